@@ -1,0 +1,527 @@
+/* MPI collective entry points (blocking): argument checks, then the
+ * algorithms of src/coll. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "api/coll_check.h"
+#include "coll/coll.h"
+#include "coll/op.h"
+#include "core/api.h"
+#include "core/errors.h"
+#include "core/objects.h"
+#include "core/state.h"
+#include "datatype/datatype.h"
+
+/* Every entry point: checks in sequence, stopping at the first failure. */
+#define TRY(expr)                                                                                  \
+    do {                                                                                           \
+        if ((rc = (expr)) != MPI_SUCCESS) goto out;                                                \
+    } while (0)
+
+static int coll_result(struct tern_comm *c, int rc)
+{
+    return rc == MPI_SUCCESS ? rc : tern_err_raise(c, rc);
+}
+
+TERN_WEAK_ALIAS(MPI_Barrier)
+int PMPI_Barrier(MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Barrier";
+    struct tern_comm *c;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    rc = coll_result(c, tern_barrier(c));
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Bcast)
+int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Bcast";
+    struct tern_comm *c;
+    struct tern_datatype *dt;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(tern_chk_root(c, fn, root));
+    TRY(tern_chk_count(c, fn, "count", count));
+    TRY(tern_chk_dt(c, fn, "datatype", datatype, &dt));
+    TRY(tern_chk_buf(c, fn, "buffer", buffer, (size_t)count, dt));
+    rc = coll_result(c, tern_bcast(buffer, (size_t)count, dt, root, c));
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Gather)
+int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Gather";
+    struct tern_comm *c;
+    struct tern_datatype *sdt = NULL, *rdt = NULL;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(tern_chk_root(c, fn, root));
+    if (c->rank == root) {
+        TRY(tern_chk_count(c, fn, "recvcount", recvcount));
+        TRY(tern_chk_dt(c, fn, "recvtype", recvtype, &rdt));
+        TRY(tern_chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
+        TRY(tern_chk_buf(c, fn, "recvbuf", recvbuf, (size_t)recvcount, rdt));
+    } else {
+        TRY(tern_chk_not_in_place(c, fn, "sendbuf", sendbuf, "at a rank other than the root"));
+    }
+    if (sendbuf != MPI_IN_PLACE) {
+        TRY(tern_chk_count(c, fn, "sendcount", sendcount));
+        TRY(tern_chk_dt(c, fn, "sendtype", sendtype, &sdt));
+        TRY(tern_chk_buf(c, fn, "sendbuf", sendbuf, (size_t)sendcount, sdt));
+        if (c->rank == root)
+            TRY(tern_chk_alias(c, fn, sendbuf, recvbuf, (size_t)recvcount * rdt->size));
+    }
+    rc = coll_result(c, tern_gather(sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount,
+                                    rdt, root, c));
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Gatherv)
+int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                 MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Gatherv";
+    struct tern_comm *c;
+    struct tern_datatype *sdt = NULL, *rdt = NULL;
+    size_t total = 0;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(tern_chk_root(c, fn, root));
+    if (c->rank == root) {
+        TRY(tern_chk_counts(c, fn, "recvcounts", recvcounts, c->size, &total));
+        TRY(tern_chk_array(c, fn, "displs", displs));
+        TRY(tern_chk_dt(c, fn, "recvtype", recvtype, &rdt));
+        TRY(tern_chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
+        TRY(tern_chk_buf(c, fn, "recvbuf", recvbuf, total, rdt));
+    } else {
+        TRY(tern_chk_not_in_place(c, fn, "sendbuf", sendbuf, "at a rank other than the root"));
+    }
+    if (sendbuf != MPI_IN_PLACE) {
+        TRY(tern_chk_count(c, fn, "sendcount", sendcount));
+        TRY(tern_chk_dt(c, fn, "sendtype", sendtype, &sdt));
+        TRY(tern_chk_buf(c, fn, "sendbuf", sendbuf, (size_t)sendcount, sdt));
+        if (c->rank == root)
+            TRY(tern_chk_alias(c, fn, sendbuf, recvbuf, total * rdt->size));
+    }
+    rc = coll_result(c, tern_gatherv(sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts, displs,
+                                     rdt, root, c));
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Scatter)
+int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Scatter";
+    struct tern_comm *c;
+    struct tern_datatype *sdt = NULL, *rdt = NULL;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(tern_chk_root(c, fn, root));
+    if (c->rank == root) {
+        TRY(tern_chk_count(c, fn, "sendcount", sendcount));
+        TRY(tern_chk_dt(c, fn, "sendtype", sendtype, &sdt));
+        TRY(tern_chk_not_in_place(c, fn, "sendbuf", sendbuf, "for the send buffer"));
+        TRY(tern_chk_buf(c, fn, "sendbuf", sendbuf, (size_t)sendcount, sdt));
+    } else {
+        TRY(tern_chk_not_in_place(c, fn, "recvbuf", recvbuf, "at a rank other than the root"));
+    }
+    if (recvbuf != MPI_IN_PLACE) {
+        TRY(tern_chk_count(c, fn, "recvcount", recvcount));
+        TRY(tern_chk_dt(c, fn, "recvtype", recvtype, &rdt));
+        TRY(tern_chk_buf(c, fn, "recvbuf", recvbuf, (size_t)recvcount, rdt));
+        if (c->rank == root)
+            TRY(tern_chk_alias(c, fn, sendbuf, recvbuf, (size_t)sendcount * sdt->size));
+    }
+    rc = coll_result(c, tern_scatter(sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount,
+                                     rdt, root, c));
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Scatterv)
+int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Scatterv";
+    struct tern_comm *c;
+    struct tern_datatype *sdt = NULL, *rdt = NULL;
+    size_t total = 0;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(tern_chk_root(c, fn, root));
+    if (c->rank == root) {
+        TRY(tern_chk_counts(c, fn, "sendcounts", sendcounts, c->size, &total));
+        TRY(tern_chk_array(c, fn, "displs", displs));
+        TRY(tern_chk_dt(c, fn, "sendtype", sendtype, &sdt));
+        TRY(tern_chk_not_in_place(c, fn, "sendbuf", sendbuf, "for the send buffer"));
+        TRY(tern_chk_buf(c, fn, "sendbuf", sendbuf, total, sdt));
+    } else {
+        TRY(tern_chk_not_in_place(c, fn, "recvbuf", recvbuf, "at a rank other than the root"));
+    }
+    if (recvbuf != MPI_IN_PLACE) {
+        TRY(tern_chk_count(c, fn, "recvcount", recvcount));
+        TRY(tern_chk_dt(c, fn, "recvtype", recvtype, &rdt));
+        TRY(tern_chk_buf(c, fn, "recvbuf", recvbuf, (size_t)recvcount, rdt));
+        if (c->rank == root)
+            TRY(tern_chk_alias(c, fn, sendbuf, recvbuf, total * sdt->size));
+    }
+    rc = coll_result(c, tern_scatterv(sendbuf, sendcounts, displs, sdt, recvbuf,
+                                      (size_t)recvcount, rdt, root, c));
+out:
+    tern_unlock();
+    return rc;
+}
+
+/* The send side of the "all" calls, which may be MPI_IN_PLACE everywhere. */
+static int chk_send_side(struct tern_comm *c, const char *fn, const void *sendbuf, int sendcount,
+                         MPI_Datatype sendtype, struct tern_datatype **sdt)
+{
+    int rc;
+    *sdt = NULL;
+    if (sendbuf == MPI_IN_PLACE) return MPI_SUCCESS;
+    if ((rc = tern_chk_count(c, fn, "sendcount", sendcount))) return rc;
+    if ((rc = tern_chk_dt(c, fn, "sendtype", sendtype, sdt))) return rc;
+    return tern_chk_buf(c, fn, "sendbuf", sendbuf, (size_t)sendcount, *sdt);
+}
+
+TERN_WEAK_ALIAS(MPI_Allgather)
+int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Allgather";
+    struct tern_comm *c;
+    struct tern_datatype *sdt, *rdt;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(chk_send_side(c, fn, sendbuf, sendcount, sendtype, &sdt));
+    TRY(tern_chk_count(c, fn, "recvcount", recvcount));
+    TRY(tern_chk_dt(c, fn, "recvtype", recvtype, &rdt));
+    TRY(tern_chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
+    TRY(tern_chk_buf(c, fn, "recvbuf", recvbuf, (size_t)recvcount, rdt));
+    TRY(tern_chk_alias(c, fn, sendbuf, recvbuf, (size_t)recvcount * rdt->size));
+    rc = coll_result(c, tern_allgather(sendbuf, (size_t)sendcount, sdt, recvbuf,
+                                       (size_t)recvcount, rdt, c));
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Allgatherv)
+int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Allgatherv";
+    struct tern_comm *c;
+    struct tern_datatype *sdt, *rdt;
+    size_t total;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(chk_send_side(c, fn, sendbuf, sendcount, sendtype, &sdt));
+    TRY(tern_chk_counts(c, fn, "recvcounts", recvcounts, c->size, &total));
+    TRY(tern_chk_array(c, fn, "displs", displs));
+    TRY(tern_chk_dt(c, fn, "recvtype", recvtype, &rdt));
+    TRY(tern_chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
+    TRY(tern_chk_buf(c, fn, "recvbuf", recvbuf, total, rdt));
+    TRY(tern_chk_alias(c, fn, sendbuf, recvbuf, total * rdt->size));
+    rc = coll_result(c, tern_allgatherv(sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts,
+                                        displs, rdt, c));
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Alltoall)
+int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Alltoall";
+    struct tern_comm *c;
+    struct tern_datatype *sdt, *rdt;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(chk_send_side(c, fn, sendbuf, sendcount, sendtype, &sdt));
+    TRY(tern_chk_count(c, fn, "recvcount", recvcount));
+    TRY(tern_chk_dt(c, fn, "recvtype", recvtype, &rdt));
+    TRY(tern_chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
+    TRY(tern_chk_buf(c, fn, "recvbuf", recvbuf, (size_t)recvcount, rdt));
+    TRY(tern_chk_alias(c, fn, sendbuf, recvbuf, (size_t)recvcount * rdt->size));
+    rc = coll_result(c, tern_alltoall(sendbuf, (size_t)sendcount, sdt, recvbuf,
+                                      (size_t)recvcount, rdt, c));
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Alltoallv)
+int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Alltoallv";
+    struct tern_comm *c;
+    struct tern_datatype *sdt = NULL, *rdt;
+    size_t stotal = 0, rtotal;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (sendbuf != MPI_IN_PLACE) {
+        TRY(tern_chk_counts(c, fn, "sendcounts", sendcounts, c->size, &stotal));
+        TRY(tern_chk_array(c, fn, "sdispls", sdispls));
+        TRY(tern_chk_dt(c, fn, "sendtype", sendtype, &sdt));
+        TRY(tern_chk_buf(c, fn, "sendbuf", sendbuf, stotal, sdt));
+    }
+    TRY(tern_chk_counts(c, fn, "recvcounts", recvcounts, c->size, &rtotal));
+    TRY(tern_chk_array(c, fn, "rdispls", rdispls));
+    TRY(tern_chk_dt(c, fn, "recvtype", recvtype, &rdt));
+    TRY(tern_chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
+    TRY(tern_chk_buf(c, fn, "recvbuf", recvbuf, rtotal, rdt));
+    TRY(tern_chk_alias(c, fn, sendbuf, recvbuf, rtotal * rdt->size));
+    rc = coll_result(c, tern_alltoallv(sendbuf, sendcounts, sdispls, sdt, recvbuf, recvcounts,
+                                       rdispls, rdt, c));
+out:
+    tern_unlock();
+    return rc;
+}
+
+/* Datatype handles of alltoallw -> objects; entries with count 0 may be
+ * anything (MPI_DATATYPE_NULL is common) and become MPI_BYTE. */
+static int w_types(struct tern_comm *c, const char *fn, const char *arg, const int *counts,
+                   const MPI_Datatype *types, struct tern_datatype **out)
+{
+    char name[32];
+    for (int i = 0; i < c->size; i++) {
+        if (counts[i] == 0) {
+            out[i] = tern_dt_get(MPI_BYTE);
+            continue;
+        }
+        snprintf(name, sizeof name, "%s[%d]", arg, i);
+        int rc = tern_chk_dt(c, fn, name, types[i], &out[i]);
+        if (rc) return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+TERN_WEAK_ALIAS(MPI_Alltoallw)
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Alltoallw";
+    struct tern_comm *c;
+    struct tern_datatype **sdts = NULL, **rdts = NULL;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    sdts = calloc((size_t)c->size * 2, sizeof *sdts);
+    if (!sdts) {
+        rc = tern_err_comm(c, MPI_ERR_NO_MEM, "%s: out of memory for %d datatypes", fn,
+                           2 * c->size);
+        goto out;
+    }
+    rdts = sdts + c->size;
+    if (sendbuf != MPI_IN_PLACE) {
+        TRY(tern_chk_counts(c, fn, "sendcounts", sendcounts, c->size, NULL));
+        TRY(tern_chk_array(c, fn, "sdispls", sdispls));
+        TRY(tern_chk_array(c, fn, "sendtypes", sendtypes));
+        TRY(w_types(c, fn, "sendtypes", sendcounts, sendtypes, sdts));
+    }
+    TRY(tern_chk_counts(c, fn, "recvcounts", recvcounts, c->size, NULL));
+    TRY(tern_chk_array(c, fn, "rdispls", rdispls));
+    TRY(tern_chk_array(c, fn, "recvtypes", recvtypes));
+    TRY(w_types(c, fn, "recvtypes", recvcounts, recvtypes, rdts));
+    TRY(tern_chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
+    rc = coll_result(c, tern_alltoallw(sendbuf, sendcounts, sdispls, sdts, recvbuf, recvcounts,
+                                       rdispls, rdts, c));
+out:
+    free(sdts);
+    tern_unlock();
+    return rc;
+}
+
+/* The common checks of the reductions. */
+static int chk_reduction(struct tern_comm *c, const char *fn, const void *sendbuf, void *recvbuf,
+                         int count, MPI_Datatype datatype, MPI_Op op, int check_recv,
+                         struct tern_datatype **dt, struct tern_op **o)
+{
+    int rc;
+    if ((rc = tern_chk_count(c, fn, "count", count))) return rc;
+    if ((rc = tern_chk_dt(c, fn, "datatype", datatype, dt))) return rc;
+    if ((rc = tern_chk_op(c, fn, op, *dt, o))) return rc;
+    if (sendbuf != MPI_IN_PLACE &&
+        (rc = tern_chk_buf(c, fn, "sendbuf", sendbuf, (size_t)count, *dt)))
+        return rc;
+    if (check_recv) {
+        if ((rc = tern_chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer")))
+            return rc;
+        if ((rc = tern_chk_buf(c, fn, "recvbuf", recvbuf, (size_t)count, *dt))) return rc;
+        if ((rc = tern_chk_alias(c, fn, sendbuf, recvbuf, (size_t)count * (*dt)->size)))
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+TERN_WEAK_ALIAS(MPI_Reduce)
+int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                int root, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Reduce";
+    struct tern_comm *c;
+    struct tern_datatype *dt;
+    struct tern_op *o;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(tern_chk_root(c, fn, root));
+    if (c->rank != root)
+        TRY(tern_chk_not_in_place(c, fn, "sendbuf", sendbuf, "at a rank other than the root"));
+    TRY(chk_reduction(c, fn, sendbuf, recvbuf, count, datatype, op, c->rank == root, &dt, &o));
+    rc = coll_result(c, tern_reduce(sendbuf, recvbuf, (size_t)count, dt, o, root, c));
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Allreduce)
+int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Allreduce";
+    struct tern_comm *c;
+    struct tern_datatype *dt;
+    struct tern_op *o;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(chk_reduction(c, fn, sendbuf, recvbuf, count, datatype, op, 1, &dt, &o));
+    rc = coll_result(c, tern_allreduce(sendbuf, recvbuf, (size_t)count, dt, o, c));
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Reduce_scatter)
+int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Reduce_scatter";
+    struct tern_comm *c;
+    struct tern_datatype *dt;
+    struct tern_op *o;
+    size_t total;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(tern_chk_counts(c, fn, "recvcounts", recvcounts, c->size, &total));
+    TRY(chk_reduction(c, fn, sendbuf, NULL, 0, datatype, op, 0, &dt, &o));
+    if (sendbuf != MPI_IN_PLACE) TRY(tern_chk_buf(c, fn, "sendbuf", sendbuf, total, dt));
+    TRY(tern_chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
+    TRY(tern_chk_buf(c, fn, "recvbuf", recvbuf, (size_t)recvcounts[c->rank], dt));
+    TRY(tern_chk_alias(c, fn, sendbuf, recvbuf, total * dt->size));
+    rc = coll_result(c, tern_reduce_scatter(sendbuf, recvbuf, recvcounts, dt, o, c));
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Reduce_scatter_block)
+int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Reduce_scatter_block";
+    struct tern_comm *c;
+    struct tern_datatype *dt;
+    struct tern_op *o;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(tern_chk_count(c, fn, "recvcount", recvcount));
+    TRY(chk_reduction(c, fn, sendbuf, NULL, 0, datatype, op, 0, &dt, &o));
+    size_t total = (size_t)recvcount * (size_t)c->size;
+    if (sendbuf != MPI_IN_PLACE) TRY(tern_chk_buf(c, fn, "sendbuf", sendbuf, total, dt));
+    TRY(tern_chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
+    TRY(tern_chk_buf(c, fn, "recvbuf", recvbuf, (size_t)recvcount, dt));
+    TRY(tern_chk_alias(c, fn, sendbuf, recvbuf, total * dt->size));
+    rc = coll_result(c, tern_reduce_scatter_block(sendbuf, recvbuf, (size_t)recvcount, dt, o, c));
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Scan)
+int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+              MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Scan";
+    struct tern_comm *c;
+    struct tern_datatype *dt;
+    struct tern_op *o;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(chk_reduction(c, fn, sendbuf, recvbuf, count, datatype, op, 1, &dt, &o));
+    rc = coll_result(c, tern_scan(sendbuf, recvbuf, (size_t)count, dt, o, c));
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Exscan)
+int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Exscan";
+    struct tern_comm *c;
+    struct tern_datatype *dt;
+    struct tern_op *o;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(chk_reduction(c, fn, sendbuf, recvbuf, count, datatype, op, 1, &dt, &o));
+    rc = coll_result(c, tern_exscan(sendbuf, recvbuf, (size_t)count, dt, o, c));
+out:
+    tern_unlock();
+    return rc;
+}

@@ -1,0 +1,542 @@
+/* MPI communicator entry points: size/rank, construction (dup, split,
+ * create), comparison, names, and the predefined attributes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/coll.h"
+#include "core/api.h"
+#include "core/errors.h"
+#include "core/objects.h"
+#include "core/state.h"
+#include "datatype/datatype.h"
+
+#define TRY(expr)                                                                                  \
+    do {                                                                                           \
+        if ((rc = (expr)) != MPI_SUCCESS) goto out;                                                \
+    } while (0)
+
+/* The largest tag: the transport's header carries tags as int32. */
+#define TERN_TAG_UB_VALUE 2147483647
+
+static int chk_ptr(struct tern_comm *c, const char *fn, const char *arg, const void *p)
+{
+    if (__builtin_expect(p == NULL, 0))
+        return tern_err_comm(c, MPI_ERR_ARG, "%s: %s is NULL", fn, arg);
+    return MPI_SUCCESS;
+}
+
+static int chk_intra(struct tern_comm *c, const char *fn)
+{
+    if (__builtin_expect(c->is_inter, 0)) {
+        char lb[64];
+        return tern_err_comm(c, MPI_ERR_COMM, "%s: %s is an intercommunicator (not supported yet)",
+                             fn, tern_comm_label(c, lb, sizeof lb));
+    }
+    return MPI_SUCCESS;
+}
+
+static int chk_group(struct tern_comm *c, const char *fn, const char *arg, MPI_Group h,
+                     struct tern_group **out)
+{
+    if (h == MPI_GROUP_NULL) return tern_err_comm(c, MPI_ERR_GROUP, "%s: %s is MPI_GROUP_NULL", fn, arg);
+    *out = tern_group_get(h);
+    if (!*out)
+        return tern_err_comm(c, MPI_ERR_GROUP, "%s: %s=0x%x is not a valid group", fn, arg,
+                             (unsigned)h);
+    return MPI_SUCCESS;
+}
+
+/* Every member of g must belong to comm. */
+static int chk_subgroup(struct tern_comm *c, const char *fn, struct tern_group *g)
+{
+    int *ranks = malloc((size_t)(g->size > 0 ? g->size : 1) * sizeof(int));
+    if (!ranks) return tern_err_comm(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    int rc = tern_group_ranks_in(g, c->group, ranks);
+    if (rc == MPI_ERR_GROUP) {
+        char lb[64];
+        int i = 0;
+        while (ranks[i] != MPI_UNDEFINED) i++;
+        rc = tern_err_comm(c, MPI_ERR_GROUP,
+                           "%s: group member %d (world rank %d) is not in %s", fn, i, g->world[i],
+                           tern_comm_label(c, lb, sizeof lb));
+    } else if (rc) {
+        rc = tern_err_comm(c, rc, "%s: out of memory", fn);
+    }
+    free(ranks);
+    return rc;
+}
+
+static int publish_comm(struct tern_comm *nc, MPI_Comm *out)
+{
+    *out = nc ? nc->handle : MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+
+TERN_WEAK_ALIAS(MPI_Comm_size)
+int PMPI_Comm_size(MPI_Comm comm, int *size)
+{
+    static const char fn[] = "MPI_Comm_size";
+    struct tern_comm *c;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(chk_ptr(c, fn, "size", size));
+    *size = c->size;
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Comm_rank)
+int PMPI_Comm_rank(MPI_Comm comm, int *rank)
+{
+    static const char fn[] = "MPI_Comm_rank";
+    struct tern_comm *c;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(chk_ptr(c, fn, "rank", rank));
+    *rank = c->rank;
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Comm_dup)
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    static const char fn[] = "MPI_Comm_dup";
+    struct tern_comm *c, *nc = NULL;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(chk_ptr(c, fn, "newcomm", newcomm));
+    TRY(chk_intra(c, fn));
+    rc = tern_comm_create_from(c, c->group, &nc);
+    if (rc) {
+        rc = tern_err_raise(c, rc);
+        goto out;
+    }
+    publish_comm(nc, newcomm);
+out:
+    tern_unlock();
+    return rc;
+}
+
+struct split_entry {
+    int key, rank;
+};
+
+static int split_cmp(const void *a, const void *b)
+{
+    const struct split_entry *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* Collective over c: the members with my colour, ordered by key then rank
+ * in c, become a new communicator. */
+static int comm_split(struct tern_comm *c, int color, int key, struct tern_comm **out)
+{
+    int n = c->size, rc;
+    int mine[2] = {color, key};
+    struct tern_group *g = NULL;
+    int *all = malloc((size_t)n * 2 * sizeof(int));
+    struct split_entry *ent = malloc((size_t)n * sizeof *ent);
+    *out = NULL;
+    if (!all || !ent) {
+        free(all);
+        free(ent);
+        return tern_err_make(MPI_ERR_NO_MEM, "MPI_Comm_split: out of memory for %d ranks", n);
+    }
+    struct tern_datatype *it = tern_dt_get(MPI_INT);
+    rc = tern_allgather(mine, 2, it, all, 2, it, c);
+    if (rc == MPI_SUCCESS && color != MPI_UNDEFINED) {
+        int m = 0;
+        for (int i = 0; i < n; i++) {
+            if (all[2 * i] == color) {
+                ent[m].key = all[2 * i + 1];
+                ent[m].rank = i;
+                m++;
+            }
+        }
+        qsort(ent, (size_t)m, sizeof *ent, split_cmp);
+        g = tern_group_new(m);
+        if (!g) {
+            rc = tern_err_make(MPI_ERR_NO_MEM, "MPI_Comm_split: out of memory for a group");
+        } else {
+            for (int i = 0; i < m; i++) g->world[i] = tern_comm_world_rank(c, ent[i].rank);
+            tern_group_set_rank(g);
+        }
+    }
+    free(all);
+    free(ent);
+    /* Every rank takes part in the context agreement, even after a local
+     * failure, so the others do not hang. */
+    int rc2 = tern_comm_create_from(c, g, out);
+    if (g) tern_group_release(g);
+    return rc ? rc : rc2;
+}
+
+TERN_WEAK_ALIAS(MPI_Comm_split)
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+    static const char fn[] = "MPI_Comm_split";
+    struct tern_comm *c, *nc = NULL;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(chk_ptr(c, fn, "newcomm", newcomm));
+    TRY(chk_intra(c, fn));
+    if (color < 0 && color != MPI_UNDEFINED) {
+        rc = tern_err_comm(c, MPI_ERR_ARG,
+                           "%s: color=%d is negative (only MPI_UNDEFINED may be)", fn, color);
+        goto out;
+    }
+    rc = comm_split(c, color, key, &nc);
+    if (rc) {
+        if (nc) tern_comm_free_handle(nc);
+        rc = tern_err_raise(c, rc);
+        goto out;
+    }
+    publish_comm(nc, newcomm);
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Comm_split_type)
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
+{
+    static const char fn[] = "MPI_Comm_split_type";
+    struct tern_comm *c, *nc = NULL;
+    int rc, color;
+    (void)info; /* no hints are understood yet */
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(chk_ptr(c, fn, "newcomm", newcomm));
+    TRY(chk_intra(c, fn));
+    switch (split_type) {
+    case MPI_UNDEFINED:
+        color = MPI_UNDEFINED;
+        break;
+    case MPI_COMM_TYPE_SHARED:
+        color = 0; /* every rank runs on this node */
+        break;
+#ifdef MPI_COMM_TYPE_HW_GUIDED
+    case MPI_COMM_TYPE_HW_GUIDED:
+#endif
+#ifdef MPI_COMM_TYPE_HW_UNGUIDED
+    case MPI_COMM_TYPE_HW_UNGUIDED:
+#endif
+#ifdef MPIX_COMM_TYPE_NEIGHBORHOOD
+    case MPIX_COMM_TYPE_NEIGHBORHOOD:
+#endif
+        color = MPI_UNDEFINED; /* no finer hardware level is known: MPI_COMM_NULL */
+        break;
+    default:
+        rc = tern_err_comm(c, MPI_ERR_ARG, "%s: split_type=%d is not a known split type", fn,
+                           split_type);
+        goto out;
+    }
+    rc = comm_split(c, color, key, &nc);
+    if (rc) {
+        if (nc) tern_comm_free_handle(nc);
+        rc = tern_err_raise(c, rc);
+        goto out;
+    }
+    publish_comm(nc, newcomm);
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Comm_create)
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+    static const char fn[] = "MPI_Comm_create";
+    struct tern_comm *c, *nc = NULL;
+    struct tern_group *g;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(chk_group(c, fn, "group", group, &g));
+    TRY(chk_ptr(c, fn, "newcomm", newcomm));
+    TRY(chk_intra(c, fn));
+    TRY(chk_subgroup(c, fn, g));
+    rc = tern_comm_create_from(c, g->rank == MPI_UNDEFINED ? NULL : g, &nc);
+    if (rc) {
+        rc = tern_err_raise(c, rc);
+        goto out;
+    }
+    publish_comm(nc, newcomm);
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Comm_create_group)
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+    static const char fn[] = "MPI_Comm_create_group";
+    struct tern_comm *c, *nc = NULL;
+    struct tern_group *g;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(chk_group(c, fn, "group", group, &g));
+    TRY(chk_ptr(c, fn, "newcomm", newcomm));
+    TRY(chk_intra(c, fn));
+    if (tag < 0 || tag > TERN_TAG_UB_VALUE) {
+        rc = tern_err_comm(c, MPI_ERR_TAG, "%s: tag=%d is outside 0..MPI_TAG_UB (%d)", fn, tag,
+                           TERN_TAG_UB_VALUE);
+        goto out;
+    }
+    TRY(chk_subgroup(c, fn, g));
+    rc = tern_comm_create_group(c, g, tag, &nc);
+    if (rc) {
+        rc = tern_err_raise(c, rc);
+        goto out;
+    }
+    publish_comm(nc, newcomm);
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Comm_free)
+int PMPI_Comm_free(MPI_Comm *comm)
+{
+    static const char fn[] = "MPI_Comm_free";
+    struct tern_comm *c;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(chk_ptr(NULL, fn, "comm", comm));
+    TRY(tern_comm_check(*comm, fn, "*comm", &c));
+    if (c == &tern_comm_world || c == &tern_comm_self) {
+        rc = tern_err_comm(c, MPI_ERR_COMM, "%s: %s cannot be freed", fn, c->name);
+        goto out;
+    }
+    tern_comm_free_handle(c);
+    *comm = MPI_COMM_NULL;
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Comm_compare)
+int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
+{
+    static const char fn[] = "MPI_Comm_compare";
+    struct tern_comm *c1, *c2;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm1, fn, "comm1", &c1));
+    TRY(tern_comm_check(comm2, fn, "comm2", &c2));
+    TRY(chk_ptr(c1, fn, "result", result));
+    if (c1 == c2) {
+        *result = MPI_IDENT;
+    } else if (c1->is_inter != c2->is_inter) {
+        *result = MPI_UNEQUAL;
+    } else {
+        int g = tern_group_compare(c1->group, c2->group);
+        *result = g == MPI_IDENT ? MPI_CONGRUENT : g;
+    }
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Comm_group)
+int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
+{
+    static const char fn[] = "MPI_Comm_group";
+    struct tern_comm *c;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(chk_ptr(c, fn, "group", group));
+    tern_group_retain(c->group);
+    rc = tern_group_publish(c->group, group);
+    if (rc) rc = tern_err_comm(c, rc, "%s: out of memory for a group handle", fn);
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Comm_set_name)
+int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
+{
+    static const char fn[] = "MPI_Comm_set_name";
+    struct tern_comm *c;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(chk_ptr(c, fn, "comm_name", comm_name));
+    /* Longer names are truncated to MPI_MAX_OBJECT_NAME - 1 characters. */
+    snprintf(c->name, sizeof c->name, "%s", comm_name);
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Comm_get_name)
+int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
+{
+    static const char fn[] = "MPI_Comm_get_name";
+    struct tern_comm *c;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(chk_ptr(c, fn, "comm_name", comm_name));
+    TRY(chk_ptr(c, fn, "resultlen", resultlen));
+    size_t len = strnlen(c->name, sizeof c->name - 1);
+    memcpy(comm_name, c->name, len);
+    comm_name[len] = 0;
+    *resultlen = (int)len;
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Comm_test_inter)
+int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
+{
+    static const char fn[] = "MPI_Comm_test_inter";
+    struct tern_comm *c;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(chk_ptr(c, fn, "flag", flag));
+    *flag = c->is_inter != 0;
+out:
+    tern_unlock();
+    return rc;
+}
+
+static int not_inter(struct tern_comm *c, const char *fn)
+{
+    char lb[64];
+    return tern_err_comm(c, MPI_ERR_COMM, "%s: comm=%s is not an intercommunicator", fn,
+                         tern_comm_label(c, lb, sizeof lb));
+}
+
+TERN_WEAK_ALIAS(MPI_Comm_remote_size)
+int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
+{
+    static const char fn[] = "MPI_Comm_remote_size";
+    struct tern_comm *c;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(chk_ptr(c, fn, "size", size));
+    rc = not_inter(c, fn); /* intercommunicators come with the object-model issue */
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Comm_remote_group)
+int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
+{
+    static const char fn[] = "MPI_Comm_remote_group";
+    struct tern_comm *c;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(chk_ptr(c, fn, "group", group));
+    rc = not_inter(c, fn);
+out:
+    tern_unlock();
+    return rc;
+}
+
+/* ---- Predefined attributes ----
+ * MPI hands them out as pointers to int values that stay valid; they are
+ * answered on every communicator (MPI defines them on MPI_COMM_WORLD). */
+static int attr_tag_ub = TERN_TAG_UB_VALUE;
+static int attr_host = MPI_PROC_NULL;
+static int attr_io = MPI_ANY_SOURCE;
+static int attr_wtime_is_global = 0;
+static int attr_universe_size;
+static int attr_appnum;
+static int attr_lastusedcode = MPI_ERR_LASTCODE;
+
+static int get_attr(const char *fn, MPI_Comm comm, int keyval, void *attribute_val, int *flag)
+{
+    struct tern_comm *c;
+    int *val = NULL;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(chk_ptr(c, fn, "attribute_val", attribute_val));
+    TRY(chk_ptr(c, fn, "flag", flag));
+    switch (keyval) {
+    case MPI_TAG_UB:
+        val = &attr_tag_ub;
+        break;
+    case MPI_HOST:
+        val = &attr_host;
+        break;
+    case MPI_IO:
+        val = &attr_io;
+        break;
+    case MPI_WTIME_IS_GLOBAL:
+        val = &attr_wtime_is_global;
+        break;
+    case MPI_UNIVERSE_SIZE:
+        attr_universe_size = tern_g.world_size;
+        val = &attr_universe_size;
+        break;
+    case MPI_APPNUM:
+        attr_appnum = tern_g.appnum;
+        val = tern_g.appnum >= 0 ? &attr_appnum : NULL;
+        break;
+    case MPI_LASTUSEDCODE:
+        val = &attr_lastusedcode;
+        break;
+    case MPI_KEYVAL_INVALID:
+        rc = tern_err_comm(c, MPI_ERR_KEYVAL, "%s: keyval is MPI_KEYVAL_INVALID", fn);
+        goto out;
+    default:
+        /* User keyvals come with the attribute issue; until then none can
+         * exist. */
+        rc = tern_err_comm(c, MPI_ERR_KEYVAL, "%s: keyval=0x%x is not a valid attribute key",
+                           fn, (unsigned)keyval);
+        goto out;
+    }
+    *flag = val != NULL;
+    if (val) *(int **)attribute_val = val;
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Comm_get_attr)
+int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag)
+{
+    return get_attr("MPI_Comm_get_attr", comm, comm_keyval, attribute_val, flag);
+}
+
+TERN_WEAK_ALIAS(MPI_Attr_get)
+int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
+{
+    return get_attr("MPI_Attr_get", comm, keyval, attribute_val, flag);
+}

@@ -1,0 +1,386 @@
+/* MPI group entry points: queries, constructors (incl/excl/ranges and the
+ * set operations), translation, comparison.  Groups are lists of world
+ * ranks (core/group.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/api.h"
+#include "core/errors.h"
+#include "core/objects.h"
+#include "core/state.h"
+
+#define TRY(expr)                                                                                  \
+    do {                                                                                           \
+        if ((rc = (expr)) != MPI_SUCCESS) goto out;                                                \
+    } while (0)
+
+static int chk_ptr(const char *fn, const char *arg, const void *p)
+{
+    if (__builtin_expect(p == NULL, 0)) return tern_err_comm(NULL, MPI_ERR_ARG, "%s: %s is NULL", fn, arg);
+    return MPI_SUCCESS;
+}
+
+static int chk_group(const char *fn, const char *arg, MPI_Group h, struct tern_group **out)
+{
+    if (h == MPI_GROUP_NULL)
+        return tern_err_comm(NULL, MPI_ERR_GROUP, "%s: %s is MPI_GROUP_NULL", fn, arg);
+    *out = tern_group_get(h);
+    if (!*out)
+        return tern_err_comm(NULL, MPI_ERR_GROUP, "%s: %s=0x%x is not a valid group", fn, arg,
+                             (unsigned)h);
+    return MPI_SUCCESS;
+}
+
+static int nomem(const char *fn)
+{
+    return tern_err_comm(NULL, MPI_ERR_NO_MEM, "%s: out of memory", fn);
+}
+
+/* world rank -> rank in g, or -1; an array of tern_g.world_size entries. */
+static int *world_map(const struct tern_group *g)
+{
+    int n = tern_g.world_size > 0 ? tern_g.world_size : 1;
+    int *m = malloc((size_t)n * sizeof(int));
+    if (!m) return NULL;
+    for (int i = 0; i < n; i++) m[i] = -1;
+    for (int i = 0; i < g->size; i++)
+        if (g->world[i] >= 0 && g->world[i] < n) m[g->world[i]] = i;
+    return m;
+}
+
+/* Builds a group from 'n' world ranks and hands it to the user. */
+static int make_group(const char *fn, const int *world, int n, MPI_Group *out)
+{
+    if (n == 0) {
+        *out = MPI_GROUP_EMPTY;
+        return MPI_SUCCESS;
+    }
+    struct tern_group *g = tern_group_new(n);
+    if (!g) return nomem(fn);
+    memcpy(g->world, world, (size_t)n * sizeof(int));
+    tern_group_set_rank(g);
+    if (tern_group_publish(g, out)) return nomem(fn);
+    return MPI_SUCCESS;
+}
+
+TERN_WEAK_ALIAS(MPI_Group_size)
+int PMPI_Group_size(MPI_Group group, int *size)
+{
+    static const char fn[] = "MPI_Group_size";
+    struct tern_group *g;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(chk_group(fn, "group", group, &g));
+    TRY(chk_ptr(fn, "size", size));
+    *size = g->size;
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Group_rank)
+int PMPI_Group_rank(MPI_Group group, int *rank)
+{
+    static const char fn[] = "MPI_Group_rank";
+    struct tern_group *g;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(chk_group(fn, "group", group, &g));
+    TRY(chk_ptr(fn, "rank", rank));
+    *rank = g->rank;
+out:
+    tern_unlock();
+    return rc;
+}
+
+/* ranks[0..n) must be distinct ranks of g; marks them in 'seen'. */
+static int chk_rank_list(const char *fn, const struct tern_group *g, int n, const int *ranks,
+                         char *seen)
+{
+    for (int i = 0; i < n; i++) {
+        int r = ranks[i];
+        if (r < 0 || r >= g->size)
+            return tern_err_comm(NULL, MPI_ERR_RANK,
+                                 "%s: ranks[%d]=%d is not a rank of the group (size %d)", fn, i, r,
+                                 g->size);
+        if (seen[r])
+            return tern_err_comm(NULL, MPI_ERR_RANK, "%s: ranks[%d]=%d appears twice", fn, i, r);
+        seen[r] = 1;
+    }
+    return MPI_SUCCESS;
+}
+
+static int incl_excl(const char *fn, MPI_Group group, int n, const int ranks[], MPI_Group *newgroup,
+                     int excl)
+{
+    struct tern_group *g;
+    char *seen = NULL;
+    int *w = NULL;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(chk_group(fn, "group", group, &g));
+    TRY(chk_ptr(fn, "newgroup", newgroup));
+    if (n < 0 || n > g->size) {
+        rc = tern_err_comm(NULL, MPI_ERR_ARG, "%s: n=%d is outside 0..%d (the group's size)", fn,
+                           n, g->size);
+        goto out;
+    }
+    if (n > 0) TRY(chk_ptr(fn, "ranks", ranks));
+    seen = calloc((size_t)g->size + 1, 1);
+    w = malloc(((size_t)g->size + 1) * sizeof(int));
+    if (!seen || !w) {
+        rc = nomem(fn);
+        goto out;
+    }
+    TRY(chk_rank_list(fn, g, n, ranks, seen));
+    int m = 0;
+    if (excl) {
+        for (int i = 0; i < g->size; i++)
+            if (!seen[i]) w[m++] = g->world[i];
+    } else {
+        for (int i = 0; i < n; i++) w[m++] = g->world[ranks[i]];
+    }
+    rc = make_group(fn, w, m, newgroup);
+out:
+    free(seen);
+    free(w);
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Group_incl)
+int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
+{
+    return incl_excl("MPI_Group_incl", group, n, ranks, newgroup, 0);
+}
+
+TERN_WEAK_ALIAS(MPI_Group_excl)
+int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
+{
+    return incl_excl("MPI_Group_excl", group, n, ranks, newgroup, 1);
+}
+
+/* Expands the triplets into a rank list (at most g->size entries, all
+ * distinct, or an error). */
+static int expand_ranges(const char *fn, const struct tern_group *g, int n, int ranges[][3],
+                         int *list, int *count, char *seen)
+{
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        int first = ranges[i][0], last = ranges[i][1], stride = ranges[i][2];
+        if (stride == 0)
+            return tern_err_comm(NULL, MPI_ERR_ARG, "%s: ranges[%d] has stride 0", fn, i);
+        if (first < 0 || first >= g->size)
+            return tern_err_comm(NULL, MPI_ERR_RANK,
+                                 "%s: ranges[%d] first=%d is not a rank of the group (size %d)",
+                                 fn, i, first, g->size);
+        if (last < 0 || last >= g->size)
+            return tern_err_comm(NULL, MPI_ERR_RANK,
+                                 "%s: ranges[%d] last=%d is not a rank of the group (size %d)", fn,
+                                 i, last, g->size);
+        if ((stride > 0 && first > last) || (stride < 0 && first < last)) continue; /* empty */
+        for (long r = first; stride > 0 ? r <= last : r >= last; r += stride) {
+            if (seen[r])
+                return tern_err_comm(NULL, MPI_ERR_RANK,
+                                     "%s: rank %ld appears twice (in ranges[%d])", fn, r, i);
+            seen[r] = 1;
+            list[m++] = (int)r;
+        }
+    }
+    *count = m;
+    return MPI_SUCCESS;
+}
+
+static int range_incl_excl(const char *fn, MPI_Group group, int n, int ranges[][3],
+                           MPI_Group *newgroup, int excl)
+{
+    struct tern_group *g;
+    char *seen = NULL;
+    int *list = NULL, *w = NULL;
+    int rc, m;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(chk_group(fn, "group", group, &g));
+    TRY(chk_ptr(fn, "newgroup", newgroup));
+    if (n < 0) {
+        rc = tern_err_comm(NULL, MPI_ERR_ARG, "%s: n=%d is negative", fn, n);
+        goto out;
+    }
+    if (n > 0) TRY(chk_ptr(fn, "ranges", ranges));
+    seen = calloc((size_t)g->size + 1, 1);
+    list = malloc(((size_t)g->size + 1) * sizeof(int));
+    w = malloc(((size_t)g->size + 1) * sizeof(int));
+    if (!seen || !list || !w) {
+        rc = nomem(fn);
+        goto out;
+    }
+    TRY(expand_ranges(fn, g, n, ranges, list, &m, seen));
+    int k = 0;
+    if (excl) {
+        for (int i = 0; i < g->size; i++)
+            if (!seen[i]) w[k++] = g->world[i];
+    } else {
+        for (int i = 0; i < m; i++) w[k++] = g->world[list[i]];
+    }
+    rc = make_group(fn, w, k, newgroup);
+out:
+    free(seen);
+    free(list);
+    free(w);
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Group_range_incl)
+int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
+{
+    return range_incl_excl("MPI_Group_range_incl", group, n, ranges, newgroup, 0);
+}
+
+TERN_WEAK_ALIAS(MPI_Group_range_excl)
+int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
+{
+    return range_incl_excl("MPI_Group_range_excl", group, n, ranges, newgroup, 1);
+}
+
+enum set_op { SET_UNION, SET_INTERSECTION, SET_DIFFERENCE };
+
+static int set_op(const char *fn, MPI_Group group1, MPI_Group group2, MPI_Group *newgroup,
+                  enum set_op what)
+{
+    struct tern_group *a, *b;
+    int *in_b = NULL, *w = NULL;
+    int rc, m = 0;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(chk_group(fn, "group1", group1, &a));
+    TRY(chk_group(fn, "group2", group2, &b));
+    TRY(chk_ptr(fn, "newgroup", newgroup));
+    in_b = world_map(b);
+    w = malloc(((size_t)a->size + (size_t)b->size + 1) * sizeof(int));
+    if (!in_b || !w) {
+        rc = nomem(fn);
+        goto out;
+    }
+    /* Members of group1 in its order, then (union) those of group2 not in group1. */
+    for (int i = 0; i < a->size; i++) {
+        int member = in_b[a->world[i]] >= 0;
+        if (what == SET_UNION || (what == SET_INTERSECTION) == member) w[m++] = a->world[i];
+    }
+    if (what == SET_UNION) {
+        int *in_a = world_map(a);
+        if (!in_a) {
+            rc = nomem(fn);
+            goto out;
+        }
+        for (int i = 0; i < b->size; i++)
+            if (in_a[b->world[i]] < 0) w[m++] = b->world[i];
+        free(in_a);
+    }
+    rc = make_group(fn, w, m, newgroup);
+out:
+    free(in_b);
+    free(w);
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Group_union)
+int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
+{
+    return set_op("MPI_Group_union", group1, group2, newgroup, SET_UNION);
+}
+
+TERN_WEAK_ALIAS(MPI_Group_intersection)
+int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
+{
+    return set_op("MPI_Group_intersection", group1, group2, newgroup, SET_INTERSECTION);
+}
+
+TERN_WEAK_ALIAS(MPI_Group_difference)
+int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
+{
+    return set_op("MPI_Group_difference", group1, group2, newgroup, SET_DIFFERENCE);
+}
+
+TERN_WEAK_ALIAS(MPI_Group_translate_ranks)
+int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
+                               int ranks2[])
+{
+    static const char fn[] = "MPI_Group_translate_ranks";
+    struct tern_group *a, *b;
+    int *in_b = NULL;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(chk_group(fn, "group1", group1, &a));
+    TRY(chk_group(fn, "group2", group2, &b));
+    if (n < 0) {
+        rc = tern_err_comm(NULL, MPI_ERR_ARG, "%s: n=%d is negative", fn, n);
+        goto out;
+    }
+    if (n == 0) goto out;
+    TRY(chk_ptr(fn, "ranks1", ranks1));
+    TRY(chk_ptr(fn, "ranks2", ranks2));
+    for (int i = 0; i < n; i++) {
+        if (ranks1[i] != MPI_PROC_NULL && (ranks1[i] < 0 || ranks1[i] >= a->size)) {
+            rc = tern_err_comm(NULL, MPI_ERR_RANK,
+                               "%s: ranks1[%d]=%d is not a rank of group1 (size %d)", fn, i,
+                               ranks1[i], a->size);
+            goto out;
+        }
+    }
+    if (!(in_b = world_map(b))) {
+        rc = nomem(fn);
+        goto out;
+    }
+    for (int i = 0; i < n; i++) {
+        if (ranks1[i] == MPI_PROC_NULL) {
+            ranks2[i] = MPI_PROC_NULL;
+        } else {
+            int r = in_b[a->world[ranks1[i]]];
+            ranks2[i] = r >= 0 ? r : MPI_UNDEFINED;
+        }
+    }
+out:
+    free(in_b);
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Group_compare)
+int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
+{
+    static const char fn[] = "MPI_Group_compare";
+    struct tern_group *a, *b;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(chk_group(fn, "group1", group1, &a));
+    TRY(chk_group(fn, "group2", group2, &b));
+    TRY(chk_ptr(fn, "result", result));
+    *result = tern_group_compare(a, b);
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Group_free)
+int PMPI_Group_free(MPI_Group *group)
+{
+    static const char fn[] = "MPI_Group_free";
+    struct tern_group *g;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(chk_ptr(fn, "group", group));
+    TRY(chk_group(fn, "*group", *group, &g));
+    tern_group_release(g); /* no-op for MPI_GROUP_EMPTY */
+    *group = MPI_GROUP_NULL;
+out:
+    tern_unlock();
+    return rc;
+}

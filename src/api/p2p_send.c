@@ -1,0 +1,88 @@
+/* MPI send calls: every mode, blocking, nonblocking and persistent. */
+#include "api/check.h"
+#include "core/api.h"
+#include "core/errors.h"
+#include "core/state.h"
+#include "p2p/p2p.h"
+#include "p2p/p2p_internal.h"
+
+enum send_kind { SEND_BLOCKING, SEND_NONBLOCKING, SEND_PERSISTENT };
+
+static int send_common(const char *fn, const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                       MPI_Comm comm, enum tern_send_mode mode, enum send_kind kind, MPI_Request *request)
+{
+    TERN_REQUIRE_INIT(fn);
+    struct tern_comm *c;
+    struct tern_datatype *dt;
+    tern_lock();
+    int rc = tern_check_send_args(fn, buf, count, datatype, dest, tag, comm, &c, &dt);
+    if (rc == MPI_SUCCESS && kind != SEND_BLOCKING) rc = tern_check_ptr(c, request, fn, "request");
+    if (rc != MPI_SUCCESS) goto out;
+
+    struct tern_request *r = tern_req_alloc(TERN_REQ_SEND);
+    if (!r) {
+        rc = tern_err_comm(c, MPI_ERR_NO_MEM, "%s: out of memory allocating a request", fn);
+        goto out;
+    }
+    tern_req_bind(r, (void *)buf, (size_t)count, dt, dest, tag, c, TERN_CTX_P2P);
+    r->mode = (uint8_t)mode;
+    if (kind == SEND_PERSISTENT) {
+        r->persistent = 1;
+        *request = r->handle;
+        goto out;
+    }
+    rc = tern_send_start(r);
+    if (rc != MPI_SUCCESS) {
+        tern_req_release(r);
+        rc = tern_err_raise(c, rc);
+        goto out;
+    }
+    if (kind == SEND_NONBLOCKING) {
+        *request = r->handle;
+        goto out;
+    }
+    rc = tern_wait(r, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS) rc = tern_err_raise(c, rc);
+out:
+    tern_unlock();
+    return rc;
+}
+
+/* The alias of each entry stands on its own line before it, where
+ * tools/gen/genapi.py finds it. */
+#define SEND_ENTRY(NAME, MODE, KIND)                                                                          \
+    int PMPI_##NAME(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)      \
+    {                                                                                                         \
+        return send_common("MPI_" #NAME, buf, count, datatype, dest, tag, comm, MODE, KIND, NULL);            \
+    }
+#define SEND_REQ_ENTRY(NAME, MODE, KIND)                                                                      \
+    int PMPI_##NAME(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,      \
+                    MPI_Request *request)                                                                     \
+    {                                                                                                         \
+        return send_common("MPI_" #NAME, buf, count, datatype, dest, tag, comm, MODE, KIND, request);         \
+    }
+
+TERN_WEAK_ALIAS(MPI_Send)
+SEND_ENTRY(Send, TERN_MODE_STANDARD, SEND_BLOCKING)
+TERN_WEAK_ALIAS(MPI_Ssend)
+SEND_ENTRY(Ssend, TERN_MODE_SYNC, SEND_BLOCKING)
+TERN_WEAK_ALIAS(MPI_Rsend)
+SEND_ENTRY(Rsend, TERN_MODE_READY, SEND_BLOCKING)
+TERN_WEAK_ALIAS(MPI_Bsend)
+SEND_ENTRY(Bsend, TERN_MODE_BUFFERED, SEND_BLOCKING)
+TERN_WEAK_ALIAS(MPI_Isend)
+SEND_REQ_ENTRY(Isend, TERN_MODE_STANDARD, SEND_NONBLOCKING)
+TERN_WEAK_ALIAS(MPI_Issend)
+SEND_REQ_ENTRY(Issend, TERN_MODE_SYNC, SEND_NONBLOCKING)
+TERN_WEAK_ALIAS(MPI_Irsend)
+SEND_REQ_ENTRY(Irsend, TERN_MODE_READY, SEND_NONBLOCKING)
+TERN_WEAK_ALIAS(MPI_Ibsend)
+SEND_REQ_ENTRY(Ibsend, TERN_MODE_BUFFERED, SEND_NONBLOCKING)
+TERN_WEAK_ALIAS(MPI_Send_init)
+SEND_REQ_ENTRY(Send_init, TERN_MODE_STANDARD, SEND_PERSISTENT)
+TERN_WEAK_ALIAS(MPI_Ssend_init)
+SEND_REQ_ENTRY(Ssend_init, TERN_MODE_SYNC, SEND_PERSISTENT)
+TERN_WEAK_ALIAS(MPI_Rsend_init)
+SEND_REQ_ENTRY(Rsend_init, TERN_MODE_READY, SEND_PERSISTENT)
+TERN_WEAK_ALIAS(MPI_Bsend_init)
+SEND_REQ_ENTRY(Bsend_init, TERN_MODE_BUFFERED, SEND_PERSISTENT)

@@ -1,0 +1,456 @@
+/* Completing requests: Wait, Test and their any/all/some forms, Start,
+ * Cancel, Request_free, Request_get_status. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/api.h"
+#include "core/errors.h"
+#include "core/objects.h"
+#include "core/progress.h"
+#include "core/state.h"
+#include "p2p/match.h"
+#include "p2p/p2p.h"
+#include "p2p/p2p_internal.h"
+#include "p2p/status.h"
+
+static int bad_request(const char *fn, const char *arg, MPI_Request h)
+{
+    return tern_err_comm(NULL, MPI_ERR_REQUEST, "%s: %s=0x%x is not an active request (already completed and "
+                         "freed, or never created)", fn, arg, (unsigned)h);
+}
+
+/* Looks up a user handle; *r is NULL for MPI_REQUEST_NULL. */
+static int lookup(const char *fn, const char *arg, MPI_Request h, struct tern_request **r)
+{
+    *r = NULL;
+    if (h == MPI_REQUEST_NULL) return MPI_SUCCESS;
+    struct tern_request *q = tern_req_get(h);
+    if (!q || q->kind == TERN_REQ_MESSAGE) return bad_request(fn, arg, h);
+    *r = q;
+    return MPI_SUCCESS;
+}
+
+/* A request that counts for completion: not null, not an inactive persistent one. */
+static inline int is_active(const struct tern_request *r) { return r && (!r->persistent || r->active); }
+
+static inline int is_done(struct tern_request *r)
+{
+    if (!r->complete && r->poll_fn) r->poll_fn(r);
+    return r->complete;
+}
+
+/* Hands a completed request back to the user: status, and the handle freed
+ * unless persistent.  Returns the operation's error code, raised on its
+ * communicator when 'raise' (single-completion calls). */
+static int finish(MPI_Request *handle, struct tern_request *r, MPI_Status *status, int raise)
+{
+    tern_status_copy_out(r, status);
+    int rc = r->status.MPI_ERROR;
+    if (rc != MPI_SUCCESS && raise) rc = tern_err_raise(r->comm, rc);
+    if (r->persistent) {
+        r->active = 0;
+    } else {
+        tern_req_release(r);
+        *handle = MPI_REQUEST_NULL;
+    }
+    return rc;
+}
+
+static void empty_status(MPI_Status *status)
+{
+    if (status != MPI_STATUS_IGNORE) tern_status_empty(status, MPI_ANY_SOURCE);
+}
+
+TERN_WEAK_ALIAS(MPI_Wait)
+int PMPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    TERN_REQUIRE_INIT("MPI_Wait");
+    if (!request) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Wait: request is NULL");
+    tern_lock();
+    struct tern_request *r;
+    int rc = lookup("MPI_Wait", "*request", *request, &r);
+    if (rc == MPI_SUCCESS) {
+        if (!is_active(r)) {
+            empty_status(status);
+        } else {
+            struct tern_waiter w = TERN_WAITER_INIT;
+            while (!is_done(r)) tern_progress_wait(&w);
+            rc = finish(request, r, status, 1);
+        }
+    }
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Test)
+int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    TERN_REQUIRE_INIT("MPI_Test");
+    if (!request || !flag) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Test: %s is NULL", !flag ? "flag" : "request");
+    tern_lock();
+    struct tern_request *r;
+    int rc = lookup("MPI_Test", "*request", *request, &r);
+    *flag = 0;
+    if (rc == MPI_SUCCESS) {
+        if (!is_active(r)) {
+            *flag = 1;
+            empty_status(status);
+        } else {
+            if (!r->complete) tern_progress();
+            if (is_done(r)) {
+                *flag = 1;
+                rc = finish(request, r, status, 1);
+            }
+        }
+    }
+    tern_unlock();
+    return rc;
+}
+
+/* Checks every handle of an array up front so no call half-completes. */
+static int lookup_all(const char *fn, int count, MPI_Request reqs[], struct tern_request **out)
+{
+    if (count < 0) return tern_err_comm(NULL, MPI_ERR_COUNT, "%s: count=%d must not be negative", fn, count);
+    if (count > 0 && !reqs) return tern_err_comm(NULL, MPI_ERR_ARG, "%s: array_of_requests is NULL", fn);
+    for (int i = 0; i < count; i++) {
+        char arg[48];
+        snprintf(arg, sizeof arg, "array_of_requests[%d]", i);
+        int rc = lookup(fn, arg, reqs[i], &out[i]);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+#define SMALL_ARRAY 64
+
+/* Stack storage for short arrays, heap beyond. */
+static struct tern_request **req_array(struct tern_request **small, int count)
+{
+    return count <= SMALL_ARRAY ? small : malloc(sizeof(struct tern_request *) * (size_t)count);
+}
+
+static MPI_Status *status_at(MPI_Status *statuses, int i)
+{
+    return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+}
+
+/* Waitall and Testall: completes everything once every request is done. */
+static int all_common(const char *fn, int count, MPI_Request reqs[], int *flag, MPI_Status statuses[], int block)
+{
+    TERN_REQUIRE_INIT(fn);
+    struct tern_request *small[SMALL_ARRAY], **rs = NULL;
+    tern_lock();
+    int rc = MPI_SUCCESS;
+    if (count > 0 && !(rs = req_array(small, count))) {
+        rc = tern_err_comm(NULL, MPI_ERR_NO_MEM, "%s: out of memory for %d requests", fn, count);
+        goto out;
+    }
+    if ((rc = lookup_all(fn, count, reqs, rs))) goto out;
+    struct tern_waiter w = TERN_WAITER_INIT;
+    int first = 1;
+    for (;;) {
+        int done = 1;
+        for (int i = 0; i < count && done; i++)
+            if (is_active(rs[i]) && !is_done(rs[i])) done = 0;
+        if (done) break;
+        if (!block) {
+            if (!first) break;
+            tern_progress();
+            first = 0;
+            continue;
+        }
+        tern_progress_wait(&w);
+    }
+    int all = 1;
+    for (int i = 0; i < count; i++)
+        if (is_active(rs[i]) && !rs[i]->complete) all = 0;
+    if (flag) *flag = all;
+    if (!all) goto out;
+    struct tern_comm *errcomm = NULL;
+    int errors = 0;
+    for (int i = 0; i < count; i++) {
+        MPI_Status *st = status_at(statuses, i);
+        int e = MPI_SUCCESS;
+        if (!is_active(rs[i])) {
+            empty_status(st);
+        } else {
+            struct tern_comm *c = rs[i]->comm;
+            e = finish(&reqs[i], rs[i], st, 0);
+            if (e != MPI_SUCCESS && !errors++) errcomm = c == &tern_comm_world || c == &tern_comm_self ? c : NULL;
+        }
+        if (st != MPI_STATUS_IGNORE) st->MPI_ERROR = e;
+    }
+    if (errors)
+        rc = tern_err_comm(errcomm, MPI_ERR_IN_STATUS, "%s: %d of %d requests failed; see the MPI_ERROR field of "
+                           "their statuses", fn, errors, count);
+out:
+    if (rs && rs != small) free(rs);
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Waitall)
+int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
+{
+    return all_common("MPI_Waitall", count, array_of_requests, NULL, array_of_statuses, 1);
+}
+
+TERN_WEAK_ALIAS(MPI_Testall)
+int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[])
+{
+    if (!flag) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Testall: flag is NULL");
+    return all_common("MPI_Testall", count, array_of_requests, flag, array_of_statuses, 0);
+}
+
+/* Waitany and Testany. */
+static int any_common(const char *fn, int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status,
+                      int block)
+{
+    TERN_REQUIRE_INIT(fn);
+    if (!index) return tern_err_comm(NULL, MPI_ERR_ARG, "%s: index is NULL", fn);
+    struct tern_request *small[SMALL_ARRAY], **rs = NULL;
+    tern_lock();
+    int rc = MPI_SUCCESS;
+    if (count > 0 && !(rs = req_array(small, count))) {
+        rc = tern_err_comm(NULL, MPI_ERR_NO_MEM, "%s: out of memory for %d requests", fn, count);
+        goto out;
+    }
+    if ((rc = lookup_all(fn, count, reqs, rs))) goto out;
+    int active = 0;
+    for (int i = 0; i < count; i++) active += is_active(rs[i]);
+    *index = MPI_UNDEFINED;
+    if (!active) {
+        if (flag) *flag = 1;
+        empty_status(status);
+        goto out;
+    }
+    struct tern_waiter w = TERN_WAITER_INIT;
+    int polled = 0;
+    for (;;) {
+        for (int i = 0; i < count; i++)
+            if (is_active(rs[i]) && is_done(rs[i])) {
+                *index = i;
+                if (flag) *flag = 1;
+                rc = finish(&reqs[i], rs[i], status, 1);
+                goto out;
+            }
+        if (!block) {
+            if (polled) break;
+            tern_progress();
+            polled = 1;
+            continue;
+        }
+        tern_progress_wait(&w);
+    }
+    if (flag) *flag = 0;
+out:
+    if (rs && rs != small) free(rs);
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Waitany)
+int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
+{
+    return any_common("MPI_Waitany", count, array_of_requests, index, NULL, status, 1);
+}
+
+TERN_WEAK_ALIAS(MPI_Testany)
+int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status)
+{
+    if (!flag) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Testany: flag is NULL");
+    return any_common("MPI_Testany", count, array_of_requests, index, flag, status, 0);
+}
+
+/* Waitsome and Testsome. */
+static int some_common(const char *fn, int incount, MPI_Request reqs[], int *outcount, int indices[],
+                       MPI_Status statuses[], int block)
+{
+    TERN_REQUIRE_INIT(fn);
+    if (!outcount) return tern_err_comm(NULL, MPI_ERR_ARG, "%s: outcount is NULL", fn);
+    struct tern_request *small[SMALL_ARRAY], **rs = NULL;
+    tern_lock();
+    int rc = MPI_SUCCESS;
+    if (incount > 0 && !(rs = req_array(small, incount))) {
+        rc = tern_err_comm(NULL, MPI_ERR_NO_MEM, "%s: out of memory for %d requests", fn, incount);
+        goto out;
+    }
+    if ((rc = lookup_all(fn, incount, reqs, rs))) goto out;
+    if (incount > 0 && !indices) {
+        rc = tern_err_comm(NULL, MPI_ERR_ARG, "%s: array_of_indices is NULL", fn);
+        goto out;
+    }
+    int active = 0;
+    for (int i = 0; i < incount; i++) active += is_active(rs[i]);
+    if (!active) {
+        *outcount = MPI_UNDEFINED;
+        goto out;
+    }
+    struct tern_waiter w = TERN_WAITER_INIT;
+    int n = 0, polled = 0;
+    for (;;) {
+        for (int i = 0; i < incount; i++)
+            if (is_active(rs[i]) && is_done(rs[i])) indices[n++] = i;
+        if (n || !block) {
+            if (n || polled) break;
+            tern_progress();
+            polled = 1;
+            continue;
+        }
+        tern_progress_wait(&w);
+    }
+    *outcount = n;
+    int errors = 0;
+    for (int k = 0; k < n; k++) {
+        int i = indices[k];
+        MPI_Status *st = status_at(statuses, k);
+        int e = finish(&reqs[i], rs[i], st, 0);
+        if (st != MPI_STATUS_IGNORE) st->MPI_ERROR = e;
+        errors += e != MPI_SUCCESS;
+    }
+    if (errors)
+        rc = tern_err_comm(NULL, MPI_ERR_IN_STATUS, "%s: %d of the %d completed requests failed; see the MPI_ERROR "
+                           "field of their statuses", fn, errors, n);
+out:
+    if (rs && rs != small) free(rs);
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Waitsome)
+int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+                  MPI_Status array_of_statuses[])
+{
+    return some_common("MPI_Waitsome", incount, array_of_requests, outcount, array_of_indices, array_of_statuses, 1);
+}
+
+TERN_WEAK_ALIAS(MPI_Testsome)
+int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+                  MPI_Status array_of_statuses[])
+{
+    return some_common("MPI_Testsome", incount, array_of_requests, outcount, array_of_indices, array_of_statuses, 0);
+}
+
+/* ---- persistent requests ---- */
+
+static int start_one(const char *fn, const char *arg, MPI_Request h)
+{
+    struct tern_request *r = tern_req_get(h);
+    if (!r || !r->persistent)
+        return tern_err_comm(NULL, MPI_ERR_REQUEST, "%s: %s=0x%x is not a persistent request", fn, arg, (unsigned)h);
+    if (r->active)
+        return tern_err_comm(r->comm, MPI_ERR_REQUEST, "%s: %s=0x%x is already active (wait for it before starting "
+                             "it again)", fn, arg, (unsigned)h);
+    r->active = 1;
+    int rc = r->kind == TERN_REQ_SEND ? tern_send_start(r) : tern_recv_start(r);
+    if (rc != MPI_SUCCESS) {
+        r->active = 0;
+        rc = tern_err_raise(r->comm, rc);
+    }
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Start)
+int PMPI_Start(MPI_Request *request)
+{
+    TERN_REQUIRE_INIT("MPI_Start");
+    if (!request) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Start: request is NULL");
+    tern_lock();
+    int rc = start_one("MPI_Start", "*request", *request);
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Startall)
+int PMPI_Startall(int count, MPI_Request array_of_requests[])
+{
+    TERN_REQUIRE_INIT("MPI_Startall");
+    if (count < 0) return tern_err_comm(NULL, MPI_ERR_COUNT, "MPI_Startall: count=%d must not be negative", count);
+    if (count && !array_of_requests) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Startall: array_of_requests is NULL");
+    tern_lock();
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < count && rc == MPI_SUCCESS; i++) {
+        char arg[48];
+        snprintf(arg, sizeof arg, "array_of_requests[%d]", i);
+        rc = start_one("MPI_Startall", arg, array_of_requests[i]);
+    }
+    tern_unlock();
+    return rc;
+}
+
+/* ---- cancel, free, status ---- */
+
+TERN_WEAK_ALIAS(MPI_Cancel)
+int PMPI_Cancel(MPI_Request *request)
+{
+    TERN_REQUIRE_INIT("MPI_Cancel");
+    if (!request) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Cancel: request is NULL");
+    tern_lock();
+    struct tern_request *r;
+    int rc = lookup("MPI_Cancel", "*request", *request, &r);
+    if (rc == MPI_SUCCESS && !r)
+        rc = tern_err_comm(NULL, MPI_ERR_REQUEST, "MPI_Cancel: *request is MPI_REQUEST_NULL");
+    /* A receive still waiting in the posted queue is withdrawn.  A send, or
+     * a receive that has matched, completes normally: MPI allows cancel to
+     * fail, and MPI_Test_cancelled then says so. */
+    if (rc == MPI_SUCCESS && r->kind == TERN_REQ_RECV && !r->complete && tern_match_unpost(r)) {
+        r->cancelled = 1;
+        tern_status_empty(&r->status, MPI_ANY_SOURCE);
+        tern_status_set_cancelled(&r->status, 1);
+        tern_req_complete(r);
+    }
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Test_cancelled)
+int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
+{
+    if (!status || !flag)
+        return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Test_cancelled: %s is NULL", !flag ? "flag" : "status");
+    *flag = tern_status_cancelled(status);
+    return MPI_SUCCESS;
+}
+
+TERN_WEAK_ALIAS(MPI_Request_free)
+int PMPI_Request_free(MPI_Request *request)
+{
+    TERN_REQUIRE_INIT("MPI_Request_free");
+    if (!request) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Request_free: request is NULL");
+    tern_lock();
+    struct tern_request *r;
+    int rc = lookup("MPI_Request_free", "*request", *request, &r);
+    if (rc == MPI_SUCCESS && !r)
+        rc = tern_err_comm(NULL, MPI_ERR_REQUEST, "MPI_Request_free: *request is MPI_REQUEST_NULL");
+    if (rc == MPI_SUCCESS) {
+        if (r->complete || (r->persistent && !r->active))
+            tern_req_release(r);
+        else
+            tern_req_orphan(r); /* released once the operation completes */
+        *request = MPI_REQUEST_NULL;
+    }
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Request_get_status)
+int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+{
+    TERN_REQUIRE_INIT("MPI_Request_get_status");
+    if (!flag) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Request_get_status: flag is NULL");
+    tern_lock();
+    struct tern_request *r;
+    int rc = lookup("MPI_Request_get_status", "request", request, &r);
+    if (rc == MPI_SUCCESS) {
+        if (!is_active(r)) {
+            *flag = 1;
+            empty_status(status);
+        } else {
+            if (!r->complete) tern_progress();
+            *flag = is_done(r);
+            if (*flag) tern_status_copy_out(r, status);
+        }
+    }
+    tern_unlock();
+    return rc;
+}

@@ -1,0 +1,470 @@
+/* Bootstrap client: talks to Tern's mpiexec over the inherited socket whose
+ * number is in TERN_BOOT_FD, or runs as a singleton without it.
+ *
+ * Protocol (version 1; the server side is tools/mpiexec/kvs_server.c): lines
+ * of text, words separated by single spaces.
+ *
+ *   init 1 <pid>          -> "ok"
+ *   put <key> <value>     (no answer)
+ *   get <key>             -> "val <value>" or "absent"
+ *   fence                 -> "fence-done" once every rank has sent fence
+ *   fin                   -> "ok"
+ *   abort <code> [<text>] (no answer; the rank then exits)
+ *
+ * Every request that has an answer waits for it with a blocking read; the
+ * launcher always answers or exits, and its exit closes the socket, so a read
+ * never hangs: end of file becomes an error message and -1.
+ *
+ * Environment: TERN_BOOT_FD, TERN_RANK, TERN_SIZE, TERN_LOCAL_RANK,
+ * TERN_LOCAL_SIZE, TERN_APPNUM, TERN_JOB_ID and TERN_LAUNCHER_PID (mpiexec's
+ * pid, checked against the socket's peer).  The boot fd is made
+ * close-on-exec so programs this rank starts (system()) do not inherit it;
+ * they see TERN_BOOT_FD without a valid socket behind it and run as
+ * singletons.
+ *
+ * Thread safety: one mutex serialises requests; tern_boot_launcher_alive
+ * does not take it. */
+#include "boot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BOOT_MAX_KEY 64    /* key length < this */
+#define BOOT_MAX_VALUE 1024 /* value length <= this */
+#define BOOT_LINE_MAX 2048
+
+struct local_kv { /* the singleton's own table */
+    struct local_kv *next;
+    char *key, *value;
+};
+
+static struct {
+    int inited;
+    int fd;      /* -1: singleton */
+    struct tern_boot_info info;
+    char rbuf[BOOT_LINE_MAX + 2];
+    size_t rlen;
+    struct local_kv *kv;
+} boot = {.fd = -1};
+
+static pthread_mutex_t boot_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_int boot_gone; /* the launcher closed the socket */
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (boot.inited && boot.fd >= 0)
+        fprintf(stderr, "tern: rank %d: %s\n", boot.info.rank, line);
+    else
+        fprintf(stderr, "tern: %s\n", line);
+}
+
+static int env_int(const char *name, int dflt, int *out)
+{
+    const char *s = getenv(name);
+    if (!s) {
+        if (dflt < 0)
+            return -1;
+        *out = dflt;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end != '\0' || v < 0 || v > 0x7fffffff)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+/* The socket that mpiexec handed us, or -1 when there is none (singleton):
+ * TERN_BOOT_FD absent, or naming a descriptor that is not a stream socket
+ * connected to the launcher (a program started by a rank inherits the
+ * variable but not the descriptor). */
+static int launcher_fd(void)
+{
+    int fd;
+    if (env_int("TERN_BOOT_FD", -1, &fd) < 0)
+        return -1;
+    if (fd < 3)
+        return -1;
+    struct stat st;
+    if (fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode))
+        return -1;
+    int type = 0;
+    socklen_t len = sizeof type;
+    if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) < 0 || type != SOCK_STREAM)
+        return -1;
+    int launcher;
+    if (env_int("TERN_LAUNCHER_PID", 0, &launcher) == 0 && launcher > 0) {
+        struct ucred cred;
+        len = sizeof cred;
+        if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0 || cred.pid != launcher)
+            return -1;
+    }
+    return fd;
+}
+
+static int lost(const char *during)
+{
+    static atomic_int said;
+    if (!atomic_exchange(&said, 1))
+        say("lost the connection to mpiexec during %s (the launcher has exited)", during);
+    boot_gone = 1;
+    return -1;
+}
+
+static int send_all(const char *p, size_t n, const char *during)
+{
+    if (boot_gone)
+        return lost(during);
+    while (n > 0) {
+        ssize_t w = send(boot.fd, p, n, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0 && (errno == EPIPE || errno == ECONNRESET))
+            return lost(during);
+        if (w < 0) {
+            say("cannot write to mpiexec during %s: %s", during, strerror(errno));
+            return -1;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Reads one answer line into boot.rbuf (NUL-terminated, newline removed). */
+static int read_line(const char *during)
+{
+    for (;;) {
+        char *nl = memchr(boot.rbuf, '\n', boot.rlen);
+        if (nl) {
+            *nl = '\0';
+            return (int)(nl - boot.rbuf);
+        }
+        if (boot.rlen >= BOOT_LINE_MAX) {
+            say("answer from mpiexec too long during %s", during);
+            return -1;
+        }
+        ssize_t n = recv(boot.fd, boot.rbuf + boot.rlen, BOOT_LINE_MAX - boot.rlen, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n == 0 || (n < 0 && errno == ECONNRESET))
+            return lost(during);
+        if (n < 0) {
+            say("cannot read from mpiexec during %s: %s", during, strerror(errno));
+            return -1;
+        }
+        boot.rlen += (size_t)n;
+    }
+}
+
+static void consume_line(void)
+{
+    char *nl = memchr(boot.rbuf, '\0', boot.rlen);
+    size_t used = nl ? (size_t)(nl - boot.rbuf) + 1 : boot.rlen;
+    memmove(boot.rbuf, boot.rbuf + used, boot.rlen - used);
+    boot.rlen -= used;
+}
+
+/* Sends 'req' and reads the answer into boot.rbuf; caller consumes it. */
+static int request(const char *req, size_t len, const char *during)
+{
+    if (send_all(req, len, during) < 0)
+        return -1;
+    return read_line(during);
+}
+
+static int expect_ok(const char *req, const char *during)
+{
+    if (request(req, strlen(req), during) < 0)
+        return -1;
+    int ok = strcmp(boot.rbuf, "ok") == 0;
+    if (!ok)
+        say("mpiexec refused %s: %s", during, boot.rbuf);
+    consume_line();
+    return ok ? 0 : -1;
+}
+
+static void singleton_id(char *id, size_t len)
+{
+    unsigned rnd = 0;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    if (getrandom(&rnd, sizeof rnd, GRND_NONBLOCK) != (ssize_t)sizeof rnd)
+        rnd = (unsigned)ts.tv_nsec * 2654435761u;
+    snprintf(id, len, "s%lx-%llx-%08x", (long)getpid(),
+             (unsigned long long)ts.tv_sec * 1000000ull + (unsigned long long)(ts.tv_nsec / 1000), rnd);
+}
+
+static int init_locked(struct tern_boot_info *info)
+{
+    struct tern_boot_info in;
+    memset(&in, 0, sizeof in);
+    int fd = launcher_fd();
+    if (fd < 0) {
+        in.rank = in.local_rank = in.appnum = 0;
+        in.size = in.local_size = 1;
+        in.singleton = 1;
+        singleton_id(in.job_id, sizeof in.job_id);
+        boot.fd = -1;
+        boot.info = in;
+        boot.inited = 1;
+        *info = in;
+        return 0;
+    }
+    const char *id = getenv("TERN_JOB_ID");
+    if (env_int("TERN_RANK", -1, &in.rank) < 0 || env_int("TERN_SIZE", -1, &in.size) < 0 ||
+        in.size < 1 || in.rank >= in.size ||
+        env_int("TERN_LOCAL_RANK", in.rank, &in.local_rank) < 0 ||
+        env_int("TERN_LOCAL_SIZE", in.size, &in.local_size) < 0 ||
+        env_int("TERN_APPNUM", 0, &in.appnum) < 0 || !id || !*id ||
+        strlen(id) >= sizeof in.job_id) {
+        say("TERN_BOOT_FD is set but TERN_RANK, TERN_SIZE or TERN_JOB_ID is missing or invalid");
+        return -1;
+    }
+    strcpy(in.job_id, id);
+    fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC);
+    boot.fd = fd;
+    boot.info = in;
+    boot.inited = 1;
+    char req[64];
+    snprintf(req, sizeof req, "init 1 %ld\n", (long)getpid());
+    if (expect_ok(req, "MPI initialization") < 0) {
+        boot.inited = 0;
+        return -1;
+    }
+    *info = in;
+    return 0;
+}
+
+int tern_boot_init(struct tern_boot_info *info)
+{
+    pthread_mutex_lock(&boot_lock);
+    int rc = 0;
+    if (boot.inited)
+        *info = boot.info;
+    else
+        rc = init_locked(info);
+    pthread_mutex_unlock(&boot_lock);
+    return rc;
+}
+
+static int valid_word(const char *s, size_t min, size_t max)
+{
+    size_t n = 0;
+    for (; s[n]; n++)
+        if (s[n] <= ' ' || s[n] > '~' || n >= max)
+            return 0;
+    return n >= min;
+}
+
+static int not_inited(const char *what)
+{
+    say("%s called before tern_boot_init", what);
+    return -1;
+}
+
+int tern_boot_put(const char *key, const char *value)
+{
+    if (!key || !valid_word(key, 1, BOOT_MAX_KEY - 1)) {
+        say("bootstrap put: invalid key '%.80s' (1 to %d printable characters, no spaces)",
+            key ? key : "(null)", BOOT_MAX_KEY - 1);
+        return -1;
+    }
+    if (!value || !valid_word(value, 0, BOOT_MAX_VALUE)) {
+        say("bootstrap put: invalid value for key '%s' (at most %d printable characters, no spaces)",
+            key, BOOT_MAX_VALUE);
+        return -1;
+    }
+    pthread_mutex_lock(&boot_lock);
+    int rc = 0;
+    if (!boot.inited) {
+        rc = not_inited("tern_boot_put");
+    } else if (boot.fd < 0) {
+        struct local_kv *e = boot.kv;
+        while (e && strcmp(e->key, key) != 0)
+            e = e->next;
+        char *v = strdup(value);
+        if (!v) {
+            rc = -1;
+        } else if (e) {
+            free(e->value);
+            e->value = v;
+        } else if ((e = malloc(sizeof *e)) && (e->key = strdup(key))) {
+            e->value = v;
+            e->next = boot.kv;
+            boot.kv = e;
+        } else {
+            free(e);
+            free(v);
+            rc = -1;
+        }
+        if (rc < 0)
+            say("bootstrap put: out of memory");
+    } else {
+        char req[16 + BOOT_MAX_KEY + BOOT_MAX_VALUE];
+        int n = snprintf(req, sizeof req, "put %s %s\n", key, value);
+        rc = send_all(req, (size_t)n, "a key-value put");
+    }
+    pthread_mutex_unlock(&boot_lock);
+    return rc;
+}
+
+int tern_boot_get(const char *key, char *value, size_t max)
+{
+    if (!key || !valid_word(key, 1, BOOT_MAX_KEY - 1)) {
+        say("bootstrap get: invalid key '%.80s'", key ? key : "(null)");
+        return -1;
+    }
+    pthread_mutex_lock(&boot_lock);
+    int rc = -1, answered = 0;
+    const char *found = NULL;
+    if (!boot.inited) {
+        not_inited("tern_boot_get");
+    } else if (boot.fd < 0) {
+        for (struct local_kv *e = boot.kv; e; e = e->next)
+            if (strcmp(e->key, key) == 0)
+                found = e->value;
+    } else {
+        char req[8 + BOOT_MAX_KEY];
+        int n = snprintf(req, sizeof req, "get %s\n", key);
+        if (request(req, (size_t)n, "a key-value get") >= 0) {
+            answered = 1;
+            if (strncmp(boot.rbuf, "val ", 4) == 0)
+                found = boot.rbuf + 4;
+            else if (strcmp(boot.rbuf, "absent") != 0)
+                say("unexpected answer from mpiexec to get: '%.80s'", boot.rbuf);
+        }
+    }
+    if (found) {
+        size_t len = strlen(found);
+        if (len < max) {
+            memcpy(value, found, len + 1);
+            rc = 0;
+        } else {
+            say("bootstrap get: the value of '%s' (%zu bytes) does not fit in %zu bytes", key, len,
+                max);
+        }
+    }
+    if (answered)
+        consume_line();
+    pthread_mutex_unlock(&boot_lock);
+    return rc;
+}
+
+int tern_boot_fence(void)
+{
+    pthread_mutex_lock(&boot_lock);
+    int rc = 0;
+    if (!boot.inited) {
+        rc = not_inited("tern_boot_fence");
+    } else if (boot.fd >= 0) {
+        rc = request("fence\n", 6, "a fence");
+        if (rc >= 0) {
+            rc = strcmp(boot.rbuf, "fence-done") == 0 ? 0 : -1;
+            if (rc < 0)
+                say("unexpected answer from mpiexec to fence: '%.80s'", boot.rbuf);
+            consume_line();
+        }
+    }
+    pthread_mutex_unlock(&boot_lock);
+    return rc < 0 ? -1 : 0;
+}
+
+int tern_boot_finalize(void)
+{
+    pthread_mutex_lock(&boot_lock);
+    int rc = 0;
+    if (!boot.inited) {
+        rc = not_inited("tern_boot_finalize");
+    } else if (boot.fd >= 0) {
+        rc = expect_ok("fin\n", "MPI finalization");
+    } else {
+        while (boot.kv) {
+            struct local_kv *e = boot.kv;
+            boot.kv = e->next;
+            free(e->key);
+            free(e->value);
+            free(e);
+        }
+    }
+    pthread_mutex_unlock(&boot_lock);
+    return rc;
+}
+
+_Noreturn void tern_boot_abort(int code, const char *msg)
+{
+    /* An abort is never a success: 0 modulo 256 becomes 1 (as in mpiexec). */
+    int status = (int)((unsigned)code & 0xffu);
+    if (status == 0)
+        status = 1;
+    char text[1024];
+    size_t n = 0;
+    for (const char *p = msg ? msg : ""; *p && n < sizeof text - 1; p++)
+        text[n++] = (*p == '\n' || *p == '\r') ? ' ' : *p;
+    text[n] = '\0';
+    /* No lock: abort may be called from a thread that holds it, or from a
+     * signal handler; a lost message only costs the report its text. */
+    int fd = boot.fd;
+    if (boot.inited && fd >= 0 && !boot_gone) {
+        char req[1100];
+        int len = snprintf(req, sizeof req, "abort %d%s%s\n", code, n ? " " : "", text);
+        const char *p = req;
+        size_t left = (size_t)len;
+        while (left > 0) {
+            ssize_t w = send(fd, p, left, MSG_NOSIGNAL);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                break;
+            p += w;
+            left -= (size_t)w;
+        }
+    } else {
+        fprintf(stderr, "tern: MPI_Abort was called with code %d%s%s\n", code, n ? ": " : "", text);
+    }
+    _exit(status);
+}
+
+int tern_boot_launcher_alive(void)
+{
+    int fd = boot.fd;
+    if (!boot.inited || fd < 0)
+        return 1;
+    if (boot_gone)
+        return 0;
+    struct pollfd p = {.fd = fd, .events = POLLIN | POLLRDHUP};
+    int rc = poll(&p, 1, 0);
+    if (rc <= 0)
+        return 1; /* nothing to see (or EINTR): still there */
+    if (p.revents & (POLLHUP | POLLRDHUP | POLLERR | POLLNVAL)) {
+        boot_gone = 1;
+        return 0;
+    }
+    char c;
+    ssize_t n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+    if (n == 0) {
+        boot_gone = 1;
+        return 0;
+    }
+    return 1;
+}

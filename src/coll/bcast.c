@@ -1,0 +1,35 @@
+/* Broadcast: binomial tree over ranks relative to the root.  The user's
+ * buffer travels as is (point-to-point handles any datatype); a rank
+ * forwards to all its children at once so large messages overlap. */
+#include "coll/coll_util.h"
+
+int tern_bcast(void *buf, size_t count, struct tern_datatype *dt, int root, struct tern_comm *c)
+{
+    int n = c->size, r = c->rank;
+    if (n == 1 || count == 0 || dt->size == 0) return MPI_SUCCESS;
+    int vr = (r - root + n) % n, mask = 1, rc;
+
+    while (mask < n) {
+        if (vr & mask) {
+            rc = tern_recv(buf, count, dt, (r - mask + n) % n, TERN_TAG_BCAST, c, TERN_COLL_CTX,
+                           MPI_STATUS_IGNORE);
+            if (rc) return rc;
+            break;
+        }
+        mask <<= 1;
+    }
+    struct tern_request *reqs[32];
+    int nreq = 0;
+    for (mask >>= 1; mask > 0; mask >>= 1) {
+        if (vr + mask < n) {
+            rc = tern_isend(buf, count, dt, (r + mask) % n, TERN_TAG_BCAST, c, TERN_COLL_CTX,
+                            TERN_MODE_STANDARD, &reqs[nreq]);
+            if (rc) {
+                tern_waitall(nreq, reqs);
+                return rc;
+            }
+            nreq++;
+        }
+    }
+    return tern_waitall(nreq, reqs);
+}

@@ -1,0 +1,79 @@
+/* Reduce_scatter and reduce_scatter_block.
+ *
+ * Commutative operations: pairwise exchange.  In step s rank r sends its
+ * contribution to the block of r + s and receives the contribution of r - s
+ * to its own block, combining as it goes: each rank moves only the data
+ * that is not its own, once.
+ *
+ * Non-commutative operations: reduce the whole vector to rank 0 (in rank
+ * order, see reduce.c), then scatterv the blocks. */
+#include <stdlib.h>
+
+#include "coll/coll_util.h"
+#include "coll/op.h"
+
+int tern_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts,
+                        struct tern_datatype *dt, struct tern_op *op, struct tern_comm *c)
+{
+    int n = c->size, r = c->rank, rc = MPI_SUCCESS;
+    int *displs = malloc((size_t)n * sizeof *displs);
+    if (!displs) return tern_coll_nomem("MPI_Reduce_scatter", (size_t)n * sizeof *displs);
+    size_t total = 0;
+    for (int i = 0; i < n; i++) {
+        displs[i] = (int)total;
+        total += (size_t)rcounts[i];
+    }
+    const char *src = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+    size_t mine = (size_t)rcounts[r];
+
+    if (total == 0) {
+        /* nothing to do */
+    } else if (n == 1) {
+        if (src != rbuf) tern_dt_copy(src, mine, dt, rbuf, mine, dt);
+    } else if (op->commutative) {
+        void *m1, *m2;
+        char *acc = tern_coll_tmpbuf(dt, mine, &m1);
+        char *tmp = tern_coll_tmpbuf(dt, mine, &m2);
+        if (!acc || !tmp) {
+            rc = tern_coll_nomem("MPI_Reduce_scatter", 2 * mine * dt->size);
+        } else {
+            tern_dt_copy(tern_coll_elem(src, dt, displs[r]), mine, dt, acc, mine, dt);
+            for (int s = 1; s < n && !rc; s++) {
+                int dst = (r + s) % n, from = (r - s + n) % n;
+                rc = tern_sendrecv(tern_coll_elem(src, dt, displs[dst]), (size_t)rcounts[dst], dt,
+                                   dst, TERN_TAG_REDUCE_SCATTER, tmp, mine, dt, from,
+                                   TERN_TAG_REDUCE_SCATTER, c, TERN_COLL_CTX, MPI_STATUS_IGNORE);
+                if (!rc && mine) tern_op_apply(op, tmp, acc, mine, dt);
+            }
+            /* Every send is complete: rbuf may be overwritten even in place. */
+            if (!rc) tern_dt_copy(acc, mine, dt, rbuf, mine, dt);
+        }
+        free(m1);
+        free(m2);
+    } else {
+        void *m = NULL;
+        char *full = NULL;
+        if (r == 0 && !(full = tern_coll_tmpbuf(dt, total, &m)))
+            rc = tern_coll_nomem("MPI_Reduce_scatter", total * dt->size);
+        /* A failed allocation at rank 0 would leave the others waiting:
+         * the error is fatal by default and the job ends. */
+        if (!rc) rc = tern_reduce(src, full, total, dt, op, 0, c);
+        if (!rc) rc = tern_scatterv(full, rcounts, displs, dt, rbuf, mine, dt, 0, c);
+        free(m);
+    }
+    free(displs);
+    return rc;
+}
+
+int tern_reduce_scatter_block(const void *sbuf, void *rbuf, size_t rcount,
+                              struct tern_datatype *dt, struct tern_op *op, struct tern_comm *c)
+{
+    int n = c->size;
+    if (rcount == 0) return MPI_SUCCESS;
+    int *counts = malloc((size_t)n * sizeof *counts);
+    if (!counts) return tern_coll_nomem("MPI_Reduce_scatter_block", (size_t)n * sizeof *counts);
+    for (int i = 0; i < n; i++) counts[i] = (int)rcount;
+    int rc = tern_reduce_scatter(sbuf, rbuf, counts, dt, op, c);
+    free(counts);
+    return rc;
+}

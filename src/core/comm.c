@@ -1,0 +1,233 @@
+/* Communicators: the two predefined ones, construction with context-id
+ * agreement, reference counting, labels for messages. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/coll.h"
+#include "core/errors.h"
+#include "core/objects.h"
+#include "core/state.h"
+#include "datatype/datatype.h"
+#include "p2p/p2p.h"
+
+struct tern_comm tern_comm_world, tern_comm_self;
+struct tern_objtab tern_comm_table = {.kind = TERN_KIND_COMM};
+
+/* The next context id this process has not used.  Ids 0-1 are
+ * MPI_COMM_WORLD's, 2-3 MPI_COMM_SELF's.  Ids are never reused, so a late
+ * message for a freed communicator cannot match a new one. */
+#define TERN_CTX_FIRST_FREE 4u
+static uint32_t next_ctx = TERN_CTX_FIRST_FREE;
+
+static int predefined_comm(const struct tern_comm *c)
+{
+    return c == &tern_comm_world || c == &tern_comm_self;
+}
+
+static int init_predefined(struct tern_comm *c, MPI_Comm h, uint32_t ctx, int size,
+                           int first_world_rank, const char *name)
+{
+    struct tern_group *g = tern_group_new(size);
+    if (!g) return MPI_ERR_NO_MEM;
+    for (int i = 0; i < size; i++) g->world[i] = first_world_rank + i;
+    tern_group_set_rank(g);
+    memset(c, 0, sizeof *c);
+    c->handle = h;
+    c->refcount = 1;
+    c->ctx = ctx;
+    c->rank = g->rank;
+    c->size = size;
+    c->group = g;
+    c->errh = &tern_errh_fatal;
+    c->is_inter = 0;
+    snprintf(c->name, sizeof c->name, "%s", name);
+    return MPI_SUCCESS;
+}
+
+int tern_comms_init(void)
+{
+    int rc = init_predefined(&tern_comm_world, MPI_COMM_WORLD, 0, tern_g.world_size, 0,
+                             "MPI_COMM_WORLD");
+    if (rc) return rc;
+    rc = init_predefined(&tern_comm_self, MPI_COMM_SELF, 2, 1, tern_g.world_rank, "MPI_COMM_SELF");
+    if (rc) return rc;
+    next_ctx = TERN_CTX_FIRST_FREE;
+    return MPI_SUCCESS;
+}
+
+static void comm_destroy(struct tern_comm *c)
+{
+    tern_group_release(c->group);
+    tern_errh_release(c->errh);
+    c->group = NULL;
+    c->errh = NULL;
+    free(c);
+}
+
+void tern_comm_release(struct tern_comm *c)
+{
+    if (!c || --c->refcount > 0) return;
+    if (predefined_comm(c)) return; /* torn down by tern_comms_finalize */
+    if (tern_objtab_lookup(&tern_comm_table, c->handle) == c)
+        tern_objtab_remove(&tern_comm_table, c->handle);
+    comm_destroy(c);
+}
+
+void tern_comm_free_handle(struct tern_comm *c)
+{
+    if (tern_objtab_lookup(&tern_comm_table, c->handle) == c)
+        tern_objtab_remove(&tern_comm_table, c->handle);
+    tern_comm_release(c);
+}
+
+static void comm_drop(void *obj, void *arg)
+{
+    (void)arg;
+    comm_destroy(obj);
+}
+
+void tern_comms_finalize(void)
+{
+    /* Communicators the user did not free (MPI does not require it), then
+     * the groups and error handlers left over.  The predefined
+     * communicators keep their groups (late error messages may still name
+     * ranks) and fall back to the fatal handler. */
+    tern_objtab_foreach(&tern_comm_table, comm_drop, NULL);
+    tern_objtab_destroy(&tern_comm_table);
+    struct tern_comm *pre[2] = {&tern_comm_world, &tern_comm_self};
+    for (int i = 0; i < 2; i++) {
+        tern_errh_release(pre[i]->errh);
+        pre[i]->errh = &tern_errh_fatal;
+    }
+    tern_group_finalize();
+    tern_errh_finalize();
+}
+
+const char *tern_comm_label(const struct tern_comm *c, char *buf, int len)
+{
+    if (!c) return "MPI_COMM_NULL";
+    if (c->name[0]) return c->name;
+    snprintf(buf, (size_t)len, "communicator 0x%x", (unsigned)c->handle);
+    return buf;
+}
+
+int tern_comm_check(MPI_Comm h, const char *fn, const char *argname, struct tern_comm **out)
+{
+    struct tern_comm *c;
+    if (h == MPI_COMM_NULL)
+        return tern_err_comm(NULL, MPI_ERR_COMM, "%s: %s is MPI_COMM_NULL", fn, argname);
+    c = tern_comm_get(h);
+    if (!c)
+        return tern_err_comm(NULL, MPI_ERR_COMM, "%s: %s=0x%x is not a valid communicator", fn,
+                             argname, (unsigned)h);
+    *out = c;
+    return MPI_SUCCESS;
+}
+
+/* The largest next_ctx among n participants of 'parent' (the parent ranks
+ * prank[0..n), or ranks 0..n-1 when prank is NULL; this process is number
+ * 'me'): a binomial reduction to participant 0, then a binomial broadcast,
+ * with 'tag' on the parent's collective context. */
+static int ctx_agree(struct tern_comm *parent, int n, const int *prank, int me, int tag,
+                     uint32_t *out)
+{
+    struct tern_datatype *bt = tern_dt_get(MPI_BYTE);
+    uint32_t v = next_ctx, in = 0;
+    int mask, rc;
+#define PR(i) (prank ? prank[(i)] : (i))
+    for (mask = 1; mask < n; mask <<= 1) {
+        if (me & mask) {
+            rc = tern_send(&v, sizeof v, bt, PR(me - mask), tag, parent, TERN_CTX_COLL);
+            if (rc) return rc;
+            rc = tern_recv(&v, sizeof v, bt, PR(me - mask), tag, parent, TERN_CTX_COLL,
+                           MPI_STATUS_IGNORE);
+            if (rc) return rc;
+            break;
+        }
+        if (me + mask < n) {
+            rc = tern_recv(&in, sizeof in, bt, PR(me + mask), tag, parent, TERN_CTX_COLL,
+                           MPI_STATUS_IGNORE);
+            if (rc) return rc;
+            if (in > v) v = in;
+        }
+    }
+    for (mask >>= 1; mask > 0; mask >>= 1) {
+        if (me + mask < n) {
+            rc = tern_send(&v, sizeof v, bt, PR(me + mask), tag, parent, TERN_CTX_COLL);
+            if (rc) return rc;
+        }
+    }
+#undef PR
+    *out = v;
+    return MPI_SUCCESS;
+}
+
+static int comm_build(struct tern_comm *parent, struct tern_group *group, uint32_t ctx,
+                      struct tern_comm **out)
+{
+    struct tern_comm *c = calloc(1, sizeof *c);
+    if (!c) return tern_err_make(MPI_ERR_NO_MEM, "cannot allocate a communicator");
+    c->handle = tern_objtab_insert(&tern_comm_table, c);
+    if (!c->handle) {
+        free(c);
+        return tern_err_make(MPI_ERR_NO_MEM, "cannot allocate a communicator handle");
+    }
+    c->refcount = 1;
+    c->ctx = ctx;
+    c->rank = group->rank;
+    c->size = group->size;
+    group->refcount++;
+    c->group = group;
+    c->errh = parent->errh; /* new communicators inherit the parent's handler */
+    c->errh->refcount++;
+    c->is_inter = 0;
+    c->name[0] = 0;
+    *out = c;
+    return MPI_SUCCESS;
+}
+
+int tern_comm_create_from(struct tern_comm *parent, struct tern_group *group,
+                          struct tern_comm **out)
+{
+    uint32_t ctx;
+    *out = NULL;
+    int rc = ctx_agree(parent, parent->size, NULL, parent->rank, TERN_TAG_CTX, &ctx);
+    if (rc) return rc;
+    next_ctx = ctx + 2;
+    if (!group) return MPI_SUCCESS;
+    return comm_build(parent, group, ctx, out);
+}
+
+int tern_comm_create_group(struct tern_comm *parent, struct tern_group *group, int tag,
+                           struct tern_comm **out)
+{
+    uint32_t ctx;
+    *out = NULL;
+    if (group->rank == MPI_UNDEFINED) return MPI_SUCCESS;
+    int *prank = malloc((size_t)group->size * sizeof(int));
+    if (!prank) return tern_err_make(MPI_ERR_NO_MEM, "cannot allocate %d ranks", group->size);
+    int rc = tern_group_ranks_in(group, parent->group, prank);
+    if (rc == MPI_SUCCESS)
+        rc = ctx_agree(parent, group->size, prank, group->rank, tag, &ctx);
+    free(prank);
+    if (rc) return rc;
+    next_ctx = ctx + 2;
+    return comm_build(parent, group, ctx, out);
+}
+
+int tern_group_ranks_in(const struct tern_group *g, const struct tern_group *in, int *ranks)
+{
+    int *map = malloc((size_t)(tern_g.world_size > 0 ? tern_g.world_size : 1) * sizeof(int));
+    if (!map) return MPI_ERR_NO_MEM;
+    for (int i = 0; i < tern_g.world_size; i++) map[i] = MPI_UNDEFINED;
+    for (int i = 0; i < in->size; i++) map[in->world[i]] = i;
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < g->size; i++) {
+        int w = g->world[i];
+        ranks[i] = (w >= 0 && w < tern_g.world_size) ? map[w] : MPI_UNDEFINED;
+        if (ranks[i] == MPI_UNDEFINED) rc = MPI_ERR_GROUP;
+    }
+    free(map);
+    return rc;
+}

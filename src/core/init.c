@@ -1,0 +1,211 @@
+/* MPI_Init and MPI_Finalize: the order in which the layers come up and go
+ * down. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bootstrap/boot.h"
+#include "core/api.h"
+#include "core/errors.h"
+#include "core/info.h"
+#include "core/objects.h"
+#include "core/params.h"
+#include "core/progress.h"
+#include "core/state.h"
+#include "datatype/datatype.h"
+#include "p2p/match.h"
+#include "p2p/request.h"
+#include "topo/bind.h"
+#include "transport/shm/shm.h"
+
+void tern_bsend_finalize(void);
+
+static int do_init(int required, int *provided, const char *fn)
+{
+    if (tern_g.init_state == TERN_STATE_ACTIVE)
+        return tern_err_comm(NULL, MPI_ERR_OTHER, "%s: MPI is already initialized", fn);
+    if (tern_g.init_state == TERN_STATE_FINALIZED)
+        tern_fatal("%s called after MPI_Finalize: MPI cannot be initialized again", fn);
+    if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE)
+        tern_fatal("%s: required=%d is not a thread level (MPI_THREAD_SINGLE..MPI_THREAD_MULTIPLE)", fn,
+                   required);
+
+    struct tern_boot_info info;
+    if (tern_boot_init(&info) != 0) tern_fatal("%s: cannot reach the launcher (see above)", fn);
+    tern_g.world_rank = info.rank;
+    tern_g.world_size = info.size;
+    tern_g.local_rank = info.local_rank;
+    tern_g.local_size = info.local_size;
+    tern_g.appnum = info.appnum;
+    tern_g.singleton = info.singleton;
+    snprintf(tern_g.job_id, sizeof tern_g.job_id, "%s", info.job_id);
+    if (gethostname(tern_g.processor_name, sizeof tern_g.processor_name - 1) != 0)
+        snprintf(tern_g.processor_name, sizeof tern_g.processor_name, "localhost");
+
+    tern_params_load(info.rank == 0);
+    tern_g.oversubscribed = info.local_size > tern_topo_usable_cores();
+    tern_topo_bind();
+
+    tern_g.thread_level = required;
+    tern_g.main_thread = pthread_self();
+    if (required == MPI_THREAD_MULTIPLE) {
+        pthread_mutexattr_t a;
+        pthread_mutexattr_init(&a);
+        pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+        pthread_mutex_init(&tern_big_lock, &a);
+        pthread_mutexattr_destroy(&a);
+    }
+
+    /* Objects first (error reporting needs MPI_COMM_WORLD), transports last. */
+    tern_g.init_state = TERN_STATE_ACTIVE;
+    if (tern_datatypes_init() != MPI_SUCCESS) tern_fatal("%s: datatype initialisation failed", fn);
+    if (tern_comms_init() != MPI_SUCCESS) tern_fatal("%s: communicator initialisation failed", fn);
+    tern_progress_init();
+    tern_shm_init();
+    if (info.rank == 0 && tern_param.show_env_info) tern_info_print_stderr();
+    tern_g.thread_multiple = required == MPI_THREAD_MULTIPLE;
+    if (provided) *provided = required;
+    return MPI_SUCCESS;
+}
+
+TERN_WEAK_ALIAS(MPI_Init)
+int PMPI_Init(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    return do_init(MPI_THREAD_SINGLE, NULL, "MPI_Init");
+}
+
+TERN_WEAK_ALIAS(MPI_Init_thread)
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    (void)argc;
+    (void)argv;
+    if (!provided) tern_fatal("MPI_Init_thread: provided is NULL");
+    return do_init(required, provided, "MPI_Init_thread");
+}
+
+TERN_WEAK_ALIAS(MPI_Finalize)
+int PMPI_Finalize(void)
+{
+    TERN_REQUIRE_INIT("MPI_Finalize");
+    tern_lock();
+    tern_bsend_finalize();
+    /* Replies we still owe (acknowledgements, clear-to-send) must leave
+     * before we stop polling, or a peer would wait for them forever. */
+    tern_shm_quiesce();
+    tern_boot_finalize();
+    if (tern_g.world_size > 1 && tern_boot_fence() != 0)
+        tern_fatal("MPI_Finalize: the launcher went away during the final synchronisation");
+    tern_shm_finalize();
+    tern_comms_finalize();
+    tern_datatypes_finalize();
+    tern_match_finalize();
+    tern_g.init_state = TERN_STATE_FINALIZED;
+    tern_g.thread_multiple = 0;
+    tern_unlock();
+    return MPI_SUCCESS;
+}
+
+TERN_WEAK_ALIAS(MPI_Initialized)
+int PMPI_Initialized(int *flag)
+{
+    if (!flag) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Initialized: flag is NULL");
+    *flag = tern_g.init_state != TERN_STATE_NONE;
+    return MPI_SUCCESS;
+}
+
+TERN_WEAK_ALIAS(MPI_Finalized)
+int PMPI_Finalized(int *flag)
+{
+    if (!flag) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Finalized: flag is NULL");
+    *flag = tern_g.init_state == TERN_STATE_FINALIZED;
+    return MPI_SUCCESS;
+}
+
+TERN_WEAK_ALIAS(MPI_Abort)
+int PMPI_Abort(MPI_Comm comm, int errorcode)
+{
+    char msg[160];
+    snprintf(msg, sizeof msg, "MPI_Abort(comm=0x%x, errorcode=%d) called by rank %d", (unsigned)comm, errorcode,
+             tern_g.world_rank);
+    tern_boot_abort(errorcode, msg);
+}
+
+TERN_WEAK_ALIAS(MPI_Query_thread)
+int PMPI_Query_thread(int *provided)
+{
+    TERN_REQUIRE_INIT("MPI_Query_thread");
+    if (!provided) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Query_thread: provided is NULL");
+    *provided = tern_g.thread_level;
+    return MPI_SUCCESS;
+}
+
+TERN_WEAK_ALIAS(MPI_Is_thread_main)
+int PMPI_Is_thread_main(int *flag)
+{
+    TERN_REQUIRE_INIT("MPI_Is_thread_main");
+    if (!flag) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Is_thread_main: flag is NULL");
+    *flag = pthread_equal(pthread_self(), tern_g.main_thread) != 0;
+    return MPI_SUCCESS;
+}
+
+TERN_WEAK_ALIAS(MPI_Get_processor_name)
+int PMPI_Get_processor_name(char *name, int *resultlen)
+{
+    if (!name || !resultlen)
+        return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Get_processor_name: %s is NULL", !name ? "name" : "resultlen");
+    if (!tern_g.processor_name[0] && gethostname(tern_g.processor_name, sizeof tern_g.processor_name - 1) != 0)
+        snprintf(tern_g.processor_name, sizeof tern_g.processor_name, "localhost");
+    size_t n = strnlen(tern_g.processor_name, MPI_MAX_PROCESSOR_NAME - 1);
+    memcpy(name, tern_g.processor_name, n);
+    name[n] = 0;
+    *resultlen = (int)n;
+    return MPI_SUCCESS;
+}
+
+TERN_WEAK_ALIAS(MPI_Get_version)
+int PMPI_Get_version(int *version, int *subversion)
+{
+    if (!version || !subversion)
+        return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Get_version: %s is NULL", !version ? "version" : "subversion");
+    *version = MPI_VERSION;
+    *subversion = MPI_SUBVERSION;
+    return MPI_SUCCESS;
+}
+
+TERN_WEAK_ALIAS(MPI_Get_library_version)
+int PMPI_Get_library_version(char *version, int *resultlen)
+{
+    if (!version || !resultlen)
+        return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Get_library_version: %s is NULL",
+                             !version ? "version" : "resultlen");
+    int n = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+                     "Tern %s (MPI %d.%d, MPICH ABI) built %s with %s", TERN_VERSION_STRING, MPI_VERSION,
+                     MPI_SUBVERSION, TERN_BUILD_TYPE, TERN_BUILD_CC);
+    *resultlen = n < MPI_MAX_LIBRARY_VERSION_STRING ? n : MPI_MAX_LIBRARY_VERSION_STRING - 1;
+    return MPI_SUCCESS;
+}
+
+TERN_WEAK_ALIAS(MPI_Alloc_mem)
+int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
+{
+    (void)info;
+    TERN_REQUIRE_INIT("MPI_Alloc_mem");
+    if (size < 0) return tern_err_comm(NULL, MPI_ERR_SIZE, "MPI_Alloc_mem: size=%ld must be >= 0", (long)size);
+    if (!baseptr) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Alloc_mem: baseptr is NULL");
+    void *p = NULL;
+    if (posix_memalign(&p, 64, size ? (size_t)size : 1) != 0)
+        return tern_err_comm(NULL, MPI_ERR_NO_MEM, "MPI_Alloc_mem: cannot allocate %ld bytes", (long)size);
+    *(void **)baseptr = p;
+    return MPI_SUCCESS;
+}
+
+TERN_WEAK_ALIAS(MPI_Free_mem)
+int PMPI_Free_mem(void *base)
+{
+    TERN_REQUIRE_INIT("MPI_Free_mem");
+    free(base);
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,125 @@
+/* Communicators, groups and error handlers. */
+#ifndef TERN_CORE_OBJECTS_H
+#define TERN_CORE_OBJECTS_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "core/handle.h"
+
+struct tern_group {
+    int handle;
+    int refcount;
+    int size;
+    int rank;          /* this process's rank in the group, or MPI_UNDEFINED */
+    int *world;        /* world rank of each member */
+};
+
+enum tern_errh_kind { TERN_ERRH_FATAL, TERN_ERRH_RETURN, TERN_ERRH_ABORT, TERN_ERRH_USER_COMM };
+
+struct tern_errhandler {
+    int handle;
+    int refcount;
+    enum tern_errh_kind kind;
+    MPI_Comm_errhandler_function *comm_fn;
+};
+
+/* Context ids: every communicator owns two consecutive ids, one for
+ * point-to-point and one for its collectives, so the two never match each
+ * other's messages. */
+#define TERN_CTX_P2P 0
+#define TERN_CTX_COLL 1
+
+struct tern_comm {
+    int handle;
+    int refcount;             /* the user's reference plus pending operations */
+    uint32_t ctx;             /* point-to-point context id; ctx+1 for collectives */
+    int rank, size;
+    struct tern_group *group; /* rank -> world rank through group->world */
+    struct tern_errhandler *errh;
+    int is_inter;             /* intercommunicators come with the object-model issue */
+    char name[MPI_MAX_OBJECT_NAME];
+    void *attrs;              /* attribute list, owned by the attribute module */
+    void *topo;               /* topology, owned by the topology module */
+};
+
+extern struct tern_comm tern_comm_world, tern_comm_self;
+extern struct tern_group tern_group_empty;
+extern struct tern_errhandler tern_errh_fatal, tern_errh_return, tern_errh_abort;
+
+extern struct tern_objtab tern_comm_table, tern_group_table, tern_errh_table;
+
+/* Handle -> object, NULL if the handle is not a live object of that kind. */
+static inline struct tern_comm *tern_comm_get(MPI_Comm h)
+{
+    if (h == MPI_COMM_WORLD) return &tern_comm_world;
+    if (h == MPI_COMM_SELF) return &tern_comm_self;
+    return (struct tern_comm *)tern_objtab_lookup(&tern_comm_table, h);
+}
+struct tern_group *tern_group_get(MPI_Group h);
+struct tern_errhandler *tern_errh_get(MPI_Errhandler h);
+
+/* The world rank of comm rank r. */
+static inline int tern_comm_world_rank(const struct tern_comm *c, int r) { return c->group->world[r]; }
+
+/* Communicator construction shared by dup/split/create: builds a comm over
+ * 'group' (taking a reference) with a fresh context id agreed over 'parent'.
+ * Collective over parent; members not in group pass group == NULL and get
+ * *out = NULL. */
+int tern_comm_create_from(struct tern_comm *parent, struct tern_group *group, struct tern_comm **out);
+void tern_comm_release(struct tern_comm *c);
+struct tern_group *tern_group_new(int size);      /* world[] to be filled by the caller */
+void tern_group_set_rank(struct tern_group *g);   /* computes g->rank from world[] */
+void tern_group_release(struct tern_group *g);
+void tern_errh_release(struct tern_errhandler *e);
+
+/* A printable name for messages: "MPI_COMM_WORLD", the user's name, or the handle in hex. */
+const char *tern_comm_label(const struct tern_comm *c, char *buf, int len);
+
+int tern_comms_init(void);      /* world, self */
+void tern_comms_finalize(void);
+
+/* ---- Added by the communicator/collectives work (declarations only; the
+ * ones above are unchanged). ---- */
+
+static inline void tern_comm_retain(struct tern_comm *c) { c->refcount++; }
+static inline void tern_group_retain(struct tern_group *g) { g->refcount++; }
+static inline void tern_errh_retain(struct tern_errhandler *e) { e->refcount++; }
+
+/* Validates a communicator argument (not MPI_COMM_NULL, a live
+ * communicator).  On failure the error goes to MPI_COMM_WORLD's handler with
+ * a message naming fn and argname, and its code is returned. */
+int tern_comm_check(MPI_Comm h, const char *fn, const char *argname, struct tern_comm **out);
+
+/* MPI_Comm_free: the handle stops being valid at once; the object lives on
+ * while operations still hold references. */
+void tern_comm_free_handle(struct tern_comm *c);
+
+/* MPI_Comm_create_group: collective over the members of 'group' only (a
+ * subset of parent's group); the context id is agreed with point-to-point
+ * messages carrying 'tag' on parent's collective context.  Callers outside
+ * group get *out = NULL. */
+int tern_comm_create_group(struct tern_comm *parent, struct tern_group *group, int tag,
+                           struct tern_comm **out);
+
+/* ranks[i] = the rank in 'in' of member i of g; MPI_ERR_GROUP (with
+ * MPI_UNDEFINED entries) when some member of g is not in 'in'. */
+int tern_group_ranks_in(const struct tern_group *g, const struct tern_group *in, int *ranks);
+
+/* Hands the caller's reference to g to the user: *out is its handle (made
+ * on first use).  An empty group is released and becomes MPI_GROUP_EMPTY.
+ * Returns MPI_SUCCESS or MPI_ERR_NO_MEM (g released). */
+int tern_group_publish(struct tern_group *g, MPI_Group *out);
+
+/* MPI_IDENT, MPI_SIMILAR or MPI_UNEQUAL, as MPI_Group_compare. */
+int tern_group_compare(const struct tern_group *a, const struct tern_group *b);
+
+int tern_errh_is_predefined(const struct tern_errhandler *e);
+/* A new user handler (refcount 1, the user's), or NULL when out of memory. */
+struct tern_errhandler *tern_errh_create_comm(MPI_Comm_errhandler_function *fn);
+
+/* Called by tern_comms_finalize. */
+void tern_group_finalize(void);
+void tern_errh_finalize(void);
+
+#endif

@@ -1,0 +1,84 @@
+#include "core/progress.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+
+#include "bootstrap/boot.h"
+#include "core/errors.h"
+#include "core/params.h"
+#include "core/state.h"
+#include "p2p/request.h"
+#include "transport/shm/shm.h"
+
+static uint64_t next_liveness_ns;
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int tern_progress_init(void)
+{
+    const char *p = tern_param.wait_policy;
+    if (!strcmp(p, "spin"))
+        tern_g.wait_yield = 0;
+    else if (!strcmp(p, "yield"))
+        tern_g.wait_yield = 1;
+    else {
+        if (strcmp(p, "auto"))
+            tern_warn("TERN_WAIT_POLICY='%s' is not one of spin, yield, auto; using auto", p);
+        tern_g.wait_yield = tern_g.oversubscribed;
+    }
+    next_liveness_ns = now_ns() + (uint64_t)tern_param.liveness_interval_ms * 1000000u;
+    return 0;
+}
+
+int tern_progress(void)
+{
+    int n = tern_shm_progress();
+    if (tern_orphans) n += tern_req_reap_orphans();
+    return n;
+}
+
+/* A blocked rank must not wait forever on a peer that is gone: the
+ * launcher ends the job when a rank dies, but a rank started by another
+ * launcher, or whose launcher was killed, finds out here. */
+static void check_liveness(void)
+{
+    if (!tern_boot_launcher_alive())
+        tern_fatal("the launcher (mpiexec) has gone away; ending this rank");
+    int dead = tern_shm_find_dead_peer();
+    if (dead >= 0)
+        tern_fatal("rank %d has died while this rank was waiting for it; ending the job", dead);
+}
+
+void tern_progress_wait(struct tern_waiter *w)
+{
+    if (tern_g.thread_multiple) {
+        pthread_mutex_unlock(&tern_big_lock);
+        sched_yield();
+        pthread_mutex_lock(&tern_big_lock);
+    }
+    int n = tern_progress();
+    if (n) {
+        w->idle_polls = 0;
+        return;
+    }
+    w->idle_polls++;
+    if (tern_g.wait_yield)
+        sched_yield();
+    /* Reading the coarse clock costs a few ns; doing it every 64 idle
+     * polls keeps the spin loop tight. */
+    if ((w->idle_polls & 63) == 0) {
+        uint64_t t = now_ns();
+        if (t >= next_liveness_ns) {
+            next_liveness_ns = t + (uint64_t)tern_param.liveness_interval_ms * 1000000u;
+            check_liveness();
+        }
+    }
+}

@@ -1,0 +1,27 @@
+/* The progress engine: one pass polls every source of events (incoming
+ * shared-memory rings, rendezvous copies under way, queued sends).  Blocked
+ * calls loop on tern_progress_wait(), which also yields the core when ranks
+ * outnumber cores and checks now and then that the launcher and the peers
+ * are still alive. */
+#ifndef TERN_CORE_PROGRESS_H
+#define TERN_CORE_PROGRESS_H
+
+#include <stdint.h>
+
+/* One pass; returns how many events it handled. */
+int tern_progress(void);
+
+struct tern_waiter {
+    uint32_t idle_polls; /* passes in a row that found nothing */
+    uint32_t polls;
+};
+#define TERN_WAITER_INIT {0, 0}
+
+/* One step of a blocking wait: progress, then yield or check liveness as
+ * the situation asks.  Drops the big lock around the pass in
+ * MPI_THREAD_MULTIPLE so other threads can run. */
+void tern_progress_wait(struct tern_waiter *w);
+
+int tern_progress_init(void);
+
+#endif

@@ -1,0 +1,17 @@
+#include "core/state.h"
+
+#include <mpi.h>
+
+#include "core/errors.h"
+
+struct tern_state tern_g;
+pthread_mutex_t tern_big_lock;
+
+int tern_check_initialized(const char *mpi_name)
+{
+    /* No communicator exists outside Init..Finalize, so the default (fatal)
+     * behaviour applies: say what happened and end the process. */
+    if (tern_g.init_state == TERN_STATE_NONE)
+        tern_fatal("%s called before MPI_Init (or MPI_Init_thread)", mpi_name);
+    tern_fatal("%s called after MPI_Finalize", mpi_name);
+}

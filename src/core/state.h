@@ -1,0 +1,50 @@
+/* Process-wide state: who we are, what was initialised, the big lock. */
+#ifndef TERN_CORE_STATE_H
+#define TERN_CORE_STATE_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+enum tern_init_state { TERN_STATE_NONE, TERN_STATE_ACTIVE, TERN_STATE_FINALIZED };
+
+struct tern_state {
+    enum tern_init_state init_state;
+    int thread_level;
+    int thread_multiple;          /* the big lock is taken only when set */
+    pthread_t main_thread;
+    int world_rank, world_size;
+    int local_rank, local_size;
+    int appnum;
+    int singleton;
+    int oversubscribed;           /* more local ranks than usable cores */
+    int wait_yield;               /* blocked waits call sched_yield */
+    char job_id[64];
+    char processor_name[128];
+};
+
+extern struct tern_state tern_g;
+
+/* MPI_THREAD_MULTIPLE is served by one recursive lock around each call;
+ * blocked waits drop it between polls so other threads can progress. */
+extern pthread_mutex_t tern_big_lock;
+static inline void tern_lock(void)
+{
+    if (__builtin_expect(tern_g.thread_multiple, 0))
+        pthread_mutex_lock(&tern_big_lock);
+}
+static inline void tern_unlock(void)
+{
+    if (__builtin_expect(tern_g.thread_multiple, 0))
+        pthread_mutex_unlock(&tern_big_lock);
+}
+
+/* The calling function name for messages when the library is not
+ * initialised (every MPI call but a few must come between Init and Finalize). */
+int tern_check_initialized(const char *mpi_name);
+#define TERN_REQUIRE_INIT(name)                                                  \
+    do {                                                                         \
+        if (__builtin_expect(tern_g.init_state != TERN_STATE_ACTIVE, 0))         \
+            return tern_check_initialized(name);                                 \
+    } while (0)
+
+#endif

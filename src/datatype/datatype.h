@@ -1,0 +1,137 @@
+/* Datatypes: what the rest of the library may know about them.
+ *
+ * Point-to-point and the collectives see a datatype through this header
+ * only: its size and bounds, whether 'count' elements are one contiguous
+ * block, and pack/unpack of any byte range of the packed stream (so a
+ * pipelined transfer can resume at any offset). */
+#ifndef TERN_DATATYPE_DATATYPE_H
+#define TERN_DATATYPE_DATATYPE_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct tern_dt_layout; /* private to src/datatype */
+
+struct tern_datatype {
+    int handle;
+    int refcount;              /* the user's reference plus pending operations */
+    size_t size;               /* bytes of data in one element */
+    MPI_Aint lb, ub, extent;   /* extent = ub - lb */
+    MPI_Aint true_lb, true_ub;
+    /* Nonzero when 'count' elements of this type are the bytes
+     * [buf + true_lb, buf + true_lb + count * size): one block per element and
+     * extent == size.  Every predefined type is, except the pair types with
+     * padding (MPI_DOUBLE_INT, MPI_LONG_INT, MPI_SHORT_INT,
+     * MPI_LONG_DOUBLE_INT: extent > size).  Set by commit. */
+    int contig;
+    int committed;
+    int predefined;
+    /* For reductions: when every basic element of the type is the same
+     * predefined type, that type and how many of it one element holds;
+     * otherwise MPI_DATATYPE_NULL. */
+    MPI_Datatype basic;
+    size_t basic_count;
+    char name[MPI_MAX_OBJECT_NAME];
+    struct tern_dt_layout *layout;
+    void *attrs;
+};
+
+/* Handle -> object (predefined or created); NULL if not a live datatype. */
+struct tern_datatype *tern_dt_get(MPI_Datatype h);
+
+/* Validates a datatype argument for communication: live, committed, not
+ * MPI_DATATYPE_NULL.  Returns MPI_SUCCESS or an error code whose message
+ * names 'fn' and 'argname'. */
+int tern_dt_check(MPI_Datatype h, const char *fn, const char *argname, struct tern_datatype **out);
+
+/* Copies bytes [offset, offset + len) of the packed representation of
+ * (buf, count, dt) to 'out'; returns the bytes copied (less than len only at
+ * the end of the data). */
+size_t tern_dt_pack(const struct tern_datatype *dt, const void *buf, size_t count,
+                    size_t offset, void *out, size_t len);
+/* The reverse: bytes [offset, offset + len) of the packed stream from 'in'
+ * land where (buf, count, dt) puts them. */
+size_t tern_dt_unpack(const struct tern_datatype *dt, void *buf, size_t count,
+                      size_t offset, const void *in, size_t len);
+
+/* Local copy between two typed buffers with the same type signature (up to
+ * the shorter of the two); used by sends to self and collectives.  Returns
+ * the bytes copied. */
+size_t tern_dt_copy(const void *src, size_t scount, const struct tern_datatype *sdt,
+                    void *dst, size_t rcount, const struct tern_datatype *rdt);
+
+/* Reference counting for pending operations (MPI_Type_free while a send is
+ * outstanding keeps the type alive). */
+void tern_dt_retain(struct tern_datatype *dt);
+void tern_dt_release(struct tern_datatype *dt);
+
+/* Also sets up / tears down the reduction operations (src/coll/op.c), so
+ * MPI_Init and MPI_Finalize need to call only these two. */
+int tern_datatypes_init(void);
+void tern_datatypes_finalize(void);
+
+/* ---------------------------------------------------------------------------
+ * Added by the datatype module: what the API layer (src/api/datatype_*.c)
+ * and other internal users need beyond the contract above.
+ * ------------------------------------------------------------------------- */
+
+/* Like tern_dt_check, but an uncommitted type is accepted: constructors and
+ * queries take any live type. */
+int tern_dt_check_valid(MPI_Datatype h, const char *fn, const char *argname,
+                        struct tern_datatype **out);
+
+/* A printable name for messages: "MPI_INT", the user's name with the handle,
+ * or the handle in hex ("0x8c000010"). */
+const char *tern_dt_label(const struct tern_datatype *dt, char *buf, size_t len);
+
+/* Constructors.  Arguments are checked by the caller (counts and block
+ * lengths >= 0, arrays present, types live); the old types need not be
+ * committed.  On success *out is a new uncommitted type holding one user
+ * reference, with a handle.  Returns MPI_SUCCESS, MPI_ERR_NO_MEM, or
+ * MPI_ERR_ARG when the size of the new type would overflow. */
+int tern_dt_contiguous(int count, struct tern_datatype *old, struct tern_datatype **out);
+int tern_dt_vector(int count, int blocklength, int stride, struct tern_datatype *old,
+                   struct tern_datatype **out);
+int tern_dt_hvector(int count, int blocklength, MPI_Aint stride, struct tern_datatype *old,
+                    struct tern_datatype **out);
+int tern_dt_indexed(int count, const int blocklengths[], const int displs[],
+                    struct tern_datatype *old, struct tern_datatype **out);
+int tern_dt_hindexed(int count, const int blocklengths[], const MPI_Aint displs[],
+                     struct tern_datatype *old, struct tern_datatype **out);
+int tern_dt_indexed_block(int count, int blocklength, const int displs[],
+                          struct tern_datatype *old, struct tern_datatype **out);
+int tern_dt_hindexed_block(int count, int blocklength, const MPI_Aint displs[],
+                           struct tern_datatype *old, struct tern_datatype **out);
+int tern_dt_struct(int count, const int blocklengths[], const MPI_Aint displs[],
+                   struct tern_datatype *const types[], struct tern_datatype **out);
+int tern_dt_resized(struct tern_datatype *old, MPI_Aint lb, MPI_Aint extent,
+                    struct tern_datatype **out);
+/* The copy is committed when the original is (MPI_Type_dup). */
+int tern_dt_dup(struct tern_datatype *old, struct tern_datatype **out);
+
+/* MPI_Type_commit: compiles the layout (no-op for predefined and committed
+ * types).  Returns MPI_SUCCESS or MPI_ERR_NO_MEM. */
+int tern_dt_commit(struct tern_datatype *dt);
+/* MPI_Type_free on a created type: the handle dies now, the object when the
+ * last reference (derived types built from it, pending operations) goes. */
+void tern_dt_free_handle(struct tern_datatype *dt);
+
+/* Basic elements (MPI_Get_elements): how many whole basic elements the
+ * first 'bytes' bytes of the packed stream of (buf, n, dt) hold, n large
+ * enough.  Returns 0, or -1 when 'bytes' ends inside a basic element. */
+int tern_dt_count_elements(const struct tern_datatype *dt, size_t bytes, size_t *elements);
+/* The inverse (MPI_Status_set_elements): bytes in the first 'elements'
+ * basic elements of the packed stream. */
+size_t tern_dt_elements_to_bytes(const struct tern_datatype *dt, size_t elements);
+
+/* MPI_Type_get_envelope / MPI_Type_get_contents.  Derived types returned by
+ * contents carry a new user reference (the caller must free them, as the
+ * standard says).  contents returns MPI_SUCCESS or MPI_ERR_ARG when a max_*
+ * is too small (nothing is written then). */
+void tern_dt_envelope(const struct tern_datatype *dt, int *nints, int *naddrs, int *ntypes,
+                      int *combiner);
+int tern_dt_contents(struct tern_datatype *dt, int max_ints, int max_addrs, int max_types,
+                     int ints[], MPI_Aint addrs[], MPI_Datatype types[]);
+
+#endif

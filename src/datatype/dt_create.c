@@ -1,0 +1,370 @@
+/* Type constructors: size, bounds, basic type and the constructor record.
+ *
+ * Nothing is flattened here: a new type records its constructor's arguments
+ * (as MPI_Type_get_contents returns them) and references its old types; its
+ * layout is compiled on commit (dt_layout.c).  Bounds follow the typemap
+ * rules of the standard, computed in closed form over the copies of each
+ * old type, so a vector of a billion elements costs nothing here:
+ *
+ *   lb = the least explicit lower-bound marker if the typemap has one (MPI_LB,
+ *        or a resized type inside), otherwise the least lb of the copies;
+ *   ub = likewise with upper bounds;
+ *   a struct without markers is padded so its extent is a multiple of the
+ *   largest alignment of its basic types (the C compiler's struct rule);
+ *   true bounds cover the data bytes only. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datatype/dt_internal.h"
+
+struct acc {
+    int have_lbm, have_ubm, have_lb, have_ub, have_true;
+    MPI_Aint lbm, ubm, lb, ub, tlb, tub;
+    size_t size, nelems, align;
+    int basic_state; /* 0: none yet, 1: one basic type, 2: mixed */
+    MPI_Datatype basic;
+    size_t basic_count;
+    int overflow;
+};
+
+static MPI_Aint amin(MPI_Aint a, MPI_Aint b) { return a < b ? a : b; }
+static MPI_Aint amax(MPI_Aint a, MPI_Aint b) { return a > b ? a : b; }
+
+static size_t mul_sz(struct acc *a, size_t x, size_t y)
+{
+    size_t r;
+    if (__builtin_mul_overflow(x, y, &r)) {
+        a->overflow = 1;
+        return 0;
+    }
+    return r;
+}
+
+static size_t add_sz(struct acc *a, size_t x, size_t y)
+{
+    size_t r;
+    if (__builtin_add_overflow(x, y, &r)) {
+        a->overflow = 1;
+        return 0;
+    }
+    return r;
+}
+
+/* n copies of c whose displacements lie in [dmin, dmax] (both reached). */
+static void acc_copies(struct acc *a, const struct tern_dt_obj *c, size_t n, MPI_Aint dmin,
+                       MPI_Aint dmax)
+{
+    const struct tern_datatype *p = &c->pub;
+    /* basic type: types without data and without a basic type (markers,
+     * empty structs) do not count */
+    if (!(p->basic == MPI_DATATYPE_NULL && p->size == 0)) {
+        if (p->basic == MPI_DATATYPE_NULL) {
+            a->basic_state = 2;
+        } else if (a->basic_state == 0) {
+            a->basic_state = 1;
+            a->basic = p->basic;
+            a->basic_count = mul_sz(a, n, p->basic_count);
+        } else if (a->basic_state == 1 && a->basic == p->basic) {
+            a->basic_count = add_sz(a, a->basic_count, mul_sz(a, n, p->basic_count));
+        } else {
+            a->basic_state = 2;
+        }
+    }
+    if (n == 0) return;
+    if (c->align > a->align) a->align = c->align;
+    a->size = add_sz(a, a->size, mul_sz(a, n, p->size));
+    a->nelems = add_sz(a, a->nelems, mul_sz(a, n, c->nelems));
+    if (c->sticky_lb) {
+        a->lbm = a->have_lbm ? amin(a->lbm, dmin + p->lb) : dmin + p->lb;
+        a->have_lbm = 1;
+    } else if (p->size > 0) {
+        a->lb = a->have_lb ? amin(a->lb, dmin + p->lb) : dmin + p->lb;
+        a->have_lb = 1;
+    }
+    if (c->sticky_ub) {
+        a->ubm = a->have_ubm ? amax(a->ubm, dmax + p->ub) : dmax + p->ub;
+        a->have_ubm = 1;
+    } else if (p->size > 0) {
+        a->ub = a->have_ub ? amax(a->ub, dmax + p->ub) : dmax + p->ub;
+        a->have_ub = 1;
+    }
+    if (p->size > 0) {
+        a->tlb = a->have_true ? amin(a->tlb, dmin + p->true_lb) : dmin + p->true_lb;
+        a->tub = a->have_true ? amax(a->tub, dmax + p->true_ub) : dmax + p->true_ub;
+        a->have_true = 1;
+    }
+}
+
+/* bl consecutive copies of c starting at disp */
+static void acc_block(struct acc *a, const struct tern_dt_obj *c, size_t bl, MPI_Aint disp)
+{
+    MPI_Aint span = bl ? (MPI_Aint)(bl - 1) * c->pub.extent : 0;
+    acc_copies(a, c, bl, disp + amin(0, span), disp + amax(0, span));
+}
+
+static void acc_finish(struct acc *a, struct tern_dt_obj *t, int pad)
+{
+    struct tern_datatype *p = &t->pub;
+    MPI_Aint lb, ub;
+    int has_lb = a->have_lbm || a->have_lb, has_ub = a->have_ubm || a->have_ub;
+    lb = a->have_lbm ? a->lbm : a->lb;
+    ub = a->have_ubm ? a->ubm : a->ub;
+    if (!has_lb && !has_ub) lb = ub = 0;
+    else if (!has_lb) lb = ub;
+    else if (!has_ub) ub = lb;
+    if (pad && !a->have_lbm && !a->have_ubm && a->align > 1 && ub > lb) {
+        MPI_Aint al = (MPI_Aint)a->align, ext = ub - lb;
+        MPI_Aint rem = ext % al;
+        if (rem) ub += al - rem;
+    }
+    p->lb = lb;
+    p->ub = ub;
+    p->extent = ub - lb;
+    p->true_lb = a->have_true ? a->tlb : 0;
+    p->true_ub = a->have_true ? a->tub : 0;
+    p->size = a->size;
+    p->basic = a->basic_state == 1 ? a->basic : MPI_DATATYPE_NULL;
+    p->basic_count = a->basic_state == 1 ? a->basic_count : 0;
+    t->sticky_lb = a->have_lbm;
+    t->sticky_ub = a->have_ubm;
+    t->align = a->align ? a->align : 1;
+    t->nelems = a->nelems;
+}
+
+static struct tern_dt_obj *dt_alloc(int combiner, int nints, int naddrs, int ntypes)
+{
+    struct tern_dt_obj *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->combiner = combiner;
+    t->nints = nints;
+    t->naddrs = naddrs;
+    t->ntypes = ntypes;
+    if ((nints && !(t->ints = malloc((size_t)nints * sizeof(int)))) ||
+        (naddrs && !(t->addrs = malloc((size_t)naddrs * sizeof(MPI_Aint)))) ||
+        (ntypes && !(t->types = calloc((size_t)ntypes, sizeof(struct tern_dt_obj *))))) {
+        free(t->ints);
+        free(t->addrs);
+        free(t->types);
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+static void dt_discard(struct tern_dt_obj *t)
+{
+    for (int i = 0; i < t->ntypes; i++)
+        if (t->types[i]) tern_dt_release(&t->types[i]->pub);
+    free(t->ints);
+    free(t->addrs);
+    free(t->types);
+    free(t);
+}
+
+static void set_type(struct tern_dt_obj *t, int i, struct tern_datatype *old)
+{
+    tern_dt_retain(old);
+    t->types[i] = tern_dt_obj_of(old);
+}
+
+/* Gives t its handle and one user reference. */
+static int dt_publish(struct tern_dt_obj *t, struct acc *a, int pad, struct tern_datatype **out)
+{
+    if (a->overflow) {
+        dt_discard(t);
+        return MPI_ERR_ARG;
+    }
+    acc_finish(a, t, pad);
+    t->pub.refcount = 1;
+    t->urefs = 1;
+    int h = tern_objtab_insert(&tern_dt_table, t);
+    if (!h) {
+        dt_discard(t);
+        return MPI_ERR_NO_MEM;
+    }
+    t->pub.handle = h;
+    *out = &t->pub;
+    return MPI_SUCCESS;
+}
+
+/* count blocks of bl elements, 'stride' bytes apart */
+static void acc_hvector(struct acc *a, const struct tern_dt_obj *c, size_t count, size_t bl,
+                        MPI_Aint stride)
+{
+    MPI_Aint span = count ? (MPI_Aint)(count - 1) * stride : 0;
+    MPI_Aint espan = bl ? (MPI_Aint)(bl - 1) * c->pub.extent : 0;
+    size_t n = mul_sz(a, count, bl);
+    acc_copies(a, c, n, amin(0, span) + amin(0, espan), amax(0, span) + amax(0, espan));
+}
+
+int tern_dt_contiguous(int count, struct tern_datatype *old, struct tern_datatype **out)
+{
+    struct tern_dt_obj *t = dt_alloc(MPI_COMBINER_CONTIGUOUS, 1, 0, 1);
+    if (!t) return MPI_ERR_NO_MEM;
+    t->ints[0] = count;
+    set_type(t, 0, old);
+    struct acc a = {0};
+    acc_hvector(&a, tern_dt_obj_of(old), (size_t)count, 1, old->extent);
+    return dt_publish(t, &a, 0, out);
+}
+
+static int make_vector(int combiner, int count, int bl, MPI_Aint stride_bytes, int stride_int,
+                       struct tern_datatype *old, struct tern_datatype **out)
+{
+    int hv = combiner == MPI_COMBINER_HVECTOR;
+    struct tern_dt_obj *t = dt_alloc(combiner, hv ? 2 : 3, hv ? 1 : 0, 1);
+    if (!t) return MPI_ERR_NO_MEM;
+    t->ints[0] = count;
+    t->ints[1] = bl;
+    if (hv)
+        t->addrs[0] = stride_bytes;
+    else
+        t->ints[2] = stride_int;
+    set_type(t, 0, old);
+    struct acc a = {0};
+    acc_hvector(&a, tern_dt_obj_of(old), (size_t)count, (size_t)bl, stride_bytes);
+    return dt_publish(t, &a, 0, out);
+}
+
+int tern_dt_vector(int count, int blocklength, int stride, struct tern_datatype *old,
+                   struct tern_datatype **out)
+{
+    return make_vector(MPI_COMBINER_VECTOR, count, blocklength, (MPI_Aint)stride * old->extent,
+                       stride, old, out);
+}
+
+int tern_dt_hvector(int count, int blocklength, MPI_Aint stride, struct tern_datatype *old,
+                    struct tern_datatype **out)
+{
+    return make_vector(MPI_COMBINER_HVECTOR, count, blocklength, stride, 0, old, out);
+}
+
+int tern_dt_indexed(int count, const int blocklengths[], const int displs[],
+                    struct tern_datatype *old, struct tern_datatype **out)
+{
+    struct tern_dt_obj *t = dt_alloc(MPI_COMBINER_INDEXED, 1 + 2 * count, 0, 1);
+    if (!t) return MPI_ERR_NO_MEM;
+    t->ints[0] = count;
+    struct acc a = {0};
+    struct tern_dt_obj *c = tern_dt_obj_of(old);
+    for (int i = 0; i < count; i++) {
+        t->ints[1 + i] = blocklengths[i];
+        t->ints[1 + count + i] = displs[i];
+        acc_block(&a, c, (size_t)blocklengths[i], (MPI_Aint)displs[i] * old->extent);
+    }
+    if (count == 0) acc_copies(&a, c, 0, 0, 0);
+    set_type(t, 0, old);
+    return dt_publish(t, &a, 0, out);
+}
+
+int tern_dt_hindexed(int count, const int blocklengths[], const MPI_Aint displs[],
+                     struct tern_datatype *old, struct tern_datatype **out)
+{
+    struct tern_dt_obj *t = dt_alloc(MPI_COMBINER_HINDEXED, 1 + count, count, 1);
+    if (!t) return MPI_ERR_NO_MEM;
+    t->ints[0] = count;
+    struct acc a = {0};
+    struct tern_dt_obj *c = tern_dt_obj_of(old);
+    for (int i = 0; i < count; i++) {
+        t->ints[1 + i] = blocklengths[i];
+        t->addrs[i] = displs[i];
+        acc_block(&a, c, (size_t)blocklengths[i], displs[i]);
+    }
+    if (count == 0) acc_copies(&a, c, 0, 0, 0);
+    set_type(t, 0, old);
+    return dt_publish(t, &a, 0, out);
+}
+
+int tern_dt_indexed_block(int count, int blocklength, const int displs[],
+                          struct tern_datatype *old, struct tern_datatype **out)
+{
+    struct tern_dt_obj *t = dt_alloc(MPI_COMBINER_INDEXED_BLOCK, 2 + count, 0, 1);
+    if (!t) return MPI_ERR_NO_MEM;
+    t->ints[0] = count;
+    t->ints[1] = blocklength;
+    struct acc a = {0};
+    struct tern_dt_obj *c = tern_dt_obj_of(old);
+    for (int i = 0; i < count; i++) {
+        t->ints[2 + i] = displs[i];
+        acc_block(&a, c, (size_t)blocklength, (MPI_Aint)displs[i] * old->extent);
+    }
+    if (count == 0) acc_copies(&a, c, 0, 0, 0);
+    set_type(t, 0, old);
+    return dt_publish(t, &a, 0, out);
+}
+
+int tern_dt_hindexed_block(int count, int blocklength, const MPI_Aint displs[],
+                           struct tern_datatype *old, struct tern_datatype **out)
+{
+    struct tern_dt_obj *t = dt_alloc(MPI_COMBINER_HINDEXED_BLOCK, 2, count, 1);
+    if (!t) return MPI_ERR_NO_MEM;
+    t->ints[0] = count;
+    t->ints[1] = blocklength;
+    struct acc a = {0};
+    struct tern_dt_obj *c = tern_dt_obj_of(old);
+    for (int i = 0; i < count; i++) {
+        t->addrs[i] = displs[i];
+        acc_block(&a, c, (size_t)blocklength, displs[i]);
+    }
+    if (count == 0) acc_copies(&a, c, 0, 0, 0);
+    set_type(t, 0, old);
+    return dt_publish(t, &a, 0, out);
+}
+
+int tern_dt_struct(int count, const int blocklengths[], const MPI_Aint displs[],
+                   struct tern_datatype *const types[], struct tern_datatype **out)
+{
+    struct tern_dt_obj *t = dt_alloc(MPI_COMBINER_STRUCT, 1 + count, count, count);
+    if (!t) return MPI_ERR_NO_MEM;
+    t->ints[0] = count;
+    struct acc a = {0};
+    for (int i = 0; i < count; i++) {
+        t->ints[1 + i] = blocklengths[i];
+        t->addrs[i] = displs[i];
+        set_type(t, i, types[i]);
+        acc_block(&a, t->types[i], (size_t)blocklengths[i], displs[i]);
+    }
+    return dt_publish(t, &a, 1, out);
+}
+
+int tern_dt_resized(struct tern_datatype *old, MPI_Aint lb, MPI_Aint extent,
+                    struct tern_datatype **out)
+{
+    struct tern_dt_obj *t = dt_alloc(MPI_COMBINER_RESIZED, 0, 2, 1);
+    if (!t) return MPI_ERR_NO_MEM;
+    t->addrs[0] = lb;
+    t->addrs[1] = extent;
+    set_type(t, 0, old);
+    struct acc a = {0};
+    acc_copies(&a, tern_dt_obj_of(old), 1, 0, 0);
+    /* explicit bounds, as markers would give */
+    a.have_lbm = a.have_ubm = 1;
+    a.lbm = lb;
+    a.ubm = lb + extent;
+    return dt_publish(t, &a, 0, out);
+}
+
+int tern_dt_dup(struct tern_datatype *old, struct tern_datatype **out)
+{
+    struct tern_dt_obj *t = dt_alloc(MPI_COMBINER_DUP, 0, 0, 1);
+    if (!t) return MPI_ERR_NO_MEM;
+    struct tern_dt_obj *c = tern_dt_obj_of(old);
+    set_type(t, 0, old);
+    struct acc a = {0};
+    acc_copies(&a, c, 1, 0, 0);
+    a.have_lbm = c->sticky_lb;
+    a.have_ubm = c->sticky_ub;
+    a.lbm = a.lb = old->lb;
+    a.ubm = a.ub = old->ub;
+    a.have_lb = a.have_ub = 1;
+    int rc = dt_publish(t, &a, 0, out);
+    if (rc == MPI_SUCCESS && old->committed) {
+        rc = tern_dt_commit(*out);
+        if (rc) {
+            tern_dt_free_handle(*out);
+            *out = NULL;
+        }
+    }
+    return rc;
+}

@@ -1,0 +1,94 @@
+/* Private to src/datatype: the objects behind struct tern_datatype and the
+ * compiled layout.
+ *
+ * Every datatype, predefined or created, is a struct tern_dt_obj whose first
+ * member is the public struct tern_datatype, so the two pointers convert.
+ *
+ * Layout (this issue's representation; a later issue replaces it with a
+ * compact layout program):  one element of the type is 'reps' copies of a
+ * unit, 'stride' bytes apart; the unit is a list of (displacement, length)
+ * blocks in typemap order, adjacent blocks merged.  A vector therefore needs
+ * one block however long it is, and a contiguous run of anything one block
+ * per element of the run.  Elements follow each other 'extent' bytes apart. */
+#ifndef TERN_DATATYPE_DT_INTERNAL_H
+#define TERN_DATATYPE_DT_INTERNAL_H
+
+#include <stdint.h>
+
+#include "core/handle.h"
+#include "datatype/datatype.h"
+
+struct tern_dt_block {
+    MPI_Aint disp;
+    size_t len;
+};
+
+struct tern_dt_layout {
+    size_t nblocks;              /* blocks in one unit (0: no data) */
+    size_t unit;                 /* data bytes in one unit */
+    size_t reps;                 /* units in one element (>= 1) */
+    MPI_Aint stride;             /* between units */
+    struct tern_dt_block *blocks;
+    size_t *prefix;              /* prefix[i]: bytes of blocks[0..i-1]; nblocks + 1 */
+    int is_static;               /* predefined: not allocated */
+};
+
+struct tern_dt_obj {
+    struct tern_datatype pub;    /* first member */
+    int urefs;                   /* user handles (MPI_Type_free drops one) */
+    int combiner;                /* MPI_COMBINER_* */
+    /* the constructor's arguments, as MPI_Type_get_contents returns them */
+    int nints, naddrs, ntypes;
+    int *ints;
+    MPI_Aint *addrs;
+    struct tern_dt_obj **types;  /* each holds a reference */
+    /* bounds bookkeeping: the typemap holds explicit lb/ub markers (MPI_LB,
+     * MPI_UB, or a resized type inside) */
+    int sticky_lb, sticky_ub;
+    size_t align;                /* largest alignment of a basic type inside */
+    size_t nelems;               /* basic elements in one element */
+};
+
+static inline struct tern_dt_obj *tern_dt_obj_of(const struct tern_datatype *d)
+{
+    return (struct tern_dt_obj *)(uintptr_t)d;
+}
+
+extern struct tern_objtab tern_dt_table;
+
+/* predefined types (dt_builtin.c) */
+struct tern_dt_obj *tern_dt_builtin_get(MPI_Datatype h);
+void tern_dt_builtin_reset_names(void);
+
+/* layout compiler (dt_layout.c): builds dt->pub.layout when missing (any
+ * type, committed or not); MPI_SUCCESS or MPI_ERR_NO_MEM */
+int tern_dt_layout_build(struct tern_dt_obj *t);
+void tern_dt_layout_free(struct tern_dt_layout *l);
+
+/* destroys a created type whose last reference went (datatype.c) */
+void tern_dt_destroy(struct tern_dt_obj *t);
+
+/* An address computed from a base and a displacement without pointer
+ * arithmetic on a possibly null base (MPI_BOTTOM with absolute addresses). */
+static inline char *tern_dt_at(const void *buf, MPI_Aint disp)
+{
+    return (char *)((uintptr_t)buf + (uintptr_t)disp);
+}
+
+/* Iterates over the contiguous pieces of (count elements of) a type, as
+ * offsets from the buffer, in packed order (dt_pack.c). */
+struct tern_dt_segs {
+    const struct tern_dt_block *blocks;
+    size_t nblocks;
+    size_t n_outer, n_mid;       /* elements x units (after folding) */
+    MPI_Aint s_outer, s_mid;
+    size_t e, r, b;              /* position */
+    int single;                  /* contiguous: one piece (or none) */
+    MPI_Aint single_off;
+    size_t single_len;
+};
+void tern_dt_segs_init(struct tern_dt_segs *it, const struct tern_datatype *dt, size_t count);
+/* Next piece; returns 0 at the end. */
+int tern_dt_segs_next(struct tern_dt_segs *it, MPI_Aint *off, size_t *len);
+
+#endif

@@ -1,0 +1,260 @@
+/* Pack, unpack and typed copy over the compiled layout.
+ *
+ * (buf, count, dt) is seen as three nested levels: elements ('extent'
+ * apart), units inside an element ('stride' apart) and blocks inside a unit.
+ * When an element is a single unit, or its units tile it exactly (a
+ * contiguous run of a non-contiguous type), the first two levels fold into
+ * one, so a vector of count elements is one long run of equal blocks at a
+ * fixed stride whatever the count.  Any byte offset of the packed stream is
+ * found by division and a binary search in the unit's prefix sums, so a
+ * pipelined transfer resumes mid-block at no cost. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "datatype/dt_internal.h"
+
+struct walk {
+    const struct tern_dt_block *blocks;
+    const size_t *prefix;
+    size_t nblocks, unit;
+    size_t n_outer, n_mid;
+    MPI_Aint s_outer, s_mid;
+};
+
+static void walk_init(struct walk *w, const struct tern_datatype *dt, size_t count)
+{
+    const struct tern_dt_layout *L = dt->layout;
+    w->blocks = L->blocks;
+    w->prefix = L->prefix;
+    w->nblocks = L->nblocks;
+    w->unit = L->unit;
+    if (L->reps == 1) {
+        w->n_outer = 1;
+        w->n_mid = count;
+        w->s_outer = 0;
+        w->s_mid = dt->extent;
+    } else if ((MPI_Aint)L->reps * L->stride == dt->extent) {
+        w->n_outer = 1;
+        w->n_mid = L->reps * count;
+        w->s_outer = 0;
+        w->s_mid = L->stride;
+    } else {
+        w->n_outer = count;
+        w->n_mid = L->reps;
+        w->s_outer = dt->extent;
+        w->s_mid = L->stride;
+    }
+}
+
+/* The block holding unit offset 'off': the last b with prefix[b] <= off. */
+static size_t find_block(const size_t *prefix, size_t nblocks, size_t off)
+{
+    size_t lo = 0, hi = nblocks; /* prefix[lo] <= off < prefix[hi] */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (prefix[mid] <= off)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+#define TERN_STRIDED(N)                                                            \
+    do {                                                                           \
+        if (unpack)                                                                \
+            for (size_t i_ = 0; i_ < k; i_++)                                      \
+                memcpy(tern_dt_at(p, (MPI_Aint)i_ * s), s8 + i_ * (N), (N));       \
+        else                                                                       \
+            for (size_t i_ = 0; i_ < k; i_++)                                      \
+                memcpy(s8 + i_ * (N), tern_dt_at(p, (MPI_Aint)i_ * s), (N));       \
+    } while (0)
+
+/* k blocks of len bytes, s apart from p, to/from the stream s8. */
+static inline __attribute__((always_inline)) void strided(char *p, MPI_Aint s, char *s8,
+                                                          size_t len, size_t k, const int unpack)
+{
+    switch (len) {
+    case 1: TERN_STRIDED(1); break;
+    case 2: TERN_STRIDED(2); break;
+    case 4: TERN_STRIDED(4); break;
+    case 8: TERN_STRIDED(8); break;
+    case 12: TERN_STRIDED(12); break;
+    case 16: TERN_STRIDED(16); break;
+    case 24: TERN_STRIDED(24); break;
+    case 32: TERN_STRIDED(32); break;
+    default: TERN_STRIDED(len); break;
+    }
+}
+
+static inline __attribute__((always_inline)) void move(char *p, char *s8, size_t n,
+                                                       const int unpack)
+{
+    if (unpack)
+        memcpy(p, s8, n);
+    else
+        memcpy(s8, p, n);
+}
+
+static inline __attribute__((always_inline)) size_t walk_copy(const struct tern_datatype *dt,
+                                                              const void *buf, size_t count,
+                                                              size_t offset, char *s8, size_t len,
+                                                              const int unpack)
+{
+    size_t total = count * dt->size;
+    if (offset >= total || len == 0) return 0;
+    if (len > total - offset) len = total - offset;
+    if (dt->contig) {
+        move(tern_dt_at(buf, dt->true_lb + (MPI_Aint)offset), s8, len, unpack);
+        return len;
+    }
+    struct walk w;
+    walk_init(&w, dt, count);
+    size_t u = offset / w.unit, uoff = offset % w.unit;
+    size_t e = u / w.n_mid, r = u % w.n_mid;
+    size_t b = w.nblocks == 1 ? 0 : find_block(w.prefix, w.nblocks, uoff);
+    size_t boff = uoff - w.prefix[b];
+    size_t left = len;
+
+    if (w.nblocks == 1) {
+        const size_t blen = w.blocks[0].len;
+        const MPI_Aint d = w.blocks[0].disp;
+        while (left) {
+            char *p = tern_dt_at(buf, (MPI_Aint)e * w.s_outer + (MPI_Aint)r * w.s_mid + d);
+            if (boff || left < blen) { /* a piece of one block */
+                size_t n = blen - boff < left ? blen - boff : left;
+                move(p + boff, s8, n, unpack);
+                s8 += n;
+                left -= n;
+                boff += n;
+                if (boff < blen) break;
+                boff = 0;
+                if (++r == w.n_mid) {
+                    r = 0;
+                    e++;
+                }
+                continue;
+            }
+            size_t k = left / blen, room = w.n_mid - r;
+            if (k > room) k = room;
+            strided(p, w.s_mid, s8, blen, k, unpack);
+            s8 += k * blen;
+            left -= k * blen;
+            r += k;
+            if (r == w.n_mid) {
+                r = 0;
+                e++;
+            }
+        }
+        return len;
+    }
+
+    while (left) {
+        char *ub = tern_dt_at(buf, (MPI_Aint)e * w.s_outer + (MPI_Aint)r * w.s_mid);
+        for (; b < w.nblocks && left; b++) {
+            size_t n = w.blocks[b].len - boff;
+            if (n > left) {
+                move(tern_dt_at(ub, w.blocks[b].disp + (MPI_Aint)boff), s8, left, unpack);
+                left = 0;
+                break;
+            }
+            move(tern_dt_at(ub, w.blocks[b].disp + (MPI_Aint)boff), s8, n, unpack);
+            s8 += n;
+            left -= n;
+            boff = 0;
+        }
+        if (b == w.nblocks) {
+            b = 0;
+            if (++r == w.n_mid) {
+                r = 0;
+                e++;
+            }
+        }
+    }
+    return len;
+}
+
+size_t tern_dt_pack(const struct tern_datatype *dt, const void *buf, size_t count, size_t offset,
+                    void *out, size_t len)
+{
+    return walk_copy(dt, buf, count, offset, out, len, 0);
+}
+
+size_t tern_dt_unpack(const struct tern_datatype *dt, void *buf, size_t count, size_t offset,
+                      const void *in, size_t len)
+{
+    return walk_copy(dt, buf, count, offset, (char *)(uintptr_t)in, len, 1);
+}
+
+/* ---- pieces, for typed copies and reductions ---- */
+
+void tern_dt_segs_init(struct tern_dt_segs *it, const struct tern_datatype *dt, size_t count)
+{
+    memset(it, 0, sizeof *it);
+    if (dt->contig || count == 0 || dt->size == 0) {
+        it->single = 1;
+        it->single_off = dt->true_lb;
+        it->single_len = count * dt->size;
+        return;
+    }
+    struct walk w;
+    walk_init(&w, dt, count);
+    it->blocks = w.blocks;
+    it->nblocks = w.nblocks;
+    it->n_outer = w.n_outer;
+    it->n_mid = w.n_mid;
+    it->s_outer = w.s_outer;
+    it->s_mid = w.s_mid;
+}
+
+int tern_dt_segs_next(struct tern_dt_segs *it, MPI_Aint *off, size_t *len)
+{
+    if (it->single) {
+        if (!it->single_len) return 0;
+        *off = it->single_off;
+        *len = it->single_len;
+        it->single_len = 0;
+        return 1;
+    }
+    if (it->nblocks == 0 || it->e >= it->n_outer) return 0;
+    const struct tern_dt_block *bl = &it->blocks[it->b];
+    *off = (MPI_Aint)it->e * it->s_outer + (MPI_Aint)it->r * it->s_mid + bl->disp;
+    *len = bl->len;
+    if (++it->b == it->nblocks) {
+        it->b = 0;
+        if (++it->r == it->n_mid) {
+            it->r = 0;
+            it->e++;
+        }
+    }
+    return 1;
+}
+
+size_t tern_dt_copy(const void *src, size_t scount, const struct tern_datatype *sdt, void *dst,
+                    size_t rcount, const struct tern_datatype *rdt)
+{
+    size_t sbytes = scount * sdt->size, rbytes = rcount * rdt->size;
+    size_t n = sbytes < rbytes ? sbytes : rbytes;
+    if (n == 0) return 0;
+    if (sdt->contig) return tern_dt_unpack(rdt, dst, rcount, 0, tern_dt_at(src, sdt->true_lb), n);
+    if (rdt->contig) return tern_dt_pack(sdt, src, scount, 0, tern_dt_at(dst, rdt->true_lb), n);
+    /* both non-contiguous: walk both piece lists together */
+    struct tern_dt_segs si, ri;
+    tern_dt_segs_init(&si, sdt, scount);
+    tern_dt_segs_init(&ri, rdt, rcount);
+    MPI_Aint so = 0, ro = 0;
+    size_t sl = 0, rl = 0, left = n;
+    while (left) {
+        if (!sl && !tern_dt_segs_next(&si, &so, &sl)) break;
+        if (!rl && !tern_dt_segs_next(&ri, &ro, &rl)) break;
+        size_t k = sl < rl ? sl : rl;
+        if (k > left) k = left;
+        memcpy(tern_dt_at(dst, ro), tern_dt_at(src, so), k);
+        so += (MPI_Aint)k;
+        ro += (MPI_Aint)k;
+        sl -= k;
+        rl -= k;
+        left -= k;
+    }
+    return n - left;
+}

@@ -1,0 +1,178 @@
+/* Questions about a type's construction: basic elements in a byte count
+ * (MPI_Get_elements) and the reverse, envelope and contents.
+ *
+ * Counting walks the constructor record, not the flattened layout (merged
+ * blocks forget where one basic element ends and the next begins): whole
+ * copies of an old type are skipped by division and only the one copy a
+ * byte count ends inside is entered, so the cost is the nesting depth times
+ * the number of blocks of a level, never the number of elements. */
+#include <stdlib.h>
+
+#include "datatype/dt_internal.h"
+
+/* Basic elements in the first 'rem' (< one element) bytes of t's packed
+ * element; *left gets the bytes of a basic element cut short. */
+static size_t partial_elems(const struct tern_dt_obj *t, size_t rem, size_t *left)
+{
+    *left = 0;
+    if (rem == 0) return 0;
+    if (t->pub.basic != MPI_DATATYPE_NULL) {
+        /* homogeneous (predefined types included): one size for all */
+        const struct tern_dt_obj *b = tern_dt_builtin_get(t->pub.basic);
+        size_t bs = b->pub.size;
+        *left = rem % bs;
+        return rem / bs;
+    }
+    const int *in = t->ints;
+    size_t n = 0;
+    switch (t->combiner) {
+    case MPI_COMBINER_CONTIGUOUS:
+    case MPI_COMBINER_VECTOR:
+    case MPI_COMBINER_HVECTOR:
+    case MPI_COMBINER_RESIZED:
+    case MPI_COMBINER_DUP: {
+        const struct tern_dt_obj *c = t->types[0];
+        size_t k = rem / c->pub.size;
+        return k * c->nelems + partial_elems(c, rem - k * c->pub.size, left);
+    }
+    case MPI_COMBINER_INDEXED:
+    case MPI_COMBINER_HINDEXED:
+    case MPI_COMBINER_INDEXED_BLOCK:
+    case MPI_COMBINER_HINDEXED_BLOCK:
+    case MPI_COMBINER_STRUCT: {
+        int block = t->combiner == MPI_COMBINER_INDEXED_BLOCK ||
+                    t->combiner == MPI_COMBINER_HINDEXED_BLOCK;
+        for (int i = 0; i < in[0]; i++) {
+            const struct tern_dt_obj *c =
+                t->combiner == MPI_COMBINER_STRUCT ? t->types[i] : t->types[0];
+            size_t bl = (size_t)(block ? in[1] : in[1 + i]);
+            size_t bytes = bl * c->pub.size;
+            if (rem >= bytes) {
+                n += bl * c->nelems;
+                rem -= bytes;
+                if (rem == 0) return n;
+                continue;
+            }
+            size_t k = rem / c->pub.size;
+            return n + k * c->nelems + partial_elems(c, rem - k * c->pub.size, left);
+        }
+        *left = rem;
+        return n;
+    }
+    default:
+        *left = rem;
+        return n;
+    }
+}
+
+int tern_dt_count_elements(const struct tern_datatype *dt, size_t bytes, size_t *elements)
+{
+    const struct tern_dt_obj *t = tern_dt_obj_of(dt);
+    if (dt->size == 0) {
+        *elements = 0;
+        return bytes ? -1 : 0;
+    }
+    size_t full = bytes / dt->size, left;
+    size_t n = full * t->nelems + partial_elems(t, bytes % dt->size, &left);
+    *elements = n;
+    return left ? -1 : 0;
+}
+
+/* Bytes of the first k (< one element's) basic elements of t. */
+static size_t partial_bytes(const struct tern_dt_obj *t, size_t k)
+{
+    if (k == 0) return 0;
+    if (t->pub.basic != MPI_DATATYPE_NULL)
+        return k * tern_dt_builtin_get(t->pub.basic)->pub.size;
+    const int *in = t->ints;
+    size_t bytes = 0;
+    switch (t->combiner) {
+    case MPI_COMBINER_CONTIGUOUS:
+    case MPI_COMBINER_VECTOR:
+    case MPI_COMBINER_HVECTOR:
+    case MPI_COMBINER_RESIZED:
+    case MPI_COMBINER_DUP: {
+        const struct tern_dt_obj *c = t->types[0];
+        size_t q = k / c->nelems;
+        return q * c->pub.size + partial_bytes(c, k % c->nelems);
+    }
+    case MPI_COMBINER_INDEXED:
+    case MPI_COMBINER_HINDEXED:
+    case MPI_COMBINER_INDEXED_BLOCK:
+    case MPI_COMBINER_HINDEXED_BLOCK:
+    case MPI_COMBINER_STRUCT: {
+        int block = t->combiner == MPI_COMBINER_INDEXED_BLOCK ||
+                    t->combiner == MPI_COMBINER_HINDEXED_BLOCK;
+        for (int i = 0; i < in[0] && k; i++) {
+            const struct tern_dt_obj *c =
+                t->combiner == MPI_COMBINER_STRUCT ? t->types[i] : t->types[0];
+            size_t bl = (size_t)(block ? in[1] : in[1 + i]);
+            size_t ne = bl * c->nelems;
+            if (k >= ne) {
+                bytes += bl * c->pub.size;
+                k -= ne;
+                continue;
+            }
+            size_t q = k / c->nelems;
+            return bytes + q * c->pub.size + partial_bytes(c, k % c->nelems);
+        }
+        return bytes;
+    }
+    default:
+        return bytes;
+    }
+}
+
+size_t tern_dt_elements_to_bytes(const struct tern_datatype *dt, size_t elements)
+{
+    const struct tern_dt_obj *t = tern_dt_obj_of(dt);
+    if (t->nelems == 0) return 0;
+    return elements / t->nelems * dt->size + partial_bytes(t, elements % t->nelems);
+}
+
+void tern_dt_envelope(const struct tern_datatype *dt, int *nints, int *naddrs, int *ntypes,
+                      int *combiner)
+{
+    const struct tern_dt_obj *t = tern_dt_obj_of(dt);
+    *nints = t->nints;
+    *naddrs = t->naddrs;
+    *ntypes = t->ntypes;
+    *combiner = t->combiner;
+}
+
+int tern_dt_contents(struct tern_datatype *dt, int max_ints, int max_addrs, int max_types,
+                     int ints[], MPI_Aint addrs[], MPI_Datatype types[])
+{
+    struct tern_dt_obj *t = tern_dt_obj_of(dt);
+    if (t->combiner == MPI_COMBINER_NAMED || max_ints < t->nints || max_addrs < t->naddrs ||
+        max_types < t->ntypes)
+        return MPI_ERR_ARG;
+    /* derived old types come back as new user references: a type whose
+     * handle the user already freed gets a fresh handle */
+    for (int i = 0; i < t->ntypes; i++) {
+        struct tern_dt_obj *c = t->types[i];
+        if (c->pub.predefined || tern_objtab_lookup(&tern_dt_table, c->pub.handle) == c) continue;
+        int h = tern_objtab_insert(&tern_dt_table, c);
+        if (!h) {
+            for (int j = 0; j < i; j++) {
+                struct tern_dt_obj *d = t->types[j];
+                if (!d->pub.predefined && d->urefs == 0 &&
+                    tern_objtab_lookup(&tern_dt_table, d->pub.handle) == d)
+                    tern_objtab_remove(&tern_dt_table, d->pub.handle);
+            }
+            return MPI_ERR_NO_MEM;
+        }
+        c->pub.handle = h;
+    }
+    for (int i = 0; i < t->nints; i++) ints[i] = t->ints[i];
+    for (int i = 0; i < t->naddrs; i++) addrs[i] = t->addrs[i];
+    for (int i = 0; i < t->ntypes; i++) {
+        struct tern_dt_obj *c = t->types[i];
+        types[i] = c->pub.handle;
+        if (!c->pub.predefined) {
+            c->urefs++;
+            c->pub.refcount++;
+        }
+    }
+    return MPI_SUCCESS;
+}

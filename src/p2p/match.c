@@ -1,0 +1,89 @@
+#include "p2p/match.h"
+
+#include <mpi.h>
+#include <stdlib.h>
+
+static struct tern_request *posted_head, *posted_tail;
+static struct tern_unexp *unexp_head, *unexp_tail;
+
+static inline int matches(uint32_t ctx, int src, int tag, uint32_t want_ctx, int want_src, int want_tag)
+{
+    return ctx == want_ctx && (want_src == MPI_ANY_SOURCE || want_src == src) &&
+           (want_tag == MPI_ANY_TAG || want_tag == tag);
+}
+
+struct tern_request *tern_match_posted(uint32_t ctx, int src, int tag)
+{
+    for (struct tern_request *r = posted_head; r; r = r->next) {
+        if (!matches(ctx, src, tag, r->ctx, r->peer, r->tag)) continue;
+        if (r->prev) r->prev->next = r->next; else posted_head = r->next;
+        if (r->next) r->next->prev = r->prev; else posted_tail = r->prev;
+        r->next = r->prev = NULL;
+        return r;
+    }
+    return NULL;
+}
+
+void tern_match_post(struct tern_request *r)
+{
+    r->next = NULL;
+    r->prev = posted_tail;
+    if (posted_tail) posted_tail->next = r; else posted_head = r;
+    posted_tail = r;
+}
+
+int tern_match_unpost(struct tern_request *r)
+{
+    for (struct tern_request *p = posted_head; p; p = p->next) {
+        if (p != r) continue;
+        if (r->prev) r->prev->next = r->next; else posted_head = r->next;
+        if (r->next) r->next->prev = r->prev; else posted_tail = r->prev;
+        r->next = r->prev = NULL;
+        return 1;
+    }
+    return 0;
+}
+
+struct tern_unexp *tern_match_unexp(uint32_t ctx, int src, int tag, int remove)
+{
+    for (struct tern_unexp *u = unexp_head; u; u = u->next) {
+        if (!matches(u->ctx, u->src, u->tag, ctx, src, tag)) continue;
+        if (remove) {
+            if (u->prev) u->prev->next = u->next; else unexp_head = u->next;
+            if (u->next) u->next->prev = u->prev; else unexp_tail = u->prev;
+            u->next = u->prev = NULL;
+        }
+        return u;
+    }
+    return NULL;
+}
+
+void tern_unexp_enqueue(struct tern_unexp *u)
+{
+    u->next = NULL;
+    u->prev = unexp_tail;
+    if (unexp_tail) unexp_tail->next = u; else unexp_head = u;
+    unexp_tail = u;
+}
+
+/* The payload lives right after the entry: one allocation per message. */
+struct tern_unexp *tern_unexp_alloc(size_t data_bytes)
+{
+    struct tern_unexp *u = calloc(1, sizeof *u + data_bytes);
+    if (!u) return NULL;
+    u->data = data_bytes ? (void *)(u + 1) : NULL;
+    return u;
+}
+
+void tern_unexp_free(struct tern_unexp *u) { free(u); }
+
+void tern_match_finalize(void)
+{
+    while (unexp_head) {
+        struct tern_unexp *u = unexp_head;
+        unexp_head = u->next;
+        free(u);
+    }
+    unexp_tail = NULL;
+    posted_head = posted_tail = NULL;
+}

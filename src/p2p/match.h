@@ -1,0 +1,61 @@
+/* Matching: the posted-receive queue and the unexpected-message queue.
+ *
+ * Every incoming message, whatever carried it, is offered to
+ * tern_match_posted(); what finds no receive waits in the unexpected queue
+ * until one is posted.  Both queues keep arrival/posting order, which with
+ * FIFO transports gives MPI's non-overtaking rule. */
+#ifndef TERN_P2P_MATCH_H
+#define TERN_P2P_MATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "p2p/request.h"
+
+enum tern_unexp_kind {
+    TERN_UNEXP_EAGER, /* data copied out of the transport: 'data' */
+    TERN_UNEXP_RNDV,  /* request-to-send: the data is still at the sender */
+    TERN_UNEXP_SELF,  /* send to self: 'self_send' holds the data */
+};
+
+/* What a rendezvous receive needs to fetch the data (filled by the transport). */
+struct tern_rts {
+    int world_src;
+    uint32_t slot;       /* the sender's rendezvous slot, or pipeline */
+    uint64_t cookie;     /* the sender's request, echoed back in replies */
+    uint64_t addr;       /* sender's buffer (packed if non-contiguous) */
+    uint8_t use_pipe;    /* the two-copy pipeline carries it */
+};
+
+struct tern_unexp {
+    struct tern_unexp *next, *prev;
+    uint32_t ctx;
+    int src, tag;
+    size_t bytes;
+    uint8_t kind;
+    uint8_t sync;            /* eager synchronous: acknowledge on match */
+    uint64_t sync_cookie;
+    int world_src;
+    void *data;
+    struct tern_rts rts;
+    struct tern_request *self_send;
+};
+
+/* Removes and returns the first posted receive matching (ctx, src, tag) of
+ * an arriving message, or NULL. */
+struct tern_request *tern_match_posted(uint32_t ctx, int src, int tag);
+/* Appends a receive to the posted queue. */
+void tern_match_post(struct tern_request *r);
+/* Removes r from the posted queue if it is there (cancel); returns 1 if it was. */
+int tern_match_unpost(struct tern_request *r);
+
+/* The first unexpected message matching a receive's (ctx, src, tag) with
+ * wildcards, or NULL; removes it when 'remove' is set. */
+struct tern_unexp *tern_match_unexp(uint32_t ctx, int src, int tag, int remove);
+void tern_unexp_enqueue(struct tern_unexp *u);
+struct tern_unexp *tern_unexp_alloc(size_t data_bytes);
+void tern_unexp_free(struct tern_unexp *u);
+
+void tern_match_finalize(void);
+
+#endif

@@ -1,0 +1,277 @@
+/* Starting sends and receives: pick the path (none, self, shared memory)
+ * and match receives against messages that arrived first. */
+#include "p2p/p2p.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/errors.h"
+#include "core/objects.h"
+#include "core/params.h"
+#include "core/progress.h"
+#include "core/state.h"
+#include "datatype/datatype.h"
+#include "p2p/match.h"
+#include "p2p/p2p_internal.h"
+#include "p2p/status.h"
+#include "transport/shm/shm.h"
+
+/* ---- requests keep their communicator and datatype alive ---- */
+
+void tern_req_bind(struct tern_request *r, void *buf, size_t count, struct tern_datatype *dt, int peer,
+                   int tag, struct tern_comm *comm, int ctx_offset)
+{
+    r->buf = buf;
+    r->count = count;
+    r->dt = dt;
+    r->peer = peer;
+    r->tag = tag;
+    r->comm = comm;
+    r->ctx = comm->ctx + (uint32_t)ctx_offset;
+    r->bytes = count * dt->size;
+    comm->refcount++;
+    tern_dt_retain(dt);
+}
+
+void tern_req_release(struct tern_request *r)
+{
+    if (r->pack_buf) {
+        free(r->pack_buf);
+        r->pack_buf = NULL;
+    }
+    if (r->kind == TERN_REQ_SEND || r->kind == TERN_REQ_RECV) tern_dt_release(r->dt);
+    if (r->comm) tern_comm_release(r->comm);
+    if (r->free_fn) r->free_fn(r);
+    tern_req_free(r);
+}
+
+/* ---- sends ---- */
+
+static int self_send(struct tern_request *r);
+
+int tern_send_start(struct tern_request *r)
+{
+    r->complete = 0;
+    r->cancelled = 0;
+    r->state = 0;
+    r->status.MPI_ERROR = MPI_SUCCESS;
+    if (r->pack_buf) {
+        free(r->pack_buf); /* a restarted persistent send packs its buffer anew */
+        r->pack_buf = NULL;
+    }
+    if (r->peer == MPI_PROC_NULL) {
+        tern_status_empty(&r->status, MPI_PROC_NULL);
+        tern_req_complete(r);
+        return MPI_SUCCESS;
+    }
+    if (r->mode == TERN_MODE_BUFFERED) return tern_bsend_start(r);
+    r->world_peer = tern_comm_world_rank(r->comm, r->peer);
+    if (r->world_peer == tern_g.world_rank) return self_send(r);
+    return tern_shm_send(r);
+}
+
+int tern_isend(const void *buf, size_t count, struct tern_datatype *dt, int dest, int tag,
+               struct tern_comm *comm, int ctx_offset, enum tern_send_mode mode,
+               struct tern_request **out)
+{
+    struct tern_request *r = tern_req_alloc(TERN_REQ_SEND);
+    if (!r) return tern_err_make(MPI_ERR_NO_MEM, "out of memory allocating a send request");
+    tern_req_bind(r, (void *)buf, count, dt, dest, tag, comm, ctx_offset);
+    r->mode = (uint8_t)mode;
+    *out = r;
+    return tern_send_start(r);
+}
+
+/* ---- receives ---- */
+
+/* A receive meets a message that arrived before it was posted. */
+static void recv_from_unexp(struct tern_request *r, struct tern_unexp *u)
+{
+    switch (u->kind) {
+    case TERN_UNEXP_EAGER:
+        tern_p2p_deliver(r, u->data, u->bytes, u->src, u->tag);
+        if (u->sync) tern_shm_send_sync_ack(u->world_src, u->sync_cookie);
+        break;
+    case TERN_UNEXP_RNDV:
+        tern_p2p_accept(r, u->src, u->tag, u->bytes);
+        tern_shm_rndv_recv_start(r, &u->rts, u->bytes);
+        break;
+    case TERN_UNEXP_SELF: {
+        struct tern_request *s = u->self_send;
+        size_t n = tern_p2p_accept(r, u->src, u->tag, u->bytes);
+        if (n) tern_dt_copy(s->buf, s->count, s->dt, r->buf, r->count, r->dt);
+        tern_req_complete(r);
+        s->state = TERN_SEND_DONE;
+        tern_req_complete(s);
+        break;
+    }
+    }
+    tern_unexp_free(u);
+}
+
+int tern_recv_start(struct tern_request *r)
+{
+    r->complete = 0;
+    r->cancelled = 0;
+    r->status.MPI_ERROR = MPI_SUCCESS;
+    if (r->peer == MPI_PROC_NULL) {
+        tern_status_empty(&r->status, MPI_PROC_NULL);
+        tern_req_complete(r);
+        return MPI_SUCCESS;
+    }
+    struct tern_unexp *u = tern_match_unexp(r->ctx, r->peer, r->tag, 1);
+    if (u)
+        recv_from_unexp(r, u);
+    else
+        tern_match_post(r);
+    return MPI_SUCCESS;
+}
+
+int tern_irecv(void *buf, size_t count, struct tern_datatype *dt, int src, int tag,
+               struct tern_comm *comm, int ctx_offset, struct tern_request **out)
+{
+    struct tern_request *r = tern_req_alloc(TERN_REQ_RECV);
+    if (!r) return tern_err_make(MPI_ERR_NO_MEM, "out of memory allocating a receive request");
+    tern_req_bind(r, buf, count, dt, src, tag, comm, ctx_offset);
+    *out = r;
+    return tern_recv_start(r);
+}
+
+/* Mrecv: a receive for a message already taken out of the queue by Mprobe. */
+void tern_recv_matched(struct tern_request *r, struct tern_unexp *u)
+{
+    r->complete = 0;
+    r->status.MPI_ERROR = MPI_SUCCESS;
+    recv_from_unexp(r, u);
+}
+
+/* ---- sends to self bypass every transport ---- */
+
+static int self_send(struct tern_request *r)
+{
+    struct tern_request *rr = tern_match_posted(r->ctx, r->comm->rank, r->tag);
+    if (rr) {
+        size_t n = tern_p2p_accept(rr, r->comm->rank, r->tag, r->bytes);
+        if (n) tern_dt_copy(r->buf, r->count, r->dt, rr->buf, rr->count, rr->dt);
+        tern_req_complete(rr);
+        r->state = TERN_SEND_DONE;
+        tern_req_complete(r);
+        return MPI_SUCCESS;
+    }
+    /* Small standard sends to self are buffered, as they would be in a ring
+     * to another rank; synchronous and large ones wait for their receive. */
+    int buffered = r->mode != TERN_MODE_SYNC && r->bytes <= (size_t)tern_param.smp_eagersize;
+    struct tern_unexp *u = tern_unexp_alloc(buffered ? r->bytes : 0);
+    if (!u) return tern_err_make(MPI_ERR_NO_MEM, "out of memory buffering a %zu-byte message to self", r->bytes);
+    u->ctx = r->ctx;
+    u->src = r->comm->rank;
+    u->tag = r->tag;
+    u->bytes = r->bytes;
+    u->world_src = tern_g.world_rank;
+    if (buffered) {
+        u->kind = TERN_UNEXP_EAGER;
+        if (r->bytes) tern_dt_pack(r->dt, r->buf, r->count, 0, u->data, r->bytes);
+        r->state = TERN_SEND_DONE;
+        tern_req_complete(r);
+    } else {
+        u->kind = TERN_UNEXP_SELF;
+        u->self_send = r;
+    }
+    tern_unexp_enqueue(u);
+    return MPI_SUCCESS;
+}
+
+/* ---- requests nobody waits for ---- */
+
+struct tern_request *tern_orphans;
+
+void tern_req_orphan(struct tern_request *r)
+{
+    r->orphan_next = tern_orphans;
+    tern_orphans = r;
+}
+
+int tern_req_reap_orphans(void)
+{
+    int n = 0;
+    struct tern_request **pp = &tern_orphans;
+    while (*pp) {
+        struct tern_request *r = *pp;
+        if (!r->complete) {
+            pp = &r->orphan_next;
+            continue;
+        }
+        *pp = r->orphan_next;
+        tern_req_release(r);
+        n++;
+    }
+    return n;
+}
+
+/* ---- waiting ---- */
+
+void tern_status_copy_out(const struct tern_request *r, MPI_Status *status)
+{
+    if (status == MPI_STATUS_IGNORE) return;
+    status->MPI_SOURCE = r->status.MPI_SOURCE;
+    status->MPI_TAG = r->status.MPI_TAG;
+    status->count_lo = r->status.count_lo;
+    status->count_hi_and_cancelled = r->status.count_hi_and_cancelled;
+}
+
+int tern_wait(struct tern_request *r, MPI_Status *status)
+{
+    struct tern_waiter w = TERN_WAITER_INIT;
+    while (!r->complete) tern_progress_wait(&w);
+    tern_status_copy_out(r, status);
+    int rc = r->status.MPI_ERROR;
+    if (r->persistent)
+        r->active = 0;
+    else
+        tern_req_release(r);
+    return rc;
+}
+
+int tern_waitall(int n, struct tern_request **reqs)
+{
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < n; i++) {
+        if (!reqs[i]) continue;
+        int e = tern_wait(reqs[i], MPI_STATUS_IGNORE);
+        if (e != MPI_SUCCESS && rc == MPI_SUCCESS) rc = e;
+        reqs[i] = NULL;
+    }
+    return rc;
+}
+
+int tern_send(const void *buf, size_t count, struct tern_datatype *dt, int dest, int tag,
+              struct tern_comm *comm, int ctx_offset)
+{
+    struct tern_request *r;
+    int rc = tern_isend(buf, count, dt, dest, tag, comm, ctx_offset, TERN_MODE_STANDARD, &r);
+    if (rc != MPI_SUCCESS) return rc;
+    return tern_wait(r, MPI_STATUS_IGNORE);
+}
+
+int tern_recv(void *buf, size_t count, struct tern_datatype *dt, int src, int tag,
+              struct tern_comm *comm, int ctx_offset, MPI_Status *status)
+{
+    struct tern_request *r;
+    int rc = tern_irecv(buf, count, dt, src, tag, comm, ctx_offset, &r);
+    if (rc != MPI_SUCCESS) return rc;
+    return tern_wait(r, status);
+}
+
+int tern_sendrecv(const void *sbuf, size_t scount, struct tern_datatype *sdt, int dest, int stag,
+                  void *rbuf, size_t rcount, struct tern_datatype *rdt, int src, int rtag,
+                  struct tern_comm *comm, int ctx_offset, MPI_Status *status)
+{
+    struct tern_request *rr, *sr;
+    int rc = tern_irecv(rbuf, rcount, rdt, src, rtag, comm, ctx_offset, &rr);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = tern_isend(sbuf, scount, sdt, dest, stag, comm, ctx_offset, TERN_MODE_STANDARD, &sr);
+    if (rc != MPI_SUCCESS) return rc;
+    int e1 = tern_wait(sr, MPI_STATUS_IGNORE);
+    int e2 = tern_wait(rr, status);
+    return e2 != MPI_SUCCESS ? e2 : e1;
+}

@@ -1,0 +1,52 @@
+/* What the transports call back into point-to-point. */
+#ifndef TERN_P2P_INTERNAL_H
+#define TERN_P2P_INTERNAL_H
+
+#include <stddef.h>
+
+#include "p2p/request.h"
+
+/* A receive matched a message of 'bytes' from (src, tag): fills the status,
+ * records MPI_ERR_TRUNCATE when the buffer is too small, and returns how
+ * many bytes to move (r->limit is set to it as well). */
+size_t tern_p2p_accept(struct tern_request *r, int src, int tag, size_t bytes);
+
+/* accept + copy 'data' (the packed message) into the receive buffer + complete. */
+void tern_p2p_deliver(struct tern_request *r, const void *data, size_t bytes, int src, int tag);
+
+/* Copies the packed bytes [off, off+len) of a matched receive into place. */
+void tern_p2p_unpack_at(struct tern_request *r, size_t off, const void *data, size_t len);
+
+struct tern_unexp;
+struct tern_comm;
+
+/* Fills a request's operation and takes references on comm and dt;
+ * tern_req_release drops them (and frees the request). */
+void tern_req_bind(struct tern_request *r, void *buf, size_t count, struct tern_datatype *dt, int peer,
+                   int tag, struct tern_comm *comm, int ctx_offset);
+void tern_req_release(struct tern_request *r);
+
+/* (Re)starts a bound send or receive: MPI_Start uses these too. */
+int tern_send_start(struct tern_request *r);
+int tern_recv_start(struct tern_request *r);
+/* Buffered mode: copies the message into the attached buffer and sends
+ * the copy; r completes at once. */
+int tern_bsend_start(struct tern_request *r);
+
+/* Completes r from a message Mprobe already removed from the queue. */
+void tern_recv_matched(struct tern_request *r, struct tern_unexp *u);
+
+/* Copies source, tag, count and cancelled (not MPI_ERROR) to the user's status. */
+void tern_status_copy_out(const struct tern_request *r, MPI_Status *status);
+
+/* Where the packed bytes of a send are: the user's buffer when contiguous,
+ * else r->pack_buf (packed at start). */
+static inline const char *tern_p2p_send_data(const struct tern_request *r);
+
+#include "datatype/datatype.h"
+static inline const char *tern_p2p_send_data(const struct tern_request *r)
+{
+    return r->pack_buf ? (const char *)r->pack_buf : (const char *)r->buf + r->dt->true_lb;
+}
+
+#endif

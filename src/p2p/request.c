@@ -1,0 +1,74 @@
+/* Request objects come from chunks of 1024 that are never freed while the
+ * library runs, so a handle maps to its object with two array lookups and
+ * no allocation happens on the message path once the pool is warm. */
+#include "p2p/request.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/errors.h"
+#include "core/handle.h"
+
+#define REQ_CHUNK 1024
+#define REQ_MAX_CHUNKS 65536 /* 64 Mi requests: far beyond any sane program */
+
+static struct tern_request *chunks[REQ_MAX_CHUNKS];
+static unsigned nchunks;
+static struct tern_request *free_list;
+
+static int grow(void)
+{
+    if (nchunks == REQ_MAX_CHUNKS) return -1;
+    struct tern_request *c = calloc(REQ_CHUNK, sizeof *c);
+    if (!c) return -1;
+    unsigned base = nchunks * REQ_CHUNK;
+    /* Index 0 stays unused so no live request has MPICH's null value. */
+    for (int i = REQ_CHUNK - 1; i >= 0; i--) {
+        if (base + (unsigned)i == 0) continue;
+        c[i].handle = tern_handle_make(TERN_TIER_CREATED, TERN_KIND_REQUEST, base + (unsigned)i);
+        c[i].kind = 0xff;
+        c[i].next = free_list;
+        free_list = &c[i];
+    }
+    chunks[nchunks++] = c;
+    return 0;
+}
+
+struct tern_request *tern_req_alloc(enum tern_req_kind kind)
+{
+    if (!free_list && grow())
+        return NULL;
+    struct tern_request *r = free_list;
+    free_list = r->next;
+    int h = r->handle;
+    memset(r, 0, sizeof *r);
+    r->handle = h;
+    r->kind = (uint8_t)kind;
+    r->slot = -1;
+    return r;
+}
+
+void tern_req_free(struct tern_request *r)
+{
+    r->kind = 0xff; /* marks the slot dead for tern_req_get */
+    r->next = free_list;
+    free_list = r;
+}
+
+struct tern_request *tern_req_get(MPI_Request h)
+{
+    if (tern_handle_tier(h) != TERN_TIER_CREATED || tern_handle_kind(h) != TERN_KIND_REQUEST)
+        return NULL;
+    unsigned i = tern_handle_index(h);
+    unsigned c = i / REQ_CHUNK;
+    if (c >= nchunks) return NULL;
+    struct tern_request *r = &chunks[c][i % REQ_CHUNK];
+    return r->kind == 0xff ? NULL : r;
+}
+
+void tern_requests_finalize(void)
+{
+    for (unsigned i = 0; i < nchunks; i++) free(chunks[i]);
+    nchunks = 0;
+    free_list = NULL;
+}

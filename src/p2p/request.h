@@ -1,0 +1,90 @@
+/* Requests: one object per operation in flight. */
+#ifndef TERN_P2P_REQUEST_H
+#define TERN_P2P_REQUEST_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct tern_comm;
+struct tern_datatype;
+struct tern_unexp;
+
+enum tern_req_kind {
+    TERN_REQ_SEND,
+    TERN_REQ_RECV,
+    TERN_REQ_COLL,      /* nonblocking collective: driven by its schedule */
+    TERN_REQ_GREQ,      /* generalized request */
+    TERN_REQ_MESSAGE,   /* MPI_Message from Mprobe: holds a matched message */
+};
+
+enum tern_send_mode { TERN_MODE_STANDARD, TERN_MODE_SYNC, TERN_MODE_READY, TERN_MODE_BUFFERED };
+
+/* Where a send stands in its protocol (receives use 'matched'). */
+enum tern_send_state {
+    TERN_SEND_QUEUED,      /* waiting for ring space, in its peer's send queue */
+    TERN_SEND_WAIT_ACK,    /* eager synchronous: delivered, waiting for the match */
+    TERN_SEND_RNDV,        /* request-to-send posted, the copy is under way */
+    TERN_SEND_PIPE,        /* two-copy pipeline: streaming chunks */
+    TERN_SEND_DONE,
+};
+
+struct tern_request {
+    int handle;
+    uint8_t kind;
+    uint8_t persistent;     /* *_init requests survive completion */
+    uint8_t active;         /* persistent: started and not yet completed */
+    uint8_t cancelled;
+    volatile int complete;  /* read by waiting threads; written under the big lock */
+    MPI_Status status;      /* MPI_SOURCE/MPI_TAG/MPI_ERROR; count in bytes */
+    size_t recv_bytes;
+
+    /* the operation */
+    struct tern_comm *comm;
+    struct tern_datatype *dt;
+    void *buf;
+    size_t count;
+    int peer;               /* rank in comm; MPI_ANY_SOURCE for receives */
+    int tag;
+    uint32_t ctx;           /* comm->ctx + TERN_CTX_P2P or TERN_CTX_COLL */
+    uint8_t mode;           /* enum tern_send_mode */
+    uint8_t state;          /* enum tern_send_state */
+    int world_peer;         /* world rank of the peer (sends) */
+    size_t bytes;           /* packed size of the message */
+
+    /* protocol scratch owned by the transport */
+    void *pack_buf;         /* packed copy of a non-contiguous send */
+    size_t progress_off;    /* bytes moved so far (pipeline) */
+    size_t limit;           /* bytes this transfer moves: min(message, receive buffer) */
+    int slot;               /* rendezvous slot */
+    uint64_t rts_addr;      /* receive: where the sender's data is */
+    uint64_t rts_cookie;    /* receive: the sender's request, for replies */
+    struct tern_unexp *msg; /* TERN_REQ_MESSAGE: the matched message */
+    struct tern_request *bsend_user; /* buffered send: NULL, the copy is ours */
+    void *bsend_block;
+
+    /* nonblocking collectives and generalized requests */
+    void *sched;
+    int (*poll_fn)(struct tern_request *);   /* returns nonzero when it completed */
+    void (*free_fn)(struct tern_request *);
+
+    struct tern_request *next, *prev; /* the queue it is in */
+    struct tern_request *orphan_next; /* freed by the user (or internal) before completing */
+};
+
+struct tern_request *tern_req_alloc(enum tern_req_kind kind);
+void tern_req_free(struct tern_request *r);
+struct tern_request *tern_req_get(MPI_Request h);   /* NULL if not live */
+void tern_requests_finalize(void);
+
+/* A request nobody will wait for (MPI_Request_free before completion, the
+ * internal send behind a buffered send): released by the progress engine
+ * once it completes. */
+void tern_req_orphan(struct tern_request *r);
+int tern_req_reap_orphans(void);
+extern struct tern_request *tern_orphans;
+
+/* Marks complete; fills the status fields the caller already set. */
+static inline void tern_req_complete(struct tern_request *r) { r->complete = 1; }
+
+#endif

@@ -1,0 +1,36 @@
+/* The shared-memory transport: how point-to-point reaches the other ranks
+ * of this node.  Eager messages travel through per-pair rings
+ * (shm_ring.c); larger ones are fetched by the receiver with Cross Memory
+ * Attach, helped by the sender (shm_rndv.c), or streamed through shared
+ * chunks when CMA is refused (shm_pipe.c). */
+#ifndef TERN_TRANSPORT_SHM_SHM_H
+#define TERN_TRANSPORT_SHM_SHM_H
+
+#include <stdint.h>
+
+#include "p2p/match.h"
+#include "p2p/request.h"
+
+int tern_shm_init(void);
+void tern_shm_finalize(void);
+
+/* Polls incoming rings and drives transfers under way; returns the number
+ * of events handled. */
+int tern_shm_progress(void);
+
+/* Starts a send to another rank of this node (r->world_peer != self). */
+int tern_shm_send(struct tern_request *r);
+
+/* A receive matched a request-to-send found in the unexpected queue. */
+void tern_shm_rndv_recv_start(struct tern_request *r, const struct tern_rts *rts, size_t bytes);
+
+/* Acknowledges a synchronous eager message matched late. */
+void tern_shm_send_sync_ack(int world_dst, uint64_t cookie);
+
+/* Polls until the packets this rank owes its peers have left (finalize). */
+int tern_shm_quiesce(void);
+
+/* The world rank of a peer that has died, or -1. */
+int tern_shm_find_dead_peer(void);
+
+#endif

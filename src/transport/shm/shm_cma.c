@@ -1,0 +1,112 @@
+/* Cross Memory Attach: single-copy reads and writes of a peer's memory
+ * (process_vm_readv/writev), and the start-up probe that decides, per pair,
+ * whether the kernel lets us use them. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "bootstrap/boot.h"
+#include "core/errors.h"
+#include "core/params.h"
+#include "core/state.h"
+#include "transport/shm/shm_internal.h"
+
+/* Peers read this word to test CMA; its value ties it to our pid. */
+static volatile uint64_t probe_word;
+#define PROBE_MAGIC 0x7465726e00000000ull
+
+/* One call moves at most about 2 GiB and may stop short: loop until done. */
+static int cma_move(pid_t pid, void *local, uint64_t remote, size_t len, int write)
+{
+    while (len) {
+        struct iovec l = {local, len}, r = {(void *)(uintptr_t)remote, len};
+        ssize_t n = write ? process_vm_writev(pid, &l, 1, &r, 1, 0) : process_vm_readv(pid, &l, 1, &r, 1, 0);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return -errno;
+        }
+        if (n == 0) return -EIO;
+        local = (char *)local + n;
+        remote += (uint64_t)n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+int shm_cma_read(pid_t pid, void *local, uint64_t remote, size_t len)
+{
+    return cma_move(pid, local, remote, len, 0);
+}
+
+int shm_cma_write(pid_t pid, uint64_t remote, const void *local, size_t len)
+{
+    return cma_move(pid, (void *)local, remote, len, 1);
+}
+
+/* With Yama's ptrace_scope=1 only ancestors may attach; our peers are
+ * siblings, so allow any process of ours to read us (the same uid and the
+ * other kernel checks still apply). */
+static void allow_peers(void)
+{
+    FILE *f = fopen("/proc/sys/kernel/yama/ptrace_scope", "r");
+    if (!f) return;
+    int scope = 0;
+    if (fscanf(f, "%d", &scope) != 1) scope = 0;
+    fclose(f);
+    if (scope == 1) prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+}
+
+int shm_cma_probe_all(void)
+{
+    int n = shm.n, me = shm.me;
+    unsigned char *ok = shm_cma_matrix();
+    probe_word = PROBE_MAGIC | (uint64_t)getpid();
+    struct shm_rank_ctl *mine = shm_rank_ctl(me);
+    mine->probe_addr = (uint64_t)(uintptr_t)&probe_word;
+    atomic_store_explicit(&mine->pid, (int32_t)getpid(), memory_order_release);
+    if (tern_param.smp_use_cma) allow_peers();
+    if (tern_boot_fence()) tern_fatal("bootstrap fence failed while probing CMA");
+
+    int first_errno = 0, refused = 0;
+    for (int p = 0; p < n; p++) {
+        if (p == me) continue;
+        struct shm_rank_ctl *c = shm_rank_ctl(p);
+        shm.peers[p].pid = (pid_t)atomic_load_explicit(&c->pid, memory_order_acquire);
+        int good = 0;
+        if (tern_param.smp_use_cma) {
+            uint64_t v = 0;
+            int rc = shm_cma_read(shm.peers[p].pid, &v, c->probe_addr, sizeof v);
+            good = rc == 0 && v == (PROBE_MAGIC | (uint64_t)shm.peers[p].pid);
+            if (!good) {
+                refused++;
+                if (!first_errno) first_errno = rc ? -rc : EIO;
+            }
+        }
+        ok[(size_t)me * (size_t)n + (size_t)p] = (unsigned char)good;
+    }
+    if (tern_boot_fence()) tern_fatal("bootstrap fence failed while probing CMA");
+    for (int p = 0; p < n; p++) {
+        if (p == me) continue;
+        shm.peers[p].i_can_read = ok[(size_t)me * (size_t)n + (size_t)p];
+        shm.peers[p].peer_can_read = ok[(size_t)p * (size_t)n + (size_t)me];
+    }
+
+    /* The user asked for CMA explicitly: say once, from the lowest rank that
+     * was refused, that some pairs fall back. */
+    if (refused && tern_param_user_set("SMP_USE_CMA")) {
+        int lowest = -1, total = 0;
+        for (int r = 0; r < n; r++)
+            for (int s = 0; s < n; s++)
+                if (r != s && !ok[(size_t)r * (size_t)n + (size_t)s]) {
+                    if (lowest < 0) lowest = r;
+                    total++;
+                }
+        if (lowest == me)
+            tern_warn("CMA (process_vm_readv) was refused for %d of %d rank pairs (%s); those pairs use the "
+                      "two-copy shared-memory pipeline", total, n * (n - 1), strerror(first_errno));
+    }
+    return 0;
+}

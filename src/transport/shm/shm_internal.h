@@ -1,0 +1,205 @@
+/* Shared between the files of the shared-memory transport only. */
+#ifndef TERN_TRANSPORT_SHM_INTERNAL_H
+#define TERN_TRANSPORT_SHM_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "p2p/match.h"
+#include "p2p/request.h"
+
+#define SHM_LINE 64
+#define SHM_RNDV_SLOTS 32
+
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "shared-memory flags need lock-free 32-bit atomics");
+_Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "shared-memory counters need lock-free 64-bit atomics");
+
+/* ---- packets in the eager rings ---- */
+
+enum shm_pkt_type {
+    PKT_SKIP = 1,   /* filler up to the end of the ring */
+    PKT_EAGER,      /* payload follows the header */
+    PKT_RTS,        /* request to send; struct shm_rts follows */
+    PKT_CTS,        /* pipeline granted: stream 'len' bytes of request 'cookie' */
+    PKT_SYNC_ACK,   /* synchronous send 'cookie' was matched */
+};
+#define PKT_FLAG_SYNC 1
+
+/* One packet starts on a line boundary with this header; the payload
+ * follows at byte 40, so messages up to 24 bytes travel in a single cache
+ * line together with the flag that publishes them. */
+struct shm_pkt {
+    _Atomic uint32_t seq;  /* (uint32)(position + 1) once the packet is complete */
+    uint8_t type;
+    uint8_t flags;
+    uint16_t reserved;
+    uint32_t ctx;
+    int32_t src;           /* sender's rank in the communicator */
+    int32_t tag;
+    uint32_t nlines;       /* lines this packet occupies */
+    uint64_t len;          /* payload bytes (EAGER), message bytes (RTS), grant (CTS) */
+    uint64_t cookie;       /* sender's request, echoed back by CTS and SYNC_ACK */
+};
+#define SHM_PKT_HDR 40
+_Static_assert(sizeof(struct shm_pkt) == SHM_PKT_HDR, "packet header must be 40 bytes");
+
+struct shm_rts {
+    uint64_t addr;         /* sender's (packed) data */
+    uint32_t slot;         /* rendezvous slot in the sender->receiver area */
+    uint32_t use_pipe;     /* the receiver cannot read us: stream through chunks */
+};
+
+/* ---- the segment ---- */
+
+struct shm_ring_ctl {
+    _Atomic uint64_t tail; /* lines consumed, written by the receiver */
+    char pad[SHM_LINE - 8];
+};
+
+/* A rendezvous in progress: both sides claim chunks from next_off and
+ * add what they copied to done; each counter has its own line. */
+struct shm_rndv_slot {
+    _Atomic uint64_t next_off;
+    char pad0[SHM_LINE - 8];
+    _Atomic uint64_t done;
+    char pad1[SHM_LINE - 8];
+    _Atomic uint32_t state;        /* SLOT_POSTED by the sender, SLOT_ACTIVE by the receiver */
+    _Atomic uint32_t recv_released;/* the receiver will not touch the slot again */
+    uint32_t sender_may_copy;      /* receiver's buffer is contiguous */
+    uint32_t reserved;
+    uint64_t limit;                /* bytes to move: min(message, receive buffer) */
+    uint64_t chunk;
+    uint64_t recv_addr;
+    char pad2[SHM_LINE - 40];
+};
+enum { SLOT_FREE = 0, SLOT_POSTED = 1, SLOT_ACTIVE = 2 };
+
+struct shm_pipe_flag {
+    _Atomic uint32_t len;          /* bytes in the chunk; 0 = empty */
+    char pad[SHM_LINE - 4];
+};
+
+/* Per-rank block at the start of the segment. */
+struct shm_rank_ctl {
+    _Atomic int32_t pid;
+    int32_t reserved;
+    uint64_t probe_addr;           /* address of a word the peers read to test CMA */
+    char pad[SHM_LINE - 16];
+};
+
+struct shm_layout {
+    size_t ring_bytes, ring_lines;
+    size_t pipe_chunks, pipe_chunk_bytes;
+    size_t pair_bytes;             /* one sender->receiver area */
+    size_t ctl_bytes;              /* rank blocks + CMA matrix */
+    size_t total;
+};
+
+/* ---- per-peer state (in this process) ---- */
+
+struct shm_ctl_msg {               /* a control packet that found the ring full */
+    struct shm_ctl_msg *next;
+    uint8_t type;
+    uint64_t cookie, len;
+};
+
+struct shm_peer {
+    int world;
+    pid_t pid;
+    int i_can_read;                /* CMA from this process into the peer works */
+    int peer_can_read;             /* ... and from the peer into us */
+
+    /* outgoing: me -> peer */
+    struct shm_ring_ctl *out_ctl;
+    char *out_ring;
+    uint64_t out_head, out_tail_seen;
+    struct shm_rndv_slot *out_slots;
+    uint8_t out_slot_state[SHM_RNDV_SLOTS]; /* 0 free, 1 sending, 2 sent: wait for release */
+    struct shm_pipe_flag *out_pipe_flags;
+    char *out_pipe_data;
+    uint32_t pipe_send_cursor;
+    struct tern_request *sendq_head, *sendq_tail; /* sends waiting for space, in order */
+    struct shm_ctl_msg *ctlq_head, *ctlq_tail;
+
+    /* incoming: peer -> me */
+    struct shm_ring_ctl *in_ctl;
+    char *in_ring;
+    uint64_t in_pos;
+    struct shm_rndv_slot *in_slots;
+    struct shm_pipe_flag *in_pipe_flags;
+    char *in_pipe_data;
+    uint32_t pipe_recv_cursor;
+    struct tern_request *pipe_owner;             /* receive being streamed */
+    struct tern_request *pipe_wait_head, *pipe_wait_tail;
+};
+
+struct shm_state {
+    char *base;
+    size_t size;
+    struct shm_layout lay;
+    int me, n;
+    struct shm_peer *peers;        /* indexed by world rank; peers[me] unused */
+    size_t eager_max;              /* payload bytes that go eagerly */
+    int coop;                      /* cooperative rendezvous enabled */
+    size_t coop_chunk;
+    void *bounce;                  /* for non-contiguous CMA receives */
+    /* transfers under way */
+    struct tern_request *rndv_send, *rndv_recv, *pipe_send;
+    int pipe_recv_count;           /* peers with a pipeline receive under way */
+};
+
+extern struct shm_state shm;
+
+/* shm_segment.c */
+int shm_segment_setup(void);
+void shm_segment_teardown(void);
+
+/* shm_cma.c */
+int shm_cma_probe_all(void);
+int shm_cma_read(pid_t pid, void *local, uint64_t remote, size_t len);
+int shm_cma_write(pid_t pid, uint64_t remote, const void *local, size_t len);
+
+/* shm_ring.c */
+struct shm_pkt *shm_ring_reserve(struct shm_peer *p, uint32_t nlines);
+void shm_ring_publish(struct shm_peer *p, struct shm_pkt *pkt, uint32_t nlines);
+static inline uint32_t shm_pkt_lines(size_t payload)
+{
+    return (uint32_t)((SHM_PKT_HDR + payload + SHM_LINE - 1) / SHM_LINE);
+}
+int shm_ring_poll(struct shm_peer *p);
+void shm_send_ctl(struct shm_peer *p, uint8_t type, uint64_t cookie, uint64_t len);
+int shm_flush_queues(struct shm_peer *p);
+
+/* shm_rndv.c */
+int shm_rndv_try_post(struct shm_peer *p, struct tern_request *r);
+void shm_rndv_on_rts(struct shm_peer *p, struct tern_request *r, const struct tern_rts *rts, size_t bytes);
+int shm_rndv_progress(void);
+
+/* shm_pipe.c */
+void shm_pipe_on_cts(struct shm_peer *p, struct tern_request *r, uint64_t len);
+void shm_pipe_recv_request(struct shm_peer *p, struct tern_request *r);
+int shm_pipe_progress(void);
+
+/* Request list helpers (a request is in at most one transport list). */
+static inline void shm_list_push(struct tern_request **head, struct tern_request *r)
+{
+    r->prev = NULL;
+    r->next = *head;
+    if (*head) (*head)->prev = r;
+    *head = r;
+}
+static inline void shm_list_remove(struct tern_request **head, struct tern_request *r)
+{
+    if (r->prev) r->prev->next = r->next; else *head = r->next;
+    if (r->next) r->next->prev = r->prev;
+    r->next = r->prev = NULL;
+}
+
+/* shm_segment.c: the per-rank blocks and the CMA matrix (entry [r*n+s] is
+ * 1 when rank r can read rank s's memory). */
+struct shm_rank_ctl *shm_rank_ctl(int r);
+unsigned char *shm_cma_matrix(void);
+
+#endif

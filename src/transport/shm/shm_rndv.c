@@ -1,0 +1,159 @@
+/* Rendezvous with single-copy Cross Memory Attach, cooperative.
+ *
+ * The sender posts a request-to-send naming its buffer and a slot in the
+ * sender->receiver area.  When a receive matches, the receiver fills in the
+ * slot (how many bytes, where they go) and starts reading chunks from the
+ * sender with process_vm_readv.  A sender that is inside MPI meanwhile
+ * (waiting on this very send, typically) sees the slot become active and
+ * writes chunks into the receiver with process_vm_writev.  Both claim
+ * chunks from one shared counter, so two cores move one message and a busy
+ * sender simply leaves all of it to the receiver. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/errors.h"
+#include "core/objects.h"
+#include "datatype/datatype.h"
+#include "p2p/p2p_internal.h"
+#include "transport/shm/shm.h"
+#include "transport/shm/shm_internal.h"
+
+static int alloc_slot(struct shm_peer *p)
+{
+    for (int k = 0; k < SHM_RNDV_SLOTS; k++) {
+        if (p->out_slot_state[k] == 0) return k;
+        if (p->out_slot_state[k] == 2 &&
+            atomic_load_explicit(&p->out_slots[k].recv_released, memory_order_acquire)) {
+            p->out_slot_state[k] = 0;
+            return k;
+        }
+    }
+    return -1;
+}
+
+int shm_rndv_try_post(struct shm_peer *p, struct tern_request *r)
+{
+    int use_pipe = !p->peer_can_read;
+    int k = use_pipe ? 0 : alloc_slot(p);
+    if (k < 0) return 0;
+    struct shm_pkt *pkt = shm_ring_reserve(p, shm_pkt_lines(sizeof(struct shm_rts)));
+    if (!pkt) return 0;
+    if (!r->dt->contig && !r->pack_buf) {
+        r->pack_buf = malloc(r->bytes);
+        if (!r->pack_buf) tern_fatal("out of memory packing a %zu-byte message", r->bytes);
+        tern_dt_pack(r->dt, r->buf, r->count, 0, r->pack_buf, r->bytes);
+    }
+    if (!use_pipe) {
+        struct shm_rndv_slot *s = &p->out_slots[k];
+        atomic_store_explicit(&s->next_off, 0, memory_order_relaxed);
+        atomic_store_explicit(&s->done, 0, memory_order_relaxed);
+        atomic_store_explicit(&s->recv_released, 0, memory_order_relaxed);
+        atomic_store_explicit(&s->state, SLOT_POSTED, memory_order_relaxed);
+        p->out_slot_state[k] = 1;
+        r->slot = k;
+    }
+    pkt->type = PKT_RTS;
+    pkt->flags = 0;
+    pkt->ctx = r->ctx;
+    pkt->src = r->comm->rank;
+    pkt->tag = r->tag;
+    pkt->len = r->bytes;
+    pkt->cookie = (uint64_t)(uintptr_t)r;
+    struct shm_rts *body = (struct shm_rts *)((char *)pkt + SHM_PKT_HDR);
+    body->addr = (uint64_t)(uintptr_t)tern_p2p_send_data(r);
+    body->slot = (uint32_t)k;
+    body->use_pipe = (uint32_t)use_pipe;
+    shm_ring_publish(p, pkt, shm_pkt_lines(sizeof(struct shm_rts)));
+    r->state = TERN_SEND_RNDV;
+    if (!use_pipe) shm_list_push(&shm.rndv_send, r);
+    return 1;
+}
+
+static void copy_failed(const char *what, int peer, int rc)
+{
+    tern_fatal("%s of a rendezvous message with rank %d failed: %s", what, peer, strerror(-rc));
+}
+
+/* Claims chunks until none are left; the receiver reads, the sender writes. */
+static void copy_chunks(struct shm_peer *p, struct shm_rndv_slot *s, struct tern_request *r, int as_sender)
+{
+    uint64_t limit = s->limit, chunk = s->chunk;
+    for (;;) {
+        uint64_t off = atomic_fetch_add_explicit(&s->next_off, chunk, memory_order_relaxed);
+        if (off >= limit) break;
+        size_t len = (size_t)(limit - off < chunk ? limit - off : chunk);
+        int rc;
+        if (as_sender) {
+            rc = shm_cma_write(p->pid, s->recv_addr + off, tern_p2p_send_data(r) + off, len);
+            if (rc) copy_failed("process_vm_writev", p->world, rc);
+        } else if (r->dt->contig) {
+            rc = shm_cma_read(p->pid, (char *)r->buf + r->dt->true_lb + off, r->rts_addr + off, len);
+            if (rc) copy_failed("process_vm_readv", p->world, rc);
+        } else {
+            rc = shm_cma_read(p->pid, shm.bounce, r->rts_addr + off, len);
+            if (rc) copy_failed("process_vm_readv", p->world, rc);
+            tern_p2p_unpack_at(r, off, shm.bounce, len);
+        }
+        atomic_fetch_add_explicit(&s->done, len, memory_order_release);
+    }
+}
+
+/* Receiver: done when every byte has landed, whoever copied it. */
+static int recv_try_finish(struct shm_rndv_slot *s, struct tern_request *r)
+{
+    if (atomic_load_explicit(&s->done, memory_order_acquire) != s->limit) return 0;
+    atomic_store_explicit(&s->recv_released, 1, memory_order_release);
+    shm_list_remove(&shm.rndv_recv, r);
+    tern_req_complete(r);
+    return 1;
+}
+
+void tern_shm_rndv_recv_start(struct tern_request *r, const struct tern_rts *rts, size_t bytes)
+{
+    (void)bytes;
+    struct shm_peer *p = &shm.peers[rts->world_src];
+    r->world_peer = rts->world_src;
+    r->rts_addr = rts->addr;
+    r->rts_cookie = rts->cookie;
+    if (rts->use_pipe) {
+        shm_pipe_recv_request(p, r);
+        return;
+    }
+    struct shm_rndv_slot *s = &p->in_slots[rts->slot];
+    int contig = r->dt->contig;
+    r->slot = (int)rts->slot;
+    s->limit = r->limit;
+    /* Without cooperation one call moves it all, as the peers do. */
+    s->chunk = shm.coop ? shm.coop_chunk : (r->limit ? r->limit : 1);
+    if (!contig && s->chunk > shm.coop_chunk) s->chunk = shm.coop_chunk; /* the bounce buffer's size */
+    s->recv_addr = contig ? (uint64_t)(uintptr_t)((char *)r->buf + r->dt->true_lb) : 0;
+    s->sender_may_copy = (uint32_t)(contig && shm.coop);
+    atomic_store_explicit(&s->state, SLOT_ACTIVE, memory_order_release);
+    shm_list_push(&shm.rndv_recv, r);
+    copy_chunks(p, s, r, 0);
+    recv_try_finish(s, r);
+}
+
+int shm_rndv_progress(void)
+{
+    int n = 0;
+    struct tern_request *r, *next;
+    for (r = shm.rndv_recv; r; r = next) {
+        next = r->next;
+        n += recv_try_finish(&shm.peers[r->world_peer].in_slots[r->slot], r);
+    }
+    for (r = shm.rndv_send; r; r = next) {
+        next = r->next;
+        struct shm_peer *p = &shm.peers[r->world_peer];
+        struct shm_rndv_slot *s = &p->out_slots[r->slot];
+        if (atomic_load_explicit(&s->state, memory_order_acquire) != SLOT_ACTIVE) continue;
+        if (s->sender_may_copy && p->i_can_read) copy_chunks(p, s, r, 1);
+        if (atomic_load_explicit(&s->done, memory_order_acquire) != s->limit) continue;
+        shm_list_remove(&shm.rndv_send, r);
+        p->out_slot_state[r->slot] = 2;
+        r->state = TERN_SEND_DONE;
+        tern_req_complete(r);
+        n++;
+    }
+    return n;
+}

@@ -1,0 +1,165 @@
+/* The node segment: created by local rank 0, attached by all, unlinked as
+ * soon as everyone has it mapped, so nothing is left in /dev/shm even when
+ * a rank is killed a moment later. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "bootstrap/boot.h"
+#include "core/errors.h"
+#include "core/params.h"
+#include "core/state.h"
+#include "transport/shm/shm_internal.h"
+
+static size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
+
+static size_t floor_pow2(size_t v)
+{
+    size_t p = 1;
+    while (p * 2 <= v) p *= 2;
+    return p;
+}
+
+static void compute_layout(struct shm_layout *l, int n)
+{
+    size_t ring = (size_t)tern_param.smp_queue_length;
+    if (ring < 4096) ring = 4096;
+    /* A power of two keeps the position -> offset step a mask. */
+    l->ring_bytes = floor_pow2(ring);
+    l->ring_lines = l->ring_bytes / SHM_LINE;
+    l->pipe_chunks = tern_param.smp_send_buffers < 2 ? 2 : (size_t)tern_param.smp_send_buffers;
+    l->pipe_chunk_bytes = align_up(tern_param.smp_send_buff_size < 4096 ? 4096 : (size_t)tern_param.smp_send_buff_size, SHM_LINE);
+    l->pair_bytes = align_up(sizeof(struct shm_ring_ctl) + l->ring_bytes +
+                                 SHM_RNDV_SLOTS * sizeof(struct shm_rndv_slot) +
+                                 l->pipe_chunks * (sizeof(struct shm_pipe_flag) + l->pipe_chunk_bytes),
+                             4096);
+    l->ctl_bytes = align_up((size_t)n * sizeof(struct shm_rank_ctl) + (size_t)n * (size_t)n, 4096);
+    l->total = l->ctl_bytes + (size_t)n * (size_t)(n - 1) * l->pair_bytes;
+}
+
+static char *pair_area(int s, int r)
+{
+    int n = shm.n;
+    size_t idx = (size_t)s * (size_t)(n - 1) + (size_t)(r < s ? r : r - 1);
+    return shm.base + shm.lay.ctl_bytes + idx * shm.lay.pair_bytes;
+}
+
+struct pair_view {
+    struct shm_ring_ctl *ctl;
+    char *ring;
+    struct shm_rndv_slot *slots;
+    struct shm_pipe_flag *flags;
+    char *pipe;
+};
+
+static struct pair_view view_pair(int s, int r)
+{
+    struct pair_view v;
+    char *a = pair_area(s, r);
+    v.ctl = (struct shm_ring_ctl *)a;
+    v.ring = a + sizeof(struct shm_ring_ctl);
+    v.slots = (struct shm_rndv_slot *)(v.ring + shm.lay.ring_bytes);
+    v.flags = (struct shm_pipe_flag *)(v.slots + SHM_RNDV_SLOTS);
+    v.pipe = (char *)(v.flags + shm.lay.pipe_chunks);
+    return v;
+}
+
+static void segment_name(char *buf, size_t len)
+{
+    snprintf(buf, len, "/tern-%s", tern_g.job_id);
+}
+
+static int create_segment(const char *name, size_t size)
+{
+    struct statvfs vfs;
+    if (statvfs("/dev/shm", &vfs) == 0) {
+        unsigned long long avail = (unsigned long long)vfs.f_bavail * vfs.f_frsize;
+        if (avail < size)
+            tern_fatal("/dev/shm has %llu MiB free but %d ranks need %zu MiB of shared memory "
+                       "(%zu KiB per rank pair: ring TERN_SMP_QUEUE_LENGTH=%zu, pipeline %zu x %zu bytes); "
+                       "free space in /dev/shm or lower those parameters",
+                       avail >> 20, shm.n, size >> 20, shm.lay.pair_bytes >> 10, shm.lay.ring_bytes,
+                       shm.lay.pipe_chunks, shm.lay.pipe_chunk_bytes);
+    }
+    int fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
+    if (fd < 0)
+        tern_fatal("cannot create the shared-memory segment %s: %s", name, strerror(errno));
+    if (ftruncate(fd, (off_t)size) != 0) {
+        int e = errno;
+        shm_unlink(name);
+        tern_fatal("cannot size the shared-memory segment %s to %zu bytes: %s", name, size, strerror(e));
+    }
+    /* Reserve every page now: a full tmpfs becomes this clear error rather
+     * than a SIGBUS in the middle of a message. */
+    int e = posix_fallocate(fd, 0, (off_t)size);
+    if (e) {
+        shm_unlink(name);
+        tern_fatal("cannot reserve %zu MiB in /dev/shm for the shared-memory segment: %s; "
+                   "free space in /dev/shm or lower TERN_SMP_QUEUE_LENGTH",
+                   size >> 20, strerror(e));
+    }
+    return fd;
+}
+
+int shm_segment_setup(void)
+{
+    char name[128];
+    shm.n = tern_g.world_size;
+    shm.me = tern_g.world_rank;
+    compute_layout(&shm.lay, shm.n);
+    segment_name(name, sizeof name);
+
+    int fd = -1;
+    if (shm.me == 0) fd = create_segment(name, shm.lay.total);
+    if (tern_boot_fence()) tern_fatal("bootstrap fence failed while creating shared memory");
+    if (shm.me != 0) {
+        fd = shm_open(name, O_RDWR, 0);
+        if (fd < 0) tern_fatal("cannot open the shared-memory segment %s: %s", name, strerror(errno));
+    }
+    void *base = mmap(NULL, shm.lay.total, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+    int map_errno = errno;
+    close(fd);
+    if (base == MAP_FAILED) tern_fatal("cannot map the shared-memory segment: %s", strerror(map_errno));
+    shm.base = base;
+    shm.size = shm.lay.total;
+
+    if (tern_boot_fence()) tern_fatal("bootstrap fence failed while attaching shared memory");
+    if (shm.me == 0) shm_unlink(name);
+
+    shm.peers = calloc((size_t)shm.n, sizeof *shm.peers);
+    if (!shm.peers) tern_fatal("out of memory for %d peers", shm.n);
+    for (int p = 0; p < shm.n; p++) {
+        if (p == shm.me) continue;
+        struct shm_peer *pe = &shm.peers[p];
+        pe->world = p;
+        struct pair_view out = view_pair(shm.me, p), in = view_pair(p, shm.me);
+        pe->out_ctl = out.ctl;
+        pe->out_ring = out.ring;
+        pe->out_slots = out.slots;
+        pe->out_pipe_flags = out.flags;
+        pe->out_pipe_data = out.pipe;
+        pe->in_ctl = in.ctl;
+        pe->in_ring = in.ring;
+        pe->in_slots = in.slots;
+        pe->in_pipe_flags = in.flags;
+        pe->in_pipe_data = in.pipe;
+    }
+    return 0;
+}
+
+struct shm_rank_ctl *shm_rank_ctl(int r) { return (struct shm_rank_ctl *)shm.base + r; }
+unsigned char *shm_cma_matrix(void) { return (unsigned char *)(shm_rank_ctl(shm.n)); }
+
+void shm_segment_teardown(void)
+{
+    if (shm.base) munmap(shm.base, shm.size);
+    shm.base = NULL;
+    free(shm.peers);
+    shm.peers = NULL;
+}

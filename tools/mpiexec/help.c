@@ -1,0 +1,56 @@
+/* --help and --version. */
+#include "mpiexec.h"
+
+#include <stdio.h>
+
+#ifndef TERN_VERSION_STRING
+#define TERN_VERSION_STRING "unknown"
+#endif
+
+void help_print(void)
+{
+    fputs(
+        "Usage: mpiexec [options] [-n N] [NAME=VALUE...] program [args]\n"
+        "               [: [-n M] [options] program2 [args] ...]\n"
+        "\n"
+        "Runs N copies of program as the ranks of one MPI job on this host.\n"
+        "Blocks separated by ':' are started together (MPMD); each block's index\n"
+        "is its ranks' MPI_APPNUM.\n"
+        "\n"
+        "Processes\n"
+        "  -n N, -np N            number of ranks in this block (default 1, or the\n"
+        "                         number of slots given with -hosts/-f)\n"
+        "  -wdir DIR              working directory of this block's ranks\n"
+        "Environment (ranks get mpiexec's environment plus these)\n"
+        "  -genv NAME VALUE       set NAME in every rank\n"
+        "  -env NAME VALUE        set NAME in this block's ranks\n"
+        "  NAME=VALUE             before the program: same as -env (mpirun_rsh style)\n"
+        "  -genvall, -envall      accepted; passing the whole environment is the default\n"
+        "Output\n"
+        "  -l, -prepend-rank      prefix every output line with \"[rank] \"\n"
+        "Time\n"
+        "  --timeout SECONDS      end the job after SECONDS (exit code 124);\n"
+        "                         also MPIEXEC_TIMEOUT in the environment\n"
+        "Placement (one host only for now)\n"
+        "  -hosts LIST, -host     comma-separated host[:count]; only this machine\n"
+        "                         (localhost, 127.0.0.1 or its hostname) is accepted\n"
+        "  -f FILE, -hostfile     the same, one host[:count] per line\n"
+        "  -ppn N                 accepted; every rank runs on this host\n"
+        "  -bind-to none|core|hwthread\n"
+        "                         none sets MV2_ENABLE_AFFINITY=0 in the ranks, the\n"
+        "                         others MV2_ENABLE_AFFINITY=1\n"
+        "Other\n"
+        "  -v, -verbose           say what is started\n"
+        "  -h, --help             this text\n"
+        "  --version              the version of Tern\n"
+        "\n"
+        "Exit status: the highest exit code of the ranks (128+N for a rank killed by\n"
+        "signal N); the MPI_Abort code; 124 on timeout; 130/143 when interrupted or\n"
+        "terminated; 2 for a usage error.\n",
+        stdout);
+}
+
+void version_print(void)
+{
+    printf("mpiexec (Tern) %s\n", TERN_VERSION_STRING);
+}

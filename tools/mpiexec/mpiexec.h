@@ -1,0 +1,241 @@
+/* mpiexec: Tern's single-host launcher.  Shared declarations.
+ *
+ * One file per job:
+ *   main.c       the order of things: parse, check, spawn, run, report
+ *   options.c    the command line (Hydra and mpirun_rsh styles)
+ *   suggest.c    "did you mean" for unknown options
+ *   help.c       --help and --version text
+ *   hosts.c      -hosts / -f: only this machine is accepted
+ *   resolve.c    finding the program before anything is started
+ *   envbuild.c   the environment each rank gets
+ *   spawn.c      fork/exec of one rank
+ *   signals.c    signal handlers and the self-pipe
+ *   loop.c       the poll loop
+ *   output.c     line-by-line forwarding of the ranks' stdout/stderr
+ *   stdin_relay.c  terminal stdin to rank 0
+ *   kvs_server.c the bootstrap protocol (described at its top)
+ *   kvstore.c    the key-value table behind it
+ *   teardown.c   reports, killing, exit codes
+ *   util.c       buffers, allocation, time
+ */
+#ifndef TERN_MPIEXEC_H
+#define TERN_MPIEXEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <signal.h>
+#include <sys/types.h>
+
+#define MPIEXEC_MAX_RANKS 8192
+#define KVS_MAX_KEY 64     /* key length must be < this */
+#define KVS_MAX_VALUE 1024 /* value length must be <= this */
+#define KVS_MAX_LINE 2048  /* longest protocol line, newline excluded */
+
+/* ---- util.c ---- */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int64_t now_ms(void);                 /* CLOCK_MONOTONIC in milliseconds */
+int set_nonblock(int fd);
+int set_cloexec(int fd, int on);
+
+/* A growable byte buffer consumed from the front. */
+struct buf {
+    char *data;
+    size_t head, len, cap; /* valid bytes are data[head .. head+len) */
+};
+void buf_append(struct buf *b, const void *p, size_t n);
+void buf_consume(struct buf *b, size_t n);
+void buf_free(struct buf *b);
+static inline const char *buf_ptr(const struct buf *b) { return b->data + b->head; }
+
+/* ---- options.c ---- */
+struct envvar {
+    char *name, *value;
+};
+struct envlist {
+    struct envvar *v;
+    size_t n, cap;
+};
+void envlist_set(struct envlist *l, const char *name, const char *value);
+void envlist_free(struct envlist *l);
+
+struct block {            /* one MPMD block: [-n N] [-env ..] prog args */
+    int nprocs;           /* -1 when not given */
+    struct envlist env;   /* -env and NAME=VALUE words */
+    char **argv;          /* NULL-terminated copy; argv[0] as given */
+    char *path;           /* resolved executable (resolve.c) */
+    char *wdir;           /* -wdir, or NULL */
+};
+
+struct options {
+    struct block *blocks;
+    int nblocks;
+    struct envlist genv;
+    int label;            /* -l: prefix lines with "[rank] " */
+    double timeout;       /* seconds; 0 = none */
+    char *timeout_text;   /* as the user wrote it, for the report */
+    int bind;             /* -1 not given, 0 none, 1 core/hwthread */
+    int ppn;              /* -1 not given */
+    int host_slots;       /* sum of host counts from -hosts/-f; 0 when none */
+    int verbose;
+};
+
+/* Returns 0 to run, 1 when done (help/version printed: exit 0), 2 on a usage
+ * error (message printed: exit 2). */
+int options_parse(int argc, char **argv, struct options *o);
+void options_free(struct options *o);
+
+/* ---- suggest.c ---- */
+const char *suggest_nearest(const char *word, const char *const *names, size_t n);
+
+/* ---- help.c ---- */
+void help_print(void);
+void version_print(void);
+
+/* ---- hosts.c ---- */
+int hosts_parse_list(const char *list, int *slots);     /* 0 or -1 (printed) */
+int hosts_parse_file(const char *path, int *slots);     /* 0 or -1 (printed) */
+
+/* ---- resolve.c ---- */
+/* Finds argv0 like execvp would with the given PATH; on failure prints
+ * "mpiexec: cannot run 'x': reason" and returns NULL. */
+char *resolve_program(const char *argv0, const char *path_env, const char *wdir);
+
+/* ---- envbuild.c ---- */
+/* The environment of one block, with three slots that change per rank. */
+struct rank_env {
+    char **envp;          /* NULL-terminated; the last three entries are ours */
+    size_t n;             /* entries before the NULL */
+    char slot_rank[32], slot_local[48], slot_fd[32];
+};
+void envbuild_block(struct rank_env *re, const struct options *o, const struct block *b,
+                    int size, int appnum, const char *job_id);
+void envbuild_rank(struct rank_env *re, int rank, int boot_fd);
+void envbuild_free(struct rank_env *re);
+const char *envbuild_lookup(const struct options *o, const struct block *b, const char *name);
+
+/* ---- kvstore.c ---- */
+struct kv_entry;
+struct kvstore {
+    struct kv_entry **bucket;
+    size_t nbucket, count;
+};
+void kvstore_init(struct kvstore *s);
+void kvstore_put(struct kvstore *s, const char *key, const char *value);
+const char *kvstore_get(const struct kvstore *s, const char *key);
+void kvstore_free(struct kvstore *s);
+
+/* ---- the job ---- */
+enum { OUT_STDOUT = 0, OUT_STDERR = 1 };
+
+struct linebuf {          /* bytes of one rank's stream not yet forwarded */
+    struct buf b;
+    int mid_line;         /* a long line was forwarded in pieces; no new prefix */
+};
+
+struct rank {
+    int rank, block;
+    pid_t pid;            /* 0 before spawn */
+    int sock;             /* our end of the socketpair; -1 when closed */
+    int pipe[2];          /* read ends of stdout, stderr; -1 at EOF */
+    struct linebuf line[2];
+    struct buf in, out;   /* protocol bytes from / to the rank */
+    pid_t claimed_pid;    /* pid sent in "init" */
+    unsigned connected : 1, finalized : 1, in_fence : 1, aborted : 1, reaped : 1;
+    int exec_errno;       /* from "execfail", 0 if none */
+    int status;           /* wait status once reaped */
+};
+
+struct outq {             /* our own stdout or stderr */
+    int fd;
+    struct buf q;
+    int broken;           /* write failed (EPIPE...): discard from now on */
+};
+
+enum end_reason { END_NONE, END_FAILED, END_ABORT, END_TIMEOUT, END_SIGNAL, END_EXEC, END_PROTOCOL };
+
+struct stdin_relay {
+    int active;           /* stdin is a terminal we forward to rank 0 */
+    int src_open;         /* still reading fd 0 */
+    int pipe_w;           /* write end to rank 0; -1 when closed */
+    int child_r;          /* read end handed to rank 0 at spawn; -1 after */
+    struct buf pending;
+};
+
+struct job {
+    struct options *opt;
+    struct rank *ranks;
+    int size;
+    int alive;            /* spawned and not reaped */
+    int spawned;
+    char job_id[64];
+    struct outq out[2];
+    struct kvstore kvs;
+    int fence_waiting;
+    int fences_done;
+    enum end_reason reason;  /* END_NONE while running */
+    int exit_code;
+    int term_signal;      /* signal forwarded on teardown (SIGTERM, SIGINT...) */
+    int killed;           /* SIGKILL has been sent */
+    int64_t t_timeout;    /* deadlines in now_ms() time; 0 = none */
+    int64_t t_kill;
+    int64_t t_giveup;
+    int64_t t_drain;
+    int devnull;          /* /dev/null for the stdin of ranks > 0 */
+    struct stdin_relay relay;
+};
+
+/* ---- signals.c ---- */
+int signals_init(void);                 /* self-pipe + handlers; 0 or -1 */
+int signals_fd(void);                   /* read end of the self-pipe */
+void signals_drain(void);
+int signals_take(int sig);              /* count of 'sig' since last take */
+void signals_child_reset(void);         /* in the child before exec */
+void signals_block_all(sigset_t *old);  /* around fork */
+void signals_restore(const sigset_t *old);
+
+/* ---- spawn.c ---- */
+int spawn_rank(struct job *job, struct rank *r, struct rank_env *re, const struct block *b);
+
+/* ---- output.c ---- */
+void output_init(struct job *job);
+void output_feed(struct job *job, struct rank *r, int stream, const char *p, size_t n);
+void output_close_stream(struct job *job, struct rank *r, int stream); /* at EOF */
+int output_read(struct job *job, struct rank *r, int stream, int unlimited);
+int output_blocked(const struct job *job, int stream); /* queue too long: stop reading */
+void output_write_some(struct job *job, int stream);   /* after POLLOUT */
+void output_flush_all(struct job *job);                /* at exit, blocking */
+void output_report(struct job *job, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void output_free(struct job *job);
+
+/* ---- stdin_relay.c ---- */
+void relay_setup(struct job *job);
+void relay_after_spawn(struct job *job);
+void relay_read(struct job *job);
+void relay_write(struct job *job);
+void relay_stop(struct job *job);
+int relay_wants_input(const struct job *job);
+
+/* ---- kvs_server.c ---- */
+int kvs_read(struct job *job, struct rank *r);    /* POLLIN on r->sock; 1: call again */
+void kvs_write(struct job *job, struct rank *r);  /* POLLOUT on r->sock */
+void kvs_check_fence(struct job *job);            /* after a rank is reaped */
+int kvs_want_read(const struct rank *r);
+
+/* ---- teardown.c ---- */
+void job_reap(struct job *job);                   /* after SIGCHLD */
+void job_fail(struct job *job, enum end_reason why, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void job_end(struct job *job, int sig, int grace_ms);
+void job_deadlines(struct job *job);              /* timeouts, SIGKILL escalation */
+void job_signals(struct job *job);                /* SIGINT, SIGTERM... received */
+void job_signal_all(struct job *job, int sig);
+int abort_exit_code(long code);
+
+/* ---- loop.c ---- */
+int job_run(struct job *job);                     /* returns the exit code */
+
+#endif

@@ -1,0 +1,90 @@
+/* tern-info: prints the version of the Tern library it is linked with, the
+ * build options and every runtime parameter with its value and the source
+ * of the value (default, TERN_<NAME>, MV2_ alias).  The text comes from the
+ * library itself (tern_info_print), so it always describes the libmpi that
+ * is actually loaded. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/info.h"
+
+static void usage(FILE *out, const char *prog)
+{
+    fprintf(out,
+            "Usage: %s [--version | --params | --help]\n"
+            "Prints Tern's version, build options and every runtime parameter with its\n"
+            "current value and where the value came from (default, TERN_<NAME>, or the\n"
+            "MVAPICH2 alias MV2_<NAME>).  Set variables in the environment to see their\n"
+            "effect, e.g. TERN_SMP_EAGERSIZE=32K %s --params\n"
+            "  --version   only the version line\n"
+            "  --params    only the parameter table\n"
+            "  --help      this text\n",
+            prog, prog);
+}
+
+/* Prints the part of the library's report selected by 'what': the first
+ * line (version) or everything from the parameter table's header on. */
+static int print_part(const char *what)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) {
+        perror("tern-info: open_memstream");
+        return 1;
+    }
+    tern_info_print(mem);
+    if (fclose(mem) != 0 || !text) {
+        perror("tern-info");
+        free(text);
+        return 1;
+    }
+
+    int rc = 0;
+    if (!strcmp(what, "version")) {
+        size_t n = strcspn(text, "\n");
+        printf("%.*s\n", (int)n, text);
+    } else {
+        /* The table starts at the line that begins with "PARAMETER". */
+        const char *p = text;
+        while (*p && strncmp(p, "PARAMETER", 9)) {
+            const char *nl = strchr(p, '\n');
+            p = nl ? nl + 1 : p + strlen(p);
+        }
+        if (*p) {
+            fputs(p, stdout);
+        } else {
+            fputs(text, stdout); /* unknown layout: better everything than nothing */
+            rc = 1;
+        }
+    }
+    free(text);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    const char *prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+    if (argc == 1) {
+        tern_info_print(stdout);
+        return fflush(stdout) ? 1 : 0;
+    }
+    if (argc > 2) {
+        fprintf(stderr, "%s: one option at a time\n", prog);
+        usage(stderr, prog);
+        return 2;
+    }
+    const char *opt = argv[1];
+    if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) {
+        usage(stdout, prog);
+        return 0;
+    }
+    if (!strcmp(opt, "--version") || !strcmp(opt, "-v"))
+        return print_part("version");
+    if (!strcmp(opt, "--params") || !strcmp(opt, "-p"))
+        return print_part("params");
+    fprintf(stderr, "%s: unknown option '%s'\n", prog, opt);
+    usage(stderr, prog);
+    return 2;
+}
