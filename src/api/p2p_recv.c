@@ -10,6 +10,7 @@
 #include "p2p/p2p.h"
 #include "p2p/p2p_internal.h"
 #include "p2p/status.h"
+#include "transport/shm/shm.h"
 
 enum recv_kind { RECV_BLOCKING, RECV_NONBLOCKING, RECV_PERSISTENT };
 
@@ -23,8 +24,10 @@ static int recv_common(const char *fn, void *buf, int count, MPI_Datatype dataty
     int rc = tern_check_recv_args(fn, buf, count, datatype, source, tag, comm, &c, &dt);
     if (rc == MPI_SUCCESS && kind != RECV_BLOCKING) rc = tern_check_ptr(c, request, fn, "request");
     if (rc != MPI_SUCCESS) goto out;
-    struct tern_request *r = tern_req_alloc(TERN_REQ_RECV);
-    if (!r) {
+    struct tern_request local, *r = &local;
+    if (kind == RECV_BLOCKING)
+        tern_req_init_local(r, TERN_REQ_RECV);
+    else if (!(r = tern_req_alloc(TERN_REQ_RECV))) {
         rc = tern_err_comm(c, MPI_ERR_NO_MEM, "%s: out of memory allocating a request", fn);
         goto out;
     }
@@ -46,9 +49,26 @@ out:
     return rc;
 }
 
+/* MPI_Recv of a small contiguous message from a named rank, when no
+ * earlier receive or queued message could claim it, is copied straight out
+ * of the peer's ring. */
 TERN_WEAK_ALIAS(MPI_Recv)
 int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
+    if (__builtin_expect(tern_g.init_state == TERN_STATE_ACTIVE && !tern_g.thread_multiple && !tern_g.wait_yield, 1)) {
+        struct tern_comm *c = tern_comm_get(comm);
+        if (c && (unsigned)source < (unsigned)c->size && (tag >= 0 || tag == MPI_ANY_TAG) && count >= 0 &&
+            (buf || !count) && tern_match_idle(c->ctx + TERN_CTX_P2P, source, tag)) {
+            struct tern_datatype *dt = tern_dt_get(datatype);
+            if (dt && dt->contig && dt->committed) {
+                int w = tern_comm_world_rank(c, source);
+                if (w != tern_g.world_rank &&
+                    tern_shm_recv_fast(w, (char *)buf + dt->true_lb, (size_t)count * dt->size, c->ctx + TERN_CTX_P2P,
+                                       source, tag, status))
+                    return MPI_SUCCESS;
+            }
+        }
+    }
     return recv_common("MPI_Recv", buf, count, datatype, source, tag, comm, status, RECV_BLOCKING, NULL);
 }
 

@@ -2076,14 +2076,6 @@ int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count,
     return tern_err_unsupported("MPI_Get_accumulate_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Get_address)
-int PMPI_Get_address(const void *location, MPI_Aint *address)
-{
-    (void)location;
-    (void)address;
-    return tern_err_unsupported("MPI_Get_address");
-}
-
 TERN_WEAK_ALIAS(MPI_Get_c)
 int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
@@ -2100,15 +2092,6 @@ int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_da
     return tern_err_unsupported("MPI_Get_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Get_count)
-int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
-{
-    (void)status;
-    (void)datatype;
-    (void)count;
-    return tern_err_unsupported("MPI_Get_count");
-}
-
 TERN_WEAK_ALIAS(MPI_Get_count_c)
 int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
 {
@@ -2118,15 +2101,6 @@ int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count 
     return tern_err_unsupported("MPI_Get_count_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Get_elements)
-int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
-{
-    (void)status;
-    (void)datatype;
-    (void)count;
-    return tern_err_unsupported("MPI_Get_elements");
-}
-
 TERN_WEAK_ALIAS(MPI_Get_elements_c)
 int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
 {
@@ -2134,15 +2108,6 @@ int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Cou
     (void)datatype;
     (void)count;
     return tern_err_unsupported("MPI_Get_elements_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Get_elements_x)
-int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
-{
-    (void)status;
-    (void)datatype;
-    (void)count;
-    return tern_err_unsupported("MPI_Get_elements_x");
 }
 
 TERN_WEAK_ALIAS(MPI_Get_hw_resource_info)
@@ -3616,23 +3581,6 @@ int PMPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcoun
     return tern_err_unsupported("MPI_Neighbor_alltoallw_init_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Op_commutative)
-int PMPI_Op_commutative(MPI_Op op, int *commute)
-{
-    (void)op;
-    (void)commute;
-    return tern_err_unsupported("MPI_Op_commutative");
-}
-
-TERN_WEAK_ALIAS(MPI_Op_create)
-int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
-{
-    (void)user_fn;
-    (void)commute;
-    (void)op;
-    return tern_err_unsupported("MPI_Op_create");
-}
-
 TERN_WEAK_ALIAS(MPI_Op_create_c)
 int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
 {
@@ -3642,33 +3590,12 @@ int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
     return tern_err_unsupported("MPI_Op_create_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Op_free)
-int PMPI_Op_free(MPI_Op *op)
-{
-    (void)op;
-    return tern_err_unsupported("MPI_Op_free");
-}
-
 TERN_WEAK_ALIAS(MPI_Open_port)
 int PMPI_Open_port(MPI_Info info, char *port_name)
 {
     (void)info;
     (void)port_name;
     return tern_err_unsupported("MPI_Open_port");
-}
-
-TERN_WEAK_ALIAS(MPI_Pack)
-int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
-              int *position, MPI_Comm comm)
-{
-    (void)inbuf;
-    (void)incount;
-    (void)datatype;
-    (void)outbuf;
-    (void)outsize;
-    (void)position;
-    (void)comm;
-    return tern_err_unsupported("MPI_Pack");
 }
 
 TERN_WEAK_ALIAS(MPI_Pack_c)
@@ -3734,16 +3661,6 @@ int PMPI_Pack_external_size_c(const char datarep[], MPI_Count incount, MPI_Datat
     (void)datatype;
     (void)size;
     return tern_err_unsupported("MPI_Pack_external_size_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Pack_size)
-int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
-{
-    (void)incount;
-    (void)datatype;
-    (void)comm;
-    (void)size;
-    return tern_err_unsupported("MPI_Pack_size");
 }
 
 TERN_WEAK_ALIAS(MPI_Pack_size_c)
@@ -3973,18 +3890,6 @@ int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_
     (void)info;
     (void)request;
     return tern_err_unsupported("MPI_Reduce_init_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Reduce_local)
-int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
-                      MPI_Op op)
-{
-    (void)inbuf;
-    (void)inoutbuf;
-    (void)count;
-    (void)datatype;
-    (void)op;
-    return tern_err_unsupported("MPI_Reduce_local");
 }
 
 TERN_WEAK_ALIAS(MPI_Reduce_local_c)
@@ -5314,22 +5219,6 @@ int PMPI_Topo_test(MPI_Comm comm, int *status)
     return tern_err_unsupported("MPI_Topo_test");
 }
 
-TERN_WEAK_ALIAS(MPI_Type_commit)
-int PMPI_Type_commit(MPI_Datatype *datatype)
-{
-    (void)datatype;
-    return tern_err_unsupported("MPI_Type_commit");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_contiguous)
-int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    (void)count;
-    (void)oldtype;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_contiguous");
-}
-
 TERN_WEAK_ALIAS(MPI_Type_contiguous_c)
 int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
@@ -5403,32 +5292,6 @@ int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
     return tern_err_unsupported("MPI_Type_create_f90_real");
 }
 
-TERN_WEAK_ALIAS(MPI_Type_create_hindexed)
-int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
-                              const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
-                              MPI_Datatype *newtype)
-{
-    (void)count;
-    (void)array_of_blocklengths;
-    (void)array_of_displacements;
-    (void)oldtype;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_create_hindexed");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_create_hindexed_block)
-int PMPI_Type_create_hindexed_block(int count, int blocklength,
-                                    const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
-                                    MPI_Datatype *newtype)
-{
-    (void)count;
-    (void)blocklength;
-    (void)array_of_displacements;
-    (void)oldtype;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_create_hindexed_block");
-}
-
 TERN_WEAK_ALIAS(MPI_Type_create_hindexed_block_c)
 int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
                                       const MPI_Count array_of_displacements[],
@@ -5455,18 +5318,6 @@ int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blockl
     return tern_err_unsupported("MPI_Type_create_hindexed_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Type_create_hvector)
-int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
-                             MPI_Datatype *newtype)
-{
-    (void)count;
-    (void)blocklength;
-    (void)stride;
-    (void)oldtype;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_create_hvector");
-}
-
 TERN_WEAK_ALIAS(MPI_Type_create_hvector_c)
 int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
                                MPI_Datatype oldtype, MPI_Datatype *newtype)
@@ -5477,18 +5328,6 @@ int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count
     (void)oldtype;
     (void)newtype;
     return tern_err_unsupported("MPI_Type_create_hvector_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_create_indexed_block)
-int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
-                                   MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    (void)count;
-    (void)blocklength;
-    (void)array_of_displacements;
-    (void)oldtype;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_create_indexed_block");
 }
 
 TERN_WEAK_ALIAS(MPI_Type_create_indexed_block_c)
@@ -5516,17 +5355,6 @@ int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
     return tern_err_unsupported("MPI_Type_create_keyval");
 }
 
-TERN_WEAK_ALIAS(MPI_Type_create_resized)
-int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
-                             MPI_Datatype *newtype)
-{
-    (void)oldtype;
-    (void)lb;
-    (void)extent;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_create_resized");
-}
-
 TERN_WEAK_ALIAS(MPI_Type_create_resized_c)
 int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent,
                                MPI_Datatype *newtype)
@@ -5536,19 +5364,6 @@ int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count ext
     (void)extent;
     (void)newtype;
     return tern_err_unsupported("MPI_Type_create_resized_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_create_struct)
-int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
-                            const MPI_Aint array_of_displacements[],
-                            const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
-{
-    (void)count;
-    (void)array_of_blocklengths;
-    (void)array_of_displacements;
-    (void)array_of_types;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_create_struct");
 }
 
 TERN_WEAK_ALIAS(MPI_Type_create_struct_c)
@@ -5603,21 +5418,6 @@ int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval)
     return tern_err_unsupported("MPI_Type_delete_attr");
 }
 
-TERN_WEAK_ALIAS(MPI_Type_dup)
-int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    (void)oldtype;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_dup");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_free)
-int PMPI_Type_free(MPI_Datatype *datatype)
-{
-    (void)datatype;
-    return tern_err_unsupported("MPI_Type_free");
-}
-
 TERN_WEAK_ALIAS(MPI_Type_free_keyval)
 int PMPI_Type_free_keyval(int *type_keyval)
 {
@@ -5633,21 +5433,6 @@ int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_v
     (void)attribute_val;
     (void)flag;
     return tern_err_unsupported("MPI_Type_get_attr");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_get_contents)
-int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
-                           int max_datatypes, int array_of_integers[],
-                           MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[])
-{
-    (void)datatype;
-    (void)max_integers;
-    (void)max_addresses;
-    (void)max_datatypes;
-    (void)array_of_integers;
-    (void)array_of_addresses;
-    (void)array_of_datatypes;
-    return tern_err_unsupported("MPI_Type_get_contents");
 }
 
 TERN_WEAK_ALIAS(MPI_Type_get_contents_c)
@@ -5668,18 +5453,6 @@ int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_
     return tern_err_unsupported("MPI_Type_get_contents_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Type_get_envelope)
-int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
-                           int *num_datatypes, int *combiner)
-{
-    (void)datatype;
-    (void)num_integers;
-    (void)num_addresses;
-    (void)num_datatypes;
-    (void)combiner;
-    return tern_err_unsupported("MPI_Type_get_envelope");
-}
-
 TERN_WEAK_ALIAS(MPI_Type_get_envelope_c)
 int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers,
                              MPI_Count *num_addresses, MPI_Count *num_large_counts,
@@ -5694,15 +5467,6 @@ int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers,
     return tern_err_unsupported("MPI_Type_get_envelope_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Type_get_extent)
-int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
-{
-    (void)datatype;
-    (void)lb;
-    (void)extent;
-    return tern_err_unsupported("MPI_Type_get_extent");
-}
-
 TERN_WEAK_ALIAS(MPI_Type_get_extent_c)
 int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
 {
@@ -5710,33 +5474,6 @@ int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *exte
     (void)lb;
     (void)extent;
     return tern_err_unsupported("MPI_Type_get_extent_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_get_extent_x)
-int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
-{
-    (void)datatype;
-    (void)lb;
-    (void)extent;
-    return tern_err_unsupported("MPI_Type_get_extent_x");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_get_name)
-int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
-{
-    (void)datatype;
-    (void)type_name;
-    (void)resultlen;
-    return tern_err_unsupported("MPI_Type_get_name");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_get_true_extent)
-int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
-{
-    (void)datatype;
-    (void)true_lb;
-    (void)true_extent;
-    return tern_err_unsupported("MPI_Type_get_true_extent");
 }
 
 TERN_WEAK_ALIAS(MPI_Type_get_true_extent_c)
@@ -5748,15 +5485,6 @@ int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_C
     return tern_err_unsupported("MPI_Type_get_true_extent_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Type_get_true_extent_x)
-int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
-{
-    (void)datatype;
-    (void)true_lb;
-    (void)true_extent;
-    return tern_err_unsupported("MPI_Type_get_true_extent_x");
-}
-
 TERN_WEAK_ALIAS(MPI_Type_get_value_index)
 int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
                               MPI_Datatype *pair_type)
@@ -5765,19 +5493,6 @@ int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
     (void)index_type;
     (void)pair_type;
     return tern_err_unsupported("MPI_Type_get_value_index");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_indexed)
-int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
-                      const int array_of_displacements[], MPI_Datatype oldtype,
-                      MPI_Datatype *newtype)
-{
-    (void)count;
-    (void)array_of_blocklengths;
-    (void)array_of_displacements;
-    (void)oldtype;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_indexed");
 }
 
 TERN_WEAK_ALIAS(MPI_Type_indexed_c)
@@ -5811,48 +5526,12 @@ int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_v
     return tern_err_unsupported("MPI_Type_set_attr");
 }
 
-TERN_WEAK_ALIAS(MPI_Type_set_name)
-int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
-{
-    (void)datatype;
-    (void)type_name;
-    return tern_err_unsupported("MPI_Type_set_name");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_size)
-int PMPI_Type_size(MPI_Datatype datatype, int *size)
-{
-    (void)datatype;
-    (void)size;
-    return tern_err_unsupported("MPI_Type_size");
-}
-
 TERN_WEAK_ALIAS(MPI_Type_size_c)
 int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
 {
     (void)datatype;
     (void)size;
     return tern_err_unsupported("MPI_Type_size_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_size_x)
-int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
-{
-    (void)datatype;
-    (void)size;
-    return tern_err_unsupported("MPI_Type_size_x");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_vector)
-int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
-                     MPI_Datatype *newtype)
-{
-    (void)count;
-    (void)blocklength;
-    (void)stride;
-    (void)oldtype;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_vector");
 }
 
 TERN_WEAK_ALIAS(MPI_Type_vector_c)
@@ -5865,20 +5544,6 @@ int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
     (void)oldtype;
     (void)newtype;
     return tern_err_unsupported("MPI_Type_vector_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Unpack)
-int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
-                MPI_Datatype datatype, MPI_Comm comm)
-{
-    (void)inbuf;
-    (void)insize;
-    (void)position;
-    (void)outbuf;
-    (void)outcount;
-    (void)datatype;
-    (void)comm;
-    return tern_err_unsupported("MPI_Unpack");
 }
 
 TERN_WEAK_ALIAS(MPI_Unpack_c)
@@ -6303,72 +5968,4 @@ int PMPI_Win_wait(MPI_Win win)
 {
     (void)win;
     return tern_err_unsupported("MPI_Win_wait");
-}
-
-TERN_WEAK_ALIAS(MPI_Address)
-int PMPI_Address(void *location, MPI_Aint *address)
-{
-    (void)location;
-    (void)address;
-    return tern_err_unsupported("MPI_Address");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_extent)
-int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent)
-{
-    (void)datatype;
-    (void)extent;
-    return tern_err_unsupported("MPI_Type_extent");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_hindexed)
-int PMPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
-                       MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    (void)count;
-    (void)array_of_blocklengths;
-    (void)array_of_displacements;
-    (void)oldtype;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_hindexed");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_hvector)
-int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
-                      MPI_Datatype *newtype)
-{
-    (void)count;
-    (void)blocklength;
-    (void)stride;
-    (void)oldtype;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_hvector");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_lb)
-int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement)
-{
-    (void)datatype;
-    (void)displacement;
-    return tern_err_unsupported("MPI_Type_lb");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_struct)
-int PMPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
-                     MPI_Datatype array_of_types[], MPI_Datatype *newtype)
-{
-    (void)count;
-    (void)array_of_blocklengths;
-    (void)array_of_displacements;
-    (void)array_of_types;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_struct");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_ub)
-int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement)
-{
-    (void)datatype;
-    (void)displacement;
-    return tern_err_unsupported("MPI_Type_ub");
 }

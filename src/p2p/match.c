@@ -77,6 +77,11 @@ struct tern_unexp *tern_unexp_alloc(size_t data_bytes)
 
 void tern_unexp_free(struct tern_unexp *u) { free(u); }
 
+int tern_match_idle(uint32_t ctx, int src, int tag)
+{
+    return !posted_head && (!unexp_head || !tern_match_unexp(ctx, src, tag, 0));
+}
+
 void tern_match_finalize(void)
 {
     while (unexp_head) {

@@ -56,6 +56,10 @@ void tern_unexp_enqueue(struct tern_unexp *u);
 struct tern_unexp *tern_unexp_alloc(size_t data_bytes);
 void tern_unexp_free(struct tern_unexp *u);
 
+/* 1 when no receive is posted and no queued message matches (ctx, src,
+ * tag): a new receive would be the first to see the next arrival. */
+int tern_match_idle(uint32_t ctx, int src, int tag);
+
 void tern_match_finalize(void);
 
 #endif

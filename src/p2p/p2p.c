@@ -29,6 +29,7 @@ void tern_req_bind(struct tern_request *r, void *buf, size_t count, struct tern_
     r->comm = comm;
     r->ctx = comm->ctx + (uint32_t)ctx_offset;
     r->bytes = count * dt->size;
+    if (r->on_stack) return; /* the caller holds its arguments until it returns */
     comm->refcount++;
     tern_dt_retain(dt);
 }
@@ -39,6 +40,7 @@ void tern_req_release(struct tern_request *r)
         free(r->pack_buf);
         r->pack_buf = NULL;
     }
+    if (r->on_stack) return;
     if (r->kind == TERN_REQ_SEND || r->kind == TERN_REQ_RECV) tern_dt_release(r->dt);
     if (r->comm) tern_comm_release(r->comm);
     if (r->free_fn) r->free_fn(r);
@@ -78,8 +80,13 @@ int tern_isend(const void *buf, size_t count, struct tern_datatype *dt, int dest
     if (!r) return tern_err_make(MPI_ERR_NO_MEM, "out of memory allocating a send request");
     tern_req_bind(r, (void *)buf, count, dt, dest, tag, comm, ctx_offset);
     r->mode = (uint8_t)mode;
+    int rc = tern_send_start(r);
+    if (rc != MPI_SUCCESS) {
+        tern_req_release(r);
+        r = NULL;
+    }
     *out = r;
-    return tern_send_start(r);
+    return rc;
 }
 
 /* ---- receives ---- */
@@ -247,19 +254,21 @@ int tern_waitall(int n, struct tern_request **reqs)
 int tern_send(const void *buf, size_t count, struct tern_datatype *dt, int dest, int tag,
               struct tern_comm *comm, int ctx_offset)
 {
-    struct tern_request *r;
-    int rc = tern_isend(buf, count, dt, dest, tag, comm, ctx_offset, TERN_MODE_STANDARD, &r);
-    if (rc != MPI_SUCCESS) return rc;
-    return tern_wait(r, MPI_STATUS_IGNORE);
+    struct tern_request r;
+    tern_req_init_local(&r, TERN_REQ_SEND);
+    tern_req_bind(&r, (void *)buf, count, dt, dest, tag, comm, ctx_offset);
+    int rc = tern_send_start(&r);
+    return rc != MPI_SUCCESS ? rc : tern_wait(&r, MPI_STATUS_IGNORE);
 }
 
 int tern_recv(void *buf, size_t count, struct tern_datatype *dt, int src, int tag,
               struct tern_comm *comm, int ctx_offset, MPI_Status *status)
 {
-    struct tern_request *r;
-    int rc = tern_irecv(buf, count, dt, src, tag, comm, ctx_offset, &r);
-    if (rc != MPI_SUCCESS) return rc;
-    return tern_wait(r, status);
+    struct tern_request r;
+    tern_req_init_local(&r, TERN_REQ_RECV);
+    tern_req_bind(&r, buf, count, dt, src, tag, comm, ctx_offset);
+    tern_recv_start(&r);
+    return tern_wait(&r, status);
 }
 
 int tern_sendrecv(const void *sbuf, size_t scount, struct tern_datatype *sdt, int dest, int stag,

@@ -48,6 +48,14 @@ struct tern_request *tern_req_alloc(enum tern_req_kind kind)
     return r;
 }
 
+void tern_req_init_local(struct tern_request *r, enum tern_req_kind kind)
+{
+    memset(r, 0, sizeof *r);
+    r->kind = (uint8_t)kind;
+    r->slot = -1;
+    r->on_stack = 1;
+}
+
 void tern_req_free(struct tern_request *r)
 {
     r->kind = 0xff; /* marks the slot dead for tern_req_get */

@@ -35,6 +35,7 @@ struct tern_request {
     uint8_t persistent;     /* *_init requests survive completion */
     uint8_t active;         /* persistent: started and not yet completed */
     uint8_t cancelled;
+    uint8_t on_stack;       /* a blocking call's own request: no handle, no references */
     volatile int complete;  /* read by waiting threads; written under the big lock */
     MPI_Status status;      /* MPI_SOURCE/MPI_TAG/MPI_ERROR; count in bytes */
     size_t recv_bytes;
@@ -73,6 +74,8 @@ struct tern_request {
 };
 
 struct tern_request *tern_req_alloc(enum tern_req_kind kind);
+/* Prepares a request that lives in a blocking call's stack frame. */
+void tern_req_init_local(struct tern_request *r, enum tern_req_kind kind);
 void tern_req_free(struct tern_request *r);
 struct tern_request *tern_req_get(MPI_Request h);   /* NULL if not live */
 void tern_requests_finalize(void);

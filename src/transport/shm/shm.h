@@ -6,6 +6,7 @@
 #ifndef TERN_TRANSPORT_SHM_SHM_H
 #define TERN_TRANSPORT_SHM_SHM_H
 
+#include <mpi.h>
 #include <stdint.h>
 
 #include "p2p/match.h"
@@ -20,6 +21,11 @@ int tern_shm_progress(void);
 
 /* Starts a send to another rank of this node (r->world_peer != self). */
 int tern_shm_send(struct tern_request *r);
+
+/* Fast paths for blocking calls with contiguous data; 0 means "use the
+ * general path" (shm_ring.c says when). */
+int tern_shm_send_fast(int world, const void *data, size_t bytes, uint32_t ctx, int src, int tag);
+int tern_shm_recv_fast(int world, void *buf, size_t cap, uint32_t ctx, int src, int tag, MPI_Status *status);
 
 /* A receive matched a request-to-send found in the unexpected queue. */
 void tern_shm_rndv_recv_start(struct tern_request *r, const struct tern_rts *rts, size_t bytes);

@@ -271,3 +271,60 @@ int tern_shm_progress(void)
     if (shm.pipe_send || shm.pipe_recv_count) n += shm_pipe_progress();
     return n;
 }
+
+/* ---- fast paths for blocking MPI_Send / MPI_Recv of small messages ---- */
+
+/* Writes an eager packet straight from the caller's contiguous buffer when
+ * nothing is queued ahead of it.  Returns 1 when the message left. */
+int tern_shm_send_fast(int world, const void *data, size_t bytes, uint32_t ctx, int src, int tag)
+{
+    struct shm_peer *p = &shm.peers[world];
+    if (bytes > shm.eager_max || p->sendq_head) return 0;
+    uint32_t nlines = shm_pkt_lines(bytes);
+    struct shm_pkt *pkt = shm_ring_reserve(p, nlines);
+    if (!pkt) return 0;
+    pkt->type = PKT_EAGER;
+    pkt->flags = 0;
+    pkt->ctx = ctx;
+    pkt->src = src;
+    pkt->tag = tag;
+    pkt->len = bytes;
+    memcpy((char *)pkt + SHM_PKT_HDR, data, bytes);
+    shm_ring_publish(p, pkt, nlines);
+    return 1;
+}
+
+/* Spins a little on one peer's ring for the next packet and takes it when
+ * it is the eager message this receive wants.  Anything else (another
+ * message first, a rendezvous, a long wait) returns 0 and leaves the ring
+ * as it was for the general path.  The caller guarantees no earlier
+ * receive is posted and no matching message is queued. */
+int tern_shm_recv_fast(int world, void *buf, size_t cap, uint32_t ctx, int src, int tag, MPI_Status *status)
+{
+    struct shm_peer *p = &shm.peers[world];
+    if (p->ctlq_head || p->sendq_head || shm.rndv_send || shm.rndv_recv || shm.pipe_send || shm.pipe_recv_count)
+        return 0; /* we owe others progress: take the general path */
+    uint64_t pos = p->in_pos;
+    struct shm_pkt *pkt = line_at(p->in_ring, pos);
+    for (int spins = 0;; spins++) {
+        if (atomic_load_explicit(&pkt->seq, memory_order_acquire) == (uint32_t)(pos + 1)) break;
+        if (spins == 4096) return 0;
+        __builtin_ia32_pause();
+    }
+    if (pkt->type != PKT_EAGER || pkt->ctx != ctx || pkt->src != src || (tag != MPI_ANY_TAG && pkt->tag != tag) ||
+        pkt->len > cap || (pkt->flags & PKT_FLAG_SYNC))
+        return 0;
+    uint32_t nlines = pkt->nlines;
+    memcpy(buf, (const char *)pkt + SHM_PKT_HDR, pkt->len);
+    if (status != MPI_STATUS_IGNORE) {
+        status->MPI_SOURCE = src;
+        status->MPI_TAG = pkt->tag;
+        status->count_hi_and_cancelled = 0;
+        tern_status_set_bytes(status, pkt->len);
+    }
+    for (uint32_t i = 1; i < nlines; i++)
+        atomic_store_explicit(&line_at(p->in_ring, pos + i)->seq, 0, memory_order_relaxed);
+    p->in_pos = pos + nlines;
+    atomic_store_explicit(&p->in_ctl->tail, p->in_pos, memory_order_release);
+    return 1;
+}
