@@ -56,7 +56,7 @@ int tern_shm_quiesce(void)
 {
     if (!shm.peers) return 0;
     for (;;) {
-        int pending = shm.pipe_send != NULL || shm.pipe_recv_count;
+        int pending = shm.pipe_send.head != NULL || shm.pipe_recv_count;
         for (int i = 0; i < shm.n && !pending; i++)
             if (i != shm.me && (shm.peers[i].ctlq_head || shm.peers[i].sendq_head)) pending = 1;
         if (!pending) return 0;

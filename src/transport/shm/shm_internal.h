@@ -135,6 +135,11 @@ struct shm_peer {
     struct tern_request *pipe_wait_head, *pipe_wait_tail;
 };
 
+/* Transfers under way, oldest first (a request is in at most one list). */
+struct shm_reqlist {
+    struct tern_request *head, *tail;
+};
+
 struct shm_state {
     char *base;
     size_t size;
@@ -146,7 +151,7 @@ struct shm_state {
     size_t coop_chunk;
     void *bounce;                  /* for non-contiguous CMA receives */
     /* transfers under way */
-    struct tern_request *rndv_send, *rndv_recv, *pipe_send;
+    struct shm_reqlist rndv_send, rndv_recv, pipe_send;
     int pipe_recv_count;           /* peers with a pipeline receive under way */
 };
 
@@ -182,18 +187,17 @@ void shm_pipe_on_cts(struct shm_peer *p, struct tern_request *r, uint64_t len);
 void shm_pipe_recv_request(struct shm_peer *p, struct tern_request *r);
 int shm_pipe_progress(void);
 
-/* Request list helpers (a request is in at most one transport list). */
-static inline void shm_list_push(struct tern_request **head, struct tern_request *r)
+static inline void shm_list_append(struct shm_reqlist *l, struct tern_request *r)
 {
-    r->prev = NULL;
-    r->next = *head;
-    if (*head) (*head)->prev = r;
-    *head = r;
+    r->next = NULL;
+    r->prev = l->tail;
+    if (l->tail) l->tail->next = r; else l->head = r;
+    l->tail = r;
 }
-static inline void shm_list_remove(struct tern_request **head, struct tern_request *r)
+static inline void shm_list_remove(struct shm_reqlist *l, struct tern_request *r)
 {
-    if (r->prev) r->prev->next = r->next; else *head = r->next;
-    if (r->next) r->next->prev = r->prev;
+    if (r->prev) r->prev->next = r->next; else l->head = r->next;
+    if (r->next) r->next->prev = r->prev; else l->tail = r->prev;
     r->next = r->prev = NULL;
 }
 

@@ -35,7 +35,7 @@ void shm_pipe_on_cts(struct shm_peer *p, struct tern_request *r, uint64_t len)
     r->limit = (size_t)len;
     r->progress_off = 0;
     r->state = TERN_SEND_PIPE;
-    shm_list_push(&shm.pipe_send, r);
+    shm_list_append(&shm.pipe_send, r);
 }
 
 static int send_progress(struct tern_request *r)
@@ -95,7 +95,7 @@ int shm_pipe_progress(void)
 {
     int n = 0;
     struct tern_request *r, *next;
-    for (r = shm.pipe_send; r; r = next) {
+    for (r = shm.pipe_send.head; r; r = next) {
         next = r->next;
         n += send_progress(r);
     }

@@ -267,8 +267,8 @@ int tern_shm_progress(void)
         n += shm_ring_poll(p);
         if (p->sendq_head || p->ctlq_head) n += shm_flush_queues(p);
     }
-    if (shm.rndv_send || shm.rndv_recv) n += shm_rndv_progress();
-    if (shm.pipe_send || shm.pipe_recv_count) n += shm_pipe_progress();
+    if (shm.rndv_send.head || shm.rndv_recv.head) n += shm_rndv_progress();
+    if (shm.pipe_send.head || shm.pipe_recv_count) n += shm_pipe_progress();
     return n;
 }
 
@@ -302,7 +302,8 @@ int tern_shm_send_fast(int world, const void *data, size_t bytes, uint32_t ctx, 
 int tern_shm_recv_fast(int world, void *buf, size_t cap, uint32_t ctx, int src, int tag, MPI_Status *status)
 {
     struct shm_peer *p = &shm.peers[world];
-    if (p->ctlq_head || p->sendq_head || shm.rndv_send || shm.rndv_recv || shm.pipe_send || shm.pipe_recv_count)
+    if (p->ctlq_head || p->sendq_head || shm.rndv_send.head || shm.rndv_recv.head || shm.pipe_send.head ||
+        shm.pipe_recv_count)
         return 0; /* we owe others progress: take the general path */
     uint64_t pos = p->in_pos;
     struct shm_pkt *pkt = line_at(p->in_ring, pos);

@@ -65,7 +65,7 @@ int shm_rndv_try_post(struct shm_peer *p, struct tern_request *r)
     body->use_pipe = (uint32_t)use_pipe;
     shm_ring_publish(p, pkt, shm_pkt_lines(sizeof(struct shm_rts)));
     r->state = TERN_SEND_RNDV;
-    if (!use_pipe) shm_list_push(&shm.rndv_send, r);
+    if (!use_pipe) shm_list_append(&shm.rndv_send, r);
     return 1;
 }
 
@@ -129,21 +129,27 @@ void tern_shm_rndv_recv_start(struct tern_request *r, const struct tern_rts *rts
     s->recv_addr = contig ? (uint64_t)(uintptr_t)((char *)r->buf + r->dt->true_lb) : 0;
     s->sender_may_copy = (uint32_t)(contig && shm.coop);
     atomic_store_explicit(&s->state, SLOT_ACTIVE, memory_order_release);
-    shm_list_push(&shm.rndv_recv, r);
-    copy_chunks(p, s, r, 0);
-    recv_try_finish(s, r);
+    /* Copying waits for the progress pass after the ring poll: by then every
+     * request-to-send that arrived is active, and the sender can work on
+     * some of them while we work on others. */
+    shm_list_append(&shm.rndv_recv, r);
 }
 
+/* The receiver copies oldest first, the sender newest first, so with many
+ * messages in flight they mostly work on different ones. */
 int shm_rndv_progress(void)
 {
     int n = 0;
     struct tern_request *r, *next;
-    for (r = shm.rndv_recv; r; r = next) {
+    for (r = shm.rndv_recv.head; r; r = next) {
         next = r->next;
-        n += recv_try_finish(&shm.peers[r->world_peer].in_slots[r->slot], r);
+        struct shm_peer *p = &shm.peers[r->world_peer];
+        struct shm_rndv_slot *s = &p->in_slots[r->slot];
+        copy_chunks(p, s, r, 0);
+        n += recv_try_finish(s, r);
     }
-    for (r = shm.rndv_send; r; r = next) {
-        next = r->next;
+    for (r = shm.rndv_send.tail; r; r = next) {
+        next = r->prev;
         struct shm_peer *p = &shm.peers[r->world_peer];
         struct shm_rndv_slot *s = &p->out_slots[r->slot];
         if (atomic_load_explicit(&s->state, memory_order_acquire) != SLOT_ACTIVE) continue;
