@@ -105,7 +105,7 @@ launch() {
 raw=$work/results
 : >"$raw"
 failed=()
-record() { # lib program args... : runs, appends "lib.size value" lines
+record() { # LIB PROGRAM COLUMN ARGS...: runs, appends "program.size.lib value" lines
     local lib=$1 prog=$2 col=$3
     shift 3
     local out
@@ -115,7 +115,7 @@ record() { # lib program args... : runs, appends "lib.size value" lines
         tail -5 "$work/err" >&2
         return 0
     fi
-    awk -v k="$prog.$lib" -v c="$col" '/^[0-9]/ { print k "." $1, $c }' <<<"$out" >>"$raw"
+    awk -v p="$prog" -v l="$lib" -v c="$col" '/^[0-9]/ { print p "." $1 "." l, $c }' <<<"$out" >>"$raw"
 }
 start=$(date +%s)
 for ((r = 1; r <= rounds; r++)); do

@@ -20,9 +20,10 @@ int main(int argc, char **argv)
     long token = 0;
     for (int lap = 0; lap < laps; lap++) {
         if (rank == 0) {
-            token += rank;
-            MPI_Send(&token, 1, MPI_LONG, next, lap, MPI_COMM_WORLD);
-            MPI_Recv(&token, 1, MPI_LONG, prev, lap, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            /* Sendrecv, so that a ring of one rank (sending to itself) works too. */
+            long out = token + rank;
+            MPI_Sendrecv(&out, 1, MPI_LONG, next, lap, &token, 1, MPI_LONG, prev, lap, MPI_COMM_WORLD,
+                         MPI_STATUS_IGNORE);
         } else {
             MPI_Recv(&token, 1, MPI_LONG, prev, lap, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             token += rank;

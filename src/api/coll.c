@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "api/coll_check.h"
+#include "api/check.h"
 #include "coll/coll.h"
 #include "coll/op.h"
 #include "core/api.h"
@@ -17,6 +17,71 @@
     do {                                                                                           \
         if ((rc = (expr)) != MPI_SUCCESS) goto out;                                                \
     } while (0)
+
+static int chk_not_in_place(struct tern_comm *c, const char *fn, const char *arg,
+                            const void *buf, const char *why)
+{
+    if (__builtin_expect(buf == MPI_IN_PLACE, 0))
+        return tern_err_comm(c, MPI_ERR_BUFFER, "%s: %s is MPI_IN_PLACE, which is not allowed %s",
+                             fn, arg, why);
+    return MPI_SUCCESS;
+}
+
+static int chk_alias(struct tern_comm *c, const char *fn, const void *sbuf, const void *rbuf,
+                     size_t bytes)
+{
+    if (__builtin_expect(sbuf == rbuf && sbuf != NULL && bytes > 0, 0))
+        return tern_err_comm(c, MPI_ERR_BUFFER,
+                             "%s: sendbuf and recvbuf are the same buffer (%p); use MPI_IN_PLACE",
+                             fn, sbuf);
+    return MPI_SUCCESS;
+}
+
+static int chk_root(struct tern_comm *c, const char *fn, int root)
+{
+    if (__builtin_expect(root < 0 || root >= c->size, 0)) {
+        char lb[64];
+        return tern_err_comm(c, MPI_ERR_ROOT, "%s: root=%d is not a rank of %s (size %d)", fn,
+                             root, tern_comm_label(c, lb, sizeof lb), c->size);
+    }
+    return MPI_SUCCESS;
+}
+
+static int chk_op(struct tern_comm *c, const char *fn, MPI_Op h, struct tern_datatype *dt,
+                  struct tern_op **out)
+{
+    struct tern_op *op = h == MPI_OP_NULL ? NULL : tern_op_get(h);
+    if (!op) {
+        if (h == MPI_OP_NULL) return tern_err_comm(c, MPI_ERR_OP, "%s: op is MPI_OP_NULL", fn);
+        return tern_err_comm(c, MPI_ERR_OP, "%s: op=0x%x is not a valid operation", fn,
+                             (unsigned)h);
+    }
+    int rc = tern_op_check(op, dt, fn);
+    if (rc) return tern_err_raise(c, rc);
+    *out = op;
+    return MPI_SUCCESS;
+}
+
+/* An array argument of n counts: present, none negative; *sum their total. */
+static int chk_counts(struct tern_comm *c, const char *fn, const char *arg, const int *a, int n,
+                      size_t *sum)
+{
+    size_t s = 0;
+    if (!a && n > 0) return tern_err_comm(c, MPI_ERR_ARG, "%s: %s is NULL", fn, arg);
+    for (int i = 0; i < n; i++) {
+        if (a[i] < 0)
+            return tern_err_comm(c, MPI_ERR_COUNT, "%s: %s[%d]=%d is negative", fn, arg, i, a[i]);
+        s += (size_t)a[i];
+    }
+    if (sum) *sum = s;
+    return MPI_SUCCESS;
+}
+
+static int chk_array(struct tern_comm *c, const char *fn, const char *arg, const void *a)
+{
+    if (!a) return tern_err_comm(c, MPI_ERR_ARG, "%s: %s is NULL", fn, arg);
+    return MPI_SUCCESS;
+}
 
 static int coll_result(struct tern_comm *c, int rc)
 {
@@ -48,10 +113,10 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(tern_chk_root(c, fn, root));
-    TRY(tern_chk_count(c, fn, "count", count));
-    TRY(tern_chk_dt(c, fn, "datatype", datatype, &dt));
-    TRY(tern_chk_buf(c, fn, "buffer", buffer, (size_t)count, dt));
+    TRY(chk_root(c, fn, root));
+    TRY(tern_check_count(c, count, fn, "count"));
+    TRY(tern_check_datatype(c, datatype, fn, "datatype", &dt));
+    TRY(tern_check_buffer(c, buffer, count, dt, fn, "buffer"));
     rc = coll_result(c, tern_bcast(buffer, (size_t)count, dt, root, c));
 out:
     tern_unlock();
@@ -69,21 +134,21 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(tern_chk_root(c, fn, root));
+    TRY(chk_root(c, fn, root));
     if (c->rank == root) {
-        TRY(tern_chk_count(c, fn, "recvcount", recvcount));
-        TRY(tern_chk_dt(c, fn, "recvtype", recvtype, &rdt));
-        TRY(tern_chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
-        TRY(tern_chk_buf(c, fn, "recvbuf", recvbuf, (size_t)recvcount, rdt));
+        TRY(tern_check_count(c, recvcount, fn, "recvcount"));
+        TRY(tern_check_datatype(c, recvtype, fn, "recvtype", &rdt));
+        TRY(chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
+        TRY(tern_check_buffer(c, recvbuf, recvcount, rdt, fn, "recvbuf"));
     } else {
-        TRY(tern_chk_not_in_place(c, fn, "sendbuf", sendbuf, "at a rank other than the root"));
+        TRY(chk_not_in_place(c, fn, "sendbuf", sendbuf, "at a rank other than the root"));
     }
     if (sendbuf != MPI_IN_PLACE) {
-        TRY(tern_chk_count(c, fn, "sendcount", sendcount));
-        TRY(tern_chk_dt(c, fn, "sendtype", sendtype, &sdt));
-        TRY(tern_chk_buf(c, fn, "sendbuf", sendbuf, (size_t)sendcount, sdt));
+        TRY(tern_check_count(c, sendcount, fn, "sendcount"));
+        TRY(tern_check_datatype(c, sendtype, fn, "sendtype", &sdt));
+        TRY(tern_check_buffer(c, sendbuf, sendcount, sdt, fn, "sendbuf"));
         if (c->rank == root)
-            TRY(tern_chk_alias(c, fn, sendbuf, recvbuf, (size_t)recvcount * rdt->size));
+            TRY(chk_alias(c, fn, sendbuf, recvbuf, (size_t)recvcount * rdt->size));
     }
     rc = coll_result(c, tern_gather(sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount,
                                     rdt, root, c));
@@ -105,22 +170,22 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(tern_chk_root(c, fn, root));
+    TRY(chk_root(c, fn, root));
     if (c->rank == root) {
-        TRY(tern_chk_counts(c, fn, "recvcounts", recvcounts, c->size, &total));
-        TRY(tern_chk_array(c, fn, "displs", displs));
-        TRY(tern_chk_dt(c, fn, "recvtype", recvtype, &rdt));
-        TRY(tern_chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
-        TRY(tern_chk_buf(c, fn, "recvbuf", recvbuf, total, rdt));
+        TRY(chk_counts(c, fn, "recvcounts", recvcounts, c->size, &total));
+        TRY(chk_array(c, fn, "displs", displs));
+        TRY(tern_check_datatype(c, recvtype, fn, "recvtype", &rdt));
+        TRY(chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
+        TRY(tern_check_buffer(c, recvbuf, (long)total, rdt, fn, "recvbuf"));
     } else {
-        TRY(tern_chk_not_in_place(c, fn, "sendbuf", sendbuf, "at a rank other than the root"));
+        TRY(chk_not_in_place(c, fn, "sendbuf", sendbuf, "at a rank other than the root"));
     }
     if (sendbuf != MPI_IN_PLACE) {
-        TRY(tern_chk_count(c, fn, "sendcount", sendcount));
-        TRY(tern_chk_dt(c, fn, "sendtype", sendtype, &sdt));
-        TRY(tern_chk_buf(c, fn, "sendbuf", sendbuf, (size_t)sendcount, sdt));
+        TRY(tern_check_count(c, sendcount, fn, "sendcount"));
+        TRY(tern_check_datatype(c, sendtype, fn, "sendtype", &sdt));
+        TRY(tern_check_buffer(c, sendbuf, sendcount, sdt, fn, "sendbuf"));
         if (c->rank == root)
-            TRY(tern_chk_alias(c, fn, sendbuf, recvbuf, total * rdt->size));
+            TRY(chk_alias(c, fn, sendbuf, recvbuf, total * rdt->size));
     }
     rc = coll_result(c, tern_gatherv(sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts, displs,
                                      rdt, root, c));
@@ -140,21 +205,21 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(tern_chk_root(c, fn, root));
+    TRY(chk_root(c, fn, root));
     if (c->rank == root) {
-        TRY(tern_chk_count(c, fn, "sendcount", sendcount));
-        TRY(tern_chk_dt(c, fn, "sendtype", sendtype, &sdt));
-        TRY(tern_chk_not_in_place(c, fn, "sendbuf", sendbuf, "for the send buffer"));
-        TRY(tern_chk_buf(c, fn, "sendbuf", sendbuf, (size_t)sendcount, sdt));
+        TRY(tern_check_count(c, sendcount, fn, "sendcount"));
+        TRY(tern_check_datatype(c, sendtype, fn, "sendtype", &sdt));
+        TRY(chk_not_in_place(c, fn, "sendbuf", sendbuf, "for the send buffer"));
+        TRY(tern_check_buffer(c, sendbuf, sendcount, sdt, fn, "sendbuf"));
     } else {
-        TRY(tern_chk_not_in_place(c, fn, "recvbuf", recvbuf, "at a rank other than the root"));
+        TRY(chk_not_in_place(c, fn, "recvbuf", recvbuf, "at a rank other than the root"));
     }
     if (recvbuf != MPI_IN_PLACE) {
-        TRY(tern_chk_count(c, fn, "recvcount", recvcount));
-        TRY(tern_chk_dt(c, fn, "recvtype", recvtype, &rdt));
-        TRY(tern_chk_buf(c, fn, "recvbuf", recvbuf, (size_t)recvcount, rdt));
+        TRY(tern_check_count(c, recvcount, fn, "recvcount"));
+        TRY(tern_check_datatype(c, recvtype, fn, "recvtype", &rdt));
+        TRY(tern_check_buffer(c, recvbuf, recvcount, rdt, fn, "recvbuf"));
         if (c->rank == root)
-            TRY(tern_chk_alias(c, fn, sendbuf, recvbuf, (size_t)sendcount * sdt->size));
+            TRY(chk_alias(c, fn, sendbuf, recvbuf, (size_t)sendcount * sdt->size));
     }
     rc = coll_result(c, tern_scatter(sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount,
                                      rdt, root, c));
@@ -176,22 +241,22 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(tern_chk_root(c, fn, root));
+    TRY(chk_root(c, fn, root));
     if (c->rank == root) {
-        TRY(tern_chk_counts(c, fn, "sendcounts", sendcounts, c->size, &total));
-        TRY(tern_chk_array(c, fn, "displs", displs));
-        TRY(tern_chk_dt(c, fn, "sendtype", sendtype, &sdt));
-        TRY(tern_chk_not_in_place(c, fn, "sendbuf", sendbuf, "for the send buffer"));
-        TRY(tern_chk_buf(c, fn, "sendbuf", sendbuf, total, sdt));
+        TRY(chk_counts(c, fn, "sendcounts", sendcounts, c->size, &total));
+        TRY(chk_array(c, fn, "displs", displs));
+        TRY(tern_check_datatype(c, sendtype, fn, "sendtype", &sdt));
+        TRY(chk_not_in_place(c, fn, "sendbuf", sendbuf, "for the send buffer"));
+        TRY(tern_check_buffer(c, sendbuf, (long)total, sdt, fn, "sendbuf"));
     } else {
-        TRY(tern_chk_not_in_place(c, fn, "recvbuf", recvbuf, "at a rank other than the root"));
+        TRY(chk_not_in_place(c, fn, "recvbuf", recvbuf, "at a rank other than the root"));
     }
     if (recvbuf != MPI_IN_PLACE) {
-        TRY(tern_chk_count(c, fn, "recvcount", recvcount));
-        TRY(tern_chk_dt(c, fn, "recvtype", recvtype, &rdt));
-        TRY(tern_chk_buf(c, fn, "recvbuf", recvbuf, (size_t)recvcount, rdt));
+        TRY(tern_check_count(c, recvcount, fn, "recvcount"));
+        TRY(tern_check_datatype(c, recvtype, fn, "recvtype", &rdt));
+        TRY(tern_check_buffer(c, recvbuf, recvcount, rdt, fn, "recvbuf"));
         if (c->rank == root)
-            TRY(tern_chk_alias(c, fn, sendbuf, recvbuf, total * sdt->size));
+            TRY(chk_alias(c, fn, sendbuf, recvbuf, total * sdt->size));
     }
     rc = coll_result(c, tern_scatterv(sendbuf, sendcounts, displs, sdt, recvbuf,
                                       (size_t)recvcount, rdt, root, c));
@@ -207,9 +272,9 @@ static int chk_send_side(struct tern_comm *c, const char *fn, const void *sendbu
     int rc;
     *sdt = NULL;
     if (sendbuf == MPI_IN_PLACE) return MPI_SUCCESS;
-    if ((rc = tern_chk_count(c, fn, "sendcount", sendcount))) return rc;
-    if ((rc = tern_chk_dt(c, fn, "sendtype", sendtype, sdt))) return rc;
-    return tern_chk_buf(c, fn, "sendbuf", sendbuf, (size_t)sendcount, *sdt);
+    if ((rc = tern_check_count(c, sendcount, fn, "sendcount"))) return rc;
+    if ((rc = tern_check_datatype(c, sendtype, fn, "sendtype", sdt))) return rc;
+    return tern_check_buffer(c, sendbuf, sendcount, *sdt, fn, "sendbuf");
 }
 
 TERN_WEAK_ALIAS(MPI_Allgather)
@@ -224,11 +289,11 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(chk_send_side(c, fn, sendbuf, sendcount, sendtype, &sdt));
-    TRY(tern_chk_count(c, fn, "recvcount", recvcount));
-    TRY(tern_chk_dt(c, fn, "recvtype", recvtype, &rdt));
-    TRY(tern_chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
-    TRY(tern_chk_buf(c, fn, "recvbuf", recvbuf, (size_t)recvcount, rdt));
-    TRY(tern_chk_alias(c, fn, sendbuf, recvbuf, (size_t)recvcount * rdt->size));
+    TRY(tern_check_count(c, recvcount, fn, "recvcount"));
+    TRY(tern_check_datatype(c, recvtype, fn, "recvtype", &rdt));
+    TRY(chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
+    TRY(tern_check_buffer(c, recvbuf, recvcount, rdt, fn, "recvbuf"));
+    TRY(chk_alias(c, fn, sendbuf, recvbuf, (size_t)recvcount * rdt->size));
     rc = coll_result(c, tern_allgather(sendbuf, (size_t)sendcount, sdt, recvbuf,
                                        (size_t)recvcount, rdt, c));
 out:
@@ -244,18 +309,18 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     static const char fn[] = "MPI_Allgatherv";
     struct tern_comm *c;
     struct tern_datatype *sdt, *rdt;
-    size_t total;
+    size_t total = 0;
     int rc;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(chk_send_side(c, fn, sendbuf, sendcount, sendtype, &sdt));
-    TRY(tern_chk_counts(c, fn, "recvcounts", recvcounts, c->size, &total));
-    TRY(tern_chk_array(c, fn, "displs", displs));
-    TRY(tern_chk_dt(c, fn, "recvtype", recvtype, &rdt));
-    TRY(tern_chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
-    TRY(tern_chk_buf(c, fn, "recvbuf", recvbuf, total, rdt));
-    TRY(tern_chk_alias(c, fn, sendbuf, recvbuf, total * rdt->size));
+    TRY(chk_counts(c, fn, "recvcounts", recvcounts, c->size, &total));
+    TRY(chk_array(c, fn, "displs", displs));
+    TRY(tern_check_datatype(c, recvtype, fn, "recvtype", &rdt));
+    TRY(chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
+    TRY(tern_check_buffer(c, recvbuf, (long)total, rdt, fn, "recvbuf"));
+    TRY(chk_alias(c, fn, sendbuf, recvbuf, total * rdt->size));
     rc = coll_result(c, tern_allgatherv(sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts,
                                         displs, rdt, c));
 out:
@@ -275,11 +340,11 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(chk_send_side(c, fn, sendbuf, sendcount, sendtype, &sdt));
-    TRY(tern_chk_count(c, fn, "recvcount", recvcount));
-    TRY(tern_chk_dt(c, fn, "recvtype", recvtype, &rdt));
-    TRY(tern_chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
-    TRY(tern_chk_buf(c, fn, "recvbuf", recvbuf, (size_t)recvcount, rdt));
-    TRY(tern_chk_alias(c, fn, sendbuf, recvbuf, (size_t)recvcount * rdt->size));
+    TRY(tern_check_count(c, recvcount, fn, "recvcount"));
+    TRY(tern_check_datatype(c, recvtype, fn, "recvtype", &rdt));
+    TRY(chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
+    TRY(tern_check_buffer(c, recvbuf, recvcount, rdt, fn, "recvbuf"));
+    TRY(chk_alias(c, fn, sendbuf, recvbuf, (size_t)recvcount * rdt->size));
     rc = coll_result(c, tern_alltoall(sendbuf, (size_t)sendcount, sdt, recvbuf,
                                       (size_t)recvcount, rdt, c));
 out:
@@ -295,23 +360,23 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     static const char fn[] = "MPI_Alltoallv";
     struct tern_comm *c;
     struct tern_datatype *sdt = NULL, *rdt;
-    size_t stotal = 0, rtotal;
+    size_t stotal = 0, rtotal = 0;
     int rc;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
     if (sendbuf != MPI_IN_PLACE) {
-        TRY(tern_chk_counts(c, fn, "sendcounts", sendcounts, c->size, &stotal));
-        TRY(tern_chk_array(c, fn, "sdispls", sdispls));
-        TRY(tern_chk_dt(c, fn, "sendtype", sendtype, &sdt));
-        TRY(tern_chk_buf(c, fn, "sendbuf", sendbuf, stotal, sdt));
+        TRY(chk_counts(c, fn, "sendcounts", sendcounts, c->size, &stotal));
+        TRY(chk_array(c, fn, "sdispls", sdispls));
+        TRY(tern_check_datatype(c, sendtype, fn, "sendtype", &sdt));
+        TRY(tern_check_buffer(c, sendbuf, (long)stotal, sdt, fn, "sendbuf"));
     }
-    TRY(tern_chk_counts(c, fn, "recvcounts", recvcounts, c->size, &rtotal));
-    TRY(tern_chk_array(c, fn, "rdispls", rdispls));
-    TRY(tern_chk_dt(c, fn, "recvtype", recvtype, &rdt));
-    TRY(tern_chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
-    TRY(tern_chk_buf(c, fn, "recvbuf", recvbuf, rtotal, rdt));
-    TRY(tern_chk_alias(c, fn, sendbuf, recvbuf, rtotal * rdt->size));
+    TRY(chk_counts(c, fn, "recvcounts", recvcounts, c->size, &rtotal));
+    TRY(chk_array(c, fn, "rdispls", rdispls));
+    TRY(tern_check_datatype(c, recvtype, fn, "recvtype", &rdt));
+    TRY(chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
+    TRY(tern_check_buffer(c, recvbuf, (long)rtotal, rdt, fn, "recvbuf"));
+    TRY(chk_alias(c, fn, sendbuf, recvbuf, rtotal * rdt->size));
     rc = coll_result(c, tern_alltoallv(sendbuf, sendcounts, sdispls, sdt, recvbuf, recvcounts,
                                        rdispls, rdt, c));
 out:
@@ -331,7 +396,7 @@ static int w_types(struct tern_comm *c, const char *fn, const char *arg, const i
             continue;
         }
         snprintf(name, sizeof name, "%s[%d]", arg, i);
-        int rc = tern_chk_dt(c, fn, name, types[i], &out[i]);
+        int rc = tern_check_datatype(c, types[i], fn, name, &out[i]);
         if (rc) return rc;
     }
     return MPI_SUCCESS;
@@ -357,16 +422,16 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     }
     rdts = sdts + c->size;
     if (sendbuf != MPI_IN_PLACE) {
-        TRY(tern_chk_counts(c, fn, "sendcounts", sendcounts, c->size, NULL));
-        TRY(tern_chk_array(c, fn, "sdispls", sdispls));
-        TRY(tern_chk_array(c, fn, "sendtypes", sendtypes));
+        TRY(chk_counts(c, fn, "sendcounts", sendcounts, c->size, NULL));
+        TRY(chk_array(c, fn, "sdispls", sdispls));
+        TRY(chk_array(c, fn, "sendtypes", sendtypes));
         TRY(w_types(c, fn, "sendtypes", sendcounts, sendtypes, sdts));
     }
-    TRY(tern_chk_counts(c, fn, "recvcounts", recvcounts, c->size, NULL));
-    TRY(tern_chk_array(c, fn, "rdispls", rdispls));
-    TRY(tern_chk_array(c, fn, "recvtypes", recvtypes));
+    TRY(chk_counts(c, fn, "recvcounts", recvcounts, c->size, NULL));
+    TRY(chk_array(c, fn, "rdispls", rdispls));
+    TRY(chk_array(c, fn, "recvtypes", recvtypes));
     TRY(w_types(c, fn, "recvtypes", recvcounts, recvtypes, rdts));
-    TRY(tern_chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
+    TRY(chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
     rc = coll_result(c, tern_alltoallw(sendbuf, sendcounts, sdispls, sdts, recvbuf, recvcounts,
                                        rdispls, rdts, c));
 out:
@@ -381,17 +446,17 @@ static int chk_reduction(struct tern_comm *c, const char *fn, const void *sendbu
                          struct tern_datatype **dt, struct tern_op **o)
 {
     int rc;
-    if ((rc = tern_chk_count(c, fn, "count", count))) return rc;
-    if ((rc = tern_chk_dt(c, fn, "datatype", datatype, dt))) return rc;
-    if ((rc = tern_chk_op(c, fn, op, *dt, o))) return rc;
+    if ((rc = tern_check_count(c, count, fn, "count"))) return rc;
+    if ((rc = tern_check_datatype(c, datatype, fn, "datatype", dt))) return rc;
+    if ((rc = chk_op(c, fn, op, *dt, o))) return rc;
     if (sendbuf != MPI_IN_PLACE &&
-        (rc = tern_chk_buf(c, fn, "sendbuf", sendbuf, (size_t)count, *dt)))
+        (rc = tern_check_buffer(c, sendbuf, count, *dt, fn, "sendbuf")))
         return rc;
     if (check_recv) {
-        if ((rc = tern_chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer")))
+        if ((rc = chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer")))
             return rc;
-        if ((rc = tern_chk_buf(c, fn, "recvbuf", recvbuf, (size_t)count, *dt))) return rc;
-        if ((rc = tern_chk_alias(c, fn, sendbuf, recvbuf, (size_t)count * (*dt)->size)))
+        if ((rc = tern_check_buffer(c, recvbuf, count, *dt, fn, "recvbuf"))) return rc;
+        if ((rc = chk_alias(c, fn, sendbuf, recvbuf, (size_t)count * (*dt)->size)))
             return rc;
     }
     return MPI_SUCCESS;
@@ -409,9 +474,9 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(tern_chk_root(c, fn, root));
+    TRY(chk_root(c, fn, root));
     if (c->rank != root)
-        TRY(tern_chk_not_in_place(c, fn, "sendbuf", sendbuf, "at a rank other than the root"));
+        TRY(chk_not_in_place(c, fn, "sendbuf", sendbuf, "at a rank other than the root"));
     TRY(chk_reduction(c, fn, sendbuf, recvbuf, count, datatype, op, c->rank == root, &dt, &o));
     rc = coll_result(c, tern_reduce(sendbuf, recvbuf, (size_t)count, dt, o, root, c));
 out:
@@ -446,17 +511,17 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
     struct tern_comm *c;
     struct tern_datatype *dt;
     struct tern_op *o;
-    size_t total;
+    size_t total = 0;
     int rc;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(tern_chk_counts(c, fn, "recvcounts", recvcounts, c->size, &total));
+    TRY(chk_counts(c, fn, "recvcounts", recvcounts, c->size, &total));
     TRY(chk_reduction(c, fn, sendbuf, NULL, 0, datatype, op, 0, &dt, &o));
-    if (sendbuf != MPI_IN_PLACE) TRY(tern_chk_buf(c, fn, "sendbuf", sendbuf, total, dt));
-    TRY(tern_chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
-    TRY(tern_chk_buf(c, fn, "recvbuf", recvbuf, (size_t)recvcounts[c->rank], dt));
-    TRY(tern_chk_alias(c, fn, sendbuf, recvbuf, total * dt->size));
+    if (sendbuf != MPI_IN_PLACE) TRY(tern_check_buffer(c, sendbuf, (long)total, dt, fn, "sendbuf"));
+    TRY(chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
+    TRY(tern_check_buffer(c, recvbuf, recvcounts[c->rank], dt, fn, "recvbuf"));
+    TRY(chk_alias(c, fn, sendbuf, recvbuf, total * dt->size));
     rc = coll_result(c, tern_reduce_scatter(sendbuf, recvbuf, recvcounts, dt, o, c));
 out:
     tern_unlock();
@@ -475,13 +540,13 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(tern_chk_count(c, fn, "recvcount", recvcount));
+    TRY(tern_check_count(c, recvcount, fn, "recvcount"));
     TRY(chk_reduction(c, fn, sendbuf, NULL, 0, datatype, op, 0, &dt, &o));
     size_t total = (size_t)recvcount * (size_t)c->size;
-    if (sendbuf != MPI_IN_PLACE) TRY(tern_chk_buf(c, fn, "sendbuf", sendbuf, total, dt));
-    TRY(tern_chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
-    TRY(tern_chk_buf(c, fn, "recvbuf", recvbuf, (size_t)recvcount, dt));
-    TRY(tern_chk_alias(c, fn, sendbuf, recvbuf, total * dt->size));
+    if (sendbuf != MPI_IN_PLACE) TRY(tern_check_buffer(c, sendbuf, (long)total, dt, fn, "sendbuf"));
+    TRY(chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
+    TRY(tern_check_buffer(c, recvbuf, recvcount, dt, fn, "recvbuf"));
+    TRY(chk_alias(c, fn, sendbuf, recvbuf, total * dt->size));
     rc = coll_result(c, tern_reduce_scatter_block(sendbuf, recvbuf, (size_t)recvcount, dt, o, c));
 out:
     tern_unlock();

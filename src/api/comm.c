@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "coll/coll.h"
+#include "api/check.h"
 #include "core/api.h"
 #include "core/errors.h"
 #include "core/objects.h"
@@ -15,16 +16,6 @@
     do {                                                                                           \
         if ((rc = (expr)) != MPI_SUCCESS) goto out;                                                \
     } while (0)
-
-/* The largest tag: the transport's header carries tags as int32. */
-#define TERN_TAG_UB_VALUE 2147483647
-
-static int chk_ptr(struct tern_comm *c, const char *fn, const char *arg, const void *p)
-{
-    if (__builtin_expect(p == NULL, 0))
-        return tern_err_comm(c, MPI_ERR_ARG, "%s: %s is NULL", fn, arg);
-    return MPI_SUCCESS;
-}
 
 static int chk_intra(struct tern_comm *c, const char *fn)
 {
@@ -82,7 +73,7 @@ int PMPI_Comm_size(MPI_Comm comm, int *size)
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_ptr(c, fn, "size", size));
+    TRY(tern_check_ptr(c, size, fn, "size"));
     *size = c->size;
 out:
     tern_unlock();
@@ -98,7 +89,7 @@ int PMPI_Comm_rank(MPI_Comm comm, int *rank)
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_ptr(c, fn, "rank", rank));
+    TRY(tern_check_ptr(c, rank, fn, "rank"));
     *rank = c->rank;
 out:
     tern_unlock();
@@ -114,7 +105,7 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_ptr(c, fn, "newcomm", newcomm));
+    TRY(tern_check_ptr(c, newcomm, fn, "newcomm"));
     TRY(chk_intra(c, fn));
     rc = tern_comm_create_from(c, c->group, &nc);
     if (rc) {
@@ -191,7 +182,7 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_ptr(c, fn, "newcomm", newcomm));
+    TRY(tern_check_ptr(c, newcomm, fn, "newcomm"));
     TRY(chk_intra(c, fn));
     if (color < 0 && color != MPI_UNDEFINED) {
         rc = tern_err_comm(c, MPI_ERR_ARG,
@@ -220,7 +211,7 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_ptr(c, fn, "newcomm", newcomm));
+    TRY(tern_check_ptr(c, newcomm, fn, "newcomm"));
     TRY(chk_intra(c, fn));
     switch (split_type) {
     case MPI_UNDEFINED:
@@ -234,6 +225,9 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
 #endif
 #ifdef MPI_COMM_TYPE_HW_UNGUIDED
     case MPI_COMM_TYPE_HW_UNGUIDED:
+#endif
+#ifdef MPI_COMM_TYPE_RESOURCE_GUIDED
+    case MPI_COMM_TYPE_RESOURCE_GUIDED:
 #endif
 #ifdef MPIX_COMM_TYPE_NEIGHBORHOOD
     case MPIX_COMM_TYPE_NEIGHBORHOOD:
@@ -268,7 +262,7 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(chk_group(c, fn, "group", group, &g));
-    TRY(chk_ptr(c, fn, "newcomm", newcomm));
+    TRY(tern_check_ptr(c, newcomm, fn, "newcomm"));
     TRY(chk_intra(c, fn));
     TRY(chk_subgroup(c, fn, g));
     rc = tern_comm_create_from(c, g->rank == MPI_UNDEFINED ? NULL : g, &nc);
@@ -293,11 +287,11 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(chk_group(c, fn, "group", group, &g));
-    TRY(chk_ptr(c, fn, "newcomm", newcomm));
+    TRY(tern_check_ptr(c, newcomm, fn, "newcomm"));
     TRY(chk_intra(c, fn));
-    if (tag < 0 || tag > TERN_TAG_UB_VALUE) {
+    if (tag < 0) {
         rc = tern_err_comm(c, MPI_ERR_TAG, "%s: tag=%d is outside 0..MPI_TAG_UB (%d)", fn, tag,
-                           TERN_TAG_UB_VALUE);
+                           TERN_TAG_UB);
         goto out;
     }
     TRY(chk_subgroup(c, fn, g));
@@ -320,10 +314,11 @@ int PMPI_Comm_free(MPI_Comm *comm)
     int rc;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
-    TRY(chk_ptr(NULL, fn, "comm", comm));
+    TRY(tern_check_ptr(NULL, comm, fn, "comm"));
     TRY(tern_comm_check(*comm, fn, "*comm", &c));
     if (c == &tern_comm_world || c == &tern_comm_self) {
-        rc = tern_err_comm(c, MPI_ERR_COMM, "%s: %s cannot be freed", fn, c->name);
+        rc = tern_err_comm(c, MPI_ERR_COMM, "%s: %s cannot be freed", fn,
+                           c == &tern_comm_world ? "MPI_COMM_WORLD" : "MPI_COMM_SELF");
         goto out;
     }
     tern_comm_free_handle(c);
@@ -343,7 +338,7 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
     tern_lock();
     TRY(tern_comm_check(comm1, fn, "comm1", &c1));
     TRY(tern_comm_check(comm2, fn, "comm2", &c2));
-    TRY(chk_ptr(c1, fn, "result", result));
+    TRY(tern_check_ptr(c1, result, fn, "result"));
     if (c1 == c2) {
         *result = MPI_IDENT;
     } else if (c1->is_inter != c2->is_inter) {
@@ -366,7 +361,7 @@ int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_ptr(c, fn, "group", group));
+    TRY(tern_check_ptr(c, group, fn, "group"));
     tern_group_retain(c->group);
     rc = tern_group_publish(c->group, group);
     if (rc) rc = tern_err_comm(c, rc, "%s: out of memory for a group handle", fn);
@@ -384,7 +379,7 @@ int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_ptr(c, fn, "comm_name", comm_name));
+    TRY(tern_check_ptr(c, comm_name, fn, "comm_name"));
     /* Longer names are truncated to MPI_MAX_OBJECT_NAME - 1 characters. */
     snprintf(c->name, sizeof c->name, "%s", comm_name);
 out:
@@ -401,8 +396,8 @@ int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_ptr(c, fn, "comm_name", comm_name));
-    TRY(chk_ptr(c, fn, "resultlen", resultlen));
+    TRY(tern_check_ptr(c, comm_name, fn, "comm_name"));
+    TRY(tern_check_ptr(c, resultlen, fn, "resultlen"));
     size_t len = strnlen(c->name, sizeof c->name - 1);
     memcpy(comm_name, c->name, len);
     comm_name[len] = 0;
@@ -421,7 +416,7 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_ptr(c, fn, "flag", flag));
+    TRY(tern_check_ptr(c, flag, fn, "flag"));
     *flag = c->is_inter != 0;
 out:
     tern_unlock();
@@ -444,7 +439,7 @@ int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_ptr(c, fn, "size", size));
+    TRY(tern_check_ptr(c, size, fn, "size"));
     rc = not_inter(c, fn); /* intercommunicators come with the object-model issue */
 out:
     tern_unlock();
@@ -460,7 +455,7 @@ int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_ptr(c, fn, "group", group));
+    TRY(tern_check_ptr(c, group, fn, "group"));
     rc = not_inter(c, fn);
 out:
     tern_unlock();
@@ -470,7 +465,7 @@ out:
 /* ---- Predefined attributes ----
  * MPI hands them out as pointers to int values that stay valid; they are
  * answered on every communicator (MPI defines them on MPI_COMM_WORLD). */
-static int attr_tag_ub = TERN_TAG_UB_VALUE;
+static int attr_tag_ub = TERN_TAG_UB;
 static int attr_host = MPI_PROC_NULL;
 static int attr_io = MPI_ANY_SOURCE;
 static int attr_wtime_is_global = 0;
@@ -486,8 +481,8 @@ static int get_attr(const char *fn, MPI_Comm comm, int keyval, void *attribute_v
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_ptr(c, fn, "attribute_val", attribute_val));
-    TRY(chk_ptr(c, fn, "flag", flag));
+    TRY(tern_check_ptr(c, attribute_val, fn, "attribute_val"));
+    TRY(tern_check_ptr(c, flag, fn, "flag"));
     switch (keyval) {
     case MPI_TAG_UB:
         val = &attr_tag_ub;

@@ -1,5 +1,6 @@
 /* MPI error handler entry points for communicators (creating, setting,
  * freeing).  How a handler runs when an error happens is core/errors.c. */
+#include "api/check.h"
 #include "core/api.h"
 #include "core/errors.h"
 #include "core/objects.h"
@@ -9,13 +10,6 @@
     do {                                                                                           \
         if ((rc = (expr)) != MPI_SUCCESS) goto out;                                                \
     } while (0)
-
-static int chk_ptr(struct tern_comm *c, const char *fn, const char *arg, const void *p)
-{
-    if (__builtin_expect(p == NULL, 0))
-        return tern_err_comm(c, MPI_ERR_ARG, "%s: %s is NULL", fn, arg);
-    return MPI_SUCCESS;
-}
 
 static int chk_errh(struct tern_comm *c, const char *fn, const char *arg, MPI_Errhandler h,
                     struct tern_errhandler **out)
@@ -34,8 +28,11 @@ static int create_errh(const char *fn, MPI_Comm_errhandler_function *f, MPI_Errh
     int rc;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
-    TRY(chk_ptr(NULL, fn, "comm_errhandler_fn", (const void *)f));
-    TRY(chk_ptr(NULL, fn, "errhandler", errhandler));
+    if (!f) {
+        rc = tern_err_comm(NULL, MPI_ERR_ARG, "%s: comm_errhandler_fn is NULL", fn);
+        goto out;
+    }
+    TRY(tern_check_ptr(NULL, errhandler, fn, "errhandler"));
     struct tern_errhandler *e = tern_errh_create_comm(f);
     if (!e) {
         rc = tern_err_comm(NULL, MPI_ERR_NO_MEM, "%s: out of memory for an error handler", fn);
@@ -69,7 +66,7 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
     int rc;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
-    TRY(chk_ptr(NULL, fn, "errhandler", errhandler));
+    TRY(tern_check_ptr(NULL, errhandler, fn, "errhandler"));
     TRY(chk_errh(NULL, fn, "*errhandler", *errhandler, &e));
     /* Communicators using it keep their references; predefined handlers
      * are never destroyed. */
@@ -116,7 +113,7 @@ static int get_errh(const char *fn, MPI_Comm comm, MPI_Errhandler *errhandler)
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_ptr(c, fn, "errhandler", errhandler));
+    TRY(tern_check_ptr(c, errhandler, fn, "errhandler"));
     /* The caller gets a new reference, to free with MPI_Errhandler_free. */
     tern_errh_retain(c->errh);
     *errhandler = c->errh->handle;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/check.h"
 #include "core/api.h"
 #include "core/errors.h"
 #include "core/objects.h"
@@ -13,12 +14,6 @@
     do {                                                                                           \
         if ((rc = (expr)) != MPI_SUCCESS) goto out;                                                \
     } while (0)
-
-static int chk_ptr(const char *fn, const char *arg, const void *p)
-{
-    if (__builtin_expect(p == NULL, 0)) return tern_err_comm(NULL, MPI_ERR_ARG, "%s: %s is NULL", fn, arg);
-    return MPI_SUCCESS;
-}
 
 static int chk_group(const char *fn, const char *arg, MPI_Group h, struct tern_group **out)
 {
@@ -72,7 +67,7 @@ int PMPI_Group_size(MPI_Group group, int *size)
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(chk_group(fn, "group", group, &g));
-    TRY(chk_ptr(fn, "size", size));
+    TRY(tern_check_ptr(NULL, size, fn, "size"));
     *size = g->size;
 out:
     tern_unlock();
@@ -88,7 +83,7 @@ int PMPI_Group_rank(MPI_Group group, int *rank)
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(chk_group(fn, "group", group, &g));
-    TRY(chk_ptr(fn, "rank", rank));
+    TRY(tern_check_ptr(NULL, rank, fn, "rank"));
     *rank = g->rank;
 out:
     tern_unlock();
@@ -122,13 +117,13 @@ static int incl_excl(const char *fn, MPI_Group group, int n, const int ranks[], 
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(chk_group(fn, "group", group, &g));
-    TRY(chk_ptr(fn, "newgroup", newgroup));
+    TRY(tern_check_ptr(NULL, newgroup, fn, "newgroup"));
     if (n < 0 || n > g->size) {
         rc = tern_err_comm(NULL, MPI_ERR_ARG, "%s: n=%d is outside 0..%d (the group's size)", fn,
                            n, g->size);
         goto out;
     }
-    if (n > 0) TRY(chk_ptr(fn, "ranks", ranks));
+    if (n > 0) TRY(tern_check_ptr(NULL, ranks, fn, "ranks"));
     seen = calloc((size_t)g->size + 1, 1);
     w = malloc(((size_t)g->size + 1) * sizeof(int));
     if (!seen || !w) {
@@ -200,16 +195,16 @@ static int range_incl_excl(const char *fn, MPI_Group group, int n, int ranges[][
     struct tern_group *g;
     char *seen = NULL;
     int *list = NULL, *w = NULL;
-    int rc, m;
+    int rc, m = 0;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(chk_group(fn, "group", group, &g));
-    TRY(chk_ptr(fn, "newgroup", newgroup));
+    TRY(tern_check_ptr(NULL, newgroup, fn, "newgroup"));
     if (n < 0) {
         rc = tern_err_comm(NULL, MPI_ERR_ARG, "%s: n=%d is negative", fn, n);
         goto out;
     }
-    if (n > 0) TRY(chk_ptr(fn, "ranges", ranges));
+    if (n > 0) TRY(tern_check_ptr(NULL, ranges, fn, "ranges"));
     seen = calloc((size_t)g->size + 1, 1);
     list = malloc(((size_t)g->size + 1) * sizeof(int));
     w = malloc(((size_t)g->size + 1) * sizeof(int));
@@ -258,7 +253,7 @@ static int set_op(const char *fn, MPI_Group group1, MPI_Group group2, MPI_Group 
     tern_lock();
     TRY(chk_group(fn, "group1", group1, &a));
     TRY(chk_group(fn, "group2", group2, &b));
-    TRY(chk_ptr(fn, "newgroup", newgroup));
+    TRY(tern_check_ptr(NULL, newgroup, fn, "newgroup"));
     in_b = world_map(b);
     w = malloc(((size_t)a->size + (size_t)b->size + 1) * sizeof(int));
     if (!in_b || !w) {
@@ -323,8 +318,8 @@ int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_
         goto out;
     }
     if (n == 0) goto out;
-    TRY(chk_ptr(fn, "ranks1", ranks1));
-    TRY(chk_ptr(fn, "ranks2", ranks2));
+    TRY(tern_check_ptr(NULL, ranks1, fn, "ranks1"));
+    TRY(tern_check_ptr(NULL, ranks2, fn, "ranks2"));
     for (int i = 0; i < n; i++) {
         if (ranks1[i] != MPI_PROC_NULL && (ranks1[i] < 0 || ranks1[i] >= a->size)) {
             rc = tern_err_comm(NULL, MPI_ERR_RANK,
@@ -361,7 +356,7 @@ int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
     tern_lock();
     TRY(chk_group(fn, "group1", group1, &a));
     TRY(chk_group(fn, "group2", group2, &b));
-    TRY(chk_ptr(fn, "result", result));
+    TRY(tern_check_ptr(NULL, result, fn, "result"));
     *result = tern_group_compare(a, b);
 out:
     tern_unlock();
@@ -376,7 +371,7 @@ int PMPI_Group_free(MPI_Group *group)
     int rc;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
-    TRY(chk_ptr(fn, "group", group));
+    TRY(tern_check_ptr(NULL, group, fn, "group"));
     TRY(chk_group(fn, "*group", *group, &g));
     tern_group_release(g); /* no-op for MPI_GROUP_EMPTY */
     *group = MPI_GROUP_NULL;

@@ -30,4 +30,28 @@ void tern_op_apply(struct tern_op *op, const void *in, void *inout, size_t count
 
 void tern_op_release(struct tern_op *op);
 
+/* ---------------------------------------------------------------------------
+ * Added by the op module.
+ * ------------------------------------------------------------------------- */
+
+/* A pending operation (nonblocking collective, RMA) keeps a user op alive
+ * across MPI_Op_free; no-op for predefined ops. */
+void tern_op_retain(struct tern_op *op);
+
+/* Validates an op argument: MPI_SUCCESS, or an MPI_ERR_OP code naming fn
+ * (MPI_OP_NULL, a freed or never created handle). */
+int tern_op_check_valid(MPI_Op h, const char *fn, struct tern_op **out);
+
+/* "MPI_SUM", or "user op 0x98000000" for messages. */
+const char *tern_op_label(const struct tern_op *op, char *buf, size_t len);
+
+/* MPI_Op_create / MPI_Op_free (the handle dies now, the op when the last
+ * pending operation releases it).  create returns MPI_SUCCESS or
+ * MPI_ERR_NO_MEM. */
+int tern_op_create(MPI_User_function *fn, int commute, struct tern_op **out);
+void tern_op_free_handle(struct tern_op *op);
+
+/* Frees the user ops left at finalize (called by tern_datatypes_finalize). */
+void tern_ops_finalize(void);
+
 #endif

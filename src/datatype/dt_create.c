@@ -25,6 +25,8 @@ struct acc {
     int basic_state; /* 0: none yet, 1: one basic type, 2: mixed */
     MPI_Datatype basic;
     size_t basic_count;
+    int have_zero;
+    MPI_Datatype zero_basic; /* of an old type used zero times */
     int overflow;
 };
 
@@ -57,8 +59,12 @@ static void acc_copies(struct acc *a, const struct tern_dt_obj *c, size_t n, MPI
 {
     const struct tern_datatype *p = &c->pub;
     /* basic type: types without data and without a basic type (markers,
-     * empty structs) do not count */
-    if (!(p->basic == MPI_DATATYPE_NULL && p->size == 0)) {
+     * empty structs) do not count; nor do types used zero times, unless
+     * nothing else decides (MPI_Type_contiguous(0, MPI_INT) is of MPI_INT) */
+    if (n == 0 || p->size == 0) {
+        if (!a->have_zero || a->zero_basic == MPI_DATATYPE_NULL) a->zero_basic = p->basic;
+        a->have_zero = 1;
+    } else {
         if (p->basic == MPI_DATATYPE_NULL) {
             a->basic_state = 2;
         } else if (a->basic_state == 0) {
@@ -124,7 +130,9 @@ static void acc_finish(struct acc *a, struct tern_dt_obj *t, int pad)
     p->true_lb = a->have_true ? a->tlb : 0;
     p->true_ub = a->have_true ? a->tub : 0;
     p->size = a->size;
-    p->basic = a->basic_state == 1 ? a->basic : MPI_DATATYPE_NULL;
+    p->basic = a->basic_state == 1   ? a->basic
+               : a->basic_state == 0 && a->have_zero ? a->zero_basic
+                                     : MPI_DATATYPE_NULL;
     p->basic_count = a->basic_state == 1 ? a->basic_count : 0;
     t->sticky_lb = a->have_lbm;
     t->sticky_ub = a->have_ubm;

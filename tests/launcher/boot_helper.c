@@ -11,11 +11,15 @@
  *   boot_helper sleep SECONDS     sleep, then finalize
  *   boot_helper stubborn          ignore SIGTERM and sleep forever
  *   boot_helper chatty LINES      print LINES lines in pieces
+ *   boot_helper longlines N LEN   print N lines of LEN bytes in 10000-byte writes
  *   boot_helper stdin             report what stdin holds
  *   boot_helper fence             one fence, then finalize
+ *   boot_helper sigcount          count SIGINTs for 0.5 s after the first
  *
  * Every mode that waits prints "pid RANK PID" first (after a fence, so all
- * ranks have printed before anything dies) for the driver's survivor check.
+ * ranks have printed before anything dies) for the driver's survivor check,
+ * and the rank that dies prints "dying <CLOCK_MONOTONIC ns>" just before, so
+ * the driver can time the teardown alone.
  * The others not named R sleep until they are killed. */
 #include "boot.h"
 
@@ -23,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static struct tern_boot_info me;
@@ -139,6 +144,11 @@ static void mode_victim(const char *how, int victim, int code)
     announce();
     if (me.rank != victim)
         sleep_forever();
+    /* the driver measures the teardown from here */
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    printf("dying %lld\n", (long long)ts.tv_sec * 1000000000 + ts.tv_nsec);
+    fflush(stdout);
     if (strcmp(how, "segv") == 0) {
         signal(SIGSEGV, SIG_DFL);
         raise(SIGSEGV);
@@ -169,6 +179,48 @@ static void mode_chatty(int lines)
             write(1, line + b, (size_t)(n - b)) < 0)
             die("write failed");
     }
+}
+
+static void mode_longlines(int count, int len)
+{
+    char chunk[10000];
+    memset(chunk, 'a' + me.rank % 26, sizeof chunk);
+    for (int i = 0; i < count; i++) {
+        char head[32];
+        int h = snprintf(head, sizeof head, "%d:", me.rank);
+        if (write(1, head, (size_t)h) < 0)
+            die("write failed");
+        for (int left = len; left > 0;) {
+            int n = left < (int)sizeof chunk ? left : (int)sizeof chunk;
+            if (write(1, chunk, (size_t)n) < 0)
+                die("write failed");
+            left -= n;
+        }
+        if (write(1, "\n", 1) < 0)
+            die("write failed");
+    }
+}
+
+static volatile sig_atomic_t sigints;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    sigints++;
+}
+
+static void mode_sigcount(void)
+{
+    start();
+    signal(SIGINT, on_sigint);
+    announce();
+    while (sigints == 0)
+        pause();
+    struct timespec t = {0, 500000000};
+    while (nanosleep(&t, &t) != 0) {
+    }
+    printf("sigint %d %d\n", me.rank, (int)sigints);
+    finish();
 }
 
 static void mode_stdin(void)
@@ -221,6 +273,12 @@ int main(int argc, char **argv)
         start();
         mode_chatty(a1);
         finish();
+    } else if (strcmp(mode, "longlines") == 0) {
+        start();
+        mode_longlines(a1, a2);
+        finish();
+    } else if (strcmp(mode, "sigcount") == 0) {
+        mode_sigcount();
     } else if (strcmp(mode, "stdin") == 0) {
         mode_stdin();
     } else if (strcmp(mode, "fence") == 0) {

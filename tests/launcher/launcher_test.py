@@ -34,6 +34,12 @@ def check(cond, msg, res=None):
 class Result:
     def __init__(self, rc, out, err, wall):
         self.rc, self.out, self.err, self.wall = rc, out, err, wall
+        self.end_ns = time.monotonic_ns()
+
+    def teardown(self):
+        """Seconds from the victim's "dying" line to mpiexec's exit."""
+        m = re.search(r"^dying (\d+)$", self.out, re.M)
+        return (self.end_ns - int(m.group(1))) / 1e9 if m else self.wall
 
 
 def run(args, env=None, stdin=subprocess.DEVNULL, timeout=30):
@@ -101,7 +107,9 @@ def t_singleton():
     check(p.returncode == 0 and b"ok 0" in p.stdout, "singleton kvs failed: %r %r" % (p.stdout, p.stderr))
 
 
-def victim(mode, n, extra, want_rc, want_err, limit=3.0, helper_mode=None):
+# The launcher must end a job within about a second of a rank dying; the
+# limits leave room for a loaded machine.
+def victim(mode, n, extra, want_rc, want_err, limit=2.5, helper_mode=None):
     res = run(["-n", str(n), HELPER, helper_mode or mode] + extra)
     check(res.rc == want_rc, "%s: want exit code %d" % (mode, want_rc), res)
     for w in want_err:
@@ -109,7 +117,7 @@ def victim(mode, n, extra, want_rc, want_err, limit=3.0, helper_mode=None):
     check(res.err.count("mpiexec:") == 1, "%s: want exactly one report from mpiexec" % mode, res)
     pids = pids_of(res.out)
     check(len(pids) == n, "%s: not every rank announced its pid" % mode, res)
-    check(res.wall < limit, "%s: teardown took %.2f s" % (mode, res.wall), res)
+    check(res.teardown() < limit, "%s: teardown took %.2f s" % (mode, res.teardown()), res)
     check_gone(pids, res)
     return res
 
@@ -145,9 +153,9 @@ def t_exit0_before_finalize():
 
 def t_stubborn():
     # ranks that ignore SIGTERM are killed 0.5 s later
-    res = run(["-n", "4", HELPER, "stubborn", ":", "-n", "1", HELPER, "exit", "0", "5"])
+    res = run(["-n", "4", HELPER, "stubborn", ":", "-n", "1", HELPER, "exit", "4", "5"])
     check(res.rc == 5, "want exit code 5", res)
-    check(res.wall < 3.0, "teardown of stubborn ranks took %.2f s" % res.wall, res)
+    check(res.teardown() < 2.5, "teardown of stubborn ranks took %.2f s" % res.teardown(), res)
     check_gone(pids_of(res.out), res)
 
 
@@ -287,17 +295,17 @@ def interrupt(sig, want_rc, mode="sleep", extra=("30",)):
 
 def t_sigterm():
     res, pids = interrupt(signal.SIGTERM, 143)
-    check(res.wall < 2.0, "SIGTERM teardown took %.2f s" % res.wall, res)
+    check(res.wall < 2.5, "SIGTERM teardown took %.2f s" % res.wall, res)
     check_gone(pids, res)
 
 
 def t_sigint():
     res, pids = interrupt(signal.SIGINT, 130)
-    check(res.wall < 2.0, "SIGINT teardown took %.2f s" % res.wall, res)
+    check(res.wall < 2.5, "SIGINT teardown took %.2f s" % res.wall, res)
     check_gone(pids, res)
     # ranks that ignore SIGINT and SIGTERM: SIGKILL after 1 s
     res, pids = interrupt(signal.SIGINT, 130, "stubborn", ())
-    check(1.0 <= res.wall < 2.5, "stubborn SIGINT teardown took %.2f s" % res.wall, res)
+    check(1.0 <= res.wall < 3.0, "stubborn SIGINT teardown took %.2f s" % res.wall, res)
     check_gone(pids, res)
 
 
@@ -333,6 +341,21 @@ def t_chatty():
     check(res.out.endswith(" end\n"), "output does not end with a whole line", res)
 
 
+def t_long_lines():
+    n, count, length = 4, 3, 3000000
+    res = run(["-l", "-n", str(n), HELPER, "longlines", str(count), str(length)], timeout=50)
+    check(res.rc == 0, "failed", res)
+    lines = res.out.split("\n")
+    check(lines[-1] == "" and len(lines) == n * count + 1, "want %d lines" % (n * count), res)
+    for line in lines[:-1]:
+        m = re.match(r"^\[(\d+)\] (\d+):", line)
+        check(m and m.group(1) == m.group(2), "bad start of line %r" % line[:40], res)
+        r = int(m.group(1))
+        body = line[m.end():]
+        check(len(body) == length and body == chr(ord("a") + r) * length,
+              "rank %d's long line is cut or mixed (length %d)" % (r, len(body)), res)
+
+
 def t_stdin():
     p = subprocess.run([MPIEXEC, "-n", "3", HELPER, "stdin"], input=b"hello\nworld\n",
                        capture_output=True, timeout=30)
@@ -344,12 +367,59 @@ def t_stdin():
           "other ranks read /dev/null", res)
 
 
+def pty_run(args, feed, limit=10):
+    """Runs mpiexec on a new terminal; writes each of feed once its trigger
+    (a regular expression over the output so far) matches."""
+    import pty
+    import select
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.environ.pop("MPIEXEC_TIMEOUT", None)
+        os.execv(MPIEXEC, [MPIEXEC] + args)
+    out = b""
+    pending = list(feed)
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if pending and re.search(pending[0][0], out.decode(errors="replace")):
+            os.write(fd, pending.pop(0)[1])
+            continue
+        r, _, _ = select.select([fd], [], [], 0.05)
+        if r:
+            try:
+                data = os.read(fd, 65536)
+            except OSError:
+                break
+            if not data:
+                break
+            out += data
+    else:
+        os.kill(pid, signal.SIGKILL)
+    _, st = os.waitpid(pid, 0)
+    os.close(fd)
+    text = out.decode(errors="replace").replace("\r\n", "\n")
+    return Result(os.waitstatus_to_exitcode(st), text, "", 0)
+
+
+def t_tty():
+    """On a terminal: rank 0 reads what is typed; one Ctrl-C reaches each
+    rank exactly once (mpiexec forwards it; the ranks are not in the
+    terminal's foreground process group)."""
+    three = r"(?s)(pid \d+ \d+\r?\n.*){3}"
+    res = pty_run(["-n", "2", HELPER, "stdin"], [(r"", b"hello tty\n"), (r"hello tty", b"\x04")])
+    check(res.rc == 0 and "rank 0 read 10 bytes: hello tty\n" in res.out
+          and "rank 1 read 0 bytes: \n" in res.out, "stdin from a terminal", res)
+    res = pty_run(["-n", "3", HELPER, "sigcount"], [(three, b"\x03")])
+    check(res.rc == 130, "Ctrl-C: want exit code 130", res)
+    for r in range(3):
+        check("sigint %d 1\n" % r in res.out, "rank %d did not get exactly one SIGINT" % r, res)
+
+
 def t_fence_cannot_complete():
     res = run(["-n", "2", HELPER, "fence", ":", "-n", "1", "/bin/true"])
     check(res.rc == 1, "want exit code 1", res)
     check(re.search(r"rank 2 \(pid \d+\) exited without joining the fence", res.err),
           "no report of the impossible fence", res)
-    check(res.wall < 3.0, "took %.2f s" % res.wall, res)
+    check(res.wall < 4.0, "took %.2f s" % res.wall, res)
 
 
 def t_launcher_killed():

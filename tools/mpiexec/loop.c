@@ -77,7 +77,7 @@ int job_run(struct job *job)
                 }
             }
             for (int s = 0; s < 2; s++)
-                if (r->pipe[s] >= 0 && (job->alive == 0 || !output_blocked(job, s))) {
+                if (r->pipe[s] >= 0 && output_can_read(job, r, s)) {
                     pfd[n] = (struct pollfd){.fd = r->pipe[s], .events = POLLIN};
                     tag[n++] = (struct slot){W_PIPE, i, s};
                 }
@@ -152,10 +152,6 @@ int job_run(struct job *job)
     free(pfd);
     free(tag);
 
-    for (int i = 0; i < job->size; i++)
-        for (int s = 0; s < 2; s++)
-            if (job->ranks[i].pipe[s] >= 0)
-                output_close_stream(job, &job->ranks[i], s);
-    output_flush_all(job);
+    output_finish(job);
     return job->reason == END_NONE ? 0 : job->exit_code;
 }

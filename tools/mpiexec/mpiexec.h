@@ -133,7 +133,8 @@ enum { OUT_STDOUT = 0, OUT_STDERR = 1 };
 
 struct linebuf {          /* bytes of one rank's stream not yet forwarded */
     struct buf b;
-    int mid_line;         /* a long line was forwarded in pieces; no new prefix */
+    int mid_line;         /* a long line is being forwarded in pieces */
+    int eof;              /* the pipe is closed; b holds the last bytes */
 };
 
 struct rank {
@@ -153,6 +154,10 @@ struct outq {             /* our own stdout or stderr */
     int fd;
     struct buf q;
     int broken;           /* write failed (EPIPE...): discard from now on */
+    int owner;            /* rank in the middle of a long line, or -1 */
+    struct buf held;      /* mpiexec's reports waiting for that line's end */
+    int pass_needed;      /* the owner's line ended: others may have lines ready */
+    int line_start;       /* what we queued so far ends with a newline */
 };
 
 enum end_reason { END_NONE, END_FAILED, END_ABORT, END_TIMEOUT, END_SIGNAL, END_EXEC, END_PROTOCOL };
@@ -203,11 +208,11 @@ int spawn_rank(struct job *job, struct rank *r, struct rank_env *re, const struc
 /* ---- output.c ---- */
 void output_init(struct job *job);
 void output_feed(struct job *job, struct rank *r, int stream, const char *p, size_t n);
-void output_close_stream(struct job *job, struct rank *r, int stream); /* at EOF */
 int output_read(struct job *job, struct rank *r, int stream, int unlimited);
-int output_blocked(const struct job *job, int stream); /* queue too long: stop reading */
+int output_can_read(const struct job *job, const struct rank *r, int stream);
+int output_broken(const struct job *job);              /* a reader went away */
 void output_write_some(struct job *job, int stream);   /* after POLLOUT */
-void output_flush_all(struct job *job);                /* at exit, blocking */
+void output_finish(struct job *job);                   /* at exit: all of it, blocking */
 void output_report(struct job *job, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void output_free(struct job *job);
 

@@ -297,14 +297,19 @@ int options_parse(int argc, char **argv, struct options *o)
                     o->nblocks - 1);
             return 2;
         }
-        if (a[0] == '-' && a[1] != '\0') {
+        if (strcmp(a, "--") == 0) { /* the program follows, even if it starts with '-' */
+            if (i + 1 >= argc || strcmp(argv[i + 1], ":") == 0) {
+                fprintf(stderr, "mpiexec: no program after '--'\n");
+                return 2;
+            }
+            a = argv[++i];
+        } else if (a[0] == '-' && a[1] != '\0') {
             if (take_option(argc, argv, &i, o, b, &done) < 0)
                 return 2;
             if (done)
                 return 1;
             continue;
-        }
-        if (is_assignment(a)) {
+        } else if (is_assignment(a)) {
             char *copy = xstrdup(a);
             char *e = strchr(copy, '=');
             *e = '\0';

@@ -9,10 +9,16 @@
  * key-value server.  Above OUTQ_HIGH queued bytes we stop reading the ranks'
  * pipes: they block in write() until the reader catches up.
  *
- * A line longer than LINE_HOLD_MAX is forwarded in pieces (it may then mix
- * with other ranks' lines).  A last line without a newline is forwarded when
- * the rank closes the stream; a newline is added when there is more than one
- * rank or -l is on, so the next rank's output starts on a line of its own.
+ * A line longer than LINE_HOLD_MAX is forwarded in pieces as it arrives.  Its
+ * rank then owns the queue until the line ends: other ranks' lines wait in
+ * their buffers (we keep reading them, so a rank blocked on output can never
+ * hold up a fence) and mpiexec's own reports wait too.  Should another rank
+ * pile up more than OTHERS_HOLD_MAX meanwhile, the long line is cut with a
+ * newline rather than let memory grow without bound.
+ *
+ * A last line without a newline is forwarded when the rank closes the
+ * stream; a newline is added when there is more than one rank or -l is on,
+ * so the next rank's output starts on a line of its own.
  *
  * Everything mpiexec itself says while ranks run goes through the stderr
  * queue too (output_report), so its reports never cut a rank's line. */
@@ -27,7 +33,8 @@
 #include <unistd.h>
 
 #define OUTQ_HIGH (1u << 20)
-#define LINE_HOLD_MAX (1u << 20)
+#define LINE_HOLD_MAX (256u << 10)
+#define OTHERS_HOLD_MAX (16u << 20)
 #define WRITE_CHUNK 4096u
 #define READ_CHUNK 65536u
 
@@ -35,6 +42,18 @@ void output_init(struct job *job)
 {
     job->out[OUT_STDOUT].fd = STDOUT_FILENO;
     job->out[OUT_STDERR].fd = STDERR_FILENO;
+    for (int s = 0; s < 2; s++) {
+        job->out[s].owner = -1;
+        job->out[s].line_start = 1;
+    }
+}
+
+static void append(struct job *job, int stream, const char *p, size_t n)
+{
+    if (n == 0)
+        return;
+    buf_append(&job->out[stream].q, p, n);
+    job->out[stream].line_start = p[n - 1] == '\n';
 }
 
 static void emit(struct job *job, struct rank *r, int stream, const char *p, size_t n, int complete)
@@ -46,67 +65,113 @@ static void emit(struct job *job, struct rank *r, int stream, const char *p, siz
     if (job->opt->label && !lb->mid_line) {
         char pre[24];
         int len = snprintf(pre, sizeof pre, "[%d] ", r->rank);
-        buf_append(&q->q, pre, (size_t)len);
+        append(job, stream, pre, (size_t)len);
     }
-    buf_append(&q->q, p, n);
+    append(job, stream, p, n);
     lb->mid_line = !complete;
-}
-
-void output_feed(struct job *job, struct rank *r, int stream, const char *p, size_t n)
-{
-    struct linebuf *lb = &r->line[stream];
-    while (n > 0) {
-        const char *nl = memchr(p, '\n', n);
-        if (!nl)
-            break;
-        size_t seg = (size_t)(nl - p) + 1;
-        if (lb->b.len > 0) {
-            buf_append(&lb->b, p, seg);
-            emit(job, r, stream, buf_ptr(&lb->b), lb->b.len, 1);
-            buf_consume(&lb->b, lb->b.len);
-        } else if (!job->opt->label) {
-            /* several whole lines at once: up to the last newline */
-            const char *last = p + n - 1;
-            while (*last != '\n')
-                last--;
-            seg = (size_t)(last - p) + 1;
-            emit(job, r, stream, p, seg, 1);
-        } else {
-            emit(job, r, stream, p, seg, 1);
-        }
-        p += seg;
-        n -= seg;
-    }
-    if (n > 0) {
-        buf_append(&lb->b, p, n);
-        if (lb->b.len > LINE_HOLD_MAX) {
-            emit(job, r, stream, buf_ptr(&lb->b), lb->b.len, 0);
-            buf_consume(&lb->b, lb->b.len);
-        }
+    if (!complete) {
+        q->owner = r->rank;
+    } else if (q->owner == r->rank) {
+        q->owner = -1;
+        job->out[stream].pass_needed = 1;
     }
 }
 
-void output_close_stream(struct job *job, struct rank *r, int stream)
+/* Cuts the owner's long line short (see above). */
+static void force_release(struct job *job, int stream)
 {
+    struct outq *q = &job->out[stream];
+    append(job, stream, "\n", 1);
+    job->ranks[q->owner].line[stream].mid_line = 0;
+    q->owner = -1;
+    job->out[stream].pass_needed = 1;
+}
+
+/* Forwards what r's buffer holds, as far as ownership allows. */
+static void process(struct job *job, struct rank *r, int stream)
+{
+    struct outq *q = &job->out[stream];
     struct linebuf *lb = &r->line[stream];
-    if (lb->b.len > 0) {
-        if (job->opt->label || job->size > 1) {
-            buf_append(&lb->b, "\n", 1);
-            emit(job, r, stream, buf_ptr(&lb->b), lb->b.len, 1);
+    while (lb->b.len > 0) {
+        if (q->broken) {
+            buf_free(&lb->b);
+            return;
+        }
+        if (q->owner >= 0 && q->owner != r->rank) {
+            if (lb->b.len <= OTHERS_HOLD_MAX)
+                return;
+            force_release(job, stream);
+        }
+        const char *p = buf_ptr(&lb->b);
+        size_t n = lb->b.len;
+        const char *nl = job->opt->label ? memchr(p, '\n', n) : memrchr(p, '\n', n);
+        if (nl) { /* one line (-l), or every whole line at once */
+            size_t seg = (size_t)(nl - p) + 1;
+            emit(job, r, stream, p, seg, 1);
+            buf_consume(&lb->b, seg);
+        } else if (lb->eof) {
+            int add_nl = job->opt->label || job->size > 1;
+            emit(job, r, stream, p, n, !add_nl);
+            if (add_nl)
+                emit(job, r, stream, "\n", 1, 1);
+            buf_consume(&lb->b, n);
+        } else if (lb->mid_line || n > LINE_HOLD_MAX) {
+            emit(job, r, stream, p, n, 0);
+            buf_consume(&lb->b, n);
         } else {
-            emit(job, r, stream, buf_ptr(&lb->b), lb->b.len, 0);
+            return; /* wait for the rest of the line */
         }
     }
-    buf_free(&lb->b);
-    if (r->pipe[stream] >= 0) {
+    if (lb->eof && lb->mid_line && q->owner == r->rank) { /* ended inside a long line */
+        if (job->opt->label || job->size > 1)
+            emit(job, r, stream, "\n", 1, 1);
+        else {
+            lb->mid_line = 0;
+            q->owner = -1;
+            job->out[stream].pass_needed = 1;
+        }
+    }
+    if (lb->eof)
+        buf_free(&lb->b);
+}
+
+/* After a long line ended: forward what others held back, and our reports. */
+static void pass(struct job *job, int stream)
+{
+    struct outq *q = &job->out[stream];
+    while (job->out[stream].pass_needed) {
+        job->out[stream].pass_needed = 0;
+        if (q->owner < 0 && q->held.len > 0) {
+            if (!q->broken)
+                append(job, stream, buf_ptr(&q->held), q->held.len);
+            buf_free(&q->held);
+        }
+        for (int i = 0; i < job->size; i++)
+            process(job, &job->ranks[i], stream);
+    }
+}
+
+static void feed(struct job *job, struct rank *r, int stream, const char *p, size_t n)
+{
+    buf_append(&r->line[stream].b, p, n);
+    process(job, r, stream);
+    pass(job, stream);
+}
+
+static void at_eof(struct job *job, struct rank *r, int stream)
+{
+    if (r->pipe[stream] >= 0)
         close(r->pipe[stream]);
-        r->pipe[stream] = -1;
-    }
+    r->pipe[stream] = -1;
+    r->line[stream].eof = 1;
+    process(job, r, stream);
+    pass(job, stream);
 }
 
-int output_blocked(const struct job *job, int stream)
+int output_can_read(const struct job *job, const struct rank *r, int stream)
 {
-    return job->out[stream].q.len > OUTQ_HIGH;
+    (void)r;
+    return job->alive == 0 || job->out[stream].q.len <= OUTQ_HIGH;
 }
 
 /* Reads what the pipe has (once, or until empty when 'unlimited').
@@ -117,7 +182,7 @@ int output_read(struct job *job, struct rank *r, int stream, int unlimited)
     while (r->pipe[stream] >= 0) {
         ssize_t n = read(r->pipe[stream], chunk, sizeof chunk);
         if (n > 0) {
-            output_feed(job, r, stream, chunk, (size_t)n);
+            feed(job, r, stream, chunk, (size_t)n);
             if (!unlimited)
                 return 0;
             continue;
@@ -126,16 +191,23 @@ int output_read(struct job *job, struct rank *r, int stream, int unlimited)
             continue;
         if (n < 0 && errno == EAGAIN)
             return 0;
-        output_close_stream(job, r, stream); /* EOF or error */
+        at_eof(job, r, stream); /* end of file, or an error */
     }
     return -1;
+}
+
+int output_broken(const struct job *job)
+{
+    return job->out[OUT_STDOUT].broken || job->out[OUT_STDERR].broken;
 }
 
 static void mark_broken(struct job *job, int stream)
 {
     struct outq *q = &job->out[stream];
     q->broken = 1;
+    q->owner = -1;
     buf_free(&q->q);
+    buf_free(&q->held);
     /* As in a shell pipeline: the ranks now get EPIPE/SIGPIPE when they
      * write to this stream. */
     for (int i = 0; i < job->size; i++) {
@@ -145,6 +217,7 @@ static void mark_broken(struct job *job, int stream)
             close(r->pipe[stream]);
             r->pipe[stream] = -1;
         }
+        r->line[stream].eof = 1;
     }
 }
 
@@ -175,8 +248,8 @@ void output_write_some(struct job *job, int stream)
         mark_broken(job, stream);
 }
 
-/* At exit.  Blocking, but a signal (a second Ctrl-C, SIGTERM) ends it. */
-void output_flush_all(struct job *job)
+/* Blocking, but a signal (a second Ctrl-C, SIGTERM) ends it. */
+static void flush_all(struct job *job)
 {
     for (int s = 0; s < 2; s++) {
         struct outq *q = &job->out[s];
@@ -197,6 +270,22 @@ void output_flush_all(struct job *job)
     }
 }
 
+void output_finish(struct job *job)
+{
+    for (int s = 0; s < 2; s++) {
+        struct outq *q = &job->out[s];
+        if (q->owner >= 0) /* let the long line end first */
+            at_eof(job, &job->ranks[q->owner], s);
+        for (int i = 0; i < job->size; i++)
+            at_eof(job, &job->ranks[i], s);
+        if (q->owner >= 0)
+            force_release(job, s);
+        q->pass_needed = 1;
+        pass(job, s);
+    }
+    flush_all(job);
+}
+
 void output_report(struct job *job, const char *fmt, ...)
 {
     struct outq *q = &job->out[OUT_STDERR];
@@ -205,19 +294,26 @@ void output_report(struct job *job, const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(line, sizeof line - 1, fmt, ap);
     va_end(ap);
-    if (n < 0)
+    if (n < 0 || q->broken)
         return;
     if ((size_t)n > sizeof line - 2)
         n = (int)sizeof line - 2;
     line[n++] = '\n';
-    if (!q->broken)
-        buf_append(&q->q, line, (size_t)n);
+    if (q->owner >= 0) {
+        buf_append(&q->held, line, (size_t)n);
+        return;
+    }
+    if (!q->line_start)
+        append(job, OUT_STDERR, "\n", 1);
+    append(job, OUT_STDERR, line, (size_t)n);
 }
 
 void output_free(struct job *job)
 {
-    for (int s = 0; s < 2; s++)
+    for (int s = 0; s < 2; s++) {
         buf_free(&job->out[s].q);
+        buf_free(&job->out[s].held);
+    }
     for (int i = 0; i < job->size; i++)
         for (int s = 0; s < 2; s++)
             buf_free(&job->ranks[i].line[s].b);

@@ -55,9 +55,10 @@ void job_signal_all(struct job *job, int sig)
         struct rank *r = &job->ranks[i];
         if (r->pid <= 0 || r->reaped)
             continue;
-        /* The rank leads its own group; the group includes its children.
-         * An unreaped pid cannot have been reused. */
-        if (kill(-r->pid, sig) < 0)
+        /* The rank leads its own group, which includes its children, unless
+         * it moved itself elsewhere.  An unreaped pid cannot have been
+         * reused, so neither can its group id. */
+        if (getpgid(r->pid) != r->pid || kill(-r->pid, sig) < 0)
             kill(r->pid, sig);
     }
 }
@@ -113,7 +114,7 @@ static void drain(struct job *job, struct rank *r)
     for (int k = 0; k < 64 && kvs_read(job, r); k++) {
     }
     for (int s = 0; s < 2; s++)
-        if (r->pipe[s] >= 0 && !output_blocked(job, s))
+        if (r->pipe[s] >= 0)
             output_read(job, r, s, 1);
 }
 
@@ -128,14 +129,19 @@ static void describe(const struct job *job, const struct rank *r, int code, char
         snprintf(how, sizeof how, "exited with code %d", WEXITSTATUS(r->status));
     }
     const char *when = "";
-    if (r->connected && !r->finalized)
+    if (WIFSIGNALED(r->status))
+        when = "";
+    else if (r->connected && !r->finalized)
         when = " before MPI_Finalize";
     else if (r->finalized && code != 0)
         when = " after MPI_Finalize";
     int others = job->alive;
-    if (others > 0)
-        snprintf(out, len, "mpiexec: rank %d (pid %ld) %s%s; ending the other %d rank%s", r->rank,
-                 (long)r->pid, how, when, others, others == 1 ? "" : "s");
+    if (others > 1)
+        snprintf(out, len, "mpiexec: rank %d (pid %ld) %s%s; ending the other %d ranks", r->rank,
+                 (long)r->pid, how, when, others);
+    else if (others == 1)
+        snprintf(out, len, "mpiexec: rank %d (pid %ld) %s%s; ending the other rank", r->rank,
+                 (long)r->pid, how, when);
     else
         snprintf(out, len, "mpiexec: rank %d (pid %ld) %s%s", r->rank, (long)r->pid, how, when);
 }
@@ -177,10 +183,14 @@ void job_reap(struct job *job)
         if (code == 0 && !(r->connected && !r->finalized))
             continue;
         int eff = code ? code : 1;
+        /* A rank killed by SIGPIPE after our own reader went away (mpiexec
+         * ... | head) ends the job as in a shell pipeline: without a report. */
+        int quiet = WIFSIGNALED(r->status) && WTERMSIG(r->status) == SIGPIPE && output_broken(job);
         if (job->reason == END_NONE) {
             char line[400];
             describe(job, r, code, line, sizeof line);
-            output_report(job, "%s", line);
+            if (!quiet)
+                output_report(job, "%s", line);
             job->reason = END_FAILED;
             job->exit_code = eff;
             start_teardown = 1;

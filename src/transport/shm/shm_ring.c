@@ -69,7 +69,9 @@ static int try_eager(struct shm_peer *p, struct tern_request *r)
     pkt->len = bytes;
     pkt->cookie = (uint64_t)(uintptr_t)r;
     char *payload = (char *)pkt + SHM_PKT_HDR;
-    if (r->dt->contig)
+    if (!bytes)
+        ; /* buf may be NULL: nothing to copy */
+    else if (r->dt->contig)
         memcpy(payload, (const char *)r->buf + r->dt->true_lb, bytes);
     else
         tern_dt_pack(r->dt, r->buf, r->count, 0, payload, bytes);
@@ -289,7 +291,7 @@ int tern_shm_send_fast(int world, const void *data, size_t bytes, uint32_t ctx, 
     pkt->src = src;
     pkt->tag = tag;
     pkt->len = bytes;
-    memcpy((char *)pkt + SHM_PKT_HDR, data, bytes);
+    if (bytes) memcpy((char *)pkt + SHM_PKT_HDR, data, bytes);
     shm_ring_publish(p, pkt, nlines);
     return 1;
 }
@@ -316,7 +318,7 @@ int tern_shm_recv_fast(int world, void *buf, size_t cap, uint32_t ctx, int src, 
         pkt->len > cap || (pkt->flags & PKT_FLAG_SYNC))
         return 0;
     uint32_t nlines = pkt->nlines;
-    memcpy(buf, (const char *)pkt + SHM_PKT_HDR, pkt->len);
+    if (pkt->len) memcpy(buf, (const char *)pkt + SHM_PKT_HDR, pkt->len);
     if (status != MPI_STATUS_IGNORE) {
         status->MPI_SOURCE = src;
         status->MPI_TAG = pkt->tag;

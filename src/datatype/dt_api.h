@@ -1,0 +1,56 @@
+/* Argument checks shared by the datatype and op entry points
+ * (src/api/datatype_*.c, src/api/op.c).  Each returns MPI_SUCCESS, or the
+ * error code after raising it on MPI_COMM_WORLD's error handler; the
+ * message names the call, the argument and the bad value. */
+#ifndef TERN_DATATYPE_DT_API_H
+#define TERN_DATATYPE_DT_API_H
+
+#include <mpi.h>
+
+#include "core/api.h"
+#include "core/errors.h"
+#include "core/state.h"
+#include "datatype/datatype.h"
+
+static inline int tern_arg_nonneg(int v, int errclass, const char *fn, const char *arg)
+{
+    if (__builtin_expect(v < 0, 0))
+        return tern_err_comm(NULL, errclass, "%s: %s=%d must be >= 0", fn, arg, v);
+    return MPI_SUCCESS;
+}
+
+static inline int tern_arg_ptr(const void *p, const char *fn, const char *arg)
+{
+    if (__builtin_expect(p == NULL, 0))
+        return tern_err_comm(NULL, MPI_ERR_ARG, "%s: %s is NULL", fn, arg);
+    return MPI_SUCCESS;
+}
+
+/* A live datatype, committed or not. */
+static inline int tern_arg_type(MPI_Datatype h, const char *fn, const char *arg,
+                                struct tern_datatype **out)
+{
+    int rc = tern_dt_check_valid(h, fn, arg, out);
+    return rc ? tern_err_raise(NULL, rc) : MPI_SUCCESS;
+}
+
+/* A datatype that may be communicated: live and committed. */
+static inline int tern_arg_type_committed(MPI_Datatype h, const char *fn, const char *arg,
+                                          struct tern_datatype **out)
+{
+    int rc = tern_dt_check(h, fn, arg, out);
+    return rc ? tern_err_raise(NULL, rc) : MPI_SUCCESS;
+}
+
+/* Turns a constructor's failure class into a reported error. */
+static inline int tern_dt_ctor_failed(int rc, const char *fn)
+{
+    if (rc == MPI_ERR_NO_MEM)
+        return tern_err_comm(NULL, MPI_ERR_NO_MEM, "%s: out of memory for the new datatype", fn);
+    if (rc == MPI_ERR_ARG)
+        return tern_err_comm(NULL, MPI_ERR_ARG,
+                             "%s: the size of the new datatype overflows the address space", fn);
+    return tern_err_comm(NULL, rc, "%s: cannot build the new datatype", fn);
+}
+
+#endif
