@@ -24,7 +24,7 @@ while getopts "r:b:kh" opt; do
         r) rounds=$OPTARG ;;
         b) build=$(cd "$OPTARG" && pwd) ;;
         k) keep=yes ;;
-        *) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+        *) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 2 ;;
     esac
 done
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "compare.sh: -r needs a positive number" >&2; exit 2; }

@@ -86,8 +86,9 @@ static int reduce_local(const char *fn, const void *inbuf, void *inoutbuf, int c
         return rc;
     if ((rc = tern_op_check(o, dt, fn))) return tern_err_raise(NULL, rc);
     if (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE)
-        return tern_err_comm(NULL, MPI_ERR_BUFFER, "%s: %s is MPI_IN_PLACE, which is not allowed here",
-                             fn, inbuf == MPI_IN_PLACE ? "inbuf" : "inoutbuf");
+        return tern_err_comm(NULL, MPI_ERR_BUFFER,
+                             "%s: %s is MPI_IN_PLACE, which is not allowed here", fn,
+                             inbuf == MPI_IN_PLACE ? "inbuf" : "inoutbuf");
     if (count > 0 && dt->size > 0 && dt->predefined && (!inbuf || !inoutbuf))
         return tern_err_comm(NULL, MPI_ERR_BUFFER, "%s: %s is NULL with count=%d", fn,
                              !inbuf ? "inbuf" : "inoutbuf", count);

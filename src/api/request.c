@@ -390,15 +390,16 @@ int PMPI_Cancel(MPI_Request *request)
     int rc = lookup("MPI_Cancel", "*request", *request, &r);
     if (rc == MPI_SUCCESS && !r)
         rc = tern_err_comm(NULL, MPI_ERR_REQUEST, "MPI_Cancel: *request is MPI_REQUEST_NULL");
-    /* A receive still waiting in the posted queue is withdrawn.  A send, or
-     * a receive that has matched, completes normally: MPI allows cancel to
-     * fail, and MPI_Test_cancelled then says so. */
+    /* A receive still waiting in the posted queue is withdrawn; one that has
+     * matched completes normally (MPI allows cancel to fail, and
+     * MPI_Test_cancelled then says so).  Sends: see tern_cancel_send. */
     if (rc == MPI_SUCCESS && r->kind == TERN_REQ_RECV && !r->complete && tern_match_unpost(r)) {
         r->cancelled = 1;
         tern_status_empty(&r->status, MPI_ANY_SOURCE);
         tern_status_set_cancelled(&r->status, 1);
         tern_req_complete(r);
     }
+    if (rc == MPI_SUCCESS && r->kind == TERN_REQ_SEND) tern_cancel_send(r);
     tern_unlock();
     return rc;
 }

@@ -140,17 +140,21 @@ static void acc_finish(struct acc *a, struct tern_dt_obj *t, int pad)
     t->nelems = a->nelems;
 }
 
-static struct tern_dt_obj *dt_alloc(int combiner, int nints, int naddrs, int ntypes)
+/* The record's array lengths must fit the ints of MPI_Type_get_envelope;
+ * a constructor whose record would not (indexed with a billion blocks) is
+ * refused as out of memory. */
+static struct tern_dt_obj *dt_alloc(int combiner, size_t nints, size_t naddrs, size_t ntypes)
 {
+    if (nints > INT_MAX || naddrs > INT_MAX || ntypes > INT_MAX) return NULL;
     struct tern_dt_obj *t = calloc(1, sizeof *t);
     if (!t) return NULL;
     t->combiner = combiner;
-    t->nints = nints;
-    t->naddrs = naddrs;
-    t->ntypes = ntypes;
-    if ((nints && !(t->ints = malloc((size_t)nints * sizeof(int)))) ||
-        (naddrs && !(t->addrs = malloc((size_t)naddrs * sizeof(MPI_Aint)))) ||
-        (ntypes && !(t->types = calloc((size_t)ntypes, sizeof(struct tern_dt_obj *))))) {
+    t->nints = (int)nints;
+    t->naddrs = (int)naddrs;
+    t->ntypes = (int)ntypes;
+    if ((nints && !(t->ints = malloc(nints * sizeof(int)))) ||
+        (naddrs && !(t->addrs = malloc(naddrs * sizeof(MPI_Aint)))) ||
+        (ntypes && !(t->types = calloc(ntypes, sizeof(struct tern_dt_obj *))))) {
         free(t->ints);
         free(t->addrs);
         free(t->types);
@@ -251,7 +255,7 @@ int tern_dt_hvector(int count, int blocklength, MPI_Aint stride, struct tern_dat
 int tern_dt_indexed(int count, const int blocklengths[], const int displs[],
                     struct tern_datatype *old, struct tern_datatype **out)
 {
-    struct tern_dt_obj *t = dt_alloc(MPI_COMBINER_INDEXED, 1 + 2 * count, 0, 1);
+    struct tern_dt_obj *t = dt_alloc(MPI_COMBINER_INDEXED, 1 + 2 * (size_t)count, 0, 1);
     if (!t) return MPI_ERR_NO_MEM;
     t->ints[0] = count;
     struct acc a = {0};
@@ -269,7 +273,7 @@ int tern_dt_indexed(int count, const int blocklengths[], const int displs[],
 int tern_dt_hindexed(int count, const int blocklengths[], const MPI_Aint displs[],
                      struct tern_datatype *old, struct tern_datatype **out)
 {
-    struct tern_dt_obj *t = dt_alloc(MPI_COMBINER_HINDEXED, 1 + count, count, 1);
+    struct tern_dt_obj *t = dt_alloc(MPI_COMBINER_HINDEXED, 1 + (size_t)count, (size_t)count, 1);
     if (!t) return MPI_ERR_NO_MEM;
     t->ints[0] = count;
     struct acc a = {0};
@@ -287,7 +291,7 @@ int tern_dt_hindexed(int count, const int blocklengths[], const MPI_Aint displs[
 int tern_dt_indexed_block(int count, int blocklength, const int displs[],
                           struct tern_datatype *old, struct tern_datatype **out)
 {
-    struct tern_dt_obj *t = dt_alloc(MPI_COMBINER_INDEXED_BLOCK, 2 + count, 0, 1);
+    struct tern_dt_obj *t = dt_alloc(MPI_COMBINER_INDEXED_BLOCK, 2 + (size_t)count, 0, 1);
     if (!t) return MPI_ERR_NO_MEM;
     t->ints[0] = count;
     t->ints[1] = blocklength;
@@ -305,7 +309,7 @@ int tern_dt_indexed_block(int count, int blocklength, const int displs[],
 int tern_dt_hindexed_block(int count, int blocklength, const MPI_Aint displs[],
                            struct tern_datatype *old, struct tern_datatype **out)
 {
-    struct tern_dt_obj *t = dt_alloc(MPI_COMBINER_HINDEXED_BLOCK, 2, count, 1);
+    struct tern_dt_obj *t = dt_alloc(MPI_COMBINER_HINDEXED_BLOCK, 2, (size_t)count, 1);
     if (!t) return MPI_ERR_NO_MEM;
     t->ints[0] = count;
     t->ints[1] = blocklength;
@@ -323,7 +327,8 @@ int tern_dt_hindexed_block(int count, int blocklength, const MPI_Aint displs[],
 int tern_dt_struct(int count, const int blocklengths[], const MPI_Aint displs[],
                    struct tern_datatype *const types[], struct tern_datatype **out)
 {
-    struct tern_dt_obj *t = dt_alloc(MPI_COMBINER_STRUCT, 1 + count, count, count);
+    size_t n = (size_t)count;
+    struct tern_dt_obj *t = dt_alloc(MPI_COMBINER_STRUCT, 1 + n, n, n);
     if (!t) return MPI_ERR_NO_MEM;
     t->ints[0] = count;
     struct acc a = {0};

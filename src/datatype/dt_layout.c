@@ -178,7 +178,8 @@ int tern_dt_layout_build(struct tern_dt_obj *t)
     case MPI_COMBINER_RESIZED:
     case MPI_COMBINER_DUP:
         /* same data as the old type: copy its unit and repetition */
-        for (size_t i = 0; i < CL->nblocks; i++) blist_add(&l, CL->blocks[i].disp, CL->blocks[i].len);
+        for (size_t i = 0; i < CL->nblocks; i++)
+            blist_add(&l, CL->blocks[i].disp, CL->blocks[i].len);
         return finish(t, &l, CL->reps, CL->stride);
     default:
         return MPI_ERR_INTERN;

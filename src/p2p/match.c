@@ -12,15 +12,27 @@ static inline int matches(uint32_t ctx, int src, int tag, uint32_t want_ctx, int
            (want_tag == MPI_ANY_TAG || want_tag == tag);
 }
 
+static void unlink_posted(struct tern_request *r)
+{
+    if (r->prev) r->prev->next = r->next; else posted_head = r->next;
+    if (r->next) r->next->prev = r->prev; else posted_tail = r->prev;
+    r->next = r->prev = NULL;
+}
+
+static void unlink_unexp(struct tern_unexp *u)
+{
+    if (u->prev) u->prev->next = u->next; else unexp_head = u->next;
+    if (u->next) u->next->prev = u->prev; else unexp_tail = u->prev;
+    u->next = u->prev = NULL;
+}
+
 struct tern_request *tern_match_posted(uint32_t ctx, int src, int tag)
 {
-    for (struct tern_request *r = posted_head; r; r = r->next) {
-        if (!matches(ctx, src, tag, r->ctx, r->peer, r->tag)) continue;
-        if (r->prev) r->prev->next = r->next; else posted_head = r->next;
-        if (r->next) r->next->prev = r->prev; else posted_tail = r->prev;
-        r->next = r->prev = NULL;
-        return r;
-    }
+    for (struct tern_request *r = posted_head; r; r = r->next)
+        if (matches(ctx, src, tag, r->ctx, r->peer, r->tag)) {
+            unlink_posted(r);
+            return r;
+        }
     return NULL;
 }
 
@@ -34,13 +46,11 @@ void tern_match_post(struct tern_request *r)
 
 int tern_match_unpost(struct tern_request *r)
 {
-    for (struct tern_request *p = posted_head; p; p = p->next) {
-        if (p != r) continue;
-        if (r->prev) r->prev->next = r->next; else posted_head = r->next;
-        if (r->next) r->next->prev = r->prev; else posted_tail = r->prev;
-        r->next = r->prev = NULL;
-        return 1;
-    }
+    for (struct tern_request *p = posted_head; p; p = p->next)
+        if (p == r) {
+            unlink_posted(r);
+            return 1;
+        }
     return 0;
 }
 
@@ -48,11 +58,17 @@ struct tern_unexp *tern_match_unexp(uint32_t ctx, int src, int tag, int remove)
 {
     for (struct tern_unexp *u = unexp_head; u; u = u->next) {
         if (!matches(u->ctx, u->src, u->tag, ctx, src, tag)) continue;
-        if (remove) {
-            if (u->prev) u->prev->next = u->next; else unexp_head = u->next;
-            if (u->next) u->next->prev = u->prev; else unexp_tail = u->prev;
-            u->next = u->prev = NULL;
-        }
+        if (remove) unlink_unexp(u);
+        return u;
+    }
+    return NULL;
+}
+
+struct tern_unexp *tern_unexp_find(int (*pred)(const struct tern_unexp *, int, uint64_t), int a, uint64_t b)
+{
+    for (struct tern_unexp *u = unexp_head; u; u = u->next) {
+        if (!pred(u, a, b)) continue;
+        unlink_unexp(u);
         return u;
     }
     return NULL;

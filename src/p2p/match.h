@@ -53,6 +53,8 @@ int tern_match_unpost(struct tern_request *r);
  * wildcards, or NULL; removes it when 'remove' is set. */
 struct tern_unexp *tern_match_unexp(uint32_t ctx, int src, int tag, int remove);
 void tern_unexp_enqueue(struct tern_unexp *u);
+/* Removes and returns the first queued message for which pred(u, a, b) holds. */
+struct tern_unexp *tern_unexp_find(int (*pred)(const struct tern_unexp *, int, uint64_t), int a, uint64_t b);
 struct tern_unexp *tern_unexp_alloc(size_t data_bytes);
 void tern_unexp_free(struct tern_unexp *u);
 

@@ -188,6 +188,32 @@ static int self_send(struct tern_request *r)
     return MPI_SUCCESS;
 }
 
+/* ---- MPI_Cancel of a send ---- */
+
+static int is_self_send(const struct tern_unexp *u, int unused, uint64_t req)
+{
+    (void)unused;
+    return u->kind == TERN_UNEXP_SELF && (uint64_t)(uintptr_t)u->self_send == req;
+}
+
+void tern_cancel_send(struct tern_request *r)
+{
+    if (r->complete || r->peer == MPI_PROC_NULL) return;
+    int now;
+    if (r->world_peer == tern_g.world_rank) {
+        struct tern_unexp *u = tern_unexp_find(is_self_send, 0, (uint64_t)(uintptr_t)r);
+        if (u) tern_unexp_free(u);
+        now = u != NULL;
+    } else {
+        now = tern_shm_cancel_send(r);
+    }
+    if (!now) return;
+    r->cancelled = 1;
+    tern_status_set_cancelled(&r->status, 1);
+    r->state = TERN_SEND_DONE;
+    tern_req_complete(r);
+}
+
 /* ---- requests nobody waits for ---- */
 
 struct tern_request *tern_orphans;

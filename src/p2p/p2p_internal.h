@@ -33,6 +33,10 @@ int tern_recv_start(struct tern_request *r);
  * the copy; r completes at once. */
 int tern_bsend_start(struct tern_request *r);
 
+/* MPI_Cancel of a send: withdrawn now, later (the receiver is asked), or
+ * not at all when it has matched; the request completes in every case. */
+void tern_cancel_send(struct tern_request *r);
+
 /* Completes r from a message Mprobe already removed from the queue. */
 void tern_recv_matched(struct tern_request *r, struct tern_unexp *u);
 

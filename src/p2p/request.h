@@ -55,6 +55,8 @@ struct tern_request {
 
     /* protocol scratch owned by the transport */
     void *pack_buf;         /* packed copy of a non-contiguous send */
+    void *xfer;             /* transport state kept outside shared memory */
+    uint8_t cancel_pending; /* MPI_Cancel asked the receiver to withdraw the send */
     size_t progress_off;    /* bytes moved so far (pipeline) */
     size_t limit;           /* bytes this transfer moves: min(message, receive buffer) */
     int slot;               /* rendezvous slot */

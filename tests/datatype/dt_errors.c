@@ -63,7 +63,8 @@ int main(int argc, char **argv)
         MPI_Aint d[2] = {0, 8};
         MPI_Datatype ty[2] = {MPI_INT, MPI_DATATYPE_NULL};
         expect(MPI_Type_create_struct(2, bl, d, ty, &t), MPI_ERR_TYPE,
-               "MPI_Type_create_struct: array_of_types[1] is MPI_DATATYPE_NULL", "struct null type");
+               "MPI_Type_create_struct: array_of_types[1] is MPI_DATATYPE_NULL",
+               "struct null type");
     }
 
     /* an uncommitted type cannot be communicated (packed), but can be

@@ -197,7 +197,8 @@ int main(int argc, char **argv)
     CHECK(!dt_of(MPI_DOUBLE_INT)->contig && !dt_of(MPI_SHORT_INT)->contig &&
               dt_of(MPI_FLOAT_INT)->contig && dt_of(MPI_2INT)->contig && dt_of(MPI_INT)->contig,
           "contig flags of the predefined types");
-    CHECK(dt_of(MPI_2INT)->basic == MPI_2INT && dt_of(MPI_2INT)->basic_count == 1, "MPI_2INT basic");
+    CHECK(dt_of(MPI_2INT)->basic == MPI_2INT && dt_of(MPI_2INT)->basic_count == 1,
+          "MPI_2INT basic");
     CHECK(dt_of(st.h)->basic == MPI_DATATYPE_NULL, "struct basic");
     CHECK(dt_of(v.h)->basic == MPI_INT && dt_of(v.h)->basic_count == 6, "vector basic");
     {
@@ -208,6 +209,29 @@ int main(int argc, char **argv)
         CHECK_MPI(MPI_Type_contiguous(0, MPI_FLOAT, &h));
         CHECK(dt_of(h)->basic == MPI_FLOAT && dt_of(h)->basic_count == 0, "empty basic");
         CHECK_MPI(MPI_Type_free(&h));
+    }
+    {
+        /* basic elements <-> bytes (MPI_Status_set_elements, MPI_Get_elements) */
+        int ebl[3] = {1, 1, 1};
+        MPI_Aint ed[3] = {0, 8, 16};
+        MPI_Datatype ety[3] = {MPI_INT, MPI_DOUBLE, MPI_CHAR}, es, ec;
+        CHECK_MPI(MPI_Type_create_struct(3, ebl, ed, ety, &es));
+        CHECK_MPI(MPI_Type_contiguous(2, es, &ec));
+        static const struct { size_t elems, bytes; } eb[] = {
+            {0, 0}, {1, 4}, {2, 12}, {3, 13}, {4, 17}, {5, 25}, {6, 26}, {7, 30}, {11, 51}};
+        for (size_t i = 0; i < sizeof eb / sizeof eb[0]; i++) {
+            size_t n;
+            CHECK(tern_dt_elements_to_bytes(dt_of(es), eb[i].elems) == eb[i].bytes &&
+                      tern_dt_elements_to_bytes(dt_of(ec), eb[i].elems) == eb[i].bytes,
+                  "%zu elements of struct{int;double;char} are %zu bytes", eb[i].elems,
+                  eb[i].bytes);
+            CHECK(tern_dt_count_elements(dt_of(ec), eb[i].bytes, &n) == 0 && n == eb[i].elems,
+                  "%zu bytes hold %zu elements, not %zu", eb[i].bytes, eb[i].elems, n);
+        }
+        CHECK(tern_dt_elements_to_bytes(dt_of(MPI_DOUBLE_INT), 3) == 36, "3 double_int");
+        CHECK(tern_dt_elements_to_bytes(dt_of(v.h), 7) == 28, "7 ints of a vector");
+        CHECK_MPI(MPI_Type_free(&ec));
+        CHECK_MPI(MPI_Type_free(&es));
     }
     CHECK(tern_dt_get(MPI_DATATYPE_NULL) == NULL, "MPI_DATATYPE_NULL -> NULL");
     CHECK(tern_dt_get((MPI_Datatype)0x8c000005) == NULL, "reserved index 5");

@@ -377,7 +377,8 @@ static void derived(void)
         b[i] = 3;
     }
     CHECK_MPI(MPI_Reduce_local(a, b, 6, t, MPI_PROD));
-    for (int i = 0; i < 12; i++) CHECK(b[i] == (i % 2 ? 3 : 3 * (i + 1)), "resized PROD [%d]=%d", i, b[i]);
+    for (int i = 0; i < 12; i++)
+        CHECK(b[i] == (i % 2 ? 3 : 3 * (i + 1)), "resized PROD [%d]=%d", i, b[i]);
     CHECK_MPI(MPI_Type_free(&t));
 
     /* padded pairs in a vector: packed path */

@@ -21,7 +21,8 @@ static void exchange(const rtype *s, int count_s, const rtype *r, int count_r, c
         CHECK_MPI(MPI_Send(b.base, count_s, s->h, 1, 7, MPI_COMM_WORLD));
         free(b.mem);
     } else if (rank == 1) {
-        rbuf sb = rb_alloc(s, count_s, 8), got = rb_alloc(r, count_r, 8), want = rb_alloc(r, count_r, 8);
+        rbuf sb = rb_alloc(s, count_s, 8), got = rb_alloc(r, count_r, 8);
+        rbuf want = rb_alloc(r, count_r, 8);
         rb_fill(&sb, 5); /* what rank 0 sent */
         char *stream = rt_xalloc(bytes + 1);
         rt_pack(s, sb.base, count_s, stream);
@@ -68,7 +69,8 @@ static void exchange(const rtype *s, int count_s, const rtype *r, int count_r, c
 static void self_copy(const rtype *s, int count_s, const rtype *r, int count_r, const char *what)
 {
     if (rank != 0) return;
-    rbuf sb = rb_alloc(s, count_s, 8), got = rb_alloc(r, count_r, 8), want = rb_alloc(r, count_r, 8);
+    rbuf sb = rb_alloc(s, count_s, 8), got = rb_alloc(r, count_r, 8);
+    rbuf want = rb_alloc(r, count_r, 8);
     rb_fill(&sb, 11);
     int ssize;
     CHECK_MPI(MPI_Type_size(s->h, &ssize));
@@ -136,7 +138,8 @@ int main(int argc, char **argv)
     } else if (rank == 1) {
         int *buf = rt_xalloc(50000 * sizeof(int));
         CHECK_MPI(MPI_Recv(buf, 50000, MPI_INT, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-        for (int i = 0; i < 50000; i++) CHECK(buf[i] == 2 * i, "freed type send [%d]=%d", i, buf[i]);
+        for (int i = 0; i < 50000; i++)
+            CHECK(buf[i] == 2 * i, "freed type send [%d]=%d", i, buf[i]);
         free(buf);
     }
 

@@ -2,8 +2,9 @@
  * one of them completes, however many other sends are pending.
  *  1. Rank 0 starts NR rendezvous-sized Isends with tag 300 that rank 1
  *     will receive only later, then an 8-byte Isend with tag 301; rank 1
- *     receives tag 301 first.  NR defaults to 40, more than the transport's
- *     32 rendezvous slots per pair; pass another NR as argument 1.
+ *     receives tag 301 first.  NR defaults to 40; the registrations also run
+ *     more sends than the transport has rendezvous slots per pair (64).  Pass
+ *     another NR as argument 1.
  *  2. The same in both directions at once.
  *  3. The same with a rendezvous-sized late message. */
 #include <stdio.h>

@@ -5,6 +5,7 @@
 # LD_LIBRARY_PATH, so the same binary loads Tern -- which the program shows
 # by printing MPI_Get_library_version.
 #   abi_mpich.sh SOURCE_DIR BUILD_DIR
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 src=$1
 build=$(cd "$2" && pwd -P)

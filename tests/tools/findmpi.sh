@@ -3,6 +3,7 @@
 # install prefix's bin/ is first on PATH -- even though Debian's MPICH and
 # Open MPI are installed in /usr -- and the program runs under our mpiexec.
 #   findmpi.sh SOURCE_DIR BUILD_DIR [CMAKE]
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 src=$1
 build=$(cd "$2" && pwd -P)

@@ -4,6 +4,7 @@
 # mpiexec runs; then the prefix is moved and everything still works there
 # (the wrappers, pkg-config and tern-info are relocatable).
 #   install.sh SOURCE_DIR BUILD_DIR [CMAKE]
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 src=$1
 build=$(cd "$2" && pwd -P)

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Helpers for the tools.* tests (sourced by bash scripts).
 #   fail MSG...   print "FAIL: MSG" and exit 1
 #   skip MSG...   print "SKIP: MSG" and exit 77 (ctest SKIP_RETURN_CODE)
@@ -58,6 +59,7 @@ asan_preload() {
     local rt
     rt=$(ldd "$1/lib/libmpi.so.12" 2>/dev/null | awk '/libasan/ { print $3 }')
     if [[ -n $rt ]]; then
+        # shellcheck disable=SC2034  # used by the scripts that source this file
         asan_env=(env "LD_PRELOAD=$rt${LD_PRELOAD:+:$LD_PRELOAD}")
         note "libmpi is built with AddressSanitizer: preloading $rt"
     fi

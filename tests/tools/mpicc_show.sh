@@ -2,6 +2,7 @@
 # tools.mpicc_show: the wrappers' -show, -compile-info, -link-info output,
 # compiler overrides, -c, symlinks, pkg-config, and one real compile.
 #   mpicc_show.sh SOURCE_DIR BUILD_DIR
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 src=$1
 build=$(cd "$2" && pwd -P)

@@ -3,6 +3,7 @@
 # with a value and a source; a TERN_ variable and an MV2_ alias show up as
 # such.  Options --version, --params, --help.
 #   tern_info.sh SOURCE_DIR BUILD_DIR
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 src=$1
 build=$(cd "$2" && pwd -P)

@@ -30,6 +30,11 @@ int tern_shm_recv_fast(int world, void *buf, size_t cap, uint32_t ctx, int src, 
 /* A receive matched a request-to-send found in the unexpected queue. */
 void tern_shm_rndv_recv_start(struct tern_request *r, const struct tern_rts *rts, size_t bytes);
 
+/* MPI_Cancel of a send to another rank: 1 when withdrawn at once;
+ * otherwise the receiver is asked and the request completes (cancelled or
+ * not) later. */
+int tern_shm_cancel_send(struct tern_request *r);
+
 /* Acknowledges a synchronous eager message matched late. */
 void tern_shm_send_sync_ack(int world_dst, uint64_t cookie);
 

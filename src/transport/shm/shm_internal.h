@@ -11,7 +11,10 @@
 #include "p2p/request.h"
 
 #define SHM_LINE 64
-#define SHM_RNDV_SLOTS 32
+/* Enough for the usual window of 64 outstanding large sends; beyond it a
+ * request-to-send goes without a slot (see shm_rndv.c). */
+#define SHM_RNDV_SLOTS 64
+#define SHM_NO_SLOT 0xffffffffu
 
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "shared-memory flags need lock-free 32-bit atomics");
 _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "shared-memory counters need lock-free 64-bit atomics");
@@ -24,6 +27,9 @@ enum shm_pkt_type {
     PKT_RTS,        /* request to send; struct shm_rts follows */
     PKT_CTS,        /* pipeline granted: stream 'len' bytes of request 'cookie' */
     PKT_SYNC_ACK,   /* synchronous send 'cookie' was matched */
+    PKT_RNDV_FIN,   /* the receiver finished copying slotless rendezvous 'cookie' */
+    PKT_REVOKE,     /* the sender cancels request 'cookie' if it is still unmatched */
+    PKT_REVOKE_REPLY, /* len = 1: 'cookie' was withdrawn; 0: too late, it matched */
 };
 #define PKT_FLAG_SYNC 1
 
@@ -47,7 +53,7 @@ _Static_assert(sizeof(struct shm_pkt) == SHM_PKT_HDR, "packet header must be 40 
 
 struct shm_rts {
     uint64_t addr;         /* sender's (packed) data */
-    uint32_t slot;         /* rendezvous slot in the sender->receiver area */
+    uint32_t slot;         /* rendezvous slot in the sender->receiver area, or SHM_NO_SLOT */
     uint32_t use_pipe;     /* the receiver cannot read us: stream through chunks */
 };
 
@@ -181,6 +187,11 @@ int shm_flush_queues(struct shm_peer *p);
 int shm_rndv_try_post(struct shm_peer *p, struct tern_request *r);
 void shm_rndv_on_rts(struct shm_peer *p, struct tern_request *r, const struct tern_rts *rts, size_t bytes);
 int shm_rndv_progress(void);
+
+int shm_rndv_cancel(struct shm_peer *p, struct tern_request *r);
+void shm_rndv_on_fin(struct tern_request *r);
+void shm_on_revoke(struct shm_peer *p, uint64_t cookie);
+void shm_on_revoke_reply(struct shm_peer *p, uint64_t cookie, uint64_t withdrawn);
 
 /* shm_pipe.c */
 void shm_pipe_on_cts(struct shm_peer *p, struct tern_request *r, uint64_t len);

@@ -234,6 +234,15 @@ static void on_packet(struct shm_peer *p, const struct shm_pkt *pkt)
         tern_req_complete(r);
         break;
     }
+    case PKT_RNDV_FIN:
+        shm_rndv_on_fin((struct tern_request *)(uintptr_t)pkt->cookie);
+        break;
+    case PKT_REVOKE:
+        shm_on_revoke(p, pkt->cookie);
+        break;
+    case PKT_REVOKE_REPLY:
+        shm_on_revoke_reply(p, pkt->cookie, pkt->len);
+        break;
     default:
         tern_fatal("corrupt packet type %d from rank %d in the shared-memory ring", pkt->type, p->world);
     }
@@ -330,4 +339,9 @@ int tern_shm_recv_fast(int world, void *buf, size_t cap, uint32_t ctx, int src, 
     p->in_pos = pos + nlines;
     atomic_store_explicit(&p->in_ctl->tail, p->in_pos, memory_order_release);
     return 1;
+}
+
+int tern_shm_cancel_send(struct tern_request *r)
+{
+    return shm_rndv_cancel(&shm.peers[r->world_peer], r);
 }

@@ -7,7 +7,12 @@
  * (waiting on this very send, typically) sees the slot become active and
  * writes chunks into the receiver with process_vm_writev.  Both claim
  * chunks from one shared counter, so two cores move one message and a busy
- * sender simply leaves all of it to the receiver. */
+ * sender simply leaves all of it to the receiver.
+ *
+ * When every slot of the pair is taken, the request-to-send goes without
+ * one: the receiver then copies alone, with its bookkeeping in private
+ * memory, and tells the sender with a FIN packet.  Slots make the copy
+ * cooperative; they never limit how many sends can be outstanding. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +20,7 @@
 #include "core/objects.h"
 #include "datatype/datatype.h"
 #include "p2p/p2p_internal.h"
+#include "p2p/status.h"
 #include "transport/shm/shm.h"
 #include "transport/shm/shm_internal.h"
 
@@ -35,7 +41,6 @@ int shm_rndv_try_post(struct shm_peer *p, struct tern_request *r)
 {
     int use_pipe = !p->peer_can_read;
     int k = use_pipe ? 0 : alloc_slot(p);
-    if (k < 0) return 0;
     struct shm_pkt *pkt = shm_ring_reserve(p, shm_pkt_lines(sizeof(struct shm_rts)));
     if (!pkt) return 0;
     if (!r->dt->contig && !r->pack_buf) {
@@ -43,7 +48,7 @@ int shm_rndv_try_post(struct shm_peer *p, struct tern_request *r)
         if (!r->pack_buf) tern_fatal("out of memory packing a %zu-byte message", r->bytes);
         tern_dt_pack(r->dt, r->buf, r->count, 0, r->pack_buf, r->bytes);
     }
-    if (!use_pipe) {
+    if (!use_pipe && k >= 0) {
         struct shm_rndv_slot *s = &p->out_slots[k];
         atomic_store_explicit(&s->next_off, 0, memory_order_relaxed);
         atomic_store_explicit(&s->done, 0, memory_order_relaxed);
@@ -61,11 +66,11 @@ int shm_rndv_try_post(struct shm_peer *p, struct tern_request *r)
     pkt->cookie = (uint64_t)(uintptr_t)r;
     struct shm_rts *body = (struct shm_rts *)((char *)pkt + SHM_PKT_HDR);
     body->addr = (uint64_t)(uintptr_t)tern_p2p_send_data(r);
-    body->slot = (uint32_t)k;
+    body->slot = k >= 0 ? (uint32_t)k : SHM_NO_SLOT;
     body->use_pipe = (uint32_t)use_pipe;
     shm_ring_publish(p, pkt, shm_pkt_lines(sizeof(struct shm_rts)));
     r->state = TERN_SEND_RNDV;
-    if (!use_pipe) shm_list_append(&shm.rndv_send, r);
+    if (!use_pipe && k >= 0) shm_list_append(&shm.rndv_send, r);
     return 1;
 }
 
@@ -98,11 +103,22 @@ static void copy_chunks(struct shm_peer *p, struct shm_rndv_slot *s, struct tern
     }
 }
 
+static struct shm_rndv_slot *recv_slot(struct shm_peer *p, struct tern_request *r)
+{
+    return r->xfer ? (struct shm_rndv_slot *)r->xfer : &p->in_slots[r->slot];
+}
+
 /* Receiver: done when every byte has landed, whoever copied it. */
-static int recv_try_finish(struct shm_rndv_slot *s, struct tern_request *r)
+static int recv_try_finish(struct shm_peer *p, struct shm_rndv_slot *s, struct tern_request *r)
 {
     if (atomic_load_explicit(&s->done, memory_order_acquire) != s->limit) return 0;
-    atomic_store_explicit(&s->recv_released, 1, memory_order_release);
+    if (r->xfer) {
+        free(r->xfer);
+        r->xfer = NULL;
+        shm_send_ctl(p, PKT_RNDV_FIN, r->rts_cookie, 0);
+    } else {
+        atomic_store_explicit(&s->recv_released, 1, memory_order_release);
+    }
     shm_list_remove(&shm.rndv_recv, r);
     tern_req_complete(r);
     return 1;
@@ -119,15 +135,23 @@ void tern_shm_rndv_recv_start(struct tern_request *r, const struct tern_rts *rts
         shm_pipe_recv_request(p, r);
         return;
     }
-    struct shm_rndv_slot *s = &p->in_slots[rts->slot];
+    struct shm_rndv_slot *s;
+    if (rts->slot == SHM_NO_SLOT) {
+        s = calloc(1, sizeof *s);
+        if (!s) tern_fatal("out of memory starting a rendezvous receive from rank %d", p->world);
+        r->xfer = s;
+        r->slot = -1;
+    } else {
+        s = &p->in_slots[rts->slot];
+        r->slot = (int)rts->slot;
+    }
     int contig = r->dt->contig;
-    r->slot = (int)rts->slot;
     s->limit = r->limit;
     /* Without cooperation one call moves it all, as the peers do. */
     s->chunk = shm.coop ? shm.coop_chunk : (r->limit ? r->limit : 1);
     if (!contig && s->chunk > shm.coop_chunk) s->chunk = shm.coop_chunk; /* the bounce buffer's size */
     s->recv_addr = contig ? (uint64_t)(uintptr_t)((char *)r->buf + r->dt->true_lb) : 0;
-    s->sender_may_copy = (uint32_t)(contig && shm.coop);
+    s->sender_may_copy = (uint32_t)(contig && shm.coop && !r->xfer);
     atomic_store_explicit(&s->state, SLOT_ACTIVE, memory_order_release);
     /* Copying waits for the progress pass after the ring poll: by then every
      * request-to-send that arrived is active, and the sender can work on
@@ -144,9 +168,9 @@ int shm_rndv_progress(void)
     for (r = shm.rndv_recv.head; r; r = next) {
         next = r->next;
         struct shm_peer *p = &shm.peers[r->world_peer];
-        struct shm_rndv_slot *s = &p->in_slots[r->slot];
+        struct shm_rndv_slot *s = recv_slot(p, r);
         copy_chunks(p, s, r, 0);
-        n += recv_try_finish(s, r);
+        n += recv_try_finish(p, s, r);
     }
     for (r = shm.rndv_send.tail; r; r = next) {
         next = r->prev;
@@ -162,4 +186,61 @@ int shm_rndv_progress(void)
         n++;
     }
     return n;
+}
+
+void shm_rndv_on_fin(struct tern_request *r)
+{
+    r->state = TERN_SEND_DONE;
+    tern_req_complete(r);
+}
+
+/* ---- MPI_Cancel of a send ----
+ *
+ * A send still queued here is simply withdrawn.  One whose request-to-send
+ * (or synchronous eager message) already left is withdrawn only if the
+ * receiver has not matched it: we ask, and it answers.  Returns 1 when the
+ * send was cancelled at once. */
+int shm_rndv_cancel(struct shm_peer *p, struct tern_request *r)
+{
+    if (r->state == TERN_SEND_QUEUED) {
+        if (r->prev) r->prev->next = r->next; else p->sendq_head = r->next;
+        if (r->next) r->next->prev = r->prev; else p->sendq_tail = r->prev;
+        r->next = r->prev = NULL;
+        return 1;
+    }
+    if ((r->state == TERN_SEND_RNDV || r->state == TERN_SEND_WAIT_ACK) && !r->cancel_pending) {
+        r->cancel_pending = 1;
+        shm_send_ctl(p, PKT_REVOKE, (uint64_t)(uintptr_t)r, 0);
+    }
+    return 0;
+}
+
+static int owns_cookie(const struct tern_unexp *u, int world, uint64_t cookie)
+{
+    if (u->world_src != world) return 0;
+    return (u->kind == TERN_UNEXP_RNDV && u->rts.cookie == cookie) ||
+           (u->kind == TERN_UNEXP_EAGER && u->sync && u->sync_cookie == cookie);
+}
+
+void shm_on_revoke(struct shm_peer *p, uint64_t cookie)
+{
+    struct tern_unexp *u = tern_unexp_find(owns_cookie, p->world, cookie);
+    if (u) tern_unexp_free(u);
+    shm_send_ctl(p, PKT_REVOKE_REPLY, cookie, u != NULL);
+}
+
+void shm_on_revoke_reply(struct shm_peer *p, uint64_t cookie, uint64_t withdrawn)
+{
+    /* "Too late" needs no answer, and the request may be gone by now: the
+     * match that made it too late also completes it. */
+    if (!withdrawn) return;
+    struct tern_request *r = (struct tern_request *)(uintptr_t)cookie;
+    if (r->slot >= 0) {
+        shm_list_remove(&shm.rndv_send, r);
+        p->out_slot_state[r->slot] = 0;
+    }
+    r->cancelled = 1;
+    tern_status_set_cancelled(&r->status, 1);
+    r->state = TERN_SEND_DONE;
+    tern_req_complete(r);
 }
