@@ -469,7 +469,7 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     static const char fn[] = "MPI_Reduce";
     struct tern_comm *c;
     struct tern_datatype *dt;
-    struct tern_op *o;
+    struct tern_op *o = NULL;
     int rc;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
@@ -491,7 +491,7 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     static const char fn[] = "MPI_Allreduce";
     struct tern_comm *c;
     struct tern_datatype *dt;
-    struct tern_op *o;
+    struct tern_op *o = NULL;
     int rc;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
@@ -510,7 +510,7 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
     static const char fn[] = "MPI_Reduce_scatter";
     struct tern_comm *c;
     struct tern_datatype *dt;
-    struct tern_op *o;
+    struct tern_op *o = NULL;
     size_t total = 0;
     int rc;
     TERN_REQUIRE_INIT(fn);
@@ -535,7 +535,7 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     static const char fn[] = "MPI_Reduce_scatter_block";
     struct tern_comm *c;
     struct tern_datatype *dt;
-    struct tern_op *o;
+    struct tern_op *o = NULL;
     int rc;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
@@ -560,7 +560,7 @@ int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
     static const char fn[] = "MPI_Scan";
     struct tern_comm *c;
     struct tern_datatype *dt;
-    struct tern_op *o;
+    struct tern_op *o = NULL;
     int rc;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
@@ -579,7 +579,7 @@ int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     static const char fn[] = "MPI_Exscan";
     struct tern_comm *c;
     struct tern_datatype *dt;
-    struct tern_op *o;
+    struct tern_op *o = NULL;
     int rc;
     TERN_REQUIRE_INIT(fn);
     tern_lock();

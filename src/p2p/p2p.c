@@ -301,12 +301,19 @@ int tern_sendrecv(const void *sbuf, size_t scount, struct tern_datatype *sdt, in
                   void *rbuf, size_t rcount, struct tern_datatype *rdt, int src, int rtag,
                   struct tern_comm *comm, int ctx_offset, MPI_Status *status)
 {
-    struct tern_request *rr, *sr;
-    int rc = tern_irecv(rbuf, rcount, rdt, src, rtag, comm, ctx_offset, &rr);
-    if (rc != MPI_SUCCESS) return rc;
-    rc = tern_isend(sbuf, scount, sdt, dest, stag, comm, ctx_offset, TERN_MODE_STANDARD, &sr);
-    if (rc != MPI_SUCCESS) return rc;
-    int e1 = tern_wait(sr, MPI_STATUS_IGNORE);
-    int e2 = tern_wait(rr, status);
+    struct tern_request rr, sr;
+    tern_req_init_local(&rr, TERN_REQ_RECV);
+    tern_req_bind(&rr, rbuf, rcount, rdt, src, rtag, comm, ctx_offset);
+    tern_recv_start(&rr);
+    tern_req_init_local(&sr, TERN_REQ_SEND);
+    tern_req_bind(&sr, (void *)sbuf, scount, sdt, dest, stag, comm, ctx_offset);
+    int rc = tern_send_start(&sr);
+    if (rc != MPI_SUCCESS) {
+        /* The receive lives in this frame: it must not stay posted. */
+        if (!tern_match_unpost(&rr)) tern_wait(&rr, MPI_STATUS_IGNORE);
+        return rc;
+    }
+    int e1 = tern_wait(&sr, MPI_STATUS_IGNORE);
+    int e2 = tern_wait(&rr, status);
     return e2 != MPI_SUCCESS ? e2 : e1;
 }
