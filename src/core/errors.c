@@ -162,6 +162,14 @@ void tern_warn(const char *fmt, ...)
     va_end(ap);
 }
 
+void tern_note(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    print_prefixed("", fmt, ap);
+    va_end(ap);
+}
+
 _Noreturn void tern_fatal(const char *fmt, ...)
 {
     va_list ap;

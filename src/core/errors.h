@@ -46,5 +46,7 @@ _Noreturn void tern_fatal(const char *fmt, ...) __attribute__((format(printf, 1,
 
 /* Printing with the rank in front, for warnings that do not end the job. */
 void tern_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same without the word "warning", for what the user asked to see. */
+void tern_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

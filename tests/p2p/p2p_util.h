@@ -58,7 +58,7 @@ static inline struct pu_limits pu_limits(void)
     ring = pu_floor_pow2(ring < 4096 ? 4096 : ring);
     l.eager = pu_env_size("TERN_SMP_EAGERSIZE", 16 << 10);
     if (l.eager > ring / 2 - 40) l.eager = ring / 2 - 40;
-    l.pipe_chunk = pu_env_size("TERN_SMP_SEND_BUFF_SIZE", 32 << 10);
+    l.pipe_chunk = pu_env_size("TERN_SMP_SEND_BUFF_SIZE", 64 << 10);
     if (l.pipe_chunk < 4096) l.pipe_chunk = 4096;
     l.pipe_chunk = (l.pipe_chunk + 63) & ~(size_t)63;
     l.coop_chunk = pu_env_size("TERN_SMP_COOP_CHUNK", 128 << 10);

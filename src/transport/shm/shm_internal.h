@@ -90,7 +90,7 @@ struct shm_pipe_flag {
 /* Per-rank block at the start of the segment. */
 struct shm_rank_ctl {
     _Atomic int32_t pid;
-    int32_t reserved;
+    int32_t prefer_pipe;           /* rank 0's: large messages take the pipeline */
     uint64_t probe_addr;           /* address of a word the peers read to test CMA */
     char pad[SHM_LINE - 16];
 };
@@ -154,6 +154,7 @@ struct shm_state {
     struct shm_peer *peers;        /* indexed by world rank; peers[me] unused */
     size_t eager_max;              /* payload bytes that go eagerly */
     int coop;                      /* cooperative rendezvous enabled */
+    int prefer_pipe;               /* the pipeline beats CMA here (or was asked for) */
     size_t coop_chunk;
     void *bounce;                  /* for non-contiguous CMA receives */
     /* transfers under way */

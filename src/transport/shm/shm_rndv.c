@@ -39,7 +39,7 @@ static int alloc_slot(struct shm_peer *p)
 
 int shm_rndv_try_post(struct shm_peer *p, struct tern_request *r)
 {
-    int use_pipe = !p->peer_can_read;
+    int use_pipe = !p->peer_can_read || shm.prefer_pipe;
     int k = use_pipe ? 0 : alloc_slot(p);
     struct shm_pkt *pkt = shm_ring_reserve(p, shm_pkt_lines(sizeof(struct shm_rts)));
     if (!pkt) return 0;
