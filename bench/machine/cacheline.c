@@ -1,6 +1,8 @@
 /* One-way cache-line latency between two cores: two threads, pinned to
- * cores A and B (default 0 and 1), ping-pong one 64-byte line with C11
- * atomics.  One-way latency = round trip / 2; prints the median of many
+ * cores A and B (default 0 and 1), ping-pong with C11 atomics, each
+ * direction on its own 64-byte line (as a message ping-pong uses one ring
+ * per direction: a single shared word would also measure the contention of
+ * two cores writing the same line).  One-way latency = round trip / 2; prints the median of many
  * runs.  This is the floor under any shared-memory MPI's small-message
  * latency on the same two cores.
  *
@@ -16,10 +18,11 @@
 
 #include "pin.h"
 
-static struct {
+struct line {
     _Alignas(64) _Atomic uint64_t word;
     char pad[64 - sizeof(uint64_t)];
-} line;
+};
+static struct line ping, pong;
 
 static int core_b = 1;
 static long roundtrips = 100000;
@@ -31,12 +34,12 @@ static void *responder(void *arg)
     (void)arg;
     if (pin_to_core(core_b)) atomic_store(&pin_failed, 1);
     for (int r = 0; r < runs + 1; r++) {
-        /* The initiator writes odd values; answer each with the next even one. */
+        /* The initiator writes odd values on ping; answer each on pong with the next even one. */
         for (long i = 0; i < roundtrips; i++) {
             uint64_t want = ((uint64_t)r * roundtrips + i) * 2 + 1;
-            while (atomic_load_explicit(&line.word, memory_order_acquire) != want) {
+            while (atomic_load_explicit(&ping.word, memory_order_acquire) != want) {
             }
-            atomic_store_explicit(&line.word, want + 1, memory_order_release);
+            atomic_store_explicit(&pong.word, want + 1, memory_order_release);
         }
     }
     return NULL;
@@ -73,8 +76,8 @@ int main(int argc, char **argv)
         double t0 = now_ns();
         for (long i = 0; i < roundtrips; i++) {
             uint64_t mine = ((uint64_t)r * roundtrips + i) * 2 + 1;
-            atomic_store_explicit(&line.word, mine, memory_order_release);
-            while (atomic_load_explicit(&line.word, memory_order_acquire) != mine + 1) {
+            atomic_store_explicit(&ping.word, mine, memory_order_release);
+            while (atomic_load_explicit(&pong.word, memory_order_acquire) != mine + 1) {
             }
         }
         double dt = now_ns() - t0;

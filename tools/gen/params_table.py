@@ -1,0 +1,28 @@
+#!/usr/bin/env python3
+"""Writes the parameter table of README.md from src/core/params.def, so the
+README never repeats a default by hand.  --check: exit 1 if it is stale."""
+import re
+import sys
+from pathlib import Path
+
+root = Path(__file__).resolve().parents[2]
+text = (root / "src/core/params.def").read_text()
+rows = []
+for m in re.finditer(r'TERN_PARAM\((\w+),\s*\w+,\s*(\w+),\s*"([^"]*)",\s*(NULL|"[^"]*"),\s*"((?:[^"\\]|\\.)*)"\)', text, re.S):
+    name, _type, default, alias, desc = m.groups()
+    alias = "–" if alias == "NULL" else "`%s`" % alias.strip('"')
+    rows.append(f"| `{name}` | {alias} | {default} | {desc} |")
+table = "\n".join(["| `TERN_` name | MVAPICH2 alias | default | meaning |", "|---|---|---|---|"] + rows)
+
+readme = root / "README.md"
+old = readme.read_text()
+pat = re.compile(r"(<!-- params:begin[^>]*-->\n).*?(\n<!-- params:end -->)", re.S)
+if not pat.search(old):
+    sys.exit("params_table.py: README.md lacks the <!-- params:begin --> ... <!-- params:end --> markers")
+new = pat.sub(lambda m: m.group(1) + table + m.group(2), old)
+if "--check" in sys.argv:
+    if new != old:
+        sys.exit("README.md's parameter table is stale: run python3 tools/gen/params_table.py")
+    print("README.md's parameter table matches src/core/params.def")
+elif new != old:
+    readme.write_text(new)
