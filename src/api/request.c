@@ -380,16 +380,23 @@ int PMPI_Startall(int count, MPI_Request array_of_requests[])
 
 /* ---- cancel, free, status ---- */
 
+/* For calls that need a live request: MPI_REQUEST_NULL is an error too. */
+static int lookup_live(const char *fn, MPI_Request *request, struct tern_request **r)
+{
+    if (!request) return tern_err_comm(NULL, MPI_ERR_ARG, "%s: request is NULL", fn);
+    int rc = lookup(fn, "*request", *request, r);
+    if (rc == MPI_SUCCESS && !*r)
+        rc = tern_err_comm(NULL, MPI_ERR_REQUEST, "%s: *request is MPI_REQUEST_NULL", fn);
+    return rc;
+}
+
 TERN_WEAK_ALIAS(MPI_Cancel)
 int PMPI_Cancel(MPI_Request *request)
 {
     TERN_REQUIRE_INIT("MPI_Cancel");
-    if (!request) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Cancel: request is NULL");
     tern_lock();
     struct tern_request *r;
-    int rc = lookup("MPI_Cancel", "*request", *request, &r);
-    if (rc == MPI_SUCCESS && !r)
-        rc = tern_err_comm(NULL, MPI_ERR_REQUEST, "MPI_Cancel: *request is MPI_REQUEST_NULL");
+    int rc = lookup_live("MPI_Cancel", request, &r);
     /* A receive still waiting in the posted queue is withdrawn; one that has
      * matched completes normally (MPI allows cancel to fail, and
      * MPI_Test_cancelled then says so).  Sends: see tern_cancel_send. */
@@ -417,12 +424,9 @@ TERN_WEAK_ALIAS(MPI_Request_free)
 int PMPI_Request_free(MPI_Request *request)
 {
     TERN_REQUIRE_INIT("MPI_Request_free");
-    if (!request) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Request_free: request is NULL");
     tern_lock();
     struct tern_request *r;
-    int rc = lookup("MPI_Request_free", "*request", *request, &r);
-    if (rc == MPI_SUCCESS && !r)
-        rc = tern_err_comm(NULL, MPI_ERR_REQUEST, "MPI_Request_free: *request is MPI_REQUEST_NULL");
+    int rc = lookup_live("MPI_Request_free", request, &r);
     if (rc == MPI_SUCCESS) {
         if (r->complete || (r->persistent && !r->active))
             tern_req_release(r);

@@ -162,6 +162,22 @@ int shm_flush_queues(struct shm_peer *p)
 
 /* ---- receiving ---- */
 
+/* A queue entry for a packet no posted receive wanted. */
+static struct tern_unexp *unexp_from(struct shm_peer *p, const struct shm_pkt *pkt, enum tern_unexp_kind kind,
+                                     size_t data_bytes)
+{
+    struct tern_unexp *u = tern_unexp_alloc(data_bytes);
+    if (!u) tern_fatal("out of memory holding an unexpected message of %llu bytes from rank %d",
+                       (unsigned long long)pkt->len, p->world);
+    u->ctx = pkt->ctx;
+    u->src = pkt->src;
+    u->tag = pkt->tag;
+    u->bytes = pkt->len;
+    u->kind = (uint8_t)kind;
+    u->world_src = p->world;
+    return u;
+}
+
 static void on_eager(struct shm_peer *p, const struct shm_pkt *pkt)
 {
     const char *payload = (const char *)pkt + SHM_PKT_HDR;
@@ -171,15 +187,7 @@ static void on_eager(struct shm_peer *p, const struct shm_pkt *pkt)
         if (pkt->flags & PKT_FLAG_SYNC) shm_send_ctl(p, PKT_SYNC_ACK, pkt->cookie, 0);
         return;
     }
-    struct tern_unexp *u = tern_unexp_alloc(pkt->len);
-    if (!u) tern_fatal("out of memory holding an unexpected message of %llu bytes from rank %d",
-                       (unsigned long long)pkt->len, p->world);
-    u->ctx = pkt->ctx;
-    u->src = pkt->src;
-    u->tag = pkt->tag;
-    u->bytes = pkt->len;
-    u->kind = TERN_UNEXP_EAGER;
-    u->world_src = p->world;
+    struct tern_unexp *u = unexp_from(p, pkt, TERN_UNEXP_EAGER, pkt->len);
     u->sync = (pkt->flags & PKT_FLAG_SYNC) != 0;
     u->sync_cookie = pkt->cookie;
     if (pkt->len) memcpy(u->data, payload, pkt->len);
@@ -202,14 +210,7 @@ static void on_rts(struct shm_peer *p, const struct shm_pkt *pkt)
         tern_shm_rndv_recv_start(r, &rts, pkt->len);
         return;
     }
-    struct tern_unexp *u = tern_unexp_alloc(0);
-    if (!u) tern_fatal("out of memory holding a request-to-send from rank %d", p->world);
-    u->ctx = pkt->ctx;
-    u->src = pkt->src;
-    u->tag = pkt->tag;
-    u->bytes = pkt->len;
-    u->kind = TERN_UNEXP_RNDV;
-    u->world_src = p->world;
+    struct tern_unexp *u = unexp_from(p, pkt, TERN_UNEXP_RNDV, 0);
     u->rts = rts;
     tern_unexp_enqueue(u);
 }
