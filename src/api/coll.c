@@ -123,6 +123,58 @@ out:
     return rc;
 }
 
+/* The argument names of one side of a collective, for the messages. */
+struct side {
+    const char *buf, *count, *counts, *type;
+    const char *whole; /* why MPI_IN_PLACE is refused for this side's buffer */
+};
+static const struct side SEND = {"sendbuf", "sendcount", "sendcounts", "sendtype",
+                                 "for the send buffer"};
+static const struct side RECV = {"recvbuf", "recvcount", "recvcounts", "recvtype",
+                                 "for the receive buffer"};
+
+/* A side given as (buf, count, type). */
+static int chk_block(struct tern_comm *c, const char *fn, const struct side *s, const void *buf,
+                     int count, MPI_Datatype type, struct tern_datatype **dt)
+{
+    int rc;
+    if ((rc = tern_check_count(c, count, fn, s->count))) return rc;
+    if ((rc = tern_check_datatype(c, type, fn, s->type, dt))) return rc;
+    if ((rc = chk_not_in_place(c, fn, s->buf, buf, s->whole))) return rc;
+    return tern_check_buffer(c, buf, count, *dt, fn, s->buf);
+}
+
+/* A side given as (buf, counts[c->size], displs, type); *total is the sum of
+ * the counts. */
+static int chk_vector(struct tern_comm *c, const char *fn, const struct side *s, const void *buf,
+                      const int *counts, const char *displs_arg, const int *displs,
+                      MPI_Datatype type, struct tern_datatype **dt, size_t *total)
+{
+    int rc;
+    if ((rc = chk_counts(c, fn, s->counts, counts, c->size, total))) return rc;
+    if ((rc = chk_array(c, fn, displs_arg, displs))) return rc;
+    if ((rc = tern_check_datatype(c, type, fn, s->type, dt))) return rc;
+    if ((rc = chk_not_in_place(c, fn, s->buf, buf, s->whole))) return rc;
+    return tern_check_buffer(c, buf, (long)*total, *dt, fn, s->buf);
+}
+
+/* The per-rank side of gather and scatter, once the root has checked its
+ * whole buffer (total elements of wdt): MPI_IN_PLACE only at the root, where
+ * it means "no part of mine to move". */
+static int chk_part(struct tern_comm *c, const char *fn, const struct side *s, const void *buf,
+                    int count, MPI_Datatype type, int root, const void *whole, size_t total,
+                    const struct tern_datatype *wdt, struct tern_datatype **dt)
+{
+    int rc;
+    if (c->rank != root &&
+        (rc = chk_not_in_place(c, fn, s->buf, buf, "at a rank other than the root")))
+        return rc;
+    if (buf == MPI_IN_PLACE) return MPI_SUCCESS;
+    if ((rc = chk_block(c, fn, s, buf, count, type, dt))) return rc;
+    if (c->rank == root) return chk_alias(c, fn, buf, whole, total * wdt->size);
+    return MPI_SUCCESS;
+}
+
 TERN_WEAK_ALIAS(MPI_Gather)
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
@@ -135,21 +187,9 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(chk_root(c, fn, root));
-    if (c->rank == root) {
-        TRY(tern_check_count(c, recvcount, fn, "recvcount"));
-        TRY(tern_check_datatype(c, recvtype, fn, "recvtype", &rdt));
-        TRY(chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
-        TRY(tern_check_buffer(c, recvbuf, recvcount, rdt, fn, "recvbuf"));
-    } else {
-        TRY(chk_not_in_place(c, fn, "sendbuf", sendbuf, "at a rank other than the root"));
-    }
-    if (sendbuf != MPI_IN_PLACE) {
-        TRY(tern_check_count(c, sendcount, fn, "sendcount"));
-        TRY(tern_check_datatype(c, sendtype, fn, "sendtype", &sdt));
-        TRY(tern_check_buffer(c, sendbuf, sendcount, sdt, fn, "sendbuf"));
-        if (c->rank == root)
-            TRY(chk_alias(c, fn, sendbuf, recvbuf, (size_t)recvcount * rdt->size));
-    }
+    if (c->rank == root) TRY(chk_block(c, fn, &RECV, recvbuf, recvcount, recvtype, &rdt));
+    TRY(chk_part(c, fn, &SEND, sendbuf, sendcount, sendtype, root, recvbuf, (size_t)recvcount,
+                 rdt, &sdt));
     rc = coll_result(c, tern_gather(sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount,
                                     rdt, root, c));
 out:
@@ -171,22 +211,10 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(chk_root(c, fn, root));
-    if (c->rank == root) {
-        TRY(chk_counts(c, fn, "recvcounts", recvcounts, c->size, &total));
-        TRY(chk_array(c, fn, "displs", displs));
-        TRY(tern_check_datatype(c, recvtype, fn, "recvtype", &rdt));
-        TRY(chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
-        TRY(tern_check_buffer(c, recvbuf, (long)total, rdt, fn, "recvbuf"));
-    } else {
-        TRY(chk_not_in_place(c, fn, "sendbuf", sendbuf, "at a rank other than the root"));
-    }
-    if (sendbuf != MPI_IN_PLACE) {
-        TRY(tern_check_count(c, sendcount, fn, "sendcount"));
-        TRY(tern_check_datatype(c, sendtype, fn, "sendtype", &sdt));
-        TRY(tern_check_buffer(c, sendbuf, sendcount, sdt, fn, "sendbuf"));
-        if (c->rank == root)
-            TRY(chk_alias(c, fn, sendbuf, recvbuf, total * rdt->size));
-    }
+    if (c->rank == root)
+        TRY(chk_vector(c, fn, &RECV, recvbuf, recvcounts, "displs", displs, recvtype, &rdt,
+                       &total));
+    TRY(chk_part(c, fn, &SEND, sendbuf, sendcount, sendtype, root, recvbuf, total, rdt, &sdt));
     rc = coll_result(c, tern_gatherv(sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts, displs,
                                      rdt, root, c));
 out:
@@ -206,21 +234,9 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(chk_root(c, fn, root));
-    if (c->rank == root) {
-        TRY(tern_check_count(c, sendcount, fn, "sendcount"));
-        TRY(tern_check_datatype(c, sendtype, fn, "sendtype", &sdt));
-        TRY(chk_not_in_place(c, fn, "sendbuf", sendbuf, "for the send buffer"));
-        TRY(tern_check_buffer(c, sendbuf, sendcount, sdt, fn, "sendbuf"));
-    } else {
-        TRY(chk_not_in_place(c, fn, "recvbuf", recvbuf, "at a rank other than the root"));
-    }
-    if (recvbuf != MPI_IN_PLACE) {
-        TRY(tern_check_count(c, recvcount, fn, "recvcount"));
-        TRY(tern_check_datatype(c, recvtype, fn, "recvtype", &rdt));
-        TRY(tern_check_buffer(c, recvbuf, recvcount, rdt, fn, "recvbuf"));
-        if (c->rank == root)
-            TRY(chk_alias(c, fn, sendbuf, recvbuf, (size_t)sendcount * sdt->size));
-    }
+    if (c->rank == root) TRY(chk_block(c, fn, &SEND, sendbuf, sendcount, sendtype, &sdt));
+    TRY(chk_part(c, fn, &RECV, recvbuf, recvcount, recvtype, root, sendbuf, (size_t)sendcount,
+                 sdt, &rdt));
     rc = coll_result(c, tern_scatter(sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount,
                                      rdt, root, c));
 out:
@@ -242,22 +258,10 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(chk_root(c, fn, root));
-    if (c->rank == root) {
-        TRY(chk_counts(c, fn, "sendcounts", sendcounts, c->size, &total));
-        TRY(chk_array(c, fn, "displs", displs));
-        TRY(tern_check_datatype(c, sendtype, fn, "sendtype", &sdt));
-        TRY(chk_not_in_place(c, fn, "sendbuf", sendbuf, "for the send buffer"));
-        TRY(tern_check_buffer(c, sendbuf, (long)total, sdt, fn, "sendbuf"));
-    } else {
-        TRY(chk_not_in_place(c, fn, "recvbuf", recvbuf, "at a rank other than the root"));
-    }
-    if (recvbuf != MPI_IN_PLACE) {
-        TRY(tern_check_count(c, recvcount, fn, "recvcount"));
-        TRY(tern_check_datatype(c, recvtype, fn, "recvtype", &rdt));
-        TRY(tern_check_buffer(c, recvbuf, recvcount, rdt, fn, "recvbuf"));
-        if (c->rank == root)
-            TRY(chk_alias(c, fn, sendbuf, recvbuf, total * sdt->size));
-    }
+    if (c->rank == root)
+        TRY(chk_vector(c, fn, &SEND, sendbuf, sendcounts, "displs", displs, sendtype, &sdt,
+                       &total));
+    TRY(chk_part(c, fn, &RECV, recvbuf, recvcount, recvtype, root, sendbuf, total, sdt, &rdt));
     rc = coll_result(c, tern_scatterv(sendbuf, sendcounts, displs, sdt, recvbuf,
                                       (size_t)recvcount, rdt, root, c));
 out:
@@ -269,19 +273,20 @@ out:
 static int chk_send_side(struct tern_comm *c, const char *fn, const void *sendbuf, int sendcount,
                          MPI_Datatype sendtype, struct tern_datatype **sdt)
 {
-    int rc;
     *sdt = NULL;
     if (sendbuf == MPI_IN_PLACE) return MPI_SUCCESS;
-    if ((rc = tern_check_count(c, sendcount, fn, "sendcount"))) return rc;
-    if ((rc = tern_check_datatype(c, sendtype, fn, "sendtype", sdt))) return rc;
-    return tern_check_buffer(c, sendbuf, sendcount, *sdt, fn, "sendbuf");
+    return chk_block(c, fn, &SEND, sendbuf, sendcount, sendtype, sdt);
 }
 
-TERN_WEAK_ALIAS(MPI_Allgather)
-int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+/* Allgather and alltoall: the same arguments, the same checks. */
+typedef int (*all_block_fn)(const void *sbuf, size_t scount, struct tern_datatype *sdt,
+                            void *rbuf, size_t rcount, struct tern_datatype *rdt,
+                            struct tern_comm *c);
+
+static int all_block(const char *fn, all_block_fn algo, const void *sendbuf, int sendcount,
+                     MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                     MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Allgather";
     struct tern_comm *c;
     struct tern_datatype *sdt, *rdt;
     int rc;
@@ -289,16 +294,20 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(chk_send_side(c, fn, sendbuf, sendcount, sendtype, &sdt));
-    TRY(tern_check_count(c, recvcount, fn, "recvcount"));
-    TRY(tern_check_datatype(c, recvtype, fn, "recvtype", &rdt));
-    TRY(chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
-    TRY(tern_check_buffer(c, recvbuf, recvcount, rdt, fn, "recvbuf"));
+    TRY(chk_block(c, fn, &RECV, recvbuf, recvcount, recvtype, &rdt));
     TRY(chk_alias(c, fn, sendbuf, recvbuf, (size_t)recvcount * rdt->size));
-    rc = coll_result(c, tern_allgather(sendbuf, (size_t)sendcount, sdt, recvbuf,
-                                       (size_t)recvcount, rdt, c));
+    rc = coll_result(c, algo(sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount, rdt, c));
 out:
     tern_unlock();
     return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Allgather)
+int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return all_block("MPI_Allgather", tern_allgather, sendbuf, sendcount, sendtype, recvbuf,
+                     recvcount, recvtype, comm);
 }
 
 TERN_WEAK_ALIAS(MPI_Allgatherv)
@@ -315,11 +324,7 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(chk_send_side(c, fn, sendbuf, sendcount, sendtype, &sdt));
-    TRY(chk_counts(c, fn, "recvcounts", recvcounts, c->size, &total));
-    TRY(chk_array(c, fn, "displs", displs));
-    TRY(tern_check_datatype(c, recvtype, fn, "recvtype", &rdt));
-    TRY(chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
-    TRY(tern_check_buffer(c, recvbuf, (long)total, rdt, fn, "recvbuf"));
+    TRY(chk_vector(c, fn, &RECV, recvbuf, recvcounts, "displs", displs, recvtype, &rdt, &total));
     TRY(chk_alias(c, fn, sendbuf, recvbuf, total * rdt->size));
     rc = coll_result(c, tern_allgatherv(sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts,
                                         displs, rdt, c));
@@ -332,24 +337,8 @@ TERN_WEAK_ALIAS(MPI_Alltoall)
 int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Alltoall";
-    struct tern_comm *c;
-    struct tern_datatype *sdt, *rdt;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_send_side(c, fn, sendbuf, sendcount, sendtype, &sdt));
-    TRY(tern_check_count(c, recvcount, fn, "recvcount"));
-    TRY(tern_check_datatype(c, recvtype, fn, "recvtype", &rdt));
-    TRY(chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
-    TRY(tern_check_buffer(c, recvbuf, recvcount, rdt, fn, "recvbuf"));
-    TRY(chk_alias(c, fn, sendbuf, recvbuf, (size_t)recvcount * rdt->size));
-    rc = coll_result(c, tern_alltoall(sendbuf, (size_t)sendcount, sdt, recvbuf,
-                                      (size_t)recvcount, rdt, c));
-out:
-    tern_unlock();
-    return rc;
+    return all_block("MPI_Alltoall", tern_alltoall, sendbuf, sendcount, sendtype, recvbuf,
+                     recvcount, recvtype, comm);
 }
 
 TERN_WEAK_ALIAS(MPI_Alltoallv)
@@ -365,17 +354,11 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    if (sendbuf != MPI_IN_PLACE) {
-        TRY(chk_counts(c, fn, "sendcounts", sendcounts, c->size, &stotal));
-        TRY(chk_array(c, fn, "sdispls", sdispls));
-        TRY(tern_check_datatype(c, sendtype, fn, "sendtype", &sdt));
-        TRY(tern_check_buffer(c, sendbuf, (long)stotal, sdt, fn, "sendbuf"));
-    }
-    TRY(chk_counts(c, fn, "recvcounts", recvcounts, c->size, &rtotal));
-    TRY(chk_array(c, fn, "rdispls", rdispls));
-    TRY(tern_check_datatype(c, recvtype, fn, "recvtype", &rdt));
-    TRY(chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
-    TRY(tern_check_buffer(c, recvbuf, (long)rtotal, rdt, fn, "recvbuf"));
+    if (sendbuf != MPI_IN_PLACE)
+        TRY(chk_vector(c, fn, &SEND, sendbuf, sendcounts, "sdispls", sdispls, sendtype, &sdt,
+                       &stotal));
+    TRY(chk_vector(c, fn, &RECV, recvbuf, recvcounts, "rdispls", rdispls, recvtype, &rdt,
+                   &rtotal));
     TRY(chk_alias(c, fn, sendbuf, recvbuf, rtotal * rdt->size));
     rc = coll_result(c, tern_alltoallv(sendbuf, sendcounts, sdispls, sdt, recvbuf, recvcounts,
                                        rdispls, rdt, c));
@@ -484,11 +467,13 @@ out:
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Allreduce)
-int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm)
+/* Allreduce, scan and exscan: the same arguments, the same checks. */
+typedef int (*all_reduce_fn)(const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
+                             struct tern_op *op, struct tern_comm *c);
+
+static int all_reduce(const char *fn, all_reduce_fn algo, const void *sendbuf, void *recvbuf,
+                      int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Allreduce";
     struct tern_comm *c;
     struct tern_datatype *dt;
     struct tern_op *o = NULL;
@@ -497,10 +482,30 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(chk_reduction(c, fn, sendbuf, recvbuf, count, datatype, op, 1, &dt, &o));
-    rc = coll_result(c, tern_allreduce(sendbuf, recvbuf, (size_t)count, dt, o, c));
+    rc = coll_result(c, algo(sendbuf, recvbuf, (size_t)count, dt, o, c));
 out:
     tern_unlock();
     return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Allreduce)
+int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm)
+{
+    return all_reduce("MPI_Allreduce", tern_allreduce, sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+/* The buffers of reduce_scatter(_block): total elements in, mine out. */
+static int chk_scattered(struct tern_comm *c, const char *fn, const void *sendbuf, void *recvbuf,
+                         size_t total, int mine, struct tern_datatype *dt)
+{
+    int rc;
+    if (sendbuf != MPI_IN_PLACE &&
+        (rc = tern_check_buffer(c, sendbuf, (long)total, dt, fn, "sendbuf")))
+        return rc;
+    if ((rc = chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"))) return rc;
+    if ((rc = tern_check_buffer(c, recvbuf, mine, dt, fn, "recvbuf"))) return rc;
+    return chk_alias(c, fn, sendbuf, recvbuf, total * dt->size);
 }
 
 TERN_WEAK_ALIAS(MPI_Reduce_scatter)
@@ -518,10 +523,7 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(chk_counts(c, fn, "recvcounts", recvcounts, c->size, &total));
     TRY(chk_reduction(c, fn, sendbuf, NULL, 0, datatype, op, 0, &dt, &o));
-    if (sendbuf != MPI_IN_PLACE) TRY(tern_check_buffer(c, sendbuf, (long)total, dt, fn, "sendbuf"));
-    TRY(chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
-    TRY(tern_check_buffer(c, recvbuf, recvcounts[c->rank], dt, fn, "recvbuf"));
-    TRY(chk_alias(c, fn, sendbuf, recvbuf, total * dt->size));
+    TRY(chk_scattered(c, fn, sendbuf, recvbuf, total, recvcounts[c->rank], dt));
     rc = coll_result(c, tern_reduce_scatter(sendbuf, recvbuf, recvcounts, dt, o, c));
 out:
     tern_unlock();
@@ -542,11 +544,8 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_check_count(c, recvcount, fn, "recvcount"));
     TRY(chk_reduction(c, fn, sendbuf, NULL, 0, datatype, op, 0, &dt, &o));
-    size_t total = (size_t)recvcount * (size_t)c->size;
-    if (sendbuf != MPI_IN_PLACE) TRY(tern_check_buffer(c, sendbuf, (long)total, dt, fn, "sendbuf"));
-    TRY(chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
-    TRY(tern_check_buffer(c, recvbuf, recvcount, dt, fn, "recvbuf"));
-    TRY(chk_alias(c, fn, sendbuf, recvbuf, total * dt->size));
+    TRY(chk_scattered(c, fn, sendbuf, recvbuf, (size_t)recvcount * (size_t)c->size, recvcount,
+                      dt));
     rc = coll_result(c, tern_reduce_scatter_block(sendbuf, recvbuf, (size_t)recvcount, dt, o, c));
 out:
     tern_unlock();
@@ -557,36 +556,12 @@ TERN_WEAK_ALIAS(MPI_Scan)
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Scan";
-    struct tern_comm *c;
-    struct tern_datatype *dt;
-    struct tern_op *o = NULL;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_reduction(c, fn, sendbuf, recvbuf, count, datatype, op, 1, &dt, &o));
-    rc = coll_result(c, tern_scan(sendbuf, recvbuf, (size_t)count, dt, o, c));
-out:
-    tern_unlock();
-    return rc;
+    return all_reduce("MPI_Scan", tern_scan, sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 TERN_WEAK_ALIAS(MPI_Exscan)
 int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Exscan";
-    struct tern_comm *c;
-    struct tern_datatype *dt;
-    struct tern_op *o = NULL;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_reduction(c, fn, sendbuf, recvbuf, count, datatype, op, 1, &dt, &o));
-    rc = coll_result(c, tern_exscan(sendbuf, recvbuf, (size_t)count, dt, o, c));
-out:
-    tern_unlock();
-    return rc;
+    return all_reduce("MPI_Exscan", tern_exscan, sendbuf, recvbuf, count, datatype, op, comm);
 }

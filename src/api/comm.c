@@ -58,42 +58,68 @@ static int chk_subgroup(struct tern_comm *c, const char *fn, struct tern_group *
     return rc;
 }
 
-static int publish_comm(struct tern_comm *nc, MPI_Comm *out)
+/* What every constructor checks after its own arguments. */
+static int chk_new(struct tern_comm *c, const char *fn, MPI_Comm *newcomm)
 {
-    *out = nc ? nc->handle : MPI_COMM_NULL;
+    int rc = tern_check_ptr(c, newcomm, fn, "newcomm");
+    return rc ? rc : chk_intra(c, fn);
+}
+
+/* The end of every constructor: on failure a half-made communicator goes
+ * and the error through c's handler; else the new handle goes out. */
+static int finish_new(struct tern_comm *c, int rc, struct tern_comm *nc, MPI_Comm *newcomm)
+{
+    if (rc) {
+        if (nc) tern_comm_free_handle(nc);
+        return tern_err_raise(c, rc);
+    }
+    *newcomm = nc ? nc->handle : MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+
+/* A query of one communicator with one output argument: the checks, then
+ * answer() under the lock. */
+typedef int (*comm_answer_fn)(struct tern_comm *c, const char *fn, void *out);
+
+static int comm_query(const char *fn, MPI_Comm comm, const char *arg, void *out,
+                      comm_answer_fn answer)
+{
+    struct tern_comm *c;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(tern_check_ptr(c, out, fn, arg));
+    rc = answer(c, fn, out);
+out:
+    tern_unlock();
+    return rc;
+}
+
+static int answer_size(struct tern_comm *c, const char *fn, void *out)
+{
+    (void)fn;
+    *(int *)out = c->size;
+    return MPI_SUCCESS;
+}
+
+static int answer_rank(struct tern_comm *c, const char *fn, void *out)
+{
+    (void)fn;
+    *(int *)out = c->rank;
     return MPI_SUCCESS;
 }
 
 TERN_WEAK_ALIAS(MPI_Comm_size)
 int PMPI_Comm_size(MPI_Comm comm, int *size)
 {
-    static const char fn[] = "MPI_Comm_size";
-    struct tern_comm *c;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(tern_check_ptr(c, size, fn, "size"));
-    *size = c->size;
-out:
-    tern_unlock();
-    return rc;
+    return comm_query("MPI_Comm_size", comm, "size", size, answer_size);
 }
 
 TERN_WEAK_ALIAS(MPI_Comm_rank)
 int PMPI_Comm_rank(MPI_Comm comm, int *rank)
 {
-    static const char fn[] = "MPI_Comm_rank";
-    struct tern_comm *c;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(tern_check_ptr(c, rank, fn, "rank"));
-    *rank = c->rank;
-out:
-    tern_unlock();
-    return rc;
+    return comm_query("MPI_Comm_rank", comm, "rank", rank, answer_rank);
 }
 
 TERN_WEAK_ALIAS(MPI_Comm_dup)
@@ -105,14 +131,9 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(tern_check_ptr(c, newcomm, fn, "newcomm"));
-    TRY(chk_intra(c, fn));
+    TRY(chk_new(c, fn, newcomm));
     rc = tern_comm_create_from(c, c->group, &nc);
-    if (rc) {
-        rc = tern_err_raise(c, rc);
-        goto out;
-    }
-    publish_comm(nc, newcomm);
+    rc = finish_new(c, rc, nc, newcomm);
 out:
     tern_unlock();
     return rc;
@@ -182,20 +203,14 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(tern_check_ptr(c, newcomm, fn, "newcomm"));
-    TRY(chk_intra(c, fn));
+    TRY(chk_new(c, fn, newcomm));
     if (color < 0 && color != MPI_UNDEFINED) {
         rc = tern_err_comm(c, MPI_ERR_ARG,
                            "%s: color=%d is negative (only MPI_UNDEFINED may be)", fn, color);
         goto out;
     }
     rc = comm_split(c, color, key, &nc);
-    if (rc) {
-        if (nc) tern_comm_free_handle(nc);
-        rc = tern_err_raise(c, rc);
-        goto out;
-    }
-    publish_comm(nc, newcomm);
+    rc = finish_new(c, rc, nc, newcomm);
 out:
     tern_unlock();
     return rc;
@@ -211,8 +226,7 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(tern_check_ptr(c, newcomm, fn, "newcomm"));
-    TRY(chk_intra(c, fn));
+    TRY(chk_new(c, fn, newcomm));
     switch (split_type) {
     case MPI_UNDEFINED:
         color = MPI_UNDEFINED;
@@ -240,12 +254,7 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
         goto out;
     }
     rc = comm_split(c, color, key, &nc);
-    if (rc) {
-        if (nc) tern_comm_free_handle(nc);
-        rc = tern_err_raise(c, rc);
-        goto out;
-    }
-    publish_comm(nc, newcomm);
+    rc = finish_new(c, rc, nc, newcomm);
 out:
     tern_unlock();
     return rc;
@@ -262,15 +271,10 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(chk_group(c, fn, "group", group, &g));
-    TRY(tern_check_ptr(c, newcomm, fn, "newcomm"));
-    TRY(chk_intra(c, fn));
+    TRY(chk_new(c, fn, newcomm));
     TRY(chk_subgroup(c, fn, g));
     rc = tern_comm_create_from(c, g->rank == MPI_UNDEFINED ? NULL : g, &nc);
-    if (rc) {
-        rc = tern_err_raise(c, rc);
-        goto out;
-    }
-    publish_comm(nc, newcomm);
+    rc = finish_new(c, rc, nc, newcomm);
 out:
     tern_unlock();
     return rc;
@@ -287,8 +291,7 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(chk_group(c, fn, "group", group, &g));
-    TRY(tern_check_ptr(c, newcomm, fn, "newcomm"));
-    TRY(chk_intra(c, fn));
+    TRY(chk_new(c, fn, newcomm));
     if (tag < 0) {
         rc = tern_err_comm(c, MPI_ERR_TAG, "%s: tag=%d is outside 0..MPI_TAG_UB (%d)", fn, tag,
                            TERN_TAG_UB);
@@ -296,11 +299,7 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     }
     TRY(chk_subgroup(c, fn, g));
     rc = tern_comm_create_group(c, g, tag, &nc);
-    if (rc) {
-        rc = tern_err_raise(c, rc);
-        goto out;
-    }
-    publish_comm(nc, newcomm);
+    rc = finish_new(c, rc, nc, newcomm);
 out:
     tern_unlock();
     return rc;
@@ -352,39 +351,33 @@ out:
     return rc;
 }
 
+static int answer_group(struct tern_comm *c, const char *fn, void *out)
+{
+    tern_group_retain(c->group);
+    int rc = tern_group_publish(c->group, out);
+    if (rc) rc = tern_err_comm(c, rc, "%s: out of memory for a group handle", fn);
+    return rc;
+}
+
 TERN_WEAK_ALIAS(MPI_Comm_group)
 int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
-    static const char fn[] = "MPI_Comm_group";
-    struct tern_comm *c;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(tern_check_ptr(c, group, fn, "group"));
-    tern_group_retain(c->group);
-    rc = tern_group_publish(c->group, group);
-    if (rc) rc = tern_err_comm(c, rc, "%s: out of memory for a group handle", fn);
-out:
-    tern_unlock();
-    return rc;
+    return comm_query("MPI_Comm_group", comm, "group", group, answer_group);
+}
+
+static int answer_set_name(struct tern_comm *c, const char *fn, void *out)
+{
+    (void)fn;
+    /* Longer names are truncated to MPI_MAX_OBJECT_NAME - 1 characters. */
+    snprintf(c->name, sizeof c->name, "%s", (const char *)out);
+    return MPI_SUCCESS;
 }
 
 TERN_WEAK_ALIAS(MPI_Comm_set_name)
 int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
 {
-    static const char fn[] = "MPI_Comm_set_name";
-    struct tern_comm *c;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(tern_check_ptr(c, comm_name, fn, "comm_name"));
-    /* Longer names are truncated to MPI_MAX_OBJECT_NAME - 1 characters. */
-    snprintf(c->name, sizeof c->name, "%s", comm_name);
-out:
-    tern_unlock();
-    return rc;
+    /* comm_query's "output" is the name read here. */
+    return comm_query("MPI_Comm_set_name", comm, "comm_name", (void *)comm_name, answer_set_name);
 }
 
 TERN_WEAK_ALIAS(MPI_Comm_get_name)
@@ -407,25 +400,25 @@ out:
     return rc;
 }
 
+static int answer_test_inter(struct tern_comm *c, const char *fn, void *out)
+{
+    (void)fn;
+    *(int *)out = c->is_inter != 0;
+    return MPI_SUCCESS;
+}
+
 TERN_WEAK_ALIAS(MPI_Comm_test_inter)
 int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
-    static const char fn[] = "MPI_Comm_test_inter";
-    struct tern_comm *c;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(tern_check_ptr(c, flag, fn, "flag"));
-    *flag = c->is_inter != 0;
-out:
-    tern_unlock();
-    return rc;
+    return comm_query("MPI_Comm_test_inter", comm, "flag", flag, answer_test_inter);
 }
 
-static int not_inter(struct tern_comm *c, const char *fn)
+/* The remote side of an intercommunicator; intercommunicators come with the
+ * object-model issue, so every comm is refused for now. */
+static int not_inter(struct tern_comm *c, const char *fn, void *out)
 {
     char lb[64];
+    (void)out;
     return tern_err_comm(c, MPI_ERR_COMM, "%s: comm=%s is not an intercommunicator", fn,
                          tern_comm_label(c, lb, sizeof lb));
 }
@@ -433,33 +426,13 @@ static int not_inter(struct tern_comm *c, const char *fn)
 TERN_WEAK_ALIAS(MPI_Comm_remote_size)
 int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
 {
-    static const char fn[] = "MPI_Comm_remote_size";
-    struct tern_comm *c;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(tern_check_ptr(c, size, fn, "size"));
-    rc = not_inter(c, fn); /* intercommunicators come with the object-model issue */
-out:
-    tern_unlock();
-    return rc;
+    return comm_query("MPI_Comm_remote_size", comm, "size", size, not_inter);
 }
 
 TERN_WEAK_ALIAS(MPI_Comm_remote_group)
 int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
 {
-    static const char fn[] = "MPI_Comm_remote_group";
-    struct tern_comm *c;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(tern_check_ptr(c, group, fn, "group"));
-    rc = not_inter(c, fn);
-out:
-    tern_unlock();
-    return rc;
+    return comm_query("MPI_Comm_remote_group", comm, "group", group, not_inter);
 }
 
 /* ---- Predefined attributes ----

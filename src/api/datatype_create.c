@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "api/locked.h"
 #include "datatype/dt_api.h"
 
 /* Hands the new type's handle out, or reports why there is none. */
@@ -13,6 +14,22 @@ static int finish_ctor(int rc, const char *fn, struct tern_datatype *const *nt,
     if (rc) return tern_dt_ctor_failed(rc, fn);
     *newtype = (*nt)->handle;
     return MPI_SUCCESS;
+}
+
+/* The last checks of most constructors: the old type, then where the new
+ * one goes. */
+static int check_old_new(const char *fn, MPI_Datatype oldtype, struct tern_datatype **old,
+                         MPI_Datatype *newtype)
+{
+    int rc = tern_arg_type(oldtype, fn, "oldtype", old);
+    return rc ? rc : tern_arg_ptr(newtype, fn, "newtype");
+}
+
+/* A datatype passed by reference to commit or free: *datatype is live. */
+static int check_type_ref(const char *fn, MPI_Datatype *datatype, struct tern_datatype **dt)
+{
+    int rc = tern_arg_ptr(datatype, fn, "datatype");
+    return rc ? rc : tern_arg_type(*datatype, fn, "datatype", dt);
 }
 
 static int check_blocklengths(int count, const int bl[], const char *fn)
@@ -30,8 +47,7 @@ static int type_contiguous(const char *fn, int count, MPI_Datatype oldtype,
     struct tern_datatype *old, *nt = NULL;
     int rc;
     if ((rc = tern_arg_nonneg(count, MPI_ERR_COUNT, fn, "count")) ||
-        (rc = tern_arg_type(oldtype, fn, "oldtype", &old)) ||
-        (rc = tern_arg_ptr(newtype, fn, "newtype")))
+        (rc = check_old_new(fn, oldtype, &old, newtype)))
         return rc;
     return finish_ctor(tern_dt_contiguous(count, old, &nt), fn, &nt, newtype);
 }
@@ -39,11 +55,7 @@ static int type_contiguous(const char *fn, int count, MPI_Datatype oldtype,
 TERN_WEAK_ALIAS(MPI_Type_contiguous)
 int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    TERN_REQUIRE_INIT("MPI_Type_contiguous");
-    tern_lock();
-    int rc = type_contiguous("MPI_Type_contiguous", count, oldtype, newtype);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Type_contiguous", type_contiguous, count, oldtype, newtype);
 }
 
 static int type_vector(const char *fn, int count, int blocklength, MPI_Aint stride, int hv,
@@ -53,8 +65,7 @@ static int type_vector(const char *fn, int count, int blocklength, MPI_Aint stri
     int rc;
     if ((rc = tern_arg_nonneg(count, MPI_ERR_COUNT, fn, "count")) ||
         (rc = tern_arg_nonneg(blocklength, MPI_ERR_ARG, fn, "blocklength")) ||
-        (rc = tern_arg_type(oldtype, fn, "oldtype", &old)) ||
-        (rc = tern_arg_ptr(newtype, fn, "newtype")))
+        (rc = check_old_new(fn, oldtype, &old, newtype)))
         return rc;
     rc = hv ? tern_dt_hvector(count, blocklength, stride, old, &nt)
             : tern_dt_vector(count, blocklength, (int)stride, old, &nt);
@@ -65,34 +76,24 @@ TERN_WEAK_ALIAS(MPI_Type_vector)
 int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
                      MPI_Datatype *newtype)
 {
-    TERN_REQUIRE_INIT("MPI_Type_vector");
-    tern_lock();
-    int rc = type_vector("MPI_Type_vector", count, blocklength, stride, 0, oldtype, newtype);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Type_vector", type_vector, count, blocklength, stride, 0, oldtype,
+                     newtype);
 }
 
 TERN_WEAK_ALIAS(MPI_Type_create_hvector)
 int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                              MPI_Datatype *newtype)
 {
-    TERN_REQUIRE_INIT("MPI_Type_create_hvector");
-    tern_lock();
-    int rc = type_vector("MPI_Type_create_hvector", count, blocklength, stride, 1, oldtype,
-                         newtype);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Type_create_hvector", type_vector, count, blocklength, stride, 1,
+                     oldtype, newtype);
 }
 
 TERN_WEAK_ALIAS(MPI_Type_hvector)
 int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                       MPI_Datatype *newtype)
 {
-    TERN_REQUIRE_INIT("MPI_Type_hvector");
-    tern_lock();
-    int rc = type_vector("MPI_Type_hvector", count, blocklength, stride, 1, oldtype, newtype);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Type_hvector", type_vector, count, blocklength, stride, 1, oldtype,
+                     newtype);
 }
 
 /* indexed family: kind 0 indexed, 1 hindexed, 2 indexed_block, 3 hindexed_block */
@@ -114,9 +115,7 @@ static int type_indexed(const char *fn, int kind, int count, const int bls[], in
                        : (rc = tern_arg_ptr(idispls, fn, "array_of_displacements")))
             return rc;
     }
-    if ((rc = tern_arg_type(oldtype, fn, "oldtype", &old)) ||
-        (rc = tern_arg_ptr(newtype, fn, "newtype")))
-        return rc;
+    if ((rc = check_old_new(fn, oldtype, &old, newtype))) return rc;
     switch (kind) {
     case 0: rc = tern_dt_indexed(count, bls, idispls, old, &nt); break;
     case 1: rc = tern_dt_hindexed(count, bls, adispls, old, &nt); break;
@@ -131,12 +130,8 @@ int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
                       const int array_of_displacements[], MPI_Datatype oldtype,
                       MPI_Datatype *newtype)
 {
-    TERN_REQUIRE_INIT("MPI_Type_indexed");
-    tern_lock();
-    int rc = type_indexed("MPI_Type_indexed", 0, count, array_of_blocklengths, 0,
-                          array_of_displacements, NULL, oldtype, newtype);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Type_indexed", type_indexed, 0, count, array_of_blocklengths, 0,
+                     array_of_displacements, NULL, oldtype, newtype);
 }
 
 TERN_WEAK_ALIAS(MPI_Type_create_hindexed)
@@ -144,36 +139,24 @@ int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
                               const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                               MPI_Datatype *newtype)
 {
-    TERN_REQUIRE_INIT("MPI_Type_create_hindexed");
-    tern_lock();
-    int rc = type_indexed("MPI_Type_create_hindexed", 1, count, array_of_blocklengths, 0, NULL,
-                          array_of_displacements, oldtype, newtype);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Type_create_hindexed", type_indexed, 1, count, array_of_blocklengths, 0,
+                     NULL, array_of_displacements, oldtype, newtype);
 }
 
 TERN_WEAK_ALIAS(MPI_Type_hindexed)
 int PMPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
                        MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    TERN_REQUIRE_INIT("MPI_Type_hindexed");
-    tern_lock();
-    int rc = type_indexed("MPI_Type_hindexed", 1, count, array_of_blocklengths, 0, NULL,
-                          array_of_displacements, oldtype, newtype);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Type_hindexed", type_indexed, 1, count, array_of_blocklengths, 0, NULL,
+                     array_of_displacements, oldtype, newtype);
 }
 
 TERN_WEAK_ALIAS(MPI_Type_create_indexed_block)
 int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
                                    MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    TERN_REQUIRE_INIT("MPI_Type_create_indexed_block");
-    tern_lock();
-    int rc = type_indexed("MPI_Type_create_indexed_block", 2, count, NULL, blocklength,
-                          array_of_displacements, NULL, oldtype, newtype);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Type_create_indexed_block", type_indexed, 2, count, NULL, blocklength,
+                     array_of_displacements, NULL, oldtype, newtype);
 }
 
 TERN_WEAK_ALIAS(MPI_Type_create_hindexed_block)
@@ -181,12 +164,8 @@ int PMPI_Type_create_hindexed_block(int count, int blocklength,
                                     const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                                     MPI_Datatype *newtype)
 {
-    TERN_REQUIRE_INIT("MPI_Type_create_hindexed_block");
-    tern_lock();
-    int rc = type_indexed("MPI_Type_create_hindexed_block", 3, count, NULL, blocklength, NULL,
-                          array_of_displacements, oldtype, newtype);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Type_create_hindexed_block", type_indexed, 3, count, NULL, blocklength,
+                     NULL, array_of_displacements, oldtype, newtype);
 }
 
 static int type_struct(const char *fn, int count, const int bls[], const MPI_Aint displs[],
@@ -220,24 +199,16 @@ int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
                             const MPI_Aint array_of_displacements[],
                             const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
 {
-    TERN_REQUIRE_INIT("MPI_Type_create_struct");
-    tern_lock();
-    int rc = type_struct("MPI_Type_create_struct", count, array_of_blocklengths,
-                         array_of_displacements, array_of_types, newtype);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Type_create_struct", type_struct, count, array_of_blocklengths,
+                     array_of_displacements, array_of_types, newtype);
 }
 
 TERN_WEAK_ALIAS(MPI_Type_struct)
 int PMPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
                      MPI_Datatype array_of_types[], MPI_Datatype *newtype)
 {
-    TERN_REQUIRE_INIT("MPI_Type_struct");
-    tern_lock();
-    int rc = type_struct("MPI_Type_struct", count, array_of_blocklengths, array_of_displacements,
-                         array_of_types, newtype);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Type_struct", type_struct, count, array_of_blocklengths,
+                     array_of_displacements, array_of_types, newtype);
 }
 
 static int type_resized(const char *fn, MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
@@ -245,9 +216,7 @@ static int type_resized(const char *fn, MPI_Datatype oldtype, MPI_Aint lb, MPI_A
 {
     struct tern_datatype *old, *nt = NULL;
     int rc;
-    if ((rc = tern_arg_type(oldtype, fn, "oldtype", &old)) ||
-        (rc = tern_arg_ptr(newtype, fn, "newtype")))
-        return rc;
+    if ((rc = check_old_new(fn, oldtype, &old, newtype))) return rc;
     return finish_ctor(tern_dt_resized(old, lb, extent, &nt), fn, &nt, newtype);
 }
 
@@ -255,40 +224,28 @@ TERN_WEAK_ALIAS(MPI_Type_create_resized)
 int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
                              MPI_Datatype *newtype)
 {
-    TERN_REQUIRE_INIT("MPI_Type_create_resized");
-    tern_lock();
-    int rc = type_resized("MPI_Type_create_resized", oldtype, lb, extent, newtype);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Type_create_resized", type_resized, oldtype, lb, extent, newtype);
 }
 
 static int type_dup(const char *fn, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     struct tern_datatype *old, *nt = NULL;
     int rc;
-    if ((rc = tern_arg_type(oldtype, fn, "oldtype", &old)) ||
-        (rc = tern_arg_ptr(newtype, fn, "newtype")))
-        return rc;
+    if ((rc = check_old_new(fn, oldtype, &old, newtype))) return rc;
     return finish_ctor(tern_dt_dup(old, &nt), fn, &nt, newtype);
 }
 
 TERN_WEAK_ALIAS(MPI_Type_dup)
 int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    TERN_REQUIRE_INIT("MPI_Type_dup");
-    tern_lock();
-    int rc = type_dup("MPI_Type_dup", oldtype, newtype);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Type_dup", type_dup, oldtype, newtype);
 }
 
 static int type_commit(const char *fn, MPI_Datatype *datatype)
 {
     struct tern_datatype *dt;
     int rc;
-    if ((rc = tern_arg_ptr(datatype, fn, "datatype")) ||
-        (rc = tern_arg_type(*datatype, fn, "datatype", &dt)))
-        return rc;
+    if ((rc = check_type_ref(fn, datatype, &dt))) return rc;
     rc = tern_dt_commit(dt);
     if (rc)
         return tern_err_comm(NULL, rc, "%s: out of memory compiling datatype 0x%x", fn,
@@ -299,20 +256,14 @@ static int type_commit(const char *fn, MPI_Datatype *datatype)
 TERN_WEAK_ALIAS(MPI_Type_commit)
 int PMPI_Type_commit(MPI_Datatype *datatype)
 {
-    TERN_REQUIRE_INIT("MPI_Type_commit");
-    tern_lock();
-    int rc = type_commit("MPI_Type_commit", datatype);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Type_commit", type_commit, datatype);
 }
 
 static int type_free(const char *fn, MPI_Datatype *datatype)
 {
     struct tern_datatype *dt;
     int rc;
-    if ((rc = tern_arg_ptr(datatype, fn, "datatype")) ||
-        (rc = tern_arg_type(*datatype, fn, "datatype", &dt)))
-        return rc;
+    if ((rc = check_type_ref(fn, datatype, &dt))) return rc;
     if (dt->predefined)
         return tern_err_comm(NULL, MPI_ERR_TYPE,
                              "%s: datatype %s is predefined and cannot be freed", fn, dt->name);
@@ -324,9 +275,5 @@ static int type_free(const char *fn, MPI_Datatype *datatype)
 TERN_WEAK_ALIAS(MPI_Type_free)
 int PMPI_Type_free(MPI_Datatype *datatype)
 {
-    TERN_REQUIRE_INIT("MPI_Type_free");
-    tern_lock();
-    int rc = type_free("MPI_Type_free", datatype);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Type_free", type_free, datatype);
 }

@@ -3,20 +3,39 @@
 #include <limits.h>
 #include <stdint.h>
 
+#include "api/locked.h"
 #include "core/objects.h"
 #include "datatype/dt_api.h"
 #include "p2p/status.h"
 
-static int check_comm(MPI_Comm comm, const char *fn, struct tern_comm **out)
+/* The argument names of pack and unpack for the packed side, for the
+ * messages. */
+struct packed_args {
+    const char *count, *buf, *size;
+};
+static const struct packed_args PACK_ARGS = {"incount", "outbuf", "outsize"};
+static const struct packed_args UNPACK_ARGS = {"outcount", "inbuf", "insize"};
+
+/* The packed buffer of pack and unpack: *position inside its size, room
+ * there for count elements of dt, and the buffer present if anything
+ * moves; *bytes is how much moves. */
+static int check_packed(struct tern_comm *c, const char *fn, const struct packed_args *a,
+                        int count, const struct tern_datatype *dt, const void *buf, int size,
+                        int position, size_t *bytes)
 {
-    struct tern_comm *c = comm == MPI_COMM_NULL ? NULL : tern_comm_get(comm);
-    if (!c) {
-        if (comm == MPI_COMM_NULL)
-            return tern_err_comm(NULL, MPI_ERR_COMM, "%s: comm is MPI_COMM_NULL", fn);
-        return tern_err_comm(NULL, MPI_ERR_COMM, "%s: comm=0x%x is not a valid communicator", fn,
-                             (unsigned)comm);
+    *bytes = (size_t)count * dt->size;
+    if (position < 0 || position > size)
+        return tern_err_comm(c, MPI_ERR_ARG, "%s: *position=%d is outside %s (%s=%d)", fn,
+                             position, a->buf, a->size, size);
+    if (*bytes > (size_t)(size - position)) {
+        char lbl[MPI_MAX_OBJECT_NAME + 24];
+        return tern_err_comm(c, MPI_ERR_TRUNCATE,
+                             "%s: %s=%d x %s needs %zu bytes, %s has %d left (%s=%d, "
+                             "*position=%d)",
+                             fn, a->count, count, tern_dt_label(dt, lbl, sizeof lbl), *bytes,
+                             a->buf, size - position, a->size, size, position);
     }
-    *out = c;
+    if (*bytes && !buf) return tern_err_comm(c, MPI_ERR_BUFFER, "%s: %s is NULL", fn, a->buf);
     return MPI_SUCCESS;
 }
 
@@ -26,25 +45,15 @@ static int pack(const char *fn, const void *inbuf, int incount, MPI_Datatype dat
     struct tern_datatype *dt;
     struct tern_comm *c;
     int rc;
-    if ((rc = check_comm(comm, fn, &c)) ||
+    if ((rc = tern_comm_check(comm, fn, "comm", &c)) ||
         (rc = tern_arg_nonneg(incount, MPI_ERR_COUNT, fn, "incount")) ||
         (rc = tern_arg_type_committed(datatype, fn, "datatype", &dt)) ||
         (rc = tern_arg_nonneg(outsize, MPI_ERR_ARG, fn, "outsize")) ||
         (rc = tern_arg_ptr(position, fn, "position")))
         return rc;
-    size_t bytes = (size_t)incount * dt->size;
-    if (*position < 0 || *position > outsize)
-        return tern_err_comm(c, MPI_ERR_ARG, "%s: *position=%d is outside outbuf (outsize=%d)", fn,
-                             *position, outsize);
-    if (bytes > (size_t)(outsize - *position)) {
-        char lbl[MPI_MAX_OBJECT_NAME + 24];
-        return tern_err_comm(c, MPI_ERR_TRUNCATE,
-                             "%s: incount=%d x %s needs %zu bytes, outbuf has %d left (outsize=%d, "
-                             "*position=%d)",
-                             fn, incount, tern_dt_label(dt, lbl, sizeof lbl), bytes,
-                             outsize - *position, outsize, *position);
-    }
-    if (bytes && !outbuf) return tern_err_comm(c, MPI_ERR_BUFFER, "%s: outbuf is NULL", fn);
+    size_t bytes;
+    if ((rc = check_packed(c, fn, &PACK_ARGS, incount, dt, outbuf, outsize, *position, &bytes)))
+        return rc;
     tern_dt_pack(dt, inbuf, (size_t)incount, 0, (char *)outbuf + *position, bytes);
     *position += (int)bytes;
     return MPI_SUCCESS;
@@ -54,11 +63,7 @@ TERN_WEAK_ALIAS(MPI_Pack)
 int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
               int *position, MPI_Comm comm)
 {
-    TERN_REQUIRE_INIT("MPI_Pack");
-    tern_lock();
-    int rc = pack("MPI_Pack", inbuf, incount, datatype, outbuf, outsize, position, comm);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Pack", pack, inbuf, incount, datatype, outbuf, outsize, position, comm);
 }
 
 static int unpack(const char *fn, const void *inbuf, int insize, int *position, void *outbuf,
@@ -67,25 +72,15 @@ static int unpack(const char *fn, const void *inbuf, int insize, int *position, 
     struct tern_datatype *dt;
     struct tern_comm *c;
     int rc;
-    if ((rc = check_comm(comm, fn, &c)) ||
+    if ((rc = tern_comm_check(comm, fn, "comm", &c)) ||
         (rc = tern_arg_nonneg(insize, MPI_ERR_ARG, fn, "insize")) ||
         (rc = tern_arg_ptr(position, fn, "position")) ||
         (rc = tern_arg_nonneg(outcount, MPI_ERR_COUNT, fn, "outcount")) ||
         (rc = tern_arg_type_committed(datatype, fn, "datatype", &dt)))
         return rc;
-    size_t bytes = (size_t)outcount * dt->size;
-    if (*position < 0 || *position > insize)
-        return tern_err_comm(c, MPI_ERR_ARG, "%s: *position=%d is outside inbuf (insize=%d)", fn,
-                             *position, insize);
-    if (bytes > (size_t)(insize - *position)) {
-        char lbl[MPI_MAX_OBJECT_NAME + 24];
-        return tern_err_comm(c, MPI_ERR_TRUNCATE,
-                             "%s: outcount=%d x %s needs %zu bytes, inbuf has %d left (insize=%d, "
-                             "*position=%d)",
-                             fn, outcount, tern_dt_label(dt, lbl, sizeof lbl), bytes,
-                             insize - *position, insize, *position);
-    }
-    if (bytes && !inbuf) return tern_err_comm(c, MPI_ERR_BUFFER, "%s: inbuf is NULL", fn);
+    size_t bytes;
+    if ((rc = check_packed(c, fn, &UNPACK_ARGS, outcount, dt, inbuf, insize, *position, &bytes)))
+        return rc;
     tern_dt_unpack(dt, outbuf, (size_t)outcount, 0, (const char *)inbuf + *position, bytes);
     *position += (int)bytes;
     return MPI_SUCCESS;
@@ -95,11 +90,8 @@ TERN_WEAK_ALIAS(MPI_Unpack)
 int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
                 MPI_Datatype datatype, MPI_Comm comm)
 {
-    TERN_REQUIRE_INIT("MPI_Unpack");
-    tern_lock();
-    int rc = unpack("MPI_Unpack", inbuf, insize, position, outbuf, outcount, datatype, comm);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Unpack", unpack, inbuf, insize, position, outbuf, outcount, datatype,
+                     comm);
 }
 
 static int pack_size(const char *fn, int incount, MPI_Datatype datatype, MPI_Comm comm,
@@ -108,7 +100,7 @@ static int pack_size(const char *fn, int incount, MPI_Datatype datatype, MPI_Com
     struct tern_datatype *dt;
     struct tern_comm *c;
     int rc;
-    if ((rc = check_comm(comm, fn, &c)) ||
+    if ((rc = tern_comm_check(comm, fn, "comm", &c)) ||
         (rc = tern_arg_nonneg(incount, MPI_ERR_COUNT, fn, "incount")) ||
         (rc = tern_arg_type(datatype, fn, "datatype", &dt)) ||
         (rc = tern_arg_ptr(size, fn, "size")))
@@ -126,11 +118,7 @@ static int pack_size(const char *fn, int incount, MPI_Datatype datatype, MPI_Com
 TERN_WEAK_ALIAS(MPI_Pack_size)
 int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
 {
-    TERN_REQUIRE_INIT("MPI_Pack_size");
-    tern_lock();
-    int rc = pack_size("MPI_Pack_size", incount, datatype, comm, size);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Pack_size", pack_size, incount, datatype, comm, size);
 }
 
 /* ---- counts from a status ---- */
@@ -162,11 +150,7 @@ static int get_count(const char *fn, const MPI_Status *status, MPI_Datatype data
 TERN_WEAK_ALIAS(MPI_Get_count)
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
-    TERN_REQUIRE_INIT("MPI_Get_count");
-    tern_lock();
-    int rc = get_count("MPI_Get_count", status, datatype, count);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Get_count", get_count, status, datatype, count);
 }
 
 static int get_elements(const char *fn, const MPI_Status *status, MPI_Datatype datatype,
@@ -189,19 +173,11 @@ static int get_elements(const char *fn, const MPI_Status *status, MPI_Datatype d
 TERN_WEAK_ALIAS(MPI_Get_elements)
 int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
-    TERN_REQUIRE_INIT("MPI_Get_elements");
-    tern_lock();
-    int rc = get_elements("MPI_Get_elements", status, datatype, NULL, count);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Get_elements", get_elements, status, datatype, NULL, count);
 }
 
 TERN_WEAK_ALIAS(MPI_Get_elements_x)
 int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
 {
-    TERN_REQUIRE_INIT("MPI_Get_elements_x");
-    tern_lock();
-    int rc = get_elements("MPI_Get_elements_x", status, datatype, count, NULL);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Get_elements_x", get_elements, status, datatype, count, NULL);
 }

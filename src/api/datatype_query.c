@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "api/locked.h"
 #include "datatype/dt_api.h"
 
 /* ---- size ---- */
@@ -25,21 +26,13 @@ static int type_size(const char *fn, MPI_Datatype datatype, MPI_Count *size, int
 TERN_WEAK_ALIAS(MPI_Type_size)
 int PMPI_Type_size(MPI_Datatype datatype, int *size)
 {
-    TERN_REQUIRE_INIT("MPI_Type_size");
-    tern_lock();
-    int rc = type_size("MPI_Type_size", datatype, NULL, size);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Type_size", type_size, datatype, NULL, size);
 }
 
 TERN_WEAK_ALIAS(MPI_Type_size_x)
 int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
 {
-    TERN_REQUIRE_INIT("MPI_Type_size_x");
-    tern_lock();
-    int rc = type_size("MPI_Type_size_x", datatype, size, NULL);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Type_size_x", type_size, datatype, size, NULL);
 }
 
 /* ---- bounds: which 0 = (lb, extent), 1 = (true_lb, true_extent) ---- */
@@ -61,45 +54,29 @@ static int type_bounds(const char *fn, MPI_Datatype datatype, int which, MPI_Ain
 TERN_WEAK_ALIAS(MPI_Type_get_extent)
 int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
-    TERN_REQUIRE_INIT("MPI_Type_get_extent");
-    tern_lock();
-    int rc = type_bounds("MPI_Type_get_extent", datatype, 0, lb, extent);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Type_get_extent", type_bounds, datatype, 0, lb, extent);
 }
 
 TERN_WEAK_ALIAS(MPI_Type_get_extent_x)
 int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
 {
-    TERN_REQUIRE_INIT("MPI_Type_get_extent_x");
     _Static_assert(sizeof(MPI_Count) == sizeof(MPI_Aint), "MPI_Count and MPI_Aint differ");
-    tern_lock();
-    int rc = type_bounds("MPI_Type_get_extent_x", datatype, 0, (MPI_Aint *)lb,
-                         (MPI_Aint *)extent);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Type_get_extent_x", type_bounds, datatype, 0, (MPI_Aint *)lb,
+                     (MPI_Aint *)extent);
 }
 
 TERN_WEAK_ALIAS(MPI_Type_get_true_extent)
 int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
 {
-    TERN_REQUIRE_INIT("MPI_Type_get_true_extent");
-    tern_lock();
-    int rc = type_bounds("MPI_Type_get_true_extent", datatype, 1, true_lb, true_extent);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Type_get_true_extent", type_bounds, datatype, 1, true_lb, true_extent);
 }
 
 TERN_WEAK_ALIAS(MPI_Type_get_true_extent_x)
 int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
                                 MPI_Count *true_extent)
 {
-    TERN_REQUIRE_INIT("MPI_Type_get_true_extent_x");
-    tern_lock();
-    int rc = type_bounds("MPI_Type_get_true_extent_x", datatype, 1, (MPI_Aint *)true_lb,
-                         (MPI_Aint *)true_extent);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Type_get_true_extent_x", type_bounds, datatype, 1, (MPI_Aint *)true_lb,
+                     (MPI_Aint *)true_extent);
 }
 
 /* MPI-1: one bound at a time.  which: 0 extent, 1 lb, 2 ub. */
@@ -117,31 +94,19 @@ static int type_bound1(const char *fn, MPI_Datatype datatype, int which, MPI_Ain
 TERN_WEAK_ALIAS(MPI_Type_extent)
 int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent)
 {
-    TERN_REQUIRE_INIT("MPI_Type_extent");
-    tern_lock();
-    int rc = type_bound1("MPI_Type_extent", datatype, 0, extent);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Type_extent", type_bound1, datatype, 0, extent);
 }
 
 TERN_WEAK_ALIAS(MPI_Type_lb)
 int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement)
 {
-    TERN_REQUIRE_INIT("MPI_Type_lb");
-    tern_lock();
-    int rc = type_bound1("MPI_Type_lb", datatype, 1, displacement);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Type_lb", type_bound1, datatype, 1, displacement);
 }
 
 TERN_WEAK_ALIAS(MPI_Type_ub)
 int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement)
 {
-    TERN_REQUIRE_INIT("MPI_Type_ub");
-    tern_lock();
-    int rc = type_bound1("MPI_Type_ub", datatype, 2, displacement);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Type_ub", type_bound1, datatype, 2, displacement);
 }
 
 /* ---- names ---- */
@@ -163,11 +128,7 @@ static int type_set_name(const char *fn, MPI_Datatype datatype, const char *name
 TERN_WEAK_ALIAS(MPI_Type_set_name)
 int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
 {
-    TERN_REQUIRE_INIT("MPI_Type_set_name");
-    tern_lock();
-    int rc = type_set_name("MPI_Type_set_name", datatype, type_name);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Type_set_name", type_set_name, datatype, type_name);
 }
 
 static int type_get_name(const char *fn, MPI_Datatype datatype, char *name, int *resultlen)
@@ -188,11 +149,7 @@ static int type_get_name(const char *fn, MPI_Datatype datatype, char *name, int 
 TERN_WEAK_ALIAS(MPI_Type_get_name)
 int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
 {
-    TERN_REQUIRE_INIT("MPI_Type_get_name");
-    tern_lock();
-    int rc = type_get_name("MPI_Type_get_name", datatype, type_name, resultlen);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Type_get_name", type_get_name, datatype, type_name, resultlen);
 }
 
 /* ---- envelope and contents ---- */
@@ -216,12 +173,8 @@ TERN_WEAK_ALIAS(MPI_Type_get_envelope)
 int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
                            int *num_datatypes, int *combiner)
 {
-    TERN_REQUIRE_INIT("MPI_Type_get_envelope");
-    tern_lock();
-    int rc = type_get_envelope("MPI_Type_get_envelope", datatype, num_integers, num_addresses,
-                               num_datatypes, combiner);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Type_get_envelope", type_get_envelope, datatype, num_integers,
+                     num_addresses, num_datatypes, combiner);
 }
 
 static int type_get_contents(const char *fn, MPI_Datatype datatype, int max_integers,
@@ -254,31 +207,29 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addr
                            int max_datatypes, int array_of_integers[],
                            MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[])
 {
-    TERN_REQUIRE_INIT("MPI_Type_get_contents");
-    tern_lock();
-    int rc = type_get_contents("MPI_Type_get_contents", datatype, max_integers, max_addresses,
-                               max_datatypes, array_of_integers, array_of_addresses,
-                               array_of_datatypes);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Type_get_contents", type_get_contents, datatype, max_integers,
+                     max_addresses, max_datatypes, array_of_integers, array_of_addresses,
+                     array_of_datatypes);
 }
 
 /* ---- addresses (no initialisation needed: pure arithmetic) ---- */
 
-TERN_WEAK_ALIAS(MPI_Get_address)
-int PMPI_Get_address(const void *location, MPI_Aint *address)
+static int address_of(const char *fn, const void *location, MPI_Aint *address)
 {
-    int rc = tern_arg_ptr(address, "MPI_Get_address", "address");
+    int rc = tern_arg_ptr(address, fn, "address");
     if (rc) return rc;
     *address = (MPI_Aint)(uintptr_t)location;
     return MPI_SUCCESS;
+}
+
+TERN_WEAK_ALIAS(MPI_Get_address)
+int PMPI_Get_address(const void *location, MPI_Aint *address)
+{
+    return address_of("MPI_Get_address", location, address);
 }
 
 TERN_WEAK_ALIAS(MPI_Address)
 int PMPI_Address(void *location, MPI_Aint *address)
 {
-    int rc = tern_arg_ptr(address, "MPI_Address", "address");
-    if (rc) return rc;
-    *address = (MPI_Aint)(uintptr_t)location;
-    return MPI_SUCCESS;
+    return address_of("MPI_Address", location, address);
 }

@@ -58,36 +58,31 @@ static int make_group(const char *fn, const int *world, int n, MPI_Group *out)
     return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Group_size)
-int PMPI_Group_size(MPI_Group group, int *size)
+/* Group_size and Group_rank: one group, one int answer (its rank if 'rank'). */
+static int group_query(const char *fn, MPI_Group group, const char *arg, int *out, int rank)
 {
-    static const char fn[] = "MPI_Group_size";
     struct tern_group *g;
     int rc;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(chk_group(fn, "group", group, &g));
-    TRY(tern_check_ptr(NULL, size, fn, "size"));
-    *size = g->size;
+    TRY(tern_check_ptr(NULL, out, fn, arg));
+    *out = rank ? g->rank : g->size;
 out:
     tern_unlock();
     return rc;
 }
 
+TERN_WEAK_ALIAS(MPI_Group_size)
+int PMPI_Group_size(MPI_Group group, int *size)
+{
+    return group_query("MPI_Group_size", group, "size", size, 0);
+}
+
 TERN_WEAK_ALIAS(MPI_Group_rank)
 int PMPI_Group_rank(MPI_Group group, int *rank)
 {
-    static const char fn[] = "MPI_Group_rank";
-    struct tern_group *g;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(chk_group(fn, "group", group, &g));
-    TRY(tern_check_ptr(NULL, rank, fn, "rank"));
-    *rank = g->rank;
-out:
-    tern_unlock();
-    return rc;
+    return group_query("MPI_Group_rank", group, "rank", rank, 1);
 }
 
 /* ranks[0..n) must be distinct ranks of g; marks them in 'seen'. */
@@ -105,6 +100,21 @@ static int chk_rank_list(const char *fn, const struct tern_group *g, int n, cons
         seen[r] = 1;
     }
     return MPI_SUCCESS;
+}
+
+/* The new group of the (range_)incl/excl calls, in w: the members of g not
+ * marked in seen (excl), or those at list[0..n) in that order. */
+static int pick_members(const char *fn, const struct tern_group *g, const char *seen,
+                        const int *list, int n, int excl, int *w, MPI_Group *newgroup)
+{
+    int m = 0;
+    if (excl) {
+        for (int i = 0; i < g->size; i++)
+            if (!seen[i]) w[m++] = g->world[i];
+    } else {
+        for (int i = 0; i < n; i++) w[m++] = g->world[list[i]];
+    }
+    return make_group(fn, w, m, newgroup);
 }
 
 static int incl_excl(const char *fn, MPI_Group group, int n, const int ranks[], MPI_Group *newgroup,
@@ -131,14 +141,7 @@ static int incl_excl(const char *fn, MPI_Group group, int n, const int ranks[], 
         goto out;
     }
     TRY(chk_rank_list(fn, g, n, ranks, seen));
-    int m = 0;
-    if (excl) {
-        for (int i = 0; i < g->size; i++)
-            if (!seen[i]) w[m++] = g->world[i];
-    } else {
-        for (int i = 0; i < n; i++) w[m++] = g->world[ranks[i]];
-    }
-    rc = make_group(fn, w, m, newgroup);
+    rc = pick_members(fn, g, seen, ranks, n, excl, w, newgroup);
 out:
     free(seen);
     free(w);
@@ -213,14 +216,7 @@ static int range_incl_excl(const char *fn, MPI_Group group, int n, int ranges[][
         goto out;
     }
     TRY(expand_ranges(fn, g, n, ranges, list, &m, seen));
-    int k = 0;
-    if (excl) {
-        for (int i = 0; i < g->size; i++)
-            if (!seen[i]) w[k++] = g->world[i];
-    } else {
-        for (int i = 0; i < m; i++) w[k++] = g->world[list[i]];
-    }
-    rc = make_group(fn, w, k, newgroup);
+    rc = pick_members(fn, g, seen, list, m, excl, w, newgroup);
 out:
     free(seen);
     free(list);

@@ -1,5 +1,6 @@
 /* User-defined reduction ops and local reduction (MPI 4.1 sections 6.9.5,
  * 6.9.7). */
+#include "api/locked.h"
 #include "coll/op.h"
 #include "datatype/dt_api.h"
 
@@ -19,11 +20,7 @@ static int op_create(const char *fn, MPI_User_function *user_fn, int commute, MP
 TERN_WEAK_ALIAS(MPI_Op_create)
 int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
 {
-    TERN_REQUIRE_INIT("MPI_Op_create");
-    tern_lock();
-    int rc = op_create("MPI_Op_create", user_fn, commute, op);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Op_create", op_create, user_fn, commute, op);
 }
 
 static int op_arg(MPI_Op h, const char *fn, struct tern_op **out)
@@ -48,11 +45,7 @@ static int op_free(const char *fn, MPI_Op *op)
 TERN_WEAK_ALIAS(MPI_Op_free)
 int PMPI_Op_free(MPI_Op *op)
 {
-    TERN_REQUIRE_INIT("MPI_Op_free");
-    tern_lock();
-    int rc = op_free("MPI_Op_free", op);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Op_free", op_free, op);
 }
 
 static int op_commutative(const char *fn, MPI_Op op, int *commute)
@@ -67,11 +60,7 @@ static int op_commutative(const char *fn, MPI_Op op, int *commute)
 TERN_WEAK_ALIAS(MPI_Op_commutative)
 int PMPI_Op_commutative(MPI_Op op, int *commute)
 {
-    TERN_REQUIRE_INIT("MPI_Op_commutative");
-    tern_lock();
-    int rc = op_commutative("MPI_Op_commutative", op, commute);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Op_commutative", op_commutative, op, commute);
 }
 
 static int reduce_local(const char *fn, const void *inbuf, void *inoutbuf, int count,
@@ -100,9 +89,5 @@ TERN_WEAK_ALIAS(MPI_Reduce_local)
 int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
                       MPI_Op op)
 {
-    TERN_REQUIRE_INIT("MPI_Reduce_local");
-    tern_lock();
-    int rc = reduce_local("MPI_Reduce_local", inbuf, inoutbuf, count, datatype, op);
-    tern_unlock();
-    return rc;
+    TERN_LOCKED_CALL("MPI_Reduce_local", reduce_local, inbuf, inoutbuf, count, datatype, op);
 }

@@ -33,25 +33,19 @@ struct acc {
 static MPI_Aint amin(MPI_Aint a, MPI_Aint b) { return a < b ? a : b; }
 static MPI_Aint amax(MPI_Aint a, MPI_Aint b) { return a > b ? a : b; }
 
-static size_t mul_sz(struct acc *a, size_t x, size_t y)
+/* x*y (mul) or x+y; an overflow marks the accumulation instead of wrapping. */
+static size_t arith_sz(struct acc *a, size_t x, size_t y, int mul)
 {
     size_t r;
-    if (__builtin_mul_overflow(x, y, &r)) {
+    if (mul ? __builtin_mul_overflow(x, y, &r) : __builtin_add_overflow(x, y, &r)) {
         a->overflow = 1;
         return 0;
     }
     return r;
 }
 
-static size_t add_sz(struct acc *a, size_t x, size_t y)
-{
-    size_t r;
-    if (__builtin_add_overflow(x, y, &r)) {
-        a->overflow = 1;
-        return 0;
-    }
-    return r;
-}
+static size_t mul_sz(struct acc *a, size_t x, size_t y) { return arith_sz(a, x, y, 1); }
+static size_t add_sz(struct acc *a, size_t x, size_t y) { return arith_sz(a, x, y, 0); }
 
 /* n copies of c whose displacements lie in [dmin, dmax] (both reached). */
 static void acc_copies(struct acc *a, const struct tern_dt_obj *c, size_t n, MPI_Aint dmin,

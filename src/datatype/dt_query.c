@@ -10,6 +10,42 @@
 
 #include "datatype/dt_internal.h"
 
+/* How a derived type is made of its old types, as both walks below see it. */
+enum dt_form {
+    FORM_COPIES, /* copies of types[0]: contiguous, vector, resized, dup */
+    FORM_BLOCKS, /* a list of blocks: the indexed family, struct */
+    FORM_OTHER
+};
+
+static enum dt_form form_of(int combiner)
+{
+    switch (combiner) {
+    case MPI_COMBINER_CONTIGUOUS:
+    case MPI_COMBINER_VECTOR:
+    case MPI_COMBINER_HVECTOR:
+    case MPI_COMBINER_RESIZED:
+    case MPI_COMBINER_DUP:
+        return FORM_COPIES;
+    case MPI_COMBINER_INDEXED:
+    case MPI_COMBINER_HINDEXED:
+    case MPI_COMBINER_INDEXED_BLOCK:
+    case MPI_COMBINER_HINDEXED_BLOCK:
+    case MPI_COMBINER_STRUCT:
+        return FORM_BLOCKS;
+    default:
+        return FORM_OTHER;
+    }
+}
+
+/* Block i of a FORM_BLOCKS type: its old type; *bl its blocklength. */
+static const struct tern_dt_obj *block_of(const struct tern_dt_obj *t, int i, size_t *bl)
+{
+    int block = t->combiner == MPI_COMBINER_INDEXED_BLOCK ||
+                t->combiner == MPI_COMBINER_HINDEXED_BLOCK;
+    *bl = (size_t)(block ? t->ints[1] : t->ints[1 + i]);
+    return t->combiner == MPI_COMBINER_STRUCT ? t->types[i] : t->types[0];
+}
+
 /* Basic elements in the first 'rem' (< one element) bytes of t's packed
  * element; *left gets the bytes of a basic element cut short. */
 static size_t partial_elems(const struct tern_dt_obj *t, size_t rem, size_t *left)
@@ -23,29 +59,17 @@ static size_t partial_elems(const struct tern_dt_obj *t, size_t rem, size_t *lef
         *left = rem % bs;
         return rem / bs;
     }
-    const int *in = t->ints;
     size_t n = 0;
-    switch (t->combiner) {
-    case MPI_COMBINER_CONTIGUOUS:
-    case MPI_COMBINER_VECTOR:
-    case MPI_COMBINER_HVECTOR:
-    case MPI_COMBINER_RESIZED:
-    case MPI_COMBINER_DUP: {
+    switch (form_of(t->combiner)) {
+    case FORM_COPIES: {
         const struct tern_dt_obj *c = t->types[0];
         size_t k = rem / c->pub.size;
         return k * c->nelems + partial_elems(c, rem - k * c->pub.size, left);
     }
-    case MPI_COMBINER_INDEXED:
-    case MPI_COMBINER_HINDEXED:
-    case MPI_COMBINER_INDEXED_BLOCK:
-    case MPI_COMBINER_HINDEXED_BLOCK:
-    case MPI_COMBINER_STRUCT: {
-        int block = t->combiner == MPI_COMBINER_INDEXED_BLOCK ||
-                    t->combiner == MPI_COMBINER_HINDEXED_BLOCK;
-        for (int i = 0; i < in[0]; i++) {
-            const struct tern_dt_obj *c =
-                t->combiner == MPI_COMBINER_STRUCT ? t->types[i] : t->types[0];
-            size_t bl = (size_t)(block ? in[1] : in[1 + i]);
+    case FORM_BLOCKS:
+        for (int i = 0; i < t->ints[0]; i++) {
+            size_t bl;
+            const struct tern_dt_obj *c = block_of(t, i, &bl);
             size_t bytes = bl * c->pub.size;
             if (rem >= bytes) {
                 n += bl * c->nelems;
@@ -58,7 +82,6 @@ static size_t partial_elems(const struct tern_dt_obj *t, size_t rem, size_t *lef
         }
         *left = rem;
         return n;
-    }
     default:
         *left = rem;
         return n;
@@ -84,29 +107,17 @@ static size_t partial_bytes(const struct tern_dt_obj *t, size_t k)
     if (k == 0) return 0;
     if (t->pub.basic != MPI_DATATYPE_NULL)
         return k * tern_dt_builtin_get(t->pub.basic)->pub.size;
-    const int *in = t->ints;
     size_t bytes = 0;
-    switch (t->combiner) {
-    case MPI_COMBINER_CONTIGUOUS:
-    case MPI_COMBINER_VECTOR:
-    case MPI_COMBINER_HVECTOR:
-    case MPI_COMBINER_RESIZED:
-    case MPI_COMBINER_DUP: {
+    switch (form_of(t->combiner)) {
+    case FORM_COPIES: {
         const struct tern_dt_obj *c = t->types[0];
         size_t q = k / c->nelems;
         return q * c->pub.size + partial_bytes(c, k % c->nelems);
     }
-    case MPI_COMBINER_INDEXED:
-    case MPI_COMBINER_HINDEXED:
-    case MPI_COMBINER_INDEXED_BLOCK:
-    case MPI_COMBINER_HINDEXED_BLOCK:
-    case MPI_COMBINER_STRUCT: {
-        int block = t->combiner == MPI_COMBINER_INDEXED_BLOCK ||
-                    t->combiner == MPI_COMBINER_HINDEXED_BLOCK;
-        for (int i = 0; i < in[0] && k; i++) {
-            const struct tern_dt_obj *c =
-                t->combiner == MPI_COMBINER_STRUCT ? t->types[i] : t->types[0];
-            size_t bl = (size_t)(block ? in[1] : in[1 + i]);
+    case FORM_BLOCKS:
+        for (int i = 0; i < t->ints[0] && k; i++) {
+            size_t bl;
+            const struct tern_dt_obj *c = block_of(t, i, &bl);
             size_t ne = bl * c->nelems;
             if (k >= ne) {
                 bytes += bl * c->pub.size;
@@ -117,7 +128,6 @@ static size_t partial_bytes(const struct tern_dt_obj *t, size_t k)
             return bytes + q * c->pub.size + partial_bytes(c, k % c->nelems);
         }
         return bytes;
-    }
     default:
         return bytes;
     }

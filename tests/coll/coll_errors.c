@@ -3,19 +3,7 @@
  * the same mistake (a local check), so no rank is left waiting. */
 #include <string.h>
 
-#include "tern_test.h"
-
-static void expect(int rc, int cls, const char *call, const char *word)
-{
-    int got = -1, len;
-    char msg[MPI_MAX_ERROR_STRING];
-    CHECK(rc != MPI_SUCCESS, "%s succeeded, expected class %d", call, cls);
-    MPI_Error_class(rc, &got);
-    MPI_Error_string(rc, msg, &len);
-    CHECK(got == cls, "%s: class %d, expected %d (%s)", call, got, cls, msg);
-    CHECK(strstr(msg, call) != NULL, "message does not name %s: %s", call, msg);
-    CHECK(word == NULL || strstr(msg, word) != NULL, "message does not name '%s': %s", word, msg);
-}
+#include "tern_expect.h"
 
 int main(int argc, char **argv)
 {

@@ -3,21 +3,7 @@
  * error handlers (called with the communicator and the code, inherited by
  * dup, kept alive by the communicators using them after
  * MPI_Errhandler_free). */
-#include <string.h>
-
-#include "tern_test.h"
-
-static void expect(int rc, int cls, const char *call, const char *word)
-{
-    int got = -1, len;
-    char msg[MPI_MAX_ERROR_STRING];
-    CHECK(rc != MPI_SUCCESS, "%s succeeded, expected class %d", call, cls);
-    MPI_Error_class(rc, &got);
-    MPI_Error_string(rc, msg, &len);
-    CHECK(got == cls, "%s: class %d, expected %d (%s)", call, got, cls, msg);
-    CHECK(strstr(msg, call) != NULL, "message does not name %s: %s", call, msg);
-    CHECK(word == NULL || strstr(msg, word) != NULL, "message does not name '%s': %s", word, msg);
-}
+#include "tern_expect.h"
 
 static int calls, last_class;
 static MPI_Comm last_comm;

@@ -13,11 +13,7 @@
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    CHECK(size == 2, "runs on 2 ranks, got %d", size);
+    int rank = pu_init_pair(&argc, &argv);
     size_t big = pu_limits().eager + 5000;
     for (int k = 0; k < 2; k++) {
         size_t n = k ? big : 16;

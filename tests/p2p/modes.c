@@ -448,11 +448,7 @@ static void part_self(void)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    int size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    CHECK(size == 2, "runs on 2 ranks, got %d", size);
+    rank = pu_init_pair(&argc, &argv);
     peer = 1 - rank;
     big = pu_limits().eager * 4 + 1000;
     if (big < (200 << 10)) big = 200 << 10;

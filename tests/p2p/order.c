@@ -57,11 +57,7 @@ static void check(const char *b, const MPI_Status *st, int i, int want_tag, cons
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    CHECK(size == 2, "runs on 2 ranks, got %d", size);
+    int rank = pu_init_pair(&argc, &argv);
 
     char *bufs[NMSG];
     for (int i = 0; i < NMSG; i++) {

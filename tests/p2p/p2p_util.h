@@ -12,6 +12,17 @@
 
 #include "tern_test.h"
 
+/* MPI_Init for the tests that run on exactly two ranks; returns my rank. */
+static inline int pu_init_pair(int *argc, char ***argv)
+{
+    int rank, size;
+    MPI_Init(argc, argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    CHECK(size == 2, "runs on 2 ranks, got %d", size);
+    return rank;
+}
+
 /* A byte count as the library parses it: 16K, 1M, 2G, 8192. */
 static inline size_t pu_env_size(const char *name, size_t dflt)
 {

@@ -15,11 +15,7 @@
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    CHECK(size == 2, "runs on 2 ranks, got %d", size);
+    int rank = pu_init_pair(&argc, &argv);
     int peer = 1 - rank;
     int nr = argc > 1 ? atoi(argv[1]) : 40;
     CHECK(nr > 0 && nr < 1000, "bad NR %d", nr);
