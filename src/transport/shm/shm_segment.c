@@ -35,6 +35,15 @@ static void compute_layout(struct shm_layout *l, int n)
     l->ring_lines = l->ring_bytes / SHM_LINE;
     l->pipe_chunks = tern_param.smp_send_buffers < 2 ? 2 : (size_t)tern_param.smp_send_buffers;
     l->pipe_chunk_bytes = align_up(tern_param.smp_send_buff_size < 4096 ? 4096 : (size_t)tern_param.smp_send_buff_size, SHM_LINE);
+    /* Pair areas grow with the square of the ranks: unless the user chose
+     * the chunk count, keep each rank's share of the segment near
+     * PIPE_BUDGET by giving many-rank jobs fewer chunks per pair. */
+    const size_t PIPE_BUDGET = (size_t)32 << 20;
+    if (n > 1 && !tern_param_user_set("SMP_SEND_BUFFERS")) {
+        size_t per_pair = PIPE_BUDGET / (size_t)(n - 1);
+        size_t fit = per_pair > l->ring_bytes ? (per_pair - l->ring_bytes) / l->pipe_chunk_bytes : 0;
+        if (fit < l->pipe_chunks) l->pipe_chunks = fit < 2 ? 2 : fit;
+    }
     l->pair_bytes = align_up(sizeof(struct shm_ring_ctl) + l->ring_bytes +
                                  SHM_RNDV_SLOTS * sizeof(struct shm_rndv_slot) +
                                  l->pipe_chunks * (sizeof(struct shm_pipe_flag) + l->pipe_chunk_bytes),
