@@ -72,7 +72,7 @@ static inline struct pu_limits pu_limits(void)
     l.pipe_chunk = pu_env_size("TERN_SMP_SEND_BUFF_SIZE", 64 << 10);
     if (l.pipe_chunk < 4096) l.pipe_chunk = 4096;
     l.pipe_chunk = (l.pipe_chunk + 63) & ~(size_t)63;
-    l.coop_chunk = pu_env_size("TERN_SMP_COOP_CHUNK", 128 << 10);
+    l.coop_chunk = pu_env_size("TERN_SMP_COOP_CHUNK", 256 << 10);
     if (l.coop_chunk < 4096) l.coop_chunk = 4096;
     l.use_cma = pu_env_bool("TERN_SMP_USE_CMA", 1);
     return l;
