@@ -102,6 +102,7 @@ int PMPI_Finalize(void)
     tern_comms_finalize();
     tern_datatypes_finalize();
     tern_match_finalize();
+    tern_requests_finalize();
     tern_g.init_state = TERN_STATE_FINALIZED;
     tern_g.thread_multiple = 0;
     tern_unlock();

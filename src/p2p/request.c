@@ -79,4 +79,5 @@ void tern_requests_finalize(void)
     for (unsigned i = 0; i < nchunks; i++) free(chunks[i]);
     nchunks = 0;
     free_list = NULL;
+    tern_orphans = NULL; /* they lived in the chunks */
 }
