@@ -286,6 +286,16 @@ int tern_shm_progress(void)
 
 /* ---- fast paths for blocking MPI_Send / MPI_Recv of small messages ---- */
 
+/* Tells the core we are spinning (frees resources for a sibling thread). */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield" ::: "memory");
+#endif
+}
+
 /* Writes an eager packet straight from the caller's contiguous buffer when
  * nothing is queued ahead of it.  Returns 1 when the message left. */
 int tern_shm_send_fast(int world, const void *data, size_t bytes, uint32_t ctx, int src, int tag)
@@ -322,7 +332,7 @@ int tern_shm_recv_fast(int world, void *buf, size_t cap, uint32_t ctx, int src, 
     for (int spins = 0;; spins++) {
         if (atomic_load_explicit(&pkt->seq, memory_order_acquire) == (uint32_t)(pos + 1)) break;
         if (spins == 4096) return 0;
-        __builtin_ia32_pause();
+        cpu_relax();
     }
     if (pkt->type != PKT_EAGER || pkt->ctx != ctx || pkt->src != src || (tag != MPI_ANY_TAG && pkt->tag != tag) ||
         pkt->len > cap || (pkt->flags & PKT_FLAG_SYNC))
