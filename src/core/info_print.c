@@ -1,4 +1,4 @@
-#include "core/info.h"
+#include "core/info_print.h"
 
 #include <mpi.h>
 

@@ -8,7 +8,7 @@
 #include "bootstrap/boot.h"
 #include "core/api.h"
 #include "core/errors.h"
-#include "core/info.h"
+#include "core/info_print.h"
 #include "core/objects.h"
 #include "core/params.h"
 #include "core/progress.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/info.h"
+#include "core/info_print.h"
 
 static void usage(FILE *out, const char *prog)
 {

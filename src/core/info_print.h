@@ -1,7 +1,7 @@
 /* What tern-info prints; also printed by rank 0 when TERN_SHOW_ENV_INFO=1.
  * Exported from libmpi (not an MPI name) so the tern-info tool can call it. */
-#ifndef TERN_CORE_INFO_H
-#define TERN_CORE_INFO_H
+#ifndef TERN_CORE_INFO_PRINT_H
+#define TERN_CORE_INFO_PRINT_H
 
 #include <stdio.h>
 
