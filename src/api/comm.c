@@ -1,5 +1,5 @@
 /* MPI communicator entry points: size/rank, construction (dup, split,
- * create), comparison, names, and the predefined attributes. */
+ * create), comparison, names.  Attributes are src/api/attr.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +7,9 @@
 #include "coll/coll.h"
 #include "api/check.h"
 #include "core/api.h"
+#include "core/attr.h"
 #include "core/errors.h"
+#include "core/info.h"
 #include "core/objects.h"
 #include "core/state.h"
 #include "datatype/datatype.h"
@@ -122,21 +124,43 @@ int PMPI_Comm_rank(MPI_Comm comm, int *rank)
     return comm_query("MPI_Comm_rank", comm, "rank", rank, answer_rank);
 }
 
-TERN_WEAK_ALIAS(MPI_Comm_dup)
-int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+/* MPI_Comm_dup and MPI_Comm_dup_with_info (info_arg NULL: the plain dup). */
+static int comm_dup(const char *fn, MPI_Comm comm, const MPI_Info *info_arg, MPI_Comm *newcomm)
 {
-    static const char fn[] = "MPI_Comm_dup";
     struct tern_comm *c, *nc = NULL;
+    struct tern_info *info = NULL;
     int rc;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (info_arg) TRY(tern_info_check(*info_arg, 1, fn, "info", c, &info));
     TRY(chk_new(c, fn, newcomm));
     rc = tern_comm_create_from(c, c->group, &nc);
+    /* [attr] The copy callbacks, then the hints: the parent's, or those
+     * of dup_with_info's argument. */
+    if (rc == MPI_SUCCESS) rc = tern_attr_comm_copy(c, nc);
+    if (rc == MPI_SUCCESS) {
+        if (info_arg)
+            tern_comm_hints_apply(nc, info);
+        else
+            nc->hints = c->hints;
+    }
     rc = finish_new(c, rc, nc, newcomm);
 out:
     tern_unlock();
     return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Comm_dup)
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    return comm_dup("MPI_Comm_dup", comm, NULL, newcomm);
+}
+
+TERN_WEAK_ALIAS(MPI_Comm_dup_with_info)
+int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+    return comm_dup("MPI_Comm_dup_with_info", comm, &info, newcomm);
 }
 
 struct split_entry {
@@ -320,6 +344,11 @@ int PMPI_Comm_free(MPI_Comm *comm)
                            c == &tern_comm_world ? "MPI_COMM_WORLD" : "MPI_COMM_SELF");
         goto out;
     }
+    /* [attr] Delete callbacks first; when one fails the communicator stays. */
+    if ((rc = tern_attr_comm_free(c)) != MPI_SUCCESS) {
+        rc = tern_err_raise(c, rc);
+        goto out;
+    }
     tern_comm_free_handle(c);
     *comm = MPI_COMM_NULL;
 out:
@@ -433,78 +462,4 @@ TERN_WEAK_ALIAS(MPI_Comm_remote_group)
 int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
 {
     return comm_query("MPI_Comm_remote_group", comm, "group", group, not_inter);
-}
-
-/* ---- Predefined attributes ----
- * MPI hands them out as pointers to int values that stay valid; they are
- * answered on every communicator (MPI defines them on MPI_COMM_WORLD). */
-static int attr_tag_ub = TERN_TAG_UB;
-static int attr_host = MPI_PROC_NULL;
-static int attr_io = MPI_ANY_SOURCE;
-static int attr_wtime_is_global = 0;
-static int attr_universe_size;
-static int attr_appnum;
-static int attr_lastusedcode = MPI_ERR_LASTCODE;
-
-static int get_attr(const char *fn, MPI_Comm comm, int keyval, void *attribute_val, int *flag)
-{
-    struct tern_comm *c;
-    int *val = NULL;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(tern_check_ptr(c, attribute_val, fn, "attribute_val"));
-    TRY(tern_check_ptr(c, flag, fn, "flag"));
-    switch (keyval) {
-    case MPI_TAG_UB:
-        val = &attr_tag_ub;
-        break;
-    case MPI_HOST:
-        val = &attr_host;
-        break;
-    case MPI_IO:
-        val = &attr_io;
-        break;
-    case MPI_WTIME_IS_GLOBAL:
-        val = &attr_wtime_is_global;
-        break;
-    case MPI_UNIVERSE_SIZE:
-        attr_universe_size = tern_g.world_size;
-        val = &attr_universe_size;
-        break;
-    case MPI_APPNUM:
-        attr_appnum = tern_g.appnum;
-        val = tern_g.appnum >= 0 ? &attr_appnum : NULL;
-        break;
-    case MPI_LASTUSEDCODE:
-        val = &attr_lastusedcode;
-        break;
-    case MPI_KEYVAL_INVALID:
-        rc = tern_err_comm(c, MPI_ERR_KEYVAL, "%s: keyval is MPI_KEYVAL_INVALID", fn);
-        goto out;
-    default:
-        /* User keyvals come with the attribute issue; until then none can
-         * exist. */
-        rc = tern_err_comm(c, MPI_ERR_KEYVAL, "%s: keyval=0x%x is not a valid attribute key",
-                           fn, (unsigned)keyval);
-        goto out;
-    }
-    *flag = val != NULL;
-    if (val) *(int **)attribute_val = val;
-out:
-    tern_unlock();
-    return rc;
-}
-
-TERN_WEAK_ALIAS(MPI_Comm_get_attr)
-int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag)
-{
-    return get_attr("MPI_Comm_get_attr", comm, comm_keyval, attribute_val, flag);
-}
-
-TERN_WEAK_ALIAS(MPI_Attr_get)
-int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
-{
-    return get_attr("MPI_Attr_get", comm, keyval, attribute_val, flag);
 }

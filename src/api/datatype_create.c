@@ -5,7 +5,9 @@
 #include <stdlib.h>
 
 #include "api/locked.h"
+#include "core/attr.h"
 #include "datatype/dt_api.h"
+#include "datatype/dt_internal.h"
 
 /* Hands the new type's handle out, or reports why there is none. */
 static int finish_ctor(int rc, const char *fn, struct tern_datatype *const *nt,
@@ -232,7 +234,13 @@ static int type_dup(const char *fn, MPI_Datatype oldtype, MPI_Datatype *newtype)
     struct tern_datatype *old, *nt = NULL;
     int rc;
     if ((rc = check_old_new(fn, oldtype, &old, newtype))) return rc;
-    return finish_ctor(tern_dt_dup(old, &nt), fn, &nt, newtype);
+    if ((rc = tern_dt_dup(old, &nt))) return finish_ctor(rc, fn, &nt, newtype);
+    /* [attr] The copy callbacks; when one fails there is no new type. */
+    if ((rc = tern_attr_type_copy(old, nt)) != MPI_SUCCESS) {
+        tern_dt_free_handle(nt);
+        return tern_err_raise(NULL, rc);
+    }
+    return finish_ctor(MPI_SUCCESS, fn, &nt, newtype);
 }
 
 TERN_WEAK_ALIAS(MPI_Type_dup)
@@ -267,6 +275,10 @@ static int type_free(const char *fn, MPI_Datatype *datatype)
     if (dt->predefined)
         return tern_err_comm(NULL, MPI_ERR_TYPE,
                              "%s: datatype %s is predefined and cannot be freed", fn, dt->name);
+    /* [attr] Delete callbacks when the last user handle goes; when one
+     * fails the type stays. */
+    if (tern_dt_obj_of(dt)->urefs == 1 && (rc = tern_attr_type_free(dt)) != MPI_SUCCESS)
+        return tern_err_raise(NULL, rc);
     tern_dt_free_handle(dt);
     *datatype = MPI_DATATYPE_NULL;
     return MPI_SUCCESS;

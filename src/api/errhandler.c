@@ -1,7 +1,11 @@
-/* MPI error handler entry points for communicators (creating, setting,
- * freeing).  How a handler runs when an error happens is core/errors.c. */
+/* MPI error handler entry points: communicators (creating, setting,
+ * freeing, calling), windows (handlers can be made; no window exists) and
+ * MPI_FILE_NULL (no file exists; its handler is what the standard lets a
+ * program read, set and call).  How a handler runs when an error happens is
+ * core/errors.c. */
 #include "api/check.h"
 #include "core/api.h"
+#include "core/errhandler.h"
 #include "core/errors.h"
 #include "core/objects.h"
 #include "core/state.h"
@@ -23,17 +27,27 @@ static int chk_errh(struct tern_comm *c, const char *fn, const char *arg, MPI_Er
     return MPI_SUCCESS;
 }
 
-static int create_errh(const char *fn, MPI_Comm_errhandler_function *f, MPI_Errhandler *errhandler)
+/* f is the user's function of the kind's type. */
+static int create_errh(const char *fn, enum tern_errh_kind kind, void (*f)(void),
+                       MPI_Errhandler *errhandler)
 {
+    static const char *const fn_arg[] = {
+        [TERN_ERRH_USER_COMM] = "comm_errhandler_fn",
+        [TERN_ERRH_USER_WIN] = "win_errhandler_fn",
+        [TERN_ERRH_USER_FILE] = "file_errhandler_fn",
+    };
     int rc;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     if (!f) {
-        rc = tern_err_comm(NULL, MPI_ERR_ARG, "%s: comm_errhandler_fn is NULL", fn);
+        rc = tern_err_comm(NULL, MPI_ERR_ARG, "%s: %s is NULL", fn, fn_arg[kind]);
         goto out;
     }
     TRY(tern_check_ptr(NULL, errhandler, fn, "errhandler"));
-    struct tern_errhandler *e = tern_errh_create_comm(f);
+    struct tern_errhandler *e =
+        kind == TERN_ERRH_USER_COMM  ? tern_errh_create_comm((MPI_Comm_errhandler_function *)f)
+        : kind == TERN_ERRH_USER_WIN ? tern_errh_create_win((MPI_Win_errhandler_function *)f)
+                                     : tern_errh_create_file((MPI_File_errhandler_function *)f);
     if (!e) {
         rc = tern_err_comm(NULL, MPI_ERR_NO_MEM, "%s: out of memory for an error handler", fn);
         goto out;
@@ -48,14 +62,16 @@ TERN_WEAK_ALIAS(MPI_Comm_create_errhandler)
 int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
                                 MPI_Errhandler *errhandler)
 {
-    return create_errh("MPI_Comm_create_errhandler", comm_errhandler_fn, errhandler);
+    return create_errh("MPI_Comm_create_errhandler", TERN_ERRH_USER_COMM,
+                       (void (*)(void))comm_errhandler_fn, errhandler);
 }
 
 TERN_WEAK_ALIAS(MPI_Errhandler_create)
 int PMPI_Errhandler_create(MPI_Comm_errhandler_function *comm_errhandler_fn,
                            MPI_Errhandler *errhandler)
 {
-    return create_errh("MPI_Errhandler_create", comm_errhandler_fn, errhandler);
+    return create_errh("MPI_Errhandler_create", TERN_ERRH_USER_COMM,
+                       (void (*)(void))comm_errhandler_fn, errhandler);
 }
 
 TERN_WEAK_ALIAS(MPI_Errhandler_free)
@@ -86,6 +102,12 @@ static int set_errh(const char *fn, MPI_Comm comm, MPI_Errhandler errhandler)
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(chk_errh(c, fn, "errhandler", errhandler, &e));
+    if (e->kind == TERN_ERRH_USER_WIN || e->kind == TERN_ERRH_USER_FILE) {
+        rc = tern_err_comm(c, MPI_ERR_ARG, "%s: errhandler=0x%x is a %s error handler, not a "
+                           "communicator one", fn, (unsigned)errhandler,
+                           e->kind == TERN_ERRH_USER_WIN ? "window" : "file");
+        goto out;
+    }
     tern_errh_retain(e);
     tern_errh_release(c->errh);
     c->errh = e;
@@ -146,6 +168,119 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
     tern_err_raise(c, errorcode);
     /* MPI: returns MPI_SUCCESS when the handler returns. */
     rc = MPI_SUCCESS;
+out:
+    tern_unlock();
+    return rc;
+}
+
+/* ---- Windows: handlers can be made, but there is no window to use them on ---- */
+
+TERN_WEAK_ALIAS(MPI_Win_create_errhandler)
+int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
+                               MPI_Errhandler *errhandler)
+{
+    return create_errh("MPI_Win_create_errhandler", TERN_ERRH_USER_WIN,
+                       (void (*)(void))win_errhandler_fn, errhandler);
+}
+
+TERN_WEAK_ALIAS(MPI_Win_set_errhandler)
+int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
+{
+    (void)errhandler;
+    return tern_err_no_window("MPI_Win_set_errhandler", win);
+}
+
+TERN_WEAK_ALIAS(MPI_Win_get_errhandler)
+int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
+{
+    (void)errhandler;
+    return tern_err_no_window("MPI_Win_get_errhandler", win);
+}
+
+TERN_WEAK_ALIAS(MPI_Win_call_errhandler)
+int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
+{
+    (void)errorcode;
+    return tern_err_no_window("MPI_Win_call_errhandler", win);
+}
+
+/* ---- Files: only MPI_FILE_NULL exists ---- */
+
+TERN_WEAK_ALIAS(MPI_File_create_errhandler)
+int PMPI_File_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn,
+                                MPI_Errhandler *errhandler)
+{
+    return create_errh("MPI_File_create_errhandler", TERN_ERRH_USER_FILE,
+                       (void (*)(void))file_errhandler_fn, errhandler);
+}
+
+/* Errors about files go to MPI_FILE_NULL's handler (MPI-4.1 9.3.4). */
+static int file_raise(int code)
+{
+    return tern_err_raise_file(tern_errh_file_null(), MPI_FILE_NULL, code);
+}
+
+static int chk_file(const char *fn, MPI_File file)
+{
+    if (file == MPI_FILE_NULL) return MPI_SUCCESS;
+    return file_raise(tern_err_make(MPI_ERR_FILE, "%s: file=%p is not a file: no files exist (MPI-IO "
+                                    "is not implemented; only MPI_FILE_NULL's error handler can be "
+                                    "used)", fn, (void *)file));
+}
+
+TERN_WEAK_ALIAS(MPI_File_set_errhandler)
+int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
+{
+    static const char fn[] = "MPI_File_set_errhandler";
+    struct tern_errhandler *e;
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(chk_file(fn, file));
+    e = errhandler == MPI_ERRHANDLER_NULL ? NULL : tern_errh_get(errhandler);
+    if (!e || e->kind == TERN_ERRH_USER_COMM || e->kind == TERN_ERRH_USER_WIN) {
+        rc = file_raise(tern_err_make(MPI_ERR_ARG, "%s: errhandler=0x%x is not a file error handler "
+                                      "(predefined or made by MPI_File_create_errhandler)", fn,
+                                      (unsigned)errhandler));
+        goto out;
+    }
+    tern_errh_set_file_null(e);
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_File_get_errhandler)
+int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
+{
+    static const char fn[] = "MPI_File_get_errhandler";
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(chk_file(fn, file));
+    if (!errhandler) {
+        rc = file_raise(tern_err_make(MPI_ERR_ARG, "%s: errhandler is NULL", fn));
+        goto out;
+    }
+    /* A new reference, as MPI_Comm_get_errhandler gives. */
+    struct tern_errhandler *e = tern_errh_file_null();
+    tern_errh_retain(e);
+    *errhandler = e->handle;
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_File_call_errhandler)
+int PMPI_File_call_errhandler(MPI_File fh, int errorcode)
+{
+    static const char fn[] = "MPI_File_call_errhandler";
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(chk_file(fn, fh));
+    tern_err_raise_file(tern_errh_file_null(), fh, errorcode);
+    rc = MPI_SUCCESS; /* as MPI_Comm_call_errhandler: the handler returned */
 out:
     tern_unlock();
     return rc;

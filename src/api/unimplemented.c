@@ -44,29 +44,6 @@ int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datat
     return tern_err_unsupported("MPI_Accumulate_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Add_error_class)
-int PMPI_Add_error_class(int *errorclass)
-{
-    (void)errorclass;
-    return tern_err_unsupported("MPI_Add_error_class");
-}
-
-TERN_WEAK_ALIAS(MPI_Add_error_code)
-int PMPI_Add_error_code(int errorclass, int *errorcode)
-{
-    (void)errorclass;
-    (void)errorcode;
-    return tern_err_unsupported("MPI_Add_error_code");
-}
-
-TERN_WEAK_ALIAS(MPI_Add_error_string)
-int PMPI_Add_error_string(int errorcode, const char *string)
-{
-    (void)errorcode;
-    (void)string;
-    return tern_err_unsupported("MPI_Add_error_string");
-}
-
 TERN_WEAK_ALIAS(MPI_Allgather_c)
 int PMPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                      MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
@@ -375,23 +352,6 @@ int PMPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
     return tern_err_unsupported("MPI_Alltoallw_init_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Attr_delete)
-int PMPI_Attr_delete(MPI_Comm comm, int keyval)
-{
-    (void)comm;
-    (void)keyval;
-    return tern_err_unsupported("MPI_Attr_delete");
-}
-
-TERN_WEAK_ALIAS(MPI_Attr_put)
-int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val)
-{
-    (void)comm;
-    (void)keyval;
-    (void)attribute_val;
-    return tern_err_unsupported("MPI_Attr_put");
-}
-
 TERN_WEAK_ALIAS(MPI_Barrier_init)
 int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -639,26 +599,6 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
     return tern_err_unsupported("MPI_Comm_create_from_group");
 }
 
-TERN_WEAK_ALIAS(MPI_Comm_create_keyval)
-int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
-                            MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
-                            void *extra_state)
-{
-    (void)comm_copy_attr_fn;
-    (void)comm_delete_attr_fn;
-    (void)comm_keyval;
-    (void)extra_state;
-    return tern_err_unsupported("MPI_Comm_create_keyval");
-}
-
-TERN_WEAK_ALIAS(MPI_Comm_delete_attr)
-int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
-{
-    (void)comm;
-    (void)comm_keyval;
-    return tern_err_unsupported("MPI_Comm_delete_attr");
-}
-
 TERN_WEAK_ALIAS(MPI_Comm_detach_buffer)
 int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
 {
@@ -684,35 +624,11 @@ int PMPI_Comm_disconnect(MPI_Comm *comm)
     return tern_err_unsupported("MPI_Comm_disconnect");
 }
 
-TERN_WEAK_ALIAS(MPI_Comm_dup_with_info)
-int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
-{
-    (void)comm;
-    (void)info;
-    (void)newcomm;
-    return tern_err_unsupported("MPI_Comm_dup_with_info");
-}
-
 TERN_WEAK_ALIAS(MPI_Comm_flush_buffer)
 int PMPI_Comm_flush_buffer(MPI_Comm comm)
 {
     (void)comm;
     return tern_err_unsupported("MPI_Comm_flush_buffer");
-}
-
-TERN_WEAK_ALIAS(MPI_Comm_free_keyval)
-int PMPI_Comm_free_keyval(int *comm_keyval)
-{
-    (void)comm_keyval;
-    return tern_err_unsupported("MPI_Comm_free_keyval");
-}
-
-TERN_WEAK_ALIAS(MPI_Comm_get_info)
-int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
-{
-    (void)comm;
-    (void)info_used;
-    return tern_err_unsupported("MPI_Comm_get_info");
 }
 
 TERN_WEAK_ALIAS(MPI_Comm_get_parent)
@@ -755,23 +671,6 @@ int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
     (void)fd;
     (void)intercomm;
     return tern_err_unsupported("MPI_Comm_join");
-}
-
-TERN_WEAK_ALIAS(MPI_Comm_set_attr)
-int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
-{
-    (void)comm;
-    (void)comm_keyval;
-    (void)attribute_val;
-    return tern_err_unsupported("MPI_Comm_set_attr");
-}
-
-TERN_WEAK_ALIAS(MPI_Comm_set_info)
-int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
-{
-    (void)comm;
-    (void)info;
-    return tern_err_unsupported("MPI_Comm_set_info");
 }
 
 TERN_WEAK_ALIAS(MPI_Comm_spawn)
@@ -954,28 +853,11 @@ MPI_Fint PMPI_File_c2f(MPI_File file)
     return (MPI_Fint)0;
 }
 
-TERN_WEAK_ALIAS(MPI_File_call_errhandler)
-int PMPI_File_call_errhandler(MPI_File fh, int errorcode)
-{
-    (void)fh;
-    (void)errorcode;
-    return tern_err_unsupported("MPI_File_call_errhandler");
-}
-
 TERN_WEAK_ALIAS(MPI_File_close)
 int PMPI_File_close(MPI_File *fh)
 {
     (void)fh;
     return tern_err_unsupported("MPI_File_close");
-}
-
-TERN_WEAK_ALIAS(MPI_File_create_errhandler)
-int PMPI_File_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn,
-                                MPI_Errhandler *errhandler)
-{
-    (void)file_errhandler_fn;
-    (void)errhandler;
-    return tern_err_unsupported("MPI_File_create_errhandler");
 }
 
 TERN_WEAK_ALIAS(MPI_File_delete)
@@ -1017,14 +899,6 @@ int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp)
     (void)offset;
     (void)disp;
     return tern_err_unsupported("MPI_File_get_byte_offset");
-}
-
-TERN_WEAK_ALIAS(MPI_File_get_errhandler)
-int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
-{
-    (void)file;
-    (void)errhandler;
-    return tern_err_unsupported("MPI_File_get_errhandler");
 }
 
 TERN_WEAK_ALIAS(MPI_File_get_group)
@@ -1624,14 +1498,6 @@ int PMPI_File_set_atomicity(MPI_File fh, int flag)
     (void)fh;
     (void)flag;
     return tern_err_unsupported("MPI_File_set_atomicity");
-}
-
-TERN_WEAK_ALIAS(MPI_File_set_errhandler)
-int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
-{
-    (void)file;
-    (void)errhandler;
-    return tern_err_unsupported("MPI_File_set_errhandler");
 }
 
 TERN_WEAK_ALIAS(MPI_File_set_info)
@@ -2742,103 +2608,6 @@ int PMPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[]
     return tern_err_unsupported("MPI_Ineighbor_alltoallw_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Info_create)
-int PMPI_Info_create(MPI_Info *info)
-{
-    (void)info;
-    return tern_err_unsupported("MPI_Info_create");
-}
-
-TERN_WEAK_ALIAS(MPI_Info_create_env)
-int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
-{
-    (void)argc;
-    (void)argv;
-    (void)info;
-    return tern_err_unsupported("MPI_Info_create_env");
-}
-
-TERN_WEAK_ALIAS(MPI_Info_delete)
-int PMPI_Info_delete(MPI_Info info, const char *key)
-{
-    (void)info;
-    (void)key;
-    return tern_err_unsupported("MPI_Info_delete");
-}
-
-TERN_WEAK_ALIAS(MPI_Info_dup)
-int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
-{
-    (void)info;
-    (void)newinfo;
-    return tern_err_unsupported("MPI_Info_dup");
-}
-
-TERN_WEAK_ALIAS(MPI_Info_free)
-int PMPI_Info_free(MPI_Info *info)
-{
-    (void)info;
-    return tern_err_unsupported("MPI_Info_free");
-}
-
-TERN_WEAK_ALIAS(MPI_Info_get)
-int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag)
-{
-    (void)info;
-    (void)key;
-    (void)valuelen;
-    (void)value;
-    (void)flag;
-    return tern_err_unsupported("MPI_Info_get");
-}
-
-TERN_WEAK_ALIAS(MPI_Info_get_nkeys)
-int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
-{
-    (void)info;
-    (void)nkeys;
-    return tern_err_unsupported("MPI_Info_get_nkeys");
-}
-
-TERN_WEAK_ALIAS(MPI_Info_get_nthkey)
-int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
-{
-    (void)info;
-    (void)n;
-    (void)key;
-    return tern_err_unsupported("MPI_Info_get_nthkey");
-}
-
-TERN_WEAK_ALIAS(MPI_Info_get_string)
-int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
-{
-    (void)info;
-    (void)key;
-    (void)buflen;
-    (void)value;
-    (void)flag;
-    return tern_err_unsupported("MPI_Info_get_string");
-}
-
-TERN_WEAK_ALIAS(MPI_Info_get_valuelen)
-int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
-{
-    (void)info;
-    (void)key;
-    (void)valuelen;
-    (void)flag;
-    return tern_err_unsupported("MPI_Info_get_valuelen");
-}
-
-TERN_WEAK_ALIAS(MPI_Info_set)
-int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
-{
-    (void)info;
-    (void)key;
-    (void)value;
-    return tern_err_unsupported("MPI_Info_set");
-}
-
 TERN_WEAK_ALIAS(MPI_Intercomm_create)
 int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
                           int remote_leader, int tag, MPI_Comm *newintercomm)
@@ -3191,24 +2960,6 @@ int PMPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int d
     (void)comm;
     (void)request;
     return tern_err_unsupported("MPI_Issend_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Keyval_create)
-int PMPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
-                       void *extra_state)
-{
-    (void)copy_fn;
-    (void)delete_fn;
-    (void)keyval;
-    (void)extra_state;
-    return tern_err_unsupported("MPI_Keyval_create");
-}
-
-TERN_WEAK_ALIAS(MPI_Keyval_free)
-int PMPI_Keyval_free(int *keyval)
-{
-    (void)keyval;
-    return tern_err_unsupported("MPI_Keyval_free");
 }
 
 TERN_WEAK_ALIAS(MPI_Lookup_name)
@@ -4019,27 +3770,6 @@ int PMPI_Register_datarep_c(const char *datarep,
     (void)dtype_file_extent_fn;
     (void)extra_state;
     return tern_err_unsupported("MPI_Register_datarep_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Remove_error_class)
-int PMPI_Remove_error_class(int errorclass)
-{
-    (void)errorclass;
-    return tern_err_unsupported("MPI_Remove_error_class");
-}
-
-TERN_WEAK_ALIAS(MPI_Remove_error_code)
-int PMPI_Remove_error_code(int errorcode)
-{
-    (void)errorcode;
-    return tern_err_unsupported("MPI_Remove_error_code");
-}
-
-TERN_WEAK_ALIAS(MPI_Remove_error_string)
-int PMPI_Remove_error_string(int errorcode)
-{
-    (void)errorcode;
-    return tern_err_unsupported("MPI_Remove_error_string");
 }
 
 TERN_WEAK_ALIAS(MPI_Request_get_status_all)
@@ -5212,18 +4942,6 @@ int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
     return tern_err_unsupported("MPI_Type_create_indexed_block_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Type_create_keyval)
-int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
-                            MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval,
-                            void *extra_state)
-{
-    (void)type_copy_attr_fn;
-    (void)type_delete_attr_fn;
-    (void)type_keyval;
-    (void)extra_state;
-    return tern_err_unsupported("MPI_Type_create_keyval");
-}
-
 TERN_WEAK_ALIAS(MPI_Type_create_resized_c)
 int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent,
                                MPI_Datatype *newtype)
@@ -5277,31 +4995,6 @@ int PMPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[],
     (void)oldtype;
     (void)newtype;
     return tern_err_unsupported("MPI_Type_create_subarray_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_delete_attr)
-int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval)
-{
-    (void)datatype;
-    (void)type_keyval;
-    return tern_err_unsupported("MPI_Type_delete_attr");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_free_keyval)
-int PMPI_Type_free_keyval(int *type_keyval)
-{
-    (void)type_keyval;
-    return tern_err_unsupported("MPI_Type_free_keyval");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_get_attr)
-int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag)
-{
-    (void)datatype;
-    (void)type_keyval;
-    (void)attribute_val;
-    (void)flag;
-    return tern_err_unsupported("MPI_Type_get_attr");
 }
 
 TERN_WEAK_ALIAS(MPI_Type_get_contents_c)
@@ -5384,15 +5077,6 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
     (void)size;
     (void)datatype;
     return tern_err_unsupported("MPI_Type_match_size");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_set_attr)
-int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val)
-{
-    (void)datatype;
-    (void)type_keyval;
-    (void)attribute_val;
-    return tern_err_unsupported("MPI_Type_set_attr");
 }
 
 TERN_WEAK_ALIAS(MPI_Type_size_c)
@@ -5528,14 +5212,6 @@ int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
     return tern_err_unsupported("MPI_Win_attach");
 }
 
-TERN_WEAK_ALIAS(MPI_Win_call_errhandler)
-int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
-{
-    (void)win;
-    (void)errorcode;
-    return tern_err_unsupported("MPI_Win_call_errhandler");
-}
-
 TERN_WEAK_ALIAS(MPI_Win_complete)
 int PMPI_Win_complete(MPI_Win win)
 {
@@ -5576,35 +5252,6 @@ int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
     (void)comm;
     (void)win;
     return tern_err_unsupported("MPI_Win_create_dynamic");
-}
-
-TERN_WEAK_ALIAS(MPI_Win_create_errhandler)
-int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
-                               MPI_Errhandler *errhandler)
-{
-    (void)win_errhandler_fn;
-    (void)errhandler;
-    return tern_err_unsupported("MPI_Win_create_errhandler");
-}
-
-TERN_WEAK_ALIAS(MPI_Win_create_keyval)
-int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
-                           MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
-                           void *extra_state)
-{
-    (void)win_copy_attr_fn;
-    (void)win_delete_attr_fn;
-    (void)win_keyval;
-    (void)extra_state;
-    return tern_err_unsupported("MPI_Win_create_keyval");
-}
-
-TERN_WEAK_ALIAS(MPI_Win_delete_attr)
-int PMPI_Win_delete_attr(MPI_Win win, int win_keyval)
-{
-    (void)win;
-    (void)win_keyval;
-    return tern_err_unsupported("MPI_Win_delete_attr");
 }
 
 TERN_WEAK_ALIAS(MPI_Win_detach)
@@ -5660,45 +5307,12 @@ int PMPI_Win_free(MPI_Win *win)
     return tern_err_unsupported("MPI_Win_free");
 }
 
-TERN_WEAK_ALIAS(MPI_Win_free_keyval)
-int PMPI_Win_free_keyval(int *win_keyval)
-{
-    (void)win_keyval;
-    return tern_err_unsupported("MPI_Win_free_keyval");
-}
-
-TERN_WEAK_ALIAS(MPI_Win_get_attr)
-int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)
-{
-    (void)win;
-    (void)win_keyval;
-    (void)attribute_val;
-    (void)flag;
-    return tern_err_unsupported("MPI_Win_get_attr");
-}
-
-TERN_WEAK_ALIAS(MPI_Win_get_errhandler)
-int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
-{
-    (void)win;
-    (void)errhandler;
-    return tern_err_unsupported("MPI_Win_get_errhandler");
-}
-
 TERN_WEAK_ALIAS(MPI_Win_get_group)
 int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
 {
     (void)win;
     (void)group;
     return tern_err_unsupported("MPI_Win_get_group");
-}
-
-TERN_WEAK_ALIAS(MPI_Win_get_info)
-int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
-{
-    (void)win;
-    (void)info_used;
-    return tern_err_unsupported("MPI_Win_get_info");
 }
 
 TERN_WEAK_ALIAS(MPI_Win_get_name)
@@ -5735,31 +5349,6 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
     (void)assert;
     (void)win;
     return tern_err_unsupported("MPI_Win_post");
-}
-
-TERN_WEAK_ALIAS(MPI_Win_set_attr)
-int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
-{
-    (void)win;
-    (void)win_keyval;
-    (void)attribute_val;
-    return tern_err_unsupported("MPI_Win_set_attr");
-}
-
-TERN_WEAK_ALIAS(MPI_Win_set_errhandler)
-int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
-{
-    (void)win;
-    (void)errhandler;
-    return tern_err_unsupported("MPI_Win_set_errhandler");
-}
-
-TERN_WEAK_ALIAS(MPI_Win_set_info)
-int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
-{
-    (void)win;
-    (void)info;
-    return tern_err_unsupported("MPI_Win_set_info");
 }
 
 TERN_WEAK_ALIAS(MPI_Win_set_name)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "coll/coll.h"
+#include "core/attr.h"
 #include "core/errors.h"
 #include "core/objects.h"
 #include "core/state.h"
@@ -58,6 +59,7 @@ int tern_comms_init(void)
 
 static void comm_destroy(struct tern_comm *c)
 {
+    tern_attr_drop(&c->attrs); /* [attr] only a communicator never freed has any left */
     tern_group_release(c->group);
     tern_errh_release(c->errh);
     c->group = NULL;

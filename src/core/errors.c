@@ -9,6 +9,7 @@
 
 #include "bootstrap/boot.h"
 #include "core/api.h"
+#include "core/errhandler.h"
 #include "core/objects.h"
 #include "core/state.h"
 
@@ -100,17 +101,31 @@ static const char *const class_text[] = {
     [MPI_ERR_PROC_ABORTED] = "a peer process has aborted",
     [MPI_ERR_VALUE_TOO_LARGE] = "value too large",
     [MPI_T_ERR_NOT_SUPPORTED] = "MPI_T: not supported",
+    [MPI_T_ERR_NOT_ACCESSIBLE] = "MPI_T: variable not accessible",
+    [MPI_ERR_ERRHANDLER] = "invalid error handler",
 };
 
 const char *tern_err_class_text(int errclass)
 {
-    if (errclass >= 0 && errclass < (int)(sizeof class_text / sizeof class_text[0]) && class_text[errclass])
+    if (errclass >= 0 && errclass < (int)(sizeof class_text / sizeof class_text[0]))
         return class_text[errclass];
-    return "unknown error class";
+    return NULL;
+}
+
+int tern_err_class_of(int code)
+{
+    if (code < 0) return -1;
+    if (code > MPI_ERR_LASTCODE) return tern_err_user_class(code);
+    int cls = code % TERN_ERR_CLASS_SPAN;
+    return tern_err_class_text(cls) ? cls : -1;
 }
 
 static int make_code_v(int errclass, const char *fmt, va_list ap)
 {
+    /* A user class or code keeps its own value (and string): the message
+     * cannot be attached to it. */
+    if (errclass > MPI_ERR_LASTCODE) return errclass;
+    errclass %= TERN_ERR_CLASS_SPAN;
     unsigned slot = err_next++ % TERN_ERR_SLOTS;
     int code = errclass + TERN_ERR_CLASS_SPAN * (int)(1 + slot);
     vsnprintf(err_slots[slot].text, sizeof err_slots[slot].text, fmt, ap);
@@ -129,12 +144,21 @@ int tern_err_make(int errclass, const char *fmt, ...)
 
 const char *tern_err_text(int code)
 {
+    if (code > MPI_ERR_LASTCODE) {
+        const char *s = tern_err_user_string(code);
+        if (s) return s;
+        return tern_err_user_class(code) < 0 ? "invalid error code (not a class or code of MPI, "
+                                               "nor one added by the user)"
+                                             : "user-defined error (MPI_Add_error_string not called)";
+    }
     if (code >= TERN_ERR_CLASS_SPAN) {
         unsigned slot = (unsigned)(code / TERN_ERR_CLASS_SPAN - 1);
         if (slot < TERN_ERR_SLOTS && err_slots[slot].code == code)
             return err_slots[slot].text;
     }
-    return tern_err_class_text(tern_err_class_of(code));
+    if (code < 0) return "invalid error code (negative)";
+    const char *t = tern_err_class_text(code % TERN_ERR_CLASS_SPAN);
+    return t ? t : "invalid error code (no such error class)";
 }
 
 static void print_prefixed(const char *what, const char *fmt, va_list ap)
@@ -202,8 +226,22 @@ int tern_err_raise(struct tern_comm *comm, int code)
         e->comm_fn(&h, &c);
         return code;
     }
-    case TERN_ERRH_ABORT:
-    case TERN_ERRH_FATAL:
+    default: /* fatal, abort (window and file handlers cannot be set on a communicator) */
+        fatal_code(code);
+    }
+}
+
+int tern_err_raise_file(struct tern_errhandler *e, MPI_File file, int code)
+{
+    switch (e->kind) {
+    case TERN_ERRH_RETURN:
+        return code;
+    case TERN_ERRH_USER_FILE: {
+        MPI_File f = file;
+        int c = code;
+        e->file_fn(&f, &c);
+        return code;
+    }
     default:
         fatal_code(code);
     }
@@ -216,6 +254,18 @@ int tern_err_comm(struct tern_comm *comm, int errclass, const char *fmt, ...)
     int code = make_code_v(errclass, fmt, ap);
     va_end(ap);
     return tern_err_raise(comm, code);
+}
+
+int tern_err_no_window(const char *fn, MPI_Win win)
+{
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    int rc = win == MPI_WIN_NULL
+                 ? tern_err_comm(NULL, MPI_ERR_WIN, "%s: win is MPI_WIN_NULL", fn)
+                 : tern_err_comm(NULL, MPI_ERR_WIN, "%s: win=0x%x is not a window: no windows exist "
+                                 "(one-sided communication is not implemented)", fn, (unsigned)win);
+    tern_unlock();
+    return rc;
 }
 
 int tern_err_unsupported(const char *mpi_name)
@@ -239,8 +289,10 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
                              !string ? "string" : "resultlen");
     tern_lock();
     const char *t = tern_err_text(errorcode);
-    if (errorcode < 0)
-        t = "invalid error code (negative)";
+    /* A user class or code without a string gives "" (MPI-4.1 9.5). */
+    if (errorcode > MPI_ERR_LASTCODE && tern_err_user_class(errorcode) >= 0 &&
+        !tern_err_user_string(errorcode))
+        t = "";
     size_t n = strlen(t);
     if (n > MPI_MAX_ERROR_STRING - 1) n = MPI_MAX_ERROR_STRING - 1;
     memcpy(string, t, n);
@@ -255,8 +307,12 @@ int PMPI_Error_class(int errorcode, int *errorclass)
 {
     if (!errorclass)
         return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Error_class: errorclass is NULL");
-    if (errorcode < 0)
-        return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Error_class: errorcode=%d is not an error code", errorcode);
-    *errorclass = tern_err_class_of(errorcode);
+    tern_lock();
+    int cls = tern_err_class_of(errorcode);
+    tern_unlock();
+    if (cls < 0)
+        return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Error_class: errorcode=%d is not an error code",
+                             errorcode);
+    *errorclass = cls;
     return MPI_SUCCESS;
 }

@@ -18,12 +18,17 @@
 
 struct tern_comm;
 
-/* Error codes are the class (< 128) plus 128 * (1 + slot of the message). */
+/* Error codes of the predefined classes are the class (< 128) plus
+ * 128 * (1 + slot of the message).  The classes and codes the user adds
+ * (MPI_Add_error_class/code) are TERN_ERR_DYN_BASE + 1, + 2, ... in the
+ * order they were added, never reused: all above MPI_ERR_LASTCODE, as the
+ * standard wants. */
 #define TERN_ERR_CLASS_SPAN 128
-static inline int tern_err_class_of(int code)
-{
-    return code < TERN_ERR_CLASS_SPAN ? code : code % TERN_ERR_CLASS_SPAN;
-}
+#define TERN_ERR_DYN_BASE 0x40000000
+
+/* The class of an error code, or -1 when it is not one (negative, a class
+ * that does not exist, a user code never added or removed). */
+int tern_err_class_of(int code);
 
 /* Makes an error code with a formatted message; does not invoke a handler. */
 int tern_err_make(int errclass, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -36,9 +41,22 @@ int tern_err_raise(struct tern_comm *comm, int code);
 int tern_err_comm(struct tern_comm *comm, int errclass, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* The whole answer of a window call (initialisation checked, under the
+ * lock): MPI_ERR_WIN for any window handle, raised on MPI_COMM_WORLD's
+ * handler, since no windows exist (one-sided communication is not
+ * implemented). */
+int tern_err_no_window(const char *fn, MPI_Win win);
+
 /* The stored message for a code, or the class's generic text. */
 const char *tern_err_text(int code);
+/* The generic text of a predefined class, NULL for any other value. */
 const char *tern_err_class_text(int errclass);
+
+/* User classes and codes (errors_user.c).  The class of a user value, or
+ * -1; its string (NULL when none was added); the MPI_LASTUSEDCODE value. */
+int tern_err_user_class(int code);
+const char *tern_err_user_string(int code);
+int tern_err_lastusedcode(void);
 
 /* Internal invariant broken or resource failure that cannot be reported to
  * the caller: prints and ends the job. */

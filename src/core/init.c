@@ -7,6 +7,7 @@
 
 #include "bootstrap/boot.h"
 #include "core/api.h"
+#include "core/attr.h"
 #include "core/errors.h"
 #include "core/info_print.h"
 #include "core/objects.h"
@@ -91,6 +92,9 @@ int PMPI_Finalize(void)
 {
     TERN_REQUIRE_INIT("MPI_Finalize");
     tern_lock();
+    /* MPI_COMM_SELF's attributes are deleted before anything else
+     * (MPI-4.1 11.2.4), then those of the other predefined objects. */
+    tern_attr_finalize_callbacks();
     tern_bsend_finalize();
     /* Replies we still owe (acknowledgements, clear-to-send) must leave
      * before we stop polling, or a peer would wait for them forever. */
@@ -101,6 +105,7 @@ int PMPI_Finalize(void)
     tern_shm_finalize();
     tern_comms_finalize();
     tern_datatypes_finalize();
+    tern_attr_finalize();
     tern_match_finalize();
     tern_requests_finalize();
     tern_g.init_state = TERN_STATE_FINALIZED;

@@ -15,13 +15,22 @@ struct tern_group {
     int *world;        /* world rank of each member */
 };
 
-enum tern_errh_kind { TERN_ERRH_FATAL, TERN_ERRH_RETURN, TERN_ERRH_ABORT, TERN_ERRH_USER_COMM };
+enum tern_errh_kind {
+    TERN_ERRH_FATAL,
+    TERN_ERRH_RETURN,
+    TERN_ERRH_ABORT,
+    TERN_ERRH_USER_COMM,
+    TERN_ERRH_USER_WIN,
+    TERN_ERRH_USER_FILE,
+};
 
 struct tern_errhandler {
     int handle;
     int refcount;
     enum tern_errh_kind kind;
     MPI_Comm_errhandler_function *comm_fn;
+    MPI_Win_errhandler_function *win_fn;
+    MPI_File_errhandler_function *file_fn;
 };
 
 /* Context ids: every communicator owns two consecutive ids, one for
@@ -41,6 +50,7 @@ struct tern_comm {
     char name[MPI_MAX_OBJECT_NAME];
     void *attrs;              /* attribute list, owned by the attribute module */
     void *topo;               /* topology, owned by the topology module */
+    unsigned hints;           /* info hints kept (bits of core/comm_info.c) */
 };
 
 extern struct tern_comm tern_comm_world, tern_comm_self;
@@ -117,6 +127,9 @@ int tern_group_compare(const struct tern_group *a, const struct tern_group *b);
 int tern_errh_is_predefined(const struct tern_errhandler *e);
 /* A new user handler (refcount 1, the user's), or NULL when out of memory. */
 struct tern_errhandler *tern_errh_create_comm(MPI_Comm_errhandler_function *fn);
+/* The same for windows and files (kind TERN_ERRH_USER_WIN / _FILE). */
+struct tern_errhandler *tern_errh_create_win(MPI_Win_errhandler_function *fn);
+struct tern_errhandler *tern_errh_create_file(MPI_File_errhandler_function *fn);
 
 /* Called by tern_comms_finalize. */
 void tern_group_finalize(void);
