@@ -87,7 +87,8 @@ static int get_attr(const char *fn, enum tern_attr_kind kind, int h, int kv, voi
     struct target t;
     struct tern_keyval *k;
     int rc;
-    if ((rc = resolve(kind, h, fn, &t)) || (rc = tern_check_ptr(t.errc, val, fn, "attribute_val")) ||
+    if ((rc = resolve(kind, h, fn, &t)) ||
+        (rc = tern_check_ptr(t.errc, val, fn, "attribute_val")) ||
         (rc = tern_check_ptr(t.errc, flag, fn, "flag")))
         return rc;
     /* The predefined attributes are answered on every communicator (the
@@ -125,8 +126,9 @@ int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
                             MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
                             void *extra_state)
 {
-    TERN_LOCKED_CALL("MPI_Comm_create_keyval", create_keyval,
-                     TERN_ATTR_COMM, COPY_FN(comm_copy_attr_fn), DELETE_FN(comm_delete_attr_fn), comm_keyval, extra_state);
+    TERN_LOCKED_CALL("MPI_Comm_create_keyval", create_keyval, TERN_ATTR_COMM,
+                     COPY_FN(comm_copy_attr_fn), DELETE_FN(comm_delete_attr_fn), comm_keyval,
+                     extra_state);
 }
 
 TERN_WEAK_ALIAS(MPI_Keyval_create)
@@ -194,8 +196,9 @@ int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
                             MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval,
                             void *extra_state)
 {
-    TERN_LOCKED_CALL("MPI_Type_create_keyval", create_keyval,
-                     TERN_ATTR_TYPE, COPY_FN(type_copy_attr_fn), DELETE_FN(type_delete_attr_fn), type_keyval, extra_state);
+    TERN_LOCKED_CALL("MPI_Type_create_keyval", create_keyval, TERN_ATTR_TYPE,
+                     COPY_FN(type_copy_attr_fn), DELETE_FN(type_delete_attr_fn), type_keyval,
+                     extra_state);
 }
 
 TERN_WEAK_ALIAS(MPI_Type_free_keyval)
@@ -231,8 +234,9 @@ int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
                            MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
                            void *extra_state)
 {
-    TERN_LOCKED_CALL("MPI_Win_create_keyval", create_keyval,
-                     TERN_ATTR_WIN, COPY_FN(win_copy_attr_fn), DELETE_FN(win_delete_attr_fn), win_keyval, extra_state);
+    TERN_LOCKED_CALL("MPI_Win_create_keyval", create_keyval, TERN_ATTR_WIN,
+                     COPY_FN(win_copy_attr_fn), DELETE_FN(win_delete_attr_fn), win_keyval,
+                     extra_state);
 }
 
 TERN_WEAK_ALIAS(MPI_Win_free_keyval)

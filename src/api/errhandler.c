@@ -223,9 +223,11 @@ static int file_raise(int code)
 static int chk_file(const char *fn, MPI_File file)
 {
     if (file == MPI_FILE_NULL) return MPI_SUCCESS;
-    return file_raise(tern_err_make(MPI_ERR_FILE, "%s: file=%p is not a file: no files exist (MPI-IO "
+    return file_raise(tern_err_make(MPI_ERR_FILE,
+                                    "%s: file=%p is not a file: no files exist (MPI-IO "
                                     "is not implemented; only MPI_FILE_NULL's error handler can be "
-                                    "used)", fn, (void *)file));
+                                    "used)",
+                                    fn, (void *)file));
 }
 
 TERN_WEAK_ALIAS(MPI_File_set_errhandler)
@@ -239,9 +241,10 @@ int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
     TRY(chk_file(fn, file));
     e = errhandler == MPI_ERRHANDLER_NULL ? NULL : tern_errh_get(errhandler);
     if (!e || e->kind == TERN_ERRH_USER_COMM || e->kind == TERN_ERRH_USER_WIN) {
-        rc = file_raise(tern_err_make(MPI_ERR_ARG, "%s: errhandler=0x%x is not a file error handler "
-                                      "(predefined or made by MPI_File_create_errhandler)", fn,
-                                      (unsigned)errhandler));
+        rc = file_raise(tern_err_make(MPI_ERR_ARG,
+                                      "%s: errhandler=0x%x is not a file error handler "
+                                      "(predefined or made by MPI_File_create_errhandler)",
+                                      fn, (unsigned)errhandler));
         goto out;
     }
     tern_errh_set_file_null(e);

@@ -76,10 +76,13 @@ int tern_keyval_lookup(int h, enum tern_attr_kind kind, const char *fn, struct t
     if (tern_keyval_is_predefined_comm(h) || is_predefined_win(h)) {
         enum tern_attr_kind pk = is_predefined_win(h) ? TERN_ATTR_WIN : TERN_ATTR_COMM;
         if (pk != kind)
-            return tern_err_make(MPI_ERR_KEYVAL, "%s: keyval=0x%x is a predefined %s key, not a %s key",
-                                 fn, (unsigned)h, kind_name(pk), kind_name(kind));
-        return tern_err_make(MPI_ERR_KEYVAL, "%s: keyval=0x%x is a predefined %s key: it cannot be set, "
-                             "deleted or freed", fn, (unsigned)h, kind_name(pk));
+            return tern_err_make(MPI_ERR_KEYVAL,
+                                 "%s: keyval=0x%x is a predefined %s key, not a %s key", fn,
+                                 (unsigned)h, kind_name(pk), kind_name(kind));
+        return tern_err_make(MPI_ERR_KEYVAL,
+                             "%s: keyval=0x%x is a predefined %s key: it cannot be set, "
+                             "deleted or freed",
+                             fn, (unsigned)h, kind_name(pk));
     }
     struct tern_keyval *kv = tern_objtab_lookup(&keyval_table, h);
     if (!kv)

@@ -147,9 +147,10 @@ const char *tern_err_text(int code)
     if (code > MPI_ERR_LASTCODE) {
         const char *s = tern_err_user_string(code);
         if (s) return s;
-        return tern_err_user_class(code) < 0 ? "invalid error code (not a class or code of MPI, "
-                                               "nor one added by the user)"
-                                             : "user-defined error (MPI_Add_error_string not called)";
+        return tern_err_user_class(code) < 0
+                   ? "invalid error code (not a class or code of MPI, "
+                     "nor one added by the user)"
+                   : "user-defined error (MPI_Add_error_string not called)";
     }
     if (code >= TERN_ERR_CLASS_SPAN) {
         unsigned slot = (unsigned)(code / TERN_ERR_CLASS_SPAN - 1);
@@ -260,10 +261,11 @@ int tern_err_no_window(const char *fn, MPI_Win win)
 {
     TERN_REQUIRE_INIT(fn);
     tern_lock();
-    int rc = win == MPI_WIN_NULL
-                 ? tern_err_comm(NULL, MPI_ERR_WIN, "%s: win is MPI_WIN_NULL", fn)
-                 : tern_err_comm(NULL, MPI_ERR_WIN, "%s: win=0x%x is not a window: no windows exist "
-                                 "(one-sided communication is not implemented)", fn, (unsigned)win);
+    int rc = win == MPI_WIN_NULL ? tern_err_comm(NULL, MPI_ERR_WIN, "%s: win is MPI_WIN_NULL", fn)
+                                 : tern_err_comm(NULL, MPI_ERR_WIN,
+                                                 "%s: win=0x%x is not a window: no windows exist "
+                                                 "(one-sided communication is not implemented)",
+                                                 fn, (unsigned)win);
     tern_unlock();
     return rc;
 }
@@ -311,8 +313,8 @@ int PMPI_Error_class(int errorcode, int *errorclass)
     int cls = tern_err_class_of(errorcode);
     tern_unlock();
     if (cls < 0)
-        return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Error_class: errorcode=%d is not an error code",
-                             errorcode);
+        return tern_err_comm(NULL, MPI_ERR_ARG,
+                             "MPI_Error_class: errorcode=%d is not an error code", errorcode);
     *errorclass = cls;
     return MPI_SUCCESS;
 }

@@ -20,7 +20,8 @@ static enum tern_init_state env_built_in;
 struct tern_info *tern_info_get(MPI_Info h)
 {
     if (h == MPI_INFO_ENV) {
-        if (!env_info || (env_built_in == TERN_STATE_NONE && tern_g.init_state != TERN_STATE_NONE)) {
+        if (!env_info ||
+            (env_built_in == TERN_STATE_NONE && tern_g.init_state != TERN_STATE_NONE)) {
             struct tern_info *e = tern_info_env_new(0, NULL);
             if (!e) return env_info; /* out of memory: keep what there is */
             tern_info_destroy(env_info);

@@ -135,7 +135,8 @@ static void user_classes(void)
     CHECK_MPI(MPI_Comm_create_errhandler(comm_handler, &eh));
     CHECK_MPI(MPI_Comm_set_errhandler(d, eh));
     CHECK_MPI(MPI_Comm_call_errhandler(d, code1));
-    CHECK(comm_calls == 1 && comm_code == code1, "handler: %d calls code %d", comm_calls, comm_code);
+    CHECK(comm_calls == 1 && comm_code == code1, "handler: %d calls code %d", comm_calls,
+          comm_code);
     CHECK_MPI(MPI_Errhandler_free(&eh));
     CHECK_MPI(MPI_Comm_free(&d));
 

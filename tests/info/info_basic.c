@@ -49,7 +49,8 @@ static void round_trips(void)
     CHECK_MPI(MPI_Info_get(info, "alpha", 15, v, &flag));
     CHECK(flag && strcmp(v, "two") == 0, "Info_get");
     memset(v, '#', sizeof v);
-    expect(MPI_Info_get(info, "alpha", 2, v, &flag), MPI_ERR_INFO_VALUE, "MPI_Info_get", "valuelen=2");
+    expect(MPI_Info_get(info, "alpha", 2, v, &flag), MPI_ERR_INFO_VALUE, "MPI_Info_get",
+           "valuelen=2");
     CHECK(flag && strcmp(v, "tw") == 0, "truncated Info_get gave '%s'", v);
     flag = 1;
     strcpy(v, "keep");
