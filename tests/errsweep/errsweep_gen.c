@@ -2591,28 +2591,28 @@ static int c399(void)
 static int c400(void)
 {
     (void)es_attach_buffer();
-    return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_self.rank, 0, es_self.h, ES_OUT(MPI_Request, 6));
+    return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: buf = NULL -> MPI_ERR_BUFFER */
 static int c401(void)
 {
     (void)es_attach_buffer();
-    return MPI_Ibsend(NULL, 1, MPI_INT, es_self.rank, 0, es_self.h, ES_OUT(MPI_Request, 6));
+    return MPI_Ibsend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: count = -1 -> MPI_ERR_COUNT */
 static int c402(void)
 {
     (void)es_attach_buffer();
-    return MPI_Ibsend(es_sbuf, -1, MPI_INT, es_self.rank, 0, es_self.h, ES_OUT(MPI_Request, 6));
+    return MPI_Ibsend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
 static int c403(void)
 {
     (void)es_attach_buffer();
-    return MPI_Ibsend(es_sbuf, 1, MPI_DATATYPE_NULL, es_self.rank, 0, es_self.h,
+    return MPI_Ibsend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                       ES_OUT(MPI_Request, 6));
 }
 
@@ -2621,92 +2621,100 @@ static int c403(void)
 static int c404(void)
 {
     (void)es_attach_buffer();
-    return MPI_Ibsend(es_sbuf, 1, es_freed.type, es_self.rank, 0, es_self.h,
+    return MPI_Ibsend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
+                      ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Ibsend: datatype = uncommitted -> MPI_ERR_TYPE */
+static int c405(void)
+{
+    (void)es_attach_buffer();
+    return MPI_Ibsend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                       ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: dest = size -> MPI_ERR_RANK */
-static int c405(void)
-{
-    (void)es_attach_buffer();
-    return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_self.size, 0, es_self.h, ES_OUT(MPI_Request, 6));
-}
-
-/* MPI_Ibsend: dest = -5 -> MPI_ERR_RANK */
 static int c406(void)
 {
     (void)es_attach_buffer();
-    return MPI_Ibsend(es_sbuf, 1, MPI_INT, -5, 0, es_self.h, ES_OUT(MPI_Request, 6));
+    return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
-/* MPI_Ibsend: tag = -5 -> MPI_ERR_TAG */
+/* MPI_Ibsend: dest = -5 -> MPI_ERR_RANK */
 static int c407(void)
 {
     (void)es_attach_buffer();
-    return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_self.rank, -5, es_self.h, ES_OUT(MPI_Request, 6));
+    return MPI_Ibsend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Ibsend: tag = -5 -> MPI_ERR_TAG */
+static int c408(void)
+{
+    (void)es_attach_buffer();
+    return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c408(void)
+static int c409(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_attach_buffer();
-    return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_self.rank, es_tag_ub + 1, es_self.h,
+    return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
                       ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c409(void)
+static int c410(void)
 {
     (void)es_attach_buffer();
-    return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_self.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
+    return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c410(void)
-{
-    (void)es_attach_buffer();
-    return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_self.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
-}
-
-/* MPI_Ibsend: request = NULL -> MPI_ERR_ARG */
 static int c411(void)
 {
     (void)es_attach_buffer();
-    return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_self.rank, 0, es_self.h, NULL);
+    return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Ibsend: request = NULL -> MPI_ERR_ARG */
+static int c412(void)
+{
+    (void)es_attach_buffer();
+    return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Improbe: - = all valid -> MPI_SUCCESS */
-static int c412(void)
+static int c413(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: source = size -> MPI_ERR_RANK */
-static int c413(void)
+static int c414(void)
 {
     return MPI_Improbe(es_world.size, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: source = -5 -> MPI_ERR_RANK */
-static int c414(void)
+static int c415(void)
 {
     return MPI_Improbe(-5, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: tag = -5 -> MPI_ERR_TAG */
-static int c415(void)
+static int c416(void)
 {
     return MPI_Improbe(es_world.rank, -5, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c416(void)
+static int c417(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Improbe(es_world.rank, es_tag_ub + 1, es_world.h, ES_OUT(int, 3),
@@ -2714,7 +2722,7 @@ static int c416(void)
 }
 
 /* MPI_Improbe: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c417(void)
+static int c418(void)
 {
     return MPI_Improbe(es_world.rank, 0, MPI_COMM_NULL, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
@@ -2722,54 +2730,54 @@ static int c417(void)
 
 /* MPI_Improbe: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c418(void)
+static int c419(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_freed.comm, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: flag = NULL -> MPI_ERR_ARG */
-static int c419(void)
+static int c420(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_world.h, NULL, ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: message = NULL -> MPI_ERR_ARG */
-static int c420(void)
+static int c421(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), NULL, ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: status = NULL -> MPI_ERR_ARG */
-static int c421(void)
+static int c422(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4), NULL);
 }
 
 /* MPI_Imrecv: - = all valid -> MPI_SUCCESS */
-static int c422(void)
+static int c423(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: buf = NULL -> MPI_ERR_BUFFER */
-static int c423(void)
+static int c424(void)
 {
     return MPI_Imrecv(NULL, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: count = -1 -> MPI_ERR_COUNT */
-static int c424(void)
+static int c425(void)
 {
     return MPI_Imrecv(es_rbuf, -1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c425(void)
+static int c426(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_DATATYPE_NULL, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
@@ -2777,76 +2785,76 @@ static int c425(void)
 
 /* MPI_Imrecv: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c426(void)
+static int c427(void)
 {
     return MPI_Imrecv(es_rbuf, 1, es_freed.type, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c427(void)
+static int c428(void)
 {
     return MPI_Imrecv(es_rbuf, 1, es_uncommitted, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: message = &MPI_MESSAGE_NULL -> MPI_ERR_REQUEST */
-static int c428(void)
+static int c429(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NULL),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: message = NULL -> MPI_ERR_ARG */
-static int c429(void)
+static int c430(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_INT, NULL, ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: request = NULL -> MPI_ERR_ARG */
-static int c430(void)
+static int c431(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC), NULL);
 }
 
 /* MPI_Initialized: - = all valid -> MPI_SUCCESS */
-static int c431(void)
+static int c432(void)
 {
     return MPI_Initialized(ES_OUT(int, 0));
 }
 
 /* MPI_Initialized: flag = NULL -> MPI_ERR_ARG */
-static int c432(void)
+static int c433(void)
 {
     return MPI_Initialized(NULL);
 }
 
 /* MPI_Iprobe: - = all valid -> MPI_SUCCESS */
-static int c433(void)
+static int c434(void)
 {
     return MPI_Iprobe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: source = size -> MPI_ERR_RANK */
-static int c434(void)
+static int c435(void)
 {
     return MPI_Iprobe(es_world.size, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: source = -5 -> MPI_ERR_RANK */
-static int c435(void)
+static int c436(void)
 {
     return MPI_Iprobe(-5, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: tag = -5 -> MPI_ERR_TAG */
-static int c436(void)
+static int c437(void)
 {
     return MPI_Iprobe(es_world.rank, -5, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c437(void)
+static int c438(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Iprobe(es_world.rank, es_tag_ub + 1, es_world.h, ES_OUT(int, 3),
@@ -2854,50 +2862,50 @@ static int c437(void)
 }
 
 /* MPI_Iprobe: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c438(void)
+static int c439(void)
 {
     return MPI_Iprobe(es_world.rank, 0, MPI_COMM_NULL, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c439(void)
+static int c440(void)
 {
     return MPI_Iprobe(es_world.rank, 0, es_freed.comm, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: flag = NULL -> MPI_ERR_ARG */
-static int c440(void)
+static int c441(void)
 {
     return MPI_Iprobe(es_world.rank, 0, es_world.h, NULL, ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: status = NULL -> MPI_ERR_ARG */
-static int c441(void)
+static int c442(void)
 {
     return MPI_Iprobe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Irecv: - = all valid -> MPI_SUCCESS */
-static int c442(void)
+static int c443(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: buf = NULL -> MPI_ERR_BUFFER */
-static int c443(void)
+static int c444(void)
 {
     return MPI_Irecv(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: count = -1 -> MPI_ERR_COUNT */
-static int c444(void)
+static int c445(void)
 {
     return MPI_Irecv(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c445(void)
+static int c446(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
@@ -2905,39 +2913,39 @@ static int c445(void)
 
 /* MPI_Irecv: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c446(void)
+static int c447(void)
 {
     return MPI_Irecv(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c447(void)
+static int c448(void)
 {
     return MPI_Irecv(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: source = size -> MPI_ERR_RANK */
-static int c448(void)
+static int c449(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: source = -5 -> MPI_ERR_RANK */
-static int c449(void)
+static int c450(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: tag = -5 -> MPI_ERR_TAG */
-static int c450(void)
+static int c451(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c451(void)
+static int c452(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -2945,146 +2953,154 @@ static int c451(void)
 }
 
 /* MPI_Irecv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c452(void)
+static int c453(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c453(void)
+static int c454(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: request = NULL -> MPI_ERR_ARG */
-static int c454(void)
+static int c455(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Irsend: - = all valid -> MPI_SUCCESS */
-static int c455(void)
+static int c456(void)
 {
-    (void)es_post_irecv(&es_self);
-    return MPI_Irsend(es_sbuf, 1, MPI_INT, es_self.rank, 0, es_self.h, ES_OUT(MPI_Request, 6));
+    (void)es_post_irecv(&es_world);
+    return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: buf = NULL -> MPI_ERR_BUFFER */
-static int c456(void)
+static int c457(void)
 {
-    (void)es_post_irecv(&es_self);
-    return MPI_Irsend(NULL, 1, MPI_INT, es_self.rank, 0, es_self.h, ES_OUT(MPI_Request, 6));
+    (void)es_post_irecv(&es_world);
+    return MPI_Irsend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: count = -1 -> MPI_ERR_COUNT */
-static int c457(void)
+static int c458(void)
 {
-    (void)es_post_irecv(&es_self);
-    return MPI_Irsend(es_sbuf, -1, MPI_INT, es_self.rank, 0, es_self.h, ES_OUT(MPI_Request, 6));
+    (void)es_post_irecv(&es_world);
+    return MPI_Irsend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c458(void)
+static int c459(void)
 {
-    (void)es_post_irecv(&es_self);
-    return MPI_Irsend(es_sbuf, 1, MPI_DATATYPE_NULL, es_self.rank, 0, es_self.h,
+    (void)es_post_irecv(&es_world);
+    return MPI_Irsend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                       ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c459(void)
+static int c460(void)
 {
-    (void)es_post_irecv(&es_self);
-    return MPI_Irsend(es_sbuf, 1, es_freed.type, es_self.rank, 0, es_self.h,
+    (void)es_post_irecv(&es_world);
+    return MPI_Irsend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
+                      ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Irsend: datatype = uncommitted -> MPI_ERR_TYPE */
+static int c461(void)
+{
+    (void)es_post_irecv(&es_world);
+    return MPI_Irsend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                       ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: dest = size -> MPI_ERR_RANK */
-static int c460(void)
+static int c462(void)
 {
-    (void)es_post_irecv(&es_self);
-    return MPI_Irsend(es_sbuf, 1, MPI_INT, es_self.size, 0, es_self.h, ES_OUT(MPI_Request, 6));
+    (void)es_post_irecv(&es_world);
+    return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: dest = -5 -> MPI_ERR_RANK */
-static int c461(void)
+static int c463(void)
 {
-    (void)es_post_irecv(&es_self);
-    return MPI_Irsend(es_sbuf, 1, MPI_INT, -5, 0, es_self.h, ES_OUT(MPI_Request, 6));
+    (void)es_post_irecv(&es_world);
+    return MPI_Irsend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: tag = -5 -> MPI_ERR_TAG */
-static int c462(void)
+static int c464(void)
 {
-    (void)es_post_irecv(&es_self);
-    return MPI_Irsend(es_sbuf, 1, MPI_INT, es_self.rank, -5, es_self.h, ES_OUT(MPI_Request, 6));
+    (void)es_post_irecv(&es_world);
+    return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c463(void)
+static int c465(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
-    (void)es_post_irecv(&es_self);
-    return MPI_Irsend(es_sbuf, 1, MPI_INT, es_self.rank, es_tag_ub + 1, es_self.h,
+    (void)es_post_irecv(&es_world);
+    return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
                       ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c464(void)
+static int c466(void)
 {
-    (void)es_post_irecv(&es_self);
-    return MPI_Irsend(es_sbuf, 1, MPI_INT, es_self.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
+    (void)es_post_irecv(&es_world);
+    return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c465(void)
+static int c467(void)
 {
-    (void)es_post_irecv(&es_self);
-    return MPI_Irsend(es_sbuf, 1, MPI_INT, es_self.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
+    (void)es_post_irecv(&es_world);
+    return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: request = NULL -> MPI_ERR_ARG */
-static int c466(void)
+static int c468(void)
 {
-    (void)es_post_irecv(&es_self);
-    return MPI_Irsend(es_sbuf, 1, MPI_INT, es_self.rank, 0, es_self.h, NULL);
+    (void)es_post_irecv(&es_world);
+    return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Is_thread_main: - = all valid -> MPI_SUCCESS */
-static int c467(void)
+static int c469(void)
 {
     return MPI_Is_thread_main(ES_OUT(int, 0));
 }
 
 /* MPI_Is_thread_main: flag = NULL -> MPI_ERR_ARG */
-static int c468(void)
+static int c470(void)
 {
     return MPI_Is_thread_main(NULL);
 }
 
 /* MPI_Isend: - = all valid -> MPI_SUCCESS */
-static int c469(void)
+static int c471(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: buf = NULL -> MPI_ERR_BUFFER */
-static int c470(void)
+static int c472(void)
 {
     return MPI_Isend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: count = -1 -> MPI_ERR_COUNT */
-static int c471(void)
+static int c473(void)
 {
     return MPI_Isend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c472(void)
+static int c474(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
@@ -3092,39 +3108,39 @@ static int c472(void)
 
 /* MPI_Isend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c473(void)
+static int c475(void)
 {
     return MPI_Isend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c474(void)
+static int c476(void)
 {
     return MPI_Isend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: dest = size -> MPI_ERR_RANK */
-static int c475(void)
+static int c477(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: dest = -5 -> MPI_ERR_RANK */
-static int c476(void)
+static int c478(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: tag = -5 -> MPI_ERR_TAG */
-static int c477(void)
+static int c479(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c478(void)
+static int c480(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -3132,193 +3148,200 @@ static int c478(void)
 }
 
 /* MPI_Isend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c479(void)
+static int c481(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c480(void)
+static int c482(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: request = NULL -> MPI_ERR_ARG */
-static int c481(void)
+static int c483(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Issend: - = all valid -> MPI_SUCCESS */
-static int c482(void)
+static int c484(void)
 {
-    return MPI_Issend(es_sbuf, 1, MPI_INT, es_self.rank, 0, es_self.h, ES_OUT(MPI_Request, 6));
+    return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: buf = NULL -> MPI_ERR_BUFFER */
-static int c483(void)
+static int c485(void)
 {
-    return MPI_Issend(NULL, 1, MPI_INT, es_self.rank, 0, es_self.h, ES_OUT(MPI_Request, 6));
+    return MPI_Issend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: count = -1 -> MPI_ERR_COUNT */
-static int c484(void)
+static int c486(void)
 {
-    return MPI_Issend(es_sbuf, -1, MPI_INT, es_self.rank, 0, es_self.h, ES_OUT(MPI_Request, 6));
+    return MPI_Issend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c485(void)
+static int c487(void)
 {
-    return MPI_Issend(es_sbuf, 1, MPI_DATATYPE_NULL, es_self.rank, 0, es_self.h,
+    return MPI_Issend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                       ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c486(void)
+static int c488(void)
 {
-    return MPI_Issend(es_sbuf, 1, es_freed.type, es_self.rank, 0, es_self.h,
+    return MPI_Issend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
+                      ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Issend: datatype = uncommitted -> MPI_ERR_TYPE */
+static int c489(void)
+{
+    return MPI_Issend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                       ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: dest = size -> MPI_ERR_RANK */
-static int c487(void)
+static int c490(void)
 {
-    return MPI_Issend(es_sbuf, 1, MPI_INT, es_self.size, 0, es_self.h, ES_OUT(MPI_Request, 6));
+    return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: dest = -5 -> MPI_ERR_RANK */
-static int c488(void)
+static int c491(void)
 {
-    return MPI_Issend(es_sbuf, 1, MPI_INT, -5, 0, es_self.h, ES_OUT(MPI_Request, 6));
+    return MPI_Issend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: tag = -5 -> MPI_ERR_TAG */
-static int c489(void)
+static int c492(void)
 {
-    return MPI_Issend(es_sbuf, 1, MPI_INT, es_self.rank, -5, es_self.h, ES_OUT(MPI_Request, 6));
+    return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c490(void)
+static int c493(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
-    return MPI_Issend(es_sbuf, 1, MPI_INT, es_self.rank, es_tag_ub + 1, es_self.h,
+    return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
                       ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c491(void)
+static int c494(void)
 {
-    return MPI_Issend(es_sbuf, 1, MPI_INT, es_self.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
+    return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c492(void)
+static int c495(void)
 {
-    return MPI_Issend(es_sbuf, 1, MPI_INT, es_self.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
+    return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: request = NULL -> MPI_ERR_ARG */
-static int c493(void)
+static int c496(void)
 {
-    return MPI_Issend(es_sbuf, 1, MPI_INT, es_self.rank, 0, es_self.h, NULL);
+    return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Mprobe: - = all valid -> MPI_SUCCESS */
-static int c494(void)
+static int c497(void)
 {
-    (void)es_self_send(&es_self);
-    return MPI_Mprobe(es_self.rank, 0, es_self.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
+    (void)es_self_send(&es_world);
+    return MPI_Mprobe(es_world.rank, 0, es_world.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: source = size -> MPI_ERR_RANK */
-static int c495(void)
+static int c498(void)
 {
-    (void)es_self_send(&es_self);
-    return MPI_Mprobe(es_self.size, 0, es_self.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
+    (void)es_self_send(&es_world);
+    return MPI_Mprobe(es_world.size, 0, es_world.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: source = -5 -> MPI_ERR_RANK */
-static int c496(void)
+static int c499(void)
 {
-    (void)es_self_send(&es_self);
-    return MPI_Mprobe(-5, 0, es_self.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
+    (void)es_self_send(&es_world);
+    return MPI_Mprobe(-5, 0, es_world.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: tag = -5 -> MPI_ERR_TAG */
-static int c497(void)
+static int c500(void)
 {
-    (void)es_self_send(&es_self);
-    return MPI_Mprobe(es_self.rank, -5, es_self.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
+    (void)es_self_send(&es_world);
+    return MPI_Mprobe(es_world.rank, -5, es_world.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c498(void)
+static int c501(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
-    (void)es_self_send(&es_self);
-    return MPI_Mprobe(es_self.rank, es_tag_ub + 1, es_self.h, ES_OUT(MPI_Message, 3),
+    (void)es_self_send(&es_world);
+    return MPI_Mprobe(es_world.rank, es_tag_ub + 1, es_world.h, ES_OUT(MPI_Message, 3),
                       ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c499(void)
+static int c502(void)
 {
-    (void)es_self_send(&es_self);
-    return MPI_Mprobe(es_self.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Message, 3),
+    (void)es_self_send(&es_world);
+    return MPI_Mprobe(es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Message, 3),
                       ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c500(void)
+static int c503(void)
 {
-    (void)es_self_send(&es_self);
-    return MPI_Mprobe(es_self.rank, 0, es_freed.comm, ES_OUT(MPI_Message, 3),
+    (void)es_self_send(&es_world);
+    return MPI_Mprobe(es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Message, 3),
                       ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: message = NULL -> MPI_ERR_ARG */
-static int c501(void)
+static int c504(void)
 {
-    (void)es_self_send(&es_self);
-    return MPI_Mprobe(es_self.rank, 0, es_self.h, NULL, ES_OUT(MPI_Status, 4));
+    (void)es_self_send(&es_world);
+    return MPI_Mprobe(es_world.rank, 0, es_world.h, NULL, ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: status = NULL -> MPI_ERR_ARG */
-static int c502(void)
+static int c505(void)
 {
-    (void)es_self_send(&es_self);
-    return MPI_Mprobe(es_self.rank, 0, es_self.h, ES_OUT(MPI_Message, 3), NULL);
+    (void)es_self_send(&es_world);
+    return MPI_Mprobe(es_world.rank, 0, es_world.h, ES_OUT(MPI_Message, 3), NULL);
 }
 
 /* MPI_Mrecv: - = all valid -> MPI_SUCCESS */
-static int c503(void)
+static int c506(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: buf = NULL -> MPI_ERR_BUFFER */
-static int c504(void)
+static int c507(void)
 {
     return MPI_Mrecv(NULL, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: count = -1 -> MPI_ERR_COUNT */
-static int c505(void)
+static int c508(void)
 {
     return MPI_Mrecv(es_rbuf, -1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c506(void)
+static int c509(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_DATATYPE_NULL, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
@@ -3326,392 +3349,407 @@ static int c506(void)
 
 /* MPI_Mrecv: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c507(void)
+static int c510(void)
 {
     return MPI_Mrecv(es_rbuf, 1, es_freed.type, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
+/* MPI_Mrecv: datatype = uncommitted -> MPI_ERR_TYPE */
+static int c511(void)
+{
+    return MPI_Mrecv(es_rbuf, 1, es_uncommitted, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
+                     ES_OUT(MPI_Status, 4));
+}
+
 /* MPI_Mrecv: message = &MPI_MESSAGE_NULL -> MPI_ERR_REQUEST */
-static int c508(void)
+static int c512(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NULL),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: message = NULL -> MPI_ERR_ARG */
-static int c509(void)
+static int c513(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_INT, NULL, ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: status = NULL -> MPI_ERR_ARG */
-static int c510(void)
+static int c514(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC), NULL);
 }
 
 /* MPI_Op_commutative: - = all valid -> MPI_SUCCESS */
-static int c511(void)
+static int c515(void)
 {
     return MPI_Op_commutative(MPI_SUM, ES_OUT(int, 1));
 }
 
 /* MPI_Op_commutative: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c512(void)
+static int c516(void)
 {
     return MPI_Op_commutative(MPI_OP_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Op_commutative: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c513(void)
+static int c517(void)
 {
     return MPI_Op_commutative(es_freed.op, ES_OUT(int, 1));
 }
 
 /* MPI_Op_commutative: commute = NULL -> MPI_ERR_ARG */
-static int c514(void)
+static int c518(void)
 {
     return MPI_Op_commutative(MPI_SUM, NULL);
 }
 
 /* MPI_Op_create: - = all valid -> MPI_SUCCESS */
-static int c515(void)
+static int c519(void)
 {
     return MPI_Op_create(es_user_fn, 0, ES_OUT(MPI_Op, 2));
 }
 
 /* MPI_Op_create: user_fn = NULL -> MPI_ERR_ARG */
-static int c516(void)
+static int c520(void)
 {
     return MPI_Op_create(NULL, 0, ES_OUT(MPI_Op, 2));
 }
 
 /* MPI_Op_create: op = NULL -> MPI_ERR_ARG */
-static int c517(void)
+static int c521(void)
 {
     return MPI_Op_create(es_user_fn, 0, NULL);
 }
 
 /* MPI_Op_free: - = all valid -> MPI_SUCCESS */
-static int c518(void)
+static int c522(void)
 {
     return MPI_Op_free(ES_PTR(MPI_Op, es_new_op()));
 }
 
 /* MPI_Op_free: op = &MPI_OP_NULL -> MPI_ERR_OP */
-static int c519(void)
+static int c523(void)
 {
     return MPI_Op_free(ES_PTR(MPI_Op, MPI_OP_NULL));
 }
 
 /* MPI_Op_free: op = &MPI_SUM -> MPI_ERR_OP */
-static int c520(void)
+static int c524(void)
 {
     return MPI_Op_free(ES_PTR(MPI_Op, MPI_SUM));
 }
 
 /* MPI_Op_free: op = NULL -> MPI_ERR_ARG */
-static int c521(void)
+static int c525(void)
 {
     return MPI_Op_free(NULL);
 }
 
 /* MPI_Pack: - = all valid -> MPI_SUCCESS */
-static int c522(void)
+static int c526(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: MPI_ERR_ARG */
-static int c523(void)
+static int c527(void)
 {
     return MPI_Pack(NULL, 1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: incount = -1 -> MPI_ERR_COUNT */
-static int c524(void)
+static int c528(void)
 {
     return MPI_Pack(es_sbuf, -1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c525(void)
+static int c529(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c526(void)
+static int c530(void)
 {
     return MPI_Pack(es_sbuf, 1, es_freed.type, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c527(void)
+static int c531(void)
 {
     return MPI_Pack(es_sbuf, 1, es_uncommitted, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: outbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c528(void)
+static int c532(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, NULL, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: outsize = -1 -> MPI_ERR_ARG */
-static int c529(void)
+static int c533(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, -1, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: position = NULL -> MPI_ERR_ARG */
-static int c530(void)
+static int c534(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, 64, NULL, es_world.h);
 }
 
 /* MPI_Pack: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c531(void)
+static int c535(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), MPI_COMM_NULL);
 }
 
 /* MPI_Pack: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c532(void)
+static int c536(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), es_freed.comm);
 }
 
 /* MPI_Pack_size: - = all valid -> MPI_SUCCESS */
-static int c533(void)
+static int c537(void)
 {
     return MPI_Pack_size(1, MPI_INT, es_world.h, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: incount = -1 -> MPI_ERR_COUNT */
-static int c534(void)
+static int c538(void)
 {
     return MPI_Pack_size(-1, MPI_INT, es_world.h, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c535(void)
+static int c539(void)
 {
     return MPI_Pack_size(1, MPI_DATATYPE_NULL, es_world.h, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c536(void)
+static int c540(void)
 {
     return MPI_Pack_size(1, es_freed.type, es_world.h, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c537(void)
+static int c541(void)
 {
     return MPI_Pack_size(1, MPI_INT, MPI_COMM_NULL, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c538(void)
+static int c542(void)
 {
     return MPI_Pack_size(1, MPI_INT, es_freed.comm, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: size = NULL -> MPI_ERR_ARG */
-static int c539(void)
+static int c543(void)
 {
     return MPI_Pack_size(1, MPI_INT, es_world.h, NULL);
 }
 
 /* MPI_Probe: - = all valid -> MPI_SUCCESS */
-static int c540(void)
+static int c544(void)
 {
-    (void)es_self_send(&es_self);
-    return MPI_Probe(es_self.rank, 0, es_self.h, ES_OUT(MPI_Status, 3));
+    (void)es_self_send(&es_world);
+    return MPI_Probe(es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: source = size -> MPI_ERR_RANK */
-static int c541(void)
+static int c545(void)
 {
-    (void)es_self_send(&es_self);
-    return MPI_Probe(es_self.size, 0, es_self.h, ES_OUT(MPI_Status, 3));
+    (void)es_self_send(&es_world);
+    return MPI_Probe(es_world.size, 0, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: source = -5 -> MPI_ERR_RANK */
-static int c542(void)
+static int c546(void)
 {
-    (void)es_self_send(&es_self);
-    return MPI_Probe(-5, 0, es_self.h, ES_OUT(MPI_Status, 3));
+    (void)es_self_send(&es_world);
+    return MPI_Probe(-5, 0, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: tag = -5 -> MPI_ERR_TAG */
-static int c543(void)
+static int c547(void)
 {
-    (void)es_self_send(&es_self);
-    return MPI_Probe(es_self.rank, -5, es_self.h, ES_OUT(MPI_Status, 3));
+    (void)es_self_send(&es_world);
+    return MPI_Probe(es_world.rank, -5, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c544(void)
+static int c548(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
-    (void)es_self_send(&es_self);
-    return MPI_Probe(es_self.rank, es_tag_ub + 1, es_self.h, ES_OUT(MPI_Status, 3));
+    (void)es_self_send(&es_world);
+    return MPI_Probe(es_world.rank, es_tag_ub + 1, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c545(void)
+static int c549(void)
 {
-    (void)es_self_send(&es_self);
-    return MPI_Probe(es_self.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Status, 3));
+    (void)es_self_send(&es_world);
+    return MPI_Probe(es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c546(void)
+static int c550(void)
 {
-    (void)es_self_send(&es_self);
-    return MPI_Probe(es_self.rank, 0, es_freed.comm, ES_OUT(MPI_Status, 3));
+    (void)es_self_send(&es_world);
+    return MPI_Probe(es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: status = NULL -> MPI_ERR_ARG */
-static int c547(void)
+static int c551(void)
 {
-    (void)es_self_send(&es_self);
-    return MPI_Probe(es_self.rank, 0, es_self.h, NULL);
+    (void)es_self_send(&es_world);
+    return MPI_Probe(es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Query_thread: - = all valid -> MPI_SUCCESS */
-static int c548(void)
+static int c552(void)
 {
     return MPI_Query_thread(ES_OUT(int, 0));
 }
 
 /* MPI_Query_thread: provided = NULL -> MPI_ERR_ARG */
-static int c549(void)
+static int c553(void)
 {
     return MPI_Query_thread(NULL);
 }
 
 /* MPI_Recv: - = all valid -> MPI_SUCCESS */
-static int c550(void)
+static int c554(void)
 {
-    (void)es_self_send(&es_self);
-    return MPI_Recv(es_rbuf, 1, MPI_INT, es_self.rank, 0, es_self.h, ES_OUT(MPI_Status, 6));
+    (void)es_self_send(&es_world);
+    return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: buf = NULL -> MPI_ERR_BUFFER */
-static int c551(void)
+static int c555(void)
 {
-    (void)es_self_send(&es_self);
-    return MPI_Recv(NULL, 1, MPI_INT, es_self.rank, 0, es_self.h, ES_OUT(MPI_Status, 6));
+    (void)es_self_send(&es_world);
+    return MPI_Recv(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: count = -1 -> MPI_ERR_COUNT */
-static int c552(void)
+static int c556(void)
 {
-    (void)es_self_send(&es_self);
-    return MPI_Recv(es_rbuf, -1, MPI_INT, es_self.rank, 0, es_self.h, ES_OUT(MPI_Status, 6));
+    (void)es_self_send(&es_world);
+    return MPI_Recv(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c553(void)
+static int c557(void)
 {
-    (void)es_self_send(&es_self);
-    return MPI_Recv(es_rbuf, 1, MPI_DATATYPE_NULL, es_self.rank, 0, es_self.h,
+    (void)es_self_send(&es_world);
+    return MPI_Recv(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                     ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c554(void)
+static int c558(void)
 {
-    (void)es_self_send(&es_self);
-    return MPI_Recv(es_rbuf, 1, es_freed.type, es_self.rank, 0, es_self.h, ES_OUT(MPI_Status, 6));
+    (void)es_self_send(&es_world);
+    return MPI_Recv(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
+}
+
+/* MPI_Recv: datatype = uncommitted -> MPI_ERR_TYPE */
+static int c559(void)
+{
+    (void)es_self_send(&es_world);
+    return MPI_Recv(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
+                    ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: source = size -> MPI_ERR_RANK */
-static int c555(void)
+static int c560(void)
 {
-    (void)es_self_send(&es_self);
-    return MPI_Recv(es_rbuf, 1, MPI_INT, es_self.size, 0, es_self.h, ES_OUT(MPI_Status, 6));
+    (void)es_self_send(&es_world);
+    return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: source = -5 -> MPI_ERR_RANK */
-static int c556(void)
+static int c561(void)
 {
-    (void)es_self_send(&es_self);
-    return MPI_Recv(es_rbuf, 1, MPI_INT, -5, 0, es_self.h, ES_OUT(MPI_Status, 6));
+    (void)es_self_send(&es_world);
+    return MPI_Recv(es_rbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: tag = -5 -> MPI_ERR_TAG */
-static int c557(void)
+static int c562(void)
 {
-    (void)es_self_send(&es_self);
-    return MPI_Recv(es_rbuf, 1, MPI_INT, es_self.rank, -5, es_self.h, ES_OUT(MPI_Status, 6));
+    (void)es_self_send(&es_world);
+    return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c558(void)
+static int c563(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
-    (void)es_self_send(&es_self);
-    return MPI_Recv(es_rbuf, 1, MPI_INT, es_self.rank, es_tag_ub + 1, es_self.h,
+    (void)es_self_send(&es_world);
+    return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
                     ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c559(void)
+static int c564(void)
 {
-    (void)es_self_send(&es_self);
-    return MPI_Recv(es_rbuf, 1, MPI_INT, es_self.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Status, 6));
+    (void)es_self_send(&es_world);
+    return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c560(void)
+static int c565(void)
 {
-    (void)es_self_send(&es_self);
-    return MPI_Recv(es_rbuf, 1, MPI_INT, es_self.rank, 0, es_freed.comm, ES_OUT(MPI_Status, 6));
+    (void)es_self_send(&es_world);
+    return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: status = NULL -> MPI_ERR_ARG */
-static int c561(void)
+static int c566(void)
 {
-    (void)es_self_send(&es_self);
-    return MPI_Recv(es_rbuf, 1, MPI_INT, es_self.rank, 0, es_self.h, NULL);
+    (void)es_self_send(&es_world);
+    return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Recv_init: - = all valid -> MPI_SUCCESS */
-static int c562(void)
+static int c567(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c563(void)
+static int c568(void)
 {
     return MPI_Recv_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: count = -1 -> MPI_ERR_COUNT */
-static int c564(void)
+static int c569(void)
 {
     return MPI_Recv_init(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c565(void)
+static int c570(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
@@ -3719,40 +3757,40 @@ static int c565(void)
 
 /* MPI_Recv_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c566(void)
+static int c571(void)
 {
     return MPI_Recv_init(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c567(void)
+static int c572(void)
 {
     return MPI_Recv_init(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: source = size -> MPI_ERR_RANK */
-static int c568(void)
+static int c573(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: source = -5 -> MPI_ERR_RANK */
-static int c569(void)
+static int c574(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: tag = -5 -> MPI_ERR_TAG */
-static int c570(void)
+static int c575(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c571(void)
+static int c576(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -3760,7 +3798,7 @@ static int c571(void)
 }
 
 /* MPI_Recv_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c572(void)
+static int c577(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                          ES_OUT(MPI_Request, 6));
@@ -3768,364 +3806,369 @@ static int c572(void)
 
 /* MPI_Recv_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c573(void)
+static int c578(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: request = NULL -> MPI_ERR_ARG */
-static int c574(void)
+static int c579(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Reduce: - = all valid -> MPI_SUCCESS */
-static int c575(void)
+static int c580(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c576(void)
+static int c581(void)
 {
     return MPI_Reduce(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c577(void)
+static int c582(void)
 {
     return MPI_Reduce(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c578(void)
+static int c583(void)
 {
     return MPI_Reduce(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
-/* MPI_Reduce: count = -1 -> MPI_ERR_COUNT */
-static int c579(void)
+/* MPI_Reduce: count = -1 -> MPI_ERR_COUNT
+ * MPICH: succeeds (MPI_COMM_SELF) */
+static int c584(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
-/* MPI_Reduce: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c580(void)
+/* MPI_Reduce: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
+ * MPICH: MPI_ERR_OP (checks the op against the type first) */
+static int c585(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c581(void)
+static int c586(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c582(void)
+static int c587(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, 0, es_self.h);
 }
 
 /* MPI_Reduce: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c583(void)
+static int c588(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, 0, es_self.h);
 }
 
 /* MPI_Reduce: root = -1 -> MPI_ERR_ROOT */
-static int c584(void)
+static int c589(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, -1, es_self.h);
 }
 
 /* MPI_Reduce: root = size -> MPI_ERR_ROOT */
-static int c585(void)
+static int c590(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.size, es_self.h);
 }
 
 /* MPI_Reduce: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c586(void)
+static int c591(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Reduce: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c587(void)
+static int c592(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_freed.comm);
 }
 
 /* MPI_Reduce_local: - = all valid -> MPI_SUCCESS */
-static int c588(void)
+static int c593(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c589(void)
+static int c594(void)
 {
     return MPI_Reduce_local(NULL, es_rbuf, 1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: inoutbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c590(void)
+static int c595(void)
 {
     return MPI_Reduce_local(es_sbuf, NULL, 1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: count = -1 -> MPI_ERR_COUNT
- * MPICH: crashes */
-static int c591(void)
+ * MPICH: succeeds (MPI_COMM_SELF) */
+static int c596(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c592(void)
+static int c597(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM);
 }
 
 /* MPI_Reduce_local: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c593(void)
+static int c598(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM);
 }
 
 /* MPI_Reduce_local: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c594(void)
+static int c599(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL);
 }
 
 /* MPI_Reduce_local: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c595(void)
+static int c600(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op);
 }
 
 /* MPI_Reduce_scatter: - = all valid -> MPI_SUCCESS */
-static int c596(void)
+static int c601(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c597(void)
+static int c602(void)
 {
     return MPI_Reduce_scatter(NULL, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c598(void)
+static int c603(void)
 {
     return MPI_Reduce_scatter(es_rbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c599(void)
+static int c604(void)
 {
     return MPI_Reduce_scatter(es_sbuf, NULL, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c600(void)
+static int c605(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_neg_first, MPI_INT, MPI_SUM, es_self.h);
 }
 
-/* MPI_Reduce_scatter: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c601(void)
+/* MPI_Reduce_scatter: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
+ * MPICH: MPI_ERR_OP (checks the op against the type first) */
+static int c606(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c602(void)
+static int c607(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c603(void)
+static int c608(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Reduce_scatter: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c604(void)
+static int c609(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Reduce_scatter: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c605(void)
+static int c610(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Reduce_scatter: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c606(void)
+static int c611(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
 /* MPI_Reduce_scatter_block: - = all valid -> MPI_SUCCESS */
-static int c607(void)
+static int c612(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c608(void)
+static int c613(void)
 {
     return MPI_Reduce_scatter_block(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c609(void)
+static int c614(void)
 {
     return MPI_Reduce_scatter_block(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c610(void)
+static int c615(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
-/* MPI_Reduce_scatter_block: recvcount = -1 -> MPI_ERR_COUNT */
-static int c611(void)
+/* MPI_Reduce_scatter_block: recvcount = -1 -> MPI_ERR_COUNT
+ * MPICH: succeeds (MPI_COMM_SELF) */
+static int c616(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h);
 }
 
-/* MPI_Reduce_scatter_block: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c612(void)
+/* MPI_Reduce_scatter_block: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
+ * MPICH: MPI_ERR_OP (checks the op against the type first) */
+static int c617(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c613(void)
+static int c618(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c614(void)
+static int c619(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c615(void)
+static int c620(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c616(void)
+static int c621(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Reduce_scatter_block: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c617(void)
+static int c622(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
 /* MPI_Request_free: - = all valid -> MPI_SUCCESS */
-static int c618(void)
+static int c623(void)
 {
     return MPI_Request_free(ES_PTR(MPI_Request, es_new_prequest()));
 }
 
 /* MPI_Request_free: request = &MPI_REQUEST_NULL -> MPI_ERR_REQUEST */
-static int c619(void)
+static int c624(void)
 {
     return MPI_Request_free(ES_PTR(MPI_Request, MPI_REQUEST_NULL));
 }
 
 /* MPI_Request_free: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c620(void)
+static int c625(void)
 {
     return MPI_Request_free(ES_PTR(MPI_Request, es_freed.request));
 }
 
 /* MPI_Request_free: request = NULL -> MPI_ERR_ARG */
-static int c621(void)
+static int c626(void)
 {
     return MPI_Request_free(NULL);
 }
 
 /* MPI_Request_get_status: - = all valid -> MPI_SUCCESS */
-static int c622(void)
+static int c627(void)
 {
     return MPI_Request_get_status(MPI_REQUEST_NULL, ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Request_get_status: request = freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c623(void)
+static int c628(void)
 {
     return MPI_Request_get_status(es_freed.request, ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Request_get_status: flag = NULL -> MPI_ERR_ARG */
-static int c624(void)
+static int c629(void)
 {
     return MPI_Request_get_status(MPI_REQUEST_NULL, NULL, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Request_get_status: status = NULL -> MPI_ERR_ARG */
-static int c625(void)
+static int c630(void)
 {
     return MPI_Request_get_status(MPI_REQUEST_NULL, ES_OUT(int, 1), NULL);
 }
 
 /* MPI_Rsend: - = all valid -> MPI_SUCCESS */
-static int c626(void)
+static int c631(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: buf = NULL -> MPI_ERR_BUFFER */
-static int c627(void)
+static int c632(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: count = -1 -> MPI_ERR_COUNT */
-static int c628(void)
+static int c633(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c629(void)
+static int c634(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
@@ -4133,42 +4176,42 @@ static int c629(void)
 
 /* MPI_Rsend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c630(void)
+static int c635(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c631(void)
+static int c636(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: dest = size -> MPI_ERR_RANK */
-static int c632(void)
+static int c637(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Rsend: dest = -5 -> MPI_ERR_RANK */
-static int c633(void)
+static int c638(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Rsend: tag = -5 -> MPI_ERR_TAG */
-static int c634(void)
+static int c639(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Rsend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c635(void)
+static int c640(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -4176,7 +4219,7 @@ static int c635(void)
 }
 
 /* MPI_Rsend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c636(void)
+static int c641(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
@@ -4184,34 +4227,34 @@ static int c636(void)
 
 /* MPI_Rsend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c637(void)
+static int c642(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Rsend_init: - = all valid -> MPI_SUCCESS */
-static int c638(void)
+static int c643(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c639(void)
+static int c644(void)
 {
     return MPI_Rsend_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: count = -1 -> MPI_ERR_COUNT */
-static int c640(void)
+static int c645(void)
 {
     return MPI_Rsend_init(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c641(void)
+static int c646(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
@@ -4219,41 +4262,41 @@ static int c641(void)
 
 /* MPI_Rsend_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c642(void)
+static int c647(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c643(void)
+static int c648(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: dest = size -> MPI_ERR_RANK */
-static int c644(void)
+static int c649(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: dest = -5 -> MPI_ERR_RANK */
-static int c645(void)
+static int c650(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: tag = -5 -> MPI_ERR_TAG */
-static int c646(void)
+static int c651(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c647(void)
+static int c652(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -4261,7 +4304,7 @@ static int c647(void)
 }
 
 /* MPI_Rsend_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c648(void)
+static int c653(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                           ES_OUT(MPI_Request, 6));
@@ -4269,212 +4312,214 @@ static int c648(void)
 
 /* MPI_Rsend_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c649(void)
+static int c654(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: request = NULL -> MPI_ERR_ARG */
-static int c650(void)
+static int c655(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Scan: - = all valid -> MPI_SUCCESS */
-static int c651(void)
+static int c656(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c652(void)
+static int c657(void)
 {
     return MPI_Scan(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c653(void)
+static int c658(void)
 {
     return MPI_Scan(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c654(void)
+static int c659(void)
 {
     return MPI_Scan(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
-/* MPI_Scan: count = -1 -> MPI_ERR_COUNT */
-static int c655(void)
+/* MPI_Scan: count = -1 -> MPI_ERR_COUNT
+ * MPICH: aborts */
+static int c660(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h);
 }
 
-/* MPI_Scan: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c656(void)
+/* MPI_Scan: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
+ * MPICH: MPI_ERR_OP (checks the op against the type first) */
+static int c661(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c657(void)
+static int c662(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c658(void)
+static int c663(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Scan: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c659(void)
+static int c664(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Scan: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c660(void)
+static int c665(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Scan: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c661(void)
+static int c666(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
 /* MPI_Scatter: - = all valid -> MPI_SUCCESS */
-static int c662(void)
+static int c667(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c663(void)
+static int c668(void)
 {
     return MPI_Scatter(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c664(void)
+static int c669(void)
 {
     return MPI_Scatter(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendcount = -1 -> MPI_ERR_COUNT */
-static int c665(void)
+static int c670(void)
 {
     return MPI_Scatter(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c666(void)
+static int c671(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c667(void)
+static int c672(void)
 {
     return MPI_Scatter(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c668(void)
+static int c673(void)
 {
     return MPI_Scatter(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c669(void)
+static int c674(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvcount = -1 -> MPI_ERR_COUNT */
-static int c670(void)
+static int c675(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c671(void)
+static int c676(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c672(void)
+static int c677(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c673(void)
+static int c678(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, 0, es_self.h);
 }
 
 /* MPI_Scatter: root = -1 -> MPI_ERR_ROOT */
-static int c674(void)
+static int c679(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h);
 }
 
 /* MPI_Scatter: root = size -> MPI_ERR_ROOT */
-static int c675(void)
+static int c680(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size, es_self.h);
 }
 
 /* MPI_Scatter: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c676(void)
+static int c681(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Scatter: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c677(void)
+static int c682(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm);
 }
 
 /* MPI_Scatterv: - = all valid -> MPI_SUCCESS */
-static int c678(void)
+static int c683(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c679(void)
+static int c684(void)
 {
     return MPI_Scatterv(NULL, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c680(void)
+static int c685(void)
 {
     return MPI_Scatterv(es_rbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c681(void)
+static int c686(void)
 {
     return MPI_Scatterv(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c682(void)
+static int c687(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0,
                         es_self.h);
@@ -4482,33 +4527,33 @@ static int c682(void)
 
 /* MPI_Scatterv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c683(void)
+static int c688(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, 1, MPI_INT, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c684(void)
+static int c689(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, es_uncommitted, es_rbuf, 1, MPI_INT, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c685(void)
+static int c690(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: recvcount = -1 -> MPI_ERR_COUNT */
-static int c686(void)
+static int c691(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c687(void)
+static int c692(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0,
                         es_self.h);
@@ -4516,489 +4561,526 @@ static int c687(void)
 
 /* MPI_Scatterv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c688(void)
+static int c693(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_freed.type, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c689(void)
+static int c694(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_uncommitted, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: root = -1 -> MPI_ERR_ROOT */
-static int c690(void)
+static int c695(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h);
 }
 
 /* MPI_Scatterv: root = size -> MPI_ERR_ROOT */
-static int c691(void)
+static int c696(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size,
                         es_self.h);
 }
 
 /* MPI_Scatterv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c692(void)
+static int c697(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Scatterv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c693(void)
+static int c698(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm);
 }
 
 /* MPI_Send: - = all valid -> MPI_SUCCESS */
-static int c694(void)
+static int c699(void)
 {
-    (void)es_post_irecv(&es_self);
-    return MPI_Send(es_sbuf, 1, MPI_INT, es_self.rank, 0, es_self.h);
+    (void)es_post_irecv(&es_world);
+    return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: buf = NULL -> MPI_ERR_BUFFER */
-static int c695(void)
+static int c700(void)
 {
-    (void)es_post_irecv(&es_self);
-    return MPI_Send(NULL, 1, MPI_INT, es_self.rank, 0, es_self.h);
+    (void)es_post_irecv(&es_world);
+    return MPI_Send(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: count = -1 -> MPI_ERR_COUNT */
-static int c696(void)
+static int c701(void)
 {
-    (void)es_post_irecv(&es_self);
-    return MPI_Send(es_sbuf, -1, MPI_INT, es_self.rank, 0, es_self.h);
+    (void)es_post_irecv(&es_world);
+    return MPI_Send(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c697(void)
+static int c702(void)
 {
-    (void)es_post_irecv(&es_self);
-    return MPI_Send(es_sbuf, 1, MPI_DATATYPE_NULL, es_self.rank, 0, es_self.h);
+    (void)es_post_irecv(&es_world);
+    return MPI_Send(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c698(void)
+static int c703(void)
 {
-    (void)es_post_irecv(&es_self);
-    return MPI_Send(es_sbuf, 1, es_freed.type, es_self.rank, 0, es_self.h);
+    (void)es_post_irecv(&es_world);
+    return MPI_Send(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
+}
+
+/* MPI_Send: datatype = uncommitted -> MPI_ERR_TYPE */
+static int c704(void)
+{
+    (void)es_post_irecv(&es_world);
+    return MPI_Send(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: dest = size -> MPI_ERR_RANK */
-static int c699(void)
+static int c705(void)
 {
-    (void)es_post_irecv(&es_self);
-    return MPI_Send(es_sbuf, 1, MPI_INT, es_self.size, 0, es_self.h);
+    (void)es_post_irecv(&es_world);
+    return MPI_Send(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Send: dest = -5 -> MPI_ERR_RANK */
-static int c700(void)
+static int c706(void)
 {
-    (void)es_post_irecv(&es_self);
-    return MPI_Send(es_sbuf, 1, MPI_INT, -5, 0, es_self.h);
+    (void)es_post_irecv(&es_world);
+    return MPI_Send(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Send: tag = -5 -> MPI_ERR_TAG */
-static int c701(void)
+static int c707(void)
 {
-    (void)es_post_irecv(&es_self);
-    return MPI_Send(es_sbuf, 1, MPI_INT, es_self.rank, -5, es_self.h);
+    (void)es_post_irecv(&es_world);
+    return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Send: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c702(void)
+static int c708(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
-    (void)es_post_irecv(&es_self);
-    return MPI_Send(es_sbuf, 1, MPI_INT, es_self.rank, es_tag_ub + 1, es_self.h);
+    (void)es_post_irecv(&es_world);
+    return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h);
 }
 
 /* MPI_Send: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c703(void)
+static int c709(void)
 {
-    (void)es_post_irecv(&es_self);
-    return MPI_Send(es_sbuf, 1, MPI_INT, es_self.rank, 0, MPI_COMM_NULL);
+    (void)es_post_irecv(&es_world);
+    return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Send: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c704(void)
+static int c710(void)
 {
-    (void)es_post_irecv(&es_self);
-    return MPI_Send(es_sbuf, 1, MPI_INT, es_self.rank, 0, es_freed.comm);
+    (void)es_post_irecv(&es_world);
+    return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Send_init: - = all valid -> MPI_SUCCESS */
-static int c705(void)
+static int c711(void)
 {
-    return MPI_Send_init(es_sbuf, 1, MPI_INT, es_self.rank, 0, es_self.h, ES_OUT(MPI_Request, 6));
+    return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c706(void)
+static int c712(void)
 {
-    return MPI_Send_init(NULL, 1, MPI_INT, es_self.rank, 0, es_self.h, ES_OUT(MPI_Request, 6));
+    return MPI_Send_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: count = -1 -> MPI_ERR_COUNT */
-static int c707(void)
+static int c713(void)
 {
-    return MPI_Send_init(es_sbuf, -1, MPI_INT, es_self.rank, 0, es_self.h, ES_OUT(MPI_Request, 6));
+    return MPI_Send_init(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
+                         ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c708(void)
+static int c714(void)
 {
-    return MPI_Send_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_self.rank, 0, es_self.h,
+    return MPI_Send_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c709(void)
+static int c715(void)
 {
-    return MPI_Send_init(es_sbuf, 1, es_freed.type, es_self.rank, 0, es_self.h,
+    return MPI_Send_init(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
+                         ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Send_init: datatype = uncommitted -> MPI_ERR_TYPE */
+static int c716(void)
+{
+    return MPI_Send_init(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: dest = size -> MPI_ERR_RANK */
-static int c710(void)
+static int c717(void)
 {
-    return MPI_Send_init(es_sbuf, 1, MPI_INT, es_self.size, 0, es_self.h, ES_OUT(MPI_Request, 6));
+    return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: dest = -5 -> MPI_ERR_RANK */
-static int c711(void)
+static int c718(void)
 {
-    return MPI_Send_init(es_sbuf, 1, MPI_INT, -5, 0, es_self.h, ES_OUT(MPI_Request, 6));
+    return MPI_Send_init(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: tag = -5 -> MPI_ERR_TAG */
-static int c712(void)
+static int c719(void)
 {
-    return MPI_Send_init(es_sbuf, 1, MPI_INT, es_self.rank, -5, es_self.h, ES_OUT(MPI_Request, 6));
+    return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
+                         ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c713(void)
+static int c720(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
-    return MPI_Send_init(es_sbuf, 1, MPI_INT, es_self.rank, es_tag_ub + 1, es_self.h,
+    return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c714(void)
+static int c721(void)
 {
-    return MPI_Send_init(es_sbuf, 1, MPI_INT, es_self.rank, 0, MPI_COMM_NULL,
+    return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c715(void)
+static int c722(void)
 {
-    return MPI_Send_init(es_sbuf, 1, MPI_INT, es_self.rank, 0, es_freed.comm,
+    return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: request = NULL -> MPI_ERR_ARG */
-static int c716(void)
+static int c723(void)
 {
-    return MPI_Send_init(es_sbuf, 1, MPI_INT, es_self.rank, 0, es_self.h, NULL);
+    return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Sendrecv: - = all valid -> MPI_SUCCESS */
-static int c717(void)
+static int c724(void)
 {
-    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_self.rank, 0, es_rbuf, 1, MPI_INT, es_self.rank, 0,
-                        es_self.h, ES_OUT(MPI_Status, 11));
+    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
+                        0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c718(void)
+static int c725(void)
 {
-    return MPI_Sendrecv(NULL, 1, MPI_INT, es_self.rank, 0, es_rbuf, 1, MPI_INT, es_self.rank, 0,
-                        es_self.h, ES_OUT(MPI_Status, 11));
+    return MPI_Sendrecv(NULL, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank, 0,
+                        es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendcount = -1 -> MPI_ERR_COUNT */
-static int c719(void)
+static int c726(void)
 {
-    return MPI_Sendrecv(es_sbuf, -1, MPI_INT, es_self.rank, 0, es_rbuf, 1, MPI_INT, es_self.rank, 0,
-                        es_self.h, ES_OUT(MPI_Status, 11));
+    return MPI_Sendrecv(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
+                        0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c720(void)
+static int c727(void)
 {
-    return MPI_Sendrecv(es_sbuf, 1, MPI_DATATYPE_NULL, es_self.rank, 0, es_rbuf, 1, MPI_INT,
-                        es_self.rank, 0, es_self.h, ES_OUT(MPI_Status, 11));
+    return MPI_Sendrecv(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_rbuf, 1, MPI_INT,
+                        es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c721(void)
+static int c728(void)
 {
-    return MPI_Sendrecv(es_sbuf, 1, es_freed.type, es_self.rank, 0, es_rbuf, 1, MPI_INT,
-                        es_self.rank, 0, es_self.h, ES_OUT(MPI_Status, 11));
+    return MPI_Sendrecv(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_rbuf, 1, MPI_INT,
+                        es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
+}
+
+/* MPI_Sendrecv: sendtype = uncommitted -> MPI_ERR_TYPE */
+static int c729(void)
+{
+    return MPI_Sendrecv(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_rbuf, 1, MPI_INT,
+                        es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: dest = size -> MPI_ERR_RANK */
-static int c722(void)
+static int c730(void)
 {
-    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_self.size, 0, es_rbuf, 1, MPI_INT, es_self.rank, 0,
-                        es_self.h, ES_OUT(MPI_Status, 11));
+    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.size, 0, es_rbuf, 1, MPI_INT, es_world.rank,
+                        0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: dest = -5 -> MPI_ERR_RANK */
-static int c723(void)
+static int c731(void)
 {
-    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, -5, 0, es_rbuf, 1, MPI_INT, es_self.rank, 0, es_self.h,
-                        ES_OUT(MPI_Status, 11));
+    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, -5, 0, es_rbuf, 1, MPI_INT, es_world.rank, 0,
+                        es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtag = -5 -> MPI_ERR_TAG */
-static int c724(void)
+static int c732(void)
 {
-    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_self.rank, -5, es_rbuf, 1, MPI_INT, es_self.rank, 0,
-                        es_self.h, ES_OUT(MPI_Status, 11));
+    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_rbuf, 1, MPI_INT, es_world.rank,
+                        0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c725(void)
+static int c733(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
-    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_self.rank, es_tag_ub + 1, es_rbuf, 1, MPI_INT,
-                        es_self.rank, 0, es_self.h, ES_OUT(MPI_Status, 11));
+    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_rbuf, 1, MPI_INT,
+                        es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c726(void)
+static int c734(void)
 {
-    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_self.rank, 0, NULL, 1, MPI_INT, es_self.rank, 0,
-                        es_self.h, ES_OUT(MPI_Status, 11));
+    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, NULL, 1, MPI_INT, es_world.rank, 0,
+                        es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvcount = -1 -> MPI_ERR_COUNT */
-static int c727(void)
+static int c735(void)
 {
-    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_self.rank, 0, es_rbuf, -1, MPI_INT, es_self.rank, 0,
-                        es_self.h, ES_OUT(MPI_Status, 11));
+    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, -1, MPI_INT, es_world.rank,
+                        0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c728(void)
+static int c736(void)
 {
-    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_self.rank, 0, es_rbuf, 1, MPI_DATATYPE_NULL,
-                        es_self.rank, 0, es_self.h, ES_OUT(MPI_Status, 11));
+    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_DATATYPE_NULL,
+                        es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c729(void)
+static int c737(void)
 {
-    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_self.rank, 0, es_rbuf, 1, es_freed.type,
-                        es_self.rank, 0, es_self.h, ES_OUT(MPI_Status, 11));
+    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, es_freed.type,
+                        es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
+}
+
+/* MPI_Sendrecv: recvtype = uncommitted -> MPI_ERR_TYPE */
+static int c738(void)
+{
+    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, es_uncommitted,
+                        es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: source = size -> MPI_ERR_RANK */
-static int c730(void)
+static int c739(void)
 {
-    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_self.rank, 0, es_rbuf, 1, MPI_INT, es_self.size, 0,
-                        es_self.h, ES_OUT(MPI_Status, 11));
+    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.size,
+                        0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: source = -5 -> MPI_ERR_RANK */
-static int c731(void)
+static int c740(void)
 {
-    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_self.rank, 0, es_rbuf, 1, MPI_INT, -5, 0, es_self.h,
-                        ES_OUT(MPI_Status, 11));
+    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, -5, 0,
+                        es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtag = -5 -> MPI_ERR_TAG */
-static int c732(void)
+static int c741(void)
 {
-    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_self.rank, 0, es_rbuf, 1, MPI_INT, es_self.rank, -5,
-                        es_self.h, ES_OUT(MPI_Status, 11));
+    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
+                        -5, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c733(void)
+static int c742(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
-    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_self.rank, 0, es_rbuf, 1, MPI_INT, es_self.rank,
-                        es_tag_ub + 1, es_self.h, ES_OUT(MPI_Status, 11));
+    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
+                        es_tag_ub + 1, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c734(void)
+static int c743(void)
 {
-    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_self.rank, 0, es_rbuf, 1, MPI_INT, es_self.rank, 0,
-                        MPI_COMM_NULL, ES_OUT(MPI_Status, 11));
+    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
+                        0, MPI_COMM_NULL, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c735(void)
+static int c744(void)
 {
-    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_self.rank, 0, es_rbuf, 1, MPI_INT, es_self.rank, 0,
-                        es_freed.comm, ES_OUT(MPI_Status, 11));
+    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
+                        0, es_freed.comm, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: status = NULL -> MPI_ERR_ARG */
-static int c736(void)
+static int c745(void)
 {
-    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_self.rank, 0, es_rbuf, 1, MPI_INT, es_self.rank, 0,
-                        es_self.h, NULL);
+    return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
+                        0, es_world.h, NULL);
 }
 
 /* MPI_Sendrecv_replace: - = all valid -> MPI_SUCCESS */
-static int c737(void)
+static int c746(void)
 {
-    return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_self.rank, 0, es_self.rank, 0, es_self.h,
+    return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: buf = NULL -> MPI_ERR_BUFFER */
-static int c738(void)
+static int c747(void)
 {
-    return MPI_Sendrecv_replace(NULL, 1, MPI_INT, es_self.rank, 0, es_self.rank, 0, es_self.h,
+    return MPI_Sendrecv_replace(NULL, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: count = -1 -> MPI_ERR_COUNT */
-static int c739(void)
+static int c748(void)
 {
-    return MPI_Sendrecv_replace(es_rbuf, -1, MPI_INT, es_self.rank, 0, es_self.rank, 0, es_self.h,
-                                ES_OUT(MPI_Status, 8));
+    return MPI_Sendrecv_replace(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.rank, 0,
+                                es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c740(void)
+static int c749(void)
 {
-    return MPI_Sendrecv_replace(es_rbuf, 1, MPI_DATATYPE_NULL, es_self.rank, 0, es_self.rank, 0,
-                                es_self.h, ES_OUT(MPI_Status, 8));
+    return MPI_Sendrecv_replace(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.rank, 0,
+                                es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c741(void)
+static int c750(void)
 {
-    return MPI_Sendrecv_replace(es_rbuf, 1, es_freed.type, es_self.rank, 0, es_self.rank, 0,
-                                es_self.h, ES_OUT(MPI_Status, 8));
+    return MPI_Sendrecv_replace(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.rank, 0,
+                                es_world.h, ES_OUT(MPI_Status, 8));
+}
+
+/* MPI_Sendrecv_replace: datatype = uncommitted -> MPI_ERR_TYPE */
+static int c751(void)
+{
+    return MPI_Sendrecv_replace(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.rank, 0,
+                                es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: dest = size -> MPI_ERR_RANK */
-static int c742(void)
+static int c752(void)
 {
-    return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_self.size, 0, es_self.rank, 0, es_self.h,
+    return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: dest = -5 -> MPI_ERR_RANK */
-static int c743(void)
+static int c753(void)
 {
-    return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, -5, 0, es_self.rank, 0, es_self.h,
+    return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, -5, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: sendtag = -5 -> MPI_ERR_TAG */
-static int c744(void)
+static int c754(void)
 {
-    return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_self.rank, -5, es_self.rank, 0, es_self.h,
-                                ES_OUT(MPI_Status, 8));
+    return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.rank, 0,
+                                es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: sendtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c745(void)
+static int c755(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
-    return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_self.rank, es_tag_ub + 1, es_self.rank, 0,
-                                es_self.h, ES_OUT(MPI_Status, 8));
+    return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.rank, 0,
+                                es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: source = size -> MPI_ERR_RANK */
-static int c746(void)
+static int c756(void)
 {
-    return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_self.rank, 0, es_self.size, 0, es_self.h,
+    return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.size, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: source = -5 -> MPI_ERR_RANK */
-static int c747(void)
+static int c757(void)
 {
-    return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_self.rank, 0, -5, 0, es_self.h,
+    return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, -5, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: recvtag = -5 -> MPI_ERR_TAG */
-static int c748(void)
+static int c758(void)
 {
-    return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_self.rank, 0, es_self.rank, -5, es_self.h,
-                                ES_OUT(MPI_Status, 8));
+    return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, -5,
+                                es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: recvtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c749(void)
+static int c759(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
-    return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_self.rank, 0, es_self.rank, es_tag_ub + 1,
-                                es_self.h, ES_OUT(MPI_Status, 8));
+    return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, es_tag_ub + 1,
+                                es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c750(void)
+static int c760(void)
 {
-    return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_self.rank, 0, es_self.rank, 0,
+    return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0,
                                 MPI_COMM_NULL, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c751(void)
+static int c761(void)
 {
-    return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_self.rank, 0, es_self.rank, 0,
+    return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0,
                                 es_freed.comm, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: status = NULL -> MPI_ERR_ARG */
-static int c752(void)
+static int c762(void)
 {
-    return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_self.rank, 0, es_self.rank, 0, es_self.h,
+    return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0, es_world.h,
                                 NULL);
 }
 
 /* MPI_Ssend: - = all valid -> MPI_SUCCESS */
-static int c753(void)
+static int c763(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: buf = NULL -> MPI_ERR_BUFFER */
-static int c754(void)
+static int c764(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: count = -1 -> MPI_ERR_COUNT */
-static int c755(void)
+static int c765(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c756(void)
+static int c766(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
@@ -5006,42 +5088,42 @@ static int c756(void)
 
 /* MPI_Ssend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c757(void)
+static int c767(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c758(void)
+static int c768(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: dest = size -> MPI_ERR_RANK */
-static int c759(void)
+static int c769(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Ssend: dest = -5 -> MPI_ERR_RANK */
-static int c760(void)
+static int c770(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Ssend: tag = -5 -> MPI_ERR_TAG */
-static int c761(void)
+static int c771(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Ssend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c762(void)
+static int c772(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -5049,7 +5131,7 @@ static int c762(void)
 }
 
 /* MPI_Ssend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c763(void)
+static int c773(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
@@ -5057,34 +5139,34 @@ static int c763(void)
 
 /* MPI_Ssend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c764(void)
+static int c774(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Ssend_init: - = all valid -> MPI_SUCCESS */
-static int c765(void)
+static int c775(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c766(void)
+static int c776(void)
 {
     return MPI_Ssend_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: count = -1 -> MPI_ERR_COUNT */
-static int c767(void)
+static int c777(void)
 {
     return MPI_Ssend_init(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c768(void)
+static int c778(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
@@ -5092,41 +5174,41 @@ static int c768(void)
 
 /* MPI_Ssend_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c769(void)
+static int c779(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c770(void)
+static int c780(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: dest = size -> MPI_ERR_RANK */
-static int c771(void)
+static int c781(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: dest = -5 -> MPI_ERR_RANK */
-static int c772(void)
+static int c782(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: tag = -5 -> MPI_ERR_TAG */
-static int c773(void)
+static int c783(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c774(void)
+static int c784(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -5134,7 +5216,7 @@ static int c774(void)
 }
 
 /* MPI_Ssend_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c775(void)
+static int c785(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                           ES_OUT(MPI_Request, 6));
@@ -5142,472 +5224,472 @@ static int c775(void)
 
 /* MPI_Ssend_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c776(void)
+static int c786(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: request = NULL -> MPI_ERR_ARG */
-static int c777(void)
+static int c787(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Start: - = all valid -> MPI_SUCCESS */
-static int c778(void)
+static int c788(void)
 {
     return MPI_Start(ES_PTR(MPI_Request, es_new_prequest()));
 }
 
 /* MPI_Start: request = &MPI_REQUEST_NULL -> MPI_ERR_REQUEST */
-static int c779(void)
+static int c789(void)
 {
     return MPI_Start(ES_PTR(MPI_Request, MPI_REQUEST_NULL));
 }
 
 /* MPI_Start: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c780(void)
+static int c790(void)
 {
     return MPI_Start(ES_PTR(MPI_Request, es_freed.request));
 }
 
 /* MPI_Start: request = NULL -> MPI_ERR_ARG */
-static int c781(void)
+static int c791(void)
 {
     return MPI_Start(NULL);
 }
 
 /* MPI_Startall: - = all valid -> MPI_SUCCESS */
-static int c782(void)
+static int c792(void)
 {
     return MPI_Startall(1, (MPI_Request[]){es_new_prequest()});
 }
 
 /* MPI_Startall: count = -1 -> MPI_ERR_COUNT */
-static int c783(void)
+static int c793(void)
 {
     return MPI_Startall(-1, (MPI_Request[]){es_new_prequest()});
 }
 
 /* MPI_Startall: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c784(void)
+static int c794(void)
 {
     return MPI_Startall(1, (MPI_Request[]){es_freed.request});
 }
 
 /* MPI_Startall: array_of_requests = {MPI_REQUEST_NULL} -> MPI_ERR_REQUEST */
-static int c785(void)
+static int c795(void)
 {
     return MPI_Startall(1, (MPI_Request[]){MPI_REQUEST_NULL});
 }
 
 /* MPI_Startall: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c786(void)
+static int c796(void)
 {
     return MPI_Startall(1, NULL);
 }
 
 /* MPI_Status_c2f: - = all valid -> MPI_SUCCESS */
-static int c787(void)
+static int c797(void)
 {
     return MPI_Status_c2f(&es_status0, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_c2f: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c788(void)
+static int c798(void)
 {
     return MPI_Status_c2f(NULL, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_c2f: c_status = MPI_STATUS_IGNORE -> MPI_ERR_ARG
  * MPICH: MPI_ERR_OTHER */
-static int c789(void)
+static int c799(void)
 {
     return MPI_Status_c2f(MPI_STATUS_IGNORE, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_c2f: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c790(void)
+static int c800(void)
 {
     return MPI_Status_c2f(&es_status0, NULL);
 }
 
 /* MPI_Status_c2f08: - = all valid -> MPI_SUCCESS */
-static int c791(void)
+static int c801(void)
 {
     return MPI_Status_c2f08(&es_status0, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_c2f08: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c792(void)
+static int c802(void)
 {
     return MPI_Status_c2f08(NULL, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_c2f08: c_status = MPI_STATUS_IGNORE -> MPI_ERR_ARG */
-static int c793(void)
+static int c803(void)
 {
     return MPI_Status_c2f08(MPI_STATUS_IGNORE, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_c2f08: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c794(void)
+static int c804(void)
 {
     return MPI_Status_c2f08(&es_status0, NULL);
 }
 
 /* MPI_Status_f082c: - = all valid -> MPI_SUCCESS */
-static int c795(void)
+static int c805(void)
 {
     return MPI_Status_f082c((MPI_F08_status *)(void *)&es_status0, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f082c: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c796(void)
+static int c806(void)
 {
     return MPI_Status_f082c(NULL, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f082c: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c797(void)
+static int c807(void)
 {
     return MPI_Status_f082c((MPI_F08_status *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_f082f: - = all valid -> MPI_SUCCESS */
-static int c798(void)
+static int c808(void)
 {
     return MPI_Status_f082f((MPI_F08_status *)(void *)&es_status0, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_f082f: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c799(void)
+static int c809(void)
 {
     return MPI_Status_f082f(NULL, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_f082f: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c800(void)
+static int c810(void)
 {
     return MPI_Status_f082f((MPI_F08_status *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_f2c: - = all valid -> MPI_SUCCESS */
-static int c801(void)
+static int c811(void)
 {
     return MPI_Status_f2c((MPI_Fint *)(void *)&es_status0, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f2c: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c802(void)
+static int c812(void)
 {
     return MPI_Status_f2c(NULL, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f2c: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c803(void)
+static int c813(void)
 {
     return MPI_Status_f2c((MPI_Fint *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_f2f08: - = all valid -> MPI_SUCCESS */
-static int c804(void)
+static int c814(void)
 {
     return MPI_Status_f2f08((MPI_Fint *)(void *)&es_status0, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_f2f08: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c805(void)
+static int c815(void)
 {
     return MPI_Status_f2f08(NULL, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_f2f08: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c806(void)
+static int c816(void)
 {
     return MPI_Status_f2f08((MPI_Fint *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_get_error: - = all valid -> MPI_SUCCESS */
-static int c807(void)
+static int c817(void)
 {
     return MPI_Status_get_error(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_error: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c808(void)
+static int c818(void)
 {
     return MPI_Status_get_error(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_error: err = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c809(void)
+static int c819(void)
 {
     return MPI_Status_get_error(&es_status0, NULL);
 }
 
 /* MPI_Status_get_source: - = all valid -> MPI_SUCCESS */
-static int c810(void)
+static int c820(void)
 {
     return MPI_Status_get_source(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_source: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c811(void)
+static int c821(void)
 {
     return MPI_Status_get_source(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_source: source = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c812(void)
+static int c822(void)
 {
     return MPI_Status_get_source(&es_status0, NULL);
 }
 
 /* MPI_Status_get_tag: - = all valid -> MPI_SUCCESS */
-static int c813(void)
+static int c823(void)
 {
     return MPI_Status_get_tag(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_tag: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c814(void)
+static int c824(void)
 {
     return MPI_Status_get_tag(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_tag: tag = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c815(void)
+static int c825(void)
 {
     return MPI_Status_get_tag(&es_status0, NULL);
 }
 
 /* MPI_Status_set_cancelled: - = all valid -> MPI_SUCCESS */
-static int c816(void)
+static int c826(void)
 {
     return MPI_Status_set_cancelled(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_cancelled: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c817(void)
+static int c827(void)
 {
     return MPI_Status_set_cancelled(NULL, 0);
 }
 
 /* MPI_Status_set_elements: - = all valid -> MPI_SUCCESS */
-static int c818(void)
+static int c828(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c819(void)
+static int c829(void)
 {
     return MPI_Status_set_elements(NULL, MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c820(void)
+static int c830(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), MPI_DATATYPE_NULL, 1);
 }
 
 /* MPI_Status_set_elements: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c821(void)
+static int c831(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), es_freed.type, 1);
 }
 
 /* MPI_Status_set_elements: count = -1 -> MPI_ERR_COUNT */
-static int c822(void)
+static int c832(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), MPI_INT, -1);
 }
 
 /* MPI_Status_set_elements_c: - = all valid -> MPI_SUCCESS */
-static int c823(void)
+static int c833(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_c: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c824(void)
+static int c834(void)
 {
     return MPI_Status_set_elements_c(NULL, MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c825(void)
+static int c835(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), MPI_DATATYPE_NULL, 1);
 }
 
 /* MPI_Status_set_elements_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c826(void)
+static int c836(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), es_freed.type, 1);
 }
 
 /* MPI_Status_set_elements_c: count = -1 -> MPI_ERR_COUNT */
-static int c827(void)
+static int c837(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), MPI_INT, -1);
 }
 
 /* MPI_Status_set_elements_x: - = all valid -> MPI_SUCCESS */
-static int c828(void)
+static int c838(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_x: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c829(void)
+static int c839(void)
 {
     return MPI_Status_set_elements_x(NULL, MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c830(void)
+static int c840(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), MPI_DATATYPE_NULL, 1);
 }
 
 /* MPI_Status_set_elements_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c831(void)
+static int c841(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), es_freed.type, 1);
 }
 
 /* MPI_Status_set_elements_x: count = -1 -> MPI_ERR_COUNT */
-static int c832(void)
+static int c842(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), MPI_INT, -1);
 }
 
 /* MPI_Status_set_error: - = all valid -> MPI_SUCCESS */
-static int c833(void)
+static int c843(void)
 {
     return MPI_Status_set_error(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_error: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c834(void)
+static int c844(void)
 {
     return MPI_Status_set_error(NULL, 0);
 }
 
 /* MPI_Status_set_source: - = all valid -> MPI_SUCCESS */
-static int c835(void)
+static int c845(void)
 {
     return MPI_Status_set_source(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_source: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c836(void)
+static int c846(void)
 {
     return MPI_Status_set_source(NULL, 0);
 }
 
 /* MPI_Status_set_tag: - = all valid -> MPI_SUCCESS */
-static int c837(void)
+static int c847(void)
 {
     return MPI_Status_set_tag(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_tag: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c838(void)
+static int c848(void)
 {
     return MPI_Status_set_tag(NULL, 0);
 }
 
 /* MPI_Test: - = all valid -> MPI_SUCCESS */
-static int c839(void)
+static int c849(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, MPI_REQUEST_NULL), ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c840(void)
+static int c850(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, es_freed.request), ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: request = NULL -> MPI_ERR_ARG */
-static int c841(void)
+static int c851(void)
 {
     return MPI_Test(NULL, ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: flag = NULL -> MPI_ERR_ARG */
-static int c842(void)
+static int c852(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, MPI_REQUEST_NULL), NULL, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: status = NULL -> MPI_ERR_ARG */
-static int c843(void)
+static int c853(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, MPI_REQUEST_NULL), ES_OUT(int, 1), NULL);
 }
 
 /* MPI_Test_cancelled: - = all valid -> MPI_SUCCESS */
-static int c844(void)
+static int c854(void)
 {
     return MPI_Test_cancelled(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Test_cancelled: status = NULL -> MPI_ERR_ARG */
-static int c845(void)
+static int c855(void)
 {
     return MPI_Test_cancelled(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Test_cancelled: flag = NULL -> MPI_ERR_ARG */
-static int c846(void)
+static int c856(void)
 {
     return MPI_Test_cancelled(&es_status0, NULL);
 }
 
 /* MPI_Testall: - = all valid -> MPI_SUCCESS */
-static int c847(void)
+static int c857(void)
 {
     return MPI_Testall(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: count = -1 -> MPI_ERR_COUNT */
-static int c848(void)
+static int c858(void)
 {
     return MPI_Testall(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2),
                        ES_OUT(MPI_Status, 3));
@@ -5615,38 +5697,38 @@ static int c848(void)
 
 /* MPI_Testall: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c849(void)
+static int c859(void)
 {
     return MPI_Testall(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c850(void)
+static int c860(void)
 {
     return MPI_Testall(1, NULL, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: flag = NULL -> MPI_ERR_ARG */
-static int c851(void)
+static int c861(void)
 {
     return MPI_Testall(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c852(void)
+static int c862(void)
 {
     return MPI_Testall(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Testany: - = all valid -> MPI_SUCCESS */
-static int c853(void)
+static int c863(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: count = -1 -> MPI_ERR_COUNT */
-static int c854(void)
+static int c864(void)
 {
     return MPI_Testany(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
@@ -5654,47 +5736,47 @@ static int c854(void)
 
 /* MPI_Testany: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c855(void)
+static int c865(void)
 {
     return MPI_Testany(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c856(void)
+static int c866(void)
 {
     return MPI_Testany(1, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: index = NULL -> MPI_ERR_ARG */
-static int c857(void)
+static int c867(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: flag = NULL -> MPI_ERR_ARG */
-static int c858(void)
+static int c868(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL,
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: status = NULL -> MPI_ERR_ARG */
-static int c859(void)
+static int c869(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Testsome: - = all valid -> MPI_SUCCESS */
-static int c860(void)
+static int c870(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: incount = -1 -> MPI_ERR_COUNT */
-static int c861(void)
+static int c871(void)
 {
     return MPI_Testsome(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
@@ -5702,115 +5784,115 @@ static int c861(void)
 
 /* MPI_Testsome: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c862(void)
+static int c872(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c863(void)
+static int c873(void)
 {
     return MPI_Testsome(1, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: outcount = NULL -> MPI_ERR_ARG */
-static int c864(void)
+static int c874(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: array_of_indices = NULL -> MPI_ERR_ARG */
-static int c865(void)
+static int c875(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL,
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c866(void)
+static int c876(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Type_commit: - = all valid -> MPI_SUCCESS */
-static int c867(void)
+static int c877(void)
 {
     return MPI_Type_commit(ES_PTR(MPI_Datatype, es_new_type()));
 }
 
 /* MPI_Type_commit: datatype = &MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c868(void)
+static int c878(void)
 {
     return MPI_Type_commit(ES_PTR(MPI_Datatype, MPI_DATATYPE_NULL));
 }
 
 /* MPI_Type_commit: datatype = &freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c869(void)
+static int c879(void)
 {
     return MPI_Type_commit(ES_PTR(MPI_Datatype, es_freed.type));
 }
 
 /* MPI_Type_commit: datatype = NULL -> MPI_ERR_ARG
  * MPICH: crashes */
-static int c870(void)
+static int c880(void)
 {
     return MPI_Type_commit(NULL);
 }
 
 /* MPI_Type_contiguous: - = all valid -> MPI_SUCCESS */
-static int c871(void)
+static int c881(void)
 {
     return MPI_Type_contiguous(1, MPI_INT, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: count = -1 -> MPI_ERR_COUNT */
-static int c872(void)
+static int c882(void)
 {
     return MPI_Type_contiguous(-1, MPI_INT, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c873(void)
+static int c883(void)
 {
     return MPI_Type_contiguous(1, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c874(void)
+static int c884(void)
 {
     return MPI_Type_contiguous(1, es_freed.type, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: newtype = NULL -> MPI_ERR_ARG */
-static int c875(void)
+static int c885(void)
 {
     return MPI_Type_contiguous(1, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_hindexed: - = all valid -> MPI_SUCCESS */
-static int c876(void)
+static int c886(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: count = -1 -> MPI_ERR_COUNT */
-static int c877(void)
+static int c887(void)
 {
     return MPI_Type_create_hindexed(-1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c878(void)
+static int c888(void)
 {
     return MPI_Type_create_hindexed(1, es_neg_first, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c879(void)
+static int c889(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, MPI_DATATYPE_NULL,
                                     ES_OUT(MPI_Datatype, 4));
@@ -5818,37 +5900,37 @@ static int c879(void)
 
 /* MPI_Type_create_hindexed: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c880(void)
+static int c890(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: newtype = NULL -> MPI_ERR_ARG */
-static int c881(void)
+static int c891(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_hindexed_block: - = all valid -> MPI_SUCCESS */
-static int c882(void)
+static int c892(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: count = -1 -> MPI_ERR_COUNT */
-static int c883(void)
+static int c893(void)
 {
     return MPI_Type_create_hindexed_block(-1, 1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: blocklength = -1 -> MPI_ERR_COUNT */
-static int c884(void)
+static int c894(void)
 {
     return MPI_Type_create_hindexed_block(1, -1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c885(void)
+static int c895(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, MPI_DATATYPE_NULL,
                                           ES_OUT(MPI_Datatype, 4));
@@ -5856,237 +5938,237 @@ static int c885(void)
 
 /* MPI_Type_create_hindexed_block: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c886(void)
+static int c896(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: newtype = NULL -> MPI_ERR_ARG */
-static int c887(void)
+static int c897(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_hvector: - = all valid -> MPI_SUCCESS */
-static int c888(void)
+static int c898(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: count = -1 -> MPI_ERR_COUNT */
-static int c889(void)
+static int c899(void)
 {
     return MPI_Type_create_hvector(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: blocklength = -1 -> MPI_ERR_COUNT */
-static int c890(void)
+static int c900(void)
 {
     return MPI_Type_create_hvector(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c891(void)
+static int c901(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c892(void)
+static int c902(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: newtype = NULL -> MPI_ERR_ARG */
-static int c893(void)
+static int c903(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_indexed_block: - = all valid -> MPI_SUCCESS */
-static int c894(void)
+static int c904(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: count = -1 -> MPI_ERR_COUNT */
-static int c895(void)
+static int c905(void)
 {
     return MPI_Type_create_indexed_block(-1, 1, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: blocklength = -1 -> MPI_ERR_COUNT */
-static int c896(void)
+static int c906(void)
 {
     return MPI_Type_create_indexed_block(1, -1, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c897(void)
+static int c907(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c898(void)
+static int c908(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: newtype = NULL -> MPI_ERR_ARG */
-static int c899(void)
+static int c909(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_resized: - = all valid -> MPI_SUCCESS */
-static int c900(void)
+static int c910(void)
 {
     return MPI_Type_create_resized(MPI_INT, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c901(void)
+static int c911(void)
 {
     return MPI_Type_create_resized(MPI_DATATYPE_NULL, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c902(void)
+static int c912(void)
 {
     return MPI_Type_create_resized(es_freed.type, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized: newtype = NULL -> MPI_ERR_ARG */
-static int c903(void)
+static int c913(void)
 {
     return MPI_Type_create_resized(MPI_INT, 0, 0, NULL);
 }
 
 /* MPI_Type_create_struct: - = all valid -> MPI_SUCCESS */
-static int c904(void)
+static int c914(void)
 {
     return MPI_Type_create_struct(1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: count = -1 -> MPI_ERR_COUNT */
-static int c905(void)
+static int c915(void)
 {
     return MPI_Type_create_struct(-1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c906(void)
+static int c916(void)
 {
     return MPI_Type_create_struct(1, es_neg_first, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: array_of_types = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c907(void)
+static int c917(void)
 {
     return MPI_Type_create_struct(1, es_ones, es_aiota, es_null_first, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: newtype = NULL -> MPI_ERR_ARG */
-static int c908(void)
+static int c918(void)
 {
     return MPI_Type_create_struct(1, es_ones, es_aiota, es_ints, NULL);
 }
 
 /* MPI_Type_dup: - = all valid -> MPI_SUCCESS */
-static int c909(void)
+static int c919(void)
 {
     return MPI_Type_dup(MPI_INT, ES_OUT(MPI_Datatype, 1));
 }
 
 /* MPI_Type_dup: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c910(void)
+static int c920(void)
 {
     return MPI_Type_dup(MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 1));
 }
 
 /* MPI_Type_dup: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c911(void)
+static int c921(void)
 {
     return MPI_Type_dup(es_freed.type, ES_OUT(MPI_Datatype, 1));
 }
 
 /* MPI_Type_dup: newtype = NULL -> MPI_ERR_ARG */
-static int c912(void)
+static int c922(void)
 {
     return MPI_Type_dup(MPI_INT, NULL);
 }
 
 /* MPI_Type_extent: - = all valid -> MPI_SUCCESS */
-static int c913(void)
+static int c923(void)
 {
     return MPI_Type_extent(MPI_INT, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_extent: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c914(void)
+static int c924(void)
 {
     return MPI_Type_extent(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_extent: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c915(void)
+static int c925(void)
 {
     return MPI_Type_extent(es_freed.type, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_extent: extent = NULL -> MPI_ERR_ARG */
-static int c916(void)
+static int c926(void)
 {
     return MPI_Type_extent(MPI_INT, NULL);
 }
 
 /* MPI_Type_free: - = all valid -> MPI_SUCCESS */
-static int c917(void)
+static int c927(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, es_new_type()));
 }
 
 /* MPI_Type_free: datatype = &MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c918(void)
+static int c928(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, MPI_DATATYPE_NULL));
 }
 
 /* MPI_Type_free: datatype = &freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c919(void)
+static int c929(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, es_freed.type));
 }
 
 /* MPI_Type_free: datatype = NULL -> MPI_ERR_ARG
  * MPICH: crashes */
-static int c920(void)
+static int c930(void)
 {
     return MPI_Type_free(NULL);
 }
 
 /* MPI_Type_free: datatype = &MPI_INT -> MPI_ERR_TYPE */
-static int c921(void)
+static int c931(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, MPI_INT));
 }
 
 /* MPI_Type_get_contents: - = all valid -> MPI_SUCCESS */
-static int c922(void)
+static int c932(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c923(void)
+static int c933(void)
 {
     return MPI_Type_get_contents(MPI_DATATYPE_NULL, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
@@ -6094,48 +6176,48 @@ static int c923(void)
 
 /* MPI_Type_get_contents: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c924(void)
+static int c934(void)
 {
     return MPI_Type_get_contents(es_freed.type, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: datatype = MPI_INT -> MPI_ERR_TYPE */
-static int c925(void)
+static int c935(void)
 {
     return MPI_Type_get_contents(MPI_INT, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: array_of_integers = NULL -> MPI_ERR_ARG */
-static int c926(void)
+static int c936(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, NULL, ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: array_of_addresses = NULL -> MPI_ERR_ARG */
-static int c927(void)
+static int c937(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, ES_OUT(int, 4), NULL,
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: array_of_datatypes = NULL -> MPI_ERR_ARG */
-static int c928(void)
+static int c938(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5), NULL);
 }
 
 /* MPI_Type_get_envelope: - = all valid -> MPI_SUCCESS */
-static int c929(void)
+static int c939(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                  ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c930(void)
+static int c940(void)
 {
     return MPI_Type_get_envelope(MPI_DATATYPE_NULL, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                  ES_OUT(int, 4));
@@ -6143,168 +6225,168 @@ static int c930(void)
 
 /* MPI_Type_get_envelope: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c931(void)
+static int c941(void)
 {
     return MPI_Type_get_envelope(es_freed.type, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                  ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: num_integers = NULL -> MPI_ERR_ARG */
-static int c932(void)
+static int c942(void)
 {
     return MPI_Type_get_envelope(MPI_INT, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: num_addresses = NULL -> MPI_ERR_ARG */
-static int c933(void)
+static int c943(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), NULL, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: num_datatypes = NULL -> MPI_ERR_ARG */
-static int c934(void)
+static int c944(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), ES_OUT(int, 2), NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: combiner = NULL -> MPI_ERR_ARG */
-static int c935(void)
+static int c945(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Type_get_extent: - = all valid -> MPI_SUCCESS */
-static int c936(void)
+static int c946(void)
 {
     return MPI_Type_get_extent(MPI_INT, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c937(void)
+static int c947(void)
 {
     return MPI_Type_get_extent(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c938(void)
+static int c948(void)
 {
     return MPI_Type_get_extent(es_freed.type, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: lb = NULL -> MPI_ERR_ARG */
-static int c939(void)
+static int c949(void)
 {
     return MPI_Type_get_extent(MPI_INT, NULL, ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: extent = NULL -> MPI_ERR_ARG */
-static int c940(void)
+static int c950(void)
 {
     return MPI_Type_get_extent(MPI_INT, ES_OUT(MPI_Aint, 1), NULL);
 }
 
 /* MPI_Type_get_extent_x: - = all valid -> MPI_SUCCESS */
-static int c941(void)
+static int c951(void)
 {
     return MPI_Type_get_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c942(void)
+static int c952(void)
 {
     return MPI_Type_get_extent_x(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c943(void)
+static int c953(void)
 {
     return MPI_Type_get_extent_x(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: lb = NULL -> MPI_ERR_ARG */
-static int c944(void)
+static int c954(void)
 {
     return MPI_Type_get_extent_x(MPI_INT, NULL, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: extent = NULL -> MPI_ERR_ARG */
-static int c945(void)
+static int c955(void)
 {
     return MPI_Type_get_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), NULL);
 }
 
 /* MPI_Type_get_name: - = all valid -> MPI_SUCCESS */
-static int c946(void)
+static int c956(void)
 {
     return MPI_Type_get_name(MPI_INT, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c947(void)
+static int c957(void)
 {
     return MPI_Type_get_name(MPI_DATATYPE_NULL, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c948(void)
+static int c958(void)
 {
     return MPI_Type_get_name(es_freed.type, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: type_name = NULL -> MPI_ERR_ARG */
-static int c949(void)
+static int c959(void)
 {
     return MPI_Type_get_name(MPI_INT, NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: resultlen = NULL -> MPI_ERR_ARG */
-static int c950(void)
+static int c960(void)
 {
     return MPI_Type_get_name(MPI_INT, ES_OUT(char, 1), NULL);
 }
 
 /* MPI_Type_get_true_extent: - = all valid -> MPI_SUCCESS */
-static int c951(void)
+static int c961(void)
 {
     return MPI_Type_get_true_extent(MPI_INT, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c952(void)
+static int c962(void)
 {
     return MPI_Type_get_true_extent(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c953(void)
+static int c963(void)
 {
     return MPI_Type_get_true_extent(es_freed.type, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: true_lb = NULL -> MPI_ERR_ARG */
-static int c954(void)
+static int c964(void)
 {
     return MPI_Type_get_true_extent(MPI_INT, NULL, ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: true_extent = NULL -> MPI_ERR_ARG */
-static int c955(void)
+static int c965(void)
 {
     return MPI_Type_get_true_extent(MPI_INT, ES_OUT(MPI_Aint, 1), NULL);
 }
 
 /* MPI_Type_get_true_extent_x: - = all valid -> MPI_SUCCESS */
-static int c956(void)
+static int c966(void)
 {
     return MPI_Type_get_true_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c957(void)
+static int c967(void)
 {
     return MPI_Type_get_true_extent_x(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1),
                                       ES_OUT(MPI_Count, 2));
@@ -6312,460 +6394,460 @@ static int c957(void)
 
 /* MPI_Type_get_true_extent_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c958(void)
+static int c968(void)
 {
     return MPI_Type_get_true_extent_x(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_x: true_lb = NULL -> MPI_ERR_ARG */
-static int c959(void)
+static int c969(void)
 {
     return MPI_Type_get_true_extent_x(MPI_INT, NULL, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_x: true_extent = NULL -> MPI_ERR_ARG */
-static int c960(void)
+static int c970(void)
 {
     return MPI_Type_get_true_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), NULL);
 }
 
 /* MPI_Type_hindexed: - = all valid -> MPI_SUCCESS */
-static int c961(void)
+static int c971(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: count = -1 -> MPI_ERR_COUNT */
-static int c962(void)
+static int c972(void)
 {
     return MPI_Type_hindexed(-1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c963(void)
+static int c973(void)
 {
     return MPI_Type_hindexed(1, es_neg_first, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c964(void)
+static int c974(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c965(void)
+static int c975(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: newtype = NULL -> MPI_ERR_ARG */
-static int c966(void)
+static int c976(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_hvector: - = all valid -> MPI_SUCCESS */
-static int c967(void)
+static int c977(void)
 {
     return MPI_Type_hvector(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: count = -1 -> MPI_ERR_COUNT */
-static int c968(void)
+static int c978(void)
 {
     return MPI_Type_hvector(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: blocklength = -1 -> MPI_ERR_COUNT */
-static int c969(void)
+static int c979(void)
 {
     return MPI_Type_hvector(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c970(void)
+static int c980(void)
 {
     return MPI_Type_hvector(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c971(void)
+static int c981(void)
 {
     return MPI_Type_hvector(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: newtype = NULL -> MPI_ERR_ARG */
-static int c972(void)
+static int c982(void)
 {
     return MPI_Type_hvector(1, 1, 0, MPI_INT, NULL);
 }
 
 /* MPI_Type_indexed: - = all valid -> MPI_SUCCESS */
-static int c973(void)
+static int c983(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: count = -1 -> MPI_ERR_COUNT */
-static int c974(void)
+static int c984(void)
 {
     return MPI_Type_indexed(-1, es_ones, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c975(void)
+static int c985(void)
 {
     return MPI_Type_indexed(1, es_neg_first, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c976(void)
+static int c986(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c977(void)
+static int c987(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: newtype = NULL -> MPI_ERR_ARG */
-static int c978(void)
+static int c988(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, MPI_INT, NULL);
 }
 
 /* MPI_Type_lb: - = all valid -> MPI_SUCCESS */
-static int c979(void)
+static int c989(void)
 {
     return MPI_Type_lb(MPI_INT, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_lb: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c980(void)
+static int c990(void)
 {
     return MPI_Type_lb(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_lb: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c981(void)
+static int c991(void)
 {
     return MPI_Type_lb(es_freed.type, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_lb: displacement = NULL -> MPI_ERR_ARG */
-static int c982(void)
+static int c992(void)
 {
     return MPI_Type_lb(MPI_INT, NULL);
 }
 
 /* MPI_Type_set_name: - = all valid -> MPI_SUCCESS */
-static int c983(void)
+static int c993(void)
 {
     return MPI_Type_set_name(MPI_INT, "errsweep");
 }
 
 /* MPI_Type_set_name: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c984(void)
+static int c994(void)
 {
     return MPI_Type_set_name(MPI_DATATYPE_NULL, "errsweep");
 }
 
 /* MPI_Type_set_name: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c985(void)
+static int c995(void)
 {
     return MPI_Type_set_name(es_freed.type, "errsweep");
 }
 
 /* MPI_Type_set_name: type_name = NULL -> MPI_ERR_ARG */
-static int c986(void)
+static int c996(void)
 {
     return MPI_Type_set_name(MPI_INT, NULL);
 }
 
 /* MPI_Type_size: - = all valid -> MPI_SUCCESS */
-static int c987(void)
+static int c997(void)
 {
     return MPI_Type_size(MPI_INT, ES_OUT(int, 1));
 }
 
 /* MPI_Type_size: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c988(void)
+static int c998(void)
 {
     return MPI_Type_size(MPI_DATATYPE_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Type_size: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c989(void)
+static int c999(void)
 {
     return MPI_Type_size(es_freed.type, ES_OUT(int, 1));
 }
 
 /* MPI_Type_size: size = NULL -> MPI_ERR_ARG */
-static int c990(void)
+static int c1000(void)
 {
     return MPI_Type_size(MPI_INT, NULL);
 }
 
 /* MPI_Type_size_x: - = all valid -> MPI_SUCCESS */
-static int c991(void)
+static int c1001(void)
 {
     return MPI_Type_size_x(MPI_INT, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c992(void)
+static int c1002(void)
 {
     return MPI_Type_size_x(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c993(void)
+static int c1003(void)
 {
     return MPI_Type_size_x(es_freed.type, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_x: size = NULL -> MPI_ERR_ARG */
-static int c994(void)
+static int c1004(void)
 {
     return MPI_Type_size_x(MPI_INT, NULL);
 }
 
 /* MPI_Type_struct: - = all valid -> MPI_SUCCESS */
-static int c995(void)
+static int c1005(void)
 {
     return MPI_Type_struct(1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: count = -1 -> MPI_ERR_COUNT */
-static int c996(void)
+static int c1006(void)
 {
     return MPI_Type_struct(-1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c997(void)
+static int c1007(void)
 {
     return MPI_Type_struct(1, es_neg_first, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: array_of_types = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c998(void)
+static int c1008(void)
 {
     return MPI_Type_struct(1, es_ones, es_aiota, es_null_first, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: newtype = NULL -> MPI_ERR_ARG */
-static int c999(void)
+static int c1009(void)
 {
     return MPI_Type_struct(1, es_ones, es_aiota, es_ints, NULL);
 }
 
 /* MPI_Type_ub: - = all valid -> MPI_SUCCESS */
-static int c1000(void)
+static int c1010(void)
 {
     return MPI_Type_ub(MPI_INT, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_ub: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1001(void)
+static int c1011(void)
 {
     return MPI_Type_ub(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_ub: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1002(void)
+static int c1012(void)
 {
     return MPI_Type_ub(es_freed.type, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_ub: displacement = NULL -> MPI_ERR_ARG */
-static int c1003(void)
+static int c1013(void)
 {
     return MPI_Type_ub(MPI_INT, NULL);
 }
 
 /* MPI_Type_vector: - = all valid -> MPI_SUCCESS */
-static int c1004(void)
+static int c1014(void)
 {
     return MPI_Type_vector(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: count = -1 -> MPI_ERR_COUNT */
-static int c1005(void)
+static int c1015(void)
 {
     return MPI_Type_vector(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1006(void)
+static int c1016(void)
 {
     return MPI_Type_vector(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1007(void)
+static int c1017(void)
 {
     return MPI_Type_vector(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1008(void)
+static int c1018(void)
 {
     return MPI_Type_vector(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: newtype = NULL -> MPI_ERR_ARG */
-static int c1009(void)
+static int c1019(void)
 {
     return MPI_Type_vector(1, 1, 0, MPI_INT, NULL);
 }
 
 /* MPI_Unpack: - = all valid -> MPI_SUCCESS */
-static int c1010(void)
+static int c1020(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: inbuf = NULL -> MPI_ERR_BUFFER
- * MPICH: succeeds */
-static int c1011(void)
+ * MPICH: crashes */
+static int c1021(void)
 {
     return MPI_Unpack(NULL, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: insize = -1 -> MPI_ERR_ARG */
-static int c1012(void)
+static int c1022(void)
 {
     return MPI_Unpack(es_sbuf, -1, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: position = NULL -> MPI_ERR_ARG */
-static int c1013(void)
+static int c1023(void)
 {
     return MPI_Unpack(es_sbuf, 64, NULL, es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: outbuf = NULL -> MPI_ERR_BUFFER
- * MPICH: succeeds */
-static int c1014(void)
+ * MPICH: MPI_ERR_ARG */
+static int c1024(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), NULL, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: outcount = -1 -> MPI_ERR_COUNT */
-static int c1015(void)
+static int c1025(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, -1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1016(void)
+static int c1026(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_DATATYPE_NULL, es_world.h);
 }
 
 /* MPI_Unpack: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1017(void)
+static int c1027(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, es_freed.type, es_world.h);
 }
 
 /* MPI_Unpack: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1018(void)
+static int c1028(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, es_uncommitted, es_world.h);
 }
 
 /* MPI_Unpack: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1019(void)
+static int c1029(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Unpack: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1020(void)
+static int c1030(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
 /* MPI_Wait: - = all valid -> MPI_SUCCESS */
-static int c1021(void)
+static int c1031(void)
 {
     return MPI_Wait(ES_PTR(MPI_Request, MPI_REQUEST_NULL), ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Wait: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c1022(void)
+static int c1032(void)
 {
     return MPI_Wait(ES_PTR(MPI_Request, es_freed.request), ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Wait: request = NULL -> MPI_ERR_ARG */
-static int c1023(void)
+static int c1033(void)
 {
     return MPI_Wait(NULL, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Wait: status = NULL -> MPI_ERR_ARG */
-static int c1024(void)
+static int c1034(void)
 {
     return MPI_Wait(ES_PTR(MPI_Request, MPI_REQUEST_NULL), NULL);
 }
 
 /* MPI_Waitall: - = all valid -> MPI_SUCCESS */
-static int c1025(void)
+static int c1035(void)
 {
     return MPI_Waitall(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: count = -1 -> MPI_ERR_COUNT */
-static int c1026(void)
+static int c1036(void)
 {
     return MPI_Waitall(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1027(void)
+static int c1037(void)
 {
     return MPI_Waitall(1, (MPI_Request[]){es_freed.request}, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1028(void)
+static int c1038(void)
 {
     return MPI_Waitall(1, NULL, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c1029(void)
+static int c1039(void)
 {
     return MPI_Waitall(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL);
 }
 
 /* MPI_Waitany: - = all valid -> MPI_SUCCESS */
-static int c1030(void)
+static int c1040(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: count = -1 -> MPI_ERR_COUNT */
-static int c1031(void)
+static int c1041(void)
 {
     return MPI_Waitany(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2),
                        ES_OUT(MPI_Status, 3));
@@ -6773,38 +6855,38 @@ static int c1031(void)
 
 /* MPI_Waitany: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1032(void)
+static int c1042(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1033(void)
+static int c1043(void)
 {
     return MPI_Waitany(1, NULL, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: index = NULL -> MPI_ERR_ARG */
-static int c1034(void)
+static int c1044(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: status = NULL -> MPI_ERR_ARG */
-static int c1035(void)
+static int c1045(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Waitsome: - = all valid -> MPI_SUCCESS */
-static int c1036(void)
+static int c1046(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: incount = -1 -> MPI_ERR_COUNT */
-static int c1037(void)
+static int c1047(void)
 {
     return MPI_Waitsome(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
@@ -6812,34 +6894,34 @@ static int c1037(void)
 
 /* MPI_Waitsome: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1038(void)
+static int c1048(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1039(void)
+static int c1049(void)
 {
     return MPI_Waitsome(1, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: outcount = NULL -> MPI_ERR_ARG */
-static int c1040(void)
+static int c1050(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: array_of_indices = NULL -> MPI_ERR_ARG */
-static int c1041(void)
+static int c1051(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL,
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c1042(void)
+static int c1052(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
@@ -7250,646 +7332,656 @@ const struct es_case es_cases[] = {
     {"MPI_Ibsend", "count", "-1", MPI_ERR_COUNT, NULL, c402},
     {"MPI_Ibsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c403},
     {"MPI_Ibsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c404},
-    {"MPI_Ibsend", "dest", "size", MPI_ERR_RANK, NULL, c405},
-    {"MPI_Ibsend", "dest", "-5", MPI_ERR_RANK, NULL, c406},
-    {"MPI_Ibsend", "tag", "-5", MPI_ERR_TAG, NULL, c407},
-    {"MPI_Ibsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c408},
-    {"MPI_Ibsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c409},
-    {"MPI_Ibsend", "comm", "freed", MPI_ERR_COMM, NULL, c410},
-    {"MPI_Ibsend", "request", "NULL", MPI_ERR_ARG, NULL, c411},
-    {"MPI_Improbe", "-", "all valid", MPI_SUCCESS, NULL, c412},
-    {"MPI_Improbe", "source", "size", MPI_ERR_RANK, NULL, c413},
-    {"MPI_Improbe", "source", "-5", MPI_ERR_RANK, NULL, c414},
-    {"MPI_Improbe", "tag", "-5", MPI_ERR_TAG, NULL, c415},
-    {"MPI_Improbe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c416},
-    {"MPI_Improbe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c417},
-    {"MPI_Improbe", "comm", "freed", MPI_ERR_COMM, NULL, c418},
-    {"MPI_Improbe", "flag", "NULL", MPI_ERR_ARG, NULL, c419},
-    {"MPI_Improbe", "message", "NULL", MPI_ERR_ARG, NULL, c420},
-    {"MPI_Improbe", "status", "NULL", MPI_ERR_ARG, NULL, c421},
-    {"MPI_Imrecv", "-", "all valid", MPI_SUCCESS, NULL, c422},
-    {"MPI_Imrecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c423},
-    {"MPI_Imrecv", "count", "-1", MPI_ERR_COUNT, NULL, c424},
-    {"MPI_Imrecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c425},
-    {"MPI_Imrecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c426},
-    {"MPI_Imrecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c427},
-    {"MPI_Imrecv", "message", "&MPI_MESSAGE_NULL", MPI_ERR_REQUEST, NULL, c428},
-    {"MPI_Imrecv", "message", "NULL", MPI_ERR_ARG, NULL, c429},
-    {"MPI_Imrecv", "request", "NULL", MPI_ERR_ARG, NULL, c430},
-    {"MPI_Initialized", "-", "all valid", MPI_SUCCESS, NULL, c431},
-    {"MPI_Initialized", "flag", "NULL", MPI_ERR_ARG, NULL, c432},
-    {"MPI_Iprobe", "-", "all valid", MPI_SUCCESS, NULL, c433},
-    {"MPI_Iprobe", "source", "size", MPI_ERR_RANK, NULL, c434},
-    {"MPI_Iprobe", "source", "-5", MPI_ERR_RANK, NULL, c435},
-    {"MPI_Iprobe", "tag", "-5", MPI_ERR_TAG, NULL, c436},
-    {"MPI_Iprobe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c437},
-    {"MPI_Iprobe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c438},
-    {"MPI_Iprobe", "comm", "freed", MPI_ERR_COMM, NULL, c439},
-    {"MPI_Iprobe", "flag", "NULL", MPI_ERR_ARG, NULL, c440},
-    {"MPI_Iprobe", "status", "NULL", MPI_ERR_ARG, NULL, c441},
-    {"MPI_Irecv", "-", "all valid", MPI_SUCCESS, NULL, c442},
-    {"MPI_Irecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c443},
-    {"MPI_Irecv", "count", "-1", MPI_ERR_COUNT, NULL, c444},
-    {"MPI_Irecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c445},
-    {"MPI_Irecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c446},
-    {"MPI_Irecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c447},
-    {"MPI_Irecv", "source", "size", MPI_ERR_RANK, NULL, c448},
-    {"MPI_Irecv", "source", "-5", MPI_ERR_RANK, NULL, c449},
-    {"MPI_Irecv", "tag", "-5", MPI_ERR_TAG, NULL, c450},
-    {"MPI_Irecv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c451},
-    {"MPI_Irecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c452},
-    {"MPI_Irecv", "comm", "freed", MPI_ERR_COMM, NULL, c453},
-    {"MPI_Irecv", "request", "NULL", MPI_ERR_ARG, NULL, c454},
-    {"MPI_Irsend", "-", "all valid", MPI_SUCCESS, NULL, c455},
-    {"MPI_Irsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c456},
-    {"MPI_Irsend", "count", "-1", MPI_ERR_COUNT, NULL, c457},
-    {"MPI_Irsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c458},
-    {"MPI_Irsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c459},
-    {"MPI_Irsend", "dest", "size", MPI_ERR_RANK, NULL, c460},
-    {"MPI_Irsend", "dest", "-5", MPI_ERR_RANK, NULL, c461},
-    {"MPI_Irsend", "tag", "-5", MPI_ERR_TAG, NULL, c462},
-    {"MPI_Irsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c463},
-    {"MPI_Irsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c464},
-    {"MPI_Irsend", "comm", "freed", MPI_ERR_COMM, NULL, c465},
-    {"MPI_Irsend", "request", "NULL", MPI_ERR_ARG, NULL, c466},
-    {"MPI_Is_thread_main", "-", "all valid", MPI_SUCCESS, NULL, c467},
-    {"MPI_Is_thread_main", "flag", "NULL", MPI_ERR_ARG, NULL, c468},
-    {"MPI_Isend", "-", "all valid", MPI_SUCCESS, NULL, c469},
-    {"MPI_Isend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c470},
-    {"MPI_Isend", "count", "-1", MPI_ERR_COUNT, NULL, c471},
-    {"MPI_Isend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c472},
-    {"MPI_Isend", "datatype", "freed", MPI_ERR_TYPE, NULL, c473},
-    {"MPI_Isend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c474},
-    {"MPI_Isend", "dest", "size", MPI_ERR_RANK, NULL, c475},
-    {"MPI_Isend", "dest", "-5", MPI_ERR_RANK, NULL, c476},
-    {"MPI_Isend", "tag", "-5", MPI_ERR_TAG, NULL, c477},
-    {"MPI_Isend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c478},
-    {"MPI_Isend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c479},
-    {"MPI_Isend", "comm", "freed", MPI_ERR_COMM, NULL, c480},
-    {"MPI_Isend", "request", "NULL", MPI_ERR_ARG, NULL, c481},
-    {"MPI_Issend", "-", "all valid", MPI_SUCCESS, NULL, c482},
-    {"MPI_Issend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c483},
-    {"MPI_Issend", "count", "-1", MPI_ERR_COUNT, NULL, c484},
-    {"MPI_Issend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c485},
-    {"MPI_Issend", "datatype", "freed", MPI_ERR_TYPE, NULL, c486},
-    {"MPI_Issend", "dest", "size", MPI_ERR_RANK, NULL, c487},
-    {"MPI_Issend", "dest", "-5", MPI_ERR_RANK, NULL, c488},
-    {"MPI_Issend", "tag", "-5", MPI_ERR_TAG, NULL, c489},
-    {"MPI_Issend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c490},
-    {"MPI_Issend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c491},
-    {"MPI_Issend", "comm", "freed", MPI_ERR_COMM, NULL, c492},
-    {"MPI_Issend", "request", "NULL", MPI_ERR_ARG, NULL, c493},
-    {"MPI_Mprobe", "-", "all valid", MPI_SUCCESS, NULL, c494},
-    {"MPI_Mprobe", "source", "size", MPI_ERR_RANK, NULL, c495},
-    {"MPI_Mprobe", "source", "-5", MPI_ERR_RANK, NULL, c496},
-    {"MPI_Mprobe", "tag", "-5", MPI_ERR_TAG, NULL, c497},
-    {"MPI_Mprobe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c498},
-    {"MPI_Mprobe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c499},
-    {"MPI_Mprobe", "comm", "freed", MPI_ERR_COMM, NULL, c500},
-    {"MPI_Mprobe", "message", "NULL", MPI_ERR_ARG, NULL, c501},
-    {"MPI_Mprobe", "status", "NULL", MPI_ERR_ARG, NULL, c502},
-    {"MPI_Mrecv", "-", "all valid", MPI_SUCCESS, NULL, c503},
-    {"MPI_Mrecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c504},
-    {"MPI_Mrecv", "count", "-1", MPI_ERR_COUNT, NULL, c505},
-    {"MPI_Mrecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c506},
-    {"MPI_Mrecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c507},
-    {"MPI_Mrecv", "message", "&MPI_MESSAGE_NULL", MPI_ERR_REQUEST, NULL, c508},
-    {"MPI_Mrecv", "message", "NULL", MPI_ERR_ARG, NULL, c509},
-    {"MPI_Mrecv", "status", "NULL", MPI_ERR_ARG, NULL, c510},
-    {"MPI_Op_commutative", "-", "all valid", MPI_SUCCESS, NULL, c511},
-    {"MPI_Op_commutative", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c512},
-    {"MPI_Op_commutative", "op", "freed", MPI_ERR_OP, NULL, c513},
-    {"MPI_Op_commutative", "commute", "NULL", MPI_ERR_ARG, NULL, c514},
-    {"MPI_Op_create", "-", "all valid", MPI_SUCCESS, NULL, c515},
-    {"MPI_Op_create", "user_fn", "NULL", MPI_ERR_ARG, NULL, c516},
-    {"MPI_Op_create", "op", "NULL", MPI_ERR_ARG, NULL, c517},
-    {"MPI_Op_free", "-", "all valid", MPI_SUCCESS, NULL, c518},
-    {"MPI_Op_free", "op", "&MPI_OP_NULL", MPI_ERR_OP, NULL, c519},
-    {"MPI_Op_free", "op", "&MPI_SUM", MPI_ERR_OP, NULL, c520},
-    {"MPI_Op_free", "op", "NULL", MPI_ERR_ARG, NULL, c521},
-    {"MPI_Pack", "-", "all valid", MPI_SUCCESS, NULL, c522},
-    {"MPI_Pack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c523},
-    {"MPI_Pack", "incount", "-1", MPI_ERR_COUNT, NULL, c524},
-    {"MPI_Pack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c525},
-    {"MPI_Pack", "datatype", "freed", MPI_ERR_TYPE, NULL, c526},
-    {"MPI_Pack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c527},
-    {"MPI_Pack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c528},
-    {"MPI_Pack", "outsize", "-1", MPI_ERR_ARG, NULL, c529},
-    {"MPI_Pack", "position", "NULL", MPI_ERR_ARG, NULL, c530},
-    {"MPI_Pack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c531},
-    {"MPI_Pack", "comm", "freed", MPI_ERR_COMM, NULL, c532},
-    {"MPI_Pack_size", "-", "all valid", MPI_SUCCESS, NULL, c533},
-    {"MPI_Pack_size", "incount", "-1", MPI_ERR_COUNT, NULL, c534},
-    {"MPI_Pack_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c535},
-    {"MPI_Pack_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c536},
-    {"MPI_Pack_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c537},
-    {"MPI_Pack_size", "comm", "freed", MPI_ERR_COMM, NULL, c538},
-    {"MPI_Pack_size", "size", "NULL", MPI_ERR_ARG, NULL, c539},
-    {"MPI_Probe", "-", "all valid", MPI_SUCCESS, NULL, c540},
-    {"MPI_Probe", "source", "size", MPI_ERR_RANK, NULL, c541},
-    {"MPI_Probe", "source", "-5", MPI_ERR_RANK, NULL, c542},
-    {"MPI_Probe", "tag", "-5", MPI_ERR_TAG, NULL, c543},
-    {"MPI_Probe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c544},
-    {"MPI_Probe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c545},
-    {"MPI_Probe", "comm", "freed", MPI_ERR_COMM, NULL, c546},
-    {"MPI_Probe", "status", "NULL", MPI_ERR_ARG, NULL, c547},
-    {"MPI_Query_thread", "-", "all valid", MPI_SUCCESS, NULL, c548},
-    {"MPI_Query_thread", "provided", "NULL", MPI_ERR_ARG, NULL, c549},
-    {"MPI_Recv", "-", "all valid", MPI_SUCCESS, NULL, c550},
-    {"MPI_Recv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c551},
-    {"MPI_Recv", "count", "-1", MPI_ERR_COUNT, NULL, c552},
-    {"MPI_Recv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c553},
-    {"MPI_Recv", "datatype", "freed", MPI_ERR_TYPE, NULL, c554},
-    {"MPI_Recv", "source", "size", MPI_ERR_RANK, NULL, c555},
-    {"MPI_Recv", "source", "-5", MPI_ERR_RANK, NULL, c556},
-    {"MPI_Recv", "tag", "-5", MPI_ERR_TAG, NULL, c557},
-    {"MPI_Recv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c558},
-    {"MPI_Recv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c559},
-    {"MPI_Recv", "comm", "freed", MPI_ERR_COMM, NULL, c560},
-    {"MPI_Recv", "status", "NULL", MPI_ERR_ARG, NULL, c561},
-    {"MPI_Recv_init", "-", "all valid", MPI_SUCCESS, NULL, c562},
-    {"MPI_Recv_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c563},
-    {"MPI_Recv_init", "count", "-1", MPI_ERR_COUNT, NULL, c564},
-    {"MPI_Recv_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c565},
-    {"MPI_Recv_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c566},
-    {"MPI_Recv_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c567},
-    {"MPI_Recv_init", "source", "size", MPI_ERR_RANK, NULL, c568},
-    {"MPI_Recv_init", "source", "-5", MPI_ERR_RANK, NULL, c569},
-    {"MPI_Recv_init", "tag", "-5", MPI_ERR_TAG, NULL, c570},
-    {"MPI_Recv_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c571},
-    {"MPI_Recv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c572},
-    {"MPI_Recv_init", "comm", "freed", MPI_ERR_COMM, NULL, c573},
-    {"MPI_Recv_init", "request", "NULL", MPI_ERR_ARG, NULL, c574},
-    {"MPI_Reduce", "-", "all valid", MPI_SUCCESS, NULL, c575},
-    {"MPI_Reduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c576},
-    {"MPI_Reduce", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c577},
-    {"MPI_Reduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c578},
-    {"MPI_Reduce", "count", "-1", MPI_ERR_COUNT, NULL, c579},
-    {"MPI_Reduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c580},
-    {"MPI_Reduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c581},
-    {"MPI_Reduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c582},
-    {"MPI_Reduce", "op", "freed", MPI_ERR_OP, NULL, c583},
-    {"MPI_Reduce", "root", "-1", MPI_ERR_ROOT, NULL, c584},
-    {"MPI_Reduce", "root", "size", MPI_ERR_ROOT, NULL, c585},
-    {"MPI_Reduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c586},
-    {"MPI_Reduce", "comm", "freed", MPI_ERR_COMM, NULL, c587},
-    {"MPI_Reduce_local", "-", "all valid", MPI_SUCCESS, NULL, c588},
-    {"MPI_Reduce_local", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c589},
-    {"MPI_Reduce_local", "inoutbuf", "NULL", MPI_ERR_BUFFER, NULL, c590},
-    {"MPI_Reduce_local", "count", "-1", MPI_ERR_COUNT, NULL, c591},
-    {"MPI_Reduce_local", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c592},
-    {"MPI_Reduce_local", "datatype", "freed", MPI_ERR_TYPE, NULL, c593},
-    {"MPI_Reduce_local", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c594},
-    {"MPI_Reduce_local", "op", "freed", MPI_ERR_OP, NULL, c595},
-    {"MPI_Reduce_scatter", "-", "all valid", MPI_SUCCESS, NULL, c596},
-    {"MPI_Reduce_scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c597},
-    {"MPI_Reduce_scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c598},
-    {"MPI_Reduce_scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c599},
-    {"MPI_Reduce_scatter", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c600},
-    {"MPI_Reduce_scatter", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c601},
-    {"MPI_Reduce_scatter", "datatype", "freed", MPI_ERR_TYPE, NULL, c602},
-    {"MPI_Reduce_scatter", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c603},
-    {"MPI_Reduce_scatter", "op", "freed", MPI_ERR_OP, NULL, c604},
-    {"MPI_Reduce_scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c605},
-    {"MPI_Reduce_scatter", "comm", "freed", MPI_ERR_COMM, NULL, c606},
-    {"MPI_Reduce_scatter_block", "-", "all valid", MPI_SUCCESS, NULL, c607},
-    {"MPI_Reduce_scatter_block", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c608},
-    {"MPI_Reduce_scatter_block", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c609},
-    {"MPI_Reduce_scatter_block", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c610},
-    {"MPI_Reduce_scatter_block", "recvcount", "-1", MPI_ERR_COUNT, NULL, c611},
-    {"MPI_Reduce_scatter_block", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c612},
-    {"MPI_Reduce_scatter_block", "datatype", "freed", MPI_ERR_TYPE, NULL, c613},
-    {"MPI_Reduce_scatter_block", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c614},
-    {"MPI_Reduce_scatter_block", "op", "freed", MPI_ERR_OP, NULL, c615},
-    {"MPI_Reduce_scatter_block", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c616},
-    {"MPI_Reduce_scatter_block", "comm", "freed", MPI_ERR_COMM, NULL, c617},
-    {"MPI_Request_free", "-", "all valid", MPI_SUCCESS, NULL, c618},
-    {"MPI_Request_free", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c619},
-    {"MPI_Request_free", "request", "&freed", MPI_ERR_REQUEST, NULL, c620},
-    {"MPI_Request_free", "request", "NULL", MPI_ERR_ARG, NULL, c621},
-    {"MPI_Request_get_status", "-", "all valid", MPI_SUCCESS, NULL, c622},
-    {"MPI_Request_get_status", "request", "freed", MPI_ERR_REQUEST, NULL, c623},
-    {"MPI_Request_get_status", "flag", "NULL", MPI_ERR_ARG, NULL, c624},
-    {"MPI_Request_get_status", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c625},
-    {"MPI_Rsend", "-", "all valid", MPI_SUCCESS, NULL, c626},
-    {"MPI_Rsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c627},
-    {"MPI_Rsend", "count", "-1", MPI_ERR_COUNT, NULL, c628},
-    {"MPI_Rsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c629},
-    {"MPI_Rsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c630},
-    {"MPI_Rsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c631},
-    {"MPI_Rsend", "dest", "size", MPI_ERR_RANK, NULL, c632},
-    {"MPI_Rsend", "dest", "-5", MPI_ERR_RANK, NULL, c633},
-    {"MPI_Rsend", "tag", "-5", MPI_ERR_TAG, NULL, c634},
-    {"MPI_Rsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c635},
-    {"MPI_Rsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c636},
-    {"MPI_Rsend", "comm", "freed", MPI_ERR_COMM, NULL, c637},
-    {"MPI_Rsend_init", "-", "all valid", MPI_SUCCESS, NULL, c638},
-    {"MPI_Rsend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c639},
-    {"MPI_Rsend_init", "count", "-1", MPI_ERR_COUNT, NULL, c640},
-    {"MPI_Rsend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c641},
-    {"MPI_Rsend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c642},
-    {"MPI_Rsend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c643},
-    {"MPI_Rsend_init", "dest", "size", MPI_ERR_RANK, NULL, c644},
-    {"MPI_Rsend_init", "dest", "-5", MPI_ERR_RANK, NULL, c645},
-    {"MPI_Rsend_init", "tag", "-5", MPI_ERR_TAG, NULL, c646},
-    {"MPI_Rsend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c647},
-    {"MPI_Rsend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c648},
-    {"MPI_Rsend_init", "comm", "freed", MPI_ERR_COMM, NULL, c649},
-    {"MPI_Rsend_init", "request", "NULL", MPI_ERR_ARG, NULL, c650},
-    {"MPI_Scan", "-", "all valid", MPI_SUCCESS, NULL, c651},
-    {"MPI_Scan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c652},
-    {"MPI_Scan", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c653},
-    {"MPI_Scan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c654},
-    {"MPI_Scan", "count", "-1", MPI_ERR_COUNT, NULL, c655},
-    {"MPI_Scan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c656},
-    {"MPI_Scan", "datatype", "freed", MPI_ERR_TYPE, NULL, c657},
-    {"MPI_Scan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c658},
-    {"MPI_Scan", "op", "freed", MPI_ERR_OP, NULL, c659},
-    {"MPI_Scan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c660},
-    {"MPI_Scan", "comm", "freed", MPI_ERR_COMM, NULL, c661},
-    {"MPI_Scatter", "-", "all valid", MPI_SUCCESS, NULL, c662},
-    {"MPI_Scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c663},
-    {"MPI_Scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c664},
-    {"MPI_Scatter", "sendcount", "-1", MPI_ERR_COUNT, NULL, c665},
-    {"MPI_Scatter", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c666},
-    {"MPI_Scatter", "sendtype", "freed", MPI_ERR_TYPE, NULL, c667},
-    {"MPI_Scatter", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c668},
-    {"MPI_Scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c669},
-    {"MPI_Scatter", "recvcount", "-1", MPI_ERR_COUNT, NULL, c670},
-    {"MPI_Scatter", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c671},
-    {"MPI_Scatter", "recvtype", "freed", MPI_ERR_TYPE, NULL, c672},
-    {"MPI_Scatter", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c673},
-    {"MPI_Scatter", "root", "-1", MPI_ERR_ROOT, NULL, c674},
-    {"MPI_Scatter", "root", "size", MPI_ERR_ROOT, NULL, c675},
-    {"MPI_Scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c676},
-    {"MPI_Scatter", "comm", "freed", MPI_ERR_COMM, NULL, c677},
-    {"MPI_Scatterv", "-", "all valid", MPI_SUCCESS, NULL, c678},
-    {"MPI_Scatterv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c679},
-    {"MPI_Scatterv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c680},
-    {"MPI_Scatterv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c681},
-    {"MPI_Scatterv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c682},
-    {"MPI_Scatterv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c683},
-    {"MPI_Scatterv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c684},
-    {"MPI_Scatterv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c685},
-    {"MPI_Scatterv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c686},
-    {"MPI_Scatterv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c687},
-    {"MPI_Scatterv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c688},
-    {"MPI_Scatterv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c689},
-    {"MPI_Scatterv", "root", "-1", MPI_ERR_ROOT, NULL, c690},
-    {"MPI_Scatterv", "root", "size", MPI_ERR_ROOT, NULL, c691},
-    {"MPI_Scatterv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c692},
-    {"MPI_Scatterv", "comm", "freed", MPI_ERR_COMM, NULL, c693},
-    {"MPI_Send", "-", "all valid", MPI_SUCCESS, NULL, c694},
-    {"MPI_Send", "buf", "NULL", MPI_ERR_BUFFER, NULL, c695},
-    {"MPI_Send", "count", "-1", MPI_ERR_COUNT, NULL, c696},
-    {"MPI_Send", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c697},
-    {"MPI_Send", "datatype", "freed", MPI_ERR_TYPE, NULL, c698},
-    {"MPI_Send", "dest", "size", MPI_ERR_RANK, NULL, c699},
-    {"MPI_Send", "dest", "-5", MPI_ERR_RANK, NULL, c700},
-    {"MPI_Send", "tag", "-5", MPI_ERR_TAG, NULL, c701},
-    {"MPI_Send", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c702},
-    {"MPI_Send", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c703},
-    {"MPI_Send", "comm", "freed", MPI_ERR_COMM, NULL, c704},
-    {"MPI_Send_init", "-", "all valid", MPI_SUCCESS, NULL, c705},
-    {"MPI_Send_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c706},
-    {"MPI_Send_init", "count", "-1", MPI_ERR_COUNT, NULL, c707},
-    {"MPI_Send_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c708},
-    {"MPI_Send_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c709},
-    {"MPI_Send_init", "dest", "size", MPI_ERR_RANK, NULL, c710},
-    {"MPI_Send_init", "dest", "-5", MPI_ERR_RANK, NULL, c711},
-    {"MPI_Send_init", "tag", "-5", MPI_ERR_TAG, NULL, c712},
-    {"MPI_Send_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c713},
-    {"MPI_Send_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c714},
-    {"MPI_Send_init", "comm", "freed", MPI_ERR_COMM, NULL, c715},
-    {"MPI_Send_init", "request", "NULL", MPI_ERR_ARG, NULL, c716},
-    {"MPI_Sendrecv", "-", "all valid", MPI_SUCCESS, NULL, c717},
-    {"MPI_Sendrecv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c718},
-    {"MPI_Sendrecv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c719},
-    {"MPI_Sendrecv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c720},
-    {"MPI_Sendrecv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c721},
-    {"MPI_Sendrecv", "dest", "size", MPI_ERR_RANK, NULL, c722},
-    {"MPI_Sendrecv", "dest", "-5", MPI_ERR_RANK, NULL, c723},
-    {"MPI_Sendrecv", "sendtag", "-5", MPI_ERR_TAG, NULL, c724},
-    {"MPI_Sendrecv", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c725},
-    {"MPI_Sendrecv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c726},
-    {"MPI_Sendrecv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c727},
-    {"MPI_Sendrecv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c728},
-    {"MPI_Sendrecv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c729},
-    {"MPI_Sendrecv", "source", "size", MPI_ERR_RANK, NULL, c730},
-    {"MPI_Sendrecv", "source", "-5", MPI_ERR_RANK, NULL, c731},
-    {"MPI_Sendrecv", "recvtag", "-5", MPI_ERR_TAG, NULL, c732},
-    {"MPI_Sendrecv", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c733},
-    {"MPI_Sendrecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c734},
-    {"MPI_Sendrecv", "comm", "freed", MPI_ERR_COMM, NULL, c735},
-    {"MPI_Sendrecv", "status", "NULL", MPI_ERR_ARG, NULL, c736},
-    {"MPI_Sendrecv_replace", "-", "all valid", MPI_SUCCESS, NULL, c737},
-    {"MPI_Sendrecv_replace", "buf", "NULL", MPI_ERR_BUFFER, NULL, c738},
-    {"MPI_Sendrecv_replace", "count", "-1", MPI_ERR_COUNT, NULL, c739},
-    {"MPI_Sendrecv_replace", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c740},
-    {"MPI_Sendrecv_replace", "datatype", "freed", MPI_ERR_TYPE, NULL, c741},
-    {"MPI_Sendrecv_replace", "dest", "size", MPI_ERR_RANK, NULL, c742},
-    {"MPI_Sendrecv_replace", "dest", "-5", MPI_ERR_RANK, NULL, c743},
-    {"MPI_Sendrecv_replace", "sendtag", "-5", MPI_ERR_TAG, NULL, c744},
-    {"MPI_Sendrecv_replace", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c745},
-    {"MPI_Sendrecv_replace", "source", "size", MPI_ERR_RANK, NULL, c746},
-    {"MPI_Sendrecv_replace", "source", "-5", MPI_ERR_RANK, NULL, c747},
-    {"MPI_Sendrecv_replace", "recvtag", "-5", MPI_ERR_TAG, NULL, c748},
-    {"MPI_Sendrecv_replace", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c749},
-    {"MPI_Sendrecv_replace", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c750},
-    {"MPI_Sendrecv_replace", "comm", "freed", MPI_ERR_COMM, NULL, c751},
-    {"MPI_Sendrecv_replace", "status", "NULL", MPI_ERR_ARG, NULL, c752},
-    {"MPI_Ssend", "-", "all valid", MPI_SUCCESS, NULL, c753},
-    {"MPI_Ssend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c754},
-    {"MPI_Ssend", "count", "-1", MPI_ERR_COUNT, NULL, c755},
-    {"MPI_Ssend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c756},
-    {"MPI_Ssend", "datatype", "freed", MPI_ERR_TYPE, NULL, c757},
-    {"MPI_Ssend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c758},
-    {"MPI_Ssend", "dest", "size", MPI_ERR_RANK, NULL, c759},
-    {"MPI_Ssend", "dest", "-5", MPI_ERR_RANK, NULL, c760},
-    {"MPI_Ssend", "tag", "-5", MPI_ERR_TAG, NULL, c761},
-    {"MPI_Ssend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c762},
-    {"MPI_Ssend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c763},
-    {"MPI_Ssend", "comm", "freed", MPI_ERR_COMM, NULL, c764},
-    {"MPI_Ssend_init", "-", "all valid", MPI_SUCCESS, NULL, c765},
-    {"MPI_Ssend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c766},
-    {"MPI_Ssend_init", "count", "-1", MPI_ERR_COUNT, NULL, c767},
-    {"MPI_Ssend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c768},
-    {"MPI_Ssend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c769},
-    {"MPI_Ssend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c770},
-    {"MPI_Ssend_init", "dest", "size", MPI_ERR_RANK, NULL, c771},
-    {"MPI_Ssend_init", "dest", "-5", MPI_ERR_RANK, NULL, c772},
-    {"MPI_Ssend_init", "tag", "-5", MPI_ERR_TAG, NULL, c773},
-    {"MPI_Ssend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c774},
-    {"MPI_Ssend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c775},
-    {"MPI_Ssend_init", "comm", "freed", MPI_ERR_COMM, NULL, c776},
-    {"MPI_Ssend_init", "request", "NULL", MPI_ERR_ARG, NULL, c777},
-    {"MPI_Start", "-", "all valid", MPI_SUCCESS, NULL, c778},
-    {"MPI_Start", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c779},
-    {"MPI_Start", "request", "&freed", MPI_ERR_REQUEST, NULL, c780},
-    {"MPI_Start", "request", "NULL", MPI_ERR_ARG, NULL, c781},
-    {"MPI_Startall", "-", "all valid", MPI_SUCCESS, NULL, c782},
-    {"MPI_Startall", "count", "-1", MPI_ERR_COUNT, NULL, c783},
-    {"MPI_Startall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c784},
-    {"MPI_Startall", "array_of_requests", "{MPI_REQUEST_NULL}", MPI_ERR_REQUEST, NULL, c785},
-    {"MPI_Startall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c786},
-    {"MPI_Status_c2f", "-", "all valid", MPI_SUCCESS, NULL, c787},
-    {"MPI_Status_c2f", "c_status", "NULL", MPI_ERR_ARG, NULL, c788},
-    {"MPI_Status_c2f", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c789},
-    {"MPI_Status_c2f", "f_status", "NULL", MPI_ERR_ARG, NULL, c790},
-    {"MPI_Status_c2f08", "-", "all valid", MPI_SUCCESS, NULL, c791},
-    {"MPI_Status_c2f08", "c_status", "NULL", MPI_ERR_ARG, NULL, c792},
-    {"MPI_Status_c2f08", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c793},
-    {"MPI_Status_c2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c794},
-    {"MPI_Status_f082c", "-", "all valid", MPI_SUCCESS, NULL, c795},
-    {"MPI_Status_f082c", "f08_status", "NULL", MPI_ERR_ARG, NULL, c796},
-    {"MPI_Status_f082c", "c_status", "NULL", MPI_ERR_ARG, NULL, c797},
-    {"MPI_Status_f082f", "-", "all valid", MPI_SUCCESS, NULL, c798},
-    {"MPI_Status_f082f", "f08_status", "NULL", MPI_ERR_ARG, NULL, c799},
-    {"MPI_Status_f082f", "f_status", "NULL", MPI_ERR_ARG, NULL, c800},
-    {"MPI_Status_f2c", "-", "all valid", MPI_SUCCESS, NULL, c801},
-    {"MPI_Status_f2c", "f_status", "NULL", MPI_ERR_ARG, NULL, c802},
-    {"MPI_Status_f2c", "c_status", "NULL", MPI_ERR_ARG, NULL, c803},
-    {"MPI_Status_f2f08", "-", "all valid", MPI_SUCCESS, NULL, c804},
-    {"MPI_Status_f2f08", "f_status", "NULL", MPI_ERR_ARG, NULL, c805},
-    {"MPI_Status_f2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c806},
-    {"MPI_Status_get_error", "-", "all valid", MPI_SUCCESS, NULL, c807},
-    {"MPI_Status_get_error", "status", "NULL", MPI_ERR_ARG, NULL, c808},
-    {"MPI_Status_get_error", "err", "NULL", MPI_ERR_ARG, NULL, c809},
-    {"MPI_Status_get_source", "-", "all valid", MPI_SUCCESS, NULL, c810},
-    {"MPI_Status_get_source", "status", "NULL", MPI_ERR_ARG, NULL, c811},
-    {"MPI_Status_get_source", "source", "NULL", MPI_ERR_ARG, NULL, c812},
-    {"MPI_Status_get_tag", "-", "all valid", MPI_SUCCESS, NULL, c813},
-    {"MPI_Status_get_tag", "status", "NULL", MPI_ERR_ARG, NULL, c814},
-    {"MPI_Status_get_tag", "tag", "NULL", MPI_ERR_ARG, NULL, c815},
-    {"MPI_Status_set_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c816},
-    {"MPI_Status_set_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c817},
-    {"MPI_Status_set_elements", "-", "all valid", MPI_SUCCESS, NULL, c818},
-    {"MPI_Status_set_elements", "status", "NULL", MPI_ERR_ARG, NULL, c819},
-    {"MPI_Status_set_elements", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c820},
-    {"MPI_Status_set_elements", "datatype", "freed", MPI_ERR_TYPE, NULL, c821},
-    {"MPI_Status_set_elements", "count", "-1", MPI_ERR_COUNT, NULL, c822},
-    {"MPI_Status_set_elements_c", "-", "all valid", MPI_SUCCESS, NULL, c823},
-    {"MPI_Status_set_elements_c", "status", "NULL", MPI_ERR_ARG, NULL, c824},
-    {"MPI_Status_set_elements_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c825},
-    {"MPI_Status_set_elements_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c826},
-    {"MPI_Status_set_elements_c", "count", "-1", MPI_ERR_COUNT, NULL, c827},
-    {"MPI_Status_set_elements_x", "-", "all valid", MPI_SUCCESS, NULL, c828},
-    {"MPI_Status_set_elements_x", "status", "NULL", MPI_ERR_ARG, NULL, c829},
-    {"MPI_Status_set_elements_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c830},
-    {"MPI_Status_set_elements_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c831},
-    {"MPI_Status_set_elements_x", "count", "-1", MPI_ERR_COUNT, NULL, c832},
-    {"MPI_Status_set_error", "-", "all valid", MPI_SUCCESS, NULL, c833},
-    {"MPI_Status_set_error", "status", "NULL", MPI_ERR_ARG, NULL, c834},
-    {"MPI_Status_set_source", "-", "all valid", MPI_SUCCESS, NULL, c835},
-    {"MPI_Status_set_source", "status", "NULL", MPI_ERR_ARG, NULL, c836},
-    {"MPI_Status_set_tag", "-", "all valid", MPI_SUCCESS, NULL, c837},
-    {"MPI_Status_set_tag", "status", "NULL", MPI_ERR_ARG, NULL, c838},
-    {"MPI_Test", "-", "all valid", MPI_SUCCESS, NULL, c839},
-    {"MPI_Test", "request", "&freed", MPI_ERR_REQUEST, NULL, c840},
-    {"MPI_Test", "request", "NULL", MPI_ERR_ARG, NULL, c841},
-    {"MPI_Test", "flag", "NULL", MPI_ERR_ARG, NULL, c842},
-    {"MPI_Test", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c843},
-    {"MPI_Test_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c844},
-    {"MPI_Test_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c845},
-    {"MPI_Test_cancelled", "flag", "NULL", MPI_ERR_ARG, NULL, c846},
-    {"MPI_Testall", "-", "all valid", MPI_SUCCESS, NULL, c847},
-    {"MPI_Testall", "count", "-1", MPI_ERR_COUNT, NULL, c848},
-    {"MPI_Testall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c849},
-    {"MPI_Testall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c850},
-    {"MPI_Testall", "flag", "NULL", MPI_ERR_ARG, NULL, c851},
-    {"MPI_Testall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c852},
-    {"MPI_Testany", "-", "all valid", MPI_SUCCESS, NULL, c853},
-    {"MPI_Testany", "count", "-1", MPI_ERR_COUNT, NULL, c854},
-    {"MPI_Testany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c855},
-    {"MPI_Testany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c856},
-    {"MPI_Testany", "index", "NULL", MPI_ERR_ARG, NULL, c857},
-    {"MPI_Testany", "flag", "NULL", MPI_ERR_ARG, NULL, c858},
-    {"MPI_Testany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c859},
-    {"MPI_Testsome", "-", "all valid", MPI_SUCCESS, NULL, c860},
-    {"MPI_Testsome", "incount", "-1", MPI_ERR_COUNT, NULL, c861},
-    {"MPI_Testsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c862},
-    {"MPI_Testsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c863},
-    {"MPI_Testsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c864},
-    {"MPI_Testsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c865},
-    {"MPI_Testsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c866},
-    {"MPI_Type_commit", "-", "all valid", MPI_SUCCESS, NULL, c867},
-    {"MPI_Type_commit", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c868},
-    {"MPI_Type_commit", "datatype", "&freed", MPI_ERR_TYPE, NULL, c869},
-    {"MPI_Type_commit", "datatype", "NULL", MPI_ERR_ARG, NULL, c870},
-    {"MPI_Type_contiguous", "-", "all valid", MPI_SUCCESS, NULL, c871},
-    {"MPI_Type_contiguous", "count", "-1", MPI_ERR_COUNT, NULL, c872},
-    {"MPI_Type_contiguous", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c873},
-    {"MPI_Type_contiguous", "oldtype", "freed", MPI_ERR_TYPE, NULL, c874},
-    {"MPI_Type_contiguous", "newtype", "NULL", MPI_ERR_ARG, NULL, c875},
-    {"MPI_Type_create_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c876},
-    {"MPI_Type_create_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c877},
-    {"MPI_Type_create_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c878},
-    {"MPI_Type_create_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c879},
-    {"MPI_Type_create_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c880},
-    {"MPI_Type_create_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c881},
-    {"MPI_Type_create_hindexed_block", "-", "all valid", MPI_SUCCESS, NULL, c882},
-    {"MPI_Type_create_hindexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c883},
-    {"MPI_Type_create_hindexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c884},
-    {"MPI_Type_create_hindexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c885},
-    {"MPI_Type_create_hindexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c886},
-    {"MPI_Type_create_hindexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c887},
-    {"MPI_Type_create_hvector", "-", "all valid", MPI_SUCCESS, NULL, c888},
-    {"MPI_Type_create_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c889},
-    {"MPI_Type_create_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c890},
-    {"MPI_Type_create_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c891},
-    {"MPI_Type_create_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c892},
-    {"MPI_Type_create_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c893},
-    {"MPI_Type_create_indexed_block", "-", "all valid", MPI_SUCCESS, NULL, c894},
-    {"MPI_Type_create_indexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c895},
-    {"MPI_Type_create_indexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c896},
-    {"MPI_Type_create_indexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c897},
-    {"MPI_Type_create_indexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c898},
-    {"MPI_Type_create_indexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c899},
-    {"MPI_Type_create_resized", "-", "all valid", MPI_SUCCESS, NULL, c900},
-    {"MPI_Type_create_resized", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c901},
-    {"MPI_Type_create_resized", "oldtype", "freed", MPI_ERR_TYPE, NULL, c902},
-    {"MPI_Type_create_resized", "newtype", "NULL", MPI_ERR_ARG, NULL, c903},
-    {"MPI_Type_create_struct", "-", "all valid", MPI_SUCCESS, NULL, c904},
-    {"MPI_Type_create_struct", "count", "-1", MPI_ERR_COUNT, NULL, c905},
-    {"MPI_Type_create_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c906},
-    {"MPI_Type_create_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c907},
-    {"MPI_Type_create_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c908},
-    {"MPI_Type_dup", "-", "all valid", MPI_SUCCESS, NULL, c909},
-    {"MPI_Type_dup", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c910},
-    {"MPI_Type_dup", "oldtype", "freed", MPI_ERR_TYPE, NULL, c911},
-    {"MPI_Type_dup", "newtype", "NULL", MPI_ERR_ARG, NULL, c912},
-    {"MPI_Type_extent", "-", "all valid", MPI_SUCCESS, NULL, c913},
-    {"MPI_Type_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c914},
-    {"MPI_Type_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c915},
-    {"MPI_Type_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c916},
-    {"MPI_Type_free", "-", "all valid", MPI_SUCCESS, NULL, c917},
-    {"MPI_Type_free", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c918},
-    {"MPI_Type_free", "datatype", "&freed", MPI_ERR_TYPE, NULL, c919},
-    {"MPI_Type_free", "datatype", "NULL", MPI_ERR_ARG, NULL, c920},
-    {"MPI_Type_free", "datatype", "&MPI_INT", MPI_ERR_TYPE, NULL, c921},
-    {"MPI_Type_get_contents", "-", "all valid", MPI_SUCCESS, NULL, c922},
-    {"MPI_Type_get_contents", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c923},
-    {"MPI_Type_get_contents", "datatype", "freed", MPI_ERR_TYPE, NULL, c924},
-    {"MPI_Type_get_contents", "datatype", "MPI_INT", MPI_ERR_TYPE, NULL, c925},
-    {"MPI_Type_get_contents", "array_of_integers", "NULL", MPI_ERR_ARG, NULL, c926},
-    {"MPI_Type_get_contents", "array_of_addresses", "NULL", MPI_ERR_ARG, NULL, c927},
-    {"MPI_Type_get_contents", "array_of_datatypes", "NULL", MPI_ERR_ARG, NULL, c928},
-    {"MPI_Type_get_envelope", "-", "all valid", MPI_SUCCESS, NULL, c929},
-    {"MPI_Type_get_envelope", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c930},
-    {"MPI_Type_get_envelope", "datatype", "freed", MPI_ERR_TYPE, NULL, c931},
-    {"MPI_Type_get_envelope", "num_integers", "NULL", MPI_ERR_ARG, NULL, c932},
-    {"MPI_Type_get_envelope", "num_addresses", "NULL", MPI_ERR_ARG, NULL, c933},
-    {"MPI_Type_get_envelope", "num_datatypes", "NULL", MPI_ERR_ARG, NULL, c934},
-    {"MPI_Type_get_envelope", "combiner", "NULL", MPI_ERR_ARG, NULL, c935},
-    {"MPI_Type_get_extent", "-", "all valid", MPI_SUCCESS, NULL, c936},
-    {"MPI_Type_get_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c937},
-    {"MPI_Type_get_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c938},
-    {"MPI_Type_get_extent", "lb", "NULL", MPI_ERR_ARG, NULL, c939},
-    {"MPI_Type_get_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c940},
-    {"MPI_Type_get_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c941},
-    {"MPI_Type_get_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c942},
-    {"MPI_Type_get_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c943},
-    {"MPI_Type_get_extent_x", "lb", "NULL", MPI_ERR_ARG, NULL, c944},
-    {"MPI_Type_get_extent_x", "extent", "NULL", MPI_ERR_ARG, NULL, c945},
-    {"MPI_Type_get_name", "-", "all valid", MPI_SUCCESS, NULL, c946},
-    {"MPI_Type_get_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c947},
-    {"MPI_Type_get_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c948},
-    {"MPI_Type_get_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c949},
-    {"MPI_Type_get_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c950},
-    {"MPI_Type_get_true_extent", "-", "all valid", MPI_SUCCESS, NULL, c951},
-    {"MPI_Type_get_true_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c952},
-    {"MPI_Type_get_true_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c953},
-    {"MPI_Type_get_true_extent", "true_lb", "NULL", MPI_ERR_ARG, NULL, c954},
-    {"MPI_Type_get_true_extent", "true_extent", "NULL", MPI_ERR_ARG, NULL, c955},
-    {"MPI_Type_get_true_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c956},
-    {"MPI_Type_get_true_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c957},
-    {"MPI_Type_get_true_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c958},
-    {"MPI_Type_get_true_extent_x", "true_lb", "NULL", MPI_ERR_ARG, NULL, c959},
-    {"MPI_Type_get_true_extent_x", "true_extent", "NULL", MPI_ERR_ARG, NULL, c960},
-    {"MPI_Type_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c961},
-    {"MPI_Type_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c962},
-    {"MPI_Type_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c963},
-    {"MPI_Type_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c964},
-    {"MPI_Type_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c965},
-    {"MPI_Type_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c966},
-    {"MPI_Type_hvector", "-", "all valid", MPI_SUCCESS, NULL, c967},
-    {"MPI_Type_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c968},
-    {"MPI_Type_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c969},
-    {"MPI_Type_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c970},
-    {"MPI_Type_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c971},
-    {"MPI_Type_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c972},
-    {"MPI_Type_indexed", "-", "all valid", MPI_SUCCESS, NULL, c973},
-    {"MPI_Type_indexed", "count", "-1", MPI_ERR_COUNT, NULL, c974},
-    {"MPI_Type_indexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c975},
-    {"MPI_Type_indexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c976},
-    {"MPI_Type_indexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c977},
-    {"MPI_Type_indexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c978},
-    {"MPI_Type_lb", "-", "all valid", MPI_SUCCESS, NULL, c979},
-    {"MPI_Type_lb", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c980},
-    {"MPI_Type_lb", "datatype", "freed", MPI_ERR_TYPE, NULL, c981},
-    {"MPI_Type_lb", "displacement", "NULL", MPI_ERR_ARG, NULL, c982},
-    {"MPI_Type_set_name", "-", "all valid", MPI_SUCCESS, NULL, c983},
-    {"MPI_Type_set_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c984},
-    {"MPI_Type_set_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c985},
-    {"MPI_Type_set_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c986},
-    {"MPI_Type_size", "-", "all valid", MPI_SUCCESS, NULL, c987},
-    {"MPI_Type_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c988},
-    {"MPI_Type_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c989},
-    {"MPI_Type_size", "size", "NULL", MPI_ERR_ARG, NULL, c990},
-    {"MPI_Type_size_x", "-", "all valid", MPI_SUCCESS, NULL, c991},
-    {"MPI_Type_size_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c992},
-    {"MPI_Type_size_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c993},
-    {"MPI_Type_size_x", "size", "NULL", MPI_ERR_ARG, NULL, c994},
-    {"MPI_Type_struct", "-", "all valid", MPI_SUCCESS, NULL, c995},
-    {"MPI_Type_struct", "count", "-1", MPI_ERR_COUNT, NULL, c996},
-    {"MPI_Type_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c997},
-    {"MPI_Type_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c998},
-    {"MPI_Type_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c999},
-    {"MPI_Type_ub", "-", "all valid", MPI_SUCCESS, NULL, c1000},
-    {"MPI_Type_ub", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1001},
-    {"MPI_Type_ub", "datatype", "freed", MPI_ERR_TYPE, NULL, c1002},
-    {"MPI_Type_ub", "displacement", "NULL", MPI_ERR_ARG, NULL, c1003},
-    {"MPI_Type_vector", "-", "all valid", MPI_SUCCESS, NULL, c1004},
-    {"MPI_Type_vector", "count", "-1", MPI_ERR_COUNT, NULL, c1005},
-    {"MPI_Type_vector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1006},
-    {"MPI_Type_vector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1007},
-    {"MPI_Type_vector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1008},
-    {"MPI_Type_vector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1009},
-    {"MPI_Unpack", "-", "all valid", MPI_SUCCESS, NULL, c1010},
-    {"MPI_Unpack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c1011},
-    {"MPI_Unpack", "insize", "-1", MPI_ERR_ARG, NULL, c1012},
-    {"MPI_Unpack", "position", "NULL", MPI_ERR_ARG, NULL, c1013},
-    {"MPI_Unpack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c1014},
-    {"MPI_Unpack", "outcount", "-1", MPI_ERR_COUNT, NULL, c1015},
-    {"MPI_Unpack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1016},
-    {"MPI_Unpack", "datatype", "freed", MPI_ERR_TYPE, NULL, c1017},
-    {"MPI_Unpack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1018},
-    {"MPI_Unpack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1019},
-    {"MPI_Unpack", "comm", "freed", MPI_ERR_COMM, NULL, c1020},
-    {"MPI_Wait", "-", "all valid", MPI_SUCCESS, NULL, c1021},
-    {"MPI_Wait", "request", "&freed", MPI_ERR_REQUEST, NULL, c1022},
-    {"MPI_Wait", "request", "NULL", MPI_ERR_ARG, NULL, c1023},
-    {"MPI_Wait", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1024},
-    {"MPI_Waitall", "-", "all valid", MPI_SUCCESS, NULL, c1025},
-    {"MPI_Waitall", "count", "-1", MPI_ERR_COUNT, NULL, c1026},
-    {"MPI_Waitall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1027},
-    {"MPI_Waitall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1028},
-    {"MPI_Waitall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1029},
-    {"MPI_Waitany", "-", "all valid", MPI_SUCCESS, NULL, c1030},
-    {"MPI_Waitany", "count", "-1", MPI_ERR_COUNT, NULL, c1031},
-    {"MPI_Waitany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1032},
-    {"MPI_Waitany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1033},
-    {"MPI_Waitany", "index", "NULL", MPI_ERR_ARG, NULL, c1034},
-    {"MPI_Waitany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1035},
-    {"MPI_Waitsome", "-", "all valid", MPI_SUCCESS, NULL, c1036},
-    {"MPI_Waitsome", "incount", "-1", MPI_ERR_COUNT, NULL, c1037},
-    {"MPI_Waitsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1038},
-    {"MPI_Waitsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1039},
-    {"MPI_Waitsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c1040},
-    {"MPI_Waitsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c1041},
-    {"MPI_Waitsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1042},
+    {"MPI_Ibsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c405},
+    {"MPI_Ibsend", "dest", "size", MPI_ERR_RANK, NULL, c406},
+    {"MPI_Ibsend", "dest", "-5", MPI_ERR_RANK, NULL, c407},
+    {"MPI_Ibsend", "tag", "-5", MPI_ERR_TAG, NULL, c408},
+    {"MPI_Ibsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c409},
+    {"MPI_Ibsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c410},
+    {"MPI_Ibsend", "comm", "freed", MPI_ERR_COMM, NULL, c411},
+    {"MPI_Ibsend", "request", "NULL", MPI_ERR_ARG, NULL, c412},
+    {"MPI_Improbe", "-", "all valid", MPI_SUCCESS, NULL, c413},
+    {"MPI_Improbe", "source", "size", MPI_ERR_RANK, NULL, c414},
+    {"MPI_Improbe", "source", "-5", MPI_ERR_RANK, NULL, c415},
+    {"MPI_Improbe", "tag", "-5", MPI_ERR_TAG, NULL, c416},
+    {"MPI_Improbe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c417},
+    {"MPI_Improbe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c418},
+    {"MPI_Improbe", "comm", "freed", MPI_ERR_COMM, NULL, c419},
+    {"MPI_Improbe", "flag", "NULL", MPI_ERR_ARG, NULL, c420},
+    {"MPI_Improbe", "message", "NULL", MPI_ERR_ARG, NULL, c421},
+    {"MPI_Improbe", "status", "NULL", MPI_ERR_ARG, NULL, c422},
+    {"MPI_Imrecv", "-", "all valid", MPI_SUCCESS, NULL, c423},
+    {"MPI_Imrecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c424},
+    {"MPI_Imrecv", "count", "-1", MPI_ERR_COUNT, NULL, c425},
+    {"MPI_Imrecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c426},
+    {"MPI_Imrecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c427},
+    {"MPI_Imrecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c428},
+    {"MPI_Imrecv", "message", "&MPI_MESSAGE_NULL", MPI_ERR_REQUEST, NULL, c429},
+    {"MPI_Imrecv", "message", "NULL", MPI_ERR_ARG, NULL, c430},
+    {"MPI_Imrecv", "request", "NULL", MPI_ERR_ARG, NULL, c431},
+    {"MPI_Initialized", "-", "all valid", MPI_SUCCESS, NULL, c432},
+    {"MPI_Initialized", "flag", "NULL", MPI_ERR_ARG, NULL, c433},
+    {"MPI_Iprobe", "-", "all valid", MPI_SUCCESS, NULL, c434},
+    {"MPI_Iprobe", "source", "size", MPI_ERR_RANK, NULL, c435},
+    {"MPI_Iprobe", "source", "-5", MPI_ERR_RANK, NULL, c436},
+    {"MPI_Iprobe", "tag", "-5", MPI_ERR_TAG, NULL, c437},
+    {"MPI_Iprobe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c438},
+    {"MPI_Iprobe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c439},
+    {"MPI_Iprobe", "comm", "freed", MPI_ERR_COMM, NULL, c440},
+    {"MPI_Iprobe", "flag", "NULL", MPI_ERR_ARG, NULL, c441},
+    {"MPI_Iprobe", "status", "NULL", MPI_ERR_ARG, NULL, c442},
+    {"MPI_Irecv", "-", "all valid", MPI_SUCCESS, NULL, c443},
+    {"MPI_Irecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c444},
+    {"MPI_Irecv", "count", "-1", MPI_ERR_COUNT, NULL, c445},
+    {"MPI_Irecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c446},
+    {"MPI_Irecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c447},
+    {"MPI_Irecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c448},
+    {"MPI_Irecv", "source", "size", MPI_ERR_RANK, NULL, c449},
+    {"MPI_Irecv", "source", "-5", MPI_ERR_RANK, NULL, c450},
+    {"MPI_Irecv", "tag", "-5", MPI_ERR_TAG, NULL, c451},
+    {"MPI_Irecv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c452},
+    {"MPI_Irecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c453},
+    {"MPI_Irecv", "comm", "freed", MPI_ERR_COMM, NULL, c454},
+    {"MPI_Irecv", "request", "NULL", MPI_ERR_ARG, NULL, c455},
+    {"MPI_Irsend", "-", "all valid", MPI_SUCCESS, NULL, c456},
+    {"MPI_Irsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c457},
+    {"MPI_Irsend", "count", "-1", MPI_ERR_COUNT, NULL, c458},
+    {"MPI_Irsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c459},
+    {"MPI_Irsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c460},
+    {"MPI_Irsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c461},
+    {"MPI_Irsend", "dest", "size", MPI_ERR_RANK, NULL, c462},
+    {"MPI_Irsend", "dest", "-5", MPI_ERR_RANK, NULL, c463},
+    {"MPI_Irsend", "tag", "-5", MPI_ERR_TAG, NULL, c464},
+    {"MPI_Irsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c465},
+    {"MPI_Irsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c466},
+    {"MPI_Irsend", "comm", "freed", MPI_ERR_COMM, NULL, c467},
+    {"MPI_Irsend", "request", "NULL", MPI_ERR_ARG, NULL, c468},
+    {"MPI_Is_thread_main", "-", "all valid", MPI_SUCCESS, NULL, c469},
+    {"MPI_Is_thread_main", "flag", "NULL", MPI_ERR_ARG, NULL, c470},
+    {"MPI_Isend", "-", "all valid", MPI_SUCCESS, NULL, c471},
+    {"MPI_Isend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c472},
+    {"MPI_Isend", "count", "-1", MPI_ERR_COUNT, NULL, c473},
+    {"MPI_Isend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c474},
+    {"MPI_Isend", "datatype", "freed", MPI_ERR_TYPE, NULL, c475},
+    {"MPI_Isend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c476},
+    {"MPI_Isend", "dest", "size", MPI_ERR_RANK, NULL, c477},
+    {"MPI_Isend", "dest", "-5", MPI_ERR_RANK, NULL, c478},
+    {"MPI_Isend", "tag", "-5", MPI_ERR_TAG, NULL, c479},
+    {"MPI_Isend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c480},
+    {"MPI_Isend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c481},
+    {"MPI_Isend", "comm", "freed", MPI_ERR_COMM, NULL, c482},
+    {"MPI_Isend", "request", "NULL", MPI_ERR_ARG, NULL, c483},
+    {"MPI_Issend", "-", "all valid", MPI_SUCCESS, NULL, c484},
+    {"MPI_Issend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c485},
+    {"MPI_Issend", "count", "-1", MPI_ERR_COUNT, NULL, c486},
+    {"MPI_Issend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c487},
+    {"MPI_Issend", "datatype", "freed", MPI_ERR_TYPE, NULL, c488},
+    {"MPI_Issend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c489},
+    {"MPI_Issend", "dest", "size", MPI_ERR_RANK, NULL, c490},
+    {"MPI_Issend", "dest", "-5", MPI_ERR_RANK, NULL, c491},
+    {"MPI_Issend", "tag", "-5", MPI_ERR_TAG, NULL, c492},
+    {"MPI_Issend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c493},
+    {"MPI_Issend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c494},
+    {"MPI_Issend", "comm", "freed", MPI_ERR_COMM, NULL, c495},
+    {"MPI_Issend", "request", "NULL", MPI_ERR_ARG, NULL, c496},
+    {"MPI_Mprobe", "-", "all valid", MPI_SUCCESS, NULL, c497},
+    {"MPI_Mprobe", "source", "size", MPI_ERR_RANK, NULL, c498},
+    {"MPI_Mprobe", "source", "-5", MPI_ERR_RANK, NULL, c499},
+    {"MPI_Mprobe", "tag", "-5", MPI_ERR_TAG, NULL, c500},
+    {"MPI_Mprobe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c501},
+    {"MPI_Mprobe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c502},
+    {"MPI_Mprobe", "comm", "freed", MPI_ERR_COMM, NULL, c503},
+    {"MPI_Mprobe", "message", "NULL", MPI_ERR_ARG, NULL, c504},
+    {"MPI_Mprobe", "status", "NULL", MPI_ERR_ARG, NULL, c505},
+    {"MPI_Mrecv", "-", "all valid", MPI_SUCCESS, NULL, c506},
+    {"MPI_Mrecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c507},
+    {"MPI_Mrecv", "count", "-1", MPI_ERR_COUNT, NULL, c508},
+    {"MPI_Mrecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c509},
+    {"MPI_Mrecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c510},
+    {"MPI_Mrecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c511},
+    {"MPI_Mrecv", "message", "&MPI_MESSAGE_NULL", MPI_ERR_REQUEST, NULL, c512},
+    {"MPI_Mrecv", "message", "NULL", MPI_ERR_ARG, NULL, c513},
+    {"MPI_Mrecv", "status", "NULL", MPI_ERR_ARG, NULL, c514},
+    {"MPI_Op_commutative", "-", "all valid", MPI_SUCCESS, NULL, c515},
+    {"MPI_Op_commutative", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c516},
+    {"MPI_Op_commutative", "op", "freed", MPI_ERR_OP, NULL, c517},
+    {"MPI_Op_commutative", "commute", "NULL", MPI_ERR_ARG, NULL, c518},
+    {"MPI_Op_create", "-", "all valid", MPI_SUCCESS, NULL, c519},
+    {"MPI_Op_create", "user_fn", "NULL", MPI_ERR_ARG, NULL, c520},
+    {"MPI_Op_create", "op", "NULL", MPI_ERR_ARG, NULL, c521},
+    {"MPI_Op_free", "-", "all valid", MPI_SUCCESS, NULL, c522},
+    {"MPI_Op_free", "op", "&MPI_OP_NULL", MPI_ERR_OP, NULL, c523},
+    {"MPI_Op_free", "op", "&MPI_SUM", MPI_ERR_OP, NULL, c524},
+    {"MPI_Op_free", "op", "NULL", MPI_ERR_ARG, NULL, c525},
+    {"MPI_Pack", "-", "all valid", MPI_SUCCESS, NULL, c526},
+    {"MPI_Pack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c527},
+    {"MPI_Pack", "incount", "-1", MPI_ERR_COUNT, NULL, c528},
+    {"MPI_Pack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c529},
+    {"MPI_Pack", "datatype", "freed", MPI_ERR_TYPE, NULL, c530},
+    {"MPI_Pack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c531},
+    {"MPI_Pack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c532},
+    {"MPI_Pack", "outsize", "-1", MPI_ERR_ARG, NULL, c533},
+    {"MPI_Pack", "position", "NULL", MPI_ERR_ARG, NULL, c534},
+    {"MPI_Pack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c535},
+    {"MPI_Pack", "comm", "freed", MPI_ERR_COMM, NULL, c536},
+    {"MPI_Pack_size", "-", "all valid", MPI_SUCCESS, NULL, c537},
+    {"MPI_Pack_size", "incount", "-1", MPI_ERR_COUNT, NULL, c538},
+    {"MPI_Pack_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c539},
+    {"MPI_Pack_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c540},
+    {"MPI_Pack_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c541},
+    {"MPI_Pack_size", "comm", "freed", MPI_ERR_COMM, NULL, c542},
+    {"MPI_Pack_size", "size", "NULL", MPI_ERR_ARG, NULL, c543},
+    {"MPI_Probe", "-", "all valid", MPI_SUCCESS, NULL, c544},
+    {"MPI_Probe", "source", "size", MPI_ERR_RANK, NULL, c545},
+    {"MPI_Probe", "source", "-5", MPI_ERR_RANK, NULL, c546},
+    {"MPI_Probe", "tag", "-5", MPI_ERR_TAG, NULL, c547},
+    {"MPI_Probe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c548},
+    {"MPI_Probe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c549},
+    {"MPI_Probe", "comm", "freed", MPI_ERR_COMM, NULL, c550},
+    {"MPI_Probe", "status", "NULL", MPI_ERR_ARG, NULL, c551},
+    {"MPI_Query_thread", "-", "all valid", MPI_SUCCESS, NULL, c552},
+    {"MPI_Query_thread", "provided", "NULL", MPI_ERR_ARG, NULL, c553},
+    {"MPI_Recv", "-", "all valid", MPI_SUCCESS, NULL, c554},
+    {"MPI_Recv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c555},
+    {"MPI_Recv", "count", "-1", MPI_ERR_COUNT, NULL, c556},
+    {"MPI_Recv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c557},
+    {"MPI_Recv", "datatype", "freed", MPI_ERR_TYPE, NULL, c558},
+    {"MPI_Recv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c559},
+    {"MPI_Recv", "source", "size", MPI_ERR_RANK, NULL, c560},
+    {"MPI_Recv", "source", "-5", MPI_ERR_RANK, NULL, c561},
+    {"MPI_Recv", "tag", "-5", MPI_ERR_TAG, NULL, c562},
+    {"MPI_Recv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c563},
+    {"MPI_Recv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c564},
+    {"MPI_Recv", "comm", "freed", MPI_ERR_COMM, NULL, c565},
+    {"MPI_Recv", "status", "NULL", MPI_ERR_ARG, NULL, c566},
+    {"MPI_Recv_init", "-", "all valid", MPI_SUCCESS, NULL, c567},
+    {"MPI_Recv_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c568},
+    {"MPI_Recv_init", "count", "-1", MPI_ERR_COUNT, NULL, c569},
+    {"MPI_Recv_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c570},
+    {"MPI_Recv_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c571},
+    {"MPI_Recv_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c572},
+    {"MPI_Recv_init", "source", "size", MPI_ERR_RANK, NULL, c573},
+    {"MPI_Recv_init", "source", "-5", MPI_ERR_RANK, NULL, c574},
+    {"MPI_Recv_init", "tag", "-5", MPI_ERR_TAG, NULL, c575},
+    {"MPI_Recv_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c576},
+    {"MPI_Recv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c577},
+    {"MPI_Recv_init", "comm", "freed", MPI_ERR_COMM, NULL, c578},
+    {"MPI_Recv_init", "request", "NULL", MPI_ERR_ARG, NULL, c579},
+    {"MPI_Reduce", "-", "all valid", MPI_SUCCESS, NULL, c580},
+    {"MPI_Reduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c581},
+    {"MPI_Reduce", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c582},
+    {"MPI_Reduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c583},
+    {"MPI_Reduce", "count", "-1", MPI_ERR_COUNT, NULL, c584},
+    {"MPI_Reduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c585},
+    {"MPI_Reduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c586},
+    {"MPI_Reduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c587},
+    {"MPI_Reduce", "op", "freed", MPI_ERR_OP, NULL, c588},
+    {"MPI_Reduce", "root", "-1", MPI_ERR_ROOT, NULL, c589},
+    {"MPI_Reduce", "root", "size", MPI_ERR_ROOT, NULL, c590},
+    {"MPI_Reduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c591},
+    {"MPI_Reduce", "comm", "freed", MPI_ERR_COMM, NULL, c592},
+    {"MPI_Reduce_local", "-", "all valid", MPI_SUCCESS, NULL, c593},
+    {"MPI_Reduce_local", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c594},
+    {"MPI_Reduce_local", "inoutbuf", "NULL", MPI_ERR_BUFFER, NULL, c595},
+    {"MPI_Reduce_local", "count", "-1", MPI_ERR_COUNT, NULL, c596},
+    {"MPI_Reduce_local", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c597},
+    {"MPI_Reduce_local", "datatype", "freed", MPI_ERR_TYPE, NULL, c598},
+    {"MPI_Reduce_local", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c599},
+    {"MPI_Reduce_local", "op", "freed", MPI_ERR_OP, NULL, c600},
+    {"MPI_Reduce_scatter", "-", "all valid", MPI_SUCCESS, NULL, c601},
+    {"MPI_Reduce_scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c602},
+    {"MPI_Reduce_scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c603},
+    {"MPI_Reduce_scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c604},
+    {"MPI_Reduce_scatter", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c605},
+    {"MPI_Reduce_scatter", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c606},
+    {"MPI_Reduce_scatter", "datatype", "freed", MPI_ERR_TYPE, NULL, c607},
+    {"MPI_Reduce_scatter", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c608},
+    {"MPI_Reduce_scatter", "op", "freed", MPI_ERR_OP, NULL, c609},
+    {"MPI_Reduce_scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c610},
+    {"MPI_Reduce_scatter", "comm", "freed", MPI_ERR_COMM, NULL, c611},
+    {"MPI_Reduce_scatter_block", "-", "all valid", MPI_SUCCESS, NULL, c612},
+    {"MPI_Reduce_scatter_block", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c613},
+    {"MPI_Reduce_scatter_block", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c614},
+    {"MPI_Reduce_scatter_block", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c615},
+    {"MPI_Reduce_scatter_block", "recvcount", "-1", MPI_ERR_COUNT, NULL, c616},
+    {"MPI_Reduce_scatter_block", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c617},
+    {"MPI_Reduce_scatter_block", "datatype", "freed", MPI_ERR_TYPE, NULL, c618},
+    {"MPI_Reduce_scatter_block", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c619},
+    {"MPI_Reduce_scatter_block", "op", "freed", MPI_ERR_OP, NULL, c620},
+    {"MPI_Reduce_scatter_block", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c621},
+    {"MPI_Reduce_scatter_block", "comm", "freed", MPI_ERR_COMM, NULL, c622},
+    {"MPI_Request_free", "-", "all valid", MPI_SUCCESS, NULL, c623},
+    {"MPI_Request_free", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c624},
+    {"MPI_Request_free", "request", "&freed", MPI_ERR_REQUEST, NULL, c625},
+    {"MPI_Request_free", "request", "NULL", MPI_ERR_ARG, NULL, c626},
+    {"MPI_Request_get_status", "-", "all valid", MPI_SUCCESS, NULL, c627},
+    {"MPI_Request_get_status", "request", "freed", MPI_ERR_REQUEST, NULL, c628},
+    {"MPI_Request_get_status", "flag", "NULL", MPI_ERR_ARG, NULL, c629},
+    {"MPI_Request_get_status", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c630},
+    {"MPI_Rsend", "-", "all valid", MPI_SUCCESS, NULL, c631},
+    {"MPI_Rsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c632},
+    {"MPI_Rsend", "count", "-1", MPI_ERR_COUNT, NULL, c633},
+    {"MPI_Rsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c634},
+    {"MPI_Rsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c635},
+    {"MPI_Rsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c636},
+    {"MPI_Rsend", "dest", "size", MPI_ERR_RANK, NULL, c637},
+    {"MPI_Rsend", "dest", "-5", MPI_ERR_RANK, NULL, c638},
+    {"MPI_Rsend", "tag", "-5", MPI_ERR_TAG, NULL, c639},
+    {"MPI_Rsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c640},
+    {"MPI_Rsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c641},
+    {"MPI_Rsend", "comm", "freed", MPI_ERR_COMM, NULL, c642},
+    {"MPI_Rsend_init", "-", "all valid", MPI_SUCCESS, NULL, c643},
+    {"MPI_Rsend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c644},
+    {"MPI_Rsend_init", "count", "-1", MPI_ERR_COUNT, NULL, c645},
+    {"MPI_Rsend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c646},
+    {"MPI_Rsend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c647},
+    {"MPI_Rsend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c648},
+    {"MPI_Rsend_init", "dest", "size", MPI_ERR_RANK, NULL, c649},
+    {"MPI_Rsend_init", "dest", "-5", MPI_ERR_RANK, NULL, c650},
+    {"MPI_Rsend_init", "tag", "-5", MPI_ERR_TAG, NULL, c651},
+    {"MPI_Rsend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c652},
+    {"MPI_Rsend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c653},
+    {"MPI_Rsend_init", "comm", "freed", MPI_ERR_COMM, NULL, c654},
+    {"MPI_Rsend_init", "request", "NULL", MPI_ERR_ARG, NULL, c655},
+    {"MPI_Scan", "-", "all valid", MPI_SUCCESS, NULL, c656},
+    {"MPI_Scan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c657},
+    {"MPI_Scan", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c658},
+    {"MPI_Scan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c659},
+    {"MPI_Scan", "count", "-1", MPI_ERR_COUNT, NULL, c660},
+    {"MPI_Scan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c661},
+    {"MPI_Scan", "datatype", "freed", MPI_ERR_TYPE, NULL, c662},
+    {"MPI_Scan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c663},
+    {"MPI_Scan", "op", "freed", MPI_ERR_OP, NULL, c664},
+    {"MPI_Scan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c665},
+    {"MPI_Scan", "comm", "freed", MPI_ERR_COMM, NULL, c666},
+    {"MPI_Scatter", "-", "all valid", MPI_SUCCESS, NULL, c667},
+    {"MPI_Scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c668},
+    {"MPI_Scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c669},
+    {"MPI_Scatter", "sendcount", "-1", MPI_ERR_COUNT, NULL, c670},
+    {"MPI_Scatter", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c671},
+    {"MPI_Scatter", "sendtype", "freed", MPI_ERR_TYPE, NULL, c672},
+    {"MPI_Scatter", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c673},
+    {"MPI_Scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c674},
+    {"MPI_Scatter", "recvcount", "-1", MPI_ERR_COUNT, NULL, c675},
+    {"MPI_Scatter", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c676},
+    {"MPI_Scatter", "recvtype", "freed", MPI_ERR_TYPE, NULL, c677},
+    {"MPI_Scatter", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c678},
+    {"MPI_Scatter", "root", "-1", MPI_ERR_ROOT, NULL, c679},
+    {"MPI_Scatter", "root", "size", MPI_ERR_ROOT, NULL, c680},
+    {"MPI_Scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c681},
+    {"MPI_Scatter", "comm", "freed", MPI_ERR_COMM, NULL, c682},
+    {"MPI_Scatterv", "-", "all valid", MPI_SUCCESS, NULL, c683},
+    {"MPI_Scatterv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c684},
+    {"MPI_Scatterv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c685},
+    {"MPI_Scatterv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c686},
+    {"MPI_Scatterv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c687},
+    {"MPI_Scatterv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c688},
+    {"MPI_Scatterv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c689},
+    {"MPI_Scatterv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c690},
+    {"MPI_Scatterv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c691},
+    {"MPI_Scatterv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c692},
+    {"MPI_Scatterv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c693},
+    {"MPI_Scatterv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c694},
+    {"MPI_Scatterv", "root", "-1", MPI_ERR_ROOT, NULL, c695},
+    {"MPI_Scatterv", "root", "size", MPI_ERR_ROOT, NULL, c696},
+    {"MPI_Scatterv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c697},
+    {"MPI_Scatterv", "comm", "freed", MPI_ERR_COMM, NULL, c698},
+    {"MPI_Send", "-", "all valid", MPI_SUCCESS, NULL, c699},
+    {"MPI_Send", "buf", "NULL", MPI_ERR_BUFFER, NULL, c700},
+    {"MPI_Send", "count", "-1", MPI_ERR_COUNT, NULL, c701},
+    {"MPI_Send", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c702},
+    {"MPI_Send", "datatype", "freed", MPI_ERR_TYPE, NULL, c703},
+    {"MPI_Send", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c704},
+    {"MPI_Send", "dest", "size", MPI_ERR_RANK, NULL, c705},
+    {"MPI_Send", "dest", "-5", MPI_ERR_RANK, NULL, c706},
+    {"MPI_Send", "tag", "-5", MPI_ERR_TAG, NULL, c707},
+    {"MPI_Send", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c708},
+    {"MPI_Send", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c709},
+    {"MPI_Send", "comm", "freed", MPI_ERR_COMM, NULL, c710},
+    {"MPI_Send_init", "-", "all valid", MPI_SUCCESS, NULL, c711},
+    {"MPI_Send_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c712},
+    {"MPI_Send_init", "count", "-1", MPI_ERR_COUNT, NULL, c713},
+    {"MPI_Send_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c714},
+    {"MPI_Send_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c715},
+    {"MPI_Send_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c716},
+    {"MPI_Send_init", "dest", "size", MPI_ERR_RANK, NULL, c717},
+    {"MPI_Send_init", "dest", "-5", MPI_ERR_RANK, NULL, c718},
+    {"MPI_Send_init", "tag", "-5", MPI_ERR_TAG, NULL, c719},
+    {"MPI_Send_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c720},
+    {"MPI_Send_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c721},
+    {"MPI_Send_init", "comm", "freed", MPI_ERR_COMM, NULL, c722},
+    {"MPI_Send_init", "request", "NULL", MPI_ERR_ARG, NULL, c723},
+    {"MPI_Sendrecv", "-", "all valid", MPI_SUCCESS, NULL, c724},
+    {"MPI_Sendrecv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c725},
+    {"MPI_Sendrecv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c726},
+    {"MPI_Sendrecv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c727},
+    {"MPI_Sendrecv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c728},
+    {"MPI_Sendrecv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c729},
+    {"MPI_Sendrecv", "dest", "size", MPI_ERR_RANK, NULL, c730},
+    {"MPI_Sendrecv", "dest", "-5", MPI_ERR_RANK, NULL, c731},
+    {"MPI_Sendrecv", "sendtag", "-5", MPI_ERR_TAG, NULL, c732},
+    {"MPI_Sendrecv", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c733},
+    {"MPI_Sendrecv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c734},
+    {"MPI_Sendrecv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c735},
+    {"MPI_Sendrecv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c736},
+    {"MPI_Sendrecv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c737},
+    {"MPI_Sendrecv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c738},
+    {"MPI_Sendrecv", "source", "size", MPI_ERR_RANK, NULL, c739},
+    {"MPI_Sendrecv", "source", "-5", MPI_ERR_RANK, NULL, c740},
+    {"MPI_Sendrecv", "recvtag", "-5", MPI_ERR_TAG, NULL, c741},
+    {"MPI_Sendrecv", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c742},
+    {"MPI_Sendrecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c743},
+    {"MPI_Sendrecv", "comm", "freed", MPI_ERR_COMM, NULL, c744},
+    {"MPI_Sendrecv", "status", "NULL", MPI_ERR_ARG, NULL, c745},
+    {"MPI_Sendrecv_replace", "-", "all valid", MPI_SUCCESS, NULL, c746},
+    {"MPI_Sendrecv_replace", "buf", "NULL", MPI_ERR_BUFFER, NULL, c747},
+    {"MPI_Sendrecv_replace", "count", "-1", MPI_ERR_COUNT, NULL, c748},
+    {"MPI_Sendrecv_replace", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c749},
+    {"MPI_Sendrecv_replace", "datatype", "freed", MPI_ERR_TYPE, NULL, c750},
+    {"MPI_Sendrecv_replace", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c751},
+    {"MPI_Sendrecv_replace", "dest", "size", MPI_ERR_RANK, NULL, c752},
+    {"MPI_Sendrecv_replace", "dest", "-5", MPI_ERR_RANK, NULL, c753},
+    {"MPI_Sendrecv_replace", "sendtag", "-5", MPI_ERR_TAG, NULL, c754},
+    {"MPI_Sendrecv_replace", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c755},
+    {"MPI_Sendrecv_replace", "source", "size", MPI_ERR_RANK, NULL, c756},
+    {"MPI_Sendrecv_replace", "source", "-5", MPI_ERR_RANK, NULL, c757},
+    {"MPI_Sendrecv_replace", "recvtag", "-5", MPI_ERR_TAG, NULL, c758},
+    {"MPI_Sendrecv_replace", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c759},
+    {"MPI_Sendrecv_replace", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c760},
+    {"MPI_Sendrecv_replace", "comm", "freed", MPI_ERR_COMM, NULL, c761},
+    {"MPI_Sendrecv_replace", "status", "NULL", MPI_ERR_ARG, NULL, c762},
+    {"MPI_Ssend", "-", "all valid", MPI_SUCCESS, NULL, c763},
+    {"MPI_Ssend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c764},
+    {"MPI_Ssend", "count", "-1", MPI_ERR_COUNT, NULL, c765},
+    {"MPI_Ssend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c766},
+    {"MPI_Ssend", "datatype", "freed", MPI_ERR_TYPE, NULL, c767},
+    {"MPI_Ssend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c768},
+    {"MPI_Ssend", "dest", "size", MPI_ERR_RANK, NULL, c769},
+    {"MPI_Ssend", "dest", "-5", MPI_ERR_RANK, NULL, c770},
+    {"MPI_Ssend", "tag", "-5", MPI_ERR_TAG, NULL, c771},
+    {"MPI_Ssend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c772},
+    {"MPI_Ssend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c773},
+    {"MPI_Ssend", "comm", "freed", MPI_ERR_COMM, NULL, c774},
+    {"MPI_Ssend_init", "-", "all valid", MPI_SUCCESS, NULL, c775},
+    {"MPI_Ssend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c776},
+    {"MPI_Ssend_init", "count", "-1", MPI_ERR_COUNT, NULL, c777},
+    {"MPI_Ssend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c778},
+    {"MPI_Ssend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c779},
+    {"MPI_Ssend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c780},
+    {"MPI_Ssend_init", "dest", "size", MPI_ERR_RANK, NULL, c781},
+    {"MPI_Ssend_init", "dest", "-5", MPI_ERR_RANK, NULL, c782},
+    {"MPI_Ssend_init", "tag", "-5", MPI_ERR_TAG, NULL, c783},
+    {"MPI_Ssend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c784},
+    {"MPI_Ssend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c785},
+    {"MPI_Ssend_init", "comm", "freed", MPI_ERR_COMM, NULL, c786},
+    {"MPI_Ssend_init", "request", "NULL", MPI_ERR_ARG, NULL, c787},
+    {"MPI_Start", "-", "all valid", MPI_SUCCESS, NULL, c788},
+    {"MPI_Start", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c789},
+    {"MPI_Start", "request", "&freed", MPI_ERR_REQUEST, NULL, c790},
+    {"MPI_Start", "request", "NULL", MPI_ERR_ARG, NULL, c791},
+    {"MPI_Startall", "-", "all valid", MPI_SUCCESS, NULL, c792},
+    {"MPI_Startall", "count", "-1", MPI_ERR_COUNT, NULL, c793},
+    {"MPI_Startall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c794},
+    {"MPI_Startall", "array_of_requests", "{MPI_REQUEST_NULL}", MPI_ERR_REQUEST, NULL, c795},
+    {"MPI_Startall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c796},
+    {"MPI_Status_c2f", "-", "all valid", MPI_SUCCESS, NULL, c797},
+    {"MPI_Status_c2f", "c_status", "NULL", MPI_ERR_ARG, NULL, c798},
+    {"MPI_Status_c2f", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c799},
+    {"MPI_Status_c2f", "f_status", "NULL", MPI_ERR_ARG, NULL, c800},
+    {"MPI_Status_c2f08", "-", "all valid", MPI_SUCCESS, NULL, c801},
+    {"MPI_Status_c2f08", "c_status", "NULL", MPI_ERR_ARG, NULL, c802},
+    {"MPI_Status_c2f08", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c803},
+    {"MPI_Status_c2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c804},
+    {"MPI_Status_f082c", "-", "all valid", MPI_SUCCESS, NULL, c805},
+    {"MPI_Status_f082c", "f08_status", "NULL", MPI_ERR_ARG, NULL, c806},
+    {"MPI_Status_f082c", "c_status", "NULL", MPI_ERR_ARG, NULL, c807},
+    {"MPI_Status_f082f", "-", "all valid", MPI_SUCCESS, NULL, c808},
+    {"MPI_Status_f082f", "f08_status", "NULL", MPI_ERR_ARG, NULL, c809},
+    {"MPI_Status_f082f", "f_status", "NULL", MPI_ERR_ARG, NULL, c810},
+    {"MPI_Status_f2c", "-", "all valid", MPI_SUCCESS, NULL, c811},
+    {"MPI_Status_f2c", "f_status", "NULL", MPI_ERR_ARG, NULL, c812},
+    {"MPI_Status_f2c", "c_status", "NULL", MPI_ERR_ARG, NULL, c813},
+    {"MPI_Status_f2f08", "-", "all valid", MPI_SUCCESS, NULL, c814},
+    {"MPI_Status_f2f08", "f_status", "NULL", MPI_ERR_ARG, NULL, c815},
+    {"MPI_Status_f2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c816},
+    {"MPI_Status_get_error", "-", "all valid", MPI_SUCCESS, NULL, c817},
+    {"MPI_Status_get_error", "status", "NULL", MPI_ERR_ARG, NULL, c818},
+    {"MPI_Status_get_error", "err", "NULL", MPI_ERR_ARG, NULL, c819},
+    {"MPI_Status_get_source", "-", "all valid", MPI_SUCCESS, NULL, c820},
+    {"MPI_Status_get_source", "status", "NULL", MPI_ERR_ARG, NULL, c821},
+    {"MPI_Status_get_source", "source", "NULL", MPI_ERR_ARG, NULL, c822},
+    {"MPI_Status_get_tag", "-", "all valid", MPI_SUCCESS, NULL, c823},
+    {"MPI_Status_get_tag", "status", "NULL", MPI_ERR_ARG, NULL, c824},
+    {"MPI_Status_get_tag", "tag", "NULL", MPI_ERR_ARG, NULL, c825},
+    {"MPI_Status_set_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c826},
+    {"MPI_Status_set_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c827},
+    {"MPI_Status_set_elements", "-", "all valid", MPI_SUCCESS, NULL, c828},
+    {"MPI_Status_set_elements", "status", "NULL", MPI_ERR_ARG, NULL, c829},
+    {"MPI_Status_set_elements", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c830},
+    {"MPI_Status_set_elements", "datatype", "freed", MPI_ERR_TYPE, NULL, c831},
+    {"MPI_Status_set_elements", "count", "-1", MPI_ERR_COUNT, NULL, c832},
+    {"MPI_Status_set_elements_c", "-", "all valid", MPI_SUCCESS, NULL, c833},
+    {"MPI_Status_set_elements_c", "status", "NULL", MPI_ERR_ARG, NULL, c834},
+    {"MPI_Status_set_elements_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c835},
+    {"MPI_Status_set_elements_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c836},
+    {"MPI_Status_set_elements_c", "count", "-1", MPI_ERR_COUNT, NULL, c837},
+    {"MPI_Status_set_elements_x", "-", "all valid", MPI_SUCCESS, NULL, c838},
+    {"MPI_Status_set_elements_x", "status", "NULL", MPI_ERR_ARG, NULL, c839},
+    {"MPI_Status_set_elements_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c840},
+    {"MPI_Status_set_elements_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c841},
+    {"MPI_Status_set_elements_x", "count", "-1", MPI_ERR_COUNT, NULL, c842},
+    {"MPI_Status_set_error", "-", "all valid", MPI_SUCCESS, NULL, c843},
+    {"MPI_Status_set_error", "status", "NULL", MPI_ERR_ARG, NULL, c844},
+    {"MPI_Status_set_source", "-", "all valid", MPI_SUCCESS, NULL, c845},
+    {"MPI_Status_set_source", "status", "NULL", MPI_ERR_ARG, NULL, c846},
+    {"MPI_Status_set_tag", "-", "all valid", MPI_SUCCESS, NULL, c847},
+    {"MPI_Status_set_tag", "status", "NULL", MPI_ERR_ARG, NULL, c848},
+    {"MPI_Test", "-", "all valid", MPI_SUCCESS, NULL, c849},
+    {"MPI_Test", "request", "&freed", MPI_ERR_REQUEST, NULL, c850},
+    {"MPI_Test", "request", "NULL", MPI_ERR_ARG, NULL, c851},
+    {"MPI_Test", "flag", "NULL", MPI_ERR_ARG, NULL, c852},
+    {"MPI_Test", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c853},
+    {"MPI_Test_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c854},
+    {"MPI_Test_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c855},
+    {"MPI_Test_cancelled", "flag", "NULL", MPI_ERR_ARG, NULL, c856},
+    {"MPI_Testall", "-", "all valid", MPI_SUCCESS, NULL, c857},
+    {"MPI_Testall", "count", "-1", MPI_ERR_COUNT, NULL, c858},
+    {"MPI_Testall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c859},
+    {"MPI_Testall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c860},
+    {"MPI_Testall", "flag", "NULL", MPI_ERR_ARG, NULL, c861},
+    {"MPI_Testall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c862},
+    {"MPI_Testany", "-", "all valid", MPI_SUCCESS, NULL, c863},
+    {"MPI_Testany", "count", "-1", MPI_ERR_COUNT, NULL, c864},
+    {"MPI_Testany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c865},
+    {"MPI_Testany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c866},
+    {"MPI_Testany", "index", "NULL", MPI_ERR_ARG, NULL, c867},
+    {"MPI_Testany", "flag", "NULL", MPI_ERR_ARG, NULL, c868},
+    {"MPI_Testany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c869},
+    {"MPI_Testsome", "-", "all valid", MPI_SUCCESS, NULL, c870},
+    {"MPI_Testsome", "incount", "-1", MPI_ERR_COUNT, NULL, c871},
+    {"MPI_Testsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c872},
+    {"MPI_Testsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c873},
+    {"MPI_Testsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c874},
+    {"MPI_Testsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c875},
+    {"MPI_Testsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c876},
+    {"MPI_Type_commit", "-", "all valid", MPI_SUCCESS, NULL, c877},
+    {"MPI_Type_commit", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c878},
+    {"MPI_Type_commit", "datatype", "&freed", MPI_ERR_TYPE, NULL, c879},
+    {"MPI_Type_commit", "datatype", "NULL", MPI_ERR_ARG, NULL, c880},
+    {"MPI_Type_contiguous", "-", "all valid", MPI_SUCCESS, NULL, c881},
+    {"MPI_Type_contiguous", "count", "-1", MPI_ERR_COUNT, NULL, c882},
+    {"MPI_Type_contiguous", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c883},
+    {"MPI_Type_contiguous", "oldtype", "freed", MPI_ERR_TYPE, NULL, c884},
+    {"MPI_Type_contiguous", "newtype", "NULL", MPI_ERR_ARG, NULL, c885},
+    {"MPI_Type_create_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c886},
+    {"MPI_Type_create_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c887},
+    {"MPI_Type_create_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c888},
+    {"MPI_Type_create_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c889},
+    {"MPI_Type_create_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c890},
+    {"MPI_Type_create_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c891},
+    {"MPI_Type_create_hindexed_block", "-", "all valid", MPI_SUCCESS, NULL, c892},
+    {"MPI_Type_create_hindexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c893},
+    {"MPI_Type_create_hindexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c894},
+    {"MPI_Type_create_hindexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c895},
+    {"MPI_Type_create_hindexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c896},
+    {"MPI_Type_create_hindexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c897},
+    {"MPI_Type_create_hvector", "-", "all valid", MPI_SUCCESS, NULL, c898},
+    {"MPI_Type_create_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c899},
+    {"MPI_Type_create_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c900},
+    {"MPI_Type_create_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c901},
+    {"MPI_Type_create_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c902},
+    {"MPI_Type_create_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c903},
+    {"MPI_Type_create_indexed_block", "-", "all valid", MPI_SUCCESS, NULL, c904},
+    {"MPI_Type_create_indexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c905},
+    {"MPI_Type_create_indexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c906},
+    {"MPI_Type_create_indexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c907},
+    {"MPI_Type_create_indexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c908},
+    {"MPI_Type_create_indexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c909},
+    {"MPI_Type_create_resized", "-", "all valid", MPI_SUCCESS, NULL, c910},
+    {"MPI_Type_create_resized", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c911},
+    {"MPI_Type_create_resized", "oldtype", "freed", MPI_ERR_TYPE, NULL, c912},
+    {"MPI_Type_create_resized", "newtype", "NULL", MPI_ERR_ARG, NULL, c913},
+    {"MPI_Type_create_struct", "-", "all valid", MPI_SUCCESS, NULL, c914},
+    {"MPI_Type_create_struct", "count", "-1", MPI_ERR_COUNT, NULL, c915},
+    {"MPI_Type_create_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c916},
+    {"MPI_Type_create_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c917},
+    {"MPI_Type_create_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c918},
+    {"MPI_Type_dup", "-", "all valid", MPI_SUCCESS, NULL, c919},
+    {"MPI_Type_dup", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c920},
+    {"MPI_Type_dup", "oldtype", "freed", MPI_ERR_TYPE, NULL, c921},
+    {"MPI_Type_dup", "newtype", "NULL", MPI_ERR_ARG, NULL, c922},
+    {"MPI_Type_extent", "-", "all valid", MPI_SUCCESS, NULL, c923},
+    {"MPI_Type_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c924},
+    {"MPI_Type_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c925},
+    {"MPI_Type_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c926},
+    {"MPI_Type_free", "-", "all valid", MPI_SUCCESS, NULL, c927},
+    {"MPI_Type_free", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c928},
+    {"MPI_Type_free", "datatype", "&freed", MPI_ERR_TYPE, NULL, c929},
+    {"MPI_Type_free", "datatype", "NULL", MPI_ERR_ARG, NULL, c930},
+    {"MPI_Type_free", "datatype", "&MPI_INT", MPI_ERR_TYPE, NULL, c931},
+    {"MPI_Type_get_contents", "-", "all valid", MPI_SUCCESS, NULL, c932},
+    {"MPI_Type_get_contents", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c933},
+    {"MPI_Type_get_contents", "datatype", "freed", MPI_ERR_TYPE, NULL, c934},
+    {"MPI_Type_get_contents", "datatype", "MPI_INT", MPI_ERR_TYPE, NULL, c935},
+    {"MPI_Type_get_contents", "array_of_integers", "NULL", MPI_ERR_ARG, NULL, c936},
+    {"MPI_Type_get_contents", "array_of_addresses", "NULL", MPI_ERR_ARG, NULL, c937},
+    {"MPI_Type_get_contents", "array_of_datatypes", "NULL", MPI_ERR_ARG, NULL, c938},
+    {"MPI_Type_get_envelope", "-", "all valid", MPI_SUCCESS, NULL, c939},
+    {"MPI_Type_get_envelope", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c940},
+    {"MPI_Type_get_envelope", "datatype", "freed", MPI_ERR_TYPE, NULL, c941},
+    {"MPI_Type_get_envelope", "num_integers", "NULL", MPI_ERR_ARG, NULL, c942},
+    {"MPI_Type_get_envelope", "num_addresses", "NULL", MPI_ERR_ARG, NULL, c943},
+    {"MPI_Type_get_envelope", "num_datatypes", "NULL", MPI_ERR_ARG, NULL, c944},
+    {"MPI_Type_get_envelope", "combiner", "NULL", MPI_ERR_ARG, NULL, c945},
+    {"MPI_Type_get_extent", "-", "all valid", MPI_SUCCESS, NULL, c946},
+    {"MPI_Type_get_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c947},
+    {"MPI_Type_get_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c948},
+    {"MPI_Type_get_extent", "lb", "NULL", MPI_ERR_ARG, NULL, c949},
+    {"MPI_Type_get_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c950},
+    {"MPI_Type_get_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c951},
+    {"MPI_Type_get_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c952},
+    {"MPI_Type_get_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c953},
+    {"MPI_Type_get_extent_x", "lb", "NULL", MPI_ERR_ARG, NULL, c954},
+    {"MPI_Type_get_extent_x", "extent", "NULL", MPI_ERR_ARG, NULL, c955},
+    {"MPI_Type_get_name", "-", "all valid", MPI_SUCCESS, NULL, c956},
+    {"MPI_Type_get_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c957},
+    {"MPI_Type_get_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c958},
+    {"MPI_Type_get_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c959},
+    {"MPI_Type_get_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c960},
+    {"MPI_Type_get_true_extent", "-", "all valid", MPI_SUCCESS, NULL, c961},
+    {"MPI_Type_get_true_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c962},
+    {"MPI_Type_get_true_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c963},
+    {"MPI_Type_get_true_extent", "true_lb", "NULL", MPI_ERR_ARG, NULL, c964},
+    {"MPI_Type_get_true_extent", "true_extent", "NULL", MPI_ERR_ARG, NULL, c965},
+    {"MPI_Type_get_true_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c966},
+    {"MPI_Type_get_true_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c967},
+    {"MPI_Type_get_true_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c968},
+    {"MPI_Type_get_true_extent_x", "true_lb", "NULL", MPI_ERR_ARG, NULL, c969},
+    {"MPI_Type_get_true_extent_x", "true_extent", "NULL", MPI_ERR_ARG, NULL, c970},
+    {"MPI_Type_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c971},
+    {"MPI_Type_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c972},
+    {"MPI_Type_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c973},
+    {"MPI_Type_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c974},
+    {"MPI_Type_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c975},
+    {"MPI_Type_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c976},
+    {"MPI_Type_hvector", "-", "all valid", MPI_SUCCESS, NULL, c977},
+    {"MPI_Type_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c978},
+    {"MPI_Type_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c979},
+    {"MPI_Type_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c980},
+    {"MPI_Type_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c981},
+    {"MPI_Type_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c982},
+    {"MPI_Type_indexed", "-", "all valid", MPI_SUCCESS, NULL, c983},
+    {"MPI_Type_indexed", "count", "-1", MPI_ERR_COUNT, NULL, c984},
+    {"MPI_Type_indexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c985},
+    {"MPI_Type_indexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c986},
+    {"MPI_Type_indexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c987},
+    {"MPI_Type_indexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c988},
+    {"MPI_Type_lb", "-", "all valid", MPI_SUCCESS, NULL, c989},
+    {"MPI_Type_lb", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c990},
+    {"MPI_Type_lb", "datatype", "freed", MPI_ERR_TYPE, NULL, c991},
+    {"MPI_Type_lb", "displacement", "NULL", MPI_ERR_ARG, NULL, c992},
+    {"MPI_Type_set_name", "-", "all valid", MPI_SUCCESS, NULL, c993},
+    {"MPI_Type_set_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c994},
+    {"MPI_Type_set_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c995},
+    {"MPI_Type_set_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c996},
+    {"MPI_Type_size", "-", "all valid", MPI_SUCCESS, NULL, c997},
+    {"MPI_Type_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c998},
+    {"MPI_Type_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c999},
+    {"MPI_Type_size", "size", "NULL", MPI_ERR_ARG, NULL, c1000},
+    {"MPI_Type_size_x", "-", "all valid", MPI_SUCCESS, NULL, c1001},
+    {"MPI_Type_size_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1002},
+    {"MPI_Type_size_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1003},
+    {"MPI_Type_size_x", "size", "NULL", MPI_ERR_ARG, NULL, c1004},
+    {"MPI_Type_struct", "-", "all valid", MPI_SUCCESS, NULL, c1005},
+    {"MPI_Type_struct", "count", "-1", MPI_ERR_COUNT, NULL, c1006},
+    {"MPI_Type_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1007},
+    {"MPI_Type_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1008},
+    {"MPI_Type_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c1009},
+    {"MPI_Type_ub", "-", "all valid", MPI_SUCCESS, NULL, c1010},
+    {"MPI_Type_ub", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1011},
+    {"MPI_Type_ub", "datatype", "freed", MPI_ERR_TYPE, NULL, c1012},
+    {"MPI_Type_ub", "displacement", "NULL", MPI_ERR_ARG, NULL, c1013},
+    {"MPI_Type_vector", "-", "all valid", MPI_SUCCESS, NULL, c1014},
+    {"MPI_Type_vector", "count", "-1", MPI_ERR_COUNT, NULL, c1015},
+    {"MPI_Type_vector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1016},
+    {"MPI_Type_vector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1017},
+    {"MPI_Type_vector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1018},
+    {"MPI_Type_vector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1019},
+    {"MPI_Unpack", "-", "all valid", MPI_SUCCESS, NULL, c1020},
+    {"MPI_Unpack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c1021},
+    {"MPI_Unpack", "insize", "-1", MPI_ERR_ARG, NULL, c1022},
+    {"MPI_Unpack", "position", "NULL", MPI_ERR_ARG, NULL, c1023},
+    {"MPI_Unpack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c1024},
+    {"MPI_Unpack", "outcount", "-1", MPI_ERR_COUNT, NULL, c1025},
+    {"MPI_Unpack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1026},
+    {"MPI_Unpack", "datatype", "freed", MPI_ERR_TYPE, NULL, c1027},
+    {"MPI_Unpack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1028},
+    {"MPI_Unpack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1029},
+    {"MPI_Unpack", "comm", "freed", MPI_ERR_COMM, NULL, c1030},
+    {"MPI_Wait", "-", "all valid", MPI_SUCCESS, NULL, c1031},
+    {"MPI_Wait", "request", "&freed", MPI_ERR_REQUEST, NULL, c1032},
+    {"MPI_Wait", "request", "NULL", MPI_ERR_ARG, NULL, c1033},
+    {"MPI_Wait", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1034},
+    {"MPI_Waitall", "-", "all valid", MPI_SUCCESS, NULL, c1035},
+    {"MPI_Waitall", "count", "-1", MPI_ERR_COUNT, NULL, c1036},
+    {"MPI_Waitall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1037},
+    {"MPI_Waitall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1038},
+    {"MPI_Waitall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1039},
+    {"MPI_Waitany", "-", "all valid", MPI_SUCCESS, NULL, c1040},
+    {"MPI_Waitany", "count", "-1", MPI_ERR_COUNT, NULL, c1041},
+    {"MPI_Waitany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1042},
+    {"MPI_Waitany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1043},
+    {"MPI_Waitany", "index", "NULL", MPI_ERR_ARG, NULL, c1044},
+    {"MPI_Waitany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1045},
+    {"MPI_Waitsome", "-", "all valid", MPI_SUCCESS, NULL, c1046},
+    {"MPI_Waitsome", "incount", "-1", MPI_ERR_COUNT, NULL, c1047},
+    {"MPI_Waitsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1048},
+    {"MPI_Waitsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1049},
+    {"MPI_Waitsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c1050},
+    {"MPI_Waitsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c1051},
+    {"MPI_Waitsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1052},
 };
-const int es_ncases = 1043;
+const int es_ncases = 1053;
 
 const char es_not_covered[] =
     "";

@@ -374,6 +374,9 @@ static void sweep(int argc, char **argv, int first, int verbose, int table, stru
             verdict = "FAIL";
         }
         if (table) {
+            /* Known gaps are Tern's: a calibration run only asks whether
+             * the expectation holds. */
+            verdict = ok ? "ok" : "FAIL";
             for (char *q = res.msg; *q; q++)
                 if (*q == '\t' || *q == '\n') *q = ' ';
             printf("%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", rank, verdict, c->fn, c->arg, c->value,
