@@ -77,7 +77,7 @@ int tern_check_ptr(struct tern_comm *c, const void *p, const char *fn, const cha
     return tern_err_comm(c, MPI_ERR_ARG, "%s: %s is NULL", fn, arg);
 }
 
-int tern_check_info(struct tern_comm *c, MPI_Info info, const char *fn, const char *arg)
+int tern_check_info_arg(struct tern_comm *c, MPI_Info info, const char *fn, const char *arg)
 {
     if (info == MPI_INFO_NULL ||
         (tern_handle_tier(info) == TERN_TIER_CREATED && tern_handle_kind(info) == TERN_KIND_INFO))

@@ -196,7 +196,7 @@ int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
     TERN_REQUIRE_INIT("MPI_Alloc_mem");
     /* MPI_ERR_ARG for a negative size, as MPICH (MPI_ERR_SIZE is about windows). */
     if (size < 0) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Alloc_mem: size=%ld must be >= 0", (long)size);
-    int rc = tern_check_info(NULL, info, "MPI_Alloc_mem", "info");
+    int rc = tern_check_info_arg(NULL, info, "MPI_Alloc_mem", "info");
     if (rc) return rc;
     if (!baseptr) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Alloc_mem: baseptr is NULL");
     void *p = NULL;

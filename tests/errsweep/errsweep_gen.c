@@ -7154,7 +7154,7 @@ const struct es_case es_cases[] = {
     {"MPI_Comm_split_type", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c224},
     {"MPI_Comm_split_type", "comm", "freed", MPI_ERR_COMM, NULL, c225},
     {"MPI_Comm_split_type", "split_type", "12345", MPI_ERR_ARG, NULL, c226},
-    {"MPI_Comm_split_type", "info", "bogus", MPI_ERR_INFO, "src/api/comm.c does not check info (tern_check_info in src/api/check.h does)", c227},
+    {"MPI_Comm_split_type", "info", "bogus", MPI_ERR_INFO, "src/api/comm.c does not check info (tern_check_info_arg in src/api/check.h does)", c227},
     {"MPI_Comm_split_type", "newcomm", "NULL", MPI_ERR_ARG, NULL, c228},
     {"MPI_Comm_test_inter", "-", "all valid", MPI_SUCCESS, NULL, c229},
     {"MPI_Comm_test_inter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c230},

@@ -226,6 +226,14 @@ static void setup(void)
     SETUP(MPI_Errhandler_free(&(MPI_Errhandler){es_freed.errhandler}));
 }
 
+static void teardown(void)
+{
+    MPI_Type_free(&es_uncommitted);
+    MPI_Type_free(&es_derived);
+    MPI_Group_free(&es_world.group);
+    MPI_Group_free(&es_self.group);
+}
+
 /* ---- running one case in a child ---- */
 
 struct es_result {
@@ -413,6 +421,7 @@ int main(int argc, char **argv)
     setup();
     struct es_tally t = {0};
     sweep(argc, argv, first, verbose, table, &t);
+    teardown();
     /* No collective until the last rank is done: a collective may send to a
      * rank whose children are still running. */
     if (rank + 1 < size) {

@@ -122,6 +122,8 @@ ROLE_RULES = [
     ({"kind": "SPLIT_TYPE", "dir": "in", "shape": ""}, "split_type"),
     ({"kind": "ALLOC_MEM_NUM_BYTES", "dir": "in", "shape": ""}, "alloc_size"),
     ({"kind": "POLYDISPLACEMENT_COUNT", "dir": "inout", "shape": "*"}, "position"),
+    ({"kind": "ATTRIBUTE_VAL", "dir": "in"}, "ptr_any"),
+    ({"kind": "INFO_VALUE_LENGTH|STRING_LENGTH", "dir": "inout", "shape": "*"}, "length_inout"),
     # Any other output: a place to write, never NULL.
     ({"dir": "out", "shape": "*|[]"}, "out"),
     # Any other integer input: every value means something.
@@ -222,6 +224,8 @@ ROLES = {
     "alloc_size": ("64", [("-1", "-1", ARG)]),
     "position": ("ES_PTR(int, 0)", [("NULL", "NULL", ARG)]),
     "out": ("ES_OUT($T, $i)", [("NULL", "NULL", ARG)]),
+    "ptr_any": ("es_sbuf", []),
+    "length_inout": ("ES_PTR(int, 64)", [("NULL", "NULL", ARG)]),
     "int_any": ("0", []),
     "aint_any": ("0", []),
 }
@@ -341,7 +345,7 @@ KNOWN_FAILURES = {
     ("MPI_Alltoallw", "*buf", "NULL"): "src/api/coll.c does not check NULL buffers (crashes)",
     ("MPI_Alltoallw", "sendbuf", "recvbuf"): "src/api/coll.c does not check that sendbuf and recvbuf differ",
     ("MPI_Comm_split_type", "info", "bogus"):
-        "src/api/comm.c does not check info (tern_check_info in src/api/check.h does)",
+        "src/api/comm.c does not check info (tern_check_info_arg in src/api/check.h does)",
     ("MPI_Error_string", "errorcode", "-1"): "src/core/errors.c accepts any code",
     ("MPI_Group_range_*", "ranges", "*"): "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG",
     ("MPI_Request_get_status", "status", "NULL"): "src/api/request.c does not check status (crashes)",
