@@ -1,6 +1,7 @@
 #include "api/check.h"
 
 #include "core/errors.h"
+#include "core/handle.h"
 
 int tern_check_comm(MPI_Comm h, const char *fn, struct tern_comm **out)
 {
@@ -74,6 +75,14 @@ int tern_check_ptr(struct tern_comm *c, const void *p, const char *fn, const cha
 {
     if (__builtin_expect(p != NULL, 1)) return MPI_SUCCESS;
     return tern_err_comm(c, MPI_ERR_ARG, "%s: %s is NULL", fn, arg);
+}
+
+int tern_check_info_arg(struct tern_comm *c, MPI_Info info, const char *fn, const char *arg)
+{
+    if (info == MPI_INFO_NULL ||
+        (tern_handle_tier(info) == TERN_TIER_CREATED && tern_handle_kind(info) == TERN_KIND_INFO))
+        return MPI_SUCCESS;
+    return tern_err_comm(c, MPI_ERR_INFO, "%s: %s=0x%x is not an info object", fn, arg, (unsigned)info);
 }
 
 int tern_check_send_args(const char *fn, const void *buf, long count, MPI_Datatype datatype, int dest, int tag,

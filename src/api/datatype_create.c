@@ -38,7 +38,7 @@ static int check_blocklengths(int count, const int bl[], const char *fn)
 {
     for (int i = 0; i < count; i++)
         if (bl[i] < 0)
-            return tern_err_comm(NULL, MPI_ERR_ARG, "%s: array_of_blocklengths[%d]=%d must be >= 0",
+            return tern_err_comm(NULL, MPI_ERR_COUNT, "%s: array_of_blocklengths[%d]=%d must be >= 0",
                                  fn, i, bl[i]);
     return MPI_SUCCESS;
 }
@@ -66,7 +66,7 @@ static int type_vector(const char *fn, int count, int blocklength, MPI_Aint stri
     struct tern_datatype *old, *nt = NULL;
     int rc;
     if ((rc = tern_arg_nonneg(count, MPI_ERR_COUNT, fn, "count")) ||
-        (rc = tern_arg_nonneg(blocklength, MPI_ERR_ARG, fn, "blocklength")) ||
+        (rc = tern_arg_nonneg(blocklength, MPI_ERR_COUNT, fn, "blocklength")) ||
         (rc = check_old_new(fn, oldtype, &old, newtype)))
         return rc;
     rc = hv ? tern_dt_hvector(count, blocklength, stride, old, &nt)
@@ -107,7 +107,7 @@ static int type_indexed(const char *fn, int kind, int count, const int bls[], in
     int rc;
     if ((rc = tern_arg_nonneg(count, MPI_ERR_COUNT, fn, "count")))
         return rc;
-    if (kind >= 2 && (rc = tern_arg_nonneg(bl, MPI_ERR_ARG, fn, "blocklength")))
+    if (kind >= 2 && (rc = tern_arg_nonneg(bl, MPI_ERR_COUNT, fn, "blocklength")))
         return rc;
     if (count > 0) {
         if (kind < 2 && ((rc = tern_arg_ptr(bls, fn, "array_of_blocklengths")) ||

@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <stdint.h>
 
+#include "api/check.h"
 #include "api/locked.h"
 #include "core/objects.h"
 #include "datatype/dt_api.h"
@@ -48,6 +49,7 @@ static int pack(const char *fn, const void *inbuf, int incount, MPI_Datatype dat
     if ((rc = tern_comm_check(comm, fn, "comm", &c)) ||
         (rc = tern_arg_nonneg(incount, MPI_ERR_COUNT, fn, "incount")) ||
         (rc = tern_arg_type_committed(datatype, fn, "datatype", &dt)) ||
+        (rc = tern_check_buffer(c, inbuf, incount, dt, fn, "inbuf")) ||
         (rc = tern_arg_nonneg(outsize, MPI_ERR_ARG, fn, "outsize")) ||
         (rc = tern_arg_ptr(position, fn, "position")))
         return rc;
@@ -76,7 +78,8 @@ static int unpack(const char *fn, const void *inbuf, int insize, int *position, 
         (rc = tern_arg_nonneg(insize, MPI_ERR_ARG, fn, "insize")) ||
         (rc = tern_arg_ptr(position, fn, "position")) ||
         (rc = tern_arg_nonneg(outcount, MPI_ERR_COUNT, fn, "outcount")) ||
-        (rc = tern_arg_type_committed(datatype, fn, "datatype", &dt)))
+        (rc = tern_arg_type_committed(datatype, fn, "datatype", &dt)) ||
+        (rc = tern_check_buffer(c, outbuf, outcount, dt, fn, "outbuf")))
         return rc;
     size_t bytes;
     if ((rc = check_packed(c, fn, &UNPACK_ARGS, outcount, dt, inbuf, insize, *position, &bytes)))

@@ -193,9 +193,11 @@ static int type_get_contents(const char *fn, MPI_Datatype datatype, int max_inte
                              "%s: max_integers=%d, max_addresses=%d, max_datatypes=%d are "
                              "smaller than the %d, %d, %d MPI_Type_get_envelope gives",
                              fn, max_integers, max_addresses, max_datatypes, ni, na, nd);
-    if ((ni && (rc = tern_arg_ptr(ints, fn, "array_of_integers"))) ||
-        (na && (rc = tern_arg_ptr(addrs, fn, "array_of_addresses"))) ||
-        (nd && (rc = tern_arg_ptr(types, fn, "array_of_datatypes"))))
+    /* An array the caller says has room must be there, even when this type
+     * puts nothing in it (as MPICH checks). */
+    if ((max_integers && (rc = tern_arg_ptr(ints, fn, "array_of_integers"))) ||
+        (max_addresses && (rc = tern_arg_ptr(addrs, fn, "array_of_addresses"))) ||
+        (max_datatypes && (rc = tern_arg_ptr(types, fn, "array_of_datatypes"))))
         return rc;
     rc = tern_dt_contents(dt, max_integers, max_addresses, max_datatypes, ints, addrs, types);
     if (rc) return tern_err_comm(NULL, rc, "%s: out of handles for the old datatypes", fn);

@@ -23,6 +23,7 @@ static int recv_common(const char *fn, void *buf, int count, MPI_Datatype dataty
     tern_lock();
     int rc = tern_check_recv_args(fn, buf, count, datatype, source, tag, comm, &c, &dt);
     if (rc == MPI_SUCCESS && kind != RECV_BLOCKING) rc = tern_check_ptr(c, request, fn, "request");
+    if (rc == MPI_SUCCESS) rc = tern_check_ptr(c, status, fn, "status");
     if (rc != MPI_SUCCESS) goto out;
     struct tern_request local, *r = &local;
     if (kind == RECV_BLOCKING)
@@ -58,7 +59,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     if (__builtin_expect(tern_g.init_state == TERN_STATE_ACTIVE && !tern_g.thread_multiple && !tern_g.wait_yield, 1)) {
         struct tern_comm *c = tern_comm_get(comm);
         if (c && (unsigned)source < (unsigned)c->size && (tag >= 0 || tag == MPI_ANY_TAG) && count >= 0 &&
-            (buf || !count) && tern_match_idle(c->ctx + TERN_CTX_P2P, source, tag)) {
+            (buf || !count) && status && tern_match_idle(c->ctx + TERN_CTX_P2P, source, tag)) {
             struct tern_datatype *dt = tern_dt_get(datatype);
             if (dt && dt->contig && dt->committed) {
                 int w = tern_comm_world_rank(c, source);
@@ -100,6 +101,7 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     int rc = tern_check_send_args(fn, sendbuf, sendcount, sendtype, dest, sendtag, comm, &c, &sdt);
     if (rc == MPI_SUCCESS)
         rc = tern_check_recv_args(fn, recvbuf, recvcount, recvtype, source, recvtag, comm, &c, &rdt);
+    if (rc == MPI_SUCCESS) rc = tern_check_ptr(c, status, fn, "status");
     if (rc == MPI_SUCCESS) {
         rc = tern_sendrecv(sendbuf, (size_t)sendcount, sdt, dest, sendtag, recvbuf, (size_t)recvcount, rdt, source,
                            recvtag, c, TERN_CTX_P2P, status);
@@ -121,6 +123,7 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     int rc = tern_check_send_args(fn, buf, count, datatype, dest, sendtag, comm, &c, &dt);
     if (rc == MPI_SUCCESS) rc = tern_check_source(c, source, fn, "source");
     if (rc == MPI_SUCCESS) rc = tern_check_recv_tag(c, recvtag, fn);
+    if (rc == MPI_SUCCESS) rc = tern_check_ptr(c, status, fn, "status");
     if (rc != MPI_SUCCESS) goto out;
     /* The outgoing data leaves from a packed copy, so the receive may land
      * in buf at once. */
@@ -173,15 +176,18 @@ static struct tern_unexp *probe(struct tern_comm *c, int source, int tag, int bl
     }
 }
 
+/* flag is NULL for the blocking probes, message for the non-matching ones
+ * (mprobe says which). */
 static int probe_common(const char *fn, int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status,
-                        MPI_Message *message, int block)
+                        MPI_Message *message, int block, int mprobe)
 {
     TERN_REQUIRE_INIT(fn);
     struct tern_comm *c;
     tern_lock();
     int rc = probe_args(fn, source, tag, comm, &c);
     if (rc == MPI_SUCCESS && !block) rc = tern_check_ptr(c, flag, fn, "flag");
-    if (rc == MPI_SUCCESS && message) rc = tern_check_ptr(c, message, fn, "message");
+    if (rc == MPI_SUCCESS && mprobe) rc = tern_check_ptr(c, message, fn, "message");
+    if (rc == MPI_SUCCESS) rc = tern_check_ptr(c, status, fn, "status");
     if (rc != MPI_SUCCESS) goto out;
     if (source == MPI_PROC_NULL) {
         if (flag) *flag = 1;
@@ -213,44 +219,63 @@ out:
 TERN_WEAK_ALIAS(MPI_Probe)
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
-    return probe_common("MPI_Probe", source, tag, comm, NULL, status, NULL, 1);
+    return probe_common("MPI_Probe", source, tag, comm, NULL, status, NULL, 1, 0);
 }
 
 TERN_WEAK_ALIAS(MPI_Iprobe)
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
-    return probe_common("MPI_Iprobe", source, tag, comm, flag, status, NULL, 0);
+    return probe_common("MPI_Iprobe", source, tag, comm, flag, status, NULL, 0, 0);
 }
 
 TERN_WEAK_ALIAS(MPI_Mprobe)
 int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
 {
-    return probe_common("MPI_Mprobe", source, tag, comm, NULL, status, message, 1);
+    return probe_common("MPI_Mprobe", source, tag, comm, NULL, status, message, 1, 1);
 }
 
 TERN_WEAK_ALIAS(MPI_Improbe)
 int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status)
 {
-    int f = 0;
-    int rc = probe_common("MPI_Improbe", source, tag, comm, &f, status, message, 0);
-    if (flag) *flag = f;
-    if (rc == MPI_SUCCESS && !f && message) *message = MPI_MESSAGE_NULL;
+    int rc = probe_common("MPI_Improbe", source, tag, comm, flag, status, message, 0, 1);
+    if (rc == MPI_SUCCESS && !*flag) *message = MPI_MESSAGE_NULL;
     return rc;
 }
 
 static int mrecv_common(const char *fn, void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-                        MPI_Status *status, MPI_Request *request)
+                        MPI_Status *status, MPI_Request *request, int nonblocking)
 {
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     int rc = MPI_SUCCESS;
-    if (!message) {
-        rc = tern_err_comm(NULL, MPI_ERR_ARG, "%s: message is NULL", fn);
-        goto out;
+    if ((rc = tern_check_ptr(NULL, message, fn, "message"))) goto out;
+    /* Errors go to the message's communicator (MPI_COMM_WORLD's handler
+     * for MPI_MESSAGE_NO_PROC, which has none). */
+    struct tern_comm *c = NULL;
+    struct tern_request *m = NULL;
+    if (*message != MPI_MESSAGE_NO_PROC) {
+        m = tern_req_get(*message);
+        if (!m || m->kind != TERN_REQ_MESSAGE) {
+            rc = tern_err_comm(NULL, MPI_ERR_REQUEST,
+                               "%s: message=0x%x is not a message from MPI_Mprobe/MPI_Improbe", fn,
+                               (unsigned)*message);
+            goto out;
+        }
+        c = m->comm;
     }
-    if (*message == MPI_MESSAGE_NO_PROC) {
-        if (request) {
+    struct tern_datatype *dt;
+    if ((rc = tern_check_count(c, count, fn, "count")) ||
+        (rc = tern_check_datatype(c, datatype, fn, "datatype", &dt)) ||
+        (rc = tern_check_buffer(c, buf, count, dt, fn, "buf")) ||
+        (rc = nonblocking ? tern_check_ptr(c, request, fn, "request") : tern_check_ptr(c, status, fn, "status")))
+        goto out;
+    if (!m) {
+        if (nonblocking) {
             struct tern_request *r = tern_req_alloc(TERN_REQ_RECV);
+            if (!r) {
+                rc = tern_err_comm(NULL, MPI_ERR_NO_MEM, "%s: out of memory allocating a request", fn);
+                goto out;
+            }
             tern_req_bind(r, buf, 0, tern_dt_get(MPI_BYTE), MPI_PROC_NULL, 0, &tern_comm_self, TERN_CTX_P2P);
             tern_recv_start(r);
             *request = r->handle;
@@ -260,25 +285,13 @@ static int mrecv_common(const char *fn, void *buf, int count, MPI_Datatype datat
         *message = MPI_MESSAGE_NULL;
         goto out;
     }
-    struct tern_request *m = tern_req_get(*message);
-    if (!m || m->kind != TERN_REQ_MESSAGE) {
-        rc = tern_err_comm(NULL, MPI_ERR_REQUEST, "%s: message=0x%x is not a message from MPI_Mprobe/MPI_Improbe",
-                           fn, (unsigned)*message);
-        goto out;
-    }
-    struct tern_comm *c = m->comm;
-    struct tern_datatype *dt;
-    if ((rc = tern_check_count(c, count, fn, "count")) || (rc = tern_check_datatype(c, datatype, fn, "datatype", &dt)) ||
-        (rc = tern_check_buffer(c, buf, count, dt, fn, "buf")) ||
-        (request && (rc = tern_check_ptr(c, request, fn, "request"))))
-        goto out;
     struct tern_unexp *u = m->msg;
     struct tern_request *r = tern_req_alloc(TERN_REQ_RECV);
     tern_req_bind(r, buf, (size_t)count, dt, u->src, u->tag, c, TERN_CTX_P2P);
     tern_recv_matched(r, u);
     tern_req_release(m); /* the message handle is spent */
     *message = MPI_MESSAGE_NULL;
-    if (request) {
+    if (nonblocking) {
         *request = r->handle;
         goto out;
     }
@@ -292,11 +305,11 @@ out:
 TERN_WEAK_ALIAS(MPI_Mrecv)
 int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
 {
-    return mrecv_common("MPI_Mrecv", buf, count, datatype, message, status, NULL);
+    return mrecv_common("MPI_Mrecv", buf, count, datatype, message, status, NULL, 0);
 }
 
 TERN_WEAK_ALIAS(MPI_Imrecv)
 int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request)
 {
-    return mrecv_common("MPI_Imrecv", buf, count, datatype, message, MPI_STATUS_IGNORE, request);
+    return mrecv_common("MPI_Imrecv", buf, count, datatype, message, MPI_STATUS_IGNORE, request, 1);
 }

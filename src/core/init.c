@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "api/check.h"
 #include "bootstrap/boot.h"
 #include "core/api.h"
 #include "core/attr.h"
@@ -197,9 +198,11 @@ int PMPI_Get_library_version(char *version, int *resultlen)
 TERN_WEAK_ALIAS(MPI_Alloc_mem)
 int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
 {
-    (void)info;
     TERN_REQUIRE_INIT("MPI_Alloc_mem");
-    if (size < 0) return tern_err_comm(NULL, MPI_ERR_SIZE, "MPI_Alloc_mem: size=%ld must be >= 0", (long)size);
+    /* MPI_ERR_ARG for a negative size, as MPICH (MPI_ERR_SIZE is about windows). */
+    if (size < 0) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Alloc_mem: size=%ld must be >= 0", (long)size);
+    int rc = tern_check_info_arg(NULL, info, "MPI_Alloc_mem", "info");
+    if (rc) return rc;
     if (!baseptr) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Alloc_mem: baseptr is NULL");
     void *p = NULL;
     if (posix_memalign(&p, 64, size ? (size_t)size : 1) != 0)

@@ -37,16 +37,16 @@ int main(int argc, char **argv)
            "MPI_Type_contiguous: count=-1 must be >= 0", "contiguous count");
     expect(MPI_Type_vector(-1, 1, 1, MPI_INT, &t), MPI_ERR_COUNT,
            "MPI_Type_vector: count=-1 must be >= 0", "vector count");
-    expect(MPI_Type_vector(2, -3, 1, MPI_INT, &t), MPI_ERR_ARG,
+    expect(MPI_Type_vector(2, -3, 1, MPI_INT, &t), MPI_ERR_COUNT,
            "MPI_Type_vector: blocklength=-3 must be >= 0", "vector blocklength");
     {
         int bl[3] = {1, -2, 1}, d[3] = {0, 1, 2};
-        expect(MPI_Type_indexed(3, bl, d, MPI_INT, &t), MPI_ERR_ARG,
+        expect(MPI_Type_indexed(3, bl, d, MPI_INT, &t), MPI_ERR_COUNT,
                "MPI_Type_indexed: array_of_blocklengths[1]=-2 must be >= 0", "indexed blocklength");
         int okbl[3] = {1, 2, 1};
         expect(MPI_Type_indexed(3, okbl, NULL, MPI_INT, &t), MPI_ERR_ARG,
                "array_of_displacements is NULL", "indexed displacements");
-        expect(MPI_Type_create_indexed_block(2, -1, d, MPI_INT, &t), MPI_ERR_ARG,
+        expect(MPI_Type_create_indexed_block(2, -1, d, MPI_INT, &t), MPI_ERR_COUNT,
                "blocklength=-1", "indexed_block blocklength");
     }
 

@@ -1,9 +1,11 @@
 #!/bin/sh
-# check.sh: fail when the committed outputs of genapi.py are stale.
+# check.sh: fail when the committed outputs of genapi.py and gen_errsweep.py
+# are stale.
 #
-# Regenerates include/mpi.h, src/api/unimplemented.c and
-# tools/gen/api_list.txt into a temporary directory and compares them with
-# the committed files; prints a diff and exits 1 when they differ.  Exits 77
+# Regenerates include/mpi.h, src/api/unimplemented.c, tools/gen/api_list.txt
+# and (from that fresh list) tests/errsweep/errsweep_gen.c into a temporary
+# directory and compares them with the committed files; prints a diff and
+# exits 1 when they differ.  Exits 77
 # (ctest's "skipped") when the generator's Python package is not installed.
 set -u
 
@@ -24,14 +26,19 @@ if ! "$python" "$here/genapi.py" --outdir "$tmp"; then
     exit 1
 fi
 
+if ! "$python" "$here/gen_errsweep.py" --api-list "$tmp/tools/gen/api_list.txt" --outdir "$tmp"; then
+    echo "check.sh: gen_errsweep.py failed" >&2
+    exit 1
+fi
+
 status=0
-for f in include/mpi.h src/api/unimplemented.c tools/gen/api_list.txt; do
+for f in include/mpi.h src/api/unimplemented.c tools/gen/api_list.txt tests/errsweep/errsweep_gen.c; do
     if ! diff -u "$root/$f" "$tmp/$f"; then
         status=1
     fi
 done
 if [ $status -ne 0 ]; then
-    echo "check.sh: the committed generated files are stale; run: python3 tools/gen/genapi.py" >&2
+    echo "check.sh: the committed generated files are stale; run: python3 tools/gen/genapi.py && python3 tools/gen/gen_errsweep.py" >&2
 else
     echo "check.sh: generated files are up to date"
 fi

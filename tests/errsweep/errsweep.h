@@ -1,0 +1,91 @@
+/* The invalid-argument sweep: what the generated cases (errsweep_gen.c,
+ * written by tools/gen/gen_errsweep.py) and the hand-written driver
+ * (errsweep_main.c) share.
+ *
+ * A case calls one MPI function with every argument valid except at most
+ * one, and returns what the call returned; the driver runs it in a forked
+ * child of the rank, so a crash or a hang is reported with the case's name
+ * instead of ending the sweep.  Only standard MPI is used here: the same
+ * program is built against MPICH to calibrate the expected classes. */
+#ifndef ERRSWEEP_H
+#define ERRSWEEP_H
+
+#include <mpi.h>
+
+struct es_case {
+    const char *fn;    /* "MPI_Send" */
+    const char *arg;   /* the invalid parameter; "-" for the all-valid call */
+    const char *value; /* what it is given: "MPI_COMM_NULL", "-1", ... */
+    int expect;        /* the error class expected; MPI_SUCCESS for "-" */
+    const char *known; /* non-NULL: a known gap, the reason (generator's KNOWN_FAILURES) */
+    int (*run)(void);
+};
+
+extern const struct es_case es_cases[];
+extern const int es_ncases;
+/* Implemented functions the generator could not call, one per line. */
+extern const char es_not_covered[];
+
+/* A case returns this when its invalid value cannot be built here (a tag
+ * above MPI_TAG_UB when MPI_TAG_UB is INT_MAX). */
+#define ES_NOT_APPLICABLE (-424242)
+
+/* A communicator the cases use, with the caller's rank, the size and the
+ * group (MPI_COMM_WORLD or MPI_COMM_SELF). */
+struct es_comm {
+    MPI_Comm h;
+    int rank, size;
+    MPI_Group group;
+};
+extern struct es_comm es_world, es_self;
+
+/* Handles that were valid once and have been freed. */
+struct es_freed {
+    MPI_Comm comm;
+    MPI_Datatype type;
+    MPI_Group group;
+    MPI_Op op;
+    MPI_Request request;
+    MPI_Errhandler errhandler;
+};
+extern struct es_freed es_freed;
+
+#define ES_MAXP 64        /* array arguments have this many elements */
+#define ES_BUF_BYTES 65536
+
+extern char es_sbuf[ES_BUF_BYTES], es_rbuf[ES_BUF_BYTES];
+extern int es_ones[ES_MAXP], es_iota[ES_MAXP], es_neg_first[ES_MAXP];
+extern MPI_Aint es_aiota[ES_MAXP];
+extern MPI_Datatype es_ints[ES_MAXP], es_null_first[ES_MAXP];
+extern MPI_Datatype es_uncommitted; /* contiguous 2 x MPI_INT, never committed */
+extern MPI_Datatype es_derived;     /* a committed vector, for get_contents */
+extern MPI_Status es_status0;       /* zeroed */
+extern int es_tag_ub;
+extern MPI_Info es_bogus_info;      /* no object of any kind has this handle */
+
+/* Where an output argument of the case's parameter I goes. */
+#define ES_OUT(T, i) ((T *)(void *)es_out_slot(i))
+void *es_out_slot(int i);
+/* The address of a fresh copy of a value (lives until the case returns). */
+#define ES_PTR(T, v) (&(T){v})
+
+/* Fresh objects, for arguments that a call consumes or changes. */
+MPI_Datatype es_new_type(void);      /* uncommitted contiguous */
+MPI_Comm es_new_comm(void);          /* a dup of MPI_COMM_SELF */
+MPI_Group es_new_group(void);
+MPI_Op es_new_op(void);
+MPI_Errhandler es_new_errhandler(void);
+MPI_Request es_new_prequest(void);   /* inactive persistent receive from self */
+MPI_Request es_new_irecv(void);      /* active receive from self, nothing sent */
+void *es_new_mem(void);              /* from MPI_Alloc_mem */
+MPI_Status *es_fresh_status(void);   /* a zeroed status to write */
+/* What some calls need before they can succeed. */
+int es_self_send(const struct es_comm *c);   /* a tag-0 int from self, buffered */
+int es_post_irecv(const struct es_comm *c);  /* a tag-0 receive from self */
+int es_attach_buffer(void);                  /* a buffer for MPI_Bsend */
+void *es_bsend_buffer(void);                 /* a buffer for MPI_Buffer_attach */
+int es_bsend_buffer_size(void);
+void es_user_fn(void *in, void *inout, int *len, MPI_Datatype *type);
+void es_errhandler_fn(MPI_Comm *comm, int *code, ...);
+
+#endif

@@ -1,0 +1,447 @@
+/* Driver of the invalid-argument sweep (cases: errsweep_gen.c).
+ *
+ *   errsweep [-v] [-t] [FUNCTION-SUBSTRING...]
+ *
+ * Each case runs in a forked child of the rank, under MPI_ERRORS_RETURN;
+ * the child sends back the code, its class and its message through a pipe.
+ * A child that dies or hangs (ERRSWEEP_TIMEOUT_MS, default 3000) is
+ * reported with the case's name and the sweep goes on.  Ranks take turns,
+ * so while a rank's children run no other rank is sending: a child that
+ * polls the transport cannot take a message meant for its parent.
+ *
+ * Prints one line per failed case and a summary; exits non-zero when a
+ * case that is not a known gap fails.  -v prints every case; -t prints
+ * every case as a tab-separated row (rank, verdict, function, argument,
+ * value, expected, got, message: for calibrating against another MPI);
+ * a substring keeps only the functions whose name contains it. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "errsweep.h"
+
+const char *es_class_name(int cls); /* generated */
+
+struct es_comm es_world, es_self;
+struct es_freed es_freed;
+char es_sbuf[ES_BUF_BYTES] __attribute__((aligned(64)));
+char es_rbuf[ES_BUF_BYTES] __attribute__((aligned(64)));
+int es_ones[ES_MAXP], es_iota[ES_MAXP], es_neg_first[ES_MAXP];
+MPI_Aint es_aiota[ES_MAXP];
+MPI_Datatype es_ints[ES_MAXP], es_null_first[ES_MAXP];
+MPI_Datatype es_uncommitted, es_derived;
+MPI_Status es_status0;
+int es_tag_ub;
+MPI_Info es_bogus_info = (MPI_Info)0x12345678;
+
+#define ES_SLOTS 16
+#define ES_SLOT_BYTES 4096
+static char es_sink[ES_SLOTS][ES_SLOT_BYTES] __attribute__((aligned(64)));
+static char es_bsend[1 << 16] __attribute__((aligned(64)));
+
+void *es_out_slot(int i)
+{
+    return es_sink[i % ES_SLOTS];
+}
+
+/* ---- fixtures the cases call (in the child) ---- */
+
+MPI_Datatype es_new_type(void)
+{
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    MPI_Type_contiguous(2, MPI_INT, &t);
+    return t;
+}
+
+MPI_Comm es_new_comm(void)
+{
+    MPI_Comm c = MPI_COMM_NULL;
+    MPI_Comm_dup(MPI_COMM_SELF, &c);
+    return c;
+}
+
+MPI_Group es_new_group(void)
+{
+    MPI_Group g = MPI_GROUP_NULL;
+    MPI_Comm_group(MPI_COMM_SELF, &g);
+    return g;
+}
+
+void es_user_fn(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)in, (void)inout, (void)len, (void)type;
+}
+
+MPI_Op es_new_op(void)
+{
+    MPI_Op op = MPI_OP_NULL;
+    MPI_Op_create(es_user_fn, 1, &op);
+    return op;
+}
+
+void es_errhandler_fn(MPI_Comm *comm, int *code, ...)
+{
+    (void)comm, (void)code;
+}
+
+MPI_Errhandler es_new_errhandler(void)
+{
+    MPI_Errhandler e = MPI_ERRHANDLER_NULL;
+    MPI_Comm_create_errhandler(es_errhandler_fn, &e);
+    return e;
+}
+
+MPI_Request es_new_prequest(void)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    MPI_Recv_init(es_rbuf + 1024, 1, MPI_INT, 0, 0, MPI_COMM_SELF, &r);
+    return r;
+}
+
+MPI_Request es_new_irecv(void)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    MPI_Irecv(es_rbuf + 2048, 1, MPI_INT, 0, 0, MPI_COMM_SELF, &r);
+    return r;
+}
+
+void *es_new_mem(void)
+{
+    void *p = NULL;
+    MPI_Alloc_mem(64, MPI_INFO_NULL, &p);
+    return p;
+}
+
+MPI_Status *es_fresh_status(void)
+{
+    static MPI_Status st;
+    st = es_status0;
+    return &st;
+}
+
+int es_self_send(const struct es_comm *c)
+{
+    MPI_Request r;
+    int rc = MPI_Isend(es_sbuf + 4096, 1, MPI_INT, c->rank, 0, c->h, &r);
+    if (rc == MPI_SUCCESS) rc = MPI_Request_free(&r);
+    return rc;
+}
+
+int es_post_irecv(const struct es_comm *c)
+{
+    MPI_Request r;
+    return MPI_Irecv(es_rbuf + 4096, 1, MPI_INT, c->rank, 0, c->h, &r);
+}
+
+void *es_bsend_buffer(void)
+{
+    return es_bsend;
+}
+
+int es_bsend_buffer_size(void)
+{
+    return (int)sizeof es_bsend;
+}
+
+int es_attach_buffer(void)
+{
+    return MPI_Buffer_attach(es_bsend, (int)sizeof es_bsend);
+}
+
+/* ---- set-up, in the parent before any case ---- */
+
+static void die(const char *what, int rc)
+{
+    char s[MPI_MAX_ERROR_STRING];
+    int n = 0;
+    MPI_Error_string(rc, s, &n);
+    fprintf(stderr, "errsweep: set-up failed: %s: %s\n", what, s);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+}
+
+#define SETUP(call)                        \
+    do {                                   \
+        int rc_ = (call);                  \
+        if (rc_ != MPI_SUCCESS) die(#call, rc_); \
+    } while (0)
+
+static void setup_comm(struct es_comm *c, MPI_Comm h)
+{
+    c->h = h;
+    SETUP(MPI_Comm_rank(h, &c->rank));
+    SETUP(MPI_Comm_size(h, &c->size));
+    SETUP(MPI_Comm_group(h, &c->group));
+}
+
+static void setup(void)
+{
+    SETUP(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    SETUP(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+    setup_comm(&es_world, MPI_COMM_WORLD);
+    setup_comm(&es_self, MPI_COMM_SELF);
+    if (es_world.size > ES_MAXP) {
+        fprintf(stderr, "errsweep: at most %d ranks\n", ES_MAXP);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    for (int i = 0; i < ES_MAXP; i++) {
+        es_ones[i] = 1;
+        es_iota[i] = i;
+        es_neg_first[i] = i ? 1 : -1;
+        es_aiota[i] = (MPI_Aint)i * (MPI_Aint)sizeof(int);
+        es_ints[i] = MPI_INT;
+        es_null_first[i] = i ? MPI_INT : MPI_DATATYPE_NULL;
+    }
+    void *ub;
+    int flag = 0;
+    SETUP(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag));
+    es_tag_ub = flag ? *(int *)ub : 32767;
+
+    SETUP(MPI_Type_contiguous(2, MPI_INT, &es_uncommitted));
+    SETUP(MPI_Type_vector(2, 1, 2, MPI_INT, &es_derived));
+    SETUP(MPI_Type_commit(&es_derived));
+
+    /* Freed last: no later allocation in this process may reuse them. */
+    es_freed.comm = es_new_comm();
+    SETUP(MPI_Comm_free(&(MPI_Comm){es_freed.comm}));
+    es_freed.type = es_new_type();
+    SETUP(MPI_Type_free(&(MPI_Datatype){es_freed.type}));
+    /* Not a group that a communicator still holds, whose handle would stay
+     * valid: a group made by MPI_Group_incl. */
+    SETUP(MPI_Group_incl(es_self.group, 1, (int[]){0}, &es_freed.group));
+    SETUP(MPI_Group_free(&(MPI_Group){es_freed.group}));
+    es_freed.op = es_new_op();
+    SETUP(MPI_Op_free(&(MPI_Op){es_freed.op}));
+    es_freed.request = es_new_prequest();
+    SETUP(MPI_Request_free(&(MPI_Request){es_freed.request}));
+    es_freed.errhandler = es_new_errhandler();
+    SETUP(MPI_Errhandler_free(&(MPI_Errhandler){es_freed.errhandler}));
+}
+
+static void teardown(void)
+{
+    MPI_Type_free(&es_uncommitted);
+    MPI_Type_free(&es_derived);
+    MPI_Group_free(&es_world.group);
+    MPI_Group_free(&es_self.group);
+}
+
+/* ---- running one case in a child ---- */
+
+struct es_result {
+    int rc, cls;
+    char msg[MPI_MAX_ERROR_STRING];
+};
+
+enum es_outcome { ES_RAN, ES_CRASHED, ES_HUNG, ES_NA };
+
+static int timeout_ms(void)
+{
+    const char *s = getenv("ERRSWEEP_TIMEOUT_MS");
+    int v = s ? atoi(s) : 0;
+    return v > 0 ? v : 3000;
+}
+
+static void child(const struct es_case *c, int fd)
+{
+    struct es_result res;
+    memset(&res, 0, sizeof res);
+    res.rc = c->run();
+    if (res.rc == ES_NOT_APPLICABLE) {
+        res.cls = ES_NOT_APPLICABLE;
+    } else if (res.rc != MPI_SUCCESS) {
+        int n = 0;
+        if (MPI_Error_class(res.rc, &res.cls) != MPI_SUCCESS) res.cls = -1;
+        if (MPI_Error_string(res.rc, res.msg, &n) != MPI_SUCCESS) snprintf(res.msg, sizeof res.msg, "?");
+    }
+    ssize_t w = write(fd, &res, sizeof res);
+    _exit(w == (ssize_t)sizeof res ? 0 : 3);
+}
+
+/* What happened; *res is filled when ES_RAN; *how describes the rest. */
+static enum es_outcome run_case(const struct es_case *c, struct es_result *res, char *how, size_t howlen)
+{
+    int p[2];
+    if (pipe(p) != 0) {
+        perror("errsweep: pipe");
+        exit(2);
+    }
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        perror("errsweep: fork");
+        exit(2);
+    }
+    if (pid == 0) {
+        close(p[0]);
+        child(c, p[1]);
+    }
+    close(p[1]);
+
+    size_t got = 0;
+    int limit = timeout_ms(), hung = 0;
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    while (got < sizeof *res) {
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        long left = limit - ((t.tv_sec - t0.tv_sec) * 1000L + (t.tv_nsec - t0.tv_nsec) / 1000000L);
+        if (left <= 0) {
+            hung = 1;
+            break;
+        }
+        struct pollfd pf = {.fd = p[0], .events = POLLIN};
+        int n = poll(&pf, 1, (int)left);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) continue;
+        ssize_t r = read(p[0], (char *)res + got, sizeof *res - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break; /* the child is gone */
+        got += (size_t)r;
+    }
+    close(p[0]);
+    if (hung) kill(pid, SIGKILL);
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    }
+    if (hung) {
+        snprintf(how, howlen, "hung (killed after %d ms)", limit);
+        return ES_HUNG;
+    }
+    if (got == sizeof *res) return res->cls == ES_NOT_APPLICABLE ? ES_NA : ES_RAN;
+    if (WIFSIGNALED(st))
+        snprintf(how, howlen, "crashed (signal %d: %s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+    else
+        snprintf(how, howlen, "crashed (exit status %d)", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    return ES_CRASHED;
+}
+
+/* ---- the sweep ---- */
+
+static int selected(const struct es_case *c, int argc, char **argv, int first)
+{
+    if (first >= argc) return 1;
+    for (int i = first; i < argc; i++)
+        if (strstr(c->fn, argv[i])) return 1;
+    return 0;
+}
+
+static const char *cname(int cls, char *buf, size_t len)
+{
+    const char *n = es_class_name(cls);
+    if (n) return n;
+    snprintf(buf, len, "class %d", cls);
+    return buf;
+}
+
+struct es_tally {
+    int pass, fail, known, xpass, na;
+};
+
+static void sweep(int argc, char **argv, int first, int verbose, int table, struct es_tally *t)
+{
+    int rank = es_world.rank;
+    for (int i = 0; i < es_ncases; i++) {
+        const struct es_case *c = &es_cases[i];
+        if (!selected(c, argc, argv, first)) continue;
+        struct es_result res;
+        char how[128] = "", b1[32], b2[32], got[MPI_MAX_ERROR_STRING + 160];
+        enum es_outcome o = run_case(c, &res, how, sizeof how);
+        if (o == ES_NA) {
+            t->na++;
+            if (verbose) printf("[%d] n/a  %s(%s=%s)\n", rank, c->fn, c->arg, c->value);
+            continue;
+        }
+        int ok = o == ES_RAN && res.cls == c->expect && (c->expect != MPI_SUCCESS || res.rc == MPI_SUCCESS);
+        if (o != ES_RAN)
+            snprintf(got, sizeof got, "%s", how);
+        else if (res.rc == MPI_SUCCESS)
+            snprintf(got, sizeof got, "MPI_SUCCESS");
+        else
+            snprintf(got, sizeof got, "%s: %s", cname(res.cls, b1, sizeof b1), res.msg);
+        const char *verdict;
+        if (ok && c->known) {
+            t->xpass++;
+            verdict = "XPASS";
+        } else if (ok) {
+            t->pass++;
+            verdict = "ok";
+        } else if (c->known) {
+            t->known++;
+            verdict = "KNOWN";
+        } else {
+            t->fail++;
+            verdict = "FAIL";
+        }
+        if (table) {
+            /* Known gaps are Tern's: a calibration run only asks whether
+             * the expectation holds. */
+            verdict = ok ? "ok" : "FAIL";
+            for (char *q = res.msg; *q; q++)
+                if (*q == '\t' || *q == '\n') *q = ' ';
+            printf("%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", rank, verdict, c->fn, c->arg, c->value,
+                   cname(c->expect, b2, sizeof b2),
+                   o == ES_RAN ? (res.rc == MPI_SUCCESS ? "MPI_SUCCESS" : cname(res.cls, b1, sizeof b1)) : how,
+                   o == ES_RAN ? res.msg : "");
+        } else if (!ok || verbose || c->known) {
+            printf("[%d] %-5s %s(%s=%s): expected %s, got %s%s%s%s\n", rank, verdict, c->fn, c->arg, c->value,
+                   cname(c->expect, b2, sizeof b2), got, c->known ? "  [known gap: " : "",
+                   c->known ? c->known : "", c->known ? "]" : "");
+        }
+    }
+    fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+    int verbose = 0, table = 0, first = 1;
+    for (; first < argc && argv[first][0] == '-'; first++) {
+        if (!strcmp(argv[first], "-v"))
+            verbose = 1;
+        else if (!strcmp(argv[first], "-t"))
+            table = 1;
+    }
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+    /* Turns: wait for the previous rank to finish before setting up, so no
+     * allocation of this rank's set-up races a child of another rank. */
+    int token = 0;
+    if (rank > 0) MPI_Recv(&token, 1, MPI_INT, rank - 1, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    setup();
+    struct es_tally t = {0};
+    sweep(argc, argv, first, verbose, table, &t);
+    teardown();
+    /* No collective until the last rank is done: a collective may send to a
+     * rank whose children are still running. */
+    if (rank + 1 < size) {
+        MPI_Send(&token, 1, MPI_INT, rank + 1, 99, MPI_COMM_WORLD);
+        MPI_Recv(&token, 1, MPI_INT, size - 1, 98, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+        for (int r = 0; r + 1 < size; r++) MPI_Send(&token, 1, MPI_INT, r, 98, MPI_COMM_WORLD);
+    }
+
+    int mine[5] = {t.pass, t.fail, t.known, t.xpass, t.na}, all[5];
+    MPI_Reduce(mine, all, 5, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+        if (es_not_covered[0]) printf("not covered (no valid arguments known):\n%s", es_not_covered);
+        printf("errsweep: %d ranks: %d passed, %d FAILED, %d known gaps, %d known gaps now passing "
+               "(remove them from KNOWN_FAILURES in tools/gen/gen_errsweep.py), %d not applicable\n",
+               size, all[0], all[1], all[2], all[3], all[4]);
+        fflush(stdout);
+    }
+    int failed = 0;
+    MPI_Allreduce(&t.fail, &failed, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return failed ? 1 : 0;
+}
