@@ -77,14 +77,6 @@ int tern_check_ptr(struct tern_comm *c, const void *p, const char *fn, const cha
     return tern_err_comm(c, MPI_ERR_ARG, "%s: %s is NULL", fn, arg);
 }
 
-int tern_check_info_arg(struct tern_comm *c, MPI_Info info, const char *fn, const char *arg)
-{
-    if (info == MPI_INFO_NULL ||
-        (tern_handle_tier(info) == TERN_TIER_CREATED && tern_handle_kind(info) == TERN_KIND_INFO))
-        return MPI_SUCCESS;
-    return tern_err_comm(c, MPI_ERR_INFO, "%s: %s=0x%x is not an info object", fn, arg, (unsigned)info);
-}
-
 int tern_check_send_args(const char *fn, const void *buf, long count, MPI_Datatype datatype, int dest, int tag,
                          MPI_Comm comm, struct tern_comm **c, struct tern_datatype **dt)
 {

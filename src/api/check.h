@@ -28,10 +28,6 @@ int tern_check_datatype(struct tern_comm *c, MPI_Datatype h, const char *fn, con
 int tern_check_buffer(struct tern_comm *c, const void *buf, long count, const struct tern_datatype *dt,
                       const char *fn, const char *arg);
 int tern_check_ptr(struct tern_comm *c, const void *p, const char *fn, const char *arg);
-/* MPI_INFO_NULL or an info object.  Until the MPI_Info table exists, any
- * created handle of the info kind passes: only values that cannot be an
- * info (another kind, never created) are caught. */
-int tern_check_info_arg(struct tern_comm *c, MPI_Info info, const char *fn, const char *arg);
 
 /* Everything a send-like call checks, in the standard's order. */
 int tern_check_send_args(const char *fn, const void *buf, long count, MPI_Datatype datatype, int dest, int tag,

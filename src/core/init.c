@@ -10,6 +10,7 @@
 #include "core/api.h"
 #include "core/attr.h"
 #include "core/errors.h"
+#include "core/info.h"
 #include "core/info_print.h"
 #include "core/objects.h"
 #include "core/params.h"
@@ -201,7 +202,8 @@ int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
     TERN_REQUIRE_INIT("MPI_Alloc_mem");
     /* MPI_ERR_ARG for a negative size, as MPICH (MPI_ERR_SIZE is about windows). */
     if (size < 0) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Alloc_mem: size=%ld must be >= 0", (long)size);
-    int rc = tern_check_info_arg(NULL, info, "MPI_Alloc_mem", "info");
+    struct tern_info *ti;
+    int rc = tern_info_check(info, 1, "MPI_Alloc_mem", "info", NULL, &ti);
     if (rc) return rc;
     if (!baseptr) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Alloc_mem: baseptr is NULL");
     void *p = NULL;

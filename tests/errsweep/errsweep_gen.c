@@ -27,131 +27,167 @@
  *   MPI_Wtime: returns double, no error code
  */
 
-/* MPI_Address: - = all valid -> MPI_SUCCESS */
+/* MPI_Add_error_class: - = all valid -> MPI_SUCCESS */
 static int c0(void)
+{
+    return MPI_Add_error_class(ES_OUT(int, 0));
+}
+
+/* MPI_Add_error_class: errorclass = NULL -> MPI_ERR_ARG */
+static int c1(void)
+{
+    return MPI_Add_error_class(NULL);
+}
+
+/* MPI_Add_error_code: - = all valid -> MPI_SUCCESS */
+static int c2(void)
+{
+    return MPI_Add_error_code(0, ES_OUT(int, 1));
+}
+
+/* MPI_Add_error_code: errorcode = NULL -> MPI_ERR_ARG */
+static int c3(void)
+{
+    return MPI_Add_error_code(0, NULL);
+}
+
+/* MPI_Add_error_string: - = all valid -> MPI_SUCCESS */
+static int c4(void)
+{
+    return MPI_Add_error_string(0, "errsweep");
+}
+
+/* MPI_Add_error_string: string = NULL -> MPI_ERR_ARG */
+static int c5(void)
+{
+    return MPI_Add_error_string(0, NULL);
+}
+
+/* MPI_Address: - = all valid -> MPI_SUCCESS */
+static int c6(void)
 {
     return MPI_Address(es_sbuf, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Address: address = NULL -> MPI_ERR_ARG */
-static int c1(void)
+static int c7(void)
 {
     return MPI_Address(es_sbuf, NULL);
 }
 
 /* MPI_Allgather: - = all valid -> MPI_SUCCESS */
-static int c2(void)
+static int c8(void)
 {
     return MPI_Allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgather: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c3(void)
+static int c9(void)
 {
     return MPI_Allgather(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgather: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c4(void)
+static int c10(void)
 {
     return MPI_Allgather(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgather: sendcount = -1 -> MPI_ERR_COUNT */
-static int c5(void)
+static int c11(void)
 {
     return MPI_Allgather(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgather: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c6(void)
+static int c12(void)
 {
     return MPI_Allgather(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgather: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c7(void)
+static int c13(void)
 {
     return MPI_Allgather(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgather: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c8(void)
+static int c14(void)
 {
     return MPI_Allgather(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgather: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c9(void)
+static int c15(void)
 {
     return MPI_Allgather(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgather: recvcount = -1 -> MPI_ERR_COUNT */
-static int c10(void)
+static int c16(void)
 {
     return MPI_Allgather(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgather: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c11(void)
+static int c17(void)
 {
     return MPI_Allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_self.h);
 }
 
 /* MPI_Allgather: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c12(void)
+static int c18(void)
 {
     return MPI_Allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_self.h);
 }
 
 /* MPI_Allgather: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c13(void)
+static int c19(void)
 {
     return MPI_Allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, es_self.h);
 }
 
 /* MPI_Allgather: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c14(void)
+static int c20(void)
 {
     return MPI_Allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Allgather: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c15(void)
+static int c21(void)
 {
     return MPI_Allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
 /* MPI_Allgatherv: - = all valid -> MPI_SUCCESS */
-static int c16(void)
+static int c22(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgatherv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c17(void)
+static int c23(void)
 {
     return MPI_Allgatherv(NULL, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgatherv: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c18(void)
+static int c24(void)
 {
     return MPI_Allgatherv(es_rbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgatherv: sendcount = -1 -> MPI_ERR_COUNT */
-static int c19(void)
+static int c25(void)
 {
     return MPI_Allgatherv(es_sbuf, -1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgatherv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c20(void)
+static int c26(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, es_ones, es_iota, MPI_INT,
                           es_self.h);
@@ -159,32 +195,32 @@ static int c20(void)
 
 /* MPI_Allgatherv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c21(void)
+static int c27(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, es_freed.type, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgatherv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c22(void)
+static int c28(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, es_uncommitted, es_rbuf, es_ones, es_iota, MPI_INT,
                           es_self.h);
 }
 
 /* MPI_Allgatherv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c23(void)
+static int c29(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, MPI_INT, NULL, es_ones, es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgatherv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c24(void)
+static int c30(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_neg_first, es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgatherv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c25(void)
+static int c31(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_DATATYPE_NULL,
                           es_self.h);
@@ -192,243 +228,243 @@ static int c25(void)
 
 /* MPI_Allgatherv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c26(void)
+static int c32(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_freed.type, es_self.h);
 }
 
 /* MPI_Allgatherv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c27(void)
+static int c33(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_uncommitted,
                           es_self.h);
 }
 
 /* MPI_Allgatherv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c28(void)
+static int c34(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Allgatherv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c29(void)
+static int c35(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_freed.comm);
 }
 
 /* MPI_Alloc_mem: - = all valid -> MPI_SUCCESS */
-static int c30(void)
+static int c36(void)
 {
     return MPI_Alloc_mem(64, MPI_INFO_NULL, ES_OUT(void, 2));
 }
 
 /* MPI_Alloc_mem: size = -1 -> MPI_ERR_ARG */
-static int c31(void)
+static int c37(void)
 {
     return MPI_Alloc_mem(-1, MPI_INFO_NULL, ES_OUT(void, 2));
 }
 
 /* MPI_Alloc_mem: info = bogus -> MPI_ERR_INFO */
-static int c32(void)
+static int c38(void)
 {
     return MPI_Alloc_mem(64, es_bogus_info, ES_OUT(void, 2));
 }
 
 /* MPI_Alloc_mem: baseptr = NULL -> MPI_ERR_ARG */
-static int c33(void)
+static int c39(void)
 {
     return MPI_Alloc_mem(64, MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Allreduce: - = all valid -> MPI_SUCCESS */
-static int c34(void)
+static int c40(void)
 {
     return MPI_Allreduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Allreduce: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c35(void)
+static int c41(void)
 {
     return MPI_Allreduce(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Allreduce: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c36(void)
+static int c42(void)
 {
     return MPI_Allreduce(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Allreduce: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c37(void)
+static int c43(void)
 {
     return MPI_Allreduce(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Allreduce: count = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c38(void)
+static int c44(void)
 {
     return MPI_Allreduce(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Allreduce: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c39(void)
+static int c45(void)
 {
     return MPI_Allreduce(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Allreduce: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c40(void)
+static int c46(void)
 {
     return MPI_Allreduce(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Allreduce: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c41(void)
+static int c47(void)
 {
     return MPI_Allreduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Allreduce: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c42(void)
+static int c48(void)
 {
     return MPI_Allreduce(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Allreduce: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c43(void)
+static int c49(void)
 {
     return MPI_Allreduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Allreduce: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c44(void)
+static int c50(void)
 {
     return MPI_Allreduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
 /* MPI_Alltoall: - = all valid -> MPI_SUCCESS */
-static int c45(void)
+static int c51(void)
 {
     return MPI_Alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoall: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c46(void)
+static int c52(void)
 {
     return MPI_Alltoall(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoall: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c47(void)
+static int c53(void)
 {
     return MPI_Alltoall(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoall: sendcount = -1 -> MPI_ERR_COUNT */
-static int c48(void)
+static int c54(void)
 {
     return MPI_Alltoall(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoall: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c49(void)
+static int c55(void)
 {
     return MPI_Alltoall(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoall: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c50(void)
+static int c56(void)
 {
     return MPI_Alltoall(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoall: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c51(void)
+static int c57(void)
 {
     return MPI_Alltoall(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoall: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c52(void)
+static int c58(void)
 {
     return MPI_Alltoall(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoall: recvcount = -1 -> MPI_ERR_COUNT */
-static int c53(void)
+static int c59(void)
 {
     return MPI_Alltoall(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoall: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c54(void)
+static int c60(void)
 {
     return MPI_Alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_self.h);
 }
 
 /* MPI_Alltoall: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c55(void)
+static int c61(void)
 {
     return MPI_Alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_self.h);
 }
 
 /* MPI_Alltoall: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c56(void)
+static int c62(void)
 {
     return MPI_Alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, es_self.h);
 }
 
 /* MPI_Alltoall: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c57(void)
+static int c63(void)
 {
     return MPI_Alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Alltoall: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c58(void)
+static int c64(void)
 {
     return MPI_Alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
 /* MPI_Alltoallv: - = all valid -> MPI_SUCCESS */
-static int c59(void)
+static int c65(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                          es_self.h);
 }
 
 /* MPI_Alltoallv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c60(void)
+static int c66(void)
 {
     return MPI_Alltoallv(NULL, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                          es_self.h);
 }
 
 /* MPI_Alltoallv: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c61(void)
+static int c67(void)
 {
     return MPI_Alltoallv(es_rbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                          es_self.h);
 }
 
 /* MPI_Alltoallv: sendcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c62(void)
+static int c68(void)
 {
     return MPI_Alltoallv(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                          MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoallv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c63(void)
+static int c69(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf, es_ones, es_iota,
                          MPI_INT, es_self.h);
@@ -436,35 +472,35 @@ static int c63(void)
 
 /* MPI_Alltoallv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c64(void)
+static int c70(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, es_ones, es_iota,
                          MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoallv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c65(void)
+static int c71(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, es_uncommitted, es_rbuf, es_ones, es_iota,
                          MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoallv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c66(void)
+static int c72(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, NULL, es_ones, es_iota, MPI_INT,
                          es_self.h);
 }
 
 /* MPI_Alltoallv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c67(void)
+static int c73(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_neg_first, es_iota,
                          MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoallv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c68(void)
+static int c74(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                          MPI_DATATYPE_NULL, es_self.h);
@@ -472,21 +508,21 @@ static int c68(void)
 
 /* MPI_Alltoallv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c69(void)
+static int c75(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                          es_freed.type, es_self.h);
 }
 
 /* MPI_Alltoallv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c70(void)
+static int c76(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                          es_uncommitted, es_self.h);
 }
 
 /* MPI_Alltoallv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c71(void)
+static int c77(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                          MPI_COMM_NULL);
@@ -494,70 +530,70 @@ static int c71(void)
 
 /* MPI_Alltoallv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c72(void)
+static int c78(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                          es_freed.comm);
 }
 
 /* MPI_Alltoallw: - = all valid -> MPI_SUCCESS */
-static int c73(void)
+static int c79(void)
 {
     return MPI_Alltoallw(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
                          es_self.h);
 }
 
 /* MPI_Alltoallw: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c74(void)
+static int c80(void)
 {
     return MPI_Alltoallw(NULL, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
                          es_self.h);
 }
 
 /* MPI_Alltoallw: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c75(void)
+static int c81(void)
 {
     return MPI_Alltoallw(es_rbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
                          es_self.h);
 }
 
 /* MPI_Alltoallw: sendcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c76(void)
+static int c82(void)
 {
     return MPI_Alltoallw(es_sbuf, es_neg_first, es_iota, es_ints, es_rbuf, es_ones, es_iota,
                          es_ints, es_self.h);
 }
 
 /* MPI_Alltoallw: sendtypes = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c77(void)
+static int c83(void)
 {
     return MPI_Alltoallw(es_sbuf, es_ones, es_iota, es_null_first, es_rbuf, es_ones, es_iota,
                          es_ints, es_self.h);
 }
 
 /* MPI_Alltoallw: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c78(void)
+static int c84(void)
 {
     return MPI_Alltoallw(es_sbuf, es_ones, es_iota, es_ints, NULL, es_ones, es_iota, es_ints,
                          es_self.h);
 }
 
 /* MPI_Alltoallw: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c79(void)
+static int c85(void)
 {
     return MPI_Alltoallw(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_neg_first, es_iota,
                          es_ints, es_self.h);
 }
 
 /* MPI_Alltoallw: recvtypes = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c80(void)
+static int c86(void)
 {
     return MPI_Alltoallw(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota,
                          es_null_first, es_self.h);
 }
 
 /* MPI_Alltoallw: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c81(void)
+static int c87(void)
 {
     return MPI_Alltoallw(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
                          MPI_COMM_NULL);
@@ -565,159 +601,190 @@ static int c81(void)
 
 /* MPI_Alltoallw: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c82(void)
+static int c88(void)
 {
     return MPI_Alltoallw(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
                          es_freed.comm);
 }
 
+/* MPI_Attr_delete: - = all valid -> MPI_SUCCESS */
+static int c89(void)
+{
+    return MPI_Attr_delete(es_self.h, MPI_TAG_UB);
+}
+
+/* MPI_Attr_delete: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c90(void)
+{
+    return MPI_Attr_delete(MPI_COMM_NULL, MPI_TAG_UB);
+}
+
+/* MPI_Attr_delete: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c91(void)
+{
+    return MPI_Attr_delete(es_freed.comm, MPI_TAG_UB);
+}
+
+/* MPI_Attr_delete: keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
+static int c92(void)
+{
+    return MPI_Attr_delete(es_self.h, MPI_KEYVAL_INVALID);
+}
+
+/* MPI_Attr_delete: keyval = 12345 -> MPI_ERR_KEYVAL */
+static int c93(void)
+{
+    return MPI_Attr_delete(es_self.h, 12345);
+}
+
 /* MPI_Attr_get: - = all valid -> MPI_SUCCESS */
-static int c83(void)
+static int c94(void)
 {
     return MPI_Attr_get(es_world.h, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Attr_get: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c84(void)
+static int c95(void)
 {
     return MPI_Attr_get(MPI_COMM_NULL, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Attr_get: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c85(void)
+static int c96(void)
 {
     return MPI_Attr_get(es_freed.comm, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Attr_get: keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c86(void)
+static int c97(void)
 {
     return MPI_Attr_get(es_world.h, MPI_KEYVAL_INVALID, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Attr_get: keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c87(void)
+static int c98(void)
 {
     return MPI_Attr_get(es_world.h, 12345, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Attr_get: attribute_val = NULL -> MPI_ERR_ARG */
-static int c88(void)
+static int c99(void)
 {
     return MPI_Attr_get(es_world.h, MPI_TAG_UB, NULL, ES_OUT(int, 3));
 }
 
 /* MPI_Attr_get: flag = NULL -> MPI_ERR_ARG */
-static int c89(void)
+static int c100(void)
 {
     return MPI_Attr_get(es_world.h, MPI_TAG_UB, ES_OUT(void, 2), NULL);
 }
 
 /* MPI_Barrier: - = all valid -> MPI_SUCCESS */
-static int c90(void)
+static int c101(void)
 {
     return MPI_Barrier(es_self.h);
 }
 
 /* MPI_Barrier: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c91(void)
+static int c102(void)
 {
     return MPI_Barrier(MPI_COMM_NULL);
 }
 
 /* MPI_Barrier: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c92(void)
+static int c103(void)
 {
     return MPI_Barrier(es_freed.comm);
 }
 
 /* MPI_Bcast: - = all valid -> MPI_SUCCESS */
-static int c93(void)
+static int c104(void)
 {
     return MPI_Bcast(es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Bcast: buffer = NULL -> MPI_ERR_BUFFER */
-static int c94(void)
+static int c105(void)
 {
     return MPI_Bcast(NULL, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Bcast: count = -1 -> MPI_ERR_COUNT */
-static int c95(void)
+static int c106(void)
 {
     return MPI_Bcast(es_rbuf, -1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Bcast: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c96(void)
+static int c107(void)
 {
     return MPI_Bcast(es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h);
 }
 
 /* MPI_Bcast: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c97(void)
+static int c108(void)
 {
     return MPI_Bcast(es_rbuf, 1, es_freed.type, 0, es_self.h);
 }
 
 /* MPI_Bcast: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c98(void)
+static int c109(void)
 {
     return MPI_Bcast(es_rbuf, 1, es_uncommitted, 0, es_self.h);
 }
 
 /* MPI_Bcast: root = -1 -> MPI_ERR_ROOT */
-static int c99(void)
+static int c110(void)
 {
     return MPI_Bcast(es_rbuf, 1, MPI_INT, -1, es_self.h);
 }
 
 /* MPI_Bcast: root = size -> MPI_ERR_ROOT */
-static int c100(void)
+static int c111(void)
 {
     return MPI_Bcast(es_rbuf, 1, MPI_INT, es_self.size, es_self.h);
 }
 
 /* MPI_Bcast: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c101(void)
+static int c112(void)
 {
     return MPI_Bcast(es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Bcast: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c102(void)
+static int c113(void)
 {
     return MPI_Bcast(es_rbuf, 1, MPI_INT, 0, es_freed.comm);
 }
 
 /* MPI_Bsend: - = all valid -> MPI_SUCCESS */
-static int c103(void)
+static int c114(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Bsend: buf = NULL -> MPI_ERR_BUFFER */
-static int c104(void)
+static int c115(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Bsend: count = -1 -> MPI_ERR_COUNT */
-static int c105(void)
+static int c116(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Bsend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c106(void)
+static int c117(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
@@ -725,42 +792,42 @@ static int c106(void)
 
 /* MPI_Bsend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c107(void)
+static int c118(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Bsend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c108(void)
+static int c119(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Bsend: dest = size -> MPI_ERR_RANK */
-static int c109(void)
+static int c120(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Bsend: dest = -5 -> MPI_ERR_RANK */
-static int c110(void)
+static int c121(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Bsend: tag = -5 -> MPI_ERR_TAG */
-static int c111(void)
+static int c122(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Bsend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c112(void)
+static int c123(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_attach_buffer();
@@ -768,7 +835,7 @@ static int c112(void)
 }
 
 /* MPI_Bsend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c113(void)
+static int c124(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
@@ -776,34 +843,34 @@ static int c113(void)
 
 /* MPI_Bsend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c114(void)
+static int c125(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Bsend_init: - = all valid -> MPI_SUCCESS */
-static int c115(void)
+static int c126(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Bsend_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c116(void)
+static int c127(void)
 {
     return MPI_Bsend_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Bsend_init: count = -1 -> MPI_ERR_COUNT */
-static int c117(void)
+static int c128(void)
 {
     return MPI_Bsend_init(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Bsend_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c118(void)
+static int c129(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
@@ -811,41 +878,41 @@ static int c118(void)
 
 /* MPI_Bsend_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c119(void)
+static int c130(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Bsend_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c120(void)
+static int c131(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Bsend_init: dest = size -> MPI_ERR_RANK */
-static int c121(void)
+static int c132(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Bsend_init: dest = -5 -> MPI_ERR_RANK */
-static int c122(void)
+static int c133(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Bsend_init: tag = -5 -> MPI_ERR_TAG */
-static int c123(void)
+static int c134(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Bsend_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c124(void)
+static int c135(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Bsend_init(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -853,7 +920,7 @@ static int c124(void)
 }
 
 /* MPI_Bsend_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c125(void)
+static int c136(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                           ES_OUT(MPI_Request, 6));
@@ -861,627 +928,770 @@ static int c125(void)
 
 /* MPI_Bsend_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c126(void)
+static int c137(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Bsend_init: request = NULL -> MPI_ERR_ARG */
-static int c127(void)
+static int c138(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Buffer_attach: - = all valid -> MPI_SUCCESS */
-static int c128(void)
+static int c139(void)
 {
     return MPI_Buffer_attach(es_bsend_buffer(), es_bsend_buffer_size());
 }
 
 /* MPI_Buffer_attach: buffer = NULL -> MPI_ERR_BUFFER
  * MPICH: MPI_ERR_ARG */
-static int c129(void)
+static int c140(void)
 {
     return MPI_Buffer_attach(NULL, es_bsend_buffer_size());
 }
 
 /* MPI_Buffer_attach: size = -1 -> MPI_ERR_ARG */
-static int c130(void)
+static int c141(void)
 {
     return MPI_Buffer_attach(es_bsend_buffer(), -1);
 }
 
 /* MPI_Buffer_detach: - = all valid -> MPI_SUCCESS */
-static int c131(void)
+static int c142(void)
 {
     (void)es_attach_buffer();
     return MPI_Buffer_detach(ES_OUT(void, 0), ES_OUT(int, 1));
 }
 
 /* MPI_Buffer_detach: buffer_addr = NULL -> MPI_ERR_ARG */
-static int c132(void)
+static int c143(void)
 {
     (void)es_attach_buffer();
     return MPI_Buffer_detach(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Buffer_detach: size = NULL -> MPI_ERR_ARG */
-static int c133(void)
+static int c144(void)
 {
     (void)es_attach_buffer();
     return MPI_Buffer_detach(ES_OUT(void, 0), NULL);
 }
 
 /* MPI_Cancel: - = all valid -> MPI_SUCCESS */
-static int c134(void)
+static int c145(void)
 {
     return MPI_Cancel(ES_PTR(MPI_Request, es_new_irecv()));
 }
 
 /* MPI_Cancel: request = &MPI_REQUEST_NULL -> MPI_ERR_REQUEST */
-static int c135(void)
+static int c146(void)
 {
     return MPI_Cancel(ES_PTR(MPI_Request, MPI_REQUEST_NULL));
 }
 
 /* MPI_Cancel: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c136(void)
+static int c147(void)
 {
     return MPI_Cancel(ES_PTR(MPI_Request, es_freed.request));
 }
 
 /* MPI_Cancel: request = NULL -> MPI_ERR_ARG */
-static int c137(void)
+static int c148(void)
 {
     return MPI_Cancel(NULL);
 }
 
 /* MPI_Comm_call_errhandler: - = all valid -> MPI_SUCCESS */
-static int c138(void)
+static int c149(void)
 {
     return MPI_Comm_call_errhandler(es_world.h, 0);
 }
 
 /* MPI_Comm_call_errhandler: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c139(void)
+static int c150(void)
 {
     return MPI_Comm_call_errhandler(MPI_COMM_NULL, 0);
 }
 
 /* MPI_Comm_call_errhandler: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c140(void)
+static int c151(void)
 {
     return MPI_Comm_call_errhandler(es_freed.comm, 0);
 }
 
 /* MPI_Comm_compare: - = all valid -> MPI_SUCCESS */
-static int c141(void)
+static int c152(void)
 {
     return MPI_Comm_compare(es_world.h, es_world.h, ES_OUT(int, 2));
 }
 
 /* MPI_Comm_compare: comm1 = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c142(void)
+static int c153(void)
 {
     return MPI_Comm_compare(MPI_COMM_NULL, es_world.h, ES_OUT(int, 2));
 }
 
 /* MPI_Comm_compare: comm1 = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c143(void)
+static int c154(void)
 {
     return MPI_Comm_compare(es_freed.comm, es_world.h, ES_OUT(int, 2));
 }
 
 /* MPI_Comm_compare: comm2 = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c144(void)
+static int c155(void)
 {
     return MPI_Comm_compare(es_world.h, MPI_COMM_NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Comm_compare: comm2 = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c145(void)
+static int c156(void)
 {
     return MPI_Comm_compare(es_world.h, es_freed.comm, ES_OUT(int, 2));
 }
 
 /* MPI_Comm_compare: result = NULL -> MPI_ERR_ARG */
-static int c146(void)
+static int c157(void)
 {
     return MPI_Comm_compare(es_world.h, es_world.h, NULL);
 }
 
 /* MPI_Comm_create: - = all valid -> MPI_SUCCESS */
-static int c147(void)
+static int c158(void)
 {
     return MPI_Comm_create(es_self.h, es_self.group, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Comm_create: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c148(void)
+static int c159(void)
 {
     return MPI_Comm_create(MPI_COMM_NULL, es_self.group, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Comm_create: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c149(void)
+static int c160(void)
 {
     return MPI_Comm_create(es_freed.comm, es_self.group, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Comm_create: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c150(void)
+static int c161(void)
 {
     return MPI_Comm_create(es_self.h, MPI_GROUP_NULL, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Comm_create: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c151(void)
+static int c162(void)
 {
     return MPI_Comm_create(es_self.h, es_freed.group, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Comm_create: newcomm = NULL -> MPI_ERR_ARG */
-static int c152(void)
+static int c163(void)
 {
     return MPI_Comm_create(es_self.h, es_self.group, NULL);
 }
 
 /* MPI_Comm_create_errhandler: - = all valid -> MPI_SUCCESS */
-static int c153(void)
+static int c164(void)
 {
     return MPI_Comm_create_errhandler(es_errhandler_fn, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Comm_create_errhandler: comm_errhandler_fn = NULL -> MPI_ERR_ARG */
-static int c154(void)
+static int c165(void)
 {
     return MPI_Comm_create_errhandler(NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Comm_create_errhandler: errhandler = NULL -> MPI_ERR_ARG */
-static int c155(void)
+static int c166(void)
 {
     return MPI_Comm_create_errhandler(es_errhandler_fn, NULL);
 }
 
 /* MPI_Comm_create_group: - = all valid -> MPI_SUCCESS */
-static int c156(void)
+static int c167(void)
 {
     return MPI_Comm_create_group(es_self.h, es_self.group, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_create_group: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c157(void)
+static int c168(void)
 {
     return MPI_Comm_create_group(MPI_COMM_NULL, es_self.group, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_create_group: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c158(void)
+static int c169(void)
 {
     return MPI_Comm_create_group(es_freed.comm, es_self.group, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_create_group: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c159(void)
+static int c170(void)
 {
     return MPI_Comm_create_group(es_self.h, MPI_GROUP_NULL, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_create_group: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c160(void)
+static int c171(void)
 {
     return MPI_Comm_create_group(es_self.h, es_freed.group, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_create_group: tag = -5 -> MPI_ERR_TAG */
-static int c161(void)
+static int c172(void)
 {
     return MPI_Comm_create_group(es_self.h, es_self.group, -5, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_create_group: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c162(void)
+static int c173(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Comm_create_group(es_self.h, es_self.group, es_tag_ub + 1, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_create_group: newcomm = NULL -> MPI_ERR_ARG */
-static int c163(void)
+static int c174(void)
 {
     return MPI_Comm_create_group(es_self.h, es_self.group, 0, NULL);
 }
 
+/* MPI_Comm_delete_attr: - = all valid -> MPI_SUCCESS */
+static int c175(void)
+{
+    return MPI_Comm_delete_attr(es_self.h, MPI_TAG_UB);
+}
+
+/* MPI_Comm_delete_attr: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c176(void)
+{
+    return MPI_Comm_delete_attr(MPI_COMM_NULL, MPI_TAG_UB);
+}
+
+/* MPI_Comm_delete_attr: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c177(void)
+{
+    return MPI_Comm_delete_attr(es_freed.comm, MPI_TAG_UB);
+}
+
+/* MPI_Comm_delete_attr: comm_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
+static int c178(void)
+{
+    return MPI_Comm_delete_attr(es_self.h, MPI_KEYVAL_INVALID);
+}
+
+/* MPI_Comm_delete_attr: comm_keyval = 12345 -> MPI_ERR_KEYVAL */
+static int c179(void)
+{
+    return MPI_Comm_delete_attr(es_self.h, 12345);
+}
+
 /* MPI_Comm_dup: - = all valid -> MPI_SUCCESS */
-static int c164(void)
+static int c180(void)
 {
     return MPI_Comm_dup(es_self.h, ES_OUT(MPI_Comm, 1));
 }
 
 /* MPI_Comm_dup: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c165(void)
+static int c181(void)
 {
     return MPI_Comm_dup(MPI_COMM_NULL, ES_OUT(MPI_Comm, 1));
 }
 
 /* MPI_Comm_dup: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c166(void)
+static int c182(void)
 {
     return MPI_Comm_dup(es_freed.comm, ES_OUT(MPI_Comm, 1));
 }
 
 /* MPI_Comm_dup: newcomm = NULL -> MPI_ERR_ARG */
-static int c167(void)
+static int c183(void)
 {
     return MPI_Comm_dup(es_self.h, NULL);
 }
 
+/* MPI_Comm_dup_with_info: - = all valid -> MPI_SUCCESS */
+static int c184(void)
+{
+    return MPI_Comm_dup_with_info(es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Comm, 2));
+}
+
+/* MPI_Comm_dup_with_info: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c185(void)
+{
+    return MPI_Comm_dup_with_info(MPI_COMM_NULL, MPI_INFO_NULL, ES_OUT(MPI_Comm, 2));
+}
+
+/* MPI_Comm_dup_with_info: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c186(void)
+{
+    return MPI_Comm_dup_with_info(es_freed.comm, MPI_INFO_NULL, ES_OUT(MPI_Comm, 2));
+}
+
+/* MPI_Comm_dup_with_info: info = bogus -> MPI_ERR_INFO */
+static int c187(void)
+{
+    return MPI_Comm_dup_with_info(es_self.h, es_bogus_info, ES_OUT(MPI_Comm, 2));
+}
+
+/* MPI_Comm_dup_with_info: newcomm = NULL -> MPI_ERR_ARG */
+static int c188(void)
+{
+    return MPI_Comm_dup_with_info(es_self.h, MPI_INFO_NULL, NULL);
+}
+
 /* MPI_Comm_free: - = all valid -> MPI_SUCCESS */
-static int c168(void)
+static int c189(void)
 {
     return MPI_Comm_free(ES_PTR(MPI_Comm, es_new_comm()));
 }
 
 /* MPI_Comm_free: comm = &MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c169(void)
+static int c190(void)
 {
     return MPI_Comm_free(ES_PTR(MPI_Comm, MPI_COMM_NULL));
 }
 
 /* MPI_Comm_free: comm = &freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c170(void)
+static int c191(void)
 {
     return MPI_Comm_free(ES_PTR(MPI_Comm, es_freed.comm));
 }
 
 /* MPI_Comm_free: comm = NULL -> MPI_ERR_ARG */
-static int c171(void)
+static int c192(void)
 {
     return MPI_Comm_free(NULL);
 }
 
 /* MPI_Comm_free: comm = &MPI_COMM_WORLD -> MPI_ERR_COMM */
-static int c172(void)
+static int c193(void)
 {
     return MPI_Comm_free(ES_PTR(MPI_Comm, MPI_COMM_WORLD));
 }
 
 /* MPI_Comm_get_attr: - = all valid -> MPI_SUCCESS */
-static int c173(void)
+static int c194(void)
 {
     return MPI_Comm_get_attr(es_world.h, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Comm_get_attr: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c174(void)
+static int c195(void)
 {
     return MPI_Comm_get_attr(MPI_COMM_NULL, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Comm_get_attr: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c175(void)
+static int c196(void)
 {
     return MPI_Comm_get_attr(es_freed.comm, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Comm_get_attr: comm_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c176(void)
+static int c197(void)
 {
     return MPI_Comm_get_attr(es_world.h, MPI_KEYVAL_INVALID, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Comm_get_attr: comm_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c177(void)
+static int c198(void)
 {
     return MPI_Comm_get_attr(es_world.h, 12345, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Comm_get_attr: attribute_val = NULL -> MPI_ERR_ARG */
-static int c178(void)
+static int c199(void)
 {
     return MPI_Comm_get_attr(es_world.h, MPI_TAG_UB, NULL, ES_OUT(int, 3));
 }
 
 /* MPI_Comm_get_attr: flag = NULL -> MPI_ERR_ARG */
-static int c179(void)
+static int c200(void)
 {
     return MPI_Comm_get_attr(es_world.h, MPI_TAG_UB, ES_OUT(void, 2), NULL);
 }
 
 /* MPI_Comm_get_errhandler: - = all valid -> MPI_SUCCESS */
-static int c180(void)
+static int c201(void)
 {
     return MPI_Comm_get_errhandler(es_world.h, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Comm_get_errhandler: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c181(void)
+static int c202(void)
 {
     return MPI_Comm_get_errhandler(MPI_COMM_NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Comm_get_errhandler: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c182(void)
+static int c203(void)
 {
     return MPI_Comm_get_errhandler(es_freed.comm, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Comm_get_errhandler: errhandler = NULL -> MPI_ERR_ARG */
-static int c183(void)
+static int c204(void)
 {
     return MPI_Comm_get_errhandler(es_world.h, NULL);
 }
 
+/* MPI_Comm_get_info: - = all valid -> MPI_SUCCESS */
+static int c205(void)
+{
+    return MPI_Comm_get_info(es_self.h, ES_OUT(MPI_Info, 1));
+}
+
+/* MPI_Comm_get_info: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c206(void)
+{
+    return MPI_Comm_get_info(MPI_COMM_NULL, ES_OUT(MPI_Info, 1));
+}
+
+/* MPI_Comm_get_info: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c207(void)
+{
+    return MPI_Comm_get_info(es_freed.comm, ES_OUT(MPI_Info, 1));
+}
+
+/* MPI_Comm_get_info: info_used = NULL -> MPI_ERR_ARG */
+static int c208(void)
+{
+    return MPI_Comm_get_info(es_self.h, NULL);
+}
+
 /* MPI_Comm_get_name: - = all valid -> MPI_SUCCESS */
-static int c184(void)
+static int c209(void)
 {
     return MPI_Comm_get_name(es_world.h, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Comm_get_name: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c185(void)
+static int c210(void)
 {
     return MPI_Comm_get_name(MPI_COMM_NULL, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Comm_get_name: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c186(void)
+static int c211(void)
 {
     return MPI_Comm_get_name(es_freed.comm, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Comm_get_name: comm_name = NULL -> MPI_ERR_ARG */
-static int c187(void)
+static int c212(void)
 {
     return MPI_Comm_get_name(es_world.h, NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Comm_get_name: resultlen = NULL -> MPI_ERR_ARG */
-static int c188(void)
+static int c213(void)
 {
     return MPI_Comm_get_name(es_world.h, ES_OUT(char, 1), NULL);
 }
 
 /* MPI_Comm_group: - = all valid -> MPI_SUCCESS */
-static int c189(void)
+static int c214(void)
 {
     return MPI_Comm_group(es_world.h, ES_OUT(MPI_Group, 1));
 }
 
 /* MPI_Comm_group: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c190(void)
+static int c215(void)
 {
     return MPI_Comm_group(MPI_COMM_NULL, ES_OUT(MPI_Group, 1));
 }
 
 /* MPI_Comm_group: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c191(void)
+static int c216(void)
 {
     return MPI_Comm_group(es_freed.comm, ES_OUT(MPI_Group, 1));
 }
 
 /* MPI_Comm_group: group = NULL -> MPI_ERR_ARG */
-static int c192(void)
+static int c217(void)
 {
     return MPI_Comm_group(es_world.h, NULL);
 }
 
 /* MPI_Comm_rank: - = all valid -> MPI_SUCCESS */
-static int c193(void)
+static int c218(void)
 {
     return MPI_Comm_rank(es_world.h, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_rank: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c194(void)
+static int c219(void)
 {
     return MPI_Comm_rank(MPI_COMM_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_rank: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c195(void)
+static int c220(void)
 {
     return MPI_Comm_rank(es_freed.comm, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_rank: rank = NULL -> MPI_ERR_ARG */
-static int c196(void)
+static int c221(void)
 {
     return MPI_Comm_rank(es_world.h, NULL);
 }
 
 /* MPI_Comm_remote_group: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c197(void)
+static int c222(void)
 {
     return MPI_Comm_remote_group(MPI_COMM_NULL, ES_OUT(MPI_Group, 1));
 }
 
 /* MPI_Comm_remote_group: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c198(void)
+static int c223(void)
 {
     return MPI_Comm_remote_group(es_freed.comm, ES_OUT(MPI_Group, 1));
 }
 
 /* MPI_Comm_remote_group: comm = intracomm -> MPI_ERR_COMM
  * MPICH: succeeds */
-static int c199(void)
+static int c224(void)
 {
     return MPI_Comm_remote_group(es_world.h, ES_OUT(MPI_Group, 1));
 }
 
 /* MPI_Comm_remote_group: group = NULL -> MPI_ERR_ARG */
-static int c200(void)
+static int c225(void)
 {
     return MPI_Comm_remote_group(es_world.h, NULL);
 }
 
 /* MPI_Comm_remote_size: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c201(void)
+static int c226(void)
 {
     return MPI_Comm_remote_size(MPI_COMM_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_remote_size: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c202(void)
+static int c227(void)
 {
     return MPI_Comm_remote_size(es_freed.comm, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_remote_size: comm = intracomm -> MPI_ERR_COMM
  * MPICH: succeeds */
-static int c203(void)
+static int c228(void)
 {
     return MPI_Comm_remote_size(es_world.h, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_remote_size: size = NULL -> MPI_ERR_ARG */
-static int c204(void)
+static int c229(void)
 {
     return MPI_Comm_remote_size(es_world.h, NULL);
 }
 
+/* MPI_Comm_set_attr: - = all valid -> MPI_SUCCESS */
+static int c230(void)
+{
+    return MPI_Comm_set_attr(es_world.h, MPI_TAG_UB, es_sbuf);
+}
+
+/* MPI_Comm_set_attr: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c231(void)
+{
+    return MPI_Comm_set_attr(MPI_COMM_NULL, MPI_TAG_UB, es_sbuf);
+}
+
+/* MPI_Comm_set_attr: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c232(void)
+{
+    return MPI_Comm_set_attr(es_freed.comm, MPI_TAG_UB, es_sbuf);
+}
+
+/* MPI_Comm_set_attr: comm_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
+static int c233(void)
+{
+    return MPI_Comm_set_attr(es_world.h, MPI_KEYVAL_INVALID, es_sbuf);
+}
+
+/* MPI_Comm_set_attr: comm_keyval = 12345 -> MPI_ERR_KEYVAL */
+static int c234(void)
+{
+    return MPI_Comm_set_attr(es_world.h, 12345, es_sbuf);
+}
+
 /* MPI_Comm_set_errhandler: - = all valid -> MPI_SUCCESS */
-static int c205(void)
+static int c235(void)
 {
     return MPI_Comm_set_errhandler(es_world.h, MPI_ERRORS_RETURN);
 }
 
 /* MPI_Comm_set_errhandler: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c206(void)
+static int c236(void)
 {
     return MPI_Comm_set_errhandler(MPI_COMM_NULL, MPI_ERRORS_RETURN);
 }
 
 /* MPI_Comm_set_errhandler: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c207(void)
+static int c237(void)
 {
     return MPI_Comm_set_errhandler(es_freed.comm, MPI_ERRORS_RETURN);
 }
 
 /* MPI_Comm_set_errhandler: errhandler = MPI_ERRHANDLER_NULL -> MPI_ERR_ARG */
-static int c208(void)
+static int c238(void)
 {
     return MPI_Comm_set_errhandler(es_world.h, MPI_ERRHANDLER_NULL);
 }
 
 /* MPI_Comm_set_errhandler: errhandler = freed -> MPI_ERR_ARG
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c209(void)
+static int c239(void)
 {
     return MPI_Comm_set_errhandler(es_world.h, es_freed.errhandler);
 }
 
+/* MPI_Comm_set_info: - = all valid -> MPI_SUCCESS */
+static int c240(void)
+{
+    return MPI_Comm_set_info(es_self.h, MPI_INFO_NULL);
+}
+
+/* MPI_Comm_set_info: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c241(void)
+{
+    return MPI_Comm_set_info(MPI_COMM_NULL, MPI_INFO_NULL);
+}
+
+/* MPI_Comm_set_info: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c242(void)
+{
+    return MPI_Comm_set_info(es_freed.comm, MPI_INFO_NULL);
+}
+
+/* MPI_Comm_set_info: info = bogus -> MPI_ERR_INFO */
+static int c243(void)
+{
+    return MPI_Comm_set_info(es_self.h, es_bogus_info);
+}
+
 /* MPI_Comm_set_name: - = all valid -> MPI_SUCCESS */
-static int c210(void)
+static int c244(void)
 {
     return MPI_Comm_set_name(es_world.h, "errsweep");
 }
 
 /* MPI_Comm_set_name: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c211(void)
+static int c245(void)
 {
     return MPI_Comm_set_name(MPI_COMM_NULL, "errsweep");
 }
 
 /* MPI_Comm_set_name: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c212(void)
+static int c246(void)
 {
     return MPI_Comm_set_name(es_freed.comm, "errsweep");
 }
 
 /* MPI_Comm_set_name: comm_name = NULL -> MPI_ERR_ARG */
-static int c213(void)
+static int c247(void)
 {
     return MPI_Comm_set_name(es_world.h, NULL);
 }
 
 /* MPI_Comm_size: - = all valid -> MPI_SUCCESS */
-static int c214(void)
+static int c248(void)
 {
     return MPI_Comm_size(es_world.h, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_size: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c215(void)
+static int c249(void)
 {
     return MPI_Comm_size(MPI_COMM_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_size: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c216(void)
+static int c250(void)
 {
     return MPI_Comm_size(es_freed.comm, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_size: size = NULL -> MPI_ERR_ARG */
-static int c217(void)
+static int c251(void)
 {
     return MPI_Comm_size(es_world.h, NULL);
 }
 
 /* MPI_Comm_split: - = all valid -> MPI_SUCCESS */
-static int c218(void)
+static int c252(void)
 {
     return MPI_Comm_split(es_self.h, 0, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_split: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c219(void)
+static int c253(void)
 {
     return MPI_Comm_split(MPI_COMM_NULL, 0, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_split: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c220(void)
+static int c254(void)
 {
     return MPI_Comm_split(es_freed.comm, 0, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_split: color = -5 -> MPI_ERR_ARG
  * MPICH: succeeds */
-static int c221(void)
+static int c255(void)
 {
     return MPI_Comm_split(es_self.h, -5, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_split: newcomm = NULL -> MPI_ERR_ARG */
-static int c222(void)
+static int c256(void)
 {
     return MPI_Comm_split(es_self.h, 0, 0, NULL);
 }
 
 /* MPI_Comm_split_type: - = all valid -> MPI_SUCCESS */
-static int c223(void)
+static int c257(void)
 {
     return MPI_Comm_split_type(es_self.h, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
                                ES_OUT(MPI_Comm, 4));
 }
 
 /* MPI_Comm_split_type: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c224(void)
+static int c258(void)
 {
     return MPI_Comm_split_type(MPI_COMM_NULL, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
                                ES_OUT(MPI_Comm, 4));
@@ -1489,407 +1699,425 @@ static int c224(void)
 
 /* MPI_Comm_split_type: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c225(void)
+static int c259(void)
 {
     return MPI_Comm_split_type(es_freed.comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
                                ES_OUT(MPI_Comm, 4));
 }
 
 /* MPI_Comm_split_type: split_type = 12345 -> MPI_ERR_ARG */
-static int c226(void)
+static int c260(void)
 {
     return MPI_Comm_split_type(es_self.h, 12345, 0, MPI_INFO_NULL, ES_OUT(MPI_Comm, 4));
 }
 
 /* MPI_Comm_split_type: info = bogus -> MPI_ERR_INFO */
-static int c227(void)
+static int c261(void)
 {
     return MPI_Comm_split_type(es_self.h, MPI_COMM_TYPE_SHARED, 0, es_bogus_info,
                                ES_OUT(MPI_Comm, 4));
 }
 
 /* MPI_Comm_split_type: newcomm = NULL -> MPI_ERR_ARG */
-static int c228(void)
+static int c262(void)
 {
     return MPI_Comm_split_type(es_self.h, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Comm_test_inter: - = all valid -> MPI_SUCCESS */
-static int c229(void)
+static int c263(void)
 {
     return MPI_Comm_test_inter(es_world.h, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_test_inter: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c230(void)
+static int c264(void)
 {
     return MPI_Comm_test_inter(MPI_COMM_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_test_inter: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c231(void)
+static int c265(void)
 {
     return MPI_Comm_test_inter(es_freed.comm, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_test_inter: flag = NULL -> MPI_ERR_ARG */
-static int c232(void)
+static int c266(void)
 {
     return MPI_Comm_test_inter(es_world.h, NULL);
 }
 
 /* MPI_Errhandler_create: - = all valid -> MPI_SUCCESS */
-static int c233(void)
+static int c267(void)
 {
     return MPI_Errhandler_create(es_errhandler_fn, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Errhandler_create: comm_errhandler_fn = NULL -> MPI_ERR_ARG */
-static int c234(void)
+static int c268(void)
 {
     return MPI_Errhandler_create(NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Errhandler_create: errhandler = NULL -> MPI_ERR_ARG */
-static int c235(void)
+static int c269(void)
 {
     return MPI_Errhandler_create(es_errhandler_fn, NULL);
 }
 
 /* MPI_Errhandler_free: - = all valid -> MPI_SUCCESS */
-static int c236(void)
+static int c270(void)
 {
     return MPI_Errhandler_free(ES_PTR(MPI_Errhandler, es_new_errhandler()));
 }
 
 /* MPI_Errhandler_free: errhandler = &MPI_ERRHANDLER_NULL -> MPI_ERR_ARG */
-static int c237(void)
+static int c271(void)
 {
     return MPI_Errhandler_free(ES_PTR(MPI_Errhandler, MPI_ERRHANDLER_NULL));
 }
 
 /* MPI_Errhandler_free: errhandler = NULL -> MPI_ERR_ARG */
-static int c238(void)
+static int c272(void)
 {
     return MPI_Errhandler_free(NULL);
 }
 
 /* MPI_Errhandler_get: - = all valid -> MPI_SUCCESS */
-static int c239(void)
+static int c273(void)
 {
     return MPI_Errhandler_get(es_world.h, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Errhandler_get: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c240(void)
+static int c274(void)
 {
     return MPI_Errhandler_get(MPI_COMM_NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Errhandler_get: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c241(void)
+static int c275(void)
 {
     return MPI_Errhandler_get(es_freed.comm, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Errhandler_get: errhandler = NULL -> MPI_ERR_ARG */
-static int c242(void)
+static int c276(void)
 {
     return MPI_Errhandler_get(es_world.h, NULL);
 }
 
 /* MPI_Errhandler_set: - = all valid -> MPI_SUCCESS */
-static int c243(void)
+static int c277(void)
 {
     return MPI_Errhandler_set(es_world.h, MPI_ERRORS_RETURN);
 }
 
 /* MPI_Errhandler_set: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c244(void)
+static int c278(void)
 {
     return MPI_Errhandler_set(MPI_COMM_NULL, MPI_ERRORS_RETURN);
 }
 
 /* MPI_Errhandler_set: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c245(void)
+static int c279(void)
 {
     return MPI_Errhandler_set(es_freed.comm, MPI_ERRORS_RETURN);
 }
 
 /* MPI_Errhandler_set: errhandler = MPI_ERRHANDLER_NULL -> MPI_ERR_ARG */
-static int c246(void)
+static int c280(void)
 {
     return MPI_Errhandler_set(es_world.h, MPI_ERRHANDLER_NULL);
 }
 
 /* MPI_Errhandler_set: errhandler = freed -> MPI_ERR_ARG
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c247(void)
+static int c281(void)
 {
     return MPI_Errhandler_set(es_world.h, es_freed.errhandler);
 }
 
 /* MPI_Error_class: - = all valid -> MPI_SUCCESS */
-static int c248(void)
+static int c282(void)
 {
     return MPI_Error_class(MPI_ERR_OTHER, ES_OUT(int, 1));
 }
 
 /* MPI_Error_class: errorcode = -1 -> MPI_ERR_ARG
  * MPICH: succeeds */
-static int c249(void)
+static int c283(void)
 {
     return MPI_Error_class(-1, ES_OUT(int, 1));
 }
 
 /* MPI_Error_class: errorclass = NULL -> MPI_ERR_ARG */
-static int c250(void)
+static int c284(void)
 {
     return MPI_Error_class(MPI_ERR_OTHER, NULL);
 }
 
 /* MPI_Error_string: - = all valid -> MPI_SUCCESS */
-static int c251(void)
+static int c285(void)
 {
     return MPI_Error_string(MPI_ERR_OTHER, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Error_string: errorcode = -1 -> MPI_ERR_ARG
  * MPICH: succeeds */
-static int c252(void)
+static int c286(void)
 {
     return MPI_Error_string(-1, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Error_string: string = NULL -> MPI_ERR_ARG */
-static int c253(void)
+static int c287(void)
 {
     return MPI_Error_string(MPI_ERR_OTHER, NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Error_string: resultlen = NULL -> MPI_ERR_ARG */
-static int c254(void)
+static int c288(void)
 {
     return MPI_Error_string(MPI_ERR_OTHER, ES_OUT(char, 1), NULL);
 }
 
 /* MPI_Exscan: - = all valid -> MPI_SUCCESS */
-static int c255(void)
+static int c289(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Exscan: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c256(void)
+static int c290(void)
 {
     return MPI_Exscan(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Exscan: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c257(void)
+static int c291(void)
 {
     return MPI_Exscan(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Exscan: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c258(void)
+static int c292(void)
 {
     return MPI_Exscan(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Exscan: count = -1 -> MPI_ERR_COUNT
  * MPICH: aborts */
-static int c259(void)
+static int c293(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Exscan: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c260(void)
+static int c294(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Exscan: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c261(void)
+static int c295(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Exscan: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c262(void)
+static int c296(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Exscan: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c263(void)
+static int c297(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Exscan: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c264(void)
+static int c298(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Exscan: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c265(void)
+static int c299(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
+/* MPI_File_create_errhandler: - = all valid -> MPI_SUCCESS */
+static int c300(void)
+{
+    return MPI_File_create_errhandler(es_errhandler_fn, ES_OUT(MPI_Errhandler, 1));
+}
+
+/* MPI_File_create_errhandler: file_errhandler_fn = NULL -> MPI_ERR_ARG */
+static int c301(void)
+{
+    return MPI_File_create_errhandler(NULL, ES_OUT(MPI_Errhandler, 1));
+}
+
+/* MPI_File_create_errhandler: errhandler = NULL -> MPI_ERR_ARG */
+static int c302(void)
+{
+    return MPI_File_create_errhandler(es_errhandler_fn, NULL);
+}
+
 /* MPI_Finalized: - = all valid -> MPI_SUCCESS */
-static int c266(void)
+static int c303(void)
 {
     return MPI_Finalized(ES_OUT(int, 0));
 }
 
 /* MPI_Finalized: flag = NULL -> MPI_ERR_ARG */
-static int c267(void)
+static int c304(void)
 {
     return MPI_Finalized(NULL);
 }
 
 /* MPI_Free_mem: - = all valid -> MPI_SUCCESS */
-static int c268(void)
+static int c305(void)
 {
     return MPI_Free_mem(es_new_mem());
 }
 
 /* MPI_Gather: - = all valid -> MPI_SUCCESS */
-static int c269(void)
+static int c306(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c270(void)
+static int c307(void)
 {
     return MPI_Gather(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c271(void)
+static int c308(void)
 {
     return MPI_Gather(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: sendcount = -1 -> MPI_ERR_COUNT */
-static int c272(void)
+static int c309(void)
 {
     return MPI_Gather(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c273(void)
+static int c310(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c274(void)
+static int c311(void)
 {
     return MPI_Gather(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c275(void)
+static int c312(void)
 {
     return MPI_Gather(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c276(void)
+static int c313(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: recvcount = -1 -> MPI_ERR_COUNT */
-static int c277(void)
+static int c314(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c278(void)
+static int c315(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h);
 }
 
 /* MPI_Gather: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c279(void)
+static int c316(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, 0, es_self.h);
 }
 
 /* MPI_Gather: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c280(void)
+static int c317(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, 0, es_self.h);
 }
 
 /* MPI_Gather: root = -1 -> MPI_ERR_ROOT */
-static int c281(void)
+static int c318(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h);
 }
 
 /* MPI_Gather: root = size -> MPI_ERR_ROOT */
-static int c282(void)
+static int c319(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size, es_self.h);
 }
 
 /* MPI_Gather: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c283(void)
+static int c320(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Gather: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c284(void)
+static int c321(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm);
 }
 
 /* MPI_Gatherv: - = all valid -> MPI_SUCCESS */
-static int c285(void)
+static int c322(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gatherv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c286(void)
+static int c323(void)
 {
     return MPI_Gatherv(NULL, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gatherv: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c287(void)
+static int c324(void)
 {
     return MPI_Gatherv(es_rbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gatherv: sendcount = -1 -> MPI_ERR_COUNT */
-static int c288(void)
+static int c325(void)
 {
     return MPI_Gatherv(es_sbuf, -1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gatherv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c289(void)
+static int c326(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, es_ones, es_iota, MPI_INT, 0,
                        es_self.h);
@@ -1897,32 +2125,32 @@ static int c289(void)
 
 /* MPI_Gatherv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c290(void)
+static int c327(void)
 {
     return MPI_Gatherv(es_sbuf, 1, es_freed.type, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gatherv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c291(void)
+static int c328(void)
 {
     return MPI_Gatherv(es_sbuf, 1, es_uncommitted, es_rbuf, es_ones, es_iota, MPI_INT, 0,
                        es_self.h);
 }
 
 /* MPI_Gatherv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c292(void)
+static int c329(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, NULL, es_ones, es_iota, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gatherv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c293(void)
+static int c330(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_neg_first, es_iota, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gatherv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c294(void)
+static int c331(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_DATATYPE_NULL, 0,
                        es_self.h);
@@ -1930,686 +2158,686 @@ static int c294(void)
 
 /* MPI_Gatherv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c295(void)
+static int c332(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_freed.type, 0, es_self.h);
 }
 
 /* MPI_Gatherv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c296(void)
+static int c333(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_uncommitted, 0,
                        es_self.h);
 }
 
 /* MPI_Gatherv: root = -1 -> MPI_ERR_ROOT */
-static int c297(void)
+static int c334(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, -1, es_self.h);
 }
 
 /* MPI_Gatherv: root = size -> MPI_ERR_ROOT */
-static int c298(void)
+static int c335(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.size,
                        es_self.h);
 }
 
 /* MPI_Gatherv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c299(void)
+static int c336(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Gatherv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c300(void)
+static int c337(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_freed.comm);
 }
 
 /* MPI_Get_address: - = all valid -> MPI_SUCCESS */
-static int c301(void)
+static int c338(void)
 {
     return MPI_Get_address(es_sbuf, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Get_address: address = NULL -> MPI_ERR_ARG */
-static int c302(void)
+static int c339(void)
 {
     return MPI_Get_address(es_sbuf, NULL);
 }
 
 /* MPI_Get_count: - = all valid -> MPI_SUCCESS */
-static int c303(void)
+static int c340(void)
 {
     return MPI_Get_count(&es_status0, MPI_INT, ES_OUT(int, 2));
 }
 
 /* MPI_Get_count: status = NULL -> MPI_ERR_ARG */
-static int c304(void)
+static int c341(void)
 {
     return MPI_Get_count(NULL, MPI_INT, ES_OUT(int, 2));
 }
 
 /* MPI_Get_count: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c305(void)
+static int c342(void)
 {
     return MPI_Get_count(&es_status0, MPI_DATATYPE_NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Get_count: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c306(void)
+static int c343(void)
 {
     return MPI_Get_count(&es_status0, es_freed.type, ES_OUT(int, 2));
 }
 
 /* MPI_Get_count: count = NULL -> MPI_ERR_ARG */
-static int c307(void)
+static int c344(void)
 {
     return MPI_Get_count(&es_status0, MPI_INT, NULL);
 }
 
 /* MPI_Get_elements: - = all valid -> MPI_SUCCESS */
-static int c308(void)
+static int c345(void)
 {
     return MPI_Get_elements(&es_status0, MPI_INT, ES_OUT(int, 2));
 }
 
 /* MPI_Get_elements: status = NULL -> MPI_ERR_ARG */
-static int c309(void)
+static int c346(void)
 {
     return MPI_Get_elements(NULL, MPI_INT, ES_OUT(int, 2));
 }
 
 /* MPI_Get_elements: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c310(void)
+static int c347(void)
 {
     return MPI_Get_elements(&es_status0, MPI_DATATYPE_NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Get_elements: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c311(void)
+static int c348(void)
 {
     return MPI_Get_elements(&es_status0, es_freed.type, ES_OUT(int, 2));
 }
 
 /* MPI_Get_elements: count = NULL -> MPI_ERR_ARG */
-static int c312(void)
+static int c349(void)
 {
     return MPI_Get_elements(&es_status0, MPI_INT, NULL);
 }
 
 /* MPI_Get_elements_x: - = all valid -> MPI_SUCCESS */
-static int c313(void)
+static int c350(void)
 {
     return MPI_Get_elements_x(&es_status0, MPI_INT, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Get_elements_x: status = NULL -> MPI_ERR_ARG */
-static int c314(void)
+static int c351(void)
 {
     return MPI_Get_elements_x(NULL, MPI_INT, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Get_elements_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c315(void)
+static int c352(void)
 {
     return MPI_Get_elements_x(&es_status0, MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Get_elements_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c316(void)
+static int c353(void)
 {
     return MPI_Get_elements_x(&es_status0, es_freed.type, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Get_elements_x: count = NULL -> MPI_ERR_ARG */
-static int c317(void)
+static int c354(void)
 {
     return MPI_Get_elements_x(&es_status0, MPI_INT, NULL);
 }
 
 /* MPI_Get_library_version: - = all valid -> MPI_SUCCESS */
-static int c318(void)
+static int c355(void)
 {
     return MPI_Get_library_version(ES_OUT(char, 0), ES_OUT(int, 1));
 }
 
 /* MPI_Get_library_version: version = NULL -> MPI_ERR_ARG */
-static int c319(void)
+static int c356(void)
 {
     return MPI_Get_library_version(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Get_library_version: resultlen = NULL -> MPI_ERR_ARG */
-static int c320(void)
+static int c357(void)
 {
     return MPI_Get_library_version(ES_OUT(char, 0), NULL);
 }
 
 /* MPI_Get_processor_name: - = all valid -> MPI_SUCCESS */
-static int c321(void)
+static int c358(void)
 {
     return MPI_Get_processor_name(ES_OUT(char, 0), ES_OUT(int, 1));
 }
 
 /* MPI_Get_processor_name: name = NULL -> MPI_ERR_ARG */
-static int c322(void)
+static int c359(void)
 {
     return MPI_Get_processor_name(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Get_processor_name: resultlen = NULL -> MPI_ERR_ARG */
-static int c323(void)
+static int c360(void)
 {
     return MPI_Get_processor_name(ES_OUT(char, 0), NULL);
 }
 
 /* MPI_Get_version: - = all valid -> MPI_SUCCESS */
-static int c324(void)
+static int c361(void)
 {
     return MPI_Get_version(ES_OUT(int, 0), ES_OUT(int, 1));
 }
 
 /* MPI_Get_version: version = NULL -> MPI_ERR_ARG */
-static int c325(void)
+static int c362(void)
 {
     return MPI_Get_version(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Get_version: subversion = NULL -> MPI_ERR_ARG */
-static int c326(void)
+static int c363(void)
 {
     return MPI_Get_version(ES_OUT(int, 0), NULL);
 }
 
 /* MPI_Group_compare: - = all valid -> MPI_SUCCESS */
-static int c327(void)
+static int c364(void)
 {
     return MPI_Group_compare(es_world.group, es_world.group, ES_OUT(int, 2));
 }
 
 /* MPI_Group_compare: group1 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c328(void)
+static int c365(void)
 {
     return MPI_Group_compare(MPI_GROUP_NULL, es_world.group, ES_OUT(int, 2));
 }
 
 /* MPI_Group_compare: group1 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c329(void)
+static int c366(void)
 {
     return MPI_Group_compare(es_freed.group, es_world.group, ES_OUT(int, 2));
 }
 
 /* MPI_Group_compare: group2 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c330(void)
+static int c367(void)
 {
     return MPI_Group_compare(es_world.group, MPI_GROUP_NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Group_compare: group2 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c331(void)
+static int c368(void)
 {
     return MPI_Group_compare(es_world.group, es_freed.group, ES_OUT(int, 2));
 }
 
 /* MPI_Group_compare: result = NULL -> MPI_ERR_ARG */
-static int c332(void)
+static int c369(void)
 {
     return MPI_Group_compare(es_world.group, es_world.group, NULL);
 }
 
 /* MPI_Group_difference: - = all valid -> MPI_SUCCESS */
-static int c333(void)
+static int c370(void)
 {
     return MPI_Group_difference(es_world.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_difference: group1 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c334(void)
+static int c371(void)
 {
     return MPI_Group_difference(MPI_GROUP_NULL, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_difference: group1 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c335(void)
+static int c372(void)
 {
     return MPI_Group_difference(es_freed.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_difference: group2 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c336(void)
+static int c373(void)
 {
     return MPI_Group_difference(es_world.group, MPI_GROUP_NULL, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_difference: group2 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c337(void)
+static int c374(void)
 {
     return MPI_Group_difference(es_world.group, es_freed.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_difference: newgroup = NULL -> MPI_ERR_ARG */
-static int c338(void)
+static int c375(void)
 {
     return MPI_Group_difference(es_world.group, es_world.group, NULL);
 }
 
 /* MPI_Group_excl: - = all valid -> MPI_SUCCESS */
-static int c339(void)
+static int c376(void)
 {
     return MPI_Group_excl(es_world.group, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c340(void)
+static int c377(void)
 {
     return MPI_Group_excl(MPI_GROUP_NULL, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c341(void)
+static int c378(void)
 {
     return MPI_Group_excl(es_freed.group, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: n = -1 -> MPI_ERR_ARG */
-static int c342(void)
+static int c379(void)
 {
     return MPI_Group_excl(es_world.group, -1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: ranks = {size} -> MPI_ERR_RANK */
-static int c343(void)
+static int c380(void)
 {
     return MPI_Group_excl(es_world.group, 1, (int[]){es_world.size}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: ranks = {-5} -> MPI_ERR_RANK */
-static int c344(void)
+static int c381(void)
 {
     return MPI_Group_excl(es_world.group, 1, (int[]){-5}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: newgroup = NULL -> MPI_ERR_ARG */
-static int c345(void)
+static int c382(void)
 {
     return MPI_Group_excl(es_world.group, 1, (int[]){0}, NULL);
 }
 
 /* MPI_Group_free: - = all valid -> MPI_SUCCESS */
-static int c346(void)
+static int c383(void)
 {
     return MPI_Group_free(ES_PTR(MPI_Group, es_new_group()));
 }
 
 /* MPI_Group_free: group = &MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c347(void)
+static int c384(void)
 {
     return MPI_Group_free(ES_PTR(MPI_Group, MPI_GROUP_NULL));
 }
 
 /* MPI_Group_free: group = &freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c348(void)
+static int c385(void)
 {
     return MPI_Group_free(ES_PTR(MPI_Group, es_freed.group));
 }
 
 /* MPI_Group_free: group = NULL -> MPI_ERR_ARG */
-static int c349(void)
+static int c386(void)
 {
     return MPI_Group_free(NULL);
 }
 
 /* MPI_Group_incl: - = all valid -> MPI_SUCCESS */
-static int c350(void)
+static int c387(void)
 {
     return MPI_Group_incl(es_world.group, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c351(void)
+static int c388(void)
 {
     return MPI_Group_incl(MPI_GROUP_NULL, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c352(void)
+static int c389(void)
 {
     return MPI_Group_incl(es_freed.group, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: n = -1 -> MPI_ERR_ARG */
-static int c353(void)
+static int c390(void)
 {
     return MPI_Group_incl(es_world.group, -1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: ranks = {size} -> MPI_ERR_RANK */
-static int c354(void)
+static int c391(void)
 {
     return MPI_Group_incl(es_world.group, 1, (int[]){es_world.size}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: ranks = {-5} -> MPI_ERR_RANK */
-static int c355(void)
+static int c392(void)
 {
     return MPI_Group_incl(es_world.group, 1, (int[]){-5}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: newgroup = NULL -> MPI_ERR_ARG */
-static int c356(void)
+static int c393(void)
 {
     return MPI_Group_incl(es_world.group, 1, (int[]){0}, NULL);
 }
 
 /* MPI_Group_intersection: - = all valid -> MPI_SUCCESS */
-static int c357(void)
+static int c394(void)
 {
     return MPI_Group_intersection(es_world.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_intersection: group1 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c358(void)
+static int c395(void)
 {
     return MPI_Group_intersection(MPI_GROUP_NULL, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_intersection: group1 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c359(void)
+static int c396(void)
 {
     return MPI_Group_intersection(es_freed.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_intersection: group2 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c360(void)
+static int c397(void)
 {
     return MPI_Group_intersection(es_world.group, MPI_GROUP_NULL, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_intersection: group2 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c361(void)
+static int c398(void)
 {
     return MPI_Group_intersection(es_world.group, es_freed.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_intersection: newgroup = NULL -> MPI_ERR_ARG */
-static int c362(void)
+static int c399(void)
 {
     return MPI_Group_intersection(es_world.group, es_world.group, NULL);
 }
 
 /* MPI_Group_range_excl: - = all valid -> MPI_SUCCESS */
-static int c363(void)
+static int c400(void)
 {
     return MPI_Group_range_excl(es_world.group, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c364(void)
+static int c401(void)
 {
     return MPI_Group_range_excl(MPI_GROUP_NULL, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c365(void)
+static int c402(void)
 {
     return MPI_Group_range_excl(es_freed.group, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: n = -1 -> MPI_ERR_ARG */
-static int c366(void)
+static int c403(void)
 {
     return MPI_Group_range_excl(es_world.group, -1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: ranges = {{size,size,1}} -> MPI_ERR_ARG */
-static int c367(void)
+static int c404(void)
 {
     return MPI_Group_range_excl(es_world.group, 1, (int[][3]){{es_world.size, es_world.size, 1}},
                                 ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: ranges = {{-5,0,1}} -> MPI_ERR_ARG */
-static int c368(void)
+static int c405(void)
 {
     return MPI_Group_range_excl(es_world.group, 1, (int[][3]){{-5, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: newgroup = NULL -> MPI_ERR_ARG */
-static int c369(void)
+static int c406(void)
 {
     return MPI_Group_range_excl(es_world.group, 1, (int[][3]){{0, 0, 1}}, NULL);
 }
 
 /* MPI_Group_range_incl: - = all valid -> MPI_SUCCESS */
-static int c370(void)
+static int c407(void)
 {
     return MPI_Group_range_incl(es_world.group, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c371(void)
+static int c408(void)
 {
     return MPI_Group_range_incl(MPI_GROUP_NULL, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c372(void)
+static int c409(void)
 {
     return MPI_Group_range_incl(es_freed.group, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: n = -1 -> MPI_ERR_ARG */
-static int c373(void)
+static int c410(void)
 {
     return MPI_Group_range_incl(es_world.group, -1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: ranges = {{size,size,1}} -> MPI_ERR_ARG */
-static int c374(void)
+static int c411(void)
 {
     return MPI_Group_range_incl(es_world.group, 1, (int[][3]){{es_world.size, es_world.size, 1}},
                                 ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: ranges = {{-5,0,1}} -> MPI_ERR_ARG */
-static int c375(void)
+static int c412(void)
 {
     return MPI_Group_range_incl(es_world.group, 1, (int[][3]){{-5, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: newgroup = NULL -> MPI_ERR_ARG */
-static int c376(void)
+static int c413(void)
 {
     return MPI_Group_range_incl(es_world.group, 1, (int[][3]){{0, 0, 1}}, NULL);
 }
 
 /* MPI_Group_rank: - = all valid -> MPI_SUCCESS */
-static int c377(void)
+static int c414(void)
 {
     return MPI_Group_rank(es_world.group, ES_OUT(int, 1));
 }
 
 /* MPI_Group_rank: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c378(void)
+static int c415(void)
 {
     return MPI_Group_rank(MPI_GROUP_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Group_rank: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c379(void)
+static int c416(void)
 {
     return MPI_Group_rank(es_freed.group, ES_OUT(int, 1));
 }
 
 /* MPI_Group_rank: rank = NULL -> MPI_ERR_ARG */
-static int c380(void)
+static int c417(void)
 {
     return MPI_Group_rank(es_world.group, NULL);
 }
 
 /* MPI_Group_size: - = all valid -> MPI_SUCCESS */
-static int c381(void)
+static int c418(void)
 {
     return MPI_Group_size(es_world.group, ES_OUT(int, 1));
 }
 
 /* MPI_Group_size: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c382(void)
+static int c419(void)
 {
     return MPI_Group_size(MPI_GROUP_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Group_size: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c383(void)
+static int c420(void)
 {
     return MPI_Group_size(es_freed.group, ES_OUT(int, 1));
 }
 
 /* MPI_Group_size: size = NULL -> MPI_ERR_ARG */
-static int c384(void)
+static int c421(void)
 {
     return MPI_Group_size(es_world.group, NULL);
 }
 
 /* MPI_Group_translate_ranks: - = all valid -> MPI_SUCCESS */
-static int c385(void)
+static int c422(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){0}, es_world.group, ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: group1 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c386(void)
+static int c423(void)
 {
     return MPI_Group_translate_ranks(MPI_GROUP_NULL, 1, (int[]){0}, es_world.group, ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: group1 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c387(void)
+static int c424(void)
 {
     return MPI_Group_translate_ranks(es_freed.group, 1, (int[]){0}, es_world.group, ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: n = -1 -> MPI_ERR_ARG */
-static int c388(void)
+static int c425(void)
 {
     return MPI_Group_translate_ranks(es_world.group, -1, (int[]){0}, es_world.group,
                                      ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: ranks1 = {size} -> MPI_ERR_RANK */
-static int c389(void)
+static int c426(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){es_world.size}, es_world.group,
                                      ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: ranks1 = {-5} -> MPI_ERR_RANK */
-static int c390(void)
+static int c427(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){-5}, es_world.group,
                                      ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: group2 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c391(void)
+static int c428(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){0}, MPI_GROUP_NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: group2 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c392(void)
+static int c429(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){0}, es_freed.group, ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: ranks2 = NULL -> MPI_ERR_ARG */
-static int c393(void)
+static int c430(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){0}, es_world.group, NULL);
 }
 
 /* MPI_Group_union: - = all valid -> MPI_SUCCESS */
-static int c394(void)
+static int c431(void)
 {
     return MPI_Group_union(es_world.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_union: group1 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c395(void)
+static int c432(void)
 {
     return MPI_Group_union(MPI_GROUP_NULL, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_union: group1 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c396(void)
+static int c433(void)
 {
     return MPI_Group_union(es_freed.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_union: group2 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c397(void)
+static int c434(void)
 {
     return MPI_Group_union(es_world.group, MPI_GROUP_NULL, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_union: group2 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c398(void)
+static int c435(void)
 {
     return MPI_Group_union(es_world.group, es_freed.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_union: newgroup = NULL -> MPI_ERR_ARG */
-static int c399(void)
+static int c436(void)
 {
     return MPI_Group_union(es_world.group, es_world.group, NULL);
 }
 
 /* MPI_Ibsend: - = all valid -> MPI_SUCCESS */
-static int c400(void)
+static int c437(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: buf = NULL -> MPI_ERR_BUFFER */
-static int c401(void)
+static int c438(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: count = -1 -> MPI_ERR_COUNT */
-static int c402(void)
+static int c439(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c403(void)
+static int c440(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
@@ -2618,7 +2846,7 @@ static int c403(void)
 
 /* MPI_Ibsend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c404(void)
+static int c441(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
@@ -2626,7 +2854,7 @@ static int c404(void)
 }
 
 /* MPI_Ibsend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c405(void)
+static int c442(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
@@ -2634,28 +2862,28 @@ static int c405(void)
 }
 
 /* MPI_Ibsend: dest = size -> MPI_ERR_RANK */
-static int c406(void)
+static int c443(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: dest = -5 -> MPI_ERR_RANK */
-static int c407(void)
+static int c444(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: tag = -5 -> MPI_ERR_TAG */
-static int c408(void)
+static int c445(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c409(void)
+static int c446(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_attach_buffer();
@@ -2664,7 +2892,7 @@ static int c409(void)
 }
 
 /* MPI_Ibsend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c410(void)
+static int c447(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
@@ -2672,49 +2900,49 @@ static int c410(void)
 
 /* MPI_Ibsend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c411(void)
+static int c448(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: request = NULL -> MPI_ERR_ARG */
-static int c412(void)
+static int c449(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Improbe: - = all valid -> MPI_SUCCESS */
-static int c413(void)
+static int c450(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: source = size -> MPI_ERR_RANK */
-static int c414(void)
+static int c451(void)
 {
     return MPI_Improbe(es_world.size, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: source = -5 -> MPI_ERR_RANK */
-static int c415(void)
+static int c452(void)
 {
     return MPI_Improbe(-5, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: tag = -5 -> MPI_ERR_TAG */
-static int c416(void)
+static int c453(void)
 {
     return MPI_Improbe(es_world.rank, -5, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c417(void)
+static int c454(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Improbe(es_world.rank, es_tag_ub + 1, es_world.h, ES_OUT(int, 3),
@@ -2722,7 +2950,7 @@ static int c417(void)
 }
 
 /* MPI_Improbe: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c418(void)
+static int c455(void)
 {
     return MPI_Improbe(es_world.rank, 0, MPI_COMM_NULL, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
@@ -2730,54 +2958,54 @@ static int c418(void)
 
 /* MPI_Improbe: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c419(void)
+static int c456(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_freed.comm, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: flag = NULL -> MPI_ERR_ARG */
-static int c420(void)
+static int c457(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_world.h, NULL, ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: message = NULL -> MPI_ERR_ARG */
-static int c421(void)
+static int c458(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), NULL, ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: status = NULL -> MPI_ERR_ARG */
-static int c422(void)
+static int c459(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4), NULL);
 }
 
 /* MPI_Imrecv: - = all valid -> MPI_SUCCESS */
-static int c423(void)
+static int c460(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: buf = NULL -> MPI_ERR_BUFFER */
-static int c424(void)
+static int c461(void)
 {
     return MPI_Imrecv(NULL, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: count = -1 -> MPI_ERR_COUNT */
-static int c425(void)
+static int c462(void)
 {
     return MPI_Imrecv(es_rbuf, -1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c426(void)
+static int c463(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_DATATYPE_NULL, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
@@ -2785,76 +3013,283 @@ static int c426(void)
 
 /* MPI_Imrecv: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c427(void)
+static int c464(void)
 {
     return MPI_Imrecv(es_rbuf, 1, es_freed.type, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c428(void)
+static int c465(void)
 {
     return MPI_Imrecv(es_rbuf, 1, es_uncommitted, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: message = &MPI_MESSAGE_NULL -> MPI_ERR_REQUEST */
-static int c429(void)
+static int c466(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NULL),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: message = NULL -> MPI_ERR_ARG */
-static int c430(void)
+static int c467(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_INT, NULL, ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: request = NULL -> MPI_ERR_ARG */
-static int c431(void)
+static int c468(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC), NULL);
 }
 
+/* MPI_Info_create: - = all valid -> MPI_SUCCESS */
+static int c469(void)
+{
+    return MPI_Info_create(ES_OUT(MPI_Info, 0));
+}
+
+/* MPI_Info_create: info = NULL -> MPI_ERR_ARG */
+static int c470(void)
+{
+    return MPI_Info_create(NULL);
+}
+
+/* MPI_Info_delete: - = all valid -> MPI_SUCCESS */
+static int c471(void)
+{
+    return MPI_Info_delete(MPI_INFO_NULL, "errsweep");
+}
+
+/* MPI_Info_delete: info = bogus -> MPI_ERR_INFO */
+static int c472(void)
+{
+    return MPI_Info_delete(es_bogus_info, "errsweep");
+}
+
+/* MPI_Info_delete: key = NULL -> MPI_ERR_ARG */
+static int c473(void)
+{
+    return MPI_Info_delete(MPI_INFO_NULL, NULL);
+}
+
+/* MPI_Info_dup: - = all valid -> MPI_SUCCESS */
+static int c474(void)
+{
+    return MPI_Info_dup(MPI_INFO_NULL, ES_OUT(MPI_Info, 1));
+}
+
+/* MPI_Info_dup: info = bogus -> MPI_ERR_INFO */
+static int c475(void)
+{
+    return MPI_Info_dup(es_bogus_info, ES_OUT(MPI_Info, 1));
+}
+
+/* MPI_Info_dup: newinfo = NULL -> MPI_ERR_ARG */
+static int c476(void)
+{
+    return MPI_Info_dup(MPI_INFO_NULL, NULL);
+}
+
+/* MPI_Info_get: - = all valid -> MPI_SUCCESS */
+static int c477(void)
+{
+    return MPI_Info_get(MPI_INFO_NULL, "errsweep", 0, ES_OUT(char, 3), ES_OUT(int, 4));
+}
+
+/* MPI_Info_get: info = bogus -> MPI_ERR_INFO */
+static int c478(void)
+{
+    return MPI_Info_get(es_bogus_info, "errsweep", 0, ES_OUT(char, 3), ES_OUT(int, 4));
+}
+
+/* MPI_Info_get: key = NULL -> MPI_ERR_ARG */
+static int c479(void)
+{
+    return MPI_Info_get(MPI_INFO_NULL, NULL, 0, ES_OUT(char, 3), ES_OUT(int, 4));
+}
+
+/* MPI_Info_get: value = NULL -> MPI_ERR_ARG */
+static int c480(void)
+{
+    return MPI_Info_get(MPI_INFO_NULL, "errsweep", 0, NULL, ES_OUT(int, 4));
+}
+
+/* MPI_Info_get: flag = NULL -> MPI_ERR_ARG */
+static int c481(void)
+{
+    return MPI_Info_get(MPI_INFO_NULL, "errsweep", 0, ES_OUT(char, 3), NULL);
+}
+
+/* MPI_Info_get_nkeys: - = all valid -> MPI_SUCCESS */
+static int c482(void)
+{
+    return MPI_Info_get_nkeys(MPI_INFO_NULL, ES_OUT(int, 1));
+}
+
+/* MPI_Info_get_nkeys: info = bogus -> MPI_ERR_INFO */
+static int c483(void)
+{
+    return MPI_Info_get_nkeys(es_bogus_info, ES_OUT(int, 1));
+}
+
+/* MPI_Info_get_nkeys: nkeys = NULL -> MPI_ERR_ARG */
+static int c484(void)
+{
+    return MPI_Info_get_nkeys(MPI_INFO_NULL, NULL);
+}
+
+/* MPI_Info_get_nthkey: - = all valid -> MPI_SUCCESS */
+static int c485(void)
+{
+    return MPI_Info_get_nthkey(MPI_INFO_NULL, 0, ES_OUT(char, 2));
+}
+
+/* MPI_Info_get_nthkey: info = bogus -> MPI_ERR_INFO */
+static int c486(void)
+{
+    return MPI_Info_get_nthkey(es_bogus_info, 0, ES_OUT(char, 2));
+}
+
+/* MPI_Info_get_nthkey: key = NULL -> MPI_ERR_ARG */
+static int c487(void)
+{
+    return MPI_Info_get_nthkey(MPI_INFO_NULL, 0, NULL);
+}
+
+/* MPI_Info_get_string: - = all valid -> MPI_SUCCESS */
+static int c488(void)
+{
+    return MPI_Info_get_string(MPI_INFO_NULL, "errsweep", ES_PTR(int, 64), ES_OUT(char, 3),
+                               ES_OUT(int, 4));
+}
+
+/* MPI_Info_get_string: info = bogus -> MPI_ERR_INFO */
+static int c489(void)
+{
+    return MPI_Info_get_string(es_bogus_info, "errsweep", ES_PTR(int, 64), ES_OUT(char, 3),
+                               ES_OUT(int, 4));
+}
+
+/* MPI_Info_get_string: key = NULL -> MPI_ERR_ARG */
+static int c490(void)
+{
+    return MPI_Info_get_string(MPI_INFO_NULL, NULL, ES_PTR(int, 64), ES_OUT(char, 3),
+                               ES_OUT(int, 4));
+}
+
+/* MPI_Info_get_string: buflen = NULL -> MPI_ERR_ARG */
+static int c491(void)
+{
+    return MPI_Info_get_string(MPI_INFO_NULL, "errsweep", NULL, ES_OUT(char, 3), ES_OUT(int, 4));
+}
+
+/* MPI_Info_get_string: value = NULL -> MPI_ERR_ARG */
+static int c492(void)
+{
+    return MPI_Info_get_string(MPI_INFO_NULL, "errsweep", ES_PTR(int, 64), NULL, ES_OUT(int, 4));
+}
+
+/* MPI_Info_get_string: flag = NULL -> MPI_ERR_ARG */
+static int c493(void)
+{
+    return MPI_Info_get_string(MPI_INFO_NULL, "errsweep", ES_PTR(int, 64), ES_OUT(char, 3), NULL);
+}
+
+/* MPI_Info_get_valuelen: - = all valid -> MPI_SUCCESS */
+static int c494(void)
+{
+    return MPI_Info_get_valuelen(MPI_INFO_NULL, "errsweep", ES_OUT(int, 2), ES_OUT(int, 3));
+}
+
+/* MPI_Info_get_valuelen: info = bogus -> MPI_ERR_INFO */
+static int c495(void)
+{
+    return MPI_Info_get_valuelen(es_bogus_info, "errsweep", ES_OUT(int, 2), ES_OUT(int, 3));
+}
+
+/* MPI_Info_get_valuelen: key = NULL -> MPI_ERR_ARG */
+static int c496(void)
+{
+    return MPI_Info_get_valuelen(MPI_INFO_NULL, NULL, ES_OUT(int, 2), ES_OUT(int, 3));
+}
+
+/* MPI_Info_get_valuelen: valuelen = NULL -> MPI_ERR_ARG */
+static int c497(void)
+{
+    return MPI_Info_get_valuelen(MPI_INFO_NULL, "errsweep", NULL, ES_OUT(int, 3));
+}
+
+/* MPI_Info_get_valuelen: flag = NULL -> MPI_ERR_ARG */
+static int c498(void)
+{
+    return MPI_Info_get_valuelen(MPI_INFO_NULL, "errsweep", ES_OUT(int, 2), NULL);
+}
+
+/* MPI_Info_set: - = all valid -> MPI_SUCCESS */
+static int c499(void)
+{
+    return MPI_Info_set(MPI_INFO_NULL, "errsweep", "errsweep");
+}
+
+/* MPI_Info_set: info = bogus -> MPI_ERR_INFO */
+static int c500(void)
+{
+    return MPI_Info_set(es_bogus_info, "errsweep", "errsweep");
+}
+
+/* MPI_Info_set: key = NULL -> MPI_ERR_ARG */
+static int c501(void)
+{
+    return MPI_Info_set(MPI_INFO_NULL, NULL, "errsweep");
+}
+
+/* MPI_Info_set: value = NULL -> MPI_ERR_ARG */
+static int c502(void)
+{
+    return MPI_Info_set(MPI_INFO_NULL, "errsweep", NULL);
+}
+
 /* MPI_Initialized: - = all valid -> MPI_SUCCESS */
-static int c432(void)
+static int c503(void)
 {
     return MPI_Initialized(ES_OUT(int, 0));
 }
 
 /* MPI_Initialized: flag = NULL -> MPI_ERR_ARG */
-static int c433(void)
+static int c504(void)
 {
     return MPI_Initialized(NULL);
 }
 
 /* MPI_Iprobe: - = all valid -> MPI_SUCCESS */
-static int c434(void)
+static int c505(void)
 {
     return MPI_Iprobe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: source = size -> MPI_ERR_RANK */
-static int c435(void)
+static int c506(void)
 {
     return MPI_Iprobe(es_world.size, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: source = -5 -> MPI_ERR_RANK */
-static int c436(void)
+static int c507(void)
 {
     return MPI_Iprobe(-5, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: tag = -5 -> MPI_ERR_TAG */
-static int c437(void)
+static int c508(void)
 {
     return MPI_Iprobe(es_world.rank, -5, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c438(void)
+static int c509(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Iprobe(es_world.rank, es_tag_ub + 1, es_world.h, ES_OUT(int, 3),
@@ -2862,50 +3297,50 @@ static int c438(void)
 }
 
 /* MPI_Iprobe: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c439(void)
+static int c510(void)
 {
     return MPI_Iprobe(es_world.rank, 0, MPI_COMM_NULL, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c440(void)
+static int c511(void)
 {
     return MPI_Iprobe(es_world.rank, 0, es_freed.comm, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: flag = NULL -> MPI_ERR_ARG */
-static int c441(void)
+static int c512(void)
 {
     return MPI_Iprobe(es_world.rank, 0, es_world.h, NULL, ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: status = NULL -> MPI_ERR_ARG */
-static int c442(void)
+static int c513(void)
 {
     return MPI_Iprobe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Irecv: - = all valid -> MPI_SUCCESS */
-static int c443(void)
+static int c514(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: buf = NULL -> MPI_ERR_BUFFER */
-static int c444(void)
+static int c515(void)
 {
     return MPI_Irecv(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: count = -1 -> MPI_ERR_COUNT */
-static int c445(void)
+static int c516(void)
 {
     return MPI_Irecv(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c446(void)
+static int c517(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
@@ -2913,39 +3348,39 @@ static int c446(void)
 
 /* MPI_Irecv: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c447(void)
+static int c518(void)
 {
     return MPI_Irecv(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c448(void)
+static int c519(void)
 {
     return MPI_Irecv(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: source = size -> MPI_ERR_RANK */
-static int c449(void)
+static int c520(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: source = -5 -> MPI_ERR_RANK */
-static int c450(void)
+static int c521(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: tag = -5 -> MPI_ERR_TAG */
-static int c451(void)
+static int c522(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c452(void)
+static int c523(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -2953,47 +3388,47 @@ static int c452(void)
 }
 
 /* MPI_Irecv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c453(void)
+static int c524(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c454(void)
+static int c525(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: request = NULL -> MPI_ERR_ARG */
-static int c455(void)
+static int c526(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Irsend: - = all valid -> MPI_SUCCESS */
-static int c456(void)
+static int c527(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: buf = NULL -> MPI_ERR_BUFFER */
-static int c457(void)
+static int c528(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: count = -1 -> MPI_ERR_COUNT */
-static int c458(void)
+static int c529(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c459(void)
+static int c530(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
@@ -3002,7 +3437,7 @@ static int c459(void)
 
 /* MPI_Irsend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c460(void)
+static int c531(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
@@ -3010,7 +3445,7 @@ static int c460(void)
 }
 
 /* MPI_Irsend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c461(void)
+static int c532(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
@@ -3018,28 +3453,28 @@ static int c461(void)
 }
 
 /* MPI_Irsend: dest = size -> MPI_ERR_RANK */
-static int c462(void)
+static int c533(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: dest = -5 -> MPI_ERR_RANK */
-static int c463(void)
+static int c534(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: tag = -5 -> MPI_ERR_TAG */
-static int c464(void)
+static int c535(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c465(void)
+static int c536(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -3048,7 +3483,7 @@ static int c465(void)
 }
 
 /* MPI_Irsend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c466(void)
+static int c537(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
@@ -3056,51 +3491,51 @@ static int c466(void)
 
 /* MPI_Irsend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c467(void)
+static int c538(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: request = NULL -> MPI_ERR_ARG */
-static int c468(void)
+static int c539(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Is_thread_main: - = all valid -> MPI_SUCCESS */
-static int c469(void)
+static int c540(void)
 {
     return MPI_Is_thread_main(ES_OUT(int, 0));
 }
 
 /* MPI_Is_thread_main: flag = NULL -> MPI_ERR_ARG */
-static int c470(void)
+static int c541(void)
 {
     return MPI_Is_thread_main(NULL);
 }
 
 /* MPI_Isend: - = all valid -> MPI_SUCCESS */
-static int c471(void)
+static int c542(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: buf = NULL -> MPI_ERR_BUFFER */
-static int c472(void)
+static int c543(void)
 {
     return MPI_Isend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: count = -1 -> MPI_ERR_COUNT */
-static int c473(void)
+static int c544(void)
 {
     return MPI_Isend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c474(void)
+static int c545(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
@@ -3108,39 +3543,39 @@ static int c474(void)
 
 /* MPI_Isend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c475(void)
+static int c546(void)
 {
     return MPI_Isend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c476(void)
+static int c547(void)
 {
     return MPI_Isend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: dest = size -> MPI_ERR_RANK */
-static int c477(void)
+static int c548(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: dest = -5 -> MPI_ERR_RANK */
-static int c478(void)
+static int c549(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: tag = -5 -> MPI_ERR_TAG */
-static int c479(void)
+static int c550(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c480(void)
+static int c551(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -3148,44 +3583,44 @@ static int c480(void)
 }
 
 /* MPI_Isend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c481(void)
+static int c552(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c482(void)
+static int c553(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: request = NULL -> MPI_ERR_ARG */
-static int c483(void)
+static int c554(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Issend: - = all valid -> MPI_SUCCESS */
-static int c484(void)
+static int c555(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: buf = NULL -> MPI_ERR_BUFFER */
-static int c485(void)
+static int c556(void)
 {
     return MPI_Issend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: count = -1 -> MPI_ERR_COUNT */
-static int c486(void)
+static int c557(void)
 {
     return MPI_Issend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c487(void)
+static int c558(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                       ES_OUT(MPI_Request, 6));
@@ -3193,39 +3628,39 @@ static int c487(void)
 
 /* MPI_Issend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c488(void)
+static int c559(void)
 {
     return MPI_Issend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                       ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c489(void)
+static int c560(void)
 {
     return MPI_Issend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                       ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: dest = size -> MPI_ERR_RANK */
-static int c490(void)
+static int c561(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: dest = -5 -> MPI_ERR_RANK */
-static int c491(void)
+static int c562(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: tag = -5 -> MPI_ERR_TAG */
-static int c492(void)
+static int c563(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c493(void)
+static int c564(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -3233,54 +3668,54 @@ static int c493(void)
 }
 
 /* MPI_Issend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c494(void)
+static int c565(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c495(void)
+static int c566(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: request = NULL -> MPI_ERR_ARG */
-static int c496(void)
+static int c567(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Mprobe: - = all valid -> MPI_SUCCESS */
-static int c497(void)
+static int c568(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, es_world.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: source = size -> MPI_ERR_RANK */
-static int c498(void)
+static int c569(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.size, 0, es_world.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: source = -5 -> MPI_ERR_RANK */
-static int c499(void)
+static int c570(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(-5, 0, es_world.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: tag = -5 -> MPI_ERR_TAG */
-static int c500(void)
+static int c571(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, -5, es_world.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c501(void)
+static int c572(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_self_send(&es_world);
@@ -3289,7 +3724,7 @@ static int c501(void)
 }
 
 /* MPI_Mprobe: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c502(void)
+static int c573(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Message, 3),
@@ -3298,7 +3733,7 @@ static int c502(void)
 
 /* MPI_Mprobe: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c503(void)
+static int c574(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Message, 3),
@@ -3306,42 +3741,42 @@ static int c503(void)
 }
 
 /* MPI_Mprobe: message = NULL -> MPI_ERR_ARG */
-static int c504(void)
+static int c575(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, es_world.h, NULL, ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: status = NULL -> MPI_ERR_ARG */
-static int c505(void)
+static int c576(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, es_world.h, ES_OUT(MPI_Message, 3), NULL);
 }
 
 /* MPI_Mrecv: - = all valid -> MPI_SUCCESS */
-static int c506(void)
+static int c577(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: buf = NULL -> MPI_ERR_BUFFER */
-static int c507(void)
+static int c578(void)
 {
     return MPI_Mrecv(NULL, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: count = -1 -> MPI_ERR_COUNT */
-static int c508(void)
+static int c579(void)
 {
     return MPI_Mrecv(es_rbuf, -1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c509(void)
+static int c580(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_DATATYPE_NULL, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
@@ -3349,249 +3784,249 @@ static int c509(void)
 
 /* MPI_Mrecv: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c510(void)
+static int c581(void)
 {
     return MPI_Mrecv(es_rbuf, 1, es_freed.type, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c511(void)
+static int c582(void)
 {
     return MPI_Mrecv(es_rbuf, 1, es_uncommitted, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: message = &MPI_MESSAGE_NULL -> MPI_ERR_REQUEST */
-static int c512(void)
+static int c583(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NULL),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: message = NULL -> MPI_ERR_ARG */
-static int c513(void)
+static int c584(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_INT, NULL, ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: status = NULL -> MPI_ERR_ARG */
-static int c514(void)
+static int c585(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC), NULL);
 }
 
 /* MPI_Op_commutative: - = all valid -> MPI_SUCCESS */
-static int c515(void)
+static int c586(void)
 {
     return MPI_Op_commutative(MPI_SUM, ES_OUT(int, 1));
 }
 
 /* MPI_Op_commutative: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c516(void)
+static int c587(void)
 {
     return MPI_Op_commutative(MPI_OP_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Op_commutative: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c517(void)
+static int c588(void)
 {
     return MPI_Op_commutative(es_freed.op, ES_OUT(int, 1));
 }
 
 /* MPI_Op_commutative: commute = NULL -> MPI_ERR_ARG */
-static int c518(void)
+static int c589(void)
 {
     return MPI_Op_commutative(MPI_SUM, NULL);
 }
 
 /* MPI_Op_create: - = all valid -> MPI_SUCCESS */
-static int c519(void)
+static int c590(void)
 {
     return MPI_Op_create(es_user_fn, 0, ES_OUT(MPI_Op, 2));
 }
 
 /* MPI_Op_create: user_fn = NULL -> MPI_ERR_ARG */
-static int c520(void)
+static int c591(void)
 {
     return MPI_Op_create(NULL, 0, ES_OUT(MPI_Op, 2));
 }
 
 /* MPI_Op_create: op = NULL -> MPI_ERR_ARG */
-static int c521(void)
+static int c592(void)
 {
     return MPI_Op_create(es_user_fn, 0, NULL);
 }
 
 /* MPI_Op_free: - = all valid -> MPI_SUCCESS */
-static int c522(void)
+static int c593(void)
 {
     return MPI_Op_free(ES_PTR(MPI_Op, es_new_op()));
 }
 
 /* MPI_Op_free: op = &MPI_OP_NULL -> MPI_ERR_OP */
-static int c523(void)
+static int c594(void)
 {
     return MPI_Op_free(ES_PTR(MPI_Op, MPI_OP_NULL));
 }
 
 /* MPI_Op_free: op = &MPI_SUM -> MPI_ERR_OP */
-static int c524(void)
+static int c595(void)
 {
     return MPI_Op_free(ES_PTR(MPI_Op, MPI_SUM));
 }
 
 /* MPI_Op_free: op = NULL -> MPI_ERR_ARG */
-static int c525(void)
+static int c596(void)
 {
     return MPI_Op_free(NULL);
 }
 
 /* MPI_Pack: - = all valid -> MPI_SUCCESS */
-static int c526(void)
+static int c597(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: MPI_ERR_ARG */
-static int c527(void)
+static int c598(void)
 {
     return MPI_Pack(NULL, 1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: incount = -1 -> MPI_ERR_COUNT */
-static int c528(void)
+static int c599(void)
 {
     return MPI_Pack(es_sbuf, -1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c529(void)
+static int c600(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c530(void)
+static int c601(void)
 {
     return MPI_Pack(es_sbuf, 1, es_freed.type, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c531(void)
+static int c602(void)
 {
     return MPI_Pack(es_sbuf, 1, es_uncommitted, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: outbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c532(void)
+static int c603(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, NULL, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: outsize = -1 -> MPI_ERR_ARG */
-static int c533(void)
+static int c604(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, -1, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: position = NULL -> MPI_ERR_ARG */
-static int c534(void)
+static int c605(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, 64, NULL, es_world.h);
 }
 
 /* MPI_Pack: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c535(void)
+static int c606(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), MPI_COMM_NULL);
 }
 
 /* MPI_Pack: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c536(void)
+static int c607(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), es_freed.comm);
 }
 
 /* MPI_Pack_size: - = all valid -> MPI_SUCCESS */
-static int c537(void)
+static int c608(void)
 {
     return MPI_Pack_size(1, MPI_INT, es_world.h, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: incount = -1 -> MPI_ERR_COUNT */
-static int c538(void)
+static int c609(void)
 {
     return MPI_Pack_size(-1, MPI_INT, es_world.h, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c539(void)
+static int c610(void)
 {
     return MPI_Pack_size(1, MPI_DATATYPE_NULL, es_world.h, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c540(void)
+static int c611(void)
 {
     return MPI_Pack_size(1, es_freed.type, es_world.h, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c541(void)
+static int c612(void)
 {
     return MPI_Pack_size(1, MPI_INT, MPI_COMM_NULL, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c542(void)
+static int c613(void)
 {
     return MPI_Pack_size(1, MPI_INT, es_freed.comm, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: size = NULL -> MPI_ERR_ARG */
-static int c543(void)
+static int c614(void)
 {
     return MPI_Pack_size(1, MPI_INT, es_world.h, NULL);
 }
 
 /* MPI_Probe: - = all valid -> MPI_SUCCESS */
-static int c544(void)
+static int c615(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: source = size -> MPI_ERR_RANK */
-static int c545(void)
+static int c616(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.size, 0, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: source = -5 -> MPI_ERR_RANK */
-static int c546(void)
+static int c617(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(-5, 0, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: tag = -5 -> MPI_ERR_TAG */
-static int c547(void)
+static int c618(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, -5, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c548(void)
+static int c619(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_self_send(&es_world);
@@ -3599,7 +4034,7 @@ static int c548(void)
 }
 
 /* MPI_Probe: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c549(void)
+static int c620(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Status, 3));
@@ -3607,54 +4042,54 @@ static int c549(void)
 
 /* MPI_Probe: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c550(void)
+static int c621(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: status = NULL -> MPI_ERR_ARG */
-static int c551(void)
+static int c622(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Query_thread: - = all valid -> MPI_SUCCESS */
-static int c552(void)
+static int c623(void)
 {
     return MPI_Query_thread(ES_OUT(int, 0));
 }
 
 /* MPI_Query_thread: provided = NULL -> MPI_ERR_ARG */
-static int c553(void)
+static int c624(void)
 {
     return MPI_Query_thread(NULL);
 }
 
 /* MPI_Recv: - = all valid -> MPI_SUCCESS */
-static int c554(void)
+static int c625(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: buf = NULL -> MPI_ERR_BUFFER */
-static int c555(void)
+static int c626(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: count = -1 -> MPI_ERR_COUNT */
-static int c556(void)
+static int c627(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c557(void)
+static int c628(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
@@ -3663,14 +4098,14 @@ static int c557(void)
 
 /* MPI_Recv: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c558(void)
+static int c629(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c559(void)
+static int c630(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
@@ -3678,28 +4113,28 @@ static int c559(void)
 }
 
 /* MPI_Recv: source = size -> MPI_ERR_RANK */
-static int c560(void)
+static int c631(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: source = -5 -> MPI_ERR_RANK */
-static int c561(void)
+static int c632(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: tag = -5 -> MPI_ERR_TAG */
-static int c562(void)
+static int c633(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c563(void)
+static int c634(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_self_send(&es_world);
@@ -3708,7 +4143,7 @@ static int c563(void)
 }
 
 /* MPI_Recv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c564(void)
+static int c635(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Status, 6));
@@ -3716,40 +4151,40 @@ static int c564(void)
 
 /* MPI_Recv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c565(void)
+static int c636(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: status = NULL -> MPI_ERR_ARG */
-static int c566(void)
+static int c637(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Recv_init: - = all valid -> MPI_SUCCESS */
-static int c567(void)
+static int c638(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c568(void)
+static int c639(void)
 {
     return MPI_Recv_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: count = -1 -> MPI_ERR_COUNT */
-static int c569(void)
+static int c640(void)
 {
     return MPI_Recv_init(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c570(void)
+static int c641(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
@@ -3757,40 +4192,40 @@ static int c570(void)
 
 /* MPI_Recv_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c571(void)
+static int c642(void)
 {
     return MPI_Recv_init(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c572(void)
+static int c643(void)
 {
     return MPI_Recv_init(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: source = size -> MPI_ERR_RANK */
-static int c573(void)
+static int c644(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: source = -5 -> MPI_ERR_RANK */
-static int c574(void)
+static int c645(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: tag = -5 -> MPI_ERR_TAG */
-static int c575(void)
+static int c646(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c576(void)
+static int c647(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -3798,7 +4233,7 @@ static int c576(void)
 }
 
 /* MPI_Recv_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c577(void)
+static int c648(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                          ES_OUT(MPI_Request, 6));
@@ -3806,369 +4241,387 @@ static int c577(void)
 
 /* MPI_Recv_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c578(void)
+static int c649(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: request = NULL -> MPI_ERR_ARG */
-static int c579(void)
+static int c650(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Reduce: - = all valid -> MPI_SUCCESS */
-static int c580(void)
+static int c651(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c581(void)
+static int c652(void)
 {
     return MPI_Reduce(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c582(void)
+static int c653(void)
 {
     return MPI_Reduce(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c583(void)
+static int c654(void)
 {
     return MPI_Reduce(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: count = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c584(void)
+static int c655(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c585(void)
+static int c656(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c586(void)
+static int c657(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c587(void)
+static int c658(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, 0, es_self.h);
 }
 
 /* MPI_Reduce: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c588(void)
+static int c659(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, 0, es_self.h);
 }
 
 /* MPI_Reduce: root = -1 -> MPI_ERR_ROOT */
-static int c589(void)
+static int c660(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, -1, es_self.h);
 }
 
 /* MPI_Reduce: root = size -> MPI_ERR_ROOT */
-static int c590(void)
+static int c661(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.size, es_self.h);
 }
 
 /* MPI_Reduce: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c591(void)
+static int c662(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Reduce: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c592(void)
+static int c663(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_freed.comm);
 }
 
 /* MPI_Reduce_local: - = all valid -> MPI_SUCCESS */
-static int c593(void)
+static int c664(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c594(void)
+static int c665(void)
 {
     return MPI_Reduce_local(NULL, es_rbuf, 1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: inoutbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c595(void)
+static int c666(void)
 {
     return MPI_Reduce_local(es_sbuf, NULL, 1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: count = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c596(void)
+static int c667(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c597(void)
+static int c668(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM);
 }
 
 /* MPI_Reduce_local: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c598(void)
+static int c669(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM);
 }
 
 /* MPI_Reduce_local: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c599(void)
+static int c670(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL);
 }
 
 /* MPI_Reduce_local: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c600(void)
+static int c671(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op);
 }
 
 /* MPI_Reduce_scatter: - = all valid -> MPI_SUCCESS */
-static int c601(void)
+static int c672(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c602(void)
+static int c673(void)
 {
     return MPI_Reduce_scatter(NULL, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c603(void)
+static int c674(void)
 {
     return MPI_Reduce_scatter(es_rbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c604(void)
+static int c675(void)
 {
     return MPI_Reduce_scatter(es_sbuf, NULL, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c605(void)
+static int c676(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_neg_first, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c606(void)
+static int c677(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c607(void)
+static int c678(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c608(void)
+static int c679(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Reduce_scatter: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c609(void)
+static int c680(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Reduce_scatter: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c610(void)
+static int c681(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Reduce_scatter: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c611(void)
+static int c682(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
 /* MPI_Reduce_scatter_block: - = all valid -> MPI_SUCCESS */
-static int c612(void)
+static int c683(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c613(void)
+static int c684(void)
 {
     return MPI_Reduce_scatter_block(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c614(void)
+static int c685(void)
 {
     return MPI_Reduce_scatter_block(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c615(void)
+static int c686(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: recvcount = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c616(void)
+static int c687(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c617(void)
+static int c688(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c618(void)
+static int c689(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c619(void)
+static int c690(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c620(void)
+static int c691(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c621(void)
+static int c692(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Reduce_scatter_block: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c622(void)
+static int c693(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
+/* MPI_Remove_error_class: - = all valid -> MPI_SUCCESS */
+static int c694(void)
+{
+    return MPI_Remove_error_class(0);
+}
+
+/* MPI_Remove_error_code: - = all valid -> MPI_SUCCESS */
+static int c695(void)
+{
+    return MPI_Remove_error_code(0);
+}
+
+/* MPI_Remove_error_string: - = all valid -> MPI_SUCCESS */
+static int c696(void)
+{
+    return MPI_Remove_error_string(0);
+}
+
 /* MPI_Request_free: - = all valid -> MPI_SUCCESS */
-static int c623(void)
+static int c697(void)
 {
     return MPI_Request_free(ES_PTR(MPI_Request, es_new_prequest()));
 }
 
 /* MPI_Request_free: request = &MPI_REQUEST_NULL -> MPI_ERR_REQUEST */
-static int c624(void)
+static int c698(void)
 {
     return MPI_Request_free(ES_PTR(MPI_Request, MPI_REQUEST_NULL));
 }
 
 /* MPI_Request_free: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c625(void)
+static int c699(void)
 {
     return MPI_Request_free(ES_PTR(MPI_Request, es_freed.request));
 }
 
 /* MPI_Request_free: request = NULL -> MPI_ERR_ARG */
-static int c626(void)
+static int c700(void)
 {
     return MPI_Request_free(NULL);
 }
 
 /* MPI_Request_get_status: - = all valid -> MPI_SUCCESS */
-static int c627(void)
+static int c701(void)
 {
     return MPI_Request_get_status(MPI_REQUEST_NULL, ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Request_get_status: request = freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c628(void)
+static int c702(void)
 {
     return MPI_Request_get_status(es_freed.request, ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Request_get_status: flag = NULL -> MPI_ERR_ARG */
-static int c629(void)
+static int c703(void)
 {
     return MPI_Request_get_status(MPI_REQUEST_NULL, NULL, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Request_get_status: status = NULL -> MPI_ERR_ARG */
-static int c630(void)
+static int c704(void)
 {
     return MPI_Request_get_status(MPI_REQUEST_NULL, ES_OUT(int, 1), NULL);
 }
 
 /* MPI_Rsend: - = all valid -> MPI_SUCCESS */
-static int c631(void)
+static int c705(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: buf = NULL -> MPI_ERR_BUFFER */
-static int c632(void)
+static int c706(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: count = -1 -> MPI_ERR_COUNT */
-static int c633(void)
+static int c707(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c634(void)
+static int c708(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
@@ -4176,42 +4629,42 @@ static int c634(void)
 
 /* MPI_Rsend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c635(void)
+static int c709(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c636(void)
+static int c710(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: dest = size -> MPI_ERR_RANK */
-static int c637(void)
+static int c711(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Rsend: dest = -5 -> MPI_ERR_RANK */
-static int c638(void)
+static int c712(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Rsend: tag = -5 -> MPI_ERR_TAG */
-static int c639(void)
+static int c713(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Rsend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c640(void)
+static int c714(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -4219,7 +4672,7 @@ static int c640(void)
 }
 
 /* MPI_Rsend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c641(void)
+static int c715(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
@@ -4227,34 +4680,34 @@ static int c641(void)
 
 /* MPI_Rsend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c642(void)
+static int c716(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Rsend_init: - = all valid -> MPI_SUCCESS */
-static int c643(void)
+static int c717(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c644(void)
+static int c718(void)
 {
     return MPI_Rsend_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: count = -1 -> MPI_ERR_COUNT */
-static int c645(void)
+static int c719(void)
 {
     return MPI_Rsend_init(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c646(void)
+static int c720(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
@@ -4262,41 +4715,41 @@ static int c646(void)
 
 /* MPI_Rsend_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c647(void)
+static int c721(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c648(void)
+static int c722(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: dest = size -> MPI_ERR_RANK */
-static int c649(void)
+static int c723(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: dest = -5 -> MPI_ERR_RANK */
-static int c650(void)
+static int c724(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: tag = -5 -> MPI_ERR_TAG */
-static int c651(void)
+static int c725(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c652(void)
+static int c726(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -4304,7 +4757,7 @@ static int c652(void)
 }
 
 /* MPI_Rsend_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c653(void)
+static int c727(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                           ES_OUT(MPI_Request, 6));
@@ -4312,214 +4765,214 @@ static int c653(void)
 
 /* MPI_Rsend_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c654(void)
+static int c728(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: request = NULL -> MPI_ERR_ARG */
-static int c655(void)
+static int c729(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Scan: - = all valid -> MPI_SUCCESS */
-static int c656(void)
+static int c730(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c657(void)
+static int c731(void)
 {
     return MPI_Scan(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c658(void)
+static int c732(void)
 {
     return MPI_Scan(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c659(void)
+static int c733(void)
 {
     return MPI_Scan(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: count = -1 -> MPI_ERR_COUNT
  * MPICH: aborts */
-static int c660(void)
+static int c734(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c661(void)
+static int c735(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c662(void)
+static int c736(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c663(void)
+static int c737(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Scan: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c664(void)
+static int c738(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Scan: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c665(void)
+static int c739(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Scan: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c666(void)
+static int c740(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
 /* MPI_Scatter: - = all valid -> MPI_SUCCESS */
-static int c667(void)
+static int c741(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c668(void)
+static int c742(void)
 {
     return MPI_Scatter(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c669(void)
+static int c743(void)
 {
     return MPI_Scatter(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendcount = -1 -> MPI_ERR_COUNT */
-static int c670(void)
+static int c744(void)
 {
     return MPI_Scatter(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c671(void)
+static int c745(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c672(void)
+static int c746(void)
 {
     return MPI_Scatter(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c673(void)
+static int c747(void)
 {
     return MPI_Scatter(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c674(void)
+static int c748(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvcount = -1 -> MPI_ERR_COUNT */
-static int c675(void)
+static int c749(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c676(void)
+static int c750(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c677(void)
+static int c751(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c678(void)
+static int c752(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, 0, es_self.h);
 }
 
 /* MPI_Scatter: root = -1 -> MPI_ERR_ROOT */
-static int c679(void)
+static int c753(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h);
 }
 
 /* MPI_Scatter: root = size -> MPI_ERR_ROOT */
-static int c680(void)
+static int c754(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size, es_self.h);
 }
 
 /* MPI_Scatter: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c681(void)
+static int c755(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Scatter: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c682(void)
+static int c756(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm);
 }
 
 /* MPI_Scatterv: - = all valid -> MPI_SUCCESS */
-static int c683(void)
+static int c757(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c684(void)
+static int c758(void)
 {
     return MPI_Scatterv(NULL, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c685(void)
+static int c759(void)
 {
     return MPI_Scatterv(es_rbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c686(void)
+static int c760(void)
 {
     return MPI_Scatterv(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c687(void)
+static int c761(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0,
                         es_self.h);
@@ -4527,33 +4980,33 @@ static int c687(void)
 
 /* MPI_Scatterv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c688(void)
+static int c762(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, 1, MPI_INT, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c689(void)
+static int c763(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, es_uncommitted, es_rbuf, 1, MPI_INT, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c690(void)
+static int c764(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: recvcount = -1 -> MPI_ERR_COUNT */
-static int c691(void)
+static int c765(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c692(void)
+static int c766(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0,
                         es_self.h);
@@ -4561,68 +5014,68 @@ static int c692(void)
 
 /* MPI_Scatterv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c693(void)
+static int c767(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_freed.type, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c694(void)
+static int c768(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_uncommitted, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: root = -1 -> MPI_ERR_ROOT */
-static int c695(void)
+static int c769(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h);
 }
 
 /* MPI_Scatterv: root = size -> MPI_ERR_ROOT */
-static int c696(void)
+static int c770(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size,
                         es_self.h);
 }
 
 /* MPI_Scatterv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c697(void)
+static int c771(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Scatterv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c698(void)
+static int c772(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm);
 }
 
 /* MPI_Send: - = all valid -> MPI_SUCCESS */
-static int c699(void)
+static int c773(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: buf = NULL -> MPI_ERR_BUFFER */
-static int c700(void)
+static int c774(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: count = -1 -> MPI_ERR_COUNT */
-static int c701(void)
+static int c775(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c702(void)
+static int c776(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
@@ -4630,42 +5083,42 @@ static int c702(void)
 
 /* MPI_Send: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c703(void)
+static int c777(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c704(void)
+static int c778(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: dest = size -> MPI_ERR_RANK */
-static int c705(void)
+static int c779(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Send: dest = -5 -> MPI_ERR_RANK */
-static int c706(void)
+static int c780(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Send: tag = -5 -> MPI_ERR_TAG */
-static int c707(void)
+static int c781(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Send: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c708(void)
+static int c782(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -4673,7 +5126,7 @@ static int c708(void)
 }
 
 /* MPI_Send: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c709(void)
+static int c783(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
@@ -4681,33 +5134,33 @@ static int c709(void)
 
 /* MPI_Send: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c710(void)
+static int c784(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Send_init: - = all valid -> MPI_SUCCESS */
-static int c711(void)
+static int c785(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c712(void)
+static int c786(void)
 {
     return MPI_Send_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: count = -1 -> MPI_ERR_COUNT */
-static int c713(void)
+static int c787(void)
 {
     return MPI_Send_init(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c714(void)
+static int c788(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
@@ -4715,40 +5168,40 @@ static int c714(void)
 
 /* MPI_Send_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c715(void)
+static int c789(void)
 {
     return MPI_Send_init(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c716(void)
+static int c790(void)
 {
     return MPI_Send_init(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: dest = size -> MPI_ERR_RANK */
-static int c717(void)
+static int c791(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: dest = -5 -> MPI_ERR_RANK */
-static int c718(void)
+static int c792(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: tag = -5 -> MPI_ERR_TAG */
-static int c719(void)
+static int c793(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c720(void)
+static int c794(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -4756,7 +5209,7 @@ static int c720(void)
 }
 
 /* MPI_Send_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c721(void)
+static int c795(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                          ES_OUT(MPI_Request, 6));
@@ -4764,41 +5217,41 @@ static int c721(void)
 
 /* MPI_Send_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c722(void)
+static int c796(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: request = NULL -> MPI_ERR_ARG */
-static int c723(void)
+static int c797(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Sendrecv: - = all valid -> MPI_SUCCESS */
-static int c724(void)
+static int c798(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c725(void)
+static int c799(void)
 {
     return MPI_Sendrecv(NULL, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank, 0,
                         es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendcount = -1 -> MPI_ERR_COUNT */
-static int c726(void)
+static int c800(void)
 {
     return MPI_Sendrecv(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c727(void)
+static int c801(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_rbuf, 1, MPI_INT,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
@@ -4806,42 +5259,42 @@ static int c727(void)
 
 /* MPI_Sendrecv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c728(void)
+static int c802(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_rbuf, 1, MPI_INT,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c729(void)
+static int c803(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_rbuf, 1, MPI_INT,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: dest = size -> MPI_ERR_RANK */
-static int c730(void)
+static int c804(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.size, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: dest = -5 -> MPI_ERR_RANK */
-static int c731(void)
+static int c805(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, -5, 0, es_rbuf, 1, MPI_INT, es_world.rank, 0,
                         es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtag = -5 -> MPI_ERR_TAG */
-static int c732(void)
+static int c806(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c733(void)
+static int c807(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_rbuf, 1, MPI_INT,
@@ -4849,21 +5302,21 @@ static int c733(void)
 }
 
 /* MPI_Sendrecv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c734(void)
+static int c808(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, NULL, 1, MPI_INT, es_world.rank, 0,
                         es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvcount = -1 -> MPI_ERR_COUNT */
-static int c735(void)
+static int c809(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, -1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c736(void)
+static int c810(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_DATATYPE_NULL,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
@@ -4871,42 +5324,42 @@ static int c736(void)
 
 /* MPI_Sendrecv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c737(void)
+static int c811(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, es_freed.type,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c738(void)
+static int c812(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, es_uncommitted,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: source = size -> MPI_ERR_RANK */
-static int c739(void)
+static int c813(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.size,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: source = -5 -> MPI_ERR_RANK */
-static int c740(void)
+static int c814(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, -5, 0,
                         es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtag = -5 -> MPI_ERR_TAG */
-static int c741(void)
+static int c815(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         -5, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c742(void)
+static int c816(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
@@ -4914,7 +5367,7 @@ static int c742(void)
 }
 
 /* MPI_Sendrecv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c743(void)
+static int c817(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, MPI_COMM_NULL, ES_OUT(MPI_Status, 11));
@@ -4922,42 +5375,42 @@ static int c743(void)
 
 /* MPI_Sendrecv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c744(void)
+static int c818(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_freed.comm, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: status = NULL -> MPI_ERR_ARG */
-static int c745(void)
+static int c819(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, NULL);
 }
 
 /* MPI_Sendrecv_replace: - = all valid -> MPI_SUCCESS */
-static int c746(void)
+static int c820(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: buf = NULL -> MPI_ERR_BUFFER */
-static int c747(void)
+static int c821(void)
 {
     return MPI_Sendrecv_replace(NULL, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: count = -1 -> MPI_ERR_COUNT */
-static int c748(void)
+static int c822(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c749(void)
+static int c823(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
@@ -4965,42 +5418,42 @@ static int c749(void)
 
 /* MPI_Sendrecv_replace: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c750(void)
+static int c824(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c751(void)
+static int c825(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: dest = size -> MPI_ERR_RANK */
-static int c752(void)
+static int c826(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: dest = -5 -> MPI_ERR_RANK */
-static int c753(void)
+static int c827(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, -5, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: sendtag = -5 -> MPI_ERR_TAG */
-static int c754(void)
+static int c828(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: sendtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c755(void)
+static int c829(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.rank, 0,
@@ -5008,28 +5461,28 @@ static int c755(void)
 }
 
 /* MPI_Sendrecv_replace: source = size -> MPI_ERR_RANK */
-static int c756(void)
+static int c830(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.size, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: source = -5 -> MPI_ERR_RANK */
-static int c757(void)
+static int c831(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, -5, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: recvtag = -5 -> MPI_ERR_TAG */
-static int c758(void)
+static int c832(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, -5,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: recvtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c759(void)
+static int c833(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, es_tag_ub + 1,
@@ -5037,7 +5490,7 @@ static int c759(void)
 }
 
 /* MPI_Sendrecv_replace: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c760(void)
+static int c834(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0,
                                 MPI_COMM_NULL, ES_OUT(MPI_Status, 8));
@@ -5045,42 +5498,42 @@ static int c760(void)
 
 /* MPI_Sendrecv_replace: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c761(void)
+static int c835(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0,
                                 es_freed.comm, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: status = NULL -> MPI_ERR_ARG */
-static int c762(void)
+static int c836(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0, es_world.h,
                                 NULL);
 }
 
 /* MPI_Ssend: - = all valid -> MPI_SUCCESS */
-static int c763(void)
+static int c837(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: buf = NULL -> MPI_ERR_BUFFER */
-static int c764(void)
+static int c838(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: count = -1 -> MPI_ERR_COUNT */
-static int c765(void)
+static int c839(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c766(void)
+static int c840(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
@@ -5088,42 +5541,42 @@ static int c766(void)
 
 /* MPI_Ssend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c767(void)
+static int c841(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c768(void)
+static int c842(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: dest = size -> MPI_ERR_RANK */
-static int c769(void)
+static int c843(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Ssend: dest = -5 -> MPI_ERR_RANK */
-static int c770(void)
+static int c844(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Ssend: tag = -5 -> MPI_ERR_TAG */
-static int c771(void)
+static int c845(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Ssend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c772(void)
+static int c846(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -5131,7 +5584,7 @@ static int c772(void)
 }
 
 /* MPI_Ssend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c773(void)
+static int c847(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
@@ -5139,34 +5592,34 @@ static int c773(void)
 
 /* MPI_Ssend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c774(void)
+static int c848(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Ssend_init: - = all valid -> MPI_SUCCESS */
-static int c775(void)
+static int c849(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c776(void)
+static int c850(void)
 {
     return MPI_Ssend_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: count = -1 -> MPI_ERR_COUNT */
-static int c777(void)
+static int c851(void)
 {
     return MPI_Ssend_init(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c778(void)
+static int c852(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
@@ -5174,41 +5627,41 @@ static int c778(void)
 
 /* MPI_Ssend_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c779(void)
+static int c853(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c780(void)
+static int c854(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: dest = size -> MPI_ERR_RANK */
-static int c781(void)
+static int c855(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: dest = -5 -> MPI_ERR_RANK */
-static int c782(void)
+static int c856(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: tag = -5 -> MPI_ERR_TAG */
-static int c783(void)
+static int c857(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c784(void)
+static int c858(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -5216,7 +5669,7 @@ static int c784(void)
 }
 
 /* MPI_Ssend_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c785(void)
+static int c859(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                           ES_OUT(MPI_Request, 6));
@@ -5224,472 +5677,472 @@ static int c785(void)
 
 /* MPI_Ssend_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c786(void)
+static int c860(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: request = NULL -> MPI_ERR_ARG */
-static int c787(void)
+static int c861(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Start: - = all valid -> MPI_SUCCESS */
-static int c788(void)
+static int c862(void)
 {
     return MPI_Start(ES_PTR(MPI_Request, es_new_prequest()));
 }
 
 /* MPI_Start: request = &MPI_REQUEST_NULL -> MPI_ERR_REQUEST */
-static int c789(void)
+static int c863(void)
 {
     return MPI_Start(ES_PTR(MPI_Request, MPI_REQUEST_NULL));
 }
 
 /* MPI_Start: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c790(void)
+static int c864(void)
 {
     return MPI_Start(ES_PTR(MPI_Request, es_freed.request));
 }
 
 /* MPI_Start: request = NULL -> MPI_ERR_ARG */
-static int c791(void)
+static int c865(void)
 {
     return MPI_Start(NULL);
 }
 
 /* MPI_Startall: - = all valid -> MPI_SUCCESS */
-static int c792(void)
+static int c866(void)
 {
     return MPI_Startall(1, (MPI_Request[]){es_new_prequest()});
 }
 
 /* MPI_Startall: count = -1 -> MPI_ERR_COUNT */
-static int c793(void)
+static int c867(void)
 {
     return MPI_Startall(-1, (MPI_Request[]){es_new_prequest()});
 }
 
 /* MPI_Startall: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c794(void)
+static int c868(void)
 {
     return MPI_Startall(1, (MPI_Request[]){es_freed.request});
 }
 
 /* MPI_Startall: array_of_requests = {MPI_REQUEST_NULL} -> MPI_ERR_REQUEST */
-static int c795(void)
+static int c869(void)
 {
     return MPI_Startall(1, (MPI_Request[]){MPI_REQUEST_NULL});
 }
 
 /* MPI_Startall: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c796(void)
+static int c870(void)
 {
     return MPI_Startall(1, NULL);
 }
 
 /* MPI_Status_c2f: - = all valid -> MPI_SUCCESS */
-static int c797(void)
+static int c871(void)
 {
     return MPI_Status_c2f(&es_status0, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_c2f: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c798(void)
+static int c872(void)
 {
     return MPI_Status_c2f(NULL, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_c2f: c_status = MPI_STATUS_IGNORE -> MPI_ERR_ARG
  * MPICH: MPI_ERR_OTHER */
-static int c799(void)
+static int c873(void)
 {
     return MPI_Status_c2f(MPI_STATUS_IGNORE, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_c2f: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c800(void)
+static int c874(void)
 {
     return MPI_Status_c2f(&es_status0, NULL);
 }
 
 /* MPI_Status_c2f08: - = all valid -> MPI_SUCCESS */
-static int c801(void)
+static int c875(void)
 {
     return MPI_Status_c2f08(&es_status0, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_c2f08: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c802(void)
+static int c876(void)
 {
     return MPI_Status_c2f08(NULL, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_c2f08: c_status = MPI_STATUS_IGNORE -> MPI_ERR_ARG */
-static int c803(void)
+static int c877(void)
 {
     return MPI_Status_c2f08(MPI_STATUS_IGNORE, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_c2f08: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c804(void)
+static int c878(void)
 {
     return MPI_Status_c2f08(&es_status0, NULL);
 }
 
 /* MPI_Status_f082c: - = all valid -> MPI_SUCCESS */
-static int c805(void)
+static int c879(void)
 {
     return MPI_Status_f082c((MPI_F08_status *)(void *)&es_status0, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f082c: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c806(void)
+static int c880(void)
 {
     return MPI_Status_f082c(NULL, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f082c: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c807(void)
+static int c881(void)
 {
     return MPI_Status_f082c((MPI_F08_status *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_f082f: - = all valid -> MPI_SUCCESS */
-static int c808(void)
+static int c882(void)
 {
     return MPI_Status_f082f((MPI_F08_status *)(void *)&es_status0, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_f082f: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c809(void)
+static int c883(void)
 {
     return MPI_Status_f082f(NULL, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_f082f: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c810(void)
+static int c884(void)
 {
     return MPI_Status_f082f((MPI_F08_status *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_f2c: - = all valid -> MPI_SUCCESS */
-static int c811(void)
+static int c885(void)
 {
     return MPI_Status_f2c((MPI_Fint *)(void *)&es_status0, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f2c: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c812(void)
+static int c886(void)
 {
     return MPI_Status_f2c(NULL, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f2c: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c813(void)
+static int c887(void)
 {
     return MPI_Status_f2c((MPI_Fint *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_f2f08: - = all valid -> MPI_SUCCESS */
-static int c814(void)
+static int c888(void)
 {
     return MPI_Status_f2f08((MPI_Fint *)(void *)&es_status0, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_f2f08: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c815(void)
+static int c889(void)
 {
     return MPI_Status_f2f08(NULL, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_f2f08: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c816(void)
+static int c890(void)
 {
     return MPI_Status_f2f08((MPI_Fint *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_get_error: - = all valid -> MPI_SUCCESS */
-static int c817(void)
+static int c891(void)
 {
     return MPI_Status_get_error(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_error: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c818(void)
+static int c892(void)
 {
     return MPI_Status_get_error(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_error: err = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c819(void)
+static int c893(void)
 {
     return MPI_Status_get_error(&es_status0, NULL);
 }
 
 /* MPI_Status_get_source: - = all valid -> MPI_SUCCESS */
-static int c820(void)
+static int c894(void)
 {
     return MPI_Status_get_source(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_source: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c821(void)
+static int c895(void)
 {
     return MPI_Status_get_source(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_source: source = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c822(void)
+static int c896(void)
 {
     return MPI_Status_get_source(&es_status0, NULL);
 }
 
 /* MPI_Status_get_tag: - = all valid -> MPI_SUCCESS */
-static int c823(void)
+static int c897(void)
 {
     return MPI_Status_get_tag(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_tag: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c824(void)
+static int c898(void)
 {
     return MPI_Status_get_tag(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_tag: tag = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c825(void)
+static int c899(void)
 {
     return MPI_Status_get_tag(&es_status0, NULL);
 }
 
 /* MPI_Status_set_cancelled: - = all valid -> MPI_SUCCESS */
-static int c826(void)
+static int c900(void)
 {
     return MPI_Status_set_cancelled(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_cancelled: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c827(void)
+static int c901(void)
 {
     return MPI_Status_set_cancelled(NULL, 0);
 }
 
 /* MPI_Status_set_elements: - = all valid -> MPI_SUCCESS */
-static int c828(void)
+static int c902(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c829(void)
+static int c903(void)
 {
     return MPI_Status_set_elements(NULL, MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c830(void)
+static int c904(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), MPI_DATATYPE_NULL, 1);
 }
 
 /* MPI_Status_set_elements: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c831(void)
+static int c905(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), es_freed.type, 1);
 }
 
 /* MPI_Status_set_elements: count = -1 -> MPI_ERR_COUNT */
-static int c832(void)
+static int c906(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), MPI_INT, -1);
 }
 
 /* MPI_Status_set_elements_c: - = all valid -> MPI_SUCCESS */
-static int c833(void)
+static int c907(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_c: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c834(void)
+static int c908(void)
 {
     return MPI_Status_set_elements_c(NULL, MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c835(void)
+static int c909(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), MPI_DATATYPE_NULL, 1);
 }
 
 /* MPI_Status_set_elements_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c836(void)
+static int c910(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), es_freed.type, 1);
 }
 
 /* MPI_Status_set_elements_c: count = -1 -> MPI_ERR_COUNT */
-static int c837(void)
+static int c911(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), MPI_INT, -1);
 }
 
 /* MPI_Status_set_elements_x: - = all valid -> MPI_SUCCESS */
-static int c838(void)
+static int c912(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_x: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c839(void)
+static int c913(void)
 {
     return MPI_Status_set_elements_x(NULL, MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c840(void)
+static int c914(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), MPI_DATATYPE_NULL, 1);
 }
 
 /* MPI_Status_set_elements_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c841(void)
+static int c915(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), es_freed.type, 1);
 }
 
 /* MPI_Status_set_elements_x: count = -1 -> MPI_ERR_COUNT */
-static int c842(void)
+static int c916(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), MPI_INT, -1);
 }
 
 /* MPI_Status_set_error: - = all valid -> MPI_SUCCESS */
-static int c843(void)
+static int c917(void)
 {
     return MPI_Status_set_error(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_error: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c844(void)
+static int c918(void)
 {
     return MPI_Status_set_error(NULL, 0);
 }
 
 /* MPI_Status_set_source: - = all valid -> MPI_SUCCESS */
-static int c845(void)
+static int c919(void)
 {
     return MPI_Status_set_source(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_source: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c846(void)
+static int c920(void)
 {
     return MPI_Status_set_source(NULL, 0);
 }
 
 /* MPI_Status_set_tag: - = all valid -> MPI_SUCCESS */
-static int c847(void)
+static int c921(void)
 {
     return MPI_Status_set_tag(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_tag: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c848(void)
+static int c922(void)
 {
     return MPI_Status_set_tag(NULL, 0);
 }
 
 /* MPI_Test: - = all valid -> MPI_SUCCESS */
-static int c849(void)
+static int c923(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, MPI_REQUEST_NULL), ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c850(void)
+static int c924(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, es_freed.request), ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: request = NULL -> MPI_ERR_ARG */
-static int c851(void)
+static int c925(void)
 {
     return MPI_Test(NULL, ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: flag = NULL -> MPI_ERR_ARG */
-static int c852(void)
+static int c926(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, MPI_REQUEST_NULL), NULL, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: status = NULL -> MPI_ERR_ARG */
-static int c853(void)
+static int c927(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, MPI_REQUEST_NULL), ES_OUT(int, 1), NULL);
 }
 
 /* MPI_Test_cancelled: - = all valid -> MPI_SUCCESS */
-static int c854(void)
+static int c928(void)
 {
     return MPI_Test_cancelled(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Test_cancelled: status = NULL -> MPI_ERR_ARG */
-static int c855(void)
+static int c929(void)
 {
     return MPI_Test_cancelled(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Test_cancelled: flag = NULL -> MPI_ERR_ARG */
-static int c856(void)
+static int c930(void)
 {
     return MPI_Test_cancelled(&es_status0, NULL);
 }
 
 /* MPI_Testall: - = all valid -> MPI_SUCCESS */
-static int c857(void)
+static int c931(void)
 {
     return MPI_Testall(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: count = -1 -> MPI_ERR_COUNT */
-static int c858(void)
+static int c932(void)
 {
     return MPI_Testall(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2),
                        ES_OUT(MPI_Status, 3));
@@ -5697,38 +6150,38 @@ static int c858(void)
 
 /* MPI_Testall: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c859(void)
+static int c933(void)
 {
     return MPI_Testall(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c860(void)
+static int c934(void)
 {
     return MPI_Testall(1, NULL, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: flag = NULL -> MPI_ERR_ARG */
-static int c861(void)
+static int c935(void)
 {
     return MPI_Testall(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c862(void)
+static int c936(void)
 {
     return MPI_Testall(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Testany: - = all valid -> MPI_SUCCESS */
-static int c863(void)
+static int c937(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: count = -1 -> MPI_ERR_COUNT */
-static int c864(void)
+static int c938(void)
 {
     return MPI_Testany(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
@@ -5736,47 +6189,47 @@ static int c864(void)
 
 /* MPI_Testany: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c865(void)
+static int c939(void)
 {
     return MPI_Testany(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c866(void)
+static int c940(void)
 {
     return MPI_Testany(1, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: index = NULL -> MPI_ERR_ARG */
-static int c867(void)
+static int c941(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: flag = NULL -> MPI_ERR_ARG */
-static int c868(void)
+static int c942(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL,
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: status = NULL -> MPI_ERR_ARG */
-static int c869(void)
+static int c943(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Testsome: - = all valid -> MPI_SUCCESS */
-static int c870(void)
+static int c944(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: incount = -1 -> MPI_ERR_COUNT */
-static int c871(void)
+static int c945(void)
 {
     return MPI_Testsome(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
@@ -5784,115 +6237,115 @@ static int c871(void)
 
 /* MPI_Testsome: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c872(void)
+static int c946(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c873(void)
+static int c947(void)
 {
     return MPI_Testsome(1, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: outcount = NULL -> MPI_ERR_ARG */
-static int c874(void)
+static int c948(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: array_of_indices = NULL -> MPI_ERR_ARG */
-static int c875(void)
+static int c949(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL,
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c876(void)
+static int c950(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Type_commit: - = all valid -> MPI_SUCCESS */
-static int c877(void)
+static int c951(void)
 {
     return MPI_Type_commit(ES_PTR(MPI_Datatype, es_new_type()));
 }
 
 /* MPI_Type_commit: datatype = &MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c878(void)
+static int c952(void)
 {
     return MPI_Type_commit(ES_PTR(MPI_Datatype, MPI_DATATYPE_NULL));
 }
 
 /* MPI_Type_commit: datatype = &freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c879(void)
+static int c953(void)
 {
     return MPI_Type_commit(ES_PTR(MPI_Datatype, es_freed.type));
 }
 
 /* MPI_Type_commit: datatype = NULL -> MPI_ERR_ARG
  * MPICH: crashes */
-static int c880(void)
+static int c954(void)
 {
     return MPI_Type_commit(NULL);
 }
 
 /* MPI_Type_contiguous: - = all valid -> MPI_SUCCESS */
-static int c881(void)
+static int c955(void)
 {
     return MPI_Type_contiguous(1, MPI_INT, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: count = -1 -> MPI_ERR_COUNT */
-static int c882(void)
+static int c956(void)
 {
     return MPI_Type_contiguous(-1, MPI_INT, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c883(void)
+static int c957(void)
 {
     return MPI_Type_contiguous(1, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c884(void)
+static int c958(void)
 {
     return MPI_Type_contiguous(1, es_freed.type, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: newtype = NULL -> MPI_ERR_ARG */
-static int c885(void)
+static int c959(void)
 {
     return MPI_Type_contiguous(1, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_hindexed: - = all valid -> MPI_SUCCESS */
-static int c886(void)
+static int c960(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: count = -1 -> MPI_ERR_COUNT */
-static int c887(void)
+static int c961(void)
 {
     return MPI_Type_create_hindexed(-1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c888(void)
+static int c962(void)
 {
     return MPI_Type_create_hindexed(1, es_neg_first, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c889(void)
+static int c963(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, MPI_DATATYPE_NULL,
                                     ES_OUT(MPI_Datatype, 4));
@@ -5900,37 +6353,37 @@ static int c889(void)
 
 /* MPI_Type_create_hindexed: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c890(void)
+static int c964(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: newtype = NULL -> MPI_ERR_ARG */
-static int c891(void)
+static int c965(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_hindexed_block: - = all valid -> MPI_SUCCESS */
-static int c892(void)
+static int c966(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: count = -1 -> MPI_ERR_COUNT */
-static int c893(void)
+static int c967(void)
 {
     return MPI_Type_create_hindexed_block(-1, 1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: blocklength = -1 -> MPI_ERR_COUNT */
-static int c894(void)
+static int c968(void)
 {
     return MPI_Type_create_hindexed_block(1, -1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c895(void)
+static int c969(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, MPI_DATATYPE_NULL,
                                           ES_OUT(MPI_Datatype, 4));
@@ -5938,237 +6391,311 @@ static int c895(void)
 
 /* MPI_Type_create_hindexed_block: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c896(void)
+static int c970(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: newtype = NULL -> MPI_ERR_ARG */
-static int c897(void)
+static int c971(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_hvector: - = all valid -> MPI_SUCCESS */
-static int c898(void)
+static int c972(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: count = -1 -> MPI_ERR_COUNT */
-static int c899(void)
+static int c973(void)
 {
     return MPI_Type_create_hvector(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: blocklength = -1 -> MPI_ERR_COUNT */
-static int c900(void)
+static int c974(void)
 {
     return MPI_Type_create_hvector(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c901(void)
+static int c975(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c902(void)
+static int c976(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: newtype = NULL -> MPI_ERR_ARG */
-static int c903(void)
+static int c977(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_indexed_block: - = all valid -> MPI_SUCCESS */
-static int c904(void)
+static int c978(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: count = -1 -> MPI_ERR_COUNT */
-static int c905(void)
+static int c979(void)
 {
     return MPI_Type_create_indexed_block(-1, 1, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: blocklength = -1 -> MPI_ERR_COUNT */
-static int c906(void)
+static int c980(void)
 {
     return MPI_Type_create_indexed_block(1, -1, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c907(void)
+static int c981(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c908(void)
+static int c982(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: newtype = NULL -> MPI_ERR_ARG */
-static int c909(void)
+static int c983(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_resized: - = all valid -> MPI_SUCCESS */
-static int c910(void)
+static int c984(void)
 {
     return MPI_Type_create_resized(MPI_INT, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c911(void)
+static int c985(void)
 {
     return MPI_Type_create_resized(MPI_DATATYPE_NULL, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c912(void)
+static int c986(void)
 {
     return MPI_Type_create_resized(es_freed.type, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized: newtype = NULL -> MPI_ERR_ARG */
-static int c913(void)
+static int c987(void)
 {
     return MPI_Type_create_resized(MPI_INT, 0, 0, NULL);
 }
 
 /* MPI_Type_create_struct: - = all valid -> MPI_SUCCESS */
-static int c914(void)
+static int c988(void)
 {
     return MPI_Type_create_struct(1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: count = -1 -> MPI_ERR_COUNT */
-static int c915(void)
+static int c989(void)
 {
     return MPI_Type_create_struct(-1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c916(void)
+static int c990(void)
 {
     return MPI_Type_create_struct(1, es_neg_first, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: array_of_types = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c917(void)
+static int c991(void)
 {
     return MPI_Type_create_struct(1, es_ones, es_aiota, es_null_first, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: newtype = NULL -> MPI_ERR_ARG */
-static int c918(void)
+static int c992(void)
 {
     return MPI_Type_create_struct(1, es_ones, es_aiota, es_ints, NULL);
 }
 
+/* MPI_Type_delete_attr: - = all valid -> MPI_SUCCESS */
+static int c993(void)
+{
+    return MPI_Type_delete_attr(MPI_INT, MPI_TAG_UB);
+}
+
+/* MPI_Type_delete_attr: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c994(void)
+{
+    return MPI_Type_delete_attr(MPI_DATATYPE_NULL, MPI_TAG_UB);
+}
+
+/* MPI_Type_delete_attr: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c995(void)
+{
+    return MPI_Type_delete_attr(es_freed.type, MPI_TAG_UB);
+}
+
+/* MPI_Type_delete_attr: type_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
+static int c996(void)
+{
+    return MPI_Type_delete_attr(MPI_INT, MPI_KEYVAL_INVALID);
+}
+
+/* MPI_Type_delete_attr: type_keyval = 12345 -> MPI_ERR_KEYVAL */
+static int c997(void)
+{
+    return MPI_Type_delete_attr(MPI_INT, 12345);
+}
+
 /* MPI_Type_dup: - = all valid -> MPI_SUCCESS */
-static int c919(void)
+static int c998(void)
 {
     return MPI_Type_dup(MPI_INT, ES_OUT(MPI_Datatype, 1));
 }
 
 /* MPI_Type_dup: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c920(void)
+static int c999(void)
 {
     return MPI_Type_dup(MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 1));
 }
 
 /* MPI_Type_dup: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c921(void)
+static int c1000(void)
 {
     return MPI_Type_dup(es_freed.type, ES_OUT(MPI_Datatype, 1));
 }
 
 /* MPI_Type_dup: newtype = NULL -> MPI_ERR_ARG */
-static int c922(void)
+static int c1001(void)
 {
     return MPI_Type_dup(MPI_INT, NULL);
 }
 
 /* MPI_Type_extent: - = all valid -> MPI_SUCCESS */
-static int c923(void)
+static int c1002(void)
 {
     return MPI_Type_extent(MPI_INT, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_extent: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c924(void)
+static int c1003(void)
 {
     return MPI_Type_extent(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_extent: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c925(void)
+static int c1004(void)
 {
     return MPI_Type_extent(es_freed.type, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_extent: extent = NULL -> MPI_ERR_ARG */
-static int c926(void)
+static int c1005(void)
 {
     return MPI_Type_extent(MPI_INT, NULL);
 }
 
 /* MPI_Type_free: - = all valid -> MPI_SUCCESS */
-static int c927(void)
+static int c1006(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, es_new_type()));
 }
 
 /* MPI_Type_free: datatype = &MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c928(void)
+static int c1007(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, MPI_DATATYPE_NULL));
 }
 
 /* MPI_Type_free: datatype = &freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c929(void)
+static int c1008(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, es_freed.type));
 }
 
 /* MPI_Type_free: datatype = NULL -> MPI_ERR_ARG
  * MPICH: crashes */
-static int c930(void)
+static int c1009(void)
 {
     return MPI_Type_free(NULL);
 }
 
 /* MPI_Type_free: datatype = &MPI_INT -> MPI_ERR_TYPE */
-static int c931(void)
+static int c1010(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, MPI_INT));
 }
 
+/* MPI_Type_get_attr: - = all valid -> MPI_SUCCESS */
+static int c1011(void)
+{
+    return MPI_Type_get_attr(MPI_INT, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
+}
+
+/* MPI_Type_get_attr: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1012(void)
+{
+    return MPI_Type_get_attr(MPI_DATATYPE_NULL, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
+}
+
+/* MPI_Type_get_attr: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1013(void)
+{
+    return MPI_Type_get_attr(es_freed.type, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
+}
+
+/* MPI_Type_get_attr: type_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
+static int c1014(void)
+{
+    return MPI_Type_get_attr(MPI_INT, MPI_KEYVAL_INVALID, ES_OUT(void, 2), ES_OUT(int, 3));
+}
+
+/* MPI_Type_get_attr: type_keyval = 12345 -> MPI_ERR_KEYVAL */
+static int c1015(void)
+{
+    return MPI_Type_get_attr(MPI_INT, 12345, ES_OUT(void, 2), ES_OUT(int, 3));
+}
+
+/* MPI_Type_get_attr: attribute_val = NULL -> MPI_ERR_ARG */
+static int c1016(void)
+{
+    return MPI_Type_get_attr(MPI_INT, MPI_TAG_UB, NULL, ES_OUT(int, 3));
+}
+
+/* MPI_Type_get_attr: flag = NULL -> MPI_ERR_ARG */
+static int c1017(void)
+{
+    return MPI_Type_get_attr(MPI_INT, MPI_TAG_UB, ES_OUT(void, 2), NULL);
+}
+
 /* MPI_Type_get_contents: - = all valid -> MPI_SUCCESS */
-static int c932(void)
+static int c1018(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c933(void)
+static int c1019(void)
 {
     return MPI_Type_get_contents(MPI_DATATYPE_NULL, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
@@ -6176,48 +6703,48 @@ static int c933(void)
 
 /* MPI_Type_get_contents: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c934(void)
+static int c1020(void)
 {
     return MPI_Type_get_contents(es_freed.type, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: datatype = MPI_INT -> MPI_ERR_TYPE */
-static int c935(void)
+static int c1021(void)
 {
     return MPI_Type_get_contents(MPI_INT, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: array_of_integers = NULL -> MPI_ERR_ARG */
-static int c936(void)
+static int c1022(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, NULL, ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: array_of_addresses = NULL -> MPI_ERR_ARG */
-static int c937(void)
+static int c1023(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, ES_OUT(int, 4), NULL,
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: array_of_datatypes = NULL -> MPI_ERR_ARG */
-static int c938(void)
+static int c1024(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5), NULL);
 }
 
 /* MPI_Type_get_envelope: - = all valid -> MPI_SUCCESS */
-static int c939(void)
+static int c1025(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                  ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c940(void)
+static int c1026(void)
 {
     return MPI_Type_get_envelope(MPI_DATATYPE_NULL, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                  ES_OUT(int, 4));
@@ -6225,168 +6752,168 @@ static int c940(void)
 
 /* MPI_Type_get_envelope: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c941(void)
+static int c1027(void)
 {
     return MPI_Type_get_envelope(es_freed.type, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                  ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: num_integers = NULL -> MPI_ERR_ARG */
-static int c942(void)
+static int c1028(void)
 {
     return MPI_Type_get_envelope(MPI_INT, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: num_addresses = NULL -> MPI_ERR_ARG */
-static int c943(void)
+static int c1029(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), NULL, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: num_datatypes = NULL -> MPI_ERR_ARG */
-static int c944(void)
+static int c1030(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), ES_OUT(int, 2), NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: combiner = NULL -> MPI_ERR_ARG */
-static int c945(void)
+static int c1031(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Type_get_extent: - = all valid -> MPI_SUCCESS */
-static int c946(void)
+static int c1032(void)
 {
     return MPI_Type_get_extent(MPI_INT, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c947(void)
+static int c1033(void)
 {
     return MPI_Type_get_extent(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c948(void)
+static int c1034(void)
 {
     return MPI_Type_get_extent(es_freed.type, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: lb = NULL -> MPI_ERR_ARG */
-static int c949(void)
+static int c1035(void)
 {
     return MPI_Type_get_extent(MPI_INT, NULL, ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: extent = NULL -> MPI_ERR_ARG */
-static int c950(void)
+static int c1036(void)
 {
     return MPI_Type_get_extent(MPI_INT, ES_OUT(MPI_Aint, 1), NULL);
 }
 
 /* MPI_Type_get_extent_x: - = all valid -> MPI_SUCCESS */
-static int c951(void)
+static int c1037(void)
 {
     return MPI_Type_get_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c952(void)
+static int c1038(void)
 {
     return MPI_Type_get_extent_x(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c953(void)
+static int c1039(void)
 {
     return MPI_Type_get_extent_x(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: lb = NULL -> MPI_ERR_ARG */
-static int c954(void)
+static int c1040(void)
 {
     return MPI_Type_get_extent_x(MPI_INT, NULL, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: extent = NULL -> MPI_ERR_ARG */
-static int c955(void)
+static int c1041(void)
 {
     return MPI_Type_get_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), NULL);
 }
 
 /* MPI_Type_get_name: - = all valid -> MPI_SUCCESS */
-static int c956(void)
+static int c1042(void)
 {
     return MPI_Type_get_name(MPI_INT, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c957(void)
+static int c1043(void)
 {
     return MPI_Type_get_name(MPI_DATATYPE_NULL, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c958(void)
+static int c1044(void)
 {
     return MPI_Type_get_name(es_freed.type, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: type_name = NULL -> MPI_ERR_ARG */
-static int c959(void)
+static int c1045(void)
 {
     return MPI_Type_get_name(MPI_INT, NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: resultlen = NULL -> MPI_ERR_ARG */
-static int c960(void)
+static int c1046(void)
 {
     return MPI_Type_get_name(MPI_INT, ES_OUT(char, 1), NULL);
 }
 
 /* MPI_Type_get_true_extent: - = all valid -> MPI_SUCCESS */
-static int c961(void)
+static int c1047(void)
 {
     return MPI_Type_get_true_extent(MPI_INT, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c962(void)
+static int c1048(void)
 {
     return MPI_Type_get_true_extent(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c963(void)
+static int c1049(void)
 {
     return MPI_Type_get_true_extent(es_freed.type, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: true_lb = NULL -> MPI_ERR_ARG */
-static int c964(void)
+static int c1050(void)
 {
     return MPI_Type_get_true_extent(MPI_INT, NULL, ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: true_extent = NULL -> MPI_ERR_ARG */
-static int c965(void)
+static int c1051(void)
 {
     return MPI_Type_get_true_extent(MPI_INT, ES_OUT(MPI_Aint, 1), NULL);
 }
 
 /* MPI_Type_get_true_extent_x: - = all valid -> MPI_SUCCESS */
-static int c966(void)
+static int c1052(void)
 {
     return MPI_Type_get_true_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c967(void)
+static int c1053(void)
 {
     return MPI_Type_get_true_extent_x(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1),
                                       ES_OUT(MPI_Count, 2));
@@ -6394,460 +6921,491 @@ static int c967(void)
 
 /* MPI_Type_get_true_extent_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c968(void)
+static int c1054(void)
 {
     return MPI_Type_get_true_extent_x(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_x: true_lb = NULL -> MPI_ERR_ARG */
-static int c969(void)
+static int c1055(void)
 {
     return MPI_Type_get_true_extent_x(MPI_INT, NULL, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_x: true_extent = NULL -> MPI_ERR_ARG */
-static int c970(void)
+static int c1056(void)
 {
     return MPI_Type_get_true_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), NULL);
 }
 
 /* MPI_Type_hindexed: - = all valid -> MPI_SUCCESS */
-static int c971(void)
+static int c1057(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: count = -1 -> MPI_ERR_COUNT */
-static int c972(void)
+static int c1058(void)
 {
     return MPI_Type_hindexed(-1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c973(void)
+static int c1059(void)
 {
     return MPI_Type_hindexed(1, es_neg_first, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c974(void)
+static int c1060(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c975(void)
+static int c1061(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: newtype = NULL -> MPI_ERR_ARG */
-static int c976(void)
+static int c1062(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_hvector: - = all valid -> MPI_SUCCESS */
-static int c977(void)
+static int c1063(void)
 {
     return MPI_Type_hvector(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: count = -1 -> MPI_ERR_COUNT */
-static int c978(void)
+static int c1064(void)
 {
     return MPI_Type_hvector(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: blocklength = -1 -> MPI_ERR_COUNT */
-static int c979(void)
+static int c1065(void)
 {
     return MPI_Type_hvector(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c980(void)
+static int c1066(void)
 {
     return MPI_Type_hvector(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c981(void)
+static int c1067(void)
 {
     return MPI_Type_hvector(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: newtype = NULL -> MPI_ERR_ARG */
-static int c982(void)
+static int c1068(void)
 {
     return MPI_Type_hvector(1, 1, 0, MPI_INT, NULL);
 }
 
 /* MPI_Type_indexed: - = all valid -> MPI_SUCCESS */
-static int c983(void)
+static int c1069(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: count = -1 -> MPI_ERR_COUNT */
-static int c984(void)
+static int c1070(void)
 {
     return MPI_Type_indexed(-1, es_ones, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c985(void)
+static int c1071(void)
 {
     return MPI_Type_indexed(1, es_neg_first, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c986(void)
+static int c1072(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c987(void)
+static int c1073(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: newtype = NULL -> MPI_ERR_ARG */
-static int c988(void)
+static int c1074(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, MPI_INT, NULL);
 }
 
 /* MPI_Type_lb: - = all valid -> MPI_SUCCESS */
-static int c989(void)
+static int c1075(void)
 {
     return MPI_Type_lb(MPI_INT, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_lb: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c990(void)
+static int c1076(void)
 {
     return MPI_Type_lb(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_lb: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c991(void)
+static int c1077(void)
 {
     return MPI_Type_lb(es_freed.type, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_lb: displacement = NULL -> MPI_ERR_ARG */
-static int c992(void)
+static int c1078(void)
 {
     return MPI_Type_lb(MPI_INT, NULL);
 }
 
+/* MPI_Type_set_attr: - = all valid -> MPI_SUCCESS */
+static int c1079(void)
+{
+    return MPI_Type_set_attr(MPI_INT, MPI_TAG_UB, es_sbuf);
+}
+
+/* MPI_Type_set_attr: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1080(void)
+{
+    return MPI_Type_set_attr(MPI_DATATYPE_NULL, MPI_TAG_UB, es_sbuf);
+}
+
+/* MPI_Type_set_attr: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1081(void)
+{
+    return MPI_Type_set_attr(es_freed.type, MPI_TAG_UB, es_sbuf);
+}
+
+/* MPI_Type_set_attr: type_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
+static int c1082(void)
+{
+    return MPI_Type_set_attr(MPI_INT, MPI_KEYVAL_INVALID, es_sbuf);
+}
+
+/* MPI_Type_set_attr: type_keyval = 12345 -> MPI_ERR_KEYVAL */
+static int c1083(void)
+{
+    return MPI_Type_set_attr(MPI_INT, 12345, es_sbuf);
+}
+
 /* MPI_Type_set_name: - = all valid -> MPI_SUCCESS */
-static int c993(void)
+static int c1084(void)
 {
     return MPI_Type_set_name(MPI_INT, "errsweep");
 }
 
 /* MPI_Type_set_name: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c994(void)
+static int c1085(void)
 {
     return MPI_Type_set_name(MPI_DATATYPE_NULL, "errsweep");
 }
 
 /* MPI_Type_set_name: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c995(void)
+static int c1086(void)
 {
     return MPI_Type_set_name(es_freed.type, "errsweep");
 }
 
 /* MPI_Type_set_name: type_name = NULL -> MPI_ERR_ARG */
-static int c996(void)
+static int c1087(void)
 {
     return MPI_Type_set_name(MPI_INT, NULL);
 }
 
 /* MPI_Type_size: - = all valid -> MPI_SUCCESS */
-static int c997(void)
+static int c1088(void)
 {
     return MPI_Type_size(MPI_INT, ES_OUT(int, 1));
 }
 
 /* MPI_Type_size: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c998(void)
+static int c1089(void)
 {
     return MPI_Type_size(MPI_DATATYPE_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Type_size: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c999(void)
+static int c1090(void)
 {
     return MPI_Type_size(es_freed.type, ES_OUT(int, 1));
 }
 
 /* MPI_Type_size: size = NULL -> MPI_ERR_ARG */
-static int c1000(void)
+static int c1091(void)
 {
     return MPI_Type_size(MPI_INT, NULL);
 }
 
 /* MPI_Type_size_x: - = all valid -> MPI_SUCCESS */
-static int c1001(void)
+static int c1092(void)
 {
     return MPI_Type_size_x(MPI_INT, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1002(void)
+static int c1093(void)
 {
     return MPI_Type_size_x(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1003(void)
+static int c1094(void)
 {
     return MPI_Type_size_x(es_freed.type, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_x: size = NULL -> MPI_ERR_ARG */
-static int c1004(void)
+static int c1095(void)
 {
     return MPI_Type_size_x(MPI_INT, NULL);
 }
 
 /* MPI_Type_struct: - = all valid -> MPI_SUCCESS */
-static int c1005(void)
+static int c1096(void)
 {
     return MPI_Type_struct(1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: count = -1 -> MPI_ERR_COUNT */
-static int c1006(void)
+static int c1097(void)
 {
     return MPI_Type_struct(-1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c1007(void)
+static int c1098(void)
 {
     return MPI_Type_struct(1, es_neg_first, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: array_of_types = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c1008(void)
+static int c1099(void)
 {
     return MPI_Type_struct(1, es_ones, es_aiota, es_null_first, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: newtype = NULL -> MPI_ERR_ARG */
-static int c1009(void)
+static int c1100(void)
 {
     return MPI_Type_struct(1, es_ones, es_aiota, es_ints, NULL);
 }
 
 /* MPI_Type_ub: - = all valid -> MPI_SUCCESS */
-static int c1010(void)
+static int c1101(void)
 {
     return MPI_Type_ub(MPI_INT, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_ub: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1011(void)
+static int c1102(void)
 {
     return MPI_Type_ub(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_ub: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1012(void)
+static int c1103(void)
 {
     return MPI_Type_ub(es_freed.type, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_ub: displacement = NULL -> MPI_ERR_ARG */
-static int c1013(void)
+static int c1104(void)
 {
     return MPI_Type_ub(MPI_INT, NULL);
 }
 
 /* MPI_Type_vector: - = all valid -> MPI_SUCCESS */
-static int c1014(void)
+static int c1105(void)
 {
     return MPI_Type_vector(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: count = -1 -> MPI_ERR_COUNT */
-static int c1015(void)
+static int c1106(void)
 {
     return MPI_Type_vector(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1016(void)
+static int c1107(void)
 {
     return MPI_Type_vector(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1017(void)
+static int c1108(void)
 {
     return MPI_Type_vector(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1018(void)
+static int c1109(void)
 {
     return MPI_Type_vector(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: newtype = NULL -> MPI_ERR_ARG */
-static int c1019(void)
+static int c1110(void)
 {
     return MPI_Type_vector(1, 1, 0, MPI_INT, NULL);
 }
 
 /* MPI_Unpack: - = all valid -> MPI_SUCCESS */
-static int c1020(void)
+static int c1111(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c1021(void)
+static int c1112(void)
 {
     return MPI_Unpack(NULL, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: insize = -1 -> MPI_ERR_ARG */
-static int c1022(void)
+static int c1113(void)
 {
     return MPI_Unpack(es_sbuf, -1, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: position = NULL -> MPI_ERR_ARG */
-static int c1023(void)
+static int c1114(void)
 {
     return MPI_Unpack(es_sbuf, 64, NULL, es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: outbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: MPI_ERR_ARG */
-static int c1024(void)
+static int c1115(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), NULL, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: outcount = -1 -> MPI_ERR_COUNT */
-static int c1025(void)
+static int c1116(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, -1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1026(void)
+static int c1117(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_DATATYPE_NULL, es_world.h);
 }
 
 /* MPI_Unpack: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1027(void)
+static int c1118(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, es_freed.type, es_world.h);
 }
 
 /* MPI_Unpack: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1028(void)
+static int c1119(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, es_uncommitted, es_world.h);
 }
 
 /* MPI_Unpack: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1029(void)
+static int c1120(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Unpack: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1030(void)
+static int c1121(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
 /* MPI_Wait: - = all valid -> MPI_SUCCESS */
-static int c1031(void)
+static int c1122(void)
 {
     return MPI_Wait(ES_PTR(MPI_Request, MPI_REQUEST_NULL), ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Wait: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c1032(void)
+static int c1123(void)
 {
     return MPI_Wait(ES_PTR(MPI_Request, es_freed.request), ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Wait: request = NULL -> MPI_ERR_ARG */
-static int c1033(void)
+static int c1124(void)
 {
     return MPI_Wait(NULL, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Wait: status = NULL -> MPI_ERR_ARG */
-static int c1034(void)
+static int c1125(void)
 {
     return MPI_Wait(ES_PTR(MPI_Request, MPI_REQUEST_NULL), NULL);
 }
 
 /* MPI_Waitall: - = all valid -> MPI_SUCCESS */
-static int c1035(void)
+static int c1126(void)
 {
     return MPI_Waitall(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: count = -1 -> MPI_ERR_COUNT */
-static int c1036(void)
+static int c1127(void)
 {
     return MPI_Waitall(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1037(void)
+static int c1128(void)
 {
     return MPI_Waitall(1, (MPI_Request[]){es_freed.request}, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1038(void)
+static int c1129(void)
 {
     return MPI_Waitall(1, NULL, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c1039(void)
+static int c1130(void)
 {
     return MPI_Waitall(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL);
 }
 
 /* MPI_Waitany: - = all valid -> MPI_SUCCESS */
-static int c1040(void)
+static int c1131(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: count = -1 -> MPI_ERR_COUNT */
-static int c1041(void)
+static int c1132(void)
 {
     return MPI_Waitany(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2),
                        ES_OUT(MPI_Status, 3));
@@ -6855,38 +7413,38 @@ static int c1041(void)
 
 /* MPI_Waitany: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1042(void)
+static int c1133(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1043(void)
+static int c1134(void)
 {
     return MPI_Waitany(1, NULL, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: index = NULL -> MPI_ERR_ARG */
-static int c1044(void)
+static int c1135(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: status = NULL -> MPI_ERR_ARG */
-static int c1045(void)
+static int c1136(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Waitsome: - = all valid -> MPI_SUCCESS */
-static int c1046(void)
+static int c1137(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: incount = -1 -> MPI_ERR_COUNT */
-static int c1047(void)
+static int c1138(void)
 {
     return MPI_Waitsome(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
@@ -6894,1096 +7452,1230 @@ static int c1047(void)
 
 /* MPI_Waitsome: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1048(void)
+static int c1139(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1049(void)
+static int c1140(void)
 {
     return MPI_Waitsome(1, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: outcount = NULL -> MPI_ERR_ARG */
-static int c1050(void)
+static int c1141(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: array_of_indices = NULL -> MPI_ERR_ARG */
-static int c1051(void)
+static int c1142(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL,
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c1052(void)
+static int c1143(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
+/* MPI_Win_create_errhandler: - = all valid -> MPI_SUCCESS */
+static int c1144(void)
+{
+    return MPI_Win_create_errhandler(es_errhandler_fn, ES_OUT(MPI_Errhandler, 1));
+}
+
+/* MPI_Win_create_errhandler: win_errhandler_fn = NULL -> MPI_ERR_ARG */
+static int c1145(void)
+{
+    return MPI_Win_create_errhandler(NULL, ES_OUT(MPI_Errhandler, 1));
+}
+
+/* MPI_Win_create_errhandler: errhandler = NULL -> MPI_ERR_ARG */
+static int c1146(void)
+{
+    return MPI_Win_create_errhandler(es_errhandler_fn, NULL);
+}
+
 const struct es_case es_cases[] = {
-    {"MPI_Address", "-", "all valid", MPI_SUCCESS, NULL, c0},
-    {"MPI_Address", "address", "NULL", MPI_ERR_ARG, NULL, c1},
-    {"MPI_Allgather", "-", "all valid", MPI_SUCCESS, NULL, c2},
-    {"MPI_Allgather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c3},
-    {"MPI_Allgather", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c4},
-    {"MPI_Allgather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c5},
-    {"MPI_Allgather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c6},
-    {"MPI_Allgather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c7},
-    {"MPI_Allgather", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c8},
-    {"MPI_Allgather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c9},
-    {"MPI_Allgather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c10},
-    {"MPI_Allgather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c11},
-    {"MPI_Allgather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c12},
-    {"MPI_Allgather", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c13},
-    {"MPI_Allgather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c14},
-    {"MPI_Allgather", "comm", "freed", MPI_ERR_COMM, NULL, c15},
-    {"MPI_Allgatherv", "-", "all valid", MPI_SUCCESS, NULL, c16},
-    {"MPI_Allgatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c17},
-    {"MPI_Allgatherv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c18},
-    {"MPI_Allgatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c19},
-    {"MPI_Allgatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c20},
-    {"MPI_Allgatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c21},
-    {"MPI_Allgatherv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c22},
-    {"MPI_Allgatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c23},
-    {"MPI_Allgatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c24},
-    {"MPI_Allgatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c25},
-    {"MPI_Allgatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c26},
-    {"MPI_Allgatherv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c27},
-    {"MPI_Allgatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c28},
-    {"MPI_Allgatherv", "comm", "freed", MPI_ERR_COMM, NULL, c29},
-    {"MPI_Alloc_mem", "-", "all valid", MPI_SUCCESS, NULL, c30},
-    {"MPI_Alloc_mem", "size", "-1", MPI_ERR_ARG, NULL, c31},
-    {"MPI_Alloc_mem", "info", "bogus", MPI_ERR_INFO, NULL, c32},
-    {"MPI_Alloc_mem", "baseptr", "NULL", MPI_ERR_ARG, NULL, c33},
-    {"MPI_Allreduce", "-", "all valid", MPI_SUCCESS, NULL, c34},
-    {"MPI_Allreduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c35},
-    {"MPI_Allreduce", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c36},
-    {"MPI_Allreduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c37},
-    {"MPI_Allreduce", "count", "-1", MPI_ERR_COUNT, NULL, c38},
-    {"MPI_Allreduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c39},
-    {"MPI_Allreduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c40},
-    {"MPI_Allreduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c41},
-    {"MPI_Allreduce", "op", "freed", MPI_ERR_OP, NULL, c42},
-    {"MPI_Allreduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c43},
-    {"MPI_Allreduce", "comm", "freed", MPI_ERR_COMM, NULL, c44},
-    {"MPI_Alltoall", "-", "all valid", MPI_SUCCESS, NULL, c45},
-    {"MPI_Alltoall", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c46},
-    {"MPI_Alltoall", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c47},
-    {"MPI_Alltoall", "sendcount", "-1", MPI_ERR_COUNT, NULL, c48},
-    {"MPI_Alltoall", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c49},
-    {"MPI_Alltoall", "sendtype", "freed", MPI_ERR_TYPE, NULL, c50},
-    {"MPI_Alltoall", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c51},
-    {"MPI_Alltoall", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c52},
-    {"MPI_Alltoall", "recvcount", "-1", MPI_ERR_COUNT, NULL, c53},
-    {"MPI_Alltoall", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c54},
-    {"MPI_Alltoall", "recvtype", "freed", MPI_ERR_TYPE, NULL, c55},
-    {"MPI_Alltoall", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c56},
-    {"MPI_Alltoall", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c57},
-    {"MPI_Alltoall", "comm", "freed", MPI_ERR_COMM, NULL, c58},
-    {"MPI_Alltoallv", "-", "all valid", MPI_SUCCESS, NULL, c59},
-    {"MPI_Alltoallv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c60},
-    {"MPI_Alltoallv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c61},
-    {"MPI_Alltoallv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c62},
-    {"MPI_Alltoallv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c63},
-    {"MPI_Alltoallv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c64},
-    {"MPI_Alltoallv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c65},
-    {"MPI_Alltoallv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c66},
-    {"MPI_Alltoallv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c67},
-    {"MPI_Alltoallv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c68},
-    {"MPI_Alltoallv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c69},
-    {"MPI_Alltoallv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c70},
-    {"MPI_Alltoallv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c71},
-    {"MPI_Alltoallv", "comm", "freed", MPI_ERR_COMM, NULL, c72},
-    {"MPI_Alltoallw", "-", "all valid", MPI_SUCCESS, NULL, c73},
-    {"MPI_Alltoallw", "sendbuf", "NULL", MPI_ERR_BUFFER, "src/api/coll.c does not check NULL buffers (crashes)", c74},
-    {"MPI_Alltoallw", "sendbuf", "recvbuf", MPI_ERR_BUFFER, "src/api/coll.c does not check that sendbuf and recvbuf differ", c75},
-    {"MPI_Alltoallw", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c76},
-    {"MPI_Alltoallw", "sendtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c77},
-    {"MPI_Alltoallw", "recvbuf", "NULL", MPI_ERR_BUFFER, "src/api/coll.c does not check NULL buffers (crashes)", c78},
-    {"MPI_Alltoallw", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c79},
-    {"MPI_Alltoallw", "recvtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c80},
-    {"MPI_Alltoallw", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c81},
-    {"MPI_Alltoallw", "comm", "freed", MPI_ERR_COMM, NULL, c82},
-    {"MPI_Attr_get", "-", "all valid", MPI_SUCCESS, NULL, c83},
-    {"MPI_Attr_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c84},
-    {"MPI_Attr_get", "comm", "freed", MPI_ERR_COMM, NULL, c85},
-    {"MPI_Attr_get", "keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c86},
-    {"MPI_Attr_get", "keyval", "12345", MPI_ERR_KEYVAL, NULL, c87},
-    {"MPI_Attr_get", "attribute_val", "NULL", MPI_ERR_ARG, NULL, c88},
-    {"MPI_Attr_get", "flag", "NULL", MPI_ERR_ARG, NULL, c89},
-    {"MPI_Barrier", "-", "all valid", MPI_SUCCESS, NULL, c90},
-    {"MPI_Barrier", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c91},
-    {"MPI_Barrier", "comm", "freed", MPI_ERR_COMM, NULL, c92},
-    {"MPI_Bcast", "-", "all valid", MPI_SUCCESS, NULL, c93},
-    {"MPI_Bcast", "buffer", "NULL", MPI_ERR_BUFFER, NULL, c94},
-    {"MPI_Bcast", "count", "-1", MPI_ERR_COUNT, NULL, c95},
-    {"MPI_Bcast", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c96},
-    {"MPI_Bcast", "datatype", "freed", MPI_ERR_TYPE, NULL, c97},
-    {"MPI_Bcast", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c98},
-    {"MPI_Bcast", "root", "-1", MPI_ERR_ROOT, NULL, c99},
-    {"MPI_Bcast", "root", "size", MPI_ERR_ROOT, NULL, c100},
-    {"MPI_Bcast", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c101},
-    {"MPI_Bcast", "comm", "freed", MPI_ERR_COMM, NULL, c102},
-    {"MPI_Bsend", "-", "all valid", MPI_SUCCESS, NULL, c103},
-    {"MPI_Bsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c104},
-    {"MPI_Bsend", "count", "-1", MPI_ERR_COUNT, NULL, c105},
-    {"MPI_Bsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c106},
-    {"MPI_Bsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c107},
-    {"MPI_Bsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c108},
-    {"MPI_Bsend", "dest", "size", MPI_ERR_RANK, NULL, c109},
-    {"MPI_Bsend", "dest", "-5", MPI_ERR_RANK, NULL, c110},
-    {"MPI_Bsend", "tag", "-5", MPI_ERR_TAG, NULL, c111},
-    {"MPI_Bsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c112},
-    {"MPI_Bsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c113},
-    {"MPI_Bsend", "comm", "freed", MPI_ERR_COMM, NULL, c114},
-    {"MPI_Bsend_init", "-", "all valid", MPI_SUCCESS, NULL, c115},
-    {"MPI_Bsend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c116},
-    {"MPI_Bsend_init", "count", "-1", MPI_ERR_COUNT, NULL, c117},
-    {"MPI_Bsend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c118},
-    {"MPI_Bsend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c119},
-    {"MPI_Bsend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c120},
-    {"MPI_Bsend_init", "dest", "size", MPI_ERR_RANK, NULL, c121},
-    {"MPI_Bsend_init", "dest", "-5", MPI_ERR_RANK, NULL, c122},
-    {"MPI_Bsend_init", "tag", "-5", MPI_ERR_TAG, NULL, c123},
-    {"MPI_Bsend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c124},
-    {"MPI_Bsend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c125},
-    {"MPI_Bsend_init", "comm", "freed", MPI_ERR_COMM, NULL, c126},
-    {"MPI_Bsend_init", "request", "NULL", MPI_ERR_ARG, NULL, c127},
-    {"MPI_Buffer_attach", "-", "all valid", MPI_SUCCESS, NULL, c128},
-    {"MPI_Buffer_attach", "buffer", "NULL", MPI_ERR_BUFFER, NULL, c129},
-    {"MPI_Buffer_attach", "size", "-1", MPI_ERR_ARG, NULL, c130},
-    {"MPI_Buffer_detach", "-", "all valid", MPI_SUCCESS, NULL, c131},
-    {"MPI_Buffer_detach", "buffer_addr", "NULL", MPI_ERR_ARG, NULL, c132},
-    {"MPI_Buffer_detach", "size", "NULL", MPI_ERR_ARG, NULL, c133},
-    {"MPI_Cancel", "-", "all valid", MPI_SUCCESS, NULL, c134},
-    {"MPI_Cancel", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c135},
-    {"MPI_Cancel", "request", "&freed", MPI_ERR_REQUEST, NULL, c136},
-    {"MPI_Cancel", "request", "NULL", MPI_ERR_ARG, NULL, c137},
-    {"MPI_Comm_call_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c138},
-    {"MPI_Comm_call_errhandler", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c139},
-    {"MPI_Comm_call_errhandler", "comm", "freed", MPI_ERR_COMM, NULL, c140},
-    {"MPI_Comm_compare", "-", "all valid", MPI_SUCCESS, NULL, c141},
-    {"MPI_Comm_compare", "comm1", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c142},
-    {"MPI_Comm_compare", "comm1", "freed", MPI_ERR_COMM, NULL, c143},
-    {"MPI_Comm_compare", "comm2", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c144},
-    {"MPI_Comm_compare", "comm2", "freed", MPI_ERR_COMM, NULL, c145},
-    {"MPI_Comm_compare", "result", "NULL", MPI_ERR_ARG, NULL, c146},
-    {"MPI_Comm_create", "-", "all valid", MPI_SUCCESS, NULL, c147},
-    {"MPI_Comm_create", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c148},
-    {"MPI_Comm_create", "comm", "freed", MPI_ERR_COMM, NULL, c149},
-    {"MPI_Comm_create", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c150},
-    {"MPI_Comm_create", "group", "freed", MPI_ERR_GROUP, NULL, c151},
-    {"MPI_Comm_create", "newcomm", "NULL", MPI_ERR_ARG, NULL, c152},
-    {"MPI_Comm_create_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c153},
-    {"MPI_Comm_create_errhandler", "comm_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c154},
-    {"MPI_Comm_create_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c155},
-    {"MPI_Comm_create_group", "-", "all valid", MPI_SUCCESS, NULL, c156},
-    {"MPI_Comm_create_group", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c157},
-    {"MPI_Comm_create_group", "comm", "freed", MPI_ERR_COMM, NULL, c158},
-    {"MPI_Comm_create_group", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c159},
-    {"MPI_Comm_create_group", "group", "freed", MPI_ERR_GROUP, NULL, c160},
-    {"MPI_Comm_create_group", "tag", "-5", MPI_ERR_TAG, NULL, c161},
-    {"MPI_Comm_create_group", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c162},
-    {"MPI_Comm_create_group", "newcomm", "NULL", MPI_ERR_ARG, NULL, c163},
-    {"MPI_Comm_dup", "-", "all valid", MPI_SUCCESS, NULL, c164},
-    {"MPI_Comm_dup", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c165},
-    {"MPI_Comm_dup", "comm", "freed", MPI_ERR_COMM, NULL, c166},
-    {"MPI_Comm_dup", "newcomm", "NULL", MPI_ERR_ARG, NULL, c167},
-    {"MPI_Comm_free", "-", "all valid", MPI_SUCCESS, NULL, c168},
-    {"MPI_Comm_free", "comm", "&MPI_COMM_NULL", MPI_ERR_COMM, NULL, c169},
-    {"MPI_Comm_free", "comm", "&freed", MPI_ERR_COMM, NULL, c170},
-    {"MPI_Comm_free", "comm", "NULL", MPI_ERR_ARG, NULL, c171},
-    {"MPI_Comm_free", "comm", "&MPI_COMM_WORLD", MPI_ERR_COMM, NULL, c172},
-    {"MPI_Comm_get_attr", "-", "all valid", MPI_SUCCESS, NULL, c173},
-    {"MPI_Comm_get_attr", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c174},
-    {"MPI_Comm_get_attr", "comm", "freed", MPI_ERR_COMM, NULL, c175},
-    {"MPI_Comm_get_attr", "comm_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c176},
-    {"MPI_Comm_get_attr", "comm_keyval", "12345", MPI_ERR_KEYVAL, NULL, c177},
-    {"MPI_Comm_get_attr", "attribute_val", "NULL", MPI_ERR_ARG, NULL, c178},
-    {"MPI_Comm_get_attr", "flag", "NULL", MPI_ERR_ARG, NULL, c179},
-    {"MPI_Comm_get_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c180},
-    {"MPI_Comm_get_errhandler", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c181},
-    {"MPI_Comm_get_errhandler", "comm", "freed", MPI_ERR_COMM, NULL, c182},
-    {"MPI_Comm_get_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c183},
-    {"MPI_Comm_get_name", "-", "all valid", MPI_SUCCESS, NULL, c184},
-    {"MPI_Comm_get_name", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c185},
-    {"MPI_Comm_get_name", "comm", "freed", MPI_ERR_COMM, NULL, c186},
-    {"MPI_Comm_get_name", "comm_name", "NULL", MPI_ERR_ARG, NULL, c187},
-    {"MPI_Comm_get_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c188},
-    {"MPI_Comm_group", "-", "all valid", MPI_SUCCESS, NULL, c189},
-    {"MPI_Comm_group", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c190},
-    {"MPI_Comm_group", "comm", "freed", MPI_ERR_COMM, NULL, c191},
-    {"MPI_Comm_group", "group", "NULL", MPI_ERR_ARG, NULL, c192},
-    {"MPI_Comm_rank", "-", "all valid", MPI_SUCCESS, NULL, c193},
-    {"MPI_Comm_rank", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c194},
-    {"MPI_Comm_rank", "comm", "freed", MPI_ERR_COMM, NULL, c195},
-    {"MPI_Comm_rank", "rank", "NULL", MPI_ERR_ARG, NULL, c196},
-    {"MPI_Comm_remote_group", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c197},
-    {"MPI_Comm_remote_group", "comm", "freed", MPI_ERR_COMM, NULL, c198},
-    {"MPI_Comm_remote_group", "comm", "intracomm", MPI_ERR_COMM, NULL, c199},
-    {"MPI_Comm_remote_group", "group", "NULL", MPI_ERR_ARG, NULL, c200},
-    {"MPI_Comm_remote_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c201},
-    {"MPI_Comm_remote_size", "comm", "freed", MPI_ERR_COMM, NULL, c202},
-    {"MPI_Comm_remote_size", "comm", "intracomm", MPI_ERR_COMM, NULL, c203},
-    {"MPI_Comm_remote_size", "size", "NULL", MPI_ERR_ARG, NULL, c204},
-    {"MPI_Comm_set_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c205},
-    {"MPI_Comm_set_errhandler", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c206},
-    {"MPI_Comm_set_errhandler", "comm", "freed", MPI_ERR_COMM, NULL, c207},
-    {"MPI_Comm_set_errhandler", "errhandler", "MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c208},
-    {"MPI_Comm_set_errhandler", "errhandler", "freed", MPI_ERR_ARG, NULL, c209},
-    {"MPI_Comm_set_name", "-", "all valid", MPI_SUCCESS, NULL, c210},
-    {"MPI_Comm_set_name", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c211},
-    {"MPI_Comm_set_name", "comm", "freed", MPI_ERR_COMM, NULL, c212},
-    {"MPI_Comm_set_name", "comm_name", "NULL", MPI_ERR_ARG, NULL, c213},
-    {"MPI_Comm_size", "-", "all valid", MPI_SUCCESS, NULL, c214},
-    {"MPI_Comm_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c215},
-    {"MPI_Comm_size", "comm", "freed", MPI_ERR_COMM, NULL, c216},
-    {"MPI_Comm_size", "size", "NULL", MPI_ERR_ARG, NULL, c217},
-    {"MPI_Comm_split", "-", "all valid", MPI_SUCCESS, NULL, c218},
-    {"MPI_Comm_split", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c219},
-    {"MPI_Comm_split", "comm", "freed", MPI_ERR_COMM, NULL, c220},
-    {"MPI_Comm_split", "color", "-5", MPI_ERR_ARG, NULL, c221},
-    {"MPI_Comm_split", "newcomm", "NULL", MPI_ERR_ARG, NULL, c222},
-    {"MPI_Comm_split_type", "-", "all valid", MPI_SUCCESS, NULL, c223},
-    {"MPI_Comm_split_type", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c224},
-    {"MPI_Comm_split_type", "comm", "freed", MPI_ERR_COMM, NULL, c225},
-    {"MPI_Comm_split_type", "split_type", "12345", MPI_ERR_ARG, NULL, c226},
-    {"MPI_Comm_split_type", "info", "bogus", MPI_ERR_INFO, "src/api/comm.c does not check info (tern_check_info_arg in src/api/check.h does)", c227},
-    {"MPI_Comm_split_type", "newcomm", "NULL", MPI_ERR_ARG, NULL, c228},
-    {"MPI_Comm_test_inter", "-", "all valid", MPI_SUCCESS, NULL, c229},
-    {"MPI_Comm_test_inter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c230},
-    {"MPI_Comm_test_inter", "comm", "freed", MPI_ERR_COMM, NULL, c231},
-    {"MPI_Comm_test_inter", "flag", "NULL", MPI_ERR_ARG, NULL, c232},
-    {"MPI_Errhandler_create", "-", "all valid", MPI_SUCCESS, NULL, c233},
-    {"MPI_Errhandler_create", "comm_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c234},
-    {"MPI_Errhandler_create", "errhandler", "NULL", MPI_ERR_ARG, NULL, c235},
-    {"MPI_Errhandler_free", "-", "all valid", MPI_SUCCESS, NULL, c236},
-    {"MPI_Errhandler_free", "errhandler", "&MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c237},
-    {"MPI_Errhandler_free", "errhandler", "NULL", MPI_ERR_ARG, NULL, c238},
-    {"MPI_Errhandler_get", "-", "all valid", MPI_SUCCESS, NULL, c239},
-    {"MPI_Errhandler_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c240},
-    {"MPI_Errhandler_get", "comm", "freed", MPI_ERR_COMM, NULL, c241},
-    {"MPI_Errhandler_get", "errhandler", "NULL", MPI_ERR_ARG, NULL, c242},
-    {"MPI_Errhandler_set", "-", "all valid", MPI_SUCCESS, NULL, c243},
-    {"MPI_Errhandler_set", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c244},
-    {"MPI_Errhandler_set", "comm", "freed", MPI_ERR_COMM, NULL, c245},
-    {"MPI_Errhandler_set", "errhandler", "MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c246},
-    {"MPI_Errhandler_set", "errhandler", "freed", MPI_ERR_ARG, NULL, c247},
-    {"MPI_Error_class", "-", "all valid", MPI_SUCCESS, NULL, c248},
-    {"MPI_Error_class", "errorcode", "-1", MPI_ERR_ARG, NULL, c249},
-    {"MPI_Error_class", "errorclass", "NULL", MPI_ERR_ARG, NULL, c250},
-    {"MPI_Error_string", "-", "all valid", MPI_SUCCESS, NULL, c251},
-    {"MPI_Error_string", "errorcode", "-1", MPI_ERR_ARG, "src/core/errors.c accepts any code", c252},
-    {"MPI_Error_string", "string", "NULL", MPI_ERR_ARG, NULL, c253},
-    {"MPI_Error_string", "resultlen", "NULL", MPI_ERR_ARG, NULL, c254},
-    {"MPI_Exscan", "-", "all valid", MPI_SUCCESS, NULL, c255},
-    {"MPI_Exscan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c256},
-    {"MPI_Exscan", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c257},
-    {"MPI_Exscan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c258},
-    {"MPI_Exscan", "count", "-1", MPI_ERR_COUNT, NULL, c259},
-    {"MPI_Exscan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c260},
-    {"MPI_Exscan", "datatype", "freed", MPI_ERR_TYPE, NULL, c261},
-    {"MPI_Exscan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c262},
-    {"MPI_Exscan", "op", "freed", MPI_ERR_OP, NULL, c263},
-    {"MPI_Exscan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c264},
-    {"MPI_Exscan", "comm", "freed", MPI_ERR_COMM, NULL, c265},
-    {"MPI_Finalized", "-", "all valid", MPI_SUCCESS, NULL, c266},
-    {"MPI_Finalized", "flag", "NULL", MPI_ERR_ARG, NULL, c267},
-    {"MPI_Free_mem", "-", "all valid", MPI_SUCCESS, NULL, c268},
-    {"MPI_Gather", "-", "all valid", MPI_SUCCESS, NULL, c269},
-    {"MPI_Gather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c270},
-    {"MPI_Gather", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c271},
-    {"MPI_Gather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c272},
-    {"MPI_Gather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c273},
-    {"MPI_Gather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c274},
-    {"MPI_Gather", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c275},
-    {"MPI_Gather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c276},
-    {"MPI_Gather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c277},
-    {"MPI_Gather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c278},
-    {"MPI_Gather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c279},
-    {"MPI_Gather", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c280},
-    {"MPI_Gather", "root", "-1", MPI_ERR_ROOT, NULL, c281},
-    {"MPI_Gather", "root", "size", MPI_ERR_ROOT, NULL, c282},
-    {"MPI_Gather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c283},
-    {"MPI_Gather", "comm", "freed", MPI_ERR_COMM, NULL, c284},
-    {"MPI_Gatherv", "-", "all valid", MPI_SUCCESS, NULL, c285},
-    {"MPI_Gatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c286},
-    {"MPI_Gatherv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c287},
-    {"MPI_Gatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c288},
-    {"MPI_Gatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c289},
-    {"MPI_Gatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c290},
-    {"MPI_Gatherv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c291},
-    {"MPI_Gatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c292},
-    {"MPI_Gatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c293},
-    {"MPI_Gatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c294},
-    {"MPI_Gatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c295},
-    {"MPI_Gatherv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c296},
-    {"MPI_Gatherv", "root", "-1", MPI_ERR_ROOT, NULL, c297},
-    {"MPI_Gatherv", "root", "size", MPI_ERR_ROOT, NULL, c298},
-    {"MPI_Gatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c299},
-    {"MPI_Gatherv", "comm", "freed", MPI_ERR_COMM, NULL, c300},
-    {"MPI_Get_address", "-", "all valid", MPI_SUCCESS, NULL, c301},
-    {"MPI_Get_address", "address", "NULL", MPI_ERR_ARG, NULL, c302},
-    {"MPI_Get_count", "-", "all valid", MPI_SUCCESS, NULL, c303},
-    {"MPI_Get_count", "status", "NULL", MPI_ERR_ARG, NULL, c304},
-    {"MPI_Get_count", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c305},
-    {"MPI_Get_count", "datatype", "freed", MPI_ERR_TYPE, NULL, c306},
-    {"MPI_Get_count", "count", "NULL", MPI_ERR_ARG, NULL, c307},
-    {"MPI_Get_elements", "-", "all valid", MPI_SUCCESS, NULL, c308},
-    {"MPI_Get_elements", "status", "NULL", MPI_ERR_ARG, NULL, c309},
-    {"MPI_Get_elements", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c310},
-    {"MPI_Get_elements", "datatype", "freed", MPI_ERR_TYPE, NULL, c311},
-    {"MPI_Get_elements", "count", "NULL", MPI_ERR_ARG, NULL, c312},
-    {"MPI_Get_elements_x", "-", "all valid", MPI_SUCCESS, NULL, c313},
-    {"MPI_Get_elements_x", "status", "NULL", MPI_ERR_ARG, NULL, c314},
-    {"MPI_Get_elements_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c315},
-    {"MPI_Get_elements_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c316},
-    {"MPI_Get_elements_x", "count", "NULL", MPI_ERR_ARG, NULL, c317},
-    {"MPI_Get_library_version", "-", "all valid", MPI_SUCCESS, NULL, c318},
-    {"MPI_Get_library_version", "version", "NULL", MPI_ERR_ARG, NULL, c319},
-    {"MPI_Get_library_version", "resultlen", "NULL", MPI_ERR_ARG, NULL, c320},
-    {"MPI_Get_processor_name", "-", "all valid", MPI_SUCCESS, NULL, c321},
-    {"MPI_Get_processor_name", "name", "NULL", MPI_ERR_ARG, NULL, c322},
-    {"MPI_Get_processor_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c323},
-    {"MPI_Get_version", "-", "all valid", MPI_SUCCESS, NULL, c324},
-    {"MPI_Get_version", "version", "NULL", MPI_ERR_ARG, NULL, c325},
-    {"MPI_Get_version", "subversion", "NULL", MPI_ERR_ARG, NULL, c326},
-    {"MPI_Group_compare", "-", "all valid", MPI_SUCCESS, NULL, c327},
-    {"MPI_Group_compare", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c328},
-    {"MPI_Group_compare", "group1", "freed", MPI_ERR_GROUP, NULL, c329},
-    {"MPI_Group_compare", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c330},
-    {"MPI_Group_compare", "group2", "freed", MPI_ERR_GROUP, NULL, c331},
-    {"MPI_Group_compare", "result", "NULL", MPI_ERR_ARG, NULL, c332},
-    {"MPI_Group_difference", "-", "all valid", MPI_SUCCESS, NULL, c333},
-    {"MPI_Group_difference", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c334},
-    {"MPI_Group_difference", "group1", "freed", MPI_ERR_GROUP, NULL, c335},
-    {"MPI_Group_difference", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c336},
-    {"MPI_Group_difference", "group2", "freed", MPI_ERR_GROUP, NULL, c337},
-    {"MPI_Group_difference", "newgroup", "NULL", MPI_ERR_ARG, NULL, c338},
-    {"MPI_Group_excl", "-", "all valid", MPI_SUCCESS, NULL, c339},
-    {"MPI_Group_excl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c340},
-    {"MPI_Group_excl", "group", "freed", MPI_ERR_GROUP, NULL, c341},
-    {"MPI_Group_excl", "n", "-1", MPI_ERR_ARG, NULL, c342},
-    {"MPI_Group_excl", "ranks", "{size}", MPI_ERR_RANK, NULL, c343},
-    {"MPI_Group_excl", "ranks", "{-5}", MPI_ERR_RANK, NULL, c344},
-    {"MPI_Group_excl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c345},
-    {"MPI_Group_free", "-", "all valid", MPI_SUCCESS, NULL, c346},
-    {"MPI_Group_free", "group", "&MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c347},
-    {"MPI_Group_free", "group", "&freed", MPI_ERR_GROUP, NULL, c348},
-    {"MPI_Group_free", "group", "NULL", MPI_ERR_ARG, NULL, c349},
-    {"MPI_Group_incl", "-", "all valid", MPI_SUCCESS, NULL, c350},
-    {"MPI_Group_incl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c351},
-    {"MPI_Group_incl", "group", "freed", MPI_ERR_GROUP, NULL, c352},
-    {"MPI_Group_incl", "n", "-1", MPI_ERR_ARG, NULL, c353},
-    {"MPI_Group_incl", "ranks", "{size}", MPI_ERR_RANK, NULL, c354},
-    {"MPI_Group_incl", "ranks", "{-5}", MPI_ERR_RANK, NULL, c355},
-    {"MPI_Group_incl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c356},
-    {"MPI_Group_intersection", "-", "all valid", MPI_SUCCESS, NULL, c357},
-    {"MPI_Group_intersection", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c358},
-    {"MPI_Group_intersection", "group1", "freed", MPI_ERR_GROUP, NULL, c359},
-    {"MPI_Group_intersection", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c360},
-    {"MPI_Group_intersection", "group2", "freed", MPI_ERR_GROUP, NULL, c361},
-    {"MPI_Group_intersection", "newgroup", "NULL", MPI_ERR_ARG, NULL, c362},
-    {"MPI_Group_range_excl", "-", "all valid", MPI_SUCCESS, NULL, c363},
-    {"MPI_Group_range_excl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c364},
-    {"MPI_Group_range_excl", "group", "freed", MPI_ERR_GROUP, NULL, c365},
-    {"MPI_Group_range_excl", "n", "-1", MPI_ERR_ARG, NULL, c366},
-    {"MPI_Group_range_excl", "ranges", "{{size,size,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c367},
-    {"MPI_Group_range_excl", "ranges", "{{-5,0,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c368},
-    {"MPI_Group_range_excl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c369},
-    {"MPI_Group_range_incl", "-", "all valid", MPI_SUCCESS, NULL, c370},
-    {"MPI_Group_range_incl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c371},
-    {"MPI_Group_range_incl", "group", "freed", MPI_ERR_GROUP, NULL, c372},
-    {"MPI_Group_range_incl", "n", "-1", MPI_ERR_ARG, NULL, c373},
-    {"MPI_Group_range_incl", "ranges", "{{size,size,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c374},
-    {"MPI_Group_range_incl", "ranges", "{{-5,0,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c375},
-    {"MPI_Group_range_incl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c376},
-    {"MPI_Group_rank", "-", "all valid", MPI_SUCCESS, NULL, c377},
-    {"MPI_Group_rank", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c378},
-    {"MPI_Group_rank", "group", "freed", MPI_ERR_GROUP, NULL, c379},
-    {"MPI_Group_rank", "rank", "NULL", MPI_ERR_ARG, NULL, c380},
-    {"MPI_Group_size", "-", "all valid", MPI_SUCCESS, NULL, c381},
-    {"MPI_Group_size", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c382},
-    {"MPI_Group_size", "group", "freed", MPI_ERR_GROUP, NULL, c383},
-    {"MPI_Group_size", "size", "NULL", MPI_ERR_ARG, NULL, c384},
-    {"MPI_Group_translate_ranks", "-", "all valid", MPI_SUCCESS, NULL, c385},
-    {"MPI_Group_translate_ranks", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c386},
-    {"MPI_Group_translate_ranks", "group1", "freed", MPI_ERR_GROUP, NULL, c387},
-    {"MPI_Group_translate_ranks", "n", "-1", MPI_ERR_ARG, NULL, c388},
-    {"MPI_Group_translate_ranks", "ranks1", "{size}", MPI_ERR_RANK, NULL, c389},
-    {"MPI_Group_translate_ranks", "ranks1", "{-5}", MPI_ERR_RANK, NULL, c390},
-    {"MPI_Group_translate_ranks", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c391},
-    {"MPI_Group_translate_ranks", "group2", "freed", MPI_ERR_GROUP, NULL, c392},
-    {"MPI_Group_translate_ranks", "ranks2", "NULL", MPI_ERR_ARG, NULL, c393},
-    {"MPI_Group_union", "-", "all valid", MPI_SUCCESS, NULL, c394},
-    {"MPI_Group_union", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c395},
-    {"MPI_Group_union", "group1", "freed", MPI_ERR_GROUP, NULL, c396},
-    {"MPI_Group_union", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c397},
-    {"MPI_Group_union", "group2", "freed", MPI_ERR_GROUP, NULL, c398},
-    {"MPI_Group_union", "newgroup", "NULL", MPI_ERR_ARG, NULL, c399},
-    {"MPI_Ibsend", "-", "all valid", MPI_SUCCESS, NULL, c400},
-    {"MPI_Ibsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c401},
-    {"MPI_Ibsend", "count", "-1", MPI_ERR_COUNT, NULL, c402},
-    {"MPI_Ibsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c403},
-    {"MPI_Ibsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c404},
-    {"MPI_Ibsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c405},
-    {"MPI_Ibsend", "dest", "size", MPI_ERR_RANK, NULL, c406},
-    {"MPI_Ibsend", "dest", "-5", MPI_ERR_RANK, NULL, c407},
-    {"MPI_Ibsend", "tag", "-5", MPI_ERR_TAG, NULL, c408},
-    {"MPI_Ibsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c409},
-    {"MPI_Ibsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c410},
-    {"MPI_Ibsend", "comm", "freed", MPI_ERR_COMM, NULL, c411},
-    {"MPI_Ibsend", "request", "NULL", MPI_ERR_ARG, NULL, c412},
-    {"MPI_Improbe", "-", "all valid", MPI_SUCCESS, NULL, c413},
-    {"MPI_Improbe", "source", "size", MPI_ERR_RANK, NULL, c414},
-    {"MPI_Improbe", "source", "-5", MPI_ERR_RANK, NULL, c415},
-    {"MPI_Improbe", "tag", "-5", MPI_ERR_TAG, NULL, c416},
-    {"MPI_Improbe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c417},
-    {"MPI_Improbe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c418},
-    {"MPI_Improbe", "comm", "freed", MPI_ERR_COMM, NULL, c419},
-    {"MPI_Improbe", "flag", "NULL", MPI_ERR_ARG, NULL, c420},
-    {"MPI_Improbe", "message", "NULL", MPI_ERR_ARG, NULL, c421},
-    {"MPI_Improbe", "status", "NULL", MPI_ERR_ARG, NULL, c422},
-    {"MPI_Imrecv", "-", "all valid", MPI_SUCCESS, NULL, c423},
-    {"MPI_Imrecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c424},
-    {"MPI_Imrecv", "count", "-1", MPI_ERR_COUNT, NULL, c425},
-    {"MPI_Imrecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c426},
-    {"MPI_Imrecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c427},
-    {"MPI_Imrecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c428},
-    {"MPI_Imrecv", "message", "&MPI_MESSAGE_NULL", MPI_ERR_REQUEST, NULL, c429},
-    {"MPI_Imrecv", "message", "NULL", MPI_ERR_ARG, NULL, c430},
-    {"MPI_Imrecv", "request", "NULL", MPI_ERR_ARG, NULL, c431},
-    {"MPI_Initialized", "-", "all valid", MPI_SUCCESS, NULL, c432},
-    {"MPI_Initialized", "flag", "NULL", MPI_ERR_ARG, NULL, c433},
-    {"MPI_Iprobe", "-", "all valid", MPI_SUCCESS, NULL, c434},
-    {"MPI_Iprobe", "source", "size", MPI_ERR_RANK, NULL, c435},
-    {"MPI_Iprobe", "source", "-5", MPI_ERR_RANK, NULL, c436},
-    {"MPI_Iprobe", "tag", "-5", MPI_ERR_TAG, NULL, c437},
-    {"MPI_Iprobe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c438},
-    {"MPI_Iprobe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c439},
-    {"MPI_Iprobe", "comm", "freed", MPI_ERR_COMM, NULL, c440},
-    {"MPI_Iprobe", "flag", "NULL", MPI_ERR_ARG, NULL, c441},
-    {"MPI_Iprobe", "status", "NULL", MPI_ERR_ARG, NULL, c442},
-    {"MPI_Irecv", "-", "all valid", MPI_SUCCESS, NULL, c443},
-    {"MPI_Irecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c444},
-    {"MPI_Irecv", "count", "-1", MPI_ERR_COUNT, NULL, c445},
-    {"MPI_Irecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c446},
-    {"MPI_Irecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c447},
-    {"MPI_Irecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c448},
-    {"MPI_Irecv", "source", "size", MPI_ERR_RANK, NULL, c449},
-    {"MPI_Irecv", "source", "-5", MPI_ERR_RANK, NULL, c450},
-    {"MPI_Irecv", "tag", "-5", MPI_ERR_TAG, NULL, c451},
-    {"MPI_Irecv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c452},
-    {"MPI_Irecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c453},
-    {"MPI_Irecv", "comm", "freed", MPI_ERR_COMM, NULL, c454},
-    {"MPI_Irecv", "request", "NULL", MPI_ERR_ARG, NULL, c455},
-    {"MPI_Irsend", "-", "all valid", MPI_SUCCESS, NULL, c456},
-    {"MPI_Irsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c457},
-    {"MPI_Irsend", "count", "-1", MPI_ERR_COUNT, NULL, c458},
-    {"MPI_Irsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c459},
-    {"MPI_Irsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c460},
-    {"MPI_Irsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c461},
-    {"MPI_Irsend", "dest", "size", MPI_ERR_RANK, NULL, c462},
-    {"MPI_Irsend", "dest", "-5", MPI_ERR_RANK, NULL, c463},
-    {"MPI_Irsend", "tag", "-5", MPI_ERR_TAG, NULL, c464},
-    {"MPI_Irsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c465},
-    {"MPI_Irsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c466},
-    {"MPI_Irsend", "comm", "freed", MPI_ERR_COMM, NULL, c467},
-    {"MPI_Irsend", "request", "NULL", MPI_ERR_ARG, NULL, c468},
-    {"MPI_Is_thread_main", "-", "all valid", MPI_SUCCESS, NULL, c469},
-    {"MPI_Is_thread_main", "flag", "NULL", MPI_ERR_ARG, NULL, c470},
-    {"MPI_Isend", "-", "all valid", MPI_SUCCESS, NULL, c471},
-    {"MPI_Isend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c472},
-    {"MPI_Isend", "count", "-1", MPI_ERR_COUNT, NULL, c473},
-    {"MPI_Isend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c474},
-    {"MPI_Isend", "datatype", "freed", MPI_ERR_TYPE, NULL, c475},
-    {"MPI_Isend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c476},
-    {"MPI_Isend", "dest", "size", MPI_ERR_RANK, NULL, c477},
-    {"MPI_Isend", "dest", "-5", MPI_ERR_RANK, NULL, c478},
-    {"MPI_Isend", "tag", "-5", MPI_ERR_TAG, NULL, c479},
-    {"MPI_Isend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c480},
-    {"MPI_Isend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c481},
-    {"MPI_Isend", "comm", "freed", MPI_ERR_COMM, NULL, c482},
-    {"MPI_Isend", "request", "NULL", MPI_ERR_ARG, NULL, c483},
-    {"MPI_Issend", "-", "all valid", MPI_SUCCESS, NULL, c484},
-    {"MPI_Issend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c485},
-    {"MPI_Issend", "count", "-1", MPI_ERR_COUNT, NULL, c486},
-    {"MPI_Issend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c487},
-    {"MPI_Issend", "datatype", "freed", MPI_ERR_TYPE, NULL, c488},
-    {"MPI_Issend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c489},
-    {"MPI_Issend", "dest", "size", MPI_ERR_RANK, NULL, c490},
-    {"MPI_Issend", "dest", "-5", MPI_ERR_RANK, NULL, c491},
-    {"MPI_Issend", "tag", "-5", MPI_ERR_TAG, NULL, c492},
-    {"MPI_Issend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c493},
-    {"MPI_Issend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c494},
-    {"MPI_Issend", "comm", "freed", MPI_ERR_COMM, NULL, c495},
-    {"MPI_Issend", "request", "NULL", MPI_ERR_ARG, NULL, c496},
-    {"MPI_Mprobe", "-", "all valid", MPI_SUCCESS, NULL, c497},
-    {"MPI_Mprobe", "source", "size", MPI_ERR_RANK, NULL, c498},
-    {"MPI_Mprobe", "source", "-5", MPI_ERR_RANK, NULL, c499},
-    {"MPI_Mprobe", "tag", "-5", MPI_ERR_TAG, NULL, c500},
-    {"MPI_Mprobe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c501},
-    {"MPI_Mprobe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c502},
-    {"MPI_Mprobe", "comm", "freed", MPI_ERR_COMM, NULL, c503},
-    {"MPI_Mprobe", "message", "NULL", MPI_ERR_ARG, NULL, c504},
-    {"MPI_Mprobe", "status", "NULL", MPI_ERR_ARG, NULL, c505},
-    {"MPI_Mrecv", "-", "all valid", MPI_SUCCESS, NULL, c506},
-    {"MPI_Mrecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c507},
-    {"MPI_Mrecv", "count", "-1", MPI_ERR_COUNT, NULL, c508},
-    {"MPI_Mrecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c509},
-    {"MPI_Mrecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c510},
-    {"MPI_Mrecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c511},
-    {"MPI_Mrecv", "message", "&MPI_MESSAGE_NULL", MPI_ERR_REQUEST, NULL, c512},
-    {"MPI_Mrecv", "message", "NULL", MPI_ERR_ARG, NULL, c513},
-    {"MPI_Mrecv", "status", "NULL", MPI_ERR_ARG, NULL, c514},
-    {"MPI_Op_commutative", "-", "all valid", MPI_SUCCESS, NULL, c515},
-    {"MPI_Op_commutative", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c516},
-    {"MPI_Op_commutative", "op", "freed", MPI_ERR_OP, NULL, c517},
-    {"MPI_Op_commutative", "commute", "NULL", MPI_ERR_ARG, NULL, c518},
-    {"MPI_Op_create", "-", "all valid", MPI_SUCCESS, NULL, c519},
-    {"MPI_Op_create", "user_fn", "NULL", MPI_ERR_ARG, NULL, c520},
-    {"MPI_Op_create", "op", "NULL", MPI_ERR_ARG, NULL, c521},
-    {"MPI_Op_free", "-", "all valid", MPI_SUCCESS, NULL, c522},
-    {"MPI_Op_free", "op", "&MPI_OP_NULL", MPI_ERR_OP, NULL, c523},
-    {"MPI_Op_free", "op", "&MPI_SUM", MPI_ERR_OP, NULL, c524},
-    {"MPI_Op_free", "op", "NULL", MPI_ERR_ARG, NULL, c525},
-    {"MPI_Pack", "-", "all valid", MPI_SUCCESS, NULL, c526},
-    {"MPI_Pack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c527},
-    {"MPI_Pack", "incount", "-1", MPI_ERR_COUNT, NULL, c528},
-    {"MPI_Pack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c529},
-    {"MPI_Pack", "datatype", "freed", MPI_ERR_TYPE, NULL, c530},
-    {"MPI_Pack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c531},
-    {"MPI_Pack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c532},
-    {"MPI_Pack", "outsize", "-1", MPI_ERR_ARG, NULL, c533},
-    {"MPI_Pack", "position", "NULL", MPI_ERR_ARG, NULL, c534},
-    {"MPI_Pack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c535},
-    {"MPI_Pack", "comm", "freed", MPI_ERR_COMM, NULL, c536},
-    {"MPI_Pack_size", "-", "all valid", MPI_SUCCESS, NULL, c537},
-    {"MPI_Pack_size", "incount", "-1", MPI_ERR_COUNT, NULL, c538},
-    {"MPI_Pack_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c539},
-    {"MPI_Pack_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c540},
-    {"MPI_Pack_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c541},
-    {"MPI_Pack_size", "comm", "freed", MPI_ERR_COMM, NULL, c542},
-    {"MPI_Pack_size", "size", "NULL", MPI_ERR_ARG, NULL, c543},
-    {"MPI_Probe", "-", "all valid", MPI_SUCCESS, NULL, c544},
-    {"MPI_Probe", "source", "size", MPI_ERR_RANK, NULL, c545},
-    {"MPI_Probe", "source", "-5", MPI_ERR_RANK, NULL, c546},
-    {"MPI_Probe", "tag", "-5", MPI_ERR_TAG, NULL, c547},
-    {"MPI_Probe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c548},
-    {"MPI_Probe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c549},
-    {"MPI_Probe", "comm", "freed", MPI_ERR_COMM, NULL, c550},
-    {"MPI_Probe", "status", "NULL", MPI_ERR_ARG, NULL, c551},
-    {"MPI_Query_thread", "-", "all valid", MPI_SUCCESS, NULL, c552},
-    {"MPI_Query_thread", "provided", "NULL", MPI_ERR_ARG, NULL, c553},
-    {"MPI_Recv", "-", "all valid", MPI_SUCCESS, NULL, c554},
-    {"MPI_Recv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c555},
-    {"MPI_Recv", "count", "-1", MPI_ERR_COUNT, NULL, c556},
-    {"MPI_Recv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c557},
-    {"MPI_Recv", "datatype", "freed", MPI_ERR_TYPE, NULL, c558},
-    {"MPI_Recv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c559},
-    {"MPI_Recv", "source", "size", MPI_ERR_RANK, NULL, c560},
-    {"MPI_Recv", "source", "-5", MPI_ERR_RANK, NULL, c561},
-    {"MPI_Recv", "tag", "-5", MPI_ERR_TAG, NULL, c562},
-    {"MPI_Recv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c563},
-    {"MPI_Recv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c564},
-    {"MPI_Recv", "comm", "freed", MPI_ERR_COMM, NULL, c565},
-    {"MPI_Recv", "status", "NULL", MPI_ERR_ARG, NULL, c566},
-    {"MPI_Recv_init", "-", "all valid", MPI_SUCCESS, NULL, c567},
-    {"MPI_Recv_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c568},
-    {"MPI_Recv_init", "count", "-1", MPI_ERR_COUNT, NULL, c569},
-    {"MPI_Recv_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c570},
-    {"MPI_Recv_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c571},
-    {"MPI_Recv_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c572},
-    {"MPI_Recv_init", "source", "size", MPI_ERR_RANK, NULL, c573},
-    {"MPI_Recv_init", "source", "-5", MPI_ERR_RANK, NULL, c574},
-    {"MPI_Recv_init", "tag", "-5", MPI_ERR_TAG, NULL, c575},
-    {"MPI_Recv_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c576},
-    {"MPI_Recv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c577},
-    {"MPI_Recv_init", "comm", "freed", MPI_ERR_COMM, NULL, c578},
-    {"MPI_Recv_init", "request", "NULL", MPI_ERR_ARG, NULL, c579},
-    {"MPI_Reduce", "-", "all valid", MPI_SUCCESS, NULL, c580},
-    {"MPI_Reduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c581},
-    {"MPI_Reduce", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c582},
-    {"MPI_Reduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c583},
-    {"MPI_Reduce", "count", "-1", MPI_ERR_COUNT, NULL, c584},
-    {"MPI_Reduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c585},
-    {"MPI_Reduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c586},
-    {"MPI_Reduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c587},
-    {"MPI_Reduce", "op", "freed", MPI_ERR_OP, NULL, c588},
-    {"MPI_Reduce", "root", "-1", MPI_ERR_ROOT, NULL, c589},
-    {"MPI_Reduce", "root", "size", MPI_ERR_ROOT, NULL, c590},
-    {"MPI_Reduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c591},
-    {"MPI_Reduce", "comm", "freed", MPI_ERR_COMM, NULL, c592},
-    {"MPI_Reduce_local", "-", "all valid", MPI_SUCCESS, NULL, c593},
-    {"MPI_Reduce_local", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c594},
-    {"MPI_Reduce_local", "inoutbuf", "NULL", MPI_ERR_BUFFER, NULL, c595},
-    {"MPI_Reduce_local", "count", "-1", MPI_ERR_COUNT, NULL, c596},
-    {"MPI_Reduce_local", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c597},
-    {"MPI_Reduce_local", "datatype", "freed", MPI_ERR_TYPE, NULL, c598},
-    {"MPI_Reduce_local", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c599},
-    {"MPI_Reduce_local", "op", "freed", MPI_ERR_OP, NULL, c600},
-    {"MPI_Reduce_scatter", "-", "all valid", MPI_SUCCESS, NULL, c601},
-    {"MPI_Reduce_scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c602},
-    {"MPI_Reduce_scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c603},
-    {"MPI_Reduce_scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c604},
-    {"MPI_Reduce_scatter", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c605},
-    {"MPI_Reduce_scatter", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c606},
-    {"MPI_Reduce_scatter", "datatype", "freed", MPI_ERR_TYPE, NULL, c607},
-    {"MPI_Reduce_scatter", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c608},
-    {"MPI_Reduce_scatter", "op", "freed", MPI_ERR_OP, NULL, c609},
-    {"MPI_Reduce_scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c610},
-    {"MPI_Reduce_scatter", "comm", "freed", MPI_ERR_COMM, NULL, c611},
-    {"MPI_Reduce_scatter_block", "-", "all valid", MPI_SUCCESS, NULL, c612},
-    {"MPI_Reduce_scatter_block", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c613},
-    {"MPI_Reduce_scatter_block", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c614},
-    {"MPI_Reduce_scatter_block", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c615},
-    {"MPI_Reduce_scatter_block", "recvcount", "-1", MPI_ERR_COUNT, NULL, c616},
-    {"MPI_Reduce_scatter_block", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c617},
-    {"MPI_Reduce_scatter_block", "datatype", "freed", MPI_ERR_TYPE, NULL, c618},
-    {"MPI_Reduce_scatter_block", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c619},
-    {"MPI_Reduce_scatter_block", "op", "freed", MPI_ERR_OP, NULL, c620},
-    {"MPI_Reduce_scatter_block", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c621},
-    {"MPI_Reduce_scatter_block", "comm", "freed", MPI_ERR_COMM, NULL, c622},
-    {"MPI_Request_free", "-", "all valid", MPI_SUCCESS, NULL, c623},
-    {"MPI_Request_free", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c624},
-    {"MPI_Request_free", "request", "&freed", MPI_ERR_REQUEST, NULL, c625},
-    {"MPI_Request_free", "request", "NULL", MPI_ERR_ARG, NULL, c626},
-    {"MPI_Request_get_status", "-", "all valid", MPI_SUCCESS, NULL, c627},
-    {"MPI_Request_get_status", "request", "freed", MPI_ERR_REQUEST, NULL, c628},
-    {"MPI_Request_get_status", "flag", "NULL", MPI_ERR_ARG, NULL, c629},
-    {"MPI_Request_get_status", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c630},
-    {"MPI_Rsend", "-", "all valid", MPI_SUCCESS, NULL, c631},
-    {"MPI_Rsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c632},
-    {"MPI_Rsend", "count", "-1", MPI_ERR_COUNT, NULL, c633},
-    {"MPI_Rsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c634},
-    {"MPI_Rsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c635},
-    {"MPI_Rsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c636},
-    {"MPI_Rsend", "dest", "size", MPI_ERR_RANK, NULL, c637},
-    {"MPI_Rsend", "dest", "-5", MPI_ERR_RANK, NULL, c638},
-    {"MPI_Rsend", "tag", "-5", MPI_ERR_TAG, NULL, c639},
-    {"MPI_Rsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c640},
-    {"MPI_Rsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c641},
-    {"MPI_Rsend", "comm", "freed", MPI_ERR_COMM, NULL, c642},
-    {"MPI_Rsend_init", "-", "all valid", MPI_SUCCESS, NULL, c643},
-    {"MPI_Rsend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c644},
-    {"MPI_Rsend_init", "count", "-1", MPI_ERR_COUNT, NULL, c645},
-    {"MPI_Rsend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c646},
-    {"MPI_Rsend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c647},
-    {"MPI_Rsend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c648},
-    {"MPI_Rsend_init", "dest", "size", MPI_ERR_RANK, NULL, c649},
-    {"MPI_Rsend_init", "dest", "-5", MPI_ERR_RANK, NULL, c650},
-    {"MPI_Rsend_init", "tag", "-5", MPI_ERR_TAG, NULL, c651},
-    {"MPI_Rsend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c652},
-    {"MPI_Rsend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c653},
-    {"MPI_Rsend_init", "comm", "freed", MPI_ERR_COMM, NULL, c654},
-    {"MPI_Rsend_init", "request", "NULL", MPI_ERR_ARG, NULL, c655},
-    {"MPI_Scan", "-", "all valid", MPI_SUCCESS, NULL, c656},
-    {"MPI_Scan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c657},
-    {"MPI_Scan", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c658},
-    {"MPI_Scan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c659},
-    {"MPI_Scan", "count", "-1", MPI_ERR_COUNT, NULL, c660},
-    {"MPI_Scan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c661},
-    {"MPI_Scan", "datatype", "freed", MPI_ERR_TYPE, NULL, c662},
-    {"MPI_Scan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c663},
-    {"MPI_Scan", "op", "freed", MPI_ERR_OP, NULL, c664},
-    {"MPI_Scan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c665},
-    {"MPI_Scan", "comm", "freed", MPI_ERR_COMM, NULL, c666},
-    {"MPI_Scatter", "-", "all valid", MPI_SUCCESS, NULL, c667},
-    {"MPI_Scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c668},
-    {"MPI_Scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c669},
-    {"MPI_Scatter", "sendcount", "-1", MPI_ERR_COUNT, NULL, c670},
-    {"MPI_Scatter", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c671},
-    {"MPI_Scatter", "sendtype", "freed", MPI_ERR_TYPE, NULL, c672},
-    {"MPI_Scatter", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c673},
-    {"MPI_Scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c674},
-    {"MPI_Scatter", "recvcount", "-1", MPI_ERR_COUNT, NULL, c675},
-    {"MPI_Scatter", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c676},
-    {"MPI_Scatter", "recvtype", "freed", MPI_ERR_TYPE, NULL, c677},
-    {"MPI_Scatter", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c678},
-    {"MPI_Scatter", "root", "-1", MPI_ERR_ROOT, NULL, c679},
-    {"MPI_Scatter", "root", "size", MPI_ERR_ROOT, NULL, c680},
-    {"MPI_Scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c681},
-    {"MPI_Scatter", "comm", "freed", MPI_ERR_COMM, NULL, c682},
-    {"MPI_Scatterv", "-", "all valid", MPI_SUCCESS, NULL, c683},
-    {"MPI_Scatterv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c684},
-    {"MPI_Scatterv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c685},
-    {"MPI_Scatterv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c686},
-    {"MPI_Scatterv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c687},
-    {"MPI_Scatterv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c688},
-    {"MPI_Scatterv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c689},
-    {"MPI_Scatterv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c690},
-    {"MPI_Scatterv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c691},
-    {"MPI_Scatterv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c692},
-    {"MPI_Scatterv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c693},
-    {"MPI_Scatterv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c694},
-    {"MPI_Scatterv", "root", "-1", MPI_ERR_ROOT, NULL, c695},
-    {"MPI_Scatterv", "root", "size", MPI_ERR_ROOT, NULL, c696},
-    {"MPI_Scatterv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c697},
-    {"MPI_Scatterv", "comm", "freed", MPI_ERR_COMM, NULL, c698},
-    {"MPI_Send", "-", "all valid", MPI_SUCCESS, NULL, c699},
-    {"MPI_Send", "buf", "NULL", MPI_ERR_BUFFER, NULL, c700},
-    {"MPI_Send", "count", "-1", MPI_ERR_COUNT, NULL, c701},
-    {"MPI_Send", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c702},
-    {"MPI_Send", "datatype", "freed", MPI_ERR_TYPE, NULL, c703},
-    {"MPI_Send", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c704},
-    {"MPI_Send", "dest", "size", MPI_ERR_RANK, NULL, c705},
-    {"MPI_Send", "dest", "-5", MPI_ERR_RANK, NULL, c706},
-    {"MPI_Send", "tag", "-5", MPI_ERR_TAG, NULL, c707},
-    {"MPI_Send", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c708},
-    {"MPI_Send", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c709},
-    {"MPI_Send", "comm", "freed", MPI_ERR_COMM, NULL, c710},
-    {"MPI_Send_init", "-", "all valid", MPI_SUCCESS, NULL, c711},
-    {"MPI_Send_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c712},
-    {"MPI_Send_init", "count", "-1", MPI_ERR_COUNT, NULL, c713},
-    {"MPI_Send_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c714},
-    {"MPI_Send_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c715},
-    {"MPI_Send_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c716},
-    {"MPI_Send_init", "dest", "size", MPI_ERR_RANK, NULL, c717},
-    {"MPI_Send_init", "dest", "-5", MPI_ERR_RANK, NULL, c718},
-    {"MPI_Send_init", "tag", "-5", MPI_ERR_TAG, NULL, c719},
-    {"MPI_Send_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c720},
-    {"MPI_Send_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c721},
-    {"MPI_Send_init", "comm", "freed", MPI_ERR_COMM, NULL, c722},
-    {"MPI_Send_init", "request", "NULL", MPI_ERR_ARG, NULL, c723},
-    {"MPI_Sendrecv", "-", "all valid", MPI_SUCCESS, NULL, c724},
-    {"MPI_Sendrecv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c725},
-    {"MPI_Sendrecv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c726},
-    {"MPI_Sendrecv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c727},
-    {"MPI_Sendrecv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c728},
-    {"MPI_Sendrecv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c729},
-    {"MPI_Sendrecv", "dest", "size", MPI_ERR_RANK, NULL, c730},
-    {"MPI_Sendrecv", "dest", "-5", MPI_ERR_RANK, NULL, c731},
-    {"MPI_Sendrecv", "sendtag", "-5", MPI_ERR_TAG, NULL, c732},
-    {"MPI_Sendrecv", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c733},
-    {"MPI_Sendrecv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c734},
-    {"MPI_Sendrecv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c735},
-    {"MPI_Sendrecv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c736},
-    {"MPI_Sendrecv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c737},
-    {"MPI_Sendrecv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c738},
-    {"MPI_Sendrecv", "source", "size", MPI_ERR_RANK, NULL, c739},
-    {"MPI_Sendrecv", "source", "-5", MPI_ERR_RANK, NULL, c740},
-    {"MPI_Sendrecv", "recvtag", "-5", MPI_ERR_TAG, NULL, c741},
-    {"MPI_Sendrecv", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c742},
-    {"MPI_Sendrecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c743},
-    {"MPI_Sendrecv", "comm", "freed", MPI_ERR_COMM, NULL, c744},
-    {"MPI_Sendrecv", "status", "NULL", MPI_ERR_ARG, NULL, c745},
-    {"MPI_Sendrecv_replace", "-", "all valid", MPI_SUCCESS, NULL, c746},
-    {"MPI_Sendrecv_replace", "buf", "NULL", MPI_ERR_BUFFER, NULL, c747},
-    {"MPI_Sendrecv_replace", "count", "-1", MPI_ERR_COUNT, NULL, c748},
-    {"MPI_Sendrecv_replace", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c749},
-    {"MPI_Sendrecv_replace", "datatype", "freed", MPI_ERR_TYPE, NULL, c750},
-    {"MPI_Sendrecv_replace", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c751},
-    {"MPI_Sendrecv_replace", "dest", "size", MPI_ERR_RANK, NULL, c752},
-    {"MPI_Sendrecv_replace", "dest", "-5", MPI_ERR_RANK, NULL, c753},
-    {"MPI_Sendrecv_replace", "sendtag", "-5", MPI_ERR_TAG, NULL, c754},
-    {"MPI_Sendrecv_replace", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c755},
-    {"MPI_Sendrecv_replace", "source", "size", MPI_ERR_RANK, NULL, c756},
-    {"MPI_Sendrecv_replace", "source", "-5", MPI_ERR_RANK, NULL, c757},
-    {"MPI_Sendrecv_replace", "recvtag", "-5", MPI_ERR_TAG, NULL, c758},
-    {"MPI_Sendrecv_replace", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c759},
-    {"MPI_Sendrecv_replace", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c760},
-    {"MPI_Sendrecv_replace", "comm", "freed", MPI_ERR_COMM, NULL, c761},
-    {"MPI_Sendrecv_replace", "status", "NULL", MPI_ERR_ARG, NULL, c762},
-    {"MPI_Ssend", "-", "all valid", MPI_SUCCESS, NULL, c763},
-    {"MPI_Ssend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c764},
-    {"MPI_Ssend", "count", "-1", MPI_ERR_COUNT, NULL, c765},
-    {"MPI_Ssend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c766},
-    {"MPI_Ssend", "datatype", "freed", MPI_ERR_TYPE, NULL, c767},
-    {"MPI_Ssend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c768},
-    {"MPI_Ssend", "dest", "size", MPI_ERR_RANK, NULL, c769},
-    {"MPI_Ssend", "dest", "-5", MPI_ERR_RANK, NULL, c770},
-    {"MPI_Ssend", "tag", "-5", MPI_ERR_TAG, NULL, c771},
-    {"MPI_Ssend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c772},
-    {"MPI_Ssend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c773},
-    {"MPI_Ssend", "comm", "freed", MPI_ERR_COMM, NULL, c774},
-    {"MPI_Ssend_init", "-", "all valid", MPI_SUCCESS, NULL, c775},
-    {"MPI_Ssend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c776},
-    {"MPI_Ssend_init", "count", "-1", MPI_ERR_COUNT, NULL, c777},
-    {"MPI_Ssend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c778},
-    {"MPI_Ssend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c779},
-    {"MPI_Ssend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c780},
-    {"MPI_Ssend_init", "dest", "size", MPI_ERR_RANK, NULL, c781},
-    {"MPI_Ssend_init", "dest", "-5", MPI_ERR_RANK, NULL, c782},
-    {"MPI_Ssend_init", "tag", "-5", MPI_ERR_TAG, NULL, c783},
-    {"MPI_Ssend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c784},
-    {"MPI_Ssend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c785},
-    {"MPI_Ssend_init", "comm", "freed", MPI_ERR_COMM, NULL, c786},
-    {"MPI_Ssend_init", "request", "NULL", MPI_ERR_ARG, NULL, c787},
-    {"MPI_Start", "-", "all valid", MPI_SUCCESS, NULL, c788},
-    {"MPI_Start", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c789},
-    {"MPI_Start", "request", "&freed", MPI_ERR_REQUEST, NULL, c790},
-    {"MPI_Start", "request", "NULL", MPI_ERR_ARG, NULL, c791},
-    {"MPI_Startall", "-", "all valid", MPI_SUCCESS, NULL, c792},
-    {"MPI_Startall", "count", "-1", MPI_ERR_COUNT, NULL, c793},
-    {"MPI_Startall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c794},
-    {"MPI_Startall", "array_of_requests", "{MPI_REQUEST_NULL}", MPI_ERR_REQUEST, NULL, c795},
-    {"MPI_Startall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c796},
-    {"MPI_Status_c2f", "-", "all valid", MPI_SUCCESS, NULL, c797},
-    {"MPI_Status_c2f", "c_status", "NULL", MPI_ERR_ARG, NULL, c798},
-    {"MPI_Status_c2f", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c799},
-    {"MPI_Status_c2f", "f_status", "NULL", MPI_ERR_ARG, NULL, c800},
-    {"MPI_Status_c2f08", "-", "all valid", MPI_SUCCESS, NULL, c801},
-    {"MPI_Status_c2f08", "c_status", "NULL", MPI_ERR_ARG, NULL, c802},
-    {"MPI_Status_c2f08", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c803},
-    {"MPI_Status_c2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c804},
-    {"MPI_Status_f082c", "-", "all valid", MPI_SUCCESS, NULL, c805},
-    {"MPI_Status_f082c", "f08_status", "NULL", MPI_ERR_ARG, NULL, c806},
-    {"MPI_Status_f082c", "c_status", "NULL", MPI_ERR_ARG, NULL, c807},
-    {"MPI_Status_f082f", "-", "all valid", MPI_SUCCESS, NULL, c808},
-    {"MPI_Status_f082f", "f08_status", "NULL", MPI_ERR_ARG, NULL, c809},
-    {"MPI_Status_f082f", "f_status", "NULL", MPI_ERR_ARG, NULL, c810},
-    {"MPI_Status_f2c", "-", "all valid", MPI_SUCCESS, NULL, c811},
-    {"MPI_Status_f2c", "f_status", "NULL", MPI_ERR_ARG, NULL, c812},
-    {"MPI_Status_f2c", "c_status", "NULL", MPI_ERR_ARG, NULL, c813},
-    {"MPI_Status_f2f08", "-", "all valid", MPI_SUCCESS, NULL, c814},
-    {"MPI_Status_f2f08", "f_status", "NULL", MPI_ERR_ARG, NULL, c815},
-    {"MPI_Status_f2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c816},
-    {"MPI_Status_get_error", "-", "all valid", MPI_SUCCESS, NULL, c817},
-    {"MPI_Status_get_error", "status", "NULL", MPI_ERR_ARG, NULL, c818},
-    {"MPI_Status_get_error", "err", "NULL", MPI_ERR_ARG, NULL, c819},
-    {"MPI_Status_get_source", "-", "all valid", MPI_SUCCESS, NULL, c820},
-    {"MPI_Status_get_source", "status", "NULL", MPI_ERR_ARG, NULL, c821},
-    {"MPI_Status_get_source", "source", "NULL", MPI_ERR_ARG, NULL, c822},
-    {"MPI_Status_get_tag", "-", "all valid", MPI_SUCCESS, NULL, c823},
-    {"MPI_Status_get_tag", "status", "NULL", MPI_ERR_ARG, NULL, c824},
-    {"MPI_Status_get_tag", "tag", "NULL", MPI_ERR_ARG, NULL, c825},
-    {"MPI_Status_set_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c826},
-    {"MPI_Status_set_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c827},
-    {"MPI_Status_set_elements", "-", "all valid", MPI_SUCCESS, NULL, c828},
-    {"MPI_Status_set_elements", "status", "NULL", MPI_ERR_ARG, NULL, c829},
-    {"MPI_Status_set_elements", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c830},
-    {"MPI_Status_set_elements", "datatype", "freed", MPI_ERR_TYPE, NULL, c831},
-    {"MPI_Status_set_elements", "count", "-1", MPI_ERR_COUNT, NULL, c832},
-    {"MPI_Status_set_elements_c", "-", "all valid", MPI_SUCCESS, NULL, c833},
-    {"MPI_Status_set_elements_c", "status", "NULL", MPI_ERR_ARG, NULL, c834},
-    {"MPI_Status_set_elements_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c835},
-    {"MPI_Status_set_elements_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c836},
-    {"MPI_Status_set_elements_c", "count", "-1", MPI_ERR_COUNT, NULL, c837},
-    {"MPI_Status_set_elements_x", "-", "all valid", MPI_SUCCESS, NULL, c838},
-    {"MPI_Status_set_elements_x", "status", "NULL", MPI_ERR_ARG, NULL, c839},
-    {"MPI_Status_set_elements_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c840},
-    {"MPI_Status_set_elements_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c841},
-    {"MPI_Status_set_elements_x", "count", "-1", MPI_ERR_COUNT, NULL, c842},
-    {"MPI_Status_set_error", "-", "all valid", MPI_SUCCESS, NULL, c843},
-    {"MPI_Status_set_error", "status", "NULL", MPI_ERR_ARG, NULL, c844},
-    {"MPI_Status_set_source", "-", "all valid", MPI_SUCCESS, NULL, c845},
-    {"MPI_Status_set_source", "status", "NULL", MPI_ERR_ARG, NULL, c846},
-    {"MPI_Status_set_tag", "-", "all valid", MPI_SUCCESS, NULL, c847},
-    {"MPI_Status_set_tag", "status", "NULL", MPI_ERR_ARG, NULL, c848},
-    {"MPI_Test", "-", "all valid", MPI_SUCCESS, NULL, c849},
-    {"MPI_Test", "request", "&freed", MPI_ERR_REQUEST, NULL, c850},
-    {"MPI_Test", "request", "NULL", MPI_ERR_ARG, NULL, c851},
-    {"MPI_Test", "flag", "NULL", MPI_ERR_ARG, NULL, c852},
-    {"MPI_Test", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c853},
-    {"MPI_Test_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c854},
-    {"MPI_Test_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c855},
-    {"MPI_Test_cancelled", "flag", "NULL", MPI_ERR_ARG, NULL, c856},
-    {"MPI_Testall", "-", "all valid", MPI_SUCCESS, NULL, c857},
-    {"MPI_Testall", "count", "-1", MPI_ERR_COUNT, NULL, c858},
-    {"MPI_Testall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c859},
-    {"MPI_Testall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c860},
-    {"MPI_Testall", "flag", "NULL", MPI_ERR_ARG, NULL, c861},
-    {"MPI_Testall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c862},
-    {"MPI_Testany", "-", "all valid", MPI_SUCCESS, NULL, c863},
-    {"MPI_Testany", "count", "-1", MPI_ERR_COUNT, NULL, c864},
-    {"MPI_Testany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c865},
-    {"MPI_Testany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c866},
-    {"MPI_Testany", "index", "NULL", MPI_ERR_ARG, NULL, c867},
-    {"MPI_Testany", "flag", "NULL", MPI_ERR_ARG, NULL, c868},
-    {"MPI_Testany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c869},
-    {"MPI_Testsome", "-", "all valid", MPI_SUCCESS, NULL, c870},
-    {"MPI_Testsome", "incount", "-1", MPI_ERR_COUNT, NULL, c871},
-    {"MPI_Testsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c872},
-    {"MPI_Testsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c873},
-    {"MPI_Testsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c874},
-    {"MPI_Testsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c875},
-    {"MPI_Testsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c876},
-    {"MPI_Type_commit", "-", "all valid", MPI_SUCCESS, NULL, c877},
-    {"MPI_Type_commit", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c878},
-    {"MPI_Type_commit", "datatype", "&freed", MPI_ERR_TYPE, NULL, c879},
-    {"MPI_Type_commit", "datatype", "NULL", MPI_ERR_ARG, NULL, c880},
-    {"MPI_Type_contiguous", "-", "all valid", MPI_SUCCESS, NULL, c881},
-    {"MPI_Type_contiguous", "count", "-1", MPI_ERR_COUNT, NULL, c882},
-    {"MPI_Type_contiguous", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c883},
-    {"MPI_Type_contiguous", "oldtype", "freed", MPI_ERR_TYPE, NULL, c884},
-    {"MPI_Type_contiguous", "newtype", "NULL", MPI_ERR_ARG, NULL, c885},
-    {"MPI_Type_create_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c886},
-    {"MPI_Type_create_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c887},
-    {"MPI_Type_create_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c888},
-    {"MPI_Type_create_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c889},
-    {"MPI_Type_create_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c890},
-    {"MPI_Type_create_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c891},
-    {"MPI_Type_create_hindexed_block", "-", "all valid", MPI_SUCCESS, NULL, c892},
-    {"MPI_Type_create_hindexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c893},
-    {"MPI_Type_create_hindexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c894},
-    {"MPI_Type_create_hindexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c895},
-    {"MPI_Type_create_hindexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c896},
-    {"MPI_Type_create_hindexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c897},
-    {"MPI_Type_create_hvector", "-", "all valid", MPI_SUCCESS, NULL, c898},
-    {"MPI_Type_create_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c899},
-    {"MPI_Type_create_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c900},
-    {"MPI_Type_create_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c901},
-    {"MPI_Type_create_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c902},
-    {"MPI_Type_create_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c903},
-    {"MPI_Type_create_indexed_block", "-", "all valid", MPI_SUCCESS, NULL, c904},
-    {"MPI_Type_create_indexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c905},
-    {"MPI_Type_create_indexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c906},
-    {"MPI_Type_create_indexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c907},
-    {"MPI_Type_create_indexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c908},
-    {"MPI_Type_create_indexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c909},
-    {"MPI_Type_create_resized", "-", "all valid", MPI_SUCCESS, NULL, c910},
-    {"MPI_Type_create_resized", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c911},
-    {"MPI_Type_create_resized", "oldtype", "freed", MPI_ERR_TYPE, NULL, c912},
-    {"MPI_Type_create_resized", "newtype", "NULL", MPI_ERR_ARG, NULL, c913},
-    {"MPI_Type_create_struct", "-", "all valid", MPI_SUCCESS, NULL, c914},
-    {"MPI_Type_create_struct", "count", "-1", MPI_ERR_COUNT, NULL, c915},
-    {"MPI_Type_create_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c916},
-    {"MPI_Type_create_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c917},
-    {"MPI_Type_create_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c918},
-    {"MPI_Type_dup", "-", "all valid", MPI_SUCCESS, NULL, c919},
-    {"MPI_Type_dup", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c920},
-    {"MPI_Type_dup", "oldtype", "freed", MPI_ERR_TYPE, NULL, c921},
-    {"MPI_Type_dup", "newtype", "NULL", MPI_ERR_ARG, NULL, c922},
-    {"MPI_Type_extent", "-", "all valid", MPI_SUCCESS, NULL, c923},
-    {"MPI_Type_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c924},
-    {"MPI_Type_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c925},
-    {"MPI_Type_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c926},
-    {"MPI_Type_free", "-", "all valid", MPI_SUCCESS, NULL, c927},
-    {"MPI_Type_free", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c928},
-    {"MPI_Type_free", "datatype", "&freed", MPI_ERR_TYPE, NULL, c929},
-    {"MPI_Type_free", "datatype", "NULL", MPI_ERR_ARG, NULL, c930},
-    {"MPI_Type_free", "datatype", "&MPI_INT", MPI_ERR_TYPE, NULL, c931},
-    {"MPI_Type_get_contents", "-", "all valid", MPI_SUCCESS, NULL, c932},
-    {"MPI_Type_get_contents", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c933},
-    {"MPI_Type_get_contents", "datatype", "freed", MPI_ERR_TYPE, NULL, c934},
-    {"MPI_Type_get_contents", "datatype", "MPI_INT", MPI_ERR_TYPE, NULL, c935},
-    {"MPI_Type_get_contents", "array_of_integers", "NULL", MPI_ERR_ARG, NULL, c936},
-    {"MPI_Type_get_contents", "array_of_addresses", "NULL", MPI_ERR_ARG, NULL, c937},
-    {"MPI_Type_get_contents", "array_of_datatypes", "NULL", MPI_ERR_ARG, NULL, c938},
-    {"MPI_Type_get_envelope", "-", "all valid", MPI_SUCCESS, NULL, c939},
-    {"MPI_Type_get_envelope", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c940},
-    {"MPI_Type_get_envelope", "datatype", "freed", MPI_ERR_TYPE, NULL, c941},
-    {"MPI_Type_get_envelope", "num_integers", "NULL", MPI_ERR_ARG, NULL, c942},
-    {"MPI_Type_get_envelope", "num_addresses", "NULL", MPI_ERR_ARG, NULL, c943},
-    {"MPI_Type_get_envelope", "num_datatypes", "NULL", MPI_ERR_ARG, NULL, c944},
-    {"MPI_Type_get_envelope", "combiner", "NULL", MPI_ERR_ARG, NULL, c945},
-    {"MPI_Type_get_extent", "-", "all valid", MPI_SUCCESS, NULL, c946},
-    {"MPI_Type_get_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c947},
-    {"MPI_Type_get_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c948},
-    {"MPI_Type_get_extent", "lb", "NULL", MPI_ERR_ARG, NULL, c949},
-    {"MPI_Type_get_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c950},
-    {"MPI_Type_get_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c951},
-    {"MPI_Type_get_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c952},
-    {"MPI_Type_get_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c953},
-    {"MPI_Type_get_extent_x", "lb", "NULL", MPI_ERR_ARG, NULL, c954},
-    {"MPI_Type_get_extent_x", "extent", "NULL", MPI_ERR_ARG, NULL, c955},
-    {"MPI_Type_get_name", "-", "all valid", MPI_SUCCESS, NULL, c956},
-    {"MPI_Type_get_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c957},
-    {"MPI_Type_get_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c958},
-    {"MPI_Type_get_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c959},
-    {"MPI_Type_get_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c960},
-    {"MPI_Type_get_true_extent", "-", "all valid", MPI_SUCCESS, NULL, c961},
-    {"MPI_Type_get_true_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c962},
-    {"MPI_Type_get_true_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c963},
-    {"MPI_Type_get_true_extent", "true_lb", "NULL", MPI_ERR_ARG, NULL, c964},
-    {"MPI_Type_get_true_extent", "true_extent", "NULL", MPI_ERR_ARG, NULL, c965},
-    {"MPI_Type_get_true_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c966},
-    {"MPI_Type_get_true_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c967},
-    {"MPI_Type_get_true_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c968},
-    {"MPI_Type_get_true_extent_x", "true_lb", "NULL", MPI_ERR_ARG, NULL, c969},
-    {"MPI_Type_get_true_extent_x", "true_extent", "NULL", MPI_ERR_ARG, NULL, c970},
-    {"MPI_Type_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c971},
-    {"MPI_Type_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c972},
-    {"MPI_Type_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c973},
-    {"MPI_Type_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c974},
-    {"MPI_Type_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c975},
-    {"MPI_Type_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c976},
-    {"MPI_Type_hvector", "-", "all valid", MPI_SUCCESS, NULL, c977},
-    {"MPI_Type_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c978},
-    {"MPI_Type_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c979},
-    {"MPI_Type_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c980},
-    {"MPI_Type_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c981},
-    {"MPI_Type_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c982},
-    {"MPI_Type_indexed", "-", "all valid", MPI_SUCCESS, NULL, c983},
-    {"MPI_Type_indexed", "count", "-1", MPI_ERR_COUNT, NULL, c984},
-    {"MPI_Type_indexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c985},
-    {"MPI_Type_indexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c986},
-    {"MPI_Type_indexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c987},
-    {"MPI_Type_indexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c988},
-    {"MPI_Type_lb", "-", "all valid", MPI_SUCCESS, NULL, c989},
-    {"MPI_Type_lb", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c990},
-    {"MPI_Type_lb", "datatype", "freed", MPI_ERR_TYPE, NULL, c991},
-    {"MPI_Type_lb", "displacement", "NULL", MPI_ERR_ARG, NULL, c992},
-    {"MPI_Type_set_name", "-", "all valid", MPI_SUCCESS, NULL, c993},
-    {"MPI_Type_set_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c994},
-    {"MPI_Type_set_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c995},
-    {"MPI_Type_set_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c996},
-    {"MPI_Type_size", "-", "all valid", MPI_SUCCESS, NULL, c997},
-    {"MPI_Type_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c998},
-    {"MPI_Type_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c999},
-    {"MPI_Type_size", "size", "NULL", MPI_ERR_ARG, NULL, c1000},
-    {"MPI_Type_size_x", "-", "all valid", MPI_SUCCESS, NULL, c1001},
-    {"MPI_Type_size_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1002},
-    {"MPI_Type_size_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1003},
-    {"MPI_Type_size_x", "size", "NULL", MPI_ERR_ARG, NULL, c1004},
-    {"MPI_Type_struct", "-", "all valid", MPI_SUCCESS, NULL, c1005},
-    {"MPI_Type_struct", "count", "-1", MPI_ERR_COUNT, NULL, c1006},
-    {"MPI_Type_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1007},
-    {"MPI_Type_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1008},
-    {"MPI_Type_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c1009},
-    {"MPI_Type_ub", "-", "all valid", MPI_SUCCESS, NULL, c1010},
-    {"MPI_Type_ub", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1011},
-    {"MPI_Type_ub", "datatype", "freed", MPI_ERR_TYPE, NULL, c1012},
-    {"MPI_Type_ub", "displacement", "NULL", MPI_ERR_ARG, NULL, c1013},
-    {"MPI_Type_vector", "-", "all valid", MPI_SUCCESS, NULL, c1014},
-    {"MPI_Type_vector", "count", "-1", MPI_ERR_COUNT, NULL, c1015},
-    {"MPI_Type_vector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1016},
-    {"MPI_Type_vector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1017},
-    {"MPI_Type_vector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1018},
-    {"MPI_Type_vector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1019},
-    {"MPI_Unpack", "-", "all valid", MPI_SUCCESS, NULL, c1020},
-    {"MPI_Unpack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c1021},
-    {"MPI_Unpack", "insize", "-1", MPI_ERR_ARG, NULL, c1022},
-    {"MPI_Unpack", "position", "NULL", MPI_ERR_ARG, NULL, c1023},
-    {"MPI_Unpack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c1024},
-    {"MPI_Unpack", "outcount", "-1", MPI_ERR_COUNT, NULL, c1025},
-    {"MPI_Unpack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1026},
-    {"MPI_Unpack", "datatype", "freed", MPI_ERR_TYPE, NULL, c1027},
-    {"MPI_Unpack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1028},
-    {"MPI_Unpack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1029},
-    {"MPI_Unpack", "comm", "freed", MPI_ERR_COMM, NULL, c1030},
-    {"MPI_Wait", "-", "all valid", MPI_SUCCESS, NULL, c1031},
-    {"MPI_Wait", "request", "&freed", MPI_ERR_REQUEST, NULL, c1032},
-    {"MPI_Wait", "request", "NULL", MPI_ERR_ARG, NULL, c1033},
-    {"MPI_Wait", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1034},
-    {"MPI_Waitall", "-", "all valid", MPI_SUCCESS, NULL, c1035},
-    {"MPI_Waitall", "count", "-1", MPI_ERR_COUNT, NULL, c1036},
-    {"MPI_Waitall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1037},
-    {"MPI_Waitall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1038},
-    {"MPI_Waitall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1039},
-    {"MPI_Waitany", "-", "all valid", MPI_SUCCESS, NULL, c1040},
-    {"MPI_Waitany", "count", "-1", MPI_ERR_COUNT, NULL, c1041},
-    {"MPI_Waitany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1042},
-    {"MPI_Waitany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1043},
-    {"MPI_Waitany", "index", "NULL", MPI_ERR_ARG, NULL, c1044},
-    {"MPI_Waitany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1045},
-    {"MPI_Waitsome", "-", "all valid", MPI_SUCCESS, NULL, c1046},
-    {"MPI_Waitsome", "incount", "-1", MPI_ERR_COUNT, NULL, c1047},
-    {"MPI_Waitsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1048},
-    {"MPI_Waitsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1049},
-    {"MPI_Waitsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c1050},
-    {"MPI_Waitsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c1051},
-    {"MPI_Waitsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1052},
+    {"MPI_Add_error_class", "-", "all valid", MPI_SUCCESS, NULL, c0},
+    {"MPI_Add_error_class", "errorclass", "NULL", MPI_ERR_ARG, NULL, c1},
+    {"MPI_Add_error_code", "-", "all valid", MPI_SUCCESS, NULL, c2},
+    {"MPI_Add_error_code", "errorcode", "NULL", MPI_ERR_ARG, NULL, c3},
+    {"MPI_Add_error_string", "-", "all valid", MPI_SUCCESS, NULL, c4},
+    {"MPI_Add_error_string", "string", "NULL", MPI_ERR_ARG, NULL, c5},
+    {"MPI_Address", "-", "all valid", MPI_SUCCESS, NULL, c6},
+    {"MPI_Address", "address", "NULL", MPI_ERR_ARG, NULL, c7},
+    {"MPI_Allgather", "-", "all valid", MPI_SUCCESS, NULL, c8},
+    {"MPI_Allgather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c9},
+    {"MPI_Allgather", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c10},
+    {"MPI_Allgather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c11},
+    {"MPI_Allgather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c12},
+    {"MPI_Allgather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c13},
+    {"MPI_Allgather", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c14},
+    {"MPI_Allgather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c15},
+    {"MPI_Allgather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c16},
+    {"MPI_Allgather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c17},
+    {"MPI_Allgather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c18},
+    {"MPI_Allgather", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c19},
+    {"MPI_Allgather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c20},
+    {"MPI_Allgather", "comm", "freed", MPI_ERR_COMM, NULL, c21},
+    {"MPI_Allgatherv", "-", "all valid", MPI_SUCCESS, NULL, c22},
+    {"MPI_Allgatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c23},
+    {"MPI_Allgatherv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c24},
+    {"MPI_Allgatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c25},
+    {"MPI_Allgatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c26},
+    {"MPI_Allgatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c27},
+    {"MPI_Allgatherv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c28},
+    {"MPI_Allgatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c29},
+    {"MPI_Allgatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c30},
+    {"MPI_Allgatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c31},
+    {"MPI_Allgatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c32},
+    {"MPI_Allgatherv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c33},
+    {"MPI_Allgatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c34},
+    {"MPI_Allgatherv", "comm", "freed", MPI_ERR_COMM, NULL, c35},
+    {"MPI_Alloc_mem", "-", "all valid", MPI_SUCCESS, NULL, c36},
+    {"MPI_Alloc_mem", "size", "-1", MPI_ERR_ARG, NULL, c37},
+    {"MPI_Alloc_mem", "info", "bogus", MPI_ERR_INFO, NULL, c38},
+    {"MPI_Alloc_mem", "baseptr", "NULL", MPI_ERR_ARG, NULL, c39},
+    {"MPI_Allreduce", "-", "all valid", MPI_SUCCESS, NULL, c40},
+    {"MPI_Allreduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c41},
+    {"MPI_Allreduce", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c42},
+    {"MPI_Allreduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c43},
+    {"MPI_Allreduce", "count", "-1", MPI_ERR_COUNT, NULL, c44},
+    {"MPI_Allreduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c45},
+    {"MPI_Allreduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c46},
+    {"MPI_Allreduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c47},
+    {"MPI_Allreduce", "op", "freed", MPI_ERR_OP, NULL, c48},
+    {"MPI_Allreduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c49},
+    {"MPI_Allreduce", "comm", "freed", MPI_ERR_COMM, NULL, c50},
+    {"MPI_Alltoall", "-", "all valid", MPI_SUCCESS, NULL, c51},
+    {"MPI_Alltoall", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c52},
+    {"MPI_Alltoall", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c53},
+    {"MPI_Alltoall", "sendcount", "-1", MPI_ERR_COUNT, NULL, c54},
+    {"MPI_Alltoall", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c55},
+    {"MPI_Alltoall", "sendtype", "freed", MPI_ERR_TYPE, NULL, c56},
+    {"MPI_Alltoall", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c57},
+    {"MPI_Alltoall", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c58},
+    {"MPI_Alltoall", "recvcount", "-1", MPI_ERR_COUNT, NULL, c59},
+    {"MPI_Alltoall", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c60},
+    {"MPI_Alltoall", "recvtype", "freed", MPI_ERR_TYPE, NULL, c61},
+    {"MPI_Alltoall", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c62},
+    {"MPI_Alltoall", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c63},
+    {"MPI_Alltoall", "comm", "freed", MPI_ERR_COMM, NULL, c64},
+    {"MPI_Alltoallv", "-", "all valid", MPI_SUCCESS, NULL, c65},
+    {"MPI_Alltoallv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c66},
+    {"MPI_Alltoallv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c67},
+    {"MPI_Alltoallv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c68},
+    {"MPI_Alltoallv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c69},
+    {"MPI_Alltoallv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c70},
+    {"MPI_Alltoallv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c71},
+    {"MPI_Alltoallv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c72},
+    {"MPI_Alltoallv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c73},
+    {"MPI_Alltoallv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c74},
+    {"MPI_Alltoallv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c75},
+    {"MPI_Alltoallv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c76},
+    {"MPI_Alltoallv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c77},
+    {"MPI_Alltoallv", "comm", "freed", MPI_ERR_COMM, NULL, c78},
+    {"MPI_Alltoallw", "-", "all valid", MPI_SUCCESS, NULL, c79},
+    {"MPI_Alltoallw", "sendbuf", "NULL", MPI_ERR_BUFFER, "src/api/coll.c does not check NULL buffers (crashes)", c80},
+    {"MPI_Alltoallw", "sendbuf", "recvbuf", MPI_ERR_BUFFER, "src/api/coll.c does not check that sendbuf and recvbuf differ", c81},
+    {"MPI_Alltoallw", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c82},
+    {"MPI_Alltoallw", "sendtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c83},
+    {"MPI_Alltoallw", "recvbuf", "NULL", MPI_ERR_BUFFER, "src/api/coll.c does not check NULL buffers (crashes)", c84},
+    {"MPI_Alltoallw", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c85},
+    {"MPI_Alltoallw", "recvtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c86},
+    {"MPI_Alltoallw", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c87},
+    {"MPI_Alltoallw", "comm", "freed", MPI_ERR_COMM, NULL, c88},
+    {"MPI_Attr_delete", "-", "all valid", MPI_SUCCESS, NULL, c89},
+    {"MPI_Attr_delete", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c90},
+    {"MPI_Attr_delete", "comm", "freed", MPI_ERR_COMM, NULL, c91},
+    {"MPI_Attr_delete", "keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c92},
+    {"MPI_Attr_delete", "keyval", "12345", MPI_ERR_KEYVAL, NULL, c93},
+    {"MPI_Attr_get", "-", "all valid", MPI_SUCCESS, NULL, c94},
+    {"MPI_Attr_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c95},
+    {"MPI_Attr_get", "comm", "freed", MPI_ERR_COMM, NULL, c96},
+    {"MPI_Attr_get", "keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c97},
+    {"MPI_Attr_get", "keyval", "12345", MPI_ERR_KEYVAL, NULL, c98},
+    {"MPI_Attr_get", "attribute_val", "NULL", MPI_ERR_ARG, NULL, c99},
+    {"MPI_Attr_get", "flag", "NULL", MPI_ERR_ARG, NULL, c100},
+    {"MPI_Barrier", "-", "all valid", MPI_SUCCESS, NULL, c101},
+    {"MPI_Barrier", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c102},
+    {"MPI_Barrier", "comm", "freed", MPI_ERR_COMM, NULL, c103},
+    {"MPI_Bcast", "-", "all valid", MPI_SUCCESS, NULL, c104},
+    {"MPI_Bcast", "buffer", "NULL", MPI_ERR_BUFFER, NULL, c105},
+    {"MPI_Bcast", "count", "-1", MPI_ERR_COUNT, NULL, c106},
+    {"MPI_Bcast", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c107},
+    {"MPI_Bcast", "datatype", "freed", MPI_ERR_TYPE, NULL, c108},
+    {"MPI_Bcast", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c109},
+    {"MPI_Bcast", "root", "-1", MPI_ERR_ROOT, NULL, c110},
+    {"MPI_Bcast", "root", "size", MPI_ERR_ROOT, NULL, c111},
+    {"MPI_Bcast", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c112},
+    {"MPI_Bcast", "comm", "freed", MPI_ERR_COMM, NULL, c113},
+    {"MPI_Bsend", "-", "all valid", MPI_SUCCESS, NULL, c114},
+    {"MPI_Bsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c115},
+    {"MPI_Bsend", "count", "-1", MPI_ERR_COUNT, NULL, c116},
+    {"MPI_Bsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c117},
+    {"MPI_Bsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c118},
+    {"MPI_Bsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c119},
+    {"MPI_Bsend", "dest", "size", MPI_ERR_RANK, NULL, c120},
+    {"MPI_Bsend", "dest", "-5", MPI_ERR_RANK, NULL, c121},
+    {"MPI_Bsend", "tag", "-5", MPI_ERR_TAG, NULL, c122},
+    {"MPI_Bsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c123},
+    {"MPI_Bsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c124},
+    {"MPI_Bsend", "comm", "freed", MPI_ERR_COMM, NULL, c125},
+    {"MPI_Bsend_init", "-", "all valid", MPI_SUCCESS, NULL, c126},
+    {"MPI_Bsend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c127},
+    {"MPI_Bsend_init", "count", "-1", MPI_ERR_COUNT, NULL, c128},
+    {"MPI_Bsend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c129},
+    {"MPI_Bsend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c130},
+    {"MPI_Bsend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c131},
+    {"MPI_Bsend_init", "dest", "size", MPI_ERR_RANK, NULL, c132},
+    {"MPI_Bsend_init", "dest", "-5", MPI_ERR_RANK, NULL, c133},
+    {"MPI_Bsend_init", "tag", "-5", MPI_ERR_TAG, NULL, c134},
+    {"MPI_Bsend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c135},
+    {"MPI_Bsend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c136},
+    {"MPI_Bsend_init", "comm", "freed", MPI_ERR_COMM, NULL, c137},
+    {"MPI_Bsend_init", "request", "NULL", MPI_ERR_ARG, NULL, c138},
+    {"MPI_Buffer_attach", "-", "all valid", MPI_SUCCESS, NULL, c139},
+    {"MPI_Buffer_attach", "buffer", "NULL", MPI_ERR_BUFFER, NULL, c140},
+    {"MPI_Buffer_attach", "size", "-1", MPI_ERR_ARG, NULL, c141},
+    {"MPI_Buffer_detach", "-", "all valid", MPI_SUCCESS, NULL, c142},
+    {"MPI_Buffer_detach", "buffer_addr", "NULL", MPI_ERR_ARG, NULL, c143},
+    {"MPI_Buffer_detach", "size", "NULL", MPI_ERR_ARG, NULL, c144},
+    {"MPI_Cancel", "-", "all valid", MPI_SUCCESS, NULL, c145},
+    {"MPI_Cancel", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c146},
+    {"MPI_Cancel", "request", "&freed", MPI_ERR_REQUEST, NULL, c147},
+    {"MPI_Cancel", "request", "NULL", MPI_ERR_ARG, NULL, c148},
+    {"MPI_Comm_call_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c149},
+    {"MPI_Comm_call_errhandler", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c150},
+    {"MPI_Comm_call_errhandler", "comm", "freed", MPI_ERR_COMM, NULL, c151},
+    {"MPI_Comm_compare", "-", "all valid", MPI_SUCCESS, NULL, c152},
+    {"MPI_Comm_compare", "comm1", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c153},
+    {"MPI_Comm_compare", "comm1", "freed", MPI_ERR_COMM, NULL, c154},
+    {"MPI_Comm_compare", "comm2", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c155},
+    {"MPI_Comm_compare", "comm2", "freed", MPI_ERR_COMM, NULL, c156},
+    {"MPI_Comm_compare", "result", "NULL", MPI_ERR_ARG, NULL, c157},
+    {"MPI_Comm_create", "-", "all valid", MPI_SUCCESS, NULL, c158},
+    {"MPI_Comm_create", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c159},
+    {"MPI_Comm_create", "comm", "freed", MPI_ERR_COMM, NULL, c160},
+    {"MPI_Comm_create", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c161},
+    {"MPI_Comm_create", "group", "freed", MPI_ERR_GROUP, NULL, c162},
+    {"MPI_Comm_create", "newcomm", "NULL", MPI_ERR_ARG, NULL, c163},
+    {"MPI_Comm_create_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c164},
+    {"MPI_Comm_create_errhandler", "comm_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c165},
+    {"MPI_Comm_create_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c166},
+    {"MPI_Comm_create_group", "-", "all valid", MPI_SUCCESS, NULL, c167},
+    {"MPI_Comm_create_group", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c168},
+    {"MPI_Comm_create_group", "comm", "freed", MPI_ERR_COMM, NULL, c169},
+    {"MPI_Comm_create_group", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c170},
+    {"MPI_Comm_create_group", "group", "freed", MPI_ERR_GROUP, NULL, c171},
+    {"MPI_Comm_create_group", "tag", "-5", MPI_ERR_TAG, NULL, c172},
+    {"MPI_Comm_create_group", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c173},
+    {"MPI_Comm_create_group", "newcomm", "NULL", MPI_ERR_ARG, NULL, c174},
+    {"MPI_Comm_delete_attr", "-", "all valid", MPI_SUCCESS, NULL, c175},
+    {"MPI_Comm_delete_attr", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c176},
+    {"MPI_Comm_delete_attr", "comm", "freed", MPI_ERR_COMM, NULL, c177},
+    {"MPI_Comm_delete_attr", "comm_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c178},
+    {"MPI_Comm_delete_attr", "comm_keyval", "12345", MPI_ERR_KEYVAL, NULL, c179},
+    {"MPI_Comm_dup", "-", "all valid", MPI_SUCCESS, NULL, c180},
+    {"MPI_Comm_dup", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c181},
+    {"MPI_Comm_dup", "comm", "freed", MPI_ERR_COMM, NULL, c182},
+    {"MPI_Comm_dup", "newcomm", "NULL", MPI_ERR_ARG, NULL, c183},
+    {"MPI_Comm_dup_with_info", "-", "all valid", MPI_SUCCESS, NULL, c184},
+    {"MPI_Comm_dup_with_info", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c185},
+    {"MPI_Comm_dup_with_info", "comm", "freed", MPI_ERR_COMM, NULL, c186},
+    {"MPI_Comm_dup_with_info", "info", "bogus", MPI_ERR_INFO, NULL, c187},
+    {"MPI_Comm_dup_with_info", "newcomm", "NULL", MPI_ERR_ARG, NULL, c188},
+    {"MPI_Comm_free", "-", "all valid", MPI_SUCCESS, NULL, c189},
+    {"MPI_Comm_free", "comm", "&MPI_COMM_NULL", MPI_ERR_COMM, NULL, c190},
+    {"MPI_Comm_free", "comm", "&freed", MPI_ERR_COMM, NULL, c191},
+    {"MPI_Comm_free", "comm", "NULL", MPI_ERR_ARG, NULL, c192},
+    {"MPI_Comm_free", "comm", "&MPI_COMM_WORLD", MPI_ERR_COMM, NULL, c193},
+    {"MPI_Comm_get_attr", "-", "all valid", MPI_SUCCESS, NULL, c194},
+    {"MPI_Comm_get_attr", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c195},
+    {"MPI_Comm_get_attr", "comm", "freed", MPI_ERR_COMM, NULL, c196},
+    {"MPI_Comm_get_attr", "comm_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c197},
+    {"MPI_Comm_get_attr", "comm_keyval", "12345", MPI_ERR_KEYVAL, NULL, c198},
+    {"MPI_Comm_get_attr", "attribute_val", "NULL", MPI_ERR_ARG, NULL, c199},
+    {"MPI_Comm_get_attr", "flag", "NULL", MPI_ERR_ARG, NULL, c200},
+    {"MPI_Comm_get_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c201},
+    {"MPI_Comm_get_errhandler", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c202},
+    {"MPI_Comm_get_errhandler", "comm", "freed", MPI_ERR_COMM, NULL, c203},
+    {"MPI_Comm_get_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c204},
+    {"MPI_Comm_get_info", "-", "all valid", MPI_SUCCESS, NULL, c205},
+    {"MPI_Comm_get_info", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c206},
+    {"MPI_Comm_get_info", "comm", "freed", MPI_ERR_COMM, NULL, c207},
+    {"MPI_Comm_get_info", "info_used", "NULL", MPI_ERR_ARG, NULL, c208},
+    {"MPI_Comm_get_name", "-", "all valid", MPI_SUCCESS, NULL, c209},
+    {"MPI_Comm_get_name", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c210},
+    {"MPI_Comm_get_name", "comm", "freed", MPI_ERR_COMM, NULL, c211},
+    {"MPI_Comm_get_name", "comm_name", "NULL", MPI_ERR_ARG, NULL, c212},
+    {"MPI_Comm_get_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c213},
+    {"MPI_Comm_group", "-", "all valid", MPI_SUCCESS, NULL, c214},
+    {"MPI_Comm_group", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c215},
+    {"MPI_Comm_group", "comm", "freed", MPI_ERR_COMM, NULL, c216},
+    {"MPI_Comm_group", "group", "NULL", MPI_ERR_ARG, NULL, c217},
+    {"MPI_Comm_rank", "-", "all valid", MPI_SUCCESS, NULL, c218},
+    {"MPI_Comm_rank", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c219},
+    {"MPI_Comm_rank", "comm", "freed", MPI_ERR_COMM, NULL, c220},
+    {"MPI_Comm_rank", "rank", "NULL", MPI_ERR_ARG, NULL, c221},
+    {"MPI_Comm_remote_group", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c222},
+    {"MPI_Comm_remote_group", "comm", "freed", MPI_ERR_COMM, NULL, c223},
+    {"MPI_Comm_remote_group", "comm", "intracomm", MPI_ERR_COMM, NULL, c224},
+    {"MPI_Comm_remote_group", "group", "NULL", MPI_ERR_ARG, NULL, c225},
+    {"MPI_Comm_remote_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c226},
+    {"MPI_Comm_remote_size", "comm", "freed", MPI_ERR_COMM, NULL, c227},
+    {"MPI_Comm_remote_size", "comm", "intracomm", MPI_ERR_COMM, NULL, c228},
+    {"MPI_Comm_remote_size", "size", "NULL", MPI_ERR_ARG, NULL, c229},
+    {"MPI_Comm_set_attr", "-", "all valid", MPI_SUCCESS, NULL, c230},
+    {"MPI_Comm_set_attr", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c231},
+    {"MPI_Comm_set_attr", "comm", "freed", MPI_ERR_COMM, NULL, c232},
+    {"MPI_Comm_set_attr", "comm_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c233},
+    {"MPI_Comm_set_attr", "comm_keyval", "12345", MPI_ERR_KEYVAL, NULL, c234},
+    {"MPI_Comm_set_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c235},
+    {"MPI_Comm_set_errhandler", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c236},
+    {"MPI_Comm_set_errhandler", "comm", "freed", MPI_ERR_COMM, NULL, c237},
+    {"MPI_Comm_set_errhandler", "errhandler", "MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c238},
+    {"MPI_Comm_set_errhandler", "errhandler", "freed", MPI_ERR_ARG, NULL, c239},
+    {"MPI_Comm_set_info", "-", "all valid", MPI_SUCCESS, NULL, c240},
+    {"MPI_Comm_set_info", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c241},
+    {"MPI_Comm_set_info", "comm", "freed", MPI_ERR_COMM, NULL, c242},
+    {"MPI_Comm_set_info", "info", "bogus", MPI_ERR_INFO, NULL, c243},
+    {"MPI_Comm_set_name", "-", "all valid", MPI_SUCCESS, NULL, c244},
+    {"MPI_Comm_set_name", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c245},
+    {"MPI_Comm_set_name", "comm", "freed", MPI_ERR_COMM, NULL, c246},
+    {"MPI_Comm_set_name", "comm_name", "NULL", MPI_ERR_ARG, NULL, c247},
+    {"MPI_Comm_size", "-", "all valid", MPI_SUCCESS, NULL, c248},
+    {"MPI_Comm_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c249},
+    {"MPI_Comm_size", "comm", "freed", MPI_ERR_COMM, NULL, c250},
+    {"MPI_Comm_size", "size", "NULL", MPI_ERR_ARG, NULL, c251},
+    {"MPI_Comm_split", "-", "all valid", MPI_SUCCESS, NULL, c252},
+    {"MPI_Comm_split", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c253},
+    {"MPI_Comm_split", "comm", "freed", MPI_ERR_COMM, NULL, c254},
+    {"MPI_Comm_split", "color", "-5", MPI_ERR_ARG, NULL, c255},
+    {"MPI_Comm_split", "newcomm", "NULL", MPI_ERR_ARG, NULL, c256},
+    {"MPI_Comm_split_type", "-", "all valid", MPI_SUCCESS, NULL, c257},
+    {"MPI_Comm_split_type", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c258},
+    {"MPI_Comm_split_type", "comm", "freed", MPI_ERR_COMM, NULL, c259},
+    {"MPI_Comm_split_type", "split_type", "12345", MPI_ERR_ARG, NULL, c260},
+    {"MPI_Comm_split_type", "info", "bogus", MPI_ERR_INFO, "src/api/comm.c does not check info (tern_check_info_arg in src/api/check.h does)", c261},
+    {"MPI_Comm_split_type", "newcomm", "NULL", MPI_ERR_ARG, NULL, c262},
+    {"MPI_Comm_test_inter", "-", "all valid", MPI_SUCCESS, NULL, c263},
+    {"MPI_Comm_test_inter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c264},
+    {"MPI_Comm_test_inter", "comm", "freed", MPI_ERR_COMM, NULL, c265},
+    {"MPI_Comm_test_inter", "flag", "NULL", MPI_ERR_ARG, NULL, c266},
+    {"MPI_Errhandler_create", "-", "all valid", MPI_SUCCESS, NULL, c267},
+    {"MPI_Errhandler_create", "comm_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c268},
+    {"MPI_Errhandler_create", "errhandler", "NULL", MPI_ERR_ARG, NULL, c269},
+    {"MPI_Errhandler_free", "-", "all valid", MPI_SUCCESS, NULL, c270},
+    {"MPI_Errhandler_free", "errhandler", "&MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c271},
+    {"MPI_Errhandler_free", "errhandler", "NULL", MPI_ERR_ARG, NULL, c272},
+    {"MPI_Errhandler_get", "-", "all valid", MPI_SUCCESS, NULL, c273},
+    {"MPI_Errhandler_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c274},
+    {"MPI_Errhandler_get", "comm", "freed", MPI_ERR_COMM, NULL, c275},
+    {"MPI_Errhandler_get", "errhandler", "NULL", MPI_ERR_ARG, NULL, c276},
+    {"MPI_Errhandler_set", "-", "all valid", MPI_SUCCESS, NULL, c277},
+    {"MPI_Errhandler_set", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c278},
+    {"MPI_Errhandler_set", "comm", "freed", MPI_ERR_COMM, NULL, c279},
+    {"MPI_Errhandler_set", "errhandler", "MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c280},
+    {"MPI_Errhandler_set", "errhandler", "freed", MPI_ERR_ARG, NULL, c281},
+    {"MPI_Error_class", "-", "all valid", MPI_SUCCESS, NULL, c282},
+    {"MPI_Error_class", "errorcode", "-1", MPI_ERR_ARG, NULL, c283},
+    {"MPI_Error_class", "errorclass", "NULL", MPI_ERR_ARG, NULL, c284},
+    {"MPI_Error_string", "-", "all valid", MPI_SUCCESS, NULL, c285},
+    {"MPI_Error_string", "errorcode", "-1", MPI_ERR_ARG, "src/core/errors.c accepts any code", c286},
+    {"MPI_Error_string", "string", "NULL", MPI_ERR_ARG, NULL, c287},
+    {"MPI_Error_string", "resultlen", "NULL", MPI_ERR_ARG, NULL, c288},
+    {"MPI_Exscan", "-", "all valid", MPI_SUCCESS, NULL, c289},
+    {"MPI_Exscan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c290},
+    {"MPI_Exscan", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c291},
+    {"MPI_Exscan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c292},
+    {"MPI_Exscan", "count", "-1", MPI_ERR_COUNT, NULL, c293},
+    {"MPI_Exscan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c294},
+    {"MPI_Exscan", "datatype", "freed", MPI_ERR_TYPE, NULL, c295},
+    {"MPI_Exscan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c296},
+    {"MPI_Exscan", "op", "freed", MPI_ERR_OP, NULL, c297},
+    {"MPI_Exscan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c298},
+    {"MPI_Exscan", "comm", "freed", MPI_ERR_COMM, NULL, c299},
+    {"MPI_File_create_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c300},
+    {"MPI_File_create_errhandler", "file_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c301},
+    {"MPI_File_create_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c302},
+    {"MPI_Finalized", "-", "all valid", MPI_SUCCESS, NULL, c303},
+    {"MPI_Finalized", "flag", "NULL", MPI_ERR_ARG, NULL, c304},
+    {"MPI_Free_mem", "-", "all valid", MPI_SUCCESS, NULL, c305},
+    {"MPI_Gather", "-", "all valid", MPI_SUCCESS, NULL, c306},
+    {"MPI_Gather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c307},
+    {"MPI_Gather", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c308},
+    {"MPI_Gather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c309},
+    {"MPI_Gather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c310},
+    {"MPI_Gather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c311},
+    {"MPI_Gather", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c312},
+    {"MPI_Gather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c313},
+    {"MPI_Gather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c314},
+    {"MPI_Gather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c315},
+    {"MPI_Gather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c316},
+    {"MPI_Gather", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c317},
+    {"MPI_Gather", "root", "-1", MPI_ERR_ROOT, NULL, c318},
+    {"MPI_Gather", "root", "size", MPI_ERR_ROOT, NULL, c319},
+    {"MPI_Gather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c320},
+    {"MPI_Gather", "comm", "freed", MPI_ERR_COMM, NULL, c321},
+    {"MPI_Gatherv", "-", "all valid", MPI_SUCCESS, NULL, c322},
+    {"MPI_Gatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c323},
+    {"MPI_Gatherv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c324},
+    {"MPI_Gatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c325},
+    {"MPI_Gatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c326},
+    {"MPI_Gatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c327},
+    {"MPI_Gatherv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c328},
+    {"MPI_Gatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c329},
+    {"MPI_Gatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c330},
+    {"MPI_Gatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c331},
+    {"MPI_Gatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c332},
+    {"MPI_Gatherv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c333},
+    {"MPI_Gatherv", "root", "-1", MPI_ERR_ROOT, NULL, c334},
+    {"MPI_Gatherv", "root", "size", MPI_ERR_ROOT, NULL, c335},
+    {"MPI_Gatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c336},
+    {"MPI_Gatherv", "comm", "freed", MPI_ERR_COMM, NULL, c337},
+    {"MPI_Get_address", "-", "all valid", MPI_SUCCESS, NULL, c338},
+    {"MPI_Get_address", "address", "NULL", MPI_ERR_ARG, NULL, c339},
+    {"MPI_Get_count", "-", "all valid", MPI_SUCCESS, NULL, c340},
+    {"MPI_Get_count", "status", "NULL", MPI_ERR_ARG, NULL, c341},
+    {"MPI_Get_count", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c342},
+    {"MPI_Get_count", "datatype", "freed", MPI_ERR_TYPE, NULL, c343},
+    {"MPI_Get_count", "count", "NULL", MPI_ERR_ARG, NULL, c344},
+    {"MPI_Get_elements", "-", "all valid", MPI_SUCCESS, NULL, c345},
+    {"MPI_Get_elements", "status", "NULL", MPI_ERR_ARG, NULL, c346},
+    {"MPI_Get_elements", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c347},
+    {"MPI_Get_elements", "datatype", "freed", MPI_ERR_TYPE, NULL, c348},
+    {"MPI_Get_elements", "count", "NULL", MPI_ERR_ARG, NULL, c349},
+    {"MPI_Get_elements_x", "-", "all valid", MPI_SUCCESS, NULL, c350},
+    {"MPI_Get_elements_x", "status", "NULL", MPI_ERR_ARG, NULL, c351},
+    {"MPI_Get_elements_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c352},
+    {"MPI_Get_elements_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c353},
+    {"MPI_Get_elements_x", "count", "NULL", MPI_ERR_ARG, NULL, c354},
+    {"MPI_Get_library_version", "-", "all valid", MPI_SUCCESS, NULL, c355},
+    {"MPI_Get_library_version", "version", "NULL", MPI_ERR_ARG, NULL, c356},
+    {"MPI_Get_library_version", "resultlen", "NULL", MPI_ERR_ARG, NULL, c357},
+    {"MPI_Get_processor_name", "-", "all valid", MPI_SUCCESS, NULL, c358},
+    {"MPI_Get_processor_name", "name", "NULL", MPI_ERR_ARG, NULL, c359},
+    {"MPI_Get_processor_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c360},
+    {"MPI_Get_version", "-", "all valid", MPI_SUCCESS, NULL, c361},
+    {"MPI_Get_version", "version", "NULL", MPI_ERR_ARG, NULL, c362},
+    {"MPI_Get_version", "subversion", "NULL", MPI_ERR_ARG, NULL, c363},
+    {"MPI_Group_compare", "-", "all valid", MPI_SUCCESS, NULL, c364},
+    {"MPI_Group_compare", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c365},
+    {"MPI_Group_compare", "group1", "freed", MPI_ERR_GROUP, NULL, c366},
+    {"MPI_Group_compare", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c367},
+    {"MPI_Group_compare", "group2", "freed", MPI_ERR_GROUP, NULL, c368},
+    {"MPI_Group_compare", "result", "NULL", MPI_ERR_ARG, NULL, c369},
+    {"MPI_Group_difference", "-", "all valid", MPI_SUCCESS, NULL, c370},
+    {"MPI_Group_difference", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c371},
+    {"MPI_Group_difference", "group1", "freed", MPI_ERR_GROUP, NULL, c372},
+    {"MPI_Group_difference", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c373},
+    {"MPI_Group_difference", "group2", "freed", MPI_ERR_GROUP, NULL, c374},
+    {"MPI_Group_difference", "newgroup", "NULL", MPI_ERR_ARG, NULL, c375},
+    {"MPI_Group_excl", "-", "all valid", MPI_SUCCESS, NULL, c376},
+    {"MPI_Group_excl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c377},
+    {"MPI_Group_excl", "group", "freed", MPI_ERR_GROUP, NULL, c378},
+    {"MPI_Group_excl", "n", "-1", MPI_ERR_ARG, NULL, c379},
+    {"MPI_Group_excl", "ranks", "{size}", MPI_ERR_RANK, NULL, c380},
+    {"MPI_Group_excl", "ranks", "{-5}", MPI_ERR_RANK, NULL, c381},
+    {"MPI_Group_excl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c382},
+    {"MPI_Group_free", "-", "all valid", MPI_SUCCESS, NULL, c383},
+    {"MPI_Group_free", "group", "&MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c384},
+    {"MPI_Group_free", "group", "&freed", MPI_ERR_GROUP, NULL, c385},
+    {"MPI_Group_free", "group", "NULL", MPI_ERR_ARG, NULL, c386},
+    {"MPI_Group_incl", "-", "all valid", MPI_SUCCESS, NULL, c387},
+    {"MPI_Group_incl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c388},
+    {"MPI_Group_incl", "group", "freed", MPI_ERR_GROUP, NULL, c389},
+    {"MPI_Group_incl", "n", "-1", MPI_ERR_ARG, NULL, c390},
+    {"MPI_Group_incl", "ranks", "{size}", MPI_ERR_RANK, NULL, c391},
+    {"MPI_Group_incl", "ranks", "{-5}", MPI_ERR_RANK, NULL, c392},
+    {"MPI_Group_incl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c393},
+    {"MPI_Group_intersection", "-", "all valid", MPI_SUCCESS, NULL, c394},
+    {"MPI_Group_intersection", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c395},
+    {"MPI_Group_intersection", "group1", "freed", MPI_ERR_GROUP, NULL, c396},
+    {"MPI_Group_intersection", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c397},
+    {"MPI_Group_intersection", "group2", "freed", MPI_ERR_GROUP, NULL, c398},
+    {"MPI_Group_intersection", "newgroup", "NULL", MPI_ERR_ARG, NULL, c399},
+    {"MPI_Group_range_excl", "-", "all valid", MPI_SUCCESS, NULL, c400},
+    {"MPI_Group_range_excl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c401},
+    {"MPI_Group_range_excl", "group", "freed", MPI_ERR_GROUP, NULL, c402},
+    {"MPI_Group_range_excl", "n", "-1", MPI_ERR_ARG, NULL, c403},
+    {"MPI_Group_range_excl", "ranges", "{{size,size,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c404},
+    {"MPI_Group_range_excl", "ranges", "{{-5,0,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c405},
+    {"MPI_Group_range_excl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c406},
+    {"MPI_Group_range_incl", "-", "all valid", MPI_SUCCESS, NULL, c407},
+    {"MPI_Group_range_incl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c408},
+    {"MPI_Group_range_incl", "group", "freed", MPI_ERR_GROUP, NULL, c409},
+    {"MPI_Group_range_incl", "n", "-1", MPI_ERR_ARG, NULL, c410},
+    {"MPI_Group_range_incl", "ranges", "{{size,size,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c411},
+    {"MPI_Group_range_incl", "ranges", "{{-5,0,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c412},
+    {"MPI_Group_range_incl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c413},
+    {"MPI_Group_rank", "-", "all valid", MPI_SUCCESS, NULL, c414},
+    {"MPI_Group_rank", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c415},
+    {"MPI_Group_rank", "group", "freed", MPI_ERR_GROUP, NULL, c416},
+    {"MPI_Group_rank", "rank", "NULL", MPI_ERR_ARG, NULL, c417},
+    {"MPI_Group_size", "-", "all valid", MPI_SUCCESS, NULL, c418},
+    {"MPI_Group_size", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c419},
+    {"MPI_Group_size", "group", "freed", MPI_ERR_GROUP, NULL, c420},
+    {"MPI_Group_size", "size", "NULL", MPI_ERR_ARG, NULL, c421},
+    {"MPI_Group_translate_ranks", "-", "all valid", MPI_SUCCESS, NULL, c422},
+    {"MPI_Group_translate_ranks", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c423},
+    {"MPI_Group_translate_ranks", "group1", "freed", MPI_ERR_GROUP, NULL, c424},
+    {"MPI_Group_translate_ranks", "n", "-1", MPI_ERR_ARG, NULL, c425},
+    {"MPI_Group_translate_ranks", "ranks1", "{size}", MPI_ERR_RANK, NULL, c426},
+    {"MPI_Group_translate_ranks", "ranks1", "{-5}", MPI_ERR_RANK, NULL, c427},
+    {"MPI_Group_translate_ranks", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c428},
+    {"MPI_Group_translate_ranks", "group2", "freed", MPI_ERR_GROUP, NULL, c429},
+    {"MPI_Group_translate_ranks", "ranks2", "NULL", MPI_ERR_ARG, NULL, c430},
+    {"MPI_Group_union", "-", "all valid", MPI_SUCCESS, NULL, c431},
+    {"MPI_Group_union", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c432},
+    {"MPI_Group_union", "group1", "freed", MPI_ERR_GROUP, NULL, c433},
+    {"MPI_Group_union", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c434},
+    {"MPI_Group_union", "group2", "freed", MPI_ERR_GROUP, NULL, c435},
+    {"MPI_Group_union", "newgroup", "NULL", MPI_ERR_ARG, NULL, c436},
+    {"MPI_Ibsend", "-", "all valid", MPI_SUCCESS, NULL, c437},
+    {"MPI_Ibsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c438},
+    {"MPI_Ibsend", "count", "-1", MPI_ERR_COUNT, NULL, c439},
+    {"MPI_Ibsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c440},
+    {"MPI_Ibsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c441},
+    {"MPI_Ibsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c442},
+    {"MPI_Ibsend", "dest", "size", MPI_ERR_RANK, NULL, c443},
+    {"MPI_Ibsend", "dest", "-5", MPI_ERR_RANK, NULL, c444},
+    {"MPI_Ibsend", "tag", "-5", MPI_ERR_TAG, NULL, c445},
+    {"MPI_Ibsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c446},
+    {"MPI_Ibsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c447},
+    {"MPI_Ibsend", "comm", "freed", MPI_ERR_COMM, NULL, c448},
+    {"MPI_Ibsend", "request", "NULL", MPI_ERR_ARG, NULL, c449},
+    {"MPI_Improbe", "-", "all valid", MPI_SUCCESS, NULL, c450},
+    {"MPI_Improbe", "source", "size", MPI_ERR_RANK, NULL, c451},
+    {"MPI_Improbe", "source", "-5", MPI_ERR_RANK, NULL, c452},
+    {"MPI_Improbe", "tag", "-5", MPI_ERR_TAG, NULL, c453},
+    {"MPI_Improbe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c454},
+    {"MPI_Improbe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c455},
+    {"MPI_Improbe", "comm", "freed", MPI_ERR_COMM, NULL, c456},
+    {"MPI_Improbe", "flag", "NULL", MPI_ERR_ARG, NULL, c457},
+    {"MPI_Improbe", "message", "NULL", MPI_ERR_ARG, NULL, c458},
+    {"MPI_Improbe", "status", "NULL", MPI_ERR_ARG, NULL, c459},
+    {"MPI_Imrecv", "-", "all valid", MPI_SUCCESS, NULL, c460},
+    {"MPI_Imrecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c461},
+    {"MPI_Imrecv", "count", "-1", MPI_ERR_COUNT, NULL, c462},
+    {"MPI_Imrecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c463},
+    {"MPI_Imrecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c464},
+    {"MPI_Imrecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c465},
+    {"MPI_Imrecv", "message", "&MPI_MESSAGE_NULL", MPI_ERR_REQUEST, NULL, c466},
+    {"MPI_Imrecv", "message", "NULL", MPI_ERR_ARG, NULL, c467},
+    {"MPI_Imrecv", "request", "NULL", MPI_ERR_ARG, NULL, c468},
+    {"MPI_Info_create", "-", "all valid", MPI_SUCCESS, NULL, c469},
+    {"MPI_Info_create", "info", "NULL", MPI_ERR_ARG, NULL, c470},
+    {"MPI_Info_delete", "-", "all valid", MPI_SUCCESS, NULL, c471},
+    {"MPI_Info_delete", "info", "bogus", MPI_ERR_INFO, NULL, c472},
+    {"MPI_Info_delete", "key", "NULL", MPI_ERR_ARG, NULL, c473},
+    {"MPI_Info_dup", "-", "all valid", MPI_SUCCESS, NULL, c474},
+    {"MPI_Info_dup", "info", "bogus", MPI_ERR_INFO, NULL, c475},
+    {"MPI_Info_dup", "newinfo", "NULL", MPI_ERR_ARG, NULL, c476},
+    {"MPI_Info_get", "-", "all valid", MPI_SUCCESS, NULL, c477},
+    {"MPI_Info_get", "info", "bogus", MPI_ERR_INFO, NULL, c478},
+    {"MPI_Info_get", "key", "NULL", MPI_ERR_ARG, NULL, c479},
+    {"MPI_Info_get", "value", "NULL", MPI_ERR_ARG, NULL, c480},
+    {"MPI_Info_get", "flag", "NULL", MPI_ERR_ARG, NULL, c481},
+    {"MPI_Info_get_nkeys", "-", "all valid", MPI_SUCCESS, NULL, c482},
+    {"MPI_Info_get_nkeys", "info", "bogus", MPI_ERR_INFO, NULL, c483},
+    {"MPI_Info_get_nkeys", "nkeys", "NULL", MPI_ERR_ARG, NULL, c484},
+    {"MPI_Info_get_nthkey", "-", "all valid", MPI_SUCCESS, NULL, c485},
+    {"MPI_Info_get_nthkey", "info", "bogus", MPI_ERR_INFO, NULL, c486},
+    {"MPI_Info_get_nthkey", "key", "NULL", MPI_ERR_ARG, NULL, c487},
+    {"MPI_Info_get_string", "-", "all valid", MPI_SUCCESS, NULL, c488},
+    {"MPI_Info_get_string", "info", "bogus", MPI_ERR_INFO, NULL, c489},
+    {"MPI_Info_get_string", "key", "NULL", MPI_ERR_ARG, NULL, c490},
+    {"MPI_Info_get_string", "buflen", "NULL", MPI_ERR_ARG, NULL, c491},
+    {"MPI_Info_get_string", "value", "NULL", MPI_ERR_ARG, NULL, c492},
+    {"MPI_Info_get_string", "flag", "NULL", MPI_ERR_ARG, NULL, c493},
+    {"MPI_Info_get_valuelen", "-", "all valid", MPI_SUCCESS, NULL, c494},
+    {"MPI_Info_get_valuelen", "info", "bogus", MPI_ERR_INFO, NULL, c495},
+    {"MPI_Info_get_valuelen", "key", "NULL", MPI_ERR_ARG, NULL, c496},
+    {"MPI_Info_get_valuelen", "valuelen", "NULL", MPI_ERR_ARG, NULL, c497},
+    {"MPI_Info_get_valuelen", "flag", "NULL", MPI_ERR_ARG, NULL, c498},
+    {"MPI_Info_set", "-", "all valid", MPI_SUCCESS, NULL, c499},
+    {"MPI_Info_set", "info", "bogus", MPI_ERR_INFO, NULL, c500},
+    {"MPI_Info_set", "key", "NULL", MPI_ERR_ARG, NULL, c501},
+    {"MPI_Info_set", "value", "NULL", MPI_ERR_ARG, NULL, c502},
+    {"MPI_Initialized", "-", "all valid", MPI_SUCCESS, NULL, c503},
+    {"MPI_Initialized", "flag", "NULL", MPI_ERR_ARG, NULL, c504},
+    {"MPI_Iprobe", "-", "all valid", MPI_SUCCESS, NULL, c505},
+    {"MPI_Iprobe", "source", "size", MPI_ERR_RANK, NULL, c506},
+    {"MPI_Iprobe", "source", "-5", MPI_ERR_RANK, NULL, c507},
+    {"MPI_Iprobe", "tag", "-5", MPI_ERR_TAG, NULL, c508},
+    {"MPI_Iprobe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c509},
+    {"MPI_Iprobe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c510},
+    {"MPI_Iprobe", "comm", "freed", MPI_ERR_COMM, NULL, c511},
+    {"MPI_Iprobe", "flag", "NULL", MPI_ERR_ARG, NULL, c512},
+    {"MPI_Iprobe", "status", "NULL", MPI_ERR_ARG, NULL, c513},
+    {"MPI_Irecv", "-", "all valid", MPI_SUCCESS, NULL, c514},
+    {"MPI_Irecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c515},
+    {"MPI_Irecv", "count", "-1", MPI_ERR_COUNT, NULL, c516},
+    {"MPI_Irecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c517},
+    {"MPI_Irecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c518},
+    {"MPI_Irecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c519},
+    {"MPI_Irecv", "source", "size", MPI_ERR_RANK, NULL, c520},
+    {"MPI_Irecv", "source", "-5", MPI_ERR_RANK, NULL, c521},
+    {"MPI_Irecv", "tag", "-5", MPI_ERR_TAG, NULL, c522},
+    {"MPI_Irecv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c523},
+    {"MPI_Irecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c524},
+    {"MPI_Irecv", "comm", "freed", MPI_ERR_COMM, NULL, c525},
+    {"MPI_Irecv", "request", "NULL", MPI_ERR_ARG, NULL, c526},
+    {"MPI_Irsend", "-", "all valid", MPI_SUCCESS, NULL, c527},
+    {"MPI_Irsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c528},
+    {"MPI_Irsend", "count", "-1", MPI_ERR_COUNT, NULL, c529},
+    {"MPI_Irsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c530},
+    {"MPI_Irsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c531},
+    {"MPI_Irsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c532},
+    {"MPI_Irsend", "dest", "size", MPI_ERR_RANK, NULL, c533},
+    {"MPI_Irsend", "dest", "-5", MPI_ERR_RANK, NULL, c534},
+    {"MPI_Irsend", "tag", "-5", MPI_ERR_TAG, NULL, c535},
+    {"MPI_Irsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c536},
+    {"MPI_Irsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c537},
+    {"MPI_Irsend", "comm", "freed", MPI_ERR_COMM, NULL, c538},
+    {"MPI_Irsend", "request", "NULL", MPI_ERR_ARG, NULL, c539},
+    {"MPI_Is_thread_main", "-", "all valid", MPI_SUCCESS, NULL, c540},
+    {"MPI_Is_thread_main", "flag", "NULL", MPI_ERR_ARG, NULL, c541},
+    {"MPI_Isend", "-", "all valid", MPI_SUCCESS, NULL, c542},
+    {"MPI_Isend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c543},
+    {"MPI_Isend", "count", "-1", MPI_ERR_COUNT, NULL, c544},
+    {"MPI_Isend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c545},
+    {"MPI_Isend", "datatype", "freed", MPI_ERR_TYPE, NULL, c546},
+    {"MPI_Isend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c547},
+    {"MPI_Isend", "dest", "size", MPI_ERR_RANK, NULL, c548},
+    {"MPI_Isend", "dest", "-5", MPI_ERR_RANK, NULL, c549},
+    {"MPI_Isend", "tag", "-5", MPI_ERR_TAG, NULL, c550},
+    {"MPI_Isend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c551},
+    {"MPI_Isend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c552},
+    {"MPI_Isend", "comm", "freed", MPI_ERR_COMM, NULL, c553},
+    {"MPI_Isend", "request", "NULL", MPI_ERR_ARG, NULL, c554},
+    {"MPI_Issend", "-", "all valid", MPI_SUCCESS, NULL, c555},
+    {"MPI_Issend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c556},
+    {"MPI_Issend", "count", "-1", MPI_ERR_COUNT, NULL, c557},
+    {"MPI_Issend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c558},
+    {"MPI_Issend", "datatype", "freed", MPI_ERR_TYPE, NULL, c559},
+    {"MPI_Issend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c560},
+    {"MPI_Issend", "dest", "size", MPI_ERR_RANK, NULL, c561},
+    {"MPI_Issend", "dest", "-5", MPI_ERR_RANK, NULL, c562},
+    {"MPI_Issend", "tag", "-5", MPI_ERR_TAG, NULL, c563},
+    {"MPI_Issend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c564},
+    {"MPI_Issend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c565},
+    {"MPI_Issend", "comm", "freed", MPI_ERR_COMM, NULL, c566},
+    {"MPI_Issend", "request", "NULL", MPI_ERR_ARG, NULL, c567},
+    {"MPI_Mprobe", "-", "all valid", MPI_SUCCESS, NULL, c568},
+    {"MPI_Mprobe", "source", "size", MPI_ERR_RANK, NULL, c569},
+    {"MPI_Mprobe", "source", "-5", MPI_ERR_RANK, NULL, c570},
+    {"MPI_Mprobe", "tag", "-5", MPI_ERR_TAG, NULL, c571},
+    {"MPI_Mprobe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c572},
+    {"MPI_Mprobe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c573},
+    {"MPI_Mprobe", "comm", "freed", MPI_ERR_COMM, NULL, c574},
+    {"MPI_Mprobe", "message", "NULL", MPI_ERR_ARG, NULL, c575},
+    {"MPI_Mprobe", "status", "NULL", MPI_ERR_ARG, NULL, c576},
+    {"MPI_Mrecv", "-", "all valid", MPI_SUCCESS, NULL, c577},
+    {"MPI_Mrecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c578},
+    {"MPI_Mrecv", "count", "-1", MPI_ERR_COUNT, NULL, c579},
+    {"MPI_Mrecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c580},
+    {"MPI_Mrecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c581},
+    {"MPI_Mrecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c582},
+    {"MPI_Mrecv", "message", "&MPI_MESSAGE_NULL", MPI_ERR_REQUEST, NULL, c583},
+    {"MPI_Mrecv", "message", "NULL", MPI_ERR_ARG, NULL, c584},
+    {"MPI_Mrecv", "status", "NULL", MPI_ERR_ARG, NULL, c585},
+    {"MPI_Op_commutative", "-", "all valid", MPI_SUCCESS, NULL, c586},
+    {"MPI_Op_commutative", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c587},
+    {"MPI_Op_commutative", "op", "freed", MPI_ERR_OP, NULL, c588},
+    {"MPI_Op_commutative", "commute", "NULL", MPI_ERR_ARG, NULL, c589},
+    {"MPI_Op_create", "-", "all valid", MPI_SUCCESS, NULL, c590},
+    {"MPI_Op_create", "user_fn", "NULL", MPI_ERR_ARG, NULL, c591},
+    {"MPI_Op_create", "op", "NULL", MPI_ERR_ARG, NULL, c592},
+    {"MPI_Op_free", "-", "all valid", MPI_SUCCESS, NULL, c593},
+    {"MPI_Op_free", "op", "&MPI_OP_NULL", MPI_ERR_OP, NULL, c594},
+    {"MPI_Op_free", "op", "&MPI_SUM", MPI_ERR_OP, NULL, c595},
+    {"MPI_Op_free", "op", "NULL", MPI_ERR_ARG, NULL, c596},
+    {"MPI_Pack", "-", "all valid", MPI_SUCCESS, NULL, c597},
+    {"MPI_Pack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c598},
+    {"MPI_Pack", "incount", "-1", MPI_ERR_COUNT, NULL, c599},
+    {"MPI_Pack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c600},
+    {"MPI_Pack", "datatype", "freed", MPI_ERR_TYPE, NULL, c601},
+    {"MPI_Pack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c602},
+    {"MPI_Pack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c603},
+    {"MPI_Pack", "outsize", "-1", MPI_ERR_ARG, NULL, c604},
+    {"MPI_Pack", "position", "NULL", MPI_ERR_ARG, NULL, c605},
+    {"MPI_Pack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c606},
+    {"MPI_Pack", "comm", "freed", MPI_ERR_COMM, NULL, c607},
+    {"MPI_Pack_size", "-", "all valid", MPI_SUCCESS, NULL, c608},
+    {"MPI_Pack_size", "incount", "-1", MPI_ERR_COUNT, NULL, c609},
+    {"MPI_Pack_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c610},
+    {"MPI_Pack_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c611},
+    {"MPI_Pack_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c612},
+    {"MPI_Pack_size", "comm", "freed", MPI_ERR_COMM, NULL, c613},
+    {"MPI_Pack_size", "size", "NULL", MPI_ERR_ARG, NULL, c614},
+    {"MPI_Probe", "-", "all valid", MPI_SUCCESS, NULL, c615},
+    {"MPI_Probe", "source", "size", MPI_ERR_RANK, NULL, c616},
+    {"MPI_Probe", "source", "-5", MPI_ERR_RANK, NULL, c617},
+    {"MPI_Probe", "tag", "-5", MPI_ERR_TAG, NULL, c618},
+    {"MPI_Probe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c619},
+    {"MPI_Probe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c620},
+    {"MPI_Probe", "comm", "freed", MPI_ERR_COMM, NULL, c621},
+    {"MPI_Probe", "status", "NULL", MPI_ERR_ARG, NULL, c622},
+    {"MPI_Query_thread", "-", "all valid", MPI_SUCCESS, NULL, c623},
+    {"MPI_Query_thread", "provided", "NULL", MPI_ERR_ARG, NULL, c624},
+    {"MPI_Recv", "-", "all valid", MPI_SUCCESS, NULL, c625},
+    {"MPI_Recv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c626},
+    {"MPI_Recv", "count", "-1", MPI_ERR_COUNT, NULL, c627},
+    {"MPI_Recv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c628},
+    {"MPI_Recv", "datatype", "freed", MPI_ERR_TYPE, NULL, c629},
+    {"MPI_Recv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c630},
+    {"MPI_Recv", "source", "size", MPI_ERR_RANK, NULL, c631},
+    {"MPI_Recv", "source", "-5", MPI_ERR_RANK, NULL, c632},
+    {"MPI_Recv", "tag", "-5", MPI_ERR_TAG, NULL, c633},
+    {"MPI_Recv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c634},
+    {"MPI_Recv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c635},
+    {"MPI_Recv", "comm", "freed", MPI_ERR_COMM, NULL, c636},
+    {"MPI_Recv", "status", "NULL", MPI_ERR_ARG, NULL, c637},
+    {"MPI_Recv_init", "-", "all valid", MPI_SUCCESS, NULL, c638},
+    {"MPI_Recv_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c639},
+    {"MPI_Recv_init", "count", "-1", MPI_ERR_COUNT, NULL, c640},
+    {"MPI_Recv_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c641},
+    {"MPI_Recv_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c642},
+    {"MPI_Recv_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c643},
+    {"MPI_Recv_init", "source", "size", MPI_ERR_RANK, NULL, c644},
+    {"MPI_Recv_init", "source", "-5", MPI_ERR_RANK, NULL, c645},
+    {"MPI_Recv_init", "tag", "-5", MPI_ERR_TAG, NULL, c646},
+    {"MPI_Recv_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c647},
+    {"MPI_Recv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c648},
+    {"MPI_Recv_init", "comm", "freed", MPI_ERR_COMM, NULL, c649},
+    {"MPI_Recv_init", "request", "NULL", MPI_ERR_ARG, NULL, c650},
+    {"MPI_Reduce", "-", "all valid", MPI_SUCCESS, NULL, c651},
+    {"MPI_Reduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c652},
+    {"MPI_Reduce", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c653},
+    {"MPI_Reduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c654},
+    {"MPI_Reduce", "count", "-1", MPI_ERR_COUNT, NULL, c655},
+    {"MPI_Reduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c656},
+    {"MPI_Reduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c657},
+    {"MPI_Reduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c658},
+    {"MPI_Reduce", "op", "freed", MPI_ERR_OP, NULL, c659},
+    {"MPI_Reduce", "root", "-1", MPI_ERR_ROOT, NULL, c660},
+    {"MPI_Reduce", "root", "size", MPI_ERR_ROOT, NULL, c661},
+    {"MPI_Reduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c662},
+    {"MPI_Reduce", "comm", "freed", MPI_ERR_COMM, NULL, c663},
+    {"MPI_Reduce_local", "-", "all valid", MPI_SUCCESS, NULL, c664},
+    {"MPI_Reduce_local", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c665},
+    {"MPI_Reduce_local", "inoutbuf", "NULL", MPI_ERR_BUFFER, NULL, c666},
+    {"MPI_Reduce_local", "count", "-1", MPI_ERR_COUNT, NULL, c667},
+    {"MPI_Reduce_local", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c668},
+    {"MPI_Reduce_local", "datatype", "freed", MPI_ERR_TYPE, NULL, c669},
+    {"MPI_Reduce_local", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c670},
+    {"MPI_Reduce_local", "op", "freed", MPI_ERR_OP, NULL, c671},
+    {"MPI_Reduce_scatter", "-", "all valid", MPI_SUCCESS, NULL, c672},
+    {"MPI_Reduce_scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c673},
+    {"MPI_Reduce_scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c674},
+    {"MPI_Reduce_scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c675},
+    {"MPI_Reduce_scatter", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c676},
+    {"MPI_Reduce_scatter", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c677},
+    {"MPI_Reduce_scatter", "datatype", "freed", MPI_ERR_TYPE, NULL, c678},
+    {"MPI_Reduce_scatter", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c679},
+    {"MPI_Reduce_scatter", "op", "freed", MPI_ERR_OP, NULL, c680},
+    {"MPI_Reduce_scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c681},
+    {"MPI_Reduce_scatter", "comm", "freed", MPI_ERR_COMM, NULL, c682},
+    {"MPI_Reduce_scatter_block", "-", "all valid", MPI_SUCCESS, NULL, c683},
+    {"MPI_Reduce_scatter_block", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c684},
+    {"MPI_Reduce_scatter_block", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c685},
+    {"MPI_Reduce_scatter_block", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c686},
+    {"MPI_Reduce_scatter_block", "recvcount", "-1", MPI_ERR_COUNT, NULL, c687},
+    {"MPI_Reduce_scatter_block", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c688},
+    {"MPI_Reduce_scatter_block", "datatype", "freed", MPI_ERR_TYPE, NULL, c689},
+    {"MPI_Reduce_scatter_block", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c690},
+    {"MPI_Reduce_scatter_block", "op", "freed", MPI_ERR_OP, NULL, c691},
+    {"MPI_Reduce_scatter_block", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c692},
+    {"MPI_Reduce_scatter_block", "comm", "freed", MPI_ERR_COMM, NULL, c693},
+    {"MPI_Remove_error_class", "-", "all valid", MPI_SUCCESS, NULL, c694},
+    {"MPI_Remove_error_code", "-", "all valid", MPI_SUCCESS, NULL, c695},
+    {"MPI_Remove_error_string", "-", "all valid", MPI_SUCCESS, NULL, c696},
+    {"MPI_Request_free", "-", "all valid", MPI_SUCCESS, NULL, c697},
+    {"MPI_Request_free", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c698},
+    {"MPI_Request_free", "request", "&freed", MPI_ERR_REQUEST, NULL, c699},
+    {"MPI_Request_free", "request", "NULL", MPI_ERR_ARG, NULL, c700},
+    {"MPI_Request_get_status", "-", "all valid", MPI_SUCCESS, NULL, c701},
+    {"MPI_Request_get_status", "request", "freed", MPI_ERR_REQUEST, NULL, c702},
+    {"MPI_Request_get_status", "flag", "NULL", MPI_ERR_ARG, NULL, c703},
+    {"MPI_Request_get_status", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c704},
+    {"MPI_Rsend", "-", "all valid", MPI_SUCCESS, NULL, c705},
+    {"MPI_Rsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c706},
+    {"MPI_Rsend", "count", "-1", MPI_ERR_COUNT, NULL, c707},
+    {"MPI_Rsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c708},
+    {"MPI_Rsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c709},
+    {"MPI_Rsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c710},
+    {"MPI_Rsend", "dest", "size", MPI_ERR_RANK, NULL, c711},
+    {"MPI_Rsend", "dest", "-5", MPI_ERR_RANK, NULL, c712},
+    {"MPI_Rsend", "tag", "-5", MPI_ERR_TAG, NULL, c713},
+    {"MPI_Rsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c714},
+    {"MPI_Rsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c715},
+    {"MPI_Rsend", "comm", "freed", MPI_ERR_COMM, NULL, c716},
+    {"MPI_Rsend_init", "-", "all valid", MPI_SUCCESS, NULL, c717},
+    {"MPI_Rsend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c718},
+    {"MPI_Rsend_init", "count", "-1", MPI_ERR_COUNT, NULL, c719},
+    {"MPI_Rsend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c720},
+    {"MPI_Rsend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c721},
+    {"MPI_Rsend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c722},
+    {"MPI_Rsend_init", "dest", "size", MPI_ERR_RANK, NULL, c723},
+    {"MPI_Rsend_init", "dest", "-5", MPI_ERR_RANK, NULL, c724},
+    {"MPI_Rsend_init", "tag", "-5", MPI_ERR_TAG, NULL, c725},
+    {"MPI_Rsend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c726},
+    {"MPI_Rsend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c727},
+    {"MPI_Rsend_init", "comm", "freed", MPI_ERR_COMM, NULL, c728},
+    {"MPI_Rsend_init", "request", "NULL", MPI_ERR_ARG, NULL, c729},
+    {"MPI_Scan", "-", "all valid", MPI_SUCCESS, NULL, c730},
+    {"MPI_Scan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c731},
+    {"MPI_Scan", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c732},
+    {"MPI_Scan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c733},
+    {"MPI_Scan", "count", "-1", MPI_ERR_COUNT, NULL, c734},
+    {"MPI_Scan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c735},
+    {"MPI_Scan", "datatype", "freed", MPI_ERR_TYPE, NULL, c736},
+    {"MPI_Scan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c737},
+    {"MPI_Scan", "op", "freed", MPI_ERR_OP, NULL, c738},
+    {"MPI_Scan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c739},
+    {"MPI_Scan", "comm", "freed", MPI_ERR_COMM, NULL, c740},
+    {"MPI_Scatter", "-", "all valid", MPI_SUCCESS, NULL, c741},
+    {"MPI_Scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c742},
+    {"MPI_Scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c743},
+    {"MPI_Scatter", "sendcount", "-1", MPI_ERR_COUNT, NULL, c744},
+    {"MPI_Scatter", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c745},
+    {"MPI_Scatter", "sendtype", "freed", MPI_ERR_TYPE, NULL, c746},
+    {"MPI_Scatter", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c747},
+    {"MPI_Scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c748},
+    {"MPI_Scatter", "recvcount", "-1", MPI_ERR_COUNT, NULL, c749},
+    {"MPI_Scatter", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c750},
+    {"MPI_Scatter", "recvtype", "freed", MPI_ERR_TYPE, NULL, c751},
+    {"MPI_Scatter", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c752},
+    {"MPI_Scatter", "root", "-1", MPI_ERR_ROOT, NULL, c753},
+    {"MPI_Scatter", "root", "size", MPI_ERR_ROOT, NULL, c754},
+    {"MPI_Scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c755},
+    {"MPI_Scatter", "comm", "freed", MPI_ERR_COMM, NULL, c756},
+    {"MPI_Scatterv", "-", "all valid", MPI_SUCCESS, NULL, c757},
+    {"MPI_Scatterv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c758},
+    {"MPI_Scatterv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c759},
+    {"MPI_Scatterv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c760},
+    {"MPI_Scatterv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c761},
+    {"MPI_Scatterv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c762},
+    {"MPI_Scatterv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c763},
+    {"MPI_Scatterv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c764},
+    {"MPI_Scatterv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c765},
+    {"MPI_Scatterv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c766},
+    {"MPI_Scatterv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c767},
+    {"MPI_Scatterv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c768},
+    {"MPI_Scatterv", "root", "-1", MPI_ERR_ROOT, NULL, c769},
+    {"MPI_Scatterv", "root", "size", MPI_ERR_ROOT, NULL, c770},
+    {"MPI_Scatterv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c771},
+    {"MPI_Scatterv", "comm", "freed", MPI_ERR_COMM, NULL, c772},
+    {"MPI_Send", "-", "all valid", MPI_SUCCESS, NULL, c773},
+    {"MPI_Send", "buf", "NULL", MPI_ERR_BUFFER, NULL, c774},
+    {"MPI_Send", "count", "-1", MPI_ERR_COUNT, NULL, c775},
+    {"MPI_Send", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c776},
+    {"MPI_Send", "datatype", "freed", MPI_ERR_TYPE, NULL, c777},
+    {"MPI_Send", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c778},
+    {"MPI_Send", "dest", "size", MPI_ERR_RANK, NULL, c779},
+    {"MPI_Send", "dest", "-5", MPI_ERR_RANK, NULL, c780},
+    {"MPI_Send", "tag", "-5", MPI_ERR_TAG, NULL, c781},
+    {"MPI_Send", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c782},
+    {"MPI_Send", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c783},
+    {"MPI_Send", "comm", "freed", MPI_ERR_COMM, NULL, c784},
+    {"MPI_Send_init", "-", "all valid", MPI_SUCCESS, NULL, c785},
+    {"MPI_Send_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c786},
+    {"MPI_Send_init", "count", "-1", MPI_ERR_COUNT, NULL, c787},
+    {"MPI_Send_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c788},
+    {"MPI_Send_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c789},
+    {"MPI_Send_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c790},
+    {"MPI_Send_init", "dest", "size", MPI_ERR_RANK, NULL, c791},
+    {"MPI_Send_init", "dest", "-5", MPI_ERR_RANK, NULL, c792},
+    {"MPI_Send_init", "tag", "-5", MPI_ERR_TAG, NULL, c793},
+    {"MPI_Send_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c794},
+    {"MPI_Send_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c795},
+    {"MPI_Send_init", "comm", "freed", MPI_ERR_COMM, NULL, c796},
+    {"MPI_Send_init", "request", "NULL", MPI_ERR_ARG, NULL, c797},
+    {"MPI_Sendrecv", "-", "all valid", MPI_SUCCESS, NULL, c798},
+    {"MPI_Sendrecv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c799},
+    {"MPI_Sendrecv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c800},
+    {"MPI_Sendrecv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c801},
+    {"MPI_Sendrecv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c802},
+    {"MPI_Sendrecv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c803},
+    {"MPI_Sendrecv", "dest", "size", MPI_ERR_RANK, NULL, c804},
+    {"MPI_Sendrecv", "dest", "-5", MPI_ERR_RANK, NULL, c805},
+    {"MPI_Sendrecv", "sendtag", "-5", MPI_ERR_TAG, NULL, c806},
+    {"MPI_Sendrecv", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c807},
+    {"MPI_Sendrecv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c808},
+    {"MPI_Sendrecv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c809},
+    {"MPI_Sendrecv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c810},
+    {"MPI_Sendrecv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c811},
+    {"MPI_Sendrecv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c812},
+    {"MPI_Sendrecv", "source", "size", MPI_ERR_RANK, NULL, c813},
+    {"MPI_Sendrecv", "source", "-5", MPI_ERR_RANK, NULL, c814},
+    {"MPI_Sendrecv", "recvtag", "-5", MPI_ERR_TAG, NULL, c815},
+    {"MPI_Sendrecv", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c816},
+    {"MPI_Sendrecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c817},
+    {"MPI_Sendrecv", "comm", "freed", MPI_ERR_COMM, NULL, c818},
+    {"MPI_Sendrecv", "status", "NULL", MPI_ERR_ARG, NULL, c819},
+    {"MPI_Sendrecv_replace", "-", "all valid", MPI_SUCCESS, NULL, c820},
+    {"MPI_Sendrecv_replace", "buf", "NULL", MPI_ERR_BUFFER, NULL, c821},
+    {"MPI_Sendrecv_replace", "count", "-1", MPI_ERR_COUNT, NULL, c822},
+    {"MPI_Sendrecv_replace", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c823},
+    {"MPI_Sendrecv_replace", "datatype", "freed", MPI_ERR_TYPE, NULL, c824},
+    {"MPI_Sendrecv_replace", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c825},
+    {"MPI_Sendrecv_replace", "dest", "size", MPI_ERR_RANK, NULL, c826},
+    {"MPI_Sendrecv_replace", "dest", "-5", MPI_ERR_RANK, NULL, c827},
+    {"MPI_Sendrecv_replace", "sendtag", "-5", MPI_ERR_TAG, NULL, c828},
+    {"MPI_Sendrecv_replace", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c829},
+    {"MPI_Sendrecv_replace", "source", "size", MPI_ERR_RANK, NULL, c830},
+    {"MPI_Sendrecv_replace", "source", "-5", MPI_ERR_RANK, NULL, c831},
+    {"MPI_Sendrecv_replace", "recvtag", "-5", MPI_ERR_TAG, NULL, c832},
+    {"MPI_Sendrecv_replace", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c833},
+    {"MPI_Sendrecv_replace", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c834},
+    {"MPI_Sendrecv_replace", "comm", "freed", MPI_ERR_COMM, NULL, c835},
+    {"MPI_Sendrecv_replace", "status", "NULL", MPI_ERR_ARG, NULL, c836},
+    {"MPI_Ssend", "-", "all valid", MPI_SUCCESS, NULL, c837},
+    {"MPI_Ssend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c838},
+    {"MPI_Ssend", "count", "-1", MPI_ERR_COUNT, NULL, c839},
+    {"MPI_Ssend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c840},
+    {"MPI_Ssend", "datatype", "freed", MPI_ERR_TYPE, NULL, c841},
+    {"MPI_Ssend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c842},
+    {"MPI_Ssend", "dest", "size", MPI_ERR_RANK, NULL, c843},
+    {"MPI_Ssend", "dest", "-5", MPI_ERR_RANK, NULL, c844},
+    {"MPI_Ssend", "tag", "-5", MPI_ERR_TAG, NULL, c845},
+    {"MPI_Ssend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c846},
+    {"MPI_Ssend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c847},
+    {"MPI_Ssend", "comm", "freed", MPI_ERR_COMM, NULL, c848},
+    {"MPI_Ssend_init", "-", "all valid", MPI_SUCCESS, NULL, c849},
+    {"MPI_Ssend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c850},
+    {"MPI_Ssend_init", "count", "-1", MPI_ERR_COUNT, NULL, c851},
+    {"MPI_Ssend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c852},
+    {"MPI_Ssend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c853},
+    {"MPI_Ssend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c854},
+    {"MPI_Ssend_init", "dest", "size", MPI_ERR_RANK, NULL, c855},
+    {"MPI_Ssend_init", "dest", "-5", MPI_ERR_RANK, NULL, c856},
+    {"MPI_Ssend_init", "tag", "-5", MPI_ERR_TAG, NULL, c857},
+    {"MPI_Ssend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c858},
+    {"MPI_Ssend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c859},
+    {"MPI_Ssend_init", "comm", "freed", MPI_ERR_COMM, NULL, c860},
+    {"MPI_Ssend_init", "request", "NULL", MPI_ERR_ARG, NULL, c861},
+    {"MPI_Start", "-", "all valid", MPI_SUCCESS, NULL, c862},
+    {"MPI_Start", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c863},
+    {"MPI_Start", "request", "&freed", MPI_ERR_REQUEST, NULL, c864},
+    {"MPI_Start", "request", "NULL", MPI_ERR_ARG, NULL, c865},
+    {"MPI_Startall", "-", "all valid", MPI_SUCCESS, NULL, c866},
+    {"MPI_Startall", "count", "-1", MPI_ERR_COUNT, NULL, c867},
+    {"MPI_Startall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c868},
+    {"MPI_Startall", "array_of_requests", "{MPI_REQUEST_NULL}", MPI_ERR_REQUEST, NULL, c869},
+    {"MPI_Startall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c870},
+    {"MPI_Status_c2f", "-", "all valid", MPI_SUCCESS, NULL, c871},
+    {"MPI_Status_c2f", "c_status", "NULL", MPI_ERR_ARG, NULL, c872},
+    {"MPI_Status_c2f", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c873},
+    {"MPI_Status_c2f", "f_status", "NULL", MPI_ERR_ARG, NULL, c874},
+    {"MPI_Status_c2f08", "-", "all valid", MPI_SUCCESS, NULL, c875},
+    {"MPI_Status_c2f08", "c_status", "NULL", MPI_ERR_ARG, NULL, c876},
+    {"MPI_Status_c2f08", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c877},
+    {"MPI_Status_c2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c878},
+    {"MPI_Status_f082c", "-", "all valid", MPI_SUCCESS, NULL, c879},
+    {"MPI_Status_f082c", "f08_status", "NULL", MPI_ERR_ARG, NULL, c880},
+    {"MPI_Status_f082c", "c_status", "NULL", MPI_ERR_ARG, NULL, c881},
+    {"MPI_Status_f082f", "-", "all valid", MPI_SUCCESS, NULL, c882},
+    {"MPI_Status_f082f", "f08_status", "NULL", MPI_ERR_ARG, NULL, c883},
+    {"MPI_Status_f082f", "f_status", "NULL", MPI_ERR_ARG, NULL, c884},
+    {"MPI_Status_f2c", "-", "all valid", MPI_SUCCESS, NULL, c885},
+    {"MPI_Status_f2c", "f_status", "NULL", MPI_ERR_ARG, NULL, c886},
+    {"MPI_Status_f2c", "c_status", "NULL", MPI_ERR_ARG, NULL, c887},
+    {"MPI_Status_f2f08", "-", "all valid", MPI_SUCCESS, NULL, c888},
+    {"MPI_Status_f2f08", "f_status", "NULL", MPI_ERR_ARG, NULL, c889},
+    {"MPI_Status_f2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c890},
+    {"MPI_Status_get_error", "-", "all valid", MPI_SUCCESS, NULL, c891},
+    {"MPI_Status_get_error", "status", "NULL", MPI_ERR_ARG, NULL, c892},
+    {"MPI_Status_get_error", "err", "NULL", MPI_ERR_ARG, NULL, c893},
+    {"MPI_Status_get_source", "-", "all valid", MPI_SUCCESS, NULL, c894},
+    {"MPI_Status_get_source", "status", "NULL", MPI_ERR_ARG, NULL, c895},
+    {"MPI_Status_get_source", "source", "NULL", MPI_ERR_ARG, NULL, c896},
+    {"MPI_Status_get_tag", "-", "all valid", MPI_SUCCESS, NULL, c897},
+    {"MPI_Status_get_tag", "status", "NULL", MPI_ERR_ARG, NULL, c898},
+    {"MPI_Status_get_tag", "tag", "NULL", MPI_ERR_ARG, NULL, c899},
+    {"MPI_Status_set_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c900},
+    {"MPI_Status_set_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c901},
+    {"MPI_Status_set_elements", "-", "all valid", MPI_SUCCESS, NULL, c902},
+    {"MPI_Status_set_elements", "status", "NULL", MPI_ERR_ARG, NULL, c903},
+    {"MPI_Status_set_elements", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c904},
+    {"MPI_Status_set_elements", "datatype", "freed", MPI_ERR_TYPE, NULL, c905},
+    {"MPI_Status_set_elements", "count", "-1", MPI_ERR_COUNT, NULL, c906},
+    {"MPI_Status_set_elements_c", "-", "all valid", MPI_SUCCESS, NULL, c907},
+    {"MPI_Status_set_elements_c", "status", "NULL", MPI_ERR_ARG, NULL, c908},
+    {"MPI_Status_set_elements_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c909},
+    {"MPI_Status_set_elements_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c910},
+    {"MPI_Status_set_elements_c", "count", "-1", MPI_ERR_COUNT, NULL, c911},
+    {"MPI_Status_set_elements_x", "-", "all valid", MPI_SUCCESS, NULL, c912},
+    {"MPI_Status_set_elements_x", "status", "NULL", MPI_ERR_ARG, NULL, c913},
+    {"MPI_Status_set_elements_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c914},
+    {"MPI_Status_set_elements_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c915},
+    {"MPI_Status_set_elements_x", "count", "-1", MPI_ERR_COUNT, NULL, c916},
+    {"MPI_Status_set_error", "-", "all valid", MPI_SUCCESS, NULL, c917},
+    {"MPI_Status_set_error", "status", "NULL", MPI_ERR_ARG, NULL, c918},
+    {"MPI_Status_set_source", "-", "all valid", MPI_SUCCESS, NULL, c919},
+    {"MPI_Status_set_source", "status", "NULL", MPI_ERR_ARG, NULL, c920},
+    {"MPI_Status_set_tag", "-", "all valid", MPI_SUCCESS, NULL, c921},
+    {"MPI_Status_set_tag", "status", "NULL", MPI_ERR_ARG, NULL, c922},
+    {"MPI_Test", "-", "all valid", MPI_SUCCESS, NULL, c923},
+    {"MPI_Test", "request", "&freed", MPI_ERR_REQUEST, NULL, c924},
+    {"MPI_Test", "request", "NULL", MPI_ERR_ARG, NULL, c925},
+    {"MPI_Test", "flag", "NULL", MPI_ERR_ARG, NULL, c926},
+    {"MPI_Test", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c927},
+    {"MPI_Test_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c928},
+    {"MPI_Test_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c929},
+    {"MPI_Test_cancelled", "flag", "NULL", MPI_ERR_ARG, NULL, c930},
+    {"MPI_Testall", "-", "all valid", MPI_SUCCESS, NULL, c931},
+    {"MPI_Testall", "count", "-1", MPI_ERR_COUNT, NULL, c932},
+    {"MPI_Testall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c933},
+    {"MPI_Testall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c934},
+    {"MPI_Testall", "flag", "NULL", MPI_ERR_ARG, NULL, c935},
+    {"MPI_Testall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c936},
+    {"MPI_Testany", "-", "all valid", MPI_SUCCESS, NULL, c937},
+    {"MPI_Testany", "count", "-1", MPI_ERR_COUNT, NULL, c938},
+    {"MPI_Testany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c939},
+    {"MPI_Testany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c940},
+    {"MPI_Testany", "index", "NULL", MPI_ERR_ARG, NULL, c941},
+    {"MPI_Testany", "flag", "NULL", MPI_ERR_ARG, NULL, c942},
+    {"MPI_Testany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c943},
+    {"MPI_Testsome", "-", "all valid", MPI_SUCCESS, NULL, c944},
+    {"MPI_Testsome", "incount", "-1", MPI_ERR_COUNT, NULL, c945},
+    {"MPI_Testsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c946},
+    {"MPI_Testsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c947},
+    {"MPI_Testsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c948},
+    {"MPI_Testsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c949},
+    {"MPI_Testsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c950},
+    {"MPI_Type_commit", "-", "all valid", MPI_SUCCESS, NULL, c951},
+    {"MPI_Type_commit", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c952},
+    {"MPI_Type_commit", "datatype", "&freed", MPI_ERR_TYPE, NULL, c953},
+    {"MPI_Type_commit", "datatype", "NULL", MPI_ERR_ARG, NULL, c954},
+    {"MPI_Type_contiguous", "-", "all valid", MPI_SUCCESS, NULL, c955},
+    {"MPI_Type_contiguous", "count", "-1", MPI_ERR_COUNT, NULL, c956},
+    {"MPI_Type_contiguous", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c957},
+    {"MPI_Type_contiguous", "oldtype", "freed", MPI_ERR_TYPE, NULL, c958},
+    {"MPI_Type_contiguous", "newtype", "NULL", MPI_ERR_ARG, NULL, c959},
+    {"MPI_Type_create_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c960},
+    {"MPI_Type_create_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c961},
+    {"MPI_Type_create_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c962},
+    {"MPI_Type_create_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c963},
+    {"MPI_Type_create_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c964},
+    {"MPI_Type_create_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c965},
+    {"MPI_Type_create_hindexed_block", "-", "all valid", MPI_SUCCESS, NULL, c966},
+    {"MPI_Type_create_hindexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c967},
+    {"MPI_Type_create_hindexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c968},
+    {"MPI_Type_create_hindexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c969},
+    {"MPI_Type_create_hindexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c970},
+    {"MPI_Type_create_hindexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c971},
+    {"MPI_Type_create_hvector", "-", "all valid", MPI_SUCCESS, NULL, c972},
+    {"MPI_Type_create_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c973},
+    {"MPI_Type_create_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c974},
+    {"MPI_Type_create_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c975},
+    {"MPI_Type_create_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c976},
+    {"MPI_Type_create_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c977},
+    {"MPI_Type_create_indexed_block", "-", "all valid", MPI_SUCCESS, NULL, c978},
+    {"MPI_Type_create_indexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c979},
+    {"MPI_Type_create_indexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c980},
+    {"MPI_Type_create_indexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c981},
+    {"MPI_Type_create_indexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c982},
+    {"MPI_Type_create_indexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c983},
+    {"MPI_Type_create_resized", "-", "all valid", MPI_SUCCESS, NULL, c984},
+    {"MPI_Type_create_resized", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c985},
+    {"MPI_Type_create_resized", "oldtype", "freed", MPI_ERR_TYPE, NULL, c986},
+    {"MPI_Type_create_resized", "newtype", "NULL", MPI_ERR_ARG, NULL, c987},
+    {"MPI_Type_create_struct", "-", "all valid", MPI_SUCCESS, NULL, c988},
+    {"MPI_Type_create_struct", "count", "-1", MPI_ERR_COUNT, NULL, c989},
+    {"MPI_Type_create_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c990},
+    {"MPI_Type_create_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c991},
+    {"MPI_Type_create_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c992},
+    {"MPI_Type_delete_attr", "-", "all valid", MPI_SUCCESS, NULL, c993},
+    {"MPI_Type_delete_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c994},
+    {"MPI_Type_delete_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c995},
+    {"MPI_Type_delete_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c996},
+    {"MPI_Type_delete_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c997},
+    {"MPI_Type_dup", "-", "all valid", MPI_SUCCESS, NULL, c998},
+    {"MPI_Type_dup", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c999},
+    {"MPI_Type_dup", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1000},
+    {"MPI_Type_dup", "newtype", "NULL", MPI_ERR_ARG, NULL, c1001},
+    {"MPI_Type_extent", "-", "all valid", MPI_SUCCESS, NULL, c1002},
+    {"MPI_Type_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1003},
+    {"MPI_Type_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1004},
+    {"MPI_Type_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c1005},
+    {"MPI_Type_free", "-", "all valid", MPI_SUCCESS, NULL, c1006},
+    {"MPI_Type_free", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1007},
+    {"MPI_Type_free", "datatype", "&freed", MPI_ERR_TYPE, NULL, c1008},
+    {"MPI_Type_free", "datatype", "NULL", MPI_ERR_ARG, NULL, c1009},
+    {"MPI_Type_free", "datatype", "&MPI_INT", MPI_ERR_TYPE, NULL, c1010},
+    {"MPI_Type_get_attr", "-", "all valid", MPI_SUCCESS, NULL, c1011},
+    {"MPI_Type_get_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1012},
+    {"MPI_Type_get_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c1013},
+    {"MPI_Type_get_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1014},
+    {"MPI_Type_get_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c1015},
+    {"MPI_Type_get_attr", "attribute_val", "NULL", MPI_ERR_ARG, NULL, c1016},
+    {"MPI_Type_get_attr", "flag", "NULL", MPI_ERR_ARG, NULL, c1017},
+    {"MPI_Type_get_contents", "-", "all valid", MPI_SUCCESS, NULL, c1018},
+    {"MPI_Type_get_contents", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1019},
+    {"MPI_Type_get_contents", "datatype", "freed", MPI_ERR_TYPE, NULL, c1020},
+    {"MPI_Type_get_contents", "datatype", "MPI_INT", MPI_ERR_TYPE, NULL, c1021},
+    {"MPI_Type_get_contents", "array_of_integers", "NULL", MPI_ERR_ARG, NULL, c1022},
+    {"MPI_Type_get_contents", "array_of_addresses", "NULL", MPI_ERR_ARG, NULL, c1023},
+    {"MPI_Type_get_contents", "array_of_datatypes", "NULL", MPI_ERR_ARG, NULL, c1024},
+    {"MPI_Type_get_envelope", "-", "all valid", MPI_SUCCESS, NULL, c1025},
+    {"MPI_Type_get_envelope", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1026},
+    {"MPI_Type_get_envelope", "datatype", "freed", MPI_ERR_TYPE, NULL, c1027},
+    {"MPI_Type_get_envelope", "num_integers", "NULL", MPI_ERR_ARG, NULL, c1028},
+    {"MPI_Type_get_envelope", "num_addresses", "NULL", MPI_ERR_ARG, NULL, c1029},
+    {"MPI_Type_get_envelope", "num_datatypes", "NULL", MPI_ERR_ARG, NULL, c1030},
+    {"MPI_Type_get_envelope", "combiner", "NULL", MPI_ERR_ARG, NULL, c1031},
+    {"MPI_Type_get_extent", "-", "all valid", MPI_SUCCESS, NULL, c1032},
+    {"MPI_Type_get_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1033},
+    {"MPI_Type_get_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1034},
+    {"MPI_Type_get_extent", "lb", "NULL", MPI_ERR_ARG, NULL, c1035},
+    {"MPI_Type_get_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c1036},
+    {"MPI_Type_get_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c1037},
+    {"MPI_Type_get_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1038},
+    {"MPI_Type_get_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1039},
+    {"MPI_Type_get_extent_x", "lb", "NULL", MPI_ERR_ARG, NULL, c1040},
+    {"MPI_Type_get_extent_x", "extent", "NULL", MPI_ERR_ARG, NULL, c1041},
+    {"MPI_Type_get_name", "-", "all valid", MPI_SUCCESS, NULL, c1042},
+    {"MPI_Type_get_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1043},
+    {"MPI_Type_get_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c1044},
+    {"MPI_Type_get_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c1045},
+    {"MPI_Type_get_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c1046},
+    {"MPI_Type_get_true_extent", "-", "all valid", MPI_SUCCESS, NULL, c1047},
+    {"MPI_Type_get_true_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1048},
+    {"MPI_Type_get_true_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1049},
+    {"MPI_Type_get_true_extent", "true_lb", "NULL", MPI_ERR_ARG, NULL, c1050},
+    {"MPI_Type_get_true_extent", "true_extent", "NULL", MPI_ERR_ARG, NULL, c1051},
+    {"MPI_Type_get_true_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c1052},
+    {"MPI_Type_get_true_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1053},
+    {"MPI_Type_get_true_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1054},
+    {"MPI_Type_get_true_extent_x", "true_lb", "NULL", MPI_ERR_ARG, NULL, c1055},
+    {"MPI_Type_get_true_extent_x", "true_extent", "NULL", MPI_ERR_ARG, NULL, c1056},
+    {"MPI_Type_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c1057},
+    {"MPI_Type_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c1058},
+    {"MPI_Type_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1059},
+    {"MPI_Type_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1060},
+    {"MPI_Type_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1061},
+    {"MPI_Type_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c1062},
+    {"MPI_Type_hvector", "-", "all valid", MPI_SUCCESS, NULL, c1063},
+    {"MPI_Type_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c1064},
+    {"MPI_Type_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1065},
+    {"MPI_Type_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1066},
+    {"MPI_Type_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1067},
+    {"MPI_Type_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1068},
+    {"MPI_Type_indexed", "-", "all valid", MPI_SUCCESS, NULL, c1069},
+    {"MPI_Type_indexed", "count", "-1", MPI_ERR_COUNT, NULL, c1070},
+    {"MPI_Type_indexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1071},
+    {"MPI_Type_indexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1072},
+    {"MPI_Type_indexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1073},
+    {"MPI_Type_indexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c1074},
+    {"MPI_Type_lb", "-", "all valid", MPI_SUCCESS, NULL, c1075},
+    {"MPI_Type_lb", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1076},
+    {"MPI_Type_lb", "datatype", "freed", MPI_ERR_TYPE, NULL, c1077},
+    {"MPI_Type_lb", "displacement", "NULL", MPI_ERR_ARG, NULL, c1078},
+    {"MPI_Type_set_attr", "-", "all valid", MPI_SUCCESS, NULL, c1079},
+    {"MPI_Type_set_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1080},
+    {"MPI_Type_set_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c1081},
+    {"MPI_Type_set_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1082},
+    {"MPI_Type_set_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c1083},
+    {"MPI_Type_set_name", "-", "all valid", MPI_SUCCESS, NULL, c1084},
+    {"MPI_Type_set_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1085},
+    {"MPI_Type_set_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c1086},
+    {"MPI_Type_set_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c1087},
+    {"MPI_Type_size", "-", "all valid", MPI_SUCCESS, NULL, c1088},
+    {"MPI_Type_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1089},
+    {"MPI_Type_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c1090},
+    {"MPI_Type_size", "size", "NULL", MPI_ERR_ARG, NULL, c1091},
+    {"MPI_Type_size_x", "-", "all valid", MPI_SUCCESS, NULL, c1092},
+    {"MPI_Type_size_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1093},
+    {"MPI_Type_size_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1094},
+    {"MPI_Type_size_x", "size", "NULL", MPI_ERR_ARG, NULL, c1095},
+    {"MPI_Type_struct", "-", "all valid", MPI_SUCCESS, NULL, c1096},
+    {"MPI_Type_struct", "count", "-1", MPI_ERR_COUNT, NULL, c1097},
+    {"MPI_Type_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1098},
+    {"MPI_Type_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1099},
+    {"MPI_Type_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c1100},
+    {"MPI_Type_ub", "-", "all valid", MPI_SUCCESS, NULL, c1101},
+    {"MPI_Type_ub", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1102},
+    {"MPI_Type_ub", "datatype", "freed", MPI_ERR_TYPE, NULL, c1103},
+    {"MPI_Type_ub", "displacement", "NULL", MPI_ERR_ARG, NULL, c1104},
+    {"MPI_Type_vector", "-", "all valid", MPI_SUCCESS, NULL, c1105},
+    {"MPI_Type_vector", "count", "-1", MPI_ERR_COUNT, NULL, c1106},
+    {"MPI_Type_vector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1107},
+    {"MPI_Type_vector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1108},
+    {"MPI_Type_vector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1109},
+    {"MPI_Type_vector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1110},
+    {"MPI_Unpack", "-", "all valid", MPI_SUCCESS, NULL, c1111},
+    {"MPI_Unpack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c1112},
+    {"MPI_Unpack", "insize", "-1", MPI_ERR_ARG, NULL, c1113},
+    {"MPI_Unpack", "position", "NULL", MPI_ERR_ARG, NULL, c1114},
+    {"MPI_Unpack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c1115},
+    {"MPI_Unpack", "outcount", "-1", MPI_ERR_COUNT, NULL, c1116},
+    {"MPI_Unpack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1117},
+    {"MPI_Unpack", "datatype", "freed", MPI_ERR_TYPE, NULL, c1118},
+    {"MPI_Unpack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1119},
+    {"MPI_Unpack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1120},
+    {"MPI_Unpack", "comm", "freed", MPI_ERR_COMM, NULL, c1121},
+    {"MPI_Wait", "-", "all valid", MPI_SUCCESS, NULL, c1122},
+    {"MPI_Wait", "request", "&freed", MPI_ERR_REQUEST, NULL, c1123},
+    {"MPI_Wait", "request", "NULL", MPI_ERR_ARG, NULL, c1124},
+    {"MPI_Wait", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1125},
+    {"MPI_Waitall", "-", "all valid", MPI_SUCCESS, NULL, c1126},
+    {"MPI_Waitall", "count", "-1", MPI_ERR_COUNT, NULL, c1127},
+    {"MPI_Waitall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1128},
+    {"MPI_Waitall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1129},
+    {"MPI_Waitall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1130},
+    {"MPI_Waitany", "-", "all valid", MPI_SUCCESS, NULL, c1131},
+    {"MPI_Waitany", "count", "-1", MPI_ERR_COUNT, NULL, c1132},
+    {"MPI_Waitany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1133},
+    {"MPI_Waitany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1134},
+    {"MPI_Waitany", "index", "NULL", MPI_ERR_ARG, NULL, c1135},
+    {"MPI_Waitany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1136},
+    {"MPI_Waitsome", "-", "all valid", MPI_SUCCESS, NULL, c1137},
+    {"MPI_Waitsome", "incount", "-1", MPI_ERR_COUNT, NULL, c1138},
+    {"MPI_Waitsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1139},
+    {"MPI_Waitsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1140},
+    {"MPI_Waitsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c1141},
+    {"MPI_Waitsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c1142},
+    {"MPI_Waitsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1143},
+    {"MPI_Win_create_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c1144},
+    {"MPI_Win_create_errhandler", "win_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c1145},
+    {"MPI_Win_create_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c1146},
 };
-const int es_ncases = 1053;
+const int es_ncases = 1147;
 
 const char es_not_covered[] =
+    "  MPI_Attr_put: attribute_val: no role for kind ATTRIBUTE_VAL_10 (in void*)\n"
+    "  MPI_Comm_create_keyval: extra_state: no role for kind EXTRA_STATE (in void*)\n"
+    "  MPI_Comm_free_keyval: comm_keyval: no role for kind KEYVAL (inout int*)\n"
+    "  MPI_File_call_errhandler: fh: no role for kind FILE (in MPI_File)\n"
+    "  MPI_File_get_errhandler: file: no role for kind FILE (in MPI_File)\n"
+    "  MPI_File_set_errhandler: file: no role for kind FILE (in MPI_File)\n"
+    "  MPI_Info_create_env: argc: no role for kind ARGUMENT_COUNT (inout int)\n"
+    "  MPI_Info_free: info: no role for kind INFO (inout MPI_Info*)\n"
+    "  MPI_Keyval_create: extra_state: no role for kind EXTRA_STATE2 (in void*)\n"
+    "  MPI_Keyval_free: keyval: no role for kind KEYVAL (inout int*)\n"
+    "  MPI_Type_create_keyval: extra_state: no role for kind EXTRA_STATE (in void*)\n"
+    "  MPI_Type_free_keyval: type_keyval: no role for kind KEYVAL (inout int*)\n"
+    "  MPI_Win_call_errhandler: win: no role for kind WINDOW (in MPI_Win)\n"
+    "  MPI_Win_create_keyval: extra_state: no role for kind EXTRA_STATE (in void*)\n"
+    "  MPI_Win_delete_attr: win: no role for kind WINDOW (in MPI_Win)\n"
+    "  MPI_Win_free_keyval: win_keyval: no role for kind KEYVAL (inout int*)\n"
+    "  MPI_Win_get_attr: win: no role for kind WINDOW (in MPI_Win)\n"
+    "  MPI_Win_get_errhandler: win: no role for kind WINDOW (in MPI_Win)\n"
+    "  MPI_Win_get_info: win: no role for kind WINDOW (in MPI_Win)\n"
+    "  MPI_Win_set_attr: win: no role for kind WINDOW (in MPI_Win)\n"
+    "  MPI_Win_set_errhandler: win: no role for kind WINDOW (in MPI_Win)\n"
+    "  MPI_Win_set_info: win: no role for kind WINDOW (in MPI_Win)\n"
     "";
 
 const char *es_class_name(int cls);
