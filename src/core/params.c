@@ -67,6 +67,13 @@ int tern_param_choice_index(const struct tern_param_desc *p, const char *word)
     return -1;
 }
 
+int tern_param_choice_count(const struct tern_param_desc *p)
+{
+    int n = 0;
+    while (p->choices && p->choices[n]) n++;
+    return n;
+}
+
 int tern_param_assign(struct tern_param_desc *p, long num, const char *text)
 {
     switch (p->type) {

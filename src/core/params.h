@@ -39,13 +39,16 @@ extern const int tern_param_count;
  * default kept.  Warnings are printed only when 'report' is set (rank 0).
  * Parameters set at run time (through MPI_T) keep their value. */
 void tern_params_load(int report);
-/* Sets a parameter at run time (MPI_T): 'num' for BOOL, INT and SIZE,
- * 'text' for STRING (a parameter with choices keeps its own copy of the
- * word; otherwise 'text' must outlive the setting).  Returns -1, changing
- * nothing, when the value is outside the parameter's range. */
+/* Sets a parameter's value: 'num' for BOOL, INT and SIZE, 'text' for
+ * STRING (a parameter with choices keeps its own copy of the word;
+ * otherwise 'text' must outlive the setting).  Returns -1, changing
+ * nothing, when the value is outside the parameter's range.  The caller
+ * records the source (MPI_T: TERN_SRC_RUNTIME). */
 int tern_param_assign(struct tern_param_desc *p, long num, const char *text);
 /* When MPI_T may set a parameter, in words. */
 const char *tern_param_set_text(enum tern_param_set set);
+/* How many words p->choices holds (0 without choices). */
+int tern_param_choice_count(const struct tern_param_desc *p);
 /* Index of a choice word in p->choices, or -1. */
 int tern_param_choice_index(const struct tern_param_desc *p, const char *word);
 void tern_params_print(FILE *out);
