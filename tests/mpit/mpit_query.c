@@ -4,9 +4,9 @@
  * categories, the list of performance variables, no events, and the error
  * class of every bad index, name and handle.
  *
- *   query EAGER      EAGER: the value TERN_SMP_EAGERSIZE must read (the
+ *   mpit_query EAGER      EAGER: the value TERN_SMP_EAGERSIZE must read (the
  *                    test is run with it set in the environment)
- *   query --list     prints "NAME VALUE" per control variable, for the
+ *   mpit_query --list     prints "NAME VALUE" per control variable, for the
  *                    comparison with tern-info (cvar_list.sh) */
 #include <stdio.h>
 #include <stdlib.h>
@@ -348,7 +348,7 @@ static void check_no_events(void)
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "--list")) return list_cvars();
-    CHECK(argc > 1, "usage: query EAGER | query --list");
+    CHECK(argc > 1, "usage: mpit_query EAGER | mpit_query --list");
     unsigned long long eager = strtoull(argv[1], NULL, 0);
 
     /* Before MPI_Init, and before MPI_T_init_thread. */

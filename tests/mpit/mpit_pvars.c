@@ -6,7 +6,7 @@
  * rank's unexpected queue and checks the queue's length, peak and search
  * depths.  Two sessions watch overlapping intervals and must not disturb
  * each other.
- *   pvars cma|pipe|any   which rendezvous transport must carry the large
+ *   mpit_pvars cma|pipe|any   which rendezvous transport must carry the large
  *                        messages (any: CMA or pipeline, as measured) */
 #include <stdio.h>
 #include <stdlib.h>
