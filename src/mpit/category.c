@@ -1,7 +1,7 @@
 /* Categories: TERN holds all the others; each group of params.def
  * (TERN_PARAM_GROUP) is a category of control variables, each group of
  * pvar.c one of performance variables.  Members of a category are
- * consecutive indices, so a category is three ranges.  The set never
+ * consecutive indices, so a category is a range of each kind.  The set never
  * changes: MPI_T_category_changed always reports 0. */
 #include <string.h>
 

@@ -48,6 +48,7 @@ NOW(unexp_search_max, tern_pv.unexp.max)
 #define QUEUE_COUNTER(name, fn, desc) {name, desc, TERN_T_PV_COUNTER, 1, MATCHING, fn, NULL, NULL}
 #define QUEUE_PEAK(name, fn, peak, level, desc) {name, desc, TERN_T_PV_HWM, 1, MATCHING, fn, peak, level}
 
+/* Each group in one run: category.c takes a group as a range of indices. */
 const struct tern_t_pvar tern_t_pvars[] = {
     TRAFFIC("tern_self_messages", self_msgs, "Messages a process sent to itself (no transport)"),
     TRAFFIC("tern_self_bytes", self_bytes, "Bytes of the messages a process sent to itself"),
