@@ -11,8 +11,8 @@
 struct tern_param_values tern_param;
 
 struct tern_param_desc tern_param_table[] = {
-#define TERN_PARAM(NAME, field, TYPE, def, alias, desc) \
-    {#NAME, alias, TERN_PARAM_##TYPE, def, desc, &tern_param.field, TERN_SRC_DEFAULT},
+#define TERN_PARAM(NAME, field, TYPE, def, alias, choices, set, desc) \
+    {#NAME, alias, TERN_PARAM_##TYPE, def, desc, choices, TERN_PARAM_SET_##set, &tern_param.field, TERN_SRC_DEFAULT},
 #include "core/params.def"
 #undef TERN_PARAM
 };
@@ -60,37 +60,76 @@ static int parse_int(const char *s, long *out, int allow_suffix)
     return 0;
 }
 
-static int parse_value(struct tern_param_desc *p, const char *text)
+int tern_param_choice_index(const struct tern_param_desc *p, const char *word)
 {
-    long v;
-    switch (p->type) {
-    case TERN_PARAM_BOOL:
-        if (parse_bool(text, &v)) return -1;
-        *(long *)p->value = v;
-        return 0;
-    case TERN_PARAM_INT:
-        if (parse_int(text, &v, 0) || v < 0) return -1;
-        *(long *)p->value = v;
-        return 0;
-    case TERN_PARAM_SIZE:
-        if (parse_int(text, &v, 1) || v < 0) return -1;
-        *(long *)p->value = v;
-        return 0;
-    case TERN_PARAM_STRING:
-        *(const char **)p->value = text;
-        return 0;
-    }
+    for (int i = 0; p->choices && p->choices[i]; i++)
+        if (!strcmp(p->choices[i], word)) return i;
     return -1;
 }
 
-static const char *type_hint(enum tern_param_type t)
+int tern_param_choice_count(const struct tern_param_desc *p)
 {
-    switch (t) {
+    int n = 0;
+    while (p->choices && p->choices[n]) n++;
+    return n;
+}
+
+int tern_param_assign(struct tern_param_desc *p, long num, const char *text)
+{
+    switch (p->type) {
+    case TERN_PARAM_BOOL:
+        if (num != 0 && num != 1) return -1;
+        break;
+    case TERN_PARAM_INT:
+    case TERN_PARAM_SIZE:
+        if (num < 0) return -1;
+        break;
+    case TERN_PARAM_STRING:
+        if (p->choices) {
+            int i = tern_param_choice_index(p, text);
+            if (i < 0) return -1;
+            text = p->choices[i];
+        }
+        *(const char **)p->value = text;
+        return 0;
+    }
+    *(long *)p->value = num;
+    return 0;
+}
+
+static int parse_value(struct tern_param_desc *p, const char *text)
+{
+    long v = 0;
+    switch (p->type) {
+    case TERN_PARAM_BOOL:
+        if (parse_bool(text, &v)) return -1;
+        break;
+    case TERN_PARAM_INT:
+        if (parse_int(text, &v, 0)) return -1;
+        break;
+    case TERN_PARAM_SIZE:
+        if (parse_int(text, &v, 1)) return -1;
+        break;
+    case TERN_PARAM_STRING:
+        break;
+    }
+    return tern_param_assign(p, v, text);
+}
+
+/* What a valid value looks like, for the warning about a bad one. */
+static const char *value_hint(const struct tern_param_desc *p, char *buf, size_t len)
+{
+    switch (p->type) {
     case TERN_PARAM_BOOL: return "0 or 1";
     case TERN_PARAM_INT: return "a non-negative integer";
     case TERN_PARAM_SIZE: return "a byte count such as 8192, 16K or 1M";
-    default: return "a string";
+    case TERN_PARAM_STRING: break;
     }
+    if (!p->choices) return "a string";
+    size_t n = (size_t)snprintf(buf, len, "one of");
+    for (int i = 0; p->choices[i] && n < len; i++)
+        n += (size_t)snprintf(buf + n, len - n, "%s %s", i ? "," : "", p->choices[i]);
+    return buf;
 }
 
 /* Edit distance, for "did you mean" suggestions. */
@@ -152,6 +191,7 @@ void tern_params_load(int report)
 {
     for (int i = 0; i < tern_param_count; i++) {
         struct tern_param_desc *p = &tern_param_table[i];
+        if (p->source == TERN_SRC_RUNTIME) continue;
         p->source = TERN_SRC_DEFAULT;
         if (parse_value(p, p->default_text))
             tern_fatal("parameter %s has a bad default '%s'", p->name, p->default_text);
@@ -167,9 +207,10 @@ void tern_params_load(int report)
         }
         if (!text) continue;
         if (parse_value(p, text)) {
+            char hint[128];
             if (report)
                 tern_warn("%s='%s' is not valid: expected %s; using the default %s", var, text,
-                          type_hint(p->type), p->default_text);
+                          value_hint(p, hint, sizeof hint), p->default_text);
             parse_value(p, p->default_text);
             continue;
         }
@@ -192,8 +233,17 @@ static const char *source_text(const struct tern_param_desc *p)
     switch (p->source) {
     case TERN_SRC_ENV: return "environment (TERN_)";
     case TERN_SRC_ALIAS: return "environment (MV2_ alias)";
-    case TERN_SRC_RUNTIME: return "set at run time";
+    case TERN_SRC_RUNTIME: return "set through MPI_T";
     default: return "default";
+    }
+}
+
+const char *tern_param_set_text(enum tern_param_set set)
+{
+    switch (set) {
+    case TERN_PARAM_SET_RUNTIME: return "any time";
+    case TERN_PARAM_SET_INIT: return "before MPI_Init";
+    default: return "before MPI_Init, same value on every rank";
     }
 }
 
@@ -209,7 +259,8 @@ void tern_params_print(FILE *out)
             snprintf(val, sizeof val, "%ld", *(long *)p->value);
         snprintf(name, sizeof name, "TERN_%s", p->name);
         fprintf(out, "%-28s %-12s %-26s %s\n", name, val, source_text(p), p->alias ? p->alias : "-");
-        fprintf(out, "%-28s %s (default %s)\n", "", p->description, p->default_text);
+        fprintf(out, "%-28s %s (default %s; MPI_T may set it %s)\n", "", p->description, p->default_text,
+                tern_param_set_text(p->set));
     }
 }
 

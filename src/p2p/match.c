@@ -3,6 +3,8 @@
 #include <mpi.h>
 #include <stdlib.h>
 
+#include "core/pvars.h"
+
 static struct tern_request *posted_head, *posted_tail;
 static struct tern_unexp *unexp_head, *unexp_tail;
 
@@ -24,16 +26,20 @@ static void unlink_unexp(struct tern_unexp *u)
     if (u->prev) u->prev->next = u->next; else unexp_head = u->next;
     if (u->next) u->next->prev = u->prev; else unexp_tail = u->prev;
     u->next = u->prev = NULL;
+    tern_pv.unexp_length--;
 }
 
 struct tern_request *tern_match_posted(uint32_t ctx, int src, int tag)
 {
-    for (struct tern_request *r = posted_head; r; r = r->next)
-        if (matches(ctx, src, tag, r->ctx, r->peer, r->tag)) {
+    uint64_t seen = 0;
+    struct tern_request *r;
+    for (r = posted_head; r; r = r->next)
+        if (++seen, matches(ctx, src, tag, r->ctx, r->peer, r->tag)) {
             unlink_posted(r);
-            return r;
+            break;
         }
-    return NULL;
+    tern_pv_searched(&tern_pv.posted, seen);
+    return r;
 }
 
 void tern_match_post(struct tern_request *r)
@@ -56,12 +62,15 @@ int tern_match_unpost(struct tern_request *r)
 
 struct tern_unexp *tern_match_unexp(uint32_t ctx, int src, int tag, int remove)
 {
-    for (struct tern_unexp *u = unexp_head; u; u = u->next) {
-        if (!matches(u->ctx, u->src, u->tag, ctx, src, tag)) continue;
-        if (remove) unlink_unexp(u);
-        return u;
-    }
-    return NULL;
+    uint64_t seen = 0;
+    struct tern_unexp *u;
+    for (u = unexp_head; u; u = u->next)
+        if (++seen, matches(u->ctx, u->src, u->tag, ctx, src, tag)) {
+            if (remove) unlink_unexp(u);
+            break;
+        }
+    tern_pv_searched(&tern_pv.unexp, seen);
+    return u;
 }
 
 struct tern_unexp *tern_unexp_find(int (*pred)(const struct tern_unexp *, int, uint64_t), int a, uint64_t b)
@@ -80,6 +89,7 @@ void tern_unexp_enqueue(struct tern_unexp *u)
     u->prev = unexp_tail;
     if (unexp_tail) unexp_tail->next = u; else unexp_head = u;
     unexp_tail = u;
+    tern_pv_unexp_queued();
 }
 
 /* The payload lives right after the entry: one allocation per message. */
@@ -106,5 +116,6 @@ void tern_match_finalize(void)
         free(u);
     }
     unexp_tail = NULL;
+    tern_pv.unexp_length = 0;
     posted_head = posted_tail = NULL;
 }

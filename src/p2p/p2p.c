@@ -9,6 +9,7 @@
 #include "core/objects.h"
 #include "core/params.h"
 #include "core/progress.h"
+#include "core/pvars.h"
 #include "core/state.h"
 #include "datatype/datatype.h"
 #include "p2p/match.h"
@@ -156,6 +157,7 @@ void tern_recv_matched(struct tern_request *r, struct tern_unexp *u)
 
 static int self_send(struct tern_request *r)
 {
+    tern_pv_sent(TERN_XPORT_SELF, r->bytes);
     struct tern_request *rr = tern_match_posted(r->ctx, r->comm->rank, r->tag);
     if (rr) {
         size_t n = tern_p2p_accept(rr, r->comm->rank, r->tag, r->bytes);

@@ -8,11 +8,21 @@ from pathlib import Path
 root = Path(__file__).resolve().parents[2]
 text = (root / "src/core/params.def").read_text()
 rows = []
-for m in re.finditer(r'TERN_PARAM\((\w+),\s*\w+,\s*(\w+),\s*"([^"]*)",\s*(NULL|"[^"]*"),\s*"((?:[^"\\]|\\.)*)"\)', text, re.S):
-    name, _type, default, alias, desc = m.groups()
+# When MPI_T may set a parameter (the SET column); the same words as tern-info.
+when = {"RUNTIME": "any time", "INIT": "before `MPI_Init`",
+        "INIT_ALL_EQ": "before `MPI_Init`, same value on every rank"}
+param_re = re.compile(r'TERN_PARAM\((\w+),\s*\w+,\s*(\w+),\s*"([^"]*)",\s*(NULL|"[^"]*"),\s*'
+                      r'(NULL|TERN_CHOICES\([^)]*\)),\s*(\w+),\s*"((?:[^"\\]|\\.)*)"\)', re.S)
+for m in param_re.finditer(text):
+    name, _type, default, alias, _choices, setw, desc = m.groups()
     alias = "–" if alias == "NULL" else "`%s`" % alias.strip('"')
-    rows.append(f"| `{name}` | {alias} | {default} | {desc} |")
-table = "\n".join(["| `TERN_` name | MVAPICH2 alias | default | meaning |", "|---|---|---|---|"] + rows)
+    if setw not in when:
+        sys.exit(f"params_table.py: {name} has an unknown SET column '{setw}'")
+    rows.append(f"| `{name}` | {alias} | {default} | {when[setw]} | {desc} |")
+if len(rows) != len(re.findall(r"^\s*TERN_PARAM\(", text, re.M)):
+    sys.exit("params_table.py: a TERN_PARAM line in params.def does not have the expected columns")
+table = "\n".join(["| `TERN_` name | MVAPICH2 alias | default | MPI_T may set it | meaning |",
+                   "|---|---|---|---|---|"] + rows)
 
 readme = root / "README.md"
 old = readme.read_text()

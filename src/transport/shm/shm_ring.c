@@ -8,6 +8,7 @@
 
 #include "core/errors.h"
 #include "core/progress.h"
+#include "core/pvars.h"
 #include "core/objects.h"
 #include "datatype/datatype.h"
 #include "p2p/match.h"
@@ -76,6 +77,7 @@ static int try_eager(struct shm_peer *p, struct tern_request *r)
     else
         tern_dt_pack(r->dt, r->buf, r->count, 0, payload, bytes);
     shm_ring_publish(p, pkt, nlines);
+    tern_pv_sent(TERN_XPORT_SHM_EAGER, bytes);
     if (r->mode == TERN_MODE_SYNC) {
         r->state = TERN_SEND_WAIT_ACK;
     } else {
@@ -313,6 +315,7 @@ int tern_shm_send_fast(int world, const void *data, size_t bytes, uint32_t ctx, 
     pkt->len = bytes;
     if (bytes) memcpy((char *)pkt + SHM_PKT_HDR, data, bytes);
     shm_ring_publish(p, pkt, nlines);
+    tern_pv_sent(TERN_XPORT_SHM_EAGER, bytes);
     return 1;
 }
 

@@ -18,6 +18,7 @@
 
 #include "core/errors.h"
 #include "core/objects.h"
+#include "core/pvars.h"
 #include "datatype/datatype.h"
 #include "p2p/p2p_internal.h"
 #include "p2p/status.h"
@@ -69,6 +70,7 @@ int shm_rndv_try_post(struct shm_peer *p, struct tern_request *r)
     body->slot = k >= 0 ? (uint32_t)k : SHM_NO_SLOT;
     body->use_pipe = (uint32_t)use_pipe;
     shm_ring_publish(p, pkt, shm_pkt_lines(sizeof(struct shm_rts)));
+    tern_pv_sent(use_pipe ? TERN_XPORT_SHM_PIPE : TERN_XPORT_SHM_CMA, r->bytes);
     r->state = TERN_SEND_RNDV;
     if (!use_pipe && k >= 0) shm_list_append(&shm.rndv_send, r);
     return 1;

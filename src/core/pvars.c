@@ -1,0 +1,3 @@
+#include "core/pvars.h"
+
+struct tern_pvars tern_pv;

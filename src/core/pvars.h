@@ -1,0 +1,56 @@
+/* The counters behind the MPI_T performance variables (src/mpit/pvar.c).
+ *
+ * One process-local struct, bumped with plain increments on the paths that
+ * move messages: no atomics (the big lock already serialises
+ * MPI_THREAD_MULTIPLE callers) and no test of whether a tool is listening.
+ * MPI_T sessions never reset these; each handle keeps its own offsets. */
+#ifndef TERN_CORE_PVARS_H
+#define TERN_CORE_PVARS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* How a message left this process. */
+enum tern_xport {
+    TERN_XPORT_SELF,      /* send to itself, no transport */
+    TERN_XPORT_SHM_EAGER, /* eager packet in a shared-memory ring */
+    TERN_XPORT_SHM_CMA,   /* rendezvous, single copy by Cross Memory Attach */
+    TERN_XPORT_SHM_PIPE,  /* rendezvous, two copies through the pipeline chunks */
+    TERN_XPORT_COUNT
+};
+
+/* One matching queue's searches: how many, entries examined in all, and
+ * the most entries one search examined. */
+struct tern_pv_search {
+    uint64_t searches, entries, max;
+};
+
+struct tern_pvars {
+    struct {
+        uint64_t messages, bytes;
+    } sent[TERN_XPORT_COUNT];
+    uint64_t unexp_length, unexp_max; /* unexpected queue: now, and its peak */
+    struct tern_pv_search posted, unexp;
+};
+
+extern struct tern_pvars tern_pv;
+
+static inline void tern_pv_sent(enum tern_xport x, size_t bytes)
+{
+    tern_pv.sent[x].messages++;
+    tern_pv.sent[x].bytes += bytes;
+}
+
+static inline void tern_pv_unexp_queued(void)
+{
+    if (++tern_pv.unexp_length > tern_pv.unexp_max) tern_pv.unexp_max = tern_pv.unexp_length;
+}
+
+static inline void tern_pv_searched(struct tern_pv_search *s, uint64_t entries)
+{
+    s->searches++;
+    s->entries += entries;
+    if (entries > s->max) s->max = entries;
+}
+
+#endif
