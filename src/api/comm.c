@@ -11,6 +11,7 @@
 #include "core/objects.h"
 #include "core/state.h"
 #include "datatype/datatype.h"
+#include "topo/topo.h"
 
 #define TRY(expr)                                                                                  \
     do {                                                                                           \
@@ -133,6 +134,7 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(chk_new(c, fn, newcomm));
     rc = tern_comm_create_from(c, c->group, &nc);
+    if (!rc) rc = tern_topo_copy(c, nc);
     rc = finish_new(c, rc, nc, newcomm);
 out:
     tern_unlock();

@@ -496,88 +496,6 @@ int PMPI_Buffer_iflush(MPI_Request *request)
     return tern_err_unsupported("MPI_Buffer_iflush");
 }
 
-TERN_WEAK_ALIAS(MPI_Cart_coords)
-int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
-{
-    (void)comm;
-    (void)rank;
-    (void)maxdims;
-    (void)coords;
-    return tern_err_unsupported("MPI_Cart_coords");
-}
-
-TERN_WEAK_ALIAS(MPI_Cart_create)
-int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[],
-                     int reorder, MPI_Comm *comm_cart)
-{
-    (void)comm_old;
-    (void)ndims;
-    (void)dims;
-    (void)periods;
-    (void)reorder;
-    (void)comm_cart;
-    return tern_err_unsupported("MPI_Cart_create");
-}
-
-TERN_WEAK_ALIAS(MPI_Cart_get)
-int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[])
-{
-    (void)comm;
-    (void)maxdims;
-    (void)dims;
-    (void)periods;
-    (void)coords;
-    return tern_err_unsupported("MPI_Cart_get");
-}
-
-TERN_WEAK_ALIAS(MPI_Cart_map)
-int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank)
-{
-    (void)comm;
-    (void)ndims;
-    (void)dims;
-    (void)periods;
-    (void)newrank;
-    return tern_err_unsupported("MPI_Cart_map");
-}
-
-TERN_WEAK_ALIAS(MPI_Cart_rank)
-int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
-{
-    (void)comm;
-    (void)coords;
-    (void)rank;
-    return tern_err_unsupported("MPI_Cart_rank");
-}
-
-TERN_WEAK_ALIAS(MPI_Cart_shift)
-int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest)
-{
-    (void)comm;
-    (void)direction;
-    (void)disp;
-    (void)rank_source;
-    (void)rank_dest;
-    return tern_err_unsupported("MPI_Cart_shift");
-}
-
-TERN_WEAK_ALIAS(MPI_Cart_sub)
-int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
-{
-    (void)comm;
-    (void)remain_dims;
-    (void)newcomm;
-    return tern_err_unsupported("MPI_Cart_sub");
-}
-
-TERN_WEAK_ALIAS(MPI_Cartdim_get)
-int PMPI_Cartdim_get(MPI_Comm comm, int *ndims)
-{
-    (void)comm;
-    (void)ndims;
-    return tern_err_unsupported("MPI_Cartdim_get");
-}
-
 TERN_WEAK_ALIAS(MPI_Close_port)
 int PMPI_Close_port(const char *port_name)
 {
@@ -818,75 +736,6 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
     (void)target_disp;
     (void)win;
     return tern_err_unsupported("MPI_Compare_and_swap");
-}
-
-TERN_WEAK_ALIAS(MPI_Dims_create)
-int PMPI_Dims_create(int nnodes, int ndims, int dims[])
-{
-    (void)nnodes;
-    (void)ndims;
-    (void)dims;
-    return tern_err_unsupported("MPI_Dims_create");
-}
-
-TERN_WEAK_ALIAS(MPI_Dist_graph_create)
-int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
-                           const int destinations[], const int weights[], MPI_Info info,
-                           int reorder, MPI_Comm *comm_dist_graph)
-{
-    (void)comm_old;
-    (void)n;
-    (void)sources;
-    (void)degrees;
-    (void)destinations;
-    (void)weights;
-    (void)info;
-    (void)reorder;
-    (void)comm_dist_graph;
-    return tern_err_unsupported("MPI_Dist_graph_create");
-}
-
-TERN_WEAK_ALIAS(MPI_Dist_graph_create_adjacent)
-int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
-                                    const int sourceweights[], int outdegree,
-                                    const int destinations[], const int destweights[],
-                                    MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
-{
-    (void)comm_old;
-    (void)indegree;
-    (void)sources;
-    (void)sourceweights;
-    (void)outdegree;
-    (void)destinations;
-    (void)destweights;
-    (void)info;
-    (void)reorder;
-    (void)comm_dist_graph;
-    return tern_err_unsupported("MPI_Dist_graph_create_adjacent");
-}
-
-TERN_WEAK_ALIAS(MPI_Dist_graph_neighbors)
-int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
-                              int maxoutdegree, int destinations[], int destweights[])
-{
-    (void)comm;
-    (void)maxindegree;
-    (void)sources;
-    (void)sourceweights;
-    (void)maxoutdegree;
-    (void)destinations;
-    (void)destweights;
-    return tern_err_unsupported("MPI_Dist_graph_neighbors");
-}
-
-TERN_WEAK_ALIAS(MPI_Dist_graph_neighbors_count)
-int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree, int *weighted)
-{
-    (void)comm;
-    (void)indegree;
-    (void)outdegree;
-    (void)weighted;
-    return tern_err_unsupported("MPI_Dist_graph_neighbors_count");
 }
 
 TERN_WEAK_ALIAS(MPI_Exscan_c)
@@ -2117,69 +1966,6 @@ int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
     return tern_err_unsupported("MPI_Get_hw_resource_info");
 }
 
-TERN_WEAK_ALIAS(MPI_Graph_create)
-int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
-                      int reorder, MPI_Comm *comm_graph)
-{
-    (void)comm_old;
-    (void)nnodes;
-    (void)index;
-    (void)edges;
-    (void)reorder;
-    (void)comm_graph;
-    return tern_err_unsupported("MPI_Graph_create");
-}
-
-TERN_WEAK_ALIAS(MPI_Graph_get)
-int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[])
-{
-    (void)comm;
-    (void)maxindex;
-    (void)maxedges;
-    (void)index;
-    (void)edges;
-    return tern_err_unsupported("MPI_Graph_get");
-}
-
-TERN_WEAK_ALIAS(MPI_Graph_map)
-int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank)
-{
-    (void)comm;
-    (void)nnodes;
-    (void)index;
-    (void)edges;
-    (void)newrank;
-    return tern_err_unsupported("MPI_Graph_map");
-}
-
-TERN_WEAK_ALIAS(MPI_Graph_neighbors)
-int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[])
-{
-    (void)comm;
-    (void)rank;
-    (void)maxneighbors;
-    (void)neighbors;
-    return tern_err_unsupported("MPI_Graph_neighbors");
-}
-
-TERN_WEAK_ALIAS(MPI_Graph_neighbors_count)
-int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
-{
-    (void)comm;
-    (void)rank;
-    (void)nneighbors;
-    return tern_err_unsupported("MPI_Graph_neighbors_count");
-}
-
-TERN_WEAK_ALIAS(MPI_Graphdims_get)
-int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
-{
-    (void)comm;
-    (void)nnodes;
-    (void)nedges;
-    return tern_err_unsupported("MPI_Graphdims_get");
-}
-
 TERN_WEAK_ALIAS(MPI_Grequest_complete)
 int PMPI_Grequest_complete(MPI_Request request)
 {
@@ -3232,20 +3018,6 @@ int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message 
     return tern_err_unsupported("MPI_Mrecv_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Neighbor_allgather)
-int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)comm;
-    return tern_err_unsupported("MPI_Neighbor_allgather");
-}
-
 TERN_WEAK_ALIAS(MPI_Neighbor_allgather_c)
 int PMPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
@@ -3293,22 +3065,6 @@ int PMPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI
     (void)info;
     (void)request;
     return tern_err_unsupported("MPI_Neighbor_allgather_init_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Neighbor_allgatherv)
-int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                             void *recvbuf, const int recvcounts[], const int displs[],
-                             MPI_Datatype recvtype, MPI_Comm comm)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)displs;
-    (void)recvtype;
-    (void)comm;
-    return tern_err_unsupported("MPI_Neighbor_allgatherv");
 }
 
 TERN_WEAK_ALIAS(MPI_Neighbor_allgatherv_c)
@@ -3365,20 +3121,6 @@ int PMPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MP
     return tern_err_unsupported("MPI_Neighbor_allgatherv_init_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Neighbor_alltoall)
-int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)comm;
-    return tern_err_unsupported("MPI_Neighbor_alltoall");
-}
-
 TERN_WEAK_ALIAS(MPI_Neighbor_alltoall_c)
 int PMPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                              void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
@@ -3426,23 +3168,6 @@ int PMPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_
     (void)info;
     (void)request;
     return tern_err_unsupported("MPI_Neighbor_alltoall_init_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Neighbor_alltoallv)
-int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
-{
-    (void)sendbuf;
-    (void)sendcounts;
-    (void)sdispls;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)rdispls;
-    (void)recvtype;
-    (void)comm;
-    return tern_err_unsupported("MPI_Neighbor_alltoallv");
 }
 
 TERN_WEAK_ALIAS(MPI_Neighbor_alltoallv_c)
@@ -3502,23 +3227,6 @@ int PMPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcoun
     (void)info;
     (void)request;
     return tern_err_unsupported("MPI_Neighbor_alltoallv_init_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Neighbor_alltoallw)
-int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
-{
-    (void)sendbuf;
-    (void)sendcounts;
-    (void)sdispls;
-    (void)sendtypes;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)rdispls;
-    (void)recvtypes;
-    (void)comm;
-    return tern_err_unsupported("MPI_Neighbor_alltoallw");
 }
 
 TERN_WEAK_ALIAS(MPI_Neighbor_alltoallw_c)
@@ -5078,14 +4786,6 @@ int PMPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp)
     (void)source_index;
     (void)timestamp;
     return tern_err_unsupported("MPI_T_source_get_timestamp");
-}
-
-TERN_WEAK_ALIAS(MPI_Topo_test)
-int PMPI_Topo_test(MPI_Comm comm, int *status)
-{
-    (void)comm;
-    (void)status;
-    return tern_err_unsupported("MPI_Topo_test");
 }
 
 TERN_WEAK_ALIAS(MPI_Type_contiguous_c)
