@@ -1,7 +1,8 @@
 /* MPI_Dims_create's factorisation: the free dimensions are "as close to
  * each other as possible" (MPI-4.1 8.5.2).  We take that to mean: the
  * largest minus the smallest factor is minimal; among equally balanced
- * choices the one whose factors, largest first, compare smallest.  A
+ * choices the one with the largest smallest factor (as MPICH picks), then
+ * the one whose factors, largest first, compare smallest.  A
  * branch-and-bound search over divisors finds it exactly; nnodes fits in an
  * int, so it has at most 1344 divisors and at most 31 factors above 1. */
 #include <stdlib.h>
@@ -48,8 +49,9 @@ static void search(struct search *s, int depth, long rem, long maxf)
     if (rem == 1 || left == 1) {
         if (rem > maxf) return;
         for (int i = depth; i < s->k; i++) s->cur[i] = i == depth ? (int)rem : 1;
-        long top = depth ? f0 : rem, diff = top - (left == 1 ? rem : 1);
-        if (s->best_diff < 0 || diff < s->best_diff) {
+        long top = depth ? f0 : rem, low = left == 1 ? rem : 1, diff = top - low;
+        if (s->best_diff < 0 || diff < s->best_diff ||
+            (diff == s->best_diff && low > s->best[s->k - 1])) {
             s->best_diff = (int)diff;
             for (int i = 0; i < s->k; i++) s->best[i] = s->cur[i];
         }
@@ -62,7 +64,7 @@ static void search(struct search *s, int depth, long rem, long maxf)
         /* The smallest factor is at most the root of what d leaves; a larger d
          * only raises this bound, so stop once it cannot win. */
         long bound = (depth ? f0 : d) - iroot(rem / d, left - 1);
-        if (s->best_diff >= 0 && bound >= s->best_diff) break;
+        if (s->best_diff >= 0 && bound > s->best_diff) break;
         s->cur[depth] = (int)d;
         search(s, depth + 1, rem / d, d);
     }
