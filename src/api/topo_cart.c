@@ -184,7 +184,7 @@ static int sub_group(struct tern_comm *c, const struct tern_topo *t, const int *
                      struct tern_group **out)
 {
     int *xy = malloc((size_t)(t->ndims ? t->ndims : 1) * sizeof *xy);
-    struct tern_group *g = tern_group_new(c->size);
+    struct tern_group *g = tern_group_new(c->size); /* trimmed to the slice below */
     int m = 0;
     if (!xy || !g) {
         free(xy);

@@ -70,10 +70,10 @@ int tern_topo_copy(const struct tern_comm *from, struct tern_comm *to)
 static const char *kind_name(int kind)
 {
     switch (kind) {
-    case MPI_CART: return "a Cartesian";
-    case MPI_GRAPH: return "a graph";
-    case MPI_DIST_GRAPH: return "a distributed graph";
-    default: return "a process";
+    case MPI_CART: return "Cartesian";
+    case MPI_GRAPH: return "graph";
+    case MPI_DIST_GRAPH: return "distributed graph";
+    default: return "process";
     }
 }
 
@@ -86,9 +86,9 @@ int tern_topo_require(struct tern_comm *c, int kind, const char *fn, struct tern
     }
     char lb[64];
     if (!t)
-        return tern_err_comm(c, MPI_ERR_TOPOLOGY, "%s: %s has no process topology (%s one is needed)",
-                             fn, tern_comm_label(c, lb, sizeof lb), kind_name(kind));
-    return tern_err_comm(c, MPI_ERR_TOPOLOGY, "%s: %s has %s topology, not %s one", fn,
+        return tern_err_comm(c, MPI_ERR_TOPOLOGY, "%s: %s has no %s topology", fn,
+                             tern_comm_label(c, lb, sizeof lb), kind_name(kind));
+    return tern_err_comm(c, MPI_ERR_TOPOLOGY, "%s: %s has a %s topology, not a %s one", fn,
                          tern_comm_label(c, lb, sizeof lb), kind_name(t->kind), kind_name(kind));
 }
 
