@@ -13,6 +13,7 @@
 #include "core/objects.h"
 #include "core/state.h"
 #include "datatype/datatype.h"
+#include "topo/topo.h"
 
 #define TRY(expr)                                                                                  \
     do {                                                                                           \
@@ -136,6 +137,7 @@ static int comm_dup(const char *fn, MPI_Comm comm, const MPI_Info *info_arg, MPI
     if (info_arg) TRY(tern_info_check(*info_arg, 1, fn, "info", c, &info));
     TRY(chk_new(c, fn, newcomm));
     rc = tern_comm_create_from(c, c->group, &nc);
+    if (rc == MPI_SUCCESS) rc = tern_topo_copy(c, nc);
     /* [attr] The copy callbacks, then the hints: the parent's, or those
      * of dup_with_info's argument. */
     if (rc == MPI_SUCCESS) rc = tern_attr_comm_copy(c, nc);

@@ -11,6 +11,7 @@
 #include "core/state.h"
 #include "datatype/datatype.h"
 #include "p2p/p2p.h"
+#include "topo/topo.h"
 
 struct tern_comm tern_comm_world, tern_comm_self;
 struct tern_objtab tern_comm_table = {.kind = TERN_KIND_COMM};
@@ -60,6 +61,7 @@ int tern_comms_init(void)
 static void comm_destroy(struct tern_comm *c)
 {
     tern_attr_drop(&c->attrs); /* [attr] only a communicator never freed has any left */
+    tern_topo_free(c->topo);
     tern_group_release(c->group);
     tern_errh_release(c->errh);
     c->group = NULL;

@@ -1,0 +1,230 @@
+/* MPI neighbourhood collective entry points (blocking): argument checks
+ * against the communicator's neighbour counts, then src/coll/neighbor.c.
+ * MPI_IN_PLACE has no meaning for these calls and is refused. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "api/check.h"
+#include "api/topo_check.h"
+#include "coll/neighbor.h"
+#include "core/api.h"
+#include "core/errors.h"
+#include "core/state.h"
+#include "datatype/datatype.h"
+
+/* The argument names of one side, for the messages. */
+struct side {
+    const char *buf, *count, *counts, *displs, *type, *types;
+};
+static const struct side SEND = {"sendbuf", "sendcount", "sendcounts", "sdispls", "sendtype",
+                                 "sendtypes"};
+static const struct side RECV = {"recvbuf", "recvcount", "recvcounts", "rdispls", "recvtype",
+                                 "recvtypes"};
+
+/* The communicator and its neighbour counts. */
+static int chk_topo(MPI_Comm comm, const char *fn, struct tern_comm **c, int *indeg,
+                    int *outdeg)
+{
+    struct tern_topo *t;
+    int rc = tern_topo_chk_comm(comm, 0, fn, c, &t);
+    if (rc) return rc;
+    *indeg = t->indeg;
+    *outdeg = t->outdeg;
+    return MPI_SUCCESS;
+}
+
+static int chk_not_in_place(struct tern_comm *c, const char *fn, const struct side *s,
+                            const void *buf)
+{
+    if (buf != MPI_IN_PLACE) return MPI_SUCCESS;
+    return tern_err_comm(c, MPI_ERR_BUFFER,
+                         "%s: %s is MPI_IN_PLACE, which neighbourhood collectives do not allow", fn,
+                         s->buf);
+}
+
+static int chk_buf(struct tern_comm *c, const char *fn, const struct side *s, const void *buf,
+                   long total, const struct tern_datatype *dt)
+{
+    int rc = chk_not_in_place(c, fn, s, buf);
+    return rc ? rc : tern_check_buffer(c, buf, total, dt, fn, s->buf);
+}
+
+/* (buf, count, type) repeated over n neighbours. */
+static int chk_block(struct tern_comm *c, const char *fn, const struct side *s, const void *buf,
+                     int count, MPI_Datatype type, int n, struct tern_datatype **dt)
+{
+    int rc;
+    if ((rc = tern_check_count(c, count, fn, s->count))) return rc;
+    if ((rc = tern_check_datatype(c, type, fn, s->type, dt))) return rc;
+    return chk_buf(c, fn, s, buf, (long)count * n, *dt);
+}
+
+/* counts[n], present and none negative; *total their sum. */
+static int chk_counts(struct tern_comm *c, const char *fn, const struct side *s,
+                      const int *counts, int n, long *total)
+{
+    int rc = tern_topo_chk_array(c, fn, s->counts, counts, n);
+    long sum = 0;
+    for (int i = 0; !rc && i < n; i++) {
+        if (counts[i] < 0)
+            return tern_err_comm(c, MPI_ERR_COUNT, "%s: %s[%d]=%d is negative", fn, s->counts, i,
+                                 counts[i]);
+        sum += counts[i];
+    }
+    *total = sum;
+    return rc;
+}
+
+/* (buf, counts[n], displs[n], type). */
+static int chk_vector(struct tern_comm *c, const char *fn, const struct side *s, const void *buf,
+                      const int *counts, const void *displs, MPI_Datatype type, int n,
+                      struct tern_datatype **dt)
+{
+    long total;
+    int rc;
+    if ((rc = chk_counts(c, fn, s, counts, n, &total))) return rc;
+    if ((rc = tern_topo_chk_array(c, fn, s->displs, displs, n))) return rc;
+    if ((rc = tern_check_datatype(c, type, fn, s->type, dt))) return rc;
+    return chk_buf(c, fn, s, buf, total, *dt);
+}
+
+/* (buf, counts[n], displs[n], types[n]); entries with count 0 may name any
+ * type (MPI_DATATYPE_NULL is common) and move nothing. */
+static int chk_w(struct tern_comm *c, const char *fn, const struct side *s, const void *buf,
+                 const int *counts, const MPI_Aint *displs, const MPI_Datatype *types, int n,
+                 struct tern_datatype **dts)
+{
+    long total;
+    int rc;
+    char name[32];
+    if ((rc = chk_counts(c, fn, s, counts, n, &total))) return rc;
+    if ((rc = tern_topo_chk_array(c, fn, s->displs, displs, n))) return rc;
+    if ((rc = tern_topo_chk_array(c, fn, s->types, types, n))) return rc;
+    for (int i = 0; i < n; i++) {
+        if (counts[i] == 0) {
+            dts[i] = tern_dt_get(MPI_BYTE);
+            continue;
+        }
+        snprintf(name, sizeof name, "%s[%d]", s->types, i);
+        if ((rc = tern_check_datatype(c, types[i], fn, name, &dts[i]))) return rc;
+    }
+    return chk_not_in_place(c, fn, s, buf);
+}
+
+static int result(struct tern_comm *c, int rc)
+{
+    return rc == MPI_SUCCESS ? rc : tern_err_raise(c, rc);
+}
+
+TERN_WEAK_ALIAS(MPI_Neighbor_allgather)
+int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Neighbor_allgather";
+    struct tern_comm *c;
+    struct tern_datatype *sdt, *rdt;
+    int rc, indeg, outdeg;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(chk_topo(comm, fn, &c, &indeg, &outdeg));
+    TRY(chk_block(c, fn, &SEND, sendbuf, sendcount, sendtype, 1, &sdt));
+    TRY(chk_block(c, fn, &RECV, recvbuf, recvcount, recvtype, indeg, &rdt));
+    rc = result(c, tern_neighbor_allgather(sendbuf, (size_t)sendcount, sdt, recvbuf,
+                                           (size_t)recvcount, rdt, c));
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Neighbor_allgatherv)
+int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Neighbor_allgatherv";
+    static const struct side recv_v = {"recvbuf", "recvcount", "recvcounts", "displs",
+                                       "recvtype", "recvtypes"};
+    struct tern_comm *c;
+    struct tern_datatype *sdt, *rdt;
+    int rc, indeg, outdeg;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(chk_topo(comm, fn, &c, &indeg, &outdeg));
+    TRY(chk_block(c, fn, &SEND, sendbuf, sendcount, sendtype, 1, &sdt));
+    TRY(chk_vector(c, fn, &recv_v, recvbuf, recvcounts, displs, recvtype, indeg, &rdt));
+    rc = result(c, tern_neighbor_allgatherv(sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts,
+                                            displs, rdt, c));
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Neighbor_alltoall)
+int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Neighbor_alltoall";
+    struct tern_comm *c;
+    struct tern_datatype *sdt, *rdt;
+    int rc, indeg, outdeg;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(chk_topo(comm, fn, &c, &indeg, &outdeg));
+    TRY(chk_block(c, fn, &SEND, sendbuf, sendcount, sendtype, outdeg, &sdt));
+    TRY(chk_block(c, fn, &RECV, recvbuf, recvcount, recvtype, indeg, &rdt));
+    rc = result(c, tern_neighbor_alltoall(sendbuf, (size_t)sendcount, sdt, recvbuf,
+                                          (size_t)recvcount, rdt, c));
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Neighbor_alltoallv)
+int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Neighbor_alltoallv";
+    struct tern_comm *c;
+    struct tern_datatype *sdt, *rdt;
+    int rc, indeg, outdeg;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(chk_topo(comm, fn, &c, &indeg, &outdeg));
+    TRY(chk_vector(c, fn, &SEND, sendbuf, sendcounts, sdispls, sendtype, outdeg, &sdt));
+    TRY(chk_vector(c, fn, &RECV, recvbuf, recvcounts, rdispls, recvtype, indeg, &rdt));
+    rc = result(c, tern_neighbor_alltoallv(sendbuf, sendcounts, sdispls, sdt, recvbuf, recvcounts,
+                                           rdispls, rdt, c));
+out:
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Neighbor_alltoallw)
+int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                            MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Neighbor_alltoallw";
+    struct tern_comm *c;
+    struct tern_datatype **dts = NULL;
+    int rc, indeg, outdeg;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(chk_topo(comm, fn, &c, &indeg, &outdeg));
+    dts = calloc((size_t)(indeg + outdeg ? indeg + outdeg : 1), sizeof *dts);
+    if (!dts) {
+        rc = tern_err_comm(c, MPI_ERR_NO_MEM, "%s: out of memory for %d datatypes", fn,
+                           indeg + outdeg);
+        goto out;
+    }
+    TRY(chk_w(c, fn, &SEND, sendbuf, sendcounts, sdispls, sendtypes, outdeg, dts + indeg));
+    TRY(chk_w(c, fn, &RECV, recvbuf, recvcounts, rdispls, recvtypes, indeg, dts));
+    rc = result(c, tern_neighbor_alltoallw(sendbuf, sendcounts, sdispls, dts + indeg, recvbuf,
+                                           recvcounts, rdispls, dts, c));
+out:
+    free(dts);
+    tern_unlock();
+    return rc;
+}
