@@ -8,36 +8,9 @@
 #include <string.h>
 
 #include "tern_test.h"
+#include "tt_op_table.h"
 
 #define N 37
-
-static const MPI_Op all_ops[] = {MPI_MAX,  MPI_MIN, MPI_SUM,  MPI_PROD, MPI_LAND,   MPI_BAND,
-                                 MPI_LOR,  MPI_BOR, MPI_LXOR, MPI_BXOR, MPI_MINLOC, MPI_MAXLOC};
-#define NOPS ((int)(sizeof all_ops / sizeof all_ops[0]))
-
-enum { C_INT, F_INT, FLT, CPLX, LOGIC, BYTE, MULTI, PAIR, OTHER };
-
-/* which ops the standard (MPI 4.1 section 6.9.2) defines on a group of
- * types; MULTI is MPI_AINT, MPI_OFFSET, MPI_COUNT */
-static int allowed(MPI_Op op, int cls)
-{
-    if (op == MPI_MAX || op == MPI_MIN)
-        return cls == C_INT || cls == F_INT || cls == FLT || cls == MULTI;
-    if (op == MPI_SUM || op == MPI_PROD)
-        return cls == C_INT || cls == F_INT || cls == FLT || cls == CPLX || cls == MULTI;
-    if (op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR) return cls == C_INT || cls == LOGIC;
-    if (op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR)
-        return cls == C_INT || cls == F_INT || cls == BYTE || cls == MULTI;
-    return cls == PAIR;
-}
-
-static const char *op_name(MPI_Op op)
-{
-    static const char *names[] = {"?", "MPI_MAX", "MPI_MIN", "MPI_SUM", "MPI_PROD", "MPI_LAND",
-                                  "MPI_BAND", "MPI_LOR", "MPI_BOR", "MPI_LXOR", "MPI_BXOR",
-                                  "MPI_MINLOC", "MPI_MAXLOC"};
-    return names[(unsigned)op & 0xffu];
-}
 
 static int err_class(int rc)
 {
@@ -48,14 +21,14 @@ static int err_class(int rc)
 
 static void expect_op_error(int rc, MPI_Op op, MPI_Datatype t)
 {
-    CHECK(err_class(rc) == MPI_ERR_OP, "%s on 0x%x: rc %d, expected MPI_ERR_OP", op_name(op),
+    CHECK(err_class(rc) == MPI_ERR_OP, "%s on 0x%x: rc %d, expected MPI_ERR_OP", tt_op_name(op),
           (unsigned)t, rc);
     char msg[MPI_MAX_ERROR_STRING], name[MPI_MAX_OBJECT_NAME], want[400];
     int len;
     MPI_Error_string(rc, msg, &len);
     MPI_Type_get_name(t, name, &len);
     snprintf(want, sizeof want, "MPI_Reduce_local: op %s is not defined for datatype %s",
-             op_name(op), name);
+             tt_op_name(op), name);
     CHECK(strstr(msg, want) != NULL, "message \"%s\" lacks \"%s\"", msg, want);
 }
 
@@ -85,24 +58,24 @@ static void expect_op_error(int rc, MPI_Op op, MPI_Datatype t)
 #define DEF_TEST(FN, T, GEN, REF)                                                          \
     static void FN(MPI_Datatype h, int cls)                                                \
     {                                                                                      \
-        for (int o = 0; o < NOPS; o++) {                                                   \
-            MPI_Op op = all_ops[o];                                                        \
+        for (int o = 0; o < TT_NOPS; o++) {                                                   \
+            MPI_Op op = tt_all_ops[o];                                                        \
             T a[N], b[N];                                                                  \
             for (int i = 0; i < N; i++) {                                                  \
                 a[i] = GEN(i, 1);                                                          \
                 b[i] = GEN(i, 2);                                                          \
             }                                                                              \
             int rc = MPI_Reduce_local(a, b, N, h, op);                                     \
-            if (!allowed(op, cls)) {                                                       \
+            if (!tt_op_allowed(op, cls)) {                                                       \
                 expect_op_error(rc, op, h);                                                \
                 continue;                                                                  \
             }                                                                              \
-            CHECK(rc == MPI_SUCCESS, "%s on 0x%x: rc %d", op_name(op), (unsigned)h, rc);   \
+            CHECK(rc == MPI_SUCCESS, "%s on 0x%x: rc %d", tt_op_name(op), (unsigned)h, rc);   \
             for (int i = 0; i < N; i++) {                                                  \
                 T x = GEN(i, 1), y = GEN(i, 2), z = REF(op, x, y, T);                      \
-                CHECK(z == b[i], "%s on 0x%x: element %d wrong", op_name(op), (unsigned)h, \
+                CHECK(z == b[i], "%s on 0x%x: element %d wrong", tt_op_name(op), (unsigned)h, \
                       i);                                                                  \
-                CHECK(a[i] == x, "%s on 0x%x: inbuf changed", op_name(op), (unsigned)h);   \
+                CHECK(a[i] == x, "%s on 0x%x: inbuf changed", tt_op_name(op), (unsigned)h);   \
             }                                                                              \
         }                                                                                  \
     }
@@ -211,8 +184,8 @@ static void predefined_types(void)
     static void FN(MPI_Datatype h)                                                          \
     {                                                                                       \
         struct p { V v; I i; } a[N], b[N];                                                  \
-        for (int o = 0; o < NOPS; o++) {                                                    \
-            MPI_Op op = all_ops[o];                                                         \
+        for (int o = 0; o < TT_NOPS; o++) {                                                    \
+            MPI_Op op = tt_all_ops[o];                                                         \
             memset(a, 0, sizeof a);                                                         \
             memset(b, 0, sizeof b);                                                         \
             for (int i = 0; i < N; i++) {                                                   \
@@ -226,7 +199,7 @@ static void predefined_types(void)
                 expect_op_error(rc, op, h);                                                 \
                 continue;                                                                   \
             }                                                                               \
-            CHECK(rc == MPI_SUCCESS, "%s on 0x%x: rc %d", op_name(op), (unsigned)h, rc);    \
+            CHECK(rc == MPI_SUCCESS, "%s on 0x%x: rc %d", tt_op_name(op), (unsigned)h, rc);    \
             for (int i = 0; i < N; i++) {                                                   \
                 V u = (V)(i % 5), v = (V)((i / 2) % 5);                                     \
                 I iu = (I)(i % 7), iv = (I)(i % 4);                                         \
@@ -234,7 +207,7 @@ static void predefined_types(void)
                 V wv = take ? u : v;                                                        \
                 I wi = u == v ? (iu < iv ? iu : iv) : take ? iu : iv;                       \
                 CHECK(b[i].v == wv && b[i].i == wi, "%s on 0x%x: element %d: (%g,%g) "      \
-                      "expected (%g,%g)", op_name(op), (unsigned)h, i, (double)b[i].v,      \
+                      "expected (%g,%g)", tt_op_name(op), (unsigned)h, i, (double)b[i].v,      \
                       (double)b[i].i, (double)wv, (double)wi);                              \
             }                                                                               \
         }                                                                                   \
