@@ -4,10 +4,17 @@
  * differ only in where block i lives, which a small descriptor answers.
  *
  * MPI_IN_PLACE: the blocks to send are packed first into scratch space
- * (they would be overwritten by the receives otherwise) and sent as bytes. */
+ * (they would be overwritten by the receives otherwise) and sent as bytes.
+ *
+ * Alltoall of small blocks: Bruck's algorithm, ceil(log2 n) steps instead
+ * of n - 1 (see bruck()). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "coll/coll_util.h"
+
+/* Block size (bytes) up to which alltoall takes Bruck's algorithm. */
+#define TERN_ALLTOALL_BRUCK_MAX 256
 
 /* Where block i of one side lives. */
 struct a2a_side {
@@ -91,10 +98,55 @@ static int pairwise(struct a2a_side *snd, const struct a2a_side *rcv, int in_pla
     return rc;
 }
 
+/* The blocks are packed in rotated order (slot i: the block for rank
+ * r + i).  In the step of bit k every slot whose index has bit k set goes
+ * to rank r + 2^k, into the same slot, and is replaced by the one from
+ * r - 2^k: a block travels the binary digits of its distance, and at the
+ * end slot i holds the block from rank r - i.  Sends from the packed copy,
+ * so MPI_IN_PLACE needs nothing more. */
+static int bruck(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
+                 size_t rcount, struct tern_datatype *rdt, struct tern_comm *c)
+{
+    int n = c->size, r = c->rank, rc = MPI_SUCCESS;
+    size_t blk = rcount * rdt->size, half = (size_t)(n / 2 + 1) * blk;
+    char *tmp = malloc((size_t)n * blk + 2 * half);
+    if (!tmp) return tern_coll_nomem("MPI_Alltoall", (size_t)n * blk + 2 * half);
+    char *out = tmp + (size_t)n * blk, *in = out + half;
+    if (sbuf == MPI_IN_PLACE) {
+        sbuf = rbuf;
+        scount = rcount;
+        sdt = rdt;
+    }
+    for (int i = 0; i < n; i++)
+        tern_dt_pack(sdt, tern_coll_elem(sbuf, sdt, (MPI_Aint)((r + i) % n) * (MPI_Aint)scount),
+                     scount, 0, tmp + (size_t)i * blk, blk);
+    struct tern_datatype *bt = tern_coll_byte();
+    for (int bit = 1; bit < n && !rc; bit <<= 1) {
+        size_t m = 0;
+        for (int i = bit; i < n; i++)
+            if (i & bit) memcpy(out + m++ * blk, tmp + (size_t)i * blk, blk);
+        rc = tern_sendrecv(out, m * blk, bt, (r + bit) % n, TERN_TAG_ALLTOALL, in, m * blk, bt,
+                           (r - bit + n) % n, TERN_TAG_ALLTOALL, c, TERN_COLL_CTX,
+                           MPI_STATUS_IGNORE);
+        m = 0;
+        for (int i = bit; i < n && !rc; i++)
+            if (i & bit) memcpy(tmp + (size_t)i * blk, in + m++ * blk, blk);
+    }
+    if (!rc)
+        for (int i = 0; i < n; i++)
+            tern_dt_unpack(rdt,
+                           tern_coll_elem(rbuf, rdt, (MPI_Aint)((r - i + n) % n) * (MPI_Aint)rcount),
+                           rcount, 0, tmp + (size_t)i * blk, blk);
+    free(tmp);
+    return rc;
+}
+
 int tern_alltoall(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
                   size_t rcount, struct tern_datatype *rdt, struct tern_comm *c)
 {
     if (rcount * rdt->size == 0) return MPI_SUCCESS;
+    if (c->size > 2 && rcount * rdt->size <= TERN_ALLTOALL_BRUCK_MAX)
+        return bruck(sbuf, scount, sdt, rbuf, rcount, rdt, c);
     struct a2a_side snd = {.buf = sbuf, .count = scount, .dt = sdt};
     struct a2a_side rcv = {.buf = rbuf, .count = rcount, .dt = rdt};
     return pairwise(&snd, &rcv, sbuf == MPI_IN_PLACE, c);

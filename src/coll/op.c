@@ -71,9 +71,12 @@ int tern_op_check_valid(MPI_Op h, const char *fn, struct tern_op **out)
 
 int tern_op_check(struct tern_op *op, struct tern_datatype *dt, const char *fn)
 {
-    if (op->predefined == MPI_OP_NULL || op->predefined == MPI_REPLACE ||
-        op->predefined == MPI_NO_OP)
-        return MPI_SUCCESS;
+    if (op->predefined == MPI_OP_NULL) return MPI_SUCCESS;
+    if (op->predefined == MPI_REPLACE || op->predefined == MPI_NO_OP)
+        return tern_err_make(MPI_ERR_OP,
+                             "%s: op %s is defined only for one-sided accumulate operations, not "
+                             "for reductions",
+                             fn, tern_op_label(op, NULL, 0));
     if (dt->basic != MPI_DATATYPE_NULL && tern_op_kernel_get(op->predefined, dt->basic, 0))
         return MPI_SUCCESS;
     char lbl[MPI_MAX_OBJECT_NAME + 24];

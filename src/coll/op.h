@@ -17,9 +17,12 @@ struct tern_op {
 
 struct tern_op *tern_op_get(MPI_Op h);
 
-/* Checks that op applies to dt (predefined ops are defined only on some
- * types: MPI_SUM on MPI_INT yes, MPI_BAND on MPI_DOUBLE no).  Returns
- * MPI_SUCCESS or an error code whose message names fn. */
+/* Checks that op applies to dt in a reduction (collectives and
+ * MPI_Reduce_local): predefined ops are defined only on some types (MPI_SUM
+ * on MPI_INT yes, MPI_BAND on MPI_DOUBLE no), MPI_REPLACE and MPI_NO_OP
+ * only in one-sided accumulates (which need their own check).  Returns
+ * MPI_SUCCESS or an MPI_ERR_OP code whose message names fn, the op and the
+ * datatype. */
 int tern_op_check(struct tern_op *op, struct tern_datatype *dt, const char *fn);
 
 /* inout[i] = in[i] op inout[i] for 'count' elements of dt; both buffers are

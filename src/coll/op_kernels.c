@@ -1,21 +1,26 @@
 /* The predefined reduction ops: one macro-generated loop per (op, C type).
  *
  * MPI types map to a C type tag (MPI_INT, MPI_INT32_T and MPI_INTEGER4 all
- * run the int32_t loops) and to a class that decides which ops the
- * standard defines on them:
+ * run the int32_t loops) and to the group of MPI 4.1 section 6.9.2 that
+ * decides which ops are defined on them:
  *
- *   MPI_MAX, MPI_MIN               C integer, Fortran integer, floating point
+ *   MPI_MAX, MPI_MIN               C integer, Fortran integer, floating
+ *                                  point, multi-language (MPI_AINT,
+ *                                  MPI_OFFSET, MPI_COUNT)
  *   MPI_SUM, MPI_PROD              the same and complex
- *   MPI_LAND, MPI_LOR, MPI_LXOR    C integer, logical (and, as MPICH
- *                                  allows, Fortran integer)
- *   MPI_BAND, MPI_BOR, MPI_BXOR    C integer, Fortran integer, byte
+ *   MPI_LAND, MPI_LOR, MPI_LXOR    C integer, logical
+ *   MPI_BAND, MPI_BOR, MPI_BXOR    C integer, Fortran integer, byte,
+ *                                  multi-language
  *   MPI_MINLOC, MPI_MAXLOC         the value-index pairs
  *
- * MPI_CHAR counts as a C integer, as in MPICH.  Loads and stores go through
- * memcpy: buffers need not be aligned (a slice of a packed stream) and the
- * compiler still emits plain (vector) loads.  Integer sums and products wrap
- * (computed unsigned) instead of overflowing. */
-#include <limits.h>
+ * Any other pair is refused.  MPICH is more lenient (MPI_CHAR and
+ * MPI_CHARACTER with every op, the logical ops on floating point and
+ * Fortran integers); the standard says MPI_CHAR, MPI_WCHAR and
+ * MPI_CHARACTER "cannot be used in reduction operations", so they have no
+ * entry here.  Loads and stores go through memcpy: buffers need not be
+ * aligned (a slice of a packed stream) and the compiler still emits plain
+ * (vector) loads.  Integer sums and products wrap (computed unsigned)
+ * instead of overflowing. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -58,7 +63,10 @@ enum tag {
     TAG_COUNT
 };
 
-enum cls { CLS_NONE, CLS_CINT, CLS_FINT, CLS_FLOAT, CLS_COMPLEX, CLS_LOGICAL, CLS_BYTE, CLS_PAIR };
+enum cls {
+    CLS_NONE, CLS_CINT, CLS_FINT, CLS_FLOAT, CLS_COMPLEX, CLS_LOGICAL, CLS_BYTE, CLS_MULTI,
+    CLS_PAIR
+};
 
 /* ---- the loops ---- */
 
@@ -218,11 +226,6 @@ struct tinfo {
     (((unsigned)(h) >> 30) == 2u ? 256u + ((unsigned)(h) & 0xffu) : ((unsigned)(h) & 0xffu))
 #define TERN_T_(h, TAG, CLS) [TERN_TKEY(h)] = {TAG_##TAG, CLS_##CLS},
 #define TERN_T(h, TAG, CLS) TERN_T_(h, TAG, CLS)
-#if CHAR_MIN < 0
-#define TERN_CHAR_TAG i8
-#else
-#define TERN_CHAR_TAG u8
-#endif
 #ifdef TERN_HAVE_F16
 #define TERN_T_F16 TERN_T(MPIX_C_FLOAT16, f16, FLOAT)
 #else
@@ -235,7 +238,6 @@ struct tinfo {
 #endif
 
 static const struct tinfo tinfo[256 + 8] = {
-    TERN_T(MPI_CHAR, TERN_CHAR_TAG, CINT)
     TERN_T(MPI_SIGNED_CHAR, i8, CINT)
     TERN_T(MPI_UNSIGNED_CHAR, u8, CINT)
     TERN_T(MPI_SHORT, i16, CINT)
@@ -254,9 +256,9 @@ static const struct tinfo tinfo[256 + 8] = {
     TERN_T(MPI_UINT16_T, u16, CINT)
     TERN_T(MPI_UINT32_T, u32, CINT)
     TERN_T(MPI_UINT64_T, u64, CINT)
-    TERN_T(MPI_AINT, i64, CINT)
-    TERN_T(MPI_OFFSET, i64, CINT)
-    TERN_T(MPI_COUNT, i64, CINT)
+    TERN_T(MPI_AINT, i64, MULTI)
+    TERN_T(MPI_OFFSET, i64, MULTI)
+    TERN_T(MPI_COUNT, i64, MULTI)
     TERN_T(MPI_INTEGER, i32, FINT)
     TERN_T(MPI_INTEGER1, i8, FINT)
     TERN_T(MPI_INTEGER2, i16, FINT)
@@ -298,16 +300,16 @@ static const struct tinfo tinfo[256 + 8] = {
 
 #define B(c) (1u << CLS_##c)
 static const unsigned allowed[13] = {
-    [TERN_OPIDX(MPI_MAX)] = B(CINT) | B(FINT) | B(FLOAT),
-    [TERN_OPIDX(MPI_MIN)] = B(CINT) | B(FINT) | B(FLOAT),
-    [TERN_OPIDX(MPI_SUM)] = B(CINT) | B(FINT) | B(FLOAT) | B(COMPLEX),
-    [TERN_OPIDX(MPI_PROD)] = B(CINT) | B(FINT) | B(FLOAT) | B(COMPLEX),
-    [TERN_OPIDX(MPI_LAND)] = B(CINT) | B(FINT) | B(LOGICAL),
-    [TERN_OPIDX(MPI_LOR)] = B(CINT) | B(FINT) | B(LOGICAL),
-    [TERN_OPIDX(MPI_LXOR)] = B(CINT) | B(FINT) | B(LOGICAL),
-    [TERN_OPIDX(MPI_BAND)] = B(CINT) | B(FINT) | B(BYTE),
-    [TERN_OPIDX(MPI_BOR)] = B(CINT) | B(FINT) | B(BYTE),
-    [TERN_OPIDX(MPI_BXOR)] = B(CINT) | B(FINT) | B(BYTE),
+    [TERN_OPIDX(MPI_MAX)] = B(CINT) | B(FINT) | B(FLOAT) | B(MULTI),
+    [TERN_OPIDX(MPI_MIN)] = B(CINT) | B(FINT) | B(FLOAT) | B(MULTI),
+    [TERN_OPIDX(MPI_SUM)] = B(CINT) | B(FINT) | B(FLOAT) | B(COMPLEX) | B(MULTI),
+    [TERN_OPIDX(MPI_PROD)] = B(CINT) | B(FINT) | B(FLOAT) | B(COMPLEX) | B(MULTI),
+    [TERN_OPIDX(MPI_LAND)] = B(CINT) | B(LOGICAL),
+    [TERN_OPIDX(MPI_LOR)] = B(CINT) | B(LOGICAL),
+    [TERN_OPIDX(MPI_LXOR)] = B(CINT) | B(LOGICAL),
+    [TERN_OPIDX(MPI_BAND)] = B(CINT) | B(FINT) | B(BYTE) | B(MULTI),
+    [TERN_OPIDX(MPI_BOR)] = B(CINT) | B(FINT) | B(BYTE) | B(MULTI),
+    [TERN_OPIDX(MPI_BXOR)] = B(CINT) | B(FINT) | B(BYTE) | B(MULTI),
     [TERN_OPIDX(MPI_MINLOC)] = B(PAIR),
     [TERN_OPIDX(MPI_MAXLOC)] = B(PAIR),
 };

@@ -1,16 +1,21 @@
 /* Reduce_scatter and reduce_scatter_block.
  *
- * Commutative operations: pairwise exchange.  In step s rank r sends its
- * contribution to the block of r + s and receives the contribution of r - s
- * to its own block, combining as it goes: each rank moves only the data
- * that is not its own, once.
+ * Commutative operations on large vectors: pairwise exchange.  In step s
+ * rank r sends its contribution to the block of r + s and receives the
+ * contribution of r - s to its own block, combining as it goes: each rank
+ * moves only the data that is not its own, once (n - 1 messages a rank).
  *
- * Non-commutative operations: reduce the whole vector to rank 0 (in rank
- * order, see reduce.c), then scatterv the blocks. */
+ * Small vectors and non-commutative operations: reduce the whole vector to
+ * rank 0 (a binomial tree, in rank order, see reduce.c), then scatterv the
+ * blocks: 2(n - 1) messages in all. */
 #include <stdlib.h>
 
 #include "coll/coll_util.h"
 #include "coll/op.h"
+
+/* Total bytes above which commutative operations take the pairwise
+ * exchange. */
+#define TERN_REDUCE_SCATTER_PAIRWISE_MIN (64 * 1024)
 
 int tern_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts,
                         struct tern_datatype *dt, struct tern_op *op, struct tern_comm *c)
@@ -30,7 +35,7 @@ int tern_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts,
         /* nothing to do */
     } else if (n == 1) {
         if (src != rbuf) tern_dt_copy(src, mine, dt, rbuf, mine, dt);
-    } else if (op->commutative) {
+    } else if (op->commutative && total * dt->size > TERN_REDUCE_SCATTER_PAIRWISE_MIN) {
         void *m1, *m2;
         char *acc = tern_coll_tmpbuf(dt, mine, &m1);
         char *tmp = tern_coll_tmpbuf(dt, mine, &m2);

@@ -8,36 +8,9 @@
 #include <string.h>
 
 #include "tern_test.h"
+#include "tt_op_table.h"
 
 #define N 37
-
-static const MPI_Op all_ops[] = {MPI_MAX,  MPI_MIN, MPI_SUM,  MPI_PROD, MPI_LAND,   MPI_BAND,
-                                 MPI_LOR,  MPI_BOR, MPI_LXOR, MPI_BXOR, MPI_MINLOC, MPI_MAXLOC};
-#define NOPS ((int)(sizeof all_ops / sizeof all_ops[0]))
-
-enum { C_INT, F_INT, FLT, CPLX, LOGIC, BYTE, PAIR, OTHER };
-
-/* which ops the standard defines on a class (LAND/LOR/LXOR also on Fortran
- * integers, as MPICH allows) */
-static int allowed(MPI_Op op, int cls)
-{
-    if (op == MPI_MAX || op == MPI_MIN) return cls == C_INT || cls == F_INT || cls == FLT;
-    if (op == MPI_SUM || op == MPI_PROD)
-        return cls == C_INT || cls == F_INT || cls == FLT || cls == CPLX;
-    if (op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR)
-        return cls == C_INT || cls == F_INT || cls == LOGIC;
-    if (op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR)
-        return cls == C_INT || cls == F_INT || cls == BYTE;
-    return cls == PAIR;
-}
-
-static const char *op_name(MPI_Op op)
-{
-    static const char *names[] = {"?", "MPI_MAX", "MPI_MIN", "MPI_SUM", "MPI_PROD", "MPI_LAND",
-                                  "MPI_BAND", "MPI_LOR", "MPI_BOR", "MPI_LXOR", "MPI_BXOR",
-                                  "MPI_MINLOC", "MPI_MAXLOC"};
-    return names[(unsigned)op & 0xffu];
-}
 
 static int err_class(int rc)
 {
@@ -48,14 +21,14 @@ static int err_class(int rc)
 
 static void expect_op_error(int rc, MPI_Op op, MPI_Datatype t)
 {
-    CHECK(err_class(rc) == MPI_ERR_OP, "%s on 0x%x: rc %d, expected MPI_ERR_OP", op_name(op),
+    CHECK(err_class(rc) == MPI_ERR_OP, "%s on 0x%x: rc %d, expected MPI_ERR_OP", tt_op_name(op),
           (unsigned)t, rc);
     char msg[MPI_MAX_ERROR_STRING], name[MPI_MAX_OBJECT_NAME], want[400];
     int len;
     MPI_Error_string(rc, msg, &len);
     MPI_Type_get_name(t, name, &len);
     snprintf(want, sizeof want, "MPI_Reduce_local: op %s is not defined for datatype %s",
-             op_name(op), name);
+             tt_op_name(op), name);
     CHECK(strstr(msg, want) != NULL, "message \"%s\" lacks \"%s\"", msg, want);
 }
 
@@ -85,24 +58,24 @@ static void expect_op_error(int rc, MPI_Op op, MPI_Datatype t)
 #define DEF_TEST(FN, T, GEN, REF)                                                          \
     static void FN(MPI_Datatype h, int cls)                                                \
     {                                                                                      \
-        for (int o = 0; o < NOPS; o++) {                                                   \
-            MPI_Op op = all_ops[o];                                                        \
+        for (int o = 0; o < TT_NOPS; o++) {                                                   \
+            MPI_Op op = tt_all_ops[o];                                                        \
             T a[N], b[N];                                                                  \
             for (int i = 0; i < N; i++) {                                                  \
                 a[i] = GEN(i, 1);                                                          \
                 b[i] = GEN(i, 2);                                                          \
             }                                                                              \
             int rc = MPI_Reduce_local(a, b, N, h, op);                                     \
-            if (!allowed(op, cls)) {                                                       \
+            if (!tt_op_allowed(op, cls)) {                                                       \
                 expect_op_error(rc, op, h);                                                \
                 continue;                                                                  \
             }                                                                              \
-            CHECK(rc == MPI_SUCCESS, "%s on 0x%x: rc %d", op_name(op), (unsigned)h, rc);   \
+            CHECK(rc == MPI_SUCCESS, "%s on 0x%x: rc %d", tt_op_name(op), (unsigned)h, rc);   \
             for (int i = 0; i < N; i++) {                                                  \
                 T x = GEN(i, 1), y = GEN(i, 2), z = REF(op, x, y, T);                      \
-                CHECK(z == b[i], "%s on 0x%x: element %d wrong", op_name(op), (unsigned)h, \
+                CHECK(z == b[i], "%s on 0x%x: element %d wrong", tt_op_name(op), (unsigned)h, \
                       i);                                                                  \
-                CHECK(a[i] == x, "%s on 0x%x: inbuf changed", op_name(op), (unsigned)h);   \
+                CHECK(a[i] == x, "%s on 0x%x: inbuf changed", tt_op_name(op), (unsigned)h);   \
             }                                                                              \
         }                                                                                  \
     }
@@ -149,7 +122,7 @@ DEF_TEST(t_other, char, GEN_U, REF_INT)
 
 static void predefined_types(void)
 {
-    t_char(MPI_CHAR, C_INT);
+    t_char(MPI_CHAR, OTHER); /* printable characters: no reductions */
     t_schar(MPI_SIGNED_CHAR, C_INT);
     t_uchar(MPI_UNSIGNED_CHAR, C_INT);
     t_short(MPI_SHORT, C_INT);
@@ -168,9 +141,9 @@ static void predefined_types(void)
     t_u16(MPI_UINT16_T, C_INT);
     t_u32(MPI_UINT32_T, C_INT);
     t_u64(MPI_UINT64_T, C_INT);
-    t_long(MPI_AINT, C_INT);
-    t_long(MPI_OFFSET, C_INT);
-    t_long(MPI_COUNT, C_INT);
+    t_long(MPI_AINT, MULTI);
+    t_long(MPI_OFFSET, MULTI);
+    t_long(MPI_COUNT, MULTI);
     t_int(MPI_INTEGER, F_INT);
     t_i8(MPI_INTEGER1, F_INT);
     t_i16(MPI_INTEGER2, F_INT);
@@ -211,8 +184,8 @@ static void predefined_types(void)
     static void FN(MPI_Datatype h)                                                          \
     {                                                                                       \
         struct p { V v; I i; } a[N], b[N];                                                  \
-        for (int o = 0; o < NOPS; o++) {                                                    \
-            MPI_Op op = all_ops[o];                                                         \
+        for (int o = 0; o < TT_NOPS; o++) {                                                    \
+            MPI_Op op = tt_all_ops[o];                                                         \
             memset(a, 0, sizeof a);                                                         \
             memset(b, 0, sizeof b);                                                         \
             for (int i = 0; i < N; i++) {                                                   \
@@ -226,7 +199,7 @@ static void predefined_types(void)
                 expect_op_error(rc, op, h);                                                 \
                 continue;                                                                   \
             }                                                                               \
-            CHECK(rc == MPI_SUCCESS, "%s on 0x%x: rc %d", op_name(op), (unsigned)h, rc);    \
+            CHECK(rc == MPI_SUCCESS, "%s on 0x%x: rc %d", tt_op_name(op), (unsigned)h, rc);    \
             for (int i = 0; i < N; i++) {                                                   \
                 V u = (V)(i % 5), v = (V)((i / 2) % 5);                                     \
                 I iu = (I)(i % 7), iv = (I)(i % 4);                                         \
@@ -234,7 +207,7 @@ static void predefined_types(void)
                 V wv = take ? u : v;                                                        \
                 I wi = u == v ? (iu < iv ? iu : iv) : take ? iu : iv;                       \
                 CHECK(b[i].v == wv && b[i].i == wi, "%s on 0x%x: element %d: (%g,%g) "      \
-                      "expected (%g,%g)", op_name(op), (unsigned)h, i, (double)b[i].v,      \
+                      "expected (%g,%g)", tt_op_name(op), (unsigned)h, i, (double)b[i].v,      \
                       (double)b[i].i, (double)wv, (double)wi);                              \
             }                                                                               \
         }                                                                                   \
@@ -359,14 +332,10 @@ static void derived(void)
         int sel = (i % 7) % 2 == 0;
         CHECK(y[i] == (sel ? 1000 + 2 * i : 1000 + i), "vector MAX+SUM [%d]=%g", i, y[i]);
     }
-    /* MPI_REPLACE and MPI_NO_OP */
-    CHECK_MPI(MPI_Reduce_local(x, y, 2, t, MPI_NO_OP));
-    CHECK(y[0] == 1000 && y[1] == 1001, "NO_OP changed inout");
-    CHECK_MPI(MPI_Reduce_local(x, y, 2, t, MPI_REPLACE));
-    for (int i = 0; i < 14; i++) {
-        int sel = (i % 7) % 2 == 0;
-        CHECK(y[i] == (sel ? i : 1000 + i), "vector REPLACE [%d]=%g", i, y[i]);
-    }
+    /* MPI_REPLACE and MPI_NO_OP are for one-sided accumulates only */
+    CHECK(err_class(MPI_Reduce_local(x, y, 2, t, MPI_NO_OP)) == MPI_ERR_OP, "NO_OP accepted");
+    CHECK(err_class(MPI_Reduce_local(x, y, 2, t, MPI_REPLACE)) == MPI_ERR_OP, "REPLACE accepted");
+    CHECK(y[0] == 1000 && y[1] == 1001, "a refused op changed inout");
     CHECK_MPI(MPI_Type_free(&t));
 
     /* resized ints: stride 8 bytes */
@@ -451,7 +420,7 @@ static void derived(void)
         MPI_Datatype ty[2] = {MPI_INT, MPI_DOUBLE};
         CHECK_MPI(MPI_Type_create_struct(2, bl, d, ty, &t));
         CHECK_MPI(MPI_Type_commit(&t));
-        char in[16] = {0}, io[16] = {0};
+        double in[2] = {0}, io[2] = {0};
         int rc = MPI_Reduce_local(in, io, 1, t, MPI_SUM);
         CHECK(err_class(rc) == MPI_ERR_OP, "SUM on struct{int;double}: rc %d", rc);
         char msg[MPI_MAX_ERROR_STRING];
@@ -459,7 +428,12 @@ static void derived(void)
         MPI_Error_string(rc, msg, &len);
         CHECK(strstr(msg, "not all of one predefined type") != NULL, "message \"%s\"", msg);
         /* but a user op takes anything */
-        CHECK_MPI(MPI_Reduce_local(in, io, 1, t, MPI_REPLACE));
+        MPI_Op uop;
+        CHECK_MPI(MPI_Op_create(concat, 1, &uop));
+        calls = 0;
+        CHECK_MPI(MPI_Reduce_local(in, io, 1, t, uop));
+        CHECK(calls == 1 && seen_type == t && seen_len == 1, "user op on struct: %d calls", calls);
+        CHECK_MPI(MPI_Op_free(&uop));
         CHECK_MPI(MPI_Type_free(&t));
     }
     /* a derived type of doubles names its basic type in the message */
