@@ -116,7 +116,7 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
     static const char fn[] = "MPI_Dist_graph_create";
     struct tern_comm *c, *nc = NULL;
     struct tern_topo *t;
-    long nedges;
+    long nedges = 0;
     int rc;
     (void)info, (void)reorder;
     TERN_REQUIRE_INIT(fn);

@@ -64,13 +64,16 @@ static long long gen(MPI_Op op, int r, int i)
      : (op) == MPI_BAND ? (T)((a) & (x))                                                  \
      : (op) == MPI_BOR  ? (T)((a) | (x))                                                  \
                         : (T)((a) ^ (x)))
-#define REF_F(T, op, a, x)                                                                \
-    ((op) == MPI_MAX   ? ((a) > (x) ? (a) : (x))                                          \
-     : (op) == MPI_MIN ? ((a) < (x) ? (a) : (x))                                          \
-     : (op) == MPI_SUM ? (T)((a) + (x))                                                   \
-                       : (T)((a) * (x)))
 #define REF_L(T, op, a, x)                                                                \
-    ((op) == MPI_LAND ? (T)((a) && (x)) : (op) == MPI_LOR ? (T)((a) || (x)) : (T)(!(a) != !(x)))
+    ((op) == MPI_LAND  ? (T)(((a) != 0) && ((x) != 0))                                      \
+     : (op) == MPI_LOR ? (T)(((a) != 0) || ((x) != 0))                                      \
+                       : (T)(((a) == 0) != ((x) == 0)))
+#define REF_F(T, op, a, x)                                                                \
+    ((op) == MPI_MAX    ? ((a) > (x) ? (a) : (x))                                         \
+     : (op) == MPI_MIN  ? ((a) < (x) ? (a) : (x))                                         \
+     : (op) == MPI_SUM  ? (T)((a) + (x))                                                  \
+     : (op) == MPI_PROD ? (T)((a) * (x))                                                  \
+                        : REF_L(T, op, a, x))
 #define REF_C(T, op, a, x) ((op) == MPI_SUM ? (T)((a) + (x)) : (T)((a) * (x)))
 
 /* Allreduce and Reduce of N elements of (T, h) under every op. */
@@ -196,9 +199,9 @@ static void predefined_types(void)
     t_i32(MPI_LOGICAL, LOGIC);
     t_u8(MPI_BYTE, BYTE);
     /* printable characters and packed data: no op at all */
-    t_i8(MPI_CHAR, OTHER);
+    t_i8(MPI_CHAR, C_INT);
     t_i32(MPI_WCHAR, OTHER);
-    t_i8(MPI_CHARACTER, OTHER);
+    t_i8(MPI_CHARACTER, C_INT);
     t_u8(MPI_PACKED, OTHER);
 }
 

@@ -10,7 +10,9 @@ static const MPI_Op tt_all_ops[] = {MPI_MAX,  MPI_MIN, MPI_SUM,  MPI_PROD, MPI_L
 #define TT_NOPS ((int)(sizeof tt_all_ops / sizeof tt_all_ops[0]))
 
 /* MULTI: MPI_AINT, MPI_OFFSET, MPI_COUNT; OTHER: no predefined op at all
- * (MPI_CHAR, MPI_WCHAR, MPI_CHARACTER, MPI_PACKED). */
+ * (MPI_WCHAR, MPI_PACKED).  MPI_CHAR and MPI_CHARACTER count as C integers
+ * and the logical ops apply to more groups than the standard lists,
+ * because MPICH accepts them and Tern accepts what MPICH does. */
 enum tt_group { C_INT, F_INT, FLT, CPLX, LOGIC, BYTE, MULTI, PAIR, OTHER };
 
 static inline int tt_op_allowed(MPI_Op op, int g)
@@ -18,7 +20,8 @@ static inline int tt_op_allowed(MPI_Op op, int g)
     if (op == MPI_MAX || op == MPI_MIN) return g == C_INT || g == F_INT || g == FLT || g == MULTI;
     if (op == MPI_SUM || op == MPI_PROD)
         return g == C_INT || g == F_INT || g == FLT || g == CPLX || g == MULTI;
-    if (op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR) return g == C_INT || g == LOGIC;
+    if (op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR)
+        return g == C_INT || g == F_INT || g == FLT || g == MULTI || g == LOGIC; /* as MPICH */
     if (op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR)
         return g == C_INT || g == F_INT || g == BYTE || g == MULTI;
     return g == PAIR;

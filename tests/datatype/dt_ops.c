@@ -48,11 +48,11 @@ static void expect_op_error(int rc, MPI_Op op, MPI_Datatype t)
      : (op) == MPI_BAND ? (T)(x & y)                                                   \
      : (op) == MPI_BOR  ? (T)(x | y)                                                   \
                         : (T)(x ^ y))
-#define REF_FLT(op, x, y, T)                                                           \
-    ((op) == MPI_MAX ? (x > y ? x : y) : (op) == MPI_MIN ? (x < y ? x : y)             \
-                                     : (op) == MPI_SUM ? (T)(x + y) : (T)(x * y))
 #define REF_LOG(op, x, y, T)                                                           \
     ((op) == MPI_LAND ? (T)(x && y) : (op) == MPI_LOR ? (T)(x || y) : (T)(!x != !y))
+#define REF_FLT(op, x, y, T)                                                           \
+    ((op) == MPI_MAX ? (x > y ? x : y) : (op) == MPI_MIN ? (x < y ? x : y)             \
+     : (op) == MPI_SUM ? (T)(x + y) : (op) == MPI_PROD ? (T)(x * y) : REF_LOG(op, x, y, T))
 #define REF_CPLX(op, x, y, T) ((op) == MPI_SUM ? (T)(x + y) : (T)(x * y))
 
 #define DEF_TEST(FN, T, GEN, REF)                                                          \
@@ -122,7 +122,7 @@ DEF_TEST(t_other, char, GEN_U, REF_INT)
 
 static void predefined_types(void)
 {
-    t_char(MPI_CHAR, OTHER); /* printable characters: no reductions */
+    t_char(MPI_CHAR, C_INT); /* an integer to MPICH, so to Tern */
     t_schar(MPI_SIGNED_CHAR, C_INT);
     t_uchar(MPI_UNSIGNED_CHAR, C_INT);
     t_short(MPI_SHORT, C_INT);
@@ -175,7 +175,7 @@ static void predefined_types(void)
     t_logical(MPI_LOGICAL, LOGIC);
     t_byte(MPI_BYTE, BYTE);
     t_other(MPI_PACKED, OTHER);
-    t_other(MPI_CHARACTER, OTHER);
+    t_other(MPI_CHARACTER, C_INT);
 }
 
 /* ---- MINLOC / MAXLOC ---- */
