@@ -41,6 +41,7 @@ struct tern_comm {
     char name[MPI_MAX_OBJECT_NAME];
     void *attrs;              /* attribute list, owned by the attribute module */
     void *topo;               /* topology, owned by the topology module */
+    uint32_t coll_seq;        /* nonblocking/persistent collectives started: see coll/sched.h */
 };
 
 extern struct tern_comm tern_comm_world, tern_comm_self;
