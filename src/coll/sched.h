@@ -21,8 +21,8 @@
  *     rc = tern_sched_post(s, rc_of_building, persistent, &request);
  *
  * Builders record what to do with which buffer; nothing is read or written
- * until the schedule runs, so a persistent collective rebuilt from the same
- * schedule sees the buffers' contents of each MPI_Start.  Everything a step
+ * until the schedule runs, so a persistent collective, which runs the same
+ * schedule at every MPI_Start, sees the buffers' contents of that start.  Everything a step
  * needs is copied or referenced by the schedule (datatypes and ops are
  * retained), so the caller's count and displacement arrays may go away
  * after building.
