@@ -293,12 +293,13 @@ static void alltoall(int count, int in_place)
     free(rbuf);
 }
 
-/* Rank r sends (r + to) % 3 * base ints to 'to', blocks in reverse order. */
-static void a2av_layout(int me, int base, int sending, int *cnts, int *displs, size_t *total)
+/* Ranks r and p exchange (r + p) % 3 * base ints each way (symmetric, as
+ * MPI_IN_PLACE needs), blocks in reverse order with a gap of one int. */
+static void a2av_layout(int me, int base, int *cnts, int *displs, size_t *total)
 {
     size_t off = 0;
     for (int p = size - 1; p >= 0; p--) {
-        cnts[p] = ((sending ? me + p : p + me) % 3) * base;
+        cnts[p] = ((me + p) % 3) * base;
         displs[p] = (int)off;
         off += (size_t)cnts[p] + 1;
     }
@@ -311,8 +312,8 @@ static void alltoallv(int base, int in_place, int use_w)
     int *rc = tt_alloc((size_t)size * sizeof(int)), *rd = tt_alloc((size_t)size * sizeof(int));
     MPI_Datatype *types = tt_alloc((size_t)size * sizeof(MPI_Datatype));
     size_t stotal, rtotal;
-    a2av_layout(rank, base, 1, sc, sd, &stotal);
-    a2av_layout(rank, base, 0, rc, rd, &rtotal);
+    a2av_layout(rank, base, sc, sd, &stotal);
+    a2av_layout(rank, base, rc, rd, &rtotal);
     int *sbuf = tt_alloc(stotal * sizeof(int)), *rbuf = tt_alloc(rtotal * sizeof(int));
     int *sdb = tt_alloc((size_t)size * sizeof(int)), *rdb = tt_alloc((size_t)size * sizeof(int));
     for (int p = 0; p < size; p++) {
