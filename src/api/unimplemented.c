@@ -58,23 +58,6 @@ int PMPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
     return tern_err_unsupported("MPI_Allgather_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Allgather_init)
-int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                        MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Allgather_init");
-}
-
 TERN_WEAK_ALIAS(MPI_Allgather_init_c)
 int PMPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
@@ -106,24 +89,6 @@ int PMPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
     (void)recvtype;
     (void)comm;
     return tern_err_unsupported("MPI_Allgatherv_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Allgatherv_init)
-int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                         MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)displs;
-    (void)recvtype;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Allgatherv_init");
 }
 
 TERN_WEAK_ALIAS(MPI_Allgatherv_init_c)
@@ -158,21 +123,6 @@ int PMPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
     return tern_err_unsupported("MPI_Allreduce_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Allreduce_init)
-int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)recvbuf;
-    (void)count;
-    (void)datatype;
-    (void)op;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Allreduce_init");
-}
-
 TERN_WEAK_ALIAS(MPI_Allreduce_init_c)
 int PMPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
@@ -201,23 +151,6 @@ int PMPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
     (void)recvtype;
     (void)comm;
     return tern_err_unsupported("MPI_Alltoall_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Alltoall_init)
-int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                       MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Alltoall_init");
 }
 
 TERN_WEAK_ALIAS(MPI_Alltoall_init_c)
@@ -252,26 +185,6 @@ int PMPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
     (void)recvtype;
     (void)comm;
     return tern_err_unsupported("MPI_Alltoallv_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Alltoallv_init)
-int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                        MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcounts;
-    (void)sdispls;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)rdispls;
-    (void)recvtype;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Alltoallv_init");
 }
 
 TERN_WEAK_ALIAS(MPI_Alltoallv_init_c)
@@ -311,26 +224,6 @@ int PMPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
     return tern_err_unsupported("MPI_Alltoallw_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Alltoallw_init)
-int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                        MPI_Info info, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcounts;
-    (void)sdispls;
-    (void)sendtypes;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)rdispls;
-    (void)recvtypes;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Alltoallw_init");
-}
-
 TERN_WEAK_ALIAS(MPI_Alltoallw_init_c)
 int PMPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
                           const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
@@ -352,15 +245,6 @@ int PMPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
     return tern_err_unsupported("MPI_Alltoallw_init_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Barrier_init)
-int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Barrier_init");
-}
-
 TERN_WEAK_ALIAS(MPI_Bcast_c)
 int PMPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
@@ -370,20 +254,6 @@ int PMPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
     (void)root;
     (void)comm;
     return tern_err_unsupported("MPI_Bcast_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Bcast_init)
-int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                    MPI_Info info, MPI_Request *request)
-{
-    (void)buffer;
-    (void)count;
-    (void)datatype;
-    (void)root;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Bcast_init");
 }
 
 TERN_WEAK_ALIAS(MPI_Bcast_init_c)
@@ -648,21 +518,6 @@ int PMPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
     (void)op;
     (void)comm;
     return tern_err_unsupported("MPI_Exscan_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Exscan_init)
-int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)recvbuf;
-    (void)count;
-    (void)datatype;
-    (void)op;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Exscan_init");
 }
 
 TERN_WEAK_ALIAS(MPI_Exscan_init_c)
@@ -1641,24 +1496,6 @@ int PMPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
     return tern_err_unsupported("MPI_Gather_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Gather_init)
-int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
-                     MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)root;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Gather_init");
-}
-
 TERN_WEAK_ALIAS(MPI_Gather_init_c)
 int PMPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
@@ -1692,25 +1529,6 @@ int PMPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     (void)root;
     (void)comm;
     return tern_err_unsupported("MPI_Gatherv_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Gatherv_init)
-int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                      MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)displs;
-    (void)recvtype;
-    (void)root;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Gatherv_init");
 }
 
 TERN_WEAK_ALIAS(MPI_Gatherv_init_c)
@@ -1861,21 +1679,6 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI
     return tern_err_unsupported("MPI_Group_from_session_pset");
 }
 
-TERN_WEAK_ALIAS(MPI_Iallgather)
-int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Iallgather");
-}
-
 TERN_WEAK_ALIAS(MPI_Iallgather_c)
 int PMPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
@@ -1890,23 +1693,6 @@ int PMPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
     (void)comm;
     (void)request;
     return tern_err_unsupported("MPI_Iallgather_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Iallgatherv)
-int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                     MPI_Comm comm, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)displs;
-    (void)recvtype;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Iallgatherv");
 }
 
 TERN_WEAK_ALIAS(MPI_Iallgatherv_c)
@@ -1926,20 +1712,6 @@ int PMPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
     return tern_err_unsupported("MPI_Iallgatherv_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Iallreduce)
-int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                    MPI_Comm comm, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)recvbuf;
-    (void)count;
-    (void)datatype;
-    (void)op;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Iallreduce");
-}
-
 TERN_WEAK_ALIAS(MPI_Iallreduce_c)
 int PMPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                       MPI_Op op, MPI_Comm comm, MPI_Request *request)
@@ -1952,21 +1724,6 @@ int PMPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
     (void)comm;
     (void)request;
     return tern_err_unsupported("MPI_Iallreduce_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Ialltoall)
-int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Ialltoall");
 }
 
 TERN_WEAK_ALIAS(MPI_Ialltoall_c)
@@ -1983,24 +1740,6 @@ int PMPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
     (void)comm;
     (void)request;
     return tern_err_unsupported("MPI_Ialltoall_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Ialltoallv)
-int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcounts;
-    (void)sdispls;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)rdispls;
-    (void)recvtype;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Ialltoallv");
 }
 
 TERN_WEAK_ALIAS(MPI_Ialltoallv_c)
@@ -2022,25 +1761,6 @@ int PMPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const M
     return tern_err_unsupported("MPI_Ialltoallv_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Ialltoallw)
-int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                    MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcounts;
-    (void)sdispls;
-    (void)sendtypes;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)rdispls;
-    (void)recvtypes;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Ialltoallw");
-}
-
 TERN_WEAK_ALIAS(MPI_Ialltoallw_c)
 int PMPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                       const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
@@ -2058,27 +1778,6 @@ int PMPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const M
     (void)comm;
     (void)request;
     return tern_err_unsupported("MPI_Ialltoallw_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Ibarrier)
-int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
-{
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Ibarrier");
-}
-
-TERN_WEAK_ALIAS(MPI_Ibcast)
-int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                MPI_Request *request)
-{
-    (void)buffer;
-    (void)count;
-    (void)datatype;
-    (void)root;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Ibcast");
 }
 
 TERN_WEAK_ALIAS(MPI_Ibcast_c)
@@ -2108,20 +1807,6 @@ int PMPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int d
     return tern_err_unsupported("MPI_Ibsend_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Iexscan)
-int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                 MPI_Comm comm, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)recvbuf;
-    (void)count;
-    (void)datatype;
-    (void)op;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Iexscan");
-}
-
 TERN_WEAK_ALIAS(MPI_Iexscan_c)
 int PMPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                    MPI_Op op, MPI_Comm comm, MPI_Request *request)
@@ -2134,23 +1819,6 @@ int PMPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Data
     (void)comm;
     (void)request;
     return tern_err_unsupported("MPI_Iexscan_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Igather)
-int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                 MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)root;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Igather");
 }
 
 TERN_WEAK_ALIAS(MPI_Igather_c)
@@ -2168,24 +1836,6 @@ int PMPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     (void)comm;
     (void)request;
     return tern_err_unsupported("MPI_Igather_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Igatherv)
-int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                  MPI_Comm comm, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)displs;
-    (void)recvtype;
-    (void)root;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Igatherv");
 }
 
 TERN_WEAK_ALIAS(MPI_Igatherv_c)
@@ -2447,21 +2097,6 @@ int PMPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, 
     return tern_err_unsupported("MPI_Irecv_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Ireduce)
-int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                 int root, MPI_Comm comm, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)recvbuf;
-    (void)count;
-    (void)datatype;
-    (void)op;
-    (void)root;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Ireduce");
-}
-
 TERN_WEAK_ALIAS(MPI_Ireduce_c)
 int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                    MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
@@ -2475,35 +2110,6 @@ int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Data
     (void)comm;
     (void)request;
     return tern_err_unsupported("MPI_Ireduce_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Ireduce_scatter)
-int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)datatype;
-    (void)op;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Ireduce_scatter");
-}
-
-TERN_WEAK_ALIAS(MPI_Ireduce_scatter_block)
-int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                               MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)datatype;
-    (void)op;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Ireduce_scatter_block");
 }
 
 TERN_WEAK_ALIAS(MPI_Ireduce_scatter_block_c)
@@ -2549,20 +2155,6 @@ int PMPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int d
     return tern_err_unsupported("MPI_Irsend_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Iscan)
-int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-               MPI_Comm comm, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)recvbuf;
-    (void)count;
-    (void)datatype;
-    (void)op;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Iscan");
-}
-
 TERN_WEAK_ALIAS(MPI_Iscan_c)
 int PMPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                  MPI_Op op, MPI_Comm comm, MPI_Request *request)
@@ -2575,23 +2167,6 @@ int PMPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
     (void)comm;
     (void)request;
     return tern_err_unsupported("MPI_Iscan_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Iscatter)
-int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                  MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)root;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Iscatter");
 }
 
 TERN_WEAK_ALIAS(MPI_Iscatter_c)
@@ -2609,24 +2184,6 @@ int PMPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
     (void)comm;
     (void)request;
     return tern_err_unsupported("MPI_Iscatter_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Iscatterv)
-int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                   int root, MPI_Comm comm, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcounts;
-    (void)displs;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)root;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Iscatterv");
 }
 
 TERN_WEAK_ALIAS(MPI_Iscatterv_c)
@@ -3319,22 +2876,6 @@ int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
     return tern_err_unsupported("MPI_Reduce_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Reduce_init)
-int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                     MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)recvbuf;
-    (void)count;
-    (void)datatype;
-    (void)op;
-    (void)root;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Reduce_init");
-}
-
 TERN_WEAK_ALIAS(MPI_Reduce_init_c)
 int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                        MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -3376,22 +2917,6 @@ int PMPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count re
     return tern_err_unsupported("MPI_Reduce_scatter_block_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Reduce_scatter_block_init)
-int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
-                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-                                   MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)datatype;
-    (void)op;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Reduce_scatter_block_init");
-}
-
 TERN_WEAK_ALIAS(MPI_Reduce_scatter_block_init_c)
 int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
@@ -3419,22 +2944,6 @@ int PMPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count re
     (void)op;
     (void)comm;
     return tern_err_unsupported("MPI_Reduce_scatter_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Reduce_scatter_init)
-int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-                             MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)datatype;
-    (void)op;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Reduce_scatter_init");
 }
 
 TERN_WEAK_ALIAS(MPI_Reduce_scatter_init_c)
@@ -3668,21 +3177,6 @@ int PMPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatyp
     return tern_err_unsupported("MPI_Scan_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Scan_init)
-int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)recvbuf;
-    (void)count;
-    (void)datatype;
-    (void)op;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Scan_init");
-}
-
 TERN_WEAK_ALIAS(MPI_Scan_init_c)
 int PMPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                      MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -3711,24 +3205,6 @@ int PMPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     (void)root;
     (void)comm;
     return tern_err_unsupported("MPI_Scatter_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Scatter_init)
-int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
-                      MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)root;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Scatter_init");
 }
 
 TERN_WEAK_ALIAS(MPI_Scatter_init_c)
@@ -3764,25 +3240,6 @@ int PMPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
     (void)root;
     (void)comm;
     return tern_err_unsupported("MPI_Scatterv_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Scatterv_init)
-int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
-                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                       int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcounts;
-    (void)displs;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)root;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Scatterv_init");
 }
 
 TERN_WEAK_ALIAS(MPI_Scatterv_init_c)

@@ -51,6 +51,7 @@ struct tern_comm {
     void *attrs;              /* attribute list, owned by the attribute module */
     void *topo;               /* topology, owned by the topology module */
     unsigned hints;           /* info hints kept (bits of core/comm_info.c) */
+    uint32_t coll_seq;        /* nonblocking/persistent collectives started: see coll/sched.h */
 };
 
 extern struct tern_comm tern_comm_world, tern_comm_self;
