@@ -109,6 +109,7 @@ int tern_coll_check_bcast(struct tern_comm *c, const char *fn, void *buffer, int
 {
     int rc;
     if ((rc = chk_root(c, fn, root))) return rc;
+    if ((rc = chk_not_in_place(c, fn, "buffer", buffer, "in a broadcast"))) return rc;
     if ((rc = tern_check_count(c, count, fn, "count"))) return rc;
     if ((rc = tern_check_datatype(c, datatype, fn, "datatype", dt))) return rc;
     return tern_check_buffer(c, buffer, count, *dt, fn, "buffer");
