@@ -627,18 +627,6 @@ int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm c
     return tern_err_unsupported("MPI_Comm_connect");
 }
 
-TERN_WEAK_ALIAS(MPI_Comm_create_from_group)
-int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
-                                MPI_Errhandler errhandler, MPI_Comm *newcomm)
-{
-    (void)group;
-    (void)stringtag;
-    (void)info;
-    (void)errhandler;
-    (void)newcomm;
-    return tern_err_unsupported("MPI_Comm_create_from_group");
-}
-
 TERN_WEAK_ALIAS(MPI_Comm_create_keyval)
 int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
                             MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
@@ -720,15 +708,6 @@ int PMPI_Comm_get_parent(MPI_Comm *parent)
 {
     (void)parent;
     return tern_err_unsupported("MPI_Comm_get_parent");
-}
-
-TERN_WEAK_ALIAS(MPI_Comm_idup)
-int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
-{
-    (void)comm;
-    (void)newcomm;
-    (void)request;
-    return tern_err_unsupported("MPI_Comm_idup");
 }
 
 TERN_WEAK_ALIAS(MPI_Comm_idup_with_info)
@@ -2837,45 +2816,6 @@ int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
     (void)key;
     (void)value;
     return tern_err_unsupported("MPI_Info_set");
-}
-
-TERN_WEAK_ALIAS(MPI_Intercomm_create)
-int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
-                          int remote_leader, int tag, MPI_Comm *newintercomm)
-{
-    (void)local_comm;
-    (void)local_leader;
-    (void)peer_comm;
-    (void)remote_leader;
-    (void)tag;
-    (void)newintercomm;
-    return tern_err_unsupported("MPI_Intercomm_create");
-}
-
-TERN_WEAK_ALIAS(MPI_Intercomm_create_from_groups)
-int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
-                                      MPI_Group remote_group, int remote_leader,
-                                      const char *stringtag, MPI_Info info,
-                                      MPI_Errhandler errhandler, MPI_Comm *newintercomm)
-{
-    (void)local_group;
-    (void)local_leader;
-    (void)remote_group;
-    (void)remote_leader;
-    (void)stringtag;
-    (void)info;
-    (void)errhandler;
-    (void)newintercomm;
-    return tern_err_unsupported("MPI_Intercomm_create_from_groups");
-}
-
-TERN_WEAK_ALIAS(MPI_Intercomm_merge)
-int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
-{
-    (void)intercomm;
-    (void)high;
-    (void)newintracomm;
-    return tern_err_unsupported("MPI_Intercomm_merge");
 }
 
 TERN_WEAK_ALIAS(MPI_Irecv_c)
