@@ -5,6 +5,7 @@
 
 #include "api/check.h"
 #include "coll/coll.h"
+#include "coll/inter.h"
 #include "coll/op.h"
 #include "core/api.h"
 #include "core/errors.h"
@@ -97,6 +98,7 @@ int PMPI_Barrier(MPI_Comm comm)
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (c->is_inter) { rc = tern_inter_barrier_call(c); goto out; }
     rc = coll_result(c, tern_barrier(c));
 out:
     tern_unlock();
@@ -113,6 +115,7 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (c->is_inter) { rc = tern_inter_bcast_call(fn, c, buffer, count, datatype, root); goto out; }
     TRY(chk_root(c, fn, root));
     TRY(tern_check_count(c, count, fn, "count"));
     TRY(tern_check_datatype(c, datatype, fn, "datatype", &dt));
@@ -186,6 +189,7 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (c->is_inter) { rc = tern_inter_gather_call(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root); goto out; }
     TRY(chk_root(c, fn, root));
     if (c->rank == root) TRY(chk_block(c, fn, &RECV, recvbuf, recvcount, recvtype, &rdt));
     TRY(chk_part(c, fn, &SEND, sendbuf, sendcount, sendtype, root, recvbuf, (size_t)recvcount,
@@ -210,6 +214,7 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (c->is_inter) { rc = tern_inter_gatherv_call(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root); goto out; }
     TRY(chk_root(c, fn, root));
     if (c->rank == root)
         TRY(chk_vector(c, fn, &RECV, recvbuf, recvcounts, "displs", displs, recvtype, &rdt,
@@ -233,6 +238,7 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (c->is_inter) { rc = tern_inter_scatter_call(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root); goto out; }
     TRY(chk_root(c, fn, root));
     if (c->rank == root) TRY(chk_block(c, fn, &SEND, sendbuf, sendcount, sendtype, &sdt));
     TRY(chk_part(c, fn, &RECV, recvbuf, recvcount, recvtype, root, sendbuf, (size_t)sendcount,
@@ -257,6 +263,7 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (c->is_inter) { rc = tern_inter_scatterv_call(fn, c, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root); goto out; }
     TRY(chk_root(c, fn, root));
     if (c->rank == root)
         TRY(chk_vector(c, fn, &SEND, sendbuf, sendcounts, "displs", displs, sendtype, &sdt,
@@ -293,6 +300,7 @@ static int all_block(const char *fn, all_block_fn algo, const void *sendbuf, int
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (c->is_inter) { rc = tern_inter_all_block_call(fn, algo == tern_allgather, c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); goto out; }
     TRY(chk_send_side(c, fn, sendbuf, sendcount, sendtype, &sdt));
     TRY(chk_block(c, fn, &RECV, recvbuf, recvcount, recvtype, &rdt));
     TRY(chk_alias(c, fn, sendbuf, recvbuf, (size_t)recvcount * rdt->size));
@@ -323,6 +331,7 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (c->is_inter) { rc = tern_inter_allgatherv_call(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype); goto out; }
     TRY(chk_send_side(c, fn, sendbuf, sendcount, sendtype, &sdt));
     TRY(chk_vector(c, fn, &RECV, recvbuf, recvcounts, "displs", displs, recvtype, &rdt, &total));
     TRY(chk_alias(c, fn, sendbuf, recvbuf, total * rdt->size));
@@ -354,6 +363,7 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (c->is_inter) { rc = tern_inter_alltoallv_call(fn, c, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype); goto out; }
     if (sendbuf != MPI_IN_PLACE)
         TRY(chk_vector(c, fn, &SEND, sendbuf, sendcounts, "sdispls", sdispls, sendtype, &sdt,
                        &stotal));
@@ -397,6 +407,7 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (c->is_inter) { rc = tern_inter_alltoallw_call(fn, c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes); goto out; }
     sdts = calloc((size_t)c->size * 2, sizeof *sdts);
     if (!sdts) {
         rc = tern_err_comm(c, MPI_ERR_NO_MEM, "%s: out of memory for %d datatypes", fn,
@@ -457,6 +468,7 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (c->is_inter) { rc = tern_inter_reduce_call(fn, c, sendbuf, recvbuf, count, datatype, op, root); goto out; }
     TRY(chk_root(c, fn, root));
     if (c->rank != root)
         TRY(chk_not_in_place(c, fn, "sendbuf", sendbuf, "at a rank other than the root"));
@@ -481,6 +493,7 @@ static int all_reduce(const char *fn, all_reduce_fn algo, const void *sendbuf, v
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (c->is_inter) { rc = tern_inter_allreduce_call(fn, algo == tern_allreduce, c, sendbuf, recvbuf, count, datatype, op); goto out; }
     TRY(chk_reduction(c, fn, sendbuf, recvbuf, count, datatype, op, 1, &dt, &o));
     rc = coll_result(c, algo(sendbuf, recvbuf, (size_t)count, dt, o, c));
 out:
@@ -521,6 +534,7 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (c->is_inter) { rc = tern_inter_reduce_scatter_call(fn, c, sendbuf, recvbuf, recvcounts, 0, datatype, op); goto out; }
     TRY(chk_counts(c, fn, "recvcounts", recvcounts, c->size, &total));
     TRY(chk_reduction(c, fn, sendbuf, NULL, 0, datatype, op, 0, &dt, &o));
     TRY(chk_scattered(c, fn, sendbuf, recvbuf, total, recvcounts[c->rank], dt));
@@ -542,6 +556,7 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (c->is_inter) { rc = tern_inter_reduce_scatter_call(fn, c, sendbuf, recvbuf, NULL, recvcount, datatype, op); goto out; }
     TRY(tern_check_count(c, recvcount, fn, "recvcount"));
     TRY(chk_reduction(c, fn, sendbuf, NULL, 0, datatype, op, 0, &dt, &o));
     TRY(chk_scattered(c, fn, sendbuf, recvbuf, (size_t)recvcount * (size_t)c->size, recvcount,
