@@ -247,7 +247,9 @@ int main(int argc, char **argv)
     int ra[1][3] = {{0, half - 1, 1}}, rb[1][3] = {{half, wsize - 1, 1}};
     CHECK_MPI(MPI_Group_range_incl(wgroup, 1, ra, &ga));
     CHECK_MPI(MPI_Group_range_incl(wgroup, 1, rb, &gb));
-    CHECK_MPI(MPI_Intercomm_create_from_groups(side_a ? ga : gb, 0, side_a ? gb : ga, rs - 1,
+    /* Leaders: A's rank 0 and B's last rank, as both sides name them. */
+    CHECK_MPI(MPI_Intercomm_create_from_groups(side_a ? ga : gb, side_a ? 0 : ls - 1, side_a ? gb : ga,
+                                               side_a ? rs - 1 : 0,
                                                "tern inter test", MPI_INFO_NULL, MPI_ERRORS_RETURN, &d));
     expect_rank_size(d, lrank, ls, rs, "from groups");
     MPI_Errhandler eh;
