@@ -6,6 +6,7 @@
 #include "api/check.h"
 #include "api/coll_check.h"
 #include "coll/coll.h"
+#include "coll/inter.h"
 #include "coll/op.h"
 #include "core/api.h"
 #include "core/errors.h"
@@ -98,6 +99,7 @@ int PMPI_Barrier(MPI_Comm comm)
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (c->is_inter) { rc = tern_inter_barrier_call(c); goto out; }
     rc = coll_result(c, tern_barrier(c));
 out:
     tern_unlock();
@@ -125,6 +127,7 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (c->is_inter) { rc = tern_inter_bcast_call(fn, c, buffer, count, datatype, root); goto out; }
     TRY(tern_coll_check_bcast(c, fn, buffer, count, datatype, root, &dt));
     rc = coll_result(c, tern_bcast(buffer, (size_t)count, dt, root, c));
 out:
@@ -209,6 +212,7 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (c->is_inter) { rc = tern_inter_gather_call(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root); goto out; }
     TRY(tern_coll_check_gather(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                root, &sdt, &rdt));
     rc = coll_result(c, tern_gather(sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount,
@@ -245,6 +249,7 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (c->is_inter) { rc = tern_inter_gatherv_call(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root); goto out; }
     TRY(tern_coll_check_gatherv(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                 recvtype, root, &sdt, &rdt));
     rc = coll_result(c, tern_gatherv(sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts, displs,
@@ -279,6 +284,7 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (c->is_inter) { rc = tern_inter_scatter_call(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root); goto out; }
     TRY(tern_coll_check_scatter(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                 root, &sdt, &rdt));
     rc = coll_result(c, tern_scatter(sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount,
@@ -315,6 +321,7 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (c->is_inter) { rc = tern_inter_scatterv_call(fn, c, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root); goto out; }
     TRY(tern_coll_check_scatterv(c, fn, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
                                  recvtype, root, &sdt, &rdt));
     rc = coll_result(c, tern_scatterv(sendbuf, sendcounts, displs, sdt, recvbuf,
@@ -359,6 +366,7 @@ static int all_block(const char *fn, all_block_fn algo, const void *sendbuf, int
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (c->is_inter) { rc = tern_inter_all_block_call(fn, algo == tern_allgather, c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); goto out; }
     TRY(tern_coll_check_all_block(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                   recvtype, &sdt, &rdt));
     rc = coll_result(c, algo(sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount, rdt, c));
@@ -401,6 +409,7 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (c->is_inter) { rc = tern_inter_allgatherv_call(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype); goto out; }
     TRY(tern_coll_check_allgatherv(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                                    displs, recvtype, &sdt, &rdt));
     rc = coll_result(c, tern_allgatherv(sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts,
@@ -449,6 +458,7 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (c->is_inter) { rc = tern_inter_alltoallv_call(fn, c, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype); goto out; }
     TRY(tern_coll_check_alltoallv(c, fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                   recvcounts, rdispls, recvtype, &sdt, &rdt));
     rc = coll_result(c, tern_alltoallv(sendbuf, sendcounts, sdispls, sdt, recvbuf, recvcounts,
@@ -514,6 +524,7 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (c->is_inter) { rc = tern_inter_alltoallw_call(fn, c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes); goto out; }
     TRY(tern_coll_check_alltoallw(c, fn, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                                   recvcounts, rdispls, recvtypes, &sdts));
     rc = coll_result(c, tern_alltoallw(sendbuf, sendcounts, sdispls, sdts, recvbuf, recvcounts,
@@ -570,6 +581,7 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (c->is_inter) { rc = tern_inter_reduce_call(fn, c, sendbuf, recvbuf, count, datatype, op, root); goto out; }
     TRY(tern_coll_check_reduce(c, fn, sendbuf, recvbuf, count, datatype, op, root, &dt, &o));
     rc = coll_result(c, tern_reduce(sendbuf, recvbuf, (size_t)count, dt, o, root, c));
 out:
@@ -598,6 +610,7 @@ static int all_reduce(const char *fn, all_reduce_fn algo, const void *sendbuf, v
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (c->is_inter) { rc = tern_inter_allreduce_call(fn, algo == tern_allreduce, c, sendbuf, recvbuf, count, datatype, op); goto out; }
     TRY(tern_coll_check_all_reduce(c, fn, sendbuf, recvbuf, count, datatype, op, &dt, &o));
     rc = coll_result(c, algo(sendbuf, recvbuf, (size_t)count, dt, o, c));
 out:
@@ -648,6 +661,7 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (c->is_inter) { rc = tern_inter_reduce_scatter_call(fn, c, sendbuf, recvbuf, recvcounts, 0, datatype, op); goto out; }
     TRY(tern_coll_check_reduce_scatter(c, fn, sendbuf, recvbuf, recvcounts, datatype, op, &dt,
                                        &o));
     rc = coll_result(c, tern_reduce_scatter(sendbuf, recvbuf, recvcounts, dt, o, c));
@@ -680,6 +694,7 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (c->is_inter) { rc = tern_inter_reduce_scatter_call(fn, c, sendbuf, recvbuf, NULL, recvcount, datatype, op); goto out; }
     TRY(tern_coll_check_reduce_scatter_block(c, fn, sendbuf, recvbuf, recvcount, datatype, op,
                                              &dt, &o));
     rc = coll_result(c, tern_reduce_scatter_block(sendbuf, recvbuf, (size_t)recvcount, dt, o, c));

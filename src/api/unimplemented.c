@@ -375,18 +375,6 @@ int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm c
     return tern_err_unsupported("MPI_Comm_connect");
 }
 
-TERN_WEAK_ALIAS(MPI_Comm_create_from_group)
-int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
-                                MPI_Errhandler errhandler, MPI_Comm *newcomm)
-{
-    (void)group;
-    (void)stringtag;
-    (void)info;
-    (void)errhandler;
-    (void)newcomm;
-    return tern_err_unsupported("MPI_Comm_create_from_group");
-}
-
 TERN_WEAK_ALIAS(MPI_Comm_detach_buffer)
 int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
 {
@@ -424,25 +412,6 @@ int PMPI_Comm_get_parent(MPI_Comm *parent)
 {
     (void)parent;
     return tern_err_unsupported("MPI_Comm_get_parent");
-}
-
-TERN_WEAK_ALIAS(MPI_Comm_idup)
-int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
-{
-    (void)comm;
-    (void)newcomm;
-    (void)request;
-    return tern_err_unsupported("MPI_Comm_idup");
-}
-
-TERN_WEAK_ALIAS(MPI_Comm_idup_with_info)
-int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request)
-{
-    (void)comm;
-    (void)info;
-    (void)newcomm;
-    (void)request;
-    return tern_err_unsupported("MPI_Comm_idup_with_info");
 }
 
 TERN_WEAK_ALIAS(MPI_Comm_iflush_buffer)
@@ -2042,45 +2011,6 @@ int PMPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[]
     (void)comm;
     (void)request;
     return tern_err_unsupported("MPI_Ineighbor_alltoallw_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Intercomm_create)
-int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
-                          int remote_leader, int tag, MPI_Comm *newintercomm)
-{
-    (void)local_comm;
-    (void)local_leader;
-    (void)peer_comm;
-    (void)remote_leader;
-    (void)tag;
-    (void)newintercomm;
-    return tern_err_unsupported("MPI_Intercomm_create");
-}
-
-TERN_WEAK_ALIAS(MPI_Intercomm_create_from_groups)
-int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
-                                      MPI_Group remote_group, int remote_leader,
-                                      const char *stringtag, MPI_Info info,
-                                      MPI_Errhandler errhandler, MPI_Comm *newintercomm)
-{
-    (void)local_group;
-    (void)local_leader;
-    (void)remote_group;
-    (void)remote_leader;
-    (void)stringtag;
-    (void)info;
-    (void)errhandler;
-    (void)newintercomm;
-    return tern_err_unsupported("MPI_Intercomm_create_from_groups");
-}
-
-TERN_WEAK_ALIAS(MPI_Intercomm_merge)
-int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
-{
-    (void)intercomm;
-    (void)high;
-    (void)newintracomm;
-    return tern_err_unsupported("MPI_Intercomm_merge");
 }
 
 TERN_WEAK_ALIAS(MPI_Irecv_c)

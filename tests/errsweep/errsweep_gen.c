@@ -2014,580 +2014,710 @@ static int c295(void)
     return MPI_Comm_create_errhandler(es_errhandler_fn, NULL);
 }
 
-/* MPI_Comm_create_group: - = all valid -> MPI_SUCCESS */
+/* MPI_Comm_create_from_group: - = all valid -> MPI_SUCCESS */
 static int c296(void)
+{
+    return MPI_Comm_create_from_group(es_self.group, "errsweep", MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                      ES_OUT(MPI_Comm, 4));
+}
+
+/* MPI_Comm_create_from_group: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
+static int c297(void)
+{
+    return MPI_Comm_create_from_group(MPI_GROUP_NULL, "errsweep", MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                      ES_OUT(MPI_Comm, 4));
+}
+
+/* MPI_Comm_create_from_group: group = freed -> MPI_ERR_GROUP
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c298(void)
+{
+    return MPI_Comm_create_from_group(es_freed.group, "errsweep", MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                      ES_OUT(MPI_Comm, 4));
+}
+
+/* MPI_Comm_create_from_group: stringtag = NULL -> MPI_ERR_ARG */
+static int c299(void)
+{
+    return MPI_Comm_create_from_group(es_self.group, NULL, MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                      ES_OUT(MPI_Comm, 4));
+}
+
+/* MPI_Comm_create_from_group: info = bogus -> MPI_ERR_INFO */
+static int c300(void)
+{
+    return MPI_Comm_create_from_group(es_self.group, "errsweep", es_bogus_info, MPI_ERRORS_RETURN,
+                                      ES_OUT(MPI_Comm, 4));
+}
+
+/* MPI_Comm_create_from_group: errhandler = MPI_ERRHANDLER_NULL -> MPI_ERR_ARG */
+static int c301(void)
+{
+    return MPI_Comm_create_from_group(es_self.group, "errsweep", MPI_INFO_NULL, MPI_ERRHANDLER_NULL,
+                                      ES_OUT(MPI_Comm, 4));
+}
+
+/* MPI_Comm_create_from_group: errhandler = freed -> MPI_ERR_ARG
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c302(void)
+{
+    return MPI_Comm_create_from_group(es_self.group, "errsweep", MPI_INFO_NULL, es_freed.errhandler,
+                                      ES_OUT(MPI_Comm, 4));
+}
+
+/* MPI_Comm_create_from_group: newcomm = NULL -> MPI_ERR_ARG */
+static int c303(void)
+{
+    return MPI_Comm_create_from_group(es_self.group, "errsweep", MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                      NULL);
+}
+
+/* MPI_Comm_create_group: - = all valid -> MPI_SUCCESS */
+static int c304(void)
 {
     return MPI_Comm_create_group(es_self.h, es_self.group, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_create_group: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c297(void)
+static int c305(void)
 {
     return MPI_Comm_create_group(MPI_COMM_NULL, es_self.group, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_create_group: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c298(void)
+static int c306(void)
 {
     return MPI_Comm_create_group(es_freed.comm, es_self.group, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_create_group: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c299(void)
+static int c307(void)
 {
     return MPI_Comm_create_group(es_self.h, MPI_GROUP_NULL, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_create_group: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c300(void)
+static int c308(void)
 {
     return MPI_Comm_create_group(es_self.h, es_freed.group, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_create_group: tag = -5 -> MPI_ERR_TAG */
-static int c301(void)
+static int c309(void)
 {
     return MPI_Comm_create_group(es_self.h, es_self.group, -5, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_create_group: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c302(void)
+static int c310(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Comm_create_group(es_self.h, es_self.group, es_tag_ub + 1, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_create_group: newcomm = NULL -> MPI_ERR_ARG */
-static int c303(void)
+static int c311(void)
 {
     return MPI_Comm_create_group(es_self.h, es_self.group, 0, NULL);
 }
 
 /* MPI_Comm_delete_attr: - = all valid -> MPI_SUCCESS */
-static int c304(void)
+static int c312(void)
 {
     return MPI_Comm_delete_attr(es_self.h, MPI_TAG_UB);
 }
 
 /* MPI_Comm_delete_attr: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c305(void)
+static int c313(void)
 {
     return MPI_Comm_delete_attr(MPI_COMM_NULL, MPI_TAG_UB);
 }
 
 /* MPI_Comm_delete_attr: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c306(void)
+static int c314(void)
 {
     return MPI_Comm_delete_attr(es_freed.comm, MPI_TAG_UB);
 }
 
 /* MPI_Comm_delete_attr: comm_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c307(void)
+static int c315(void)
 {
     return MPI_Comm_delete_attr(es_self.h, MPI_KEYVAL_INVALID);
 }
 
 /* MPI_Comm_delete_attr: comm_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c308(void)
+static int c316(void)
 {
     return MPI_Comm_delete_attr(es_self.h, 12345);
 }
 
 /* MPI_Comm_dup: - = all valid -> MPI_SUCCESS */
-static int c309(void)
+static int c317(void)
 {
     return MPI_Comm_dup(es_self.h, ES_OUT(MPI_Comm, 1));
 }
 
 /* MPI_Comm_dup: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c310(void)
+static int c318(void)
 {
     return MPI_Comm_dup(MPI_COMM_NULL, ES_OUT(MPI_Comm, 1));
 }
 
 /* MPI_Comm_dup: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c311(void)
+static int c319(void)
 {
     return MPI_Comm_dup(es_freed.comm, ES_OUT(MPI_Comm, 1));
 }
 
 /* MPI_Comm_dup: newcomm = NULL -> MPI_ERR_ARG */
-static int c312(void)
+static int c320(void)
 {
     return MPI_Comm_dup(es_self.h, NULL);
 }
 
 /* MPI_Comm_dup_with_info: - = all valid -> MPI_SUCCESS */
-static int c313(void)
+static int c321(void)
 {
     return MPI_Comm_dup_with_info(es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Comm_dup_with_info: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c314(void)
+static int c322(void)
 {
     return MPI_Comm_dup_with_info(MPI_COMM_NULL, MPI_INFO_NULL, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Comm_dup_with_info: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c315(void)
+static int c323(void)
 {
     return MPI_Comm_dup_with_info(es_freed.comm, MPI_INFO_NULL, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Comm_dup_with_info: info = bogus -> MPI_ERR_INFO */
-static int c316(void)
+static int c324(void)
 {
     return MPI_Comm_dup_with_info(es_self.h, es_bogus_info, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Comm_dup_with_info: newcomm = NULL -> MPI_ERR_ARG */
-static int c317(void)
+static int c325(void)
 {
     return MPI_Comm_dup_with_info(es_self.h, MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Comm_free: - = all valid -> MPI_SUCCESS */
-static int c318(void)
+static int c326(void)
 {
     return MPI_Comm_free(ES_PTR(MPI_Comm, es_new_comm()));
 }
 
 /* MPI_Comm_free: comm = &MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c319(void)
+static int c327(void)
 {
     return MPI_Comm_free(ES_PTR(MPI_Comm, MPI_COMM_NULL));
 }
 
 /* MPI_Comm_free: comm = &freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c320(void)
+static int c328(void)
 {
     return MPI_Comm_free(ES_PTR(MPI_Comm, es_freed.comm));
 }
 
 /* MPI_Comm_free: comm = NULL -> MPI_ERR_ARG */
-static int c321(void)
+static int c329(void)
 {
     return MPI_Comm_free(NULL);
 }
 
 /* MPI_Comm_free: comm = &MPI_COMM_WORLD -> MPI_ERR_COMM */
-static int c322(void)
+static int c330(void)
 {
     return MPI_Comm_free(ES_PTR(MPI_Comm, MPI_COMM_WORLD));
 }
 
 /* MPI_Comm_get_attr: - = all valid -> MPI_SUCCESS */
-static int c323(void)
+static int c331(void)
 {
     return MPI_Comm_get_attr(es_world.h, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Comm_get_attr: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c324(void)
+static int c332(void)
 {
     return MPI_Comm_get_attr(MPI_COMM_NULL, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Comm_get_attr: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c325(void)
+static int c333(void)
 {
     return MPI_Comm_get_attr(es_freed.comm, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Comm_get_attr: comm_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c326(void)
+static int c334(void)
 {
     return MPI_Comm_get_attr(es_world.h, MPI_KEYVAL_INVALID, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Comm_get_attr: comm_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c327(void)
+static int c335(void)
 {
     return MPI_Comm_get_attr(es_world.h, 12345, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Comm_get_attr: attribute_val = NULL -> MPI_ERR_ARG */
-static int c328(void)
+static int c336(void)
 {
     return MPI_Comm_get_attr(es_world.h, MPI_TAG_UB, NULL, ES_OUT(int, 3));
 }
 
 /* MPI_Comm_get_attr: flag = NULL -> MPI_ERR_ARG */
-static int c329(void)
+static int c337(void)
 {
     return MPI_Comm_get_attr(es_world.h, MPI_TAG_UB, ES_OUT(void, 2), NULL);
 }
 
 /* MPI_Comm_get_errhandler: - = all valid -> MPI_SUCCESS */
-static int c330(void)
+static int c338(void)
 {
     return MPI_Comm_get_errhandler(es_world.h, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Comm_get_errhandler: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c331(void)
+static int c339(void)
 {
     return MPI_Comm_get_errhandler(MPI_COMM_NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Comm_get_errhandler: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c332(void)
+static int c340(void)
 {
     return MPI_Comm_get_errhandler(es_freed.comm, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Comm_get_errhandler: errhandler = NULL -> MPI_ERR_ARG */
-static int c333(void)
+static int c341(void)
 {
     return MPI_Comm_get_errhandler(es_world.h, NULL);
 }
 
 /* MPI_Comm_get_info: - = all valid -> MPI_SUCCESS */
-static int c334(void)
+static int c342(void)
 {
     return MPI_Comm_get_info(es_self.h, ES_OUT(MPI_Info, 1));
 }
 
 /* MPI_Comm_get_info: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c335(void)
+static int c343(void)
 {
     return MPI_Comm_get_info(MPI_COMM_NULL, ES_OUT(MPI_Info, 1));
 }
 
 /* MPI_Comm_get_info: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c336(void)
+static int c344(void)
 {
     return MPI_Comm_get_info(es_freed.comm, ES_OUT(MPI_Info, 1));
 }
 
 /* MPI_Comm_get_info: info_used = NULL -> MPI_ERR_ARG */
-static int c337(void)
+static int c345(void)
 {
     return MPI_Comm_get_info(es_self.h, NULL);
 }
 
 /* MPI_Comm_get_name: - = all valid -> MPI_SUCCESS */
-static int c338(void)
+static int c346(void)
 {
     return MPI_Comm_get_name(es_world.h, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Comm_get_name: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c339(void)
+static int c347(void)
 {
     return MPI_Comm_get_name(MPI_COMM_NULL, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Comm_get_name: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c340(void)
+static int c348(void)
 {
     return MPI_Comm_get_name(es_freed.comm, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Comm_get_name: comm_name = NULL -> MPI_ERR_ARG */
-static int c341(void)
+static int c349(void)
 {
     return MPI_Comm_get_name(es_world.h, NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Comm_get_name: resultlen = NULL -> MPI_ERR_ARG */
-static int c342(void)
+static int c350(void)
 {
     return MPI_Comm_get_name(es_world.h, ES_OUT(char, 1), NULL);
 }
 
 /* MPI_Comm_group: - = all valid -> MPI_SUCCESS */
-static int c343(void)
+static int c351(void)
 {
     return MPI_Comm_group(es_world.h, ES_OUT(MPI_Group, 1));
 }
 
 /* MPI_Comm_group: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c344(void)
+static int c352(void)
 {
     return MPI_Comm_group(MPI_COMM_NULL, ES_OUT(MPI_Group, 1));
 }
 
 /* MPI_Comm_group: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c345(void)
+static int c353(void)
 {
     return MPI_Comm_group(es_freed.comm, ES_OUT(MPI_Group, 1));
 }
 
 /* MPI_Comm_group: group = NULL -> MPI_ERR_ARG */
-static int c346(void)
+static int c354(void)
 {
     return MPI_Comm_group(es_world.h, NULL);
 }
 
+/* MPI_Comm_idup: - = all valid -> MPI_SUCCESS */
+static int c355(void)
+{
+    return MPI_Comm_idup(es_self.h, ES_OUT(MPI_Comm, 1), ES_OUT(MPI_Request, 2));
+}
+
+/* MPI_Comm_idup: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c356(void)
+{
+    return MPI_Comm_idup(MPI_COMM_NULL, ES_OUT(MPI_Comm, 1), ES_OUT(MPI_Request, 2));
+}
+
+/* MPI_Comm_idup: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c357(void)
+{
+    return MPI_Comm_idup(es_freed.comm, ES_OUT(MPI_Comm, 1), ES_OUT(MPI_Request, 2));
+}
+
+/* MPI_Comm_idup: newcomm = NULL -> MPI_ERR_ARG */
+static int c358(void)
+{
+    return MPI_Comm_idup(es_self.h, NULL, ES_OUT(MPI_Request, 2));
+}
+
+/* MPI_Comm_idup: request = NULL -> MPI_ERR_ARG */
+static int c359(void)
+{
+    return MPI_Comm_idup(es_self.h, ES_OUT(MPI_Comm, 1), NULL);
+}
+
+/* MPI_Comm_idup_with_info: - = all valid -> MPI_SUCCESS */
+static int c360(void)
+{
+    return MPI_Comm_idup_with_info(es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Comm, 2),
+                                   ES_OUT(MPI_Request, 3));
+}
+
+/* MPI_Comm_idup_with_info: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c361(void)
+{
+    return MPI_Comm_idup_with_info(MPI_COMM_NULL, MPI_INFO_NULL, ES_OUT(MPI_Comm, 2),
+                                   ES_OUT(MPI_Request, 3));
+}
+
+/* MPI_Comm_idup_with_info: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c362(void)
+{
+    return MPI_Comm_idup_with_info(es_freed.comm, MPI_INFO_NULL, ES_OUT(MPI_Comm, 2),
+                                   ES_OUT(MPI_Request, 3));
+}
+
+/* MPI_Comm_idup_with_info: info = bogus -> MPI_ERR_INFO */
+static int c363(void)
+{
+    return MPI_Comm_idup_with_info(es_self.h, es_bogus_info, ES_OUT(MPI_Comm, 2),
+                                   ES_OUT(MPI_Request, 3));
+}
+
+/* MPI_Comm_idup_with_info: newcomm = NULL -> MPI_ERR_ARG */
+static int c364(void)
+{
+    return MPI_Comm_idup_with_info(es_self.h, MPI_INFO_NULL, NULL, ES_OUT(MPI_Request, 3));
+}
+
+/* MPI_Comm_idup_with_info: request = NULL -> MPI_ERR_ARG */
+static int c365(void)
+{
+    return MPI_Comm_idup_with_info(es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Comm, 2), NULL);
+}
+
 /* MPI_Comm_rank: - = all valid -> MPI_SUCCESS */
-static int c347(void)
+static int c366(void)
 {
     return MPI_Comm_rank(es_world.h, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_rank: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c348(void)
+static int c367(void)
 {
     return MPI_Comm_rank(MPI_COMM_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_rank: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c349(void)
+static int c368(void)
 {
     return MPI_Comm_rank(es_freed.comm, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_rank: rank = NULL -> MPI_ERR_ARG */
-static int c350(void)
+static int c369(void)
 {
     return MPI_Comm_rank(es_world.h, NULL);
 }
 
 /* MPI_Comm_remote_group: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c351(void)
+static int c370(void)
 {
     return MPI_Comm_remote_group(MPI_COMM_NULL, ES_OUT(MPI_Group, 1));
 }
 
 /* MPI_Comm_remote_group: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c352(void)
+static int c371(void)
 {
     return MPI_Comm_remote_group(es_freed.comm, ES_OUT(MPI_Group, 1));
 }
 
 /* MPI_Comm_remote_group: comm = intracomm -> MPI_ERR_COMM
  * MPICH: succeeds */
-static int c353(void)
+static int c372(void)
 {
     return MPI_Comm_remote_group(es_world.h, ES_OUT(MPI_Group, 1));
 }
 
 /* MPI_Comm_remote_group: group = NULL -> MPI_ERR_ARG */
-static int c354(void)
+static int c373(void)
 {
     return MPI_Comm_remote_group(es_world.h, NULL);
 }
 
 /* MPI_Comm_remote_size: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c355(void)
+static int c374(void)
 {
     return MPI_Comm_remote_size(MPI_COMM_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_remote_size: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c356(void)
+static int c375(void)
 {
     return MPI_Comm_remote_size(es_freed.comm, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_remote_size: comm = intracomm -> MPI_ERR_COMM
  * MPICH: succeeds */
-static int c357(void)
+static int c376(void)
 {
     return MPI_Comm_remote_size(es_world.h, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_remote_size: size = NULL -> MPI_ERR_ARG */
-static int c358(void)
+static int c377(void)
 {
     return MPI_Comm_remote_size(es_world.h, NULL);
 }
 
 /* MPI_Comm_set_attr: - = all valid -> MPI_SUCCESS */
-static int c359(void)
+static int c378(void)
 {
     return MPI_Comm_set_attr(es_world.h, MPI_TAG_UB, es_sbuf);
 }
 
 /* MPI_Comm_set_attr: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c360(void)
+static int c379(void)
 {
     return MPI_Comm_set_attr(MPI_COMM_NULL, MPI_TAG_UB, es_sbuf);
 }
 
 /* MPI_Comm_set_attr: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c361(void)
+static int c380(void)
 {
     return MPI_Comm_set_attr(es_freed.comm, MPI_TAG_UB, es_sbuf);
 }
 
 /* MPI_Comm_set_attr: comm_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c362(void)
+static int c381(void)
 {
     return MPI_Comm_set_attr(es_world.h, MPI_KEYVAL_INVALID, es_sbuf);
 }
 
 /* MPI_Comm_set_attr: comm_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c363(void)
+static int c382(void)
 {
     return MPI_Comm_set_attr(es_world.h, 12345, es_sbuf);
 }
 
 /* MPI_Comm_set_errhandler: - = all valid -> MPI_SUCCESS */
-static int c364(void)
+static int c383(void)
 {
     return MPI_Comm_set_errhandler(es_world.h, MPI_ERRORS_RETURN);
 }
 
 /* MPI_Comm_set_errhandler: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c365(void)
+static int c384(void)
 {
     return MPI_Comm_set_errhandler(MPI_COMM_NULL, MPI_ERRORS_RETURN);
 }
 
 /* MPI_Comm_set_errhandler: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c366(void)
+static int c385(void)
 {
     return MPI_Comm_set_errhandler(es_freed.comm, MPI_ERRORS_RETURN);
 }
 
 /* MPI_Comm_set_errhandler: errhandler = MPI_ERRHANDLER_NULL -> MPI_ERR_ARG */
-static int c367(void)
+static int c386(void)
 {
     return MPI_Comm_set_errhandler(es_world.h, MPI_ERRHANDLER_NULL);
 }
 
 /* MPI_Comm_set_errhandler: errhandler = freed -> MPI_ERR_ARG
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c368(void)
+static int c387(void)
 {
     return MPI_Comm_set_errhandler(es_world.h, es_freed.errhandler);
 }
 
 /* MPI_Comm_set_info: - = all valid -> MPI_SUCCESS */
-static int c369(void)
+static int c388(void)
 {
     return MPI_Comm_set_info(es_self.h, MPI_INFO_NULL);
 }
 
 /* MPI_Comm_set_info: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c370(void)
+static int c389(void)
 {
     return MPI_Comm_set_info(MPI_COMM_NULL, MPI_INFO_NULL);
 }
 
 /* MPI_Comm_set_info: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c371(void)
+static int c390(void)
 {
     return MPI_Comm_set_info(es_freed.comm, MPI_INFO_NULL);
 }
 
 /* MPI_Comm_set_info: info = bogus -> MPI_ERR_INFO */
-static int c372(void)
+static int c391(void)
 {
     return MPI_Comm_set_info(es_self.h, es_bogus_info);
 }
 
 /* MPI_Comm_set_name: - = all valid -> MPI_SUCCESS */
-static int c373(void)
+static int c392(void)
 {
     return MPI_Comm_set_name(es_world.h, "errsweep");
 }
 
 /* MPI_Comm_set_name: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c374(void)
+static int c393(void)
 {
     return MPI_Comm_set_name(MPI_COMM_NULL, "errsweep");
 }
 
 /* MPI_Comm_set_name: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c375(void)
+static int c394(void)
 {
     return MPI_Comm_set_name(es_freed.comm, "errsweep");
 }
 
 /* MPI_Comm_set_name: comm_name = NULL -> MPI_ERR_ARG */
-static int c376(void)
+static int c395(void)
 {
     return MPI_Comm_set_name(es_world.h, NULL);
 }
 
 /* MPI_Comm_size: - = all valid -> MPI_SUCCESS */
-static int c377(void)
+static int c396(void)
 {
     return MPI_Comm_size(es_world.h, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_size: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c378(void)
+static int c397(void)
 {
     return MPI_Comm_size(MPI_COMM_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_size: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c379(void)
+static int c398(void)
 {
     return MPI_Comm_size(es_freed.comm, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_size: size = NULL -> MPI_ERR_ARG */
-static int c380(void)
+static int c399(void)
 {
     return MPI_Comm_size(es_world.h, NULL);
 }
 
 /* MPI_Comm_split: - = all valid -> MPI_SUCCESS */
-static int c381(void)
+static int c400(void)
 {
     return MPI_Comm_split(es_self.h, 0, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_split: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c382(void)
+static int c401(void)
 {
     return MPI_Comm_split(MPI_COMM_NULL, 0, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_split: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c383(void)
+static int c402(void)
 {
     return MPI_Comm_split(es_freed.comm, 0, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_split: color = -5 -> MPI_ERR_ARG
  * MPICH: succeeds */
-static int c384(void)
+static int c403(void)
 {
     return MPI_Comm_split(es_self.h, -5, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_split: newcomm = NULL -> MPI_ERR_ARG */
-static int c385(void)
+static int c404(void)
 {
     return MPI_Comm_split(es_self.h, 0, 0, NULL);
 }
 
 /* MPI_Comm_split_type: - = all valid -> MPI_SUCCESS */
-static int c386(void)
+static int c405(void)
 {
     return MPI_Comm_split_type(es_self.h, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
                                ES_OUT(MPI_Comm, 4));
 }
 
 /* MPI_Comm_split_type: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c387(void)
+static int c406(void)
 {
     return MPI_Comm_split_type(MPI_COMM_NULL, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
                                ES_OUT(MPI_Comm, 4));
@@ -2595,65 +2725,65 @@ static int c387(void)
 
 /* MPI_Comm_split_type: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c388(void)
+static int c407(void)
 {
     return MPI_Comm_split_type(es_freed.comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
                                ES_OUT(MPI_Comm, 4));
 }
 
 /* MPI_Comm_split_type: split_type = 12345 -> MPI_ERR_ARG */
-static int c389(void)
+static int c408(void)
 {
     return MPI_Comm_split_type(es_self.h, 12345, 0, MPI_INFO_NULL, ES_OUT(MPI_Comm, 4));
 }
 
 /* MPI_Comm_split_type: info = bogus -> MPI_ERR_INFO */
-static int c390(void)
+static int c409(void)
 {
     return MPI_Comm_split_type(es_self.h, MPI_COMM_TYPE_SHARED, 0, es_bogus_info,
                                ES_OUT(MPI_Comm, 4));
 }
 
 /* MPI_Comm_split_type: newcomm = NULL -> MPI_ERR_ARG */
-static int c391(void)
+static int c410(void)
 {
     return MPI_Comm_split_type(es_self.h, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Comm_test_inter: - = all valid -> MPI_SUCCESS */
-static int c392(void)
+static int c411(void)
 {
     return MPI_Comm_test_inter(es_world.h, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_test_inter: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c393(void)
+static int c412(void)
 {
     return MPI_Comm_test_inter(MPI_COMM_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_test_inter: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c394(void)
+static int c413(void)
 {
     return MPI_Comm_test_inter(es_freed.comm, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_test_inter: flag = NULL -> MPI_ERR_ARG */
-static int c395(void)
+static int c414(void)
 {
     return MPI_Comm_test_inter(es_world.h, NULL);
 }
 
 /* MPI_Dist_graph_neighbors: - = all valid -> MPI_SUCCESS */
-static int c396(void)
+static int c415(void)
 {
     return MPI_Dist_graph_neighbors(es_self.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), 1, ES_OUT(int, 5),
                                     ES_OUT(int, 6));
 }
 
 /* MPI_Dist_graph_neighbors: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c397(void)
+static int c416(void)
 {
     return MPI_Dist_graph_neighbors(MPI_COMM_NULL, 1, ES_OUT(int, 2), ES_OUT(int, 3), 1,
                                     ES_OUT(int, 5), ES_OUT(int, 6));
@@ -2661,63 +2791,63 @@ static int c397(void)
 
 /* MPI_Dist_graph_neighbors: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c398(void)
+static int c417(void)
 {
     return MPI_Dist_graph_neighbors(es_freed.comm, 1, ES_OUT(int, 2), ES_OUT(int, 3), 1,
                                     ES_OUT(int, 5), ES_OUT(int, 6));
 }
 
 /* MPI_Dist_graph_neighbors: maxindegree = -1 -> MPI_ERR_COUNT */
-static int c399(void)
+static int c418(void)
 {
     return MPI_Dist_graph_neighbors(es_self.h, -1, ES_OUT(int, 2), ES_OUT(int, 3), 1,
                                     ES_OUT(int, 5), ES_OUT(int, 6));
 }
 
 /* MPI_Dist_graph_neighbors: sources = NULL -> MPI_ERR_ARG */
-static int c400(void)
+static int c419(void)
 {
     return MPI_Dist_graph_neighbors(es_self.h, 1, NULL, ES_OUT(int, 3), 1, ES_OUT(int, 5),
                                     ES_OUT(int, 6));
 }
 
 /* MPI_Dist_graph_neighbors: sourceweights = NULL -> MPI_ERR_ARG */
-static int c401(void)
+static int c420(void)
 {
     return MPI_Dist_graph_neighbors(es_self.h, 1, ES_OUT(int, 2), NULL, 1, ES_OUT(int, 5),
                                     ES_OUT(int, 6));
 }
 
 /* MPI_Dist_graph_neighbors: maxoutdegree = -1 -> MPI_ERR_COUNT */
-static int c402(void)
+static int c421(void)
 {
     return MPI_Dist_graph_neighbors(es_self.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), -1,
                                     ES_OUT(int, 5), ES_OUT(int, 6));
 }
 
 /* MPI_Dist_graph_neighbors: destinations = NULL -> MPI_ERR_ARG */
-static int c403(void)
+static int c422(void)
 {
     return MPI_Dist_graph_neighbors(es_self.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), 1, NULL,
                                     ES_OUT(int, 6));
 }
 
 /* MPI_Dist_graph_neighbors: destweights = NULL -> MPI_ERR_ARG */
-static int c404(void)
+static int c423(void)
 {
     return MPI_Dist_graph_neighbors(es_self.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), 1, ES_OUT(int, 5),
                                     NULL);
 }
 
 /* MPI_Dist_graph_neighbors_count: - = all valid -> MPI_SUCCESS */
-static int c405(void)
+static int c424(void)
 {
     return MPI_Dist_graph_neighbors_count(es_self.h, ES_OUT(int, 1), ES_OUT(int, 2),
                                           ES_OUT(int, 3));
 }
 
 /* MPI_Dist_graph_neighbors_count: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c406(void)
+static int c425(void)
 {
     return MPI_Dist_graph_neighbors_count(MPI_COMM_NULL, ES_OUT(int, 1), ES_OUT(int, 2),
                                           ES_OUT(int, 3));
@@ -2725,275 +2855,275 @@ static int c406(void)
 
 /* MPI_Dist_graph_neighbors_count: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c407(void)
+static int c426(void)
 {
     return MPI_Dist_graph_neighbors_count(es_freed.comm, ES_OUT(int, 1), ES_OUT(int, 2),
                                           ES_OUT(int, 3));
 }
 
 /* MPI_Dist_graph_neighbors_count: indegree = NULL -> MPI_ERR_ARG */
-static int c408(void)
+static int c427(void)
 {
     return MPI_Dist_graph_neighbors_count(es_self.h, NULL, ES_OUT(int, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Dist_graph_neighbors_count: outdegree = NULL -> MPI_ERR_ARG */
-static int c409(void)
+static int c428(void)
 {
     return MPI_Dist_graph_neighbors_count(es_self.h, ES_OUT(int, 1), NULL, ES_OUT(int, 3));
 }
 
 /* MPI_Dist_graph_neighbors_count: weighted = NULL -> MPI_ERR_ARG */
-static int c410(void)
+static int c429(void)
 {
     return MPI_Dist_graph_neighbors_count(es_self.h, ES_OUT(int, 1), ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Errhandler_create: - = all valid -> MPI_SUCCESS */
-static int c411(void)
+static int c430(void)
 {
     return MPI_Errhandler_create(es_errhandler_fn, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Errhandler_create: comm_errhandler_fn = NULL -> MPI_ERR_ARG */
-static int c412(void)
+static int c431(void)
 {
     return MPI_Errhandler_create(NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Errhandler_create: errhandler = NULL -> MPI_ERR_ARG */
-static int c413(void)
+static int c432(void)
 {
     return MPI_Errhandler_create(es_errhandler_fn, NULL);
 }
 
 /* MPI_Errhandler_free: - = all valid -> MPI_SUCCESS */
-static int c414(void)
+static int c433(void)
 {
     return MPI_Errhandler_free(ES_PTR(MPI_Errhandler, es_new_errhandler()));
 }
 
 /* MPI_Errhandler_free: errhandler = &MPI_ERRHANDLER_NULL -> MPI_ERR_ARG */
-static int c415(void)
+static int c434(void)
 {
     return MPI_Errhandler_free(ES_PTR(MPI_Errhandler, MPI_ERRHANDLER_NULL));
 }
 
 /* MPI_Errhandler_free: errhandler = NULL -> MPI_ERR_ARG */
-static int c416(void)
+static int c435(void)
 {
     return MPI_Errhandler_free(NULL);
 }
 
 /* MPI_Errhandler_get: - = all valid -> MPI_SUCCESS */
-static int c417(void)
+static int c436(void)
 {
     return MPI_Errhandler_get(es_world.h, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Errhandler_get: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c418(void)
+static int c437(void)
 {
     return MPI_Errhandler_get(MPI_COMM_NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Errhandler_get: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c419(void)
+static int c438(void)
 {
     return MPI_Errhandler_get(es_freed.comm, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Errhandler_get: errhandler = NULL -> MPI_ERR_ARG */
-static int c420(void)
+static int c439(void)
 {
     return MPI_Errhandler_get(es_world.h, NULL);
 }
 
 /* MPI_Errhandler_set: - = all valid -> MPI_SUCCESS */
-static int c421(void)
+static int c440(void)
 {
     return MPI_Errhandler_set(es_world.h, MPI_ERRORS_RETURN);
 }
 
 /* MPI_Errhandler_set: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c422(void)
+static int c441(void)
 {
     return MPI_Errhandler_set(MPI_COMM_NULL, MPI_ERRORS_RETURN);
 }
 
 /* MPI_Errhandler_set: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c423(void)
+static int c442(void)
 {
     return MPI_Errhandler_set(es_freed.comm, MPI_ERRORS_RETURN);
 }
 
 /* MPI_Errhandler_set: errhandler = MPI_ERRHANDLER_NULL -> MPI_ERR_ARG */
-static int c424(void)
+static int c443(void)
 {
     return MPI_Errhandler_set(es_world.h, MPI_ERRHANDLER_NULL);
 }
 
 /* MPI_Errhandler_set: errhandler = freed -> MPI_ERR_ARG
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c425(void)
+static int c444(void)
 {
     return MPI_Errhandler_set(es_world.h, es_freed.errhandler);
 }
 
 /* MPI_Error_class: - = all valid -> MPI_SUCCESS */
-static int c426(void)
+static int c445(void)
 {
     return MPI_Error_class(MPI_ERR_OTHER, ES_OUT(int, 1));
 }
 
 /* MPI_Error_class: errorcode = -1 -> MPI_ERR_ARG
  * MPICH: succeeds */
-static int c427(void)
+static int c446(void)
 {
     return MPI_Error_class(-1, ES_OUT(int, 1));
 }
 
 /* MPI_Error_class: errorclass = NULL -> MPI_ERR_ARG */
-static int c428(void)
+static int c447(void)
 {
     return MPI_Error_class(MPI_ERR_OTHER, NULL);
 }
 
 /* MPI_Error_string: - = all valid -> MPI_SUCCESS */
-static int c429(void)
+static int c448(void)
 {
     return MPI_Error_string(MPI_ERR_OTHER, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Error_string: errorcode = -1 -> MPI_ERR_ARG
  * MPICH: succeeds */
-static int c430(void)
+static int c449(void)
 {
     return MPI_Error_string(-1, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Error_string: string = NULL -> MPI_ERR_ARG */
-static int c431(void)
+static int c450(void)
 {
     return MPI_Error_string(MPI_ERR_OTHER, NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Error_string: resultlen = NULL -> MPI_ERR_ARG */
-static int c432(void)
+static int c451(void)
 {
     return MPI_Error_string(MPI_ERR_OTHER, ES_OUT(char, 1), NULL);
 }
 
 /* MPI_Exscan: - = all valid -> MPI_SUCCESS */
-static int c433(void)
+static int c452(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Exscan: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c434(void)
+static int c453(void)
 {
     return MPI_Exscan(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Exscan: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c435(void)
+static int c454(void)
 {
     return MPI_Exscan(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Exscan: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c436(void)
+static int c455(void)
 {
     return MPI_Exscan(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Exscan: count = -1 -> MPI_ERR_COUNT
  * MPICH: aborts */
-static int c437(void)
+static int c456(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Exscan: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c438(void)
+static int c457(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Exscan: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c439(void)
+static int c458(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Exscan: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c440(void)
+static int c459(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Exscan: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c441(void)
+static int c460(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Exscan: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c442(void)
+static int c461(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Exscan: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c443(void)
+static int c462(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
 /* MPI_Exscan_init: - = all valid -> MPI_SUCCESS */
-static int c444(void)
+static int c463(void)
 {
     return MPI_Exscan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Exscan_init: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c445(void)
+static int c464(void)
 {
     return MPI_Exscan_init(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Exscan_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c446(void)
+static int c465(void)
 {
     return MPI_Exscan_init(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Exscan_init: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c447(void)
+static int c466(void)
 {
     return MPI_Exscan_init(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Exscan_init: count = -1 -> MPI_ERR_COUNT */
-static int c448(void)
+static int c467(void)
 {
     return MPI_Exscan_init(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Exscan_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c449(void)
+static int c468(void)
 {
     return MPI_Exscan_init(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h,
                            MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -3001,14 +3131,14 @@ static int c449(void)
 
 /* MPI_Exscan_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c450(void)
+static int c469(void)
 {
     return MPI_Exscan_init(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Exscan_init: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c451(void)
+static int c470(void)
 {
     return MPI_Exscan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 7));
@@ -3016,14 +3146,14 @@ static int c451(void)
 
 /* MPI_Exscan_init: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c452(void)
+static int c471(void)
 {
     return MPI_Exscan_init(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Exscan_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c453(void)
+static int c472(void)
 {
     return MPI_Exscan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 7));
@@ -3031,190 +3161,190 @@ static int c453(void)
 
 /* MPI_Exscan_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c454(void)
+static int c473(void)
 {
     return MPI_Exscan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Exscan_init: info = bogus -> MPI_ERR_INFO */
-static int c455(void)
+static int c474(void)
 {
     return MPI_Exscan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, es_bogus_info,
                            ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Exscan_init: request = NULL -> MPI_ERR_ARG */
-static int c456(void)
+static int c475(void)
 {
     return MPI_Exscan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL, NULL);
 }
 
 /* MPI_File_create_errhandler: - = all valid -> MPI_SUCCESS */
-static int c457(void)
+static int c476(void)
 {
     return MPI_File_create_errhandler(es_errhandler_fn, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_File_create_errhandler: file_errhandler_fn = NULL -> MPI_ERR_ARG */
-static int c458(void)
+static int c477(void)
 {
     return MPI_File_create_errhandler(NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_File_create_errhandler: errhandler = NULL -> MPI_ERR_ARG */
-static int c459(void)
+static int c478(void)
 {
     return MPI_File_create_errhandler(es_errhandler_fn, NULL);
 }
 
 /* MPI_Finalized: - = all valid -> MPI_SUCCESS */
-static int c460(void)
+static int c479(void)
 {
     return MPI_Finalized(ES_OUT(int, 0));
 }
 
 /* MPI_Finalized: flag = NULL -> MPI_ERR_ARG */
-static int c461(void)
+static int c480(void)
 {
     return MPI_Finalized(NULL);
 }
 
 /* MPI_Free_mem: - = all valid -> MPI_SUCCESS */
-static int c462(void)
+static int c481(void)
 {
     return MPI_Free_mem(es_new_mem());
 }
 
 /* MPI_Gather: - = all valid -> MPI_SUCCESS */
-static int c463(void)
+static int c482(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c464(void)
+static int c483(void)
 {
     return MPI_Gather(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c465(void)
+static int c484(void)
 {
     return MPI_Gather(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: sendcount = -1 -> MPI_ERR_COUNT */
-static int c466(void)
+static int c485(void)
 {
     return MPI_Gather(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c467(void)
+static int c486(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c468(void)
+static int c487(void)
 {
     return MPI_Gather(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c469(void)
+static int c488(void)
 {
     return MPI_Gather(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c470(void)
+static int c489(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: recvcount = -1 -> MPI_ERR_COUNT */
-static int c471(void)
+static int c490(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c472(void)
+static int c491(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h);
 }
 
 /* MPI_Gather: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c473(void)
+static int c492(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, 0, es_self.h);
 }
 
 /* MPI_Gather: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c474(void)
+static int c493(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, 0, es_self.h);
 }
 
 /* MPI_Gather: root = -1 -> MPI_ERR_ROOT */
-static int c475(void)
+static int c494(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h);
 }
 
 /* MPI_Gather: root = size -> MPI_ERR_ROOT */
-static int c476(void)
+static int c495(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size, es_self.h);
 }
 
 /* MPI_Gather: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c477(void)
+static int c496(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Gather: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c478(void)
+static int c497(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm);
 }
 
 /* MPI_Gather_init: - = all valid -> MPI_SUCCESS */
-static int c479(void)
+static int c498(void)
 {
     return MPI_Gather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Gather_init: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c480(void)
+static int c499(void)
 {
     return MPI_Gather_init(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Gather_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c481(void)
+static int c500(void)
 {
     return MPI_Gather_init(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Gather_init: sendcount = -1 -> MPI_ERR_COUNT */
-static int c482(void)
+static int c501(void)
 {
     return MPI_Gather_init(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Gather_init: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c483(void)
+static int c502(void)
 {
     return MPI_Gather_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0, es_self.h,
                            MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
@@ -3222,35 +3352,35 @@ static int c483(void)
 
 /* MPI_Gather_init: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c484(void)
+static int c503(void)
 {
     return MPI_Gather_init(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, 0, es_self.h,
                            MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Gather_init: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c485(void)
+static int c504(void)
 {
     return MPI_Gather_init(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, 0, es_self.h,
                            MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Gather_init: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c486(void)
+static int c505(void)
 {
     return MPI_Gather_init(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Gather_init: recvcount = -1 -> MPI_ERR_COUNT */
-static int c487(void)
+static int c506(void)
 {
     return MPI_Gather_init(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Gather_init: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c488(void)
+static int c507(void)
 {
     return MPI_Gather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h,
                            MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
@@ -3258,35 +3388,35 @@ static int c488(void)
 
 /* MPI_Gather_init: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c489(void)
+static int c508(void)
 {
     return MPI_Gather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, 0, es_self.h,
                            MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Gather_init: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c490(void)
+static int c509(void)
 {
     return MPI_Gather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, 0, es_self.h,
                            MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Gather_init: root = -1 -> MPI_ERR_ROOT */
-static int c491(void)
+static int c510(void)
 {
     return MPI_Gather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Gather_init: root = size -> MPI_ERR_ROOT */
-static int c492(void)
+static int c511(void)
 {
     return MPI_Gather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size, es_self.h,
                            MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Gather_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c493(void)
+static int c512(void)
 {
     return MPI_Gather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL,
                            MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
@@ -3294,52 +3424,52 @@ static int c493(void)
 
 /* MPI_Gather_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c494(void)
+static int c513(void)
 {
     return MPI_Gather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm,
                            MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Gather_init: info = bogus -> MPI_ERR_INFO */
-static int c495(void)
+static int c514(void)
 {
     return MPI_Gather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, es_bogus_info,
                            ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Gather_init: request = NULL -> MPI_ERR_ARG */
-static int c496(void)
+static int c515(void)
 {
     return MPI_Gather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                            NULL);
 }
 
 /* MPI_Gatherv: - = all valid -> MPI_SUCCESS */
-static int c497(void)
+static int c516(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gatherv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c498(void)
+static int c517(void)
 {
     return MPI_Gatherv(NULL, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gatherv: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c499(void)
+static int c518(void)
 {
     return MPI_Gatherv(es_rbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gatherv: sendcount = -1 -> MPI_ERR_COUNT */
-static int c500(void)
+static int c519(void)
 {
     return MPI_Gatherv(es_sbuf, -1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gatherv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c501(void)
+static int c520(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, es_ones, es_iota, MPI_INT, 0,
                        es_self.h);
@@ -3347,32 +3477,32 @@ static int c501(void)
 
 /* MPI_Gatherv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c502(void)
+static int c521(void)
 {
     return MPI_Gatherv(es_sbuf, 1, es_freed.type, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gatherv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c503(void)
+static int c522(void)
 {
     return MPI_Gatherv(es_sbuf, 1, es_uncommitted, es_rbuf, es_ones, es_iota, MPI_INT, 0,
                        es_self.h);
 }
 
 /* MPI_Gatherv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c504(void)
+static int c523(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, NULL, es_ones, es_iota, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gatherv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c505(void)
+static int c524(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_neg_first, es_iota, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gatherv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c506(void)
+static int c525(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_DATATYPE_NULL, 0,
                        es_self.h);
@@ -3380,74 +3510,74 @@ static int c506(void)
 
 /* MPI_Gatherv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c507(void)
+static int c526(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_freed.type, 0, es_self.h);
 }
 
 /* MPI_Gatherv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c508(void)
+static int c527(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_uncommitted, 0,
                        es_self.h);
 }
 
 /* MPI_Gatherv: root = -1 -> MPI_ERR_ROOT */
-static int c509(void)
+static int c528(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, -1, es_self.h);
 }
 
 /* MPI_Gatherv: root = size -> MPI_ERR_ROOT */
-static int c510(void)
+static int c529(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.size,
                        es_self.h);
 }
 
 /* MPI_Gatherv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c511(void)
+static int c530(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Gatherv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c512(void)
+static int c531(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_freed.comm);
 }
 
 /* MPI_Gatherv_init: - = all valid -> MPI_SUCCESS */
-static int c513(void)
+static int c532(void)
 {
     return MPI_Gatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Gatherv_init: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c514(void)
+static int c533(void)
 {
     return MPI_Gatherv_init(NULL, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Gatherv_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c515(void)
+static int c534(void)
 {
     return MPI_Gatherv_init(es_rbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Gatherv_init: sendcount = -1 -> MPI_ERR_COUNT */
-static int c516(void)
+static int c535(void)
 {
     return MPI_Gatherv_init(es_sbuf, -1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Gatherv_init: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c517(void)
+static int c536(void)
 {
     return MPI_Gatherv_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, es_ones, es_iota, MPI_INT, 0,
                             es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
@@ -3455,35 +3585,35 @@ static int c517(void)
 
 /* MPI_Gatherv_init: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c518(void)
+static int c537(void)
 {
     return MPI_Gatherv_init(es_sbuf, 1, es_freed.type, es_rbuf, es_ones, es_iota, MPI_INT, 0,
                             es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Gatherv_init: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c519(void)
+static int c538(void)
 {
     return MPI_Gatherv_init(es_sbuf, 1, es_uncommitted, es_rbuf, es_ones, es_iota, MPI_INT, 0,
                             es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Gatherv_init: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c520(void)
+static int c539(void)
 {
     return MPI_Gatherv_init(es_sbuf, 1, MPI_INT, NULL, es_ones, es_iota, MPI_INT, 0, es_self.h,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Gatherv_init: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c521(void)
+static int c540(void)
 {
     return MPI_Gatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_neg_first, es_iota, MPI_INT, 0,
                             es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Gatherv_init: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c522(void)
+static int c541(void)
 {
     return MPI_Gatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_DATATYPE_NULL, 0,
                             es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
@@ -3491,35 +3621,35 @@ static int c522(void)
 
 /* MPI_Gatherv_init: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c523(void)
+static int c542(void)
 {
     return MPI_Gatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_freed.type, 0,
                             es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Gatherv_init: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c524(void)
+static int c543(void)
 {
     return MPI_Gatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_uncommitted, 0,
                             es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Gatherv_init: root = -1 -> MPI_ERR_ROOT */
-static int c525(void)
+static int c544(void)
 {
     return MPI_Gatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, -1, es_self.h,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Gatherv_init: root = size -> MPI_ERR_ROOT */
-static int c526(void)
+static int c545(void)
 {
     return MPI_Gatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.size,
                             es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Gatherv_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c527(void)
+static int c546(void)
 {
     return MPI_Gatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0,
                             MPI_COMM_NULL, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
@@ -3527,821 +3657,821 @@ static int c527(void)
 
 /* MPI_Gatherv_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c528(void)
+static int c547(void)
 {
     return MPI_Gatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0,
                             es_freed.comm, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Gatherv_init: info = bogus -> MPI_ERR_INFO */
-static int c529(void)
+static int c548(void)
 {
     return MPI_Gatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h,
                             es_bogus_info, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Gatherv_init: request = NULL -> MPI_ERR_ARG */
-static int c530(void)
+static int c549(void)
 {
     return MPI_Gatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h,
                             MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Get_address: - = all valid -> MPI_SUCCESS */
-static int c531(void)
+static int c550(void)
 {
     return MPI_Get_address(es_sbuf, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Get_address: address = NULL -> MPI_ERR_ARG */
-static int c532(void)
+static int c551(void)
 {
     return MPI_Get_address(es_sbuf, NULL);
 }
 
 /* MPI_Get_count: - = all valid -> MPI_SUCCESS */
-static int c533(void)
+static int c552(void)
 {
     return MPI_Get_count(&es_status0, MPI_INT, ES_OUT(int, 2));
 }
 
 /* MPI_Get_count: status = NULL -> MPI_ERR_ARG */
-static int c534(void)
+static int c553(void)
 {
     return MPI_Get_count(NULL, MPI_INT, ES_OUT(int, 2));
 }
 
 /* MPI_Get_count: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c535(void)
+static int c554(void)
 {
     return MPI_Get_count(&es_status0, MPI_DATATYPE_NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Get_count: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c536(void)
+static int c555(void)
 {
     return MPI_Get_count(&es_status0, es_freed.type, ES_OUT(int, 2));
 }
 
 /* MPI_Get_count: count = NULL -> MPI_ERR_ARG */
-static int c537(void)
+static int c556(void)
 {
     return MPI_Get_count(&es_status0, MPI_INT, NULL);
 }
 
 /* MPI_Get_elements: - = all valid -> MPI_SUCCESS */
-static int c538(void)
+static int c557(void)
 {
     return MPI_Get_elements(&es_status0, MPI_INT, ES_OUT(int, 2));
 }
 
 /* MPI_Get_elements: status = NULL -> MPI_ERR_ARG */
-static int c539(void)
+static int c558(void)
 {
     return MPI_Get_elements(NULL, MPI_INT, ES_OUT(int, 2));
 }
 
 /* MPI_Get_elements: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c540(void)
+static int c559(void)
 {
     return MPI_Get_elements(&es_status0, MPI_DATATYPE_NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Get_elements: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c541(void)
+static int c560(void)
 {
     return MPI_Get_elements(&es_status0, es_freed.type, ES_OUT(int, 2));
 }
 
 /* MPI_Get_elements: count = NULL -> MPI_ERR_ARG */
-static int c542(void)
+static int c561(void)
 {
     return MPI_Get_elements(&es_status0, MPI_INT, NULL);
 }
 
 /* MPI_Get_elements_x: - = all valid -> MPI_SUCCESS */
-static int c543(void)
+static int c562(void)
 {
     return MPI_Get_elements_x(&es_status0, MPI_INT, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Get_elements_x: status = NULL -> MPI_ERR_ARG */
-static int c544(void)
+static int c563(void)
 {
     return MPI_Get_elements_x(NULL, MPI_INT, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Get_elements_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c545(void)
+static int c564(void)
 {
     return MPI_Get_elements_x(&es_status0, MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Get_elements_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c546(void)
+static int c565(void)
 {
     return MPI_Get_elements_x(&es_status0, es_freed.type, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Get_elements_x: count = NULL -> MPI_ERR_ARG */
-static int c547(void)
+static int c566(void)
 {
     return MPI_Get_elements_x(&es_status0, MPI_INT, NULL);
 }
 
 /* MPI_Get_library_version: - = all valid -> MPI_SUCCESS */
-static int c548(void)
+static int c567(void)
 {
     return MPI_Get_library_version(ES_OUT(char, 0), ES_OUT(int, 1));
 }
 
 /* MPI_Get_library_version: version = NULL -> MPI_ERR_ARG */
-static int c549(void)
+static int c568(void)
 {
     return MPI_Get_library_version(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Get_library_version: resultlen = NULL -> MPI_ERR_ARG */
-static int c550(void)
+static int c569(void)
 {
     return MPI_Get_library_version(ES_OUT(char, 0), NULL);
 }
 
 /* MPI_Get_processor_name: - = all valid -> MPI_SUCCESS */
-static int c551(void)
+static int c570(void)
 {
     return MPI_Get_processor_name(ES_OUT(char, 0), ES_OUT(int, 1));
 }
 
 /* MPI_Get_processor_name: name = NULL -> MPI_ERR_ARG */
-static int c552(void)
+static int c571(void)
 {
     return MPI_Get_processor_name(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Get_processor_name: resultlen = NULL -> MPI_ERR_ARG */
-static int c553(void)
+static int c572(void)
 {
     return MPI_Get_processor_name(ES_OUT(char, 0), NULL);
 }
 
 /* MPI_Get_version: - = all valid -> MPI_SUCCESS */
-static int c554(void)
+static int c573(void)
 {
     return MPI_Get_version(ES_OUT(int, 0), ES_OUT(int, 1));
 }
 
 /* MPI_Get_version: version = NULL -> MPI_ERR_ARG */
-static int c555(void)
+static int c574(void)
 {
     return MPI_Get_version(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Get_version: subversion = NULL -> MPI_ERR_ARG */
-static int c556(void)
+static int c575(void)
 {
     return MPI_Get_version(ES_OUT(int, 0), NULL);
 }
 
 /* MPI_Graph_get: - = all valid -> MPI_SUCCESS */
-static int c557(void)
+static int c576(void)
 {
     return MPI_Graph_get(es_self.h, 1, 1, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Graph_get: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c558(void)
+static int c577(void)
 {
     return MPI_Graph_get(MPI_COMM_NULL, 1, 1, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Graph_get: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c559(void)
+static int c578(void)
 {
     return MPI_Graph_get(es_freed.comm, 1, 1, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Graph_get: maxindex = -1 -> MPI_ERR_ARG */
-static int c560(void)
+static int c579(void)
 {
     return MPI_Graph_get(es_self.h, -1, 1, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Graph_get: maxedges = -1 -> MPI_ERR_ARG */
-static int c561(void)
+static int c580(void)
 {
     return MPI_Graph_get(es_self.h, 1, -1, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Graph_get: index = NULL -> MPI_ERR_ARG */
-static int c562(void)
+static int c581(void)
 {
     return MPI_Graph_get(es_self.h, 1, 1, NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Graph_get: edges = NULL -> MPI_ERR_ARG */
-static int c563(void)
+static int c582(void)
 {
     return MPI_Graph_get(es_self.h, 1, 1, ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Graph_neighbors: - = all valid -> MPI_SUCCESS */
-static int c564(void)
+static int c583(void)
 {
     return MPI_Graph_neighbors(es_self.h, es_self.rank, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Graph_neighbors: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c565(void)
+static int c584(void)
 {
     return MPI_Graph_neighbors(MPI_COMM_NULL, es_self.rank, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Graph_neighbors: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c566(void)
+static int c585(void)
 {
     return MPI_Graph_neighbors(es_freed.comm, es_self.rank, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Graph_neighbors: rank = size -> MPI_ERR_RANK */
-static int c567(void)
+static int c586(void)
 {
     return MPI_Graph_neighbors(es_self.h, es_self.size, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Graph_neighbors: rank = -5 -> MPI_ERR_RANK */
-static int c568(void)
+static int c587(void)
 {
     return MPI_Graph_neighbors(es_self.h, -5, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Graph_neighbors: maxneighbors = -1 -> MPI_ERR_ARG */
-static int c569(void)
+static int c588(void)
 {
     return MPI_Graph_neighbors(es_self.h, es_self.rank, -1, ES_OUT(int, 3));
 }
 
 /* MPI_Graph_neighbors: neighbors = NULL -> MPI_ERR_ARG */
-static int c570(void)
+static int c589(void)
 {
     return MPI_Graph_neighbors(es_self.h, es_self.rank, 1, NULL);
 }
 
 /* MPI_Graph_neighbors_count: - = all valid -> MPI_SUCCESS */
-static int c571(void)
+static int c590(void)
 {
     return MPI_Graph_neighbors_count(es_self.h, es_self.rank, ES_OUT(int, 2));
 }
 
 /* MPI_Graph_neighbors_count: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c572(void)
+static int c591(void)
 {
     return MPI_Graph_neighbors_count(MPI_COMM_NULL, es_self.rank, ES_OUT(int, 2));
 }
 
 /* MPI_Graph_neighbors_count: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c573(void)
+static int c592(void)
 {
     return MPI_Graph_neighbors_count(es_freed.comm, es_self.rank, ES_OUT(int, 2));
 }
 
 /* MPI_Graph_neighbors_count: rank = size -> MPI_ERR_RANK */
-static int c574(void)
+static int c593(void)
 {
     return MPI_Graph_neighbors_count(es_self.h, es_self.size, ES_OUT(int, 2));
 }
 
 /* MPI_Graph_neighbors_count: rank = -5 -> MPI_ERR_RANK */
-static int c575(void)
+static int c594(void)
 {
     return MPI_Graph_neighbors_count(es_self.h, -5, ES_OUT(int, 2));
 }
 
 /* MPI_Graph_neighbors_count: nneighbors = NULL -> MPI_ERR_ARG */
-static int c576(void)
+static int c595(void)
 {
     return MPI_Graph_neighbors_count(es_self.h, es_self.rank, NULL);
 }
 
 /* MPI_Graphdims_get: - = all valid -> MPI_SUCCESS */
-static int c577(void)
+static int c596(void)
 {
     return MPI_Graphdims_get(es_self.h, ES_OUT(int, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Graphdims_get: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c578(void)
+static int c597(void)
 {
     return MPI_Graphdims_get(MPI_COMM_NULL, ES_OUT(int, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Graphdims_get: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c579(void)
+static int c598(void)
 {
     return MPI_Graphdims_get(es_freed.comm, ES_OUT(int, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Graphdims_get: nnodes = NULL -> MPI_ERR_ARG */
-static int c580(void)
+static int c599(void)
 {
     return MPI_Graphdims_get(es_self.h, NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Graphdims_get: nedges = NULL -> MPI_ERR_ARG */
-static int c581(void)
+static int c600(void)
 {
     return MPI_Graphdims_get(es_self.h, ES_OUT(int, 1), NULL);
 }
 
 /* MPI_Group_compare: - = all valid -> MPI_SUCCESS */
-static int c582(void)
+static int c601(void)
 {
     return MPI_Group_compare(es_world.group, es_world.group, ES_OUT(int, 2));
 }
 
 /* MPI_Group_compare: group1 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c583(void)
+static int c602(void)
 {
     return MPI_Group_compare(MPI_GROUP_NULL, es_world.group, ES_OUT(int, 2));
 }
 
 /* MPI_Group_compare: group1 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c584(void)
+static int c603(void)
 {
     return MPI_Group_compare(es_freed.group, es_world.group, ES_OUT(int, 2));
 }
 
 /* MPI_Group_compare: group2 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c585(void)
+static int c604(void)
 {
     return MPI_Group_compare(es_world.group, MPI_GROUP_NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Group_compare: group2 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c586(void)
+static int c605(void)
 {
     return MPI_Group_compare(es_world.group, es_freed.group, ES_OUT(int, 2));
 }
 
 /* MPI_Group_compare: result = NULL -> MPI_ERR_ARG */
-static int c587(void)
+static int c606(void)
 {
     return MPI_Group_compare(es_world.group, es_world.group, NULL);
 }
 
 /* MPI_Group_difference: - = all valid -> MPI_SUCCESS */
-static int c588(void)
+static int c607(void)
 {
     return MPI_Group_difference(es_world.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_difference: group1 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c589(void)
+static int c608(void)
 {
     return MPI_Group_difference(MPI_GROUP_NULL, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_difference: group1 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c590(void)
+static int c609(void)
 {
     return MPI_Group_difference(es_freed.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_difference: group2 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c591(void)
+static int c610(void)
 {
     return MPI_Group_difference(es_world.group, MPI_GROUP_NULL, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_difference: group2 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c592(void)
+static int c611(void)
 {
     return MPI_Group_difference(es_world.group, es_freed.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_difference: newgroup = NULL -> MPI_ERR_ARG */
-static int c593(void)
+static int c612(void)
 {
     return MPI_Group_difference(es_world.group, es_world.group, NULL);
 }
 
 /* MPI_Group_excl: - = all valid -> MPI_SUCCESS */
-static int c594(void)
+static int c613(void)
 {
     return MPI_Group_excl(es_world.group, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c595(void)
+static int c614(void)
 {
     return MPI_Group_excl(MPI_GROUP_NULL, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c596(void)
+static int c615(void)
 {
     return MPI_Group_excl(es_freed.group, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: n = -1 -> MPI_ERR_ARG */
-static int c597(void)
+static int c616(void)
 {
     return MPI_Group_excl(es_world.group, -1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: ranks = {size} -> MPI_ERR_RANK */
-static int c598(void)
+static int c617(void)
 {
     return MPI_Group_excl(es_world.group, 1, (int[]){es_world.size}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: ranks = {-5} -> MPI_ERR_RANK */
-static int c599(void)
+static int c618(void)
 {
     return MPI_Group_excl(es_world.group, 1, (int[]){-5}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: newgroup = NULL -> MPI_ERR_ARG */
-static int c600(void)
+static int c619(void)
 {
     return MPI_Group_excl(es_world.group, 1, (int[]){0}, NULL);
 }
 
 /* MPI_Group_free: - = all valid -> MPI_SUCCESS */
-static int c601(void)
+static int c620(void)
 {
     return MPI_Group_free(ES_PTR(MPI_Group, es_new_group()));
 }
 
 /* MPI_Group_free: group = &MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c602(void)
+static int c621(void)
 {
     return MPI_Group_free(ES_PTR(MPI_Group, MPI_GROUP_NULL));
 }
 
 /* MPI_Group_free: group = &freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c603(void)
+static int c622(void)
 {
     return MPI_Group_free(ES_PTR(MPI_Group, es_freed.group));
 }
 
 /* MPI_Group_free: group = NULL -> MPI_ERR_ARG */
-static int c604(void)
+static int c623(void)
 {
     return MPI_Group_free(NULL);
 }
 
 /* MPI_Group_incl: - = all valid -> MPI_SUCCESS */
-static int c605(void)
+static int c624(void)
 {
     return MPI_Group_incl(es_world.group, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c606(void)
+static int c625(void)
 {
     return MPI_Group_incl(MPI_GROUP_NULL, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c607(void)
+static int c626(void)
 {
     return MPI_Group_incl(es_freed.group, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: n = -1 -> MPI_ERR_ARG */
-static int c608(void)
+static int c627(void)
 {
     return MPI_Group_incl(es_world.group, -1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: ranks = {size} -> MPI_ERR_RANK */
-static int c609(void)
+static int c628(void)
 {
     return MPI_Group_incl(es_world.group, 1, (int[]){es_world.size}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: ranks = {-5} -> MPI_ERR_RANK */
-static int c610(void)
+static int c629(void)
 {
     return MPI_Group_incl(es_world.group, 1, (int[]){-5}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: newgroup = NULL -> MPI_ERR_ARG */
-static int c611(void)
+static int c630(void)
 {
     return MPI_Group_incl(es_world.group, 1, (int[]){0}, NULL);
 }
 
 /* MPI_Group_intersection: - = all valid -> MPI_SUCCESS */
-static int c612(void)
+static int c631(void)
 {
     return MPI_Group_intersection(es_world.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_intersection: group1 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c613(void)
+static int c632(void)
 {
     return MPI_Group_intersection(MPI_GROUP_NULL, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_intersection: group1 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c614(void)
+static int c633(void)
 {
     return MPI_Group_intersection(es_freed.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_intersection: group2 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c615(void)
+static int c634(void)
 {
     return MPI_Group_intersection(es_world.group, MPI_GROUP_NULL, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_intersection: group2 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c616(void)
+static int c635(void)
 {
     return MPI_Group_intersection(es_world.group, es_freed.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_intersection: newgroup = NULL -> MPI_ERR_ARG */
-static int c617(void)
+static int c636(void)
 {
     return MPI_Group_intersection(es_world.group, es_world.group, NULL);
 }
 
 /* MPI_Group_range_excl: - = all valid -> MPI_SUCCESS */
-static int c618(void)
+static int c637(void)
 {
     return MPI_Group_range_excl(es_world.group, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c619(void)
+static int c638(void)
 {
     return MPI_Group_range_excl(MPI_GROUP_NULL, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c620(void)
+static int c639(void)
 {
     return MPI_Group_range_excl(es_freed.group, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: n = -1 -> MPI_ERR_ARG */
-static int c621(void)
+static int c640(void)
 {
     return MPI_Group_range_excl(es_world.group, -1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: ranges = {{size,size,1}} -> MPI_ERR_ARG */
-static int c622(void)
+static int c641(void)
 {
     return MPI_Group_range_excl(es_world.group, 1, (int[][3]){{es_world.size, es_world.size, 1}},
                                 ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: ranges = {{-5,0,1}} -> MPI_ERR_ARG */
-static int c623(void)
+static int c642(void)
 {
     return MPI_Group_range_excl(es_world.group, 1, (int[][3]){{-5, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: newgroup = NULL -> MPI_ERR_ARG */
-static int c624(void)
+static int c643(void)
 {
     return MPI_Group_range_excl(es_world.group, 1, (int[][3]){{0, 0, 1}}, NULL);
 }
 
 /* MPI_Group_range_incl: - = all valid -> MPI_SUCCESS */
-static int c625(void)
+static int c644(void)
 {
     return MPI_Group_range_incl(es_world.group, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c626(void)
+static int c645(void)
 {
     return MPI_Group_range_incl(MPI_GROUP_NULL, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c627(void)
+static int c646(void)
 {
     return MPI_Group_range_incl(es_freed.group, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: n = -1 -> MPI_ERR_ARG */
-static int c628(void)
+static int c647(void)
 {
     return MPI_Group_range_incl(es_world.group, -1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: ranges = {{size,size,1}} -> MPI_ERR_ARG */
-static int c629(void)
+static int c648(void)
 {
     return MPI_Group_range_incl(es_world.group, 1, (int[][3]){{es_world.size, es_world.size, 1}},
                                 ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: ranges = {{-5,0,1}} -> MPI_ERR_ARG */
-static int c630(void)
+static int c649(void)
 {
     return MPI_Group_range_incl(es_world.group, 1, (int[][3]){{-5, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: newgroup = NULL -> MPI_ERR_ARG */
-static int c631(void)
+static int c650(void)
 {
     return MPI_Group_range_incl(es_world.group, 1, (int[][3]){{0, 0, 1}}, NULL);
 }
 
 /* MPI_Group_rank: - = all valid -> MPI_SUCCESS */
-static int c632(void)
+static int c651(void)
 {
     return MPI_Group_rank(es_world.group, ES_OUT(int, 1));
 }
 
 /* MPI_Group_rank: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c633(void)
+static int c652(void)
 {
     return MPI_Group_rank(MPI_GROUP_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Group_rank: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c634(void)
+static int c653(void)
 {
     return MPI_Group_rank(es_freed.group, ES_OUT(int, 1));
 }
 
 /* MPI_Group_rank: rank = NULL -> MPI_ERR_ARG */
-static int c635(void)
+static int c654(void)
 {
     return MPI_Group_rank(es_world.group, NULL);
 }
 
 /* MPI_Group_size: - = all valid -> MPI_SUCCESS */
-static int c636(void)
+static int c655(void)
 {
     return MPI_Group_size(es_world.group, ES_OUT(int, 1));
 }
 
 /* MPI_Group_size: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c637(void)
+static int c656(void)
 {
     return MPI_Group_size(MPI_GROUP_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Group_size: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c638(void)
+static int c657(void)
 {
     return MPI_Group_size(es_freed.group, ES_OUT(int, 1));
 }
 
 /* MPI_Group_size: size = NULL -> MPI_ERR_ARG */
-static int c639(void)
+static int c658(void)
 {
     return MPI_Group_size(es_world.group, NULL);
 }
 
 /* MPI_Group_translate_ranks: - = all valid -> MPI_SUCCESS */
-static int c640(void)
+static int c659(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){0}, es_world.group, ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: group1 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c641(void)
+static int c660(void)
 {
     return MPI_Group_translate_ranks(MPI_GROUP_NULL, 1, (int[]){0}, es_world.group, ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: group1 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c642(void)
+static int c661(void)
 {
     return MPI_Group_translate_ranks(es_freed.group, 1, (int[]){0}, es_world.group, ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: n = -1 -> MPI_ERR_ARG */
-static int c643(void)
+static int c662(void)
 {
     return MPI_Group_translate_ranks(es_world.group, -1, (int[]){0}, es_world.group,
                                      ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: ranks1 = {size} -> MPI_ERR_RANK */
-static int c644(void)
+static int c663(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){es_world.size}, es_world.group,
                                      ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: ranks1 = {-5} -> MPI_ERR_RANK */
-static int c645(void)
+static int c664(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){-5}, es_world.group,
                                      ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: group2 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c646(void)
+static int c665(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){0}, MPI_GROUP_NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: group2 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c647(void)
+static int c666(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){0}, es_freed.group, ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: ranks2 = NULL -> MPI_ERR_ARG */
-static int c648(void)
+static int c667(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){0}, es_world.group, NULL);
 }
 
 /* MPI_Group_union: - = all valid -> MPI_SUCCESS */
-static int c649(void)
+static int c668(void)
 {
     return MPI_Group_union(es_world.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_union: group1 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c650(void)
+static int c669(void)
 {
     return MPI_Group_union(MPI_GROUP_NULL, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_union: group1 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c651(void)
+static int c670(void)
 {
     return MPI_Group_union(es_freed.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_union: group2 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c652(void)
+static int c671(void)
 {
     return MPI_Group_union(es_world.group, MPI_GROUP_NULL, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_union: group2 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c653(void)
+static int c672(void)
 {
     return MPI_Group_union(es_world.group, es_freed.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_union: newgroup = NULL -> MPI_ERR_ARG */
-static int c654(void)
+static int c673(void)
 {
     return MPI_Group_union(es_world.group, es_world.group, NULL);
 }
 
 /* MPI_Iallgather: - = all valid -> MPI_SUCCESS */
-static int c655(void)
+static int c674(void)
 {
     return MPI_Iallgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h,
                           ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Iallgather: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c656(void)
+static int c675(void)
 {
     return MPI_Iallgather(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Iallgather: sendcount = -1 -> MPI_ERR_COUNT */
-static int c657(void)
+static int c676(void)
 {
     return MPI_Iallgather(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h,
                           ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Iallgather: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c658(void)
+static int c677(void)
 {
     return MPI_Iallgather(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_self.h,
                           ES_OUT(MPI_Request, 7));
@@ -4349,34 +4479,34 @@ static int c658(void)
 
 /* MPI_Iallgather: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c659(void)
+static int c678(void)
 {
     return MPI_Iallgather(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_self.h,
                           ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Iallgather: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c660(void)
+static int c679(void)
 {
     return MPI_Iallgather(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, es_self.h,
                           ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Iallgather: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c661(void)
+static int c680(void)
 {
     return MPI_Iallgather(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_self.h, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Iallgather: recvcount = -1 -> MPI_ERR_COUNT */
-static int c662(void)
+static int c681(void)
 {
     return MPI_Iallgather(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_self.h,
                           ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Iallgather: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c663(void)
+static int c682(void)
 {
     return MPI_Iallgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_self.h,
                           ES_OUT(MPI_Request, 7));
@@ -4384,21 +4514,21 @@ static int c663(void)
 
 /* MPI_Iallgather: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c664(void)
+static int c683(void)
 {
     return MPI_Iallgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_self.h,
                           ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Iallgather: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c665(void)
+static int c684(void)
 {
     return MPI_Iallgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, es_self.h,
                           ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Iallgather: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c666(void)
+static int c685(void)
 {
     return MPI_Iallgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, MPI_COMM_NULL,
                           ES_OUT(MPI_Request, 7));
@@ -4406,41 +4536,41 @@ static int c666(void)
 
 /* MPI_Iallgather: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c667(void)
+static int c686(void)
 {
     return MPI_Iallgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm,
                           ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Iallgather: request = NULL -> MPI_ERR_ARG */
-static int c668(void)
+static int c687(void)
 {
     return MPI_Iallgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h, NULL);
 }
 
 /* MPI_Iallgatherv: - = all valid -> MPI_SUCCESS */
-static int c669(void)
+static int c688(void)
 {
     return MPI_Iallgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iallgatherv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c670(void)
+static int c689(void)
 {
     return MPI_Iallgatherv(NULL, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iallgatherv: sendcount = -1 -> MPI_ERR_COUNT */
-static int c671(void)
+static int c690(void)
 {
     return MPI_Iallgatherv(es_sbuf, -1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iallgatherv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c672(void)
+static int c691(void)
 {
     return MPI_Iallgatherv(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, es_ones, es_iota, MPI_INT,
                            es_self.h, ES_OUT(MPI_Request, 8));
@@ -4448,35 +4578,35 @@ static int c672(void)
 
 /* MPI_Iallgatherv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c673(void)
+static int c692(void)
 {
     return MPI_Iallgatherv(es_sbuf, 1, es_freed.type, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iallgatherv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c674(void)
+static int c693(void)
 {
     return MPI_Iallgatherv(es_sbuf, 1, es_uncommitted, es_rbuf, es_ones, es_iota, MPI_INT,
                            es_self.h, ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iallgatherv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c675(void)
+static int c694(void)
 {
     return MPI_Iallgatherv(es_sbuf, 1, MPI_INT, NULL, es_ones, es_iota, MPI_INT, es_self.h,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iallgatherv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c676(void)
+static int c695(void)
 {
     return MPI_Iallgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_neg_first, es_iota, MPI_INT, es_self.h,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iallgatherv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c677(void)
+static int c696(void)
 {
     return MPI_Iallgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_DATATYPE_NULL,
                            es_self.h, ES_OUT(MPI_Request, 8));
@@ -4484,21 +4614,21 @@ static int c677(void)
 
 /* MPI_Iallgatherv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c678(void)
+static int c697(void)
 {
     return MPI_Iallgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_freed.type, es_self.h,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iallgatherv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c679(void)
+static int c698(void)
 {
     return MPI_Iallgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_uncommitted,
                            es_self.h, ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iallgatherv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c680(void)
+static int c699(void)
 {
     return MPI_Iallgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, MPI_COMM_NULL,
                            ES_OUT(MPI_Request, 8));
@@ -4506,40 +4636,40 @@ static int c680(void)
 
 /* MPI_Iallgatherv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c681(void)
+static int c700(void)
 {
     return MPI_Iallgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_freed.comm,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iallgatherv: request = NULL -> MPI_ERR_ARG */
-static int c682(void)
+static int c701(void)
 {
     return MPI_Iallgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h,
                            NULL);
 }
 
 /* MPI_Iallreduce: - = all valid -> MPI_SUCCESS */
-static int c683(void)
+static int c702(void)
 {
     return MPI_Iallreduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iallreduce: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c684(void)
+static int c703(void)
 {
     return MPI_Iallreduce(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iallreduce: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c685(void)
+static int c704(void)
 {
     return MPI_Iallreduce(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iallreduce: count = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c686(void)
+static int c705(void)
 {
     return MPI_Iallreduce(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h,
                           ES_OUT(MPI_Request, 6));
@@ -4547,7 +4677,7 @@ static int c686(void)
 
 /* MPI_Iallreduce: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c687(void)
+static int c706(void)
 {
     return MPI_Iallreduce(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h,
                           ES_OUT(MPI_Request, 6));
@@ -4555,14 +4685,14 @@ static int c687(void)
 
 /* MPI_Iallreduce: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c688(void)
+static int c707(void)
 {
     return MPI_Iallreduce(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iallreduce: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c689(void)
+static int c708(void)
 {
     return MPI_Iallreduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h,
                           ES_OUT(MPI_Request, 6));
@@ -4570,14 +4700,14 @@ static int c689(void)
 
 /* MPI_Iallreduce: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c690(void)
+static int c709(void)
 {
     return MPI_Iallreduce(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iallreduce: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c691(void)
+static int c710(void)
 {
     return MPI_Iallreduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL,
                           ES_OUT(MPI_Request, 6));
@@ -4585,40 +4715,40 @@ static int c691(void)
 
 /* MPI_Iallreduce: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c692(void)
+static int c711(void)
 {
     return MPI_Iallreduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iallreduce: request = NULL -> MPI_ERR_ARG */
-static int c693(void)
+static int c712(void)
 {
     return MPI_Iallreduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, NULL);
 }
 
 /* MPI_Ialltoall: - = all valid -> MPI_SUCCESS */
-static int c694(void)
+static int c713(void)
 {
     return MPI_Ialltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Ialltoall: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c695(void)
+static int c714(void)
 {
     return MPI_Ialltoall(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Ialltoall: sendcount = -1 -> MPI_ERR_COUNT */
-static int c696(void)
+static int c715(void)
 {
     return MPI_Ialltoall(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Ialltoall: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c697(void)
+static int c716(void)
 {
     return MPI_Ialltoall(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_self.h,
                          ES_OUT(MPI_Request, 7));
@@ -4626,34 +4756,34 @@ static int c697(void)
 
 /* MPI_Ialltoall: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c698(void)
+static int c717(void)
 {
     return MPI_Ialltoall(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_self.h,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Ialltoall: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c699(void)
+static int c718(void)
 {
     return MPI_Ialltoall(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, es_self.h,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Ialltoall: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c700(void)
+static int c719(void)
 {
     return MPI_Ialltoall(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_self.h, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Ialltoall: recvcount = -1 -> MPI_ERR_COUNT */
-static int c701(void)
+static int c720(void)
 {
     return MPI_Ialltoall(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_self.h,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Ialltoall: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c702(void)
+static int c721(void)
 {
     return MPI_Ialltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_self.h,
                          ES_OUT(MPI_Request, 7));
@@ -4661,21 +4791,21 @@ static int c702(void)
 
 /* MPI_Ialltoall: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c703(void)
+static int c722(void)
 {
     return MPI_Ialltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_self.h,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Ialltoall: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c704(void)
+static int c723(void)
 {
     return MPI_Ialltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, es_self.h,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Ialltoall: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c705(void)
+static int c724(void)
 {
     return MPI_Ialltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, MPI_COMM_NULL,
                          ES_OUT(MPI_Request, 7));
@@ -4683,41 +4813,41 @@ static int c705(void)
 
 /* MPI_Ialltoall: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c706(void)
+static int c725(void)
 {
     return MPI_Ialltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Ialltoall: request = NULL -> MPI_ERR_ARG */
-static int c707(void)
+static int c726(void)
 {
     return MPI_Ialltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h, NULL);
 }
 
 /* MPI_Ialltoallv: - = all valid -> MPI_SUCCESS */
-static int c708(void)
+static int c727(void)
 {
     return MPI_Ialltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                           es_self.h, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Ialltoallv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c709(void)
+static int c728(void)
 {
     return MPI_Ialltoallv(NULL, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                           es_self.h, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Ialltoallv: sendcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c710(void)
+static int c729(void)
 {
     return MPI_Ialltoallv(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                           MPI_INT, es_self.h, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Ialltoallv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c711(void)
+static int c730(void)
 {
     return MPI_Ialltoallv(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf, es_ones, es_iota,
                           MPI_INT, es_self.h, ES_OUT(MPI_Request, 9));
@@ -4725,35 +4855,35 @@ static int c711(void)
 
 /* MPI_Ialltoallv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c712(void)
+static int c731(void)
 {
     return MPI_Ialltoallv(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, es_ones, es_iota,
                           MPI_INT, es_self.h, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Ialltoallv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c713(void)
+static int c732(void)
 {
     return MPI_Ialltoallv(es_sbuf, es_ones, es_iota, es_uncommitted, es_rbuf, es_ones, es_iota,
                           MPI_INT, es_self.h, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Ialltoallv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c714(void)
+static int c733(void)
 {
     return MPI_Ialltoallv(es_sbuf, es_ones, es_iota, MPI_INT, NULL, es_ones, es_iota, MPI_INT,
                           es_self.h, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Ialltoallv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c715(void)
+static int c734(void)
 {
     return MPI_Ialltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_neg_first, es_iota,
                           MPI_INT, es_self.h, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Ialltoallv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c716(void)
+static int c735(void)
 {
     return MPI_Ialltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                           MPI_DATATYPE_NULL, es_self.h, ES_OUT(MPI_Request, 9));
@@ -4761,21 +4891,21 @@ static int c716(void)
 
 /* MPI_Ialltoallv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c717(void)
+static int c736(void)
 {
     return MPI_Ialltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                           es_freed.type, es_self.h, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Ialltoallv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c718(void)
+static int c737(void)
 {
     return MPI_Ialltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                           es_uncommitted, es_self.h, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Ialltoallv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c719(void)
+static int c738(void)
 {
     return MPI_Ialltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                           MPI_COMM_NULL, ES_OUT(MPI_Request, 9));
@@ -4783,70 +4913,70 @@ static int c719(void)
 
 /* MPI_Ialltoallv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c720(void)
+static int c739(void)
 {
     return MPI_Ialltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                           es_freed.comm, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Ialltoallv: request = NULL -> MPI_ERR_ARG */
-static int c721(void)
+static int c740(void)
 {
     return MPI_Ialltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                           es_self.h, NULL);
 }
 
 /* MPI_Ialltoallw: - = all valid -> MPI_SUCCESS */
-static int c722(void)
+static int c741(void)
 {
     return MPI_Ialltoallw(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
                           es_self.h, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Ialltoallw: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c723(void)
+static int c742(void)
 {
     return MPI_Ialltoallw(NULL, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
                           es_self.h, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Ialltoallw: sendcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c724(void)
+static int c743(void)
 {
     return MPI_Ialltoallw(es_sbuf, es_neg_first, es_iota, es_ints, es_rbuf, es_ones, es_iota,
                           es_ints, es_self.h, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Ialltoallw: sendtypes = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c725(void)
+static int c744(void)
 {
     return MPI_Ialltoallw(es_sbuf, es_ones, es_iota, es_null_first, es_rbuf, es_ones, es_iota,
                           es_ints, es_self.h, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Ialltoallw: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c726(void)
+static int c745(void)
 {
     return MPI_Ialltoallw(es_sbuf, es_ones, es_iota, es_ints, NULL, es_ones, es_iota, es_ints,
                           es_self.h, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Ialltoallw: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c727(void)
+static int c746(void)
 {
     return MPI_Ialltoallw(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_neg_first, es_iota,
                           es_ints, es_self.h, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Ialltoallw: recvtypes = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c728(void)
+static int c747(void)
 {
     return MPI_Ialltoallw(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota,
                           es_null_first, es_self.h, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Ialltoallw: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c729(void)
+static int c748(void)
 {
     return MPI_Ialltoallw(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
                           MPI_COMM_NULL, ES_OUT(MPI_Request, 9));
@@ -4854,135 +4984,135 @@ static int c729(void)
 
 /* MPI_Ialltoallw: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c730(void)
+static int c749(void)
 {
     return MPI_Ialltoallw(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
                           es_freed.comm, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Ialltoallw: request = NULL -> MPI_ERR_ARG */
-static int c731(void)
+static int c750(void)
 {
     return MPI_Ialltoallw(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
                           es_self.h, NULL);
 }
 
 /* MPI_Ibarrier: - = all valid -> MPI_SUCCESS */
-static int c732(void)
+static int c751(void)
 {
     return MPI_Ibarrier(es_self.h, ES_OUT(MPI_Request, 1));
 }
 
 /* MPI_Ibarrier: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c733(void)
+static int c752(void)
 {
     return MPI_Ibarrier(MPI_COMM_NULL, ES_OUT(MPI_Request, 1));
 }
 
 /* MPI_Ibarrier: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c734(void)
+static int c753(void)
 {
     return MPI_Ibarrier(es_freed.comm, ES_OUT(MPI_Request, 1));
 }
 
 /* MPI_Ibarrier: request = NULL -> MPI_ERR_ARG */
-static int c735(void)
+static int c754(void)
 {
     return MPI_Ibarrier(es_self.h, NULL);
 }
 
 /* MPI_Ibcast: - = all valid -> MPI_SUCCESS */
-static int c736(void)
+static int c755(void)
 {
     return MPI_Ibcast(es_rbuf, 1, MPI_INT, 0, es_self.h, ES_OUT(MPI_Request, 5));
 }
 
 /* MPI_Ibcast: buffer = NULL -> MPI_ERR_BUFFER */
-static int c737(void)
+static int c756(void)
 {
     return MPI_Ibcast(NULL, 1, MPI_INT, 0, es_self.h, ES_OUT(MPI_Request, 5));
 }
 
 /* MPI_Ibcast: count = -1 -> MPI_ERR_COUNT */
-static int c738(void)
+static int c757(void)
 {
     return MPI_Ibcast(es_rbuf, -1, MPI_INT, 0, es_self.h, ES_OUT(MPI_Request, 5));
 }
 
 /* MPI_Ibcast: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c739(void)
+static int c758(void)
 {
     return MPI_Ibcast(es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h, ES_OUT(MPI_Request, 5));
 }
 
 /* MPI_Ibcast: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c740(void)
+static int c759(void)
 {
     return MPI_Ibcast(es_rbuf, 1, es_freed.type, 0, es_self.h, ES_OUT(MPI_Request, 5));
 }
 
 /* MPI_Ibcast: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c741(void)
+static int c760(void)
 {
     return MPI_Ibcast(es_rbuf, 1, es_uncommitted, 0, es_self.h, ES_OUT(MPI_Request, 5));
 }
 
 /* MPI_Ibcast: root = -1 -> MPI_ERR_ROOT */
-static int c742(void)
+static int c761(void)
 {
     return MPI_Ibcast(es_rbuf, 1, MPI_INT, -1, es_self.h, ES_OUT(MPI_Request, 5));
 }
 
 /* MPI_Ibcast: root = size -> MPI_ERR_ROOT */
-static int c743(void)
+static int c762(void)
 {
     return MPI_Ibcast(es_rbuf, 1, MPI_INT, es_self.size, es_self.h, ES_OUT(MPI_Request, 5));
 }
 
 /* MPI_Ibcast: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c744(void)
+static int c763(void)
 {
     return MPI_Ibcast(es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 5));
 }
 
 /* MPI_Ibcast: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c745(void)
+static int c764(void)
 {
     return MPI_Ibcast(es_rbuf, 1, MPI_INT, 0, es_freed.comm, ES_OUT(MPI_Request, 5));
 }
 
 /* MPI_Ibcast: request = NULL -> MPI_ERR_ARG */
-static int c746(void)
+static int c765(void)
 {
     return MPI_Ibcast(es_rbuf, 1, MPI_INT, 0, es_self.h, NULL);
 }
 
 /* MPI_Ibsend: - = all valid -> MPI_SUCCESS */
-static int c747(void)
+static int c766(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: buf = NULL -> MPI_ERR_BUFFER */
-static int c748(void)
+static int c767(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: count = -1 -> MPI_ERR_COUNT */
-static int c749(void)
+static int c768(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c750(void)
+static int c769(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
@@ -4991,7 +5121,7 @@ static int c750(void)
 
 /* MPI_Ibsend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c751(void)
+static int c770(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
@@ -4999,7 +5129,7 @@ static int c751(void)
 }
 
 /* MPI_Ibsend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c752(void)
+static int c771(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
@@ -5007,28 +5137,28 @@ static int c752(void)
 }
 
 /* MPI_Ibsend: dest = size -> MPI_ERR_RANK */
-static int c753(void)
+static int c772(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: dest = -5 -> MPI_ERR_RANK */
-static int c754(void)
+static int c773(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: tag = -5 -> MPI_ERR_TAG */
-static int c755(void)
+static int c774(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c756(void)
+static int c775(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_attach_buffer();
@@ -5037,7 +5167,7 @@ static int c756(void)
 }
 
 /* MPI_Ibsend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c757(void)
+static int c776(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
@@ -5045,47 +5175,47 @@ static int c757(void)
 
 /* MPI_Ibsend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c758(void)
+static int c777(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: request = NULL -> MPI_ERR_ARG */
-static int c759(void)
+static int c778(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Iexscan: - = all valid -> MPI_SUCCESS */
-static int c760(void)
+static int c779(void)
 {
     return MPI_Iexscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iexscan: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c761(void)
+static int c780(void)
 {
     return MPI_Iexscan(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iexscan: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c762(void)
+static int c781(void)
 {
     return MPI_Iexscan(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iexscan: count = -1 -> MPI_ERR_COUNT
  * MPICH: aborts */
-static int c763(void)
+static int c782(void)
 {
     return MPI_Iexscan(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iexscan: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c764(void)
+static int c783(void)
 {
     return MPI_Iexscan(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h,
                        ES_OUT(MPI_Request, 6));
@@ -5093,14 +5223,14 @@ static int c764(void)
 
 /* MPI_Iexscan: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c765(void)
+static int c784(void)
 {
     return MPI_Iexscan(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h,
                        ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iexscan: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c766(void)
+static int c785(void)
 {
     return MPI_Iexscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h,
                        ES_OUT(MPI_Request, 6));
@@ -5108,14 +5238,14 @@ static int c766(void)
 
 /* MPI_Iexscan: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c767(void)
+static int c786(void)
 {
     return MPI_Iexscan(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h,
                        ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iexscan: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c768(void)
+static int c787(void)
 {
     return MPI_Iexscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL,
                        ES_OUT(MPI_Request, 6));
@@ -5123,40 +5253,40 @@ static int c768(void)
 
 /* MPI_Iexscan: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c769(void)
+static int c788(void)
 {
     return MPI_Iexscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm,
                        ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iexscan: request = NULL -> MPI_ERR_ARG */
-static int c770(void)
+static int c789(void)
 {
     return MPI_Iexscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, NULL);
 }
 
 /* MPI_Igather: - = all valid -> MPI_SUCCESS */
-static int c771(void)
+static int c790(void)
 {
     return MPI_Igather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                        ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Igather: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c772(void)
+static int c791(void)
 {
     return MPI_Igather(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Igather: sendcount = -1 -> MPI_ERR_COUNT */
-static int c773(void)
+static int c792(void)
 {
     return MPI_Igather(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                        ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Igather: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c774(void)
+static int c793(void)
 {
     return MPI_Igather(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0, es_self.h,
                        ES_OUT(MPI_Request, 8));
@@ -5164,34 +5294,34 @@ static int c774(void)
 
 /* MPI_Igather: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c775(void)
+static int c794(void)
 {
     return MPI_Igather(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, 0, es_self.h,
                        ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Igather: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c776(void)
+static int c795(void)
 {
     return MPI_Igather(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, 0, es_self.h,
                        ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Igather: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c777(void)
+static int c796(void)
 {
     return MPI_Igather(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h, ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Igather: recvcount = -1 -> MPI_ERR_COUNT */
-static int c778(void)
+static int c797(void)
 {
     return MPI_Igather(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h,
                        ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Igather: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c779(void)
+static int c798(void)
 {
     return MPI_Igather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h,
                        ES_OUT(MPI_Request, 8));
@@ -5199,35 +5329,35 @@ static int c779(void)
 
 /* MPI_Igather: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c780(void)
+static int c799(void)
 {
     return MPI_Igather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, 0, es_self.h,
                        ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Igather: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c781(void)
+static int c800(void)
 {
     return MPI_Igather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, 0, es_self.h,
                        ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Igather: root = -1 -> MPI_ERR_ROOT */
-static int c782(void)
+static int c801(void)
 {
     return MPI_Igather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h,
                        ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Igather: root = size -> MPI_ERR_ROOT */
-static int c783(void)
+static int c802(void)
 {
     return MPI_Igather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size, es_self.h,
                        ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Igather: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c784(void)
+static int c803(void)
 {
     return MPI_Igather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL,
                        ES_OUT(MPI_Request, 8));
@@ -5235,41 +5365,41 @@ static int c784(void)
 
 /* MPI_Igather: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c785(void)
+static int c804(void)
 {
     return MPI_Igather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm,
                        ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Igather: request = NULL -> MPI_ERR_ARG */
-static int c786(void)
+static int c805(void)
 {
     return MPI_Igather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, NULL);
 }
 
 /* MPI_Igatherv: - = all valid -> MPI_SUCCESS */
-static int c787(void)
+static int c806(void)
 {
     return MPI_Igatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h,
                         ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Igatherv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c788(void)
+static int c807(void)
 {
     return MPI_Igatherv(NULL, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h,
                         ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Igatherv: sendcount = -1 -> MPI_ERR_COUNT */
-static int c789(void)
+static int c808(void)
 {
     return MPI_Igatherv(es_sbuf, -1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h,
                         ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Igatherv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c790(void)
+static int c809(void)
 {
     return MPI_Igatherv(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, es_ones, es_iota, MPI_INT, 0,
                         es_self.h, ES_OUT(MPI_Request, 9));
@@ -5277,35 +5407,35 @@ static int c790(void)
 
 /* MPI_Igatherv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c791(void)
+static int c810(void)
 {
     return MPI_Igatherv(es_sbuf, 1, es_freed.type, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h,
                         ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Igatherv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c792(void)
+static int c811(void)
 {
     return MPI_Igatherv(es_sbuf, 1, es_uncommitted, es_rbuf, es_ones, es_iota, MPI_INT, 0,
                         es_self.h, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Igatherv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c793(void)
+static int c812(void)
 {
     return MPI_Igatherv(es_sbuf, 1, MPI_INT, NULL, es_ones, es_iota, MPI_INT, 0, es_self.h,
                         ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Igatherv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c794(void)
+static int c813(void)
 {
     return MPI_Igatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_neg_first, es_iota, MPI_INT, 0, es_self.h,
                         ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Igatherv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c795(void)
+static int c814(void)
 {
     return MPI_Igatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_DATATYPE_NULL, 0,
                         es_self.h, ES_OUT(MPI_Request, 9));
@@ -5313,35 +5443,35 @@ static int c795(void)
 
 /* MPI_Igatherv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c796(void)
+static int c815(void)
 {
     return MPI_Igatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_freed.type, 0, es_self.h,
                         ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Igatherv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c797(void)
+static int c816(void)
 {
     return MPI_Igatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_uncommitted, 0,
                         es_self.h, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Igatherv: root = -1 -> MPI_ERR_ROOT */
-static int c798(void)
+static int c817(void)
 {
     return MPI_Igatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, -1, es_self.h,
                         ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Igatherv: root = size -> MPI_ERR_ROOT */
-static int c799(void)
+static int c818(void)
 {
     return MPI_Igatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.size,
                         es_self.h, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Igatherv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c800(void)
+static int c819(void)
 {
     return MPI_Igatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, MPI_COMM_NULL,
                         ES_OUT(MPI_Request, 9));
@@ -5349,49 +5479,49 @@ static int c800(void)
 
 /* MPI_Igatherv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c801(void)
+static int c820(void)
 {
     return MPI_Igatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_freed.comm,
                         ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Igatherv: request = NULL -> MPI_ERR_ARG */
-static int c802(void)
+static int c821(void)
 {
     return MPI_Igatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h,
                         NULL);
 }
 
 /* MPI_Improbe: - = all valid -> MPI_SUCCESS */
-static int c803(void)
+static int c822(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: source = size -> MPI_ERR_RANK */
-static int c804(void)
+static int c823(void)
 {
     return MPI_Improbe(es_world.size, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: source = -5 -> MPI_ERR_RANK */
-static int c805(void)
+static int c824(void)
 {
     return MPI_Improbe(-5, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: tag = -5 -> MPI_ERR_TAG */
-static int c806(void)
+static int c825(void)
 {
     return MPI_Improbe(es_world.rank, -5, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c807(void)
+static int c826(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Improbe(es_world.rank, es_tag_ub + 1, es_world.h, ES_OUT(int, 3),
@@ -5399,7 +5529,7 @@ static int c807(void)
 }
 
 /* MPI_Improbe: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c808(void)
+static int c827(void)
 {
     return MPI_Improbe(es_world.rank, 0, MPI_COMM_NULL, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
@@ -5407,54 +5537,54 @@ static int c808(void)
 
 /* MPI_Improbe: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c809(void)
+static int c828(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_freed.comm, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: flag = NULL -> MPI_ERR_ARG */
-static int c810(void)
+static int c829(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_world.h, NULL, ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: message = NULL -> MPI_ERR_ARG */
-static int c811(void)
+static int c830(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), NULL, ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: status = NULL -> MPI_ERR_ARG */
-static int c812(void)
+static int c831(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4), NULL);
 }
 
 /* MPI_Imrecv: - = all valid -> MPI_SUCCESS */
-static int c813(void)
+static int c832(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: buf = NULL -> MPI_ERR_BUFFER */
-static int c814(void)
+static int c833(void)
 {
     return MPI_Imrecv(NULL, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: count = -1 -> MPI_ERR_COUNT */
-static int c815(void)
+static int c834(void)
 {
     return MPI_Imrecv(es_rbuf, -1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c816(void)
+static int c835(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_DATATYPE_NULL, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
@@ -5462,283 +5592,507 @@ static int c816(void)
 
 /* MPI_Imrecv: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c817(void)
+static int c836(void)
 {
     return MPI_Imrecv(es_rbuf, 1, es_freed.type, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c818(void)
+static int c837(void)
 {
     return MPI_Imrecv(es_rbuf, 1, es_uncommitted, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: message = &MPI_MESSAGE_NULL -> MPI_ERR_REQUEST */
-static int c819(void)
+static int c838(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NULL),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: message = NULL -> MPI_ERR_ARG */
-static int c820(void)
+static int c839(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_INT, NULL, ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: request = NULL -> MPI_ERR_ARG */
-static int c821(void)
+static int c840(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC), NULL);
 }
 
 /* MPI_Info_create: - = all valid -> MPI_SUCCESS */
-static int c822(void)
+static int c841(void)
 {
     return MPI_Info_create(ES_OUT(MPI_Info, 0));
 }
 
 /* MPI_Info_create: info = NULL -> MPI_ERR_ARG */
-static int c823(void)
+static int c842(void)
 {
     return MPI_Info_create(NULL);
 }
 
 /* MPI_Info_delete: - = all valid -> MPI_SUCCESS */
-static int c824(void)
+static int c843(void)
 {
     return MPI_Info_delete(MPI_INFO_NULL, "errsweep");
 }
 
 /* MPI_Info_delete: info = bogus -> MPI_ERR_INFO */
-static int c825(void)
+static int c844(void)
 {
     return MPI_Info_delete(es_bogus_info, "errsweep");
 }
 
 /* MPI_Info_delete: key = NULL -> MPI_ERR_ARG */
-static int c826(void)
+static int c845(void)
 {
     return MPI_Info_delete(MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Info_dup: - = all valid -> MPI_SUCCESS */
-static int c827(void)
+static int c846(void)
 {
     return MPI_Info_dup(MPI_INFO_NULL, ES_OUT(MPI_Info, 1));
 }
 
 /* MPI_Info_dup: info = bogus -> MPI_ERR_INFO */
-static int c828(void)
+static int c847(void)
 {
     return MPI_Info_dup(es_bogus_info, ES_OUT(MPI_Info, 1));
 }
 
 /* MPI_Info_dup: newinfo = NULL -> MPI_ERR_ARG */
-static int c829(void)
+static int c848(void)
 {
     return MPI_Info_dup(MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Info_get: - = all valid -> MPI_SUCCESS */
-static int c830(void)
+static int c849(void)
 {
     return MPI_Info_get(MPI_INFO_NULL, "errsweep", 0, ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Info_get: info = bogus -> MPI_ERR_INFO */
-static int c831(void)
+static int c850(void)
 {
     return MPI_Info_get(es_bogus_info, "errsweep", 0, ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Info_get: key = NULL -> MPI_ERR_ARG */
-static int c832(void)
+static int c851(void)
 {
     return MPI_Info_get(MPI_INFO_NULL, NULL, 0, ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Info_get: value = NULL -> MPI_ERR_ARG */
-static int c833(void)
+static int c852(void)
 {
     return MPI_Info_get(MPI_INFO_NULL, "errsweep", 0, NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Info_get: flag = NULL -> MPI_ERR_ARG */
-static int c834(void)
+static int c853(void)
 {
     return MPI_Info_get(MPI_INFO_NULL, "errsweep", 0, ES_OUT(char, 3), NULL);
 }
 
 /* MPI_Info_get_nkeys: - = all valid -> MPI_SUCCESS */
-static int c835(void)
+static int c854(void)
 {
     return MPI_Info_get_nkeys(MPI_INFO_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Info_get_nkeys: info = bogus -> MPI_ERR_INFO */
-static int c836(void)
+static int c855(void)
 {
     return MPI_Info_get_nkeys(es_bogus_info, ES_OUT(int, 1));
 }
 
 /* MPI_Info_get_nkeys: nkeys = NULL -> MPI_ERR_ARG */
-static int c837(void)
+static int c856(void)
 {
     return MPI_Info_get_nkeys(MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Info_get_nthkey: - = all valid -> MPI_SUCCESS */
-static int c838(void)
+static int c857(void)
 {
     return MPI_Info_get_nthkey(MPI_INFO_NULL, 0, ES_OUT(char, 2));
 }
 
 /* MPI_Info_get_nthkey: info = bogus -> MPI_ERR_INFO */
-static int c839(void)
+static int c858(void)
 {
     return MPI_Info_get_nthkey(es_bogus_info, 0, ES_OUT(char, 2));
 }
 
 /* MPI_Info_get_nthkey: key = NULL -> MPI_ERR_ARG */
-static int c840(void)
+static int c859(void)
 {
     return MPI_Info_get_nthkey(MPI_INFO_NULL, 0, NULL);
 }
 
 /* MPI_Info_get_string: - = all valid -> MPI_SUCCESS */
-static int c841(void)
+static int c860(void)
 {
     return MPI_Info_get_string(MPI_INFO_NULL, "errsweep", ES_PTR(int, 64), ES_OUT(char, 3),
                                ES_OUT(int, 4));
 }
 
 /* MPI_Info_get_string: info = bogus -> MPI_ERR_INFO */
-static int c842(void)
+static int c861(void)
 {
     return MPI_Info_get_string(es_bogus_info, "errsweep", ES_PTR(int, 64), ES_OUT(char, 3),
                                ES_OUT(int, 4));
 }
 
 /* MPI_Info_get_string: key = NULL -> MPI_ERR_ARG */
-static int c843(void)
+static int c862(void)
 {
     return MPI_Info_get_string(MPI_INFO_NULL, NULL, ES_PTR(int, 64), ES_OUT(char, 3),
                                ES_OUT(int, 4));
 }
 
 /* MPI_Info_get_string: buflen = NULL -> MPI_ERR_ARG */
-static int c844(void)
+static int c863(void)
 {
     return MPI_Info_get_string(MPI_INFO_NULL, "errsweep", NULL, ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Info_get_string: value = NULL -> MPI_ERR_ARG */
-static int c845(void)
+static int c864(void)
 {
     return MPI_Info_get_string(MPI_INFO_NULL, "errsweep", ES_PTR(int, 64), NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Info_get_string: flag = NULL -> MPI_ERR_ARG */
-static int c846(void)
+static int c865(void)
 {
     return MPI_Info_get_string(MPI_INFO_NULL, "errsweep", ES_PTR(int, 64), ES_OUT(char, 3), NULL);
 }
 
 /* MPI_Info_get_valuelen: - = all valid -> MPI_SUCCESS */
-static int c847(void)
+static int c866(void)
 {
     return MPI_Info_get_valuelen(MPI_INFO_NULL, "errsweep", ES_OUT(int, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Info_get_valuelen: info = bogus -> MPI_ERR_INFO */
-static int c848(void)
+static int c867(void)
 {
     return MPI_Info_get_valuelen(es_bogus_info, "errsweep", ES_OUT(int, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Info_get_valuelen: key = NULL -> MPI_ERR_ARG */
-static int c849(void)
+static int c868(void)
 {
     return MPI_Info_get_valuelen(MPI_INFO_NULL, NULL, ES_OUT(int, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Info_get_valuelen: valuelen = NULL -> MPI_ERR_ARG */
-static int c850(void)
+static int c869(void)
 {
     return MPI_Info_get_valuelen(MPI_INFO_NULL, "errsweep", NULL, ES_OUT(int, 3));
 }
 
 /* MPI_Info_get_valuelen: flag = NULL -> MPI_ERR_ARG */
-static int c851(void)
+static int c870(void)
 {
     return MPI_Info_get_valuelen(MPI_INFO_NULL, "errsweep", ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Info_set: - = all valid -> MPI_SUCCESS */
-static int c852(void)
+static int c871(void)
 {
     return MPI_Info_set(MPI_INFO_NULL, "errsweep", "errsweep");
 }
 
 /* MPI_Info_set: info = bogus -> MPI_ERR_INFO */
-static int c853(void)
+static int c872(void)
 {
     return MPI_Info_set(es_bogus_info, "errsweep", "errsweep");
 }
 
 /* MPI_Info_set: key = NULL -> MPI_ERR_ARG */
-static int c854(void)
+static int c873(void)
 {
     return MPI_Info_set(MPI_INFO_NULL, NULL, "errsweep");
 }
 
 /* MPI_Info_set: value = NULL -> MPI_ERR_ARG */
-static int c855(void)
+static int c874(void)
 {
     return MPI_Info_set(MPI_INFO_NULL, "errsweep", NULL);
 }
 
 /* MPI_Initialized: - = all valid -> MPI_SUCCESS */
-static int c856(void)
+static int c875(void)
 {
     return MPI_Initialized(ES_OUT(int, 0));
 }
 
 /* MPI_Initialized: flag = NULL -> MPI_ERR_ARG */
-static int c857(void)
+static int c876(void)
 {
     return MPI_Initialized(NULL);
 }
 
+/* MPI_Intercomm_create: - = all valid -> MPI_SUCCESS */
+static int c877(void)
+{
+    return MPI_Intercomm_create(es_self.h, es_self.rank, es_self.h, es_self.rank, 0,
+                                ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Intercomm_create: local_comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c878(void)
+{
+    return MPI_Intercomm_create(MPI_COMM_NULL, es_self.rank, es_self.h, es_self.rank, 0,
+                                ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Intercomm_create: local_comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c879(void)
+{
+    return MPI_Intercomm_create(es_freed.comm, es_self.rank, es_self.h, es_self.rank, 0,
+                                ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Intercomm_create: local_leader = size -> MPI_ERR_RANK */
+static int c880(void)
+{
+    return MPI_Intercomm_create(es_self.h, es_self.size, es_self.h, es_self.rank, 0,
+                                ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Intercomm_create: local_leader = -5 -> MPI_ERR_RANK */
+static int c881(void)
+{
+    return MPI_Intercomm_create(es_self.h, -5, es_self.h, es_self.rank, 0, ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Intercomm_create: peer_comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c882(void)
+{
+    return MPI_Intercomm_create(es_self.h, es_self.rank, MPI_COMM_NULL, es_self.rank, 0,
+                                ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Intercomm_create: peer_comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c883(void)
+{
+    return MPI_Intercomm_create(es_self.h, es_self.rank, es_freed.comm, es_self.rank, 0,
+                                ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Intercomm_create: remote_leader = size -> MPI_ERR_RANK */
+static int c884(void)
+{
+    return MPI_Intercomm_create(es_self.h, es_self.rank, es_self.h, es_self.size, 0,
+                                ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Intercomm_create: remote_leader = -5 -> MPI_ERR_RANK */
+static int c885(void)
+{
+    return MPI_Intercomm_create(es_self.h, es_self.rank, es_self.h, -5, 0, ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Intercomm_create: tag = -5 -> MPI_ERR_TAG */
+static int c886(void)
+{
+    return MPI_Intercomm_create(es_self.h, es_self.rank, es_self.h, es_self.rank, -5,
+                                ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Intercomm_create: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
+static int c887(void)
+{
+    if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
+    return MPI_Intercomm_create(es_self.h, es_self.rank, es_self.h, es_self.rank, es_tag_ub + 1,
+                                ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Intercomm_create: newintercomm = NULL -> MPI_ERR_ARG */
+static int c888(void)
+{
+    return MPI_Intercomm_create(es_self.h, es_self.rank, es_self.h, es_self.rank, 0, NULL);
+}
+
+/* MPI_Intercomm_create_from_groups: - = all valid -> MPI_SUCCESS */
+static int c889(void)
+{
+    return MPI_Intercomm_create_from_groups(es_self.group, es_self.rank, es_self.group,
+                                            es_self.rank, "errsweep", MPI_INFO_NULL,
+                                            MPI_ERRORS_RETURN, ES_OUT(MPI_Comm, 7));
+}
+
+/* MPI_Intercomm_create_from_groups: local_group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
+static int c890(void)
+{
+    return MPI_Intercomm_create_from_groups(MPI_GROUP_NULL, es_self.rank, es_self.group,
+                                            es_self.rank, "errsweep", MPI_INFO_NULL,
+                                            MPI_ERRORS_RETURN, ES_OUT(MPI_Comm, 7));
+}
+
+/* MPI_Intercomm_create_from_groups: local_group = freed -> MPI_ERR_GROUP
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c891(void)
+{
+    return MPI_Intercomm_create_from_groups(es_freed.group, es_self.rank, es_self.group,
+                                            es_self.rank, "errsweep", MPI_INFO_NULL,
+                                            MPI_ERRORS_RETURN, ES_OUT(MPI_Comm, 7));
+}
+
+/* MPI_Intercomm_create_from_groups: local_leader = size -> MPI_ERR_RANK */
+static int c892(void)
+{
+    return MPI_Intercomm_create_from_groups(es_self.group, es_self.size, es_self.group,
+                                            es_self.rank, "errsweep", MPI_INFO_NULL,
+                                            MPI_ERRORS_RETURN, ES_OUT(MPI_Comm, 7));
+}
+
+/* MPI_Intercomm_create_from_groups: local_leader = -5 -> MPI_ERR_RANK */
+static int c893(void)
+{
+    return MPI_Intercomm_create_from_groups(es_self.group, -5, es_self.group, es_self.rank,
+                                            "errsweep", MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                            ES_OUT(MPI_Comm, 7));
+}
+
+/* MPI_Intercomm_create_from_groups: remote_group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
+static int c894(void)
+{
+    return MPI_Intercomm_create_from_groups(es_self.group, es_self.rank, MPI_GROUP_NULL,
+                                            es_self.rank, "errsweep", MPI_INFO_NULL,
+                                            MPI_ERRORS_RETURN, ES_OUT(MPI_Comm, 7));
+}
+
+/* MPI_Intercomm_create_from_groups: remote_group = freed -> MPI_ERR_GROUP
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c895(void)
+{
+    return MPI_Intercomm_create_from_groups(es_self.group, es_self.rank, es_freed.group,
+                                            es_self.rank, "errsweep", MPI_INFO_NULL,
+                                            MPI_ERRORS_RETURN, ES_OUT(MPI_Comm, 7));
+}
+
+/* MPI_Intercomm_create_from_groups: remote_leader = size -> MPI_ERR_RANK */
+static int c896(void)
+{
+    return MPI_Intercomm_create_from_groups(es_self.group, es_self.rank, es_self.group,
+                                            es_self.size, "errsweep", MPI_INFO_NULL,
+                                            MPI_ERRORS_RETURN, ES_OUT(MPI_Comm, 7));
+}
+
+/* MPI_Intercomm_create_from_groups: remote_leader = -5 -> MPI_ERR_RANK */
+static int c897(void)
+{
+    return MPI_Intercomm_create_from_groups(es_self.group, es_self.rank, es_self.group, -5,
+                                            "errsweep", MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                            ES_OUT(MPI_Comm, 7));
+}
+
+/* MPI_Intercomm_create_from_groups: stringtag = NULL -> MPI_ERR_ARG */
+static int c898(void)
+{
+    return MPI_Intercomm_create_from_groups(es_self.group, es_self.rank, es_self.group,
+                                            es_self.rank, NULL, MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                            ES_OUT(MPI_Comm, 7));
+}
+
+/* MPI_Intercomm_create_from_groups: info = bogus -> MPI_ERR_INFO */
+static int c899(void)
+{
+    return MPI_Intercomm_create_from_groups(es_self.group, es_self.rank, es_self.group,
+                                            es_self.rank, "errsweep", es_bogus_info,
+                                            MPI_ERRORS_RETURN, ES_OUT(MPI_Comm, 7));
+}
+
+/* MPI_Intercomm_create_from_groups: errhandler = MPI_ERRHANDLER_NULL -> MPI_ERR_ARG */
+static int c900(void)
+{
+    return MPI_Intercomm_create_from_groups(es_self.group, es_self.rank, es_self.group,
+                                            es_self.rank, "errsweep", MPI_INFO_NULL,
+                                            MPI_ERRHANDLER_NULL, ES_OUT(MPI_Comm, 7));
+}
+
+/* MPI_Intercomm_create_from_groups: errhandler = freed -> MPI_ERR_ARG
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c901(void)
+{
+    return MPI_Intercomm_create_from_groups(es_self.group, es_self.rank, es_self.group,
+                                            es_self.rank, "errsweep", MPI_INFO_NULL,
+                                            es_freed.errhandler, ES_OUT(MPI_Comm, 7));
+}
+
+/* MPI_Intercomm_create_from_groups: newintercomm = NULL -> MPI_ERR_ARG */
+static int c902(void)
+{
+    return MPI_Intercomm_create_from_groups(es_self.group, es_self.rank, es_self.group,
+                                            es_self.rank, "errsweep", MPI_INFO_NULL,
+                                            MPI_ERRORS_RETURN, NULL);
+}
+
+/* MPI_Intercomm_merge: - = all valid -> MPI_SUCCESS */
+static int c903(void)
+{
+    return MPI_Intercomm_merge(es_self.h, 0, ES_OUT(MPI_Comm, 2));
+}
+
+/* MPI_Intercomm_merge: intercomm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c904(void)
+{
+    return MPI_Intercomm_merge(MPI_COMM_NULL, 0, ES_OUT(MPI_Comm, 2));
+}
+
+/* MPI_Intercomm_merge: intercomm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c905(void)
+{
+    return MPI_Intercomm_merge(es_freed.comm, 0, ES_OUT(MPI_Comm, 2));
+}
+
+/* MPI_Intercomm_merge: newintracomm = NULL -> MPI_ERR_ARG */
+static int c906(void)
+{
+    return MPI_Intercomm_merge(es_self.h, 0, NULL);
+}
+
 /* MPI_Iprobe: - = all valid -> MPI_SUCCESS */
-static int c858(void)
+static int c907(void)
 {
     return MPI_Iprobe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: source = size -> MPI_ERR_RANK */
-static int c859(void)
+static int c908(void)
 {
     return MPI_Iprobe(es_world.size, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: source = -5 -> MPI_ERR_RANK */
-static int c860(void)
+static int c909(void)
 {
     return MPI_Iprobe(-5, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: tag = -5 -> MPI_ERR_TAG */
-static int c861(void)
+static int c910(void)
 {
     return MPI_Iprobe(es_world.rank, -5, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c862(void)
+static int c911(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Iprobe(es_world.rank, es_tag_ub + 1, es_world.h, ES_OUT(int, 3),
@@ -5746,50 +6100,50 @@ static int c862(void)
 }
 
 /* MPI_Iprobe: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c863(void)
+static int c912(void)
 {
     return MPI_Iprobe(es_world.rank, 0, MPI_COMM_NULL, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c864(void)
+static int c913(void)
 {
     return MPI_Iprobe(es_world.rank, 0, es_freed.comm, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: flag = NULL -> MPI_ERR_ARG */
-static int c865(void)
+static int c914(void)
 {
     return MPI_Iprobe(es_world.rank, 0, es_world.h, NULL, ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: status = NULL -> MPI_ERR_ARG */
-static int c866(void)
+static int c915(void)
 {
     return MPI_Iprobe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Irecv: - = all valid -> MPI_SUCCESS */
-static int c867(void)
+static int c916(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: buf = NULL -> MPI_ERR_BUFFER */
-static int c868(void)
+static int c917(void)
 {
     return MPI_Irecv(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: count = -1 -> MPI_ERR_COUNT */
-static int c869(void)
+static int c918(void)
 {
     return MPI_Irecv(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c870(void)
+static int c919(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
@@ -5797,39 +6151,39 @@ static int c870(void)
 
 /* MPI_Irecv: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c871(void)
+static int c920(void)
 {
     return MPI_Irecv(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c872(void)
+static int c921(void)
 {
     return MPI_Irecv(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: source = size -> MPI_ERR_RANK */
-static int c873(void)
+static int c922(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: source = -5 -> MPI_ERR_RANK */
-static int c874(void)
+static int c923(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: tag = -5 -> MPI_ERR_TAG */
-static int c875(void)
+static int c924(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c876(void)
+static int c925(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -5837,45 +6191,45 @@ static int c876(void)
 }
 
 /* MPI_Irecv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c877(void)
+static int c926(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c878(void)
+static int c927(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: request = NULL -> MPI_ERR_ARG */
-static int c879(void)
+static int c928(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Ireduce: - = all valid -> MPI_SUCCESS */
-static int c880(void)
+static int c929(void)
 {
     return MPI_Ireduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Ireduce: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c881(void)
+static int c930(void)
 {
     return MPI_Ireduce(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Ireduce: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c882(void)
+static int c931(void)
 {
     return MPI_Ireduce(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, 0, es_self.h, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Ireduce: count = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c883(void)
+static int c932(void)
 {
     return MPI_Ireduce(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, 0, es_self.h,
                        ES_OUT(MPI_Request, 7));
@@ -5883,7 +6237,7 @@ static int c883(void)
 
 /* MPI_Ireduce: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c884(void)
+static int c933(void)
 {
     return MPI_Ireduce(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, 0, es_self.h,
                        ES_OUT(MPI_Request, 7));
@@ -5891,14 +6245,14 @@ static int c884(void)
 
 /* MPI_Ireduce: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c885(void)
+static int c934(void)
 {
     return MPI_Ireduce(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, 0, es_self.h,
                        ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Ireduce: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c886(void)
+static int c935(void)
 {
     return MPI_Ireduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, 0, es_self.h,
                        ES_OUT(MPI_Request, 7));
@@ -5906,28 +6260,28 @@ static int c886(void)
 
 /* MPI_Ireduce: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c887(void)
+static int c936(void)
 {
     return MPI_Ireduce(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, 0, es_self.h,
                        ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Ireduce: root = -1 -> MPI_ERR_ROOT */
-static int c888(void)
+static int c937(void)
 {
     return MPI_Ireduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, -1, es_self.h,
                        ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Ireduce: root = size -> MPI_ERR_ROOT */
-static int c889(void)
+static int c938(void)
 {
     return MPI_Ireduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.size, es_self.h,
                        ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Ireduce: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c890(void)
+static int c939(void)
 {
     return MPI_Ireduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_NULL,
                        ES_OUT(MPI_Request, 7));
@@ -5935,41 +6289,41 @@ static int c890(void)
 
 /* MPI_Ireduce: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c891(void)
+static int c940(void)
 {
     return MPI_Ireduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_freed.comm,
                        ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Ireduce: request = NULL -> MPI_ERR_ARG */
-static int c892(void)
+static int c941(void)
 {
     return MPI_Ireduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, NULL);
 }
 
 /* MPI_Ireduce_scatter: - = all valid -> MPI_SUCCESS */
-static int c893(void)
+static int c942(void)
 {
     return MPI_Ireduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h,
                                ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ireduce_scatter: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c894(void)
+static int c943(void)
 {
     return MPI_Ireduce_scatter(NULL, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h,
                                ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ireduce_scatter: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c895(void)
+static int c944(void)
 {
     return MPI_Ireduce_scatter(es_sbuf, NULL, es_ones, MPI_INT, MPI_SUM, es_self.h,
                                ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ireduce_scatter: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c896(void)
+static int c945(void)
 {
     return MPI_Ireduce_scatter(es_sbuf, es_rbuf, es_neg_first, MPI_INT, MPI_SUM, es_self.h,
                                ES_OUT(MPI_Request, 6));
@@ -5977,7 +6331,7 @@ static int c896(void)
 
 /* MPI_Ireduce_scatter: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c897(void)
+static int c946(void)
 {
     return MPI_Ireduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_DATATYPE_NULL, MPI_SUM, es_self.h,
                                ES_OUT(MPI_Request, 6));
@@ -5985,14 +6339,14 @@ static int c897(void)
 
 /* MPI_Ireduce_scatter: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c898(void)
+static int c947(void)
 {
     return MPI_Ireduce_scatter(es_sbuf, es_rbuf, es_ones, es_freed.type, MPI_SUM, es_self.h,
                                ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ireduce_scatter: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c899(void)
+static int c948(void)
 {
     return MPI_Ireduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_OP_NULL, es_self.h,
                                ES_OUT(MPI_Request, 6));
@@ -6000,14 +6354,14 @@ static int c899(void)
 
 /* MPI_Ireduce_scatter: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c900(void)
+static int c949(void)
 {
     return MPI_Ireduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, es_freed.op, es_self.h,
                                ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ireduce_scatter: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c901(void)
+static int c950(void)
 {
     return MPI_Ireduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, MPI_COMM_NULL,
                                ES_OUT(MPI_Request, 6));
@@ -6015,34 +6369,34 @@ static int c901(void)
 
 /* MPI_Ireduce_scatter: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c902(void)
+static int c951(void)
 {
     return MPI_Ireduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_freed.comm,
                                ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ireduce_scatter: request = NULL -> MPI_ERR_ARG */
-static int c903(void)
+static int c952(void)
 {
     return MPI_Ireduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h, NULL);
 }
 
 /* MPI_Ireduce_scatter_block: - = all valid -> MPI_SUCCESS */
-static int c904(void)
+static int c953(void)
 {
     return MPI_Ireduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
                                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ireduce_scatter_block: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c905(void)
+static int c954(void)
 {
     return MPI_Ireduce_scatter_block(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
                                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ireduce_scatter_block: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c906(void)
+static int c955(void)
 {
     return MPI_Ireduce_scatter_block(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h,
                                      ES_OUT(MPI_Request, 6));
@@ -6050,7 +6404,7 @@ static int c906(void)
 
 /* MPI_Ireduce_scatter_block: recvcount = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c907(void)
+static int c956(void)
 {
     return MPI_Ireduce_scatter_block(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h,
                                      ES_OUT(MPI_Request, 6));
@@ -6058,7 +6412,7 @@ static int c907(void)
 
 /* MPI_Ireduce_scatter_block: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c908(void)
+static int c957(void)
 {
     return MPI_Ireduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h,
                                      ES_OUT(MPI_Request, 6));
@@ -6066,14 +6420,14 @@ static int c908(void)
 
 /* MPI_Ireduce_scatter_block: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c909(void)
+static int c958(void)
 {
     return MPI_Ireduce_scatter_block(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h,
                                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ireduce_scatter_block: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c910(void)
+static int c959(void)
 {
     return MPI_Ireduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h,
                                      ES_OUT(MPI_Request, 6));
@@ -6081,14 +6435,14 @@ static int c910(void)
 
 /* MPI_Ireduce_scatter_block: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c911(void)
+static int c960(void)
 {
     return MPI_Ireduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h,
                                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ireduce_scatter_block: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c912(void)
+static int c961(void)
 {
     return MPI_Ireduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL,
                                      ES_OUT(MPI_Request, 6));
@@ -6096,41 +6450,41 @@ static int c912(void)
 
 /* MPI_Ireduce_scatter_block: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c913(void)
+static int c962(void)
 {
     return MPI_Ireduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm,
                                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ireduce_scatter_block: request = NULL -> MPI_ERR_ARG */
-static int c914(void)
+static int c963(void)
 {
     return MPI_Ireduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, NULL);
 }
 
 /* MPI_Irsend: - = all valid -> MPI_SUCCESS */
-static int c915(void)
+static int c964(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: buf = NULL -> MPI_ERR_BUFFER */
-static int c916(void)
+static int c965(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: count = -1 -> MPI_ERR_COUNT */
-static int c917(void)
+static int c966(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c918(void)
+static int c967(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
@@ -6139,7 +6493,7 @@ static int c918(void)
 
 /* MPI_Irsend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c919(void)
+static int c968(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
@@ -6147,7 +6501,7 @@ static int c919(void)
 }
 
 /* MPI_Irsend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c920(void)
+static int c969(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
@@ -6155,28 +6509,28 @@ static int c920(void)
 }
 
 /* MPI_Irsend: dest = size -> MPI_ERR_RANK */
-static int c921(void)
+static int c970(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: dest = -5 -> MPI_ERR_RANK */
-static int c922(void)
+static int c971(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: tag = -5 -> MPI_ERR_TAG */
-static int c923(void)
+static int c972(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c924(void)
+static int c973(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -6185,7 +6539,7 @@ static int c924(void)
 }
 
 /* MPI_Irsend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c925(void)
+static int c974(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
@@ -6193,59 +6547,59 @@ static int c925(void)
 
 /* MPI_Irsend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c926(void)
+static int c975(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: request = NULL -> MPI_ERR_ARG */
-static int c927(void)
+static int c976(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Is_thread_main: - = all valid -> MPI_SUCCESS */
-static int c928(void)
+static int c977(void)
 {
     return MPI_Is_thread_main(ES_OUT(int, 0));
 }
 
 /* MPI_Is_thread_main: flag = NULL -> MPI_ERR_ARG */
-static int c929(void)
+static int c978(void)
 {
     return MPI_Is_thread_main(NULL);
 }
 
 /* MPI_Iscan: - = all valid -> MPI_SUCCESS */
-static int c930(void)
+static int c979(void)
 {
     return MPI_Iscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iscan: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c931(void)
+static int c980(void)
 {
     return MPI_Iscan(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iscan: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c932(void)
+static int c981(void)
 {
     return MPI_Iscan(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iscan: count = -1 -> MPI_ERR_COUNT
  * MPICH: aborts */
-static int c933(void)
+static int c982(void)
 {
     return MPI_Iscan(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iscan: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c934(void)
+static int c983(void)
 {
     return MPI_Iscan(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h,
                      ES_OUT(MPI_Request, 6));
@@ -6253,67 +6607,67 @@ static int c934(void)
 
 /* MPI_Iscan: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c935(void)
+static int c984(void)
 {
     return MPI_Iscan(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iscan: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c936(void)
+static int c985(void)
 {
     return MPI_Iscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iscan: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c937(void)
+static int c986(void)
 {
     return MPI_Iscan(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iscan: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c938(void)
+static int c987(void)
 {
     return MPI_Iscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iscan: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c939(void)
+static int c988(void)
 {
     return MPI_Iscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iscan: request = NULL -> MPI_ERR_ARG */
-static int c940(void)
+static int c989(void)
 {
     return MPI_Iscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, NULL);
 }
 
 /* MPI_Iscatter: - = all valid -> MPI_SUCCESS */
-static int c941(void)
+static int c990(void)
 {
     return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                         ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iscatter: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c942(void)
+static int c991(void)
 {
     return MPI_Iscatter(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                         ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iscatter: sendcount = -1 -> MPI_ERR_COUNT */
-static int c943(void)
+static int c992(void)
 {
     return MPI_Iscatter(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                         ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iscatter: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c944(void)
+static int c993(void)
 {
     return MPI_Iscatter(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0, es_self.h,
                         ES_OUT(MPI_Request, 8));
@@ -6321,35 +6675,35 @@ static int c944(void)
 
 /* MPI_Iscatter: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c945(void)
+static int c994(void)
 {
     return MPI_Iscatter(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, 0, es_self.h,
                         ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iscatter: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c946(void)
+static int c995(void)
 {
     return MPI_Iscatter(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, 0, es_self.h,
                         ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iscatter: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c947(void)
+static int c996(void)
 {
     return MPI_Iscatter(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h,
                         ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iscatter: recvcount = -1 -> MPI_ERR_COUNT */
-static int c948(void)
+static int c997(void)
 {
     return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h,
                         ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iscatter: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c949(void)
+static int c998(void)
 {
     return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h,
                         ES_OUT(MPI_Request, 8));
@@ -6357,35 +6711,35 @@ static int c949(void)
 
 /* MPI_Iscatter: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c950(void)
+static int c999(void)
 {
     return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, 0, es_self.h,
                         ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iscatter: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c951(void)
+static int c1000(void)
 {
     return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, 0, es_self.h,
                         ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iscatter: root = -1 -> MPI_ERR_ROOT */
-static int c952(void)
+static int c1001(void)
 {
     return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h,
                         ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iscatter: root = size -> MPI_ERR_ROOT */
-static int c953(void)
+static int c1002(void)
 {
     return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size, es_self.h,
                         ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iscatter: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c954(void)
+static int c1003(void)
 {
     return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL,
                         ES_OUT(MPI_Request, 8));
@@ -6393,41 +6747,41 @@ static int c954(void)
 
 /* MPI_Iscatter: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c955(void)
+static int c1004(void)
 {
     return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm,
                         ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iscatter: request = NULL -> MPI_ERR_ARG */
-static int c956(void)
+static int c1005(void)
 {
     return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, NULL);
 }
 
 /* MPI_Iscatterv: - = all valid -> MPI_SUCCESS */
-static int c957(void)
+static int c1006(void)
 {
     return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                          ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Iscatterv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c958(void)
+static int c1007(void)
 {
     return MPI_Iscatterv(NULL, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                          ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Iscatterv: sendcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c959(void)
+static int c1008(void)
 {
     return MPI_Iscatterv(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                          ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Iscatterv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c960(void)
+static int c1009(void)
 {
     return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0,
                          es_self.h, ES_OUT(MPI_Request, 9));
@@ -6435,35 +6789,35 @@ static int c960(void)
 
 /* MPI_Iscatterv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c961(void)
+static int c1010(void)
 {
     return MPI_Iscatterv(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, 1, MPI_INT, 0,
                          es_self.h, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Iscatterv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c962(void)
+static int c1011(void)
 {
     return MPI_Iscatterv(es_sbuf, es_ones, es_iota, es_uncommitted, es_rbuf, 1, MPI_INT, 0,
                          es_self.h, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Iscatterv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c963(void)
+static int c1012(void)
 {
     return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h,
                          ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Iscatterv: recvcount = -1 -> MPI_ERR_COUNT */
-static int c964(void)
+static int c1013(void)
 {
     return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h,
                          ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Iscatterv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c965(void)
+static int c1014(void)
 {
     return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0,
                          es_self.h, ES_OUT(MPI_Request, 9));
@@ -6471,35 +6825,35 @@ static int c965(void)
 
 /* MPI_Iscatterv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c966(void)
+static int c1015(void)
 {
     return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_freed.type, 0,
                          es_self.h, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Iscatterv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c967(void)
+static int c1016(void)
 {
     return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_uncommitted, 0,
                          es_self.h, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Iscatterv: root = -1 -> MPI_ERR_ROOT */
-static int c968(void)
+static int c1017(void)
 {
     return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h,
                          ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Iscatterv: root = size -> MPI_ERR_ROOT */
-static int c969(void)
+static int c1018(void)
 {
     return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size,
                          es_self.h, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Iscatterv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c970(void)
+static int c1019(void)
 {
     return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL,
                          ES_OUT(MPI_Request, 9));
@@ -6507,39 +6861,39 @@ static int c970(void)
 
 /* MPI_Iscatterv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c971(void)
+static int c1020(void)
 {
     return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm,
                          ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Iscatterv: request = NULL -> MPI_ERR_ARG */
-static int c972(void)
+static int c1021(void)
 {
     return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                          NULL);
 }
 
 /* MPI_Isend: - = all valid -> MPI_SUCCESS */
-static int c973(void)
+static int c1022(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: buf = NULL -> MPI_ERR_BUFFER */
-static int c974(void)
+static int c1023(void)
 {
     return MPI_Isend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: count = -1 -> MPI_ERR_COUNT */
-static int c975(void)
+static int c1024(void)
 {
     return MPI_Isend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c976(void)
+static int c1025(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
@@ -6547,39 +6901,39 @@ static int c976(void)
 
 /* MPI_Isend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c977(void)
+static int c1026(void)
 {
     return MPI_Isend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c978(void)
+static int c1027(void)
 {
     return MPI_Isend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: dest = size -> MPI_ERR_RANK */
-static int c979(void)
+static int c1028(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: dest = -5 -> MPI_ERR_RANK */
-static int c980(void)
+static int c1029(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: tag = -5 -> MPI_ERR_TAG */
-static int c981(void)
+static int c1030(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c982(void)
+static int c1031(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -6587,44 +6941,44 @@ static int c982(void)
 }
 
 /* MPI_Isend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c983(void)
+static int c1032(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c984(void)
+static int c1033(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: request = NULL -> MPI_ERR_ARG */
-static int c985(void)
+static int c1034(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Issend: - = all valid -> MPI_SUCCESS */
-static int c986(void)
+static int c1035(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: buf = NULL -> MPI_ERR_BUFFER */
-static int c987(void)
+static int c1036(void)
 {
     return MPI_Issend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: count = -1 -> MPI_ERR_COUNT */
-static int c988(void)
+static int c1037(void)
 {
     return MPI_Issend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c989(void)
+static int c1038(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                       ES_OUT(MPI_Request, 6));
@@ -6632,39 +6986,39 @@ static int c989(void)
 
 /* MPI_Issend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c990(void)
+static int c1039(void)
 {
     return MPI_Issend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                       ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c991(void)
+static int c1040(void)
 {
     return MPI_Issend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                       ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: dest = size -> MPI_ERR_RANK */
-static int c992(void)
+static int c1041(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: dest = -5 -> MPI_ERR_RANK */
-static int c993(void)
+static int c1042(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: tag = -5 -> MPI_ERR_TAG */
-static int c994(void)
+static int c1043(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c995(void)
+static int c1044(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -6672,54 +7026,54 @@ static int c995(void)
 }
 
 /* MPI_Issend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c996(void)
+static int c1045(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c997(void)
+static int c1046(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: request = NULL -> MPI_ERR_ARG */
-static int c998(void)
+static int c1047(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Mprobe: - = all valid -> MPI_SUCCESS */
-static int c999(void)
+static int c1048(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, es_world.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: source = size -> MPI_ERR_RANK */
-static int c1000(void)
+static int c1049(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.size, 0, es_world.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: source = -5 -> MPI_ERR_RANK */
-static int c1001(void)
+static int c1050(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(-5, 0, es_world.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: tag = -5 -> MPI_ERR_TAG */
-static int c1002(void)
+static int c1051(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, -5, es_world.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1003(void)
+static int c1052(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_self_send(&es_world);
@@ -6728,7 +7082,7 @@ static int c1003(void)
 }
 
 /* MPI_Mprobe: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1004(void)
+static int c1053(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Message, 3),
@@ -6737,7 +7091,7 @@ static int c1004(void)
 
 /* MPI_Mprobe: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1005(void)
+static int c1054(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Message, 3),
@@ -6745,42 +7099,42 @@ static int c1005(void)
 }
 
 /* MPI_Mprobe: message = NULL -> MPI_ERR_ARG */
-static int c1006(void)
+static int c1055(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, es_world.h, NULL, ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: status = NULL -> MPI_ERR_ARG */
-static int c1007(void)
+static int c1056(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, es_world.h, ES_OUT(MPI_Message, 3), NULL);
 }
 
 /* MPI_Mrecv: - = all valid -> MPI_SUCCESS */
-static int c1008(void)
+static int c1057(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: buf = NULL -> MPI_ERR_BUFFER */
-static int c1009(void)
+static int c1058(void)
 {
     return MPI_Mrecv(NULL, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: count = -1 -> MPI_ERR_COUNT */
-static int c1010(void)
+static int c1059(void)
 {
     return MPI_Mrecv(es_rbuf, -1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1011(void)
+static int c1060(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_DATATYPE_NULL, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
@@ -6788,129 +7142,129 @@ static int c1011(void)
 
 /* MPI_Mrecv: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1012(void)
+static int c1061(void)
 {
     return MPI_Mrecv(es_rbuf, 1, es_freed.type, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1013(void)
+static int c1062(void)
 {
     return MPI_Mrecv(es_rbuf, 1, es_uncommitted, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: message = &MPI_MESSAGE_NULL -> MPI_ERR_REQUEST */
-static int c1014(void)
+static int c1063(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NULL),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: message = NULL -> MPI_ERR_ARG */
-static int c1015(void)
+static int c1064(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_INT, NULL, ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: status = NULL -> MPI_ERR_ARG */
-static int c1016(void)
+static int c1065(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC), NULL);
 }
 
 /* MPI_Neighbor_allgather: - = all valid -> MPI_SUCCESS */
-static int c1017(void)
+static int c1066(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_allgather: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1018(void)
+static int c1067(void)
 {
     return MPI_Neighbor_allgather(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_allgather: sendcount = -1 -> MPI_ERR_COUNT */
-static int c1019(void)
+static int c1068(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_allgather: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1020(void)
+static int c1069(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_allgather: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1021(void)
+static int c1070(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_allgather: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1022(void)
+static int c1071(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_allgather: recvcount = -1 -> MPI_ERR_COUNT */
-static int c1023(void)
+static int c1072(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_allgather: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1024(void)
+static int c1073(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_self.h);
 }
 
 /* MPI_Neighbor_allgather: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1025(void)
+static int c1074(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_self.h);
 }
 
 /* MPI_Neighbor_allgather: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1026(void)
+static int c1075(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Neighbor_allgather: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1027(void)
+static int c1076(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
 /* MPI_Neighbor_allgatherv: - = all valid -> MPI_SUCCESS */
-static int c1028(void)
+static int c1077(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                                    es_self.h);
 }
 
 /* MPI_Neighbor_allgatherv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1029(void)
+static int c1078(void)
 {
     return MPI_Neighbor_allgatherv(NULL, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_allgatherv: sendcount = -1 -> MPI_ERR_COUNT */
-static int c1030(void)
+static int c1079(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, -1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                                    es_self.h);
 }
 
 /* MPI_Neighbor_allgatherv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1031(void)
+static int c1080(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, es_ones, es_iota,
                                    MPI_INT, es_self.h);
@@ -6918,27 +7272,27 @@ static int c1031(void)
 
 /* MPI_Neighbor_allgatherv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1032(void)
+static int c1081(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, es_freed.type, es_rbuf, es_ones, es_iota, MPI_INT,
                                    es_self.h);
 }
 
 /* MPI_Neighbor_allgatherv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1033(void)
+static int c1082(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, NULL, es_ones, es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_allgatherv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c1034(void)
+static int c1083(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_neg_first, es_iota, MPI_INT,
                                    es_self.h);
 }
 
 /* MPI_Neighbor_allgatherv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1035(void)
+static int c1084(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota,
                                    MPI_DATATYPE_NULL, es_self.h);
@@ -6946,14 +7300,14 @@ static int c1035(void)
 
 /* MPI_Neighbor_allgatherv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1036(void)
+static int c1085(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_freed.type,
                                    es_self.h);
 }
 
 /* MPI_Neighbor_allgatherv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1037(void)
+static int c1086(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                                    MPI_COMM_NULL);
@@ -6961,104 +7315,104 @@ static int c1037(void)
 
 /* MPI_Neighbor_allgatherv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1038(void)
+static int c1087(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                                    es_freed.comm);
 }
 
 /* MPI_Neighbor_alltoall: - = all valid -> MPI_SUCCESS */
-static int c1039(void)
+static int c1088(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_alltoall: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1040(void)
+static int c1089(void)
 {
     return MPI_Neighbor_alltoall(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_alltoall: sendcount = -1 -> MPI_ERR_COUNT */
-static int c1041(void)
+static int c1090(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_alltoall: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1042(void)
+static int c1091(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_alltoall: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1043(void)
+static int c1092(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_alltoall: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1044(void)
+static int c1093(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_alltoall: recvcount = -1 -> MPI_ERR_COUNT */
-static int c1045(void)
+static int c1094(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_alltoall: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1046(void)
+static int c1095(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_self.h);
 }
 
 /* MPI_Neighbor_alltoall: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1047(void)
+static int c1096(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_self.h);
 }
 
 /* MPI_Neighbor_alltoall: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1048(void)
+static int c1097(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Neighbor_alltoall: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1049(void)
+static int c1098(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
 /* MPI_Neighbor_alltoallv: - = all valid -> MPI_SUCCESS */
-static int c1050(void)
+static int c1099(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                                   MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_alltoallv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1051(void)
+static int c1100(void)
 {
     return MPI_Neighbor_alltoallv(NULL, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                                   MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_alltoallv: sendcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c1052(void)
+static int c1101(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, es_ones,
                                   es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_alltoallv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1053(void)
+static int c1102(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf, es_ones,
                                   es_iota, MPI_INT, es_self.h);
@@ -7066,28 +7420,28 @@ static int c1053(void)
 
 /* MPI_Neighbor_alltoallv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1054(void)
+static int c1103(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, es_ones,
                                   es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_alltoallv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1055(void)
+static int c1104(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, NULL, es_ones, es_iota,
                                   MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_alltoallv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c1056(void)
+static int c1105(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_neg_first,
                                   es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_alltoallv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1057(void)
+static int c1106(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                                   MPI_DATATYPE_NULL, es_self.h);
@@ -7095,14 +7449,14 @@ static int c1057(void)
 
 /* MPI_Neighbor_alltoallv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1058(void)
+static int c1107(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                                   es_freed.type, es_self.h);
 }
 
 /* MPI_Neighbor_alltoallv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1059(void)
+static int c1108(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                                   MPI_INT, MPI_COMM_NULL);
@@ -7110,223 +7464,223 @@ static int c1059(void)
 
 /* MPI_Neighbor_alltoallv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1060(void)
+static int c1109(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                                   MPI_INT, es_freed.comm);
 }
 
 /* MPI_Op_commutative: - = all valid -> MPI_SUCCESS */
-static int c1061(void)
+static int c1110(void)
 {
     return MPI_Op_commutative(MPI_SUM, ES_OUT(int, 1));
 }
 
 /* MPI_Op_commutative: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c1062(void)
+static int c1111(void)
 {
     return MPI_Op_commutative(MPI_OP_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Op_commutative: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1063(void)
+static int c1112(void)
 {
     return MPI_Op_commutative(es_freed.op, ES_OUT(int, 1));
 }
 
 /* MPI_Op_commutative: commute = NULL -> MPI_ERR_ARG */
-static int c1064(void)
+static int c1113(void)
 {
     return MPI_Op_commutative(MPI_SUM, NULL);
 }
 
 /* MPI_Op_create: - = all valid -> MPI_SUCCESS */
-static int c1065(void)
+static int c1114(void)
 {
     return MPI_Op_create(es_user_fn, 0, ES_OUT(MPI_Op, 2));
 }
 
 /* MPI_Op_create: user_fn = NULL -> MPI_ERR_ARG */
-static int c1066(void)
+static int c1115(void)
 {
     return MPI_Op_create(NULL, 0, ES_OUT(MPI_Op, 2));
 }
 
 /* MPI_Op_create: op = NULL -> MPI_ERR_ARG */
-static int c1067(void)
+static int c1116(void)
 {
     return MPI_Op_create(es_user_fn, 0, NULL);
 }
 
 /* MPI_Op_free: - = all valid -> MPI_SUCCESS */
-static int c1068(void)
+static int c1117(void)
 {
     return MPI_Op_free(ES_PTR(MPI_Op, es_new_op()));
 }
 
 /* MPI_Op_free: op = &MPI_OP_NULL -> MPI_ERR_OP */
-static int c1069(void)
+static int c1118(void)
 {
     return MPI_Op_free(ES_PTR(MPI_Op, MPI_OP_NULL));
 }
 
 /* MPI_Op_free: op = &MPI_SUM -> MPI_ERR_OP */
-static int c1070(void)
+static int c1119(void)
 {
     return MPI_Op_free(ES_PTR(MPI_Op, MPI_SUM));
 }
 
 /* MPI_Op_free: op = NULL -> MPI_ERR_ARG */
-static int c1071(void)
+static int c1120(void)
 {
     return MPI_Op_free(NULL);
 }
 
 /* MPI_Pack: - = all valid -> MPI_SUCCESS */
-static int c1072(void)
+static int c1121(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: MPI_ERR_ARG */
-static int c1073(void)
+static int c1122(void)
 {
     return MPI_Pack(NULL, 1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: incount = -1 -> MPI_ERR_COUNT */
-static int c1074(void)
+static int c1123(void)
 {
     return MPI_Pack(es_sbuf, -1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1075(void)
+static int c1124(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1076(void)
+static int c1125(void)
 {
     return MPI_Pack(es_sbuf, 1, es_freed.type, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1077(void)
+static int c1126(void)
 {
     return MPI_Pack(es_sbuf, 1, es_uncommitted, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: outbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c1078(void)
+static int c1127(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, NULL, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: outsize = -1 -> MPI_ERR_ARG */
-static int c1079(void)
+static int c1128(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, -1, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: position = NULL -> MPI_ERR_ARG */
-static int c1080(void)
+static int c1129(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, 64, NULL, es_world.h);
 }
 
 /* MPI_Pack: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1081(void)
+static int c1130(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), MPI_COMM_NULL);
 }
 
 /* MPI_Pack: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1082(void)
+static int c1131(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), es_freed.comm);
 }
 
 /* MPI_Pack_size: - = all valid -> MPI_SUCCESS */
-static int c1083(void)
+static int c1132(void)
 {
     return MPI_Pack_size(1, MPI_INT, es_world.h, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: incount = -1 -> MPI_ERR_COUNT */
-static int c1084(void)
+static int c1133(void)
 {
     return MPI_Pack_size(-1, MPI_INT, es_world.h, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1085(void)
+static int c1134(void)
 {
     return MPI_Pack_size(1, MPI_DATATYPE_NULL, es_world.h, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1086(void)
+static int c1135(void)
 {
     return MPI_Pack_size(1, es_freed.type, es_world.h, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1087(void)
+static int c1136(void)
 {
     return MPI_Pack_size(1, MPI_INT, MPI_COMM_NULL, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1088(void)
+static int c1137(void)
 {
     return MPI_Pack_size(1, MPI_INT, es_freed.comm, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: size = NULL -> MPI_ERR_ARG */
-static int c1089(void)
+static int c1138(void)
 {
     return MPI_Pack_size(1, MPI_INT, es_world.h, NULL);
 }
 
 /* MPI_Probe: - = all valid -> MPI_SUCCESS */
-static int c1090(void)
+static int c1139(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: source = size -> MPI_ERR_RANK */
-static int c1091(void)
+static int c1140(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.size, 0, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: source = -5 -> MPI_ERR_RANK */
-static int c1092(void)
+static int c1141(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(-5, 0, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: tag = -5 -> MPI_ERR_TAG */
-static int c1093(void)
+static int c1142(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, -5, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1094(void)
+static int c1143(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_self_send(&es_world);
@@ -7334,7 +7688,7 @@ static int c1094(void)
 }
 
 /* MPI_Probe: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1095(void)
+static int c1144(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Status, 3));
@@ -7342,54 +7696,54 @@ static int c1095(void)
 
 /* MPI_Probe: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1096(void)
+static int c1145(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: status = NULL -> MPI_ERR_ARG */
-static int c1097(void)
+static int c1146(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Query_thread: - = all valid -> MPI_SUCCESS */
-static int c1098(void)
+static int c1147(void)
 {
     return MPI_Query_thread(ES_OUT(int, 0));
 }
 
 /* MPI_Query_thread: provided = NULL -> MPI_ERR_ARG */
-static int c1099(void)
+static int c1148(void)
 {
     return MPI_Query_thread(NULL);
 }
 
 /* MPI_Recv: - = all valid -> MPI_SUCCESS */
-static int c1100(void)
+static int c1149(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: buf = NULL -> MPI_ERR_BUFFER */
-static int c1101(void)
+static int c1150(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: count = -1 -> MPI_ERR_COUNT */
-static int c1102(void)
+static int c1151(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1103(void)
+static int c1152(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
@@ -7398,14 +7752,14 @@ static int c1103(void)
 
 /* MPI_Recv: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1104(void)
+static int c1153(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1105(void)
+static int c1154(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
@@ -7413,28 +7767,28 @@ static int c1105(void)
 }
 
 /* MPI_Recv: source = size -> MPI_ERR_RANK */
-static int c1106(void)
+static int c1155(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: source = -5 -> MPI_ERR_RANK */
-static int c1107(void)
+static int c1156(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: tag = -5 -> MPI_ERR_TAG */
-static int c1108(void)
+static int c1157(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1109(void)
+static int c1158(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_self_send(&es_world);
@@ -7443,7 +7797,7 @@ static int c1109(void)
 }
 
 /* MPI_Recv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1110(void)
+static int c1159(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Status, 6));
@@ -7451,40 +7805,40 @@ static int c1110(void)
 
 /* MPI_Recv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1111(void)
+static int c1160(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: status = NULL -> MPI_ERR_ARG */
-static int c1112(void)
+static int c1161(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Recv_init: - = all valid -> MPI_SUCCESS */
-static int c1113(void)
+static int c1162(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c1114(void)
+static int c1163(void)
 {
     return MPI_Recv_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: count = -1 -> MPI_ERR_COUNT */
-static int c1115(void)
+static int c1164(void)
 {
     return MPI_Recv_init(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1116(void)
+static int c1165(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
@@ -7492,40 +7846,40 @@ static int c1116(void)
 
 /* MPI_Recv_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1117(void)
+static int c1166(void)
 {
     return MPI_Recv_init(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1118(void)
+static int c1167(void)
 {
     return MPI_Recv_init(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: source = size -> MPI_ERR_RANK */
-static int c1119(void)
+static int c1168(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: source = -5 -> MPI_ERR_RANK */
-static int c1120(void)
+static int c1169(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: tag = -5 -> MPI_ERR_TAG */
-static int c1121(void)
+static int c1170(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1122(void)
+static int c1171(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -7533,7 +7887,7 @@ static int c1122(void)
 }
 
 /* MPI_Recv_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1123(void)
+static int c1172(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                          ES_OUT(MPI_Request, 6));
@@ -7541,124 +7895,124 @@ static int c1123(void)
 
 /* MPI_Recv_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1124(void)
+static int c1173(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: request = NULL -> MPI_ERR_ARG */
-static int c1125(void)
+static int c1174(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Reduce: - = all valid -> MPI_SUCCESS */
-static int c1126(void)
+static int c1175(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1127(void)
+static int c1176(void)
 {
     return MPI_Reduce(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c1128(void)
+static int c1177(void)
 {
     return MPI_Reduce(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1129(void)
+static int c1178(void)
 {
     return MPI_Reduce(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: count = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c1130(void)
+static int c1179(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c1131(void)
+static int c1180(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1132(void)
+static int c1181(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c1133(void)
+static int c1182(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, 0, es_self.h);
 }
 
 /* MPI_Reduce: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1134(void)
+static int c1183(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, 0, es_self.h);
 }
 
 /* MPI_Reduce: root = -1 -> MPI_ERR_ROOT */
-static int c1135(void)
+static int c1184(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, -1, es_self.h);
 }
 
 /* MPI_Reduce: root = size -> MPI_ERR_ROOT */
-static int c1136(void)
+static int c1185(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.size, es_self.h);
 }
 
 /* MPI_Reduce: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1137(void)
+static int c1186(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Reduce: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1138(void)
+static int c1187(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_freed.comm);
 }
 
 /* MPI_Reduce_init: - = all valid -> MPI_SUCCESS */
-static int c1139(void)
+static int c1188(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1140(void)
+static int c1189(void)
 {
     return MPI_Reduce_init(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c1141(void)
+static int c1190(void)
 {
     return MPI_Reduce_init(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1142(void)
+static int c1191(void)
 {
     return MPI_Reduce_init(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
@@ -7666,7 +8020,7 @@ static int c1142(void)
 
 /* MPI_Reduce_init: count = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c1143(void)
+static int c1192(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
@@ -7674,7 +8028,7 @@ static int c1143(void)
 
 /* MPI_Reduce_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c1144(void)
+static int c1193(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, 0, es_self.h,
                            MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
@@ -7682,14 +8036,14 @@ static int c1144(void)
 
 /* MPI_Reduce_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1145(void)
+static int c1194(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c1146(void)
+static int c1195(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
@@ -7697,28 +8051,28 @@ static int c1146(void)
 
 /* MPI_Reduce_init: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1147(void)
+static int c1196(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init: root = -1 -> MPI_ERR_ROOT */
-static int c1148(void)
+static int c1197(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, -1, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init: root = size -> MPI_ERR_ROOT */
-static int c1149(void)
+static int c1198(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.size, es_self.h,
                            MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1150(void)
+static int c1199(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_NULL, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
@@ -7726,244 +8080,244 @@ static int c1150(void)
 
 /* MPI_Reduce_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1151(void)
+static int c1200(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_freed.comm, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init: info = bogus -> MPI_ERR_INFO */
-static int c1152(void)
+static int c1201(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, es_bogus_info,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init: request = NULL -> MPI_ERR_ARG */
-static int c1153(void)
+static int c1202(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
                            NULL);
 }
 
 /* MPI_Reduce_local: - = all valid -> MPI_SUCCESS */
-static int c1154(void)
+static int c1203(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c1155(void)
+static int c1204(void)
 {
     return MPI_Reduce_local(NULL, es_rbuf, 1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: inoutbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c1156(void)
+static int c1205(void)
 {
     return MPI_Reduce_local(es_sbuf, NULL, 1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: count = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c1157(void)
+static int c1206(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c1158(void)
+static int c1207(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM);
 }
 
 /* MPI_Reduce_local: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1159(void)
+static int c1208(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM);
 }
 
 /* MPI_Reduce_local: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c1160(void)
+static int c1209(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL);
 }
 
 /* MPI_Reduce_local: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1161(void)
+static int c1210(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op);
 }
 
 /* MPI_Reduce_scatter: - = all valid -> MPI_SUCCESS */
-static int c1162(void)
+static int c1211(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1163(void)
+static int c1212(void)
 {
     return MPI_Reduce_scatter(NULL, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c1164(void)
+static int c1213(void)
 {
     return MPI_Reduce_scatter(es_rbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1165(void)
+static int c1214(void)
 {
     return MPI_Reduce_scatter(es_sbuf, NULL, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c1166(void)
+static int c1215(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_neg_first, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c1167(void)
+static int c1216(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1168(void)
+static int c1217(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c1169(void)
+static int c1218(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Reduce_scatter: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1170(void)
+static int c1219(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Reduce_scatter: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1171(void)
+static int c1220(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Reduce_scatter: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1172(void)
+static int c1221(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
 /* MPI_Reduce_scatter_block: - = all valid -> MPI_SUCCESS */
-static int c1173(void)
+static int c1222(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1174(void)
+static int c1223(void)
 {
     return MPI_Reduce_scatter_block(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c1175(void)
+static int c1224(void)
 {
     return MPI_Reduce_scatter_block(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1176(void)
+static int c1225(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: recvcount = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c1177(void)
+static int c1226(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c1178(void)
+static int c1227(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1179(void)
+static int c1228(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c1180(void)
+static int c1229(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1181(void)
+static int c1230(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1182(void)
+static int c1231(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Reduce_scatter_block: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1183(void)
+static int c1232(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
 /* MPI_Reduce_scatter_block_init: - = all valid -> MPI_SUCCESS */
-static int c1184(void)
+static int c1233(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_block_init: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1185(void)
+static int c1234(void)
 {
     return MPI_Reduce_scatter_block_init(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_block_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c1186(void)
+static int c1235(void)
 {
     return MPI_Reduce_scatter_block_init(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_block_init: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1187(void)
+static int c1236(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -7971,7 +8325,7 @@ static int c1187(void)
 
 /* MPI_Reduce_scatter_block_init: recvcount = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c1188(void)
+static int c1237(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -7979,7 +8333,7 @@ static int c1188(void)
 
 /* MPI_Reduce_scatter_block_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c1189(void)
+static int c1238(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -7987,14 +8341,14 @@ static int c1189(void)
 
 /* MPI_Reduce_scatter_block_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1190(void)
+static int c1239(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_block_init: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c1191(void)
+static int c1240(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -8002,14 +8356,14 @@ static int c1191(void)
 
 /* MPI_Reduce_scatter_block_init: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1192(void)
+static int c1241(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_block_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1193(void)
+static int c1242(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -8017,56 +8371,56 @@ static int c1193(void)
 
 /* MPI_Reduce_scatter_block_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1194(void)
+static int c1243(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_block_init: info = bogus -> MPI_ERR_INFO */
-static int c1195(void)
+static int c1244(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
                                          es_bogus_info, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_block_init: request = NULL -> MPI_ERR_ARG */
-static int c1196(void)
+static int c1245(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
                                          MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Reduce_scatter_init: - = all valid -> MPI_SUCCESS */
-static int c1197(void)
+static int c1246(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1198(void)
+static int c1247(void)
 {
     return MPI_Reduce_scatter_init(NULL, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c1199(void)
+static int c1248(void)
 {
     return MPI_Reduce_scatter_init(es_rbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1200(void)
+static int c1249(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, NULL, es_ones, MPI_INT, MPI_SUM, es_self.h,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c1201(void)
+static int c1250(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_neg_first, MPI_INT, MPI_SUM, es_self.h,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -8074,7 +8428,7 @@ static int c1201(void)
 
 /* MPI_Reduce_scatter_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c1202(void)
+static int c1251(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_DATATYPE_NULL, MPI_SUM, es_self.h,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -8082,14 +8436,14 @@ static int c1202(void)
 
 /* MPI_Reduce_scatter_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1203(void)
+static int c1252(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, es_freed.type, MPI_SUM, es_self.h,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c1204(void)
+static int c1253(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_OP_NULL, es_self.h,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -8097,14 +8451,14 @@ static int c1204(void)
 
 /* MPI_Reduce_scatter_init: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1205(void)
+static int c1254(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_INT, es_freed.op, es_self.h,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1206(void)
+static int c1255(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, MPI_COMM_NULL,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -8112,117 +8466,117 @@ static int c1206(void)
 
 /* MPI_Reduce_scatter_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1207(void)
+static int c1256(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_freed.comm,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init: info = bogus -> MPI_ERR_INFO */
-static int c1208(void)
+static int c1257(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h,
                                    es_bogus_info, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init: request = NULL -> MPI_ERR_ARG */
-static int c1209(void)
+static int c1258(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h,
                                    MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Remove_error_class: - = all valid -> MPI_SUCCESS */
-static int c1210(void)
+static int c1259(void)
 {
     return MPI_Remove_error_class(0);
 }
 
 /* MPI_Remove_error_code: - = all valid -> MPI_SUCCESS */
-static int c1211(void)
+static int c1260(void)
 {
     return MPI_Remove_error_code(0);
 }
 
 /* MPI_Remove_error_string: - = all valid -> MPI_SUCCESS */
-static int c1212(void)
+static int c1261(void)
 {
     return MPI_Remove_error_string(0);
 }
 
 /* MPI_Request_free: - = all valid -> MPI_SUCCESS */
-static int c1213(void)
+static int c1262(void)
 {
     return MPI_Request_free(ES_PTR(MPI_Request, es_new_prequest()));
 }
 
 /* MPI_Request_free: request = &MPI_REQUEST_NULL -> MPI_ERR_REQUEST */
-static int c1214(void)
+static int c1263(void)
 {
     return MPI_Request_free(ES_PTR(MPI_Request, MPI_REQUEST_NULL));
 }
 
 /* MPI_Request_free: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c1215(void)
+static int c1264(void)
 {
     return MPI_Request_free(ES_PTR(MPI_Request, es_freed.request));
 }
 
 /* MPI_Request_free: request = NULL -> MPI_ERR_ARG */
-static int c1216(void)
+static int c1265(void)
 {
     return MPI_Request_free(NULL);
 }
 
 /* MPI_Request_get_status: - = all valid -> MPI_SUCCESS */
-static int c1217(void)
+static int c1266(void)
 {
     return MPI_Request_get_status(MPI_REQUEST_NULL, ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Request_get_status: request = freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1218(void)
+static int c1267(void)
 {
     return MPI_Request_get_status(es_freed.request, ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Request_get_status: flag = NULL -> MPI_ERR_ARG */
-static int c1219(void)
+static int c1268(void)
 {
     return MPI_Request_get_status(MPI_REQUEST_NULL, NULL, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Request_get_status: status = NULL -> MPI_ERR_ARG */
-static int c1220(void)
+static int c1269(void)
 {
     return MPI_Request_get_status(MPI_REQUEST_NULL, ES_OUT(int, 1), NULL);
 }
 
 /* MPI_Rsend: - = all valid -> MPI_SUCCESS */
-static int c1221(void)
+static int c1270(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: buf = NULL -> MPI_ERR_BUFFER */
-static int c1222(void)
+static int c1271(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: count = -1 -> MPI_ERR_COUNT */
-static int c1223(void)
+static int c1272(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1224(void)
+static int c1273(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
@@ -8230,42 +8584,42 @@ static int c1224(void)
 
 /* MPI_Rsend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1225(void)
+static int c1274(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1226(void)
+static int c1275(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: dest = size -> MPI_ERR_RANK */
-static int c1227(void)
+static int c1276(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Rsend: dest = -5 -> MPI_ERR_RANK */
-static int c1228(void)
+static int c1277(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Rsend: tag = -5 -> MPI_ERR_TAG */
-static int c1229(void)
+static int c1278(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Rsend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1230(void)
+static int c1279(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -8273,7 +8627,7 @@ static int c1230(void)
 }
 
 /* MPI_Rsend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1231(void)
+static int c1280(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
@@ -8281,34 +8635,34 @@ static int c1231(void)
 
 /* MPI_Rsend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1232(void)
+static int c1281(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Rsend_init: - = all valid -> MPI_SUCCESS */
-static int c1233(void)
+static int c1282(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c1234(void)
+static int c1283(void)
 {
     return MPI_Rsend_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: count = -1 -> MPI_ERR_COUNT */
-static int c1235(void)
+static int c1284(void)
 {
     return MPI_Rsend_init(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1236(void)
+static int c1285(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
@@ -8316,41 +8670,41 @@ static int c1236(void)
 
 /* MPI_Rsend_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1237(void)
+static int c1286(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1238(void)
+static int c1287(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: dest = size -> MPI_ERR_RANK */
-static int c1239(void)
+static int c1288(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: dest = -5 -> MPI_ERR_RANK */
-static int c1240(void)
+static int c1289(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: tag = -5 -> MPI_ERR_TAG */
-static int c1241(void)
+static int c1290(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1242(void)
+static int c1291(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -8358,7 +8712,7 @@ static int c1242(void)
 }
 
 /* MPI_Rsend_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1243(void)
+static int c1292(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                           ES_OUT(MPI_Request, 6));
@@ -8366,126 +8720,126 @@ static int c1243(void)
 
 /* MPI_Rsend_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1244(void)
+static int c1293(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: request = NULL -> MPI_ERR_ARG */
-static int c1245(void)
+static int c1294(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Scan: - = all valid -> MPI_SUCCESS */
-static int c1246(void)
+static int c1295(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1247(void)
+static int c1296(void)
 {
     return MPI_Scan(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c1248(void)
+static int c1297(void)
 {
     return MPI_Scan(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1249(void)
+static int c1298(void)
 {
     return MPI_Scan(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: count = -1 -> MPI_ERR_COUNT
  * MPICH: aborts */
-static int c1250(void)
+static int c1299(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c1251(void)
+static int c1300(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1252(void)
+static int c1301(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c1253(void)
+static int c1302(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Scan: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1254(void)
+static int c1303(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Scan: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1255(void)
+static int c1304(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Scan: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1256(void)
+static int c1305(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
 /* MPI_Scan_init: - = all valid -> MPI_SUCCESS */
-static int c1257(void)
+static int c1306(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1258(void)
+static int c1307(void)
 {
     return MPI_Scan_init(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c1259(void)
+static int c1308(void)
 {
     return MPI_Scan_init(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1260(void)
+static int c1309(void)
 {
     return MPI_Scan_init(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init: count = -1 -> MPI_ERR_COUNT */
-static int c1261(void)
+static int c1310(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1262(void)
+static int c1311(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
@@ -8493,14 +8847,14 @@ static int c1262(void)
 
 /* MPI_Scan_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1263(void)
+static int c1312(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c1264(void)
+static int c1313(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
@@ -8508,14 +8862,14 @@ static int c1264(void)
 
 /* MPI_Scan_init: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1265(void)
+static int c1314(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1266(void)
+static int c1315(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
@@ -8523,154 +8877,154 @@ static int c1266(void)
 
 /* MPI_Scan_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1267(void)
+static int c1316(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init: info = bogus -> MPI_ERR_INFO */
-static int c1268(void)
+static int c1317(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, es_bogus_info,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init: request = NULL -> MPI_ERR_ARG */
-static int c1269(void)
+static int c1318(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Scatter: - = all valid -> MPI_SUCCESS */
-static int c1270(void)
+static int c1319(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1271(void)
+static int c1320(void)
 {
     return MPI_Scatter(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c1272(void)
+static int c1321(void)
 {
     return MPI_Scatter(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendcount = -1 -> MPI_ERR_COUNT */
-static int c1273(void)
+static int c1322(void)
 {
     return MPI_Scatter(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1274(void)
+static int c1323(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1275(void)
+static int c1324(void)
 {
     return MPI_Scatter(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c1276(void)
+static int c1325(void)
 {
     return MPI_Scatter(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1277(void)
+static int c1326(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvcount = -1 -> MPI_ERR_COUNT */
-static int c1278(void)
+static int c1327(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1279(void)
+static int c1328(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1280(void)
+static int c1329(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c1281(void)
+static int c1330(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, 0, es_self.h);
 }
 
 /* MPI_Scatter: root = -1 -> MPI_ERR_ROOT */
-static int c1282(void)
+static int c1331(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h);
 }
 
 /* MPI_Scatter: root = size -> MPI_ERR_ROOT */
-static int c1283(void)
+static int c1332(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size, es_self.h);
 }
 
 /* MPI_Scatter: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1284(void)
+static int c1333(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Scatter: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1285(void)
+static int c1334(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm);
 }
 
 /* MPI_Scatter_init: - = all valid -> MPI_SUCCESS */
-static int c1286(void)
+static int c1335(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                             ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1287(void)
+static int c1336(void)
 {
     return MPI_Scatter_init(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                             ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c1288(void)
+static int c1337(void)
 {
     return MPI_Scatter_init(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                             ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: sendcount = -1 -> MPI_ERR_COUNT */
-static int c1289(void)
+static int c1338(void)
 {
     return MPI_Scatter_init(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                             ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1290(void)
+static int c1339(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0, es_self.h,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
@@ -8678,35 +9032,35 @@ static int c1290(void)
 
 /* MPI_Scatter_init: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1291(void)
+static int c1340(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, 0, es_self.h,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c1292(void)
+static int c1341(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, 0, es_self.h,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1293(void)
+static int c1342(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                             ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: recvcount = -1 -> MPI_ERR_COUNT */
-static int c1294(void)
+static int c1343(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                             ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1295(void)
+static int c1344(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
@@ -8714,35 +9068,35 @@ static int c1295(void)
 
 /* MPI_Scatter_init: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1296(void)
+static int c1345(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, 0, es_self.h,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c1297(void)
+static int c1346(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, 0, es_self.h,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: root = -1 -> MPI_ERR_ROOT */
-static int c1298(void)
+static int c1347(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h, MPI_INFO_NULL,
                             ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: root = size -> MPI_ERR_ROOT */
-static int c1299(void)
+static int c1348(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size, es_self.h,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1300(void)
+static int c1349(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
@@ -8750,52 +9104,52 @@ static int c1300(void)
 
 /* MPI_Scatter_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1301(void)
+static int c1350(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: info = bogus -> MPI_ERR_INFO */
-static int c1302(void)
+static int c1351(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, es_bogus_info,
                             ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: request = NULL -> MPI_ERR_ARG */
-static int c1303(void)
+static int c1352(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                             NULL);
 }
 
 /* MPI_Scatterv: - = all valid -> MPI_SUCCESS */
-static int c1304(void)
+static int c1353(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1305(void)
+static int c1354(void)
 {
     return MPI_Scatterv(NULL, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c1306(void)
+static int c1355(void)
 {
     return MPI_Scatterv(es_rbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c1307(void)
+static int c1356(void)
 {
     return MPI_Scatterv(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1308(void)
+static int c1357(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0,
                         es_self.h);
@@ -8803,33 +9157,33 @@ static int c1308(void)
 
 /* MPI_Scatterv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1309(void)
+static int c1358(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, 1, MPI_INT, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c1310(void)
+static int c1359(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, es_uncommitted, es_rbuf, 1, MPI_INT, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1311(void)
+static int c1360(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: recvcount = -1 -> MPI_ERR_COUNT */
-static int c1312(void)
+static int c1361(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1313(void)
+static int c1362(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0,
                         es_self.h);
@@ -8837,75 +9191,75 @@ static int c1313(void)
 
 /* MPI_Scatterv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1314(void)
+static int c1363(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_freed.type, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c1315(void)
+static int c1364(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_uncommitted, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: root = -1 -> MPI_ERR_ROOT */
-static int c1316(void)
+static int c1365(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h);
 }
 
 /* MPI_Scatterv: root = size -> MPI_ERR_ROOT */
-static int c1317(void)
+static int c1366(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size,
                         es_self.h);
 }
 
 /* MPI_Scatterv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1318(void)
+static int c1367(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Scatterv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1319(void)
+static int c1368(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm);
 }
 
 /* MPI_Scatterv_init: - = all valid -> MPI_SUCCESS */
-static int c1320(void)
+static int c1369(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                              MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1321(void)
+static int c1370(void)
 {
     return MPI_Scatterv_init(NULL, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                              MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c1322(void)
+static int c1371(void)
 {
     return MPI_Scatterv_init(es_rbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                              MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: sendcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c1323(void)
+static int c1372(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0,
                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1324(void)
+static int c1373(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0,
                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
@@ -8913,35 +9267,35 @@ static int c1324(void)
 
 /* MPI_Scatterv_init: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1325(void)
+static int c1374(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, 1, MPI_INT, 0,
                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c1326(void)
+static int c1375(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, es_uncommitted, es_rbuf, 1, MPI_INT, 0,
                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1327(void)
+static int c1376(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h,
                              MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: recvcount = -1 -> MPI_ERR_COUNT */
-static int c1328(void)
+static int c1377(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h,
                              MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1329(void)
+static int c1378(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0,
                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
@@ -8949,35 +9303,35 @@ static int c1329(void)
 
 /* MPI_Scatterv_init: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1330(void)
+static int c1379(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_freed.type, 0,
                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c1331(void)
+static int c1380(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_uncommitted, 0,
                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: root = -1 -> MPI_ERR_ROOT */
-static int c1332(void)
+static int c1381(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h,
                              MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: root = size -> MPI_ERR_ROOT */
-static int c1333(void)
+static int c1382(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size,
                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1334(void)
+static int c1383(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0,
                              MPI_COMM_NULL, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
@@ -8985,49 +9339,49 @@ static int c1334(void)
 
 /* MPI_Scatterv_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1335(void)
+static int c1384(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0,
                              es_freed.comm, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: info = bogus -> MPI_ERR_INFO */
-static int c1336(void)
+static int c1385(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                              es_bogus_info, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: request = NULL -> MPI_ERR_ARG */
-static int c1337(void)
+static int c1386(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                              MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Send: - = all valid -> MPI_SUCCESS */
-static int c1338(void)
+static int c1387(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: buf = NULL -> MPI_ERR_BUFFER */
-static int c1339(void)
+static int c1388(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: count = -1 -> MPI_ERR_COUNT */
-static int c1340(void)
+static int c1389(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1341(void)
+static int c1390(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
@@ -9035,42 +9389,42 @@ static int c1341(void)
 
 /* MPI_Send: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1342(void)
+static int c1391(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1343(void)
+static int c1392(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: dest = size -> MPI_ERR_RANK */
-static int c1344(void)
+static int c1393(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Send: dest = -5 -> MPI_ERR_RANK */
-static int c1345(void)
+static int c1394(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Send: tag = -5 -> MPI_ERR_TAG */
-static int c1346(void)
+static int c1395(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Send: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1347(void)
+static int c1396(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -9078,7 +9432,7 @@ static int c1347(void)
 }
 
 /* MPI_Send: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1348(void)
+static int c1397(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
@@ -9086,33 +9440,33 @@ static int c1348(void)
 
 /* MPI_Send: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1349(void)
+static int c1398(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Send_init: - = all valid -> MPI_SUCCESS */
-static int c1350(void)
+static int c1399(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c1351(void)
+static int c1400(void)
 {
     return MPI_Send_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: count = -1 -> MPI_ERR_COUNT */
-static int c1352(void)
+static int c1401(void)
 {
     return MPI_Send_init(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1353(void)
+static int c1402(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
@@ -9120,40 +9474,40 @@ static int c1353(void)
 
 /* MPI_Send_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1354(void)
+static int c1403(void)
 {
     return MPI_Send_init(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1355(void)
+static int c1404(void)
 {
     return MPI_Send_init(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: dest = size -> MPI_ERR_RANK */
-static int c1356(void)
+static int c1405(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: dest = -5 -> MPI_ERR_RANK */
-static int c1357(void)
+static int c1406(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: tag = -5 -> MPI_ERR_TAG */
-static int c1358(void)
+static int c1407(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1359(void)
+static int c1408(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -9161,7 +9515,7 @@ static int c1359(void)
 }
 
 /* MPI_Send_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1360(void)
+static int c1409(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                          ES_OUT(MPI_Request, 6));
@@ -9169,41 +9523,41 @@ static int c1360(void)
 
 /* MPI_Send_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1361(void)
+static int c1410(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: request = NULL -> MPI_ERR_ARG */
-static int c1362(void)
+static int c1411(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Sendrecv: - = all valid -> MPI_SUCCESS */
-static int c1363(void)
+static int c1412(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1364(void)
+static int c1413(void)
 {
     return MPI_Sendrecv(NULL, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank, 0,
                         es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendcount = -1 -> MPI_ERR_COUNT */
-static int c1365(void)
+static int c1414(void)
 {
     return MPI_Sendrecv(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1366(void)
+static int c1415(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_rbuf, 1, MPI_INT,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
@@ -9211,42 +9565,42 @@ static int c1366(void)
 
 /* MPI_Sendrecv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1367(void)
+static int c1416(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_rbuf, 1, MPI_INT,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c1368(void)
+static int c1417(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_rbuf, 1, MPI_INT,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: dest = size -> MPI_ERR_RANK */
-static int c1369(void)
+static int c1418(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.size, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: dest = -5 -> MPI_ERR_RANK */
-static int c1370(void)
+static int c1419(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, -5, 0, es_rbuf, 1, MPI_INT, es_world.rank, 0,
                         es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtag = -5 -> MPI_ERR_TAG */
-static int c1371(void)
+static int c1420(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1372(void)
+static int c1421(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_rbuf, 1, MPI_INT,
@@ -9254,21 +9608,21 @@ static int c1372(void)
 }
 
 /* MPI_Sendrecv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1373(void)
+static int c1422(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, NULL, 1, MPI_INT, es_world.rank, 0,
                         es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvcount = -1 -> MPI_ERR_COUNT */
-static int c1374(void)
+static int c1423(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, -1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1375(void)
+static int c1424(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_DATATYPE_NULL,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
@@ -9276,42 +9630,42 @@ static int c1375(void)
 
 /* MPI_Sendrecv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1376(void)
+static int c1425(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, es_freed.type,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c1377(void)
+static int c1426(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, es_uncommitted,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: source = size -> MPI_ERR_RANK */
-static int c1378(void)
+static int c1427(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.size,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: source = -5 -> MPI_ERR_RANK */
-static int c1379(void)
+static int c1428(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, -5, 0,
                         es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtag = -5 -> MPI_ERR_TAG */
-static int c1380(void)
+static int c1429(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         -5, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1381(void)
+static int c1430(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
@@ -9319,7 +9673,7 @@ static int c1381(void)
 }
 
 /* MPI_Sendrecv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1382(void)
+static int c1431(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, MPI_COMM_NULL, ES_OUT(MPI_Status, 11));
@@ -9327,42 +9681,42 @@ static int c1382(void)
 
 /* MPI_Sendrecv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1383(void)
+static int c1432(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_freed.comm, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: status = NULL -> MPI_ERR_ARG */
-static int c1384(void)
+static int c1433(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, NULL);
 }
 
 /* MPI_Sendrecv_replace: - = all valid -> MPI_SUCCESS */
-static int c1385(void)
+static int c1434(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: buf = NULL -> MPI_ERR_BUFFER */
-static int c1386(void)
+static int c1435(void)
 {
     return MPI_Sendrecv_replace(NULL, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: count = -1 -> MPI_ERR_COUNT */
-static int c1387(void)
+static int c1436(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1388(void)
+static int c1437(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
@@ -9370,42 +9724,42 @@ static int c1388(void)
 
 /* MPI_Sendrecv_replace: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1389(void)
+static int c1438(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1390(void)
+static int c1439(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: dest = size -> MPI_ERR_RANK */
-static int c1391(void)
+static int c1440(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: dest = -5 -> MPI_ERR_RANK */
-static int c1392(void)
+static int c1441(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, -5, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: sendtag = -5 -> MPI_ERR_TAG */
-static int c1393(void)
+static int c1442(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: sendtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1394(void)
+static int c1443(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.rank, 0,
@@ -9413,28 +9767,28 @@ static int c1394(void)
 }
 
 /* MPI_Sendrecv_replace: source = size -> MPI_ERR_RANK */
-static int c1395(void)
+static int c1444(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.size, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: source = -5 -> MPI_ERR_RANK */
-static int c1396(void)
+static int c1445(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, -5, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: recvtag = -5 -> MPI_ERR_TAG */
-static int c1397(void)
+static int c1446(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, -5,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: recvtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1398(void)
+static int c1447(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, es_tag_ub + 1,
@@ -9442,7 +9796,7 @@ static int c1398(void)
 }
 
 /* MPI_Sendrecv_replace: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1399(void)
+static int c1448(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0,
                                 MPI_COMM_NULL, ES_OUT(MPI_Status, 8));
@@ -9450,42 +9804,42 @@ static int c1399(void)
 
 /* MPI_Sendrecv_replace: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1400(void)
+static int c1449(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0,
                                 es_freed.comm, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: status = NULL -> MPI_ERR_ARG */
-static int c1401(void)
+static int c1450(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0, es_world.h,
                                 NULL);
 }
 
 /* MPI_Ssend: - = all valid -> MPI_SUCCESS */
-static int c1402(void)
+static int c1451(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: buf = NULL -> MPI_ERR_BUFFER */
-static int c1403(void)
+static int c1452(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: count = -1 -> MPI_ERR_COUNT */
-static int c1404(void)
+static int c1453(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1405(void)
+static int c1454(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
@@ -9493,42 +9847,42 @@ static int c1405(void)
 
 /* MPI_Ssend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1406(void)
+static int c1455(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1407(void)
+static int c1456(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: dest = size -> MPI_ERR_RANK */
-static int c1408(void)
+static int c1457(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Ssend: dest = -5 -> MPI_ERR_RANK */
-static int c1409(void)
+static int c1458(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Ssend: tag = -5 -> MPI_ERR_TAG */
-static int c1410(void)
+static int c1459(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Ssend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1411(void)
+static int c1460(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -9536,7 +9890,7 @@ static int c1411(void)
 }
 
 /* MPI_Ssend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1412(void)
+static int c1461(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
@@ -9544,34 +9898,34 @@ static int c1412(void)
 
 /* MPI_Ssend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1413(void)
+static int c1462(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Ssend_init: - = all valid -> MPI_SUCCESS */
-static int c1414(void)
+static int c1463(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c1415(void)
+static int c1464(void)
 {
     return MPI_Ssend_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: count = -1 -> MPI_ERR_COUNT */
-static int c1416(void)
+static int c1465(void)
 {
     return MPI_Ssend_init(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1417(void)
+static int c1466(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
@@ -9579,41 +9933,41 @@ static int c1417(void)
 
 /* MPI_Ssend_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1418(void)
+static int c1467(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1419(void)
+static int c1468(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: dest = size -> MPI_ERR_RANK */
-static int c1420(void)
+static int c1469(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: dest = -5 -> MPI_ERR_RANK */
-static int c1421(void)
+static int c1470(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: tag = -5 -> MPI_ERR_TAG */
-static int c1422(void)
+static int c1471(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1423(void)
+static int c1472(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -9621,7 +9975,7 @@ static int c1423(void)
 }
 
 /* MPI_Ssend_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1424(void)
+static int c1473(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                           ES_OUT(MPI_Request, 6));
@@ -9629,617 +9983,617 @@ static int c1424(void)
 
 /* MPI_Ssend_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1425(void)
+static int c1474(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: request = NULL -> MPI_ERR_ARG */
-static int c1426(void)
+static int c1475(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Start: - = all valid -> MPI_SUCCESS */
-static int c1427(void)
+static int c1476(void)
 {
     return MPI_Start(ES_PTR(MPI_Request, es_new_prequest()));
 }
 
 /* MPI_Start: request = &MPI_REQUEST_NULL -> MPI_ERR_REQUEST */
-static int c1428(void)
+static int c1477(void)
 {
     return MPI_Start(ES_PTR(MPI_Request, MPI_REQUEST_NULL));
 }
 
 /* MPI_Start: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c1429(void)
+static int c1478(void)
 {
     return MPI_Start(ES_PTR(MPI_Request, es_freed.request));
 }
 
 /* MPI_Start: request = NULL -> MPI_ERR_ARG */
-static int c1430(void)
+static int c1479(void)
 {
     return MPI_Start(NULL);
 }
 
 /* MPI_Startall: - = all valid -> MPI_SUCCESS */
-static int c1431(void)
+static int c1480(void)
 {
     return MPI_Startall(1, (MPI_Request[]){es_new_prequest()});
 }
 
 /* MPI_Startall: count = -1 -> MPI_ERR_COUNT */
-static int c1432(void)
+static int c1481(void)
 {
     return MPI_Startall(-1, (MPI_Request[]){es_new_prequest()});
 }
 
 /* MPI_Startall: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1433(void)
+static int c1482(void)
 {
     return MPI_Startall(1, (MPI_Request[]){es_freed.request});
 }
 
 /* MPI_Startall: array_of_requests = {MPI_REQUEST_NULL} -> MPI_ERR_REQUEST */
-static int c1434(void)
+static int c1483(void)
 {
     return MPI_Startall(1, (MPI_Request[]){MPI_REQUEST_NULL});
 }
 
 /* MPI_Startall: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1435(void)
+static int c1484(void)
 {
     return MPI_Startall(1, NULL);
 }
 
 /* MPI_Status_c2f: - = all valid -> MPI_SUCCESS */
-static int c1436(void)
+static int c1485(void)
 {
     return MPI_Status_c2f(&es_status0, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_c2f: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1437(void)
+static int c1486(void)
 {
     return MPI_Status_c2f(NULL, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_c2f: c_status = MPI_STATUS_IGNORE -> MPI_ERR_ARG
  * MPICH: MPI_ERR_OTHER */
-static int c1438(void)
+static int c1487(void)
 {
     return MPI_Status_c2f(MPI_STATUS_IGNORE, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_c2f: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1439(void)
+static int c1488(void)
 {
     return MPI_Status_c2f(&es_status0, NULL);
 }
 
 /* MPI_Status_c2f08: - = all valid -> MPI_SUCCESS */
-static int c1440(void)
+static int c1489(void)
 {
     return MPI_Status_c2f08(&es_status0, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_c2f08: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1441(void)
+static int c1490(void)
 {
     return MPI_Status_c2f08(NULL, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_c2f08: c_status = MPI_STATUS_IGNORE -> MPI_ERR_ARG */
-static int c1442(void)
+static int c1491(void)
 {
     return MPI_Status_c2f08(MPI_STATUS_IGNORE, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_c2f08: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1443(void)
+static int c1492(void)
 {
     return MPI_Status_c2f08(&es_status0, NULL);
 }
 
 /* MPI_Status_f082c: - = all valid -> MPI_SUCCESS */
-static int c1444(void)
+static int c1493(void)
 {
     return MPI_Status_f082c((MPI_F08_status *)(void *)&es_status0, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f082c: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1445(void)
+static int c1494(void)
 {
     return MPI_Status_f082c(NULL, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f082c: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1446(void)
+static int c1495(void)
 {
     return MPI_Status_f082c((MPI_F08_status *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_f082f: - = all valid -> MPI_SUCCESS */
-static int c1447(void)
+static int c1496(void)
 {
     return MPI_Status_f082f((MPI_F08_status *)(void *)&es_status0, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_f082f: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1448(void)
+static int c1497(void)
 {
     return MPI_Status_f082f(NULL, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_f082f: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1449(void)
+static int c1498(void)
 {
     return MPI_Status_f082f((MPI_F08_status *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_f2c: - = all valid -> MPI_SUCCESS */
-static int c1450(void)
+static int c1499(void)
 {
     return MPI_Status_f2c((MPI_Fint *)(void *)&es_status0, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f2c: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1451(void)
+static int c1500(void)
 {
     return MPI_Status_f2c(NULL, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f2c: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1452(void)
+static int c1501(void)
 {
     return MPI_Status_f2c((MPI_Fint *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_f2f08: - = all valid -> MPI_SUCCESS */
-static int c1453(void)
+static int c1502(void)
 {
     return MPI_Status_f2f08((MPI_Fint *)(void *)&es_status0, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_f2f08: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1454(void)
+static int c1503(void)
 {
     return MPI_Status_f2f08(NULL, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_f2f08: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1455(void)
+static int c1504(void)
 {
     return MPI_Status_f2f08((MPI_Fint *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_get_error: - = all valid -> MPI_SUCCESS */
-static int c1456(void)
+static int c1505(void)
 {
     return MPI_Status_get_error(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_error: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1457(void)
+static int c1506(void)
 {
     return MPI_Status_get_error(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_error: err = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1458(void)
+static int c1507(void)
 {
     return MPI_Status_get_error(&es_status0, NULL);
 }
 
 /* MPI_Status_get_source: - = all valid -> MPI_SUCCESS */
-static int c1459(void)
+static int c1508(void)
 {
     return MPI_Status_get_source(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_source: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1460(void)
+static int c1509(void)
 {
     return MPI_Status_get_source(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_source: source = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1461(void)
+static int c1510(void)
 {
     return MPI_Status_get_source(&es_status0, NULL);
 }
 
 /* MPI_Status_get_tag: - = all valid -> MPI_SUCCESS */
-static int c1462(void)
+static int c1511(void)
 {
     return MPI_Status_get_tag(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_tag: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1463(void)
+static int c1512(void)
 {
     return MPI_Status_get_tag(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_tag: tag = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1464(void)
+static int c1513(void)
 {
     return MPI_Status_get_tag(&es_status0, NULL);
 }
 
 /* MPI_Status_set_cancelled: - = all valid -> MPI_SUCCESS */
-static int c1465(void)
+static int c1514(void)
 {
     return MPI_Status_set_cancelled(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_cancelled: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1466(void)
+static int c1515(void)
 {
     return MPI_Status_set_cancelled(NULL, 0);
 }
 
 /* MPI_Status_set_elements: - = all valid -> MPI_SUCCESS */
-static int c1467(void)
+static int c1516(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1468(void)
+static int c1517(void)
 {
     return MPI_Status_set_elements(NULL, MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1469(void)
+static int c1518(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), MPI_DATATYPE_NULL, 1);
 }
 
 /* MPI_Status_set_elements: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1470(void)
+static int c1519(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), es_freed.type, 1);
 }
 
 /* MPI_Status_set_elements: count = -1 -> MPI_ERR_COUNT */
-static int c1471(void)
+static int c1520(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), MPI_INT, -1);
 }
 
 /* MPI_Status_set_elements_c: - = all valid -> MPI_SUCCESS */
-static int c1472(void)
+static int c1521(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_c: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1473(void)
+static int c1522(void)
 {
     return MPI_Status_set_elements_c(NULL, MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1474(void)
+static int c1523(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), MPI_DATATYPE_NULL, 1);
 }
 
 /* MPI_Status_set_elements_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1475(void)
+static int c1524(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), es_freed.type, 1);
 }
 
 /* MPI_Status_set_elements_c: count = -1 -> MPI_ERR_COUNT */
-static int c1476(void)
+static int c1525(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), MPI_INT, -1);
 }
 
 /* MPI_Status_set_elements_x: - = all valid -> MPI_SUCCESS */
-static int c1477(void)
+static int c1526(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_x: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1478(void)
+static int c1527(void)
 {
     return MPI_Status_set_elements_x(NULL, MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1479(void)
+static int c1528(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), MPI_DATATYPE_NULL, 1);
 }
 
 /* MPI_Status_set_elements_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1480(void)
+static int c1529(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), es_freed.type, 1);
 }
 
 /* MPI_Status_set_elements_x: count = -1 -> MPI_ERR_COUNT */
-static int c1481(void)
+static int c1530(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), MPI_INT, -1);
 }
 
 /* MPI_Status_set_error: - = all valid -> MPI_SUCCESS */
-static int c1482(void)
+static int c1531(void)
 {
     return MPI_Status_set_error(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_error: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1483(void)
+static int c1532(void)
 {
     return MPI_Status_set_error(NULL, 0);
 }
 
 /* MPI_Status_set_source: - = all valid -> MPI_SUCCESS */
-static int c1484(void)
+static int c1533(void)
 {
     return MPI_Status_set_source(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_source: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1485(void)
+static int c1534(void)
 {
     return MPI_Status_set_source(NULL, 0);
 }
 
 /* MPI_Status_set_tag: - = all valid -> MPI_SUCCESS */
-static int c1486(void)
+static int c1535(void)
 {
     return MPI_Status_set_tag(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_tag: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1487(void)
+static int c1536(void)
 {
     return MPI_Status_set_tag(NULL, 0);
 }
 
 /* MPI_T_category_changed: - = all valid -> MPI_SUCCESS */
-static int c1488(void)
+static int c1537(void)
 {
     return MPI_T_category_changed(ES_OUT(int, 0));
 }
 
 /* MPI_T_category_changed: update_number = NULL -> MPI_ERR_ARG */
-static int c1489(void)
+static int c1538(void)
 {
     return MPI_T_category_changed(NULL);
 }
 
 /* MPI_T_category_get_categories: - = all valid -> MPI_SUCCESS */
-static int c1490(void)
+static int c1539(void)
 {
     return MPI_T_category_get_categories(0, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_categories: len = -1 -> MPI_ERR_ARG */
-static int c1491(void)
+static int c1540(void)
 {
     return MPI_T_category_get_categories(0, -1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_categories: indices = NULL -> MPI_ERR_ARG */
-static int c1492(void)
+static int c1541(void)
 {
     return MPI_T_category_get_categories(0, 1, NULL);
 }
 
 /* MPI_T_category_get_cvars: - = all valid -> MPI_SUCCESS */
-static int c1493(void)
+static int c1542(void)
 {
     return MPI_T_category_get_cvars(0, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_cvars: len = -1 -> MPI_ERR_ARG */
-static int c1494(void)
+static int c1543(void)
 {
     return MPI_T_category_get_cvars(0, -1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_cvars: indices = NULL -> MPI_ERR_ARG */
-static int c1495(void)
+static int c1544(void)
 {
     return MPI_T_category_get_cvars(0, 1, NULL);
 }
 
 /* MPI_T_category_get_events: - = all valid -> MPI_SUCCESS */
-static int c1496(void)
+static int c1545(void)
 {
     return MPI_T_category_get_events(0, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_events: len = -1 -> MPI_ERR_ARG */
-static int c1497(void)
+static int c1546(void)
 {
     return MPI_T_category_get_events(0, -1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_events: indices = NULL -> MPI_ERR_ARG */
-static int c1498(void)
+static int c1547(void)
 {
     return MPI_T_category_get_events(0, 1, NULL);
 }
 
 /* MPI_T_category_get_index: - = all valid -> MPI_SUCCESS */
-static int c1499(void)
+static int c1548(void)
 {
     return MPI_T_category_get_index("errsweep", ES_OUT(int, 1));
 }
 
 /* MPI_T_category_get_index: name = NULL -> MPI_ERR_ARG */
-static int c1500(void)
+static int c1549(void)
 {
     return MPI_T_category_get_index(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_T_category_get_index: cat_index = NULL -> MPI_ERR_ARG */
-static int c1501(void)
+static int c1550(void)
 {
     return MPI_T_category_get_index("errsweep", NULL);
 }
 
 /* MPI_T_category_get_info: - = all valid -> MPI_SUCCESS */
-static int c1502(void)
+static int c1551(void)
 {
     return MPI_T_category_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
                                    ES_PTR(int, 64), ES_OUT(int, 5), ES_OUT(int, 6), ES_OUT(int, 7));
 }
 
 /* MPI_T_category_get_info: name = NULL -> MPI_ERR_ARG */
-static int c1503(void)
+static int c1552(void)
 {
     return MPI_T_category_get_info(0, NULL, ES_PTR(int, 64), ES_OUT(char, 3), ES_PTR(int, 64),
                                    ES_OUT(int, 5), ES_OUT(int, 6), ES_OUT(int, 7));
 }
 
 /* MPI_T_category_get_info: name_len = NULL -> MPI_ERR_ARG */
-static int c1504(void)
+static int c1553(void)
 {
     return MPI_T_category_get_info(0, ES_OUT(char, 1), NULL, ES_OUT(char, 3), ES_PTR(int, 64),
                                    ES_OUT(int, 5), ES_OUT(int, 6), ES_OUT(int, 7));
 }
 
 /* MPI_T_category_get_info: desc = NULL -> MPI_ERR_ARG */
-static int c1505(void)
+static int c1554(void)
 {
     return MPI_T_category_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), NULL, ES_PTR(int, 64),
                                    ES_OUT(int, 5), ES_OUT(int, 6), ES_OUT(int, 7));
 }
 
 /* MPI_T_category_get_info: desc_len = NULL -> MPI_ERR_ARG */
-static int c1506(void)
+static int c1555(void)
 {
     return MPI_T_category_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3), NULL,
                                    ES_OUT(int, 5), ES_OUT(int, 6), ES_OUT(int, 7));
 }
 
 /* MPI_T_category_get_info: num_cvars = NULL -> MPI_ERR_ARG */
-static int c1507(void)
+static int c1556(void)
 {
     return MPI_T_category_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
                                    ES_PTR(int, 64), NULL, ES_OUT(int, 6), ES_OUT(int, 7));
 }
 
 /* MPI_T_category_get_info: num_pvars = NULL -> MPI_ERR_ARG */
-static int c1508(void)
+static int c1557(void)
 {
     return MPI_T_category_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
                                    ES_PTR(int, 64), ES_OUT(int, 5), NULL, ES_OUT(int, 7));
 }
 
 /* MPI_T_category_get_info: num_categories = NULL -> MPI_ERR_ARG */
-static int c1509(void)
+static int c1558(void)
 {
     return MPI_T_category_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
                                    ES_PTR(int, 64), ES_OUT(int, 5), ES_OUT(int, 6), NULL);
 }
 
 /* MPI_T_category_get_num: - = all valid -> MPI_SUCCESS */
-static int c1510(void)
+static int c1559(void)
 {
     return MPI_T_category_get_num(ES_OUT(int, 0));
 }
 
 /* MPI_T_category_get_num: num_cat = NULL -> MPI_ERR_ARG */
-static int c1511(void)
+static int c1560(void)
 {
     return MPI_T_category_get_num(NULL);
 }
 
 /* MPI_T_category_get_num_events: - = all valid -> MPI_SUCCESS */
-static int c1512(void)
+static int c1561(void)
 {
     return MPI_T_category_get_num_events(0, ES_OUT(int, 1));
 }
 
 /* MPI_T_category_get_num_events: num_events = NULL -> MPI_ERR_ARG */
-static int c1513(void)
+static int c1562(void)
 {
     return MPI_T_category_get_num_events(0, NULL);
 }
 
 /* MPI_T_category_get_pvars: - = all valid -> MPI_SUCCESS */
-static int c1514(void)
+static int c1563(void)
 {
     return MPI_T_category_get_pvars(0, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_pvars: len = -1 -> MPI_ERR_ARG */
-static int c1515(void)
+static int c1564(void)
 {
     return MPI_T_category_get_pvars(0, -1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_pvars: indices = NULL -> MPI_ERR_ARG */
-static int c1516(void)
+static int c1565(void)
 {
     return MPI_T_category_get_pvars(0, 1, NULL);
 }
 
 /* MPI_T_cvar_get_index: - = all valid -> MPI_SUCCESS */
-static int c1517(void)
+static int c1566(void)
 {
     return MPI_T_cvar_get_index("errsweep", ES_OUT(int, 1));
 }
 
 /* MPI_T_cvar_get_index: name = NULL -> MPI_ERR_ARG */
-static int c1518(void)
+static int c1567(void)
 {
     return MPI_T_cvar_get_index(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_T_cvar_get_index: cvar_index = NULL -> MPI_ERR_ARG */
-static int c1519(void)
+static int c1568(void)
 {
     return MPI_T_cvar_get_index("errsweep", NULL);
 }
 
 /* MPI_T_cvar_get_info: - = all valid -> MPI_SUCCESS */
-static int c1520(void)
+static int c1569(void)
 {
     return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3),
                                ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6),
@@ -10247,7 +10601,7 @@ static int c1520(void)
 }
 
 /* MPI_T_cvar_get_info: name = NULL -> MPI_ERR_ARG */
-static int c1521(void)
+static int c1570(void)
 {
     return MPI_T_cvar_get_info(0, NULL, ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(MPI_Datatype, 4),
                                ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6), ES_PTR(int, 64),
@@ -10255,7 +10609,7 @@ static int c1521(void)
 }
 
 /* MPI_T_cvar_get_info: name_len = NULL -> MPI_ERR_ARG */
-static int c1522(void)
+static int c1571(void)
 {
     return MPI_T_cvar_get_info(0, ES_OUT(char, 1), NULL, ES_OUT(int, 3), ES_OUT(MPI_Datatype, 4),
                                ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6), ES_PTR(int, 64),
@@ -10263,7 +10617,7 @@ static int c1522(void)
 }
 
 /* MPI_T_cvar_get_info: verbosity = NULL -> MPI_ERR_ARG */
-static int c1523(void)
+static int c1572(void)
 {
     return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), NULL, ES_OUT(MPI_Datatype, 4),
                                ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6), ES_PTR(int, 64),
@@ -10271,7 +10625,7 @@ static int c1523(void)
 }
 
 /* MPI_T_cvar_get_info: datatype = NULL -> MPI_ERR_ARG */
-static int c1524(void)
+static int c1573(void)
 {
     return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), NULL,
                                ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6), ES_PTR(int, 64),
@@ -10279,7 +10633,7 @@ static int c1524(void)
 }
 
 /* MPI_T_cvar_get_info: enumtype = NULL -> MPI_ERR_ARG */
-static int c1525(void)
+static int c1574(void)
 {
     return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3),
                                ES_OUT(MPI_Datatype, 4), NULL, ES_OUT(char, 6), ES_PTR(int, 64),
@@ -10287,7 +10641,7 @@ static int c1525(void)
 }
 
 /* MPI_T_cvar_get_info: desc = NULL -> MPI_ERR_ARG */
-static int c1526(void)
+static int c1575(void)
 {
     return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3),
                                ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_T_enum, 5), NULL,
@@ -10295,7 +10649,7 @@ static int c1526(void)
 }
 
 /* MPI_T_cvar_get_info: desc_len = NULL -> MPI_ERR_ARG */
-static int c1527(void)
+static int c1576(void)
 {
     return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3),
                                ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6),
@@ -10303,7 +10657,7 @@ static int c1527(void)
 }
 
 /* MPI_T_cvar_get_info: bind = NULL -> MPI_ERR_ARG */
-static int c1528(void)
+static int c1577(void)
 {
     return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3),
                                ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6),
@@ -10311,7 +10665,7 @@ static int c1528(void)
 }
 
 /* MPI_T_cvar_get_info: scope = NULL -> MPI_ERR_ARG */
-static int c1529(void)
+static int c1578(void)
 {
     return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3),
                                ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6),
@@ -10319,85 +10673,85 @@ static int c1529(void)
 }
 
 /* MPI_T_cvar_get_num: - = all valid -> MPI_SUCCESS */
-static int c1530(void)
+static int c1579(void)
 {
     return MPI_T_cvar_get_num(ES_OUT(int, 0));
 }
 
 /* MPI_T_cvar_get_num: num_cvar = NULL -> MPI_ERR_ARG */
-static int c1531(void)
+static int c1580(void)
 {
     return MPI_T_cvar_get_num(NULL);
 }
 
 /* MPI_T_event_get_index: - = all valid -> MPI_SUCCESS */
-static int c1532(void)
+static int c1581(void)
 {
     return MPI_T_event_get_index("errsweep", ES_OUT(int, 1));
 }
 
 /* MPI_T_event_get_index: name = NULL -> MPI_ERR_ARG */
-static int c1533(void)
+static int c1582(void)
 {
     return MPI_T_event_get_index(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_T_event_get_index: event_index = NULL -> MPI_ERR_ARG */
-static int c1534(void)
+static int c1583(void)
 {
     return MPI_T_event_get_index("errsweep", NULL);
 }
 
 /* MPI_T_event_get_num: - = all valid -> MPI_SUCCESS */
-static int c1535(void)
+static int c1584(void)
 {
     return MPI_T_event_get_num(ES_OUT(int, 0));
 }
 
 /* MPI_T_event_get_num: num_events = NULL -> MPI_ERR_ARG */
-static int c1536(void)
+static int c1585(void)
 {
     return MPI_T_event_get_num(NULL);
 }
 
 /* MPI_T_finalize: - = all valid -> MPI_SUCCESS */
-static int c1537(void)
+static int c1586(void)
 {
     return MPI_T_finalize();
 }
 
 /* MPI_T_init_thread: - = all valid -> MPI_SUCCESS */
-static int c1538(void)
+static int c1587(void)
 {
     return MPI_T_init_thread(0, ES_OUT(int, 1));
 }
 
 /* MPI_T_init_thread: provided = NULL -> MPI_ERR_ARG */
-static int c1539(void)
+static int c1588(void)
 {
     return MPI_T_init_thread(0, NULL);
 }
 
 /* MPI_T_pvar_get_index: - = all valid -> MPI_SUCCESS */
-static int c1540(void)
+static int c1589(void)
 {
     return MPI_T_pvar_get_index("errsweep", 0, ES_OUT(int, 2));
 }
 
 /* MPI_T_pvar_get_index: name = NULL -> MPI_ERR_ARG */
-static int c1541(void)
+static int c1590(void)
 {
     return MPI_T_pvar_get_index(NULL, 0, ES_OUT(int, 2));
 }
 
 /* MPI_T_pvar_get_index: pvar_index = NULL -> MPI_ERR_ARG */
-static int c1542(void)
+static int c1591(void)
 {
     return MPI_T_pvar_get_index("errsweep", 0, NULL);
 }
 
 /* MPI_T_pvar_get_info: - = all valid -> MPI_SUCCESS */
-static int c1543(void)
+static int c1592(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -10406,7 +10760,7 @@ static int c1543(void)
 }
 
 /* MPI_T_pvar_get_info: name = NULL -> MPI_ERR_ARG */
-static int c1544(void)
+static int c1593(void)
 {
     return MPI_T_pvar_get_info(0, NULL, ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -10415,7 +10769,7 @@ static int c1544(void)
 }
 
 /* MPI_T_pvar_get_info: name_len = NULL -> MPI_ERR_ARG */
-static int c1545(void)
+static int c1594(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), NULL, ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -10424,7 +10778,7 @@ static int c1545(void)
 }
 
 /* MPI_T_pvar_get_info: verbosity = NULL -> MPI_ERR_ARG */
-static int c1546(void)
+static int c1595(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), NULL, ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -10433,7 +10787,7 @@ static int c1546(void)
 }
 
 /* MPI_T_pvar_get_info: var_class = NULL -> MPI_ERR_ARG */
-static int c1547(void)
+static int c1596(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), NULL,
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -10442,7 +10796,7 @@ static int c1547(void)
 }
 
 /* MPI_T_pvar_get_info: datatype = NULL -> MPI_ERR_ARG */
-static int c1548(void)
+static int c1597(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                NULL, ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7), ES_PTR(int, 64),
@@ -10450,7 +10804,7 @@ static int c1548(void)
 }
 
 /* MPI_T_pvar_get_info: enumtype = NULL -> MPI_ERR_ARG */
-static int c1549(void)
+static int c1598(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), NULL, ES_OUT(char, 7), ES_PTR(int, 64),
@@ -10458,7 +10812,7 @@ static int c1549(void)
 }
 
 /* MPI_T_pvar_get_info: desc = NULL -> MPI_ERR_ARG */
-static int c1550(void)
+static int c1599(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), NULL,
@@ -10467,7 +10821,7 @@ static int c1550(void)
 }
 
 /* MPI_T_pvar_get_info: desc_len = NULL -> MPI_ERR_ARG */
-static int c1551(void)
+static int c1600(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -10476,7 +10830,7 @@ static int c1551(void)
 }
 
 /* MPI_T_pvar_get_info: bind = NULL -> MPI_ERR_ARG */
-static int c1552(void)
+static int c1601(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -10485,7 +10839,7 @@ static int c1552(void)
 }
 
 /* MPI_T_pvar_get_info: readonly = NULL -> MPI_ERR_ARG */
-static int c1553(void)
+static int c1602(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -10494,7 +10848,7 @@ static int c1553(void)
 }
 
 /* MPI_T_pvar_get_info: continuous = NULL -> MPI_ERR_ARG */
-static int c1554(void)
+static int c1603(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -10503,7 +10857,7 @@ static int c1554(void)
 }
 
 /* MPI_T_pvar_get_info: atomic = NULL -> MPI_ERR_ARG */
-static int c1555(void)
+static int c1604(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -10512,31 +10866,31 @@ static int c1555(void)
 }
 
 /* MPI_T_pvar_get_num: - = all valid -> MPI_SUCCESS */
-static int c1556(void)
+static int c1605(void)
 {
     return MPI_T_pvar_get_num(ES_OUT(int, 0));
 }
 
 /* MPI_T_pvar_get_num: num_pvar = NULL -> MPI_ERR_ARG */
-static int c1557(void)
+static int c1606(void)
 {
     return MPI_T_pvar_get_num(NULL);
 }
 
 /* MPI_T_pvar_session_create: - = all valid -> MPI_SUCCESS */
-static int c1558(void)
+static int c1607(void)
 {
     return MPI_T_pvar_session_create(ES_OUT(MPI_T_pvar_session, 0));
 }
 
 /* MPI_T_pvar_session_create: pe_session = NULL -> MPI_ERR_ARG */
-static int c1559(void)
+static int c1608(void)
 {
     return MPI_T_pvar_session_create(NULL);
 }
 
 /* MPI_T_source_get_info: - = all valid -> MPI_SUCCESS */
-static int c1560(void)
+static int c1609(void)
 {
     return MPI_T_source_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
                                  ES_PTR(int, 64), ES_OUT(MPI_T_source_order, 5),
@@ -10544,7 +10898,7 @@ static int c1560(void)
 }
 
 /* MPI_T_source_get_info: name = NULL -> MPI_ERR_ARG */
-static int c1561(void)
+static int c1610(void)
 {
     return MPI_T_source_get_info(0, NULL, ES_PTR(int, 64), ES_OUT(char, 3), ES_PTR(int, 64),
                                  ES_OUT(MPI_T_source_order, 5), ES_OUT(MPI_Count, 6),
@@ -10552,7 +10906,7 @@ static int c1561(void)
 }
 
 /* MPI_T_source_get_info: name_len = NULL -> MPI_ERR_ARG */
-static int c1562(void)
+static int c1611(void)
 {
     return MPI_T_source_get_info(0, ES_OUT(char, 1), NULL, ES_OUT(char, 3), ES_PTR(int, 64),
                                  ES_OUT(MPI_T_source_order, 5), ES_OUT(MPI_Count, 6),
@@ -10560,7 +10914,7 @@ static int c1562(void)
 }
 
 /* MPI_T_source_get_info: desc = NULL -> MPI_ERR_ARG */
-static int c1563(void)
+static int c1612(void)
 {
     return MPI_T_source_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), NULL, ES_PTR(int, 64),
                                  ES_OUT(MPI_T_source_order, 5), ES_OUT(MPI_Count, 6),
@@ -10568,7 +10922,7 @@ static int c1563(void)
 }
 
 /* MPI_T_source_get_info: desc_len = NULL -> MPI_ERR_ARG */
-static int c1564(void)
+static int c1613(void)
 {
     return MPI_T_source_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3), NULL,
                                  ES_OUT(MPI_T_source_order, 5), ES_OUT(MPI_Count, 6),
@@ -10576,7 +10930,7 @@ static int c1564(void)
 }
 
 /* MPI_T_source_get_info: ordering = NULL -> MPI_ERR_ARG */
-static int c1565(void)
+static int c1614(void)
 {
     return MPI_T_source_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
                                  ES_PTR(int, 64), NULL, ES_OUT(MPI_Count, 6), ES_OUT(MPI_Count, 7),
@@ -10584,7 +10938,7 @@ static int c1565(void)
 }
 
 /* MPI_T_source_get_info: ticks_per_second = NULL -> MPI_ERR_ARG */
-static int c1566(void)
+static int c1615(void)
 {
     return MPI_T_source_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
                                  ES_PTR(int, 64), ES_OUT(MPI_T_source_order, 5), NULL,
@@ -10592,7 +10946,7 @@ static int c1566(void)
 }
 
 /* MPI_T_source_get_info: max_ticks = NULL -> MPI_ERR_ARG */
-static int c1567(void)
+static int c1616(void)
 {
     return MPI_T_source_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
                                  ES_PTR(int, 64), ES_OUT(MPI_T_source_order, 5),
@@ -10600,7 +10954,7 @@ static int c1567(void)
 }
 
 /* MPI_T_source_get_info: info = NULL -> MPI_ERR_ARG */
-static int c1568(void)
+static int c1617(void)
 {
     return MPI_T_source_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
                                  ES_PTR(int, 64), ES_OUT(MPI_T_source_order, 5),
@@ -10608,86 +10962,86 @@ static int c1568(void)
 }
 
 /* MPI_T_source_get_num: - = all valid -> MPI_SUCCESS */
-static int c1569(void)
+static int c1618(void)
 {
     return MPI_T_source_get_num(ES_OUT(int, 0));
 }
 
 /* MPI_T_source_get_num: num_sources = NULL -> MPI_ERR_ARG */
-static int c1570(void)
+static int c1619(void)
 {
     return MPI_T_source_get_num(NULL);
 }
 
 /* MPI_T_source_get_timestamp: - = all valid -> MPI_SUCCESS */
-static int c1571(void)
+static int c1620(void)
 {
     return MPI_T_source_get_timestamp(0, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_T_source_get_timestamp: timestamp = NULL -> MPI_ERR_ARG */
-static int c1572(void)
+static int c1621(void)
 {
     return MPI_T_source_get_timestamp(0, NULL);
 }
 
 /* MPI_Test: - = all valid -> MPI_SUCCESS */
-static int c1573(void)
+static int c1622(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, MPI_REQUEST_NULL), ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c1574(void)
+static int c1623(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, es_freed.request), ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: request = NULL -> MPI_ERR_ARG */
-static int c1575(void)
+static int c1624(void)
 {
     return MPI_Test(NULL, ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: flag = NULL -> MPI_ERR_ARG */
-static int c1576(void)
+static int c1625(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, MPI_REQUEST_NULL), NULL, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: status = NULL -> MPI_ERR_ARG */
-static int c1577(void)
+static int c1626(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, MPI_REQUEST_NULL), ES_OUT(int, 1), NULL);
 }
 
 /* MPI_Test_cancelled: - = all valid -> MPI_SUCCESS */
-static int c1578(void)
+static int c1627(void)
 {
     return MPI_Test_cancelled(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Test_cancelled: status = NULL -> MPI_ERR_ARG */
-static int c1579(void)
+static int c1628(void)
 {
     return MPI_Test_cancelled(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Test_cancelled: flag = NULL -> MPI_ERR_ARG */
-static int c1580(void)
+static int c1629(void)
 {
     return MPI_Test_cancelled(&es_status0, NULL);
 }
 
 /* MPI_Testall: - = all valid -> MPI_SUCCESS */
-static int c1581(void)
+static int c1630(void)
 {
     return MPI_Testall(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: count = -1 -> MPI_ERR_COUNT */
-static int c1582(void)
+static int c1631(void)
 {
     return MPI_Testall(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2),
                        ES_OUT(MPI_Status, 3));
@@ -10695,38 +11049,38 @@ static int c1582(void)
 
 /* MPI_Testall: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1583(void)
+static int c1632(void)
 {
     return MPI_Testall(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1584(void)
+static int c1633(void)
 {
     return MPI_Testall(1, NULL, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: flag = NULL -> MPI_ERR_ARG */
-static int c1585(void)
+static int c1634(void)
 {
     return MPI_Testall(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c1586(void)
+static int c1635(void)
 {
     return MPI_Testall(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Testany: - = all valid -> MPI_SUCCESS */
-static int c1587(void)
+static int c1636(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: count = -1 -> MPI_ERR_COUNT */
-static int c1588(void)
+static int c1637(void)
 {
     return MPI_Testany(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
@@ -10734,47 +11088,47 @@ static int c1588(void)
 
 /* MPI_Testany: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1589(void)
+static int c1638(void)
 {
     return MPI_Testany(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1590(void)
+static int c1639(void)
 {
     return MPI_Testany(1, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: index = NULL -> MPI_ERR_ARG */
-static int c1591(void)
+static int c1640(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: flag = NULL -> MPI_ERR_ARG */
-static int c1592(void)
+static int c1641(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL,
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: status = NULL -> MPI_ERR_ARG */
-static int c1593(void)
+static int c1642(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Testsome: - = all valid -> MPI_SUCCESS */
-static int c1594(void)
+static int c1643(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: incount = -1 -> MPI_ERR_COUNT */
-static int c1595(void)
+static int c1644(void)
 {
     return MPI_Testsome(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
@@ -10782,140 +11136,140 @@ static int c1595(void)
 
 /* MPI_Testsome: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1596(void)
+static int c1645(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1597(void)
+static int c1646(void)
 {
     return MPI_Testsome(1, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: outcount = NULL -> MPI_ERR_ARG */
-static int c1598(void)
+static int c1647(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: array_of_indices = NULL -> MPI_ERR_ARG */
-static int c1599(void)
+static int c1648(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL,
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c1600(void)
+static int c1649(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Topo_test: - = all valid -> MPI_SUCCESS */
-static int c1601(void)
+static int c1650(void)
 {
     return MPI_Topo_test(es_self.h, ES_OUT(int, 1));
 }
 
 /* MPI_Topo_test: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1602(void)
+static int c1651(void)
 {
     return MPI_Topo_test(MPI_COMM_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Topo_test: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1603(void)
+static int c1652(void)
 {
     return MPI_Topo_test(es_freed.comm, ES_OUT(int, 1));
 }
 
 /* MPI_Topo_test: status = NULL -> MPI_ERR_ARG */
-static int c1604(void)
+static int c1653(void)
 {
     return MPI_Topo_test(es_self.h, NULL);
 }
 
 /* MPI_Type_commit: - = all valid -> MPI_SUCCESS */
-static int c1605(void)
+static int c1654(void)
 {
     return MPI_Type_commit(ES_PTR(MPI_Datatype, es_new_type()));
 }
 
 /* MPI_Type_commit: datatype = &MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1606(void)
+static int c1655(void)
 {
     return MPI_Type_commit(ES_PTR(MPI_Datatype, MPI_DATATYPE_NULL));
 }
 
 /* MPI_Type_commit: datatype = &freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c1607(void)
+static int c1656(void)
 {
     return MPI_Type_commit(ES_PTR(MPI_Datatype, es_freed.type));
 }
 
 /* MPI_Type_commit: datatype = NULL -> MPI_ERR_ARG
  * MPICH: crashes */
-static int c1608(void)
+static int c1657(void)
 {
     return MPI_Type_commit(NULL);
 }
 
 /* MPI_Type_contiguous: - = all valid -> MPI_SUCCESS */
-static int c1609(void)
+static int c1658(void)
 {
     return MPI_Type_contiguous(1, MPI_INT, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: count = -1 -> MPI_ERR_COUNT */
-static int c1610(void)
+static int c1659(void)
 {
     return MPI_Type_contiguous(-1, MPI_INT, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1611(void)
+static int c1660(void)
 {
     return MPI_Type_contiguous(1, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1612(void)
+static int c1661(void)
 {
     return MPI_Type_contiguous(1, es_freed.type, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: newtype = NULL -> MPI_ERR_ARG */
-static int c1613(void)
+static int c1662(void)
 {
     return MPI_Type_contiguous(1, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_hindexed: - = all valid -> MPI_SUCCESS */
-static int c1614(void)
+static int c1663(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: count = -1 -> MPI_ERR_COUNT */
-static int c1615(void)
+static int c1664(void)
 {
     return MPI_Type_create_hindexed(-1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c1616(void)
+static int c1665(void)
 {
     return MPI_Type_create_hindexed(1, es_neg_first, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1617(void)
+static int c1666(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, MPI_DATATYPE_NULL,
                                     ES_OUT(MPI_Datatype, 4));
@@ -10923,37 +11277,37 @@ static int c1617(void)
 
 /* MPI_Type_create_hindexed: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1618(void)
+static int c1667(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: newtype = NULL -> MPI_ERR_ARG */
-static int c1619(void)
+static int c1668(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_hindexed_block: - = all valid -> MPI_SUCCESS */
-static int c1620(void)
+static int c1669(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: count = -1 -> MPI_ERR_COUNT */
-static int c1621(void)
+static int c1670(void)
 {
     return MPI_Type_create_hindexed_block(-1, 1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1622(void)
+static int c1671(void)
 {
     return MPI_Type_create_hindexed_block(1, -1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1623(void)
+static int c1672(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, MPI_DATATYPE_NULL,
                                           ES_OUT(MPI_Datatype, 4));
@@ -10961,311 +11315,311 @@ static int c1623(void)
 
 /* MPI_Type_create_hindexed_block: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1624(void)
+static int c1673(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: newtype = NULL -> MPI_ERR_ARG */
-static int c1625(void)
+static int c1674(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_hvector: - = all valid -> MPI_SUCCESS */
-static int c1626(void)
+static int c1675(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: count = -1 -> MPI_ERR_COUNT */
-static int c1627(void)
+static int c1676(void)
 {
     return MPI_Type_create_hvector(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1628(void)
+static int c1677(void)
 {
     return MPI_Type_create_hvector(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1629(void)
+static int c1678(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1630(void)
+static int c1679(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: newtype = NULL -> MPI_ERR_ARG */
-static int c1631(void)
+static int c1680(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_indexed_block: - = all valid -> MPI_SUCCESS */
-static int c1632(void)
+static int c1681(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: count = -1 -> MPI_ERR_COUNT */
-static int c1633(void)
+static int c1682(void)
 {
     return MPI_Type_create_indexed_block(-1, 1, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1634(void)
+static int c1683(void)
 {
     return MPI_Type_create_indexed_block(1, -1, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1635(void)
+static int c1684(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1636(void)
+static int c1685(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: newtype = NULL -> MPI_ERR_ARG */
-static int c1637(void)
+static int c1686(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_resized: - = all valid -> MPI_SUCCESS */
-static int c1638(void)
+static int c1687(void)
 {
     return MPI_Type_create_resized(MPI_INT, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1639(void)
+static int c1688(void)
 {
     return MPI_Type_create_resized(MPI_DATATYPE_NULL, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1640(void)
+static int c1689(void)
 {
     return MPI_Type_create_resized(es_freed.type, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized: newtype = NULL -> MPI_ERR_ARG */
-static int c1641(void)
+static int c1690(void)
 {
     return MPI_Type_create_resized(MPI_INT, 0, 0, NULL);
 }
 
 /* MPI_Type_create_struct: - = all valid -> MPI_SUCCESS */
-static int c1642(void)
+static int c1691(void)
 {
     return MPI_Type_create_struct(1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: count = -1 -> MPI_ERR_COUNT */
-static int c1643(void)
+static int c1692(void)
 {
     return MPI_Type_create_struct(-1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c1644(void)
+static int c1693(void)
 {
     return MPI_Type_create_struct(1, es_neg_first, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: array_of_types = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c1645(void)
+static int c1694(void)
 {
     return MPI_Type_create_struct(1, es_ones, es_aiota, es_null_first, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: newtype = NULL -> MPI_ERR_ARG */
-static int c1646(void)
+static int c1695(void)
 {
     return MPI_Type_create_struct(1, es_ones, es_aiota, es_ints, NULL);
 }
 
 /* MPI_Type_delete_attr: - = all valid -> MPI_SUCCESS */
-static int c1647(void)
+static int c1696(void)
 {
     return MPI_Type_delete_attr(MPI_INT, MPI_TAG_UB);
 }
 
 /* MPI_Type_delete_attr: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1648(void)
+static int c1697(void)
 {
     return MPI_Type_delete_attr(MPI_DATATYPE_NULL, MPI_TAG_UB);
 }
 
 /* MPI_Type_delete_attr: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1649(void)
+static int c1698(void)
 {
     return MPI_Type_delete_attr(es_freed.type, MPI_TAG_UB);
 }
 
 /* MPI_Type_delete_attr: type_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c1650(void)
+static int c1699(void)
 {
     return MPI_Type_delete_attr(MPI_INT, MPI_KEYVAL_INVALID);
 }
 
 /* MPI_Type_delete_attr: type_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c1651(void)
+static int c1700(void)
 {
     return MPI_Type_delete_attr(MPI_INT, 12345);
 }
 
 /* MPI_Type_dup: - = all valid -> MPI_SUCCESS */
-static int c1652(void)
+static int c1701(void)
 {
     return MPI_Type_dup(MPI_INT, ES_OUT(MPI_Datatype, 1));
 }
 
 /* MPI_Type_dup: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1653(void)
+static int c1702(void)
 {
     return MPI_Type_dup(MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 1));
 }
 
 /* MPI_Type_dup: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1654(void)
+static int c1703(void)
 {
     return MPI_Type_dup(es_freed.type, ES_OUT(MPI_Datatype, 1));
 }
 
 /* MPI_Type_dup: newtype = NULL -> MPI_ERR_ARG */
-static int c1655(void)
+static int c1704(void)
 {
     return MPI_Type_dup(MPI_INT, NULL);
 }
 
 /* MPI_Type_extent: - = all valid -> MPI_SUCCESS */
-static int c1656(void)
+static int c1705(void)
 {
     return MPI_Type_extent(MPI_INT, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_extent: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1657(void)
+static int c1706(void)
 {
     return MPI_Type_extent(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_extent: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1658(void)
+static int c1707(void)
 {
     return MPI_Type_extent(es_freed.type, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_extent: extent = NULL -> MPI_ERR_ARG */
-static int c1659(void)
+static int c1708(void)
 {
     return MPI_Type_extent(MPI_INT, NULL);
 }
 
 /* MPI_Type_free: - = all valid -> MPI_SUCCESS */
-static int c1660(void)
+static int c1709(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, es_new_type()));
 }
 
 /* MPI_Type_free: datatype = &MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1661(void)
+static int c1710(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, MPI_DATATYPE_NULL));
 }
 
 /* MPI_Type_free: datatype = &freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c1662(void)
+static int c1711(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, es_freed.type));
 }
 
 /* MPI_Type_free: datatype = NULL -> MPI_ERR_ARG
  * MPICH: crashes */
-static int c1663(void)
+static int c1712(void)
 {
     return MPI_Type_free(NULL);
 }
 
 /* MPI_Type_free: datatype = &MPI_INT -> MPI_ERR_TYPE */
-static int c1664(void)
+static int c1713(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, MPI_INT));
 }
 
 /* MPI_Type_get_attr: - = all valid -> MPI_SUCCESS */
-static int c1665(void)
+static int c1714(void)
 {
     return MPI_Type_get_attr(MPI_INT, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1666(void)
+static int c1715(void)
 {
     return MPI_Type_get_attr(MPI_DATATYPE_NULL, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1667(void)
+static int c1716(void)
 {
     return MPI_Type_get_attr(es_freed.type, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: type_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c1668(void)
+static int c1717(void)
 {
     return MPI_Type_get_attr(MPI_INT, MPI_KEYVAL_INVALID, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: type_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c1669(void)
+static int c1718(void)
 {
     return MPI_Type_get_attr(MPI_INT, 12345, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: attribute_val = NULL -> MPI_ERR_ARG */
-static int c1670(void)
+static int c1719(void)
 {
     return MPI_Type_get_attr(MPI_INT, MPI_TAG_UB, NULL, ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: flag = NULL -> MPI_ERR_ARG */
-static int c1671(void)
+static int c1720(void)
 {
     return MPI_Type_get_attr(MPI_INT, MPI_TAG_UB, ES_OUT(void, 2), NULL);
 }
 
 /* MPI_Type_get_contents: - = all valid -> MPI_SUCCESS */
-static int c1672(void)
+static int c1721(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1673(void)
+static int c1722(void)
 {
     return MPI_Type_get_contents(MPI_DATATYPE_NULL, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
@@ -11273,48 +11627,48 @@ static int c1673(void)
 
 /* MPI_Type_get_contents: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1674(void)
+static int c1723(void)
 {
     return MPI_Type_get_contents(es_freed.type, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: datatype = MPI_INT -> MPI_ERR_TYPE */
-static int c1675(void)
+static int c1724(void)
 {
     return MPI_Type_get_contents(MPI_INT, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: array_of_integers = NULL -> MPI_ERR_ARG */
-static int c1676(void)
+static int c1725(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, NULL, ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: array_of_addresses = NULL -> MPI_ERR_ARG */
-static int c1677(void)
+static int c1726(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, ES_OUT(int, 4), NULL,
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: array_of_datatypes = NULL -> MPI_ERR_ARG */
-static int c1678(void)
+static int c1727(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5), NULL);
 }
 
 /* MPI_Type_get_envelope: - = all valid -> MPI_SUCCESS */
-static int c1679(void)
+static int c1728(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                  ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1680(void)
+static int c1729(void)
 {
     return MPI_Type_get_envelope(MPI_DATATYPE_NULL, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                  ES_OUT(int, 4));
@@ -11322,168 +11676,168 @@ static int c1680(void)
 
 /* MPI_Type_get_envelope: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1681(void)
+static int c1730(void)
 {
     return MPI_Type_get_envelope(es_freed.type, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                  ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: num_integers = NULL -> MPI_ERR_ARG */
-static int c1682(void)
+static int c1731(void)
 {
     return MPI_Type_get_envelope(MPI_INT, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: num_addresses = NULL -> MPI_ERR_ARG */
-static int c1683(void)
+static int c1732(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), NULL, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: num_datatypes = NULL -> MPI_ERR_ARG */
-static int c1684(void)
+static int c1733(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), ES_OUT(int, 2), NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: combiner = NULL -> MPI_ERR_ARG */
-static int c1685(void)
+static int c1734(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Type_get_extent: - = all valid -> MPI_SUCCESS */
-static int c1686(void)
+static int c1735(void)
 {
     return MPI_Type_get_extent(MPI_INT, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1687(void)
+static int c1736(void)
 {
     return MPI_Type_get_extent(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1688(void)
+static int c1737(void)
 {
     return MPI_Type_get_extent(es_freed.type, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: lb = NULL -> MPI_ERR_ARG */
-static int c1689(void)
+static int c1738(void)
 {
     return MPI_Type_get_extent(MPI_INT, NULL, ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: extent = NULL -> MPI_ERR_ARG */
-static int c1690(void)
+static int c1739(void)
 {
     return MPI_Type_get_extent(MPI_INT, ES_OUT(MPI_Aint, 1), NULL);
 }
 
 /* MPI_Type_get_extent_x: - = all valid -> MPI_SUCCESS */
-static int c1691(void)
+static int c1740(void)
 {
     return MPI_Type_get_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1692(void)
+static int c1741(void)
 {
     return MPI_Type_get_extent_x(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1693(void)
+static int c1742(void)
 {
     return MPI_Type_get_extent_x(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: lb = NULL -> MPI_ERR_ARG */
-static int c1694(void)
+static int c1743(void)
 {
     return MPI_Type_get_extent_x(MPI_INT, NULL, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: extent = NULL -> MPI_ERR_ARG */
-static int c1695(void)
+static int c1744(void)
 {
     return MPI_Type_get_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), NULL);
 }
 
 /* MPI_Type_get_name: - = all valid -> MPI_SUCCESS */
-static int c1696(void)
+static int c1745(void)
 {
     return MPI_Type_get_name(MPI_INT, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1697(void)
+static int c1746(void)
 {
     return MPI_Type_get_name(MPI_DATATYPE_NULL, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1698(void)
+static int c1747(void)
 {
     return MPI_Type_get_name(es_freed.type, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: type_name = NULL -> MPI_ERR_ARG */
-static int c1699(void)
+static int c1748(void)
 {
     return MPI_Type_get_name(MPI_INT, NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: resultlen = NULL -> MPI_ERR_ARG */
-static int c1700(void)
+static int c1749(void)
 {
     return MPI_Type_get_name(MPI_INT, ES_OUT(char, 1), NULL);
 }
 
 /* MPI_Type_get_true_extent: - = all valid -> MPI_SUCCESS */
-static int c1701(void)
+static int c1750(void)
 {
     return MPI_Type_get_true_extent(MPI_INT, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1702(void)
+static int c1751(void)
 {
     return MPI_Type_get_true_extent(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1703(void)
+static int c1752(void)
 {
     return MPI_Type_get_true_extent(es_freed.type, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: true_lb = NULL -> MPI_ERR_ARG */
-static int c1704(void)
+static int c1753(void)
 {
     return MPI_Type_get_true_extent(MPI_INT, NULL, ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: true_extent = NULL -> MPI_ERR_ARG */
-static int c1705(void)
+static int c1754(void)
 {
     return MPI_Type_get_true_extent(MPI_INT, ES_OUT(MPI_Aint, 1), NULL);
 }
 
 /* MPI_Type_get_true_extent_x: - = all valid -> MPI_SUCCESS */
-static int c1706(void)
+static int c1755(void)
 {
     return MPI_Type_get_true_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1707(void)
+static int c1756(void)
 {
     return MPI_Type_get_true_extent_x(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1),
                                       ES_OUT(MPI_Count, 2));
@@ -11491,491 +11845,491 @@ static int c1707(void)
 
 /* MPI_Type_get_true_extent_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1708(void)
+static int c1757(void)
 {
     return MPI_Type_get_true_extent_x(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_x: true_lb = NULL -> MPI_ERR_ARG */
-static int c1709(void)
+static int c1758(void)
 {
     return MPI_Type_get_true_extent_x(MPI_INT, NULL, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_x: true_extent = NULL -> MPI_ERR_ARG */
-static int c1710(void)
+static int c1759(void)
 {
     return MPI_Type_get_true_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), NULL);
 }
 
 /* MPI_Type_hindexed: - = all valid -> MPI_SUCCESS */
-static int c1711(void)
+static int c1760(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: count = -1 -> MPI_ERR_COUNT */
-static int c1712(void)
+static int c1761(void)
 {
     return MPI_Type_hindexed(-1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c1713(void)
+static int c1762(void)
 {
     return MPI_Type_hindexed(1, es_neg_first, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1714(void)
+static int c1763(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1715(void)
+static int c1764(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: newtype = NULL -> MPI_ERR_ARG */
-static int c1716(void)
+static int c1765(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_hvector: - = all valid -> MPI_SUCCESS */
-static int c1717(void)
+static int c1766(void)
 {
     return MPI_Type_hvector(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: count = -1 -> MPI_ERR_COUNT */
-static int c1718(void)
+static int c1767(void)
 {
     return MPI_Type_hvector(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1719(void)
+static int c1768(void)
 {
     return MPI_Type_hvector(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1720(void)
+static int c1769(void)
 {
     return MPI_Type_hvector(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1721(void)
+static int c1770(void)
 {
     return MPI_Type_hvector(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: newtype = NULL -> MPI_ERR_ARG */
-static int c1722(void)
+static int c1771(void)
 {
     return MPI_Type_hvector(1, 1, 0, MPI_INT, NULL);
 }
 
 /* MPI_Type_indexed: - = all valid -> MPI_SUCCESS */
-static int c1723(void)
+static int c1772(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: count = -1 -> MPI_ERR_COUNT */
-static int c1724(void)
+static int c1773(void)
 {
     return MPI_Type_indexed(-1, es_ones, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c1725(void)
+static int c1774(void)
 {
     return MPI_Type_indexed(1, es_neg_first, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1726(void)
+static int c1775(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1727(void)
+static int c1776(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: newtype = NULL -> MPI_ERR_ARG */
-static int c1728(void)
+static int c1777(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, MPI_INT, NULL);
 }
 
 /* MPI_Type_lb: - = all valid -> MPI_SUCCESS */
-static int c1729(void)
+static int c1778(void)
 {
     return MPI_Type_lb(MPI_INT, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_lb: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1730(void)
+static int c1779(void)
 {
     return MPI_Type_lb(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_lb: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1731(void)
+static int c1780(void)
 {
     return MPI_Type_lb(es_freed.type, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_lb: displacement = NULL -> MPI_ERR_ARG */
-static int c1732(void)
+static int c1781(void)
 {
     return MPI_Type_lb(MPI_INT, NULL);
 }
 
 /* MPI_Type_set_attr: - = all valid -> MPI_SUCCESS */
-static int c1733(void)
+static int c1782(void)
 {
     return MPI_Type_set_attr(MPI_INT, MPI_TAG_UB, es_sbuf);
 }
 
 /* MPI_Type_set_attr: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1734(void)
+static int c1783(void)
 {
     return MPI_Type_set_attr(MPI_DATATYPE_NULL, MPI_TAG_UB, es_sbuf);
 }
 
 /* MPI_Type_set_attr: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1735(void)
+static int c1784(void)
 {
     return MPI_Type_set_attr(es_freed.type, MPI_TAG_UB, es_sbuf);
 }
 
 /* MPI_Type_set_attr: type_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c1736(void)
+static int c1785(void)
 {
     return MPI_Type_set_attr(MPI_INT, MPI_KEYVAL_INVALID, es_sbuf);
 }
 
 /* MPI_Type_set_attr: type_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c1737(void)
+static int c1786(void)
 {
     return MPI_Type_set_attr(MPI_INT, 12345, es_sbuf);
 }
 
 /* MPI_Type_set_name: - = all valid -> MPI_SUCCESS */
-static int c1738(void)
+static int c1787(void)
 {
     return MPI_Type_set_name(MPI_INT, "errsweep");
 }
 
 /* MPI_Type_set_name: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1739(void)
+static int c1788(void)
 {
     return MPI_Type_set_name(MPI_DATATYPE_NULL, "errsweep");
 }
 
 /* MPI_Type_set_name: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1740(void)
+static int c1789(void)
 {
     return MPI_Type_set_name(es_freed.type, "errsweep");
 }
 
 /* MPI_Type_set_name: type_name = NULL -> MPI_ERR_ARG */
-static int c1741(void)
+static int c1790(void)
 {
     return MPI_Type_set_name(MPI_INT, NULL);
 }
 
 /* MPI_Type_size: - = all valid -> MPI_SUCCESS */
-static int c1742(void)
+static int c1791(void)
 {
     return MPI_Type_size(MPI_INT, ES_OUT(int, 1));
 }
 
 /* MPI_Type_size: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1743(void)
+static int c1792(void)
 {
     return MPI_Type_size(MPI_DATATYPE_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Type_size: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1744(void)
+static int c1793(void)
 {
     return MPI_Type_size(es_freed.type, ES_OUT(int, 1));
 }
 
 /* MPI_Type_size: size = NULL -> MPI_ERR_ARG */
-static int c1745(void)
+static int c1794(void)
 {
     return MPI_Type_size(MPI_INT, NULL);
 }
 
 /* MPI_Type_size_x: - = all valid -> MPI_SUCCESS */
-static int c1746(void)
+static int c1795(void)
 {
     return MPI_Type_size_x(MPI_INT, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1747(void)
+static int c1796(void)
 {
     return MPI_Type_size_x(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1748(void)
+static int c1797(void)
 {
     return MPI_Type_size_x(es_freed.type, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_x: size = NULL -> MPI_ERR_ARG */
-static int c1749(void)
+static int c1798(void)
 {
     return MPI_Type_size_x(MPI_INT, NULL);
 }
 
 /* MPI_Type_struct: - = all valid -> MPI_SUCCESS */
-static int c1750(void)
+static int c1799(void)
 {
     return MPI_Type_struct(1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: count = -1 -> MPI_ERR_COUNT */
-static int c1751(void)
+static int c1800(void)
 {
     return MPI_Type_struct(-1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c1752(void)
+static int c1801(void)
 {
     return MPI_Type_struct(1, es_neg_first, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: array_of_types = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c1753(void)
+static int c1802(void)
 {
     return MPI_Type_struct(1, es_ones, es_aiota, es_null_first, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: newtype = NULL -> MPI_ERR_ARG */
-static int c1754(void)
+static int c1803(void)
 {
     return MPI_Type_struct(1, es_ones, es_aiota, es_ints, NULL);
 }
 
 /* MPI_Type_ub: - = all valid -> MPI_SUCCESS */
-static int c1755(void)
+static int c1804(void)
 {
     return MPI_Type_ub(MPI_INT, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_ub: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1756(void)
+static int c1805(void)
 {
     return MPI_Type_ub(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_ub: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1757(void)
+static int c1806(void)
 {
     return MPI_Type_ub(es_freed.type, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_ub: displacement = NULL -> MPI_ERR_ARG */
-static int c1758(void)
+static int c1807(void)
 {
     return MPI_Type_ub(MPI_INT, NULL);
 }
 
 /* MPI_Type_vector: - = all valid -> MPI_SUCCESS */
-static int c1759(void)
+static int c1808(void)
 {
     return MPI_Type_vector(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: count = -1 -> MPI_ERR_COUNT */
-static int c1760(void)
+static int c1809(void)
 {
     return MPI_Type_vector(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1761(void)
+static int c1810(void)
 {
     return MPI_Type_vector(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1762(void)
+static int c1811(void)
 {
     return MPI_Type_vector(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1763(void)
+static int c1812(void)
 {
     return MPI_Type_vector(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: newtype = NULL -> MPI_ERR_ARG */
-static int c1764(void)
+static int c1813(void)
 {
     return MPI_Type_vector(1, 1, 0, MPI_INT, NULL);
 }
 
 /* MPI_Unpack: - = all valid -> MPI_SUCCESS */
-static int c1765(void)
+static int c1814(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c1766(void)
+static int c1815(void)
 {
     return MPI_Unpack(NULL, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: insize = -1 -> MPI_ERR_ARG */
-static int c1767(void)
+static int c1816(void)
 {
     return MPI_Unpack(es_sbuf, -1, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: position = NULL -> MPI_ERR_ARG */
-static int c1768(void)
+static int c1817(void)
 {
     return MPI_Unpack(es_sbuf, 64, NULL, es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: outbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: MPI_ERR_ARG */
-static int c1769(void)
+static int c1818(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), NULL, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: outcount = -1 -> MPI_ERR_COUNT */
-static int c1770(void)
+static int c1819(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, -1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1771(void)
+static int c1820(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_DATATYPE_NULL, es_world.h);
 }
 
 /* MPI_Unpack: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1772(void)
+static int c1821(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, es_freed.type, es_world.h);
 }
 
 /* MPI_Unpack: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1773(void)
+static int c1822(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, es_uncommitted, es_world.h);
 }
 
 /* MPI_Unpack: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1774(void)
+static int c1823(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Unpack: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1775(void)
+static int c1824(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
 /* MPI_Wait: - = all valid -> MPI_SUCCESS */
-static int c1776(void)
+static int c1825(void)
 {
     return MPI_Wait(ES_PTR(MPI_Request, MPI_REQUEST_NULL), ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Wait: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c1777(void)
+static int c1826(void)
 {
     return MPI_Wait(ES_PTR(MPI_Request, es_freed.request), ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Wait: request = NULL -> MPI_ERR_ARG */
-static int c1778(void)
+static int c1827(void)
 {
     return MPI_Wait(NULL, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Wait: status = NULL -> MPI_ERR_ARG */
-static int c1779(void)
+static int c1828(void)
 {
     return MPI_Wait(ES_PTR(MPI_Request, MPI_REQUEST_NULL), NULL);
 }
 
 /* MPI_Waitall: - = all valid -> MPI_SUCCESS */
-static int c1780(void)
+static int c1829(void)
 {
     return MPI_Waitall(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: count = -1 -> MPI_ERR_COUNT */
-static int c1781(void)
+static int c1830(void)
 {
     return MPI_Waitall(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1782(void)
+static int c1831(void)
 {
     return MPI_Waitall(1, (MPI_Request[]){es_freed.request}, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1783(void)
+static int c1832(void)
 {
     return MPI_Waitall(1, NULL, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c1784(void)
+static int c1833(void)
 {
     return MPI_Waitall(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL);
 }
 
 /* MPI_Waitany: - = all valid -> MPI_SUCCESS */
-static int c1785(void)
+static int c1834(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: count = -1 -> MPI_ERR_COUNT */
-static int c1786(void)
+static int c1835(void)
 {
     return MPI_Waitany(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2),
                        ES_OUT(MPI_Status, 3));
@@ -11983,38 +12337,38 @@ static int c1786(void)
 
 /* MPI_Waitany: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1787(void)
+static int c1836(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1788(void)
+static int c1837(void)
 {
     return MPI_Waitany(1, NULL, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: index = NULL -> MPI_ERR_ARG */
-static int c1789(void)
+static int c1838(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: status = NULL -> MPI_ERR_ARG */
-static int c1790(void)
+static int c1839(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Waitsome: - = all valid -> MPI_SUCCESS */
-static int c1791(void)
+static int c1840(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: incount = -1 -> MPI_ERR_COUNT */
-static int c1792(void)
+static int c1841(void)
 {
     return MPI_Waitsome(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
@@ -12022,52 +12376,52 @@ static int c1792(void)
 
 /* MPI_Waitsome: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1793(void)
+static int c1842(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1794(void)
+static int c1843(void)
 {
     return MPI_Waitsome(1, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: outcount = NULL -> MPI_ERR_ARG */
-static int c1795(void)
+static int c1844(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: array_of_indices = NULL -> MPI_ERR_ARG */
-static int c1796(void)
+static int c1845(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL,
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c1797(void)
+static int c1846(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Win_create_errhandler: - = all valid -> MPI_SUCCESS */
-static int c1798(void)
+static int c1847(void)
 {
     return MPI_Win_create_errhandler(es_errhandler_fn, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Win_create_errhandler: win_errhandler_fn = NULL -> MPI_ERR_ARG */
-static int c1799(void)
+static int c1848(void)
 {
     return MPI_Win_create_errhandler(NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Win_create_errhandler: errhandler = NULL -> MPI_ERR_ARG */
-static int c1800(void)
+static int c1849(void)
 {
     return MPI_Win_create_errhandler(es_errhandler_fn, NULL);
 }
@@ -12369,1513 +12723,1562 @@ const struct es_case es_cases[] = {
     {"MPI_Comm_create_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c293},
     {"MPI_Comm_create_errhandler", "comm_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c294},
     {"MPI_Comm_create_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c295},
-    {"MPI_Comm_create_group", "-", "all valid", MPI_SUCCESS, NULL, c296},
-    {"MPI_Comm_create_group", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c297},
-    {"MPI_Comm_create_group", "comm", "freed", MPI_ERR_COMM, NULL, c298},
-    {"MPI_Comm_create_group", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c299},
-    {"MPI_Comm_create_group", "group", "freed", MPI_ERR_GROUP, NULL, c300},
-    {"MPI_Comm_create_group", "tag", "-5", MPI_ERR_TAG, NULL, c301},
-    {"MPI_Comm_create_group", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c302},
-    {"MPI_Comm_create_group", "newcomm", "NULL", MPI_ERR_ARG, NULL, c303},
-    {"MPI_Comm_delete_attr", "-", "all valid", MPI_SUCCESS, NULL, c304},
-    {"MPI_Comm_delete_attr", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c305},
-    {"MPI_Comm_delete_attr", "comm", "freed", MPI_ERR_COMM, NULL, c306},
-    {"MPI_Comm_delete_attr", "comm_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c307},
-    {"MPI_Comm_delete_attr", "comm_keyval", "12345", MPI_ERR_KEYVAL, NULL, c308},
-    {"MPI_Comm_dup", "-", "all valid", MPI_SUCCESS, NULL, c309},
-    {"MPI_Comm_dup", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c310},
-    {"MPI_Comm_dup", "comm", "freed", MPI_ERR_COMM, NULL, c311},
-    {"MPI_Comm_dup", "newcomm", "NULL", MPI_ERR_ARG, NULL, c312},
-    {"MPI_Comm_dup_with_info", "-", "all valid", MPI_SUCCESS, NULL, c313},
-    {"MPI_Comm_dup_with_info", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c314},
-    {"MPI_Comm_dup_with_info", "comm", "freed", MPI_ERR_COMM, NULL, c315},
-    {"MPI_Comm_dup_with_info", "info", "bogus", MPI_ERR_INFO, NULL, c316},
-    {"MPI_Comm_dup_with_info", "newcomm", "NULL", MPI_ERR_ARG, NULL, c317},
-    {"MPI_Comm_free", "-", "all valid", MPI_SUCCESS, NULL, c318},
-    {"MPI_Comm_free", "comm", "&MPI_COMM_NULL", MPI_ERR_COMM, NULL, c319},
-    {"MPI_Comm_free", "comm", "&freed", MPI_ERR_COMM, NULL, c320},
-    {"MPI_Comm_free", "comm", "NULL", MPI_ERR_ARG, NULL, c321},
-    {"MPI_Comm_free", "comm", "&MPI_COMM_WORLD", MPI_ERR_COMM, NULL, c322},
-    {"MPI_Comm_get_attr", "-", "all valid", MPI_SUCCESS, NULL, c323},
-    {"MPI_Comm_get_attr", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c324},
-    {"MPI_Comm_get_attr", "comm", "freed", MPI_ERR_COMM, NULL, c325},
-    {"MPI_Comm_get_attr", "comm_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c326},
-    {"MPI_Comm_get_attr", "comm_keyval", "12345", MPI_ERR_KEYVAL, NULL, c327},
-    {"MPI_Comm_get_attr", "attribute_val", "NULL", MPI_ERR_ARG, NULL, c328},
-    {"MPI_Comm_get_attr", "flag", "NULL", MPI_ERR_ARG, NULL, c329},
-    {"MPI_Comm_get_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c330},
-    {"MPI_Comm_get_errhandler", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c331},
-    {"MPI_Comm_get_errhandler", "comm", "freed", MPI_ERR_COMM, NULL, c332},
-    {"MPI_Comm_get_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c333},
-    {"MPI_Comm_get_info", "-", "all valid", MPI_SUCCESS, NULL, c334},
-    {"MPI_Comm_get_info", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c335},
-    {"MPI_Comm_get_info", "comm", "freed", MPI_ERR_COMM, NULL, c336},
-    {"MPI_Comm_get_info", "info_used", "NULL", MPI_ERR_ARG, NULL, c337},
-    {"MPI_Comm_get_name", "-", "all valid", MPI_SUCCESS, NULL, c338},
-    {"MPI_Comm_get_name", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c339},
-    {"MPI_Comm_get_name", "comm", "freed", MPI_ERR_COMM, NULL, c340},
-    {"MPI_Comm_get_name", "comm_name", "NULL", MPI_ERR_ARG, NULL, c341},
-    {"MPI_Comm_get_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c342},
-    {"MPI_Comm_group", "-", "all valid", MPI_SUCCESS, NULL, c343},
-    {"MPI_Comm_group", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c344},
-    {"MPI_Comm_group", "comm", "freed", MPI_ERR_COMM, NULL, c345},
-    {"MPI_Comm_group", "group", "NULL", MPI_ERR_ARG, NULL, c346},
-    {"MPI_Comm_rank", "-", "all valid", MPI_SUCCESS, NULL, c347},
-    {"MPI_Comm_rank", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c348},
-    {"MPI_Comm_rank", "comm", "freed", MPI_ERR_COMM, NULL, c349},
-    {"MPI_Comm_rank", "rank", "NULL", MPI_ERR_ARG, NULL, c350},
-    {"MPI_Comm_remote_group", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c351},
-    {"MPI_Comm_remote_group", "comm", "freed", MPI_ERR_COMM, NULL, c352},
-    {"MPI_Comm_remote_group", "comm", "intracomm", MPI_ERR_COMM, NULL, c353},
-    {"MPI_Comm_remote_group", "group", "NULL", MPI_ERR_ARG, NULL, c354},
-    {"MPI_Comm_remote_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c355},
-    {"MPI_Comm_remote_size", "comm", "freed", MPI_ERR_COMM, NULL, c356},
-    {"MPI_Comm_remote_size", "comm", "intracomm", MPI_ERR_COMM, NULL, c357},
-    {"MPI_Comm_remote_size", "size", "NULL", MPI_ERR_ARG, NULL, c358},
-    {"MPI_Comm_set_attr", "-", "all valid", MPI_SUCCESS, NULL, c359},
-    {"MPI_Comm_set_attr", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c360},
-    {"MPI_Comm_set_attr", "comm", "freed", MPI_ERR_COMM, NULL, c361},
-    {"MPI_Comm_set_attr", "comm_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c362},
-    {"MPI_Comm_set_attr", "comm_keyval", "12345", MPI_ERR_KEYVAL, NULL, c363},
-    {"MPI_Comm_set_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c364},
-    {"MPI_Comm_set_errhandler", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c365},
-    {"MPI_Comm_set_errhandler", "comm", "freed", MPI_ERR_COMM, NULL, c366},
-    {"MPI_Comm_set_errhandler", "errhandler", "MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c367},
-    {"MPI_Comm_set_errhandler", "errhandler", "freed", MPI_ERR_ARG, NULL, c368},
-    {"MPI_Comm_set_info", "-", "all valid", MPI_SUCCESS, NULL, c369},
-    {"MPI_Comm_set_info", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c370},
-    {"MPI_Comm_set_info", "comm", "freed", MPI_ERR_COMM, NULL, c371},
-    {"MPI_Comm_set_info", "info", "bogus", MPI_ERR_INFO, NULL, c372},
-    {"MPI_Comm_set_name", "-", "all valid", MPI_SUCCESS, NULL, c373},
-    {"MPI_Comm_set_name", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c374},
-    {"MPI_Comm_set_name", "comm", "freed", MPI_ERR_COMM, NULL, c375},
-    {"MPI_Comm_set_name", "comm_name", "NULL", MPI_ERR_ARG, NULL, c376},
-    {"MPI_Comm_size", "-", "all valid", MPI_SUCCESS, NULL, c377},
-    {"MPI_Comm_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c378},
-    {"MPI_Comm_size", "comm", "freed", MPI_ERR_COMM, NULL, c379},
-    {"MPI_Comm_size", "size", "NULL", MPI_ERR_ARG, NULL, c380},
-    {"MPI_Comm_split", "-", "all valid", MPI_SUCCESS, NULL, c381},
-    {"MPI_Comm_split", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c382},
-    {"MPI_Comm_split", "comm", "freed", MPI_ERR_COMM, NULL, c383},
-    {"MPI_Comm_split", "color", "-5", MPI_ERR_ARG, NULL, c384},
-    {"MPI_Comm_split", "newcomm", "NULL", MPI_ERR_ARG, NULL, c385},
-    {"MPI_Comm_split_type", "-", "all valid", MPI_SUCCESS, NULL, c386},
-    {"MPI_Comm_split_type", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c387},
-    {"MPI_Comm_split_type", "comm", "freed", MPI_ERR_COMM, NULL, c388},
-    {"MPI_Comm_split_type", "split_type", "12345", MPI_ERR_ARG, NULL, c389},
-    {"MPI_Comm_split_type", "info", "bogus", MPI_ERR_INFO, "src/api/comm.c does not check info (tern_check_info_arg in src/api/check.h does)", c390},
-    {"MPI_Comm_split_type", "newcomm", "NULL", MPI_ERR_ARG, NULL, c391},
-    {"MPI_Comm_test_inter", "-", "all valid", MPI_SUCCESS, NULL, c392},
-    {"MPI_Comm_test_inter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c393},
-    {"MPI_Comm_test_inter", "comm", "freed", MPI_ERR_COMM, NULL, c394},
-    {"MPI_Comm_test_inter", "flag", "NULL", MPI_ERR_ARG, NULL, c395},
-    {"MPI_Dist_graph_neighbors", "-", "all valid", MPI_SUCCESS, NULL, c396},
-    {"MPI_Dist_graph_neighbors", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c397},
-    {"MPI_Dist_graph_neighbors", "comm", "freed", MPI_ERR_COMM, NULL, c398},
-    {"MPI_Dist_graph_neighbors", "maxindegree", "-1", MPI_ERR_COUNT, NULL, c399},
-    {"MPI_Dist_graph_neighbors", "sources", "NULL", MPI_ERR_ARG, NULL, c400},
-    {"MPI_Dist_graph_neighbors", "sourceweights", "NULL", MPI_ERR_ARG, NULL, c401},
-    {"MPI_Dist_graph_neighbors", "maxoutdegree", "-1", MPI_ERR_COUNT, NULL, c402},
-    {"MPI_Dist_graph_neighbors", "destinations", "NULL", MPI_ERR_ARG, NULL, c403},
-    {"MPI_Dist_graph_neighbors", "destweights", "NULL", MPI_ERR_ARG, NULL, c404},
-    {"MPI_Dist_graph_neighbors_count", "-", "all valid", MPI_SUCCESS, NULL, c405},
-    {"MPI_Dist_graph_neighbors_count", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c406},
-    {"MPI_Dist_graph_neighbors_count", "comm", "freed", MPI_ERR_COMM, NULL, c407},
-    {"MPI_Dist_graph_neighbors_count", "indegree", "NULL", MPI_ERR_ARG, NULL, c408},
-    {"MPI_Dist_graph_neighbors_count", "outdegree", "NULL", MPI_ERR_ARG, NULL, c409},
-    {"MPI_Dist_graph_neighbors_count", "weighted", "NULL", MPI_ERR_ARG, NULL, c410},
-    {"MPI_Errhandler_create", "-", "all valid", MPI_SUCCESS, NULL, c411},
-    {"MPI_Errhandler_create", "comm_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c412},
-    {"MPI_Errhandler_create", "errhandler", "NULL", MPI_ERR_ARG, NULL, c413},
-    {"MPI_Errhandler_free", "-", "all valid", MPI_SUCCESS, NULL, c414},
-    {"MPI_Errhandler_free", "errhandler", "&MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c415},
-    {"MPI_Errhandler_free", "errhandler", "NULL", MPI_ERR_ARG, NULL, c416},
-    {"MPI_Errhandler_get", "-", "all valid", MPI_SUCCESS, NULL, c417},
-    {"MPI_Errhandler_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c418},
-    {"MPI_Errhandler_get", "comm", "freed", MPI_ERR_COMM, NULL, c419},
-    {"MPI_Errhandler_get", "errhandler", "NULL", MPI_ERR_ARG, NULL, c420},
-    {"MPI_Errhandler_set", "-", "all valid", MPI_SUCCESS, NULL, c421},
-    {"MPI_Errhandler_set", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c422},
-    {"MPI_Errhandler_set", "comm", "freed", MPI_ERR_COMM, NULL, c423},
-    {"MPI_Errhandler_set", "errhandler", "MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c424},
-    {"MPI_Errhandler_set", "errhandler", "freed", MPI_ERR_ARG, NULL, c425},
-    {"MPI_Error_class", "-", "all valid", MPI_SUCCESS, NULL, c426},
-    {"MPI_Error_class", "errorcode", "-1", MPI_ERR_ARG, NULL, c427},
-    {"MPI_Error_class", "errorclass", "NULL", MPI_ERR_ARG, NULL, c428},
-    {"MPI_Error_string", "-", "all valid", MPI_SUCCESS, NULL, c429},
-    {"MPI_Error_string", "errorcode", "-1", MPI_ERR_ARG, "src/core/errors.c accepts any code", c430},
-    {"MPI_Error_string", "string", "NULL", MPI_ERR_ARG, NULL, c431},
-    {"MPI_Error_string", "resultlen", "NULL", MPI_ERR_ARG, NULL, c432},
-    {"MPI_Exscan", "-", "all valid", MPI_SUCCESS, NULL, c433},
-    {"MPI_Exscan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c434},
-    {"MPI_Exscan", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c435},
-    {"MPI_Exscan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c436},
-    {"MPI_Exscan", "count", "-1", MPI_ERR_COUNT, NULL, c437},
-    {"MPI_Exscan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c438},
-    {"MPI_Exscan", "datatype", "freed", MPI_ERR_TYPE, NULL, c439},
-    {"MPI_Exscan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c440},
-    {"MPI_Exscan", "op", "freed", MPI_ERR_OP, NULL, c441},
-    {"MPI_Exscan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c442},
-    {"MPI_Exscan", "comm", "freed", MPI_ERR_COMM, NULL, c443},
-    {"MPI_Exscan_init", "-", "all valid", MPI_SUCCESS, NULL, c444},
-    {"MPI_Exscan_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c445},
-    {"MPI_Exscan_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c446},
-    {"MPI_Exscan_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c447},
-    {"MPI_Exscan_init", "count", "-1", MPI_ERR_COUNT, NULL, c448},
-    {"MPI_Exscan_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c449},
-    {"MPI_Exscan_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c450},
-    {"MPI_Exscan_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c451},
-    {"MPI_Exscan_init", "op", "freed", MPI_ERR_OP, NULL, c452},
-    {"MPI_Exscan_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c453},
-    {"MPI_Exscan_init", "comm", "freed", MPI_ERR_COMM, NULL, c454},
-    {"MPI_Exscan_init", "info", "bogus", MPI_ERR_INFO, NULL, c455},
-    {"MPI_Exscan_init", "request", "NULL", MPI_ERR_ARG, NULL, c456},
-    {"MPI_File_create_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c457},
-    {"MPI_File_create_errhandler", "file_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c458},
-    {"MPI_File_create_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c459},
-    {"MPI_Finalized", "-", "all valid", MPI_SUCCESS, NULL, c460},
-    {"MPI_Finalized", "flag", "NULL", MPI_ERR_ARG, NULL, c461},
-    {"MPI_Free_mem", "-", "all valid", MPI_SUCCESS, NULL, c462},
-    {"MPI_Gather", "-", "all valid", MPI_SUCCESS, NULL, c463},
-    {"MPI_Gather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c464},
-    {"MPI_Gather", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c465},
-    {"MPI_Gather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c466},
-    {"MPI_Gather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c467},
-    {"MPI_Gather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c468},
-    {"MPI_Gather", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c469},
-    {"MPI_Gather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c470},
-    {"MPI_Gather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c471},
-    {"MPI_Gather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c472},
-    {"MPI_Gather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c473},
-    {"MPI_Gather", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c474},
-    {"MPI_Gather", "root", "-1", MPI_ERR_ROOT, NULL, c475},
-    {"MPI_Gather", "root", "size", MPI_ERR_ROOT, NULL, c476},
-    {"MPI_Gather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c477},
-    {"MPI_Gather", "comm", "freed", MPI_ERR_COMM, NULL, c478},
-    {"MPI_Gather_init", "-", "all valid", MPI_SUCCESS, NULL, c479},
-    {"MPI_Gather_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c480},
-    {"MPI_Gather_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c481},
-    {"MPI_Gather_init", "sendcount", "-1", MPI_ERR_COUNT, NULL, c482},
-    {"MPI_Gather_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c483},
-    {"MPI_Gather_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c484},
-    {"MPI_Gather_init", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c485},
-    {"MPI_Gather_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c486},
-    {"MPI_Gather_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c487},
-    {"MPI_Gather_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c488},
-    {"MPI_Gather_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c489},
-    {"MPI_Gather_init", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c490},
-    {"MPI_Gather_init", "root", "-1", MPI_ERR_ROOT, NULL, c491},
-    {"MPI_Gather_init", "root", "size", MPI_ERR_ROOT, NULL, c492},
-    {"MPI_Gather_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c493},
-    {"MPI_Gather_init", "comm", "freed", MPI_ERR_COMM, NULL, c494},
-    {"MPI_Gather_init", "info", "bogus", MPI_ERR_INFO, NULL, c495},
-    {"MPI_Gather_init", "request", "NULL", MPI_ERR_ARG, NULL, c496},
-    {"MPI_Gatherv", "-", "all valid", MPI_SUCCESS, NULL, c497},
-    {"MPI_Gatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c498},
-    {"MPI_Gatherv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c499},
-    {"MPI_Gatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c500},
-    {"MPI_Gatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c501},
-    {"MPI_Gatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c502},
-    {"MPI_Gatherv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c503},
-    {"MPI_Gatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c504},
-    {"MPI_Gatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c505},
-    {"MPI_Gatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c506},
-    {"MPI_Gatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c507},
-    {"MPI_Gatherv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c508},
-    {"MPI_Gatherv", "root", "-1", MPI_ERR_ROOT, NULL, c509},
-    {"MPI_Gatherv", "root", "size", MPI_ERR_ROOT, NULL, c510},
-    {"MPI_Gatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c511},
-    {"MPI_Gatherv", "comm", "freed", MPI_ERR_COMM, NULL, c512},
-    {"MPI_Gatherv_init", "-", "all valid", MPI_SUCCESS, NULL, c513},
-    {"MPI_Gatherv_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c514},
-    {"MPI_Gatherv_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c515},
-    {"MPI_Gatherv_init", "sendcount", "-1", MPI_ERR_COUNT, NULL, c516},
-    {"MPI_Gatherv_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c517},
-    {"MPI_Gatherv_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c518},
-    {"MPI_Gatherv_init", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c519},
-    {"MPI_Gatherv_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c520},
-    {"MPI_Gatherv_init", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c521},
-    {"MPI_Gatherv_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c522},
-    {"MPI_Gatherv_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c523},
-    {"MPI_Gatherv_init", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c524},
-    {"MPI_Gatherv_init", "root", "-1", MPI_ERR_ROOT, NULL, c525},
-    {"MPI_Gatherv_init", "root", "size", MPI_ERR_ROOT, NULL, c526},
-    {"MPI_Gatherv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c527},
-    {"MPI_Gatherv_init", "comm", "freed", MPI_ERR_COMM, NULL, c528},
-    {"MPI_Gatherv_init", "info", "bogus", MPI_ERR_INFO, NULL, c529},
-    {"MPI_Gatherv_init", "request", "NULL", MPI_ERR_ARG, NULL, c530},
-    {"MPI_Get_address", "-", "all valid", MPI_SUCCESS, NULL, c531},
-    {"MPI_Get_address", "address", "NULL", MPI_ERR_ARG, NULL, c532},
-    {"MPI_Get_count", "-", "all valid", MPI_SUCCESS, NULL, c533},
-    {"MPI_Get_count", "status", "NULL", MPI_ERR_ARG, NULL, c534},
-    {"MPI_Get_count", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c535},
-    {"MPI_Get_count", "datatype", "freed", MPI_ERR_TYPE, NULL, c536},
-    {"MPI_Get_count", "count", "NULL", MPI_ERR_ARG, NULL, c537},
-    {"MPI_Get_elements", "-", "all valid", MPI_SUCCESS, NULL, c538},
-    {"MPI_Get_elements", "status", "NULL", MPI_ERR_ARG, NULL, c539},
-    {"MPI_Get_elements", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c540},
-    {"MPI_Get_elements", "datatype", "freed", MPI_ERR_TYPE, NULL, c541},
-    {"MPI_Get_elements", "count", "NULL", MPI_ERR_ARG, NULL, c542},
-    {"MPI_Get_elements_x", "-", "all valid", MPI_SUCCESS, NULL, c543},
-    {"MPI_Get_elements_x", "status", "NULL", MPI_ERR_ARG, NULL, c544},
-    {"MPI_Get_elements_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c545},
-    {"MPI_Get_elements_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c546},
-    {"MPI_Get_elements_x", "count", "NULL", MPI_ERR_ARG, NULL, c547},
-    {"MPI_Get_library_version", "-", "all valid", MPI_SUCCESS, NULL, c548},
-    {"MPI_Get_library_version", "version", "NULL", MPI_ERR_ARG, NULL, c549},
-    {"MPI_Get_library_version", "resultlen", "NULL", MPI_ERR_ARG, NULL, c550},
-    {"MPI_Get_processor_name", "-", "all valid", MPI_SUCCESS, NULL, c551},
-    {"MPI_Get_processor_name", "name", "NULL", MPI_ERR_ARG, NULL, c552},
-    {"MPI_Get_processor_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c553},
-    {"MPI_Get_version", "-", "all valid", MPI_SUCCESS, NULL, c554},
-    {"MPI_Get_version", "version", "NULL", MPI_ERR_ARG, NULL, c555},
-    {"MPI_Get_version", "subversion", "NULL", MPI_ERR_ARG, NULL, c556},
-    {"MPI_Graph_get", "-", "all valid", MPI_SUCCESS, NULL, c557},
-    {"MPI_Graph_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c558},
-    {"MPI_Graph_get", "comm", "freed", MPI_ERR_COMM, NULL, c559},
-    {"MPI_Graph_get", "maxindex", "-1", MPI_ERR_ARG, NULL, c560},
-    {"MPI_Graph_get", "maxedges", "-1", MPI_ERR_ARG, NULL, c561},
-    {"MPI_Graph_get", "index", "NULL", MPI_ERR_ARG, NULL, c562},
-    {"MPI_Graph_get", "edges", "NULL", MPI_ERR_ARG, NULL, c563},
-    {"MPI_Graph_neighbors", "-", "all valid", MPI_SUCCESS, NULL, c564},
-    {"MPI_Graph_neighbors", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c565},
-    {"MPI_Graph_neighbors", "comm", "freed", MPI_ERR_COMM, NULL, c566},
-    {"MPI_Graph_neighbors", "rank", "size", MPI_ERR_RANK, NULL, c567},
-    {"MPI_Graph_neighbors", "rank", "-5", MPI_ERR_RANK, NULL, c568},
-    {"MPI_Graph_neighbors", "maxneighbors", "-1", MPI_ERR_ARG, NULL, c569},
-    {"MPI_Graph_neighbors", "neighbors", "NULL", MPI_ERR_ARG, NULL, c570},
-    {"MPI_Graph_neighbors_count", "-", "all valid", MPI_SUCCESS, NULL, c571},
-    {"MPI_Graph_neighbors_count", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c572},
-    {"MPI_Graph_neighbors_count", "comm", "freed", MPI_ERR_COMM, NULL, c573},
-    {"MPI_Graph_neighbors_count", "rank", "size", MPI_ERR_RANK, NULL, c574},
-    {"MPI_Graph_neighbors_count", "rank", "-5", MPI_ERR_RANK, NULL, c575},
-    {"MPI_Graph_neighbors_count", "nneighbors", "NULL", MPI_ERR_ARG, NULL, c576},
-    {"MPI_Graphdims_get", "-", "all valid", MPI_SUCCESS, NULL, c577},
-    {"MPI_Graphdims_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c578},
-    {"MPI_Graphdims_get", "comm", "freed", MPI_ERR_COMM, NULL, c579},
-    {"MPI_Graphdims_get", "nnodes", "NULL", MPI_ERR_ARG, NULL, c580},
-    {"MPI_Graphdims_get", "nedges", "NULL", MPI_ERR_ARG, NULL, c581},
-    {"MPI_Group_compare", "-", "all valid", MPI_SUCCESS, NULL, c582},
-    {"MPI_Group_compare", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c583},
-    {"MPI_Group_compare", "group1", "freed", MPI_ERR_GROUP, NULL, c584},
-    {"MPI_Group_compare", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c585},
-    {"MPI_Group_compare", "group2", "freed", MPI_ERR_GROUP, NULL, c586},
-    {"MPI_Group_compare", "result", "NULL", MPI_ERR_ARG, NULL, c587},
-    {"MPI_Group_difference", "-", "all valid", MPI_SUCCESS, NULL, c588},
-    {"MPI_Group_difference", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c589},
-    {"MPI_Group_difference", "group1", "freed", MPI_ERR_GROUP, NULL, c590},
-    {"MPI_Group_difference", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c591},
-    {"MPI_Group_difference", "group2", "freed", MPI_ERR_GROUP, NULL, c592},
-    {"MPI_Group_difference", "newgroup", "NULL", MPI_ERR_ARG, NULL, c593},
-    {"MPI_Group_excl", "-", "all valid", MPI_SUCCESS, NULL, c594},
-    {"MPI_Group_excl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c595},
-    {"MPI_Group_excl", "group", "freed", MPI_ERR_GROUP, NULL, c596},
-    {"MPI_Group_excl", "n", "-1", MPI_ERR_ARG, NULL, c597},
-    {"MPI_Group_excl", "ranks", "{size}", MPI_ERR_RANK, NULL, c598},
-    {"MPI_Group_excl", "ranks", "{-5}", MPI_ERR_RANK, NULL, c599},
-    {"MPI_Group_excl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c600},
-    {"MPI_Group_free", "-", "all valid", MPI_SUCCESS, NULL, c601},
-    {"MPI_Group_free", "group", "&MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c602},
-    {"MPI_Group_free", "group", "&freed", MPI_ERR_GROUP, NULL, c603},
-    {"MPI_Group_free", "group", "NULL", MPI_ERR_ARG, NULL, c604},
-    {"MPI_Group_incl", "-", "all valid", MPI_SUCCESS, NULL, c605},
-    {"MPI_Group_incl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c606},
-    {"MPI_Group_incl", "group", "freed", MPI_ERR_GROUP, NULL, c607},
-    {"MPI_Group_incl", "n", "-1", MPI_ERR_ARG, NULL, c608},
-    {"MPI_Group_incl", "ranks", "{size}", MPI_ERR_RANK, NULL, c609},
-    {"MPI_Group_incl", "ranks", "{-5}", MPI_ERR_RANK, NULL, c610},
-    {"MPI_Group_incl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c611},
-    {"MPI_Group_intersection", "-", "all valid", MPI_SUCCESS, NULL, c612},
-    {"MPI_Group_intersection", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c613},
-    {"MPI_Group_intersection", "group1", "freed", MPI_ERR_GROUP, NULL, c614},
-    {"MPI_Group_intersection", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c615},
-    {"MPI_Group_intersection", "group2", "freed", MPI_ERR_GROUP, NULL, c616},
-    {"MPI_Group_intersection", "newgroup", "NULL", MPI_ERR_ARG, NULL, c617},
-    {"MPI_Group_range_excl", "-", "all valid", MPI_SUCCESS, NULL, c618},
-    {"MPI_Group_range_excl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c619},
-    {"MPI_Group_range_excl", "group", "freed", MPI_ERR_GROUP, NULL, c620},
-    {"MPI_Group_range_excl", "n", "-1", MPI_ERR_ARG, NULL, c621},
-    {"MPI_Group_range_excl", "ranges", "{{size,size,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c622},
-    {"MPI_Group_range_excl", "ranges", "{{-5,0,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c623},
-    {"MPI_Group_range_excl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c624},
-    {"MPI_Group_range_incl", "-", "all valid", MPI_SUCCESS, NULL, c625},
-    {"MPI_Group_range_incl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c626},
-    {"MPI_Group_range_incl", "group", "freed", MPI_ERR_GROUP, NULL, c627},
-    {"MPI_Group_range_incl", "n", "-1", MPI_ERR_ARG, NULL, c628},
-    {"MPI_Group_range_incl", "ranges", "{{size,size,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c629},
-    {"MPI_Group_range_incl", "ranges", "{{-5,0,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c630},
-    {"MPI_Group_range_incl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c631},
-    {"MPI_Group_rank", "-", "all valid", MPI_SUCCESS, NULL, c632},
-    {"MPI_Group_rank", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c633},
-    {"MPI_Group_rank", "group", "freed", MPI_ERR_GROUP, NULL, c634},
-    {"MPI_Group_rank", "rank", "NULL", MPI_ERR_ARG, NULL, c635},
-    {"MPI_Group_size", "-", "all valid", MPI_SUCCESS, NULL, c636},
-    {"MPI_Group_size", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c637},
-    {"MPI_Group_size", "group", "freed", MPI_ERR_GROUP, NULL, c638},
-    {"MPI_Group_size", "size", "NULL", MPI_ERR_ARG, NULL, c639},
-    {"MPI_Group_translate_ranks", "-", "all valid", MPI_SUCCESS, NULL, c640},
-    {"MPI_Group_translate_ranks", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c641},
-    {"MPI_Group_translate_ranks", "group1", "freed", MPI_ERR_GROUP, NULL, c642},
-    {"MPI_Group_translate_ranks", "n", "-1", MPI_ERR_ARG, NULL, c643},
-    {"MPI_Group_translate_ranks", "ranks1", "{size}", MPI_ERR_RANK, NULL, c644},
-    {"MPI_Group_translate_ranks", "ranks1", "{-5}", MPI_ERR_RANK, NULL, c645},
-    {"MPI_Group_translate_ranks", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c646},
-    {"MPI_Group_translate_ranks", "group2", "freed", MPI_ERR_GROUP, NULL, c647},
-    {"MPI_Group_translate_ranks", "ranks2", "NULL", MPI_ERR_ARG, NULL, c648},
-    {"MPI_Group_union", "-", "all valid", MPI_SUCCESS, NULL, c649},
-    {"MPI_Group_union", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c650},
-    {"MPI_Group_union", "group1", "freed", MPI_ERR_GROUP, NULL, c651},
-    {"MPI_Group_union", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c652},
-    {"MPI_Group_union", "group2", "freed", MPI_ERR_GROUP, NULL, c653},
-    {"MPI_Group_union", "newgroup", "NULL", MPI_ERR_ARG, NULL, c654},
-    {"MPI_Iallgather", "-", "all valid", MPI_SUCCESS, NULL, c655},
-    {"MPI_Iallgather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c656},
-    {"MPI_Iallgather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c657},
-    {"MPI_Iallgather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c658},
-    {"MPI_Iallgather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c659},
-    {"MPI_Iallgather", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c660},
-    {"MPI_Iallgather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c661},
-    {"MPI_Iallgather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c662},
-    {"MPI_Iallgather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c663},
-    {"MPI_Iallgather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c664},
-    {"MPI_Iallgather", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c665},
-    {"MPI_Iallgather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c666},
-    {"MPI_Iallgather", "comm", "freed", MPI_ERR_COMM, NULL, c667},
-    {"MPI_Iallgather", "request", "NULL", MPI_ERR_ARG, NULL, c668},
-    {"MPI_Iallgatherv", "-", "all valid", MPI_SUCCESS, NULL, c669},
-    {"MPI_Iallgatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c670},
-    {"MPI_Iallgatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c671},
-    {"MPI_Iallgatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c672},
-    {"MPI_Iallgatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c673},
-    {"MPI_Iallgatherv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c674},
-    {"MPI_Iallgatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c675},
-    {"MPI_Iallgatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c676},
-    {"MPI_Iallgatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c677},
-    {"MPI_Iallgatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c678},
-    {"MPI_Iallgatherv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c679},
-    {"MPI_Iallgatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c680},
-    {"MPI_Iallgatherv", "comm", "freed", MPI_ERR_COMM, NULL, c681},
-    {"MPI_Iallgatherv", "request", "NULL", MPI_ERR_ARG, NULL, c682},
-    {"MPI_Iallreduce", "-", "all valid", MPI_SUCCESS, NULL, c683},
-    {"MPI_Iallreduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c684},
-    {"MPI_Iallreduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c685},
-    {"MPI_Iallreduce", "count", "-1", MPI_ERR_COUNT, NULL, c686},
-    {"MPI_Iallreduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c687},
-    {"MPI_Iallreduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c688},
-    {"MPI_Iallreduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c689},
-    {"MPI_Iallreduce", "op", "freed", MPI_ERR_OP, NULL, c690},
-    {"MPI_Iallreduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c691},
-    {"MPI_Iallreduce", "comm", "freed", MPI_ERR_COMM, NULL, c692},
-    {"MPI_Iallreduce", "request", "NULL", MPI_ERR_ARG, NULL, c693},
-    {"MPI_Ialltoall", "-", "all valid", MPI_SUCCESS, NULL, c694},
-    {"MPI_Ialltoall", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c695},
-    {"MPI_Ialltoall", "sendcount", "-1", MPI_ERR_COUNT, NULL, c696},
-    {"MPI_Ialltoall", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c697},
-    {"MPI_Ialltoall", "sendtype", "freed", MPI_ERR_TYPE, NULL, c698},
-    {"MPI_Ialltoall", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c699},
-    {"MPI_Ialltoall", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c700},
-    {"MPI_Ialltoall", "recvcount", "-1", MPI_ERR_COUNT, NULL, c701},
-    {"MPI_Ialltoall", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c702},
-    {"MPI_Ialltoall", "recvtype", "freed", MPI_ERR_TYPE, NULL, c703},
-    {"MPI_Ialltoall", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c704},
-    {"MPI_Ialltoall", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c705},
-    {"MPI_Ialltoall", "comm", "freed", MPI_ERR_COMM, NULL, c706},
-    {"MPI_Ialltoall", "request", "NULL", MPI_ERR_ARG, NULL, c707},
-    {"MPI_Ialltoallv", "-", "all valid", MPI_SUCCESS, NULL, c708},
-    {"MPI_Ialltoallv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c709},
-    {"MPI_Ialltoallv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c710},
-    {"MPI_Ialltoallv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c711},
-    {"MPI_Ialltoallv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c712},
-    {"MPI_Ialltoallv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c713},
-    {"MPI_Ialltoallv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c714},
-    {"MPI_Ialltoallv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c715},
-    {"MPI_Ialltoallv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c716},
-    {"MPI_Ialltoallv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c717},
-    {"MPI_Ialltoallv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c718},
-    {"MPI_Ialltoallv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c719},
-    {"MPI_Ialltoallv", "comm", "freed", MPI_ERR_COMM, NULL, c720},
-    {"MPI_Ialltoallv", "request", "NULL", MPI_ERR_ARG, NULL, c721},
-    {"MPI_Ialltoallw", "-", "all valid", MPI_SUCCESS, NULL, c722},
-    {"MPI_Ialltoallw", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c723},
-    {"MPI_Ialltoallw", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c724},
-    {"MPI_Ialltoallw", "sendtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c725},
-    {"MPI_Ialltoallw", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c726},
-    {"MPI_Ialltoallw", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c727},
-    {"MPI_Ialltoallw", "recvtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c728},
-    {"MPI_Ialltoallw", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c729},
-    {"MPI_Ialltoallw", "comm", "freed", MPI_ERR_COMM, NULL, c730},
-    {"MPI_Ialltoallw", "request", "NULL", MPI_ERR_ARG, NULL, c731},
-    {"MPI_Ibarrier", "-", "all valid", MPI_SUCCESS, NULL, c732},
-    {"MPI_Ibarrier", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c733},
-    {"MPI_Ibarrier", "comm", "freed", MPI_ERR_COMM, NULL, c734},
-    {"MPI_Ibarrier", "request", "NULL", MPI_ERR_ARG, NULL, c735},
-    {"MPI_Ibcast", "-", "all valid", MPI_SUCCESS, NULL, c736},
-    {"MPI_Ibcast", "buffer", "NULL", MPI_ERR_BUFFER, NULL, c737},
-    {"MPI_Ibcast", "count", "-1", MPI_ERR_COUNT, NULL, c738},
-    {"MPI_Ibcast", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c739},
-    {"MPI_Ibcast", "datatype", "freed", MPI_ERR_TYPE, NULL, c740},
-    {"MPI_Ibcast", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c741},
-    {"MPI_Ibcast", "root", "-1", MPI_ERR_ROOT, NULL, c742},
-    {"MPI_Ibcast", "root", "size", MPI_ERR_ROOT, NULL, c743},
-    {"MPI_Ibcast", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c744},
-    {"MPI_Ibcast", "comm", "freed", MPI_ERR_COMM, NULL, c745},
-    {"MPI_Ibcast", "request", "NULL", MPI_ERR_ARG, NULL, c746},
-    {"MPI_Ibsend", "-", "all valid", MPI_SUCCESS, NULL, c747},
-    {"MPI_Ibsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c748},
-    {"MPI_Ibsend", "count", "-1", MPI_ERR_COUNT, NULL, c749},
-    {"MPI_Ibsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c750},
-    {"MPI_Ibsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c751},
-    {"MPI_Ibsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c752},
-    {"MPI_Ibsend", "dest", "size", MPI_ERR_RANK, NULL, c753},
-    {"MPI_Ibsend", "dest", "-5", MPI_ERR_RANK, NULL, c754},
-    {"MPI_Ibsend", "tag", "-5", MPI_ERR_TAG, NULL, c755},
-    {"MPI_Ibsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c756},
-    {"MPI_Ibsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c757},
-    {"MPI_Ibsend", "comm", "freed", MPI_ERR_COMM, NULL, c758},
-    {"MPI_Ibsend", "request", "NULL", MPI_ERR_ARG, NULL, c759},
-    {"MPI_Iexscan", "-", "all valid", MPI_SUCCESS, NULL, c760},
-    {"MPI_Iexscan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c761},
-    {"MPI_Iexscan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c762},
-    {"MPI_Iexscan", "count", "-1", MPI_ERR_COUNT, NULL, c763},
-    {"MPI_Iexscan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c764},
-    {"MPI_Iexscan", "datatype", "freed", MPI_ERR_TYPE, NULL, c765},
-    {"MPI_Iexscan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c766},
-    {"MPI_Iexscan", "op", "freed", MPI_ERR_OP, NULL, c767},
-    {"MPI_Iexscan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c768},
-    {"MPI_Iexscan", "comm", "freed", MPI_ERR_COMM, NULL, c769},
-    {"MPI_Iexscan", "request", "NULL", MPI_ERR_ARG, NULL, c770},
-    {"MPI_Igather", "-", "all valid", MPI_SUCCESS, NULL, c771},
-    {"MPI_Igather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c772},
-    {"MPI_Igather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c773},
-    {"MPI_Igather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c774},
-    {"MPI_Igather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c775},
-    {"MPI_Igather", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c776},
-    {"MPI_Igather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c777},
-    {"MPI_Igather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c778},
-    {"MPI_Igather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c779},
-    {"MPI_Igather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c780},
-    {"MPI_Igather", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c781},
-    {"MPI_Igather", "root", "-1", MPI_ERR_ROOT, NULL, c782},
-    {"MPI_Igather", "root", "size", MPI_ERR_ROOT, NULL, c783},
-    {"MPI_Igather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c784},
-    {"MPI_Igather", "comm", "freed", MPI_ERR_COMM, NULL, c785},
-    {"MPI_Igather", "request", "NULL", MPI_ERR_ARG, NULL, c786},
-    {"MPI_Igatherv", "-", "all valid", MPI_SUCCESS, NULL, c787},
-    {"MPI_Igatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c788},
-    {"MPI_Igatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c789},
-    {"MPI_Igatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c790},
-    {"MPI_Igatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c791},
-    {"MPI_Igatherv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c792},
-    {"MPI_Igatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c793},
-    {"MPI_Igatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c794},
-    {"MPI_Igatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c795},
-    {"MPI_Igatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c796},
-    {"MPI_Igatherv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c797},
-    {"MPI_Igatherv", "root", "-1", MPI_ERR_ROOT, NULL, c798},
-    {"MPI_Igatherv", "root", "size", MPI_ERR_ROOT, NULL, c799},
-    {"MPI_Igatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c800},
-    {"MPI_Igatherv", "comm", "freed", MPI_ERR_COMM, NULL, c801},
-    {"MPI_Igatherv", "request", "NULL", MPI_ERR_ARG, NULL, c802},
-    {"MPI_Improbe", "-", "all valid", MPI_SUCCESS, NULL, c803},
-    {"MPI_Improbe", "source", "size", MPI_ERR_RANK, NULL, c804},
-    {"MPI_Improbe", "source", "-5", MPI_ERR_RANK, NULL, c805},
-    {"MPI_Improbe", "tag", "-5", MPI_ERR_TAG, NULL, c806},
-    {"MPI_Improbe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c807},
-    {"MPI_Improbe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c808},
-    {"MPI_Improbe", "comm", "freed", MPI_ERR_COMM, NULL, c809},
-    {"MPI_Improbe", "flag", "NULL", MPI_ERR_ARG, NULL, c810},
-    {"MPI_Improbe", "message", "NULL", MPI_ERR_ARG, NULL, c811},
-    {"MPI_Improbe", "status", "NULL", MPI_ERR_ARG, NULL, c812},
-    {"MPI_Imrecv", "-", "all valid", MPI_SUCCESS, NULL, c813},
-    {"MPI_Imrecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c814},
-    {"MPI_Imrecv", "count", "-1", MPI_ERR_COUNT, NULL, c815},
-    {"MPI_Imrecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c816},
-    {"MPI_Imrecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c817},
-    {"MPI_Imrecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c818},
-    {"MPI_Imrecv", "message", "&MPI_MESSAGE_NULL", MPI_ERR_REQUEST, NULL, c819},
-    {"MPI_Imrecv", "message", "NULL", MPI_ERR_ARG, NULL, c820},
-    {"MPI_Imrecv", "request", "NULL", MPI_ERR_ARG, NULL, c821},
-    {"MPI_Info_create", "-", "all valid", MPI_SUCCESS, NULL, c822},
-    {"MPI_Info_create", "info", "NULL", MPI_ERR_ARG, NULL, c823},
-    {"MPI_Info_delete", "-", "all valid", MPI_SUCCESS, NULL, c824},
-    {"MPI_Info_delete", "info", "bogus", MPI_ERR_INFO, NULL, c825},
-    {"MPI_Info_delete", "key", "NULL", MPI_ERR_ARG, NULL, c826},
-    {"MPI_Info_dup", "-", "all valid", MPI_SUCCESS, NULL, c827},
-    {"MPI_Info_dup", "info", "bogus", MPI_ERR_INFO, NULL, c828},
-    {"MPI_Info_dup", "newinfo", "NULL", MPI_ERR_ARG, NULL, c829},
-    {"MPI_Info_get", "-", "all valid", MPI_SUCCESS, NULL, c830},
-    {"MPI_Info_get", "info", "bogus", MPI_ERR_INFO, NULL, c831},
-    {"MPI_Info_get", "key", "NULL", MPI_ERR_ARG, NULL, c832},
-    {"MPI_Info_get", "value", "NULL", MPI_ERR_ARG, NULL, c833},
-    {"MPI_Info_get", "flag", "NULL", MPI_ERR_ARG, NULL, c834},
-    {"MPI_Info_get_nkeys", "-", "all valid", MPI_SUCCESS, NULL, c835},
-    {"MPI_Info_get_nkeys", "info", "bogus", MPI_ERR_INFO, NULL, c836},
-    {"MPI_Info_get_nkeys", "nkeys", "NULL", MPI_ERR_ARG, NULL, c837},
-    {"MPI_Info_get_nthkey", "-", "all valid", MPI_SUCCESS, NULL, c838},
-    {"MPI_Info_get_nthkey", "info", "bogus", MPI_ERR_INFO, NULL, c839},
-    {"MPI_Info_get_nthkey", "key", "NULL", MPI_ERR_ARG, NULL, c840},
-    {"MPI_Info_get_string", "-", "all valid", MPI_SUCCESS, NULL, c841},
-    {"MPI_Info_get_string", "info", "bogus", MPI_ERR_INFO, NULL, c842},
-    {"MPI_Info_get_string", "key", "NULL", MPI_ERR_ARG, NULL, c843},
-    {"MPI_Info_get_string", "buflen", "NULL", MPI_ERR_ARG, NULL, c844},
-    {"MPI_Info_get_string", "value", "NULL", MPI_ERR_ARG, NULL, c845},
-    {"MPI_Info_get_string", "flag", "NULL", MPI_ERR_ARG, NULL, c846},
-    {"MPI_Info_get_valuelen", "-", "all valid", MPI_SUCCESS, NULL, c847},
-    {"MPI_Info_get_valuelen", "info", "bogus", MPI_ERR_INFO, NULL, c848},
-    {"MPI_Info_get_valuelen", "key", "NULL", MPI_ERR_ARG, NULL, c849},
-    {"MPI_Info_get_valuelen", "valuelen", "NULL", MPI_ERR_ARG, NULL, c850},
-    {"MPI_Info_get_valuelen", "flag", "NULL", MPI_ERR_ARG, NULL, c851},
-    {"MPI_Info_set", "-", "all valid", MPI_SUCCESS, NULL, c852},
-    {"MPI_Info_set", "info", "bogus", MPI_ERR_INFO, NULL, c853},
-    {"MPI_Info_set", "key", "NULL", MPI_ERR_ARG, NULL, c854},
-    {"MPI_Info_set", "value", "NULL", MPI_ERR_ARG, NULL, c855},
-    {"MPI_Initialized", "-", "all valid", MPI_SUCCESS, NULL, c856},
-    {"MPI_Initialized", "flag", "NULL", MPI_ERR_ARG, NULL, c857},
-    {"MPI_Iprobe", "-", "all valid", MPI_SUCCESS, NULL, c858},
-    {"MPI_Iprobe", "source", "size", MPI_ERR_RANK, NULL, c859},
-    {"MPI_Iprobe", "source", "-5", MPI_ERR_RANK, NULL, c860},
-    {"MPI_Iprobe", "tag", "-5", MPI_ERR_TAG, NULL, c861},
-    {"MPI_Iprobe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c862},
-    {"MPI_Iprobe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c863},
-    {"MPI_Iprobe", "comm", "freed", MPI_ERR_COMM, NULL, c864},
-    {"MPI_Iprobe", "flag", "NULL", MPI_ERR_ARG, NULL, c865},
-    {"MPI_Iprobe", "status", "NULL", MPI_ERR_ARG, NULL, c866},
-    {"MPI_Irecv", "-", "all valid", MPI_SUCCESS, NULL, c867},
-    {"MPI_Irecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c868},
-    {"MPI_Irecv", "count", "-1", MPI_ERR_COUNT, NULL, c869},
-    {"MPI_Irecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c870},
-    {"MPI_Irecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c871},
-    {"MPI_Irecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c872},
-    {"MPI_Irecv", "source", "size", MPI_ERR_RANK, NULL, c873},
-    {"MPI_Irecv", "source", "-5", MPI_ERR_RANK, NULL, c874},
-    {"MPI_Irecv", "tag", "-5", MPI_ERR_TAG, NULL, c875},
-    {"MPI_Irecv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c876},
-    {"MPI_Irecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c877},
-    {"MPI_Irecv", "comm", "freed", MPI_ERR_COMM, NULL, c878},
-    {"MPI_Irecv", "request", "NULL", MPI_ERR_ARG, NULL, c879},
-    {"MPI_Ireduce", "-", "all valid", MPI_SUCCESS, NULL, c880},
-    {"MPI_Ireduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c881},
-    {"MPI_Ireduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c882},
-    {"MPI_Ireduce", "count", "-1", MPI_ERR_COUNT, NULL, c883},
-    {"MPI_Ireduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c884},
-    {"MPI_Ireduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c885},
-    {"MPI_Ireduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c886},
-    {"MPI_Ireduce", "op", "freed", MPI_ERR_OP, NULL, c887},
-    {"MPI_Ireduce", "root", "-1", MPI_ERR_ROOT, NULL, c888},
-    {"MPI_Ireduce", "root", "size", MPI_ERR_ROOT, NULL, c889},
-    {"MPI_Ireduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c890},
-    {"MPI_Ireduce", "comm", "freed", MPI_ERR_COMM, NULL, c891},
-    {"MPI_Ireduce", "request", "NULL", MPI_ERR_ARG, NULL, c892},
-    {"MPI_Ireduce_scatter", "-", "all valid", MPI_SUCCESS, NULL, c893},
-    {"MPI_Ireduce_scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c894},
-    {"MPI_Ireduce_scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c895},
-    {"MPI_Ireduce_scatter", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c896},
-    {"MPI_Ireduce_scatter", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c897},
-    {"MPI_Ireduce_scatter", "datatype", "freed", MPI_ERR_TYPE, NULL, c898},
-    {"MPI_Ireduce_scatter", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c899},
-    {"MPI_Ireduce_scatter", "op", "freed", MPI_ERR_OP, NULL, c900},
-    {"MPI_Ireduce_scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c901},
-    {"MPI_Ireduce_scatter", "comm", "freed", MPI_ERR_COMM, NULL, c902},
-    {"MPI_Ireduce_scatter", "request", "NULL", MPI_ERR_ARG, NULL, c903},
-    {"MPI_Ireduce_scatter_block", "-", "all valid", MPI_SUCCESS, NULL, c904},
-    {"MPI_Ireduce_scatter_block", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c905},
-    {"MPI_Ireduce_scatter_block", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c906},
-    {"MPI_Ireduce_scatter_block", "recvcount", "-1", MPI_ERR_COUNT, NULL, c907},
-    {"MPI_Ireduce_scatter_block", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c908},
-    {"MPI_Ireduce_scatter_block", "datatype", "freed", MPI_ERR_TYPE, NULL, c909},
-    {"MPI_Ireduce_scatter_block", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c910},
-    {"MPI_Ireduce_scatter_block", "op", "freed", MPI_ERR_OP, NULL, c911},
-    {"MPI_Ireduce_scatter_block", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c912},
-    {"MPI_Ireduce_scatter_block", "comm", "freed", MPI_ERR_COMM, NULL, c913},
-    {"MPI_Ireduce_scatter_block", "request", "NULL", MPI_ERR_ARG, NULL, c914},
-    {"MPI_Irsend", "-", "all valid", MPI_SUCCESS, NULL, c915},
-    {"MPI_Irsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c916},
-    {"MPI_Irsend", "count", "-1", MPI_ERR_COUNT, NULL, c917},
-    {"MPI_Irsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c918},
-    {"MPI_Irsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c919},
-    {"MPI_Irsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c920},
-    {"MPI_Irsend", "dest", "size", MPI_ERR_RANK, NULL, c921},
-    {"MPI_Irsend", "dest", "-5", MPI_ERR_RANK, NULL, c922},
-    {"MPI_Irsend", "tag", "-5", MPI_ERR_TAG, NULL, c923},
-    {"MPI_Irsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c924},
-    {"MPI_Irsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c925},
-    {"MPI_Irsend", "comm", "freed", MPI_ERR_COMM, NULL, c926},
-    {"MPI_Irsend", "request", "NULL", MPI_ERR_ARG, NULL, c927},
-    {"MPI_Is_thread_main", "-", "all valid", MPI_SUCCESS, NULL, c928},
-    {"MPI_Is_thread_main", "flag", "NULL", MPI_ERR_ARG, NULL, c929},
-    {"MPI_Iscan", "-", "all valid", MPI_SUCCESS, NULL, c930},
-    {"MPI_Iscan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c931},
-    {"MPI_Iscan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c932},
-    {"MPI_Iscan", "count", "-1", MPI_ERR_COUNT, NULL, c933},
-    {"MPI_Iscan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c934},
-    {"MPI_Iscan", "datatype", "freed", MPI_ERR_TYPE, NULL, c935},
-    {"MPI_Iscan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c936},
-    {"MPI_Iscan", "op", "freed", MPI_ERR_OP, NULL, c937},
-    {"MPI_Iscan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c938},
-    {"MPI_Iscan", "comm", "freed", MPI_ERR_COMM, NULL, c939},
-    {"MPI_Iscan", "request", "NULL", MPI_ERR_ARG, NULL, c940},
-    {"MPI_Iscatter", "-", "all valid", MPI_SUCCESS, NULL, c941},
-    {"MPI_Iscatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c942},
-    {"MPI_Iscatter", "sendcount", "-1", MPI_ERR_COUNT, NULL, c943},
-    {"MPI_Iscatter", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c944},
-    {"MPI_Iscatter", "sendtype", "freed", MPI_ERR_TYPE, NULL, c945},
-    {"MPI_Iscatter", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c946},
-    {"MPI_Iscatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c947},
-    {"MPI_Iscatter", "recvcount", "-1", MPI_ERR_COUNT, NULL, c948},
-    {"MPI_Iscatter", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c949},
-    {"MPI_Iscatter", "recvtype", "freed", MPI_ERR_TYPE, NULL, c950},
-    {"MPI_Iscatter", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c951},
-    {"MPI_Iscatter", "root", "-1", MPI_ERR_ROOT, NULL, c952},
-    {"MPI_Iscatter", "root", "size", MPI_ERR_ROOT, NULL, c953},
-    {"MPI_Iscatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c954},
-    {"MPI_Iscatter", "comm", "freed", MPI_ERR_COMM, NULL, c955},
-    {"MPI_Iscatter", "request", "NULL", MPI_ERR_ARG, NULL, c956},
-    {"MPI_Iscatterv", "-", "all valid", MPI_SUCCESS, NULL, c957},
-    {"MPI_Iscatterv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c958},
-    {"MPI_Iscatterv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c959},
-    {"MPI_Iscatterv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c960},
-    {"MPI_Iscatterv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c961},
-    {"MPI_Iscatterv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c962},
-    {"MPI_Iscatterv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c963},
-    {"MPI_Iscatterv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c964},
-    {"MPI_Iscatterv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c965},
-    {"MPI_Iscatterv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c966},
-    {"MPI_Iscatterv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c967},
-    {"MPI_Iscatterv", "root", "-1", MPI_ERR_ROOT, NULL, c968},
-    {"MPI_Iscatterv", "root", "size", MPI_ERR_ROOT, NULL, c969},
-    {"MPI_Iscatterv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c970},
-    {"MPI_Iscatterv", "comm", "freed", MPI_ERR_COMM, NULL, c971},
-    {"MPI_Iscatterv", "request", "NULL", MPI_ERR_ARG, NULL, c972},
-    {"MPI_Isend", "-", "all valid", MPI_SUCCESS, NULL, c973},
-    {"MPI_Isend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c974},
-    {"MPI_Isend", "count", "-1", MPI_ERR_COUNT, NULL, c975},
-    {"MPI_Isend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c976},
-    {"MPI_Isend", "datatype", "freed", MPI_ERR_TYPE, NULL, c977},
-    {"MPI_Isend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c978},
-    {"MPI_Isend", "dest", "size", MPI_ERR_RANK, NULL, c979},
-    {"MPI_Isend", "dest", "-5", MPI_ERR_RANK, NULL, c980},
-    {"MPI_Isend", "tag", "-5", MPI_ERR_TAG, NULL, c981},
-    {"MPI_Isend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c982},
-    {"MPI_Isend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c983},
-    {"MPI_Isend", "comm", "freed", MPI_ERR_COMM, NULL, c984},
-    {"MPI_Isend", "request", "NULL", MPI_ERR_ARG, NULL, c985},
-    {"MPI_Issend", "-", "all valid", MPI_SUCCESS, NULL, c986},
-    {"MPI_Issend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c987},
-    {"MPI_Issend", "count", "-1", MPI_ERR_COUNT, NULL, c988},
-    {"MPI_Issend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c989},
-    {"MPI_Issend", "datatype", "freed", MPI_ERR_TYPE, NULL, c990},
-    {"MPI_Issend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c991},
-    {"MPI_Issend", "dest", "size", MPI_ERR_RANK, NULL, c992},
-    {"MPI_Issend", "dest", "-5", MPI_ERR_RANK, NULL, c993},
-    {"MPI_Issend", "tag", "-5", MPI_ERR_TAG, NULL, c994},
-    {"MPI_Issend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c995},
-    {"MPI_Issend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c996},
-    {"MPI_Issend", "comm", "freed", MPI_ERR_COMM, NULL, c997},
-    {"MPI_Issend", "request", "NULL", MPI_ERR_ARG, NULL, c998},
-    {"MPI_Mprobe", "-", "all valid", MPI_SUCCESS, NULL, c999},
-    {"MPI_Mprobe", "source", "size", MPI_ERR_RANK, NULL, c1000},
-    {"MPI_Mprobe", "source", "-5", MPI_ERR_RANK, NULL, c1001},
-    {"MPI_Mprobe", "tag", "-5", MPI_ERR_TAG, NULL, c1002},
-    {"MPI_Mprobe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1003},
-    {"MPI_Mprobe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1004},
-    {"MPI_Mprobe", "comm", "freed", MPI_ERR_COMM, NULL, c1005},
-    {"MPI_Mprobe", "message", "NULL", MPI_ERR_ARG, NULL, c1006},
-    {"MPI_Mprobe", "status", "NULL", MPI_ERR_ARG, NULL, c1007},
-    {"MPI_Mrecv", "-", "all valid", MPI_SUCCESS, NULL, c1008},
-    {"MPI_Mrecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1009},
-    {"MPI_Mrecv", "count", "-1", MPI_ERR_COUNT, NULL, c1010},
-    {"MPI_Mrecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1011},
-    {"MPI_Mrecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c1012},
-    {"MPI_Mrecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1013},
-    {"MPI_Mrecv", "message", "&MPI_MESSAGE_NULL", MPI_ERR_REQUEST, NULL, c1014},
-    {"MPI_Mrecv", "message", "NULL", MPI_ERR_ARG, NULL, c1015},
-    {"MPI_Mrecv", "status", "NULL", MPI_ERR_ARG, NULL, c1016},
-    {"MPI_Neighbor_allgather", "-", "all valid", MPI_SUCCESS, NULL, c1017},
-    {"MPI_Neighbor_allgather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1018},
-    {"MPI_Neighbor_allgather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1019},
-    {"MPI_Neighbor_allgather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1020},
-    {"MPI_Neighbor_allgather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1021},
-    {"MPI_Neighbor_allgather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1022},
-    {"MPI_Neighbor_allgather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1023},
-    {"MPI_Neighbor_allgather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1024},
-    {"MPI_Neighbor_allgather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1025},
-    {"MPI_Neighbor_allgather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1026},
-    {"MPI_Neighbor_allgather", "comm", "freed", MPI_ERR_COMM, NULL, c1027},
-    {"MPI_Neighbor_allgatherv", "-", "all valid", MPI_SUCCESS, NULL, c1028},
-    {"MPI_Neighbor_allgatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1029},
-    {"MPI_Neighbor_allgatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1030},
-    {"MPI_Neighbor_allgatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1031},
-    {"MPI_Neighbor_allgatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1032},
-    {"MPI_Neighbor_allgatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1033},
-    {"MPI_Neighbor_allgatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1034},
-    {"MPI_Neighbor_allgatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1035},
-    {"MPI_Neighbor_allgatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1036},
-    {"MPI_Neighbor_allgatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1037},
-    {"MPI_Neighbor_allgatherv", "comm", "freed", MPI_ERR_COMM, NULL, c1038},
-    {"MPI_Neighbor_alltoall", "-", "all valid", MPI_SUCCESS, NULL, c1039},
-    {"MPI_Neighbor_alltoall", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1040},
-    {"MPI_Neighbor_alltoall", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1041},
-    {"MPI_Neighbor_alltoall", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1042},
-    {"MPI_Neighbor_alltoall", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1043},
-    {"MPI_Neighbor_alltoall", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1044},
-    {"MPI_Neighbor_alltoall", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1045},
-    {"MPI_Neighbor_alltoall", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1046},
-    {"MPI_Neighbor_alltoall", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1047},
-    {"MPI_Neighbor_alltoall", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1048},
-    {"MPI_Neighbor_alltoall", "comm", "freed", MPI_ERR_COMM, NULL, c1049},
-    {"MPI_Neighbor_alltoallv", "-", "all valid", MPI_SUCCESS, NULL, c1050},
-    {"MPI_Neighbor_alltoallv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1051},
-    {"MPI_Neighbor_alltoallv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1052},
-    {"MPI_Neighbor_alltoallv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1053},
-    {"MPI_Neighbor_alltoallv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1054},
-    {"MPI_Neighbor_alltoallv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1055},
-    {"MPI_Neighbor_alltoallv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1056},
-    {"MPI_Neighbor_alltoallv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1057},
-    {"MPI_Neighbor_alltoallv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1058},
-    {"MPI_Neighbor_alltoallv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1059},
-    {"MPI_Neighbor_alltoallv", "comm", "freed", MPI_ERR_COMM, NULL, c1060},
-    {"MPI_Op_commutative", "-", "all valid", MPI_SUCCESS, NULL, c1061},
-    {"MPI_Op_commutative", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1062},
-    {"MPI_Op_commutative", "op", "freed", MPI_ERR_OP, NULL, c1063},
-    {"MPI_Op_commutative", "commute", "NULL", MPI_ERR_ARG, NULL, c1064},
-    {"MPI_Op_create", "-", "all valid", MPI_SUCCESS, NULL, c1065},
-    {"MPI_Op_create", "user_fn", "NULL", MPI_ERR_ARG, NULL, c1066},
-    {"MPI_Op_create", "op", "NULL", MPI_ERR_ARG, NULL, c1067},
-    {"MPI_Op_free", "-", "all valid", MPI_SUCCESS, NULL, c1068},
-    {"MPI_Op_free", "op", "&MPI_OP_NULL", MPI_ERR_OP, NULL, c1069},
-    {"MPI_Op_free", "op", "&MPI_SUM", MPI_ERR_OP, NULL, c1070},
-    {"MPI_Op_free", "op", "NULL", MPI_ERR_ARG, NULL, c1071},
-    {"MPI_Pack", "-", "all valid", MPI_SUCCESS, NULL, c1072},
-    {"MPI_Pack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c1073},
-    {"MPI_Pack", "incount", "-1", MPI_ERR_COUNT, NULL, c1074},
-    {"MPI_Pack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1075},
-    {"MPI_Pack", "datatype", "freed", MPI_ERR_TYPE, NULL, c1076},
-    {"MPI_Pack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1077},
-    {"MPI_Pack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c1078},
-    {"MPI_Pack", "outsize", "-1", MPI_ERR_ARG, NULL, c1079},
-    {"MPI_Pack", "position", "NULL", MPI_ERR_ARG, NULL, c1080},
-    {"MPI_Pack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1081},
-    {"MPI_Pack", "comm", "freed", MPI_ERR_COMM, NULL, c1082},
-    {"MPI_Pack_size", "-", "all valid", MPI_SUCCESS, NULL, c1083},
-    {"MPI_Pack_size", "incount", "-1", MPI_ERR_COUNT, NULL, c1084},
-    {"MPI_Pack_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1085},
-    {"MPI_Pack_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c1086},
-    {"MPI_Pack_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1087},
-    {"MPI_Pack_size", "comm", "freed", MPI_ERR_COMM, NULL, c1088},
-    {"MPI_Pack_size", "size", "NULL", MPI_ERR_ARG, NULL, c1089},
-    {"MPI_Probe", "-", "all valid", MPI_SUCCESS, NULL, c1090},
-    {"MPI_Probe", "source", "size", MPI_ERR_RANK, NULL, c1091},
-    {"MPI_Probe", "source", "-5", MPI_ERR_RANK, NULL, c1092},
-    {"MPI_Probe", "tag", "-5", MPI_ERR_TAG, NULL, c1093},
-    {"MPI_Probe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1094},
-    {"MPI_Probe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1095},
-    {"MPI_Probe", "comm", "freed", MPI_ERR_COMM, NULL, c1096},
-    {"MPI_Probe", "status", "NULL", MPI_ERR_ARG, NULL, c1097},
-    {"MPI_Query_thread", "-", "all valid", MPI_SUCCESS, NULL, c1098},
-    {"MPI_Query_thread", "provided", "NULL", MPI_ERR_ARG, NULL, c1099},
-    {"MPI_Recv", "-", "all valid", MPI_SUCCESS, NULL, c1100},
-    {"MPI_Recv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1101},
-    {"MPI_Recv", "count", "-1", MPI_ERR_COUNT, NULL, c1102},
-    {"MPI_Recv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1103},
-    {"MPI_Recv", "datatype", "freed", MPI_ERR_TYPE, NULL, c1104},
-    {"MPI_Recv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1105},
-    {"MPI_Recv", "source", "size", MPI_ERR_RANK, NULL, c1106},
-    {"MPI_Recv", "source", "-5", MPI_ERR_RANK, NULL, c1107},
-    {"MPI_Recv", "tag", "-5", MPI_ERR_TAG, NULL, c1108},
-    {"MPI_Recv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1109},
-    {"MPI_Recv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1110},
-    {"MPI_Recv", "comm", "freed", MPI_ERR_COMM, NULL, c1111},
-    {"MPI_Recv", "status", "NULL", MPI_ERR_ARG, NULL, c1112},
-    {"MPI_Recv_init", "-", "all valid", MPI_SUCCESS, NULL, c1113},
-    {"MPI_Recv_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1114},
-    {"MPI_Recv_init", "count", "-1", MPI_ERR_COUNT, NULL, c1115},
-    {"MPI_Recv_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1116},
-    {"MPI_Recv_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1117},
-    {"MPI_Recv_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1118},
-    {"MPI_Recv_init", "source", "size", MPI_ERR_RANK, NULL, c1119},
-    {"MPI_Recv_init", "source", "-5", MPI_ERR_RANK, NULL, c1120},
-    {"MPI_Recv_init", "tag", "-5", MPI_ERR_TAG, NULL, c1121},
-    {"MPI_Recv_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1122},
-    {"MPI_Recv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1123},
-    {"MPI_Recv_init", "comm", "freed", MPI_ERR_COMM, NULL, c1124},
-    {"MPI_Recv_init", "request", "NULL", MPI_ERR_ARG, NULL, c1125},
-    {"MPI_Reduce", "-", "all valid", MPI_SUCCESS, NULL, c1126},
-    {"MPI_Reduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1127},
-    {"MPI_Reduce", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1128},
-    {"MPI_Reduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1129},
-    {"MPI_Reduce", "count", "-1", MPI_ERR_COUNT, NULL, c1130},
-    {"MPI_Reduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1131},
-    {"MPI_Reduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c1132},
-    {"MPI_Reduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1133},
-    {"MPI_Reduce", "op", "freed", MPI_ERR_OP, NULL, c1134},
-    {"MPI_Reduce", "root", "-1", MPI_ERR_ROOT, NULL, c1135},
-    {"MPI_Reduce", "root", "size", MPI_ERR_ROOT, NULL, c1136},
-    {"MPI_Reduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1137},
-    {"MPI_Reduce", "comm", "freed", MPI_ERR_COMM, NULL, c1138},
-    {"MPI_Reduce_init", "-", "all valid", MPI_SUCCESS, NULL, c1139},
-    {"MPI_Reduce_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1140},
-    {"MPI_Reduce_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1141},
-    {"MPI_Reduce_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1142},
-    {"MPI_Reduce_init", "count", "-1", MPI_ERR_COUNT, NULL, c1143},
-    {"MPI_Reduce_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1144},
-    {"MPI_Reduce_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1145},
-    {"MPI_Reduce_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1146},
-    {"MPI_Reduce_init", "op", "freed", MPI_ERR_OP, NULL, c1147},
-    {"MPI_Reduce_init", "root", "-1", MPI_ERR_ROOT, NULL, c1148},
-    {"MPI_Reduce_init", "root", "size", MPI_ERR_ROOT, NULL, c1149},
-    {"MPI_Reduce_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1150},
-    {"MPI_Reduce_init", "comm", "freed", MPI_ERR_COMM, NULL, c1151},
-    {"MPI_Reduce_init", "info", "bogus", MPI_ERR_INFO, NULL, c1152},
-    {"MPI_Reduce_init", "request", "NULL", MPI_ERR_ARG, NULL, c1153},
-    {"MPI_Reduce_local", "-", "all valid", MPI_SUCCESS, NULL, c1154},
-    {"MPI_Reduce_local", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c1155},
-    {"MPI_Reduce_local", "inoutbuf", "NULL", MPI_ERR_BUFFER, NULL, c1156},
-    {"MPI_Reduce_local", "count", "-1", MPI_ERR_COUNT, NULL, c1157},
-    {"MPI_Reduce_local", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1158},
-    {"MPI_Reduce_local", "datatype", "freed", MPI_ERR_TYPE, NULL, c1159},
-    {"MPI_Reduce_local", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1160},
-    {"MPI_Reduce_local", "op", "freed", MPI_ERR_OP, NULL, c1161},
-    {"MPI_Reduce_scatter", "-", "all valid", MPI_SUCCESS, NULL, c1162},
-    {"MPI_Reduce_scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1163},
-    {"MPI_Reduce_scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1164},
-    {"MPI_Reduce_scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1165},
-    {"MPI_Reduce_scatter", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1166},
-    {"MPI_Reduce_scatter", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1167},
-    {"MPI_Reduce_scatter", "datatype", "freed", MPI_ERR_TYPE, NULL, c1168},
-    {"MPI_Reduce_scatter", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1169},
-    {"MPI_Reduce_scatter", "op", "freed", MPI_ERR_OP, NULL, c1170},
-    {"MPI_Reduce_scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1171},
-    {"MPI_Reduce_scatter", "comm", "freed", MPI_ERR_COMM, NULL, c1172},
-    {"MPI_Reduce_scatter_block", "-", "all valid", MPI_SUCCESS, NULL, c1173},
-    {"MPI_Reduce_scatter_block", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1174},
-    {"MPI_Reduce_scatter_block", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1175},
-    {"MPI_Reduce_scatter_block", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1176},
-    {"MPI_Reduce_scatter_block", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1177},
-    {"MPI_Reduce_scatter_block", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1178},
-    {"MPI_Reduce_scatter_block", "datatype", "freed", MPI_ERR_TYPE, NULL, c1179},
-    {"MPI_Reduce_scatter_block", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1180},
-    {"MPI_Reduce_scatter_block", "op", "freed", MPI_ERR_OP, NULL, c1181},
-    {"MPI_Reduce_scatter_block", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1182},
-    {"MPI_Reduce_scatter_block", "comm", "freed", MPI_ERR_COMM, NULL, c1183},
-    {"MPI_Reduce_scatter_block_init", "-", "all valid", MPI_SUCCESS, NULL, c1184},
-    {"MPI_Reduce_scatter_block_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1185},
-    {"MPI_Reduce_scatter_block_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1186},
-    {"MPI_Reduce_scatter_block_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1187},
-    {"MPI_Reduce_scatter_block_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1188},
-    {"MPI_Reduce_scatter_block_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1189},
-    {"MPI_Reduce_scatter_block_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1190},
-    {"MPI_Reduce_scatter_block_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1191},
-    {"MPI_Reduce_scatter_block_init", "op", "freed", MPI_ERR_OP, NULL, c1192},
-    {"MPI_Reduce_scatter_block_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1193},
-    {"MPI_Reduce_scatter_block_init", "comm", "freed", MPI_ERR_COMM, NULL, c1194},
-    {"MPI_Reduce_scatter_block_init", "info", "bogus", MPI_ERR_INFO, NULL, c1195},
-    {"MPI_Reduce_scatter_block_init", "request", "NULL", MPI_ERR_ARG, NULL, c1196},
-    {"MPI_Reduce_scatter_init", "-", "all valid", MPI_SUCCESS, NULL, c1197},
-    {"MPI_Reduce_scatter_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1198},
-    {"MPI_Reduce_scatter_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1199},
-    {"MPI_Reduce_scatter_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1200},
-    {"MPI_Reduce_scatter_init", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1201},
-    {"MPI_Reduce_scatter_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1202},
-    {"MPI_Reduce_scatter_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1203},
-    {"MPI_Reduce_scatter_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1204},
-    {"MPI_Reduce_scatter_init", "op", "freed", MPI_ERR_OP, NULL, c1205},
-    {"MPI_Reduce_scatter_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1206},
-    {"MPI_Reduce_scatter_init", "comm", "freed", MPI_ERR_COMM, NULL, c1207},
-    {"MPI_Reduce_scatter_init", "info", "bogus", MPI_ERR_INFO, NULL, c1208},
-    {"MPI_Reduce_scatter_init", "request", "NULL", MPI_ERR_ARG, NULL, c1209},
-    {"MPI_Remove_error_class", "-", "all valid", MPI_SUCCESS, NULL, c1210},
-    {"MPI_Remove_error_code", "-", "all valid", MPI_SUCCESS, NULL, c1211},
-    {"MPI_Remove_error_string", "-", "all valid", MPI_SUCCESS, NULL, c1212},
-    {"MPI_Request_free", "-", "all valid", MPI_SUCCESS, NULL, c1213},
-    {"MPI_Request_free", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c1214},
-    {"MPI_Request_free", "request", "&freed", MPI_ERR_REQUEST, NULL, c1215},
-    {"MPI_Request_free", "request", "NULL", MPI_ERR_ARG, NULL, c1216},
-    {"MPI_Request_get_status", "-", "all valid", MPI_SUCCESS, NULL, c1217},
-    {"MPI_Request_get_status", "request", "freed", MPI_ERR_REQUEST, NULL, c1218},
-    {"MPI_Request_get_status", "flag", "NULL", MPI_ERR_ARG, NULL, c1219},
-    {"MPI_Request_get_status", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c1220},
-    {"MPI_Rsend", "-", "all valid", MPI_SUCCESS, NULL, c1221},
-    {"MPI_Rsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1222},
-    {"MPI_Rsend", "count", "-1", MPI_ERR_COUNT, NULL, c1223},
-    {"MPI_Rsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1224},
-    {"MPI_Rsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c1225},
-    {"MPI_Rsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1226},
-    {"MPI_Rsend", "dest", "size", MPI_ERR_RANK, NULL, c1227},
-    {"MPI_Rsend", "dest", "-5", MPI_ERR_RANK, NULL, c1228},
-    {"MPI_Rsend", "tag", "-5", MPI_ERR_TAG, NULL, c1229},
-    {"MPI_Rsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1230},
-    {"MPI_Rsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1231},
-    {"MPI_Rsend", "comm", "freed", MPI_ERR_COMM, NULL, c1232},
-    {"MPI_Rsend_init", "-", "all valid", MPI_SUCCESS, NULL, c1233},
-    {"MPI_Rsend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1234},
-    {"MPI_Rsend_init", "count", "-1", MPI_ERR_COUNT, NULL, c1235},
-    {"MPI_Rsend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1236},
-    {"MPI_Rsend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1237},
-    {"MPI_Rsend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1238},
-    {"MPI_Rsend_init", "dest", "size", MPI_ERR_RANK, NULL, c1239},
-    {"MPI_Rsend_init", "dest", "-5", MPI_ERR_RANK, NULL, c1240},
-    {"MPI_Rsend_init", "tag", "-5", MPI_ERR_TAG, NULL, c1241},
-    {"MPI_Rsend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1242},
-    {"MPI_Rsend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1243},
-    {"MPI_Rsend_init", "comm", "freed", MPI_ERR_COMM, NULL, c1244},
-    {"MPI_Rsend_init", "request", "NULL", MPI_ERR_ARG, NULL, c1245},
-    {"MPI_Scan", "-", "all valid", MPI_SUCCESS, NULL, c1246},
-    {"MPI_Scan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1247},
-    {"MPI_Scan", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1248},
-    {"MPI_Scan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1249},
-    {"MPI_Scan", "count", "-1", MPI_ERR_COUNT, NULL, c1250},
-    {"MPI_Scan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1251},
-    {"MPI_Scan", "datatype", "freed", MPI_ERR_TYPE, NULL, c1252},
-    {"MPI_Scan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1253},
-    {"MPI_Scan", "op", "freed", MPI_ERR_OP, NULL, c1254},
-    {"MPI_Scan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1255},
-    {"MPI_Scan", "comm", "freed", MPI_ERR_COMM, NULL, c1256},
-    {"MPI_Scan_init", "-", "all valid", MPI_SUCCESS, NULL, c1257},
-    {"MPI_Scan_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1258},
-    {"MPI_Scan_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1259},
-    {"MPI_Scan_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1260},
-    {"MPI_Scan_init", "count", "-1", MPI_ERR_COUNT, NULL, c1261},
-    {"MPI_Scan_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1262},
-    {"MPI_Scan_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1263},
-    {"MPI_Scan_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1264},
-    {"MPI_Scan_init", "op", "freed", MPI_ERR_OP, NULL, c1265},
-    {"MPI_Scan_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1266},
-    {"MPI_Scan_init", "comm", "freed", MPI_ERR_COMM, NULL, c1267},
-    {"MPI_Scan_init", "info", "bogus", MPI_ERR_INFO, NULL, c1268},
-    {"MPI_Scan_init", "request", "NULL", MPI_ERR_ARG, NULL, c1269},
-    {"MPI_Scatter", "-", "all valid", MPI_SUCCESS, NULL, c1270},
-    {"MPI_Scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1271},
-    {"MPI_Scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1272},
-    {"MPI_Scatter", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1273},
-    {"MPI_Scatter", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1274},
-    {"MPI_Scatter", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1275},
-    {"MPI_Scatter", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1276},
-    {"MPI_Scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1277},
-    {"MPI_Scatter", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1278},
-    {"MPI_Scatter", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1279},
-    {"MPI_Scatter", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1280},
-    {"MPI_Scatter", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1281},
-    {"MPI_Scatter", "root", "-1", MPI_ERR_ROOT, NULL, c1282},
-    {"MPI_Scatter", "root", "size", MPI_ERR_ROOT, NULL, c1283},
-    {"MPI_Scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1284},
-    {"MPI_Scatter", "comm", "freed", MPI_ERR_COMM, NULL, c1285},
-    {"MPI_Scatter_init", "-", "all valid", MPI_SUCCESS, NULL, c1286},
-    {"MPI_Scatter_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1287},
-    {"MPI_Scatter_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1288},
-    {"MPI_Scatter_init", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1289},
-    {"MPI_Scatter_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1290},
-    {"MPI_Scatter_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1291},
-    {"MPI_Scatter_init", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1292},
-    {"MPI_Scatter_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1293},
-    {"MPI_Scatter_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1294},
-    {"MPI_Scatter_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1295},
-    {"MPI_Scatter_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1296},
-    {"MPI_Scatter_init", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1297},
-    {"MPI_Scatter_init", "root", "-1", MPI_ERR_ROOT, NULL, c1298},
-    {"MPI_Scatter_init", "root", "size", MPI_ERR_ROOT, NULL, c1299},
-    {"MPI_Scatter_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1300},
-    {"MPI_Scatter_init", "comm", "freed", MPI_ERR_COMM, NULL, c1301},
-    {"MPI_Scatter_init", "info", "bogus", MPI_ERR_INFO, NULL, c1302},
-    {"MPI_Scatter_init", "request", "NULL", MPI_ERR_ARG, NULL, c1303},
-    {"MPI_Scatterv", "-", "all valid", MPI_SUCCESS, NULL, c1304},
-    {"MPI_Scatterv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1305},
-    {"MPI_Scatterv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1306},
-    {"MPI_Scatterv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1307},
-    {"MPI_Scatterv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1308},
-    {"MPI_Scatterv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1309},
-    {"MPI_Scatterv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1310},
-    {"MPI_Scatterv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1311},
-    {"MPI_Scatterv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1312},
-    {"MPI_Scatterv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1313},
-    {"MPI_Scatterv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1314},
-    {"MPI_Scatterv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1315},
-    {"MPI_Scatterv", "root", "-1", MPI_ERR_ROOT, NULL, c1316},
-    {"MPI_Scatterv", "root", "size", MPI_ERR_ROOT, NULL, c1317},
-    {"MPI_Scatterv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1318},
-    {"MPI_Scatterv", "comm", "freed", MPI_ERR_COMM, NULL, c1319},
-    {"MPI_Scatterv_init", "-", "all valid", MPI_SUCCESS, NULL, c1320},
-    {"MPI_Scatterv_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1321},
-    {"MPI_Scatterv_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1322},
-    {"MPI_Scatterv_init", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1323},
-    {"MPI_Scatterv_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1324},
-    {"MPI_Scatterv_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1325},
-    {"MPI_Scatterv_init", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1326},
-    {"MPI_Scatterv_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1327},
-    {"MPI_Scatterv_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1328},
-    {"MPI_Scatterv_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1329},
-    {"MPI_Scatterv_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1330},
-    {"MPI_Scatterv_init", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1331},
-    {"MPI_Scatterv_init", "root", "-1", MPI_ERR_ROOT, NULL, c1332},
-    {"MPI_Scatterv_init", "root", "size", MPI_ERR_ROOT, NULL, c1333},
-    {"MPI_Scatterv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1334},
-    {"MPI_Scatterv_init", "comm", "freed", MPI_ERR_COMM, NULL, c1335},
-    {"MPI_Scatterv_init", "info", "bogus", MPI_ERR_INFO, NULL, c1336},
-    {"MPI_Scatterv_init", "request", "NULL", MPI_ERR_ARG, NULL, c1337},
-    {"MPI_Send", "-", "all valid", MPI_SUCCESS, NULL, c1338},
-    {"MPI_Send", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1339},
-    {"MPI_Send", "count", "-1", MPI_ERR_COUNT, NULL, c1340},
-    {"MPI_Send", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1341},
-    {"MPI_Send", "datatype", "freed", MPI_ERR_TYPE, NULL, c1342},
-    {"MPI_Send", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1343},
-    {"MPI_Send", "dest", "size", MPI_ERR_RANK, NULL, c1344},
-    {"MPI_Send", "dest", "-5", MPI_ERR_RANK, NULL, c1345},
-    {"MPI_Send", "tag", "-5", MPI_ERR_TAG, NULL, c1346},
-    {"MPI_Send", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1347},
-    {"MPI_Send", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1348},
-    {"MPI_Send", "comm", "freed", MPI_ERR_COMM, NULL, c1349},
-    {"MPI_Send_init", "-", "all valid", MPI_SUCCESS, NULL, c1350},
-    {"MPI_Send_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1351},
-    {"MPI_Send_init", "count", "-1", MPI_ERR_COUNT, NULL, c1352},
-    {"MPI_Send_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1353},
-    {"MPI_Send_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1354},
-    {"MPI_Send_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1355},
-    {"MPI_Send_init", "dest", "size", MPI_ERR_RANK, NULL, c1356},
-    {"MPI_Send_init", "dest", "-5", MPI_ERR_RANK, NULL, c1357},
-    {"MPI_Send_init", "tag", "-5", MPI_ERR_TAG, NULL, c1358},
-    {"MPI_Send_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1359},
-    {"MPI_Send_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1360},
-    {"MPI_Send_init", "comm", "freed", MPI_ERR_COMM, NULL, c1361},
-    {"MPI_Send_init", "request", "NULL", MPI_ERR_ARG, NULL, c1362},
-    {"MPI_Sendrecv", "-", "all valid", MPI_SUCCESS, NULL, c1363},
-    {"MPI_Sendrecv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1364},
-    {"MPI_Sendrecv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1365},
-    {"MPI_Sendrecv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1366},
-    {"MPI_Sendrecv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1367},
-    {"MPI_Sendrecv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1368},
-    {"MPI_Sendrecv", "dest", "size", MPI_ERR_RANK, NULL, c1369},
-    {"MPI_Sendrecv", "dest", "-5", MPI_ERR_RANK, NULL, c1370},
-    {"MPI_Sendrecv", "sendtag", "-5", MPI_ERR_TAG, NULL, c1371},
-    {"MPI_Sendrecv", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1372},
-    {"MPI_Sendrecv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1373},
-    {"MPI_Sendrecv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1374},
-    {"MPI_Sendrecv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1375},
-    {"MPI_Sendrecv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1376},
-    {"MPI_Sendrecv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1377},
-    {"MPI_Sendrecv", "source", "size", MPI_ERR_RANK, NULL, c1378},
-    {"MPI_Sendrecv", "source", "-5", MPI_ERR_RANK, NULL, c1379},
-    {"MPI_Sendrecv", "recvtag", "-5", MPI_ERR_TAG, NULL, c1380},
-    {"MPI_Sendrecv", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1381},
-    {"MPI_Sendrecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1382},
-    {"MPI_Sendrecv", "comm", "freed", MPI_ERR_COMM, NULL, c1383},
-    {"MPI_Sendrecv", "status", "NULL", MPI_ERR_ARG, NULL, c1384},
-    {"MPI_Sendrecv_replace", "-", "all valid", MPI_SUCCESS, NULL, c1385},
-    {"MPI_Sendrecv_replace", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1386},
-    {"MPI_Sendrecv_replace", "count", "-1", MPI_ERR_COUNT, NULL, c1387},
-    {"MPI_Sendrecv_replace", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1388},
-    {"MPI_Sendrecv_replace", "datatype", "freed", MPI_ERR_TYPE, NULL, c1389},
-    {"MPI_Sendrecv_replace", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1390},
-    {"MPI_Sendrecv_replace", "dest", "size", MPI_ERR_RANK, NULL, c1391},
-    {"MPI_Sendrecv_replace", "dest", "-5", MPI_ERR_RANK, NULL, c1392},
-    {"MPI_Sendrecv_replace", "sendtag", "-5", MPI_ERR_TAG, NULL, c1393},
-    {"MPI_Sendrecv_replace", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1394},
-    {"MPI_Sendrecv_replace", "source", "size", MPI_ERR_RANK, NULL, c1395},
-    {"MPI_Sendrecv_replace", "source", "-5", MPI_ERR_RANK, NULL, c1396},
-    {"MPI_Sendrecv_replace", "recvtag", "-5", MPI_ERR_TAG, NULL, c1397},
-    {"MPI_Sendrecv_replace", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1398},
-    {"MPI_Sendrecv_replace", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1399},
-    {"MPI_Sendrecv_replace", "comm", "freed", MPI_ERR_COMM, NULL, c1400},
-    {"MPI_Sendrecv_replace", "status", "NULL", MPI_ERR_ARG, NULL, c1401},
-    {"MPI_Ssend", "-", "all valid", MPI_SUCCESS, NULL, c1402},
-    {"MPI_Ssend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1403},
-    {"MPI_Ssend", "count", "-1", MPI_ERR_COUNT, NULL, c1404},
-    {"MPI_Ssend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1405},
-    {"MPI_Ssend", "datatype", "freed", MPI_ERR_TYPE, NULL, c1406},
-    {"MPI_Ssend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1407},
-    {"MPI_Ssend", "dest", "size", MPI_ERR_RANK, NULL, c1408},
-    {"MPI_Ssend", "dest", "-5", MPI_ERR_RANK, NULL, c1409},
-    {"MPI_Ssend", "tag", "-5", MPI_ERR_TAG, NULL, c1410},
-    {"MPI_Ssend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1411},
-    {"MPI_Ssend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1412},
-    {"MPI_Ssend", "comm", "freed", MPI_ERR_COMM, NULL, c1413},
-    {"MPI_Ssend_init", "-", "all valid", MPI_SUCCESS, NULL, c1414},
-    {"MPI_Ssend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1415},
-    {"MPI_Ssend_init", "count", "-1", MPI_ERR_COUNT, NULL, c1416},
-    {"MPI_Ssend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1417},
-    {"MPI_Ssend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1418},
-    {"MPI_Ssend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1419},
-    {"MPI_Ssend_init", "dest", "size", MPI_ERR_RANK, NULL, c1420},
-    {"MPI_Ssend_init", "dest", "-5", MPI_ERR_RANK, NULL, c1421},
-    {"MPI_Ssend_init", "tag", "-5", MPI_ERR_TAG, NULL, c1422},
-    {"MPI_Ssend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1423},
-    {"MPI_Ssend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1424},
-    {"MPI_Ssend_init", "comm", "freed", MPI_ERR_COMM, NULL, c1425},
-    {"MPI_Ssend_init", "request", "NULL", MPI_ERR_ARG, NULL, c1426},
-    {"MPI_Start", "-", "all valid", MPI_SUCCESS, NULL, c1427},
-    {"MPI_Start", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c1428},
-    {"MPI_Start", "request", "&freed", MPI_ERR_REQUEST, NULL, c1429},
-    {"MPI_Start", "request", "NULL", MPI_ERR_ARG, NULL, c1430},
-    {"MPI_Startall", "-", "all valid", MPI_SUCCESS, NULL, c1431},
-    {"MPI_Startall", "count", "-1", MPI_ERR_COUNT, NULL, c1432},
-    {"MPI_Startall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1433},
-    {"MPI_Startall", "array_of_requests", "{MPI_REQUEST_NULL}", MPI_ERR_REQUEST, NULL, c1434},
-    {"MPI_Startall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1435},
-    {"MPI_Status_c2f", "-", "all valid", MPI_SUCCESS, NULL, c1436},
-    {"MPI_Status_c2f", "c_status", "NULL", MPI_ERR_ARG, NULL, c1437},
-    {"MPI_Status_c2f", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c1438},
-    {"MPI_Status_c2f", "f_status", "NULL", MPI_ERR_ARG, NULL, c1439},
-    {"MPI_Status_c2f08", "-", "all valid", MPI_SUCCESS, NULL, c1440},
-    {"MPI_Status_c2f08", "c_status", "NULL", MPI_ERR_ARG, NULL, c1441},
-    {"MPI_Status_c2f08", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c1442},
-    {"MPI_Status_c2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1443},
-    {"MPI_Status_f082c", "-", "all valid", MPI_SUCCESS, NULL, c1444},
-    {"MPI_Status_f082c", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1445},
-    {"MPI_Status_f082c", "c_status", "NULL", MPI_ERR_ARG, NULL, c1446},
-    {"MPI_Status_f082f", "-", "all valid", MPI_SUCCESS, NULL, c1447},
-    {"MPI_Status_f082f", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1448},
-    {"MPI_Status_f082f", "f_status", "NULL", MPI_ERR_ARG, NULL, c1449},
-    {"MPI_Status_f2c", "-", "all valid", MPI_SUCCESS, NULL, c1450},
-    {"MPI_Status_f2c", "f_status", "NULL", MPI_ERR_ARG, NULL, c1451},
-    {"MPI_Status_f2c", "c_status", "NULL", MPI_ERR_ARG, NULL, c1452},
-    {"MPI_Status_f2f08", "-", "all valid", MPI_SUCCESS, NULL, c1453},
-    {"MPI_Status_f2f08", "f_status", "NULL", MPI_ERR_ARG, NULL, c1454},
-    {"MPI_Status_f2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1455},
-    {"MPI_Status_get_error", "-", "all valid", MPI_SUCCESS, NULL, c1456},
-    {"MPI_Status_get_error", "status", "NULL", MPI_ERR_ARG, NULL, c1457},
-    {"MPI_Status_get_error", "err", "NULL", MPI_ERR_ARG, NULL, c1458},
-    {"MPI_Status_get_source", "-", "all valid", MPI_SUCCESS, NULL, c1459},
-    {"MPI_Status_get_source", "status", "NULL", MPI_ERR_ARG, NULL, c1460},
-    {"MPI_Status_get_source", "source", "NULL", MPI_ERR_ARG, NULL, c1461},
-    {"MPI_Status_get_tag", "-", "all valid", MPI_SUCCESS, NULL, c1462},
-    {"MPI_Status_get_tag", "status", "NULL", MPI_ERR_ARG, NULL, c1463},
-    {"MPI_Status_get_tag", "tag", "NULL", MPI_ERR_ARG, NULL, c1464},
-    {"MPI_Status_set_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c1465},
-    {"MPI_Status_set_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c1466},
-    {"MPI_Status_set_elements", "-", "all valid", MPI_SUCCESS, NULL, c1467},
-    {"MPI_Status_set_elements", "status", "NULL", MPI_ERR_ARG, NULL, c1468},
-    {"MPI_Status_set_elements", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1469},
-    {"MPI_Status_set_elements", "datatype", "freed", MPI_ERR_TYPE, NULL, c1470},
-    {"MPI_Status_set_elements", "count", "-1", MPI_ERR_COUNT, NULL, c1471},
-    {"MPI_Status_set_elements_c", "-", "all valid", MPI_SUCCESS, NULL, c1472},
-    {"MPI_Status_set_elements_c", "status", "NULL", MPI_ERR_ARG, NULL, c1473},
-    {"MPI_Status_set_elements_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1474},
-    {"MPI_Status_set_elements_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1475},
-    {"MPI_Status_set_elements_c", "count", "-1", MPI_ERR_COUNT, NULL, c1476},
-    {"MPI_Status_set_elements_x", "-", "all valid", MPI_SUCCESS, NULL, c1477},
-    {"MPI_Status_set_elements_x", "status", "NULL", MPI_ERR_ARG, NULL, c1478},
-    {"MPI_Status_set_elements_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1479},
-    {"MPI_Status_set_elements_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1480},
-    {"MPI_Status_set_elements_x", "count", "-1", MPI_ERR_COUNT, NULL, c1481},
-    {"MPI_Status_set_error", "-", "all valid", MPI_SUCCESS, NULL, c1482},
-    {"MPI_Status_set_error", "status", "NULL", MPI_ERR_ARG, NULL, c1483},
-    {"MPI_Status_set_source", "-", "all valid", MPI_SUCCESS, NULL, c1484},
-    {"MPI_Status_set_source", "status", "NULL", MPI_ERR_ARG, NULL, c1485},
-    {"MPI_Status_set_tag", "-", "all valid", MPI_SUCCESS, NULL, c1486},
-    {"MPI_Status_set_tag", "status", "NULL", MPI_ERR_ARG, NULL, c1487},
-    {"MPI_T_category_changed", "-", "all valid", MPI_SUCCESS, NULL, c1488},
-    {"MPI_T_category_changed", "update_number", "NULL", MPI_ERR_ARG, NULL, c1489},
-    {"MPI_T_category_get_categories", "-", "all valid", MPI_SUCCESS, NULL, c1490},
-    {"MPI_T_category_get_categories", "len", "-1", MPI_ERR_ARG, NULL, c1491},
-    {"MPI_T_category_get_categories", "indices", "NULL", MPI_ERR_ARG, NULL, c1492},
-    {"MPI_T_category_get_cvars", "-", "all valid", MPI_SUCCESS, NULL, c1493},
-    {"MPI_T_category_get_cvars", "len", "-1", MPI_ERR_ARG, NULL, c1494},
-    {"MPI_T_category_get_cvars", "indices", "NULL", MPI_ERR_ARG, NULL, c1495},
-    {"MPI_T_category_get_events", "-", "all valid", MPI_SUCCESS, NULL, c1496},
-    {"MPI_T_category_get_events", "len", "-1", MPI_ERR_ARG, NULL, c1497},
-    {"MPI_T_category_get_events", "indices", "NULL", MPI_ERR_ARG, NULL, c1498},
-    {"MPI_T_category_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1499},
-    {"MPI_T_category_get_index", "name", "NULL", MPI_ERR_ARG, NULL, c1500},
-    {"MPI_T_category_get_index", "cat_index", "NULL", MPI_ERR_ARG, NULL, c1501},
-    {"MPI_T_category_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1502},
-    {"MPI_T_category_get_info", "name", "NULL", MPI_ERR_ARG, NULL, c1503},
-    {"MPI_T_category_get_info", "name_len", "NULL", MPI_ERR_ARG, NULL, c1504},
-    {"MPI_T_category_get_info", "desc", "NULL", MPI_ERR_ARG, NULL, c1505},
-    {"MPI_T_category_get_info", "desc_len", "NULL", MPI_ERR_ARG, NULL, c1506},
-    {"MPI_T_category_get_info", "num_cvars", "NULL", MPI_ERR_ARG, NULL, c1507},
-    {"MPI_T_category_get_info", "num_pvars", "NULL", MPI_ERR_ARG, NULL, c1508},
-    {"MPI_T_category_get_info", "num_categories", "NULL", MPI_ERR_ARG, NULL, c1509},
-    {"MPI_T_category_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1510},
-    {"MPI_T_category_get_num", "num_cat", "NULL", MPI_ERR_ARG, NULL, c1511},
-    {"MPI_T_category_get_num_events", "-", "all valid", MPI_SUCCESS, NULL, c1512},
-    {"MPI_T_category_get_num_events", "num_events", "NULL", MPI_ERR_ARG, NULL, c1513},
-    {"MPI_T_category_get_pvars", "-", "all valid", MPI_SUCCESS, NULL, c1514},
-    {"MPI_T_category_get_pvars", "len", "-1", MPI_ERR_ARG, NULL, c1515},
-    {"MPI_T_category_get_pvars", "indices", "NULL", MPI_ERR_ARG, NULL, c1516},
-    {"MPI_T_cvar_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1517},
-    {"MPI_T_cvar_get_index", "name", "NULL", MPI_ERR_ARG, NULL, c1518},
-    {"MPI_T_cvar_get_index", "cvar_index", "NULL", MPI_ERR_ARG, NULL, c1519},
-    {"MPI_T_cvar_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1520},
-    {"MPI_T_cvar_get_info", "name", "NULL", MPI_ERR_ARG, NULL, c1521},
-    {"MPI_T_cvar_get_info", "name_len", "NULL", MPI_ERR_ARG, NULL, c1522},
-    {"MPI_T_cvar_get_info", "verbosity", "NULL", MPI_ERR_ARG, NULL, c1523},
-    {"MPI_T_cvar_get_info", "datatype", "NULL", MPI_ERR_ARG, NULL, c1524},
-    {"MPI_T_cvar_get_info", "enumtype", "NULL", MPI_ERR_ARG, NULL, c1525},
-    {"MPI_T_cvar_get_info", "desc", "NULL", MPI_ERR_ARG, NULL, c1526},
-    {"MPI_T_cvar_get_info", "desc_len", "NULL", MPI_ERR_ARG, NULL, c1527},
-    {"MPI_T_cvar_get_info", "bind", "NULL", MPI_ERR_ARG, NULL, c1528},
-    {"MPI_T_cvar_get_info", "scope", "NULL", MPI_ERR_ARG, NULL, c1529},
-    {"MPI_T_cvar_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1530},
-    {"MPI_T_cvar_get_num", "num_cvar", "NULL", MPI_ERR_ARG, NULL, c1531},
-    {"MPI_T_event_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1532},
-    {"MPI_T_event_get_index", "name", "NULL", MPI_ERR_ARG, NULL, c1533},
-    {"MPI_T_event_get_index", "event_index", "NULL", MPI_ERR_ARG, NULL, c1534},
-    {"MPI_T_event_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1535},
-    {"MPI_T_event_get_num", "num_events", "NULL", MPI_ERR_ARG, NULL, c1536},
-    {"MPI_T_finalize", "-", "all valid", MPI_SUCCESS, NULL, c1537},
-    {"MPI_T_init_thread", "-", "all valid", MPI_SUCCESS, NULL, c1538},
-    {"MPI_T_init_thread", "provided", "NULL", MPI_ERR_ARG, NULL, c1539},
-    {"MPI_T_pvar_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1540},
-    {"MPI_T_pvar_get_index", "name", "NULL", MPI_ERR_ARG, NULL, c1541},
-    {"MPI_T_pvar_get_index", "pvar_index", "NULL", MPI_ERR_ARG, NULL, c1542},
-    {"MPI_T_pvar_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1543},
-    {"MPI_T_pvar_get_info", "name", "NULL", MPI_ERR_ARG, NULL, c1544},
-    {"MPI_T_pvar_get_info", "name_len", "NULL", MPI_ERR_ARG, NULL, c1545},
-    {"MPI_T_pvar_get_info", "verbosity", "NULL", MPI_ERR_ARG, NULL, c1546},
-    {"MPI_T_pvar_get_info", "var_class", "NULL", MPI_ERR_ARG, NULL, c1547},
-    {"MPI_T_pvar_get_info", "datatype", "NULL", MPI_ERR_ARG, NULL, c1548},
-    {"MPI_T_pvar_get_info", "enumtype", "NULL", MPI_ERR_ARG, NULL, c1549},
-    {"MPI_T_pvar_get_info", "desc", "NULL", MPI_ERR_ARG, NULL, c1550},
-    {"MPI_T_pvar_get_info", "desc_len", "NULL", MPI_ERR_ARG, NULL, c1551},
-    {"MPI_T_pvar_get_info", "bind", "NULL", MPI_ERR_ARG, NULL, c1552},
-    {"MPI_T_pvar_get_info", "readonly", "NULL", MPI_ERR_ARG, NULL, c1553},
-    {"MPI_T_pvar_get_info", "continuous", "NULL", MPI_ERR_ARG, NULL, c1554},
-    {"MPI_T_pvar_get_info", "atomic", "NULL", MPI_ERR_ARG, NULL, c1555},
-    {"MPI_T_pvar_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1556},
-    {"MPI_T_pvar_get_num", "num_pvar", "NULL", MPI_ERR_ARG, NULL, c1557},
-    {"MPI_T_pvar_session_create", "-", "all valid", MPI_SUCCESS, NULL, c1558},
-    {"MPI_T_pvar_session_create", "pe_session", "NULL", MPI_ERR_ARG, NULL, c1559},
-    {"MPI_T_source_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1560},
-    {"MPI_T_source_get_info", "name", "NULL", MPI_ERR_ARG, NULL, c1561},
-    {"MPI_T_source_get_info", "name_len", "NULL", MPI_ERR_ARG, NULL, c1562},
-    {"MPI_T_source_get_info", "desc", "NULL", MPI_ERR_ARG, NULL, c1563},
-    {"MPI_T_source_get_info", "desc_len", "NULL", MPI_ERR_ARG, NULL, c1564},
-    {"MPI_T_source_get_info", "ordering", "NULL", MPI_ERR_ARG, NULL, c1565},
-    {"MPI_T_source_get_info", "ticks_per_second", "NULL", MPI_ERR_ARG, NULL, c1566},
-    {"MPI_T_source_get_info", "max_ticks", "NULL", MPI_ERR_ARG, NULL, c1567},
-    {"MPI_T_source_get_info", "info", "NULL", MPI_ERR_ARG, NULL, c1568},
-    {"MPI_T_source_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1569},
-    {"MPI_T_source_get_num", "num_sources", "NULL", MPI_ERR_ARG, NULL, c1570},
-    {"MPI_T_source_get_timestamp", "-", "all valid", MPI_SUCCESS, NULL, c1571},
-    {"MPI_T_source_get_timestamp", "timestamp", "NULL", MPI_ERR_ARG, NULL, c1572},
-    {"MPI_Test", "-", "all valid", MPI_SUCCESS, NULL, c1573},
-    {"MPI_Test", "request", "&freed", MPI_ERR_REQUEST, NULL, c1574},
-    {"MPI_Test", "request", "NULL", MPI_ERR_ARG, NULL, c1575},
-    {"MPI_Test", "flag", "NULL", MPI_ERR_ARG, NULL, c1576},
-    {"MPI_Test", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c1577},
-    {"MPI_Test_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c1578},
-    {"MPI_Test_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c1579},
-    {"MPI_Test_cancelled", "flag", "NULL", MPI_ERR_ARG, NULL, c1580},
-    {"MPI_Testall", "-", "all valid", MPI_SUCCESS, NULL, c1581},
-    {"MPI_Testall", "count", "-1", MPI_ERR_COUNT, NULL, c1582},
-    {"MPI_Testall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1583},
-    {"MPI_Testall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1584},
-    {"MPI_Testall", "flag", "NULL", MPI_ERR_ARG, NULL, c1585},
-    {"MPI_Testall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1586},
-    {"MPI_Testany", "-", "all valid", MPI_SUCCESS, NULL, c1587},
-    {"MPI_Testany", "count", "-1", MPI_ERR_COUNT, NULL, c1588},
-    {"MPI_Testany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1589},
-    {"MPI_Testany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1590},
-    {"MPI_Testany", "index", "NULL", MPI_ERR_ARG, NULL, c1591},
-    {"MPI_Testany", "flag", "NULL", MPI_ERR_ARG, NULL, c1592},
-    {"MPI_Testany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1593},
-    {"MPI_Testsome", "-", "all valid", MPI_SUCCESS, NULL, c1594},
-    {"MPI_Testsome", "incount", "-1", MPI_ERR_COUNT, NULL, c1595},
-    {"MPI_Testsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1596},
-    {"MPI_Testsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1597},
-    {"MPI_Testsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c1598},
-    {"MPI_Testsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c1599},
-    {"MPI_Testsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1600},
-    {"MPI_Topo_test", "-", "all valid", MPI_SUCCESS, NULL, c1601},
-    {"MPI_Topo_test", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1602},
-    {"MPI_Topo_test", "comm", "freed", MPI_ERR_COMM, NULL, c1603},
-    {"MPI_Topo_test", "status", "NULL", MPI_ERR_ARG, NULL, c1604},
-    {"MPI_Type_commit", "-", "all valid", MPI_SUCCESS, NULL, c1605},
-    {"MPI_Type_commit", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1606},
-    {"MPI_Type_commit", "datatype", "&freed", MPI_ERR_TYPE, NULL, c1607},
-    {"MPI_Type_commit", "datatype", "NULL", MPI_ERR_ARG, NULL, c1608},
-    {"MPI_Type_contiguous", "-", "all valid", MPI_SUCCESS, NULL, c1609},
-    {"MPI_Type_contiguous", "count", "-1", MPI_ERR_COUNT, NULL, c1610},
-    {"MPI_Type_contiguous", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1611},
-    {"MPI_Type_contiguous", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1612},
-    {"MPI_Type_contiguous", "newtype", "NULL", MPI_ERR_ARG, NULL, c1613},
-    {"MPI_Type_create_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c1614},
-    {"MPI_Type_create_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c1615},
-    {"MPI_Type_create_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1616},
-    {"MPI_Type_create_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1617},
-    {"MPI_Type_create_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1618},
-    {"MPI_Type_create_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c1619},
-    {"MPI_Type_create_hindexed_block", "-", "all valid", MPI_SUCCESS, NULL, c1620},
-    {"MPI_Type_create_hindexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c1621},
-    {"MPI_Type_create_hindexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1622},
-    {"MPI_Type_create_hindexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1623},
-    {"MPI_Type_create_hindexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1624},
-    {"MPI_Type_create_hindexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c1625},
-    {"MPI_Type_create_hvector", "-", "all valid", MPI_SUCCESS, NULL, c1626},
-    {"MPI_Type_create_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c1627},
-    {"MPI_Type_create_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1628},
-    {"MPI_Type_create_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1629},
-    {"MPI_Type_create_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1630},
-    {"MPI_Type_create_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1631},
-    {"MPI_Type_create_indexed_block", "-", "all valid", MPI_SUCCESS, NULL, c1632},
-    {"MPI_Type_create_indexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c1633},
-    {"MPI_Type_create_indexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1634},
-    {"MPI_Type_create_indexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1635},
-    {"MPI_Type_create_indexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1636},
-    {"MPI_Type_create_indexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c1637},
-    {"MPI_Type_create_resized", "-", "all valid", MPI_SUCCESS, NULL, c1638},
-    {"MPI_Type_create_resized", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1639},
-    {"MPI_Type_create_resized", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1640},
-    {"MPI_Type_create_resized", "newtype", "NULL", MPI_ERR_ARG, NULL, c1641},
-    {"MPI_Type_create_struct", "-", "all valid", MPI_SUCCESS, NULL, c1642},
-    {"MPI_Type_create_struct", "count", "-1", MPI_ERR_COUNT, NULL, c1643},
-    {"MPI_Type_create_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1644},
-    {"MPI_Type_create_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1645},
-    {"MPI_Type_create_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c1646},
-    {"MPI_Type_delete_attr", "-", "all valid", MPI_SUCCESS, NULL, c1647},
-    {"MPI_Type_delete_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1648},
-    {"MPI_Type_delete_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c1649},
-    {"MPI_Type_delete_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1650},
-    {"MPI_Type_delete_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c1651},
-    {"MPI_Type_dup", "-", "all valid", MPI_SUCCESS, NULL, c1652},
-    {"MPI_Type_dup", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1653},
-    {"MPI_Type_dup", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1654},
-    {"MPI_Type_dup", "newtype", "NULL", MPI_ERR_ARG, NULL, c1655},
-    {"MPI_Type_extent", "-", "all valid", MPI_SUCCESS, NULL, c1656},
-    {"MPI_Type_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1657},
-    {"MPI_Type_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1658},
-    {"MPI_Type_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c1659},
-    {"MPI_Type_free", "-", "all valid", MPI_SUCCESS, NULL, c1660},
-    {"MPI_Type_free", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1661},
-    {"MPI_Type_free", "datatype", "&freed", MPI_ERR_TYPE, NULL, c1662},
-    {"MPI_Type_free", "datatype", "NULL", MPI_ERR_ARG, NULL, c1663},
-    {"MPI_Type_free", "datatype", "&MPI_INT", MPI_ERR_TYPE, NULL, c1664},
-    {"MPI_Type_get_attr", "-", "all valid", MPI_SUCCESS, NULL, c1665},
-    {"MPI_Type_get_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1666},
-    {"MPI_Type_get_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c1667},
-    {"MPI_Type_get_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1668},
-    {"MPI_Type_get_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c1669},
-    {"MPI_Type_get_attr", "attribute_val", "NULL", MPI_ERR_ARG, NULL, c1670},
-    {"MPI_Type_get_attr", "flag", "NULL", MPI_ERR_ARG, NULL, c1671},
-    {"MPI_Type_get_contents", "-", "all valid", MPI_SUCCESS, NULL, c1672},
-    {"MPI_Type_get_contents", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1673},
-    {"MPI_Type_get_contents", "datatype", "freed", MPI_ERR_TYPE, NULL, c1674},
-    {"MPI_Type_get_contents", "datatype", "MPI_INT", MPI_ERR_TYPE, NULL, c1675},
-    {"MPI_Type_get_contents", "array_of_integers", "NULL", MPI_ERR_ARG, NULL, c1676},
-    {"MPI_Type_get_contents", "array_of_addresses", "NULL", MPI_ERR_ARG, NULL, c1677},
-    {"MPI_Type_get_contents", "array_of_datatypes", "NULL", MPI_ERR_ARG, NULL, c1678},
-    {"MPI_Type_get_envelope", "-", "all valid", MPI_SUCCESS, NULL, c1679},
-    {"MPI_Type_get_envelope", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1680},
-    {"MPI_Type_get_envelope", "datatype", "freed", MPI_ERR_TYPE, NULL, c1681},
-    {"MPI_Type_get_envelope", "num_integers", "NULL", MPI_ERR_ARG, NULL, c1682},
-    {"MPI_Type_get_envelope", "num_addresses", "NULL", MPI_ERR_ARG, NULL, c1683},
-    {"MPI_Type_get_envelope", "num_datatypes", "NULL", MPI_ERR_ARG, NULL, c1684},
-    {"MPI_Type_get_envelope", "combiner", "NULL", MPI_ERR_ARG, NULL, c1685},
-    {"MPI_Type_get_extent", "-", "all valid", MPI_SUCCESS, NULL, c1686},
-    {"MPI_Type_get_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1687},
-    {"MPI_Type_get_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1688},
-    {"MPI_Type_get_extent", "lb", "NULL", MPI_ERR_ARG, NULL, c1689},
-    {"MPI_Type_get_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c1690},
-    {"MPI_Type_get_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c1691},
-    {"MPI_Type_get_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1692},
-    {"MPI_Type_get_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1693},
-    {"MPI_Type_get_extent_x", "lb", "NULL", MPI_ERR_ARG, NULL, c1694},
-    {"MPI_Type_get_extent_x", "extent", "NULL", MPI_ERR_ARG, NULL, c1695},
-    {"MPI_Type_get_name", "-", "all valid", MPI_SUCCESS, NULL, c1696},
-    {"MPI_Type_get_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1697},
-    {"MPI_Type_get_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c1698},
-    {"MPI_Type_get_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c1699},
-    {"MPI_Type_get_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c1700},
-    {"MPI_Type_get_true_extent", "-", "all valid", MPI_SUCCESS, NULL, c1701},
-    {"MPI_Type_get_true_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1702},
-    {"MPI_Type_get_true_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1703},
-    {"MPI_Type_get_true_extent", "true_lb", "NULL", MPI_ERR_ARG, NULL, c1704},
-    {"MPI_Type_get_true_extent", "true_extent", "NULL", MPI_ERR_ARG, NULL, c1705},
-    {"MPI_Type_get_true_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c1706},
-    {"MPI_Type_get_true_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1707},
-    {"MPI_Type_get_true_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1708},
-    {"MPI_Type_get_true_extent_x", "true_lb", "NULL", MPI_ERR_ARG, NULL, c1709},
-    {"MPI_Type_get_true_extent_x", "true_extent", "NULL", MPI_ERR_ARG, NULL, c1710},
-    {"MPI_Type_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c1711},
-    {"MPI_Type_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c1712},
-    {"MPI_Type_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1713},
-    {"MPI_Type_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1714},
-    {"MPI_Type_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1715},
-    {"MPI_Type_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c1716},
-    {"MPI_Type_hvector", "-", "all valid", MPI_SUCCESS, NULL, c1717},
-    {"MPI_Type_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c1718},
-    {"MPI_Type_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1719},
-    {"MPI_Type_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1720},
-    {"MPI_Type_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1721},
-    {"MPI_Type_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1722},
-    {"MPI_Type_indexed", "-", "all valid", MPI_SUCCESS, NULL, c1723},
-    {"MPI_Type_indexed", "count", "-1", MPI_ERR_COUNT, NULL, c1724},
-    {"MPI_Type_indexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1725},
-    {"MPI_Type_indexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1726},
-    {"MPI_Type_indexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1727},
-    {"MPI_Type_indexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c1728},
-    {"MPI_Type_lb", "-", "all valid", MPI_SUCCESS, NULL, c1729},
-    {"MPI_Type_lb", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1730},
-    {"MPI_Type_lb", "datatype", "freed", MPI_ERR_TYPE, NULL, c1731},
-    {"MPI_Type_lb", "displacement", "NULL", MPI_ERR_ARG, NULL, c1732},
-    {"MPI_Type_set_attr", "-", "all valid", MPI_SUCCESS, NULL, c1733},
-    {"MPI_Type_set_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1734},
-    {"MPI_Type_set_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c1735},
-    {"MPI_Type_set_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1736},
-    {"MPI_Type_set_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c1737},
-    {"MPI_Type_set_name", "-", "all valid", MPI_SUCCESS, NULL, c1738},
-    {"MPI_Type_set_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1739},
-    {"MPI_Type_set_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c1740},
-    {"MPI_Type_set_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c1741},
-    {"MPI_Type_size", "-", "all valid", MPI_SUCCESS, NULL, c1742},
-    {"MPI_Type_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1743},
-    {"MPI_Type_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c1744},
-    {"MPI_Type_size", "size", "NULL", MPI_ERR_ARG, NULL, c1745},
-    {"MPI_Type_size_x", "-", "all valid", MPI_SUCCESS, NULL, c1746},
-    {"MPI_Type_size_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1747},
-    {"MPI_Type_size_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1748},
-    {"MPI_Type_size_x", "size", "NULL", MPI_ERR_ARG, NULL, c1749},
-    {"MPI_Type_struct", "-", "all valid", MPI_SUCCESS, NULL, c1750},
-    {"MPI_Type_struct", "count", "-1", MPI_ERR_COUNT, NULL, c1751},
-    {"MPI_Type_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1752},
-    {"MPI_Type_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1753},
-    {"MPI_Type_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c1754},
-    {"MPI_Type_ub", "-", "all valid", MPI_SUCCESS, NULL, c1755},
-    {"MPI_Type_ub", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1756},
-    {"MPI_Type_ub", "datatype", "freed", MPI_ERR_TYPE, NULL, c1757},
-    {"MPI_Type_ub", "displacement", "NULL", MPI_ERR_ARG, NULL, c1758},
-    {"MPI_Type_vector", "-", "all valid", MPI_SUCCESS, NULL, c1759},
-    {"MPI_Type_vector", "count", "-1", MPI_ERR_COUNT, NULL, c1760},
-    {"MPI_Type_vector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1761},
-    {"MPI_Type_vector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1762},
-    {"MPI_Type_vector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1763},
-    {"MPI_Type_vector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1764},
-    {"MPI_Unpack", "-", "all valid", MPI_SUCCESS, NULL, c1765},
-    {"MPI_Unpack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c1766},
-    {"MPI_Unpack", "insize", "-1", MPI_ERR_ARG, NULL, c1767},
-    {"MPI_Unpack", "position", "NULL", MPI_ERR_ARG, NULL, c1768},
-    {"MPI_Unpack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c1769},
-    {"MPI_Unpack", "outcount", "-1", MPI_ERR_COUNT, NULL, c1770},
-    {"MPI_Unpack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1771},
-    {"MPI_Unpack", "datatype", "freed", MPI_ERR_TYPE, NULL, c1772},
-    {"MPI_Unpack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1773},
-    {"MPI_Unpack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1774},
-    {"MPI_Unpack", "comm", "freed", MPI_ERR_COMM, NULL, c1775},
-    {"MPI_Wait", "-", "all valid", MPI_SUCCESS, NULL, c1776},
-    {"MPI_Wait", "request", "&freed", MPI_ERR_REQUEST, NULL, c1777},
-    {"MPI_Wait", "request", "NULL", MPI_ERR_ARG, NULL, c1778},
-    {"MPI_Wait", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1779},
-    {"MPI_Waitall", "-", "all valid", MPI_SUCCESS, NULL, c1780},
-    {"MPI_Waitall", "count", "-1", MPI_ERR_COUNT, NULL, c1781},
-    {"MPI_Waitall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1782},
-    {"MPI_Waitall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1783},
-    {"MPI_Waitall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1784},
-    {"MPI_Waitany", "-", "all valid", MPI_SUCCESS, NULL, c1785},
-    {"MPI_Waitany", "count", "-1", MPI_ERR_COUNT, NULL, c1786},
-    {"MPI_Waitany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1787},
-    {"MPI_Waitany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1788},
-    {"MPI_Waitany", "index", "NULL", MPI_ERR_ARG, NULL, c1789},
-    {"MPI_Waitany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1790},
-    {"MPI_Waitsome", "-", "all valid", MPI_SUCCESS, NULL, c1791},
-    {"MPI_Waitsome", "incount", "-1", MPI_ERR_COUNT, NULL, c1792},
-    {"MPI_Waitsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1793},
-    {"MPI_Waitsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1794},
-    {"MPI_Waitsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c1795},
-    {"MPI_Waitsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c1796},
-    {"MPI_Waitsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1797},
-    {"MPI_Win_create_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c1798},
-    {"MPI_Win_create_errhandler", "win_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c1799},
-    {"MPI_Win_create_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c1800},
+    {"MPI_Comm_create_from_group", "-", "all valid", MPI_SUCCESS, NULL, c296},
+    {"MPI_Comm_create_from_group", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c297},
+    {"MPI_Comm_create_from_group", "group", "freed", MPI_ERR_GROUP, NULL, c298},
+    {"MPI_Comm_create_from_group", "stringtag", "NULL", MPI_ERR_ARG, NULL, c299},
+    {"MPI_Comm_create_from_group", "info", "bogus", MPI_ERR_INFO, NULL, c300},
+    {"MPI_Comm_create_from_group", "errhandler", "MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c301},
+    {"MPI_Comm_create_from_group", "errhandler", "freed", MPI_ERR_ARG, NULL, c302},
+    {"MPI_Comm_create_from_group", "newcomm", "NULL", MPI_ERR_ARG, NULL, c303},
+    {"MPI_Comm_create_group", "-", "all valid", MPI_SUCCESS, NULL, c304},
+    {"MPI_Comm_create_group", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c305},
+    {"MPI_Comm_create_group", "comm", "freed", MPI_ERR_COMM, NULL, c306},
+    {"MPI_Comm_create_group", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c307},
+    {"MPI_Comm_create_group", "group", "freed", MPI_ERR_GROUP, NULL, c308},
+    {"MPI_Comm_create_group", "tag", "-5", MPI_ERR_TAG, NULL, c309},
+    {"MPI_Comm_create_group", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c310},
+    {"MPI_Comm_create_group", "newcomm", "NULL", MPI_ERR_ARG, NULL, c311},
+    {"MPI_Comm_delete_attr", "-", "all valid", MPI_SUCCESS, NULL, c312},
+    {"MPI_Comm_delete_attr", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c313},
+    {"MPI_Comm_delete_attr", "comm", "freed", MPI_ERR_COMM, NULL, c314},
+    {"MPI_Comm_delete_attr", "comm_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c315},
+    {"MPI_Comm_delete_attr", "comm_keyval", "12345", MPI_ERR_KEYVAL, NULL, c316},
+    {"MPI_Comm_dup", "-", "all valid", MPI_SUCCESS, NULL, c317},
+    {"MPI_Comm_dup", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c318},
+    {"MPI_Comm_dup", "comm", "freed", MPI_ERR_COMM, NULL, c319},
+    {"MPI_Comm_dup", "newcomm", "NULL", MPI_ERR_ARG, NULL, c320},
+    {"MPI_Comm_dup_with_info", "-", "all valid", MPI_SUCCESS, NULL, c321},
+    {"MPI_Comm_dup_with_info", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c322},
+    {"MPI_Comm_dup_with_info", "comm", "freed", MPI_ERR_COMM, NULL, c323},
+    {"MPI_Comm_dup_with_info", "info", "bogus", MPI_ERR_INFO, NULL, c324},
+    {"MPI_Comm_dup_with_info", "newcomm", "NULL", MPI_ERR_ARG, NULL, c325},
+    {"MPI_Comm_free", "-", "all valid", MPI_SUCCESS, NULL, c326},
+    {"MPI_Comm_free", "comm", "&MPI_COMM_NULL", MPI_ERR_COMM, NULL, c327},
+    {"MPI_Comm_free", "comm", "&freed", MPI_ERR_COMM, NULL, c328},
+    {"MPI_Comm_free", "comm", "NULL", MPI_ERR_ARG, NULL, c329},
+    {"MPI_Comm_free", "comm", "&MPI_COMM_WORLD", MPI_ERR_COMM, NULL, c330},
+    {"MPI_Comm_get_attr", "-", "all valid", MPI_SUCCESS, NULL, c331},
+    {"MPI_Comm_get_attr", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c332},
+    {"MPI_Comm_get_attr", "comm", "freed", MPI_ERR_COMM, NULL, c333},
+    {"MPI_Comm_get_attr", "comm_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c334},
+    {"MPI_Comm_get_attr", "comm_keyval", "12345", MPI_ERR_KEYVAL, NULL, c335},
+    {"MPI_Comm_get_attr", "attribute_val", "NULL", MPI_ERR_ARG, NULL, c336},
+    {"MPI_Comm_get_attr", "flag", "NULL", MPI_ERR_ARG, NULL, c337},
+    {"MPI_Comm_get_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c338},
+    {"MPI_Comm_get_errhandler", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c339},
+    {"MPI_Comm_get_errhandler", "comm", "freed", MPI_ERR_COMM, NULL, c340},
+    {"MPI_Comm_get_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c341},
+    {"MPI_Comm_get_info", "-", "all valid", MPI_SUCCESS, NULL, c342},
+    {"MPI_Comm_get_info", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c343},
+    {"MPI_Comm_get_info", "comm", "freed", MPI_ERR_COMM, NULL, c344},
+    {"MPI_Comm_get_info", "info_used", "NULL", MPI_ERR_ARG, NULL, c345},
+    {"MPI_Comm_get_name", "-", "all valid", MPI_SUCCESS, NULL, c346},
+    {"MPI_Comm_get_name", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c347},
+    {"MPI_Comm_get_name", "comm", "freed", MPI_ERR_COMM, NULL, c348},
+    {"MPI_Comm_get_name", "comm_name", "NULL", MPI_ERR_ARG, NULL, c349},
+    {"MPI_Comm_get_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c350},
+    {"MPI_Comm_group", "-", "all valid", MPI_SUCCESS, NULL, c351},
+    {"MPI_Comm_group", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c352},
+    {"MPI_Comm_group", "comm", "freed", MPI_ERR_COMM, NULL, c353},
+    {"MPI_Comm_group", "group", "NULL", MPI_ERR_ARG, NULL, c354},
+    {"MPI_Comm_idup", "-", "all valid", MPI_SUCCESS, NULL, c355},
+    {"MPI_Comm_idup", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c356},
+    {"MPI_Comm_idup", "comm", "freed", MPI_ERR_COMM, NULL, c357},
+    {"MPI_Comm_idup", "newcomm", "NULL", MPI_ERR_ARG, NULL, c358},
+    {"MPI_Comm_idup", "request", "NULL", MPI_ERR_ARG, NULL, c359},
+    {"MPI_Comm_idup_with_info", "-", "all valid", MPI_SUCCESS, NULL, c360},
+    {"MPI_Comm_idup_with_info", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c361},
+    {"MPI_Comm_idup_with_info", "comm", "freed", MPI_ERR_COMM, NULL, c362},
+    {"MPI_Comm_idup_with_info", "info", "bogus", MPI_ERR_INFO, NULL, c363},
+    {"MPI_Comm_idup_with_info", "newcomm", "NULL", MPI_ERR_ARG, NULL, c364},
+    {"MPI_Comm_idup_with_info", "request", "NULL", MPI_ERR_ARG, NULL, c365},
+    {"MPI_Comm_rank", "-", "all valid", MPI_SUCCESS, NULL, c366},
+    {"MPI_Comm_rank", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c367},
+    {"MPI_Comm_rank", "comm", "freed", MPI_ERR_COMM, NULL, c368},
+    {"MPI_Comm_rank", "rank", "NULL", MPI_ERR_ARG, NULL, c369},
+    {"MPI_Comm_remote_group", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c370},
+    {"MPI_Comm_remote_group", "comm", "freed", MPI_ERR_COMM, NULL, c371},
+    {"MPI_Comm_remote_group", "comm", "intracomm", MPI_ERR_COMM, NULL, c372},
+    {"MPI_Comm_remote_group", "group", "NULL", MPI_ERR_ARG, NULL, c373},
+    {"MPI_Comm_remote_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c374},
+    {"MPI_Comm_remote_size", "comm", "freed", MPI_ERR_COMM, NULL, c375},
+    {"MPI_Comm_remote_size", "comm", "intracomm", MPI_ERR_COMM, NULL, c376},
+    {"MPI_Comm_remote_size", "size", "NULL", MPI_ERR_ARG, NULL, c377},
+    {"MPI_Comm_set_attr", "-", "all valid", MPI_SUCCESS, NULL, c378},
+    {"MPI_Comm_set_attr", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c379},
+    {"MPI_Comm_set_attr", "comm", "freed", MPI_ERR_COMM, NULL, c380},
+    {"MPI_Comm_set_attr", "comm_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c381},
+    {"MPI_Comm_set_attr", "comm_keyval", "12345", MPI_ERR_KEYVAL, NULL, c382},
+    {"MPI_Comm_set_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c383},
+    {"MPI_Comm_set_errhandler", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c384},
+    {"MPI_Comm_set_errhandler", "comm", "freed", MPI_ERR_COMM, NULL, c385},
+    {"MPI_Comm_set_errhandler", "errhandler", "MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c386},
+    {"MPI_Comm_set_errhandler", "errhandler", "freed", MPI_ERR_ARG, NULL, c387},
+    {"MPI_Comm_set_info", "-", "all valid", MPI_SUCCESS, NULL, c388},
+    {"MPI_Comm_set_info", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c389},
+    {"MPI_Comm_set_info", "comm", "freed", MPI_ERR_COMM, NULL, c390},
+    {"MPI_Comm_set_info", "info", "bogus", MPI_ERR_INFO, NULL, c391},
+    {"MPI_Comm_set_name", "-", "all valid", MPI_SUCCESS, NULL, c392},
+    {"MPI_Comm_set_name", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c393},
+    {"MPI_Comm_set_name", "comm", "freed", MPI_ERR_COMM, NULL, c394},
+    {"MPI_Comm_set_name", "comm_name", "NULL", MPI_ERR_ARG, NULL, c395},
+    {"MPI_Comm_size", "-", "all valid", MPI_SUCCESS, NULL, c396},
+    {"MPI_Comm_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c397},
+    {"MPI_Comm_size", "comm", "freed", MPI_ERR_COMM, NULL, c398},
+    {"MPI_Comm_size", "size", "NULL", MPI_ERR_ARG, NULL, c399},
+    {"MPI_Comm_split", "-", "all valid", MPI_SUCCESS, NULL, c400},
+    {"MPI_Comm_split", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c401},
+    {"MPI_Comm_split", "comm", "freed", MPI_ERR_COMM, NULL, c402},
+    {"MPI_Comm_split", "color", "-5", MPI_ERR_ARG, NULL, c403},
+    {"MPI_Comm_split", "newcomm", "NULL", MPI_ERR_ARG, NULL, c404},
+    {"MPI_Comm_split_type", "-", "all valid", MPI_SUCCESS, NULL, c405},
+    {"MPI_Comm_split_type", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c406},
+    {"MPI_Comm_split_type", "comm", "freed", MPI_ERR_COMM, NULL, c407},
+    {"MPI_Comm_split_type", "split_type", "12345", MPI_ERR_ARG, NULL, c408},
+    {"MPI_Comm_split_type", "info", "bogus", MPI_ERR_INFO, "src/api/comm.c does not check info (tern_check_info_arg in src/api/check.h does)", c409},
+    {"MPI_Comm_split_type", "newcomm", "NULL", MPI_ERR_ARG, NULL, c410},
+    {"MPI_Comm_test_inter", "-", "all valid", MPI_SUCCESS, NULL, c411},
+    {"MPI_Comm_test_inter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c412},
+    {"MPI_Comm_test_inter", "comm", "freed", MPI_ERR_COMM, NULL, c413},
+    {"MPI_Comm_test_inter", "flag", "NULL", MPI_ERR_ARG, NULL, c414},
+    {"MPI_Dist_graph_neighbors", "-", "all valid", MPI_SUCCESS, NULL, c415},
+    {"MPI_Dist_graph_neighbors", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c416},
+    {"MPI_Dist_graph_neighbors", "comm", "freed", MPI_ERR_COMM, NULL, c417},
+    {"MPI_Dist_graph_neighbors", "maxindegree", "-1", MPI_ERR_COUNT, NULL, c418},
+    {"MPI_Dist_graph_neighbors", "sources", "NULL", MPI_ERR_ARG, NULL, c419},
+    {"MPI_Dist_graph_neighbors", "sourceweights", "NULL", MPI_ERR_ARG, NULL, c420},
+    {"MPI_Dist_graph_neighbors", "maxoutdegree", "-1", MPI_ERR_COUNT, NULL, c421},
+    {"MPI_Dist_graph_neighbors", "destinations", "NULL", MPI_ERR_ARG, NULL, c422},
+    {"MPI_Dist_graph_neighbors", "destweights", "NULL", MPI_ERR_ARG, NULL, c423},
+    {"MPI_Dist_graph_neighbors_count", "-", "all valid", MPI_SUCCESS, NULL, c424},
+    {"MPI_Dist_graph_neighbors_count", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c425},
+    {"MPI_Dist_graph_neighbors_count", "comm", "freed", MPI_ERR_COMM, NULL, c426},
+    {"MPI_Dist_graph_neighbors_count", "indegree", "NULL", MPI_ERR_ARG, NULL, c427},
+    {"MPI_Dist_graph_neighbors_count", "outdegree", "NULL", MPI_ERR_ARG, NULL, c428},
+    {"MPI_Dist_graph_neighbors_count", "weighted", "NULL", MPI_ERR_ARG, NULL, c429},
+    {"MPI_Errhandler_create", "-", "all valid", MPI_SUCCESS, NULL, c430},
+    {"MPI_Errhandler_create", "comm_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c431},
+    {"MPI_Errhandler_create", "errhandler", "NULL", MPI_ERR_ARG, NULL, c432},
+    {"MPI_Errhandler_free", "-", "all valid", MPI_SUCCESS, NULL, c433},
+    {"MPI_Errhandler_free", "errhandler", "&MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c434},
+    {"MPI_Errhandler_free", "errhandler", "NULL", MPI_ERR_ARG, NULL, c435},
+    {"MPI_Errhandler_get", "-", "all valid", MPI_SUCCESS, NULL, c436},
+    {"MPI_Errhandler_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c437},
+    {"MPI_Errhandler_get", "comm", "freed", MPI_ERR_COMM, NULL, c438},
+    {"MPI_Errhandler_get", "errhandler", "NULL", MPI_ERR_ARG, NULL, c439},
+    {"MPI_Errhandler_set", "-", "all valid", MPI_SUCCESS, NULL, c440},
+    {"MPI_Errhandler_set", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c441},
+    {"MPI_Errhandler_set", "comm", "freed", MPI_ERR_COMM, NULL, c442},
+    {"MPI_Errhandler_set", "errhandler", "MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c443},
+    {"MPI_Errhandler_set", "errhandler", "freed", MPI_ERR_ARG, NULL, c444},
+    {"MPI_Error_class", "-", "all valid", MPI_SUCCESS, NULL, c445},
+    {"MPI_Error_class", "errorcode", "-1", MPI_ERR_ARG, NULL, c446},
+    {"MPI_Error_class", "errorclass", "NULL", MPI_ERR_ARG, NULL, c447},
+    {"MPI_Error_string", "-", "all valid", MPI_SUCCESS, NULL, c448},
+    {"MPI_Error_string", "errorcode", "-1", MPI_ERR_ARG, "src/core/errors.c accepts any code", c449},
+    {"MPI_Error_string", "string", "NULL", MPI_ERR_ARG, NULL, c450},
+    {"MPI_Error_string", "resultlen", "NULL", MPI_ERR_ARG, NULL, c451},
+    {"MPI_Exscan", "-", "all valid", MPI_SUCCESS, NULL, c452},
+    {"MPI_Exscan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c453},
+    {"MPI_Exscan", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c454},
+    {"MPI_Exscan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c455},
+    {"MPI_Exscan", "count", "-1", MPI_ERR_COUNT, NULL, c456},
+    {"MPI_Exscan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c457},
+    {"MPI_Exscan", "datatype", "freed", MPI_ERR_TYPE, NULL, c458},
+    {"MPI_Exscan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c459},
+    {"MPI_Exscan", "op", "freed", MPI_ERR_OP, NULL, c460},
+    {"MPI_Exscan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c461},
+    {"MPI_Exscan", "comm", "freed", MPI_ERR_COMM, NULL, c462},
+    {"MPI_Exscan_init", "-", "all valid", MPI_SUCCESS, NULL, c463},
+    {"MPI_Exscan_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c464},
+    {"MPI_Exscan_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c465},
+    {"MPI_Exscan_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c466},
+    {"MPI_Exscan_init", "count", "-1", MPI_ERR_COUNT, NULL, c467},
+    {"MPI_Exscan_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c468},
+    {"MPI_Exscan_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c469},
+    {"MPI_Exscan_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c470},
+    {"MPI_Exscan_init", "op", "freed", MPI_ERR_OP, NULL, c471},
+    {"MPI_Exscan_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c472},
+    {"MPI_Exscan_init", "comm", "freed", MPI_ERR_COMM, NULL, c473},
+    {"MPI_Exscan_init", "info", "bogus", MPI_ERR_INFO, NULL, c474},
+    {"MPI_Exscan_init", "request", "NULL", MPI_ERR_ARG, NULL, c475},
+    {"MPI_File_create_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c476},
+    {"MPI_File_create_errhandler", "file_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c477},
+    {"MPI_File_create_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c478},
+    {"MPI_Finalized", "-", "all valid", MPI_SUCCESS, NULL, c479},
+    {"MPI_Finalized", "flag", "NULL", MPI_ERR_ARG, NULL, c480},
+    {"MPI_Free_mem", "-", "all valid", MPI_SUCCESS, NULL, c481},
+    {"MPI_Gather", "-", "all valid", MPI_SUCCESS, NULL, c482},
+    {"MPI_Gather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c483},
+    {"MPI_Gather", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c484},
+    {"MPI_Gather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c485},
+    {"MPI_Gather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c486},
+    {"MPI_Gather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c487},
+    {"MPI_Gather", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c488},
+    {"MPI_Gather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c489},
+    {"MPI_Gather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c490},
+    {"MPI_Gather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c491},
+    {"MPI_Gather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c492},
+    {"MPI_Gather", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c493},
+    {"MPI_Gather", "root", "-1", MPI_ERR_ROOT, NULL, c494},
+    {"MPI_Gather", "root", "size", MPI_ERR_ROOT, NULL, c495},
+    {"MPI_Gather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c496},
+    {"MPI_Gather", "comm", "freed", MPI_ERR_COMM, NULL, c497},
+    {"MPI_Gather_init", "-", "all valid", MPI_SUCCESS, NULL, c498},
+    {"MPI_Gather_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c499},
+    {"MPI_Gather_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c500},
+    {"MPI_Gather_init", "sendcount", "-1", MPI_ERR_COUNT, NULL, c501},
+    {"MPI_Gather_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c502},
+    {"MPI_Gather_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c503},
+    {"MPI_Gather_init", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c504},
+    {"MPI_Gather_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c505},
+    {"MPI_Gather_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c506},
+    {"MPI_Gather_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c507},
+    {"MPI_Gather_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c508},
+    {"MPI_Gather_init", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c509},
+    {"MPI_Gather_init", "root", "-1", MPI_ERR_ROOT, NULL, c510},
+    {"MPI_Gather_init", "root", "size", MPI_ERR_ROOT, NULL, c511},
+    {"MPI_Gather_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c512},
+    {"MPI_Gather_init", "comm", "freed", MPI_ERR_COMM, NULL, c513},
+    {"MPI_Gather_init", "info", "bogus", MPI_ERR_INFO, NULL, c514},
+    {"MPI_Gather_init", "request", "NULL", MPI_ERR_ARG, NULL, c515},
+    {"MPI_Gatherv", "-", "all valid", MPI_SUCCESS, NULL, c516},
+    {"MPI_Gatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c517},
+    {"MPI_Gatherv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c518},
+    {"MPI_Gatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c519},
+    {"MPI_Gatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c520},
+    {"MPI_Gatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c521},
+    {"MPI_Gatherv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c522},
+    {"MPI_Gatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c523},
+    {"MPI_Gatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c524},
+    {"MPI_Gatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c525},
+    {"MPI_Gatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c526},
+    {"MPI_Gatherv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c527},
+    {"MPI_Gatherv", "root", "-1", MPI_ERR_ROOT, NULL, c528},
+    {"MPI_Gatherv", "root", "size", MPI_ERR_ROOT, NULL, c529},
+    {"MPI_Gatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c530},
+    {"MPI_Gatherv", "comm", "freed", MPI_ERR_COMM, NULL, c531},
+    {"MPI_Gatherv_init", "-", "all valid", MPI_SUCCESS, NULL, c532},
+    {"MPI_Gatherv_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c533},
+    {"MPI_Gatherv_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c534},
+    {"MPI_Gatherv_init", "sendcount", "-1", MPI_ERR_COUNT, NULL, c535},
+    {"MPI_Gatherv_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c536},
+    {"MPI_Gatherv_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c537},
+    {"MPI_Gatherv_init", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c538},
+    {"MPI_Gatherv_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c539},
+    {"MPI_Gatherv_init", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c540},
+    {"MPI_Gatherv_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c541},
+    {"MPI_Gatherv_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c542},
+    {"MPI_Gatherv_init", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c543},
+    {"MPI_Gatherv_init", "root", "-1", MPI_ERR_ROOT, NULL, c544},
+    {"MPI_Gatherv_init", "root", "size", MPI_ERR_ROOT, NULL, c545},
+    {"MPI_Gatherv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c546},
+    {"MPI_Gatherv_init", "comm", "freed", MPI_ERR_COMM, NULL, c547},
+    {"MPI_Gatherv_init", "info", "bogus", MPI_ERR_INFO, NULL, c548},
+    {"MPI_Gatherv_init", "request", "NULL", MPI_ERR_ARG, NULL, c549},
+    {"MPI_Get_address", "-", "all valid", MPI_SUCCESS, NULL, c550},
+    {"MPI_Get_address", "address", "NULL", MPI_ERR_ARG, NULL, c551},
+    {"MPI_Get_count", "-", "all valid", MPI_SUCCESS, NULL, c552},
+    {"MPI_Get_count", "status", "NULL", MPI_ERR_ARG, NULL, c553},
+    {"MPI_Get_count", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c554},
+    {"MPI_Get_count", "datatype", "freed", MPI_ERR_TYPE, NULL, c555},
+    {"MPI_Get_count", "count", "NULL", MPI_ERR_ARG, NULL, c556},
+    {"MPI_Get_elements", "-", "all valid", MPI_SUCCESS, NULL, c557},
+    {"MPI_Get_elements", "status", "NULL", MPI_ERR_ARG, NULL, c558},
+    {"MPI_Get_elements", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c559},
+    {"MPI_Get_elements", "datatype", "freed", MPI_ERR_TYPE, NULL, c560},
+    {"MPI_Get_elements", "count", "NULL", MPI_ERR_ARG, NULL, c561},
+    {"MPI_Get_elements_x", "-", "all valid", MPI_SUCCESS, NULL, c562},
+    {"MPI_Get_elements_x", "status", "NULL", MPI_ERR_ARG, NULL, c563},
+    {"MPI_Get_elements_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c564},
+    {"MPI_Get_elements_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c565},
+    {"MPI_Get_elements_x", "count", "NULL", MPI_ERR_ARG, NULL, c566},
+    {"MPI_Get_library_version", "-", "all valid", MPI_SUCCESS, NULL, c567},
+    {"MPI_Get_library_version", "version", "NULL", MPI_ERR_ARG, NULL, c568},
+    {"MPI_Get_library_version", "resultlen", "NULL", MPI_ERR_ARG, NULL, c569},
+    {"MPI_Get_processor_name", "-", "all valid", MPI_SUCCESS, NULL, c570},
+    {"MPI_Get_processor_name", "name", "NULL", MPI_ERR_ARG, NULL, c571},
+    {"MPI_Get_processor_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c572},
+    {"MPI_Get_version", "-", "all valid", MPI_SUCCESS, NULL, c573},
+    {"MPI_Get_version", "version", "NULL", MPI_ERR_ARG, NULL, c574},
+    {"MPI_Get_version", "subversion", "NULL", MPI_ERR_ARG, NULL, c575},
+    {"MPI_Graph_get", "-", "all valid", MPI_SUCCESS, NULL, c576},
+    {"MPI_Graph_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c577},
+    {"MPI_Graph_get", "comm", "freed", MPI_ERR_COMM, NULL, c578},
+    {"MPI_Graph_get", "maxindex", "-1", MPI_ERR_ARG, NULL, c579},
+    {"MPI_Graph_get", "maxedges", "-1", MPI_ERR_ARG, NULL, c580},
+    {"MPI_Graph_get", "index", "NULL", MPI_ERR_ARG, NULL, c581},
+    {"MPI_Graph_get", "edges", "NULL", MPI_ERR_ARG, NULL, c582},
+    {"MPI_Graph_neighbors", "-", "all valid", MPI_SUCCESS, NULL, c583},
+    {"MPI_Graph_neighbors", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c584},
+    {"MPI_Graph_neighbors", "comm", "freed", MPI_ERR_COMM, NULL, c585},
+    {"MPI_Graph_neighbors", "rank", "size", MPI_ERR_RANK, NULL, c586},
+    {"MPI_Graph_neighbors", "rank", "-5", MPI_ERR_RANK, NULL, c587},
+    {"MPI_Graph_neighbors", "maxneighbors", "-1", MPI_ERR_ARG, NULL, c588},
+    {"MPI_Graph_neighbors", "neighbors", "NULL", MPI_ERR_ARG, NULL, c589},
+    {"MPI_Graph_neighbors_count", "-", "all valid", MPI_SUCCESS, NULL, c590},
+    {"MPI_Graph_neighbors_count", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c591},
+    {"MPI_Graph_neighbors_count", "comm", "freed", MPI_ERR_COMM, NULL, c592},
+    {"MPI_Graph_neighbors_count", "rank", "size", MPI_ERR_RANK, NULL, c593},
+    {"MPI_Graph_neighbors_count", "rank", "-5", MPI_ERR_RANK, NULL, c594},
+    {"MPI_Graph_neighbors_count", "nneighbors", "NULL", MPI_ERR_ARG, NULL, c595},
+    {"MPI_Graphdims_get", "-", "all valid", MPI_SUCCESS, NULL, c596},
+    {"MPI_Graphdims_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c597},
+    {"MPI_Graphdims_get", "comm", "freed", MPI_ERR_COMM, NULL, c598},
+    {"MPI_Graphdims_get", "nnodes", "NULL", MPI_ERR_ARG, NULL, c599},
+    {"MPI_Graphdims_get", "nedges", "NULL", MPI_ERR_ARG, NULL, c600},
+    {"MPI_Group_compare", "-", "all valid", MPI_SUCCESS, NULL, c601},
+    {"MPI_Group_compare", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c602},
+    {"MPI_Group_compare", "group1", "freed", MPI_ERR_GROUP, NULL, c603},
+    {"MPI_Group_compare", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c604},
+    {"MPI_Group_compare", "group2", "freed", MPI_ERR_GROUP, NULL, c605},
+    {"MPI_Group_compare", "result", "NULL", MPI_ERR_ARG, NULL, c606},
+    {"MPI_Group_difference", "-", "all valid", MPI_SUCCESS, NULL, c607},
+    {"MPI_Group_difference", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c608},
+    {"MPI_Group_difference", "group1", "freed", MPI_ERR_GROUP, NULL, c609},
+    {"MPI_Group_difference", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c610},
+    {"MPI_Group_difference", "group2", "freed", MPI_ERR_GROUP, NULL, c611},
+    {"MPI_Group_difference", "newgroup", "NULL", MPI_ERR_ARG, NULL, c612},
+    {"MPI_Group_excl", "-", "all valid", MPI_SUCCESS, NULL, c613},
+    {"MPI_Group_excl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c614},
+    {"MPI_Group_excl", "group", "freed", MPI_ERR_GROUP, NULL, c615},
+    {"MPI_Group_excl", "n", "-1", MPI_ERR_ARG, NULL, c616},
+    {"MPI_Group_excl", "ranks", "{size}", MPI_ERR_RANK, NULL, c617},
+    {"MPI_Group_excl", "ranks", "{-5}", MPI_ERR_RANK, NULL, c618},
+    {"MPI_Group_excl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c619},
+    {"MPI_Group_free", "-", "all valid", MPI_SUCCESS, NULL, c620},
+    {"MPI_Group_free", "group", "&MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c621},
+    {"MPI_Group_free", "group", "&freed", MPI_ERR_GROUP, NULL, c622},
+    {"MPI_Group_free", "group", "NULL", MPI_ERR_ARG, NULL, c623},
+    {"MPI_Group_incl", "-", "all valid", MPI_SUCCESS, NULL, c624},
+    {"MPI_Group_incl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c625},
+    {"MPI_Group_incl", "group", "freed", MPI_ERR_GROUP, NULL, c626},
+    {"MPI_Group_incl", "n", "-1", MPI_ERR_ARG, NULL, c627},
+    {"MPI_Group_incl", "ranks", "{size}", MPI_ERR_RANK, NULL, c628},
+    {"MPI_Group_incl", "ranks", "{-5}", MPI_ERR_RANK, NULL, c629},
+    {"MPI_Group_incl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c630},
+    {"MPI_Group_intersection", "-", "all valid", MPI_SUCCESS, NULL, c631},
+    {"MPI_Group_intersection", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c632},
+    {"MPI_Group_intersection", "group1", "freed", MPI_ERR_GROUP, NULL, c633},
+    {"MPI_Group_intersection", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c634},
+    {"MPI_Group_intersection", "group2", "freed", MPI_ERR_GROUP, NULL, c635},
+    {"MPI_Group_intersection", "newgroup", "NULL", MPI_ERR_ARG, NULL, c636},
+    {"MPI_Group_range_excl", "-", "all valid", MPI_SUCCESS, NULL, c637},
+    {"MPI_Group_range_excl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c638},
+    {"MPI_Group_range_excl", "group", "freed", MPI_ERR_GROUP, NULL, c639},
+    {"MPI_Group_range_excl", "n", "-1", MPI_ERR_ARG, NULL, c640},
+    {"MPI_Group_range_excl", "ranges", "{{size,size,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c641},
+    {"MPI_Group_range_excl", "ranges", "{{-5,0,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c642},
+    {"MPI_Group_range_excl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c643},
+    {"MPI_Group_range_incl", "-", "all valid", MPI_SUCCESS, NULL, c644},
+    {"MPI_Group_range_incl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c645},
+    {"MPI_Group_range_incl", "group", "freed", MPI_ERR_GROUP, NULL, c646},
+    {"MPI_Group_range_incl", "n", "-1", MPI_ERR_ARG, NULL, c647},
+    {"MPI_Group_range_incl", "ranges", "{{size,size,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c648},
+    {"MPI_Group_range_incl", "ranges", "{{-5,0,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c649},
+    {"MPI_Group_range_incl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c650},
+    {"MPI_Group_rank", "-", "all valid", MPI_SUCCESS, NULL, c651},
+    {"MPI_Group_rank", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c652},
+    {"MPI_Group_rank", "group", "freed", MPI_ERR_GROUP, NULL, c653},
+    {"MPI_Group_rank", "rank", "NULL", MPI_ERR_ARG, NULL, c654},
+    {"MPI_Group_size", "-", "all valid", MPI_SUCCESS, NULL, c655},
+    {"MPI_Group_size", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c656},
+    {"MPI_Group_size", "group", "freed", MPI_ERR_GROUP, NULL, c657},
+    {"MPI_Group_size", "size", "NULL", MPI_ERR_ARG, NULL, c658},
+    {"MPI_Group_translate_ranks", "-", "all valid", MPI_SUCCESS, NULL, c659},
+    {"MPI_Group_translate_ranks", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c660},
+    {"MPI_Group_translate_ranks", "group1", "freed", MPI_ERR_GROUP, NULL, c661},
+    {"MPI_Group_translate_ranks", "n", "-1", MPI_ERR_ARG, NULL, c662},
+    {"MPI_Group_translate_ranks", "ranks1", "{size}", MPI_ERR_RANK, NULL, c663},
+    {"MPI_Group_translate_ranks", "ranks1", "{-5}", MPI_ERR_RANK, NULL, c664},
+    {"MPI_Group_translate_ranks", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c665},
+    {"MPI_Group_translate_ranks", "group2", "freed", MPI_ERR_GROUP, NULL, c666},
+    {"MPI_Group_translate_ranks", "ranks2", "NULL", MPI_ERR_ARG, NULL, c667},
+    {"MPI_Group_union", "-", "all valid", MPI_SUCCESS, NULL, c668},
+    {"MPI_Group_union", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c669},
+    {"MPI_Group_union", "group1", "freed", MPI_ERR_GROUP, NULL, c670},
+    {"MPI_Group_union", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c671},
+    {"MPI_Group_union", "group2", "freed", MPI_ERR_GROUP, NULL, c672},
+    {"MPI_Group_union", "newgroup", "NULL", MPI_ERR_ARG, NULL, c673},
+    {"MPI_Iallgather", "-", "all valid", MPI_SUCCESS, NULL, c674},
+    {"MPI_Iallgather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c675},
+    {"MPI_Iallgather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c676},
+    {"MPI_Iallgather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c677},
+    {"MPI_Iallgather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c678},
+    {"MPI_Iallgather", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c679},
+    {"MPI_Iallgather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c680},
+    {"MPI_Iallgather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c681},
+    {"MPI_Iallgather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c682},
+    {"MPI_Iallgather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c683},
+    {"MPI_Iallgather", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c684},
+    {"MPI_Iallgather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c685},
+    {"MPI_Iallgather", "comm", "freed", MPI_ERR_COMM, NULL, c686},
+    {"MPI_Iallgather", "request", "NULL", MPI_ERR_ARG, NULL, c687},
+    {"MPI_Iallgatherv", "-", "all valid", MPI_SUCCESS, NULL, c688},
+    {"MPI_Iallgatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c689},
+    {"MPI_Iallgatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c690},
+    {"MPI_Iallgatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c691},
+    {"MPI_Iallgatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c692},
+    {"MPI_Iallgatherv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c693},
+    {"MPI_Iallgatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c694},
+    {"MPI_Iallgatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c695},
+    {"MPI_Iallgatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c696},
+    {"MPI_Iallgatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c697},
+    {"MPI_Iallgatherv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c698},
+    {"MPI_Iallgatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c699},
+    {"MPI_Iallgatherv", "comm", "freed", MPI_ERR_COMM, NULL, c700},
+    {"MPI_Iallgatherv", "request", "NULL", MPI_ERR_ARG, NULL, c701},
+    {"MPI_Iallreduce", "-", "all valid", MPI_SUCCESS, NULL, c702},
+    {"MPI_Iallreduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c703},
+    {"MPI_Iallreduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c704},
+    {"MPI_Iallreduce", "count", "-1", MPI_ERR_COUNT, NULL, c705},
+    {"MPI_Iallreduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c706},
+    {"MPI_Iallreduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c707},
+    {"MPI_Iallreduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c708},
+    {"MPI_Iallreduce", "op", "freed", MPI_ERR_OP, NULL, c709},
+    {"MPI_Iallreduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c710},
+    {"MPI_Iallreduce", "comm", "freed", MPI_ERR_COMM, NULL, c711},
+    {"MPI_Iallreduce", "request", "NULL", MPI_ERR_ARG, NULL, c712},
+    {"MPI_Ialltoall", "-", "all valid", MPI_SUCCESS, NULL, c713},
+    {"MPI_Ialltoall", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c714},
+    {"MPI_Ialltoall", "sendcount", "-1", MPI_ERR_COUNT, NULL, c715},
+    {"MPI_Ialltoall", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c716},
+    {"MPI_Ialltoall", "sendtype", "freed", MPI_ERR_TYPE, NULL, c717},
+    {"MPI_Ialltoall", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c718},
+    {"MPI_Ialltoall", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c719},
+    {"MPI_Ialltoall", "recvcount", "-1", MPI_ERR_COUNT, NULL, c720},
+    {"MPI_Ialltoall", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c721},
+    {"MPI_Ialltoall", "recvtype", "freed", MPI_ERR_TYPE, NULL, c722},
+    {"MPI_Ialltoall", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c723},
+    {"MPI_Ialltoall", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c724},
+    {"MPI_Ialltoall", "comm", "freed", MPI_ERR_COMM, NULL, c725},
+    {"MPI_Ialltoall", "request", "NULL", MPI_ERR_ARG, NULL, c726},
+    {"MPI_Ialltoallv", "-", "all valid", MPI_SUCCESS, NULL, c727},
+    {"MPI_Ialltoallv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c728},
+    {"MPI_Ialltoallv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c729},
+    {"MPI_Ialltoallv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c730},
+    {"MPI_Ialltoallv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c731},
+    {"MPI_Ialltoallv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c732},
+    {"MPI_Ialltoallv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c733},
+    {"MPI_Ialltoallv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c734},
+    {"MPI_Ialltoallv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c735},
+    {"MPI_Ialltoallv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c736},
+    {"MPI_Ialltoallv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c737},
+    {"MPI_Ialltoallv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c738},
+    {"MPI_Ialltoallv", "comm", "freed", MPI_ERR_COMM, NULL, c739},
+    {"MPI_Ialltoallv", "request", "NULL", MPI_ERR_ARG, NULL, c740},
+    {"MPI_Ialltoallw", "-", "all valid", MPI_SUCCESS, NULL, c741},
+    {"MPI_Ialltoallw", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c742},
+    {"MPI_Ialltoallw", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c743},
+    {"MPI_Ialltoallw", "sendtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c744},
+    {"MPI_Ialltoallw", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c745},
+    {"MPI_Ialltoallw", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c746},
+    {"MPI_Ialltoallw", "recvtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c747},
+    {"MPI_Ialltoallw", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c748},
+    {"MPI_Ialltoallw", "comm", "freed", MPI_ERR_COMM, NULL, c749},
+    {"MPI_Ialltoallw", "request", "NULL", MPI_ERR_ARG, NULL, c750},
+    {"MPI_Ibarrier", "-", "all valid", MPI_SUCCESS, NULL, c751},
+    {"MPI_Ibarrier", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c752},
+    {"MPI_Ibarrier", "comm", "freed", MPI_ERR_COMM, NULL, c753},
+    {"MPI_Ibarrier", "request", "NULL", MPI_ERR_ARG, NULL, c754},
+    {"MPI_Ibcast", "-", "all valid", MPI_SUCCESS, NULL, c755},
+    {"MPI_Ibcast", "buffer", "NULL", MPI_ERR_BUFFER, NULL, c756},
+    {"MPI_Ibcast", "count", "-1", MPI_ERR_COUNT, NULL, c757},
+    {"MPI_Ibcast", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c758},
+    {"MPI_Ibcast", "datatype", "freed", MPI_ERR_TYPE, NULL, c759},
+    {"MPI_Ibcast", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c760},
+    {"MPI_Ibcast", "root", "-1", MPI_ERR_ROOT, NULL, c761},
+    {"MPI_Ibcast", "root", "size", MPI_ERR_ROOT, NULL, c762},
+    {"MPI_Ibcast", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c763},
+    {"MPI_Ibcast", "comm", "freed", MPI_ERR_COMM, NULL, c764},
+    {"MPI_Ibcast", "request", "NULL", MPI_ERR_ARG, NULL, c765},
+    {"MPI_Ibsend", "-", "all valid", MPI_SUCCESS, NULL, c766},
+    {"MPI_Ibsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c767},
+    {"MPI_Ibsend", "count", "-1", MPI_ERR_COUNT, NULL, c768},
+    {"MPI_Ibsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c769},
+    {"MPI_Ibsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c770},
+    {"MPI_Ibsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c771},
+    {"MPI_Ibsend", "dest", "size", MPI_ERR_RANK, NULL, c772},
+    {"MPI_Ibsend", "dest", "-5", MPI_ERR_RANK, NULL, c773},
+    {"MPI_Ibsend", "tag", "-5", MPI_ERR_TAG, NULL, c774},
+    {"MPI_Ibsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c775},
+    {"MPI_Ibsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c776},
+    {"MPI_Ibsend", "comm", "freed", MPI_ERR_COMM, NULL, c777},
+    {"MPI_Ibsend", "request", "NULL", MPI_ERR_ARG, NULL, c778},
+    {"MPI_Iexscan", "-", "all valid", MPI_SUCCESS, NULL, c779},
+    {"MPI_Iexscan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c780},
+    {"MPI_Iexscan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c781},
+    {"MPI_Iexscan", "count", "-1", MPI_ERR_COUNT, NULL, c782},
+    {"MPI_Iexscan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c783},
+    {"MPI_Iexscan", "datatype", "freed", MPI_ERR_TYPE, NULL, c784},
+    {"MPI_Iexscan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c785},
+    {"MPI_Iexscan", "op", "freed", MPI_ERR_OP, NULL, c786},
+    {"MPI_Iexscan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c787},
+    {"MPI_Iexscan", "comm", "freed", MPI_ERR_COMM, NULL, c788},
+    {"MPI_Iexscan", "request", "NULL", MPI_ERR_ARG, NULL, c789},
+    {"MPI_Igather", "-", "all valid", MPI_SUCCESS, NULL, c790},
+    {"MPI_Igather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c791},
+    {"MPI_Igather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c792},
+    {"MPI_Igather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c793},
+    {"MPI_Igather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c794},
+    {"MPI_Igather", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c795},
+    {"MPI_Igather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c796},
+    {"MPI_Igather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c797},
+    {"MPI_Igather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c798},
+    {"MPI_Igather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c799},
+    {"MPI_Igather", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c800},
+    {"MPI_Igather", "root", "-1", MPI_ERR_ROOT, NULL, c801},
+    {"MPI_Igather", "root", "size", MPI_ERR_ROOT, NULL, c802},
+    {"MPI_Igather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c803},
+    {"MPI_Igather", "comm", "freed", MPI_ERR_COMM, NULL, c804},
+    {"MPI_Igather", "request", "NULL", MPI_ERR_ARG, NULL, c805},
+    {"MPI_Igatherv", "-", "all valid", MPI_SUCCESS, NULL, c806},
+    {"MPI_Igatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c807},
+    {"MPI_Igatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c808},
+    {"MPI_Igatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c809},
+    {"MPI_Igatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c810},
+    {"MPI_Igatherv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c811},
+    {"MPI_Igatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c812},
+    {"MPI_Igatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c813},
+    {"MPI_Igatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c814},
+    {"MPI_Igatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c815},
+    {"MPI_Igatherv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c816},
+    {"MPI_Igatherv", "root", "-1", MPI_ERR_ROOT, NULL, c817},
+    {"MPI_Igatherv", "root", "size", MPI_ERR_ROOT, NULL, c818},
+    {"MPI_Igatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c819},
+    {"MPI_Igatherv", "comm", "freed", MPI_ERR_COMM, NULL, c820},
+    {"MPI_Igatherv", "request", "NULL", MPI_ERR_ARG, NULL, c821},
+    {"MPI_Improbe", "-", "all valid", MPI_SUCCESS, NULL, c822},
+    {"MPI_Improbe", "source", "size", MPI_ERR_RANK, NULL, c823},
+    {"MPI_Improbe", "source", "-5", MPI_ERR_RANK, NULL, c824},
+    {"MPI_Improbe", "tag", "-5", MPI_ERR_TAG, NULL, c825},
+    {"MPI_Improbe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c826},
+    {"MPI_Improbe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c827},
+    {"MPI_Improbe", "comm", "freed", MPI_ERR_COMM, NULL, c828},
+    {"MPI_Improbe", "flag", "NULL", MPI_ERR_ARG, NULL, c829},
+    {"MPI_Improbe", "message", "NULL", MPI_ERR_ARG, NULL, c830},
+    {"MPI_Improbe", "status", "NULL", MPI_ERR_ARG, NULL, c831},
+    {"MPI_Imrecv", "-", "all valid", MPI_SUCCESS, NULL, c832},
+    {"MPI_Imrecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c833},
+    {"MPI_Imrecv", "count", "-1", MPI_ERR_COUNT, NULL, c834},
+    {"MPI_Imrecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c835},
+    {"MPI_Imrecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c836},
+    {"MPI_Imrecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c837},
+    {"MPI_Imrecv", "message", "&MPI_MESSAGE_NULL", MPI_ERR_REQUEST, NULL, c838},
+    {"MPI_Imrecv", "message", "NULL", MPI_ERR_ARG, NULL, c839},
+    {"MPI_Imrecv", "request", "NULL", MPI_ERR_ARG, NULL, c840},
+    {"MPI_Info_create", "-", "all valid", MPI_SUCCESS, NULL, c841},
+    {"MPI_Info_create", "info", "NULL", MPI_ERR_ARG, NULL, c842},
+    {"MPI_Info_delete", "-", "all valid", MPI_SUCCESS, NULL, c843},
+    {"MPI_Info_delete", "info", "bogus", MPI_ERR_INFO, NULL, c844},
+    {"MPI_Info_delete", "key", "NULL", MPI_ERR_ARG, NULL, c845},
+    {"MPI_Info_dup", "-", "all valid", MPI_SUCCESS, NULL, c846},
+    {"MPI_Info_dup", "info", "bogus", MPI_ERR_INFO, NULL, c847},
+    {"MPI_Info_dup", "newinfo", "NULL", MPI_ERR_ARG, NULL, c848},
+    {"MPI_Info_get", "-", "all valid", MPI_SUCCESS, NULL, c849},
+    {"MPI_Info_get", "info", "bogus", MPI_ERR_INFO, NULL, c850},
+    {"MPI_Info_get", "key", "NULL", MPI_ERR_ARG, NULL, c851},
+    {"MPI_Info_get", "value", "NULL", MPI_ERR_ARG, NULL, c852},
+    {"MPI_Info_get", "flag", "NULL", MPI_ERR_ARG, NULL, c853},
+    {"MPI_Info_get_nkeys", "-", "all valid", MPI_SUCCESS, NULL, c854},
+    {"MPI_Info_get_nkeys", "info", "bogus", MPI_ERR_INFO, NULL, c855},
+    {"MPI_Info_get_nkeys", "nkeys", "NULL", MPI_ERR_ARG, NULL, c856},
+    {"MPI_Info_get_nthkey", "-", "all valid", MPI_SUCCESS, NULL, c857},
+    {"MPI_Info_get_nthkey", "info", "bogus", MPI_ERR_INFO, NULL, c858},
+    {"MPI_Info_get_nthkey", "key", "NULL", MPI_ERR_ARG, NULL, c859},
+    {"MPI_Info_get_string", "-", "all valid", MPI_SUCCESS, NULL, c860},
+    {"MPI_Info_get_string", "info", "bogus", MPI_ERR_INFO, NULL, c861},
+    {"MPI_Info_get_string", "key", "NULL", MPI_ERR_ARG, NULL, c862},
+    {"MPI_Info_get_string", "buflen", "NULL", MPI_ERR_ARG, NULL, c863},
+    {"MPI_Info_get_string", "value", "NULL", MPI_ERR_ARG, NULL, c864},
+    {"MPI_Info_get_string", "flag", "NULL", MPI_ERR_ARG, NULL, c865},
+    {"MPI_Info_get_valuelen", "-", "all valid", MPI_SUCCESS, NULL, c866},
+    {"MPI_Info_get_valuelen", "info", "bogus", MPI_ERR_INFO, NULL, c867},
+    {"MPI_Info_get_valuelen", "key", "NULL", MPI_ERR_ARG, NULL, c868},
+    {"MPI_Info_get_valuelen", "valuelen", "NULL", MPI_ERR_ARG, NULL, c869},
+    {"MPI_Info_get_valuelen", "flag", "NULL", MPI_ERR_ARG, NULL, c870},
+    {"MPI_Info_set", "-", "all valid", MPI_SUCCESS, NULL, c871},
+    {"MPI_Info_set", "info", "bogus", MPI_ERR_INFO, NULL, c872},
+    {"MPI_Info_set", "key", "NULL", MPI_ERR_ARG, NULL, c873},
+    {"MPI_Info_set", "value", "NULL", MPI_ERR_ARG, NULL, c874},
+    {"MPI_Initialized", "-", "all valid", MPI_SUCCESS, NULL, c875},
+    {"MPI_Initialized", "flag", "NULL", MPI_ERR_ARG, NULL, c876},
+    {"MPI_Intercomm_create", "-", "all valid", MPI_SUCCESS, NULL, c877},
+    {"MPI_Intercomm_create", "local_comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c878},
+    {"MPI_Intercomm_create", "local_comm", "freed", MPI_ERR_COMM, NULL, c879},
+    {"MPI_Intercomm_create", "local_leader", "size", MPI_ERR_RANK, NULL, c880},
+    {"MPI_Intercomm_create", "local_leader", "-5", MPI_ERR_RANK, NULL, c881},
+    {"MPI_Intercomm_create", "peer_comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c882},
+    {"MPI_Intercomm_create", "peer_comm", "freed", MPI_ERR_COMM, NULL, c883},
+    {"MPI_Intercomm_create", "remote_leader", "size", MPI_ERR_RANK, NULL, c884},
+    {"MPI_Intercomm_create", "remote_leader", "-5", MPI_ERR_RANK, NULL, c885},
+    {"MPI_Intercomm_create", "tag", "-5", MPI_ERR_TAG, NULL, c886},
+    {"MPI_Intercomm_create", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c887},
+    {"MPI_Intercomm_create", "newintercomm", "NULL", MPI_ERR_ARG, NULL, c888},
+    {"MPI_Intercomm_create_from_groups", "-", "all valid", MPI_SUCCESS, NULL, c889},
+    {"MPI_Intercomm_create_from_groups", "local_group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c890},
+    {"MPI_Intercomm_create_from_groups", "local_group", "freed", MPI_ERR_GROUP, NULL, c891},
+    {"MPI_Intercomm_create_from_groups", "local_leader", "size", MPI_ERR_RANK, NULL, c892},
+    {"MPI_Intercomm_create_from_groups", "local_leader", "-5", MPI_ERR_RANK, NULL, c893},
+    {"MPI_Intercomm_create_from_groups", "remote_group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c894},
+    {"MPI_Intercomm_create_from_groups", "remote_group", "freed", MPI_ERR_GROUP, NULL, c895},
+    {"MPI_Intercomm_create_from_groups", "remote_leader", "size", MPI_ERR_RANK, NULL, c896},
+    {"MPI_Intercomm_create_from_groups", "remote_leader", "-5", MPI_ERR_RANK, NULL, c897},
+    {"MPI_Intercomm_create_from_groups", "stringtag", "NULL", MPI_ERR_ARG, NULL, c898},
+    {"MPI_Intercomm_create_from_groups", "info", "bogus", MPI_ERR_INFO, NULL, c899},
+    {"MPI_Intercomm_create_from_groups", "errhandler", "MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c900},
+    {"MPI_Intercomm_create_from_groups", "errhandler", "freed", MPI_ERR_ARG, NULL, c901},
+    {"MPI_Intercomm_create_from_groups", "newintercomm", "NULL", MPI_ERR_ARG, NULL, c902},
+    {"MPI_Intercomm_merge", "-", "all valid", MPI_SUCCESS, NULL, c903},
+    {"MPI_Intercomm_merge", "intercomm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c904},
+    {"MPI_Intercomm_merge", "intercomm", "freed", MPI_ERR_COMM, NULL, c905},
+    {"MPI_Intercomm_merge", "newintracomm", "NULL", MPI_ERR_ARG, NULL, c906},
+    {"MPI_Iprobe", "-", "all valid", MPI_SUCCESS, NULL, c907},
+    {"MPI_Iprobe", "source", "size", MPI_ERR_RANK, NULL, c908},
+    {"MPI_Iprobe", "source", "-5", MPI_ERR_RANK, NULL, c909},
+    {"MPI_Iprobe", "tag", "-5", MPI_ERR_TAG, NULL, c910},
+    {"MPI_Iprobe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c911},
+    {"MPI_Iprobe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c912},
+    {"MPI_Iprobe", "comm", "freed", MPI_ERR_COMM, NULL, c913},
+    {"MPI_Iprobe", "flag", "NULL", MPI_ERR_ARG, NULL, c914},
+    {"MPI_Iprobe", "status", "NULL", MPI_ERR_ARG, NULL, c915},
+    {"MPI_Irecv", "-", "all valid", MPI_SUCCESS, NULL, c916},
+    {"MPI_Irecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c917},
+    {"MPI_Irecv", "count", "-1", MPI_ERR_COUNT, NULL, c918},
+    {"MPI_Irecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c919},
+    {"MPI_Irecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c920},
+    {"MPI_Irecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c921},
+    {"MPI_Irecv", "source", "size", MPI_ERR_RANK, NULL, c922},
+    {"MPI_Irecv", "source", "-5", MPI_ERR_RANK, NULL, c923},
+    {"MPI_Irecv", "tag", "-5", MPI_ERR_TAG, NULL, c924},
+    {"MPI_Irecv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c925},
+    {"MPI_Irecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c926},
+    {"MPI_Irecv", "comm", "freed", MPI_ERR_COMM, NULL, c927},
+    {"MPI_Irecv", "request", "NULL", MPI_ERR_ARG, NULL, c928},
+    {"MPI_Ireduce", "-", "all valid", MPI_SUCCESS, NULL, c929},
+    {"MPI_Ireduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c930},
+    {"MPI_Ireduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c931},
+    {"MPI_Ireduce", "count", "-1", MPI_ERR_COUNT, NULL, c932},
+    {"MPI_Ireduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c933},
+    {"MPI_Ireduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c934},
+    {"MPI_Ireduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c935},
+    {"MPI_Ireduce", "op", "freed", MPI_ERR_OP, NULL, c936},
+    {"MPI_Ireduce", "root", "-1", MPI_ERR_ROOT, NULL, c937},
+    {"MPI_Ireduce", "root", "size", MPI_ERR_ROOT, NULL, c938},
+    {"MPI_Ireduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c939},
+    {"MPI_Ireduce", "comm", "freed", MPI_ERR_COMM, NULL, c940},
+    {"MPI_Ireduce", "request", "NULL", MPI_ERR_ARG, NULL, c941},
+    {"MPI_Ireduce_scatter", "-", "all valid", MPI_SUCCESS, NULL, c942},
+    {"MPI_Ireduce_scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c943},
+    {"MPI_Ireduce_scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c944},
+    {"MPI_Ireduce_scatter", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c945},
+    {"MPI_Ireduce_scatter", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c946},
+    {"MPI_Ireduce_scatter", "datatype", "freed", MPI_ERR_TYPE, NULL, c947},
+    {"MPI_Ireduce_scatter", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c948},
+    {"MPI_Ireduce_scatter", "op", "freed", MPI_ERR_OP, NULL, c949},
+    {"MPI_Ireduce_scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c950},
+    {"MPI_Ireduce_scatter", "comm", "freed", MPI_ERR_COMM, NULL, c951},
+    {"MPI_Ireduce_scatter", "request", "NULL", MPI_ERR_ARG, NULL, c952},
+    {"MPI_Ireduce_scatter_block", "-", "all valid", MPI_SUCCESS, NULL, c953},
+    {"MPI_Ireduce_scatter_block", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c954},
+    {"MPI_Ireduce_scatter_block", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c955},
+    {"MPI_Ireduce_scatter_block", "recvcount", "-1", MPI_ERR_COUNT, NULL, c956},
+    {"MPI_Ireduce_scatter_block", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c957},
+    {"MPI_Ireduce_scatter_block", "datatype", "freed", MPI_ERR_TYPE, NULL, c958},
+    {"MPI_Ireduce_scatter_block", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c959},
+    {"MPI_Ireduce_scatter_block", "op", "freed", MPI_ERR_OP, NULL, c960},
+    {"MPI_Ireduce_scatter_block", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c961},
+    {"MPI_Ireduce_scatter_block", "comm", "freed", MPI_ERR_COMM, NULL, c962},
+    {"MPI_Ireduce_scatter_block", "request", "NULL", MPI_ERR_ARG, NULL, c963},
+    {"MPI_Irsend", "-", "all valid", MPI_SUCCESS, NULL, c964},
+    {"MPI_Irsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c965},
+    {"MPI_Irsend", "count", "-1", MPI_ERR_COUNT, NULL, c966},
+    {"MPI_Irsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c967},
+    {"MPI_Irsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c968},
+    {"MPI_Irsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c969},
+    {"MPI_Irsend", "dest", "size", MPI_ERR_RANK, NULL, c970},
+    {"MPI_Irsend", "dest", "-5", MPI_ERR_RANK, NULL, c971},
+    {"MPI_Irsend", "tag", "-5", MPI_ERR_TAG, NULL, c972},
+    {"MPI_Irsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c973},
+    {"MPI_Irsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c974},
+    {"MPI_Irsend", "comm", "freed", MPI_ERR_COMM, NULL, c975},
+    {"MPI_Irsend", "request", "NULL", MPI_ERR_ARG, NULL, c976},
+    {"MPI_Is_thread_main", "-", "all valid", MPI_SUCCESS, NULL, c977},
+    {"MPI_Is_thread_main", "flag", "NULL", MPI_ERR_ARG, NULL, c978},
+    {"MPI_Iscan", "-", "all valid", MPI_SUCCESS, NULL, c979},
+    {"MPI_Iscan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c980},
+    {"MPI_Iscan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c981},
+    {"MPI_Iscan", "count", "-1", MPI_ERR_COUNT, NULL, c982},
+    {"MPI_Iscan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c983},
+    {"MPI_Iscan", "datatype", "freed", MPI_ERR_TYPE, NULL, c984},
+    {"MPI_Iscan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c985},
+    {"MPI_Iscan", "op", "freed", MPI_ERR_OP, NULL, c986},
+    {"MPI_Iscan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c987},
+    {"MPI_Iscan", "comm", "freed", MPI_ERR_COMM, NULL, c988},
+    {"MPI_Iscan", "request", "NULL", MPI_ERR_ARG, NULL, c989},
+    {"MPI_Iscatter", "-", "all valid", MPI_SUCCESS, NULL, c990},
+    {"MPI_Iscatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c991},
+    {"MPI_Iscatter", "sendcount", "-1", MPI_ERR_COUNT, NULL, c992},
+    {"MPI_Iscatter", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c993},
+    {"MPI_Iscatter", "sendtype", "freed", MPI_ERR_TYPE, NULL, c994},
+    {"MPI_Iscatter", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c995},
+    {"MPI_Iscatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c996},
+    {"MPI_Iscatter", "recvcount", "-1", MPI_ERR_COUNT, NULL, c997},
+    {"MPI_Iscatter", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c998},
+    {"MPI_Iscatter", "recvtype", "freed", MPI_ERR_TYPE, NULL, c999},
+    {"MPI_Iscatter", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1000},
+    {"MPI_Iscatter", "root", "-1", MPI_ERR_ROOT, NULL, c1001},
+    {"MPI_Iscatter", "root", "size", MPI_ERR_ROOT, NULL, c1002},
+    {"MPI_Iscatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1003},
+    {"MPI_Iscatter", "comm", "freed", MPI_ERR_COMM, NULL, c1004},
+    {"MPI_Iscatter", "request", "NULL", MPI_ERR_ARG, NULL, c1005},
+    {"MPI_Iscatterv", "-", "all valid", MPI_SUCCESS, NULL, c1006},
+    {"MPI_Iscatterv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1007},
+    {"MPI_Iscatterv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1008},
+    {"MPI_Iscatterv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1009},
+    {"MPI_Iscatterv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1010},
+    {"MPI_Iscatterv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1011},
+    {"MPI_Iscatterv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1012},
+    {"MPI_Iscatterv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1013},
+    {"MPI_Iscatterv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1014},
+    {"MPI_Iscatterv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1015},
+    {"MPI_Iscatterv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1016},
+    {"MPI_Iscatterv", "root", "-1", MPI_ERR_ROOT, NULL, c1017},
+    {"MPI_Iscatterv", "root", "size", MPI_ERR_ROOT, NULL, c1018},
+    {"MPI_Iscatterv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1019},
+    {"MPI_Iscatterv", "comm", "freed", MPI_ERR_COMM, NULL, c1020},
+    {"MPI_Iscatterv", "request", "NULL", MPI_ERR_ARG, NULL, c1021},
+    {"MPI_Isend", "-", "all valid", MPI_SUCCESS, NULL, c1022},
+    {"MPI_Isend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1023},
+    {"MPI_Isend", "count", "-1", MPI_ERR_COUNT, NULL, c1024},
+    {"MPI_Isend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1025},
+    {"MPI_Isend", "datatype", "freed", MPI_ERR_TYPE, NULL, c1026},
+    {"MPI_Isend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1027},
+    {"MPI_Isend", "dest", "size", MPI_ERR_RANK, NULL, c1028},
+    {"MPI_Isend", "dest", "-5", MPI_ERR_RANK, NULL, c1029},
+    {"MPI_Isend", "tag", "-5", MPI_ERR_TAG, NULL, c1030},
+    {"MPI_Isend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1031},
+    {"MPI_Isend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1032},
+    {"MPI_Isend", "comm", "freed", MPI_ERR_COMM, NULL, c1033},
+    {"MPI_Isend", "request", "NULL", MPI_ERR_ARG, NULL, c1034},
+    {"MPI_Issend", "-", "all valid", MPI_SUCCESS, NULL, c1035},
+    {"MPI_Issend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1036},
+    {"MPI_Issend", "count", "-1", MPI_ERR_COUNT, NULL, c1037},
+    {"MPI_Issend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1038},
+    {"MPI_Issend", "datatype", "freed", MPI_ERR_TYPE, NULL, c1039},
+    {"MPI_Issend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1040},
+    {"MPI_Issend", "dest", "size", MPI_ERR_RANK, NULL, c1041},
+    {"MPI_Issend", "dest", "-5", MPI_ERR_RANK, NULL, c1042},
+    {"MPI_Issend", "tag", "-5", MPI_ERR_TAG, NULL, c1043},
+    {"MPI_Issend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1044},
+    {"MPI_Issend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1045},
+    {"MPI_Issend", "comm", "freed", MPI_ERR_COMM, NULL, c1046},
+    {"MPI_Issend", "request", "NULL", MPI_ERR_ARG, NULL, c1047},
+    {"MPI_Mprobe", "-", "all valid", MPI_SUCCESS, NULL, c1048},
+    {"MPI_Mprobe", "source", "size", MPI_ERR_RANK, NULL, c1049},
+    {"MPI_Mprobe", "source", "-5", MPI_ERR_RANK, NULL, c1050},
+    {"MPI_Mprobe", "tag", "-5", MPI_ERR_TAG, NULL, c1051},
+    {"MPI_Mprobe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1052},
+    {"MPI_Mprobe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1053},
+    {"MPI_Mprobe", "comm", "freed", MPI_ERR_COMM, NULL, c1054},
+    {"MPI_Mprobe", "message", "NULL", MPI_ERR_ARG, NULL, c1055},
+    {"MPI_Mprobe", "status", "NULL", MPI_ERR_ARG, NULL, c1056},
+    {"MPI_Mrecv", "-", "all valid", MPI_SUCCESS, NULL, c1057},
+    {"MPI_Mrecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1058},
+    {"MPI_Mrecv", "count", "-1", MPI_ERR_COUNT, NULL, c1059},
+    {"MPI_Mrecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1060},
+    {"MPI_Mrecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c1061},
+    {"MPI_Mrecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1062},
+    {"MPI_Mrecv", "message", "&MPI_MESSAGE_NULL", MPI_ERR_REQUEST, NULL, c1063},
+    {"MPI_Mrecv", "message", "NULL", MPI_ERR_ARG, NULL, c1064},
+    {"MPI_Mrecv", "status", "NULL", MPI_ERR_ARG, NULL, c1065},
+    {"MPI_Neighbor_allgather", "-", "all valid", MPI_SUCCESS, NULL, c1066},
+    {"MPI_Neighbor_allgather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1067},
+    {"MPI_Neighbor_allgather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1068},
+    {"MPI_Neighbor_allgather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1069},
+    {"MPI_Neighbor_allgather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1070},
+    {"MPI_Neighbor_allgather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1071},
+    {"MPI_Neighbor_allgather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1072},
+    {"MPI_Neighbor_allgather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1073},
+    {"MPI_Neighbor_allgather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1074},
+    {"MPI_Neighbor_allgather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1075},
+    {"MPI_Neighbor_allgather", "comm", "freed", MPI_ERR_COMM, NULL, c1076},
+    {"MPI_Neighbor_allgatherv", "-", "all valid", MPI_SUCCESS, NULL, c1077},
+    {"MPI_Neighbor_allgatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1078},
+    {"MPI_Neighbor_allgatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1079},
+    {"MPI_Neighbor_allgatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1080},
+    {"MPI_Neighbor_allgatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1081},
+    {"MPI_Neighbor_allgatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1082},
+    {"MPI_Neighbor_allgatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1083},
+    {"MPI_Neighbor_allgatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1084},
+    {"MPI_Neighbor_allgatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1085},
+    {"MPI_Neighbor_allgatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1086},
+    {"MPI_Neighbor_allgatherv", "comm", "freed", MPI_ERR_COMM, NULL, c1087},
+    {"MPI_Neighbor_alltoall", "-", "all valid", MPI_SUCCESS, NULL, c1088},
+    {"MPI_Neighbor_alltoall", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1089},
+    {"MPI_Neighbor_alltoall", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1090},
+    {"MPI_Neighbor_alltoall", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1091},
+    {"MPI_Neighbor_alltoall", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1092},
+    {"MPI_Neighbor_alltoall", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1093},
+    {"MPI_Neighbor_alltoall", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1094},
+    {"MPI_Neighbor_alltoall", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1095},
+    {"MPI_Neighbor_alltoall", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1096},
+    {"MPI_Neighbor_alltoall", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1097},
+    {"MPI_Neighbor_alltoall", "comm", "freed", MPI_ERR_COMM, NULL, c1098},
+    {"MPI_Neighbor_alltoallv", "-", "all valid", MPI_SUCCESS, NULL, c1099},
+    {"MPI_Neighbor_alltoallv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1100},
+    {"MPI_Neighbor_alltoallv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1101},
+    {"MPI_Neighbor_alltoallv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1102},
+    {"MPI_Neighbor_alltoallv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1103},
+    {"MPI_Neighbor_alltoallv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1104},
+    {"MPI_Neighbor_alltoallv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1105},
+    {"MPI_Neighbor_alltoallv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1106},
+    {"MPI_Neighbor_alltoallv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1107},
+    {"MPI_Neighbor_alltoallv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1108},
+    {"MPI_Neighbor_alltoallv", "comm", "freed", MPI_ERR_COMM, NULL, c1109},
+    {"MPI_Op_commutative", "-", "all valid", MPI_SUCCESS, NULL, c1110},
+    {"MPI_Op_commutative", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1111},
+    {"MPI_Op_commutative", "op", "freed", MPI_ERR_OP, NULL, c1112},
+    {"MPI_Op_commutative", "commute", "NULL", MPI_ERR_ARG, NULL, c1113},
+    {"MPI_Op_create", "-", "all valid", MPI_SUCCESS, NULL, c1114},
+    {"MPI_Op_create", "user_fn", "NULL", MPI_ERR_ARG, NULL, c1115},
+    {"MPI_Op_create", "op", "NULL", MPI_ERR_ARG, NULL, c1116},
+    {"MPI_Op_free", "-", "all valid", MPI_SUCCESS, NULL, c1117},
+    {"MPI_Op_free", "op", "&MPI_OP_NULL", MPI_ERR_OP, NULL, c1118},
+    {"MPI_Op_free", "op", "&MPI_SUM", MPI_ERR_OP, NULL, c1119},
+    {"MPI_Op_free", "op", "NULL", MPI_ERR_ARG, NULL, c1120},
+    {"MPI_Pack", "-", "all valid", MPI_SUCCESS, NULL, c1121},
+    {"MPI_Pack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c1122},
+    {"MPI_Pack", "incount", "-1", MPI_ERR_COUNT, NULL, c1123},
+    {"MPI_Pack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1124},
+    {"MPI_Pack", "datatype", "freed", MPI_ERR_TYPE, NULL, c1125},
+    {"MPI_Pack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1126},
+    {"MPI_Pack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c1127},
+    {"MPI_Pack", "outsize", "-1", MPI_ERR_ARG, NULL, c1128},
+    {"MPI_Pack", "position", "NULL", MPI_ERR_ARG, NULL, c1129},
+    {"MPI_Pack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1130},
+    {"MPI_Pack", "comm", "freed", MPI_ERR_COMM, NULL, c1131},
+    {"MPI_Pack_size", "-", "all valid", MPI_SUCCESS, NULL, c1132},
+    {"MPI_Pack_size", "incount", "-1", MPI_ERR_COUNT, NULL, c1133},
+    {"MPI_Pack_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1134},
+    {"MPI_Pack_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c1135},
+    {"MPI_Pack_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1136},
+    {"MPI_Pack_size", "comm", "freed", MPI_ERR_COMM, NULL, c1137},
+    {"MPI_Pack_size", "size", "NULL", MPI_ERR_ARG, NULL, c1138},
+    {"MPI_Probe", "-", "all valid", MPI_SUCCESS, NULL, c1139},
+    {"MPI_Probe", "source", "size", MPI_ERR_RANK, NULL, c1140},
+    {"MPI_Probe", "source", "-5", MPI_ERR_RANK, NULL, c1141},
+    {"MPI_Probe", "tag", "-5", MPI_ERR_TAG, NULL, c1142},
+    {"MPI_Probe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1143},
+    {"MPI_Probe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1144},
+    {"MPI_Probe", "comm", "freed", MPI_ERR_COMM, NULL, c1145},
+    {"MPI_Probe", "status", "NULL", MPI_ERR_ARG, NULL, c1146},
+    {"MPI_Query_thread", "-", "all valid", MPI_SUCCESS, NULL, c1147},
+    {"MPI_Query_thread", "provided", "NULL", MPI_ERR_ARG, NULL, c1148},
+    {"MPI_Recv", "-", "all valid", MPI_SUCCESS, NULL, c1149},
+    {"MPI_Recv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1150},
+    {"MPI_Recv", "count", "-1", MPI_ERR_COUNT, NULL, c1151},
+    {"MPI_Recv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1152},
+    {"MPI_Recv", "datatype", "freed", MPI_ERR_TYPE, NULL, c1153},
+    {"MPI_Recv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1154},
+    {"MPI_Recv", "source", "size", MPI_ERR_RANK, NULL, c1155},
+    {"MPI_Recv", "source", "-5", MPI_ERR_RANK, NULL, c1156},
+    {"MPI_Recv", "tag", "-5", MPI_ERR_TAG, NULL, c1157},
+    {"MPI_Recv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1158},
+    {"MPI_Recv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1159},
+    {"MPI_Recv", "comm", "freed", MPI_ERR_COMM, NULL, c1160},
+    {"MPI_Recv", "status", "NULL", MPI_ERR_ARG, NULL, c1161},
+    {"MPI_Recv_init", "-", "all valid", MPI_SUCCESS, NULL, c1162},
+    {"MPI_Recv_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1163},
+    {"MPI_Recv_init", "count", "-1", MPI_ERR_COUNT, NULL, c1164},
+    {"MPI_Recv_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1165},
+    {"MPI_Recv_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1166},
+    {"MPI_Recv_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1167},
+    {"MPI_Recv_init", "source", "size", MPI_ERR_RANK, NULL, c1168},
+    {"MPI_Recv_init", "source", "-5", MPI_ERR_RANK, NULL, c1169},
+    {"MPI_Recv_init", "tag", "-5", MPI_ERR_TAG, NULL, c1170},
+    {"MPI_Recv_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1171},
+    {"MPI_Recv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1172},
+    {"MPI_Recv_init", "comm", "freed", MPI_ERR_COMM, NULL, c1173},
+    {"MPI_Recv_init", "request", "NULL", MPI_ERR_ARG, NULL, c1174},
+    {"MPI_Reduce", "-", "all valid", MPI_SUCCESS, NULL, c1175},
+    {"MPI_Reduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1176},
+    {"MPI_Reduce", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1177},
+    {"MPI_Reduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1178},
+    {"MPI_Reduce", "count", "-1", MPI_ERR_COUNT, NULL, c1179},
+    {"MPI_Reduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1180},
+    {"MPI_Reduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c1181},
+    {"MPI_Reduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1182},
+    {"MPI_Reduce", "op", "freed", MPI_ERR_OP, NULL, c1183},
+    {"MPI_Reduce", "root", "-1", MPI_ERR_ROOT, NULL, c1184},
+    {"MPI_Reduce", "root", "size", MPI_ERR_ROOT, NULL, c1185},
+    {"MPI_Reduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1186},
+    {"MPI_Reduce", "comm", "freed", MPI_ERR_COMM, NULL, c1187},
+    {"MPI_Reduce_init", "-", "all valid", MPI_SUCCESS, NULL, c1188},
+    {"MPI_Reduce_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1189},
+    {"MPI_Reduce_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1190},
+    {"MPI_Reduce_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1191},
+    {"MPI_Reduce_init", "count", "-1", MPI_ERR_COUNT, NULL, c1192},
+    {"MPI_Reduce_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1193},
+    {"MPI_Reduce_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1194},
+    {"MPI_Reduce_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1195},
+    {"MPI_Reduce_init", "op", "freed", MPI_ERR_OP, NULL, c1196},
+    {"MPI_Reduce_init", "root", "-1", MPI_ERR_ROOT, NULL, c1197},
+    {"MPI_Reduce_init", "root", "size", MPI_ERR_ROOT, NULL, c1198},
+    {"MPI_Reduce_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1199},
+    {"MPI_Reduce_init", "comm", "freed", MPI_ERR_COMM, NULL, c1200},
+    {"MPI_Reduce_init", "info", "bogus", MPI_ERR_INFO, NULL, c1201},
+    {"MPI_Reduce_init", "request", "NULL", MPI_ERR_ARG, NULL, c1202},
+    {"MPI_Reduce_local", "-", "all valid", MPI_SUCCESS, NULL, c1203},
+    {"MPI_Reduce_local", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c1204},
+    {"MPI_Reduce_local", "inoutbuf", "NULL", MPI_ERR_BUFFER, NULL, c1205},
+    {"MPI_Reduce_local", "count", "-1", MPI_ERR_COUNT, NULL, c1206},
+    {"MPI_Reduce_local", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1207},
+    {"MPI_Reduce_local", "datatype", "freed", MPI_ERR_TYPE, NULL, c1208},
+    {"MPI_Reduce_local", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1209},
+    {"MPI_Reduce_local", "op", "freed", MPI_ERR_OP, NULL, c1210},
+    {"MPI_Reduce_scatter", "-", "all valid", MPI_SUCCESS, NULL, c1211},
+    {"MPI_Reduce_scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1212},
+    {"MPI_Reduce_scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1213},
+    {"MPI_Reduce_scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1214},
+    {"MPI_Reduce_scatter", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1215},
+    {"MPI_Reduce_scatter", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1216},
+    {"MPI_Reduce_scatter", "datatype", "freed", MPI_ERR_TYPE, NULL, c1217},
+    {"MPI_Reduce_scatter", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1218},
+    {"MPI_Reduce_scatter", "op", "freed", MPI_ERR_OP, NULL, c1219},
+    {"MPI_Reduce_scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1220},
+    {"MPI_Reduce_scatter", "comm", "freed", MPI_ERR_COMM, NULL, c1221},
+    {"MPI_Reduce_scatter_block", "-", "all valid", MPI_SUCCESS, NULL, c1222},
+    {"MPI_Reduce_scatter_block", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1223},
+    {"MPI_Reduce_scatter_block", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1224},
+    {"MPI_Reduce_scatter_block", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1225},
+    {"MPI_Reduce_scatter_block", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1226},
+    {"MPI_Reduce_scatter_block", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1227},
+    {"MPI_Reduce_scatter_block", "datatype", "freed", MPI_ERR_TYPE, NULL, c1228},
+    {"MPI_Reduce_scatter_block", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1229},
+    {"MPI_Reduce_scatter_block", "op", "freed", MPI_ERR_OP, NULL, c1230},
+    {"MPI_Reduce_scatter_block", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1231},
+    {"MPI_Reduce_scatter_block", "comm", "freed", MPI_ERR_COMM, NULL, c1232},
+    {"MPI_Reduce_scatter_block_init", "-", "all valid", MPI_SUCCESS, NULL, c1233},
+    {"MPI_Reduce_scatter_block_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1234},
+    {"MPI_Reduce_scatter_block_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1235},
+    {"MPI_Reduce_scatter_block_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1236},
+    {"MPI_Reduce_scatter_block_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1237},
+    {"MPI_Reduce_scatter_block_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1238},
+    {"MPI_Reduce_scatter_block_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1239},
+    {"MPI_Reduce_scatter_block_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1240},
+    {"MPI_Reduce_scatter_block_init", "op", "freed", MPI_ERR_OP, NULL, c1241},
+    {"MPI_Reduce_scatter_block_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1242},
+    {"MPI_Reduce_scatter_block_init", "comm", "freed", MPI_ERR_COMM, NULL, c1243},
+    {"MPI_Reduce_scatter_block_init", "info", "bogus", MPI_ERR_INFO, NULL, c1244},
+    {"MPI_Reduce_scatter_block_init", "request", "NULL", MPI_ERR_ARG, NULL, c1245},
+    {"MPI_Reduce_scatter_init", "-", "all valid", MPI_SUCCESS, NULL, c1246},
+    {"MPI_Reduce_scatter_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1247},
+    {"MPI_Reduce_scatter_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1248},
+    {"MPI_Reduce_scatter_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1249},
+    {"MPI_Reduce_scatter_init", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1250},
+    {"MPI_Reduce_scatter_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1251},
+    {"MPI_Reduce_scatter_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1252},
+    {"MPI_Reduce_scatter_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1253},
+    {"MPI_Reduce_scatter_init", "op", "freed", MPI_ERR_OP, NULL, c1254},
+    {"MPI_Reduce_scatter_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1255},
+    {"MPI_Reduce_scatter_init", "comm", "freed", MPI_ERR_COMM, NULL, c1256},
+    {"MPI_Reduce_scatter_init", "info", "bogus", MPI_ERR_INFO, NULL, c1257},
+    {"MPI_Reduce_scatter_init", "request", "NULL", MPI_ERR_ARG, NULL, c1258},
+    {"MPI_Remove_error_class", "-", "all valid", MPI_SUCCESS, NULL, c1259},
+    {"MPI_Remove_error_code", "-", "all valid", MPI_SUCCESS, NULL, c1260},
+    {"MPI_Remove_error_string", "-", "all valid", MPI_SUCCESS, NULL, c1261},
+    {"MPI_Request_free", "-", "all valid", MPI_SUCCESS, NULL, c1262},
+    {"MPI_Request_free", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c1263},
+    {"MPI_Request_free", "request", "&freed", MPI_ERR_REQUEST, NULL, c1264},
+    {"MPI_Request_free", "request", "NULL", MPI_ERR_ARG, NULL, c1265},
+    {"MPI_Request_get_status", "-", "all valid", MPI_SUCCESS, NULL, c1266},
+    {"MPI_Request_get_status", "request", "freed", MPI_ERR_REQUEST, NULL, c1267},
+    {"MPI_Request_get_status", "flag", "NULL", MPI_ERR_ARG, NULL, c1268},
+    {"MPI_Request_get_status", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c1269},
+    {"MPI_Rsend", "-", "all valid", MPI_SUCCESS, NULL, c1270},
+    {"MPI_Rsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1271},
+    {"MPI_Rsend", "count", "-1", MPI_ERR_COUNT, NULL, c1272},
+    {"MPI_Rsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1273},
+    {"MPI_Rsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c1274},
+    {"MPI_Rsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1275},
+    {"MPI_Rsend", "dest", "size", MPI_ERR_RANK, NULL, c1276},
+    {"MPI_Rsend", "dest", "-5", MPI_ERR_RANK, NULL, c1277},
+    {"MPI_Rsend", "tag", "-5", MPI_ERR_TAG, NULL, c1278},
+    {"MPI_Rsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1279},
+    {"MPI_Rsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1280},
+    {"MPI_Rsend", "comm", "freed", MPI_ERR_COMM, NULL, c1281},
+    {"MPI_Rsend_init", "-", "all valid", MPI_SUCCESS, NULL, c1282},
+    {"MPI_Rsend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1283},
+    {"MPI_Rsend_init", "count", "-1", MPI_ERR_COUNT, NULL, c1284},
+    {"MPI_Rsend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1285},
+    {"MPI_Rsend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1286},
+    {"MPI_Rsend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1287},
+    {"MPI_Rsend_init", "dest", "size", MPI_ERR_RANK, NULL, c1288},
+    {"MPI_Rsend_init", "dest", "-5", MPI_ERR_RANK, NULL, c1289},
+    {"MPI_Rsend_init", "tag", "-5", MPI_ERR_TAG, NULL, c1290},
+    {"MPI_Rsend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1291},
+    {"MPI_Rsend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1292},
+    {"MPI_Rsend_init", "comm", "freed", MPI_ERR_COMM, NULL, c1293},
+    {"MPI_Rsend_init", "request", "NULL", MPI_ERR_ARG, NULL, c1294},
+    {"MPI_Scan", "-", "all valid", MPI_SUCCESS, NULL, c1295},
+    {"MPI_Scan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1296},
+    {"MPI_Scan", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1297},
+    {"MPI_Scan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1298},
+    {"MPI_Scan", "count", "-1", MPI_ERR_COUNT, NULL, c1299},
+    {"MPI_Scan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1300},
+    {"MPI_Scan", "datatype", "freed", MPI_ERR_TYPE, NULL, c1301},
+    {"MPI_Scan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1302},
+    {"MPI_Scan", "op", "freed", MPI_ERR_OP, NULL, c1303},
+    {"MPI_Scan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1304},
+    {"MPI_Scan", "comm", "freed", MPI_ERR_COMM, NULL, c1305},
+    {"MPI_Scan_init", "-", "all valid", MPI_SUCCESS, NULL, c1306},
+    {"MPI_Scan_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1307},
+    {"MPI_Scan_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1308},
+    {"MPI_Scan_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1309},
+    {"MPI_Scan_init", "count", "-1", MPI_ERR_COUNT, NULL, c1310},
+    {"MPI_Scan_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1311},
+    {"MPI_Scan_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1312},
+    {"MPI_Scan_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1313},
+    {"MPI_Scan_init", "op", "freed", MPI_ERR_OP, NULL, c1314},
+    {"MPI_Scan_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1315},
+    {"MPI_Scan_init", "comm", "freed", MPI_ERR_COMM, NULL, c1316},
+    {"MPI_Scan_init", "info", "bogus", MPI_ERR_INFO, NULL, c1317},
+    {"MPI_Scan_init", "request", "NULL", MPI_ERR_ARG, NULL, c1318},
+    {"MPI_Scatter", "-", "all valid", MPI_SUCCESS, NULL, c1319},
+    {"MPI_Scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1320},
+    {"MPI_Scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1321},
+    {"MPI_Scatter", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1322},
+    {"MPI_Scatter", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1323},
+    {"MPI_Scatter", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1324},
+    {"MPI_Scatter", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1325},
+    {"MPI_Scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1326},
+    {"MPI_Scatter", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1327},
+    {"MPI_Scatter", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1328},
+    {"MPI_Scatter", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1329},
+    {"MPI_Scatter", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1330},
+    {"MPI_Scatter", "root", "-1", MPI_ERR_ROOT, NULL, c1331},
+    {"MPI_Scatter", "root", "size", MPI_ERR_ROOT, NULL, c1332},
+    {"MPI_Scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1333},
+    {"MPI_Scatter", "comm", "freed", MPI_ERR_COMM, NULL, c1334},
+    {"MPI_Scatter_init", "-", "all valid", MPI_SUCCESS, NULL, c1335},
+    {"MPI_Scatter_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1336},
+    {"MPI_Scatter_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1337},
+    {"MPI_Scatter_init", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1338},
+    {"MPI_Scatter_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1339},
+    {"MPI_Scatter_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1340},
+    {"MPI_Scatter_init", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1341},
+    {"MPI_Scatter_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1342},
+    {"MPI_Scatter_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1343},
+    {"MPI_Scatter_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1344},
+    {"MPI_Scatter_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1345},
+    {"MPI_Scatter_init", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1346},
+    {"MPI_Scatter_init", "root", "-1", MPI_ERR_ROOT, NULL, c1347},
+    {"MPI_Scatter_init", "root", "size", MPI_ERR_ROOT, NULL, c1348},
+    {"MPI_Scatter_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1349},
+    {"MPI_Scatter_init", "comm", "freed", MPI_ERR_COMM, NULL, c1350},
+    {"MPI_Scatter_init", "info", "bogus", MPI_ERR_INFO, NULL, c1351},
+    {"MPI_Scatter_init", "request", "NULL", MPI_ERR_ARG, NULL, c1352},
+    {"MPI_Scatterv", "-", "all valid", MPI_SUCCESS, NULL, c1353},
+    {"MPI_Scatterv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1354},
+    {"MPI_Scatterv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1355},
+    {"MPI_Scatterv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1356},
+    {"MPI_Scatterv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1357},
+    {"MPI_Scatterv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1358},
+    {"MPI_Scatterv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1359},
+    {"MPI_Scatterv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1360},
+    {"MPI_Scatterv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1361},
+    {"MPI_Scatterv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1362},
+    {"MPI_Scatterv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1363},
+    {"MPI_Scatterv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1364},
+    {"MPI_Scatterv", "root", "-1", MPI_ERR_ROOT, NULL, c1365},
+    {"MPI_Scatterv", "root", "size", MPI_ERR_ROOT, NULL, c1366},
+    {"MPI_Scatterv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1367},
+    {"MPI_Scatterv", "comm", "freed", MPI_ERR_COMM, NULL, c1368},
+    {"MPI_Scatterv_init", "-", "all valid", MPI_SUCCESS, NULL, c1369},
+    {"MPI_Scatterv_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1370},
+    {"MPI_Scatterv_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1371},
+    {"MPI_Scatterv_init", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1372},
+    {"MPI_Scatterv_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1373},
+    {"MPI_Scatterv_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1374},
+    {"MPI_Scatterv_init", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1375},
+    {"MPI_Scatterv_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1376},
+    {"MPI_Scatterv_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1377},
+    {"MPI_Scatterv_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1378},
+    {"MPI_Scatterv_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1379},
+    {"MPI_Scatterv_init", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1380},
+    {"MPI_Scatterv_init", "root", "-1", MPI_ERR_ROOT, NULL, c1381},
+    {"MPI_Scatterv_init", "root", "size", MPI_ERR_ROOT, NULL, c1382},
+    {"MPI_Scatterv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1383},
+    {"MPI_Scatterv_init", "comm", "freed", MPI_ERR_COMM, NULL, c1384},
+    {"MPI_Scatterv_init", "info", "bogus", MPI_ERR_INFO, NULL, c1385},
+    {"MPI_Scatterv_init", "request", "NULL", MPI_ERR_ARG, NULL, c1386},
+    {"MPI_Send", "-", "all valid", MPI_SUCCESS, NULL, c1387},
+    {"MPI_Send", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1388},
+    {"MPI_Send", "count", "-1", MPI_ERR_COUNT, NULL, c1389},
+    {"MPI_Send", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1390},
+    {"MPI_Send", "datatype", "freed", MPI_ERR_TYPE, NULL, c1391},
+    {"MPI_Send", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1392},
+    {"MPI_Send", "dest", "size", MPI_ERR_RANK, NULL, c1393},
+    {"MPI_Send", "dest", "-5", MPI_ERR_RANK, NULL, c1394},
+    {"MPI_Send", "tag", "-5", MPI_ERR_TAG, NULL, c1395},
+    {"MPI_Send", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1396},
+    {"MPI_Send", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1397},
+    {"MPI_Send", "comm", "freed", MPI_ERR_COMM, NULL, c1398},
+    {"MPI_Send_init", "-", "all valid", MPI_SUCCESS, NULL, c1399},
+    {"MPI_Send_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1400},
+    {"MPI_Send_init", "count", "-1", MPI_ERR_COUNT, NULL, c1401},
+    {"MPI_Send_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1402},
+    {"MPI_Send_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1403},
+    {"MPI_Send_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1404},
+    {"MPI_Send_init", "dest", "size", MPI_ERR_RANK, NULL, c1405},
+    {"MPI_Send_init", "dest", "-5", MPI_ERR_RANK, NULL, c1406},
+    {"MPI_Send_init", "tag", "-5", MPI_ERR_TAG, NULL, c1407},
+    {"MPI_Send_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1408},
+    {"MPI_Send_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1409},
+    {"MPI_Send_init", "comm", "freed", MPI_ERR_COMM, NULL, c1410},
+    {"MPI_Send_init", "request", "NULL", MPI_ERR_ARG, NULL, c1411},
+    {"MPI_Sendrecv", "-", "all valid", MPI_SUCCESS, NULL, c1412},
+    {"MPI_Sendrecv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1413},
+    {"MPI_Sendrecv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1414},
+    {"MPI_Sendrecv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1415},
+    {"MPI_Sendrecv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1416},
+    {"MPI_Sendrecv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1417},
+    {"MPI_Sendrecv", "dest", "size", MPI_ERR_RANK, NULL, c1418},
+    {"MPI_Sendrecv", "dest", "-5", MPI_ERR_RANK, NULL, c1419},
+    {"MPI_Sendrecv", "sendtag", "-5", MPI_ERR_TAG, NULL, c1420},
+    {"MPI_Sendrecv", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1421},
+    {"MPI_Sendrecv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1422},
+    {"MPI_Sendrecv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1423},
+    {"MPI_Sendrecv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1424},
+    {"MPI_Sendrecv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1425},
+    {"MPI_Sendrecv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1426},
+    {"MPI_Sendrecv", "source", "size", MPI_ERR_RANK, NULL, c1427},
+    {"MPI_Sendrecv", "source", "-5", MPI_ERR_RANK, NULL, c1428},
+    {"MPI_Sendrecv", "recvtag", "-5", MPI_ERR_TAG, NULL, c1429},
+    {"MPI_Sendrecv", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1430},
+    {"MPI_Sendrecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1431},
+    {"MPI_Sendrecv", "comm", "freed", MPI_ERR_COMM, NULL, c1432},
+    {"MPI_Sendrecv", "status", "NULL", MPI_ERR_ARG, NULL, c1433},
+    {"MPI_Sendrecv_replace", "-", "all valid", MPI_SUCCESS, NULL, c1434},
+    {"MPI_Sendrecv_replace", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1435},
+    {"MPI_Sendrecv_replace", "count", "-1", MPI_ERR_COUNT, NULL, c1436},
+    {"MPI_Sendrecv_replace", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1437},
+    {"MPI_Sendrecv_replace", "datatype", "freed", MPI_ERR_TYPE, NULL, c1438},
+    {"MPI_Sendrecv_replace", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1439},
+    {"MPI_Sendrecv_replace", "dest", "size", MPI_ERR_RANK, NULL, c1440},
+    {"MPI_Sendrecv_replace", "dest", "-5", MPI_ERR_RANK, NULL, c1441},
+    {"MPI_Sendrecv_replace", "sendtag", "-5", MPI_ERR_TAG, NULL, c1442},
+    {"MPI_Sendrecv_replace", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1443},
+    {"MPI_Sendrecv_replace", "source", "size", MPI_ERR_RANK, NULL, c1444},
+    {"MPI_Sendrecv_replace", "source", "-5", MPI_ERR_RANK, NULL, c1445},
+    {"MPI_Sendrecv_replace", "recvtag", "-5", MPI_ERR_TAG, NULL, c1446},
+    {"MPI_Sendrecv_replace", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1447},
+    {"MPI_Sendrecv_replace", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1448},
+    {"MPI_Sendrecv_replace", "comm", "freed", MPI_ERR_COMM, NULL, c1449},
+    {"MPI_Sendrecv_replace", "status", "NULL", MPI_ERR_ARG, NULL, c1450},
+    {"MPI_Ssend", "-", "all valid", MPI_SUCCESS, NULL, c1451},
+    {"MPI_Ssend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1452},
+    {"MPI_Ssend", "count", "-1", MPI_ERR_COUNT, NULL, c1453},
+    {"MPI_Ssend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1454},
+    {"MPI_Ssend", "datatype", "freed", MPI_ERR_TYPE, NULL, c1455},
+    {"MPI_Ssend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1456},
+    {"MPI_Ssend", "dest", "size", MPI_ERR_RANK, NULL, c1457},
+    {"MPI_Ssend", "dest", "-5", MPI_ERR_RANK, NULL, c1458},
+    {"MPI_Ssend", "tag", "-5", MPI_ERR_TAG, NULL, c1459},
+    {"MPI_Ssend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1460},
+    {"MPI_Ssend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1461},
+    {"MPI_Ssend", "comm", "freed", MPI_ERR_COMM, NULL, c1462},
+    {"MPI_Ssend_init", "-", "all valid", MPI_SUCCESS, NULL, c1463},
+    {"MPI_Ssend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1464},
+    {"MPI_Ssend_init", "count", "-1", MPI_ERR_COUNT, NULL, c1465},
+    {"MPI_Ssend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1466},
+    {"MPI_Ssend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1467},
+    {"MPI_Ssend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1468},
+    {"MPI_Ssend_init", "dest", "size", MPI_ERR_RANK, NULL, c1469},
+    {"MPI_Ssend_init", "dest", "-5", MPI_ERR_RANK, NULL, c1470},
+    {"MPI_Ssend_init", "tag", "-5", MPI_ERR_TAG, NULL, c1471},
+    {"MPI_Ssend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1472},
+    {"MPI_Ssend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1473},
+    {"MPI_Ssend_init", "comm", "freed", MPI_ERR_COMM, NULL, c1474},
+    {"MPI_Ssend_init", "request", "NULL", MPI_ERR_ARG, NULL, c1475},
+    {"MPI_Start", "-", "all valid", MPI_SUCCESS, NULL, c1476},
+    {"MPI_Start", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c1477},
+    {"MPI_Start", "request", "&freed", MPI_ERR_REQUEST, NULL, c1478},
+    {"MPI_Start", "request", "NULL", MPI_ERR_ARG, NULL, c1479},
+    {"MPI_Startall", "-", "all valid", MPI_SUCCESS, NULL, c1480},
+    {"MPI_Startall", "count", "-1", MPI_ERR_COUNT, NULL, c1481},
+    {"MPI_Startall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1482},
+    {"MPI_Startall", "array_of_requests", "{MPI_REQUEST_NULL}", MPI_ERR_REQUEST, NULL, c1483},
+    {"MPI_Startall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1484},
+    {"MPI_Status_c2f", "-", "all valid", MPI_SUCCESS, NULL, c1485},
+    {"MPI_Status_c2f", "c_status", "NULL", MPI_ERR_ARG, NULL, c1486},
+    {"MPI_Status_c2f", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c1487},
+    {"MPI_Status_c2f", "f_status", "NULL", MPI_ERR_ARG, NULL, c1488},
+    {"MPI_Status_c2f08", "-", "all valid", MPI_SUCCESS, NULL, c1489},
+    {"MPI_Status_c2f08", "c_status", "NULL", MPI_ERR_ARG, NULL, c1490},
+    {"MPI_Status_c2f08", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c1491},
+    {"MPI_Status_c2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1492},
+    {"MPI_Status_f082c", "-", "all valid", MPI_SUCCESS, NULL, c1493},
+    {"MPI_Status_f082c", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1494},
+    {"MPI_Status_f082c", "c_status", "NULL", MPI_ERR_ARG, NULL, c1495},
+    {"MPI_Status_f082f", "-", "all valid", MPI_SUCCESS, NULL, c1496},
+    {"MPI_Status_f082f", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1497},
+    {"MPI_Status_f082f", "f_status", "NULL", MPI_ERR_ARG, NULL, c1498},
+    {"MPI_Status_f2c", "-", "all valid", MPI_SUCCESS, NULL, c1499},
+    {"MPI_Status_f2c", "f_status", "NULL", MPI_ERR_ARG, NULL, c1500},
+    {"MPI_Status_f2c", "c_status", "NULL", MPI_ERR_ARG, NULL, c1501},
+    {"MPI_Status_f2f08", "-", "all valid", MPI_SUCCESS, NULL, c1502},
+    {"MPI_Status_f2f08", "f_status", "NULL", MPI_ERR_ARG, NULL, c1503},
+    {"MPI_Status_f2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1504},
+    {"MPI_Status_get_error", "-", "all valid", MPI_SUCCESS, NULL, c1505},
+    {"MPI_Status_get_error", "status", "NULL", MPI_ERR_ARG, NULL, c1506},
+    {"MPI_Status_get_error", "err", "NULL", MPI_ERR_ARG, NULL, c1507},
+    {"MPI_Status_get_source", "-", "all valid", MPI_SUCCESS, NULL, c1508},
+    {"MPI_Status_get_source", "status", "NULL", MPI_ERR_ARG, NULL, c1509},
+    {"MPI_Status_get_source", "source", "NULL", MPI_ERR_ARG, NULL, c1510},
+    {"MPI_Status_get_tag", "-", "all valid", MPI_SUCCESS, NULL, c1511},
+    {"MPI_Status_get_tag", "status", "NULL", MPI_ERR_ARG, NULL, c1512},
+    {"MPI_Status_get_tag", "tag", "NULL", MPI_ERR_ARG, NULL, c1513},
+    {"MPI_Status_set_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c1514},
+    {"MPI_Status_set_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c1515},
+    {"MPI_Status_set_elements", "-", "all valid", MPI_SUCCESS, NULL, c1516},
+    {"MPI_Status_set_elements", "status", "NULL", MPI_ERR_ARG, NULL, c1517},
+    {"MPI_Status_set_elements", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1518},
+    {"MPI_Status_set_elements", "datatype", "freed", MPI_ERR_TYPE, NULL, c1519},
+    {"MPI_Status_set_elements", "count", "-1", MPI_ERR_COUNT, NULL, c1520},
+    {"MPI_Status_set_elements_c", "-", "all valid", MPI_SUCCESS, NULL, c1521},
+    {"MPI_Status_set_elements_c", "status", "NULL", MPI_ERR_ARG, NULL, c1522},
+    {"MPI_Status_set_elements_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1523},
+    {"MPI_Status_set_elements_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1524},
+    {"MPI_Status_set_elements_c", "count", "-1", MPI_ERR_COUNT, NULL, c1525},
+    {"MPI_Status_set_elements_x", "-", "all valid", MPI_SUCCESS, NULL, c1526},
+    {"MPI_Status_set_elements_x", "status", "NULL", MPI_ERR_ARG, NULL, c1527},
+    {"MPI_Status_set_elements_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1528},
+    {"MPI_Status_set_elements_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1529},
+    {"MPI_Status_set_elements_x", "count", "-1", MPI_ERR_COUNT, NULL, c1530},
+    {"MPI_Status_set_error", "-", "all valid", MPI_SUCCESS, NULL, c1531},
+    {"MPI_Status_set_error", "status", "NULL", MPI_ERR_ARG, NULL, c1532},
+    {"MPI_Status_set_source", "-", "all valid", MPI_SUCCESS, NULL, c1533},
+    {"MPI_Status_set_source", "status", "NULL", MPI_ERR_ARG, NULL, c1534},
+    {"MPI_Status_set_tag", "-", "all valid", MPI_SUCCESS, NULL, c1535},
+    {"MPI_Status_set_tag", "status", "NULL", MPI_ERR_ARG, NULL, c1536},
+    {"MPI_T_category_changed", "-", "all valid", MPI_SUCCESS, NULL, c1537},
+    {"MPI_T_category_changed", "update_number", "NULL", MPI_ERR_ARG, NULL, c1538},
+    {"MPI_T_category_get_categories", "-", "all valid", MPI_SUCCESS, NULL, c1539},
+    {"MPI_T_category_get_categories", "len", "-1", MPI_ERR_ARG, NULL, c1540},
+    {"MPI_T_category_get_categories", "indices", "NULL", MPI_ERR_ARG, NULL, c1541},
+    {"MPI_T_category_get_cvars", "-", "all valid", MPI_SUCCESS, NULL, c1542},
+    {"MPI_T_category_get_cvars", "len", "-1", MPI_ERR_ARG, NULL, c1543},
+    {"MPI_T_category_get_cvars", "indices", "NULL", MPI_ERR_ARG, NULL, c1544},
+    {"MPI_T_category_get_events", "-", "all valid", MPI_SUCCESS, NULL, c1545},
+    {"MPI_T_category_get_events", "len", "-1", MPI_ERR_ARG, NULL, c1546},
+    {"MPI_T_category_get_events", "indices", "NULL", MPI_ERR_ARG, NULL, c1547},
+    {"MPI_T_category_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1548},
+    {"MPI_T_category_get_index", "name", "NULL", MPI_ERR_ARG, NULL, c1549},
+    {"MPI_T_category_get_index", "cat_index", "NULL", MPI_ERR_ARG, NULL, c1550},
+    {"MPI_T_category_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1551},
+    {"MPI_T_category_get_info", "name", "NULL", MPI_ERR_ARG, NULL, c1552},
+    {"MPI_T_category_get_info", "name_len", "NULL", MPI_ERR_ARG, NULL, c1553},
+    {"MPI_T_category_get_info", "desc", "NULL", MPI_ERR_ARG, NULL, c1554},
+    {"MPI_T_category_get_info", "desc_len", "NULL", MPI_ERR_ARG, NULL, c1555},
+    {"MPI_T_category_get_info", "num_cvars", "NULL", MPI_ERR_ARG, NULL, c1556},
+    {"MPI_T_category_get_info", "num_pvars", "NULL", MPI_ERR_ARG, NULL, c1557},
+    {"MPI_T_category_get_info", "num_categories", "NULL", MPI_ERR_ARG, NULL, c1558},
+    {"MPI_T_category_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1559},
+    {"MPI_T_category_get_num", "num_cat", "NULL", MPI_ERR_ARG, NULL, c1560},
+    {"MPI_T_category_get_num_events", "-", "all valid", MPI_SUCCESS, NULL, c1561},
+    {"MPI_T_category_get_num_events", "num_events", "NULL", MPI_ERR_ARG, NULL, c1562},
+    {"MPI_T_category_get_pvars", "-", "all valid", MPI_SUCCESS, NULL, c1563},
+    {"MPI_T_category_get_pvars", "len", "-1", MPI_ERR_ARG, NULL, c1564},
+    {"MPI_T_category_get_pvars", "indices", "NULL", MPI_ERR_ARG, NULL, c1565},
+    {"MPI_T_cvar_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1566},
+    {"MPI_T_cvar_get_index", "name", "NULL", MPI_ERR_ARG, NULL, c1567},
+    {"MPI_T_cvar_get_index", "cvar_index", "NULL", MPI_ERR_ARG, NULL, c1568},
+    {"MPI_T_cvar_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1569},
+    {"MPI_T_cvar_get_info", "name", "NULL", MPI_ERR_ARG, NULL, c1570},
+    {"MPI_T_cvar_get_info", "name_len", "NULL", MPI_ERR_ARG, NULL, c1571},
+    {"MPI_T_cvar_get_info", "verbosity", "NULL", MPI_ERR_ARG, NULL, c1572},
+    {"MPI_T_cvar_get_info", "datatype", "NULL", MPI_ERR_ARG, NULL, c1573},
+    {"MPI_T_cvar_get_info", "enumtype", "NULL", MPI_ERR_ARG, NULL, c1574},
+    {"MPI_T_cvar_get_info", "desc", "NULL", MPI_ERR_ARG, NULL, c1575},
+    {"MPI_T_cvar_get_info", "desc_len", "NULL", MPI_ERR_ARG, NULL, c1576},
+    {"MPI_T_cvar_get_info", "bind", "NULL", MPI_ERR_ARG, NULL, c1577},
+    {"MPI_T_cvar_get_info", "scope", "NULL", MPI_ERR_ARG, NULL, c1578},
+    {"MPI_T_cvar_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1579},
+    {"MPI_T_cvar_get_num", "num_cvar", "NULL", MPI_ERR_ARG, NULL, c1580},
+    {"MPI_T_event_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1581},
+    {"MPI_T_event_get_index", "name", "NULL", MPI_ERR_ARG, NULL, c1582},
+    {"MPI_T_event_get_index", "event_index", "NULL", MPI_ERR_ARG, NULL, c1583},
+    {"MPI_T_event_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1584},
+    {"MPI_T_event_get_num", "num_events", "NULL", MPI_ERR_ARG, NULL, c1585},
+    {"MPI_T_finalize", "-", "all valid", MPI_SUCCESS, NULL, c1586},
+    {"MPI_T_init_thread", "-", "all valid", MPI_SUCCESS, NULL, c1587},
+    {"MPI_T_init_thread", "provided", "NULL", MPI_ERR_ARG, NULL, c1588},
+    {"MPI_T_pvar_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1589},
+    {"MPI_T_pvar_get_index", "name", "NULL", MPI_ERR_ARG, NULL, c1590},
+    {"MPI_T_pvar_get_index", "pvar_index", "NULL", MPI_ERR_ARG, NULL, c1591},
+    {"MPI_T_pvar_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1592},
+    {"MPI_T_pvar_get_info", "name", "NULL", MPI_ERR_ARG, NULL, c1593},
+    {"MPI_T_pvar_get_info", "name_len", "NULL", MPI_ERR_ARG, NULL, c1594},
+    {"MPI_T_pvar_get_info", "verbosity", "NULL", MPI_ERR_ARG, NULL, c1595},
+    {"MPI_T_pvar_get_info", "var_class", "NULL", MPI_ERR_ARG, NULL, c1596},
+    {"MPI_T_pvar_get_info", "datatype", "NULL", MPI_ERR_ARG, NULL, c1597},
+    {"MPI_T_pvar_get_info", "enumtype", "NULL", MPI_ERR_ARG, NULL, c1598},
+    {"MPI_T_pvar_get_info", "desc", "NULL", MPI_ERR_ARG, NULL, c1599},
+    {"MPI_T_pvar_get_info", "desc_len", "NULL", MPI_ERR_ARG, NULL, c1600},
+    {"MPI_T_pvar_get_info", "bind", "NULL", MPI_ERR_ARG, NULL, c1601},
+    {"MPI_T_pvar_get_info", "readonly", "NULL", MPI_ERR_ARG, NULL, c1602},
+    {"MPI_T_pvar_get_info", "continuous", "NULL", MPI_ERR_ARG, NULL, c1603},
+    {"MPI_T_pvar_get_info", "atomic", "NULL", MPI_ERR_ARG, NULL, c1604},
+    {"MPI_T_pvar_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1605},
+    {"MPI_T_pvar_get_num", "num_pvar", "NULL", MPI_ERR_ARG, NULL, c1606},
+    {"MPI_T_pvar_session_create", "-", "all valid", MPI_SUCCESS, NULL, c1607},
+    {"MPI_T_pvar_session_create", "pe_session", "NULL", MPI_ERR_ARG, NULL, c1608},
+    {"MPI_T_source_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1609},
+    {"MPI_T_source_get_info", "name", "NULL", MPI_ERR_ARG, NULL, c1610},
+    {"MPI_T_source_get_info", "name_len", "NULL", MPI_ERR_ARG, NULL, c1611},
+    {"MPI_T_source_get_info", "desc", "NULL", MPI_ERR_ARG, NULL, c1612},
+    {"MPI_T_source_get_info", "desc_len", "NULL", MPI_ERR_ARG, NULL, c1613},
+    {"MPI_T_source_get_info", "ordering", "NULL", MPI_ERR_ARG, NULL, c1614},
+    {"MPI_T_source_get_info", "ticks_per_second", "NULL", MPI_ERR_ARG, NULL, c1615},
+    {"MPI_T_source_get_info", "max_ticks", "NULL", MPI_ERR_ARG, NULL, c1616},
+    {"MPI_T_source_get_info", "info", "NULL", MPI_ERR_ARG, NULL, c1617},
+    {"MPI_T_source_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1618},
+    {"MPI_T_source_get_num", "num_sources", "NULL", MPI_ERR_ARG, NULL, c1619},
+    {"MPI_T_source_get_timestamp", "-", "all valid", MPI_SUCCESS, NULL, c1620},
+    {"MPI_T_source_get_timestamp", "timestamp", "NULL", MPI_ERR_ARG, NULL, c1621},
+    {"MPI_Test", "-", "all valid", MPI_SUCCESS, NULL, c1622},
+    {"MPI_Test", "request", "&freed", MPI_ERR_REQUEST, NULL, c1623},
+    {"MPI_Test", "request", "NULL", MPI_ERR_ARG, NULL, c1624},
+    {"MPI_Test", "flag", "NULL", MPI_ERR_ARG, NULL, c1625},
+    {"MPI_Test", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c1626},
+    {"MPI_Test_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c1627},
+    {"MPI_Test_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c1628},
+    {"MPI_Test_cancelled", "flag", "NULL", MPI_ERR_ARG, NULL, c1629},
+    {"MPI_Testall", "-", "all valid", MPI_SUCCESS, NULL, c1630},
+    {"MPI_Testall", "count", "-1", MPI_ERR_COUNT, NULL, c1631},
+    {"MPI_Testall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1632},
+    {"MPI_Testall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1633},
+    {"MPI_Testall", "flag", "NULL", MPI_ERR_ARG, NULL, c1634},
+    {"MPI_Testall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1635},
+    {"MPI_Testany", "-", "all valid", MPI_SUCCESS, NULL, c1636},
+    {"MPI_Testany", "count", "-1", MPI_ERR_COUNT, NULL, c1637},
+    {"MPI_Testany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1638},
+    {"MPI_Testany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1639},
+    {"MPI_Testany", "index", "NULL", MPI_ERR_ARG, NULL, c1640},
+    {"MPI_Testany", "flag", "NULL", MPI_ERR_ARG, NULL, c1641},
+    {"MPI_Testany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1642},
+    {"MPI_Testsome", "-", "all valid", MPI_SUCCESS, NULL, c1643},
+    {"MPI_Testsome", "incount", "-1", MPI_ERR_COUNT, NULL, c1644},
+    {"MPI_Testsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1645},
+    {"MPI_Testsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1646},
+    {"MPI_Testsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c1647},
+    {"MPI_Testsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c1648},
+    {"MPI_Testsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1649},
+    {"MPI_Topo_test", "-", "all valid", MPI_SUCCESS, NULL, c1650},
+    {"MPI_Topo_test", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1651},
+    {"MPI_Topo_test", "comm", "freed", MPI_ERR_COMM, NULL, c1652},
+    {"MPI_Topo_test", "status", "NULL", MPI_ERR_ARG, NULL, c1653},
+    {"MPI_Type_commit", "-", "all valid", MPI_SUCCESS, NULL, c1654},
+    {"MPI_Type_commit", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1655},
+    {"MPI_Type_commit", "datatype", "&freed", MPI_ERR_TYPE, NULL, c1656},
+    {"MPI_Type_commit", "datatype", "NULL", MPI_ERR_ARG, NULL, c1657},
+    {"MPI_Type_contiguous", "-", "all valid", MPI_SUCCESS, NULL, c1658},
+    {"MPI_Type_contiguous", "count", "-1", MPI_ERR_COUNT, NULL, c1659},
+    {"MPI_Type_contiguous", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1660},
+    {"MPI_Type_contiguous", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1661},
+    {"MPI_Type_contiguous", "newtype", "NULL", MPI_ERR_ARG, NULL, c1662},
+    {"MPI_Type_create_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c1663},
+    {"MPI_Type_create_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c1664},
+    {"MPI_Type_create_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1665},
+    {"MPI_Type_create_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1666},
+    {"MPI_Type_create_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1667},
+    {"MPI_Type_create_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c1668},
+    {"MPI_Type_create_hindexed_block", "-", "all valid", MPI_SUCCESS, NULL, c1669},
+    {"MPI_Type_create_hindexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c1670},
+    {"MPI_Type_create_hindexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1671},
+    {"MPI_Type_create_hindexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1672},
+    {"MPI_Type_create_hindexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1673},
+    {"MPI_Type_create_hindexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c1674},
+    {"MPI_Type_create_hvector", "-", "all valid", MPI_SUCCESS, NULL, c1675},
+    {"MPI_Type_create_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c1676},
+    {"MPI_Type_create_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1677},
+    {"MPI_Type_create_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1678},
+    {"MPI_Type_create_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1679},
+    {"MPI_Type_create_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1680},
+    {"MPI_Type_create_indexed_block", "-", "all valid", MPI_SUCCESS, NULL, c1681},
+    {"MPI_Type_create_indexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c1682},
+    {"MPI_Type_create_indexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1683},
+    {"MPI_Type_create_indexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1684},
+    {"MPI_Type_create_indexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1685},
+    {"MPI_Type_create_indexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c1686},
+    {"MPI_Type_create_resized", "-", "all valid", MPI_SUCCESS, NULL, c1687},
+    {"MPI_Type_create_resized", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1688},
+    {"MPI_Type_create_resized", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1689},
+    {"MPI_Type_create_resized", "newtype", "NULL", MPI_ERR_ARG, NULL, c1690},
+    {"MPI_Type_create_struct", "-", "all valid", MPI_SUCCESS, NULL, c1691},
+    {"MPI_Type_create_struct", "count", "-1", MPI_ERR_COUNT, NULL, c1692},
+    {"MPI_Type_create_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1693},
+    {"MPI_Type_create_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1694},
+    {"MPI_Type_create_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c1695},
+    {"MPI_Type_delete_attr", "-", "all valid", MPI_SUCCESS, NULL, c1696},
+    {"MPI_Type_delete_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1697},
+    {"MPI_Type_delete_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c1698},
+    {"MPI_Type_delete_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1699},
+    {"MPI_Type_delete_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c1700},
+    {"MPI_Type_dup", "-", "all valid", MPI_SUCCESS, NULL, c1701},
+    {"MPI_Type_dup", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1702},
+    {"MPI_Type_dup", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1703},
+    {"MPI_Type_dup", "newtype", "NULL", MPI_ERR_ARG, NULL, c1704},
+    {"MPI_Type_extent", "-", "all valid", MPI_SUCCESS, NULL, c1705},
+    {"MPI_Type_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1706},
+    {"MPI_Type_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1707},
+    {"MPI_Type_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c1708},
+    {"MPI_Type_free", "-", "all valid", MPI_SUCCESS, NULL, c1709},
+    {"MPI_Type_free", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1710},
+    {"MPI_Type_free", "datatype", "&freed", MPI_ERR_TYPE, NULL, c1711},
+    {"MPI_Type_free", "datatype", "NULL", MPI_ERR_ARG, NULL, c1712},
+    {"MPI_Type_free", "datatype", "&MPI_INT", MPI_ERR_TYPE, NULL, c1713},
+    {"MPI_Type_get_attr", "-", "all valid", MPI_SUCCESS, NULL, c1714},
+    {"MPI_Type_get_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1715},
+    {"MPI_Type_get_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c1716},
+    {"MPI_Type_get_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1717},
+    {"MPI_Type_get_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c1718},
+    {"MPI_Type_get_attr", "attribute_val", "NULL", MPI_ERR_ARG, NULL, c1719},
+    {"MPI_Type_get_attr", "flag", "NULL", MPI_ERR_ARG, NULL, c1720},
+    {"MPI_Type_get_contents", "-", "all valid", MPI_SUCCESS, NULL, c1721},
+    {"MPI_Type_get_contents", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1722},
+    {"MPI_Type_get_contents", "datatype", "freed", MPI_ERR_TYPE, NULL, c1723},
+    {"MPI_Type_get_contents", "datatype", "MPI_INT", MPI_ERR_TYPE, NULL, c1724},
+    {"MPI_Type_get_contents", "array_of_integers", "NULL", MPI_ERR_ARG, NULL, c1725},
+    {"MPI_Type_get_contents", "array_of_addresses", "NULL", MPI_ERR_ARG, NULL, c1726},
+    {"MPI_Type_get_contents", "array_of_datatypes", "NULL", MPI_ERR_ARG, NULL, c1727},
+    {"MPI_Type_get_envelope", "-", "all valid", MPI_SUCCESS, NULL, c1728},
+    {"MPI_Type_get_envelope", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1729},
+    {"MPI_Type_get_envelope", "datatype", "freed", MPI_ERR_TYPE, NULL, c1730},
+    {"MPI_Type_get_envelope", "num_integers", "NULL", MPI_ERR_ARG, NULL, c1731},
+    {"MPI_Type_get_envelope", "num_addresses", "NULL", MPI_ERR_ARG, NULL, c1732},
+    {"MPI_Type_get_envelope", "num_datatypes", "NULL", MPI_ERR_ARG, NULL, c1733},
+    {"MPI_Type_get_envelope", "combiner", "NULL", MPI_ERR_ARG, NULL, c1734},
+    {"MPI_Type_get_extent", "-", "all valid", MPI_SUCCESS, NULL, c1735},
+    {"MPI_Type_get_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1736},
+    {"MPI_Type_get_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1737},
+    {"MPI_Type_get_extent", "lb", "NULL", MPI_ERR_ARG, NULL, c1738},
+    {"MPI_Type_get_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c1739},
+    {"MPI_Type_get_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c1740},
+    {"MPI_Type_get_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1741},
+    {"MPI_Type_get_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1742},
+    {"MPI_Type_get_extent_x", "lb", "NULL", MPI_ERR_ARG, NULL, c1743},
+    {"MPI_Type_get_extent_x", "extent", "NULL", MPI_ERR_ARG, NULL, c1744},
+    {"MPI_Type_get_name", "-", "all valid", MPI_SUCCESS, NULL, c1745},
+    {"MPI_Type_get_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1746},
+    {"MPI_Type_get_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c1747},
+    {"MPI_Type_get_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c1748},
+    {"MPI_Type_get_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c1749},
+    {"MPI_Type_get_true_extent", "-", "all valid", MPI_SUCCESS, NULL, c1750},
+    {"MPI_Type_get_true_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1751},
+    {"MPI_Type_get_true_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1752},
+    {"MPI_Type_get_true_extent", "true_lb", "NULL", MPI_ERR_ARG, NULL, c1753},
+    {"MPI_Type_get_true_extent", "true_extent", "NULL", MPI_ERR_ARG, NULL, c1754},
+    {"MPI_Type_get_true_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c1755},
+    {"MPI_Type_get_true_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1756},
+    {"MPI_Type_get_true_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1757},
+    {"MPI_Type_get_true_extent_x", "true_lb", "NULL", MPI_ERR_ARG, NULL, c1758},
+    {"MPI_Type_get_true_extent_x", "true_extent", "NULL", MPI_ERR_ARG, NULL, c1759},
+    {"MPI_Type_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c1760},
+    {"MPI_Type_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c1761},
+    {"MPI_Type_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1762},
+    {"MPI_Type_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1763},
+    {"MPI_Type_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1764},
+    {"MPI_Type_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c1765},
+    {"MPI_Type_hvector", "-", "all valid", MPI_SUCCESS, NULL, c1766},
+    {"MPI_Type_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c1767},
+    {"MPI_Type_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1768},
+    {"MPI_Type_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1769},
+    {"MPI_Type_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1770},
+    {"MPI_Type_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1771},
+    {"MPI_Type_indexed", "-", "all valid", MPI_SUCCESS, NULL, c1772},
+    {"MPI_Type_indexed", "count", "-1", MPI_ERR_COUNT, NULL, c1773},
+    {"MPI_Type_indexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1774},
+    {"MPI_Type_indexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1775},
+    {"MPI_Type_indexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1776},
+    {"MPI_Type_indexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c1777},
+    {"MPI_Type_lb", "-", "all valid", MPI_SUCCESS, NULL, c1778},
+    {"MPI_Type_lb", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1779},
+    {"MPI_Type_lb", "datatype", "freed", MPI_ERR_TYPE, NULL, c1780},
+    {"MPI_Type_lb", "displacement", "NULL", MPI_ERR_ARG, NULL, c1781},
+    {"MPI_Type_set_attr", "-", "all valid", MPI_SUCCESS, NULL, c1782},
+    {"MPI_Type_set_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1783},
+    {"MPI_Type_set_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c1784},
+    {"MPI_Type_set_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1785},
+    {"MPI_Type_set_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c1786},
+    {"MPI_Type_set_name", "-", "all valid", MPI_SUCCESS, NULL, c1787},
+    {"MPI_Type_set_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1788},
+    {"MPI_Type_set_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c1789},
+    {"MPI_Type_set_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c1790},
+    {"MPI_Type_size", "-", "all valid", MPI_SUCCESS, NULL, c1791},
+    {"MPI_Type_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1792},
+    {"MPI_Type_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c1793},
+    {"MPI_Type_size", "size", "NULL", MPI_ERR_ARG, NULL, c1794},
+    {"MPI_Type_size_x", "-", "all valid", MPI_SUCCESS, NULL, c1795},
+    {"MPI_Type_size_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1796},
+    {"MPI_Type_size_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1797},
+    {"MPI_Type_size_x", "size", "NULL", MPI_ERR_ARG, NULL, c1798},
+    {"MPI_Type_struct", "-", "all valid", MPI_SUCCESS, NULL, c1799},
+    {"MPI_Type_struct", "count", "-1", MPI_ERR_COUNT, NULL, c1800},
+    {"MPI_Type_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1801},
+    {"MPI_Type_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1802},
+    {"MPI_Type_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c1803},
+    {"MPI_Type_ub", "-", "all valid", MPI_SUCCESS, NULL, c1804},
+    {"MPI_Type_ub", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1805},
+    {"MPI_Type_ub", "datatype", "freed", MPI_ERR_TYPE, NULL, c1806},
+    {"MPI_Type_ub", "displacement", "NULL", MPI_ERR_ARG, NULL, c1807},
+    {"MPI_Type_vector", "-", "all valid", MPI_SUCCESS, NULL, c1808},
+    {"MPI_Type_vector", "count", "-1", MPI_ERR_COUNT, NULL, c1809},
+    {"MPI_Type_vector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1810},
+    {"MPI_Type_vector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1811},
+    {"MPI_Type_vector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1812},
+    {"MPI_Type_vector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1813},
+    {"MPI_Unpack", "-", "all valid", MPI_SUCCESS, NULL, c1814},
+    {"MPI_Unpack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c1815},
+    {"MPI_Unpack", "insize", "-1", MPI_ERR_ARG, NULL, c1816},
+    {"MPI_Unpack", "position", "NULL", MPI_ERR_ARG, NULL, c1817},
+    {"MPI_Unpack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c1818},
+    {"MPI_Unpack", "outcount", "-1", MPI_ERR_COUNT, NULL, c1819},
+    {"MPI_Unpack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1820},
+    {"MPI_Unpack", "datatype", "freed", MPI_ERR_TYPE, NULL, c1821},
+    {"MPI_Unpack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1822},
+    {"MPI_Unpack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1823},
+    {"MPI_Unpack", "comm", "freed", MPI_ERR_COMM, NULL, c1824},
+    {"MPI_Wait", "-", "all valid", MPI_SUCCESS, NULL, c1825},
+    {"MPI_Wait", "request", "&freed", MPI_ERR_REQUEST, NULL, c1826},
+    {"MPI_Wait", "request", "NULL", MPI_ERR_ARG, NULL, c1827},
+    {"MPI_Wait", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1828},
+    {"MPI_Waitall", "-", "all valid", MPI_SUCCESS, NULL, c1829},
+    {"MPI_Waitall", "count", "-1", MPI_ERR_COUNT, NULL, c1830},
+    {"MPI_Waitall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1831},
+    {"MPI_Waitall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1832},
+    {"MPI_Waitall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1833},
+    {"MPI_Waitany", "-", "all valid", MPI_SUCCESS, NULL, c1834},
+    {"MPI_Waitany", "count", "-1", MPI_ERR_COUNT, NULL, c1835},
+    {"MPI_Waitany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1836},
+    {"MPI_Waitany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1837},
+    {"MPI_Waitany", "index", "NULL", MPI_ERR_ARG, NULL, c1838},
+    {"MPI_Waitany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1839},
+    {"MPI_Waitsome", "-", "all valid", MPI_SUCCESS, NULL, c1840},
+    {"MPI_Waitsome", "incount", "-1", MPI_ERR_COUNT, NULL, c1841},
+    {"MPI_Waitsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1842},
+    {"MPI_Waitsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1843},
+    {"MPI_Waitsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c1844},
+    {"MPI_Waitsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c1845},
+    {"MPI_Waitsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1846},
+    {"MPI_Win_create_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c1847},
+    {"MPI_Win_create_errhandler", "win_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c1848},
+    {"MPI_Win_create_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c1849},
 };
-const int es_ncases = 1801;
+const int es_ncases = 1850;
 
 const char es_not_covered[] =
     "  MPI_Attr_put: attribute_val: no role for kind ATTRIBUTE_VAL_10 (in void*)\n"
