@@ -1807,24 +1807,6 @@ int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_da
     return tern_err_unsupported("MPI_Get_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Get_count_c)
-int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
-{
-    (void)status;
-    (void)datatype;
-    (void)count;
-    return tern_err_unsupported("MPI_Get_count_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Get_elements_c)
-int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
-{
-    (void)status;
-    (void)datatype;
-    (void)count;
-    return tern_err_unsupported("MPI_Get_elements_c");
-}
-
 TERN_WEAK_ALIAS(MPI_Get_hw_resource_info)
 int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
 {
@@ -3057,81 +3039,6 @@ int PMPI_Open_port(MPI_Info info, char *port_name)
     return tern_err_unsupported("MPI_Open_port");
 }
 
-TERN_WEAK_ALIAS(MPI_Pack_c)
-int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
-                MPI_Count outsize, MPI_Count *position, MPI_Comm comm)
-{
-    (void)inbuf;
-    (void)incount;
-    (void)datatype;
-    (void)outbuf;
-    (void)outsize;
-    (void)position;
-    (void)comm;
-    return tern_err_unsupported("MPI_Pack_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Pack_external)
-int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
-                       void *outbuf, MPI_Aint outsize, MPI_Aint *position)
-{
-    (void)datarep;
-    (void)inbuf;
-    (void)incount;
-    (void)datatype;
-    (void)outbuf;
-    (void)outsize;
-    (void)position;
-    return tern_err_unsupported("MPI_Pack_external");
-}
-
-TERN_WEAK_ALIAS(MPI_Pack_external_c)
-int PMPI_Pack_external_c(const char datarep[], const void *inbuf, MPI_Count incount,
-                         MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
-                         MPI_Count *position)
-{
-    (void)datarep;
-    (void)inbuf;
-    (void)incount;
-    (void)datatype;
-    (void)outbuf;
-    (void)outsize;
-    (void)position;
-    return tern_err_unsupported("MPI_Pack_external_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Pack_external_size)
-int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
-                            MPI_Aint *size)
-{
-    (void)datarep;
-    (void)incount;
-    (void)datatype;
-    (void)size;
-    return tern_err_unsupported("MPI_Pack_external_size");
-}
-
-TERN_WEAK_ALIAS(MPI_Pack_external_size_c)
-int PMPI_Pack_external_size_c(const char datarep[], MPI_Count incount, MPI_Datatype datatype,
-                              MPI_Count *size)
-{
-    (void)datarep;
-    (void)incount;
-    (void)datatype;
-    (void)size;
-    return tern_err_unsupported("MPI_Pack_external_size_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Pack_size_c)
-int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size)
-{
-    (void)incount;
-    (void)datatype;
-    (void)comm;
-    (void)size;
-    return tern_err_unsupported("MPI_Pack_size_c");
-}
-
 TERN_WEAK_ALIAS(MPI_Parrived)
 int PMPI_Parrived(MPI_Request request, int partition, int *flag)
 {
@@ -4057,49 +3964,6 @@ int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
     (void)r;
     (void)newtype;
     return tern_err_unsupported("MPI_Type_create_f90_real");
-}
-
-TERN_WEAK_ALIAS(MPI_Unpack_c)
-int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
-                  MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm)
-{
-    (void)inbuf;
-    (void)insize;
-    (void)position;
-    (void)outbuf;
-    (void)outcount;
-    (void)datatype;
-    (void)comm;
-    return tern_err_unsupported("MPI_Unpack_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Unpack_external)
-int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
-                         MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype)
-{
-    (void)datarep;
-    (void)inbuf;
-    (void)insize;
-    (void)position;
-    (void)outbuf;
-    (void)outcount;
-    (void)datatype;
-    return tern_err_unsupported("MPI_Unpack_external");
-}
-
-TERN_WEAK_ALIAS(MPI_Unpack_external_c)
-int PMPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count insize,
-                           MPI_Count *position, void *outbuf, MPI_Count outcount,
-                           MPI_Datatype datatype)
-{
-    (void)datarep;
-    (void)inbuf;
-    (void)insize;
-    (void)position;
-    (void)outbuf;
-    (void)outcount;
-    (void)datatype;
-    return tern_err_unsupported("MPI_Unpack_external_c");
 }
 
 TERN_WEAK_ALIAS(MPI_Unpublish_name)

@@ -77,4 +77,17 @@ static inline struct tern_dt_arr tern_dt_arr_of(int large, const void *p)
     return a;
 }
 
+/* The packed buffer of MPI_Pack/Unpack(_external)(_c) (datatype_pack.c):
+ * position inside its size, room there for count elements of dt of
+ * elem_bytes packed bytes each, and the buffer present if anything moves;
+ * *bytes is how much moves.  The names are those of the call's arguments. */
+struct tern_comm;
+struct tern_packed_args {
+    const char *count, *buf, *size;
+};
+extern const struct tern_packed_args tern_pack_args, tern_unpack_args;
+int tern_check_packed(struct tern_comm *c, const char *fn, const struct tern_packed_args *a,
+                      MPI_Count count, const struct tern_datatype *dt, size_t elem_bytes,
+                      const void *buf, MPI_Count size, MPI_Count position, size_t *bytes);
+
 #endif

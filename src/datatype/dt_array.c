@@ -34,9 +34,9 @@ static void drop(struct tern_datatype *cur)
 static int finish(int combiner, const MPI_Count *ints, size_t nints, struct tern_datatype *old,
                   struct tern_datatype *cur, MPI_Aint extent, struct tern_datatype **out)
 {
-    struct tern_datatype *r;
+    struct tern_datatype *r = NULL;
     int rc = tern_dt_resized(cur, 0, extent, &r);
-    if (rc == MPI_SUCCESS) rc = step(rc, &cur, r);
+    rc = step(rc, &cur, r);
     if (rc == MPI_SUCCESS) rc = tern_dt_wrap(combiner, ints, nints, old, cur, out);
     drop(cur);
     return rc;
@@ -65,7 +65,7 @@ int tern_dt_subarray(int ndims, struct tern_dt_arr sizes, struct tern_dt_arr sub
     /* dimension k, fastest first */
     int c = order == MPI_ORDER_C;
     const MPI_Count *sz = ints + 1, *sub = ints + 1 + n, *st = ints + 1 + 2 * n;
-    struct tern_datatype *cur = NULL, *next;
+    struct tern_datatype *cur = NULL, *next = NULL;
     MPI_Aint stride = old->extent, disp = 0;
     int rc = MPI_SUCCESS;
     for (size_t k = 0; k < n && rc == MPI_SUCCESS; k++) {
@@ -76,13 +76,16 @@ int tern_dt_subarray(int ndims, struct tern_dt_arr sizes, struct tern_dt_arr sub
             break;
         }
         if (k == 0)
-            rc = step(tern_dt_contiguous(sub[d], TERN_CUR(cur, old), &next), &cur, next);
+            rc = tern_dt_contiguous(sub[d], TERN_CUR(cur, old), &next);
         else
-            rc = step(tern_dt_hvector(sub[d], 1, stride, cur, &next), &cur, next);
+            rc = tern_dt_hvector(sub[d], 1, stride, cur, &next);
+        rc = step(rc, &cur, next);
         if (rc == MPI_SUCCESS && !mul_ok(&stride, sz[d])) rc = MPI_ERR_ARG;
     }
-    if (rc == MPI_SUCCESS)
-        rc = step(tern_dt_hindexed_block(1, 1, &disp, cur, &next), &cur, next);
+    if (rc == MPI_SUCCESS) {
+        rc = tern_dt_hindexed_block(1, 1, &disp, cur, &next);
+        rc = step(rc, &cur, next);
+    }
     if (rc == MPI_SUCCESS)
         rc = finish(MPI_COMBINER_SUBARRAY, ints, nints, old, cur, stride, out);
     else
@@ -153,7 +156,7 @@ int tern_dt_darray(int size, int rank, int ndims, struct tern_dt_arr gsizes, con
 
     int c = order == MPI_ORDER_C;
     const MPI_Count *g = ints + 3;
-    struct tern_datatype *cur = NULL, *next;
+    struct tern_datatype *cur = NULL, *next = NULL;
     MPI_Aint stride = old->extent;
     int rc = MPI_SUCCESS;
     for (size_t k = 0; k < n && rc == MPI_SUCCESS; k++) {
@@ -166,12 +169,14 @@ int tern_dt_darray(int size, int rank, int ndims, struct tern_dt_arr gsizes, con
             break;
         }
         /* copies of the previous dimension's type, 'stride' bytes apart */
-        rc = step(tern_dt_resized(TERN_CUR(cur, old), 0, stride, &next), &cur, next);
+        rc = tern_dt_resized(TERN_CUR(cur, old), 0, stride, &next);
+        rc = step(rc, &cur, next);
         for (MPI_Count i = 0; i < nb && rc == MPI_SUCCESS; i++)
             if (__builtin_mul_overflow(st[i], stride, &st[i])) rc = MPI_ERR_ARG;
-        if (rc == MPI_SUCCESS)
-            rc = step(tern_dt_hindexed(nb, (struct tern_dt_arr){NULL, len}, st, cur, &next), &cur,
-                      next);
+        if (rc == MPI_SUCCESS) {
+            rc = tern_dt_hindexed(nb, (struct tern_dt_arr){NULL, len}, st, cur, &next);
+            rc = step(rc, &cur, next);
+        }
         if (rc == MPI_SUCCESS && !mul_ok(&stride, g[d])) rc = MPI_ERR_ARG;
         free(st);
         free(len);
