@@ -2485,759 +2485,821 @@ static int c382(void)
     return MPI_Get_count(&es_status0, MPI_INT, NULL);
 }
 
-/* MPI_Get_elements: - = all valid -> MPI_SUCCESS */
+/* MPI_Get_count_c: - = all valid -> MPI_SUCCESS */
 static int c383(void)
+{
+    return MPI_Get_count_c(&es_status0, MPI_INT, ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Get_count_c: status = NULL -> MPI_ERR_ARG */
+static int c384(void)
+{
+    return MPI_Get_count_c(NULL, MPI_INT, ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Get_count_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c385(void)
+{
+    return MPI_Get_count_c(&es_status0, MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Get_count_c: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c386(void)
+{
+    return MPI_Get_count_c(&es_status0, es_freed.type, ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Get_count_c: count = NULL -> MPI_ERR_ARG */
+static int c387(void)
+{
+    return MPI_Get_count_c(&es_status0, MPI_INT, NULL);
+}
+
+/* MPI_Get_elements: - = all valid -> MPI_SUCCESS */
+static int c388(void)
 {
     return MPI_Get_elements(&es_status0, MPI_INT, ES_OUT(int, 2));
 }
 
 /* MPI_Get_elements: status = NULL -> MPI_ERR_ARG */
-static int c384(void)
+static int c389(void)
 {
     return MPI_Get_elements(NULL, MPI_INT, ES_OUT(int, 2));
 }
 
 /* MPI_Get_elements: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c385(void)
+static int c390(void)
 {
     return MPI_Get_elements(&es_status0, MPI_DATATYPE_NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Get_elements: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c386(void)
+static int c391(void)
 {
     return MPI_Get_elements(&es_status0, es_freed.type, ES_OUT(int, 2));
 }
 
 /* MPI_Get_elements: count = NULL -> MPI_ERR_ARG */
-static int c387(void)
+static int c392(void)
 {
     return MPI_Get_elements(&es_status0, MPI_INT, NULL);
 }
 
+/* MPI_Get_elements_c: - = all valid -> MPI_SUCCESS */
+static int c393(void)
+{
+    return MPI_Get_elements_c(&es_status0, MPI_INT, ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Get_elements_c: status = NULL -> MPI_ERR_ARG */
+static int c394(void)
+{
+    return MPI_Get_elements_c(NULL, MPI_INT, ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Get_elements_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c395(void)
+{
+    return MPI_Get_elements_c(&es_status0, MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Get_elements_c: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c396(void)
+{
+    return MPI_Get_elements_c(&es_status0, es_freed.type, ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Get_elements_c: count = NULL -> MPI_ERR_ARG */
+static int c397(void)
+{
+    return MPI_Get_elements_c(&es_status0, MPI_INT, NULL);
+}
+
 /* MPI_Get_elements_x: - = all valid -> MPI_SUCCESS */
-static int c388(void)
+static int c398(void)
 {
     return MPI_Get_elements_x(&es_status0, MPI_INT, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Get_elements_x: status = NULL -> MPI_ERR_ARG */
-static int c389(void)
+static int c399(void)
 {
     return MPI_Get_elements_x(NULL, MPI_INT, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Get_elements_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c390(void)
+static int c400(void)
 {
     return MPI_Get_elements_x(&es_status0, MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Get_elements_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c391(void)
+static int c401(void)
 {
     return MPI_Get_elements_x(&es_status0, es_freed.type, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Get_elements_x: count = NULL -> MPI_ERR_ARG */
-static int c392(void)
+static int c402(void)
 {
     return MPI_Get_elements_x(&es_status0, MPI_INT, NULL);
 }
 
 /* MPI_Get_library_version: - = all valid -> MPI_SUCCESS */
-static int c393(void)
+static int c403(void)
 {
     return MPI_Get_library_version(ES_OUT(char, 0), ES_OUT(int, 1));
 }
 
 /* MPI_Get_library_version: version = NULL -> MPI_ERR_ARG */
-static int c394(void)
+static int c404(void)
 {
     return MPI_Get_library_version(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Get_library_version: resultlen = NULL -> MPI_ERR_ARG */
-static int c395(void)
+static int c405(void)
 {
     return MPI_Get_library_version(ES_OUT(char, 0), NULL);
 }
 
 /* MPI_Get_processor_name: - = all valid -> MPI_SUCCESS */
-static int c396(void)
+static int c406(void)
 {
     return MPI_Get_processor_name(ES_OUT(char, 0), ES_OUT(int, 1));
 }
 
 /* MPI_Get_processor_name: name = NULL -> MPI_ERR_ARG */
-static int c397(void)
+static int c407(void)
 {
     return MPI_Get_processor_name(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Get_processor_name: resultlen = NULL -> MPI_ERR_ARG */
-static int c398(void)
+static int c408(void)
 {
     return MPI_Get_processor_name(ES_OUT(char, 0), NULL);
 }
 
 /* MPI_Get_version: - = all valid -> MPI_SUCCESS */
-static int c399(void)
+static int c409(void)
 {
     return MPI_Get_version(ES_OUT(int, 0), ES_OUT(int, 1));
 }
 
 /* MPI_Get_version: version = NULL -> MPI_ERR_ARG */
-static int c400(void)
+static int c410(void)
 {
     return MPI_Get_version(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Get_version: subversion = NULL -> MPI_ERR_ARG */
-static int c401(void)
+static int c411(void)
 {
     return MPI_Get_version(ES_OUT(int, 0), NULL);
 }
 
 /* MPI_Graph_get: - = all valid -> MPI_SUCCESS */
-static int c402(void)
+static int c412(void)
 {
     return MPI_Graph_get(es_self.h, 1, 1, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Graph_get: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c403(void)
+static int c413(void)
 {
     return MPI_Graph_get(MPI_COMM_NULL, 1, 1, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Graph_get: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c404(void)
+static int c414(void)
 {
     return MPI_Graph_get(es_freed.comm, 1, 1, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Graph_get: maxindex = -1 -> MPI_ERR_ARG */
-static int c405(void)
+static int c415(void)
 {
     return MPI_Graph_get(es_self.h, -1, 1, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Graph_get: maxedges = -1 -> MPI_ERR_ARG */
-static int c406(void)
+static int c416(void)
 {
     return MPI_Graph_get(es_self.h, 1, -1, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Graph_get: index = NULL -> MPI_ERR_ARG */
-static int c407(void)
+static int c417(void)
 {
     return MPI_Graph_get(es_self.h, 1, 1, NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Graph_get: edges = NULL -> MPI_ERR_ARG */
-static int c408(void)
+static int c418(void)
 {
     return MPI_Graph_get(es_self.h, 1, 1, ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Graph_neighbors: - = all valid -> MPI_SUCCESS */
-static int c409(void)
+static int c419(void)
 {
     return MPI_Graph_neighbors(es_self.h, es_self.rank, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Graph_neighbors: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c410(void)
+static int c420(void)
 {
     return MPI_Graph_neighbors(MPI_COMM_NULL, es_self.rank, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Graph_neighbors: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c411(void)
+static int c421(void)
 {
     return MPI_Graph_neighbors(es_freed.comm, es_self.rank, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Graph_neighbors: rank = size -> MPI_ERR_RANK */
-static int c412(void)
+static int c422(void)
 {
     return MPI_Graph_neighbors(es_self.h, es_self.size, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Graph_neighbors: rank = -5 -> MPI_ERR_RANK */
-static int c413(void)
+static int c423(void)
 {
     return MPI_Graph_neighbors(es_self.h, -5, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Graph_neighbors: maxneighbors = -1 -> MPI_ERR_ARG */
-static int c414(void)
+static int c424(void)
 {
     return MPI_Graph_neighbors(es_self.h, es_self.rank, -1, ES_OUT(int, 3));
 }
 
 /* MPI_Graph_neighbors: neighbors = NULL -> MPI_ERR_ARG */
-static int c415(void)
+static int c425(void)
 {
     return MPI_Graph_neighbors(es_self.h, es_self.rank, 1, NULL);
 }
 
 /* MPI_Graph_neighbors_count: - = all valid -> MPI_SUCCESS */
-static int c416(void)
+static int c426(void)
 {
     return MPI_Graph_neighbors_count(es_self.h, es_self.rank, ES_OUT(int, 2));
 }
 
 /* MPI_Graph_neighbors_count: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c417(void)
+static int c427(void)
 {
     return MPI_Graph_neighbors_count(MPI_COMM_NULL, es_self.rank, ES_OUT(int, 2));
 }
 
 /* MPI_Graph_neighbors_count: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c418(void)
+static int c428(void)
 {
     return MPI_Graph_neighbors_count(es_freed.comm, es_self.rank, ES_OUT(int, 2));
 }
 
 /* MPI_Graph_neighbors_count: rank = size -> MPI_ERR_RANK */
-static int c419(void)
+static int c429(void)
 {
     return MPI_Graph_neighbors_count(es_self.h, es_self.size, ES_OUT(int, 2));
 }
 
 /* MPI_Graph_neighbors_count: rank = -5 -> MPI_ERR_RANK */
-static int c420(void)
+static int c430(void)
 {
     return MPI_Graph_neighbors_count(es_self.h, -5, ES_OUT(int, 2));
 }
 
 /* MPI_Graph_neighbors_count: nneighbors = NULL -> MPI_ERR_ARG */
-static int c421(void)
+static int c431(void)
 {
     return MPI_Graph_neighbors_count(es_self.h, es_self.rank, NULL);
 }
 
 /* MPI_Graphdims_get: - = all valid -> MPI_SUCCESS */
-static int c422(void)
+static int c432(void)
 {
     return MPI_Graphdims_get(es_self.h, ES_OUT(int, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Graphdims_get: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c423(void)
+static int c433(void)
 {
     return MPI_Graphdims_get(MPI_COMM_NULL, ES_OUT(int, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Graphdims_get: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c424(void)
+static int c434(void)
 {
     return MPI_Graphdims_get(es_freed.comm, ES_OUT(int, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Graphdims_get: nnodes = NULL -> MPI_ERR_ARG */
-static int c425(void)
+static int c435(void)
 {
     return MPI_Graphdims_get(es_self.h, NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Graphdims_get: nedges = NULL -> MPI_ERR_ARG */
-static int c426(void)
+static int c436(void)
 {
     return MPI_Graphdims_get(es_self.h, ES_OUT(int, 1), NULL);
 }
 
 /* MPI_Group_compare: - = all valid -> MPI_SUCCESS */
-static int c427(void)
+static int c437(void)
 {
     return MPI_Group_compare(es_world.group, es_world.group, ES_OUT(int, 2));
 }
 
 /* MPI_Group_compare: group1 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c428(void)
+static int c438(void)
 {
     return MPI_Group_compare(MPI_GROUP_NULL, es_world.group, ES_OUT(int, 2));
 }
 
 /* MPI_Group_compare: group1 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c429(void)
+static int c439(void)
 {
     return MPI_Group_compare(es_freed.group, es_world.group, ES_OUT(int, 2));
 }
 
 /* MPI_Group_compare: group2 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c430(void)
+static int c440(void)
 {
     return MPI_Group_compare(es_world.group, MPI_GROUP_NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Group_compare: group2 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c431(void)
+static int c441(void)
 {
     return MPI_Group_compare(es_world.group, es_freed.group, ES_OUT(int, 2));
 }
 
 /* MPI_Group_compare: result = NULL -> MPI_ERR_ARG */
-static int c432(void)
+static int c442(void)
 {
     return MPI_Group_compare(es_world.group, es_world.group, NULL);
 }
 
 /* MPI_Group_difference: - = all valid -> MPI_SUCCESS */
-static int c433(void)
+static int c443(void)
 {
     return MPI_Group_difference(es_world.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_difference: group1 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c434(void)
+static int c444(void)
 {
     return MPI_Group_difference(MPI_GROUP_NULL, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_difference: group1 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c435(void)
+static int c445(void)
 {
     return MPI_Group_difference(es_freed.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_difference: group2 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c436(void)
+static int c446(void)
 {
     return MPI_Group_difference(es_world.group, MPI_GROUP_NULL, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_difference: group2 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c437(void)
+static int c447(void)
 {
     return MPI_Group_difference(es_world.group, es_freed.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_difference: newgroup = NULL -> MPI_ERR_ARG */
-static int c438(void)
+static int c448(void)
 {
     return MPI_Group_difference(es_world.group, es_world.group, NULL);
 }
 
 /* MPI_Group_excl: - = all valid -> MPI_SUCCESS */
-static int c439(void)
+static int c449(void)
 {
     return MPI_Group_excl(es_world.group, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c440(void)
+static int c450(void)
 {
     return MPI_Group_excl(MPI_GROUP_NULL, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c441(void)
+static int c451(void)
 {
     return MPI_Group_excl(es_freed.group, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: n = -1 -> MPI_ERR_ARG */
-static int c442(void)
+static int c452(void)
 {
     return MPI_Group_excl(es_world.group, -1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: ranks = {size} -> MPI_ERR_RANK */
-static int c443(void)
+static int c453(void)
 {
     return MPI_Group_excl(es_world.group, 1, (int[]){es_world.size}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: ranks = {-5} -> MPI_ERR_RANK */
-static int c444(void)
+static int c454(void)
 {
     return MPI_Group_excl(es_world.group, 1, (int[]){-5}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: newgroup = NULL -> MPI_ERR_ARG */
-static int c445(void)
+static int c455(void)
 {
     return MPI_Group_excl(es_world.group, 1, (int[]){0}, NULL);
 }
 
 /* MPI_Group_free: - = all valid -> MPI_SUCCESS */
-static int c446(void)
+static int c456(void)
 {
     return MPI_Group_free(ES_PTR(MPI_Group, es_new_group()));
 }
 
 /* MPI_Group_free: group = &MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c447(void)
+static int c457(void)
 {
     return MPI_Group_free(ES_PTR(MPI_Group, MPI_GROUP_NULL));
 }
 
 /* MPI_Group_free: group = &freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c448(void)
+static int c458(void)
 {
     return MPI_Group_free(ES_PTR(MPI_Group, es_freed.group));
 }
 
 /* MPI_Group_free: group = NULL -> MPI_ERR_ARG */
-static int c449(void)
+static int c459(void)
 {
     return MPI_Group_free(NULL);
 }
 
 /* MPI_Group_incl: - = all valid -> MPI_SUCCESS */
-static int c450(void)
+static int c460(void)
 {
     return MPI_Group_incl(es_world.group, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c451(void)
+static int c461(void)
 {
     return MPI_Group_incl(MPI_GROUP_NULL, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c452(void)
+static int c462(void)
 {
     return MPI_Group_incl(es_freed.group, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: n = -1 -> MPI_ERR_ARG */
-static int c453(void)
+static int c463(void)
 {
     return MPI_Group_incl(es_world.group, -1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: ranks = {size} -> MPI_ERR_RANK */
-static int c454(void)
+static int c464(void)
 {
     return MPI_Group_incl(es_world.group, 1, (int[]){es_world.size}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: ranks = {-5} -> MPI_ERR_RANK */
-static int c455(void)
+static int c465(void)
 {
     return MPI_Group_incl(es_world.group, 1, (int[]){-5}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: newgroup = NULL -> MPI_ERR_ARG */
-static int c456(void)
+static int c466(void)
 {
     return MPI_Group_incl(es_world.group, 1, (int[]){0}, NULL);
 }
 
 /* MPI_Group_intersection: - = all valid -> MPI_SUCCESS */
-static int c457(void)
+static int c467(void)
 {
     return MPI_Group_intersection(es_world.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_intersection: group1 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c458(void)
+static int c468(void)
 {
     return MPI_Group_intersection(MPI_GROUP_NULL, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_intersection: group1 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c459(void)
+static int c469(void)
 {
     return MPI_Group_intersection(es_freed.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_intersection: group2 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c460(void)
+static int c470(void)
 {
     return MPI_Group_intersection(es_world.group, MPI_GROUP_NULL, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_intersection: group2 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c461(void)
+static int c471(void)
 {
     return MPI_Group_intersection(es_world.group, es_freed.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_intersection: newgroup = NULL -> MPI_ERR_ARG */
-static int c462(void)
+static int c472(void)
 {
     return MPI_Group_intersection(es_world.group, es_world.group, NULL);
 }
 
 /* MPI_Group_range_excl: - = all valid -> MPI_SUCCESS */
-static int c463(void)
+static int c473(void)
 {
     return MPI_Group_range_excl(es_world.group, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c464(void)
+static int c474(void)
 {
     return MPI_Group_range_excl(MPI_GROUP_NULL, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c465(void)
+static int c475(void)
 {
     return MPI_Group_range_excl(es_freed.group, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: n = -1 -> MPI_ERR_ARG */
-static int c466(void)
+static int c476(void)
 {
     return MPI_Group_range_excl(es_world.group, -1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: ranges = {{size,size,1}} -> MPI_ERR_ARG */
-static int c467(void)
+static int c477(void)
 {
     return MPI_Group_range_excl(es_world.group, 1, (int[][3]){{es_world.size, es_world.size, 1}},
                                 ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: ranges = {{-5,0,1}} -> MPI_ERR_ARG */
-static int c468(void)
+static int c478(void)
 {
     return MPI_Group_range_excl(es_world.group, 1, (int[][3]){{-5, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: newgroup = NULL -> MPI_ERR_ARG */
-static int c469(void)
+static int c479(void)
 {
     return MPI_Group_range_excl(es_world.group, 1, (int[][3]){{0, 0, 1}}, NULL);
 }
 
 /* MPI_Group_range_incl: - = all valid -> MPI_SUCCESS */
-static int c470(void)
+static int c480(void)
 {
     return MPI_Group_range_incl(es_world.group, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c471(void)
+static int c481(void)
 {
     return MPI_Group_range_incl(MPI_GROUP_NULL, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c472(void)
+static int c482(void)
 {
     return MPI_Group_range_incl(es_freed.group, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: n = -1 -> MPI_ERR_ARG */
-static int c473(void)
+static int c483(void)
 {
     return MPI_Group_range_incl(es_world.group, -1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: ranges = {{size,size,1}} -> MPI_ERR_ARG */
-static int c474(void)
+static int c484(void)
 {
     return MPI_Group_range_incl(es_world.group, 1, (int[][3]){{es_world.size, es_world.size, 1}},
                                 ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: ranges = {{-5,0,1}} -> MPI_ERR_ARG */
-static int c475(void)
+static int c485(void)
 {
     return MPI_Group_range_incl(es_world.group, 1, (int[][3]){{-5, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: newgroup = NULL -> MPI_ERR_ARG */
-static int c476(void)
+static int c486(void)
 {
     return MPI_Group_range_incl(es_world.group, 1, (int[][3]){{0, 0, 1}}, NULL);
 }
 
 /* MPI_Group_rank: - = all valid -> MPI_SUCCESS */
-static int c477(void)
+static int c487(void)
 {
     return MPI_Group_rank(es_world.group, ES_OUT(int, 1));
 }
 
 /* MPI_Group_rank: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c478(void)
+static int c488(void)
 {
     return MPI_Group_rank(MPI_GROUP_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Group_rank: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c479(void)
+static int c489(void)
 {
     return MPI_Group_rank(es_freed.group, ES_OUT(int, 1));
 }
 
 /* MPI_Group_rank: rank = NULL -> MPI_ERR_ARG */
-static int c480(void)
+static int c490(void)
 {
     return MPI_Group_rank(es_world.group, NULL);
 }
 
 /* MPI_Group_size: - = all valid -> MPI_SUCCESS */
-static int c481(void)
+static int c491(void)
 {
     return MPI_Group_size(es_world.group, ES_OUT(int, 1));
 }
 
 /* MPI_Group_size: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c482(void)
+static int c492(void)
 {
     return MPI_Group_size(MPI_GROUP_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Group_size: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c483(void)
+static int c493(void)
 {
     return MPI_Group_size(es_freed.group, ES_OUT(int, 1));
 }
 
 /* MPI_Group_size: size = NULL -> MPI_ERR_ARG */
-static int c484(void)
+static int c494(void)
 {
     return MPI_Group_size(es_world.group, NULL);
 }
 
 /* MPI_Group_translate_ranks: - = all valid -> MPI_SUCCESS */
-static int c485(void)
+static int c495(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){0}, es_world.group, ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: group1 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c486(void)
+static int c496(void)
 {
     return MPI_Group_translate_ranks(MPI_GROUP_NULL, 1, (int[]){0}, es_world.group, ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: group1 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c487(void)
+static int c497(void)
 {
     return MPI_Group_translate_ranks(es_freed.group, 1, (int[]){0}, es_world.group, ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: n = -1 -> MPI_ERR_ARG */
-static int c488(void)
+static int c498(void)
 {
     return MPI_Group_translate_ranks(es_world.group, -1, (int[]){0}, es_world.group,
                                      ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: ranks1 = {size} -> MPI_ERR_RANK */
-static int c489(void)
+static int c499(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){es_world.size}, es_world.group,
                                      ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: ranks1 = {-5} -> MPI_ERR_RANK */
-static int c490(void)
+static int c500(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){-5}, es_world.group,
                                      ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: group2 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c491(void)
+static int c501(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){0}, MPI_GROUP_NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: group2 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c492(void)
+static int c502(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){0}, es_freed.group, ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: ranks2 = NULL -> MPI_ERR_ARG */
-static int c493(void)
+static int c503(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){0}, es_world.group, NULL);
 }
 
 /* MPI_Group_union: - = all valid -> MPI_SUCCESS */
-static int c494(void)
+static int c504(void)
 {
     return MPI_Group_union(es_world.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_union: group1 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c495(void)
+static int c505(void)
 {
     return MPI_Group_union(MPI_GROUP_NULL, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_union: group1 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c496(void)
+static int c506(void)
 {
     return MPI_Group_union(es_freed.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_union: group2 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c497(void)
+static int c507(void)
 {
     return MPI_Group_union(es_world.group, MPI_GROUP_NULL, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_union: group2 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c498(void)
+static int c508(void)
 {
     return MPI_Group_union(es_world.group, es_freed.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_union: newgroup = NULL -> MPI_ERR_ARG */
-static int c499(void)
+static int c509(void)
 {
     return MPI_Group_union(es_world.group, es_world.group, NULL);
 }
 
 /* MPI_Ibsend: - = all valid -> MPI_SUCCESS */
-static int c500(void)
+static int c510(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: buf = NULL -> MPI_ERR_BUFFER */
-static int c501(void)
+static int c511(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: count = -1 -> MPI_ERR_COUNT */
-static int c502(void)
+static int c512(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c503(void)
+static int c513(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
@@ -3246,7 +3308,7 @@ static int c503(void)
 
 /* MPI_Ibsend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c504(void)
+static int c514(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
@@ -3254,7 +3316,7 @@ static int c504(void)
 }
 
 /* MPI_Ibsend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c505(void)
+static int c515(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
@@ -3262,28 +3324,28 @@ static int c505(void)
 }
 
 /* MPI_Ibsend: dest = size -> MPI_ERR_RANK */
-static int c506(void)
+static int c516(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: dest = -5 -> MPI_ERR_RANK */
-static int c507(void)
+static int c517(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: tag = -5 -> MPI_ERR_TAG */
-static int c508(void)
+static int c518(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c509(void)
+static int c519(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_attach_buffer();
@@ -3292,7 +3354,7 @@ static int c509(void)
 }
 
 /* MPI_Ibsend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c510(void)
+static int c520(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
@@ -3300,49 +3362,49 @@ static int c510(void)
 
 /* MPI_Ibsend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c511(void)
+static int c521(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: request = NULL -> MPI_ERR_ARG */
-static int c512(void)
+static int c522(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Improbe: - = all valid -> MPI_SUCCESS */
-static int c513(void)
+static int c523(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: source = size -> MPI_ERR_RANK */
-static int c514(void)
+static int c524(void)
 {
     return MPI_Improbe(es_world.size, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: source = -5 -> MPI_ERR_RANK */
-static int c515(void)
+static int c525(void)
 {
     return MPI_Improbe(-5, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: tag = -5 -> MPI_ERR_TAG */
-static int c516(void)
+static int c526(void)
 {
     return MPI_Improbe(es_world.rank, -5, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c517(void)
+static int c527(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Improbe(es_world.rank, es_tag_ub + 1, es_world.h, ES_OUT(int, 3),
@@ -3350,7 +3412,7 @@ static int c517(void)
 }
 
 /* MPI_Improbe: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c518(void)
+static int c528(void)
 {
     return MPI_Improbe(es_world.rank, 0, MPI_COMM_NULL, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
@@ -3358,54 +3420,54 @@ static int c518(void)
 
 /* MPI_Improbe: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c519(void)
+static int c529(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_freed.comm, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: flag = NULL -> MPI_ERR_ARG */
-static int c520(void)
+static int c530(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_world.h, NULL, ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: message = NULL -> MPI_ERR_ARG */
-static int c521(void)
+static int c531(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), NULL, ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: status = NULL -> MPI_ERR_ARG */
-static int c522(void)
+static int c532(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4), NULL);
 }
 
 /* MPI_Imrecv: - = all valid -> MPI_SUCCESS */
-static int c523(void)
+static int c533(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: buf = NULL -> MPI_ERR_BUFFER */
-static int c524(void)
+static int c534(void)
 {
     return MPI_Imrecv(NULL, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: count = -1 -> MPI_ERR_COUNT */
-static int c525(void)
+static int c535(void)
 {
     return MPI_Imrecv(es_rbuf, -1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c526(void)
+static int c536(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_DATATYPE_NULL, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
@@ -3413,283 +3475,283 @@ static int c526(void)
 
 /* MPI_Imrecv: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c527(void)
+static int c537(void)
 {
     return MPI_Imrecv(es_rbuf, 1, es_freed.type, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c528(void)
+static int c538(void)
 {
     return MPI_Imrecv(es_rbuf, 1, es_uncommitted, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: message = &MPI_MESSAGE_NULL -> MPI_ERR_REQUEST */
-static int c529(void)
+static int c539(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NULL),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: message = NULL -> MPI_ERR_ARG */
-static int c530(void)
+static int c540(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_INT, NULL, ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: request = NULL -> MPI_ERR_ARG */
-static int c531(void)
+static int c541(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC), NULL);
 }
 
 /* MPI_Info_create: - = all valid -> MPI_SUCCESS */
-static int c532(void)
+static int c542(void)
 {
     return MPI_Info_create(ES_OUT(MPI_Info, 0));
 }
 
 /* MPI_Info_create: info = NULL -> MPI_ERR_ARG */
-static int c533(void)
+static int c543(void)
 {
     return MPI_Info_create(NULL);
 }
 
 /* MPI_Info_delete: - = all valid -> MPI_SUCCESS */
-static int c534(void)
+static int c544(void)
 {
     return MPI_Info_delete(MPI_INFO_NULL, "errsweep");
 }
 
 /* MPI_Info_delete: info = bogus -> MPI_ERR_INFO */
-static int c535(void)
+static int c545(void)
 {
     return MPI_Info_delete(es_bogus_info, "errsweep");
 }
 
 /* MPI_Info_delete: key = NULL -> MPI_ERR_ARG */
-static int c536(void)
+static int c546(void)
 {
     return MPI_Info_delete(MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Info_dup: - = all valid -> MPI_SUCCESS */
-static int c537(void)
+static int c547(void)
 {
     return MPI_Info_dup(MPI_INFO_NULL, ES_OUT(MPI_Info, 1));
 }
 
 /* MPI_Info_dup: info = bogus -> MPI_ERR_INFO */
-static int c538(void)
+static int c548(void)
 {
     return MPI_Info_dup(es_bogus_info, ES_OUT(MPI_Info, 1));
 }
 
 /* MPI_Info_dup: newinfo = NULL -> MPI_ERR_ARG */
-static int c539(void)
+static int c549(void)
 {
     return MPI_Info_dup(MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Info_get: - = all valid -> MPI_SUCCESS */
-static int c540(void)
+static int c550(void)
 {
     return MPI_Info_get(MPI_INFO_NULL, "errsweep", 0, ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Info_get: info = bogus -> MPI_ERR_INFO */
-static int c541(void)
+static int c551(void)
 {
     return MPI_Info_get(es_bogus_info, "errsweep", 0, ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Info_get: key = NULL -> MPI_ERR_ARG */
-static int c542(void)
+static int c552(void)
 {
     return MPI_Info_get(MPI_INFO_NULL, NULL, 0, ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Info_get: value = NULL -> MPI_ERR_ARG */
-static int c543(void)
+static int c553(void)
 {
     return MPI_Info_get(MPI_INFO_NULL, "errsweep", 0, NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Info_get: flag = NULL -> MPI_ERR_ARG */
-static int c544(void)
+static int c554(void)
 {
     return MPI_Info_get(MPI_INFO_NULL, "errsweep", 0, ES_OUT(char, 3), NULL);
 }
 
 /* MPI_Info_get_nkeys: - = all valid -> MPI_SUCCESS */
-static int c545(void)
+static int c555(void)
 {
     return MPI_Info_get_nkeys(MPI_INFO_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Info_get_nkeys: info = bogus -> MPI_ERR_INFO */
-static int c546(void)
+static int c556(void)
 {
     return MPI_Info_get_nkeys(es_bogus_info, ES_OUT(int, 1));
 }
 
 /* MPI_Info_get_nkeys: nkeys = NULL -> MPI_ERR_ARG */
-static int c547(void)
+static int c557(void)
 {
     return MPI_Info_get_nkeys(MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Info_get_nthkey: - = all valid -> MPI_SUCCESS */
-static int c548(void)
+static int c558(void)
 {
     return MPI_Info_get_nthkey(MPI_INFO_NULL, 0, ES_OUT(char, 2));
 }
 
 /* MPI_Info_get_nthkey: info = bogus -> MPI_ERR_INFO */
-static int c549(void)
+static int c559(void)
 {
     return MPI_Info_get_nthkey(es_bogus_info, 0, ES_OUT(char, 2));
 }
 
 /* MPI_Info_get_nthkey: key = NULL -> MPI_ERR_ARG */
-static int c550(void)
+static int c560(void)
 {
     return MPI_Info_get_nthkey(MPI_INFO_NULL, 0, NULL);
 }
 
 /* MPI_Info_get_string: - = all valid -> MPI_SUCCESS */
-static int c551(void)
+static int c561(void)
 {
     return MPI_Info_get_string(MPI_INFO_NULL, "errsweep", ES_PTR(int, 64), ES_OUT(char, 3),
                                ES_OUT(int, 4));
 }
 
 /* MPI_Info_get_string: info = bogus -> MPI_ERR_INFO */
-static int c552(void)
+static int c562(void)
 {
     return MPI_Info_get_string(es_bogus_info, "errsweep", ES_PTR(int, 64), ES_OUT(char, 3),
                                ES_OUT(int, 4));
 }
 
 /* MPI_Info_get_string: key = NULL -> MPI_ERR_ARG */
-static int c553(void)
+static int c563(void)
 {
     return MPI_Info_get_string(MPI_INFO_NULL, NULL, ES_PTR(int, 64), ES_OUT(char, 3),
                                ES_OUT(int, 4));
 }
 
 /* MPI_Info_get_string: buflen = NULL -> MPI_ERR_ARG */
-static int c554(void)
+static int c564(void)
 {
     return MPI_Info_get_string(MPI_INFO_NULL, "errsweep", NULL, ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Info_get_string: value = NULL -> MPI_ERR_ARG */
-static int c555(void)
+static int c565(void)
 {
     return MPI_Info_get_string(MPI_INFO_NULL, "errsweep", ES_PTR(int, 64), NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Info_get_string: flag = NULL -> MPI_ERR_ARG */
-static int c556(void)
+static int c566(void)
 {
     return MPI_Info_get_string(MPI_INFO_NULL, "errsweep", ES_PTR(int, 64), ES_OUT(char, 3), NULL);
 }
 
 /* MPI_Info_get_valuelen: - = all valid -> MPI_SUCCESS */
-static int c557(void)
+static int c567(void)
 {
     return MPI_Info_get_valuelen(MPI_INFO_NULL, "errsweep", ES_OUT(int, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Info_get_valuelen: info = bogus -> MPI_ERR_INFO */
-static int c558(void)
+static int c568(void)
 {
     return MPI_Info_get_valuelen(es_bogus_info, "errsweep", ES_OUT(int, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Info_get_valuelen: key = NULL -> MPI_ERR_ARG */
-static int c559(void)
+static int c569(void)
 {
     return MPI_Info_get_valuelen(MPI_INFO_NULL, NULL, ES_OUT(int, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Info_get_valuelen: valuelen = NULL -> MPI_ERR_ARG */
-static int c560(void)
+static int c570(void)
 {
     return MPI_Info_get_valuelen(MPI_INFO_NULL, "errsweep", NULL, ES_OUT(int, 3));
 }
 
 /* MPI_Info_get_valuelen: flag = NULL -> MPI_ERR_ARG */
-static int c561(void)
+static int c571(void)
 {
     return MPI_Info_get_valuelen(MPI_INFO_NULL, "errsweep", ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Info_set: - = all valid -> MPI_SUCCESS */
-static int c562(void)
+static int c572(void)
 {
     return MPI_Info_set(MPI_INFO_NULL, "errsweep", "errsweep");
 }
 
 /* MPI_Info_set: info = bogus -> MPI_ERR_INFO */
-static int c563(void)
+static int c573(void)
 {
     return MPI_Info_set(es_bogus_info, "errsweep", "errsweep");
 }
 
 /* MPI_Info_set: key = NULL -> MPI_ERR_ARG */
-static int c564(void)
+static int c574(void)
 {
     return MPI_Info_set(MPI_INFO_NULL, NULL, "errsweep");
 }
 
 /* MPI_Info_set: value = NULL -> MPI_ERR_ARG */
-static int c565(void)
+static int c575(void)
 {
     return MPI_Info_set(MPI_INFO_NULL, "errsweep", NULL);
 }
 
 /* MPI_Initialized: - = all valid -> MPI_SUCCESS */
-static int c566(void)
+static int c576(void)
 {
     return MPI_Initialized(ES_OUT(int, 0));
 }
 
 /* MPI_Initialized: flag = NULL -> MPI_ERR_ARG */
-static int c567(void)
+static int c577(void)
 {
     return MPI_Initialized(NULL);
 }
 
 /* MPI_Iprobe: - = all valid -> MPI_SUCCESS */
-static int c568(void)
+static int c578(void)
 {
     return MPI_Iprobe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: source = size -> MPI_ERR_RANK */
-static int c569(void)
+static int c579(void)
 {
     return MPI_Iprobe(es_world.size, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: source = -5 -> MPI_ERR_RANK */
-static int c570(void)
+static int c580(void)
 {
     return MPI_Iprobe(-5, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: tag = -5 -> MPI_ERR_TAG */
-static int c571(void)
+static int c581(void)
 {
     return MPI_Iprobe(es_world.rank, -5, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c572(void)
+static int c582(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Iprobe(es_world.rank, es_tag_ub + 1, es_world.h, ES_OUT(int, 3),
@@ -3697,50 +3759,50 @@ static int c572(void)
 }
 
 /* MPI_Iprobe: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c573(void)
+static int c583(void)
 {
     return MPI_Iprobe(es_world.rank, 0, MPI_COMM_NULL, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c574(void)
+static int c584(void)
 {
     return MPI_Iprobe(es_world.rank, 0, es_freed.comm, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: flag = NULL -> MPI_ERR_ARG */
-static int c575(void)
+static int c585(void)
 {
     return MPI_Iprobe(es_world.rank, 0, es_world.h, NULL, ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: status = NULL -> MPI_ERR_ARG */
-static int c576(void)
+static int c586(void)
 {
     return MPI_Iprobe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Irecv: - = all valid -> MPI_SUCCESS */
-static int c577(void)
+static int c587(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: buf = NULL -> MPI_ERR_BUFFER */
-static int c578(void)
+static int c588(void)
 {
     return MPI_Irecv(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: count = -1 -> MPI_ERR_COUNT */
-static int c579(void)
+static int c589(void)
 {
     return MPI_Irecv(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c580(void)
+static int c590(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
@@ -3748,39 +3810,39 @@ static int c580(void)
 
 /* MPI_Irecv: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c581(void)
+static int c591(void)
 {
     return MPI_Irecv(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c582(void)
+static int c592(void)
 {
     return MPI_Irecv(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: source = size -> MPI_ERR_RANK */
-static int c583(void)
+static int c593(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: source = -5 -> MPI_ERR_RANK */
-static int c584(void)
+static int c594(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: tag = -5 -> MPI_ERR_TAG */
-static int c585(void)
+static int c595(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c586(void)
+static int c596(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -3788,47 +3850,47 @@ static int c586(void)
 }
 
 /* MPI_Irecv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c587(void)
+static int c597(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c588(void)
+static int c598(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: request = NULL -> MPI_ERR_ARG */
-static int c589(void)
+static int c599(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Irsend: - = all valid -> MPI_SUCCESS */
-static int c590(void)
+static int c600(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: buf = NULL -> MPI_ERR_BUFFER */
-static int c591(void)
+static int c601(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: count = -1 -> MPI_ERR_COUNT */
-static int c592(void)
+static int c602(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c593(void)
+static int c603(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
@@ -3837,7 +3899,7 @@ static int c593(void)
 
 /* MPI_Irsend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c594(void)
+static int c604(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
@@ -3845,7 +3907,7 @@ static int c594(void)
 }
 
 /* MPI_Irsend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c595(void)
+static int c605(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
@@ -3853,28 +3915,28 @@ static int c595(void)
 }
 
 /* MPI_Irsend: dest = size -> MPI_ERR_RANK */
-static int c596(void)
+static int c606(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: dest = -5 -> MPI_ERR_RANK */
-static int c597(void)
+static int c607(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: tag = -5 -> MPI_ERR_TAG */
-static int c598(void)
+static int c608(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c599(void)
+static int c609(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -3883,7 +3945,7 @@ static int c599(void)
 }
 
 /* MPI_Irsend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c600(void)
+static int c610(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
@@ -3891,51 +3953,51 @@ static int c600(void)
 
 /* MPI_Irsend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c601(void)
+static int c611(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: request = NULL -> MPI_ERR_ARG */
-static int c602(void)
+static int c612(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Is_thread_main: - = all valid -> MPI_SUCCESS */
-static int c603(void)
+static int c613(void)
 {
     return MPI_Is_thread_main(ES_OUT(int, 0));
 }
 
 /* MPI_Is_thread_main: flag = NULL -> MPI_ERR_ARG */
-static int c604(void)
+static int c614(void)
 {
     return MPI_Is_thread_main(NULL);
 }
 
 /* MPI_Isend: - = all valid -> MPI_SUCCESS */
-static int c605(void)
+static int c615(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: buf = NULL -> MPI_ERR_BUFFER */
-static int c606(void)
+static int c616(void)
 {
     return MPI_Isend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: count = -1 -> MPI_ERR_COUNT */
-static int c607(void)
+static int c617(void)
 {
     return MPI_Isend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c608(void)
+static int c618(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
@@ -3943,39 +4005,39 @@ static int c608(void)
 
 /* MPI_Isend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c609(void)
+static int c619(void)
 {
     return MPI_Isend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c610(void)
+static int c620(void)
 {
     return MPI_Isend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: dest = size -> MPI_ERR_RANK */
-static int c611(void)
+static int c621(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: dest = -5 -> MPI_ERR_RANK */
-static int c612(void)
+static int c622(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: tag = -5 -> MPI_ERR_TAG */
-static int c613(void)
+static int c623(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c614(void)
+static int c624(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -3983,44 +4045,44 @@ static int c614(void)
 }
 
 /* MPI_Isend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c615(void)
+static int c625(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c616(void)
+static int c626(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: request = NULL -> MPI_ERR_ARG */
-static int c617(void)
+static int c627(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Issend: - = all valid -> MPI_SUCCESS */
-static int c618(void)
+static int c628(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: buf = NULL -> MPI_ERR_BUFFER */
-static int c619(void)
+static int c629(void)
 {
     return MPI_Issend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: count = -1 -> MPI_ERR_COUNT */
-static int c620(void)
+static int c630(void)
 {
     return MPI_Issend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c621(void)
+static int c631(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                       ES_OUT(MPI_Request, 6));
@@ -4028,39 +4090,39 @@ static int c621(void)
 
 /* MPI_Issend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c622(void)
+static int c632(void)
 {
     return MPI_Issend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                       ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c623(void)
+static int c633(void)
 {
     return MPI_Issend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                       ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: dest = size -> MPI_ERR_RANK */
-static int c624(void)
+static int c634(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: dest = -5 -> MPI_ERR_RANK */
-static int c625(void)
+static int c635(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: tag = -5 -> MPI_ERR_TAG */
-static int c626(void)
+static int c636(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c627(void)
+static int c637(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -4068,54 +4130,54 @@ static int c627(void)
 }
 
 /* MPI_Issend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c628(void)
+static int c638(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c629(void)
+static int c639(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: request = NULL -> MPI_ERR_ARG */
-static int c630(void)
+static int c640(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Mprobe: - = all valid -> MPI_SUCCESS */
-static int c631(void)
+static int c641(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, es_world.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: source = size -> MPI_ERR_RANK */
-static int c632(void)
+static int c642(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.size, 0, es_world.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: source = -5 -> MPI_ERR_RANK */
-static int c633(void)
+static int c643(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(-5, 0, es_world.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: tag = -5 -> MPI_ERR_TAG */
-static int c634(void)
+static int c644(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, -5, es_world.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c635(void)
+static int c645(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_self_send(&es_world);
@@ -4124,7 +4186,7 @@ static int c635(void)
 }
 
 /* MPI_Mprobe: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c636(void)
+static int c646(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Message, 3),
@@ -4133,7 +4195,7 @@ static int c636(void)
 
 /* MPI_Mprobe: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c637(void)
+static int c647(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Message, 3),
@@ -4141,42 +4203,42 @@ static int c637(void)
 }
 
 /* MPI_Mprobe: message = NULL -> MPI_ERR_ARG */
-static int c638(void)
+static int c648(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, es_world.h, NULL, ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: status = NULL -> MPI_ERR_ARG */
-static int c639(void)
+static int c649(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, es_world.h, ES_OUT(MPI_Message, 3), NULL);
 }
 
 /* MPI_Mrecv: - = all valid -> MPI_SUCCESS */
-static int c640(void)
+static int c650(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: buf = NULL -> MPI_ERR_BUFFER */
-static int c641(void)
+static int c651(void)
 {
     return MPI_Mrecv(NULL, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: count = -1 -> MPI_ERR_COUNT */
-static int c642(void)
+static int c652(void)
 {
     return MPI_Mrecv(es_rbuf, -1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c643(void)
+static int c653(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_DATATYPE_NULL, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
@@ -4184,129 +4246,129 @@ static int c643(void)
 
 /* MPI_Mrecv: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c644(void)
+static int c654(void)
 {
     return MPI_Mrecv(es_rbuf, 1, es_freed.type, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c645(void)
+static int c655(void)
 {
     return MPI_Mrecv(es_rbuf, 1, es_uncommitted, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: message = &MPI_MESSAGE_NULL -> MPI_ERR_REQUEST */
-static int c646(void)
+static int c656(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NULL),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: message = NULL -> MPI_ERR_ARG */
-static int c647(void)
+static int c657(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_INT, NULL, ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: status = NULL -> MPI_ERR_ARG */
-static int c648(void)
+static int c658(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC), NULL);
 }
 
 /* MPI_Neighbor_allgather: - = all valid -> MPI_SUCCESS */
-static int c649(void)
+static int c659(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_allgather: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c650(void)
+static int c660(void)
 {
     return MPI_Neighbor_allgather(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_allgather: sendcount = -1 -> MPI_ERR_COUNT */
-static int c651(void)
+static int c661(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_allgather: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c652(void)
+static int c662(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_allgather: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c653(void)
+static int c663(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_allgather: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c654(void)
+static int c664(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_allgather: recvcount = -1 -> MPI_ERR_COUNT */
-static int c655(void)
+static int c665(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_allgather: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c656(void)
+static int c666(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_self.h);
 }
 
 /* MPI_Neighbor_allgather: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c657(void)
+static int c667(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_self.h);
 }
 
 /* MPI_Neighbor_allgather: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c658(void)
+static int c668(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Neighbor_allgather: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c659(void)
+static int c669(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
 /* MPI_Neighbor_allgatherv: - = all valid -> MPI_SUCCESS */
-static int c660(void)
+static int c670(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                                    es_self.h);
 }
 
 /* MPI_Neighbor_allgatherv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c661(void)
+static int c671(void)
 {
     return MPI_Neighbor_allgatherv(NULL, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_allgatherv: sendcount = -1 -> MPI_ERR_COUNT */
-static int c662(void)
+static int c672(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, -1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                                    es_self.h);
 }
 
 /* MPI_Neighbor_allgatherv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c663(void)
+static int c673(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, es_ones, es_iota,
                                    MPI_INT, es_self.h);
@@ -4314,27 +4376,27 @@ static int c663(void)
 
 /* MPI_Neighbor_allgatherv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c664(void)
+static int c674(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, es_freed.type, es_rbuf, es_ones, es_iota, MPI_INT,
                                    es_self.h);
 }
 
 /* MPI_Neighbor_allgatherv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c665(void)
+static int c675(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, NULL, es_ones, es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_allgatherv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c666(void)
+static int c676(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_neg_first, es_iota, MPI_INT,
                                    es_self.h);
 }
 
 /* MPI_Neighbor_allgatherv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c667(void)
+static int c677(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota,
                                    MPI_DATATYPE_NULL, es_self.h);
@@ -4342,14 +4404,14 @@ static int c667(void)
 
 /* MPI_Neighbor_allgatherv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c668(void)
+static int c678(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_freed.type,
                                    es_self.h);
 }
 
 /* MPI_Neighbor_allgatherv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c669(void)
+static int c679(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                                    MPI_COMM_NULL);
@@ -4357,104 +4419,104 @@ static int c669(void)
 
 /* MPI_Neighbor_allgatherv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c670(void)
+static int c680(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                                    es_freed.comm);
 }
 
 /* MPI_Neighbor_alltoall: - = all valid -> MPI_SUCCESS */
-static int c671(void)
+static int c681(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_alltoall: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c672(void)
+static int c682(void)
 {
     return MPI_Neighbor_alltoall(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_alltoall: sendcount = -1 -> MPI_ERR_COUNT */
-static int c673(void)
+static int c683(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_alltoall: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c674(void)
+static int c684(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_alltoall: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c675(void)
+static int c685(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_alltoall: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c676(void)
+static int c686(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_alltoall: recvcount = -1 -> MPI_ERR_COUNT */
-static int c677(void)
+static int c687(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_alltoall: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c678(void)
+static int c688(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_self.h);
 }
 
 /* MPI_Neighbor_alltoall: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c679(void)
+static int c689(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_self.h);
 }
 
 /* MPI_Neighbor_alltoall: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c680(void)
+static int c690(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Neighbor_alltoall: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c681(void)
+static int c691(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
 /* MPI_Neighbor_alltoallv: - = all valid -> MPI_SUCCESS */
-static int c682(void)
+static int c692(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                                   MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_alltoallv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c683(void)
+static int c693(void)
 {
     return MPI_Neighbor_alltoallv(NULL, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                                   MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_alltoallv: sendcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c684(void)
+static int c694(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, es_ones,
                                   es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_alltoallv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c685(void)
+static int c695(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf, es_ones,
                                   es_iota, MPI_INT, es_self.h);
@@ -4462,28 +4524,28 @@ static int c685(void)
 
 /* MPI_Neighbor_alltoallv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c686(void)
+static int c696(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, es_ones,
                                   es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_alltoallv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c687(void)
+static int c697(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, NULL, es_ones, es_iota,
                                   MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_alltoallv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c688(void)
+static int c698(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_neg_first,
                                   es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Neighbor_alltoallv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c689(void)
+static int c699(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                                   MPI_DATATYPE_NULL, es_self.h);
@@ -4491,14 +4553,14 @@ static int c689(void)
 
 /* MPI_Neighbor_alltoallv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c690(void)
+static int c700(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                                   es_freed.type, es_self.h);
 }
 
 /* MPI_Neighbor_alltoallv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c691(void)
+static int c701(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                                   MPI_INT, MPI_COMM_NULL);
@@ -4506,223 +4568,335 @@ static int c691(void)
 
 /* MPI_Neighbor_alltoallv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c692(void)
+static int c702(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                                   MPI_INT, es_freed.comm);
 }
 
 /* MPI_Op_commutative: - = all valid -> MPI_SUCCESS */
-static int c693(void)
+static int c703(void)
 {
     return MPI_Op_commutative(MPI_SUM, ES_OUT(int, 1));
 }
 
 /* MPI_Op_commutative: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c694(void)
+static int c704(void)
 {
     return MPI_Op_commutative(MPI_OP_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Op_commutative: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c695(void)
+static int c705(void)
 {
     return MPI_Op_commutative(es_freed.op, ES_OUT(int, 1));
 }
 
 /* MPI_Op_commutative: commute = NULL -> MPI_ERR_ARG */
-static int c696(void)
+static int c706(void)
 {
     return MPI_Op_commutative(MPI_SUM, NULL);
 }
 
 /* MPI_Op_create: - = all valid -> MPI_SUCCESS */
-static int c697(void)
+static int c707(void)
 {
     return MPI_Op_create(es_user_fn, 0, ES_OUT(MPI_Op, 2));
 }
 
 /* MPI_Op_create: user_fn = NULL -> MPI_ERR_ARG */
-static int c698(void)
+static int c708(void)
 {
     return MPI_Op_create(NULL, 0, ES_OUT(MPI_Op, 2));
 }
 
 /* MPI_Op_create: op = NULL -> MPI_ERR_ARG */
-static int c699(void)
+static int c709(void)
 {
     return MPI_Op_create(es_user_fn, 0, NULL);
 }
 
 /* MPI_Op_free: - = all valid -> MPI_SUCCESS */
-static int c700(void)
+static int c710(void)
 {
     return MPI_Op_free(ES_PTR(MPI_Op, es_new_op()));
 }
 
 /* MPI_Op_free: op = &MPI_OP_NULL -> MPI_ERR_OP */
-static int c701(void)
+static int c711(void)
 {
     return MPI_Op_free(ES_PTR(MPI_Op, MPI_OP_NULL));
 }
 
 /* MPI_Op_free: op = &MPI_SUM -> MPI_ERR_OP */
-static int c702(void)
+static int c712(void)
 {
     return MPI_Op_free(ES_PTR(MPI_Op, MPI_SUM));
 }
 
 /* MPI_Op_free: op = NULL -> MPI_ERR_ARG */
-static int c703(void)
+static int c713(void)
 {
     return MPI_Op_free(NULL);
 }
 
 /* MPI_Pack: - = all valid -> MPI_SUCCESS */
-static int c704(void)
+static int c714(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: MPI_ERR_ARG */
-static int c705(void)
+static int c715(void)
 {
     return MPI_Pack(NULL, 1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: incount = -1 -> MPI_ERR_COUNT */
-static int c706(void)
+static int c716(void)
 {
     return MPI_Pack(es_sbuf, -1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c707(void)
+static int c717(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c708(void)
+static int c718(void)
 {
     return MPI_Pack(es_sbuf, 1, es_freed.type, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c709(void)
+static int c719(void)
 {
     return MPI_Pack(es_sbuf, 1, es_uncommitted, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: outbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c710(void)
+static int c720(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, NULL, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: outsize = -1 -> MPI_ERR_ARG */
-static int c711(void)
+static int c721(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, -1, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: position = NULL -> MPI_ERR_ARG */
-static int c712(void)
+static int c722(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, 64, NULL, es_world.h);
 }
 
 /* MPI_Pack: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c713(void)
+static int c723(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), MPI_COMM_NULL);
 }
 
 /* MPI_Pack: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c714(void)
+static int c724(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), es_freed.comm);
 }
 
+/* MPI_Pack_c: - = all valid -> MPI_SUCCESS */
+static int c725(void)
+{
+    return MPI_Pack_c(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(MPI_Count, 0), es_world.h);
+}
+
+/* MPI_Pack_c: inbuf = NULL -> MPI_ERR_BUFFER */
+static int c726(void)
+{
+    return MPI_Pack_c(NULL, 1, MPI_INT, es_rbuf, 64, ES_PTR(MPI_Count, 0), es_world.h);
+}
+
+/* MPI_Pack_c: incount = -1 -> MPI_ERR_COUNT */
+static int c727(void)
+{
+    return MPI_Pack_c(es_sbuf, -1, MPI_INT, es_rbuf, 64, ES_PTR(MPI_Count, 0), es_world.h);
+}
+
+/* MPI_Pack_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c728(void)
+{
+    return MPI_Pack_c(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 64, ES_PTR(MPI_Count, 0), es_world.h);
+}
+
+/* MPI_Pack_c: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c729(void)
+{
+    return MPI_Pack_c(es_sbuf, 1, es_freed.type, es_rbuf, 64, ES_PTR(MPI_Count, 0), es_world.h);
+}
+
+/* MPI_Pack_c: datatype = uncommitted -> MPI_ERR_TYPE */
+static int c730(void)
+{
+    return MPI_Pack_c(es_sbuf, 1, es_uncommitted, es_rbuf, 64, ES_PTR(MPI_Count, 0), es_world.h);
+}
+
+/* MPI_Pack_c: outbuf = NULL -> MPI_ERR_BUFFER */
+static int c731(void)
+{
+    return MPI_Pack_c(es_sbuf, 1, MPI_INT, NULL, 64, ES_PTR(MPI_Count, 0), es_world.h);
+}
+
+/* MPI_Pack_c: outsize = -1 -> MPI_ERR_ARG */
+static int c732(void)
+{
+    return MPI_Pack_c(es_sbuf, 1, MPI_INT, es_rbuf, -1, ES_PTR(MPI_Count, 0), es_world.h);
+}
+
+/* MPI_Pack_c: position = NULL -> MPI_ERR_ARG */
+static int c733(void)
+{
+    return MPI_Pack_c(es_sbuf, 1, MPI_INT, es_rbuf, 64, NULL, es_world.h);
+}
+
+/* MPI_Pack_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c734(void)
+{
+    return MPI_Pack_c(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(MPI_Count, 0), MPI_COMM_NULL);
+}
+
+/* MPI_Pack_c: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c735(void)
+{
+    return MPI_Pack_c(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(MPI_Count, 0), es_freed.comm);
+}
+
 /* MPI_Pack_size: - = all valid -> MPI_SUCCESS */
-static int c715(void)
+static int c736(void)
 {
     return MPI_Pack_size(1, MPI_INT, es_world.h, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: incount = -1 -> MPI_ERR_COUNT */
-static int c716(void)
+static int c737(void)
 {
     return MPI_Pack_size(-1, MPI_INT, es_world.h, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c717(void)
+static int c738(void)
 {
     return MPI_Pack_size(1, MPI_DATATYPE_NULL, es_world.h, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c718(void)
+static int c739(void)
 {
     return MPI_Pack_size(1, es_freed.type, es_world.h, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c719(void)
+static int c740(void)
 {
     return MPI_Pack_size(1, MPI_INT, MPI_COMM_NULL, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c720(void)
+static int c741(void)
 {
     return MPI_Pack_size(1, MPI_INT, es_freed.comm, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: size = NULL -> MPI_ERR_ARG */
-static int c721(void)
+static int c742(void)
 {
     return MPI_Pack_size(1, MPI_INT, es_world.h, NULL);
 }
 
+/* MPI_Pack_size_c: - = all valid -> MPI_SUCCESS */
+static int c743(void)
+{
+    return MPI_Pack_size_c(1, MPI_INT, es_world.h, ES_OUT(MPI_Count, 3));
+}
+
+/* MPI_Pack_size_c: incount = -1 -> MPI_ERR_COUNT */
+static int c744(void)
+{
+    return MPI_Pack_size_c(-1, MPI_INT, es_world.h, ES_OUT(MPI_Count, 3));
+}
+
+/* MPI_Pack_size_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c745(void)
+{
+    return MPI_Pack_size_c(1, MPI_DATATYPE_NULL, es_world.h, ES_OUT(MPI_Count, 3));
+}
+
+/* MPI_Pack_size_c: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c746(void)
+{
+    return MPI_Pack_size_c(1, es_freed.type, es_world.h, ES_OUT(MPI_Count, 3));
+}
+
+/* MPI_Pack_size_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c747(void)
+{
+    return MPI_Pack_size_c(1, MPI_INT, MPI_COMM_NULL, ES_OUT(MPI_Count, 3));
+}
+
+/* MPI_Pack_size_c: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c748(void)
+{
+    return MPI_Pack_size_c(1, MPI_INT, es_freed.comm, ES_OUT(MPI_Count, 3));
+}
+
+/* MPI_Pack_size_c: size = NULL -> MPI_ERR_ARG */
+static int c749(void)
+{
+    return MPI_Pack_size_c(1, MPI_INT, es_world.h, NULL);
+}
+
 /* MPI_Probe: - = all valid -> MPI_SUCCESS */
-static int c722(void)
+static int c750(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: source = size -> MPI_ERR_RANK */
-static int c723(void)
+static int c751(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.size, 0, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: source = -5 -> MPI_ERR_RANK */
-static int c724(void)
+static int c752(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(-5, 0, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: tag = -5 -> MPI_ERR_TAG */
-static int c725(void)
+static int c753(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, -5, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c726(void)
+static int c754(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_self_send(&es_world);
@@ -4730,7 +4904,7 @@ static int c726(void)
 }
 
 /* MPI_Probe: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c727(void)
+static int c755(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Status, 3));
@@ -4738,54 +4912,54 @@ static int c727(void)
 
 /* MPI_Probe: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c728(void)
+static int c756(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: status = NULL -> MPI_ERR_ARG */
-static int c729(void)
+static int c757(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Query_thread: - = all valid -> MPI_SUCCESS */
-static int c730(void)
+static int c758(void)
 {
     return MPI_Query_thread(ES_OUT(int, 0));
 }
 
 /* MPI_Query_thread: provided = NULL -> MPI_ERR_ARG */
-static int c731(void)
+static int c759(void)
 {
     return MPI_Query_thread(NULL);
 }
 
 /* MPI_Recv: - = all valid -> MPI_SUCCESS */
-static int c732(void)
+static int c760(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: buf = NULL -> MPI_ERR_BUFFER */
-static int c733(void)
+static int c761(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: count = -1 -> MPI_ERR_COUNT */
-static int c734(void)
+static int c762(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c735(void)
+static int c763(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
@@ -4794,14 +4968,14 @@ static int c735(void)
 
 /* MPI_Recv: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c736(void)
+static int c764(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c737(void)
+static int c765(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
@@ -4809,28 +4983,28 @@ static int c737(void)
 }
 
 /* MPI_Recv: source = size -> MPI_ERR_RANK */
-static int c738(void)
+static int c766(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: source = -5 -> MPI_ERR_RANK */
-static int c739(void)
+static int c767(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: tag = -5 -> MPI_ERR_TAG */
-static int c740(void)
+static int c768(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c741(void)
+static int c769(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_self_send(&es_world);
@@ -4839,7 +5013,7 @@ static int c741(void)
 }
 
 /* MPI_Recv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c742(void)
+static int c770(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Status, 6));
@@ -4847,40 +5021,40 @@ static int c742(void)
 
 /* MPI_Recv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c743(void)
+static int c771(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: status = NULL -> MPI_ERR_ARG */
-static int c744(void)
+static int c772(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Recv_init: - = all valid -> MPI_SUCCESS */
-static int c745(void)
+static int c773(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c746(void)
+static int c774(void)
 {
     return MPI_Recv_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: count = -1 -> MPI_ERR_COUNT */
-static int c747(void)
+static int c775(void)
 {
     return MPI_Recv_init(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c748(void)
+static int c776(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
@@ -4888,40 +5062,40 @@ static int c748(void)
 
 /* MPI_Recv_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c749(void)
+static int c777(void)
 {
     return MPI_Recv_init(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c750(void)
+static int c778(void)
 {
     return MPI_Recv_init(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: source = size -> MPI_ERR_RANK */
-static int c751(void)
+static int c779(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: source = -5 -> MPI_ERR_RANK */
-static int c752(void)
+static int c780(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: tag = -5 -> MPI_ERR_TAG */
-static int c753(void)
+static int c781(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c754(void)
+static int c782(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -4929,7 +5103,7 @@ static int c754(void)
 }
 
 /* MPI_Recv_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c755(void)
+static int c783(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                          ES_OUT(MPI_Request, 6));
@@ -4937,387 +5111,387 @@ static int c755(void)
 
 /* MPI_Recv_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c756(void)
+static int c784(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: request = NULL -> MPI_ERR_ARG */
-static int c757(void)
+static int c785(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Reduce: - = all valid -> MPI_SUCCESS */
-static int c758(void)
+static int c786(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c759(void)
+static int c787(void)
 {
     return MPI_Reduce(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c760(void)
+static int c788(void)
 {
     return MPI_Reduce(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c761(void)
+static int c789(void)
 {
     return MPI_Reduce(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: count = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c762(void)
+static int c790(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c763(void)
+static int c791(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c764(void)
+static int c792(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c765(void)
+static int c793(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, 0, es_self.h);
 }
 
 /* MPI_Reduce: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c766(void)
+static int c794(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, 0, es_self.h);
 }
 
 /* MPI_Reduce: root = -1 -> MPI_ERR_ROOT */
-static int c767(void)
+static int c795(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, -1, es_self.h);
 }
 
 /* MPI_Reduce: root = size -> MPI_ERR_ROOT */
-static int c768(void)
+static int c796(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.size, es_self.h);
 }
 
 /* MPI_Reduce: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c769(void)
+static int c797(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Reduce: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c770(void)
+static int c798(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_freed.comm);
 }
 
 /* MPI_Reduce_local: - = all valid -> MPI_SUCCESS */
-static int c771(void)
+static int c799(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c772(void)
+static int c800(void)
 {
     return MPI_Reduce_local(NULL, es_rbuf, 1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: inoutbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c773(void)
+static int c801(void)
 {
     return MPI_Reduce_local(es_sbuf, NULL, 1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: count = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c774(void)
+static int c802(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c775(void)
+static int c803(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM);
 }
 
 /* MPI_Reduce_local: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c776(void)
+static int c804(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM);
 }
 
 /* MPI_Reduce_local: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c777(void)
+static int c805(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL);
 }
 
 /* MPI_Reduce_local: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c778(void)
+static int c806(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op);
 }
 
 /* MPI_Reduce_scatter: - = all valid -> MPI_SUCCESS */
-static int c779(void)
+static int c807(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c780(void)
+static int c808(void)
 {
     return MPI_Reduce_scatter(NULL, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c781(void)
+static int c809(void)
 {
     return MPI_Reduce_scatter(es_rbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c782(void)
+static int c810(void)
 {
     return MPI_Reduce_scatter(es_sbuf, NULL, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c783(void)
+static int c811(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_neg_first, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c784(void)
+static int c812(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c785(void)
+static int c813(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c786(void)
+static int c814(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Reduce_scatter: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c787(void)
+static int c815(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Reduce_scatter: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c788(void)
+static int c816(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Reduce_scatter: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c789(void)
+static int c817(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
 /* MPI_Reduce_scatter_block: - = all valid -> MPI_SUCCESS */
-static int c790(void)
+static int c818(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c791(void)
+static int c819(void)
 {
     return MPI_Reduce_scatter_block(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c792(void)
+static int c820(void)
 {
     return MPI_Reduce_scatter_block(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c793(void)
+static int c821(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: recvcount = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c794(void)
+static int c822(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c795(void)
+static int c823(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c796(void)
+static int c824(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c797(void)
+static int c825(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c798(void)
+static int c826(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c799(void)
+static int c827(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Reduce_scatter_block: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c800(void)
+static int c828(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
 /* MPI_Remove_error_class: - = all valid -> MPI_SUCCESS */
-static int c801(void)
+static int c829(void)
 {
     return MPI_Remove_error_class(0);
 }
 
 /* MPI_Remove_error_code: - = all valid -> MPI_SUCCESS */
-static int c802(void)
+static int c830(void)
 {
     return MPI_Remove_error_code(0);
 }
 
 /* MPI_Remove_error_string: - = all valid -> MPI_SUCCESS */
-static int c803(void)
+static int c831(void)
 {
     return MPI_Remove_error_string(0);
 }
 
 /* MPI_Request_free: - = all valid -> MPI_SUCCESS */
-static int c804(void)
+static int c832(void)
 {
     return MPI_Request_free(ES_PTR(MPI_Request, es_new_prequest()));
 }
 
 /* MPI_Request_free: request = &MPI_REQUEST_NULL -> MPI_ERR_REQUEST */
-static int c805(void)
+static int c833(void)
 {
     return MPI_Request_free(ES_PTR(MPI_Request, MPI_REQUEST_NULL));
 }
 
 /* MPI_Request_free: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c806(void)
+static int c834(void)
 {
     return MPI_Request_free(ES_PTR(MPI_Request, es_freed.request));
 }
 
 /* MPI_Request_free: request = NULL -> MPI_ERR_ARG */
-static int c807(void)
+static int c835(void)
 {
     return MPI_Request_free(NULL);
 }
 
 /* MPI_Request_get_status: - = all valid -> MPI_SUCCESS */
-static int c808(void)
+static int c836(void)
 {
     return MPI_Request_get_status(MPI_REQUEST_NULL, ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Request_get_status: request = freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c809(void)
+static int c837(void)
 {
     return MPI_Request_get_status(es_freed.request, ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Request_get_status: flag = NULL -> MPI_ERR_ARG */
-static int c810(void)
+static int c838(void)
 {
     return MPI_Request_get_status(MPI_REQUEST_NULL, NULL, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Request_get_status: status = NULL -> MPI_ERR_ARG */
-static int c811(void)
+static int c839(void)
 {
     return MPI_Request_get_status(MPI_REQUEST_NULL, ES_OUT(int, 1), NULL);
 }
 
 /* MPI_Rsend: - = all valid -> MPI_SUCCESS */
-static int c812(void)
+static int c840(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: buf = NULL -> MPI_ERR_BUFFER */
-static int c813(void)
+static int c841(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: count = -1 -> MPI_ERR_COUNT */
-static int c814(void)
+static int c842(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c815(void)
+static int c843(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
@@ -5325,42 +5499,42 @@ static int c815(void)
 
 /* MPI_Rsend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c816(void)
+static int c844(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c817(void)
+static int c845(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: dest = size -> MPI_ERR_RANK */
-static int c818(void)
+static int c846(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Rsend: dest = -5 -> MPI_ERR_RANK */
-static int c819(void)
+static int c847(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Rsend: tag = -5 -> MPI_ERR_TAG */
-static int c820(void)
+static int c848(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Rsend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c821(void)
+static int c849(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -5368,7 +5542,7 @@ static int c821(void)
 }
 
 /* MPI_Rsend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c822(void)
+static int c850(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
@@ -5376,34 +5550,34 @@ static int c822(void)
 
 /* MPI_Rsend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c823(void)
+static int c851(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Rsend_init: - = all valid -> MPI_SUCCESS */
-static int c824(void)
+static int c852(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c825(void)
+static int c853(void)
 {
     return MPI_Rsend_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: count = -1 -> MPI_ERR_COUNT */
-static int c826(void)
+static int c854(void)
 {
     return MPI_Rsend_init(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c827(void)
+static int c855(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
@@ -5411,41 +5585,41 @@ static int c827(void)
 
 /* MPI_Rsend_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c828(void)
+static int c856(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c829(void)
+static int c857(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: dest = size -> MPI_ERR_RANK */
-static int c830(void)
+static int c858(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: dest = -5 -> MPI_ERR_RANK */
-static int c831(void)
+static int c859(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: tag = -5 -> MPI_ERR_TAG */
-static int c832(void)
+static int c860(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c833(void)
+static int c861(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -5453,7 +5627,7 @@ static int c833(void)
 }
 
 /* MPI_Rsend_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c834(void)
+static int c862(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                           ES_OUT(MPI_Request, 6));
@@ -5461,214 +5635,214 @@ static int c834(void)
 
 /* MPI_Rsend_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c835(void)
+static int c863(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: request = NULL -> MPI_ERR_ARG */
-static int c836(void)
+static int c864(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Scan: - = all valid -> MPI_SUCCESS */
-static int c837(void)
+static int c865(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c838(void)
+static int c866(void)
 {
     return MPI_Scan(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c839(void)
+static int c867(void)
 {
     return MPI_Scan(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c840(void)
+static int c868(void)
 {
     return MPI_Scan(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: count = -1 -> MPI_ERR_COUNT
  * MPICH: aborts */
-static int c841(void)
+static int c869(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c842(void)
+static int c870(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c843(void)
+static int c871(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c844(void)
+static int c872(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Scan: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c845(void)
+static int c873(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Scan: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c846(void)
+static int c874(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Scan: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c847(void)
+static int c875(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
 /* MPI_Scatter: - = all valid -> MPI_SUCCESS */
-static int c848(void)
+static int c876(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c849(void)
+static int c877(void)
 {
     return MPI_Scatter(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c850(void)
+static int c878(void)
 {
     return MPI_Scatter(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendcount = -1 -> MPI_ERR_COUNT */
-static int c851(void)
+static int c879(void)
 {
     return MPI_Scatter(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c852(void)
+static int c880(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c853(void)
+static int c881(void)
 {
     return MPI_Scatter(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c854(void)
+static int c882(void)
 {
     return MPI_Scatter(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c855(void)
+static int c883(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvcount = -1 -> MPI_ERR_COUNT */
-static int c856(void)
+static int c884(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c857(void)
+static int c885(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c858(void)
+static int c886(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c859(void)
+static int c887(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, 0, es_self.h);
 }
 
 /* MPI_Scatter: root = -1 -> MPI_ERR_ROOT */
-static int c860(void)
+static int c888(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h);
 }
 
 /* MPI_Scatter: root = size -> MPI_ERR_ROOT */
-static int c861(void)
+static int c889(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size, es_self.h);
 }
 
 /* MPI_Scatter: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c862(void)
+static int c890(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Scatter: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c863(void)
+static int c891(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm);
 }
 
 /* MPI_Scatterv: - = all valid -> MPI_SUCCESS */
-static int c864(void)
+static int c892(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c865(void)
+static int c893(void)
 {
     return MPI_Scatterv(NULL, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c866(void)
+static int c894(void)
 {
     return MPI_Scatterv(es_rbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c867(void)
+static int c895(void)
 {
     return MPI_Scatterv(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c868(void)
+static int c896(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0,
                         es_self.h);
@@ -5676,33 +5850,33 @@ static int c868(void)
 
 /* MPI_Scatterv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c869(void)
+static int c897(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, 1, MPI_INT, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c870(void)
+static int c898(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, es_uncommitted, es_rbuf, 1, MPI_INT, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c871(void)
+static int c899(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: recvcount = -1 -> MPI_ERR_COUNT */
-static int c872(void)
+static int c900(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c873(void)
+static int c901(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0,
                         es_self.h);
@@ -5710,68 +5884,68 @@ static int c873(void)
 
 /* MPI_Scatterv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c874(void)
+static int c902(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_freed.type, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c875(void)
+static int c903(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_uncommitted, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: root = -1 -> MPI_ERR_ROOT */
-static int c876(void)
+static int c904(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h);
 }
 
 /* MPI_Scatterv: root = size -> MPI_ERR_ROOT */
-static int c877(void)
+static int c905(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size,
                         es_self.h);
 }
 
 /* MPI_Scatterv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c878(void)
+static int c906(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Scatterv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c879(void)
+static int c907(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm);
 }
 
 /* MPI_Send: - = all valid -> MPI_SUCCESS */
-static int c880(void)
+static int c908(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: buf = NULL -> MPI_ERR_BUFFER */
-static int c881(void)
+static int c909(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: count = -1 -> MPI_ERR_COUNT */
-static int c882(void)
+static int c910(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c883(void)
+static int c911(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
@@ -5779,42 +5953,42 @@ static int c883(void)
 
 /* MPI_Send: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c884(void)
+static int c912(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c885(void)
+static int c913(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: dest = size -> MPI_ERR_RANK */
-static int c886(void)
+static int c914(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Send: dest = -5 -> MPI_ERR_RANK */
-static int c887(void)
+static int c915(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Send: tag = -5 -> MPI_ERR_TAG */
-static int c888(void)
+static int c916(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Send: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c889(void)
+static int c917(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -5822,7 +5996,7 @@ static int c889(void)
 }
 
 /* MPI_Send: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c890(void)
+static int c918(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
@@ -5830,33 +6004,33 @@ static int c890(void)
 
 /* MPI_Send: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c891(void)
+static int c919(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Send_init: - = all valid -> MPI_SUCCESS */
-static int c892(void)
+static int c920(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c893(void)
+static int c921(void)
 {
     return MPI_Send_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: count = -1 -> MPI_ERR_COUNT */
-static int c894(void)
+static int c922(void)
 {
     return MPI_Send_init(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c895(void)
+static int c923(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
@@ -5864,40 +6038,40 @@ static int c895(void)
 
 /* MPI_Send_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c896(void)
+static int c924(void)
 {
     return MPI_Send_init(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c897(void)
+static int c925(void)
 {
     return MPI_Send_init(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: dest = size -> MPI_ERR_RANK */
-static int c898(void)
+static int c926(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: dest = -5 -> MPI_ERR_RANK */
-static int c899(void)
+static int c927(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: tag = -5 -> MPI_ERR_TAG */
-static int c900(void)
+static int c928(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c901(void)
+static int c929(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -5905,7 +6079,7 @@ static int c901(void)
 }
 
 /* MPI_Send_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c902(void)
+static int c930(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                          ES_OUT(MPI_Request, 6));
@@ -5913,41 +6087,41 @@ static int c902(void)
 
 /* MPI_Send_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c903(void)
+static int c931(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: request = NULL -> MPI_ERR_ARG */
-static int c904(void)
+static int c932(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Sendrecv: - = all valid -> MPI_SUCCESS */
-static int c905(void)
+static int c933(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c906(void)
+static int c934(void)
 {
     return MPI_Sendrecv(NULL, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank, 0,
                         es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendcount = -1 -> MPI_ERR_COUNT */
-static int c907(void)
+static int c935(void)
 {
     return MPI_Sendrecv(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c908(void)
+static int c936(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_rbuf, 1, MPI_INT,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
@@ -5955,42 +6129,42 @@ static int c908(void)
 
 /* MPI_Sendrecv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c909(void)
+static int c937(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_rbuf, 1, MPI_INT,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c910(void)
+static int c938(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_rbuf, 1, MPI_INT,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: dest = size -> MPI_ERR_RANK */
-static int c911(void)
+static int c939(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.size, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: dest = -5 -> MPI_ERR_RANK */
-static int c912(void)
+static int c940(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, -5, 0, es_rbuf, 1, MPI_INT, es_world.rank, 0,
                         es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtag = -5 -> MPI_ERR_TAG */
-static int c913(void)
+static int c941(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c914(void)
+static int c942(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_rbuf, 1, MPI_INT,
@@ -5998,21 +6172,21 @@ static int c914(void)
 }
 
 /* MPI_Sendrecv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c915(void)
+static int c943(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, NULL, 1, MPI_INT, es_world.rank, 0,
                         es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvcount = -1 -> MPI_ERR_COUNT */
-static int c916(void)
+static int c944(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, -1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c917(void)
+static int c945(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_DATATYPE_NULL,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
@@ -6020,42 +6194,42 @@ static int c917(void)
 
 /* MPI_Sendrecv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c918(void)
+static int c946(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, es_freed.type,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c919(void)
+static int c947(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, es_uncommitted,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: source = size -> MPI_ERR_RANK */
-static int c920(void)
+static int c948(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.size,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: source = -5 -> MPI_ERR_RANK */
-static int c921(void)
+static int c949(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, -5, 0,
                         es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtag = -5 -> MPI_ERR_TAG */
-static int c922(void)
+static int c950(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         -5, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c923(void)
+static int c951(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
@@ -6063,7 +6237,7 @@ static int c923(void)
 }
 
 /* MPI_Sendrecv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c924(void)
+static int c952(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, MPI_COMM_NULL, ES_OUT(MPI_Status, 11));
@@ -6071,42 +6245,42 @@ static int c924(void)
 
 /* MPI_Sendrecv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c925(void)
+static int c953(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_freed.comm, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: status = NULL -> MPI_ERR_ARG */
-static int c926(void)
+static int c954(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, NULL);
 }
 
 /* MPI_Sendrecv_replace: - = all valid -> MPI_SUCCESS */
-static int c927(void)
+static int c955(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: buf = NULL -> MPI_ERR_BUFFER */
-static int c928(void)
+static int c956(void)
 {
     return MPI_Sendrecv_replace(NULL, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: count = -1 -> MPI_ERR_COUNT */
-static int c929(void)
+static int c957(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c930(void)
+static int c958(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
@@ -6114,42 +6288,42 @@ static int c930(void)
 
 /* MPI_Sendrecv_replace: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c931(void)
+static int c959(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c932(void)
+static int c960(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: dest = size -> MPI_ERR_RANK */
-static int c933(void)
+static int c961(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: dest = -5 -> MPI_ERR_RANK */
-static int c934(void)
+static int c962(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, -5, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: sendtag = -5 -> MPI_ERR_TAG */
-static int c935(void)
+static int c963(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: sendtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c936(void)
+static int c964(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.rank, 0,
@@ -6157,28 +6331,28 @@ static int c936(void)
 }
 
 /* MPI_Sendrecv_replace: source = size -> MPI_ERR_RANK */
-static int c937(void)
+static int c965(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.size, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: source = -5 -> MPI_ERR_RANK */
-static int c938(void)
+static int c966(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, -5, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: recvtag = -5 -> MPI_ERR_TAG */
-static int c939(void)
+static int c967(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, -5,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: recvtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c940(void)
+static int c968(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, es_tag_ub + 1,
@@ -6186,7 +6360,7 @@ static int c940(void)
 }
 
 /* MPI_Sendrecv_replace: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c941(void)
+static int c969(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0,
                                 MPI_COMM_NULL, ES_OUT(MPI_Status, 8));
@@ -6194,42 +6368,42 @@ static int c941(void)
 
 /* MPI_Sendrecv_replace: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c942(void)
+static int c970(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0,
                                 es_freed.comm, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: status = NULL -> MPI_ERR_ARG */
-static int c943(void)
+static int c971(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0, es_world.h,
                                 NULL);
 }
 
 /* MPI_Ssend: - = all valid -> MPI_SUCCESS */
-static int c944(void)
+static int c972(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: buf = NULL -> MPI_ERR_BUFFER */
-static int c945(void)
+static int c973(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: count = -1 -> MPI_ERR_COUNT */
-static int c946(void)
+static int c974(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c947(void)
+static int c975(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
@@ -6237,42 +6411,42 @@ static int c947(void)
 
 /* MPI_Ssend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c948(void)
+static int c976(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c949(void)
+static int c977(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: dest = size -> MPI_ERR_RANK */
-static int c950(void)
+static int c978(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Ssend: dest = -5 -> MPI_ERR_RANK */
-static int c951(void)
+static int c979(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Ssend: tag = -5 -> MPI_ERR_TAG */
-static int c952(void)
+static int c980(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Ssend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c953(void)
+static int c981(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -6280,7 +6454,7 @@ static int c953(void)
 }
 
 /* MPI_Ssend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c954(void)
+static int c982(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
@@ -6288,34 +6462,34 @@ static int c954(void)
 
 /* MPI_Ssend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c955(void)
+static int c983(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Ssend_init: - = all valid -> MPI_SUCCESS */
-static int c956(void)
+static int c984(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c957(void)
+static int c985(void)
 {
     return MPI_Ssend_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: count = -1 -> MPI_ERR_COUNT */
-static int c958(void)
+static int c986(void)
 {
     return MPI_Ssend_init(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c959(void)
+static int c987(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
@@ -6323,41 +6497,41 @@ static int c959(void)
 
 /* MPI_Ssend_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c960(void)
+static int c988(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c961(void)
+static int c989(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: dest = size -> MPI_ERR_RANK */
-static int c962(void)
+static int c990(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: dest = -5 -> MPI_ERR_RANK */
-static int c963(void)
+static int c991(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: tag = -5 -> MPI_ERR_TAG */
-static int c964(void)
+static int c992(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c965(void)
+static int c993(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -6365,7 +6539,7 @@ static int c965(void)
 }
 
 /* MPI_Ssend_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c966(void)
+static int c994(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                           ES_OUT(MPI_Request, 6));
@@ -6373,617 +6547,617 @@ static int c966(void)
 
 /* MPI_Ssend_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c967(void)
+static int c995(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: request = NULL -> MPI_ERR_ARG */
-static int c968(void)
+static int c996(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Start: - = all valid -> MPI_SUCCESS */
-static int c969(void)
+static int c997(void)
 {
     return MPI_Start(ES_PTR(MPI_Request, es_new_prequest()));
 }
 
 /* MPI_Start: request = &MPI_REQUEST_NULL -> MPI_ERR_REQUEST */
-static int c970(void)
+static int c998(void)
 {
     return MPI_Start(ES_PTR(MPI_Request, MPI_REQUEST_NULL));
 }
 
 /* MPI_Start: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c971(void)
+static int c999(void)
 {
     return MPI_Start(ES_PTR(MPI_Request, es_freed.request));
 }
 
 /* MPI_Start: request = NULL -> MPI_ERR_ARG */
-static int c972(void)
+static int c1000(void)
 {
     return MPI_Start(NULL);
 }
 
 /* MPI_Startall: - = all valid -> MPI_SUCCESS */
-static int c973(void)
+static int c1001(void)
 {
     return MPI_Startall(1, (MPI_Request[]){es_new_prequest()});
 }
 
 /* MPI_Startall: count = -1 -> MPI_ERR_COUNT */
-static int c974(void)
+static int c1002(void)
 {
     return MPI_Startall(-1, (MPI_Request[]){es_new_prequest()});
 }
 
 /* MPI_Startall: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c975(void)
+static int c1003(void)
 {
     return MPI_Startall(1, (MPI_Request[]){es_freed.request});
 }
 
 /* MPI_Startall: array_of_requests = {MPI_REQUEST_NULL} -> MPI_ERR_REQUEST */
-static int c976(void)
+static int c1004(void)
 {
     return MPI_Startall(1, (MPI_Request[]){MPI_REQUEST_NULL});
 }
 
 /* MPI_Startall: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c977(void)
+static int c1005(void)
 {
     return MPI_Startall(1, NULL);
 }
 
 /* MPI_Status_c2f: - = all valid -> MPI_SUCCESS */
-static int c978(void)
+static int c1006(void)
 {
     return MPI_Status_c2f(&es_status0, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_c2f: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c979(void)
+static int c1007(void)
 {
     return MPI_Status_c2f(NULL, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_c2f: c_status = MPI_STATUS_IGNORE -> MPI_ERR_ARG
  * MPICH: MPI_ERR_OTHER */
-static int c980(void)
+static int c1008(void)
 {
     return MPI_Status_c2f(MPI_STATUS_IGNORE, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_c2f: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c981(void)
+static int c1009(void)
 {
     return MPI_Status_c2f(&es_status0, NULL);
 }
 
 /* MPI_Status_c2f08: - = all valid -> MPI_SUCCESS */
-static int c982(void)
+static int c1010(void)
 {
     return MPI_Status_c2f08(&es_status0, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_c2f08: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c983(void)
+static int c1011(void)
 {
     return MPI_Status_c2f08(NULL, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_c2f08: c_status = MPI_STATUS_IGNORE -> MPI_ERR_ARG */
-static int c984(void)
+static int c1012(void)
 {
     return MPI_Status_c2f08(MPI_STATUS_IGNORE, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_c2f08: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c985(void)
+static int c1013(void)
 {
     return MPI_Status_c2f08(&es_status0, NULL);
 }
 
 /* MPI_Status_f082c: - = all valid -> MPI_SUCCESS */
-static int c986(void)
+static int c1014(void)
 {
     return MPI_Status_f082c((MPI_F08_status *)(void *)&es_status0, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f082c: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c987(void)
+static int c1015(void)
 {
     return MPI_Status_f082c(NULL, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f082c: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c988(void)
+static int c1016(void)
 {
     return MPI_Status_f082c((MPI_F08_status *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_f082f: - = all valid -> MPI_SUCCESS */
-static int c989(void)
+static int c1017(void)
 {
     return MPI_Status_f082f((MPI_F08_status *)(void *)&es_status0, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_f082f: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c990(void)
+static int c1018(void)
 {
     return MPI_Status_f082f(NULL, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_f082f: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c991(void)
+static int c1019(void)
 {
     return MPI_Status_f082f((MPI_F08_status *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_f2c: - = all valid -> MPI_SUCCESS */
-static int c992(void)
+static int c1020(void)
 {
     return MPI_Status_f2c((MPI_Fint *)(void *)&es_status0, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f2c: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c993(void)
+static int c1021(void)
 {
     return MPI_Status_f2c(NULL, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f2c: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c994(void)
+static int c1022(void)
 {
     return MPI_Status_f2c((MPI_Fint *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_f2f08: - = all valid -> MPI_SUCCESS */
-static int c995(void)
+static int c1023(void)
 {
     return MPI_Status_f2f08((MPI_Fint *)(void *)&es_status0, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_f2f08: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c996(void)
+static int c1024(void)
 {
     return MPI_Status_f2f08(NULL, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_f2f08: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c997(void)
+static int c1025(void)
 {
     return MPI_Status_f2f08((MPI_Fint *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_get_error: - = all valid -> MPI_SUCCESS */
-static int c998(void)
+static int c1026(void)
 {
     return MPI_Status_get_error(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_error: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c999(void)
+static int c1027(void)
 {
     return MPI_Status_get_error(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_error: err = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1000(void)
+static int c1028(void)
 {
     return MPI_Status_get_error(&es_status0, NULL);
 }
 
 /* MPI_Status_get_source: - = all valid -> MPI_SUCCESS */
-static int c1001(void)
+static int c1029(void)
 {
     return MPI_Status_get_source(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_source: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1002(void)
+static int c1030(void)
 {
     return MPI_Status_get_source(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_source: source = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1003(void)
+static int c1031(void)
 {
     return MPI_Status_get_source(&es_status0, NULL);
 }
 
 /* MPI_Status_get_tag: - = all valid -> MPI_SUCCESS */
-static int c1004(void)
+static int c1032(void)
 {
     return MPI_Status_get_tag(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_tag: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1005(void)
+static int c1033(void)
 {
     return MPI_Status_get_tag(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_tag: tag = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1006(void)
+static int c1034(void)
 {
     return MPI_Status_get_tag(&es_status0, NULL);
 }
 
 /* MPI_Status_set_cancelled: - = all valid -> MPI_SUCCESS */
-static int c1007(void)
+static int c1035(void)
 {
     return MPI_Status_set_cancelled(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_cancelled: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1008(void)
+static int c1036(void)
 {
     return MPI_Status_set_cancelled(NULL, 0);
 }
 
 /* MPI_Status_set_elements: - = all valid -> MPI_SUCCESS */
-static int c1009(void)
+static int c1037(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1010(void)
+static int c1038(void)
 {
     return MPI_Status_set_elements(NULL, MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1011(void)
+static int c1039(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), MPI_DATATYPE_NULL, 1);
 }
 
 /* MPI_Status_set_elements: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1012(void)
+static int c1040(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), es_freed.type, 1);
 }
 
 /* MPI_Status_set_elements: count = -1 -> MPI_ERR_COUNT */
-static int c1013(void)
+static int c1041(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), MPI_INT, -1);
 }
 
 /* MPI_Status_set_elements_c: - = all valid -> MPI_SUCCESS */
-static int c1014(void)
+static int c1042(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_c: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1015(void)
+static int c1043(void)
 {
     return MPI_Status_set_elements_c(NULL, MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1016(void)
+static int c1044(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), MPI_DATATYPE_NULL, 1);
 }
 
 /* MPI_Status_set_elements_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1017(void)
+static int c1045(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), es_freed.type, 1);
 }
 
 /* MPI_Status_set_elements_c: count = -1 -> MPI_ERR_COUNT */
-static int c1018(void)
+static int c1046(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), MPI_INT, -1);
 }
 
 /* MPI_Status_set_elements_x: - = all valid -> MPI_SUCCESS */
-static int c1019(void)
+static int c1047(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_x: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1020(void)
+static int c1048(void)
 {
     return MPI_Status_set_elements_x(NULL, MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1021(void)
+static int c1049(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), MPI_DATATYPE_NULL, 1);
 }
 
 /* MPI_Status_set_elements_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1022(void)
+static int c1050(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), es_freed.type, 1);
 }
 
 /* MPI_Status_set_elements_x: count = -1 -> MPI_ERR_COUNT */
-static int c1023(void)
+static int c1051(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), MPI_INT, -1);
 }
 
 /* MPI_Status_set_error: - = all valid -> MPI_SUCCESS */
-static int c1024(void)
+static int c1052(void)
 {
     return MPI_Status_set_error(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_error: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1025(void)
+static int c1053(void)
 {
     return MPI_Status_set_error(NULL, 0);
 }
 
 /* MPI_Status_set_source: - = all valid -> MPI_SUCCESS */
-static int c1026(void)
+static int c1054(void)
 {
     return MPI_Status_set_source(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_source: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1027(void)
+static int c1055(void)
 {
     return MPI_Status_set_source(NULL, 0);
 }
 
 /* MPI_Status_set_tag: - = all valid -> MPI_SUCCESS */
-static int c1028(void)
+static int c1056(void)
 {
     return MPI_Status_set_tag(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_tag: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1029(void)
+static int c1057(void)
 {
     return MPI_Status_set_tag(NULL, 0);
 }
 
 /* MPI_T_category_changed: - = all valid -> MPI_SUCCESS */
-static int c1030(void)
+static int c1058(void)
 {
     return MPI_T_category_changed(ES_OUT(int, 0));
 }
 
 /* MPI_T_category_changed: update_number = NULL -> MPI_ERR_ARG */
-static int c1031(void)
+static int c1059(void)
 {
     return MPI_T_category_changed(NULL);
 }
 
 /* MPI_T_category_get_categories: - = all valid -> MPI_SUCCESS */
-static int c1032(void)
+static int c1060(void)
 {
     return MPI_T_category_get_categories(0, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_categories: len = -1 -> MPI_ERR_ARG */
-static int c1033(void)
+static int c1061(void)
 {
     return MPI_T_category_get_categories(0, -1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_categories: indices = NULL -> MPI_ERR_ARG */
-static int c1034(void)
+static int c1062(void)
 {
     return MPI_T_category_get_categories(0, 1, NULL);
 }
 
 /* MPI_T_category_get_cvars: - = all valid -> MPI_SUCCESS */
-static int c1035(void)
+static int c1063(void)
 {
     return MPI_T_category_get_cvars(0, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_cvars: len = -1 -> MPI_ERR_ARG */
-static int c1036(void)
+static int c1064(void)
 {
     return MPI_T_category_get_cvars(0, -1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_cvars: indices = NULL -> MPI_ERR_ARG */
-static int c1037(void)
+static int c1065(void)
 {
     return MPI_T_category_get_cvars(0, 1, NULL);
 }
 
 /* MPI_T_category_get_events: - = all valid -> MPI_SUCCESS */
-static int c1038(void)
+static int c1066(void)
 {
     return MPI_T_category_get_events(0, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_events: len = -1 -> MPI_ERR_ARG */
-static int c1039(void)
+static int c1067(void)
 {
     return MPI_T_category_get_events(0, -1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_events: indices = NULL -> MPI_ERR_ARG */
-static int c1040(void)
+static int c1068(void)
 {
     return MPI_T_category_get_events(0, 1, NULL);
 }
 
 /* MPI_T_category_get_index: - = all valid -> MPI_SUCCESS */
-static int c1041(void)
+static int c1069(void)
 {
     return MPI_T_category_get_index("errsweep", ES_OUT(int, 1));
 }
 
 /* MPI_T_category_get_index: name = NULL -> MPI_ERR_ARG */
-static int c1042(void)
+static int c1070(void)
 {
     return MPI_T_category_get_index(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_T_category_get_index: cat_index = NULL -> MPI_ERR_ARG */
-static int c1043(void)
+static int c1071(void)
 {
     return MPI_T_category_get_index("errsweep", NULL);
 }
 
 /* MPI_T_category_get_info: - = all valid -> MPI_SUCCESS */
-static int c1044(void)
+static int c1072(void)
 {
     return MPI_T_category_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
                                    ES_PTR(int, 64), ES_OUT(int, 5), ES_OUT(int, 6), ES_OUT(int, 7));
 }
 
 /* MPI_T_category_get_info: name = NULL -> MPI_ERR_ARG */
-static int c1045(void)
+static int c1073(void)
 {
     return MPI_T_category_get_info(0, NULL, ES_PTR(int, 64), ES_OUT(char, 3), ES_PTR(int, 64),
                                    ES_OUT(int, 5), ES_OUT(int, 6), ES_OUT(int, 7));
 }
 
 /* MPI_T_category_get_info: name_len = NULL -> MPI_ERR_ARG */
-static int c1046(void)
+static int c1074(void)
 {
     return MPI_T_category_get_info(0, ES_OUT(char, 1), NULL, ES_OUT(char, 3), ES_PTR(int, 64),
                                    ES_OUT(int, 5), ES_OUT(int, 6), ES_OUT(int, 7));
 }
 
 /* MPI_T_category_get_info: desc = NULL -> MPI_ERR_ARG */
-static int c1047(void)
+static int c1075(void)
 {
     return MPI_T_category_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), NULL, ES_PTR(int, 64),
                                    ES_OUT(int, 5), ES_OUT(int, 6), ES_OUT(int, 7));
 }
 
 /* MPI_T_category_get_info: desc_len = NULL -> MPI_ERR_ARG */
-static int c1048(void)
+static int c1076(void)
 {
     return MPI_T_category_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3), NULL,
                                    ES_OUT(int, 5), ES_OUT(int, 6), ES_OUT(int, 7));
 }
 
 /* MPI_T_category_get_info: num_cvars = NULL -> MPI_ERR_ARG */
-static int c1049(void)
+static int c1077(void)
 {
     return MPI_T_category_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
                                    ES_PTR(int, 64), NULL, ES_OUT(int, 6), ES_OUT(int, 7));
 }
 
 /* MPI_T_category_get_info: num_pvars = NULL -> MPI_ERR_ARG */
-static int c1050(void)
+static int c1078(void)
 {
     return MPI_T_category_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
                                    ES_PTR(int, 64), ES_OUT(int, 5), NULL, ES_OUT(int, 7));
 }
 
 /* MPI_T_category_get_info: num_categories = NULL -> MPI_ERR_ARG */
-static int c1051(void)
+static int c1079(void)
 {
     return MPI_T_category_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
                                    ES_PTR(int, 64), ES_OUT(int, 5), ES_OUT(int, 6), NULL);
 }
 
 /* MPI_T_category_get_num: - = all valid -> MPI_SUCCESS */
-static int c1052(void)
+static int c1080(void)
 {
     return MPI_T_category_get_num(ES_OUT(int, 0));
 }
 
 /* MPI_T_category_get_num: num_cat = NULL -> MPI_ERR_ARG */
-static int c1053(void)
+static int c1081(void)
 {
     return MPI_T_category_get_num(NULL);
 }
 
 /* MPI_T_category_get_num_events: - = all valid -> MPI_SUCCESS */
-static int c1054(void)
+static int c1082(void)
 {
     return MPI_T_category_get_num_events(0, ES_OUT(int, 1));
 }
 
 /* MPI_T_category_get_num_events: num_events = NULL -> MPI_ERR_ARG */
-static int c1055(void)
+static int c1083(void)
 {
     return MPI_T_category_get_num_events(0, NULL);
 }
 
 /* MPI_T_category_get_pvars: - = all valid -> MPI_SUCCESS */
-static int c1056(void)
+static int c1084(void)
 {
     return MPI_T_category_get_pvars(0, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_pvars: len = -1 -> MPI_ERR_ARG */
-static int c1057(void)
+static int c1085(void)
 {
     return MPI_T_category_get_pvars(0, -1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_pvars: indices = NULL -> MPI_ERR_ARG */
-static int c1058(void)
+static int c1086(void)
 {
     return MPI_T_category_get_pvars(0, 1, NULL);
 }
 
 /* MPI_T_cvar_get_index: - = all valid -> MPI_SUCCESS */
-static int c1059(void)
+static int c1087(void)
 {
     return MPI_T_cvar_get_index("errsweep", ES_OUT(int, 1));
 }
 
 /* MPI_T_cvar_get_index: name = NULL -> MPI_ERR_ARG */
-static int c1060(void)
+static int c1088(void)
 {
     return MPI_T_cvar_get_index(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_T_cvar_get_index: cvar_index = NULL -> MPI_ERR_ARG */
-static int c1061(void)
+static int c1089(void)
 {
     return MPI_T_cvar_get_index("errsweep", NULL);
 }
 
 /* MPI_T_cvar_get_info: - = all valid -> MPI_SUCCESS */
-static int c1062(void)
+static int c1090(void)
 {
     return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3),
                                ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6),
@@ -6991,7 +7165,7 @@ static int c1062(void)
 }
 
 /* MPI_T_cvar_get_info: name = NULL -> MPI_ERR_ARG */
-static int c1063(void)
+static int c1091(void)
 {
     return MPI_T_cvar_get_info(0, NULL, ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(MPI_Datatype, 4),
                                ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6), ES_PTR(int, 64),
@@ -6999,7 +7173,7 @@ static int c1063(void)
 }
 
 /* MPI_T_cvar_get_info: name_len = NULL -> MPI_ERR_ARG */
-static int c1064(void)
+static int c1092(void)
 {
     return MPI_T_cvar_get_info(0, ES_OUT(char, 1), NULL, ES_OUT(int, 3), ES_OUT(MPI_Datatype, 4),
                                ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6), ES_PTR(int, 64),
@@ -7007,7 +7181,7 @@ static int c1064(void)
 }
 
 /* MPI_T_cvar_get_info: verbosity = NULL -> MPI_ERR_ARG */
-static int c1065(void)
+static int c1093(void)
 {
     return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), NULL, ES_OUT(MPI_Datatype, 4),
                                ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6), ES_PTR(int, 64),
@@ -7015,7 +7189,7 @@ static int c1065(void)
 }
 
 /* MPI_T_cvar_get_info: datatype = NULL -> MPI_ERR_ARG */
-static int c1066(void)
+static int c1094(void)
 {
     return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), NULL,
                                ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6), ES_PTR(int, 64),
@@ -7023,7 +7197,7 @@ static int c1066(void)
 }
 
 /* MPI_T_cvar_get_info: enumtype = NULL -> MPI_ERR_ARG */
-static int c1067(void)
+static int c1095(void)
 {
     return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3),
                                ES_OUT(MPI_Datatype, 4), NULL, ES_OUT(char, 6), ES_PTR(int, 64),
@@ -7031,7 +7205,7 @@ static int c1067(void)
 }
 
 /* MPI_T_cvar_get_info: desc = NULL -> MPI_ERR_ARG */
-static int c1068(void)
+static int c1096(void)
 {
     return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3),
                                ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_T_enum, 5), NULL,
@@ -7039,7 +7213,7 @@ static int c1068(void)
 }
 
 /* MPI_T_cvar_get_info: desc_len = NULL -> MPI_ERR_ARG */
-static int c1069(void)
+static int c1097(void)
 {
     return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3),
                                ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6),
@@ -7047,7 +7221,7 @@ static int c1069(void)
 }
 
 /* MPI_T_cvar_get_info: bind = NULL -> MPI_ERR_ARG */
-static int c1070(void)
+static int c1098(void)
 {
     return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3),
                                ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6),
@@ -7055,7 +7229,7 @@ static int c1070(void)
 }
 
 /* MPI_T_cvar_get_info: scope = NULL -> MPI_ERR_ARG */
-static int c1071(void)
+static int c1099(void)
 {
     return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3),
                                ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6),
@@ -7063,85 +7237,85 @@ static int c1071(void)
 }
 
 /* MPI_T_cvar_get_num: - = all valid -> MPI_SUCCESS */
-static int c1072(void)
+static int c1100(void)
 {
     return MPI_T_cvar_get_num(ES_OUT(int, 0));
 }
 
 /* MPI_T_cvar_get_num: num_cvar = NULL -> MPI_ERR_ARG */
-static int c1073(void)
+static int c1101(void)
 {
     return MPI_T_cvar_get_num(NULL);
 }
 
 /* MPI_T_event_get_index: - = all valid -> MPI_SUCCESS */
-static int c1074(void)
+static int c1102(void)
 {
     return MPI_T_event_get_index("errsweep", ES_OUT(int, 1));
 }
 
 /* MPI_T_event_get_index: name = NULL -> MPI_ERR_ARG */
-static int c1075(void)
+static int c1103(void)
 {
     return MPI_T_event_get_index(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_T_event_get_index: event_index = NULL -> MPI_ERR_ARG */
-static int c1076(void)
+static int c1104(void)
 {
     return MPI_T_event_get_index("errsweep", NULL);
 }
 
 /* MPI_T_event_get_num: - = all valid -> MPI_SUCCESS */
-static int c1077(void)
+static int c1105(void)
 {
     return MPI_T_event_get_num(ES_OUT(int, 0));
 }
 
 /* MPI_T_event_get_num: num_events = NULL -> MPI_ERR_ARG */
-static int c1078(void)
+static int c1106(void)
 {
     return MPI_T_event_get_num(NULL);
 }
 
 /* MPI_T_finalize: - = all valid -> MPI_SUCCESS */
-static int c1079(void)
+static int c1107(void)
 {
     return MPI_T_finalize();
 }
 
 /* MPI_T_init_thread: - = all valid -> MPI_SUCCESS */
-static int c1080(void)
+static int c1108(void)
 {
     return MPI_T_init_thread(0, ES_OUT(int, 1));
 }
 
 /* MPI_T_init_thread: provided = NULL -> MPI_ERR_ARG */
-static int c1081(void)
+static int c1109(void)
 {
     return MPI_T_init_thread(0, NULL);
 }
 
 /* MPI_T_pvar_get_index: - = all valid -> MPI_SUCCESS */
-static int c1082(void)
+static int c1110(void)
 {
     return MPI_T_pvar_get_index("errsweep", 0, ES_OUT(int, 2));
 }
 
 /* MPI_T_pvar_get_index: name = NULL -> MPI_ERR_ARG */
-static int c1083(void)
+static int c1111(void)
 {
     return MPI_T_pvar_get_index(NULL, 0, ES_OUT(int, 2));
 }
 
 /* MPI_T_pvar_get_index: pvar_index = NULL -> MPI_ERR_ARG */
-static int c1084(void)
+static int c1112(void)
 {
     return MPI_T_pvar_get_index("errsweep", 0, NULL);
 }
 
 /* MPI_T_pvar_get_info: - = all valid -> MPI_SUCCESS */
-static int c1085(void)
+static int c1113(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -7150,7 +7324,7 @@ static int c1085(void)
 }
 
 /* MPI_T_pvar_get_info: name = NULL -> MPI_ERR_ARG */
-static int c1086(void)
+static int c1114(void)
 {
     return MPI_T_pvar_get_info(0, NULL, ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -7159,7 +7333,7 @@ static int c1086(void)
 }
 
 /* MPI_T_pvar_get_info: name_len = NULL -> MPI_ERR_ARG */
-static int c1087(void)
+static int c1115(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), NULL, ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -7168,7 +7342,7 @@ static int c1087(void)
 }
 
 /* MPI_T_pvar_get_info: verbosity = NULL -> MPI_ERR_ARG */
-static int c1088(void)
+static int c1116(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), NULL, ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -7177,7 +7351,7 @@ static int c1088(void)
 }
 
 /* MPI_T_pvar_get_info: var_class = NULL -> MPI_ERR_ARG */
-static int c1089(void)
+static int c1117(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), NULL,
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -7186,7 +7360,7 @@ static int c1089(void)
 }
 
 /* MPI_T_pvar_get_info: datatype = NULL -> MPI_ERR_ARG */
-static int c1090(void)
+static int c1118(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                NULL, ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7), ES_PTR(int, 64),
@@ -7194,7 +7368,7 @@ static int c1090(void)
 }
 
 /* MPI_T_pvar_get_info: enumtype = NULL -> MPI_ERR_ARG */
-static int c1091(void)
+static int c1119(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), NULL, ES_OUT(char, 7), ES_PTR(int, 64),
@@ -7202,7 +7376,7 @@ static int c1091(void)
 }
 
 /* MPI_T_pvar_get_info: desc = NULL -> MPI_ERR_ARG */
-static int c1092(void)
+static int c1120(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), NULL,
@@ -7211,7 +7385,7 @@ static int c1092(void)
 }
 
 /* MPI_T_pvar_get_info: desc_len = NULL -> MPI_ERR_ARG */
-static int c1093(void)
+static int c1121(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -7220,7 +7394,7 @@ static int c1093(void)
 }
 
 /* MPI_T_pvar_get_info: bind = NULL -> MPI_ERR_ARG */
-static int c1094(void)
+static int c1122(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -7229,7 +7403,7 @@ static int c1094(void)
 }
 
 /* MPI_T_pvar_get_info: readonly = NULL -> MPI_ERR_ARG */
-static int c1095(void)
+static int c1123(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -7238,7 +7412,7 @@ static int c1095(void)
 }
 
 /* MPI_T_pvar_get_info: continuous = NULL -> MPI_ERR_ARG */
-static int c1096(void)
+static int c1124(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -7247,7 +7421,7 @@ static int c1096(void)
 }
 
 /* MPI_T_pvar_get_info: atomic = NULL -> MPI_ERR_ARG */
-static int c1097(void)
+static int c1125(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -7256,31 +7430,31 @@ static int c1097(void)
 }
 
 /* MPI_T_pvar_get_num: - = all valid -> MPI_SUCCESS */
-static int c1098(void)
+static int c1126(void)
 {
     return MPI_T_pvar_get_num(ES_OUT(int, 0));
 }
 
 /* MPI_T_pvar_get_num: num_pvar = NULL -> MPI_ERR_ARG */
-static int c1099(void)
+static int c1127(void)
 {
     return MPI_T_pvar_get_num(NULL);
 }
 
 /* MPI_T_pvar_session_create: - = all valid -> MPI_SUCCESS */
-static int c1100(void)
+static int c1128(void)
 {
     return MPI_T_pvar_session_create(ES_OUT(MPI_T_pvar_session, 0));
 }
 
 /* MPI_T_pvar_session_create: pe_session = NULL -> MPI_ERR_ARG */
-static int c1101(void)
+static int c1129(void)
 {
     return MPI_T_pvar_session_create(NULL);
 }
 
 /* MPI_T_source_get_info: - = all valid -> MPI_SUCCESS */
-static int c1102(void)
+static int c1130(void)
 {
     return MPI_T_source_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
                                  ES_PTR(int, 64), ES_OUT(MPI_T_source_order, 5),
@@ -7288,7 +7462,7 @@ static int c1102(void)
 }
 
 /* MPI_T_source_get_info: name = NULL -> MPI_ERR_ARG */
-static int c1103(void)
+static int c1131(void)
 {
     return MPI_T_source_get_info(0, NULL, ES_PTR(int, 64), ES_OUT(char, 3), ES_PTR(int, 64),
                                  ES_OUT(MPI_T_source_order, 5), ES_OUT(MPI_Count, 6),
@@ -7296,7 +7470,7 @@ static int c1103(void)
 }
 
 /* MPI_T_source_get_info: name_len = NULL -> MPI_ERR_ARG */
-static int c1104(void)
+static int c1132(void)
 {
     return MPI_T_source_get_info(0, ES_OUT(char, 1), NULL, ES_OUT(char, 3), ES_PTR(int, 64),
                                  ES_OUT(MPI_T_source_order, 5), ES_OUT(MPI_Count, 6),
@@ -7304,7 +7478,7 @@ static int c1104(void)
 }
 
 /* MPI_T_source_get_info: desc = NULL -> MPI_ERR_ARG */
-static int c1105(void)
+static int c1133(void)
 {
     return MPI_T_source_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), NULL, ES_PTR(int, 64),
                                  ES_OUT(MPI_T_source_order, 5), ES_OUT(MPI_Count, 6),
@@ -7312,7 +7486,7 @@ static int c1105(void)
 }
 
 /* MPI_T_source_get_info: desc_len = NULL -> MPI_ERR_ARG */
-static int c1106(void)
+static int c1134(void)
 {
     return MPI_T_source_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3), NULL,
                                  ES_OUT(MPI_T_source_order, 5), ES_OUT(MPI_Count, 6),
@@ -7320,7 +7494,7 @@ static int c1106(void)
 }
 
 /* MPI_T_source_get_info: ordering = NULL -> MPI_ERR_ARG */
-static int c1107(void)
+static int c1135(void)
 {
     return MPI_T_source_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
                                  ES_PTR(int, 64), NULL, ES_OUT(MPI_Count, 6), ES_OUT(MPI_Count, 7),
@@ -7328,7 +7502,7 @@ static int c1107(void)
 }
 
 /* MPI_T_source_get_info: ticks_per_second = NULL -> MPI_ERR_ARG */
-static int c1108(void)
+static int c1136(void)
 {
     return MPI_T_source_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
                                  ES_PTR(int, 64), ES_OUT(MPI_T_source_order, 5), NULL,
@@ -7336,7 +7510,7 @@ static int c1108(void)
 }
 
 /* MPI_T_source_get_info: max_ticks = NULL -> MPI_ERR_ARG */
-static int c1109(void)
+static int c1137(void)
 {
     return MPI_T_source_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
                                  ES_PTR(int, 64), ES_OUT(MPI_T_source_order, 5),
@@ -7344,7 +7518,7 @@ static int c1109(void)
 }
 
 /* MPI_T_source_get_info: info = NULL -> MPI_ERR_ARG */
-static int c1110(void)
+static int c1138(void)
 {
     return MPI_T_source_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
                                  ES_PTR(int, 64), ES_OUT(MPI_T_source_order, 5),
@@ -7352,86 +7526,86 @@ static int c1110(void)
 }
 
 /* MPI_T_source_get_num: - = all valid -> MPI_SUCCESS */
-static int c1111(void)
+static int c1139(void)
 {
     return MPI_T_source_get_num(ES_OUT(int, 0));
 }
 
 /* MPI_T_source_get_num: num_sources = NULL -> MPI_ERR_ARG */
-static int c1112(void)
+static int c1140(void)
 {
     return MPI_T_source_get_num(NULL);
 }
 
 /* MPI_T_source_get_timestamp: - = all valid -> MPI_SUCCESS */
-static int c1113(void)
+static int c1141(void)
 {
     return MPI_T_source_get_timestamp(0, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_T_source_get_timestamp: timestamp = NULL -> MPI_ERR_ARG */
-static int c1114(void)
+static int c1142(void)
 {
     return MPI_T_source_get_timestamp(0, NULL);
 }
 
 /* MPI_Test: - = all valid -> MPI_SUCCESS */
-static int c1115(void)
+static int c1143(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, MPI_REQUEST_NULL), ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c1116(void)
+static int c1144(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, es_freed.request), ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: request = NULL -> MPI_ERR_ARG */
-static int c1117(void)
+static int c1145(void)
 {
     return MPI_Test(NULL, ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: flag = NULL -> MPI_ERR_ARG */
-static int c1118(void)
+static int c1146(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, MPI_REQUEST_NULL), NULL, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: status = NULL -> MPI_ERR_ARG */
-static int c1119(void)
+static int c1147(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, MPI_REQUEST_NULL), ES_OUT(int, 1), NULL);
 }
 
 /* MPI_Test_cancelled: - = all valid -> MPI_SUCCESS */
-static int c1120(void)
+static int c1148(void)
 {
     return MPI_Test_cancelled(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Test_cancelled: status = NULL -> MPI_ERR_ARG */
-static int c1121(void)
+static int c1149(void)
 {
     return MPI_Test_cancelled(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Test_cancelled: flag = NULL -> MPI_ERR_ARG */
-static int c1122(void)
+static int c1150(void)
 {
     return MPI_Test_cancelled(&es_status0, NULL);
 }
 
 /* MPI_Testall: - = all valid -> MPI_SUCCESS */
-static int c1123(void)
+static int c1151(void)
 {
     return MPI_Testall(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: count = -1 -> MPI_ERR_COUNT */
-static int c1124(void)
+static int c1152(void)
 {
     return MPI_Testall(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2),
                        ES_OUT(MPI_Status, 3));
@@ -7439,38 +7613,38 @@ static int c1124(void)
 
 /* MPI_Testall: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1125(void)
+static int c1153(void)
 {
     return MPI_Testall(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1126(void)
+static int c1154(void)
 {
     return MPI_Testall(1, NULL, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: flag = NULL -> MPI_ERR_ARG */
-static int c1127(void)
+static int c1155(void)
 {
     return MPI_Testall(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c1128(void)
+static int c1156(void)
 {
     return MPI_Testall(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Testany: - = all valid -> MPI_SUCCESS */
-static int c1129(void)
+static int c1157(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: count = -1 -> MPI_ERR_COUNT */
-static int c1130(void)
+static int c1158(void)
 {
     return MPI_Testany(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
@@ -7478,47 +7652,47 @@ static int c1130(void)
 
 /* MPI_Testany: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1131(void)
+static int c1159(void)
 {
     return MPI_Testany(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1132(void)
+static int c1160(void)
 {
     return MPI_Testany(1, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: index = NULL -> MPI_ERR_ARG */
-static int c1133(void)
+static int c1161(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: flag = NULL -> MPI_ERR_ARG */
-static int c1134(void)
+static int c1162(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL,
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: status = NULL -> MPI_ERR_ARG */
-static int c1135(void)
+static int c1163(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Testsome: - = all valid -> MPI_SUCCESS */
-static int c1136(void)
+static int c1164(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: incount = -1 -> MPI_ERR_COUNT */
-static int c1137(void)
+static int c1165(void)
 {
     return MPI_Testsome(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
@@ -7526,140 +7700,171 @@ static int c1137(void)
 
 /* MPI_Testsome: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1138(void)
+static int c1166(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1139(void)
+static int c1167(void)
 {
     return MPI_Testsome(1, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: outcount = NULL -> MPI_ERR_ARG */
-static int c1140(void)
+static int c1168(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: array_of_indices = NULL -> MPI_ERR_ARG */
-static int c1141(void)
+static int c1169(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL,
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c1142(void)
+static int c1170(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Topo_test: - = all valid -> MPI_SUCCESS */
-static int c1143(void)
+static int c1171(void)
 {
     return MPI_Topo_test(es_self.h, ES_OUT(int, 1));
 }
 
 /* MPI_Topo_test: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1144(void)
+static int c1172(void)
 {
     return MPI_Topo_test(MPI_COMM_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Topo_test: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1145(void)
+static int c1173(void)
 {
     return MPI_Topo_test(es_freed.comm, ES_OUT(int, 1));
 }
 
 /* MPI_Topo_test: status = NULL -> MPI_ERR_ARG */
-static int c1146(void)
+static int c1174(void)
 {
     return MPI_Topo_test(es_self.h, NULL);
 }
 
 /* MPI_Type_commit: - = all valid -> MPI_SUCCESS */
-static int c1147(void)
+static int c1175(void)
 {
     return MPI_Type_commit(ES_PTR(MPI_Datatype, es_new_type()));
 }
 
 /* MPI_Type_commit: datatype = &MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1148(void)
+static int c1176(void)
 {
     return MPI_Type_commit(ES_PTR(MPI_Datatype, MPI_DATATYPE_NULL));
 }
 
 /* MPI_Type_commit: datatype = &freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c1149(void)
+static int c1177(void)
 {
     return MPI_Type_commit(ES_PTR(MPI_Datatype, es_freed.type));
 }
 
 /* MPI_Type_commit: datatype = NULL -> MPI_ERR_ARG
  * MPICH: crashes */
-static int c1150(void)
+static int c1178(void)
 {
     return MPI_Type_commit(NULL);
 }
 
 /* MPI_Type_contiguous: - = all valid -> MPI_SUCCESS */
-static int c1151(void)
+static int c1179(void)
 {
     return MPI_Type_contiguous(1, MPI_INT, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: count = -1 -> MPI_ERR_COUNT */
-static int c1152(void)
+static int c1180(void)
 {
     return MPI_Type_contiguous(-1, MPI_INT, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1153(void)
+static int c1181(void)
 {
     return MPI_Type_contiguous(1, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1154(void)
+static int c1182(void)
 {
     return MPI_Type_contiguous(1, es_freed.type, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: newtype = NULL -> MPI_ERR_ARG */
-static int c1155(void)
+static int c1183(void)
 {
     return MPI_Type_contiguous(1, MPI_INT, NULL);
 }
 
+/* MPI_Type_contiguous_c: - = all valid -> MPI_SUCCESS */
+static int c1184(void)
+{
+    return MPI_Type_contiguous_c(1, MPI_INT, ES_OUT(MPI_Datatype, 2));
+}
+
+/* MPI_Type_contiguous_c: count = -1 -> MPI_ERR_COUNT */
+static int c1185(void)
+{
+    return MPI_Type_contiguous_c(-1, MPI_INT, ES_OUT(MPI_Datatype, 2));
+}
+
+/* MPI_Type_contiguous_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1186(void)
+{
+    return MPI_Type_contiguous_c(1, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 2));
+}
+
+/* MPI_Type_contiguous_c: oldtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1187(void)
+{
+    return MPI_Type_contiguous_c(1, es_freed.type, ES_OUT(MPI_Datatype, 2));
+}
+
+/* MPI_Type_contiguous_c: newtype = NULL -> MPI_ERR_ARG */
+static int c1188(void)
+{
+    return MPI_Type_contiguous_c(1, MPI_INT, NULL);
+}
+
 /* MPI_Type_create_hindexed: - = all valid -> MPI_SUCCESS */
-static int c1156(void)
+static int c1189(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: count = -1 -> MPI_ERR_COUNT */
-static int c1157(void)
+static int c1190(void)
 {
     return MPI_Type_create_hindexed(-1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c1158(void)
+static int c1191(void)
 {
     return MPI_Type_create_hindexed(1, es_neg_first, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1159(void)
+static int c1192(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, MPI_DATATYPE_NULL,
                                     ES_OUT(MPI_Datatype, 4));
@@ -7667,37 +7872,37 @@ static int c1159(void)
 
 /* MPI_Type_create_hindexed: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1160(void)
+static int c1193(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: newtype = NULL -> MPI_ERR_ARG */
-static int c1161(void)
+static int c1194(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_hindexed_block: - = all valid -> MPI_SUCCESS */
-static int c1162(void)
+static int c1195(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: count = -1 -> MPI_ERR_COUNT */
-static int c1163(void)
+static int c1196(void)
 {
     return MPI_Type_create_hindexed_block(-1, 1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1164(void)
+static int c1197(void)
 {
     return MPI_Type_create_hindexed_block(1, -1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1165(void)
+static int c1198(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, MPI_DATATYPE_NULL,
                                           ES_OUT(MPI_Datatype, 4));
@@ -7705,311 +7910,527 @@ static int c1165(void)
 
 /* MPI_Type_create_hindexed_block: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1166(void)
+static int c1199(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: newtype = NULL -> MPI_ERR_ARG */
-static int c1167(void)
+static int c1200(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, MPI_INT, NULL);
 }
 
+/* MPI_Type_create_hindexed_block_c: - = all valid -> MPI_SUCCESS */
+static int c1201(void)
+{
+    return MPI_Type_create_hindexed_block_c(1, 1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hindexed_block_c: count = -1 -> MPI_ERR_COUNT */
+static int c1202(void)
+{
+    return MPI_Type_create_hindexed_block_c(-1, 1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hindexed_block_c: blocklength = -1 -> MPI_ERR_COUNT */
+static int c1203(void)
+{
+    return MPI_Type_create_hindexed_block_c(1, -1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hindexed_block_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1204(void)
+{
+    return MPI_Type_create_hindexed_block_c(1, 1, es_aiota, MPI_DATATYPE_NULL,
+                                            ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hindexed_block_c: oldtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1205(void)
+{
+    return MPI_Type_create_hindexed_block_c(1, 1, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hindexed_block_c: newtype = NULL -> MPI_ERR_ARG */
+static int c1206(void)
+{
+    return MPI_Type_create_hindexed_block_c(1, 1, es_aiota, MPI_INT, NULL);
+}
+
+/* MPI_Type_create_hindexed_c: - = all valid -> MPI_SUCCESS */
+static int c1207(void)
+{
+    return MPI_Type_create_hindexed_c(1, (MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}, es_aiota, MPI_INT,
+                                      ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hindexed_c: count = -1 -> MPI_ERR_COUNT */
+static int c1208(void)
+{
+    return MPI_Type_create_hindexed_c(-1, (MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}, es_aiota, MPI_INT,
+                                      ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hindexed_c: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
+static int c1209(void)
+{
+    return MPI_Type_create_hindexed_c(1, (MPI_Count[]){-1, 1, 1, 1, 1, 1, 1, 1}, es_aiota, MPI_INT,
+                                      ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hindexed_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1210(void)
+{
+    return MPI_Type_create_hindexed_c(1, (MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}, es_aiota,
+                                      MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hindexed_c: oldtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1211(void)
+{
+    return MPI_Type_create_hindexed_c(1, (MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}, es_aiota,
+                                      es_freed.type, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hindexed_c: newtype = NULL -> MPI_ERR_ARG */
+static int c1212(void)
+{
+    return MPI_Type_create_hindexed_c(1, (MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}, es_aiota, MPI_INT,
+                                      NULL);
+}
+
 /* MPI_Type_create_hvector: - = all valid -> MPI_SUCCESS */
-static int c1168(void)
+static int c1213(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: count = -1 -> MPI_ERR_COUNT */
-static int c1169(void)
+static int c1214(void)
 {
     return MPI_Type_create_hvector(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1170(void)
+static int c1215(void)
 {
     return MPI_Type_create_hvector(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1171(void)
+static int c1216(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1172(void)
+static int c1217(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: newtype = NULL -> MPI_ERR_ARG */
-static int c1173(void)
+static int c1218(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, MPI_INT, NULL);
 }
 
+/* MPI_Type_create_hvector_c: - = all valid -> MPI_SUCCESS */
+static int c1219(void)
+{
+    return MPI_Type_create_hvector_c(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hvector_c: count = -1 -> MPI_ERR_COUNT */
+static int c1220(void)
+{
+    return MPI_Type_create_hvector_c(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hvector_c: blocklength = -1 -> MPI_ERR_COUNT */
+static int c1221(void)
+{
+    return MPI_Type_create_hvector_c(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hvector_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1222(void)
+{
+    return MPI_Type_create_hvector_c(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hvector_c: oldtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1223(void)
+{
+    return MPI_Type_create_hvector_c(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hvector_c: newtype = NULL -> MPI_ERR_ARG */
+static int c1224(void)
+{
+    return MPI_Type_create_hvector_c(1, 1, 0, MPI_INT, NULL);
+}
+
 /* MPI_Type_create_indexed_block: - = all valid -> MPI_SUCCESS */
-static int c1174(void)
+static int c1225(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: count = -1 -> MPI_ERR_COUNT */
-static int c1175(void)
+static int c1226(void)
 {
     return MPI_Type_create_indexed_block(-1, 1, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1176(void)
+static int c1227(void)
 {
     return MPI_Type_create_indexed_block(1, -1, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1177(void)
+static int c1228(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1178(void)
+static int c1229(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: newtype = NULL -> MPI_ERR_ARG */
-static int c1179(void)
+static int c1230(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, MPI_INT, NULL);
 }
 
+/* MPI_Type_create_indexed_block_c: - = all valid -> MPI_SUCCESS */
+static int c1231(void)
+{
+    return MPI_Type_create_indexed_block_c(1, 1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_indexed_block_c: count = -1 -> MPI_ERR_COUNT */
+static int c1232(void)
+{
+    return MPI_Type_create_indexed_block_c(-1, 1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_indexed_block_c: blocklength = -1 -> MPI_ERR_COUNT */
+static int c1233(void)
+{
+    return MPI_Type_create_indexed_block_c(1, -1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_indexed_block_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1234(void)
+{
+    return MPI_Type_create_indexed_block_c(1, 1, es_aiota, MPI_DATATYPE_NULL,
+                                           ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_indexed_block_c: oldtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1235(void)
+{
+    return MPI_Type_create_indexed_block_c(1, 1, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_indexed_block_c: newtype = NULL -> MPI_ERR_ARG */
+static int c1236(void)
+{
+    return MPI_Type_create_indexed_block_c(1, 1, es_aiota, MPI_INT, NULL);
+}
+
 /* MPI_Type_create_resized: - = all valid -> MPI_SUCCESS */
-static int c1180(void)
+static int c1237(void)
 {
     return MPI_Type_create_resized(MPI_INT, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1181(void)
+static int c1238(void)
 {
     return MPI_Type_create_resized(MPI_DATATYPE_NULL, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1182(void)
+static int c1239(void)
 {
     return MPI_Type_create_resized(es_freed.type, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized: newtype = NULL -> MPI_ERR_ARG */
-static int c1183(void)
+static int c1240(void)
 {
     return MPI_Type_create_resized(MPI_INT, 0, 0, NULL);
 }
 
+/* MPI_Type_create_resized_c: - = all valid -> MPI_SUCCESS */
+static int c1241(void)
+{
+    return MPI_Type_create_resized_c(MPI_INT, 0, 0, ES_OUT(MPI_Datatype, 3));
+}
+
+/* MPI_Type_create_resized_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1242(void)
+{
+    return MPI_Type_create_resized_c(MPI_DATATYPE_NULL, 0, 0, ES_OUT(MPI_Datatype, 3));
+}
+
+/* MPI_Type_create_resized_c: oldtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1243(void)
+{
+    return MPI_Type_create_resized_c(es_freed.type, 0, 0, ES_OUT(MPI_Datatype, 3));
+}
+
+/* MPI_Type_create_resized_c: newtype = NULL -> MPI_ERR_ARG */
+static int c1244(void)
+{
+    return MPI_Type_create_resized_c(MPI_INT, 0, 0, NULL);
+}
+
 /* MPI_Type_create_struct: - = all valid -> MPI_SUCCESS */
-static int c1184(void)
+static int c1245(void)
 {
     return MPI_Type_create_struct(1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: count = -1 -> MPI_ERR_COUNT */
-static int c1185(void)
+static int c1246(void)
 {
     return MPI_Type_create_struct(-1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c1186(void)
+static int c1247(void)
 {
     return MPI_Type_create_struct(1, es_neg_first, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: array_of_types = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c1187(void)
+static int c1248(void)
 {
     return MPI_Type_create_struct(1, es_ones, es_aiota, es_null_first, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: newtype = NULL -> MPI_ERR_ARG */
-static int c1188(void)
+static int c1249(void)
 {
     return MPI_Type_create_struct(1, es_ones, es_aiota, es_ints, NULL);
 }
 
+/* MPI_Type_create_struct_c: - = all valid -> MPI_SUCCESS */
+static int c1250(void)
+{
+    return MPI_Type_create_struct_c(1, (MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}, es_aiota, es_ints,
+                                    ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_struct_c: count = -1 -> MPI_ERR_COUNT */
+static int c1251(void)
+{
+    return MPI_Type_create_struct_c(-1, (MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}, es_aiota, es_ints,
+                                    ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_struct_c: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
+static int c1252(void)
+{
+    return MPI_Type_create_struct_c(1, (MPI_Count[]){-1, 1, 1, 1, 1, 1, 1, 1}, es_aiota, es_ints,
+                                    ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_struct_c: array_of_types = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
+static int c1253(void)
+{
+    return MPI_Type_create_struct_c(1, (MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}, es_aiota,
+                                    es_null_first, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_struct_c: newtype = NULL -> MPI_ERR_ARG */
+static int c1254(void)
+{
+    return MPI_Type_create_struct_c(1, (MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}, es_aiota, es_ints,
+                                    NULL);
+}
+
 /* MPI_Type_delete_attr: - = all valid -> MPI_SUCCESS */
-static int c1189(void)
+static int c1255(void)
 {
     return MPI_Type_delete_attr(MPI_INT, MPI_TAG_UB);
 }
 
 /* MPI_Type_delete_attr: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1190(void)
+static int c1256(void)
 {
     return MPI_Type_delete_attr(MPI_DATATYPE_NULL, MPI_TAG_UB);
 }
 
 /* MPI_Type_delete_attr: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1191(void)
+static int c1257(void)
 {
     return MPI_Type_delete_attr(es_freed.type, MPI_TAG_UB);
 }
 
 /* MPI_Type_delete_attr: type_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c1192(void)
+static int c1258(void)
 {
     return MPI_Type_delete_attr(MPI_INT, MPI_KEYVAL_INVALID);
 }
 
 /* MPI_Type_delete_attr: type_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c1193(void)
+static int c1259(void)
 {
     return MPI_Type_delete_attr(MPI_INT, 12345);
 }
 
 /* MPI_Type_dup: - = all valid -> MPI_SUCCESS */
-static int c1194(void)
+static int c1260(void)
 {
     return MPI_Type_dup(MPI_INT, ES_OUT(MPI_Datatype, 1));
 }
 
 /* MPI_Type_dup: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1195(void)
+static int c1261(void)
 {
     return MPI_Type_dup(MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 1));
 }
 
 /* MPI_Type_dup: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1196(void)
+static int c1262(void)
 {
     return MPI_Type_dup(es_freed.type, ES_OUT(MPI_Datatype, 1));
 }
 
 /* MPI_Type_dup: newtype = NULL -> MPI_ERR_ARG */
-static int c1197(void)
+static int c1263(void)
 {
     return MPI_Type_dup(MPI_INT, NULL);
 }
 
 /* MPI_Type_extent: - = all valid -> MPI_SUCCESS */
-static int c1198(void)
+static int c1264(void)
 {
     return MPI_Type_extent(MPI_INT, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_extent: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1199(void)
+static int c1265(void)
 {
     return MPI_Type_extent(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_extent: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1200(void)
+static int c1266(void)
 {
     return MPI_Type_extent(es_freed.type, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_extent: extent = NULL -> MPI_ERR_ARG */
-static int c1201(void)
+static int c1267(void)
 {
     return MPI_Type_extent(MPI_INT, NULL);
 }
 
 /* MPI_Type_free: - = all valid -> MPI_SUCCESS */
-static int c1202(void)
+static int c1268(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, es_new_type()));
 }
 
 /* MPI_Type_free: datatype = &MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1203(void)
+static int c1269(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, MPI_DATATYPE_NULL));
 }
 
 /* MPI_Type_free: datatype = &freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c1204(void)
+static int c1270(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, es_freed.type));
 }
 
 /* MPI_Type_free: datatype = NULL -> MPI_ERR_ARG
  * MPICH: crashes */
-static int c1205(void)
+static int c1271(void)
 {
     return MPI_Type_free(NULL);
 }
 
 /* MPI_Type_free: datatype = &MPI_INT -> MPI_ERR_TYPE */
-static int c1206(void)
+static int c1272(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, MPI_INT));
 }
 
 /* MPI_Type_get_attr: - = all valid -> MPI_SUCCESS */
-static int c1207(void)
+static int c1273(void)
 {
     return MPI_Type_get_attr(MPI_INT, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1208(void)
+static int c1274(void)
 {
     return MPI_Type_get_attr(MPI_DATATYPE_NULL, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1209(void)
+static int c1275(void)
 {
     return MPI_Type_get_attr(es_freed.type, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: type_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c1210(void)
+static int c1276(void)
 {
     return MPI_Type_get_attr(MPI_INT, MPI_KEYVAL_INVALID, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: type_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c1211(void)
+static int c1277(void)
 {
     return MPI_Type_get_attr(MPI_INT, 12345, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: attribute_val = NULL -> MPI_ERR_ARG */
-static int c1212(void)
+static int c1278(void)
 {
     return MPI_Type_get_attr(MPI_INT, MPI_TAG_UB, NULL, ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: flag = NULL -> MPI_ERR_ARG */
-static int c1213(void)
+static int c1279(void)
 {
     return MPI_Type_get_attr(MPI_INT, MPI_TAG_UB, ES_OUT(void, 2), NULL);
 }
 
 /* MPI_Type_get_contents: - = all valid -> MPI_SUCCESS */
-static int c1214(void)
+static int c1280(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1215(void)
+static int c1281(void)
 {
     return MPI_Type_get_contents(MPI_DATATYPE_NULL, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
@@ -8017,48 +8438,106 @@ static int c1215(void)
 
 /* MPI_Type_get_contents: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1216(void)
+static int c1282(void)
 {
     return MPI_Type_get_contents(es_freed.type, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: datatype = MPI_INT -> MPI_ERR_TYPE */
-static int c1217(void)
+static int c1283(void)
 {
     return MPI_Type_get_contents(MPI_INT, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: array_of_integers = NULL -> MPI_ERR_ARG */
-static int c1218(void)
+static int c1284(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, NULL, ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: array_of_addresses = NULL -> MPI_ERR_ARG */
-static int c1219(void)
+static int c1285(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, ES_OUT(int, 4), NULL,
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: array_of_datatypes = NULL -> MPI_ERR_ARG */
-static int c1220(void)
+static int c1286(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5), NULL);
 }
 
+/* MPI_Type_get_contents_c: - = all valid -> MPI_SUCCESS */
+static int c1287(void)
+{
+    return MPI_Type_get_contents_c(es_derived, 8, 8, 8, 8, ES_OUT(int, 5), ES_OUT(MPI_Aint, 6),
+                                   ES_OUT(MPI_Count, 7), ES_OUT(MPI_Datatype, 8));
+}
+
+/* MPI_Type_get_contents_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1288(void)
+{
+    return MPI_Type_get_contents_c(MPI_DATATYPE_NULL, 8, 8, 8, 8, ES_OUT(int, 5),
+                                   ES_OUT(MPI_Aint, 6), ES_OUT(MPI_Count, 7),
+                                   ES_OUT(MPI_Datatype, 8));
+}
+
+/* MPI_Type_get_contents_c: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1289(void)
+{
+    return MPI_Type_get_contents_c(es_freed.type, 8, 8, 8, 8, ES_OUT(int, 5), ES_OUT(MPI_Aint, 6),
+                                   ES_OUT(MPI_Count, 7), ES_OUT(MPI_Datatype, 8));
+}
+
+/* MPI_Type_get_contents_c: datatype = MPI_INT -> MPI_ERR_TYPE */
+static int c1290(void)
+{
+    return MPI_Type_get_contents_c(MPI_INT, 8, 8, 8, 8, ES_OUT(int, 5), ES_OUT(MPI_Aint, 6),
+                                   ES_OUT(MPI_Count, 7), ES_OUT(MPI_Datatype, 8));
+}
+
+/* MPI_Type_get_contents_c: array_of_integers = NULL -> MPI_ERR_ARG */
+static int c1291(void)
+{
+    return MPI_Type_get_contents_c(es_derived, 8, 8, 8, 8, NULL, ES_OUT(MPI_Aint, 6),
+                                   ES_OUT(MPI_Count, 7), ES_OUT(MPI_Datatype, 8));
+}
+
+/* MPI_Type_get_contents_c: array_of_addresses = NULL -> MPI_ERR_ARG */
+static int c1292(void)
+{
+    return MPI_Type_get_contents_c(es_derived, 8, 8, 8, 8, ES_OUT(int, 5), NULL,
+                                   ES_OUT(MPI_Count, 7), ES_OUT(MPI_Datatype, 8));
+}
+
+/* MPI_Type_get_contents_c: array_of_large_counts = NULL -> MPI_ERR_ARG */
+static int c1293(void)
+{
+    return MPI_Type_get_contents_c(es_derived, 8, 8, 8, 8, ES_OUT(int, 5), ES_OUT(MPI_Aint, 6),
+                                   NULL, ES_OUT(MPI_Datatype, 8));
+}
+
+/* MPI_Type_get_contents_c: array_of_datatypes = NULL -> MPI_ERR_ARG */
+static int c1294(void)
+{
+    return MPI_Type_get_contents_c(es_derived, 8, 8, 8, 8, ES_OUT(int, 5), ES_OUT(MPI_Aint, 6),
+                                   ES_OUT(MPI_Count, 7), NULL);
+}
+
 /* MPI_Type_get_envelope: - = all valid -> MPI_SUCCESS */
-static int c1221(void)
+static int c1295(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                  ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1222(void)
+static int c1296(void)
 {
     return MPI_Type_get_envelope(MPI_DATATYPE_NULL, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                  ES_OUT(int, 4));
@@ -8066,168 +8545,288 @@ static int c1222(void)
 
 /* MPI_Type_get_envelope: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1223(void)
+static int c1297(void)
 {
     return MPI_Type_get_envelope(es_freed.type, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                  ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: num_integers = NULL -> MPI_ERR_ARG */
-static int c1224(void)
+static int c1298(void)
 {
     return MPI_Type_get_envelope(MPI_INT, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: num_addresses = NULL -> MPI_ERR_ARG */
-static int c1225(void)
+static int c1299(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), NULL, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: num_datatypes = NULL -> MPI_ERR_ARG */
-static int c1226(void)
+static int c1300(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), ES_OUT(int, 2), NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: combiner = NULL -> MPI_ERR_ARG */
-static int c1227(void)
+static int c1301(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
+/* MPI_Type_get_envelope_c: - = all valid -> MPI_SUCCESS */
+static int c1302(void)
+{
+    return MPI_Type_get_envelope_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2),
+                                   ES_OUT(MPI_Count, 3), ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
+}
+
+/* MPI_Type_get_envelope_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1303(void)
+{
+    return MPI_Type_get_envelope_c(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2),
+                                   ES_OUT(MPI_Count, 3), ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
+}
+
+/* MPI_Type_get_envelope_c: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1304(void)
+{
+    return MPI_Type_get_envelope_c(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2),
+                                   ES_OUT(MPI_Count, 3), ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
+}
+
+/* MPI_Type_get_envelope_c: num_integers = NULL -> MPI_ERR_ARG */
+static int c1305(void)
+{
+    return MPI_Type_get_envelope_c(MPI_INT, NULL, ES_OUT(MPI_Count, 2), ES_OUT(MPI_Count, 3),
+                                   ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
+}
+
+/* MPI_Type_get_envelope_c: num_addresses = NULL -> MPI_ERR_ARG */
+static int c1306(void)
+{
+    return MPI_Type_get_envelope_c(MPI_INT, ES_OUT(MPI_Count, 1), NULL, ES_OUT(MPI_Count, 3),
+                                   ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
+}
+
+/* MPI_Type_get_envelope_c: num_large_counts = NULL -> MPI_ERR_ARG */
+static int c1307(void)
+{
+    return MPI_Type_get_envelope_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2), NULL,
+                                   ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
+}
+
+/* MPI_Type_get_envelope_c: num_datatypes = NULL -> MPI_ERR_ARG */
+static int c1308(void)
+{
+    return MPI_Type_get_envelope_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2),
+                                   ES_OUT(MPI_Count, 3), NULL, ES_OUT(int, 5));
+}
+
+/* MPI_Type_get_envelope_c: combiner = NULL -> MPI_ERR_ARG */
+static int c1309(void)
+{
+    return MPI_Type_get_envelope_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2),
+                                   ES_OUT(MPI_Count, 3), ES_OUT(MPI_Count, 4), NULL);
+}
+
 /* MPI_Type_get_extent: - = all valid -> MPI_SUCCESS */
-static int c1228(void)
+static int c1310(void)
 {
     return MPI_Type_get_extent(MPI_INT, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1229(void)
+static int c1311(void)
 {
     return MPI_Type_get_extent(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1230(void)
+static int c1312(void)
 {
     return MPI_Type_get_extent(es_freed.type, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: lb = NULL -> MPI_ERR_ARG */
-static int c1231(void)
+static int c1313(void)
 {
     return MPI_Type_get_extent(MPI_INT, NULL, ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: extent = NULL -> MPI_ERR_ARG */
-static int c1232(void)
+static int c1314(void)
 {
     return MPI_Type_get_extent(MPI_INT, ES_OUT(MPI_Aint, 1), NULL);
 }
 
+/* MPI_Type_get_extent_c: - = all valid -> MPI_SUCCESS */
+static int c1315(void)
+{
+    return MPI_Type_get_extent_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Type_get_extent_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1316(void)
+{
+    return MPI_Type_get_extent_c(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Type_get_extent_c: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1317(void)
+{
+    return MPI_Type_get_extent_c(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Type_get_extent_c: lb = NULL -> MPI_ERR_ARG */
+static int c1318(void)
+{
+    return MPI_Type_get_extent_c(MPI_INT, NULL, ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Type_get_extent_c: extent = NULL -> MPI_ERR_ARG */
+static int c1319(void)
+{
+    return MPI_Type_get_extent_c(MPI_INT, ES_OUT(MPI_Count, 1), NULL);
+}
+
 /* MPI_Type_get_extent_x: - = all valid -> MPI_SUCCESS */
-static int c1233(void)
+static int c1320(void)
 {
     return MPI_Type_get_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1234(void)
+static int c1321(void)
 {
     return MPI_Type_get_extent_x(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1235(void)
+static int c1322(void)
 {
     return MPI_Type_get_extent_x(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: lb = NULL -> MPI_ERR_ARG */
-static int c1236(void)
+static int c1323(void)
 {
     return MPI_Type_get_extent_x(MPI_INT, NULL, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: extent = NULL -> MPI_ERR_ARG */
-static int c1237(void)
+static int c1324(void)
 {
     return MPI_Type_get_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), NULL);
 }
 
 /* MPI_Type_get_name: - = all valid -> MPI_SUCCESS */
-static int c1238(void)
+static int c1325(void)
 {
     return MPI_Type_get_name(MPI_INT, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1239(void)
+static int c1326(void)
 {
     return MPI_Type_get_name(MPI_DATATYPE_NULL, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1240(void)
+static int c1327(void)
 {
     return MPI_Type_get_name(es_freed.type, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: type_name = NULL -> MPI_ERR_ARG */
-static int c1241(void)
+static int c1328(void)
 {
     return MPI_Type_get_name(MPI_INT, NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: resultlen = NULL -> MPI_ERR_ARG */
-static int c1242(void)
+static int c1329(void)
 {
     return MPI_Type_get_name(MPI_INT, ES_OUT(char, 1), NULL);
 }
 
 /* MPI_Type_get_true_extent: - = all valid -> MPI_SUCCESS */
-static int c1243(void)
+static int c1330(void)
 {
     return MPI_Type_get_true_extent(MPI_INT, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1244(void)
+static int c1331(void)
 {
     return MPI_Type_get_true_extent(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1245(void)
+static int c1332(void)
 {
     return MPI_Type_get_true_extent(es_freed.type, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: true_lb = NULL -> MPI_ERR_ARG */
-static int c1246(void)
+static int c1333(void)
 {
     return MPI_Type_get_true_extent(MPI_INT, NULL, ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: true_extent = NULL -> MPI_ERR_ARG */
-static int c1247(void)
+static int c1334(void)
 {
     return MPI_Type_get_true_extent(MPI_INT, ES_OUT(MPI_Aint, 1), NULL);
 }
 
+/* MPI_Type_get_true_extent_c: - = all valid -> MPI_SUCCESS */
+static int c1335(void)
+{
+    return MPI_Type_get_true_extent_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Type_get_true_extent_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1336(void)
+{
+    return MPI_Type_get_true_extent_c(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1),
+                                      ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Type_get_true_extent_c: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1337(void)
+{
+    return MPI_Type_get_true_extent_c(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Type_get_true_extent_c: true_lb = NULL -> MPI_ERR_ARG */
+static int c1338(void)
+{
+    return MPI_Type_get_true_extent_c(MPI_INT, NULL, ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Type_get_true_extent_c: true_extent = NULL -> MPI_ERR_ARG */
+static int c1339(void)
+{
+    return MPI_Type_get_true_extent_c(MPI_INT, ES_OUT(MPI_Count, 1), NULL);
+}
+
 /* MPI_Type_get_true_extent_x: - = all valid -> MPI_SUCCESS */
-static int c1248(void)
+static int c1340(void)
 {
     return MPI_Type_get_true_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1249(void)
+static int c1341(void)
 {
     return MPI_Type_get_true_extent_x(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1),
                                       ES_OUT(MPI_Count, 2));
@@ -8235,491 +8834,726 @@ static int c1249(void)
 
 /* MPI_Type_get_true_extent_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1250(void)
+static int c1342(void)
 {
     return MPI_Type_get_true_extent_x(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_x: true_lb = NULL -> MPI_ERR_ARG */
-static int c1251(void)
+static int c1343(void)
 {
     return MPI_Type_get_true_extent_x(MPI_INT, NULL, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_x: true_extent = NULL -> MPI_ERR_ARG */
-static int c1252(void)
+static int c1344(void)
 {
     return MPI_Type_get_true_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), NULL);
 }
 
+/* MPI_Type_get_value_index: - = all valid -> MPI_SUCCESS */
+static int c1345(void)
+{
+    return MPI_Type_get_value_index(MPI_INT, MPI_INT, ES_OUT(MPI_Datatype, 2));
+}
+
+/* MPI_Type_get_value_index: value_type = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1346(void)
+{
+    return MPI_Type_get_value_index(MPI_DATATYPE_NULL, MPI_INT, ES_OUT(MPI_Datatype, 2));
+}
+
+/* MPI_Type_get_value_index: value_type = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1347(void)
+{
+    return MPI_Type_get_value_index(es_freed.type, MPI_INT, ES_OUT(MPI_Datatype, 2));
+}
+
+/* MPI_Type_get_value_index: index_type = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1348(void)
+{
+    return MPI_Type_get_value_index(MPI_INT, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 2));
+}
+
+/* MPI_Type_get_value_index: index_type = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1349(void)
+{
+    return MPI_Type_get_value_index(MPI_INT, es_freed.type, ES_OUT(MPI_Datatype, 2));
+}
+
+/* MPI_Type_get_value_index: pair_type = NULL -> MPI_ERR_ARG */
+static int c1350(void)
+{
+    return MPI_Type_get_value_index(MPI_INT, MPI_INT, NULL);
+}
+
 /* MPI_Type_hindexed: - = all valid -> MPI_SUCCESS */
-static int c1253(void)
+static int c1351(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: count = -1 -> MPI_ERR_COUNT */
-static int c1254(void)
+static int c1352(void)
 {
     return MPI_Type_hindexed(-1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c1255(void)
+static int c1353(void)
 {
     return MPI_Type_hindexed(1, es_neg_first, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1256(void)
+static int c1354(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1257(void)
+static int c1355(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: newtype = NULL -> MPI_ERR_ARG */
-static int c1258(void)
+static int c1356(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_hvector: - = all valid -> MPI_SUCCESS */
-static int c1259(void)
+static int c1357(void)
 {
     return MPI_Type_hvector(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: count = -1 -> MPI_ERR_COUNT */
-static int c1260(void)
+static int c1358(void)
 {
     return MPI_Type_hvector(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1261(void)
+static int c1359(void)
 {
     return MPI_Type_hvector(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1262(void)
+static int c1360(void)
 {
     return MPI_Type_hvector(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1263(void)
+static int c1361(void)
 {
     return MPI_Type_hvector(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: newtype = NULL -> MPI_ERR_ARG */
-static int c1264(void)
+static int c1362(void)
 {
     return MPI_Type_hvector(1, 1, 0, MPI_INT, NULL);
 }
 
 /* MPI_Type_indexed: - = all valid -> MPI_SUCCESS */
-static int c1265(void)
+static int c1363(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: count = -1 -> MPI_ERR_COUNT */
-static int c1266(void)
+static int c1364(void)
 {
     return MPI_Type_indexed(-1, es_ones, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c1267(void)
+static int c1365(void)
 {
     return MPI_Type_indexed(1, es_neg_first, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1268(void)
+static int c1366(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1269(void)
+static int c1367(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: newtype = NULL -> MPI_ERR_ARG */
-static int c1270(void)
+static int c1368(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, MPI_INT, NULL);
 }
 
+/* MPI_Type_indexed_c: - = all valid -> MPI_SUCCESS */
+static int c1369(void)
+{
+    return MPI_Type_indexed_c(1, (MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}, es_aiota, MPI_INT,
+                              ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_indexed_c: count = -1 -> MPI_ERR_COUNT */
+static int c1370(void)
+{
+    return MPI_Type_indexed_c(-1, (MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}, es_aiota, MPI_INT,
+                              ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_indexed_c: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
+static int c1371(void)
+{
+    return MPI_Type_indexed_c(1, (MPI_Count[]){-1, 1, 1, 1, 1, 1, 1, 1}, es_aiota, MPI_INT,
+                              ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_indexed_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1372(void)
+{
+    return MPI_Type_indexed_c(1, (MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}, es_aiota, MPI_DATATYPE_NULL,
+                              ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_indexed_c: oldtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1373(void)
+{
+    return MPI_Type_indexed_c(1, (MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}, es_aiota, es_freed.type,
+                              ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_indexed_c: newtype = NULL -> MPI_ERR_ARG */
+static int c1374(void)
+{
+    return MPI_Type_indexed_c(1, (MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}, es_aiota, MPI_INT, NULL);
+}
+
 /* MPI_Type_lb: - = all valid -> MPI_SUCCESS */
-static int c1271(void)
+static int c1375(void)
 {
     return MPI_Type_lb(MPI_INT, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_lb: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1272(void)
+static int c1376(void)
 {
     return MPI_Type_lb(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_lb: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1273(void)
+static int c1377(void)
 {
     return MPI_Type_lb(es_freed.type, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_lb: displacement = NULL -> MPI_ERR_ARG */
-static int c1274(void)
+static int c1378(void)
 {
     return MPI_Type_lb(MPI_INT, NULL);
 }
 
+/* MPI_Type_match_size: - = all valid -> MPI_SUCCESS */
+static int c1379(void)
+{
+    return MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 4, ES_OUT(MPI_Datatype, 2));
+}
+
+/* MPI_Type_match_size: typeclass = 12345 -> MPI_ERR_ARG */
+static int c1380(void)
+{
+    return MPI_Type_match_size(12345, 4, ES_OUT(MPI_Datatype, 2));
+}
+
+/* MPI_Type_match_size: size = 3 -> MPI_ERR_ARG */
+static int c1381(void)
+{
+    return MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 3, ES_OUT(MPI_Datatype, 2));
+}
+
+/* MPI_Type_match_size: datatype = NULL -> MPI_ERR_ARG */
+static int c1382(void)
+{
+    return MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 4, NULL);
+}
+
 /* MPI_Type_set_attr: - = all valid -> MPI_SUCCESS */
-static int c1275(void)
+static int c1383(void)
 {
     return MPI_Type_set_attr(MPI_INT, MPI_TAG_UB, es_sbuf);
 }
 
 /* MPI_Type_set_attr: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1276(void)
+static int c1384(void)
 {
     return MPI_Type_set_attr(MPI_DATATYPE_NULL, MPI_TAG_UB, es_sbuf);
 }
 
 /* MPI_Type_set_attr: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1277(void)
+static int c1385(void)
 {
     return MPI_Type_set_attr(es_freed.type, MPI_TAG_UB, es_sbuf);
 }
 
 /* MPI_Type_set_attr: type_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c1278(void)
+static int c1386(void)
 {
     return MPI_Type_set_attr(MPI_INT, MPI_KEYVAL_INVALID, es_sbuf);
 }
 
 /* MPI_Type_set_attr: type_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c1279(void)
+static int c1387(void)
 {
     return MPI_Type_set_attr(MPI_INT, 12345, es_sbuf);
 }
 
 /* MPI_Type_set_name: - = all valid -> MPI_SUCCESS */
-static int c1280(void)
+static int c1388(void)
 {
     return MPI_Type_set_name(MPI_INT, "errsweep");
 }
 
 /* MPI_Type_set_name: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1281(void)
+static int c1389(void)
 {
     return MPI_Type_set_name(MPI_DATATYPE_NULL, "errsweep");
 }
 
 /* MPI_Type_set_name: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1282(void)
+static int c1390(void)
 {
     return MPI_Type_set_name(es_freed.type, "errsweep");
 }
 
 /* MPI_Type_set_name: type_name = NULL -> MPI_ERR_ARG */
-static int c1283(void)
+static int c1391(void)
 {
     return MPI_Type_set_name(MPI_INT, NULL);
 }
 
 /* MPI_Type_size: - = all valid -> MPI_SUCCESS */
-static int c1284(void)
+static int c1392(void)
 {
     return MPI_Type_size(MPI_INT, ES_OUT(int, 1));
 }
 
 /* MPI_Type_size: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1285(void)
+static int c1393(void)
 {
     return MPI_Type_size(MPI_DATATYPE_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Type_size: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1286(void)
+static int c1394(void)
 {
     return MPI_Type_size(es_freed.type, ES_OUT(int, 1));
 }
 
 /* MPI_Type_size: size = NULL -> MPI_ERR_ARG */
-static int c1287(void)
+static int c1395(void)
 {
     return MPI_Type_size(MPI_INT, NULL);
 }
 
+/* MPI_Type_size_c: - = all valid -> MPI_SUCCESS */
+static int c1396(void)
+{
+    return MPI_Type_size_c(MPI_INT, ES_OUT(MPI_Count, 1));
+}
+
+/* MPI_Type_size_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1397(void)
+{
+    return MPI_Type_size_c(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1));
+}
+
+/* MPI_Type_size_c: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1398(void)
+{
+    return MPI_Type_size_c(es_freed.type, ES_OUT(MPI_Count, 1));
+}
+
+/* MPI_Type_size_c: size = NULL -> MPI_ERR_ARG */
+static int c1399(void)
+{
+    return MPI_Type_size_c(MPI_INT, NULL);
+}
+
 /* MPI_Type_size_x: - = all valid -> MPI_SUCCESS */
-static int c1288(void)
+static int c1400(void)
 {
     return MPI_Type_size_x(MPI_INT, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1289(void)
+static int c1401(void)
 {
     return MPI_Type_size_x(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1290(void)
+static int c1402(void)
 {
     return MPI_Type_size_x(es_freed.type, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_x: size = NULL -> MPI_ERR_ARG */
-static int c1291(void)
+static int c1403(void)
 {
     return MPI_Type_size_x(MPI_INT, NULL);
 }
 
 /* MPI_Type_struct: - = all valid -> MPI_SUCCESS */
-static int c1292(void)
+static int c1404(void)
 {
     return MPI_Type_struct(1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: count = -1 -> MPI_ERR_COUNT */
-static int c1293(void)
+static int c1405(void)
 {
     return MPI_Type_struct(-1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c1294(void)
+static int c1406(void)
 {
     return MPI_Type_struct(1, es_neg_first, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: array_of_types = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c1295(void)
+static int c1407(void)
 {
     return MPI_Type_struct(1, es_ones, es_aiota, es_null_first, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: newtype = NULL -> MPI_ERR_ARG */
-static int c1296(void)
+static int c1408(void)
 {
     return MPI_Type_struct(1, es_ones, es_aiota, es_ints, NULL);
 }
 
 /* MPI_Type_ub: - = all valid -> MPI_SUCCESS */
-static int c1297(void)
+static int c1409(void)
 {
     return MPI_Type_ub(MPI_INT, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_ub: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1298(void)
+static int c1410(void)
 {
     return MPI_Type_ub(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_ub: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1299(void)
+static int c1411(void)
 {
     return MPI_Type_ub(es_freed.type, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_ub: displacement = NULL -> MPI_ERR_ARG */
-static int c1300(void)
+static int c1412(void)
 {
     return MPI_Type_ub(MPI_INT, NULL);
 }
 
 /* MPI_Type_vector: - = all valid -> MPI_SUCCESS */
-static int c1301(void)
+static int c1413(void)
 {
     return MPI_Type_vector(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: count = -1 -> MPI_ERR_COUNT */
-static int c1302(void)
+static int c1414(void)
 {
     return MPI_Type_vector(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1303(void)
+static int c1415(void)
 {
     return MPI_Type_vector(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1304(void)
+static int c1416(void)
 {
     return MPI_Type_vector(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1305(void)
+static int c1417(void)
 {
     return MPI_Type_vector(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: newtype = NULL -> MPI_ERR_ARG */
-static int c1306(void)
+static int c1418(void)
 {
     return MPI_Type_vector(1, 1, 0, MPI_INT, NULL);
 }
 
+/* MPI_Type_vector_c: - = all valid -> MPI_SUCCESS */
+static int c1419(void)
+{
+    return MPI_Type_vector_c(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_vector_c: count = -1 -> MPI_ERR_COUNT */
+static int c1420(void)
+{
+    return MPI_Type_vector_c(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_vector_c: blocklength = -1 -> MPI_ERR_COUNT */
+static int c1421(void)
+{
+    return MPI_Type_vector_c(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_vector_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1422(void)
+{
+    return MPI_Type_vector_c(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_vector_c: oldtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1423(void)
+{
+    return MPI_Type_vector_c(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_vector_c: newtype = NULL -> MPI_ERR_ARG */
+static int c1424(void)
+{
+    return MPI_Type_vector_c(1, 1, 0, MPI_INT, NULL);
+}
+
 /* MPI_Unpack: - = all valid -> MPI_SUCCESS */
-static int c1307(void)
+static int c1425(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c1308(void)
+static int c1426(void)
 {
     return MPI_Unpack(NULL, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: insize = -1 -> MPI_ERR_ARG */
-static int c1309(void)
+static int c1427(void)
 {
     return MPI_Unpack(es_sbuf, -1, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: position = NULL -> MPI_ERR_ARG */
-static int c1310(void)
+static int c1428(void)
 {
     return MPI_Unpack(es_sbuf, 64, NULL, es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: outbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: MPI_ERR_ARG */
-static int c1311(void)
+static int c1429(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), NULL, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: outcount = -1 -> MPI_ERR_COUNT */
-static int c1312(void)
+static int c1430(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, -1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1313(void)
+static int c1431(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_DATATYPE_NULL, es_world.h);
 }
 
 /* MPI_Unpack: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1314(void)
+static int c1432(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, es_freed.type, es_world.h);
 }
 
 /* MPI_Unpack: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1315(void)
+static int c1433(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, es_uncommitted, es_world.h);
 }
 
 /* MPI_Unpack: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1316(void)
+static int c1434(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Unpack: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1317(void)
+static int c1435(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
+/* MPI_Unpack_c: - = all valid -> MPI_SUCCESS */
+static int c1436(void)
+{
+    return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT, es_world.h);
+}
+
+/* MPI_Unpack_c: inbuf = NULL -> MPI_ERR_BUFFER */
+static int c1437(void)
+{
+    return MPI_Unpack_c(NULL, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT, es_world.h);
+}
+
+/* MPI_Unpack_c: insize = -1 -> MPI_ERR_ARG */
+static int c1438(void)
+{
+    return MPI_Unpack_c(es_sbuf, -1, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT, es_world.h);
+}
+
+/* MPI_Unpack_c: position = NULL -> MPI_ERR_ARG */
+static int c1439(void)
+{
+    return MPI_Unpack_c(es_sbuf, 64, NULL, es_rbuf, 1, MPI_INT, es_world.h);
+}
+
+/* MPI_Unpack_c: outbuf = NULL -> MPI_ERR_BUFFER */
+static int c1440(void)
+{
+    return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), NULL, 1, MPI_INT, es_world.h);
+}
+
+/* MPI_Unpack_c: outcount = -1 -> MPI_ERR_COUNT */
+static int c1441(void)
+{
+    return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, -1, MPI_INT, es_world.h);
+}
+
+/* MPI_Unpack_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1442(void)
+{
+    return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_DATATYPE_NULL,
+                        es_world.h);
+}
+
+/* MPI_Unpack_c: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1443(void)
+{
+    return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, es_freed.type, es_world.h);
+}
+
+/* MPI_Unpack_c: datatype = uncommitted -> MPI_ERR_TYPE */
+static int c1444(void)
+{
+    return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, es_uncommitted, es_world.h);
+}
+
+/* MPI_Unpack_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1445(void)
+{
+    return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT, MPI_COMM_NULL);
+}
+
+/* MPI_Unpack_c: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1446(void)
+{
+    return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT, es_freed.comm);
+}
+
 /* MPI_Wait: - = all valid -> MPI_SUCCESS */
-static int c1318(void)
+static int c1447(void)
 {
     return MPI_Wait(ES_PTR(MPI_Request, MPI_REQUEST_NULL), ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Wait: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c1319(void)
+static int c1448(void)
 {
     return MPI_Wait(ES_PTR(MPI_Request, es_freed.request), ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Wait: request = NULL -> MPI_ERR_ARG */
-static int c1320(void)
+static int c1449(void)
 {
     return MPI_Wait(NULL, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Wait: status = NULL -> MPI_ERR_ARG */
-static int c1321(void)
+static int c1450(void)
 {
     return MPI_Wait(ES_PTR(MPI_Request, MPI_REQUEST_NULL), NULL);
 }
 
 /* MPI_Waitall: - = all valid -> MPI_SUCCESS */
-static int c1322(void)
+static int c1451(void)
 {
     return MPI_Waitall(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: count = -1 -> MPI_ERR_COUNT */
-static int c1323(void)
+static int c1452(void)
 {
     return MPI_Waitall(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1324(void)
+static int c1453(void)
 {
     return MPI_Waitall(1, (MPI_Request[]){es_freed.request}, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1325(void)
+static int c1454(void)
 {
     return MPI_Waitall(1, NULL, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c1326(void)
+static int c1455(void)
 {
     return MPI_Waitall(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL);
 }
 
 /* MPI_Waitany: - = all valid -> MPI_SUCCESS */
-static int c1327(void)
+static int c1456(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: count = -1 -> MPI_ERR_COUNT */
-static int c1328(void)
+static int c1457(void)
 {
     return MPI_Waitany(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2),
                        ES_OUT(MPI_Status, 3));
@@ -8727,38 +9561,38 @@ static int c1328(void)
 
 /* MPI_Waitany: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1329(void)
+static int c1458(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1330(void)
+static int c1459(void)
 {
     return MPI_Waitany(1, NULL, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: index = NULL -> MPI_ERR_ARG */
-static int c1331(void)
+static int c1460(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: status = NULL -> MPI_ERR_ARG */
-static int c1332(void)
+static int c1461(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Waitsome: - = all valid -> MPI_SUCCESS */
-static int c1333(void)
+static int c1462(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: incount = -1 -> MPI_ERR_COUNT */
-static int c1334(void)
+static int c1463(void)
 {
     return MPI_Waitsome(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
@@ -8766,52 +9600,52 @@ static int c1334(void)
 
 /* MPI_Waitsome: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1335(void)
+static int c1464(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1336(void)
+static int c1465(void)
 {
     return MPI_Waitsome(1, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: outcount = NULL -> MPI_ERR_ARG */
-static int c1337(void)
+static int c1466(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: array_of_indices = NULL -> MPI_ERR_ARG */
-static int c1338(void)
+static int c1467(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL,
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c1339(void)
+static int c1468(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Win_create_errhandler: - = all valid -> MPI_SUCCESS */
-static int c1340(void)
+static int c1469(void)
 {
     return MPI_Win_create_errhandler(es_errhandler_fn, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Win_create_errhandler: win_errhandler_fn = NULL -> MPI_ERR_ARG */
-static int c1341(void)
+static int c1470(void)
 {
     return MPI_Win_create_errhandler(NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Win_create_errhandler: errhandler = NULL -> MPI_ERR_ARG */
-static int c1342(void)
+static int c1471(void)
 {
     return MPI_Win_create_errhandler(es_errhandler_fn, NULL);
 }
@@ -9200,968 +10034,1097 @@ const struct es_case es_cases[] = {
     {"MPI_Get_count", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c380},
     {"MPI_Get_count", "datatype", "freed", MPI_ERR_TYPE, NULL, c381},
     {"MPI_Get_count", "count", "NULL", MPI_ERR_ARG, NULL, c382},
-    {"MPI_Get_elements", "-", "all valid", MPI_SUCCESS, NULL, c383},
-    {"MPI_Get_elements", "status", "NULL", MPI_ERR_ARG, NULL, c384},
-    {"MPI_Get_elements", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c385},
-    {"MPI_Get_elements", "datatype", "freed", MPI_ERR_TYPE, NULL, c386},
-    {"MPI_Get_elements", "count", "NULL", MPI_ERR_ARG, NULL, c387},
-    {"MPI_Get_elements_x", "-", "all valid", MPI_SUCCESS, NULL, c388},
-    {"MPI_Get_elements_x", "status", "NULL", MPI_ERR_ARG, NULL, c389},
-    {"MPI_Get_elements_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c390},
-    {"MPI_Get_elements_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c391},
-    {"MPI_Get_elements_x", "count", "NULL", MPI_ERR_ARG, NULL, c392},
-    {"MPI_Get_library_version", "-", "all valid", MPI_SUCCESS, NULL, c393},
-    {"MPI_Get_library_version", "version", "NULL", MPI_ERR_ARG, NULL, c394},
-    {"MPI_Get_library_version", "resultlen", "NULL", MPI_ERR_ARG, NULL, c395},
-    {"MPI_Get_processor_name", "-", "all valid", MPI_SUCCESS, NULL, c396},
-    {"MPI_Get_processor_name", "name", "NULL", MPI_ERR_ARG, NULL, c397},
-    {"MPI_Get_processor_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c398},
-    {"MPI_Get_version", "-", "all valid", MPI_SUCCESS, NULL, c399},
-    {"MPI_Get_version", "version", "NULL", MPI_ERR_ARG, NULL, c400},
-    {"MPI_Get_version", "subversion", "NULL", MPI_ERR_ARG, NULL, c401},
-    {"MPI_Graph_get", "-", "all valid", MPI_SUCCESS, NULL, c402},
-    {"MPI_Graph_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c403},
-    {"MPI_Graph_get", "comm", "freed", MPI_ERR_COMM, NULL, c404},
-    {"MPI_Graph_get", "maxindex", "-1", MPI_ERR_ARG, NULL, c405},
-    {"MPI_Graph_get", "maxedges", "-1", MPI_ERR_ARG, NULL, c406},
-    {"MPI_Graph_get", "index", "NULL", MPI_ERR_ARG, NULL, c407},
-    {"MPI_Graph_get", "edges", "NULL", MPI_ERR_ARG, NULL, c408},
-    {"MPI_Graph_neighbors", "-", "all valid", MPI_SUCCESS, NULL, c409},
-    {"MPI_Graph_neighbors", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c410},
-    {"MPI_Graph_neighbors", "comm", "freed", MPI_ERR_COMM, NULL, c411},
-    {"MPI_Graph_neighbors", "rank", "size", MPI_ERR_RANK, NULL, c412},
-    {"MPI_Graph_neighbors", "rank", "-5", MPI_ERR_RANK, NULL, c413},
-    {"MPI_Graph_neighbors", "maxneighbors", "-1", MPI_ERR_ARG, NULL, c414},
-    {"MPI_Graph_neighbors", "neighbors", "NULL", MPI_ERR_ARG, NULL, c415},
-    {"MPI_Graph_neighbors_count", "-", "all valid", MPI_SUCCESS, NULL, c416},
-    {"MPI_Graph_neighbors_count", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c417},
-    {"MPI_Graph_neighbors_count", "comm", "freed", MPI_ERR_COMM, NULL, c418},
-    {"MPI_Graph_neighbors_count", "rank", "size", MPI_ERR_RANK, NULL, c419},
-    {"MPI_Graph_neighbors_count", "rank", "-5", MPI_ERR_RANK, NULL, c420},
-    {"MPI_Graph_neighbors_count", "nneighbors", "NULL", MPI_ERR_ARG, NULL, c421},
-    {"MPI_Graphdims_get", "-", "all valid", MPI_SUCCESS, NULL, c422},
-    {"MPI_Graphdims_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c423},
-    {"MPI_Graphdims_get", "comm", "freed", MPI_ERR_COMM, NULL, c424},
-    {"MPI_Graphdims_get", "nnodes", "NULL", MPI_ERR_ARG, NULL, c425},
-    {"MPI_Graphdims_get", "nedges", "NULL", MPI_ERR_ARG, NULL, c426},
-    {"MPI_Group_compare", "-", "all valid", MPI_SUCCESS, NULL, c427},
-    {"MPI_Group_compare", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c428},
-    {"MPI_Group_compare", "group1", "freed", MPI_ERR_GROUP, NULL, c429},
-    {"MPI_Group_compare", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c430},
-    {"MPI_Group_compare", "group2", "freed", MPI_ERR_GROUP, NULL, c431},
-    {"MPI_Group_compare", "result", "NULL", MPI_ERR_ARG, NULL, c432},
-    {"MPI_Group_difference", "-", "all valid", MPI_SUCCESS, NULL, c433},
-    {"MPI_Group_difference", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c434},
-    {"MPI_Group_difference", "group1", "freed", MPI_ERR_GROUP, NULL, c435},
-    {"MPI_Group_difference", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c436},
-    {"MPI_Group_difference", "group2", "freed", MPI_ERR_GROUP, NULL, c437},
-    {"MPI_Group_difference", "newgroup", "NULL", MPI_ERR_ARG, NULL, c438},
-    {"MPI_Group_excl", "-", "all valid", MPI_SUCCESS, NULL, c439},
-    {"MPI_Group_excl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c440},
-    {"MPI_Group_excl", "group", "freed", MPI_ERR_GROUP, NULL, c441},
-    {"MPI_Group_excl", "n", "-1", MPI_ERR_ARG, NULL, c442},
-    {"MPI_Group_excl", "ranks", "{size}", MPI_ERR_RANK, NULL, c443},
-    {"MPI_Group_excl", "ranks", "{-5}", MPI_ERR_RANK, NULL, c444},
-    {"MPI_Group_excl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c445},
-    {"MPI_Group_free", "-", "all valid", MPI_SUCCESS, NULL, c446},
-    {"MPI_Group_free", "group", "&MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c447},
-    {"MPI_Group_free", "group", "&freed", MPI_ERR_GROUP, NULL, c448},
-    {"MPI_Group_free", "group", "NULL", MPI_ERR_ARG, NULL, c449},
-    {"MPI_Group_incl", "-", "all valid", MPI_SUCCESS, NULL, c450},
-    {"MPI_Group_incl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c451},
-    {"MPI_Group_incl", "group", "freed", MPI_ERR_GROUP, NULL, c452},
-    {"MPI_Group_incl", "n", "-1", MPI_ERR_ARG, NULL, c453},
-    {"MPI_Group_incl", "ranks", "{size}", MPI_ERR_RANK, NULL, c454},
-    {"MPI_Group_incl", "ranks", "{-5}", MPI_ERR_RANK, NULL, c455},
-    {"MPI_Group_incl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c456},
-    {"MPI_Group_intersection", "-", "all valid", MPI_SUCCESS, NULL, c457},
-    {"MPI_Group_intersection", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c458},
-    {"MPI_Group_intersection", "group1", "freed", MPI_ERR_GROUP, NULL, c459},
-    {"MPI_Group_intersection", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c460},
-    {"MPI_Group_intersection", "group2", "freed", MPI_ERR_GROUP, NULL, c461},
-    {"MPI_Group_intersection", "newgroup", "NULL", MPI_ERR_ARG, NULL, c462},
-    {"MPI_Group_range_excl", "-", "all valid", MPI_SUCCESS, NULL, c463},
-    {"MPI_Group_range_excl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c464},
-    {"MPI_Group_range_excl", "group", "freed", MPI_ERR_GROUP, NULL, c465},
-    {"MPI_Group_range_excl", "n", "-1", MPI_ERR_ARG, NULL, c466},
-    {"MPI_Group_range_excl", "ranges", "{{size,size,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c467},
-    {"MPI_Group_range_excl", "ranges", "{{-5,0,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c468},
-    {"MPI_Group_range_excl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c469},
-    {"MPI_Group_range_incl", "-", "all valid", MPI_SUCCESS, NULL, c470},
-    {"MPI_Group_range_incl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c471},
-    {"MPI_Group_range_incl", "group", "freed", MPI_ERR_GROUP, NULL, c472},
-    {"MPI_Group_range_incl", "n", "-1", MPI_ERR_ARG, NULL, c473},
-    {"MPI_Group_range_incl", "ranges", "{{size,size,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c474},
-    {"MPI_Group_range_incl", "ranges", "{{-5,0,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c475},
-    {"MPI_Group_range_incl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c476},
-    {"MPI_Group_rank", "-", "all valid", MPI_SUCCESS, NULL, c477},
-    {"MPI_Group_rank", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c478},
-    {"MPI_Group_rank", "group", "freed", MPI_ERR_GROUP, NULL, c479},
-    {"MPI_Group_rank", "rank", "NULL", MPI_ERR_ARG, NULL, c480},
-    {"MPI_Group_size", "-", "all valid", MPI_SUCCESS, NULL, c481},
-    {"MPI_Group_size", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c482},
-    {"MPI_Group_size", "group", "freed", MPI_ERR_GROUP, NULL, c483},
-    {"MPI_Group_size", "size", "NULL", MPI_ERR_ARG, NULL, c484},
-    {"MPI_Group_translate_ranks", "-", "all valid", MPI_SUCCESS, NULL, c485},
-    {"MPI_Group_translate_ranks", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c486},
-    {"MPI_Group_translate_ranks", "group1", "freed", MPI_ERR_GROUP, NULL, c487},
-    {"MPI_Group_translate_ranks", "n", "-1", MPI_ERR_ARG, NULL, c488},
-    {"MPI_Group_translate_ranks", "ranks1", "{size}", MPI_ERR_RANK, NULL, c489},
-    {"MPI_Group_translate_ranks", "ranks1", "{-5}", MPI_ERR_RANK, NULL, c490},
-    {"MPI_Group_translate_ranks", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c491},
-    {"MPI_Group_translate_ranks", "group2", "freed", MPI_ERR_GROUP, NULL, c492},
-    {"MPI_Group_translate_ranks", "ranks2", "NULL", MPI_ERR_ARG, NULL, c493},
-    {"MPI_Group_union", "-", "all valid", MPI_SUCCESS, NULL, c494},
-    {"MPI_Group_union", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c495},
-    {"MPI_Group_union", "group1", "freed", MPI_ERR_GROUP, NULL, c496},
-    {"MPI_Group_union", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c497},
-    {"MPI_Group_union", "group2", "freed", MPI_ERR_GROUP, NULL, c498},
-    {"MPI_Group_union", "newgroup", "NULL", MPI_ERR_ARG, NULL, c499},
-    {"MPI_Ibsend", "-", "all valid", MPI_SUCCESS, NULL, c500},
-    {"MPI_Ibsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c501},
-    {"MPI_Ibsend", "count", "-1", MPI_ERR_COUNT, NULL, c502},
-    {"MPI_Ibsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c503},
-    {"MPI_Ibsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c504},
-    {"MPI_Ibsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c505},
-    {"MPI_Ibsend", "dest", "size", MPI_ERR_RANK, NULL, c506},
-    {"MPI_Ibsend", "dest", "-5", MPI_ERR_RANK, NULL, c507},
-    {"MPI_Ibsend", "tag", "-5", MPI_ERR_TAG, NULL, c508},
-    {"MPI_Ibsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c509},
-    {"MPI_Ibsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c510},
-    {"MPI_Ibsend", "comm", "freed", MPI_ERR_COMM, NULL, c511},
-    {"MPI_Ibsend", "request", "NULL", MPI_ERR_ARG, NULL, c512},
-    {"MPI_Improbe", "-", "all valid", MPI_SUCCESS, NULL, c513},
-    {"MPI_Improbe", "source", "size", MPI_ERR_RANK, NULL, c514},
-    {"MPI_Improbe", "source", "-5", MPI_ERR_RANK, NULL, c515},
-    {"MPI_Improbe", "tag", "-5", MPI_ERR_TAG, NULL, c516},
-    {"MPI_Improbe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c517},
-    {"MPI_Improbe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c518},
-    {"MPI_Improbe", "comm", "freed", MPI_ERR_COMM, NULL, c519},
-    {"MPI_Improbe", "flag", "NULL", MPI_ERR_ARG, NULL, c520},
-    {"MPI_Improbe", "message", "NULL", MPI_ERR_ARG, NULL, c521},
-    {"MPI_Improbe", "status", "NULL", MPI_ERR_ARG, NULL, c522},
-    {"MPI_Imrecv", "-", "all valid", MPI_SUCCESS, NULL, c523},
-    {"MPI_Imrecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c524},
-    {"MPI_Imrecv", "count", "-1", MPI_ERR_COUNT, NULL, c525},
-    {"MPI_Imrecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c526},
-    {"MPI_Imrecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c527},
-    {"MPI_Imrecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c528},
-    {"MPI_Imrecv", "message", "&MPI_MESSAGE_NULL", MPI_ERR_REQUEST, NULL, c529},
-    {"MPI_Imrecv", "message", "NULL", MPI_ERR_ARG, NULL, c530},
-    {"MPI_Imrecv", "request", "NULL", MPI_ERR_ARG, NULL, c531},
-    {"MPI_Info_create", "-", "all valid", MPI_SUCCESS, NULL, c532},
-    {"MPI_Info_create", "info", "NULL", MPI_ERR_ARG, NULL, c533},
-    {"MPI_Info_delete", "-", "all valid", MPI_SUCCESS, NULL, c534},
-    {"MPI_Info_delete", "info", "bogus", MPI_ERR_INFO, NULL, c535},
-    {"MPI_Info_delete", "key", "NULL", MPI_ERR_ARG, NULL, c536},
-    {"MPI_Info_dup", "-", "all valid", MPI_SUCCESS, NULL, c537},
-    {"MPI_Info_dup", "info", "bogus", MPI_ERR_INFO, NULL, c538},
-    {"MPI_Info_dup", "newinfo", "NULL", MPI_ERR_ARG, NULL, c539},
-    {"MPI_Info_get", "-", "all valid", MPI_SUCCESS, NULL, c540},
-    {"MPI_Info_get", "info", "bogus", MPI_ERR_INFO, NULL, c541},
-    {"MPI_Info_get", "key", "NULL", MPI_ERR_ARG, NULL, c542},
-    {"MPI_Info_get", "value", "NULL", MPI_ERR_ARG, NULL, c543},
-    {"MPI_Info_get", "flag", "NULL", MPI_ERR_ARG, NULL, c544},
-    {"MPI_Info_get_nkeys", "-", "all valid", MPI_SUCCESS, NULL, c545},
-    {"MPI_Info_get_nkeys", "info", "bogus", MPI_ERR_INFO, NULL, c546},
-    {"MPI_Info_get_nkeys", "nkeys", "NULL", MPI_ERR_ARG, NULL, c547},
-    {"MPI_Info_get_nthkey", "-", "all valid", MPI_SUCCESS, NULL, c548},
-    {"MPI_Info_get_nthkey", "info", "bogus", MPI_ERR_INFO, NULL, c549},
-    {"MPI_Info_get_nthkey", "key", "NULL", MPI_ERR_ARG, NULL, c550},
-    {"MPI_Info_get_string", "-", "all valid", MPI_SUCCESS, NULL, c551},
-    {"MPI_Info_get_string", "info", "bogus", MPI_ERR_INFO, NULL, c552},
-    {"MPI_Info_get_string", "key", "NULL", MPI_ERR_ARG, NULL, c553},
-    {"MPI_Info_get_string", "buflen", "NULL", MPI_ERR_ARG, NULL, c554},
-    {"MPI_Info_get_string", "value", "NULL", MPI_ERR_ARG, NULL, c555},
-    {"MPI_Info_get_string", "flag", "NULL", MPI_ERR_ARG, NULL, c556},
-    {"MPI_Info_get_valuelen", "-", "all valid", MPI_SUCCESS, NULL, c557},
-    {"MPI_Info_get_valuelen", "info", "bogus", MPI_ERR_INFO, NULL, c558},
-    {"MPI_Info_get_valuelen", "key", "NULL", MPI_ERR_ARG, NULL, c559},
-    {"MPI_Info_get_valuelen", "valuelen", "NULL", MPI_ERR_ARG, NULL, c560},
-    {"MPI_Info_get_valuelen", "flag", "NULL", MPI_ERR_ARG, NULL, c561},
-    {"MPI_Info_set", "-", "all valid", MPI_SUCCESS, NULL, c562},
-    {"MPI_Info_set", "info", "bogus", MPI_ERR_INFO, NULL, c563},
-    {"MPI_Info_set", "key", "NULL", MPI_ERR_ARG, NULL, c564},
-    {"MPI_Info_set", "value", "NULL", MPI_ERR_ARG, NULL, c565},
-    {"MPI_Initialized", "-", "all valid", MPI_SUCCESS, NULL, c566},
-    {"MPI_Initialized", "flag", "NULL", MPI_ERR_ARG, NULL, c567},
-    {"MPI_Iprobe", "-", "all valid", MPI_SUCCESS, NULL, c568},
-    {"MPI_Iprobe", "source", "size", MPI_ERR_RANK, NULL, c569},
-    {"MPI_Iprobe", "source", "-5", MPI_ERR_RANK, NULL, c570},
-    {"MPI_Iprobe", "tag", "-5", MPI_ERR_TAG, NULL, c571},
-    {"MPI_Iprobe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c572},
-    {"MPI_Iprobe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c573},
-    {"MPI_Iprobe", "comm", "freed", MPI_ERR_COMM, NULL, c574},
-    {"MPI_Iprobe", "flag", "NULL", MPI_ERR_ARG, NULL, c575},
-    {"MPI_Iprobe", "status", "NULL", MPI_ERR_ARG, NULL, c576},
-    {"MPI_Irecv", "-", "all valid", MPI_SUCCESS, NULL, c577},
-    {"MPI_Irecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c578},
-    {"MPI_Irecv", "count", "-1", MPI_ERR_COUNT, NULL, c579},
-    {"MPI_Irecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c580},
-    {"MPI_Irecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c581},
-    {"MPI_Irecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c582},
-    {"MPI_Irecv", "source", "size", MPI_ERR_RANK, NULL, c583},
-    {"MPI_Irecv", "source", "-5", MPI_ERR_RANK, NULL, c584},
-    {"MPI_Irecv", "tag", "-5", MPI_ERR_TAG, NULL, c585},
-    {"MPI_Irecv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c586},
-    {"MPI_Irecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c587},
-    {"MPI_Irecv", "comm", "freed", MPI_ERR_COMM, NULL, c588},
-    {"MPI_Irecv", "request", "NULL", MPI_ERR_ARG, NULL, c589},
-    {"MPI_Irsend", "-", "all valid", MPI_SUCCESS, NULL, c590},
-    {"MPI_Irsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c591},
-    {"MPI_Irsend", "count", "-1", MPI_ERR_COUNT, NULL, c592},
-    {"MPI_Irsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c593},
-    {"MPI_Irsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c594},
-    {"MPI_Irsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c595},
-    {"MPI_Irsend", "dest", "size", MPI_ERR_RANK, NULL, c596},
-    {"MPI_Irsend", "dest", "-5", MPI_ERR_RANK, NULL, c597},
-    {"MPI_Irsend", "tag", "-5", MPI_ERR_TAG, NULL, c598},
-    {"MPI_Irsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c599},
-    {"MPI_Irsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c600},
-    {"MPI_Irsend", "comm", "freed", MPI_ERR_COMM, NULL, c601},
-    {"MPI_Irsend", "request", "NULL", MPI_ERR_ARG, NULL, c602},
-    {"MPI_Is_thread_main", "-", "all valid", MPI_SUCCESS, NULL, c603},
-    {"MPI_Is_thread_main", "flag", "NULL", MPI_ERR_ARG, NULL, c604},
-    {"MPI_Isend", "-", "all valid", MPI_SUCCESS, NULL, c605},
-    {"MPI_Isend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c606},
-    {"MPI_Isend", "count", "-1", MPI_ERR_COUNT, NULL, c607},
-    {"MPI_Isend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c608},
-    {"MPI_Isend", "datatype", "freed", MPI_ERR_TYPE, NULL, c609},
-    {"MPI_Isend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c610},
-    {"MPI_Isend", "dest", "size", MPI_ERR_RANK, NULL, c611},
-    {"MPI_Isend", "dest", "-5", MPI_ERR_RANK, NULL, c612},
-    {"MPI_Isend", "tag", "-5", MPI_ERR_TAG, NULL, c613},
-    {"MPI_Isend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c614},
-    {"MPI_Isend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c615},
-    {"MPI_Isend", "comm", "freed", MPI_ERR_COMM, NULL, c616},
-    {"MPI_Isend", "request", "NULL", MPI_ERR_ARG, NULL, c617},
-    {"MPI_Issend", "-", "all valid", MPI_SUCCESS, NULL, c618},
-    {"MPI_Issend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c619},
-    {"MPI_Issend", "count", "-1", MPI_ERR_COUNT, NULL, c620},
-    {"MPI_Issend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c621},
-    {"MPI_Issend", "datatype", "freed", MPI_ERR_TYPE, NULL, c622},
-    {"MPI_Issend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c623},
-    {"MPI_Issend", "dest", "size", MPI_ERR_RANK, NULL, c624},
-    {"MPI_Issend", "dest", "-5", MPI_ERR_RANK, NULL, c625},
-    {"MPI_Issend", "tag", "-5", MPI_ERR_TAG, NULL, c626},
-    {"MPI_Issend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c627},
-    {"MPI_Issend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c628},
-    {"MPI_Issend", "comm", "freed", MPI_ERR_COMM, NULL, c629},
-    {"MPI_Issend", "request", "NULL", MPI_ERR_ARG, NULL, c630},
-    {"MPI_Mprobe", "-", "all valid", MPI_SUCCESS, NULL, c631},
-    {"MPI_Mprobe", "source", "size", MPI_ERR_RANK, NULL, c632},
-    {"MPI_Mprobe", "source", "-5", MPI_ERR_RANK, NULL, c633},
-    {"MPI_Mprobe", "tag", "-5", MPI_ERR_TAG, NULL, c634},
-    {"MPI_Mprobe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c635},
-    {"MPI_Mprobe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c636},
-    {"MPI_Mprobe", "comm", "freed", MPI_ERR_COMM, NULL, c637},
-    {"MPI_Mprobe", "message", "NULL", MPI_ERR_ARG, NULL, c638},
-    {"MPI_Mprobe", "status", "NULL", MPI_ERR_ARG, NULL, c639},
-    {"MPI_Mrecv", "-", "all valid", MPI_SUCCESS, NULL, c640},
-    {"MPI_Mrecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c641},
-    {"MPI_Mrecv", "count", "-1", MPI_ERR_COUNT, NULL, c642},
-    {"MPI_Mrecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c643},
-    {"MPI_Mrecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c644},
-    {"MPI_Mrecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c645},
-    {"MPI_Mrecv", "message", "&MPI_MESSAGE_NULL", MPI_ERR_REQUEST, NULL, c646},
-    {"MPI_Mrecv", "message", "NULL", MPI_ERR_ARG, NULL, c647},
-    {"MPI_Mrecv", "status", "NULL", MPI_ERR_ARG, NULL, c648},
-    {"MPI_Neighbor_allgather", "-", "all valid", MPI_SUCCESS, NULL, c649},
-    {"MPI_Neighbor_allgather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c650},
-    {"MPI_Neighbor_allgather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c651},
-    {"MPI_Neighbor_allgather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c652},
-    {"MPI_Neighbor_allgather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c653},
-    {"MPI_Neighbor_allgather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c654},
-    {"MPI_Neighbor_allgather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c655},
-    {"MPI_Neighbor_allgather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c656},
-    {"MPI_Neighbor_allgather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c657},
-    {"MPI_Neighbor_allgather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c658},
-    {"MPI_Neighbor_allgather", "comm", "freed", MPI_ERR_COMM, NULL, c659},
-    {"MPI_Neighbor_allgatherv", "-", "all valid", MPI_SUCCESS, NULL, c660},
-    {"MPI_Neighbor_allgatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c661},
-    {"MPI_Neighbor_allgatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c662},
-    {"MPI_Neighbor_allgatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c663},
-    {"MPI_Neighbor_allgatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c664},
-    {"MPI_Neighbor_allgatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c665},
-    {"MPI_Neighbor_allgatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c666},
-    {"MPI_Neighbor_allgatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c667},
-    {"MPI_Neighbor_allgatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c668},
-    {"MPI_Neighbor_allgatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c669},
-    {"MPI_Neighbor_allgatherv", "comm", "freed", MPI_ERR_COMM, NULL, c670},
-    {"MPI_Neighbor_alltoall", "-", "all valid", MPI_SUCCESS, NULL, c671},
-    {"MPI_Neighbor_alltoall", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c672},
-    {"MPI_Neighbor_alltoall", "sendcount", "-1", MPI_ERR_COUNT, NULL, c673},
-    {"MPI_Neighbor_alltoall", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c674},
-    {"MPI_Neighbor_alltoall", "sendtype", "freed", MPI_ERR_TYPE, NULL, c675},
-    {"MPI_Neighbor_alltoall", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c676},
-    {"MPI_Neighbor_alltoall", "recvcount", "-1", MPI_ERR_COUNT, NULL, c677},
-    {"MPI_Neighbor_alltoall", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c678},
-    {"MPI_Neighbor_alltoall", "recvtype", "freed", MPI_ERR_TYPE, NULL, c679},
-    {"MPI_Neighbor_alltoall", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c680},
-    {"MPI_Neighbor_alltoall", "comm", "freed", MPI_ERR_COMM, NULL, c681},
-    {"MPI_Neighbor_alltoallv", "-", "all valid", MPI_SUCCESS, NULL, c682},
-    {"MPI_Neighbor_alltoallv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c683},
-    {"MPI_Neighbor_alltoallv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c684},
-    {"MPI_Neighbor_alltoallv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c685},
-    {"MPI_Neighbor_alltoallv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c686},
-    {"MPI_Neighbor_alltoallv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c687},
-    {"MPI_Neighbor_alltoallv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c688},
-    {"MPI_Neighbor_alltoallv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c689},
-    {"MPI_Neighbor_alltoallv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c690},
-    {"MPI_Neighbor_alltoallv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c691},
-    {"MPI_Neighbor_alltoallv", "comm", "freed", MPI_ERR_COMM, NULL, c692},
-    {"MPI_Op_commutative", "-", "all valid", MPI_SUCCESS, NULL, c693},
-    {"MPI_Op_commutative", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c694},
-    {"MPI_Op_commutative", "op", "freed", MPI_ERR_OP, NULL, c695},
-    {"MPI_Op_commutative", "commute", "NULL", MPI_ERR_ARG, NULL, c696},
-    {"MPI_Op_create", "-", "all valid", MPI_SUCCESS, NULL, c697},
-    {"MPI_Op_create", "user_fn", "NULL", MPI_ERR_ARG, NULL, c698},
-    {"MPI_Op_create", "op", "NULL", MPI_ERR_ARG, NULL, c699},
-    {"MPI_Op_free", "-", "all valid", MPI_SUCCESS, NULL, c700},
-    {"MPI_Op_free", "op", "&MPI_OP_NULL", MPI_ERR_OP, NULL, c701},
-    {"MPI_Op_free", "op", "&MPI_SUM", MPI_ERR_OP, NULL, c702},
-    {"MPI_Op_free", "op", "NULL", MPI_ERR_ARG, NULL, c703},
-    {"MPI_Pack", "-", "all valid", MPI_SUCCESS, NULL, c704},
-    {"MPI_Pack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c705},
-    {"MPI_Pack", "incount", "-1", MPI_ERR_COUNT, NULL, c706},
-    {"MPI_Pack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c707},
-    {"MPI_Pack", "datatype", "freed", MPI_ERR_TYPE, NULL, c708},
-    {"MPI_Pack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c709},
-    {"MPI_Pack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c710},
-    {"MPI_Pack", "outsize", "-1", MPI_ERR_ARG, NULL, c711},
-    {"MPI_Pack", "position", "NULL", MPI_ERR_ARG, NULL, c712},
-    {"MPI_Pack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c713},
-    {"MPI_Pack", "comm", "freed", MPI_ERR_COMM, NULL, c714},
-    {"MPI_Pack_size", "-", "all valid", MPI_SUCCESS, NULL, c715},
-    {"MPI_Pack_size", "incount", "-1", MPI_ERR_COUNT, NULL, c716},
-    {"MPI_Pack_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c717},
-    {"MPI_Pack_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c718},
-    {"MPI_Pack_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c719},
-    {"MPI_Pack_size", "comm", "freed", MPI_ERR_COMM, NULL, c720},
-    {"MPI_Pack_size", "size", "NULL", MPI_ERR_ARG, NULL, c721},
-    {"MPI_Probe", "-", "all valid", MPI_SUCCESS, NULL, c722},
-    {"MPI_Probe", "source", "size", MPI_ERR_RANK, NULL, c723},
-    {"MPI_Probe", "source", "-5", MPI_ERR_RANK, NULL, c724},
-    {"MPI_Probe", "tag", "-5", MPI_ERR_TAG, NULL, c725},
-    {"MPI_Probe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c726},
-    {"MPI_Probe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c727},
-    {"MPI_Probe", "comm", "freed", MPI_ERR_COMM, NULL, c728},
-    {"MPI_Probe", "status", "NULL", MPI_ERR_ARG, NULL, c729},
-    {"MPI_Query_thread", "-", "all valid", MPI_SUCCESS, NULL, c730},
-    {"MPI_Query_thread", "provided", "NULL", MPI_ERR_ARG, NULL, c731},
-    {"MPI_Recv", "-", "all valid", MPI_SUCCESS, NULL, c732},
-    {"MPI_Recv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c733},
-    {"MPI_Recv", "count", "-1", MPI_ERR_COUNT, NULL, c734},
-    {"MPI_Recv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c735},
-    {"MPI_Recv", "datatype", "freed", MPI_ERR_TYPE, NULL, c736},
-    {"MPI_Recv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c737},
-    {"MPI_Recv", "source", "size", MPI_ERR_RANK, NULL, c738},
-    {"MPI_Recv", "source", "-5", MPI_ERR_RANK, NULL, c739},
-    {"MPI_Recv", "tag", "-5", MPI_ERR_TAG, NULL, c740},
-    {"MPI_Recv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c741},
-    {"MPI_Recv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c742},
-    {"MPI_Recv", "comm", "freed", MPI_ERR_COMM, NULL, c743},
-    {"MPI_Recv", "status", "NULL", MPI_ERR_ARG, NULL, c744},
-    {"MPI_Recv_init", "-", "all valid", MPI_SUCCESS, NULL, c745},
-    {"MPI_Recv_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c746},
-    {"MPI_Recv_init", "count", "-1", MPI_ERR_COUNT, NULL, c747},
-    {"MPI_Recv_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c748},
-    {"MPI_Recv_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c749},
-    {"MPI_Recv_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c750},
-    {"MPI_Recv_init", "source", "size", MPI_ERR_RANK, NULL, c751},
-    {"MPI_Recv_init", "source", "-5", MPI_ERR_RANK, NULL, c752},
-    {"MPI_Recv_init", "tag", "-5", MPI_ERR_TAG, NULL, c753},
-    {"MPI_Recv_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c754},
-    {"MPI_Recv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c755},
-    {"MPI_Recv_init", "comm", "freed", MPI_ERR_COMM, NULL, c756},
-    {"MPI_Recv_init", "request", "NULL", MPI_ERR_ARG, NULL, c757},
-    {"MPI_Reduce", "-", "all valid", MPI_SUCCESS, NULL, c758},
-    {"MPI_Reduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c759},
-    {"MPI_Reduce", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c760},
-    {"MPI_Reduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c761},
-    {"MPI_Reduce", "count", "-1", MPI_ERR_COUNT, NULL, c762},
-    {"MPI_Reduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c763},
-    {"MPI_Reduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c764},
-    {"MPI_Reduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c765},
-    {"MPI_Reduce", "op", "freed", MPI_ERR_OP, NULL, c766},
-    {"MPI_Reduce", "root", "-1", MPI_ERR_ROOT, NULL, c767},
-    {"MPI_Reduce", "root", "size", MPI_ERR_ROOT, NULL, c768},
-    {"MPI_Reduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c769},
-    {"MPI_Reduce", "comm", "freed", MPI_ERR_COMM, NULL, c770},
-    {"MPI_Reduce_local", "-", "all valid", MPI_SUCCESS, NULL, c771},
-    {"MPI_Reduce_local", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c772},
-    {"MPI_Reduce_local", "inoutbuf", "NULL", MPI_ERR_BUFFER, NULL, c773},
-    {"MPI_Reduce_local", "count", "-1", MPI_ERR_COUNT, NULL, c774},
-    {"MPI_Reduce_local", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c775},
-    {"MPI_Reduce_local", "datatype", "freed", MPI_ERR_TYPE, NULL, c776},
-    {"MPI_Reduce_local", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c777},
-    {"MPI_Reduce_local", "op", "freed", MPI_ERR_OP, NULL, c778},
-    {"MPI_Reduce_scatter", "-", "all valid", MPI_SUCCESS, NULL, c779},
-    {"MPI_Reduce_scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c780},
-    {"MPI_Reduce_scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c781},
-    {"MPI_Reduce_scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c782},
-    {"MPI_Reduce_scatter", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c783},
-    {"MPI_Reduce_scatter", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c784},
-    {"MPI_Reduce_scatter", "datatype", "freed", MPI_ERR_TYPE, NULL, c785},
-    {"MPI_Reduce_scatter", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c786},
-    {"MPI_Reduce_scatter", "op", "freed", MPI_ERR_OP, NULL, c787},
-    {"MPI_Reduce_scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c788},
-    {"MPI_Reduce_scatter", "comm", "freed", MPI_ERR_COMM, NULL, c789},
-    {"MPI_Reduce_scatter_block", "-", "all valid", MPI_SUCCESS, NULL, c790},
-    {"MPI_Reduce_scatter_block", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c791},
-    {"MPI_Reduce_scatter_block", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c792},
-    {"MPI_Reduce_scatter_block", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c793},
-    {"MPI_Reduce_scatter_block", "recvcount", "-1", MPI_ERR_COUNT, NULL, c794},
-    {"MPI_Reduce_scatter_block", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c795},
-    {"MPI_Reduce_scatter_block", "datatype", "freed", MPI_ERR_TYPE, NULL, c796},
-    {"MPI_Reduce_scatter_block", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c797},
-    {"MPI_Reduce_scatter_block", "op", "freed", MPI_ERR_OP, NULL, c798},
-    {"MPI_Reduce_scatter_block", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c799},
-    {"MPI_Reduce_scatter_block", "comm", "freed", MPI_ERR_COMM, NULL, c800},
-    {"MPI_Remove_error_class", "-", "all valid", MPI_SUCCESS, NULL, c801},
-    {"MPI_Remove_error_code", "-", "all valid", MPI_SUCCESS, NULL, c802},
-    {"MPI_Remove_error_string", "-", "all valid", MPI_SUCCESS, NULL, c803},
-    {"MPI_Request_free", "-", "all valid", MPI_SUCCESS, NULL, c804},
-    {"MPI_Request_free", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c805},
-    {"MPI_Request_free", "request", "&freed", MPI_ERR_REQUEST, NULL, c806},
-    {"MPI_Request_free", "request", "NULL", MPI_ERR_ARG, NULL, c807},
-    {"MPI_Request_get_status", "-", "all valid", MPI_SUCCESS, NULL, c808},
-    {"MPI_Request_get_status", "request", "freed", MPI_ERR_REQUEST, NULL, c809},
-    {"MPI_Request_get_status", "flag", "NULL", MPI_ERR_ARG, NULL, c810},
-    {"MPI_Request_get_status", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c811},
-    {"MPI_Rsend", "-", "all valid", MPI_SUCCESS, NULL, c812},
-    {"MPI_Rsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c813},
-    {"MPI_Rsend", "count", "-1", MPI_ERR_COUNT, NULL, c814},
-    {"MPI_Rsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c815},
-    {"MPI_Rsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c816},
-    {"MPI_Rsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c817},
-    {"MPI_Rsend", "dest", "size", MPI_ERR_RANK, NULL, c818},
-    {"MPI_Rsend", "dest", "-5", MPI_ERR_RANK, NULL, c819},
-    {"MPI_Rsend", "tag", "-5", MPI_ERR_TAG, NULL, c820},
-    {"MPI_Rsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c821},
-    {"MPI_Rsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c822},
-    {"MPI_Rsend", "comm", "freed", MPI_ERR_COMM, NULL, c823},
-    {"MPI_Rsend_init", "-", "all valid", MPI_SUCCESS, NULL, c824},
-    {"MPI_Rsend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c825},
-    {"MPI_Rsend_init", "count", "-1", MPI_ERR_COUNT, NULL, c826},
-    {"MPI_Rsend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c827},
-    {"MPI_Rsend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c828},
-    {"MPI_Rsend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c829},
-    {"MPI_Rsend_init", "dest", "size", MPI_ERR_RANK, NULL, c830},
-    {"MPI_Rsend_init", "dest", "-5", MPI_ERR_RANK, NULL, c831},
-    {"MPI_Rsend_init", "tag", "-5", MPI_ERR_TAG, NULL, c832},
-    {"MPI_Rsend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c833},
-    {"MPI_Rsend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c834},
-    {"MPI_Rsend_init", "comm", "freed", MPI_ERR_COMM, NULL, c835},
-    {"MPI_Rsend_init", "request", "NULL", MPI_ERR_ARG, NULL, c836},
-    {"MPI_Scan", "-", "all valid", MPI_SUCCESS, NULL, c837},
-    {"MPI_Scan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c838},
-    {"MPI_Scan", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c839},
-    {"MPI_Scan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c840},
-    {"MPI_Scan", "count", "-1", MPI_ERR_COUNT, NULL, c841},
-    {"MPI_Scan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c842},
-    {"MPI_Scan", "datatype", "freed", MPI_ERR_TYPE, NULL, c843},
-    {"MPI_Scan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c844},
-    {"MPI_Scan", "op", "freed", MPI_ERR_OP, NULL, c845},
-    {"MPI_Scan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c846},
-    {"MPI_Scan", "comm", "freed", MPI_ERR_COMM, NULL, c847},
-    {"MPI_Scatter", "-", "all valid", MPI_SUCCESS, NULL, c848},
-    {"MPI_Scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c849},
-    {"MPI_Scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c850},
-    {"MPI_Scatter", "sendcount", "-1", MPI_ERR_COUNT, NULL, c851},
-    {"MPI_Scatter", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c852},
-    {"MPI_Scatter", "sendtype", "freed", MPI_ERR_TYPE, NULL, c853},
-    {"MPI_Scatter", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c854},
-    {"MPI_Scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c855},
-    {"MPI_Scatter", "recvcount", "-1", MPI_ERR_COUNT, NULL, c856},
-    {"MPI_Scatter", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c857},
-    {"MPI_Scatter", "recvtype", "freed", MPI_ERR_TYPE, NULL, c858},
-    {"MPI_Scatter", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c859},
-    {"MPI_Scatter", "root", "-1", MPI_ERR_ROOT, NULL, c860},
-    {"MPI_Scatter", "root", "size", MPI_ERR_ROOT, NULL, c861},
-    {"MPI_Scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c862},
-    {"MPI_Scatter", "comm", "freed", MPI_ERR_COMM, NULL, c863},
-    {"MPI_Scatterv", "-", "all valid", MPI_SUCCESS, NULL, c864},
-    {"MPI_Scatterv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c865},
-    {"MPI_Scatterv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c866},
-    {"MPI_Scatterv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c867},
-    {"MPI_Scatterv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c868},
-    {"MPI_Scatterv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c869},
-    {"MPI_Scatterv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c870},
-    {"MPI_Scatterv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c871},
-    {"MPI_Scatterv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c872},
-    {"MPI_Scatterv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c873},
-    {"MPI_Scatterv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c874},
-    {"MPI_Scatterv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c875},
-    {"MPI_Scatterv", "root", "-1", MPI_ERR_ROOT, NULL, c876},
-    {"MPI_Scatterv", "root", "size", MPI_ERR_ROOT, NULL, c877},
-    {"MPI_Scatterv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c878},
-    {"MPI_Scatterv", "comm", "freed", MPI_ERR_COMM, NULL, c879},
-    {"MPI_Send", "-", "all valid", MPI_SUCCESS, NULL, c880},
-    {"MPI_Send", "buf", "NULL", MPI_ERR_BUFFER, NULL, c881},
-    {"MPI_Send", "count", "-1", MPI_ERR_COUNT, NULL, c882},
-    {"MPI_Send", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c883},
-    {"MPI_Send", "datatype", "freed", MPI_ERR_TYPE, NULL, c884},
-    {"MPI_Send", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c885},
-    {"MPI_Send", "dest", "size", MPI_ERR_RANK, NULL, c886},
-    {"MPI_Send", "dest", "-5", MPI_ERR_RANK, NULL, c887},
-    {"MPI_Send", "tag", "-5", MPI_ERR_TAG, NULL, c888},
-    {"MPI_Send", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c889},
-    {"MPI_Send", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c890},
-    {"MPI_Send", "comm", "freed", MPI_ERR_COMM, NULL, c891},
-    {"MPI_Send_init", "-", "all valid", MPI_SUCCESS, NULL, c892},
-    {"MPI_Send_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c893},
-    {"MPI_Send_init", "count", "-1", MPI_ERR_COUNT, NULL, c894},
-    {"MPI_Send_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c895},
-    {"MPI_Send_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c896},
-    {"MPI_Send_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c897},
-    {"MPI_Send_init", "dest", "size", MPI_ERR_RANK, NULL, c898},
-    {"MPI_Send_init", "dest", "-5", MPI_ERR_RANK, NULL, c899},
-    {"MPI_Send_init", "tag", "-5", MPI_ERR_TAG, NULL, c900},
-    {"MPI_Send_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c901},
-    {"MPI_Send_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c902},
-    {"MPI_Send_init", "comm", "freed", MPI_ERR_COMM, NULL, c903},
-    {"MPI_Send_init", "request", "NULL", MPI_ERR_ARG, NULL, c904},
-    {"MPI_Sendrecv", "-", "all valid", MPI_SUCCESS, NULL, c905},
-    {"MPI_Sendrecv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c906},
-    {"MPI_Sendrecv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c907},
-    {"MPI_Sendrecv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c908},
-    {"MPI_Sendrecv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c909},
-    {"MPI_Sendrecv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c910},
-    {"MPI_Sendrecv", "dest", "size", MPI_ERR_RANK, NULL, c911},
-    {"MPI_Sendrecv", "dest", "-5", MPI_ERR_RANK, NULL, c912},
-    {"MPI_Sendrecv", "sendtag", "-5", MPI_ERR_TAG, NULL, c913},
-    {"MPI_Sendrecv", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c914},
-    {"MPI_Sendrecv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c915},
-    {"MPI_Sendrecv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c916},
-    {"MPI_Sendrecv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c917},
-    {"MPI_Sendrecv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c918},
-    {"MPI_Sendrecv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c919},
-    {"MPI_Sendrecv", "source", "size", MPI_ERR_RANK, NULL, c920},
-    {"MPI_Sendrecv", "source", "-5", MPI_ERR_RANK, NULL, c921},
-    {"MPI_Sendrecv", "recvtag", "-5", MPI_ERR_TAG, NULL, c922},
-    {"MPI_Sendrecv", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c923},
-    {"MPI_Sendrecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c924},
-    {"MPI_Sendrecv", "comm", "freed", MPI_ERR_COMM, NULL, c925},
-    {"MPI_Sendrecv", "status", "NULL", MPI_ERR_ARG, NULL, c926},
-    {"MPI_Sendrecv_replace", "-", "all valid", MPI_SUCCESS, NULL, c927},
-    {"MPI_Sendrecv_replace", "buf", "NULL", MPI_ERR_BUFFER, NULL, c928},
-    {"MPI_Sendrecv_replace", "count", "-1", MPI_ERR_COUNT, NULL, c929},
-    {"MPI_Sendrecv_replace", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c930},
-    {"MPI_Sendrecv_replace", "datatype", "freed", MPI_ERR_TYPE, NULL, c931},
-    {"MPI_Sendrecv_replace", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c932},
-    {"MPI_Sendrecv_replace", "dest", "size", MPI_ERR_RANK, NULL, c933},
-    {"MPI_Sendrecv_replace", "dest", "-5", MPI_ERR_RANK, NULL, c934},
-    {"MPI_Sendrecv_replace", "sendtag", "-5", MPI_ERR_TAG, NULL, c935},
-    {"MPI_Sendrecv_replace", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c936},
-    {"MPI_Sendrecv_replace", "source", "size", MPI_ERR_RANK, NULL, c937},
-    {"MPI_Sendrecv_replace", "source", "-5", MPI_ERR_RANK, NULL, c938},
-    {"MPI_Sendrecv_replace", "recvtag", "-5", MPI_ERR_TAG, NULL, c939},
-    {"MPI_Sendrecv_replace", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c940},
-    {"MPI_Sendrecv_replace", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c941},
-    {"MPI_Sendrecv_replace", "comm", "freed", MPI_ERR_COMM, NULL, c942},
-    {"MPI_Sendrecv_replace", "status", "NULL", MPI_ERR_ARG, NULL, c943},
-    {"MPI_Ssend", "-", "all valid", MPI_SUCCESS, NULL, c944},
-    {"MPI_Ssend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c945},
-    {"MPI_Ssend", "count", "-1", MPI_ERR_COUNT, NULL, c946},
-    {"MPI_Ssend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c947},
-    {"MPI_Ssend", "datatype", "freed", MPI_ERR_TYPE, NULL, c948},
-    {"MPI_Ssend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c949},
-    {"MPI_Ssend", "dest", "size", MPI_ERR_RANK, NULL, c950},
-    {"MPI_Ssend", "dest", "-5", MPI_ERR_RANK, NULL, c951},
-    {"MPI_Ssend", "tag", "-5", MPI_ERR_TAG, NULL, c952},
-    {"MPI_Ssend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c953},
-    {"MPI_Ssend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c954},
-    {"MPI_Ssend", "comm", "freed", MPI_ERR_COMM, NULL, c955},
-    {"MPI_Ssend_init", "-", "all valid", MPI_SUCCESS, NULL, c956},
-    {"MPI_Ssend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c957},
-    {"MPI_Ssend_init", "count", "-1", MPI_ERR_COUNT, NULL, c958},
-    {"MPI_Ssend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c959},
-    {"MPI_Ssend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c960},
-    {"MPI_Ssend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c961},
-    {"MPI_Ssend_init", "dest", "size", MPI_ERR_RANK, NULL, c962},
-    {"MPI_Ssend_init", "dest", "-5", MPI_ERR_RANK, NULL, c963},
-    {"MPI_Ssend_init", "tag", "-5", MPI_ERR_TAG, NULL, c964},
-    {"MPI_Ssend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c965},
-    {"MPI_Ssend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c966},
-    {"MPI_Ssend_init", "comm", "freed", MPI_ERR_COMM, NULL, c967},
-    {"MPI_Ssend_init", "request", "NULL", MPI_ERR_ARG, NULL, c968},
-    {"MPI_Start", "-", "all valid", MPI_SUCCESS, NULL, c969},
-    {"MPI_Start", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c970},
-    {"MPI_Start", "request", "&freed", MPI_ERR_REQUEST, NULL, c971},
-    {"MPI_Start", "request", "NULL", MPI_ERR_ARG, NULL, c972},
-    {"MPI_Startall", "-", "all valid", MPI_SUCCESS, NULL, c973},
-    {"MPI_Startall", "count", "-1", MPI_ERR_COUNT, NULL, c974},
-    {"MPI_Startall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c975},
-    {"MPI_Startall", "array_of_requests", "{MPI_REQUEST_NULL}", MPI_ERR_REQUEST, NULL, c976},
-    {"MPI_Startall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c977},
-    {"MPI_Status_c2f", "-", "all valid", MPI_SUCCESS, NULL, c978},
-    {"MPI_Status_c2f", "c_status", "NULL", MPI_ERR_ARG, NULL, c979},
-    {"MPI_Status_c2f", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c980},
-    {"MPI_Status_c2f", "f_status", "NULL", MPI_ERR_ARG, NULL, c981},
-    {"MPI_Status_c2f08", "-", "all valid", MPI_SUCCESS, NULL, c982},
-    {"MPI_Status_c2f08", "c_status", "NULL", MPI_ERR_ARG, NULL, c983},
-    {"MPI_Status_c2f08", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c984},
-    {"MPI_Status_c2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c985},
-    {"MPI_Status_f082c", "-", "all valid", MPI_SUCCESS, NULL, c986},
-    {"MPI_Status_f082c", "f08_status", "NULL", MPI_ERR_ARG, NULL, c987},
-    {"MPI_Status_f082c", "c_status", "NULL", MPI_ERR_ARG, NULL, c988},
-    {"MPI_Status_f082f", "-", "all valid", MPI_SUCCESS, NULL, c989},
-    {"MPI_Status_f082f", "f08_status", "NULL", MPI_ERR_ARG, NULL, c990},
-    {"MPI_Status_f082f", "f_status", "NULL", MPI_ERR_ARG, NULL, c991},
-    {"MPI_Status_f2c", "-", "all valid", MPI_SUCCESS, NULL, c992},
-    {"MPI_Status_f2c", "f_status", "NULL", MPI_ERR_ARG, NULL, c993},
-    {"MPI_Status_f2c", "c_status", "NULL", MPI_ERR_ARG, NULL, c994},
-    {"MPI_Status_f2f08", "-", "all valid", MPI_SUCCESS, NULL, c995},
-    {"MPI_Status_f2f08", "f_status", "NULL", MPI_ERR_ARG, NULL, c996},
-    {"MPI_Status_f2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c997},
-    {"MPI_Status_get_error", "-", "all valid", MPI_SUCCESS, NULL, c998},
-    {"MPI_Status_get_error", "status", "NULL", MPI_ERR_ARG, NULL, c999},
-    {"MPI_Status_get_error", "err", "NULL", MPI_ERR_ARG, NULL, c1000},
-    {"MPI_Status_get_source", "-", "all valid", MPI_SUCCESS, NULL, c1001},
-    {"MPI_Status_get_source", "status", "NULL", MPI_ERR_ARG, NULL, c1002},
-    {"MPI_Status_get_source", "source", "NULL", MPI_ERR_ARG, NULL, c1003},
-    {"MPI_Status_get_tag", "-", "all valid", MPI_SUCCESS, NULL, c1004},
-    {"MPI_Status_get_tag", "status", "NULL", MPI_ERR_ARG, NULL, c1005},
-    {"MPI_Status_get_tag", "tag", "NULL", MPI_ERR_ARG, NULL, c1006},
-    {"MPI_Status_set_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c1007},
-    {"MPI_Status_set_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c1008},
-    {"MPI_Status_set_elements", "-", "all valid", MPI_SUCCESS, NULL, c1009},
-    {"MPI_Status_set_elements", "status", "NULL", MPI_ERR_ARG, NULL, c1010},
-    {"MPI_Status_set_elements", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1011},
-    {"MPI_Status_set_elements", "datatype", "freed", MPI_ERR_TYPE, NULL, c1012},
-    {"MPI_Status_set_elements", "count", "-1", MPI_ERR_COUNT, NULL, c1013},
-    {"MPI_Status_set_elements_c", "-", "all valid", MPI_SUCCESS, NULL, c1014},
-    {"MPI_Status_set_elements_c", "status", "NULL", MPI_ERR_ARG, NULL, c1015},
-    {"MPI_Status_set_elements_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1016},
-    {"MPI_Status_set_elements_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1017},
-    {"MPI_Status_set_elements_c", "count", "-1", MPI_ERR_COUNT, NULL, c1018},
-    {"MPI_Status_set_elements_x", "-", "all valid", MPI_SUCCESS, NULL, c1019},
-    {"MPI_Status_set_elements_x", "status", "NULL", MPI_ERR_ARG, NULL, c1020},
-    {"MPI_Status_set_elements_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1021},
-    {"MPI_Status_set_elements_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1022},
-    {"MPI_Status_set_elements_x", "count", "-1", MPI_ERR_COUNT, NULL, c1023},
-    {"MPI_Status_set_error", "-", "all valid", MPI_SUCCESS, NULL, c1024},
-    {"MPI_Status_set_error", "status", "NULL", MPI_ERR_ARG, NULL, c1025},
-    {"MPI_Status_set_source", "-", "all valid", MPI_SUCCESS, NULL, c1026},
-    {"MPI_Status_set_source", "status", "NULL", MPI_ERR_ARG, NULL, c1027},
-    {"MPI_Status_set_tag", "-", "all valid", MPI_SUCCESS, NULL, c1028},
-    {"MPI_Status_set_tag", "status", "NULL", MPI_ERR_ARG, NULL, c1029},
-    {"MPI_T_category_changed", "-", "all valid", MPI_SUCCESS, NULL, c1030},
-    {"MPI_T_category_changed", "update_number", "NULL", MPI_ERR_ARG, NULL, c1031},
-    {"MPI_T_category_get_categories", "-", "all valid", MPI_SUCCESS, NULL, c1032},
-    {"MPI_T_category_get_categories", "len", "-1", MPI_ERR_ARG, NULL, c1033},
-    {"MPI_T_category_get_categories", "indices", "NULL", MPI_ERR_ARG, NULL, c1034},
-    {"MPI_T_category_get_cvars", "-", "all valid", MPI_SUCCESS, NULL, c1035},
-    {"MPI_T_category_get_cvars", "len", "-1", MPI_ERR_ARG, NULL, c1036},
-    {"MPI_T_category_get_cvars", "indices", "NULL", MPI_ERR_ARG, NULL, c1037},
-    {"MPI_T_category_get_events", "-", "all valid", MPI_SUCCESS, NULL, c1038},
-    {"MPI_T_category_get_events", "len", "-1", MPI_ERR_ARG, NULL, c1039},
-    {"MPI_T_category_get_events", "indices", "NULL", MPI_ERR_ARG, NULL, c1040},
-    {"MPI_T_category_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1041},
-    {"MPI_T_category_get_index", "name", "NULL", MPI_ERR_ARG, NULL, c1042},
-    {"MPI_T_category_get_index", "cat_index", "NULL", MPI_ERR_ARG, NULL, c1043},
-    {"MPI_T_category_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1044},
-    {"MPI_T_category_get_info", "name", "NULL", MPI_ERR_ARG, NULL, c1045},
-    {"MPI_T_category_get_info", "name_len", "NULL", MPI_ERR_ARG, NULL, c1046},
-    {"MPI_T_category_get_info", "desc", "NULL", MPI_ERR_ARG, NULL, c1047},
-    {"MPI_T_category_get_info", "desc_len", "NULL", MPI_ERR_ARG, NULL, c1048},
-    {"MPI_T_category_get_info", "num_cvars", "NULL", MPI_ERR_ARG, NULL, c1049},
-    {"MPI_T_category_get_info", "num_pvars", "NULL", MPI_ERR_ARG, NULL, c1050},
-    {"MPI_T_category_get_info", "num_categories", "NULL", MPI_ERR_ARG, NULL, c1051},
-    {"MPI_T_category_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1052},
-    {"MPI_T_category_get_num", "num_cat", "NULL", MPI_ERR_ARG, NULL, c1053},
-    {"MPI_T_category_get_num_events", "-", "all valid", MPI_SUCCESS, NULL, c1054},
-    {"MPI_T_category_get_num_events", "num_events", "NULL", MPI_ERR_ARG, NULL, c1055},
-    {"MPI_T_category_get_pvars", "-", "all valid", MPI_SUCCESS, NULL, c1056},
-    {"MPI_T_category_get_pvars", "len", "-1", MPI_ERR_ARG, NULL, c1057},
-    {"MPI_T_category_get_pvars", "indices", "NULL", MPI_ERR_ARG, NULL, c1058},
-    {"MPI_T_cvar_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1059},
-    {"MPI_T_cvar_get_index", "name", "NULL", MPI_ERR_ARG, NULL, c1060},
-    {"MPI_T_cvar_get_index", "cvar_index", "NULL", MPI_ERR_ARG, NULL, c1061},
-    {"MPI_T_cvar_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1062},
-    {"MPI_T_cvar_get_info", "name", "NULL", MPI_ERR_ARG, NULL, c1063},
-    {"MPI_T_cvar_get_info", "name_len", "NULL", MPI_ERR_ARG, NULL, c1064},
-    {"MPI_T_cvar_get_info", "verbosity", "NULL", MPI_ERR_ARG, NULL, c1065},
-    {"MPI_T_cvar_get_info", "datatype", "NULL", MPI_ERR_ARG, NULL, c1066},
-    {"MPI_T_cvar_get_info", "enumtype", "NULL", MPI_ERR_ARG, NULL, c1067},
-    {"MPI_T_cvar_get_info", "desc", "NULL", MPI_ERR_ARG, NULL, c1068},
-    {"MPI_T_cvar_get_info", "desc_len", "NULL", MPI_ERR_ARG, NULL, c1069},
-    {"MPI_T_cvar_get_info", "bind", "NULL", MPI_ERR_ARG, NULL, c1070},
-    {"MPI_T_cvar_get_info", "scope", "NULL", MPI_ERR_ARG, NULL, c1071},
-    {"MPI_T_cvar_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1072},
-    {"MPI_T_cvar_get_num", "num_cvar", "NULL", MPI_ERR_ARG, NULL, c1073},
-    {"MPI_T_event_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1074},
-    {"MPI_T_event_get_index", "name", "NULL", MPI_ERR_ARG, NULL, c1075},
-    {"MPI_T_event_get_index", "event_index", "NULL", MPI_ERR_ARG, NULL, c1076},
-    {"MPI_T_event_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1077},
-    {"MPI_T_event_get_num", "num_events", "NULL", MPI_ERR_ARG, NULL, c1078},
-    {"MPI_T_finalize", "-", "all valid", MPI_SUCCESS, NULL, c1079},
-    {"MPI_T_init_thread", "-", "all valid", MPI_SUCCESS, NULL, c1080},
-    {"MPI_T_init_thread", "provided", "NULL", MPI_ERR_ARG, NULL, c1081},
-    {"MPI_T_pvar_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1082},
-    {"MPI_T_pvar_get_index", "name", "NULL", MPI_ERR_ARG, NULL, c1083},
-    {"MPI_T_pvar_get_index", "pvar_index", "NULL", MPI_ERR_ARG, NULL, c1084},
-    {"MPI_T_pvar_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1085},
-    {"MPI_T_pvar_get_info", "name", "NULL", MPI_ERR_ARG, NULL, c1086},
-    {"MPI_T_pvar_get_info", "name_len", "NULL", MPI_ERR_ARG, NULL, c1087},
-    {"MPI_T_pvar_get_info", "verbosity", "NULL", MPI_ERR_ARG, NULL, c1088},
-    {"MPI_T_pvar_get_info", "var_class", "NULL", MPI_ERR_ARG, NULL, c1089},
-    {"MPI_T_pvar_get_info", "datatype", "NULL", MPI_ERR_ARG, NULL, c1090},
-    {"MPI_T_pvar_get_info", "enumtype", "NULL", MPI_ERR_ARG, NULL, c1091},
-    {"MPI_T_pvar_get_info", "desc", "NULL", MPI_ERR_ARG, NULL, c1092},
-    {"MPI_T_pvar_get_info", "desc_len", "NULL", MPI_ERR_ARG, NULL, c1093},
-    {"MPI_T_pvar_get_info", "bind", "NULL", MPI_ERR_ARG, NULL, c1094},
-    {"MPI_T_pvar_get_info", "readonly", "NULL", MPI_ERR_ARG, NULL, c1095},
-    {"MPI_T_pvar_get_info", "continuous", "NULL", MPI_ERR_ARG, NULL, c1096},
-    {"MPI_T_pvar_get_info", "atomic", "NULL", MPI_ERR_ARG, NULL, c1097},
-    {"MPI_T_pvar_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1098},
-    {"MPI_T_pvar_get_num", "num_pvar", "NULL", MPI_ERR_ARG, NULL, c1099},
-    {"MPI_T_pvar_session_create", "-", "all valid", MPI_SUCCESS, NULL, c1100},
-    {"MPI_T_pvar_session_create", "pe_session", "NULL", MPI_ERR_ARG, NULL, c1101},
-    {"MPI_T_source_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1102},
-    {"MPI_T_source_get_info", "name", "NULL", MPI_ERR_ARG, NULL, c1103},
-    {"MPI_T_source_get_info", "name_len", "NULL", MPI_ERR_ARG, NULL, c1104},
-    {"MPI_T_source_get_info", "desc", "NULL", MPI_ERR_ARG, NULL, c1105},
-    {"MPI_T_source_get_info", "desc_len", "NULL", MPI_ERR_ARG, NULL, c1106},
-    {"MPI_T_source_get_info", "ordering", "NULL", MPI_ERR_ARG, NULL, c1107},
-    {"MPI_T_source_get_info", "ticks_per_second", "NULL", MPI_ERR_ARG, NULL, c1108},
-    {"MPI_T_source_get_info", "max_ticks", "NULL", MPI_ERR_ARG, NULL, c1109},
-    {"MPI_T_source_get_info", "info", "NULL", MPI_ERR_ARG, NULL, c1110},
-    {"MPI_T_source_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1111},
-    {"MPI_T_source_get_num", "num_sources", "NULL", MPI_ERR_ARG, NULL, c1112},
-    {"MPI_T_source_get_timestamp", "-", "all valid", MPI_SUCCESS, NULL, c1113},
-    {"MPI_T_source_get_timestamp", "timestamp", "NULL", MPI_ERR_ARG, NULL, c1114},
-    {"MPI_Test", "-", "all valid", MPI_SUCCESS, NULL, c1115},
-    {"MPI_Test", "request", "&freed", MPI_ERR_REQUEST, NULL, c1116},
-    {"MPI_Test", "request", "NULL", MPI_ERR_ARG, NULL, c1117},
-    {"MPI_Test", "flag", "NULL", MPI_ERR_ARG, NULL, c1118},
-    {"MPI_Test", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c1119},
-    {"MPI_Test_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c1120},
-    {"MPI_Test_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c1121},
-    {"MPI_Test_cancelled", "flag", "NULL", MPI_ERR_ARG, NULL, c1122},
-    {"MPI_Testall", "-", "all valid", MPI_SUCCESS, NULL, c1123},
-    {"MPI_Testall", "count", "-1", MPI_ERR_COUNT, NULL, c1124},
-    {"MPI_Testall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1125},
-    {"MPI_Testall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1126},
-    {"MPI_Testall", "flag", "NULL", MPI_ERR_ARG, NULL, c1127},
-    {"MPI_Testall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1128},
-    {"MPI_Testany", "-", "all valid", MPI_SUCCESS, NULL, c1129},
-    {"MPI_Testany", "count", "-1", MPI_ERR_COUNT, NULL, c1130},
-    {"MPI_Testany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1131},
-    {"MPI_Testany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1132},
-    {"MPI_Testany", "index", "NULL", MPI_ERR_ARG, NULL, c1133},
-    {"MPI_Testany", "flag", "NULL", MPI_ERR_ARG, NULL, c1134},
-    {"MPI_Testany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1135},
-    {"MPI_Testsome", "-", "all valid", MPI_SUCCESS, NULL, c1136},
-    {"MPI_Testsome", "incount", "-1", MPI_ERR_COUNT, NULL, c1137},
-    {"MPI_Testsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1138},
-    {"MPI_Testsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1139},
-    {"MPI_Testsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c1140},
-    {"MPI_Testsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c1141},
-    {"MPI_Testsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1142},
-    {"MPI_Topo_test", "-", "all valid", MPI_SUCCESS, NULL, c1143},
-    {"MPI_Topo_test", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1144},
-    {"MPI_Topo_test", "comm", "freed", MPI_ERR_COMM, NULL, c1145},
-    {"MPI_Topo_test", "status", "NULL", MPI_ERR_ARG, NULL, c1146},
-    {"MPI_Type_commit", "-", "all valid", MPI_SUCCESS, NULL, c1147},
-    {"MPI_Type_commit", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1148},
-    {"MPI_Type_commit", "datatype", "&freed", MPI_ERR_TYPE, NULL, c1149},
-    {"MPI_Type_commit", "datatype", "NULL", MPI_ERR_ARG, NULL, c1150},
-    {"MPI_Type_contiguous", "-", "all valid", MPI_SUCCESS, NULL, c1151},
-    {"MPI_Type_contiguous", "count", "-1", MPI_ERR_COUNT, NULL, c1152},
-    {"MPI_Type_contiguous", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1153},
-    {"MPI_Type_contiguous", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1154},
-    {"MPI_Type_contiguous", "newtype", "NULL", MPI_ERR_ARG, NULL, c1155},
-    {"MPI_Type_create_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c1156},
-    {"MPI_Type_create_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c1157},
-    {"MPI_Type_create_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1158},
-    {"MPI_Type_create_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1159},
-    {"MPI_Type_create_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1160},
-    {"MPI_Type_create_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c1161},
-    {"MPI_Type_create_hindexed_block", "-", "all valid", MPI_SUCCESS, NULL, c1162},
-    {"MPI_Type_create_hindexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c1163},
-    {"MPI_Type_create_hindexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1164},
-    {"MPI_Type_create_hindexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1165},
-    {"MPI_Type_create_hindexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1166},
-    {"MPI_Type_create_hindexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c1167},
-    {"MPI_Type_create_hvector", "-", "all valid", MPI_SUCCESS, NULL, c1168},
-    {"MPI_Type_create_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c1169},
-    {"MPI_Type_create_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1170},
-    {"MPI_Type_create_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1171},
-    {"MPI_Type_create_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1172},
-    {"MPI_Type_create_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1173},
-    {"MPI_Type_create_indexed_block", "-", "all valid", MPI_SUCCESS, NULL, c1174},
-    {"MPI_Type_create_indexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c1175},
-    {"MPI_Type_create_indexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1176},
-    {"MPI_Type_create_indexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1177},
-    {"MPI_Type_create_indexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1178},
-    {"MPI_Type_create_indexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c1179},
-    {"MPI_Type_create_resized", "-", "all valid", MPI_SUCCESS, NULL, c1180},
-    {"MPI_Type_create_resized", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1181},
-    {"MPI_Type_create_resized", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1182},
-    {"MPI_Type_create_resized", "newtype", "NULL", MPI_ERR_ARG, NULL, c1183},
-    {"MPI_Type_create_struct", "-", "all valid", MPI_SUCCESS, NULL, c1184},
-    {"MPI_Type_create_struct", "count", "-1", MPI_ERR_COUNT, NULL, c1185},
-    {"MPI_Type_create_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1186},
-    {"MPI_Type_create_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1187},
-    {"MPI_Type_create_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c1188},
-    {"MPI_Type_delete_attr", "-", "all valid", MPI_SUCCESS, NULL, c1189},
-    {"MPI_Type_delete_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1190},
-    {"MPI_Type_delete_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c1191},
-    {"MPI_Type_delete_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1192},
-    {"MPI_Type_delete_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c1193},
-    {"MPI_Type_dup", "-", "all valid", MPI_SUCCESS, NULL, c1194},
-    {"MPI_Type_dup", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1195},
-    {"MPI_Type_dup", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1196},
-    {"MPI_Type_dup", "newtype", "NULL", MPI_ERR_ARG, NULL, c1197},
-    {"MPI_Type_extent", "-", "all valid", MPI_SUCCESS, NULL, c1198},
-    {"MPI_Type_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1199},
-    {"MPI_Type_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1200},
-    {"MPI_Type_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c1201},
-    {"MPI_Type_free", "-", "all valid", MPI_SUCCESS, NULL, c1202},
-    {"MPI_Type_free", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1203},
-    {"MPI_Type_free", "datatype", "&freed", MPI_ERR_TYPE, NULL, c1204},
-    {"MPI_Type_free", "datatype", "NULL", MPI_ERR_ARG, NULL, c1205},
-    {"MPI_Type_free", "datatype", "&MPI_INT", MPI_ERR_TYPE, NULL, c1206},
-    {"MPI_Type_get_attr", "-", "all valid", MPI_SUCCESS, NULL, c1207},
-    {"MPI_Type_get_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1208},
-    {"MPI_Type_get_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c1209},
-    {"MPI_Type_get_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1210},
-    {"MPI_Type_get_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c1211},
-    {"MPI_Type_get_attr", "attribute_val", "NULL", MPI_ERR_ARG, NULL, c1212},
-    {"MPI_Type_get_attr", "flag", "NULL", MPI_ERR_ARG, NULL, c1213},
-    {"MPI_Type_get_contents", "-", "all valid", MPI_SUCCESS, NULL, c1214},
-    {"MPI_Type_get_contents", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1215},
-    {"MPI_Type_get_contents", "datatype", "freed", MPI_ERR_TYPE, NULL, c1216},
-    {"MPI_Type_get_contents", "datatype", "MPI_INT", MPI_ERR_TYPE, NULL, c1217},
-    {"MPI_Type_get_contents", "array_of_integers", "NULL", MPI_ERR_ARG, NULL, c1218},
-    {"MPI_Type_get_contents", "array_of_addresses", "NULL", MPI_ERR_ARG, NULL, c1219},
-    {"MPI_Type_get_contents", "array_of_datatypes", "NULL", MPI_ERR_ARG, NULL, c1220},
-    {"MPI_Type_get_envelope", "-", "all valid", MPI_SUCCESS, NULL, c1221},
-    {"MPI_Type_get_envelope", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1222},
-    {"MPI_Type_get_envelope", "datatype", "freed", MPI_ERR_TYPE, NULL, c1223},
-    {"MPI_Type_get_envelope", "num_integers", "NULL", MPI_ERR_ARG, NULL, c1224},
-    {"MPI_Type_get_envelope", "num_addresses", "NULL", MPI_ERR_ARG, NULL, c1225},
-    {"MPI_Type_get_envelope", "num_datatypes", "NULL", MPI_ERR_ARG, NULL, c1226},
-    {"MPI_Type_get_envelope", "combiner", "NULL", MPI_ERR_ARG, NULL, c1227},
-    {"MPI_Type_get_extent", "-", "all valid", MPI_SUCCESS, NULL, c1228},
-    {"MPI_Type_get_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1229},
-    {"MPI_Type_get_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1230},
-    {"MPI_Type_get_extent", "lb", "NULL", MPI_ERR_ARG, NULL, c1231},
-    {"MPI_Type_get_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c1232},
-    {"MPI_Type_get_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c1233},
-    {"MPI_Type_get_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1234},
-    {"MPI_Type_get_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1235},
-    {"MPI_Type_get_extent_x", "lb", "NULL", MPI_ERR_ARG, NULL, c1236},
-    {"MPI_Type_get_extent_x", "extent", "NULL", MPI_ERR_ARG, NULL, c1237},
-    {"MPI_Type_get_name", "-", "all valid", MPI_SUCCESS, NULL, c1238},
-    {"MPI_Type_get_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1239},
-    {"MPI_Type_get_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c1240},
-    {"MPI_Type_get_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c1241},
-    {"MPI_Type_get_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c1242},
-    {"MPI_Type_get_true_extent", "-", "all valid", MPI_SUCCESS, NULL, c1243},
-    {"MPI_Type_get_true_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1244},
-    {"MPI_Type_get_true_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1245},
-    {"MPI_Type_get_true_extent", "true_lb", "NULL", MPI_ERR_ARG, NULL, c1246},
-    {"MPI_Type_get_true_extent", "true_extent", "NULL", MPI_ERR_ARG, NULL, c1247},
-    {"MPI_Type_get_true_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c1248},
-    {"MPI_Type_get_true_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1249},
-    {"MPI_Type_get_true_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1250},
-    {"MPI_Type_get_true_extent_x", "true_lb", "NULL", MPI_ERR_ARG, NULL, c1251},
-    {"MPI_Type_get_true_extent_x", "true_extent", "NULL", MPI_ERR_ARG, NULL, c1252},
-    {"MPI_Type_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c1253},
-    {"MPI_Type_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c1254},
-    {"MPI_Type_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1255},
-    {"MPI_Type_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1256},
-    {"MPI_Type_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1257},
-    {"MPI_Type_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c1258},
-    {"MPI_Type_hvector", "-", "all valid", MPI_SUCCESS, NULL, c1259},
-    {"MPI_Type_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c1260},
-    {"MPI_Type_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1261},
-    {"MPI_Type_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1262},
-    {"MPI_Type_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1263},
-    {"MPI_Type_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1264},
-    {"MPI_Type_indexed", "-", "all valid", MPI_SUCCESS, NULL, c1265},
-    {"MPI_Type_indexed", "count", "-1", MPI_ERR_COUNT, NULL, c1266},
-    {"MPI_Type_indexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1267},
-    {"MPI_Type_indexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1268},
-    {"MPI_Type_indexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1269},
-    {"MPI_Type_indexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c1270},
-    {"MPI_Type_lb", "-", "all valid", MPI_SUCCESS, NULL, c1271},
-    {"MPI_Type_lb", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1272},
-    {"MPI_Type_lb", "datatype", "freed", MPI_ERR_TYPE, NULL, c1273},
-    {"MPI_Type_lb", "displacement", "NULL", MPI_ERR_ARG, NULL, c1274},
-    {"MPI_Type_set_attr", "-", "all valid", MPI_SUCCESS, NULL, c1275},
-    {"MPI_Type_set_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1276},
-    {"MPI_Type_set_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c1277},
-    {"MPI_Type_set_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1278},
-    {"MPI_Type_set_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c1279},
-    {"MPI_Type_set_name", "-", "all valid", MPI_SUCCESS, NULL, c1280},
-    {"MPI_Type_set_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1281},
-    {"MPI_Type_set_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c1282},
-    {"MPI_Type_set_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c1283},
-    {"MPI_Type_size", "-", "all valid", MPI_SUCCESS, NULL, c1284},
-    {"MPI_Type_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1285},
-    {"MPI_Type_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c1286},
-    {"MPI_Type_size", "size", "NULL", MPI_ERR_ARG, NULL, c1287},
-    {"MPI_Type_size_x", "-", "all valid", MPI_SUCCESS, NULL, c1288},
-    {"MPI_Type_size_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1289},
-    {"MPI_Type_size_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1290},
-    {"MPI_Type_size_x", "size", "NULL", MPI_ERR_ARG, NULL, c1291},
-    {"MPI_Type_struct", "-", "all valid", MPI_SUCCESS, NULL, c1292},
-    {"MPI_Type_struct", "count", "-1", MPI_ERR_COUNT, NULL, c1293},
-    {"MPI_Type_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1294},
-    {"MPI_Type_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1295},
-    {"MPI_Type_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c1296},
-    {"MPI_Type_ub", "-", "all valid", MPI_SUCCESS, NULL, c1297},
-    {"MPI_Type_ub", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1298},
-    {"MPI_Type_ub", "datatype", "freed", MPI_ERR_TYPE, NULL, c1299},
-    {"MPI_Type_ub", "displacement", "NULL", MPI_ERR_ARG, NULL, c1300},
-    {"MPI_Type_vector", "-", "all valid", MPI_SUCCESS, NULL, c1301},
-    {"MPI_Type_vector", "count", "-1", MPI_ERR_COUNT, NULL, c1302},
-    {"MPI_Type_vector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1303},
-    {"MPI_Type_vector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1304},
-    {"MPI_Type_vector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1305},
-    {"MPI_Type_vector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1306},
-    {"MPI_Unpack", "-", "all valid", MPI_SUCCESS, NULL, c1307},
-    {"MPI_Unpack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c1308},
-    {"MPI_Unpack", "insize", "-1", MPI_ERR_ARG, NULL, c1309},
-    {"MPI_Unpack", "position", "NULL", MPI_ERR_ARG, NULL, c1310},
-    {"MPI_Unpack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c1311},
-    {"MPI_Unpack", "outcount", "-1", MPI_ERR_COUNT, NULL, c1312},
-    {"MPI_Unpack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1313},
-    {"MPI_Unpack", "datatype", "freed", MPI_ERR_TYPE, NULL, c1314},
-    {"MPI_Unpack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1315},
-    {"MPI_Unpack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1316},
-    {"MPI_Unpack", "comm", "freed", MPI_ERR_COMM, NULL, c1317},
-    {"MPI_Wait", "-", "all valid", MPI_SUCCESS, NULL, c1318},
-    {"MPI_Wait", "request", "&freed", MPI_ERR_REQUEST, NULL, c1319},
-    {"MPI_Wait", "request", "NULL", MPI_ERR_ARG, NULL, c1320},
-    {"MPI_Wait", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1321},
-    {"MPI_Waitall", "-", "all valid", MPI_SUCCESS, NULL, c1322},
-    {"MPI_Waitall", "count", "-1", MPI_ERR_COUNT, NULL, c1323},
-    {"MPI_Waitall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1324},
-    {"MPI_Waitall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1325},
-    {"MPI_Waitall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1326},
-    {"MPI_Waitany", "-", "all valid", MPI_SUCCESS, NULL, c1327},
-    {"MPI_Waitany", "count", "-1", MPI_ERR_COUNT, NULL, c1328},
-    {"MPI_Waitany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1329},
-    {"MPI_Waitany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1330},
-    {"MPI_Waitany", "index", "NULL", MPI_ERR_ARG, NULL, c1331},
-    {"MPI_Waitany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1332},
-    {"MPI_Waitsome", "-", "all valid", MPI_SUCCESS, NULL, c1333},
-    {"MPI_Waitsome", "incount", "-1", MPI_ERR_COUNT, NULL, c1334},
-    {"MPI_Waitsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1335},
-    {"MPI_Waitsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1336},
-    {"MPI_Waitsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c1337},
-    {"MPI_Waitsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c1338},
-    {"MPI_Waitsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1339},
-    {"MPI_Win_create_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c1340},
-    {"MPI_Win_create_errhandler", "win_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c1341},
-    {"MPI_Win_create_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c1342},
+    {"MPI_Get_count_c", "-", "all valid", MPI_SUCCESS, NULL, c383},
+    {"MPI_Get_count_c", "status", "NULL", MPI_ERR_ARG, NULL, c384},
+    {"MPI_Get_count_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c385},
+    {"MPI_Get_count_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c386},
+    {"MPI_Get_count_c", "count", "NULL", MPI_ERR_ARG, NULL, c387},
+    {"MPI_Get_elements", "-", "all valid", MPI_SUCCESS, NULL, c388},
+    {"MPI_Get_elements", "status", "NULL", MPI_ERR_ARG, NULL, c389},
+    {"MPI_Get_elements", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c390},
+    {"MPI_Get_elements", "datatype", "freed", MPI_ERR_TYPE, NULL, c391},
+    {"MPI_Get_elements", "count", "NULL", MPI_ERR_ARG, NULL, c392},
+    {"MPI_Get_elements_c", "-", "all valid", MPI_SUCCESS, NULL, c393},
+    {"MPI_Get_elements_c", "status", "NULL", MPI_ERR_ARG, NULL, c394},
+    {"MPI_Get_elements_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c395},
+    {"MPI_Get_elements_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c396},
+    {"MPI_Get_elements_c", "count", "NULL", MPI_ERR_ARG, NULL, c397},
+    {"MPI_Get_elements_x", "-", "all valid", MPI_SUCCESS, NULL, c398},
+    {"MPI_Get_elements_x", "status", "NULL", MPI_ERR_ARG, NULL, c399},
+    {"MPI_Get_elements_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c400},
+    {"MPI_Get_elements_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c401},
+    {"MPI_Get_elements_x", "count", "NULL", MPI_ERR_ARG, NULL, c402},
+    {"MPI_Get_library_version", "-", "all valid", MPI_SUCCESS, NULL, c403},
+    {"MPI_Get_library_version", "version", "NULL", MPI_ERR_ARG, NULL, c404},
+    {"MPI_Get_library_version", "resultlen", "NULL", MPI_ERR_ARG, NULL, c405},
+    {"MPI_Get_processor_name", "-", "all valid", MPI_SUCCESS, NULL, c406},
+    {"MPI_Get_processor_name", "name", "NULL", MPI_ERR_ARG, NULL, c407},
+    {"MPI_Get_processor_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c408},
+    {"MPI_Get_version", "-", "all valid", MPI_SUCCESS, NULL, c409},
+    {"MPI_Get_version", "version", "NULL", MPI_ERR_ARG, NULL, c410},
+    {"MPI_Get_version", "subversion", "NULL", MPI_ERR_ARG, NULL, c411},
+    {"MPI_Graph_get", "-", "all valid", MPI_SUCCESS, NULL, c412},
+    {"MPI_Graph_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c413},
+    {"MPI_Graph_get", "comm", "freed", MPI_ERR_COMM, NULL, c414},
+    {"MPI_Graph_get", "maxindex", "-1", MPI_ERR_ARG, NULL, c415},
+    {"MPI_Graph_get", "maxedges", "-1", MPI_ERR_ARG, NULL, c416},
+    {"MPI_Graph_get", "index", "NULL", MPI_ERR_ARG, NULL, c417},
+    {"MPI_Graph_get", "edges", "NULL", MPI_ERR_ARG, NULL, c418},
+    {"MPI_Graph_neighbors", "-", "all valid", MPI_SUCCESS, NULL, c419},
+    {"MPI_Graph_neighbors", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c420},
+    {"MPI_Graph_neighbors", "comm", "freed", MPI_ERR_COMM, NULL, c421},
+    {"MPI_Graph_neighbors", "rank", "size", MPI_ERR_RANK, NULL, c422},
+    {"MPI_Graph_neighbors", "rank", "-5", MPI_ERR_RANK, NULL, c423},
+    {"MPI_Graph_neighbors", "maxneighbors", "-1", MPI_ERR_ARG, NULL, c424},
+    {"MPI_Graph_neighbors", "neighbors", "NULL", MPI_ERR_ARG, NULL, c425},
+    {"MPI_Graph_neighbors_count", "-", "all valid", MPI_SUCCESS, NULL, c426},
+    {"MPI_Graph_neighbors_count", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c427},
+    {"MPI_Graph_neighbors_count", "comm", "freed", MPI_ERR_COMM, NULL, c428},
+    {"MPI_Graph_neighbors_count", "rank", "size", MPI_ERR_RANK, NULL, c429},
+    {"MPI_Graph_neighbors_count", "rank", "-5", MPI_ERR_RANK, NULL, c430},
+    {"MPI_Graph_neighbors_count", "nneighbors", "NULL", MPI_ERR_ARG, NULL, c431},
+    {"MPI_Graphdims_get", "-", "all valid", MPI_SUCCESS, NULL, c432},
+    {"MPI_Graphdims_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c433},
+    {"MPI_Graphdims_get", "comm", "freed", MPI_ERR_COMM, NULL, c434},
+    {"MPI_Graphdims_get", "nnodes", "NULL", MPI_ERR_ARG, NULL, c435},
+    {"MPI_Graphdims_get", "nedges", "NULL", MPI_ERR_ARG, NULL, c436},
+    {"MPI_Group_compare", "-", "all valid", MPI_SUCCESS, NULL, c437},
+    {"MPI_Group_compare", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c438},
+    {"MPI_Group_compare", "group1", "freed", MPI_ERR_GROUP, NULL, c439},
+    {"MPI_Group_compare", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c440},
+    {"MPI_Group_compare", "group2", "freed", MPI_ERR_GROUP, NULL, c441},
+    {"MPI_Group_compare", "result", "NULL", MPI_ERR_ARG, NULL, c442},
+    {"MPI_Group_difference", "-", "all valid", MPI_SUCCESS, NULL, c443},
+    {"MPI_Group_difference", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c444},
+    {"MPI_Group_difference", "group1", "freed", MPI_ERR_GROUP, NULL, c445},
+    {"MPI_Group_difference", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c446},
+    {"MPI_Group_difference", "group2", "freed", MPI_ERR_GROUP, NULL, c447},
+    {"MPI_Group_difference", "newgroup", "NULL", MPI_ERR_ARG, NULL, c448},
+    {"MPI_Group_excl", "-", "all valid", MPI_SUCCESS, NULL, c449},
+    {"MPI_Group_excl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c450},
+    {"MPI_Group_excl", "group", "freed", MPI_ERR_GROUP, NULL, c451},
+    {"MPI_Group_excl", "n", "-1", MPI_ERR_ARG, NULL, c452},
+    {"MPI_Group_excl", "ranks", "{size}", MPI_ERR_RANK, NULL, c453},
+    {"MPI_Group_excl", "ranks", "{-5}", MPI_ERR_RANK, NULL, c454},
+    {"MPI_Group_excl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c455},
+    {"MPI_Group_free", "-", "all valid", MPI_SUCCESS, NULL, c456},
+    {"MPI_Group_free", "group", "&MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c457},
+    {"MPI_Group_free", "group", "&freed", MPI_ERR_GROUP, NULL, c458},
+    {"MPI_Group_free", "group", "NULL", MPI_ERR_ARG, NULL, c459},
+    {"MPI_Group_incl", "-", "all valid", MPI_SUCCESS, NULL, c460},
+    {"MPI_Group_incl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c461},
+    {"MPI_Group_incl", "group", "freed", MPI_ERR_GROUP, NULL, c462},
+    {"MPI_Group_incl", "n", "-1", MPI_ERR_ARG, NULL, c463},
+    {"MPI_Group_incl", "ranks", "{size}", MPI_ERR_RANK, NULL, c464},
+    {"MPI_Group_incl", "ranks", "{-5}", MPI_ERR_RANK, NULL, c465},
+    {"MPI_Group_incl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c466},
+    {"MPI_Group_intersection", "-", "all valid", MPI_SUCCESS, NULL, c467},
+    {"MPI_Group_intersection", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c468},
+    {"MPI_Group_intersection", "group1", "freed", MPI_ERR_GROUP, NULL, c469},
+    {"MPI_Group_intersection", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c470},
+    {"MPI_Group_intersection", "group2", "freed", MPI_ERR_GROUP, NULL, c471},
+    {"MPI_Group_intersection", "newgroup", "NULL", MPI_ERR_ARG, NULL, c472},
+    {"MPI_Group_range_excl", "-", "all valid", MPI_SUCCESS, NULL, c473},
+    {"MPI_Group_range_excl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c474},
+    {"MPI_Group_range_excl", "group", "freed", MPI_ERR_GROUP, NULL, c475},
+    {"MPI_Group_range_excl", "n", "-1", MPI_ERR_ARG, NULL, c476},
+    {"MPI_Group_range_excl", "ranges", "{{size,size,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c477},
+    {"MPI_Group_range_excl", "ranges", "{{-5,0,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c478},
+    {"MPI_Group_range_excl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c479},
+    {"MPI_Group_range_incl", "-", "all valid", MPI_SUCCESS, NULL, c480},
+    {"MPI_Group_range_incl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c481},
+    {"MPI_Group_range_incl", "group", "freed", MPI_ERR_GROUP, NULL, c482},
+    {"MPI_Group_range_incl", "n", "-1", MPI_ERR_ARG, NULL, c483},
+    {"MPI_Group_range_incl", "ranges", "{{size,size,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c484},
+    {"MPI_Group_range_incl", "ranges", "{{-5,0,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c485},
+    {"MPI_Group_range_incl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c486},
+    {"MPI_Group_rank", "-", "all valid", MPI_SUCCESS, NULL, c487},
+    {"MPI_Group_rank", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c488},
+    {"MPI_Group_rank", "group", "freed", MPI_ERR_GROUP, NULL, c489},
+    {"MPI_Group_rank", "rank", "NULL", MPI_ERR_ARG, NULL, c490},
+    {"MPI_Group_size", "-", "all valid", MPI_SUCCESS, NULL, c491},
+    {"MPI_Group_size", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c492},
+    {"MPI_Group_size", "group", "freed", MPI_ERR_GROUP, NULL, c493},
+    {"MPI_Group_size", "size", "NULL", MPI_ERR_ARG, NULL, c494},
+    {"MPI_Group_translate_ranks", "-", "all valid", MPI_SUCCESS, NULL, c495},
+    {"MPI_Group_translate_ranks", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c496},
+    {"MPI_Group_translate_ranks", "group1", "freed", MPI_ERR_GROUP, NULL, c497},
+    {"MPI_Group_translate_ranks", "n", "-1", MPI_ERR_ARG, NULL, c498},
+    {"MPI_Group_translate_ranks", "ranks1", "{size}", MPI_ERR_RANK, NULL, c499},
+    {"MPI_Group_translate_ranks", "ranks1", "{-5}", MPI_ERR_RANK, NULL, c500},
+    {"MPI_Group_translate_ranks", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c501},
+    {"MPI_Group_translate_ranks", "group2", "freed", MPI_ERR_GROUP, NULL, c502},
+    {"MPI_Group_translate_ranks", "ranks2", "NULL", MPI_ERR_ARG, NULL, c503},
+    {"MPI_Group_union", "-", "all valid", MPI_SUCCESS, NULL, c504},
+    {"MPI_Group_union", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c505},
+    {"MPI_Group_union", "group1", "freed", MPI_ERR_GROUP, NULL, c506},
+    {"MPI_Group_union", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c507},
+    {"MPI_Group_union", "group2", "freed", MPI_ERR_GROUP, NULL, c508},
+    {"MPI_Group_union", "newgroup", "NULL", MPI_ERR_ARG, NULL, c509},
+    {"MPI_Ibsend", "-", "all valid", MPI_SUCCESS, NULL, c510},
+    {"MPI_Ibsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c511},
+    {"MPI_Ibsend", "count", "-1", MPI_ERR_COUNT, NULL, c512},
+    {"MPI_Ibsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c513},
+    {"MPI_Ibsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c514},
+    {"MPI_Ibsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c515},
+    {"MPI_Ibsend", "dest", "size", MPI_ERR_RANK, NULL, c516},
+    {"MPI_Ibsend", "dest", "-5", MPI_ERR_RANK, NULL, c517},
+    {"MPI_Ibsend", "tag", "-5", MPI_ERR_TAG, NULL, c518},
+    {"MPI_Ibsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c519},
+    {"MPI_Ibsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c520},
+    {"MPI_Ibsend", "comm", "freed", MPI_ERR_COMM, NULL, c521},
+    {"MPI_Ibsend", "request", "NULL", MPI_ERR_ARG, NULL, c522},
+    {"MPI_Improbe", "-", "all valid", MPI_SUCCESS, NULL, c523},
+    {"MPI_Improbe", "source", "size", MPI_ERR_RANK, NULL, c524},
+    {"MPI_Improbe", "source", "-5", MPI_ERR_RANK, NULL, c525},
+    {"MPI_Improbe", "tag", "-5", MPI_ERR_TAG, NULL, c526},
+    {"MPI_Improbe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c527},
+    {"MPI_Improbe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c528},
+    {"MPI_Improbe", "comm", "freed", MPI_ERR_COMM, NULL, c529},
+    {"MPI_Improbe", "flag", "NULL", MPI_ERR_ARG, NULL, c530},
+    {"MPI_Improbe", "message", "NULL", MPI_ERR_ARG, NULL, c531},
+    {"MPI_Improbe", "status", "NULL", MPI_ERR_ARG, NULL, c532},
+    {"MPI_Imrecv", "-", "all valid", MPI_SUCCESS, NULL, c533},
+    {"MPI_Imrecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c534},
+    {"MPI_Imrecv", "count", "-1", MPI_ERR_COUNT, NULL, c535},
+    {"MPI_Imrecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c536},
+    {"MPI_Imrecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c537},
+    {"MPI_Imrecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c538},
+    {"MPI_Imrecv", "message", "&MPI_MESSAGE_NULL", MPI_ERR_REQUEST, NULL, c539},
+    {"MPI_Imrecv", "message", "NULL", MPI_ERR_ARG, NULL, c540},
+    {"MPI_Imrecv", "request", "NULL", MPI_ERR_ARG, NULL, c541},
+    {"MPI_Info_create", "-", "all valid", MPI_SUCCESS, NULL, c542},
+    {"MPI_Info_create", "info", "NULL", MPI_ERR_ARG, NULL, c543},
+    {"MPI_Info_delete", "-", "all valid", MPI_SUCCESS, NULL, c544},
+    {"MPI_Info_delete", "info", "bogus", MPI_ERR_INFO, NULL, c545},
+    {"MPI_Info_delete", "key", "NULL", MPI_ERR_ARG, NULL, c546},
+    {"MPI_Info_dup", "-", "all valid", MPI_SUCCESS, NULL, c547},
+    {"MPI_Info_dup", "info", "bogus", MPI_ERR_INFO, NULL, c548},
+    {"MPI_Info_dup", "newinfo", "NULL", MPI_ERR_ARG, NULL, c549},
+    {"MPI_Info_get", "-", "all valid", MPI_SUCCESS, NULL, c550},
+    {"MPI_Info_get", "info", "bogus", MPI_ERR_INFO, NULL, c551},
+    {"MPI_Info_get", "key", "NULL", MPI_ERR_ARG, NULL, c552},
+    {"MPI_Info_get", "value", "NULL", MPI_ERR_ARG, NULL, c553},
+    {"MPI_Info_get", "flag", "NULL", MPI_ERR_ARG, NULL, c554},
+    {"MPI_Info_get_nkeys", "-", "all valid", MPI_SUCCESS, NULL, c555},
+    {"MPI_Info_get_nkeys", "info", "bogus", MPI_ERR_INFO, NULL, c556},
+    {"MPI_Info_get_nkeys", "nkeys", "NULL", MPI_ERR_ARG, NULL, c557},
+    {"MPI_Info_get_nthkey", "-", "all valid", MPI_SUCCESS, NULL, c558},
+    {"MPI_Info_get_nthkey", "info", "bogus", MPI_ERR_INFO, NULL, c559},
+    {"MPI_Info_get_nthkey", "key", "NULL", MPI_ERR_ARG, NULL, c560},
+    {"MPI_Info_get_string", "-", "all valid", MPI_SUCCESS, NULL, c561},
+    {"MPI_Info_get_string", "info", "bogus", MPI_ERR_INFO, NULL, c562},
+    {"MPI_Info_get_string", "key", "NULL", MPI_ERR_ARG, NULL, c563},
+    {"MPI_Info_get_string", "buflen", "NULL", MPI_ERR_ARG, NULL, c564},
+    {"MPI_Info_get_string", "value", "NULL", MPI_ERR_ARG, NULL, c565},
+    {"MPI_Info_get_string", "flag", "NULL", MPI_ERR_ARG, NULL, c566},
+    {"MPI_Info_get_valuelen", "-", "all valid", MPI_SUCCESS, NULL, c567},
+    {"MPI_Info_get_valuelen", "info", "bogus", MPI_ERR_INFO, NULL, c568},
+    {"MPI_Info_get_valuelen", "key", "NULL", MPI_ERR_ARG, NULL, c569},
+    {"MPI_Info_get_valuelen", "valuelen", "NULL", MPI_ERR_ARG, NULL, c570},
+    {"MPI_Info_get_valuelen", "flag", "NULL", MPI_ERR_ARG, NULL, c571},
+    {"MPI_Info_set", "-", "all valid", MPI_SUCCESS, NULL, c572},
+    {"MPI_Info_set", "info", "bogus", MPI_ERR_INFO, NULL, c573},
+    {"MPI_Info_set", "key", "NULL", MPI_ERR_ARG, NULL, c574},
+    {"MPI_Info_set", "value", "NULL", MPI_ERR_ARG, NULL, c575},
+    {"MPI_Initialized", "-", "all valid", MPI_SUCCESS, NULL, c576},
+    {"MPI_Initialized", "flag", "NULL", MPI_ERR_ARG, NULL, c577},
+    {"MPI_Iprobe", "-", "all valid", MPI_SUCCESS, NULL, c578},
+    {"MPI_Iprobe", "source", "size", MPI_ERR_RANK, NULL, c579},
+    {"MPI_Iprobe", "source", "-5", MPI_ERR_RANK, NULL, c580},
+    {"MPI_Iprobe", "tag", "-5", MPI_ERR_TAG, NULL, c581},
+    {"MPI_Iprobe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c582},
+    {"MPI_Iprobe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c583},
+    {"MPI_Iprobe", "comm", "freed", MPI_ERR_COMM, NULL, c584},
+    {"MPI_Iprobe", "flag", "NULL", MPI_ERR_ARG, NULL, c585},
+    {"MPI_Iprobe", "status", "NULL", MPI_ERR_ARG, NULL, c586},
+    {"MPI_Irecv", "-", "all valid", MPI_SUCCESS, NULL, c587},
+    {"MPI_Irecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c588},
+    {"MPI_Irecv", "count", "-1", MPI_ERR_COUNT, NULL, c589},
+    {"MPI_Irecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c590},
+    {"MPI_Irecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c591},
+    {"MPI_Irecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c592},
+    {"MPI_Irecv", "source", "size", MPI_ERR_RANK, NULL, c593},
+    {"MPI_Irecv", "source", "-5", MPI_ERR_RANK, NULL, c594},
+    {"MPI_Irecv", "tag", "-5", MPI_ERR_TAG, NULL, c595},
+    {"MPI_Irecv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c596},
+    {"MPI_Irecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c597},
+    {"MPI_Irecv", "comm", "freed", MPI_ERR_COMM, NULL, c598},
+    {"MPI_Irecv", "request", "NULL", MPI_ERR_ARG, NULL, c599},
+    {"MPI_Irsend", "-", "all valid", MPI_SUCCESS, NULL, c600},
+    {"MPI_Irsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c601},
+    {"MPI_Irsend", "count", "-1", MPI_ERR_COUNT, NULL, c602},
+    {"MPI_Irsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c603},
+    {"MPI_Irsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c604},
+    {"MPI_Irsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c605},
+    {"MPI_Irsend", "dest", "size", MPI_ERR_RANK, NULL, c606},
+    {"MPI_Irsend", "dest", "-5", MPI_ERR_RANK, NULL, c607},
+    {"MPI_Irsend", "tag", "-5", MPI_ERR_TAG, NULL, c608},
+    {"MPI_Irsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c609},
+    {"MPI_Irsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c610},
+    {"MPI_Irsend", "comm", "freed", MPI_ERR_COMM, NULL, c611},
+    {"MPI_Irsend", "request", "NULL", MPI_ERR_ARG, NULL, c612},
+    {"MPI_Is_thread_main", "-", "all valid", MPI_SUCCESS, NULL, c613},
+    {"MPI_Is_thread_main", "flag", "NULL", MPI_ERR_ARG, NULL, c614},
+    {"MPI_Isend", "-", "all valid", MPI_SUCCESS, NULL, c615},
+    {"MPI_Isend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c616},
+    {"MPI_Isend", "count", "-1", MPI_ERR_COUNT, NULL, c617},
+    {"MPI_Isend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c618},
+    {"MPI_Isend", "datatype", "freed", MPI_ERR_TYPE, NULL, c619},
+    {"MPI_Isend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c620},
+    {"MPI_Isend", "dest", "size", MPI_ERR_RANK, NULL, c621},
+    {"MPI_Isend", "dest", "-5", MPI_ERR_RANK, NULL, c622},
+    {"MPI_Isend", "tag", "-5", MPI_ERR_TAG, NULL, c623},
+    {"MPI_Isend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c624},
+    {"MPI_Isend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c625},
+    {"MPI_Isend", "comm", "freed", MPI_ERR_COMM, NULL, c626},
+    {"MPI_Isend", "request", "NULL", MPI_ERR_ARG, NULL, c627},
+    {"MPI_Issend", "-", "all valid", MPI_SUCCESS, NULL, c628},
+    {"MPI_Issend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c629},
+    {"MPI_Issend", "count", "-1", MPI_ERR_COUNT, NULL, c630},
+    {"MPI_Issend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c631},
+    {"MPI_Issend", "datatype", "freed", MPI_ERR_TYPE, NULL, c632},
+    {"MPI_Issend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c633},
+    {"MPI_Issend", "dest", "size", MPI_ERR_RANK, NULL, c634},
+    {"MPI_Issend", "dest", "-5", MPI_ERR_RANK, NULL, c635},
+    {"MPI_Issend", "tag", "-5", MPI_ERR_TAG, NULL, c636},
+    {"MPI_Issend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c637},
+    {"MPI_Issend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c638},
+    {"MPI_Issend", "comm", "freed", MPI_ERR_COMM, NULL, c639},
+    {"MPI_Issend", "request", "NULL", MPI_ERR_ARG, NULL, c640},
+    {"MPI_Mprobe", "-", "all valid", MPI_SUCCESS, NULL, c641},
+    {"MPI_Mprobe", "source", "size", MPI_ERR_RANK, NULL, c642},
+    {"MPI_Mprobe", "source", "-5", MPI_ERR_RANK, NULL, c643},
+    {"MPI_Mprobe", "tag", "-5", MPI_ERR_TAG, NULL, c644},
+    {"MPI_Mprobe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c645},
+    {"MPI_Mprobe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c646},
+    {"MPI_Mprobe", "comm", "freed", MPI_ERR_COMM, NULL, c647},
+    {"MPI_Mprobe", "message", "NULL", MPI_ERR_ARG, NULL, c648},
+    {"MPI_Mprobe", "status", "NULL", MPI_ERR_ARG, NULL, c649},
+    {"MPI_Mrecv", "-", "all valid", MPI_SUCCESS, NULL, c650},
+    {"MPI_Mrecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c651},
+    {"MPI_Mrecv", "count", "-1", MPI_ERR_COUNT, NULL, c652},
+    {"MPI_Mrecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c653},
+    {"MPI_Mrecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c654},
+    {"MPI_Mrecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c655},
+    {"MPI_Mrecv", "message", "&MPI_MESSAGE_NULL", MPI_ERR_REQUEST, NULL, c656},
+    {"MPI_Mrecv", "message", "NULL", MPI_ERR_ARG, NULL, c657},
+    {"MPI_Mrecv", "status", "NULL", MPI_ERR_ARG, NULL, c658},
+    {"MPI_Neighbor_allgather", "-", "all valid", MPI_SUCCESS, NULL, c659},
+    {"MPI_Neighbor_allgather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c660},
+    {"MPI_Neighbor_allgather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c661},
+    {"MPI_Neighbor_allgather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c662},
+    {"MPI_Neighbor_allgather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c663},
+    {"MPI_Neighbor_allgather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c664},
+    {"MPI_Neighbor_allgather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c665},
+    {"MPI_Neighbor_allgather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c666},
+    {"MPI_Neighbor_allgather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c667},
+    {"MPI_Neighbor_allgather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c668},
+    {"MPI_Neighbor_allgather", "comm", "freed", MPI_ERR_COMM, NULL, c669},
+    {"MPI_Neighbor_allgatherv", "-", "all valid", MPI_SUCCESS, NULL, c670},
+    {"MPI_Neighbor_allgatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c671},
+    {"MPI_Neighbor_allgatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c672},
+    {"MPI_Neighbor_allgatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c673},
+    {"MPI_Neighbor_allgatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c674},
+    {"MPI_Neighbor_allgatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c675},
+    {"MPI_Neighbor_allgatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c676},
+    {"MPI_Neighbor_allgatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c677},
+    {"MPI_Neighbor_allgatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c678},
+    {"MPI_Neighbor_allgatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c679},
+    {"MPI_Neighbor_allgatherv", "comm", "freed", MPI_ERR_COMM, NULL, c680},
+    {"MPI_Neighbor_alltoall", "-", "all valid", MPI_SUCCESS, NULL, c681},
+    {"MPI_Neighbor_alltoall", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c682},
+    {"MPI_Neighbor_alltoall", "sendcount", "-1", MPI_ERR_COUNT, NULL, c683},
+    {"MPI_Neighbor_alltoall", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c684},
+    {"MPI_Neighbor_alltoall", "sendtype", "freed", MPI_ERR_TYPE, NULL, c685},
+    {"MPI_Neighbor_alltoall", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c686},
+    {"MPI_Neighbor_alltoall", "recvcount", "-1", MPI_ERR_COUNT, NULL, c687},
+    {"MPI_Neighbor_alltoall", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c688},
+    {"MPI_Neighbor_alltoall", "recvtype", "freed", MPI_ERR_TYPE, NULL, c689},
+    {"MPI_Neighbor_alltoall", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c690},
+    {"MPI_Neighbor_alltoall", "comm", "freed", MPI_ERR_COMM, NULL, c691},
+    {"MPI_Neighbor_alltoallv", "-", "all valid", MPI_SUCCESS, NULL, c692},
+    {"MPI_Neighbor_alltoallv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c693},
+    {"MPI_Neighbor_alltoallv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c694},
+    {"MPI_Neighbor_alltoallv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c695},
+    {"MPI_Neighbor_alltoallv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c696},
+    {"MPI_Neighbor_alltoallv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c697},
+    {"MPI_Neighbor_alltoallv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c698},
+    {"MPI_Neighbor_alltoallv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c699},
+    {"MPI_Neighbor_alltoallv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c700},
+    {"MPI_Neighbor_alltoallv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c701},
+    {"MPI_Neighbor_alltoallv", "comm", "freed", MPI_ERR_COMM, NULL, c702},
+    {"MPI_Op_commutative", "-", "all valid", MPI_SUCCESS, NULL, c703},
+    {"MPI_Op_commutative", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c704},
+    {"MPI_Op_commutative", "op", "freed", MPI_ERR_OP, NULL, c705},
+    {"MPI_Op_commutative", "commute", "NULL", MPI_ERR_ARG, NULL, c706},
+    {"MPI_Op_create", "-", "all valid", MPI_SUCCESS, NULL, c707},
+    {"MPI_Op_create", "user_fn", "NULL", MPI_ERR_ARG, NULL, c708},
+    {"MPI_Op_create", "op", "NULL", MPI_ERR_ARG, NULL, c709},
+    {"MPI_Op_free", "-", "all valid", MPI_SUCCESS, NULL, c710},
+    {"MPI_Op_free", "op", "&MPI_OP_NULL", MPI_ERR_OP, NULL, c711},
+    {"MPI_Op_free", "op", "&MPI_SUM", MPI_ERR_OP, NULL, c712},
+    {"MPI_Op_free", "op", "NULL", MPI_ERR_ARG, NULL, c713},
+    {"MPI_Pack", "-", "all valid", MPI_SUCCESS, NULL, c714},
+    {"MPI_Pack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c715},
+    {"MPI_Pack", "incount", "-1", MPI_ERR_COUNT, NULL, c716},
+    {"MPI_Pack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c717},
+    {"MPI_Pack", "datatype", "freed", MPI_ERR_TYPE, NULL, c718},
+    {"MPI_Pack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c719},
+    {"MPI_Pack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c720},
+    {"MPI_Pack", "outsize", "-1", MPI_ERR_ARG, NULL, c721},
+    {"MPI_Pack", "position", "NULL", MPI_ERR_ARG, NULL, c722},
+    {"MPI_Pack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c723},
+    {"MPI_Pack", "comm", "freed", MPI_ERR_COMM, NULL, c724},
+    {"MPI_Pack_c", "-", "all valid", MPI_SUCCESS, NULL, c725},
+    {"MPI_Pack_c", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c726},
+    {"MPI_Pack_c", "incount", "-1", MPI_ERR_COUNT, NULL, c727},
+    {"MPI_Pack_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c728},
+    {"MPI_Pack_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c729},
+    {"MPI_Pack_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c730},
+    {"MPI_Pack_c", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c731},
+    {"MPI_Pack_c", "outsize", "-1", MPI_ERR_ARG, NULL, c732},
+    {"MPI_Pack_c", "position", "NULL", MPI_ERR_ARG, NULL, c733},
+    {"MPI_Pack_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c734},
+    {"MPI_Pack_c", "comm", "freed", MPI_ERR_COMM, NULL, c735},
+    {"MPI_Pack_size", "-", "all valid", MPI_SUCCESS, NULL, c736},
+    {"MPI_Pack_size", "incount", "-1", MPI_ERR_COUNT, NULL, c737},
+    {"MPI_Pack_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c738},
+    {"MPI_Pack_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c739},
+    {"MPI_Pack_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c740},
+    {"MPI_Pack_size", "comm", "freed", MPI_ERR_COMM, NULL, c741},
+    {"MPI_Pack_size", "size", "NULL", MPI_ERR_ARG, NULL, c742},
+    {"MPI_Pack_size_c", "-", "all valid", MPI_SUCCESS, NULL, c743},
+    {"MPI_Pack_size_c", "incount", "-1", MPI_ERR_COUNT, NULL, c744},
+    {"MPI_Pack_size_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c745},
+    {"MPI_Pack_size_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c746},
+    {"MPI_Pack_size_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c747},
+    {"MPI_Pack_size_c", "comm", "freed", MPI_ERR_COMM, NULL, c748},
+    {"MPI_Pack_size_c", "size", "NULL", MPI_ERR_ARG, NULL, c749},
+    {"MPI_Probe", "-", "all valid", MPI_SUCCESS, NULL, c750},
+    {"MPI_Probe", "source", "size", MPI_ERR_RANK, NULL, c751},
+    {"MPI_Probe", "source", "-5", MPI_ERR_RANK, NULL, c752},
+    {"MPI_Probe", "tag", "-5", MPI_ERR_TAG, NULL, c753},
+    {"MPI_Probe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c754},
+    {"MPI_Probe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c755},
+    {"MPI_Probe", "comm", "freed", MPI_ERR_COMM, NULL, c756},
+    {"MPI_Probe", "status", "NULL", MPI_ERR_ARG, NULL, c757},
+    {"MPI_Query_thread", "-", "all valid", MPI_SUCCESS, NULL, c758},
+    {"MPI_Query_thread", "provided", "NULL", MPI_ERR_ARG, NULL, c759},
+    {"MPI_Recv", "-", "all valid", MPI_SUCCESS, NULL, c760},
+    {"MPI_Recv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c761},
+    {"MPI_Recv", "count", "-1", MPI_ERR_COUNT, NULL, c762},
+    {"MPI_Recv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c763},
+    {"MPI_Recv", "datatype", "freed", MPI_ERR_TYPE, NULL, c764},
+    {"MPI_Recv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c765},
+    {"MPI_Recv", "source", "size", MPI_ERR_RANK, NULL, c766},
+    {"MPI_Recv", "source", "-5", MPI_ERR_RANK, NULL, c767},
+    {"MPI_Recv", "tag", "-5", MPI_ERR_TAG, NULL, c768},
+    {"MPI_Recv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c769},
+    {"MPI_Recv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c770},
+    {"MPI_Recv", "comm", "freed", MPI_ERR_COMM, NULL, c771},
+    {"MPI_Recv", "status", "NULL", MPI_ERR_ARG, NULL, c772},
+    {"MPI_Recv_init", "-", "all valid", MPI_SUCCESS, NULL, c773},
+    {"MPI_Recv_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c774},
+    {"MPI_Recv_init", "count", "-1", MPI_ERR_COUNT, NULL, c775},
+    {"MPI_Recv_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c776},
+    {"MPI_Recv_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c777},
+    {"MPI_Recv_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c778},
+    {"MPI_Recv_init", "source", "size", MPI_ERR_RANK, NULL, c779},
+    {"MPI_Recv_init", "source", "-5", MPI_ERR_RANK, NULL, c780},
+    {"MPI_Recv_init", "tag", "-5", MPI_ERR_TAG, NULL, c781},
+    {"MPI_Recv_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c782},
+    {"MPI_Recv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c783},
+    {"MPI_Recv_init", "comm", "freed", MPI_ERR_COMM, NULL, c784},
+    {"MPI_Recv_init", "request", "NULL", MPI_ERR_ARG, NULL, c785},
+    {"MPI_Reduce", "-", "all valid", MPI_SUCCESS, NULL, c786},
+    {"MPI_Reduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c787},
+    {"MPI_Reduce", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c788},
+    {"MPI_Reduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c789},
+    {"MPI_Reduce", "count", "-1", MPI_ERR_COUNT, NULL, c790},
+    {"MPI_Reduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c791},
+    {"MPI_Reduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c792},
+    {"MPI_Reduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c793},
+    {"MPI_Reduce", "op", "freed", MPI_ERR_OP, NULL, c794},
+    {"MPI_Reduce", "root", "-1", MPI_ERR_ROOT, NULL, c795},
+    {"MPI_Reduce", "root", "size", MPI_ERR_ROOT, NULL, c796},
+    {"MPI_Reduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c797},
+    {"MPI_Reduce", "comm", "freed", MPI_ERR_COMM, NULL, c798},
+    {"MPI_Reduce_local", "-", "all valid", MPI_SUCCESS, NULL, c799},
+    {"MPI_Reduce_local", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c800},
+    {"MPI_Reduce_local", "inoutbuf", "NULL", MPI_ERR_BUFFER, NULL, c801},
+    {"MPI_Reduce_local", "count", "-1", MPI_ERR_COUNT, NULL, c802},
+    {"MPI_Reduce_local", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c803},
+    {"MPI_Reduce_local", "datatype", "freed", MPI_ERR_TYPE, NULL, c804},
+    {"MPI_Reduce_local", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c805},
+    {"MPI_Reduce_local", "op", "freed", MPI_ERR_OP, NULL, c806},
+    {"MPI_Reduce_scatter", "-", "all valid", MPI_SUCCESS, NULL, c807},
+    {"MPI_Reduce_scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c808},
+    {"MPI_Reduce_scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c809},
+    {"MPI_Reduce_scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c810},
+    {"MPI_Reduce_scatter", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c811},
+    {"MPI_Reduce_scatter", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c812},
+    {"MPI_Reduce_scatter", "datatype", "freed", MPI_ERR_TYPE, NULL, c813},
+    {"MPI_Reduce_scatter", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c814},
+    {"MPI_Reduce_scatter", "op", "freed", MPI_ERR_OP, NULL, c815},
+    {"MPI_Reduce_scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c816},
+    {"MPI_Reduce_scatter", "comm", "freed", MPI_ERR_COMM, NULL, c817},
+    {"MPI_Reduce_scatter_block", "-", "all valid", MPI_SUCCESS, NULL, c818},
+    {"MPI_Reduce_scatter_block", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c819},
+    {"MPI_Reduce_scatter_block", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c820},
+    {"MPI_Reduce_scatter_block", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c821},
+    {"MPI_Reduce_scatter_block", "recvcount", "-1", MPI_ERR_COUNT, NULL, c822},
+    {"MPI_Reduce_scatter_block", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c823},
+    {"MPI_Reduce_scatter_block", "datatype", "freed", MPI_ERR_TYPE, NULL, c824},
+    {"MPI_Reduce_scatter_block", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c825},
+    {"MPI_Reduce_scatter_block", "op", "freed", MPI_ERR_OP, NULL, c826},
+    {"MPI_Reduce_scatter_block", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c827},
+    {"MPI_Reduce_scatter_block", "comm", "freed", MPI_ERR_COMM, NULL, c828},
+    {"MPI_Remove_error_class", "-", "all valid", MPI_SUCCESS, NULL, c829},
+    {"MPI_Remove_error_code", "-", "all valid", MPI_SUCCESS, NULL, c830},
+    {"MPI_Remove_error_string", "-", "all valid", MPI_SUCCESS, NULL, c831},
+    {"MPI_Request_free", "-", "all valid", MPI_SUCCESS, NULL, c832},
+    {"MPI_Request_free", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c833},
+    {"MPI_Request_free", "request", "&freed", MPI_ERR_REQUEST, NULL, c834},
+    {"MPI_Request_free", "request", "NULL", MPI_ERR_ARG, NULL, c835},
+    {"MPI_Request_get_status", "-", "all valid", MPI_SUCCESS, NULL, c836},
+    {"MPI_Request_get_status", "request", "freed", MPI_ERR_REQUEST, NULL, c837},
+    {"MPI_Request_get_status", "flag", "NULL", MPI_ERR_ARG, NULL, c838},
+    {"MPI_Request_get_status", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c839},
+    {"MPI_Rsend", "-", "all valid", MPI_SUCCESS, NULL, c840},
+    {"MPI_Rsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c841},
+    {"MPI_Rsend", "count", "-1", MPI_ERR_COUNT, NULL, c842},
+    {"MPI_Rsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c843},
+    {"MPI_Rsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c844},
+    {"MPI_Rsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c845},
+    {"MPI_Rsend", "dest", "size", MPI_ERR_RANK, NULL, c846},
+    {"MPI_Rsend", "dest", "-5", MPI_ERR_RANK, NULL, c847},
+    {"MPI_Rsend", "tag", "-5", MPI_ERR_TAG, NULL, c848},
+    {"MPI_Rsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c849},
+    {"MPI_Rsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c850},
+    {"MPI_Rsend", "comm", "freed", MPI_ERR_COMM, NULL, c851},
+    {"MPI_Rsend_init", "-", "all valid", MPI_SUCCESS, NULL, c852},
+    {"MPI_Rsend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c853},
+    {"MPI_Rsend_init", "count", "-1", MPI_ERR_COUNT, NULL, c854},
+    {"MPI_Rsend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c855},
+    {"MPI_Rsend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c856},
+    {"MPI_Rsend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c857},
+    {"MPI_Rsend_init", "dest", "size", MPI_ERR_RANK, NULL, c858},
+    {"MPI_Rsend_init", "dest", "-5", MPI_ERR_RANK, NULL, c859},
+    {"MPI_Rsend_init", "tag", "-5", MPI_ERR_TAG, NULL, c860},
+    {"MPI_Rsend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c861},
+    {"MPI_Rsend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c862},
+    {"MPI_Rsend_init", "comm", "freed", MPI_ERR_COMM, NULL, c863},
+    {"MPI_Rsend_init", "request", "NULL", MPI_ERR_ARG, NULL, c864},
+    {"MPI_Scan", "-", "all valid", MPI_SUCCESS, NULL, c865},
+    {"MPI_Scan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c866},
+    {"MPI_Scan", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c867},
+    {"MPI_Scan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c868},
+    {"MPI_Scan", "count", "-1", MPI_ERR_COUNT, NULL, c869},
+    {"MPI_Scan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c870},
+    {"MPI_Scan", "datatype", "freed", MPI_ERR_TYPE, NULL, c871},
+    {"MPI_Scan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c872},
+    {"MPI_Scan", "op", "freed", MPI_ERR_OP, NULL, c873},
+    {"MPI_Scan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c874},
+    {"MPI_Scan", "comm", "freed", MPI_ERR_COMM, NULL, c875},
+    {"MPI_Scatter", "-", "all valid", MPI_SUCCESS, NULL, c876},
+    {"MPI_Scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c877},
+    {"MPI_Scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c878},
+    {"MPI_Scatter", "sendcount", "-1", MPI_ERR_COUNT, NULL, c879},
+    {"MPI_Scatter", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c880},
+    {"MPI_Scatter", "sendtype", "freed", MPI_ERR_TYPE, NULL, c881},
+    {"MPI_Scatter", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c882},
+    {"MPI_Scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c883},
+    {"MPI_Scatter", "recvcount", "-1", MPI_ERR_COUNT, NULL, c884},
+    {"MPI_Scatter", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c885},
+    {"MPI_Scatter", "recvtype", "freed", MPI_ERR_TYPE, NULL, c886},
+    {"MPI_Scatter", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c887},
+    {"MPI_Scatter", "root", "-1", MPI_ERR_ROOT, NULL, c888},
+    {"MPI_Scatter", "root", "size", MPI_ERR_ROOT, NULL, c889},
+    {"MPI_Scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c890},
+    {"MPI_Scatter", "comm", "freed", MPI_ERR_COMM, NULL, c891},
+    {"MPI_Scatterv", "-", "all valid", MPI_SUCCESS, NULL, c892},
+    {"MPI_Scatterv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c893},
+    {"MPI_Scatterv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c894},
+    {"MPI_Scatterv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c895},
+    {"MPI_Scatterv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c896},
+    {"MPI_Scatterv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c897},
+    {"MPI_Scatterv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c898},
+    {"MPI_Scatterv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c899},
+    {"MPI_Scatterv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c900},
+    {"MPI_Scatterv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c901},
+    {"MPI_Scatterv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c902},
+    {"MPI_Scatterv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c903},
+    {"MPI_Scatterv", "root", "-1", MPI_ERR_ROOT, NULL, c904},
+    {"MPI_Scatterv", "root", "size", MPI_ERR_ROOT, NULL, c905},
+    {"MPI_Scatterv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c906},
+    {"MPI_Scatterv", "comm", "freed", MPI_ERR_COMM, NULL, c907},
+    {"MPI_Send", "-", "all valid", MPI_SUCCESS, NULL, c908},
+    {"MPI_Send", "buf", "NULL", MPI_ERR_BUFFER, NULL, c909},
+    {"MPI_Send", "count", "-1", MPI_ERR_COUNT, NULL, c910},
+    {"MPI_Send", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c911},
+    {"MPI_Send", "datatype", "freed", MPI_ERR_TYPE, NULL, c912},
+    {"MPI_Send", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c913},
+    {"MPI_Send", "dest", "size", MPI_ERR_RANK, NULL, c914},
+    {"MPI_Send", "dest", "-5", MPI_ERR_RANK, NULL, c915},
+    {"MPI_Send", "tag", "-5", MPI_ERR_TAG, NULL, c916},
+    {"MPI_Send", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c917},
+    {"MPI_Send", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c918},
+    {"MPI_Send", "comm", "freed", MPI_ERR_COMM, NULL, c919},
+    {"MPI_Send_init", "-", "all valid", MPI_SUCCESS, NULL, c920},
+    {"MPI_Send_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c921},
+    {"MPI_Send_init", "count", "-1", MPI_ERR_COUNT, NULL, c922},
+    {"MPI_Send_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c923},
+    {"MPI_Send_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c924},
+    {"MPI_Send_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c925},
+    {"MPI_Send_init", "dest", "size", MPI_ERR_RANK, NULL, c926},
+    {"MPI_Send_init", "dest", "-5", MPI_ERR_RANK, NULL, c927},
+    {"MPI_Send_init", "tag", "-5", MPI_ERR_TAG, NULL, c928},
+    {"MPI_Send_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c929},
+    {"MPI_Send_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c930},
+    {"MPI_Send_init", "comm", "freed", MPI_ERR_COMM, NULL, c931},
+    {"MPI_Send_init", "request", "NULL", MPI_ERR_ARG, NULL, c932},
+    {"MPI_Sendrecv", "-", "all valid", MPI_SUCCESS, NULL, c933},
+    {"MPI_Sendrecv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c934},
+    {"MPI_Sendrecv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c935},
+    {"MPI_Sendrecv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c936},
+    {"MPI_Sendrecv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c937},
+    {"MPI_Sendrecv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c938},
+    {"MPI_Sendrecv", "dest", "size", MPI_ERR_RANK, NULL, c939},
+    {"MPI_Sendrecv", "dest", "-5", MPI_ERR_RANK, NULL, c940},
+    {"MPI_Sendrecv", "sendtag", "-5", MPI_ERR_TAG, NULL, c941},
+    {"MPI_Sendrecv", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c942},
+    {"MPI_Sendrecv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c943},
+    {"MPI_Sendrecv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c944},
+    {"MPI_Sendrecv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c945},
+    {"MPI_Sendrecv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c946},
+    {"MPI_Sendrecv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c947},
+    {"MPI_Sendrecv", "source", "size", MPI_ERR_RANK, NULL, c948},
+    {"MPI_Sendrecv", "source", "-5", MPI_ERR_RANK, NULL, c949},
+    {"MPI_Sendrecv", "recvtag", "-5", MPI_ERR_TAG, NULL, c950},
+    {"MPI_Sendrecv", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c951},
+    {"MPI_Sendrecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c952},
+    {"MPI_Sendrecv", "comm", "freed", MPI_ERR_COMM, NULL, c953},
+    {"MPI_Sendrecv", "status", "NULL", MPI_ERR_ARG, NULL, c954},
+    {"MPI_Sendrecv_replace", "-", "all valid", MPI_SUCCESS, NULL, c955},
+    {"MPI_Sendrecv_replace", "buf", "NULL", MPI_ERR_BUFFER, NULL, c956},
+    {"MPI_Sendrecv_replace", "count", "-1", MPI_ERR_COUNT, NULL, c957},
+    {"MPI_Sendrecv_replace", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c958},
+    {"MPI_Sendrecv_replace", "datatype", "freed", MPI_ERR_TYPE, NULL, c959},
+    {"MPI_Sendrecv_replace", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c960},
+    {"MPI_Sendrecv_replace", "dest", "size", MPI_ERR_RANK, NULL, c961},
+    {"MPI_Sendrecv_replace", "dest", "-5", MPI_ERR_RANK, NULL, c962},
+    {"MPI_Sendrecv_replace", "sendtag", "-5", MPI_ERR_TAG, NULL, c963},
+    {"MPI_Sendrecv_replace", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c964},
+    {"MPI_Sendrecv_replace", "source", "size", MPI_ERR_RANK, NULL, c965},
+    {"MPI_Sendrecv_replace", "source", "-5", MPI_ERR_RANK, NULL, c966},
+    {"MPI_Sendrecv_replace", "recvtag", "-5", MPI_ERR_TAG, NULL, c967},
+    {"MPI_Sendrecv_replace", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c968},
+    {"MPI_Sendrecv_replace", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c969},
+    {"MPI_Sendrecv_replace", "comm", "freed", MPI_ERR_COMM, NULL, c970},
+    {"MPI_Sendrecv_replace", "status", "NULL", MPI_ERR_ARG, NULL, c971},
+    {"MPI_Ssend", "-", "all valid", MPI_SUCCESS, NULL, c972},
+    {"MPI_Ssend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c973},
+    {"MPI_Ssend", "count", "-1", MPI_ERR_COUNT, NULL, c974},
+    {"MPI_Ssend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c975},
+    {"MPI_Ssend", "datatype", "freed", MPI_ERR_TYPE, NULL, c976},
+    {"MPI_Ssend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c977},
+    {"MPI_Ssend", "dest", "size", MPI_ERR_RANK, NULL, c978},
+    {"MPI_Ssend", "dest", "-5", MPI_ERR_RANK, NULL, c979},
+    {"MPI_Ssend", "tag", "-5", MPI_ERR_TAG, NULL, c980},
+    {"MPI_Ssend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c981},
+    {"MPI_Ssend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c982},
+    {"MPI_Ssend", "comm", "freed", MPI_ERR_COMM, NULL, c983},
+    {"MPI_Ssend_init", "-", "all valid", MPI_SUCCESS, NULL, c984},
+    {"MPI_Ssend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c985},
+    {"MPI_Ssend_init", "count", "-1", MPI_ERR_COUNT, NULL, c986},
+    {"MPI_Ssend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c987},
+    {"MPI_Ssend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c988},
+    {"MPI_Ssend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c989},
+    {"MPI_Ssend_init", "dest", "size", MPI_ERR_RANK, NULL, c990},
+    {"MPI_Ssend_init", "dest", "-5", MPI_ERR_RANK, NULL, c991},
+    {"MPI_Ssend_init", "tag", "-5", MPI_ERR_TAG, NULL, c992},
+    {"MPI_Ssend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c993},
+    {"MPI_Ssend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c994},
+    {"MPI_Ssend_init", "comm", "freed", MPI_ERR_COMM, NULL, c995},
+    {"MPI_Ssend_init", "request", "NULL", MPI_ERR_ARG, NULL, c996},
+    {"MPI_Start", "-", "all valid", MPI_SUCCESS, NULL, c997},
+    {"MPI_Start", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c998},
+    {"MPI_Start", "request", "&freed", MPI_ERR_REQUEST, NULL, c999},
+    {"MPI_Start", "request", "NULL", MPI_ERR_ARG, NULL, c1000},
+    {"MPI_Startall", "-", "all valid", MPI_SUCCESS, NULL, c1001},
+    {"MPI_Startall", "count", "-1", MPI_ERR_COUNT, NULL, c1002},
+    {"MPI_Startall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1003},
+    {"MPI_Startall", "array_of_requests", "{MPI_REQUEST_NULL}", MPI_ERR_REQUEST, NULL, c1004},
+    {"MPI_Startall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1005},
+    {"MPI_Status_c2f", "-", "all valid", MPI_SUCCESS, NULL, c1006},
+    {"MPI_Status_c2f", "c_status", "NULL", MPI_ERR_ARG, NULL, c1007},
+    {"MPI_Status_c2f", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c1008},
+    {"MPI_Status_c2f", "f_status", "NULL", MPI_ERR_ARG, NULL, c1009},
+    {"MPI_Status_c2f08", "-", "all valid", MPI_SUCCESS, NULL, c1010},
+    {"MPI_Status_c2f08", "c_status", "NULL", MPI_ERR_ARG, NULL, c1011},
+    {"MPI_Status_c2f08", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c1012},
+    {"MPI_Status_c2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1013},
+    {"MPI_Status_f082c", "-", "all valid", MPI_SUCCESS, NULL, c1014},
+    {"MPI_Status_f082c", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1015},
+    {"MPI_Status_f082c", "c_status", "NULL", MPI_ERR_ARG, NULL, c1016},
+    {"MPI_Status_f082f", "-", "all valid", MPI_SUCCESS, NULL, c1017},
+    {"MPI_Status_f082f", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1018},
+    {"MPI_Status_f082f", "f_status", "NULL", MPI_ERR_ARG, NULL, c1019},
+    {"MPI_Status_f2c", "-", "all valid", MPI_SUCCESS, NULL, c1020},
+    {"MPI_Status_f2c", "f_status", "NULL", MPI_ERR_ARG, NULL, c1021},
+    {"MPI_Status_f2c", "c_status", "NULL", MPI_ERR_ARG, NULL, c1022},
+    {"MPI_Status_f2f08", "-", "all valid", MPI_SUCCESS, NULL, c1023},
+    {"MPI_Status_f2f08", "f_status", "NULL", MPI_ERR_ARG, NULL, c1024},
+    {"MPI_Status_f2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1025},
+    {"MPI_Status_get_error", "-", "all valid", MPI_SUCCESS, NULL, c1026},
+    {"MPI_Status_get_error", "status", "NULL", MPI_ERR_ARG, NULL, c1027},
+    {"MPI_Status_get_error", "err", "NULL", MPI_ERR_ARG, NULL, c1028},
+    {"MPI_Status_get_source", "-", "all valid", MPI_SUCCESS, NULL, c1029},
+    {"MPI_Status_get_source", "status", "NULL", MPI_ERR_ARG, NULL, c1030},
+    {"MPI_Status_get_source", "source", "NULL", MPI_ERR_ARG, NULL, c1031},
+    {"MPI_Status_get_tag", "-", "all valid", MPI_SUCCESS, NULL, c1032},
+    {"MPI_Status_get_tag", "status", "NULL", MPI_ERR_ARG, NULL, c1033},
+    {"MPI_Status_get_tag", "tag", "NULL", MPI_ERR_ARG, NULL, c1034},
+    {"MPI_Status_set_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c1035},
+    {"MPI_Status_set_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c1036},
+    {"MPI_Status_set_elements", "-", "all valid", MPI_SUCCESS, NULL, c1037},
+    {"MPI_Status_set_elements", "status", "NULL", MPI_ERR_ARG, NULL, c1038},
+    {"MPI_Status_set_elements", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1039},
+    {"MPI_Status_set_elements", "datatype", "freed", MPI_ERR_TYPE, NULL, c1040},
+    {"MPI_Status_set_elements", "count", "-1", MPI_ERR_COUNT, NULL, c1041},
+    {"MPI_Status_set_elements_c", "-", "all valid", MPI_SUCCESS, NULL, c1042},
+    {"MPI_Status_set_elements_c", "status", "NULL", MPI_ERR_ARG, NULL, c1043},
+    {"MPI_Status_set_elements_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1044},
+    {"MPI_Status_set_elements_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1045},
+    {"MPI_Status_set_elements_c", "count", "-1", MPI_ERR_COUNT, NULL, c1046},
+    {"MPI_Status_set_elements_x", "-", "all valid", MPI_SUCCESS, NULL, c1047},
+    {"MPI_Status_set_elements_x", "status", "NULL", MPI_ERR_ARG, NULL, c1048},
+    {"MPI_Status_set_elements_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1049},
+    {"MPI_Status_set_elements_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1050},
+    {"MPI_Status_set_elements_x", "count", "-1", MPI_ERR_COUNT, NULL, c1051},
+    {"MPI_Status_set_error", "-", "all valid", MPI_SUCCESS, NULL, c1052},
+    {"MPI_Status_set_error", "status", "NULL", MPI_ERR_ARG, NULL, c1053},
+    {"MPI_Status_set_source", "-", "all valid", MPI_SUCCESS, NULL, c1054},
+    {"MPI_Status_set_source", "status", "NULL", MPI_ERR_ARG, NULL, c1055},
+    {"MPI_Status_set_tag", "-", "all valid", MPI_SUCCESS, NULL, c1056},
+    {"MPI_Status_set_tag", "status", "NULL", MPI_ERR_ARG, NULL, c1057},
+    {"MPI_T_category_changed", "-", "all valid", MPI_SUCCESS, NULL, c1058},
+    {"MPI_T_category_changed", "update_number", "NULL", MPI_ERR_ARG, NULL, c1059},
+    {"MPI_T_category_get_categories", "-", "all valid", MPI_SUCCESS, NULL, c1060},
+    {"MPI_T_category_get_categories", "len", "-1", MPI_ERR_ARG, NULL, c1061},
+    {"MPI_T_category_get_categories", "indices", "NULL", MPI_ERR_ARG, NULL, c1062},
+    {"MPI_T_category_get_cvars", "-", "all valid", MPI_SUCCESS, NULL, c1063},
+    {"MPI_T_category_get_cvars", "len", "-1", MPI_ERR_ARG, NULL, c1064},
+    {"MPI_T_category_get_cvars", "indices", "NULL", MPI_ERR_ARG, NULL, c1065},
+    {"MPI_T_category_get_events", "-", "all valid", MPI_SUCCESS, NULL, c1066},
+    {"MPI_T_category_get_events", "len", "-1", MPI_ERR_ARG, NULL, c1067},
+    {"MPI_T_category_get_events", "indices", "NULL", MPI_ERR_ARG, NULL, c1068},
+    {"MPI_T_category_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1069},
+    {"MPI_T_category_get_index", "name", "NULL", MPI_ERR_ARG, NULL, c1070},
+    {"MPI_T_category_get_index", "cat_index", "NULL", MPI_ERR_ARG, NULL, c1071},
+    {"MPI_T_category_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1072},
+    {"MPI_T_category_get_info", "name", "NULL", MPI_ERR_ARG, NULL, c1073},
+    {"MPI_T_category_get_info", "name_len", "NULL", MPI_ERR_ARG, NULL, c1074},
+    {"MPI_T_category_get_info", "desc", "NULL", MPI_ERR_ARG, NULL, c1075},
+    {"MPI_T_category_get_info", "desc_len", "NULL", MPI_ERR_ARG, NULL, c1076},
+    {"MPI_T_category_get_info", "num_cvars", "NULL", MPI_ERR_ARG, NULL, c1077},
+    {"MPI_T_category_get_info", "num_pvars", "NULL", MPI_ERR_ARG, NULL, c1078},
+    {"MPI_T_category_get_info", "num_categories", "NULL", MPI_ERR_ARG, NULL, c1079},
+    {"MPI_T_category_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1080},
+    {"MPI_T_category_get_num", "num_cat", "NULL", MPI_ERR_ARG, NULL, c1081},
+    {"MPI_T_category_get_num_events", "-", "all valid", MPI_SUCCESS, NULL, c1082},
+    {"MPI_T_category_get_num_events", "num_events", "NULL", MPI_ERR_ARG, NULL, c1083},
+    {"MPI_T_category_get_pvars", "-", "all valid", MPI_SUCCESS, NULL, c1084},
+    {"MPI_T_category_get_pvars", "len", "-1", MPI_ERR_ARG, NULL, c1085},
+    {"MPI_T_category_get_pvars", "indices", "NULL", MPI_ERR_ARG, NULL, c1086},
+    {"MPI_T_cvar_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1087},
+    {"MPI_T_cvar_get_index", "name", "NULL", MPI_ERR_ARG, NULL, c1088},
+    {"MPI_T_cvar_get_index", "cvar_index", "NULL", MPI_ERR_ARG, NULL, c1089},
+    {"MPI_T_cvar_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1090},
+    {"MPI_T_cvar_get_info", "name", "NULL", MPI_ERR_ARG, NULL, c1091},
+    {"MPI_T_cvar_get_info", "name_len", "NULL", MPI_ERR_ARG, NULL, c1092},
+    {"MPI_T_cvar_get_info", "verbosity", "NULL", MPI_ERR_ARG, NULL, c1093},
+    {"MPI_T_cvar_get_info", "datatype", "NULL", MPI_ERR_ARG, NULL, c1094},
+    {"MPI_T_cvar_get_info", "enumtype", "NULL", MPI_ERR_ARG, NULL, c1095},
+    {"MPI_T_cvar_get_info", "desc", "NULL", MPI_ERR_ARG, NULL, c1096},
+    {"MPI_T_cvar_get_info", "desc_len", "NULL", MPI_ERR_ARG, NULL, c1097},
+    {"MPI_T_cvar_get_info", "bind", "NULL", MPI_ERR_ARG, NULL, c1098},
+    {"MPI_T_cvar_get_info", "scope", "NULL", MPI_ERR_ARG, NULL, c1099},
+    {"MPI_T_cvar_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1100},
+    {"MPI_T_cvar_get_num", "num_cvar", "NULL", MPI_ERR_ARG, NULL, c1101},
+    {"MPI_T_event_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1102},
+    {"MPI_T_event_get_index", "name", "NULL", MPI_ERR_ARG, NULL, c1103},
+    {"MPI_T_event_get_index", "event_index", "NULL", MPI_ERR_ARG, NULL, c1104},
+    {"MPI_T_event_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1105},
+    {"MPI_T_event_get_num", "num_events", "NULL", MPI_ERR_ARG, NULL, c1106},
+    {"MPI_T_finalize", "-", "all valid", MPI_SUCCESS, NULL, c1107},
+    {"MPI_T_init_thread", "-", "all valid", MPI_SUCCESS, NULL, c1108},
+    {"MPI_T_init_thread", "provided", "NULL", MPI_ERR_ARG, NULL, c1109},
+    {"MPI_T_pvar_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1110},
+    {"MPI_T_pvar_get_index", "name", "NULL", MPI_ERR_ARG, NULL, c1111},
+    {"MPI_T_pvar_get_index", "pvar_index", "NULL", MPI_ERR_ARG, NULL, c1112},
+    {"MPI_T_pvar_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1113},
+    {"MPI_T_pvar_get_info", "name", "NULL", MPI_ERR_ARG, NULL, c1114},
+    {"MPI_T_pvar_get_info", "name_len", "NULL", MPI_ERR_ARG, NULL, c1115},
+    {"MPI_T_pvar_get_info", "verbosity", "NULL", MPI_ERR_ARG, NULL, c1116},
+    {"MPI_T_pvar_get_info", "var_class", "NULL", MPI_ERR_ARG, NULL, c1117},
+    {"MPI_T_pvar_get_info", "datatype", "NULL", MPI_ERR_ARG, NULL, c1118},
+    {"MPI_T_pvar_get_info", "enumtype", "NULL", MPI_ERR_ARG, NULL, c1119},
+    {"MPI_T_pvar_get_info", "desc", "NULL", MPI_ERR_ARG, NULL, c1120},
+    {"MPI_T_pvar_get_info", "desc_len", "NULL", MPI_ERR_ARG, NULL, c1121},
+    {"MPI_T_pvar_get_info", "bind", "NULL", MPI_ERR_ARG, NULL, c1122},
+    {"MPI_T_pvar_get_info", "readonly", "NULL", MPI_ERR_ARG, NULL, c1123},
+    {"MPI_T_pvar_get_info", "continuous", "NULL", MPI_ERR_ARG, NULL, c1124},
+    {"MPI_T_pvar_get_info", "atomic", "NULL", MPI_ERR_ARG, NULL, c1125},
+    {"MPI_T_pvar_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1126},
+    {"MPI_T_pvar_get_num", "num_pvar", "NULL", MPI_ERR_ARG, NULL, c1127},
+    {"MPI_T_pvar_session_create", "-", "all valid", MPI_SUCCESS, NULL, c1128},
+    {"MPI_T_pvar_session_create", "pe_session", "NULL", MPI_ERR_ARG, NULL, c1129},
+    {"MPI_T_source_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1130},
+    {"MPI_T_source_get_info", "name", "NULL", MPI_ERR_ARG, NULL, c1131},
+    {"MPI_T_source_get_info", "name_len", "NULL", MPI_ERR_ARG, NULL, c1132},
+    {"MPI_T_source_get_info", "desc", "NULL", MPI_ERR_ARG, NULL, c1133},
+    {"MPI_T_source_get_info", "desc_len", "NULL", MPI_ERR_ARG, NULL, c1134},
+    {"MPI_T_source_get_info", "ordering", "NULL", MPI_ERR_ARG, NULL, c1135},
+    {"MPI_T_source_get_info", "ticks_per_second", "NULL", MPI_ERR_ARG, NULL, c1136},
+    {"MPI_T_source_get_info", "max_ticks", "NULL", MPI_ERR_ARG, NULL, c1137},
+    {"MPI_T_source_get_info", "info", "NULL", MPI_ERR_ARG, NULL, c1138},
+    {"MPI_T_source_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1139},
+    {"MPI_T_source_get_num", "num_sources", "NULL", MPI_ERR_ARG, NULL, c1140},
+    {"MPI_T_source_get_timestamp", "-", "all valid", MPI_SUCCESS, NULL, c1141},
+    {"MPI_T_source_get_timestamp", "timestamp", "NULL", MPI_ERR_ARG, NULL, c1142},
+    {"MPI_Test", "-", "all valid", MPI_SUCCESS, NULL, c1143},
+    {"MPI_Test", "request", "&freed", MPI_ERR_REQUEST, NULL, c1144},
+    {"MPI_Test", "request", "NULL", MPI_ERR_ARG, NULL, c1145},
+    {"MPI_Test", "flag", "NULL", MPI_ERR_ARG, NULL, c1146},
+    {"MPI_Test", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c1147},
+    {"MPI_Test_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c1148},
+    {"MPI_Test_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c1149},
+    {"MPI_Test_cancelled", "flag", "NULL", MPI_ERR_ARG, NULL, c1150},
+    {"MPI_Testall", "-", "all valid", MPI_SUCCESS, NULL, c1151},
+    {"MPI_Testall", "count", "-1", MPI_ERR_COUNT, NULL, c1152},
+    {"MPI_Testall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1153},
+    {"MPI_Testall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1154},
+    {"MPI_Testall", "flag", "NULL", MPI_ERR_ARG, NULL, c1155},
+    {"MPI_Testall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1156},
+    {"MPI_Testany", "-", "all valid", MPI_SUCCESS, NULL, c1157},
+    {"MPI_Testany", "count", "-1", MPI_ERR_COUNT, NULL, c1158},
+    {"MPI_Testany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1159},
+    {"MPI_Testany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1160},
+    {"MPI_Testany", "index", "NULL", MPI_ERR_ARG, NULL, c1161},
+    {"MPI_Testany", "flag", "NULL", MPI_ERR_ARG, NULL, c1162},
+    {"MPI_Testany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1163},
+    {"MPI_Testsome", "-", "all valid", MPI_SUCCESS, NULL, c1164},
+    {"MPI_Testsome", "incount", "-1", MPI_ERR_COUNT, NULL, c1165},
+    {"MPI_Testsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1166},
+    {"MPI_Testsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1167},
+    {"MPI_Testsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c1168},
+    {"MPI_Testsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c1169},
+    {"MPI_Testsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1170},
+    {"MPI_Topo_test", "-", "all valid", MPI_SUCCESS, NULL, c1171},
+    {"MPI_Topo_test", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1172},
+    {"MPI_Topo_test", "comm", "freed", MPI_ERR_COMM, NULL, c1173},
+    {"MPI_Topo_test", "status", "NULL", MPI_ERR_ARG, NULL, c1174},
+    {"MPI_Type_commit", "-", "all valid", MPI_SUCCESS, NULL, c1175},
+    {"MPI_Type_commit", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1176},
+    {"MPI_Type_commit", "datatype", "&freed", MPI_ERR_TYPE, NULL, c1177},
+    {"MPI_Type_commit", "datatype", "NULL", MPI_ERR_ARG, NULL, c1178},
+    {"MPI_Type_contiguous", "-", "all valid", MPI_SUCCESS, NULL, c1179},
+    {"MPI_Type_contiguous", "count", "-1", MPI_ERR_COUNT, NULL, c1180},
+    {"MPI_Type_contiguous", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1181},
+    {"MPI_Type_contiguous", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1182},
+    {"MPI_Type_contiguous", "newtype", "NULL", MPI_ERR_ARG, NULL, c1183},
+    {"MPI_Type_contiguous_c", "-", "all valid", MPI_SUCCESS, NULL, c1184},
+    {"MPI_Type_contiguous_c", "count", "-1", MPI_ERR_COUNT, NULL, c1185},
+    {"MPI_Type_contiguous_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1186},
+    {"MPI_Type_contiguous_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1187},
+    {"MPI_Type_contiguous_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c1188},
+    {"MPI_Type_create_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c1189},
+    {"MPI_Type_create_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c1190},
+    {"MPI_Type_create_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1191},
+    {"MPI_Type_create_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1192},
+    {"MPI_Type_create_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1193},
+    {"MPI_Type_create_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c1194},
+    {"MPI_Type_create_hindexed_block", "-", "all valid", MPI_SUCCESS, NULL, c1195},
+    {"MPI_Type_create_hindexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c1196},
+    {"MPI_Type_create_hindexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1197},
+    {"MPI_Type_create_hindexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1198},
+    {"MPI_Type_create_hindexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1199},
+    {"MPI_Type_create_hindexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c1200},
+    {"MPI_Type_create_hindexed_block_c", "-", "all valid", MPI_SUCCESS, NULL, c1201},
+    {"MPI_Type_create_hindexed_block_c", "count", "-1", MPI_ERR_COUNT, NULL, c1202},
+    {"MPI_Type_create_hindexed_block_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1203},
+    {"MPI_Type_create_hindexed_block_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1204},
+    {"MPI_Type_create_hindexed_block_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1205},
+    {"MPI_Type_create_hindexed_block_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c1206},
+    {"MPI_Type_create_hindexed_c", "-", "all valid", MPI_SUCCESS, NULL, c1207},
+    {"MPI_Type_create_hindexed_c", "count", "-1", MPI_ERR_COUNT, NULL, c1208},
+    {"MPI_Type_create_hindexed_c", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1209},
+    {"MPI_Type_create_hindexed_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1210},
+    {"MPI_Type_create_hindexed_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1211},
+    {"MPI_Type_create_hindexed_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c1212},
+    {"MPI_Type_create_hvector", "-", "all valid", MPI_SUCCESS, NULL, c1213},
+    {"MPI_Type_create_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c1214},
+    {"MPI_Type_create_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1215},
+    {"MPI_Type_create_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1216},
+    {"MPI_Type_create_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1217},
+    {"MPI_Type_create_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1218},
+    {"MPI_Type_create_hvector_c", "-", "all valid", MPI_SUCCESS, NULL, c1219},
+    {"MPI_Type_create_hvector_c", "count", "-1", MPI_ERR_COUNT, NULL, c1220},
+    {"MPI_Type_create_hvector_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1221},
+    {"MPI_Type_create_hvector_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1222},
+    {"MPI_Type_create_hvector_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1223},
+    {"MPI_Type_create_hvector_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c1224},
+    {"MPI_Type_create_indexed_block", "-", "all valid", MPI_SUCCESS, NULL, c1225},
+    {"MPI_Type_create_indexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c1226},
+    {"MPI_Type_create_indexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1227},
+    {"MPI_Type_create_indexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1228},
+    {"MPI_Type_create_indexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1229},
+    {"MPI_Type_create_indexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c1230},
+    {"MPI_Type_create_indexed_block_c", "-", "all valid", MPI_SUCCESS, NULL, c1231},
+    {"MPI_Type_create_indexed_block_c", "count", "-1", MPI_ERR_COUNT, NULL, c1232},
+    {"MPI_Type_create_indexed_block_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1233},
+    {"MPI_Type_create_indexed_block_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1234},
+    {"MPI_Type_create_indexed_block_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1235},
+    {"MPI_Type_create_indexed_block_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c1236},
+    {"MPI_Type_create_resized", "-", "all valid", MPI_SUCCESS, NULL, c1237},
+    {"MPI_Type_create_resized", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1238},
+    {"MPI_Type_create_resized", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1239},
+    {"MPI_Type_create_resized", "newtype", "NULL", MPI_ERR_ARG, NULL, c1240},
+    {"MPI_Type_create_resized_c", "-", "all valid", MPI_SUCCESS, NULL, c1241},
+    {"MPI_Type_create_resized_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1242},
+    {"MPI_Type_create_resized_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1243},
+    {"MPI_Type_create_resized_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c1244},
+    {"MPI_Type_create_struct", "-", "all valid", MPI_SUCCESS, NULL, c1245},
+    {"MPI_Type_create_struct", "count", "-1", MPI_ERR_COUNT, NULL, c1246},
+    {"MPI_Type_create_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1247},
+    {"MPI_Type_create_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1248},
+    {"MPI_Type_create_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c1249},
+    {"MPI_Type_create_struct_c", "-", "all valid", MPI_SUCCESS, NULL, c1250},
+    {"MPI_Type_create_struct_c", "count", "-1", MPI_ERR_COUNT, NULL, c1251},
+    {"MPI_Type_create_struct_c", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1252},
+    {"MPI_Type_create_struct_c", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1253},
+    {"MPI_Type_create_struct_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c1254},
+    {"MPI_Type_delete_attr", "-", "all valid", MPI_SUCCESS, NULL, c1255},
+    {"MPI_Type_delete_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1256},
+    {"MPI_Type_delete_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c1257},
+    {"MPI_Type_delete_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1258},
+    {"MPI_Type_delete_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c1259},
+    {"MPI_Type_dup", "-", "all valid", MPI_SUCCESS, NULL, c1260},
+    {"MPI_Type_dup", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1261},
+    {"MPI_Type_dup", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1262},
+    {"MPI_Type_dup", "newtype", "NULL", MPI_ERR_ARG, NULL, c1263},
+    {"MPI_Type_extent", "-", "all valid", MPI_SUCCESS, NULL, c1264},
+    {"MPI_Type_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1265},
+    {"MPI_Type_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1266},
+    {"MPI_Type_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c1267},
+    {"MPI_Type_free", "-", "all valid", MPI_SUCCESS, NULL, c1268},
+    {"MPI_Type_free", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1269},
+    {"MPI_Type_free", "datatype", "&freed", MPI_ERR_TYPE, NULL, c1270},
+    {"MPI_Type_free", "datatype", "NULL", MPI_ERR_ARG, NULL, c1271},
+    {"MPI_Type_free", "datatype", "&MPI_INT", MPI_ERR_TYPE, NULL, c1272},
+    {"MPI_Type_get_attr", "-", "all valid", MPI_SUCCESS, NULL, c1273},
+    {"MPI_Type_get_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1274},
+    {"MPI_Type_get_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c1275},
+    {"MPI_Type_get_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1276},
+    {"MPI_Type_get_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c1277},
+    {"MPI_Type_get_attr", "attribute_val", "NULL", MPI_ERR_ARG, NULL, c1278},
+    {"MPI_Type_get_attr", "flag", "NULL", MPI_ERR_ARG, NULL, c1279},
+    {"MPI_Type_get_contents", "-", "all valid", MPI_SUCCESS, NULL, c1280},
+    {"MPI_Type_get_contents", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1281},
+    {"MPI_Type_get_contents", "datatype", "freed", MPI_ERR_TYPE, NULL, c1282},
+    {"MPI_Type_get_contents", "datatype", "MPI_INT", MPI_ERR_TYPE, NULL, c1283},
+    {"MPI_Type_get_contents", "array_of_integers", "NULL", MPI_ERR_ARG, NULL, c1284},
+    {"MPI_Type_get_contents", "array_of_addresses", "NULL", MPI_ERR_ARG, NULL, c1285},
+    {"MPI_Type_get_contents", "array_of_datatypes", "NULL", MPI_ERR_ARG, NULL, c1286},
+    {"MPI_Type_get_contents_c", "-", "all valid", MPI_SUCCESS, NULL, c1287},
+    {"MPI_Type_get_contents_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1288},
+    {"MPI_Type_get_contents_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1289},
+    {"MPI_Type_get_contents_c", "datatype", "MPI_INT", MPI_ERR_TYPE, NULL, c1290},
+    {"MPI_Type_get_contents_c", "array_of_integers", "NULL", MPI_ERR_ARG, NULL, c1291},
+    {"MPI_Type_get_contents_c", "array_of_addresses", "NULL", MPI_ERR_ARG, NULL, c1292},
+    {"MPI_Type_get_contents_c", "array_of_large_counts", "NULL", MPI_ERR_ARG, NULL, c1293},
+    {"MPI_Type_get_contents_c", "array_of_datatypes", "NULL", MPI_ERR_ARG, NULL, c1294},
+    {"MPI_Type_get_envelope", "-", "all valid", MPI_SUCCESS, NULL, c1295},
+    {"MPI_Type_get_envelope", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1296},
+    {"MPI_Type_get_envelope", "datatype", "freed", MPI_ERR_TYPE, NULL, c1297},
+    {"MPI_Type_get_envelope", "num_integers", "NULL", MPI_ERR_ARG, NULL, c1298},
+    {"MPI_Type_get_envelope", "num_addresses", "NULL", MPI_ERR_ARG, NULL, c1299},
+    {"MPI_Type_get_envelope", "num_datatypes", "NULL", MPI_ERR_ARG, NULL, c1300},
+    {"MPI_Type_get_envelope", "combiner", "NULL", MPI_ERR_ARG, NULL, c1301},
+    {"MPI_Type_get_envelope_c", "-", "all valid", MPI_SUCCESS, NULL, c1302},
+    {"MPI_Type_get_envelope_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1303},
+    {"MPI_Type_get_envelope_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1304},
+    {"MPI_Type_get_envelope_c", "num_integers", "NULL", MPI_ERR_ARG, NULL, c1305},
+    {"MPI_Type_get_envelope_c", "num_addresses", "NULL", MPI_ERR_ARG, NULL, c1306},
+    {"MPI_Type_get_envelope_c", "num_large_counts", "NULL", MPI_ERR_ARG, NULL, c1307},
+    {"MPI_Type_get_envelope_c", "num_datatypes", "NULL", MPI_ERR_ARG, NULL, c1308},
+    {"MPI_Type_get_envelope_c", "combiner", "NULL", MPI_ERR_ARG, NULL, c1309},
+    {"MPI_Type_get_extent", "-", "all valid", MPI_SUCCESS, NULL, c1310},
+    {"MPI_Type_get_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1311},
+    {"MPI_Type_get_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1312},
+    {"MPI_Type_get_extent", "lb", "NULL", MPI_ERR_ARG, NULL, c1313},
+    {"MPI_Type_get_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c1314},
+    {"MPI_Type_get_extent_c", "-", "all valid", MPI_SUCCESS, NULL, c1315},
+    {"MPI_Type_get_extent_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1316},
+    {"MPI_Type_get_extent_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1317},
+    {"MPI_Type_get_extent_c", "lb", "NULL", MPI_ERR_ARG, NULL, c1318},
+    {"MPI_Type_get_extent_c", "extent", "NULL", MPI_ERR_ARG, NULL, c1319},
+    {"MPI_Type_get_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c1320},
+    {"MPI_Type_get_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1321},
+    {"MPI_Type_get_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1322},
+    {"MPI_Type_get_extent_x", "lb", "NULL", MPI_ERR_ARG, NULL, c1323},
+    {"MPI_Type_get_extent_x", "extent", "NULL", MPI_ERR_ARG, NULL, c1324},
+    {"MPI_Type_get_name", "-", "all valid", MPI_SUCCESS, NULL, c1325},
+    {"MPI_Type_get_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1326},
+    {"MPI_Type_get_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c1327},
+    {"MPI_Type_get_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c1328},
+    {"MPI_Type_get_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c1329},
+    {"MPI_Type_get_true_extent", "-", "all valid", MPI_SUCCESS, NULL, c1330},
+    {"MPI_Type_get_true_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1331},
+    {"MPI_Type_get_true_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1332},
+    {"MPI_Type_get_true_extent", "true_lb", "NULL", MPI_ERR_ARG, NULL, c1333},
+    {"MPI_Type_get_true_extent", "true_extent", "NULL", MPI_ERR_ARG, NULL, c1334},
+    {"MPI_Type_get_true_extent_c", "-", "all valid", MPI_SUCCESS, NULL, c1335},
+    {"MPI_Type_get_true_extent_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1336},
+    {"MPI_Type_get_true_extent_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1337},
+    {"MPI_Type_get_true_extent_c", "true_lb", "NULL", MPI_ERR_ARG, NULL, c1338},
+    {"MPI_Type_get_true_extent_c", "true_extent", "NULL", MPI_ERR_ARG, NULL, c1339},
+    {"MPI_Type_get_true_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c1340},
+    {"MPI_Type_get_true_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1341},
+    {"MPI_Type_get_true_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1342},
+    {"MPI_Type_get_true_extent_x", "true_lb", "NULL", MPI_ERR_ARG, NULL, c1343},
+    {"MPI_Type_get_true_extent_x", "true_extent", "NULL", MPI_ERR_ARG, NULL, c1344},
+    {"MPI_Type_get_value_index", "-", "all valid", MPI_SUCCESS, NULL, c1345},
+    {"MPI_Type_get_value_index", "value_type", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1346},
+    {"MPI_Type_get_value_index", "value_type", "freed", MPI_ERR_TYPE, NULL, c1347},
+    {"MPI_Type_get_value_index", "index_type", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1348},
+    {"MPI_Type_get_value_index", "index_type", "freed", MPI_ERR_TYPE, NULL, c1349},
+    {"MPI_Type_get_value_index", "pair_type", "NULL", MPI_ERR_ARG, NULL, c1350},
+    {"MPI_Type_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c1351},
+    {"MPI_Type_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c1352},
+    {"MPI_Type_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1353},
+    {"MPI_Type_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1354},
+    {"MPI_Type_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1355},
+    {"MPI_Type_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c1356},
+    {"MPI_Type_hvector", "-", "all valid", MPI_SUCCESS, NULL, c1357},
+    {"MPI_Type_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c1358},
+    {"MPI_Type_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1359},
+    {"MPI_Type_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1360},
+    {"MPI_Type_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1361},
+    {"MPI_Type_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1362},
+    {"MPI_Type_indexed", "-", "all valid", MPI_SUCCESS, NULL, c1363},
+    {"MPI_Type_indexed", "count", "-1", MPI_ERR_COUNT, NULL, c1364},
+    {"MPI_Type_indexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1365},
+    {"MPI_Type_indexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1366},
+    {"MPI_Type_indexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1367},
+    {"MPI_Type_indexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c1368},
+    {"MPI_Type_indexed_c", "-", "all valid", MPI_SUCCESS, NULL, c1369},
+    {"MPI_Type_indexed_c", "count", "-1", MPI_ERR_COUNT, NULL, c1370},
+    {"MPI_Type_indexed_c", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1371},
+    {"MPI_Type_indexed_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1372},
+    {"MPI_Type_indexed_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1373},
+    {"MPI_Type_indexed_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c1374},
+    {"MPI_Type_lb", "-", "all valid", MPI_SUCCESS, NULL, c1375},
+    {"MPI_Type_lb", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1376},
+    {"MPI_Type_lb", "datatype", "freed", MPI_ERR_TYPE, NULL, c1377},
+    {"MPI_Type_lb", "displacement", "NULL", MPI_ERR_ARG, NULL, c1378},
+    {"MPI_Type_match_size", "-", "all valid", MPI_SUCCESS, NULL, c1379},
+    {"MPI_Type_match_size", "typeclass", "12345", MPI_ERR_ARG, NULL, c1380},
+    {"MPI_Type_match_size", "size", "3", MPI_ERR_ARG, NULL, c1381},
+    {"MPI_Type_match_size", "datatype", "NULL", MPI_ERR_ARG, NULL, c1382},
+    {"MPI_Type_set_attr", "-", "all valid", MPI_SUCCESS, NULL, c1383},
+    {"MPI_Type_set_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1384},
+    {"MPI_Type_set_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c1385},
+    {"MPI_Type_set_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1386},
+    {"MPI_Type_set_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c1387},
+    {"MPI_Type_set_name", "-", "all valid", MPI_SUCCESS, NULL, c1388},
+    {"MPI_Type_set_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1389},
+    {"MPI_Type_set_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c1390},
+    {"MPI_Type_set_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c1391},
+    {"MPI_Type_size", "-", "all valid", MPI_SUCCESS, NULL, c1392},
+    {"MPI_Type_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1393},
+    {"MPI_Type_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c1394},
+    {"MPI_Type_size", "size", "NULL", MPI_ERR_ARG, NULL, c1395},
+    {"MPI_Type_size_c", "-", "all valid", MPI_SUCCESS, NULL, c1396},
+    {"MPI_Type_size_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1397},
+    {"MPI_Type_size_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1398},
+    {"MPI_Type_size_c", "size", "NULL", MPI_ERR_ARG, NULL, c1399},
+    {"MPI_Type_size_x", "-", "all valid", MPI_SUCCESS, NULL, c1400},
+    {"MPI_Type_size_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1401},
+    {"MPI_Type_size_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1402},
+    {"MPI_Type_size_x", "size", "NULL", MPI_ERR_ARG, NULL, c1403},
+    {"MPI_Type_struct", "-", "all valid", MPI_SUCCESS, NULL, c1404},
+    {"MPI_Type_struct", "count", "-1", MPI_ERR_COUNT, NULL, c1405},
+    {"MPI_Type_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1406},
+    {"MPI_Type_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1407},
+    {"MPI_Type_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c1408},
+    {"MPI_Type_ub", "-", "all valid", MPI_SUCCESS, NULL, c1409},
+    {"MPI_Type_ub", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1410},
+    {"MPI_Type_ub", "datatype", "freed", MPI_ERR_TYPE, NULL, c1411},
+    {"MPI_Type_ub", "displacement", "NULL", MPI_ERR_ARG, NULL, c1412},
+    {"MPI_Type_vector", "-", "all valid", MPI_SUCCESS, NULL, c1413},
+    {"MPI_Type_vector", "count", "-1", MPI_ERR_COUNT, NULL, c1414},
+    {"MPI_Type_vector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1415},
+    {"MPI_Type_vector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1416},
+    {"MPI_Type_vector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1417},
+    {"MPI_Type_vector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1418},
+    {"MPI_Type_vector_c", "-", "all valid", MPI_SUCCESS, NULL, c1419},
+    {"MPI_Type_vector_c", "count", "-1", MPI_ERR_COUNT, NULL, c1420},
+    {"MPI_Type_vector_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1421},
+    {"MPI_Type_vector_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1422},
+    {"MPI_Type_vector_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1423},
+    {"MPI_Type_vector_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c1424},
+    {"MPI_Unpack", "-", "all valid", MPI_SUCCESS, NULL, c1425},
+    {"MPI_Unpack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c1426},
+    {"MPI_Unpack", "insize", "-1", MPI_ERR_ARG, NULL, c1427},
+    {"MPI_Unpack", "position", "NULL", MPI_ERR_ARG, NULL, c1428},
+    {"MPI_Unpack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c1429},
+    {"MPI_Unpack", "outcount", "-1", MPI_ERR_COUNT, NULL, c1430},
+    {"MPI_Unpack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1431},
+    {"MPI_Unpack", "datatype", "freed", MPI_ERR_TYPE, NULL, c1432},
+    {"MPI_Unpack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1433},
+    {"MPI_Unpack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1434},
+    {"MPI_Unpack", "comm", "freed", MPI_ERR_COMM, NULL, c1435},
+    {"MPI_Unpack_c", "-", "all valid", MPI_SUCCESS, NULL, c1436},
+    {"MPI_Unpack_c", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c1437},
+    {"MPI_Unpack_c", "insize", "-1", MPI_ERR_ARG, NULL, c1438},
+    {"MPI_Unpack_c", "position", "NULL", MPI_ERR_ARG, NULL, c1439},
+    {"MPI_Unpack_c", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c1440},
+    {"MPI_Unpack_c", "outcount", "-1", MPI_ERR_COUNT, NULL, c1441},
+    {"MPI_Unpack_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1442},
+    {"MPI_Unpack_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1443},
+    {"MPI_Unpack_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1444},
+    {"MPI_Unpack_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1445},
+    {"MPI_Unpack_c", "comm", "freed", MPI_ERR_COMM, NULL, c1446},
+    {"MPI_Wait", "-", "all valid", MPI_SUCCESS, NULL, c1447},
+    {"MPI_Wait", "request", "&freed", MPI_ERR_REQUEST, NULL, c1448},
+    {"MPI_Wait", "request", "NULL", MPI_ERR_ARG, NULL, c1449},
+    {"MPI_Wait", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1450},
+    {"MPI_Waitall", "-", "all valid", MPI_SUCCESS, NULL, c1451},
+    {"MPI_Waitall", "count", "-1", MPI_ERR_COUNT, NULL, c1452},
+    {"MPI_Waitall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1453},
+    {"MPI_Waitall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1454},
+    {"MPI_Waitall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1455},
+    {"MPI_Waitany", "-", "all valid", MPI_SUCCESS, NULL, c1456},
+    {"MPI_Waitany", "count", "-1", MPI_ERR_COUNT, NULL, c1457},
+    {"MPI_Waitany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1458},
+    {"MPI_Waitany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1459},
+    {"MPI_Waitany", "index", "NULL", MPI_ERR_ARG, NULL, c1460},
+    {"MPI_Waitany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1461},
+    {"MPI_Waitsome", "-", "all valid", MPI_SUCCESS, NULL, c1462},
+    {"MPI_Waitsome", "incount", "-1", MPI_ERR_COUNT, NULL, c1463},
+    {"MPI_Waitsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1464},
+    {"MPI_Waitsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1465},
+    {"MPI_Waitsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c1466},
+    {"MPI_Waitsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c1467},
+    {"MPI_Waitsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1468},
+    {"MPI_Win_create_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c1469},
+    {"MPI_Win_create_errhandler", "win_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c1470},
+    {"MPI_Win_create_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c1471},
 };
-const int es_ncases = 1343;
+const int es_ncases = 1472;
 
 const char es_not_covered[] =
     "  MPI_Attr_put: attribute_val: no role for kind ATTRIBUTE_VAL_10 (in void*)\n"
@@ -10184,6 +11147,10 @@ const char es_not_covered[] =
     "  MPI_Keyval_create: extra_state: no role for kind EXTRA_STATE2 (in void*)\n"
     "  MPI_Keyval_free: keyval: no role for kind KEYVAL (inout int*)\n"
     "  MPI_Neighbor_alltoallw: sdispls: no role for kind DISPLACEMENT (in MPI_Aint[])\n"
+    "  MPI_Pack_external: datarep: no role for kind STRING (in char[])\n"
+    "  MPI_Pack_external_c: datarep: no role for kind STRING (in char[])\n"
+    "  MPI_Pack_external_size: datarep: no role for kind STRING (in char[])\n"
+    "  MPI_Pack_external_size_c: datarep: no role for kind STRING (in char[])\n"
     "  MPI_T_cvar_handle_alloc: obj_handle: no role for kind TOOL_MPI_OBJ (in void*)\n"
     "  MPI_T_cvar_handle_free: handle: no role for kind CVAR (inout MPI_T_cvar_handle*)\n"
     "  MPI_T_cvar_read: handle: no role for kind CVAR (in MPI_T_cvar_handle)\n"
@@ -10212,8 +11179,14 @@ const char es_not_covered[] =
     "  MPI_T_pvar_start: pe_session: no role for kind PVAR_SESSION (in MPI_T_pvar_session)\n"
     "  MPI_T_pvar_stop: pe_session: no role for kind PVAR_SESSION (in MPI_T_pvar_session)\n"
     "  MPI_T_pvar_write: pe_session: no role for kind PVAR_SESSION (in MPI_T_pvar_session)\n"
+    "  MPI_Type_create_darray: array_of_gsizes: no role for kind POLYDTYPE_NUM_ELEM_PI (in int[])\n"
+    "  MPI_Type_create_darray_c: array_of_gsizes: no role for kind POLYDTYPE_NUM_ELEM_PI (in MPI_Count[])\n"
     "  MPI_Type_create_keyval: extra_state: no role for kind EXTRA_STATE (in void*)\n"
+    "  MPI_Type_create_subarray: array_of_sizes: no role for kind POLYDTYPE_NUM_ELEM_PI (in int[])\n"
+    "  MPI_Type_create_subarray_c: array_of_sizes: no role for kind POLYDTYPE_NUM_ELEM_PI (in MPI_Count[])\n"
     "  MPI_Type_free_keyval: type_keyval: no role for kind KEYVAL (inout int*)\n"
+    "  MPI_Unpack_external: datarep: no role for kind STRING (in char[])\n"
+    "  MPI_Unpack_external_c: datarep: no role for kind STRING (in char[])\n"
     "  MPI_Win_call_errhandler: win: no role for kind WINDOW (in MPI_Win)\n"
     "  MPI_Win_create_keyval: extra_state: no role for kind EXTRA_STATE (in void*)\n"
     "  MPI_Win_delete_attr: win: no role for kind WINDOW (in MPI_Win)\n"
