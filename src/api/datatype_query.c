@@ -1,7 +1,7 @@
-/* What a datatype is: size, bounds, name, envelope and contents, the
- * predefined type of a description (match_size, value_index), and the
- * address of a location (MPI 4.1 sections 5.1.5, 5.1.11, 5.1.13, 6.9.4,
- * 19.1.9). */
+/* What a datatype is: size, bounds, name, envelope and contents (with
+ * their large-count forms), the predefined type that fits a description
+ * (MPI_Type_match_size, MPI_Type_get_value_index), and the address of a
+ * location. */
 #include <limits.h>
 #include <stdint.h>
 #include <string.h>
