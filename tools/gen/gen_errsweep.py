@@ -222,7 +222,7 @@ ROLES = {
     "color": ("0", [("-5", "-5", ARG)]),
     "split_type": ("MPI_COMM_TYPE_SHARED", [("12345", "12345", ARG)]),
     "alloc_size": ("64", [("-1", "-1", ARG)]),
-    "position": ("ES_PTR(int, 0)", [("NULL", "NULL", ARG)]),
+    "position": ("ES_PTR($T, 0)", [("NULL", "NULL", ARG)]),
     "out": ("ES_OUT($T, $i)", [("NULL", "NULL", ARG)]),
     "ptr_any": ("es_sbuf", []),
     "length_inout": ("ES_PTR(int, 64)", [("NULL", "NULL", ARG)]),
@@ -286,8 +286,19 @@ FUNCS = {
                   "max_datatypes": "8"},
         "invalid": {"max_integers": [], "max_addresses": [], "max_datatypes": []},
         "extra": {"datatype": [("MPI_INT", "MPI_INT", TYPE)]}},
+    "MPI_Type_get_contents_c": {
+        "valid": {"datatype": "es_derived", "max_integers": "8", "max_addresses": "8",
+                  "max_large_counts": "8", "max_datatypes": "8"},
+        "invalid": {"max_integers": [], "max_addresses": [], "max_large_counts": [],
+                    "max_datatypes": []},
+        "extra": {"datatype": [("MPI_INT", "MPI_INT", TYPE)]}},
+    "MPI_Type_match_size": {"valid": {"typeclass": "MPI_TYPECLASS_INTEGER", "size": "4"},
+                            "extra": {"typeclass": [("12345", "12345", ARG)],
+                                      "size": [("3", "3", ARG)]}},
     "MPI_Pack": {"valid": {"outsize": "64"}},
     "MPI_Unpack": {"valid": {"insize": "64"}},
+    "MPI_Pack_c": {"valid": {"outsize": "64"}},
+    "MPI_Unpack_c": {"valid": {"insize": "64"}},
     "MPI_Group_excl": {"valid": {"ranks": "(int[]){0}"}},
     "MPI_Group_incl": {"valid": {"ranks": "(int[]){0}"}},
     "MPI_Group_translate_ranks": {"valid": {"ranks1": "(int[]){0}"}},
@@ -508,7 +519,15 @@ class Case:
         self.expect, self.guard = expect, guard
 
 
+# The int array fixtures as the large-count (_c) forms take them: MPI_Count[].
+COUNT_ARRAYS = {"es_ones": "(MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}",
+                "es_neg_first": "(MPI_Count[]){-1, 1, 1, 1, 1, 1, 1, 1}",
+                "es_iota": "es_aiota"}
+
+
 def subst(expr, comm, p):
+    if p.ctype == "MPI_Count":
+        expr = COUNT_ARRAYS.get(expr, expr)
     return (expr.replace("$C", comm).replace("$T", p.ctype).replace("$i", str(p.index)))
 
 
