@@ -37,7 +37,7 @@ struct es_comm {
     int rank, size;
     MPI_Group group;
 };
-extern struct es_comm es_world, es_self;
+extern struct es_comm es_world, es_self, es_ring; /* es_ring: a periodic grid of one */
 
 /* Handles that were valid once and have been freed. */
 struct es_freed {

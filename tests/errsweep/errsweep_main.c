@@ -31,7 +31,7 @@
 
 const char *es_class_name(int cls); /* generated */
 
-struct es_comm es_world, es_self;
+struct es_comm es_world, es_self, es_ring;
 struct es_freed es_freed;
 char es_sbuf[ES_BUF_BYTES] __attribute__((aligned(64)));
 char es_rbuf[ES_BUF_BYTES] __attribute__((aligned(64)));
@@ -188,6 +188,10 @@ static void setup(void)
     SETUP(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
     setup_comm(&es_world, MPI_COMM_WORLD);
     setup_comm(&es_self, MPI_COMM_SELF);
+    MPI_Comm ring;
+    SETUP(MPI_Cart_create(MPI_COMM_SELF, 1, (int[]){1}, (int[]){1}, 0, &ring));
+    SETUP(MPI_Comm_set_errhandler(ring, MPI_ERRORS_RETURN));
+    setup_comm(&es_ring, ring);
     if (es_world.size > ES_MAXP) {
         fprintf(stderr, "errsweep: at most %d ranks\n", ES_MAXP);
         MPI_Abort(MPI_COMM_WORLD, 2);
@@ -232,6 +236,8 @@ static void teardown(void)
     MPI_Type_free(&es_derived);
     MPI_Group_free(&es_world.group);
     MPI_Group_free(&es_self.group);
+    MPI_Group_free(&es_ring.group);
+    MPI_Comm_free(&es_ring.h);
 }
 
 /* ---- running one case in a child ---- */

@@ -23,8 +23,8 @@ How an argument is made is data, below:
   MPICH_NOTES  where MPICH (the behaviour reference) does not agree with the
                expectation: they are the standard's class
 
-In expressions: $C is the communicator fixture of the case (es_world or
-es_self, see FUNCS), $T the parameter's C base type, $i its position.
+In expressions: $C is the communicator fixture of the case (es_world,
+es_self or es_ring, see FUNCS), $T the parameter's C base type, $i its position.
 
 Run:  python3 tools/gen/gen_errsweep.py      (after genapi.py)
 tools/gen/check.sh regenerates into a temporary directory and fails when the
@@ -243,6 +243,16 @@ WORLD_FUNCS = re.compile(
     r"Comm_(rank|size|compare|group|test_inter|[gs]et_attr|[gs]et_name|[gs]et_errhandler|"
     r"call_errhandler|remote_size|remote_group)|Attr_get|Errhandler_[gs]et|Pack|Unpack|Pack_size|"
     r"Group_\w+)(_c|_x)?$")
+
+# Neighbourhood collectives need a process topology: they use es_ring, a
+# periodic 1-d grid of MPI_COMM_SELF (both neighbours are the caller).
+RING_FUNCS = re.compile(r"MPI_(Ineighbor_\w+|Neighbor_\w+)$")
+
+
+def fixture_of(fn):
+    if RING_FUNCS.fullmatch(fn):
+        return "es_ring"
+    return "es_world" if WORLD_FUNCS.fullmatch(fn) else "es_self"
 
 # Per procedure.  Keys:
 #   skip: why it is not swept
@@ -534,7 +544,7 @@ def subst(expr, comm, p):
 def cases_of(fn, params):
     """(cases, None) or ([], why the procedure cannot be swept)."""
     spec = FUNCS.get(fn, {})
-    comm = "es_world" if WORLD_FUNCS.fullmatch(fn) else "es_self"
+    comm = fixture_of(fn)
     valid, invalid = [], []
     has_op = any(role_of(fn, p) == "op" for p in params)
     for p in params:
@@ -602,7 +612,7 @@ def render(procs, skipped, uncovered):
     n = 0
     for fn, cases in procs:
         prelude = FUNCS.get(fn, {}).get("prelude")
-        comm = "es_world" if WORLD_FUNCS.fullmatch(fn) else "es_self"
+        comm = fixture_of(fn)
         for c in cases:
             key = (c.fn, c.arg, c.label)
             name = f"c{n}"
