@@ -1819,22 +1819,6 @@ int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message
     return tern_err_unsupported("MPI_Imrecv_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Ineighbor_allgather)
-int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                             MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Ineighbor_allgather");
-}
-
 TERN_WEAK_ALIAS(MPI_Ineighbor_allgather_c)
 int PMPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
@@ -1849,23 +1833,6 @@ int PMPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Dat
     (void)comm;
     (void)request;
     return tern_err_unsupported("MPI_Ineighbor_allgather_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Ineighbor_allgatherv)
-int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                              void *recvbuf, const int recvcounts[], const int displs[],
-                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)displs;
-    (void)recvtype;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Ineighbor_allgatherv");
 }
 
 TERN_WEAK_ALIAS(MPI_Ineighbor_allgatherv_c)
@@ -1886,22 +1853,6 @@ int PMPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Da
     return tern_err_unsupported("MPI_Ineighbor_allgatherv_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Ineighbor_alltoall)
-int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                            MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Ineighbor_alltoall");
-}
-
 TERN_WEAK_ALIAS(MPI_Ineighbor_alltoall_c)
 int PMPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
@@ -1916,25 +1867,6 @@ int PMPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
     (void)comm;
     (void)request;
     return tern_err_unsupported("MPI_Ineighbor_alltoall_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Ineighbor_alltoallv)
-int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                             MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcounts;
-    (void)sdispls;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)rdispls;
-    (void)recvtype;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Ineighbor_alltoallv");
 }
 
 TERN_WEAK_ALIAS(MPI_Ineighbor_alltoallv_c)
@@ -1954,25 +1886,6 @@ int PMPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[]
     (void)comm;
     (void)request;
     return tern_err_unsupported("MPI_Ineighbor_alltoallv_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Ineighbor_alltoallw)
-int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-                             MPI_Comm comm, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcounts;
-    (void)sdispls;
-    (void)sendtypes;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)rdispls;
-    (void)recvtypes;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Ineighbor_alltoallw");
 }
 
 TERN_WEAK_ALIAS(MPI_Ineighbor_alltoallw_c)
@@ -2253,23 +2166,6 @@ int PMPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
     return tern_err_unsupported("MPI_Neighbor_allgather_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Neighbor_allgather_init)
-int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                                 MPI_Info info, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Neighbor_allgather_init");
-}
-
 TERN_WEAK_ALIAS(MPI_Neighbor_allgather_init_c)
 int PMPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
@@ -2301,25 +2197,6 @@ int PMPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Dat
     (void)recvtype;
     (void)comm;
     return tern_err_unsupported("MPI_Neighbor_allgatherv_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Neighbor_allgatherv_init)
-int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                  void *recvbuf, const int recvcounts[], const int displs[],
-                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                                  MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)displs;
-    (void)recvtype;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Neighbor_allgatherv_init");
 }
 
 TERN_WEAK_ALIAS(MPI_Neighbor_allgatherv_init_c)
@@ -2356,23 +2233,6 @@ int PMPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
     return tern_err_unsupported("MPI_Neighbor_alltoall_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Neighbor_alltoall_init)
-int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                                MPI_Info info, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Neighbor_alltoall_init");
-}
-
 TERN_WEAK_ALIAS(MPI_Neighbor_alltoall_init_c)
 int PMPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                   void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
@@ -2406,26 +2266,6 @@ int PMPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
     (void)recvtype;
     (void)comm;
     return tern_err_unsupported("MPI_Neighbor_alltoallv_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Neighbor_alltoallv_init)
-int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                                 const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                                 MPI_Info info, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcounts;
-    (void)sdispls;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)rdispls;
-    (void)recvtype;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Neighbor_alltoallv_init");
 }
 
 TERN_WEAK_ALIAS(MPI_Neighbor_alltoallv_init_c)
@@ -2465,27 +2305,6 @@ int PMPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
     (void)recvtypes;
     (void)comm;
     return tern_err_unsupported("MPI_Neighbor_alltoallw_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Neighbor_alltoallw_init)
-int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
-                                 const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                                 void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
-                                 const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
-                                 MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcounts;
-    (void)sdispls;
-    (void)sendtypes;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)rdispls;
-    (void)recvtypes;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Neighbor_alltoallw_init");
 }
 
 TERN_WEAK_ALIAS(MPI_Neighbor_alltoallw_init_c)

@@ -39,8 +39,6 @@ enum tern_coll_tag {
     TERN_TAG_SCAN,
     TERN_TAG_EXSCAN,
     TERN_TAG_CTX,      /* context-id agreement of communicator construction */
-    TERN_TAG_NEIGHBOR, /* neighbourhood collectives: this and the next (see topo/topo.h) */
-    TERN_TAG_NEIGHBOR_PLUS,
 };
 
 /* sbuf may be MPI_IN_PLACE where MPI allows it (rbuf for scatter at the

@@ -104,24 +104,6 @@ int tern_topo_neighbors(struct tern_comm *c, int *indeg, const int **in, int *ou
     return MPI_SUCCESS;
 }
 
-/* Cartesian lists hold (-1 neighbour, +1 neighbour) per dimension. */
-static int is_cart(const struct tern_comm *c)
-{
-    const struct tern_topo *t = c->topo;
-    return t && t->kind == MPI_CART;
-}
-
-int tern_topo_out_tag(const struct tern_comm *c, int i, int base)
-{
-    return is_cart(c) ? base + (i & 1) : base;
-}
-
-int tern_topo_in_tag(const struct tern_comm *c, int i, int base)
-{
-    /* The -1 neighbour (even i) sent this block in its +1 direction. */
-    return is_cart(c) ? base + !(i & 1) : base;
-}
-
 int tern_cart_rank_of(const struct tern_topo *t, const int *coords)
 {
     int r = 0;

@@ -37,16 +37,6 @@ struct tern_topo {
 int tern_topo_neighbors(struct tern_comm *c, int *indeg, const int **in, int *outdeg,
                         const int **out);
 
-/* Tags of neighbour messages.  On a Cartesian grid a process may be both
- * the -1 and the +1 neighbour of another (a periodic dimension of size 1 or
- * 2), so the direction travels in the tag: a block sent in the -1 direction
- * carries base, in the +1 direction base + 1, and the receive of in-neighbour
- * i expects what that neighbour sent towards us.  Graphs use base only
- * (repeated edges match in order).  A caller reserves two tags, base and
- * base + 1. */
-int tern_topo_out_tag(const struct tern_comm *c, int i, int base);
-int tern_topo_in_tag(const struct tern_comm *c, int i, int base);
-
 /* ---- Owned by the communicator (hooks in src/core and src/api). ---- */
 
 /* Frees what comm->topo points to (NULL is fine). */

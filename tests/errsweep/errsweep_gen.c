@@ -5686,234 +5686,580 @@ static int c850(void)
     return MPI_Imrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC), NULL);
 }
 
-/* MPI_Info_create: - = all valid -> MPI_SUCCESS */
+/* MPI_Ineighbor_allgather: - = all valid -> MPI_SUCCESS */
 static int c851(void)
+{
+    return MPI_Ineighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_ring.h,
+                                   ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_allgather: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c852(void)
+{
+    return MPI_Ineighbor_allgather(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_ring.h,
+                                   ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_allgather: sendcount = -1 -> MPI_ERR_COUNT */
+static int c853(void)
+{
+    return MPI_Ineighbor_allgather(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_ring.h,
+                                   ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_allgather: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c854(void)
+{
+    return MPI_Ineighbor_allgather(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_ring.h,
+                                   ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_allgather: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c855(void)
+{
+    return MPI_Ineighbor_allgather(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_ring.h,
+                                   ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_allgather: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c856(void)
+{
+    return MPI_Ineighbor_allgather(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_ring.h,
+                                   ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_allgather: recvcount = -1 -> MPI_ERR_COUNT */
+static int c857(void)
+{
+    return MPI_Ineighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_ring.h,
+                                   ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_allgather: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c858(void)
+{
+    return MPI_Ineighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_ring.h,
+                                   ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_allgather: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c859(void)
+{
+    return MPI_Ineighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_ring.h,
+                                   ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_allgather: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c860(void)
+{
+    return MPI_Ineighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, MPI_COMM_NULL,
+                                   ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_allgather: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c861(void)
+{
+    return MPI_Ineighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm,
+                                   ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_allgather: request = NULL -> MPI_ERR_ARG */
+static int c862(void)
+{
+    return MPI_Ineighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_ring.h, NULL);
+}
+
+/* MPI_Ineighbor_allgatherv: - = all valid -> MPI_SUCCESS */
+static int c863(void)
+{
+    return MPI_Ineighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                                    es_ring.h, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Ineighbor_allgatherv: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c864(void)
+{
+    return MPI_Ineighbor_allgatherv(NULL, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_ring.h,
+                                    ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Ineighbor_allgatherv: sendcount = -1 -> MPI_ERR_COUNT */
+static int c865(void)
+{
+    return MPI_Ineighbor_allgatherv(es_sbuf, -1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                                    es_ring.h, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Ineighbor_allgatherv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c866(void)
+{
+    return MPI_Ineighbor_allgatherv(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, es_ones, es_iota,
+                                    MPI_INT, es_ring.h, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Ineighbor_allgatherv: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c867(void)
+{
+    return MPI_Ineighbor_allgatherv(es_sbuf, 1, es_freed.type, es_rbuf, es_ones, es_iota, MPI_INT,
+                                    es_ring.h, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Ineighbor_allgatherv: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c868(void)
+{
+    return MPI_Ineighbor_allgatherv(es_sbuf, 1, MPI_INT, NULL, es_ones, es_iota, MPI_INT, es_ring.h,
+                                    ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Ineighbor_allgatherv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c869(void)
+{
+    return MPI_Ineighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_neg_first, es_iota, MPI_INT,
+                                    es_ring.h, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Ineighbor_allgatherv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c870(void)
+{
+    return MPI_Ineighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota,
+                                    MPI_DATATYPE_NULL, es_ring.h, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Ineighbor_allgatherv: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c871(void)
+{
+    return MPI_Ineighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_freed.type,
+                                    es_ring.h, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Ineighbor_allgatherv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c872(void)
+{
+    return MPI_Ineighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                                    MPI_COMM_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Ineighbor_allgatherv: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c873(void)
+{
+    return MPI_Ineighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                                    es_freed.comm, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Ineighbor_allgatherv: request = NULL -> MPI_ERR_ARG */
+static int c874(void)
+{
+    return MPI_Ineighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                                    es_ring.h, NULL);
+}
+
+/* MPI_Ineighbor_alltoall: - = all valid -> MPI_SUCCESS */
+static int c875(void)
+{
+    return MPI_Ineighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_ring.h,
+                                  ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_alltoall: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c876(void)
+{
+    return MPI_Ineighbor_alltoall(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_ring.h,
+                                  ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_alltoall: sendcount = -1 -> MPI_ERR_COUNT */
+static int c877(void)
+{
+    return MPI_Ineighbor_alltoall(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_ring.h,
+                                  ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_alltoall: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c878(void)
+{
+    return MPI_Ineighbor_alltoall(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_ring.h,
+                                  ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_alltoall: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c879(void)
+{
+    return MPI_Ineighbor_alltoall(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_ring.h,
+                                  ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_alltoall: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c880(void)
+{
+    return MPI_Ineighbor_alltoall(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_ring.h,
+                                  ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_alltoall: recvcount = -1 -> MPI_ERR_COUNT */
+static int c881(void)
+{
+    return MPI_Ineighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_ring.h,
+                                  ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_alltoall: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c882(void)
+{
+    return MPI_Ineighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_ring.h,
+                                  ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_alltoall: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c883(void)
+{
+    return MPI_Ineighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_ring.h,
+                                  ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_alltoall: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c884(void)
+{
+    return MPI_Ineighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, MPI_COMM_NULL,
+                                  ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_alltoall: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c885(void)
+{
+    return MPI_Ineighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm,
+                                  ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_alltoall: request = NULL -> MPI_ERR_ARG */
+static int c886(void)
+{
+    return MPI_Ineighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_ring.h, NULL);
+}
+
+/* MPI_Ineighbor_alltoallv: - = all valid -> MPI_SUCCESS */
+static int c887(void)
+{
+    return MPI_Ineighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                                   MPI_INT, es_ring.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallv: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c888(void)
+{
+    return MPI_Ineighbor_alltoallv(NULL, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                                   MPI_INT, es_ring.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallv: sendcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c889(void)
+{
+    return MPI_Ineighbor_alltoallv(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, es_ones,
+                                   es_iota, MPI_INT, es_ring.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c890(void)
+{
+    return MPI_Ineighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf, es_ones,
+                                   es_iota, MPI_INT, es_ring.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallv: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c891(void)
+{
+    return MPI_Ineighbor_alltoallv(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, es_ones,
+                                   es_iota, MPI_INT, es_ring.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallv: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c892(void)
+{
+    return MPI_Ineighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, NULL, es_ones, es_iota,
+                                   MPI_INT, es_ring.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c893(void)
+{
+    return MPI_Ineighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_neg_first,
+                                   es_iota, MPI_INT, es_ring.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c894(void)
+{
+    return MPI_Ineighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                                   MPI_DATATYPE_NULL, es_ring.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallv: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c895(void)
+{
+    return MPI_Ineighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                                   es_freed.type, es_ring.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c896(void)
+{
+    return MPI_Ineighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                                   MPI_INT, MPI_COMM_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallv: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c897(void)
+{
+    return MPI_Ineighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                                   MPI_INT, es_freed.comm, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallv: request = NULL -> MPI_ERR_ARG */
+static int c898(void)
+{
+    return MPI_Ineighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                                   MPI_INT, es_ring.h, NULL);
+}
+
+/* MPI_Info_create: - = all valid -> MPI_SUCCESS */
+static int c899(void)
 {
     return MPI_Info_create(ES_OUT(MPI_Info, 0));
 }
 
 /* MPI_Info_create: info = NULL -> MPI_ERR_ARG */
-static int c852(void)
+static int c900(void)
 {
     return MPI_Info_create(NULL);
 }
 
 /* MPI_Info_delete: - = all valid -> MPI_SUCCESS */
-static int c853(void)
+static int c901(void)
 {
     return MPI_Info_delete(MPI_INFO_NULL, "errsweep");
 }
 
 /* MPI_Info_delete: info = bogus -> MPI_ERR_INFO */
-static int c854(void)
+static int c902(void)
 {
     return MPI_Info_delete(es_bogus_info, "errsweep");
 }
 
 /* MPI_Info_delete: key = NULL -> MPI_ERR_ARG */
-static int c855(void)
+static int c903(void)
 {
     return MPI_Info_delete(MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Info_dup: - = all valid -> MPI_SUCCESS */
-static int c856(void)
+static int c904(void)
 {
     return MPI_Info_dup(MPI_INFO_NULL, ES_OUT(MPI_Info, 1));
 }
 
 /* MPI_Info_dup: info = bogus -> MPI_ERR_INFO */
-static int c857(void)
+static int c905(void)
 {
     return MPI_Info_dup(es_bogus_info, ES_OUT(MPI_Info, 1));
 }
 
 /* MPI_Info_dup: newinfo = NULL -> MPI_ERR_ARG */
-static int c858(void)
+static int c906(void)
 {
     return MPI_Info_dup(MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Info_get: - = all valid -> MPI_SUCCESS */
-static int c859(void)
+static int c907(void)
 {
     return MPI_Info_get(MPI_INFO_NULL, "errsweep", 0, ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Info_get: info = bogus -> MPI_ERR_INFO */
-static int c860(void)
+static int c908(void)
 {
     return MPI_Info_get(es_bogus_info, "errsweep", 0, ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Info_get: key = NULL -> MPI_ERR_ARG */
-static int c861(void)
+static int c909(void)
 {
     return MPI_Info_get(MPI_INFO_NULL, NULL, 0, ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Info_get: value = NULL -> MPI_ERR_ARG */
-static int c862(void)
+static int c910(void)
 {
     return MPI_Info_get(MPI_INFO_NULL, "errsweep", 0, NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Info_get: flag = NULL -> MPI_ERR_ARG */
-static int c863(void)
+static int c911(void)
 {
     return MPI_Info_get(MPI_INFO_NULL, "errsweep", 0, ES_OUT(char, 3), NULL);
 }
 
 /* MPI_Info_get_nkeys: - = all valid -> MPI_SUCCESS */
-static int c864(void)
+static int c912(void)
 {
     return MPI_Info_get_nkeys(MPI_INFO_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Info_get_nkeys: info = bogus -> MPI_ERR_INFO */
-static int c865(void)
+static int c913(void)
 {
     return MPI_Info_get_nkeys(es_bogus_info, ES_OUT(int, 1));
 }
 
 /* MPI_Info_get_nkeys: nkeys = NULL -> MPI_ERR_ARG */
-static int c866(void)
+static int c914(void)
 {
     return MPI_Info_get_nkeys(MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Info_get_nthkey: - = all valid -> MPI_SUCCESS */
-static int c867(void)
+static int c915(void)
 {
     return MPI_Info_get_nthkey(MPI_INFO_NULL, 0, ES_OUT(char, 2));
 }
 
 /* MPI_Info_get_nthkey: info = bogus -> MPI_ERR_INFO */
-static int c868(void)
+static int c916(void)
 {
     return MPI_Info_get_nthkey(es_bogus_info, 0, ES_OUT(char, 2));
 }
 
 /* MPI_Info_get_nthkey: key = NULL -> MPI_ERR_ARG */
-static int c869(void)
+static int c917(void)
 {
     return MPI_Info_get_nthkey(MPI_INFO_NULL, 0, NULL);
 }
 
 /* MPI_Info_get_string: - = all valid -> MPI_SUCCESS */
-static int c870(void)
+static int c918(void)
 {
     return MPI_Info_get_string(MPI_INFO_NULL, "errsweep", ES_PTR(int, 64), ES_OUT(char, 3),
                                ES_OUT(int, 4));
 }
 
 /* MPI_Info_get_string: info = bogus -> MPI_ERR_INFO */
-static int c871(void)
+static int c919(void)
 {
     return MPI_Info_get_string(es_bogus_info, "errsweep", ES_PTR(int, 64), ES_OUT(char, 3),
                                ES_OUT(int, 4));
 }
 
 /* MPI_Info_get_string: key = NULL -> MPI_ERR_ARG */
-static int c872(void)
+static int c920(void)
 {
     return MPI_Info_get_string(MPI_INFO_NULL, NULL, ES_PTR(int, 64), ES_OUT(char, 3),
                                ES_OUT(int, 4));
 }
 
 /* MPI_Info_get_string: buflen = NULL -> MPI_ERR_ARG */
-static int c873(void)
+static int c921(void)
 {
     return MPI_Info_get_string(MPI_INFO_NULL, "errsweep", NULL, ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Info_get_string: value = NULL -> MPI_ERR_ARG */
-static int c874(void)
+static int c922(void)
 {
     return MPI_Info_get_string(MPI_INFO_NULL, "errsweep", ES_PTR(int, 64), NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Info_get_string: flag = NULL -> MPI_ERR_ARG */
-static int c875(void)
+static int c923(void)
 {
     return MPI_Info_get_string(MPI_INFO_NULL, "errsweep", ES_PTR(int, 64), ES_OUT(char, 3), NULL);
 }
 
 /* MPI_Info_get_valuelen: - = all valid -> MPI_SUCCESS */
-static int c876(void)
+static int c924(void)
 {
     return MPI_Info_get_valuelen(MPI_INFO_NULL, "errsweep", ES_OUT(int, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Info_get_valuelen: info = bogus -> MPI_ERR_INFO */
-static int c877(void)
+static int c925(void)
 {
     return MPI_Info_get_valuelen(es_bogus_info, "errsweep", ES_OUT(int, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Info_get_valuelen: key = NULL -> MPI_ERR_ARG */
-static int c878(void)
+static int c926(void)
 {
     return MPI_Info_get_valuelen(MPI_INFO_NULL, NULL, ES_OUT(int, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Info_get_valuelen: valuelen = NULL -> MPI_ERR_ARG */
-static int c879(void)
+static int c927(void)
 {
     return MPI_Info_get_valuelen(MPI_INFO_NULL, "errsweep", NULL, ES_OUT(int, 3));
 }
 
 /* MPI_Info_get_valuelen: flag = NULL -> MPI_ERR_ARG */
-static int c880(void)
+static int c928(void)
 {
     return MPI_Info_get_valuelen(MPI_INFO_NULL, "errsweep", ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Info_set: - = all valid -> MPI_SUCCESS */
-static int c881(void)
+static int c929(void)
 {
     return MPI_Info_set(MPI_INFO_NULL, "errsweep", "errsweep");
 }
 
 /* MPI_Info_set: info = bogus -> MPI_ERR_INFO */
-static int c882(void)
+static int c930(void)
 {
     return MPI_Info_set(es_bogus_info, "errsweep", "errsweep");
 }
 
 /* MPI_Info_set: key = NULL -> MPI_ERR_ARG */
-static int c883(void)
+static int c931(void)
 {
     return MPI_Info_set(MPI_INFO_NULL, NULL, "errsweep");
 }
 
 /* MPI_Info_set: value = NULL -> MPI_ERR_ARG */
-static int c884(void)
+static int c932(void)
 {
     return MPI_Info_set(MPI_INFO_NULL, "errsweep", NULL);
 }
 
 /* MPI_Initialized: - = all valid -> MPI_SUCCESS */
-static int c885(void)
+static int c933(void)
 {
     return MPI_Initialized(ES_OUT(int, 0));
 }
 
 /* MPI_Initialized: flag = NULL -> MPI_ERR_ARG */
-static int c886(void)
+static int c934(void)
 {
     return MPI_Initialized(NULL);
 }
 
 /* MPI_Intercomm_create: - = all valid -> MPI_SUCCESS */
-static int c887(void)
+static int c935(void)
 {
     return MPI_Intercomm_create(es_self.h, es_self.rank, es_self.h, es_self.rank, 0,
                                 ES_OUT(MPI_Comm, 5));
 }
 
 /* MPI_Intercomm_create: local_comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c888(void)
+static int c936(void)
 {
     return MPI_Intercomm_create(MPI_COMM_NULL, es_self.rank, es_self.h, es_self.rank, 0,
                                 ES_OUT(MPI_Comm, 5));
@@ -5921,27 +6267,27 @@ static int c888(void)
 
 /* MPI_Intercomm_create: local_comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c889(void)
+static int c937(void)
 {
     return MPI_Intercomm_create(es_freed.comm, es_self.rank, es_self.h, es_self.rank, 0,
                                 ES_OUT(MPI_Comm, 5));
 }
 
 /* MPI_Intercomm_create: local_leader = size -> MPI_ERR_RANK */
-static int c890(void)
+static int c938(void)
 {
     return MPI_Intercomm_create(es_self.h, es_self.size, es_self.h, es_self.rank, 0,
                                 ES_OUT(MPI_Comm, 5));
 }
 
 /* MPI_Intercomm_create: local_leader = -5 -> MPI_ERR_RANK */
-static int c891(void)
+static int c939(void)
 {
     return MPI_Intercomm_create(es_self.h, -5, es_self.h, es_self.rank, 0, ES_OUT(MPI_Comm, 5));
 }
 
 /* MPI_Intercomm_create: peer_comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c892(void)
+static int c940(void)
 {
     return MPI_Intercomm_create(es_self.h, es_self.rank, MPI_COMM_NULL, es_self.rank, 0,
                                 ES_OUT(MPI_Comm, 5));
@@ -5949,34 +6295,34 @@ static int c892(void)
 
 /* MPI_Intercomm_create: peer_comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c893(void)
+static int c941(void)
 {
     return MPI_Intercomm_create(es_self.h, es_self.rank, es_freed.comm, es_self.rank, 0,
                                 ES_OUT(MPI_Comm, 5));
 }
 
 /* MPI_Intercomm_create: remote_leader = size -> MPI_ERR_RANK */
-static int c894(void)
+static int c942(void)
 {
     return MPI_Intercomm_create(es_self.h, es_self.rank, es_self.h, es_self.size, 0,
                                 ES_OUT(MPI_Comm, 5));
 }
 
 /* MPI_Intercomm_create: remote_leader = -5 -> MPI_ERR_RANK */
-static int c895(void)
+static int c943(void)
 {
     return MPI_Intercomm_create(es_self.h, es_self.rank, es_self.h, -5, 0, ES_OUT(MPI_Comm, 5));
 }
 
 /* MPI_Intercomm_create: tag = -5 -> MPI_ERR_TAG */
-static int c896(void)
+static int c944(void)
 {
     return MPI_Intercomm_create(es_self.h, es_self.rank, es_self.h, es_self.rank, -5,
                                 ES_OUT(MPI_Comm, 5));
 }
 
 /* MPI_Intercomm_create: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c897(void)
+static int c945(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Intercomm_create(es_self.h, es_self.rank, es_self.h, es_self.rank, es_tag_ub + 1,
@@ -5984,13 +6330,13 @@ static int c897(void)
 }
 
 /* MPI_Intercomm_create: newintercomm = NULL -> MPI_ERR_ARG */
-static int c898(void)
+static int c946(void)
 {
     return MPI_Intercomm_create(es_self.h, es_self.rank, es_self.h, es_self.rank, 0, NULL);
 }
 
 /* MPI_Intercomm_create_from_groups: - = all valid -> MPI_SUCCESS */
-static int c899(void)
+static int c947(void)
 {
     return MPI_Intercomm_create_from_groups(es_self.group, es_self.rank, es_self.group,
                                             es_self.rank, "errsweep", MPI_INFO_NULL,
@@ -5998,7 +6344,7 @@ static int c899(void)
 }
 
 /* MPI_Intercomm_create_from_groups: local_group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c900(void)
+static int c948(void)
 {
     return MPI_Intercomm_create_from_groups(MPI_GROUP_NULL, es_self.rank, es_self.group,
                                             es_self.rank, "errsweep", MPI_INFO_NULL,
@@ -6007,7 +6353,7 @@ static int c900(void)
 
 /* MPI_Intercomm_create_from_groups: local_group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c901(void)
+static int c949(void)
 {
     return MPI_Intercomm_create_from_groups(es_freed.group, es_self.rank, es_self.group,
                                             es_self.rank, "errsweep", MPI_INFO_NULL,
@@ -6015,7 +6361,7 @@ static int c901(void)
 }
 
 /* MPI_Intercomm_create_from_groups: local_leader = size -> MPI_ERR_RANK */
-static int c902(void)
+static int c950(void)
 {
     return MPI_Intercomm_create_from_groups(es_self.group, es_self.size, es_self.group,
                                             es_self.rank, "errsweep", MPI_INFO_NULL,
@@ -6023,7 +6369,7 @@ static int c902(void)
 }
 
 /* MPI_Intercomm_create_from_groups: local_leader = -5 -> MPI_ERR_RANK */
-static int c903(void)
+static int c951(void)
 {
     return MPI_Intercomm_create_from_groups(es_self.group, -5, es_self.group, es_self.rank,
                                             "errsweep", MPI_INFO_NULL, MPI_ERRORS_RETURN,
@@ -6031,7 +6377,7 @@ static int c903(void)
 }
 
 /* MPI_Intercomm_create_from_groups: remote_group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c904(void)
+static int c952(void)
 {
     return MPI_Intercomm_create_from_groups(es_self.group, es_self.rank, MPI_GROUP_NULL,
                                             es_self.rank, "errsweep", MPI_INFO_NULL,
@@ -6040,7 +6386,7 @@ static int c904(void)
 
 /* MPI_Intercomm_create_from_groups: remote_group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c905(void)
+static int c953(void)
 {
     return MPI_Intercomm_create_from_groups(es_self.group, es_self.rank, es_freed.group,
                                             es_self.rank, "errsweep", MPI_INFO_NULL,
@@ -6048,7 +6394,7 @@ static int c905(void)
 }
 
 /* MPI_Intercomm_create_from_groups: remote_leader = size -> MPI_ERR_RANK */
-static int c906(void)
+static int c954(void)
 {
     return MPI_Intercomm_create_from_groups(es_self.group, es_self.rank, es_self.group,
                                             es_self.size, "errsweep", MPI_INFO_NULL,
@@ -6056,7 +6402,7 @@ static int c906(void)
 }
 
 /* MPI_Intercomm_create_from_groups: remote_leader = -5 -> MPI_ERR_RANK */
-static int c907(void)
+static int c955(void)
 {
     return MPI_Intercomm_create_from_groups(es_self.group, es_self.rank, es_self.group, -5,
                                             "errsweep", MPI_INFO_NULL, MPI_ERRORS_RETURN,
@@ -6064,7 +6410,7 @@ static int c907(void)
 }
 
 /* MPI_Intercomm_create_from_groups: stringtag = NULL -> MPI_ERR_ARG */
-static int c908(void)
+static int c956(void)
 {
     return MPI_Intercomm_create_from_groups(es_self.group, es_self.rank, es_self.group,
                                             es_self.rank, NULL, MPI_INFO_NULL, MPI_ERRORS_RETURN,
@@ -6072,7 +6418,7 @@ static int c908(void)
 }
 
 /* MPI_Intercomm_create_from_groups: info = bogus -> MPI_ERR_INFO */
-static int c909(void)
+static int c957(void)
 {
     return MPI_Intercomm_create_from_groups(es_self.group, es_self.rank, es_self.group,
                                             es_self.rank, "errsweep", es_bogus_info,
@@ -6080,7 +6426,7 @@ static int c909(void)
 }
 
 /* MPI_Intercomm_create_from_groups: errhandler = MPI_ERRHANDLER_NULL -> MPI_ERR_ARG */
-static int c910(void)
+static int c958(void)
 {
     return MPI_Intercomm_create_from_groups(es_self.group, es_self.rank, es_self.group,
                                             es_self.rank, "errsweep", MPI_INFO_NULL,
@@ -6089,7 +6435,7 @@ static int c910(void)
 
 /* MPI_Intercomm_create_from_groups: errhandler = freed -> MPI_ERR_ARG
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c911(void)
+static int c959(void)
 {
     return MPI_Intercomm_create_from_groups(es_self.group, es_self.rank, es_self.group,
                                             es_self.rank, "errsweep", MPI_INFO_NULL,
@@ -6097,7 +6443,7 @@ static int c911(void)
 }
 
 /* MPI_Intercomm_create_from_groups: newintercomm = NULL -> MPI_ERR_ARG */
-static int c912(void)
+static int c960(void)
 {
     return MPI_Intercomm_create_from_groups(es_self.group, es_self.rank, es_self.group,
                                             es_self.rank, "errsweep", MPI_INFO_NULL,
@@ -6105,56 +6451,56 @@ static int c912(void)
 }
 
 /* MPI_Intercomm_merge: - = all valid -> MPI_SUCCESS */
-static int c913(void)
+static int c961(void)
 {
     return MPI_Intercomm_merge(es_self.h, 0, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Intercomm_merge: intercomm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c914(void)
+static int c962(void)
 {
     return MPI_Intercomm_merge(MPI_COMM_NULL, 0, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Intercomm_merge: intercomm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c915(void)
+static int c963(void)
 {
     return MPI_Intercomm_merge(es_freed.comm, 0, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Intercomm_merge: newintracomm = NULL -> MPI_ERR_ARG */
-static int c916(void)
+static int c964(void)
 {
     return MPI_Intercomm_merge(es_self.h, 0, NULL);
 }
 
 /* MPI_Iprobe: - = all valid -> MPI_SUCCESS */
-static int c917(void)
+static int c965(void)
 {
     return MPI_Iprobe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: source = size -> MPI_ERR_RANK */
-static int c918(void)
+static int c966(void)
 {
     return MPI_Iprobe(es_world.size, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: source = -5 -> MPI_ERR_RANK */
-static int c919(void)
+static int c967(void)
 {
     return MPI_Iprobe(-5, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: tag = -5 -> MPI_ERR_TAG */
-static int c920(void)
+static int c968(void)
 {
     return MPI_Iprobe(es_world.rank, -5, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c921(void)
+static int c969(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Iprobe(es_world.rank, es_tag_ub + 1, es_world.h, ES_OUT(int, 3),
@@ -6162,50 +6508,50 @@ static int c921(void)
 }
 
 /* MPI_Iprobe: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c922(void)
+static int c970(void)
 {
     return MPI_Iprobe(es_world.rank, 0, MPI_COMM_NULL, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c923(void)
+static int c971(void)
 {
     return MPI_Iprobe(es_world.rank, 0, es_freed.comm, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: flag = NULL -> MPI_ERR_ARG */
-static int c924(void)
+static int c972(void)
 {
     return MPI_Iprobe(es_world.rank, 0, es_world.h, NULL, ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: status = NULL -> MPI_ERR_ARG */
-static int c925(void)
+static int c973(void)
 {
     return MPI_Iprobe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Irecv: - = all valid -> MPI_SUCCESS */
-static int c926(void)
+static int c974(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: buf = NULL -> MPI_ERR_BUFFER */
-static int c927(void)
+static int c975(void)
 {
     return MPI_Irecv(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: count = -1 -> MPI_ERR_COUNT */
-static int c928(void)
+static int c976(void)
 {
     return MPI_Irecv(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c929(void)
+static int c977(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
@@ -6213,39 +6559,39 @@ static int c929(void)
 
 /* MPI_Irecv: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c930(void)
+static int c978(void)
 {
     return MPI_Irecv(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c931(void)
+static int c979(void)
 {
     return MPI_Irecv(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: source = size -> MPI_ERR_RANK */
-static int c932(void)
+static int c980(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: source = -5 -> MPI_ERR_RANK */
-static int c933(void)
+static int c981(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: tag = -5 -> MPI_ERR_TAG */
-static int c934(void)
+static int c982(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c935(void)
+static int c983(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -6253,45 +6599,45 @@ static int c935(void)
 }
 
 /* MPI_Irecv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c936(void)
+static int c984(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c937(void)
+static int c985(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: request = NULL -> MPI_ERR_ARG */
-static int c938(void)
+static int c986(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Ireduce: - = all valid -> MPI_SUCCESS */
-static int c939(void)
+static int c987(void)
 {
     return MPI_Ireduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Ireduce: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c940(void)
+static int c988(void)
 {
     return MPI_Ireduce(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Ireduce: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c941(void)
+static int c989(void)
 {
     return MPI_Ireduce(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, 0, es_self.h, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Ireduce: count = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c942(void)
+static int c990(void)
 {
     return MPI_Ireduce(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, 0, es_self.h,
                        ES_OUT(MPI_Request, 7));
@@ -6299,7 +6645,7 @@ static int c942(void)
 
 /* MPI_Ireduce: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c943(void)
+static int c991(void)
 {
     return MPI_Ireduce(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, 0, es_self.h,
                        ES_OUT(MPI_Request, 7));
@@ -6307,14 +6653,14 @@ static int c943(void)
 
 /* MPI_Ireduce: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c944(void)
+static int c992(void)
 {
     return MPI_Ireduce(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, 0, es_self.h,
                        ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Ireduce: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c945(void)
+static int c993(void)
 {
     return MPI_Ireduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, 0, es_self.h,
                        ES_OUT(MPI_Request, 7));
@@ -6322,28 +6668,28 @@ static int c945(void)
 
 /* MPI_Ireduce: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c946(void)
+static int c994(void)
 {
     return MPI_Ireduce(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, 0, es_self.h,
                        ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Ireduce: root = -1 -> MPI_ERR_ROOT */
-static int c947(void)
+static int c995(void)
 {
     return MPI_Ireduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, -1, es_self.h,
                        ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Ireduce: root = size -> MPI_ERR_ROOT */
-static int c948(void)
+static int c996(void)
 {
     return MPI_Ireduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.size, es_self.h,
                        ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Ireduce: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c949(void)
+static int c997(void)
 {
     return MPI_Ireduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_NULL,
                        ES_OUT(MPI_Request, 7));
@@ -6351,41 +6697,41 @@ static int c949(void)
 
 /* MPI_Ireduce: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c950(void)
+static int c998(void)
 {
     return MPI_Ireduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_freed.comm,
                        ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Ireduce: request = NULL -> MPI_ERR_ARG */
-static int c951(void)
+static int c999(void)
 {
     return MPI_Ireduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, NULL);
 }
 
 /* MPI_Ireduce_scatter: - = all valid -> MPI_SUCCESS */
-static int c952(void)
+static int c1000(void)
 {
     return MPI_Ireduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h,
                                ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ireduce_scatter: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c953(void)
+static int c1001(void)
 {
     return MPI_Ireduce_scatter(NULL, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h,
                                ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ireduce_scatter: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c954(void)
+static int c1002(void)
 {
     return MPI_Ireduce_scatter(es_sbuf, NULL, es_ones, MPI_INT, MPI_SUM, es_self.h,
                                ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ireduce_scatter: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c955(void)
+static int c1003(void)
 {
     return MPI_Ireduce_scatter(es_sbuf, es_rbuf, es_neg_first, MPI_INT, MPI_SUM, es_self.h,
                                ES_OUT(MPI_Request, 6));
@@ -6393,7 +6739,7 @@ static int c955(void)
 
 /* MPI_Ireduce_scatter: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c956(void)
+static int c1004(void)
 {
     return MPI_Ireduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_DATATYPE_NULL, MPI_SUM, es_self.h,
                                ES_OUT(MPI_Request, 6));
@@ -6401,14 +6747,14 @@ static int c956(void)
 
 /* MPI_Ireduce_scatter: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c957(void)
+static int c1005(void)
 {
     return MPI_Ireduce_scatter(es_sbuf, es_rbuf, es_ones, es_freed.type, MPI_SUM, es_self.h,
                                ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ireduce_scatter: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c958(void)
+static int c1006(void)
 {
     return MPI_Ireduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_OP_NULL, es_self.h,
                                ES_OUT(MPI_Request, 6));
@@ -6416,14 +6762,14 @@ static int c958(void)
 
 /* MPI_Ireduce_scatter: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c959(void)
+static int c1007(void)
 {
     return MPI_Ireduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, es_freed.op, es_self.h,
                                ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ireduce_scatter: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c960(void)
+static int c1008(void)
 {
     return MPI_Ireduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, MPI_COMM_NULL,
                                ES_OUT(MPI_Request, 6));
@@ -6431,34 +6777,34 @@ static int c960(void)
 
 /* MPI_Ireduce_scatter: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c961(void)
+static int c1009(void)
 {
     return MPI_Ireduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_freed.comm,
                                ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ireduce_scatter: request = NULL -> MPI_ERR_ARG */
-static int c962(void)
+static int c1010(void)
 {
     return MPI_Ireduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h, NULL);
 }
 
 /* MPI_Ireduce_scatter_block: - = all valid -> MPI_SUCCESS */
-static int c963(void)
+static int c1011(void)
 {
     return MPI_Ireduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
                                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ireduce_scatter_block: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c964(void)
+static int c1012(void)
 {
     return MPI_Ireduce_scatter_block(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
                                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ireduce_scatter_block: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c965(void)
+static int c1013(void)
 {
     return MPI_Ireduce_scatter_block(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h,
                                      ES_OUT(MPI_Request, 6));
@@ -6466,7 +6812,7 @@ static int c965(void)
 
 /* MPI_Ireduce_scatter_block: recvcount = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c966(void)
+static int c1014(void)
 {
     return MPI_Ireduce_scatter_block(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h,
                                      ES_OUT(MPI_Request, 6));
@@ -6474,7 +6820,7 @@ static int c966(void)
 
 /* MPI_Ireduce_scatter_block: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c967(void)
+static int c1015(void)
 {
     return MPI_Ireduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h,
                                      ES_OUT(MPI_Request, 6));
@@ -6482,14 +6828,14 @@ static int c967(void)
 
 /* MPI_Ireduce_scatter_block: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c968(void)
+static int c1016(void)
 {
     return MPI_Ireduce_scatter_block(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h,
                                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ireduce_scatter_block: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c969(void)
+static int c1017(void)
 {
     return MPI_Ireduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h,
                                      ES_OUT(MPI_Request, 6));
@@ -6497,14 +6843,14 @@ static int c969(void)
 
 /* MPI_Ireduce_scatter_block: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c970(void)
+static int c1018(void)
 {
     return MPI_Ireduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h,
                                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ireduce_scatter_block: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c971(void)
+static int c1019(void)
 {
     return MPI_Ireduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL,
                                      ES_OUT(MPI_Request, 6));
@@ -6512,41 +6858,41 @@ static int c971(void)
 
 /* MPI_Ireduce_scatter_block: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c972(void)
+static int c1020(void)
 {
     return MPI_Ireduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm,
                                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ireduce_scatter_block: request = NULL -> MPI_ERR_ARG */
-static int c973(void)
+static int c1021(void)
 {
     return MPI_Ireduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, NULL);
 }
 
 /* MPI_Irsend: - = all valid -> MPI_SUCCESS */
-static int c974(void)
+static int c1022(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: buf = NULL -> MPI_ERR_BUFFER */
-static int c975(void)
+static int c1023(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: count = -1 -> MPI_ERR_COUNT */
-static int c976(void)
+static int c1024(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c977(void)
+static int c1025(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
@@ -6555,7 +6901,7 @@ static int c977(void)
 
 /* MPI_Irsend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c978(void)
+static int c1026(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
@@ -6563,7 +6909,7 @@ static int c978(void)
 }
 
 /* MPI_Irsend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c979(void)
+static int c1027(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
@@ -6571,28 +6917,28 @@ static int c979(void)
 }
 
 /* MPI_Irsend: dest = size -> MPI_ERR_RANK */
-static int c980(void)
+static int c1028(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: dest = -5 -> MPI_ERR_RANK */
-static int c981(void)
+static int c1029(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: tag = -5 -> MPI_ERR_TAG */
-static int c982(void)
+static int c1030(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c983(void)
+static int c1031(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -6601,7 +6947,7 @@ static int c983(void)
 }
 
 /* MPI_Irsend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c984(void)
+static int c1032(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
@@ -6609,59 +6955,59 @@ static int c984(void)
 
 /* MPI_Irsend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c985(void)
+static int c1033(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: request = NULL -> MPI_ERR_ARG */
-static int c986(void)
+static int c1034(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Is_thread_main: - = all valid -> MPI_SUCCESS */
-static int c987(void)
+static int c1035(void)
 {
     return MPI_Is_thread_main(ES_OUT(int, 0));
 }
 
 /* MPI_Is_thread_main: flag = NULL -> MPI_ERR_ARG */
-static int c988(void)
+static int c1036(void)
 {
     return MPI_Is_thread_main(NULL);
 }
 
 /* MPI_Iscan: - = all valid -> MPI_SUCCESS */
-static int c989(void)
+static int c1037(void)
 {
     return MPI_Iscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iscan: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c990(void)
+static int c1038(void)
 {
     return MPI_Iscan(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iscan: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c991(void)
+static int c1039(void)
 {
     return MPI_Iscan(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iscan: count = -1 -> MPI_ERR_COUNT
  * MPICH: aborts */
-static int c992(void)
+static int c1040(void)
 {
     return MPI_Iscan(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iscan: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c993(void)
+static int c1041(void)
 {
     return MPI_Iscan(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h,
                      ES_OUT(MPI_Request, 6));
@@ -6669,67 +7015,67 @@ static int c993(void)
 
 /* MPI_Iscan: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c994(void)
+static int c1042(void)
 {
     return MPI_Iscan(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iscan: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c995(void)
+static int c1043(void)
 {
     return MPI_Iscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iscan: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c996(void)
+static int c1044(void)
 {
     return MPI_Iscan(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iscan: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c997(void)
+static int c1045(void)
 {
     return MPI_Iscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iscan: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c998(void)
+static int c1046(void)
 {
     return MPI_Iscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Iscan: request = NULL -> MPI_ERR_ARG */
-static int c999(void)
+static int c1047(void)
 {
     return MPI_Iscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, NULL);
 }
 
 /* MPI_Iscatter: - = all valid -> MPI_SUCCESS */
-static int c1000(void)
+static int c1048(void)
 {
     return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                         ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iscatter: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1001(void)
+static int c1049(void)
 {
     return MPI_Iscatter(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                         ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iscatter: sendcount = -1 -> MPI_ERR_COUNT */
-static int c1002(void)
+static int c1050(void)
 {
     return MPI_Iscatter(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                         ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iscatter: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1003(void)
+static int c1051(void)
 {
     return MPI_Iscatter(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0, es_self.h,
                         ES_OUT(MPI_Request, 8));
@@ -6737,35 +7083,35 @@ static int c1003(void)
 
 /* MPI_Iscatter: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1004(void)
+static int c1052(void)
 {
     return MPI_Iscatter(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, 0, es_self.h,
                         ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iscatter: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c1005(void)
+static int c1053(void)
 {
     return MPI_Iscatter(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, 0, es_self.h,
                         ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iscatter: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1006(void)
+static int c1054(void)
 {
     return MPI_Iscatter(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h,
                         ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iscatter: recvcount = -1 -> MPI_ERR_COUNT */
-static int c1007(void)
+static int c1055(void)
 {
     return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h,
                         ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iscatter: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1008(void)
+static int c1056(void)
 {
     return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h,
                         ES_OUT(MPI_Request, 8));
@@ -6773,35 +7119,35 @@ static int c1008(void)
 
 /* MPI_Iscatter: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1009(void)
+static int c1057(void)
 {
     return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, 0, es_self.h,
                         ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iscatter: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c1010(void)
+static int c1058(void)
 {
     return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, 0, es_self.h,
                         ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iscatter: root = -1 -> MPI_ERR_ROOT */
-static int c1011(void)
+static int c1059(void)
 {
     return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h,
                         ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iscatter: root = size -> MPI_ERR_ROOT */
-static int c1012(void)
+static int c1060(void)
 {
     return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size, es_self.h,
                         ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iscatter: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1013(void)
+static int c1061(void)
 {
     return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL,
                         ES_OUT(MPI_Request, 8));
@@ -6809,41 +7155,41 @@ static int c1013(void)
 
 /* MPI_Iscatter: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1014(void)
+static int c1062(void)
 {
     return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm,
                         ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Iscatter: request = NULL -> MPI_ERR_ARG */
-static int c1015(void)
+static int c1063(void)
 {
     return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, NULL);
 }
 
 /* MPI_Iscatterv: - = all valid -> MPI_SUCCESS */
-static int c1016(void)
+static int c1064(void)
 {
     return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                          ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Iscatterv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1017(void)
+static int c1065(void)
 {
     return MPI_Iscatterv(NULL, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                          ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Iscatterv: sendcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c1018(void)
+static int c1066(void)
 {
     return MPI_Iscatterv(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                          ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Iscatterv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1019(void)
+static int c1067(void)
 {
     return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0,
                          es_self.h, ES_OUT(MPI_Request, 9));
@@ -6851,35 +7197,35 @@ static int c1019(void)
 
 /* MPI_Iscatterv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1020(void)
+static int c1068(void)
 {
     return MPI_Iscatterv(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, 1, MPI_INT, 0,
                          es_self.h, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Iscatterv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c1021(void)
+static int c1069(void)
 {
     return MPI_Iscatterv(es_sbuf, es_ones, es_iota, es_uncommitted, es_rbuf, 1, MPI_INT, 0,
                          es_self.h, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Iscatterv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1022(void)
+static int c1070(void)
 {
     return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h,
                          ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Iscatterv: recvcount = -1 -> MPI_ERR_COUNT */
-static int c1023(void)
+static int c1071(void)
 {
     return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h,
                          ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Iscatterv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1024(void)
+static int c1072(void)
 {
     return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0,
                          es_self.h, ES_OUT(MPI_Request, 9));
@@ -6887,35 +7233,35 @@ static int c1024(void)
 
 /* MPI_Iscatterv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1025(void)
+static int c1073(void)
 {
     return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_freed.type, 0,
                          es_self.h, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Iscatterv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c1026(void)
+static int c1074(void)
 {
     return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_uncommitted, 0,
                          es_self.h, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Iscatterv: root = -1 -> MPI_ERR_ROOT */
-static int c1027(void)
+static int c1075(void)
 {
     return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h,
                          ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Iscatterv: root = size -> MPI_ERR_ROOT */
-static int c1028(void)
+static int c1076(void)
 {
     return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size,
                          es_self.h, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Iscatterv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1029(void)
+static int c1077(void)
 {
     return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL,
                          ES_OUT(MPI_Request, 9));
@@ -6923,39 +7269,39 @@ static int c1029(void)
 
 /* MPI_Iscatterv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1030(void)
+static int c1078(void)
 {
     return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm,
                          ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Iscatterv: request = NULL -> MPI_ERR_ARG */
-static int c1031(void)
+static int c1079(void)
 {
     return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                          NULL);
 }
 
 /* MPI_Isend: - = all valid -> MPI_SUCCESS */
-static int c1032(void)
+static int c1080(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: buf = NULL -> MPI_ERR_BUFFER */
-static int c1033(void)
+static int c1081(void)
 {
     return MPI_Isend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: count = -1 -> MPI_ERR_COUNT */
-static int c1034(void)
+static int c1082(void)
 {
     return MPI_Isend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1035(void)
+static int c1083(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
@@ -6963,39 +7309,39 @@ static int c1035(void)
 
 /* MPI_Isend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1036(void)
+static int c1084(void)
 {
     return MPI_Isend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1037(void)
+static int c1085(void)
 {
     return MPI_Isend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: dest = size -> MPI_ERR_RANK */
-static int c1038(void)
+static int c1086(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: dest = -5 -> MPI_ERR_RANK */
-static int c1039(void)
+static int c1087(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: tag = -5 -> MPI_ERR_TAG */
-static int c1040(void)
+static int c1088(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1041(void)
+static int c1089(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -7003,44 +7349,44 @@ static int c1041(void)
 }
 
 /* MPI_Isend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1042(void)
+static int c1090(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1043(void)
+static int c1091(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: request = NULL -> MPI_ERR_ARG */
-static int c1044(void)
+static int c1092(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Issend: - = all valid -> MPI_SUCCESS */
-static int c1045(void)
+static int c1093(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: buf = NULL -> MPI_ERR_BUFFER */
-static int c1046(void)
+static int c1094(void)
 {
     return MPI_Issend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: count = -1 -> MPI_ERR_COUNT */
-static int c1047(void)
+static int c1095(void)
 {
     return MPI_Issend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1048(void)
+static int c1096(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                       ES_OUT(MPI_Request, 6));
@@ -7048,39 +7394,39 @@ static int c1048(void)
 
 /* MPI_Issend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1049(void)
+static int c1097(void)
 {
     return MPI_Issend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                       ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1050(void)
+static int c1098(void)
 {
     return MPI_Issend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                       ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: dest = size -> MPI_ERR_RANK */
-static int c1051(void)
+static int c1099(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: dest = -5 -> MPI_ERR_RANK */
-static int c1052(void)
+static int c1100(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: tag = -5 -> MPI_ERR_TAG */
-static int c1053(void)
+static int c1101(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1054(void)
+static int c1102(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -7088,54 +7434,54 @@ static int c1054(void)
 }
 
 /* MPI_Issend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1055(void)
+static int c1103(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1056(void)
+static int c1104(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: request = NULL -> MPI_ERR_ARG */
-static int c1057(void)
+static int c1105(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Mprobe: - = all valid -> MPI_SUCCESS */
-static int c1058(void)
+static int c1106(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, es_world.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: source = size -> MPI_ERR_RANK */
-static int c1059(void)
+static int c1107(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.size, 0, es_world.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: source = -5 -> MPI_ERR_RANK */
-static int c1060(void)
+static int c1108(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(-5, 0, es_world.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: tag = -5 -> MPI_ERR_TAG */
-static int c1061(void)
+static int c1109(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, -5, es_world.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1062(void)
+static int c1110(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_self_send(&es_world);
@@ -7144,7 +7490,7 @@ static int c1062(void)
 }
 
 /* MPI_Mprobe: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1063(void)
+static int c1111(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Message, 3),
@@ -7153,7 +7499,7 @@ static int c1063(void)
 
 /* MPI_Mprobe: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1064(void)
+static int c1112(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Message, 3),
@@ -7161,42 +7507,42 @@ static int c1064(void)
 }
 
 /* MPI_Mprobe: message = NULL -> MPI_ERR_ARG */
-static int c1065(void)
+static int c1113(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, es_world.h, NULL, ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: status = NULL -> MPI_ERR_ARG */
-static int c1066(void)
+static int c1114(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, es_world.h, ES_OUT(MPI_Message, 3), NULL);
 }
 
 /* MPI_Mrecv: - = all valid -> MPI_SUCCESS */
-static int c1067(void)
+static int c1115(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: buf = NULL -> MPI_ERR_BUFFER */
-static int c1068(void)
+static int c1116(void)
 {
     return MPI_Mrecv(NULL, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: count = -1 -> MPI_ERR_COUNT */
-static int c1069(void)
+static int c1117(void)
 {
     return MPI_Mrecv(es_rbuf, -1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1070(void)
+static int c1118(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_DATATYPE_NULL, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
@@ -7204,172 +7550,266 @@ static int c1070(void)
 
 /* MPI_Mrecv: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1071(void)
+static int c1119(void)
 {
     return MPI_Mrecv(es_rbuf, 1, es_freed.type, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1072(void)
+static int c1120(void)
 {
     return MPI_Mrecv(es_rbuf, 1, es_uncommitted, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: message = &MPI_MESSAGE_NULL -> MPI_ERR_REQUEST */
-static int c1073(void)
+static int c1121(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NULL),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: message = NULL -> MPI_ERR_ARG */
-static int c1074(void)
+static int c1122(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_INT, NULL, ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: status = NULL -> MPI_ERR_ARG */
-static int c1075(void)
+static int c1123(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC), NULL);
 }
 
 /* MPI_Neighbor_allgather: - = all valid -> MPI_SUCCESS */
-static int c1076(void)
+static int c1124(void)
 {
-    return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
+    return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_ring.h);
 }
 
 /* MPI_Neighbor_allgather: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1077(void)
+static int c1125(void)
 {
-    return MPI_Neighbor_allgather(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
+    return MPI_Neighbor_allgather(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_ring.h);
 }
 
 /* MPI_Neighbor_allgather: sendcount = -1 -> MPI_ERR_COUNT */
-static int c1078(void)
+static int c1126(void)
 {
-    return MPI_Neighbor_allgather(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
+    return MPI_Neighbor_allgather(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_ring.h);
 }
 
 /* MPI_Neighbor_allgather: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1079(void)
+static int c1127(void)
 {
-    return MPI_Neighbor_allgather(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_self.h);
+    return MPI_Neighbor_allgather(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_ring.h);
 }
 
 /* MPI_Neighbor_allgather: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1080(void)
+static int c1128(void)
 {
-    return MPI_Neighbor_allgather(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_self.h);
+    return MPI_Neighbor_allgather(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_ring.h);
 }
 
 /* MPI_Neighbor_allgather: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1081(void)
+static int c1129(void)
 {
-    return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_self.h);
+    return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_ring.h);
 }
 
 /* MPI_Neighbor_allgather: recvcount = -1 -> MPI_ERR_COUNT */
-static int c1082(void)
+static int c1130(void)
 {
-    return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_self.h);
+    return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_ring.h);
 }
 
 /* MPI_Neighbor_allgather: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1083(void)
+static int c1131(void)
 {
-    return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_self.h);
+    return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_ring.h);
 }
 
 /* MPI_Neighbor_allgather: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1084(void)
+static int c1132(void)
 {
-    return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_self.h);
+    return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_ring.h);
 }
 
 /* MPI_Neighbor_allgather: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1085(void)
+static int c1133(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Neighbor_allgather: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1086(void)
+static int c1134(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
+/* MPI_Neighbor_allgather_init: - = all valid -> MPI_SUCCESS */
+static int c1135(void)
+{
+    return MPI_Neighbor_allgather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_ring.h,
+                                       MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_allgather_init: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c1136(void)
+{
+    return MPI_Neighbor_allgather_init(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_ring.h,
+                                       MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_allgather_init: sendcount = -1 -> MPI_ERR_COUNT */
+static int c1137(void)
+{
+    return MPI_Neighbor_allgather_init(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_ring.h,
+                                       MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_allgather_init: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1138(void)
+{
+    return MPI_Neighbor_allgather_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT,
+                                       es_ring.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_allgather_init: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1139(void)
+{
+    return MPI_Neighbor_allgather_init(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_ring.h,
+                                       MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_allgather_init: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c1140(void)
+{
+    return MPI_Neighbor_allgather_init(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_ring.h,
+                                       MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_allgather_init: recvcount = -1 -> MPI_ERR_COUNT */
+static int c1141(void)
+{
+    return MPI_Neighbor_allgather_init(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_ring.h,
+                                       MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_allgather_init: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1142(void)
+{
+    return MPI_Neighbor_allgather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL,
+                                       es_ring.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_allgather_init: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1143(void)
+{
+    return MPI_Neighbor_allgather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_ring.h,
+                                       MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_allgather_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1144(void)
+{
+    return MPI_Neighbor_allgather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, MPI_COMM_NULL,
+                                       MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_allgather_init: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1145(void)
+{
+    return MPI_Neighbor_allgather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm,
+                                       MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_allgather_init: info = bogus -> MPI_ERR_INFO */
+static int c1146(void)
+{
+    return MPI_Neighbor_allgather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_ring.h,
+                                       es_bogus_info, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_allgather_init: request = NULL -> MPI_ERR_ARG */
+static int c1147(void)
+{
+    return MPI_Neighbor_allgather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_ring.h,
+                                       MPI_INFO_NULL, NULL);
+}
+
 /* MPI_Neighbor_allgatherv: - = all valid -> MPI_SUCCESS */
-static int c1087(void)
+static int c1148(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
-                                   es_self.h);
+                                   es_ring.h);
 }
 
 /* MPI_Neighbor_allgatherv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1088(void)
+static int c1149(void)
 {
-    return MPI_Neighbor_allgatherv(NULL, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h);
+    return MPI_Neighbor_allgatherv(NULL, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_ring.h);
 }
 
 /* MPI_Neighbor_allgatherv: sendcount = -1 -> MPI_ERR_COUNT */
-static int c1089(void)
+static int c1150(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, -1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
-                                   es_self.h);
+                                   es_ring.h);
 }
 
 /* MPI_Neighbor_allgatherv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1090(void)
+static int c1151(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, es_ones, es_iota,
-                                   MPI_INT, es_self.h);
+                                   MPI_INT, es_ring.h);
 }
 
 /* MPI_Neighbor_allgatherv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1091(void)
+static int c1152(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, es_freed.type, es_rbuf, es_ones, es_iota, MPI_INT,
-                                   es_self.h);
+                                   es_ring.h);
 }
 
 /* MPI_Neighbor_allgatherv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1092(void)
+static int c1153(void)
 {
-    return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, NULL, es_ones, es_iota, MPI_INT, es_self.h);
+    return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, NULL, es_ones, es_iota, MPI_INT, es_ring.h);
 }
 
 /* MPI_Neighbor_allgatherv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c1093(void)
+static int c1154(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_neg_first, es_iota, MPI_INT,
-                                   es_self.h);
+                                   es_ring.h);
 }
 
 /* MPI_Neighbor_allgatherv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1094(void)
+static int c1155(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota,
-                                   MPI_DATATYPE_NULL, es_self.h);
+                                   MPI_DATATYPE_NULL, es_ring.h);
 }
 
 /* MPI_Neighbor_allgatherv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1095(void)
+static int c1156(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_freed.type,
-                                   es_self.h);
+                                   es_ring.h);
 }
 
 /* MPI_Neighbor_allgatherv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1096(void)
+static int c1157(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                                    MPI_COMM_NULL);
@@ -7377,148 +7817,338 @@ static int c1096(void)
 
 /* MPI_Neighbor_allgatherv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1097(void)
+static int c1158(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                                    es_freed.comm);
 }
 
-/* MPI_Neighbor_alltoall: - = all valid -> MPI_SUCCESS */
-static int c1098(void)
+/* MPI_Neighbor_allgatherv_init: - = all valid -> MPI_SUCCESS */
+static int c1159(void)
 {
-    return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
+    return MPI_Neighbor_allgatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                                        es_ring.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Neighbor_allgatherv_init: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c1160(void)
+{
+    return MPI_Neighbor_allgatherv_init(NULL, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                                        es_ring.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Neighbor_allgatherv_init: sendcount = -1 -> MPI_ERR_COUNT */
+static int c1161(void)
+{
+    return MPI_Neighbor_allgatherv_init(es_sbuf, -1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                                        es_ring.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Neighbor_allgatherv_init: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1162(void)
+{
+    return MPI_Neighbor_allgatherv_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, es_ones, es_iota,
+                                        MPI_INT, es_ring.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Neighbor_allgatherv_init: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1163(void)
+{
+    return MPI_Neighbor_allgatherv_init(es_sbuf, 1, es_freed.type, es_rbuf, es_ones, es_iota,
+                                        MPI_INT, es_ring.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Neighbor_allgatherv_init: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c1164(void)
+{
+    return MPI_Neighbor_allgatherv_init(es_sbuf, 1, MPI_INT, NULL, es_ones, es_iota, MPI_INT,
+                                        es_ring.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Neighbor_allgatherv_init: recvcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c1165(void)
+{
+    return MPI_Neighbor_allgatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_neg_first, es_iota,
+                                        MPI_INT, es_ring.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Neighbor_allgatherv_init: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1166(void)
+{
+    return MPI_Neighbor_allgatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota,
+                                        MPI_DATATYPE_NULL, es_ring.h, MPI_INFO_NULL,
+                                        ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Neighbor_allgatherv_init: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1167(void)
+{
+    return MPI_Neighbor_allgatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota,
+                                        es_freed.type, es_ring.h, MPI_INFO_NULL,
+                                        ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Neighbor_allgatherv_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1168(void)
+{
+    return MPI_Neighbor_allgatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                                        MPI_COMM_NULL, MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Neighbor_allgatherv_init: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1169(void)
+{
+    return MPI_Neighbor_allgatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                                        es_freed.comm, MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Neighbor_allgatherv_init: info = bogus -> MPI_ERR_INFO */
+static int c1170(void)
+{
+    return MPI_Neighbor_allgatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                                        es_ring.h, es_bogus_info, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Neighbor_allgatherv_init: request = NULL -> MPI_ERR_ARG */
+static int c1171(void)
+{
+    return MPI_Neighbor_allgatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                                        es_ring.h, MPI_INFO_NULL, NULL);
+}
+
+/* MPI_Neighbor_alltoall: - = all valid -> MPI_SUCCESS */
+static int c1172(void)
+{
+    return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_ring.h);
 }
 
 /* MPI_Neighbor_alltoall: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1099(void)
+static int c1173(void)
 {
-    return MPI_Neighbor_alltoall(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
+    return MPI_Neighbor_alltoall(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_ring.h);
 }
 
 /* MPI_Neighbor_alltoall: sendcount = -1 -> MPI_ERR_COUNT */
-static int c1100(void)
+static int c1174(void)
 {
-    return MPI_Neighbor_alltoall(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
+    return MPI_Neighbor_alltoall(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_ring.h);
 }
 
 /* MPI_Neighbor_alltoall: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1101(void)
+static int c1175(void)
 {
-    return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_self.h);
+    return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_ring.h);
 }
 
 /* MPI_Neighbor_alltoall: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1102(void)
+static int c1176(void)
 {
-    return MPI_Neighbor_alltoall(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_self.h);
+    return MPI_Neighbor_alltoall(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_ring.h);
 }
 
 /* MPI_Neighbor_alltoall: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1103(void)
+static int c1177(void)
 {
-    return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_self.h);
+    return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_ring.h);
 }
 
 /* MPI_Neighbor_alltoall: recvcount = -1 -> MPI_ERR_COUNT */
-static int c1104(void)
+static int c1178(void)
 {
-    return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_self.h);
+    return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_ring.h);
 }
 
 /* MPI_Neighbor_alltoall: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1105(void)
+static int c1179(void)
 {
-    return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_self.h);
+    return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_ring.h);
 }
 
 /* MPI_Neighbor_alltoall: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1106(void)
+static int c1180(void)
 {
-    return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_self.h);
+    return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_ring.h);
 }
 
 /* MPI_Neighbor_alltoall: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1107(void)
+static int c1181(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Neighbor_alltoall: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1108(void)
+static int c1182(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
+/* MPI_Neighbor_alltoall_init: - = all valid -> MPI_SUCCESS */
+static int c1183(void)
+{
+    return MPI_Neighbor_alltoall_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_ring.h,
+                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_alltoall_init: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c1184(void)
+{
+    return MPI_Neighbor_alltoall_init(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_ring.h,
+                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_alltoall_init: sendcount = -1 -> MPI_ERR_COUNT */
+static int c1185(void)
+{
+    return MPI_Neighbor_alltoall_init(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_ring.h,
+                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_alltoall_init: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1186(void)
+{
+    return MPI_Neighbor_alltoall_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_ring.h,
+                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_alltoall_init: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1187(void)
+{
+    return MPI_Neighbor_alltoall_init(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_ring.h,
+                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_alltoall_init: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c1188(void)
+{
+    return MPI_Neighbor_alltoall_init(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_ring.h,
+                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_alltoall_init: recvcount = -1 -> MPI_ERR_COUNT */
+static int c1189(void)
+{
+    return MPI_Neighbor_alltoall_init(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_ring.h,
+                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_alltoall_init: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1190(void)
+{
+    return MPI_Neighbor_alltoall_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_ring.h,
+                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_alltoall_init: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1191(void)
+{
+    return MPI_Neighbor_alltoall_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_ring.h,
+                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_alltoall_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1192(void)
+{
+    return MPI_Neighbor_alltoall_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, MPI_COMM_NULL,
+                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_alltoall_init: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1193(void)
+{
+    return MPI_Neighbor_alltoall_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm,
+                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_alltoall_init: info = bogus -> MPI_ERR_INFO */
+static int c1194(void)
+{
+    return MPI_Neighbor_alltoall_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_ring.h,
+                                      es_bogus_info, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_alltoall_init: request = NULL -> MPI_ERR_ARG */
+static int c1195(void)
+{
+    return MPI_Neighbor_alltoall_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_ring.h,
+                                      MPI_INFO_NULL, NULL);
+}
+
 /* MPI_Neighbor_alltoallv: - = all valid -> MPI_SUCCESS */
-static int c1109(void)
+static int c1196(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
-                                  MPI_INT, es_self.h);
+                                  MPI_INT, es_ring.h);
 }
 
 /* MPI_Neighbor_alltoallv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1110(void)
+static int c1197(void)
 {
     return MPI_Neighbor_alltoallv(NULL, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
-                                  MPI_INT, es_self.h);
+                                  MPI_INT, es_ring.h);
 }
 
 /* MPI_Neighbor_alltoallv: sendcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c1111(void)
+static int c1198(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, es_ones,
-                                  es_iota, MPI_INT, es_self.h);
+                                  es_iota, MPI_INT, es_ring.h);
 }
 
 /* MPI_Neighbor_alltoallv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1112(void)
+static int c1199(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf, es_ones,
-                                  es_iota, MPI_INT, es_self.h);
+                                  es_iota, MPI_INT, es_ring.h);
 }
 
 /* MPI_Neighbor_alltoallv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1113(void)
+static int c1200(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, es_ones,
-                                  es_iota, MPI_INT, es_self.h);
+                                  es_iota, MPI_INT, es_ring.h);
 }
 
 /* MPI_Neighbor_alltoallv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1114(void)
+static int c1201(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, NULL, es_ones, es_iota,
-                                  MPI_INT, es_self.h);
+                                  MPI_INT, es_ring.h);
 }
 
 /* MPI_Neighbor_alltoallv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c1115(void)
+static int c1202(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_neg_first,
-                                  es_iota, MPI_INT, es_self.h);
+                                  es_iota, MPI_INT, es_ring.h);
 }
 
 /* MPI_Neighbor_alltoallv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1116(void)
+static int c1203(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
-                                  MPI_DATATYPE_NULL, es_self.h);
+                                  MPI_DATATYPE_NULL, es_ring.h);
 }
 
 /* MPI_Neighbor_alltoallv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1117(void)
+static int c1204(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
-                                  es_freed.type, es_self.h);
+                                  es_freed.type, es_ring.h);
 }
 
 /* MPI_Neighbor_alltoallv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1118(void)
+static int c1205(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                                   MPI_INT, MPI_COMM_NULL);
@@ -7526,335 +8156,439 @@ static int c1118(void)
 
 /* MPI_Neighbor_alltoallv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1119(void)
+static int c1206(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                                   MPI_INT, es_freed.comm);
 }
 
+/* MPI_Neighbor_alltoallv_init: - = all valid -> MPI_SUCCESS */
+static int c1207(void)
+{
+    return MPI_Neighbor_alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones,
+                                       es_iota, MPI_INT, es_ring.h, MPI_INFO_NULL,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallv_init: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c1208(void)
+{
+    return MPI_Neighbor_alltoallv_init(NULL, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                                       MPI_INT, es_ring.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallv_init: sendcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c1209(void)
+{
+    return MPI_Neighbor_alltoallv_init(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, es_ones,
+                                       es_iota, MPI_INT, es_ring.h, MPI_INFO_NULL,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallv_init: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1210(void)
+{
+    return MPI_Neighbor_alltoallv_init(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf,
+                                       es_ones, es_iota, MPI_INT, es_ring.h, MPI_INFO_NULL,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallv_init: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1211(void)
+{
+    return MPI_Neighbor_alltoallv_init(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, es_ones,
+                                       es_iota, MPI_INT, es_ring.h, MPI_INFO_NULL,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallv_init: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c1212(void)
+{
+    return MPI_Neighbor_alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, NULL, es_ones, es_iota,
+                                       MPI_INT, es_ring.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallv_init: recvcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c1213(void)
+{
+    return MPI_Neighbor_alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_neg_first,
+                                       es_iota, MPI_INT, es_ring.h, MPI_INFO_NULL,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallv_init: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1214(void)
+{
+    return MPI_Neighbor_alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones,
+                                       es_iota, MPI_DATATYPE_NULL, es_ring.h, MPI_INFO_NULL,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallv_init: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1215(void)
+{
+    return MPI_Neighbor_alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones,
+                                       es_iota, es_freed.type, es_ring.h, MPI_INFO_NULL,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallv_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1216(void)
+{
+    return MPI_Neighbor_alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones,
+                                       es_iota, MPI_INT, MPI_COMM_NULL, MPI_INFO_NULL,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallv_init: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1217(void)
+{
+    return MPI_Neighbor_alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones,
+                                       es_iota, MPI_INT, es_freed.comm, MPI_INFO_NULL,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallv_init: info = bogus -> MPI_ERR_INFO */
+static int c1218(void)
+{
+    return MPI_Neighbor_alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones,
+                                       es_iota, MPI_INT, es_ring.h, es_bogus_info,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallv_init: request = NULL -> MPI_ERR_ARG */
+static int c1219(void)
+{
+    return MPI_Neighbor_alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones,
+                                       es_iota, MPI_INT, es_ring.h, MPI_INFO_NULL, NULL);
+}
+
 /* MPI_Op_commutative: - = all valid -> MPI_SUCCESS */
-static int c1120(void)
+static int c1220(void)
 {
     return MPI_Op_commutative(MPI_SUM, ES_OUT(int, 1));
 }
 
 /* MPI_Op_commutative: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c1121(void)
+static int c1221(void)
 {
     return MPI_Op_commutative(MPI_OP_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Op_commutative: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1122(void)
+static int c1222(void)
 {
     return MPI_Op_commutative(es_freed.op, ES_OUT(int, 1));
 }
 
 /* MPI_Op_commutative: commute = NULL -> MPI_ERR_ARG */
-static int c1123(void)
+static int c1223(void)
 {
     return MPI_Op_commutative(MPI_SUM, NULL);
 }
 
 /* MPI_Op_create: - = all valid -> MPI_SUCCESS */
-static int c1124(void)
+static int c1224(void)
 {
     return MPI_Op_create(es_user_fn, 0, ES_OUT(MPI_Op, 2));
 }
 
 /* MPI_Op_create: user_fn = NULL -> MPI_ERR_ARG */
-static int c1125(void)
+static int c1225(void)
 {
     return MPI_Op_create(NULL, 0, ES_OUT(MPI_Op, 2));
 }
 
 /* MPI_Op_create: op = NULL -> MPI_ERR_ARG */
-static int c1126(void)
+static int c1226(void)
 {
     return MPI_Op_create(es_user_fn, 0, NULL);
 }
 
 /* MPI_Op_free: - = all valid -> MPI_SUCCESS */
-static int c1127(void)
+static int c1227(void)
 {
     return MPI_Op_free(ES_PTR(MPI_Op, es_new_op()));
 }
 
 /* MPI_Op_free: op = &MPI_OP_NULL -> MPI_ERR_OP */
-static int c1128(void)
+static int c1228(void)
 {
     return MPI_Op_free(ES_PTR(MPI_Op, MPI_OP_NULL));
 }
 
 /* MPI_Op_free: op = &MPI_SUM -> MPI_ERR_OP */
-static int c1129(void)
+static int c1229(void)
 {
     return MPI_Op_free(ES_PTR(MPI_Op, MPI_SUM));
 }
 
 /* MPI_Op_free: op = NULL -> MPI_ERR_ARG */
-static int c1130(void)
+static int c1230(void)
 {
     return MPI_Op_free(NULL);
 }
 
 /* MPI_Pack: - = all valid -> MPI_SUCCESS */
-static int c1131(void)
+static int c1231(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: MPI_ERR_ARG */
-static int c1132(void)
+static int c1232(void)
 {
     return MPI_Pack(NULL, 1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: incount = -1 -> MPI_ERR_COUNT */
-static int c1133(void)
+static int c1233(void)
 {
     return MPI_Pack(es_sbuf, -1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1134(void)
+static int c1234(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1135(void)
+static int c1235(void)
 {
     return MPI_Pack(es_sbuf, 1, es_freed.type, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1136(void)
+static int c1236(void)
 {
     return MPI_Pack(es_sbuf, 1, es_uncommitted, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: outbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c1137(void)
+static int c1237(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, NULL, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: outsize = -1 -> MPI_ERR_ARG */
-static int c1138(void)
+static int c1238(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, -1, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: position = NULL -> MPI_ERR_ARG */
-static int c1139(void)
+static int c1239(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, 64, NULL, es_world.h);
 }
 
 /* MPI_Pack: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1140(void)
+static int c1240(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), MPI_COMM_NULL);
 }
 
 /* MPI_Pack: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1141(void)
+static int c1241(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), es_freed.comm);
 }
 
 /* MPI_Pack_c: - = all valid -> MPI_SUCCESS */
-static int c1142(void)
+static int c1242(void)
 {
     return MPI_Pack_c(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(MPI_Count, 0), es_world.h);
 }
 
 /* MPI_Pack_c: inbuf = NULL -> MPI_ERR_BUFFER */
-static int c1143(void)
+static int c1243(void)
 {
     return MPI_Pack_c(NULL, 1, MPI_INT, es_rbuf, 64, ES_PTR(MPI_Count, 0), es_world.h);
 }
 
 /* MPI_Pack_c: incount = -1 -> MPI_ERR_COUNT */
-static int c1144(void)
+static int c1244(void)
 {
     return MPI_Pack_c(es_sbuf, -1, MPI_INT, es_rbuf, 64, ES_PTR(MPI_Count, 0), es_world.h);
 }
 
 /* MPI_Pack_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1145(void)
+static int c1245(void)
 {
     return MPI_Pack_c(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 64, ES_PTR(MPI_Count, 0), es_world.h);
 }
 
 /* MPI_Pack_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1146(void)
+static int c1246(void)
 {
     return MPI_Pack_c(es_sbuf, 1, es_freed.type, es_rbuf, 64, ES_PTR(MPI_Count, 0), es_world.h);
 }
 
 /* MPI_Pack_c: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1147(void)
+static int c1247(void)
 {
     return MPI_Pack_c(es_sbuf, 1, es_uncommitted, es_rbuf, 64, ES_PTR(MPI_Count, 0), es_world.h);
 }
 
 /* MPI_Pack_c: outbuf = NULL -> MPI_ERR_BUFFER */
-static int c1148(void)
+static int c1248(void)
 {
     return MPI_Pack_c(es_sbuf, 1, MPI_INT, NULL, 64, ES_PTR(MPI_Count, 0), es_world.h);
 }
 
 /* MPI_Pack_c: outsize = -1 -> MPI_ERR_ARG */
-static int c1149(void)
+static int c1249(void)
 {
     return MPI_Pack_c(es_sbuf, 1, MPI_INT, es_rbuf, -1, ES_PTR(MPI_Count, 0), es_world.h);
 }
 
 /* MPI_Pack_c: position = NULL -> MPI_ERR_ARG */
-static int c1150(void)
+static int c1250(void)
 {
     return MPI_Pack_c(es_sbuf, 1, MPI_INT, es_rbuf, 64, NULL, es_world.h);
 }
 
 /* MPI_Pack_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1151(void)
+static int c1251(void)
 {
     return MPI_Pack_c(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(MPI_Count, 0), MPI_COMM_NULL);
 }
 
 /* MPI_Pack_c: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1152(void)
+static int c1252(void)
 {
     return MPI_Pack_c(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(MPI_Count, 0), es_freed.comm);
 }
 
 /* MPI_Pack_size: - = all valid -> MPI_SUCCESS */
-static int c1153(void)
+static int c1253(void)
 {
     return MPI_Pack_size(1, MPI_INT, es_world.h, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: incount = -1 -> MPI_ERR_COUNT */
-static int c1154(void)
+static int c1254(void)
 {
     return MPI_Pack_size(-1, MPI_INT, es_world.h, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1155(void)
+static int c1255(void)
 {
     return MPI_Pack_size(1, MPI_DATATYPE_NULL, es_world.h, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1156(void)
+static int c1256(void)
 {
     return MPI_Pack_size(1, es_freed.type, es_world.h, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1157(void)
+static int c1257(void)
 {
     return MPI_Pack_size(1, MPI_INT, MPI_COMM_NULL, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1158(void)
+static int c1258(void)
 {
     return MPI_Pack_size(1, MPI_INT, es_freed.comm, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: size = NULL -> MPI_ERR_ARG */
-static int c1159(void)
+static int c1259(void)
 {
     return MPI_Pack_size(1, MPI_INT, es_world.h, NULL);
 }
 
 /* MPI_Pack_size_c: - = all valid -> MPI_SUCCESS */
-static int c1160(void)
+static int c1260(void)
 {
     return MPI_Pack_size_c(1, MPI_INT, es_world.h, ES_OUT(MPI_Count, 3));
 }
 
 /* MPI_Pack_size_c: incount = -1 -> MPI_ERR_COUNT */
-static int c1161(void)
+static int c1261(void)
 {
     return MPI_Pack_size_c(-1, MPI_INT, es_world.h, ES_OUT(MPI_Count, 3));
 }
 
 /* MPI_Pack_size_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1162(void)
+static int c1262(void)
 {
     return MPI_Pack_size_c(1, MPI_DATATYPE_NULL, es_world.h, ES_OUT(MPI_Count, 3));
 }
 
 /* MPI_Pack_size_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1163(void)
+static int c1263(void)
 {
     return MPI_Pack_size_c(1, es_freed.type, es_world.h, ES_OUT(MPI_Count, 3));
 }
 
 /* MPI_Pack_size_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1164(void)
+static int c1264(void)
 {
     return MPI_Pack_size_c(1, MPI_INT, MPI_COMM_NULL, ES_OUT(MPI_Count, 3));
 }
 
 /* MPI_Pack_size_c: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1165(void)
+static int c1265(void)
 {
     return MPI_Pack_size_c(1, MPI_INT, es_freed.comm, ES_OUT(MPI_Count, 3));
 }
 
 /* MPI_Pack_size_c: size = NULL -> MPI_ERR_ARG */
-static int c1166(void)
+static int c1266(void)
 {
     return MPI_Pack_size_c(1, MPI_INT, es_world.h, NULL);
 }
 
 /* MPI_Probe: - = all valid -> MPI_SUCCESS */
-static int c1167(void)
+static int c1267(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: source = size -> MPI_ERR_RANK */
-static int c1168(void)
+static int c1268(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.size, 0, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: source = -5 -> MPI_ERR_RANK */
-static int c1169(void)
+static int c1269(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(-5, 0, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: tag = -5 -> MPI_ERR_TAG */
-static int c1170(void)
+static int c1270(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, -5, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1171(void)
+static int c1271(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_self_send(&es_world);
@@ -7862,7 +8596,7 @@ static int c1171(void)
 }
 
 /* MPI_Probe: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1172(void)
+static int c1272(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Status, 3));
@@ -7870,54 +8604,54 @@ static int c1172(void)
 
 /* MPI_Probe: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1173(void)
+static int c1273(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: status = NULL -> MPI_ERR_ARG */
-static int c1174(void)
+static int c1274(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Query_thread: - = all valid -> MPI_SUCCESS */
-static int c1175(void)
+static int c1275(void)
 {
     return MPI_Query_thread(ES_OUT(int, 0));
 }
 
 /* MPI_Query_thread: provided = NULL -> MPI_ERR_ARG */
-static int c1176(void)
+static int c1276(void)
 {
     return MPI_Query_thread(NULL);
 }
 
 /* MPI_Recv: - = all valid -> MPI_SUCCESS */
-static int c1177(void)
+static int c1277(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: buf = NULL -> MPI_ERR_BUFFER */
-static int c1178(void)
+static int c1278(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: count = -1 -> MPI_ERR_COUNT */
-static int c1179(void)
+static int c1279(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1180(void)
+static int c1280(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
@@ -7926,14 +8660,14 @@ static int c1180(void)
 
 /* MPI_Recv: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1181(void)
+static int c1281(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1182(void)
+static int c1282(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
@@ -7941,28 +8675,28 @@ static int c1182(void)
 }
 
 /* MPI_Recv: source = size -> MPI_ERR_RANK */
-static int c1183(void)
+static int c1283(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: source = -5 -> MPI_ERR_RANK */
-static int c1184(void)
+static int c1284(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: tag = -5 -> MPI_ERR_TAG */
-static int c1185(void)
+static int c1285(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1186(void)
+static int c1286(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_self_send(&es_world);
@@ -7971,7 +8705,7 @@ static int c1186(void)
 }
 
 /* MPI_Recv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1187(void)
+static int c1287(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Status, 6));
@@ -7979,40 +8713,40 @@ static int c1187(void)
 
 /* MPI_Recv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1188(void)
+static int c1288(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: status = NULL -> MPI_ERR_ARG */
-static int c1189(void)
+static int c1289(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Recv_init: - = all valid -> MPI_SUCCESS */
-static int c1190(void)
+static int c1290(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c1191(void)
+static int c1291(void)
 {
     return MPI_Recv_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: count = -1 -> MPI_ERR_COUNT */
-static int c1192(void)
+static int c1292(void)
 {
     return MPI_Recv_init(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1193(void)
+static int c1293(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
@@ -8020,40 +8754,40 @@ static int c1193(void)
 
 /* MPI_Recv_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1194(void)
+static int c1294(void)
 {
     return MPI_Recv_init(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1195(void)
+static int c1295(void)
 {
     return MPI_Recv_init(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: source = size -> MPI_ERR_RANK */
-static int c1196(void)
+static int c1296(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: source = -5 -> MPI_ERR_RANK */
-static int c1197(void)
+static int c1297(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: tag = -5 -> MPI_ERR_TAG */
-static int c1198(void)
+static int c1298(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1199(void)
+static int c1299(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -8061,7 +8795,7 @@ static int c1199(void)
 }
 
 /* MPI_Recv_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1200(void)
+static int c1300(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                          ES_OUT(MPI_Request, 6));
@@ -8069,124 +8803,124 @@ static int c1200(void)
 
 /* MPI_Recv_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1201(void)
+static int c1301(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: request = NULL -> MPI_ERR_ARG */
-static int c1202(void)
+static int c1302(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Reduce: - = all valid -> MPI_SUCCESS */
-static int c1203(void)
+static int c1303(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1204(void)
+static int c1304(void)
 {
     return MPI_Reduce(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c1205(void)
+static int c1305(void)
 {
     return MPI_Reduce(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1206(void)
+static int c1306(void)
 {
     return MPI_Reduce(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: count = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c1207(void)
+static int c1307(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c1208(void)
+static int c1308(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1209(void)
+static int c1309(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c1210(void)
+static int c1310(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, 0, es_self.h);
 }
 
 /* MPI_Reduce: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1211(void)
+static int c1311(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, 0, es_self.h);
 }
 
 /* MPI_Reduce: root = -1 -> MPI_ERR_ROOT */
-static int c1212(void)
+static int c1312(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, -1, es_self.h);
 }
 
 /* MPI_Reduce: root = size -> MPI_ERR_ROOT */
-static int c1213(void)
+static int c1313(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.size, es_self.h);
 }
 
 /* MPI_Reduce: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1214(void)
+static int c1314(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Reduce: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1215(void)
+static int c1315(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_freed.comm);
 }
 
 /* MPI_Reduce_init: - = all valid -> MPI_SUCCESS */
-static int c1216(void)
+static int c1316(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1217(void)
+static int c1317(void)
 {
     return MPI_Reduce_init(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c1218(void)
+static int c1318(void)
 {
     return MPI_Reduce_init(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1219(void)
+static int c1319(void)
 {
     return MPI_Reduce_init(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
@@ -8194,7 +8928,7 @@ static int c1219(void)
 
 /* MPI_Reduce_init: count = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c1220(void)
+static int c1320(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
@@ -8202,7 +8936,7 @@ static int c1220(void)
 
 /* MPI_Reduce_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c1221(void)
+static int c1321(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, 0, es_self.h,
                            MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
@@ -8210,14 +8944,14 @@ static int c1221(void)
 
 /* MPI_Reduce_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1222(void)
+static int c1322(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c1223(void)
+static int c1323(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
@@ -8225,28 +8959,28 @@ static int c1223(void)
 
 /* MPI_Reduce_init: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1224(void)
+static int c1324(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init: root = -1 -> MPI_ERR_ROOT */
-static int c1225(void)
+static int c1325(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, -1, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init: root = size -> MPI_ERR_ROOT */
-static int c1226(void)
+static int c1326(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.size, es_self.h,
                            MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1227(void)
+static int c1327(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_NULL, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
@@ -8254,244 +8988,244 @@ static int c1227(void)
 
 /* MPI_Reduce_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1228(void)
+static int c1328(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_freed.comm, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init: info = bogus -> MPI_ERR_INFO */
-static int c1229(void)
+static int c1329(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, es_bogus_info,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init: request = NULL -> MPI_ERR_ARG */
-static int c1230(void)
+static int c1330(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
                            NULL);
 }
 
 /* MPI_Reduce_local: - = all valid -> MPI_SUCCESS */
-static int c1231(void)
+static int c1331(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c1232(void)
+static int c1332(void)
 {
     return MPI_Reduce_local(NULL, es_rbuf, 1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: inoutbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c1233(void)
+static int c1333(void)
 {
     return MPI_Reduce_local(es_sbuf, NULL, 1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: count = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c1234(void)
+static int c1334(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c1235(void)
+static int c1335(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM);
 }
 
 /* MPI_Reduce_local: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1236(void)
+static int c1336(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM);
 }
 
 /* MPI_Reduce_local: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c1237(void)
+static int c1337(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL);
 }
 
 /* MPI_Reduce_local: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1238(void)
+static int c1338(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op);
 }
 
 /* MPI_Reduce_scatter: - = all valid -> MPI_SUCCESS */
-static int c1239(void)
+static int c1339(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1240(void)
+static int c1340(void)
 {
     return MPI_Reduce_scatter(NULL, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c1241(void)
+static int c1341(void)
 {
     return MPI_Reduce_scatter(es_rbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1242(void)
+static int c1342(void)
 {
     return MPI_Reduce_scatter(es_sbuf, NULL, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c1243(void)
+static int c1343(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_neg_first, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c1244(void)
+static int c1344(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1245(void)
+static int c1345(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c1246(void)
+static int c1346(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Reduce_scatter: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1247(void)
+static int c1347(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Reduce_scatter: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1248(void)
+static int c1348(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Reduce_scatter: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1249(void)
+static int c1349(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
 /* MPI_Reduce_scatter_block: - = all valid -> MPI_SUCCESS */
-static int c1250(void)
+static int c1350(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1251(void)
+static int c1351(void)
 {
     return MPI_Reduce_scatter_block(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c1252(void)
+static int c1352(void)
 {
     return MPI_Reduce_scatter_block(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1253(void)
+static int c1353(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: recvcount = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c1254(void)
+static int c1354(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c1255(void)
+static int c1355(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1256(void)
+static int c1356(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c1257(void)
+static int c1357(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1258(void)
+static int c1358(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1259(void)
+static int c1359(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Reduce_scatter_block: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1260(void)
+static int c1360(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
 /* MPI_Reduce_scatter_block_init: - = all valid -> MPI_SUCCESS */
-static int c1261(void)
+static int c1361(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_block_init: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1262(void)
+static int c1362(void)
 {
     return MPI_Reduce_scatter_block_init(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_block_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c1263(void)
+static int c1363(void)
 {
     return MPI_Reduce_scatter_block_init(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_block_init: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1264(void)
+static int c1364(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -8499,7 +9233,7 @@ static int c1264(void)
 
 /* MPI_Reduce_scatter_block_init: recvcount = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c1265(void)
+static int c1365(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -8507,7 +9241,7 @@ static int c1265(void)
 
 /* MPI_Reduce_scatter_block_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c1266(void)
+static int c1366(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -8515,14 +9249,14 @@ static int c1266(void)
 
 /* MPI_Reduce_scatter_block_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1267(void)
+static int c1367(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_block_init: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c1268(void)
+static int c1368(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -8530,14 +9264,14 @@ static int c1268(void)
 
 /* MPI_Reduce_scatter_block_init: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1269(void)
+static int c1369(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_block_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1270(void)
+static int c1370(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -8545,56 +9279,56 @@ static int c1270(void)
 
 /* MPI_Reduce_scatter_block_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1271(void)
+static int c1371(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_block_init: info = bogus -> MPI_ERR_INFO */
-static int c1272(void)
+static int c1372(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
                                          es_bogus_info, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_block_init: request = NULL -> MPI_ERR_ARG */
-static int c1273(void)
+static int c1373(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
                                          MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Reduce_scatter_init: - = all valid -> MPI_SUCCESS */
-static int c1274(void)
+static int c1374(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1275(void)
+static int c1375(void)
 {
     return MPI_Reduce_scatter_init(NULL, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c1276(void)
+static int c1376(void)
 {
     return MPI_Reduce_scatter_init(es_rbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1277(void)
+static int c1377(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, NULL, es_ones, MPI_INT, MPI_SUM, es_self.h,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c1278(void)
+static int c1378(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_neg_first, MPI_INT, MPI_SUM, es_self.h,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -8602,7 +9336,7 @@ static int c1278(void)
 
 /* MPI_Reduce_scatter_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c1279(void)
+static int c1379(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_DATATYPE_NULL, MPI_SUM, es_self.h,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -8610,14 +9344,14 @@ static int c1279(void)
 
 /* MPI_Reduce_scatter_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1280(void)
+static int c1380(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, es_freed.type, MPI_SUM, es_self.h,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c1281(void)
+static int c1381(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_OP_NULL, es_self.h,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -8625,14 +9359,14 @@ static int c1281(void)
 
 /* MPI_Reduce_scatter_init: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1282(void)
+static int c1382(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_INT, es_freed.op, es_self.h,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1283(void)
+static int c1383(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, MPI_COMM_NULL,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -8640,117 +9374,117 @@ static int c1283(void)
 
 /* MPI_Reduce_scatter_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1284(void)
+static int c1384(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_freed.comm,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init: info = bogus -> MPI_ERR_INFO */
-static int c1285(void)
+static int c1385(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h,
                                    es_bogus_info, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init: request = NULL -> MPI_ERR_ARG */
-static int c1286(void)
+static int c1386(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h,
                                    MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Remove_error_class: - = all valid -> MPI_SUCCESS */
-static int c1287(void)
+static int c1387(void)
 {
     return MPI_Remove_error_class(0);
 }
 
 /* MPI_Remove_error_code: - = all valid -> MPI_SUCCESS */
-static int c1288(void)
+static int c1388(void)
 {
     return MPI_Remove_error_code(0);
 }
 
 /* MPI_Remove_error_string: - = all valid -> MPI_SUCCESS */
-static int c1289(void)
+static int c1389(void)
 {
     return MPI_Remove_error_string(0);
 }
 
 /* MPI_Request_free: - = all valid -> MPI_SUCCESS */
-static int c1290(void)
+static int c1390(void)
 {
     return MPI_Request_free(ES_PTR(MPI_Request, es_new_prequest()));
 }
 
 /* MPI_Request_free: request = &MPI_REQUEST_NULL -> MPI_ERR_REQUEST */
-static int c1291(void)
+static int c1391(void)
 {
     return MPI_Request_free(ES_PTR(MPI_Request, MPI_REQUEST_NULL));
 }
 
 /* MPI_Request_free: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c1292(void)
+static int c1392(void)
 {
     return MPI_Request_free(ES_PTR(MPI_Request, es_freed.request));
 }
 
 /* MPI_Request_free: request = NULL -> MPI_ERR_ARG */
-static int c1293(void)
+static int c1393(void)
 {
     return MPI_Request_free(NULL);
 }
 
 /* MPI_Request_get_status: - = all valid -> MPI_SUCCESS */
-static int c1294(void)
+static int c1394(void)
 {
     return MPI_Request_get_status(MPI_REQUEST_NULL, ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Request_get_status: request = freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1295(void)
+static int c1395(void)
 {
     return MPI_Request_get_status(es_freed.request, ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Request_get_status: flag = NULL -> MPI_ERR_ARG */
-static int c1296(void)
+static int c1396(void)
 {
     return MPI_Request_get_status(MPI_REQUEST_NULL, NULL, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Request_get_status: status = NULL -> MPI_ERR_ARG */
-static int c1297(void)
+static int c1397(void)
 {
     return MPI_Request_get_status(MPI_REQUEST_NULL, ES_OUT(int, 1), NULL);
 }
 
 /* MPI_Rsend: - = all valid -> MPI_SUCCESS */
-static int c1298(void)
+static int c1398(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: buf = NULL -> MPI_ERR_BUFFER */
-static int c1299(void)
+static int c1399(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: count = -1 -> MPI_ERR_COUNT */
-static int c1300(void)
+static int c1400(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1301(void)
+static int c1401(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
@@ -8758,42 +9492,42 @@ static int c1301(void)
 
 /* MPI_Rsend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1302(void)
+static int c1402(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1303(void)
+static int c1403(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: dest = size -> MPI_ERR_RANK */
-static int c1304(void)
+static int c1404(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Rsend: dest = -5 -> MPI_ERR_RANK */
-static int c1305(void)
+static int c1405(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Rsend: tag = -5 -> MPI_ERR_TAG */
-static int c1306(void)
+static int c1406(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Rsend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1307(void)
+static int c1407(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -8801,7 +9535,7 @@ static int c1307(void)
 }
 
 /* MPI_Rsend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1308(void)
+static int c1408(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
@@ -8809,34 +9543,34 @@ static int c1308(void)
 
 /* MPI_Rsend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1309(void)
+static int c1409(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Rsend_init: - = all valid -> MPI_SUCCESS */
-static int c1310(void)
+static int c1410(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c1311(void)
+static int c1411(void)
 {
     return MPI_Rsend_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: count = -1 -> MPI_ERR_COUNT */
-static int c1312(void)
+static int c1412(void)
 {
     return MPI_Rsend_init(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1313(void)
+static int c1413(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
@@ -8844,41 +9578,41 @@ static int c1313(void)
 
 /* MPI_Rsend_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1314(void)
+static int c1414(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1315(void)
+static int c1415(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: dest = size -> MPI_ERR_RANK */
-static int c1316(void)
+static int c1416(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: dest = -5 -> MPI_ERR_RANK */
-static int c1317(void)
+static int c1417(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: tag = -5 -> MPI_ERR_TAG */
-static int c1318(void)
+static int c1418(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1319(void)
+static int c1419(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -8886,7 +9620,7 @@ static int c1319(void)
 }
 
 /* MPI_Rsend_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1320(void)
+static int c1420(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                           ES_OUT(MPI_Request, 6));
@@ -8894,126 +9628,126 @@ static int c1320(void)
 
 /* MPI_Rsend_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1321(void)
+static int c1421(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: request = NULL -> MPI_ERR_ARG */
-static int c1322(void)
+static int c1422(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Scan: - = all valid -> MPI_SUCCESS */
-static int c1323(void)
+static int c1423(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1324(void)
+static int c1424(void)
 {
     return MPI_Scan(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c1325(void)
+static int c1425(void)
 {
     return MPI_Scan(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1326(void)
+static int c1426(void)
 {
     return MPI_Scan(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: count = -1 -> MPI_ERR_COUNT
  * MPICH: aborts */
-static int c1327(void)
+static int c1427(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c1328(void)
+static int c1428(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1329(void)
+static int c1429(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c1330(void)
+static int c1430(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Scan: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1331(void)
+static int c1431(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Scan: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1332(void)
+static int c1432(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Scan: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1333(void)
+static int c1433(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
 /* MPI_Scan_init: - = all valid -> MPI_SUCCESS */
-static int c1334(void)
+static int c1434(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1335(void)
+static int c1435(void)
 {
     return MPI_Scan_init(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c1336(void)
+static int c1436(void)
 {
     return MPI_Scan_init(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1337(void)
+static int c1437(void)
 {
     return MPI_Scan_init(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init: count = -1 -> MPI_ERR_COUNT */
-static int c1338(void)
+static int c1438(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1339(void)
+static int c1439(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
@@ -9021,14 +9755,14 @@ static int c1339(void)
 
 /* MPI_Scan_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1340(void)
+static int c1440(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c1341(void)
+static int c1441(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
@@ -9036,14 +9770,14 @@ static int c1341(void)
 
 /* MPI_Scan_init: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1342(void)
+static int c1442(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1343(void)
+static int c1443(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
@@ -9051,154 +9785,154 @@ static int c1343(void)
 
 /* MPI_Scan_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1344(void)
+static int c1444(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init: info = bogus -> MPI_ERR_INFO */
-static int c1345(void)
+static int c1445(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, es_bogus_info,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init: request = NULL -> MPI_ERR_ARG */
-static int c1346(void)
+static int c1446(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Scatter: - = all valid -> MPI_SUCCESS */
-static int c1347(void)
+static int c1447(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1348(void)
+static int c1448(void)
 {
     return MPI_Scatter(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c1349(void)
+static int c1449(void)
 {
     return MPI_Scatter(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendcount = -1 -> MPI_ERR_COUNT */
-static int c1350(void)
+static int c1450(void)
 {
     return MPI_Scatter(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1351(void)
+static int c1451(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1352(void)
+static int c1452(void)
 {
     return MPI_Scatter(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c1353(void)
+static int c1453(void)
 {
     return MPI_Scatter(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1354(void)
+static int c1454(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvcount = -1 -> MPI_ERR_COUNT */
-static int c1355(void)
+static int c1455(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1356(void)
+static int c1456(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1357(void)
+static int c1457(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c1358(void)
+static int c1458(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, 0, es_self.h);
 }
 
 /* MPI_Scatter: root = -1 -> MPI_ERR_ROOT */
-static int c1359(void)
+static int c1459(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h);
 }
 
 /* MPI_Scatter: root = size -> MPI_ERR_ROOT */
-static int c1360(void)
+static int c1460(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size, es_self.h);
 }
 
 /* MPI_Scatter: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1361(void)
+static int c1461(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Scatter: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1362(void)
+static int c1462(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm);
 }
 
 /* MPI_Scatter_init: - = all valid -> MPI_SUCCESS */
-static int c1363(void)
+static int c1463(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                             ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1364(void)
+static int c1464(void)
 {
     return MPI_Scatter_init(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                             ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c1365(void)
+static int c1465(void)
 {
     return MPI_Scatter_init(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                             ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: sendcount = -1 -> MPI_ERR_COUNT */
-static int c1366(void)
+static int c1466(void)
 {
     return MPI_Scatter_init(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                             ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1367(void)
+static int c1467(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0, es_self.h,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
@@ -9206,35 +9940,35 @@ static int c1367(void)
 
 /* MPI_Scatter_init: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1368(void)
+static int c1468(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, 0, es_self.h,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c1369(void)
+static int c1469(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, 0, es_self.h,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1370(void)
+static int c1470(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                             ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: recvcount = -1 -> MPI_ERR_COUNT */
-static int c1371(void)
+static int c1471(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                             ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1372(void)
+static int c1472(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
@@ -9242,35 +9976,35 @@ static int c1372(void)
 
 /* MPI_Scatter_init: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1373(void)
+static int c1473(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, 0, es_self.h,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c1374(void)
+static int c1474(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, 0, es_self.h,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: root = -1 -> MPI_ERR_ROOT */
-static int c1375(void)
+static int c1475(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h, MPI_INFO_NULL,
                             ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: root = size -> MPI_ERR_ROOT */
-static int c1376(void)
+static int c1476(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size, es_self.h,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1377(void)
+static int c1477(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
@@ -9278,52 +10012,52 @@ static int c1377(void)
 
 /* MPI_Scatter_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1378(void)
+static int c1478(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: info = bogus -> MPI_ERR_INFO */
-static int c1379(void)
+static int c1479(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, es_bogus_info,
                             ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: request = NULL -> MPI_ERR_ARG */
-static int c1380(void)
+static int c1480(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                             NULL);
 }
 
 /* MPI_Scatterv: - = all valid -> MPI_SUCCESS */
-static int c1381(void)
+static int c1481(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1382(void)
+static int c1482(void)
 {
     return MPI_Scatterv(NULL, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c1383(void)
+static int c1483(void)
 {
     return MPI_Scatterv(es_rbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c1384(void)
+static int c1484(void)
 {
     return MPI_Scatterv(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1385(void)
+static int c1485(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0,
                         es_self.h);
@@ -9331,33 +10065,33 @@ static int c1385(void)
 
 /* MPI_Scatterv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1386(void)
+static int c1486(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, 1, MPI_INT, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c1387(void)
+static int c1487(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, es_uncommitted, es_rbuf, 1, MPI_INT, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1388(void)
+static int c1488(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: recvcount = -1 -> MPI_ERR_COUNT */
-static int c1389(void)
+static int c1489(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1390(void)
+static int c1490(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0,
                         es_self.h);
@@ -9365,75 +10099,75 @@ static int c1390(void)
 
 /* MPI_Scatterv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1391(void)
+static int c1491(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_freed.type, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c1392(void)
+static int c1492(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_uncommitted, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: root = -1 -> MPI_ERR_ROOT */
-static int c1393(void)
+static int c1493(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h);
 }
 
 /* MPI_Scatterv: root = size -> MPI_ERR_ROOT */
-static int c1394(void)
+static int c1494(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size,
                         es_self.h);
 }
 
 /* MPI_Scatterv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1395(void)
+static int c1495(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Scatterv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1396(void)
+static int c1496(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm);
 }
 
 /* MPI_Scatterv_init: - = all valid -> MPI_SUCCESS */
-static int c1397(void)
+static int c1497(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                              MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1398(void)
+static int c1498(void)
 {
     return MPI_Scatterv_init(NULL, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                              MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c1399(void)
+static int c1499(void)
 {
     return MPI_Scatterv_init(es_rbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                              MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: sendcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c1400(void)
+static int c1500(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0,
                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1401(void)
+static int c1501(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0,
                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
@@ -9441,35 +10175,35 @@ static int c1401(void)
 
 /* MPI_Scatterv_init: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1402(void)
+static int c1502(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, 1, MPI_INT, 0,
                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c1403(void)
+static int c1503(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, es_uncommitted, es_rbuf, 1, MPI_INT, 0,
                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1404(void)
+static int c1504(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h,
                              MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: recvcount = -1 -> MPI_ERR_COUNT */
-static int c1405(void)
+static int c1505(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h,
                              MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1406(void)
+static int c1506(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0,
                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
@@ -9477,35 +10211,35 @@ static int c1406(void)
 
 /* MPI_Scatterv_init: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1407(void)
+static int c1507(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_freed.type, 0,
                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c1408(void)
+static int c1508(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_uncommitted, 0,
                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: root = -1 -> MPI_ERR_ROOT */
-static int c1409(void)
+static int c1509(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h,
                              MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: root = size -> MPI_ERR_ROOT */
-static int c1410(void)
+static int c1510(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size,
                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1411(void)
+static int c1511(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0,
                              MPI_COMM_NULL, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
@@ -9513,49 +10247,49 @@ static int c1411(void)
 
 /* MPI_Scatterv_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1412(void)
+static int c1512(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0,
                              es_freed.comm, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: info = bogus -> MPI_ERR_INFO */
-static int c1413(void)
+static int c1513(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                              es_bogus_info, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: request = NULL -> MPI_ERR_ARG */
-static int c1414(void)
+static int c1514(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                              MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Send: - = all valid -> MPI_SUCCESS */
-static int c1415(void)
+static int c1515(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: buf = NULL -> MPI_ERR_BUFFER */
-static int c1416(void)
+static int c1516(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: count = -1 -> MPI_ERR_COUNT */
-static int c1417(void)
+static int c1517(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1418(void)
+static int c1518(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
@@ -9563,42 +10297,42 @@ static int c1418(void)
 
 /* MPI_Send: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1419(void)
+static int c1519(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1420(void)
+static int c1520(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: dest = size -> MPI_ERR_RANK */
-static int c1421(void)
+static int c1521(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Send: dest = -5 -> MPI_ERR_RANK */
-static int c1422(void)
+static int c1522(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Send: tag = -5 -> MPI_ERR_TAG */
-static int c1423(void)
+static int c1523(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Send: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1424(void)
+static int c1524(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -9606,7 +10340,7 @@ static int c1424(void)
 }
 
 /* MPI_Send: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1425(void)
+static int c1525(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
@@ -9614,33 +10348,33 @@ static int c1425(void)
 
 /* MPI_Send: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1426(void)
+static int c1526(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Send_init: - = all valid -> MPI_SUCCESS */
-static int c1427(void)
+static int c1527(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c1428(void)
+static int c1528(void)
 {
     return MPI_Send_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: count = -1 -> MPI_ERR_COUNT */
-static int c1429(void)
+static int c1529(void)
 {
     return MPI_Send_init(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1430(void)
+static int c1530(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
@@ -9648,40 +10382,40 @@ static int c1430(void)
 
 /* MPI_Send_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1431(void)
+static int c1531(void)
 {
     return MPI_Send_init(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1432(void)
+static int c1532(void)
 {
     return MPI_Send_init(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: dest = size -> MPI_ERR_RANK */
-static int c1433(void)
+static int c1533(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: dest = -5 -> MPI_ERR_RANK */
-static int c1434(void)
+static int c1534(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: tag = -5 -> MPI_ERR_TAG */
-static int c1435(void)
+static int c1535(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1436(void)
+static int c1536(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -9689,7 +10423,7 @@ static int c1436(void)
 }
 
 /* MPI_Send_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1437(void)
+static int c1537(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                          ES_OUT(MPI_Request, 6));
@@ -9697,41 +10431,41 @@ static int c1437(void)
 
 /* MPI_Send_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1438(void)
+static int c1538(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: request = NULL -> MPI_ERR_ARG */
-static int c1439(void)
+static int c1539(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Sendrecv: - = all valid -> MPI_SUCCESS */
-static int c1440(void)
+static int c1540(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1441(void)
+static int c1541(void)
 {
     return MPI_Sendrecv(NULL, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank, 0,
                         es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendcount = -1 -> MPI_ERR_COUNT */
-static int c1442(void)
+static int c1542(void)
 {
     return MPI_Sendrecv(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1443(void)
+static int c1543(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_rbuf, 1, MPI_INT,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
@@ -9739,42 +10473,42 @@ static int c1443(void)
 
 /* MPI_Sendrecv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1444(void)
+static int c1544(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_rbuf, 1, MPI_INT,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c1445(void)
+static int c1545(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_rbuf, 1, MPI_INT,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: dest = size -> MPI_ERR_RANK */
-static int c1446(void)
+static int c1546(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.size, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: dest = -5 -> MPI_ERR_RANK */
-static int c1447(void)
+static int c1547(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, -5, 0, es_rbuf, 1, MPI_INT, es_world.rank, 0,
                         es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtag = -5 -> MPI_ERR_TAG */
-static int c1448(void)
+static int c1548(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1449(void)
+static int c1549(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_rbuf, 1, MPI_INT,
@@ -9782,21 +10516,21 @@ static int c1449(void)
 }
 
 /* MPI_Sendrecv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1450(void)
+static int c1550(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, NULL, 1, MPI_INT, es_world.rank, 0,
                         es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvcount = -1 -> MPI_ERR_COUNT */
-static int c1451(void)
+static int c1551(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, -1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1452(void)
+static int c1552(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_DATATYPE_NULL,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
@@ -9804,42 +10538,42 @@ static int c1452(void)
 
 /* MPI_Sendrecv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1453(void)
+static int c1553(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, es_freed.type,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c1454(void)
+static int c1554(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, es_uncommitted,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: source = size -> MPI_ERR_RANK */
-static int c1455(void)
+static int c1555(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.size,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: source = -5 -> MPI_ERR_RANK */
-static int c1456(void)
+static int c1556(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, -5, 0,
                         es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtag = -5 -> MPI_ERR_TAG */
-static int c1457(void)
+static int c1557(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         -5, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1458(void)
+static int c1558(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
@@ -9847,7 +10581,7 @@ static int c1458(void)
 }
 
 /* MPI_Sendrecv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1459(void)
+static int c1559(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, MPI_COMM_NULL, ES_OUT(MPI_Status, 11));
@@ -9855,42 +10589,42 @@ static int c1459(void)
 
 /* MPI_Sendrecv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1460(void)
+static int c1560(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_freed.comm, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: status = NULL -> MPI_ERR_ARG */
-static int c1461(void)
+static int c1561(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, NULL);
 }
 
 /* MPI_Sendrecv_replace: - = all valid -> MPI_SUCCESS */
-static int c1462(void)
+static int c1562(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: buf = NULL -> MPI_ERR_BUFFER */
-static int c1463(void)
+static int c1563(void)
 {
     return MPI_Sendrecv_replace(NULL, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: count = -1 -> MPI_ERR_COUNT */
-static int c1464(void)
+static int c1564(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1465(void)
+static int c1565(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
@@ -9898,42 +10632,42 @@ static int c1465(void)
 
 /* MPI_Sendrecv_replace: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1466(void)
+static int c1566(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1467(void)
+static int c1567(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: dest = size -> MPI_ERR_RANK */
-static int c1468(void)
+static int c1568(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: dest = -5 -> MPI_ERR_RANK */
-static int c1469(void)
+static int c1569(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, -5, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: sendtag = -5 -> MPI_ERR_TAG */
-static int c1470(void)
+static int c1570(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: sendtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1471(void)
+static int c1571(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.rank, 0,
@@ -9941,28 +10675,28 @@ static int c1471(void)
 }
 
 /* MPI_Sendrecv_replace: source = size -> MPI_ERR_RANK */
-static int c1472(void)
+static int c1572(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.size, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: source = -5 -> MPI_ERR_RANK */
-static int c1473(void)
+static int c1573(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, -5, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: recvtag = -5 -> MPI_ERR_TAG */
-static int c1474(void)
+static int c1574(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, -5,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: recvtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1475(void)
+static int c1575(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, es_tag_ub + 1,
@@ -9970,7 +10704,7 @@ static int c1475(void)
 }
 
 /* MPI_Sendrecv_replace: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1476(void)
+static int c1576(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0,
                                 MPI_COMM_NULL, ES_OUT(MPI_Status, 8));
@@ -9978,42 +10712,42 @@ static int c1476(void)
 
 /* MPI_Sendrecv_replace: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1477(void)
+static int c1577(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0,
                                 es_freed.comm, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: status = NULL -> MPI_ERR_ARG */
-static int c1478(void)
+static int c1578(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0, es_world.h,
                                 NULL);
 }
 
 /* MPI_Ssend: - = all valid -> MPI_SUCCESS */
-static int c1479(void)
+static int c1579(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: buf = NULL -> MPI_ERR_BUFFER */
-static int c1480(void)
+static int c1580(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: count = -1 -> MPI_ERR_COUNT */
-static int c1481(void)
+static int c1581(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1482(void)
+static int c1582(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
@@ -10021,42 +10755,42 @@ static int c1482(void)
 
 /* MPI_Ssend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1483(void)
+static int c1583(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1484(void)
+static int c1584(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: dest = size -> MPI_ERR_RANK */
-static int c1485(void)
+static int c1585(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Ssend: dest = -5 -> MPI_ERR_RANK */
-static int c1486(void)
+static int c1586(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Ssend: tag = -5 -> MPI_ERR_TAG */
-static int c1487(void)
+static int c1587(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Ssend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1488(void)
+static int c1588(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -10064,7 +10798,7 @@ static int c1488(void)
 }
 
 /* MPI_Ssend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1489(void)
+static int c1589(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
@@ -10072,34 +10806,34 @@ static int c1489(void)
 
 /* MPI_Ssend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1490(void)
+static int c1590(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Ssend_init: - = all valid -> MPI_SUCCESS */
-static int c1491(void)
+static int c1591(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c1492(void)
+static int c1592(void)
 {
     return MPI_Ssend_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: count = -1 -> MPI_ERR_COUNT */
-static int c1493(void)
+static int c1593(void)
 {
     return MPI_Ssend_init(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1494(void)
+static int c1594(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
@@ -10107,41 +10841,41 @@ static int c1494(void)
 
 /* MPI_Ssend_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1495(void)
+static int c1595(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1496(void)
+static int c1596(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: dest = size -> MPI_ERR_RANK */
-static int c1497(void)
+static int c1597(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: dest = -5 -> MPI_ERR_RANK */
-static int c1498(void)
+static int c1598(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: tag = -5 -> MPI_ERR_TAG */
-static int c1499(void)
+static int c1599(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1500(void)
+static int c1600(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -10149,7 +10883,7 @@ static int c1500(void)
 }
 
 /* MPI_Ssend_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1501(void)
+static int c1601(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                           ES_OUT(MPI_Request, 6));
@@ -10157,617 +10891,617 @@ static int c1501(void)
 
 /* MPI_Ssend_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1502(void)
+static int c1602(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: request = NULL -> MPI_ERR_ARG */
-static int c1503(void)
+static int c1603(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Start: - = all valid -> MPI_SUCCESS */
-static int c1504(void)
+static int c1604(void)
 {
     return MPI_Start(ES_PTR(MPI_Request, es_new_prequest()));
 }
 
 /* MPI_Start: request = &MPI_REQUEST_NULL -> MPI_ERR_REQUEST */
-static int c1505(void)
+static int c1605(void)
 {
     return MPI_Start(ES_PTR(MPI_Request, MPI_REQUEST_NULL));
 }
 
 /* MPI_Start: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c1506(void)
+static int c1606(void)
 {
     return MPI_Start(ES_PTR(MPI_Request, es_freed.request));
 }
 
 /* MPI_Start: request = NULL -> MPI_ERR_ARG */
-static int c1507(void)
+static int c1607(void)
 {
     return MPI_Start(NULL);
 }
 
 /* MPI_Startall: - = all valid -> MPI_SUCCESS */
-static int c1508(void)
+static int c1608(void)
 {
     return MPI_Startall(1, (MPI_Request[]){es_new_prequest()});
 }
 
 /* MPI_Startall: count = -1 -> MPI_ERR_COUNT */
-static int c1509(void)
+static int c1609(void)
 {
     return MPI_Startall(-1, (MPI_Request[]){es_new_prequest()});
 }
 
 /* MPI_Startall: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1510(void)
+static int c1610(void)
 {
     return MPI_Startall(1, (MPI_Request[]){es_freed.request});
 }
 
 /* MPI_Startall: array_of_requests = {MPI_REQUEST_NULL} -> MPI_ERR_REQUEST */
-static int c1511(void)
+static int c1611(void)
 {
     return MPI_Startall(1, (MPI_Request[]){MPI_REQUEST_NULL});
 }
 
 /* MPI_Startall: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1512(void)
+static int c1612(void)
 {
     return MPI_Startall(1, NULL);
 }
 
 /* MPI_Status_c2f: - = all valid -> MPI_SUCCESS */
-static int c1513(void)
+static int c1613(void)
 {
     return MPI_Status_c2f(&es_status0, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_c2f: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1514(void)
+static int c1614(void)
 {
     return MPI_Status_c2f(NULL, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_c2f: c_status = MPI_STATUS_IGNORE -> MPI_ERR_ARG
  * MPICH: MPI_ERR_OTHER */
-static int c1515(void)
+static int c1615(void)
 {
     return MPI_Status_c2f(MPI_STATUS_IGNORE, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_c2f: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1516(void)
+static int c1616(void)
 {
     return MPI_Status_c2f(&es_status0, NULL);
 }
 
 /* MPI_Status_c2f08: - = all valid -> MPI_SUCCESS */
-static int c1517(void)
+static int c1617(void)
 {
     return MPI_Status_c2f08(&es_status0, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_c2f08: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1518(void)
+static int c1618(void)
 {
     return MPI_Status_c2f08(NULL, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_c2f08: c_status = MPI_STATUS_IGNORE -> MPI_ERR_ARG */
-static int c1519(void)
+static int c1619(void)
 {
     return MPI_Status_c2f08(MPI_STATUS_IGNORE, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_c2f08: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1520(void)
+static int c1620(void)
 {
     return MPI_Status_c2f08(&es_status0, NULL);
 }
 
 /* MPI_Status_f082c: - = all valid -> MPI_SUCCESS */
-static int c1521(void)
+static int c1621(void)
 {
     return MPI_Status_f082c((MPI_F08_status *)(void *)&es_status0, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f082c: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1522(void)
+static int c1622(void)
 {
     return MPI_Status_f082c(NULL, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f082c: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1523(void)
+static int c1623(void)
 {
     return MPI_Status_f082c((MPI_F08_status *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_f082f: - = all valid -> MPI_SUCCESS */
-static int c1524(void)
+static int c1624(void)
 {
     return MPI_Status_f082f((MPI_F08_status *)(void *)&es_status0, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_f082f: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1525(void)
+static int c1625(void)
 {
     return MPI_Status_f082f(NULL, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_f082f: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1526(void)
+static int c1626(void)
 {
     return MPI_Status_f082f((MPI_F08_status *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_f2c: - = all valid -> MPI_SUCCESS */
-static int c1527(void)
+static int c1627(void)
 {
     return MPI_Status_f2c((MPI_Fint *)(void *)&es_status0, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f2c: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1528(void)
+static int c1628(void)
 {
     return MPI_Status_f2c(NULL, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f2c: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1529(void)
+static int c1629(void)
 {
     return MPI_Status_f2c((MPI_Fint *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_f2f08: - = all valid -> MPI_SUCCESS */
-static int c1530(void)
+static int c1630(void)
 {
     return MPI_Status_f2f08((MPI_Fint *)(void *)&es_status0, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_f2f08: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1531(void)
+static int c1631(void)
 {
     return MPI_Status_f2f08(NULL, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_f2f08: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1532(void)
+static int c1632(void)
 {
     return MPI_Status_f2f08((MPI_Fint *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_get_error: - = all valid -> MPI_SUCCESS */
-static int c1533(void)
+static int c1633(void)
 {
     return MPI_Status_get_error(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_error: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1534(void)
+static int c1634(void)
 {
     return MPI_Status_get_error(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_error: err = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1535(void)
+static int c1635(void)
 {
     return MPI_Status_get_error(&es_status0, NULL);
 }
 
 /* MPI_Status_get_source: - = all valid -> MPI_SUCCESS */
-static int c1536(void)
+static int c1636(void)
 {
     return MPI_Status_get_source(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_source: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1537(void)
+static int c1637(void)
 {
     return MPI_Status_get_source(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_source: source = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1538(void)
+static int c1638(void)
 {
     return MPI_Status_get_source(&es_status0, NULL);
 }
 
 /* MPI_Status_get_tag: - = all valid -> MPI_SUCCESS */
-static int c1539(void)
+static int c1639(void)
 {
     return MPI_Status_get_tag(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_tag: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1540(void)
+static int c1640(void)
 {
     return MPI_Status_get_tag(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_tag: tag = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1541(void)
+static int c1641(void)
 {
     return MPI_Status_get_tag(&es_status0, NULL);
 }
 
 /* MPI_Status_set_cancelled: - = all valid -> MPI_SUCCESS */
-static int c1542(void)
+static int c1642(void)
 {
     return MPI_Status_set_cancelled(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_cancelled: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1543(void)
+static int c1643(void)
 {
     return MPI_Status_set_cancelled(NULL, 0);
 }
 
 /* MPI_Status_set_elements: - = all valid -> MPI_SUCCESS */
-static int c1544(void)
+static int c1644(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1545(void)
+static int c1645(void)
 {
     return MPI_Status_set_elements(NULL, MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1546(void)
+static int c1646(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), MPI_DATATYPE_NULL, 1);
 }
 
 /* MPI_Status_set_elements: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1547(void)
+static int c1647(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), es_freed.type, 1);
 }
 
 /* MPI_Status_set_elements: count = -1 -> MPI_ERR_COUNT */
-static int c1548(void)
+static int c1648(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), MPI_INT, -1);
 }
 
 /* MPI_Status_set_elements_c: - = all valid -> MPI_SUCCESS */
-static int c1549(void)
+static int c1649(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_c: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1550(void)
+static int c1650(void)
 {
     return MPI_Status_set_elements_c(NULL, MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1551(void)
+static int c1651(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), MPI_DATATYPE_NULL, 1);
 }
 
 /* MPI_Status_set_elements_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1552(void)
+static int c1652(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), es_freed.type, 1);
 }
 
 /* MPI_Status_set_elements_c: count = -1 -> MPI_ERR_COUNT */
-static int c1553(void)
+static int c1653(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), MPI_INT, -1);
 }
 
 /* MPI_Status_set_elements_x: - = all valid -> MPI_SUCCESS */
-static int c1554(void)
+static int c1654(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_x: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1555(void)
+static int c1655(void)
 {
     return MPI_Status_set_elements_x(NULL, MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1556(void)
+static int c1656(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), MPI_DATATYPE_NULL, 1);
 }
 
 /* MPI_Status_set_elements_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1557(void)
+static int c1657(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), es_freed.type, 1);
 }
 
 /* MPI_Status_set_elements_x: count = -1 -> MPI_ERR_COUNT */
-static int c1558(void)
+static int c1658(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), MPI_INT, -1);
 }
 
 /* MPI_Status_set_error: - = all valid -> MPI_SUCCESS */
-static int c1559(void)
+static int c1659(void)
 {
     return MPI_Status_set_error(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_error: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1560(void)
+static int c1660(void)
 {
     return MPI_Status_set_error(NULL, 0);
 }
 
 /* MPI_Status_set_source: - = all valid -> MPI_SUCCESS */
-static int c1561(void)
+static int c1661(void)
 {
     return MPI_Status_set_source(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_source: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1562(void)
+static int c1662(void)
 {
     return MPI_Status_set_source(NULL, 0);
 }
 
 /* MPI_Status_set_tag: - = all valid -> MPI_SUCCESS */
-static int c1563(void)
+static int c1663(void)
 {
     return MPI_Status_set_tag(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_tag: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1564(void)
+static int c1664(void)
 {
     return MPI_Status_set_tag(NULL, 0);
 }
 
 /* MPI_T_category_changed: - = all valid -> MPI_SUCCESS */
-static int c1565(void)
+static int c1665(void)
 {
     return MPI_T_category_changed(ES_OUT(int, 0));
 }
 
 /* MPI_T_category_changed: update_number = NULL -> MPI_ERR_ARG */
-static int c1566(void)
+static int c1666(void)
 {
     return MPI_T_category_changed(NULL);
 }
 
 /* MPI_T_category_get_categories: - = all valid -> MPI_SUCCESS */
-static int c1567(void)
+static int c1667(void)
 {
     return MPI_T_category_get_categories(0, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_categories: len = -1 -> MPI_ERR_ARG */
-static int c1568(void)
+static int c1668(void)
 {
     return MPI_T_category_get_categories(0, -1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_categories: indices = NULL -> MPI_ERR_ARG */
-static int c1569(void)
+static int c1669(void)
 {
     return MPI_T_category_get_categories(0, 1, NULL);
 }
 
 /* MPI_T_category_get_cvars: - = all valid -> MPI_SUCCESS */
-static int c1570(void)
+static int c1670(void)
 {
     return MPI_T_category_get_cvars(0, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_cvars: len = -1 -> MPI_ERR_ARG */
-static int c1571(void)
+static int c1671(void)
 {
     return MPI_T_category_get_cvars(0, -1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_cvars: indices = NULL -> MPI_ERR_ARG */
-static int c1572(void)
+static int c1672(void)
 {
     return MPI_T_category_get_cvars(0, 1, NULL);
 }
 
 /* MPI_T_category_get_events: - = all valid -> MPI_SUCCESS */
-static int c1573(void)
+static int c1673(void)
 {
     return MPI_T_category_get_events(0, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_events: len = -1 -> MPI_ERR_ARG */
-static int c1574(void)
+static int c1674(void)
 {
     return MPI_T_category_get_events(0, -1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_events: indices = NULL -> MPI_ERR_ARG */
-static int c1575(void)
+static int c1675(void)
 {
     return MPI_T_category_get_events(0, 1, NULL);
 }
 
 /* MPI_T_category_get_index: - = all valid -> MPI_SUCCESS */
-static int c1576(void)
+static int c1676(void)
 {
     return MPI_T_category_get_index("errsweep", ES_OUT(int, 1));
 }
 
 /* MPI_T_category_get_index: name = NULL -> MPI_ERR_ARG */
-static int c1577(void)
+static int c1677(void)
 {
     return MPI_T_category_get_index(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_T_category_get_index: cat_index = NULL -> MPI_ERR_ARG */
-static int c1578(void)
+static int c1678(void)
 {
     return MPI_T_category_get_index("errsweep", NULL);
 }
 
 /* MPI_T_category_get_info: - = all valid -> MPI_SUCCESS */
-static int c1579(void)
+static int c1679(void)
 {
     return MPI_T_category_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
                                    ES_PTR(int, 64), ES_OUT(int, 5), ES_OUT(int, 6), ES_OUT(int, 7));
 }
 
 /* MPI_T_category_get_info: name = NULL -> MPI_ERR_ARG */
-static int c1580(void)
+static int c1680(void)
 {
     return MPI_T_category_get_info(0, NULL, ES_PTR(int, 64), ES_OUT(char, 3), ES_PTR(int, 64),
                                    ES_OUT(int, 5), ES_OUT(int, 6), ES_OUT(int, 7));
 }
 
 /* MPI_T_category_get_info: name_len = NULL -> MPI_ERR_ARG */
-static int c1581(void)
+static int c1681(void)
 {
     return MPI_T_category_get_info(0, ES_OUT(char, 1), NULL, ES_OUT(char, 3), ES_PTR(int, 64),
                                    ES_OUT(int, 5), ES_OUT(int, 6), ES_OUT(int, 7));
 }
 
 /* MPI_T_category_get_info: desc = NULL -> MPI_ERR_ARG */
-static int c1582(void)
+static int c1682(void)
 {
     return MPI_T_category_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), NULL, ES_PTR(int, 64),
                                    ES_OUT(int, 5), ES_OUT(int, 6), ES_OUT(int, 7));
 }
 
 /* MPI_T_category_get_info: desc_len = NULL -> MPI_ERR_ARG */
-static int c1583(void)
+static int c1683(void)
 {
     return MPI_T_category_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3), NULL,
                                    ES_OUT(int, 5), ES_OUT(int, 6), ES_OUT(int, 7));
 }
 
 /* MPI_T_category_get_info: num_cvars = NULL -> MPI_ERR_ARG */
-static int c1584(void)
+static int c1684(void)
 {
     return MPI_T_category_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
                                    ES_PTR(int, 64), NULL, ES_OUT(int, 6), ES_OUT(int, 7));
 }
 
 /* MPI_T_category_get_info: num_pvars = NULL -> MPI_ERR_ARG */
-static int c1585(void)
+static int c1685(void)
 {
     return MPI_T_category_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
                                    ES_PTR(int, 64), ES_OUT(int, 5), NULL, ES_OUT(int, 7));
 }
 
 /* MPI_T_category_get_info: num_categories = NULL -> MPI_ERR_ARG */
-static int c1586(void)
+static int c1686(void)
 {
     return MPI_T_category_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
                                    ES_PTR(int, 64), ES_OUT(int, 5), ES_OUT(int, 6), NULL);
 }
 
 /* MPI_T_category_get_num: - = all valid -> MPI_SUCCESS */
-static int c1587(void)
+static int c1687(void)
 {
     return MPI_T_category_get_num(ES_OUT(int, 0));
 }
 
 /* MPI_T_category_get_num: num_cat = NULL -> MPI_ERR_ARG */
-static int c1588(void)
+static int c1688(void)
 {
     return MPI_T_category_get_num(NULL);
 }
 
 /* MPI_T_category_get_num_events: - = all valid -> MPI_SUCCESS */
-static int c1589(void)
+static int c1689(void)
 {
     return MPI_T_category_get_num_events(0, ES_OUT(int, 1));
 }
 
 /* MPI_T_category_get_num_events: num_events = NULL -> MPI_ERR_ARG */
-static int c1590(void)
+static int c1690(void)
 {
     return MPI_T_category_get_num_events(0, NULL);
 }
 
 /* MPI_T_category_get_pvars: - = all valid -> MPI_SUCCESS */
-static int c1591(void)
+static int c1691(void)
 {
     return MPI_T_category_get_pvars(0, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_pvars: len = -1 -> MPI_ERR_ARG */
-static int c1592(void)
+static int c1692(void)
 {
     return MPI_T_category_get_pvars(0, -1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_pvars: indices = NULL -> MPI_ERR_ARG */
-static int c1593(void)
+static int c1693(void)
 {
     return MPI_T_category_get_pvars(0, 1, NULL);
 }
 
 /* MPI_T_cvar_get_index: - = all valid -> MPI_SUCCESS */
-static int c1594(void)
+static int c1694(void)
 {
     return MPI_T_cvar_get_index("errsweep", ES_OUT(int, 1));
 }
 
 /* MPI_T_cvar_get_index: name = NULL -> MPI_ERR_ARG */
-static int c1595(void)
+static int c1695(void)
 {
     return MPI_T_cvar_get_index(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_T_cvar_get_index: cvar_index = NULL -> MPI_ERR_ARG */
-static int c1596(void)
+static int c1696(void)
 {
     return MPI_T_cvar_get_index("errsweep", NULL);
 }
 
 /* MPI_T_cvar_get_info: - = all valid -> MPI_SUCCESS */
-static int c1597(void)
+static int c1697(void)
 {
     return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3),
                                ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6),
@@ -10775,7 +11509,7 @@ static int c1597(void)
 }
 
 /* MPI_T_cvar_get_info: name = NULL -> MPI_ERR_ARG */
-static int c1598(void)
+static int c1698(void)
 {
     return MPI_T_cvar_get_info(0, NULL, ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(MPI_Datatype, 4),
                                ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6), ES_PTR(int, 64),
@@ -10783,7 +11517,7 @@ static int c1598(void)
 }
 
 /* MPI_T_cvar_get_info: name_len = NULL -> MPI_ERR_ARG */
-static int c1599(void)
+static int c1699(void)
 {
     return MPI_T_cvar_get_info(0, ES_OUT(char, 1), NULL, ES_OUT(int, 3), ES_OUT(MPI_Datatype, 4),
                                ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6), ES_PTR(int, 64),
@@ -10791,7 +11525,7 @@ static int c1599(void)
 }
 
 /* MPI_T_cvar_get_info: verbosity = NULL -> MPI_ERR_ARG */
-static int c1600(void)
+static int c1700(void)
 {
     return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), NULL, ES_OUT(MPI_Datatype, 4),
                                ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6), ES_PTR(int, 64),
@@ -10799,7 +11533,7 @@ static int c1600(void)
 }
 
 /* MPI_T_cvar_get_info: datatype = NULL -> MPI_ERR_ARG */
-static int c1601(void)
+static int c1701(void)
 {
     return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), NULL,
                                ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6), ES_PTR(int, 64),
@@ -10807,7 +11541,7 @@ static int c1601(void)
 }
 
 /* MPI_T_cvar_get_info: enumtype = NULL -> MPI_ERR_ARG */
-static int c1602(void)
+static int c1702(void)
 {
     return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3),
                                ES_OUT(MPI_Datatype, 4), NULL, ES_OUT(char, 6), ES_PTR(int, 64),
@@ -10815,7 +11549,7 @@ static int c1602(void)
 }
 
 /* MPI_T_cvar_get_info: desc = NULL -> MPI_ERR_ARG */
-static int c1603(void)
+static int c1703(void)
 {
     return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3),
                                ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_T_enum, 5), NULL,
@@ -10823,7 +11557,7 @@ static int c1603(void)
 }
 
 /* MPI_T_cvar_get_info: desc_len = NULL -> MPI_ERR_ARG */
-static int c1604(void)
+static int c1704(void)
 {
     return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3),
                                ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6),
@@ -10831,7 +11565,7 @@ static int c1604(void)
 }
 
 /* MPI_T_cvar_get_info: bind = NULL -> MPI_ERR_ARG */
-static int c1605(void)
+static int c1705(void)
 {
     return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3),
                                ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6),
@@ -10839,7 +11573,7 @@ static int c1605(void)
 }
 
 /* MPI_T_cvar_get_info: scope = NULL -> MPI_ERR_ARG */
-static int c1606(void)
+static int c1706(void)
 {
     return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3),
                                ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6),
@@ -10847,85 +11581,85 @@ static int c1606(void)
 }
 
 /* MPI_T_cvar_get_num: - = all valid -> MPI_SUCCESS */
-static int c1607(void)
+static int c1707(void)
 {
     return MPI_T_cvar_get_num(ES_OUT(int, 0));
 }
 
 /* MPI_T_cvar_get_num: num_cvar = NULL -> MPI_ERR_ARG */
-static int c1608(void)
+static int c1708(void)
 {
     return MPI_T_cvar_get_num(NULL);
 }
 
 /* MPI_T_event_get_index: - = all valid -> MPI_SUCCESS */
-static int c1609(void)
+static int c1709(void)
 {
     return MPI_T_event_get_index("errsweep", ES_OUT(int, 1));
 }
 
 /* MPI_T_event_get_index: name = NULL -> MPI_ERR_ARG */
-static int c1610(void)
+static int c1710(void)
 {
     return MPI_T_event_get_index(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_T_event_get_index: event_index = NULL -> MPI_ERR_ARG */
-static int c1611(void)
+static int c1711(void)
 {
     return MPI_T_event_get_index("errsweep", NULL);
 }
 
 /* MPI_T_event_get_num: - = all valid -> MPI_SUCCESS */
-static int c1612(void)
+static int c1712(void)
 {
     return MPI_T_event_get_num(ES_OUT(int, 0));
 }
 
 /* MPI_T_event_get_num: num_events = NULL -> MPI_ERR_ARG */
-static int c1613(void)
+static int c1713(void)
 {
     return MPI_T_event_get_num(NULL);
 }
 
 /* MPI_T_finalize: - = all valid -> MPI_SUCCESS */
-static int c1614(void)
+static int c1714(void)
 {
     return MPI_T_finalize();
 }
 
 /* MPI_T_init_thread: - = all valid -> MPI_SUCCESS */
-static int c1615(void)
+static int c1715(void)
 {
     return MPI_T_init_thread(0, ES_OUT(int, 1));
 }
 
 /* MPI_T_init_thread: provided = NULL -> MPI_ERR_ARG */
-static int c1616(void)
+static int c1716(void)
 {
     return MPI_T_init_thread(0, NULL);
 }
 
 /* MPI_T_pvar_get_index: - = all valid -> MPI_SUCCESS */
-static int c1617(void)
+static int c1717(void)
 {
     return MPI_T_pvar_get_index("errsweep", 0, ES_OUT(int, 2));
 }
 
 /* MPI_T_pvar_get_index: name = NULL -> MPI_ERR_ARG */
-static int c1618(void)
+static int c1718(void)
 {
     return MPI_T_pvar_get_index(NULL, 0, ES_OUT(int, 2));
 }
 
 /* MPI_T_pvar_get_index: pvar_index = NULL -> MPI_ERR_ARG */
-static int c1619(void)
+static int c1719(void)
 {
     return MPI_T_pvar_get_index("errsweep", 0, NULL);
 }
 
 /* MPI_T_pvar_get_info: - = all valid -> MPI_SUCCESS */
-static int c1620(void)
+static int c1720(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -10934,7 +11668,7 @@ static int c1620(void)
 }
 
 /* MPI_T_pvar_get_info: name = NULL -> MPI_ERR_ARG */
-static int c1621(void)
+static int c1721(void)
 {
     return MPI_T_pvar_get_info(0, NULL, ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -10943,7 +11677,7 @@ static int c1621(void)
 }
 
 /* MPI_T_pvar_get_info: name_len = NULL -> MPI_ERR_ARG */
-static int c1622(void)
+static int c1722(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), NULL, ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -10952,7 +11686,7 @@ static int c1622(void)
 }
 
 /* MPI_T_pvar_get_info: verbosity = NULL -> MPI_ERR_ARG */
-static int c1623(void)
+static int c1723(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), NULL, ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -10961,7 +11695,7 @@ static int c1623(void)
 }
 
 /* MPI_T_pvar_get_info: var_class = NULL -> MPI_ERR_ARG */
-static int c1624(void)
+static int c1724(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), NULL,
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -10970,7 +11704,7 @@ static int c1624(void)
 }
 
 /* MPI_T_pvar_get_info: datatype = NULL -> MPI_ERR_ARG */
-static int c1625(void)
+static int c1725(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                NULL, ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7), ES_PTR(int, 64),
@@ -10978,7 +11712,7 @@ static int c1625(void)
 }
 
 /* MPI_T_pvar_get_info: enumtype = NULL -> MPI_ERR_ARG */
-static int c1626(void)
+static int c1726(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), NULL, ES_OUT(char, 7), ES_PTR(int, 64),
@@ -10986,7 +11720,7 @@ static int c1626(void)
 }
 
 /* MPI_T_pvar_get_info: desc = NULL -> MPI_ERR_ARG */
-static int c1627(void)
+static int c1727(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), NULL,
@@ -10995,7 +11729,7 @@ static int c1627(void)
 }
 
 /* MPI_T_pvar_get_info: desc_len = NULL -> MPI_ERR_ARG */
-static int c1628(void)
+static int c1728(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -11004,7 +11738,7 @@ static int c1628(void)
 }
 
 /* MPI_T_pvar_get_info: bind = NULL -> MPI_ERR_ARG */
-static int c1629(void)
+static int c1729(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -11013,7 +11747,7 @@ static int c1629(void)
 }
 
 /* MPI_T_pvar_get_info: readonly = NULL -> MPI_ERR_ARG */
-static int c1630(void)
+static int c1730(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -11022,7 +11756,7 @@ static int c1630(void)
 }
 
 /* MPI_T_pvar_get_info: continuous = NULL -> MPI_ERR_ARG */
-static int c1631(void)
+static int c1731(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -11031,7 +11765,7 @@ static int c1631(void)
 }
 
 /* MPI_T_pvar_get_info: atomic = NULL -> MPI_ERR_ARG */
-static int c1632(void)
+static int c1732(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -11040,31 +11774,31 @@ static int c1632(void)
 }
 
 /* MPI_T_pvar_get_num: - = all valid -> MPI_SUCCESS */
-static int c1633(void)
+static int c1733(void)
 {
     return MPI_T_pvar_get_num(ES_OUT(int, 0));
 }
 
 /* MPI_T_pvar_get_num: num_pvar = NULL -> MPI_ERR_ARG */
-static int c1634(void)
+static int c1734(void)
 {
     return MPI_T_pvar_get_num(NULL);
 }
 
 /* MPI_T_pvar_session_create: - = all valid -> MPI_SUCCESS */
-static int c1635(void)
+static int c1735(void)
 {
     return MPI_T_pvar_session_create(ES_OUT(MPI_T_pvar_session, 0));
 }
 
 /* MPI_T_pvar_session_create: pe_session = NULL -> MPI_ERR_ARG */
-static int c1636(void)
+static int c1736(void)
 {
     return MPI_T_pvar_session_create(NULL);
 }
 
 /* MPI_T_source_get_info: - = all valid -> MPI_SUCCESS */
-static int c1637(void)
+static int c1737(void)
 {
     return MPI_T_source_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
                                  ES_PTR(int, 64), ES_OUT(MPI_T_source_order, 5),
@@ -11072,7 +11806,7 @@ static int c1637(void)
 }
 
 /* MPI_T_source_get_info: name = NULL -> MPI_ERR_ARG */
-static int c1638(void)
+static int c1738(void)
 {
     return MPI_T_source_get_info(0, NULL, ES_PTR(int, 64), ES_OUT(char, 3), ES_PTR(int, 64),
                                  ES_OUT(MPI_T_source_order, 5), ES_OUT(MPI_Count, 6),
@@ -11080,7 +11814,7 @@ static int c1638(void)
 }
 
 /* MPI_T_source_get_info: name_len = NULL -> MPI_ERR_ARG */
-static int c1639(void)
+static int c1739(void)
 {
     return MPI_T_source_get_info(0, ES_OUT(char, 1), NULL, ES_OUT(char, 3), ES_PTR(int, 64),
                                  ES_OUT(MPI_T_source_order, 5), ES_OUT(MPI_Count, 6),
@@ -11088,7 +11822,7 @@ static int c1639(void)
 }
 
 /* MPI_T_source_get_info: desc = NULL -> MPI_ERR_ARG */
-static int c1640(void)
+static int c1740(void)
 {
     return MPI_T_source_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), NULL, ES_PTR(int, 64),
                                  ES_OUT(MPI_T_source_order, 5), ES_OUT(MPI_Count, 6),
@@ -11096,7 +11830,7 @@ static int c1640(void)
 }
 
 /* MPI_T_source_get_info: desc_len = NULL -> MPI_ERR_ARG */
-static int c1641(void)
+static int c1741(void)
 {
     return MPI_T_source_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3), NULL,
                                  ES_OUT(MPI_T_source_order, 5), ES_OUT(MPI_Count, 6),
@@ -11104,7 +11838,7 @@ static int c1641(void)
 }
 
 /* MPI_T_source_get_info: ordering = NULL -> MPI_ERR_ARG */
-static int c1642(void)
+static int c1742(void)
 {
     return MPI_T_source_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
                                  ES_PTR(int, 64), NULL, ES_OUT(MPI_Count, 6), ES_OUT(MPI_Count, 7),
@@ -11112,7 +11846,7 @@ static int c1642(void)
 }
 
 /* MPI_T_source_get_info: ticks_per_second = NULL -> MPI_ERR_ARG */
-static int c1643(void)
+static int c1743(void)
 {
     return MPI_T_source_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
                                  ES_PTR(int, 64), ES_OUT(MPI_T_source_order, 5), NULL,
@@ -11120,7 +11854,7 @@ static int c1643(void)
 }
 
 /* MPI_T_source_get_info: max_ticks = NULL -> MPI_ERR_ARG */
-static int c1644(void)
+static int c1744(void)
 {
     return MPI_T_source_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
                                  ES_PTR(int, 64), ES_OUT(MPI_T_source_order, 5),
@@ -11128,7 +11862,7 @@ static int c1644(void)
 }
 
 /* MPI_T_source_get_info: info = NULL -> MPI_ERR_ARG */
-static int c1645(void)
+static int c1745(void)
 {
     return MPI_T_source_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
                                  ES_PTR(int, 64), ES_OUT(MPI_T_source_order, 5),
@@ -11136,86 +11870,86 @@ static int c1645(void)
 }
 
 /* MPI_T_source_get_num: - = all valid -> MPI_SUCCESS */
-static int c1646(void)
+static int c1746(void)
 {
     return MPI_T_source_get_num(ES_OUT(int, 0));
 }
 
 /* MPI_T_source_get_num: num_sources = NULL -> MPI_ERR_ARG */
-static int c1647(void)
+static int c1747(void)
 {
     return MPI_T_source_get_num(NULL);
 }
 
 /* MPI_T_source_get_timestamp: - = all valid -> MPI_SUCCESS */
-static int c1648(void)
+static int c1748(void)
 {
     return MPI_T_source_get_timestamp(0, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_T_source_get_timestamp: timestamp = NULL -> MPI_ERR_ARG */
-static int c1649(void)
+static int c1749(void)
 {
     return MPI_T_source_get_timestamp(0, NULL);
 }
 
 /* MPI_Test: - = all valid -> MPI_SUCCESS */
-static int c1650(void)
+static int c1750(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, MPI_REQUEST_NULL), ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c1651(void)
+static int c1751(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, es_freed.request), ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: request = NULL -> MPI_ERR_ARG */
-static int c1652(void)
+static int c1752(void)
 {
     return MPI_Test(NULL, ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: flag = NULL -> MPI_ERR_ARG */
-static int c1653(void)
+static int c1753(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, MPI_REQUEST_NULL), NULL, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: status = NULL -> MPI_ERR_ARG */
-static int c1654(void)
+static int c1754(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, MPI_REQUEST_NULL), ES_OUT(int, 1), NULL);
 }
 
 /* MPI_Test_cancelled: - = all valid -> MPI_SUCCESS */
-static int c1655(void)
+static int c1755(void)
 {
     return MPI_Test_cancelled(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Test_cancelled: status = NULL -> MPI_ERR_ARG */
-static int c1656(void)
+static int c1756(void)
 {
     return MPI_Test_cancelled(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Test_cancelled: flag = NULL -> MPI_ERR_ARG */
-static int c1657(void)
+static int c1757(void)
 {
     return MPI_Test_cancelled(&es_status0, NULL);
 }
 
 /* MPI_Testall: - = all valid -> MPI_SUCCESS */
-static int c1658(void)
+static int c1758(void)
 {
     return MPI_Testall(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: count = -1 -> MPI_ERR_COUNT */
-static int c1659(void)
+static int c1759(void)
 {
     return MPI_Testall(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2),
                        ES_OUT(MPI_Status, 3));
@@ -11223,38 +11957,38 @@ static int c1659(void)
 
 /* MPI_Testall: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1660(void)
+static int c1760(void)
 {
     return MPI_Testall(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1661(void)
+static int c1761(void)
 {
     return MPI_Testall(1, NULL, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: flag = NULL -> MPI_ERR_ARG */
-static int c1662(void)
+static int c1762(void)
 {
     return MPI_Testall(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c1663(void)
+static int c1763(void)
 {
     return MPI_Testall(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Testany: - = all valid -> MPI_SUCCESS */
-static int c1664(void)
+static int c1764(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: count = -1 -> MPI_ERR_COUNT */
-static int c1665(void)
+static int c1765(void)
 {
     return MPI_Testany(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
@@ -11262,47 +11996,47 @@ static int c1665(void)
 
 /* MPI_Testany: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1666(void)
+static int c1766(void)
 {
     return MPI_Testany(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1667(void)
+static int c1767(void)
 {
     return MPI_Testany(1, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: index = NULL -> MPI_ERR_ARG */
-static int c1668(void)
+static int c1768(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: flag = NULL -> MPI_ERR_ARG */
-static int c1669(void)
+static int c1769(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL,
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: status = NULL -> MPI_ERR_ARG */
-static int c1670(void)
+static int c1770(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Testsome: - = all valid -> MPI_SUCCESS */
-static int c1671(void)
+static int c1771(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: incount = -1 -> MPI_ERR_COUNT */
-static int c1672(void)
+static int c1772(void)
 {
     return MPI_Testsome(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
@@ -11310,171 +12044,171 @@ static int c1672(void)
 
 /* MPI_Testsome: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1673(void)
+static int c1773(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1674(void)
+static int c1774(void)
 {
     return MPI_Testsome(1, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: outcount = NULL -> MPI_ERR_ARG */
-static int c1675(void)
+static int c1775(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: array_of_indices = NULL -> MPI_ERR_ARG */
-static int c1676(void)
+static int c1776(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL,
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c1677(void)
+static int c1777(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Topo_test: - = all valid -> MPI_SUCCESS */
-static int c1678(void)
+static int c1778(void)
 {
     return MPI_Topo_test(es_self.h, ES_OUT(int, 1));
 }
 
 /* MPI_Topo_test: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1679(void)
+static int c1779(void)
 {
     return MPI_Topo_test(MPI_COMM_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Topo_test: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1680(void)
+static int c1780(void)
 {
     return MPI_Topo_test(es_freed.comm, ES_OUT(int, 1));
 }
 
 /* MPI_Topo_test: status = NULL -> MPI_ERR_ARG */
-static int c1681(void)
+static int c1781(void)
 {
     return MPI_Topo_test(es_self.h, NULL);
 }
 
 /* MPI_Type_commit: - = all valid -> MPI_SUCCESS */
-static int c1682(void)
+static int c1782(void)
 {
     return MPI_Type_commit(ES_PTR(MPI_Datatype, es_new_type()));
 }
 
 /* MPI_Type_commit: datatype = &MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1683(void)
+static int c1783(void)
 {
     return MPI_Type_commit(ES_PTR(MPI_Datatype, MPI_DATATYPE_NULL));
 }
 
 /* MPI_Type_commit: datatype = &freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c1684(void)
+static int c1784(void)
 {
     return MPI_Type_commit(ES_PTR(MPI_Datatype, es_freed.type));
 }
 
 /* MPI_Type_commit: datatype = NULL -> MPI_ERR_ARG
  * MPICH: crashes */
-static int c1685(void)
+static int c1785(void)
 {
     return MPI_Type_commit(NULL);
 }
 
 /* MPI_Type_contiguous: - = all valid -> MPI_SUCCESS */
-static int c1686(void)
+static int c1786(void)
 {
     return MPI_Type_contiguous(1, MPI_INT, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: count = -1 -> MPI_ERR_COUNT */
-static int c1687(void)
+static int c1787(void)
 {
     return MPI_Type_contiguous(-1, MPI_INT, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1688(void)
+static int c1788(void)
 {
     return MPI_Type_contiguous(1, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1689(void)
+static int c1789(void)
 {
     return MPI_Type_contiguous(1, es_freed.type, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: newtype = NULL -> MPI_ERR_ARG */
-static int c1690(void)
+static int c1790(void)
 {
     return MPI_Type_contiguous(1, MPI_INT, NULL);
 }
 
 /* MPI_Type_contiguous_c: - = all valid -> MPI_SUCCESS */
-static int c1691(void)
+static int c1791(void)
 {
     return MPI_Type_contiguous_c(1, MPI_INT, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous_c: count = -1 -> MPI_ERR_COUNT */
-static int c1692(void)
+static int c1792(void)
 {
     return MPI_Type_contiguous_c(-1, MPI_INT, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1693(void)
+static int c1793(void)
 {
     return MPI_Type_contiguous_c(1, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous_c: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1694(void)
+static int c1794(void)
 {
     return MPI_Type_contiguous_c(1, es_freed.type, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous_c: newtype = NULL -> MPI_ERR_ARG */
-static int c1695(void)
+static int c1795(void)
 {
     return MPI_Type_contiguous_c(1, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_hindexed: - = all valid -> MPI_SUCCESS */
-static int c1696(void)
+static int c1796(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: count = -1 -> MPI_ERR_COUNT */
-static int c1697(void)
+static int c1797(void)
 {
     return MPI_Type_create_hindexed(-1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c1698(void)
+static int c1798(void)
 {
     return MPI_Type_create_hindexed(1, es_neg_first, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1699(void)
+static int c1799(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, MPI_DATATYPE_NULL,
                                     ES_OUT(MPI_Datatype, 4));
@@ -11482,37 +12216,37 @@ static int c1699(void)
 
 /* MPI_Type_create_hindexed: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1700(void)
+static int c1800(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: newtype = NULL -> MPI_ERR_ARG */
-static int c1701(void)
+static int c1801(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_hindexed_block: - = all valid -> MPI_SUCCESS */
-static int c1702(void)
+static int c1802(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: count = -1 -> MPI_ERR_COUNT */
-static int c1703(void)
+static int c1803(void)
 {
     return MPI_Type_create_hindexed_block(-1, 1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1704(void)
+static int c1804(void)
 {
     return MPI_Type_create_hindexed_block(1, -1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1705(void)
+static int c1805(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, MPI_DATATYPE_NULL,
                                           ES_OUT(MPI_Datatype, 4));
@@ -11520,37 +12254,37 @@ static int c1705(void)
 
 /* MPI_Type_create_hindexed_block: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1706(void)
+static int c1806(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: newtype = NULL -> MPI_ERR_ARG */
-static int c1707(void)
+static int c1807(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_hindexed_block_c: - = all valid -> MPI_SUCCESS */
-static int c1708(void)
+static int c1808(void)
 {
     return MPI_Type_create_hindexed_block_c(1, 1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block_c: count = -1 -> MPI_ERR_COUNT */
-static int c1709(void)
+static int c1809(void)
 {
     return MPI_Type_create_hindexed_block_c(-1, 1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block_c: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1710(void)
+static int c1810(void)
 {
     return MPI_Type_create_hindexed_block_c(1, -1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1711(void)
+static int c1811(void)
 {
     return MPI_Type_create_hindexed_block_c(1, 1, es_aiota, MPI_DATATYPE_NULL,
                                             ES_OUT(MPI_Datatype, 4));
@@ -11558,40 +12292,40 @@ static int c1711(void)
 
 /* MPI_Type_create_hindexed_block_c: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1712(void)
+static int c1812(void)
 {
     return MPI_Type_create_hindexed_block_c(1, 1, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block_c: newtype = NULL -> MPI_ERR_ARG */
-static int c1713(void)
+static int c1813(void)
 {
     return MPI_Type_create_hindexed_block_c(1, 1, es_aiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_hindexed_c: - = all valid -> MPI_SUCCESS */
-static int c1714(void)
+static int c1814(void)
 {
     return MPI_Type_create_hindexed_c(1, (MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}, es_aiota, MPI_INT,
                                       ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_c: count = -1 -> MPI_ERR_COUNT */
-static int c1715(void)
+static int c1815(void)
 {
     return MPI_Type_create_hindexed_c(-1, (MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}, es_aiota, MPI_INT,
                                       ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_c: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c1716(void)
+static int c1816(void)
 {
     return MPI_Type_create_hindexed_c(1, (MPI_Count[]){-1, 1, 1, 1, 1, 1, 1, 1}, es_aiota, MPI_INT,
                                       ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1717(void)
+static int c1817(void)
 {
     return MPI_Type_create_hindexed_c(1, (MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}, es_aiota,
                                       MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
@@ -11599,150 +12333,150 @@ static int c1717(void)
 
 /* MPI_Type_create_hindexed_c: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1718(void)
+static int c1818(void)
 {
     return MPI_Type_create_hindexed_c(1, (MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}, es_aiota,
                                       es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_c: newtype = NULL -> MPI_ERR_ARG */
-static int c1719(void)
+static int c1819(void)
 {
     return MPI_Type_create_hindexed_c(1, (MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}, es_aiota, MPI_INT,
                                       NULL);
 }
 
 /* MPI_Type_create_hvector: - = all valid -> MPI_SUCCESS */
-static int c1720(void)
+static int c1820(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: count = -1 -> MPI_ERR_COUNT */
-static int c1721(void)
+static int c1821(void)
 {
     return MPI_Type_create_hvector(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1722(void)
+static int c1822(void)
 {
     return MPI_Type_create_hvector(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1723(void)
+static int c1823(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1724(void)
+static int c1824(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: newtype = NULL -> MPI_ERR_ARG */
-static int c1725(void)
+static int c1825(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_hvector_c: - = all valid -> MPI_SUCCESS */
-static int c1726(void)
+static int c1826(void)
 {
     return MPI_Type_create_hvector_c(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector_c: count = -1 -> MPI_ERR_COUNT */
-static int c1727(void)
+static int c1827(void)
 {
     return MPI_Type_create_hvector_c(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector_c: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1728(void)
+static int c1828(void)
 {
     return MPI_Type_create_hvector_c(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1729(void)
+static int c1829(void)
 {
     return MPI_Type_create_hvector_c(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector_c: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1730(void)
+static int c1830(void)
 {
     return MPI_Type_create_hvector_c(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector_c: newtype = NULL -> MPI_ERR_ARG */
-static int c1731(void)
+static int c1831(void)
 {
     return MPI_Type_create_hvector_c(1, 1, 0, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_indexed_block: - = all valid -> MPI_SUCCESS */
-static int c1732(void)
+static int c1832(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: count = -1 -> MPI_ERR_COUNT */
-static int c1733(void)
+static int c1833(void)
 {
     return MPI_Type_create_indexed_block(-1, 1, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1734(void)
+static int c1834(void)
 {
     return MPI_Type_create_indexed_block(1, -1, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1735(void)
+static int c1835(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1736(void)
+static int c1836(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: newtype = NULL -> MPI_ERR_ARG */
-static int c1737(void)
+static int c1837(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_indexed_block_c: - = all valid -> MPI_SUCCESS */
-static int c1738(void)
+static int c1838(void)
 {
     return MPI_Type_create_indexed_block_c(1, 1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block_c: count = -1 -> MPI_ERR_COUNT */
-static int c1739(void)
+static int c1839(void)
 {
     return MPI_Type_create_indexed_block_c(-1, 1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block_c: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1740(void)
+static int c1840(void)
 {
     return MPI_Type_create_indexed_block_c(1, -1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1741(void)
+static int c1841(void)
 {
     return MPI_Type_create_indexed_block_c(1, 1, es_aiota, MPI_DATATYPE_NULL,
                                            ES_OUT(MPI_Datatype, 4));
@@ -11750,297 +12484,297 @@ static int c1741(void)
 
 /* MPI_Type_create_indexed_block_c: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1742(void)
+static int c1842(void)
 {
     return MPI_Type_create_indexed_block_c(1, 1, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block_c: newtype = NULL -> MPI_ERR_ARG */
-static int c1743(void)
+static int c1843(void)
 {
     return MPI_Type_create_indexed_block_c(1, 1, es_aiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_resized: - = all valid -> MPI_SUCCESS */
-static int c1744(void)
+static int c1844(void)
 {
     return MPI_Type_create_resized(MPI_INT, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1745(void)
+static int c1845(void)
 {
     return MPI_Type_create_resized(MPI_DATATYPE_NULL, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1746(void)
+static int c1846(void)
 {
     return MPI_Type_create_resized(es_freed.type, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized: newtype = NULL -> MPI_ERR_ARG */
-static int c1747(void)
+static int c1847(void)
 {
     return MPI_Type_create_resized(MPI_INT, 0, 0, NULL);
 }
 
 /* MPI_Type_create_resized_c: - = all valid -> MPI_SUCCESS */
-static int c1748(void)
+static int c1848(void)
 {
     return MPI_Type_create_resized_c(MPI_INT, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1749(void)
+static int c1849(void)
 {
     return MPI_Type_create_resized_c(MPI_DATATYPE_NULL, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized_c: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1750(void)
+static int c1850(void)
 {
     return MPI_Type_create_resized_c(es_freed.type, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized_c: newtype = NULL -> MPI_ERR_ARG */
-static int c1751(void)
+static int c1851(void)
 {
     return MPI_Type_create_resized_c(MPI_INT, 0, 0, NULL);
 }
 
 /* MPI_Type_create_struct: - = all valid -> MPI_SUCCESS */
-static int c1752(void)
+static int c1852(void)
 {
     return MPI_Type_create_struct(1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: count = -1 -> MPI_ERR_COUNT */
-static int c1753(void)
+static int c1853(void)
 {
     return MPI_Type_create_struct(-1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c1754(void)
+static int c1854(void)
 {
     return MPI_Type_create_struct(1, es_neg_first, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: array_of_types = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c1755(void)
+static int c1855(void)
 {
     return MPI_Type_create_struct(1, es_ones, es_aiota, es_null_first, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: newtype = NULL -> MPI_ERR_ARG */
-static int c1756(void)
+static int c1856(void)
 {
     return MPI_Type_create_struct(1, es_ones, es_aiota, es_ints, NULL);
 }
 
 /* MPI_Type_create_struct_c: - = all valid -> MPI_SUCCESS */
-static int c1757(void)
+static int c1857(void)
 {
     return MPI_Type_create_struct_c(1, (MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}, es_aiota, es_ints,
                                     ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct_c: count = -1 -> MPI_ERR_COUNT */
-static int c1758(void)
+static int c1858(void)
 {
     return MPI_Type_create_struct_c(-1, (MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}, es_aiota, es_ints,
                                     ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct_c: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c1759(void)
+static int c1859(void)
 {
     return MPI_Type_create_struct_c(1, (MPI_Count[]){-1, 1, 1, 1, 1, 1, 1, 1}, es_aiota, es_ints,
                                     ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct_c: array_of_types = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c1760(void)
+static int c1860(void)
 {
     return MPI_Type_create_struct_c(1, (MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}, es_aiota,
                                     es_null_first, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct_c: newtype = NULL -> MPI_ERR_ARG */
-static int c1761(void)
+static int c1861(void)
 {
     return MPI_Type_create_struct_c(1, (MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}, es_aiota, es_ints,
                                     NULL);
 }
 
 /* MPI_Type_delete_attr: - = all valid -> MPI_SUCCESS */
-static int c1762(void)
+static int c1862(void)
 {
     return MPI_Type_delete_attr(MPI_INT, MPI_TAG_UB);
 }
 
 /* MPI_Type_delete_attr: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1763(void)
+static int c1863(void)
 {
     return MPI_Type_delete_attr(MPI_DATATYPE_NULL, MPI_TAG_UB);
 }
 
 /* MPI_Type_delete_attr: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1764(void)
+static int c1864(void)
 {
     return MPI_Type_delete_attr(es_freed.type, MPI_TAG_UB);
 }
 
 /* MPI_Type_delete_attr: type_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c1765(void)
+static int c1865(void)
 {
     return MPI_Type_delete_attr(MPI_INT, MPI_KEYVAL_INVALID);
 }
 
 /* MPI_Type_delete_attr: type_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c1766(void)
+static int c1866(void)
 {
     return MPI_Type_delete_attr(MPI_INT, 12345);
 }
 
 /* MPI_Type_dup: - = all valid -> MPI_SUCCESS */
-static int c1767(void)
+static int c1867(void)
 {
     return MPI_Type_dup(MPI_INT, ES_OUT(MPI_Datatype, 1));
 }
 
 /* MPI_Type_dup: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1768(void)
+static int c1868(void)
 {
     return MPI_Type_dup(MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 1));
 }
 
 /* MPI_Type_dup: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1769(void)
+static int c1869(void)
 {
     return MPI_Type_dup(es_freed.type, ES_OUT(MPI_Datatype, 1));
 }
 
 /* MPI_Type_dup: newtype = NULL -> MPI_ERR_ARG */
-static int c1770(void)
+static int c1870(void)
 {
     return MPI_Type_dup(MPI_INT, NULL);
 }
 
 /* MPI_Type_extent: - = all valid -> MPI_SUCCESS */
-static int c1771(void)
+static int c1871(void)
 {
     return MPI_Type_extent(MPI_INT, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_extent: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1772(void)
+static int c1872(void)
 {
     return MPI_Type_extent(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_extent: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1773(void)
+static int c1873(void)
 {
     return MPI_Type_extent(es_freed.type, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_extent: extent = NULL -> MPI_ERR_ARG */
-static int c1774(void)
+static int c1874(void)
 {
     return MPI_Type_extent(MPI_INT, NULL);
 }
 
 /* MPI_Type_free: - = all valid -> MPI_SUCCESS */
-static int c1775(void)
+static int c1875(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, es_new_type()));
 }
 
 /* MPI_Type_free: datatype = &MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1776(void)
+static int c1876(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, MPI_DATATYPE_NULL));
 }
 
 /* MPI_Type_free: datatype = &freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c1777(void)
+static int c1877(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, es_freed.type));
 }
 
 /* MPI_Type_free: datatype = NULL -> MPI_ERR_ARG
  * MPICH: crashes */
-static int c1778(void)
+static int c1878(void)
 {
     return MPI_Type_free(NULL);
 }
 
 /* MPI_Type_free: datatype = &MPI_INT -> MPI_ERR_TYPE */
-static int c1779(void)
+static int c1879(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, MPI_INT));
 }
 
 /* MPI_Type_get_attr: - = all valid -> MPI_SUCCESS */
-static int c1780(void)
+static int c1880(void)
 {
     return MPI_Type_get_attr(MPI_INT, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1781(void)
+static int c1881(void)
 {
     return MPI_Type_get_attr(MPI_DATATYPE_NULL, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1782(void)
+static int c1882(void)
 {
     return MPI_Type_get_attr(es_freed.type, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: type_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c1783(void)
+static int c1883(void)
 {
     return MPI_Type_get_attr(MPI_INT, MPI_KEYVAL_INVALID, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: type_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c1784(void)
+static int c1884(void)
 {
     return MPI_Type_get_attr(MPI_INT, 12345, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: attribute_val = NULL -> MPI_ERR_ARG */
-static int c1785(void)
+static int c1885(void)
 {
     return MPI_Type_get_attr(MPI_INT, MPI_TAG_UB, NULL, ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: flag = NULL -> MPI_ERR_ARG */
-static int c1786(void)
+static int c1886(void)
 {
     return MPI_Type_get_attr(MPI_INT, MPI_TAG_UB, ES_OUT(void, 2), NULL);
 }
 
 /* MPI_Type_get_contents: - = all valid -> MPI_SUCCESS */
-static int c1787(void)
+static int c1887(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1788(void)
+static int c1888(void)
 {
     return MPI_Type_get_contents(MPI_DATATYPE_NULL, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
@@ -12048,48 +12782,48 @@ static int c1788(void)
 
 /* MPI_Type_get_contents: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1789(void)
+static int c1889(void)
 {
     return MPI_Type_get_contents(es_freed.type, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: datatype = MPI_INT -> MPI_ERR_TYPE */
-static int c1790(void)
+static int c1890(void)
 {
     return MPI_Type_get_contents(MPI_INT, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: array_of_integers = NULL -> MPI_ERR_ARG */
-static int c1791(void)
+static int c1891(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, NULL, ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: array_of_addresses = NULL -> MPI_ERR_ARG */
-static int c1792(void)
+static int c1892(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, ES_OUT(int, 4), NULL,
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: array_of_datatypes = NULL -> MPI_ERR_ARG */
-static int c1793(void)
+static int c1893(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5), NULL);
 }
 
 /* MPI_Type_get_contents_c: - = all valid -> MPI_SUCCESS */
-static int c1794(void)
+static int c1894(void)
 {
     return MPI_Type_get_contents_c(es_derived, 8, 8, 8, 8, ES_OUT(int, 5), ES_OUT(MPI_Aint, 6),
                                    ES_OUT(MPI_Count, 7), ES_OUT(MPI_Datatype, 8));
 }
 
 /* MPI_Type_get_contents_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1795(void)
+static int c1895(void)
 {
     return MPI_Type_get_contents_c(MPI_DATATYPE_NULL, 8, 8, 8, 8, ES_OUT(int, 5),
                                    ES_OUT(MPI_Aint, 6), ES_OUT(MPI_Count, 7),
@@ -12098,56 +12832,56 @@ static int c1795(void)
 
 /* MPI_Type_get_contents_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1796(void)
+static int c1896(void)
 {
     return MPI_Type_get_contents_c(es_freed.type, 8, 8, 8, 8, ES_OUT(int, 5), ES_OUT(MPI_Aint, 6),
                                    ES_OUT(MPI_Count, 7), ES_OUT(MPI_Datatype, 8));
 }
 
 /* MPI_Type_get_contents_c: datatype = MPI_INT -> MPI_ERR_TYPE */
-static int c1797(void)
+static int c1897(void)
 {
     return MPI_Type_get_contents_c(MPI_INT, 8, 8, 8, 8, ES_OUT(int, 5), ES_OUT(MPI_Aint, 6),
                                    ES_OUT(MPI_Count, 7), ES_OUT(MPI_Datatype, 8));
 }
 
 /* MPI_Type_get_contents_c: array_of_integers = NULL -> MPI_ERR_ARG */
-static int c1798(void)
+static int c1898(void)
 {
     return MPI_Type_get_contents_c(es_derived, 8, 8, 8, 8, NULL, ES_OUT(MPI_Aint, 6),
                                    ES_OUT(MPI_Count, 7), ES_OUT(MPI_Datatype, 8));
 }
 
 /* MPI_Type_get_contents_c: array_of_addresses = NULL -> MPI_ERR_ARG */
-static int c1799(void)
+static int c1899(void)
 {
     return MPI_Type_get_contents_c(es_derived, 8, 8, 8, 8, ES_OUT(int, 5), NULL,
                                    ES_OUT(MPI_Count, 7), ES_OUT(MPI_Datatype, 8));
 }
 
 /* MPI_Type_get_contents_c: array_of_large_counts = NULL -> MPI_ERR_ARG */
-static int c1800(void)
+static int c1900(void)
 {
     return MPI_Type_get_contents_c(es_derived, 8, 8, 8, 8, ES_OUT(int, 5), ES_OUT(MPI_Aint, 6),
                                    NULL, ES_OUT(MPI_Datatype, 8));
 }
 
 /* MPI_Type_get_contents_c: array_of_datatypes = NULL -> MPI_ERR_ARG */
-static int c1801(void)
+static int c1901(void)
 {
     return MPI_Type_get_contents_c(es_derived, 8, 8, 8, 8, ES_OUT(int, 5), ES_OUT(MPI_Aint, 6),
                                    ES_OUT(MPI_Count, 7), NULL);
 }
 
 /* MPI_Type_get_envelope: - = all valid -> MPI_SUCCESS */
-static int c1802(void)
+static int c1902(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                  ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1803(void)
+static int c1903(void)
 {
     return MPI_Type_get_envelope(MPI_DATATYPE_NULL, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                  ES_OUT(int, 4));
@@ -12155,45 +12889,45 @@ static int c1803(void)
 
 /* MPI_Type_get_envelope: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1804(void)
+static int c1904(void)
 {
     return MPI_Type_get_envelope(es_freed.type, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                  ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: num_integers = NULL -> MPI_ERR_ARG */
-static int c1805(void)
+static int c1905(void)
 {
     return MPI_Type_get_envelope(MPI_INT, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: num_addresses = NULL -> MPI_ERR_ARG */
-static int c1806(void)
+static int c1906(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), NULL, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: num_datatypes = NULL -> MPI_ERR_ARG */
-static int c1807(void)
+static int c1907(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), ES_OUT(int, 2), NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: combiner = NULL -> MPI_ERR_ARG */
-static int c1808(void)
+static int c1908(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Type_get_envelope_c: - = all valid -> MPI_SUCCESS */
-static int c1809(void)
+static int c1909(void)
 {
     return MPI_Type_get_envelope_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2),
                                    ES_OUT(MPI_Count, 3), ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
 }
 
 /* MPI_Type_get_envelope_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1810(void)
+static int c1910(void)
 {
     return MPI_Type_get_envelope_c(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2),
                                    ES_OUT(MPI_Count, 3), ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
@@ -12201,210 +12935,210 @@ static int c1810(void)
 
 /* MPI_Type_get_envelope_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1811(void)
+static int c1911(void)
 {
     return MPI_Type_get_envelope_c(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2),
                                    ES_OUT(MPI_Count, 3), ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
 }
 
 /* MPI_Type_get_envelope_c: num_integers = NULL -> MPI_ERR_ARG */
-static int c1812(void)
+static int c1912(void)
 {
     return MPI_Type_get_envelope_c(MPI_INT, NULL, ES_OUT(MPI_Count, 2), ES_OUT(MPI_Count, 3),
                                    ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
 }
 
 /* MPI_Type_get_envelope_c: num_addresses = NULL -> MPI_ERR_ARG */
-static int c1813(void)
+static int c1913(void)
 {
     return MPI_Type_get_envelope_c(MPI_INT, ES_OUT(MPI_Count, 1), NULL, ES_OUT(MPI_Count, 3),
                                    ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
 }
 
 /* MPI_Type_get_envelope_c: num_large_counts = NULL -> MPI_ERR_ARG */
-static int c1814(void)
+static int c1914(void)
 {
     return MPI_Type_get_envelope_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2), NULL,
                                    ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
 }
 
 /* MPI_Type_get_envelope_c: num_datatypes = NULL -> MPI_ERR_ARG */
-static int c1815(void)
+static int c1915(void)
 {
     return MPI_Type_get_envelope_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2),
                                    ES_OUT(MPI_Count, 3), NULL, ES_OUT(int, 5));
 }
 
 /* MPI_Type_get_envelope_c: combiner = NULL -> MPI_ERR_ARG */
-static int c1816(void)
+static int c1916(void)
 {
     return MPI_Type_get_envelope_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2),
                                    ES_OUT(MPI_Count, 3), ES_OUT(MPI_Count, 4), NULL);
 }
 
 /* MPI_Type_get_extent: - = all valid -> MPI_SUCCESS */
-static int c1817(void)
+static int c1917(void)
 {
     return MPI_Type_get_extent(MPI_INT, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1818(void)
+static int c1918(void)
 {
     return MPI_Type_get_extent(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1819(void)
+static int c1919(void)
 {
     return MPI_Type_get_extent(es_freed.type, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: lb = NULL -> MPI_ERR_ARG */
-static int c1820(void)
+static int c1920(void)
 {
     return MPI_Type_get_extent(MPI_INT, NULL, ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: extent = NULL -> MPI_ERR_ARG */
-static int c1821(void)
+static int c1921(void)
 {
     return MPI_Type_get_extent(MPI_INT, ES_OUT(MPI_Aint, 1), NULL);
 }
 
 /* MPI_Type_get_extent_c: - = all valid -> MPI_SUCCESS */
-static int c1822(void)
+static int c1922(void)
 {
     return MPI_Type_get_extent_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1823(void)
+static int c1923(void)
 {
     return MPI_Type_get_extent_c(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1824(void)
+static int c1924(void)
 {
     return MPI_Type_get_extent_c(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_c: lb = NULL -> MPI_ERR_ARG */
-static int c1825(void)
+static int c1925(void)
 {
     return MPI_Type_get_extent_c(MPI_INT, NULL, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_c: extent = NULL -> MPI_ERR_ARG */
-static int c1826(void)
+static int c1926(void)
 {
     return MPI_Type_get_extent_c(MPI_INT, ES_OUT(MPI_Count, 1), NULL);
 }
 
 /* MPI_Type_get_extent_x: - = all valid -> MPI_SUCCESS */
-static int c1827(void)
+static int c1927(void)
 {
     return MPI_Type_get_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1828(void)
+static int c1928(void)
 {
     return MPI_Type_get_extent_x(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1829(void)
+static int c1929(void)
 {
     return MPI_Type_get_extent_x(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: lb = NULL -> MPI_ERR_ARG */
-static int c1830(void)
+static int c1930(void)
 {
     return MPI_Type_get_extent_x(MPI_INT, NULL, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: extent = NULL -> MPI_ERR_ARG */
-static int c1831(void)
+static int c1931(void)
 {
     return MPI_Type_get_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), NULL);
 }
 
 /* MPI_Type_get_name: - = all valid -> MPI_SUCCESS */
-static int c1832(void)
+static int c1932(void)
 {
     return MPI_Type_get_name(MPI_INT, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1833(void)
+static int c1933(void)
 {
     return MPI_Type_get_name(MPI_DATATYPE_NULL, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1834(void)
+static int c1934(void)
 {
     return MPI_Type_get_name(es_freed.type, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: type_name = NULL -> MPI_ERR_ARG */
-static int c1835(void)
+static int c1935(void)
 {
     return MPI_Type_get_name(MPI_INT, NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: resultlen = NULL -> MPI_ERR_ARG */
-static int c1836(void)
+static int c1936(void)
 {
     return MPI_Type_get_name(MPI_INT, ES_OUT(char, 1), NULL);
 }
 
 /* MPI_Type_get_true_extent: - = all valid -> MPI_SUCCESS */
-static int c1837(void)
+static int c1937(void)
 {
     return MPI_Type_get_true_extent(MPI_INT, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1838(void)
+static int c1938(void)
 {
     return MPI_Type_get_true_extent(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1839(void)
+static int c1939(void)
 {
     return MPI_Type_get_true_extent(es_freed.type, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: true_lb = NULL -> MPI_ERR_ARG */
-static int c1840(void)
+static int c1940(void)
 {
     return MPI_Type_get_true_extent(MPI_INT, NULL, ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: true_extent = NULL -> MPI_ERR_ARG */
-static int c1841(void)
+static int c1941(void)
 {
     return MPI_Type_get_true_extent(MPI_INT, ES_OUT(MPI_Aint, 1), NULL);
 }
 
 /* MPI_Type_get_true_extent_c: - = all valid -> MPI_SUCCESS */
-static int c1842(void)
+static int c1942(void)
 {
     return MPI_Type_get_true_extent_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1843(void)
+static int c1943(void)
 {
     return MPI_Type_get_true_extent_c(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1),
                                       ES_OUT(MPI_Count, 2));
@@ -12412,31 +13146,31 @@ static int c1843(void)
 
 /* MPI_Type_get_true_extent_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1844(void)
+static int c1944(void)
 {
     return MPI_Type_get_true_extent_c(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_c: true_lb = NULL -> MPI_ERR_ARG */
-static int c1845(void)
+static int c1945(void)
 {
     return MPI_Type_get_true_extent_c(MPI_INT, NULL, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_c: true_extent = NULL -> MPI_ERR_ARG */
-static int c1846(void)
+static int c1946(void)
 {
     return MPI_Type_get_true_extent_c(MPI_INT, ES_OUT(MPI_Count, 1), NULL);
 }
 
 /* MPI_Type_get_true_extent_x: - = all valid -> MPI_SUCCESS */
-static int c1847(void)
+static int c1947(void)
 {
     return MPI_Type_get_true_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1848(void)
+static int c1948(void)
 {
     return MPI_Type_get_true_extent_x(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1),
                                       ES_OUT(MPI_Count, 2));
@@ -12444,195 +13178,195 @@ static int c1848(void)
 
 /* MPI_Type_get_true_extent_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1849(void)
+static int c1949(void)
 {
     return MPI_Type_get_true_extent_x(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_x: true_lb = NULL -> MPI_ERR_ARG */
-static int c1850(void)
+static int c1950(void)
 {
     return MPI_Type_get_true_extent_x(MPI_INT, NULL, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_x: true_extent = NULL -> MPI_ERR_ARG */
-static int c1851(void)
+static int c1951(void)
 {
     return MPI_Type_get_true_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), NULL);
 }
 
 /* MPI_Type_get_value_index: - = all valid -> MPI_SUCCESS */
-static int c1852(void)
+static int c1952(void)
 {
     return MPI_Type_get_value_index(MPI_INT, MPI_INT, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_get_value_index: value_type = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1853(void)
+static int c1953(void)
 {
     return MPI_Type_get_value_index(MPI_DATATYPE_NULL, MPI_INT, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_get_value_index: value_type = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1854(void)
+static int c1954(void)
 {
     return MPI_Type_get_value_index(es_freed.type, MPI_INT, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_get_value_index: index_type = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1855(void)
+static int c1955(void)
 {
     return MPI_Type_get_value_index(MPI_INT, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_get_value_index: index_type = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1856(void)
+static int c1956(void)
 {
     return MPI_Type_get_value_index(MPI_INT, es_freed.type, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_get_value_index: pair_type = NULL -> MPI_ERR_ARG */
-static int c1857(void)
+static int c1957(void)
 {
     return MPI_Type_get_value_index(MPI_INT, MPI_INT, NULL);
 }
 
 /* MPI_Type_hindexed: - = all valid -> MPI_SUCCESS */
-static int c1858(void)
+static int c1958(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: count = -1 -> MPI_ERR_COUNT */
-static int c1859(void)
+static int c1959(void)
 {
     return MPI_Type_hindexed(-1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c1860(void)
+static int c1960(void)
 {
     return MPI_Type_hindexed(1, es_neg_first, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1861(void)
+static int c1961(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1862(void)
+static int c1962(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: newtype = NULL -> MPI_ERR_ARG */
-static int c1863(void)
+static int c1963(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_hvector: - = all valid -> MPI_SUCCESS */
-static int c1864(void)
+static int c1964(void)
 {
     return MPI_Type_hvector(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: count = -1 -> MPI_ERR_COUNT */
-static int c1865(void)
+static int c1965(void)
 {
     return MPI_Type_hvector(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1866(void)
+static int c1966(void)
 {
     return MPI_Type_hvector(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1867(void)
+static int c1967(void)
 {
     return MPI_Type_hvector(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1868(void)
+static int c1968(void)
 {
     return MPI_Type_hvector(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: newtype = NULL -> MPI_ERR_ARG */
-static int c1869(void)
+static int c1969(void)
 {
     return MPI_Type_hvector(1, 1, 0, MPI_INT, NULL);
 }
 
 /* MPI_Type_indexed: - = all valid -> MPI_SUCCESS */
-static int c1870(void)
+static int c1970(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: count = -1 -> MPI_ERR_COUNT */
-static int c1871(void)
+static int c1971(void)
 {
     return MPI_Type_indexed(-1, es_ones, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c1872(void)
+static int c1972(void)
 {
     return MPI_Type_indexed(1, es_neg_first, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1873(void)
+static int c1973(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1874(void)
+static int c1974(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: newtype = NULL -> MPI_ERR_ARG */
-static int c1875(void)
+static int c1975(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, MPI_INT, NULL);
 }
 
 /* MPI_Type_indexed_c: - = all valid -> MPI_SUCCESS */
-static int c1876(void)
+static int c1976(void)
 {
     return MPI_Type_indexed_c(1, (MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}, es_aiota, MPI_INT,
                               ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed_c: count = -1 -> MPI_ERR_COUNT */
-static int c1877(void)
+static int c1977(void)
 {
     return MPI_Type_indexed_c(-1, (MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}, es_aiota, MPI_INT,
                               ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed_c: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c1878(void)
+static int c1978(void)
 {
     return MPI_Type_indexed_c(1, (MPI_Count[]){-1, 1, 1, 1, 1, 1, 1, 1}, es_aiota, MPI_INT,
                               ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1879(void)
+static int c1979(void)
 {
     return MPI_Type_indexed_c(1, (MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}, es_aiota, MPI_DATATYPE_NULL,
                               ES_OUT(MPI_Datatype, 4));
@@ -12640,435 +13374,435 @@ static int c1879(void)
 
 /* MPI_Type_indexed_c: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1880(void)
+static int c1980(void)
 {
     return MPI_Type_indexed_c(1, (MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}, es_aiota, es_freed.type,
                               ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed_c: newtype = NULL -> MPI_ERR_ARG */
-static int c1881(void)
+static int c1981(void)
 {
     return MPI_Type_indexed_c(1, (MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}, es_aiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_lb: - = all valid -> MPI_SUCCESS */
-static int c1882(void)
+static int c1982(void)
 {
     return MPI_Type_lb(MPI_INT, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_lb: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1883(void)
+static int c1983(void)
 {
     return MPI_Type_lb(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_lb: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1884(void)
+static int c1984(void)
 {
     return MPI_Type_lb(es_freed.type, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_lb: displacement = NULL -> MPI_ERR_ARG */
-static int c1885(void)
+static int c1985(void)
 {
     return MPI_Type_lb(MPI_INT, NULL);
 }
 
 /* MPI_Type_match_size: - = all valid -> MPI_SUCCESS */
-static int c1886(void)
+static int c1986(void)
 {
     return MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 4, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_match_size: typeclass = 12345 -> MPI_ERR_ARG */
-static int c1887(void)
+static int c1987(void)
 {
     return MPI_Type_match_size(12345, 4, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_match_size: size = 3 -> MPI_ERR_ARG */
-static int c1888(void)
+static int c1988(void)
 {
     return MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 3, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_match_size: datatype = NULL -> MPI_ERR_ARG */
-static int c1889(void)
+static int c1989(void)
 {
     return MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 4, NULL);
 }
 
 /* MPI_Type_set_attr: - = all valid -> MPI_SUCCESS */
-static int c1890(void)
+static int c1990(void)
 {
     return MPI_Type_set_attr(MPI_INT, MPI_TAG_UB, es_sbuf);
 }
 
 /* MPI_Type_set_attr: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1891(void)
+static int c1991(void)
 {
     return MPI_Type_set_attr(MPI_DATATYPE_NULL, MPI_TAG_UB, es_sbuf);
 }
 
 /* MPI_Type_set_attr: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1892(void)
+static int c1992(void)
 {
     return MPI_Type_set_attr(es_freed.type, MPI_TAG_UB, es_sbuf);
 }
 
 /* MPI_Type_set_attr: type_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c1893(void)
+static int c1993(void)
 {
     return MPI_Type_set_attr(MPI_INT, MPI_KEYVAL_INVALID, es_sbuf);
 }
 
 /* MPI_Type_set_attr: type_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c1894(void)
+static int c1994(void)
 {
     return MPI_Type_set_attr(MPI_INT, 12345, es_sbuf);
 }
 
 /* MPI_Type_set_name: - = all valid -> MPI_SUCCESS */
-static int c1895(void)
+static int c1995(void)
 {
     return MPI_Type_set_name(MPI_INT, "errsweep");
 }
 
 /* MPI_Type_set_name: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1896(void)
+static int c1996(void)
 {
     return MPI_Type_set_name(MPI_DATATYPE_NULL, "errsweep");
 }
 
 /* MPI_Type_set_name: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1897(void)
+static int c1997(void)
 {
     return MPI_Type_set_name(es_freed.type, "errsweep");
 }
 
 /* MPI_Type_set_name: type_name = NULL -> MPI_ERR_ARG */
-static int c1898(void)
+static int c1998(void)
 {
     return MPI_Type_set_name(MPI_INT, NULL);
 }
 
 /* MPI_Type_size: - = all valid -> MPI_SUCCESS */
-static int c1899(void)
+static int c1999(void)
 {
     return MPI_Type_size(MPI_INT, ES_OUT(int, 1));
 }
 
 /* MPI_Type_size: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1900(void)
+static int c2000(void)
 {
     return MPI_Type_size(MPI_DATATYPE_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Type_size: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1901(void)
+static int c2001(void)
 {
     return MPI_Type_size(es_freed.type, ES_OUT(int, 1));
 }
 
 /* MPI_Type_size: size = NULL -> MPI_ERR_ARG */
-static int c1902(void)
+static int c2002(void)
 {
     return MPI_Type_size(MPI_INT, NULL);
 }
 
 /* MPI_Type_size_c: - = all valid -> MPI_SUCCESS */
-static int c1903(void)
+static int c2003(void)
 {
     return MPI_Type_size_c(MPI_INT, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1904(void)
+static int c2004(void)
 {
     return MPI_Type_size_c(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1905(void)
+static int c2005(void)
 {
     return MPI_Type_size_c(es_freed.type, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_c: size = NULL -> MPI_ERR_ARG */
-static int c1906(void)
+static int c2006(void)
 {
     return MPI_Type_size_c(MPI_INT, NULL);
 }
 
 /* MPI_Type_size_x: - = all valid -> MPI_SUCCESS */
-static int c1907(void)
+static int c2007(void)
 {
     return MPI_Type_size_x(MPI_INT, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1908(void)
+static int c2008(void)
 {
     return MPI_Type_size_x(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1909(void)
+static int c2009(void)
 {
     return MPI_Type_size_x(es_freed.type, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_x: size = NULL -> MPI_ERR_ARG */
-static int c1910(void)
+static int c2010(void)
 {
     return MPI_Type_size_x(MPI_INT, NULL);
 }
 
 /* MPI_Type_struct: - = all valid -> MPI_SUCCESS */
-static int c1911(void)
+static int c2011(void)
 {
     return MPI_Type_struct(1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: count = -1 -> MPI_ERR_COUNT */
-static int c1912(void)
+static int c2012(void)
 {
     return MPI_Type_struct(-1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c1913(void)
+static int c2013(void)
 {
     return MPI_Type_struct(1, es_neg_first, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: array_of_types = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c1914(void)
+static int c2014(void)
 {
     return MPI_Type_struct(1, es_ones, es_aiota, es_null_first, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: newtype = NULL -> MPI_ERR_ARG */
-static int c1915(void)
+static int c2015(void)
 {
     return MPI_Type_struct(1, es_ones, es_aiota, es_ints, NULL);
 }
 
 /* MPI_Type_ub: - = all valid -> MPI_SUCCESS */
-static int c1916(void)
+static int c2016(void)
 {
     return MPI_Type_ub(MPI_INT, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_ub: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1917(void)
+static int c2017(void)
 {
     return MPI_Type_ub(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_ub: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1918(void)
+static int c2018(void)
 {
     return MPI_Type_ub(es_freed.type, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_ub: displacement = NULL -> MPI_ERR_ARG */
-static int c1919(void)
+static int c2019(void)
 {
     return MPI_Type_ub(MPI_INT, NULL);
 }
 
 /* MPI_Type_vector: - = all valid -> MPI_SUCCESS */
-static int c1920(void)
+static int c2020(void)
 {
     return MPI_Type_vector(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: count = -1 -> MPI_ERR_COUNT */
-static int c1921(void)
+static int c2021(void)
 {
     return MPI_Type_vector(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1922(void)
+static int c2022(void)
 {
     return MPI_Type_vector(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1923(void)
+static int c2023(void)
 {
     return MPI_Type_vector(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1924(void)
+static int c2024(void)
 {
     return MPI_Type_vector(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: newtype = NULL -> MPI_ERR_ARG */
-static int c1925(void)
+static int c2025(void)
 {
     return MPI_Type_vector(1, 1, 0, MPI_INT, NULL);
 }
 
 /* MPI_Type_vector_c: - = all valid -> MPI_SUCCESS */
-static int c1926(void)
+static int c2026(void)
 {
     return MPI_Type_vector_c(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector_c: count = -1 -> MPI_ERR_COUNT */
-static int c1927(void)
+static int c2027(void)
 {
     return MPI_Type_vector_c(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector_c: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1928(void)
+static int c2028(void)
 {
     return MPI_Type_vector_c(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1929(void)
+static int c2029(void)
 {
     return MPI_Type_vector_c(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector_c: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1930(void)
+static int c2030(void)
 {
     return MPI_Type_vector_c(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector_c: newtype = NULL -> MPI_ERR_ARG */
-static int c1931(void)
+static int c2031(void)
 {
     return MPI_Type_vector_c(1, 1, 0, MPI_INT, NULL);
 }
 
 /* MPI_Unpack: - = all valid -> MPI_SUCCESS */
-static int c1932(void)
+static int c2032(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c1933(void)
+static int c2033(void)
 {
     return MPI_Unpack(NULL, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: insize = -1 -> MPI_ERR_ARG */
-static int c1934(void)
+static int c2034(void)
 {
     return MPI_Unpack(es_sbuf, -1, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: position = NULL -> MPI_ERR_ARG */
-static int c1935(void)
+static int c2035(void)
 {
     return MPI_Unpack(es_sbuf, 64, NULL, es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: outbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: MPI_ERR_ARG */
-static int c1936(void)
+static int c2036(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), NULL, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: outcount = -1 -> MPI_ERR_COUNT */
-static int c1937(void)
+static int c2037(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, -1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1938(void)
+static int c2038(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_DATATYPE_NULL, es_world.h);
 }
 
 /* MPI_Unpack: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1939(void)
+static int c2039(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, es_freed.type, es_world.h);
 }
 
 /* MPI_Unpack: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1940(void)
+static int c2040(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, es_uncommitted, es_world.h);
 }
 
 /* MPI_Unpack: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1941(void)
+static int c2041(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Unpack: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1942(void)
+static int c2042(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
 /* MPI_Unpack_c: - = all valid -> MPI_SUCCESS */
-static int c1943(void)
+static int c2043(void)
 {
     return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack_c: inbuf = NULL -> MPI_ERR_BUFFER */
-static int c1944(void)
+static int c2044(void)
 {
     return MPI_Unpack_c(NULL, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack_c: insize = -1 -> MPI_ERR_ARG */
-static int c1945(void)
+static int c2045(void)
 {
     return MPI_Unpack_c(es_sbuf, -1, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack_c: position = NULL -> MPI_ERR_ARG */
-static int c1946(void)
+static int c2046(void)
 {
     return MPI_Unpack_c(es_sbuf, 64, NULL, es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack_c: outbuf = NULL -> MPI_ERR_BUFFER */
-static int c1947(void)
+static int c2047(void)
 {
     return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), NULL, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack_c: outcount = -1 -> MPI_ERR_COUNT */
-static int c1948(void)
+static int c2048(void)
 {
     return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, -1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1949(void)
+static int c2049(void)
 {
     return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_DATATYPE_NULL,
                         es_world.h);
@@ -13076,94 +13810,94 @@ static int c1949(void)
 
 /* MPI_Unpack_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1950(void)
+static int c2050(void)
 {
     return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, es_freed.type, es_world.h);
 }
 
 /* MPI_Unpack_c: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1951(void)
+static int c2051(void)
 {
     return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, es_uncommitted, es_world.h);
 }
 
 /* MPI_Unpack_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1952(void)
+static int c2052(void)
 {
     return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Unpack_c: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1953(void)
+static int c2053(void)
 {
     return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
 /* MPI_Wait: - = all valid -> MPI_SUCCESS */
-static int c1954(void)
+static int c2054(void)
 {
     return MPI_Wait(ES_PTR(MPI_Request, MPI_REQUEST_NULL), ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Wait: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c1955(void)
+static int c2055(void)
 {
     return MPI_Wait(ES_PTR(MPI_Request, es_freed.request), ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Wait: request = NULL -> MPI_ERR_ARG */
-static int c1956(void)
+static int c2056(void)
 {
     return MPI_Wait(NULL, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Wait: status = NULL -> MPI_ERR_ARG */
-static int c1957(void)
+static int c2057(void)
 {
     return MPI_Wait(ES_PTR(MPI_Request, MPI_REQUEST_NULL), NULL);
 }
 
 /* MPI_Waitall: - = all valid -> MPI_SUCCESS */
-static int c1958(void)
+static int c2058(void)
 {
     return MPI_Waitall(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: count = -1 -> MPI_ERR_COUNT */
-static int c1959(void)
+static int c2059(void)
 {
     return MPI_Waitall(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1960(void)
+static int c2060(void)
 {
     return MPI_Waitall(1, (MPI_Request[]){es_freed.request}, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1961(void)
+static int c2061(void)
 {
     return MPI_Waitall(1, NULL, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c1962(void)
+static int c2062(void)
 {
     return MPI_Waitall(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL);
 }
 
 /* MPI_Waitany: - = all valid -> MPI_SUCCESS */
-static int c1963(void)
+static int c2063(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: count = -1 -> MPI_ERR_COUNT */
-static int c1964(void)
+static int c2064(void)
 {
     return MPI_Waitany(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2),
                        ES_OUT(MPI_Status, 3));
@@ -13171,38 +13905,38 @@ static int c1964(void)
 
 /* MPI_Waitany: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1965(void)
+static int c2065(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1966(void)
+static int c2066(void)
 {
     return MPI_Waitany(1, NULL, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: index = NULL -> MPI_ERR_ARG */
-static int c1967(void)
+static int c2067(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: status = NULL -> MPI_ERR_ARG */
-static int c1968(void)
+static int c2068(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Waitsome: - = all valid -> MPI_SUCCESS */
-static int c1969(void)
+static int c2069(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: incount = -1 -> MPI_ERR_COUNT */
-static int c1970(void)
+static int c2070(void)
 {
     return MPI_Waitsome(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
@@ -13210,52 +13944,52 @@ static int c1970(void)
 
 /* MPI_Waitsome: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1971(void)
+static int c2071(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1972(void)
+static int c2072(void)
 {
     return MPI_Waitsome(1, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: outcount = NULL -> MPI_ERR_ARG */
-static int c1973(void)
+static int c2073(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: array_of_indices = NULL -> MPI_ERR_ARG */
-static int c1974(void)
+static int c2074(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL,
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c1975(void)
+static int c2075(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Win_create_errhandler: - = all valid -> MPI_SUCCESS */
-static int c1976(void)
+static int c2076(void)
 {
     return MPI_Win_create_errhandler(es_errhandler_fn, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Win_create_errhandler: win_errhandler_fn = NULL -> MPI_ERR_ARG */
-static int c1977(void)
+static int c2077(void)
 {
     return MPI_Win_create_errhandler(NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Win_create_errhandler: errhandler = NULL -> MPI_ERR_ARG */
-static int c1978(void)
+static int c2078(void)
 {
     return MPI_Win_create_errhandler(es_errhandler_fn, NULL);
 }
@@ -14112,1136 +14846,1236 @@ const struct es_case es_cases[] = {
     {"MPI_Imrecv", "message", "&MPI_MESSAGE_NULL", MPI_ERR_REQUEST, NULL, c848},
     {"MPI_Imrecv", "message", "NULL", MPI_ERR_ARG, NULL, c849},
     {"MPI_Imrecv", "request", "NULL", MPI_ERR_ARG, NULL, c850},
-    {"MPI_Info_create", "-", "all valid", MPI_SUCCESS, NULL, c851},
-    {"MPI_Info_create", "info", "NULL", MPI_ERR_ARG, NULL, c852},
-    {"MPI_Info_delete", "-", "all valid", MPI_SUCCESS, NULL, c853},
-    {"MPI_Info_delete", "info", "bogus", MPI_ERR_INFO, NULL, c854},
-    {"MPI_Info_delete", "key", "NULL", MPI_ERR_ARG, NULL, c855},
-    {"MPI_Info_dup", "-", "all valid", MPI_SUCCESS, NULL, c856},
-    {"MPI_Info_dup", "info", "bogus", MPI_ERR_INFO, NULL, c857},
-    {"MPI_Info_dup", "newinfo", "NULL", MPI_ERR_ARG, NULL, c858},
-    {"MPI_Info_get", "-", "all valid", MPI_SUCCESS, NULL, c859},
-    {"MPI_Info_get", "info", "bogus", MPI_ERR_INFO, NULL, c860},
-    {"MPI_Info_get", "key", "NULL", MPI_ERR_ARG, NULL, c861},
-    {"MPI_Info_get", "value", "NULL", MPI_ERR_ARG, NULL, c862},
-    {"MPI_Info_get", "flag", "NULL", MPI_ERR_ARG, NULL, c863},
-    {"MPI_Info_get_nkeys", "-", "all valid", MPI_SUCCESS, NULL, c864},
-    {"MPI_Info_get_nkeys", "info", "bogus", MPI_ERR_INFO, NULL, c865},
-    {"MPI_Info_get_nkeys", "nkeys", "NULL", MPI_ERR_ARG, NULL, c866},
-    {"MPI_Info_get_nthkey", "-", "all valid", MPI_SUCCESS, NULL, c867},
-    {"MPI_Info_get_nthkey", "info", "bogus", MPI_ERR_INFO, NULL, c868},
-    {"MPI_Info_get_nthkey", "key", "NULL", MPI_ERR_ARG, NULL, c869},
-    {"MPI_Info_get_string", "-", "all valid", MPI_SUCCESS, NULL, c870},
-    {"MPI_Info_get_string", "info", "bogus", MPI_ERR_INFO, NULL, c871},
-    {"MPI_Info_get_string", "key", "NULL", MPI_ERR_ARG, NULL, c872},
-    {"MPI_Info_get_string", "buflen", "NULL", MPI_ERR_ARG, NULL, c873},
-    {"MPI_Info_get_string", "value", "NULL", MPI_ERR_ARG, NULL, c874},
-    {"MPI_Info_get_string", "flag", "NULL", MPI_ERR_ARG, NULL, c875},
-    {"MPI_Info_get_valuelen", "-", "all valid", MPI_SUCCESS, NULL, c876},
-    {"MPI_Info_get_valuelen", "info", "bogus", MPI_ERR_INFO, NULL, c877},
-    {"MPI_Info_get_valuelen", "key", "NULL", MPI_ERR_ARG, NULL, c878},
-    {"MPI_Info_get_valuelen", "valuelen", "NULL", MPI_ERR_ARG, NULL, c879},
-    {"MPI_Info_get_valuelen", "flag", "NULL", MPI_ERR_ARG, NULL, c880},
-    {"MPI_Info_set", "-", "all valid", MPI_SUCCESS, NULL, c881},
-    {"MPI_Info_set", "info", "bogus", MPI_ERR_INFO, NULL, c882},
-    {"MPI_Info_set", "key", "NULL", MPI_ERR_ARG, NULL, c883},
-    {"MPI_Info_set", "value", "NULL", MPI_ERR_ARG, NULL, c884},
-    {"MPI_Initialized", "-", "all valid", MPI_SUCCESS, NULL, c885},
-    {"MPI_Initialized", "flag", "NULL", MPI_ERR_ARG, NULL, c886},
-    {"MPI_Intercomm_create", "-", "all valid", MPI_SUCCESS, NULL, c887},
-    {"MPI_Intercomm_create", "local_comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c888},
-    {"MPI_Intercomm_create", "local_comm", "freed", MPI_ERR_COMM, NULL, c889},
-    {"MPI_Intercomm_create", "local_leader", "size", MPI_ERR_RANK, NULL, c890},
-    {"MPI_Intercomm_create", "local_leader", "-5", MPI_ERR_RANK, NULL, c891},
-    {"MPI_Intercomm_create", "peer_comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c892},
-    {"MPI_Intercomm_create", "peer_comm", "freed", MPI_ERR_COMM, NULL, c893},
-    {"MPI_Intercomm_create", "remote_leader", "size", MPI_ERR_RANK, NULL, c894},
-    {"MPI_Intercomm_create", "remote_leader", "-5", MPI_ERR_RANK, NULL, c895},
-    {"MPI_Intercomm_create", "tag", "-5", MPI_ERR_TAG, NULL, c896},
-    {"MPI_Intercomm_create", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c897},
-    {"MPI_Intercomm_create", "newintercomm", "NULL", MPI_ERR_ARG, NULL, c898},
-    {"MPI_Intercomm_create_from_groups", "-", "all valid", MPI_SUCCESS, NULL, c899},
-    {"MPI_Intercomm_create_from_groups", "local_group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c900},
-    {"MPI_Intercomm_create_from_groups", "local_group", "freed", MPI_ERR_GROUP, NULL, c901},
-    {"MPI_Intercomm_create_from_groups", "local_leader", "size", MPI_ERR_RANK, NULL, c902},
-    {"MPI_Intercomm_create_from_groups", "local_leader", "-5", MPI_ERR_RANK, NULL, c903},
-    {"MPI_Intercomm_create_from_groups", "remote_group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c904},
-    {"MPI_Intercomm_create_from_groups", "remote_group", "freed", MPI_ERR_GROUP, NULL, c905},
-    {"MPI_Intercomm_create_from_groups", "remote_leader", "size", MPI_ERR_RANK, NULL, c906},
-    {"MPI_Intercomm_create_from_groups", "remote_leader", "-5", MPI_ERR_RANK, NULL, c907},
-    {"MPI_Intercomm_create_from_groups", "stringtag", "NULL", MPI_ERR_ARG, NULL, c908},
-    {"MPI_Intercomm_create_from_groups", "info", "bogus", MPI_ERR_INFO, NULL, c909},
-    {"MPI_Intercomm_create_from_groups", "errhandler", "MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c910},
-    {"MPI_Intercomm_create_from_groups", "errhandler", "freed", MPI_ERR_ARG, NULL, c911},
-    {"MPI_Intercomm_create_from_groups", "newintercomm", "NULL", MPI_ERR_ARG, NULL, c912},
-    {"MPI_Intercomm_merge", "-", "all valid", MPI_SUCCESS, NULL, c913},
-    {"MPI_Intercomm_merge", "intercomm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c914},
-    {"MPI_Intercomm_merge", "intercomm", "freed", MPI_ERR_COMM, NULL, c915},
-    {"MPI_Intercomm_merge", "newintracomm", "NULL", MPI_ERR_ARG, NULL, c916},
-    {"MPI_Iprobe", "-", "all valid", MPI_SUCCESS, NULL, c917},
-    {"MPI_Iprobe", "source", "size", MPI_ERR_RANK, NULL, c918},
-    {"MPI_Iprobe", "source", "-5", MPI_ERR_RANK, NULL, c919},
-    {"MPI_Iprobe", "tag", "-5", MPI_ERR_TAG, NULL, c920},
-    {"MPI_Iprobe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c921},
-    {"MPI_Iprobe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c922},
-    {"MPI_Iprobe", "comm", "freed", MPI_ERR_COMM, NULL, c923},
-    {"MPI_Iprobe", "flag", "NULL", MPI_ERR_ARG, NULL, c924},
-    {"MPI_Iprobe", "status", "NULL", MPI_ERR_ARG, NULL, c925},
-    {"MPI_Irecv", "-", "all valid", MPI_SUCCESS, NULL, c926},
-    {"MPI_Irecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c927},
-    {"MPI_Irecv", "count", "-1", MPI_ERR_COUNT, NULL, c928},
-    {"MPI_Irecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c929},
-    {"MPI_Irecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c930},
-    {"MPI_Irecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c931},
-    {"MPI_Irecv", "source", "size", MPI_ERR_RANK, NULL, c932},
-    {"MPI_Irecv", "source", "-5", MPI_ERR_RANK, NULL, c933},
-    {"MPI_Irecv", "tag", "-5", MPI_ERR_TAG, NULL, c934},
-    {"MPI_Irecv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c935},
-    {"MPI_Irecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c936},
-    {"MPI_Irecv", "comm", "freed", MPI_ERR_COMM, NULL, c937},
-    {"MPI_Irecv", "request", "NULL", MPI_ERR_ARG, NULL, c938},
-    {"MPI_Ireduce", "-", "all valid", MPI_SUCCESS, NULL, c939},
-    {"MPI_Ireduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c940},
-    {"MPI_Ireduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c941},
-    {"MPI_Ireduce", "count", "-1", MPI_ERR_COUNT, NULL, c942},
-    {"MPI_Ireduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c943},
-    {"MPI_Ireduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c944},
-    {"MPI_Ireduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c945},
-    {"MPI_Ireduce", "op", "freed", MPI_ERR_OP, NULL, c946},
-    {"MPI_Ireduce", "root", "-1", MPI_ERR_ROOT, NULL, c947},
-    {"MPI_Ireduce", "root", "size", MPI_ERR_ROOT, NULL, c948},
-    {"MPI_Ireduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c949},
-    {"MPI_Ireduce", "comm", "freed", MPI_ERR_COMM, NULL, c950},
-    {"MPI_Ireduce", "request", "NULL", MPI_ERR_ARG, NULL, c951},
-    {"MPI_Ireduce_scatter", "-", "all valid", MPI_SUCCESS, NULL, c952},
-    {"MPI_Ireduce_scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c953},
-    {"MPI_Ireduce_scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c954},
-    {"MPI_Ireduce_scatter", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c955},
-    {"MPI_Ireduce_scatter", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c956},
-    {"MPI_Ireduce_scatter", "datatype", "freed", MPI_ERR_TYPE, NULL, c957},
-    {"MPI_Ireduce_scatter", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c958},
-    {"MPI_Ireduce_scatter", "op", "freed", MPI_ERR_OP, NULL, c959},
-    {"MPI_Ireduce_scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c960},
-    {"MPI_Ireduce_scatter", "comm", "freed", MPI_ERR_COMM, NULL, c961},
-    {"MPI_Ireduce_scatter", "request", "NULL", MPI_ERR_ARG, NULL, c962},
-    {"MPI_Ireduce_scatter_block", "-", "all valid", MPI_SUCCESS, NULL, c963},
-    {"MPI_Ireduce_scatter_block", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c964},
-    {"MPI_Ireduce_scatter_block", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c965},
-    {"MPI_Ireduce_scatter_block", "recvcount", "-1", MPI_ERR_COUNT, NULL, c966},
-    {"MPI_Ireduce_scatter_block", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c967},
-    {"MPI_Ireduce_scatter_block", "datatype", "freed", MPI_ERR_TYPE, NULL, c968},
-    {"MPI_Ireduce_scatter_block", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c969},
-    {"MPI_Ireduce_scatter_block", "op", "freed", MPI_ERR_OP, NULL, c970},
-    {"MPI_Ireduce_scatter_block", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c971},
-    {"MPI_Ireduce_scatter_block", "comm", "freed", MPI_ERR_COMM, NULL, c972},
-    {"MPI_Ireduce_scatter_block", "request", "NULL", MPI_ERR_ARG, NULL, c973},
-    {"MPI_Irsend", "-", "all valid", MPI_SUCCESS, NULL, c974},
-    {"MPI_Irsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c975},
-    {"MPI_Irsend", "count", "-1", MPI_ERR_COUNT, NULL, c976},
-    {"MPI_Irsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c977},
-    {"MPI_Irsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c978},
-    {"MPI_Irsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c979},
-    {"MPI_Irsend", "dest", "size", MPI_ERR_RANK, NULL, c980},
-    {"MPI_Irsend", "dest", "-5", MPI_ERR_RANK, NULL, c981},
-    {"MPI_Irsend", "tag", "-5", MPI_ERR_TAG, NULL, c982},
-    {"MPI_Irsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c983},
-    {"MPI_Irsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c984},
-    {"MPI_Irsend", "comm", "freed", MPI_ERR_COMM, NULL, c985},
-    {"MPI_Irsend", "request", "NULL", MPI_ERR_ARG, NULL, c986},
-    {"MPI_Is_thread_main", "-", "all valid", MPI_SUCCESS, NULL, c987},
-    {"MPI_Is_thread_main", "flag", "NULL", MPI_ERR_ARG, NULL, c988},
-    {"MPI_Iscan", "-", "all valid", MPI_SUCCESS, NULL, c989},
-    {"MPI_Iscan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c990},
-    {"MPI_Iscan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c991},
-    {"MPI_Iscan", "count", "-1", MPI_ERR_COUNT, NULL, c992},
-    {"MPI_Iscan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c993},
-    {"MPI_Iscan", "datatype", "freed", MPI_ERR_TYPE, NULL, c994},
-    {"MPI_Iscan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c995},
-    {"MPI_Iscan", "op", "freed", MPI_ERR_OP, NULL, c996},
-    {"MPI_Iscan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c997},
-    {"MPI_Iscan", "comm", "freed", MPI_ERR_COMM, NULL, c998},
-    {"MPI_Iscan", "request", "NULL", MPI_ERR_ARG, NULL, c999},
-    {"MPI_Iscatter", "-", "all valid", MPI_SUCCESS, NULL, c1000},
-    {"MPI_Iscatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1001},
-    {"MPI_Iscatter", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1002},
-    {"MPI_Iscatter", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1003},
-    {"MPI_Iscatter", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1004},
-    {"MPI_Iscatter", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1005},
-    {"MPI_Iscatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1006},
-    {"MPI_Iscatter", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1007},
-    {"MPI_Iscatter", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1008},
-    {"MPI_Iscatter", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1009},
-    {"MPI_Iscatter", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1010},
-    {"MPI_Iscatter", "root", "-1", MPI_ERR_ROOT, NULL, c1011},
-    {"MPI_Iscatter", "root", "size", MPI_ERR_ROOT, NULL, c1012},
-    {"MPI_Iscatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1013},
-    {"MPI_Iscatter", "comm", "freed", MPI_ERR_COMM, NULL, c1014},
-    {"MPI_Iscatter", "request", "NULL", MPI_ERR_ARG, NULL, c1015},
-    {"MPI_Iscatterv", "-", "all valid", MPI_SUCCESS, NULL, c1016},
-    {"MPI_Iscatterv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1017},
-    {"MPI_Iscatterv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1018},
-    {"MPI_Iscatterv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1019},
-    {"MPI_Iscatterv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1020},
-    {"MPI_Iscatterv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1021},
-    {"MPI_Iscatterv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1022},
-    {"MPI_Iscatterv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1023},
-    {"MPI_Iscatterv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1024},
-    {"MPI_Iscatterv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1025},
-    {"MPI_Iscatterv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1026},
-    {"MPI_Iscatterv", "root", "-1", MPI_ERR_ROOT, NULL, c1027},
-    {"MPI_Iscatterv", "root", "size", MPI_ERR_ROOT, NULL, c1028},
-    {"MPI_Iscatterv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1029},
-    {"MPI_Iscatterv", "comm", "freed", MPI_ERR_COMM, NULL, c1030},
-    {"MPI_Iscatterv", "request", "NULL", MPI_ERR_ARG, NULL, c1031},
-    {"MPI_Isend", "-", "all valid", MPI_SUCCESS, NULL, c1032},
-    {"MPI_Isend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1033},
-    {"MPI_Isend", "count", "-1", MPI_ERR_COUNT, NULL, c1034},
-    {"MPI_Isend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1035},
-    {"MPI_Isend", "datatype", "freed", MPI_ERR_TYPE, NULL, c1036},
-    {"MPI_Isend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1037},
-    {"MPI_Isend", "dest", "size", MPI_ERR_RANK, NULL, c1038},
-    {"MPI_Isend", "dest", "-5", MPI_ERR_RANK, NULL, c1039},
-    {"MPI_Isend", "tag", "-5", MPI_ERR_TAG, NULL, c1040},
-    {"MPI_Isend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1041},
-    {"MPI_Isend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1042},
-    {"MPI_Isend", "comm", "freed", MPI_ERR_COMM, NULL, c1043},
-    {"MPI_Isend", "request", "NULL", MPI_ERR_ARG, NULL, c1044},
-    {"MPI_Issend", "-", "all valid", MPI_SUCCESS, NULL, c1045},
-    {"MPI_Issend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1046},
-    {"MPI_Issend", "count", "-1", MPI_ERR_COUNT, NULL, c1047},
-    {"MPI_Issend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1048},
-    {"MPI_Issend", "datatype", "freed", MPI_ERR_TYPE, NULL, c1049},
-    {"MPI_Issend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1050},
-    {"MPI_Issend", "dest", "size", MPI_ERR_RANK, NULL, c1051},
-    {"MPI_Issend", "dest", "-5", MPI_ERR_RANK, NULL, c1052},
-    {"MPI_Issend", "tag", "-5", MPI_ERR_TAG, NULL, c1053},
-    {"MPI_Issend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1054},
-    {"MPI_Issend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1055},
-    {"MPI_Issend", "comm", "freed", MPI_ERR_COMM, NULL, c1056},
-    {"MPI_Issend", "request", "NULL", MPI_ERR_ARG, NULL, c1057},
-    {"MPI_Mprobe", "-", "all valid", MPI_SUCCESS, NULL, c1058},
-    {"MPI_Mprobe", "source", "size", MPI_ERR_RANK, NULL, c1059},
-    {"MPI_Mprobe", "source", "-5", MPI_ERR_RANK, NULL, c1060},
-    {"MPI_Mprobe", "tag", "-5", MPI_ERR_TAG, NULL, c1061},
-    {"MPI_Mprobe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1062},
-    {"MPI_Mprobe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1063},
-    {"MPI_Mprobe", "comm", "freed", MPI_ERR_COMM, NULL, c1064},
-    {"MPI_Mprobe", "message", "NULL", MPI_ERR_ARG, NULL, c1065},
-    {"MPI_Mprobe", "status", "NULL", MPI_ERR_ARG, NULL, c1066},
-    {"MPI_Mrecv", "-", "all valid", MPI_SUCCESS, NULL, c1067},
-    {"MPI_Mrecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1068},
-    {"MPI_Mrecv", "count", "-1", MPI_ERR_COUNT, NULL, c1069},
-    {"MPI_Mrecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1070},
-    {"MPI_Mrecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c1071},
-    {"MPI_Mrecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1072},
-    {"MPI_Mrecv", "message", "&MPI_MESSAGE_NULL", MPI_ERR_REQUEST, NULL, c1073},
-    {"MPI_Mrecv", "message", "NULL", MPI_ERR_ARG, NULL, c1074},
-    {"MPI_Mrecv", "status", "NULL", MPI_ERR_ARG, NULL, c1075},
-    {"MPI_Neighbor_allgather", "-", "all valid", MPI_SUCCESS, NULL, c1076},
-    {"MPI_Neighbor_allgather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1077},
-    {"MPI_Neighbor_allgather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1078},
-    {"MPI_Neighbor_allgather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1079},
-    {"MPI_Neighbor_allgather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1080},
-    {"MPI_Neighbor_allgather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1081},
-    {"MPI_Neighbor_allgather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1082},
-    {"MPI_Neighbor_allgather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1083},
-    {"MPI_Neighbor_allgather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1084},
-    {"MPI_Neighbor_allgather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1085},
-    {"MPI_Neighbor_allgather", "comm", "freed", MPI_ERR_COMM, NULL, c1086},
-    {"MPI_Neighbor_allgatherv", "-", "all valid", MPI_SUCCESS, NULL, c1087},
-    {"MPI_Neighbor_allgatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1088},
-    {"MPI_Neighbor_allgatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1089},
-    {"MPI_Neighbor_allgatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1090},
-    {"MPI_Neighbor_allgatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1091},
-    {"MPI_Neighbor_allgatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1092},
-    {"MPI_Neighbor_allgatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1093},
-    {"MPI_Neighbor_allgatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1094},
-    {"MPI_Neighbor_allgatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1095},
-    {"MPI_Neighbor_allgatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1096},
-    {"MPI_Neighbor_allgatherv", "comm", "freed", MPI_ERR_COMM, NULL, c1097},
-    {"MPI_Neighbor_alltoall", "-", "all valid", MPI_SUCCESS, NULL, c1098},
-    {"MPI_Neighbor_alltoall", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1099},
-    {"MPI_Neighbor_alltoall", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1100},
-    {"MPI_Neighbor_alltoall", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1101},
-    {"MPI_Neighbor_alltoall", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1102},
-    {"MPI_Neighbor_alltoall", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1103},
-    {"MPI_Neighbor_alltoall", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1104},
-    {"MPI_Neighbor_alltoall", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1105},
-    {"MPI_Neighbor_alltoall", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1106},
-    {"MPI_Neighbor_alltoall", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1107},
-    {"MPI_Neighbor_alltoall", "comm", "freed", MPI_ERR_COMM, NULL, c1108},
-    {"MPI_Neighbor_alltoallv", "-", "all valid", MPI_SUCCESS, NULL, c1109},
-    {"MPI_Neighbor_alltoallv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1110},
-    {"MPI_Neighbor_alltoallv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1111},
-    {"MPI_Neighbor_alltoallv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1112},
-    {"MPI_Neighbor_alltoallv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1113},
-    {"MPI_Neighbor_alltoallv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1114},
-    {"MPI_Neighbor_alltoallv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1115},
-    {"MPI_Neighbor_alltoallv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1116},
-    {"MPI_Neighbor_alltoallv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1117},
-    {"MPI_Neighbor_alltoallv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1118},
-    {"MPI_Neighbor_alltoallv", "comm", "freed", MPI_ERR_COMM, NULL, c1119},
-    {"MPI_Op_commutative", "-", "all valid", MPI_SUCCESS, NULL, c1120},
-    {"MPI_Op_commutative", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1121},
-    {"MPI_Op_commutative", "op", "freed", MPI_ERR_OP, NULL, c1122},
-    {"MPI_Op_commutative", "commute", "NULL", MPI_ERR_ARG, NULL, c1123},
-    {"MPI_Op_create", "-", "all valid", MPI_SUCCESS, NULL, c1124},
-    {"MPI_Op_create", "user_fn", "NULL", MPI_ERR_ARG, NULL, c1125},
-    {"MPI_Op_create", "op", "NULL", MPI_ERR_ARG, NULL, c1126},
-    {"MPI_Op_free", "-", "all valid", MPI_SUCCESS, NULL, c1127},
-    {"MPI_Op_free", "op", "&MPI_OP_NULL", MPI_ERR_OP, NULL, c1128},
-    {"MPI_Op_free", "op", "&MPI_SUM", MPI_ERR_OP, NULL, c1129},
-    {"MPI_Op_free", "op", "NULL", MPI_ERR_ARG, NULL, c1130},
-    {"MPI_Pack", "-", "all valid", MPI_SUCCESS, NULL, c1131},
-    {"MPI_Pack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c1132},
-    {"MPI_Pack", "incount", "-1", MPI_ERR_COUNT, NULL, c1133},
-    {"MPI_Pack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1134},
-    {"MPI_Pack", "datatype", "freed", MPI_ERR_TYPE, NULL, c1135},
-    {"MPI_Pack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1136},
-    {"MPI_Pack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c1137},
-    {"MPI_Pack", "outsize", "-1", MPI_ERR_ARG, NULL, c1138},
-    {"MPI_Pack", "position", "NULL", MPI_ERR_ARG, NULL, c1139},
-    {"MPI_Pack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1140},
-    {"MPI_Pack", "comm", "freed", MPI_ERR_COMM, NULL, c1141},
-    {"MPI_Pack_c", "-", "all valid", MPI_SUCCESS, NULL, c1142},
-    {"MPI_Pack_c", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c1143},
-    {"MPI_Pack_c", "incount", "-1", MPI_ERR_COUNT, NULL, c1144},
-    {"MPI_Pack_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1145},
-    {"MPI_Pack_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1146},
-    {"MPI_Pack_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1147},
-    {"MPI_Pack_c", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c1148},
-    {"MPI_Pack_c", "outsize", "-1", MPI_ERR_ARG, NULL, c1149},
-    {"MPI_Pack_c", "position", "NULL", MPI_ERR_ARG, NULL, c1150},
-    {"MPI_Pack_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1151},
-    {"MPI_Pack_c", "comm", "freed", MPI_ERR_COMM, NULL, c1152},
-    {"MPI_Pack_size", "-", "all valid", MPI_SUCCESS, NULL, c1153},
-    {"MPI_Pack_size", "incount", "-1", MPI_ERR_COUNT, NULL, c1154},
-    {"MPI_Pack_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1155},
-    {"MPI_Pack_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c1156},
-    {"MPI_Pack_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1157},
-    {"MPI_Pack_size", "comm", "freed", MPI_ERR_COMM, NULL, c1158},
-    {"MPI_Pack_size", "size", "NULL", MPI_ERR_ARG, NULL, c1159},
-    {"MPI_Pack_size_c", "-", "all valid", MPI_SUCCESS, NULL, c1160},
-    {"MPI_Pack_size_c", "incount", "-1", MPI_ERR_COUNT, NULL, c1161},
-    {"MPI_Pack_size_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1162},
-    {"MPI_Pack_size_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1163},
-    {"MPI_Pack_size_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1164},
-    {"MPI_Pack_size_c", "comm", "freed", MPI_ERR_COMM, NULL, c1165},
-    {"MPI_Pack_size_c", "size", "NULL", MPI_ERR_ARG, NULL, c1166},
-    {"MPI_Probe", "-", "all valid", MPI_SUCCESS, NULL, c1167},
-    {"MPI_Probe", "source", "size", MPI_ERR_RANK, NULL, c1168},
-    {"MPI_Probe", "source", "-5", MPI_ERR_RANK, NULL, c1169},
-    {"MPI_Probe", "tag", "-5", MPI_ERR_TAG, NULL, c1170},
-    {"MPI_Probe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1171},
-    {"MPI_Probe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1172},
-    {"MPI_Probe", "comm", "freed", MPI_ERR_COMM, NULL, c1173},
-    {"MPI_Probe", "status", "NULL", MPI_ERR_ARG, NULL, c1174},
-    {"MPI_Query_thread", "-", "all valid", MPI_SUCCESS, NULL, c1175},
-    {"MPI_Query_thread", "provided", "NULL", MPI_ERR_ARG, NULL, c1176},
-    {"MPI_Recv", "-", "all valid", MPI_SUCCESS, NULL, c1177},
-    {"MPI_Recv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1178},
-    {"MPI_Recv", "count", "-1", MPI_ERR_COUNT, NULL, c1179},
-    {"MPI_Recv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1180},
-    {"MPI_Recv", "datatype", "freed", MPI_ERR_TYPE, NULL, c1181},
-    {"MPI_Recv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1182},
-    {"MPI_Recv", "source", "size", MPI_ERR_RANK, NULL, c1183},
-    {"MPI_Recv", "source", "-5", MPI_ERR_RANK, NULL, c1184},
-    {"MPI_Recv", "tag", "-5", MPI_ERR_TAG, NULL, c1185},
-    {"MPI_Recv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1186},
-    {"MPI_Recv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1187},
-    {"MPI_Recv", "comm", "freed", MPI_ERR_COMM, NULL, c1188},
-    {"MPI_Recv", "status", "NULL", MPI_ERR_ARG, NULL, c1189},
-    {"MPI_Recv_init", "-", "all valid", MPI_SUCCESS, NULL, c1190},
-    {"MPI_Recv_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1191},
-    {"MPI_Recv_init", "count", "-1", MPI_ERR_COUNT, NULL, c1192},
-    {"MPI_Recv_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1193},
-    {"MPI_Recv_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1194},
-    {"MPI_Recv_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1195},
-    {"MPI_Recv_init", "source", "size", MPI_ERR_RANK, NULL, c1196},
-    {"MPI_Recv_init", "source", "-5", MPI_ERR_RANK, NULL, c1197},
-    {"MPI_Recv_init", "tag", "-5", MPI_ERR_TAG, NULL, c1198},
-    {"MPI_Recv_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1199},
-    {"MPI_Recv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1200},
-    {"MPI_Recv_init", "comm", "freed", MPI_ERR_COMM, NULL, c1201},
-    {"MPI_Recv_init", "request", "NULL", MPI_ERR_ARG, NULL, c1202},
-    {"MPI_Reduce", "-", "all valid", MPI_SUCCESS, NULL, c1203},
-    {"MPI_Reduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1204},
-    {"MPI_Reduce", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1205},
-    {"MPI_Reduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1206},
-    {"MPI_Reduce", "count", "-1", MPI_ERR_COUNT, NULL, c1207},
-    {"MPI_Reduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1208},
-    {"MPI_Reduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c1209},
-    {"MPI_Reduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1210},
-    {"MPI_Reduce", "op", "freed", MPI_ERR_OP, NULL, c1211},
-    {"MPI_Reduce", "root", "-1", MPI_ERR_ROOT, NULL, c1212},
-    {"MPI_Reduce", "root", "size", MPI_ERR_ROOT, NULL, c1213},
-    {"MPI_Reduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1214},
-    {"MPI_Reduce", "comm", "freed", MPI_ERR_COMM, NULL, c1215},
-    {"MPI_Reduce_init", "-", "all valid", MPI_SUCCESS, NULL, c1216},
-    {"MPI_Reduce_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1217},
-    {"MPI_Reduce_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1218},
-    {"MPI_Reduce_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1219},
-    {"MPI_Reduce_init", "count", "-1", MPI_ERR_COUNT, NULL, c1220},
-    {"MPI_Reduce_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1221},
-    {"MPI_Reduce_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1222},
-    {"MPI_Reduce_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1223},
-    {"MPI_Reduce_init", "op", "freed", MPI_ERR_OP, NULL, c1224},
-    {"MPI_Reduce_init", "root", "-1", MPI_ERR_ROOT, NULL, c1225},
-    {"MPI_Reduce_init", "root", "size", MPI_ERR_ROOT, NULL, c1226},
-    {"MPI_Reduce_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1227},
-    {"MPI_Reduce_init", "comm", "freed", MPI_ERR_COMM, NULL, c1228},
-    {"MPI_Reduce_init", "info", "bogus", MPI_ERR_INFO, NULL, c1229},
-    {"MPI_Reduce_init", "request", "NULL", MPI_ERR_ARG, NULL, c1230},
-    {"MPI_Reduce_local", "-", "all valid", MPI_SUCCESS, NULL, c1231},
-    {"MPI_Reduce_local", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c1232},
-    {"MPI_Reduce_local", "inoutbuf", "NULL", MPI_ERR_BUFFER, NULL, c1233},
-    {"MPI_Reduce_local", "count", "-1", MPI_ERR_COUNT, NULL, c1234},
-    {"MPI_Reduce_local", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1235},
-    {"MPI_Reduce_local", "datatype", "freed", MPI_ERR_TYPE, NULL, c1236},
-    {"MPI_Reduce_local", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1237},
-    {"MPI_Reduce_local", "op", "freed", MPI_ERR_OP, NULL, c1238},
-    {"MPI_Reduce_scatter", "-", "all valid", MPI_SUCCESS, NULL, c1239},
-    {"MPI_Reduce_scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1240},
-    {"MPI_Reduce_scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1241},
-    {"MPI_Reduce_scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1242},
-    {"MPI_Reduce_scatter", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1243},
-    {"MPI_Reduce_scatter", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1244},
-    {"MPI_Reduce_scatter", "datatype", "freed", MPI_ERR_TYPE, NULL, c1245},
-    {"MPI_Reduce_scatter", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1246},
-    {"MPI_Reduce_scatter", "op", "freed", MPI_ERR_OP, NULL, c1247},
-    {"MPI_Reduce_scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1248},
-    {"MPI_Reduce_scatter", "comm", "freed", MPI_ERR_COMM, NULL, c1249},
-    {"MPI_Reduce_scatter_block", "-", "all valid", MPI_SUCCESS, NULL, c1250},
-    {"MPI_Reduce_scatter_block", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1251},
-    {"MPI_Reduce_scatter_block", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1252},
-    {"MPI_Reduce_scatter_block", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1253},
-    {"MPI_Reduce_scatter_block", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1254},
-    {"MPI_Reduce_scatter_block", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1255},
-    {"MPI_Reduce_scatter_block", "datatype", "freed", MPI_ERR_TYPE, NULL, c1256},
-    {"MPI_Reduce_scatter_block", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1257},
-    {"MPI_Reduce_scatter_block", "op", "freed", MPI_ERR_OP, NULL, c1258},
-    {"MPI_Reduce_scatter_block", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1259},
-    {"MPI_Reduce_scatter_block", "comm", "freed", MPI_ERR_COMM, NULL, c1260},
-    {"MPI_Reduce_scatter_block_init", "-", "all valid", MPI_SUCCESS, NULL, c1261},
-    {"MPI_Reduce_scatter_block_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1262},
-    {"MPI_Reduce_scatter_block_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1263},
-    {"MPI_Reduce_scatter_block_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1264},
-    {"MPI_Reduce_scatter_block_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1265},
-    {"MPI_Reduce_scatter_block_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1266},
-    {"MPI_Reduce_scatter_block_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1267},
-    {"MPI_Reduce_scatter_block_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1268},
-    {"MPI_Reduce_scatter_block_init", "op", "freed", MPI_ERR_OP, NULL, c1269},
-    {"MPI_Reduce_scatter_block_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1270},
-    {"MPI_Reduce_scatter_block_init", "comm", "freed", MPI_ERR_COMM, NULL, c1271},
-    {"MPI_Reduce_scatter_block_init", "info", "bogus", MPI_ERR_INFO, NULL, c1272},
-    {"MPI_Reduce_scatter_block_init", "request", "NULL", MPI_ERR_ARG, NULL, c1273},
-    {"MPI_Reduce_scatter_init", "-", "all valid", MPI_SUCCESS, NULL, c1274},
-    {"MPI_Reduce_scatter_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1275},
-    {"MPI_Reduce_scatter_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1276},
-    {"MPI_Reduce_scatter_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1277},
-    {"MPI_Reduce_scatter_init", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1278},
-    {"MPI_Reduce_scatter_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1279},
-    {"MPI_Reduce_scatter_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1280},
-    {"MPI_Reduce_scatter_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1281},
-    {"MPI_Reduce_scatter_init", "op", "freed", MPI_ERR_OP, NULL, c1282},
-    {"MPI_Reduce_scatter_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1283},
-    {"MPI_Reduce_scatter_init", "comm", "freed", MPI_ERR_COMM, NULL, c1284},
-    {"MPI_Reduce_scatter_init", "info", "bogus", MPI_ERR_INFO, NULL, c1285},
-    {"MPI_Reduce_scatter_init", "request", "NULL", MPI_ERR_ARG, NULL, c1286},
-    {"MPI_Remove_error_class", "-", "all valid", MPI_SUCCESS, NULL, c1287},
-    {"MPI_Remove_error_code", "-", "all valid", MPI_SUCCESS, NULL, c1288},
-    {"MPI_Remove_error_string", "-", "all valid", MPI_SUCCESS, NULL, c1289},
-    {"MPI_Request_free", "-", "all valid", MPI_SUCCESS, NULL, c1290},
-    {"MPI_Request_free", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c1291},
-    {"MPI_Request_free", "request", "&freed", MPI_ERR_REQUEST, NULL, c1292},
-    {"MPI_Request_free", "request", "NULL", MPI_ERR_ARG, NULL, c1293},
-    {"MPI_Request_get_status", "-", "all valid", MPI_SUCCESS, NULL, c1294},
-    {"MPI_Request_get_status", "request", "freed", MPI_ERR_REQUEST, NULL, c1295},
-    {"MPI_Request_get_status", "flag", "NULL", MPI_ERR_ARG, NULL, c1296},
-    {"MPI_Request_get_status", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c1297},
-    {"MPI_Rsend", "-", "all valid", MPI_SUCCESS, NULL, c1298},
-    {"MPI_Rsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1299},
-    {"MPI_Rsend", "count", "-1", MPI_ERR_COUNT, NULL, c1300},
-    {"MPI_Rsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1301},
-    {"MPI_Rsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c1302},
-    {"MPI_Rsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1303},
-    {"MPI_Rsend", "dest", "size", MPI_ERR_RANK, NULL, c1304},
-    {"MPI_Rsend", "dest", "-5", MPI_ERR_RANK, NULL, c1305},
-    {"MPI_Rsend", "tag", "-5", MPI_ERR_TAG, NULL, c1306},
-    {"MPI_Rsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1307},
-    {"MPI_Rsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1308},
-    {"MPI_Rsend", "comm", "freed", MPI_ERR_COMM, NULL, c1309},
-    {"MPI_Rsend_init", "-", "all valid", MPI_SUCCESS, NULL, c1310},
-    {"MPI_Rsend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1311},
-    {"MPI_Rsend_init", "count", "-1", MPI_ERR_COUNT, NULL, c1312},
-    {"MPI_Rsend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1313},
-    {"MPI_Rsend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1314},
-    {"MPI_Rsend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1315},
-    {"MPI_Rsend_init", "dest", "size", MPI_ERR_RANK, NULL, c1316},
-    {"MPI_Rsend_init", "dest", "-5", MPI_ERR_RANK, NULL, c1317},
-    {"MPI_Rsend_init", "tag", "-5", MPI_ERR_TAG, NULL, c1318},
-    {"MPI_Rsend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1319},
-    {"MPI_Rsend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1320},
-    {"MPI_Rsend_init", "comm", "freed", MPI_ERR_COMM, NULL, c1321},
-    {"MPI_Rsend_init", "request", "NULL", MPI_ERR_ARG, NULL, c1322},
-    {"MPI_Scan", "-", "all valid", MPI_SUCCESS, NULL, c1323},
-    {"MPI_Scan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1324},
-    {"MPI_Scan", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1325},
-    {"MPI_Scan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1326},
-    {"MPI_Scan", "count", "-1", MPI_ERR_COUNT, NULL, c1327},
-    {"MPI_Scan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1328},
-    {"MPI_Scan", "datatype", "freed", MPI_ERR_TYPE, NULL, c1329},
-    {"MPI_Scan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1330},
-    {"MPI_Scan", "op", "freed", MPI_ERR_OP, NULL, c1331},
-    {"MPI_Scan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1332},
-    {"MPI_Scan", "comm", "freed", MPI_ERR_COMM, NULL, c1333},
-    {"MPI_Scan_init", "-", "all valid", MPI_SUCCESS, NULL, c1334},
-    {"MPI_Scan_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1335},
-    {"MPI_Scan_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1336},
-    {"MPI_Scan_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1337},
-    {"MPI_Scan_init", "count", "-1", MPI_ERR_COUNT, NULL, c1338},
-    {"MPI_Scan_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1339},
-    {"MPI_Scan_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1340},
-    {"MPI_Scan_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1341},
-    {"MPI_Scan_init", "op", "freed", MPI_ERR_OP, NULL, c1342},
-    {"MPI_Scan_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1343},
-    {"MPI_Scan_init", "comm", "freed", MPI_ERR_COMM, NULL, c1344},
-    {"MPI_Scan_init", "info", "bogus", MPI_ERR_INFO, NULL, c1345},
-    {"MPI_Scan_init", "request", "NULL", MPI_ERR_ARG, NULL, c1346},
-    {"MPI_Scatter", "-", "all valid", MPI_SUCCESS, NULL, c1347},
-    {"MPI_Scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1348},
-    {"MPI_Scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1349},
-    {"MPI_Scatter", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1350},
-    {"MPI_Scatter", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1351},
-    {"MPI_Scatter", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1352},
-    {"MPI_Scatter", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1353},
-    {"MPI_Scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1354},
-    {"MPI_Scatter", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1355},
-    {"MPI_Scatter", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1356},
-    {"MPI_Scatter", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1357},
-    {"MPI_Scatter", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1358},
-    {"MPI_Scatter", "root", "-1", MPI_ERR_ROOT, NULL, c1359},
-    {"MPI_Scatter", "root", "size", MPI_ERR_ROOT, NULL, c1360},
-    {"MPI_Scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1361},
-    {"MPI_Scatter", "comm", "freed", MPI_ERR_COMM, NULL, c1362},
-    {"MPI_Scatter_init", "-", "all valid", MPI_SUCCESS, NULL, c1363},
-    {"MPI_Scatter_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1364},
-    {"MPI_Scatter_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1365},
-    {"MPI_Scatter_init", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1366},
-    {"MPI_Scatter_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1367},
-    {"MPI_Scatter_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1368},
-    {"MPI_Scatter_init", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1369},
-    {"MPI_Scatter_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1370},
-    {"MPI_Scatter_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1371},
-    {"MPI_Scatter_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1372},
-    {"MPI_Scatter_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1373},
-    {"MPI_Scatter_init", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1374},
-    {"MPI_Scatter_init", "root", "-1", MPI_ERR_ROOT, NULL, c1375},
-    {"MPI_Scatter_init", "root", "size", MPI_ERR_ROOT, NULL, c1376},
-    {"MPI_Scatter_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1377},
-    {"MPI_Scatter_init", "comm", "freed", MPI_ERR_COMM, NULL, c1378},
-    {"MPI_Scatter_init", "info", "bogus", MPI_ERR_INFO, NULL, c1379},
-    {"MPI_Scatter_init", "request", "NULL", MPI_ERR_ARG, NULL, c1380},
-    {"MPI_Scatterv", "-", "all valid", MPI_SUCCESS, NULL, c1381},
-    {"MPI_Scatterv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1382},
-    {"MPI_Scatterv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1383},
-    {"MPI_Scatterv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1384},
-    {"MPI_Scatterv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1385},
-    {"MPI_Scatterv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1386},
-    {"MPI_Scatterv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1387},
-    {"MPI_Scatterv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1388},
-    {"MPI_Scatterv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1389},
-    {"MPI_Scatterv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1390},
-    {"MPI_Scatterv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1391},
-    {"MPI_Scatterv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1392},
-    {"MPI_Scatterv", "root", "-1", MPI_ERR_ROOT, NULL, c1393},
-    {"MPI_Scatterv", "root", "size", MPI_ERR_ROOT, NULL, c1394},
-    {"MPI_Scatterv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1395},
-    {"MPI_Scatterv", "comm", "freed", MPI_ERR_COMM, NULL, c1396},
-    {"MPI_Scatterv_init", "-", "all valid", MPI_SUCCESS, NULL, c1397},
-    {"MPI_Scatterv_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1398},
-    {"MPI_Scatterv_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1399},
-    {"MPI_Scatterv_init", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1400},
-    {"MPI_Scatterv_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1401},
-    {"MPI_Scatterv_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1402},
-    {"MPI_Scatterv_init", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1403},
-    {"MPI_Scatterv_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1404},
-    {"MPI_Scatterv_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1405},
-    {"MPI_Scatterv_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1406},
-    {"MPI_Scatterv_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1407},
-    {"MPI_Scatterv_init", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1408},
-    {"MPI_Scatterv_init", "root", "-1", MPI_ERR_ROOT, NULL, c1409},
-    {"MPI_Scatterv_init", "root", "size", MPI_ERR_ROOT, NULL, c1410},
-    {"MPI_Scatterv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1411},
-    {"MPI_Scatterv_init", "comm", "freed", MPI_ERR_COMM, NULL, c1412},
-    {"MPI_Scatterv_init", "info", "bogus", MPI_ERR_INFO, NULL, c1413},
-    {"MPI_Scatterv_init", "request", "NULL", MPI_ERR_ARG, NULL, c1414},
-    {"MPI_Send", "-", "all valid", MPI_SUCCESS, NULL, c1415},
-    {"MPI_Send", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1416},
-    {"MPI_Send", "count", "-1", MPI_ERR_COUNT, NULL, c1417},
-    {"MPI_Send", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1418},
-    {"MPI_Send", "datatype", "freed", MPI_ERR_TYPE, NULL, c1419},
-    {"MPI_Send", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1420},
-    {"MPI_Send", "dest", "size", MPI_ERR_RANK, NULL, c1421},
-    {"MPI_Send", "dest", "-5", MPI_ERR_RANK, NULL, c1422},
-    {"MPI_Send", "tag", "-5", MPI_ERR_TAG, NULL, c1423},
-    {"MPI_Send", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1424},
-    {"MPI_Send", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1425},
-    {"MPI_Send", "comm", "freed", MPI_ERR_COMM, NULL, c1426},
-    {"MPI_Send_init", "-", "all valid", MPI_SUCCESS, NULL, c1427},
-    {"MPI_Send_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1428},
-    {"MPI_Send_init", "count", "-1", MPI_ERR_COUNT, NULL, c1429},
-    {"MPI_Send_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1430},
-    {"MPI_Send_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1431},
-    {"MPI_Send_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1432},
-    {"MPI_Send_init", "dest", "size", MPI_ERR_RANK, NULL, c1433},
-    {"MPI_Send_init", "dest", "-5", MPI_ERR_RANK, NULL, c1434},
-    {"MPI_Send_init", "tag", "-5", MPI_ERR_TAG, NULL, c1435},
-    {"MPI_Send_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1436},
-    {"MPI_Send_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1437},
-    {"MPI_Send_init", "comm", "freed", MPI_ERR_COMM, NULL, c1438},
-    {"MPI_Send_init", "request", "NULL", MPI_ERR_ARG, NULL, c1439},
-    {"MPI_Sendrecv", "-", "all valid", MPI_SUCCESS, NULL, c1440},
-    {"MPI_Sendrecv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1441},
-    {"MPI_Sendrecv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1442},
-    {"MPI_Sendrecv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1443},
-    {"MPI_Sendrecv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1444},
-    {"MPI_Sendrecv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1445},
-    {"MPI_Sendrecv", "dest", "size", MPI_ERR_RANK, NULL, c1446},
-    {"MPI_Sendrecv", "dest", "-5", MPI_ERR_RANK, NULL, c1447},
-    {"MPI_Sendrecv", "sendtag", "-5", MPI_ERR_TAG, NULL, c1448},
-    {"MPI_Sendrecv", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1449},
-    {"MPI_Sendrecv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1450},
-    {"MPI_Sendrecv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1451},
-    {"MPI_Sendrecv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1452},
-    {"MPI_Sendrecv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1453},
-    {"MPI_Sendrecv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1454},
-    {"MPI_Sendrecv", "source", "size", MPI_ERR_RANK, NULL, c1455},
-    {"MPI_Sendrecv", "source", "-5", MPI_ERR_RANK, NULL, c1456},
-    {"MPI_Sendrecv", "recvtag", "-5", MPI_ERR_TAG, NULL, c1457},
-    {"MPI_Sendrecv", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1458},
-    {"MPI_Sendrecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1459},
-    {"MPI_Sendrecv", "comm", "freed", MPI_ERR_COMM, NULL, c1460},
-    {"MPI_Sendrecv", "status", "NULL", MPI_ERR_ARG, NULL, c1461},
-    {"MPI_Sendrecv_replace", "-", "all valid", MPI_SUCCESS, NULL, c1462},
-    {"MPI_Sendrecv_replace", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1463},
-    {"MPI_Sendrecv_replace", "count", "-1", MPI_ERR_COUNT, NULL, c1464},
-    {"MPI_Sendrecv_replace", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1465},
-    {"MPI_Sendrecv_replace", "datatype", "freed", MPI_ERR_TYPE, NULL, c1466},
-    {"MPI_Sendrecv_replace", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1467},
-    {"MPI_Sendrecv_replace", "dest", "size", MPI_ERR_RANK, NULL, c1468},
-    {"MPI_Sendrecv_replace", "dest", "-5", MPI_ERR_RANK, NULL, c1469},
-    {"MPI_Sendrecv_replace", "sendtag", "-5", MPI_ERR_TAG, NULL, c1470},
-    {"MPI_Sendrecv_replace", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1471},
-    {"MPI_Sendrecv_replace", "source", "size", MPI_ERR_RANK, NULL, c1472},
-    {"MPI_Sendrecv_replace", "source", "-5", MPI_ERR_RANK, NULL, c1473},
-    {"MPI_Sendrecv_replace", "recvtag", "-5", MPI_ERR_TAG, NULL, c1474},
-    {"MPI_Sendrecv_replace", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1475},
-    {"MPI_Sendrecv_replace", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1476},
-    {"MPI_Sendrecv_replace", "comm", "freed", MPI_ERR_COMM, NULL, c1477},
-    {"MPI_Sendrecv_replace", "status", "NULL", MPI_ERR_ARG, NULL, c1478},
-    {"MPI_Ssend", "-", "all valid", MPI_SUCCESS, NULL, c1479},
-    {"MPI_Ssend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1480},
-    {"MPI_Ssend", "count", "-1", MPI_ERR_COUNT, NULL, c1481},
-    {"MPI_Ssend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1482},
-    {"MPI_Ssend", "datatype", "freed", MPI_ERR_TYPE, NULL, c1483},
-    {"MPI_Ssend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1484},
-    {"MPI_Ssend", "dest", "size", MPI_ERR_RANK, NULL, c1485},
-    {"MPI_Ssend", "dest", "-5", MPI_ERR_RANK, NULL, c1486},
-    {"MPI_Ssend", "tag", "-5", MPI_ERR_TAG, NULL, c1487},
-    {"MPI_Ssend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1488},
-    {"MPI_Ssend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1489},
-    {"MPI_Ssend", "comm", "freed", MPI_ERR_COMM, NULL, c1490},
-    {"MPI_Ssend_init", "-", "all valid", MPI_SUCCESS, NULL, c1491},
-    {"MPI_Ssend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1492},
-    {"MPI_Ssend_init", "count", "-1", MPI_ERR_COUNT, NULL, c1493},
-    {"MPI_Ssend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1494},
-    {"MPI_Ssend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1495},
-    {"MPI_Ssend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1496},
-    {"MPI_Ssend_init", "dest", "size", MPI_ERR_RANK, NULL, c1497},
-    {"MPI_Ssend_init", "dest", "-5", MPI_ERR_RANK, NULL, c1498},
-    {"MPI_Ssend_init", "tag", "-5", MPI_ERR_TAG, NULL, c1499},
-    {"MPI_Ssend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1500},
-    {"MPI_Ssend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1501},
-    {"MPI_Ssend_init", "comm", "freed", MPI_ERR_COMM, NULL, c1502},
-    {"MPI_Ssend_init", "request", "NULL", MPI_ERR_ARG, NULL, c1503},
-    {"MPI_Start", "-", "all valid", MPI_SUCCESS, NULL, c1504},
-    {"MPI_Start", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c1505},
-    {"MPI_Start", "request", "&freed", MPI_ERR_REQUEST, NULL, c1506},
-    {"MPI_Start", "request", "NULL", MPI_ERR_ARG, NULL, c1507},
-    {"MPI_Startall", "-", "all valid", MPI_SUCCESS, NULL, c1508},
-    {"MPI_Startall", "count", "-1", MPI_ERR_COUNT, NULL, c1509},
-    {"MPI_Startall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1510},
-    {"MPI_Startall", "array_of_requests", "{MPI_REQUEST_NULL}", MPI_ERR_REQUEST, NULL, c1511},
-    {"MPI_Startall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1512},
-    {"MPI_Status_c2f", "-", "all valid", MPI_SUCCESS, NULL, c1513},
-    {"MPI_Status_c2f", "c_status", "NULL", MPI_ERR_ARG, NULL, c1514},
-    {"MPI_Status_c2f", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c1515},
-    {"MPI_Status_c2f", "f_status", "NULL", MPI_ERR_ARG, NULL, c1516},
-    {"MPI_Status_c2f08", "-", "all valid", MPI_SUCCESS, NULL, c1517},
-    {"MPI_Status_c2f08", "c_status", "NULL", MPI_ERR_ARG, NULL, c1518},
-    {"MPI_Status_c2f08", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c1519},
-    {"MPI_Status_c2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1520},
-    {"MPI_Status_f082c", "-", "all valid", MPI_SUCCESS, NULL, c1521},
-    {"MPI_Status_f082c", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1522},
-    {"MPI_Status_f082c", "c_status", "NULL", MPI_ERR_ARG, NULL, c1523},
-    {"MPI_Status_f082f", "-", "all valid", MPI_SUCCESS, NULL, c1524},
-    {"MPI_Status_f082f", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1525},
-    {"MPI_Status_f082f", "f_status", "NULL", MPI_ERR_ARG, NULL, c1526},
-    {"MPI_Status_f2c", "-", "all valid", MPI_SUCCESS, NULL, c1527},
-    {"MPI_Status_f2c", "f_status", "NULL", MPI_ERR_ARG, NULL, c1528},
-    {"MPI_Status_f2c", "c_status", "NULL", MPI_ERR_ARG, NULL, c1529},
-    {"MPI_Status_f2f08", "-", "all valid", MPI_SUCCESS, NULL, c1530},
-    {"MPI_Status_f2f08", "f_status", "NULL", MPI_ERR_ARG, NULL, c1531},
-    {"MPI_Status_f2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1532},
-    {"MPI_Status_get_error", "-", "all valid", MPI_SUCCESS, NULL, c1533},
-    {"MPI_Status_get_error", "status", "NULL", MPI_ERR_ARG, NULL, c1534},
-    {"MPI_Status_get_error", "err", "NULL", MPI_ERR_ARG, NULL, c1535},
-    {"MPI_Status_get_source", "-", "all valid", MPI_SUCCESS, NULL, c1536},
-    {"MPI_Status_get_source", "status", "NULL", MPI_ERR_ARG, NULL, c1537},
-    {"MPI_Status_get_source", "source", "NULL", MPI_ERR_ARG, NULL, c1538},
-    {"MPI_Status_get_tag", "-", "all valid", MPI_SUCCESS, NULL, c1539},
-    {"MPI_Status_get_tag", "status", "NULL", MPI_ERR_ARG, NULL, c1540},
-    {"MPI_Status_get_tag", "tag", "NULL", MPI_ERR_ARG, NULL, c1541},
-    {"MPI_Status_set_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c1542},
-    {"MPI_Status_set_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c1543},
-    {"MPI_Status_set_elements", "-", "all valid", MPI_SUCCESS, NULL, c1544},
-    {"MPI_Status_set_elements", "status", "NULL", MPI_ERR_ARG, NULL, c1545},
-    {"MPI_Status_set_elements", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1546},
-    {"MPI_Status_set_elements", "datatype", "freed", MPI_ERR_TYPE, NULL, c1547},
-    {"MPI_Status_set_elements", "count", "-1", MPI_ERR_COUNT, NULL, c1548},
-    {"MPI_Status_set_elements_c", "-", "all valid", MPI_SUCCESS, NULL, c1549},
-    {"MPI_Status_set_elements_c", "status", "NULL", MPI_ERR_ARG, NULL, c1550},
-    {"MPI_Status_set_elements_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1551},
-    {"MPI_Status_set_elements_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1552},
-    {"MPI_Status_set_elements_c", "count", "-1", MPI_ERR_COUNT, NULL, c1553},
-    {"MPI_Status_set_elements_x", "-", "all valid", MPI_SUCCESS, NULL, c1554},
-    {"MPI_Status_set_elements_x", "status", "NULL", MPI_ERR_ARG, NULL, c1555},
-    {"MPI_Status_set_elements_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1556},
-    {"MPI_Status_set_elements_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1557},
-    {"MPI_Status_set_elements_x", "count", "-1", MPI_ERR_COUNT, NULL, c1558},
-    {"MPI_Status_set_error", "-", "all valid", MPI_SUCCESS, NULL, c1559},
-    {"MPI_Status_set_error", "status", "NULL", MPI_ERR_ARG, NULL, c1560},
-    {"MPI_Status_set_source", "-", "all valid", MPI_SUCCESS, NULL, c1561},
-    {"MPI_Status_set_source", "status", "NULL", MPI_ERR_ARG, NULL, c1562},
-    {"MPI_Status_set_tag", "-", "all valid", MPI_SUCCESS, NULL, c1563},
-    {"MPI_Status_set_tag", "status", "NULL", MPI_ERR_ARG, NULL, c1564},
-    {"MPI_T_category_changed", "-", "all valid", MPI_SUCCESS, NULL, c1565},
-    {"MPI_T_category_changed", "update_number", "NULL", MPI_ERR_ARG, NULL, c1566},
-    {"MPI_T_category_get_categories", "-", "all valid", MPI_SUCCESS, NULL, c1567},
-    {"MPI_T_category_get_categories", "len", "-1", MPI_ERR_ARG, NULL, c1568},
-    {"MPI_T_category_get_categories", "indices", "NULL", MPI_ERR_ARG, NULL, c1569},
-    {"MPI_T_category_get_cvars", "-", "all valid", MPI_SUCCESS, NULL, c1570},
-    {"MPI_T_category_get_cvars", "len", "-1", MPI_ERR_ARG, NULL, c1571},
-    {"MPI_T_category_get_cvars", "indices", "NULL", MPI_ERR_ARG, NULL, c1572},
-    {"MPI_T_category_get_events", "-", "all valid", MPI_SUCCESS, NULL, c1573},
-    {"MPI_T_category_get_events", "len", "-1", MPI_ERR_ARG, NULL, c1574},
-    {"MPI_T_category_get_events", "indices", "NULL", MPI_ERR_ARG, NULL, c1575},
-    {"MPI_T_category_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1576},
-    {"MPI_T_category_get_index", "name", "NULL", MPI_ERR_ARG, NULL, c1577},
-    {"MPI_T_category_get_index", "cat_index", "NULL", MPI_ERR_ARG, NULL, c1578},
-    {"MPI_T_category_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1579},
-    {"MPI_T_category_get_info", "name", "NULL", MPI_ERR_ARG, NULL, c1580},
-    {"MPI_T_category_get_info", "name_len", "NULL", MPI_ERR_ARG, NULL, c1581},
-    {"MPI_T_category_get_info", "desc", "NULL", MPI_ERR_ARG, NULL, c1582},
-    {"MPI_T_category_get_info", "desc_len", "NULL", MPI_ERR_ARG, NULL, c1583},
-    {"MPI_T_category_get_info", "num_cvars", "NULL", MPI_ERR_ARG, NULL, c1584},
-    {"MPI_T_category_get_info", "num_pvars", "NULL", MPI_ERR_ARG, NULL, c1585},
-    {"MPI_T_category_get_info", "num_categories", "NULL", MPI_ERR_ARG, NULL, c1586},
-    {"MPI_T_category_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1587},
-    {"MPI_T_category_get_num", "num_cat", "NULL", MPI_ERR_ARG, NULL, c1588},
-    {"MPI_T_category_get_num_events", "-", "all valid", MPI_SUCCESS, NULL, c1589},
-    {"MPI_T_category_get_num_events", "num_events", "NULL", MPI_ERR_ARG, NULL, c1590},
-    {"MPI_T_category_get_pvars", "-", "all valid", MPI_SUCCESS, NULL, c1591},
-    {"MPI_T_category_get_pvars", "len", "-1", MPI_ERR_ARG, NULL, c1592},
-    {"MPI_T_category_get_pvars", "indices", "NULL", MPI_ERR_ARG, NULL, c1593},
-    {"MPI_T_cvar_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1594},
-    {"MPI_T_cvar_get_index", "name", "NULL", MPI_ERR_ARG, NULL, c1595},
-    {"MPI_T_cvar_get_index", "cvar_index", "NULL", MPI_ERR_ARG, NULL, c1596},
-    {"MPI_T_cvar_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1597},
-    {"MPI_T_cvar_get_info", "name", "NULL", MPI_ERR_ARG, NULL, c1598},
-    {"MPI_T_cvar_get_info", "name_len", "NULL", MPI_ERR_ARG, NULL, c1599},
-    {"MPI_T_cvar_get_info", "verbosity", "NULL", MPI_ERR_ARG, NULL, c1600},
-    {"MPI_T_cvar_get_info", "datatype", "NULL", MPI_ERR_ARG, NULL, c1601},
-    {"MPI_T_cvar_get_info", "enumtype", "NULL", MPI_ERR_ARG, NULL, c1602},
-    {"MPI_T_cvar_get_info", "desc", "NULL", MPI_ERR_ARG, NULL, c1603},
-    {"MPI_T_cvar_get_info", "desc_len", "NULL", MPI_ERR_ARG, NULL, c1604},
-    {"MPI_T_cvar_get_info", "bind", "NULL", MPI_ERR_ARG, NULL, c1605},
-    {"MPI_T_cvar_get_info", "scope", "NULL", MPI_ERR_ARG, NULL, c1606},
-    {"MPI_T_cvar_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1607},
-    {"MPI_T_cvar_get_num", "num_cvar", "NULL", MPI_ERR_ARG, NULL, c1608},
-    {"MPI_T_event_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1609},
-    {"MPI_T_event_get_index", "name", "NULL", MPI_ERR_ARG, NULL, c1610},
-    {"MPI_T_event_get_index", "event_index", "NULL", MPI_ERR_ARG, NULL, c1611},
-    {"MPI_T_event_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1612},
-    {"MPI_T_event_get_num", "num_events", "NULL", MPI_ERR_ARG, NULL, c1613},
-    {"MPI_T_finalize", "-", "all valid", MPI_SUCCESS, NULL, c1614},
-    {"MPI_T_init_thread", "-", "all valid", MPI_SUCCESS, NULL, c1615},
-    {"MPI_T_init_thread", "provided", "NULL", MPI_ERR_ARG, NULL, c1616},
-    {"MPI_T_pvar_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1617},
-    {"MPI_T_pvar_get_index", "name", "NULL", MPI_ERR_ARG, NULL, c1618},
-    {"MPI_T_pvar_get_index", "pvar_index", "NULL", MPI_ERR_ARG, NULL, c1619},
-    {"MPI_T_pvar_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1620},
-    {"MPI_T_pvar_get_info", "name", "NULL", MPI_ERR_ARG, NULL, c1621},
-    {"MPI_T_pvar_get_info", "name_len", "NULL", MPI_ERR_ARG, NULL, c1622},
-    {"MPI_T_pvar_get_info", "verbosity", "NULL", MPI_ERR_ARG, NULL, c1623},
-    {"MPI_T_pvar_get_info", "var_class", "NULL", MPI_ERR_ARG, NULL, c1624},
-    {"MPI_T_pvar_get_info", "datatype", "NULL", MPI_ERR_ARG, NULL, c1625},
-    {"MPI_T_pvar_get_info", "enumtype", "NULL", MPI_ERR_ARG, NULL, c1626},
-    {"MPI_T_pvar_get_info", "desc", "NULL", MPI_ERR_ARG, NULL, c1627},
-    {"MPI_T_pvar_get_info", "desc_len", "NULL", MPI_ERR_ARG, NULL, c1628},
-    {"MPI_T_pvar_get_info", "bind", "NULL", MPI_ERR_ARG, NULL, c1629},
-    {"MPI_T_pvar_get_info", "readonly", "NULL", MPI_ERR_ARG, NULL, c1630},
-    {"MPI_T_pvar_get_info", "continuous", "NULL", MPI_ERR_ARG, NULL, c1631},
-    {"MPI_T_pvar_get_info", "atomic", "NULL", MPI_ERR_ARG, NULL, c1632},
-    {"MPI_T_pvar_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1633},
-    {"MPI_T_pvar_get_num", "num_pvar", "NULL", MPI_ERR_ARG, NULL, c1634},
-    {"MPI_T_pvar_session_create", "-", "all valid", MPI_SUCCESS, NULL, c1635},
-    {"MPI_T_pvar_session_create", "pe_session", "NULL", MPI_ERR_ARG, NULL, c1636},
-    {"MPI_T_source_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1637},
-    {"MPI_T_source_get_info", "name", "NULL", MPI_ERR_ARG, NULL, c1638},
-    {"MPI_T_source_get_info", "name_len", "NULL", MPI_ERR_ARG, NULL, c1639},
-    {"MPI_T_source_get_info", "desc", "NULL", MPI_ERR_ARG, NULL, c1640},
-    {"MPI_T_source_get_info", "desc_len", "NULL", MPI_ERR_ARG, NULL, c1641},
-    {"MPI_T_source_get_info", "ordering", "NULL", MPI_ERR_ARG, NULL, c1642},
-    {"MPI_T_source_get_info", "ticks_per_second", "NULL", MPI_ERR_ARG, NULL, c1643},
-    {"MPI_T_source_get_info", "max_ticks", "NULL", MPI_ERR_ARG, NULL, c1644},
-    {"MPI_T_source_get_info", "info", "NULL", MPI_ERR_ARG, NULL, c1645},
-    {"MPI_T_source_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1646},
-    {"MPI_T_source_get_num", "num_sources", "NULL", MPI_ERR_ARG, NULL, c1647},
-    {"MPI_T_source_get_timestamp", "-", "all valid", MPI_SUCCESS, NULL, c1648},
-    {"MPI_T_source_get_timestamp", "timestamp", "NULL", MPI_ERR_ARG, NULL, c1649},
-    {"MPI_Test", "-", "all valid", MPI_SUCCESS, NULL, c1650},
-    {"MPI_Test", "request", "&freed", MPI_ERR_REQUEST, NULL, c1651},
-    {"MPI_Test", "request", "NULL", MPI_ERR_ARG, NULL, c1652},
-    {"MPI_Test", "flag", "NULL", MPI_ERR_ARG, NULL, c1653},
-    {"MPI_Test", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c1654},
-    {"MPI_Test_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c1655},
-    {"MPI_Test_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c1656},
-    {"MPI_Test_cancelled", "flag", "NULL", MPI_ERR_ARG, NULL, c1657},
-    {"MPI_Testall", "-", "all valid", MPI_SUCCESS, NULL, c1658},
-    {"MPI_Testall", "count", "-1", MPI_ERR_COUNT, NULL, c1659},
-    {"MPI_Testall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1660},
-    {"MPI_Testall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1661},
-    {"MPI_Testall", "flag", "NULL", MPI_ERR_ARG, NULL, c1662},
-    {"MPI_Testall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1663},
-    {"MPI_Testany", "-", "all valid", MPI_SUCCESS, NULL, c1664},
-    {"MPI_Testany", "count", "-1", MPI_ERR_COUNT, NULL, c1665},
-    {"MPI_Testany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1666},
-    {"MPI_Testany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1667},
-    {"MPI_Testany", "index", "NULL", MPI_ERR_ARG, NULL, c1668},
-    {"MPI_Testany", "flag", "NULL", MPI_ERR_ARG, NULL, c1669},
-    {"MPI_Testany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1670},
-    {"MPI_Testsome", "-", "all valid", MPI_SUCCESS, NULL, c1671},
-    {"MPI_Testsome", "incount", "-1", MPI_ERR_COUNT, NULL, c1672},
-    {"MPI_Testsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1673},
-    {"MPI_Testsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1674},
-    {"MPI_Testsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c1675},
-    {"MPI_Testsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c1676},
-    {"MPI_Testsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1677},
-    {"MPI_Topo_test", "-", "all valid", MPI_SUCCESS, NULL, c1678},
-    {"MPI_Topo_test", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1679},
-    {"MPI_Topo_test", "comm", "freed", MPI_ERR_COMM, NULL, c1680},
-    {"MPI_Topo_test", "status", "NULL", MPI_ERR_ARG, NULL, c1681},
-    {"MPI_Type_commit", "-", "all valid", MPI_SUCCESS, NULL, c1682},
-    {"MPI_Type_commit", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1683},
-    {"MPI_Type_commit", "datatype", "&freed", MPI_ERR_TYPE, NULL, c1684},
-    {"MPI_Type_commit", "datatype", "NULL", MPI_ERR_ARG, NULL, c1685},
-    {"MPI_Type_contiguous", "-", "all valid", MPI_SUCCESS, NULL, c1686},
-    {"MPI_Type_contiguous", "count", "-1", MPI_ERR_COUNT, NULL, c1687},
-    {"MPI_Type_contiguous", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1688},
-    {"MPI_Type_contiguous", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1689},
-    {"MPI_Type_contiguous", "newtype", "NULL", MPI_ERR_ARG, NULL, c1690},
-    {"MPI_Type_contiguous_c", "-", "all valid", MPI_SUCCESS, NULL, c1691},
-    {"MPI_Type_contiguous_c", "count", "-1", MPI_ERR_COUNT, NULL, c1692},
-    {"MPI_Type_contiguous_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1693},
-    {"MPI_Type_contiguous_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1694},
-    {"MPI_Type_contiguous_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c1695},
-    {"MPI_Type_create_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c1696},
-    {"MPI_Type_create_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c1697},
-    {"MPI_Type_create_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1698},
-    {"MPI_Type_create_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1699},
-    {"MPI_Type_create_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1700},
-    {"MPI_Type_create_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c1701},
-    {"MPI_Type_create_hindexed_block", "-", "all valid", MPI_SUCCESS, NULL, c1702},
-    {"MPI_Type_create_hindexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c1703},
-    {"MPI_Type_create_hindexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1704},
-    {"MPI_Type_create_hindexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1705},
-    {"MPI_Type_create_hindexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1706},
-    {"MPI_Type_create_hindexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c1707},
-    {"MPI_Type_create_hindexed_block_c", "-", "all valid", MPI_SUCCESS, NULL, c1708},
-    {"MPI_Type_create_hindexed_block_c", "count", "-1", MPI_ERR_COUNT, NULL, c1709},
-    {"MPI_Type_create_hindexed_block_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1710},
-    {"MPI_Type_create_hindexed_block_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1711},
-    {"MPI_Type_create_hindexed_block_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1712},
-    {"MPI_Type_create_hindexed_block_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c1713},
-    {"MPI_Type_create_hindexed_c", "-", "all valid", MPI_SUCCESS, NULL, c1714},
-    {"MPI_Type_create_hindexed_c", "count", "-1", MPI_ERR_COUNT, NULL, c1715},
-    {"MPI_Type_create_hindexed_c", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1716},
-    {"MPI_Type_create_hindexed_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1717},
-    {"MPI_Type_create_hindexed_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1718},
-    {"MPI_Type_create_hindexed_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c1719},
-    {"MPI_Type_create_hvector", "-", "all valid", MPI_SUCCESS, NULL, c1720},
-    {"MPI_Type_create_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c1721},
-    {"MPI_Type_create_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1722},
-    {"MPI_Type_create_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1723},
-    {"MPI_Type_create_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1724},
-    {"MPI_Type_create_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1725},
-    {"MPI_Type_create_hvector_c", "-", "all valid", MPI_SUCCESS, NULL, c1726},
-    {"MPI_Type_create_hvector_c", "count", "-1", MPI_ERR_COUNT, NULL, c1727},
-    {"MPI_Type_create_hvector_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1728},
-    {"MPI_Type_create_hvector_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1729},
-    {"MPI_Type_create_hvector_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1730},
-    {"MPI_Type_create_hvector_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c1731},
-    {"MPI_Type_create_indexed_block", "-", "all valid", MPI_SUCCESS, NULL, c1732},
-    {"MPI_Type_create_indexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c1733},
-    {"MPI_Type_create_indexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1734},
-    {"MPI_Type_create_indexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1735},
-    {"MPI_Type_create_indexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1736},
-    {"MPI_Type_create_indexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c1737},
-    {"MPI_Type_create_indexed_block_c", "-", "all valid", MPI_SUCCESS, NULL, c1738},
-    {"MPI_Type_create_indexed_block_c", "count", "-1", MPI_ERR_COUNT, NULL, c1739},
-    {"MPI_Type_create_indexed_block_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1740},
-    {"MPI_Type_create_indexed_block_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1741},
-    {"MPI_Type_create_indexed_block_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1742},
-    {"MPI_Type_create_indexed_block_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c1743},
-    {"MPI_Type_create_resized", "-", "all valid", MPI_SUCCESS, NULL, c1744},
-    {"MPI_Type_create_resized", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1745},
-    {"MPI_Type_create_resized", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1746},
-    {"MPI_Type_create_resized", "newtype", "NULL", MPI_ERR_ARG, NULL, c1747},
-    {"MPI_Type_create_resized_c", "-", "all valid", MPI_SUCCESS, NULL, c1748},
-    {"MPI_Type_create_resized_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1749},
-    {"MPI_Type_create_resized_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1750},
-    {"MPI_Type_create_resized_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c1751},
-    {"MPI_Type_create_struct", "-", "all valid", MPI_SUCCESS, NULL, c1752},
-    {"MPI_Type_create_struct", "count", "-1", MPI_ERR_COUNT, NULL, c1753},
-    {"MPI_Type_create_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1754},
-    {"MPI_Type_create_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1755},
-    {"MPI_Type_create_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c1756},
-    {"MPI_Type_create_struct_c", "-", "all valid", MPI_SUCCESS, NULL, c1757},
-    {"MPI_Type_create_struct_c", "count", "-1", MPI_ERR_COUNT, NULL, c1758},
-    {"MPI_Type_create_struct_c", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1759},
-    {"MPI_Type_create_struct_c", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1760},
-    {"MPI_Type_create_struct_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c1761},
-    {"MPI_Type_delete_attr", "-", "all valid", MPI_SUCCESS, NULL, c1762},
-    {"MPI_Type_delete_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1763},
-    {"MPI_Type_delete_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c1764},
-    {"MPI_Type_delete_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1765},
-    {"MPI_Type_delete_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c1766},
-    {"MPI_Type_dup", "-", "all valid", MPI_SUCCESS, NULL, c1767},
-    {"MPI_Type_dup", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1768},
-    {"MPI_Type_dup", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1769},
-    {"MPI_Type_dup", "newtype", "NULL", MPI_ERR_ARG, NULL, c1770},
-    {"MPI_Type_extent", "-", "all valid", MPI_SUCCESS, NULL, c1771},
-    {"MPI_Type_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1772},
-    {"MPI_Type_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1773},
-    {"MPI_Type_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c1774},
-    {"MPI_Type_free", "-", "all valid", MPI_SUCCESS, NULL, c1775},
-    {"MPI_Type_free", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1776},
-    {"MPI_Type_free", "datatype", "&freed", MPI_ERR_TYPE, NULL, c1777},
-    {"MPI_Type_free", "datatype", "NULL", MPI_ERR_ARG, NULL, c1778},
-    {"MPI_Type_free", "datatype", "&MPI_INT", MPI_ERR_TYPE, NULL, c1779},
-    {"MPI_Type_get_attr", "-", "all valid", MPI_SUCCESS, NULL, c1780},
-    {"MPI_Type_get_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1781},
-    {"MPI_Type_get_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c1782},
-    {"MPI_Type_get_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1783},
-    {"MPI_Type_get_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c1784},
-    {"MPI_Type_get_attr", "attribute_val", "NULL", MPI_ERR_ARG, NULL, c1785},
-    {"MPI_Type_get_attr", "flag", "NULL", MPI_ERR_ARG, NULL, c1786},
-    {"MPI_Type_get_contents", "-", "all valid", MPI_SUCCESS, NULL, c1787},
-    {"MPI_Type_get_contents", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1788},
-    {"MPI_Type_get_contents", "datatype", "freed", MPI_ERR_TYPE, NULL, c1789},
-    {"MPI_Type_get_contents", "datatype", "MPI_INT", MPI_ERR_TYPE, NULL, c1790},
-    {"MPI_Type_get_contents", "array_of_integers", "NULL", MPI_ERR_ARG, NULL, c1791},
-    {"MPI_Type_get_contents", "array_of_addresses", "NULL", MPI_ERR_ARG, NULL, c1792},
-    {"MPI_Type_get_contents", "array_of_datatypes", "NULL", MPI_ERR_ARG, NULL, c1793},
-    {"MPI_Type_get_contents_c", "-", "all valid", MPI_SUCCESS, NULL, c1794},
-    {"MPI_Type_get_contents_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1795},
-    {"MPI_Type_get_contents_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1796},
-    {"MPI_Type_get_contents_c", "datatype", "MPI_INT", MPI_ERR_TYPE, NULL, c1797},
-    {"MPI_Type_get_contents_c", "array_of_integers", "NULL", MPI_ERR_ARG, NULL, c1798},
-    {"MPI_Type_get_contents_c", "array_of_addresses", "NULL", MPI_ERR_ARG, NULL, c1799},
-    {"MPI_Type_get_contents_c", "array_of_large_counts", "NULL", MPI_ERR_ARG, NULL, c1800},
-    {"MPI_Type_get_contents_c", "array_of_datatypes", "NULL", MPI_ERR_ARG, NULL, c1801},
-    {"MPI_Type_get_envelope", "-", "all valid", MPI_SUCCESS, NULL, c1802},
-    {"MPI_Type_get_envelope", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1803},
-    {"MPI_Type_get_envelope", "datatype", "freed", MPI_ERR_TYPE, NULL, c1804},
-    {"MPI_Type_get_envelope", "num_integers", "NULL", MPI_ERR_ARG, NULL, c1805},
-    {"MPI_Type_get_envelope", "num_addresses", "NULL", MPI_ERR_ARG, NULL, c1806},
-    {"MPI_Type_get_envelope", "num_datatypes", "NULL", MPI_ERR_ARG, NULL, c1807},
-    {"MPI_Type_get_envelope", "combiner", "NULL", MPI_ERR_ARG, NULL, c1808},
-    {"MPI_Type_get_envelope_c", "-", "all valid", MPI_SUCCESS, NULL, c1809},
-    {"MPI_Type_get_envelope_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1810},
-    {"MPI_Type_get_envelope_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1811},
-    {"MPI_Type_get_envelope_c", "num_integers", "NULL", MPI_ERR_ARG, NULL, c1812},
-    {"MPI_Type_get_envelope_c", "num_addresses", "NULL", MPI_ERR_ARG, NULL, c1813},
-    {"MPI_Type_get_envelope_c", "num_large_counts", "NULL", MPI_ERR_ARG, NULL, c1814},
-    {"MPI_Type_get_envelope_c", "num_datatypes", "NULL", MPI_ERR_ARG, NULL, c1815},
-    {"MPI_Type_get_envelope_c", "combiner", "NULL", MPI_ERR_ARG, NULL, c1816},
-    {"MPI_Type_get_extent", "-", "all valid", MPI_SUCCESS, NULL, c1817},
-    {"MPI_Type_get_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1818},
-    {"MPI_Type_get_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1819},
-    {"MPI_Type_get_extent", "lb", "NULL", MPI_ERR_ARG, NULL, c1820},
-    {"MPI_Type_get_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c1821},
-    {"MPI_Type_get_extent_c", "-", "all valid", MPI_SUCCESS, NULL, c1822},
-    {"MPI_Type_get_extent_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1823},
-    {"MPI_Type_get_extent_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1824},
-    {"MPI_Type_get_extent_c", "lb", "NULL", MPI_ERR_ARG, NULL, c1825},
-    {"MPI_Type_get_extent_c", "extent", "NULL", MPI_ERR_ARG, NULL, c1826},
-    {"MPI_Type_get_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c1827},
-    {"MPI_Type_get_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1828},
-    {"MPI_Type_get_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1829},
-    {"MPI_Type_get_extent_x", "lb", "NULL", MPI_ERR_ARG, NULL, c1830},
-    {"MPI_Type_get_extent_x", "extent", "NULL", MPI_ERR_ARG, NULL, c1831},
-    {"MPI_Type_get_name", "-", "all valid", MPI_SUCCESS, NULL, c1832},
-    {"MPI_Type_get_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1833},
-    {"MPI_Type_get_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c1834},
-    {"MPI_Type_get_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c1835},
-    {"MPI_Type_get_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c1836},
-    {"MPI_Type_get_true_extent", "-", "all valid", MPI_SUCCESS, NULL, c1837},
-    {"MPI_Type_get_true_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1838},
-    {"MPI_Type_get_true_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1839},
-    {"MPI_Type_get_true_extent", "true_lb", "NULL", MPI_ERR_ARG, NULL, c1840},
-    {"MPI_Type_get_true_extent", "true_extent", "NULL", MPI_ERR_ARG, NULL, c1841},
-    {"MPI_Type_get_true_extent_c", "-", "all valid", MPI_SUCCESS, NULL, c1842},
-    {"MPI_Type_get_true_extent_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1843},
-    {"MPI_Type_get_true_extent_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1844},
-    {"MPI_Type_get_true_extent_c", "true_lb", "NULL", MPI_ERR_ARG, NULL, c1845},
-    {"MPI_Type_get_true_extent_c", "true_extent", "NULL", MPI_ERR_ARG, NULL, c1846},
-    {"MPI_Type_get_true_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c1847},
-    {"MPI_Type_get_true_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1848},
-    {"MPI_Type_get_true_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1849},
-    {"MPI_Type_get_true_extent_x", "true_lb", "NULL", MPI_ERR_ARG, NULL, c1850},
-    {"MPI_Type_get_true_extent_x", "true_extent", "NULL", MPI_ERR_ARG, NULL, c1851},
-    {"MPI_Type_get_value_index", "-", "all valid", MPI_SUCCESS, NULL, c1852},
-    {"MPI_Type_get_value_index", "value_type", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1853},
-    {"MPI_Type_get_value_index", "value_type", "freed", MPI_ERR_TYPE, NULL, c1854},
-    {"MPI_Type_get_value_index", "index_type", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1855},
-    {"MPI_Type_get_value_index", "index_type", "freed", MPI_ERR_TYPE, NULL, c1856},
-    {"MPI_Type_get_value_index", "pair_type", "NULL", MPI_ERR_ARG, NULL, c1857},
-    {"MPI_Type_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c1858},
-    {"MPI_Type_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c1859},
-    {"MPI_Type_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1860},
-    {"MPI_Type_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1861},
-    {"MPI_Type_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1862},
-    {"MPI_Type_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c1863},
-    {"MPI_Type_hvector", "-", "all valid", MPI_SUCCESS, NULL, c1864},
-    {"MPI_Type_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c1865},
-    {"MPI_Type_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1866},
-    {"MPI_Type_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1867},
-    {"MPI_Type_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1868},
-    {"MPI_Type_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1869},
-    {"MPI_Type_indexed", "-", "all valid", MPI_SUCCESS, NULL, c1870},
-    {"MPI_Type_indexed", "count", "-1", MPI_ERR_COUNT, NULL, c1871},
-    {"MPI_Type_indexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1872},
-    {"MPI_Type_indexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1873},
-    {"MPI_Type_indexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1874},
-    {"MPI_Type_indexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c1875},
-    {"MPI_Type_indexed_c", "-", "all valid", MPI_SUCCESS, NULL, c1876},
-    {"MPI_Type_indexed_c", "count", "-1", MPI_ERR_COUNT, NULL, c1877},
-    {"MPI_Type_indexed_c", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1878},
-    {"MPI_Type_indexed_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1879},
-    {"MPI_Type_indexed_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1880},
-    {"MPI_Type_indexed_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c1881},
-    {"MPI_Type_lb", "-", "all valid", MPI_SUCCESS, NULL, c1882},
-    {"MPI_Type_lb", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1883},
-    {"MPI_Type_lb", "datatype", "freed", MPI_ERR_TYPE, NULL, c1884},
-    {"MPI_Type_lb", "displacement", "NULL", MPI_ERR_ARG, NULL, c1885},
-    {"MPI_Type_match_size", "-", "all valid", MPI_SUCCESS, NULL, c1886},
-    {"MPI_Type_match_size", "typeclass", "12345", MPI_ERR_ARG, NULL, c1887},
-    {"MPI_Type_match_size", "size", "3", MPI_ERR_ARG, NULL, c1888},
-    {"MPI_Type_match_size", "datatype", "NULL", MPI_ERR_ARG, NULL, c1889},
-    {"MPI_Type_set_attr", "-", "all valid", MPI_SUCCESS, NULL, c1890},
-    {"MPI_Type_set_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1891},
-    {"MPI_Type_set_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c1892},
-    {"MPI_Type_set_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1893},
-    {"MPI_Type_set_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c1894},
-    {"MPI_Type_set_name", "-", "all valid", MPI_SUCCESS, NULL, c1895},
-    {"MPI_Type_set_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1896},
-    {"MPI_Type_set_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c1897},
-    {"MPI_Type_set_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c1898},
-    {"MPI_Type_size", "-", "all valid", MPI_SUCCESS, NULL, c1899},
-    {"MPI_Type_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1900},
-    {"MPI_Type_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c1901},
-    {"MPI_Type_size", "size", "NULL", MPI_ERR_ARG, NULL, c1902},
-    {"MPI_Type_size_c", "-", "all valid", MPI_SUCCESS, NULL, c1903},
-    {"MPI_Type_size_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1904},
-    {"MPI_Type_size_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1905},
-    {"MPI_Type_size_c", "size", "NULL", MPI_ERR_ARG, NULL, c1906},
-    {"MPI_Type_size_x", "-", "all valid", MPI_SUCCESS, NULL, c1907},
-    {"MPI_Type_size_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1908},
-    {"MPI_Type_size_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1909},
-    {"MPI_Type_size_x", "size", "NULL", MPI_ERR_ARG, NULL, c1910},
-    {"MPI_Type_struct", "-", "all valid", MPI_SUCCESS, NULL, c1911},
-    {"MPI_Type_struct", "count", "-1", MPI_ERR_COUNT, NULL, c1912},
-    {"MPI_Type_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1913},
-    {"MPI_Type_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1914},
-    {"MPI_Type_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c1915},
-    {"MPI_Type_ub", "-", "all valid", MPI_SUCCESS, NULL, c1916},
-    {"MPI_Type_ub", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1917},
-    {"MPI_Type_ub", "datatype", "freed", MPI_ERR_TYPE, NULL, c1918},
-    {"MPI_Type_ub", "displacement", "NULL", MPI_ERR_ARG, NULL, c1919},
-    {"MPI_Type_vector", "-", "all valid", MPI_SUCCESS, NULL, c1920},
-    {"MPI_Type_vector", "count", "-1", MPI_ERR_COUNT, NULL, c1921},
-    {"MPI_Type_vector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1922},
-    {"MPI_Type_vector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1923},
-    {"MPI_Type_vector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1924},
-    {"MPI_Type_vector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1925},
-    {"MPI_Type_vector_c", "-", "all valid", MPI_SUCCESS, NULL, c1926},
-    {"MPI_Type_vector_c", "count", "-1", MPI_ERR_COUNT, NULL, c1927},
-    {"MPI_Type_vector_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1928},
-    {"MPI_Type_vector_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1929},
-    {"MPI_Type_vector_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1930},
-    {"MPI_Type_vector_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c1931},
-    {"MPI_Unpack", "-", "all valid", MPI_SUCCESS, NULL, c1932},
-    {"MPI_Unpack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c1933},
-    {"MPI_Unpack", "insize", "-1", MPI_ERR_ARG, NULL, c1934},
-    {"MPI_Unpack", "position", "NULL", MPI_ERR_ARG, NULL, c1935},
-    {"MPI_Unpack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c1936},
-    {"MPI_Unpack", "outcount", "-1", MPI_ERR_COUNT, NULL, c1937},
-    {"MPI_Unpack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1938},
-    {"MPI_Unpack", "datatype", "freed", MPI_ERR_TYPE, NULL, c1939},
-    {"MPI_Unpack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1940},
-    {"MPI_Unpack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1941},
-    {"MPI_Unpack", "comm", "freed", MPI_ERR_COMM, NULL, c1942},
-    {"MPI_Unpack_c", "-", "all valid", MPI_SUCCESS, NULL, c1943},
-    {"MPI_Unpack_c", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c1944},
-    {"MPI_Unpack_c", "insize", "-1", MPI_ERR_ARG, NULL, c1945},
-    {"MPI_Unpack_c", "position", "NULL", MPI_ERR_ARG, NULL, c1946},
-    {"MPI_Unpack_c", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c1947},
-    {"MPI_Unpack_c", "outcount", "-1", MPI_ERR_COUNT, NULL, c1948},
-    {"MPI_Unpack_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1949},
-    {"MPI_Unpack_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1950},
-    {"MPI_Unpack_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1951},
-    {"MPI_Unpack_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1952},
-    {"MPI_Unpack_c", "comm", "freed", MPI_ERR_COMM, NULL, c1953},
-    {"MPI_Wait", "-", "all valid", MPI_SUCCESS, NULL, c1954},
-    {"MPI_Wait", "request", "&freed", MPI_ERR_REQUEST, NULL, c1955},
-    {"MPI_Wait", "request", "NULL", MPI_ERR_ARG, NULL, c1956},
-    {"MPI_Wait", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1957},
-    {"MPI_Waitall", "-", "all valid", MPI_SUCCESS, NULL, c1958},
-    {"MPI_Waitall", "count", "-1", MPI_ERR_COUNT, NULL, c1959},
-    {"MPI_Waitall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1960},
-    {"MPI_Waitall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1961},
-    {"MPI_Waitall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1962},
-    {"MPI_Waitany", "-", "all valid", MPI_SUCCESS, NULL, c1963},
-    {"MPI_Waitany", "count", "-1", MPI_ERR_COUNT, NULL, c1964},
-    {"MPI_Waitany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1965},
-    {"MPI_Waitany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1966},
-    {"MPI_Waitany", "index", "NULL", MPI_ERR_ARG, NULL, c1967},
-    {"MPI_Waitany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1968},
-    {"MPI_Waitsome", "-", "all valid", MPI_SUCCESS, NULL, c1969},
-    {"MPI_Waitsome", "incount", "-1", MPI_ERR_COUNT, NULL, c1970},
-    {"MPI_Waitsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1971},
-    {"MPI_Waitsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1972},
-    {"MPI_Waitsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c1973},
-    {"MPI_Waitsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c1974},
-    {"MPI_Waitsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1975},
-    {"MPI_Win_create_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c1976},
-    {"MPI_Win_create_errhandler", "win_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c1977},
-    {"MPI_Win_create_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c1978},
+    {"MPI_Ineighbor_allgather", "-", "all valid", MPI_SUCCESS, NULL, c851},
+    {"MPI_Ineighbor_allgather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c852},
+    {"MPI_Ineighbor_allgather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c853},
+    {"MPI_Ineighbor_allgather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c854},
+    {"MPI_Ineighbor_allgather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c855},
+    {"MPI_Ineighbor_allgather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c856},
+    {"MPI_Ineighbor_allgather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c857},
+    {"MPI_Ineighbor_allgather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c858},
+    {"MPI_Ineighbor_allgather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c859},
+    {"MPI_Ineighbor_allgather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c860},
+    {"MPI_Ineighbor_allgather", "comm", "freed", MPI_ERR_COMM, NULL, c861},
+    {"MPI_Ineighbor_allgather", "request", "NULL", MPI_ERR_ARG, NULL, c862},
+    {"MPI_Ineighbor_allgatherv", "-", "all valid", MPI_SUCCESS, NULL, c863},
+    {"MPI_Ineighbor_allgatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c864},
+    {"MPI_Ineighbor_allgatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c865},
+    {"MPI_Ineighbor_allgatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c866},
+    {"MPI_Ineighbor_allgatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c867},
+    {"MPI_Ineighbor_allgatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c868},
+    {"MPI_Ineighbor_allgatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c869},
+    {"MPI_Ineighbor_allgatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c870},
+    {"MPI_Ineighbor_allgatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c871},
+    {"MPI_Ineighbor_allgatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c872},
+    {"MPI_Ineighbor_allgatherv", "comm", "freed", MPI_ERR_COMM, NULL, c873},
+    {"MPI_Ineighbor_allgatherv", "request", "NULL", MPI_ERR_ARG, NULL, c874},
+    {"MPI_Ineighbor_alltoall", "-", "all valid", MPI_SUCCESS, NULL, c875},
+    {"MPI_Ineighbor_alltoall", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c876},
+    {"MPI_Ineighbor_alltoall", "sendcount", "-1", MPI_ERR_COUNT, NULL, c877},
+    {"MPI_Ineighbor_alltoall", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c878},
+    {"MPI_Ineighbor_alltoall", "sendtype", "freed", MPI_ERR_TYPE, NULL, c879},
+    {"MPI_Ineighbor_alltoall", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c880},
+    {"MPI_Ineighbor_alltoall", "recvcount", "-1", MPI_ERR_COUNT, NULL, c881},
+    {"MPI_Ineighbor_alltoall", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c882},
+    {"MPI_Ineighbor_alltoall", "recvtype", "freed", MPI_ERR_TYPE, NULL, c883},
+    {"MPI_Ineighbor_alltoall", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c884},
+    {"MPI_Ineighbor_alltoall", "comm", "freed", MPI_ERR_COMM, NULL, c885},
+    {"MPI_Ineighbor_alltoall", "request", "NULL", MPI_ERR_ARG, NULL, c886},
+    {"MPI_Ineighbor_alltoallv", "-", "all valid", MPI_SUCCESS, NULL, c887},
+    {"MPI_Ineighbor_alltoallv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c888},
+    {"MPI_Ineighbor_alltoallv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c889},
+    {"MPI_Ineighbor_alltoallv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c890},
+    {"MPI_Ineighbor_alltoallv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c891},
+    {"MPI_Ineighbor_alltoallv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c892},
+    {"MPI_Ineighbor_alltoallv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c893},
+    {"MPI_Ineighbor_alltoallv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c894},
+    {"MPI_Ineighbor_alltoallv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c895},
+    {"MPI_Ineighbor_alltoallv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c896},
+    {"MPI_Ineighbor_alltoallv", "comm", "freed", MPI_ERR_COMM, NULL, c897},
+    {"MPI_Ineighbor_alltoallv", "request", "NULL", MPI_ERR_ARG, NULL, c898},
+    {"MPI_Info_create", "-", "all valid", MPI_SUCCESS, NULL, c899},
+    {"MPI_Info_create", "info", "NULL", MPI_ERR_ARG, NULL, c900},
+    {"MPI_Info_delete", "-", "all valid", MPI_SUCCESS, NULL, c901},
+    {"MPI_Info_delete", "info", "bogus", MPI_ERR_INFO, NULL, c902},
+    {"MPI_Info_delete", "key", "NULL", MPI_ERR_ARG, NULL, c903},
+    {"MPI_Info_dup", "-", "all valid", MPI_SUCCESS, NULL, c904},
+    {"MPI_Info_dup", "info", "bogus", MPI_ERR_INFO, NULL, c905},
+    {"MPI_Info_dup", "newinfo", "NULL", MPI_ERR_ARG, NULL, c906},
+    {"MPI_Info_get", "-", "all valid", MPI_SUCCESS, NULL, c907},
+    {"MPI_Info_get", "info", "bogus", MPI_ERR_INFO, NULL, c908},
+    {"MPI_Info_get", "key", "NULL", MPI_ERR_ARG, NULL, c909},
+    {"MPI_Info_get", "value", "NULL", MPI_ERR_ARG, NULL, c910},
+    {"MPI_Info_get", "flag", "NULL", MPI_ERR_ARG, NULL, c911},
+    {"MPI_Info_get_nkeys", "-", "all valid", MPI_SUCCESS, NULL, c912},
+    {"MPI_Info_get_nkeys", "info", "bogus", MPI_ERR_INFO, NULL, c913},
+    {"MPI_Info_get_nkeys", "nkeys", "NULL", MPI_ERR_ARG, NULL, c914},
+    {"MPI_Info_get_nthkey", "-", "all valid", MPI_SUCCESS, NULL, c915},
+    {"MPI_Info_get_nthkey", "info", "bogus", MPI_ERR_INFO, NULL, c916},
+    {"MPI_Info_get_nthkey", "key", "NULL", MPI_ERR_ARG, NULL, c917},
+    {"MPI_Info_get_string", "-", "all valid", MPI_SUCCESS, NULL, c918},
+    {"MPI_Info_get_string", "info", "bogus", MPI_ERR_INFO, NULL, c919},
+    {"MPI_Info_get_string", "key", "NULL", MPI_ERR_ARG, NULL, c920},
+    {"MPI_Info_get_string", "buflen", "NULL", MPI_ERR_ARG, NULL, c921},
+    {"MPI_Info_get_string", "value", "NULL", MPI_ERR_ARG, NULL, c922},
+    {"MPI_Info_get_string", "flag", "NULL", MPI_ERR_ARG, NULL, c923},
+    {"MPI_Info_get_valuelen", "-", "all valid", MPI_SUCCESS, NULL, c924},
+    {"MPI_Info_get_valuelen", "info", "bogus", MPI_ERR_INFO, NULL, c925},
+    {"MPI_Info_get_valuelen", "key", "NULL", MPI_ERR_ARG, NULL, c926},
+    {"MPI_Info_get_valuelen", "valuelen", "NULL", MPI_ERR_ARG, NULL, c927},
+    {"MPI_Info_get_valuelen", "flag", "NULL", MPI_ERR_ARG, NULL, c928},
+    {"MPI_Info_set", "-", "all valid", MPI_SUCCESS, NULL, c929},
+    {"MPI_Info_set", "info", "bogus", MPI_ERR_INFO, NULL, c930},
+    {"MPI_Info_set", "key", "NULL", MPI_ERR_ARG, NULL, c931},
+    {"MPI_Info_set", "value", "NULL", MPI_ERR_ARG, NULL, c932},
+    {"MPI_Initialized", "-", "all valid", MPI_SUCCESS, NULL, c933},
+    {"MPI_Initialized", "flag", "NULL", MPI_ERR_ARG, NULL, c934},
+    {"MPI_Intercomm_create", "-", "all valid", MPI_SUCCESS, NULL, c935},
+    {"MPI_Intercomm_create", "local_comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c936},
+    {"MPI_Intercomm_create", "local_comm", "freed", MPI_ERR_COMM, NULL, c937},
+    {"MPI_Intercomm_create", "local_leader", "size", MPI_ERR_RANK, NULL, c938},
+    {"MPI_Intercomm_create", "local_leader", "-5", MPI_ERR_RANK, NULL, c939},
+    {"MPI_Intercomm_create", "peer_comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c940},
+    {"MPI_Intercomm_create", "peer_comm", "freed", MPI_ERR_COMM, NULL, c941},
+    {"MPI_Intercomm_create", "remote_leader", "size", MPI_ERR_RANK, NULL, c942},
+    {"MPI_Intercomm_create", "remote_leader", "-5", MPI_ERR_RANK, NULL, c943},
+    {"MPI_Intercomm_create", "tag", "-5", MPI_ERR_TAG, NULL, c944},
+    {"MPI_Intercomm_create", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c945},
+    {"MPI_Intercomm_create", "newintercomm", "NULL", MPI_ERR_ARG, NULL, c946},
+    {"MPI_Intercomm_create_from_groups", "-", "all valid", MPI_SUCCESS, NULL, c947},
+    {"MPI_Intercomm_create_from_groups", "local_group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c948},
+    {"MPI_Intercomm_create_from_groups", "local_group", "freed", MPI_ERR_GROUP, NULL, c949},
+    {"MPI_Intercomm_create_from_groups", "local_leader", "size", MPI_ERR_RANK, NULL, c950},
+    {"MPI_Intercomm_create_from_groups", "local_leader", "-5", MPI_ERR_RANK, NULL, c951},
+    {"MPI_Intercomm_create_from_groups", "remote_group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c952},
+    {"MPI_Intercomm_create_from_groups", "remote_group", "freed", MPI_ERR_GROUP, NULL, c953},
+    {"MPI_Intercomm_create_from_groups", "remote_leader", "size", MPI_ERR_RANK, NULL, c954},
+    {"MPI_Intercomm_create_from_groups", "remote_leader", "-5", MPI_ERR_RANK, NULL, c955},
+    {"MPI_Intercomm_create_from_groups", "stringtag", "NULL", MPI_ERR_ARG, NULL, c956},
+    {"MPI_Intercomm_create_from_groups", "info", "bogus", MPI_ERR_INFO, NULL, c957},
+    {"MPI_Intercomm_create_from_groups", "errhandler", "MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c958},
+    {"MPI_Intercomm_create_from_groups", "errhandler", "freed", MPI_ERR_ARG, NULL, c959},
+    {"MPI_Intercomm_create_from_groups", "newintercomm", "NULL", MPI_ERR_ARG, NULL, c960},
+    {"MPI_Intercomm_merge", "-", "all valid", MPI_SUCCESS, NULL, c961},
+    {"MPI_Intercomm_merge", "intercomm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c962},
+    {"MPI_Intercomm_merge", "intercomm", "freed", MPI_ERR_COMM, NULL, c963},
+    {"MPI_Intercomm_merge", "newintracomm", "NULL", MPI_ERR_ARG, NULL, c964},
+    {"MPI_Iprobe", "-", "all valid", MPI_SUCCESS, NULL, c965},
+    {"MPI_Iprobe", "source", "size", MPI_ERR_RANK, NULL, c966},
+    {"MPI_Iprobe", "source", "-5", MPI_ERR_RANK, NULL, c967},
+    {"MPI_Iprobe", "tag", "-5", MPI_ERR_TAG, NULL, c968},
+    {"MPI_Iprobe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c969},
+    {"MPI_Iprobe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c970},
+    {"MPI_Iprobe", "comm", "freed", MPI_ERR_COMM, NULL, c971},
+    {"MPI_Iprobe", "flag", "NULL", MPI_ERR_ARG, NULL, c972},
+    {"MPI_Iprobe", "status", "NULL", MPI_ERR_ARG, NULL, c973},
+    {"MPI_Irecv", "-", "all valid", MPI_SUCCESS, NULL, c974},
+    {"MPI_Irecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c975},
+    {"MPI_Irecv", "count", "-1", MPI_ERR_COUNT, NULL, c976},
+    {"MPI_Irecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c977},
+    {"MPI_Irecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c978},
+    {"MPI_Irecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c979},
+    {"MPI_Irecv", "source", "size", MPI_ERR_RANK, NULL, c980},
+    {"MPI_Irecv", "source", "-5", MPI_ERR_RANK, NULL, c981},
+    {"MPI_Irecv", "tag", "-5", MPI_ERR_TAG, NULL, c982},
+    {"MPI_Irecv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c983},
+    {"MPI_Irecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c984},
+    {"MPI_Irecv", "comm", "freed", MPI_ERR_COMM, NULL, c985},
+    {"MPI_Irecv", "request", "NULL", MPI_ERR_ARG, NULL, c986},
+    {"MPI_Ireduce", "-", "all valid", MPI_SUCCESS, NULL, c987},
+    {"MPI_Ireduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c988},
+    {"MPI_Ireduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c989},
+    {"MPI_Ireduce", "count", "-1", MPI_ERR_COUNT, NULL, c990},
+    {"MPI_Ireduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c991},
+    {"MPI_Ireduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c992},
+    {"MPI_Ireduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c993},
+    {"MPI_Ireduce", "op", "freed", MPI_ERR_OP, NULL, c994},
+    {"MPI_Ireduce", "root", "-1", MPI_ERR_ROOT, NULL, c995},
+    {"MPI_Ireduce", "root", "size", MPI_ERR_ROOT, NULL, c996},
+    {"MPI_Ireduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c997},
+    {"MPI_Ireduce", "comm", "freed", MPI_ERR_COMM, NULL, c998},
+    {"MPI_Ireduce", "request", "NULL", MPI_ERR_ARG, NULL, c999},
+    {"MPI_Ireduce_scatter", "-", "all valid", MPI_SUCCESS, NULL, c1000},
+    {"MPI_Ireduce_scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1001},
+    {"MPI_Ireduce_scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1002},
+    {"MPI_Ireduce_scatter", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1003},
+    {"MPI_Ireduce_scatter", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1004},
+    {"MPI_Ireduce_scatter", "datatype", "freed", MPI_ERR_TYPE, NULL, c1005},
+    {"MPI_Ireduce_scatter", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1006},
+    {"MPI_Ireduce_scatter", "op", "freed", MPI_ERR_OP, NULL, c1007},
+    {"MPI_Ireduce_scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1008},
+    {"MPI_Ireduce_scatter", "comm", "freed", MPI_ERR_COMM, NULL, c1009},
+    {"MPI_Ireduce_scatter", "request", "NULL", MPI_ERR_ARG, NULL, c1010},
+    {"MPI_Ireduce_scatter_block", "-", "all valid", MPI_SUCCESS, NULL, c1011},
+    {"MPI_Ireduce_scatter_block", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1012},
+    {"MPI_Ireduce_scatter_block", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1013},
+    {"MPI_Ireduce_scatter_block", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1014},
+    {"MPI_Ireduce_scatter_block", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1015},
+    {"MPI_Ireduce_scatter_block", "datatype", "freed", MPI_ERR_TYPE, NULL, c1016},
+    {"MPI_Ireduce_scatter_block", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1017},
+    {"MPI_Ireduce_scatter_block", "op", "freed", MPI_ERR_OP, NULL, c1018},
+    {"MPI_Ireduce_scatter_block", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1019},
+    {"MPI_Ireduce_scatter_block", "comm", "freed", MPI_ERR_COMM, NULL, c1020},
+    {"MPI_Ireduce_scatter_block", "request", "NULL", MPI_ERR_ARG, NULL, c1021},
+    {"MPI_Irsend", "-", "all valid", MPI_SUCCESS, NULL, c1022},
+    {"MPI_Irsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1023},
+    {"MPI_Irsend", "count", "-1", MPI_ERR_COUNT, NULL, c1024},
+    {"MPI_Irsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1025},
+    {"MPI_Irsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c1026},
+    {"MPI_Irsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1027},
+    {"MPI_Irsend", "dest", "size", MPI_ERR_RANK, NULL, c1028},
+    {"MPI_Irsend", "dest", "-5", MPI_ERR_RANK, NULL, c1029},
+    {"MPI_Irsend", "tag", "-5", MPI_ERR_TAG, NULL, c1030},
+    {"MPI_Irsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1031},
+    {"MPI_Irsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1032},
+    {"MPI_Irsend", "comm", "freed", MPI_ERR_COMM, NULL, c1033},
+    {"MPI_Irsend", "request", "NULL", MPI_ERR_ARG, NULL, c1034},
+    {"MPI_Is_thread_main", "-", "all valid", MPI_SUCCESS, NULL, c1035},
+    {"MPI_Is_thread_main", "flag", "NULL", MPI_ERR_ARG, NULL, c1036},
+    {"MPI_Iscan", "-", "all valid", MPI_SUCCESS, NULL, c1037},
+    {"MPI_Iscan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1038},
+    {"MPI_Iscan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1039},
+    {"MPI_Iscan", "count", "-1", MPI_ERR_COUNT, NULL, c1040},
+    {"MPI_Iscan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1041},
+    {"MPI_Iscan", "datatype", "freed", MPI_ERR_TYPE, NULL, c1042},
+    {"MPI_Iscan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1043},
+    {"MPI_Iscan", "op", "freed", MPI_ERR_OP, NULL, c1044},
+    {"MPI_Iscan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1045},
+    {"MPI_Iscan", "comm", "freed", MPI_ERR_COMM, NULL, c1046},
+    {"MPI_Iscan", "request", "NULL", MPI_ERR_ARG, NULL, c1047},
+    {"MPI_Iscatter", "-", "all valid", MPI_SUCCESS, NULL, c1048},
+    {"MPI_Iscatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1049},
+    {"MPI_Iscatter", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1050},
+    {"MPI_Iscatter", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1051},
+    {"MPI_Iscatter", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1052},
+    {"MPI_Iscatter", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1053},
+    {"MPI_Iscatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1054},
+    {"MPI_Iscatter", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1055},
+    {"MPI_Iscatter", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1056},
+    {"MPI_Iscatter", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1057},
+    {"MPI_Iscatter", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1058},
+    {"MPI_Iscatter", "root", "-1", MPI_ERR_ROOT, NULL, c1059},
+    {"MPI_Iscatter", "root", "size", MPI_ERR_ROOT, NULL, c1060},
+    {"MPI_Iscatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1061},
+    {"MPI_Iscatter", "comm", "freed", MPI_ERR_COMM, NULL, c1062},
+    {"MPI_Iscatter", "request", "NULL", MPI_ERR_ARG, NULL, c1063},
+    {"MPI_Iscatterv", "-", "all valid", MPI_SUCCESS, NULL, c1064},
+    {"MPI_Iscatterv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1065},
+    {"MPI_Iscatterv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1066},
+    {"MPI_Iscatterv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1067},
+    {"MPI_Iscatterv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1068},
+    {"MPI_Iscatterv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1069},
+    {"MPI_Iscatterv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1070},
+    {"MPI_Iscatterv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1071},
+    {"MPI_Iscatterv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1072},
+    {"MPI_Iscatterv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1073},
+    {"MPI_Iscatterv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1074},
+    {"MPI_Iscatterv", "root", "-1", MPI_ERR_ROOT, NULL, c1075},
+    {"MPI_Iscatterv", "root", "size", MPI_ERR_ROOT, NULL, c1076},
+    {"MPI_Iscatterv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1077},
+    {"MPI_Iscatterv", "comm", "freed", MPI_ERR_COMM, NULL, c1078},
+    {"MPI_Iscatterv", "request", "NULL", MPI_ERR_ARG, NULL, c1079},
+    {"MPI_Isend", "-", "all valid", MPI_SUCCESS, NULL, c1080},
+    {"MPI_Isend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1081},
+    {"MPI_Isend", "count", "-1", MPI_ERR_COUNT, NULL, c1082},
+    {"MPI_Isend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1083},
+    {"MPI_Isend", "datatype", "freed", MPI_ERR_TYPE, NULL, c1084},
+    {"MPI_Isend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1085},
+    {"MPI_Isend", "dest", "size", MPI_ERR_RANK, NULL, c1086},
+    {"MPI_Isend", "dest", "-5", MPI_ERR_RANK, NULL, c1087},
+    {"MPI_Isend", "tag", "-5", MPI_ERR_TAG, NULL, c1088},
+    {"MPI_Isend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1089},
+    {"MPI_Isend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1090},
+    {"MPI_Isend", "comm", "freed", MPI_ERR_COMM, NULL, c1091},
+    {"MPI_Isend", "request", "NULL", MPI_ERR_ARG, NULL, c1092},
+    {"MPI_Issend", "-", "all valid", MPI_SUCCESS, NULL, c1093},
+    {"MPI_Issend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1094},
+    {"MPI_Issend", "count", "-1", MPI_ERR_COUNT, NULL, c1095},
+    {"MPI_Issend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1096},
+    {"MPI_Issend", "datatype", "freed", MPI_ERR_TYPE, NULL, c1097},
+    {"MPI_Issend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1098},
+    {"MPI_Issend", "dest", "size", MPI_ERR_RANK, NULL, c1099},
+    {"MPI_Issend", "dest", "-5", MPI_ERR_RANK, NULL, c1100},
+    {"MPI_Issend", "tag", "-5", MPI_ERR_TAG, NULL, c1101},
+    {"MPI_Issend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1102},
+    {"MPI_Issend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1103},
+    {"MPI_Issend", "comm", "freed", MPI_ERR_COMM, NULL, c1104},
+    {"MPI_Issend", "request", "NULL", MPI_ERR_ARG, NULL, c1105},
+    {"MPI_Mprobe", "-", "all valid", MPI_SUCCESS, NULL, c1106},
+    {"MPI_Mprobe", "source", "size", MPI_ERR_RANK, NULL, c1107},
+    {"MPI_Mprobe", "source", "-5", MPI_ERR_RANK, NULL, c1108},
+    {"MPI_Mprobe", "tag", "-5", MPI_ERR_TAG, NULL, c1109},
+    {"MPI_Mprobe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1110},
+    {"MPI_Mprobe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1111},
+    {"MPI_Mprobe", "comm", "freed", MPI_ERR_COMM, NULL, c1112},
+    {"MPI_Mprobe", "message", "NULL", MPI_ERR_ARG, NULL, c1113},
+    {"MPI_Mprobe", "status", "NULL", MPI_ERR_ARG, NULL, c1114},
+    {"MPI_Mrecv", "-", "all valid", MPI_SUCCESS, NULL, c1115},
+    {"MPI_Mrecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1116},
+    {"MPI_Mrecv", "count", "-1", MPI_ERR_COUNT, NULL, c1117},
+    {"MPI_Mrecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1118},
+    {"MPI_Mrecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c1119},
+    {"MPI_Mrecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1120},
+    {"MPI_Mrecv", "message", "&MPI_MESSAGE_NULL", MPI_ERR_REQUEST, NULL, c1121},
+    {"MPI_Mrecv", "message", "NULL", MPI_ERR_ARG, NULL, c1122},
+    {"MPI_Mrecv", "status", "NULL", MPI_ERR_ARG, NULL, c1123},
+    {"MPI_Neighbor_allgather", "-", "all valid", MPI_SUCCESS, NULL, c1124},
+    {"MPI_Neighbor_allgather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1125},
+    {"MPI_Neighbor_allgather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1126},
+    {"MPI_Neighbor_allgather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1127},
+    {"MPI_Neighbor_allgather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1128},
+    {"MPI_Neighbor_allgather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1129},
+    {"MPI_Neighbor_allgather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1130},
+    {"MPI_Neighbor_allgather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1131},
+    {"MPI_Neighbor_allgather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1132},
+    {"MPI_Neighbor_allgather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1133},
+    {"MPI_Neighbor_allgather", "comm", "freed", MPI_ERR_COMM, NULL, c1134},
+    {"MPI_Neighbor_allgather_init", "-", "all valid", MPI_SUCCESS, NULL, c1135},
+    {"MPI_Neighbor_allgather_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1136},
+    {"MPI_Neighbor_allgather_init", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1137},
+    {"MPI_Neighbor_allgather_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1138},
+    {"MPI_Neighbor_allgather_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1139},
+    {"MPI_Neighbor_allgather_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1140},
+    {"MPI_Neighbor_allgather_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1141},
+    {"MPI_Neighbor_allgather_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1142},
+    {"MPI_Neighbor_allgather_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1143},
+    {"MPI_Neighbor_allgather_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1144},
+    {"MPI_Neighbor_allgather_init", "comm", "freed", MPI_ERR_COMM, NULL, c1145},
+    {"MPI_Neighbor_allgather_init", "info", "bogus", MPI_ERR_INFO, NULL, c1146},
+    {"MPI_Neighbor_allgather_init", "request", "NULL", MPI_ERR_ARG, NULL, c1147},
+    {"MPI_Neighbor_allgatherv", "-", "all valid", MPI_SUCCESS, NULL, c1148},
+    {"MPI_Neighbor_allgatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1149},
+    {"MPI_Neighbor_allgatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1150},
+    {"MPI_Neighbor_allgatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1151},
+    {"MPI_Neighbor_allgatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1152},
+    {"MPI_Neighbor_allgatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1153},
+    {"MPI_Neighbor_allgatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1154},
+    {"MPI_Neighbor_allgatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1155},
+    {"MPI_Neighbor_allgatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1156},
+    {"MPI_Neighbor_allgatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1157},
+    {"MPI_Neighbor_allgatherv", "comm", "freed", MPI_ERR_COMM, NULL, c1158},
+    {"MPI_Neighbor_allgatherv_init", "-", "all valid", MPI_SUCCESS, NULL, c1159},
+    {"MPI_Neighbor_allgatherv_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1160},
+    {"MPI_Neighbor_allgatherv_init", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1161},
+    {"MPI_Neighbor_allgatherv_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1162},
+    {"MPI_Neighbor_allgatherv_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1163},
+    {"MPI_Neighbor_allgatherv_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1164},
+    {"MPI_Neighbor_allgatherv_init", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1165},
+    {"MPI_Neighbor_allgatherv_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1166},
+    {"MPI_Neighbor_allgatherv_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1167},
+    {"MPI_Neighbor_allgatherv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1168},
+    {"MPI_Neighbor_allgatherv_init", "comm", "freed", MPI_ERR_COMM, NULL, c1169},
+    {"MPI_Neighbor_allgatherv_init", "info", "bogus", MPI_ERR_INFO, NULL, c1170},
+    {"MPI_Neighbor_allgatherv_init", "request", "NULL", MPI_ERR_ARG, NULL, c1171},
+    {"MPI_Neighbor_alltoall", "-", "all valid", MPI_SUCCESS, NULL, c1172},
+    {"MPI_Neighbor_alltoall", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1173},
+    {"MPI_Neighbor_alltoall", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1174},
+    {"MPI_Neighbor_alltoall", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1175},
+    {"MPI_Neighbor_alltoall", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1176},
+    {"MPI_Neighbor_alltoall", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1177},
+    {"MPI_Neighbor_alltoall", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1178},
+    {"MPI_Neighbor_alltoall", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1179},
+    {"MPI_Neighbor_alltoall", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1180},
+    {"MPI_Neighbor_alltoall", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1181},
+    {"MPI_Neighbor_alltoall", "comm", "freed", MPI_ERR_COMM, NULL, c1182},
+    {"MPI_Neighbor_alltoall_init", "-", "all valid", MPI_SUCCESS, NULL, c1183},
+    {"MPI_Neighbor_alltoall_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1184},
+    {"MPI_Neighbor_alltoall_init", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1185},
+    {"MPI_Neighbor_alltoall_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1186},
+    {"MPI_Neighbor_alltoall_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1187},
+    {"MPI_Neighbor_alltoall_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1188},
+    {"MPI_Neighbor_alltoall_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1189},
+    {"MPI_Neighbor_alltoall_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1190},
+    {"MPI_Neighbor_alltoall_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1191},
+    {"MPI_Neighbor_alltoall_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1192},
+    {"MPI_Neighbor_alltoall_init", "comm", "freed", MPI_ERR_COMM, NULL, c1193},
+    {"MPI_Neighbor_alltoall_init", "info", "bogus", MPI_ERR_INFO, NULL, c1194},
+    {"MPI_Neighbor_alltoall_init", "request", "NULL", MPI_ERR_ARG, NULL, c1195},
+    {"MPI_Neighbor_alltoallv", "-", "all valid", MPI_SUCCESS, NULL, c1196},
+    {"MPI_Neighbor_alltoallv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1197},
+    {"MPI_Neighbor_alltoallv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1198},
+    {"MPI_Neighbor_alltoallv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1199},
+    {"MPI_Neighbor_alltoallv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1200},
+    {"MPI_Neighbor_alltoallv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1201},
+    {"MPI_Neighbor_alltoallv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1202},
+    {"MPI_Neighbor_alltoallv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1203},
+    {"MPI_Neighbor_alltoallv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1204},
+    {"MPI_Neighbor_alltoallv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1205},
+    {"MPI_Neighbor_alltoallv", "comm", "freed", MPI_ERR_COMM, NULL, c1206},
+    {"MPI_Neighbor_alltoallv_init", "-", "all valid", MPI_SUCCESS, NULL, c1207},
+    {"MPI_Neighbor_alltoallv_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1208},
+    {"MPI_Neighbor_alltoallv_init", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1209},
+    {"MPI_Neighbor_alltoallv_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1210},
+    {"MPI_Neighbor_alltoallv_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1211},
+    {"MPI_Neighbor_alltoallv_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1212},
+    {"MPI_Neighbor_alltoallv_init", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1213},
+    {"MPI_Neighbor_alltoallv_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1214},
+    {"MPI_Neighbor_alltoallv_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1215},
+    {"MPI_Neighbor_alltoallv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1216},
+    {"MPI_Neighbor_alltoallv_init", "comm", "freed", MPI_ERR_COMM, NULL, c1217},
+    {"MPI_Neighbor_alltoallv_init", "info", "bogus", MPI_ERR_INFO, NULL, c1218},
+    {"MPI_Neighbor_alltoallv_init", "request", "NULL", MPI_ERR_ARG, NULL, c1219},
+    {"MPI_Op_commutative", "-", "all valid", MPI_SUCCESS, NULL, c1220},
+    {"MPI_Op_commutative", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1221},
+    {"MPI_Op_commutative", "op", "freed", MPI_ERR_OP, NULL, c1222},
+    {"MPI_Op_commutative", "commute", "NULL", MPI_ERR_ARG, NULL, c1223},
+    {"MPI_Op_create", "-", "all valid", MPI_SUCCESS, NULL, c1224},
+    {"MPI_Op_create", "user_fn", "NULL", MPI_ERR_ARG, NULL, c1225},
+    {"MPI_Op_create", "op", "NULL", MPI_ERR_ARG, NULL, c1226},
+    {"MPI_Op_free", "-", "all valid", MPI_SUCCESS, NULL, c1227},
+    {"MPI_Op_free", "op", "&MPI_OP_NULL", MPI_ERR_OP, NULL, c1228},
+    {"MPI_Op_free", "op", "&MPI_SUM", MPI_ERR_OP, NULL, c1229},
+    {"MPI_Op_free", "op", "NULL", MPI_ERR_ARG, NULL, c1230},
+    {"MPI_Pack", "-", "all valid", MPI_SUCCESS, NULL, c1231},
+    {"MPI_Pack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c1232},
+    {"MPI_Pack", "incount", "-1", MPI_ERR_COUNT, NULL, c1233},
+    {"MPI_Pack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1234},
+    {"MPI_Pack", "datatype", "freed", MPI_ERR_TYPE, NULL, c1235},
+    {"MPI_Pack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1236},
+    {"MPI_Pack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c1237},
+    {"MPI_Pack", "outsize", "-1", MPI_ERR_ARG, NULL, c1238},
+    {"MPI_Pack", "position", "NULL", MPI_ERR_ARG, NULL, c1239},
+    {"MPI_Pack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1240},
+    {"MPI_Pack", "comm", "freed", MPI_ERR_COMM, NULL, c1241},
+    {"MPI_Pack_c", "-", "all valid", MPI_SUCCESS, NULL, c1242},
+    {"MPI_Pack_c", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c1243},
+    {"MPI_Pack_c", "incount", "-1", MPI_ERR_COUNT, NULL, c1244},
+    {"MPI_Pack_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1245},
+    {"MPI_Pack_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1246},
+    {"MPI_Pack_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1247},
+    {"MPI_Pack_c", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c1248},
+    {"MPI_Pack_c", "outsize", "-1", MPI_ERR_ARG, NULL, c1249},
+    {"MPI_Pack_c", "position", "NULL", MPI_ERR_ARG, NULL, c1250},
+    {"MPI_Pack_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1251},
+    {"MPI_Pack_c", "comm", "freed", MPI_ERR_COMM, NULL, c1252},
+    {"MPI_Pack_size", "-", "all valid", MPI_SUCCESS, NULL, c1253},
+    {"MPI_Pack_size", "incount", "-1", MPI_ERR_COUNT, NULL, c1254},
+    {"MPI_Pack_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1255},
+    {"MPI_Pack_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c1256},
+    {"MPI_Pack_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1257},
+    {"MPI_Pack_size", "comm", "freed", MPI_ERR_COMM, NULL, c1258},
+    {"MPI_Pack_size", "size", "NULL", MPI_ERR_ARG, NULL, c1259},
+    {"MPI_Pack_size_c", "-", "all valid", MPI_SUCCESS, NULL, c1260},
+    {"MPI_Pack_size_c", "incount", "-1", MPI_ERR_COUNT, NULL, c1261},
+    {"MPI_Pack_size_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1262},
+    {"MPI_Pack_size_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1263},
+    {"MPI_Pack_size_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1264},
+    {"MPI_Pack_size_c", "comm", "freed", MPI_ERR_COMM, NULL, c1265},
+    {"MPI_Pack_size_c", "size", "NULL", MPI_ERR_ARG, NULL, c1266},
+    {"MPI_Probe", "-", "all valid", MPI_SUCCESS, NULL, c1267},
+    {"MPI_Probe", "source", "size", MPI_ERR_RANK, NULL, c1268},
+    {"MPI_Probe", "source", "-5", MPI_ERR_RANK, NULL, c1269},
+    {"MPI_Probe", "tag", "-5", MPI_ERR_TAG, NULL, c1270},
+    {"MPI_Probe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1271},
+    {"MPI_Probe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1272},
+    {"MPI_Probe", "comm", "freed", MPI_ERR_COMM, NULL, c1273},
+    {"MPI_Probe", "status", "NULL", MPI_ERR_ARG, NULL, c1274},
+    {"MPI_Query_thread", "-", "all valid", MPI_SUCCESS, NULL, c1275},
+    {"MPI_Query_thread", "provided", "NULL", MPI_ERR_ARG, NULL, c1276},
+    {"MPI_Recv", "-", "all valid", MPI_SUCCESS, NULL, c1277},
+    {"MPI_Recv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1278},
+    {"MPI_Recv", "count", "-1", MPI_ERR_COUNT, NULL, c1279},
+    {"MPI_Recv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1280},
+    {"MPI_Recv", "datatype", "freed", MPI_ERR_TYPE, NULL, c1281},
+    {"MPI_Recv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1282},
+    {"MPI_Recv", "source", "size", MPI_ERR_RANK, NULL, c1283},
+    {"MPI_Recv", "source", "-5", MPI_ERR_RANK, NULL, c1284},
+    {"MPI_Recv", "tag", "-5", MPI_ERR_TAG, NULL, c1285},
+    {"MPI_Recv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1286},
+    {"MPI_Recv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1287},
+    {"MPI_Recv", "comm", "freed", MPI_ERR_COMM, NULL, c1288},
+    {"MPI_Recv", "status", "NULL", MPI_ERR_ARG, NULL, c1289},
+    {"MPI_Recv_init", "-", "all valid", MPI_SUCCESS, NULL, c1290},
+    {"MPI_Recv_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1291},
+    {"MPI_Recv_init", "count", "-1", MPI_ERR_COUNT, NULL, c1292},
+    {"MPI_Recv_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1293},
+    {"MPI_Recv_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1294},
+    {"MPI_Recv_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1295},
+    {"MPI_Recv_init", "source", "size", MPI_ERR_RANK, NULL, c1296},
+    {"MPI_Recv_init", "source", "-5", MPI_ERR_RANK, NULL, c1297},
+    {"MPI_Recv_init", "tag", "-5", MPI_ERR_TAG, NULL, c1298},
+    {"MPI_Recv_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1299},
+    {"MPI_Recv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1300},
+    {"MPI_Recv_init", "comm", "freed", MPI_ERR_COMM, NULL, c1301},
+    {"MPI_Recv_init", "request", "NULL", MPI_ERR_ARG, NULL, c1302},
+    {"MPI_Reduce", "-", "all valid", MPI_SUCCESS, NULL, c1303},
+    {"MPI_Reduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1304},
+    {"MPI_Reduce", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1305},
+    {"MPI_Reduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1306},
+    {"MPI_Reduce", "count", "-1", MPI_ERR_COUNT, NULL, c1307},
+    {"MPI_Reduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1308},
+    {"MPI_Reduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c1309},
+    {"MPI_Reduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1310},
+    {"MPI_Reduce", "op", "freed", MPI_ERR_OP, NULL, c1311},
+    {"MPI_Reduce", "root", "-1", MPI_ERR_ROOT, NULL, c1312},
+    {"MPI_Reduce", "root", "size", MPI_ERR_ROOT, NULL, c1313},
+    {"MPI_Reduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1314},
+    {"MPI_Reduce", "comm", "freed", MPI_ERR_COMM, NULL, c1315},
+    {"MPI_Reduce_init", "-", "all valid", MPI_SUCCESS, NULL, c1316},
+    {"MPI_Reduce_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1317},
+    {"MPI_Reduce_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1318},
+    {"MPI_Reduce_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1319},
+    {"MPI_Reduce_init", "count", "-1", MPI_ERR_COUNT, NULL, c1320},
+    {"MPI_Reduce_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1321},
+    {"MPI_Reduce_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1322},
+    {"MPI_Reduce_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1323},
+    {"MPI_Reduce_init", "op", "freed", MPI_ERR_OP, NULL, c1324},
+    {"MPI_Reduce_init", "root", "-1", MPI_ERR_ROOT, NULL, c1325},
+    {"MPI_Reduce_init", "root", "size", MPI_ERR_ROOT, NULL, c1326},
+    {"MPI_Reduce_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1327},
+    {"MPI_Reduce_init", "comm", "freed", MPI_ERR_COMM, NULL, c1328},
+    {"MPI_Reduce_init", "info", "bogus", MPI_ERR_INFO, NULL, c1329},
+    {"MPI_Reduce_init", "request", "NULL", MPI_ERR_ARG, NULL, c1330},
+    {"MPI_Reduce_local", "-", "all valid", MPI_SUCCESS, NULL, c1331},
+    {"MPI_Reduce_local", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c1332},
+    {"MPI_Reduce_local", "inoutbuf", "NULL", MPI_ERR_BUFFER, NULL, c1333},
+    {"MPI_Reduce_local", "count", "-1", MPI_ERR_COUNT, NULL, c1334},
+    {"MPI_Reduce_local", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1335},
+    {"MPI_Reduce_local", "datatype", "freed", MPI_ERR_TYPE, NULL, c1336},
+    {"MPI_Reduce_local", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1337},
+    {"MPI_Reduce_local", "op", "freed", MPI_ERR_OP, NULL, c1338},
+    {"MPI_Reduce_scatter", "-", "all valid", MPI_SUCCESS, NULL, c1339},
+    {"MPI_Reduce_scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1340},
+    {"MPI_Reduce_scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1341},
+    {"MPI_Reduce_scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1342},
+    {"MPI_Reduce_scatter", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1343},
+    {"MPI_Reduce_scatter", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1344},
+    {"MPI_Reduce_scatter", "datatype", "freed", MPI_ERR_TYPE, NULL, c1345},
+    {"MPI_Reduce_scatter", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1346},
+    {"MPI_Reduce_scatter", "op", "freed", MPI_ERR_OP, NULL, c1347},
+    {"MPI_Reduce_scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1348},
+    {"MPI_Reduce_scatter", "comm", "freed", MPI_ERR_COMM, NULL, c1349},
+    {"MPI_Reduce_scatter_block", "-", "all valid", MPI_SUCCESS, NULL, c1350},
+    {"MPI_Reduce_scatter_block", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1351},
+    {"MPI_Reduce_scatter_block", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1352},
+    {"MPI_Reduce_scatter_block", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1353},
+    {"MPI_Reduce_scatter_block", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1354},
+    {"MPI_Reduce_scatter_block", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1355},
+    {"MPI_Reduce_scatter_block", "datatype", "freed", MPI_ERR_TYPE, NULL, c1356},
+    {"MPI_Reduce_scatter_block", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1357},
+    {"MPI_Reduce_scatter_block", "op", "freed", MPI_ERR_OP, NULL, c1358},
+    {"MPI_Reduce_scatter_block", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1359},
+    {"MPI_Reduce_scatter_block", "comm", "freed", MPI_ERR_COMM, NULL, c1360},
+    {"MPI_Reduce_scatter_block_init", "-", "all valid", MPI_SUCCESS, NULL, c1361},
+    {"MPI_Reduce_scatter_block_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1362},
+    {"MPI_Reduce_scatter_block_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1363},
+    {"MPI_Reduce_scatter_block_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1364},
+    {"MPI_Reduce_scatter_block_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1365},
+    {"MPI_Reduce_scatter_block_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1366},
+    {"MPI_Reduce_scatter_block_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1367},
+    {"MPI_Reduce_scatter_block_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1368},
+    {"MPI_Reduce_scatter_block_init", "op", "freed", MPI_ERR_OP, NULL, c1369},
+    {"MPI_Reduce_scatter_block_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1370},
+    {"MPI_Reduce_scatter_block_init", "comm", "freed", MPI_ERR_COMM, NULL, c1371},
+    {"MPI_Reduce_scatter_block_init", "info", "bogus", MPI_ERR_INFO, NULL, c1372},
+    {"MPI_Reduce_scatter_block_init", "request", "NULL", MPI_ERR_ARG, NULL, c1373},
+    {"MPI_Reduce_scatter_init", "-", "all valid", MPI_SUCCESS, NULL, c1374},
+    {"MPI_Reduce_scatter_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1375},
+    {"MPI_Reduce_scatter_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1376},
+    {"MPI_Reduce_scatter_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1377},
+    {"MPI_Reduce_scatter_init", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1378},
+    {"MPI_Reduce_scatter_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1379},
+    {"MPI_Reduce_scatter_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1380},
+    {"MPI_Reduce_scatter_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1381},
+    {"MPI_Reduce_scatter_init", "op", "freed", MPI_ERR_OP, NULL, c1382},
+    {"MPI_Reduce_scatter_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1383},
+    {"MPI_Reduce_scatter_init", "comm", "freed", MPI_ERR_COMM, NULL, c1384},
+    {"MPI_Reduce_scatter_init", "info", "bogus", MPI_ERR_INFO, NULL, c1385},
+    {"MPI_Reduce_scatter_init", "request", "NULL", MPI_ERR_ARG, NULL, c1386},
+    {"MPI_Remove_error_class", "-", "all valid", MPI_SUCCESS, NULL, c1387},
+    {"MPI_Remove_error_code", "-", "all valid", MPI_SUCCESS, NULL, c1388},
+    {"MPI_Remove_error_string", "-", "all valid", MPI_SUCCESS, NULL, c1389},
+    {"MPI_Request_free", "-", "all valid", MPI_SUCCESS, NULL, c1390},
+    {"MPI_Request_free", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c1391},
+    {"MPI_Request_free", "request", "&freed", MPI_ERR_REQUEST, NULL, c1392},
+    {"MPI_Request_free", "request", "NULL", MPI_ERR_ARG, NULL, c1393},
+    {"MPI_Request_get_status", "-", "all valid", MPI_SUCCESS, NULL, c1394},
+    {"MPI_Request_get_status", "request", "freed", MPI_ERR_REQUEST, NULL, c1395},
+    {"MPI_Request_get_status", "flag", "NULL", MPI_ERR_ARG, NULL, c1396},
+    {"MPI_Request_get_status", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c1397},
+    {"MPI_Rsend", "-", "all valid", MPI_SUCCESS, NULL, c1398},
+    {"MPI_Rsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1399},
+    {"MPI_Rsend", "count", "-1", MPI_ERR_COUNT, NULL, c1400},
+    {"MPI_Rsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1401},
+    {"MPI_Rsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c1402},
+    {"MPI_Rsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1403},
+    {"MPI_Rsend", "dest", "size", MPI_ERR_RANK, NULL, c1404},
+    {"MPI_Rsend", "dest", "-5", MPI_ERR_RANK, NULL, c1405},
+    {"MPI_Rsend", "tag", "-5", MPI_ERR_TAG, NULL, c1406},
+    {"MPI_Rsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1407},
+    {"MPI_Rsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1408},
+    {"MPI_Rsend", "comm", "freed", MPI_ERR_COMM, NULL, c1409},
+    {"MPI_Rsend_init", "-", "all valid", MPI_SUCCESS, NULL, c1410},
+    {"MPI_Rsend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1411},
+    {"MPI_Rsend_init", "count", "-1", MPI_ERR_COUNT, NULL, c1412},
+    {"MPI_Rsend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1413},
+    {"MPI_Rsend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1414},
+    {"MPI_Rsend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1415},
+    {"MPI_Rsend_init", "dest", "size", MPI_ERR_RANK, NULL, c1416},
+    {"MPI_Rsend_init", "dest", "-5", MPI_ERR_RANK, NULL, c1417},
+    {"MPI_Rsend_init", "tag", "-5", MPI_ERR_TAG, NULL, c1418},
+    {"MPI_Rsend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1419},
+    {"MPI_Rsend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1420},
+    {"MPI_Rsend_init", "comm", "freed", MPI_ERR_COMM, NULL, c1421},
+    {"MPI_Rsend_init", "request", "NULL", MPI_ERR_ARG, NULL, c1422},
+    {"MPI_Scan", "-", "all valid", MPI_SUCCESS, NULL, c1423},
+    {"MPI_Scan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1424},
+    {"MPI_Scan", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1425},
+    {"MPI_Scan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1426},
+    {"MPI_Scan", "count", "-1", MPI_ERR_COUNT, NULL, c1427},
+    {"MPI_Scan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1428},
+    {"MPI_Scan", "datatype", "freed", MPI_ERR_TYPE, NULL, c1429},
+    {"MPI_Scan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1430},
+    {"MPI_Scan", "op", "freed", MPI_ERR_OP, NULL, c1431},
+    {"MPI_Scan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1432},
+    {"MPI_Scan", "comm", "freed", MPI_ERR_COMM, NULL, c1433},
+    {"MPI_Scan_init", "-", "all valid", MPI_SUCCESS, NULL, c1434},
+    {"MPI_Scan_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1435},
+    {"MPI_Scan_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1436},
+    {"MPI_Scan_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1437},
+    {"MPI_Scan_init", "count", "-1", MPI_ERR_COUNT, NULL, c1438},
+    {"MPI_Scan_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1439},
+    {"MPI_Scan_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1440},
+    {"MPI_Scan_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1441},
+    {"MPI_Scan_init", "op", "freed", MPI_ERR_OP, NULL, c1442},
+    {"MPI_Scan_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1443},
+    {"MPI_Scan_init", "comm", "freed", MPI_ERR_COMM, NULL, c1444},
+    {"MPI_Scan_init", "info", "bogus", MPI_ERR_INFO, NULL, c1445},
+    {"MPI_Scan_init", "request", "NULL", MPI_ERR_ARG, NULL, c1446},
+    {"MPI_Scatter", "-", "all valid", MPI_SUCCESS, NULL, c1447},
+    {"MPI_Scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1448},
+    {"MPI_Scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1449},
+    {"MPI_Scatter", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1450},
+    {"MPI_Scatter", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1451},
+    {"MPI_Scatter", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1452},
+    {"MPI_Scatter", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1453},
+    {"MPI_Scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1454},
+    {"MPI_Scatter", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1455},
+    {"MPI_Scatter", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1456},
+    {"MPI_Scatter", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1457},
+    {"MPI_Scatter", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1458},
+    {"MPI_Scatter", "root", "-1", MPI_ERR_ROOT, NULL, c1459},
+    {"MPI_Scatter", "root", "size", MPI_ERR_ROOT, NULL, c1460},
+    {"MPI_Scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1461},
+    {"MPI_Scatter", "comm", "freed", MPI_ERR_COMM, NULL, c1462},
+    {"MPI_Scatter_init", "-", "all valid", MPI_SUCCESS, NULL, c1463},
+    {"MPI_Scatter_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1464},
+    {"MPI_Scatter_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1465},
+    {"MPI_Scatter_init", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1466},
+    {"MPI_Scatter_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1467},
+    {"MPI_Scatter_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1468},
+    {"MPI_Scatter_init", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1469},
+    {"MPI_Scatter_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1470},
+    {"MPI_Scatter_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1471},
+    {"MPI_Scatter_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1472},
+    {"MPI_Scatter_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1473},
+    {"MPI_Scatter_init", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1474},
+    {"MPI_Scatter_init", "root", "-1", MPI_ERR_ROOT, NULL, c1475},
+    {"MPI_Scatter_init", "root", "size", MPI_ERR_ROOT, NULL, c1476},
+    {"MPI_Scatter_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1477},
+    {"MPI_Scatter_init", "comm", "freed", MPI_ERR_COMM, NULL, c1478},
+    {"MPI_Scatter_init", "info", "bogus", MPI_ERR_INFO, NULL, c1479},
+    {"MPI_Scatter_init", "request", "NULL", MPI_ERR_ARG, NULL, c1480},
+    {"MPI_Scatterv", "-", "all valid", MPI_SUCCESS, NULL, c1481},
+    {"MPI_Scatterv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1482},
+    {"MPI_Scatterv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1483},
+    {"MPI_Scatterv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1484},
+    {"MPI_Scatterv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1485},
+    {"MPI_Scatterv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1486},
+    {"MPI_Scatterv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1487},
+    {"MPI_Scatterv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1488},
+    {"MPI_Scatterv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1489},
+    {"MPI_Scatterv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1490},
+    {"MPI_Scatterv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1491},
+    {"MPI_Scatterv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1492},
+    {"MPI_Scatterv", "root", "-1", MPI_ERR_ROOT, NULL, c1493},
+    {"MPI_Scatterv", "root", "size", MPI_ERR_ROOT, NULL, c1494},
+    {"MPI_Scatterv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1495},
+    {"MPI_Scatterv", "comm", "freed", MPI_ERR_COMM, NULL, c1496},
+    {"MPI_Scatterv_init", "-", "all valid", MPI_SUCCESS, NULL, c1497},
+    {"MPI_Scatterv_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1498},
+    {"MPI_Scatterv_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1499},
+    {"MPI_Scatterv_init", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1500},
+    {"MPI_Scatterv_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1501},
+    {"MPI_Scatterv_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1502},
+    {"MPI_Scatterv_init", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1503},
+    {"MPI_Scatterv_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1504},
+    {"MPI_Scatterv_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1505},
+    {"MPI_Scatterv_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1506},
+    {"MPI_Scatterv_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1507},
+    {"MPI_Scatterv_init", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1508},
+    {"MPI_Scatterv_init", "root", "-1", MPI_ERR_ROOT, NULL, c1509},
+    {"MPI_Scatterv_init", "root", "size", MPI_ERR_ROOT, NULL, c1510},
+    {"MPI_Scatterv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1511},
+    {"MPI_Scatterv_init", "comm", "freed", MPI_ERR_COMM, NULL, c1512},
+    {"MPI_Scatterv_init", "info", "bogus", MPI_ERR_INFO, NULL, c1513},
+    {"MPI_Scatterv_init", "request", "NULL", MPI_ERR_ARG, NULL, c1514},
+    {"MPI_Send", "-", "all valid", MPI_SUCCESS, NULL, c1515},
+    {"MPI_Send", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1516},
+    {"MPI_Send", "count", "-1", MPI_ERR_COUNT, NULL, c1517},
+    {"MPI_Send", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1518},
+    {"MPI_Send", "datatype", "freed", MPI_ERR_TYPE, NULL, c1519},
+    {"MPI_Send", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1520},
+    {"MPI_Send", "dest", "size", MPI_ERR_RANK, NULL, c1521},
+    {"MPI_Send", "dest", "-5", MPI_ERR_RANK, NULL, c1522},
+    {"MPI_Send", "tag", "-5", MPI_ERR_TAG, NULL, c1523},
+    {"MPI_Send", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1524},
+    {"MPI_Send", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1525},
+    {"MPI_Send", "comm", "freed", MPI_ERR_COMM, NULL, c1526},
+    {"MPI_Send_init", "-", "all valid", MPI_SUCCESS, NULL, c1527},
+    {"MPI_Send_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1528},
+    {"MPI_Send_init", "count", "-1", MPI_ERR_COUNT, NULL, c1529},
+    {"MPI_Send_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1530},
+    {"MPI_Send_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1531},
+    {"MPI_Send_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1532},
+    {"MPI_Send_init", "dest", "size", MPI_ERR_RANK, NULL, c1533},
+    {"MPI_Send_init", "dest", "-5", MPI_ERR_RANK, NULL, c1534},
+    {"MPI_Send_init", "tag", "-5", MPI_ERR_TAG, NULL, c1535},
+    {"MPI_Send_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1536},
+    {"MPI_Send_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1537},
+    {"MPI_Send_init", "comm", "freed", MPI_ERR_COMM, NULL, c1538},
+    {"MPI_Send_init", "request", "NULL", MPI_ERR_ARG, NULL, c1539},
+    {"MPI_Sendrecv", "-", "all valid", MPI_SUCCESS, NULL, c1540},
+    {"MPI_Sendrecv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1541},
+    {"MPI_Sendrecv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1542},
+    {"MPI_Sendrecv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1543},
+    {"MPI_Sendrecv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1544},
+    {"MPI_Sendrecv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1545},
+    {"MPI_Sendrecv", "dest", "size", MPI_ERR_RANK, NULL, c1546},
+    {"MPI_Sendrecv", "dest", "-5", MPI_ERR_RANK, NULL, c1547},
+    {"MPI_Sendrecv", "sendtag", "-5", MPI_ERR_TAG, NULL, c1548},
+    {"MPI_Sendrecv", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1549},
+    {"MPI_Sendrecv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1550},
+    {"MPI_Sendrecv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1551},
+    {"MPI_Sendrecv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1552},
+    {"MPI_Sendrecv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1553},
+    {"MPI_Sendrecv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1554},
+    {"MPI_Sendrecv", "source", "size", MPI_ERR_RANK, NULL, c1555},
+    {"MPI_Sendrecv", "source", "-5", MPI_ERR_RANK, NULL, c1556},
+    {"MPI_Sendrecv", "recvtag", "-5", MPI_ERR_TAG, NULL, c1557},
+    {"MPI_Sendrecv", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1558},
+    {"MPI_Sendrecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1559},
+    {"MPI_Sendrecv", "comm", "freed", MPI_ERR_COMM, NULL, c1560},
+    {"MPI_Sendrecv", "status", "NULL", MPI_ERR_ARG, NULL, c1561},
+    {"MPI_Sendrecv_replace", "-", "all valid", MPI_SUCCESS, NULL, c1562},
+    {"MPI_Sendrecv_replace", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1563},
+    {"MPI_Sendrecv_replace", "count", "-1", MPI_ERR_COUNT, NULL, c1564},
+    {"MPI_Sendrecv_replace", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1565},
+    {"MPI_Sendrecv_replace", "datatype", "freed", MPI_ERR_TYPE, NULL, c1566},
+    {"MPI_Sendrecv_replace", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1567},
+    {"MPI_Sendrecv_replace", "dest", "size", MPI_ERR_RANK, NULL, c1568},
+    {"MPI_Sendrecv_replace", "dest", "-5", MPI_ERR_RANK, NULL, c1569},
+    {"MPI_Sendrecv_replace", "sendtag", "-5", MPI_ERR_TAG, NULL, c1570},
+    {"MPI_Sendrecv_replace", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1571},
+    {"MPI_Sendrecv_replace", "source", "size", MPI_ERR_RANK, NULL, c1572},
+    {"MPI_Sendrecv_replace", "source", "-5", MPI_ERR_RANK, NULL, c1573},
+    {"MPI_Sendrecv_replace", "recvtag", "-5", MPI_ERR_TAG, NULL, c1574},
+    {"MPI_Sendrecv_replace", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1575},
+    {"MPI_Sendrecv_replace", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1576},
+    {"MPI_Sendrecv_replace", "comm", "freed", MPI_ERR_COMM, NULL, c1577},
+    {"MPI_Sendrecv_replace", "status", "NULL", MPI_ERR_ARG, NULL, c1578},
+    {"MPI_Ssend", "-", "all valid", MPI_SUCCESS, NULL, c1579},
+    {"MPI_Ssend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1580},
+    {"MPI_Ssend", "count", "-1", MPI_ERR_COUNT, NULL, c1581},
+    {"MPI_Ssend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1582},
+    {"MPI_Ssend", "datatype", "freed", MPI_ERR_TYPE, NULL, c1583},
+    {"MPI_Ssend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1584},
+    {"MPI_Ssend", "dest", "size", MPI_ERR_RANK, NULL, c1585},
+    {"MPI_Ssend", "dest", "-5", MPI_ERR_RANK, NULL, c1586},
+    {"MPI_Ssend", "tag", "-5", MPI_ERR_TAG, NULL, c1587},
+    {"MPI_Ssend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1588},
+    {"MPI_Ssend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1589},
+    {"MPI_Ssend", "comm", "freed", MPI_ERR_COMM, NULL, c1590},
+    {"MPI_Ssend_init", "-", "all valid", MPI_SUCCESS, NULL, c1591},
+    {"MPI_Ssend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1592},
+    {"MPI_Ssend_init", "count", "-1", MPI_ERR_COUNT, NULL, c1593},
+    {"MPI_Ssend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1594},
+    {"MPI_Ssend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1595},
+    {"MPI_Ssend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1596},
+    {"MPI_Ssend_init", "dest", "size", MPI_ERR_RANK, NULL, c1597},
+    {"MPI_Ssend_init", "dest", "-5", MPI_ERR_RANK, NULL, c1598},
+    {"MPI_Ssend_init", "tag", "-5", MPI_ERR_TAG, NULL, c1599},
+    {"MPI_Ssend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1600},
+    {"MPI_Ssend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1601},
+    {"MPI_Ssend_init", "comm", "freed", MPI_ERR_COMM, NULL, c1602},
+    {"MPI_Ssend_init", "request", "NULL", MPI_ERR_ARG, NULL, c1603},
+    {"MPI_Start", "-", "all valid", MPI_SUCCESS, NULL, c1604},
+    {"MPI_Start", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c1605},
+    {"MPI_Start", "request", "&freed", MPI_ERR_REQUEST, NULL, c1606},
+    {"MPI_Start", "request", "NULL", MPI_ERR_ARG, NULL, c1607},
+    {"MPI_Startall", "-", "all valid", MPI_SUCCESS, NULL, c1608},
+    {"MPI_Startall", "count", "-1", MPI_ERR_COUNT, NULL, c1609},
+    {"MPI_Startall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1610},
+    {"MPI_Startall", "array_of_requests", "{MPI_REQUEST_NULL}", MPI_ERR_REQUEST, NULL, c1611},
+    {"MPI_Startall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1612},
+    {"MPI_Status_c2f", "-", "all valid", MPI_SUCCESS, NULL, c1613},
+    {"MPI_Status_c2f", "c_status", "NULL", MPI_ERR_ARG, NULL, c1614},
+    {"MPI_Status_c2f", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c1615},
+    {"MPI_Status_c2f", "f_status", "NULL", MPI_ERR_ARG, NULL, c1616},
+    {"MPI_Status_c2f08", "-", "all valid", MPI_SUCCESS, NULL, c1617},
+    {"MPI_Status_c2f08", "c_status", "NULL", MPI_ERR_ARG, NULL, c1618},
+    {"MPI_Status_c2f08", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c1619},
+    {"MPI_Status_c2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1620},
+    {"MPI_Status_f082c", "-", "all valid", MPI_SUCCESS, NULL, c1621},
+    {"MPI_Status_f082c", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1622},
+    {"MPI_Status_f082c", "c_status", "NULL", MPI_ERR_ARG, NULL, c1623},
+    {"MPI_Status_f082f", "-", "all valid", MPI_SUCCESS, NULL, c1624},
+    {"MPI_Status_f082f", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1625},
+    {"MPI_Status_f082f", "f_status", "NULL", MPI_ERR_ARG, NULL, c1626},
+    {"MPI_Status_f2c", "-", "all valid", MPI_SUCCESS, NULL, c1627},
+    {"MPI_Status_f2c", "f_status", "NULL", MPI_ERR_ARG, NULL, c1628},
+    {"MPI_Status_f2c", "c_status", "NULL", MPI_ERR_ARG, NULL, c1629},
+    {"MPI_Status_f2f08", "-", "all valid", MPI_SUCCESS, NULL, c1630},
+    {"MPI_Status_f2f08", "f_status", "NULL", MPI_ERR_ARG, NULL, c1631},
+    {"MPI_Status_f2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1632},
+    {"MPI_Status_get_error", "-", "all valid", MPI_SUCCESS, NULL, c1633},
+    {"MPI_Status_get_error", "status", "NULL", MPI_ERR_ARG, NULL, c1634},
+    {"MPI_Status_get_error", "err", "NULL", MPI_ERR_ARG, NULL, c1635},
+    {"MPI_Status_get_source", "-", "all valid", MPI_SUCCESS, NULL, c1636},
+    {"MPI_Status_get_source", "status", "NULL", MPI_ERR_ARG, NULL, c1637},
+    {"MPI_Status_get_source", "source", "NULL", MPI_ERR_ARG, NULL, c1638},
+    {"MPI_Status_get_tag", "-", "all valid", MPI_SUCCESS, NULL, c1639},
+    {"MPI_Status_get_tag", "status", "NULL", MPI_ERR_ARG, NULL, c1640},
+    {"MPI_Status_get_tag", "tag", "NULL", MPI_ERR_ARG, NULL, c1641},
+    {"MPI_Status_set_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c1642},
+    {"MPI_Status_set_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c1643},
+    {"MPI_Status_set_elements", "-", "all valid", MPI_SUCCESS, NULL, c1644},
+    {"MPI_Status_set_elements", "status", "NULL", MPI_ERR_ARG, NULL, c1645},
+    {"MPI_Status_set_elements", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1646},
+    {"MPI_Status_set_elements", "datatype", "freed", MPI_ERR_TYPE, NULL, c1647},
+    {"MPI_Status_set_elements", "count", "-1", MPI_ERR_COUNT, NULL, c1648},
+    {"MPI_Status_set_elements_c", "-", "all valid", MPI_SUCCESS, NULL, c1649},
+    {"MPI_Status_set_elements_c", "status", "NULL", MPI_ERR_ARG, NULL, c1650},
+    {"MPI_Status_set_elements_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1651},
+    {"MPI_Status_set_elements_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1652},
+    {"MPI_Status_set_elements_c", "count", "-1", MPI_ERR_COUNT, NULL, c1653},
+    {"MPI_Status_set_elements_x", "-", "all valid", MPI_SUCCESS, NULL, c1654},
+    {"MPI_Status_set_elements_x", "status", "NULL", MPI_ERR_ARG, NULL, c1655},
+    {"MPI_Status_set_elements_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1656},
+    {"MPI_Status_set_elements_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1657},
+    {"MPI_Status_set_elements_x", "count", "-1", MPI_ERR_COUNT, NULL, c1658},
+    {"MPI_Status_set_error", "-", "all valid", MPI_SUCCESS, NULL, c1659},
+    {"MPI_Status_set_error", "status", "NULL", MPI_ERR_ARG, NULL, c1660},
+    {"MPI_Status_set_source", "-", "all valid", MPI_SUCCESS, NULL, c1661},
+    {"MPI_Status_set_source", "status", "NULL", MPI_ERR_ARG, NULL, c1662},
+    {"MPI_Status_set_tag", "-", "all valid", MPI_SUCCESS, NULL, c1663},
+    {"MPI_Status_set_tag", "status", "NULL", MPI_ERR_ARG, NULL, c1664},
+    {"MPI_T_category_changed", "-", "all valid", MPI_SUCCESS, NULL, c1665},
+    {"MPI_T_category_changed", "update_number", "NULL", MPI_ERR_ARG, NULL, c1666},
+    {"MPI_T_category_get_categories", "-", "all valid", MPI_SUCCESS, NULL, c1667},
+    {"MPI_T_category_get_categories", "len", "-1", MPI_ERR_ARG, NULL, c1668},
+    {"MPI_T_category_get_categories", "indices", "NULL", MPI_ERR_ARG, NULL, c1669},
+    {"MPI_T_category_get_cvars", "-", "all valid", MPI_SUCCESS, NULL, c1670},
+    {"MPI_T_category_get_cvars", "len", "-1", MPI_ERR_ARG, NULL, c1671},
+    {"MPI_T_category_get_cvars", "indices", "NULL", MPI_ERR_ARG, NULL, c1672},
+    {"MPI_T_category_get_events", "-", "all valid", MPI_SUCCESS, NULL, c1673},
+    {"MPI_T_category_get_events", "len", "-1", MPI_ERR_ARG, NULL, c1674},
+    {"MPI_T_category_get_events", "indices", "NULL", MPI_ERR_ARG, NULL, c1675},
+    {"MPI_T_category_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1676},
+    {"MPI_T_category_get_index", "name", "NULL", MPI_ERR_ARG, NULL, c1677},
+    {"MPI_T_category_get_index", "cat_index", "NULL", MPI_ERR_ARG, NULL, c1678},
+    {"MPI_T_category_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1679},
+    {"MPI_T_category_get_info", "name", "NULL", MPI_ERR_ARG, NULL, c1680},
+    {"MPI_T_category_get_info", "name_len", "NULL", MPI_ERR_ARG, NULL, c1681},
+    {"MPI_T_category_get_info", "desc", "NULL", MPI_ERR_ARG, NULL, c1682},
+    {"MPI_T_category_get_info", "desc_len", "NULL", MPI_ERR_ARG, NULL, c1683},
+    {"MPI_T_category_get_info", "num_cvars", "NULL", MPI_ERR_ARG, NULL, c1684},
+    {"MPI_T_category_get_info", "num_pvars", "NULL", MPI_ERR_ARG, NULL, c1685},
+    {"MPI_T_category_get_info", "num_categories", "NULL", MPI_ERR_ARG, NULL, c1686},
+    {"MPI_T_category_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1687},
+    {"MPI_T_category_get_num", "num_cat", "NULL", MPI_ERR_ARG, NULL, c1688},
+    {"MPI_T_category_get_num_events", "-", "all valid", MPI_SUCCESS, NULL, c1689},
+    {"MPI_T_category_get_num_events", "num_events", "NULL", MPI_ERR_ARG, NULL, c1690},
+    {"MPI_T_category_get_pvars", "-", "all valid", MPI_SUCCESS, NULL, c1691},
+    {"MPI_T_category_get_pvars", "len", "-1", MPI_ERR_ARG, NULL, c1692},
+    {"MPI_T_category_get_pvars", "indices", "NULL", MPI_ERR_ARG, NULL, c1693},
+    {"MPI_T_cvar_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1694},
+    {"MPI_T_cvar_get_index", "name", "NULL", MPI_ERR_ARG, NULL, c1695},
+    {"MPI_T_cvar_get_index", "cvar_index", "NULL", MPI_ERR_ARG, NULL, c1696},
+    {"MPI_T_cvar_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1697},
+    {"MPI_T_cvar_get_info", "name", "NULL", MPI_ERR_ARG, NULL, c1698},
+    {"MPI_T_cvar_get_info", "name_len", "NULL", MPI_ERR_ARG, NULL, c1699},
+    {"MPI_T_cvar_get_info", "verbosity", "NULL", MPI_ERR_ARG, NULL, c1700},
+    {"MPI_T_cvar_get_info", "datatype", "NULL", MPI_ERR_ARG, NULL, c1701},
+    {"MPI_T_cvar_get_info", "enumtype", "NULL", MPI_ERR_ARG, NULL, c1702},
+    {"MPI_T_cvar_get_info", "desc", "NULL", MPI_ERR_ARG, NULL, c1703},
+    {"MPI_T_cvar_get_info", "desc_len", "NULL", MPI_ERR_ARG, NULL, c1704},
+    {"MPI_T_cvar_get_info", "bind", "NULL", MPI_ERR_ARG, NULL, c1705},
+    {"MPI_T_cvar_get_info", "scope", "NULL", MPI_ERR_ARG, NULL, c1706},
+    {"MPI_T_cvar_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1707},
+    {"MPI_T_cvar_get_num", "num_cvar", "NULL", MPI_ERR_ARG, NULL, c1708},
+    {"MPI_T_event_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1709},
+    {"MPI_T_event_get_index", "name", "NULL", MPI_ERR_ARG, NULL, c1710},
+    {"MPI_T_event_get_index", "event_index", "NULL", MPI_ERR_ARG, NULL, c1711},
+    {"MPI_T_event_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1712},
+    {"MPI_T_event_get_num", "num_events", "NULL", MPI_ERR_ARG, NULL, c1713},
+    {"MPI_T_finalize", "-", "all valid", MPI_SUCCESS, NULL, c1714},
+    {"MPI_T_init_thread", "-", "all valid", MPI_SUCCESS, NULL, c1715},
+    {"MPI_T_init_thread", "provided", "NULL", MPI_ERR_ARG, NULL, c1716},
+    {"MPI_T_pvar_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1717},
+    {"MPI_T_pvar_get_index", "name", "NULL", MPI_ERR_ARG, NULL, c1718},
+    {"MPI_T_pvar_get_index", "pvar_index", "NULL", MPI_ERR_ARG, NULL, c1719},
+    {"MPI_T_pvar_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1720},
+    {"MPI_T_pvar_get_info", "name", "NULL", MPI_ERR_ARG, NULL, c1721},
+    {"MPI_T_pvar_get_info", "name_len", "NULL", MPI_ERR_ARG, NULL, c1722},
+    {"MPI_T_pvar_get_info", "verbosity", "NULL", MPI_ERR_ARG, NULL, c1723},
+    {"MPI_T_pvar_get_info", "var_class", "NULL", MPI_ERR_ARG, NULL, c1724},
+    {"MPI_T_pvar_get_info", "datatype", "NULL", MPI_ERR_ARG, NULL, c1725},
+    {"MPI_T_pvar_get_info", "enumtype", "NULL", MPI_ERR_ARG, NULL, c1726},
+    {"MPI_T_pvar_get_info", "desc", "NULL", MPI_ERR_ARG, NULL, c1727},
+    {"MPI_T_pvar_get_info", "desc_len", "NULL", MPI_ERR_ARG, NULL, c1728},
+    {"MPI_T_pvar_get_info", "bind", "NULL", MPI_ERR_ARG, NULL, c1729},
+    {"MPI_T_pvar_get_info", "readonly", "NULL", MPI_ERR_ARG, NULL, c1730},
+    {"MPI_T_pvar_get_info", "continuous", "NULL", MPI_ERR_ARG, NULL, c1731},
+    {"MPI_T_pvar_get_info", "atomic", "NULL", MPI_ERR_ARG, NULL, c1732},
+    {"MPI_T_pvar_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1733},
+    {"MPI_T_pvar_get_num", "num_pvar", "NULL", MPI_ERR_ARG, NULL, c1734},
+    {"MPI_T_pvar_session_create", "-", "all valid", MPI_SUCCESS, NULL, c1735},
+    {"MPI_T_pvar_session_create", "pe_session", "NULL", MPI_ERR_ARG, NULL, c1736},
+    {"MPI_T_source_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1737},
+    {"MPI_T_source_get_info", "name", "NULL", MPI_ERR_ARG, NULL, c1738},
+    {"MPI_T_source_get_info", "name_len", "NULL", MPI_ERR_ARG, NULL, c1739},
+    {"MPI_T_source_get_info", "desc", "NULL", MPI_ERR_ARG, NULL, c1740},
+    {"MPI_T_source_get_info", "desc_len", "NULL", MPI_ERR_ARG, NULL, c1741},
+    {"MPI_T_source_get_info", "ordering", "NULL", MPI_ERR_ARG, NULL, c1742},
+    {"MPI_T_source_get_info", "ticks_per_second", "NULL", MPI_ERR_ARG, NULL, c1743},
+    {"MPI_T_source_get_info", "max_ticks", "NULL", MPI_ERR_ARG, NULL, c1744},
+    {"MPI_T_source_get_info", "info", "NULL", MPI_ERR_ARG, NULL, c1745},
+    {"MPI_T_source_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1746},
+    {"MPI_T_source_get_num", "num_sources", "NULL", MPI_ERR_ARG, NULL, c1747},
+    {"MPI_T_source_get_timestamp", "-", "all valid", MPI_SUCCESS, NULL, c1748},
+    {"MPI_T_source_get_timestamp", "timestamp", "NULL", MPI_ERR_ARG, NULL, c1749},
+    {"MPI_Test", "-", "all valid", MPI_SUCCESS, NULL, c1750},
+    {"MPI_Test", "request", "&freed", MPI_ERR_REQUEST, NULL, c1751},
+    {"MPI_Test", "request", "NULL", MPI_ERR_ARG, NULL, c1752},
+    {"MPI_Test", "flag", "NULL", MPI_ERR_ARG, NULL, c1753},
+    {"MPI_Test", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c1754},
+    {"MPI_Test_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c1755},
+    {"MPI_Test_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c1756},
+    {"MPI_Test_cancelled", "flag", "NULL", MPI_ERR_ARG, NULL, c1757},
+    {"MPI_Testall", "-", "all valid", MPI_SUCCESS, NULL, c1758},
+    {"MPI_Testall", "count", "-1", MPI_ERR_COUNT, NULL, c1759},
+    {"MPI_Testall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1760},
+    {"MPI_Testall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1761},
+    {"MPI_Testall", "flag", "NULL", MPI_ERR_ARG, NULL, c1762},
+    {"MPI_Testall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1763},
+    {"MPI_Testany", "-", "all valid", MPI_SUCCESS, NULL, c1764},
+    {"MPI_Testany", "count", "-1", MPI_ERR_COUNT, NULL, c1765},
+    {"MPI_Testany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1766},
+    {"MPI_Testany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1767},
+    {"MPI_Testany", "index", "NULL", MPI_ERR_ARG, NULL, c1768},
+    {"MPI_Testany", "flag", "NULL", MPI_ERR_ARG, NULL, c1769},
+    {"MPI_Testany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1770},
+    {"MPI_Testsome", "-", "all valid", MPI_SUCCESS, NULL, c1771},
+    {"MPI_Testsome", "incount", "-1", MPI_ERR_COUNT, NULL, c1772},
+    {"MPI_Testsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1773},
+    {"MPI_Testsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1774},
+    {"MPI_Testsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c1775},
+    {"MPI_Testsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c1776},
+    {"MPI_Testsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1777},
+    {"MPI_Topo_test", "-", "all valid", MPI_SUCCESS, NULL, c1778},
+    {"MPI_Topo_test", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1779},
+    {"MPI_Topo_test", "comm", "freed", MPI_ERR_COMM, NULL, c1780},
+    {"MPI_Topo_test", "status", "NULL", MPI_ERR_ARG, NULL, c1781},
+    {"MPI_Type_commit", "-", "all valid", MPI_SUCCESS, NULL, c1782},
+    {"MPI_Type_commit", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1783},
+    {"MPI_Type_commit", "datatype", "&freed", MPI_ERR_TYPE, NULL, c1784},
+    {"MPI_Type_commit", "datatype", "NULL", MPI_ERR_ARG, NULL, c1785},
+    {"MPI_Type_contiguous", "-", "all valid", MPI_SUCCESS, NULL, c1786},
+    {"MPI_Type_contiguous", "count", "-1", MPI_ERR_COUNT, NULL, c1787},
+    {"MPI_Type_contiguous", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1788},
+    {"MPI_Type_contiguous", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1789},
+    {"MPI_Type_contiguous", "newtype", "NULL", MPI_ERR_ARG, NULL, c1790},
+    {"MPI_Type_contiguous_c", "-", "all valid", MPI_SUCCESS, NULL, c1791},
+    {"MPI_Type_contiguous_c", "count", "-1", MPI_ERR_COUNT, NULL, c1792},
+    {"MPI_Type_contiguous_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1793},
+    {"MPI_Type_contiguous_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1794},
+    {"MPI_Type_contiguous_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c1795},
+    {"MPI_Type_create_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c1796},
+    {"MPI_Type_create_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c1797},
+    {"MPI_Type_create_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1798},
+    {"MPI_Type_create_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1799},
+    {"MPI_Type_create_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1800},
+    {"MPI_Type_create_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c1801},
+    {"MPI_Type_create_hindexed_block", "-", "all valid", MPI_SUCCESS, NULL, c1802},
+    {"MPI_Type_create_hindexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c1803},
+    {"MPI_Type_create_hindexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1804},
+    {"MPI_Type_create_hindexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1805},
+    {"MPI_Type_create_hindexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1806},
+    {"MPI_Type_create_hindexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c1807},
+    {"MPI_Type_create_hindexed_block_c", "-", "all valid", MPI_SUCCESS, NULL, c1808},
+    {"MPI_Type_create_hindexed_block_c", "count", "-1", MPI_ERR_COUNT, NULL, c1809},
+    {"MPI_Type_create_hindexed_block_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1810},
+    {"MPI_Type_create_hindexed_block_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1811},
+    {"MPI_Type_create_hindexed_block_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1812},
+    {"MPI_Type_create_hindexed_block_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c1813},
+    {"MPI_Type_create_hindexed_c", "-", "all valid", MPI_SUCCESS, NULL, c1814},
+    {"MPI_Type_create_hindexed_c", "count", "-1", MPI_ERR_COUNT, NULL, c1815},
+    {"MPI_Type_create_hindexed_c", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1816},
+    {"MPI_Type_create_hindexed_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1817},
+    {"MPI_Type_create_hindexed_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1818},
+    {"MPI_Type_create_hindexed_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c1819},
+    {"MPI_Type_create_hvector", "-", "all valid", MPI_SUCCESS, NULL, c1820},
+    {"MPI_Type_create_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c1821},
+    {"MPI_Type_create_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1822},
+    {"MPI_Type_create_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1823},
+    {"MPI_Type_create_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1824},
+    {"MPI_Type_create_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1825},
+    {"MPI_Type_create_hvector_c", "-", "all valid", MPI_SUCCESS, NULL, c1826},
+    {"MPI_Type_create_hvector_c", "count", "-1", MPI_ERR_COUNT, NULL, c1827},
+    {"MPI_Type_create_hvector_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1828},
+    {"MPI_Type_create_hvector_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1829},
+    {"MPI_Type_create_hvector_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1830},
+    {"MPI_Type_create_hvector_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c1831},
+    {"MPI_Type_create_indexed_block", "-", "all valid", MPI_SUCCESS, NULL, c1832},
+    {"MPI_Type_create_indexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c1833},
+    {"MPI_Type_create_indexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1834},
+    {"MPI_Type_create_indexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1835},
+    {"MPI_Type_create_indexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1836},
+    {"MPI_Type_create_indexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c1837},
+    {"MPI_Type_create_indexed_block_c", "-", "all valid", MPI_SUCCESS, NULL, c1838},
+    {"MPI_Type_create_indexed_block_c", "count", "-1", MPI_ERR_COUNT, NULL, c1839},
+    {"MPI_Type_create_indexed_block_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1840},
+    {"MPI_Type_create_indexed_block_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1841},
+    {"MPI_Type_create_indexed_block_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1842},
+    {"MPI_Type_create_indexed_block_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c1843},
+    {"MPI_Type_create_resized", "-", "all valid", MPI_SUCCESS, NULL, c1844},
+    {"MPI_Type_create_resized", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1845},
+    {"MPI_Type_create_resized", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1846},
+    {"MPI_Type_create_resized", "newtype", "NULL", MPI_ERR_ARG, NULL, c1847},
+    {"MPI_Type_create_resized_c", "-", "all valid", MPI_SUCCESS, NULL, c1848},
+    {"MPI_Type_create_resized_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1849},
+    {"MPI_Type_create_resized_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1850},
+    {"MPI_Type_create_resized_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c1851},
+    {"MPI_Type_create_struct", "-", "all valid", MPI_SUCCESS, NULL, c1852},
+    {"MPI_Type_create_struct", "count", "-1", MPI_ERR_COUNT, NULL, c1853},
+    {"MPI_Type_create_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1854},
+    {"MPI_Type_create_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1855},
+    {"MPI_Type_create_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c1856},
+    {"MPI_Type_create_struct_c", "-", "all valid", MPI_SUCCESS, NULL, c1857},
+    {"MPI_Type_create_struct_c", "count", "-1", MPI_ERR_COUNT, NULL, c1858},
+    {"MPI_Type_create_struct_c", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1859},
+    {"MPI_Type_create_struct_c", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1860},
+    {"MPI_Type_create_struct_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c1861},
+    {"MPI_Type_delete_attr", "-", "all valid", MPI_SUCCESS, NULL, c1862},
+    {"MPI_Type_delete_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1863},
+    {"MPI_Type_delete_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c1864},
+    {"MPI_Type_delete_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1865},
+    {"MPI_Type_delete_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c1866},
+    {"MPI_Type_dup", "-", "all valid", MPI_SUCCESS, NULL, c1867},
+    {"MPI_Type_dup", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1868},
+    {"MPI_Type_dup", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1869},
+    {"MPI_Type_dup", "newtype", "NULL", MPI_ERR_ARG, NULL, c1870},
+    {"MPI_Type_extent", "-", "all valid", MPI_SUCCESS, NULL, c1871},
+    {"MPI_Type_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1872},
+    {"MPI_Type_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1873},
+    {"MPI_Type_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c1874},
+    {"MPI_Type_free", "-", "all valid", MPI_SUCCESS, NULL, c1875},
+    {"MPI_Type_free", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1876},
+    {"MPI_Type_free", "datatype", "&freed", MPI_ERR_TYPE, NULL, c1877},
+    {"MPI_Type_free", "datatype", "NULL", MPI_ERR_ARG, NULL, c1878},
+    {"MPI_Type_free", "datatype", "&MPI_INT", MPI_ERR_TYPE, NULL, c1879},
+    {"MPI_Type_get_attr", "-", "all valid", MPI_SUCCESS, NULL, c1880},
+    {"MPI_Type_get_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1881},
+    {"MPI_Type_get_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c1882},
+    {"MPI_Type_get_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1883},
+    {"MPI_Type_get_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c1884},
+    {"MPI_Type_get_attr", "attribute_val", "NULL", MPI_ERR_ARG, NULL, c1885},
+    {"MPI_Type_get_attr", "flag", "NULL", MPI_ERR_ARG, NULL, c1886},
+    {"MPI_Type_get_contents", "-", "all valid", MPI_SUCCESS, NULL, c1887},
+    {"MPI_Type_get_contents", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1888},
+    {"MPI_Type_get_contents", "datatype", "freed", MPI_ERR_TYPE, NULL, c1889},
+    {"MPI_Type_get_contents", "datatype", "MPI_INT", MPI_ERR_TYPE, NULL, c1890},
+    {"MPI_Type_get_contents", "array_of_integers", "NULL", MPI_ERR_ARG, NULL, c1891},
+    {"MPI_Type_get_contents", "array_of_addresses", "NULL", MPI_ERR_ARG, NULL, c1892},
+    {"MPI_Type_get_contents", "array_of_datatypes", "NULL", MPI_ERR_ARG, NULL, c1893},
+    {"MPI_Type_get_contents_c", "-", "all valid", MPI_SUCCESS, NULL, c1894},
+    {"MPI_Type_get_contents_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1895},
+    {"MPI_Type_get_contents_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1896},
+    {"MPI_Type_get_contents_c", "datatype", "MPI_INT", MPI_ERR_TYPE, NULL, c1897},
+    {"MPI_Type_get_contents_c", "array_of_integers", "NULL", MPI_ERR_ARG, NULL, c1898},
+    {"MPI_Type_get_contents_c", "array_of_addresses", "NULL", MPI_ERR_ARG, NULL, c1899},
+    {"MPI_Type_get_contents_c", "array_of_large_counts", "NULL", MPI_ERR_ARG, NULL, c1900},
+    {"MPI_Type_get_contents_c", "array_of_datatypes", "NULL", MPI_ERR_ARG, NULL, c1901},
+    {"MPI_Type_get_envelope", "-", "all valid", MPI_SUCCESS, NULL, c1902},
+    {"MPI_Type_get_envelope", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1903},
+    {"MPI_Type_get_envelope", "datatype", "freed", MPI_ERR_TYPE, NULL, c1904},
+    {"MPI_Type_get_envelope", "num_integers", "NULL", MPI_ERR_ARG, NULL, c1905},
+    {"MPI_Type_get_envelope", "num_addresses", "NULL", MPI_ERR_ARG, NULL, c1906},
+    {"MPI_Type_get_envelope", "num_datatypes", "NULL", MPI_ERR_ARG, NULL, c1907},
+    {"MPI_Type_get_envelope", "combiner", "NULL", MPI_ERR_ARG, NULL, c1908},
+    {"MPI_Type_get_envelope_c", "-", "all valid", MPI_SUCCESS, NULL, c1909},
+    {"MPI_Type_get_envelope_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1910},
+    {"MPI_Type_get_envelope_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1911},
+    {"MPI_Type_get_envelope_c", "num_integers", "NULL", MPI_ERR_ARG, NULL, c1912},
+    {"MPI_Type_get_envelope_c", "num_addresses", "NULL", MPI_ERR_ARG, NULL, c1913},
+    {"MPI_Type_get_envelope_c", "num_large_counts", "NULL", MPI_ERR_ARG, NULL, c1914},
+    {"MPI_Type_get_envelope_c", "num_datatypes", "NULL", MPI_ERR_ARG, NULL, c1915},
+    {"MPI_Type_get_envelope_c", "combiner", "NULL", MPI_ERR_ARG, NULL, c1916},
+    {"MPI_Type_get_extent", "-", "all valid", MPI_SUCCESS, NULL, c1917},
+    {"MPI_Type_get_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1918},
+    {"MPI_Type_get_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1919},
+    {"MPI_Type_get_extent", "lb", "NULL", MPI_ERR_ARG, NULL, c1920},
+    {"MPI_Type_get_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c1921},
+    {"MPI_Type_get_extent_c", "-", "all valid", MPI_SUCCESS, NULL, c1922},
+    {"MPI_Type_get_extent_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1923},
+    {"MPI_Type_get_extent_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1924},
+    {"MPI_Type_get_extent_c", "lb", "NULL", MPI_ERR_ARG, NULL, c1925},
+    {"MPI_Type_get_extent_c", "extent", "NULL", MPI_ERR_ARG, NULL, c1926},
+    {"MPI_Type_get_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c1927},
+    {"MPI_Type_get_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1928},
+    {"MPI_Type_get_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1929},
+    {"MPI_Type_get_extent_x", "lb", "NULL", MPI_ERR_ARG, NULL, c1930},
+    {"MPI_Type_get_extent_x", "extent", "NULL", MPI_ERR_ARG, NULL, c1931},
+    {"MPI_Type_get_name", "-", "all valid", MPI_SUCCESS, NULL, c1932},
+    {"MPI_Type_get_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1933},
+    {"MPI_Type_get_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c1934},
+    {"MPI_Type_get_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c1935},
+    {"MPI_Type_get_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c1936},
+    {"MPI_Type_get_true_extent", "-", "all valid", MPI_SUCCESS, NULL, c1937},
+    {"MPI_Type_get_true_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1938},
+    {"MPI_Type_get_true_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1939},
+    {"MPI_Type_get_true_extent", "true_lb", "NULL", MPI_ERR_ARG, NULL, c1940},
+    {"MPI_Type_get_true_extent", "true_extent", "NULL", MPI_ERR_ARG, NULL, c1941},
+    {"MPI_Type_get_true_extent_c", "-", "all valid", MPI_SUCCESS, NULL, c1942},
+    {"MPI_Type_get_true_extent_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1943},
+    {"MPI_Type_get_true_extent_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1944},
+    {"MPI_Type_get_true_extent_c", "true_lb", "NULL", MPI_ERR_ARG, NULL, c1945},
+    {"MPI_Type_get_true_extent_c", "true_extent", "NULL", MPI_ERR_ARG, NULL, c1946},
+    {"MPI_Type_get_true_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c1947},
+    {"MPI_Type_get_true_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1948},
+    {"MPI_Type_get_true_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1949},
+    {"MPI_Type_get_true_extent_x", "true_lb", "NULL", MPI_ERR_ARG, NULL, c1950},
+    {"MPI_Type_get_true_extent_x", "true_extent", "NULL", MPI_ERR_ARG, NULL, c1951},
+    {"MPI_Type_get_value_index", "-", "all valid", MPI_SUCCESS, NULL, c1952},
+    {"MPI_Type_get_value_index", "value_type", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1953},
+    {"MPI_Type_get_value_index", "value_type", "freed", MPI_ERR_TYPE, NULL, c1954},
+    {"MPI_Type_get_value_index", "index_type", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1955},
+    {"MPI_Type_get_value_index", "index_type", "freed", MPI_ERR_TYPE, NULL, c1956},
+    {"MPI_Type_get_value_index", "pair_type", "NULL", MPI_ERR_ARG, NULL, c1957},
+    {"MPI_Type_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c1958},
+    {"MPI_Type_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c1959},
+    {"MPI_Type_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1960},
+    {"MPI_Type_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1961},
+    {"MPI_Type_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1962},
+    {"MPI_Type_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c1963},
+    {"MPI_Type_hvector", "-", "all valid", MPI_SUCCESS, NULL, c1964},
+    {"MPI_Type_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c1965},
+    {"MPI_Type_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1966},
+    {"MPI_Type_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1967},
+    {"MPI_Type_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1968},
+    {"MPI_Type_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1969},
+    {"MPI_Type_indexed", "-", "all valid", MPI_SUCCESS, NULL, c1970},
+    {"MPI_Type_indexed", "count", "-1", MPI_ERR_COUNT, NULL, c1971},
+    {"MPI_Type_indexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1972},
+    {"MPI_Type_indexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1973},
+    {"MPI_Type_indexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1974},
+    {"MPI_Type_indexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c1975},
+    {"MPI_Type_indexed_c", "-", "all valid", MPI_SUCCESS, NULL, c1976},
+    {"MPI_Type_indexed_c", "count", "-1", MPI_ERR_COUNT, NULL, c1977},
+    {"MPI_Type_indexed_c", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1978},
+    {"MPI_Type_indexed_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1979},
+    {"MPI_Type_indexed_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1980},
+    {"MPI_Type_indexed_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c1981},
+    {"MPI_Type_lb", "-", "all valid", MPI_SUCCESS, NULL, c1982},
+    {"MPI_Type_lb", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1983},
+    {"MPI_Type_lb", "datatype", "freed", MPI_ERR_TYPE, NULL, c1984},
+    {"MPI_Type_lb", "displacement", "NULL", MPI_ERR_ARG, NULL, c1985},
+    {"MPI_Type_match_size", "-", "all valid", MPI_SUCCESS, NULL, c1986},
+    {"MPI_Type_match_size", "typeclass", "12345", MPI_ERR_ARG, NULL, c1987},
+    {"MPI_Type_match_size", "size", "3", MPI_ERR_ARG, NULL, c1988},
+    {"MPI_Type_match_size", "datatype", "NULL", MPI_ERR_ARG, NULL, c1989},
+    {"MPI_Type_set_attr", "-", "all valid", MPI_SUCCESS, NULL, c1990},
+    {"MPI_Type_set_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1991},
+    {"MPI_Type_set_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c1992},
+    {"MPI_Type_set_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1993},
+    {"MPI_Type_set_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c1994},
+    {"MPI_Type_set_name", "-", "all valid", MPI_SUCCESS, NULL, c1995},
+    {"MPI_Type_set_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1996},
+    {"MPI_Type_set_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c1997},
+    {"MPI_Type_set_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c1998},
+    {"MPI_Type_size", "-", "all valid", MPI_SUCCESS, NULL, c1999},
+    {"MPI_Type_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2000},
+    {"MPI_Type_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c2001},
+    {"MPI_Type_size", "size", "NULL", MPI_ERR_ARG, NULL, c2002},
+    {"MPI_Type_size_c", "-", "all valid", MPI_SUCCESS, NULL, c2003},
+    {"MPI_Type_size_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2004},
+    {"MPI_Type_size_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2005},
+    {"MPI_Type_size_c", "size", "NULL", MPI_ERR_ARG, NULL, c2006},
+    {"MPI_Type_size_x", "-", "all valid", MPI_SUCCESS, NULL, c2007},
+    {"MPI_Type_size_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2008},
+    {"MPI_Type_size_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c2009},
+    {"MPI_Type_size_x", "size", "NULL", MPI_ERR_ARG, NULL, c2010},
+    {"MPI_Type_struct", "-", "all valid", MPI_SUCCESS, NULL, c2011},
+    {"MPI_Type_struct", "count", "-1", MPI_ERR_COUNT, NULL, c2012},
+    {"MPI_Type_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c2013},
+    {"MPI_Type_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c2014},
+    {"MPI_Type_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c2015},
+    {"MPI_Type_ub", "-", "all valid", MPI_SUCCESS, NULL, c2016},
+    {"MPI_Type_ub", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2017},
+    {"MPI_Type_ub", "datatype", "freed", MPI_ERR_TYPE, NULL, c2018},
+    {"MPI_Type_ub", "displacement", "NULL", MPI_ERR_ARG, NULL, c2019},
+    {"MPI_Type_vector", "-", "all valid", MPI_SUCCESS, NULL, c2020},
+    {"MPI_Type_vector", "count", "-1", MPI_ERR_COUNT, NULL, c2021},
+    {"MPI_Type_vector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c2022},
+    {"MPI_Type_vector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2023},
+    {"MPI_Type_vector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c2024},
+    {"MPI_Type_vector", "newtype", "NULL", MPI_ERR_ARG, NULL, c2025},
+    {"MPI_Type_vector_c", "-", "all valid", MPI_SUCCESS, NULL, c2026},
+    {"MPI_Type_vector_c", "count", "-1", MPI_ERR_COUNT, NULL, c2027},
+    {"MPI_Type_vector_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c2028},
+    {"MPI_Type_vector_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2029},
+    {"MPI_Type_vector_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c2030},
+    {"MPI_Type_vector_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c2031},
+    {"MPI_Unpack", "-", "all valid", MPI_SUCCESS, NULL, c2032},
+    {"MPI_Unpack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c2033},
+    {"MPI_Unpack", "insize", "-1", MPI_ERR_ARG, NULL, c2034},
+    {"MPI_Unpack", "position", "NULL", MPI_ERR_ARG, NULL, c2035},
+    {"MPI_Unpack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c2036},
+    {"MPI_Unpack", "outcount", "-1", MPI_ERR_COUNT, NULL, c2037},
+    {"MPI_Unpack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2038},
+    {"MPI_Unpack", "datatype", "freed", MPI_ERR_TYPE, NULL, c2039},
+    {"MPI_Unpack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c2040},
+    {"MPI_Unpack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2041},
+    {"MPI_Unpack", "comm", "freed", MPI_ERR_COMM, NULL, c2042},
+    {"MPI_Unpack_c", "-", "all valid", MPI_SUCCESS, NULL, c2043},
+    {"MPI_Unpack_c", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c2044},
+    {"MPI_Unpack_c", "insize", "-1", MPI_ERR_ARG, NULL, c2045},
+    {"MPI_Unpack_c", "position", "NULL", MPI_ERR_ARG, NULL, c2046},
+    {"MPI_Unpack_c", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c2047},
+    {"MPI_Unpack_c", "outcount", "-1", MPI_ERR_COUNT, NULL, c2048},
+    {"MPI_Unpack_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2049},
+    {"MPI_Unpack_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2050},
+    {"MPI_Unpack_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c2051},
+    {"MPI_Unpack_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2052},
+    {"MPI_Unpack_c", "comm", "freed", MPI_ERR_COMM, NULL, c2053},
+    {"MPI_Wait", "-", "all valid", MPI_SUCCESS, NULL, c2054},
+    {"MPI_Wait", "request", "&freed", MPI_ERR_REQUEST, NULL, c2055},
+    {"MPI_Wait", "request", "NULL", MPI_ERR_ARG, NULL, c2056},
+    {"MPI_Wait", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c2057},
+    {"MPI_Waitall", "-", "all valid", MPI_SUCCESS, NULL, c2058},
+    {"MPI_Waitall", "count", "-1", MPI_ERR_COUNT, NULL, c2059},
+    {"MPI_Waitall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c2060},
+    {"MPI_Waitall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c2061},
+    {"MPI_Waitall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c2062},
+    {"MPI_Waitany", "-", "all valid", MPI_SUCCESS, NULL, c2063},
+    {"MPI_Waitany", "count", "-1", MPI_ERR_COUNT, NULL, c2064},
+    {"MPI_Waitany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c2065},
+    {"MPI_Waitany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c2066},
+    {"MPI_Waitany", "index", "NULL", MPI_ERR_ARG, NULL, c2067},
+    {"MPI_Waitany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c2068},
+    {"MPI_Waitsome", "-", "all valid", MPI_SUCCESS, NULL, c2069},
+    {"MPI_Waitsome", "incount", "-1", MPI_ERR_COUNT, NULL, c2070},
+    {"MPI_Waitsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c2071},
+    {"MPI_Waitsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c2072},
+    {"MPI_Waitsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c2073},
+    {"MPI_Waitsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c2074},
+    {"MPI_Waitsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c2075},
+    {"MPI_Win_create_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c2076},
+    {"MPI_Win_create_errhandler", "win_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c2077},
+    {"MPI_Win_create_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c2078},
 };
-const int es_ncases = 1979;
+const int es_ncases = 2079;
 
 const char es_not_covered[] =
     "  MPI_Attr_put: attribute_val: no role for kind ATTRIBUTE_VAL_10 (in void*)\n"
@@ -15259,11 +16093,13 @@ const char es_not_covered[] =
     "  MPI_File_set_errhandler: file: no role for kind FILE (in MPI_File)\n"
     "  MPI_Graph_create: index: no role for kind INDEX (in int[])\n"
     "  MPI_Graph_map: index: no role for kind INDEX (in int[])\n"
+    "  MPI_Ineighbor_alltoallw: sdispls: no role for kind DISPLACEMENT (in MPI_Aint[])\n"
     "  MPI_Info_create_env: argc: no role for kind ARGUMENT_COUNT (inout int)\n"
     "  MPI_Info_free: info: no role for kind INFO (inout MPI_Info*)\n"
     "  MPI_Keyval_create: extra_state: no role for kind EXTRA_STATE2 (in void*)\n"
     "  MPI_Keyval_free: keyval: no role for kind KEYVAL (inout int*)\n"
     "  MPI_Neighbor_alltoallw: sdispls: no role for kind DISPLACEMENT (in MPI_Aint[])\n"
+    "  MPI_Neighbor_alltoallw_init: sdispls: no role for kind DISPLACEMENT (in MPI_Aint[])\n"
     "  MPI_Pack_external: datarep: no role for kind STRING (in char[])\n"
     "  MPI_Pack_external_c: datarep: no role for kind STRING (in char[])\n"
     "  MPI_Pack_external_size: datarep: no role for kind STRING (in char[])\n"
