@@ -185,7 +185,7 @@ static int run_pingpong(struct tb_ctx *c)
     for (size_t size = (size_t)-1; tb_next_size(c, &size);) {
         p.count = (int)(size / k->granule);
         TB_TRY(k->make(c, p.count, &p.type, &p.tcount));
-        int iters = tb_iters(c, TB_LAT, size), warm = tb_warmup(c, TB_LAT, size);
+        int iters = tb_iters(c, TB_COLL, size), warm = tb_warmup(c, TB_COLL, size);
         double us[2];
         for (p.packed = 0; p.packed < 2; p.packed++) {
             if (c->o->validate && active) {

@@ -212,7 +212,7 @@ int tb_run_halo(struct tb_ctx *c)
         int n = side_of(h.nd, size);
         if (!n) continue;
         TB_TRY(set_side(c, &h, n));
-        int iters = tb_iters(c, TB_LAT, size), warm = tb_warmup(c, TB_LAT, size);
+        int iters = tb_iters(c, TB_COLL, size), warm = tb_warmup(c, TB_COLL, size);
         double us[2];
         for (h.packed = 0; h.packed < 2; h.packed++) {
             if (c->o->validate) {
