@@ -170,6 +170,15 @@ static int pp_step(struct tb_ctx *c, void *arg)
     return pp_send(c, p);
 }
 
+/* One untimed round trip with patterned data, checked on arrival. */
+static int validate(struct tb_ctx *c, struct pp *p)
+{
+    p->k->fill(p->slay, p->count, (unsigned)c->rank + 1);
+    memset(p->rlay, 0, (size_t)p->count * p->k->layout);
+    TB_TRY(pp_step(c, p));
+    return p->k->check(c, p->rlay, p->count, (unsigned)p->peer + 1);
+}
+
 static int run_pingpong(struct tb_ctx *c)
 {
     const struct dt_case *k = c->b->arg;
@@ -188,12 +197,7 @@ static int run_pingpong(struct tb_ctx *c)
         int iters = tb_iters(c, TB_COLL, size), warm = tb_warmup(c, TB_COLL, size);
         double us[2];
         for (p.packed = 0; p.packed < 2; p.packed++) {
-            if (c->o->validate && active) {
-                k->fill(p.slay, p.count, (unsigned)c->rank + 1);
-                memset(p.rlay, 0, (size_t)p.count * k->layout);
-                TB_TRY(pp_step(c, &p));
-                TB_TRY(k->check(c, p.rlay, p.count, (unsigned)p.peer + 1));
-            }
+            if (c->o->validate) TB_TRY(tb_all_ok(c, active ? validate(c, &p) : 0));
             double t, mn, mx;
             TB_TRY(tb_time_loop(c, active, warm, iters, pp_step, &p, &t));
             TB_TRY(tb_stats(c, active, t * 1e6 / (2.0 * iters), &mn, &us[p.packed], &mx));

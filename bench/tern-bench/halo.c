@@ -144,6 +144,16 @@ static int check(struct tb_ctx *c, const struct halo *h, double *grid)
     return 0;
 }
 
+/* One untimed exchange on a patterned grid, checked. */
+static int validate(struct tb_ctx *c, struct halo *h)
+{
+    tb_pool_set(&h->grids, h->grids.stride);
+    double *g = (double *)h->grids.base;
+    fill(h, g, c->rank);
+    TB_TRY(exchange(c, h));
+    return check(c, h, g);
+}
+
 /* n for a face of 'size' bytes, or 0 when no n fits. */
 static int side_of(int nd, size_t size)
 {
@@ -215,13 +225,7 @@ int tb_run_halo(struct tb_ctx *c)
         int iters = tb_iters(c, TB_COLL, size), warm = tb_warmup(c, TB_COLL, size);
         double us[2];
         for (h.packed = 0; h.packed < 2; h.packed++) {
-            if (c->o->validate) {
-                tb_pool_set(&h.grids, h.grids.stride);
-                double *g = (double *)h.grids.base;
-                fill(&h, g, c->rank);
-                TB_TRY(exchange(c, &h));
-                TB_TRY(check(c, &h, g));
-            }
+            if (c->o->validate) TB_TRY(tb_all_ok(c, validate(c, &h)));
             tb_pool_set(&h.grids, h.grids.stride);
             double t, mn, mx;
             TB_TRY(tb_time_loop(c, 1, warm, iters, exchange, &h, &t));

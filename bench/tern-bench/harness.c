@@ -40,6 +40,19 @@ int tb_fail(struct tb_ctx *c, const char *fmt, ...)
     return -1;
 }
 
+int tb_all_ok(struct tb_ctx *c, int local_rc)
+{
+    int bad = local_rc != 0 || c->status != TB_OK, any = bad;
+    TB_MPI(c, MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, c->comm));
+    if (!any) return 0;
+    if (c->status == TB_OK) {
+        c->status = TB_FAILED;
+        c->secondhand = 1;
+        snprintf(c->err, sizeof c->err, "stopped because another rank failed");
+    }
+    return -1;
+}
+
 /* ---- tracked resources --------------------------------------------------------------- */
 
 static int grow(void **arr, int *cap, int n, size_t elem)

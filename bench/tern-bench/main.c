@@ -54,7 +54,7 @@ static void library(char *buf)
  * lowest rank that has one (a failure may happen on one side only). */
 static void agree(struct tb_ctx *c)
 {
-    int worst = c->status, first = c->status != TB_OK ? c->rank : c->size;
+    int worst = c->status, first = c->status != TB_OK && !c->secondhand ? c->rank : c->size;
     int all_worst = worst, all_first = first;
     if (MPI_Allreduce(&worst, &all_worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS ||
         MPI_Allreduce(&first, &all_first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD) != MPI_SUCCESS) {

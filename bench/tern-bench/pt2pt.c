@@ -183,7 +183,7 @@ static int run_p2p(struct tb_ctx *c)
 
     enum tb_kind kind = k->pat == PINGPONG ? TB_LAT : TB_BW;
     for (size_t size = (size_t)-1; tb_next_size(c, &size);) {
-        if (c->o->validate) TB_TRY(validate(c, k, &r, &sp, &rp, size, req));
+        if (c->o->validate) TB_TRY(tb_all_ok(c, validate(c, k, &r, &sp, &rp, size, req)));
         int iters = tb_iters(c, kind, size), warm = tb_warmup(c, kind, size);
         tb_pool_set(&sp, size);
         tb_pool_set(&rp, size);

@@ -80,6 +80,7 @@ struct tb_ctx {
     int rank, size;
     enum tb_status status;
     char err[384];
+    int secondhand;     /* stopped because another rank failed */
     /* what this run allocated, freed by tb_cleanup whatever happened */
     void **mem;
     int nmem, capmem;
@@ -101,6 +102,11 @@ struct tb_ctx {
 int tb_mpi_error(struct tb_ctx *c, const char *call, int rc);
 /* Records a failure (validation, allocation); returns -1. */
 int tb_fail(struct tb_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* After a step that may fail on some ranks only (validation): all ranks
+ * learn whether any failed and stop together, rather than entering
+ * different collectives.  Returns 0 when none failed, else -1. */
+int tb_all_ok(struct tb_ctx *c, int local_rc);
 
 #define TB_MPI(c, call)                                                    \
     do {                                                                   \
