@@ -45,6 +45,8 @@ static void library(char *buf)
     int len = 0;
     if (MPI_Get_library_version(buf, &len) != MPI_SUCCESS) strcpy(buf, "unknown MPI");
     buf[strcspn(buf, "\n")] = 0;
+    for (char *p = buf; *p; p++)
+        if (*p == '\t') *p = ' ';
     /* Open MPI ends its line with a comma and a release date. */
     size_t l = strlen(buf);
     while (l && (buf[l - 1] == ',' || buf[l - 1] == ' ')) buf[--l] = 0;
