@@ -6,7 +6,7 @@
 #include "tb.h"
 
 /* How a buffer's length follows the message size: not used, one block,
- * or one block per rank. */
+ * or one block per rank (per neighbour for the neighbourhood collectives). */
 enum coll_len { LEN_NONE, LEN_ONE, LEN_PER_RANK };
 
 struct coll_args {
@@ -18,6 +18,8 @@ struct coll_args {
     MPI_Datatype type;    /* MPI_CHAR, or MPI_FLOAT for reductions */
     MPI_Comm comm;
     int rank, nprocs;
+    int peers;            /* blocks of a LEN_PER_RANK buffer: nprocs, or the neighbours */
+    int nbr[4];           /* neighbourhood collectives: -x, +x, -y, +y on a 2D grid (or MPI_PROC_NULL) */
 };
 
 struct coll_op {
@@ -27,6 +29,7 @@ struct coll_op {
     int reduction;                   /* MPI_FLOAT elements summed; size granule 4 */
     int nosize;                      /* barrier: one row, no message */
     int per_rank_split;              /* reduce_scatter: the vector is split among the ranks */
+    int neighbor;                    /* on a 2D Cartesian communicator */
     int (*call)(struct coll_args *a);
     int (*icall)(struct coll_args *a, MPI_Request *req);
     int (*check)(struct tb_ctx *c, const struct coll_args *a); /* result (or NULL) */
@@ -58,7 +61,8 @@ int coll_start(struct tb_ctx *c, const struct coll_op *op, struct coll_args *a, 
     X(allgatherv, Allgatherv, 1) X(alltoall, Alltoall, 1) X(alltoallv, Alltoallv, 1)              \
     X(alltoallw, Alltoallw, 1) X(reduce, Reduce, 4) X(allreduce, Allreduce, 4)                    \
     X(reduce_scatter, Reduce_scatter, 4) X(reduce_scatter_block, Reduce_scatter_block, 4)         \
-    X(scan, Scan, 4) X(exscan, Exscan, 4)
+    X(scan, Scan, 4) X(exscan, Exscan, 4) X(neighbor_allgather, Neighbor_allgather, 1)              \
+    X(neighbor_alltoall, Neighbor_alltoall, 1)
 
 #define TB_DECLARE_OP(lower, upper, unit) extern const struct coll_op tb_op_##lower;
 TB_COLLECTIVES(TB_DECLARE_OP)

@@ -3,7 +3,11 @@
  * Sizes follow OSU: for gather, scatter, allgather and alltoall the size is
  * one rank's block; for reductions it is the vector of MPI_FLOATs summed;
  * for reduce_scatter(_block) it is the whole vector, split among the ranks.
- * The root is rank 0. */
+ * The root is rank 0.  The neighbourhood collectives run on a 2D Cartesian
+ * grid of all ranks (MPI_Dims_create), not periodic: on a periodic grid of
+ * side 1 or 2 a rank meets the same neighbour twice, and some libraries'
+ * nonblocking versions then mix the two blocks up.  Size is one
+ * neighbour's block; a missing neighbour (MPI_PROC_NULL) sends nothing. */
 #include "coll.h"
 
 #include <string.h>
@@ -25,7 +29,7 @@ static float fsum(int lo, int hi, size_t i)
 
 static void fill(struct coll_args *a, const struct coll_op *op)
 {
-    size_t blocks = op->slen == LEN_PER_RANK ? (size_t)a->nprocs : 1;
+    size_t blocks = op->slen == LEN_PER_RANK ? (size_t)a->peers : 1;
     if (op->reduction) {
         float *f = (float *)a->sbuf;
         for (size_t i = 0; i < (size_t)a->count; i++) f[i] = fv(a->rank, i);
@@ -33,7 +37,7 @@ static void fill(struct coll_args *a, const struct coll_op *op)
         for (size_t d = 0; d < blocks; d++) tb_fill(a->sbuf + d * a->size, a->size, blk(a->rank, (int)d));
     }
     if (op->rlen != LEN_NONE)
-        memset(a->rbuf, 0, (op->rlen == LEN_PER_RANK ? (size_t)a->nprocs : 1) * a->size);
+        memset(a->rbuf, 0, (op->rlen == LEN_PER_RANK ? (size_t)a->peers : 1) * a->size);
     if (op == &tb_op_bcast && a->rank == 0) tb_fill(a->rbuf, a->size, blk(0, 0));
 }
 
@@ -70,6 +74,23 @@ static int ck_scatter(struct tb_ctx *c, const struct coll_args *a)
 }
 static int ck_allgather(struct tb_ctx *c, const struct coll_args *a) { return check_blocks(c, a, 0); }
 static int ck_alltoall(struct tb_ctx *c, const struct coll_args *a) { return check_blocks(c, a, 1); }
+/* Slot j of a neighbourhood collective faces neighbour nbr[j]; that
+ * neighbour sees this rank in the opposite direction, slot j^1. */
+static int ck_neighbor_allgather(struct tb_ctx *c, const struct coll_args *a)
+{
+    for (int j = 0; j < a->peers; j++)
+        if (a->nbr[j] != MPI_PROC_NULL)
+            TB_TRY(tb_check(c, a->rbuf + (size_t)j * a->size, a->size, blk(a->nbr[j], 0), "block from a neighbour"));
+    return 0;
+}
+static int ck_neighbor_alltoall(struct tb_ctx *c, const struct coll_args *a)
+{
+    for (int j = 0; j < a->peers; j++)
+        if (a->nbr[j] != MPI_PROC_NULL)
+            TB_TRY(tb_check(c, a->rbuf + (size_t)j * a->size, a->size, blk(a->nbr[j], j ^ 1),
+                            "block from a neighbour"));
+    return 0;
+}
 static int ck_reduce(struct tb_ctx *c, const struct coll_args *a)
 {
     return a->rank == 0 ? check_floats(c, a, 0, (size_t)a->count, 0, a->nprocs) : 0;
@@ -165,15 +186,29 @@ static int i_scan(struct coll_args *a, MPI_Request *q) { return MPI_Iscan(S, R, 
 static int c_exscan(struct coll_args *a) { return MPI_Exscan(S, R, N, T, MPI_SUM, a->comm); }
 static int i_exscan(struct coll_args *a, MPI_Request *q) { return MPI_Iexscan(S, R, N, T, MPI_SUM, a->comm, q); }
 
+static int c_neighbor_allgather(struct coll_args *a) { return MPI_Neighbor_allgather(S, N, T, R, N, T, a->comm); }
+static int i_neighbor_allgather(struct coll_args *a, MPI_Request *q)
+{
+    return MPI_Ineighbor_allgather(S, N, T, R, N, T, a->comm, q);
+}
+static int c_neighbor_alltoall(struct coll_args *a) { return MPI_Neighbor_alltoall(S, N, T, R, N, T, a->comm); }
+static int i_neighbor_alltoall(struct coll_args *a, MPI_Request *q)
+{
+    return MPI_Ineighbor_alltoall(S, N, T, R, N, T, a->comm, q);
+}
+
 #undef S
 #undef R
 #undef N
 #undef T
 
-/* name, MPI name, send length, receive length, reduction, no size, split, check */
+/* name, MPI name, send length, receive length, reduction, no size, split, neighbourhood, check */
 #define OP(lower, upper, sl, rl, red, nosize, split, check)                                                   \
     const struct coll_op tb_op_##lower = {#lower, "MPI_" #upper, "MPI_I" #lower, sl, rl, red, nosize, split, \
-                                          c_##lower, i_##lower, check}
+                                          0, c_##lower, i_##lower, check}
+#define NOP(lower, upper, sl, rl, check)                                                                    \
+    const struct coll_op tb_op_##lower = {#lower, "MPI_" #upper, "MPI_I" #lower, sl, rl, 0, 0, 0, 1, c_##lower, \
+                                          i_##lower, check}
 
 OP(barrier, Barrier, LEN_NONE, LEN_NONE, 0, 1, 0, NULL);
 OP(bcast, Bcast, LEN_NONE, LEN_ONE, 0, 0, 0, ck_bcast);
@@ -192,12 +227,25 @@ OP(reduce_scatter, Reduce_scatter, LEN_ONE, LEN_ONE, 1, 0, 1, ck_reduce_scatter)
 OP(reduce_scatter_block, Reduce_scatter_block, LEN_ONE, LEN_ONE, 1, 0, 1, ck_reduce_scatter);
 OP(scan, Scan, LEN_ONE, LEN_ONE, 1, 0, 0, ck_scan);
 OP(exscan, Exscan, LEN_ONE, LEN_ONE, 1, 0, 0, ck_exscan);
+NOP(neighbor_allgather, Neighbor_allgather, LEN_ONE, LEN_PER_RANK, ck_neighbor_allgather);
+NOP(neighbor_alltoall, Neighbor_alltoall, LEN_PER_RANK, LEN_PER_RANK, ck_neighbor_alltoall);
 
 /* ---- buffers and calls for the runners ------------------------------------------------------------ */
 
-static size_t len(enum coll_len l, size_t size, int nprocs)
+static size_t len(enum coll_len l, size_t size, int peers)
 {
-    return l == LEN_NONE ? 0 : l == LEN_ONE ? size : size * (size_t)nprocs;
+    return l == LEN_NONE ? 0 : l == LEN_ONE ? size : size * (size_t)peers;
+}
+
+static int make_grid(struct tb_ctx *c, struct coll_args *a)
+{
+    int dims[2] = {0, 0}, periods[2] = {0, 0};
+    TB_MPI(c, MPI_Dims_create(c->size, 2, dims));
+    TB_MPI(c, MPI_Cart_create(c->comm, 2, dims, periods, 0, &a->comm));
+    tb_track_comm(c, a->comm);
+    for (int d = 0; d < 2; d++) TB_MPI(c, MPI_Cart_shift(a->comm, d, 1, &a->nbr[2 * d], &a->nbr[2 * d + 1]));
+    a->peers = 4;
+    return 0;
 }
 
 int coll_init(struct tb_ctx *c, const struct coll_op *op, struct coll_bufs *b)
@@ -207,10 +255,12 @@ int coll_init(struct tb_ctx *c, const struct coll_op *op, struct coll_bufs *b)
     a->comm = c->comm;
     a->rank = c->rank;
     a->nprocs = c->size;
+    a->peers = c->size;
     a->type = op->reduction ? MPI_FLOAT : MPI_CHAR;
+    if (op->neighbor) TB_TRY(make_grid(c, a));
     size_t max = op->nosize ? 0 : tb_max_size(c);
-    TB_TRY(tb_pool_init(c, &b->sp, len(op->slen, max, c->size)));
-    TB_TRY(tb_pool_init(c, &b->rp, len(op->rlen, max, c->size)));
+    TB_TRY(tb_pool_init(c, &b->sp, len(op->slen, max, a->peers)));
+    TB_TRY(tb_pool_init(c, &b->rp, len(op->rlen, max, a->peers)));
     a->counts = tb_alloc(c, (size_t)c->size * sizeof *a->counts);
     a->displs = tb_alloc(c, (size_t)c->size * sizeof *a->displs);
     a->types = tb_alloc(c, (size_t)c->size * sizeof *a->types);
@@ -241,8 +291,8 @@ int coll_size(struct tb_ctx *c, const struct coll_op *op, struct coll_bufs *b, s
             a->displs[i] = i * a->count;
         }
     }
-    tb_pool_set(&b->sp, len(op->slen, size, p));
-    tb_pool_set(&b->rp, len(op->rlen, size, p));
+    tb_pool_set(&b->sp, len(op->slen, size, a->peers));
+    tb_pool_set(&b->rp, len(op->rlen, size, a->peers));
     coll_next(b);
     return 0;
 }
