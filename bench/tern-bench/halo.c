@@ -1,0 +1,238 @@
+/* Halo exchange of a stencil code, 2D or 3D: the ranks form a periodic
+ * Cartesian grid (MPI_Dims_create), each owns an n^d block of doubles with
+ * a ghost layer one cell deep, and one exchange sends its 2d boundary faces
+ * to the neighbours and receives their faces into its ghost layer (all
+ * MPI_Irecv, then all MPI_Isend, then MPI_Waitall).  The faces are
+ * non-contiguous except along the last dimension's rows.  Once the faces
+ * are MPI_Type_create_subarray types sent as they lie; once they are
+ * copied into contiguous buffers by loops, sent as doubles and copied out
+ * (the copies are timed).  Size: the bytes of one face, n*8 (2D) or n*n*8
+ * (3D; sizes that are not are skipped). */
+#include "dtype.h"
+
+#include <math.h>
+#include <string.h>
+
+const struct halo_shape tb_halo2d = {2}, tb_halo3d = {3};
+
+#define MAXD 3
+#define NFACES (2 * MAXD)
+
+struct halo {
+    int nd, n;
+    int ext[MAXD];          /* n + 2 in each dimension */
+    int nbr[NFACES];        /* face f = 2*dim + side (0 low, 1 high): the neighbour across it */
+    MPI_Comm cart;
+    struct tb_pool grids;
+    double *grid;           /* the grid of this exchange */
+    MPI_Datatype sface[NFACES], rface[NFACES];
+    double *spk[NFACES], *rpk[NFACES];
+    int packed;
+    size_t face_elems;
+    MPI_Request req[2 * NFACES];
+    MPI_Status st[2 * NFACES]; /* not MPI_STATUSES_IGNORE: gcc 12 -Wstringop-overflow misfires on it */
+};
+
+/* The box of face f: what is sent (ghost 0) or what is received (ghost 1). */
+static void face_box(const struct halo *h, int f, int ghost, int start[MAXD], int sub[MAXD])
+{
+    int d = f / 2, high = f % 2;
+    for (int i = 0; i < h->nd; i++) {
+        start[i] = 1;
+        sub[i] = h->n;
+    }
+    sub[d] = 1;
+    if (ghost) start[d] = high ? h->n + 1 : 0;
+    else start[d] = high ? h->n : 1;
+}
+
+static size_t lin(const struct halo *h, const int idx[MAXD])
+{
+    size_t l = 0;
+    for (int i = 0; i < h->nd; i++) l = l * (size_t)h->ext[i] + (size_t)idx[i];
+    return l;
+}
+
+/* Copies a box between the grid and a contiguous buffer, in C order. */
+static void box_copy(const struct halo *h, double *grid, double *buf, int f, int ghost, int to_buf)
+{
+    int start[MAXD], sub[MAXD], idx[MAXD];
+    face_box(h, f, ghost, start, sub);
+    /* The box as 3 dimensions, leading ones of extent 1 when nd is 2. */
+    int s3[3] = {0, 0, 0}, n3[3] = {1, 1, 1}, off = 3 - h->nd;
+    for (int i = 0; i < h->nd; i++) {
+        s3[off + i] = start[i];
+        n3[off + i] = sub[i];
+    }
+    size_t k = 0;
+    for (int a = 0; a < n3[0]; a++)
+        for (int b = 0; b < n3[1]; b++) {
+            int full[3] = {s3[0] + a, s3[1] + b, s3[2]};
+            for (int i = 0; i < h->nd; i++) idx[i] = full[off + i];
+            double *row = grid + lin(h, idx);
+            if (to_buf) memcpy(buf + k, row, (size_t)n3[2] * sizeof *row);
+            else memcpy(row, buf + k, (size_t)n3[2] * sizeof *row);
+            k += (size_t)n3[2];
+        }
+}
+
+static int exchange(struct tb_ctx *c, void *arg)
+{
+    struct halo *h = arg;
+    int nf = 2 * h->nd, cnt = (int)h->face_elems;
+    h->grid = (double *)tb_pool_next(&h->grids);
+    /* The message crossing face f travels toward side f%2; its tag says
+     * which way, so two faces to the same neighbour never mix. */
+    for (int f = 0; f < nf; f++) {
+        int tag = f ^ 1; /* what arrives over my low face was sent across the sender's high face */
+        if (h->packed) TB_MPI(c, MPI_Irecv(h->rpk[f], cnt, MPI_DOUBLE, h->nbr[f], tag, h->cart, &h->req[f]));
+        else TB_MPI(c, MPI_Irecv(h->grid, 1, h->rface[f], h->nbr[f], tag, h->cart, &h->req[f]));
+    }
+    for (int f = 0; f < nf; f++) {
+        if (h->packed) {
+            box_copy(h, h->grid, h->spk[f], f, 0, 1);
+            TB_MPI(c, MPI_Isend(h->spk[f], cnt, MPI_DOUBLE, h->nbr[f], f, h->cart, &h->req[nf + f]));
+        } else {
+            TB_MPI(c, MPI_Isend(h->grid, 1, h->sface[f], h->nbr[f], f, h->cart, &h->req[nf + f]));
+        }
+    }
+    TB_MPI(c, MPI_Waitall(2 * nf, h->req, h->st));
+    if (h->packed)
+        for (int f = 0; f < nf; f++) box_copy(h, h->grid, h->rpk[f], f, 1, 0);
+    return 0;
+}
+
+/* Cell values: the owner's rank and the cell's place, exact in a double. */
+static double cell(int rank, size_t l) { return (double)rank * 16777216.0 + (double)l; }
+
+static void fill(const struct halo *h, double *grid, int rank)
+{
+    size_t total = 1;
+    for (int i = 0; i < h->nd; i++) total *= (size_t)h->ext[i];
+    for (size_t l = 0; l < total; l++) grid[l] = cell(rank, l);
+    /* ghost faces start out wrong (no cell holds -1) */
+    for (int f = 0; f < 2 * h->nd; f++) {
+        double *tmp = h->rpk[f];
+        for (size_t i = 0; i < h->face_elems; i++) tmp[i] = -1;
+        box_copy(h, grid, tmp, f, 1, 0);
+    }
+}
+
+/* Ghost face f holds the neighbour's boundary cells of the opposite face. */
+static int check(struct tb_ctx *c, const struct halo *h, double *grid)
+{
+    for (int f = 0; f < 2 * h->nd; f++) {
+        int gs[MAXD], ss[MAXD], sub[MAXD], src[MAXD], dst[MAXD];
+        face_box(h, f, 1, gs, sub);
+        face_box(h, f ^ 1, 0, ss, sub);
+        size_t cnt = h->face_elems;
+        for (size_t i = 0; i < cnt; i++) {
+            /* i-th cell of the box in C order */
+            size_t rem = i;
+            for (int d = h->nd - 1; d >= 0; d--) {
+                int o = (int)(rem % (size_t)sub[d]);
+                rem /= (size_t)sub[d];
+                dst[d] = gs[d] + o;
+                src[d] = ss[d] + o;
+            }
+            double want = cell(h->nbr[f], lin(h, src)), got = grid[lin(h, dst)];
+            if (got != want)
+                return tb_fail(c, "validation: rank %d, %s halo, ghost face %d cell %zu is %.17g, expected %.17g",
+                               c->rank, h->packed ? "packed" : "derived", f, i, got, want);
+        }
+    }
+    return 0;
+}
+
+/* One untimed exchange on a patterned grid, checked. */
+static int validate(struct tb_ctx *c, struct halo *h)
+{
+    tb_pool_set(&h->grids, h->grids.stride);
+    double *g = (double *)h->grids.base;
+    fill(h, g, c->rank);
+    TB_TRY(exchange(c, h));
+    return check(c, h, g);
+}
+
+/* n for a face of 'size' bytes, or 0 when no n fits. */
+static int side_of(int nd, size_t size)
+{
+    size_t elems = size / sizeof(double);
+    if (nd == 2) return elems <= 1u << 30 ? (int)elems : 0;
+    int n = (int)llround(sqrt((double)elems));
+    return (size_t)n * (size_t)n == elems ? n : 0;
+}
+
+static int setup(struct tb_ctx *c, struct halo *h, size_t maxsize)
+{
+    int dims[MAXD] = {0, 0, 0}, periods[MAXD] = {1, 1, 1};
+    TB_MPI(c, MPI_Dims_create(c->size, h->nd, dims));
+    TB_MPI(c, MPI_Cart_create(c->comm, h->nd, dims, periods, 0, &h->cart));
+    tb_track_comm(c, h->cart);
+    for (int d = 0; d < h->nd; d++) TB_MPI(c, MPI_Cart_shift(h->cart, d, 1, &h->nbr[2 * d], &h->nbr[2 * d + 1]));
+    int nmax = side_of(h->nd, maxsize);
+    size_t cells = 1, face = 1;
+    for (int d = 0; d < h->nd; d++) cells *= (size_t)nmax + 2;
+    for (int d = 1; d < h->nd; d++) face *= (size_t)nmax;
+    TB_TRY(tb_pool_init(c, &h->grids, cells * sizeof(double)));
+    for (int f = 0; f < 2 * h->nd; f++) {
+        h->spk[f] = tb_alloc(c, face * sizeof(double));
+        h->rpk[f] = tb_alloc(c, face * sizeof(double));
+        if (!h->spk[f] || !h->rpk[f]) return -1;
+    }
+    return 0;
+}
+
+static int set_side(struct tb_ctx *c, struct halo *h, int n)
+{
+    h->n = n;
+    h->face_elems = 1;
+    for (int d = 0; d < h->nd; d++) {
+        h->ext[d] = n + 2;
+        if (d) h->face_elems *= (size_t)n;
+    }
+    size_t cells = 1;
+    for (int d = 0; d < h->nd; d++) cells *= (size_t)h->ext[d];
+    tb_pool_set(&h->grids, cells * sizeof(double));
+    for (int f = 0; f < 2 * h->nd; f++) {
+        int start[MAXD], sub[MAXD];
+        face_box(h, f, 0, start, sub);
+        TB_MPI(c, MPI_Type_create_subarray(h->nd, h->ext, sub, start, MPI_ORDER_C, MPI_DOUBLE, &h->sface[f]));
+        TB_TRY(tb_type_commit(c, &h->sface[f]));
+        face_box(h, f, 1, start, sub);
+        TB_MPI(c, MPI_Type_create_subarray(h->nd, h->ext, sub, start, MPI_ORDER_C, MPI_DOUBLE, &h->rface[f]));
+        TB_TRY(tb_type_commit(c, &h->rface[f]));
+    }
+    return 0;
+}
+
+int tb_run_halo(struct tb_ctx *c)
+{
+    const struct halo_shape *shape = c->b->arg;
+    struct halo h;
+    memset(&h, 0, sizeof h);
+    h.nd = shape->ndims;
+    size_t max = 0;
+    for (size_t s = (size_t)-1; tb_next_size(c, &s);)
+        if (side_of(h.nd, s) && s > max) max = s;
+    if (!max) return tb_fail(c, "no message size is the size of a face (n*8 or n*n*8 bytes)");
+    TB_TRY(setup(c, &h, max));
+    tb_columns(c, 4, dt_cols);
+    for (size_t size = (size_t)-1; tb_next_size(c, &size);) {
+        int n = side_of(h.nd, size);
+        if (!n) continue;
+        TB_TRY(set_side(c, &h, n));
+        int iters = tb_iters(c, TB_COLL, size), warm = tb_warmup(c, TB_COLL, size);
+        double us[2];
+        for (h.packed = 0; h.packed < 2; h.packed++) {
+            if (c->o->validate) TB_TRY(tb_all_ok(c, validate(c, &h)));
+            tb_pool_set(&h.grids, h.grids.stride);
+            double t, mn, mx;
+            TB_TRY(tb_time_loop(c, 1, warm, iters, exchange, &h, &t));
+            TB_TRY(tb_stats(c, 1, t * 1e6 / iters, &mn, &us[h.packed], &mx));
+        }
+        double row[4] = {(double)size, us[0], us[1], us[1] > 0 ? us[0] / us[1] : 0};
+        tb_row(c, row);
+    }
+    return 0;
+}

@@ -1,0 +1,133 @@
+/* Command-line options of tern-bench. */
+#include "tb.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void tb_usage(const char *prog)
+{
+    printf("Usage: %s --list [FAMILY]\n"
+           "       mpiexec -n N %s NAME|FAMILY|all ... [options]\n"
+           "Runs MPI benchmarks: NAME from --list, a family (pt2pt, coll, nbc, dtype) or all.\n"
+           "  -m MIN:MAX     message sizes in bytes, powers of two from MIN (K, M, G suffixes)\n"
+           "  -m A,B,C       exactly these sizes\n"
+           "  -i N           timed iterations per size (default: by size, as OSU)\n"
+           "  -x N           warm-up iterations per size, not timed (default: by size)\n"
+           "  -w N           messages in flight per bandwidth iteration (default 64)\n"
+           "  --fresh        a fresh (cache-cold) buffer for every message instead of reusing one\n"
+           "  --cold-bytes S memory --fresh cycles through per buffer (default 64M)\n"
+           "  -c, --validate check the data every benchmark moves (in one untimed run per size)\n"
+           "  -f text|json   output format (default text; json: one object per benchmark)\n"
+           "  --list         name every benchmark (of FAMILY if given)\n"
+           "Exit status: 0 all ran, 1 a benchmark failed, 2 usage, 3 some benchmark is not\n"
+           "supported by this MPI (its MPI calls returned MPI_ERR_UNSUPPORTED_OPERATION).\n",
+           prog, prog);
+}
+
+size_t tb_parse_size(const char *s, int *ok)
+{
+    char *end;
+    double v = strtod(s, &end);
+    double mul = 1;
+    switch (*end) {
+    case 'k': case 'K': mul = 1024; end++; break;
+    case 'm': case 'M': mul = 1024.0 * 1024; end++; break;
+    case 'g': case 'G': mul = 1024.0 * 1024 * 1024; end++; break;
+    default: break;
+    }
+    if (end == s || *end || v < 0 || v * mul > 1e15) {
+        *ok = 0;
+        return 0;
+    }
+    return (size_t)(v * mul);
+}
+
+static int parse_int(const char *s, int min, int *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || v < min || v > 1000000000L) return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int parse_sizes(const char *arg, struct tb_opts *o)
+{
+    int ok = 1;
+    if (strchr(arg, ',') || !strchr(arg, ':')) {
+        char tmp[512];
+        snprintf(tmp, sizeof tmp, "%s", arg);
+        for (char *save, *tok = strtok_r(tmp, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            if (o->nsizes == TB_MAX_SIZES) return -1;
+            o->sizes[o->nsizes++] = tb_parse_size(tok, &ok);
+        }
+        return ok && o->nsizes ? 0 : -1;
+    }
+    const char *colon = strchr(arg, ':');
+    char lo[64];
+    snprintf(lo, sizeof lo, "%.*s", (int)(colon - arg), arg);
+    o->min_size = lo[0] ? tb_parse_size(lo, &ok) : 0;
+    o->max_size = colon[1] ? tb_parse_size(colon + 1, &ok) : (size_t)1 << 30;
+    o->have_range = 1;
+    return ok && o->min_size <= o->max_size ? 0 : -1;
+}
+
+int tb_parse(int argc, char **argv, struct tb_opts *o, const char **names, int *nnames, int maxnames,
+             int rank)
+{
+    memset(o, 0, sizeof *o);
+    o->warmup = -1;
+    o->window = 64;
+    o->cold_bytes = (size_t)64 << 20;
+    *nnames = 0;
+    const char *bad = NULL;
+    for (int i = 1; i < argc && !bad; i++) {
+        const char *a = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        int ok = 1;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            if (rank == 0) tb_usage(argv[0]);
+            return 1;
+        } else if (!strcmp(a, "-c") || !strcmp(a, "--validate")) {
+            o->validate = 1;
+        } else if (!strcmp(a, "--fresh")) {
+            o->fresh = 1;
+        } else if (!strcmp(a, "--reuse")) {
+            o->fresh = 0;
+        } else if (a[0] == '-' && !val) {
+            bad = a;
+        } else if (!strcmp(a, "-m")) {
+            if (parse_sizes(val, o)) bad = a;
+            i++;
+        } else if (!strcmp(a, "-i")) {
+            if (parse_int(val, 1, &o->iters)) bad = a;
+            i++;
+        } else if (!strcmp(a, "-x")) {
+            if (parse_int(val, 0, &o->warmup)) bad = a;
+            i++;
+        } else if (!strcmp(a, "-w")) {
+            if (parse_int(val, 1, &o->window) || o->window > 4096) bad = a;
+            i++;
+        } else if (!strcmp(a, "--cold-bytes")) {
+            o->cold_bytes = tb_parse_size(val, &ok);
+            if (!ok || !o->cold_bytes) bad = a;
+            i++;
+        } else if (!strcmp(a, "-f")) {
+            if (!strcmp(val, "json")) o->json = 1;
+            else if (strcmp(val, "text")) bad = a;
+            i++;
+        } else if (a[0] == '-') {
+            bad = a;
+        } else if (*nnames < maxnames) {
+            names[(*nnames)++] = a;
+        } else {
+            bad = a;
+        }
+    }
+    if (bad) {
+        if (rank == 0) fprintf(stderr, "%s: bad option or value near '%s' (try --help)\n", argv[0], bad);
+        return 2;
+    }
+    return 0;
+}

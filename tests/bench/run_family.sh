@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# run_family.sh MPIEXEC TERN_BENCH NP FAMILY [ALLOWED_UNSUPPORTED...]
+#
+# Runs every benchmark of FAMILY once, briefly and with validation, on NP
+# ranks.  Each must end with "# NAME: ok" after at least one row of
+# numbers; a benchmark named in ALLOWED_UNSUPPORTED may instead end with
+# "# NAME: not supported by this MPI: ...".  tern-bench's exit status must
+# agree: 0 when all ran, 3 when some were not supported.
+set -u
+mpiexec=$1 bench=$2 np=$3 family=$4
+shift 4
+allowed=" $* "
+
+names=$("$bench" --list "$family" | awk '{ print $1 }')
+if [[ -z $names ]]; then
+    echo "FAIL: tern-bench --list $family names no benchmark"
+    exit 1
+fi
+
+out=$("$mpiexec" --timeout 100 -n "$np" "$bench" "$family" -m 1:256 -i 3 -x 1 -c 2>&1)
+rc=$?
+printf '%s\n' "$out"
+
+bad=0 unsupported=0
+for n in $names; do
+    # data rows between the benchmark's header and its status line
+    rows=$(awk -v n="$n" '$0 == "# tern-bench " n ":" || index($0, "# tern-bench " n ": ") == 1 { on = 1; next }
+                          on && /^[0-9]/ { r++ } on && index($0, "# " n ": ") == 1 { on = 0 }
+                          END { print r + 0 }' <<<"$out")
+    if grep -qxF "# $n: ok" <<<"$out"; then
+        if ((rows == 0)); then
+            echo "FAIL: $n printed no results"
+            bad=1
+        fi
+    elif grep -qF "# $n: not supported by this MPI" <<<"$out"; then
+        unsupported=1
+        if [[ $allowed == *" $n "* ]]; then
+            echo "note: $n is not supported by Tern yet (allowed by TERN_BENCH_ALLOWED_UNSUPPORTED)"
+        else
+            echo "FAIL: $n is not supported, and not in TERN_BENCH_ALLOWED_UNSUPPORTED"
+            bad=1
+        fi
+    else
+        echo "FAIL: $n did not finish with ok"
+        bad=1
+    fi
+done
+
+want=0
+((unsupported)) && want=3
+if ((rc != want)); then
+    echo "FAIL: tern-bench exited with $rc, expected $want"
+    bad=1
+fi
+exit $bad
