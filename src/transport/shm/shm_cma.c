@@ -87,7 +87,7 @@ static double copy_time(int cma, char *src, char *dst, size_t n)
  * two cores at a time) or by the pipeline (each byte copied twice, both
  * cores busy).  Which wins depends on the host: where pinning pages for
  * CMA is slow, memcpy can be four times faster than process_vm_readv.
- * Measured with bench-bandwidth on the CI machine kind: the pipeline
+ * Measured with tern-bench bw on the CI machine kind: the pipeline
  * delivers about 0.8x what one core's memcpy does, cooperative CMA about
  * 1.7x one process_vm_readv call. */
 static int pipeline_is_faster(void)
