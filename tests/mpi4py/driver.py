@@ -14,7 +14,7 @@ on that rank: the process crashed or the watchdog ended it.  The log is
 flushed line by line so that such a run still tells which test it was in.
 
 The watchdog (faulthandler) ends the rank when one test runs longer than
-MPI4PY_TEST_TIMEOUT seconds (default 10): it writes "Timeout (" and the
+MPI4PY_TEST_TIMEOUT seconds (default 60): it writes "Timeout (" and the
 Python stacks into the same log, which run.sh reads as a hang.
 """
 
@@ -32,7 +32,7 @@ def main():
     del sys.argv[1:3]
     sys.path.insert(0, testdir)
     os.chdir(testdir)  # some tests open files relative to the test dir
-    timeout = float(os.environ.get("MPI4PY_TEST_TIMEOUT", "10"))
+    timeout = float(os.environ.get("MPI4PY_TEST_TIMEOUT", "60"))
 
     import main as mpi4py_main  # mpi4py's test/main.py
 

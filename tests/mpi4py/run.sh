@@ -20,9 +20,13 @@
 # WORK is TERN_DIR/mpi4py unless MPI4PY_WORK says otherwise: nothing is
 # installed outside it.  Environment:
 #   MPI4PY_NP            rank counts, default 1,2,3
-#   MPI4PY_TEST_TIMEOUT  seconds one test may run before it counts as hung
-#                        (default 10; every passing test takes under 1 s,
-#                        even on 2 loaded cores)
+#   MPI4PY_SKEW_TIMEOUT  a rank still in a test this many seconds after
+#                        another rank finished it counts as hung (default 10):
+#                        how most hangs look (one rank left the test on an
+#                        error, its peer waits for a message)
+#   MPI4PY_TEST_TIMEOUT  seconds one test may run on a rank at all before it
+#                        counts as hung (default 60; the slowest passing
+#                        tests take ~3 s on 2 cores shared by 8 jobs)
 #   MPI4PY_TEST_SPAWN    default 0: MPI_Comm_spawn is not implemented and
 #                        mpi4py's process pool then waits forever in each
 #                        spawn test, one watchdog timeout apiece; set 1 once
@@ -41,7 +45,7 @@ tern=${TERN_DIR:-}
 for arg in "$@"; do
     case $arg in
         --update-baseline) update=(--update-baseline) ;;
-        -h | --help) sed -n '2,30p' "$0"; exit 0 ;;
+        -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
         -*) echo "run.sh: unknown option $arg" >&2; exit 2 ;;
         *) tern=$arg ;;
     esac
@@ -114,12 +118,13 @@ fi
 # --- 4 and 5. the suite, counted and checked -----------------------------------
 log "running mpi4py's tests at ${MPI4PY_NP:-1,2,3} ranks (logs: $work/results)"
 export MPI4PY_TEST_SPAWN=${MPI4PY_TEST_SPAWN:-0}
-export MPI4PY_TEST_TIMEOUT=${MPI4PY_TEST_TIMEOUT:-10}
+export MPI4PY_TEST_TIMEOUT=${MPI4PY_TEST_TIMEOUT:-60}
 rc=0
 PYTHONPATH=$site "$py" "$here/suite.py" \
     --mpiexec "$tern/bin/mpiexec" --python "$py" --testdir "$src/test" \
     --workdir "$work/results" --baseline "$here/baseline.txt" \
     --np "${MPI4PY_NP:-1,2,3}" --launch-timeout "${MPI4PY_RUN_TIMEOUT:-600}" \
+    --skew-timeout "${MPI4PY_SKEW_TIMEOUT:-10}" \
     --header "mpi4py $MPI4PY_VERSION, MPI4PY_TEST_SPAWN=$MPI4PY_TEST_SPAWN" \
     "${update[@]}" || rc=$?
 log "total $(($(date +%s) - t0))s"

@@ -84,8 +84,10 @@ def run_np(args, np, modules):
                 cmd += ["-x", test_id]
         cmd += pending
         with open(logdir / "output.txt", "wb") as out:
-            rc = subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, check=False).returncode
+            proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
+                                    stdin=subprocess.DEVNULL)
+            stuck = watch(proc, logdir, np, args.skew_timeout)
+            rc = proc.wait()
         last_words = mpiexec_message(logdir / "output.txt")
         # The job ends when one rank dies; the others are then cut off in
         # whatever test they had reached, which may be a later one (ranks
@@ -106,7 +108,12 @@ def run_np(args, np, modules):
             unfinished[current] = worse(unfinished.get(current), "hang" if hung else "crash")
             if hung or (named and int(named.group(1)) == r):
                 culprits[current] = worse(culprits.get(current), unfinished[current])
-        if not culprits:
+        if stuck is not None:
+            culprits = {stuck[1]: "hang"}
+            there = reasons.get(stuck[1])
+            reasons[stuck[1]] = (f"rank {stuck[0]} still in it {args.skew_timeout:g}s after another "
+                                 "rank had finished it" + (f"; that rank: {there}" if there else ""))
+        elif not culprits:
             culprits = unfinished
         if done_ranks == np:
             break
@@ -126,8 +133,10 @@ def run_np(args, np, modules):
             continue
         for c in new:
             results[c] = worse(results.get(c), culprits[c])
-            reasons[c] = (f"no progress for {os.environ.get('MPI4PY_TEST_TIMEOUT', '10')}s"
-                          if culprits[c] == "hang" else last_words)
+            if culprits[c] != "hang":
+                reasons[c] = last_words
+            else:
+                reasons.setdefault(c, f"no progress for {os.environ.get('MPI4PY_TEST_TIMEOUT', '60')}s")
             excluded.append(c)
             notes.append(f"launch {launch}: {culprits[c]} in {c} (exit {rc})")
         # Start again from the earliest module a rank was cut off in, so
@@ -139,6 +148,42 @@ def run_np(args, np, modules):
         "".join(f"{v} {k} :: {reasons.get(k, '')}\n"
                 for k, v in sorted(results.items()) if v in BAD), encoding="utf-8")
     return results, notes
+
+
+def watch(proc, logdir, np, skew):
+    """Waits for the job; ends it early when a rank has been in a test for
+    skew seconds that another rank has already finished: the usual hang,
+    where one rank left a test on an error and its peer waits for a message
+    that will never come.  -> (rank, test id) it ended the job for, or None.
+    (Every rank stuck in the same test is left to the driver's watchdog.)"""
+    offset = [0] * np
+    current = [None] * np  # (test id, when this rank was seen starting it)
+    finished = set()
+    while proc.poll() is None:
+        time.sleep(0.5)
+        now = time.monotonic()
+        for r in range(np):
+            try:
+                with open(logdir / f"rank{r}.log", "rb") as f:
+                    f.seek(offset[r])
+                    data = f.read()
+            except FileNotFoundError:
+                continue
+            data = data[: data.rfind(b"\n") + 1]  # whole lines only
+            offset[r] += len(data)
+            for line in data.decode("utf-8", "replace").splitlines():
+                word, _, rest = line.partition(" ")
+                if word == "START":
+                    current[r] = (rest, now)
+                elif word in RANK:
+                    finished.add(rest)
+                    if current[r] and current[r][0] == rest:
+                        current[r] = None
+        for r in range(np):
+            if current[r] and current[r][0] in finished and now - current[r][1] > skew:
+                proc.terminate()
+                return r, current[r][0]
+    return None
 
 
 def mpiexec_message(path):
@@ -190,6 +235,7 @@ def main():
     ap.add_argument("--baseline", required=True)
     ap.add_argument("--np", default="1,2,3")
     ap.add_argument("--launch-timeout", type=int, default=600)
+    ap.add_argument("--skew-timeout", type=float, default=10)
     ap.add_argument("--update-baseline", action="store_true")
     ap.add_argument("--header", default="mpi4py")
     args = ap.parse_args()
