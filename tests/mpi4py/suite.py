@@ -147,7 +147,7 @@ def run_np(args, np, modules):
     (outdir / "failures.txt").write_text(
         "".join(f"{v} {k} :: {reasons.get(k, '')}\n"
                 for k, v in sorted(results.items()) if v in BAD), encoding="utf-8")
-    return results, notes
+    return results, reasons, notes
 
 
 def watch(proc, logdir, np, skew):
@@ -245,7 +245,7 @@ def main():
     all_results, status = {}, 0
     for np in map(int, args.np.split(",")):
         t0 = time.time()
-        res, notes = run_np(args, np, modules)
+        res, why, notes = run_np(args, np, modules)
         all_results[np] = res
         n = {k: sum(1 for v in res.values() if v == k) for k in RANK}
         bad = {k: v for k, v in res.items() if v in BAD}
@@ -267,7 +267,7 @@ def main():
             print(f"  FAIL: failures+errors {len(bad)} > baseline {limit}")
             status = 1
         for k in sorted(set(bad) - set(known)):
-            print(f"  FAIL: not in the baseline: {bad[k]} {k}")
+            print(f"  FAIL: not in the baseline: {bad[k]} {k} :: {why.get(k, '')}")
             status = 1
         for k in sorted(set(known) - set(bad)):
             state = res.get(k, "not run")
