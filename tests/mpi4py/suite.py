@@ -200,11 +200,12 @@ def read_baseline(path):
     for line in path.read_text(encoding="utf-8").splitlines():
         if not line.strip() or line.startswith("#"):
             continue
-        words = line.split(None, 3)
+        # Test ids may hold spaces: "setUpClass (test_x.Class)".
+        words = line.split(None, 2)
         if words[0] == "count":
             counts[int(words[1])] = int(words[2])
         else:
-            ids.setdefault(int(words[0]), {})[words[2]] = words[1]
+            ids.setdefault(int(words[0]), {})[words[2].strip()] = words[1]
     return counts, ids
 
 
