@@ -23,6 +23,30 @@
  *   MPI_Init: already called; a second call is not an argument error
  *   MPI_Init_thread: already called; a second call is not an argument error
  *   MPI_Pcontrol: variadic; every level is valid
+ *   MPI_T_event_callback_get_info (all-valid call): no event registration can exist: Tern raises no MPI_T events
+ *   MPI_T_event_callback_set_info (all-valid call): no event registration can exist: Tern raises no MPI_T events
+ *   MPI_T_event_copy (all-valid call): no event instance can exist: Tern raises no MPI_T events
+ *   MPI_T_event_get_index (all-valid call): no event exists: Tern raises no MPI_T events
+ *   MPI_T_event_get_info (all-valid call): no event or event source exists: Tern raises no MPI_T events
+ *   MPI_T_event_get_source (all-valid call): no event instance can exist: Tern raises no MPI_T events
+ *   MPI_T_event_get_timestamp (all-valid call): no event instance can exist: Tern raises no MPI_T events
+ *   MPI_T_event_handle_alloc (all-valid call): no event or event source exists: Tern raises no MPI_T events
+ *   MPI_T_event_handle_free (all-valid call): no event registration can exist: Tern raises no MPI_T events
+ *   MPI_T_event_handle_get_info (all-valid call): no event registration can exist: Tern raises no MPI_T events
+ *   MPI_T_event_handle_set_info (all-valid call): no event registration can exist: Tern raises no MPI_T events
+ *   MPI_T_event_read (all-valid call): no event instance can exist: Tern raises no MPI_T events
+ *   MPI_T_event_register_callback (all-valid call): no event registration can exist: Tern raises no MPI_T events
+ *   MPI_T_event_set_dropped_handler (all-valid call): no event registration can exist: Tern raises no MPI_T events
+ *   MPI_T_source_get_info (all-valid call): no event or event source exists: Tern raises no MPI_T events
+ *   MPI_T_source_get_timestamp (all-valid call): no event or event source exists: Tern raises no MPI_T events
+ *   MPI_Win_call_errhandler (all-valid call): no window can exist: Tern has no one-sided communication
+ *   MPI_Win_delete_attr (all-valid call): no window can exist: Tern has no one-sided communication
+ *   MPI_Win_get_attr (all-valid call): no window can exist: Tern has no one-sided communication
+ *   MPI_Win_get_errhandler (all-valid call): no window can exist: Tern has no one-sided communication
+ *   MPI_Win_get_info (all-valid call): no window can exist: Tern has no one-sided communication
+ *   MPI_Win_set_attr (all-valid call): no window can exist: Tern has no one-sided communication
+ *   MPI_Win_set_errhandler (all-valid call): no window can exist: Tern has no one-sided communication
+ *   MPI_Win_set_info (all-valid call): no window can exist: Tern has no one-sided communication
  *   MPI_Wtick: returns double, no error code
  *   MPI_Wtime: returns double, no error code
  */
@@ -42,152 +66,176 @@ static int c1(void)
 /* MPI_Add_error_code: - = all valid -> MPI_SUCCESS */
 static int c2(void)
 {
-    return MPI_Add_error_code(0, ES_OUT(int, 1));
+    return MPI_Add_error_code(es_user_class, ES_OUT(int, 1));
+}
+
+/* MPI_Add_error_code: errorclass = -1 -> MPI_ERR_ARG */
+static int c3(void)
+{
+    return MPI_Add_error_code(-1, ES_OUT(int, 1));
+}
+
+/* MPI_Add_error_code: errorclass = unused -> MPI_ERR_ARG */
+static int c4(void)
+{
+    return MPI_Add_error_code(es_user_class + 1000, ES_OUT(int, 1));
 }
 
 /* MPI_Add_error_code: errorcode = NULL -> MPI_ERR_ARG */
-static int c3(void)
+static int c5(void)
 {
-    return MPI_Add_error_code(0, NULL);
+    return MPI_Add_error_code(es_user_class, NULL);
 }
 
 /* MPI_Add_error_string: - = all valid -> MPI_SUCCESS */
-static int c4(void)
+static int c6(void)
 {
-    return MPI_Add_error_string(0, "errsweep");
+    return MPI_Add_error_string(es_user_code, "errsweep");
+}
+
+/* MPI_Add_error_string: errorcode = -1 -> MPI_ERR_ARG */
+static int c7(void)
+{
+    return MPI_Add_error_string(-1, "errsweep");
+}
+
+/* MPI_Add_error_string: errorcode = MPI_ERR_ARG -> MPI_ERR_ARG */
+static int c8(void)
+{
+    return MPI_Add_error_string(MPI_ERR_ARG, "errsweep");
 }
 
 /* MPI_Add_error_string: string = NULL -> MPI_ERR_ARG */
-static int c5(void)
+static int c9(void)
 {
-    return MPI_Add_error_string(0, NULL);
+    return MPI_Add_error_string(es_user_code, NULL);
 }
 
 /* MPI_Address: - = all valid -> MPI_SUCCESS */
-static int c6(void)
+static int c10(void)
 {
     return MPI_Address(es_sbuf, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Address: address = NULL -> MPI_ERR_ARG */
-static int c7(void)
+static int c11(void)
 {
     return MPI_Address(es_sbuf, NULL);
 }
 
 /* MPI_Allgather: - = all valid -> MPI_SUCCESS */
-static int c8(void)
+static int c12(void)
 {
     return MPI_Allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgather: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c9(void)
+static int c13(void)
 {
     return MPI_Allgather(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgather: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c10(void)
+static int c14(void)
 {
     return MPI_Allgather(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgather: sendcount = -1 -> MPI_ERR_COUNT */
-static int c11(void)
+static int c15(void)
 {
     return MPI_Allgather(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgather: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c12(void)
+static int c16(void)
 {
     return MPI_Allgather(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgather: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c13(void)
+static int c17(void)
 {
     return MPI_Allgather(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgather: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c14(void)
+static int c18(void)
 {
     return MPI_Allgather(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgather: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c15(void)
+static int c19(void)
 {
     return MPI_Allgather(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgather: recvcount = -1 -> MPI_ERR_COUNT */
-static int c16(void)
+static int c20(void)
 {
     return MPI_Allgather(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgather: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c17(void)
+static int c21(void)
 {
     return MPI_Allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_self.h);
 }
 
 /* MPI_Allgather: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c18(void)
+static int c22(void)
 {
     return MPI_Allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_self.h);
 }
 
 /* MPI_Allgather: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c19(void)
+static int c23(void)
 {
     return MPI_Allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, es_self.h);
 }
 
 /* MPI_Allgather: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c20(void)
+static int c24(void)
 {
     return MPI_Allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Allgather: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c21(void)
+static int c25(void)
 {
     return MPI_Allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
 /* MPI_Allgatherv: - = all valid -> MPI_SUCCESS */
-static int c22(void)
+static int c26(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgatherv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c23(void)
+static int c27(void)
 {
     return MPI_Allgatherv(NULL, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgatherv: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c24(void)
+static int c28(void)
 {
     return MPI_Allgatherv(es_rbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgatherv: sendcount = -1 -> MPI_ERR_COUNT */
-static int c25(void)
+static int c29(void)
 {
     return MPI_Allgatherv(es_sbuf, -1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgatherv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c26(void)
+static int c30(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, es_ones, es_iota, MPI_INT,
                           es_self.h);
@@ -195,32 +243,32 @@ static int c26(void)
 
 /* MPI_Allgatherv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c27(void)
+static int c31(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, es_freed.type, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgatherv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c28(void)
+static int c32(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, es_uncommitted, es_rbuf, es_ones, es_iota, MPI_INT,
                           es_self.h);
 }
 
 /* MPI_Allgatherv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c29(void)
+static int c33(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, MPI_INT, NULL, es_ones, es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgatherv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c30(void)
+static int c34(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_neg_first, es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgatherv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c31(void)
+static int c35(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_DATATYPE_NULL,
                           es_self.h);
@@ -228,243 +276,243 @@ static int c31(void)
 
 /* MPI_Allgatherv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c32(void)
+static int c36(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_freed.type, es_self.h);
 }
 
 /* MPI_Allgatherv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c33(void)
+static int c37(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_uncommitted,
                           es_self.h);
 }
 
 /* MPI_Allgatherv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c34(void)
+static int c38(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Allgatherv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c35(void)
+static int c39(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_freed.comm);
 }
 
 /* MPI_Alloc_mem: - = all valid -> MPI_SUCCESS */
-static int c36(void)
+static int c40(void)
 {
     return MPI_Alloc_mem(64, MPI_INFO_NULL, ES_OUT(void, 2));
 }
 
 /* MPI_Alloc_mem: size = -1 -> MPI_ERR_ARG */
-static int c37(void)
+static int c41(void)
 {
     return MPI_Alloc_mem(-1, MPI_INFO_NULL, ES_OUT(void, 2));
 }
 
 /* MPI_Alloc_mem: info = bogus -> MPI_ERR_INFO */
-static int c38(void)
+static int c42(void)
 {
     return MPI_Alloc_mem(64, es_bogus_info, ES_OUT(void, 2));
 }
 
 /* MPI_Alloc_mem: baseptr = NULL -> MPI_ERR_ARG */
-static int c39(void)
+static int c43(void)
 {
     return MPI_Alloc_mem(64, MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Allreduce: - = all valid -> MPI_SUCCESS */
-static int c40(void)
+static int c44(void)
 {
     return MPI_Allreduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Allreduce: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c41(void)
+static int c45(void)
 {
     return MPI_Allreduce(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Allreduce: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c42(void)
+static int c46(void)
 {
     return MPI_Allreduce(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Allreduce: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c43(void)
+static int c47(void)
 {
     return MPI_Allreduce(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Allreduce: count = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c44(void)
+static int c48(void)
 {
     return MPI_Allreduce(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Allreduce: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c45(void)
+static int c49(void)
 {
     return MPI_Allreduce(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Allreduce: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c46(void)
+static int c50(void)
 {
     return MPI_Allreduce(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Allreduce: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c47(void)
+static int c51(void)
 {
     return MPI_Allreduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Allreduce: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c48(void)
+static int c52(void)
 {
     return MPI_Allreduce(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Allreduce: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c49(void)
+static int c53(void)
 {
     return MPI_Allreduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Allreduce: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c50(void)
+static int c54(void)
 {
     return MPI_Allreduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
 /* MPI_Alltoall: - = all valid -> MPI_SUCCESS */
-static int c51(void)
+static int c55(void)
 {
     return MPI_Alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoall: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c52(void)
+static int c56(void)
 {
     return MPI_Alltoall(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoall: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c53(void)
+static int c57(void)
 {
     return MPI_Alltoall(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoall: sendcount = -1 -> MPI_ERR_COUNT */
-static int c54(void)
+static int c58(void)
 {
     return MPI_Alltoall(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoall: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c55(void)
+static int c59(void)
 {
     return MPI_Alltoall(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoall: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c56(void)
+static int c60(void)
 {
     return MPI_Alltoall(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoall: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c57(void)
+static int c61(void)
 {
     return MPI_Alltoall(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoall: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c58(void)
+static int c62(void)
 {
     return MPI_Alltoall(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoall: recvcount = -1 -> MPI_ERR_COUNT */
-static int c59(void)
+static int c63(void)
 {
     return MPI_Alltoall(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoall: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c60(void)
+static int c64(void)
 {
     return MPI_Alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_self.h);
 }
 
 /* MPI_Alltoall: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c61(void)
+static int c65(void)
 {
     return MPI_Alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_self.h);
 }
 
 /* MPI_Alltoall: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c62(void)
+static int c66(void)
 {
     return MPI_Alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, es_self.h);
 }
 
 /* MPI_Alltoall: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c63(void)
+static int c67(void)
 {
     return MPI_Alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Alltoall: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c64(void)
+static int c68(void)
 {
     return MPI_Alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
 /* MPI_Alltoallv: - = all valid -> MPI_SUCCESS */
-static int c65(void)
+static int c69(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                          es_self.h);
 }
 
 /* MPI_Alltoallv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c66(void)
+static int c70(void)
 {
     return MPI_Alltoallv(NULL, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                          es_self.h);
 }
 
 /* MPI_Alltoallv: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c67(void)
+static int c71(void)
 {
     return MPI_Alltoallv(es_rbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                          es_self.h);
 }
 
 /* MPI_Alltoallv: sendcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c68(void)
+static int c72(void)
 {
     return MPI_Alltoallv(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                          MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoallv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c69(void)
+static int c73(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf, es_ones, es_iota,
                          MPI_INT, es_self.h);
@@ -472,35 +520,35 @@ static int c69(void)
 
 /* MPI_Alltoallv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c70(void)
+static int c74(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, es_ones, es_iota,
                          MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoallv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c71(void)
+static int c75(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, es_uncommitted, es_rbuf, es_ones, es_iota,
                          MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoallv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c72(void)
+static int c76(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, NULL, es_ones, es_iota, MPI_INT,
                          es_self.h);
 }
 
 /* MPI_Alltoallv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c73(void)
+static int c77(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_neg_first, es_iota,
                          MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoallv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c74(void)
+static int c78(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                          MPI_DATATYPE_NULL, es_self.h);
@@ -508,21 +556,21 @@ static int c74(void)
 
 /* MPI_Alltoallv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c75(void)
+static int c79(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                          es_freed.type, es_self.h);
 }
 
 /* MPI_Alltoallv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c76(void)
+static int c80(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                          es_uncommitted, es_self.h);
 }
 
 /* MPI_Alltoallv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c77(void)
+static int c81(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                          MPI_COMM_NULL);
@@ -530,70 +578,70 @@ static int c77(void)
 
 /* MPI_Alltoallv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c78(void)
+static int c82(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                          es_freed.comm);
 }
 
 /* MPI_Alltoallw: - = all valid -> MPI_SUCCESS */
-static int c79(void)
+static int c83(void)
 {
     return MPI_Alltoallw(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
                          es_self.h);
 }
 
 /* MPI_Alltoallw: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c80(void)
+static int c84(void)
 {
     return MPI_Alltoallw(NULL, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
                          es_self.h);
 }
 
 /* MPI_Alltoallw: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c81(void)
+static int c85(void)
 {
     return MPI_Alltoallw(es_rbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
                          es_self.h);
 }
 
 /* MPI_Alltoallw: sendcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c82(void)
+static int c86(void)
 {
     return MPI_Alltoallw(es_sbuf, es_neg_first, es_iota, es_ints, es_rbuf, es_ones, es_iota,
                          es_ints, es_self.h);
 }
 
 /* MPI_Alltoallw: sendtypes = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c83(void)
+static int c87(void)
 {
     return MPI_Alltoallw(es_sbuf, es_ones, es_iota, es_null_first, es_rbuf, es_ones, es_iota,
                          es_ints, es_self.h);
 }
 
 /* MPI_Alltoallw: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c84(void)
+static int c88(void)
 {
     return MPI_Alltoallw(es_sbuf, es_ones, es_iota, es_ints, NULL, es_ones, es_iota, es_ints,
                          es_self.h);
 }
 
 /* MPI_Alltoallw: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c85(void)
+static int c89(void)
 {
     return MPI_Alltoallw(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_neg_first, es_iota,
                          es_ints, es_self.h);
 }
 
 /* MPI_Alltoallw: recvtypes = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c86(void)
+static int c90(void)
 {
     return MPI_Alltoallw(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota,
                          es_null_first, es_self.h);
 }
 
 /* MPI_Alltoallw: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c87(void)
+static int c91(void)
 {
     return MPI_Alltoallw(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
                          MPI_COMM_NULL);
@@ -601,190 +649,251 @@ static int c87(void)
 
 /* MPI_Alltoallw: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c88(void)
+static int c92(void)
 {
     return MPI_Alltoallw(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
                          es_freed.comm);
 }
 
 /* MPI_Attr_delete: - = all valid -> MPI_SUCCESS */
-static int c89(void)
+static int c93(void)
 {
-    return MPI_Attr_delete(es_self.h, MPI_TAG_UB);
+    return MPI_Attr_delete(es_self.h, es_comm_keyval);
 }
 
 /* MPI_Attr_delete: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c90(void)
+static int c94(void)
 {
-    return MPI_Attr_delete(MPI_COMM_NULL, MPI_TAG_UB);
+    return MPI_Attr_delete(MPI_COMM_NULL, es_comm_keyval);
 }
 
 /* MPI_Attr_delete: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c91(void)
+static int c95(void)
 {
-    return MPI_Attr_delete(es_freed.comm, MPI_TAG_UB);
+    return MPI_Attr_delete(es_freed.comm, es_comm_keyval);
 }
 
 /* MPI_Attr_delete: keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c92(void)
+static int c96(void)
 {
     return MPI_Attr_delete(es_self.h, MPI_KEYVAL_INVALID);
 }
 
 /* MPI_Attr_delete: keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c93(void)
+static int c97(void)
 {
     return MPI_Attr_delete(es_self.h, 12345);
 }
 
+/* MPI_Attr_delete: keyval = type keyval -> MPI_ERR_KEYVAL */
+static int c98(void)
+{
+    return MPI_Attr_delete(es_self.h, es_type_keyval);
+}
+
+/* MPI_Attr_delete: keyval = MPI_TAG_UB -> MPI_ERR_KEYVAL */
+static int c99(void)
+{
+    return MPI_Attr_delete(es_self.h, MPI_TAG_UB);
+}
+
 /* MPI_Attr_get: - = all valid -> MPI_SUCCESS */
-static int c94(void)
+static int c100(void)
 {
     return MPI_Attr_get(es_world.h, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Attr_get: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c95(void)
+static int c101(void)
 {
     return MPI_Attr_get(MPI_COMM_NULL, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Attr_get: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c96(void)
+static int c102(void)
 {
     return MPI_Attr_get(es_freed.comm, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Attr_get: keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c97(void)
+static int c103(void)
 {
     return MPI_Attr_get(es_world.h, MPI_KEYVAL_INVALID, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Attr_get: keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c98(void)
+static int c104(void)
 {
     return MPI_Attr_get(es_world.h, 12345, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
+/* MPI_Attr_get: keyval = type keyval -> MPI_ERR_KEYVAL */
+static int c105(void)
+{
+    return MPI_Attr_get(es_world.h, es_type_keyval, ES_OUT(void, 2), ES_OUT(int, 3));
+}
+
 /* MPI_Attr_get: attribute_val = NULL -> MPI_ERR_ARG */
-static int c99(void)
+static int c106(void)
 {
     return MPI_Attr_get(es_world.h, MPI_TAG_UB, NULL, ES_OUT(int, 3));
 }
 
 /* MPI_Attr_get: flag = NULL -> MPI_ERR_ARG */
-static int c100(void)
+static int c107(void)
 {
     return MPI_Attr_get(es_world.h, MPI_TAG_UB, ES_OUT(void, 2), NULL);
 }
 
+/* MPI_Attr_put: - = all valid -> MPI_SUCCESS */
+static int c108(void)
+{
+    return MPI_Attr_put(es_self.h, es_comm_keyval, es_sbuf);
+}
+
+/* MPI_Attr_put: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c109(void)
+{
+    return MPI_Attr_put(MPI_COMM_NULL, es_comm_keyval, es_sbuf);
+}
+
+/* MPI_Attr_put: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c110(void)
+{
+    return MPI_Attr_put(es_freed.comm, es_comm_keyval, es_sbuf);
+}
+
+/* MPI_Attr_put: keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
+static int c111(void)
+{
+    return MPI_Attr_put(es_self.h, MPI_KEYVAL_INVALID, es_sbuf);
+}
+
+/* MPI_Attr_put: keyval = 12345 -> MPI_ERR_KEYVAL */
+static int c112(void)
+{
+    return MPI_Attr_put(es_self.h, 12345, es_sbuf);
+}
+
+/* MPI_Attr_put: keyval = type keyval -> MPI_ERR_KEYVAL */
+static int c113(void)
+{
+    return MPI_Attr_put(es_self.h, es_type_keyval, es_sbuf);
+}
+
+/* MPI_Attr_put: keyval = MPI_TAG_UB -> MPI_ERR_KEYVAL */
+static int c114(void)
+{
+    return MPI_Attr_put(es_self.h, MPI_TAG_UB, es_sbuf);
+}
+
 /* MPI_Barrier: - = all valid -> MPI_SUCCESS */
-static int c101(void)
+static int c115(void)
 {
     return MPI_Barrier(es_self.h);
 }
 
 /* MPI_Barrier: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c102(void)
+static int c116(void)
 {
     return MPI_Barrier(MPI_COMM_NULL);
 }
 
 /* MPI_Barrier: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c103(void)
+static int c117(void)
 {
     return MPI_Barrier(es_freed.comm);
 }
 
 /* MPI_Bcast: - = all valid -> MPI_SUCCESS */
-static int c104(void)
+static int c118(void)
 {
     return MPI_Bcast(es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Bcast: buffer = NULL -> MPI_ERR_BUFFER */
-static int c105(void)
+static int c119(void)
 {
     return MPI_Bcast(NULL, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Bcast: count = -1 -> MPI_ERR_COUNT */
-static int c106(void)
+static int c120(void)
 {
     return MPI_Bcast(es_rbuf, -1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Bcast: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c107(void)
+static int c121(void)
 {
     return MPI_Bcast(es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h);
 }
 
 /* MPI_Bcast: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c108(void)
+static int c122(void)
 {
     return MPI_Bcast(es_rbuf, 1, es_freed.type, 0, es_self.h);
 }
 
 /* MPI_Bcast: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c109(void)
+static int c123(void)
 {
     return MPI_Bcast(es_rbuf, 1, es_uncommitted, 0, es_self.h);
 }
 
 /* MPI_Bcast: root = -1 -> MPI_ERR_ROOT */
-static int c110(void)
+static int c124(void)
 {
     return MPI_Bcast(es_rbuf, 1, MPI_INT, -1, es_self.h);
 }
 
 /* MPI_Bcast: root = size -> MPI_ERR_ROOT */
-static int c111(void)
+static int c125(void)
 {
     return MPI_Bcast(es_rbuf, 1, MPI_INT, es_self.size, es_self.h);
 }
 
 /* MPI_Bcast: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c112(void)
+static int c126(void)
 {
     return MPI_Bcast(es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Bcast: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c113(void)
+static int c127(void)
 {
     return MPI_Bcast(es_rbuf, 1, MPI_INT, 0, es_freed.comm);
 }
 
 /* MPI_Bsend: - = all valid -> MPI_SUCCESS */
-static int c114(void)
+static int c128(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Bsend: buf = NULL -> MPI_ERR_BUFFER */
-static int c115(void)
+static int c129(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Bsend: count = -1 -> MPI_ERR_COUNT */
-static int c116(void)
+static int c130(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Bsend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c117(void)
+static int c131(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
@@ -792,42 +901,42 @@ static int c117(void)
 
 /* MPI_Bsend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c118(void)
+static int c132(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Bsend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c119(void)
+static int c133(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Bsend: dest = size -> MPI_ERR_RANK */
-static int c120(void)
+static int c134(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Bsend: dest = -5 -> MPI_ERR_RANK */
-static int c121(void)
+static int c135(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Bsend: tag = -5 -> MPI_ERR_TAG */
-static int c122(void)
+static int c136(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Bsend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c123(void)
+static int c137(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_attach_buffer();
@@ -835,7 +944,7 @@ static int c123(void)
 }
 
 /* MPI_Bsend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c124(void)
+static int c138(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
@@ -843,34 +952,34 @@ static int c124(void)
 
 /* MPI_Bsend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c125(void)
+static int c139(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Bsend_init: - = all valid -> MPI_SUCCESS */
-static int c126(void)
+static int c140(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Bsend_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c127(void)
+static int c141(void)
 {
     return MPI_Bsend_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Bsend_init: count = -1 -> MPI_ERR_COUNT */
-static int c128(void)
+static int c142(void)
 {
     return MPI_Bsend_init(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Bsend_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c129(void)
+static int c143(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
@@ -878,41 +987,41 @@ static int c129(void)
 
 /* MPI_Bsend_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c130(void)
+static int c144(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Bsend_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c131(void)
+static int c145(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Bsend_init: dest = size -> MPI_ERR_RANK */
-static int c132(void)
+static int c146(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Bsend_init: dest = -5 -> MPI_ERR_RANK */
-static int c133(void)
+static int c147(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Bsend_init: tag = -5 -> MPI_ERR_TAG */
-static int c134(void)
+static int c148(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Bsend_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c135(void)
+static int c149(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Bsend_init(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -920,7 +1029,7 @@ static int c135(void)
 }
 
 /* MPI_Bsend_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c136(void)
+static int c150(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                           ES_OUT(MPI_Request, 6));
@@ -928,912 +1037,1205 @@ static int c136(void)
 
 /* MPI_Bsend_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c137(void)
+static int c151(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Bsend_init: request = NULL -> MPI_ERR_ARG */
-static int c138(void)
+static int c152(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Buffer_attach: - = all valid -> MPI_SUCCESS */
-static int c139(void)
+static int c153(void)
 {
     return MPI_Buffer_attach(es_bsend_buffer(), es_bsend_buffer_size());
 }
 
 /* MPI_Buffer_attach: buffer = NULL -> MPI_ERR_BUFFER
  * MPICH: MPI_ERR_ARG */
-static int c140(void)
+static int c154(void)
 {
     return MPI_Buffer_attach(NULL, es_bsend_buffer_size());
 }
 
 /* MPI_Buffer_attach: size = -1 -> MPI_ERR_ARG */
-static int c141(void)
+static int c155(void)
 {
     return MPI_Buffer_attach(es_bsend_buffer(), -1);
 }
 
 /* MPI_Buffer_detach: - = all valid -> MPI_SUCCESS */
-static int c142(void)
+static int c156(void)
 {
     (void)es_attach_buffer();
     return MPI_Buffer_detach(ES_OUT(void, 0), ES_OUT(int, 1));
 }
 
 /* MPI_Buffer_detach: buffer_addr = NULL -> MPI_ERR_ARG */
-static int c143(void)
+static int c157(void)
 {
     (void)es_attach_buffer();
     return MPI_Buffer_detach(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Buffer_detach: size = NULL -> MPI_ERR_ARG */
-static int c144(void)
+static int c158(void)
 {
     (void)es_attach_buffer();
     return MPI_Buffer_detach(ES_OUT(void, 0), NULL);
 }
 
 /* MPI_Cancel: - = all valid -> MPI_SUCCESS */
-static int c145(void)
+static int c159(void)
 {
     return MPI_Cancel(ES_PTR(MPI_Request, es_new_irecv()));
 }
 
 /* MPI_Cancel: request = &MPI_REQUEST_NULL -> MPI_ERR_REQUEST */
-static int c146(void)
+static int c160(void)
 {
     return MPI_Cancel(ES_PTR(MPI_Request, MPI_REQUEST_NULL));
 }
 
 /* MPI_Cancel: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c147(void)
+static int c161(void)
 {
     return MPI_Cancel(ES_PTR(MPI_Request, es_freed.request));
 }
 
 /* MPI_Cancel: request = NULL -> MPI_ERR_ARG */
-static int c148(void)
+static int c162(void)
 {
     return MPI_Cancel(NULL);
 }
 
 /* MPI_Cart_coords: - = all valid -> MPI_SUCCESS */
-static int c149(void)
+static int c163(void)
 {
-    return MPI_Cart_coords(es_self.h, es_self.rank, 1, ES_OUT(int, 3));
+    return MPI_Cart_coords(es_cart.h, es_cart.rank, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Cart_coords: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c150(void)
+static int c164(void)
 {
-    return MPI_Cart_coords(MPI_COMM_NULL, es_self.rank, 1, ES_OUT(int, 3));
+    return MPI_Cart_coords(MPI_COMM_NULL, es_cart.rank, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Cart_coords: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c151(void)
+static int c165(void)
 {
-    return MPI_Cart_coords(es_freed.comm, es_self.rank, 1, ES_OUT(int, 3));
+    return MPI_Cart_coords(es_freed.comm, es_cart.rank, 1, ES_OUT(int, 3));
+}
+
+/* MPI_Cart_coords: comm = no topology -> MPI_ERR_TOPOLOGY */
+static int c166(void)
+{
+    return MPI_Cart_coords(es_self.h, es_cart.rank, 1, ES_OUT(int, 3));
+}
+
+/* MPI_Cart_coords: comm = graph -> MPI_ERR_TOPOLOGY */
+static int c167(void)
+{
+    return MPI_Cart_coords(es_graph.h, es_cart.rank, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Cart_coords: rank = size -> MPI_ERR_RANK */
-static int c152(void)
+static int c168(void)
 {
-    return MPI_Cart_coords(es_self.h, es_self.size, 1, ES_OUT(int, 3));
+    return MPI_Cart_coords(es_cart.h, es_cart.size, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Cart_coords: rank = -5 -> MPI_ERR_RANK */
-static int c153(void)
+static int c169(void)
 {
-    return MPI_Cart_coords(es_self.h, -5, 1, ES_OUT(int, 3));
+    return MPI_Cart_coords(es_cart.h, -5, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Cart_coords: maxdims = -1 -> MPI_ERR_ARG */
-static int c154(void)
+static int c170(void)
 {
-    return MPI_Cart_coords(es_self.h, es_self.rank, -1, ES_OUT(int, 3));
+    return MPI_Cart_coords(es_cart.h, es_cart.rank, -1, ES_OUT(int, 3));
 }
 
 /* MPI_Cart_coords: coords = NULL -> MPI_ERR_ARG */
-static int c155(void)
+static int c171(void)
 {
-    return MPI_Cart_coords(es_self.h, es_self.rank, 1, NULL);
+    return MPI_Cart_coords(es_cart.h, es_cart.rank, 1, NULL);
+}
+
+/* MPI_Cart_create: - = all valid -> MPI_SUCCESS */
+static int c172(void)
+{
+    return MPI_Cart_create(es_self.h, 1, es_ones, es_ones, 0, ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Cart_create: comm_old = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c173(void)
+{
+    return MPI_Cart_create(MPI_COMM_NULL, 1, es_ones, es_ones, 0, ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Cart_create: comm_old = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c174(void)
+{
+    return MPI_Cart_create(es_freed.comm, 1, es_ones, es_ones, 0, ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Cart_create: ndims = -1 -> MPI_ERR_ARG */
+static int c175(void)
+{
+    return MPI_Cart_create(es_self.h, -1, es_ones, es_ones, 0, ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Cart_create: dims = {-1,..} -> MPI_ERR_DIMS */
+static int c176(void)
+{
+    return MPI_Cart_create(es_self.h, 1, es_neg_first, es_ones, 0, ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Cart_create: dims = {size+1} -> MPI_ERR_ARG */
+static int c177(void)
+{
+    return MPI_Cart_create(es_self.h, 1, (int[]){es_self.size + 1}, es_ones, 0,
+                           ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Cart_create: comm_cart = NULL -> MPI_ERR_ARG */
+static int c178(void)
+{
+    return MPI_Cart_create(es_self.h, 1, es_ones, es_ones, 0, NULL);
 }
 
 /* MPI_Cart_get: - = all valid -> MPI_SUCCESS */
-static int c156(void)
+static int c179(void)
 {
-    return MPI_Cart_get(es_self.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4));
+    return MPI_Cart_get(es_cart.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Cart_get: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c157(void)
+static int c180(void)
 {
     return MPI_Cart_get(MPI_COMM_NULL, 1, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Cart_get: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c158(void)
+static int c181(void)
 {
     return MPI_Cart_get(es_freed.comm, 1, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
-/* MPI_Cart_get: maxdims = -1 -> MPI_ERR_ARG */
-static int c159(void)
+/* MPI_Cart_get: comm = no topology -> MPI_ERR_TOPOLOGY */
+static int c182(void)
 {
-    return MPI_Cart_get(es_self.h, -1, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4));
+    return MPI_Cart_get(es_self.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4));
+}
+
+/* MPI_Cart_get: comm = graph -> MPI_ERR_TOPOLOGY */
+static int c183(void)
+{
+    return MPI_Cart_get(es_graph.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4));
+}
+
+/* MPI_Cart_get: maxdims = -1 -> MPI_ERR_ARG */
+static int c184(void)
+{
+    return MPI_Cart_get(es_cart.h, -1, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Cart_get: dims = NULL -> MPI_ERR_ARG */
-static int c160(void)
+static int c185(void)
 {
-    return MPI_Cart_get(es_self.h, 1, NULL, ES_OUT(int, 3), ES_OUT(int, 4));
+    return MPI_Cart_get(es_cart.h, 1, NULL, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Cart_get: periods = NULL -> MPI_ERR_ARG */
-static int c161(void)
+static int c186(void)
 {
-    return MPI_Cart_get(es_self.h, 1, ES_OUT(int, 2), NULL, ES_OUT(int, 4));
+    return MPI_Cart_get(es_cart.h, 1, ES_OUT(int, 2), NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Cart_get: coords = NULL -> MPI_ERR_ARG */
-static int c162(void)
+static int c187(void)
 {
-    return MPI_Cart_get(es_self.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), NULL);
+    return MPI_Cart_get(es_cart.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), NULL);
+}
+
+/* MPI_Cart_map: - = all valid -> MPI_SUCCESS */
+static int c188(void)
+{
+    return MPI_Cart_map(es_self.h, 1, es_ones, es_ones, ES_OUT(int, 4));
+}
+
+/* MPI_Cart_map: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c189(void)
+{
+    return MPI_Cart_map(MPI_COMM_NULL, 1, es_ones, es_ones, ES_OUT(int, 4));
+}
+
+/* MPI_Cart_map: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c190(void)
+{
+    return MPI_Cart_map(es_freed.comm, 1, es_ones, es_ones, ES_OUT(int, 4));
+}
+
+/* MPI_Cart_map: ndims = -1 -> MPI_ERR_ARG */
+static int c191(void)
+{
+    return MPI_Cart_map(es_self.h, -1, es_ones, es_ones, ES_OUT(int, 4));
+}
+
+/* MPI_Cart_map: dims = {-1,..} -> MPI_ERR_DIMS */
+static int c192(void)
+{
+    return MPI_Cart_map(es_self.h, 1, es_neg_first, es_ones, ES_OUT(int, 4));
+}
+
+/* MPI_Cart_map: newrank = NULL -> MPI_ERR_ARG */
+static int c193(void)
+{
+    return MPI_Cart_map(es_self.h, 1, es_ones, es_ones, NULL);
+}
+
+/* MPI_Cart_rank: - = all valid -> MPI_SUCCESS */
+static int c194(void)
+{
+    return MPI_Cart_rank(es_cart.h, (int[ES_MAXP]){0}, ES_OUT(int, 2));
+}
+
+/* MPI_Cart_rank: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c195(void)
+{
+    return MPI_Cart_rank(MPI_COMM_NULL, (int[ES_MAXP]){0}, ES_OUT(int, 2));
+}
+
+/* MPI_Cart_rank: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c196(void)
+{
+    return MPI_Cart_rank(es_freed.comm, (int[ES_MAXP]){0}, ES_OUT(int, 2));
+}
+
+/* MPI_Cart_rank: comm = no topology -> MPI_ERR_TOPOLOGY */
+static int c197(void)
+{
+    return MPI_Cart_rank(es_self.h, (int[ES_MAXP]){0}, ES_OUT(int, 2));
+}
+
+/* MPI_Cart_rank: comm = graph -> MPI_ERR_TOPOLOGY */
+static int c198(void)
+{
+    return MPI_Cart_rank(es_graph.h, (int[ES_MAXP]){0}, ES_OUT(int, 2));
+}
+
+/* MPI_Cart_rank: rank = NULL -> MPI_ERR_ARG */
+static int c199(void)
+{
+    return MPI_Cart_rank(es_cart.h, (int[ES_MAXP]){0}, NULL);
 }
 
 /* MPI_Cart_shift: - = all valid -> MPI_SUCCESS */
-static int c163(void)
+static int c200(void)
 {
-    return MPI_Cart_shift(es_self.h, 0, 0, ES_OUT(int, 3), ES_OUT(int, 4));
+    return MPI_Cart_shift(es_cart.h, 0, 0, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Cart_shift: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c164(void)
+static int c201(void)
 {
     return MPI_Cart_shift(MPI_COMM_NULL, 0, 0, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Cart_shift: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c165(void)
+static int c202(void)
 {
     return MPI_Cart_shift(es_freed.comm, 0, 0, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
-/* MPI_Cart_shift: rank_source = NULL -> MPI_ERR_ARG */
-static int c166(void)
+/* MPI_Cart_shift: comm = no topology -> MPI_ERR_TOPOLOGY */
+static int c203(void)
 {
-    return MPI_Cart_shift(es_self.h, 0, 0, NULL, ES_OUT(int, 4));
+    return MPI_Cart_shift(es_self.h, 0, 0, ES_OUT(int, 3), ES_OUT(int, 4));
+}
+
+/* MPI_Cart_shift: comm = graph -> MPI_ERR_TOPOLOGY */
+static int c204(void)
+{
+    return MPI_Cart_shift(es_graph.h, 0, 0, ES_OUT(int, 3), ES_OUT(int, 4));
+}
+
+/* MPI_Cart_shift: direction = -1 -> MPI_ERR_ARG */
+static int c205(void)
+{
+    return MPI_Cart_shift(es_cart.h, -1, 0, ES_OUT(int, 3), ES_OUT(int, 4));
+}
+
+/* MPI_Cart_shift: direction = ndims -> MPI_ERR_ARG */
+static int c206(void)
+{
+    return MPI_Cart_shift(es_cart.h, 1, 0, ES_OUT(int, 3), ES_OUT(int, 4));
+}
+
+/* MPI_Cart_shift: rank_source = NULL -> MPI_ERR_ARG */
+static int c207(void)
+{
+    return MPI_Cart_shift(es_cart.h, 0, 0, NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Cart_shift: rank_dest = NULL -> MPI_ERR_ARG */
-static int c167(void)
+static int c208(void)
 {
-    return MPI_Cart_shift(es_self.h, 0, 0, ES_OUT(int, 3), NULL);
+    return MPI_Cart_shift(es_cart.h, 0, 0, ES_OUT(int, 3), NULL);
+}
+
+/* MPI_Cart_sub: - = all valid -> MPI_SUCCESS */
+static int c209(void)
+{
+    return MPI_Cart_sub(es_cart.h, es_ones, ES_OUT(MPI_Comm, 2));
+}
+
+/* MPI_Cart_sub: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c210(void)
+{
+    return MPI_Cart_sub(MPI_COMM_NULL, es_ones, ES_OUT(MPI_Comm, 2));
+}
+
+/* MPI_Cart_sub: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c211(void)
+{
+    return MPI_Cart_sub(es_freed.comm, es_ones, ES_OUT(MPI_Comm, 2));
+}
+
+/* MPI_Cart_sub: comm = no topology -> MPI_ERR_TOPOLOGY */
+static int c212(void)
+{
+    return MPI_Cart_sub(es_self.h, es_ones, ES_OUT(MPI_Comm, 2));
+}
+
+/* MPI_Cart_sub: comm = graph -> MPI_ERR_TOPOLOGY */
+static int c213(void)
+{
+    return MPI_Cart_sub(es_graph.h, es_ones, ES_OUT(MPI_Comm, 2));
+}
+
+/* MPI_Cart_sub: newcomm = NULL -> MPI_ERR_ARG */
+static int c214(void)
+{
+    return MPI_Cart_sub(es_cart.h, es_ones, NULL);
 }
 
 /* MPI_Cartdim_get: - = all valid -> MPI_SUCCESS */
-static int c168(void)
+static int c215(void)
 {
-    return MPI_Cartdim_get(es_self.h, ES_OUT(int, 1));
+    return MPI_Cartdim_get(es_cart.h, ES_OUT(int, 1));
 }
 
 /* MPI_Cartdim_get: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c169(void)
+static int c216(void)
 {
     return MPI_Cartdim_get(MPI_COMM_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Cartdim_get: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c170(void)
+static int c217(void)
 {
     return MPI_Cartdim_get(es_freed.comm, ES_OUT(int, 1));
 }
 
-/* MPI_Cartdim_get: ndims = NULL -> MPI_ERR_ARG */
-static int c171(void)
+/* MPI_Cartdim_get: comm = no topology -> MPI_ERR_TOPOLOGY */
+static int c218(void)
 {
-    return MPI_Cartdim_get(es_self.h, NULL);
+    return MPI_Cartdim_get(es_self.h, ES_OUT(int, 1));
+}
+
+/* MPI_Cartdim_get: comm = graph -> MPI_ERR_TOPOLOGY */
+static int c219(void)
+{
+    return MPI_Cartdim_get(es_graph.h, ES_OUT(int, 1));
+}
+
+/* MPI_Cartdim_get: ndims = NULL -> MPI_ERR_ARG */
+static int c220(void)
+{
+    return MPI_Cartdim_get(es_cart.h, NULL);
 }
 
 /* MPI_Comm_call_errhandler: - = all valid -> MPI_SUCCESS */
-static int c172(void)
+static int c221(void)
 {
     return MPI_Comm_call_errhandler(es_world.h, 0);
 }
 
 /* MPI_Comm_call_errhandler: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c173(void)
+static int c222(void)
 {
     return MPI_Comm_call_errhandler(MPI_COMM_NULL, 0);
 }
 
 /* MPI_Comm_call_errhandler: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c174(void)
+static int c223(void)
 {
     return MPI_Comm_call_errhandler(es_freed.comm, 0);
 }
 
 /* MPI_Comm_compare: - = all valid -> MPI_SUCCESS */
-static int c175(void)
+static int c224(void)
 {
     return MPI_Comm_compare(es_world.h, es_world.h, ES_OUT(int, 2));
 }
 
 /* MPI_Comm_compare: comm1 = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c176(void)
+static int c225(void)
 {
     return MPI_Comm_compare(MPI_COMM_NULL, es_world.h, ES_OUT(int, 2));
 }
 
 /* MPI_Comm_compare: comm1 = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c177(void)
+static int c226(void)
 {
     return MPI_Comm_compare(es_freed.comm, es_world.h, ES_OUT(int, 2));
 }
 
 /* MPI_Comm_compare: comm2 = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c178(void)
+static int c227(void)
 {
     return MPI_Comm_compare(es_world.h, MPI_COMM_NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Comm_compare: comm2 = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c179(void)
+static int c228(void)
 {
     return MPI_Comm_compare(es_world.h, es_freed.comm, ES_OUT(int, 2));
 }
 
 /* MPI_Comm_compare: result = NULL -> MPI_ERR_ARG */
-static int c180(void)
+static int c229(void)
 {
     return MPI_Comm_compare(es_world.h, es_world.h, NULL);
 }
 
 /* MPI_Comm_create: - = all valid -> MPI_SUCCESS */
-static int c181(void)
+static int c230(void)
 {
     return MPI_Comm_create(es_self.h, es_self.group, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Comm_create: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c182(void)
+static int c231(void)
 {
     return MPI_Comm_create(MPI_COMM_NULL, es_self.group, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Comm_create: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c183(void)
+static int c232(void)
 {
     return MPI_Comm_create(es_freed.comm, es_self.group, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Comm_create: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c184(void)
+static int c233(void)
 {
     return MPI_Comm_create(es_self.h, MPI_GROUP_NULL, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Comm_create: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c185(void)
+static int c234(void)
 {
     return MPI_Comm_create(es_self.h, es_freed.group, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Comm_create: newcomm = NULL -> MPI_ERR_ARG */
-static int c186(void)
+static int c235(void)
 {
     return MPI_Comm_create(es_self.h, es_self.group, NULL);
 }
 
 /* MPI_Comm_create_errhandler: - = all valid -> MPI_SUCCESS */
-static int c187(void)
+static int c236(void)
 {
     return MPI_Comm_create_errhandler(es_errhandler_fn, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Comm_create_errhandler: comm_errhandler_fn = NULL -> MPI_ERR_ARG */
-static int c188(void)
+static int c237(void)
 {
     return MPI_Comm_create_errhandler(NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Comm_create_errhandler: errhandler = NULL -> MPI_ERR_ARG */
-static int c189(void)
+static int c238(void)
 {
     return MPI_Comm_create_errhandler(es_errhandler_fn, NULL);
 }
 
 /* MPI_Comm_create_group: - = all valid -> MPI_SUCCESS */
-static int c190(void)
+static int c239(void)
 {
     return MPI_Comm_create_group(es_self.h, es_self.group, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_create_group: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c191(void)
+static int c240(void)
 {
     return MPI_Comm_create_group(MPI_COMM_NULL, es_self.group, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_create_group: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c192(void)
+static int c241(void)
 {
     return MPI_Comm_create_group(es_freed.comm, es_self.group, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_create_group: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c193(void)
+static int c242(void)
 {
     return MPI_Comm_create_group(es_self.h, MPI_GROUP_NULL, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_create_group: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c194(void)
+static int c243(void)
 {
     return MPI_Comm_create_group(es_self.h, es_freed.group, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_create_group: tag = -5 -> MPI_ERR_TAG */
-static int c195(void)
+static int c244(void)
 {
     return MPI_Comm_create_group(es_self.h, es_self.group, -5, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_create_group: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c196(void)
+static int c245(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Comm_create_group(es_self.h, es_self.group, es_tag_ub + 1, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_create_group: newcomm = NULL -> MPI_ERR_ARG */
-static int c197(void)
+static int c246(void)
 {
     return MPI_Comm_create_group(es_self.h, es_self.group, 0, NULL);
 }
 
-/* MPI_Comm_delete_attr: - = all valid -> MPI_SUCCESS */
-static int c198(void)
+/* MPI_Comm_create_keyval: - = all valid -> MPI_SUCCESS */
+static int c247(void)
 {
-    return MPI_Comm_delete_attr(es_self.h, MPI_TAG_UB);
+    return MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, ES_OUT(int, 2), NULL);
+}
+
+/* MPI_Comm_create_keyval: comm_keyval = NULL -> MPI_ERR_ARG */
+static int c248(void)
+{
+    return MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, NULL, NULL);
+}
+
+/* MPI_Comm_delete_attr: - = all valid -> MPI_SUCCESS */
+static int c249(void)
+{
+    return MPI_Comm_delete_attr(es_self.h, es_comm_keyval);
 }
 
 /* MPI_Comm_delete_attr: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c199(void)
+static int c250(void)
 {
-    return MPI_Comm_delete_attr(MPI_COMM_NULL, MPI_TAG_UB);
+    return MPI_Comm_delete_attr(MPI_COMM_NULL, es_comm_keyval);
 }
 
 /* MPI_Comm_delete_attr: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c200(void)
+static int c251(void)
 {
-    return MPI_Comm_delete_attr(es_freed.comm, MPI_TAG_UB);
+    return MPI_Comm_delete_attr(es_freed.comm, es_comm_keyval);
 }
 
 /* MPI_Comm_delete_attr: comm_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c201(void)
+static int c252(void)
 {
     return MPI_Comm_delete_attr(es_self.h, MPI_KEYVAL_INVALID);
 }
 
 /* MPI_Comm_delete_attr: comm_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c202(void)
+static int c253(void)
 {
     return MPI_Comm_delete_attr(es_self.h, 12345);
 }
 
+/* MPI_Comm_delete_attr: comm_keyval = type keyval -> MPI_ERR_KEYVAL */
+static int c254(void)
+{
+    return MPI_Comm_delete_attr(es_self.h, es_type_keyval);
+}
+
+/* MPI_Comm_delete_attr: comm_keyval = MPI_TAG_UB -> MPI_ERR_KEYVAL */
+static int c255(void)
+{
+    return MPI_Comm_delete_attr(es_self.h, MPI_TAG_UB);
+}
+
 /* MPI_Comm_dup: - = all valid -> MPI_SUCCESS */
-static int c203(void)
+static int c256(void)
 {
     return MPI_Comm_dup(es_self.h, ES_OUT(MPI_Comm, 1));
 }
 
 /* MPI_Comm_dup: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c204(void)
+static int c257(void)
 {
     return MPI_Comm_dup(MPI_COMM_NULL, ES_OUT(MPI_Comm, 1));
 }
 
 /* MPI_Comm_dup: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c205(void)
+static int c258(void)
 {
     return MPI_Comm_dup(es_freed.comm, ES_OUT(MPI_Comm, 1));
 }
 
 /* MPI_Comm_dup: newcomm = NULL -> MPI_ERR_ARG */
-static int c206(void)
+static int c259(void)
 {
     return MPI_Comm_dup(es_self.h, NULL);
 }
 
 /* MPI_Comm_dup_with_info: - = all valid -> MPI_SUCCESS */
-static int c207(void)
+static int c260(void)
 {
     return MPI_Comm_dup_with_info(es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Comm_dup_with_info: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c208(void)
+static int c261(void)
 {
     return MPI_Comm_dup_with_info(MPI_COMM_NULL, MPI_INFO_NULL, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Comm_dup_with_info: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c209(void)
+static int c262(void)
 {
     return MPI_Comm_dup_with_info(es_freed.comm, MPI_INFO_NULL, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Comm_dup_with_info: info = bogus -> MPI_ERR_INFO */
-static int c210(void)
+static int c263(void)
 {
     return MPI_Comm_dup_with_info(es_self.h, es_bogus_info, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Comm_dup_with_info: newcomm = NULL -> MPI_ERR_ARG */
-static int c211(void)
+static int c264(void)
 {
     return MPI_Comm_dup_with_info(es_self.h, MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Comm_free: - = all valid -> MPI_SUCCESS */
-static int c212(void)
+static int c265(void)
 {
     return MPI_Comm_free(ES_PTR(MPI_Comm, es_new_comm()));
 }
 
 /* MPI_Comm_free: comm = &MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c213(void)
+static int c266(void)
 {
     return MPI_Comm_free(ES_PTR(MPI_Comm, MPI_COMM_NULL));
 }
 
 /* MPI_Comm_free: comm = &freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c214(void)
+static int c267(void)
 {
     return MPI_Comm_free(ES_PTR(MPI_Comm, es_freed.comm));
 }
 
 /* MPI_Comm_free: comm = NULL -> MPI_ERR_ARG */
-static int c215(void)
+static int c268(void)
 {
     return MPI_Comm_free(NULL);
 }
 
 /* MPI_Comm_free: comm = &MPI_COMM_WORLD -> MPI_ERR_COMM */
-static int c216(void)
+static int c269(void)
 {
     return MPI_Comm_free(ES_PTR(MPI_Comm, MPI_COMM_WORLD));
 }
 
+/* MPI_Comm_free_keyval: - = all valid -> MPI_SUCCESS */
+static int c270(void)
+{
+    return MPI_Comm_free_keyval(ES_PTR(int, es_new_comm_keyval()));
+}
+
+/* MPI_Comm_free_keyval: comm_keyval = &MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
+static int c271(void)
+{
+    return MPI_Comm_free_keyval(ES_PTR(int, MPI_KEYVAL_INVALID));
+}
+
+/* MPI_Comm_free_keyval: comm_keyval = &12345 -> MPI_ERR_KEYVAL */
+static int c272(void)
+{
+    return MPI_Comm_free_keyval(ES_PTR(int, 12345));
+}
+
+/* MPI_Comm_free_keyval: comm_keyval = &type keyval -> MPI_ERR_KEYVAL */
+static int c273(void)
+{
+    return MPI_Comm_free_keyval(ES_PTR(int, es_type_keyval));
+}
+
+/* MPI_Comm_free_keyval: comm_keyval = NULL -> MPI_ERR_ARG */
+static int c274(void)
+{
+    return MPI_Comm_free_keyval(NULL);
+}
+
+/* MPI_Comm_free_keyval: comm_keyval = &MPI_TAG_UB -> MPI_ERR_KEYVAL */
+static int c275(void)
+{
+    return MPI_Comm_free_keyval(ES_PTR(int, MPI_TAG_UB));
+}
+
 /* MPI_Comm_get_attr: - = all valid -> MPI_SUCCESS */
-static int c217(void)
+static int c276(void)
 {
     return MPI_Comm_get_attr(es_world.h, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Comm_get_attr: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c218(void)
+static int c277(void)
 {
     return MPI_Comm_get_attr(MPI_COMM_NULL, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Comm_get_attr: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c219(void)
+static int c278(void)
 {
     return MPI_Comm_get_attr(es_freed.comm, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Comm_get_attr: comm_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c220(void)
+static int c279(void)
 {
     return MPI_Comm_get_attr(es_world.h, MPI_KEYVAL_INVALID, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Comm_get_attr: comm_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c221(void)
+static int c280(void)
 {
     return MPI_Comm_get_attr(es_world.h, 12345, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
+/* MPI_Comm_get_attr: comm_keyval = type keyval -> MPI_ERR_KEYVAL */
+static int c281(void)
+{
+    return MPI_Comm_get_attr(es_world.h, es_type_keyval, ES_OUT(void, 2), ES_OUT(int, 3));
+}
+
 /* MPI_Comm_get_attr: attribute_val = NULL -> MPI_ERR_ARG */
-static int c222(void)
+static int c282(void)
 {
     return MPI_Comm_get_attr(es_world.h, MPI_TAG_UB, NULL, ES_OUT(int, 3));
 }
 
 /* MPI_Comm_get_attr: flag = NULL -> MPI_ERR_ARG */
-static int c223(void)
+static int c283(void)
 {
     return MPI_Comm_get_attr(es_world.h, MPI_TAG_UB, ES_OUT(void, 2), NULL);
 }
 
 /* MPI_Comm_get_errhandler: - = all valid -> MPI_SUCCESS */
-static int c224(void)
+static int c284(void)
 {
     return MPI_Comm_get_errhandler(es_world.h, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Comm_get_errhandler: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c225(void)
+static int c285(void)
 {
     return MPI_Comm_get_errhandler(MPI_COMM_NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Comm_get_errhandler: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c226(void)
+static int c286(void)
 {
     return MPI_Comm_get_errhandler(es_freed.comm, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Comm_get_errhandler: errhandler = NULL -> MPI_ERR_ARG */
-static int c227(void)
+static int c287(void)
 {
     return MPI_Comm_get_errhandler(es_world.h, NULL);
 }
 
 /* MPI_Comm_get_info: - = all valid -> MPI_SUCCESS */
-static int c228(void)
+static int c288(void)
 {
     return MPI_Comm_get_info(es_self.h, ES_OUT(MPI_Info, 1));
 }
 
 /* MPI_Comm_get_info: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c229(void)
+static int c289(void)
 {
     return MPI_Comm_get_info(MPI_COMM_NULL, ES_OUT(MPI_Info, 1));
 }
 
 /* MPI_Comm_get_info: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c230(void)
+static int c290(void)
 {
     return MPI_Comm_get_info(es_freed.comm, ES_OUT(MPI_Info, 1));
 }
 
 /* MPI_Comm_get_info: info_used = NULL -> MPI_ERR_ARG */
-static int c231(void)
+static int c291(void)
 {
     return MPI_Comm_get_info(es_self.h, NULL);
 }
 
 /* MPI_Comm_get_name: - = all valid -> MPI_SUCCESS */
-static int c232(void)
+static int c292(void)
 {
     return MPI_Comm_get_name(es_world.h, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Comm_get_name: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c233(void)
+static int c293(void)
 {
     return MPI_Comm_get_name(MPI_COMM_NULL, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Comm_get_name: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c234(void)
+static int c294(void)
 {
     return MPI_Comm_get_name(es_freed.comm, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Comm_get_name: comm_name = NULL -> MPI_ERR_ARG */
-static int c235(void)
+static int c295(void)
 {
     return MPI_Comm_get_name(es_world.h, NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Comm_get_name: resultlen = NULL -> MPI_ERR_ARG */
-static int c236(void)
+static int c296(void)
 {
     return MPI_Comm_get_name(es_world.h, ES_OUT(char, 1), NULL);
 }
 
 /* MPI_Comm_group: - = all valid -> MPI_SUCCESS */
-static int c237(void)
+static int c297(void)
 {
     return MPI_Comm_group(es_world.h, ES_OUT(MPI_Group, 1));
 }
 
 /* MPI_Comm_group: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c238(void)
+static int c298(void)
 {
     return MPI_Comm_group(MPI_COMM_NULL, ES_OUT(MPI_Group, 1));
 }
 
 /* MPI_Comm_group: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c239(void)
+static int c299(void)
 {
     return MPI_Comm_group(es_freed.comm, ES_OUT(MPI_Group, 1));
 }
 
 /* MPI_Comm_group: group = NULL -> MPI_ERR_ARG */
-static int c240(void)
+static int c300(void)
 {
     return MPI_Comm_group(es_world.h, NULL);
 }
 
 /* MPI_Comm_rank: - = all valid -> MPI_SUCCESS */
-static int c241(void)
+static int c301(void)
 {
     return MPI_Comm_rank(es_world.h, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_rank: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c242(void)
+static int c302(void)
 {
     return MPI_Comm_rank(MPI_COMM_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_rank: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c243(void)
+static int c303(void)
 {
     return MPI_Comm_rank(es_freed.comm, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_rank: rank = NULL -> MPI_ERR_ARG */
-static int c244(void)
+static int c304(void)
 {
     return MPI_Comm_rank(es_world.h, NULL);
 }
 
 /* MPI_Comm_remote_group: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c245(void)
+static int c305(void)
 {
     return MPI_Comm_remote_group(MPI_COMM_NULL, ES_OUT(MPI_Group, 1));
 }
 
 /* MPI_Comm_remote_group: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c246(void)
+static int c306(void)
 {
     return MPI_Comm_remote_group(es_freed.comm, ES_OUT(MPI_Group, 1));
 }
 
 /* MPI_Comm_remote_group: comm = intracomm -> MPI_ERR_COMM
  * MPICH: succeeds */
-static int c247(void)
+static int c307(void)
 {
     return MPI_Comm_remote_group(es_world.h, ES_OUT(MPI_Group, 1));
 }
 
 /* MPI_Comm_remote_group: group = NULL -> MPI_ERR_ARG */
-static int c248(void)
+static int c308(void)
 {
     return MPI_Comm_remote_group(es_world.h, NULL);
 }
 
 /* MPI_Comm_remote_size: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c249(void)
+static int c309(void)
 {
     return MPI_Comm_remote_size(MPI_COMM_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_remote_size: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c250(void)
+static int c310(void)
 {
     return MPI_Comm_remote_size(es_freed.comm, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_remote_size: comm = intracomm -> MPI_ERR_COMM
  * MPICH: succeeds */
-static int c251(void)
+static int c311(void)
 {
     return MPI_Comm_remote_size(es_world.h, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_remote_size: size = NULL -> MPI_ERR_ARG */
-static int c252(void)
+static int c312(void)
 {
     return MPI_Comm_remote_size(es_world.h, NULL);
 }
 
 /* MPI_Comm_set_attr: - = all valid -> MPI_SUCCESS */
-static int c253(void)
+static int c313(void)
 {
-    return MPI_Comm_set_attr(es_world.h, MPI_TAG_UB, es_sbuf);
+    return MPI_Comm_set_attr(es_world.h, es_comm_keyval, es_sbuf);
 }
 
 /* MPI_Comm_set_attr: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c254(void)
+static int c314(void)
 {
-    return MPI_Comm_set_attr(MPI_COMM_NULL, MPI_TAG_UB, es_sbuf);
+    return MPI_Comm_set_attr(MPI_COMM_NULL, es_comm_keyval, es_sbuf);
 }
 
 /* MPI_Comm_set_attr: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c255(void)
+static int c315(void)
 {
-    return MPI_Comm_set_attr(es_freed.comm, MPI_TAG_UB, es_sbuf);
+    return MPI_Comm_set_attr(es_freed.comm, es_comm_keyval, es_sbuf);
 }
 
 /* MPI_Comm_set_attr: comm_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c256(void)
+static int c316(void)
 {
     return MPI_Comm_set_attr(es_world.h, MPI_KEYVAL_INVALID, es_sbuf);
 }
 
 /* MPI_Comm_set_attr: comm_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c257(void)
+static int c317(void)
 {
     return MPI_Comm_set_attr(es_world.h, 12345, es_sbuf);
 }
 
+/* MPI_Comm_set_attr: comm_keyval = type keyval -> MPI_ERR_KEYVAL */
+static int c318(void)
+{
+    return MPI_Comm_set_attr(es_world.h, es_type_keyval, es_sbuf);
+}
+
+/* MPI_Comm_set_attr: comm_keyval = MPI_TAG_UB -> MPI_ERR_KEYVAL */
+static int c319(void)
+{
+    return MPI_Comm_set_attr(es_world.h, MPI_TAG_UB, es_sbuf);
+}
+
 /* MPI_Comm_set_errhandler: - = all valid -> MPI_SUCCESS */
-static int c258(void)
+static int c320(void)
 {
     return MPI_Comm_set_errhandler(es_world.h, MPI_ERRORS_RETURN);
 }
 
 /* MPI_Comm_set_errhandler: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c259(void)
+static int c321(void)
 {
     return MPI_Comm_set_errhandler(MPI_COMM_NULL, MPI_ERRORS_RETURN);
 }
 
 /* MPI_Comm_set_errhandler: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c260(void)
+static int c322(void)
 {
     return MPI_Comm_set_errhandler(es_freed.comm, MPI_ERRORS_RETURN);
 }
 
 /* MPI_Comm_set_errhandler: errhandler = MPI_ERRHANDLER_NULL -> MPI_ERR_ARG */
-static int c261(void)
+static int c323(void)
 {
     return MPI_Comm_set_errhandler(es_world.h, MPI_ERRHANDLER_NULL);
 }
 
 /* MPI_Comm_set_errhandler: errhandler = freed -> MPI_ERR_ARG
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c262(void)
+static int c324(void)
 {
     return MPI_Comm_set_errhandler(es_world.h, es_freed.errhandler);
 }
 
 /* MPI_Comm_set_info: - = all valid -> MPI_SUCCESS */
-static int c263(void)
+static int c325(void)
 {
-    return MPI_Comm_set_info(es_self.h, MPI_INFO_NULL);
+    return MPI_Comm_set_info(es_self.h, es_info);
 }
 
 /* MPI_Comm_set_info: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c264(void)
+static int c326(void)
 {
-    return MPI_Comm_set_info(MPI_COMM_NULL, MPI_INFO_NULL);
+    return MPI_Comm_set_info(MPI_COMM_NULL, es_info);
 }
 
 /* MPI_Comm_set_info: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c265(void)
+static int c327(void)
 {
-    return MPI_Comm_set_info(es_freed.comm, MPI_INFO_NULL);
+    return MPI_Comm_set_info(es_freed.comm, es_info);
 }
 
 /* MPI_Comm_set_info: info = bogus -> MPI_ERR_INFO */
-static int c266(void)
+static int c328(void)
 {
     return MPI_Comm_set_info(es_self.h, es_bogus_info);
 }
 
 /* MPI_Comm_set_name: - = all valid -> MPI_SUCCESS */
-static int c267(void)
+static int c329(void)
 {
     return MPI_Comm_set_name(es_world.h, "errsweep");
 }
 
 /* MPI_Comm_set_name: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c268(void)
+static int c330(void)
 {
     return MPI_Comm_set_name(MPI_COMM_NULL, "errsweep");
 }
 
 /* MPI_Comm_set_name: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c269(void)
+static int c331(void)
 {
     return MPI_Comm_set_name(es_freed.comm, "errsweep");
 }
 
 /* MPI_Comm_set_name: comm_name = NULL -> MPI_ERR_ARG */
-static int c270(void)
+static int c332(void)
 {
     return MPI_Comm_set_name(es_world.h, NULL);
 }
 
 /* MPI_Comm_size: - = all valid -> MPI_SUCCESS */
-static int c271(void)
+static int c333(void)
 {
     return MPI_Comm_size(es_world.h, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_size: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c272(void)
+static int c334(void)
 {
     return MPI_Comm_size(MPI_COMM_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_size: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c273(void)
+static int c335(void)
 {
     return MPI_Comm_size(es_freed.comm, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_size: size = NULL -> MPI_ERR_ARG */
-static int c274(void)
+static int c336(void)
 {
     return MPI_Comm_size(es_world.h, NULL);
 }
 
 /* MPI_Comm_split: - = all valid -> MPI_SUCCESS */
-static int c275(void)
+static int c337(void)
 {
     return MPI_Comm_split(es_self.h, 0, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_split: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c276(void)
+static int c338(void)
 {
     return MPI_Comm_split(MPI_COMM_NULL, 0, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_split: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c277(void)
+static int c339(void)
 {
     return MPI_Comm_split(es_freed.comm, 0, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_split: color = -5 -> MPI_ERR_ARG
  * MPICH: succeeds */
-static int c278(void)
+static int c340(void)
 {
     return MPI_Comm_split(es_self.h, -5, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_split: newcomm = NULL -> MPI_ERR_ARG */
-static int c279(void)
+static int c341(void)
 {
     return MPI_Comm_split(es_self.h, 0, 0, NULL);
 }
 
 /* MPI_Comm_split_type: - = all valid -> MPI_SUCCESS */
-static int c280(void)
+static int c342(void)
 {
     return MPI_Comm_split_type(es_self.h, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
                                ES_OUT(MPI_Comm, 4));
 }
 
 /* MPI_Comm_split_type: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c281(void)
+static int c343(void)
 {
     return MPI_Comm_split_type(MPI_COMM_NULL, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
                                ES_OUT(MPI_Comm, 4));
@@ -1841,65 +2243,278 @@ static int c281(void)
 
 /* MPI_Comm_split_type: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c282(void)
+static int c344(void)
 {
     return MPI_Comm_split_type(es_freed.comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
                                ES_OUT(MPI_Comm, 4));
 }
 
 /* MPI_Comm_split_type: split_type = 12345 -> MPI_ERR_ARG */
-static int c283(void)
+static int c345(void)
 {
     return MPI_Comm_split_type(es_self.h, 12345, 0, MPI_INFO_NULL, ES_OUT(MPI_Comm, 4));
 }
 
 /* MPI_Comm_split_type: info = bogus -> MPI_ERR_INFO */
-static int c284(void)
+static int c346(void)
 {
     return MPI_Comm_split_type(es_self.h, MPI_COMM_TYPE_SHARED, 0, es_bogus_info,
                                ES_OUT(MPI_Comm, 4));
 }
 
 /* MPI_Comm_split_type: newcomm = NULL -> MPI_ERR_ARG */
-static int c285(void)
+static int c347(void)
 {
     return MPI_Comm_split_type(es_self.h, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Comm_test_inter: - = all valid -> MPI_SUCCESS */
-static int c286(void)
+static int c348(void)
 {
     return MPI_Comm_test_inter(es_world.h, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_test_inter: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c287(void)
+static int c349(void)
 {
     return MPI_Comm_test_inter(MPI_COMM_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_test_inter: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c288(void)
+static int c350(void)
 {
     return MPI_Comm_test_inter(es_freed.comm, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_test_inter: flag = NULL -> MPI_ERR_ARG */
-static int c289(void)
+static int c351(void)
 {
     return MPI_Comm_test_inter(es_world.h, NULL);
 }
 
-/* MPI_Dist_graph_neighbors: - = all valid -> MPI_SUCCESS */
-static int c290(void)
+/* MPI_Dims_create: - = all valid -> MPI_SUCCESS */
+static int c352(void)
 {
-    return MPI_Dist_graph_neighbors(es_self.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), 1, ES_OUT(int, 5),
+    return MPI_Dims_create(1, 1, (int[ES_MAXP]){0});
+}
+
+/* MPI_Dims_create: nnodes = -1 -> MPI_ERR_ARG */
+static int c353(void)
+{
+    return MPI_Dims_create(-1, 1, (int[ES_MAXP]){0});
+}
+
+/* MPI_Dims_create: ndims = -1 -> MPI_ERR_ARG */
+static int c354(void)
+{
+    return MPI_Dims_create(1, -1, (int[ES_MAXP]){0});
+}
+
+/* MPI_Dims_create: dims = {-1} -> MPI_ERR_DIMS */
+static int c355(void)
+{
+    return MPI_Dims_create(1, 1, (int[ES_MAXP]){-1});
+}
+
+/* MPI_Dims_create: dims = NULL -> MPI_ERR_ARG */
+static int c356(void)
+{
+    return MPI_Dims_create(1, 1, NULL);
+}
+
+/* MPI_Dims_create: dims = {2} for 1 node -> MPI_ERR_DIMS */
+static int c357(void)
+{
+    return MPI_Dims_create(1, 1, (int[ES_MAXP]){2});
+}
+
+/* MPI_Dist_graph_create: - = all valid -> MPI_SUCCESS */
+static int c358(void)
+{
+    return MPI_Dist_graph_create(es_self.h, 1, es_iota, es_ones, es_iota, es_ones, MPI_INFO_NULL, 0,
+                                 ES_OUT(MPI_Comm, 8));
+}
+
+/* MPI_Dist_graph_create: comm_old = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c359(void)
+{
+    return MPI_Dist_graph_create(MPI_COMM_NULL, 1, es_iota, es_ones, es_iota, es_ones,
+                                 MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 8));
+}
+
+/* MPI_Dist_graph_create: comm_old = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c360(void)
+{
+    return MPI_Dist_graph_create(es_freed.comm, 1, es_iota, es_ones, es_iota, es_ones,
+                                 MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 8));
+}
+
+/* MPI_Dist_graph_create: n = -1 -> MPI_ERR_ARG */
+static int c361(void)
+{
+    return MPI_Dist_graph_create(es_self.h, -1, es_iota, es_ones, es_iota, es_ones, MPI_INFO_NULL,
+                                 0, ES_OUT(MPI_Comm, 8));
+}
+
+/* MPI_Dist_graph_create: sources = {size} -> MPI_ERR_RANK */
+static int c362(void)
+{
+    return MPI_Dist_graph_create(es_self.h, 1, (int[]){es_self.size}, es_ones, es_iota, es_ones,
+                                 MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 8));
+}
+
+/* MPI_Dist_graph_create: sources = {-5} -> MPI_ERR_RANK */
+static int c363(void)
+{
+    return MPI_Dist_graph_create(es_self.h, 1, (int[]){-5}, es_ones, es_iota, es_ones,
+                                 MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 8));
+}
+
+/* MPI_Dist_graph_create: degrees = {-1,..} -> MPI_ERR_ARG */
+static int c364(void)
+{
+    return MPI_Dist_graph_create(es_self.h, 1, es_iota, es_neg_first, es_iota, es_ones,
+                                 MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 8));
+}
+
+/* MPI_Dist_graph_create: destinations = {size} -> MPI_ERR_RANK */
+static int c365(void)
+{
+    return MPI_Dist_graph_create(es_self.h, 1, es_iota, es_ones, (int[]){es_self.size}, es_ones,
+                                 MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 8));
+}
+
+/* MPI_Dist_graph_create: destinations = {-5} -> MPI_ERR_RANK */
+static int c366(void)
+{
+    return MPI_Dist_graph_create(es_self.h, 1, es_iota, es_ones, (int[]){-5}, es_ones,
+                                 MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 8));
+}
+
+/* MPI_Dist_graph_create: weights = {-1,..} -> MPI_ERR_ARG */
+static int c367(void)
+{
+    return MPI_Dist_graph_create(es_self.h, 1, es_iota, es_ones, es_iota, es_neg_first,
+                                 MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 8));
+}
+
+/* MPI_Dist_graph_create: info = bogus -> MPI_ERR_INFO */
+static int c368(void)
+{
+    return MPI_Dist_graph_create(es_self.h, 1, es_iota, es_ones, es_iota, es_ones, es_bogus_info, 0,
+                                 ES_OUT(MPI_Comm, 8));
+}
+
+/* MPI_Dist_graph_create: comm_dist_graph = NULL -> MPI_ERR_ARG */
+static int c369(void)
+{
+    return MPI_Dist_graph_create(es_self.h, 1, es_iota, es_ones, es_iota, es_ones, MPI_INFO_NULL, 0,
+                                 NULL);
+}
+
+/* MPI_Dist_graph_create_adjacent: - = all valid -> MPI_SUCCESS */
+static int c370(void)
+{
+    return MPI_Dist_graph_create_adjacent(es_self.h, 1, es_iota, es_ones, 1, es_iota, es_ones,
+                                          MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 9));
+}
+
+/* MPI_Dist_graph_create_adjacent: comm_old = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c371(void)
+{
+    return MPI_Dist_graph_create_adjacent(MPI_COMM_NULL, 1, es_iota, es_ones, 1, es_iota, es_ones,
+                                          MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 9));
+}
+
+/* MPI_Dist_graph_create_adjacent: comm_old = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c372(void)
+{
+    return MPI_Dist_graph_create_adjacent(es_freed.comm, 1, es_iota, es_ones, 1, es_iota, es_ones,
+                                          MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 9));
+}
+
+/* MPI_Dist_graph_create_adjacent: indegree = -1 -> MPI_ERR_ARG */
+static int c373(void)
+{
+    return MPI_Dist_graph_create_adjacent(es_self.h, -1, es_iota, es_ones, 1, es_iota, es_ones,
+                                          MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 9));
+}
+
+/* MPI_Dist_graph_create_adjacent: sources = {size} -> MPI_ERR_RANK */
+static int c374(void)
+{
+    return MPI_Dist_graph_create_adjacent(es_self.h, 1, (int[]){es_self.size}, es_ones, 1, es_iota,
+                                          es_ones, MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 9));
+}
+
+/* MPI_Dist_graph_create_adjacent: sources = {-5} -> MPI_ERR_RANK */
+static int c375(void)
+{
+    return MPI_Dist_graph_create_adjacent(es_self.h, 1, (int[]){-5}, es_ones, 1, es_iota, es_ones,
+                                          MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 9));
+}
+
+/* MPI_Dist_graph_create_adjacent: sourceweights = {-1,..} -> MPI_ERR_ARG */
+static int c376(void)
+{
+    return MPI_Dist_graph_create_adjacent(es_self.h, 1, es_iota, es_neg_first, 1, es_iota, es_ones,
+                                          MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 9));
+}
+
+/* MPI_Dist_graph_create_adjacent: outdegree = -1 -> MPI_ERR_ARG */
+static int c377(void)
+{
+    return MPI_Dist_graph_create_adjacent(es_self.h, 1, es_iota, es_ones, -1, es_iota, es_ones,
+                                          MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 9));
+}
+
+/* MPI_Dist_graph_create_adjacent: destinations = {size} -> MPI_ERR_RANK */
+static int c378(void)
+{
+    return MPI_Dist_graph_create_adjacent(es_self.h, 1, es_iota, es_ones, 1, (int[]){es_self.size},
+                                          es_ones, MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 9));
+}
+
+/* MPI_Dist_graph_create_adjacent: destinations = {-5} -> MPI_ERR_RANK */
+static int c379(void)
+{
+    return MPI_Dist_graph_create_adjacent(es_self.h, 1, es_iota, es_ones, 1, (int[]){-5}, es_ones,
+                                          MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 9));
+}
+
+/* MPI_Dist_graph_create_adjacent: destweights = {-1,..} -> MPI_ERR_ARG */
+static int c380(void)
+{
+    return MPI_Dist_graph_create_adjacent(es_self.h, 1, es_iota, es_ones, 1, es_iota, es_neg_first,
+                                          MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 9));
+}
+
+/* MPI_Dist_graph_create_adjacent: info = bogus -> MPI_ERR_INFO */
+static int c381(void)
+{
+    return MPI_Dist_graph_create_adjacent(es_self.h, 1, es_iota, es_ones, 1, es_iota, es_ones,
+                                          es_bogus_info, 0, ES_OUT(MPI_Comm, 9));
+}
+
+/* MPI_Dist_graph_create_adjacent: comm_dist_graph = NULL -> MPI_ERR_ARG */
+static int c382(void)
+{
+    return MPI_Dist_graph_create_adjacent(es_self.h, 1, es_iota, es_ones, 1, es_iota, es_ones,
+                                          MPI_INFO_NULL, 0, NULL);
+}
+
+/* MPI_Dist_graph_neighbors: - = all valid -> MPI_SUCCESS */
+static int c383(void)
+{
+    return MPI_Dist_graph_neighbors(es_dist.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), 1, ES_OUT(int, 5),
                                     ES_OUT(int, 6));
 }
 
 /* MPI_Dist_graph_neighbors: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c291(void)
+static int c384(void)
 {
     return MPI_Dist_graph_neighbors(MPI_COMM_NULL, 1, ES_OUT(int, 2), ES_OUT(int, 3), 1,
                                     ES_OUT(int, 5), ES_OUT(int, 6));
@@ -1907,63 +2522,77 @@ static int c291(void)
 
 /* MPI_Dist_graph_neighbors: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c292(void)
+static int c385(void)
 {
     return MPI_Dist_graph_neighbors(es_freed.comm, 1, ES_OUT(int, 2), ES_OUT(int, 3), 1,
                                     ES_OUT(int, 5), ES_OUT(int, 6));
 }
 
-/* MPI_Dist_graph_neighbors: maxindegree = -1 -> MPI_ERR_COUNT */
-static int c293(void)
+/* MPI_Dist_graph_neighbors: comm = no topology -> MPI_ERR_TOPOLOGY */
+static int c386(void)
 {
-    return MPI_Dist_graph_neighbors(es_self.h, -1, ES_OUT(int, 2), ES_OUT(int, 3), 1,
+    return MPI_Dist_graph_neighbors(es_self.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), 1, ES_OUT(int, 5),
+                                    ES_OUT(int, 6));
+}
+
+/* MPI_Dist_graph_neighbors: comm = graph -> MPI_ERR_TOPOLOGY */
+static int c387(void)
+{
+    return MPI_Dist_graph_neighbors(es_graph.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), 1,
+                                    ES_OUT(int, 5), ES_OUT(int, 6));
+}
+
+/* MPI_Dist_graph_neighbors: maxindegree = -1 -> MPI_ERR_ARG */
+static int c388(void)
+{
+    return MPI_Dist_graph_neighbors(es_dist.h, -1, ES_OUT(int, 2), ES_OUT(int, 3), 1,
                                     ES_OUT(int, 5), ES_OUT(int, 6));
 }
 
 /* MPI_Dist_graph_neighbors: sources = NULL -> MPI_ERR_ARG */
-static int c294(void)
+static int c389(void)
 {
-    return MPI_Dist_graph_neighbors(es_self.h, 1, NULL, ES_OUT(int, 3), 1, ES_OUT(int, 5),
+    return MPI_Dist_graph_neighbors(es_dist.h, 1, NULL, ES_OUT(int, 3), 1, ES_OUT(int, 5),
                                     ES_OUT(int, 6));
 }
 
 /* MPI_Dist_graph_neighbors: sourceweights = NULL -> MPI_ERR_ARG */
-static int c295(void)
+static int c390(void)
 {
-    return MPI_Dist_graph_neighbors(es_self.h, 1, ES_OUT(int, 2), NULL, 1, ES_OUT(int, 5),
+    return MPI_Dist_graph_neighbors(es_dist.h, 1, ES_OUT(int, 2), NULL, 1, ES_OUT(int, 5),
                                     ES_OUT(int, 6));
 }
 
-/* MPI_Dist_graph_neighbors: maxoutdegree = -1 -> MPI_ERR_COUNT */
-static int c296(void)
+/* MPI_Dist_graph_neighbors: maxoutdegree = -1 -> MPI_ERR_ARG */
+static int c391(void)
 {
-    return MPI_Dist_graph_neighbors(es_self.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), -1,
+    return MPI_Dist_graph_neighbors(es_dist.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), -1,
                                     ES_OUT(int, 5), ES_OUT(int, 6));
 }
 
 /* MPI_Dist_graph_neighbors: destinations = NULL -> MPI_ERR_ARG */
-static int c297(void)
+static int c392(void)
 {
-    return MPI_Dist_graph_neighbors(es_self.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), 1, NULL,
+    return MPI_Dist_graph_neighbors(es_dist.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), 1, NULL,
                                     ES_OUT(int, 6));
 }
 
 /* MPI_Dist_graph_neighbors: destweights = NULL -> MPI_ERR_ARG */
-static int c298(void)
+static int c393(void)
 {
-    return MPI_Dist_graph_neighbors(es_self.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), 1, ES_OUT(int, 5),
+    return MPI_Dist_graph_neighbors(es_dist.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), 1, ES_OUT(int, 5),
                                     NULL);
 }
 
 /* MPI_Dist_graph_neighbors_count: - = all valid -> MPI_SUCCESS */
-static int c299(void)
+static int c394(void)
 {
-    return MPI_Dist_graph_neighbors_count(es_self.h, ES_OUT(int, 1), ES_OUT(int, 2),
+    return MPI_Dist_graph_neighbors_count(es_dist.h, ES_OUT(int, 1), ES_OUT(int, 2),
                                           ES_OUT(int, 3));
 }
 
 /* MPI_Dist_graph_neighbors_count: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c300(void)
+static int c395(void)
 {
     return MPI_Dist_graph_neighbors_count(MPI_COMM_NULL, ES_OUT(int, 1), ES_OUT(int, 2),
                                           ES_OUT(int, 3));
@@ -1971,399 +2600,474 @@ static int c300(void)
 
 /* MPI_Dist_graph_neighbors_count: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c301(void)
+static int c396(void)
 {
     return MPI_Dist_graph_neighbors_count(es_freed.comm, ES_OUT(int, 1), ES_OUT(int, 2),
                                           ES_OUT(int, 3));
 }
 
-/* MPI_Dist_graph_neighbors_count: indegree = NULL -> MPI_ERR_ARG */
-static int c302(void)
+/* MPI_Dist_graph_neighbors_count: comm = no topology -> MPI_ERR_TOPOLOGY */
+static int c397(void)
 {
-    return MPI_Dist_graph_neighbors_count(es_self.h, NULL, ES_OUT(int, 2), ES_OUT(int, 3));
+    return MPI_Dist_graph_neighbors_count(es_self.h, ES_OUT(int, 1), ES_OUT(int, 2),
+                                          ES_OUT(int, 3));
+}
+
+/* MPI_Dist_graph_neighbors_count: comm = graph -> MPI_ERR_TOPOLOGY */
+static int c398(void)
+{
+    return MPI_Dist_graph_neighbors_count(es_graph.h, ES_OUT(int, 1), ES_OUT(int, 2),
+                                          ES_OUT(int, 3));
+}
+
+/* MPI_Dist_graph_neighbors_count: indegree = NULL -> MPI_ERR_ARG */
+static int c399(void)
+{
+    return MPI_Dist_graph_neighbors_count(es_dist.h, NULL, ES_OUT(int, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Dist_graph_neighbors_count: outdegree = NULL -> MPI_ERR_ARG */
-static int c303(void)
+static int c400(void)
 {
-    return MPI_Dist_graph_neighbors_count(es_self.h, ES_OUT(int, 1), NULL, ES_OUT(int, 3));
+    return MPI_Dist_graph_neighbors_count(es_dist.h, ES_OUT(int, 1), NULL, ES_OUT(int, 3));
 }
 
 /* MPI_Dist_graph_neighbors_count: weighted = NULL -> MPI_ERR_ARG */
-static int c304(void)
+static int c401(void)
 {
-    return MPI_Dist_graph_neighbors_count(es_self.h, ES_OUT(int, 1), ES_OUT(int, 2), NULL);
+    return MPI_Dist_graph_neighbors_count(es_dist.h, ES_OUT(int, 1), ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Errhandler_create: - = all valid -> MPI_SUCCESS */
-static int c305(void)
+static int c402(void)
 {
     return MPI_Errhandler_create(es_errhandler_fn, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Errhandler_create: comm_errhandler_fn = NULL -> MPI_ERR_ARG */
-static int c306(void)
+static int c403(void)
 {
     return MPI_Errhandler_create(NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Errhandler_create: errhandler = NULL -> MPI_ERR_ARG */
-static int c307(void)
+static int c404(void)
 {
     return MPI_Errhandler_create(es_errhandler_fn, NULL);
 }
 
 /* MPI_Errhandler_free: - = all valid -> MPI_SUCCESS */
-static int c308(void)
+static int c405(void)
 {
     return MPI_Errhandler_free(ES_PTR(MPI_Errhandler, es_new_errhandler()));
 }
 
 /* MPI_Errhandler_free: errhandler = &MPI_ERRHANDLER_NULL -> MPI_ERR_ARG */
-static int c309(void)
+static int c406(void)
 {
     return MPI_Errhandler_free(ES_PTR(MPI_Errhandler, MPI_ERRHANDLER_NULL));
 }
 
 /* MPI_Errhandler_free: errhandler = NULL -> MPI_ERR_ARG */
-static int c310(void)
+static int c407(void)
 {
     return MPI_Errhandler_free(NULL);
 }
 
 /* MPI_Errhandler_get: - = all valid -> MPI_SUCCESS */
-static int c311(void)
+static int c408(void)
 {
     return MPI_Errhandler_get(es_world.h, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Errhandler_get: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c312(void)
+static int c409(void)
 {
     return MPI_Errhandler_get(MPI_COMM_NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Errhandler_get: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c313(void)
+static int c410(void)
 {
     return MPI_Errhandler_get(es_freed.comm, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Errhandler_get: errhandler = NULL -> MPI_ERR_ARG */
-static int c314(void)
+static int c411(void)
 {
     return MPI_Errhandler_get(es_world.h, NULL);
 }
 
 /* MPI_Errhandler_set: - = all valid -> MPI_SUCCESS */
-static int c315(void)
+static int c412(void)
 {
     return MPI_Errhandler_set(es_world.h, MPI_ERRORS_RETURN);
 }
 
 /* MPI_Errhandler_set: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c316(void)
+static int c413(void)
 {
     return MPI_Errhandler_set(MPI_COMM_NULL, MPI_ERRORS_RETURN);
 }
 
 /* MPI_Errhandler_set: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c317(void)
+static int c414(void)
 {
     return MPI_Errhandler_set(es_freed.comm, MPI_ERRORS_RETURN);
 }
 
 /* MPI_Errhandler_set: errhandler = MPI_ERRHANDLER_NULL -> MPI_ERR_ARG */
-static int c318(void)
+static int c415(void)
 {
     return MPI_Errhandler_set(es_world.h, MPI_ERRHANDLER_NULL);
 }
 
 /* MPI_Errhandler_set: errhandler = freed -> MPI_ERR_ARG
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c319(void)
+static int c416(void)
 {
     return MPI_Errhandler_set(es_world.h, es_freed.errhandler);
 }
 
 /* MPI_Error_class: - = all valid -> MPI_SUCCESS */
-static int c320(void)
+static int c417(void)
 {
     return MPI_Error_class(MPI_ERR_OTHER, ES_OUT(int, 1));
 }
 
 /* MPI_Error_class: errorcode = -1 -> MPI_ERR_ARG
  * MPICH: succeeds */
-static int c321(void)
+static int c418(void)
 {
     return MPI_Error_class(-1, ES_OUT(int, 1));
 }
 
 /* MPI_Error_class: errorclass = NULL -> MPI_ERR_ARG */
-static int c322(void)
+static int c419(void)
 {
     return MPI_Error_class(MPI_ERR_OTHER, NULL);
 }
 
 /* MPI_Error_string: - = all valid -> MPI_SUCCESS */
-static int c323(void)
+static int c420(void)
 {
     return MPI_Error_string(MPI_ERR_OTHER, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Error_string: errorcode = -1 -> MPI_ERR_ARG
  * MPICH: succeeds */
-static int c324(void)
+static int c421(void)
 {
     return MPI_Error_string(-1, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Error_string: string = NULL -> MPI_ERR_ARG */
-static int c325(void)
+static int c422(void)
 {
     return MPI_Error_string(MPI_ERR_OTHER, NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Error_string: resultlen = NULL -> MPI_ERR_ARG */
-static int c326(void)
+static int c423(void)
 {
     return MPI_Error_string(MPI_ERR_OTHER, ES_OUT(char, 1), NULL);
 }
 
 /* MPI_Exscan: - = all valid -> MPI_SUCCESS */
-static int c327(void)
+static int c424(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Exscan: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c328(void)
+static int c425(void)
 {
     return MPI_Exscan(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Exscan: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c329(void)
+static int c426(void)
 {
     return MPI_Exscan(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Exscan: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c330(void)
+static int c427(void)
 {
     return MPI_Exscan(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Exscan: count = -1 -> MPI_ERR_COUNT
  * MPICH: aborts */
-static int c331(void)
+static int c428(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Exscan: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c332(void)
+static int c429(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Exscan: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c333(void)
+static int c430(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Exscan: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c334(void)
+static int c431(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Exscan: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c335(void)
+static int c432(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Exscan: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c336(void)
+static int c433(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Exscan: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c337(void)
+static int c434(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
-/* MPI_File_create_errhandler: - = all valid -> MPI_SUCCESS */
-static int c338(void)
+/* MPI_File_call_errhandler: - = all valid -> MPI_SUCCESS */
+static int c435(void)
 {
-    return MPI_File_create_errhandler(es_errhandler_fn, ES_OUT(MPI_Errhandler, 1));
+    return MPI_File_call_errhandler(MPI_FILE_NULL, 0);
+}
+
+/* MPI_File_call_errhandler: fh = bogus -> MPI_ERR_FILE */
+static int c436(void)
+{
+    return MPI_File_call_errhandler((MPI_File)(void *)es_sbuf, 0);
+}
+
+/* MPI_File_create_errhandler: - = all valid -> MPI_SUCCESS */
+static int c437(void)
+{
+    return MPI_File_create_errhandler(es_file_errhandler_fn, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_File_create_errhandler: file_errhandler_fn = NULL -> MPI_ERR_ARG */
-static int c339(void)
+static int c438(void)
 {
     return MPI_File_create_errhandler(NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_File_create_errhandler: errhandler = NULL -> MPI_ERR_ARG */
-static int c340(void)
+static int c439(void)
 {
-    return MPI_File_create_errhandler(es_errhandler_fn, NULL);
+    return MPI_File_create_errhandler(es_file_errhandler_fn, NULL);
+}
+
+/* MPI_File_get_errhandler: - = all valid -> MPI_SUCCESS */
+static int c440(void)
+{
+    return MPI_File_get_errhandler(MPI_FILE_NULL, ES_OUT(MPI_Errhandler, 1));
+}
+
+/* MPI_File_get_errhandler: file = bogus -> MPI_ERR_FILE */
+static int c441(void)
+{
+    return MPI_File_get_errhandler((MPI_File)(void *)es_sbuf, ES_OUT(MPI_Errhandler, 1));
+}
+
+/* MPI_File_get_errhandler: errhandler = NULL -> MPI_ERR_ARG */
+static int c442(void)
+{
+    return MPI_File_get_errhandler(MPI_FILE_NULL, NULL);
+}
+
+/* MPI_File_set_errhandler: - = all valid -> MPI_SUCCESS */
+static int c443(void)
+{
+    return MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN);
+}
+
+/* MPI_File_set_errhandler: file = bogus -> MPI_ERR_FILE */
+static int c444(void)
+{
+    return MPI_File_set_errhandler((MPI_File)(void *)es_sbuf, MPI_ERRORS_RETURN);
+}
+
+/* MPI_File_set_errhandler: errhandler = MPI_ERRHANDLER_NULL -> MPI_ERR_ARG */
+static int c445(void)
+{
+    return MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRHANDLER_NULL);
+}
+
+/* MPI_File_set_errhandler: errhandler = freed -> MPI_ERR_ARG
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c446(void)
+{
+    return MPI_File_set_errhandler(MPI_FILE_NULL, es_freed.errhandler);
+}
+
+/* MPI_File_set_errhandler: errhandler = comm errhandler -> MPI_ERR_ARG */
+static int c447(void)
+{
+    return MPI_File_set_errhandler(MPI_FILE_NULL, es_new_errhandler());
 }
 
 /* MPI_Finalized: - = all valid -> MPI_SUCCESS */
-static int c341(void)
+static int c448(void)
 {
     return MPI_Finalized(ES_OUT(int, 0));
 }
 
 /* MPI_Finalized: flag = NULL -> MPI_ERR_ARG */
-static int c342(void)
+static int c449(void)
 {
     return MPI_Finalized(NULL);
 }
 
 /* MPI_Free_mem: - = all valid -> MPI_SUCCESS */
-static int c343(void)
+static int c450(void)
 {
     return MPI_Free_mem(es_new_mem());
 }
 
 /* MPI_Gather: - = all valid -> MPI_SUCCESS */
-static int c344(void)
+static int c451(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c345(void)
+static int c452(void)
 {
     return MPI_Gather(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c346(void)
+static int c453(void)
 {
     return MPI_Gather(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: sendcount = -1 -> MPI_ERR_COUNT */
-static int c347(void)
+static int c454(void)
 {
     return MPI_Gather(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c348(void)
+static int c455(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c349(void)
+static int c456(void)
 {
     return MPI_Gather(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c350(void)
+static int c457(void)
 {
     return MPI_Gather(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c351(void)
+static int c458(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: recvcount = -1 -> MPI_ERR_COUNT */
-static int c352(void)
+static int c459(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c353(void)
+static int c460(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h);
 }
 
 /* MPI_Gather: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c354(void)
+static int c461(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, 0, es_self.h);
 }
 
 /* MPI_Gather: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c355(void)
+static int c462(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, 0, es_self.h);
 }
 
 /* MPI_Gather: root = -1 -> MPI_ERR_ROOT */
-static int c356(void)
+static int c463(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h);
 }
 
 /* MPI_Gather: root = size -> MPI_ERR_ROOT */
-static int c357(void)
+static int c464(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size, es_self.h);
 }
 
 /* MPI_Gather: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c358(void)
+static int c465(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Gather: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c359(void)
+static int c466(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm);
 }
 
 /* MPI_Gatherv: - = all valid -> MPI_SUCCESS */
-static int c360(void)
+static int c467(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gatherv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c361(void)
+static int c468(void)
 {
     return MPI_Gatherv(NULL, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gatherv: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c362(void)
+static int c469(void)
 {
     return MPI_Gatherv(es_rbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gatherv: sendcount = -1 -> MPI_ERR_COUNT */
-static int c363(void)
+static int c470(void)
 {
     return MPI_Gatherv(es_sbuf, -1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gatherv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c364(void)
+static int c471(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, es_ones, es_iota, MPI_INT, 0,
                        es_self.h);
@@ -2371,32 +3075,32 @@ static int c364(void)
 
 /* MPI_Gatherv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c365(void)
+static int c472(void)
 {
     return MPI_Gatherv(es_sbuf, 1, es_freed.type, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gatherv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c366(void)
+static int c473(void)
 {
     return MPI_Gatherv(es_sbuf, 1, es_uncommitted, es_rbuf, es_ones, es_iota, MPI_INT, 0,
                        es_self.h);
 }
 
 /* MPI_Gatherv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c367(void)
+static int c474(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, NULL, es_ones, es_iota, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gatherv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c368(void)
+static int c475(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_neg_first, es_iota, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gatherv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c369(void)
+static int c476(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_DATATYPE_NULL, 0,
                        es_self.h);
@@ -2404,840 +3108,992 @@ static int c369(void)
 
 /* MPI_Gatherv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c370(void)
+static int c477(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_freed.type, 0, es_self.h);
 }
 
 /* MPI_Gatherv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c371(void)
+static int c478(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_uncommitted, 0,
                        es_self.h);
 }
 
 /* MPI_Gatherv: root = -1 -> MPI_ERR_ROOT */
-static int c372(void)
+static int c479(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, -1, es_self.h);
 }
 
 /* MPI_Gatherv: root = size -> MPI_ERR_ROOT */
-static int c373(void)
+static int c480(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.size,
                        es_self.h);
 }
 
 /* MPI_Gatherv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c374(void)
+static int c481(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Gatherv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c375(void)
+static int c482(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_freed.comm);
 }
 
 /* MPI_Get_address: - = all valid -> MPI_SUCCESS */
-static int c376(void)
+static int c483(void)
 {
     return MPI_Get_address(es_sbuf, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Get_address: address = NULL -> MPI_ERR_ARG */
-static int c377(void)
+static int c484(void)
 {
     return MPI_Get_address(es_sbuf, NULL);
 }
 
 /* MPI_Get_count: - = all valid -> MPI_SUCCESS */
-static int c378(void)
+static int c485(void)
 {
     return MPI_Get_count(&es_status0, MPI_INT, ES_OUT(int, 2));
 }
 
 /* MPI_Get_count: status = NULL -> MPI_ERR_ARG */
-static int c379(void)
+static int c486(void)
 {
     return MPI_Get_count(NULL, MPI_INT, ES_OUT(int, 2));
 }
 
 /* MPI_Get_count: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c380(void)
+static int c487(void)
 {
     return MPI_Get_count(&es_status0, MPI_DATATYPE_NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Get_count: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c381(void)
+static int c488(void)
 {
     return MPI_Get_count(&es_status0, es_freed.type, ES_OUT(int, 2));
 }
 
 /* MPI_Get_count: count = NULL -> MPI_ERR_ARG */
-static int c382(void)
+static int c489(void)
 {
     return MPI_Get_count(&es_status0, MPI_INT, NULL);
 }
 
 /* MPI_Get_elements: - = all valid -> MPI_SUCCESS */
-static int c383(void)
+static int c490(void)
 {
     return MPI_Get_elements(&es_status0, MPI_INT, ES_OUT(int, 2));
 }
 
 /* MPI_Get_elements: status = NULL -> MPI_ERR_ARG */
-static int c384(void)
+static int c491(void)
 {
     return MPI_Get_elements(NULL, MPI_INT, ES_OUT(int, 2));
 }
 
 /* MPI_Get_elements: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c385(void)
+static int c492(void)
 {
     return MPI_Get_elements(&es_status0, MPI_DATATYPE_NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Get_elements: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c386(void)
+static int c493(void)
 {
     return MPI_Get_elements(&es_status0, es_freed.type, ES_OUT(int, 2));
 }
 
 /* MPI_Get_elements: count = NULL -> MPI_ERR_ARG */
-static int c387(void)
+static int c494(void)
 {
     return MPI_Get_elements(&es_status0, MPI_INT, NULL);
 }
 
 /* MPI_Get_elements_x: - = all valid -> MPI_SUCCESS */
-static int c388(void)
+static int c495(void)
 {
     return MPI_Get_elements_x(&es_status0, MPI_INT, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Get_elements_x: status = NULL -> MPI_ERR_ARG */
-static int c389(void)
+static int c496(void)
 {
     return MPI_Get_elements_x(NULL, MPI_INT, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Get_elements_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c390(void)
+static int c497(void)
 {
     return MPI_Get_elements_x(&es_status0, MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Get_elements_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c391(void)
+static int c498(void)
 {
     return MPI_Get_elements_x(&es_status0, es_freed.type, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Get_elements_x: count = NULL -> MPI_ERR_ARG */
-static int c392(void)
+static int c499(void)
 {
     return MPI_Get_elements_x(&es_status0, MPI_INT, NULL);
 }
 
 /* MPI_Get_library_version: - = all valid -> MPI_SUCCESS */
-static int c393(void)
+static int c500(void)
 {
     return MPI_Get_library_version(ES_OUT(char, 0), ES_OUT(int, 1));
 }
 
 /* MPI_Get_library_version: version = NULL -> MPI_ERR_ARG */
-static int c394(void)
+static int c501(void)
 {
     return MPI_Get_library_version(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Get_library_version: resultlen = NULL -> MPI_ERR_ARG */
-static int c395(void)
+static int c502(void)
 {
     return MPI_Get_library_version(ES_OUT(char, 0), NULL);
 }
 
 /* MPI_Get_processor_name: - = all valid -> MPI_SUCCESS */
-static int c396(void)
+static int c503(void)
 {
     return MPI_Get_processor_name(ES_OUT(char, 0), ES_OUT(int, 1));
 }
 
 /* MPI_Get_processor_name: name = NULL -> MPI_ERR_ARG */
-static int c397(void)
+static int c504(void)
 {
     return MPI_Get_processor_name(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Get_processor_name: resultlen = NULL -> MPI_ERR_ARG */
-static int c398(void)
+static int c505(void)
 {
     return MPI_Get_processor_name(ES_OUT(char, 0), NULL);
 }
 
 /* MPI_Get_version: - = all valid -> MPI_SUCCESS */
-static int c399(void)
+static int c506(void)
 {
     return MPI_Get_version(ES_OUT(int, 0), ES_OUT(int, 1));
 }
 
 /* MPI_Get_version: version = NULL -> MPI_ERR_ARG */
-static int c400(void)
+static int c507(void)
 {
     return MPI_Get_version(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Get_version: subversion = NULL -> MPI_ERR_ARG */
-static int c401(void)
+static int c508(void)
 {
     return MPI_Get_version(ES_OUT(int, 0), NULL);
 }
 
-/* MPI_Graph_get: - = all valid -> MPI_SUCCESS */
-static int c402(void)
+/* MPI_Graph_create: - = all valid -> MPI_SUCCESS */
+static int c509(void)
 {
-    return MPI_Graph_get(es_self.h, 1, 1, ES_OUT(int, 3), ES_OUT(int, 4));
+    return MPI_Graph_create(es_self.h, 1, es_ones, es_iota, 0, ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Graph_create: comm_old = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c510(void)
+{
+    return MPI_Graph_create(MPI_COMM_NULL, 1, es_ones, es_iota, 0, ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Graph_create: comm_old = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c511(void)
+{
+    return MPI_Graph_create(es_freed.comm, 1, es_ones, es_iota, 0, ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Graph_create: nnodes = -1 -> MPI_ERR_ARG */
+static int c512(void)
+{
+    return MPI_Graph_create(es_self.h, -1, es_ones, es_iota, 0, ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Graph_create: nnodes = size+1 -> MPI_ERR_ARG */
+static int c513(void)
+{
+    return MPI_Graph_create(es_self.h, es_self.size + 1, es_ones, es_iota, 0, ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Graph_create: index = {-1,..} -> MPI_ERR_ARG */
+static int c514(void)
+{
+    return MPI_Graph_create(es_self.h, 1, es_neg_first, es_iota, 0, ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Graph_create: edges = {size} -> MPI_ERR_ARG */
+static int c515(void)
+{
+    return MPI_Graph_create(es_self.h, 1, es_ones, (int[]){es_self.size}, 0, ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Graph_create: edges = {-5} -> MPI_ERR_ARG */
+static int c516(void)
+{
+    return MPI_Graph_create(es_self.h, 1, es_ones, (int[]){-5}, 0, ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Graph_create: comm_graph = NULL -> MPI_ERR_ARG */
+static int c517(void)
+{
+    return MPI_Graph_create(es_self.h, 1, es_ones, es_iota, 0, NULL);
+}
+
+/* MPI_Graph_get: - = all valid -> MPI_SUCCESS */
+static int c518(void)
+{
+    return MPI_Graph_get(es_graph.h, 1, 1, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Graph_get: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c403(void)
+static int c519(void)
 {
     return MPI_Graph_get(MPI_COMM_NULL, 1, 1, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Graph_get: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c404(void)
+static int c520(void)
 {
     return MPI_Graph_get(es_freed.comm, 1, 1, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
-/* MPI_Graph_get: maxindex = -1 -> MPI_ERR_ARG */
-static int c405(void)
+/* MPI_Graph_get: comm = no topology -> MPI_ERR_TOPOLOGY */
+static int c521(void)
 {
-    return MPI_Graph_get(es_self.h, -1, 1, ES_OUT(int, 3), ES_OUT(int, 4));
+    return MPI_Graph_get(es_self.h, 1, 1, ES_OUT(int, 3), ES_OUT(int, 4));
+}
+
+/* MPI_Graph_get: comm = cartesian -> MPI_ERR_TOPOLOGY */
+static int c522(void)
+{
+    return MPI_Graph_get(es_cart.h, 1, 1, ES_OUT(int, 3), ES_OUT(int, 4));
+}
+
+/* MPI_Graph_get: maxindex = -1 -> MPI_ERR_ARG */
+static int c523(void)
+{
+    return MPI_Graph_get(es_graph.h, -1, 1, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Graph_get: maxedges = -1 -> MPI_ERR_ARG */
-static int c406(void)
+static int c524(void)
 {
-    return MPI_Graph_get(es_self.h, 1, -1, ES_OUT(int, 3), ES_OUT(int, 4));
+    return MPI_Graph_get(es_graph.h, 1, -1, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Graph_get: index = NULL -> MPI_ERR_ARG */
-static int c407(void)
+static int c525(void)
 {
-    return MPI_Graph_get(es_self.h, 1, 1, NULL, ES_OUT(int, 4));
+    return MPI_Graph_get(es_graph.h, 1, 1, NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Graph_get: edges = NULL -> MPI_ERR_ARG */
-static int c408(void)
+static int c526(void)
 {
-    return MPI_Graph_get(es_self.h, 1, 1, ES_OUT(int, 3), NULL);
+    return MPI_Graph_get(es_graph.h, 1, 1, ES_OUT(int, 3), NULL);
+}
+
+/* MPI_Graph_map: - = all valid -> MPI_SUCCESS */
+static int c527(void)
+{
+    return MPI_Graph_map(es_self.h, 1, es_ones, es_iota, ES_OUT(int, 4));
+}
+
+/* MPI_Graph_map: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c528(void)
+{
+    return MPI_Graph_map(MPI_COMM_NULL, 1, es_ones, es_iota, ES_OUT(int, 4));
+}
+
+/* MPI_Graph_map: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c529(void)
+{
+    return MPI_Graph_map(es_freed.comm, 1, es_ones, es_iota, ES_OUT(int, 4));
+}
+
+/* MPI_Graph_map: nnodes = -1 -> MPI_ERR_ARG */
+static int c530(void)
+{
+    return MPI_Graph_map(es_self.h, -1, es_ones, es_iota, ES_OUT(int, 4));
+}
+
+/* MPI_Graph_map: index = {-1,..} -> MPI_ERR_ARG */
+static int c531(void)
+{
+    return MPI_Graph_map(es_self.h, 1, es_neg_first, es_iota, ES_OUT(int, 4));
+}
+
+/* MPI_Graph_map: edges = {size} -> MPI_ERR_ARG */
+static int c532(void)
+{
+    return MPI_Graph_map(es_self.h, 1, es_ones, (int[]){es_self.size}, ES_OUT(int, 4));
+}
+
+/* MPI_Graph_map: edges = {-5} -> MPI_ERR_ARG */
+static int c533(void)
+{
+    return MPI_Graph_map(es_self.h, 1, es_ones, (int[]){-5}, ES_OUT(int, 4));
+}
+
+/* MPI_Graph_map: newrank = NULL -> MPI_ERR_ARG */
+static int c534(void)
+{
+    return MPI_Graph_map(es_self.h, 1, es_ones, es_iota, NULL);
 }
 
 /* MPI_Graph_neighbors: - = all valid -> MPI_SUCCESS */
-static int c409(void)
+static int c535(void)
 {
-    return MPI_Graph_neighbors(es_self.h, es_self.rank, 1, ES_OUT(int, 3));
+    return MPI_Graph_neighbors(es_graph.h, es_graph.rank, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Graph_neighbors: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c410(void)
+static int c536(void)
 {
-    return MPI_Graph_neighbors(MPI_COMM_NULL, es_self.rank, 1, ES_OUT(int, 3));
+    return MPI_Graph_neighbors(MPI_COMM_NULL, es_graph.rank, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Graph_neighbors: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c411(void)
+static int c537(void)
 {
-    return MPI_Graph_neighbors(es_freed.comm, es_self.rank, 1, ES_OUT(int, 3));
+    return MPI_Graph_neighbors(es_freed.comm, es_graph.rank, 1, ES_OUT(int, 3));
+}
+
+/* MPI_Graph_neighbors: comm = no topology -> MPI_ERR_TOPOLOGY */
+static int c538(void)
+{
+    return MPI_Graph_neighbors(es_self.h, es_graph.rank, 1, ES_OUT(int, 3));
+}
+
+/* MPI_Graph_neighbors: comm = cartesian -> MPI_ERR_TOPOLOGY */
+static int c539(void)
+{
+    return MPI_Graph_neighbors(es_cart.h, es_graph.rank, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Graph_neighbors: rank = size -> MPI_ERR_RANK */
-static int c412(void)
+static int c540(void)
 {
-    return MPI_Graph_neighbors(es_self.h, es_self.size, 1, ES_OUT(int, 3));
+    return MPI_Graph_neighbors(es_graph.h, es_graph.size, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Graph_neighbors: rank = -5 -> MPI_ERR_RANK */
-static int c413(void)
+static int c541(void)
 {
-    return MPI_Graph_neighbors(es_self.h, -5, 1, ES_OUT(int, 3));
+    return MPI_Graph_neighbors(es_graph.h, -5, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Graph_neighbors: maxneighbors = -1 -> MPI_ERR_ARG */
-static int c414(void)
+static int c542(void)
 {
-    return MPI_Graph_neighbors(es_self.h, es_self.rank, -1, ES_OUT(int, 3));
+    return MPI_Graph_neighbors(es_graph.h, es_graph.rank, -1, ES_OUT(int, 3));
 }
 
 /* MPI_Graph_neighbors: neighbors = NULL -> MPI_ERR_ARG */
-static int c415(void)
+static int c543(void)
 {
-    return MPI_Graph_neighbors(es_self.h, es_self.rank, 1, NULL);
+    return MPI_Graph_neighbors(es_graph.h, es_graph.rank, 1, NULL);
 }
 
 /* MPI_Graph_neighbors_count: - = all valid -> MPI_SUCCESS */
-static int c416(void)
+static int c544(void)
 {
-    return MPI_Graph_neighbors_count(es_self.h, es_self.rank, ES_OUT(int, 2));
+    return MPI_Graph_neighbors_count(es_graph.h, es_graph.rank, ES_OUT(int, 2));
 }
 
 /* MPI_Graph_neighbors_count: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c417(void)
+static int c545(void)
 {
-    return MPI_Graph_neighbors_count(MPI_COMM_NULL, es_self.rank, ES_OUT(int, 2));
+    return MPI_Graph_neighbors_count(MPI_COMM_NULL, es_graph.rank, ES_OUT(int, 2));
 }
 
 /* MPI_Graph_neighbors_count: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c418(void)
+static int c546(void)
 {
-    return MPI_Graph_neighbors_count(es_freed.comm, es_self.rank, ES_OUT(int, 2));
+    return MPI_Graph_neighbors_count(es_freed.comm, es_graph.rank, ES_OUT(int, 2));
+}
+
+/* MPI_Graph_neighbors_count: comm = no topology -> MPI_ERR_TOPOLOGY */
+static int c547(void)
+{
+    return MPI_Graph_neighbors_count(es_self.h, es_graph.rank, ES_OUT(int, 2));
+}
+
+/* MPI_Graph_neighbors_count: comm = cartesian -> MPI_ERR_TOPOLOGY */
+static int c548(void)
+{
+    return MPI_Graph_neighbors_count(es_cart.h, es_graph.rank, ES_OUT(int, 2));
 }
 
 /* MPI_Graph_neighbors_count: rank = size -> MPI_ERR_RANK */
-static int c419(void)
+static int c549(void)
 {
-    return MPI_Graph_neighbors_count(es_self.h, es_self.size, ES_OUT(int, 2));
+    return MPI_Graph_neighbors_count(es_graph.h, es_graph.size, ES_OUT(int, 2));
 }
 
 /* MPI_Graph_neighbors_count: rank = -5 -> MPI_ERR_RANK */
-static int c420(void)
+static int c550(void)
 {
-    return MPI_Graph_neighbors_count(es_self.h, -5, ES_OUT(int, 2));
+    return MPI_Graph_neighbors_count(es_graph.h, -5, ES_OUT(int, 2));
 }
 
 /* MPI_Graph_neighbors_count: nneighbors = NULL -> MPI_ERR_ARG */
-static int c421(void)
+static int c551(void)
 {
-    return MPI_Graph_neighbors_count(es_self.h, es_self.rank, NULL);
+    return MPI_Graph_neighbors_count(es_graph.h, es_graph.rank, NULL);
 }
 
 /* MPI_Graphdims_get: - = all valid -> MPI_SUCCESS */
-static int c422(void)
+static int c552(void)
 {
-    return MPI_Graphdims_get(es_self.h, ES_OUT(int, 1), ES_OUT(int, 2));
+    return MPI_Graphdims_get(es_graph.h, ES_OUT(int, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Graphdims_get: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c423(void)
+static int c553(void)
 {
     return MPI_Graphdims_get(MPI_COMM_NULL, ES_OUT(int, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Graphdims_get: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c424(void)
+static int c554(void)
 {
     return MPI_Graphdims_get(es_freed.comm, ES_OUT(int, 1), ES_OUT(int, 2));
 }
 
-/* MPI_Graphdims_get: nnodes = NULL -> MPI_ERR_ARG */
-static int c425(void)
+/* MPI_Graphdims_get: comm = no topology -> MPI_ERR_TOPOLOGY */
+static int c555(void)
 {
-    return MPI_Graphdims_get(es_self.h, NULL, ES_OUT(int, 2));
+    return MPI_Graphdims_get(es_self.h, ES_OUT(int, 1), ES_OUT(int, 2));
+}
+
+/* MPI_Graphdims_get: comm = cartesian -> MPI_ERR_TOPOLOGY */
+static int c556(void)
+{
+    return MPI_Graphdims_get(es_cart.h, ES_OUT(int, 1), ES_OUT(int, 2));
+}
+
+/* MPI_Graphdims_get: nnodes = NULL -> MPI_ERR_ARG */
+static int c557(void)
+{
+    return MPI_Graphdims_get(es_graph.h, NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Graphdims_get: nedges = NULL -> MPI_ERR_ARG */
-static int c426(void)
+static int c558(void)
 {
-    return MPI_Graphdims_get(es_self.h, ES_OUT(int, 1), NULL);
+    return MPI_Graphdims_get(es_graph.h, ES_OUT(int, 1), NULL);
 }
 
 /* MPI_Group_compare: - = all valid -> MPI_SUCCESS */
-static int c427(void)
+static int c559(void)
 {
     return MPI_Group_compare(es_world.group, es_world.group, ES_OUT(int, 2));
 }
 
 /* MPI_Group_compare: group1 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c428(void)
+static int c560(void)
 {
     return MPI_Group_compare(MPI_GROUP_NULL, es_world.group, ES_OUT(int, 2));
 }
 
 /* MPI_Group_compare: group1 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c429(void)
+static int c561(void)
 {
     return MPI_Group_compare(es_freed.group, es_world.group, ES_OUT(int, 2));
 }
 
 /* MPI_Group_compare: group2 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c430(void)
+static int c562(void)
 {
     return MPI_Group_compare(es_world.group, MPI_GROUP_NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Group_compare: group2 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c431(void)
+static int c563(void)
 {
     return MPI_Group_compare(es_world.group, es_freed.group, ES_OUT(int, 2));
 }
 
 /* MPI_Group_compare: result = NULL -> MPI_ERR_ARG */
-static int c432(void)
+static int c564(void)
 {
     return MPI_Group_compare(es_world.group, es_world.group, NULL);
 }
 
 /* MPI_Group_difference: - = all valid -> MPI_SUCCESS */
-static int c433(void)
+static int c565(void)
 {
     return MPI_Group_difference(es_world.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_difference: group1 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c434(void)
+static int c566(void)
 {
     return MPI_Group_difference(MPI_GROUP_NULL, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_difference: group1 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c435(void)
+static int c567(void)
 {
     return MPI_Group_difference(es_freed.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_difference: group2 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c436(void)
+static int c568(void)
 {
     return MPI_Group_difference(es_world.group, MPI_GROUP_NULL, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_difference: group2 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c437(void)
+static int c569(void)
 {
     return MPI_Group_difference(es_world.group, es_freed.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_difference: newgroup = NULL -> MPI_ERR_ARG */
-static int c438(void)
+static int c570(void)
 {
     return MPI_Group_difference(es_world.group, es_world.group, NULL);
 }
 
 /* MPI_Group_excl: - = all valid -> MPI_SUCCESS */
-static int c439(void)
+static int c571(void)
 {
     return MPI_Group_excl(es_world.group, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c440(void)
+static int c572(void)
 {
     return MPI_Group_excl(MPI_GROUP_NULL, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c441(void)
+static int c573(void)
 {
     return MPI_Group_excl(es_freed.group, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: n = -1 -> MPI_ERR_ARG */
-static int c442(void)
+static int c574(void)
 {
     return MPI_Group_excl(es_world.group, -1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: ranks = {size} -> MPI_ERR_RANK */
-static int c443(void)
+static int c575(void)
 {
     return MPI_Group_excl(es_world.group, 1, (int[]){es_world.size}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: ranks = {-5} -> MPI_ERR_RANK */
-static int c444(void)
+static int c576(void)
 {
     return MPI_Group_excl(es_world.group, 1, (int[]){-5}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: newgroup = NULL -> MPI_ERR_ARG */
-static int c445(void)
+static int c577(void)
 {
     return MPI_Group_excl(es_world.group, 1, (int[]){0}, NULL);
 }
 
 /* MPI_Group_free: - = all valid -> MPI_SUCCESS */
-static int c446(void)
+static int c578(void)
 {
     return MPI_Group_free(ES_PTR(MPI_Group, es_new_group()));
 }
 
 /* MPI_Group_free: group = &MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c447(void)
+static int c579(void)
 {
     return MPI_Group_free(ES_PTR(MPI_Group, MPI_GROUP_NULL));
 }
 
 /* MPI_Group_free: group = &freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c448(void)
+static int c580(void)
 {
     return MPI_Group_free(ES_PTR(MPI_Group, es_freed.group));
 }
 
 /* MPI_Group_free: group = NULL -> MPI_ERR_ARG */
-static int c449(void)
+static int c581(void)
 {
     return MPI_Group_free(NULL);
 }
 
 /* MPI_Group_incl: - = all valid -> MPI_SUCCESS */
-static int c450(void)
+static int c582(void)
 {
     return MPI_Group_incl(es_world.group, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c451(void)
+static int c583(void)
 {
     return MPI_Group_incl(MPI_GROUP_NULL, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c452(void)
+static int c584(void)
 {
     return MPI_Group_incl(es_freed.group, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: n = -1 -> MPI_ERR_ARG */
-static int c453(void)
+static int c585(void)
 {
     return MPI_Group_incl(es_world.group, -1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: ranks = {size} -> MPI_ERR_RANK */
-static int c454(void)
+static int c586(void)
 {
     return MPI_Group_incl(es_world.group, 1, (int[]){es_world.size}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: ranks = {-5} -> MPI_ERR_RANK */
-static int c455(void)
+static int c587(void)
 {
     return MPI_Group_incl(es_world.group, 1, (int[]){-5}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: newgroup = NULL -> MPI_ERR_ARG */
-static int c456(void)
+static int c588(void)
 {
     return MPI_Group_incl(es_world.group, 1, (int[]){0}, NULL);
 }
 
 /* MPI_Group_intersection: - = all valid -> MPI_SUCCESS */
-static int c457(void)
+static int c589(void)
 {
     return MPI_Group_intersection(es_world.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_intersection: group1 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c458(void)
+static int c590(void)
 {
     return MPI_Group_intersection(MPI_GROUP_NULL, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_intersection: group1 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c459(void)
+static int c591(void)
 {
     return MPI_Group_intersection(es_freed.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_intersection: group2 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c460(void)
+static int c592(void)
 {
     return MPI_Group_intersection(es_world.group, MPI_GROUP_NULL, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_intersection: group2 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c461(void)
+static int c593(void)
 {
     return MPI_Group_intersection(es_world.group, es_freed.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_intersection: newgroup = NULL -> MPI_ERR_ARG */
-static int c462(void)
+static int c594(void)
 {
     return MPI_Group_intersection(es_world.group, es_world.group, NULL);
 }
 
 /* MPI_Group_range_excl: - = all valid -> MPI_SUCCESS */
-static int c463(void)
+static int c595(void)
 {
     return MPI_Group_range_excl(es_world.group, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c464(void)
+static int c596(void)
 {
     return MPI_Group_range_excl(MPI_GROUP_NULL, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c465(void)
+static int c597(void)
 {
     return MPI_Group_range_excl(es_freed.group, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: n = -1 -> MPI_ERR_ARG */
-static int c466(void)
+static int c598(void)
 {
     return MPI_Group_range_excl(es_world.group, -1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: ranges = {{size,size,1}} -> MPI_ERR_ARG */
-static int c467(void)
+static int c599(void)
 {
     return MPI_Group_range_excl(es_world.group, 1, (int[][3]){{es_world.size, es_world.size, 1}},
                                 ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: ranges = {{-5,0,1}} -> MPI_ERR_ARG */
-static int c468(void)
+static int c600(void)
 {
     return MPI_Group_range_excl(es_world.group, 1, (int[][3]){{-5, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: newgroup = NULL -> MPI_ERR_ARG */
-static int c469(void)
+static int c601(void)
 {
     return MPI_Group_range_excl(es_world.group, 1, (int[][3]){{0, 0, 1}}, NULL);
 }
 
 /* MPI_Group_range_incl: - = all valid -> MPI_SUCCESS */
-static int c470(void)
+static int c602(void)
 {
     return MPI_Group_range_incl(es_world.group, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c471(void)
+static int c603(void)
 {
     return MPI_Group_range_incl(MPI_GROUP_NULL, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c472(void)
+static int c604(void)
 {
     return MPI_Group_range_incl(es_freed.group, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: n = -1 -> MPI_ERR_ARG */
-static int c473(void)
+static int c605(void)
 {
     return MPI_Group_range_incl(es_world.group, -1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: ranges = {{size,size,1}} -> MPI_ERR_ARG */
-static int c474(void)
+static int c606(void)
 {
     return MPI_Group_range_incl(es_world.group, 1, (int[][3]){{es_world.size, es_world.size, 1}},
                                 ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: ranges = {{-5,0,1}} -> MPI_ERR_ARG */
-static int c475(void)
+static int c607(void)
 {
     return MPI_Group_range_incl(es_world.group, 1, (int[][3]){{-5, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: newgroup = NULL -> MPI_ERR_ARG */
-static int c476(void)
+static int c608(void)
 {
     return MPI_Group_range_incl(es_world.group, 1, (int[][3]){{0, 0, 1}}, NULL);
 }
 
 /* MPI_Group_rank: - = all valid -> MPI_SUCCESS */
-static int c477(void)
+static int c609(void)
 {
     return MPI_Group_rank(es_world.group, ES_OUT(int, 1));
 }
 
 /* MPI_Group_rank: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c478(void)
+static int c610(void)
 {
     return MPI_Group_rank(MPI_GROUP_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Group_rank: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c479(void)
+static int c611(void)
 {
     return MPI_Group_rank(es_freed.group, ES_OUT(int, 1));
 }
 
 /* MPI_Group_rank: rank = NULL -> MPI_ERR_ARG */
-static int c480(void)
+static int c612(void)
 {
     return MPI_Group_rank(es_world.group, NULL);
 }
 
 /* MPI_Group_size: - = all valid -> MPI_SUCCESS */
-static int c481(void)
+static int c613(void)
 {
     return MPI_Group_size(es_world.group, ES_OUT(int, 1));
 }
 
 /* MPI_Group_size: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c482(void)
+static int c614(void)
 {
     return MPI_Group_size(MPI_GROUP_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Group_size: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c483(void)
+static int c615(void)
 {
     return MPI_Group_size(es_freed.group, ES_OUT(int, 1));
 }
 
 /* MPI_Group_size: size = NULL -> MPI_ERR_ARG */
-static int c484(void)
+static int c616(void)
 {
     return MPI_Group_size(es_world.group, NULL);
 }
 
 /* MPI_Group_translate_ranks: - = all valid -> MPI_SUCCESS */
-static int c485(void)
+static int c617(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){0}, es_world.group, ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: group1 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c486(void)
+static int c618(void)
 {
     return MPI_Group_translate_ranks(MPI_GROUP_NULL, 1, (int[]){0}, es_world.group, ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: group1 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c487(void)
+static int c619(void)
 {
     return MPI_Group_translate_ranks(es_freed.group, 1, (int[]){0}, es_world.group, ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: n = -1 -> MPI_ERR_ARG */
-static int c488(void)
+static int c620(void)
 {
     return MPI_Group_translate_ranks(es_world.group, -1, (int[]){0}, es_world.group,
                                      ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: ranks1 = {size} -> MPI_ERR_RANK */
-static int c489(void)
+static int c621(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){es_world.size}, es_world.group,
                                      ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: ranks1 = {-5} -> MPI_ERR_RANK */
-static int c490(void)
+static int c622(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){-5}, es_world.group,
                                      ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: group2 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c491(void)
+static int c623(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){0}, MPI_GROUP_NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: group2 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c492(void)
+static int c624(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){0}, es_freed.group, ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: ranks2 = NULL -> MPI_ERR_ARG */
-static int c493(void)
+static int c625(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){0}, es_world.group, NULL);
 }
 
 /* MPI_Group_union: - = all valid -> MPI_SUCCESS */
-static int c494(void)
+static int c626(void)
 {
     return MPI_Group_union(es_world.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_union: group1 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c495(void)
+static int c627(void)
 {
     return MPI_Group_union(MPI_GROUP_NULL, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_union: group1 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c496(void)
+static int c628(void)
 {
     return MPI_Group_union(es_freed.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_union: group2 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c497(void)
+static int c629(void)
 {
     return MPI_Group_union(es_world.group, MPI_GROUP_NULL, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_union: group2 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c498(void)
+static int c630(void)
 {
     return MPI_Group_union(es_world.group, es_freed.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_union: newgroup = NULL -> MPI_ERR_ARG */
-static int c499(void)
+static int c631(void)
 {
     return MPI_Group_union(es_world.group, es_world.group, NULL);
 }
 
 /* MPI_Ibsend: - = all valid -> MPI_SUCCESS */
-static int c500(void)
+static int c632(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: buf = NULL -> MPI_ERR_BUFFER */
-static int c501(void)
+static int c633(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: count = -1 -> MPI_ERR_COUNT */
-static int c502(void)
+static int c634(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c503(void)
+static int c635(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
@@ -3246,7 +4102,7 @@ static int c503(void)
 
 /* MPI_Ibsend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c504(void)
+static int c636(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
@@ -3254,7 +4110,7 @@ static int c504(void)
 }
 
 /* MPI_Ibsend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c505(void)
+static int c637(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
@@ -3262,28 +4118,28 @@ static int c505(void)
 }
 
 /* MPI_Ibsend: dest = size -> MPI_ERR_RANK */
-static int c506(void)
+static int c638(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: dest = -5 -> MPI_ERR_RANK */
-static int c507(void)
+static int c639(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: tag = -5 -> MPI_ERR_TAG */
-static int c508(void)
+static int c640(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c509(void)
+static int c641(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_attach_buffer();
@@ -3292,7 +4148,7 @@ static int c509(void)
 }
 
 /* MPI_Ibsend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c510(void)
+static int c642(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
@@ -3300,49 +4156,49 @@ static int c510(void)
 
 /* MPI_Ibsend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c511(void)
+static int c643(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: request = NULL -> MPI_ERR_ARG */
-static int c512(void)
+static int c644(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Improbe: - = all valid -> MPI_SUCCESS */
-static int c513(void)
+static int c645(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: source = size -> MPI_ERR_RANK */
-static int c514(void)
+static int c646(void)
 {
     return MPI_Improbe(es_world.size, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: source = -5 -> MPI_ERR_RANK */
-static int c515(void)
+static int c647(void)
 {
     return MPI_Improbe(-5, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: tag = -5 -> MPI_ERR_TAG */
-static int c516(void)
+static int c648(void)
 {
     return MPI_Improbe(es_world.rank, -5, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c517(void)
+static int c649(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Improbe(es_world.rank, es_tag_ub + 1, es_world.h, ES_OUT(int, 3),
@@ -3350,7 +4206,7 @@ static int c517(void)
 }
 
 /* MPI_Improbe: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c518(void)
+static int c650(void)
 {
     return MPI_Improbe(es_world.rank, 0, MPI_COMM_NULL, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
@@ -3358,54 +4214,54 @@ static int c518(void)
 
 /* MPI_Improbe: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c519(void)
+static int c651(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_freed.comm, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: flag = NULL -> MPI_ERR_ARG */
-static int c520(void)
+static int c652(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_world.h, NULL, ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: message = NULL -> MPI_ERR_ARG */
-static int c521(void)
+static int c653(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), NULL, ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: status = NULL -> MPI_ERR_ARG */
-static int c522(void)
+static int c654(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4), NULL);
 }
 
 /* MPI_Imrecv: - = all valid -> MPI_SUCCESS */
-static int c523(void)
+static int c655(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: buf = NULL -> MPI_ERR_BUFFER */
-static int c524(void)
+static int c656(void)
 {
     return MPI_Imrecv(NULL, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: count = -1 -> MPI_ERR_COUNT */
-static int c525(void)
+static int c657(void)
 {
     return MPI_Imrecv(es_rbuf, -1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c526(void)
+static int c658(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_DATATYPE_NULL, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
@@ -3413,283 +4269,458 @@ static int c526(void)
 
 /* MPI_Imrecv: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c527(void)
+static int c659(void)
 {
     return MPI_Imrecv(es_rbuf, 1, es_freed.type, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c528(void)
+static int c660(void)
 {
     return MPI_Imrecv(es_rbuf, 1, es_uncommitted, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: message = &MPI_MESSAGE_NULL -> MPI_ERR_REQUEST */
-static int c529(void)
+static int c661(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NULL),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: message = NULL -> MPI_ERR_ARG */
-static int c530(void)
+static int c662(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_INT, NULL, ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: request = NULL -> MPI_ERR_ARG */
-static int c531(void)
+static int c663(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC), NULL);
 }
 
 /* MPI_Info_create: - = all valid -> MPI_SUCCESS */
-static int c532(void)
+static int c664(void)
 {
     return MPI_Info_create(ES_OUT(MPI_Info, 0));
 }
 
 /* MPI_Info_create: info = NULL -> MPI_ERR_ARG */
-static int c533(void)
+static int c665(void)
 {
     return MPI_Info_create(NULL);
 }
 
+/* MPI_Info_create_env: - = all valid -> MPI_SUCCESS */
+static int c666(void)
+{
+    return MPI_Info_create_env(0, NULL, ES_OUT(MPI_Info, 2));
+}
+
+/* MPI_Info_create_env: info = NULL -> MPI_ERR_ARG */
+static int c667(void)
+{
+    return MPI_Info_create_env(0, NULL, NULL);
+}
+
 /* MPI_Info_delete: - = all valid -> MPI_SUCCESS */
-static int c534(void)
+static int c668(void)
+{
+    return MPI_Info_delete(es_info, "errsweep");
+}
+
+/* MPI_Info_delete: info = MPI_INFO_NULL -> MPI_ERR_INFO */
+static int c669(void)
 {
     return MPI_Info_delete(MPI_INFO_NULL, "errsweep");
 }
 
 /* MPI_Info_delete: info = bogus -> MPI_ERR_INFO */
-static int c535(void)
+static int c670(void)
 {
     return MPI_Info_delete(es_bogus_info, "errsweep");
 }
 
-/* MPI_Info_delete: key = NULL -> MPI_ERR_ARG */
-static int c536(void)
+/* MPI_Info_delete: key = NULL -> MPI_ERR_INFO_KEY */
+static int c671(void)
 {
-    return MPI_Info_delete(MPI_INFO_NULL, NULL);
+    return MPI_Info_delete(es_info, NULL);
+}
+
+/* MPI_Info_delete: key = "" -> MPI_ERR_INFO_KEY */
+static int c672(void)
+{
+    return MPI_Info_delete(es_info, "");
+}
+
+/* MPI_Info_delete: key = too long -> MPI_ERR_INFO_KEY */
+static int c673(void)
+{
+    return MPI_Info_delete(es_info, es_long_string);
+}
+
+/* MPI_Info_delete: key = "nokey" -> MPI_ERR_INFO_NOKEY */
+static int c674(void)
+{
+    return MPI_Info_delete(es_info, "nokey");
 }
 
 /* MPI_Info_dup: - = all valid -> MPI_SUCCESS */
-static int c537(void)
+static int c675(void)
+{
+    return MPI_Info_dup(es_info, ES_OUT(MPI_Info, 1));
+}
+
+/* MPI_Info_dup: info = MPI_INFO_NULL -> MPI_ERR_INFO */
+static int c676(void)
 {
     return MPI_Info_dup(MPI_INFO_NULL, ES_OUT(MPI_Info, 1));
 }
 
 /* MPI_Info_dup: info = bogus -> MPI_ERR_INFO */
-static int c538(void)
+static int c677(void)
 {
     return MPI_Info_dup(es_bogus_info, ES_OUT(MPI_Info, 1));
 }
 
 /* MPI_Info_dup: newinfo = NULL -> MPI_ERR_ARG */
-static int c539(void)
+static int c678(void)
 {
-    return MPI_Info_dup(MPI_INFO_NULL, NULL);
+    return MPI_Info_dup(es_info, NULL);
+}
+
+/* MPI_Info_free: - = all valid -> MPI_SUCCESS */
+static int c679(void)
+{
+    return MPI_Info_free(ES_PTR(MPI_Info, es_new_info()));
+}
+
+/* MPI_Info_free: info = &MPI_INFO_NULL -> MPI_ERR_INFO */
+static int c680(void)
+{
+    return MPI_Info_free(ES_PTR(MPI_Info, MPI_INFO_NULL));
+}
+
+/* MPI_Info_free: info = &bogus -> MPI_ERR_INFO */
+static int c681(void)
+{
+    return MPI_Info_free(ES_PTR(MPI_Info, es_bogus_info));
+}
+
+/* MPI_Info_free: info = NULL -> MPI_ERR_ARG */
+static int c682(void)
+{
+    return MPI_Info_free(NULL);
 }
 
 /* MPI_Info_get: - = all valid -> MPI_SUCCESS */
-static int c540(void)
+static int c683(void)
 {
-    return MPI_Info_get(MPI_INFO_NULL, "errsweep", 0, ES_OUT(char, 3), ES_OUT(int, 4));
+    return MPI_Info_get(es_info, "errsweep", 64, ES_OUT(char, 3), ES_OUT(int, 4));
+}
+
+/* MPI_Info_get: info = MPI_INFO_NULL -> MPI_ERR_INFO */
+static int c684(void)
+{
+    return MPI_Info_get(MPI_INFO_NULL, "errsweep", 64, ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Info_get: info = bogus -> MPI_ERR_INFO */
-static int c541(void)
+static int c685(void)
 {
-    return MPI_Info_get(es_bogus_info, "errsweep", 0, ES_OUT(char, 3), ES_OUT(int, 4));
+    return MPI_Info_get(es_bogus_info, "errsweep", 64, ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
-/* MPI_Info_get: key = NULL -> MPI_ERR_ARG */
-static int c542(void)
+/* MPI_Info_get: key = NULL -> MPI_ERR_INFO_KEY */
+static int c686(void)
 {
-    return MPI_Info_get(MPI_INFO_NULL, NULL, 0, ES_OUT(char, 3), ES_OUT(int, 4));
+    return MPI_Info_get(es_info, NULL, 64, ES_OUT(char, 3), ES_OUT(int, 4));
+}
+
+/* MPI_Info_get: key = "" -> MPI_ERR_INFO_KEY */
+static int c687(void)
+{
+    return MPI_Info_get(es_info, "", 64, ES_OUT(char, 3), ES_OUT(int, 4));
+}
+
+/* MPI_Info_get: key = too long -> MPI_ERR_INFO_KEY */
+static int c688(void)
+{
+    return MPI_Info_get(es_info, es_long_string, 64, ES_OUT(char, 3), ES_OUT(int, 4));
+}
+
+/* MPI_Info_get: valuelen = -1 -> MPI_ERR_ARG */
+static int c689(void)
+{
+    return MPI_Info_get(es_info, "errsweep", -1, ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Info_get: value = NULL -> MPI_ERR_ARG */
-static int c543(void)
+static int c690(void)
 {
-    return MPI_Info_get(MPI_INFO_NULL, "errsweep", 0, NULL, ES_OUT(int, 4));
+    return MPI_Info_get(es_info, "errsweep", 64, NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Info_get: flag = NULL -> MPI_ERR_ARG */
-static int c544(void)
+static int c691(void)
 {
-    return MPI_Info_get(MPI_INFO_NULL, "errsweep", 0, ES_OUT(char, 3), NULL);
+    return MPI_Info_get(es_info, "errsweep", 64, ES_OUT(char, 3), NULL);
 }
 
 /* MPI_Info_get_nkeys: - = all valid -> MPI_SUCCESS */
-static int c545(void)
+static int c692(void)
+{
+    return MPI_Info_get_nkeys(es_info, ES_OUT(int, 1));
+}
+
+/* MPI_Info_get_nkeys: info = MPI_INFO_NULL -> MPI_ERR_INFO */
+static int c693(void)
 {
     return MPI_Info_get_nkeys(MPI_INFO_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Info_get_nkeys: info = bogus -> MPI_ERR_INFO */
-static int c546(void)
+static int c694(void)
 {
     return MPI_Info_get_nkeys(es_bogus_info, ES_OUT(int, 1));
 }
 
 /* MPI_Info_get_nkeys: nkeys = NULL -> MPI_ERR_ARG */
-static int c547(void)
+static int c695(void)
 {
-    return MPI_Info_get_nkeys(MPI_INFO_NULL, NULL);
+    return MPI_Info_get_nkeys(es_info, NULL);
 }
 
 /* MPI_Info_get_nthkey: - = all valid -> MPI_SUCCESS */
-static int c548(void)
+static int c696(void)
+{
+    return MPI_Info_get_nthkey(es_info, 0, ES_OUT(char, 2));
+}
+
+/* MPI_Info_get_nthkey: info = MPI_INFO_NULL -> MPI_ERR_INFO */
+static int c697(void)
 {
     return MPI_Info_get_nthkey(MPI_INFO_NULL, 0, ES_OUT(char, 2));
 }
 
 /* MPI_Info_get_nthkey: info = bogus -> MPI_ERR_INFO */
-static int c549(void)
+static int c698(void)
 {
     return MPI_Info_get_nthkey(es_bogus_info, 0, ES_OUT(char, 2));
 }
 
-/* MPI_Info_get_nthkey: key = NULL -> MPI_ERR_ARG */
-static int c550(void)
+/* MPI_Info_get_nthkey: n = -1 -> MPI_ERR_ARG */
+static int c699(void)
 {
-    return MPI_Info_get_nthkey(MPI_INFO_NULL, 0, NULL);
+    return MPI_Info_get_nthkey(es_info, -1, ES_OUT(char, 2));
+}
+
+/* MPI_Info_get_nthkey: n = nkeys -> MPI_ERR_ARG */
+static int c700(void)
+{
+    return MPI_Info_get_nthkey(es_info, 1, ES_OUT(char, 2));
+}
+
+/* MPI_Info_get_nthkey: key = NULL -> MPI_ERR_ARG */
+static int c701(void)
+{
+    return MPI_Info_get_nthkey(es_info, 0, NULL);
 }
 
 /* MPI_Info_get_string: - = all valid -> MPI_SUCCESS */
-static int c551(void)
+static int c702(void)
+{
+    return MPI_Info_get_string(es_info, "errsweep", ES_PTR(int, 64), ES_OUT(char, 3),
+                               ES_OUT(int, 4));
+}
+
+/* MPI_Info_get_string: info = MPI_INFO_NULL -> MPI_ERR_INFO */
+static int c703(void)
 {
     return MPI_Info_get_string(MPI_INFO_NULL, "errsweep", ES_PTR(int, 64), ES_OUT(char, 3),
                                ES_OUT(int, 4));
 }
 
 /* MPI_Info_get_string: info = bogus -> MPI_ERR_INFO */
-static int c552(void)
+static int c704(void)
 {
     return MPI_Info_get_string(es_bogus_info, "errsweep", ES_PTR(int, 64), ES_OUT(char, 3),
                                ES_OUT(int, 4));
 }
 
-/* MPI_Info_get_string: key = NULL -> MPI_ERR_ARG */
-static int c553(void)
+/* MPI_Info_get_string: key = NULL -> MPI_ERR_INFO_KEY */
+static int c705(void)
 {
-    return MPI_Info_get_string(MPI_INFO_NULL, NULL, ES_PTR(int, 64), ES_OUT(char, 3),
+    return MPI_Info_get_string(es_info, NULL, ES_PTR(int, 64), ES_OUT(char, 3), ES_OUT(int, 4));
+}
+
+/* MPI_Info_get_string: key = "" -> MPI_ERR_INFO_KEY */
+static int c706(void)
+{
+    return MPI_Info_get_string(es_info, "", ES_PTR(int, 64), ES_OUT(char, 3), ES_OUT(int, 4));
+}
+
+/* MPI_Info_get_string: key = too long -> MPI_ERR_INFO_KEY */
+static int c707(void)
+{
+    return MPI_Info_get_string(es_info, es_long_string, ES_PTR(int, 64), ES_OUT(char, 3),
                                ES_OUT(int, 4));
 }
 
 /* MPI_Info_get_string: buflen = NULL -> MPI_ERR_ARG */
-static int c554(void)
+static int c708(void)
 {
-    return MPI_Info_get_string(MPI_INFO_NULL, "errsweep", NULL, ES_OUT(char, 3), ES_OUT(int, 4));
+    return MPI_Info_get_string(es_info, "errsweep", NULL, ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Info_get_string: value = NULL -> MPI_ERR_ARG */
-static int c555(void)
+static int c709(void)
 {
-    return MPI_Info_get_string(MPI_INFO_NULL, "errsweep", ES_PTR(int, 64), NULL, ES_OUT(int, 4));
+    return MPI_Info_get_string(es_info, "errsweep", ES_PTR(int, 64), NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Info_get_string: flag = NULL -> MPI_ERR_ARG */
-static int c556(void)
+static int c710(void)
 {
-    return MPI_Info_get_string(MPI_INFO_NULL, "errsweep", ES_PTR(int, 64), ES_OUT(char, 3), NULL);
+    return MPI_Info_get_string(es_info, "errsweep", ES_PTR(int, 64), ES_OUT(char, 3), NULL);
 }
 
 /* MPI_Info_get_valuelen: - = all valid -> MPI_SUCCESS */
-static int c557(void)
+static int c711(void)
+{
+    return MPI_Info_get_valuelen(es_info, "errsweep", ES_OUT(int, 2), ES_OUT(int, 3));
+}
+
+/* MPI_Info_get_valuelen: info = MPI_INFO_NULL -> MPI_ERR_INFO */
+static int c712(void)
 {
     return MPI_Info_get_valuelen(MPI_INFO_NULL, "errsweep", ES_OUT(int, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Info_get_valuelen: info = bogus -> MPI_ERR_INFO */
-static int c558(void)
+static int c713(void)
 {
     return MPI_Info_get_valuelen(es_bogus_info, "errsweep", ES_OUT(int, 2), ES_OUT(int, 3));
 }
 
-/* MPI_Info_get_valuelen: key = NULL -> MPI_ERR_ARG */
-static int c559(void)
+/* MPI_Info_get_valuelen: key = NULL -> MPI_ERR_INFO_KEY */
+static int c714(void)
 {
-    return MPI_Info_get_valuelen(MPI_INFO_NULL, NULL, ES_OUT(int, 2), ES_OUT(int, 3));
+    return MPI_Info_get_valuelen(es_info, NULL, ES_OUT(int, 2), ES_OUT(int, 3));
+}
+
+/* MPI_Info_get_valuelen: key = "" -> MPI_ERR_INFO_KEY */
+static int c715(void)
+{
+    return MPI_Info_get_valuelen(es_info, "", ES_OUT(int, 2), ES_OUT(int, 3));
+}
+
+/* MPI_Info_get_valuelen: key = too long -> MPI_ERR_INFO_KEY */
+static int c716(void)
+{
+    return MPI_Info_get_valuelen(es_info, es_long_string, ES_OUT(int, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Info_get_valuelen: valuelen = NULL -> MPI_ERR_ARG */
-static int c560(void)
+static int c717(void)
 {
-    return MPI_Info_get_valuelen(MPI_INFO_NULL, "errsweep", NULL, ES_OUT(int, 3));
+    return MPI_Info_get_valuelen(es_info, "errsweep", NULL, ES_OUT(int, 3));
 }
 
 /* MPI_Info_get_valuelen: flag = NULL -> MPI_ERR_ARG */
-static int c561(void)
+static int c718(void)
 {
-    return MPI_Info_get_valuelen(MPI_INFO_NULL, "errsweep", ES_OUT(int, 2), NULL);
+    return MPI_Info_get_valuelen(es_info, "errsweep", ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Info_set: - = all valid -> MPI_SUCCESS */
-static int c562(void)
+static int c719(void)
 {
-    return MPI_Info_set(MPI_INFO_NULL, "errsweep", "errsweep");
+    return MPI_Info_set(es_info, "errsweep", "value");
+}
+
+/* MPI_Info_set: info = MPI_INFO_NULL -> MPI_ERR_INFO */
+static int c720(void)
+{
+    return MPI_Info_set(MPI_INFO_NULL, "errsweep", "value");
 }
 
 /* MPI_Info_set: info = bogus -> MPI_ERR_INFO */
-static int c563(void)
+static int c721(void)
 {
-    return MPI_Info_set(es_bogus_info, "errsweep", "errsweep");
+    return MPI_Info_set(es_bogus_info, "errsweep", "value");
 }
 
-/* MPI_Info_set: key = NULL -> MPI_ERR_ARG */
-static int c564(void)
+/* MPI_Info_set: key = NULL -> MPI_ERR_INFO_KEY */
+static int c722(void)
 {
-    return MPI_Info_set(MPI_INFO_NULL, NULL, "errsweep");
+    return MPI_Info_set(es_info, NULL, "value");
 }
 
-/* MPI_Info_set: value = NULL -> MPI_ERR_ARG */
-static int c565(void)
+/* MPI_Info_set: key = "" -> MPI_ERR_INFO_KEY */
+static int c723(void)
 {
-    return MPI_Info_set(MPI_INFO_NULL, "errsweep", NULL);
+    return MPI_Info_set(es_info, "", "value");
+}
+
+/* MPI_Info_set: key = too long -> MPI_ERR_INFO_KEY */
+static int c724(void)
+{
+    return MPI_Info_set(es_info, es_long_string, "value");
+}
+
+/* MPI_Info_set: value = NULL -> MPI_ERR_INFO_VALUE */
+static int c725(void)
+{
+    return MPI_Info_set(es_info, "errsweep", NULL);
+}
+
+/* MPI_Info_set: value = too long -> MPI_ERR_INFO_VALUE */
+static int c726(void)
+{
+    return MPI_Info_set(es_info, "errsweep", es_long_string);
 }
 
 /* MPI_Initialized: - = all valid -> MPI_SUCCESS */
-static int c566(void)
+static int c727(void)
 {
     return MPI_Initialized(ES_OUT(int, 0));
 }
 
 /* MPI_Initialized: flag = NULL -> MPI_ERR_ARG */
-static int c567(void)
+static int c728(void)
 {
     return MPI_Initialized(NULL);
 }
 
 /* MPI_Iprobe: - = all valid -> MPI_SUCCESS */
-static int c568(void)
+static int c729(void)
 {
     return MPI_Iprobe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: source = size -> MPI_ERR_RANK */
-static int c569(void)
+static int c730(void)
 {
     return MPI_Iprobe(es_world.size, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: source = -5 -> MPI_ERR_RANK */
-static int c570(void)
+static int c731(void)
 {
     return MPI_Iprobe(-5, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: tag = -5 -> MPI_ERR_TAG */
-static int c571(void)
+static int c732(void)
 {
     return MPI_Iprobe(es_world.rank, -5, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c572(void)
+static int c733(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Iprobe(es_world.rank, es_tag_ub + 1, es_world.h, ES_OUT(int, 3),
@@ -3697,50 +4728,50 @@ static int c572(void)
 }
 
 /* MPI_Iprobe: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c573(void)
+static int c734(void)
 {
     return MPI_Iprobe(es_world.rank, 0, MPI_COMM_NULL, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c574(void)
+static int c735(void)
 {
     return MPI_Iprobe(es_world.rank, 0, es_freed.comm, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: flag = NULL -> MPI_ERR_ARG */
-static int c575(void)
+static int c736(void)
 {
     return MPI_Iprobe(es_world.rank, 0, es_world.h, NULL, ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: status = NULL -> MPI_ERR_ARG */
-static int c576(void)
+static int c737(void)
 {
     return MPI_Iprobe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Irecv: - = all valid -> MPI_SUCCESS */
-static int c577(void)
+static int c738(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: buf = NULL -> MPI_ERR_BUFFER */
-static int c578(void)
+static int c739(void)
 {
     return MPI_Irecv(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: count = -1 -> MPI_ERR_COUNT */
-static int c579(void)
+static int c740(void)
 {
     return MPI_Irecv(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c580(void)
+static int c741(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
@@ -3748,39 +4779,39 @@ static int c580(void)
 
 /* MPI_Irecv: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c581(void)
+static int c742(void)
 {
     return MPI_Irecv(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c582(void)
+static int c743(void)
 {
     return MPI_Irecv(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: source = size -> MPI_ERR_RANK */
-static int c583(void)
+static int c744(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: source = -5 -> MPI_ERR_RANK */
-static int c584(void)
+static int c745(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: tag = -5 -> MPI_ERR_TAG */
-static int c585(void)
+static int c746(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c586(void)
+static int c747(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -3788,47 +4819,47 @@ static int c586(void)
 }
 
 /* MPI_Irecv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c587(void)
+static int c748(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c588(void)
+static int c749(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: request = NULL -> MPI_ERR_ARG */
-static int c589(void)
+static int c750(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Irsend: - = all valid -> MPI_SUCCESS */
-static int c590(void)
+static int c751(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: buf = NULL -> MPI_ERR_BUFFER */
-static int c591(void)
+static int c752(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: count = -1 -> MPI_ERR_COUNT */
-static int c592(void)
+static int c753(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c593(void)
+static int c754(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
@@ -3837,7 +4868,7 @@ static int c593(void)
 
 /* MPI_Irsend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c594(void)
+static int c755(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
@@ -3845,7 +4876,7 @@ static int c594(void)
 }
 
 /* MPI_Irsend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c595(void)
+static int c756(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
@@ -3853,28 +4884,28 @@ static int c595(void)
 }
 
 /* MPI_Irsend: dest = size -> MPI_ERR_RANK */
-static int c596(void)
+static int c757(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: dest = -5 -> MPI_ERR_RANK */
-static int c597(void)
+static int c758(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: tag = -5 -> MPI_ERR_TAG */
-static int c598(void)
+static int c759(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c599(void)
+static int c760(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -3883,7 +4914,7 @@ static int c599(void)
 }
 
 /* MPI_Irsend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c600(void)
+static int c761(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
@@ -3891,51 +4922,51 @@ static int c600(void)
 
 /* MPI_Irsend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c601(void)
+static int c762(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: request = NULL -> MPI_ERR_ARG */
-static int c602(void)
+static int c763(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Is_thread_main: - = all valid -> MPI_SUCCESS */
-static int c603(void)
+static int c764(void)
 {
     return MPI_Is_thread_main(ES_OUT(int, 0));
 }
 
 /* MPI_Is_thread_main: flag = NULL -> MPI_ERR_ARG */
-static int c604(void)
+static int c765(void)
 {
     return MPI_Is_thread_main(NULL);
 }
 
 /* MPI_Isend: - = all valid -> MPI_SUCCESS */
-static int c605(void)
+static int c766(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: buf = NULL -> MPI_ERR_BUFFER */
-static int c606(void)
+static int c767(void)
 {
     return MPI_Isend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: count = -1 -> MPI_ERR_COUNT */
-static int c607(void)
+static int c768(void)
 {
     return MPI_Isend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c608(void)
+static int c769(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
@@ -3943,39 +4974,39 @@ static int c608(void)
 
 /* MPI_Isend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c609(void)
+static int c770(void)
 {
     return MPI_Isend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c610(void)
+static int c771(void)
 {
     return MPI_Isend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: dest = size -> MPI_ERR_RANK */
-static int c611(void)
+static int c772(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: dest = -5 -> MPI_ERR_RANK */
-static int c612(void)
+static int c773(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: tag = -5 -> MPI_ERR_TAG */
-static int c613(void)
+static int c774(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c614(void)
+static int c775(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -3983,44 +5014,44 @@ static int c614(void)
 }
 
 /* MPI_Isend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c615(void)
+static int c776(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c616(void)
+static int c777(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: request = NULL -> MPI_ERR_ARG */
-static int c617(void)
+static int c778(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Issend: - = all valid -> MPI_SUCCESS */
-static int c618(void)
+static int c779(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: buf = NULL -> MPI_ERR_BUFFER */
-static int c619(void)
+static int c780(void)
 {
     return MPI_Issend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: count = -1 -> MPI_ERR_COUNT */
-static int c620(void)
+static int c781(void)
 {
     return MPI_Issend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c621(void)
+static int c782(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                       ES_OUT(MPI_Request, 6));
@@ -4028,39 +5059,39 @@ static int c621(void)
 
 /* MPI_Issend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c622(void)
+static int c783(void)
 {
     return MPI_Issend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                       ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c623(void)
+static int c784(void)
 {
     return MPI_Issend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                       ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: dest = size -> MPI_ERR_RANK */
-static int c624(void)
+static int c785(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: dest = -5 -> MPI_ERR_RANK */
-static int c625(void)
+static int c786(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: tag = -5 -> MPI_ERR_TAG */
-static int c626(void)
+static int c787(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c627(void)
+static int c788(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -4068,54 +5099,102 @@ static int c627(void)
 }
 
 /* MPI_Issend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c628(void)
+static int c789(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c629(void)
+static int c790(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: request = NULL -> MPI_ERR_ARG */
-static int c630(void)
+static int c791(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
+/* MPI_Keyval_create: - = all valid -> MPI_SUCCESS */
+static int c792(void)
+{
+    return MPI_Keyval_create(MPI_DUP_FN, MPI_NULL_DELETE_FN, ES_OUT(int, 2), NULL);
+}
+
+/* MPI_Keyval_create: keyval = NULL -> MPI_ERR_ARG */
+static int c793(void)
+{
+    return MPI_Keyval_create(MPI_DUP_FN, MPI_NULL_DELETE_FN, NULL, NULL);
+}
+
+/* MPI_Keyval_free: - = all valid -> MPI_SUCCESS */
+static int c794(void)
+{
+    return MPI_Keyval_free(ES_PTR(int, es_new_comm_keyval()));
+}
+
+/* MPI_Keyval_free: keyval = &MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
+static int c795(void)
+{
+    return MPI_Keyval_free(ES_PTR(int, MPI_KEYVAL_INVALID));
+}
+
+/* MPI_Keyval_free: keyval = &12345 -> MPI_ERR_KEYVAL */
+static int c796(void)
+{
+    return MPI_Keyval_free(ES_PTR(int, 12345));
+}
+
+/* MPI_Keyval_free: keyval = &type keyval -> MPI_ERR_KEYVAL */
+static int c797(void)
+{
+    return MPI_Keyval_free(ES_PTR(int, es_type_keyval));
+}
+
+/* MPI_Keyval_free: keyval = NULL -> MPI_ERR_ARG */
+static int c798(void)
+{
+    return MPI_Keyval_free(NULL);
+}
+
+/* MPI_Keyval_free: keyval = &MPI_TAG_UB -> MPI_ERR_KEYVAL */
+static int c799(void)
+{
+    return MPI_Keyval_free(ES_PTR(int, MPI_TAG_UB));
+}
+
 /* MPI_Mprobe: - = all valid -> MPI_SUCCESS */
-static int c631(void)
+static int c800(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, es_world.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: source = size -> MPI_ERR_RANK */
-static int c632(void)
+static int c801(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.size, 0, es_world.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: source = -5 -> MPI_ERR_RANK */
-static int c633(void)
+static int c802(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(-5, 0, es_world.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: tag = -5 -> MPI_ERR_TAG */
-static int c634(void)
+static int c803(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, -5, es_world.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c635(void)
+static int c804(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_self_send(&es_world);
@@ -4124,7 +5203,7 @@ static int c635(void)
 }
 
 /* MPI_Mprobe: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c636(void)
+static int c805(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Message, 3),
@@ -4133,7 +5212,7 @@ static int c636(void)
 
 /* MPI_Mprobe: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c637(void)
+static int c806(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Message, 3),
@@ -4141,42 +5220,42 @@ static int c637(void)
 }
 
 /* MPI_Mprobe: message = NULL -> MPI_ERR_ARG */
-static int c638(void)
+static int c807(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, es_world.h, NULL, ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: status = NULL -> MPI_ERR_ARG */
-static int c639(void)
+static int c808(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, es_world.h, ES_OUT(MPI_Message, 3), NULL);
 }
 
 /* MPI_Mrecv: - = all valid -> MPI_SUCCESS */
-static int c640(void)
+static int c809(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: buf = NULL -> MPI_ERR_BUFFER */
-static int c641(void)
+static int c810(void)
 {
     return MPI_Mrecv(NULL, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: count = -1 -> MPI_ERR_COUNT */
-static int c642(void)
+static int c811(void)
 {
     return MPI_Mrecv(es_rbuf, -1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c643(void)
+static int c812(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_DATATYPE_NULL, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
@@ -4184,172 +5263,204 @@ static int c643(void)
 
 /* MPI_Mrecv: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c644(void)
+static int c813(void)
 {
     return MPI_Mrecv(es_rbuf, 1, es_freed.type, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c645(void)
+static int c814(void)
 {
     return MPI_Mrecv(es_rbuf, 1, es_uncommitted, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: message = &MPI_MESSAGE_NULL -> MPI_ERR_REQUEST */
-static int c646(void)
+static int c815(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NULL),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: message = NULL -> MPI_ERR_ARG */
-static int c647(void)
+static int c816(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_INT, NULL, ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: status = NULL -> MPI_ERR_ARG */
-static int c648(void)
+static int c817(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC), NULL);
 }
 
 /* MPI_Neighbor_allgather: - = all valid -> MPI_SUCCESS */
-static int c649(void)
+static int c818(void)
 {
-    return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
+    return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_allgather: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c650(void)
+static int c819(void)
 {
-    return MPI_Neighbor_allgather(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
+    return MPI_Neighbor_allgather(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_allgather: sendcount = -1 -> MPI_ERR_COUNT */
-static int c651(void)
+static int c820(void)
 {
-    return MPI_Neighbor_allgather(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
+    return MPI_Neighbor_allgather(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_allgather: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c652(void)
+static int c821(void)
 {
-    return MPI_Neighbor_allgather(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_self.h);
+    return MPI_Neighbor_allgather(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_allgather: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c653(void)
+static int c822(void)
 {
-    return MPI_Neighbor_allgather(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_self.h);
+    return MPI_Neighbor_allgather(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_cart.h);
+}
+
+/* MPI_Neighbor_allgather: sendtype = uncommitted -> MPI_ERR_TYPE */
+static int c823(void)
+{
+    return MPI_Neighbor_allgather(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_allgather: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c654(void)
+static int c824(void)
 {
-    return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_self.h);
+    return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_allgather: recvcount = -1 -> MPI_ERR_COUNT */
-static int c655(void)
+static int c825(void)
 {
-    return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_self.h);
+    return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_allgather: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c656(void)
+static int c826(void)
 {
-    return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_self.h);
+    return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_cart.h);
 }
 
 /* MPI_Neighbor_allgather: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c657(void)
+static int c827(void)
 {
-    return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_self.h);
+    return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_cart.h);
+}
+
+/* MPI_Neighbor_allgather: recvtype = uncommitted -> MPI_ERR_TYPE */
+static int c828(void)
+{
+    return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, es_cart.h);
 }
 
 /* MPI_Neighbor_allgather: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c658(void)
+static int c829(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Neighbor_allgather: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c659(void)
+static int c830(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
+/* MPI_Neighbor_allgather: comm = no topology -> MPI_ERR_TOPOLOGY */
+static int c831(void)
+{
+    return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
+}
+
 /* MPI_Neighbor_allgatherv: - = all valid -> MPI_SUCCESS */
-static int c660(void)
+static int c832(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
-                                   es_self.h);
+                                   es_cart.h);
 }
 
 /* MPI_Neighbor_allgatherv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c661(void)
+static int c833(void)
 {
-    return MPI_Neighbor_allgatherv(NULL, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h);
+    return MPI_Neighbor_allgatherv(NULL, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_allgatherv: sendcount = -1 -> MPI_ERR_COUNT */
-static int c662(void)
+static int c834(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, -1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
-                                   es_self.h);
+                                   es_cart.h);
 }
 
 /* MPI_Neighbor_allgatherv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c663(void)
+static int c835(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, es_ones, es_iota,
-                                   MPI_INT, es_self.h);
+                                   MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_allgatherv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c664(void)
+static int c836(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, es_freed.type, es_rbuf, es_ones, es_iota, MPI_INT,
-                                   es_self.h);
+                                   es_cart.h);
+}
+
+/* MPI_Neighbor_allgatherv: sendtype = uncommitted -> MPI_ERR_TYPE */
+static int c837(void)
+{
+    return MPI_Neighbor_allgatherv(es_sbuf, 1, es_uncommitted, es_rbuf, es_ones, es_iota, MPI_INT,
+                                   es_cart.h);
 }
 
 /* MPI_Neighbor_allgatherv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c665(void)
+static int c838(void)
 {
-    return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, NULL, es_ones, es_iota, MPI_INT, es_self.h);
+    return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, NULL, es_ones, es_iota, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_allgatherv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c666(void)
+static int c839(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_neg_first, es_iota, MPI_INT,
-                                   es_self.h);
+                                   es_cart.h);
 }
 
 /* MPI_Neighbor_allgatherv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c667(void)
+static int c840(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota,
-                                   MPI_DATATYPE_NULL, es_self.h);
+                                   MPI_DATATYPE_NULL, es_cart.h);
 }
 
 /* MPI_Neighbor_allgatherv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c668(void)
+static int c841(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_freed.type,
-                                   es_self.h);
+                                   es_cart.h);
+}
+
+/* MPI_Neighbor_allgatherv: recvtype = uncommitted -> MPI_ERR_TYPE */
+static int c842(void)
+{
+    return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_uncommitted,
+                                   es_cart.h);
 }
 
 /* MPI_Neighbor_allgatherv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c669(void)
+static int c843(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                                    MPI_COMM_NULL);
@@ -4357,148 +5468,187 @@ static int c669(void)
 
 /* MPI_Neighbor_allgatherv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c670(void)
+static int c844(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                                    es_freed.comm);
 }
 
-/* MPI_Neighbor_alltoall: - = all valid -> MPI_SUCCESS */
-static int c671(void)
+/* MPI_Neighbor_allgatherv: comm = no topology -> MPI_ERR_TOPOLOGY */
+static int c845(void)
 {
-    return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
+    return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                                   es_self.h);
+}
+
+/* MPI_Neighbor_alltoall: - = all valid -> MPI_SUCCESS */
+static int c846(void)
+{
+    return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoall: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c672(void)
+static int c847(void)
 {
-    return MPI_Neighbor_alltoall(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
+    return MPI_Neighbor_alltoall(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoall: sendcount = -1 -> MPI_ERR_COUNT */
-static int c673(void)
+static int c848(void)
 {
-    return MPI_Neighbor_alltoall(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
+    return MPI_Neighbor_alltoall(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoall: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c674(void)
+static int c849(void)
 {
-    return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_self.h);
+    return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoall: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c675(void)
+static int c850(void)
 {
-    return MPI_Neighbor_alltoall(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_self.h);
+    return MPI_Neighbor_alltoall(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_cart.h);
+}
+
+/* MPI_Neighbor_alltoall: sendtype = uncommitted -> MPI_ERR_TYPE */
+static int c851(void)
+{
+    return MPI_Neighbor_alltoall(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoall: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c676(void)
+static int c852(void)
 {
-    return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_self.h);
+    return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoall: recvcount = -1 -> MPI_ERR_COUNT */
-static int c677(void)
+static int c853(void)
 {
-    return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_self.h);
+    return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoall: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c678(void)
+static int c854(void)
 {
-    return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_self.h);
+    return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoall: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c679(void)
+static int c855(void)
 {
-    return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_self.h);
+    return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_cart.h);
+}
+
+/* MPI_Neighbor_alltoall: recvtype = uncommitted -> MPI_ERR_TYPE */
+static int c856(void)
+{
+    return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoall: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c680(void)
+static int c857(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Neighbor_alltoall: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c681(void)
+static int c858(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
+/* MPI_Neighbor_alltoall: comm = no topology -> MPI_ERR_TOPOLOGY */
+static int c859(void)
+{
+    return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
+}
+
 /* MPI_Neighbor_alltoallv: - = all valid -> MPI_SUCCESS */
-static int c682(void)
+static int c860(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
-                                  MPI_INT, es_self.h);
+                                  MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoallv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c683(void)
+static int c861(void)
 {
     return MPI_Neighbor_alltoallv(NULL, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
-                                  MPI_INT, es_self.h);
+                                  MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoallv: sendcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c684(void)
+static int c862(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, es_ones,
-                                  es_iota, MPI_INT, es_self.h);
+                                  es_iota, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoallv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c685(void)
+static int c863(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf, es_ones,
-                                  es_iota, MPI_INT, es_self.h);
+                                  es_iota, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoallv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c686(void)
+static int c864(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, es_ones,
-                                  es_iota, MPI_INT, es_self.h);
+                                  es_iota, MPI_INT, es_cart.h);
+}
+
+/* MPI_Neighbor_alltoallv: sendtype = uncommitted -> MPI_ERR_TYPE */
+static int c865(void)
+{
+    return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, es_uncommitted, es_rbuf, es_ones,
+                                  es_iota, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoallv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c687(void)
+static int c866(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, NULL, es_ones, es_iota,
-                                  MPI_INT, es_self.h);
+                                  MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoallv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c688(void)
+static int c867(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_neg_first,
-                                  es_iota, MPI_INT, es_self.h);
+                                  es_iota, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoallv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c689(void)
+static int c868(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
-                                  MPI_DATATYPE_NULL, es_self.h);
+                                  MPI_DATATYPE_NULL, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoallv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c690(void)
+static int c869(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
-                                  es_freed.type, es_self.h);
+                                  es_freed.type, es_cart.h);
+}
+
+/* MPI_Neighbor_alltoallv: recvtype = uncommitted -> MPI_ERR_TYPE */
+static int c870(void)
+{
+    return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                                  es_uncommitted, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoallv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c691(void)
+static int c871(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                                   MPI_INT, MPI_COMM_NULL);
@@ -4506,223 +5656,301 @@ static int c691(void)
 
 /* MPI_Neighbor_alltoallv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c692(void)
+static int c872(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                                   MPI_INT, es_freed.comm);
 }
 
+/* MPI_Neighbor_alltoallv: comm = no topology -> MPI_ERR_TOPOLOGY */
+static int c873(void)
+{
+    return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                                  MPI_INT, es_self.h);
+}
+
+/* MPI_Neighbor_alltoallw: - = all valid -> MPI_SUCCESS */
+static int c874(void)
+{
+    return MPI_Neighbor_alltoallw(es_sbuf, es_ones, es_aiota, es_ints, es_rbuf, es_ones, es_aiota,
+                                  es_ints, es_cart.h);
+}
+
+/* MPI_Neighbor_alltoallw: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c875(void)
+{
+    return MPI_Neighbor_alltoallw(NULL, es_ones, es_aiota, es_ints, es_rbuf, es_ones, es_aiota,
+                                  es_ints, es_cart.h);
+}
+
+/* MPI_Neighbor_alltoallw: sendcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c876(void)
+{
+    return MPI_Neighbor_alltoallw(es_sbuf, es_neg_first, es_aiota, es_ints, es_rbuf, es_ones,
+                                  es_aiota, es_ints, es_cart.h);
+}
+
+/* MPI_Neighbor_alltoallw: sendtypes = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
+static int c877(void)
+{
+    return MPI_Neighbor_alltoallw(es_sbuf, es_ones, es_aiota, es_null_first, es_rbuf, es_ones,
+                                  es_aiota, es_ints, es_cart.h);
+}
+
+/* MPI_Neighbor_alltoallw: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c878(void)
+{
+    return MPI_Neighbor_alltoallw(es_sbuf, es_ones, es_aiota, es_ints, NULL, es_ones, es_aiota,
+                                  es_ints, es_cart.h);
+}
+
+/* MPI_Neighbor_alltoallw: recvcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c879(void)
+{
+    return MPI_Neighbor_alltoallw(es_sbuf, es_ones, es_aiota, es_ints, es_rbuf, es_neg_first,
+                                  es_aiota, es_ints, es_cart.h);
+}
+
+/* MPI_Neighbor_alltoallw: recvtypes = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
+static int c880(void)
+{
+    return MPI_Neighbor_alltoallw(es_sbuf, es_ones, es_aiota, es_ints, es_rbuf, es_ones, es_aiota,
+                                  es_null_first, es_cart.h);
+}
+
+/* MPI_Neighbor_alltoallw: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c881(void)
+{
+    return MPI_Neighbor_alltoallw(es_sbuf, es_ones, es_aiota, es_ints, es_rbuf, es_ones, es_aiota,
+                                  es_ints, MPI_COMM_NULL);
+}
+
+/* MPI_Neighbor_alltoallw: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c882(void)
+{
+    return MPI_Neighbor_alltoallw(es_sbuf, es_ones, es_aiota, es_ints, es_rbuf, es_ones, es_aiota,
+                                  es_ints, es_freed.comm);
+}
+
+/* MPI_Neighbor_alltoallw: comm = no topology -> MPI_ERR_TOPOLOGY */
+static int c883(void)
+{
+    return MPI_Neighbor_alltoallw(es_sbuf, es_ones, es_aiota, es_ints, es_rbuf, es_ones, es_aiota,
+                                  es_ints, es_self.h);
+}
+
 /* MPI_Op_commutative: - = all valid -> MPI_SUCCESS */
-static int c693(void)
+static int c884(void)
 {
     return MPI_Op_commutative(MPI_SUM, ES_OUT(int, 1));
 }
 
 /* MPI_Op_commutative: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c694(void)
+static int c885(void)
 {
     return MPI_Op_commutative(MPI_OP_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Op_commutative: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c695(void)
+static int c886(void)
 {
     return MPI_Op_commutative(es_freed.op, ES_OUT(int, 1));
 }
 
 /* MPI_Op_commutative: commute = NULL -> MPI_ERR_ARG */
-static int c696(void)
+static int c887(void)
 {
     return MPI_Op_commutative(MPI_SUM, NULL);
 }
 
 /* MPI_Op_create: - = all valid -> MPI_SUCCESS */
-static int c697(void)
+static int c888(void)
 {
     return MPI_Op_create(es_user_fn, 0, ES_OUT(MPI_Op, 2));
 }
 
 /* MPI_Op_create: user_fn = NULL -> MPI_ERR_ARG */
-static int c698(void)
+static int c889(void)
 {
     return MPI_Op_create(NULL, 0, ES_OUT(MPI_Op, 2));
 }
 
 /* MPI_Op_create: op = NULL -> MPI_ERR_ARG */
-static int c699(void)
+static int c890(void)
 {
     return MPI_Op_create(es_user_fn, 0, NULL);
 }
 
 /* MPI_Op_free: - = all valid -> MPI_SUCCESS */
-static int c700(void)
+static int c891(void)
 {
     return MPI_Op_free(ES_PTR(MPI_Op, es_new_op()));
 }
 
 /* MPI_Op_free: op = &MPI_OP_NULL -> MPI_ERR_OP */
-static int c701(void)
+static int c892(void)
 {
     return MPI_Op_free(ES_PTR(MPI_Op, MPI_OP_NULL));
 }
 
 /* MPI_Op_free: op = &MPI_SUM -> MPI_ERR_OP */
-static int c702(void)
+static int c893(void)
 {
     return MPI_Op_free(ES_PTR(MPI_Op, MPI_SUM));
 }
 
 /* MPI_Op_free: op = NULL -> MPI_ERR_ARG */
-static int c703(void)
+static int c894(void)
 {
     return MPI_Op_free(NULL);
 }
 
 /* MPI_Pack: - = all valid -> MPI_SUCCESS */
-static int c704(void)
+static int c895(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: MPI_ERR_ARG */
-static int c705(void)
+static int c896(void)
 {
     return MPI_Pack(NULL, 1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: incount = -1 -> MPI_ERR_COUNT */
-static int c706(void)
+static int c897(void)
 {
     return MPI_Pack(es_sbuf, -1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c707(void)
+static int c898(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c708(void)
+static int c899(void)
 {
     return MPI_Pack(es_sbuf, 1, es_freed.type, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c709(void)
+static int c900(void)
 {
     return MPI_Pack(es_sbuf, 1, es_uncommitted, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: outbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c710(void)
+static int c901(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, NULL, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: outsize = -1 -> MPI_ERR_ARG */
-static int c711(void)
+static int c902(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, -1, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: position = NULL -> MPI_ERR_ARG */
-static int c712(void)
+static int c903(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, 64, NULL, es_world.h);
 }
 
 /* MPI_Pack: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c713(void)
+static int c904(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), MPI_COMM_NULL);
 }
 
 /* MPI_Pack: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c714(void)
+static int c905(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), es_freed.comm);
 }
 
 /* MPI_Pack_size: - = all valid -> MPI_SUCCESS */
-static int c715(void)
+static int c906(void)
 {
     return MPI_Pack_size(1, MPI_INT, es_world.h, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: incount = -1 -> MPI_ERR_COUNT */
-static int c716(void)
+static int c907(void)
 {
     return MPI_Pack_size(-1, MPI_INT, es_world.h, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c717(void)
+static int c908(void)
 {
     return MPI_Pack_size(1, MPI_DATATYPE_NULL, es_world.h, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c718(void)
+static int c909(void)
 {
     return MPI_Pack_size(1, es_freed.type, es_world.h, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c719(void)
+static int c910(void)
 {
     return MPI_Pack_size(1, MPI_INT, MPI_COMM_NULL, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c720(void)
+static int c911(void)
 {
     return MPI_Pack_size(1, MPI_INT, es_freed.comm, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: size = NULL -> MPI_ERR_ARG */
-static int c721(void)
+static int c912(void)
 {
     return MPI_Pack_size(1, MPI_INT, es_world.h, NULL);
 }
 
 /* MPI_Probe: - = all valid -> MPI_SUCCESS */
-static int c722(void)
+static int c913(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: source = size -> MPI_ERR_RANK */
-static int c723(void)
+static int c914(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.size, 0, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: source = -5 -> MPI_ERR_RANK */
-static int c724(void)
+static int c915(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(-5, 0, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: tag = -5 -> MPI_ERR_TAG */
-static int c725(void)
+static int c916(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, -5, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c726(void)
+static int c917(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_self_send(&es_world);
@@ -4730,7 +5958,7 @@ static int c726(void)
 }
 
 /* MPI_Probe: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c727(void)
+static int c918(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Status, 3));
@@ -4738,54 +5966,54 @@ static int c727(void)
 
 /* MPI_Probe: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c728(void)
+static int c919(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: status = NULL -> MPI_ERR_ARG */
-static int c729(void)
+static int c920(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Query_thread: - = all valid -> MPI_SUCCESS */
-static int c730(void)
+static int c921(void)
 {
     return MPI_Query_thread(ES_OUT(int, 0));
 }
 
 /* MPI_Query_thread: provided = NULL -> MPI_ERR_ARG */
-static int c731(void)
+static int c922(void)
 {
     return MPI_Query_thread(NULL);
 }
 
 /* MPI_Recv: - = all valid -> MPI_SUCCESS */
-static int c732(void)
+static int c923(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: buf = NULL -> MPI_ERR_BUFFER */
-static int c733(void)
+static int c924(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: count = -1 -> MPI_ERR_COUNT */
-static int c734(void)
+static int c925(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c735(void)
+static int c926(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
@@ -4794,14 +6022,14 @@ static int c735(void)
 
 /* MPI_Recv: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c736(void)
+static int c927(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c737(void)
+static int c928(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
@@ -4809,28 +6037,28 @@ static int c737(void)
 }
 
 /* MPI_Recv: source = size -> MPI_ERR_RANK */
-static int c738(void)
+static int c929(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: source = -5 -> MPI_ERR_RANK */
-static int c739(void)
+static int c930(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: tag = -5 -> MPI_ERR_TAG */
-static int c740(void)
+static int c931(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c741(void)
+static int c932(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_self_send(&es_world);
@@ -4839,7 +6067,7 @@ static int c741(void)
 }
 
 /* MPI_Recv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c742(void)
+static int c933(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Status, 6));
@@ -4847,40 +6075,40 @@ static int c742(void)
 
 /* MPI_Recv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c743(void)
+static int c934(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: status = NULL -> MPI_ERR_ARG */
-static int c744(void)
+static int c935(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Recv_init: - = all valid -> MPI_SUCCESS */
-static int c745(void)
+static int c936(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c746(void)
+static int c937(void)
 {
     return MPI_Recv_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: count = -1 -> MPI_ERR_COUNT */
-static int c747(void)
+static int c938(void)
 {
     return MPI_Recv_init(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c748(void)
+static int c939(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
@@ -4888,40 +6116,40 @@ static int c748(void)
 
 /* MPI_Recv_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c749(void)
+static int c940(void)
 {
     return MPI_Recv_init(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c750(void)
+static int c941(void)
 {
     return MPI_Recv_init(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: source = size -> MPI_ERR_RANK */
-static int c751(void)
+static int c942(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: source = -5 -> MPI_ERR_RANK */
-static int c752(void)
+static int c943(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: tag = -5 -> MPI_ERR_TAG */
-static int c753(void)
+static int c944(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c754(void)
+static int c945(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -4929,7 +6157,7 @@ static int c754(void)
 }
 
 /* MPI_Recv_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c755(void)
+static int c946(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                          ES_OUT(MPI_Request, 6));
@@ -4937,387 +6165,435 @@ static int c755(void)
 
 /* MPI_Recv_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c756(void)
+static int c947(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: request = NULL -> MPI_ERR_ARG */
-static int c757(void)
+static int c948(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Reduce: - = all valid -> MPI_SUCCESS */
-static int c758(void)
+static int c949(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c759(void)
+static int c950(void)
 {
     return MPI_Reduce(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c760(void)
+static int c951(void)
 {
     return MPI_Reduce(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c761(void)
+static int c952(void)
 {
     return MPI_Reduce(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: count = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c762(void)
+static int c953(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c763(void)
+static int c954(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c764(void)
+static int c955(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c765(void)
+static int c956(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, 0, es_self.h);
 }
 
 /* MPI_Reduce: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c766(void)
+static int c957(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, 0, es_self.h);
 }
 
 /* MPI_Reduce: root = -1 -> MPI_ERR_ROOT */
-static int c767(void)
+static int c958(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, -1, es_self.h);
 }
 
 /* MPI_Reduce: root = size -> MPI_ERR_ROOT */
-static int c768(void)
+static int c959(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.size, es_self.h);
 }
 
 /* MPI_Reduce: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c769(void)
+static int c960(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Reduce: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c770(void)
+static int c961(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_freed.comm);
 }
 
 /* MPI_Reduce_local: - = all valid -> MPI_SUCCESS */
-static int c771(void)
+static int c962(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c772(void)
+static int c963(void)
 {
     return MPI_Reduce_local(NULL, es_rbuf, 1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: inoutbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c773(void)
+static int c964(void)
 {
     return MPI_Reduce_local(es_sbuf, NULL, 1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: count = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c774(void)
+static int c965(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c775(void)
+static int c966(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM);
 }
 
 /* MPI_Reduce_local: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c776(void)
+static int c967(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM);
 }
 
 /* MPI_Reduce_local: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c777(void)
+static int c968(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL);
 }
 
 /* MPI_Reduce_local: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c778(void)
+static int c969(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op);
 }
 
 /* MPI_Reduce_scatter: - = all valid -> MPI_SUCCESS */
-static int c779(void)
+static int c970(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c780(void)
+static int c971(void)
 {
     return MPI_Reduce_scatter(NULL, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c781(void)
+static int c972(void)
 {
     return MPI_Reduce_scatter(es_rbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c782(void)
+static int c973(void)
 {
     return MPI_Reduce_scatter(es_sbuf, NULL, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c783(void)
+static int c974(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_neg_first, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c784(void)
+static int c975(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c785(void)
+static int c976(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c786(void)
+static int c977(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Reduce_scatter: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c787(void)
+static int c978(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Reduce_scatter: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c788(void)
+static int c979(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Reduce_scatter: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c789(void)
+static int c980(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
 /* MPI_Reduce_scatter_block: - = all valid -> MPI_SUCCESS */
-static int c790(void)
+static int c981(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c791(void)
+static int c982(void)
 {
     return MPI_Reduce_scatter_block(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c792(void)
+static int c983(void)
 {
     return MPI_Reduce_scatter_block(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c793(void)
+static int c984(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: recvcount = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c794(void)
+static int c985(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c795(void)
+static int c986(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c796(void)
+static int c987(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c797(void)
+static int c988(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c798(void)
+static int c989(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c799(void)
+static int c990(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Reduce_scatter_block: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c800(void)
+static int c991(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
 /* MPI_Remove_error_class: - = all valid -> MPI_SUCCESS */
-static int c801(void)
+static int c992(void)
 {
-    return MPI_Remove_error_class(0);
+    return MPI_Remove_error_class(es_new_error_class());
+}
+
+/* MPI_Remove_error_class: errorclass = -1 -> MPI_ERR_ARG */
+static int c993(void)
+{
+    return MPI_Remove_error_class(-1);
+}
+
+/* MPI_Remove_error_class: errorclass = MPI_ERR_ARG -> MPI_ERR_ARG */
+static int c994(void)
+{
+    return MPI_Remove_error_class(MPI_ERR_ARG);
+}
+
+/* MPI_Remove_error_class: errorclass = class with codes -> MPI_ERR_ARG */
+static int c995(void)
+{
+    return MPI_Remove_error_class(es_user_class);
 }
 
 /* MPI_Remove_error_code: - = all valid -> MPI_SUCCESS */
-static int c802(void)
+static int c996(void)
 {
-    return MPI_Remove_error_code(0);
+    return MPI_Remove_error_code(es_new_error_code());
+}
+
+/* MPI_Remove_error_code: errorcode = -1 -> MPI_ERR_ARG */
+static int c997(void)
+{
+    return MPI_Remove_error_code(-1);
+}
+
+/* MPI_Remove_error_code: errorcode = MPI_ERR_ARG -> MPI_ERR_ARG */
+static int c998(void)
+{
+    return MPI_Remove_error_code(MPI_ERR_ARG);
+}
+
+/* MPI_Remove_error_code: errorcode = a class -> MPI_ERR_ARG */
+static int c999(void)
+{
+    return MPI_Remove_error_code(es_user_class);
 }
 
 /* MPI_Remove_error_string: - = all valid -> MPI_SUCCESS */
-static int c803(void)
+static int c1000(void)
 {
-    return MPI_Remove_error_string(0);
+    return MPI_Remove_error_string(es_user_code);
+}
+
+/* MPI_Remove_error_string: errorcode = -1 -> MPI_ERR_ARG */
+static int c1001(void)
+{
+    return MPI_Remove_error_string(-1);
+}
+
+/* MPI_Remove_error_string: errorcode = MPI_ERR_ARG -> MPI_ERR_ARG */
+static int c1002(void)
+{
+    return MPI_Remove_error_string(MPI_ERR_ARG);
 }
 
 /* MPI_Request_free: - = all valid -> MPI_SUCCESS */
-static int c804(void)
+static int c1003(void)
 {
     return MPI_Request_free(ES_PTR(MPI_Request, es_new_prequest()));
 }
 
 /* MPI_Request_free: request = &MPI_REQUEST_NULL -> MPI_ERR_REQUEST */
-static int c805(void)
+static int c1004(void)
 {
     return MPI_Request_free(ES_PTR(MPI_Request, MPI_REQUEST_NULL));
 }
 
 /* MPI_Request_free: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c806(void)
+static int c1005(void)
 {
     return MPI_Request_free(ES_PTR(MPI_Request, es_freed.request));
 }
 
 /* MPI_Request_free: request = NULL -> MPI_ERR_ARG */
-static int c807(void)
+static int c1006(void)
 {
     return MPI_Request_free(NULL);
 }
 
 /* MPI_Request_get_status: - = all valid -> MPI_SUCCESS */
-static int c808(void)
+static int c1007(void)
 {
     return MPI_Request_get_status(MPI_REQUEST_NULL, ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Request_get_status: request = freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c809(void)
+static int c1008(void)
 {
     return MPI_Request_get_status(es_freed.request, ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Request_get_status: flag = NULL -> MPI_ERR_ARG */
-static int c810(void)
+static int c1009(void)
 {
     return MPI_Request_get_status(MPI_REQUEST_NULL, NULL, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Request_get_status: status = NULL -> MPI_ERR_ARG */
-static int c811(void)
+static int c1010(void)
 {
     return MPI_Request_get_status(MPI_REQUEST_NULL, ES_OUT(int, 1), NULL);
 }
 
 /* MPI_Rsend: - = all valid -> MPI_SUCCESS */
-static int c812(void)
+static int c1011(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: buf = NULL -> MPI_ERR_BUFFER */
-static int c813(void)
+static int c1012(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: count = -1 -> MPI_ERR_COUNT */
-static int c814(void)
+static int c1013(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c815(void)
+static int c1014(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
@@ -5325,42 +6601,42 @@ static int c815(void)
 
 /* MPI_Rsend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c816(void)
+static int c1015(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c817(void)
+static int c1016(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: dest = size -> MPI_ERR_RANK */
-static int c818(void)
+static int c1017(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Rsend: dest = -5 -> MPI_ERR_RANK */
-static int c819(void)
+static int c1018(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Rsend: tag = -5 -> MPI_ERR_TAG */
-static int c820(void)
+static int c1019(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Rsend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c821(void)
+static int c1020(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -5368,7 +6644,7 @@ static int c821(void)
 }
 
 /* MPI_Rsend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c822(void)
+static int c1021(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
@@ -5376,34 +6652,34 @@ static int c822(void)
 
 /* MPI_Rsend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c823(void)
+static int c1022(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Rsend_init: - = all valid -> MPI_SUCCESS */
-static int c824(void)
+static int c1023(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c825(void)
+static int c1024(void)
 {
     return MPI_Rsend_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: count = -1 -> MPI_ERR_COUNT */
-static int c826(void)
+static int c1025(void)
 {
     return MPI_Rsend_init(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c827(void)
+static int c1026(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
@@ -5411,41 +6687,41 @@ static int c827(void)
 
 /* MPI_Rsend_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c828(void)
+static int c1027(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c829(void)
+static int c1028(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: dest = size -> MPI_ERR_RANK */
-static int c830(void)
+static int c1029(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: dest = -5 -> MPI_ERR_RANK */
-static int c831(void)
+static int c1030(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: tag = -5 -> MPI_ERR_TAG */
-static int c832(void)
+static int c1031(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c833(void)
+static int c1032(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -5453,7 +6729,7 @@ static int c833(void)
 }
 
 /* MPI_Rsend_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c834(void)
+static int c1033(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                           ES_OUT(MPI_Request, 6));
@@ -5461,214 +6737,214 @@ static int c834(void)
 
 /* MPI_Rsend_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c835(void)
+static int c1034(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: request = NULL -> MPI_ERR_ARG */
-static int c836(void)
+static int c1035(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Scan: - = all valid -> MPI_SUCCESS */
-static int c837(void)
+static int c1036(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c838(void)
+static int c1037(void)
 {
     return MPI_Scan(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c839(void)
+static int c1038(void)
 {
     return MPI_Scan(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c840(void)
+static int c1039(void)
 {
     return MPI_Scan(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: count = -1 -> MPI_ERR_COUNT
  * MPICH: aborts */
-static int c841(void)
+static int c1040(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c842(void)
+static int c1041(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c843(void)
+static int c1042(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c844(void)
+static int c1043(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Scan: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c845(void)
+static int c1044(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Scan: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c846(void)
+static int c1045(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Scan: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c847(void)
+static int c1046(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
 /* MPI_Scatter: - = all valid -> MPI_SUCCESS */
-static int c848(void)
+static int c1047(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c849(void)
+static int c1048(void)
 {
     return MPI_Scatter(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c850(void)
+static int c1049(void)
 {
     return MPI_Scatter(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendcount = -1 -> MPI_ERR_COUNT */
-static int c851(void)
+static int c1050(void)
 {
     return MPI_Scatter(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c852(void)
+static int c1051(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c853(void)
+static int c1052(void)
 {
     return MPI_Scatter(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c854(void)
+static int c1053(void)
 {
     return MPI_Scatter(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c855(void)
+static int c1054(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvcount = -1 -> MPI_ERR_COUNT */
-static int c856(void)
+static int c1055(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c857(void)
+static int c1056(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c858(void)
+static int c1057(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c859(void)
+static int c1058(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, 0, es_self.h);
 }
 
 /* MPI_Scatter: root = -1 -> MPI_ERR_ROOT */
-static int c860(void)
+static int c1059(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h);
 }
 
 /* MPI_Scatter: root = size -> MPI_ERR_ROOT */
-static int c861(void)
+static int c1060(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size, es_self.h);
 }
 
 /* MPI_Scatter: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c862(void)
+static int c1061(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Scatter: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c863(void)
+static int c1062(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm);
 }
 
 /* MPI_Scatterv: - = all valid -> MPI_SUCCESS */
-static int c864(void)
+static int c1063(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c865(void)
+static int c1064(void)
 {
     return MPI_Scatterv(NULL, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c866(void)
+static int c1065(void)
 {
     return MPI_Scatterv(es_rbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c867(void)
+static int c1066(void)
 {
     return MPI_Scatterv(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c868(void)
+static int c1067(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0,
                         es_self.h);
@@ -5676,33 +6952,33 @@ static int c868(void)
 
 /* MPI_Scatterv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c869(void)
+static int c1068(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, 1, MPI_INT, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c870(void)
+static int c1069(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, es_uncommitted, es_rbuf, 1, MPI_INT, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c871(void)
+static int c1070(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: recvcount = -1 -> MPI_ERR_COUNT */
-static int c872(void)
+static int c1071(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c873(void)
+static int c1072(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0,
                         es_self.h);
@@ -5710,68 +6986,68 @@ static int c873(void)
 
 /* MPI_Scatterv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c874(void)
+static int c1073(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_freed.type, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c875(void)
+static int c1074(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_uncommitted, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: root = -1 -> MPI_ERR_ROOT */
-static int c876(void)
+static int c1075(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h);
 }
 
 /* MPI_Scatterv: root = size -> MPI_ERR_ROOT */
-static int c877(void)
+static int c1076(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size,
                         es_self.h);
 }
 
 /* MPI_Scatterv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c878(void)
+static int c1077(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Scatterv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c879(void)
+static int c1078(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm);
 }
 
 /* MPI_Send: - = all valid -> MPI_SUCCESS */
-static int c880(void)
+static int c1079(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: buf = NULL -> MPI_ERR_BUFFER */
-static int c881(void)
+static int c1080(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: count = -1 -> MPI_ERR_COUNT */
-static int c882(void)
+static int c1081(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c883(void)
+static int c1082(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
@@ -5779,42 +7055,42 @@ static int c883(void)
 
 /* MPI_Send: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c884(void)
+static int c1083(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c885(void)
+static int c1084(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: dest = size -> MPI_ERR_RANK */
-static int c886(void)
+static int c1085(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Send: dest = -5 -> MPI_ERR_RANK */
-static int c887(void)
+static int c1086(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Send: tag = -5 -> MPI_ERR_TAG */
-static int c888(void)
+static int c1087(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Send: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c889(void)
+static int c1088(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -5822,7 +7098,7 @@ static int c889(void)
 }
 
 /* MPI_Send: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c890(void)
+static int c1089(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
@@ -5830,33 +7106,33 @@ static int c890(void)
 
 /* MPI_Send: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c891(void)
+static int c1090(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Send_init: - = all valid -> MPI_SUCCESS */
-static int c892(void)
+static int c1091(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c893(void)
+static int c1092(void)
 {
     return MPI_Send_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: count = -1 -> MPI_ERR_COUNT */
-static int c894(void)
+static int c1093(void)
 {
     return MPI_Send_init(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c895(void)
+static int c1094(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
@@ -5864,40 +7140,40 @@ static int c895(void)
 
 /* MPI_Send_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c896(void)
+static int c1095(void)
 {
     return MPI_Send_init(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c897(void)
+static int c1096(void)
 {
     return MPI_Send_init(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: dest = size -> MPI_ERR_RANK */
-static int c898(void)
+static int c1097(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: dest = -5 -> MPI_ERR_RANK */
-static int c899(void)
+static int c1098(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: tag = -5 -> MPI_ERR_TAG */
-static int c900(void)
+static int c1099(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c901(void)
+static int c1100(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -5905,7 +7181,7 @@ static int c901(void)
 }
 
 /* MPI_Send_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c902(void)
+static int c1101(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                          ES_OUT(MPI_Request, 6));
@@ -5913,41 +7189,41 @@ static int c902(void)
 
 /* MPI_Send_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c903(void)
+static int c1102(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: request = NULL -> MPI_ERR_ARG */
-static int c904(void)
+static int c1103(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Sendrecv: - = all valid -> MPI_SUCCESS */
-static int c905(void)
+static int c1104(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c906(void)
+static int c1105(void)
 {
     return MPI_Sendrecv(NULL, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank, 0,
                         es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendcount = -1 -> MPI_ERR_COUNT */
-static int c907(void)
+static int c1106(void)
 {
     return MPI_Sendrecv(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c908(void)
+static int c1107(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_rbuf, 1, MPI_INT,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
@@ -5955,42 +7231,42 @@ static int c908(void)
 
 /* MPI_Sendrecv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c909(void)
+static int c1108(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_rbuf, 1, MPI_INT,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c910(void)
+static int c1109(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_rbuf, 1, MPI_INT,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: dest = size -> MPI_ERR_RANK */
-static int c911(void)
+static int c1110(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.size, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: dest = -5 -> MPI_ERR_RANK */
-static int c912(void)
+static int c1111(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, -5, 0, es_rbuf, 1, MPI_INT, es_world.rank, 0,
                         es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtag = -5 -> MPI_ERR_TAG */
-static int c913(void)
+static int c1112(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c914(void)
+static int c1113(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_rbuf, 1, MPI_INT,
@@ -5998,21 +7274,21 @@ static int c914(void)
 }
 
 /* MPI_Sendrecv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c915(void)
+static int c1114(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, NULL, 1, MPI_INT, es_world.rank, 0,
                         es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvcount = -1 -> MPI_ERR_COUNT */
-static int c916(void)
+static int c1115(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, -1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c917(void)
+static int c1116(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_DATATYPE_NULL,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
@@ -6020,42 +7296,42 @@ static int c917(void)
 
 /* MPI_Sendrecv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c918(void)
+static int c1117(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, es_freed.type,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c919(void)
+static int c1118(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, es_uncommitted,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: source = size -> MPI_ERR_RANK */
-static int c920(void)
+static int c1119(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.size,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: source = -5 -> MPI_ERR_RANK */
-static int c921(void)
+static int c1120(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, -5, 0,
                         es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtag = -5 -> MPI_ERR_TAG */
-static int c922(void)
+static int c1121(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         -5, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c923(void)
+static int c1122(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
@@ -6063,7 +7339,7 @@ static int c923(void)
 }
 
 /* MPI_Sendrecv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c924(void)
+static int c1123(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, MPI_COMM_NULL, ES_OUT(MPI_Status, 11));
@@ -6071,42 +7347,42 @@ static int c924(void)
 
 /* MPI_Sendrecv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c925(void)
+static int c1124(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_freed.comm, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: status = NULL -> MPI_ERR_ARG */
-static int c926(void)
+static int c1125(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, NULL);
 }
 
 /* MPI_Sendrecv_replace: - = all valid -> MPI_SUCCESS */
-static int c927(void)
+static int c1126(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: buf = NULL -> MPI_ERR_BUFFER */
-static int c928(void)
+static int c1127(void)
 {
     return MPI_Sendrecv_replace(NULL, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: count = -1 -> MPI_ERR_COUNT */
-static int c929(void)
+static int c1128(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c930(void)
+static int c1129(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
@@ -6114,42 +7390,42 @@ static int c930(void)
 
 /* MPI_Sendrecv_replace: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c931(void)
+static int c1130(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c932(void)
+static int c1131(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: dest = size -> MPI_ERR_RANK */
-static int c933(void)
+static int c1132(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: dest = -5 -> MPI_ERR_RANK */
-static int c934(void)
+static int c1133(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, -5, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: sendtag = -5 -> MPI_ERR_TAG */
-static int c935(void)
+static int c1134(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: sendtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c936(void)
+static int c1135(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.rank, 0,
@@ -6157,28 +7433,28 @@ static int c936(void)
 }
 
 /* MPI_Sendrecv_replace: source = size -> MPI_ERR_RANK */
-static int c937(void)
+static int c1136(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.size, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: source = -5 -> MPI_ERR_RANK */
-static int c938(void)
+static int c1137(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, -5, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: recvtag = -5 -> MPI_ERR_TAG */
-static int c939(void)
+static int c1138(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, -5,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: recvtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c940(void)
+static int c1139(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, es_tag_ub + 1,
@@ -6186,7 +7462,7 @@ static int c940(void)
 }
 
 /* MPI_Sendrecv_replace: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c941(void)
+static int c1140(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0,
                                 MPI_COMM_NULL, ES_OUT(MPI_Status, 8));
@@ -6194,42 +7470,42 @@ static int c941(void)
 
 /* MPI_Sendrecv_replace: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c942(void)
+static int c1141(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0,
                                 es_freed.comm, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: status = NULL -> MPI_ERR_ARG */
-static int c943(void)
+static int c1142(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0, es_world.h,
                                 NULL);
 }
 
 /* MPI_Ssend: - = all valid -> MPI_SUCCESS */
-static int c944(void)
+static int c1143(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: buf = NULL -> MPI_ERR_BUFFER */
-static int c945(void)
+static int c1144(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: count = -1 -> MPI_ERR_COUNT */
-static int c946(void)
+static int c1145(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c947(void)
+static int c1146(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
@@ -6237,42 +7513,42 @@ static int c947(void)
 
 /* MPI_Ssend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c948(void)
+static int c1147(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c949(void)
+static int c1148(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: dest = size -> MPI_ERR_RANK */
-static int c950(void)
+static int c1149(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Ssend: dest = -5 -> MPI_ERR_RANK */
-static int c951(void)
+static int c1150(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Ssend: tag = -5 -> MPI_ERR_TAG */
-static int c952(void)
+static int c1151(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Ssend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c953(void)
+static int c1152(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -6280,7 +7556,7 @@ static int c953(void)
 }
 
 /* MPI_Ssend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c954(void)
+static int c1153(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
@@ -6288,34 +7564,34 @@ static int c954(void)
 
 /* MPI_Ssend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c955(void)
+static int c1154(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Ssend_init: - = all valid -> MPI_SUCCESS */
-static int c956(void)
+static int c1155(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c957(void)
+static int c1156(void)
 {
     return MPI_Ssend_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: count = -1 -> MPI_ERR_COUNT */
-static int c958(void)
+static int c1157(void)
 {
     return MPI_Ssend_init(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c959(void)
+static int c1158(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
@@ -6323,41 +7599,41 @@ static int c959(void)
 
 /* MPI_Ssend_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c960(void)
+static int c1159(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c961(void)
+static int c1160(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: dest = size -> MPI_ERR_RANK */
-static int c962(void)
+static int c1161(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: dest = -5 -> MPI_ERR_RANK */
-static int c963(void)
+static int c1162(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: tag = -5 -> MPI_ERR_TAG */
-static int c964(void)
+static int c1163(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c965(void)
+static int c1164(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -6365,7 +7641,7 @@ static int c965(void)
 }
 
 /* MPI_Ssend_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c966(void)
+static int c1165(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                           ES_OUT(MPI_Request, 6));
@@ -6373,1065 +7649,1391 @@ static int c966(void)
 
 /* MPI_Ssend_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c967(void)
+static int c1166(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: request = NULL -> MPI_ERR_ARG */
-static int c968(void)
+static int c1167(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Start: - = all valid -> MPI_SUCCESS */
-static int c969(void)
+static int c1168(void)
 {
     return MPI_Start(ES_PTR(MPI_Request, es_new_prequest()));
 }
 
 /* MPI_Start: request = &MPI_REQUEST_NULL -> MPI_ERR_REQUEST */
-static int c970(void)
+static int c1169(void)
 {
     return MPI_Start(ES_PTR(MPI_Request, MPI_REQUEST_NULL));
 }
 
 /* MPI_Start: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c971(void)
+static int c1170(void)
 {
     return MPI_Start(ES_PTR(MPI_Request, es_freed.request));
 }
 
 /* MPI_Start: request = NULL -> MPI_ERR_ARG */
-static int c972(void)
+static int c1171(void)
 {
     return MPI_Start(NULL);
 }
 
 /* MPI_Startall: - = all valid -> MPI_SUCCESS */
-static int c973(void)
+static int c1172(void)
 {
     return MPI_Startall(1, (MPI_Request[]){es_new_prequest()});
 }
 
 /* MPI_Startall: count = -1 -> MPI_ERR_COUNT */
-static int c974(void)
+static int c1173(void)
 {
     return MPI_Startall(-1, (MPI_Request[]){es_new_prequest()});
 }
 
 /* MPI_Startall: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c975(void)
+static int c1174(void)
 {
     return MPI_Startall(1, (MPI_Request[]){es_freed.request});
 }
 
 /* MPI_Startall: array_of_requests = {MPI_REQUEST_NULL} -> MPI_ERR_REQUEST */
-static int c976(void)
+static int c1175(void)
 {
     return MPI_Startall(1, (MPI_Request[]){MPI_REQUEST_NULL});
 }
 
 /* MPI_Startall: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c977(void)
+static int c1176(void)
 {
     return MPI_Startall(1, NULL);
 }
 
 /* MPI_Status_c2f: - = all valid -> MPI_SUCCESS */
-static int c978(void)
+static int c1177(void)
 {
     return MPI_Status_c2f(&es_status0, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_c2f: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c979(void)
+static int c1178(void)
 {
     return MPI_Status_c2f(NULL, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_c2f: c_status = MPI_STATUS_IGNORE -> MPI_ERR_ARG
  * MPICH: MPI_ERR_OTHER */
-static int c980(void)
+static int c1179(void)
 {
     return MPI_Status_c2f(MPI_STATUS_IGNORE, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_c2f: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c981(void)
+static int c1180(void)
 {
     return MPI_Status_c2f(&es_status0, NULL);
 }
 
 /* MPI_Status_c2f08: - = all valid -> MPI_SUCCESS */
-static int c982(void)
+static int c1181(void)
 {
     return MPI_Status_c2f08(&es_status0, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_c2f08: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c983(void)
+static int c1182(void)
 {
     return MPI_Status_c2f08(NULL, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_c2f08: c_status = MPI_STATUS_IGNORE -> MPI_ERR_ARG */
-static int c984(void)
+static int c1183(void)
 {
     return MPI_Status_c2f08(MPI_STATUS_IGNORE, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_c2f08: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c985(void)
+static int c1184(void)
 {
     return MPI_Status_c2f08(&es_status0, NULL);
 }
 
 /* MPI_Status_f082c: - = all valid -> MPI_SUCCESS */
-static int c986(void)
+static int c1185(void)
 {
     return MPI_Status_f082c((MPI_F08_status *)(void *)&es_status0, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f082c: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c987(void)
+static int c1186(void)
 {
     return MPI_Status_f082c(NULL, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f082c: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c988(void)
+static int c1187(void)
 {
     return MPI_Status_f082c((MPI_F08_status *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_f082f: - = all valid -> MPI_SUCCESS */
-static int c989(void)
+static int c1188(void)
 {
     return MPI_Status_f082f((MPI_F08_status *)(void *)&es_status0, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_f082f: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c990(void)
+static int c1189(void)
 {
     return MPI_Status_f082f(NULL, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_f082f: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c991(void)
+static int c1190(void)
 {
     return MPI_Status_f082f((MPI_F08_status *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_f2c: - = all valid -> MPI_SUCCESS */
-static int c992(void)
+static int c1191(void)
 {
     return MPI_Status_f2c((MPI_Fint *)(void *)&es_status0, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f2c: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c993(void)
+static int c1192(void)
 {
     return MPI_Status_f2c(NULL, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f2c: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c994(void)
+static int c1193(void)
 {
     return MPI_Status_f2c((MPI_Fint *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_f2f08: - = all valid -> MPI_SUCCESS */
-static int c995(void)
+static int c1194(void)
 {
     return MPI_Status_f2f08((MPI_Fint *)(void *)&es_status0, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_f2f08: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c996(void)
+static int c1195(void)
 {
     return MPI_Status_f2f08(NULL, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_f2f08: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c997(void)
+static int c1196(void)
 {
     return MPI_Status_f2f08((MPI_Fint *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_get_error: - = all valid -> MPI_SUCCESS */
-static int c998(void)
+static int c1197(void)
 {
     return MPI_Status_get_error(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_error: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c999(void)
+static int c1198(void)
 {
     return MPI_Status_get_error(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_error: err = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1000(void)
+static int c1199(void)
 {
     return MPI_Status_get_error(&es_status0, NULL);
 }
 
 /* MPI_Status_get_source: - = all valid -> MPI_SUCCESS */
-static int c1001(void)
+static int c1200(void)
 {
     return MPI_Status_get_source(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_source: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1002(void)
+static int c1201(void)
 {
     return MPI_Status_get_source(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_source: source = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1003(void)
+static int c1202(void)
 {
     return MPI_Status_get_source(&es_status0, NULL);
 }
 
 /* MPI_Status_get_tag: - = all valid -> MPI_SUCCESS */
-static int c1004(void)
+static int c1203(void)
 {
     return MPI_Status_get_tag(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_tag: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1005(void)
+static int c1204(void)
 {
     return MPI_Status_get_tag(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_tag: tag = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1006(void)
+static int c1205(void)
 {
     return MPI_Status_get_tag(&es_status0, NULL);
 }
 
 /* MPI_Status_set_cancelled: - = all valid -> MPI_SUCCESS */
-static int c1007(void)
+static int c1206(void)
 {
     return MPI_Status_set_cancelled(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_cancelled: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1008(void)
+static int c1207(void)
 {
     return MPI_Status_set_cancelled(NULL, 0);
 }
 
 /* MPI_Status_set_elements: - = all valid -> MPI_SUCCESS */
-static int c1009(void)
+static int c1208(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1010(void)
+static int c1209(void)
 {
     return MPI_Status_set_elements(NULL, MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1011(void)
+static int c1210(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), MPI_DATATYPE_NULL, 1);
 }
 
 /* MPI_Status_set_elements: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1012(void)
+static int c1211(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), es_freed.type, 1);
 }
 
 /* MPI_Status_set_elements: count = -1 -> MPI_ERR_COUNT */
-static int c1013(void)
+static int c1212(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), MPI_INT, -1);
 }
 
 /* MPI_Status_set_elements_c: - = all valid -> MPI_SUCCESS */
-static int c1014(void)
+static int c1213(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_c: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1015(void)
+static int c1214(void)
 {
     return MPI_Status_set_elements_c(NULL, MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1016(void)
+static int c1215(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), MPI_DATATYPE_NULL, 1);
 }
 
 /* MPI_Status_set_elements_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1017(void)
+static int c1216(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), es_freed.type, 1);
 }
 
 /* MPI_Status_set_elements_c: count = -1 -> MPI_ERR_COUNT */
-static int c1018(void)
+static int c1217(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), MPI_INT, -1);
 }
 
 /* MPI_Status_set_elements_x: - = all valid -> MPI_SUCCESS */
-static int c1019(void)
+static int c1218(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_x: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1020(void)
+static int c1219(void)
 {
     return MPI_Status_set_elements_x(NULL, MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1021(void)
+static int c1220(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), MPI_DATATYPE_NULL, 1);
 }
 
 /* MPI_Status_set_elements_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1022(void)
+static int c1221(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), es_freed.type, 1);
 }
 
 /* MPI_Status_set_elements_x: count = -1 -> MPI_ERR_COUNT */
-static int c1023(void)
+static int c1222(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), MPI_INT, -1);
 }
 
 /* MPI_Status_set_error: - = all valid -> MPI_SUCCESS */
-static int c1024(void)
+static int c1223(void)
 {
     return MPI_Status_set_error(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_error: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1025(void)
+static int c1224(void)
 {
     return MPI_Status_set_error(NULL, 0);
 }
 
 /* MPI_Status_set_source: - = all valid -> MPI_SUCCESS */
-static int c1026(void)
+static int c1225(void)
 {
     return MPI_Status_set_source(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_source: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1027(void)
+static int c1226(void)
 {
     return MPI_Status_set_source(NULL, 0);
 }
 
 /* MPI_Status_set_tag: - = all valid -> MPI_SUCCESS */
-static int c1028(void)
+static int c1227(void)
 {
     return MPI_Status_set_tag(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_tag: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1029(void)
+static int c1228(void)
 {
     return MPI_Status_set_tag(NULL, 0);
 }
 
 /* MPI_T_category_changed: - = all valid -> MPI_SUCCESS */
-static int c1030(void)
+static int c1229(void)
 {
     return MPI_T_category_changed(ES_OUT(int, 0));
 }
 
-/* MPI_T_category_changed: update_number = NULL -> MPI_ERR_ARG */
-static int c1031(void)
+/* MPI_T_category_changed: update_number = NULL -> MPI_T_ERR_INVALID */
+static int c1230(void)
 {
     return MPI_T_category_changed(NULL);
 }
 
 /* MPI_T_category_get_categories: - = all valid -> MPI_SUCCESS */
-static int c1032(void)
+static int c1231(void)
 {
     return MPI_T_category_get_categories(0, 1, ES_OUT(int, 2));
 }
 
-/* MPI_T_category_get_categories: len = -1 -> MPI_ERR_ARG */
-static int c1033(void)
+/* MPI_T_category_get_categories: cat_index = -1 -> MPI_T_ERR_INVALID_INDEX */
+static int c1232(void)
+{
+    return MPI_T_category_get_categories(-1, 1, ES_OUT(int, 2));
+}
+
+/* MPI_T_category_get_categories: cat_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
+static int c1233(void)
+{
+    return MPI_T_category_get_categories(INT_MAX, 1, ES_OUT(int, 2));
+}
+
+/* MPI_T_category_get_categories: len = -1 -> MPI_T_ERR_INVALID */
+static int c1234(void)
 {
     return MPI_T_category_get_categories(0, -1, ES_OUT(int, 2));
 }
 
-/* MPI_T_category_get_categories: indices = NULL -> MPI_ERR_ARG */
-static int c1034(void)
+/* MPI_T_category_get_categories: indices = NULL -> MPI_T_ERR_INVALID */
+static int c1235(void)
 {
     return MPI_T_category_get_categories(0, 1, NULL);
 }
 
 /* MPI_T_category_get_cvars: - = all valid -> MPI_SUCCESS */
-static int c1035(void)
+static int c1236(void)
 {
     return MPI_T_category_get_cvars(0, 1, ES_OUT(int, 2));
 }
 
-/* MPI_T_category_get_cvars: len = -1 -> MPI_ERR_ARG */
-static int c1036(void)
+/* MPI_T_category_get_cvars: cat_index = -1 -> MPI_T_ERR_INVALID_INDEX */
+static int c1237(void)
+{
+    return MPI_T_category_get_cvars(-1, 1, ES_OUT(int, 2));
+}
+
+/* MPI_T_category_get_cvars: cat_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
+static int c1238(void)
+{
+    return MPI_T_category_get_cvars(INT_MAX, 1, ES_OUT(int, 2));
+}
+
+/* MPI_T_category_get_cvars: len = -1 -> MPI_T_ERR_INVALID */
+static int c1239(void)
 {
     return MPI_T_category_get_cvars(0, -1, ES_OUT(int, 2));
 }
 
-/* MPI_T_category_get_cvars: indices = NULL -> MPI_ERR_ARG */
-static int c1037(void)
+/* MPI_T_category_get_cvars: indices = NULL -> MPI_T_ERR_INVALID */
+static int c1240(void)
 {
     return MPI_T_category_get_cvars(0, 1, NULL);
 }
 
 /* MPI_T_category_get_events: - = all valid -> MPI_SUCCESS */
-static int c1038(void)
+static int c1241(void)
 {
     return MPI_T_category_get_events(0, 1, ES_OUT(int, 2));
 }
 
-/* MPI_T_category_get_events: len = -1 -> MPI_ERR_ARG */
-static int c1039(void)
+/* MPI_T_category_get_events: cat_index = -1 -> MPI_T_ERR_INVALID_INDEX */
+static int c1242(void)
+{
+    return MPI_T_category_get_events(-1, 1, ES_OUT(int, 2));
+}
+
+/* MPI_T_category_get_events: cat_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
+static int c1243(void)
+{
+    return MPI_T_category_get_events(INT_MAX, 1, ES_OUT(int, 2));
+}
+
+/* MPI_T_category_get_events: len = -1 -> MPI_T_ERR_INVALID */
+static int c1244(void)
 {
     return MPI_T_category_get_events(0, -1, ES_OUT(int, 2));
 }
 
-/* MPI_T_category_get_events: indices = NULL -> MPI_ERR_ARG */
-static int c1040(void)
+/* MPI_T_category_get_events: indices = NULL -> MPI_T_ERR_INVALID */
+static int c1245(void)
 {
     return MPI_T_category_get_events(0, 1, NULL);
 }
 
 /* MPI_T_category_get_index: - = all valid -> MPI_SUCCESS */
-static int c1041(void)
+static int c1246(void)
 {
-    return MPI_T_category_get_index("errsweep", ES_OUT(int, 1));
+    return MPI_T_category_get_index(es_cat_name, ES_OUT(int, 1));
 }
 
-/* MPI_T_category_get_index: name = NULL -> MPI_ERR_ARG */
-static int c1042(void)
+/* MPI_T_category_get_index: name = NULL -> MPI_T_ERR_INVALID */
+static int c1247(void)
 {
     return MPI_T_category_get_index(NULL, ES_OUT(int, 1));
 }
 
-/* MPI_T_category_get_index: cat_index = NULL -> MPI_ERR_ARG */
-static int c1043(void)
+/* MPI_T_category_get_index: name = "errsweep" -> MPI_T_ERR_INVALID_NAME */
+static int c1248(void)
 {
-    return MPI_T_category_get_index("errsweep", NULL);
+    return MPI_T_category_get_index("errsweep", ES_OUT(int, 1));
+}
+
+/* MPI_T_category_get_index: cat_index = NULL -> MPI_T_ERR_INVALID */
+static int c1249(void)
+{
+    return MPI_T_category_get_index(es_cat_name, NULL);
 }
 
 /* MPI_T_category_get_info: - = all valid -> MPI_SUCCESS */
-static int c1044(void)
+static int c1250(void)
 {
-    return MPI_T_category_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
-                                   ES_PTR(int, 64), ES_OUT(int, 5), ES_OUT(int, 6), ES_OUT(int, 7));
+    return MPI_T_category_get_info(0, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(char, 3),
+                                   ES_OUT(int, 4), ES_OUT(int, 5), ES_OUT(int, 6), ES_OUT(int, 7));
 }
 
-/* MPI_T_category_get_info: name = NULL -> MPI_ERR_ARG */
-static int c1045(void)
+/* MPI_T_category_get_info: cat_index = -1 -> MPI_T_ERR_INVALID_INDEX */
+static int c1251(void)
 {
-    return MPI_T_category_get_info(0, NULL, ES_PTR(int, 64), ES_OUT(char, 3), ES_PTR(int, 64),
-                                   ES_OUT(int, 5), ES_OUT(int, 6), ES_OUT(int, 7));
+    return MPI_T_category_get_info(-1, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(char, 3),
+                                   ES_OUT(int, 4), ES_OUT(int, 5), ES_OUT(int, 6), ES_OUT(int, 7));
 }
 
-/* MPI_T_category_get_info: name_len = NULL -> MPI_ERR_ARG */
-static int c1046(void)
+/* MPI_T_category_get_info: cat_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
+static int c1252(void)
 {
-    return MPI_T_category_get_info(0, ES_OUT(char, 1), NULL, ES_OUT(char, 3), ES_PTR(int, 64),
-                                   ES_OUT(int, 5), ES_OUT(int, 6), ES_OUT(int, 7));
-}
-
-/* MPI_T_category_get_info: desc = NULL -> MPI_ERR_ARG */
-static int c1047(void)
-{
-    return MPI_T_category_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), NULL, ES_PTR(int, 64),
-                                   ES_OUT(int, 5), ES_OUT(int, 6), ES_OUT(int, 7));
-}
-
-/* MPI_T_category_get_info: desc_len = NULL -> MPI_ERR_ARG */
-static int c1048(void)
-{
-    return MPI_T_category_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3), NULL,
-                                   ES_OUT(int, 5), ES_OUT(int, 6), ES_OUT(int, 7));
-}
-
-/* MPI_T_category_get_info: num_cvars = NULL -> MPI_ERR_ARG */
-static int c1049(void)
-{
-    return MPI_T_category_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
-                                   ES_PTR(int, 64), NULL, ES_OUT(int, 6), ES_OUT(int, 7));
-}
-
-/* MPI_T_category_get_info: num_pvars = NULL -> MPI_ERR_ARG */
-static int c1050(void)
-{
-    return MPI_T_category_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
-                                   ES_PTR(int, 64), ES_OUT(int, 5), NULL, ES_OUT(int, 7));
-}
-
-/* MPI_T_category_get_info: num_categories = NULL -> MPI_ERR_ARG */
-static int c1051(void)
-{
-    return MPI_T_category_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
-                                   ES_PTR(int, 64), ES_OUT(int, 5), ES_OUT(int, 6), NULL);
+    return MPI_T_category_get_info(INT_MAX, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(char, 3),
+                                   ES_OUT(int, 4), ES_OUT(int, 5), ES_OUT(int, 6), ES_OUT(int, 7));
 }
 
 /* MPI_T_category_get_num: - = all valid -> MPI_SUCCESS */
-static int c1052(void)
+static int c1253(void)
 {
     return MPI_T_category_get_num(ES_OUT(int, 0));
 }
 
-/* MPI_T_category_get_num: num_cat = NULL -> MPI_ERR_ARG */
-static int c1053(void)
+/* MPI_T_category_get_num: num_cat = NULL -> MPI_T_ERR_INVALID */
+static int c1254(void)
 {
     return MPI_T_category_get_num(NULL);
 }
 
 /* MPI_T_category_get_num_events: - = all valid -> MPI_SUCCESS */
-static int c1054(void)
+static int c1255(void)
 {
     return MPI_T_category_get_num_events(0, ES_OUT(int, 1));
 }
 
-/* MPI_T_category_get_num_events: num_events = NULL -> MPI_ERR_ARG */
-static int c1055(void)
+/* MPI_T_category_get_num_events: cat_index = -1 -> MPI_T_ERR_INVALID_INDEX */
+static int c1256(void)
+{
+    return MPI_T_category_get_num_events(-1, ES_OUT(int, 1));
+}
+
+/* MPI_T_category_get_num_events: cat_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
+static int c1257(void)
+{
+    return MPI_T_category_get_num_events(INT_MAX, ES_OUT(int, 1));
+}
+
+/* MPI_T_category_get_num_events: num_events = NULL -> MPI_T_ERR_INVALID */
+static int c1258(void)
 {
     return MPI_T_category_get_num_events(0, NULL);
 }
 
 /* MPI_T_category_get_pvars: - = all valid -> MPI_SUCCESS */
-static int c1056(void)
+static int c1259(void)
 {
     return MPI_T_category_get_pvars(0, 1, ES_OUT(int, 2));
 }
 
-/* MPI_T_category_get_pvars: len = -1 -> MPI_ERR_ARG */
-static int c1057(void)
+/* MPI_T_category_get_pvars: cat_index = -1 -> MPI_T_ERR_INVALID_INDEX */
+static int c1260(void)
+{
+    return MPI_T_category_get_pvars(-1, 1, ES_OUT(int, 2));
+}
+
+/* MPI_T_category_get_pvars: cat_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
+static int c1261(void)
+{
+    return MPI_T_category_get_pvars(INT_MAX, 1, ES_OUT(int, 2));
+}
+
+/* MPI_T_category_get_pvars: len = -1 -> MPI_T_ERR_INVALID */
+static int c1262(void)
 {
     return MPI_T_category_get_pvars(0, -1, ES_OUT(int, 2));
 }
 
-/* MPI_T_category_get_pvars: indices = NULL -> MPI_ERR_ARG */
-static int c1058(void)
+/* MPI_T_category_get_pvars: indices = NULL -> MPI_T_ERR_INVALID */
+static int c1263(void)
 {
     return MPI_T_category_get_pvars(0, 1, NULL);
 }
 
 /* MPI_T_cvar_get_index: - = all valid -> MPI_SUCCESS */
-static int c1059(void)
+static int c1264(void)
 {
-    return MPI_T_cvar_get_index("errsweep", ES_OUT(int, 1));
+    return MPI_T_cvar_get_index(es_cvar_name, ES_OUT(int, 1));
 }
 
-/* MPI_T_cvar_get_index: name = NULL -> MPI_ERR_ARG */
-static int c1060(void)
+/* MPI_T_cvar_get_index: name = NULL -> MPI_T_ERR_INVALID */
+static int c1265(void)
 {
     return MPI_T_cvar_get_index(NULL, ES_OUT(int, 1));
 }
 
-/* MPI_T_cvar_get_index: cvar_index = NULL -> MPI_ERR_ARG */
-static int c1061(void)
+/* MPI_T_cvar_get_index: name = "errsweep" -> MPI_T_ERR_INVALID_NAME */
+static int c1266(void)
 {
-    return MPI_T_cvar_get_index("errsweep", NULL);
+    return MPI_T_cvar_get_index("errsweep", ES_OUT(int, 1));
+}
+
+/* MPI_T_cvar_get_index: cvar_index = NULL -> MPI_T_ERR_INVALID */
+static int c1267(void)
+{
+    return MPI_T_cvar_get_index(es_cvar_name, NULL);
 }
 
 /* MPI_T_cvar_get_info: - = all valid -> MPI_SUCCESS */
-static int c1062(void)
+static int c1268(void)
 {
-    return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3),
+    return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6),
-                               ES_PTR(int, 64), ES_OUT(int, 8), ES_OUT(int, 9));
+                               ES_OUT(int, 7), ES_OUT(int, 8), ES_OUT(int, 9));
 }
 
-/* MPI_T_cvar_get_info: name = NULL -> MPI_ERR_ARG */
-static int c1063(void)
+/* MPI_T_cvar_get_info: cvar_index = -1 -> MPI_T_ERR_INVALID_INDEX */
+static int c1269(void)
 {
-    return MPI_T_cvar_get_info(0, NULL, ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(MPI_Datatype, 4),
-                               ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6), ES_PTR(int, 64),
-                               ES_OUT(int, 8), ES_OUT(int, 9));
-}
-
-/* MPI_T_cvar_get_info: name_len = NULL -> MPI_ERR_ARG */
-static int c1064(void)
-{
-    return MPI_T_cvar_get_info(0, ES_OUT(char, 1), NULL, ES_OUT(int, 3), ES_OUT(MPI_Datatype, 4),
-                               ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6), ES_PTR(int, 64),
-                               ES_OUT(int, 8), ES_OUT(int, 9));
-}
-
-/* MPI_T_cvar_get_info: verbosity = NULL -> MPI_ERR_ARG */
-static int c1065(void)
-{
-    return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), NULL, ES_OUT(MPI_Datatype, 4),
-                               ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6), ES_PTR(int, 64),
-                               ES_OUT(int, 8), ES_OUT(int, 9));
-}
-
-/* MPI_T_cvar_get_info: datatype = NULL -> MPI_ERR_ARG */
-static int c1066(void)
-{
-    return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), NULL,
-                               ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6), ES_PTR(int, 64),
-                               ES_OUT(int, 8), ES_OUT(int, 9));
-}
-
-/* MPI_T_cvar_get_info: enumtype = NULL -> MPI_ERR_ARG */
-static int c1067(void)
-{
-    return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3),
-                               ES_OUT(MPI_Datatype, 4), NULL, ES_OUT(char, 6), ES_PTR(int, 64),
-                               ES_OUT(int, 8), ES_OUT(int, 9));
-}
-
-/* MPI_T_cvar_get_info: desc = NULL -> MPI_ERR_ARG */
-static int c1068(void)
-{
-    return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3),
-                               ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_T_enum, 5), NULL,
-                               ES_PTR(int, 64), ES_OUT(int, 8), ES_OUT(int, 9));
-}
-
-/* MPI_T_cvar_get_info: desc_len = NULL -> MPI_ERR_ARG */
-static int c1069(void)
-{
-    return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3),
+    return MPI_T_cvar_get_info(-1, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6),
-                               NULL, ES_OUT(int, 8), ES_OUT(int, 9));
+                               ES_OUT(int, 7), ES_OUT(int, 8), ES_OUT(int, 9));
 }
 
-/* MPI_T_cvar_get_info: bind = NULL -> MPI_ERR_ARG */
-static int c1070(void)
+/* MPI_T_cvar_get_info: cvar_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
+static int c1270(void)
 {
-    return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3),
+    return MPI_T_cvar_get_info(INT_MAX, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6),
-                               ES_PTR(int, 64), NULL, ES_OUT(int, 9));
-}
-
-/* MPI_T_cvar_get_info: scope = NULL -> MPI_ERR_ARG */
-static int c1071(void)
-{
-    return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3),
-                               ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6),
-                               ES_PTR(int, 64), ES_OUT(int, 8), NULL);
+                               ES_OUT(int, 7), ES_OUT(int, 8), ES_OUT(int, 9));
 }
 
 /* MPI_T_cvar_get_num: - = all valid -> MPI_SUCCESS */
-static int c1072(void)
+static int c1271(void)
 {
     return MPI_T_cvar_get_num(ES_OUT(int, 0));
 }
 
-/* MPI_T_cvar_get_num: num_cvar = NULL -> MPI_ERR_ARG */
-static int c1073(void)
+/* MPI_T_cvar_get_num: num_cvar = NULL -> MPI_T_ERR_INVALID */
+static int c1272(void)
 {
     return MPI_T_cvar_get_num(NULL);
 }
 
-/* MPI_T_event_get_index: - = all valid -> MPI_SUCCESS */
-static int c1074(void)
+/* MPI_T_cvar_handle_alloc: - = all valid -> MPI_SUCCESS */
+static int c1273(void)
 {
-    return MPI_T_event_get_index("errsweep", ES_OUT(int, 1));
+    return MPI_T_cvar_handle_alloc(0, NULL, ES_OUT(MPI_T_cvar_handle, 2), ES_OUT(int, 3));
 }
 
-/* MPI_T_event_get_index: name = NULL -> MPI_ERR_ARG */
-static int c1075(void)
+/* MPI_T_cvar_handle_alloc: cvar_index = -1 -> MPI_T_ERR_INVALID_INDEX */
+static int c1274(void)
+{
+    return MPI_T_cvar_handle_alloc(-1, NULL, ES_OUT(MPI_T_cvar_handle, 2), ES_OUT(int, 3));
+}
+
+/* MPI_T_cvar_handle_alloc: cvar_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
+static int c1275(void)
+{
+    return MPI_T_cvar_handle_alloc(INT_MAX, NULL, ES_OUT(MPI_T_cvar_handle, 2), ES_OUT(int, 3));
+}
+
+/* MPI_T_cvar_handle_alloc: handle = NULL -> MPI_T_ERR_INVALID */
+static int c1276(void)
+{
+    return MPI_T_cvar_handle_alloc(0, NULL, NULL, ES_OUT(int, 3));
+}
+
+/* MPI_T_cvar_handle_alloc: count = NULL -> MPI_T_ERR_INVALID */
+static int c1277(void)
+{
+    return MPI_T_cvar_handle_alloc(0, NULL, ES_OUT(MPI_T_cvar_handle, 2), NULL);
+}
+
+/* MPI_T_cvar_handle_free: - = all valid -> MPI_SUCCESS */
+static int c1278(void)
+{
+    return MPI_T_cvar_handle_free(ES_PTR(MPI_T_cvar_handle, es_new_cvar_handle()));
+}
+
+/* MPI_T_cvar_handle_free: handle = &MPI_T_CVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
+static int c1279(void)
+{
+    return MPI_T_cvar_handle_free(ES_PTR(MPI_T_cvar_handle, MPI_T_CVAR_HANDLE_NULL));
+}
+
+/* MPI_T_cvar_handle_free: handle = NULL -> MPI_T_ERR_INVALID */
+static int c1280(void)
+{
+    return MPI_T_cvar_handle_free(NULL);
+}
+
+/* MPI_T_cvar_read: - = all valid -> MPI_SUCCESS */
+static int c1281(void)
+{
+    return MPI_T_cvar_read(es_cvar, es_rbuf);
+}
+
+/* MPI_T_cvar_read: handle = MPI_T_CVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
+static int c1282(void)
+{
+    return MPI_T_cvar_read(MPI_T_CVAR_HANDLE_NULL, es_rbuf);
+}
+
+/* MPI_T_cvar_read: buf = NULL -> MPI_T_ERR_INVALID */
+static int c1283(void)
+{
+    return MPI_T_cvar_read(es_cvar, NULL);
+}
+
+/* MPI_T_cvar_write: - = all valid -> MPI_SUCCESS */
+static int c1284(void)
+{
+    if (es_cvar == MPI_T_CVAR_HANDLE_NULL) return ES_NOT_APPLICABLE;
+    return MPI_T_cvar_write(es_cvar, es_cvar_value);
+}
+
+/* MPI_T_cvar_write: handle = MPI_T_CVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
+static int c1285(void)
+{
+    if (es_cvar == MPI_T_CVAR_HANDLE_NULL) return ES_NOT_APPLICABLE;
+    return MPI_T_cvar_write(MPI_T_CVAR_HANDLE_NULL, es_cvar_value);
+}
+
+/* MPI_T_cvar_write: buf = NULL -> MPI_T_ERR_INVALID */
+static int c1286(void)
+{
+    if (es_cvar == MPI_T_CVAR_HANDLE_NULL) return ES_NOT_APPLICABLE;
+    return MPI_T_cvar_write(es_cvar, NULL);
+}
+
+/* MPI_T_enum_get_info: - = all valid -> MPI_SUCCESS */
+static int c1287(void)
+{
+    if (es_t_enum == MPI_T_ENUM_NULL) return ES_NOT_APPLICABLE;
+    return MPI_T_enum_get_info(es_t_enum, ES_OUT(int, 1), ES_OUT(char, 2), ES_OUT(int, 3));
+}
+
+/* MPI_T_enum_get_info: enumtype = MPI_T_ENUM_NULL -> MPI_T_ERR_INVALID_HANDLE */
+static int c1288(void)
+{
+    if (es_t_enum == MPI_T_ENUM_NULL) return ES_NOT_APPLICABLE;
+    return MPI_T_enum_get_info(MPI_T_ENUM_NULL, ES_OUT(int, 1), ES_OUT(char, 2), ES_OUT(int, 3));
+}
+
+/* MPI_T_enum_get_item: - = all valid -> MPI_SUCCESS */
+static int c1289(void)
+{
+    if (es_t_enum == MPI_T_ENUM_NULL) return ES_NOT_APPLICABLE;
+    return MPI_T_enum_get_item(es_t_enum, 0, ES_OUT(int, 2), ES_OUT(char, 3), ES_OUT(int, 4));
+}
+
+/* MPI_T_enum_get_item: enumtype = MPI_T_ENUM_NULL -> MPI_T_ERR_INVALID_HANDLE */
+static int c1290(void)
+{
+    if (es_t_enum == MPI_T_ENUM_NULL) return ES_NOT_APPLICABLE;
+    return MPI_T_enum_get_item(MPI_T_ENUM_NULL, 0, ES_OUT(int, 2), ES_OUT(char, 3), ES_OUT(int, 4));
+}
+
+/* MPI_T_enum_get_item: index = -1 -> MPI_T_ERR_INVALID_ITEM */
+static int c1291(void)
+{
+    if (es_t_enum == MPI_T_ENUM_NULL) return ES_NOT_APPLICABLE;
+    return MPI_T_enum_get_item(es_t_enum, -1, ES_OUT(int, 2), ES_OUT(char, 3), ES_OUT(int, 4));
+}
+
+/* MPI_T_enum_get_item: index = INT_MAX -> MPI_T_ERR_INVALID_ITEM */
+static int c1292(void)
+{
+    if (es_t_enum == MPI_T_ENUM_NULL) return ES_NOT_APPLICABLE;
+    return MPI_T_enum_get_item(es_t_enum, INT_MAX, ES_OUT(int, 2), ES_OUT(char, 3), ES_OUT(int, 4));
+}
+
+/* MPI_T_enum_get_item: value = NULL -> MPI_T_ERR_INVALID */
+static int c1293(void)
+{
+    if (es_t_enum == MPI_T_ENUM_NULL) return ES_NOT_APPLICABLE;
+    return MPI_T_enum_get_item(es_t_enum, 0, NULL, ES_OUT(char, 3), ES_OUT(int, 4));
+}
+
+/* MPI_T_event_callback_get_info: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE */
+static int c1294(void)
+{
+    return MPI_T_event_callback_get_info((MPI_T_event_registration)NULL, MPI_T_CB_REQUIRE_NONE,
+                                         ES_OUT(MPI_Info, 2));
+}
+
+/* MPI_T_event_callback_set_info: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE */
+static int c1295(void)
+{
+    return MPI_T_event_callback_set_info((MPI_T_event_registration)NULL, MPI_T_CB_REQUIRE_NONE,
+                                         es_info);
+}
+
+/* MPI_T_event_copy: event_instance = NULL -> MPI_T_ERR_INVALID_HANDLE */
+static int c1296(void)
+{
+    return MPI_T_event_copy((MPI_T_event_instance)NULL, ES_OUT(void, 1));
+}
+
+/* MPI_T_event_get_index: name = NULL -> MPI_T_ERR_INVALID */
+static int c1297(void)
 {
     return MPI_T_event_get_index(NULL, ES_OUT(int, 1));
 }
 
-/* MPI_T_event_get_index: event_index = NULL -> MPI_ERR_ARG */
-static int c1076(void)
+/* MPI_T_event_get_index: name = "errsweep" -> MPI_T_ERR_INVALID_NAME */
+static int c1298(void)
 {
-    return MPI_T_event_get_index("errsweep", NULL);
+    return MPI_T_event_get_index("errsweep", ES_OUT(int, 1));
+}
+
+/* MPI_T_event_get_index: event_index = NULL -> MPI_T_ERR_INVALID */
+static int c1299(void)
+{
+    return MPI_T_event_get_index(es_cvar_name, NULL);
+}
+
+/* MPI_T_event_get_info: event_index = -1 -> MPI_T_ERR_INVALID_INDEX */
+static int c1300(void)
+{
+    return MPI_T_event_get_info(-1, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(int, 3),
+                                ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_Aint, 5), ES_OUT(int, 6),
+                                ES_OUT(MPI_T_enum, 7), ES_OUT(MPI_Info, 8), ES_OUT(char, 9),
+                                ES_OUT(int, 10), ES_OUT(int, 11));
+}
+
+/* MPI_T_event_get_info: event_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
+static int c1301(void)
+{
+    return MPI_T_event_get_info(INT_MAX, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(int, 3),
+                                ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_Aint, 5), ES_OUT(int, 6),
+                                ES_OUT(MPI_T_enum, 7), ES_OUT(MPI_Info, 8), ES_OUT(char, 9),
+                                ES_OUT(int, 10), ES_OUT(int, 11));
 }
 
 /* MPI_T_event_get_num: - = all valid -> MPI_SUCCESS */
-static int c1077(void)
+static int c1302(void)
 {
     return MPI_T_event_get_num(ES_OUT(int, 0));
 }
 
-/* MPI_T_event_get_num: num_events = NULL -> MPI_ERR_ARG */
-static int c1078(void)
+/* MPI_T_event_get_num: num_events = NULL -> MPI_T_ERR_INVALID */
+static int c1303(void)
 {
     return MPI_T_event_get_num(NULL);
 }
 
+/* MPI_T_event_get_source: event_instance = NULL -> MPI_T_ERR_INVALID_HANDLE */
+static int c1304(void)
+{
+    return MPI_T_event_get_source((MPI_T_event_instance)NULL, ES_OUT(int, 1));
+}
+
+/* MPI_T_event_get_timestamp: event_instance = NULL -> MPI_T_ERR_INVALID_HANDLE */
+static int c1305(void)
+{
+    return MPI_T_event_get_timestamp((MPI_T_event_instance)NULL, ES_OUT(MPI_Count, 1));
+}
+
+/* MPI_T_event_handle_alloc: event_index = -1 -> MPI_T_ERR_INVALID_INDEX */
+static int c1306(void)
+{
+    return MPI_T_event_handle_alloc(-1, NULL, MPI_INFO_NULL, ES_OUT(MPI_T_event_registration, 3));
+}
+
+/* MPI_T_event_handle_alloc: event_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
+static int c1307(void)
+{
+    return MPI_T_event_handle_alloc(INT_MAX, NULL, MPI_INFO_NULL,
+                                    ES_OUT(MPI_T_event_registration, 3));
+}
+
+/* MPI_T_event_handle_free: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE */
+static int c1308(void)
+{
+    return MPI_T_event_handle_free((MPI_T_event_registration)NULL, NULL, es_t_event_free_cb_fn);
+}
+
+/* MPI_T_event_handle_get_info: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE */
+static int c1309(void)
+{
+    return MPI_T_event_handle_get_info((MPI_T_event_registration)NULL, ES_OUT(MPI_Info, 1));
+}
+
+/* MPI_T_event_handle_set_info: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE */
+static int c1310(void)
+{
+    return MPI_T_event_handle_set_info((MPI_T_event_registration)NULL, es_info);
+}
+
+/* MPI_T_event_read: event_instance = NULL -> MPI_T_ERR_INVALID_HANDLE */
+static int c1311(void)
+{
+    return MPI_T_event_read((MPI_T_event_instance)NULL, 0, ES_OUT(void, 2));
+}
+
+/* MPI_T_event_register_callback: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE */
+static int c1312(void)
+{
+    return MPI_T_event_register_callback((MPI_T_event_registration)NULL, MPI_T_CB_REQUIRE_NONE,
+                                         MPI_INFO_NULL, NULL, es_t_event_cb_fn);
+}
+
+/* MPI_T_event_set_dropped_handler: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE */
+static int c1313(void)
+{
+    return MPI_T_event_set_dropped_handler((MPI_T_event_registration)NULL,
+                                           es_t_event_dropped_cb_fn);
+}
+
 /* MPI_T_finalize: - = all valid -> MPI_SUCCESS */
-static int c1079(void)
+static int c1314(void)
 {
     return MPI_T_finalize();
 }
 
 /* MPI_T_init_thread: - = all valid -> MPI_SUCCESS */
-static int c1080(void)
+static int c1315(void)
 {
     return MPI_T_init_thread(0, ES_OUT(int, 1));
 }
 
-/* MPI_T_init_thread: provided = NULL -> MPI_ERR_ARG */
-static int c1081(void)
+/* MPI_T_init_thread: provided = NULL -> MPI_T_ERR_INVALID */
+static int c1316(void)
 {
     return MPI_T_init_thread(0, NULL);
 }
 
 /* MPI_T_pvar_get_index: - = all valid -> MPI_SUCCESS */
-static int c1082(void)
+static int c1317(void)
 {
-    return MPI_T_pvar_get_index("errsweep", 0, ES_OUT(int, 2));
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_get_index(es_pvar_name, es_pvar_class, ES_OUT(int, 2));
 }
 
-/* MPI_T_pvar_get_index: name = NULL -> MPI_ERR_ARG */
-static int c1083(void)
+/* MPI_T_pvar_get_index: name = NULL -> MPI_T_ERR_INVALID */
+static int c1318(void)
 {
-    return MPI_T_pvar_get_index(NULL, 0, ES_OUT(int, 2));
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_get_index(NULL, es_pvar_class, ES_OUT(int, 2));
 }
 
-/* MPI_T_pvar_get_index: pvar_index = NULL -> MPI_ERR_ARG */
-static int c1084(void)
+/* MPI_T_pvar_get_index: name = "errsweep" -> MPI_T_ERR_INVALID_NAME */
+static int c1319(void)
 {
-    return MPI_T_pvar_get_index("errsweep", 0, NULL);
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_get_index("errsweep", es_pvar_class, ES_OUT(int, 2));
+}
+
+/* MPI_T_pvar_get_index: pvar_index = NULL -> MPI_T_ERR_INVALID */
+static int c1320(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_get_index(es_pvar_name, es_pvar_class, NULL);
 }
 
 /* MPI_T_pvar_get_info: - = all valid -> MPI_SUCCESS */
-static int c1085(void)
+static int c1321(void)
 {
-    return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
+    return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
-                               ES_PTR(int, 64), ES_OUT(int, 9), ES_OUT(int, 10), ES_OUT(int, 11),
+                               ES_OUT(int, 8), ES_OUT(int, 9), ES_OUT(int, 10), ES_OUT(int, 11),
                                ES_OUT(int, 12));
 }
 
-/* MPI_T_pvar_get_info: name = NULL -> MPI_ERR_ARG */
-static int c1086(void)
+/* MPI_T_pvar_get_info: pvar_index = -1 -> MPI_T_ERR_INVALID_INDEX */
+static int c1322(void)
 {
-    return MPI_T_pvar_get_info(0, NULL, ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
+    return MPI_T_pvar_get_info(-1, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
-                               ES_PTR(int, 64), ES_OUT(int, 9), ES_OUT(int, 10), ES_OUT(int, 11),
+                               ES_OUT(int, 8), ES_OUT(int, 9), ES_OUT(int, 10), ES_OUT(int, 11),
                                ES_OUT(int, 12));
 }
 
-/* MPI_T_pvar_get_info: name_len = NULL -> MPI_ERR_ARG */
-static int c1087(void)
+/* MPI_T_pvar_get_info: pvar_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
+static int c1323(void)
 {
-    return MPI_T_pvar_get_info(0, ES_OUT(char, 1), NULL, ES_OUT(int, 3), ES_OUT(int, 4),
-                               ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
-                               ES_PTR(int, 64), ES_OUT(int, 9), ES_OUT(int, 10), ES_OUT(int, 11),
-                               ES_OUT(int, 12));
-}
-
-/* MPI_T_pvar_get_info: verbosity = NULL -> MPI_ERR_ARG */
-static int c1088(void)
-{
-    return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), NULL, ES_OUT(int, 4),
-                               ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
-                               ES_PTR(int, 64), ES_OUT(int, 9), ES_OUT(int, 10), ES_OUT(int, 11),
-                               ES_OUT(int, 12));
-}
-
-/* MPI_T_pvar_get_info: var_class = NULL -> MPI_ERR_ARG */
-static int c1089(void)
-{
-    return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), NULL,
-                               ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
-                               ES_PTR(int, 64), ES_OUT(int, 9), ES_OUT(int, 10), ES_OUT(int, 11),
-                               ES_OUT(int, 12));
-}
-
-/* MPI_T_pvar_get_info: datatype = NULL -> MPI_ERR_ARG */
-static int c1090(void)
-{
-    return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
-                               NULL, ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7), ES_PTR(int, 64),
-                               ES_OUT(int, 9), ES_OUT(int, 10), ES_OUT(int, 11), ES_OUT(int, 12));
-}
-
-/* MPI_T_pvar_get_info: enumtype = NULL -> MPI_ERR_ARG */
-static int c1091(void)
-{
-    return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
-                               ES_OUT(MPI_Datatype, 5), NULL, ES_OUT(char, 7), ES_PTR(int, 64),
-                               ES_OUT(int, 9), ES_OUT(int, 10), ES_OUT(int, 11), ES_OUT(int, 12));
-}
-
-/* MPI_T_pvar_get_info: desc = NULL -> MPI_ERR_ARG */
-static int c1092(void)
-{
-    return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
-                               ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), NULL,
-                               ES_PTR(int, 64), ES_OUT(int, 9), ES_OUT(int, 10), ES_OUT(int, 11),
-                               ES_OUT(int, 12));
-}
-
-/* MPI_T_pvar_get_info: desc_len = NULL -> MPI_ERR_ARG */
-static int c1093(void)
-{
-    return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
-                               ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
-                               NULL, ES_OUT(int, 9), ES_OUT(int, 10), ES_OUT(int, 11),
-                               ES_OUT(int, 12));
-}
-
-/* MPI_T_pvar_get_info: bind = NULL -> MPI_ERR_ARG */
-static int c1094(void)
-{
-    return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
-                               ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
-                               ES_PTR(int, 64), NULL, ES_OUT(int, 10), ES_OUT(int, 11),
-                               ES_OUT(int, 12));
-}
-
-/* MPI_T_pvar_get_info: readonly = NULL -> MPI_ERR_ARG */
-static int c1095(void)
-{
-    return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
-                               ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
-                               ES_PTR(int, 64), ES_OUT(int, 9), NULL, ES_OUT(int, 11),
-                               ES_OUT(int, 12));
-}
-
-/* MPI_T_pvar_get_info: continuous = NULL -> MPI_ERR_ARG */
-static int c1096(void)
-{
-    return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
-                               ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
-                               ES_PTR(int, 64), ES_OUT(int, 9), ES_OUT(int, 10), NULL,
-                               ES_OUT(int, 12));
-}
-
-/* MPI_T_pvar_get_info: atomic = NULL -> MPI_ERR_ARG */
-static int c1097(void)
-{
-    return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(int, 3), ES_OUT(int, 4),
-                               ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
-                               ES_PTR(int, 64), ES_OUT(int, 9), ES_OUT(int, 10), ES_OUT(int, 11),
-                               NULL);
+    return MPI_T_pvar_get_info(INT_MAX, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(int, 3),
+                               ES_OUT(int, 4), ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6),
+                               ES_OUT(char, 7), ES_OUT(int, 8), ES_OUT(int, 9), ES_OUT(int, 10),
+                               ES_OUT(int, 11), ES_OUT(int, 12));
 }
 
 /* MPI_T_pvar_get_num: - = all valid -> MPI_SUCCESS */
-static int c1098(void)
+static int c1324(void)
 {
     return MPI_T_pvar_get_num(ES_OUT(int, 0));
 }
 
-/* MPI_T_pvar_get_num: num_pvar = NULL -> MPI_ERR_ARG */
-static int c1099(void)
+/* MPI_T_pvar_get_num: num_pvar = NULL -> MPI_T_ERR_INVALID */
+static int c1325(void)
 {
     return MPI_T_pvar_get_num(NULL);
 }
 
+/* MPI_T_pvar_handle_alloc: - = all valid -> MPI_SUCCESS */
+static int c1326(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_handle_alloc(es_pvar_session, es_pvar_index, NULL,
+                                   ES_OUT(MPI_T_pvar_handle, 3), ES_OUT(int, 4));
+}
+
+/* MPI_T_pvar_handle_alloc: pe_session = MPI_T_PVAR_SESSION_NULL -> MPI_T_ERR_INVALID_SESSION */
+static int c1327(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_handle_alloc(MPI_T_PVAR_SESSION_NULL, es_pvar_index, NULL,
+                                   ES_OUT(MPI_T_pvar_handle, 3), ES_OUT(int, 4));
+}
+
+/* MPI_T_pvar_handle_alloc: pvar_index = -1 -> MPI_T_ERR_INVALID_INDEX */
+static int c1328(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_handle_alloc(es_pvar_session, -1, NULL, ES_OUT(MPI_T_pvar_handle, 3),
+                                   ES_OUT(int, 4));
+}
+
+/* MPI_T_pvar_handle_alloc: pvar_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
+static int c1329(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_handle_alloc(es_pvar_session, INT_MAX, NULL, ES_OUT(MPI_T_pvar_handle, 3),
+                                   ES_OUT(int, 4));
+}
+
+/* MPI_T_pvar_handle_alloc: handle = NULL -> MPI_T_ERR_INVALID */
+static int c1330(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_handle_alloc(es_pvar_session, es_pvar_index, NULL, NULL, ES_OUT(int, 4));
+}
+
+/* MPI_T_pvar_handle_alloc: count = NULL -> MPI_T_ERR_INVALID */
+static int c1331(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_handle_alloc(es_pvar_session, es_pvar_index, NULL,
+                                   ES_OUT(MPI_T_pvar_handle, 3), NULL);
+}
+
+/* MPI_T_pvar_handle_free: - = all valid -> MPI_SUCCESS */
+static int c1332(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_handle_free(es_pvar_session, ES_PTR(MPI_T_pvar_handle, es_new_pvar_handle()));
+}
+
+/* MPI_T_pvar_handle_free: pe_session = MPI_T_PVAR_SESSION_NULL -> MPI_T_ERR_INVALID_SESSION */
+static int c1333(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_handle_free(MPI_T_PVAR_SESSION_NULL,
+                                  ES_PTR(MPI_T_pvar_handle, es_new_pvar_handle()));
+}
+
+/* MPI_T_pvar_handle_free: handle = &MPI_T_PVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
+static int c1334(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_handle_free(es_pvar_session,
+                                  ES_PTR(MPI_T_pvar_handle, MPI_T_PVAR_HANDLE_NULL));
+}
+
+/* MPI_T_pvar_handle_free: handle = NULL -> MPI_T_ERR_INVALID */
+static int c1335(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_handle_free(es_pvar_session, NULL);
+}
+
+/* MPI_T_pvar_read: - = all valid -> MPI_SUCCESS */
+static int c1336(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_read(es_pvar_session, es_pvar_handle, es_rbuf);
+}
+
+/* MPI_T_pvar_read: pe_session = MPI_T_PVAR_SESSION_NULL -> MPI_T_ERR_INVALID_SESSION */
+static int c1337(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_read(MPI_T_PVAR_SESSION_NULL, es_pvar_handle, es_rbuf);
+}
+
+/* MPI_T_pvar_read: handle = MPI_T_PVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
+static int c1338(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_read(es_pvar_session, MPI_T_PVAR_HANDLE_NULL, es_rbuf);
+}
+
+/* MPI_T_pvar_read: buf = NULL -> MPI_T_ERR_INVALID */
+static int c1339(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_read(es_pvar_session, es_pvar_handle, NULL);
+}
+
+/* MPI_T_pvar_readreset: - = all valid -> MPI_SUCCESS */
+static int c1340(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_readreset(es_pvar_session, es_pvar_handle, es_rbuf);
+}
+
+/* MPI_T_pvar_readreset: pe_session = MPI_T_PVAR_SESSION_NULL -> MPI_T_ERR_INVALID_SESSION */
+static int c1341(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_readreset(MPI_T_PVAR_SESSION_NULL, es_pvar_handle, es_rbuf);
+}
+
+/* MPI_T_pvar_readreset: handle = MPI_T_PVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
+static int c1342(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_readreset(es_pvar_session, MPI_T_PVAR_HANDLE_NULL, es_rbuf);
+}
+
+/* MPI_T_pvar_readreset: buf = NULL -> MPI_T_ERR_INVALID */
+static int c1343(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_readreset(es_pvar_session, es_pvar_handle, NULL);
+}
+
+/* MPI_T_pvar_reset: - = all valid -> MPI_SUCCESS */
+static int c1344(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_reset(es_pvar_session, es_pvar_handle);
+}
+
+/* MPI_T_pvar_reset: pe_session = MPI_T_PVAR_SESSION_NULL -> MPI_T_ERR_INVALID_SESSION */
+static int c1345(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_reset(MPI_T_PVAR_SESSION_NULL, es_pvar_handle);
+}
+
+/* MPI_T_pvar_reset: handle = MPI_T_PVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
+static int c1346(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_reset(es_pvar_session, MPI_T_PVAR_HANDLE_NULL);
+}
+
 /* MPI_T_pvar_session_create: - = all valid -> MPI_SUCCESS */
-static int c1100(void)
+static int c1347(void)
 {
     return MPI_T_pvar_session_create(ES_OUT(MPI_T_pvar_session, 0));
 }
 
-/* MPI_T_pvar_session_create: pe_session = NULL -> MPI_ERR_ARG */
-static int c1101(void)
+/* MPI_T_pvar_session_create: pe_session = NULL -> MPI_T_ERR_INVALID */
+static int c1348(void)
 {
     return MPI_T_pvar_session_create(NULL);
 }
 
-/* MPI_T_source_get_info: - = all valid -> MPI_SUCCESS */
-static int c1102(void)
+/* MPI_T_pvar_session_free: - = all valid -> MPI_SUCCESS */
+static int c1349(void)
 {
-    return MPI_T_source_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
-                                 ES_PTR(int, 64), ES_OUT(MPI_T_source_order, 5),
+    return MPI_T_pvar_session_free(ES_PTR(MPI_T_pvar_session, es_new_pvar_session()));
+}
+
+/* MPI_T_pvar_session_free: pe_session = &MPI_T_PVAR_SESSION_NULL -> MPI_T_ERR_INVALID_SESSION */
+static int c1350(void)
+{
+    return MPI_T_pvar_session_free(ES_PTR(MPI_T_pvar_session, MPI_T_PVAR_SESSION_NULL));
+}
+
+/* MPI_T_pvar_session_free: pe_session = NULL -> MPI_T_ERR_INVALID */
+static int c1351(void)
+{
+    return MPI_T_pvar_session_free(NULL);
+}
+
+/* MPI_T_pvar_start: - = all valid -> MPI_SUCCESS */
+static int c1352(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_start(es_pvar_session, es_pvar_handle);
+}
+
+/* MPI_T_pvar_start: pe_session = MPI_T_PVAR_SESSION_NULL -> MPI_T_ERR_INVALID_SESSION */
+static int c1353(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_start(MPI_T_PVAR_SESSION_NULL, es_pvar_handle);
+}
+
+/* MPI_T_pvar_start: handle = MPI_T_PVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
+static int c1354(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_start(es_pvar_session, MPI_T_PVAR_HANDLE_NULL);
+}
+
+/* MPI_T_pvar_stop: - = all valid -> MPI_SUCCESS */
+static int c1355(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_stop(es_pvar_session, es_pvar_handle);
+}
+
+/* MPI_T_pvar_stop: pe_session = MPI_T_PVAR_SESSION_NULL -> MPI_T_ERR_INVALID_SESSION */
+static int c1356(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_stop(MPI_T_PVAR_SESSION_NULL, es_pvar_handle);
+}
+
+/* MPI_T_pvar_stop: handle = MPI_T_PVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
+static int c1357(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_stop(es_pvar_session, MPI_T_PVAR_HANDLE_NULL);
+}
+
+/* MPI_T_pvar_write: - = all valid -> MPI_SUCCESS */
+static int c1358(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_write(es_pvar_session, es_pvar_handle, es_sbuf);
+}
+
+/* MPI_T_pvar_write: pe_session = MPI_T_PVAR_SESSION_NULL -> MPI_T_ERR_INVALID_SESSION */
+static int c1359(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_write(MPI_T_PVAR_SESSION_NULL, es_pvar_handle, es_sbuf);
+}
+
+/* MPI_T_pvar_write: handle = MPI_T_PVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
+static int c1360(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_write(es_pvar_session, MPI_T_PVAR_HANDLE_NULL, es_sbuf);
+}
+
+/* MPI_T_pvar_write: buf = NULL -> MPI_T_ERR_INVALID */
+static int c1361(void)
+{
+    if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
+    return MPI_T_pvar_write(es_pvar_session, es_pvar_handle, NULL);
+}
+
+/* MPI_T_source_get_info: source_index = -1 -> MPI_T_ERR_INVALID_INDEX */
+static int c1362(void)
+{
+    return MPI_T_source_get_info(-1, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(char, 3),
+                                 ES_OUT(int, 4), ES_OUT(MPI_T_source_order, 5),
                                  ES_OUT(MPI_Count, 6), ES_OUT(MPI_Count, 7), ES_OUT(MPI_Info, 8));
 }
 
-/* MPI_T_source_get_info: name = NULL -> MPI_ERR_ARG */
-static int c1103(void)
+/* MPI_T_source_get_info: source_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
+static int c1363(void)
 {
-    return MPI_T_source_get_info(0, NULL, ES_PTR(int, 64), ES_OUT(char, 3), ES_PTR(int, 64),
-                                 ES_OUT(MPI_T_source_order, 5), ES_OUT(MPI_Count, 6),
-                                 ES_OUT(MPI_Count, 7), ES_OUT(MPI_Info, 8));
-}
-
-/* MPI_T_source_get_info: name_len = NULL -> MPI_ERR_ARG */
-static int c1104(void)
-{
-    return MPI_T_source_get_info(0, ES_OUT(char, 1), NULL, ES_OUT(char, 3), ES_PTR(int, 64),
-                                 ES_OUT(MPI_T_source_order, 5), ES_OUT(MPI_Count, 6),
-                                 ES_OUT(MPI_Count, 7), ES_OUT(MPI_Info, 8));
-}
-
-/* MPI_T_source_get_info: desc = NULL -> MPI_ERR_ARG */
-static int c1105(void)
-{
-    return MPI_T_source_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), NULL, ES_PTR(int, 64),
-                                 ES_OUT(MPI_T_source_order, 5), ES_OUT(MPI_Count, 6),
-                                 ES_OUT(MPI_Count, 7), ES_OUT(MPI_Info, 8));
-}
-
-/* MPI_T_source_get_info: desc_len = NULL -> MPI_ERR_ARG */
-static int c1106(void)
-{
-    return MPI_T_source_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3), NULL,
-                                 ES_OUT(MPI_T_source_order, 5), ES_OUT(MPI_Count, 6),
-                                 ES_OUT(MPI_Count, 7), ES_OUT(MPI_Info, 8));
-}
-
-/* MPI_T_source_get_info: ordering = NULL -> MPI_ERR_ARG */
-static int c1107(void)
-{
-    return MPI_T_source_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
-                                 ES_PTR(int, 64), NULL, ES_OUT(MPI_Count, 6), ES_OUT(MPI_Count, 7),
-                                 ES_OUT(MPI_Info, 8));
-}
-
-/* MPI_T_source_get_info: ticks_per_second = NULL -> MPI_ERR_ARG */
-static int c1108(void)
-{
-    return MPI_T_source_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
-                                 ES_PTR(int, 64), ES_OUT(MPI_T_source_order, 5), NULL,
-                                 ES_OUT(MPI_Count, 7), ES_OUT(MPI_Info, 8));
-}
-
-/* MPI_T_source_get_info: max_ticks = NULL -> MPI_ERR_ARG */
-static int c1109(void)
-{
-    return MPI_T_source_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
-                                 ES_PTR(int, 64), ES_OUT(MPI_T_source_order, 5),
-                                 ES_OUT(MPI_Count, 6), NULL, ES_OUT(MPI_Info, 8));
-}
-
-/* MPI_T_source_get_info: info = NULL -> MPI_ERR_ARG */
-static int c1110(void)
-{
-    return MPI_T_source_get_info(0, ES_OUT(char, 1), ES_PTR(int, 64), ES_OUT(char, 3),
-                                 ES_PTR(int, 64), ES_OUT(MPI_T_source_order, 5),
-                                 ES_OUT(MPI_Count, 6), ES_OUT(MPI_Count, 7), NULL);
+    return MPI_T_source_get_info(INT_MAX, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(char, 3),
+                                 ES_OUT(int, 4), ES_OUT(MPI_T_source_order, 5),
+                                 ES_OUT(MPI_Count, 6), ES_OUT(MPI_Count, 7), ES_OUT(MPI_Info, 8));
 }
 
 /* MPI_T_source_get_num: - = all valid -> MPI_SUCCESS */
-static int c1111(void)
+static int c1364(void)
 {
     return MPI_T_source_get_num(ES_OUT(int, 0));
 }
 
-/* MPI_T_source_get_num: num_sources = NULL -> MPI_ERR_ARG */
-static int c1112(void)
+/* MPI_T_source_get_num: num_sources = NULL -> MPI_T_ERR_INVALID */
+static int c1365(void)
 {
     return MPI_T_source_get_num(NULL);
 }
 
-/* MPI_T_source_get_timestamp: - = all valid -> MPI_SUCCESS */
-static int c1113(void)
+/* MPI_T_source_get_timestamp: source_index = -1 -> MPI_T_ERR_INVALID_INDEX */
+static int c1366(void)
 {
-    return MPI_T_source_get_timestamp(0, ES_OUT(MPI_Count, 1));
+    return MPI_T_source_get_timestamp(-1, ES_OUT(MPI_Count, 1));
 }
 
-/* MPI_T_source_get_timestamp: timestamp = NULL -> MPI_ERR_ARG */
-static int c1114(void)
+/* MPI_T_source_get_timestamp: source_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
+static int c1367(void)
 {
-    return MPI_T_source_get_timestamp(0, NULL);
+    return MPI_T_source_get_timestamp(INT_MAX, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Test: - = all valid -> MPI_SUCCESS */
-static int c1115(void)
+static int c1368(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, MPI_REQUEST_NULL), ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c1116(void)
+static int c1369(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, es_freed.request), ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: request = NULL -> MPI_ERR_ARG */
-static int c1117(void)
+static int c1370(void)
 {
     return MPI_Test(NULL, ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: flag = NULL -> MPI_ERR_ARG */
-static int c1118(void)
+static int c1371(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, MPI_REQUEST_NULL), NULL, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: status = NULL -> MPI_ERR_ARG */
-static int c1119(void)
+static int c1372(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, MPI_REQUEST_NULL), ES_OUT(int, 1), NULL);
 }
 
 /* MPI_Test_cancelled: - = all valid -> MPI_SUCCESS */
-static int c1120(void)
+static int c1373(void)
 {
     return MPI_Test_cancelled(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Test_cancelled: status = NULL -> MPI_ERR_ARG */
-static int c1121(void)
+static int c1374(void)
 {
     return MPI_Test_cancelled(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Test_cancelled: flag = NULL -> MPI_ERR_ARG */
-static int c1122(void)
+static int c1375(void)
 {
     return MPI_Test_cancelled(&es_status0, NULL);
 }
 
 /* MPI_Testall: - = all valid -> MPI_SUCCESS */
-static int c1123(void)
+static int c1376(void)
 {
     return MPI_Testall(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: count = -1 -> MPI_ERR_COUNT */
-static int c1124(void)
+static int c1377(void)
 {
     return MPI_Testall(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2),
                        ES_OUT(MPI_Status, 3));
@@ -7439,38 +9041,38 @@ static int c1124(void)
 
 /* MPI_Testall: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1125(void)
+static int c1378(void)
 {
     return MPI_Testall(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1126(void)
+static int c1379(void)
 {
     return MPI_Testall(1, NULL, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: flag = NULL -> MPI_ERR_ARG */
-static int c1127(void)
+static int c1380(void)
 {
     return MPI_Testall(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c1128(void)
+static int c1381(void)
 {
     return MPI_Testall(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Testany: - = all valid -> MPI_SUCCESS */
-static int c1129(void)
+static int c1382(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: count = -1 -> MPI_ERR_COUNT */
-static int c1130(void)
+static int c1383(void)
 {
     return MPI_Testany(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
@@ -7478,47 +9080,47 @@ static int c1130(void)
 
 /* MPI_Testany: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1131(void)
+static int c1384(void)
 {
     return MPI_Testany(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1132(void)
+static int c1385(void)
 {
     return MPI_Testany(1, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: index = NULL -> MPI_ERR_ARG */
-static int c1133(void)
+static int c1386(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: flag = NULL -> MPI_ERR_ARG */
-static int c1134(void)
+static int c1387(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL,
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: status = NULL -> MPI_ERR_ARG */
-static int c1135(void)
+static int c1388(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Testsome: - = all valid -> MPI_SUCCESS */
-static int c1136(void)
+static int c1389(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: incount = -1 -> MPI_ERR_COUNT */
-static int c1137(void)
+static int c1390(void)
 {
     return MPI_Testsome(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
@@ -7526,140 +9128,140 @@ static int c1137(void)
 
 /* MPI_Testsome: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1138(void)
+static int c1391(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1139(void)
+static int c1392(void)
 {
     return MPI_Testsome(1, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: outcount = NULL -> MPI_ERR_ARG */
-static int c1140(void)
+static int c1393(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: array_of_indices = NULL -> MPI_ERR_ARG */
-static int c1141(void)
+static int c1394(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL,
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c1142(void)
+static int c1395(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Topo_test: - = all valid -> MPI_SUCCESS */
-static int c1143(void)
+static int c1396(void)
 {
     return MPI_Topo_test(es_self.h, ES_OUT(int, 1));
 }
 
 /* MPI_Topo_test: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1144(void)
+static int c1397(void)
 {
     return MPI_Topo_test(MPI_COMM_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Topo_test: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1145(void)
+static int c1398(void)
 {
     return MPI_Topo_test(es_freed.comm, ES_OUT(int, 1));
 }
 
 /* MPI_Topo_test: status = NULL -> MPI_ERR_ARG */
-static int c1146(void)
+static int c1399(void)
 {
     return MPI_Topo_test(es_self.h, NULL);
 }
 
 /* MPI_Type_commit: - = all valid -> MPI_SUCCESS */
-static int c1147(void)
+static int c1400(void)
 {
     return MPI_Type_commit(ES_PTR(MPI_Datatype, es_new_type()));
 }
 
 /* MPI_Type_commit: datatype = &MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1148(void)
+static int c1401(void)
 {
     return MPI_Type_commit(ES_PTR(MPI_Datatype, MPI_DATATYPE_NULL));
 }
 
 /* MPI_Type_commit: datatype = &freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c1149(void)
+static int c1402(void)
 {
     return MPI_Type_commit(ES_PTR(MPI_Datatype, es_freed.type));
 }
 
 /* MPI_Type_commit: datatype = NULL -> MPI_ERR_ARG
  * MPICH: crashes */
-static int c1150(void)
+static int c1403(void)
 {
     return MPI_Type_commit(NULL);
 }
 
 /* MPI_Type_contiguous: - = all valid -> MPI_SUCCESS */
-static int c1151(void)
+static int c1404(void)
 {
     return MPI_Type_contiguous(1, MPI_INT, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: count = -1 -> MPI_ERR_COUNT */
-static int c1152(void)
+static int c1405(void)
 {
     return MPI_Type_contiguous(-1, MPI_INT, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1153(void)
+static int c1406(void)
 {
     return MPI_Type_contiguous(1, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1154(void)
+static int c1407(void)
 {
     return MPI_Type_contiguous(1, es_freed.type, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: newtype = NULL -> MPI_ERR_ARG */
-static int c1155(void)
+static int c1408(void)
 {
     return MPI_Type_contiguous(1, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_hindexed: - = all valid -> MPI_SUCCESS */
-static int c1156(void)
+static int c1409(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: count = -1 -> MPI_ERR_COUNT */
-static int c1157(void)
+static int c1410(void)
 {
     return MPI_Type_create_hindexed(-1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c1158(void)
+static int c1411(void)
 {
     return MPI_Type_create_hindexed(1, es_neg_first, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1159(void)
+static int c1412(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, MPI_DATATYPE_NULL,
                                     ES_OUT(MPI_Datatype, 4));
@@ -7667,37 +9269,37 @@ static int c1159(void)
 
 /* MPI_Type_create_hindexed: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1160(void)
+static int c1413(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: newtype = NULL -> MPI_ERR_ARG */
-static int c1161(void)
+static int c1414(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_hindexed_block: - = all valid -> MPI_SUCCESS */
-static int c1162(void)
+static int c1415(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: count = -1 -> MPI_ERR_COUNT */
-static int c1163(void)
+static int c1416(void)
 {
     return MPI_Type_create_hindexed_block(-1, 1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1164(void)
+static int c1417(void)
 {
     return MPI_Type_create_hindexed_block(1, -1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1165(void)
+static int c1418(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, MPI_DATATYPE_NULL,
                                           ES_OUT(MPI_Datatype, 4));
@@ -7705,311 +9307,365 @@ static int c1165(void)
 
 /* MPI_Type_create_hindexed_block: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1166(void)
+static int c1419(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: newtype = NULL -> MPI_ERR_ARG */
-static int c1167(void)
+static int c1420(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_hvector: - = all valid -> MPI_SUCCESS */
-static int c1168(void)
+static int c1421(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: count = -1 -> MPI_ERR_COUNT */
-static int c1169(void)
+static int c1422(void)
 {
     return MPI_Type_create_hvector(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1170(void)
+static int c1423(void)
 {
     return MPI_Type_create_hvector(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1171(void)
+static int c1424(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1172(void)
+static int c1425(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: newtype = NULL -> MPI_ERR_ARG */
-static int c1173(void)
+static int c1426(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_indexed_block: - = all valid -> MPI_SUCCESS */
-static int c1174(void)
+static int c1427(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: count = -1 -> MPI_ERR_COUNT */
-static int c1175(void)
+static int c1428(void)
 {
     return MPI_Type_create_indexed_block(-1, 1, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1176(void)
+static int c1429(void)
 {
     return MPI_Type_create_indexed_block(1, -1, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1177(void)
+static int c1430(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1178(void)
+static int c1431(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: newtype = NULL -> MPI_ERR_ARG */
-static int c1179(void)
+static int c1432(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, MPI_INT, NULL);
 }
 
+/* MPI_Type_create_keyval: - = all valid -> MPI_SUCCESS */
+static int c1433(void)
+{
+    return MPI_Type_create_keyval(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN, ES_OUT(int, 2), NULL);
+}
+
+/* MPI_Type_create_keyval: type_keyval = NULL -> MPI_ERR_ARG */
+static int c1434(void)
+{
+    return MPI_Type_create_keyval(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN, NULL, NULL);
+}
+
 /* MPI_Type_create_resized: - = all valid -> MPI_SUCCESS */
-static int c1180(void)
+static int c1435(void)
 {
     return MPI_Type_create_resized(MPI_INT, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1181(void)
+static int c1436(void)
 {
     return MPI_Type_create_resized(MPI_DATATYPE_NULL, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1182(void)
+static int c1437(void)
 {
     return MPI_Type_create_resized(es_freed.type, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized: newtype = NULL -> MPI_ERR_ARG */
-static int c1183(void)
+static int c1438(void)
 {
     return MPI_Type_create_resized(MPI_INT, 0, 0, NULL);
 }
 
 /* MPI_Type_create_struct: - = all valid -> MPI_SUCCESS */
-static int c1184(void)
+static int c1439(void)
 {
     return MPI_Type_create_struct(1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: count = -1 -> MPI_ERR_COUNT */
-static int c1185(void)
+static int c1440(void)
 {
     return MPI_Type_create_struct(-1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c1186(void)
+static int c1441(void)
 {
     return MPI_Type_create_struct(1, es_neg_first, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: array_of_types = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c1187(void)
+static int c1442(void)
 {
     return MPI_Type_create_struct(1, es_ones, es_aiota, es_null_first, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: newtype = NULL -> MPI_ERR_ARG */
-static int c1188(void)
+static int c1443(void)
 {
     return MPI_Type_create_struct(1, es_ones, es_aiota, es_ints, NULL);
 }
 
 /* MPI_Type_delete_attr: - = all valid -> MPI_SUCCESS */
-static int c1189(void)
+static int c1444(void)
 {
-    return MPI_Type_delete_attr(MPI_INT, MPI_TAG_UB);
+    return MPI_Type_delete_attr(MPI_INT, es_type_keyval);
 }
 
 /* MPI_Type_delete_attr: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1190(void)
+static int c1445(void)
 {
-    return MPI_Type_delete_attr(MPI_DATATYPE_NULL, MPI_TAG_UB);
+    return MPI_Type_delete_attr(MPI_DATATYPE_NULL, es_type_keyval);
 }
 
 /* MPI_Type_delete_attr: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1191(void)
+static int c1446(void)
 {
-    return MPI_Type_delete_attr(es_freed.type, MPI_TAG_UB);
+    return MPI_Type_delete_attr(es_freed.type, es_type_keyval);
 }
 
 /* MPI_Type_delete_attr: type_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c1192(void)
+static int c1447(void)
 {
     return MPI_Type_delete_attr(MPI_INT, MPI_KEYVAL_INVALID);
 }
 
 /* MPI_Type_delete_attr: type_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c1193(void)
+static int c1448(void)
 {
     return MPI_Type_delete_attr(MPI_INT, 12345);
 }
 
+/* MPI_Type_delete_attr: type_keyval = comm keyval -> MPI_ERR_KEYVAL */
+static int c1449(void)
+{
+    return MPI_Type_delete_attr(MPI_INT, es_comm_keyval);
+}
+
 /* MPI_Type_dup: - = all valid -> MPI_SUCCESS */
-static int c1194(void)
+static int c1450(void)
 {
     return MPI_Type_dup(MPI_INT, ES_OUT(MPI_Datatype, 1));
 }
 
 /* MPI_Type_dup: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1195(void)
+static int c1451(void)
 {
     return MPI_Type_dup(MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 1));
 }
 
 /* MPI_Type_dup: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1196(void)
+static int c1452(void)
 {
     return MPI_Type_dup(es_freed.type, ES_OUT(MPI_Datatype, 1));
 }
 
 /* MPI_Type_dup: newtype = NULL -> MPI_ERR_ARG */
-static int c1197(void)
+static int c1453(void)
 {
     return MPI_Type_dup(MPI_INT, NULL);
 }
 
 /* MPI_Type_extent: - = all valid -> MPI_SUCCESS */
-static int c1198(void)
+static int c1454(void)
 {
     return MPI_Type_extent(MPI_INT, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_extent: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1199(void)
+static int c1455(void)
 {
     return MPI_Type_extent(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_extent: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1200(void)
+static int c1456(void)
 {
     return MPI_Type_extent(es_freed.type, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_extent: extent = NULL -> MPI_ERR_ARG */
-static int c1201(void)
+static int c1457(void)
 {
     return MPI_Type_extent(MPI_INT, NULL);
 }
 
 /* MPI_Type_free: - = all valid -> MPI_SUCCESS */
-static int c1202(void)
+static int c1458(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, es_new_type()));
 }
 
 /* MPI_Type_free: datatype = &MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1203(void)
+static int c1459(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, MPI_DATATYPE_NULL));
 }
 
 /* MPI_Type_free: datatype = &freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c1204(void)
+static int c1460(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, es_freed.type));
 }
 
 /* MPI_Type_free: datatype = NULL -> MPI_ERR_ARG
  * MPICH: crashes */
-static int c1205(void)
+static int c1461(void)
 {
     return MPI_Type_free(NULL);
 }
 
 /* MPI_Type_free: datatype = &MPI_INT -> MPI_ERR_TYPE */
-static int c1206(void)
+static int c1462(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, MPI_INT));
 }
 
-/* MPI_Type_get_attr: - = all valid -> MPI_SUCCESS */
-static int c1207(void)
+/* MPI_Type_free_keyval: - = all valid -> MPI_SUCCESS */
+static int c1463(void)
 {
-    return MPI_Type_get_attr(MPI_INT, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
+    return MPI_Type_free_keyval(ES_PTR(int, es_new_type_keyval()));
+}
+
+/* MPI_Type_free_keyval: type_keyval = &MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
+static int c1464(void)
+{
+    return MPI_Type_free_keyval(ES_PTR(int, MPI_KEYVAL_INVALID));
+}
+
+/* MPI_Type_free_keyval: type_keyval = &12345 -> MPI_ERR_KEYVAL */
+static int c1465(void)
+{
+    return MPI_Type_free_keyval(ES_PTR(int, 12345));
+}
+
+/* MPI_Type_free_keyval: type_keyval = &comm keyval -> MPI_ERR_KEYVAL */
+static int c1466(void)
+{
+    return MPI_Type_free_keyval(ES_PTR(int, es_comm_keyval));
+}
+
+/* MPI_Type_free_keyval: type_keyval = NULL -> MPI_ERR_ARG */
+static int c1467(void)
+{
+    return MPI_Type_free_keyval(NULL);
+}
+
+/* MPI_Type_get_attr: - = all valid -> MPI_SUCCESS */
+static int c1468(void)
+{
+    return MPI_Type_get_attr(MPI_INT, es_type_keyval, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1208(void)
+static int c1469(void)
 {
-    return MPI_Type_get_attr(MPI_DATATYPE_NULL, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
+    return MPI_Type_get_attr(MPI_DATATYPE_NULL, es_type_keyval, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1209(void)
+static int c1470(void)
 {
-    return MPI_Type_get_attr(es_freed.type, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
+    return MPI_Type_get_attr(es_freed.type, es_type_keyval, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: type_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c1210(void)
+static int c1471(void)
 {
     return MPI_Type_get_attr(MPI_INT, MPI_KEYVAL_INVALID, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: type_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c1211(void)
+static int c1472(void)
 {
     return MPI_Type_get_attr(MPI_INT, 12345, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
-/* MPI_Type_get_attr: attribute_val = NULL -> MPI_ERR_ARG */
-static int c1212(void)
+/* MPI_Type_get_attr: type_keyval = comm keyval -> MPI_ERR_KEYVAL */
+static int c1473(void)
 {
-    return MPI_Type_get_attr(MPI_INT, MPI_TAG_UB, NULL, ES_OUT(int, 3));
+    return MPI_Type_get_attr(MPI_INT, es_comm_keyval, ES_OUT(void, 2), ES_OUT(int, 3));
+}
+
+/* MPI_Type_get_attr: attribute_val = NULL -> MPI_ERR_ARG */
+static int c1474(void)
+{
+    return MPI_Type_get_attr(MPI_INT, es_type_keyval, NULL, ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: flag = NULL -> MPI_ERR_ARG */
-static int c1213(void)
+static int c1475(void)
 {
-    return MPI_Type_get_attr(MPI_INT, MPI_TAG_UB, ES_OUT(void, 2), NULL);
+    return MPI_Type_get_attr(MPI_INT, es_type_keyval, ES_OUT(void, 2), NULL);
 }
 
 /* MPI_Type_get_contents: - = all valid -> MPI_SUCCESS */
-static int c1214(void)
+static int c1476(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1215(void)
+static int c1477(void)
 {
     return MPI_Type_get_contents(MPI_DATATYPE_NULL, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
@@ -8017,48 +9673,48 @@ static int c1215(void)
 
 /* MPI_Type_get_contents: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1216(void)
+static int c1478(void)
 {
     return MPI_Type_get_contents(es_freed.type, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: datatype = MPI_INT -> MPI_ERR_TYPE */
-static int c1217(void)
+static int c1479(void)
 {
     return MPI_Type_get_contents(MPI_INT, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: array_of_integers = NULL -> MPI_ERR_ARG */
-static int c1218(void)
+static int c1480(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, NULL, ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: array_of_addresses = NULL -> MPI_ERR_ARG */
-static int c1219(void)
+static int c1481(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, ES_OUT(int, 4), NULL,
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: array_of_datatypes = NULL -> MPI_ERR_ARG */
-static int c1220(void)
+static int c1482(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5), NULL);
 }
 
 /* MPI_Type_get_envelope: - = all valid -> MPI_SUCCESS */
-static int c1221(void)
+static int c1483(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                  ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1222(void)
+static int c1484(void)
 {
     return MPI_Type_get_envelope(MPI_DATATYPE_NULL, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                  ES_OUT(int, 4));
@@ -8066,168 +9722,168 @@ static int c1222(void)
 
 /* MPI_Type_get_envelope: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1223(void)
+static int c1485(void)
 {
     return MPI_Type_get_envelope(es_freed.type, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                  ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: num_integers = NULL -> MPI_ERR_ARG */
-static int c1224(void)
+static int c1486(void)
 {
     return MPI_Type_get_envelope(MPI_INT, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: num_addresses = NULL -> MPI_ERR_ARG */
-static int c1225(void)
+static int c1487(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), NULL, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: num_datatypes = NULL -> MPI_ERR_ARG */
-static int c1226(void)
+static int c1488(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), ES_OUT(int, 2), NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: combiner = NULL -> MPI_ERR_ARG */
-static int c1227(void)
+static int c1489(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Type_get_extent: - = all valid -> MPI_SUCCESS */
-static int c1228(void)
+static int c1490(void)
 {
     return MPI_Type_get_extent(MPI_INT, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1229(void)
+static int c1491(void)
 {
     return MPI_Type_get_extent(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1230(void)
+static int c1492(void)
 {
     return MPI_Type_get_extent(es_freed.type, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: lb = NULL -> MPI_ERR_ARG */
-static int c1231(void)
+static int c1493(void)
 {
     return MPI_Type_get_extent(MPI_INT, NULL, ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: extent = NULL -> MPI_ERR_ARG */
-static int c1232(void)
+static int c1494(void)
 {
     return MPI_Type_get_extent(MPI_INT, ES_OUT(MPI_Aint, 1), NULL);
 }
 
 /* MPI_Type_get_extent_x: - = all valid -> MPI_SUCCESS */
-static int c1233(void)
+static int c1495(void)
 {
     return MPI_Type_get_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1234(void)
+static int c1496(void)
 {
     return MPI_Type_get_extent_x(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1235(void)
+static int c1497(void)
 {
     return MPI_Type_get_extent_x(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: lb = NULL -> MPI_ERR_ARG */
-static int c1236(void)
+static int c1498(void)
 {
     return MPI_Type_get_extent_x(MPI_INT, NULL, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: extent = NULL -> MPI_ERR_ARG */
-static int c1237(void)
+static int c1499(void)
 {
     return MPI_Type_get_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), NULL);
 }
 
 /* MPI_Type_get_name: - = all valid -> MPI_SUCCESS */
-static int c1238(void)
+static int c1500(void)
 {
     return MPI_Type_get_name(MPI_INT, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1239(void)
+static int c1501(void)
 {
     return MPI_Type_get_name(MPI_DATATYPE_NULL, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1240(void)
+static int c1502(void)
 {
     return MPI_Type_get_name(es_freed.type, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: type_name = NULL -> MPI_ERR_ARG */
-static int c1241(void)
+static int c1503(void)
 {
     return MPI_Type_get_name(MPI_INT, NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: resultlen = NULL -> MPI_ERR_ARG */
-static int c1242(void)
+static int c1504(void)
 {
     return MPI_Type_get_name(MPI_INT, ES_OUT(char, 1), NULL);
 }
 
 /* MPI_Type_get_true_extent: - = all valid -> MPI_SUCCESS */
-static int c1243(void)
+static int c1505(void)
 {
     return MPI_Type_get_true_extent(MPI_INT, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1244(void)
+static int c1506(void)
 {
     return MPI_Type_get_true_extent(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1245(void)
+static int c1507(void)
 {
     return MPI_Type_get_true_extent(es_freed.type, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: true_lb = NULL -> MPI_ERR_ARG */
-static int c1246(void)
+static int c1508(void)
 {
     return MPI_Type_get_true_extent(MPI_INT, NULL, ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: true_extent = NULL -> MPI_ERR_ARG */
-static int c1247(void)
+static int c1509(void)
 {
     return MPI_Type_get_true_extent(MPI_INT, ES_OUT(MPI_Aint, 1), NULL);
 }
 
 /* MPI_Type_get_true_extent_x: - = all valid -> MPI_SUCCESS */
-static int c1248(void)
+static int c1510(void)
 {
     return MPI_Type_get_true_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1249(void)
+static int c1511(void)
 {
     return MPI_Type_get_true_extent_x(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1),
                                       ES_OUT(MPI_Count, 2));
@@ -8235,491 +9891,497 @@ static int c1249(void)
 
 /* MPI_Type_get_true_extent_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1250(void)
+static int c1512(void)
 {
     return MPI_Type_get_true_extent_x(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_x: true_lb = NULL -> MPI_ERR_ARG */
-static int c1251(void)
+static int c1513(void)
 {
     return MPI_Type_get_true_extent_x(MPI_INT, NULL, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_x: true_extent = NULL -> MPI_ERR_ARG */
-static int c1252(void)
+static int c1514(void)
 {
     return MPI_Type_get_true_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), NULL);
 }
 
 /* MPI_Type_hindexed: - = all valid -> MPI_SUCCESS */
-static int c1253(void)
+static int c1515(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: count = -1 -> MPI_ERR_COUNT */
-static int c1254(void)
+static int c1516(void)
 {
     return MPI_Type_hindexed(-1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c1255(void)
+static int c1517(void)
 {
     return MPI_Type_hindexed(1, es_neg_first, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1256(void)
+static int c1518(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1257(void)
+static int c1519(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: newtype = NULL -> MPI_ERR_ARG */
-static int c1258(void)
+static int c1520(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_hvector: - = all valid -> MPI_SUCCESS */
-static int c1259(void)
+static int c1521(void)
 {
     return MPI_Type_hvector(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: count = -1 -> MPI_ERR_COUNT */
-static int c1260(void)
+static int c1522(void)
 {
     return MPI_Type_hvector(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1261(void)
+static int c1523(void)
 {
     return MPI_Type_hvector(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1262(void)
+static int c1524(void)
 {
     return MPI_Type_hvector(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1263(void)
+static int c1525(void)
 {
     return MPI_Type_hvector(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: newtype = NULL -> MPI_ERR_ARG */
-static int c1264(void)
+static int c1526(void)
 {
     return MPI_Type_hvector(1, 1, 0, MPI_INT, NULL);
 }
 
 /* MPI_Type_indexed: - = all valid -> MPI_SUCCESS */
-static int c1265(void)
+static int c1527(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: count = -1 -> MPI_ERR_COUNT */
-static int c1266(void)
+static int c1528(void)
 {
     return MPI_Type_indexed(-1, es_ones, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c1267(void)
+static int c1529(void)
 {
     return MPI_Type_indexed(1, es_neg_first, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1268(void)
+static int c1530(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1269(void)
+static int c1531(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: newtype = NULL -> MPI_ERR_ARG */
-static int c1270(void)
+static int c1532(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, MPI_INT, NULL);
 }
 
 /* MPI_Type_lb: - = all valid -> MPI_SUCCESS */
-static int c1271(void)
+static int c1533(void)
 {
     return MPI_Type_lb(MPI_INT, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_lb: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1272(void)
+static int c1534(void)
 {
     return MPI_Type_lb(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_lb: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1273(void)
+static int c1535(void)
 {
     return MPI_Type_lb(es_freed.type, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_lb: displacement = NULL -> MPI_ERR_ARG */
-static int c1274(void)
+static int c1536(void)
 {
     return MPI_Type_lb(MPI_INT, NULL);
 }
 
 /* MPI_Type_set_attr: - = all valid -> MPI_SUCCESS */
-static int c1275(void)
+static int c1537(void)
 {
-    return MPI_Type_set_attr(MPI_INT, MPI_TAG_UB, es_sbuf);
+    return MPI_Type_set_attr(MPI_INT, es_type_keyval, es_sbuf);
 }
 
 /* MPI_Type_set_attr: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1276(void)
+static int c1538(void)
 {
-    return MPI_Type_set_attr(MPI_DATATYPE_NULL, MPI_TAG_UB, es_sbuf);
+    return MPI_Type_set_attr(MPI_DATATYPE_NULL, es_type_keyval, es_sbuf);
 }
 
 /* MPI_Type_set_attr: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1277(void)
+static int c1539(void)
 {
-    return MPI_Type_set_attr(es_freed.type, MPI_TAG_UB, es_sbuf);
+    return MPI_Type_set_attr(es_freed.type, es_type_keyval, es_sbuf);
 }
 
 /* MPI_Type_set_attr: type_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c1278(void)
+static int c1540(void)
 {
     return MPI_Type_set_attr(MPI_INT, MPI_KEYVAL_INVALID, es_sbuf);
 }
 
 /* MPI_Type_set_attr: type_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c1279(void)
+static int c1541(void)
 {
     return MPI_Type_set_attr(MPI_INT, 12345, es_sbuf);
 }
 
+/* MPI_Type_set_attr: type_keyval = comm keyval -> MPI_ERR_KEYVAL */
+static int c1542(void)
+{
+    return MPI_Type_set_attr(MPI_INT, es_comm_keyval, es_sbuf);
+}
+
 /* MPI_Type_set_name: - = all valid -> MPI_SUCCESS */
-static int c1280(void)
+static int c1543(void)
 {
     return MPI_Type_set_name(MPI_INT, "errsweep");
 }
 
 /* MPI_Type_set_name: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1281(void)
+static int c1544(void)
 {
     return MPI_Type_set_name(MPI_DATATYPE_NULL, "errsweep");
 }
 
 /* MPI_Type_set_name: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1282(void)
+static int c1545(void)
 {
     return MPI_Type_set_name(es_freed.type, "errsweep");
 }
 
 /* MPI_Type_set_name: type_name = NULL -> MPI_ERR_ARG */
-static int c1283(void)
+static int c1546(void)
 {
     return MPI_Type_set_name(MPI_INT, NULL);
 }
 
 /* MPI_Type_size: - = all valid -> MPI_SUCCESS */
-static int c1284(void)
+static int c1547(void)
 {
     return MPI_Type_size(MPI_INT, ES_OUT(int, 1));
 }
 
 /* MPI_Type_size: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1285(void)
+static int c1548(void)
 {
     return MPI_Type_size(MPI_DATATYPE_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Type_size: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1286(void)
+static int c1549(void)
 {
     return MPI_Type_size(es_freed.type, ES_OUT(int, 1));
 }
 
 /* MPI_Type_size: size = NULL -> MPI_ERR_ARG */
-static int c1287(void)
+static int c1550(void)
 {
     return MPI_Type_size(MPI_INT, NULL);
 }
 
 /* MPI_Type_size_x: - = all valid -> MPI_SUCCESS */
-static int c1288(void)
+static int c1551(void)
 {
     return MPI_Type_size_x(MPI_INT, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1289(void)
+static int c1552(void)
 {
     return MPI_Type_size_x(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1290(void)
+static int c1553(void)
 {
     return MPI_Type_size_x(es_freed.type, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_x: size = NULL -> MPI_ERR_ARG */
-static int c1291(void)
+static int c1554(void)
 {
     return MPI_Type_size_x(MPI_INT, NULL);
 }
 
 /* MPI_Type_struct: - = all valid -> MPI_SUCCESS */
-static int c1292(void)
+static int c1555(void)
 {
     return MPI_Type_struct(1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: count = -1 -> MPI_ERR_COUNT */
-static int c1293(void)
+static int c1556(void)
 {
     return MPI_Type_struct(-1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c1294(void)
+static int c1557(void)
 {
     return MPI_Type_struct(1, es_neg_first, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: array_of_types = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c1295(void)
+static int c1558(void)
 {
     return MPI_Type_struct(1, es_ones, es_aiota, es_null_first, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: newtype = NULL -> MPI_ERR_ARG */
-static int c1296(void)
+static int c1559(void)
 {
     return MPI_Type_struct(1, es_ones, es_aiota, es_ints, NULL);
 }
 
 /* MPI_Type_ub: - = all valid -> MPI_SUCCESS */
-static int c1297(void)
+static int c1560(void)
 {
     return MPI_Type_ub(MPI_INT, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_ub: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1298(void)
+static int c1561(void)
 {
     return MPI_Type_ub(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_ub: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1299(void)
+static int c1562(void)
 {
     return MPI_Type_ub(es_freed.type, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_ub: displacement = NULL -> MPI_ERR_ARG */
-static int c1300(void)
+static int c1563(void)
 {
     return MPI_Type_ub(MPI_INT, NULL);
 }
 
 /* MPI_Type_vector: - = all valid -> MPI_SUCCESS */
-static int c1301(void)
+static int c1564(void)
 {
     return MPI_Type_vector(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: count = -1 -> MPI_ERR_COUNT */
-static int c1302(void)
+static int c1565(void)
 {
     return MPI_Type_vector(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1303(void)
+static int c1566(void)
 {
     return MPI_Type_vector(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1304(void)
+static int c1567(void)
 {
     return MPI_Type_vector(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1305(void)
+static int c1568(void)
 {
     return MPI_Type_vector(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: newtype = NULL -> MPI_ERR_ARG */
-static int c1306(void)
+static int c1569(void)
 {
     return MPI_Type_vector(1, 1, 0, MPI_INT, NULL);
 }
 
 /* MPI_Unpack: - = all valid -> MPI_SUCCESS */
-static int c1307(void)
+static int c1570(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c1308(void)
+static int c1571(void)
 {
     return MPI_Unpack(NULL, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: insize = -1 -> MPI_ERR_ARG */
-static int c1309(void)
+static int c1572(void)
 {
     return MPI_Unpack(es_sbuf, -1, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: position = NULL -> MPI_ERR_ARG */
-static int c1310(void)
+static int c1573(void)
 {
     return MPI_Unpack(es_sbuf, 64, NULL, es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: outbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: MPI_ERR_ARG */
-static int c1311(void)
+static int c1574(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), NULL, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: outcount = -1 -> MPI_ERR_COUNT */
-static int c1312(void)
+static int c1575(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, -1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1313(void)
+static int c1576(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_DATATYPE_NULL, es_world.h);
 }
 
 /* MPI_Unpack: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1314(void)
+static int c1577(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, es_freed.type, es_world.h);
 }
 
 /* MPI_Unpack: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1315(void)
+static int c1578(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, es_uncommitted, es_world.h);
 }
 
 /* MPI_Unpack: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1316(void)
+static int c1579(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Unpack: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1317(void)
+static int c1580(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
 /* MPI_Wait: - = all valid -> MPI_SUCCESS */
-static int c1318(void)
+static int c1581(void)
 {
     return MPI_Wait(ES_PTR(MPI_Request, MPI_REQUEST_NULL), ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Wait: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c1319(void)
+static int c1582(void)
 {
     return MPI_Wait(ES_PTR(MPI_Request, es_freed.request), ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Wait: request = NULL -> MPI_ERR_ARG */
-static int c1320(void)
+static int c1583(void)
 {
     return MPI_Wait(NULL, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Wait: status = NULL -> MPI_ERR_ARG */
-static int c1321(void)
+static int c1584(void)
 {
     return MPI_Wait(ES_PTR(MPI_Request, MPI_REQUEST_NULL), NULL);
 }
 
 /* MPI_Waitall: - = all valid -> MPI_SUCCESS */
-static int c1322(void)
+static int c1585(void)
 {
     return MPI_Waitall(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: count = -1 -> MPI_ERR_COUNT */
-static int c1323(void)
+static int c1586(void)
 {
     return MPI_Waitall(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1324(void)
+static int c1587(void)
 {
     return MPI_Waitall(1, (MPI_Request[]){es_freed.request}, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1325(void)
+static int c1588(void)
 {
     return MPI_Waitall(1, NULL, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c1326(void)
+static int c1589(void)
 {
     return MPI_Waitall(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL);
 }
 
 /* MPI_Waitany: - = all valid -> MPI_SUCCESS */
-static int c1327(void)
+static int c1590(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: count = -1 -> MPI_ERR_COUNT */
-static int c1328(void)
+static int c1591(void)
 {
     return MPI_Waitany(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2),
                        ES_OUT(MPI_Status, 3));
@@ -8727,38 +10389,38 @@ static int c1328(void)
 
 /* MPI_Waitany: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1329(void)
+static int c1592(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1330(void)
+static int c1593(void)
 {
     return MPI_Waitany(1, NULL, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: index = NULL -> MPI_ERR_ARG */
-static int c1331(void)
+static int c1594(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: status = NULL -> MPI_ERR_ARG */
-static int c1332(void)
+static int c1595(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Waitsome: - = all valid -> MPI_SUCCESS */
-static int c1333(void)
+static int c1596(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: incount = -1 -> MPI_ERR_COUNT */
-static int c1334(void)
+static int c1597(void)
 {
     return MPI_Waitsome(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
@@ -8766,1464 +10428,1772 @@ static int c1334(void)
 
 /* MPI_Waitsome: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1335(void)
+static int c1598(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1336(void)
+static int c1599(void)
 {
     return MPI_Waitsome(1, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: outcount = NULL -> MPI_ERR_ARG */
-static int c1337(void)
+static int c1600(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: array_of_indices = NULL -> MPI_ERR_ARG */
-static int c1338(void)
+static int c1601(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL,
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c1339(void)
+static int c1602(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
-/* MPI_Win_create_errhandler: - = all valid -> MPI_SUCCESS */
-static int c1340(void)
+/* MPI_Win_call_errhandler: win = MPI_WIN_NULL -> MPI_ERR_WIN */
+static int c1603(void)
 {
-    return MPI_Win_create_errhandler(es_errhandler_fn, ES_OUT(MPI_Errhandler, 1));
+    return MPI_Win_call_errhandler(MPI_WIN_NULL, 0);
+}
+
+/* MPI_Win_create_errhandler: - = all valid -> MPI_SUCCESS */
+static int c1604(void)
+{
+    return MPI_Win_create_errhandler(es_win_errhandler_fn, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Win_create_errhandler: win_errhandler_fn = NULL -> MPI_ERR_ARG */
-static int c1341(void)
+static int c1605(void)
 {
     return MPI_Win_create_errhandler(NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Win_create_errhandler: errhandler = NULL -> MPI_ERR_ARG */
-static int c1342(void)
+static int c1606(void)
 {
-    return MPI_Win_create_errhandler(es_errhandler_fn, NULL);
+    return MPI_Win_create_errhandler(es_win_errhandler_fn, NULL);
+}
+
+/* MPI_Win_create_keyval: - = all valid -> MPI_SUCCESS */
+static int c1607(void)
+{
+    return MPI_Win_create_keyval(MPI_WIN_DUP_FN, MPI_WIN_NULL_DELETE_FN, ES_OUT(int, 2), NULL);
+}
+
+/* MPI_Win_create_keyval: win_keyval = NULL -> MPI_ERR_ARG */
+static int c1608(void)
+{
+    return MPI_Win_create_keyval(MPI_WIN_DUP_FN, MPI_WIN_NULL_DELETE_FN, NULL, NULL);
+}
+
+/* MPI_Win_delete_attr: win = MPI_WIN_NULL -> MPI_ERR_WIN */
+static int c1609(void)
+{
+    return MPI_Win_delete_attr(MPI_WIN_NULL, es_win_keyval);
+}
+
+/* MPI_Win_free_keyval: - = all valid -> MPI_SUCCESS */
+static int c1610(void)
+{
+    return MPI_Win_free_keyval(ES_PTR(int, es_new_win_keyval()));
+}
+
+/* MPI_Win_free_keyval: win_keyval = &MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
+static int c1611(void)
+{
+    return MPI_Win_free_keyval(ES_PTR(int, MPI_KEYVAL_INVALID));
+}
+
+/* MPI_Win_free_keyval: win_keyval = &12345 -> MPI_ERR_KEYVAL */
+static int c1612(void)
+{
+    return MPI_Win_free_keyval(ES_PTR(int, 12345));
+}
+
+/* MPI_Win_free_keyval: win_keyval = &comm keyval -> MPI_ERR_KEYVAL */
+static int c1613(void)
+{
+    return MPI_Win_free_keyval(ES_PTR(int, es_comm_keyval));
+}
+
+/* MPI_Win_free_keyval: win_keyval = NULL -> MPI_ERR_ARG */
+static int c1614(void)
+{
+    return MPI_Win_free_keyval(NULL);
+}
+
+/* MPI_Win_get_attr: win = MPI_WIN_NULL -> MPI_ERR_WIN */
+static int c1615(void)
+{
+    return MPI_Win_get_attr(MPI_WIN_NULL, es_win_keyval, ES_OUT(void, 2), ES_OUT(int, 3));
+}
+
+/* MPI_Win_get_errhandler: win = MPI_WIN_NULL -> MPI_ERR_WIN */
+static int c1616(void)
+{
+    return MPI_Win_get_errhandler(MPI_WIN_NULL, ES_OUT(MPI_Errhandler, 1));
+}
+
+/* MPI_Win_get_info: win = MPI_WIN_NULL -> MPI_ERR_WIN */
+static int c1617(void)
+{
+    return MPI_Win_get_info(MPI_WIN_NULL, ES_OUT(MPI_Info, 1));
+}
+
+/* MPI_Win_set_attr: win = MPI_WIN_NULL -> MPI_ERR_WIN */
+static int c1618(void)
+{
+    return MPI_Win_set_attr(MPI_WIN_NULL, es_win_keyval, es_sbuf);
+}
+
+/* MPI_Win_set_errhandler: win = MPI_WIN_NULL -> MPI_ERR_WIN */
+static int c1619(void)
+{
+    return MPI_Win_set_errhandler(MPI_WIN_NULL, MPI_ERRORS_RETURN);
+}
+
+/* MPI_Win_set_info: win = MPI_WIN_NULL -> MPI_ERR_WIN */
+static int c1620(void)
+{
+    return MPI_Win_set_info(MPI_WIN_NULL, es_info);
 }
 
 const struct es_case es_cases[] = {
     {"MPI_Add_error_class", "-", "all valid", MPI_SUCCESS, NULL, c0},
     {"MPI_Add_error_class", "errorclass", "NULL", MPI_ERR_ARG, NULL, c1},
     {"MPI_Add_error_code", "-", "all valid", MPI_SUCCESS, NULL, c2},
-    {"MPI_Add_error_code", "errorcode", "NULL", MPI_ERR_ARG, NULL, c3},
-    {"MPI_Add_error_string", "-", "all valid", MPI_SUCCESS, NULL, c4},
-    {"MPI_Add_error_string", "string", "NULL", MPI_ERR_ARG, NULL, c5},
-    {"MPI_Address", "-", "all valid", MPI_SUCCESS, NULL, c6},
-    {"MPI_Address", "address", "NULL", MPI_ERR_ARG, NULL, c7},
-    {"MPI_Allgather", "-", "all valid", MPI_SUCCESS, NULL, c8},
-    {"MPI_Allgather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c9},
-    {"MPI_Allgather", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c10},
-    {"MPI_Allgather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c11},
-    {"MPI_Allgather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c12},
-    {"MPI_Allgather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c13},
-    {"MPI_Allgather", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c14},
-    {"MPI_Allgather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c15},
-    {"MPI_Allgather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c16},
-    {"MPI_Allgather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c17},
-    {"MPI_Allgather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c18},
-    {"MPI_Allgather", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c19},
-    {"MPI_Allgather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c20},
-    {"MPI_Allgather", "comm", "freed", MPI_ERR_COMM, NULL, c21},
-    {"MPI_Allgatherv", "-", "all valid", MPI_SUCCESS, NULL, c22},
-    {"MPI_Allgatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c23},
-    {"MPI_Allgatherv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c24},
-    {"MPI_Allgatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c25},
-    {"MPI_Allgatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c26},
-    {"MPI_Allgatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c27},
-    {"MPI_Allgatherv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c28},
-    {"MPI_Allgatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c29},
-    {"MPI_Allgatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c30},
-    {"MPI_Allgatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c31},
-    {"MPI_Allgatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c32},
-    {"MPI_Allgatherv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c33},
-    {"MPI_Allgatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c34},
-    {"MPI_Allgatherv", "comm", "freed", MPI_ERR_COMM, NULL, c35},
-    {"MPI_Alloc_mem", "-", "all valid", MPI_SUCCESS, NULL, c36},
-    {"MPI_Alloc_mem", "size", "-1", MPI_ERR_ARG, NULL, c37},
-    {"MPI_Alloc_mem", "info", "bogus", MPI_ERR_INFO, NULL, c38},
-    {"MPI_Alloc_mem", "baseptr", "NULL", MPI_ERR_ARG, NULL, c39},
-    {"MPI_Allreduce", "-", "all valid", MPI_SUCCESS, NULL, c40},
-    {"MPI_Allreduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c41},
-    {"MPI_Allreduce", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c42},
-    {"MPI_Allreduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c43},
-    {"MPI_Allreduce", "count", "-1", MPI_ERR_COUNT, NULL, c44},
-    {"MPI_Allreduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c45},
-    {"MPI_Allreduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c46},
-    {"MPI_Allreduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c47},
-    {"MPI_Allreduce", "op", "freed", MPI_ERR_OP, NULL, c48},
-    {"MPI_Allreduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c49},
-    {"MPI_Allreduce", "comm", "freed", MPI_ERR_COMM, NULL, c50},
-    {"MPI_Alltoall", "-", "all valid", MPI_SUCCESS, NULL, c51},
-    {"MPI_Alltoall", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c52},
-    {"MPI_Alltoall", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c53},
-    {"MPI_Alltoall", "sendcount", "-1", MPI_ERR_COUNT, NULL, c54},
-    {"MPI_Alltoall", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c55},
-    {"MPI_Alltoall", "sendtype", "freed", MPI_ERR_TYPE, NULL, c56},
-    {"MPI_Alltoall", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c57},
-    {"MPI_Alltoall", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c58},
-    {"MPI_Alltoall", "recvcount", "-1", MPI_ERR_COUNT, NULL, c59},
-    {"MPI_Alltoall", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c60},
-    {"MPI_Alltoall", "recvtype", "freed", MPI_ERR_TYPE, NULL, c61},
-    {"MPI_Alltoall", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c62},
-    {"MPI_Alltoall", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c63},
-    {"MPI_Alltoall", "comm", "freed", MPI_ERR_COMM, NULL, c64},
-    {"MPI_Alltoallv", "-", "all valid", MPI_SUCCESS, NULL, c65},
-    {"MPI_Alltoallv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c66},
-    {"MPI_Alltoallv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c67},
-    {"MPI_Alltoallv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c68},
-    {"MPI_Alltoallv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c69},
-    {"MPI_Alltoallv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c70},
-    {"MPI_Alltoallv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c71},
-    {"MPI_Alltoallv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c72},
-    {"MPI_Alltoallv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c73},
-    {"MPI_Alltoallv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c74},
-    {"MPI_Alltoallv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c75},
-    {"MPI_Alltoallv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c76},
-    {"MPI_Alltoallv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c77},
-    {"MPI_Alltoallv", "comm", "freed", MPI_ERR_COMM, NULL, c78},
-    {"MPI_Alltoallw", "-", "all valid", MPI_SUCCESS, NULL, c79},
-    {"MPI_Alltoallw", "sendbuf", "NULL", MPI_ERR_BUFFER, "src/api/coll.c does not check NULL buffers (crashes)", c80},
-    {"MPI_Alltoallw", "sendbuf", "recvbuf", MPI_ERR_BUFFER, "src/api/coll.c does not check that sendbuf and recvbuf differ", c81},
-    {"MPI_Alltoallw", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c82},
-    {"MPI_Alltoallw", "sendtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c83},
-    {"MPI_Alltoallw", "recvbuf", "NULL", MPI_ERR_BUFFER, "src/api/coll.c does not check NULL buffers (crashes)", c84},
-    {"MPI_Alltoallw", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c85},
-    {"MPI_Alltoallw", "recvtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c86},
-    {"MPI_Alltoallw", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c87},
-    {"MPI_Alltoallw", "comm", "freed", MPI_ERR_COMM, NULL, c88},
-    {"MPI_Attr_delete", "-", "all valid", MPI_SUCCESS, NULL, c89},
-    {"MPI_Attr_delete", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c90},
-    {"MPI_Attr_delete", "comm", "freed", MPI_ERR_COMM, NULL, c91},
-    {"MPI_Attr_delete", "keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c92},
-    {"MPI_Attr_delete", "keyval", "12345", MPI_ERR_KEYVAL, NULL, c93},
-    {"MPI_Attr_get", "-", "all valid", MPI_SUCCESS, NULL, c94},
-    {"MPI_Attr_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c95},
-    {"MPI_Attr_get", "comm", "freed", MPI_ERR_COMM, NULL, c96},
-    {"MPI_Attr_get", "keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c97},
-    {"MPI_Attr_get", "keyval", "12345", MPI_ERR_KEYVAL, NULL, c98},
-    {"MPI_Attr_get", "attribute_val", "NULL", MPI_ERR_ARG, NULL, c99},
-    {"MPI_Attr_get", "flag", "NULL", MPI_ERR_ARG, NULL, c100},
-    {"MPI_Barrier", "-", "all valid", MPI_SUCCESS, NULL, c101},
-    {"MPI_Barrier", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c102},
-    {"MPI_Barrier", "comm", "freed", MPI_ERR_COMM, NULL, c103},
-    {"MPI_Bcast", "-", "all valid", MPI_SUCCESS, NULL, c104},
-    {"MPI_Bcast", "buffer", "NULL", MPI_ERR_BUFFER, NULL, c105},
-    {"MPI_Bcast", "count", "-1", MPI_ERR_COUNT, NULL, c106},
-    {"MPI_Bcast", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c107},
-    {"MPI_Bcast", "datatype", "freed", MPI_ERR_TYPE, NULL, c108},
-    {"MPI_Bcast", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c109},
-    {"MPI_Bcast", "root", "-1", MPI_ERR_ROOT, NULL, c110},
-    {"MPI_Bcast", "root", "size", MPI_ERR_ROOT, NULL, c111},
-    {"MPI_Bcast", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c112},
-    {"MPI_Bcast", "comm", "freed", MPI_ERR_COMM, NULL, c113},
-    {"MPI_Bsend", "-", "all valid", MPI_SUCCESS, NULL, c114},
-    {"MPI_Bsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c115},
-    {"MPI_Bsend", "count", "-1", MPI_ERR_COUNT, NULL, c116},
-    {"MPI_Bsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c117},
-    {"MPI_Bsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c118},
-    {"MPI_Bsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c119},
-    {"MPI_Bsend", "dest", "size", MPI_ERR_RANK, NULL, c120},
-    {"MPI_Bsend", "dest", "-5", MPI_ERR_RANK, NULL, c121},
-    {"MPI_Bsend", "tag", "-5", MPI_ERR_TAG, NULL, c122},
-    {"MPI_Bsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c123},
-    {"MPI_Bsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c124},
-    {"MPI_Bsend", "comm", "freed", MPI_ERR_COMM, NULL, c125},
-    {"MPI_Bsend_init", "-", "all valid", MPI_SUCCESS, NULL, c126},
-    {"MPI_Bsend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c127},
-    {"MPI_Bsend_init", "count", "-1", MPI_ERR_COUNT, NULL, c128},
-    {"MPI_Bsend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c129},
-    {"MPI_Bsend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c130},
-    {"MPI_Bsend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c131},
-    {"MPI_Bsend_init", "dest", "size", MPI_ERR_RANK, NULL, c132},
-    {"MPI_Bsend_init", "dest", "-5", MPI_ERR_RANK, NULL, c133},
-    {"MPI_Bsend_init", "tag", "-5", MPI_ERR_TAG, NULL, c134},
-    {"MPI_Bsend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c135},
-    {"MPI_Bsend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c136},
-    {"MPI_Bsend_init", "comm", "freed", MPI_ERR_COMM, NULL, c137},
-    {"MPI_Bsend_init", "request", "NULL", MPI_ERR_ARG, NULL, c138},
-    {"MPI_Buffer_attach", "-", "all valid", MPI_SUCCESS, NULL, c139},
-    {"MPI_Buffer_attach", "buffer", "NULL", MPI_ERR_BUFFER, NULL, c140},
-    {"MPI_Buffer_attach", "size", "-1", MPI_ERR_ARG, NULL, c141},
-    {"MPI_Buffer_detach", "-", "all valid", MPI_SUCCESS, NULL, c142},
-    {"MPI_Buffer_detach", "buffer_addr", "NULL", MPI_ERR_ARG, NULL, c143},
-    {"MPI_Buffer_detach", "size", "NULL", MPI_ERR_ARG, NULL, c144},
-    {"MPI_Cancel", "-", "all valid", MPI_SUCCESS, NULL, c145},
-    {"MPI_Cancel", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c146},
-    {"MPI_Cancel", "request", "&freed", MPI_ERR_REQUEST, NULL, c147},
-    {"MPI_Cancel", "request", "NULL", MPI_ERR_ARG, NULL, c148},
-    {"MPI_Cart_coords", "-", "all valid", MPI_SUCCESS, NULL, c149},
-    {"MPI_Cart_coords", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c150},
-    {"MPI_Cart_coords", "comm", "freed", MPI_ERR_COMM, NULL, c151},
-    {"MPI_Cart_coords", "rank", "size", MPI_ERR_RANK, NULL, c152},
-    {"MPI_Cart_coords", "rank", "-5", MPI_ERR_RANK, NULL, c153},
-    {"MPI_Cart_coords", "maxdims", "-1", MPI_ERR_ARG, NULL, c154},
-    {"MPI_Cart_coords", "coords", "NULL", MPI_ERR_ARG, NULL, c155},
-    {"MPI_Cart_get", "-", "all valid", MPI_SUCCESS, NULL, c156},
-    {"MPI_Cart_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c157},
-    {"MPI_Cart_get", "comm", "freed", MPI_ERR_COMM, NULL, c158},
-    {"MPI_Cart_get", "maxdims", "-1", MPI_ERR_ARG, NULL, c159},
-    {"MPI_Cart_get", "dims", "NULL", MPI_ERR_ARG, NULL, c160},
-    {"MPI_Cart_get", "periods", "NULL", MPI_ERR_ARG, NULL, c161},
-    {"MPI_Cart_get", "coords", "NULL", MPI_ERR_ARG, NULL, c162},
-    {"MPI_Cart_shift", "-", "all valid", MPI_SUCCESS, NULL, c163},
-    {"MPI_Cart_shift", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c164},
-    {"MPI_Cart_shift", "comm", "freed", MPI_ERR_COMM, NULL, c165},
-    {"MPI_Cart_shift", "rank_source", "NULL", MPI_ERR_ARG, NULL, c166},
-    {"MPI_Cart_shift", "rank_dest", "NULL", MPI_ERR_ARG, NULL, c167},
-    {"MPI_Cartdim_get", "-", "all valid", MPI_SUCCESS, NULL, c168},
-    {"MPI_Cartdim_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c169},
-    {"MPI_Cartdim_get", "comm", "freed", MPI_ERR_COMM, NULL, c170},
-    {"MPI_Cartdim_get", "ndims", "NULL", MPI_ERR_ARG, NULL, c171},
-    {"MPI_Comm_call_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c172},
-    {"MPI_Comm_call_errhandler", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c173},
-    {"MPI_Comm_call_errhandler", "comm", "freed", MPI_ERR_COMM, NULL, c174},
-    {"MPI_Comm_compare", "-", "all valid", MPI_SUCCESS, NULL, c175},
-    {"MPI_Comm_compare", "comm1", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c176},
-    {"MPI_Comm_compare", "comm1", "freed", MPI_ERR_COMM, NULL, c177},
-    {"MPI_Comm_compare", "comm2", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c178},
-    {"MPI_Comm_compare", "comm2", "freed", MPI_ERR_COMM, NULL, c179},
-    {"MPI_Comm_compare", "result", "NULL", MPI_ERR_ARG, NULL, c180},
-    {"MPI_Comm_create", "-", "all valid", MPI_SUCCESS, NULL, c181},
-    {"MPI_Comm_create", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c182},
-    {"MPI_Comm_create", "comm", "freed", MPI_ERR_COMM, NULL, c183},
-    {"MPI_Comm_create", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c184},
-    {"MPI_Comm_create", "group", "freed", MPI_ERR_GROUP, NULL, c185},
-    {"MPI_Comm_create", "newcomm", "NULL", MPI_ERR_ARG, NULL, c186},
-    {"MPI_Comm_create_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c187},
-    {"MPI_Comm_create_errhandler", "comm_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c188},
-    {"MPI_Comm_create_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c189},
-    {"MPI_Comm_create_group", "-", "all valid", MPI_SUCCESS, NULL, c190},
-    {"MPI_Comm_create_group", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c191},
-    {"MPI_Comm_create_group", "comm", "freed", MPI_ERR_COMM, NULL, c192},
-    {"MPI_Comm_create_group", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c193},
-    {"MPI_Comm_create_group", "group", "freed", MPI_ERR_GROUP, NULL, c194},
-    {"MPI_Comm_create_group", "tag", "-5", MPI_ERR_TAG, NULL, c195},
-    {"MPI_Comm_create_group", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c196},
-    {"MPI_Comm_create_group", "newcomm", "NULL", MPI_ERR_ARG, NULL, c197},
-    {"MPI_Comm_delete_attr", "-", "all valid", MPI_SUCCESS, NULL, c198},
-    {"MPI_Comm_delete_attr", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c199},
-    {"MPI_Comm_delete_attr", "comm", "freed", MPI_ERR_COMM, NULL, c200},
-    {"MPI_Comm_delete_attr", "comm_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c201},
-    {"MPI_Comm_delete_attr", "comm_keyval", "12345", MPI_ERR_KEYVAL, NULL, c202},
-    {"MPI_Comm_dup", "-", "all valid", MPI_SUCCESS, NULL, c203},
-    {"MPI_Comm_dup", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c204},
-    {"MPI_Comm_dup", "comm", "freed", MPI_ERR_COMM, NULL, c205},
-    {"MPI_Comm_dup", "newcomm", "NULL", MPI_ERR_ARG, NULL, c206},
-    {"MPI_Comm_dup_with_info", "-", "all valid", MPI_SUCCESS, NULL, c207},
-    {"MPI_Comm_dup_with_info", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c208},
-    {"MPI_Comm_dup_with_info", "comm", "freed", MPI_ERR_COMM, NULL, c209},
-    {"MPI_Comm_dup_with_info", "info", "bogus", MPI_ERR_INFO, NULL, c210},
-    {"MPI_Comm_dup_with_info", "newcomm", "NULL", MPI_ERR_ARG, NULL, c211},
-    {"MPI_Comm_free", "-", "all valid", MPI_SUCCESS, NULL, c212},
-    {"MPI_Comm_free", "comm", "&MPI_COMM_NULL", MPI_ERR_COMM, NULL, c213},
-    {"MPI_Comm_free", "comm", "&freed", MPI_ERR_COMM, NULL, c214},
-    {"MPI_Comm_free", "comm", "NULL", MPI_ERR_ARG, NULL, c215},
-    {"MPI_Comm_free", "comm", "&MPI_COMM_WORLD", MPI_ERR_COMM, NULL, c216},
-    {"MPI_Comm_get_attr", "-", "all valid", MPI_SUCCESS, NULL, c217},
-    {"MPI_Comm_get_attr", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c218},
-    {"MPI_Comm_get_attr", "comm", "freed", MPI_ERR_COMM, NULL, c219},
-    {"MPI_Comm_get_attr", "comm_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c220},
-    {"MPI_Comm_get_attr", "comm_keyval", "12345", MPI_ERR_KEYVAL, NULL, c221},
-    {"MPI_Comm_get_attr", "attribute_val", "NULL", MPI_ERR_ARG, NULL, c222},
-    {"MPI_Comm_get_attr", "flag", "NULL", MPI_ERR_ARG, NULL, c223},
-    {"MPI_Comm_get_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c224},
-    {"MPI_Comm_get_errhandler", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c225},
-    {"MPI_Comm_get_errhandler", "comm", "freed", MPI_ERR_COMM, NULL, c226},
-    {"MPI_Comm_get_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c227},
-    {"MPI_Comm_get_info", "-", "all valid", MPI_SUCCESS, NULL, c228},
-    {"MPI_Comm_get_info", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c229},
-    {"MPI_Comm_get_info", "comm", "freed", MPI_ERR_COMM, NULL, c230},
-    {"MPI_Comm_get_info", "info_used", "NULL", MPI_ERR_ARG, NULL, c231},
-    {"MPI_Comm_get_name", "-", "all valid", MPI_SUCCESS, NULL, c232},
-    {"MPI_Comm_get_name", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c233},
-    {"MPI_Comm_get_name", "comm", "freed", MPI_ERR_COMM, NULL, c234},
-    {"MPI_Comm_get_name", "comm_name", "NULL", MPI_ERR_ARG, NULL, c235},
-    {"MPI_Comm_get_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c236},
-    {"MPI_Comm_group", "-", "all valid", MPI_SUCCESS, NULL, c237},
-    {"MPI_Comm_group", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c238},
-    {"MPI_Comm_group", "comm", "freed", MPI_ERR_COMM, NULL, c239},
-    {"MPI_Comm_group", "group", "NULL", MPI_ERR_ARG, NULL, c240},
-    {"MPI_Comm_rank", "-", "all valid", MPI_SUCCESS, NULL, c241},
-    {"MPI_Comm_rank", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c242},
-    {"MPI_Comm_rank", "comm", "freed", MPI_ERR_COMM, NULL, c243},
-    {"MPI_Comm_rank", "rank", "NULL", MPI_ERR_ARG, NULL, c244},
-    {"MPI_Comm_remote_group", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c245},
-    {"MPI_Comm_remote_group", "comm", "freed", MPI_ERR_COMM, NULL, c246},
-    {"MPI_Comm_remote_group", "comm", "intracomm", MPI_ERR_COMM, NULL, c247},
-    {"MPI_Comm_remote_group", "group", "NULL", MPI_ERR_ARG, NULL, c248},
-    {"MPI_Comm_remote_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c249},
-    {"MPI_Comm_remote_size", "comm", "freed", MPI_ERR_COMM, NULL, c250},
-    {"MPI_Comm_remote_size", "comm", "intracomm", MPI_ERR_COMM, NULL, c251},
-    {"MPI_Comm_remote_size", "size", "NULL", MPI_ERR_ARG, NULL, c252},
-    {"MPI_Comm_set_attr", "-", "all valid", MPI_SUCCESS, NULL, c253},
-    {"MPI_Comm_set_attr", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c254},
-    {"MPI_Comm_set_attr", "comm", "freed", MPI_ERR_COMM, NULL, c255},
-    {"MPI_Comm_set_attr", "comm_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c256},
-    {"MPI_Comm_set_attr", "comm_keyval", "12345", MPI_ERR_KEYVAL, NULL, c257},
-    {"MPI_Comm_set_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c258},
-    {"MPI_Comm_set_errhandler", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c259},
-    {"MPI_Comm_set_errhandler", "comm", "freed", MPI_ERR_COMM, NULL, c260},
-    {"MPI_Comm_set_errhandler", "errhandler", "MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c261},
-    {"MPI_Comm_set_errhandler", "errhandler", "freed", MPI_ERR_ARG, NULL, c262},
-    {"MPI_Comm_set_info", "-", "all valid", MPI_SUCCESS, NULL, c263},
-    {"MPI_Comm_set_info", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c264},
-    {"MPI_Comm_set_info", "comm", "freed", MPI_ERR_COMM, NULL, c265},
-    {"MPI_Comm_set_info", "info", "bogus", MPI_ERR_INFO, NULL, c266},
-    {"MPI_Comm_set_name", "-", "all valid", MPI_SUCCESS, NULL, c267},
-    {"MPI_Comm_set_name", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c268},
-    {"MPI_Comm_set_name", "comm", "freed", MPI_ERR_COMM, NULL, c269},
-    {"MPI_Comm_set_name", "comm_name", "NULL", MPI_ERR_ARG, NULL, c270},
-    {"MPI_Comm_size", "-", "all valid", MPI_SUCCESS, NULL, c271},
-    {"MPI_Comm_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c272},
-    {"MPI_Comm_size", "comm", "freed", MPI_ERR_COMM, NULL, c273},
-    {"MPI_Comm_size", "size", "NULL", MPI_ERR_ARG, NULL, c274},
-    {"MPI_Comm_split", "-", "all valid", MPI_SUCCESS, NULL, c275},
-    {"MPI_Comm_split", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c276},
-    {"MPI_Comm_split", "comm", "freed", MPI_ERR_COMM, NULL, c277},
-    {"MPI_Comm_split", "color", "-5", MPI_ERR_ARG, NULL, c278},
-    {"MPI_Comm_split", "newcomm", "NULL", MPI_ERR_ARG, NULL, c279},
-    {"MPI_Comm_split_type", "-", "all valid", MPI_SUCCESS, NULL, c280},
-    {"MPI_Comm_split_type", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c281},
-    {"MPI_Comm_split_type", "comm", "freed", MPI_ERR_COMM, NULL, c282},
-    {"MPI_Comm_split_type", "split_type", "12345", MPI_ERR_ARG, NULL, c283},
-    {"MPI_Comm_split_type", "info", "bogus", MPI_ERR_INFO, "src/api/comm.c does not check info (tern_check_info_arg in src/api/check.h does)", c284},
-    {"MPI_Comm_split_type", "newcomm", "NULL", MPI_ERR_ARG, NULL, c285},
-    {"MPI_Comm_test_inter", "-", "all valid", MPI_SUCCESS, NULL, c286},
-    {"MPI_Comm_test_inter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c287},
-    {"MPI_Comm_test_inter", "comm", "freed", MPI_ERR_COMM, NULL, c288},
-    {"MPI_Comm_test_inter", "flag", "NULL", MPI_ERR_ARG, NULL, c289},
-    {"MPI_Dist_graph_neighbors", "-", "all valid", MPI_SUCCESS, NULL, c290},
-    {"MPI_Dist_graph_neighbors", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c291},
-    {"MPI_Dist_graph_neighbors", "comm", "freed", MPI_ERR_COMM, NULL, c292},
-    {"MPI_Dist_graph_neighbors", "maxindegree", "-1", MPI_ERR_COUNT, NULL, c293},
-    {"MPI_Dist_graph_neighbors", "sources", "NULL", MPI_ERR_ARG, NULL, c294},
-    {"MPI_Dist_graph_neighbors", "sourceweights", "NULL", MPI_ERR_ARG, NULL, c295},
-    {"MPI_Dist_graph_neighbors", "maxoutdegree", "-1", MPI_ERR_COUNT, NULL, c296},
-    {"MPI_Dist_graph_neighbors", "destinations", "NULL", MPI_ERR_ARG, NULL, c297},
-    {"MPI_Dist_graph_neighbors", "destweights", "NULL", MPI_ERR_ARG, NULL, c298},
-    {"MPI_Dist_graph_neighbors_count", "-", "all valid", MPI_SUCCESS, NULL, c299},
-    {"MPI_Dist_graph_neighbors_count", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c300},
-    {"MPI_Dist_graph_neighbors_count", "comm", "freed", MPI_ERR_COMM, NULL, c301},
-    {"MPI_Dist_graph_neighbors_count", "indegree", "NULL", MPI_ERR_ARG, NULL, c302},
-    {"MPI_Dist_graph_neighbors_count", "outdegree", "NULL", MPI_ERR_ARG, NULL, c303},
-    {"MPI_Dist_graph_neighbors_count", "weighted", "NULL", MPI_ERR_ARG, NULL, c304},
-    {"MPI_Errhandler_create", "-", "all valid", MPI_SUCCESS, NULL, c305},
-    {"MPI_Errhandler_create", "comm_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c306},
-    {"MPI_Errhandler_create", "errhandler", "NULL", MPI_ERR_ARG, NULL, c307},
-    {"MPI_Errhandler_free", "-", "all valid", MPI_SUCCESS, NULL, c308},
-    {"MPI_Errhandler_free", "errhandler", "&MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c309},
-    {"MPI_Errhandler_free", "errhandler", "NULL", MPI_ERR_ARG, NULL, c310},
-    {"MPI_Errhandler_get", "-", "all valid", MPI_SUCCESS, NULL, c311},
-    {"MPI_Errhandler_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c312},
-    {"MPI_Errhandler_get", "comm", "freed", MPI_ERR_COMM, NULL, c313},
-    {"MPI_Errhandler_get", "errhandler", "NULL", MPI_ERR_ARG, NULL, c314},
-    {"MPI_Errhandler_set", "-", "all valid", MPI_SUCCESS, NULL, c315},
-    {"MPI_Errhandler_set", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c316},
-    {"MPI_Errhandler_set", "comm", "freed", MPI_ERR_COMM, NULL, c317},
-    {"MPI_Errhandler_set", "errhandler", "MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c318},
-    {"MPI_Errhandler_set", "errhandler", "freed", MPI_ERR_ARG, NULL, c319},
-    {"MPI_Error_class", "-", "all valid", MPI_SUCCESS, NULL, c320},
-    {"MPI_Error_class", "errorcode", "-1", MPI_ERR_ARG, NULL, c321},
-    {"MPI_Error_class", "errorclass", "NULL", MPI_ERR_ARG, NULL, c322},
-    {"MPI_Error_string", "-", "all valid", MPI_SUCCESS, NULL, c323},
-    {"MPI_Error_string", "errorcode", "-1", MPI_ERR_ARG, "src/core/errors.c accepts any code", c324},
-    {"MPI_Error_string", "string", "NULL", MPI_ERR_ARG, NULL, c325},
-    {"MPI_Error_string", "resultlen", "NULL", MPI_ERR_ARG, NULL, c326},
-    {"MPI_Exscan", "-", "all valid", MPI_SUCCESS, NULL, c327},
-    {"MPI_Exscan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c328},
-    {"MPI_Exscan", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c329},
-    {"MPI_Exscan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c330},
-    {"MPI_Exscan", "count", "-1", MPI_ERR_COUNT, NULL, c331},
-    {"MPI_Exscan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c332},
-    {"MPI_Exscan", "datatype", "freed", MPI_ERR_TYPE, NULL, c333},
-    {"MPI_Exscan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c334},
-    {"MPI_Exscan", "op", "freed", MPI_ERR_OP, NULL, c335},
-    {"MPI_Exscan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c336},
-    {"MPI_Exscan", "comm", "freed", MPI_ERR_COMM, NULL, c337},
-    {"MPI_File_create_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c338},
-    {"MPI_File_create_errhandler", "file_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c339},
-    {"MPI_File_create_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c340},
-    {"MPI_Finalized", "-", "all valid", MPI_SUCCESS, NULL, c341},
-    {"MPI_Finalized", "flag", "NULL", MPI_ERR_ARG, NULL, c342},
-    {"MPI_Free_mem", "-", "all valid", MPI_SUCCESS, NULL, c343},
-    {"MPI_Gather", "-", "all valid", MPI_SUCCESS, NULL, c344},
-    {"MPI_Gather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c345},
-    {"MPI_Gather", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c346},
-    {"MPI_Gather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c347},
-    {"MPI_Gather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c348},
-    {"MPI_Gather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c349},
-    {"MPI_Gather", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c350},
-    {"MPI_Gather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c351},
-    {"MPI_Gather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c352},
-    {"MPI_Gather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c353},
-    {"MPI_Gather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c354},
-    {"MPI_Gather", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c355},
-    {"MPI_Gather", "root", "-1", MPI_ERR_ROOT, NULL, c356},
-    {"MPI_Gather", "root", "size", MPI_ERR_ROOT, NULL, c357},
-    {"MPI_Gather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c358},
-    {"MPI_Gather", "comm", "freed", MPI_ERR_COMM, NULL, c359},
-    {"MPI_Gatherv", "-", "all valid", MPI_SUCCESS, NULL, c360},
-    {"MPI_Gatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c361},
-    {"MPI_Gatherv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c362},
-    {"MPI_Gatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c363},
-    {"MPI_Gatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c364},
-    {"MPI_Gatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c365},
-    {"MPI_Gatherv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c366},
-    {"MPI_Gatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c367},
-    {"MPI_Gatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c368},
-    {"MPI_Gatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c369},
-    {"MPI_Gatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c370},
-    {"MPI_Gatherv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c371},
-    {"MPI_Gatherv", "root", "-1", MPI_ERR_ROOT, NULL, c372},
-    {"MPI_Gatherv", "root", "size", MPI_ERR_ROOT, NULL, c373},
-    {"MPI_Gatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c374},
-    {"MPI_Gatherv", "comm", "freed", MPI_ERR_COMM, NULL, c375},
-    {"MPI_Get_address", "-", "all valid", MPI_SUCCESS, NULL, c376},
-    {"MPI_Get_address", "address", "NULL", MPI_ERR_ARG, NULL, c377},
-    {"MPI_Get_count", "-", "all valid", MPI_SUCCESS, NULL, c378},
-    {"MPI_Get_count", "status", "NULL", MPI_ERR_ARG, NULL, c379},
-    {"MPI_Get_count", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c380},
-    {"MPI_Get_count", "datatype", "freed", MPI_ERR_TYPE, NULL, c381},
-    {"MPI_Get_count", "count", "NULL", MPI_ERR_ARG, NULL, c382},
-    {"MPI_Get_elements", "-", "all valid", MPI_SUCCESS, NULL, c383},
-    {"MPI_Get_elements", "status", "NULL", MPI_ERR_ARG, NULL, c384},
-    {"MPI_Get_elements", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c385},
-    {"MPI_Get_elements", "datatype", "freed", MPI_ERR_TYPE, NULL, c386},
-    {"MPI_Get_elements", "count", "NULL", MPI_ERR_ARG, NULL, c387},
-    {"MPI_Get_elements_x", "-", "all valid", MPI_SUCCESS, NULL, c388},
-    {"MPI_Get_elements_x", "status", "NULL", MPI_ERR_ARG, NULL, c389},
-    {"MPI_Get_elements_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c390},
-    {"MPI_Get_elements_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c391},
-    {"MPI_Get_elements_x", "count", "NULL", MPI_ERR_ARG, NULL, c392},
-    {"MPI_Get_library_version", "-", "all valid", MPI_SUCCESS, NULL, c393},
-    {"MPI_Get_library_version", "version", "NULL", MPI_ERR_ARG, NULL, c394},
-    {"MPI_Get_library_version", "resultlen", "NULL", MPI_ERR_ARG, NULL, c395},
-    {"MPI_Get_processor_name", "-", "all valid", MPI_SUCCESS, NULL, c396},
-    {"MPI_Get_processor_name", "name", "NULL", MPI_ERR_ARG, NULL, c397},
-    {"MPI_Get_processor_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c398},
-    {"MPI_Get_version", "-", "all valid", MPI_SUCCESS, NULL, c399},
-    {"MPI_Get_version", "version", "NULL", MPI_ERR_ARG, NULL, c400},
-    {"MPI_Get_version", "subversion", "NULL", MPI_ERR_ARG, NULL, c401},
-    {"MPI_Graph_get", "-", "all valid", MPI_SUCCESS, NULL, c402},
-    {"MPI_Graph_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c403},
-    {"MPI_Graph_get", "comm", "freed", MPI_ERR_COMM, NULL, c404},
-    {"MPI_Graph_get", "maxindex", "-1", MPI_ERR_ARG, NULL, c405},
-    {"MPI_Graph_get", "maxedges", "-1", MPI_ERR_ARG, NULL, c406},
-    {"MPI_Graph_get", "index", "NULL", MPI_ERR_ARG, NULL, c407},
-    {"MPI_Graph_get", "edges", "NULL", MPI_ERR_ARG, NULL, c408},
-    {"MPI_Graph_neighbors", "-", "all valid", MPI_SUCCESS, NULL, c409},
-    {"MPI_Graph_neighbors", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c410},
-    {"MPI_Graph_neighbors", "comm", "freed", MPI_ERR_COMM, NULL, c411},
-    {"MPI_Graph_neighbors", "rank", "size", MPI_ERR_RANK, NULL, c412},
-    {"MPI_Graph_neighbors", "rank", "-5", MPI_ERR_RANK, NULL, c413},
-    {"MPI_Graph_neighbors", "maxneighbors", "-1", MPI_ERR_ARG, NULL, c414},
-    {"MPI_Graph_neighbors", "neighbors", "NULL", MPI_ERR_ARG, NULL, c415},
-    {"MPI_Graph_neighbors_count", "-", "all valid", MPI_SUCCESS, NULL, c416},
-    {"MPI_Graph_neighbors_count", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c417},
-    {"MPI_Graph_neighbors_count", "comm", "freed", MPI_ERR_COMM, NULL, c418},
-    {"MPI_Graph_neighbors_count", "rank", "size", MPI_ERR_RANK, NULL, c419},
-    {"MPI_Graph_neighbors_count", "rank", "-5", MPI_ERR_RANK, NULL, c420},
-    {"MPI_Graph_neighbors_count", "nneighbors", "NULL", MPI_ERR_ARG, NULL, c421},
-    {"MPI_Graphdims_get", "-", "all valid", MPI_SUCCESS, NULL, c422},
-    {"MPI_Graphdims_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c423},
-    {"MPI_Graphdims_get", "comm", "freed", MPI_ERR_COMM, NULL, c424},
-    {"MPI_Graphdims_get", "nnodes", "NULL", MPI_ERR_ARG, NULL, c425},
-    {"MPI_Graphdims_get", "nedges", "NULL", MPI_ERR_ARG, NULL, c426},
-    {"MPI_Group_compare", "-", "all valid", MPI_SUCCESS, NULL, c427},
-    {"MPI_Group_compare", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c428},
-    {"MPI_Group_compare", "group1", "freed", MPI_ERR_GROUP, NULL, c429},
-    {"MPI_Group_compare", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c430},
-    {"MPI_Group_compare", "group2", "freed", MPI_ERR_GROUP, NULL, c431},
-    {"MPI_Group_compare", "result", "NULL", MPI_ERR_ARG, NULL, c432},
-    {"MPI_Group_difference", "-", "all valid", MPI_SUCCESS, NULL, c433},
-    {"MPI_Group_difference", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c434},
-    {"MPI_Group_difference", "group1", "freed", MPI_ERR_GROUP, NULL, c435},
-    {"MPI_Group_difference", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c436},
-    {"MPI_Group_difference", "group2", "freed", MPI_ERR_GROUP, NULL, c437},
-    {"MPI_Group_difference", "newgroup", "NULL", MPI_ERR_ARG, NULL, c438},
-    {"MPI_Group_excl", "-", "all valid", MPI_SUCCESS, NULL, c439},
-    {"MPI_Group_excl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c440},
-    {"MPI_Group_excl", "group", "freed", MPI_ERR_GROUP, NULL, c441},
-    {"MPI_Group_excl", "n", "-1", MPI_ERR_ARG, NULL, c442},
-    {"MPI_Group_excl", "ranks", "{size}", MPI_ERR_RANK, NULL, c443},
-    {"MPI_Group_excl", "ranks", "{-5}", MPI_ERR_RANK, NULL, c444},
-    {"MPI_Group_excl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c445},
-    {"MPI_Group_free", "-", "all valid", MPI_SUCCESS, NULL, c446},
-    {"MPI_Group_free", "group", "&MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c447},
-    {"MPI_Group_free", "group", "&freed", MPI_ERR_GROUP, NULL, c448},
-    {"MPI_Group_free", "group", "NULL", MPI_ERR_ARG, NULL, c449},
-    {"MPI_Group_incl", "-", "all valid", MPI_SUCCESS, NULL, c450},
-    {"MPI_Group_incl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c451},
-    {"MPI_Group_incl", "group", "freed", MPI_ERR_GROUP, NULL, c452},
-    {"MPI_Group_incl", "n", "-1", MPI_ERR_ARG, NULL, c453},
-    {"MPI_Group_incl", "ranks", "{size}", MPI_ERR_RANK, NULL, c454},
-    {"MPI_Group_incl", "ranks", "{-5}", MPI_ERR_RANK, NULL, c455},
-    {"MPI_Group_incl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c456},
-    {"MPI_Group_intersection", "-", "all valid", MPI_SUCCESS, NULL, c457},
-    {"MPI_Group_intersection", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c458},
-    {"MPI_Group_intersection", "group1", "freed", MPI_ERR_GROUP, NULL, c459},
-    {"MPI_Group_intersection", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c460},
-    {"MPI_Group_intersection", "group2", "freed", MPI_ERR_GROUP, NULL, c461},
-    {"MPI_Group_intersection", "newgroup", "NULL", MPI_ERR_ARG, NULL, c462},
-    {"MPI_Group_range_excl", "-", "all valid", MPI_SUCCESS, NULL, c463},
-    {"MPI_Group_range_excl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c464},
-    {"MPI_Group_range_excl", "group", "freed", MPI_ERR_GROUP, NULL, c465},
-    {"MPI_Group_range_excl", "n", "-1", MPI_ERR_ARG, NULL, c466},
-    {"MPI_Group_range_excl", "ranges", "{{size,size,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c467},
-    {"MPI_Group_range_excl", "ranges", "{{-5,0,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c468},
-    {"MPI_Group_range_excl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c469},
-    {"MPI_Group_range_incl", "-", "all valid", MPI_SUCCESS, NULL, c470},
-    {"MPI_Group_range_incl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c471},
-    {"MPI_Group_range_incl", "group", "freed", MPI_ERR_GROUP, NULL, c472},
-    {"MPI_Group_range_incl", "n", "-1", MPI_ERR_ARG, NULL, c473},
-    {"MPI_Group_range_incl", "ranges", "{{size,size,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c474},
-    {"MPI_Group_range_incl", "ranges", "{{-5,0,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c475},
-    {"MPI_Group_range_incl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c476},
-    {"MPI_Group_rank", "-", "all valid", MPI_SUCCESS, NULL, c477},
-    {"MPI_Group_rank", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c478},
-    {"MPI_Group_rank", "group", "freed", MPI_ERR_GROUP, NULL, c479},
-    {"MPI_Group_rank", "rank", "NULL", MPI_ERR_ARG, NULL, c480},
-    {"MPI_Group_size", "-", "all valid", MPI_SUCCESS, NULL, c481},
-    {"MPI_Group_size", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c482},
-    {"MPI_Group_size", "group", "freed", MPI_ERR_GROUP, NULL, c483},
-    {"MPI_Group_size", "size", "NULL", MPI_ERR_ARG, NULL, c484},
-    {"MPI_Group_translate_ranks", "-", "all valid", MPI_SUCCESS, NULL, c485},
-    {"MPI_Group_translate_ranks", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c486},
-    {"MPI_Group_translate_ranks", "group1", "freed", MPI_ERR_GROUP, NULL, c487},
-    {"MPI_Group_translate_ranks", "n", "-1", MPI_ERR_ARG, NULL, c488},
-    {"MPI_Group_translate_ranks", "ranks1", "{size}", MPI_ERR_RANK, NULL, c489},
-    {"MPI_Group_translate_ranks", "ranks1", "{-5}", MPI_ERR_RANK, NULL, c490},
-    {"MPI_Group_translate_ranks", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c491},
-    {"MPI_Group_translate_ranks", "group2", "freed", MPI_ERR_GROUP, NULL, c492},
-    {"MPI_Group_translate_ranks", "ranks2", "NULL", MPI_ERR_ARG, NULL, c493},
-    {"MPI_Group_union", "-", "all valid", MPI_SUCCESS, NULL, c494},
-    {"MPI_Group_union", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c495},
-    {"MPI_Group_union", "group1", "freed", MPI_ERR_GROUP, NULL, c496},
-    {"MPI_Group_union", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c497},
-    {"MPI_Group_union", "group2", "freed", MPI_ERR_GROUP, NULL, c498},
-    {"MPI_Group_union", "newgroup", "NULL", MPI_ERR_ARG, NULL, c499},
-    {"MPI_Ibsend", "-", "all valid", MPI_SUCCESS, NULL, c500},
-    {"MPI_Ibsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c501},
-    {"MPI_Ibsend", "count", "-1", MPI_ERR_COUNT, NULL, c502},
-    {"MPI_Ibsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c503},
-    {"MPI_Ibsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c504},
-    {"MPI_Ibsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c505},
-    {"MPI_Ibsend", "dest", "size", MPI_ERR_RANK, NULL, c506},
-    {"MPI_Ibsend", "dest", "-5", MPI_ERR_RANK, NULL, c507},
-    {"MPI_Ibsend", "tag", "-5", MPI_ERR_TAG, NULL, c508},
-    {"MPI_Ibsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c509},
-    {"MPI_Ibsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c510},
-    {"MPI_Ibsend", "comm", "freed", MPI_ERR_COMM, NULL, c511},
-    {"MPI_Ibsend", "request", "NULL", MPI_ERR_ARG, NULL, c512},
-    {"MPI_Improbe", "-", "all valid", MPI_SUCCESS, NULL, c513},
-    {"MPI_Improbe", "source", "size", MPI_ERR_RANK, NULL, c514},
-    {"MPI_Improbe", "source", "-5", MPI_ERR_RANK, NULL, c515},
-    {"MPI_Improbe", "tag", "-5", MPI_ERR_TAG, NULL, c516},
-    {"MPI_Improbe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c517},
-    {"MPI_Improbe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c518},
-    {"MPI_Improbe", "comm", "freed", MPI_ERR_COMM, NULL, c519},
-    {"MPI_Improbe", "flag", "NULL", MPI_ERR_ARG, NULL, c520},
-    {"MPI_Improbe", "message", "NULL", MPI_ERR_ARG, NULL, c521},
-    {"MPI_Improbe", "status", "NULL", MPI_ERR_ARG, NULL, c522},
-    {"MPI_Imrecv", "-", "all valid", MPI_SUCCESS, NULL, c523},
-    {"MPI_Imrecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c524},
-    {"MPI_Imrecv", "count", "-1", MPI_ERR_COUNT, NULL, c525},
-    {"MPI_Imrecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c526},
-    {"MPI_Imrecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c527},
-    {"MPI_Imrecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c528},
-    {"MPI_Imrecv", "message", "&MPI_MESSAGE_NULL", MPI_ERR_REQUEST, NULL, c529},
-    {"MPI_Imrecv", "message", "NULL", MPI_ERR_ARG, NULL, c530},
-    {"MPI_Imrecv", "request", "NULL", MPI_ERR_ARG, NULL, c531},
-    {"MPI_Info_create", "-", "all valid", MPI_SUCCESS, NULL, c532},
-    {"MPI_Info_create", "info", "NULL", MPI_ERR_ARG, NULL, c533},
-    {"MPI_Info_delete", "-", "all valid", MPI_SUCCESS, NULL, c534},
-    {"MPI_Info_delete", "info", "bogus", MPI_ERR_INFO, NULL, c535},
-    {"MPI_Info_delete", "key", "NULL", MPI_ERR_ARG, NULL, c536},
-    {"MPI_Info_dup", "-", "all valid", MPI_SUCCESS, NULL, c537},
-    {"MPI_Info_dup", "info", "bogus", MPI_ERR_INFO, NULL, c538},
-    {"MPI_Info_dup", "newinfo", "NULL", MPI_ERR_ARG, NULL, c539},
-    {"MPI_Info_get", "-", "all valid", MPI_SUCCESS, NULL, c540},
-    {"MPI_Info_get", "info", "bogus", MPI_ERR_INFO, NULL, c541},
-    {"MPI_Info_get", "key", "NULL", MPI_ERR_ARG, NULL, c542},
-    {"MPI_Info_get", "value", "NULL", MPI_ERR_ARG, NULL, c543},
-    {"MPI_Info_get", "flag", "NULL", MPI_ERR_ARG, NULL, c544},
-    {"MPI_Info_get_nkeys", "-", "all valid", MPI_SUCCESS, NULL, c545},
-    {"MPI_Info_get_nkeys", "info", "bogus", MPI_ERR_INFO, NULL, c546},
-    {"MPI_Info_get_nkeys", "nkeys", "NULL", MPI_ERR_ARG, NULL, c547},
-    {"MPI_Info_get_nthkey", "-", "all valid", MPI_SUCCESS, NULL, c548},
-    {"MPI_Info_get_nthkey", "info", "bogus", MPI_ERR_INFO, NULL, c549},
-    {"MPI_Info_get_nthkey", "key", "NULL", MPI_ERR_ARG, NULL, c550},
-    {"MPI_Info_get_string", "-", "all valid", MPI_SUCCESS, NULL, c551},
-    {"MPI_Info_get_string", "info", "bogus", MPI_ERR_INFO, NULL, c552},
-    {"MPI_Info_get_string", "key", "NULL", MPI_ERR_ARG, NULL, c553},
-    {"MPI_Info_get_string", "buflen", "NULL", MPI_ERR_ARG, NULL, c554},
-    {"MPI_Info_get_string", "value", "NULL", MPI_ERR_ARG, NULL, c555},
-    {"MPI_Info_get_string", "flag", "NULL", MPI_ERR_ARG, NULL, c556},
-    {"MPI_Info_get_valuelen", "-", "all valid", MPI_SUCCESS, NULL, c557},
-    {"MPI_Info_get_valuelen", "info", "bogus", MPI_ERR_INFO, NULL, c558},
-    {"MPI_Info_get_valuelen", "key", "NULL", MPI_ERR_ARG, NULL, c559},
-    {"MPI_Info_get_valuelen", "valuelen", "NULL", MPI_ERR_ARG, NULL, c560},
-    {"MPI_Info_get_valuelen", "flag", "NULL", MPI_ERR_ARG, NULL, c561},
-    {"MPI_Info_set", "-", "all valid", MPI_SUCCESS, NULL, c562},
-    {"MPI_Info_set", "info", "bogus", MPI_ERR_INFO, NULL, c563},
-    {"MPI_Info_set", "key", "NULL", MPI_ERR_ARG, NULL, c564},
-    {"MPI_Info_set", "value", "NULL", MPI_ERR_ARG, NULL, c565},
-    {"MPI_Initialized", "-", "all valid", MPI_SUCCESS, NULL, c566},
-    {"MPI_Initialized", "flag", "NULL", MPI_ERR_ARG, NULL, c567},
-    {"MPI_Iprobe", "-", "all valid", MPI_SUCCESS, NULL, c568},
-    {"MPI_Iprobe", "source", "size", MPI_ERR_RANK, NULL, c569},
-    {"MPI_Iprobe", "source", "-5", MPI_ERR_RANK, NULL, c570},
-    {"MPI_Iprobe", "tag", "-5", MPI_ERR_TAG, NULL, c571},
-    {"MPI_Iprobe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c572},
-    {"MPI_Iprobe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c573},
-    {"MPI_Iprobe", "comm", "freed", MPI_ERR_COMM, NULL, c574},
-    {"MPI_Iprobe", "flag", "NULL", MPI_ERR_ARG, NULL, c575},
-    {"MPI_Iprobe", "status", "NULL", MPI_ERR_ARG, NULL, c576},
-    {"MPI_Irecv", "-", "all valid", MPI_SUCCESS, NULL, c577},
-    {"MPI_Irecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c578},
-    {"MPI_Irecv", "count", "-1", MPI_ERR_COUNT, NULL, c579},
-    {"MPI_Irecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c580},
-    {"MPI_Irecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c581},
-    {"MPI_Irecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c582},
-    {"MPI_Irecv", "source", "size", MPI_ERR_RANK, NULL, c583},
-    {"MPI_Irecv", "source", "-5", MPI_ERR_RANK, NULL, c584},
-    {"MPI_Irecv", "tag", "-5", MPI_ERR_TAG, NULL, c585},
-    {"MPI_Irecv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c586},
-    {"MPI_Irecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c587},
-    {"MPI_Irecv", "comm", "freed", MPI_ERR_COMM, NULL, c588},
-    {"MPI_Irecv", "request", "NULL", MPI_ERR_ARG, NULL, c589},
-    {"MPI_Irsend", "-", "all valid", MPI_SUCCESS, NULL, c590},
-    {"MPI_Irsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c591},
-    {"MPI_Irsend", "count", "-1", MPI_ERR_COUNT, NULL, c592},
-    {"MPI_Irsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c593},
-    {"MPI_Irsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c594},
-    {"MPI_Irsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c595},
-    {"MPI_Irsend", "dest", "size", MPI_ERR_RANK, NULL, c596},
-    {"MPI_Irsend", "dest", "-5", MPI_ERR_RANK, NULL, c597},
-    {"MPI_Irsend", "tag", "-5", MPI_ERR_TAG, NULL, c598},
-    {"MPI_Irsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c599},
-    {"MPI_Irsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c600},
-    {"MPI_Irsend", "comm", "freed", MPI_ERR_COMM, NULL, c601},
-    {"MPI_Irsend", "request", "NULL", MPI_ERR_ARG, NULL, c602},
-    {"MPI_Is_thread_main", "-", "all valid", MPI_SUCCESS, NULL, c603},
-    {"MPI_Is_thread_main", "flag", "NULL", MPI_ERR_ARG, NULL, c604},
-    {"MPI_Isend", "-", "all valid", MPI_SUCCESS, NULL, c605},
-    {"MPI_Isend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c606},
-    {"MPI_Isend", "count", "-1", MPI_ERR_COUNT, NULL, c607},
-    {"MPI_Isend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c608},
-    {"MPI_Isend", "datatype", "freed", MPI_ERR_TYPE, NULL, c609},
-    {"MPI_Isend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c610},
-    {"MPI_Isend", "dest", "size", MPI_ERR_RANK, NULL, c611},
-    {"MPI_Isend", "dest", "-5", MPI_ERR_RANK, NULL, c612},
-    {"MPI_Isend", "tag", "-5", MPI_ERR_TAG, NULL, c613},
-    {"MPI_Isend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c614},
-    {"MPI_Isend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c615},
-    {"MPI_Isend", "comm", "freed", MPI_ERR_COMM, NULL, c616},
-    {"MPI_Isend", "request", "NULL", MPI_ERR_ARG, NULL, c617},
-    {"MPI_Issend", "-", "all valid", MPI_SUCCESS, NULL, c618},
-    {"MPI_Issend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c619},
-    {"MPI_Issend", "count", "-1", MPI_ERR_COUNT, NULL, c620},
-    {"MPI_Issend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c621},
-    {"MPI_Issend", "datatype", "freed", MPI_ERR_TYPE, NULL, c622},
-    {"MPI_Issend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c623},
-    {"MPI_Issend", "dest", "size", MPI_ERR_RANK, NULL, c624},
-    {"MPI_Issend", "dest", "-5", MPI_ERR_RANK, NULL, c625},
-    {"MPI_Issend", "tag", "-5", MPI_ERR_TAG, NULL, c626},
-    {"MPI_Issend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c627},
-    {"MPI_Issend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c628},
-    {"MPI_Issend", "comm", "freed", MPI_ERR_COMM, NULL, c629},
-    {"MPI_Issend", "request", "NULL", MPI_ERR_ARG, NULL, c630},
-    {"MPI_Mprobe", "-", "all valid", MPI_SUCCESS, NULL, c631},
-    {"MPI_Mprobe", "source", "size", MPI_ERR_RANK, NULL, c632},
-    {"MPI_Mprobe", "source", "-5", MPI_ERR_RANK, NULL, c633},
-    {"MPI_Mprobe", "tag", "-5", MPI_ERR_TAG, NULL, c634},
-    {"MPI_Mprobe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c635},
-    {"MPI_Mprobe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c636},
-    {"MPI_Mprobe", "comm", "freed", MPI_ERR_COMM, NULL, c637},
-    {"MPI_Mprobe", "message", "NULL", MPI_ERR_ARG, NULL, c638},
-    {"MPI_Mprobe", "status", "NULL", MPI_ERR_ARG, NULL, c639},
-    {"MPI_Mrecv", "-", "all valid", MPI_SUCCESS, NULL, c640},
-    {"MPI_Mrecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c641},
-    {"MPI_Mrecv", "count", "-1", MPI_ERR_COUNT, NULL, c642},
-    {"MPI_Mrecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c643},
-    {"MPI_Mrecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c644},
-    {"MPI_Mrecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c645},
-    {"MPI_Mrecv", "message", "&MPI_MESSAGE_NULL", MPI_ERR_REQUEST, NULL, c646},
-    {"MPI_Mrecv", "message", "NULL", MPI_ERR_ARG, NULL, c647},
-    {"MPI_Mrecv", "status", "NULL", MPI_ERR_ARG, NULL, c648},
-    {"MPI_Neighbor_allgather", "-", "all valid", MPI_SUCCESS, NULL, c649},
-    {"MPI_Neighbor_allgather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c650},
-    {"MPI_Neighbor_allgather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c651},
-    {"MPI_Neighbor_allgather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c652},
-    {"MPI_Neighbor_allgather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c653},
-    {"MPI_Neighbor_allgather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c654},
-    {"MPI_Neighbor_allgather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c655},
-    {"MPI_Neighbor_allgather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c656},
-    {"MPI_Neighbor_allgather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c657},
-    {"MPI_Neighbor_allgather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c658},
-    {"MPI_Neighbor_allgather", "comm", "freed", MPI_ERR_COMM, NULL, c659},
-    {"MPI_Neighbor_allgatherv", "-", "all valid", MPI_SUCCESS, NULL, c660},
-    {"MPI_Neighbor_allgatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c661},
-    {"MPI_Neighbor_allgatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c662},
-    {"MPI_Neighbor_allgatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c663},
-    {"MPI_Neighbor_allgatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c664},
-    {"MPI_Neighbor_allgatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c665},
-    {"MPI_Neighbor_allgatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c666},
-    {"MPI_Neighbor_allgatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c667},
-    {"MPI_Neighbor_allgatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c668},
-    {"MPI_Neighbor_allgatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c669},
-    {"MPI_Neighbor_allgatherv", "comm", "freed", MPI_ERR_COMM, NULL, c670},
-    {"MPI_Neighbor_alltoall", "-", "all valid", MPI_SUCCESS, NULL, c671},
-    {"MPI_Neighbor_alltoall", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c672},
-    {"MPI_Neighbor_alltoall", "sendcount", "-1", MPI_ERR_COUNT, NULL, c673},
-    {"MPI_Neighbor_alltoall", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c674},
-    {"MPI_Neighbor_alltoall", "sendtype", "freed", MPI_ERR_TYPE, NULL, c675},
-    {"MPI_Neighbor_alltoall", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c676},
-    {"MPI_Neighbor_alltoall", "recvcount", "-1", MPI_ERR_COUNT, NULL, c677},
-    {"MPI_Neighbor_alltoall", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c678},
-    {"MPI_Neighbor_alltoall", "recvtype", "freed", MPI_ERR_TYPE, NULL, c679},
-    {"MPI_Neighbor_alltoall", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c680},
-    {"MPI_Neighbor_alltoall", "comm", "freed", MPI_ERR_COMM, NULL, c681},
-    {"MPI_Neighbor_alltoallv", "-", "all valid", MPI_SUCCESS, NULL, c682},
-    {"MPI_Neighbor_alltoallv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c683},
-    {"MPI_Neighbor_alltoallv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c684},
-    {"MPI_Neighbor_alltoallv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c685},
-    {"MPI_Neighbor_alltoallv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c686},
-    {"MPI_Neighbor_alltoallv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c687},
-    {"MPI_Neighbor_alltoallv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c688},
-    {"MPI_Neighbor_alltoallv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c689},
-    {"MPI_Neighbor_alltoallv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c690},
-    {"MPI_Neighbor_alltoallv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c691},
-    {"MPI_Neighbor_alltoallv", "comm", "freed", MPI_ERR_COMM, NULL, c692},
-    {"MPI_Op_commutative", "-", "all valid", MPI_SUCCESS, NULL, c693},
-    {"MPI_Op_commutative", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c694},
-    {"MPI_Op_commutative", "op", "freed", MPI_ERR_OP, NULL, c695},
-    {"MPI_Op_commutative", "commute", "NULL", MPI_ERR_ARG, NULL, c696},
-    {"MPI_Op_create", "-", "all valid", MPI_SUCCESS, NULL, c697},
-    {"MPI_Op_create", "user_fn", "NULL", MPI_ERR_ARG, NULL, c698},
-    {"MPI_Op_create", "op", "NULL", MPI_ERR_ARG, NULL, c699},
-    {"MPI_Op_free", "-", "all valid", MPI_SUCCESS, NULL, c700},
-    {"MPI_Op_free", "op", "&MPI_OP_NULL", MPI_ERR_OP, NULL, c701},
-    {"MPI_Op_free", "op", "&MPI_SUM", MPI_ERR_OP, NULL, c702},
-    {"MPI_Op_free", "op", "NULL", MPI_ERR_ARG, NULL, c703},
-    {"MPI_Pack", "-", "all valid", MPI_SUCCESS, NULL, c704},
-    {"MPI_Pack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c705},
-    {"MPI_Pack", "incount", "-1", MPI_ERR_COUNT, NULL, c706},
-    {"MPI_Pack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c707},
-    {"MPI_Pack", "datatype", "freed", MPI_ERR_TYPE, NULL, c708},
-    {"MPI_Pack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c709},
-    {"MPI_Pack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c710},
-    {"MPI_Pack", "outsize", "-1", MPI_ERR_ARG, NULL, c711},
-    {"MPI_Pack", "position", "NULL", MPI_ERR_ARG, NULL, c712},
-    {"MPI_Pack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c713},
-    {"MPI_Pack", "comm", "freed", MPI_ERR_COMM, NULL, c714},
-    {"MPI_Pack_size", "-", "all valid", MPI_SUCCESS, NULL, c715},
-    {"MPI_Pack_size", "incount", "-1", MPI_ERR_COUNT, NULL, c716},
-    {"MPI_Pack_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c717},
-    {"MPI_Pack_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c718},
-    {"MPI_Pack_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c719},
-    {"MPI_Pack_size", "comm", "freed", MPI_ERR_COMM, NULL, c720},
-    {"MPI_Pack_size", "size", "NULL", MPI_ERR_ARG, NULL, c721},
-    {"MPI_Probe", "-", "all valid", MPI_SUCCESS, NULL, c722},
-    {"MPI_Probe", "source", "size", MPI_ERR_RANK, NULL, c723},
-    {"MPI_Probe", "source", "-5", MPI_ERR_RANK, NULL, c724},
-    {"MPI_Probe", "tag", "-5", MPI_ERR_TAG, NULL, c725},
-    {"MPI_Probe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c726},
-    {"MPI_Probe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c727},
-    {"MPI_Probe", "comm", "freed", MPI_ERR_COMM, NULL, c728},
-    {"MPI_Probe", "status", "NULL", MPI_ERR_ARG, NULL, c729},
-    {"MPI_Query_thread", "-", "all valid", MPI_SUCCESS, NULL, c730},
-    {"MPI_Query_thread", "provided", "NULL", MPI_ERR_ARG, NULL, c731},
-    {"MPI_Recv", "-", "all valid", MPI_SUCCESS, NULL, c732},
-    {"MPI_Recv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c733},
-    {"MPI_Recv", "count", "-1", MPI_ERR_COUNT, NULL, c734},
-    {"MPI_Recv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c735},
-    {"MPI_Recv", "datatype", "freed", MPI_ERR_TYPE, NULL, c736},
-    {"MPI_Recv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c737},
-    {"MPI_Recv", "source", "size", MPI_ERR_RANK, NULL, c738},
-    {"MPI_Recv", "source", "-5", MPI_ERR_RANK, NULL, c739},
-    {"MPI_Recv", "tag", "-5", MPI_ERR_TAG, NULL, c740},
-    {"MPI_Recv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c741},
-    {"MPI_Recv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c742},
-    {"MPI_Recv", "comm", "freed", MPI_ERR_COMM, NULL, c743},
-    {"MPI_Recv", "status", "NULL", MPI_ERR_ARG, NULL, c744},
-    {"MPI_Recv_init", "-", "all valid", MPI_SUCCESS, NULL, c745},
-    {"MPI_Recv_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c746},
-    {"MPI_Recv_init", "count", "-1", MPI_ERR_COUNT, NULL, c747},
-    {"MPI_Recv_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c748},
-    {"MPI_Recv_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c749},
-    {"MPI_Recv_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c750},
-    {"MPI_Recv_init", "source", "size", MPI_ERR_RANK, NULL, c751},
-    {"MPI_Recv_init", "source", "-5", MPI_ERR_RANK, NULL, c752},
-    {"MPI_Recv_init", "tag", "-5", MPI_ERR_TAG, NULL, c753},
-    {"MPI_Recv_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c754},
-    {"MPI_Recv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c755},
-    {"MPI_Recv_init", "comm", "freed", MPI_ERR_COMM, NULL, c756},
-    {"MPI_Recv_init", "request", "NULL", MPI_ERR_ARG, NULL, c757},
-    {"MPI_Reduce", "-", "all valid", MPI_SUCCESS, NULL, c758},
-    {"MPI_Reduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c759},
-    {"MPI_Reduce", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c760},
-    {"MPI_Reduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c761},
-    {"MPI_Reduce", "count", "-1", MPI_ERR_COUNT, NULL, c762},
-    {"MPI_Reduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c763},
-    {"MPI_Reduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c764},
-    {"MPI_Reduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c765},
-    {"MPI_Reduce", "op", "freed", MPI_ERR_OP, NULL, c766},
-    {"MPI_Reduce", "root", "-1", MPI_ERR_ROOT, NULL, c767},
-    {"MPI_Reduce", "root", "size", MPI_ERR_ROOT, NULL, c768},
-    {"MPI_Reduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c769},
-    {"MPI_Reduce", "comm", "freed", MPI_ERR_COMM, NULL, c770},
-    {"MPI_Reduce_local", "-", "all valid", MPI_SUCCESS, NULL, c771},
-    {"MPI_Reduce_local", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c772},
-    {"MPI_Reduce_local", "inoutbuf", "NULL", MPI_ERR_BUFFER, NULL, c773},
-    {"MPI_Reduce_local", "count", "-1", MPI_ERR_COUNT, NULL, c774},
-    {"MPI_Reduce_local", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c775},
-    {"MPI_Reduce_local", "datatype", "freed", MPI_ERR_TYPE, NULL, c776},
-    {"MPI_Reduce_local", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c777},
-    {"MPI_Reduce_local", "op", "freed", MPI_ERR_OP, NULL, c778},
-    {"MPI_Reduce_scatter", "-", "all valid", MPI_SUCCESS, NULL, c779},
-    {"MPI_Reduce_scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c780},
-    {"MPI_Reduce_scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c781},
-    {"MPI_Reduce_scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c782},
-    {"MPI_Reduce_scatter", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c783},
-    {"MPI_Reduce_scatter", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c784},
-    {"MPI_Reduce_scatter", "datatype", "freed", MPI_ERR_TYPE, NULL, c785},
-    {"MPI_Reduce_scatter", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c786},
-    {"MPI_Reduce_scatter", "op", "freed", MPI_ERR_OP, NULL, c787},
-    {"MPI_Reduce_scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c788},
-    {"MPI_Reduce_scatter", "comm", "freed", MPI_ERR_COMM, NULL, c789},
-    {"MPI_Reduce_scatter_block", "-", "all valid", MPI_SUCCESS, NULL, c790},
-    {"MPI_Reduce_scatter_block", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c791},
-    {"MPI_Reduce_scatter_block", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c792},
-    {"MPI_Reduce_scatter_block", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c793},
-    {"MPI_Reduce_scatter_block", "recvcount", "-1", MPI_ERR_COUNT, NULL, c794},
-    {"MPI_Reduce_scatter_block", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c795},
-    {"MPI_Reduce_scatter_block", "datatype", "freed", MPI_ERR_TYPE, NULL, c796},
-    {"MPI_Reduce_scatter_block", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c797},
-    {"MPI_Reduce_scatter_block", "op", "freed", MPI_ERR_OP, NULL, c798},
-    {"MPI_Reduce_scatter_block", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c799},
-    {"MPI_Reduce_scatter_block", "comm", "freed", MPI_ERR_COMM, NULL, c800},
-    {"MPI_Remove_error_class", "-", "all valid", MPI_SUCCESS, NULL, c801},
-    {"MPI_Remove_error_code", "-", "all valid", MPI_SUCCESS, NULL, c802},
-    {"MPI_Remove_error_string", "-", "all valid", MPI_SUCCESS, NULL, c803},
-    {"MPI_Request_free", "-", "all valid", MPI_SUCCESS, NULL, c804},
-    {"MPI_Request_free", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c805},
-    {"MPI_Request_free", "request", "&freed", MPI_ERR_REQUEST, NULL, c806},
-    {"MPI_Request_free", "request", "NULL", MPI_ERR_ARG, NULL, c807},
-    {"MPI_Request_get_status", "-", "all valid", MPI_SUCCESS, NULL, c808},
-    {"MPI_Request_get_status", "request", "freed", MPI_ERR_REQUEST, NULL, c809},
-    {"MPI_Request_get_status", "flag", "NULL", MPI_ERR_ARG, NULL, c810},
-    {"MPI_Request_get_status", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c811},
-    {"MPI_Rsend", "-", "all valid", MPI_SUCCESS, NULL, c812},
-    {"MPI_Rsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c813},
-    {"MPI_Rsend", "count", "-1", MPI_ERR_COUNT, NULL, c814},
-    {"MPI_Rsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c815},
-    {"MPI_Rsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c816},
-    {"MPI_Rsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c817},
-    {"MPI_Rsend", "dest", "size", MPI_ERR_RANK, NULL, c818},
-    {"MPI_Rsend", "dest", "-5", MPI_ERR_RANK, NULL, c819},
-    {"MPI_Rsend", "tag", "-5", MPI_ERR_TAG, NULL, c820},
-    {"MPI_Rsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c821},
-    {"MPI_Rsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c822},
-    {"MPI_Rsend", "comm", "freed", MPI_ERR_COMM, NULL, c823},
-    {"MPI_Rsend_init", "-", "all valid", MPI_SUCCESS, NULL, c824},
-    {"MPI_Rsend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c825},
-    {"MPI_Rsend_init", "count", "-1", MPI_ERR_COUNT, NULL, c826},
-    {"MPI_Rsend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c827},
-    {"MPI_Rsend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c828},
-    {"MPI_Rsend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c829},
-    {"MPI_Rsend_init", "dest", "size", MPI_ERR_RANK, NULL, c830},
-    {"MPI_Rsend_init", "dest", "-5", MPI_ERR_RANK, NULL, c831},
-    {"MPI_Rsend_init", "tag", "-5", MPI_ERR_TAG, NULL, c832},
-    {"MPI_Rsend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c833},
-    {"MPI_Rsend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c834},
-    {"MPI_Rsend_init", "comm", "freed", MPI_ERR_COMM, NULL, c835},
-    {"MPI_Rsend_init", "request", "NULL", MPI_ERR_ARG, NULL, c836},
-    {"MPI_Scan", "-", "all valid", MPI_SUCCESS, NULL, c837},
-    {"MPI_Scan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c838},
-    {"MPI_Scan", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c839},
-    {"MPI_Scan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c840},
-    {"MPI_Scan", "count", "-1", MPI_ERR_COUNT, NULL, c841},
-    {"MPI_Scan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c842},
-    {"MPI_Scan", "datatype", "freed", MPI_ERR_TYPE, NULL, c843},
-    {"MPI_Scan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c844},
-    {"MPI_Scan", "op", "freed", MPI_ERR_OP, NULL, c845},
-    {"MPI_Scan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c846},
-    {"MPI_Scan", "comm", "freed", MPI_ERR_COMM, NULL, c847},
-    {"MPI_Scatter", "-", "all valid", MPI_SUCCESS, NULL, c848},
-    {"MPI_Scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c849},
-    {"MPI_Scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c850},
-    {"MPI_Scatter", "sendcount", "-1", MPI_ERR_COUNT, NULL, c851},
-    {"MPI_Scatter", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c852},
-    {"MPI_Scatter", "sendtype", "freed", MPI_ERR_TYPE, NULL, c853},
-    {"MPI_Scatter", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c854},
-    {"MPI_Scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c855},
-    {"MPI_Scatter", "recvcount", "-1", MPI_ERR_COUNT, NULL, c856},
-    {"MPI_Scatter", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c857},
-    {"MPI_Scatter", "recvtype", "freed", MPI_ERR_TYPE, NULL, c858},
-    {"MPI_Scatter", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c859},
-    {"MPI_Scatter", "root", "-1", MPI_ERR_ROOT, NULL, c860},
-    {"MPI_Scatter", "root", "size", MPI_ERR_ROOT, NULL, c861},
-    {"MPI_Scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c862},
-    {"MPI_Scatter", "comm", "freed", MPI_ERR_COMM, NULL, c863},
-    {"MPI_Scatterv", "-", "all valid", MPI_SUCCESS, NULL, c864},
-    {"MPI_Scatterv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c865},
-    {"MPI_Scatterv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c866},
-    {"MPI_Scatterv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c867},
-    {"MPI_Scatterv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c868},
-    {"MPI_Scatterv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c869},
-    {"MPI_Scatterv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c870},
-    {"MPI_Scatterv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c871},
-    {"MPI_Scatterv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c872},
-    {"MPI_Scatterv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c873},
-    {"MPI_Scatterv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c874},
-    {"MPI_Scatterv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c875},
-    {"MPI_Scatterv", "root", "-1", MPI_ERR_ROOT, NULL, c876},
-    {"MPI_Scatterv", "root", "size", MPI_ERR_ROOT, NULL, c877},
-    {"MPI_Scatterv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c878},
-    {"MPI_Scatterv", "comm", "freed", MPI_ERR_COMM, NULL, c879},
-    {"MPI_Send", "-", "all valid", MPI_SUCCESS, NULL, c880},
-    {"MPI_Send", "buf", "NULL", MPI_ERR_BUFFER, NULL, c881},
-    {"MPI_Send", "count", "-1", MPI_ERR_COUNT, NULL, c882},
-    {"MPI_Send", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c883},
-    {"MPI_Send", "datatype", "freed", MPI_ERR_TYPE, NULL, c884},
-    {"MPI_Send", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c885},
-    {"MPI_Send", "dest", "size", MPI_ERR_RANK, NULL, c886},
-    {"MPI_Send", "dest", "-5", MPI_ERR_RANK, NULL, c887},
-    {"MPI_Send", "tag", "-5", MPI_ERR_TAG, NULL, c888},
-    {"MPI_Send", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c889},
-    {"MPI_Send", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c890},
-    {"MPI_Send", "comm", "freed", MPI_ERR_COMM, NULL, c891},
-    {"MPI_Send_init", "-", "all valid", MPI_SUCCESS, NULL, c892},
-    {"MPI_Send_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c893},
-    {"MPI_Send_init", "count", "-1", MPI_ERR_COUNT, NULL, c894},
-    {"MPI_Send_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c895},
-    {"MPI_Send_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c896},
-    {"MPI_Send_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c897},
-    {"MPI_Send_init", "dest", "size", MPI_ERR_RANK, NULL, c898},
-    {"MPI_Send_init", "dest", "-5", MPI_ERR_RANK, NULL, c899},
-    {"MPI_Send_init", "tag", "-5", MPI_ERR_TAG, NULL, c900},
-    {"MPI_Send_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c901},
-    {"MPI_Send_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c902},
-    {"MPI_Send_init", "comm", "freed", MPI_ERR_COMM, NULL, c903},
-    {"MPI_Send_init", "request", "NULL", MPI_ERR_ARG, NULL, c904},
-    {"MPI_Sendrecv", "-", "all valid", MPI_SUCCESS, NULL, c905},
-    {"MPI_Sendrecv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c906},
-    {"MPI_Sendrecv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c907},
-    {"MPI_Sendrecv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c908},
-    {"MPI_Sendrecv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c909},
-    {"MPI_Sendrecv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c910},
-    {"MPI_Sendrecv", "dest", "size", MPI_ERR_RANK, NULL, c911},
-    {"MPI_Sendrecv", "dest", "-5", MPI_ERR_RANK, NULL, c912},
-    {"MPI_Sendrecv", "sendtag", "-5", MPI_ERR_TAG, NULL, c913},
-    {"MPI_Sendrecv", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c914},
-    {"MPI_Sendrecv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c915},
-    {"MPI_Sendrecv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c916},
-    {"MPI_Sendrecv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c917},
-    {"MPI_Sendrecv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c918},
-    {"MPI_Sendrecv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c919},
-    {"MPI_Sendrecv", "source", "size", MPI_ERR_RANK, NULL, c920},
-    {"MPI_Sendrecv", "source", "-5", MPI_ERR_RANK, NULL, c921},
-    {"MPI_Sendrecv", "recvtag", "-5", MPI_ERR_TAG, NULL, c922},
-    {"MPI_Sendrecv", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c923},
-    {"MPI_Sendrecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c924},
-    {"MPI_Sendrecv", "comm", "freed", MPI_ERR_COMM, NULL, c925},
-    {"MPI_Sendrecv", "status", "NULL", MPI_ERR_ARG, NULL, c926},
-    {"MPI_Sendrecv_replace", "-", "all valid", MPI_SUCCESS, NULL, c927},
-    {"MPI_Sendrecv_replace", "buf", "NULL", MPI_ERR_BUFFER, NULL, c928},
-    {"MPI_Sendrecv_replace", "count", "-1", MPI_ERR_COUNT, NULL, c929},
-    {"MPI_Sendrecv_replace", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c930},
-    {"MPI_Sendrecv_replace", "datatype", "freed", MPI_ERR_TYPE, NULL, c931},
-    {"MPI_Sendrecv_replace", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c932},
-    {"MPI_Sendrecv_replace", "dest", "size", MPI_ERR_RANK, NULL, c933},
-    {"MPI_Sendrecv_replace", "dest", "-5", MPI_ERR_RANK, NULL, c934},
-    {"MPI_Sendrecv_replace", "sendtag", "-5", MPI_ERR_TAG, NULL, c935},
-    {"MPI_Sendrecv_replace", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c936},
-    {"MPI_Sendrecv_replace", "source", "size", MPI_ERR_RANK, NULL, c937},
-    {"MPI_Sendrecv_replace", "source", "-5", MPI_ERR_RANK, NULL, c938},
-    {"MPI_Sendrecv_replace", "recvtag", "-5", MPI_ERR_TAG, NULL, c939},
-    {"MPI_Sendrecv_replace", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c940},
-    {"MPI_Sendrecv_replace", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c941},
-    {"MPI_Sendrecv_replace", "comm", "freed", MPI_ERR_COMM, NULL, c942},
-    {"MPI_Sendrecv_replace", "status", "NULL", MPI_ERR_ARG, NULL, c943},
-    {"MPI_Ssend", "-", "all valid", MPI_SUCCESS, NULL, c944},
-    {"MPI_Ssend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c945},
-    {"MPI_Ssend", "count", "-1", MPI_ERR_COUNT, NULL, c946},
-    {"MPI_Ssend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c947},
-    {"MPI_Ssend", "datatype", "freed", MPI_ERR_TYPE, NULL, c948},
-    {"MPI_Ssend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c949},
-    {"MPI_Ssend", "dest", "size", MPI_ERR_RANK, NULL, c950},
-    {"MPI_Ssend", "dest", "-5", MPI_ERR_RANK, NULL, c951},
-    {"MPI_Ssend", "tag", "-5", MPI_ERR_TAG, NULL, c952},
-    {"MPI_Ssend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c953},
-    {"MPI_Ssend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c954},
-    {"MPI_Ssend", "comm", "freed", MPI_ERR_COMM, NULL, c955},
-    {"MPI_Ssend_init", "-", "all valid", MPI_SUCCESS, NULL, c956},
-    {"MPI_Ssend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c957},
-    {"MPI_Ssend_init", "count", "-1", MPI_ERR_COUNT, NULL, c958},
-    {"MPI_Ssend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c959},
-    {"MPI_Ssend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c960},
-    {"MPI_Ssend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c961},
-    {"MPI_Ssend_init", "dest", "size", MPI_ERR_RANK, NULL, c962},
-    {"MPI_Ssend_init", "dest", "-5", MPI_ERR_RANK, NULL, c963},
-    {"MPI_Ssend_init", "tag", "-5", MPI_ERR_TAG, NULL, c964},
-    {"MPI_Ssend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c965},
-    {"MPI_Ssend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c966},
-    {"MPI_Ssend_init", "comm", "freed", MPI_ERR_COMM, NULL, c967},
-    {"MPI_Ssend_init", "request", "NULL", MPI_ERR_ARG, NULL, c968},
-    {"MPI_Start", "-", "all valid", MPI_SUCCESS, NULL, c969},
-    {"MPI_Start", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c970},
-    {"MPI_Start", "request", "&freed", MPI_ERR_REQUEST, NULL, c971},
-    {"MPI_Start", "request", "NULL", MPI_ERR_ARG, NULL, c972},
-    {"MPI_Startall", "-", "all valid", MPI_SUCCESS, NULL, c973},
-    {"MPI_Startall", "count", "-1", MPI_ERR_COUNT, NULL, c974},
-    {"MPI_Startall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c975},
-    {"MPI_Startall", "array_of_requests", "{MPI_REQUEST_NULL}", MPI_ERR_REQUEST, NULL, c976},
-    {"MPI_Startall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c977},
-    {"MPI_Status_c2f", "-", "all valid", MPI_SUCCESS, NULL, c978},
-    {"MPI_Status_c2f", "c_status", "NULL", MPI_ERR_ARG, NULL, c979},
-    {"MPI_Status_c2f", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c980},
-    {"MPI_Status_c2f", "f_status", "NULL", MPI_ERR_ARG, NULL, c981},
-    {"MPI_Status_c2f08", "-", "all valid", MPI_SUCCESS, NULL, c982},
-    {"MPI_Status_c2f08", "c_status", "NULL", MPI_ERR_ARG, NULL, c983},
-    {"MPI_Status_c2f08", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c984},
-    {"MPI_Status_c2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c985},
-    {"MPI_Status_f082c", "-", "all valid", MPI_SUCCESS, NULL, c986},
-    {"MPI_Status_f082c", "f08_status", "NULL", MPI_ERR_ARG, NULL, c987},
-    {"MPI_Status_f082c", "c_status", "NULL", MPI_ERR_ARG, NULL, c988},
-    {"MPI_Status_f082f", "-", "all valid", MPI_SUCCESS, NULL, c989},
-    {"MPI_Status_f082f", "f08_status", "NULL", MPI_ERR_ARG, NULL, c990},
-    {"MPI_Status_f082f", "f_status", "NULL", MPI_ERR_ARG, NULL, c991},
-    {"MPI_Status_f2c", "-", "all valid", MPI_SUCCESS, NULL, c992},
-    {"MPI_Status_f2c", "f_status", "NULL", MPI_ERR_ARG, NULL, c993},
-    {"MPI_Status_f2c", "c_status", "NULL", MPI_ERR_ARG, NULL, c994},
-    {"MPI_Status_f2f08", "-", "all valid", MPI_SUCCESS, NULL, c995},
-    {"MPI_Status_f2f08", "f_status", "NULL", MPI_ERR_ARG, NULL, c996},
-    {"MPI_Status_f2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c997},
-    {"MPI_Status_get_error", "-", "all valid", MPI_SUCCESS, NULL, c998},
-    {"MPI_Status_get_error", "status", "NULL", MPI_ERR_ARG, NULL, c999},
-    {"MPI_Status_get_error", "err", "NULL", MPI_ERR_ARG, NULL, c1000},
-    {"MPI_Status_get_source", "-", "all valid", MPI_SUCCESS, NULL, c1001},
-    {"MPI_Status_get_source", "status", "NULL", MPI_ERR_ARG, NULL, c1002},
-    {"MPI_Status_get_source", "source", "NULL", MPI_ERR_ARG, NULL, c1003},
-    {"MPI_Status_get_tag", "-", "all valid", MPI_SUCCESS, NULL, c1004},
-    {"MPI_Status_get_tag", "status", "NULL", MPI_ERR_ARG, NULL, c1005},
-    {"MPI_Status_get_tag", "tag", "NULL", MPI_ERR_ARG, NULL, c1006},
-    {"MPI_Status_set_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c1007},
-    {"MPI_Status_set_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c1008},
-    {"MPI_Status_set_elements", "-", "all valid", MPI_SUCCESS, NULL, c1009},
-    {"MPI_Status_set_elements", "status", "NULL", MPI_ERR_ARG, NULL, c1010},
-    {"MPI_Status_set_elements", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1011},
-    {"MPI_Status_set_elements", "datatype", "freed", MPI_ERR_TYPE, NULL, c1012},
-    {"MPI_Status_set_elements", "count", "-1", MPI_ERR_COUNT, NULL, c1013},
-    {"MPI_Status_set_elements_c", "-", "all valid", MPI_SUCCESS, NULL, c1014},
-    {"MPI_Status_set_elements_c", "status", "NULL", MPI_ERR_ARG, NULL, c1015},
-    {"MPI_Status_set_elements_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1016},
-    {"MPI_Status_set_elements_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1017},
-    {"MPI_Status_set_elements_c", "count", "-1", MPI_ERR_COUNT, NULL, c1018},
-    {"MPI_Status_set_elements_x", "-", "all valid", MPI_SUCCESS, NULL, c1019},
-    {"MPI_Status_set_elements_x", "status", "NULL", MPI_ERR_ARG, NULL, c1020},
-    {"MPI_Status_set_elements_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1021},
-    {"MPI_Status_set_elements_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1022},
-    {"MPI_Status_set_elements_x", "count", "-1", MPI_ERR_COUNT, NULL, c1023},
-    {"MPI_Status_set_error", "-", "all valid", MPI_SUCCESS, NULL, c1024},
-    {"MPI_Status_set_error", "status", "NULL", MPI_ERR_ARG, NULL, c1025},
-    {"MPI_Status_set_source", "-", "all valid", MPI_SUCCESS, NULL, c1026},
-    {"MPI_Status_set_source", "status", "NULL", MPI_ERR_ARG, NULL, c1027},
-    {"MPI_Status_set_tag", "-", "all valid", MPI_SUCCESS, NULL, c1028},
-    {"MPI_Status_set_tag", "status", "NULL", MPI_ERR_ARG, NULL, c1029},
-    {"MPI_T_category_changed", "-", "all valid", MPI_SUCCESS, NULL, c1030},
-    {"MPI_T_category_changed", "update_number", "NULL", MPI_ERR_ARG, NULL, c1031},
-    {"MPI_T_category_get_categories", "-", "all valid", MPI_SUCCESS, NULL, c1032},
-    {"MPI_T_category_get_categories", "len", "-1", MPI_ERR_ARG, NULL, c1033},
-    {"MPI_T_category_get_categories", "indices", "NULL", MPI_ERR_ARG, NULL, c1034},
-    {"MPI_T_category_get_cvars", "-", "all valid", MPI_SUCCESS, NULL, c1035},
-    {"MPI_T_category_get_cvars", "len", "-1", MPI_ERR_ARG, NULL, c1036},
-    {"MPI_T_category_get_cvars", "indices", "NULL", MPI_ERR_ARG, NULL, c1037},
-    {"MPI_T_category_get_events", "-", "all valid", MPI_SUCCESS, NULL, c1038},
-    {"MPI_T_category_get_events", "len", "-1", MPI_ERR_ARG, NULL, c1039},
-    {"MPI_T_category_get_events", "indices", "NULL", MPI_ERR_ARG, NULL, c1040},
-    {"MPI_T_category_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1041},
-    {"MPI_T_category_get_index", "name", "NULL", MPI_ERR_ARG, NULL, c1042},
-    {"MPI_T_category_get_index", "cat_index", "NULL", MPI_ERR_ARG, NULL, c1043},
-    {"MPI_T_category_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1044},
-    {"MPI_T_category_get_info", "name", "NULL", MPI_ERR_ARG, NULL, c1045},
-    {"MPI_T_category_get_info", "name_len", "NULL", MPI_ERR_ARG, NULL, c1046},
-    {"MPI_T_category_get_info", "desc", "NULL", MPI_ERR_ARG, NULL, c1047},
-    {"MPI_T_category_get_info", "desc_len", "NULL", MPI_ERR_ARG, NULL, c1048},
-    {"MPI_T_category_get_info", "num_cvars", "NULL", MPI_ERR_ARG, NULL, c1049},
-    {"MPI_T_category_get_info", "num_pvars", "NULL", MPI_ERR_ARG, NULL, c1050},
-    {"MPI_T_category_get_info", "num_categories", "NULL", MPI_ERR_ARG, NULL, c1051},
-    {"MPI_T_category_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1052},
-    {"MPI_T_category_get_num", "num_cat", "NULL", MPI_ERR_ARG, NULL, c1053},
-    {"MPI_T_category_get_num_events", "-", "all valid", MPI_SUCCESS, NULL, c1054},
-    {"MPI_T_category_get_num_events", "num_events", "NULL", MPI_ERR_ARG, NULL, c1055},
-    {"MPI_T_category_get_pvars", "-", "all valid", MPI_SUCCESS, NULL, c1056},
-    {"MPI_T_category_get_pvars", "len", "-1", MPI_ERR_ARG, NULL, c1057},
-    {"MPI_T_category_get_pvars", "indices", "NULL", MPI_ERR_ARG, NULL, c1058},
-    {"MPI_T_cvar_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1059},
-    {"MPI_T_cvar_get_index", "name", "NULL", MPI_ERR_ARG, NULL, c1060},
-    {"MPI_T_cvar_get_index", "cvar_index", "NULL", MPI_ERR_ARG, NULL, c1061},
-    {"MPI_T_cvar_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1062},
-    {"MPI_T_cvar_get_info", "name", "NULL", MPI_ERR_ARG, NULL, c1063},
-    {"MPI_T_cvar_get_info", "name_len", "NULL", MPI_ERR_ARG, NULL, c1064},
-    {"MPI_T_cvar_get_info", "verbosity", "NULL", MPI_ERR_ARG, NULL, c1065},
-    {"MPI_T_cvar_get_info", "datatype", "NULL", MPI_ERR_ARG, NULL, c1066},
-    {"MPI_T_cvar_get_info", "enumtype", "NULL", MPI_ERR_ARG, NULL, c1067},
-    {"MPI_T_cvar_get_info", "desc", "NULL", MPI_ERR_ARG, NULL, c1068},
-    {"MPI_T_cvar_get_info", "desc_len", "NULL", MPI_ERR_ARG, NULL, c1069},
-    {"MPI_T_cvar_get_info", "bind", "NULL", MPI_ERR_ARG, NULL, c1070},
-    {"MPI_T_cvar_get_info", "scope", "NULL", MPI_ERR_ARG, NULL, c1071},
-    {"MPI_T_cvar_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1072},
-    {"MPI_T_cvar_get_num", "num_cvar", "NULL", MPI_ERR_ARG, NULL, c1073},
-    {"MPI_T_event_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1074},
-    {"MPI_T_event_get_index", "name", "NULL", MPI_ERR_ARG, NULL, c1075},
-    {"MPI_T_event_get_index", "event_index", "NULL", MPI_ERR_ARG, NULL, c1076},
-    {"MPI_T_event_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1077},
-    {"MPI_T_event_get_num", "num_events", "NULL", MPI_ERR_ARG, NULL, c1078},
-    {"MPI_T_finalize", "-", "all valid", MPI_SUCCESS, NULL, c1079},
-    {"MPI_T_init_thread", "-", "all valid", MPI_SUCCESS, NULL, c1080},
-    {"MPI_T_init_thread", "provided", "NULL", MPI_ERR_ARG, NULL, c1081},
-    {"MPI_T_pvar_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1082},
-    {"MPI_T_pvar_get_index", "name", "NULL", MPI_ERR_ARG, NULL, c1083},
-    {"MPI_T_pvar_get_index", "pvar_index", "NULL", MPI_ERR_ARG, NULL, c1084},
-    {"MPI_T_pvar_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1085},
-    {"MPI_T_pvar_get_info", "name", "NULL", MPI_ERR_ARG, NULL, c1086},
-    {"MPI_T_pvar_get_info", "name_len", "NULL", MPI_ERR_ARG, NULL, c1087},
-    {"MPI_T_pvar_get_info", "verbosity", "NULL", MPI_ERR_ARG, NULL, c1088},
-    {"MPI_T_pvar_get_info", "var_class", "NULL", MPI_ERR_ARG, NULL, c1089},
-    {"MPI_T_pvar_get_info", "datatype", "NULL", MPI_ERR_ARG, NULL, c1090},
-    {"MPI_T_pvar_get_info", "enumtype", "NULL", MPI_ERR_ARG, NULL, c1091},
-    {"MPI_T_pvar_get_info", "desc", "NULL", MPI_ERR_ARG, NULL, c1092},
-    {"MPI_T_pvar_get_info", "desc_len", "NULL", MPI_ERR_ARG, NULL, c1093},
-    {"MPI_T_pvar_get_info", "bind", "NULL", MPI_ERR_ARG, NULL, c1094},
-    {"MPI_T_pvar_get_info", "readonly", "NULL", MPI_ERR_ARG, NULL, c1095},
-    {"MPI_T_pvar_get_info", "continuous", "NULL", MPI_ERR_ARG, NULL, c1096},
-    {"MPI_T_pvar_get_info", "atomic", "NULL", MPI_ERR_ARG, NULL, c1097},
-    {"MPI_T_pvar_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1098},
-    {"MPI_T_pvar_get_num", "num_pvar", "NULL", MPI_ERR_ARG, NULL, c1099},
-    {"MPI_T_pvar_session_create", "-", "all valid", MPI_SUCCESS, NULL, c1100},
-    {"MPI_T_pvar_session_create", "pe_session", "NULL", MPI_ERR_ARG, NULL, c1101},
-    {"MPI_T_source_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1102},
-    {"MPI_T_source_get_info", "name", "NULL", MPI_ERR_ARG, NULL, c1103},
-    {"MPI_T_source_get_info", "name_len", "NULL", MPI_ERR_ARG, NULL, c1104},
-    {"MPI_T_source_get_info", "desc", "NULL", MPI_ERR_ARG, NULL, c1105},
-    {"MPI_T_source_get_info", "desc_len", "NULL", MPI_ERR_ARG, NULL, c1106},
-    {"MPI_T_source_get_info", "ordering", "NULL", MPI_ERR_ARG, NULL, c1107},
-    {"MPI_T_source_get_info", "ticks_per_second", "NULL", MPI_ERR_ARG, NULL, c1108},
-    {"MPI_T_source_get_info", "max_ticks", "NULL", MPI_ERR_ARG, NULL, c1109},
-    {"MPI_T_source_get_info", "info", "NULL", MPI_ERR_ARG, NULL, c1110},
-    {"MPI_T_source_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1111},
-    {"MPI_T_source_get_num", "num_sources", "NULL", MPI_ERR_ARG, NULL, c1112},
-    {"MPI_T_source_get_timestamp", "-", "all valid", MPI_SUCCESS, NULL, c1113},
-    {"MPI_T_source_get_timestamp", "timestamp", "NULL", MPI_ERR_ARG, NULL, c1114},
-    {"MPI_Test", "-", "all valid", MPI_SUCCESS, NULL, c1115},
-    {"MPI_Test", "request", "&freed", MPI_ERR_REQUEST, NULL, c1116},
-    {"MPI_Test", "request", "NULL", MPI_ERR_ARG, NULL, c1117},
-    {"MPI_Test", "flag", "NULL", MPI_ERR_ARG, NULL, c1118},
-    {"MPI_Test", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c1119},
-    {"MPI_Test_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c1120},
-    {"MPI_Test_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c1121},
-    {"MPI_Test_cancelled", "flag", "NULL", MPI_ERR_ARG, NULL, c1122},
-    {"MPI_Testall", "-", "all valid", MPI_SUCCESS, NULL, c1123},
-    {"MPI_Testall", "count", "-1", MPI_ERR_COUNT, NULL, c1124},
-    {"MPI_Testall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1125},
-    {"MPI_Testall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1126},
-    {"MPI_Testall", "flag", "NULL", MPI_ERR_ARG, NULL, c1127},
-    {"MPI_Testall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1128},
-    {"MPI_Testany", "-", "all valid", MPI_SUCCESS, NULL, c1129},
-    {"MPI_Testany", "count", "-1", MPI_ERR_COUNT, NULL, c1130},
-    {"MPI_Testany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1131},
-    {"MPI_Testany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1132},
-    {"MPI_Testany", "index", "NULL", MPI_ERR_ARG, NULL, c1133},
-    {"MPI_Testany", "flag", "NULL", MPI_ERR_ARG, NULL, c1134},
-    {"MPI_Testany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1135},
-    {"MPI_Testsome", "-", "all valid", MPI_SUCCESS, NULL, c1136},
-    {"MPI_Testsome", "incount", "-1", MPI_ERR_COUNT, NULL, c1137},
-    {"MPI_Testsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1138},
-    {"MPI_Testsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1139},
-    {"MPI_Testsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c1140},
-    {"MPI_Testsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c1141},
-    {"MPI_Testsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1142},
-    {"MPI_Topo_test", "-", "all valid", MPI_SUCCESS, NULL, c1143},
-    {"MPI_Topo_test", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1144},
-    {"MPI_Topo_test", "comm", "freed", MPI_ERR_COMM, NULL, c1145},
-    {"MPI_Topo_test", "status", "NULL", MPI_ERR_ARG, NULL, c1146},
-    {"MPI_Type_commit", "-", "all valid", MPI_SUCCESS, NULL, c1147},
-    {"MPI_Type_commit", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1148},
-    {"MPI_Type_commit", "datatype", "&freed", MPI_ERR_TYPE, NULL, c1149},
-    {"MPI_Type_commit", "datatype", "NULL", MPI_ERR_ARG, NULL, c1150},
-    {"MPI_Type_contiguous", "-", "all valid", MPI_SUCCESS, NULL, c1151},
-    {"MPI_Type_contiguous", "count", "-1", MPI_ERR_COUNT, NULL, c1152},
-    {"MPI_Type_contiguous", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1153},
-    {"MPI_Type_contiguous", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1154},
-    {"MPI_Type_contiguous", "newtype", "NULL", MPI_ERR_ARG, NULL, c1155},
-    {"MPI_Type_create_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c1156},
-    {"MPI_Type_create_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c1157},
-    {"MPI_Type_create_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1158},
-    {"MPI_Type_create_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1159},
-    {"MPI_Type_create_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1160},
-    {"MPI_Type_create_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c1161},
-    {"MPI_Type_create_hindexed_block", "-", "all valid", MPI_SUCCESS, NULL, c1162},
-    {"MPI_Type_create_hindexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c1163},
-    {"MPI_Type_create_hindexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1164},
-    {"MPI_Type_create_hindexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1165},
-    {"MPI_Type_create_hindexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1166},
-    {"MPI_Type_create_hindexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c1167},
-    {"MPI_Type_create_hvector", "-", "all valid", MPI_SUCCESS, NULL, c1168},
-    {"MPI_Type_create_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c1169},
-    {"MPI_Type_create_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1170},
-    {"MPI_Type_create_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1171},
-    {"MPI_Type_create_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1172},
-    {"MPI_Type_create_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1173},
-    {"MPI_Type_create_indexed_block", "-", "all valid", MPI_SUCCESS, NULL, c1174},
-    {"MPI_Type_create_indexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c1175},
-    {"MPI_Type_create_indexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1176},
-    {"MPI_Type_create_indexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1177},
-    {"MPI_Type_create_indexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1178},
-    {"MPI_Type_create_indexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c1179},
-    {"MPI_Type_create_resized", "-", "all valid", MPI_SUCCESS, NULL, c1180},
-    {"MPI_Type_create_resized", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1181},
-    {"MPI_Type_create_resized", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1182},
-    {"MPI_Type_create_resized", "newtype", "NULL", MPI_ERR_ARG, NULL, c1183},
-    {"MPI_Type_create_struct", "-", "all valid", MPI_SUCCESS, NULL, c1184},
-    {"MPI_Type_create_struct", "count", "-1", MPI_ERR_COUNT, NULL, c1185},
-    {"MPI_Type_create_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1186},
-    {"MPI_Type_create_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1187},
-    {"MPI_Type_create_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c1188},
-    {"MPI_Type_delete_attr", "-", "all valid", MPI_SUCCESS, NULL, c1189},
-    {"MPI_Type_delete_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1190},
-    {"MPI_Type_delete_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c1191},
-    {"MPI_Type_delete_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1192},
-    {"MPI_Type_delete_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c1193},
-    {"MPI_Type_dup", "-", "all valid", MPI_SUCCESS, NULL, c1194},
-    {"MPI_Type_dup", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1195},
-    {"MPI_Type_dup", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1196},
-    {"MPI_Type_dup", "newtype", "NULL", MPI_ERR_ARG, NULL, c1197},
-    {"MPI_Type_extent", "-", "all valid", MPI_SUCCESS, NULL, c1198},
-    {"MPI_Type_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1199},
-    {"MPI_Type_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1200},
-    {"MPI_Type_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c1201},
-    {"MPI_Type_free", "-", "all valid", MPI_SUCCESS, NULL, c1202},
-    {"MPI_Type_free", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1203},
-    {"MPI_Type_free", "datatype", "&freed", MPI_ERR_TYPE, NULL, c1204},
-    {"MPI_Type_free", "datatype", "NULL", MPI_ERR_ARG, NULL, c1205},
-    {"MPI_Type_free", "datatype", "&MPI_INT", MPI_ERR_TYPE, NULL, c1206},
-    {"MPI_Type_get_attr", "-", "all valid", MPI_SUCCESS, NULL, c1207},
-    {"MPI_Type_get_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1208},
-    {"MPI_Type_get_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c1209},
-    {"MPI_Type_get_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1210},
-    {"MPI_Type_get_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c1211},
-    {"MPI_Type_get_attr", "attribute_val", "NULL", MPI_ERR_ARG, NULL, c1212},
-    {"MPI_Type_get_attr", "flag", "NULL", MPI_ERR_ARG, NULL, c1213},
-    {"MPI_Type_get_contents", "-", "all valid", MPI_SUCCESS, NULL, c1214},
-    {"MPI_Type_get_contents", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1215},
-    {"MPI_Type_get_contents", "datatype", "freed", MPI_ERR_TYPE, NULL, c1216},
-    {"MPI_Type_get_contents", "datatype", "MPI_INT", MPI_ERR_TYPE, NULL, c1217},
-    {"MPI_Type_get_contents", "array_of_integers", "NULL", MPI_ERR_ARG, NULL, c1218},
-    {"MPI_Type_get_contents", "array_of_addresses", "NULL", MPI_ERR_ARG, NULL, c1219},
-    {"MPI_Type_get_contents", "array_of_datatypes", "NULL", MPI_ERR_ARG, NULL, c1220},
-    {"MPI_Type_get_envelope", "-", "all valid", MPI_SUCCESS, NULL, c1221},
-    {"MPI_Type_get_envelope", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1222},
-    {"MPI_Type_get_envelope", "datatype", "freed", MPI_ERR_TYPE, NULL, c1223},
-    {"MPI_Type_get_envelope", "num_integers", "NULL", MPI_ERR_ARG, NULL, c1224},
-    {"MPI_Type_get_envelope", "num_addresses", "NULL", MPI_ERR_ARG, NULL, c1225},
-    {"MPI_Type_get_envelope", "num_datatypes", "NULL", MPI_ERR_ARG, NULL, c1226},
-    {"MPI_Type_get_envelope", "combiner", "NULL", MPI_ERR_ARG, NULL, c1227},
-    {"MPI_Type_get_extent", "-", "all valid", MPI_SUCCESS, NULL, c1228},
-    {"MPI_Type_get_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1229},
-    {"MPI_Type_get_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1230},
-    {"MPI_Type_get_extent", "lb", "NULL", MPI_ERR_ARG, NULL, c1231},
-    {"MPI_Type_get_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c1232},
-    {"MPI_Type_get_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c1233},
-    {"MPI_Type_get_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1234},
-    {"MPI_Type_get_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1235},
-    {"MPI_Type_get_extent_x", "lb", "NULL", MPI_ERR_ARG, NULL, c1236},
-    {"MPI_Type_get_extent_x", "extent", "NULL", MPI_ERR_ARG, NULL, c1237},
-    {"MPI_Type_get_name", "-", "all valid", MPI_SUCCESS, NULL, c1238},
-    {"MPI_Type_get_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1239},
-    {"MPI_Type_get_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c1240},
-    {"MPI_Type_get_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c1241},
-    {"MPI_Type_get_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c1242},
-    {"MPI_Type_get_true_extent", "-", "all valid", MPI_SUCCESS, NULL, c1243},
-    {"MPI_Type_get_true_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1244},
-    {"MPI_Type_get_true_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1245},
-    {"MPI_Type_get_true_extent", "true_lb", "NULL", MPI_ERR_ARG, NULL, c1246},
-    {"MPI_Type_get_true_extent", "true_extent", "NULL", MPI_ERR_ARG, NULL, c1247},
-    {"MPI_Type_get_true_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c1248},
-    {"MPI_Type_get_true_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1249},
-    {"MPI_Type_get_true_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1250},
-    {"MPI_Type_get_true_extent_x", "true_lb", "NULL", MPI_ERR_ARG, NULL, c1251},
-    {"MPI_Type_get_true_extent_x", "true_extent", "NULL", MPI_ERR_ARG, NULL, c1252},
-    {"MPI_Type_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c1253},
-    {"MPI_Type_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c1254},
-    {"MPI_Type_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1255},
-    {"MPI_Type_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1256},
-    {"MPI_Type_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1257},
-    {"MPI_Type_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c1258},
-    {"MPI_Type_hvector", "-", "all valid", MPI_SUCCESS, NULL, c1259},
-    {"MPI_Type_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c1260},
-    {"MPI_Type_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1261},
-    {"MPI_Type_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1262},
-    {"MPI_Type_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1263},
-    {"MPI_Type_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1264},
-    {"MPI_Type_indexed", "-", "all valid", MPI_SUCCESS, NULL, c1265},
-    {"MPI_Type_indexed", "count", "-1", MPI_ERR_COUNT, NULL, c1266},
-    {"MPI_Type_indexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1267},
-    {"MPI_Type_indexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1268},
-    {"MPI_Type_indexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1269},
-    {"MPI_Type_indexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c1270},
-    {"MPI_Type_lb", "-", "all valid", MPI_SUCCESS, NULL, c1271},
-    {"MPI_Type_lb", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1272},
-    {"MPI_Type_lb", "datatype", "freed", MPI_ERR_TYPE, NULL, c1273},
-    {"MPI_Type_lb", "displacement", "NULL", MPI_ERR_ARG, NULL, c1274},
-    {"MPI_Type_set_attr", "-", "all valid", MPI_SUCCESS, NULL, c1275},
-    {"MPI_Type_set_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1276},
-    {"MPI_Type_set_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c1277},
-    {"MPI_Type_set_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1278},
-    {"MPI_Type_set_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c1279},
-    {"MPI_Type_set_name", "-", "all valid", MPI_SUCCESS, NULL, c1280},
-    {"MPI_Type_set_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1281},
-    {"MPI_Type_set_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c1282},
-    {"MPI_Type_set_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c1283},
-    {"MPI_Type_size", "-", "all valid", MPI_SUCCESS, NULL, c1284},
-    {"MPI_Type_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1285},
-    {"MPI_Type_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c1286},
-    {"MPI_Type_size", "size", "NULL", MPI_ERR_ARG, NULL, c1287},
-    {"MPI_Type_size_x", "-", "all valid", MPI_SUCCESS, NULL, c1288},
-    {"MPI_Type_size_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1289},
-    {"MPI_Type_size_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1290},
-    {"MPI_Type_size_x", "size", "NULL", MPI_ERR_ARG, NULL, c1291},
-    {"MPI_Type_struct", "-", "all valid", MPI_SUCCESS, NULL, c1292},
-    {"MPI_Type_struct", "count", "-1", MPI_ERR_COUNT, NULL, c1293},
-    {"MPI_Type_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1294},
-    {"MPI_Type_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1295},
-    {"MPI_Type_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c1296},
-    {"MPI_Type_ub", "-", "all valid", MPI_SUCCESS, NULL, c1297},
-    {"MPI_Type_ub", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1298},
-    {"MPI_Type_ub", "datatype", "freed", MPI_ERR_TYPE, NULL, c1299},
-    {"MPI_Type_ub", "displacement", "NULL", MPI_ERR_ARG, NULL, c1300},
-    {"MPI_Type_vector", "-", "all valid", MPI_SUCCESS, NULL, c1301},
-    {"MPI_Type_vector", "count", "-1", MPI_ERR_COUNT, NULL, c1302},
-    {"MPI_Type_vector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1303},
-    {"MPI_Type_vector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1304},
-    {"MPI_Type_vector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1305},
-    {"MPI_Type_vector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1306},
-    {"MPI_Unpack", "-", "all valid", MPI_SUCCESS, NULL, c1307},
-    {"MPI_Unpack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c1308},
-    {"MPI_Unpack", "insize", "-1", MPI_ERR_ARG, NULL, c1309},
-    {"MPI_Unpack", "position", "NULL", MPI_ERR_ARG, NULL, c1310},
-    {"MPI_Unpack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c1311},
-    {"MPI_Unpack", "outcount", "-1", MPI_ERR_COUNT, NULL, c1312},
-    {"MPI_Unpack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1313},
-    {"MPI_Unpack", "datatype", "freed", MPI_ERR_TYPE, NULL, c1314},
-    {"MPI_Unpack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1315},
-    {"MPI_Unpack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1316},
-    {"MPI_Unpack", "comm", "freed", MPI_ERR_COMM, NULL, c1317},
-    {"MPI_Wait", "-", "all valid", MPI_SUCCESS, NULL, c1318},
-    {"MPI_Wait", "request", "&freed", MPI_ERR_REQUEST, NULL, c1319},
-    {"MPI_Wait", "request", "NULL", MPI_ERR_ARG, NULL, c1320},
-    {"MPI_Wait", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1321},
-    {"MPI_Waitall", "-", "all valid", MPI_SUCCESS, NULL, c1322},
-    {"MPI_Waitall", "count", "-1", MPI_ERR_COUNT, NULL, c1323},
-    {"MPI_Waitall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1324},
-    {"MPI_Waitall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1325},
-    {"MPI_Waitall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1326},
-    {"MPI_Waitany", "-", "all valid", MPI_SUCCESS, NULL, c1327},
-    {"MPI_Waitany", "count", "-1", MPI_ERR_COUNT, NULL, c1328},
-    {"MPI_Waitany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1329},
-    {"MPI_Waitany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1330},
-    {"MPI_Waitany", "index", "NULL", MPI_ERR_ARG, NULL, c1331},
-    {"MPI_Waitany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1332},
-    {"MPI_Waitsome", "-", "all valid", MPI_SUCCESS, NULL, c1333},
-    {"MPI_Waitsome", "incount", "-1", MPI_ERR_COUNT, NULL, c1334},
-    {"MPI_Waitsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1335},
-    {"MPI_Waitsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1336},
-    {"MPI_Waitsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c1337},
-    {"MPI_Waitsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c1338},
-    {"MPI_Waitsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1339},
-    {"MPI_Win_create_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c1340},
-    {"MPI_Win_create_errhandler", "win_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c1341},
-    {"MPI_Win_create_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c1342},
+    {"MPI_Add_error_code", "errorclass", "-1", MPI_ERR_ARG, NULL, c3},
+    {"MPI_Add_error_code", "errorclass", "unused", MPI_ERR_ARG, NULL, c4},
+    {"MPI_Add_error_code", "errorcode", "NULL", MPI_ERR_ARG, NULL, c5},
+    {"MPI_Add_error_string", "-", "all valid", MPI_SUCCESS, NULL, c6},
+    {"MPI_Add_error_string", "errorcode", "-1", MPI_ERR_ARG, NULL, c7},
+    {"MPI_Add_error_string", "errorcode", "MPI_ERR_ARG", MPI_ERR_ARG, NULL, c8},
+    {"MPI_Add_error_string", "string", "NULL", MPI_ERR_ARG, NULL, c9},
+    {"MPI_Address", "-", "all valid", MPI_SUCCESS, NULL, c10},
+    {"MPI_Address", "address", "NULL", MPI_ERR_ARG, NULL, c11},
+    {"MPI_Allgather", "-", "all valid", MPI_SUCCESS, NULL, c12},
+    {"MPI_Allgather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c13},
+    {"MPI_Allgather", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c14},
+    {"MPI_Allgather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c15},
+    {"MPI_Allgather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c16},
+    {"MPI_Allgather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c17},
+    {"MPI_Allgather", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c18},
+    {"MPI_Allgather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c19},
+    {"MPI_Allgather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c20},
+    {"MPI_Allgather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c21},
+    {"MPI_Allgather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c22},
+    {"MPI_Allgather", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c23},
+    {"MPI_Allgather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c24},
+    {"MPI_Allgather", "comm", "freed", MPI_ERR_COMM, NULL, c25},
+    {"MPI_Allgatherv", "-", "all valid", MPI_SUCCESS, NULL, c26},
+    {"MPI_Allgatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c27},
+    {"MPI_Allgatherv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c28},
+    {"MPI_Allgatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c29},
+    {"MPI_Allgatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c30},
+    {"MPI_Allgatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c31},
+    {"MPI_Allgatherv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c32},
+    {"MPI_Allgatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c33},
+    {"MPI_Allgatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c34},
+    {"MPI_Allgatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c35},
+    {"MPI_Allgatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c36},
+    {"MPI_Allgatherv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c37},
+    {"MPI_Allgatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c38},
+    {"MPI_Allgatherv", "comm", "freed", MPI_ERR_COMM, NULL, c39},
+    {"MPI_Alloc_mem", "-", "all valid", MPI_SUCCESS, NULL, c40},
+    {"MPI_Alloc_mem", "size", "-1", MPI_ERR_ARG, NULL, c41},
+    {"MPI_Alloc_mem", "info", "bogus", MPI_ERR_INFO, NULL, c42},
+    {"MPI_Alloc_mem", "baseptr", "NULL", MPI_ERR_ARG, NULL, c43},
+    {"MPI_Allreduce", "-", "all valid", MPI_SUCCESS, NULL, c44},
+    {"MPI_Allreduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c45},
+    {"MPI_Allreduce", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c46},
+    {"MPI_Allreduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c47},
+    {"MPI_Allreduce", "count", "-1", MPI_ERR_COUNT, NULL, c48},
+    {"MPI_Allreduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c49},
+    {"MPI_Allreduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c50},
+    {"MPI_Allreduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c51},
+    {"MPI_Allreduce", "op", "freed", MPI_ERR_OP, NULL, c52},
+    {"MPI_Allreduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c53},
+    {"MPI_Allreduce", "comm", "freed", MPI_ERR_COMM, NULL, c54},
+    {"MPI_Alltoall", "-", "all valid", MPI_SUCCESS, NULL, c55},
+    {"MPI_Alltoall", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c56},
+    {"MPI_Alltoall", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c57},
+    {"MPI_Alltoall", "sendcount", "-1", MPI_ERR_COUNT, NULL, c58},
+    {"MPI_Alltoall", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c59},
+    {"MPI_Alltoall", "sendtype", "freed", MPI_ERR_TYPE, NULL, c60},
+    {"MPI_Alltoall", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c61},
+    {"MPI_Alltoall", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c62},
+    {"MPI_Alltoall", "recvcount", "-1", MPI_ERR_COUNT, NULL, c63},
+    {"MPI_Alltoall", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c64},
+    {"MPI_Alltoall", "recvtype", "freed", MPI_ERR_TYPE, NULL, c65},
+    {"MPI_Alltoall", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c66},
+    {"MPI_Alltoall", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c67},
+    {"MPI_Alltoall", "comm", "freed", MPI_ERR_COMM, NULL, c68},
+    {"MPI_Alltoallv", "-", "all valid", MPI_SUCCESS, NULL, c69},
+    {"MPI_Alltoallv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c70},
+    {"MPI_Alltoallv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c71},
+    {"MPI_Alltoallv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c72},
+    {"MPI_Alltoallv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c73},
+    {"MPI_Alltoallv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c74},
+    {"MPI_Alltoallv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c75},
+    {"MPI_Alltoallv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c76},
+    {"MPI_Alltoallv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c77},
+    {"MPI_Alltoallv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c78},
+    {"MPI_Alltoallv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c79},
+    {"MPI_Alltoallv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c80},
+    {"MPI_Alltoallv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c81},
+    {"MPI_Alltoallv", "comm", "freed", MPI_ERR_COMM, NULL, c82},
+    {"MPI_Alltoallw", "-", "all valid", MPI_SUCCESS, NULL, c83},
+    {"MPI_Alltoallw", "sendbuf", "NULL", MPI_ERR_BUFFER, "src/api/coll.c does not check NULL buffers (crashes)", c84},
+    {"MPI_Alltoallw", "sendbuf", "recvbuf", MPI_ERR_BUFFER, "src/api/coll.c does not check that sendbuf and recvbuf differ", c85},
+    {"MPI_Alltoallw", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c86},
+    {"MPI_Alltoallw", "sendtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c87},
+    {"MPI_Alltoallw", "recvbuf", "NULL", MPI_ERR_BUFFER, "src/api/coll.c does not check NULL buffers (crashes)", c88},
+    {"MPI_Alltoallw", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c89},
+    {"MPI_Alltoallw", "recvtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c90},
+    {"MPI_Alltoallw", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c91},
+    {"MPI_Alltoallw", "comm", "freed", MPI_ERR_COMM, NULL, c92},
+    {"MPI_Attr_delete", "-", "all valid", MPI_SUCCESS, NULL, c93},
+    {"MPI_Attr_delete", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c94},
+    {"MPI_Attr_delete", "comm", "freed", MPI_ERR_COMM, NULL, c95},
+    {"MPI_Attr_delete", "keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c96},
+    {"MPI_Attr_delete", "keyval", "12345", MPI_ERR_KEYVAL, NULL, c97},
+    {"MPI_Attr_delete", "keyval", "type keyval", MPI_ERR_KEYVAL, NULL, c98},
+    {"MPI_Attr_delete", "keyval", "MPI_TAG_UB", MPI_ERR_KEYVAL, NULL, c99},
+    {"MPI_Attr_get", "-", "all valid", MPI_SUCCESS, NULL, c100},
+    {"MPI_Attr_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c101},
+    {"MPI_Attr_get", "comm", "freed", MPI_ERR_COMM, NULL, c102},
+    {"MPI_Attr_get", "keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c103},
+    {"MPI_Attr_get", "keyval", "12345", MPI_ERR_KEYVAL, NULL, c104},
+    {"MPI_Attr_get", "keyval", "type keyval", MPI_ERR_KEYVAL, NULL, c105},
+    {"MPI_Attr_get", "attribute_val", "NULL", MPI_ERR_ARG, NULL, c106},
+    {"MPI_Attr_get", "flag", "NULL", MPI_ERR_ARG, NULL, c107},
+    {"MPI_Attr_put", "-", "all valid", MPI_SUCCESS, NULL, c108},
+    {"MPI_Attr_put", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c109},
+    {"MPI_Attr_put", "comm", "freed", MPI_ERR_COMM, NULL, c110},
+    {"MPI_Attr_put", "keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c111},
+    {"MPI_Attr_put", "keyval", "12345", MPI_ERR_KEYVAL, NULL, c112},
+    {"MPI_Attr_put", "keyval", "type keyval", MPI_ERR_KEYVAL, NULL, c113},
+    {"MPI_Attr_put", "keyval", "MPI_TAG_UB", MPI_ERR_KEYVAL, NULL, c114},
+    {"MPI_Barrier", "-", "all valid", MPI_SUCCESS, NULL, c115},
+    {"MPI_Barrier", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c116},
+    {"MPI_Barrier", "comm", "freed", MPI_ERR_COMM, NULL, c117},
+    {"MPI_Bcast", "-", "all valid", MPI_SUCCESS, NULL, c118},
+    {"MPI_Bcast", "buffer", "NULL", MPI_ERR_BUFFER, NULL, c119},
+    {"MPI_Bcast", "count", "-1", MPI_ERR_COUNT, NULL, c120},
+    {"MPI_Bcast", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c121},
+    {"MPI_Bcast", "datatype", "freed", MPI_ERR_TYPE, NULL, c122},
+    {"MPI_Bcast", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c123},
+    {"MPI_Bcast", "root", "-1", MPI_ERR_ROOT, NULL, c124},
+    {"MPI_Bcast", "root", "size", MPI_ERR_ROOT, NULL, c125},
+    {"MPI_Bcast", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c126},
+    {"MPI_Bcast", "comm", "freed", MPI_ERR_COMM, NULL, c127},
+    {"MPI_Bsend", "-", "all valid", MPI_SUCCESS, NULL, c128},
+    {"MPI_Bsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c129},
+    {"MPI_Bsend", "count", "-1", MPI_ERR_COUNT, NULL, c130},
+    {"MPI_Bsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c131},
+    {"MPI_Bsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c132},
+    {"MPI_Bsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c133},
+    {"MPI_Bsend", "dest", "size", MPI_ERR_RANK, NULL, c134},
+    {"MPI_Bsend", "dest", "-5", MPI_ERR_RANK, NULL, c135},
+    {"MPI_Bsend", "tag", "-5", MPI_ERR_TAG, NULL, c136},
+    {"MPI_Bsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c137},
+    {"MPI_Bsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c138},
+    {"MPI_Bsend", "comm", "freed", MPI_ERR_COMM, NULL, c139},
+    {"MPI_Bsend_init", "-", "all valid", MPI_SUCCESS, NULL, c140},
+    {"MPI_Bsend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c141},
+    {"MPI_Bsend_init", "count", "-1", MPI_ERR_COUNT, NULL, c142},
+    {"MPI_Bsend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c143},
+    {"MPI_Bsend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c144},
+    {"MPI_Bsend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c145},
+    {"MPI_Bsend_init", "dest", "size", MPI_ERR_RANK, NULL, c146},
+    {"MPI_Bsend_init", "dest", "-5", MPI_ERR_RANK, NULL, c147},
+    {"MPI_Bsend_init", "tag", "-5", MPI_ERR_TAG, NULL, c148},
+    {"MPI_Bsend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c149},
+    {"MPI_Bsend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c150},
+    {"MPI_Bsend_init", "comm", "freed", MPI_ERR_COMM, NULL, c151},
+    {"MPI_Bsend_init", "request", "NULL", MPI_ERR_ARG, NULL, c152},
+    {"MPI_Buffer_attach", "-", "all valid", MPI_SUCCESS, NULL, c153},
+    {"MPI_Buffer_attach", "buffer", "NULL", MPI_ERR_BUFFER, NULL, c154},
+    {"MPI_Buffer_attach", "size", "-1", MPI_ERR_ARG, NULL, c155},
+    {"MPI_Buffer_detach", "-", "all valid", MPI_SUCCESS, NULL, c156},
+    {"MPI_Buffer_detach", "buffer_addr", "NULL", MPI_ERR_ARG, NULL, c157},
+    {"MPI_Buffer_detach", "size", "NULL", MPI_ERR_ARG, NULL, c158},
+    {"MPI_Cancel", "-", "all valid", MPI_SUCCESS, NULL, c159},
+    {"MPI_Cancel", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c160},
+    {"MPI_Cancel", "request", "&freed", MPI_ERR_REQUEST, NULL, c161},
+    {"MPI_Cancel", "request", "NULL", MPI_ERR_ARG, NULL, c162},
+    {"MPI_Cart_coords", "-", "all valid", MPI_SUCCESS, NULL, c163},
+    {"MPI_Cart_coords", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c164},
+    {"MPI_Cart_coords", "comm", "freed", MPI_ERR_COMM, NULL, c165},
+    {"MPI_Cart_coords", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c166},
+    {"MPI_Cart_coords", "comm", "graph", MPI_ERR_TOPOLOGY, NULL, c167},
+    {"MPI_Cart_coords", "rank", "size", MPI_ERR_RANK, NULL, c168},
+    {"MPI_Cart_coords", "rank", "-5", MPI_ERR_RANK, NULL, c169},
+    {"MPI_Cart_coords", "maxdims", "-1", MPI_ERR_ARG, NULL, c170},
+    {"MPI_Cart_coords", "coords", "NULL", MPI_ERR_ARG, NULL, c171},
+    {"MPI_Cart_create", "-", "all valid", MPI_SUCCESS, NULL, c172},
+    {"MPI_Cart_create", "comm_old", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c173},
+    {"MPI_Cart_create", "comm_old", "freed", MPI_ERR_COMM, NULL, c174},
+    {"MPI_Cart_create", "ndims", "-1", MPI_ERR_ARG, NULL, c175},
+    {"MPI_Cart_create", "dims", "{-1,..}", MPI_ERR_DIMS, NULL, c176},
+    {"MPI_Cart_create", "dims", "{size+1}", MPI_ERR_ARG, NULL, c177},
+    {"MPI_Cart_create", "comm_cart", "NULL", MPI_ERR_ARG, NULL, c178},
+    {"MPI_Cart_get", "-", "all valid", MPI_SUCCESS, NULL, c179},
+    {"MPI_Cart_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c180},
+    {"MPI_Cart_get", "comm", "freed", MPI_ERR_COMM, NULL, c181},
+    {"MPI_Cart_get", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c182},
+    {"MPI_Cart_get", "comm", "graph", MPI_ERR_TOPOLOGY, NULL, c183},
+    {"MPI_Cart_get", "maxdims", "-1", MPI_ERR_ARG, NULL, c184},
+    {"MPI_Cart_get", "dims", "NULL", MPI_ERR_ARG, NULL, c185},
+    {"MPI_Cart_get", "periods", "NULL", MPI_ERR_ARG, NULL, c186},
+    {"MPI_Cart_get", "coords", "NULL", MPI_ERR_ARG, NULL, c187},
+    {"MPI_Cart_map", "-", "all valid", MPI_SUCCESS, NULL, c188},
+    {"MPI_Cart_map", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c189},
+    {"MPI_Cart_map", "comm", "freed", MPI_ERR_COMM, NULL, c190},
+    {"MPI_Cart_map", "ndims", "-1", MPI_ERR_ARG, NULL, c191},
+    {"MPI_Cart_map", "dims", "{-1,..}", MPI_ERR_DIMS, NULL, c192},
+    {"MPI_Cart_map", "newrank", "NULL", MPI_ERR_ARG, NULL, c193},
+    {"MPI_Cart_rank", "-", "all valid", MPI_SUCCESS, NULL, c194},
+    {"MPI_Cart_rank", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c195},
+    {"MPI_Cart_rank", "comm", "freed", MPI_ERR_COMM, NULL, c196},
+    {"MPI_Cart_rank", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c197},
+    {"MPI_Cart_rank", "comm", "graph", MPI_ERR_TOPOLOGY, NULL, c198},
+    {"MPI_Cart_rank", "rank", "NULL", MPI_ERR_ARG, NULL, c199},
+    {"MPI_Cart_shift", "-", "all valid", MPI_SUCCESS, NULL, c200},
+    {"MPI_Cart_shift", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c201},
+    {"MPI_Cart_shift", "comm", "freed", MPI_ERR_COMM, NULL, c202},
+    {"MPI_Cart_shift", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c203},
+    {"MPI_Cart_shift", "comm", "graph", MPI_ERR_TOPOLOGY, NULL, c204},
+    {"MPI_Cart_shift", "direction", "-1", MPI_ERR_ARG, NULL, c205},
+    {"MPI_Cart_shift", "direction", "ndims", MPI_ERR_ARG, NULL, c206},
+    {"MPI_Cart_shift", "rank_source", "NULL", MPI_ERR_ARG, NULL, c207},
+    {"MPI_Cart_shift", "rank_dest", "NULL", MPI_ERR_ARG, NULL, c208},
+    {"MPI_Cart_sub", "-", "all valid", MPI_SUCCESS, NULL, c209},
+    {"MPI_Cart_sub", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c210},
+    {"MPI_Cart_sub", "comm", "freed", MPI_ERR_COMM, NULL, c211},
+    {"MPI_Cart_sub", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c212},
+    {"MPI_Cart_sub", "comm", "graph", MPI_ERR_TOPOLOGY, NULL, c213},
+    {"MPI_Cart_sub", "newcomm", "NULL", MPI_ERR_ARG, NULL, c214},
+    {"MPI_Cartdim_get", "-", "all valid", MPI_SUCCESS, NULL, c215},
+    {"MPI_Cartdim_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c216},
+    {"MPI_Cartdim_get", "comm", "freed", MPI_ERR_COMM, NULL, c217},
+    {"MPI_Cartdim_get", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c218},
+    {"MPI_Cartdim_get", "comm", "graph", MPI_ERR_TOPOLOGY, NULL, c219},
+    {"MPI_Cartdim_get", "ndims", "NULL", MPI_ERR_ARG, NULL, c220},
+    {"MPI_Comm_call_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c221},
+    {"MPI_Comm_call_errhandler", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c222},
+    {"MPI_Comm_call_errhandler", "comm", "freed", MPI_ERR_COMM, NULL, c223},
+    {"MPI_Comm_compare", "-", "all valid", MPI_SUCCESS, NULL, c224},
+    {"MPI_Comm_compare", "comm1", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c225},
+    {"MPI_Comm_compare", "comm1", "freed", MPI_ERR_COMM, NULL, c226},
+    {"MPI_Comm_compare", "comm2", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c227},
+    {"MPI_Comm_compare", "comm2", "freed", MPI_ERR_COMM, NULL, c228},
+    {"MPI_Comm_compare", "result", "NULL", MPI_ERR_ARG, NULL, c229},
+    {"MPI_Comm_create", "-", "all valid", MPI_SUCCESS, NULL, c230},
+    {"MPI_Comm_create", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c231},
+    {"MPI_Comm_create", "comm", "freed", MPI_ERR_COMM, NULL, c232},
+    {"MPI_Comm_create", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c233},
+    {"MPI_Comm_create", "group", "freed", MPI_ERR_GROUP, NULL, c234},
+    {"MPI_Comm_create", "newcomm", "NULL", MPI_ERR_ARG, NULL, c235},
+    {"MPI_Comm_create_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c236},
+    {"MPI_Comm_create_errhandler", "comm_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c237},
+    {"MPI_Comm_create_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c238},
+    {"MPI_Comm_create_group", "-", "all valid", MPI_SUCCESS, NULL, c239},
+    {"MPI_Comm_create_group", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c240},
+    {"MPI_Comm_create_group", "comm", "freed", MPI_ERR_COMM, NULL, c241},
+    {"MPI_Comm_create_group", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c242},
+    {"MPI_Comm_create_group", "group", "freed", MPI_ERR_GROUP, NULL, c243},
+    {"MPI_Comm_create_group", "tag", "-5", MPI_ERR_TAG, NULL, c244},
+    {"MPI_Comm_create_group", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c245},
+    {"MPI_Comm_create_group", "newcomm", "NULL", MPI_ERR_ARG, NULL, c246},
+    {"MPI_Comm_create_keyval", "-", "all valid", MPI_SUCCESS, NULL, c247},
+    {"MPI_Comm_create_keyval", "comm_keyval", "NULL", MPI_ERR_ARG, NULL, c248},
+    {"MPI_Comm_delete_attr", "-", "all valid", MPI_SUCCESS, NULL, c249},
+    {"MPI_Comm_delete_attr", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c250},
+    {"MPI_Comm_delete_attr", "comm", "freed", MPI_ERR_COMM, NULL, c251},
+    {"MPI_Comm_delete_attr", "comm_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c252},
+    {"MPI_Comm_delete_attr", "comm_keyval", "12345", MPI_ERR_KEYVAL, NULL, c253},
+    {"MPI_Comm_delete_attr", "comm_keyval", "type keyval", MPI_ERR_KEYVAL, NULL, c254},
+    {"MPI_Comm_delete_attr", "comm_keyval", "MPI_TAG_UB", MPI_ERR_KEYVAL, NULL, c255},
+    {"MPI_Comm_dup", "-", "all valid", MPI_SUCCESS, NULL, c256},
+    {"MPI_Comm_dup", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c257},
+    {"MPI_Comm_dup", "comm", "freed", MPI_ERR_COMM, NULL, c258},
+    {"MPI_Comm_dup", "newcomm", "NULL", MPI_ERR_ARG, NULL, c259},
+    {"MPI_Comm_dup_with_info", "-", "all valid", MPI_SUCCESS, NULL, c260},
+    {"MPI_Comm_dup_with_info", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c261},
+    {"MPI_Comm_dup_with_info", "comm", "freed", MPI_ERR_COMM, NULL, c262},
+    {"MPI_Comm_dup_with_info", "info", "bogus", MPI_ERR_INFO, NULL, c263},
+    {"MPI_Comm_dup_with_info", "newcomm", "NULL", MPI_ERR_ARG, NULL, c264},
+    {"MPI_Comm_free", "-", "all valid", MPI_SUCCESS, NULL, c265},
+    {"MPI_Comm_free", "comm", "&MPI_COMM_NULL", MPI_ERR_COMM, NULL, c266},
+    {"MPI_Comm_free", "comm", "&freed", MPI_ERR_COMM, NULL, c267},
+    {"MPI_Comm_free", "comm", "NULL", MPI_ERR_ARG, NULL, c268},
+    {"MPI_Comm_free", "comm", "&MPI_COMM_WORLD", MPI_ERR_COMM, NULL, c269},
+    {"MPI_Comm_free_keyval", "-", "all valid", MPI_SUCCESS, NULL, c270},
+    {"MPI_Comm_free_keyval", "comm_keyval", "&MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c271},
+    {"MPI_Comm_free_keyval", "comm_keyval", "&12345", MPI_ERR_KEYVAL, NULL, c272},
+    {"MPI_Comm_free_keyval", "comm_keyval", "&type keyval", MPI_ERR_KEYVAL, NULL, c273},
+    {"MPI_Comm_free_keyval", "comm_keyval", "NULL", MPI_ERR_ARG, NULL, c274},
+    {"MPI_Comm_free_keyval", "comm_keyval", "&MPI_TAG_UB", MPI_ERR_KEYVAL, NULL, c275},
+    {"MPI_Comm_get_attr", "-", "all valid", MPI_SUCCESS, NULL, c276},
+    {"MPI_Comm_get_attr", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c277},
+    {"MPI_Comm_get_attr", "comm", "freed", MPI_ERR_COMM, NULL, c278},
+    {"MPI_Comm_get_attr", "comm_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c279},
+    {"MPI_Comm_get_attr", "comm_keyval", "12345", MPI_ERR_KEYVAL, NULL, c280},
+    {"MPI_Comm_get_attr", "comm_keyval", "type keyval", MPI_ERR_KEYVAL, NULL, c281},
+    {"MPI_Comm_get_attr", "attribute_val", "NULL", MPI_ERR_ARG, NULL, c282},
+    {"MPI_Comm_get_attr", "flag", "NULL", MPI_ERR_ARG, NULL, c283},
+    {"MPI_Comm_get_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c284},
+    {"MPI_Comm_get_errhandler", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c285},
+    {"MPI_Comm_get_errhandler", "comm", "freed", MPI_ERR_COMM, NULL, c286},
+    {"MPI_Comm_get_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c287},
+    {"MPI_Comm_get_info", "-", "all valid", MPI_SUCCESS, NULL, c288},
+    {"MPI_Comm_get_info", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c289},
+    {"MPI_Comm_get_info", "comm", "freed", MPI_ERR_COMM, NULL, c290},
+    {"MPI_Comm_get_info", "info_used", "NULL", MPI_ERR_ARG, NULL, c291},
+    {"MPI_Comm_get_name", "-", "all valid", MPI_SUCCESS, NULL, c292},
+    {"MPI_Comm_get_name", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c293},
+    {"MPI_Comm_get_name", "comm", "freed", MPI_ERR_COMM, NULL, c294},
+    {"MPI_Comm_get_name", "comm_name", "NULL", MPI_ERR_ARG, NULL, c295},
+    {"MPI_Comm_get_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c296},
+    {"MPI_Comm_group", "-", "all valid", MPI_SUCCESS, NULL, c297},
+    {"MPI_Comm_group", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c298},
+    {"MPI_Comm_group", "comm", "freed", MPI_ERR_COMM, NULL, c299},
+    {"MPI_Comm_group", "group", "NULL", MPI_ERR_ARG, NULL, c300},
+    {"MPI_Comm_rank", "-", "all valid", MPI_SUCCESS, NULL, c301},
+    {"MPI_Comm_rank", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c302},
+    {"MPI_Comm_rank", "comm", "freed", MPI_ERR_COMM, NULL, c303},
+    {"MPI_Comm_rank", "rank", "NULL", MPI_ERR_ARG, NULL, c304},
+    {"MPI_Comm_remote_group", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c305},
+    {"MPI_Comm_remote_group", "comm", "freed", MPI_ERR_COMM, NULL, c306},
+    {"MPI_Comm_remote_group", "comm", "intracomm", MPI_ERR_COMM, NULL, c307},
+    {"MPI_Comm_remote_group", "group", "NULL", MPI_ERR_ARG, NULL, c308},
+    {"MPI_Comm_remote_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c309},
+    {"MPI_Comm_remote_size", "comm", "freed", MPI_ERR_COMM, NULL, c310},
+    {"MPI_Comm_remote_size", "comm", "intracomm", MPI_ERR_COMM, NULL, c311},
+    {"MPI_Comm_remote_size", "size", "NULL", MPI_ERR_ARG, NULL, c312},
+    {"MPI_Comm_set_attr", "-", "all valid", MPI_SUCCESS, NULL, c313},
+    {"MPI_Comm_set_attr", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c314},
+    {"MPI_Comm_set_attr", "comm", "freed", MPI_ERR_COMM, NULL, c315},
+    {"MPI_Comm_set_attr", "comm_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c316},
+    {"MPI_Comm_set_attr", "comm_keyval", "12345", MPI_ERR_KEYVAL, NULL, c317},
+    {"MPI_Comm_set_attr", "comm_keyval", "type keyval", MPI_ERR_KEYVAL, NULL, c318},
+    {"MPI_Comm_set_attr", "comm_keyval", "MPI_TAG_UB", MPI_ERR_KEYVAL, NULL, c319},
+    {"MPI_Comm_set_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c320},
+    {"MPI_Comm_set_errhandler", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c321},
+    {"MPI_Comm_set_errhandler", "comm", "freed", MPI_ERR_COMM, NULL, c322},
+    {"MPI_Comm_set_errhandler", "errhandler", "MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c323},
+    {"MPI_Comm_set_errhandler", "errhandler", "freed", MPI_ERR_ARG, NULL, c324},
+    {"MPI_Comm_set_info", "-", "all valid", MPI_SUCCESS, NULL, c325},
+    {"MPI_Comm_set_info", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c326},
+    {"MPI_Comm_set_info", "comm", "freed", MPI_ERR_COMM, NULL, c327},
+    {"MPI_Comm_set_info", "info", "bogus", MPI_ERR_INFO, NULL, c328},
+    {"MPI_Comm_set_name", "-", "all valid", MPI_SUCCESS, NULL, c329},
+    {"MPI_Comm_set_name", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c330},
+    {"MPI_Comm_set_name", "comm", "freed", MPI_ERR_COMM, NULL, c331},
+    {"MPI_Comm_set_name", "comm_name", "NULL", MPI_ERR_ARG, NULL, c332},
+    {"MPI_Comm_size", "-", "all valid", MPI_SUCCESS, NULL, c333},
+    {"MPI_Comm_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c334},
+    {"MPI_Comm_size", "comm", "freed", MPI_ERR_COMM, NULL, c335},
+    {"MPI_Comm_size", "size", "NULL", MPI_ERR_ARG, NULL, c336},
+    {"MPI_Comm_split", "-", "all valid", MPI_SUCCESS, NULL, c337},
+    {"MPI_Comm_split", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c338},
+    {"MPI_Comm_split", "comm", "freed", MPI_ERR_COMM, NULL, c339},
+    {"MPI_Comm_split", "color", "-5", MPI_ERR_ARG, NULL, c340},
+    {"MPI_Comm_split", "newcomm", "NULL", MPI_ERR_ARG, NULL, c341},
+    {"MPI_Comm_split_type", "-", "all valid", MPI_SUCCESS, NULL, c342},
+    {"MPI_Comm_split_type", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c343},
+    {"MPI_Comm_split_type", "comm", "freed", MPI_ERR_COMM, NULL, c344},
+    {"MPI_Comm_split_type", "split_type", "12345", MPI_ERR_ARG, NULL, c345},
+    {"MPI_Comm_split_type", "info", "bogus", MPI_ERR_INFO, "src/api/comm.c does not check info (tern_info_check in src/core/info.h does)", c346},
+    {"MPI_Comm_split_type", "newcomm", "NULL", MPI_ERR_ARG, NULL, c347},
+    {"MPI_Comm_test_inter", "-", "all valid", MPI_SUCCESS, NULL, c348},
+    {"MPI_Comm_test_inter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c349},
+    {"MPI_Comm_test_inter", "comm", "freed", MPI_ERR_COMM, NULL, c350},
+    {"MPI_Comm_test_inter", "flag", "NULL", MPI_ERR_ARG, NULL, c351},
+    {"MPI_Dims_create", "-", "all valid", MPI_SUCCESS, NULL, c352},
+    {"MPI_Dims_create", "nnodes", "-1", MPI_ERR_ARG, NULL, c353},
+    {"MPI_Dims_create", "ndims", "-1", MPI_ERR_ARG, NULL, c354},
+    {"MPI_Dims_create", "dims", "{-1}", MPI_ERR_DIMS, NULL, c355},
+    {"MPI_Dims_create", "dims", "NULL", MPI_ERR_ARG, NULL, c356},
+    {"MPI_Dims_create", "dims", "{2} for 1 node", MPI_ERR_DIMS, NULL, c357},
+    {"MPI_Dist_graph_create", "-", "all valid", MPI_SUCCESS, NULL, c358},
+    {"MPI_Dist_graph_create", "comm_old", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c359},
+    {"MPI_Dist_graph_create", "comm_old", "freed", MPI_ERR_COMM, NULL, c360},
+    {"MPI_Dist_graph_create", "n", "-1", MPI_ERR_ARG, NULL, c361},
+    {"MPI_Dist_graph_create", "sources", "{size}", MPI_ERR_RANK, NULL, c362},
+    {"MPI_Dist_graph_create", "sources", "{-5}", MPI_ERR_RANK, NULL, c363},
+    {"MPI_Dist_graph_create", "degrees", "{-1,..}", MPI_ERR_ARG, NULL, c364},
+    {"MPI_Dist_graph_create", "destinations", "{size}", MPI_ERR_RANK, NULL, c365},
+    {"MPI_Dist_graph_create", "destinations", "{-5}", MPI_ERR_RANK, NULL, c366},
+    {"MPI_Dist_graph_create", "weights", "{-1,..}", MPI_ERR_ARG, NULL, c367},
+    {"MPI_Dist_graph_create", "info", "bogus", MPI_ERR_INFO, NULL, c368},
+    {"MPI_Dist_graph_create", "comm_dist_graph", "NULL", MPI_ERR_ARG, NULL, c369},
+    {"MPI_Dist_graph_create_adjacent", "-", "all valid", MPI_SUCCESS, NULL, c370},
+    {"MPI_Dist_graph_create_adjacent", "comm_old", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c371},
+    {"MPI_Dist_graph_create_adjacent", "comm_old", "freed", MPI_ERR_COMM, NULL, c372},
+    {"MPI_Dist_graph_create_adjacent", "indegree", "-1", MPI_ERR_ARG, NULL, c373},
+    {"MPI_Dist_graph_create_adjacent", "sources", "{size}", MPI_ERR_RANK, NULL, c374},
+    {"MPI_Dist_graph_create_adjacent", "sources", "{-5}", MPI_ERR_RANK, NULL, c375},
+    {"MPI_Dist_graph_create_adjacent", "sourceweights", "{-1,..}", MPI_ERR_ARG, NULL, c376},
+    {"MPI_Dist_graph_create_adjacent", "outdegree", "-1", MPI_ERR_ARG, NULL, c377},
+    {"MPI_Dist_graph_create_adjacent", "destinations", "{size}", MPI_ERR_RANK, NULL, c378},
+    {"MPI_Dist_graph_create_adjacent", "destinations", "{-5}", MPI_ERR_RANK, NULL, c379},
+    {"MPI_Dist_graph_create_adjacent", "destweights", "{-1,..}", MPI_ERR_ARG, NULL, c380},
+    {"MPI_Dist_graph_create_adjacent", "info", "bogus", MPI_ERR_INFO, NULL, c381},
+    {"MPI_Dist_graph_create_adjacent", "comm_dist_graph", "NULL", MPI_ERR_ARG, NULL, c382},
+    {"MPI_Dist_graph_neighbors", "-", "all valid", MPI_SUCCESS, NULL, c383},
+    {"MPI_Dist_graph_neighbors", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c384},
+    {"MPI_Dist_graph_neighbors", "comm", "freed", MPI_ERR_COMM, NULL, c385},
+    {"MPI_Dist_graph_neighbors", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c386},
+    {"MPI_Dist_graph_neighbors", "comm", "graph", MPI_ERR_TOPOLOGY, NULL, c387},
+    {"MPI_Dist_graph_neighbors", "maxindegree", "-1", MPI_ERR_ARG, NULL, c388},
+    {"MPI_Dist_graph_neighbors", "sources", "NULL", MPI_ERR_ARG, NULL, c389},
+    {"MPI_Dist_graph_neighbors", "sourceweights", "NULL", MPI_ERR_ARG, NULL, c390},
+    {"MPI_Dist_graph_neighbors", "maxoutdegree", "-1", MPI_ERR_ARG, NULL, c391},
+    {"MPI_Dist_graph_neighbors", "destinations", "NULL", MPI_ERR_ARG, NULL, c392},
+    {"MPI_Dist_graph_neighbors", "destweights", "NULL", MPI_ERR_ARG, NULL, c393},
+    {"MPI_Dist_graph_neighbors_count", "-", "all valid", MPI_SUCCESS, NULL, c394},
+    {"MPI_Dist_graph_neighbors_count", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c395},
+    {"MPI_Dist_graph_neighbors_count", "comm", "freed", MPI_ERR_COMM, NULL, c396},
+    {"MPI_Dist_graph_neighbors_count", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c397},
+    {"MPI_Dist_graph_neighbors_count", "comm", "graph", MPI_ERR_TOPOLOGY, NULL, c398},
+    {"MPI_Dist_graph_neighbors_count", "indegree", "NULL", MPI_ERR_ARG, NULL, c399},
+    {"MPI_Dist_graph_neighbors_count", "outdegree", "NULL", MPI_ERR_ARG, NULL, c400},
+    {"MPI_Dist_graph_neighbors_count", "weighted", "NULL", MPI_ERR_ARG, NULL, c401},
+    {"MPI_Errhandler_create", "-", "all valid", MPI_SUCCESS, NULL, c402},
+    {"MPI_Errhandler_create", "comm_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c403},
+    {"MPI_Errhandler_create", "errhandler", "NULL", MPI_ERR_ARG, NULL, c404},
+    {"MPI_Errhandler_free", "-", "all valid", MPI_SUCCESS, NULL, c405},
+    {"MPI_Errhandler_free", "errhandler", "&MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c406},
+    {"MPI_Errhandler_free", "errhandler", "NULL", MPI_ERR_ARG, NULL, c407},
+    {"MPI_Errhandler_get", "-", "all valid", MPI_SUCCESS, NULL, c408},
+    {"MPI_Errhandler_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c409},
+    {"MPI_Errhandler_get", "comm", "freed", MPI_ERR_COMM, NULL, c410},
+    {"MPI_Errhandler_get", "errhandler", "NULL", MPI_ERR_ARG, NULL, c411},
+    {"MPI_Errhandler_set", "-", "all valid", MPI_SUCCESS, NULL, c412},
+    {"MPI_Errhandler_set", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c413},
+    {"MPI_Errhandler_set", "comm", "freed", MPI_ERR_COMM, NULL, c414},
+    {"MPI_Errhandler_set", "errhandler", "MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c415},
+    {"MPI_Errhandler_set", "errhandler", "freed", MPI_ERR_ARG, NULL, c416},
+    {"MPI_Error_class", "-", "all valid", MPI_SUCCESS, NULL, c417},
+    {"MPI_Error_class", "errorcode", "-1", MPI_ERR_ARG, NULL, c418},
+    {"MPI_Error_class", "errorclass", "NULL", MPI_ERR_ARG, NULL, c419},
+    {"MPI_Error_string", "-", "all valid", MPI_SUCCESS, NULL, c420},
+    {"MPI_Error_string", "errorcode", "-1", MPI_ERR_ARG, NULL, c421},
+    {"MPI_Error_string", "string", "NULL", MPI_ERR_ARG, NULL, c422},
+    {"MPI_Error_string", "resultlen", "NULL", MPI_ERR_ARG, NULL, c423},
+    {"MPI_Exscan", "-", "all valid", MPI_SUCCESS, NULL, c424},
+    {"MPI_Exscan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c425},
+    {"MPI_Exscan", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c426},
+    {"MPI_Exscan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c427},
+    {"MPI_Exscan", "count", "-1", MPI_ERR_COUNT, NULL, c428},
+    {"MPI_Exscan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c429},
+    {"MPI_Exscan", "datatype", "freed", MPI_ERR_TYPE, NULL, c430},
+    {"MPI_Exscan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c431},
+    {"MPI_Exscan", "op", "freed", MPI_ERR_OP, NULL, c432},
+    {"MPI_Exscan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c433},
+    {"MPI_Exscan", "comm", "freed", MPI_ERR_COMM, NULL, c434},
+    {"MPI_File_call_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c435},
+    {"MPI_File_call_errhandler", "fh", "bogus", MPI_ERR_FILE, NULL, c436},
+    {"MPI_File_create_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c437},
+    {"MPI_File_create_errhandler", "file_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c438},
+    {"MPI_File_create_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c439},
+    {"MPI_File_get_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c440},
+    {"MPI_File_get_errhandler", "file", "bogus", MPI_ERR_FILE, NULL, c441},
+    {"MPI_File_get_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c442},
+    {"MPI_File_set_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c443},
+    {"MPI_File_set_errhandler", "file", "bogus", MPI_ERR_FILE, NULL, c444},
+    {"MPI_File_set_errhandler", "errhandler", "MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c445},
+    {"MPI_File_set_errhandler", "errhandler", "freed", MPI_ERR_ARG, NULL, c446},
+    {"MPI_File_set_errhandler", "errhandler", "comm errhandler", MPI_ERR_ARG, NULL, c447},
+    {"MPI_Finalized", "-", "all valid", MPI_SUCCESS, NULL, c448},
+    {"MPI_Finalized", "flag", "NULL", MPI_ERR_ARG, NULL, c449},
+    {"MPI_Free_mem", "-", "all valid", MPI_SUCCESS, NULL, c450},
+    {"MPI_Gather", "-", "all valid", MPI_SUCCESS, NULL, c451},
+    {"MPI_Gather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c452},
+    {"MPI_Gather", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c453},
+    {"MPI_Gather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c454},
+    {"MPI_Gather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c455},
+    {"MPI_Gather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c456},
+    {"MPI_Gather", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c457},
+    {"MPI_Gather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c458},
+    {"MPI_Gather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c459},
+    {"MPI_Gather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c460},
+    {"MPI_Gather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c461},
+    {"MPI_Gather", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c462},
+    {"MPI_Gather", "root", "-1", MPI_ERR_ROOT, NULL, c463},
+    {"MPI_Gather", "root", "size", MPI_ERR_ROOT, NULL, c464},
+    {"MPI_Gather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c465},
+    {"MPI_Gather", "comm", "freed", MPI_ERR_COMM, NULL, c466},
+    {"MPI_Gatherv", "-", "all valid", MPI_SUCCESS, NULL, c467},
+    {"MPI_Gatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c468},
+    {"MPI_Gatherv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c469},
+    {"MPI_Gatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c470},
+    {"MPI_Gatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c471},
+    {"MPI_Gatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c472},
+    {"MPI_Gatherv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c473},
+    {"MPI_Gatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c474},
+    {"MPI_Gatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c475},
+    {"MPI_Gatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c476},
+    {"MPI_Gatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c477},
+    {"MPI_Gatherv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c478},
+    {"MPI_Gatherv", "root", "-1", MPI_ERR_ROOT, NULL, c479},
+    {"MPI_Gatherv", "root", "size", MPI_ERR_ROOT, NULL, c480},
+    {"MPI_Gatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c481},
+    {"MPI_Gatherv", "comm", "freed", MPI_ERR_COMM, NULL, c482},
+    {"MPI_Get_address", "-", "all valid", MPI_SUCCESS, NULL, c483},
+    {"MPI_Get_address", "address", "NULL", MPI_ERR_ARG, NULL, c484},
+    {"MPI_Get_count", "-", "all valid", MPI_SUCCESS, NULL, c485},
+    {"MPI_Get_count", "status", "NULL", MPI_ERR_ARG, NULL, c486},
+    {"MPI_Get_count", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c487},
+    {"MPI_Get_count", "datatype", "freed", MPI_ERR_TYPE, NULL, c488},
+    {"MPI_Get_count", "count", "NULL", MPI_ERR_ARG, NULL, c489},
+    {"MPI_Get_elements", "-", "all valid", MPI_SUCCESS, NULL, c490},
+    {"MPI_Get_elements", "status", "NULL", MPI_ERR_ARG, NULL, c491},
+    {"MPI_Get_elements", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c492},
+    {"MPI_Get_elements", "datatype", "freed", MPI_ERR_TYPE, NULL, c493},
+    {"MPI_Get_elements", "count", "NULL", MPI_ERR_ARG, NULL, c494},
+    {"MPI_Get_elements_x", "-", "all valid", MPI_SUCCESS, NULL, c495},
+    {"MPI_Get_elements_x", "status", "NULL", MPI_ERR_ARG, NULL, c496},
+    {"MPI_Get_elements_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c497},
+    {"MPI_Get_elements_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c498},
+    {"MPI_Get_elements_x", "count", "NULL", MPI_ERR_ARG, NULL, c499},
+    {"MPI_Get_library_version", "-", "all valid", MPI_SUCCESS, NULL, c500},
+    {"MPI_Get_library_version", "version", "NULL", MPI_ERR_ARG, NULL, c501},
+    {"MPI_Get_library_version", "resultlen", "NULL", MPI_ERR_ARG, NULL, c502},
+    {"MPI_Get_processor_name", "-", "all valid", MPI_SUCCESS, NULL, c503},
+    {"MPI_Get_processor_name", "name", "NULL", MPI_ERR_ARG, NULL, c504},
+    {"MPI_Get_processor_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c505},
+    {"MPI_Get_version", "-", "all valid", MPI_SUCCESS, NULL, c506},
+    {"MPI_Get_version", "version", "NULL", MPI_ERR_ARG, NULL, c507},
+    {"MPI_Get_version", "subversion", "NULL", MPI_ERR_ARG, NULL, c508},
+    {"MPI_Graph_create", "-", "all valid", MPI_SUCCESS, NULL, c509},
+    {"MPI_Graph_create", "comm_old", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c510},
+    {"MPI_Graph_create", "comm_old", "freed", MPI_ERR_COMM, NULL, c511},
+    {"MPI_Graph_create", "nnodes", "-1", MPI_ERR_ARG, NULL, c512},
+    {"MPI_Graph_create", "nnodes", "size+1", MPI_ERR_ARG, NULL, c513},
+    {"MPI_Graph_create", "index", "{-1,..}", MPI_ERR_ARG, NULL, c514},
+    {"MPI_Graph_create", "edges", "{size}", MPI_ERR_ARG, NULL, c515},
+    {"MPI_Graph_create", "edges", "{-5}", MPI_ERR_ARG, NULL, c516},
+    {"MPI_Graph_create", "comm_graph", "NULL", MPI_ERR_ARG, NULL, c517},
+    {"MPI_Graph_get", "-", "all valid", MPI_SUCCESS, NULL, c518},
+    {"MPI_Graph_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c519},
+    {"MPI_Graph_get", "comm", "freed", MPI_ERR_COMM, NULL, c520},
+    {"MPI_Graph_get", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c521},
+    {"MPI_Graph_get", "comm", "cartesian", MPI_ERR_TOPOLOGY, NULL, c522},
+    {"MPI_Graph_get", "maxindex", "-1", MPI_ERR_ARG, NULL, c523},
+    {"MPI_Graph_get", "maxedges", "-1", MPI_ERR_ARG, NULL, c524},
+    {"MPI_Graph_get", "index", "NULL", MPI_ERR_ARG, NULL, c525},
+    {"MPI_Graph_get", "edges", "NULL", MPI_ERR_ARG, NULL, c526},
+    {"MPI_Graph_map", "-", "all valid", MPI_SUCCESS, NULL, c527},
+    {"MPI_Graph_map", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c528},
+    {"MPI_Graph_map", "comm", "freed", MPI_ERR_COMM, NULL, c529},
+    {"MPI_Graph_map", "nnodes", "-1", MPI_ERR_ARG, NULL, c530},
+    {"MPI_Graph_map", "index", "{-1,..}", MPI_ERR_ARG, NULL, c531},
+    {"MPI_Graph_map", "edges", "{size}", MPI_ERR_ARG, NULL, c532},
+    {"MPI_Graph_map", "edges", "{-5}", MPI_ERR_ARG, NULL, c533},
+    {"MPI_Graph_map", "newrank", "NULL", MPI_ERR_ARG, NULL, c534},
+    {"MPI_Graph_neighbors", "-", "all valid", MPI_SUCCESS, NULL, c535},
+    {"MPI_Graph_neighbors", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c536},
+    {"MPI_Graph_neighbors", "comm", "freed", MPI_ERR_COMM, NULL, c537},
+    {"MPI_Graph_neighbors", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c538},
+    {"MPI_Graph_neighbors", "comm", "cartesian", MPI_ERR_TOPOLOGY, NULL, c539},
+    {"MPI_Graph_neighbors", "rank", "size", MPI_ERR_RANK, NULL, c540},
+    {"MPI_Graph_neighbors", "rank", "-5", MPI_ERR_RANK, NULL, c541},
+    {"MPI_Graph_neighbors", "maxneighbors", "-1", MPI_ERR_ARG, NULL, c542},
+    {"MPI_Graph_neighbors", "neighbors", "NULL", MPI_ERR_ARG, NULL, c543},
+    {"MPI_Graph_neighbors_count", "-", "all valid", MPI_SUCCESS, NULL, c544},
+    {"MPI_Graph_neighbors_count", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c545},
+    {"MPI_Graph_neighbors_count", "comm", "freed", MPI_ERR_COMM, NULL, c546},
+    {"MPI_Graph_neighbors_count", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c547},
+    {"MPI_Graph_neighbors_count", "comm", "cartesian", MPI_ERR_TOPOLOGY, NULL, c548},
+    {"MPI_Graph_neighbors_count", "rank", "size", MPI_ERR_RANK, NULL, c549},
+    {"MPI_Graph_neighbors_count", "rank", "-5", MPI_ERR_RANK, NULL, c550},
+    {"MPI_Graph_neighbors_count", "nneighbors", "NULL", MPI_ERR_ARG, NULL, c551},
+    {"MPI_Graphdims_get", "-", "all valid", MPI_SUCCESS, NULL, c552},
+    {"MPI_Graphdims_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c553},
+    {"MPI_Graphdims_get", "comm", "freed", MPI_ERR_COMM, NULL, c554},
+    {"MPI_Graphdims_get", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c555},
+    {"MPI_Graphdims_get", "comm", "cartesian", MPI_ERR_TOPOLOGY, NULL, c556},
+    {"MPI_Graphdims_get", "nnodes", "NULL", MPI_ERR_ARG, NULL, c557},
+    {"MPI_Graphdims_get", "nedges", "NULL", MPI_ERR_ARG, NULL, c558},
+    {"MPI_Group_compare", "-", "all valid", MPI_SUCCESS, NULL, c559},
+    {"MPI_Group_compare", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c560},
+    {"MPI_Group_compare", "group1", "freed", MPI_ERR_GROUP, NULL, c561},
+    {"MPI_Group_compare", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c562},
+    {"MPI_Group_compare", "group2", "freed", MPI_ERR_GROUP, NULL, c563},
+    {"MPI_Group_compare", "result", "NULL", MPI_ERR_ARG, NULL, c564},
+    {"MPI_Group_difference", "-", "all valid", MPI_SUCCESS, NULL, c565},
+    {"MPI_Group_difference", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c566},
+    {"MPI_Group_difference", "group1", "freed", MPI_ERR_GROUP, NULL, c567},
+    {"MPI_Group_difference", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c568},
+    {"MPI_Group_difference", "group2", "freed", MPI_ERR_GROUP, NULL, c569},
+    {"MPI_Group_difference", "newgroup", "NULL", MPI_ERR_ARG, NULL, c570},
+    {"MPI_Group_excl", "-", "all valid", MPI_SUCCESS, NULL, c571},
+    {"MPI_Group_excl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c572},
+    {"MPI_Group_excl", "group", "freed", MPI_ERR_GROUP, NULL, c573},
+    {"MPI_Group_excl", "n", "-1", MPI_ERR_ARG, NULL, c574},
+    {"MPI_Group_excl", "ranks", "{size}", MPI_ERR_RANK, NULL, c575},
+    {"MPI_Group_excl", "ranks", "{-5}", MPI_ERR_RANK, NULL, c576},
+    {"MPI_Group_excl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c577},
+    {"MPI_Group_free", "-", "all valid", MPI_SUCCESS, NULL, c578},
+    {"MPI_Group_free", "group", "&MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c579},
+    {"MPI_Group_free", "group", "&freed", MPI_ERR_GROUP, NULL, c580},
+    {"MPI_Group_free", "group", "NULL", MPI_ERR_ARG, NULL, c581},
+    {"MPI_Group_incl", "-", "all valid", MPI_SUCCESS, NULL, c582},
+    {"MPI_Group_incl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c583},
+    {"MPI_Group_incl", "group", "freed", MPI_ERR_GROUP, NULL, c584},
+    {"MPI_Group_incl", "n", "-1", MPI_ERR_ARG, NULL, c585},
+    {"MPI_Group_incl", "ranks", "{size}", MPI_ERR_RANK, NULL, c586},
+    {"MPI_Group_incl", "ranks", "{-5}", MPI_ERR_RANK, NULL, c587},
+    {"MPI_Group_incl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c588},
+    {"MPI_Group_intersection", "-", "all valid", MPI_SUCCESS, NULL, c589},
+    {"MPI_Group_intersection", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c590},
+    {"MPI_Group_intersection", "group1", "freed", MPI_ERR_GROUP, NULL, c591},
+    {"MPI_Group_intersection", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c592},
+    {"MPI_Group_intersection", "group2", "freed", MPI_ERR_GROUP, NULL, c593},
+    {"MPI_Group_intersection", "newgroup", "NULL", MPI_ERR_ARG, NULL, c594},
+    {"MPI_Group_range_excl", "-", "all valid", MPI_SUCCESS, NULL, c595},
+    {"MPI_Group_range_excl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c596},
+    {"MPI_Group_range_excl", "group", "freed", MPI_ERR_GROUP, NULL, c597},
+    {"MPI_Group_range_excl", "n", "-1", MPI_ERR_ARG, NULL, c598},
+    {"MPI_Group_range_excl", "ranges", "{{size,size,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c599},
+    {"MPI_Group_range_excl", "ranges", "{{-5,0,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c600},
+    {"MPI_Group_range_excl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c601},
+    {"MPI_Group_range_incl", "-", "all valid", MPI_SUCCESS, NULL, c602},
+    {"MPI_Group_range_incl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c603},
+    {"MPI_Group_range_incl", "group", "freed", MPI_ERR_GROUP, NULL, c604},
+    {"MPI_Group_range_incl", "n", "-1", MPI_ERR_ARG, NULL, c605},
+    {"MPI_Group_range_incl", "ranges", "{{size,size,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c606},
+    {"MPI_Group_range_incl", "ranges", "{{-5,0,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c607},
+    {"MPI_Group_range_incl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c608},
+    {"MPI_Group_rank", "-", "all valid", MPI_SUCCESS, NULL, c609},
+    {"MPI_Group_rank", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c610},
+    {"MPI_Group_rank", "group", "freed", MPI_ERR_GROUP, NULL, c611},
+    {"MPI_Group_rank", "rank", "NULL", MPI_ERR_ARG, NULL, c612},
+    {"MPI_Group_size", "-", "all valid", MPI_SUCCESS, NULL, c613},
+    {"MPI_Group_size", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c614},
+    {"MPI_Group_size", "group", "freed", MPI_ERR_GROUP, NULL, c615},
+    {"MPI_Group_size", "size", "NULL", MPI_ERR_ARG, NULL, c616},
+    {"MPI_Group_translate_ranks", "-", "all valid", MPI_SUCCESS, NULL, c617},
+    {"MPI_Group_translate_ranks", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c618},
+    {"MPI_Group_translate_ranks", "group1", "freed", MPI_ERR_GROUP, NULL, c619},
+    {"MPI_Group_translate_ranks", "n", "-1", MPI_ERR_ARG, NULL, c620},
+    {"MPI_Group_translate_ranks", "ranks1", "{size}", MPI_ERR_RANK, NULL, c621},
+    {"MPI_Group_translate_ranks", "ranks1", "{-5}", MPI_ERR_RANK, NULL, c622},
+    {"MPI_Group_translate_ranks", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c623},
+    {"MPI_Group_translate_ranks", "group2", "freed", MPI_ERR_GROUP, NULL, c624},
+    {"MPI_Group_translate_ranks", "ranks2", "NULL", MPI_ERR_ARG, NULL, c625},
+    {"MPI_Group_union", "-", "all valid", MPI_SUCCESS, NULL, c626},
+    {"MPI_Group_union", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c627},
+    {"MPI_Group_union", "group1", "freed", MPI_ERR_GROUP, NULL, c628},
+    {"MPI_Group_union", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c629},
+    {"MPI_Group_union", "group2", "freed", MPI_ERR_GROUP, NULL, c630},
+    {"MPI_Group_union", "newgroup", "NULL", MPI_ERR_ARG, NULL, c631},
+    {"MPI_Ibsend", "-", "all valid", MPI_SUCCESS, NULL, c632},
+    {"MPI_Ibsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c633},
+    {"MPI_Ibsend", "count", "-1", MPI_ERR_COUNT, NULL, c634},
+    {"MPI_Ibsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c635},
+    {"MPI_Ibsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c636},
+    {"MPI_Ibsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c637},
+    {"MPI_Ibsend", "dest", "size", MPI_ERR_RANK, NULL, c638},
+    {"MPI_Ibsend", "dest", "-5", MPI_ERR_RANK, NULL, c639},
+    {"MPI_Ibsend", "tag", "-5", MPI_ERR_TAG, NULL, c640},
+    {"MPI_Ibsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c641},
+    {"MPI_Ibsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c642},
+    {"MPI_Ibsend", "comm", "freed", MPI_ERR_COMM, NULL, c643},
+    {"MPI_Ibsend", "request", "NULL", MPI_ERR_ARG, NULL, c644},
+    {"MPI_Improbe", "-", "all valid", MPI_SUCCESS, NULL, c645},
+    {"MPI_Improbe", "source", "size", MPI_ERR_RANK, NULL, c646},
+    {"MPI_Improbe", "source", "-5", MPI_ERR_RANK, NULL, c647},
+    {"MPI_Improbe", "tag", "-5", MPI_ERR_TAG, NULL, c648},
+    {"MPI_Improbe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c649},
+    {"MPI_Improbe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c650},
+    {"MPI_Improbe", "comm", "freed", MPI_ERR_COMM, NULL, c651},
+    {"MPI_Improbe", "flag", "NULL", MPI_ERR_ARG, NULL, c652},
+    {"MPI_Improbe", "message", "NULL", MPI_ERR_ARG, NULL, c653},
+    {"MPI_Improbe", "status", "NULL", MPI_ERR_ARG, NULL, c654},
+    {"MPI_Imrecv", "-", "all valid", MPI_SUCCESS, NULL, c655},
+    {"MPI_Imrecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c656},
+    {"MPI_Imrecv", "count", "-1", MPI_ERR_COUNT, NULL, c657},
+    {"MPI_Imrecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c658},
+    {"MPI_Imrecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c659},
+    {"MPI_Imrecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c660},
+    {"MPI_Imrecv", "message", "&MPI_MESSAGE_NULL", MPI_ERR_REQUEST, NULL, c661},
+    {"MPI_Imrecv", "message", "NULL", MPI_ERR_ARG, NULL, c662},
+    {"MPI_Imrecv", "request", "NULL", MPI_ERR_ARG, NULL, c663},
+    {"MPI_Info_create", "-", "all valid", MPI_SUCCESS, NULL, c664},
+    {"MPI_Info_create", "info", "NULL", MPI_ERR_ARG, NULL, c665},
+    {"MPI_Info_create_env", "-", "all valid", MPI_SUCCESS, NULL, c666},
+    {"MPI_Info_create_env", "info", "NULL", MPI_ERR_ARG, NULL, c667},
+    {"MPI_Info_delete", "-", "all valid", MPI_SUCCESS, NULL, c668},
+    {"MPI_Info_delete", "info", "MPI_INFO_NULL", MPI_ERR_INFO, NULL, c669},
+    {"MPI_Info_delete", "info", "bogus", MPI_ERR_INFO, NULL, c670},
+    {"MPI_Info_delete", "key", "NULL", MPI_ERR_INFO_KEY, NULL, c671},
+    {"MPI_Info_delete", "key", "\"\"", MPI_ERR_INFO_KEY, NULL, c672},
+    {"MPI_Info_delete", "key", "too long", MPI_ERR_INFO_KEY, NULL, c673},
+    {"MPI_Info_delete", "key", "\"nokey\"", MPI_ERR_INFO_NOKEY, NULL, c674},
+    {"MPI_Info_dup", "-", "all valid", MPI_SUCCESS, NULL, c675},
+    {"MPI_Info_dup", "info", "MPI_INFO_NULL", MPI_ERR_INFO, NULL, c676},
+    {"MPI_Info_dup", "info", "bogus", MPI_ERR_INFO, NULL, c677},
+    {"MPI_Info_dup", "newinfo", "NULL", MPI_ERR_ARG, NULL, c678},
+    {"MPI_Info_free", "-", "all valid", MPI_SUCCESS, NULL, c679},
+    {"MPI_Info_free", "info", "&MPI_INFO_NULL", MPI_ERR_INFO, NULL, c680},
+    {"MPI_Info_free", "info", "&bogus", MPI_ERR_INFO, NULL, c681},
+    {"MPI_Info_free", "info", "NULL", MPI_ERR_ARG, NULL, c682},
+    {"MPI_Info_get", "-", "all valid", MPI_SUCCESS, NULL, c683},
+    {"MPI_Info_get", "info", "MPI_INFO_NULL", MPI_ERR_INFO, NULL, c684},
+    {"MPI_Info_get", "info", "bogus", MPI_ERR_INFO, NULL, c685},
+    {"MPI_Info_get", "key", "NULL", MPI_ERR_INFO_KEY, NULL, c686},
+    {"MPI_Info_get", "key", "\"\"", MPI_ERR_INFO_KEY, NULL, c687},
+    {"MPI_Info_get", "key", "too long", MPI_ERR_INFO_KEY, NULL, c688},
+    {"MPI_Info_get", "valuelen", "-1", MPI_ERR_ARG, NULL, c689},
+    {"MPI_Info_get", "value", "NULL", MPI_ERR_ARG, NULL, c690},
+    {"MPI_Info_get", "flag", "NULL", MPI_ERR_ARG, NULL, c691},
+    {"MPI_Info_get_nkeys", "-", "all valid", MPI_SUCCESS, NULL, c692},
+    {"MPI_Info_get_nkeys", "info", "MPI_INFO_NULL", MPI_ERR_INFO, NULL, c693},
+    {"MPI_Info_get_nkeys", "info", "bogus", MPI_ERR_INFO, NULL, c694},
+    {"MPI_Info_get_nkeys", "nkeys", "NULL", MPI_ERR_ARG, NULL, c695},
+    {"MPI_Info_get_nthkey", "-", "all valid", MPI_SUCCESS, NULL, c696},
+    {"MPI_Info_get_nthkey", "info", "MPI_INFO_NULL", MPI_ERR_INFO, NULL, c697},
+    {"MPI_Info_get_nthkey", "info", "bogus", MPI_ERR_INFO, NULL, c698},
+    {"MPI_Info_get_nthkey", "n", "-1", MPI_ERR_ARG, NULL, c699},
+    {"MPI_Info_get_nthkey", "n", "nkeys", MPI_ERR_ARG, NULL, c700},
+    {"MPI_Info_get_nthkey", "key", "NULL", MPI_ERR_ARG, NULL, c701},
+    {"MPI_Info_get_string", "-", "all valid", MPI_SUCCESS, NULL, c702},
+    {"MPI_Info_get_string", "info", "MPI_INFO_NULL", MPI_ERR_INFO, NULL, c703},
+    {"MPI_Info_get_string", "info", "bogus", MPI_ERR_INFO, NULL, c704},
+    {"MPI_Info_get_string", "key", "NULL", MPI_ERR_INFO_KEY, NULL, c705},
+    {"MPI_Info_get_string", "key", "\"\"", MPI_ERR_INFO_KEY, NULL, c706},
+    {"MPI_Info_get_string", "key", "too long", MPI_ERR_INFO_KEY, NULL, c707},
+    {"MPI_Info_get_string", "buflen", "NULL", MPI_ERR_ARG, NULL, c708},
+    {"MPI_Info_get_string", "value", "NULL", MPI_ERR_ARG, NULL, c709},
+    {"MPI_Info_get_string", "flag", "NULL", MPI_ERR_ARG, NULL, c710},
+    {"MPI_Info_get_valuelen", "-", "all valid", MPI_SUCCESS, NULL, c711},
+    {"MPI_Info_get_valuelen", "info", "MPI_INFO_NULL", MPI_ERR_INFO, NULL, c712},
+    {"MPI_Info_get_valuelen", "info", "bogus", MPI_ERR_INFO, NULL, c713},
+    {"MPI_Info_get_valuelen", "key", "NULL", MPI_ERR_INFO_KEY, NULL, c714},
+    {"MPI_Info_get_valuelen", "key", "\"\"", MPI_ERR_INFO_KEY, NULL, c715},
+    {"MPI_Info_get_valuelen", "key", "too long", MPI_ERR_INFO_KEY, NULL, c716},
+    {"MPI_Info_get_valuelen", "valuelen", "NULL", MPI_ERR_ARG, NULL, c717},
+    {"MPI_Info_get_valuelen", "flag", "NULL", MPI_ERR_ARG, NULL, c718},
+    {"MPI_Info_set", "-", "all valid", MPI_SUCCESS, NULL, c719},
+    {"MPI_Info_set", "info", "MPI_INFO_NULL", MPI_ERR_INFO, NULL, c720},
+    {"MPI_Info_set", "info", "bogus", MPI_ERR_INFO, NULL, c721},
+    {"MPI_Info_set", "key", "NULL", MPI_ERR_INFO_KEY, NULL, c722},
+    {"MPI_Info_set", "key", "\"\"", MPI_ERR_INFO_KEY, NULL, c723},
+    {"MPI_Info_set", "key", "too long", MPI_ERR_INFO_KEY, NULL, c724},
+    {"MPI_Info_set", "value", "NULL", MPI_ERR_INFO_VALUE, NULL, c725},
+    {"MPI_Info_set", "value", "too long", MPI_ERR_INFO_VALUE, NULL, c726},
+    {"MPI_Initialized", "-", "all valid", MPI_SUCCESS, NULL, c727},
+    {"MPI_Initialized", "flag", "NULL", MPI_ERR_ARG, NULL, c728},
+    {"MPI_Iprobe", "-", "all valid", MPI_SUCCESS, NULL, c729},
+    {"MPI_Iprobe", "source", "size", MPI_ERR_RANK, NULL, c730},
+    {"MPI_Iprobe", "source", "-5", MPI_ERR_RANK, NULL, c731},
+    {"MPI_Iprobe", "tag", "-5", MPI_ERR_TAG, NULL, c732},
+    {"MPI_Iprobe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c733},
+    {"MPI_Iprobe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c734},
+    {"MPI_Iprobe", "comm", "freed", MPI_ERR_COMM, NULL, c735},
+    {"MPI_Iprobe", "flag", "NULL", MPI_ERR_ARG, NULL, c736},
+    {"MPI_Iprobe", "status", "NULL", MPI_ERR_ARG, NULL, c737},
+    {"MPI_Irecv", "-", "all valid", MPI_SUCCESS, NULL, c738},
+    {"MPI_Irecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c739},
+    {"MPI_Irecv", "count", "-1", MPI_ERR_COUNT, NULL, c740},
+    {"MPI_Irecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c741},
+    {"MPI_Irecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c742},
+    {"MPI_Irecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c743},
+    {"MPI_Irecv", "source", "size", MPI_ERR_RANK, NULL, c744},
+    {"MPI_Irecv", "source", "-5", MPI_ERR_RANK, NULL, c745},
+    {"MPI_Irecv", "tag", "-5", MPI_ERR_TAG, NULL, c746},
+    {"MPI_Irecv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c747},
+    {"MPI_Irecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c748},
+    {"MPI_Irecv", "comm", "freed", MPI_ERR_COMM, NULL, c749},
+    {"MPI_Irecv", "request", "NULL", MPI_ERR_ARG, NULL, c750},
+    {"MPI_Irsend", "-", "all valid", MPI_SUCCESS, NULL, c751},
+    {"MPI_Irsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c752},
+    {"MPI_Irsend", "count", "-1", MPI_ERR_COUNT, NULL, c753},
+    {"MPI_Irsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c754},
+    {"MPI_Irsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c755},
+    {"MPI_Irsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c756},
+    {"MPI_Irsend", "dest", "size", MPI_ERR_RANK, NULL, c757},
+    {"MPI_Irsend", "dest", "-5", MPI_ERR_RANK, NULL, c758},
+    {"MPI_Irsend", "tag", "-5", MPI_ERR_TAG, NULL, c759},
+    {"MPI_Irsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c760},
+    {"MPI_Irsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c761},
+    {"MPI_Irsend", "comm", "freed", MPI_ERR_COMM, NULL, c762},
+    {"MPI_Irsend", "request", "NULL", MPI_ERR_ARG, NULL, c763},
+    {"MPI_Is_thread_main", "-", "all valid", MPI_SUCCESS, NULL, c764},
+    {"MPI_Is_thread_main", "flag", "NULL", MPI_ERR_ARG, NULL, c765},
+    {"MPI_Isend", "-", "all valid", MPI_SUCCESS, NULL, c766},
+    {"MPI_Isend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c767},
+    {"MPI_Isend", "count", "-1", MPI_ERR_COUNT, NULL, c768},
+    {"MPI_Isend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c769},
+    {"MPI_Isend", "datatype", "freed", MPI_ERR_TYPE, NULL, c770},
+    {"MPI_Isend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c771},
+    {"MPI_Isend", "dest", "size", MPI_ERR_RANK, NULL, c772},
+    {"MPI_Isend", "dest", "-5", MPI_ERR_RANK, NULL, c773},
+    {"MPI_Isend", "tag", "-5", MPI_ERR_TAG, NULL, c774},
+    {"MPI_Isend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c775},
+    {"MPI_Isend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c776},
+    {"MPI_Isend", "comm", "freed", MPI_ERR_COMM, NULL, c777},
+    {"MPI_Isend", "request", "NULL", MPI_ERR_ARG, NULL, c778},
+    {"MPI_Issend", "-", "all valid", MPI_SUCCESS, NULL, c779},
+    {"MPI_Issend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c780},
+    {"MPI_Issend", "count", "-1", MPI_ERR_COUNT, NULL, c781},
+    {"MPI_Issend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c782},
+    {"MPI_Issend", "datatype", "freed", MPI_ERR_TYPE, NULL, c783},
+    {"MPI_Issend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c784},
+    {"MPI_Issend", "dest", "size", MPI_ERR_RANK, NULL, c785},
+    {"MPI_Issend", "dest", "-5", MPI_ERR_RANK, NULL, c786},
+    {"MPI_Issend", "tag", "-5", MPI_ERR_TAG, NULL, c787},
+    {"MPI_Issend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c788},
+    {"MPI_Issend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c789},
+    {"MPI_Issend", "comm", "freed", MPI_ERR_COMM, NULL, c790},
+    {"MPI_Issend", "request", "NULL", MPI_ERR_ARG, NULL, c791},
+    {"MPI_Keyval_create", "-", "all valid", MPI_SUCCESS, NULL, c792},
+    {"MPI_Keyval_create", "keyval", "NULL", MPI_ERR_ARG, NULL, c793},
+    {"MPI_Keyval_free", "-", "all valid", MPI_SUCCESS, NULL, c794},
+    {"MPI_Keyval_free", "keyval", "&MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c795},
+    {"MPI_Keyval_free", "keyval", "&12345", MPI_ERR_KEYVAL, NULL, c796},
+    {"MPI_Keyval_free", "keyval", "&type keyval", MPI_ERR_KEYVAL, NULL, c797},
+    {"MPI_Keyval_free", "keyval", "NULL", MPI_ERR_ARG, NULL, c798},
+    {"MPI_Keyval_free", "keyval", "&MPI_TAG_UB", MPI_ERR_KEYVAL, NULL, c799},
+    {"MPI_Mprobe", "-", "all valid", MPI_SUCCESS, NULL, c800},
+    {"MPI_Mprobe", "source", "size", MPI_ERR_RANK, NULL, c801},
+    {"MPI_Mprobe", "source", "-5", MPI_ERR_RANK, NULL, c802},
+    {"MPI_Mprobe", "tag", "-5", MPI_ERR_TAG, NULL, c803},
+    {"MPI_Mprobe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c804},
+    {"MPI_Mprobe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c805},
+    {"MPI_Mprobe", "comm", "freed", MPI_ERR_COMM, NULL, c806},
+    {"MPI_Mprobe", "message", "NULL", MPI_ERR_ARG, NULL, c807},
+    {"MPI_Mprobe", "status", "NULL", MPI_ERR_ARG, NULL, c808},
+    {"MPI_Mrecv", "-", "all valid", MPI_SUCCESS, NULL, c809},
+    {"MPI_Mrecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c810},
+    {"MPI_Mrecv", "count", "-1", MPI_ERR_COUNT, NULL, c811},
+    {"MPI_Mrecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c812},
+    {"MPI_Mrecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c813},
+    {"MPI_Mrecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c814},
+    {"MPI_Mrecv", "message", "&MPI_MESSAGE_NULL", MPI_ERR_REQUEST, NULL, c815},
+    {"MPI_Mrecv", "message", "NULL", MPI_ERR_ARG, NULL, c816},
+    {"MPI_Mrecv", "status", "NULL", MPI_ERR_ARG, NULL, c817},
+    {"MPI_Neighbor_allgather", "-", "all valid", MPI_SUCCESS, NULL, c818},
+    {"MPI_Neighbor_allgather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c819},
+    {"MPI_Neighbor_allgather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c820},
+    {"MPI_Neighbor_allgather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c821},
+    {"MPI_Neighbor_allgather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c822},
+    {"MPI_Neighbor_allgather", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c823},
+    {"MPI_Neighbor_allgather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c824},
+    {"MPI_Neighbor_allgather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c825},
+    {"MPI_Neighbor_allgather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c826},
+    {"MPI_Neighbor_allgather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c827},
+    {"MPI_Neighbor_allgather", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c828},
+    {"MPI_Neighbor_allgather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c829},
+    {"MPI_Neighbor_allgather", "comm", "freed", MPI_ERR_COMM, NULL, c830},
+    {"MPI_Neighbor_allgather", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c831},
+    {"MPI_Neighbor_allgatherv", "-", "all valid", MPI_SUCCESS, NULL, c832},
+    {"MPI_Neighbor_allgatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c833},
+    {"MPI_Neighbor_allgatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c834},
+    {"MPI_Neighbor_allgatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c835},
+    {"MPI_Neighbor_allgatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c836},
+    {"MPI_Neighbor_allgatherv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c837},
+    {"MPI_Neighbor_allgatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c838},
+    {"MPI_Neighbor_allgatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c839},
+    {"MPI_Neighbor_allgatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c840},
+    {"MPI_Neighbor_allgatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c841},
+    {"MPI_Neighbor_allgatherv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c842},
+    {"MPI_Neighbor_allgatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c843},
+    {"MPI_Neighbor_allgatherv", "comm", "freed", MPI_ERR_COMM, NULL, c844},
+    {"MPI_Neighbor_allgatherv", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c845},
+    {"MPI_Neighbor_alltoall", "-", "all valid", MPI_SUCCESS, NULL, c846},
+    {"MPI_Neighbor_alltoall", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c847},
+    {"MPI_Neighbor_alltoall", "sendcount", "-1", MPI_ERR_COUNT, NULL, c848},
+    {"MPI_Neighbor_alltoall", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c849},
+    {"MPI_Neighbor_alltoall", "sendtype", "freed", MPI_ERR_TYPE, NULL, c850},
+    {"MPI_Neighbor_alltoall", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c851},
+    {"MPI_Neighbor_alltoall", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c852},
+    {"MPI_Neighbor_alltoall", "recvcount", "-1", MPI_ERR_COUNT, NULL, c853},
+    {"MPI_Neighbor_alltoall", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c854},
+    {"MPI_Neighbor_alltoall", "recvtype", "freed", MPI_ERR_TYPE, NULL, c855},
+    {"MPI_Neighbor_alltoall", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c856},
+    {"MPI_Neighbor_alltoall", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c857},
+    {"MPI_Neighbor_alltoall", "comm", "freed", MPI_ERR_COMM, NULL, c858},
+    {"MPI_Neighbor_alltoall", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c859},
+    {"MPI_Neighbor_alltoallv", "-", "all valid", MPI_SUCCESS, NULL, c860},
+    {"MPI_Neighbor_alltoallv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c861},
+    {"MPI_Neighbor_alltoallv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c862},
+    {"MPI_Neighbor_alltoallv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c863},
+    {"MPI_Neighbor_alltoallv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c864},
+    {"MPI_Neighbor_alltoallv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c865},
+    {"MPI_Neighbor_alltoallv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c866},
+    {"MPI_Neighbor_alltoallv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c867},
+    {"MPI_Neighbor_alltoallv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c868},
+    {"MPI_Neighbor_alltoallv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c869},
+    {"MPI_Neighbor_alltoallv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c870},
+    {"MPI_Neighbor_alltoallv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c871},
+    {"MPI_Neighbor_alltoallv", "comm", "freed", MPI_ERR_COMM, NULL, c872},
+    {"MPI_Neighbor_alltoallv", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c873},
+    {"MPI_Neighbor_alltoallw", "-", "all valid", MPI_SUCCESS, NULL, c874},
+    {"MPI_Neighbor_alltoallw", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c875},
+    {"MPI_Neighbor_alltoallw", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c876},
+    {"MPI_Neighbor_alltoallw", "sendtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c877},
+    {"MPI_Neighbor_alltoallw", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c878},
+    {"MPI_Neighbor_alltoallw", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c879},
+    {"MPI_Neighbor_alltoallw", "recvtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c880},
+    {"MPI_Neighbor_alltoallw", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c881},
+    {"MPI_Neighbor_alltoallw", "comm", "freed", MPI_ERR_COMM, NULL, c882},
+    {"MPI_Neighbor_alltoallw", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c883},
+    {"MPI_Op_commutative", "-", "all valid", MPI_SUCCESS, NULL, c884},
+    {"MPI_Op_commutative", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c885},
+    {"MPI_Op_commutative", "op", "freed", MPI_ERR_OP, NULL, c886},
+    {"MPI_Op_commutative", "commute", "NULL", MPI_ERR_ARG, NULL, c887},
+    {"MPI_Op_create", "-", "all valid", MPI_SUCCESS, NULL, c888},
+    {"MPI_Op_create", "user_fn", "NULL", MPI_ERR_ARG, NULL, c889},
+    {"MPI_Op_create", "op", "NULL", MPI_ERR_ARG, NULL, c890},
+    {"MPI_Op_free", "-", "all valid", MPI_SUCCESS, NULL, c891},
+    {"MPI_Op_free", "op", "&MPI_OP_NULL", MPI_ERR_OP, NULL, c892},
+    {"MPI_Op_free", "op", "&MPI_SUM", MPI_ERR_OP, NULL, c893},
+    {"MPI_Op_free", "op", "NULL", MPI_ERR_ARG, NULL, c894},
+    {"MPI_Pack", "-", "all valid", MPI_SUCCESS, NULL, c895},
+    {"MPI_Pack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c896},
+    {"MPI_Pack", "incount", "-1", MPI_ERR_COUNT, NULL, c897},
+    {"MPI_Pack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c898},
+    {"MPI_Pack", "datatype", "freed", MPI_ERR_TYPE, NULL, c899},
+    {"MPI_Pack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c900},
+    {"MPI_Pack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c901},
+    {"MPI_Pack", "outsize", "-1", MPI_ERR_ARG, NULL, c902},
+    {"MPI_Pack", "position", "NULL", MPI_ERR_ARG, NULL, c903},
+    {"MPI_Pack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c904},
+    {"MPI_Pack", "comm", "freed", MPI_ERR_COMM, NULL, c905},
+    {"MPI_Pack_size", "-", "all valid", MPI_SUCCESS, NULL, c906},
+    {"MPI_Pack_size", "incount", "-1", MPI_ERR_COUNT, NULL, c907},
+    {"MPI_Pack_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c908},
+    {"MPI_Pack_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c909},
+    {"MPI_Pack_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c910},
+    {"MPI_Pack_size", "comm", "freed", MPI_ERR_COMM, NULL, c911},
+    {"MPI_Pack_size", "size", "NULL", MPI_ERR_ARG, NULL, c912},
+    {"MPI_Probe", "-", "all valid", MPI_SUCCESS, NULL, c913},
+    {"MPI_Probe", "source", "size", MPI_ERR_RANK, NULL, c914},
+    {"MPI_Probe", "source", "-5", MPI_ERR_RANK, NULL, c915},
+    {"MPI_Probe", "tag", "-5", MPI_ERR_TAG, NULL, c916},
+    {"MPI_Probe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c917},
+    {"MPI_Probe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c918},
+    {"MPI_Probe", "comm", "freed", MPI_ERR_COMM, NULL, c919},
+    {"MPI_Probe", "status", "NULL", MPI_ERR_ARG, NULL, c920},
+    {"MPI_Query_thread", "-", "all valid", MPI_SUCCESS, NULL, c921},
+    {"MPI_Query_thread", "provided", "NULL", MPI_ERR_ARG, NULL, c922},
+    {"MPI_Recv", "-", "all valid", MPI_SUCCESS, NULL, c923},
+    {"MPI_Recv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c924},
+    {"MPI_Recv", "count", "-1", MPI_ERR_COUNT, NULL, c925},
+    {"MPI_Recv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c926},
+    {"MPI_Recv", "datatype", "freed", MPI_ERR_TYPE, NULL, c927},
+    {"MPI_Recv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c928},
+    {"MPI_Recv", "source", "size", MPI_ERR_RANK, NULL, c929},
+    {"MPI_Recv", "source", "-5", MPI_ERR_RANK, NULL, c930},
+    {"MPI_Recv", "tag", "-5", MPI_ERR_TAG, NULL, c931},
+    {"MPI_Recv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c932},
+    {"MPI_Recv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c933},
+    {"MPI_Recv", "comm", "freed", MPI_ERR_COMM, NULL, c934},
+    {"MPI_Recv", "status", "NULL", MPI_ERR_ARG, NULL, c935},
+    {"MPI_Recv_init", "-", "all valid", MPI_SUCCESS, NULL, c936},
+    {"MPI_Recv_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c937},
+    {"MPI_Recv_init", "count", "-1", MPI_ERR_COUNT, NULL, c938},
+    {"MPI_Recv_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c939},
+    {"MPI_Recv_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c940},
+    {"MPI_Recv_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c941},
+    {"MPI_Recv_init", "source", "size", MPI_ERR_RANK, NULL, c942},
+    {"MPI_Recv_init", "source", "-5", MPI_ERR_RANK, NULL, c943},
+    {"MPI_Recv_init", "tag", "-5", MPI_ERR_TAG, NULL, c944},
+    {"MPI_Recv_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c945},
+    {"MPI_Recv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c946},
+    {"MPI_Recv_init", "comm", "freed", MPI_ERR_COMM, NULL, c947},
+    {"MPI_Recv_init", "request", "NULL", MPI_ERR_ARG, NULL, c948},
+    {"MPI_Reduce", "-", "all valid", MPI_SUCCESS, NULL, c949},
+    {"MPI_Reduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c950},
+    {"MPI_Reduce", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c951},
+    {"MPI_Reduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c952},
+    {"MPI_Reduce", "count", "-1", MPI_ERR_COUNT, NULL, c953},
+    {"MPI_Reduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c954},
+    {"MPI_Reduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c955},
+    {"MPI_Reduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c956},
+    {"MPI_Reduce", "op", "freed", MPI_ERR_OP, NULL, c957},
+    {"MPI_Reduce", "root", "-1", MPI_ERR_ROOT, NULL, c958},
+    {"MPI_Reduce", "root", "size", MPI_ERR_ROOT, NULL, c959},
+    {"MPI_Reduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c960},
+    {"MPI_Reduce", "comm", "freed", MPI_ERR_COMM, NULL, c961},
+    {"MPI_Reduce_local", "-", "all valid", MPI_SUCCESS, NULL, c962},
+    {"MPI_Reduce_local", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c963},
+    {"MPI_Reduce_local", "inoutbuf", "NULL", MPI_ERR_BUFFER, NULL, c964},
+    {"MPI_Reduce_local", "count", "-1", MPI_ERR_COUNT, NULL, c965},
+    {"MPI_Reduce_local", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c966},
+    {"MPI_Reduce_local", "datatype", "freed", MPI_ERR_TYPE, NULL, c967},
+    {"MPI_Reduce_local", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c968},
+    {"MPI_Reduce_local", "op", "freed", MPI_ERR_OP, NULL, c969},
+    {"MPI_Reduce_scatter", "-", "all valid", MPI_SUCCESS, NULL, c970},
+    {"MPI_Reduce_scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c971},
+    {"MPI_Reduce_scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c972},
+    {"MPI_Reduce_scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c973},
+    {"MPI_Reduce_scatter", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c974},
+    {"MPI_Reduce_scatter", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c975},
+    {"MPI_Reduce_scatter", "datatype", "freed", MPI_ERR_TYPE, NULL, c976},
+    {"MPI_Reduce_scatter", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c977},
+    {"MPI_Reduce_scatter", "op", "freed", MPI_ERR_OP, NULL, c978},
+    {"MPI_Reduce_scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c979},
+    {"MPI_Reduce_scatter", "comm", "freed", MPI_ERR_COMM, NULL, c980},
+    {"MPI_Reduce_scatter_block", "-", "all valid", MPI_SUCCESS, NULL, c981},
+    {"MPI_Reduce_scatter_block", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c982},
+    {"MPI_Reduce_scatter_block", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c983},
+    {"MPI_Reduce_scatter_block", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c984},
+    {"MPI_Reduce_scatter_block", "recvcount", "-1", MPI_ERR_COUNT, NULL, c985},
+    {"MPI_Reduce_scatter_block", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c986},
+    {"MPI_Reduce_scatter_block", "datatype", "freed", MPI_ERR_TYPE, NULL, c987},
+    {"MPI_Reduce_scatter_block", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c988},
+    {"MPI_Reduce_scatter_block", "op", "freed", MPI_ERR_OP, NULL, c989},
+    {"MPI_Reduce_scatter_block", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c990},
+    {"MPI_Reduce_scatter_block", "comm", "freed", MPI_ERR_COMM, NULL, c991},
+    {"MPI_Remove_error_class", "-", "all valid", MPI_SUCCESS, NULL, c992},
+    {"MPI_Remove_error_class", "errorclass", "-1", MPI_ERR_ARG, NULL, c993},
+    {"MPI_Remove_error_class", "errorclass", "MPI_ERR_ARG", MPI_ERR_ARG, NULL, c994},
+    {"MPI_Remove_error_class", "errorclass", "class with codes", MPI_ERR_ARG, NULL, c995},
+    {"MPI_Remove_error_code", "-", "all valid", MPI_SUCCESS, NULL, c996},
+    {"MPI_Remove_error_code", "errorcode", "-1", MPI_ERR_ARG, NULL, c997},
+    {"MPI_Remove_error_code", "errorcode", "MPI_ERR_ARG", MPI_ERR_ARG, NULL, c998},
+    {"MPI_Remove_error_code", "errorcode", "a class", MPI_ERR_ARG, NULL, c999},
+    {"MPI_Remove_error_string", "-", "all valid", MPI_SUCCESS, NULL, c1000},
+    {"MPI_Remove_error_string", "errorcode", "-1", MPI_ERR_ARG, NULL, c1001},
+    {"MPI_Remove_error_string", "errorcode", "MPI_ERR_ARG", MPI_ERR_ARG, NULL, c1002},
+    {"MPI_Request_free", "-", "all valid", MPI_SUCCESS, NULL, c1003},
+    {"MPI_Request_free", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c1004},
+    {"MPI_Request_free", "request", "&freed", MPI_ERR_REQUEST, NULL, c1005},
+    {"MPI_Request_free", "request", "NULL", MPI_ERR_ARG, NULL, c1006},
+    {"MPI_Request_get_status", "-", "all valid", MPI_SUCCESS, NULL, c1007},
+    {"MPI_Request_get_status", "request", "freed", MPI_ERR_REQUEST, NULL, c1008},
+    {"MPI_Request_get_status", "flag", "NULL", MPI_ERR_ARG, NULL, c1009},
+    {"MPI_Request_get_status", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c1010},
+    {"MPI_Rsend", "-", "all valid", MPI_SUCCESS, NULL, c1011},
+    {"MPI_Rsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1012},
+    {"MPI_Rsend", "count", "-1", MPI_ERR_COUNT, NULL, c1013},
+    {"MPI_Rsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1014},
+    {"MPI_Rsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c1015},
+    {"MPI_Rsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1016},
+    {"MPI_Rsend", "dest", "size", MPI_ERR_RANK, NULL, c1017},
+    {"MPI_Rsend", "dest", "-5", MPI_ERR_RANK, NULL, c1018},
+    {"MPI_Rsend", "tag", "-5", MPI_ERR_TAG, NULL, c1019},
+    {"MPI_Rsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1020},
+    {"MPI_Rsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1021},
+    {"MPI_Rsend", "comm", "freed", MPI_ERR_COMM, NULL, c1022},
+    {"MPI_Rsend_init", "-", "all valid", MPI_SUCCESS, NULL, c1023},
+    {"MPI_Rsend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1024},
+    {"MPI_Rsend_init", "count", "-1", MPI_ERR_COUNT, NULL, c1025},
+    {"MPI_Rsend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1026},
+    {"MPI_Rsend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1027},
+    {"MPI_Rsend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1028},
+    {"MPI_Rsend_init", "dest", "size", MPI_ERR_RANK, NULL, c1029},
+    {"MPI_Rsend_init", "dest", "-5", MPI_ERR_RANK, NULL, c1030},
+    {"MPI_Rsend_init", "tag", "-5", MPI_ERR_TAG, NULL, c1031},
+    {"MPI_Rsend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1032},
+    {"MPI_Rsend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1033},
+    {"MPI_Rsend_init", "comm", "freed", MPI_ERR_COMM, NULL, c1034},
+    {"MPI_Rsend_init", "request", "NULL", MPI_ERR_ARG, NULL, c1035},
+    {"MPI_Scan", "-", "all valid", MPI_SUCCESS, NULL, c1036},
+    {"MPI_Scan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1037},
+    {"MPI_Scan", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1038},
+    {"MPI_Scan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1039},
+    {"MPI_Scan", "count", "-1", MPI_ERR_COUNT, NULL, c1040},
+    {"MPI_Scan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1041},
+    {"MPI_Scan", "datatype", "freed", MPI_ERR_TYPE, NULL, c1042},
+    {"MPI_Scan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1043},
+    {"MPI_Scan", "op", "freed", MPI_ERR_OP, NULL, c1044},
+    {"MPI_Scan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1045},
+    {"MPI_Scan", "comm", "freed", MPI_ERR_COMM, NULL, c1046},
+    {"MPI_Scatter", "-", "all valid", MPI_SUCCESS, NULL, c1047},
+    {"MPI_Scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1048},
+    {"MPI_Scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1049},
+    {"MPI_Scatter", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1050},
+    {"MPI_Scatter", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1051},
+    {"MPI_Scatter", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1052},
+    {"MPI_Scatter", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1053},
+    {"MPI_Scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1054},
+    {"MPI_Scatter", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1055},
+    {"MPI_Scatter", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1056},
+    {"MPI_Scatter", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1057},
+    {"MPI_Scatter", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1058},
+    {"MPI_Scatter", "root", "-1", MPI_ERR_ROOT, NULL, c1059},
+    {"MPI_Scatter", "root", "size", MPI_ERR_ROOT, NULL, c1060},
+    {"MPI_Scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1061},
+    {"MPI_Scatter", "comm", "freed", MPI_ERR_COMM, NULL, c1062},
+    {"MPI_Scatterv", "-", "all valid", MPI_SUCCESS, NULL, c1063},
+    {"MPI_Scatterv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1064},
+    {"MPI_Scatterv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1065},
+    {"MPI_Scatterv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1066},
+    {"MPI_Scatterv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1067},
+    {"MPI_Scatterv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1068},
+    {"MPI_Scatterv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1069},
+    {"MPI_Scatterv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1070},
+    {"MPI_Scatterv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1071},
+    {"MPI_Scatterv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1072},
+    {"MPI_Scatterv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1073},
+    {"MPI_Scatterv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1074},
+    {"MPI_Scatterv", "root", "-1", MPI_ERR_ROOT, NULL, c1075},
+    {"MPI_Scatterv", "root", "size", MPI_ERR_ROOT, NULL, c1076},
+    {"MPI_Scatterv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1077},
+    {"MPI_Scatterv", "comm", "freed", MPI_ERR_COMM, NULL, c1078},
+    {"MPI_Send", "-", "all valid", MPI_SUCCESS, NULL, c1079},
+    {"MPI_Send", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1080},
+    {"MPI_Send", "count", "-1", MPI_ERR_COUNT, NULL, c1081},
+    {"MPI_Send", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1082},
+    {"MPI_Send", "datatype", "freed", MPI_ERR_TYPE, NULL, c1083},
+    {"MPI_Send", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1084},
+    {"MPI_Send", "dest", "size", MPI_ERR_RANK, NULL, c1085},
+    {"MPI_Send", "dest", "-5", MPI_ERR_RANK, NULL, c1086},
+    {"MPI_Send", "tag", "-5", MPI_ERR_TAG, NULL, c1087},
+    {"MPI_Send", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1088},
+    {"MPI_Send", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1089},
+    {"MPI_Send", "comm", "freed", MPI_ERR_COMM, NULL, c1090},
+    {"MPI_Send_init", "-", "all valid", MPI_SUCCESS, NULL, c1091},
+    {"MPI_Send_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1092},
+    {"MPI_Send_init", "count", "-1", MPI_ERR_COUNT, NULL, c1093},
+    {"MPI_Send_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1094},
+    {"MPI_Send_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1095},
+    {"MPI_Send_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1096},
+    {"MPI_Send_init", "dest", "size", MPI_ERR_RANK, NULL, c1097},
+    {"MPI_Send_init", "dest", "-5", MPI_ERR_RANK, NULL, c1098},
+    {"MPI_Send_init", "tag", "-5", MPI_ERR_TAG, NULL, c1099},
+    {"MPI_Send_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1100},
+    {"MPI_Send_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1101},
+    {"MPI_Send_init", "comm", "freed", MPI_ERR_COMM, NULL, c1102},
+    {"MPI_Send_init", "request", "NULL", MPI_ERR_ARG, NULL, c1103},
+    {"MPI_Sendrecv", "-", "all valid", MPI_SUCCESS, NULL, c1104},
+    {"MPI_Sendrecv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1105},
+    {"MPI_Sendrecv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1106},
+    {"MPI_Sendrecv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1107},
+    {"MPI_Sendrecv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1108},
+    {"MPI_Sendrecv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1109},
+    {"MPI_Sendrecv", "dest", "size", MPI_ERR_RANK, NULL, c1110},
+    {"MPI_Sendrecv", "dest", "-5", MPI_ERR_RANK, NULL, c1111},
+    {"MPI_Sendrecv", "sendtag", "-5", MPI_ERR_TAG, NULL, c1112},
+    {"MPI_Sendrecv", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1113},
+    {"MPI_Sendrecv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1114},
+    {"MPI_Sendrecv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1115},
+    {"MPI_Sendrecv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1116},
+    {"MPI_Sendrecv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1117},
+    {"MPI_Sendrecv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1118},
+    {"MPI_Sendrecv", "source", "size", MPI_ERR_RANK, NULL, c1119},
+    {"MPI_Sendrecv", "source", "-5", MPI_ERR_RANK, NULL, c1120},
+    {"MPI_Sendrecv", "recvtag", "-5", MPI_ERR_TAG, NULL, c1121},
+    {"MPI_Sendrecv", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1122},
+    {"MPI_Sendrecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1123},
+    {"MPI_Sendrecv", "comm", "freed", MPI_ERR_COMM, NULL, c1124},
+    {"MPI_Sendrecv", "status", "NULL", MPI_ERR_ARG, NULL, c1125},
+    {"MPI_Sendrecv_replace", "-", "all valid", MPI_SUCCESS, NULL, c1126},
+    {"MPI_Sendrecv_replace", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1127},
+    {"MPI_Sendrecv_replace", "count", "-1", MPI_ERR_COUNT, NULL, c1128},
+    {"MPI_Sendrecv_replace", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1129},
+    {"MPI_Sendrecv_replace", "datatype", "freed", MPI_ERR_TYPE, NULL, c1130},
+    {"MPI_Sendrecv_replace", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1131},
+    {"MPI_Sendrecv_replace", "dest", "size", MPI_ERR_RANK, NULL, c1132},
+    {"MPI_Sendrecv_replace", "dest", "-5", MPI_ERR_RANK, NULL, c1133},
+    {"MPI_Sendrecv_replace", "sendtag", "-5", MPI_ERR_TAG, NULL, c1134},
+    {"MPI_Sendrecv_replace", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1135},
+    {"MPI_Sendrecv_replace", "source", "size", MPI_ERR_RANK, NULL, c1136},
+    {"MPI_Sendrecv_replace", "source", "-5", MPI_ERR_RANK, NULL, c1137},
+    {"MPI_Sendrecv_replace", "recvtag", "-5", MPI_ERR_TAG, NULL, c1138},
+    {"MPI_Sendrecv_replace", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1139},
+    {"MPI_Sendrecv_replace", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1140},
+    {"MPI_Sendrecv_replace", "comm", "freed", MPI_ERR_COMM, NULL, c1141},
+    {"MPI_Sendrecv_replace", "status", "NULL", MPI_ERR_ARG, NULL, c1142},
+    {"MPI_Ssend", "-", "all valid", MPI_SUCCESS, NULL, c1143},
+    {"MPI_Ssend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1144},
+    {"MPI_Ssend", "count", "-1", MPI_ERR_COUNT, NULL, c1145},
+    {"MPI_Ssend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1146},
+    {"MPI_Ssend", "datatype", "freed", MPI_ERR_TYPE, NULL, c1147},
+    {"MPI_Ssend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1148},
+    {"MPI_Ssend", "dest", "size", MPI_ERR_RANK, NULL, c1149},
+    {"MPI_Ssend", "dest", "-5", MPI_ERR_RANK, NULL, c1150},
+    {"MPI_Ssend", "tag", "-5", MPI_ERR_TAG, NULL, c1151},
+    {"MPI_Ssend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1152},
+    {"MPI_Ssend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1153},
+    {"MPI_Ssend", "comm", "freed", MPI_ERR_COMM, NULL, c1154},
+    {"MPI_Ssend_init", "-", "all valid", MPI_SUCCESS, NULL, c1155},
+    {"MPI_Ssend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1156},
+    {"MPI_Ssend_init", "count", "-1", MPI_ERR_COUNT, NULL, c1157},
+    {"MPI_Ssend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1158},
+    {"MPI_Ssend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1159},
+    {"MPI_Ssend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1160},
+    {"MPI_Ssend_init", "dest", "size", MPI_ERR_RANK, NULL, c1161},
+    {"MPI_Ssend_init", "dest", "-5", MPI_ERR_RANK, NULL, c1162},
+    {"MPI_Ssend_init", "tag", "-5", MPI_ERR_TAG, NULL, c1163},
+    {"MPI_Ssend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1164},
+    {"MPI_Ssend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1165},
+    {"MPI_Ssend_init", "comm", "freed", MPI_ERR_COMM, NULL, c1166},
+    {"MPI_Ssend_init", "request", "NULL", MPI_ERR_ARG, NULL, c1167},
+    {"MPI_Start", "-", "all valid", MPI_SUCCESS, NULL, c1168},
+    {"MPI_Start", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c1169},
+    {"MPI_Start", "request", "&freed", MPI_ERR_REQUEST, NULL, c1170},
+    {"MPI_Start", "request", "NULL", MPI_ERR_ARG, NULL, c1171},
+    {"MPI_Startall", "-", "all valid", MPI_SUCCESS, NULL, c1172},
+    {"MPI_Startall", "count", "-1", MPI_ERR_COUNT, NULL, c1173},
+    {"MPI_Startall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1174},
+    {"MPI_Startall", "array_of_requests", "{MPI_REQUEST_NULL}", MPI_ERR_REQUEST, NULL, c1175},
+    {"MPI_Startall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1176},
+    {"MPI_Status_c2f", "-", "all valid", MPI_SUCCESS, NULL, c1177},
+    {"MPI_Status_c2f", "c_status", "NULL", MPI_ERR_ARG, NULL, c1178},
+    {"MPI_Status_c2f", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c1179},
+    {"MPI_Status_c2f", "f_status", "NULL", MPI_ERR_ARG, NULL, c1180},
+    {"MPI_Status_c2f08", "-", "all valid", MPI_SUCCESS, NULL, c1181},
+    {"MPI_Status_c2f08", "c_status", "NULL", MPI_ERR_ARG, NULL, c1182},
+    {"MPI_Status_c2f08", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c1183},
+    {"MPI_Status_c2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1184},
+    {"MPI_Status_f082c", "-", "all valid", MPI_SUCCESS, NULL, c1185},
+    {"MPI_Status_f082c", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1186},
+    {"MPI_Status_f082c", "c_status", "NULL", MPI_ERR_ARG, NULL, c1187},
+    {"MPI_Status_f082f", "-", "all valid", MPI_SUCCESS, NULL, c1188},
+    {"MPI_Status_f082f", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1189},
+    {"MPI_Status_f082f", "f_status", "NULL", MPI_ERR_ARG, NULL, c1190},
+    {"MPI_Status_f2c", "-", "all valid", MPI_SUCCESS, NULL, c1191},
+    {"MPI_Status_f2c", "f_status", "NULL", MPI_ERR_ARG, NULL, c1192},
+    {"MPI_Status_f2c", "c_status", "NULL", MPI_ERR_ARG, NULL, c1193},
+    {"MPI_Status_f2f08", "-", "all valid", MPI_SUCCESS, NULL, c1194},
+    {"MPI_Status_f2f08", "f_status", "NULL", MPI_ERR_ARG, NULL, c1195},
+    {"MPI_Status_f2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1196},
+    {"MPI_Status_get_error", "-", "all valid", MPI_SUCCESS, NULL, c1197},
+    {"MPI_Status_get_error", "status", "NULL", MPI_ERR_ARG, NULL, c1198},
+    {"MPI_Status_get_error", "err", "NULL", MPI_ERR_ARG, NULL, c1199},
+    {"MPI_Status_get_source", "-", "all valid", MPI_SUCCESS, NULL, c1200},
+    {"MPI_Status_get_source", "status", "NULL", MPI_ERR_ARG, NULL, c1201},
+    {"MPI_Status_get_source", "source", "NULL", MPI_ERR_ARG, NULL, c1202},
+    {"MPI_Status_get_tag", "-", "all valid", MPI_SUCCESS, NULL, c1203},
+    {"MPI_Status_get_tag", "status", "NULL", MPI_ERR_ARG, NULL, c1204},
+    {"MPI_Status_get_tag", "tag", "NULL", MPI_ERR_ARG, NULL, c1205},
+    {"MPI_Status_set_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c1206},
+    {"MPI_Status_set_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c1207},
+    {"MPI_Status_set_elements", "-", "all valid", MPI_SUCCESS, NULL, c1208},
+    {"MPI_Status_set_elements", "status", "NULL", MPI_ERR_ARG, NULL, c1209},
+    {"MPI_Status_set_elements", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1210},
+    {"MPI_Status_set_elements", "datatype", "freed", MPI_ERR_TYPE, NULL, c1211},
+    {"MPI_Status_set_elements", "count", "-1", MPI_ERR_COUNT, NULL, c1212},
+    {"MPI_Status_set_elements_c", "-", "all valid", MPI_SUCCESS, NULL, c1213},
+    {"MPI_Status_set_elements_c", "status", "NULL", MPI_ERR_ARG, NULL, c1214},
+    {"MPI_Status_set_elements_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1215},
+    {"MPI_Status_set_elements_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1216},
+    {"MPI_Status_set_elements_c", "count", "-1", MPI_ERR_COUNT, NULL, c1217},
+    {"MPI_Status_set_elements_x", "-", "all valid", MPI_SUCCESS, NULL, c1218},
+    {"MPI_Status_set_elements_x", "status", "NULL", MPI_ERR_ARG, NULL, c1219},
+    {"MPI_Status_set_elements_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1220},
+    {"MPI_Status_set_elements_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1221},
+    {"MPI_Status_set_elements_x", "count", "-1", MPI_ERR_COUNT, NULL, c1222},
+    {"MPI_Status_set_error", "-", "all valid", MPI_SUCCESS, NULL, c1223},
+    {"MPI_Status_set_error", "status", "NULL", MPI_ERR_ARG, NULL, c1224},
+    {"MPI_Status_set_source", "-", "all valid", MPI_SUCCESS, NULL, c1225},
+    {"MPI_Status_set_source", "status", "NULL", MPI_ERR_ARG, NULL, c1226},
+    {"MPI_Status_set_tag", "-", "all valid", MPI_SUCCESS, NULL, c1227},
+    {"MPI_Status_set_tag", "status", "NULL", MPI_ERR_ARG, NULL, c1228},
+    {"MPI_T_category_changed", "-", "all valid", MPI_SUCCESS, NULL, c1229},
+    {"MPI_T_category_changed", "update_number", "NULL", MPI_T_ERR_INVALID, NULL, c1230},
+    {"MPI_T_category_get_categories", "-", "all valid", MPI_SUCCESS, NULL, c1231},
+    {"MPI_T_category_get_categories", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1232},
+    {"MPI_T_category_get_categories", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1233},
+    {"MPI_T_category_get_categories", "len", "-1", MPI_T_ERR_INVALID, NULL, c1234},
+    {"MPI_T_category_get_categories", "indices", "NULL", MPI_T_ERR_INVALID, NULL, c1235},
+    {"MPI_T_category_get_cvars", "-", "all valid", MPI_SUCCESS, NULL, c1236},
+    {"MPI_T_category_get_cvars", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1237},
+    {"MPI_T_category_get_cvars", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1238},
+    {"MPI_T_category_get_cvars", "len", "-1", MPI_T_ERR_INVALID, NULL, c1239},
+    {"MPI_T_category_get_cvars", "indices", "NULL", MPI_T_ERR_INVALID, NULL, c1240},
+    {"MPI_T_category_get_events", "-", "all valid", MPI_SUCCESS, NULL, c1241},
+    {"MPI_T_category_get_events", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1242},
+    {"MPI_T_category_get_events", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1243},
+    {"MPI_T_category_get_events", "len", "-1", MPI_T_ERR_INVALID, NULL, c1244},
+    {"MPI_T_category_get_events", "indices", "NULL", MPI_T_ERR_INVALID, NULL, c1245},
+    {"MPI_T_category_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1246},
+    {"MPI_T_category_get_index", "name", "NULL", MPI_T_ERR_INVALID, NULL, c1247},
+    {"MPI_T_category_get_index", "name", "\"errsweep\"", MPI_T_ERR_INVALID_NAME, NULL, c1248},
+    {"MPI_T_category_get_index", "cat_index", "NULL", MPI_T_ERR_INVALID, NULL, c1249},
+    {"MPI_T_category_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1250},
+    {"MPI_T_category_get_info", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1251},
+    {"MPI_T_category_get_info", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1252},
+    {"MPI_T_category_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1253},
+    {"MPI_T_category_get_num", "num_cat", "NULL", MPI_T_ERR_INVALID, NULL, c1254},
+    {"MPI_T_category_get_num_events", "-", "all valid", MPI_SUCCESS, NULL, c1255},
+    {"MPI_T_category_get_num_events", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1256},
+    {"MPI_T_category_get_num_events", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1257},
+    {"MPI_T_category_get_num_events", "num_events", "NULL", MPI_T_ERR_INVALID, NULL, c1258},
+    {"MPI_T_category_get_pvars", "-", "all valid", MPI_SUCCESS, NULL, c1259},
+    {"MPI_T_category_get_pvars", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1260},
+    {"MPI_T_category_get_pvars", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1261},
+    {"MPI_T_category_get_pvars", "len", "-1", MPI_T_ERR_INVALID, NULL, c1262},
+    {"MPI_T_category_get_pvars", "indices", "NULL", MPI_T_ERR_INVALID, NULL, c1263},
+    {"MPI_T_cvar_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1264},
+    {"MPI_T_cvar_get_index", "name", "NULL", MPI_T_ERR_INVALID, NULL, c1265},
+    {"MPI_T_cvar_get_index", "name", "\"errsweep\"", MPI_T_ERR_INVALID_NAME, NULL, c1266},
+    {"MPI_T_cvar_get_index", "cvar_index", "NULL", MPI_T_ERR_INVALID, NULL, c1267},
+    {"MPI_T_cvar_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1268},
+    {"MPI_T_cvar_get_info", "cvar_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1269},
+    {"MPI_T_cvar_get_info", "cvar_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1270},
+    {"MPI_T_cvar_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1271},
+    {"MPI_T_cvar_get_num", "num_cvar", "NULL", MPI_T_ERR_INVALID, NULL, c1272},
+    {"MPI_T_cvar_handle_alloc", "-", "all valid", MPI_SUCCESS, NULL, c1273},
+    {"MPI_T_cvar_handle_alloc", "cvar_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1274},
+    {"MPI_T_cvar_handle_alloc", "cvar_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1275},
+    {"MPI_T_cvar_handle_alloc", "handle", "NULL", MPI_T_ERR_INVALID, NULL, c1276},
+    {"MPI_T_cvar_handle_alloc", "count", "NULL", MPI_T_ERR_INVALID, NULL, c1277},
+    {"MPI_T_cvar_handle_free", "-", "all valid", MPI_SUCCESS, NULL, c1278},
+    {"MPI_T_cvar_handle_free", "handle", "&MPI_T_CVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1279},
+    {"MPI_T_cvar_handle_free", "handle", "NULL", MPI_T_ERR_INVALID, NULL, c1280},
+    {"MPI_T_cvar_read", "-", "all valid", MPI_SUCCESS, NULL, c1281},
+    {"MPI_T_cvar_read", "handle", "MPI_T_CVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1282},
+    {"MPI_T_cvar_read", "buf", "NULL", MPI_T_ERR_INVALID, NULL, c1283},
+    {"MPI_T_cvar_write", "-", "all valid", MPI_SUCCESS, NULL, c1284},
+    {"MPI_T_cvar_write", "handle", "MPI_T_CVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1285},
+    {"MPI_T_cvar_write", "buf", "NULL", MPI_T_ERR_INVALID, NULL, c1286},
+    {"MPI_T_enum_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1287},
+    {"MPI_T_enum_get_info", "enumtype", "MPI_T_ENUM_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1288},
+    {"MPI_T_enum_get_item", "-", "all valid", MPI_SUCCESS, NULL, c1289},
+    {"MPI_T_enum_get_item", "enumtype", "MPI_T_ENUM_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1290},
+    {"MPI_T_enum_get_item", "index", "-1", MPI_T_ERR_INVALID_ITEM, NULL, c1291},
+    {"MPI_T_enum_get_item", "index", "INT_MAX", MPI_T_ERR_INVALID_ITEM, NULL, c1292},
+    {"MPI_T_enum_get_item", "value", "NULL", MPI_T_ERR_INVALID, NULL, c1293},
+    {"MPI_T_event_callback_get_info", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1294},
+    {"MPI_T_event_callback_set_info", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1295},
+    {"MPI_T_event_copy", "event_instance", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1296},
+    {"MPI_T_event_get_index", "name", "NULL", MPI_T_ERR_INVALID, NULL, c1297},
+    {"MPI_T_event_get_index", "name", "\"errsweep\"", MPI_T_ERR_INVALID_NAME, NULL, c1298},
+    {"MPI_T_event_get_index", "event_index", "NULL", MPI_T_ERR_INVALID, NULL, c1299},
+    {"MPI_T_event_get_info", "event_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1300},
+    {"MPI_T_event_get_info", "event_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1301},
+    {"MPI_T_event_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1302},
+    {"MPI_T_event_get_num", "num_events", "NULL", MPI_T_ERR_INVALID, NULL, c1303},
+    {"MPI_T_event_get_source", "event_instance", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1304},
+    {"MPI_T_event_get_timestamp", "event_instance", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1305},
+    {"MPI_T_event_handle_alloc", "event_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1306},
+    {"MPI_T_event_handle_alloc", "event_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1307},
+    {"MPI_T_event_handle_free", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1308},
+    {"MPI_T_event_handle_get_info", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1309},
+    {"MPI_T_event_handle_set_info", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1310},
+    {"MPI_T_event_read", "event_instance", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1311},
+    {"MPI_T_event_register_callback", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1312},
+    {"MPI_T_event_set_dropped_handler", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1313},
+    {"MPI_T_finalize", "-", "all valid", MPI_SUCCESS, NULL, c1314},
+    {"MPI_T_init_thread", "-", "all valid", MPI_SUCCESS, NULL, c1315},
+    {"MPI_T_init_thread", "provided", "NULL", MPI_T_ERR_INVALID, NULL, c1316},
+    {"MPI_T_pvar_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1317},
+    {"MPI_T_pvar_get_index", "name", "NULL", MPI_T_ERR_INVALID, NULL, c1318},
+    {"MPI_T_pvar_get_index", "name", "\"errsweep\"", MPI_T_ERR_INVALID_NAME, NULL, c1319},
+    {"MPI_T_pvar_get_index", "pvar_index", "NULL", MPI_T_ERR_INVALID, NULL, c1320},
+    {"MPI_T_pvar_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1321},
+    {"MPI_T_pvar_get_info", "pvar_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1322},
+    {"MPI_T_pvar_get_info", "pvar_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1323},
+    {"MPI_T_pvar_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1324},
+    {"MPI_T_pvar_get_num", "num_pvar", "NULL", MPI_T_ERR_INVALID, NULL, c1325},
+    {"MPI_T_pvar_handle_alloc", "-", "all valid", MPI_SUCCESS, NULL, c1326},
+    {"MPI_T_pvar_handle_alloc", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c1327},
+    {"MPI_T_pvar_handle_alloc", "pvar_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1328},
+    {"MPI_T_pvar_handle_alloc", "pvar_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1329},
+    {"MPI_T_pvar_handle_alloc", "handle", "NULL", MPI_T_ERR_INVALID, NULL, c1330},
+    {"MPI_T_pvar_handle_alloc", "count", "NULL", MPI_T_ERR_INVALID, NULL, c1331},
+    {"MPI_T_pvar_handle_free", "-", "all valid", MPI_SUCCESS, NULL, c1332},
+    {"MPI_T_pvar_handle_free", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c1333},
+    {"MPI_T_pvar_handle_free", "handle", "&MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1334},
+    {"MPI_T_pvar_handle_free", "handle", "NULL", MPI_T_ERR_INVALID, NULL, c1335},
+    {"MPI_T_pvar_read", "-", "all valid", MPI_SUCCESS, NULL, c1336},
+    {"MPI_T_pvar_read", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c1337},
+    {"MPI_T_pvar_read", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1338},
+    {"MPI_T_pvar_read", "buf", "NULL", MPI_T_ERR_INVALID, NULL, c1339},
+    {"MPI_T_pvar_readreset", "-", "all valid", MPI_SUCCESS, NULL, c1340},
+    {"MPI_T_pvar_readreset", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c1341},
+    {"MPI_T_pvar_readreset", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1342},
+    {"MPI_T_pvar_readreset", "buf", "NULL", MPI_T_ERR_INVALID, NULL, c1343},
+    {"MPI_T_pvar_reset", "-", "all valid", MPI_SUCCESS, NULL, c1344},
+    {"MPI_T_pvar_reset", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c1345},
+    {"MPI_T_pvar_reset", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1346},
+    {"MPI_T_pvar_session_create", "-", "all valid", MPI_SUCCESS, NULL, c1347},
+    {"MPI_T_pvar_session_create", "pe_session", "NULL", MPI_T_ERR_INVALID, NULL, c1348},
+    {"MPI_T_pvar_session_free", "-", "all valid", MPI_SUCCESS, NULL, c1349},
+    {"MPI_T_pvar_session_free", "pe_session", "&MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c1350},
+    {"MPI_T_pvar_session_free", "pe_session", "NULL", MPI_T_ERR_INVALID, NULL, c1351},
+    {"MPI_T_pvar_start", "-", "all valid", MPI_SUCCESS, NULL, c1352},
+    {"MPI_T_pvar_start", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c1353},
+    {"MPI_T_pvar_start", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1354},
+    {"MPI_T_pvar_stop", "-", "all valid", MPI_SUCCESS, NULL, c1355},
+    {"MPI_T_pvar_stop", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c1356},
+    {"MPI_T_pvar_stop", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1357},
+    {"MPI_T_pvar_write", "-", "all valid", MPI_SUCCESS, NULL, c1358},
+    {"MPI_T_pvar_write", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c1359},
+    {"MPI_T_pvar_write", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1360},
+    {"MPI_T_pvar_write", "buf", "NULL", MPI_T_ERR_INVALID, NULL, c1361},
+    {"MPI_T_source_get_info", "source_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1362},
+    {"MPI_T_source_get_info", "source_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1363},
+    {"MPI_T_source_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1364},
+    {"MPI_T_source_get_num", "num_sources", "NULL", MPI_T_ERR_INVALID, NULL, c1365},
+    {"MPI_T_source_get_timestamp", "source_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1366},
+    {"MPI_T_source_get_timestamp", "source_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1367},
+    {"MPI_Test", "-", "all valid", MPI_SUCCESS, NULL, c1368},
+    {"MPI_Test", "request", "&freed", MPI_ERR_REQUEST, NULL, c1369},
+    {"MPI_Test", "request", "NULL", MPI_ERR_ARG, NULL, c1370},
+    {"MPI_Test", "flag", "NULL", MPI_ERR_ARG, NULL, c1371},
+    {"MPI_Test", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c1372},
+    {"MPI_Test_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c1373},
+    {"MPI_Test_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c1374},
+    {"MPI_Test_cancelled", "flag", "NULL", MPI_ERR_ARG, NULL, c1375},
+    {"MPI_Testall", "-", "all valid", MPI_SUCCESS, NULL, c1376},
+    {"MPI_Testall", "count", "-1", MPI_ERR_COUNT, NULL, c1377},
+    {"MPI_Testall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1378},
+    {"MPI_Testall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1379},
+    {"MPI_Testall", "flag", "NULL", MPI_ERR_ARG, NULL, c1380},
+    {"MPI_Testall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1381},
+    {"MPI_Testany", "-", "all valid", MPI_SUCCESS, NULL, c1382},
+    {"MPI_Testany", "count", "-1", MPI_ERR_COUNT, NULL, c1383},
+    {"MPI_Testany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1384},
+    {"MPI_Testany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1385},
+    {"MPI_Testany", "index", "NULL", MPI_ERR_ARG, NULL, c1386},
+    {"MPI_Testany", "flag", "NULL", MPI_ERR_ARG, NULL, c1387},
+    {"MPI_Testany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1388},
+    {"MPI_Testsome", "-", "all valid", MPI_SUCCESS, NULL, c1389},
+    {"MPI_Testsome", "incount", "-1", MPI_ERR_COUNT, NULL, c1390},
+    {"MPI_Testsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1391},
+    {"MPI_Testsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1392},
+    {"MPI_Testsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c1393},
+    {"MPI_Testsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c1394},
+    {"MPI_Testsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1395},
+    {"MPI_Topo_test", "-", "all valid", MPI_SUCCESS, NULL, c1396},
+    {"MPI_Topo_test", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1397},
+    {"MPI_Topo_test", "comm", "freed", MPI_ERR_COMM, NULL, c1398},
+    {"MPI_Topo_test", "status", "NULL", MPI_ERR_ARG, NULL, c1399},
+    {"MPI_Type_commit", "-", "all valid", MPI_SUCCESS, NULL, c1400},
+    {"MPI_Type_commit", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1401},
+    {"MPI_Type_commit", "datatype", "&freed", MPI_ERR_TYPE, NULL, c1402},
+    {"MPI_Type_commit", "datatype", "NULL", MPI_ERR_ARG, NULL, c1403},
+    {"MPI_Type_contiguous", "-", "all valid", MPI_SUCCESS, NULL, c1404},
+    {"MPI_Type_contiguous", "count", "-1", MPI_ERR_COUNT, NULL, c1405},
+    {"MPI_Type_contiguous", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1406},
+    {"MPI_Type_contiguous", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1407},
+    {"MPI_Type_contiguous", "newtype", "NULL", MPI_ERR_ARG, NULL, c1408},
+    {"MPI_Type_create_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c1409},
+    {"MPI_Type_create_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c1410},
+    {"MPI_Type_create_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1411},
+    {"MPI_Type_create_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1412},
+    {"MPI_Type_create_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1413},
+    {"MPI_Type_create_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c1414},
+    {"MPI_Type_create_hindexed_block", "-", "all valid", MPI_SUCCESS, NULL, c1415},
+    {"MPI_Type_create_hindexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c1416},
+    {"MPI_Type_create_hindexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1417},
+    {"MPI_Type_create_hindexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1418},
+    {"MPI_Type_create_hindexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1419},
+    {"MPI_Type_create_hindexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c1420},
+    {"MPI_Type_create_hvector", "-", "all valid", MPI_SUCCESS, NULL, c1421},
+    {"MPI_Type_create_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c1422},
+    {"MPI_Type_create_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1423},
+    {"MPI_Type_create_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1424},
+    {"MPI_Type_create_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1425},
+    {"MPI_Type_create_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1426},
+    {"MPI_Type_create_indexed_block", "-", "all valid", MPI_SUCCESS, NULL, c1427},
+    {"MPI_Type_create_indexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c1428},
+    {"MPI_Type_create_indexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1429},
+    {"MPI_Type_create_indexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1430},
+    {"MPI_Type_create_indexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1431},
+    {"MPI_Type_create_indexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c1432},
+    {"MPI_Type_create_keyval", "-", "all valid", MPI_SUCCESS, NULL, c1433},
+    {"MPI_Type_create_keyval", "type_keyval", "NULL", MPI_ERR_ARG, NULL, c1434},
+    {"MPI_Type_create_resized", "-", "all valid", MPI_SUCCESS, NULL, c1435},
+    {"MPI_Type_create_resized", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1436},
+    {"MPI_Type_create_resized", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1437},
+    {"MPI_Type_create_resized", "newtype", "NULL", MPI_ERR_ARG, NULL, c1438},
+    {"MPI_Type_create_struct", "-", "all valid", MPI_SUCCESS, NULL, c1439},
+    {"MPI_Type_create_struct", "count", "-1", MPI_ERR_COUNT, NULL, c1440},
+    {"MPI_Type_create_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1441},
+    {"MPI_Type_create_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1442},
+    {"MPI_Type_create_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c1443},
+    {"MPI_Type_delete_attr", "-", "all valid", MPI_SUCCESS, NULL, c1444},
+    {"MPI_Type_delete_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1445},
+    {"MPI_Type_delete_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c1446},
+    {"MPI_Type_delete_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1447},
+    {"MPI_Type_delete_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c1448},
+    {"MPI_Type_delete_attr", "type_keyval", "comm keyval", MPI_ERR_KEYVAL, NULL, c1449},
+    {"MPI_Type_dup", "-", "all valid", MPI_SUCCESS, NULL, c1450},
+    {"MPI_Type_dup", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1451},
+    {"MPI_Type_dup", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1452},
+    {"MPI_Type_dup", "newtype", "NULL", MPI_ERR_ARG, NULL, c1453},
+    {"MPI_Type_extent", "-", "all valid", MPI_SUCCESS, NULL, c1454},
+    {"MPI_Type_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1455},
+    {"MPI_Type_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1456},
+    {"MPI_Type_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c1457},
+    {"MPI_Type_free", "-", "all valid", MPI_SUCCESS, NULL, c1458},
+    {"MPI_Type_free", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1459},
+    {"MPI_Type_free", "datatype", "&freed", MPI_ERR_TYPE, NULL, c1460},
+    {"MPI_Type_free", "datatype", "NULL", MPI_ERR_ARG, NULL, c1461},
+    {"MPI_Type_free", "datatype", "&MPI_INT", MPI_ERR_TYPE, NULL, c1462},
+    {"MPI_Type_free_keyval", "-", "all valid", MPI_SUCCESS, NULL, c1463},
+    {"MPI_Type_free_keyval", "type_keyval", "&MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1464},
+    {"MPI_Type_free_keyval", "type_keyval", "&12345", MPI_ERR_KEYVAL, NULL, c1465},
+    {"MPI_Type_free_keyval", "type_keyval", "&comm keyval", MPI_ERR_KEYVAL, NULL, c1466},
+    {"MPI_Type_free_keyval", "type_keyval", "NULL", MPI_ERR_ARG, NULL, c1467},
+    {"MPI_Type_get_attr", "-", "all valid", MPI_SUCCESS, NULL, c1468},
+    {"MPI_Type_get_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1469},
+    {"MPI_Type_get_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c1470},
+    {"MPI_Type_get_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1471},
+    {"MPI_Type_get_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c1472},
+    {"MPI_Type_get_attr", "type_keyval", "comm keyval", MPI_ERR_KEYVAL, NULL, c1473},
+    {"MPI_Type_get_attr", "attribute_val", "NULL", MPI_ERR_ARG, NULL, c1474},
+    {"MPI_Type_get_attr", "flag", "NULL", MPI_ERR_ARG, NULL, c1475},
+    {"MPI_Type_get_contents", "-", "all valid", MPI_SUCCESS, NULL, c1476},
+    {"MPI_Type_get_contents", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1477},
+    {"MPI_Type_get_contents", "datatype", "freed", MPI_ERR_TYPE, NULL, c1478},
+    {"MPI_Type_get_contents", "datatype", "MPI_INT", MPI_ERR_TYPE, NULL, c1479},
+    {"MPI_Type_get_contents", "array_of_integers", "NULL", MPI_ERR_ARG, NULL, c1480},
+    {"MPI_Type_get_contents", "array_of_addresses", "NULL", MPI_ERR_ARG, NULL, c1481},
+    {"MPI_Type_get_contents", "array_of_datatypes", "NULL", MPI_ERR_ARG, NULL, c1482},
+    {"MPI_Type_get_envelope", "-", "all valid", MPI_SUCCESS, NULL, c1483},
+    {"MPI_Type_get_envelope", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1484},
+    {"MPI_Type_get_envelope", "datatype", "freed", MPI_ERR_TYPE, NULL, c1485},
+    {"MPI_Type_get_envelope", "num_integers", "NULL", MPI_ERR_ARG, NULL, c1486},
+    {"MPI_Type_get_envelope", "num_addresses", "NULL", MPI_ERR_ARG, NULL, c1487},
+    {"MPI_Type_get_envelope", "num_datatypes", "NULL", MPI_ERR_ARG, NULL, c1488},
+    {"MPI_Type_get_envelope", "combiner", "NULL", MPI_ERR_ARG, NULL, c1489},
+    {"MPI_Type_get_extent", "-", "all valid", MPI_SUCCESS, NULL, c1490},
+    {"MPI_Type_get_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1491},
+    {"MPI_Type_get_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1492},
+    {"MPI_Type_get_extent", "lb", "NULL", MPI_ERR_ARG, NULL, c1493},
+    {"MPI_Type_get_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c1494},
+    {"MPI_Type_get_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c1495},
+    {"MPI_Type_get_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1496},
+    {"MPI_Type_get_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1497},
+    {"MPI_Type_get_extent_x", "lb", "NULL", MPI_ERR_ARG, NULL, c1498},
+    {"MPI_Type_get_extent_x", "extent", "NULL", MPI_ERR_ARG, NULL, c1499},
+    {"MPI_Type_get_name", "-", "all valid", MPI_SUCCESS, NULL, c1500},
+    {"MPI_Type_get_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1501},
+    {"MPI_Type_get_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c1502},
+    {"MPI_Type_get_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c1503},
+    {"MPI_Type_get_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c1504},
+    {"MPI_Type_get_true_extent", "-", "all valid", MPI_SUCCESS, NULL, c1505},
+    {"MPI_Type_get_true_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1506},
+    {"MPI_Type_get_true_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1507},
+    {"MPI_Type_get_true_extent", "true_lb", "NULL", MPI_ERR_ARG, NULL, c1508},
+    {"MPI_Type_get_true_extent", "true_extent", "NULL", MPI_ERR_ARG, NULL, c1509},
+    {"MPI_Type_get_true_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c1510},
+    {"MPI_Type_get_true_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1511},
+    {"MPI_Type_get_true_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1512},
+    {"MPI_Type_get_true_extent_x", "true_lb", "NULL", MPI_ERR_ARG, NULL, c1513},
+    {"MPI_Type_get_true_extent_x", "true_extent", "NULL", MPI_ERR_ARG, NULL, c1514},
+    {"MPI_Type_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c1515},
+    {"MPI_Type_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c1516},
+    {"MPI_Type_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1517},
+    {"MPI_Type_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1518},
+    {"MPI_Type_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1519},
+    {"MPI_Type_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c1520},
+    {"MPI_Type_hvector", "-", "all valid", MPI_SUCCESS, NULL, c1521},
+    {"MPI_Type_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c1522},
+    {"MPI_Type_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1523},
+    {"MPI_Type_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1524},
+    {"MPI_Type_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1525},
+    {"MPI_Type_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1526},
+    {"MPI_Type_indexed", "-", "all valid", MPI_SUCCESS, NULL, c1527},
+    {"MPI_Type_indexed", "count", "-1", MPI_ERR_COUNT, NULL, c1528},
+    {"MPI_Type_indexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1529},
+    {"MPI_Type_indexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1530},
+    {"MPI_Type_indexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1531},
+    {"MPI_Type_indexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c1532},
+    {"MPI_Type_lb", "-", "all valid", MPI_SUCCESS, NULL, c1533},
+    {"MPI_Type_lb", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1534},
+    {"MPI_Type_lb", "datatype", "freed", MPI_ERR_TYPE, NULL, c1535},
+    {"MPI_Type_lb", "displacement", "NULL", MPI_ERR_ARG, NULL, c1536},
+    {"MPI_Type_set_attr", "-", "all valid", MPI_SUCCESS, NULL, c1537},
+    {"MPI_Type_set_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1538},
+    {"MPI_Type_set_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c1539},
+    {"MPI_Type_set_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1540},
+    {"MPI_Type_set_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c1541},
+    {"MPI_Type_set_attr", "type_keyval", "comm keyval", MPI_ERR_KEYVAL, NULL, c1542},
+    {"MPI_Type_set_name", "-", "all valid", MPI_SUCCESS, NULL, c1543},
+    {"MPI_Type_set_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1544},
+    {"MPI_Type_set_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c1545},
+    {"MPI_Type_set_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c1546},
+    {"MPI_Type_size", "-", "all valid", MPI_SUCCESS, NULL, c1547},
+    {"MPI_Type_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1548},
+    {"MPI_Type_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c1549},
+    {"MPI_Type_size", "size", "NULL", MPI_ERR_ARG, NULL, c1550},
+    {"MPI_Type_size_x", "-", "all valid", MPI_SUCCESS, NULL, c1551},
+    {"MPI_Type_size_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1552},
+    {"MPI_Type_size_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1553},
+    {"MPI_Type_size_x", "size", "NULL", MPI_ERR_ARG, NULL, c1554},
+    {"MPI_Type_struct", "-", "all valid", MPI_SUCCESS, NULL, c1555},
+    {"MPI_Type_struct", "count", "-1", MPI_ERR_COUNT, NULL, c1556},
+    {"MPI_Type_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1557},
+    {"MPI_Type_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1558},
+    {"MPI_Type_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c1559},
+    {"MPI_Type_ub", "-", "all valid", MPI_SUCCESS, NULL, c1560},
+    {"MPI_Type_ub", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1561},
+    {"MPI_Type_ub", "datatype", "freed", MPI_ERR_TYPE, NULL, c1562},
+    {"MPI_Type_ub", "displacement", "NULL", MPI_ERR_ARG, NULL, c1563},
+    {"MPI_Type_vector", "-", "all valid", MPI_SUCCESS, NULL, c1564},
+    {"MPI_Type_vector", "count", "-1", MPI_ERR_COUNT, NULL, c1565},
+    {"MPI_Type_vector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1566},
+    {"MPI_Type_vector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1567},
+    {"MPI_Type_vector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1568},
+    {"MPI_Type_vector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1569},
+    {"MPI_Unpack", "-", "all valid", MPI_SUCCESS, NULL, c1570},
+    {"MPI_Unpack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c1571},
+    {"MPI_Unpack", "insize", "-1", MPI_ERR_ARG, NULL, c1572},
+    {"MPI_Unpack", "position", "NULL", MPI_ERR_ARG, NULL, c1573},
+    {"MPI_Unpack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c1574},
+    {"MPI_Unpack", "outcount", "-1", MPI_ERR_COUNT, NULL, c1575},
+    {"MPI_Unpack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1576},
+    {"MPI_Unpack", "datatype", "freed", MPI_ERR_TYPE, NULL, c1577},
+    {"MPI_Unpack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1578},
+    {"MPI_Unpack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1579},
+    {"MPI_Unpack", "comm", "freed", MPI_ERR_COMM, NULL, c1580},
+    {"MPI_Wait", "-", "all valid", MPI_SUCCESS, NULL, c1581},
+    {"MPI_Wait", "request", "&freed", MPI_ERR_REQUEST, NULL, c1582},
+    {"MPI_Wait", "request", "NULL", MPI_ERR_ARG, NULL, c1583},
+    {"MPI_Wait", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1584},
+    {"MPI_Waitall", "-", "all valid", MPI_SUCCESS, NULL, c1585},
+    {"MPI_Waitall", "count", "-1", MPI_ERR_COUNT, NULL, c1586},
+    {"MPI_Waitall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1587},
+    {"MPI_Waitall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1588},
+    {"MPI_Waitall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1589},
+    {"MPI_Waitany", "-", "all valid", MPI_SUCCESS, NULL, c1590},
+    {"MPI_Waitany", "count", "-1", MPI_ERR_COUNT, NULL, c1591},
+    {"MPI_Waitany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1592},
+    {"MPI_Waitany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1593},
+    {"MPI_Waitany", "index", "NULL", MPI_ERR_ARG, NULL, c1594},
+    {"MPI_Waitany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1595},
+    {"MPI_Waitsome", "-", "all valid", MPI_SUCCESS, NULL, c1596},
+    {"MPI_Waitsome", "incount", "-1", MPI_ERR_COUNT, NULL, c1597},
+    {"MPI_Waitsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1598},
+    {"MPI_Waitsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1599},
+    {"MPI_Waitsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c1600},
+    {"MPI_Waitsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c1601},
+    {"MPI_Waitsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1602},
+    {"MPI_Win_call_errhandler", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c1603},
+    {"MPI_Win_create_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c1604},
+    {"MPI_Win_create_errhandler", "win_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c1605},
+    {"MPI_Win_create_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c1606},
+    {"MPI_Win_create_keyval", "-", "all valid", MPI_SUCCESS, NULL, c1607},
+    {"MPI_Win_create_keyval", "win_keyval", "NULL", MPI_ERR_ARG, NULL, c1608},
+    {"MPI_Win_delete_attr", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c1609},
+    {"MPI_Win_free_keyval", "-", "all valid", MPI_SUCCESS, NULL, c1610},
+    {"MPI_Win_free_keyval", "win_keyval", "&MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1611},
+    {"MPI_Win_free_keyval", "win_keyval", "&12345", MPI_ERR_KEYVAL, NULL, c1612},
+    {"MPI_Win_free_keyval", "win_keyval", "&comm keyval", MPI_ERR_KEYVAL, NULL, c1613},
+    {"MPI_Win_free_keyval", "win_keyval", "NULL", MPI_ERR_ARG, NULL, c1614},
+    {"MPI_Win_get_attr", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c1615},
+    {"MPI_Win_get_errhandler", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c1616},
+    {"MPI_Win_get_info", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c1617},
+    {"MPI_Win_set_attr", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c1618},
+    {"MPI_Win_set_errhandler", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c1619},
+    {"MPI_Win_set_info", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c1620},
 };
-const int es_ncases = 1343;
+const int es_ncases = 1621;
 
 const char es_not_covered[] =
-    "  MPI_Attr_put: attribute_val: no role for kind ATTRIBUTE_VAL_10 (in void*)\n"
-    "  MPI_Cart_create: dims: no role for kind DIMENSION (in int[])\n"
-    "  MPI_Cart_map: dims: no role for kind DIMENSION (in int[])\n"
-    "  MPI_Cart_rank: coords: no role for kind COORDINATE (in int[])\n"
-    "  MPI_Cart_sub: remain_dims: no role for kind LOGICAL (in int[])\n"
-    "  MPI_Comm_create_keyval: extra_state: no role for kind EXTRA_STATE (in void*)\n"
-    "  MPI_Comm_free_keyval: comm_keyval: no role for kind KEYVAL (inout int*)\n"
-    "  MPI_Dims_create: dims: no role for kind DIMENSION (inout int[])\n"
-    "  MPI_Dist_graph_create: sources: no role for kind RANK_NNI (in int[])\n"
-    "  MPI_Dist_graph_create_adjacent: sources: no role for kind RANK_NNI (in int[])\n"
-    "  MPI_File_call_errhandler: fh: no role for kind FILE (in MPI_File)\n"
-    "  MPI_File_get_errhandler: file: no role for kind FILE (in MPI_File)\n"
-    "  MPI_File_set_errhandler: file: no role for kind FILE (in MPI_File)\n"
-    "  MPI_Graph_create: index: no role for kind INDEX (in int[])\n"
-    "  MPI_Graph_map: index: no role for kind INDEX (in int[])\n"
-    "  MPI_Info_create_env: argc: no role for kind ARGUMENT_COUNT (inout int)\n"
-    "  MPI_Info_free: info: no role for kind INFO (inout MPI_Info*)\n"
-    "  MPI_Keyval_create: extra_state: no role for kind EXTRA_STATE2 (in void*)\n"
-    "  MPI_Keyval_free: keyval: no role for kind KEYVAL (inout int*)\n"
-    "  MPI_Neighbor_alltoallw: sdispls: no role for kind DISPLACEMENT (in MPI_Aint[])\n"
-    "  MPI_T_cvar_handle_alloc: obj_handle: no role for kind TOOL_MPI_OBJ (in void*)\n"
-    "  MPI_T_cvar_handle_free: handle: no role for kind CVAR (inout MPI_T_cvar_handle*)\n"
-    "  MPI_T_cvar_read: handle: no role for kind CVAR (in MPI_T_cvar_handle)\n"
-    "  MPI_T_cvar_write: handle: no role for kind CVAR (in MPI_T_cvar_handle)\n"
-    "  MPI_T_enum_get_info: enumtype: no role for kind TOOLS_ENUM (in MPI_T_enum)\n"
-    "  MPI_T_enum_get_item: enumtype: no role for kind TOOLS_ENUM (in MPI_T_enum)\n"
-    "  MPI_T_event_callback_get_info: event_registration: no role for kind EVENT_REGISTRATION (in MPI_T_event_registration)\n"
-    "  MPI_T_event_callback_set_info: event_registration: no role for kind EVENT_REGISTRATION (in MPI_T_event_registration)\n"
-    "  MPI_T_event_copy: event_instance: no role for kind EVENT_INSTANCE (in MPI_T_event_instance)\n"
-    "  MPI_T_event_get_info: num_elements: no role for kind ARRAY_LENGTH_NNI (inout int*)\n"
-    "  MPI_T_event_get_source: event_instance: no role for kind EVENT_INSTANCE (in MPI_T_event_instance)\n"
-    "  MPI_T_event_get_timestamp: event_instance: no role for kind EVENT_INSTANCE (in MPI_T_event_instance)\n"
-    "  MPI_T_event_handle_alloc: obj_handle: no role for kind TOOL_MPI_OBJ (in void*)\n"
-    "  MPI_T_event_handle_free: event_registration: no role for kind EVENT_REGISTRATION (in MPI_T_event_registration)\n"
-    "  MPI_T_event_handle_get_info: event_registration: no role for kind EVENT_REGISTRATION (in MPI_T_event_registration)\n"
-    "  MPI_T_event_handle_set_info: event_registration: no role for kind EVENT_REGISTRATION (in MPI_T_event_registration)\n"
-    "  MPI_T_event_read: event_instance: no role for kind EVENT_INSTANCE (in MPI_T_event_instance)\n"
-    "  MPI_T_event_register_callback: event_registration: no role for kind EVENT_REGISTRATION (in MPI_T_event_registration)\n"
-    "  MPI_T_event_set_dropped_handler: event_registration: no role for kind EVENT_REGISTRATION (in MPI_T_event_registration)\n"
-    "  MPI_T_pvar_handle_alloc: pe_session: no role for kind PVAR_SESSION (in MPI_T_pvar_session)\n"
-    "  MPI_T_pvar_handle_free: pe_session: no role for kind PVAR_SESSION (in MPI_T_pvar_session)\n"
-    "  MPI_T_pvar_read: pe_session: no role for kind PVAR_SESSION (in MPI_T_pvar_session)\n"
-    "  MPI_T_pvar_readreset: pe_session: no role for kind PVAR_SESSION (in MPI_T_pvar_session)\n"
-    "  MPI_T_pvar_reset: pe_session: no role for kind PVAR_SESSION (in MPI_T_pvar_session)\n"
-    "  MPI_T_pvar_session_free: pe_session: no role for kind PVAR_SESSION (inout MPI_T_pvar_session*)\n"
-    "  MPI_T_pvar_start: pe_session: no role for kind PVAR_SESSION (in MPI_T_pvar_session)\n"
-    "  MPI_T_pvar_stop: pe_session: no role for kind PVAR_SESSION (in MPI_T_pvar_session)\n"
-    "  MPI_T_pvar_write: pe_session: no role for kind PVAR_SESSION (in MPI_T_pvar_session)\n"
-    "  MPI_Type_create_keyval: extra_state: no role for kind EXTRA_STATE (in void*)\n"
-    "  MPI_Type_free_keyval: type_keyval: no role for kind KEYVAL (inout int*)\n"
-    "  MPI_Win_call_errhandler: win: no role for kind WINDOW (in MPI_Win)\n"
-    "  MPI_Win_create_keyval: extra_state: no role for kind EXTRA_STATE (in void*)\n"
-    "  MPI_Win_delete_attr: win: no role for kind WINDOW (in MPI_Win)\n"
-    "  MPI_Win_free_keyval: win_keyval: no role for kind KEYVAL (inout int*)\n"
-    "  MPI_Win_get_attr: win: no role for kind WINDOW (in MPI_Win)\n"
-    "  MPI_Win_get_errhandler: win: no role for kind WINDOW (in MPI_Win)\n"
-    "  MPI_Win_get_info: win: no role for kind WINDOW (in MPI_Win)\n"
-    "  MPI_Win_set_attr: win: no role for kind WINDOW (in MPI_Win)\n"
-    "  MPI_Win_set_errhandler: win: no role for kind WINDOW (in MPI_Win)\n"
-    "  MPI_Win_set_info: win: no role for kind WINDOW (in MPI_Win)\n"
     "";
 
 const char *es_class_name(int cls);
@@ -10331,6 +12301,63 @@ const char *es_class_name(int cls)
 #endif
 #ifdef MPI_ERR_ERRHANDLER
     case MPI_ERR_ERRHANDLER: return "MPI_ERR_ERRHANDLER";
+#endif
+#ifdef MPI_ERR_FILE
+    case MPI_ERR_FILE: return "MPI_ERR_FILE";
+#endif
+#ifdef MPI_T_ERR_MEMORY
+    case MPI_T_ERR_MEMORY: return "MPI_T_ERR_MEMORY";
+#endif
+#ifdef MPI_T_ERR_NOT_INITIALIZED
+    case MPI_T_ERR_NOT_INITIALIZED: return "MPI_T_ERR_NOT_INITIALIZED";
+#endif
+#ifdef MPI_T_ERR_CANNOT_INIT
+    case MPI_T_ERR_CANNOT_INIT: return "MPI_T_ERR_CANNOT_INIT";
+#endif
+#ifdef MPI_T_ERR_INVALID_INDEX
+    case MPI_T_ERR_INVALID_INDEX: return "MPI_T_ERR_INVALID_INDEX";
+#endif
+#ifdef MPI_T_ERR_INVALID_ITEM
+    case MPI_T_ERR_INVALID_ITEM: return "MPI_T_ERR_INVALID_ITEM";
+#endif
+#ifdef MPI_T_ERR_INVALID_HANDLE
+    case MPI_T_ERR_INVALID_HANDLE: return "MPI_T_ERR_INVALID_HANDLE";
+#endif
+#ifdef MPI_T_ERR_OUT_OF_HANDLES
+    case MPI_T_ERR_OUT_OF_HANDLES: return "MPI_T_ERR_OUT_OF_HANDLES";
+#endif
+#ifdef MPI_T_ERR_OUT_OF_SESSIONS
+    case MPI_T_ERR_OUT_OF_SESSIONS: return "MPI_T_ERR_OUT_OF_SESSIONS";
+#endif
+#ifdef MPI_T_ERR_INVALID_SESSION
+    case MPI_T_ERR_INVALID_SESSION: return "MPI_T_ERR_INVALID_SESSION";
+#endif
+#ifdef MPI_T_ERR_CVAR_SET_NOT_NOW
+    case MPI_T_ERR_CVAR_SET_NOT_NOW: return "MPI_T_ERR_CVAR_SET_NOT_NOW";
+#endif
+#ifdef MPI_T_ERR_CVAR_SET_NEVER
+    case MPI_T_ERR_CVAR_SET_NEVER: return "MPI_T_ERR_CVAR_SET_NEVER";
+#endif
+#ifdef MPI_T_ERR_PVAR_NO_STARTSTOP
+    case MPI_T_ERR_PVAR_NO_STARTSTOP: return "MPI_T_ERR_PVAR_NO_STARTSTOP";
+#endif
+#ifdef MPI_T_ERR_PVAR_NO_WRITE
+    case MPI_T_ERR_PVAR_NO_WRITE: return "MPI_T_ERR_PVAR_NO_WRITE";
+#endif
+#ifdef MPI_T_ERR_PVAR_NO_ATOMIC
+    case MPI_T_ERR_PVAR_NO_ATOMIC: return "MPI_T_ERR_PVAR_NO_ATOMIC";
+#endif
+#ifdef MPI_T_ERR_INVALID_NAME
+    case MPI_T_ERR_INVALID_NAME: return "MPI_T_ERR_INVALID_NAME";
+#endif
+#ifdef MPI_T_ERR_INVALID
+    case MPI_T_ERR_INVALID: return "MPI_T_ERR_INVALID";
+#endif
+#ifdef MPI_T_ERR_NOT_SUPPORTED
+    case MPI_T_ERR_NOT_SUPPORTED: return "MPI_T_ERR_NOT_SUPPORTED";
+#endif
+#ifdef MPI_T_ERR_NOT_ACCESSIBLE
+    case MPI_T_ERR_NOT_ACCESSIBLE: return "MPI_T_ERR_NOT_ACCESSIBLE";
 #endif
     default: return NULL;
     }
