@@ -69,13 +69,15 @@ static int c2(void)
     return MPI_Add_error_code(es_user_class, ES_OUT(int, 1));
 }
 
-/* MPI_Add_error_code: errorclass = -1 -> MPI_ERR_ARG */
+/* MPI_Add_error_code: errorclass = -1 -> MPI_ERR_ARG
+ * MPICH: succeeds (does not check the class) */
 static int c3(void)
 {
     return MPI_Add_error_code(-1, ES_OUT(int, 1));
 }
 
-/* MPI_Add_error_code: errorclass = unused -> MPI_ERR_ARG */
+/* MPI_Add_error_code: errorclass = unused -> MPI_ERR_ARG
+ * MPICH: succeeds (does not check the class) */
 static int c4(void)
 {
     return MPI_Add_error_code(es_user_class + 1000, ES_OUT(int, 1));
@@ -99,7 +101,8 @@ static int c7(void)
     return MPI_Add_error_string(-1, "errsweep");
 }
 
-/* MPI_Add_error_string: errorcode = MPI_ERR_ARG -> MPI_ERR_ARG */
+/* MPI_Add_error_string: errorcode = MPI_ERR_ARG -> MPI_ERR_ARG
+ * MPICH: succeeds (changes a predefined code's string) */
 static int c8(void)
 {
     return MPI_Add_error_string(MPI_ERR_ARG, "errsweep");
@@ -1194,7 +1197,8 @@ static int c175(void)
     return MPI_Cart_create(es_self.h, -1, es_ones, es_ones, 0, ES_OUT(MPI_Comm, 5));
 }
 
-/* MPI_Cart_create: dims = {-1,..} -> MPI_ERR_DIMS */
+/* MPI_Cart_create: dims = {-1,..} -> MPI_ERR_DIMS
+ * MPICH: succeeds */
 static int c176(void)
 {
     return MPI_Cart_create(es_self.h, 1, es_neg_first, es_ones, 0, ES_OUT(MPI_Comm, 5));
@@ -1219,7 +1223,8 @@ static int c179(void)
     return MPI_Cart_get(es_cart.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
-/* MPI_Cart_get: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+/* MPI_Cart_get: comm = MPI_COMM_NULL -> MPI_ERR_COMM
+ * MPICH: crashes on a communicator without a Cartesian topology */
 static int c180(void)
 {
     return MPI_Cart_get(MPI_COMM_NULL, 1, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4));
@@ -1232,13 +1237,15 @@ static int c181(void)
     return MPI_Cart_get(es_freed.comm, 1, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
-/* MPI_Cart_get: comm = no topology -> MPI_ERR_TOPOLOGY */
+/* MPI_Cart_get: comm = no topology -> MPI_ERR_TOPOLOGY
+ * MPICH: crashes on a communicator without a Cartesian topology */
 static int c182(void)
 {
     return MPI_Cart_get(es_self.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
-/* MPI_Cart_get: comm = graph -> MPI_ERR_TOPOLOGY */
+/* MPI_Cart_get: comm = graph -> MPI_ERR_TOPOLOGY
+ * MPICH: crashes on a communicator without a Cartesian topology */
 static int c183(void)
 {
     return MPI_Cart_get(es_graph.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4));
@@ -1293,7 +1300,8 @@ static int c191(void)
     return MPI_Cart_map(es_self.h, -1, es_ones, es_ones, ES_OUT(int, 4));
 }
 
-/* MPI_Cart_map: dims = {-1,..} -> MPI_ERR_DIMS */
+/* MPI_Cart_map: dims = {-1,..} -> MPI_ERR_DIMS
+ * MPICH: succeeds */
 static int c192(void)
 {
     return MPI_Cart_map(es_self.h, 1, es_neg_first, es_ones, ES_OUT(int, 4));
@@ -2358,42 +2366,48 @@ static int c361(void)
                                  0, ES_OUT(MPI_Comm, 8));
 }
 
-/* MPI_Dist_graph_create: sources = {size} -> MPI_ERR_RANK */
+/* MPI_Dist_graph_create: sources = {size} -> MPI_ERR_RANK
+ * MPICH: aborts */
 static int c362(void)
 {
     return MPI_Dist_graph_create(es_self.h, 1, (int[]){es_self.size}, es_ones, es_iota, es_ones,
                                  MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 8));
 }
 
-/* MPI_Dist_graph_create: sources = {-5} -> MPI_ERR_RANK */
+/* MPI_Dist_graph_create: sources = {-5} -> MPI_ERR_RANK
+ * MPICH: aborts */
 static int c363(void)
 {
     return MPI_Dist_graph_create(es_self.h, 1, (int[]){-5}, es_ones, es_iota, es_ones,
                                  MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 8));
 }
 
-/* MPI_Dist_graph_create: degrees = {-1,..} -> MPI_ERR_ARG */
+/* MPI_Dist_graph_create: degrees = {-1,..} -> MPI_ERR_ARG
+ * MPICH: succeeds (negative degrees or weights) */
 static int c364(void)
 {
     return MPI_Dist_graph_create(es_self.h, 1, es_iota, es_neg_first, es_iota, es_ones,
                                  MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 8));
 }
 
-/* MPI_Dist_graph_create: destinations = {size} -> MPI_ERR_RANK */
+/* MPI_Dist_graph_create: destinations = {size} -> MPI_ERR_RANK
+ * MPICH: aborts */
 static int c365(void)
 {
     return MPI_Dist_graph_create(es_self.h, 1, es_iota, es_ones, (int[]){es_self.size}, es_ones,
                                  MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 8));
 }
 
-/* MPI_Dist_graph_create: destinations = {-5} -> MPI_ERR_RANK */
+/* MPI_Dist_graph_create: destinations = {-5} -> MPI_ERR_RANK
+ * MPICH: aborts */
 static int c366(void)
 {
     return MPI_Dist_graph_create(es_self.h, 1, es_iota, es_ones, (int[]){-5}, es_ones,
                                  MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 8));
 }
 
-/* MPI_Dist_graph_create: weights = {-1,..} -> MPI_ERR_ARG */
+/* MPI_Dist_graph_create: weights = {-1,..} -> MPI_ERR_ARG
+ * MPICH: succeeds (negative degrees or weights) */
 static int c367(void)
 {
     return MPI_Dist_graph_create(es_self.h, 1, es_iota, es_ones, es_iota, es_neg_first,
@@ -2443,21 +2457,24 @@ static int c373(void)
                                           MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 9));
 }
 
-/* MPI_Dist_graph_create_adjacent: sources = {size} -> MPI_ERR_RANK */
+/* MPI_Dist_graph_create_adjacent: sources = {size} -> MPI_ERR_RANK
+ * MPICH: succeeds (does not check ranks) */
 static int c374(void)
 {
     return MPI_Dist_graph_create_adjacent(es_self.h, 1, (int[]){es_self.size}, es_ones, 1, es_iota,
                                           es_ones, MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 9));
 }
 
-/* MPI_Dist_graph_create_adjacent: sources = {-5} -> MPI_ERR_RANK */
+/* MPI_Dist_graph_create_adjacent: sources = {-5} -> MPI_ERR_RANK
+ * MPICH: succeeds (does not check ranks) */
 static int c375(void)
 {
     return MPI_Dist_graph_create_adjacent(es_self.h, 1, (int[]){-5}, es_ones, 1, es_iota, es_ones,
                                           MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 9));
 }
 
-/* MPI_Dist_graph_create_adjacent: sourceweights = {-1,..} -> MPI_ERR_ARG */
+/* MPI_Dist_graph_create_adjacent: sourceweights = {-1,..} -> MPI_ERR_ARG
+ * MPICH: succeeds (negative degrees or weights) */
 static int c376(void)
 {
     return MPI_Dist_graph_create_adjacent(es_self.h, 1, es_iota, es_neg_first, 1, es_iota, es_ones,
@@ -2471,21 +2488,24 @@ static int c377(void)
                                           MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 9));
 }
 
-/* MPI_Dist_graph_create_adjacent: destinations = {size} -> MPI_ERR_RANK */
+/* MPI_Dist_graph_create_adjacent: destinations = {size} -> MPI_ERR_RANK
+ * MPICH: succeeds (does not check ranks) */
 static int c378(void)
 {
     return MPI_Dist_graph_create_adjacent(es_self.h, 1, es_iota, es_ones, 1, (int[]){es_self.size},
                                           es_ones, MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 9));
 }
 
-/* MPI_Dist_graph_create_adjacent: destinations = {-5} -> MPI_ERR_RANK */
+/* MPI_Dist_graph_create_adjacent: destinations = {-5} -> MPI_ERR_RANK
+ * MPICH: succeeds (does not check ranks) */
 static int c379(void)
 {
     return MPI_Dist_graph_create_adjacent(es_self.h, 1, es_iota, es_ones, 1, (int[]){-5}, es_ones,
                                           MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 9));
 }
 
-/* MPI_Dist_graph_create_adjacent: destweights = {-1,..} -> MPI_ERR_ARG */
+/* MPI_Dist_graph_create_adjacent: destweights = {-1,..} -> MPI_ERR_ARG
+ * MPICH: succeeds (negative degrees or weights) */
 static int c380(void)
 {
     return MPI_Dist_graph_create_adjacent(es_self.h, 1, es_iota, es_ones, 1, es_iota, es_neg_first,
@@ -2556,7 +2576,8 @@ static int c389(void)
                                     ES_OUT(int, 6));
 }
 
-/* MPI_Dist_graph_neighbors: sourceweights = NULL -> MPI_ERR_ARG */
+/* MPI_Dist_graph_neighbors: sourceweights = NULL -> MPI_ERR_ARG
+ * MPICH: crashes */
 static int c390(void)
 {
     return MPI_Dist_graph_neighbors(es_dist.h, 1, ES_OUT(int, 2), NULL, 1, ES_OUT(int, 5),
@@ -2577,7 +2598,8 @@ static int c392(void)
                                     ES_OUT(int, 6));
 }
 
-/* MPI_Dist_graph_neighbors: destweights = NULL -> MPI_ERR_ARG */
+/* MPI_Dist_graph_neighbors: destweights = NULL -> MPI_ERR_ARG
+ * MPICH: crashes */
 static int c393(void)
 {
     return MPI_Dist_graph_neighbors(es_dist.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), 1, ES_OUT(int, 5),
@@ -2852,7 +2874,8 @@ static int c435(void)
     return MPI_File_call_errhandler(MPI_FILE_NULL, 0);
 }
 
-/* MPI_File_call_errhandler: fh = bogus -> MPI_ERR_FILE */
+/* MPI_File_call_errhandler: fh = bogus -> MPI_ERR_FILE
+ * MPICH: crashes or succeeds */
 static int c436(void)
 {
     return MPI_File_call_errhandler((MPI_File)(void *)es_sbuf, 0);
@@ -2882,7 +2905,8 @@ static int c440(void)
     return MPI_File_get_errhandler(MPI_FILE_NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
-/* MPI_File_get_errhandler: file = bogus -> MPI_ERR_FILE */
+/* MPI_File_get_errhandler: file = bogus -> MPI_ERR_FILE
+ * MPICH: crashes or succeeds */
 static int c441(void)
 {
     return MPI_File_get_errhandler((MPI_File)(void *)es_sbuf, ES_OUT(MPI_Errhandler, 1));
@@ -2900,7 +2924,8 @@ static int c443(void)
     return MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN);
 }
 
-/* MPI_File_set_errhandler: file = bogus -> MPI_ERR_FILE */
+/* MPI_File_set_errhandler: file = bogus -> MPI_ERR_FILE
+ * MPICH: crashes or succeeds */
 static int c444(void)
 {
     return MPI_File_set_errhandler((MPI_File)(void *)es_sbuf, MPI_ERRORS_RETURN);
@@ -3324,7 +3349,8 @@ static int c511(void)
     return MPI_Graph_create(es_freed.comm, 1, es_ones, es_iota, 0, ES_OUT(MPI_Comm, 5));
 }
 
-/* MPI_Graph_create: nnodes = -1 -> MPI_ERR_ARG */
+/* MPI_Graph_create: nnodes = -1 -> MPI_ERR_ARG
+ * MPICH: succeeds */
 static int c512(void)
 {
     return MPI_Graph_create(es_self.h, -1, es_ones, es_iota, 0, ES_OUT(MPI_Comm, 5));
@@ -3342,7 +3368,8 @@ static int c514(void)
     return MPI_Graph_create(es_self.h, 1, es_neg_first, es_iota, 0, ES_OUT(MPI_Comm, 5));
 }
 
-/* MPI_Graph_create: edges = {size} -> MPI_ERR_ARG */
+/* MPI_Graph_create: edges = {size} -> MPI_ERR_ARG
+ * MPICH: succeeds (checks only negative edges) */
 static int c515(void)
 {
     return MPI_Graph_create(es_self.h, 1, es_ones, (int[]){es_self.size}, 0, ES_OUT(MPI_Comm, 5));
@@ -3434,25 +3461,29 @@ static int c529(void)
     return MPI_Graph_map(es_freed.comm, 1, es_ones, es_iota, ES_OUT(int, 4));
 }
 
-/* MPI_Graph_map: nnodes = -1 -> MPI_ERR_ARG */
+/* MPI_Graph_map: nnodes = -1 -> MPI_ERR_ARG
+ * MPICH: succeeds */
 static int c530(void)
 {
     return MPI_Graph_map(es_self.h, -1, es_ones, es_iota, ES_OUT(int, 4));
 }
 
-/* MPI_Graph_map: index = {-1,..} -> MPI_ERR_ARG */
+/* MPI_Graph_map: index = {-1,..} -> MPI_ERR_ARG
+ * MPICH: succeeds */
 static int c531(void)
 {
     return MPI_Graph_map(es_self.h, 1, es_neg_first, es_iota, ES_OUT(int, 4));
 }
 
-/* MPI_Graph_map: edges = {size} -> MPI_ERR_ARG */
+/* MPI_Graph_map: edges = {size} -> MPI_ERR_ARG
+ * MPICH: succeeds */
 static int c532(void)
 {
     return MPI_Graph_map(es_self.h, 1, es_ones, (int[]){es_self.size}, ES_OUT(int, 4));
 }
 
-/* MPI_Graph_map: edges = {-5} -> MPI_ERR_ARG */
+/* MPI_Graph_map: edges = {-5} -> MPI_ERR_ARG
+ * MPICH: succeeds */
 static int c533(void)
 {
     return MPI_Graph_map(es_self.h, 1, es_ones, (int[]){-5}, ES_OUT(int, 4));
@@ -4331,7 +4362,8 @@ static int c668(void)
     return MPI_Info_delete(es_info, "errsweep");
 }
 
-/* MPI_Info_delete: info = MPI_INFO_NULL -> MPI_ERR_INFO */
+/* MPI_Info_delete: info = MPI_INFO_NULL -> MPI_ERR_INFO
+ * MPICH: MPI_ERR_ARG */
 static int c669(void)
 {
     return MPI_Info_delete(MPI_INFO_NULL, "errsweep");
@@ -4373,7 +4405,8 @@ static int c675(void)
     return MPI_Info_dup(es_info, ES_OUT(MPI_Info, 1));
 }
 
-/* MPI_Info_dup: info = MPI_INFO_NULL -> MPI_ERR_INFO */
+/* MPI_Info_dup: info = MPI_INFO_NULL -> MPI_ERR_INFO
+ * MPICH: MPI_ERR_ARG */
 static int c676(void)
 {
     return MPI_Info_dup(MPI_INFO_NULL, ES_OUT(MPI_Info, 1));
@@ -4397,7 +4430,8 @@ static int c679(void)
     return MPI_Info_free(ES_PTR(MPI_Info, es_new_info()));
 }
 
-/* MPI_Info_free: info = &MPI_INFO_NULL -> MPI_ERR_INFO */
+/* MPI_Info_free: info = &MPI_INFO_NULL -> MPI_ERR_INFO
+ * MPICH: MPI_ERR_ARG */
 static int c680(void)
 {
     return MPI_Info_free(ES_PTR(MPI_Info, MPI_INFO_NULL));
@@ -4421,7 +4455,8 @@ static int c683(void)
     return MPI_Info_get(es_info, "errsweep", 64, ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
-/* MPI_Info_get: info = MPI_INFO_NULL -> MPI_ERR_INFO */
+/* MPI_Info_get: info = MPI_INFO_NULL -> MPI_ERR_INFO
+ * MPICH: MPI_ERR_ARG */
 static int c684(void)
 {
     return MPI_Info_get(MPI_INFO_NULL, "errsweep", 64, ES_OUT(char, 3), ES_OUT(int, 4));
@@ -4475,7 +4510,8 @@ static int c692(void)
     return MPI_Info_get_nkeys(es_info, ES_OUT(int, 1));
 }
 
-/* MPI_Info_get_nkeys: info = MPI_INFO_NULL -> MPI_ERR_INFO */
+/* MPI_Info_get_nkeys: info = MPI_INFO_NULL -> MPI_ERR_INFO
+ * MPICH: MPI_ERR_ARG */
 static int c693(void)
 {
     return MPI_Info_get_nkeys(MPI_INFO_NULL, ES_OUT(int, 1));
@@ -4499,7 +4535,8 @@ static int c696(void)
     return MPI_Info_get_nthkey(es_info, 0, ES_OUT(char, 2));
 }
 
-/* MPI_Info_get_nthkey: info = MPI_INFO_NULL -> MPI_ERR_INFO */
+/* MPI_Info_get_nthkey: info = MPI_INFO_NULL -> MPI_ERR_INFO
+ * MPICH: MPI_ERR_ARG */
 static int c697(void)
 {
     return MPI_Info_get_nthkey(MPI_INFO_NULL, 0, ES_OUT(char, 2));
@@ -4536,7 +4573,8 @@ static int c702(void)
                                ES_OUT(int, 4));
 }
 
-/* MPI_Info_get_string: info = MPI_INFO_NULL -> MPI_ERR_INFO */
+/* MPI_Info_get_string: info = MPI_INFO_NULL -> MPI_ERR_INFO
+ * MPICH: MPI_ERR_ARG */
 static int c703(void)
 {
     return MPI_Info_get_string(MPI_INFO_NULL, "errsweep", ES_PTR(int, 64), ES_OUT(char, 3),
@@ -4593,7 +4631,8 @@ static int c711(void)
     return MPI_Info_get_valuelen(es_info, "errsweep", ES_OUT(int, 2), ES_OUT(int, 3));
 }
 
-/* MPI_Info_get_valuelen: info = MPI_INFO_NULL -> MPI_ERR_INFO */
+/* MPI_Info_get_valuelen: info = MPI_INFO_NULL -> MPI_ERR_INFO
+ * MPICH: MPI_ERR_ARG */
 static int c712(void)
 {
     return MPI_Info_get_valuelen(MPI_INFO_NULL, "errsweep", ES_OUT(int, 2), ES_OUT(int, 3));
@@ -4641,7 +4680,8 @@ static int c719(void)
     return MPI_Info_set(es_info, "errsweep", "value");
 }
 
-/* MPI_Info_set: info = MPI_INFO_NULL -> MPI_ERR_INFO */
+/* MPI_Info_set: info = MPI_INFO_NULL -> MPI_ERR_INFO
+ * MPICH: MPI_ERR_ARG */
 static int c720(void)
 {
     return MPI_Info_set(MPI_INFO_NULL, "errsweep", "value");
@@ -4671,7 +4711,8 @@ static int c724(void)
     return MPI_Info_set(es_info, es_long_string, "value");
 }
 
-/* MPI_Info_set: value = NULL -> MPI_ERR_INFO_VALUE */
+/* MPI_Info_set: value = NULL -> MPI_ERR_INFO_VALUE
+ * MPICH: MPI_ERR_ARG */
 static int c725(void)
 {
     return MPI_Info_set(es_info, "errsweep", NULL);
@@ -5662,7 +5703,8 @@ static int c872(void)
                                   MPI_INT, es_freed.comm);
 }
 
-/* MPI_Neighbor_alltoallv: comm = no topology -> MPI_ERR_TOPOLOGY */
+/* MPI_Neighbor_alltoallv: comm = no topology -> MPI_ERR_TOPOLOGY
+ * MPICH: crashes */
 static int c873(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
@@ -5733,7 +5775,8 @@ static int c882(void)
                                   es_ints, es_freed.comm);
 }
 
-/* MPI_Neighbor_alltoallw: comm = no topology -> MPI_ERR_TOPOLOGY */
+/* MPI_Neighbor_alltoallw: comm = no topology -> MPI_ERR_TOPOLOGY
+ * MPICH: crashes */
 static int c883(void)
 {
     return MPI_Neighbor_alltoallw(es_sbuf, es_ones, es_aiota, es_ints, es_rbuf, es_ones, es_aiota,
@@ -8064,7 +8107,8 @@ static int c1229(void)
     return MPI_T_category_changed(ES_OUT(int, 0));
 }
 
-/* MPI_T_category_changed: update_number = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_category_changed: update_number = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1230(void)
 {
     return MPI_T_category_changed(NULL);
@@ -8094,7 +8138,8 @@ static int c1234(void)
     return MPI_T_category_get_categories(0, -1, ES_OUT(int, 2));
 }
 
-/* MPI_T_category_get_categories: indices = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_category_get_categories: indices = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1235(void)
 {
     return MPI_T_category_get_categories(0, 1, NULL);
@@ -8124,7 +8169,8 @@ static int c1239(void)
     return MPI_T_category_get_cvars(0, -1, ES_OUT(int, 2));
 }
 
-/* MPI_T_category_get_cvars: indices = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_category_get_cvars: indices = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1240(void)
 {
     return MPI_T_category_get_cvars(0, 1, NULL);
@@ -8154,7 +8200,8 @@ static int c1244(void)
     return MPI_T_category_get_events(0, -1, ES_OUT(int, 2));
 }
 
-/* MPI_T_category_get_events: indices = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_category_get_events: indices = NULL -> MPI_T_ERR_INVALID
+ * MPICH: MPI_ERR_ARG (an MPI class from an MPI_T call) */
 static int c1245(void)
 {
     return MPI_T_category_get_events(0, 1, NULL);
@@ -8166,7 +8213,8 @@ static int c1246(void)
     return MPI_T_category_get_index(es_cat_name, ES_OUT(int, 1));
 }
 
-/* MPI_T_category_get_index: name = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_category_get_index: name = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1247(void)
 {
     return MPI_T_category_get_index(NULL, ES_OUT(int, 1));
@@ -8178,7 +8226,8 @@ static int c1248(void)
     return MPI_T_category_get_index("errsweep", ES_OUT(int, 1));
 }
 
-/* MPI_T_category_get_index: cat_index = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_category_get_index: cat_index = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1249(void)
 {
     return MPI_T_category_get_index(es_cat_name, NULL);
@@ -8211,7 +8260,8 @@ static int c1253(void)
     return MPI_T_category_get_num(ES_OUT(int, 0));
 }
 
-/* MPI_T_category_get_num: num_cat = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_category_get_num: num_cat = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1254(void)
 {
     return MPI_T_category_get_num(NULL);
@@ -8235,7 +8285,8 @@ static int c1257(void)
     return MPI_T_category_get_num_events(INT_MAX, ES_OUT(int, 1));
 }
 
-/* MPI_T_category_get_num_events: num_events = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_category_get_num_events: num_events = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1258(void)
 {
     return MPI_T_category_get_num_events(0, NULL);
@@ -8265,7 +8316,8 @@ static int c1262(void)
     return MPI_T_category_get_pvars(0, -1, ES_OUT(int, 2));
 }
 
-/* MPI_T_category_get_pvars: indices = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_category_get_pvars: indices = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1263(void)
 {
     return MPI_T_category_get_pvars(0, 1, NULL);
@@ -8277,7 +8329,8 @@ static int c1264(void)
     return MPI_T_cvar_get_index(es_cvar_name, ES_OUT(int, 1));
 }
 
-/* MPI_T_cvar_get_index: name = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_cvar_get_index: name = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1265(void)
 {
     return MPI_T_cvar_get_index(NULL, ES_OUT(int, 1));
@@ -8289,7 +8342,8 @@ static int c1266(void)
     return MPI_T_cvar_get_index("errsweep", ES_OUT(int, 1));
 }
 
-/* MPI_T_cvar_get_index: cvar_index = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_cvar_get_index: cvar_index = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1267(void)
 {
     return MPI_T_cvar_get_index(es_cvar_name, NULL);
@@ -8325,7 +8379,8 @@ static int c1271(void)
     return MPI_T_cvar_get_num(ES_OUT(int, 0));
 }
 
-/* MPI_T_cvar_get_num: num_cvar = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_cvar_get_num: num_cvar = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1272(void)
 {
     return MPI_T_cvar_get_num(NULL);
@@ -8349,13 +8404,15 @@ static int c1275(void)
     return MPI_T_cvar_handle_alloc(INT_MAX, NULL, ES_OUT(MPI_T_cvar_handle, 2), ES_OUT(int, 3));
 }
 
-/* MPI_T_cvar_handle_alloc: handle = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_cvar_handle_alloc: handle = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1276(void)
 {
     return MPI_T_cvar_handle_alloc(0, NULL, NULL, ES_OUT(int, 3));
 }
 
-/* MPI_T_cvar_handle_alloc: count = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_cvar_handle_alloc: count = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1277(void)
 {
     return MPI_T_cvar_handle_alloc(0, NULL, ES_OUT(MPI_T_cvar_handle, 2), NULL);
@@ -8373,7 +8430,8 @@ static int c1279(void)
     return MPI_T_cvar_handle_free(ES_PTR(MPI_T_cvar_handle, MPI_T_CVAR_HANDLE_NULL));
 }
 
-/* MPI_T_cvar_handle_free: handle = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_cvar_handle_free: handle = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1280(void)
 {
     return MPI_T_cvar_handle_free(NULL);
@@ -8391,7 +8449,8 @@ static int c1282(void)
     return MPI_T_cvar_read(MPI_T_CVAR_HANDLE_NULL, es_rbuf);
 }
 
-/* MPI_T_cvar_read: buf = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_cvar_read: buf = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1283(void)
 {
     return MPI_T_cvar_read(es_cvar, NULL);
@@ -8411,7 +8470,8 @@ static int c1285(void)
     return MPI_T_cvar_write(MPI_T_CVAR_HANDLE_NULL, es_cvar_value);
 }
 
-/* MPI_T_cvar_write: buf = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_cvar_write: buf = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1286(void)
 {
     if (es_cvar == MPI_T_CVAR_HANDLE_NULL) return ES_NOT_APPLICABLE;
@@ -8460,34 +8520,39 @@ static int c1292(void)
     return MPI_T_enum_get_item(es_t_enum, INT_MAX, ES_OUT(int, 2), ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
-/* MPI_T_enum_get_item: value = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_enum_get_item: value = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1293(void)
 {
     if (es_t_enum == MPI_T_ENUM_NULL) return ES_NOT_APPLICABLE;
     return MPI_T_enum_get_item(es_t_enum, 0, NULL, ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
-/* MPI_T_event_callback_get_info: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE */
+/* MPI_T_event_callback_get_info: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE
+ * MPICH: crashes */
 static int c1294(void)
 {
     return MPI_T_event_callback_get_info((MPI_T_event_registration)NULL, MPI_T_CB_REQUIRE_NONE,
                                          ES_OUT(MPI_Info, 2));
 }
 
-/* MPI_T_event_callback_set_info: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE */
+/* MPI_T_event_callback_set_info: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE
+ * MPICH: crashes */
 static int c1295(void)
 {
     return MPI_T_event_callback_set_info((MPI_T_event_registration)NULL, MPI_T_CB_REQUIRE_NONE,
                                          es_info);
 }
 
-/* MPI_T_event_copy: event_instance = NULL -> MPI_T_ERR_INVALID_HANDLE */
+/* MPI_T_event_copy: event_instance = NULL -> MPI_T_ERR_INVALID_HANDLE
+ * MPICH: crashes */
 static int c1296(void)
 {
     return MPI_T_event_copy((MPI_T_event_instance)NULL, ES_OUT(void, 1));
 }
 
-/* MPI_T_event_get_index: name = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_event_get_index: name = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1297(void)
 {
     return MPI_T_event_get_index(NULL, ES_OUT(int, 1));
@@ -8499,7 +8564,8 @@ static int c1298(void)
     return MPI_T_event_get_index("errsweep", ES_OUT(int, 1));
 }
 
-/* MPI_T_event_get_index: event_index = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_event_get_index: event_index = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1299(void)
 {
     return MPI_T_event_get_index(es_cvar_name, NULL);
@@ -8529,19 +8595,22 @@ static int c1302(void)
     return MPI_T_event_get_num(ES_OUT(int, 0));
 }
 
-/* MPI_T_event_get_num: num_events = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_event_get_num: num_events = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1303(void)
 {
     return MPI_T_event_get_num(NULL);
 }
 
-/* MPI_T_event_get_source: event_instance = NULL -> MPI_T_ERR_INVALID_HANDLE */
+/* MPI_T_event_get_source: event_instance = NULL -> MPI_T_ERR_INVALID_HANDLE
+ * MPICH: crashes */
 static int c1304(void)
 {
     return MPI_T_event_get_source((MPI_T_event_instance)NULL, ES_OUT(int, 1));
 }
 
-/* MPI_T_event_get_timestamp: event_instance = NULL -> MPI_T_ERR_INVALID_HANDLE */
+/* MPI_T_event_get_timestamp: event_instance = NULL -> MPI_T_ERR_INVALID_HANDLE
+ * MPICH: crashes */
 static int c1305(void)
 {
     return MPI_T_event_get_timestamp((MPI_T_event_instance)NULL, ES_OUT(MPI_Count, 1));
@@ -8560,38 +8629,44 @@ static int c1307(void)
                                     ES_OUT(MPI_T_event_registration, 3));
 }
 
-/* MPI_T_event_handle_free: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE */
+/* MPI_T_event_handle_free: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE
+ * MPICH: crashes */
 static int c1308(void)
 {
     return MPI_T_event_handle_free((MPI_T_event_registration)NULL, NULL, es_t_event_free_cb_fn);
 }
 
-/* MPI_T_event_handle_get_info: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE */
+/* MPI_T_event_handle_get_info: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE
+ * MPICH: crashes */
 static int c1309(void)
 {
     return MPI_T_event_handle_get_info((MPI_T_event_registration)NULL, ES_OUT(MPI_Info, 1));
 }
 
-/* MPI_T_event_handle_set_info: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE */
+/* MPI_T_event_handle_set_info: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE
+ * MPICH: crashes */
 static int c1310(void)
 {
     return MPI_T_event_handle_set_info((MPI_T_event_registration)NULL, es_info);
 }
 
-/* MPI_T_event_read: event_instance = NULL -> MPI_T_ERR_INVALID_HANDLE */
+/* MPI_T_event_read: event_instance = NULL -> MPI_T_ERR_INVALID_HANDLE
+ * MPICH: crashes */
 static int c1311(void)
 {
     return MPI_T_event_read((MPI_T_event_instance)NULL, 0, ES_OUT(void, 2));
 }
 
-/* MPI_T_event_register_callback: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE */
+/* MPI_T_event_register_callback: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE
+ * MPICH: crashes */
 static int c1312(void)
 {
     return MPI_T_event_register_callback((MPI_T_event_registration)NULL, MPI_T_CB_REQUIRE_NONE,
                                          MPI_INFO_NULL, NULL, es_t_event_cb_fn);
 }
 
-/* MPI_T_event_set_dropped_handler: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE */
+/* MPI_T_event_set_dropped_handler: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE
+ * MPICH: crashes */
 static int c1313(void)
 {
     return MPI_T_event_set_dropped_handler((MPI_T_event_registration)NULL,
@@ -8610,7 +8685,8 @@ static int c1315(void)
     return MPI_T_init_thread(0, ES_OUT(int, 1));
 }
 
-/* MPI_T_init_thread: provided = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_init_thread: provided = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1316(void)
 {
     return MPI_T_init_thread(0, NULL);
@@ -8623,7 +8699,8 @@ static int c1317(void)
     return MPI_T_pvar_get_index(es_pvar_name, es_pvar_class, ES_OUT(int, 2));
 }
 
-/* MPI_T_pvar_get_index: name = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_pvar_get_index: name = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1318(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
@@ -8637,7 +8714,8 @@ static int c1319(void)
     return MPI_T_pvar_get_index("errsweep", es_pvar_class, ES_OUT(int, 2));
 }
 
-/* MPI_T_pvar_get_index: pvar_index = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_pvar_get_index: pvar_index = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1320(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
@@ -8677,7 +8755,8 @@ static int c1324(void)
     return MPI_T_pvar_get_num(ES_OUT(int, 0));
 }
 
-/* MPI_T_pvar_get_num: num_pvar = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_pvar_get_num: num_pvar = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1325(void)
 {
     return MPI_T_pvar_get_num(NULL);
@@ -8715,14 +8794,16 @@ static int c1329(void)
                                    ES_OUT(int, 4));
 }
 
-/* MPI_T_pvar_handle_alloc: handle = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_pvar_handle_alloc: handle = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1330(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_handle_alloc(es_pvar_session, es_pvar_index, NULL, NULL, ES_OUT(int, 4));
 }
 
-/* MPI_T_pvar_handle_alloc: count = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_pvar_handle_alloc: count = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1331(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
@@ -8753,7 +8834,8 @@ static int c1334(void)
                                   ES_PTR(MPI_T_pvar_handle, MPI_T_PVAR_HANDLE_NULL));
 }
 
-/* MPI_T_pvar_handle_free: handle = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_pvar_handle_free: handle = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1335(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
@@ -8781,7 +8863,8 @@ static int c1338(void)
     return MPI_T_pvar_read(es_pvar_session, MPI_T_PVAR_HANDLE_NULL, es_rbuf);
 }
 
-/* MPI_T_pvar_read: buf = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_pvar_read: buf = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1339(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
@@ -8809,7 +8892,8 @@ static int c1342(void)
     return MPI_T_pvar_readreset(es_pvar_session, MPI_T_PVAR_HANDLE_NULL, es_rbuf);
 }
 
-/* MPI_T_pvar_readreset: buf = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_pvar_readreset: buf = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1343(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
@@ -8843,7 +8927,8 @@ static int c1347(void)
     return MPI_T_pvar_session_create(ES_OUT(MPI_T_pvar_session, 0));
 }
 
-/* MPI_T_pvar_session_create: pe_session = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_pvar_session_create: pe_session = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1348(void)
 {
     return MPI_T_pvar_session_create(NULL);
@@ -8861,7 +8946,8 @@ static int c1350(void)
     return MPI_T_pvar_session_free(ES_PTR(MPI_T_pvar_session, MPI_T_PVAR_SESSION_NULL));
 }
 
-/* MPI_T_pvar_session_free: pe_session = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_pvar_session_free: pe_session = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1351(void)
 {
     return MPI_T_pvar_session_free(NULL);
@@ -8930,7 +9016,8 @@ static int c1360(void)
     return MPI_T_pvar_write(es_pvar_session, MPI_T_PVAR_HANDLE_NULL, es_sbuf);
 }
 
-/* MPI_T_pvar_write: buf = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_pvar_write: buf = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1361(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
@@ -8959,7 +9046,8 @@ static int c1364(void)
     return MPI_T_source_get_num(ES_OUT(int, 0));
 }
 
-/* MPI_T_source_get_num: num_sources = NULL -> MPI_T_ERR_INVALID */
+/* MPI_T_source_get_num: num_sources = NULL -> MPI_T_ERR_INVALID
+ * MPICH: crashes */
 static int c1365(void)
 {
     return MPI_T_source_get_num(NULL);
