@@ -61,7 +61,8 @@ extern struct es_freed es_freed;
 
 extern char es_sbuf[ES_BUF_BYTES], es_rbuf[ES_BUF_BYTES];
 extern int es_ones[ES_MAXP], es_iota[ES_MAXP], es_neg_first[ES_MAXP];
-extern MPI_Aint es_aiota[ES_MAXP];
+extern MPI_Aint es_aiota[ES_MAXP];       /* i * sizeof(int) */
+extern MPI_Count es_cones[ES_MAXP], es_cneg_first[ES_MAXP], es_caiota[ES_MAXP]; /* for the _c forms */
 extern MPI_Datatype es_ints[ES_MAXP], es_null_first[ES_MAXP];
 extern MPI_Datatype es_uncommitted; /* contiguous 2 x MPI_INT, never committed */
 extern MPI_Datatype es_derived;     /* a committed vector, for get_contents */

@@ -2822,7 +2822,7 @@ static int c427(void)
 }
 
 /* MPI_Exscan: count = -1 -> MPI_ERR_COUNT
- * MPICH: aborts */
+ * MPICH: aborts or fails with MPI_ERR_OTHER */
 static int c428(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h);
@@ -5417,7 +5417,8 @@ static int c830(void)
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
-/* MPI_Neighbor_allgather: comm = no topology -> MPI_ERR_TOPOLOGY */
+/* MPI_Neighbor_allgather: comm = no topology -> MPI_ERR_TOPOLOGY
+ * MPICH: MPI_ERR_COUNT, MPI_ERR_TYPE or crashes */
 static int c831(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
@@ -5515,7 +5516,8 @@ static int c844(void)
                                    es_freed.comm);
 }
 
-/* MPI_Neighbor_allgatherv: comm = no topology -> MPI_ERR_TOPOLOGY */
+/* MPI_Neighbor_allgatherv: comm = no topology -> MPI_ERR_TOPOLOGY
+ * MPICH: MPI_ERR_COUNT, MPI_ERR_TYPE or crashes */
 static int c845(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
@@ -5603,7 +5605,8 @@ static int c858(void)
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
-/* MPI_Neighbor_alltoall: comm = no topology -> MPI_ERR_TOPOLOGY */
+/* MPI_Neighbor_alltoall: comm = no topology -> MPI_ERR_TOPOLOGY
+ * MPICH: MPI_ERR_COUNT, MPI_ERR_TYPE or crashes */
 static int c859(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
@@ -5704,7 +5707,7 @@ static int c872(void)
 }
 
 /* MPI_Neighbor_alltoallv: comm = no topology -> MPI_ERR_TOPOLOGY
- * MPICH: crashes */
+ * MPICH: MPI_ERR_COUNT, MPI_ERR_TYPE or crashes */
 static int c873(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
@@ -5776,7 +5779,7 @@ static int c882(void)
 }
 
 /* MPI_Neighbor_alltoallw: comm = no topology -> MPI_ERR_TOPOLOGY
- * MPICH: crashes */
+ * MPICH: MPI_ERR_COUNT, MPI_ERR_TYPE or crashes */
 static int c883(void)
 {
     return MPI_Neighbor_alltoallw(es_sbuf, es_ones, es_aiota, es_ints, es_rbuf, es_ones, es_aiota,
@@ -6817,7 +6820,7 @@ static int c1039(void)
 }
 
 /* MPI_Scan: count = -1 -> MPI_ERR_COUNT
- * MPICH: aborts */
+ * MPICH: aborts or fails with MPI_ERR_OTHER */
 static int c1040(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h);

@@ -37,6 +37,7 @@ char es_sbuf[ES_BUF_BYTES] __attribute__((aligned(64)));
 char es_rbuf[ES_BUF_BYTES] __attribute__((aligned(64)));
 int es_ones[ES_MAXP], es_iota[ES_MAXP], es_neg_first[ES_MAXP];
 MPI_Aint es_aiota[ES_MAXP];
+MPI_Count es_cones[ES_MAXP], es_cneg_first[ES_MAXP], es_caiota[ES_MAXP];
 MPI_Datatype es_ints[ES_MAXP], es_null_first[ES_MAXP];
 MPI_Datatype es_uncommitted, es_derived;
 MPI_Status es_status0;
@@ -373,6 +374,9 @@ static void setup(void)
         es_iota[i] = i;
         es_neg_first[i] = i ? 1 : -1;
         es_aiota[i] = (MPI_Aint)i * (MPI_Aint)sizeof(int);
+        es_cones[i] = es_ones[i];
+        es_cneg_first[i] = es_neg_first[i];
+        es_caiota[i] = es_aiota[i];
         es_ints[i] = MPI_INT;
         es_null_first[i] = i ? MPI_INT : MPI_DATATYPE_NULL;
     }
