@@ -22,23 +22,26 @@ int tern_check_count(struct tern_comm *c, long count, const char *fn, const char
     return tern_err_comm(c, MPI_ERR_COUNT, "%s: %s=%ld must not be negative", fn, arg, count);
 }
 
+/* Point-to-point ranks name the remote group on an intercommunicator. */
 static int bad_rank(struct tern_comm *c, int rank, const char *fn, const char *arg, const char *extra)
 {
     char label[64];
-    return tern_err_comm(c, MPI_ERR_RANK, "%s: %s=%d is not a rank of %s, which has %d rank%s (valid: 0..%d%s)", fn,
-                         arg, rank, tern_comm_label(c, label, sizeof label), c->size, c->size == 1 ? "" : "s",
-                         c->size - 1, extra);
+    int n = c->peer_size;
+    return tern_err_comm(c, MPI_ERR_RANK, "%s: %s=%d is not a rank of %s%s, which has %d rank%s (valid: 0..%d%s)",
+                         fn, arg, rank, c->is_inter ? "the remote group of " : "",
+                         tern_comm_label(c, label, sizeof label), n, n == 1 ? "" : "s", n - 1, extra);
 }
 
 int tern_check_dest(struct tern_comm *c, int rank, const char *fn, const char *arg)
 {
-    if (__builtin_expect((unsigned)rank < (unsigned)c->size || rank == MPI_PROC_NULL, 1)) return MPI_SUCCESS;
+    if (__builtin_expect((unsigned)rank < (unsigned)c->peer_size || rank == MPI_PROC_NULL, 1)) return MPI_SUCCESS;
     return bad_rank(c, rank, fn, arg, " or MPI_PROC_NULL");
 }
 
 int tern_check_source(struct tern_comm *c, int rank, const char *fn, const char *arg)
 {
-    if (__builtin_expect((unsigned)rank < (unsigned)c->size || rank == MPI_PROC_NULL || rank == MPI_ANY_SOURCE, 1))
+    if (__builtin_expect((unsigned)rank < (unsigned)c->peer_size || rank == MPI_PROC_NULL || rank == MPI_ANY_SOURCE,
+                         1))
         return MPI_SUCCESS;
     return bad_rank(c, rank, fn, arg, ", MPI_ANY_SOURCE or MPI_PROC_NULL");
 }

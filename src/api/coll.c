@@ -4,7 +4,9 @@
 #include <stdlib.h>
 
 #include "api/check.h"
+#include "api/coll_check.h"
 #include "coll/coll.h"
+#include "coll/inter.h"
 #include "coll/op.h"
 #include "core/api.h"
 #include "core/errors.h"
@@ -97,10 +99,22 @@ int PMPI_Barrier(MPI_Comm comm)
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    if (c->is_inter) { rc = tern_inter_barrier_call(c); goto out; }
     rc = coll_result(c, tern_barrier(c));
 out:
     tern_unlock();
     return rc;
+}
+
+int tern_coll_check_bcast(struct tern_comm *c, const char *fn, void *buffer, int count,
+                          MPI_Datatype datatype, int root, struct tern_datatype **dt)
+{
+    int rc;
+    if ((rc = chk_root(c, fn, root))) return rc;
+    if ((rc = chk_not_in_place(c, fn, "buffer", buffer, "in a broadcast"))) return rc;
+    if ((rc = tern_check_count(c, count, fn, "count"))) return rc;
+    if ((rc = tern_check_datatype(c, datatype, fn, "datatype", dt))) return rc;
+    return tern_check_buffer(c, buffer, count, *dt, fn, "buffer");
 }
 
 TERN_WEAK_ALIAS(MPI_Bcast)
@@ -113,10 +127,8 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_root(c, fn, root));
-    TRY(tern_check_count(c, count, fn, "count"));
-    TRY(tern_check_datatype(c, datatype, fn, "datatype", &dt));
-    TRY(tern_check_buffer(c, buffer, count, dt, fn, "buffer"));
+    if (c->is_inter) { rc = tern_inter_bcast_call(fn, c, buffer, count, datatype, root); goto out; }
+    TRY(tern_coll_check_bcast(c, fn, buffer, count, datatype, root, &dt));
     rc = coll_result(c, tern_bcast(buffer, (size_t)count, dt, root, c));
 out:
     tern_unlock();
@@ -175,6 +187,20 @@ static int chk_part(struct tern_comm *c, const char *fn, const struct side *s, c
     return MPI_SUCCESS;
 }
 
+int tern_coll_check_gather(struct tern_comm *c, const char *fn, const void *sendbuf,
+                           int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, int root, struct tern_datatype **sdt,
+                           struct tern_datatype **rdt)
+{
+    int rc;
+    *sdt = *rdt = NULL;
+    if ((rc = chk_root(c, fn, root))) return rc;
+    if (c->rank == root && (rc = chk_block(c, fn, &RECV, recvbuf, recvcount, recvtype, rdt)))
+        return rc;
+    return chk_part(c, fn, &SEND, sendbuf, sendcount, sendtype, root, recvbuf, (size_t)recvcount,
+                    *rdt, sdt);
+}
+
 TERN_WEAK_ALIAS(MPI_Gather)
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
@@ -186,15 +212,29 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_root(c, fn, root));
-    if (c->rank == root) TRY(chk_block(c, fn, &RECV, recvbuf, recvcount, recvtype, &rdt));
-    TRY(chk_part(c, fn, &SEND, sendbuf, sendcount, sendtype, root, recvbuf, (size_t)recvcount,
-                 rdt, &sdt));
+    if (c->is_inter) { rc = tern_inter_gather_call(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root); goto out; }
+    TRY(tern_coll_check_gather(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                               root, &sdt, &rdt));
     rc = coll_result(c, tern_gather(sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount,
                                     rdt, root, c));
 out:
     tern_unlock();
     return rc;
+}
+
+int tern_coll_check_gatherv(struct tern_comm *c, const char *fn, const void *sendbuf,
+                            int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                            const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                            int root, struct tern_datatype **sdt, struct tern_datatype **rdt)
+{
+    int rc;
+    size_t total = 0;
+    *sdt = *rdt = NULL;
+    if ((rc = chk_root(c, fn, root))) return rc;
+    if (c->rank == root && (rc = chk_vector(c, fn, &RECV, recvbuf, recvcounts, "displs", displs,
+                                            recvtype, rdt, &total)))
+        return rc;
+    return chk_part(c, fn, &SEND, sendbuf, sendcount, sendtype, root, recvbuf, total, *rdt, sdt);
 }
 
 TERN_WEAK_ALIAS(MPI_Gatherv)
@@ -205,21 +245,32 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     static const char fn[] = "MPI_Gatherv";
     struct tern_comm *c;
     struct tern_datatype *sdt = NULL, *rdt = NULL;
-    size_t total = 0;
     int rc;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_root(c, fn, root));
-    if (c->rank == root)
-        TRY(chk_vector(c, fn, &RECV, recvbuf, recvcounts, "displs", displs, recvtype, &rdt,
-                       &total));
-    TRY(chk_part(c, fn, &SEND, sendbuf, sendcount, sendtype, root, recvbuf, total, rdt, &sdt));
+    if (c->is_inter) { rc = tern_inter_gatherv_call(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root); goto out; }
+    TRY(tern_coll_check_gatherv(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                recvtype, root, &sdt, &rdt));
     rc = coll_result(c, tern_gatherv(sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts, displs,
                                      rdt, root, c));
 out:
     tern_unlock();
     return rc;
+}
+
+int tern_coll_check_scatter(struct tern_comm *c, const char *fn, const void *sendbuf,
+                            int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                            MPI_Datatype recvtype, int root, struct tern_datatype **sdt,
+                            struct tern_datatype **rdt)
+{
+    int rc;
+    *sdt = *rdt = NULL;
+    if ((rc = chk_root(c, fn, root))) return rc;
+    if (c->rank == root && (rc = chk_block(c, fn, &SEND, sendbuf, sendcount, sendtype, sdt)))
+        return rc;
+    return chk_part(c, fn, &RECV, recvbuf, recvcount, recvtype, root, sendbuf, (size_t)sendcount,
+                    *sdt, rdt);
 }
 
 TERN_WEAK_ALIAS(MPI_Scatter)
@@ -233,15 +284,29 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_root(c, fn, root));
-    if (c->rank == root) TRY(chk_block(c, fn, &SEND, sendbuf, sendcount, sendtype, &sdt));
-    TRY(chk_part(c, fn, &RECV, recvbuf, recvcount, recvtype, root, sendbuf, (size_t)sendcount,
-                 sdt, &rdt));
+    if (c->is_inter) { rc = tern_inter_scatter_call(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root); goto out; }
+    TRY(tern_coll_check_scatter(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                root, &sdt, &rdt));
     rc = coll_result(c, tern_scatter(sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount,
                                      rdt, root, c));
 out:
     tern_unlock();
     return rc;
+}
+
+int tern_coll_check_scatterv(struct tern_comm *c, const char *fn, const void *sendbuf,
+                             const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                             void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                             struct tern_datatype **sdt, struct tern_datatype **rdt)
+{
+    int rc;
+    size_t total = 0;
+    *sdt = *rdt = NULL;
+    if ((rc = chk_root(c, fn, root))) return rc;
+    if (c->rank == root && (rc = chk_vector(c, fn, &SEND, sendbuf, sendcounts, "displs", displs,
+                                            sendtype, sdt, &total)))
+        return rc;
+    return chk_part(c, fn, &RECV, recvbuf, recvcount, recvtype, root, sendbuf, total, *sdt, rdt);
 }
 
 TERN_WEAK_ALIAS(MPI_Scatterv)
@@ -252,16 +317,13 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
     static const char fn[] = "MPI_Scatterv";
     struct tern_comm *c;
     struct tern_datatype *sdt = NULL, *rdt = NULL;
-    size_t total = 0;
     int rc;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_root(c, fn, root));
-    if (c->rank == root)
-        TRY(chk_vector(c, fn, &SEND, sendbuf, sendcounts, "displs", displs, sendtype, &sdt,
-                       &total));
-    TRY(chk_part(c, fn, &RECV, recvbuf, recvcount, recvtype, root, sendbuf, total, sdt, &rdt));
+    if (c->is_inter) { rc = tern_inter_scatterv_call(fn, c, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root); goto out; }
+    TRY(tern_coll_check_scatterv(c, fn, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                                 recvtype, root, &sdt, &rdt));
     rc = coll_result(c, tern_scatterv(sendbuf, sendcounts, displs, sdt, recvbuf,
                                       (size_t)recvcount, rdt, root, c));
 out:
@@ -279,6 +341,17 @@ static int chk_send_side(struct tern_comm *c, const char *fn, const void *sendbu
 }
 
 /* Allgather and alltoall: the same arguments, the same checks. */
+int tern_coll_check_all_block(struct tern_comm *c, const char *fn, const void *sendbuf,
+                              int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                              MPI_Datatype recvtype, struct tern_datatype **sdt,
+                              struct tern_datatype **rdt)
+{
+    int rc;
+    if ((rc = chk_send_side(c, fn, sendbuf, sendcount, sendtype, sdt))) return rc;
+    if ((rc = chk_block(c, fn, &RECV, recvbuf, recvcount, recvtype, rdt))) return rc;
+    return chk_alias(c, fn, sendbuf, recvbuf, (size_t)recvcount * (*rdt)->size);
+}
+
 typedef int (*all_block_fn)(const void *sbuf, size_t scount, struct tern_datatype *sdt,
                             void *rbuf, size_t rcount, struct tern_datatype *rdt,
                             struct tern_comm *c);
@@ -293,9 +366,9 @@ static int all_block(const char *fn, all_block_fn algo, const void *sendbuf, int
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_send_side(c, fn, sendbuf, sendcount, sendtype, &sdt));
-    TRY(chk_block(c, fn, &RECV, recvbuf, recvcount, recvtype, &rdt));
-    TRY(chk_alias(c, fn, sendbuf, recvbuf, (size_t)recvcount * rdt->size));
+    if (c->is_inter) { rc = tern_inter_all_block_call(fn, algo == tern_allgather, c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); goto out; }
+    TRY(tern_coll_check_all_block(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                  recvtype, &sdt, &rdt));
     rc = coll_result(c, algo(sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount, rdt, c));
 out:
     tern_unlock();
@@ -310,6 +383,20 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                      recvcount, recvtype, comm);
 }
 
+int tern_coll_check_allgatherv(struct tern_comm *c, const char *fn, const void *sendbuf,
+                               int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                               const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                               struct tern_datatype **sdt, struct tern_datatype **rdt)
+{
+    int rc;
+    size_t total = 0;
+    if ((rc = chk_send_side(c, fn, sendbuf, sendcount, sendtype, sdt))) return rc;
+    if ((rc = chk_vector(c, fn, &RECV, recvbuf, recvcounts, "displs", displs, recvtype, rdt,
+                         &total)))
+        return rc;
+    return chk_alias(c, fn, sendbuf, recvbuf, total * (*rdt)->size);
+}
+
 TERN_WEAK_ALIAS(MPI_Allgatherv)
 int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
@@ -318,14 +405,13 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     static const char fn[] = "MPI_Allgatherv";
     struct tern_comm *c;
     struct tern_datatype *sdt, *rdt;
-    size_t total = 0;
     int rc;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_send_side(c, fn, sendbuf, sendcount, sendtype, &sdt));
-    TRY(chk_vector(c, fn, &RECV, recvbuf, recvcounts, "displs", displs, recvtype, &rdt, &total));
-    TRY(chk_alias(c, fn, sendbuf, recvbuf, total * rdt->size));
+    if (c->is_inter) { rc = tern_inter_allgatherv_call(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype); goto out; }
+    TRY(tern_coll_check_allgatherv(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                   displs, recvtype, &sdt, &rdt));
     rc = coll_result(c, tern_allgatherv(sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts,
                                         displs, rdt, c));
 out:
@@ -341,6 +427,25 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                      recvcount, recvtype, comm);
 }
 
+int tern_coll_check_alltoallv(struct tern_comm *c, const char *fn, const void *sendbuf,
+                              const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                              void *recvbuf, const int recvcounts[], const int rdispls[],
+                              MPI_Datatype recvtype, struct tern_datatype **sdt,
+                              struct tern_datatype **rdt)
+{
+    int rc;
+    size_t stotal = 0, rtotal = 0;
+    *sdt = NULL;
+    if (sendbuf != MPI_IN_PLACE &&
+        (rc = chk_vector(c, fn, &SEND, sendbuf, sendcounts, "sdispls", sdispls, sendtype, sdt,
+                         &stotal)))
+        return rc;
+    if ((rc = chk_vector(c, fn, &RECV, recvbuf, recvcounts, "rdispls", rdispls, recvtype, rdt,
+                         &rtotal)))
+        return rc;
+    return chk_alias(c, fn, sendbuf, recvbuf, rtotal * (*rdt)->size);
+}
+
 TERN_WEAK_ALIAS(MPI_Alltoallv)
 int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
@@ -348,18 +453,14 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
 {
     static const char fn[] = "MPI_Alltoallv";
     struct tern_comm *c;
-    struct tern_datatype *sdt = NULL, *rdt;
-    size_t stotal = 0, rtotal = 0;
+    struct tern_datatype *sdt, *rdt;
     int rc;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    if (sendbuf != MPI_IN_PLACE)
-        TRY(chk_vector(c, fn, &SEND, sendbuf, sendcounts, "sdispls", sdispls, sendtype, &sdt,
-                       &stotal));
-    TRY(chk_vector(c, fn, &RECV, recvbuf, recvcounts, "rdispls", rdispls, recvtype, &rdt,
-                   &rtotal));
-    TRY(chk_alias(c, fn, sendbuf, recvbuf, rtotal * rdt->size));
+    if (c->is_inter) { rc = tern_inter_alltoallv_call(fn, c, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype); goto out; }
+    TRY(tern_coll_check_alltoallv(c, fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                  recvcounts, rdispls, recvtype, &sdt, &rdt));
     rc = coll_result(c, tern_alltoallv(sendbuf, sendcounts, sdispls, sdt, recvbuf, recvcounts,
                                        rdispls, rdt, c));
 out:
@@ -385,6 +486,32 @@ static int w_types(struct tern_comm *c, const char *fn, const char *arg, const i
     return MPI_SUCCESS;
 }
 
+int tern_coll_check_alltoallw(struct tern_comm *c, const char *fn, const void *sendbuf,
+                              const int sendcounts[], const int sdispls[],
+                              const MPI_Datatype sendtypes[], void *recvbuf,
+                              const int recvcounts[], const int rdispls[],
+                              const MPI_Datatype recvtypes[], struct tern_datatype ***dts)
+{
+    int rc;
+    struct tern_datatype **sdts = calloc((size_t)c->size * 2, sizeof *sdts), **rdts;
+    *dts = sdts;
+    if (!sdts)
+        return tern_err_comm(c, MPI_ERR_NO_MEM, "%s: out of memory for %d datatypes", fn,
+                             2 * c->size);
+    rdts = sdts + c->size;
+    if (sendbuf != MPI_IN_PLACE) {
+        if ((rc = chk_counts(c, fn, "sendcounts", sendcounts, c->size, NULL))) return rc;
+        if ((rc = chk_array(c, fn, "sdispls", sdispls))) return rc;
+        if ((rc = chk_array(c, fn, "sendtypes", sendtypes))) return rc;
+        if ((rc = w_types(c, fn, "sendtypes", sendcounts, sendtypes, sdts))) return rc;
+    }
+    if ((rc = chk_counts(c, fn, "recvcounts", recvcounts, c->size, NULL))) return rc;
+    if ((rc = chk_array(c, fn, "rdispls", rdispls))) return rc;
+    if ((rc = chk_array(c, fn, "recvtypes", recvtypes))) return rc;
+    if ((rc = w_types(c, fn, "recvtypes", recvcounts, recvtypes, rdts))) return rc;
+    return chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer");
+}
+
 TERN_WEAK_ALIAS(MPI_Alltoallw)
 int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
@@ -392,31 +519,16 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
 {
     static const char fn[] = "MPI_Alltoallw";
     struct tern_comm *c;
-    struct tern_datatype **sdts = NULL, **rdts = NULL;
+    struct tern_datatype **sdts = NULL;
     int rc;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    sdts = calloc((size_t)c->size * 2, sizeof *sdts);
-    if (!sdts) {
-        rc = tern_err_comm(c, MPI_ERR_NO_MEM, "%s: out of memory for %d datatypes", fn,
-                           2 * c->size);
-        goto out;
-    }
-    rdts = sdts + c->size;
-    if (sendbuf != MPI_IN_PLACE) {
-        TRY(chk_counts(c, fn, "sendcounts", sendcounts, c->size, NULL));
-        TRY(chk_array(c, fn, "sdispls", sdispls));
-        TRY(chk_array(c, fn, "sendtypes", sendtypes));
-        TRY(w_types(c, fn, "sendtypes", sendcounts, sendtypes, sdts));
-    }
-    TRY(chk_counts(c, fn, "recvcounts", recvcounts, c->size, NULL));
-    TRY(chk_array(c, fn, "rdispls", rdispls));
-    TRY(chk_array(c, fn, "recvtypes", recvtypes));
-    TRY(w_types(c, fn, "recvtypes", recvcounts, recvtypes, rdts));
-    TRY(chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"));
+    if (c->is_inter) { rc = tern_inter_alltoallw_call(fn, c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes); goto out; }
+    TRY(tern_coll_check_alltoallw(c, fn, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                  recvcounts, rdispls, recvtypes, &sdts));
     rc = coll_result(c, tern_alltoallw(sendbuf, sendcounts, sdispls, sdts, recvbuf, recvcounts,
-                                       rdispls, rdts, c));
+                                       rdispls, sdts + c->size, c));
 out:
     free(sdts);
     tern_unlock();
@@ -445,6 +557,18 @@ static int chk_reduction(struct tern_comm *c, const char *fn, const void *sendbu
     return MPI_SUCCESS;
 }
 
+int tern_coll_check_reduce(struct tern_comm *c, const char *fn, const void *sendbuf,
+                           void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                           struct tern_datatype **dt, struct tern_op **o)
+{
+    int rc;
+    if ((rc = chk_root(c, fn, root))) return rc;
+    if (c->rank != root &&
+        (rc = chk_not_in_place(c, fn, "sendbuf", sendbuf, "at a rank other than the root")))
+        return rc;
+    return chk_reduction(c, fn, sendbuf, recvbuf, count, datatype, op, c->rank == root, dt, o);
+}
+
 TERN_WEAK_ALIAS(MPI_Reduce)
 int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 int root, MPI_Comm comm)
@@ -457,10 +581,8 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_root(c, fn, root));
-    if (c->rank != root)
-        TRY(chk_not_in_place(c, fn, "sendbuf", sendbuf, "at a rank other than the root"));
-    TRY(chk_reduction(c, fn, sendbuf, recvbuf, count, datatype, op, c->rank == root, &dt, &o));
+    if (c->is_inter) { rc = tern_inter_reduce_call(fn, c, sendbuf, recvbuf, count, datatype, op, root); goto out; }
+    TRY(tern_coll_check_reduce(c, fn, sendbuf, recvbuf, count, datatype, op, root, &dt, &o));
     rc = coll_result(c, tern_reduce(sendbuf, recvbuf, (size_t)count, dt, o, root, c));
 out:
     tern_unlock();
@@ -468,6 +590,13 @@ out:
 }
 
 /* Allreduce, scan and exscan: the same arguments, the same checks. */
+int tern_coll_check_all_reduce(struct tern_comm *c, const char *fn, const void *sendbuf,
+                               void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                               struct tern_datatype **dt, struct tern_op **o)
+{
+    return chk_reduction(c, fn, sendbuf, recvbuf, count, datatype, op, 1, dt, o);
+}
+
 typedef int (*all_reduce_fn)(const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
                              struct tern_op *op, struct tern_comm *c);
 
@@ -481,7 +610,8 @@ static int all_reduce(const char *fn, all_reduce_fn algo, const void *sendbuf, v
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_reduction(c, fn, sendbuf, recvbuf, count, datatype, op, 1, &dt, &o));
+    if (c->is_inter) { rc = tern_inter_allreduce_call(fn, algo == tern_allreduce, c, sendbuf, recvbuf, count, datatype, op); goto out; }
+    TRY(tern_coll_check_all_reduce(c, fn, sendbuf, recvbuf, count, datatype, op, &dt, &o));
     rc = coll_result(c, algo(sendbuf, recvbuf, (size_t)count, dt, o, c));
 out:
     tern_unlock();
@@ -508,6 +638,17 @@ static int chk_scattered(struct tern_comm *c, const char *fn, const void *sendbu
     return chk_alias(c, fn, sendbuf, recvbuf, total * dt->size);
 }
 
+int tern_coll_check_reduce_scatter(struct tern_comm *c, const char *fn, const void *sendbuf,
+                                   void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                                   MPI_Op op, struct tern_datatype **dt, struct tern_op **o)
+{
+    int rc;
+    size_t total = 0;
+    if ((rc = chk_counts(c, fn, "recvcounts", recvcounts, c->size, &total))) return rc;
+    if ((rc = chk_reduction(c, fn, sendbuf, NULL, 0, datatype, op, 0, dt, o))) return rc;
+    return chk_scattered(c, fn, sendbuf, recvbuf, total, recvcounts[c->rank], *dt);
+}
+
 TERN_WEAK_ALIAS(MPI_Reduce_scatter)
 int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
@@ -516,18 +657,29 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
     struct tern_comm *c;
     struct tern_datatype *dt;
     struct tern_op *o = NULL;
-    size_t total = 0;
     int rc;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_counts(c, fn, "recvcounts", recvcounts, c->size, &total));
-    TRY(chk_reduction(c, fn, sendbuf, NULL, 0, datatype, op, 0, &dt, &o));
-    TRY(chk_scattered(c, fn, sendbuf, recvbuf, total, recvcounts[c->rank], dt));
+    if (c->is_inter) { rc = tern_inter_reduce_scatter_call(fn, c, sendbuf, recvbuf, recvcounts, 0, datatype, op); goto out; }
+    TRY(tern_coll_check_reduce_scatter(c, fn, sendbuf, recvbuf, recvcounts, datatype, op, &dt,
+                                       &o));
     rc = coll_result(c, tern_reduce_scatter(sendbuf, recvbuf, recvcounts, dt, o, c));
 out:
     tern_unlock();
     return rc;
+}
+
+int tern_coll_check_reduce_scatter_block(struct tern_comm *c, const char *fn,
+                                         const void *sendbuf, void *recvbuf, int recvcount,
+                                         MPI_Datatype datatype, MPI_Op op,
+                                         struct tern_datatype **dt, struct tern_op **o)
+{
+    int rc;
+    if ((rc = tern_check_count(c, recvcount, fn, "recvcount"))) return rc;
+    if ((rc = chk_reduction(c, fn, sendbuf, NULL, 0, datatype, op, 0, dt, o))) return rc;
+    return chk_scattered(c, fn, sendbuf, recvbuf, (size_t)recvcount * (size_t)c->size, recvcount,
+                         *dt);
 }
 
 TERN_WEAK_ALIAS(MPI_Reduce_scatter_block)
@@ -542,10 +694,9 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(tern_check_count(c, recvcount, fn, "recvcount"));
-    TRY(chk_reduction(c, fn, sendbuf, NULL, 0, datatype, op, 0, &dt, &o));
-    TRY(chk_scattered(c, fn, sendbuf, recvbuf, (size_t)recvcount * (size_t)c->size, recvcount,
-                      dt));
+    if (c->is_inter) { rc = tern_inter_reduce_scatter_call(fn, c, sendbuf, recvbuf, NULL, recvcount, datatype, op); goto out; }
+    TRY(tern_coll_check_reduce_scatter_block(c, fn, sendbuf, recvbuf, recvcount, datatype, op,
+                                             &dt, &o));
     rc = coll_result(c, tern_reduce_scatter_block(sendbuf, recvbuf, (size_t)recvcount, dt, o, c));
 out:
     tern_unlock();

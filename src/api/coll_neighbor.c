@@ -1,16 +1,20 @@
-/* MPI neighbourhood collective entry points (blocking): argument checks
- * against the communicator's neighbour counts, then src/coll/neighbor.c.
- * MPI_IN_PLACE has no meaning for these calls and is refused. */
+/* The neighbourhood collectives' argument checks against the
+ * communicator's neighbour counts, and the bodies that every form of each
+ * collective shares (coll_neighbor.h); the entry points are in
+ * coll_neighbor_api.c.  MPI_IN_PLACE has no meaning for these calls and is
+ * refused. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "api/check.h"
+#include "api/coll_neighbor.h"
 #include "api/topo_check.h"
 #include "coll/neighbor.h"
-#include "core/api.h"
+#include "coll/sched.h"
 #include "core/errors.h"
 #include "core/state.h"
 #include "datatype/datatype.h"
+#include "p2p/p2p.h"
 
 /* The argument names of one side, for the messages. */
 struct side {
@@ -113,104 +117,140 @@ static int chk_w(struct tern_comm *c, const char *fn, const struct side *s, cons
     return chk_not_in_place(c, fn, s, buf);
 }
 
-static int result(struct tern_comm *c, int rc)
+/* The request argument of the nonblocking and persistent forms, then a
+ * schedule for the call.  It takes the communicator's next collective tag:
+ * only calls that passed every check take one, so all ranks count alike
+ * (the blocking form counts too, since MPI orders it among the others). */
+static int create(struct tern_comm *c, const char *fn, enum tern_nbr_mode mode,
+                  MPI_Request *request, struct tern_sched **s)
 {
+    if (mode != TERN_NBR_BLOCKING && !request)
+        return tern_err_comm(c, MPI_ERR_ARG, "%s: request is NULL", fn);
+    int rc = tern_sched_create(c, fn, s);
     return rc == MPI_SUCCESS ? rc : tern_err_raise(c, rc);
 }
 
-TERN_WEAK_ALIAS(MPI_Neighbor_allgather)
-int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+/* Hands the built schedule ('rc': the builder's result) to its request; the
+ * blocking form waits for it here.  Errors have gone through c's handler. */
+static int finish(struct tern_comm *c, struct tern_sched *s, int rc, enum tern_nbr_mode mode,
+                  MPI_Request *request)
 {
-    static const char fn[] = "MPI_Neighbor_allgather";
+    if (mode != TERN_NBR_BLOCKING)
+        return tern_sched_post(s, rc, mode == TERN_NBR_PERSISTENT, request);
+    MPI_Request h;
+    if ((rc = tern_sched_post(s, rc, 0, &h))) return rc;
+    rc = tern_wait(tern_req_get(h), MPI_STATUS_IGNORE);
+    return rc == MPI_SUCCESS ? rc : tern_err_raise(c, rc);
+}
+
+int tern_api_neighbor_allgather(const char *fn, const void *sendbuf, int sendcount,
+                                MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                MPI_Datatype recvtype, MPI_Comm comm, enum tern_nbr_mode mode,
+                                MPI_Request *request)
+{
     struct tern_comm *c;
     struct tern_datatype *sdt, *rdt;
+    struct tern_sched *s;
     int rc, indeg, outdeg;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(chk_topo(comm, fn, &c, &indeg, &outdeg));
     TRY(chk_block(c, fn, &SEND, sendbuf, sendcount, sendtype, 1, &sdt));
     TRY(chk_block(c, fn, &RECV, recvbuf, recvcount, recvtype, indeg, &rdt));
-    rc = result(c, tern_neighbor_allgather(sendbuf, (size_t)sendcount, sdt, recvbuf,
-                                           (size_t)recvcount, rdt, c));
+    TRY(create(c, fn, mode, request, &s));
+    rc = finish(c, s,
+                tern_nbr_allgather(s, sendbuf, (size_t)sendcount, sdt, recvbuf,
+                                   (size_t)recvcount, rdt),
+                mode, request);
 out:
     tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Neighbor_allgatherv)
-int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                             void *recvbuf, const int recvcounts[], const int displs[],
-                             MPI_Datatype recvtype, MPI_Comm comm)
+int tern_api_neighbor_allgatherv(const char *fn, const void *sendbuf, int sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                 const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                 enum tern_nbr_mode mode, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Neighbor_allgatherv";
     static const struct side recv_v = {"recvbuf", "recvcount", "recvcounts", "displs",
                                        "recvtype", "recvtypes"};
     struct tern_comm *c;
     struct tern_datatype *sdt, *rdt;
+    struct tern_sched *s;
     int rc, indeg, outdeg;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(chk_topo(comm, fn, &c, &indeg, &outdeg));
     TRY(chk_block(c, fn, &SEND, sendbuf, sendcount, sendtype, 1, &sdt));
     TRY(chk_vector(c, fn, &recv_v, recvbuf, recvcounts, displs, recvtype, indeg, &rdt));
-    rc = result(c, tern_neighbor_allgatherv(sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts,
-                                            displs, rdt, c));
+    TRY(create(c, fn, mode, request, &s));
+    rc = finish(c, s,
+                tern_nbr_allgatherv(s, sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts,
+                                    displs, rdt),
+                mode, request);
 out:
     tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Neighbor_alltoall)
-int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int tern_api_neighbor_alltoall(const char *fn, const void *sendbuf, int sendcount,
+                               MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                               MPI_Datatype recvtype, MPI_Comm comm, enum tern_nbr_mode mode,
+                               MPI_Request *request)
 {
-    static const char fn[] = "MPI_Neighbor_alltoall";
     struct tern_comm *c;
     struct tern_datatype *sdt, *rdt;
+    struct tern_sched *s;
     int rc, indeg, outdeg;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(chk_topo(comm, fn, &c, &indeg, &outdeg));
     TRY(chk_block(c, fn, &SEND, sendbuf, sendcount, sendtype, outdeg, &sdt));
     TRY(chk_block(c, fn, &RECV, recvbuf, recvcount, recvtype, indeg, &rdt));
-    rc = result(c, tern_neighbor_alltoall(sendbuf, (size_t)sendcount, sdt, recvbuf,
-                                          (size_t)recvcount, rdt, c));
+    TRY(create(c, fn, mode, request, &s));
+    rc = finish(c, s,
+                tern_nbr_alltoall(s, sendbuf, (size_t)sendcount, sdt, recvbuf,
+                                  (size_t)recvcount, rdt),
+                mode, request);
 out:
     tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Neighbor_alltoallv)
-int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+int tern_api_neighbor_alltoallv(const char *fn, const void *sendbuf, const int sendcounts[],
+                                const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                const int recvcounts[], const int rdispls[],
+                                MPI_Datatype recvtype, MPI_Comm comm, enum tern_nbr_mode mode,
+                                MPI_Request *request)
 {
-    static const char fn[] = "MPI_Neighbor_alltoallv";
     struct tern_comm *c;
     struct tern_datatype *sdt, *rdt;
+    struct tern_sched *s;
     int rc, indeg, outdeg;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(chk_topo(comm, fn, &c, &indeg, &outdeg));
     TRY(chk_vector(c, fn, &SEND, sendbuf, sendcounts, sdispls, sendtype, outdeg, &sdt));
     TRY(chk_vector(c, fn, &RECV, recvbuf, recvcounts, rdispls, recvtype, indeg, &rdt));
-    rc = result(c, tern_neighbor_alltoallv(sendbuf, sendcounts, sdispls, sdt, recvbuf, recvcounts,
-                                           rdispls, rdt, c));
+    TRY(create(c, fn, mode, request, &s));
+    rc = finish(c, s,
+                tern_nbr_alltoallv(s, sendbuf, sendcounts, sdispls, sdt, recvbuf, recvcounts,
+                                   rdispls, rdt),
+                mode, request);
 out:
     tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Neighbor_alltoallw)
-int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-                            MPI_Comm comm)
+int tern_api_neighbor_alltoallw(const char *fn, const void *sendbuf, const int sendcounts[],
+                                const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                enum tern_nbr_mode mode, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Neighbor_alltoallw";
     struct tern_comm *c;
-    struct tern_datatype **dts = NULL;
+    struct tern_datatype **dts = NULL; /* receive types, then send types */
+    struct tern_sched *s;
     int rc, indeg, outdeg;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
@@ -223,8 +263,12 @@ int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
     }
     TRY(chk_w(c, fn, &SEND, sendbuf, sendcounts, sdispls, sendtypes, outdeg, dts + indeg));
     TRY(chk_w(c, fn, &RECV, recvbuf, recvcounts, rdispls, recvtypes, indeg, dts));
-    rc = result(c, tern_neighbor_alltoallw(sendbuf, sendcounts, sdispls, dts + indeg, recvbuf,
-                                           recvcounts, rdispls, dts, c));
+    TRY(create(c, fn, mode, request, &s));
+    /* The schedule retains the types it uses: the array can go. */
+    rc = finish(c, s,
+                tern_nbr_alltoallw(s, sendbuf, sendcounts, sdispls, dts + indeg, recvbuf,
+                                   recvcounts, rdispls, dts),
+                mode, request);
 out:
     free(dts);
     tern_unlock();

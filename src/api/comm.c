@@ -6,79 +6,23 @@
 
 #include "coll/coll.h"
 #include "api/check.h"
+#include "api/comm_check.h"
 #include "core/api.h"
 #include "core/attr.h"
+#include "core/comm_internal.h"
 #include "core/errors.h"
 #include "core/info.h"
 #include "core/objects.h"
 #include "core/state.h"
 #include "datatype/datatype.h"
+#include "p2p/request.h"
+#include "p2p/status.h"
 #include "topo/topo.h"
 
 #define TRY(expr)                                                                                  \
     do {                                                                                           \
         if ((rc = (expr)) != MPI_SUCCESS) goto out;                                                \
     } while (0)
-
-static int chk_intra(struct tern_comm *c, const char *fn)
-{
-    if (__builtin_expect(c->is_inter, 0)) {
-        char lb[64];
-        return tern_err_comm(c, MPI_ERR_COMM, "%s: %s is an intercommunicator (not supported yet)",
-                             fn, tern_comm_label(c, lb, sizeof lb));
-    }
-    return MPI_SUCCESS;
-}
-
-static int chk_group(struct tern_comm *c, const char *fn, const char *arg, MPI_Group h,
-                     struct tern_group **out)
-{
-    if (h == MPI_GROUP_NULL) return tern_err_comm(c, MPI_ERR_GROUP, "%s: %s is MPI_GROUP_NULL", fn, arg);
-    *out = tern_group_get(h);
-    if (!*out)
-        return tern_err_comm(c, MPI_ERR_GROUP, "%s: %s=0x%x is not a valid group", fn, arg,
-                             (unsigned)h);
-    return MPI_SUCCESS;
-}
-
-/* Every member of g must belong to comm. */
-static int chk_subgroup(struct tern_comm *c, const char *fn, struct tern_group *g)
-{
-    int *ranks = malloc((size_t)(g->size > 0 ? g->size : 1) * sizeof(int));
-    if (!ranks) return tern_err_comm(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
-    int rc = tern_group_ranks_in(g, c->group, ranks);
-    if (rc == MPI_ERR_GROUP) {
-        char lb[64];
-        int i = 0;
-        while (ranks[i] != MPI_UNDEFINED) i++;
-        rc = tern_err_comm(c, MPI_ERR_GROUP,
-                           "%s: group member %d (world rank %d) is not in %s", fn, i, g->world[i],
-                           tern_comm_label(c, lb, sizeof lb));
-    } else if (rc) {
-        rc = tern_err_comm(c, rc, "%s: out of memory", fn);
-    }
-    free(ranks);
-    return rc;
-}
-
-/* What every constructor checks after its own arguments. */
-static int chk_new(struct tern_comm *c, const char *fn, MPI_Comm *newcomm)
-{
-    int rc = tern_check_ptr(c, newcomm, fn, "newcomm");
-    return rc ? rc : chk_intra(c, fn);
-}
-
-/* The end of every constructor: on failure a half-made communicator goes
- * and the error through c's handler; else the new handle goes out. */
-static int finish_new(struct tern_comm *c, int rc, struct tern_comm *nc, MPI_Comm *newcomm)
-{
-    if (rc) {
-        if (nc) tern_comm_free_handle(nc);
-        return tern_err_raise(c, rc);
-    }
-    *newcomm = nc ? nc->handle : MPI_COMM_NULL;
-    return MPI_SUCCESS;
-}
 
 /* A query of one communicator with one output argument: the checks, then
  * answer() under the lock. */
@@ -125,29 +69,63 @@ int PMPI_Comm_rank(MPI_Comm comm, int *rank)
     return comm_query("MPI_Comm_rank", comm, "rank", rank, answer_rank);
 }
 
-/* MPI_Comm_dup and MPI_Comm_dup_with_info (info_arg NULL: the plain dup). */
-static int comm_dup(const char *fn, MPI_Comm comm, const MPI_Info *info_arg, MPI_Comm *newcomm)
+/* The copy behind every dup: the group(s) on a fresh context, then the
+ * topology, the attributes (copy callbacks, which may fail the dup) and
+ * the hints: the parent's, or those of the info argument. */
+static int dup_into(struct tern_comm *c, const struct tern_info *info, int with_info,
+                    struct tern_comm **nc)
+{
+    int rc = c->is_inter ? tern_intercomm_dup(c, nc) : tern_comm_create_from(c, c->group, nc);
+    if (rc == MPI_SUCCESS) rc = tern_topo_copy(c, *nc);
+    if (rc == MPI_SUCCESS) rc = tern_attr_comm_copy(c, *nc);
+    if (rc == MPI_SUCCESS) {
+        if (with_info)
+            tern_comm_hints_apply(*nc, info);
+        else
+            (*nc)->hints = c->hints;
+    }
+    return rc;
+}
+
+/* MPI_Comm_dup, MPI_Comm_dup_with_info (info_arg non-NULL), MPI_Comm_idup
+ * and MPI_Comm_idup_with_info (request non-NULL).
+ *
+ * The nonblocking forms agree on the context id at the call, blocking,
+ * and return a complete request: correct (the call is collective and every
+ * member reaches it) but without the overlap MPI allows, so a program that
+ * makes another collective call on comm between the idup calls of
+ * different ranks, as MPI permits, would deadlock.  A context agreement
+ * on the schedule engine (src/coll/sched.h) would lift that. */
+static int comm_dup(const char *fn, MPI_Comm comm, const MPI_Info *info_arg, MPI_Comm *newcomm,
+                    MPI_Request *request)
 {
     struct tern_comm *c, *nc = NULL;
     struct tern_info *info = NULL;
+    struct tern_request *r = NULL;
     int rc;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
     if (info_arg) TRY(tern_info_check(*info_arg, 1, fn, "info", c, &info));
-    TRY(chk_new(c, fn, newcomm));
-    rc = tern_comm_create_from(c, c->group, &nc);
-    if (rc == MPI_SUCCESS) rc = tern_topo_copy(c, nc);
-    /* [attr] The copy callbacks, then the hints: the parent's, or those
-     * of dup_with_info's argument. */
-    if (rc == MPI_SUCCESS) rc = tern_attr_comm_copy(c, nc);
-    if (rc == MPI_SUCCESS) {
-        if (info_arg)
-            tern_comm_hints_apply(nc, info);
-        else
-            nc->hints = c->hints;
+    TRY(tern_chk_newcomm(c, fn, newcomm));
+    if (request) {
+        TRY(tern_check_ptr(c, request, fn, "request"));
+        if (!(r = tern_req_alloc(TERN_REQ_COLL))) {
+            rc = tern_err_comm(c, MPI_ERR_NO_MEM, "%s: out of memory for a request", fn);
+            goto out;
+        }
     }
-    rc = finish_new(c, rc, nc, newcomm);
+    rc = dup_into(c, info, info_arg != NULL, &nc);
+    rc = tern_finish_newcomm(c, rc, nc, newcomm);
+    if (r) {
+        if (rc) {
+            tern_req_free(r);
+            goto out;
+        }
+        tern_status_empty(&r->status, MPI_ANY_SOURCE);
+        tern_req_complete(r);
+        *request = r->handle;
+    }
 out:
     tern_unlock();
     return rc;
@@ -156,68 +134,25 @@ out:
 TERN_WEAK_ALIAS(MPI_Comm_dup)
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
-    return comm_dup("MPI_Comm_dup", comm, NULL, newcomm);
+    return comm_dup("MPI_Comm_dup", comm, NULL, newcomm, NULL);
 }
 
 TERN_WEAK_ALIAS(MPI_Comm_dup_with_info)
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
-    return comm_dup("MPI_Comm_dup_with_info", comm, &info, newcomm);
+    return comm_dup("MPI_Comm_dup_with_info", comm, &info, newcomm, NULL);
 }
 
-struct split_entry {
-    int key, rank;
-};
-
-static int split_cmp(const void *a, const void *b)
+TERN_WEAK_ALIAS(MPI_Comm_idup)
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
-    const struct split_entry *x = a, *y = b;
-    if (x->key != y->key) return x->key < y->key ? -1 : 1;
-    return (x->rank > y->rank) - (x->rank < y->rank);
+    return comm_dup("MPI_Comm_idup", comm, NULL, newcomm, request);
 }
 
-/* Collective over c: the members with my colour, ordered by key then rank
- * in c, become a new communicator. */
-static int comm_split(struct tern_comm *c, int color, int key, struct tern_comm **out)
+TERN_WEAK_ALIAS(MPI_Comm_idup_with_info)
+int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request)
 {
-    int n = c->size, rc;
-    int mine[2] = {color, key};
-    struct tern_group *g = NULL;
-    int *all = malloc((size_t)n * 2 * sizeof(int));
-    struct split_entry *ent = malloc((size_t)n * sizeof *ent);
-    *out = NULL;
-    if (!all || !ent) {
-        free(all);
-        free(ent);
-        return tern_err_make(MPI_ERR_NO_MEM, "MPI_Comm_split: out of memory for %d ranks", n);
-    }
-    struct tern_datatype *it = tern_dt_get(MPI_INT);
-    rc = tern_allgather(mine, 2, it, all, 2, it, c);
-    if (rc == MPI_SUCCESS && color != MPI_UNDEFINED) {
-        int m = 0;
-        for (int i = 0; i < n; i++) {
-            if (all[2 * i] == color) {
-                ent[m].key = all[2 * i + 1];
-                ent[m].rank = i;
-                m++;
-            }
-        }
-        qsort(ent, (size_t)m, sizeof *ent, split_cmp);
-        g = tern_group_new(m);
-        if (!g) {
-            rc = tern_err_make(MPI_ERR_NO_MEM, "MPI_Comm_split: out of memory for a group");
-        } else {
-            for (int i = 0; i < m; i++) g->world[i] = tern_comm_world_rank(c, ent[i].rank);
-            tern_group_set_rank(g);
-        }
-    }
-    free(all);
-    free(ent);
-    /* Every rank takes part in the context agreement, even after a local
-     * failure, so the others do not hang. */
-    int rc2 = tern_comm_create_from(c, g, out);
-    if (g) tern_group_release(g);
-    return rc ? rc : rc2;
+    return comm_dup("MPI_Comm_idup_with_info", comm, &info, newcomm, request);
 }
 
 TERN_WEAK_ALIAS(MPI_Comm_split)
@@ -229,17 +164,51 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_new(c, fn, newcomm));
+    TRY(tern_chk_newcomm(c, fn, newcomm));
     if (color < 0 && color != MPI_UNDEFINED) {
         rc = tern_err_comm(c, MPI_ERR_ARG,
                            "%s: color=%d is negative (only MPI_UNDEFINED may be)", fn, color);
         goto out;
     }
-    rc = comm_split(c, color, key, &nc);
-    rc = finish_new(c, rc, nc, newcomm);
+    rc = tern_comm_split(c, color, key, &nc);
+    rc = tern_finish_newcomm(c, rc, nc, newcomm);
 out:
     tern_unlock();
     return rc;
+}
+
+/* The info key of MPI_COMM_TYPE_HW_GUIDED naming the resource. */
+#define HW_RESOURCE_KEY "mpi_hw_resource_type"
+
+/* This process's colour for split_type (collective for HW_UNGUIDED). */
+static int split_type_color(struct tern_comm *c, const char *fn, int split_type, MPI_Info info,
+                            int *color)
+{
+    switch (split_type) {
+    case MPI_UNDEFINED:
+        *color = MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    case MPI_COMM_TYPE_SHARED:
+        *color = 0; /* every rank runs on this node */
+        return MPI_SUCCESS;
+    case MPI_COMM_TYPE_HW_GUIDED:
+        /* No key, or a resource this machine does not have: MPI_COMM_NULL. */
+        *color = tern_hw_color(tern_info_lookup(info, HW_RESOURCE_KEY));
+        return MPI_SUCCESS;
+    case MPI_COMM_TYPE_HW_UNGUIDED:
+        return tern_hw_unguided_color(c, color);
+#ifdef MPI_COMM_TYPE_RESOURCE_GUIDED
+    case MPI_COMM_TYPE_RESOURCE_GUIDED:
+#endif
+#ifdef MPIX_COMM_TYPE_NEIGHBORHOOD
+    case MPIX_COMM_TYPE_NEIGHBORHOOD:
+#endif
+        *color = MPI_UNDEFINED; /* no such resources are known: MPI_COMM_NULL */
+        return MPI_SUCCESS;
+    default:
+        return tern_err_comm(c, MPI_ERR_ARG, "%s: split_type=%d is not a known split type", fn,
+                             split_type);
+    }
 }
 
 TERN_WEAK_ALIAS(MPI_Comm_split_type)
@@ -248,39 +217,13 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
     static const char fn[] = "MPI_Comm_split_type";
     struct tern_comm *c, *nc = NULL;
     int rc, color;
-    (void)info; /* no hints are understood yet */
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_new(c, fn, newcomm));
-    switch (split_type) {
-    case MPI_UNDEFINED:
-        color = MPI_UNDEFINED;
-        break;
-    case MPI_COMM_TYPE_SHARED:
-        color = 0; /* every rank runs on this node */
-        break;
-#ifdef MPI_COMM_TYPE_HW_GUIDED
-    case MPI_COMM_TYPE_HW_GUIDED:
-#endif
-#ifdef MPI_COMM_TYPE_HW_UNGUIDED
-    case MPI_COMM_TYPE_HW_UNGUIDED:
-#endif
-#ifdef MPI_COMM_TYPE_RESOURCE_GUIDED
-    case MPI_COMM_TYPE_RESOURCE_GUIDED:
-#endif
-#ifdef MPIX_COMM_TYPE_NEIGHBORHOOD
-    case MPIX_COMM_TYPE_NEIGHBORHOOD:
-#endif
-        color = MPI_UNDEFINED; /* no finer hardware level is known: MPI_COMM_NULL */
-        break;
-    default:
-        rc = tern_err_comm(c, MPI_ERR_ARG, "%s: split_type=%d is not a known split type", fn,
-                           split_type);
-        goto out;
-    }
-    rc = comm_split(c, color, key, &nc);
-    rc = finish_new(c, rc, nc, newcomm);
+    TRY(tern_chk_newcomm(c, fn, newcomm));
+    TRY(split_type_color(c, fn, split_type, info, &color));
+    rc = tern_comm_split(c, color, key, &nc);
+    rc = tern_finish_newcomm(c, rc, nc, newcomm);
 out:
     tern_unlock();
     return rc;
@@ -296,11 +239,14 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_group(c, fn, "group", group, &g));
-    TRY(chk_new(c, fn, newcomm));
-    TRY(chk_subgroup(c, fn, g));
-    rc = tern_comm_create_from(c, g->rank == MPI_UNDEFINED ? NULL : g, &nc);
-    rc = finish_new(c, rc, nc, newcomm);
+    TRY(tern_chk_group(c, fn, "group", group, &g));
+    TRY(tern_chk_newcomm(c, fn, newcomm));
+    TRY(tern_chk_subgroup(c, fn, g));
+    if (c->is_inter)
+        rc = tern_intercomm_subset(c, g, &nc);
+    else
+        rc = tern_comm_create_from(c, g->rank == MPI_UNDEFINED ? NULL : g, &nc);
+    rc = tern_finish_newcomm(c, rc, nc, newcomm);
 out:
     tern_unlock();
     return rc;
@@ -316,16 +262,17 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_group(c, fn, "group", group, &g));
-    TRY(chk_new(c, fn, newcomm));
+    TRY(tern_chk_group(c, fn, "group", group, &g));
+    TRY(tern_chk_newcomm(c, fn, newcomm));
+    TRY(tern_chk_intra(c, fn));
     if (tag < 0) {
         rc = tern_err_comm(c, MPI_ERR_TAG, "%s: tag=%d is outside 0..MPI_TAG_UB (%d)", fn, tag,
                            TERN_TAG_UB);
         goto out;
     }
-    TRY(chk_subgroup(c, fn, g));
+    TRY(tern_chk_subgroup(c, fn, g));
     rc = tern_comm_create_group(c, g, tag, &nc);
-    rc = finish_new(c, rc, nc, newcomm);
+    rc = tern_finish_newcomm(c, rc, nc, newcomm);
 out:
     tern_unlock();
     return rc;
@@ -374,7 +321,12 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
     } else if (c1->is_inter != c2->is_inter) {
         *result = MPI_UNEQUAL;
     } else {
+        /* Intercommunicators: the weaker of the two sides' answers. */
         int g = tern_group_compare(c1->group, c2->group);
+        if (c1->is_inter) {
+            int r = tern_group_compare(c1->remote_group, c2->remote_group);
+            if (r > g) g = r;
+        }
         *result = g == MPI_IDENT ? MPI_CONGRUENT : g;
     }
 out:
@@ -444,24 +396,31 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
     return comm_query("MPI_Comm_test_inter", comm, "flag", flag, answer_test_inter);
 }
 
-/* The remote side of an intercommunicator; intercommunicators come with the
- * object-model issue, so every comm is refused for now. */
-static int not_inter(struct tern_comm *c, const char *fn, void *out)
+static int answer_remote_size(struct tern_comm *c, const char *fn, void *out)
 {
-    char lb[64];
-    (void)out;
-    return tern_err_comm(c, MPI_ERR_COMM, "%s: comm=%s is not an intercommunicator", fn,
-                         tern_comm_label(c, lb, sizeof lb));
+    int rc = tern_chk_inter(c, fn);
+    if (!rc) *(int *)out = c->remote_group->size;
+    return rc;
+}
+
+static int answer_remote_group(struct tern_comm *c, const char *fn, void *out)
+{
+    int rc = tern_chk_inter(c, fn);
+    if (rc) return rc;
+    tern_group_retain(c->remote_group);
+    rc = tern_group_publish(c->remote_group, out);
+    if (rc) rc = tern_err_comm(c, rc, "%s: out of memory for a group handle", fn);
+    return rc;
 }
 
 TERN_WEAK_ALIAS(MPI_Comm_remote_size)
 int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
 {
-    return comm_query("MPI_Comm_remote_size", comm, "size", size, not_inter);
+    return comm_query("MPI_Comm_remote_size", comm, "size", size, answer_remote_size);
 }
 
 TERN_WEAK_ALIAS(MPI_Comm_remote_group)
 int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
 {
-    return comm_query("MPI_Comm_remote_group", comm, "group", group, not_inter);
+    return comm_query("MPI_Comm_remote_group", comm, "group", group, answer_remote_group);
 }

@@ -1,6 +1,7 @@
 /* Datatype constructors, commit and free (MPI 4.1 sections 5.1.2-5.1.10),
  * with the MPI-1 names MPICH still exports (MPI_Type_hvector,
  * MPI_Type_hindexed, MPI_Type_struct). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -8,15 +9,6 @@
 #include "core/attr.h"
 #include "datatype/dt_api.h"
 #include "datatype/dt_internal.h"
-
-/* Hands the new type's handle out, or reports why there is none. */
-static int finish_ctor(int rc, const char *fn, struct tern_datatype *const *nt,
-                       MPI_Datatype *newtype)
-{
-    if (rc) return tern_dt_ctor_failed(rc, fn);
-    *newtype = (*nt)->handle;
-    return MPI_SUCCESS;
-}
 
 /* The last checks of most constructors: the old type, then where the new
  * one goes. */
@@ -34,16 +26,17 @@ static int check_type_ref(const char *fn, MPI_Datatype *datatype, struct tern_da
     return rc ? rc : tern_arg_type(*datatype, fn, "datatype", dt);
 }
 
-static int check_blocklengths(int count, const int bl[], const char *fn)
+static int check_blocklengths(MPI_Count count, struct tern_dt_arr bl, const char *fn)
 {
-    for (int i = 0; i < count; i++)
-        if (bl[i] < 0)
-            return tern_err_comm(NULL, MPI_ERR_COUNT, "%s: array_of_blocklengths[%d]=%d must be >= 0",
-                                 fn, i, bl[i]);
+    for (MPI_Count i = 0; i < count; i++)
+        if (tern_dt_arr_at(bl, (size_t)i) < 0)
+            return tern_err_comm(NULL, MPI_ERR_COUNT,
+                                 "%s: array_of_blocklengths[%ld]=%ld must be >= 0", fn, (long)i,
+                                 (long)tern_dt_arr_at(bl, (size_t)i));
     return MPI_SUCCESS;
 }
 
-static int type_contiguous(const char *fn, int count, MPI_Datatype oldtype,
+static int type_contiguous(const char *fn, int large, MPI_Count count, MPI_Datatype oldtype,
                            MPI_Datatype *newtype)
 {
     struct tern_datatype *old, *nt = NULL;
@@ -51,17 +44,24 @@ static int type_contiguous(const char *fn, int count, MPI_Datatype oldtype,
     if ((rc = tern_arg_nonneg(count, MPI_ERR_COUNT, fn, "count")) ||
         (rc = check_old_new(fn, oldtype, &old, newtype)))
         return rc;
-    return finish_ctor(tern_dt_contiguous(count, old, &nt), fn, &nt, newtype);
+    rc = tern_dt_contiguous(count, old, &nt);
+    return tern_dt_ctor_done(rc, fn, large, nt, newtype);
 }
 
 TERN_WEAK_ALIAS(MPI_Type_contiguous)
 int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_contiguous", type_contiguous, count, oldtype, newtype);
+    TERN_LOCKED_CALL("MPI_Type_contiguous", type_contiguous, 0, count, oldtype, newtype);
 }
 
-static int type_vector(const char *fn, int count, int blocklength, MPI_Aint stride, int hv,
-                       MPI_Datatype oldtype, MPI_Datatype *newtype)
+TERN_WEAK_ALIAS(MPI_Type_contiguous_c)
+int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    TERN_LOCKED_CALL("MPI_Type_contiguous_c", type_contiguous, 1, count, oldtype, newtype);
+}
+
+static int type_vector(const char *fn, int large, int hv, MPI_Count count, MPI_Count blocklength,
+                       MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     struct tern_datatype *old, *nt = NULL;
     int rc;
@@ -70,15 +70,23 @@ static int type_vector(const char *fn, int count, int blocklength, MPI_Aint stri
         (rc = check_old_new(fn, oldtype, &old, newtype)))
         return rc;
     rc = hv ? tern_dt_hvector(count, blocklength, stride, old, &nt)
-            : tern_dt_vector(count, blocklength, (int)stride, old, &nt);
-    return finish_ctor(rc, fn, &nt, newtype);
+            : tern_dt_vector(count, blocklength, stride, old, &nt);
+    return tern_dt_ctor_done(rc, fn, large, nt, newtype);
 }
 
 TERN_WEAK_ALIAS(MPI_Type_vector)
 int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
                      MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_vector", type_vector, count, blocklength, stride, 0, oldtype,
+    TERN_LOCKED_CALL("MPI_Type_vector", type_vector, 0, 0, count, blocklength, stride, oldtype,
+                     newtype);
+}
+
+TERN_WEAK_ALIAS(MPI_Type_vector_c)
+int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                       MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    TERN_LOCKED_CALL("MPI_Type_vector_c", type_vector, 1, 0, count, blocklength, stride, oldtype,
                      newtype);
 }
 
@@ -86,7 +94,15 @@ TERN_WEAK_ALIAS(MPI_Type_create_hvector)
 int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                              MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_create_hvector", type_vector, count, blocklength, stride, 1,
+    TERN_LOCKED_CALL("MPI_Type_create_hvector", type_vector, 0, 1, count, blocklength, stride,
+                     oldtype, newtype);
+}
+
+TERN_WEAK_ALIAS(MPI_Type_create_hvector_c)
+int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                               MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    TERN_LOCKED_CALL("MPI_Type_create_hvector_c", type_vector, 1, 1, count, blocklength, stride,
                      oldtype, newtype);
 }
 
@@ -94,16 +110,20 @@ TERN_WEAK_ALIAS(MPI_Type_hvector)
 int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                       MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_hvector", type_vector, count, blocklength, stride, 1, oldtype,
+    TERN_LOCKED_CALL("MPI_Type_hvector", type_vector, 0, 1, count, blocklength, stride, oldtype,
                      newtype);
 }
 
-/* indexed family: kind 0 indexed, 1 hindexed, 2 indexed_block, 3 hindexed_block */
-static int type_indexed(const char *fn, int kind, int count, const int bls[], int bl,
-                        const int idispls[], const MPI_Aint adispls[], MPI_Datatype oldtype,
+/* The indexed family: kind 0 indexed, 1 hindexed, 2 indexed_block, 3
+ * hindexed_block.  bls and (for kinds 0 and 2) displs are int[] or, from
+ * the large-count forms, MPI_Count[]; byte displacements are MPI_Aint[],
+ * which is MPI_Count[]. */
+static int type_indexed(const char *fn, int large, int kind, MPI_Count count, const void *bls,
+                        MPI_Count bl, const void *displs, MPI_Datatype oldtype,
                         MPI_Datatype *newtype)
 {
     struct tern_datatype *old, *nt = NULL;
+    struct tern_dt_arr b = tern_dt_arr_of(large, bls), d = tern_dt_arr_of(large, displs);
     int rc;
     if ((rc = tern_arg_nonneg(count, MPI_ERR_COUNT, fn, "count")))
         return rc;
@@ -111,20 +131,18 @@ static int type_indexed(const char *fn, int kind, int count, const int bls[], in
         return rc;
     if (count > 0) {
         if (kind < 2 && ((rc = tern_arg_ptr(bls, fn, "array_of_blocklengths")) ||
-                         (rc = check_blocklengths(count, bls, fn))))
+                         (rc = check_blocklengths(count, b, fn))))
             return rc;
-        if ((kind & 1) ? (rc = tern_arg_ptr(adispls, fn, "array_of_displacements"))
-                       : (rc = tern_arg_ptr(idispls, fn, "array_of_displacements")))
-            return rc;
+        if ((rc = tern_arg_ptr(displs, fn, "array_of_displacements"))) return rc;
     }
     if ((rc = check_old_new(fn, oldtype, &old, newtype))) return rc;
     switch (kind) {
-    case 0: rc = tern_dt_indexed(count, bls, idispls, old, &nt); break;
-    case 1: rc = tern_dt_hindexed(count, bls, adispls, old, &nt); break;
-    case 2: rc = tern_dt_indexed_block(count, bl, idispls, old, &nt); break;
-    default: rc = tern_dt_hindexed_block(count, bl, adispls, old, &nt); break;
+    case 0: rc = tern_dt_indexed(count, b, d, old, &nt); break;
+    case 1: rc = tern_dt_hindexed(count, b, displs, old, &nt); break;
+    case 2: rc = tern_dt_indexed_block(count, bl, d, old, &nt); break;
+    default: rc = tern_dt_hindexed_block(count, bl, displs, old, &nt); break;
     }
-    return finish_ctor(rc, fn, &nt, newtype);
+    return tern_dt_ctor_done(rc, fn, large, nt, newtype);
 }
 
 TERN_WEAK_ALIAS(MPI_Type_indexed)
@@ -132,8 +150,17 @@ int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
                       const int array_of_displacements[], MPI_Datatype oldtype,
                       MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_indexed", type_indexed, 0, count, array_of_blocklengths, 0,
-                     array_of_displacements, NULL, oldtype, newtype);
+    TERN_LOCKED_CALL("MPI_Type_indexed", type_indexed, 0, 0, count, array_of_blocklengths, 0,
+                     array_of_displacements, oldtype, newtype);
+}
+
+TERN_WEAK_ALIAS(MPI_Type_indexed_c)
+int PMPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                        const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                        MPI_Datatype *newtype)
+{
+    TERN_LOCKED_CALL("MPI_Type_indexed_c", type_indexed, 1, 0, count, array_of_blocklengths, 0,
+                     array_of_displacements, oldtype, newtype);
 }
 
 TERN_WEAK_ALIAS(MPI_Type_create_hindexed)
@@ -141,15 +168,24 @@ int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
                               const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                               MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_create_hindexed", type_indexed, 1, count, array_of_blocklengths, 0,
-                     NULL, array_of_displacements, oldtype, newtype);
+    TERN_LOCKED_CALL("MPI_Type_create_hindexed", type_indexed, 0, 1, count, array_of_blocklengths,
+                     0, array_of_displacements, oldtype, newtype);
+}
+
+TERN_WEAK_ALIAS(MPI_Type_create_hindexed_c)
+int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                                const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                                MPI_Datatype *newtype)
+{
+    TERN_LOCKED_CALL("MPI_Type_create_hindexed_c", type_indexed, 1, 1, count,
+                     array_of_blocklengths, 0, array_of_displacements, oldtype, newtype);
 }
 
 TERN_WEAK_ALIAS(MPI_Type_hindexed)
 int PMPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
                        MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_hindexed", type_indexed, 1, count, array_of_blocklengths, 0, NULL,
+    TERN_LOCKED_CALL("MPI_Type_hindexed", type_indexed, 0, 1, count, array_of_blocklengths, 0,
                      array_of_displacements, oldtype, newtype);
 }
 
@@ -157,8 +193,17 @@ TERN_WEAK_ALIAS(MPI_Type_create_indexed_block)
 int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
                                    MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_create_indexed_block", type_indexed, 2, count, NULL, blocklength,
-                     array_of_displacements, NULL, oldtype, newtype);
+    TERN_LOCKED_CALL("MPI_Type_create_indexed_block", type_indexed, 0, 2, count, NULL,
+                     blocklength, array_of_displacements, oldtype, newtype);
+}
+
+TERN_WEAK_ALIAS(MPI_Type_create_indexed_block_c)
+int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
+                                     const MPI_Count array_of_displacements[],
+                                     MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    TERN_LOCKED_CALL("MPI_Type_create_indexed_block_c", type_indexed, 1, 2, count, NULL,
+                     blocklength, array_of_displacements, oldtype, newtype);
 }
 
 TERN_WEAK_ALIAS(MPI_Type_create_hindexed_block)
@@ -166,31 +211,43 @@ int PMPI_Type_create_hindexed_block(int count, int blocklength,
                                     const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                                     MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_create_hindexed_block", type_indexed, 3, count, NULL, blocklength,
-                     NULL, array_of_displacements, oldtype, newtype);
+    TERN_LOCKED_CALL("MPI_Type_create_hindexed_block", type_indexed, 0, 3, count, NULL,
+                     blocklength, array_of_displacements, oldtype, newtype);
 }
 
-static int type_struct(const char *fn, int count, const int bls[], const MPI_Aint displs[],
-                       const MPI_Datatype types[], MPI_Datatype *newtype)
+TERN_WEAK_ALIAS(MPI_Type_create_hindexed_block_c)
+int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
+                                      const MPI_Count array_of_displacements[],
+                                      MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    TERN_LOCKED_CALL("MPI_Type_create_hindexed_block_c", type_indexed, 1, 3, count, NULL,
+                     blocklength, array_of_displacements, oldtype, newtype);
+}
+
+static int type_struct(const char *fn, int large, MPI_Count count, const void *bls,
+                       const MPI_Aint displs[], const MPI_Datatype types[], MPI_Datatype *newtype)
 {
     struct tern_datatype *stack_types[16], **tt = stack_types, *nt = NULL;
+    struct tern_dt_arr b = tern_dt_arr_of(large, bls);
     int rc;
     if ((rc = tern_arg_nonneg(count, MPI_ERR_COUNT, fn, "count"))) return rc;
     if (count > 0 && ((rc = tern_arg_ptr(bls, fn, "array_of_blocklengths")) ||
                       (rc = tern_arg_ptr(displs, fn, "array_of_displacements")) ||
                       (rc = tern_arg_ptr(types, fn, "array_of_types")) ||
-                      (rc = check_blocklengths(count, bls, fn))))
+                      (rc = check_blocklengths(count, b, fn))))
         return rc;
     if ((rc = tern_arg_ptr(newtype, fn, "newtype"))) return rc;
-    if (count > 16 && !(tt = malloc((size_t)count * sizeof *tt)))
-        return tern_err_comm(NULL, MPI_ERR_NO_MEM, "%s: out of memory for count=%d types", fn,
-                             count);
-    for (int i = 0; i < count; i++) {
-        char arg[40];
-        snprintf(arg, sizeof arg, "array_of_types[%d]", i);
-        if ((rc = tern_arg_type(types[i], fn, arg, &tt[i]))) goto out;
+    if (count > 16 && ((size_t)count > SIZE_MAX / sizeof *tt ||
+                       !(tt = malloc((size_t)count * sizeof *tt))))
+        return tern_err_comm(NULL, MPI_ERR_NO_MEM, "%s: out of memory for count=%ld types", fn,
+                             (long)count);
+    for (MPI_Count i = 0; i < count; i++) {
+        char argname[48];
+        snprintf(argname, sizeof argname, "array_of_types[%ld]", (long)i);
+        if ((rc = tern_arg_type(types[i], fn, argname, &tt[i]))) goto out;
     }
-    rc = finish_ctor(tern_dt_struct(count, bls, displs, tt, &nt), fn, &nt, newtype);
+    rc = tern_dt_struct(count, b, displs, tt, &nt);
+    rc = tern_dt_ctor_done(rc, fn, large, nt, newtype);
 out:
     if (tt != stack_types) free(tt);
     return rc;
@@ -201,7 +258,16 @@ int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
                             const MPI_Aint array_of_displacements[],
                             const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_create_struct", type_struct, count, array_of_blocklengths,
+    TERN_LOCKED_CALL("MPI_Type_create_struct", type_struct, 0, count, array_of_blocklengths,
+                     array_of_displacements, array_of_types, newtype);
+}
+
+TERN_WEAK_ALIAS(MPI_Type_create_struct_c)
+int PMPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                              const MPI_Count array_of_displacements[],
+                              const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
+{
+    TERN_LOCKED_CALL("MPI_Type_create_struct_c", type_struct, 1, count, array_of_blocklengths,
                      array_of_displacements, array_of_types, newtype);
 }
 
@@ -209,24 +275,32 @@ TERN_WEAK_ALIAS(MPI_Type_struct)
 int PMPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
                      MPI_Datatype array_of_types[], MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_struct", type_struct, count, array_of_blocklengths,
+    TERN_LOCKED_CALL("MPI_Type_struct", type_struct, 0, count, array_of_blocklengths,
                      array_of_displacements, array_of_types, newtype);
 }
 
-static int type_resized(const char *fn, MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
-                        MPI_Datatype *newtype)
+static int type_resized(const char *fn, int large, MPI_Datatype oldtype, MPI_Aint lb,
+                        MPI_Aint extent, MPI_Datatype *newtype)
 {
     struct tern_datatype *old, *nt = NULL;
     int rc;
     if ((rc = check_old_new(fn, oldtype, &old, newtype))) return rc;
-    return finish_ctor(tern_dt_resized(old, lb, extent, &nt), fn, &nt, newtype);
+    rc = tern_dt_resized(old, lb, extent, &nt);
+    return tern_dt_ctor_done(rc, fn, large, nt, newtype);
 }
 
 TERN_WEAK_ALIAS(MPI_Type_create_resized)
 int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
                              MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_create_resized", type_resized, oldtype, lb, extent, newtype);
+    TERN_LOCKED_CALL("MPI_Type_create_resized", type_resized, 0, oldtype, lb, extent, newtype);
+}
+
+TERN_WEAK_ALIAS(MPI_Type_create_resized_c)
+int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent,
+                               MPI_Datatype *newtype)
+{
+    TERN_LOCKED_CALL("MPI_Type_create_resized_c", type_resized, 1, oldtype, lb, extent, newtype);
 }
 
 static int type_dup(const char *fn, MPI_Datatype oldtype, MPI_Datatype *newtype)
@@ -234,13 +308,13 @@ static int type_dup(const char *fn, MPI_Datatype oldtype, MPI_Datatype *newtype)
     struct tern_datatype *old, *nt = NULL;
     int rc;
     if ((rc = check_old_new(fn, oldtype, &old, newtype))) return rc;
-    if ((rc = tern_dt_dup(old, &nt))) return finish_ctor(rc, fn, &nt, newtype);
+    if ((rc = tern_dt_dup(old, &nt))) return tern_dt_ctor_done(rc, fn, 0, nt, newtype);
     /* [attr] The copy callbacks; when one fails there is no new type. */
     if ((rc = tern_attr_type_copy(old, nt)) != MPI_SUCCESS) {
         tern_dt_free_handle(nt);
         return tern_err_raise(NULL, rc);
     }
-    return finish_ctor(MPI_SUCCESS, fn, &nt, newtype);
+    return tern_dt_ctor_done(MPI_SUCCESS, fn, 0, nt, newtype);
 }
 
 TERN_WEAK_ALIAS(MPI_Type_dup)

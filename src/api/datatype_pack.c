@@ -9,39 +9,34 @@
 #include "datatype/dt_api.h"
 #include "p2p/status.h"
 
-/* The argument names of pack and unpack for the packed side, for the
- * messages. */
-struct packed_args {
-    const char *count, *buf, *size;
-};
-static const struct packed_args PACK_ARGS = {"incount", "outbuf", "outsize"};
-static const struct packed_args UNPACK_ARGS = {"outcount", "inbuf", "insize"};
+const struct tern_packed_args tern_pack_args = {"incount", "outbuf", "outsize"};
+const struct tern_packed_args tern_unpack_args = {"outcount", "inbuf", "insize"};
 
-/* The packed buffer of pack and unpack: *position inside its size, room
- * there for count elements of dt, and the buffer present if anything
- * moves; *bytes is how much moves. */
-static int check_packed(struct tern_comm *c, const char *fn, const struct packed_args *a,
-                        int count, const struct tern_datatype *dt, const void *buf, int size,
-                        int position, size_t *bytes)
+int tern_check_packed(struct tern_comm *c, const char *fn, const struct tern_packed_args *a,
+                      MPI_Count count, const struct tern_datatype *dt, size_t elem_bytes,
+                      const void *buf, MPI_Count size, MPI_Count position, size_t *bytes)
 {
-    *bytes = (size_t)count * dt->size;
     if (position < 0 || position > size)
-        return tern_err_comm(c, MPI_ERR_ARG, "%s: *position=%d is outside %s (%s=%d)", fn,
-                             position, a->buf, a->size, size);
-    if (*bytes > (size_t)(size - position)) {
+        return tern_err_comm(c, MPI_ERR_ARG, "%s: *position=%ld is outside %s (%s=%ld)", fn,
+                             (long)position, a->buf, a->size, (long)size);
+    if (__builtin_mul_overflow((size_t)count, elem_bytes, bytes) ||
+        *bytes > (size_t)(size - position)) {
         char lbl[MPI_MAX_OBJECT_NAME + 24];
         return tern_err_comm(c, MPI_ERR_TRUNCATE,
-                             "%s: %s=%d x %s needs %zu bytes, %s has %d left (%s=%d, "
-                             "*position=%d)",
-                             fn, a->count, count, tern_dt_label(dt, lbl, sizeof lbl), *bytes,
-                             a->buf, size - position, a->size, size, position);
+                             "%s: %s=%ld x %s needs %zu bytes, %s has %ld left (%s=%ld, "
+                             "*position=%ld)",
+                             fn, a->count, (long)count, tern_dt_label(dt, lbl, sizeof lbl),
+                             *bytes, a->buf, (long)(size - position), a->size, (long)size,
+                             (long)position);
     }
     if (*bytes && !buf) return tern_err_comm(c, MPI_ERR_BUFFER, "%s: %s is NULL", fn, a->buf);
     return MPI_SUCCESS;
 }
 
-static int pack(const char *fn, const void *inbuf, int incount, MPI_Datatype datatype,
-                void *outbuf, int outsize, int *position, MPI_Comm comm)
+/* One body for MPI_Pack and MPI_Pack_c: the int form's int *position is
+ * read and written by pack_i around it. */
+static int pack(const char *fn, const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
+                void *outbuf, MPI_Count outsize, MPI_Count *position, MPI_Comm comm)
 {
     struct tern_datatype *dt;
     struct tern_comm *c;
@@ -49,27 +44,46 @@ static int pack(const char *fn, const void *inbuf, int incount, MPI_Datatype dat
     if ((rc = tern_comm_check(comm, fn, "comm", &c)) ||
         (rc = tern_arg_nonneg(incount, MPI_ERR_COUNT, fn, "incount")) ||
         (rc = tern_arg_type_committed(datatype, fn, "datatype", &dt)) ||
-        (rc = tern_check_buffer(c, inbuf, incount, dt, fn, "inbuf")) ||
+        (rc = tern_check_buffer(c, inbuf, (long)incount, dt, fn, "inbuf")) ||
         (rc = tern_arg_nonneg(outsize, MPI_ERR_ARG, fn, "outsize")) ||
         (rc = tern_arg_ptr(position, fn, "position")))
         return rc;
     size_t bytes;
-    if ((rc = check_packed(c, fn, &PACK_ARGS, incount, dt, outbuf, outsize, *position, &bytes)))
+    if ((rc = tern_check_packed(c, fn, &tern_pack_args, incount, dt, dt->size, outbuf, outsize,
+                                *position, &bytes)))
         return rc;
     tern_dt_pack(dt, inbuf, (size_t)incount, 0, (char *)outbuf + *position, bytes);
-    *position += (int)bytes;
+    *position += (MPI_Count)bytes;
     return MPI_SUCCESS;
+}
+
+static int pack_i(const char *fn, const void *inbuf, int incount, MPI_Datatype datatype,
+                  void *outbuf, int outsize, int *position, MPI_Comm comm)
+{
+    MPI_Count pos = position ? *position : 0;
+    int rc = pack(fn, inbuf, incount, datatype, outbuf, outsize, position ? &pos : NULL, comm);
+    if (rc == MPI_SUCCESS) *position = (int)pos;
+    return rc;
 }
 
 TERN_WEAK_ALIAS(MPI_Pack)
 int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
               int *position, MPI_Comm comm)
 {
-    TERN_LOCKED_CALL("MPI_Pack", pack, inbuf, incount, datatype, outbuf, outsize, position, comm);
+    TERN_LOCKED_CALL("MPI_Pack", pack_i, inbuf, incount, datatype, outbuf, outsize, position,
+                     comm);
 }
 
-static int unpack(const char *fn, const void *inbuf, int insize, int *position, void *outbuf,
-                  int outcount, MPI_Datatype datatype, MPI_Comm comm)
+TERN_WEAK_ALIAS(MPI_Pack_c)
+int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
+                MPI_Count outsize, MPI_Count *position, MPI_Comm comm)
+{
+    TERN_LOCKED_CALL("MPI_Pack_c", pack, inbuf, incount, datatype, outbuf, outsize, position,
+                     comm);
+}
+
+static int unpack(const char *fn, const void *inbuf, MPI_Count insize, MPI_Count *position,
+                  void *outbuf, MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm)
 {
     struct tern_datatype *dt;
     struct tern_comm *c;
@@ -79,26 +93,46 @@ static int unpack(const char *fn, const void *inbuf, int insize, int *position, 
         (rc = tern_arg_ptr(position, fn, "position")) ||
         (rc = tern_arg_nonneg(outcount, MPI_ERR_COUNT, fn, "outcount")) ||
         (rc = tern_arg_type_committed(datatype, fn, "datatype", &dt)) ||
-        (rc = tern_check_buffer(c, outbuf, outcount, dt, fn, "outbuf")))
+        (rc = tern_check_buffer(c, outbuf, (long)outcount, dt, fn, "outbuf")))
         return rc;
     size_t bytes;
-    if ((rc = check_packed(c, fn, &UNPACK_ARGS, outcount, dt, inbuf, insize, *position, &bytes)))
+    if ((rc = tern_check_packed(c, fn, &tern_unpack_args, outcount, dt, dt->size, inbuf, insize,
+                                *position, &bytes)))
         return rc;
     tern_dt_unpack(dt, outbuf, (size_t)outcount, 0, (const char *)inbuf + *position, bytes);
-    *position += (int)bytes;
+    *position += (MPI_Count)bytes;
     return MPI_SUCCESS;
+}
+
+static int unpack_i(const char *fn, const void *inbuf, int insize, int *position, void *outbuf,
+                    int outcount, MPI_Datatype datatype, MPI_Comm comm)
+{
+    MPI_Count pos = position ? *position : 0;
+    int rc = unpack(fn, inbuf, insize, position ? &pos : NULL, outbuf, outcount, datatype, comm);
+    if (rc == MPI_SUCCESS) *position = (int)pos;
+    return rc;
 }
 
 TERN_WEAK_ALIAS(MPI_Unpack)
 int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
                 MPI_Datatype datatype, MPI_Comm comm)
 {
-    TERN_LOCKED_CALL("MPI_Unpack", unpack, inbuf, insize, position, outbuf, outcount, datatype,
+    TERN_LOCKED_CALL("MPI_Unpack", unpack_i, inbuf, insize, position, outbuf, outcount, datatype,
                      comm);
 }
 
-static int pack_size(const char *fn, int incount, MPI_Datatype datatype, MPI_Comm comm,
-                     int *size)
+TERN_WEAK_ALIAS(MPI_Unpack_c)
+int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
+                  MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm)
+{
+    TERN_LOCKED_CALL("MPI_Unpack_c", unpack, inbuf, insize, position, outbuf, outcount, datatype,
+                     comm);
+}
+
+/* MPI_Pack_size and MPI_Pack_size_c: the packed form has no header, so
+ * the bound is exact.  isize: the int form's result. */
+static int pack_size(const char *fn, MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm,
+                     MPI_Count *size, int *isize)
 {
     struct tern_datatype *dt;
     struct tern_comm *c;
@@ -106,22 +140,32 @@ static int pack_size(const char *fn, int incount, MPI_Datatype datatype, MPI_Com
     if ((rc = tern_comm_check(comm, fn, "comm", &c)) ||
         (rc = tern_arg_nonneg(incount, MPI_ERR_COUNT, fn, "incount")) ||
         (rc = tern_arg_type(datatype, fn, "datatype", &dt)) ||
-        (rc = tern_arg_ptr(size, fn, "size")))
+        (rc = tern_arg_ptr(size ? (const void *)size : (const void *)isize, fn, "size")))
         return rc;
-    size_t bytes = (size_t)incount * dt->size;
-    if (bytes > (size_t)INT_MAX)
+    size_t bytes;
+    if (__builtin_mul_overflow((size_t)incount, dt->size, &bytes) ||
+        bytes > (size_t)(isize ? INT_MAX : LONG_MAX))
         return tern_err_comm(c, MPI_ERR_ARG,
-                             "%s: incount=%d elements take %zu bytes, more than an int holds "
-                             "(use MPI_Pack_size_c)",
-                             fn, incount, bytes);
-    *size = (int)bytes;
+                             "%s: incount=%ld elements take more bytes than the size "
+                             "argument holds%s",
+                             fn, (long)incount, isize ? " (use MPI_Pack_size_c)" : "");
+    if (isize)
+        *isize = (int)bytes;
+    else
+        *size = (MPI_Count)bytes;
     return MPI_SUCCESS;
 }
 
 TERN_WEAK_ALIAS(MPI_Pack_size)
 int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
 {
-    TERN_LOCKED_CALL("MPI_Pack_size", pack_size, incount, datatype, comm, size);
+    TERN_LOCKED_CALL("MPI_Pack_size", pack_size, incount, datatype, comm, NULL, size);
+}
+
+TERN_WEAK_ALIAS(MPI_Pack_size_c)
+int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size)
+{
+    TERN_LOCKED_CALL("MPI_Pack_size_c", pack_size, incount, datatype, comm, size, NULL);
 }
 
 /* ---- counts from a status ---- */
@@ -133,27 +177,40 @@ static int status_arg(const MPI_Status *status, const char *fn)
     return tern_arg_ptr(status, fn, "status");
 }
 
-static int get_count(const char *fn, const MPI_Status *status, MPI_Datatype datatype, int *count)
+/* xcount: the large-count form's result, count the int form's. */
+static int get_count(const char *fn, const MPI_Status *status, MPI_Datatype datatype,
+                     MPI_Count *xcount, int *count)
 {
     struct tern_datatype *dt;
     int rc;
     if ((rc = status_arg(status, fn)) || (rc = tern_arg_type(datatype, fn, "datatype", &dt)) ||
-        (rc = tern_arg_ptr(count, fn, "count")))
+        (rc = tern_arg_ptr(xcount ? (const void *)xcount : (const void *)count, fn, "count")))
         return rc;
-    size_t bytes = tern_status_get_bytes(status);
+    size_t bytes = tern_status_get_bytes(status), limit = xcount ? LONG_MAX : INT_MAX;
+    MPI_Count n;
     if (dt->size == 0)
-        *count = 0;
-    else if (bytes % dt->size || bytes / dt->size > (size_t)INT_MAX)
-        *count = MPI_UNDEFINED;
+        n = 0;
+    else if (bytes % dt->size || bytes / dt->size > limit)
+        n = MPI_UNDEFINED;
     else
-        *count = (int)(bytes / dt->size);
+        n = (MPI_Count)(bytes / dt->size);
+    if (xcount)
+        *xcount = n;
+    else
+        *count = (int)n;
     return MPI_SUCCESS;
 }
 
 TERN_WEAK_ALIAS(MPI_Get_count)
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
-    TERN_LOCKED_CALL("MPI_Get_count", get_count, status, datatype, count);
+    TERN_LOCKED_CALL("MPI_Get_count", get_count, status, datatype, NULL, count);
+}
+
+TERN_WEAK_ALIAS(MPI_Get_count_c)
+int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    TERN_LOCKED_CALL("MPI_Get_count_c", get_count, status, datatype, count, NULL);
 }
 
 static int get_elements(const char *fn, const MPI_Status *status, MPI_Datatype datatype,
@@ -183,4 +240,10 @@ TERN_WEAK_ALIAS(MPI_Get_elements_x)
 int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
 {
     TERN_LOCKED_CALL("MPI_Get_elements_x", get_elements, status, datatype, count, NULL);
+}
+
+TERN_WEAK_ALIAS(MPI_Get_elements_c)
+int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    TERN_LOCKED_CALL("MPI_Get_elements_c", get_elements, status, datatype, count, NULL);
 }

@@ -1,5 +1,7 @@
-/* What a datatype is: size, bounds, name, envelope and contents, and the
- * address of a location (MPI 4.1 sections 5.1.5, 5.1.11, 5.1.13, 7.8). */
+/* What a datatype is: size, bounds, name, envelope and contents (with
+ * their large-count forms), the predefined type that fits a description
+ * (MPI_Type_match_size, MPI_Type_get_value_index), and the address of a
+ * location. */
 #include <limits.h>
 #include <stdint.h>
 #include <string.h>
@@ -35,6 +37,12 @@ int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
     TERN_LOCKED_CALL("MPI_Type_size_x", type_size, datatype, size, NULL);
 }
 
+TERN_WEAK_ALIAS(MPI_Type_size_c)
+int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
+{
+    TERN_LOCKED_CALL("MPI_Type_size_c", type_size, datatype, size, NULL);
+}
+
 /* ---- bounds: which 0 = (lb, extent), 1 = (true_lb, true_extent) ---- */
 
 static int type_bounds(const char *fn, MPI_Datatype datatype, int which, MPI_Aint *a,
@@ -65,6 +73,12 @@ int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *exte
                      (MPI_Aint *)extent);
 }
 
+TERN_WEAK_ALIAS(MPI_Type_get_extent_c)
+int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+{
+    TERN_LOCKED_CALL("MPI_Type_get_extent_c", type_bounds, datatype, 0, lb, extent);
+}
+
 TERN_WEAK_ALIAS(MPI_Type_get_true_extent)
 int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
 {
@@ -77,6 +91,12 @@ int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
 {
     TERN_LOCKED_CALL("MPI_Type_get_true_extent_x", type_bounds, datatype, 1, (MPI_Aint *)true_lb,
                      (MPI_Aint *)true_extent);
+}
+
+TERN_WEAK_ALIAS(MPI_Type_get_true_extent_c)
+int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
+{
+    TERN_LOCKED_CALL("MPI_Type_get_true_extent_c", type_bounds, datatype, 1, true_lb, true_extent);
 }
 
 /* MPI-1: one bound at a time.  which: 0 extent, 1 lb, 2 ub. */
@@ -154,18 +174,43 @@ int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
 
 /* ---- envelope and contents ---- */
 
-static int type_get_envelope(const char *fn, MPI_Datatype datatype, int *ni, int *na, int *nd,
-                             int *combiner)
+/* The int forms cannot describe a type from a large-count constructor. */
+static int check_int_form(const char *fn, const struct tern_datatype *dt, int large)
+{
+    if (large || !tern_dt_needs_large(dt)) return MPI_SUCCESS;
+    char lbl[MPI_MAX_OBJECT_NAME + 24];
+    return tern_err_comm(NULL, MPI_ERR_TYPE,
+                         "%s: datatype %s was made by a large-count constructor: use %s_c", fn,
+                         tern_dt_label(dt, lbl, sizeof lbl), fn);
+}
+
+/* large: the MPI_Type_get_envelope_c form, whose counts are MPI_Count and
+ * which has nc; the int form passes int pointers and no nc. */
+static int type_get_envelope(const char *fn, int large, MPI_Datatype datatype, void *ni, void *na,
+                             MPI_Count *nc, void *nd, int *combiner)
 {
     struct tern_datatype *dt;
     int rc;
     if ((rc = tern_arg_type(datatype, fn, "datatype", &dt)) ||
         (rc = tern_arg_ptr(ni, fn, "num_integers")) ||
         (rc = tern_arg_ptr(na, fn, "num_addresses")) ||
+        (large && (rc = tern_arg_ptr(nc, fn, "num_large_counts"))) ||
         (rc = tern_arg_ptr(nd, fn, "num_datatypes")) ||
-        (rc = tern_arg_ptr(combiner, fn, "combiner")))
+        (rc = tern_arg_ptr(combiner, fn, "combiner")) || (rc = check_int_form(fn, dt, large)))
         return rc;
-    tern_dt_envelope(dt, ni, na, nd, combiner);
+    struct tern_dt_env env;
+    tern_dt_envelope(dt, large, &env);
+    if (large) {
+        *(MPI_Count *)ni = env.nints;
+        *(MPI_Count *)na = env.naddrs;
+        *nc = env.ncounts;
+        *(MPI_Count *)nd = env.ntypes;
+    } else {
+        *(int *)ni = (int)env.nints;
+        *(int *)na = (int)env.naddrs;
+        *(int *)nd = (int)env.ntypes;
+    }
+    *combiner = env.combiner;
     return MPI_SUCCESS;
 }
 
@@ -173,33 +218,58 @@ TERN_WEAK_ALIAS(MPI_Type_get_envelope)
 int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
                            int *num_datatypes, int *combiner)
 {
-    TERN_LOCKED_CALL("MPI_Type_get_envelope", type_get_envelope, datatype, num_integers,
-                     num_addresses, num_datatypes, combiner);
+    TERN_LOCKED_CALL("MPI_Type_get_envelope", type_get_envelope, 0, datatype, num_integers,
+                     num_addresses, NULL, num_datatypes, combiner);
 }
 
-static int type_get_contents(const char *fn, MPI_Datatype datatype, int max_integers,
-                             int max_addresses, int max_datatypes, int ints[], MPI_Aint addrs[],
-                             MPI_Datatype types[])
+TERN_WEAK_ALIAS(MPI_Type_get_envelope_c)
+int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers,
+                             MPI_Count *num_addresses, MPI_Count *num_large_counts,
+                             MPI_Count *num_datatypes, int *combiner)
+{
+    TERN_LOCKED_CALL("MPI_Type_get_envelope_c", type_get_envelope, 1, datatype, num_integers,
+                     num_addresses, num_large_counts, num_datatypes, combiner);
+}
+
+static int type_get_contents(const char *fn, int large, MPI_Datatype datatype,
+                             MPI_Count max_integers, MPI_Count max_addresses,
+                             MPI_Count max_large_counts, MPI_Count max_datatypes, int ints[],
+                             MPI_Aint addrs[], MPI_Count counts[], MPI_Datatype types[])
 {
     struct tern_datatype *dt;
-    int rc, ni, na, nd, comb;
+    int rc;
     if ((rc = tern_arg_type(datatype, fn, "datatype", &dt))) return rc;
-    tern_dt_envelope(dt, &ni, &na, &nd, &comb);
-    if (comb == MPI_COMBINER_NAMED)
+    struct tern_dt_env env,
+        max = {max_integers, max_addresses, max_large_counts, max_datatypes, 0};
+    tern_dt_envelope(dt, large, &env);
+    if (env.combiner == MPI_COMBINER_NAMED)
         return tern_err_comm(NULL, MPI_ERR_TYPE,
                              "%s: datatype %s is predefined: it has no contents", fn, dt->name);
-    if (max_integers < ni || max_addresses < na || max_datatypes < nd)
+    if ((rc = check_int_form(fn, dt, large))) return rc;
+    if (max.nints < env.nints || max.naddrs < env.naddrs || max.ncounts < env.ncounts ||
+        max.ntypes < env.ntypes) {
+        if (large)
+            return tern_err_comm(NULL, MPI_ERR_ARG,
+                                 "%s: max_integers=%ld, max_addresses=%ld, max_large_counts=%ld, "
+                                 "max_datatypes=%ld are smaller than the %ld, %ld, %ld, %ld "
+                                 "MPI_Type_get_envelope_c gives",
+                                 fn, (long)max.nints, (long)max.naddrs, (long)max.ncounts,
+                                 (long)max.ntypes, (long)env.nints, (long)env.naddrs,
+                                 (long)env.ncounts, (long)env.ntypes);
         return tern_err_comm(NULL, MPI_ERR_ARG,
-                             "%s: max_integers=%d, max_addresses=%d, max_datatypes=%d are "
-                             "smaller than the %d, %d, %d MPI_Type_get_envelope gives",
-                             fn, max_integers, max_addresses, max_datatypes, ni, na, nd);
+                             "%s: max_integers=%ld, max_addresses=%ld, max_datatypes=%ld are "
+                             "smaller than the %ld, %ld, %ld MPI_Type_get_envelope gives",
+                             fn, (long)max.nints, (long)max.naddrs, (long)max.ntypes,
+                             (long)env.nints, (long)env.naddrs, (long)env.ntypes);
+    }
     /* An array the caller says has room must be there, even when this type
      * puts nothing in it (as MPICH checks). */
-    if ((max_integers && (rc = tern_arg_ptr(ints, fn, "array_of_integers"))) ||
-        (max_addresses && (rc = tern_arg_ptr(addrs, fn, "array_of_addresses"))) ||
-        (max_datatypes && (rc = tern_arg_ptr(types, fn, "array_of_datatypes"))))
+    if ((max.nints > 0 && (rc = tern_arg_ptr(ints, fn, "array_of_integers"))) ||
+        (max.naddrs > 0 && (rc = tern_arg_ptr(addrs, fn, "array_of_addresses"))) ||
+        (max.ncounts > 0 && (rc = tern_arg_ptr(counts, fn, "array_of_large_counts"))) ||
+        (max.ntypes > 0 && (rc = tern_arg_ptr(types, fn, "array_of_datatypes"))))
         return rc;
-    rc = tern_dt_contents(dt, max_integers, max_addresses, max_datatypes, ints, addrs, types);
+    rc = tern_dt_contents(dt, large, &max, ints, addrs, counts, types);
     if (rc) return tern_err_comm(NULL, rc, "%s: out of handles for the old datatypes", fn);
     return MPI_SUCCESS;
 }
@@ -209,9 +279,98 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addr
                            int max_datatypes, int array_of_integers[],
                            MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[])
 {
-    TERN_LOCKED_CALL("MPI_Type_get_contents", type_get_contents, datatype, max_integers,
-                     max_addresses, max_datatypes, array_of_integers, array_of_addresses,
+    TERN_LOCKED_CALL("MPI_Type_get_contents", type_get_contents, 0, datatype, max_integers,
+                     max_addresses, 0, max_datatypes, array_of_integers, array_of_addresses, NULL,
                      array_of_datatypes);
+}
+
+TERN_WEAK_ALIAS(MPI_Type_get_contents_c)
+int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers,
+                             MPI_Count max_addresses, MPI_Count max_large_counts,
+                             MPI_Count max_datatypes, int array_of_integers[],
+                             MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
+                             MPI_Datatype array_of_datatypes[])
+{
+    TERN_LOCKED_CALL("MPI_Type_get_contents_c", type_get_contents, 1, datatype, max_integers,
+                     max_addresses, max_large_counts, max_datatypes, array_of_integers,
+                     array_of_addresses, array_of_large_counts, array_of_datatypes);
+}
+
+/* ---- predefined types by description ---- */
+
+static int type_match_size(const char *fn, int typeclass, int size, MPI_Datatype *datatype)
+{
+    /* the Fortran types of each class by size, as MPICH answers */
+    static const struct {
+        int cls, size;
+        MPI_Datatype t;
+    } match[] = {
+        {MPI_TYPECLASS_INTEGER, 1, MPI_INTEGER1}, {MPI_TYPECLASS_INTEGER, 2, MPI_INTEGER2},
+        {MPI_TYPECLASS_INTEGER, 4, MPI_INTEGER4}, {MPI_TYPECLASS_INTEGER, 8, MPI_INTEGER8},
+        {MPI_TYPECLASS_REAL, 4, MPI_REAL4},       {MPI_TYPECLASS_REAL, 8, MPI_REAL8},
+        {MPI_TYPECLASS_REAL, 16, MPI_REAL16},     {MPI_TYPECLASS_COMPLEX, 8, MPI_COMPLEX8},
+        {MPI_TYPECLASS_COMPLEX, 16, MPI_COMPLEX16}, {MPI_TYPECLASS_COMPLEX, 32, MPI_COMPLEX32},
+    };
+    static const char *const cls_name[] = {"", "MPI_TYPECLASS_REAL", "MPI_TYPECLASS_INTEGER",
+                                           "MPI_TYPECLASS_COMPLEX"};
+    int rc = tern_arg_ptr(datatype, fn, "datatype");
+    if (rc) return rc;
+    if (typeclass != MPI_TYPECLASS_INTEGER && typeclass != MPI_TYPECLASS_REAL &&
+        typeclass != MPI_TYPECLASS_COMPLEX)
+        return tern_err_comm(NULL, MPI_ERR_ARG,
+                             "%s: typeclass=%d is not MPI_TYPECLASS_INTEGER, MPI_TYPECLASS_REAL "
+                             "or MPI_TYPECLASS_COMPLEX",
+                             fn, typeclass);
+    for (size_t i = 0; i < sizeof match / sizeof match[0]; i++)
+        if (match[i].cls == typeclass && match[i].size == size) {
+            *datatype = match[i].t;
+            return MPI_SUCCESS;
+        }
+    return tern_err_comm(NULL, MPI_ERR_ARG, "%s: no datatype of typeclass %s has size=%d", fn,
+                         cls_name[typeclass], size);
+}
+
+TERN_WEAK_ALIAS(MPI_Type_match_size)
+int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
+{
+    TERN_LOCKED_CALL("MPI_Type_match_size", type_match_size, typeclass, size, datatype);
+}
+
+static int type_get_value_index(const char *fn, MPI_Datatype value_type, MPI_Datatype index_type,
+                                MPI_Datatype *pair_type)
+{
+    /* the predefined value-index pairs (MPI 4.1 section 6.9.4) */
+    static const struct {
+        MPI_Datatype v, i, pair;
+    } pairs[] = {
+        {MPI_FLOAT, MPI_INT, MPI_FLOAT_INT},
+        {MPI_DOUBLE, MPI_INT, MPI_DOUBLE_INT},
+        {MPI_LONG, MPI_INT, MPI_LONG_INT},
+        {MPI_SHORT, MPI_INT, MPI_SHORT_INT},
+        {MPI_LONG_DOUBLE, MPI_INT, MPI_LONG_DOUBLE_INT},
+        {MPI_INT, MPI_INT, MPI_2INT},
+        {MPI_REAL, MPI_REAL, MPI_2REAL},
+        {MPI_DOUBLE_PRECISION, MPI_DOUBLE_PRECISION, MPI_2DOUBLE_PRECISION},
+        {MPI_INTEGER, MPI_INTEGER, MPI_2INTEGER},
+    };
+    struct tern_datatype *v, *i;
+    int rc;
+    if ((rc = tern_arg_type(value_type, fn, "value_type", &v)) ||
+        (rc = tern_arg_type(index_type, fn, "index_type", &i)) ||
+        (rc = tern_arg_ptr(pair_type, fn, "pair_type")))
+        return rc;
+    *pair_type = MPI_DATATYPE_NULL; /* no predefined pair: the standard's answer */
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++)
+        if (pairs[k].v == value_type && pairs[k].i == index_type) *pair_type = pairs[k].pair;
+    return MPI_SUCCESS;
+}
+
+TERN_WEAK_ALIAS(MPI_Type_get_value_index)
+int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
+                              MPI_Datatype *pair_type)
+{
+    TERN_LOCKED_CALL("MPI_Type_get_value_index", type_get_value_index, value_type, index_type,
+                     pair_type);
 }
 
 /* ---- addresses (no initialisation needed: pure arithmetic) ---- */

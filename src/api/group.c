@@ -162,7 +162,10 @@ int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgro
 }
 
 /* Expands the triplets into a rank list (at most g->size entries, all
- * distinct, or an error). */
+ * distinct, or an error).  A triplet whose stride points away from its
+ * last rank (first > last with a positive stride, or first < last with a
+ * negative one) is refused rather than read as empty, and every problem
+ * is MPI_ERR_ARG, as MPICH does. */
 static int expand_ranges(const char *fn, const struct tern_group *g, int n, int ranges[][3],
                          int *list, int *count, char *seen)
 {
@@ -172,17 +175,21 @@ static int expand_ranges(const char *fn, const struct tern_group *g, int n, int 
         if (stride == 0)
             return tern_err_comm(NULL, MPI_ERR_ARG, "%s: ranges[%d] has stride 0", fn, i);
         if (first < 0 || first >= g->size)
-            return tern_err_comm(NULL, MPI_ERR_RANK,
+            return tern_err_comm(NULL, MPI_ERR_ARG,
                                  "%s: ranges[%d] first=%d is not a rank of the group (size %d)",
                                  fn, i, first, g->size);
         if (last < 0 || last >= g->size)
-            return tern_err_comm(NULL, MPI_ERR_RANK,
+            return tern_err_comm(NULL, MPI_ERR_ARG,
                                  "%s: ranges[%d] last=%d is not a rank of the group (size %d)", fn,
                                  i, last, g->size);
-        if ((stride > 0 && first > last) || (stride < 0 && first < last)) continue; /* empty */
+        if ((stride > 0 && first > last) || (stride < 0 && first < last))
+            return tern_err_comm(NULL, MPI_ERR_ARG,
+                                 "%s: ranges[%d] = (%d, %d, %d) never reaches its last rank: the "
+                                 "stride has the wrong sign",
+                                 fn, i, first, last, stride);
         for (long r = first; stride > 0 ? r <= last : r >= last; r += stride) {
             if (seen[r])
-                return tern_err_comm(NULL, MPI_ERR_RANK,
+                return tern_err_comm(NULL, MPI_ERR_ARG,
                                      "%s: rank %ld appears twice (in ranges[%d])", fn, r, i);
             seen[r] = 1;
             list[m++] = (int)r;

@@ -58,7 +58,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
 {
     if (__builtin_expect(tern_g.init_state == TERN_STATE_ACTIVE && !tern_g.thread_multiple && !tern_g.wait_yield, 1)) {
         struct tern_comm *c = tern_comm_get(comm);
-        if (c && (unsigned)source < (unsigned)c->size && (tag >= 0 || tag == MPI_ANY_TAG) && count >= 0 &&
+        if (c && (unsigned)source < (unsigned)c->peer_size && (tag >= 0 || tag == MPI_ANY_TAG) && count >= 0 &&
             (buf || !count) && status && tern_match_idle(c->ctx + TERN_CTX_P2P, source, tag)) {
             struct tern_datatype *dt = tern_dt_get(datatype);
             if (dt && dt->contig && dt->committed) {

@@ -75,7 +75,7 @@ int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int t
 {
     if (__builtin_expect(tern_g.init_state == TERN_STATE_ACTIVE && !tern_g.thread_multiple, 1)) {
         struct tern_comm *c = tern_comm_get(comm);
-        if (c && (unsigned)dest < (unsigned)c->size && tag >= 0 && count >= 0 && (buf || !count)) {
+        if (c && (unsigned)dest < (unsigned)c->peer_size && tag >= 0 && count >= 0 && (buf || !count)) {
             struct tern_datatype *dt = tern_dt_get(datatype);
             if (dt && dt->contig && dt->committed) {
                 int w = tern_comm_world_rank(c, dest);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "coll/sched.h"
 #include "core/api.h"
 #include "core/errors.h"
 #include "core/objects.h"
@@ -342,7 +343,9 @@ static int start_one(const char *fn, const char *arg, MPI_Request h)
         return tern_err_comm(r->comm, MPI_ERR_REQUEST, "%s: %s=0x%x is already active (wait for it before starting "
                              "it again)", fn, arg, (unsigned)h);
     r->active = 1;
-    int rc = r->kind == TERN_REQ_SEND ? tern_send_start(r) : tern_recv_start(r);
+    int rc = r->kind == TERN_REQ_COLL   ? tern_sched_restart(r)
+             : r->kind == TERN_REQ_SEND ? tern_send_start(r)
+                                        : tern_recv_start(r);
     if (rc != MPI_SUCCESS) {
         r->active = 0;
         rc = tern_err_raise(r->comm, rc);
@@ -397,6 +400,13 @@ int PMPI_Cancel(MPI_Request *request)
     tern_lock();
     struct tern_request *r;
     int rc = lookup_live("MPI_Cancel", request, &r);
+    /* MPI makes cancelling a collective erroneous: the others would wait
+     * forever for this rank's part. */
+    if (rc == MPI_SUCCESS && r->kind == TERN_REQ_COLL)
+        rc = tern_err_comm(r->comm, MPI_ERR_REQUEST,
+                           "MPI_Cancel: *request=0x%x is a collective operation, which cannot be "
+                           "cancelled",
+                           (unsigned)*request);
     /* A receive still waiting in the posted queue is withdrawn; one that has
      * matched completes normally (MPI allows cancel to fail, and
      * MPI_Test_cancelled then says so).  Sends: see tern_cancel_send. */

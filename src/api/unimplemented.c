@@ -58,23 +58,6 @@ int PMPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
     return tern_err_unsupported("MPI_Allgather_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Allgather_init)
-int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                        MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Allgather_init");
-}
-
 TERN_WEAK_ALIAS(MPI_Allgather_init_c)
 int PMPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
@@ -106,24 +89,6 @@ int PMPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
     (void)recvtype;
     (void)comm;
     return tern_err_unsupported("MPI_Allgatherv_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Allgatherv_init)
-int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                         MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)displs;
-    (void)recvtype;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Allgatherv_init");
 }
 
 TERN_WEAK_ALIAS(MPI_Allgatherv_init_c)
@@ -158,21 +123,6 @@ int PMPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
     return tern_err_unsupported("MPI_Allreduce_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Allreduce_init)
-int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)recvbuf;
-    (void)count;
-    (void)datatype;
-    (void)op;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Allreduce_init");
-}
-
 TERN_WEAK_ALIAS(MPI_Allreduce_init_c)
 int PMPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
@@ -201,23 +151,6 @@ int PMPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
     (void)recvtype;
     (void)comm;
     return tern_err_unsupported("MPI_Alltoall_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Alltoall_init)
-int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                       MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Alltoall_init");
 }
 
 TERN_WEAK_ALIAS(MPI_Alltoall_init_c)
@@ -252,26 +185,6 @@ int PMPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
     (void)recvtype;
     (void)comm;
     return tern_err_unsupported("MPI_Alltoallv_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Alltoallv_init)
-int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                        MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcounts;
-    (void)sdispls;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)rdispls;
-    (void)recvtype;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Alltoallv_init");
 }
 
 TERN_WEAK_ALIAS(MPI_Alltoallv_init_c)
@@ -311,26 +224,6 @@ int PMPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
     return tern_err_unsupported("MPI_Alltoallw_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Alltoallw_init)
-int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                        MPI_Info info, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcounts;
-    (void)sdispls;
-    (void)sendtypes;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)rdispls;
-    (void)recvtypes;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Alltoallw_init");
-}
-
 TERN_WEAK_ALIAS(MPI_Alltoallw_init_c)
 int PMPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
                           const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
@@ -352,15 +245,6 @@ int PMPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
     return tern_err_unsupported("MPI_Alltoallw_init_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Barrier_init)
-int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Barrier_init");
-}
-
 TERN_WEAK_ALIAS(MPI_Bcast_c)
 int PMPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
@@ -370,20 +254,6 @@ int PMPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
     (void)root;
     (void)comm;
     return tern_err_unsupported("MPI_Bcast_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Bcast_init)
-int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                    MPI_Info info, MPI_Request *request)
-{
-    (void)buffer;
-    (void)count;
-    (void)datatype;
-    (void)root;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Bcast_init");
 }
 
 TERN_WEAK_ALIAS(MPI_Bcast_init_c)
@@ -505,18 +375,6 @@ int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm c
     return tern_err_unsupported("MPI_Comm_connect");
 }
 
-TERN_WEAK_ALIAS(MPI_Comm_create_from_group)
-int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
-                                MPI_Errhandler errhandler, MPI_Comm *newcomm)
-{
-    (void)group;
-    (void)stringtag;
-    (void)info;
-    (void)errhandler;
-    (void)newcomm;
-    return tern_err_unsupported("MPI_Comm_create_from_group");
-}
-
 TERN_WEAK_ALIAS(MPI_Comm_detach_buffer)
 int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
 {
@@ -554,25 +412,6 @@ int PMPI_Comm_get_parent(MPI_Comm *parent)
 {
     (void)parent;
     return tern_err_unsupported("MPI_Comm_get_parent");
-}
-
-TERN_WEAK_ALIAS(MPI_Comm_idup)
-int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
-{
-    (void)comm;
-    (void)newcomm;
-    (void)request;
-    return tern_err_unsupported("MPI_Comm_idup");
-}
-
-TERN_WEAK_ALIAS(MPI_Comm_idup_with_info)
-int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request)
-{
-    (void)comm;
-    (void)info;
-    (void)newcomm;
-    (void)request;
-    return tern_err_unsupported("MPI_Comm_idup_with_info");
 }
 
 TERN_WEAK_ALIAS(MPI_Comm_iflush_buffer)
@@ -648,21 +487,6 @@ int PMPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
     (void)op;
     (void)comm;
     return tern_err_unsupported("MPI_Exscan_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Exscan_init)
-int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)recvbuf;
-    (void)count;
-    (void)datatype;
-    (void)op;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Exscan_init");
 }
 
 TERN_WEAK_ALIAS(MPI_Exscan_init_c)
@@ -1641,24 +1465,6 @@ int PMPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
     return tern_err_unsupported("MPI_Gather_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Gather_init)
-int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
-                     MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)root;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Gather_init");
-}
-
 TERN_WEAK_ALIAS(MPI_Gather_init_c)
 int PMPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
@@ -1692,25 +1498,6 @@ int PMPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     (void)root;
     (void)comm;
     return tern_err_unsupported("MPI_Gatherv_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Gatherv_init)
-int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                      MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)displs;
-    (void)recvtype;
-    (void)root;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Gatherv_init");
 }
 
 TERN_WEAK_ALIAS(MPI_Gatherv_init_c)
@@ -1807,24 +1594,6 @@ int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_da
     return tern_err_unsupported("MPI_Get_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Get_count_c)
-int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
-{
-    (void)status;
-    (void)datatype;
-    (void)count;
-    return tern_err_unsupported("MPI_Get_count_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Get_elements_c)
-int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
-{
-    (void)status;
-    (void)datatype;
-    (void)count;
-    return tern_err_unsupported("MPI_Get_elements_c");
-}
-
 TERN_WEAK_ALIAS(MPI_Get_hw_resource_info)
 int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
 {
@@ -1861,21 +1630,6 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI
     return tern_err_unsupported("MPI_Group_from_session_pset");
 }
 
-TERN_WEAK_ALIAS(MPI_Iallgather)
-int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Iallgather");
-}
-
 TERN_WEAK_ALIAS(MPI_Iallgather_c)
 int PMPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
@@ -1890,23 +1644,6 @@ int PMPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
     (void)comm;
     (void)request;
     return tern_err_unsupported("MPI_Iallgather_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Iallgatherv)
-int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                     MPI_Comm comm, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)displs;
-    (void)recvtype;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Iallgatherv");
 }
 
 TERN_WEAK_ALIAS(MPI_Iallgatherv_c)
@@ -1926,20 +1663,6 @@ int PMPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
     return tern_err_unsupported("MPI_Iallgatherv_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Iallreduce)
-int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                    MPI_Comm comm, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)recvbuf;
-    (void)count;
-    (void)datatype;
-    (void)op;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Iallreduce");
-}
-
 TERN_WEAK_ALIAS(MPI_Iallreduce_c)
 int PMPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                       MPI_Op op, MPI_Comm comm, MPI_Request *request)
@@ -1952,21 +1675,6 @@ int PMPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
     (void)comm;
     (void)request;
     return tern_err_unsupported("MPI_Iallreduce_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Ialltoall)
-int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Ialltoall");
 }
 
 TERN_WEAK_ALIAS(MPI_Ialltoall_c)
@@ -1983,24 +1691,6 @@ int PMPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
     (void)comm;
     (void)request;
     return tern_err_unsupported("MPI_Ialltoall_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Ialltoallv)
-int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcounts;
-    (void)sdispls;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)rdispls;
-    (void)recvtype;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Ialltoallv");
 }
 
 TERN_WEAK_ALIAS(MPI_Ialltoallv_c)
@@ -2022,25 +1712,6 @@ int PMPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const M
     return tern_err_unsupported("MPI_Ialltoallv_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Ialltoallw)
-int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                    MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcounts;
-    (void)sdispls;
-    (void)sendtypes;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)rdispls;
-    (void)recvtypes;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Ialltoallw");
-}
-
 TERN_WEAK_ALIAS(MPI_Ialltoallw_c)
 int PMPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                       const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
@@ -2058,27 +1729,6 @@ int PMPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const M
     (void)comm;
     (void)request;
     return tern_err_unsupported("MPI_Ialltoallw_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Ibarrier)
-int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
-{
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Ibarrier");
-}
-
-TERN_WEAK_ALIAS(MPI_Ibcast)
-int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                MPI_Request *request)
-{
-    (void)buffer;
-    (void)count;
-    (void)datatype;
-    (void)root;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Ibcast");
 }
 
 TERN_WEAK_ALIAS(MPI_Ibcast_c)
@@ -2108,20 +1758,6 @@ int PMPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int d
     return tern_err_unsupported("MPI_Ibsend_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Iexscan)
-int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                 MPI_Comm comm, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)recvbuf;
-    (void)count;
-    (void)datatype;
-    (void)op;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Iexscan");
-}
-
 TERN_WEAK_ALIAS(MPI_Iexscan_c)
 int PMPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                    MPI_Op op, MPI_Comm comm, MPI_Request *request)
@@ -2134,23 +1770,6 @@ int PMPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Data
     (void)comm;
     (void)request;
     return tern_err_unsupported("MPI_Iexscan_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Igather)
-int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                 MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)root;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Igather");
 }
 
 TERN_WEAK_ALIAS(MPI_Igather_c)
@@ -2168,24 +1787,6 @@ int PMPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     (void)comm;
     (void)request;
     return tern_err_unsupported("MPI_Igather_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Igatherv)
-int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                  MPI_Comm comm, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)displs;
-    (void)recvtype;
-    (void)root;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Igatherv");
 }
 
 TERN_WEAK_ALIAS(MPI_Igatherv_c)
@@ -2218,22 +1819,6 @@ int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message
     return tern_err_unsupported("MPI_Imrecv_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Ineighbor_allgather)
-int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                             MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Ineighbor_allgather");
-}
-
 TERN_WEAK_ALIAS(MPI_Ineighbor_allgather_c)
 int PMPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
@@ -2248,23 +1833,6 @@ int PMPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Dat
     (void)comm;
     (void)request;
     return tern_err_unsupported("MPI_Ineighbor_allgather_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Ineighbor_allgatherv)
-int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                              void *recvbuf, const int recvcounts[], const int displs[],
-                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)displs;
-    (void)recvtype;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Ineighbor_allgatherv");
 }
 
 TERN_WEAK_ALIAS(MPI_Ineighbor_allgatherv_c)
@@ -2285,22 +1853,6 @@ int PMPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Da
     return tern_err_unsupported("MPI_Ineighbor_allgatherv_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Ineighbor_alltoall)
-int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                            MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Ineighbor_alltoall");
-}
-
 TERN_WEAK_ALIAS(MPI_Ineighbor_alltoall_c)
 int PMPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
@@ -2315,25 +1867,6 @@ int PMPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
     (void)comm;
     (void)request;
     return tern_err_unsupported("MPI_Ineighbor_alltoall_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Ineighbor_alltoallv)
-int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                             MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcounts;
-    (void)sdispls;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)rdispls;
-    (void)recvtype;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Ineighbor_alltoallv");
 }
 
 TERN_WEAK_ALIAS(MPI_Ineighbor_alltoallv_c)
@@ -2353,25 +1886,6 @@ int PMPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[]
     (void)comm;
     (void)request;
     return tern_err_unsupported("MPI_Ineighbor_alltoallv_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Ineighbor_alltoallw)
-int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-                             MPI_Comm comm, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcounts;
-    (void)sdispls;
-    (void)sendtypes;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)rdispls;
-    (void)recvtypes;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Ineighbor_alltoallw");
 }
 
 TERN_WEAK_ALIAS(MPI_Ineighbor_alltoallw_c)
@@ -2394,45 +1908,6 @@ int PMPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[]
     return tern_err_unsupported("MPI_Ineighbor_alltoallw_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Intercomm_create)
-int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
-                          int remote_leader, int tag, MPI_Comm *newintercomm)
-{
-    (void)local_comm;
-    (void)local_leader;
-    (void)peer_comm;
-    (void)remote_leader;
-    (void)tag;
-    (void)newintercomm;
-    return tern_err_unsupported("MPI_Intercomm_create");
-}
-
-TERN_WEAK_ALIAS(MPI_Intercomm_create_from_groups)
-int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
-                                      MPI_Group remote_group, int remote_leader,
-                                      const char *stringtag, MPI_Info info,
-                                      MPI_Errhandler errhandler, MPI_Comm *newintercomm)
-{
-    (void)local_group;
-    (void)local_leader;
-    (void)remote_group;
-    (void)remote_leader;
-    (void)stringtag;
-    (void)info;
-    (void)errhandler;
-    (void)newintercomm;
-    return tern_err_unsupported("MPI_Intercomm_create_from_groups");
-}
-
-TERN_WEAK_ALIAS(MPI_Intercomm_merge)
-int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
-{
-    (void)intercomm;
-    (void)high;
-    (void)newintracomm;
-    return tern_err_unsupported("MPI_Intercomm_merge");
-}
-
 TERN_WEAK_ALIAS(MPI_Irecv_c)
 int PMPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
                  MPI_Comm comm, MPI_Request *request)
@@ -2445,21 +1920,6 @@ int PMPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, 
     (void)comm;
     (void)request;
     return tern_err_unsupported("MPI_Irecv_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Ireduce)
-int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                 int root, MPI_Comm comm, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)recvbuf;
-    (void)count;
-    (void)datatype;
-    (void)op;
-    (void)root;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Ireduce");
 }
 
 TERN_WEAK_ALIAS(MPI_Ireduce_c)
@@ -2475,35 +1935,6 @@ int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Data
     (void)comm;
     (void)request;
     return tern_err_unsupported("MPI_Ireduce_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Ireduce_scatter)
-int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)datatype;
-    (void)op;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Ireduce_scatter");
-}
-
-TERN_WEAK_ALIAS(MPI_Ireduce_scatter_block)
-int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                               MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)datatype;
-    (void)op;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Ireduce_scatter_block");
 }
 
 TERN_WEAK_ALIAS(MPI_Ireduce_scatter_block_c)
@@ -2549,20 +1980,6 @@ int PMPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int d
     return tern_err_unsupported("MPI_Irsend_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Iscan)
-int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-               MPI_Comm comm, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)recvbuf;
-    (void)count;
-    (void)datatype;
-    (void)op;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Iscan");
-}
-
 TERN_WEAK_ALIAS(MPI_Iscan_c)
 int PMPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                  MPI_Op op, MPI_Comm comm, MPI_Request *request)
@@ -2575,23 +1992,6 @@ int PMPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
     (void)comm;
     (void)request;
     return tern_err_unsupported("MPI_Iscan_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Iscatter)
-int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                  MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)root;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Iscatter");
 }
 
 TERN_WEAK_ALIAS(MPI_Iscatter_c)
@@ -2609,24 +2009,6 @@ int PMPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
     (void)comm;
     (void)request;
     return tern_err_unsupported("MPI_Iscatter_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Iscatterv)
-int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                   int root, MPI_Comm comm, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcounts;
-    (void)displs;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)root;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Iscatterv");
 }
 
 TERN_WEAK_ALIAS(MPI_Iscatterv_c)
@@ -2784,23 +2166,6 @@ int PMPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
     return tern_err_unsupported("MPI_Neighbor_allgather_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Neighbor_allgather_init)
-int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                                 MPI_Info info, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Neighbor_allgather_init");
-}
-
 TERN_WEAK_ALIAS(MPI_Neighbor_allgather_init_c)
 int PMPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
@@ -2832,25 +2197,6 @@ int PMPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Dat
     (void)recvtype;
     (void)comm;
     return tern_err_unsupported("MPI_Neighbor_allgatherv_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Neighbor_allgatherv_init)
-int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                  void *recvbuf, const int recvcounts[], const int displs[],
-                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                                  MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)displs;
-    (void)recvtype;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Neighbor_allgatherv_init");
 }
 
 TERN_WEAK_ALIAS(MPI_Neighbor_allgatherv_init_c)
@@ -2887,23 +2233,6 @@ int PMPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
     return tern_err_unsupported("MPI_Neighbor_alltoall_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Neighbor_alltoall_init)
-int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                                MPI_Info info, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Neighbor_alltoall_init");
-}
-
 TERN_WEAK_ALIAS(MPI_Neighbor_alltoall_init_c)
 int PMPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                   void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
@@ -2937,26 +2266,6 @@ int PMPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
     (void)recvtype;
     (void)comm;
     return tern_err_unsupported("MPI_Neighbor_alltoallv_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Neighbor_alltoallv_init)
-int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                                 const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                                 MPI_Info info, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcounts;
-    (void)sdispls;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)rdispls;
-    (void)recvtype;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Neighbor_alltoallv_init");
 }
 
 TERN_WEAK_ALIAS(MPI_Neighbor_alltoallv_init_c)
@@ -2998,27 +2307,6 @@ int PMPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
     return tern_err_unsupported("MPI_Neighbor_alltoallw_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Neighbor_alltoallw_init)
-int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
-                                 const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                                 void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
-                                 const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
-                                 MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcounts;
-    (void)sdispls;
-    (void)sendtypes;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)rdispls;
-    (void)recvtypes;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Neighbor_alltoallw_init");
-}
-
 TERN_WEAK_ALIAS(MPI_Neighbor_alltoallw_init_c)
 int PMPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
                                    const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
@@ -3055,81 +2343,6 @@ int PMPI_Open_port(MPI_Info info, char *port_name)
     (void)info;
     (void)port_name;
     return tern_err_unsupported("MPI_Open_port");
-}
-
-TERN_WEAK_ALIAS(MPI_Pack_c)
-int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
-                MPI_Count outsize, MPI_Count *position, MPI_Comm comm)
-{
-    (void)inbuf;
-    (void)incount;
-    (void)datatype;
-    (void)outbuf;
-    (void)outsize;
-    (void)position;
-    (void)comm;
-    return tern_err_unsupported("MPI_Pack_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Pack_external)
-int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
-                       void *outbuf, MPI_Aint outsize, MPI_Aint *position)
-{
-    (void)datarep;
-    (void)inbuf;
-    (void)incount;
-    (void)datatype;
-    (void)outbuf;
-    (void)outsize;
-    (void)position;
-    return tern_err_unsupported("MPI_Pack_external");
-}
-
-TERN_WEAK_ALIAS(MPI_Pack_external_c)
-int PMPI_Pack_external_c(const char datarep[], const void *inbuf, MPI_Count incount,
-                         MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
-                         MPI_Count *position)
-{
-    (void)datarep;
-    (void)inbuf;
-    (void)incount;
-    (void)datatype;
-    (void)outbuf;
-    (void)outsize;
-    (void)position;
-    return tern_err_unsupported("MPI_Pack_external_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Pack_external_size)
-int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
-                            MPI_Aint *size)
-{
-    (void)datarep;
-    (void)incount;
-    (void)datatype;
-    (void)size;
-    return tern_err_unsupported("MPI_Pack_external_size");
-}
-
-TERN_WEAK_ALIAS(MPI_Pack_external_size_c)
-int PMPI_Pack_external_size_c(const char datarep[], MPI_Count incount, MPI_Datatype datatype,
-                              MPI_Count *size)
-{
-    (void)datarep;
-    (void)incount;
-    (void)datatype;
-    (void)size;
-    return tern_err_unsupported("MPI_Pack_external_size_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Pack_size_c)
-int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size)
-{
-    (void)incount;
-    (void)datatype;
-    (void)comm;
-    (void)size;
-    return tern_err_unsupported("MPI_Pack_size_c");
 }
 
 TERN_WEAK_ALIAS(MPI_Parrived)
@@ -3319,22 +2532,6 @@ int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
     return tern_err_unsupported("MPI_Reduce_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Reduce_init)
-int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                     MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)recvbuf;
-    (void)count;
-    (void)datatype;
-    (void)op;
-    (void)root;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Reduce_init");
-}
-
 TERN_WEAK_ALIAS(MPI_Reduce_init_c)
 int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                        MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -3376,22 +2573,6 @@ int PMPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count re
     return tern_err_unsupported("MPI_Reduce_scatter_block_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Reduce_scatter_block_init)
-int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
-                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-                                   MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)datatype;
-    (void)op;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Reduce_scatter_block_init");
-}
-
 TERN_WEAK_ALIAS(MPI_Reduce_scatter_block_init_c)
 int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
@@ -3419,22 +2600,6 @@ int PMPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count re
     (void)op;
     (void)comm;
     return tern_err_unsupported("MPI_Reduce_scatter_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Reduce_scatter_init)
-int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-                             MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)datatype;
-    (void)op;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Reduce_scatter_init");
 }
 
 TERN_WEAK_ALIAS(MPI_Reduce_scatter_init_c)
@@ -3668,21 +2833,6 @@ int PMPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatyp
     return tern_err_unsupported("MPI_Scan_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Scan_init)
-int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)recvbuf;
-    (void)count;
-    (void)datatype;
-    (void)op;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Scan_init");
-}
-
 TERN_WEAK_ALIAS(MPI_Scan_init_c)
 int PMPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                      MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -3711,24 +2861,6 @@ int PMPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     (void)root;
     (void)comm;
     return tern_err_unsupported("MPI_Scatter_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Scatter_init)
-int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
-                      MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)root;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Scatter_init");
 }
 
 TERN_WEAK_ALIAS(MPI_Scatter_init_c)
@@ -3764,25 +2896,6 @@ int PMPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
     (void)root;
     (void)comm;
     return tern_err_unsupported("MPI_Scatterv_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Scatterv_init)
-int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
-                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                       int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcounts;
-    (void)displs;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)root;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Scatterv_init");
 }
 
 TERN_WEAK_ALIAS(MPI_Scatterv_init_c)
@@ -4033,53 +3146,6 @@ int PMPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, i
     return tern_err_unsupported("MPI_Ssend_init_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Type_contiguous_c)
-int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    (void)count;
-    (void)oldtype;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_contiguous_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_create_darray)
-int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
-                            const int array_of_distribs[], const int array_of_dargs[],
-                            const int array_of_psizes[], int order, MPI_Datatype oldtype,
-                            MPI_Datatype *newtype)
-{
-    (void)size;
-    (void)rank;
-    (void)ndims;
-    (void)array_of_gsizes;
-    (void)array_of_distribs;
-    (void)array_of_dargs;
-    (void)array_of_psizes;
-    (void)order;
-    (void)oldtype;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_create_darray");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_create_darray_c)
-int PMPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count array_of_gsizes[],
-                              const int array_of_distribs[], const int array_of_dargs[],
-                              const int array_of_psizes[], int order, MPI_Datatype oldtype,
-                              MPI_Datatype *newtype)
-{
-    (void)size;
-    (void)rank;
-    (void)ndims;
-    (void)array_of_gsizes;
-    (void)array_of_distribs;
-    (void)array_of_dargs;
-    (void)array_of_psizes;
-    (void)order;
-    (void)oldtype;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_create_darray_c");
-}
-
 TERN_WEAK_ALIAS(MPI_Type_create_f90_complex)
 int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
 {
@@ -4104,257 +3170,6 @@ int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
     (void)r;
     (void)newtype;
     return tern_err_unsupported("MPI_Type_create_f90_real");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_create_hindexed_block_c)
-int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
-                                      const MPI_Count array_of_displacements[],
-                                      MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    (void)count;
-    (void)blocklength;
-    (void)array_of_displacements;
-    (void)oldtype;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_create_hindexed_block_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_create_hindexed_c)
-int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
-                                const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
-                                MPI_Datatype *newtype)
-{
-    (void)count;
-    (void)array_of_blocklengths;
-    (void)array_of_displacements;
-    (void)oldtype;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_create_hindexed_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_create_hvector_c)
-int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
-                               MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    (void)count;
-    (void)blocklength;
-    (void)stride;
-    (void)oldtype;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_create_hvector_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_create_indexed_block_c)
-int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
-                                     const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
-                                     MPI_Datatype *newtype)
-{
-    (void)count;
-    (void)blocklength;
-    (void)array_of_displacements;
-    (void)oldtype;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_create_indexed_block_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_create_resized_c)
-int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent,
-                               MPI_Datatype *newtype)
-{
-    (void)oldtype;
-    (void)lb;
-    (void)extent;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_create_resized_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_create_struct_c)
-int PMPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
-                              const MPI_Count array_of_displacements[],
-                              const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
-{
-    (void)count;
-    (void)array_of_blocklengths;
-    (void)array_of_displacements;
-    (void)array_of_types;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_create_struct_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_create_subarray)
-int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
-                              const int array_of_starts[], int order, MPI_Datatype oldtype,
-                              MPI_Datatype *newtype)
-{
-    (void)ndims;
-    (void)array_of_sizes;
-    (void)array_of_subsizes;
-    (void)array_of_starts;
-    (void)order;
-    (void)oldtype;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_create_subarray");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_create_subarray_c)
-int PMPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[],
-                                const MPI_Count array_of_subsizes[],
-                                const MPI_Count array_of_starts[], int order, MPI_Datatype oldtype,
-                                MPI_Datatype *newtype)
-{
-    (void)ndims;
-    (void)array_of_sizes;
-    (void)array_of_subsizes;
-    (void)array_of_starts;
-    (void)order;
-    (void)oldtype;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_create_subarray_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_get_contents_c)
-int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses,
-                             MPI_Count max_large_counts, MPI_Count max_datatypes,
-                             int array_of_integers[], MPI_Aint array_of_addresses[],
-                             MPI_Count array_of_large_counts[], MPI_Datatype array_of_datatypes[])
-{
-    (void)datatype;
-    (void)max_integers;
-    (void)max_addresses;
-    (void)max_large_counts;
-    (void)max_datatypes;
-    (void)array_of_integers;
-    (void)array_of_addresses;
-    (void)array_of_large_counts;
-    (void)array_of_datatypes;
-    return tern_err_unsupported("MPI_Type_get_contents_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_get_envelope_c)
-int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers,
-                             MPI_Count *num_addresses, MPI_Count *num_large_counts,
-                             MPI_Count *num_datatypes, int *combiner)
-{
-    (void)datatype;
-    (void)num_integers;
-    (void)num_addresses;
-    (void)num_large_counts;
-    (void)num_datatypes;
-    (void)combiner;
-    return tern_err_unsupported("MPI_Type_get_envelope_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_get_extent_c)
-int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
-{
-    (void)datatype;
-    (void)lb;
-    (void)extent;
-    return tern_err_unsupported("MPI_Type_get_extent_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_get_true_extent_c)
-int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
-{
-    (void)datatype;
-    (void)true_lb;
-    (void)true_extent;
-    return tern_err_unsupported("MPI_Type_get_true_extent_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_get_value_index)
-int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
-                              MPI_Datatype *pair_type)
-{
-    (void)value_type;
-    (void)index_type;
-    (void)pair_type;
-    return tern_err_unsupported("MPI_Type_get_value_index");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_indexed_c)
-int PMPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
-                        const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
-                        MPI_Datatype *newtype)
-{
-    (void)count;
-    (void)array_of_blocklengths;
-    (void)array_of_displacements;
-    (void)oldtype;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_indexed_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_match_size)
-int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
-{
-    (void)typeclass;
-    (void)size;
-    (void)datatype;
-    return tern_err_unsupported("MPI_Type_match_size");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_size_c)
-int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
-{
-    (void)datatype;
-    (void)size;
-    return tern_err_unsupported("MPI_Type_size_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_vector_c)
-int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
-                       MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    (void)count;
-    (void)blocklength;
-    (void)stride;
-    (void)oldtype;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_vector_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Unpack_c)
-int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
-                  MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm)
-{
-    (void)inbuf;
-    (void)insize;
-    (void)position;
-    (void)outbuf;
-    (void)outcount;
-    (void)datatype;
-    (void)comm;
-    return tern_err_unsupported("MPI_Unpack_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Unpack_external)
-int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
-                         MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype)
-{
-    (void)datarep;
-    (void)inbuf;
-    (void)insize;
-    (void)position;
-    (void)outbuf;
-    (void)outcount;
-    (void)datatype;
-    return tern_err_unsupported("MPI_Unpack_external");
-}
-
-TERN_WEAK_ALIAS(MPI_Unpack_external_c)
-int PMPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count insize,
-                           MPI_Count *position, void *outbuf, MPI_Count outcount,
-                           MPI_Datatype datatype)
-{
-    (void)datarep;
-    (void)inbuf;
-    (void)insize;
-    (void)position;
-    (void)outbuf;
-    (void)outcount;
-    (void)datatype;
-    return tern_err_unsupported("MPI_Unpack_external_c");
 }
 
 TERN_WEAK_ALIAS(MPI_Unpublish_name)

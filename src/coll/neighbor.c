@@ -1,14 +1,41 @@
-/* Neighbourhood collectives: every receive is posted, then every send, then
- * all are waited for; a process only talks to its neighbours, so nothing
- * smarter pays off at the degrees topologies have. */
-#include <stdlib.h>
+/* Neighbourhood collectives as one-round schedules: every receive is posted,
+ * then every send.  A process only talks to its neighbours, so nothing
+ * smarter pays off at the degrees topologies have.
+ *
+ * Matching.  All messages of one call share the schedule's tag, so the
+ * blocks two processes exchange pair up by order alone: MPI does not let
+ * messages from one sender on one communicator and tag overtake each other,
+ * and matches them with the receives in the order those were posted.  A
+ * process sends its blocks in out-list order; each receiver must therefore
+ * post its receives from one sender in the order that sender sends them.
+ *
+ *  - Graphs and distributed graphs: the k-th edge from s to r in s's out
+ *    list is, by the definition of the lists, the k-th edge from s in r's in
+ *    list, so posting receives in in-list order pairs them (repeated edges
+ *    included).
+ *
+ *  - Cartesian grids: in and out lists are (-1 neighbour, +1 neighbour) per
+ *    dimension.  A process may be both neighbours of another in a periodic
+ *    dimension of size 1 or 2, and MPI wants in-slot 2d to get what the -1
+ *    neighbour sent in its +1 direction (its block 2d + 1) and in-slot
+ *    2d + 1 what the +1 neighbour sent in its -1 direction (block 2d).  So
+ *    the sender's block j lands in the receiver's slot j ^ 1, for every
+ *    pair of processes: r is s's neighbour in dimension d exactly when s is
+ *    r's, the other way round.  Posting the receive of slot j ^ 1 as the j-th
+ *    receive puts every receiver's receives in its senders' send order.
+ *    (The blocking code used to carry the direction in the tag instead; a
+ *    schedule has a single tag.)
+ *
+ * A persistent request's successive starts keep this order too: a start's
+ * receives are posted only after the previous start's have completed. */
+#include "coll/neighbor.h"
 
 #include "coll/coll_util.h"
-#include "coll/neighbor.h"
+#include "coll/sched.h"
 #include "topo/topo.h"
 
-void tern_nbr_block(const struct tern_nbr_side *s, int i, char **ptr, size_t *count,
-                    struct tern_datatype **dt)
+static void block(const struct tern_nbr_side *s, int i, char **ptr, size_t *count,
+                  struct tern_datatype **dt)
 {
     if (s->same) {
         *ptr = (char *)s->buf;
@@ -29,78 +56,79 @@ void tern_nbr_block(const struct tern_nbr_side *s, int i, char **ptr, size_t *co
     }
 }
 
-int tern_neighbor_exchange(struct tern_comm *c, const struct tern_nbr_side *snd,
-                           const struct tern_nbr_side *rcv)
+/* The in-slot whose receive is posted k-th (see the top of the file). */
+static int recv_slot(const struct tern_comm *c, int k)
 {
+    const struct tern_topo *t = c->topo;
+    return t->kind == MPI_CART ? k ^ 1 : k;
+}
+
+int tern_nbr_exchange(struct tern_sched *s, const struct tern_nbr_side *snd,
+                      const struct tern_nbr_side *rcv)
+{
+    struct tern_comm *c = tern_sched_comm(s);
     int indeg, outdeg, rc;
     const int *in, *out;
-    if ((rc = tern_topo_neighbors(c, &indeg, &in, &outdeg, &out)))
-        return tern_err_make(rc, "neighbourhood collective on a communicator without topology");
-    int n = indeg + outdeg;
-    if (n == 0) return MPI_SUCCESS;
-    struct tern_request **reqs = calloc((size_t)n, sizeof *reqs);
-    if (!reqs) return tern_coll_nomem("neighbourhood collective", (size_t)n * sizeof *reqs);
+    if ((rc = tern_topo_neighbors(c, &indeg, &in, &outdeg, &out))) return rc;
     char *p;
     size_t cnt;
     struct tern_datatype *dt;
-    for (int i = 0; i < indeg && !rc; i++) {
-        tern_nbr_block(rcv, i, &p, &cnt, &dt);
-        rc = tern_irecv(p, cnt, dt, in[i], tern_topo_in_tag(c, i, TERN_TAG_NEIGHBOR), c,
-                        TERN_COLL_CTX, &reqs[i]);
+    for (int k = 0; k < indeg && !rc; k++) {
+        int i = recv_slot(c, k);
+        if (in[i] == MPI_PROC_NULL) continue;
+        block(rcv, i, &p, &cnt, &dt);
+        rc = tern_sched_recv(s, p, cnt, dt, in[i]);
     }
     for (int i = 0; i < outdeg && !rc; i++) {
-        tern_nbr_block(snd, i, &p, &cnt, &dt);
-        rc = tern_isend(p, cnt, dt, out[i], tern_topo_out_tag(c, i, TERN_TAG_NEIGHBOR), c,
-                        TERN_COLL_CTX, TERN_MODE_STANDARD, &reqs[indeg + i]);
+        if (out[i] == MPI_PROC_NULL) continue;
+        block(snd, i, &p, &cnt, &dt);
+        rc = tern_sched_send(s, p, cnt, dt, out[i]);
     }
-    /* Whatever was started completes before the buffers go back to the user. */
-    int rc2 = tern_waitall(n, reqs);
-    free(reqs);
-    return rc ? rc : rc2;
+    return rc ? rc : tern_sched_round(s);
 }
 
-int tern_neighbor_allgather(const void *sbuf, size_t scount, struct tern_datatype *sdt,
-                            void *rbuf, size_t rcount, struct tern_datatype *rdt,
-                            struct tern_comm *c)
+int tern_nbr_allgather(struct tern_sched *s, const void *sbuf, size_t scount,
+                       struct tern_datatype *sdt, void *rbuf, size_t rcount,
+                       struct tern_datatype *rdt)
 {
     struct tern_nbr_side snd = {.buf = sbuf, .same = 1, .count = scount, .dt = sdt};
     struct tern_nbr_side rcv = {.buf = rbuf, .count = rcount, .dt = rdt};
-    return tern_neighbor_exchange(c, &snd, &rcv);
+    return tern_nbr_exchange(s, &snd, &rcv);
 }
 
-int tern_neighbor_allgatherv(const void *sbuf, size_t scount, struct tern_datatype *sdt,
-                             void *rbuf, const int *rcounts, const int *displs,
-                             struct tern_datatype *rdt, struct tern_comm *c)
+int tern_nbr_allgatherv(struct tern_sched *s, const void *sbuf, size_t scount,
+                        struct tern_datatype *sdt, void *rbuf, const int *rcounts,
+                        const int *displs, struct tern_datatype *rdt)
 {
     struct tern_nbr_side snd = {.buf = sbuf, .same = 1, .count = scount, .dt = sdt};
     struct tern_nbr_side rcv = {.buf = rbuf, .counts = rcounts, .displs = displs, .dt = rdt};
-    return tern_neighbor_exchange(c, &snd, &rcv);
+    return tern_nbr_exchange(s, &snd, &rcv);
 }
 
-int tern_neighbor_alltoall(const void *sbuf, size_t scount, struct tern_datatype *sdt,
-                           void *rbuf, size_t rcount, struct tern_datatype *rdt,
-                           struct tern_comm *c)
+int tern_nbr_alltoall(struct tern_sched *s, const void *sbuf, size_t scount,
+                      struct tern_datatype *sdt, void *rbuf, size_t rcount,
+                      struct tern_datatype *rdt)
 {
     struct tern_nbr_side snd = {.buf = sbuf, .count = scount, .dt = sdt};
     struct tern_nbr_side rcv = {.buf = rbuf, .count = rcount, .dt = rdt};
-    return tern_neighbor_exchange(c, &snd, &rcv);
+    return tern_nbr_exchange(s, &snd, &rcv);
 }
 
-int tern_neighbor_alltoallv(const void *sbuf, const int *scounts, const int *sdispls,
-                            struct tern_datatype *sdt, void *rbuf, const int *rcounts,
-                            const int *rdispls, struct tern_datatype *rdt, struct tern_comm *c)
+int tern_nbr_alltoallv(struct tern_sched *s, const void *sbuf, const int *scounts,
+                       const int *sdispls, struct tern_datatype *sdt, void *rbuf,
+                       const int *rcounts, const int *rdispls, struct tern_datatype *rdt)
 {
     struct tern_nbr_side snd = {.buf = sbuf, .counts = scounts, .displs = sdispls, .dt = sdt};
     struct tern_nbr_side rcv = {.buf = rbuf, .counts = rcounts, .displs = rdispls, .dt = rdt};
-    return tern_neighbor_exchange(c, &snd, &rcv);
+    return tern_nbr_exchange(s, &snd, &rcv);
 }
 
-int tern_neighbor_alltoallw(const void *sbuf, const int *scounts, const MPI_Aint *sdispls,
-                            struct tern_datatype *const *sdts, void *rbuf, const int *rcounts,
-                            const MPI_Aint *rdispls, struct tern_datatype *const *rdts,
-                            struct tern_comm *c)
+int tern_nbr_alltoallw(struct tern_sched *s, const void *sbuf, const int *scounts,
+                       const MPI_Aint *sdispls, struct tern_datatype *const *sdts, void *rbuf,
+                       const int *rcounts, const MPI_Aint *rdispls,
+                       struct tern_datatype *const *rdts)
 {
     struct tern_nbr_side snd = {.buf = sbuf, .counts = scounts, .bdispls = sdispls, .dts = sdts};
     struct tern_nbr_side rcv = {.buf = rbuf, .counts = rcounts, .bdispls = rdispls, .dts = rdts};
-    return tern_neighbor_exchange(c, &snd, &rcv);
+    return tern_nbr_exchange(s, &snd, &rcv);
 }

@@ -6,6 +6,7 @@
 
 #include "coll/coll.h"
 #include "core/attr.h"
+#include "core/comm_internal.h"
 #include "core/errors.h"
 #include "core/objects.h"
 #include "core/state.h"
@@ -41,6 +42,8 @@ static int init_predefined(struct tern_comm *c, MPI_Comm h, uint32_t ctx, int si
     c->rank = g->rank;
     c->size = size;
     c->group = g;
+    c->peer_size = size;
+    c->peer_world = g->world;
     c->errh = &tern_errh_fatal;
     c->is_inter = 0;
     snprintf(c->name, sizeof c->name, "%s", name);
@@ -60,6 +63,7 @@ int tern_comms_init(void)
 
 static void comm_destroy(struct tern_comm *c)
 {
+    tern_intercomm_parts_release(c);
     tern_attr_drop(&c->attrs); /* [attr] only a communicator never freed has any left */
     tern_topo_free(c->topo);
     tern_group_release(c->group);
@@ -129,12 +133,8 @@ int tern_comm_check(MPI_Comm h, const char *fn, const char *argname, struct tern
     return MPI_SUCCESS;
 }
 
-/* The largest next_ctx among n participants of 'parent' (the parent ranks
- * prank[0..n), or ranks 0..n-1 when prank is NULL; this process is number
- * 'me'): a binomial reduction to participant 0, then a binomial broadcast,
- * with 'tag' on the parent's collective context. */
-static int ctx_agree(struct tern_comm *parent, int n, const int *prank, int me, int tag,
-                     uint32_t *out)
+int tern_ctx_agree(struct tern_comm *parent, int n, const int *prank, int me, int tag,
+                   const struct tern_ctx_peer *peer, int nids, uint32_t *out)
 {
     struct tern_datatype *bt = tern_dt_get(MPI_BYTE);
     uint32_t v = next_ctx, in = 0;
@@ -156,6 +156,12 @@ static int ctx_agree(struct tern_comm *parent, int n, const int *prank, int me, 
             if (in > v) v = in;
         }
     }
+    if (me == 0 && peer) {
+        rc = tern_sendrecv(&v, sizeof v, bt, peer->rank, peer->tag, &in, sizeof in, bt, peer->rank,
+                           peer->tag, peer->comm, TERN_CTX_COLL, MPI_STATUS_IGNORE);
+        if (rc) return rc;
+        if (in > v) v = in;
+    }
     for (mask >>= 1; mask > 0; mask >>= 1) {
         if (me + mask < n) {
             rc = tern_send(&v, sizeof v, bt, PR(me + mask), tag, parent, TERN_CTX_COLL);
@@ -163,19 +169,22 @@ static int ctx_agree(struct tern_comm *parent, int n, const int *prank, int me, 
         }
     }
 #undef PR
+    next_ctx = v + (uint32_t)nids;
     *out = v;
     return MPI_SUCCESS;
 }
 
-static int comm_build(struct tern_comm *parent, struct tern_group *group, uint32_t ctx,
-                      struct tern_comm **out)
+int tern_comm_build(struct tern_errhandler *errh, struct tern_group *group, uint32_t ctx,
+                    int with_handle, struct tern_comm **out)
 {
     struct tern_comm *c = calloc(1, sizeof *c);
     if (!c) return tern_err_make(MPI_ERR_NO_MEM, "cannot allocate a communicator");
-    c->handle = tern_objtab_insert(&tern_comm_table, c);
-    if (!c->handle) {
-        free(c);
-        return tern_err_make(MPI_ERR_NO_MEM, "cannot allocate a communicator handle");
+    if (with_handle) {
+        c->handle = tern_objtab_insert(&tern_comm_table, c);
+        if (!c->handle) {
+            free(c);
+            return tern_err_make(MPI_ERR_NO_MEM, "cannot allocate a communicator handle");
+        }
     }
     c->refcount = 1;
     c->ctx = ctx;
@@ -183,7 +192,9 @@ static int comm_build(struct tern_comm *parent, struct tern_group *group, uint32
     c->size = group->size;
     group->refcount++;
     c->group = group;
-    c->errh = parent->errh; /* new communicators inherit the parent's handler */
+    c->peer_size = group->size;
+    c->peer_world = group->world;
+    c->errh = errh;
     c->errh->refcount++;
     c->is_inter = 0;
     c->name[0] = 0;
@@ -196,11 +207,11 @@ int tern_comm_create_from(struct tern_comm *parent, struct tern_group *group,
 {
     uint32_t ctx;
     *out = NULL;
-    int rc = ctx_agree(parent, parent->size, NULL, parent->rank, TERN_TAG_CTX, &ctx);
+    int rc = tern_ctx_agree(parent, parent->size, NULL, parent->rank, TERN_TAG_CTX, NULL, 2, &ctx);
     if (rc) return rc;
-    next_ctx = ctx + 2;
     if (!group) return MPI_SUCCESS;
-    return comm_build(parent, group, ctx, out);
+    /* new communicators inherit the parent's handler */
+    return tern_comm_build(parent->errh, group, ctx, 1, out);
 }
 
 int tern_comm_create_group(struct tern_comm *parent, struct tern_group *group, int tag,
@@ -213,11 +224,10 @@ int tern_comm_create_group(struct tern_comm *parent, struct tern_group *group, i
     if (!prank) return tern_err_make(MPI_ERR_NO_MEM, "cannot allocate %d ranks", group->size);
     int rc = tern_group_ranks_in(group, parent->group, prank);
     if (rc == MPI_SUCCESS)
-        rc = ctx_agree(parent, group->size, prank, group->rank, tag, &ctx);
+        rc = tern_ctx_agree(parent, group->size, prank, group->rank, tag, NULL, 2, &ctx);
     free(prank);
     if (rc) return rc;
-    next_ctx = ctx + 2;
-    return comm_build(parent, group, ctx, out);
+    return tern_comm_build(parent->errh, group, ctx, 1, out);
 }
 
 int tern_group_ranks_in(const struct tern_group *g, const struct tern_group *in, int *ranks)

@@ -43,14 +43,23 @@ struct tern_comm {
     int handle;
     int refcount;             /* the user's reference plus pending operations */
     uint32_t ctx;             /* point-to-point context id; ctx+1 for collectives */
-    int rank, size;
-    struct tern_group *group; /* rank -> world rank through group->world */
+    int rank, size;           /* in the local group */
+    struct tern_group *group; /* the local group */
     struct tern_errhandler *errh;
-    int is_inter;             /* intercommunicators come with the object-model issue */
+    int is_inter;
+    /* The ranks point-to-point addresses: the group itself, or the remote
+     * group of an intercommunicator.  Chosen at construction so the message
+     * path reads one pointer whatever the kind. */
+    int peer_size;
+    const int *peer_world;    /* world rank of each */
+    struct tern_group *remote_group; /* intercommunicators: the other side */
+    struct tern_comm *local_comm;    /* intercommunicators: an intracommunicator over the
+                                        local group (collectives, merge), no handle */
     char name[MPI_MAX_OBJECT_NAME];
     void *attrs;              /* attribute list, owned by the attribute module */
     void *topo;               /* topology, owned by the topology module */
     unsigned hints;           /* info hints kept (bits of core/comm_info.c) */
+    uint32_t coll_seq;        /* nonblocking/persistent collectives started: see coll/sched.h */
 };
 
 extern struct tern_comm tern_comm_world, tern_comm_self;
@@ -69,8 +78,9 @@ static inline struct tern_comm *tern_comm_get(MPI_Comm h)
 struct tern_group *tern_group_get(MPI_Group h);
 struct tern_errhandler *tern_errh_get(MPI_Errhandler h);
 
-/* The world rank of comm rank r. */
-static inline int tern_comm_world_rank(const struct tern_comm *c, int r) { return c->group->world[r]; }
+/* The world rank of the process that point-to-point rank r of c names (in
+ * the remote group on an intercommunicator). */
+static inline int tern_comm_world_rank(const struct tern_comm *c, int r) { return c->peer_world[r]; }
 
 /* Communicator construction shared by dup/split/create: builds a comm over
  * 'group' (taking a reference) with a fresh context id agreed over 'parent'.

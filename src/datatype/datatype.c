@@ -88,6 +88,7 @@ void tern_dt_destroy(struct tern_dt_obj *t)
     if (t->urefs > 0 && tern_objtab_lookup(&tern_dt_table, t->pub.handle) == t)
         tern_objtab_remove(&tern_dt_table, t->pub.handle);
     for (int i = 0; i < t->ntypes; i++) tern_dt_release(&t->types[i]->pub);
+    if (t->impl) tern_dt_release(&t->impl->pub);
     tern_attr_drop(&t->pub.attrs); /* [attr] only a type never freed has any left */
     tern_dt_layout_free(t->pub.layout);
     free(t->ints);

@@ -85,28 +85,50 @@ int tern_dt_check_valid(MPI_Datatype h, const char *fn, const char *argname,
  * or the handle in hex ("0x8c000010"). */
 const char *tern_dt_label(const struct tern_datatype *dt, char *buf, size_t len);
 
+/* A constructor's array argument: int[] from the int forms, or MPI_Count[]
+ * (the same type as MPI_Aint[]) from the large-count and address forms. */
+struct tern_dt_arr {
+    const int *i;
+    const MPI_Count *c;
+};
+static inline MPI_Count tern_dt_arr_at(struct tern_dt_arr a, size_t k)
+{
+    return a.i ? (MPI_Count)a.i[k] : a.c[k];
+}
+
 /* Constructors.  Arguments are checked by the caller (counts and block
- * lengths >= 0, arrays present, types live); the old types need not be
- * committed.  On success *out is a new uncommitted type holding one user
- * reference, with a handle.  Returns MPI_SUCCESS, MPI_ERR_NO_MEM, or
- * MPI_ERR_ARG when the size of the new type would overflow. */
-int tern_dt_contiguous(int count, struct tern_datatype *old, struct tern_datatype **out);
-int tern_dt_vector(int count, int blocklength, int stride, struct tern_datatype *old,
-                   struct tern_datatype **out);
-int tern_dt_hvector(int count, int blocklength, MPI_Aint stride, struct tern_datatype *old,
-                    struct tern_datatype **out);
-int tern_dt_indexed(int count, const int blocklengths[], const int displs[],
+ * lengths >= 0, arrays present, types live, subarray and darray shapes
+ * valid); the old types need not be committed.  On success *out is a new
+ * uncommitted type holding one user reference, with a handle.  Returns
+ * MPI_SUCCESS, MPI_ERR_NO_MEM, or MPI_ERR_ARG when the size or a bound of
+ * the new type would overflow. */
+int tern_dt_contiguous(MPI_Count count, struct tern_datatype *old, struct tern_datatype **out);
+int tern_dt_vector(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                   struct tern_datatype *old, struct tern_datatype **out);
+int tern_dt_hvector(MPI_Count count, MPI_Count blocklength, MPI_Aint stride,
                     struct tern_datatype *old, struct tern_datatype **out);
-int tern_dt_hindexed(int count, const int blocklengths[], const MPI_Aint displs[],
+int tern_dt_indexed(MPI_Count count, struct tern_dt_arr blocklengths, struct tern_dt_arr displs,
+                    struct tern_datatype *old, struct tern_datatype **out);
+int tern_dt_hindexed(MPI_Count count, struct tern_dt_arr blocklengths, const MPI_Aint displs[],
                      struct tern_datatype *old, struct tern_datatype **out);
-int tern_dt_indexed_block(int count, int blocklength, const int displs[],
+int tern_dt_indexed_block(MPI_Count count, MPI_Count blocklength, struct tern_dt_arr displs,
                           struct tern_datatype *old, struct tern_datatype **out);
-int tern_dt_hindexed_block(int count, int blocklength, const MPI_Aint displs[],
+int tern_dt_hindexed_block(MPI_Count count, MPI_Count blocklength, const MPI_Aint displs[],
                            struct tern_datatype *old, struct tern_datatype **out);
-int tern_dt_struct(int count, const int blocklengths[], const MPI_Aint displs[],
+int tern_dt_struct(MPI_Count count, struct tern_dt_arr blocklengths, const MPI_Aint displs[],
                    struct tern_datatype *const types[], struct tern_datatype **out);
 int tern_dt_resized(struct tern_datatype *old, MPI_Aint lb, MPI_Aint extent,
                     struct tern_datatype **out);
+/* order: MPI_ORDER_C or MPI_ORDER_FORTRAN */
+int tern_dt_subarray(int ndims, struct tern_dt_arr sizes, struct tern_dt_arr subsizes,
+                     struct tern_dt_arr starts, int order, struct tern_datatype *old,
+                     struct tern_datatype **out);
+int tern_dt_darray(int size, int rank, int ndims, struct tern_dt_arr gsizes, const int distribs[],
+                   const int dargs[], const int psizes[], int order, struct tern_datatype *old,
+                   struct tern_datatype **out);
+/* Records that a new type came from a large-count (_c) constructor: its
+ * envelope and contents then give its counts as large counts. */
+void tern_dt_mark_large(struct tern_datatype *dt);
 /* The copy is committed when the original is (MPI_Type_dup). */
 int tern_dt_dup(struct tern_datatype *old, struct tern_datatype **out);
 
@@ -125,13 +147,28 @@ int tern_dt_count_elements(const struct tern_datatype *dt, size_t bytes, size_t 
  * basic elements of the packed stream. */
 size_t tern_dt_elements_to_bytes(const struct tern_datatype *dt, size_t elements);
 
-/* MPI_Type_get_envelope / MPI_Type_get_contents.  Derived types returned by
- * contents carry a new user reference (the caller must free them, as the
- * standard says).  contents returns MPI_SUCCESS or MPI_ERR_ARG when a max_*
- * is too small (nothing is written then). */
-void tern_dt_envelope(const struct tern_datatype *dt, int *nints, int *naddrs, int *ntypes,
-                      int *combiner);
-int tern_dt_contents(struct tern_datatype *dt, int max_ints, int max_addrs, int max_types,
-                     int ints[], MPI_Aint addrs[], MPI_Datatype types[]);
+/* The "external32" representation (MPI_Pack_external): *bytes gets the
+ * size of count elements of dt (MPI_ERR_ARG if it overflows); pack and
+ * unpack convert all of them at once. */
+int tern_dt_ext32_size(const struct tern_datatype *dt, size_t count, size_t *bytes);
+void tern_dt_ext32_pack(const struct tern_datatype *dt, const void *buf, size_t count, void *out);
+void tern_dt_ext32_unpack(const struct tern_datatype *dt, void *buf, size_t count,
+                          const void *in);
+
+/* MPI_Type_get_envelope(_c) / MPI_Type_get_contents(_c).  large_form: the
+ * caller is the large-count variant (num_large_counts exists).  A type from
+ * a large-count constructor has no int-form envelope: the int forms must
+ * refuse it (tern_dt_needs_large).  Derived types returned by contents
+ * carry a new user reference (the caller must free them, as the standard
+ * says).  contents returns MPI_SUCCESS, MPI_ERR_ARG when a max_* is too
+ * small (nothing is written then) or MPI_ERR_NO_MEM. */
+struct tern_dt_env {
+    MPI_Count nints, naddrs, ncounts, ntypes;
+    int combiner;
+};
+int tern_dt_needs_large(const struct tern_datatype *dt);
+void tern_dt_envelope(const struct tern_datatype *dt, int large_form, struct tern_dt_env *env);
+int tern_dt_contents(struct tern_datatype *dt, int large_form, const struct tern_dt_env *max,
+                     int ints[], MPI_Aint addrs[], MPI_Count counts[], MPI_Datatype types[]);
 
 #endif

@@ -12,10 +12,11 @@
 #include "core/state.h"
 #include "datatype/datatype.h"
 
-static inline int tern_arg_nonneg(int v, int errclass, const char *fn, const char *arg)
+/* An int or a large count (MPI_Count) that must not be negative. */
+static inline int tern_arg_nonneg(MPI_Count v, int errclass, const char *fn, const char *arg)
 {
     if (__builtin_expect(v < 0, 0))
-        return tern_err_comm(NULL, errclass, "%s: %s=%d must be >= 0", fn, arg, v);
+        return tern_err_comm(NULL, errclass, "%s: %s=%ld must be >= 0", fn, arg, (long)v);
     return MPI_SUCCESS;
 }
 
@@ -52,5 +53,41 @@ static inline int tern_dt_ctor_failed(int rc, const char *fn)
                              "%s: the size of the new datatype overflows the address space", fn);
     return tern_err_comm(NULL, rc, "%s: cannot build the new datatype", fn);
 }
+
+/* A constructor's result: the new type's handle out, or why there is none.
+ * large: the caller is a large-count (_c) constructor. */
+static inline int tern_dt_ctor_done(int rc, const char *fn, int large, struct tern_datatype *nt,
+                                    MPI_Datatype *newtype)
+{
+    if (rc) return tern_dt_ctor_failed(rc, fn);
+    if (large) tern_dt_mark_large(nt);
+    *newtype = nt->handle;
+    return MPI_SUCCESS;
+}
+
+/* An integer array argument as the int form (int[]) or the large-count
+ * form (MPI_Count[]) passes it. */
+static inline struct tern_dt_arr tern_dt_arr_of(int large, const void *p)
+{
+    struct tern_dt_arr a = {NULL, NULL};
+    if (large)
+        a.c = p;
+    else
+        a.i = p;
+    return a;
+}
+
+/* The packed buffer of MPI_Pack/Unpack(_external)(_c) (datatype_pack.c):
+ * position inside its size, room there for count elements of dt of
+ * elem_bytes packed bytes each, and the buffer present if anything moves;
+ * *bytes is how much moves.  The names are those of the call's arguments. */
+struct tern_comm;
+struct tern_packed_args {
+    const char *count, *buf, *size;
+};
+extern const struct tern_packed_args tern_pack_args, tern_unpack_args;
+int tern_check_packed(struct tern_comm *c, const char *fn, const struct tern_packed_args *a,
+                      MPI_Count count, const struct tern_datatype *dt, size_t elem_bytes,
+                      const void *buf, MPI_Count size, MPI_Count position, size_t *bytes);
 
 #endif

@@ -47,6 +47,20 @@ static size_t arith_sz(struct acc *a, size_t x, size_t y, int mul)
 static size_t mul_sz(struct acc *a, size_t x, size_t y) { return arith_sz(a, x, y, 1); }
 static size_t add_sz(struct acc *a, size_t x, size_t y) { return arith_sz(a, x, y, 0); }
 
+/* The same for displacements (signed). */
+static MPI_Aint arith_a(struct acc *a, MPI_Aint x, MPI_Aint y, int mul)
+{
+    MPI_Aint r;
+    if (mul ? __builtin_mul_overflow(x, y, &r) : __builtin_add_overflow(x, y, &r)) {
+        a->overflow = 1;
+        return 0;
+    }
+    return r;
+}
+
+static MPI_Aint mul_a(struct acc *a, MPI_Aint x, MPI_Aint y) { return arith_a(a, x, y, 1); }
+static MPI_Aint add_a(struct acc *a, MPI_Aint x, MPI_Aint y) { return arith_a(a, x, y, 0); }
+
 /* n copies of c whose displacements lie in [dmin, dmax] (both reached). */
 static void acc_copies(struct acc *a, const struct tern_dt_obj *c, size_t n, MPI_Aint dmin,
                        MPI_Aint dmax)
@@ -75,23 +89,25 @@ static void acc_copies(struct acc *a, const struct tern_dt_obj *c, size_t n, MPI
     if (c->align > a->align) a->align = c->align;
     a->size = add_sz(a, a->size, mul_sz(a, n, p->size));
     a->nelems = add_sz(a, a->nelems, mul_sz(a, n, c->nelems));
+    MPI_Aint lo = add_a(a, dmin, p->lb), hi = add_a(a, dmax, p->ub);
     if (c->sticky_lb) {
-        a->lbm = a->have_lbm ? amin(a->lbm, dmin + p->lb) : dmin + p->lb;
+        a->lbm = a->have_lbm ? amin(a->lbm, lo) : lo;
         a->have_lbm = 1;
     } else if (p->size > 0) {
-        a->lb = a->have_lb ? amin(a->lb, dmin + p->lb) : dmin + p->lb;
+        a->lb = a->have_lb ? amin(a->lb, lo) : lo;
         a->have_lb = 1;
     }
     if (c->sticky_ub) {
-        a->ubm = a->have_ubm ? amax(a->ubm, dmax + p->ub) : dmax + p->ub;
+        a->ubm = a->have_ubm ? amax(a->ubm, hi) : hi;
         a->have_ubm = 1;
     } else if (p->size > 0) {
-        a->ub = a->have_ub ? amax(a->ub, dmax + p->ub) : dmax + p->ub;
+        a->ub = a->have_ub ? amax(a->ub, hi) : hi;
         a->have_ub = 1;
     }
     if (p->size > 0) {
-        a->tlb = a->have_true ? amin(a->tlb, dmin + p->true_lb) : dmin + p->true_lb;
-        a->tub = a->have_true ? amax(a->tub, dmax + p->true_ub) : dmax + p->true_ub;
+        MPI_Aint tlo = add_a(a, dmin, p->true_lb), thi = add_a(a, dmax, p->true_ub);
+        a->tlb = a->have_true ? amin(a->tlb, tlo) : tlo;
+        a->tub = a->have_true ? amax(a->tub, thi) : thi;
         a->have_true = 1;
     }
 }
@@ -99,8 +115,8 @@ static void acc_copies(struct acc *a, const struct tern_dt_obj *c, size_t n, MPI
 /* bl consecutive copies of c starting at disp */
 static void acc_block(struct acc *a, const struct tern_dt_obj *c, size_t bl, MPI_Aint disp)
 {
-    MPI_Aint span = bl ? (MPI_Aint)(bl - 1) * c->pub.extent : 0;
-    acc_copies(a, c, bl, disp + amin(0, span), disp + amax(0, span));
+    MPI_Aint span = bl ? mul_a(a, (MPI_Aint)(bl - 1), c->pub.extent) : 0;
+    acc_copies(a, c, bl, add_a(a, disp, amin(0, span)), add_a(a, disp, amax(0, span)));
 }
 
 static void acc_finish(struct acc *a, struct tern_dt_obj *t, int pad)
@@ -146,7 +162,7 @@ static struct tern_dt_obj *dt_alloc(int combiner, size_t nints, size_t naddrs, s
     t->nints = (int)nints;
     t->naddrs = (int)naddrs;
     t->ntypes = (int)ntypes;
-    if ((nints && !(t->ints = malloc(nints * sizeof(int)))) ||
+    if ((nints && !(t->ints = malloc(nints * sizeof(MPI_Count)))) ||
         (naddrs && !(t->addrs = malloc(naddrs * sizeof(MPI_Aint)))) ||
         (ntypes && !(t->types = calloc(ntypes, sizeof(struct tern_dt_obj *))))) {
         free(t->ints);
@@ -162,6 +178,7 @@ static void dt_discard(struct tern_dt_obj *t)
 {
     for (int i = 0; i < t->ntypes; i++)
         if (t->types[i]) tern_dt_release(&t->types[i]->pub);
+    if (t->impl) tern_dt_release(&t->impl->pub);
     free(t->ints);
     free(t->addrs);
     free(t->types);
@@ -194,17 +211,23 @@ static int dt_publish(struct tern_dt_obj *t, struct acc *a, int pad, struct tern
     return MPI_SUCCESS;
 }
 
+void tern_dt_mark_large(struct tern_datatype *dt)
+{
+    tern_dt_obj_of(dt)->large = 1;
+}
+
 /* count blocks of bl elements, 'stride' bytes apart */
 static void acc_hvector(struct acc *a, const struct tern_dt_obj *c, size_t count, size_t bl,
                         MPI_Aint stride)
 {
-    MPI_Aint span = count ? (MPI_Aint)(count - 1) * stride : 0;
-    MPI_Aint espan = bl ? (MPI_Aint)(bl - 1) * c->pub.extent : 0;
+    MPI_Aint span = count ? mul_a(a, (MPI_Aint)(count - 1), stride) : 0;
+    MPI_Aint espan = bl ? mul_a(a, (MPI_Aint)(bl - 1), c->pub.extent) : 0;
     size_t n = mul_sz(a, count, bl);
-    acc_copies(a, c, n, amin(0, span) + amin(0, espan), amax(0, span) + amax(0, espan));
+    acc_copies(a, c, n, add_a(a, amin(0, span), amin(0, espan)),
+               add_a(a, amax(0, span), amax(0, espan)));
 }
 
-int tern_dt_contiguous(int count, struct tern_datatype *old, struct tern_datatype **out)
+int tern_dt_contiguous(MPI_Count count, struct tern_datatype *old, struct tern_datatype **out)
 {
     struct tern_dt_obj *t = dt_alloc(MPI_COMBINER_CONTIGUOUS, 1, 0, 1);
     if (!t) return MPI_ERR_NO_MEM;
@@ -215,7 +238,7 @@ int tern_dt_contiguous(int count, struct tern_datatype *old, struct tern_datatyp
     return dt_publish(t, &a, 0, out);
 }
 
-static int make_vector(int combiner, int count, int bl, MPI_Aint stride_bytes, int stride_int,
+static int make_vector(int combiner, MPI_Count count, MPI_Count bl, MPI_Count stride,
                        struct tern_datatype *old, struct tern_datatype **out)
 {
     int hv = combiner == MPI_COMBINER_HVECTOR;
@@ -224,101 +247,90 @@ static int make_vector(int combiner, int count, int bl, MPI_Aint stride_bytes, i
     t->ints[0] = count;
     t->ints[1] = bl;
     if (hv)
-        t->addrs[0] = stride_bytes;
+        t->addrs[0] = stride;
     else
-        t->ints[2] = stride_int;
+        t->ints[2] = stride;
     set_type(t, 0, old);
     struct acc a = {0};
+    MPI_Aint stride_bytes = hv ? stride : mul_a(&a, stride, old->extent);
     acc_hvector(&a, tern_dt_obj_of(old), (size_t)count, (size_t)bl, stride_bytes);
     return dt_publish(t, &a, 0, out);
 }
 
-int tern_dt_vector(int count, int blocklength, int stride, struct tern_datatype *old,
-                   struct tern_datatype **out)
+int tern_dt_vector(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                   struct tern_datatype *old, struct tern_datatype **out)
 {
-    return make_vector(MPI_COMBINER_VECTOR, count, blocklength, (MPI_Aint)stride * old->extent,
-                       stride, old, out);
+    return make_vector(MPI_COMBINER_VECTOR, count, blocklength, stride, old, out);
 }
 
-int tern_dt_hvector(int count, int blocklength, MPI_Aint stride, struct tern_datatype *old,
-                    struct tern_datatype **out)
-{
-    return make_vector(MPI_COMBINER_HVECTOR, count, blocklength, stride, 0, old, out);
-}
-
-int tern_dt_indexed(int count, const int blocklengths[], const int displs[],
+int tern_dt_hvector(MPI_Count count, MPI_Count blocklength, MPI_Aint stride,
                     struct tern_datatype *old, struct tern_datatype **out)
 {
-    struct tern_dt_obj *t = dt_alloc(MPI_COMBINER_INDEXED, 1 + 2 * (size_t)count, 0, 1);
+    return make_vector(MPI_COMBINER_HVECTOR, count, blocklength, stride, old, out);
+}
+
+/* The indexed family, one body: the record is (count, blocklength(s),
+ * integer displacements) in ints and byte displacements in addrs, as the
+ * int forms of MPI_Type_get_contents list them. */
+static int make_indexed(int combiner, MPI_Count count, struct tern_dt_arr bls, MPI_Count bl,
+                        struct tern_dt_arr idispls, const MPI_Aint adispls[],
+                        struct tern_datatype *old, struct tern_datatype **out)
+{
+    size_t n = (size_t)count;
+    int one_bl = combiner == MPI_COMBINER_INDEXED_BLOCK || combiner == MPI_COMBINER_HINDEXED_BLOCK;
+    size_t nbl = one_bl ? 1 : n, nid = adispls ? 0 : n;
+    struct tern_dt_obj *t = dt_alloc(combiner, 1 + nbl + nid, adispls ? n : 0, 1);
     if (!t) return MPI_ERR_NO_MEM;
     t->ints[0] = count;
+    if (one_bl) t->ints[1] = bl;
     struct acc a = {0};
     struct tern_dt_obj *c = tern_dt_obj_of(old);
-    for (int i = 0; i < count; i++) {
-        t->ints[1 + i] = blocklengths[i];
-        t->ints[1 + count + i] = displs[i];
-        acc_block(&a, c, (size_t)blocklengths[i], (MPI_Aint)displs[i] * old->extent);
+    for (size_t i = 0; i < n; i++) {
+        MPI_Count b = one_bl ? bl : tern_dt_arr_at(bls, i);
+        MPI_Aint d;
+        if (!one_bl) t->ints[1 + i] = b;
+        if (adispls) {
+            d = t->addrs[i] = adispls[i];
+        } else {
+            MPI_Count id = t->ints[1 + nbl + i] = tern_dt_arr_at(idispls, i);
+            d = mul_a(&a, id, old->extent);
+        }
+        acc_block(&a, c, (size_t)b, d);
     }
-    if (count == 0) acc_copies(&a, c, 0, 0, 0);
+    if (n == 0) acc_copies(&a, c, 0, 0, 0);
     set_type(t, 0, old);
     return dt_publish(t, &a, 0, out);
 }
 
-int tern_dt_hindexed(int count, const int blocklengths[], const MPI_Aint displs[],
+static const struct tern_dt_arr NO_ARR = {NULL, NULL};
+
+int tern_dt_indexed(MPI_Count count, struct tern_dt_arr blocklengths, struct tern_dt_arr displs,
+                    struct tern_datatype *old, struct tern_datatype **out)
+{
+    return make_indexed(MPI_COMBINER_INDEXED, count, blocklengths, 0, displs, NULL, old, out);
+}
+
+int tern_dt_hindexed(MPI_Count count, struct tern_dt_arr blocklengths, const MPI_Aint displs[],
                      struct tern_datatype *old, struct tern_datatype **out)
 {
-    struct tern_dt_obj *t = dt_alloc(MPI_COMBINER_HINDEXED, 1 + (size_t)count, (size_t)count, 1);
-    if (!t) return MPI_ERR_NO_MEM;
-    t->ints[0] = count;
-    struct acc a = {0};
-    struct tern_dt_obj *c = tern_dt_obj_of(old);
-    for (int i = 0; i < count; i++) {
-        t->ints[1 + i] = blocklengths[i];
-        t->addrs[i] = displs[i];
-        acc_block(&a, c, (size_t)blocklengths[i], displs[i]);
-    }
-    if (count == 0) acc_copies(&a, c, 0, 0, 0);
-    set_type(t, 0, old);
-    return dt_publish(t, &a, 0, out);
+    return make_indexed(MPI_COMBINER_HINDEXED, count, blocklengths, 0, NO_ARR, displs, old, out);
 }
 
-int tern_dt_indexed_block(int count, int blocklength, const int displs[],
+int tern_dt_indexed_block(MPI_Count count, MPI_Count blocklength, struct tern_dt_arr displs,
                           struct tern_datatype *old, struct tern_datatype **out)
 {
-    struct tern_dt_obj *t = dt_alloc(MPI_COMBINER_INDEXED_BLOCK, 2 + (size_t)count, 0, 1);
-    if (!t) return MPI_ERR_NO_MEM;
-    t->ints[0] = count;
-    t->ints[1] = blocklength;
-    struct acc a = {0};
-    struct tern_dt_obj *c = tern_dt_obj_of(old);
-    for (int i = 0; i < count; i++) {
-        t->ints[2 + i] = displs[i];
-        acc_block(&a, c, (size_t)blocklength, (MPI_Aint)displs[i] * old->extent);
-    }
-    if (count == 0) acc_copies(&a, c, 0, 0, 0);
-    set_type(t, 0, old);
-    return dt_publish(t, &a, 0, out);
+    return make_indexed(MPI_COMBINER_INDEXED_BLOCK, count, NO_ARR, blocklength, displs, NULL, old,
+                        out);
 }
 
-int tern_dt_hindexed_block(int count, int blocklength, const MPI_Aint displs[],
+int tern_dt_hindexed_block(MPI_Count count, MPI_Count blocklength, const MPI_Aint displs[],
                            struct tern_datatype *old, struct tern_datatype **out)
 {
-    struct tern_dt_obj *t = dt_alloc(MPI_COMBINER_HINDEXED_BLOCK, 2, (size_t)count, 1);
-    if (!t) return MPI_ERR_NO_MEM;
-    t->ints[0] = count;
-    t->ints[1] = blocklength;
-    struct acc a = {0};
-    struct tern_dt_obj *c = tern_dt_obj_of(old);
-    for (int i = 0; i < count; i++) {
-        t->addrs[i] = displs[i];
-        acc_block(&a, c, (size_t)blocklength, displs[i]);
-    }
-    if (count == 0) acc_copies(&a, c, 0, 0, 0);
-    set_type(t, 0, old);
-    return dt_publish(t, &a, 0, out);
+    return make_indexed(MPI_COMBINER_HINDEXED_BLOCK, count, NO_ARR, blocklength, NO_ARR, displs,
+                        old, out);
 }
 
-int tern_dt_struct(int count, const int blocklengths[], const MPI_Aint displs[],
+int tern_dt_struct(MPI_Count count, struct tern_dt_arr blocklengths, const MPI_Aint displs[],
                    struct tern_datatype *const types[], struct tern_datatype **out)
 {
     size_t n = (size_t)count;
@@ -326,11 +338,11 @@ int tern_dt_struct(int count, const int blocklengths[], const MPI_Aint displs[],
     if (!t) return MPI_ERR_NO_MEM;
     t->ints[0] = count;
     struct acc a = {0};
-    for (int i = 0; i < count; i++) {
-        t->ints[1 + i] = blocklengths[i];
+    for (size_t i = 0; i < n; i++) {
+        t->ints[1 + i] = tern_dt_arr_at(blocklengths, i);
         t->addrs[i] = displs[i];
-        set_type(t, i, types[i]);
-        acc_block(&a, t->types[i], (size_t)blocklengths[i], displs[i]);
+        set_type(t, (int)i, types[i]);
+        acc_block(&a, t->types[i], (size_t)t->ints[1 + i], displs[i]);
     }
     return dt_publish(t, &a, 1, out);
 }
@@ -348,23 +360,28 @@ int tern_dt_resized(struct tern_datatype *old, MPI_Aint lb, MPI_Aint extent,
     /* explicit bounds, as markers would give */
     a.have_lbm = a.have_ubm = 1;
     a.lbm = lb;
-    a.ubm = lb + extent;
+    a.ubm = add_a(&a, lb, extent);
     return dt_publish(t, &a, 0, out);
+}
+
+/* One copy of c with c's bounds (markers stay markers). */
+static void acc_same(struct acc *a, const struct tern_dt_obj *c)
+{
+    acc_copies(a, c, 1, 0, 0);
+    a->have_lbm = c->sticky_lb;
+    a->have_ubm = c->sticky_ub;
+    a->lbm = a->lb = c->pub.lb;
+    a->ubm = a->ub = c->pub.ub;
+    a->have_lb = a->have_ub = 1;
 }
 
 int tern_dt_dup(struct tern_datatype *old, struct tern_datatype **out)
 {
     struct tern_dt_obj *t = dt_alloc(MPI_COMBINER_DUP, 0, 0, 1);
     if (!t) return MPI_ERR_NO_MEM;
-    struct tern_dt_obj *c = tern_dt_obj_of(old);
     set_type(t, 0, old);
     struct acc a = {0};
-    acc_copies(&a, c, 1, 0, 0);
-    a.have_lbm = c->sticky_lb;
-    a.have_ubm = c->sticky_ub;
-    a.lbm = a.lb = old->lb;
-    a.ubm = a.ub = old->ub;
-    a.have_lb = a.have_ub = 1;
+    acc_same(&a, tern_dt_obj_of(old));
     int rc = dt_publish(t, &a, 0, out);
     if (rc == MPI_SUCCESS && old->committed) {
         rc = tern_dt_commit(*out);
@@ -374,4 +391,18 @@ int tern_dt_dup(struct tern_datatype *old, struct tern_datatype **out)
         }
     }
     return rc;
+}
+
+int tern_dt_wrap(int combiner, const MPI_Count ints[], size_t nints, struct tern_datatype *old,
+                 struct tern_datatype *impl, struct tern_datatype **out)
+{
+    struct tern_dt_obj *t = dt_alloc(combiner, nints, 0, 1);
+    if (!t) return MPI_ERR_NO_MEM;
+    memcpy(t->ints, ints, nints * sizeof *ints);
+    set_type(t, 0, old);
+    tern_dt_retain(impl);
+    t->impl = tern_dt_obj_of(impl);
+    struct acc a = {0};
+    acc_same(&a, t->impl);
+    return dt_publish(t, &a, 0, out);
 }

@@ -37,11 +37,17 @@ struct tern_dt_obj {
     struct tern_datatype pub;    /* first member */
     int urefs;                   /* user handles (MPI_Type_free drops one) */
     int combiner;                /* MPI_COMBINER_* */
-    /* the constructor's arguments, as MPI_Type_get_contents returns them */
+    /* The constructor's arguments in the order of its int form's
+     * MPI_Type_get_contents, integers widened (one record serves the int
+     * and the large-count constructors). */
+    int large;                   /* made by a large-count (_c) constructor */
     int nints, naddrs, ntypes;
-    int *ints;
+    MPI_Count *ints;
     MPI_Aint *addrs;
     struct tern_dt_obj **types;  /* each holds a reference */
+    /* subarray, darray: the equivalent type built from the others; it gives
+     * the bounds, the layout and the element walks (holds a reference) */
+    struct tern_dt_obj *impl;
     /* bounds bookkeeping: the typemap holds explicit lb/ub markers (MPI_LB,
      * MPI_UB, or a resized type inside) */
     int sticky_lb, sticky_ub;
@@ -64,6 +70,26 @@ void tern_dt_builtin_reset_names(void);
  * type, committed or not); MPI_SUCCESS or MPI_ERR_NO_MEM */
 int tern_dt_layout_build(struct tern_dt_obj *t);
 void tern_dt_layout_free(struct tern_dt_layout *l);
+
+/* A type recorded as combiner(ints..., old) whose data and bounds are those
+ * of impl (subarray, darray: dt_array.c builds impl from the other
+ * constructors).  The new type references both. */
+int tern_dt_wrap(int combiner, const MPI_Count ints[], size_t nints, struct tern_datatype *old,
+                 struct tern_datatype *impl, struct tern_datatype **out);
+
+/* The type a FORM_COPIES type is copies of: impl when there is one. */
+static inline const struct tern_dt_obj *tern_dt_copied(const struct tern_dt_obj *t)
+{
+    return t->impl ? t->impl : t->types[0];
+}
+
+/* A derived type as a list of blocks, each 'bl' copies of a type 'c'
+ * (extent apart) from byte displacement 'disp': a vector's blocks, an
+ * indexed type's or a struct's; one block for contiguous, resized, dup,
+ * subarray and darray (dt_query.c). */
+size_t tern_dt_nblocks(const struct tern_dt_obj *t);
+void tern_dt_block(const struct tern_dt_obj *t, size_t i, const struct tern_dt_obj **c,
+                   size_t *bl, MPI_Aint *disp);
 
 /* destroys a created type whose last reference went (datatype.c) */
 void tern_dt_destroy(struct tern_dt_obj *t);

@@ -133,9 +133,23 @@ static int finish(struct tern_dt_obj *t, struct blist *l, size_t reps, MPI_Aint 
     return MPI_SUCCESS;
 }
 
+/* t has the same data as a type of layout CL: its unit and repetition. */
+static int copy_layout(struct tern_dt_obj *t, const struct tern_dt_layout *CL)
+{
+    struct blist l = {0};
+    for (size_t i = 0; i < CL->nblocks; i++) blist_add(&l, CL->blocks[i].disp, CL->blocks[i].len);
+    return finish(t, &l, CL->reps, CL->stride);
+}
+
 int tern_dt_layout_build(struct tern_dt_obj *t)
 {
     if (t->pub.layout) return MPI_SUCCESS;
+    if (t->impl) {
+        /* subarray, darray: the data of the equivalent type */
+        int rc = tern_dt_layout_build(t->impl);
+        if (rc) return rc;
+        return copy_layout(t, t->impl->pub.layout);
+    }
     for (int i = 0; i < t->ntypes; i++) {
         int rc = tern_dt_layout_build(t->types[i]);
         if (rc) return rc;
@@ -144,7 +158,7 @@ int tern_dt_layout_build(struct tern_dt_obj *t)
     const struct tern_dt_obj *c = t->ntypes ? t->types[0] : NULL;
     const struct tern_dt_layout *CL = c ? c->pub.layout : NULL;
     MPI_Aint cext = c ? c->pub.extent : 0;
-    const int *in = t->ints;
+    const MPI_Count *in = t->ints;
     const MPI_Aint *ad = t->addrs;
     switch (t->combiner) {
     case MPI_COMBINER_CONTIGUOUS:
@@ -177,10 +191,7 @@ int tern_dt_layout_build(struct tern_dt_obj *t)
         return finish(t, &l, 1, 0);
     case MPI_COMBINER_RESIZED:
     case MPI_COMBINER_DUP:
-        /* same data as the old type: copy its unit and repetition */
-        for (size_t i = 0; i < CL->nblocks; i++)
-            blist_add(&l, CL->blocks[i].disp, CL->blocks[i].len);
-        return finish(t, &l, CL->reps, CL->stride);
+        return copy_layout(t, CL);
     default:
         return MPI_ERR_INTERN;
     }

@@ -12,7 +12,8 @@
 
 /* How a derived type is made of its old types, as both walks below see it. */
 enum dt_form {
-    FORM_COPIES, /* copies of types[0]: contiguous, vector, resized, dup */
+    FORM_COPIES, /* copies of one type: contiguous, vector, resized, dup,
+                    subarray and darray (of impl) */
     FORM_BLOCKS, /* a list of blocks: the indexed family, struct */
     FORM_OTHER
 };
@@ -25,6 +26,8 @@ static enum dt_form form_of(int combiner)
     case MPI_COMBINER_HVECTOR:
     case MPI_COMBINER_RESIZED:
     case MPI_COMBINER_DUP:
+    case MPI_COMBINER_SUBARRAY: /* one copy of impl */
+    case MPI_COMBINER_DARRAY:
         return FORM_COPIES;
     case MPI_COMBINER_INDEXED:
     case MPI_COMBINER_HINDEXED:
@@ -62,7 +65,7 @@ static size_t partial_elems(const struct tern_dt_obj *t, size_t rem, size_t *lef
     size_t n = 0;
     switch (form_of(t->combiner)) {
     case FORM_COPIES: {
-        const struct tern_dt_obj *c = t->types[0];
+        const struct tern_dt_obj *c = tern_dt_copied(t);
         size_t k = rem / c->pub.size;
         return k * c->nelems + partial_elems(c, rem - k * c->pub.size, left);
     }
@@ -110,7 +113,7 @@ static size_t partial_bytes(const struct tern_dt_obj *t, size_t k)
     size_t bytes = 0;
     switch (form_of(t->combiner)) {
     case FORM_COPIES: {
-        const struct tern_dt_obj *c = t->types[0];
+        const struct tern_dt_obj *c = tern_dt_copied(t);
         size_t q = k / c->nelems;
         return q * c->pub.size + partial_bytes(c, k % c->nelems);
     }
@@ -140,25 +143,122 @@ size_t tern_dt_elements_to_bytes(const struct tern_datatype *dt, size_t elements
     return elements / t->nelems * dt->size + partial_bytes(t, elements % t->nelems);
 }
 
-void tern_dt_envelope(const struct tern_datatype *dt, int *nints, int *naddrs, int *ntypes,
-                      int *combiner)
+size_t tern_dt_nblocks(const struct tern_dt_obj *t)
 {
-    const struct tern_dt_obj *t = tern_dt_obj_of(dt);
-    *nints = t->nints;
-    *naddrs = t->naddrs;
-    *ntypes = t->ntypes;
-    *combiner = t->combiner;
+    switch (t->combiner) {
+    case MPI_COMBINER_VECTOR:
+    case MPI_COMBINER_HVECTOR:
+    case MPI_COMBINER_INDEXED:
+    case MPI_COMBINER_HINDEXED:
+    case MPI_COMBINER_INDEXED_BLOCK:
+    case MPI_COMBINER_HINDEXED_BLOCK:
+    case MPI_COMBINER_STRUCT:
+        return (size_t)t->ints[0];
+    case MPI_COMBINER_NAMED:
+        return 0;
+    default:
+        return 1;
+    }
 }
 
-int tern_dt_contents(struct tern_datatype *dt, int max_ints, int max_addrs, int max_types,
-                     int ints[], MPI_Aint addrs[], MPI_Datatype types[])
+void tern_dt_block(const struct tern_dt_obj *t, size_t i, const struct tern_dt_obj **c,
+                   size_t *bl, MPI_Aint *disp)
 {
-    struct tern_dt_obj *t = tern_dt_obj_of(dt);
-    if (t->combiner == MPI_COMBINER_NAMED || max_ints < t->nints || max_addrs < t->naddrs ||
-        max_types < t->ntypes)
-        return MPI_ERR_ARG;
-    /* derived old types come back as new user references: a type whose
-     * handle the user already freed gets a fresh handle */
+    const MPI_Count *in = t->ints;
+    size_t n = t->nints ? (size_t)in[0] : 0;
+    *c = t->combiner == MPI_COMBINER_STRUCT ? t->types[i] : tern_dt_copied(t);
+    MPI_Aint ext = (*c)->pub.extent;
+    *bl = 1;
+    *disp = 0;
+    switch (t->combiner) {
+    case MPI_COMBINER_CONTIGUOUS:
+        *bl = (size_t)in[0];
+        break;
+    case MPI_COMBINER_VECTOR:
+        *bl = (size_t)in[1];
+        *disp = (MPI_Aint)i * in[2] * ext;
+        break;
+    case MPI_COMBINER_HVECTOR:
+        *bl = (size_t)in[1];
+        *disp = (MPI_Aint)i * t->addrs[0];
+        break;
+    case MPI_COMBINER_INDEXED:
+        *bl = (size_t)in[1 + i];
+        *disp = in[1 + n + i] * ext;
+        break;
+    case MPI_COMBINER_HINDEXED:
+    case MPI_COMBINER_STRUCT:
+        *bl = (size_t)in[1 + i];
+        *disp = t->addrs[i];
+        break;
+    case MPI_COMBINER_INDEXED_BLOCK:
+        *bl = (size_t)in[1];
+        *disp = in[2 + i] * ext;
+        break;
+    case MPI_COMBINER_HINDEXED_BLOCK:
+        *bl = (size_t)in[1];
+        *disp = t->addrs[i];
+        break;
+    default: /* one copy: resized, dup, subarray, darray */
+        break;
+    }
+}
+
+/* ---- envelope and contents ---- */
+
+int tern_dt_needs_large(const struct tern_datatype *dt)
+{
+    return tern_dt_obj_of(dt)->large;
+}
+
+/* In the large-count form of a type from a large-count constructor, which
+ * of the int form's integers are large counts: the array extents of
+ * subarray and darray; every one for the other constructors, whose
+ * addresses become large counts too. */
+static int int_is_count(const struct tern_dt_obj *t, int i)
+{
+    int ndims;
+    switch (t->combiner) {
+    case MPI_COMBINER_SUBARRAY: /* ndims, sizes, subsizes, starts, order */
+        ndims = (int)t->ints[0];
+        return i >= 1 && i < 1 + 3 * ndims;
+    case MPI_COMBINER_DARRAY: /* size, rank, ndims, gsizes, distribs, dargs, psizes, order */
+        ndims = (int)t->ints[2];
+        return i >= 3 && i < 3 + ndims;
+    default:
+        return 1;
+    }
+}
+
+static int addrs_are_counts(const struct tern_dt_obj *t)
+{
+    return t->combiner != MPI_COMBINER_SUBARRAY && t->combiner != MPI_COMBINER_DARRAY;
+}
+
+void tern_dt_envelope(const struct tern_datatype *dt, int large_form, struct tern_dt_env *env)
+{
+    const struct tern_dt_obj *t = tern_dt_obj_of(dt);
+    env->combiner = t->combiner;
+    env->ntypes = t->ntypes;
+    env->nints = t->nints;
+    env->naddrs = t->naddrs;
+    env->ncounts = 0;
+    if (!large_form || !t->large) return;
+    for (int i = 0; i < t->nints; i++)
+        if (int_is_count(t, i)) {
+            env->nints--;
+            env->ncounts++;
+        }
+    if (addrs_are_counts(t)) {
+        env->ncounts += env->naddrs;
+        env->naddrs = 0;
+    }
+}
+
+/* Derived old types come back as new user references: a type whose handle
+ * the user already freed gets a fresh handle.  Nothing changes on failure. */
+static int hand_out_types(struct tern_dt_obj *t, MPI_Datatype types[])
+{
     for (int i = 0; i < t->ntypes; i++) {
         struct tern_dt_obj *c = t->types[i];
         if (c->pub.predefined || tern_objtab_lookup(&tern_dt_table, c->pub.handle) == c) continue;
@@ -174,8 +274,6 @@ int tern_dt_contents(struct tern_datatype *dt, int max_ints, int max_addrs, int 
         }
         c->pub.handle = h;
     }
-    for (int i = 0; i < t->nints; i++) ints[i] = t->ints[i];
-    for (int i = 0; i < t->naddrs; i++) addrs[i] = t->addrs[i];
     for (int i = 0; i < t->ntypes; i++) {
         struct tern_dt_obj *c = t->types[i];
         types[i] = c->pub.handle;
@@ -183,6 +281,34 @@ int tern_dt_contents(struct tern_datatype *dt, int max_ints, int max_addrs, int 
             c->urefs++;
             c->pub.refcount++;
         }
+    }
+    return MPI_SUCCESS;
+}
+
+int tern_dt_contents(struct tern_datatype *dt, int large_form, const struct tern_dt_env *max,
+                     int ints[], MPI_Aint addrs[], MPI_Count counts[], MPI_Datatype types[])
+{
+    struct tern_dt_obj *t = tern_dt_obj_of(dt);
+    struct tern_dt_env env;
+    tern_dt_envelope(dt, large_form, &env);
+    if (t->combiner == MPI_COMBINER_NAMED || max->nints < env.nints ||
+        max->naddrs < env.naddrs || max->ncounts < env.ncounts || max->ntypes < env.ntypes)
+        return MPI_ERR_ARG;
+    int rc = hand_out_types(t, types);
+    if (rc) return rc;
+    int as_counts = large_form && t->large;
+    size_t ni = 0, nc = 0;
+    for (int i = 0; i < t->nints; i++) {
+        if (as_counts && int_is_count(t, i))
+            counts[nc++] = t->ints[i];
+        else
+            ints[ni++] = (int)t->ints[i];
+    }
+    for (int i = 0; i < t->naddrs; i++) {
+        if (as_counts && addrs_are_counts(t))
+            counts[nc++] = t->addrs[i];
+        else
+            addrs[i] = t->addrs[i];
     }
     return MPI_SUCCESS;
 }

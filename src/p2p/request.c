@@ -8,6 +8,7 @@
 
 #include "core/errors.h"
 #include "core/handle.h"
+#include "core/progress.h"
 
 #define REQ_CHUNK 1024
 #define REQ_MAX_CHUNKS 65536 /* 64 Mi requests: far beyond any sane program */
@@ -80,4 +81,5 @@ void tern_requests_finalize(void)
     nchunks = 0;
     free_list = NULL;
     tern_orphans = NULL; /* they lived in the chunks */
+    tern_progress_coll_reset();
 }

@@ -62,7 +62,7 @@ int main(int argc, char **argv)
     expect(MPI_Group_excl(wg, 1, bad, &g), MPI_ERR_RANK, "MPI_Group_excl", "ranks[0]");
     int zero_stride[1][3] = {{0, 0, 0}}, out_of_range[1][3] = {{0, size, 1}};
     expect(MPI_Group_range_incl(wg, 1, zero_stride, &g), MPI_ERR_ARG, "MPI_Group_range_incl", "stride");
-    expect(MPI_Group_range_excl(wg, 1, out_of_range, &g), MPI_ERR_RANK, "MPI_Group_range_excl", "last=");
+    expect(MPI_Group_range_excl(wg, 1, out_of_range, &g), MPI_ERR_ARG, "MPI_Group_range_excl", "last=");
     expect(MPI_Group_translate_ranks(wg, 1, bad, wg, twice), MPI_ERR_RANK, "MPI_Group_translate_ranks",
            "ranks1[0]");
     expect(MPI_Group_size(MPI_GROUP_NULL, &x), MPI_ERR_GROUP, "MPI_Group_size", "MPI_GROUP_NULL");

@@ -44,6 +44,8 @@ extern struct es_comm es_world, es_self;
  * periodic Cartesian grid of one process, a graph of one node with an edge
  * to itself, and a weighted distributed graph with one edge to itself. */
 extern struct es_comm es_cart, es_graph, es_dist;
+/* The group of the next rank of MPI_COMM_WORLD (the caller's own at 1). */
+extern MPI_Group es_peer_group;
 
 /* Handles that were valid once and have been freed. */
 struct es_freed {

@@ -22,6 +22,9 @@
  *   MPI_Finalize: ends MPI for the process
  *   MPI_Init: already called; a second call is not an argument error
  *   MPI_Init_thread: already called; a second call is not an argument error
+ *   MPI_Intercomm_create (all-valid call): needs two groups calling at once; the sweep runs one rank at a time
+ *   MPI_Intercomm_create_from_groups (all-valid call): needs two groups calling at once; the sweep runs one rank at a time
+ *   MPI_Intercomm_merge (all-valid call): no intercommunicator exists here: making one needs two groups calling at once
  *   MPI_Pcontrol: variadic; every level is valid
  *   MPI_T_event_callback_get_info (all-valid call): no event registration can exist: Tern raises no MPI_T events
  *   MPI_T_event_callback_set_info (all-valid call): no event registration can exist: Tern raises no MPI_T events
@@ -213,32 +216,147 @@ static int c25(void)
     return MPI_Allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
-/* MPI_Allgatherv: - = all valid -> MPI_SUCCESS */
+/* MPI_Allgather_init: - = all valid -> MPI_SUCCESS */
 static int c26(void)
+{
+    return MPI_Allgather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h, MPI_INFO_NULL,
+                              ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Allgather_init: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c27(void)
+{
+    return MPI_Allgather_init(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h, MPI_INFO_NULL,
+                              ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Allgather_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c28(void)
+{
+    return MPI_Allgather_init(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h, MPI_INFO_NULL,
+                              ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Allgather_init: sendcount = -1 -> MPI_ERR_COUNT */
+static int c29(void)
+{
+    return MPI_Allgather_init(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h, MPI_INFO_NULL,
+                              ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Allgather_init: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c30(void)
+{
+    return MPI_Allgather_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_self.h,
+                              MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Allgather_init: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c31(void)
+{
+    return MPI_Allgather_init(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_self.h,
+                              MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Allgather_init: sendtype = uncommitted -> MPI_ERR_TYPE */
+static int c32(void)
+{
+    return MPI_Allgather_init(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, es_self.h,
+                              MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Allgather_init: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c33(void)
+{
+    return MPI_Allgather_init(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_self.h, MPI_INFO_NULL,
+                              ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Allgather_init: recvcount = -1 -> MPI_ERR_COUNT */
+static int c34(void)
+{
+    return MPI_Allgather_init(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_self.h, MPI_INFO_NULL,
+                              ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Allgather_init: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c35(void)
+{
+    return MPI_Allgather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_self.h,
+                              MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Allgather_init: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c36(void)
+{
+    return MPI_Allgather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_self.h,
+                              MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Allgather_init: recvtype = uncommitted -> MPI_ERR_TYPE */
+static int c37(void)
+{
+    return MPI_Allgather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, es_self.h,
+                              MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Allgather_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c38(void)
+{
+    return MPI_Allgather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, MPI_COMM_NULL,
+                              MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Allgather_init: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c39(void)
+{
+    return MPI_Allgather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm,
+                              MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Allgather_init: info = bogus -> MPI_ERR_INFO */
+static int c40(void)
+{
+    return MPI_Allgather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h, es_bogus_info,
+                              ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Allgather_init: request = NULL -> MPI_ERR_ARG */
+static int c41(void)
+{
+    return MPI_Allgather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h, MPI_INFO_NULL,
+                              NULL);
+}
+
+/* MPI_Allgatherv: - = all valid -> MPI_SUCCESS */
+static int c42(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgatherv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c27(void)
+static int c43(void)
 {
     return MPI_Allgatherv(NULL, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgatherv: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c28(void)
+static int c44(void)
 {
     return MPI_Allgatherv(es_rbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgatherv: sendcount = -1 -> MPI_ERR_COUNT */
-static int c29(void)
+static int c45(void)
 {
     return MPI_Allgatherv(es_sbuf, -1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgatherv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c30(void)
+static int c46(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, es_ones, es_iota, MPI_INT,
                           es_self.h);
@@ -246,32 +364,32 @@ static int c30(void)
 
 /* MPI_Allgatherv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c31(void)
+static int c47(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, es_freed.type, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgatherv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c32(void)
+static int c48(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, es_uncommitted, es_rbuf, es_ones, es_iota, MPI_INT,
                           es_self.h);
 }
 
 /* MPI_Allgatherv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c33(void)
+static int c49(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, MPI_INT, NULL, es_ones, es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgatherv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c34(void)
+static int c50(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_neg_first, es_iota, MPI_INT, es_self.h);
 }
 
 /* MPI_Allgatherv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c35(void)
+static int c51(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_DATATYPE_NULL,
                           es_self.h);
@@ -279,243 +397,569 @@ static int c35(void)
 
 /* MPI_Allgatherv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c36(void)
+static int c52(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_freed.type, es_self.h);
 }
 
 /* MPI_Allgatherv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c37(void)
+static int c53(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_uncommitted,
                           es_self.h);
 }
 
 /* MPI_Allgatherv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c38(void)
+static int c54(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Allgatherv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c39(void)
+static int c55(void)
 {
     return MPI_Allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_freed.comm);
 }
 
+/* MPI_Allgatherv_init: - = all valid -> MPI_SUCCESS */
+static int c56(void)
+{
+    return MPI_Allgatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h,
+                               MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Allgatherv_init: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c57(void)
+{
+    return MPI_Allgatherv_init(NULL, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h,
+                               MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Allgatherv_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c58(void)
+{
+    return MPI_Allgatherv_init(es_rbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h,
+                               MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Allgatherv_init: sendcount = -1 -> MPI_ERR_COUNT */
+static int c59(void)
+{
+    return MPI_Allgatherv_init(es_sbuf, -1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h,
+                               MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Allgatherv_init: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c60(void)
+{
+    return MPI_Allgatherv_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, es_ones, es_iota, MPI_INT,
+                               es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Allgatherv_init: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c61(void)
+{
+    return MPI_Allgatherv_init(es_sbuf, 1, es_freed.type, es_rbuf, es_ones, es_iota, MPI_INT,
+                               es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Allgatherv_init: sendtype = uncommitted -> MPI_ERR_TYPE */
+static int c62(void)
+{
+    return MPI_Allgatherv_init(es_sbuf, 1, es_uncommitted, es_rbuf, es_ones, es_iota, MPI_INT,
+                               es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Allgatherv_init: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c63(void)
+{
+    return MPI_Allgatherv_init(es_sbuf, 1, MPI_INT, NULL, es_ones, es_iota, MPI_INT, es_self.h,
+                               MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Allgatherv_init: recvcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c64(void)
+{
+    return MPI_Allgatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_neg_first, es_iota, MPI_INT,
+                               es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Allgatherv_init: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c65(void)
+{
+    return MPI_Allgatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_DATATYPE_NULL,
+                               es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Allgatherv_init: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c66(void)
+{
+    return MPI_Allgatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_freed.type,
+                               es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Allgatherv_init: recvtype = uncommitted -> MPI_ERR_TYPE */
+static int c67(void)
+{
+    return MPI_Allgatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_uncommitted,
+                               es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Allgatherv_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c68(void)
+{
+    return MPI_Allgatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                               MPI_COMM_NULL, MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Allgatherv_init: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c69(void)
+{
+    return MPI_Allgatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                               es_freed.comm, MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Allgatherv_init: info = bogus -> MPI_ERR_INFO */
+static int c70(void)
+{
+    return MPI_Allgatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h,
+                               es_bogus_info, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Allgatherv_init: request = NULL -> MPI_ERR_ARG */
+static int c71(void)
+{
+    return MPI_Allgatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h,
+                               MPI_INFO_NULL, NULL);
+}
+
 /* MPI_Alloc_mem: - = all valid -> MPI_SUCCESS */
-static int c40(void)
+static int c72(void)
 {
     return MPI_Alloc_mem(64, MPI_INFO_NULL, ES_OUT(void, 2));
 }
 
 /* MPI_Alloc_mem: size = -1 -> MPI_ERR_ARG */
-static int c41(void)
+static int c73(void)
 {
     return MPI_Alloc_mem(-1, MPI_INFO_NULL, ES_OUT(void, 2));
 }
 
 /* MPI_Alloc_mem: info = bogus -> MPI_ERR_INFO */
-static int c42(void)
+static int c74(void)
 {
     return MPI_Alloc_mem(64, es_bogus_info, ES_OUT(void, 2));
 }
 
 /* MPI_Alloc_mem: baseptr = NULL -> MPI_ERR_ARG */
-static int c43(void)
+static int c75(void)
 {
     return MPI_Alloc_mem(64, MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Allreduce: - = all valid -> MPI_SUCCESS */
-static int c44(void)
+static int c76(void)
 {
     return MPI_Allreduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Allreduce: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c45(void)
+static int c77(void)
 {
     return MPI_Allreduce(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Allreduce: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c46(void)
+static int c78(void)
 {
     return MPI_Allreduce(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Allreduce: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c47(void)
+static int c79(void)
 {
     return MPI_Allreduce(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Allreduce: count = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c48(void)
+static int c80(void)
 {
     return MPI_Allreduce(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Allreduce: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c49(void)
+static int c81(void)
 {
     return MPI_Allreduce(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Allreduce: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c50(void)
+static int c82(void)
 {
     return MPI_Allreduce(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Allreduce: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c51(void)
+static int c83(void)
 {
     return MPI_Allreduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Allreduce: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c52(void)
+static int c84(void)
 {
     return MPI_Allreduce(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Allreduce: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c53(void)
+static int c85(void)
 {
     return MPI_Allreduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Allreduce: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c54(void)
+static int c86(void)
 {
     return MPI_Allreduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
+/* MPI_Allreduce_init: - = all valid -> MPI_SUCCESS */
+static int c87(void)
+{
+    return MPI_Allreduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
+                              ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Allreduce_init: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c88(void)
+{
+    return MPI_Allreduce_init(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
+                              ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Allreduce_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c89(void)
+{
+    return MPI_Allreduce_init(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
+                              ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Allreduce_init: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c90(void)
+{
+    return MPI_Allreduce_init(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
+                              ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Allreduce_init: count = -1 -> MPI_ERR_COUNT
+ * MPICH: succeeds (MPI_COMM_SELF) */
+static int c91(void)
+{
+    return MPI_Allreduce_init(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
+                              ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Allreduce_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
+ * MPICH: MPI_ERR_OP (checks the op against the type first) */
+static int c92(void)
+{
+    return MPI_Allreduce_init(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h,
+                              MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Allreduce_init: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c93(void)
+{
+    return MPI_Allreduce_init(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h, MPI_INFO_NULL,
+                              ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Allreduce_init: op = MPI_OP_NULL -> MPI_ERR_OP */
+static int c94(void)
+{
+    return MPI_Allreduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h, MPI_INFO_NULL,
+                              ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Allreduce_init: op = freed -> MPI_ERR_OP
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c95(void)
+{
+    return MPI_Allreduce_init(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h, MPI_INFO_NULL,
+                              ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Allreduce_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c96(void)
+{
+    return MPI_Allreduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL, MPI_INFO_NULL,
+                              ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Allreduce_init: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c97(void)
+{
+    return MPI_Allreduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm, MPI_INFO_NULL,
+                              ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Allreduce_init: info = bogus -> MPI_ERR_INFO */
+static int c98(void)
+{
+    return MPI_Allreduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, es_bogus_info,
+                              ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Allreduce_init: request = NULL -> MPI_ERR_ARG */
+static int c99(void)
+{
+    return MPI_Allreduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
+                              NULL);
+}
+
 /* MPI_Alltoall: - = all valid -> MPI_SUCCESS */
-static int c55(void)
+static int c100(void)
 {
     return MPI_Alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoall: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c56(void)
+static int c101(void)
 {
     return MPI_Alltoall(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoall: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c57(void)
+static int c102(void)
 {
     return MPI_Alltoall(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoall: sendcount = -1 -> MPI_ERR_COUNT */
-static int c58(void)
+static int c103(void)
 {
     return MPI_Alltoall(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoall: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c59(void)
+static int c104(void)
 {
     return MPI_Alltoall(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoall: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c60(void)
+static int c105(void)
 {
     return MPI_Alltoall(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoall: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c61(void)
+static int c106(void)
 {
     return MPI_Alltoall(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoall: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c62(void)
+static int c107(void)
 {
     return MPI_Alltoall(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoall: recvcount = -1 -> MPI_ERR_COUNT */
-static int c63(void)
+static int c108(void)
 {
     return MPI_Alltoall(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoall: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c64(void)
+static int c109(void)
 {
     return MPI_Alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_self.h);
 }
 
 /* MPI_Alltoall: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c65(void)
+static int c110(void)
 {
     return MPI_Alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_self.h);
 }
 
 /* MPI_Alltoall: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c66(void)
+static int c111(void)
 {
     return MPI_Alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, es_self.h);
 }
 
 /* MPI_Alltoall: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c67(void)
+static int c112(void)
 {
     return MPI_Alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Alltoall: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c68(void)
+static int c113(void)
 {
     return MPI_Alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
+/* MPI_Alltoall_init: - = all valid -> MPI_SUCCESS */
+static int c114(void)
+{
+    return MPI_Alltoall_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h, MPI_INFO_NULL,
+                             ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Alltoall_init: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c115(void)
+{
+    return MPI_Alltoall_init(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h, MPI_INFO_NULL,
+                             ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Alltoall_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c116(void)
+{
+    return MPI_Alltoall_init(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h, MPI_INFO_NULL,
+                             ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Alltoall_init: sendcount = -1 -> MPI_ERR_COUNT */
+static int c117(void)
+{
+    return MPI_Alltoall_init(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h, MPI_INFO_NULL,
+                             ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Alltoall_init: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c118(void)
+{
+    return MPI_Alltoall_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_self.h,
+                             MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Alltoall_init: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c119(void)
+{
+    return MPI_Alltoall_init(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_self.h,
+                             MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Alltoall_init: sendtype = uncommitted -> MPI_ERR_TYPE */
+static int c120(void)
+{
+    return MPI_Alltoall_init(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, es_self.h,
+                             MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Alltoall_init: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c121(void)
+{
+    return MPI_Alltoall_init(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_self.h, MPI_INFO_NULL,
+                             ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Alltoall_init: recvcount = -1 -> MPI_ERR_COUNT */
+static int c122(void)
+{
+    return MPI_Alltoall_init(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_self.h, MPI_INFO_NULL,
+                             ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Alltoall_init: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c123(void)
+{
+    return MPI_Alltoall_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_self.h,
+                             MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Alltoall_init: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c124(void)
+{
+    return MPI_Alltoall_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_self.h,
+                             MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Alltoall_init: recvtype = uncommitted -> MPI_ERR_TYPE */
+static int c125(void)
+{
+    return MPI_Alltoall_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, es_self.h,
+                             MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Alltoall_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c126(void)
+{
+    return MPI_Alltoall_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, MPI_COMM_NULL, MPI_INFO_NULL,
+                             ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Alltoall_init: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c127(void)
+{
+    return MPI_Alltoall_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm, MPI_INFO_NULL,
+                             ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Alltoall_init: info = bogus -> MPI_ERR_INFO */
+static int c128(void)
+{
+    return MPI_Alltoall_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h, es_bogus_info,
+                             ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Alltoall_init: request = NULL -> MPI_ERR_ARG */
+static int c129(void)
+{
+    return MPI_Alltoall_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h, MPI_INFO_NULL,
+                             NULL);
+}
+
 /* MPI_Alltoallv: - = all valid -> MPI_SUCCESS */
-static int c69(void)
+static int c130(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                          es_self.h);
 }
 
 /* MPI_Alltoallv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c70(void)
+static int c131(void)
 {
     return MPI_Alltoallv(NULL, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                          es_self.h);
 }
 
 /* MPI_Alltoallv: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c71(void)
+static int c132(void)
 {
     return MPI_Alltoallv(es_rbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                          es_self.h);
 }
 
 /* MPI_Alltoallv: sendcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c72(void)
+static int c133(void)
 {
     return MPI_Alltoallv(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                          MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoallv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c73(void)
+static int c134(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf, es_ones, es_iota,
                          MPI_INT, es_self.h);
@@ -523,35 +967,35 @@ static int c73(void)
 
 /* MPI_Alltoallv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c74(void)
+static int c135(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, es_ones, es_iota,
                          MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoallv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c75(void)
+static int c136(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, es_uncommitted, es_rbuf, es_ones, es_iota,
                          MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoallv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c76(void)
+static int c137(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, NULL, es_ones, es_iota, MPI_INT,
                          es_self.h);
 }
 
 /* MPI_Alltoallv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c77(void)
+static int c138(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_neg_first, es_iota,
                          MPI_INT, es_self.h);
 }
 
 /* MPI_Alltoallv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c78(void)
+static int c139(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                          MPI_DATATYPE_NULL, es_self.h);
@@ -559,21 +1003,21 @@ static int c78(void)
 
 /* MPI_Alltoallv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c79(void)
+static int c140(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                          es_freed.type, es_self.h);
 }
 
 /* MPI_Alltoallv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c80(void)
+static int c141(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                          es_uncommitted, es_self.h);
 }
 
 /* MPI_Alltoallv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c81(void)
+static int c142(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                          MPI_COMM_NULL);
@@ -581,70 +1025,185 @@ static int c81(void)
 
 /* MPI_Alltoallv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c82(void)
+static int c143(void)
 {
     return MPI_Alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                          es_freed.comm);
 }
 
+/* MPI_Alltoallv_init: - = all valid -> MPI_SUCCESS */
+static int c144(void)
+{
+    return MPI_Alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                              MPI_INT, es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Alltoallv_init: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c145(void)
+{
+    return MPI_Alltoallv_init(NULL, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Alltoallv_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c146(void)
+{
+    return MPI_Alltoallv_init(es_rbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                              MPI_INT, es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Alltoallv_init: sendcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c147(void)
+{
+    return MPI_Alltoallv_init(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                              MPI_INT, es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Alltoallv_init: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c148(void)
+{
+    return MPI_Alltoallv_init(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf, es_ones,
+                              es_iota, MPI_INT, es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Alltoallv_init: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c149(void)
+{
+    return MPI_Alltoallv_init(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, es_ones, es_iota,
+                              MPI_INT, es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Alltoallv_init: sendtype = uncommitted -> MPI_ERR_TYPE */
+static int c150(void)
+{
+    return MPI_Alltoallv_init(es_sbuf, es_ones, es_iota, es_uncommitted, es_rbuf, es_ones, es_iota,
+                              MPI_INT, es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Alltoallv_init: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c151(void)
+{
+    return MPI_Alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, NULL, es_ones, es_iota, MPI_INT,
+                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Alltoallv_init: recvcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c152(void)
+{
+    return MPI_Alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_neg_first, es_iota,
+                              MPI_INT, es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Alltoallv_init: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c153(void)
+{
+    return MPI_Alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                              MPI_DATATYPE_NULL, es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Alltoallv_init: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c154(void)
+{
+    return MPI_Alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                              es_freed.type, es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Alltoallv_init: recvtype = uncommitted -> MPI_ERR_TYPE */
+static int c155(void)
+{
+    return MPI_Alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                              es_uncommitted, es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Alltoallv_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c156(void)
+{
+    return MPI_Alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                              MPI_INT, MPI_COMM_NULL, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Alltoallv_init: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c157(void)
+{
+    return MPI_Alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                              MPI_INT, es_freed.comm, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Alltoallv_init: info = bogus -> MPI_ERR_INFO */
+static int c158(void)
+{
+    return MPI_Alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                              MPI_INT, es_self.h, es_bogus_info, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Alltoallv_init: request = NULL -> MPI_ERR_ARG */
+static int c159(void)
+{
+    return MPI_Alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                              MPI_INT, es_self.h, MPI_INFO_NULL, NULL);
+}
+
 /* MPI_Alltoallw: - = all valid -> MPI_SUCCESS */
-static int c83(void)
+static int c160(void)
 {
     return MPI_Alltoallw(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
                          es_self.h);
 }
 
 /* MPI_Alltoallw: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c84(void)
+static int c161(void)
 {
     return MPI_Alltoallw(NULL, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
                          es_self.h);
 }
 
 /* MPI_Alltoallw: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c85(void)
+static int c162(void)
 {
     return MPI_Alltoallw(es_rbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
                          es_self.h);
 }
 
 /* MPI_Alltoallw: sendcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c86(void)
+static int c163(void)
 {
     return MPI_Alltoallw(es_sbuf, es_neg_first, es_iota, es_ints, es_rbuf, es_ones, es_iota,
                          es_ints, es_self.h);
 }
 
 /* MPI_Alltoallw: sendtypes = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c87(void)
+static int c164(void)
 {
     return MPI_Alltoallw(es_sbuf, es_ones, es_iota, es_null_first, es_rbuf, es_ones, es_iota,
                          es_ints, es_self.h);
 }
 
 /* MPI_Alltoallw: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c88(void)
+static int c165(void)
 {
     return MPI_Alltoallw(es_sbuf, es_ones, es_iota, es_ints, NULL, es_ones, es_iota, es_ints,
                          es_self.h);
 }
 
 /* MPI_Alltoallw: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c89(void)
+static int c166(void)
 {
     return MPI_Alltoallw(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_neg_first, es_iota,
                          es_ints, es_self.h);
 }
 
 /* MPI_Alltoallw: recvtypes = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c90(void)
+static int c167(void)
 {
     return MPI_Alltoallw(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota,
                          es_null_first, es_self.h);
 }
 
 /* MPI_Alltoallw: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c91(void)
+static int c168(void)
 {
     return MPI_Alltoallw(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
                          MPI_COMM_NULL);
@@ -652,251 +1211,449 @@ static int c91(void)
 
 /* MPI_Alltoallw: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c92(void)
+static int c169(void)
 {
     return MPI_Alltoallw(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
                          es_freed.comm);
 }
 
+/* MPI_Alltoallw_init: - = all valid -> MPI_SUCCESS */
+static int c170(void)
+{
+    return MPI_Alltoallw_init(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota,
+                              es_ints, es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Alltoallw_init: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c171(void)
+{
+    return MPI_Alltoallw_init(NULL, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
+                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Alltoallw_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c172(void)
+{
+    return MPI_Alltoallw_init(es_rbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota,
+                              es_ints, es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Alltoallw_init: sendcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c173(void)
+{
+    return MPI_Alltoallw_init(es_sbuf, es_neg_first, es_iota, es_ints, es_rbuf, es_ones, es_iota,
+                              es_ints, es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Alltoallw_init: sendtypes = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
+static int c174(void)
+{
+    return MPI_Alltoallw_init(es_sbuf, es_ones, es_iota, es_null_first, es_rbuf, es_ones, es_iota,
+                              es_ints, es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Alltoallw_init: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c175(void)
+{
+    return MPI_Alltoallw_init(es_sbuf, es_ones, es_iota, es_ints, NULL, es_ones, es_iota, es_ints,
+                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Alltoallw_init: recvcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c176(void)
+{
+    return MPI_Alltoallw_init(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_neg_first, es_iota,
+                              es_ints, es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Alltoallw_init: recvtypes = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
+static int c177(void)
+{
+    return MPI_Alltoallw_init(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota,
+                              es_null_first, es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Alltoallw_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c178(void)
+{
+    return MPI_Alltoallw_init(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota,
+                              es_ints, MPI_COMM_NULL, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Alltoallw_init: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c179(void)
+{
+    return MPI_Alltoallw_init(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota,
+                              es_ints, es_freed.comm, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Alltoallw_init: info = bogus -> MPI_ERR_INFO */
+static int c180(void)
+{
+    return MPI_Alltoallw_init(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota,
+                              es_ints, es_self.h, es_bogus_info, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Alltoallw_init: request = NULL -> MPI_ERR_ARG */
+static int c181(void)
+{
+    return MPI_Alltoallw_init(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota,
+                              es_ints, es_self.h, MPI_INFO_NULL, NULL);
+}
+
 /* MPI_Attr_delete: - = all valid -> MPI_SUCCESS */
-static int c93(void)
+static int c182(void)
 {
     return MPI_Attr_delete(es_self.h, es_comm_keyval);
 }
 
 /* MPI_Attr_delete: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c94(void)
+static int c183(void)
 {
     return MPI_Attr_delete(MPI_COMM_NULL, es_comm_keyval);
 }
 
 /* MPI_Attr_delete: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c95(void)
+static int c184(void)
 {
     return MPI_Attr_delete(es_freed.comm, es_comm_keyval);
 }
 
 /* MPI_Attr_delete: keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c96(void)
+static int c185(void)
 {
     return MPI_Attr_delete(es_self.h, MPI_KEYVAL_INVALID);
 }
 
 /* MPI_Attr_delete: keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c97(void)
+static int c186(void)
 {
     return MPI_Attr_delete(es_self.h, 12345);
 }
 
 /* MPI_Attr_delete: keyval = type keyval -> MPI_ERR_KEYVAL */
-static int c98(void)
+static int c187(void)
 {
     return MPI_Attr_delete(es_self.h, es_type_keyval);
 }
 
 /* MPI_Attr_delete: keyval = MPI_TAG_UB -> MPI_ERR_KEYVAL */
-static int c99(void)
+static int c188(void)
 {
     return MPI_Attr_delete(es_self.h, MPI_TAG_UB);
 }
 
 /* MPI_Attr_get: - = all valid -> MPI_SUCCESS */
-static int c100(void)
+static int c189(void)
 {
     return MPI_Attr_get(es_world.h, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Attr_get: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c101(void)
+static int c190(void)
 {
     return MPI_Attr_get(MPI_COMM_NULL, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Attr_get: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c102(void)
+static int c191(void)
 {
     return MPI_Attr_get(es_freed.comm, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Attr_get: keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c103(void)
+static int c192(void)
 {
     return MPI_Attr_get(es_world.h, MPI_KEYVAL_INVALID, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Attr_get: keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c104(void)
+static int c193(void)
 {
     return MPI_Attr_get(es_world.h, 12345, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Attr_get: keyval = type keyval -> MPI_ERR_KEYVAL */
-static int c105(void)
+static int c194(void)
 {
     return MPI_Attr_get(es_world.h, es_type_keyval, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Attr_get: attribute_val = NULL -> MPI_ERR_ARG */
-static int c106(void)
+static int c195(void)
 {
     return MPI_Attr_get(es_world.h, MPI_TAG_UB, NULL, ES_OUT(int, 3));
 }
 
 /* MPI_Attr_get: flag = NULL -> MPI_ERR_ARG */
-static int c107(void)
+static int c196(void)
 {
     return MPI_Attr_get(es_world.h, MPI_TAG_UB, ES_OUT(void, 2), NULL);
 }
 
 /* MPI_Attr_put: - = all valid -> MPI_SUCCESS */
-static int c108(void)
+static int c197(void)
 {
     return MPI_Attr_put(es_self.h, es_comm_keyval, es_sbuf);
 }
 
 /* MPI_Attr_put: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c109(void)
+static int c198(void)
 {
     return MPI_Attr_put(MPI_COMM_NULL, es_comm_keyval, es_sbuf);
 }
 
 /* MPI_Attr_put: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c110(void)
+static int c199(void)
 {
     return MPI_Attr_put(es_freed.comm, es_comm_keyval, es_sbuf);
 }
 
 /* MPI_Attr_put: keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c111(void)
+static int c200(void)
 {
     return MPI_Attr_put(es_self.h, MPI_KEYVAL_INVALID, es_sbuf);
 }
 
 /* MPI_Attr_put: keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c112(void)
+static int c201(void)
 {
     return MPI_Attr_put(es_self.h, 12345, es_sbuf);
 }
 
 /* MPI_Attr_put: keyval = type keyval -> MPI_ERR_KEYVAL */
-static int c113(void)
+static int c202(void)
 {
     return MPI_Attr_put(es_self.h, es_type_keyval, es_sbuf);
 }
 
 /* MPI_Attr_put: keyval = MPI_TAG_UB -> MPI_ERR_KEYVAL */
-static int c114(void)
+static int c203(void)
 {
     return MPI_Attr_put(es_self.h, MPI_TAG_UB, es_sbuf);
 }
 
 /* MPI_Barrier: - = all valid -> MPI_SUCCESS */
-static int c115(void)
+static int c204(void)
 {
     return MPI_Barrier(es_self.h);
 }
 
 /* MPI_Barrier: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c116(void)
+static int c205(void)
 {
     return MPI_Barrier(MPI_COMM_NULL);
 }
 
 /* MPI_Barrier: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c117(void)
+static int c206(void)
 {
     return MPI_Barrier(es_freed.comm);
 }
 
+/* MPI_Barrier_init: - = all valid -> MPI_SUCCESS */
+static int c207(void)
+{
+    return MPI_Barrier_init(es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 2));
+}
+
+/* MPI_Barrier_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c208(void)
+{
+    return MPI_Barrier_init(MPI_COMM_NULL, MPI_INFO_NULL, ES_OUT(MPI_Request, 2));
+}
+
+/* MPI_Barrier_init: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c209(void)
+{
+    return MPI_Barrier_init(es_freed.comm, MPI_INFO_NULL, ES_OUT(MPI_Request, 2));
+}
+
+/* MPI_Barrier_init: info = bogus -> MPI_ERR_INFO */
+static int c210(void)
+{
+    return MPI_Barrier_init(es_self.h, es_bogus_info, ES_OUT(MPI_Request, 2));
+}
+
+/* MPI_Barrier_init: request = NULL -> MPI_ERR_ARG */
+static int c211(void)
+{
+    return MPI_Barrier_init(es_self.h, MPI_INFO_NULL, NULL);
+}
+
 /* MPI_Bcast: - = all valid -> MPI_SUCCESS */
-static int c118(void)
+static int c212(void)
 {
     return MPI_Bcast(es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Bcast: buffer = NULL -> MPI_ERR_BUFFER */
-static int c119(void)
+static int c213(void)
 {
     return MPI_Bcast(NULL, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Bcast: count = -1 -> MPI_ERR_COUNT */
-static int c120(void)
+static int c214(void)
 {
     return MPI_Bcast(es_rbuf, -1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Bcast: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c121(void)
+static int c215(void)
 {
     return MPI_Bcast(es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h);
 }
 
 /* MPI_Bcast: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c122(void)
+static int c216(void)
 {
     return MPI_Bcast(es_rbuf, 1, es_freed.type, 0, es_self.h);
 }
 
 /* MPI_Bcast: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c123(void)
+static int c217(void)
 {
     return MPI_Bcast(es_rbuf, 1, es_uncommitted, 0, es_self.h);
 }
 
 /* MPI_Bcast: root = -1 -> MPI_ERR_ROOT */
-static int c124(void)
+static int c218(void)
 {
     return MPI_Bcast(es_rbuf, 1, MPI_INT, -1, es_self.h);
 }
 
 /* MPI_Bcast: root = size -> MPI_ERR_ROOT */
-static int c125(void)
+static int c219(void)
 {
     return MPI_Bcast(es_rbuf, 1, MPI_INT, es_self.size, es_self.h);
 }
 
 /* MPI_Bcast: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c126(void)
+static int c220(void)
 {
     return MPI_Bcast(es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Bcast: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c127(void)
+static int c221(void)
 {
     return MPI_Bcast(es_rbuf, 1, MPI_INT, 0, es_freed.comm);
 }
 
+/* MPI_Bcast_init: - = all valid -> MPI_SUCCESS */
+static int c222(void)
+{
+    return MPI_Bcast_init(es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Bcast_init: buffer = NULL -> MPI_ERR_BUFFER */
+static int c223(void)
+{
+    return MPI_Bcast_init(NULL, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Bcast_init: count = -1 -> MPI_ERR_COUNT */
+static int c224(void)
+{
+    return MPI_Bcast_init(es_rbuf, -1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
+                          ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Bcast_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c225(void)
+{
+    return MPI_Bcast_init(es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h, MPI_INFO_NULL,
+                          ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Bcast_init: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c226(void)
+{
+    return MPI_Bcast_init(es_rbuf, 1, es_freed.type, 0, es_self.h, MPI_INFO_NULL,
+                          ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Bcast_init: datatype = uncommitted -> MPI_ERR_TYPE */
+static int c227(void)
+{
+    return MPI_Bcast_init(es_rbuf, 1, es_uncommitted, 0, es_self.h, MPI_INFO_NULL,
+                          ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Bcast_init: root = -1 -> MPI_ERR_ROOT */
+static int c228(void)
+{
+    return MPI_Bcast_init(es_rbuf, 1, MPI_INT, -1, es_self.h, MPI_INFO_NULL,
+                          ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Bcast_init: root = size -> MPI_ERR_ROOT */
+static int c229(void)
+{
+    return MPI_Bcast_init(es_rbuf, 1, MPI_INT, es_self.size, es_self.h, MPI_INFO_NULL,
+                          ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Bcast_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c230(void)
+{
+    return MPI_Bcast_init(es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL, MPI_INFO_NULL,
+                          ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Bcast_init: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c231(void)
+{
+    return MPI_Bcast_init(es_rbuf, 1, MPI_INT, 0, es_freed.comm, MPI_INFO_NULL,
+                          ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Bcast_init: info = bogus -> MPI_ERR_INFO */
+static int c232(void)
+{
+    return MPI_Bcast_init(es_rbuf, 1, MPI_INT, 0, es_self.h, es_bogus_info, ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Bcast_init: request = NULL -> MPI_ERR_ARG */
+static int c233(void)
+{
+    return MPI_Bcast_init(es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL, NULL);
+}
+
 /* MPI_Bsend: - = all valid -> MPI_SUCCESS */
-static int c128(void)
+static int c234(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Bsend: buf = NULL -> MPI_ERR_BUFFER */
-static int c129(void)
+static int c235(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Bsend: count = -1 -> MPI_ERR_COUNT */
-static int c130(void)
+static int c236(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Bsend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c131(void)
+static int c237(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
@@ -904,42 +1661,42 @@ static int c131(void)
 
 /* MPI_Bsend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c132(void)
+static int c238(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Bsend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c133(void)
+static int c239(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Bsend: dest = size -> MPI_ERR_RANK */
-static int c134(void)
+static int c240(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Bsend: dest = -5 -> MPI_ERR_RANK */
-static int c135(void)
+static int c241(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Bsend: tag = -5 -> MPI_ERR_TAG */
-static int c136(void)
+static int c242(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Bsend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c137(void)
+static int c243(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_attach_buffer();
@@ -947,7 +1704,7 @@ static int c137(void)
 }
 
 /* MPI_Bsend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c138(void)
+static int c244(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
@@ -955,34 +1712,34 @@ static int c138(void)
 
 /* MPI_Bsend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c139(void)
+static int c245(void)
 {
     (void)es_attach_buffer();
     return MPI_Bsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Bsend_init: - = all valid -> MPI_SUCCESS */
-static int c140(void)
+static int c246(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Bsend_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c141(void)
+static int c247(void)
 {
     return MPI_Bsend_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Bsend_init: count = -1 -> MPI_ERR_COUNT */
-static int c142(void)
+static int c248(void)
 {
     return MPI_Bsend_init(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Bsend_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c143(void)
+static int c249(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
@@ -990,41 +1747,41 @@ static int c143(void)
 
 /* MPI_Bsend_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c144(void)
+static int c250(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Bsend_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c145(void)
+static int c251(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Bsend_init: dest = size -> MPI_ERR_RANK */
-static int c146(void)
+static int c252(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Bsend_init: dest = -5 -> MPI_ERR_RANK */
-static int c147(void)
+static int c253(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Bsend_init: tag = -5 -> MPI_ERR_TAG */
-static int c148(void)
+static int c254(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Bsend_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c149(void)
+static int c255(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Bsend_init(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -1032,7 +1789,7 @@ static int c149(void)
 }
 
 /* MPI_Bsend_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c150(void)
+static int c256(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                           ES_OUT(MPI_Request, 6));
@@ -1040,1210 +1797,1340 @@ static int c150(void)
 
 /* MPI_Bsend_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c151(void)
+static int c257(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Bsend_init: request = NULL -> MPI_ERR_ARG */
-static int c152(void)
+static int c258(void)
 {
     return MPI_Bsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Buffer_attach: - = all valid -> MPI_SUCCESS */
-static int c153(void)
+static int c259(void)
 {
     return MPI_Buffer_attach(es_bsend_buffer(), es_bsend_buffer_size());
 }
 
 /* MPI_Buffer_attach: buffer = NULL -> MPI_ERR_BUFFER
  * MPICH: MPI_ERR_ARG */
-static int c154(void)
+static int c260(void)
 {
     return MPI_Buffer_attach(NULL, es_bsend_buffer_size());
 }
 
 /* MPI_Buffer_attach: size = -1 -> MPI_ERR_ARG */
-static int c155(void)
+static int c261(void)
 {
     return MPI_Buffer_attach(es_bsend_buffer(), -1);
 }
 
 /* MPI_Buffer_detach: - = all valid -> MPI_SUCCESS */
-static int c156(void)
+static int c262(void)
 {
     (void)es_attach_buffer();
     return MPI_Buffer_detach(ES_OUT(void, 0), ES_OUT(int, 1));
 }
 
 /* MPI_Buffer_detach: buffer_addr = NULL -> MPI_ERR_ARG */
-static int c157(void)
+static int c263(void)
 {
     (void)es_attach_buffer();
     return MPI_Buffer_detach(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Buffer_detach: size = NULL -> MPI_ERR_ARG */
-static int c158(void)
+static int c264(void)
 {
     (void)es_attach_buffer();
     return MPI_Buffer_detach(ES_OUT(void, 0), NULL);
 }
 
 /* MPI_Cancel: - = all valid -> MPI_SUCCESS */
-static int c159(void)
+static int c265(void)
 {
     return MPI_Cancel(ES_PTR(MPI_Request, es_new_irecv()));
 }
 
 /* MPI_Cancel: request = &MPI_REQUEST_NULL -> MPI_ERR_REQUEST */
-static int c160(void)
+static int c266(void)
 {
     return MPI_Cancel(ES_PTR(MPI_Request, MPI_REQUEST_NULL));
 }
 
 /* MPI_Cancel: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c161(void)
+static int c267(void)
 {
     return MPI_Cancel(ES_PTR(MPI_Request, es_freed.request));
 }
 
 /* MPI_Cancel: request = NULL -> MPI_ERR_ARG */
-static int c162(void)
+static int c268(void)
 {
     return MPI_Cancel(NULL);
 }
 
 /* MPI_Cart_coords: - = all valid -> MPI_SUCCESS */
-static int c163(void)
+static int c269(void)
 {
     return MPI_Cart_coords(es_cart.h, es_cart.rank, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Cart_coords: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c164(void)
+static int c270(void)
 {
     return MPI_Cart_coords(MPI_COMM_NULL, es_cart.rank, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Cart_coords: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c165(void)
+static int c271(void)
 {
     return MPI_Cart_coords(es_freed.comm, es_cart.rank, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Cart_coords: comm = no topology -> MPI_ERR_TOPOLOGY */
-static int c166(void)
+static int c272(void)
 {
     return MPI_Cart_coords(es_self.h, es_cart.rank, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Cart_coords: comm = graph -> MPI_ERR_TOPOLOGY */
-static int c167(void)
+static int c273(void)
 {
     return MPI_Cart_coords(es_graph.h, es_cart.rank, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Cart_coords: rank = size -> MPI_ERR_RANK */
-static int c168(void)
+static int c274(void)
 {
     return MPI_Cart_coords(es_cart.h, es_cart.size, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Cart_coords: rank = -5 -> MPI_ERR_RANK */
-static int c169(void)
+static int c275(void)
 {
     return MPI_Cart_coords(es_cart.h, -5, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Cart_coords: maxdims = -1 -> MPI_ERR_ARG */
-static int c170(void)
+static int c276(void)
 {
     return MPI_Cart_coords(es_cart.h, es_cart.rank, -1, ES_OUT(int, 3));
 }
 
 /* MPI_Cart_coords: coords = NULL -> MPI_ERR_ARG */
-static int c171(void)
+static int c277(void)
 {
     return MPI_Cart_coords(es_cart.h, es_cart.rank, 1, NULL);
 }
 
 /* MPI_Cart_create: - = all valid -> MPI_SUCCESS */
-static int c172(void)
+static int c278(void)
 {
     return MPI_Cart_create(es_self.h, 1, es_ones, es_ones, 0, ES_OUT(MPI_Comm, 5));
 }
 
 /* MPI_Cart_create: comm_old = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c173(void)
+static int c279(void)
 {
     return MPI_Cart_create(MPI_COMM_NULL, 1, es_ones, es_ones, 0, ES_OUT(MPI_Comm, 5));
 }
 
 /* MPI_Cart_create: comm_old = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c174(void)
+static int c280(void)
 {
     return MPI_Cart_create(es_freed.comm, 1, es_ones, es_ones, 0, ES_OUT(MPI_Comm, 5));
 }
 
 /* MPI_Cart_create: ndims = -1 -> MPI_ERR_ARG */
-static int c175(void)
+static int c281(void)
 {
     return MPI_Cart_create(es_self.h, -1, es_ones, es_ones, 0, ES_OUT(MPI_Comm, 5));
 }
 
 /* MPI_Cart_create: dims = {-1,..} -> MPI_ERR_DIMS
  * MPICH: succeeds */
-static int c176(void)
+static int c282(void)
 {
     return MPI_Cart_create(es_self.h, 1, es_neg_first, es_ones, 0, ES_OUT(MPI_Comm, 5));
 }
 
 /* MPI_Cart_create: dims = {size+1} -> MPI_ERR_ARG */
-static int c177(void)
+static int c283(void)
 {
     return MPI_Cart_create(es_self.h, 1, (int[]){es_self.size + 1}, es_ones, 0,
                            ES_OUT(MPI_Comm, 5));
 }
 
 /* MPI_Cart_create: comm_cart = NULL -> MPI_ERR_ARG */
-static int c178(void)
+static int c284(void)
 {
     return MPI_Cart_create(es_self.h, 1, es_ones, es_ones, 0, NULL);
 }
 
 /* MPI_Cart_get: - = all valid -> MPI_SUCCESS */
-static int c179(void)
+static int c285(void)
 {
     return MPI_Cart_get(es_cart.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Cart_get: comm = MPI_COMM_NULL -> MPI_ERR_COMM
  * MPICH: crashes on a communicator without a Cartesian topology */
-static int c180(void)
+static int c286(void)
 {
     return MPI_Cart_get(MPI_COMM_NULL, 1, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Cart_get: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c181(void)
+static int c287(void)
 {
     return MPI_Cart_get(es_freed.comm, 1, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Cart_get: comm = no topology -> MPI_ERR_TOPOLOGY
  * MPICH: crashes on a communicator without a Cartesian topology */
-static int c182(void)
+static int c288(void)
 {
     return MPI_Cart_get(es_self.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Cart_get: comm = graph -> MPI_ERR_TOPOLOGY
  * MPICH: crashes on a communicator without a Cartesian topology */
-static int c183(void)
+static int c289(void)
 {
     return MPI_Cart_get(es_graph.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Cart_get: maxdims = -1 -> MPI_ERR_ARG */
-static int c184(void)
+static int c290(void)
 {
     return MPI_Cart_get(es_cart.h, -1, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Cart_get: dims = NULL -> MPI_ERR_ARG */
-static int c185(void)
+static int c291(void)
 {
     return MPI_Cart_get(es_cart.h, 1, NULL, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Cart_get: periods = NULL -> MPI_ERR_ARG */
-static int c186(void)
+static int c292(void)
 {
     return MPI_Cart_get(es_cart.h, 1, ES_OUT(int, 2), NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Cart_get: coords = NULL -> MPI_ERR_ARG */
-static int c187(void)
+static int c293(void)
 {
     return MPI_Cart_get(es_cart.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Cart_map: - = all valid -> MPI_SUCCESS */
-static int c188(void)
+static int c294(void)
 {
     return MPI_Cart_map(es_self.h, 1, es_ones, es_ones, ES_OUT(int, 4));
 }
 
 /* MPI_Cart_map: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c189(void)
+static int c295(void)
 {
     return MPI_Cart_map(MPI_COMM_NULL, 1, es_ones, es_ones, ES_OUT(int, 4));
 }
 
 /* MPI_Cart_map: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c190(void)
+static int c296(void)
 {
     return MPI_Cart_map(es_freed.comm, 1, es_ones, es_ones, ES_OUT(int, 4));
 }
 
 /* MPI_Cart_map: ndims = -1 -> MPI_ERR_ARG */
-static int c191(void)
+static int c297(void)
 {
     return MPI_Cart_map(es_self.h, -1, es_ones, es_ones, ES_OUT(int, 4));
 }
 
 /* MPI_Cart_map: dims = {-1,..} -> MPI_ERR_DIMS
  * MPICH: succeeds */
-static int c192(void)
+static int c298(void)
 {
     return MPI_Cart_map(es_self.h, 1, es_neg_first, es_ones, ES_OUT(int, 4));
 }
 
 /* MPI_Cart_map: newrank = NULL -> MPI_ERR_ARG */
-static int c193(void)
+static int c299(void)
 {
     return MPI_Cart_map(es_self.h, 1, es_ones, es_ones, NULL);
 }
 
 /* MPI_Cart_rank: - = all valid -> MPI_SUCCESS */
-static int c194(void)
+static int c300(void)
 {
     return MPI_Cart_rank(es_cart.h, (int[ES_MAXP]){0}, ES_OUT(int, 2));
 }
 
 /* MPI_Cart_rank: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c195(void)
+static int c301(void)
 {
     return MPI_Cart_rank(MPI_COMM_NULL, (int[ES_MAXP]){0}, ES_OUT(int, 2));
 }
 
 /* MPI_Cart_rank: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c196(void)
+static int c302(void)
 {
     return MPI_Cart_rank(es_freed.comm, (int[ES_MAXP]){0}, ES_OUT(int, 2));
 }
 
 /* MPI_Cart_rank: comm = no topology -> MPI_ERR_TOPOLOGY */
-static int c197(void)
+static int c303(void)
 {
     return MPI_Cart_rank(es_self.h, (int[ES_MAXP]){0}, ES_OUT(int, 2));
 }
 
 /* MPI_Cart_rank: comm = graph -> MPI_ERR_TOPOLOGY */
-static int c198(void)
+static int c304(void)
 {
     return MPI_Cart_rank(es_graph.h, (int[ES_MAXP]){0}, ES_OUT(int, 2));
 }
 
 /* MPI_Cart_rank: rank = NULL -> MPI_ERR_ARG */
-static int c199(void)
+static int c305(void)
 {
     return MPI_Cart_rank(es_cart.h, (int[ES_MAXP]){0}, NULL);
 }
 
 /* MPI_Cart_shift: - = all valid -> MPI_SUCCESS */
-static int c200(void)
+static int c306(void)
 {
     return MPI_Cart_shift(es_cart.h, 0, 0, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Cart_shift: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c201(void)
+static int c307(void)
 {
     return MPI_Cart_shift(MPI_COMM_NULL, 0, 0, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Cart_shift: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c202(void)
+static int c308(void)
 {
     return MPI_Cart_shift(es_freed.comm, 0, 0, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Cart_shift: comm = no topology -> MPI_ERR_TOPOLOGY */
-static int c203(void)
+static int c309(void)
 {
     return MPI_Cart_shift(es_self.h, 0, 0, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Cart_shift: comm = graph -> MPI_ERR_TOPOLOGY */
-static int c204(void)
+static int c310(void)
 {
     return MPI_Cart_shift(es_graph.h, 0, 0, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Cart_shift: direction = -1 -> MPI_ERR_ARG */
-static int c205(void)
+static int c311(void)
 {
     return MPI_Cart_shift(es_cart.h, -1, 0, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Cart_shift: direction = ndims -> MPI_ERR_ARG */
-static int c206(void)
+static int c312(void)
 {
     return MPI_Cart_shift(es_cart.h, 1, 0, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Cart_shift: rank_source = NULL -> MPI_ERR_ARG */
-static int c207(void)
+static int c313(void)
 {
     return MPI_Cart_shift(es_cart.h, 0, 0, NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Cart_shift: rank_dest = NULL -> MPI_ERR_ARG */
-static int c208(void)
+static int c314(void)
 {
     return MPI_Cart_shift(es_cart.h, 0, 0, ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Cart_sub: - = all valid -> MPI_SUCCESS */
-static int c209(void)
+static int c315(void)
 {
     return MPI_Cart_sub(es_cart.h, es_ones, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Cart_sub: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c210(void)
+static int c316(void)
 {
     return MPI_Cart_sub(MPI_COMM_NULL, es_ones, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Cart_sub: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c211(void)
+static int c317(void)
 {
     return MPI_Cart_sub(es_freed.comm, es_ones, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Cart_sub: comm = no topology -> MPI_ERR_TOPOLOGY */
-static int c212(void)
+static int c318(void)
 {
     return MPI_Cart_sub(es_self.h, es_ones, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Cart_sub: comm = graph -> MPI_ERR_TOPOLOGY */
-static int c213(void)
+static int c319(void)
 {
     return MPI_Cart_sub(es_graph.h, es_ones, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Cart_sub: newcomm = NULL -> MPI_ERR_ARG */
-static int c214(void)
+static int c320(void)
 {
     return MPI_Cart_sub(es_cart.h, es_ones, NULL);
 }
 
 /* MPI_Cartdim_get: - = all valid -> MPI_SUCCESS */
-static int c215(void)
+static int c321(void)
 {
     return MPI_Cartdim_get(es_cart.h, ES_OUT(int, 1));
 }
 
 /* MPI_Cartdim_get: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c216(void)
+static int c322(void)
 {
     return MPI_Cartdim_get(MPI_COMM_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Cartdim_get: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c217(void)
+static int c323(void)
 {
     return MPI_Cartdim_get(es_freed.comm, ES_OUT(int, 1));
 }
 
 /* MPI_Cartdim_get: comm = no topology -> MPI_ERR_TOPOLOGY */
-static int c218(void)
+static int c324(void)
 {
     return MPI_Cartdim_get(es_self.h, ES_OUT(int, 1));
 }
 
 /* MPI_Cartdim_get: comm = graph -> MPI_ERR_TOPOLOGY */
-static int c219(void)
+static int c325(void)
 {
     return MPI_Cartdim_get(es_graph.h, ES_OUT(int, 1));
 }
 
 /* MPI_Cartdim_get: ndims = NULL -> MPI_ERR_ARG */
-static int c220(void)
+static int c326(void)
 {
     return MPI_Cartdim_get(es_cart.h, NULL);
 }
 
 /* MPI_Comm_call_errhandler: - = all valid -> MPI_SUCCESS */
-static int c221(void)
+static int c327(void)
 {
     return MPI_Comm_call_errhandler(es_world.h, 0);
 }
 
 /* MPI_Comm_call_errhandler: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c222(void)
+static int c328(void)
 {
     return MPI_Comm_call_errhandler(MPI_COMM_NULL, 0);
 }
 
 /* MPI_Comm_call_errhandler: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c223(void)
+static int c329(void)
 {
     return MPI_Comm_call_errhandler(es_freed.comm, 0);
 }
 
 /* MPI_Comm_compare: - = all valid -> MPI_SUCCESS */
-static int c224(void)
+static int c330(void)
 {
     return MPI_Comm_compare(es_world.h, es_world.h, ES_OUT(int, 2));
 }
 
 /* MPI_Comm_compare: comm1 = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c225(void)
+static int c331(void)
 {
     return MPI_Comm_compare(MPI_COMM_NULL, es_world.h, ES_OUT(int, 2));
 }
 
 /* MPI_Comm_compare: comm1 = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c226(void)
+static int c332(void)
 {
     return MPI_Comm_compare(es_freed.comm, es_world.h, ES_OUT(int, 2));
 }
 
 /* MPI_Comm_compare: comm2 = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c227(void)
+static int c333(void)
 {
     return MPI_Comm_compare(es_world.h, MPI_COMM_NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Comm_compare: comm2 = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c228(void)
+static int c334(void)
 {
     return MPI_Comm_compare(es_world.h, es_freed.comm, ES_OUT(int, 2));
 }
 
 /* MPI_Comm_compare: result = NULL -> MPI_ERR_ARG */
-static int c229(void)
+static int c335(void)
 {
     return MPI_Comm_compare(es_world.h, es_world.h, NULL);
 }
 
 /* MPI_Comm_create: - = all valid -> MPI_SUCCESS */
-static int c230(void)
+static int c336(void)
 {
     return MPI_Comm_create(es_self.h, es_self.group, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Comm_create: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c231(void)
+static int c337(void)
 {
     return MPI_Comm_create(MPI_COMM_NULL, es_self.group, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Comm_create: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c232(void)
+static int c338(void)
 {
     return MPI_Comm_create(es_freed.comm, es_self.group, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Comm_create: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c233(void)
+static int c339(void)
 {
     return MPI_Comm_create(es_self.h, MPI_GROUP_NULL, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Comm_create: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c234(void)
+static int c340(void)
 {
     return MPI_Comm_create(es_self.h, es_freed.group, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Comm_create: newcomm = NULL -> MPI_ERR_ARG */
-static int c235(void)
+static int c341(void)
 {
     return MPI_Comm_create(es_self.h, es_self.group, NULL);
 }
 
 /* MPI_Comm_create_errhandler: - = all valid -> MPI_SUCCESS */
-static int c236(void)
+static int c342(void)
 {
     return MPI_Comm_create_errhandler(es_errhandler_fn, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Comm_create_errhandler: comm_errhandler_fn = NULL -> MPI_ERR_ARG */
-static int c237(void)
+static int c343(void)
 {
     return MPI_Comm_create_errhandler(NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Comm_create_errhandler: errhandler = NULL -> MPI_ERR_ARG */
-static int c238(void)
+static int c344(void)
 {
     return MPI_Comm_create_errhandler(es_errhandler_fn, NULL);
 }
 
+/* MPI_Comm_create_from_group: - = all valid -> MPI_SUCCESS */
+static int c345(void)
+{
+    return MPI_Comm_create_from_group(es_self.group, "errsweep", MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                      ES_OUT(MPI_Comm, 4));
+}
+
+/* MPI_Comm_create_from_group: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
+static int c346(void)
+{
+    return MPI_Comm_create_from_group(MPI_GROUP_NULL, "errsweep", MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                      ES_OUT(MPI_Comm, 4));
+}
+
+/* MPI_Comm_create_from_group: group = freed -> MPI_ERR_GROUP
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c347(void)
+{
+    return MPI_Comm_create_from_group(es_freed.group, "errsweep", MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                      ES_OUT(MPI_Comm, 4));
+}
+
+/* MPI_Comm_create_from_group: stringtag = NULL -> MPI_ERR_ARG */
+static int c348(void)
+{
+    return MPI_Comm_create_from_group(es_self.group, NULL, MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                      ES_OUT(MPI_Comm, 4));
+}
+
+/* MPI_Comm_create_from_group: info = bogus -> MPI_ERR_INFO */
+static int c349(void)
+{
+    return MPI_Comm_create_from_group(es_self.group, "errsweep", es_bogus_info, MPI_ERRORS_RETURN,
+                                      ES_OUT(MPI_Comm, 4));
+}
+
+/* MPI_Comm_create_from_group: errhandler = MPI_ERRHANDLER_NULL -> MPI_ERR_ARG */
+static int c350(void)
+{
+    return MPI_Comm_create_from_group(es_self.group, "errsweep", MPI_INFO_NULL, MPI_ERRHANDLER_NULL,
+                                      ES_OUT(MPI_Comm, 4));
+}
+
+/* MPI_Comm_create_from_group: errhandler = freed -> MPI_ERR_ARG
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c351(void)
+{
+    return MPI_Comm_create_from_group(es_self.group, "errsweep", MPI_INFO_NULL, es_freed.errhandler,
+                                      ES_OUT(MPI_Comm, 4));
+}
+
+/* MPI_Comm_create_from_group: newcomm = NULL -> MPI_ERR_ARG */
+static int c352(void)
+{
+    return MPI_Comm_create_from_group(es_self.group, "errsweep", MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                      NULL);
+}
+
 /* MPI_Comm_create_group: - = all valid -> MPI_SUCCESS */
-static int c239(void)
+static int c353(void)
 {
     return MPI_Comm_create_group(es_self.h, es_self.group, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_create_group: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c240(void)
+static int c354(void)
 {
     return MPI_Comm_create_group(MPI_COMM_NULL, es_self.group, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_create_group: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c241(void)
+static int c355(void)
 {
     return MPI_Comm_create_group(es_freed.comm, es_self.group, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_create_group: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c242(void)
+static int c356(void)
 {
     return MPI_Comm_create_group(es_self.h, MPI_GROUP_NULL, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_create_group: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c243(void)
+static int c357(void)
 {
     return MPI_Comm_create_group(es_self.h, es_freed.group, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_create_group: tag = -5 -> MPI_ERR_TAG */
-static int c244(void)
+static int c358(void)
 {
     return MPI_Comm_create_group(es_self.h, es_self.group, -5, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_create_group: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c245(void)
+static int c359(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Comm_create_group(es_self.h, es_self.group, es_tag_ub + 1, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_create_group: newcomm = NULL -> MPI_ERR_ARG */
-static int c246(void)
+static int c360(void)
 {
     return MPI_Comm_create_group(es_self.h, es_self.group, 0, NULL);
 }
 
 /* MPI_Comm_create_keyval: - = all valid -> MPI_SUCCESS */
-static int c247(void)
+static int c361(void)
 {
     return MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Comm_create_keyval: comm_keyval = NULL -> MPI_ERR_ARG */
-static int c248(void)
+static int c362(void)
 {
     return MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, NULL, NULL);
 }
 
 /* MPI_Comm_delete_attr: - = all valid -> MPI_SUCCESS */
-static int c249(void)
+static int c363(void)
 {
     return MPI_Comm_delete_attr(es_self.h, es_comm_keyval);
 }
 
 /* MPI_Comm_delete_attr: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c250(void)
+static int c364(void)
 {
     return MPI_Comm_delete_attr(MPI_COMM_NULL, es_comm_keyval);
 }
 
 /* MPI_Comm_delete_attr: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c251(void)
+static int c365(void)
 {
     return MPI_Comm_delete_attr(es_freed.comm, es_comm_keyval);
 }
 
 /* MPI_Comm_delete_attr: comm_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c252(void)
+static int c366(void)
 {
     return MPI_Comm_delete_attr(es_self.h, MPI_KEYVAL_INVALID);
 }
 
 /* MPI_Comm_delete_attr: comm_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c253(void)
+static int c367(void)
 {
     return MPI_Comm_delete_attr(es_self.h, 12345);
 }
 
 /* MPI_Comm_delete_attr: comm_keyval = type keyval -> MPI_ERR_KEYVAL */
-static int c254(void)
+static int c368(void)
 {
     return MPI_Comm_delete_attr(es_self.h, es_type_keyval);
 }
 
 /* MPI_Comm_delete_attr: comm_keyval = MPI_TAG_UB -> MPI_ERR_KEYVAL */
-static int c255(void)
+static int c369(void)
 {
     return MPI_Comm_delete_attr(es_self.h, MPI_TAG_UB);
 }
 
 /* MPI_Comm_dup: - = all valid -> MPI_SUCCESS */
-static int c256(void)
+static int c370(void)
 {
     return MPI_Comm_dup(es_self.h, ES_OUT(MPI_Comm, 1));
 }
 
 /* MPI_Comm_dup: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c257(void)
+static int c371(void)
 {
     return MPI_Comm_dup(MPI_COMM_NULL, ES_OUT(MPI_Comm, 1));
 }
 
 /* MPI_Comm_dup: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c258(void)
+static int c372(void)
 {
     return MPI_Comm_dup(es_freed.comm, ES_OUT(MPI_Comm, 1));
 }
 
 /* MPI_Comm_dup: newcomm = NULL -> MPI_ERR_ARG */
-static int c259(void)
+static int c373(void)
 {
     return MPI_Comm_dup(es_self.h, NULL);
 }
 
 /* MPI_Comm_dup_with_info: - = all valid -> MPI_SUCCESS */
-static int c260(void)
+static int c374(void)
 {
     return MPI_Comm_dup_with_info(es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Comm_dup_with_info: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c261(void)
+static int c375(void)
 {
     return MPI_Comm_dup_with_info(MPI_COMM_NULL, MPI_INFO_NULL, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Comm_dup_with_info: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c262(void)
+static int c376(void)
 {
     return MPI_Comm_dup_with_info(es_freed.comm, MPI_INFO_NULL, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Comm_dup_with_info: info = bogus -> MPI_ERR_INFO */
-static int c263(void)
+static int c377(void)
 {
     return MPI_Comm_dup_with_info(es_self.h, es_bogus_info, ES_OUT(MPI_Comm, 2));
 }
 
 /* MPI_Comm_dup_with_info: newcomm = NULL -> MPI_ERR_ARG */
-static int c264(void)
+static int c378(void)
 {
     return MPI_Comm_dup_with_info(es_self.h, MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Comm_free: - = all valid -> MPI_SUCCESS */
-static int c265(void)
+static int c379(void)
 {
     return MPI_Comm_free(ES_PTR(MPI_Comm, es_new_comm()));
 }
 
 /* MPI_Comm_free: comm = &MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c266(void)
+static int c380(void)
 {
     return MPI_Comm_free(ES_PTR(MPI_Comm, MPI_COMM_NULL));
 }
 
 /* MPI_Comm_free: comm = &freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c267(void)
+static int c381(void)
 {
     return MPI_Comm_free(ES_PTR(MPI_Comm, es_freed.comm));
 }
 
 /* MPI_Comm_free: comm = NULL -> MPI_ERR_ARG */
-static int c268(void)
+static int c382(void)
 {
     return MPI_Comm_free(NULL);
 }
 
 /* MPI_Comm_free: comm = &MPI_COMM_WORLD -> MPI_ERR_COMM */
-static int c269(void)
+static int c383(void)
 {
     return MPI_Comm_free(ES_PTR(MPI_Comm, MPI_COMM_WORLD));
 }
 
 /* MPI_Comm_free_keyval: - = all valid -> MPI_SUCCESS */
-static int c270(void)
+static int c384(void)
 {
     return MPI_Comm_free_keyval(ES_PTR(int, es_new_comm_keyval()));
 }
 
 /* MPI_Comm_free_keyval: comm_keyval = &MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c271(void)
+static int c385(void)
 {
     return MPI_Comm_free_keyval(ES_PTR(int, MPI_KEYVAL_INVALID));
 }
 
 /* MPI_Comm_free_keyval: comm_keyval = &12345 -> MPI_ERR_KEYVAL */
-static int c272(void)
+static int c386(void)
 {
     return MPI_Comm_free_keyval(ES_PTR(int, 12345));
 }
 
 /* MPI_Comm_free_keyval: comm_keyval = &type keyval -> MPI_ERR_KEYVAL */
-static int c273(void)
+static int c387(void)
 {
     return MPI_Comm_free_keyval(ES_PTR(int, es_type_keyval));
 }
 
 /* MPI_Comm_free_keyval: comm_keyval = NULL -> MPI_ERR_ARG */
-static int c274(void)
+static int c388(void)
 {
     return MPI_Comm_free_keyval(NULL);
 }
 
 /* MPI_Comm_free_keyval: comm_keyval = &MPI_TAG_UB -> MPI_ERR_KEYVAL */
-static int c275(void)
+static int c389(void)
 {
     return MPI_Comm_free_keyval(ES_PTR(int, MPI_TAG_UB));
 }
 
 /* MPI_Comm_get_attr: - = all valid -> MPI_SUCCESS */
-static int c276(void)
+static int c390(void)
 {
     return MPI_Comm_get_attr(es_world.h, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Comm_get_attr: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c277(void)
+static int c391(void)
 {
     return MPI_Comm_get_attr(MPI_COMM_NULL, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Comm_get_attr: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c278(void)
+static int c392(void)
 {
     return MPI_Comm_get_attr(es_freed.comm, MPI_TAG_UB, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Comm_get_attr: comm_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c279(void)
+static int c393(void)
 {
     return MPI_Comm_get_attr(es_world.h, MPI_KEYVAL_INVALID, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Comm_get_attr: comm_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c280(void)
+static int c394(void)
 {
     return MPI_Comm_get_attr(es_world.h, 12345, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Comm_get_attr: comm_keyval = type keyval -> MPI_ERR_KEYVAL */
-static int c281(void)
+static int c395(void)
 {
     return MPI_Comm_get_attr(es_world.h, es_type_keyval, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Comm_get_attr: attribute_val = NULL -> MPI_ERR_ARG */
-static int c282(void)
+static int c396(void)
 {
     return MPI_Comm_get_attr(es_world.h, MPI_TAG_UB, NULL, ES_OUT(int, 3));
 }
 
 /* MPI_Comm_get_attr: flag = NULL -> MPI_ERR_ARG */
-static int c283(void)
+static int c397(void)
 {
     return MPI_Comm_get_attr(es_world.h, MPI_TAG_UB, ES_OUT(void, 2), NULL);
 }
 
 /* MPI_Comm_get_errhandler: - = all valid -> MPI_SUCCESS */
-static int c284(void)
+static int c398(void)
 {
     return MPI_Comm_get_errhandler(es_world.h, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Comm_get_errhandler: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c285(void)
+static int c399(void)
 {
     return MPI_Comm_get_errhandler(MPI_COMM_NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Comm_get_errhandler: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c286(void)
+static int c400(void)
 {
     return MPI_Comm_get_errhandler(es_freed.comm, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Comm_get_errhandler: errhandler = NULL -> MPI_ERR_ARG */
-static int c287(void)
+static int c401(void)
 {
     return MPI_Comm_get_errhandler(es_world.h, NULL);
 }
 
 /* MPI_Comm_get_info: - = all valid -> MPI_SUCCESS */
-static int c288(void)
+static int c402(void)
 {
     return MPI_Comm_get_info(es_self.h, ES_OUT(MPI_Info, 1));
 }
 
 /* MPI_Comm_get_info: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c289(void)
+static int c403(void)
 {
     return MPI_Comm_get_info(MPI_COMM_NULL, ES_OUT(MPI_Info, 1));
 }
 
 /* MPI_Comm_get_info: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c290(void)
+static int c404(void)
 {
     return MPI_Comm_get_info(es_freed.comm, ES_OUT(MPI_Info, 1));
 }
 
 /* MPI_Comm_get_info: info_used = NULL -> MPI_ERR_ARG */
-static int c291(void)
+static int c405(void)
 {
     return MPI_Comm_get_info(es_self.h, NULL);
 }
 
 /* MPI_Comm_get_name: - = all valid -> MPI_SUCCESS */
-static int c292(void)
+static int c406(void)
 {
     return MPI_Comm_get_name(es_world.h, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Comm_get_name: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c293(void)
+static int c407(void)
 {
     return MPI_Comm_get_name(MPI_COMM_NULL, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Comm_get_name: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c294(void)
+static int c408(void)
 {
     return MPI_Comm_get_name(es_freed.comm, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Comm_get_name: comm_name = NULL -> MPI_ERR_ARG */
-static int c295(void)
+static int c409(void)
 {
     return MPI_Comm_get_name(es_world.h, NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Comm_get_name: resultlen = NULL -> MPI_ERR_ARG */
-static int c296(void)
+static int c410(void)
 {
     return MPI_Comm_get_name(es_world.h, ES_OUT(char, 1), NULL);
 }
 
 /* MPI_Comm_group: - = all valid -> MPI_SUCCESS */
-static int c297(void)
+static int c411(void)
 {
     return MPI_Comm_group(es_world.h, ES_OUT(MPI_Group, 1));
 }
 
 /* MPI_Comm_group: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c298(void)
+static int c412(void)
 {
     return MPI_Comm_group(MPI_COMM_NULL, ES_OUT(MPI_Group, 1));
 }
 
 /* MPI_Comm_group: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c299(void)
+static int c413(void)
 {
     return MPI_Comm_group(es_freed.comm, ES_OUT(MPI_Group, 1));
 }
 
 /* MPI_Comm_group: group = NULL -> MPI_ERR_ARG */
-static int c300(void)
+static int c414(void)
 {
     return MPI_Comm_group(es_world.h, NULL);
 }
 
+/* MPI_Comm_idup: - = all valid -> MPI_SUCCESS */
+static int c415(void)
+{
+    return MPI_Comm_idup(es_self.h, ES_OUT(MPI_Comm, 1), ES_OUT(MPI_Request, 2));
+}
+
+/* MPI_Comm_idup: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c416(void)
+{
+    return MPI_Comm_idup(MPI_COMM_NULL, ES_OUT(MPI_Comm, 1), ES_OUT(MPI_Request, 2));
+}
+
+/* MPI_Comm_idup: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c417(void)
+{
+    return MPI_Comm_idup(es_freed.comm, ES_OUT(MPI_Comm, 1), ES_OUT(MPI_Request, 2));
+}
+
+/* MPI_Comm_idup: newcomm = NULL -> MPI_ERR_ARG */
+static int c418(void)
+{
+    return MPI_Comm_idup(es_self.h, NULL, ES_OUT(MPI_Request, 2));
+}
+
+/* MPI_Comm_idup: request = NULL -> MPI_ERR_ARG */
+static int c419(void)
+{
+    return MPI_Comm_idup(es_self.h, ES_OUT(MPI_Comm, 1), NULL);
+}
+
+/* MPI_Comm_idup_with_info: - = all valid -> MPI_SUCCESS */
+static int c420(void)
+{
+    return MPI_Comm_idup_with_info(es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Comm, 2),
+                                   ES_OUT(MPI_Request, 3));
+}
+
+/* MPI_Comm_idup_with_info: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c421(void)
+{
+    return MPI_Comm_idup_with_info(MPI_COMM_NULL, MPI_INFO_NULL, ES_OUT(MPI_Comm, 2),
+                                   ES_OUT(MPI_Request, 3));
+}
+
+/* MPI_Comm_idup_with_info: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c422(void)
+{
+    return MPI_Comm_idup_with_info(es_freed.comm, MPI_INFO_NULL, ES_OUT(MPI_Comm, 2),
+                                   ES_OUT(MPI_Request, 3));
+}
+
+/* MPI_Comm_idup_with_info: info = bogus -> MPI_ERR_INFO */
+static int c423(void)
+{
+    return MPI_Comm_idup_with_info(es_self.h, es_bogus_info, ES_OUT(MPI_Comm, 2),
+                                   ES_OUT(MPI_Request, 3));
+}
+
+/* MPI_Comm_idup_with_info: newcomm = NULL -> MPI_ERR_ARG */
+static int c424(void)
+{
+    return MPI_Comm_idup_with_info(es_self.h, MPI_INFO_NULL, NULL, ES_OUT(MPI_Request, 3));
+}
+
+/* MPI_Comm_idup_with_info: request = NULL -> MPI_ERR_ARG */
+static int c425(void)
+{
+    return MPI_Comm_idup_with_info(es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Comm, 2), NULL);
+}
+
 /* MPI_Comm_rank: - = all valid -> MPI_SUCCESS */
-static int c301(void)
+static int c426(void)
 {
     return MPI_Comm_rank(es_world.h, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_rank: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c302(void)
+static int c427(void)
 {
     return MPI_Comm_rank(MPI_COMM_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_rank: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c303(void)
+static int c428(void)
 {
     return MPI_Comm_rank(es_freed.comm, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_rank: rank = NULL -> MPI_ERR_ARG */
-static int c304(void)
+static int c429(void)
 {
     return MPI_Comm_rank(es_world.h, NULL);
 }
 
 /* MPI_Comm_remote_group: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c305(void)
+static int c430(void)
 {
     return MPI_Comm_remote_group(MPI_COMM_NULL, ES_OUT(MPI_Group, 1));
 }
 
 /* MPI_Comm_remote_group: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c306(void)
+static int c431(void)
 {
     return MPI_Comm_remote_group(es_freed.comm, ES_OUT(MPI_Group, 1));
 }
 
 /* MPI_Comm_remote_group: comm = intracomm -> MPI_ERR_COMM
  * MPICH: succeeds */
-static int c307(void)
+static int c432(void)
 {
     return MPI_Comm_remote_group(es_world.h, ES_OUT(MPI_Group, 1));
 }
 
 /* MPI_Comm_remote_group: group = NULL -> MPI_ERR_ARG */
-static int c308(void)
+static int c433(void)
 {
     return MPI_Comm_remote_group(es_world.h, NULL);
 }
 
 /* MPI_Comm_remote_size: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c309(void)
+static int c434(void)
 {
     return MPI_Comm_remote_size(MPI_COMM_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_remote_size: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c310(void)
+static int c435(void)
 {
     return MPI_Comm_remote_size(es_freed.comm, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_remote_size: comm = intracomm -> MPI_ERR_COMM
  * MPICH: succeeds */
-static int c311(void)
+static int c436(void)
 {
     return MPI_Comm_remote_size(es_world.h, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_remote_size: size = NULL -> MPI_ERR_ARG */
-static int c312(void)
+static int c437(void)
 {
     return MPI_Comm_remote_size(es_world.h, NULL);
 }
 
 /* MPI_Comm_set_attr: - = all valid -> MPI_SUCCESS */
-static int c313(void)
+static int c438(void)
 {
     return MPI_Comm_set_attr(es_world.h, es_comm_keyval, es_sbuf);
 }
 
 /* MPI_Comm_set_attr: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c314(void)
+static int c439(void)
 {
     return MPI_Comm_set_attr(MPI_COMM_NULL, es_comm_keyval, es_sbuf);
 }
 
 /* MPI_Comm_set_attr: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c315(void)
+static int c440(void)
 {
     return MPI_Comm_set_attr(es_freed.comm, es_comm_keyval, es_sbuf);
 }
 
 /* MPI_Comm_set_attr: comm_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c316(void)
+static int c441(void)
 {
     return MPI_Comm_set_attr(es_world.h, MPI_KEYVAL_INVALID, es_sbuf);
 }
 
 /* MPI_Comm_set_attr: comm_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c317(void)
+static int c442(void)
 {
     return MPI_Comm_set_attr(es_world.h, 12345, es_sbuf);
 }
 
 /* MPI_Comm_set_attr: comm_keyval = type keyval -> MPI_ERR_KEYVAL */
-static int c318(void)
+static int c443(void)
 {
     return MPI_Comm_set_attr(es_world.h, es_type_keyval, es_sbuf);
 }
 
 /* MPI_Comm_set_attr: comm_keyval = MPI_TAG_UB -> MPI_ERR_KEYVAL */
-static int c319(void)
+static int c444(void)
 {
     return MPI_Comm_set_attr(es_world.h, MPI_TAG_UB, es_sbuf);
 }
 
 /* MPI_Comm_set_errhandler: - = all valid -> MPI_SUCCESS */
-static int c320(void)
+static int c445(void)
 {
     return MPI_Comm_set_errhandler(es_world.h, MPI_ERRORS_RETURN);
 }
 
 /* MPI_Comm_set_errhandler: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c321(void)
+static int c446(void)
 {
     return MPI_Comm_set_errhandler(MPI_COMM_NULL, MPI_ERRORS_RETURN);
 }
 
 /* MPI_Comm_set_errhandler: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c322(void)
+static int c447(void)
 {
     return MPI_Comm_set_errhandler(es_freed.comm, MPI_ERRORS_RETURN);
 }
 
 /* MPI_Comm_set_errhandler: errhandler = MPI_ERRHANDLER_NULL -> MPI_ERR_ARG */
-static int c323(void)
+static int c448(void)
 {
     return MPI_Comm_set_errhandler(es_world.h, MPI_ERRHANDLER_NULL);
 }
 
 /* MPI_Comm_set_errhandler: errhandler = freed -> MPI_ERR_ARG
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c324(void)
+static int c449(void)
 {
     return MPI_Comm_set_errhandler(es_world.h, es_freed.errhandler);
 }
 
 /* MPI_Comm_set_info: - = all valid -> MPI_SUCCESS */
-static int c325(void)
+static int c450(void)
 {
     return MPI_Comm_set_info(es_self.h, es_info);
 }
 
 /* MPI_Comm_set_info: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c326(void)
+static int c451(void)
 {
     return MPI_Comm_set_info(MPI_COMM_NULL, es_info);
 }
 
 /* MPI_Comm_set_info: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c327(void)
+static int c452(void)
 {
     return MPI_Comm_set_info(es_freed.comm, es_info);
 }
 
 /* MPI_Comm_set_info: info = bogus -> MPI_ERR_INFO */
-static int c328(void)
+static int c453(void)
 {
     return MPI_Comm_set_info(es_self.h, es_bogus_info);
 }
 
 /* MPI_Comm_set_name: - = all valid -> MPI_SUCCESS */
-static int c329(void)
+static int c454(void)
 {
     return MPI_Comm_set_name(es_world.h, "errsweep");
 }
 
 /* MPI_Comm_set_name: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c330(void)
+static int c455(void)
 {
     return MPI_Comm_set_name(MPI_COMM_NULL, "errsweep");
 }
 
 /* MPI_Comm_set_name: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c331(void)
+static int c456(void)
 {
     return MPI_Comm_set_name(es_freed.comm, "errsweep");
 }
 
 /* MPI_Comm_set_name: comm_name = NULL -> MPI_ERR_ARG */
-static int c332(void)
+static int c457(void)
 {
     return MPI_Comm_set_name(es_world.h, NULL);
 }
 
 /* MPI_Comm_size: - = all valid -> MPI_SUCCESS */
-static int c333(void)
+static int c458(void)
 {
     return MPI_Comm_size(es_world.h, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_size: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c334(void)
+static int c459(void)
 {
     return MPI_Comm_size(MPI_COMM_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_size: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c335(void)
+static int c460(void)
 {
     return MPI_Comm_size(es_freed.comm, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_size: size = NULL -> MPI_ERR_ARG */
-static int c336(void)
+static int c461(void)
 {
     return MPI_Comm_size(es_world.h, NULL);
 }
 
 /* MPI_Comm_split: - = all valid -> MPI_SUCCESS */
-static int c337(void)
+static int c462(void)
 {
     return MPI_Comm_split(es_self.h, 0, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_split: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c338(void)
+static int c463(void)
 {
     return MPI_Comm_split(MPI_COMM_NULL, 0, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_split: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c339(void)
+static int c464(void)
 {
     return MPI_Comm_split(es_freed.comm, 0, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_split: color = -5 -> MPI_ERR_ARG
  * MPICH: succeeds */
-static int c340(void)
+static int c465(void)
 {
     return MPI_Comm_split(es_self.h, -5, 0, ES_OUT(MPI_Comm, 3));
 }
 
 /* MPI_Comm_split: newcomm = NULL -> MPI_ERR_ARG */
-static int c341(void)
+static int c466(void)
 {
     return MPI_Comm_split(es_self.h, 0, 0, NULL);
 }
 
 /* MPI_Comm_split_type: - = all valid -> MPI_SUCCESS */
-static int c342(void)
+static int c467(void)
 {
     return MPI_Comm_split_type(es_self.h, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
                                ES_OUT(MPI_Comm, 4));
 }
 
 /* MPI_Comm_split_type: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c343(void)
+static int c468(void)
 {
     return MPI_Comm_split_type(MPI_COMM_NULL, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
                                ES_OUT(MPI_Comm, 4));
@@ -2251,101 +3138,101 @@ static int c343(void)
 
 /* MPI_Comm_split_type: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c344(void)
+static int c469(void)
 {
     return MPI_Comm_split_type(es_freed.comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
                                ES_OUT(MPI_Comm, 4));
 }
 
 /* MPI_Comm_split_type: split_type = 12345 -> MPI_ERR_ARG */
-static int c345(void)
+static int c470(void)
 {
     return MPI_Comm_split_type(es_self.h, 12345, 0, MPI_INFO_NULL, ES_OUT(MPI_Comm, 4));
 }
 
 /* MPI_Comm_split_type: info = bogus -> MPI_ERR_INFO */
-static int c346(void)
+static int c471(void)
 {
     return MPI_Comm_split_type(es_self.h, MPI_COMM_TYPE_SHARED, 0, es_bogus_info,
                                ES_OUT(MPI_Comm, 4));
 }
 
 /* MPI_Comm_split_type: newcomm = NULL -> MPI_ERR_ARG */
-static int c347(void)
+static int c472(void)
 {
     return MPI_Comm_split_type(es_self.h, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Comm_test_inter: - = all valid -> MPI_SUCCESS */
-static int c348(void)
+static int c473(void)
 {
     return MPI_Comm_test_inter(es_world.h, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_test_inter: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c349(void)
+static int c474(void)
 {
     return MPI_Comm_test_inter(MPI_COMM_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_test_inter: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c350(void)
+static int c475(void)
 {
     return MPI_Comm_test_inter(es_freed.comm, ES_OUT(int, 1));
 }
 
 /* MPI_Comm_test_inter: flag = NULL -> MPI_ERR_ARG */
-static int c351(void)
+static int c476(void)
 {
     return MPI_Comm_test_inter(es_world.h, NULL);
 }
 
 /* MPI_Dims_create: - = all valid -> MPI_SUCCESS */
-static int c352(void)
+static int c477(void)
 {
     return MPI_Dims_create(1, 1, (int[ES_MAXP]){0});
 }
 
 /* MPI_Dims_create: nnodes = -1 -> MPI_ERR_ARG */
-static int c353(void)
+static int c478(void)
 {
     return MPI_Dims_create(-1, 1, (int[ES_MAXP]){0});
 }
 
 /* MPI_Dims_create: ndims = -1 -> MPI_ERR_ARG */
-static int c354(void)
+static int c479(void)
 {
     return MPI_Dims_create(1, -1, (int[ES_MAXP]){0});
 }
 
 /* MPI_Dims_create: dims = {-1} -> MPI_ERR_DIMS */
-static int c355(void)
+static int c480(void)
 {
     return MPI_Dims_create(1, 1, (int[ES_MAXP]){-1});
 }
 
 /* MPI_Dims_create: dims = NULL -> MPI_ERR_ARG */
-static int c356(void)
+static int c481(void)
 {
     return MPI_Dims_create(1, 1, NULL);
 }
 
 /* MPI_Dims_create: dims = {2} for 1 node -> MPI_ERR_DIMS */
-static int c357(void)
+static int c482(void)
 {
     return MPI_Dims_create(1, 1, (int[ES_MAXP]){2});
 }
 
 /* MPI_Dist_graph_create: - = all valid -> MPI_SUCCESS */
-static int c358(void)
+static int c483(void)
 {
     return MPI_Dist_graph_create(es_self.h, 1, es_iota, es_ones, es_iota, es_ones, MPI_INFO_NULL, 0,
                                  ES_OUT(MPI_Comm, 8));
 }
 
 /* MPI_Dist_graph_create: comm_old = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c359(void)
+static int c484(void)
 {
     return MPI_Dist_graph_create(MPI_COMM_NULL, 1, es_iota, es_ones, es_iota, es_ones,
                                  MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 8));
@@ -2353,14 +3240,14 @@ static int c359(void)
 
 /* MPI_Dist_graph_create: comm_old = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c360(void)
+static int c485(void)
 {
     return MPI_Dist_graph_create(es_freed.comm, 1, es_iota, es_ones, es_iota, es_ones,
                                  MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 8));
 }
 
 /* MPI_Dist_graph_create: n = -1 -> MPI_ERR_ARG */
-static int c361(void)
+static int c486(void)
 {
     return MPI_Dist_graph_create(es_self.h, -1, es_iota, es_ones, es_iota, es_ones, MPI_INFO_NULL,
                                  0, ES_OUT(MPI_Comm, 8));
@@ -2368,7 +3255,7 @@ static int c361(void)
 
 /* MPI_Dist_graph_create: sources = {size} -> MPI_ERR_RANK
  * MPICH: aborts */
-static int c362(void)
+static int c487(void)
 {
     return MPI_Dist_graph_create(es_self.h, 1, (int[]){es_self.size}, es_ones, es_iota, es_ones,
                                  MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 8));
@@ -2376,7 +3263,7 @@ static int c362(void)
 
 /* MPI_Dist_graph_create: sources = {-5} -> MPI_ERR_RANK
  * MPICH: aborts */
-static int c363(void)
+static int c488(void)
 {
     return MPI_Dist_graph_create(es_self.h, 1, (int[]){-5}, es_ones, es_iota, es_ones,
                                  MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 8));
@@ -2384,7 +3271,7 @@ static int c363(void)
 
 /* MPI_Dist_graph_create: degrees = {-1,..} -> MPI_ERR_ARG
  * MPICH: succeeds (negative degrees or weights) */
-static int c364(void)
+static int c489(void)
 {
     return MPI_Dist_graph_create(es_self.h, 1, es_iota, es_neg_first, es_iota, es_ones,
                                  MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 8));
@@ -2392,7 +3279,7 @@ static int c364(void)
 
 /* MPI_Dist_graph_create: destinations = {size} -> MPI_ERR_RANK
  * MPICH: aborts */
-static int c365(void)
+static int c490(void)
 {
     return MPI_Dist_graph_create(es_self.h, 1, es_iota, es_ones, (int[]){es_self.size}, es_ones,
                                  MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 8));
@@ -2400,7 +3287,7 @@ static int c365(void)
 
 /* MPI_Dist_graph_create: destinations = {-5} -> MPI_ERR_RANK
  * MPICH: aborts */
-static int c366(void)
+static int c491(void)
 {
     return MPI_Dist_graph_create(es_self.h, 1, es_iota, es_ones, (int[]){-5}, es_ones,
                                  MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 8));
@@ -2408,35 +3295,35 @@ static int c366(void)
 
 /* MPI_Dist_graph_create: weights = {-1,..} -> MPI_ERR_ARG
  * MPICH: succeeds (negative degrees or weights) */
-static int c367(void)
+static int c492(void)
 {
     return MPI_Dist_graph_create(es_self.h, 1, es_iota, es_ones, es_iota, es_neg_first,
                                  MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 8));
 }
 
 /* MPI_Dist_graph_create: info = bogus -> MPI_ERR_INFO */
-static int c368(void)
+static int c493(void)
 {
     return MPI_Dist_graph_create(es_self.h, 1, es_iota, es_ones, es_iota, es_ones, es_bogus_info, 0,
                                  ES_OUT(MPI_Comm, 8));
 }
 
 /* MPI_Dist_graph_create: comm_dist_graph = NULL -> MPI_ERR_ARG */
-static int c369(void)
+static int c494(void)
 {
     return MPI_Dist_graph_create(es_self.h, 1, es_iota, es_ones, es_iota, es_ones, MPI_INFO_NULL, 0,
                                  NULL);
 }
 
 /* MPI_Dist_graph_create_adjacent: - = all valid -> MPI_SUCCESS */
-static int c370(void)
+static int c495(void)
 {
     return MPI_Dist_graph_create_adjacent(es_self.h, 1, es_iota, es_ones, 1, es_iota, es_ones,
                                           MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 9));
 }
 
 /* MPI_Dist_graph_create_adjacent: comm_old = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c371(void)
+static int c496(void)
 {
     return MPI_Dist_graph_create_adjacent(MPI_COMM_NULL, 1, es_iota, es_ones, 1, es_iota, es_ones,
                                           MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 9));
@@ -2444,14 +3331,14 @@ static int c371(void)
 
 /* MPI_Dist_graph_create_adjacent: comm_old = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c372(void)
+static int c497(void)
 {
     return MPI_Dist_graph_create_adjacent(es_freed.comm, 1, es_iota, es_ones, 1, es_iota, es_ones,
                                           MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 9));
 }
 
 /* MPI_Dist_graph_create_adjacent: indegree = -1 -> MPI_ERR_ARG */
-static int c373(void)
+static int c498(void)
 {
     return MPI_Dist_graph_create_adjacent(es_self.h, -1, es_iota, es_ones, 1, es_iota, es_ones,
                                           MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 9));
@@ -2459,7 +3346,7 @@ static int c373(void)
 
 /* MPI_Dist_graph_create_adjacent: sources = {size} -> MPI_ERR_RANK
  * MPICH: succeeds (does not check ranks) */
-static int c374(void)
+static int c499(void)
 {
     return MPI_Dist_graph_create_adjacent(es_self.h, 1, (int[]){es_self.size}, es_ones, 1, es_iota,
                                           es_ones, MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 9));
@@ -2467,7 +3354,7 @@ static int c374(void)
 
 /* MPI_Dist_graph_create_adjacent: sources = {-5} -> MPI_ERR_RANK
  * MPICH: succeeds (does not check ranks) */
-static int c375(void)
+static int c500(void)
 {
     return MPI_Dist_graph_create_adjacent(es_self.h, 1, (int[]){-5}, es_ones, 1, es_iota, es_ones,
                                           MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 9));
@@ -2475,14 +3362,14 @@ static int c375(void)
 
 /* MPI_Dist_graph_create_adjacent: sourceweights = {-1,..} -> MPI_ERR_ARG
  * MPICH: succeeds (negative degrees or weights) */
-static int c376(void)
+static int c501(void)
 {
     return MPI_Dist_graph_create_adjacent(es_self.h, 1, es_iota, es_neg_first, 1, es_iota, es_ones,
                                           MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 9));
 }
 
 /* MPI_Dist_graph_create_adjacent: outdegree = -1 -> MPI_ERR_ARG */
-static int c377(void)
+static int c502(void)
 {
     return MPI_Dist_graph_create_adjacent(es_self.h, 1, es_iota, es_ones, -1, es_iota, es_ones,
                                           MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 9));
@@ -2490,7 +3377,7 @@ static int c377(void)
 
 /* MPI_Dist_graph_create_adjacent: destinations = {size} -> MPI_ERR_RANK
  * MPICH: succeeds (does not check ranks) */
-static int c378(void)
+static int c503(void)
 {
     return MPI_Dist_graph_create_adjacent(es_self.h, 1, es_iota, es_ones, 1, (int[]){es_self.size},
                                           es_ones, MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 9));
@@ -2498,7 +3385,7 @@ static int c378(void)
 
 /* MPI_Dist_graph_create_adjacent: destinations = {-5} -> MPI_ERR_RANK
  * MPICH: succeeds (does not check ranks) */
-static int c379(void)
+static int c504(void)
 {
     return MPI_Dist_graph_create_adjacent(es_self.h, 1, es_iota, es_ones, 1, (int[]){-5}, es_ones,
                                           MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 9));
@@ -2506,35 +3393,35 @@ static int c379(void)
 
 /* MPI_Dist_graph_create_adjacent: destweights = {-1,..} -> MPI_ERR_ARG
  * MPICH: succeeds (negative degrees or weights) */
-static int c380(void)
+static int c505(void)
 {
     return MPI_Dist_graph_create_adjacent(es_self.h, 1, es_iota, es_ones, 1, es_iota, es_neg_first,
                                           MPI_INFO_NULL, 0, ES_OUT(MPI_Comm, 9));
 }
 
 /* MPI_Dist_graph_create_adjacent: info = bogus -> MPI_ERR_INFO */
-static int c381(void)
+static int c506(void)
 {
     return MPI_Dist_graph_create_adjacent(es_self.h, 1, es_iota, es_ones, 1, es_iota, es_ones,
                                           es_bogus_info, 0, ES_OUT(MPI_Comm, 9));
 }
 
 /* MPI_Dist_graph_create_adjacent: comm_dist_graph = NULL -> MPI_ERR_ARG */
-static int c382(void)
+static int c507(void)
 {
     return MPI_Dist_graph_create_adjacent(es_self.h, 1, es_iota, es_ones, 1, es_iota, es_ones,
                                           MPI_INFO_NULL, 0, NULL);
 }
 
 /* MPI_Dist_graph_neighbors: - = all valid -> MPI_SUCCESS */
-static int c383(void)
+static int c508(void)
 {
     return MPI_Dist_graph_neighbors(es_dist.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), 1, ES_OUT(int, 5),
                                     ES_OUT(int, 6));
 }
 
 /* MPI_Dist_graph_neighbors: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c384(void)
+static int c509(void)
 {
     return MPI_Dist_graph_neighbors(MPI_COMM_NULL, 1, ES_OUT(int, 2), ES_OUT(int, 3), 1,
                                     ES_OUT(int, 5), ES_OUT(int, 6));
@@ -2542,35 +3429,35 @@ static int c384(void)
 
 /* MPI_Dist_graph_neighbors: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c385(void)
+static int c510(void)
 {
     return MPI_Dist_graph_neighbors(es_freed.comm, 1, ES_OUT(int, 2), ES_OUT(int, 3), 1,
                                     ES_OUT(int, 5), ES_OUT(int, 6));
 }
 
 /* MPI_Dist_graph_neighbors: comm = no topology -> MPI_ERR_TOPOLOGY */
-static int c386(void)
+static int c511(void)
 {
     return MPI_Dist_graph_neighbors(es_self.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), 1, ES_OUT(int, 5),
                                     ES_OUT(int, 6));
 }
 
 /* MPI_Dist_graph_neighbors: comm = graph -> MPI_ERR_TOPOLOGY */
-static int c387(void)
+static int c512(void)
 {
     return MPI_Dist_graph_neighbors(es_graph.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), 1,
                                     ES_OUT(int, 5), ES_OUT(int, 6));
 }
 
 /* MPI_Dist_graph_neighbors: maxindegree = -1 -> MPI_ERR_ARG */
-static int c388(void)
+static int c513(void)
 {
     return MPI_Dist_graph_neighbors(es_dist.h, -1, ES_OUT(int, 2), ES_OUT(int, 3), 1,
                                     ES_OUT(int, 5), ES_OUT(int, 6));
 }
 
 /* MPI_Dist_graph_neighbors: sources = NULL -> MPI_ERR_ARG */
-static int c389(void)
+static int c514(void)
 {
     return MPI_Dist_graph_neighbors(es_dist.h, 1, NULL, ES_OUT(int, 3), 1, ES_OUT(int, 5),
                                     ES_OUT(int, 6));
@@ -2578,21 +3465,21 @@ static int c389(void)
 
 /* MPI_Dist_graph_neighbors: sourceweights = NULL -> MPI_ERR_ARG
  * MPICH: crashes */
-static int c390(void)
+static int c515(void)
 {
     return MPI_Dist_graph_neighbors(es_dist.h, 1, ES_OUT(int, 2), NULL, 1, ES_OUT(int, 5),
                                     ES_OUT(int, 6));
 }
 
 /* MPI_Dist_graph_neighbors: maxoutdegree = -1 -> MPI_ERR_ARG */
-static int c391(void)
+static int c516(void)
 {
     return MPI_Dist_graph_neighbors(es_dist.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), -1,
                                     ES_OUT(int, 5), ES_OUT(int, 6));
 }
 
 /* MPI_Dist_graph_neighbors: destinations = NULL -> MPI_ERR_ARG */
-static int c392(void)
+static int c517(void)
 {
     return MPI_Dist_graph_neighbors(es_dist.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), 1, NULL,
                                     ES_OUT(int, 6));
@@ -2600,21 +3487,21 @@ static int c392(void)
 
 /* MPI_Dist_graph_neighbors: destweights = NULL -> MPI_ERR_ARG
  * MPICH: crashes */
-static int c393(void)
+static int c518(void)
 {
     return MPI_Dist_graph_neighbors(es_dist.h, 1, ES_OUT(int, 2), ES_OUT(int, 3), 1, ES_OUT(int, 5),
                                     NULL);
 }
 
 /* MPI_Dist_graph_neighbors_count: - = all valid -> MPI_SUCCESS */
-static int c394(void)
+static int c519(void)
 {
     return MPI_Dist_graph_neighbors_count(es_dist.h, ES_OUT(int, 1), ES_OUT(int, 2),
                                           ES_OUT(int, 3));
 }
 
 /* MPI_Dist_graph_neighbors_count: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c395(void)
+static int c520(void)
 {
     return MPI_Dist_graph_neighbors_count(MPI_COMM_NULL, ES_OUT(int, 1), ES_OUT(int, 2),
                                           ES_OUT(int, 3));
@@ -2622,477 +3509,701 @@ static int c395(void)
 
 /* MPI_Dist_graph_neighbors_count: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c396(void)
+static int c521(void)
 {
     return MPI_Dist_graph_neighbors_count(es_freed.comm, ES_OUT(int, 1), ES_OUT(int, 2),
                                           ES_OUT(int, 3));
 }
 
 /* MPI_Dist_graph_neighbors_count: comm = no topology -> MPI_ERR_TOPOLOGY */
-static int c397(void)
+static int c522(void)
 {
     return MPI_Dist_graph_neighbors_count(es_self.h, ES_OUT(int, 1), ES_OUT(int, 2),
                                           ES_OUT(int, 3));
 }
 
 /* MPI_Dist_graph_neighbors_count: comm = graph -> MPI_ERR_TOPOLOGY */
-static int c398(void)
+static int c523(void)
 {
     return MPI_Dist_graph_neighbors_count(es_graph.h, ES_OUT(int, 1), ES_OUT(int, 2),
                                           ES_OUT(int, 3));
 }
 
 /* MPI_Dist_graph_neighbors_count: indegree = NULL -> MPI_ERR_ARG */
-static int c399(void)
+static int c524(void)
 {
     return MPI_Dist_graph_neighbors_count(es_dist.h, NULL, ES_OUT(int, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Dist_graph_neighbors_count: outdegree = NULL -> MPI_ERR_ARG */
-static int c400(void)
+static int c525(void)
 {
     return MPI_Dist_graph_neighbors_count(es_dist.h, ES_OUT(int, 1), NULL, ES_OUT(int, 3));
 }
 
 /* MPI_Dist_graph_neighbors_count: weighted = NULL -> MPI_ERR_ARG */
-static int c401(void)
+static int c526(void)
 {
     return MPI_Dist_graph_neighbors_count(es_dist.h, ES_OUT(int, 1), ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Errhandler_create: - = all valid -> MPI_SUCCESS */
-static int c402(void)
+static int c527(void)
 {
     return MPI_Errhandler_create(es_errhandler_fn, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Errhandler_create: comm_errhandler_fn = NULL -> MPI_ERR_ARG */
-static int c403(void)
+static int c528(void)
 {
     return MPI_Errhandler_create(NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Errhandler_create: errhandler = NULL -> MPI_ERR_ARG */
-static int c404(void)
+static int c529(void)
 {
     return MPI_Errhandler_create(es_errhandler_fn, NULL);
 }
 
 /* MPI_Errhandler_free: - = all valid -> MPI_SUCCESS */
-static int c405(void)
+static int c530(void)
 {
     return MPI_Errhandler_free(ES_PTR(MPI_Errhandler, es_new_errhandler()));
 }
 
 /* MPI_Errhandler_free: errhandler = &MPI_ERRHANDLER_NULL -> MPI_ERR_ARG */
-static int c406(void)
+static int c531(void)
 {
     return MPI_Errhandler_free(ES_PTR(MPI_Errhandler, MPI_ERRHANDLER_NULL));
 }
 
 /* MPI_Errhandler_free: errhandler = NULL -> MPI_ERR_ARG */
-static int c407(void)
+static int c532(void)
 {
     return MPI_Errhandler_free(NULL);
 }
 
 /* MPI_Errhandler_get: - = all valid -> MPI_SUCCESS */
-static int c408(void)
+static int c533(void)
 {
     return MPI_Errhandler_get(es_world.h, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Errhandler_get: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c409(void)
+static int c534(void)
 {
     return MPI_Errhandler_get(MPI_COMM_NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Errhandler_get: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c410(void)
+static int c535(void)
 {
     return MPI_Errhandler_get(es_freed.comm, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Errhandler_get: errhandler = NULL -> MPI_ERR_ARG */
-static int c411(void)
+static int c536(void)
 {
     return MPI_Errhandler_get(es_world.h, NULL);
 }
 
 /* MPI_Errhandler_set: - = all valid -> MPI_SUCCESS */
-static int c412(void)
+static int c537(void)
 {
     return MPI_Errhandler_set(es_world.h, MPI_ERRORS_RETURN);
 }
 
 /* MPI_Errhandler_set: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c413(void)
+static int c538(void)
 {
     return MPI_Errhandler_set(MPI_COMM_NULL, MPI_ERRORS_RETURN);
 }
 
 /* MPI_Errhandler_set: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c414(void)
+static int c539(void)
 {
     return MPI_Errhandler_set(es_freed.comm, MPI_ERRORS_RETURN);
 }
 
 /* MPI_Errhandler_set: errhandler = MPI_ERRHANDLER_NULL -> MPI_ERR_ARG */
-static int c415(void)
+static int c540(void)
 {
     return MPI_Errhandler_set(es_world.h, MPI_ERRHANDLER_NULL);
 }
 
 /* MPI_Errhandler_set: errhandler = freed -> MPI_ERR_ARG
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c416(void)
+static int c541(void)
 {
     return MPI_Errhandler_set(es_world.h, es_freed.errhandler);
 }
 
 /* MPI_Error_class: - = all valid -> MPI_SUCCESS */
-static int c417(void)
+static int c542(void)
 {
     return MPI_Error_class(MPI_ERR_OTHER, ES_OUT(int, 1));
 }
 
 /* MPI_Error_class: errorcode = -1 -> MPI_ERR_ARG
  * MPICH: succeeds */
-static int c418(void)
+static int c543(void)
 {
     return MPI_Error_class(-1, ES_OUT(int, 1));
 }
 
 /* MPI_Error_class: errorclass = NULL -> MPI_ERR_ARG */
-static int c419(void)
+static int c544(void)
 {
     return MPI_Error_class(MPI_ERR_OTHER, NULL);
 }
 
 /* MPI_Error_string: - = all valid -> MPI_SUCCESS */
-static int c420(void)
+static int c545(void)
 {
     return MPI_Error_string(MPI_ERR_OTHER, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Error_string: errorcode = -1 -> MPI_ERR_ARG
  * MPICH: succeeds */
-static int c421(void)
+static int c546(void)
 {
     return MPI_Error_string(-1, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Error_string: string = NULL -> MPI_ERR_ARG */
-static int c422(void)
+static int c547(void)
 {
     return MPI_Error_string(MPI_ERR_OTHER, NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Error_string: resultlen = NULL -> MPI_ERR_ARG */
-static int c423(void)
+static int c548(void)
 {
     return MPI_Error_string(MPI_ERR_OTHER, ES_OUT(char, 1), NULL);
 }
 
 /* MPI_Exscan: - = all valid -> MPI_SUCCESS */
-static int c424(void)
+static int c549(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Exscan: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c425(void)
+static int c550(void)
 {
     return MPI_Exscan(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Exscan: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c426(void)
+static int c551(void)
 {
     return MPI_Exscan(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Exscan: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c427(void)
+static int c552(void)
 {
     return MPI_Exscan(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Exscan: count = -1 -> MPI_ERR_COUNT
  * MPICH: aborts or fails with MPI_ERR_OTHER */
-static int c428(void)
+static int c553(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Exscan: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c429(void)
+static int c554(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Exscan: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c430(void)
+static int c555(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Exscan: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c431(void)
+static int c556(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Exscan: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c432(void)
+static int c557(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Exscan: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c433(void)
+static int c558(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Exscan: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c434(void)
+static int c559(void)
 {
     return MPI_Exscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
+/* MPI_Exscan_init: - = all valid -> MPI_SUCCESS */
+static int c560(void)
+{
+    return MPI_Exscan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
+                           ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Exscan_init: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c561(void)
+{
+    return MPI_Exscan_init(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
+                           ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Exscan_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c562(void)
+{
+    return MPI_Exscan_init(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
+                           ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Exscan_init: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c563(void)
+{
+    return MPI_Exscan_init(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
+                           ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Exscan_init: count = -1 -> MPI_ERR_COUNT
+ * MPICH: aborts or fails with MPI_ERR_OTHER */
+static int c564(void)
+{
+    return MPI_Exscan_init(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
+                           ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Exscan_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
+ * MPICH: MPI_ERR_OP (checks the op against the type first) */
+static int c565(void)
+{
+    return MPI_Exscan_init(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h,
+                           MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Exscan_init: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c566(void)
+{
+    return MPI_Exscan_init(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h, MPI_INFO_NULL,
+                           ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Exscan_init: op = MPI_OP_NULL -> MPI_ERR_OP */
+static int c567(void)
+{
+    return MPI_Exscan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h, MPI_INFO_NULL,
+                           ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Exscan_init: op = freed -> MPI_ERR_OP
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c568(void)
+{
+    return MPI_Exscan_init(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h, MPI_INFO_NULL,
+                           ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Exscan_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c569(void)
+{
+    return MPI_Exscan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL, MPI_INFO_NULL,
+                           ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Exscan_init: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c570(void)
+{
+    return MPI_Exscan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm, MPI_INFO_NULL,
+                           ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Exscan_init: info = bogus -> MPI_ERR_INFO */
+static int c571(void)
+{
+    return MPI_Exscan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, es_bogus_info,
+                           ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Exscan_init: request = NULL -> MPI_ERR_ARG */
+static int c572(void)
+{
+    return MPI_Exscan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL, NULL);
+}
+
 /* MPI_File_call_errhandler: - = all valid -> MPI_SUCCESS */
-static int c435(void)
+static int c573(void)
 {
     return MPI_File_call_errhandler(MPI_FILE_NULL, 0);
 }
 
 /* MPI_File_call_errhandler: fh = bogus -> MPI_ERR_FILE
  * MPICH: crashes or succeeds */
-static int c436(void)
+static int c574(void)
 {
     return MPI_File_call_errhandler((MPI_File)(void *)es_sbuf, 0);
 }
 
 /* MPI_File_create_errhandler: - = all valid -> MPI_SUCCESS */
-static int c437(void)
+static int c575(void)
 {
     return MPI_File_create_errhandler(es_file_errhandler_fn, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_File_create_errhandler: file_errhandler_fn = NULL -> MPI_ERR_ARG */
-static int c438(void)
+static int c576(void)
 {
     return MPI_File_create_errhandler(NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_File_create_errhandler: errhandler = NULL -> MPI_ERR_ARG */
-static int c439(void)
+static int c577(void)
 {
     return MPI_File_create_errhandler(es_file_errhandler_fn, NULL);
 }
 
 /* MPI_File_get_errhandler: - = all valid -> MPI_SUCCESS */
-static int c440(void)
+static int c578(void)
 {
     return MPI_File_get_errhandler(MPI_FILE_NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_File_get_errhandler: file = bogus -> MPI_ERR_FILE
  * MPICH: crashes or succeeds */
-static int c441(void)
+static int c579(void)
 {
     return MPI_File_get_errhandler((MPI_File)(void *)es_sbuf, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_File_get_errhandler: errhandler = NULL -> MPI_ERR_ARG */
-static int c442(void)
+static int c580(void)
 {
     return MPI_File_get_errhandler(MPI_FILE_NULL, NULL);
 }
 
 /* MPI_File_set_errhandler: - = all valid -> MPI_SUCCESS */
-static int c443(void)
+static int c581(void)
 {
     return MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN);
 }
 
 /* MPI_File_set_errhandler: file = bogus -> MPI_ERR_FILE
  * MPICH: crashes or succeeds */
-static int c444(void)
+static int c582(void)
 {
     return MPI_File_set_errhandler((MPI_File)(void *)es_sbuf, MPI_ERRORS_RETURN);
 }
 
 /* MPI_File_set_errhandler: errhandler = MPI_ERRHANDLER_NULL -> MPI_ERR_ARG */
-static int c445(void)
+static int c583(void)
 {
     return MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRHANDLER_NULL);
 }
 
 /* MPI_File_set_errhandler: errhandler = freed -> MPI_ERR_ARG
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c446(void)
+static int c584(void)
 {
     return MPI_File_set_errhandler(MPI_FILE_NULL, es_freed.errhandler);
 }
 
 /* MPI_File_set_errhandler: errhandler = comm errhandler -> MPI_ERR_ARG */
-static int c447(void)
+static int c585(void)
 {
     return MPI_File_set_errhandler(MPI_FILE_NULL, es_new_errhandler());
 }
 
 /* MPI_Finalized: - = all valid -> MPI_SUCCESS */
-static int c448(void)
+static int c586(void)
 {
     return MPI_Finalized(ES_OUT(int, 0));
 }
 
 /* MPI_Finalized: flag = NULL -> MPI_ERR_ARG */
-static int c449(void)
+static int c587(void)
 {
     return MPI_Finalized(NULL);
 }
 
 /* MPI_Free_mem: - = all valid -> MPI_SUCCESS */
-static int c450(void)
+static int c588(void)
 {
     return MPI_Free_mem(es_new_mem());
 }
 
 /* MPI_Gather: - = all valid -> MPI_SUCCESS */
-static int c451(void)
+static int c589(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c452(void)
+static int c590(void)
 {
     return MPI_Gather(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c453(void)
+static int c591(void)
 {
     return MPI_Gather(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: sendcount = -1 -> MPI_ERR_COUNT */
-static int c454(void)
+static int c592(void)
 {
     return MPI_Gather(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c455(void)
+static int c593(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c456(void)
+static int c594(void)
 {
     return MPI_Gather(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c457(void)
+static int c595(void)
 {
     return MPI_Gather(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c458(void)
+static int c596(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: recvcount = -1 -> MPI_ERR_COUNT */
-static int c459(void)
+static int c597(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gather: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c460(void)
+static int c598(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h);
 }
 
 /* MPI_Gather: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c461(void)
+static int c599(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, 0, es_self.h);
 }
 
 /* MPI_Gather: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c462(void)
+static int c600(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, 0, es_self.h);
 }
 
 /* MPI_Gather: root = -1 -> MPI_ERR_ROOT */
-static int c463(void)
+static int c601(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h);
 }
 
 /* MPI_Gather: root = size -> MPI_ERR_ROOT */
-static int c464(void)
+static int c602(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size, es_self.h);
 }
 
 /* MPI_Gather: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c465(void)
+static int c603(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Gather: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c466(void)
+static int c604(void)
 {
     return MPI_Gather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm);
 }
 
+/* MPI_Gather_init: - = all valid -> MPI_SUCCESS */
+static int c605(void)
+{
+    return MPI_Gather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
+                           ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Gather_init: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c606(void)
+{
+    return MPI_Gather_init(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
+                           ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Gather_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c607(void)
+{
+    return MPI_Gather_init(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
+                           ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Gather_init: sendcount = -1 -> MPI_ERR_COUNT */
+static int c608(void)
+{
+    return MPI_Gather_init(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
+                           ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Gather_init: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c609(void)
+{
+    return MPI_Gather_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0, es_self.h,
+                           MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Gather_init: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c610(void)
+{
+    return MPI_Gather_init(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, 0, es_self.h,
+                           MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Gather_init: sendtype = uncommitted -> MPI_ERR_TYPE */
+static int c611(void)
+{
+    return MPI_Gather_init(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, 0, es_self.h,
+                           MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Gather_init: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c612(void)
+{
+    return MPI_Gather_init(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
+                           ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Gather_init: recvcount = -1 -> MPI_ERR_COUNT */
+static int c613(void)
+{
+    return MPI_Gather_init(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
+                           ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Gather_init: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c614(void)
+{
+    return MPI_Gather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h,
+                           MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Gather_init: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c615(void)
+{
+    return MPI_Gather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, 0, es_self.h,
+                           MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Gather_init: recvtype = uncommitted -> MPI_ERR_TYPE */
+static int c616(void)
+{
+    return MPI_Gather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, 0, es_self.h,
+                           MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Gather_init: root = -1 -> MPI_ERR_ROOT */
+static int c617(void)
+{
+    return MPI_Gather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h, MPI_INFO_NULL,
+                           ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Gather_init: root = size -> MPI_ERR_ROOT */
+static int c618(void)
+{
+    return MPI_Gather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size, es_self.h,
+                           MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Gather_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c619(void)
+{
+    return MPI_Gather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL,
+                           MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Gather_init: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c620(void)
+{
+    return MPI_Gather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm,
+                           MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Gather_init: info = bogus -> MPI_ERR_INFO */
+static int c621(void)
+{
+    return MPI_Gather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, es_bogus_info,
+                           ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Gather_init: request = NULL -> MPI_ERR_ARG */
+static int c622(void)
+{
+    return MPI_Gather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
+                           NULL);
+}
+
 /* MPI_Gatherv: - = all valid -> MPI_SUCCESS */
-static int c467(void)
+static int c623(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gatherv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c468(void)
+static int c624(void)
 {
     return MPI_Gatherv(NULL, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gatherv: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c469(void)
+static int c625(void)
 {
     return MPI_Gatherv(es_rbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gatherv: sendcount = -1 -> MPI_ERR_COUNT */
-static int c470(void)
+static int c626(void)
 {
     return MPI_Gatherv(es_sbuf, -1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gatherv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c471(void)
+static int c627(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, es_ones, es_iota, MPI_INT, 0,
                        es_self.h);
@@ -3100,32 +4211,32 @@ static int c471(void)
 
 /* MPI_Gatherv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c472(void)
+static int c628(void)
 {
     return MPI_Gatherv(es_sbuf, 1, es_freed.type, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gatherv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c473(void)
+static int c629(void)
 {
     return MPI_Gatherv(es_sbuf, 1, es_uncommitted, es_rbuf, es_ones, es_iota, MPI_INT, 0,
                        es_self.h);
 }
 
 /* MPI_Gatherv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c474(void)
+static int c630(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, NULL, es_ones, es_iota, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gatherv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c475(void)
+static int c631(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_neg_first, es_iota, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Gatherv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c476(void)
+static int c632(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_DATATYPE_NULL, 0,
                        es_self.h);
@@ -3133,998 +4244,1870 @@ static int c476(void)
 
 /* MPI_Gatherv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c477(void)
+static int c633(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_freed.type, 0, es_self.h);
 }
 
 /* MPI_Gatherv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c478(void)
+static int c634(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_uncommitted, 0,
                        es_self.h);
 }
 
 /* MPI_Gatherv: root = -1 -> MPI_ERR_ROOT */
-static int c479(void)
+static int c635(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, -1, es_self.h);
 }
 
 /* MPI_Gatherv: root = size -> MPI_ERR_ROOT */
-static int c480(void)
+static int c636(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.size,
                        es_self.h);
 }
 
 /* MPI_Gatherv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c481(void)
+static int c637(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Gatherv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c482(void)
+static int c638(void)
 {
     return MPI_Gatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_freed.comm);
 }
 
+/* MPI_Gatherv_init: - = all valid -> MPI_SUCCESS */
+static int c639(void)
+{
+    return MPI_Gatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h,
+                            MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Gatherv_init: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c640(void)
+{
+    return MPI_Gatherv_init(NULL, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h,
+                            MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Gatherv_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c641(void)
+{
+    return MPI_Gatherv_init(es_rbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h,
+                            MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Gatherv_init: sendcount = -1 -> MPI_ERR_COUNT */
+static int c642(void)
+{
+    return MPI_Gatherv_init(es_sbuf, -1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h,
+                            MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Gatherv_init: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c643(void)
+{
+    return MPI_Gatherv_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, es_ones, es_iota, MPI_INT, 0,
+                            es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Gatherv_init: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c644(void)
+{
+    return MPI_Gatherv_init(es_sbuf, 1, es_freed.type, es_rbuf, es_ones, es_iota, MPI_INT, 0,
+                            es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Gatherv_init: sendtype = uncommitted -> MPI_ERR_TYPE */
+static int c645(void)
+{
+    return MPI_Gatherv_init(es_sbuf, 1, es_uncommitted, es_rbuf, es_ones, es_iota, MPI_INT, 0,
+                            es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Gatherv_init: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c646(void)
+{
+    return MPI_Gatherv_init(es_sbuf, 1, MPI_INT, NULL, es_ones, es_iota, MPI_INT, 0, es_self.h,
+                            MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Gatherv_init: recvcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c647(void)
+{
+    return MPI_Gatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_neg_first, es_iota, MPI_INT, 0,
+                            es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Gatherv_init: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c648(void)
+{
+    return MPI_Gatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_DATATYPE_NULL, 0,
+                            es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Gatherv_init: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c649(void)
+{
+    return MPI_Gatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_freed.type, 0,
+                            es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Gatherv_init: recvtype = uncommitted -> MPI_ERR_TYPE */
+static int c650(void)
+{
+    return MPI_Gatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_uncommitted, 0,
+                            es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Gatherv_init: root = -1 -> MPI_ERR_ROOT */
+static int c651(void)
+{
+    return MPI_Gatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, -1, es_self.h,
+                            MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Gatherv_init: root = size -> MPI_ERR_ROOT */
+static int c652(void)
+{
+    return MPI_Gatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.size,
+                            es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Gatherv_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c653(void)
+{
+    return MPI_Gatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0,
+                            MPI_COMM_NULL, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Gatherv_init: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c654(void)
+{
+    return MPI_Gatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0,
+                            es_freed.comm, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Gatherv_init: info = bogus -> MPI_ERR_INFO */
+static int c655(void)
+{
+    return MPI_Gatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h,
+                            es_bogus_info, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Gatherv_init: request = NULL -> MPI_ERR_ARG */
+static int c656(void)
+{
+    return MPI_Gatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h,
+                            MPI_INFO_NULL, NULL);
+}
+
 /* MPI_Get_address: - = all valid -> MPI_SUCCESS */
-static int c483(void)
+static int c657(void)
 {
     return MPI_Get_address(es_sbuf, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Get_address: address = NULL -> MPI_ERR_ARG */
-static int c484(void)
+static int c658(void)
 {
     return MPI_Get_address(es_sbuf, NULL);
 }
 
 /* MPI_Get_count: - = all valid -> MPI_SUCCESS */
-static int c485(void)
+static int c659(void)
 {
     return MPI_Get_count(&es_status0, MPI_INT, ES_OUT(int, 2));
 }
 
 /* MPI_Get_count: status = NULL -> MPI_ERR_ARG */
-static int c486(void)
+static int c660(void)
 {
     return MPI_Get_count(NULL, MPI_INT, ES_OUT(int, 2));
 }
 
 /* MPI_Get_count: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c487(void)
+static int c661(void)
 {
     return MPI_Get_count(&es_status0, MPI_DATATYPE_NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Get_count: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c488(void)
+static int c662(void)
 {
     return MPI_Get_count(&es_status0, es_freed.type, ES_OUT(int, 2));
 }
 
 /* MPI_Get_count: count = NULL -> MPI_ERR_ARG */
-static int c489(void)
+static int c663(void)
 {
     return MPI_Get_count(&es_status0, MPI_INT, NULL);
 }
 
+/* MPI_Get_count_c: - = all valid -> MPI_SUCCESS */
+static int c664(void)
+{
+    return MPI_Get_count_c(&es_status0, MPI_INT, ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Get_count_c: status = NULL -> MPI_ERR_ARG */
+static int c665(void)
+{
+    return MPI_Get_count_c(NULL, MPI_INT, ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Get_count_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c666(void)
+{
+    return MPI_Get_count_c(&es_status0, MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Get_count_c: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c667(void)
+{
+    return MPI_Get_count_c(&es_status0, es_freed.type, ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Get_count_c: count = NULL -> MPI_ERR_ARG */
+static int c668(void)
+{
+    return MPI_Get_count_c(&es_status0, MPI_INT, NULL);
+}
+
 /* MPI_Get_elements: - = all valid -> MPI_SUCCESS */
-static int c490(void)
+static int c669(void)
 {
     return MPI_Get_elements(&es_status0, MPI_INT, ES_OUT(int, 2));
 }
 
 /* MPI_Get_elements: status = NULL -> MPI_ERR_ARG */
-static int c491(void)
+static int c670(void)
 {
     return MPI_Get_elements(NULL, MPI_INT, ES_OUT(int, 2));
 }
 
 /* MPI_Get_elements: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c492(void)
+static int c671(void)
 {
     return MPI_Get_elements(&es_status0, MPI_DATATYPE_NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Get_elements: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c493(void)
+static int c672(void)
 {
     return MPI_Get_elements(&es_status0, es_freed.type, ES_OUT(int, 2));
 }
 
 /* MPI_Get_elements: count = NULL -> MPI_ERR_ARG */
-static int c494(void)
+static int c673(void)
 {
     return MPI_Get_elements(&es_status0, MPI_INT, NULL);
 }
 
+/* MPI_Get_elements_c: - = all valid -> MPI_SUCCESS */
+static int c674(void)
+{
+    return MPI_Get_elements_c(&es_status0, MPI_INT, ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Get_elements_c: status = NULL -> MPI_ERR_ARG */
+static int c675(void)
+{
+    return MPI_Get_elements_c(NULL, MPI_INT, ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Get_elements_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c676(void)
+{
+    return MPI_Get_elements_c(&es_status0, MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Get_elements_c: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c677(void)
+{
+    return MPI_Get_elements_c(&es_status0, es_freed.type, ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Get_elements_c: count = NULL -> MPI_ERR_ARG */
+static int c678(void)
+{
+    return MPI_Get_elements_c(&es_status0, MPI_INT, NULL);
+}
+
 /* MPI_Get_elements_x: - = all valid -> MPI_SUCCESS */
-static int c495(void)
+static int c679(void)
 {
     return MPI_Get_elements_x(&es_status0, MPI_INT, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Get_elements_x: status = NULL -> MPI_ERR_ARG */
-static int c496(void)
+static int c680(void)
 {
     return MPI_Get_elements_x(NULL, MPI_INT, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Get_elements_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c497(void)
+static int c681(void)
 {
     return MPI_Get_elements_x(&es_status0, MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Get_elements_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c498(void)
+static int c682(void)
 {
     return MPI_Get_elements_x(&es_status0, es_freed.type, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Get_elements_x: count = NULL -> MPI_ERR_ARG */
-static int c499(void)
+static int c683(void)
 {
     return MPI_Get_elements_x(&es_status0, MPI_INT, NULL);
 }
 
 /* MPI_Get_library_version: - = all valid -> MPI_SUCCESS */
-static int c500(void)
+static int c684(void)
 {
     return MPI_Get_library_version(ES_OUT(char, 0), ES_OUT(int, 1));
 }
 
 /* MPI_Get_library_version: version = NULL -> MPI_ERR_ARG */
-static int c501(void)
+static int c685(void)
 {
     return MPI_Get_library_version(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Get_library_version: resultlen = NULL -> MPI_ERR_ARG */
-static int c502(void)
+static int c686(void)
 {
     return MPI_Get_library_version(ES_OUT(char, 0), NULL);
 }
 
 /* MPI_Get_processor_name: - = all valid -> MPI_SUCCESS */
-static int c503(void)
+static int c687(void)
 {
     return MPI_Get_processor_name(ES_OUT(char, 0), ES_OUT(int, 1));
 }
 
 /* MPI_Get_processor_name: name = NULL -> MPI_ERR_ARG */
-static int c504(void)
+static int c688(void)
 {
     return MPI_Get_processor_name(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Get_processor_name: resultlen = NULL -> MPI_ERR_ARG */
-static int c505(void)
+static int c689(void)
 {
     return MPI_Get_processor_name(ES_OUT(char, 0), NULL);
 }
 
 /* MPI_Get_version: - = all valid -> MPI_SUCCESS */
-static int c506(void)
+static int c690(void)
 {
     return MPI_Get_version(ES_OUT(int, 0), ES_OUT(int, 1));
 }
 
 /* MPI_Get_version: version = NULL -> MPI_ERR_ARG */
-static int c507(void)
+static int c691(void)
 {
     return MPI_Get_version(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Get_version: subversion = NULL -> MPI_ERR_ARG */
-static int c508(void)
+static int c692(void)
 {
     return MPI_Get_version(ES_OUT(int, 0), NULL);
 }
 
 /* MPI_Graph_create: - = all valid -> MPI_SUCCESS */
-static int c509(void)
+static int c693(void)
 {
     return MPI_Graph_create(es_self.h, 1, es_ones, es_iota, 0, ES_OUT(MPI_Comm, 5));
 }
 
 /* MPI_Graph_create: comm_old = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c510(void)
+static int c694(void)
 {
     return MPI_Graph_create(MPI_COMM_NULL, 1, es_ones, es_iota, 0, ES_OUT(MPI_Comm, 5));
 }
 
 /* MPI_Graph_create: comm_old = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c511(void)
+static int c695(void)
 {
     return MPI_Graph_create(es_freed.comm, 1, es_ones, es_iota, 0, ES_OUT(MPI_Comm, 5));
 }
 
 /* MPI_Graph_create: nnodes = -1 -> MPI_ERR_ARG
  * MPICH: succeeds */
-static int c512(void)
+static int c696(void)
 {
     return MPI_Graph_create(es_self.h, -1, es_ones, es_iota, 0, ES_OUT(MPI_Comm, 5));
 }
 
 /* MPI_Graph_create: nnodes = size+1 -> MPI_ERR_ARG */
-static int c513(void)
+static int c697(void)
 {
     return MPI_Graph_create(es_self.h, es_self.size + 1, es_ones, es_iota, 0, ES_OUT(MPI_Comm, 5));
 }
 
 /* MPI_Graph_create: index = {-1,..} -> MPI_ERR_ARG */
-static int c514(void)
+static int c698(void)
 {
     return MPI_Graph_create(es_self.h, 1, es_neg_first, es_iota, 0, ES_OUT(MPI_Comm, 5));
 }
 
 /* MPI_Graph_create: edges = {size} -> MPI_ERR_ARG
  * MPICH: succeeds (checks only negative edges) */
-static int c515(void)
+static int c699(void)
 {
     return MPI_Graph_create(es_self.h, 1, es_ones, (int[]){es_self.size}, 0, ES_OUT(MPI_Comm, 5));
 }
 
 /* MPI_Graph_create: edges = {-5} -> MPI_ERR_ARG */
-static int c516(void)
+static int c700(void)
 {
     return MPI_Graph_create(es_self.h, 1, es_ones, (int[]){-5}, 0, ES_OUT(MPI_Comm, 5));
 }
 
 /* MPI_Graph_create: comm_graph = NULL -> MPI_ERR_ARG */
-static int c517(void)
+static int c701(void)
 {
     return MPI_Graph_create(es_self.h, 1, es_ones, es_iota, 0, NULL);
 }
 
 /* MPI_Graph_get: - = all valid -> MPI_SUCCESS */
-static int c518(void)
+static int c702(void)
 {
     return MPI_Graph_get(es_graph.h, 1, 1, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Graph_get: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c519(void)
+static int c703(void)
 {
     return MPI_Graph_get(MPI_COMM_NULL, 1, 1, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Graph_get: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c520(void)
+static int c704(void)
 {
     return MPI_Graph_get(es_freed.comm, 1, 1, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Graph_get: comm = no topology -> MPI_ERR_TOPOLOGY */
-static int c521(void)
+static int c705(void)
 {
     return MPI_Graph_get(es_self.h, 1, 1, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Graph_get: comm = cartesian -> MPI_ERR_TOPOLOGY */
-static int c522(void)
+static int c706(void)
 {
     return MPI_Graph_get(es_cart.h, 1, 1, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Graph_get: maxindex = -1 -> MPI_ERR_ARG */
-static int c523(void)
+static int c707(void)
 {
     return MPI_Graph_get(es_graph.h, -1, 1, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Graph_get: maxedges = -1 -> MPI_ERR_ARG */
-static int c524(void)
+static int c708(void)
 {
     return MPI_Graph_get(es_graph.h, 1, -1, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Graph_get: index = NULL -> MPI_ERR_ARG */
-static int c525(void)
+static int c709(void)
 {
     return MPI_Graph_get(es_graph.h, 1, 1, NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Graph_get: edges = NULL -> MPI_ERR_ARG */
-static int c526(void)
+static int c710(void)
 {
     return MPI_Graph_get(es_graph.h, 1, 1, ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Graph_map: - = all valid -> MPI_SUCCESS */
-static int c527(void)
+static int c711(void)
 {
     return MPI_Graph_map(es_self.h, 1, es_ones, es_iota, ES_OUT(int, 4));
 }
 
 /* MPI_Graph_map: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c528(void)
+static int c712(void)
 {
     return MPI_Graph_map(MPI_COMM_NULL, 1, es_ones, es_iota, ES_OUT(int, 4));
 }
 
 /* MPI_Graph_map: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c529(void)
+static int c713(void)
 {
     return MPI_Graph_map(es_freed.comm, 1, es_ones, es_iota, ES_OUT(int, 4));
 }
 
 /* MPI_Graph_map: nnodes = -1 -> MPI_ERR_ARG
  * MPICH: succeeds */
-static int c530(void)
+static int c714(void)
 {
     return MPI_Graph_map(es_self.h, -1, es_ones, es_iota, ES_OUT(int, 4));
 }
 
 /* MPI_Graph_map: index = {-1,..} -> MPI_ERR_ARG
  * MPICH: succeeds */
-static int c531(void)
+static int c715(void)
 {
     return MPI_Graph_map(es_self.h, 1, es_neg_first, es_iota, ES_OUT(int, 4));
 }
 
 /* MPI_Graph_map: edges = {size} -> MPI_ERR_ARG
  * MPICH: succeeds */
-static int c532(void)
+static int c716(void)
 {
     return MPI_Graph_map(es_self.h, 1, es_ones, (int[]){es_self.size}, ES_OUT(int, 4));
 }
 
 /* MPI_Graph_map: edges = {-5} -> MPI_ERR_ARG
  * MPICH: succeeds */
-static int c533(void)
+static int c717(void)
 {
     return MPI_Graph_map(es_self.h, 1, es_ones, (int[]){-5}, ES_OUT(int, 4));
 }
 
 /* MPI_Graph_map: newrank = NULL -> MPI_ERR_ARG */
-static int c534(void)
+static int c718(void)
 {
     return MPI_Graph_map(es_self.h, 1, es_ones, es_iota, NULL);
 }
 
 /* MPI_Graph_neighbors: - = all valid -> MPI_SUCCESS */
-static int c535(void)
+static int c719(void)
 {
     return MPI_Graph_neighbors(es_graph.h, es_graph.rank, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Graph_neighbors: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c536(void)
+static int c720(void)
 {
     return MPI_Graph_neighbors(MPI_COMM_NULL, es_graph.rank, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Graph_neighbors: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c537(void)
+static int c721(void)
 {
     return MPI_Graph_neighbors(es_freed.comm, es_graph.rank, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Graph_neighbors: comm = no topology -> MPI_ERR_TOPOLOGY */
-static int c538(void)
+static int c722(void)
 {
     return MPI_Graph_neighbors(es_self.h, es_graph.rank, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Graph_neighbors: comm = cartesian -> MPI_ERR_TOPOLOGY */
-static int c539(void)
+static int c723(void)
 {
     return MPI_Graph_neighbors(es_cart.h, es_graph.rank, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Graph_neighbors: rank = size -> MPI_ERR_RANK */
-static int c540(void)
+static int c724(void)
 {
     return MPI_Graph_neighbors(es_graph.h, es_graph.size, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Graph_neighbors: rank = -5 -> MPI_ERR_RANK */
-static int c541(void)
+static int c725(void)
 {
     return MPI_Graph_neighbors(es_graph.h, -5, 1, ES_OUT(int, 3));
 }
 
 /* MPI_Graph_neighbors: maxneighbors = -1 -> MPI_ERR_ARG */
-static int c542(void)
+static int c726(void)
 {
     return MPI_Graph_neighbors(es_graph.h, es_graph.rank, -1, ES_OUT(int, 3));
 }
 
 /* MPI_Graph_neighbors: neighbors = NULL -> MPI_ERR_ARG */
-static int c543(void)
+static int c727(void)
 {
     return MPI_Graph_neighbors(es_graph.h, es_graph.rank, 1, NULL);
 }
 
 /* MPI_Graph_neighbors_count: - = all valid -> MPI_SUCCESS */
-static int c544(void)
+static int c728(void)
 {
     return MPI_Graph_neighbors_count(es_graph.h, es_graph.rank, ES_OUT(int, 2));
 }
 
 /* MPI_Graph_neighbors_count: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c545(void)
+static int c729(void)
 {
     return MPI_Graph_neighbors_count(MPI_COMM_NULL, es_graph.rank, ES_OUT(int, 2));
 }
 
 /* MPI_Graph_neighbors_count: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c546(void)
+static int c730(void)
 {
     return MPI_Graph_neighbors_count(es_freed.comm, es_graph.rank, ES_OUT(int, 2));
 }
 
 /* MPI_Graph_neighbors_count: comm = no topology -> MPI_ERR_TOPOLOGY */
-static int c547(void)
+static int c731(void)
 {
     return MPI_Graph_neighbors_count(es_self.h, es_graph.rank, ES_OUT(int, 2));
 }
 
 /* MPI_Graph_neighbors_count: comm = cartesian -> MPI_ERR_TOPOLOGY */
-static int c548(void)
+static int c732(void)
 {
     return MPI_Graph_neighbors_count(es_cart.h, es_graph.rank, ES_OUT(int, 2));
 }
 
 /* MPI_Graph_neighbors_count: rank = size -> MPI_ERR_RANK */
-static int c549(void)
+static int c733(void)
 {
     return MPI_Graph_neighbors_count(es_graph.h, es_graph.size, ES_OUT(int, 2));
 }
 
 /* MPI_Graph_neighbors_count: rank = -5 -> MPI_ERR_RANK */
-static int c550(void)
+static int c734(void)
 {
     return MPI_Graph_neighbors_count(es_graph.h, -5, ES_OUT(int, 2));
 }
 
 /* MPI_Graph_neighbors_count: nneighbors = NULL -> MPI_ERR_ARG */
-static int c551(void)
+static int c735(void)
 {
     return MPI_Graph_neighbors_count(es_graph.h, es_graph.rank, NULL);
 }
 
 /* MPI_Graphdims_get: - = all valid -> MPI_SUCCESS */
-static int c552(void)
+static int c736(void)
 {
     return MPI_Graphdims_get(es_graph.h, ES_OUT(int, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Graphdims_get: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c553(void)
+static int c737(void)
 {
     return MPI_Graphdims_get(MPI_COMM_NULL, ES_OUT(int, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Graphdims_get: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c554(void)
+static int c738(void)
 {
     return MPI_Graphdims_get(es_freed.comm, ES_OUT(int, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Graphdims_get: comm = no topology -> MPI_ERR_TOPOLOGY */
-static int c555(void)
+static int c739(void)
 {
     return MPI_Graphdims_get(es_self.h, ES_OUT(int, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Graphdims_get: comm = cartesian -> MPI_ERR_TOPOLOGY */
-static int c556(void)
+static int c740(void)
 {
     return MPI_Graphdims_get(es_cart.h, ES_OUT(int, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Graphdims_get: nnodes = NULL -> MPI_ERR_ARG */
-static int c557(void)
+static int c741(void)
 {
     return MPI_Graphdims_get(es_graph.h, NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Graphdims_get: nedges = NULL -> MPI_ERR_ARG */
-static int c558(void)
+static int c742(void)
 {
     return MPI_Graphdims_get(es_graph.h, ES_OUT(int, 1), NULL);
 }
 
 /* MPI_Group_compare: - = all valid -> MPI_SUCCESS */
-static int c559(void)
+static int c743(void)
 {
     return MPI_Group_compare(es_world.group, es_world.group, ES_OUT(int, 2));
 }
 
 /* MPI_Group_compare: group1 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c560(void)
+static int c744(void)
 {
     return MPI_Group_compare(MPI_GROUP_NULL, es_world.group, ES_OUT(int, 2));
 }
 
 /* MPI_Group_compare: group1 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c561(void)
+static int c745(void)
 {
     return MPI_Group_compare(es_freed.group, es_world.group, ES_OUT(int, 2));
 }
 
 /* MPI_Group_compare: group2 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c562(void)
+static int c746(void)
 {
     return MPI_Group_compare(es_world.group, MPI_GROUP_NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Group_compare: group2 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c563(void)
+static int c747(void)
 {
     return MPI_Group_compare(es_world.group, es_freed.group, ES_OUT(int, 2));
 }
 
 /* MPI_Group_compare: result = NULL -> MPI_ERR_ARG */
-static int c564(void)
+static int c748(void)
 {
     return MPI_Group_compare(es_world.group, es_world.group, NULL);
 }
 
 /* MPI_Group_difference: - = all valid -> MPI_SUCCESS */
-static int c565(void)
+static int c749(void)
 {
     return MPI_Group_difference(es_world.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_difference: group1 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c566(void)
+static int c750(void)
 {
     return MPI_Group_difference(MPI_GROUP_NULL, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_difference: group1 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c567(void)
+static int c751(void)
 {
     return MPI_Group_difference(es_freed.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_difference: group2 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c568(void)
+static int c752(void)
 {
     return MPI_Group_difference(es_world.group, MPI_GROUP_NULL, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_difference: group2 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c569(void)
+static int c753(void)
 {
     return MPI_Group_difference(es_world.group, es_freed.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_difference: newgroup = NULL -> MPI_ERR_ARG */
-static int c570(void)
+static int c754(void)
 {
     return MPI_Group_difference(es_world.group, es_world.group, NULL);
 }
 
 /* MPI_Group_excl: - = all valid -> MPI_SUCCESS */
-static int c571(void)
+static int c755(void)
 {
     return MPI_Group_excl(es_world.group, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c572(void)
+static int c756(void)
 {
     return MPI_Group_excl(MPI_GROUP_NULL, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c573(void)
+static int c757(void)
 {
     return MPI_Group_excl(es_freed.group, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: n = -1 -> MPI_ERR_ARG */
-static int c574(void)
+static int c758(void)
 {
     return MPI_Group_excl(es_world.group, -1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: ranks = {size} -> MPI_ERR_RANK */
-static int c575(void)
+static int c759(void)
 {
     return MPI_Group_excl(es_world.group, 1, (int[]){es_world.size}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: ranks = {-5} -> MPI_ERR_RANK */
-static int c576(void)
+static int c760(void)
 {
     return MPI_Group_excl(es_world.group, 1, (int[]){-5}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_excl: newgroup = NULL -> MPI_ERR_ARG */
-static int c577(void)
+static int c761(void)
 {
     return MPI_Group_excl(es_world.group, 1, (int[]){0}, NULL);
 }
 
 /* MPI_Group_free: - = all valid -> MPI_SUCCESS */
-static int c578(void)
+static int c762(void)
 {
     return MPI_Group_free(ES_PTR(MPI_Group, es_new_group()));
 }
 
 /* MPI_Group_free: group = &MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c579(void)
+static int c763(void)
 {
     return MPI_Group_free(ES_PTR(MPI_Group, MPI_GROUP_NULL));
 }
 
 /* MPI_Group_free: group = &freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c580(void)
+static int c764(void)
 {
     return MPI_Group_free(ES_PTR(MPI_Group, es_freed.group));
 }
 
 /* MPI_Group_free: group = NULL -> MPI_ERR_ARG */
-static int c581(void)
+static int c765(void)
 {
     return MPI_Group_free(NULL);
 }
 
 /* MPI_Group_incl: - = all valid -> MPI_SUCCESS */
-static int c582(void)
+static int c766(void)
 {
     return MPI_Group_incl(es_world.group, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c583(void)
+static int c767(void)
 {
     return MPI_Group_incl(MPI_GROUP_NULL, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c584(void)
+static int c768(void)
 {
     return MPI_Group_incl(es_freed.group, 1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: n = -1 -> MPI_ERR_ARG */
-static int c585(void)
+static int c769(void)
 {
     return MPI_Group_incl(es_world.group, -1, (int[]){0}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: ranks = {size} -> MPI_ERR_RANK */
-static int c586(void)
+static int c770(void)
 {
     return MPI_Group_incl(es_world.group, 1, (int[]){es_world.size}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: ranks = {-5} -> MPI_ERR_RANK */
-static int c587(void)
+static int c771(void)
 {
     return MPI_Group_incl(es_world.group, 1, (int[]){-5}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_incl: newgroup = NULL -> MPI_ERR_ARG */
-static int c588(void)
+static int c772(void)
 {
     return MPI_Group_incl(es_world.group, 1, (int[]){0}, NULL);
 }
 
 /* MPI_Group_intersection: - = all valid -> MPI_SUCCESS */
-static int c589(void)
+static int c773(void)
 {
     return MPI_Group_intersection(es_world.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_intersection: group1 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c590(void)
+static int c774(void)
 {
     return MPI_Group_intersection(MPI_GROUP_NULL, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_intersection: group1 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c591(void)
+static int c775(void)
 {
     return MPI_Group_intersection(es_freed.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_intersection: group2 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c592(void)
+static int c776(void)
 {
     return MPI_Group_intersection(es_world.group, MPI_GROUP_NULL, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_intersection: group2 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c593(void)
+static int c777(void)
 {
     return MPI_Group_intersection(es_world.group, es_freed.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_intersection: newgroup = NULL -> MPI_ERR_ARG */
-static int c594(void)
+static int c778(void)
 {
     return MPI_Group_intersection(es_world.group, es_world.group, NULL);
 }
 
 /* MPI_Group_range_excl: - = all valid -> MPI_SUCCESS */
-static int c595(void)
+static int c779(void)
 {
     return MPI_Group_range_excl(es_world.group, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c596(void)
+static int c780(void)
 {
     return MPI_Group_range_excl(MPI_GROUP_NULL, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c597(void)
+static int c781(void)
 {
     return MPI_Group_range_excl(es_freed.group, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: n = -1 -> MPI_ERR_ARG */
-static int c598(void)
+static int c782(void)
 {
     return MPI_Group_range_excl(es_world.group, -1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: ranges = {{size,size,1}} -> MPI_ERR_ARG */
-static int c599(void)
+static int c783(void)
 {
     return MPI_Group_range_excl(es_world.group, 1, (int[][3]){{es_world.size, es_world.size, 1}},
                                 ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: ranges = {{-5,0,1}} -> MPI_ERR_ARG */
-static int c600(void)
+static int c784(void)
 {
     return MPI_Group_range_excl(es_world.group, 1, (int[][3]){{-5, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_excl: newgroup = NULL -> MPI_ERR_ARG */
-static int c601(void)
+static int c785(void)
 {
     return MPI_Group_range_excl(es_world.group, 1, (int[][3]){{0, 0, 1}}, NULL);
 }
 
 /* MPI_Group_range_incl: - = all valid -> MPI_SUCCESS */
-static int c602(void)
+static int c786(void)
 {
     return MPI_Group_range_incl(es_world.group, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c603(void)
+static int c787(void)
 {
     return MPI_Group_range_incl(MPI_GROUP_NULL, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c604(void)
+static int c788(void)
 {
     return MPI_Group_range_incl(es_freed.group, 1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: n = -1 -> MPI_ERR_ARG */
-static int c605(void)
+static int c789(void)
 {
     return MPI_Group_range_incl(es_world.group, -1, (int[][3]){{0, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: ranges = {{size,size,1}} -> MPI_ERR_ARG */
-static int c606(void)
+static int c790(void)
 {
     return MPI_Group_range_incl(es_world.group, 1, (int[][3]){{es_world.size, es_world.size, 1}},
                                 ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: ranges = {{-5,0,1}} -> MPI_ERR_ARG */
-static int c607(void)
+static int c791(void)
 {
     return MPI_Group_range_incl(es_world.group, 1, (int[][3]){{-5, 0, 1}}, ES_OUT(MPI_Group, 3));
 }
 
 /* MPI_Group_range_incl: newgroup = NULL -> MPI_ERR_ARG */
-static int c608(void)
+static int c792(void)
 {
     return MPI_Group_range_incl(es_world.group, 1, (int[][3]){{0, 0, 1}}, NULL);
 }
 
 /* MPI_Group_rank: - = all valid -> MPI_SUCCESS */
-static int c609(void)
+static int c793(void)
 {
     return MPI_Group_rank(es_world.group, ES_OUT(int, 1));
 }
 
 /* MPI_Group_rank: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c610(void)
+static int c794(void)
 {
     return MPI_Group_rank(MPI_GROUP_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Group_rank: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c611(void)
+static int c795(void)
 {
     return MPI_Group_rank(es_freed.group, ES_OUT(int, 1));
 }
 
 /* MPI_Group_rank: rank = NULL -> MPI_ERR_ARG */
-static int c612(void)
+static int c796(void)
 {
     return MPI_Group_rank(es_world.group, NULL);
 }
 
 /* MPI_Group_size: - = all valid -> MPI_SUCCESS */
-static int c613(void)
+static int c797(void)
 {
     return MPI_Group_size(es_world.group, ES_OUT(int, 1));
 }
 
 /* MPI_Group_size: group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c614(void)
+static int c798(void)
 {
     return MPI_Group_size(MPI_GROUP_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Group_size: group = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c615(void)
+static int c799(void)
 {
     return MPI_Group_size(es_freed.group, ES_OUT(int, 1));
 }
 
 /* MPI_Group_size: size = NULL -> MPI_ERR_ARG */
-static int c616(void)
+static int c800(void)
 {
     return MPI_Group_size(es_world.group, NULL);
 }
 
 /* MPI_Group_translate_ranks: - = all valid -> MPI_SUCCESS */
-static int c617(void)
+static int c801(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){0}, es_world.group, ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: group1 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c618(void)
+static int c802(void)
 {
     return MPI_Group_translate_ranks(MPI_GROUP_NULL, 1, (int[]){0}, es_world.group, ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: group1 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c619(void)
+static int c803(void)
 {
     return MPI_Group_translate_ranks(es_freed.group, 1, (int[]){0}, es_world.group, ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: n = -1 -> MPI_ERR_ARG */
-static int c620(void)
+static int c804(void)
 {
     return MPI_Group_translate_ranks(es_world.group, -1, (int[]){0}, es_world.group,
                                      ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: ranks1 = {size} -> MPI_ERR_RANK */
-static int c621(void)
+static int c805(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){es_world.size}, es_world.group,
                                      ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: ranks1 = {-5} -> MPI_ERR_RANK */
-static int c622(void)
+static int c806(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){-5}, es_world.group,
                                      ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: group2 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c623(void)
+static int c807(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){0}, MPI_GROUP_NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: group2 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c624(void)
+static int c808(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){0}, es_freed.group, ES_OUT(int, 4));
 }
 
 /* MPI_Group_translate_ranks: ranks2 = NULL -> MPI_ERR_ARG */
-static int c625(void)
+static int c809(void)
 {
     return MPI_Group_translate_ranks(es_world.group, 1, (int[]){0}, es_world.group, NULL);
 }
 
 /* MPI_Group_union: - = all valid -> MPI_SUCCESS */
-static int c626(void)
+static int c810(void)
 {
     return MPI_Group_union(es_world.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_union: group1 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c627(void)
+static int c811(void)
 {
     return MPI_Group_union(MPI_GROUP_NULL, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_union: group1 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c628(void)
+static int c812(void)
 {
     return MPI_Group_union(es_freed.group, es_world.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_union: group2 = MPI_GROUP_NULL -> MPI_ERR_GROUP */
-static int c629(void)
+static int c813(void)
 {
     return MPI_Group_union(es_world.group, MPI_GROUP_NULL, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_union: group2 = freed -> MPI_ERR_GROUP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c630(void)
+static int c814(void)
 {
     return MPI_Group_union(es_world.group, es_freed.group, ES_OUT(MPI_Group, 2));
 }
 
 /* MPI_Group_union: newgroup = NULL -> MPI_ERR_ARG */
-static int c631(void)
+static int c815(void)
 {
     return MPI_Group_union(es_world.group, es_world.group, NULL);
 }
 
+/* MPI_Iallgather: - = all valid -> MPI_SUCCESS */
+static int c816(void)
+{
+    return MPI_Iallgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h,
+                          ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Iallgather: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c817(void)
+{
+    return MPI_Iallgather(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Iallgather: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c818(void)
+{
+    return MPI_Iallgather(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h,
+                          ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Iallgather: sendcount = -1 -> MPI_ERR_COUNT */
+static int c819(void)
+{
+    return MPI_Iallgather(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h,
+                          ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Iallgather: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c820(void)
+{
+    return MPI_Iallgather(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_self.h,
+                          ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Iallgather: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c821(void)
+{
+    return MPI_Iallgather(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_self.h,
+                          ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Iallgather: sendtype = uncommitted -> MPI_ERR_TYPE */
+static int c822(void)
+{
+    return MPI_Iallgather(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, es_self.h,
+                          ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Iallgather: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c823(void)
+{
+    return MPI_Iallgather(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_self.h, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Iallgather: recvcount = -1 -> MPI_ERR_COUNT */
+static int c824(void)
+{
+    return MPI_Iallgather(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_self.h,
+                          ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Iallgather: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c825(void)
+{
+    return MPI_Iallgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_self.h,
+                          ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Iallgather: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c826(void)
+{
+    return MPI_Iallgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_self.h,
+                          ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Iallgather: recvtype = uncommitted -> MPI_ERR_TYPE */
+static int c827(void)
+{
+    return MPI_Iallgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, es_self.h,
+                          ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Iallgather: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c828(void)
+{
+    return MPI_Iallgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, MPI_COMM_NULL,
+                          ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Iallgather: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c829(void)
+{
+    return MPI_Iallgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm,
+                          ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Iallgather: request = NULL -> MPI_ERR_ARG */
+static int c830(void)
+{
+    return MPI_Iallgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h, NULL);
+}
+
+/* MPI_Iallgatherv: - = all valid -> MPI_SUCCESS */
+static int c831(void)
+{
+    return MPI_Iallgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h,
+                           ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iallgatherv: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c832(void)
+{
+    return MPI_Iallgatherv(NULL, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h,
+                           ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iallgatherv: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c833(void)
+{
+    return MPI_Iallgatherv(es_rbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h,
+                           ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iallgatherv: sendcount = -1 -> MPI_ERR_COUNT */
+static int c834(void)
+{
+    return MPI_Iallgatherv(es_sbuf, -1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h,
+                           ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iallgatherv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c835(void)
+{
+    return MPI_Iallgatherv(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, es_ones, es_iota, MPI_INT,
+                           es_self.h, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iallgatherv: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c836(void)
+{
+    return MPI_Iallgatherv(es_sbuf, 1, es_freed.type, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h,
+                           ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iallgatherv: sendtype = uncommitted -> MPI_ERR_TYPE */
+static int c837(void)
+{
+    return MPI_Iallgatherv(es_sbuf, 1, es_uncommitted, es_rbuf, es_ones, es_iota, MPI_INT,
+                           es_self.h, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iallgatherv: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c838(void)
+{
+    return MPI_Iallgatherv(es_sbuf, 1, MPI_INT, NULL, es_ones, es_iota, MPI_INT, es_self.h,
+                           ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iallgatherv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c839(void)
+{
+    return MPI_Iallgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_neg_first, es_iota, MPI_INT, es_self.h,
+                           ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iallgatherv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c840(void)
+{
+    return MPI_Iallgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_DATATYPE_NULL,
+                           es_self.h, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iallgatherv: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c841(void)
+{
+    return MPI_Iallgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_freed.type, es_self.h,
+                           ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iallgatherv: recvtype = uncommitted -> MPI_ERR_TYPE */
+static int c842(void)
+{
+    return MPI_Iallgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_uncommitted,
+                           es_self.h, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iallgatherv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c843(void)
+{
+    return MPI_Iallgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, MPI_COMM_NULL,
+                           ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iallgatherv: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c844(void)
+{
+    return MPI_Iallgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_freed.comm,
+                           ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iallgatherv: request = NULL -> MPI_ERR_ARG */
+static int c845(void)
+{
+    return MPI_Iallgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.h,
+                           NULL);
+}
+
+/* MPI_Iallreduce: - = all valid -> MPI_SUCCESS */
+static int c846(void)
+{
+    return MPI_Iallreduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iallreduce: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c847(void)
+{
+    return MPI_Iallreduce(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iallreduce: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c848(void)
+{
+    return MPI_Iallreduce(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iallreduce: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c849(void)
+{
+    return MPI_Iallreduce(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h, ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iallreduce: count = -1 -> MPI_ERR_COUNT
+ * MPICH: succeeds (MPI_COMM_SELF) */
+static int c850(void)
+{
+    return MPI_Iallreduce(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h,
+                          ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iallreduce: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
+ * MPICH: MPI_ERR_OP (checks the op against the type first) */
+static int c851(void)
+{
+    return MPI_Iallreduce(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h,
+                          ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iallreduce: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c852(void)
+{
+    return MPI_Iallreduce(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h,
+                          ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iallreduce: op = MPI_OP_NULL -> MPI_ERR_OP */
+static int c853(void)
+{
+    return MPI_Iallreduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h,
+                          ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iallreduce: op = freed -> MPI_ERR_OP
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c854(void)
+{
+    return MPI_Iallreduce(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h,
+                          ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iallreduce: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c855(void)
+{
+    return MPI_Iallreduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL,
+                          ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iallreduce: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c856(void)
+{
+    return MPI_Iallreduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm,
+                          ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iallreduce: request = NULL -> MPI_ERR_ARG */
+static int c857(void)
+{
+    return MPI_Iallreduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, NULL);
+}
+
+/* MPI_Ialltoall: - = all valid -> MPI_SUCCESS */
+static int c858(void)
+{
+    return MPI_Ialltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h,
+                         ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ialltoall: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c859(void)
+{
+    return MPI_Ialltoall(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ialltoall: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c860(void)
+{
+    return MPI_Ialltoall(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h,
+                         ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ialltoall: sendcount = -1 -> MPI_ERR_COUNT */
+static int c861(void)
+{
+    return MPI_Ialltoall(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h,
+                         ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ialltoall: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c862(void)
+{
+    return MPI_Ialltoall(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_self.h,
+                         ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ialltoall: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c863(void)
+{
+    return MPI_Ialltoall(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_self.h,
+                         ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ialltoall: sendtype = uncommitted -> MPI_ERR_TYPE */
+static int c864(void)
+{
+    return MPI_Ialltoall(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, es_self.h,
+                         ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ialltoall: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c865(void)
+{
+    return MPI_Ialltoall(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_self.h, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ialltoall: recvcount = -1 -> MPI_ERR_COUNT */
+static int c866(void)
+{
+    return MPI_Ialltoall(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_self.h,
+                         ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ialltoall: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c867(void)
+{
+    return MPI_Ialltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_self.h,
+                         ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ialltoall: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c868(void)
+{
+    return MPI_Ialltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_self.h,
+                         ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ialltoall: recvtype = uncommitted -> MPI_ERR_TYPE */
+static int c869(void)
+{
+    return MPI_Ialltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, es_self.h,
+                         ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ialltoall: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c870(void)
+{
+    return MPI_Ialltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, MPI_COMM_NULL,
+                         ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ialltoall: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c871(void)
+{
+    return MPI_Ialltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm,
+                         ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ialltoall: request = NULL -> MPI_ERR_ARG */
+static int c872(void)
+{
+    return MPI_Ialltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h, NULL);
+}
+
+/* MPI_Ialltoallv: - = all valid -> MPI_SUCCESS */
+static int c873(void)
+{
+    return MPI_Ialltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                          es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ialltoallv: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c874(void)
+{
+    return MPI_Ialltoallv(NULL, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                          es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ialltoallv: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c875(void)
+{
+    return MPI_Ialltoallv(es_rbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                          es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ialltoallv: sendcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c876(void)
+{
+    return MPI_Ialltoallv(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                          MPI_INT, es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ialltoallv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c877(void)
+{
+    return MPI_Ialltoallv(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf, es_ones, es_iota,
+                          MPI_INT, es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ialltoallv: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c878(void)
+{
+    return MPI_Ialltoallv(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, es_ones, es_iota,
+                          MPI_INT, es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ialltoallv: sendtype = uncommitted -> MPI_ERR_TYPE */
+static int c879(void)
+{
+    return MPI_Ialltoallv(es_sbuf, es_ones, es_iota, es_uncommitted, es_rbuf, es_ones, es_iota,
+                          MPI_INT, es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ialltoallv: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c880(void)
+{
+    return MPI_Ialltoallv(es_sbuf, es_ones, es_iota, MPI_INT, NULL, es_ones, es_iota, MPI_INT,
+                          es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ialltoallv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c881(void)
+{
+    return MPI_Ialltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_neg_first, es_iota,
+                          MPI_INT, es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ialltoallv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c882(void)
+{
+    return MPI_Ialltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                          MPI_DATATYPE_NULL, es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ialltoallv: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c883(void)
+{
+    return MPI_Ialltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                          es_freed.type, es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ialltoallv: recvtype = uncommitted -> MPI_ERR_TYPE */
+static int c884(void)
+{
+    return MPI_Ialltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                          es_uncommitted, es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ialltoallv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c885(void)
+{
+    return MPI_Ialltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                          MPI_COMM_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ialltoallv: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c886(void)
+{
+    return MPI_Ialltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                          es_freed.comm, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ialltoallv: request = NULL -> MPI_ERR_ARG */
+static int c887(void)
+{
+    return MPI_Ialltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                          es_self.h, NULL);
+}
+
+/* MPI_Ialltoallw: - = all valid -> MPI_SUCCESS */
+static int c888(void)
+{
+    return MPI_Ialltoallw(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
+                          es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ialltoallw: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c889(void)
+{
+    return MPI_Ialltoallw(NULL, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
+                          es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ialltoallw: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c890(void)
+{
+    return MPI_Ialltoallw(es_rbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
+                          es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ialltoallw: sendcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c891(void)
+{
+    return MPI_Ialltoallw(es_sbuf, es_neg_first, es_iota, es_ints, es_rbuf, es_ones, es_iota,
+                          es_ints, es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ialltoallw: sendtypes = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
+static int c892(void)
+{
+    return MPI_Ialltoallw(es_sbuf, es_ones, es_iota, es_null_first, es_rbuf, es_ones, es_iota,
+                          es_ints, es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ialltoallw: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c893(void)
+{
+    return MPI_Ialltoallw(es_sbuf, es_ones, es_iota, es_ints, NULL, es_ones, es_iota, es_ints,
+                          es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ialltoallw: recvcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c894(void)
+{
+    return MPI_Ialltoallw(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_neg_first, es_iota,
+                          es_ints, es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ialltoallw: recvtypes = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
+static int c895(void)
+{
+    return MPI_Ialltoallw(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota,
+                          es_null_first, es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ialltoallw: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c896(void)
+{
+    return MPI_Ialltoallw(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
+                          MPI_COMM_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ialltoallw: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c897(void)
+{
+    return MPI_Ialltoallw(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
+                          es_freed.comm, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ialltoallw: request = NULL -> MPI_ERR_ARG */
+static int c898(void)
+{
+    return MPI_Ialltoallw(es_sbuf, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
+                          es_self.h, NULL);
+}
+
+/* MPI_Ibarrier: - = all valid -> MPI_SUCCESS */
+static int c899(void)
+{
+    return MPI_Ibarrier(es_self.h, ES_OUT(MPI_Request, 1));
+}
+
+/* MPI_Ibarrier: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c900(void)
+{
+    return MPI_Ibarrier(MPI_COMM_NULL, ES_OUT(MPI_Request, 1));
+}
+
+/* MPI_Ibarrier: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c901(void)
+{
+    return MPI_Ibarrier(es_freed.comm, ES_OUT(MPI_Request, 1));
+}
+
+/* MPI_Ibarrier: request = NULL -> MPI_ERR_ARG */
+static int c902(void)
+{
+    return MPI_Ibarrier(es_self.h, NULL);
+}
+
+/* MPI_Ibcast: - = all valid -> MPI_SUCCESS */
+static int c903(void)
+{
+    return MPI_Ibcast(es_rbuf, 1, MPI_INT, 0, es_self.h, ES_OUT(MPI_Request, 5));
+}
+
+/* MPI_Ibcast: buffer = NULL -> MPI_ERR_BUFFER */
+static int c904(void)
+{
+    return MPI_Ibcast(NULL, 1, MPI_INT, 0, es_self.h, ES_OUT(MPI_Request, 5));
+}
+
+/* MPI_Ibcast: count = -1 -> MPI_ERR_COUNT */
+static int c905(void)
+{
+    return MPI_Ibcast(es_rbuf, -1, MPI_INT, 0, es_self.h, ES_OUT(MPI_Request, 5));
+}
+
+/* MPI_Ibcast: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c906(void)
+{
+    return MPI_Ibcast(es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h, ES_OUT(MPI_Request, 5));
+}
+
+/* MPI_Ibcast: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c907(void)
+{
+    return MPI_Ibcast(es_rbuf, 1, es_freed.type, 0, es_self.h, ES_OUT(MPI_Request, 5));
+}
+
+/* MPI_Ibcast: datatype = uncommitted -> MPI_ERR_TYPE */
+static int c908(void)
+{
+    return MPI_Ibcast(es_rbuf, 1, es_uncommitted, 0, es_self.h, ES_OUT(MPI_Request, 5));
+}
+
+/* MPI_Ibcast: root = -1 -> MPI_ERR_ROOT */
+static int c909(void)
+{
+    return MPI_Ibcast(es_rbuf, 1, MPI_INT, -1, es_self.h, ES_OUT(MPI_Request, 5));
+}
+
+/* MPI_Ibcast: root = size -> MPI_ERR_ROOT */
+static int c910(void)
+{
+    return MPI_Ibcast(es_rbuf, 1, MPI_INT, es_self.size, es_self.h, ES_OUT(MPI_Request, 5));
+}
+
+/* MPI_Ibcast: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c911(void)
+{
+    return MPI_Ibcast(es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 5));
+}
+
+/* MPI_Ibcast: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c912(void)
+{
+    return MPI_Ibcast(es_rbuf, 1, MPI_INT, 0, es_freed.comm, ES_OUT(MPI_Request, 5));
+}
+
+/* MPI_Ibcast: request = NULL -> MPI_ERR_ARG */
+static int c913(void)
+{
+    return MPI_Ibcast(es_rbuf, 1, MPI_INT, 0, es_self.h, NULL);
+}
+
 /* MPI_Ibsend: - = all valid -> MPI_SUCCESS */
-static int c632(void)
+static int c914(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: buf = NULL -> MPI_ERR_BUFFER */
-static int c633(void)
+static int c915(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: count = -1 -> MPI_ERR_COUNT */
-static int c634(void)
+static int c916(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c635(void)
+static int c917(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
@@ -4133,7 +6116,7 @@ static int c635(void)
 
 /* MPI_Ibsend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c636(void)
+static int c918(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
@@ -4141,7 +6124,7 @@ static int c636(void)
 }
 
 /* MPI_Ibsend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c637(void)
+static int c919(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
@@ -4149,28 +6132,28 @@ static int c637(void)
 }
 
 /* MPI_Ibsend: dest = size -> MPI_ERR_RANK */
-static int c638(void)
+static int c920(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: dest = -5 -> MPI_ERR_RANK */
-static int c639(void)
+static int c921(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: tag = -5 -> MPI_ERR_TAG */
-static int c640(void)
+static int c922(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c641(void)
+static int c923(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_attach_buffer();
@@ -4179,7 +6162,7 @@ static int c641(void)
 }
 
 /* MPI_Ibsend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c642(void)
+static int c924(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
@@ -4187,49 +6170,373 @@ static int c642(void)
 
 /* MPI_Ibsend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c643(void)
+static int c925(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ibsend: request = NULL -> MPI_ERR_ARG */
-static int c644(void)
+static int c926(void)
 {
     (void)es_attach_buffer();
     return MPI_Ibsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
+/* MPI_Iexscan: - = all valid -> MPI_SUCCESS */
+static int c927(void)
+{
+    return MPI_Iexscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iexscan: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c928(void)
+{
+    return MPI_Iexscan(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iexscan: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c929(void)
+{
+    return MPI_Iexscan(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iexscan: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c930(void)
+{
+    return MPI_Iexscan(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h, ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iexscan: count = -1 -> MPI_ERR_COUNT
+ * MPICH: aborts or fails with MPI_ERR_OTHER */
+static int c931(void)
+{
+    return MPI_Iexscan(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h, ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iexscan: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
+ * MPICH: MPI_ERR_OP (checks the op against the type first) */
+static int c932(void)
+{
+    return MPI_Iexscan(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h,
+                       ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iexscan: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c933(void)
+{
+    return MPI_Iexscan(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h,
+                       ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iexscan: op = MPI_OP_NULL -> MPI_ERR_OP */
+static int c934(void)
+{
+    return MPI_Iexscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h,
+                       ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iexscan: op = freed -> MPI_ERR_OP
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c935(void)
+{
+    return MPI_Iexscan(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h,
+                       ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iexscan: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c936(void)
+{
+    return MPI_Iexscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL,
+                       ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iexscan: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c937(void)
+{
+    return MPI_Iexscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm,
+                       ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iexscan: request = NULL -> MPI_ERR_ARG */
+static int c938(void)
+{
+    return MPI_Iexscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, NULL);
+}
+
+/* MPI_Igather: - = all valid -> MPI_SUCCESS */
+static int c939(void)
+{
+    return MPI_Igather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
+                       ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Igather: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c940(void)
+{
+    return MPI_Igather(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Igather: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c941(void)
+{
+    return MPI_Igather(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
+                       ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Igather: sendcount = -1 -> MPI_ERR_COUNT */
+static int c942(void)
+{
+    return MPI_Igather(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
+                       ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Igather: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c943(void)
+{
+    return MPI_Igather(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0, es_self.h,
+                       ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Igather: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c944(void)
+{
+    return MPI_Igather(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, 0, es_self.h,
+                       ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Igather: sendtype = uncommitted -> MPI_ERR_TYPE */
+static int c945(void)
+{
+    return MPI_Igather(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, 0, es_self.h,
+                       ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Igather: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c946(void)
+{
+    return MPI_Igather(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Igather: recvcount = -1 -> MPI_ERR_COUNT */
+static int c947(void)
+{
+    return MPI_Igather(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h,
+                       ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Igather: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c948(void)
+{
+    return MPI_Igather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h,
+                       ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Igather: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c949(void)
+{
+    return MPI_Igather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, 0, es_self.h,
+                       ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Igather: recvtype = uncommitted -> MPI_ERR_TYPE */
+static int c950(void)
+{
+    return MPI_Igather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, 0, es_self.h,
+                       ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Igather: root = -1 -> MPI_ERR_ROOT */
+static int c951(void)
+{
+    return MPI_Igather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h,
+                       ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Igather: root = size -> MPI_ERR_ROOT */
+static int c952(void)
+{
+    return MPI_Igather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size, es_self.h,
+                       ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Igather: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c953(void)
+{
+    return MPI_Igather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL,
+                       ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Igather: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c954(void)
+{
+    return MPI_Igather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm,
+                       ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Igather: request = NULL -> MPI_ERR_ARG */
+static int c955(void)
+{
+    return MPI_Igather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, NULL);
+}
+
+/* MPI_Igatherv: - = all valid -> MPI_SUCCESS */
+static int c956(void)
+{
+    return MPI_Igatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h,
+                        ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Igatherv: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c957(void)
+{
+    return MPI_Igatherv(NULL, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h,
+                        ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Igatherv: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c958(void)
+{
+    return MPI_Igatherv(es_rbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h,
+                        ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Igatherv: sendcount = -1 -> MPI_ERR_COUNT */
+static int c959(void)
+{
+    return MPI_Igatherv(es_sbuf, -1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h,
+                        ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Igatherv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c960(void)
+{
+    return MPI_Igatherv(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, es_ones, es_iota, MPI_INT, 0,
+                        es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Igatherv: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c961(void)
+{
+    return MPI_Igatherv(es_sbuf, 1, es_freed.type, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h,
+                        ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Igatherv: sendtype = uncommitted -> MPI_ERR_TYPE */
+static int c962(void)
+{
+    return MPI_Igatherv(es_sbuf, 1, es_uncommitted, es_rbuf, es_ones, es_iota, MPI_INT, 0,
+                        es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Igatherv: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c963(void)
+{
+    return MPI_Igatherv(es_sbuf, 1, MPI_INT, NULL, es_ones, es_iota, MPI_INT, 0, es_self.h,
+                        ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Igatherv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c964(void)
+{
+    return MPI_Igatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_neg_first, es_iota, MPI_INT, 0, es_self.h,
+                        ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Igatherv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c965(void)
+{
+    return MPI_Igatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_DATATYPE_NULL, 0,
+                        es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Igatherv: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c966(void)
+{
+    return MPI_Igatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_freed.type, 0, es_self.h,
+                        ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Igatherv: recvtype = uncommitted -> MPI_ERR_TYPE */
+static int c967(void)
+{
+    return MPI_Igatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_uncommitted, 0,
+                        es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Igatherv: root = -1 -> MPI_ERR_ROOT */
+static int c968(void)
+{
+    return MPI_Igatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, -1, es_self.h,
+                        ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Igatherv: root = size -> MPI_ERR_ROOT */
+static int c969(void)
+{
+    return MPI_Igatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_self.size,
+                        es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Igatherv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c970(void)
+{
+    return MPI_Igatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, MPI_COMM_NULL,
+                        ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Igatherv: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c971(void)
+{
+    return MPI_Igatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_freed.comm,
+                        ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Igatherv: request = NULL -> MPI_ERR_ARG */
+static int c972(void)
+{
+    return MPI_Igatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, 0, es_self.h,
+                        NULL);
+}
+
 /* MPI_Improbe: - = all valid -> MPI_SUCCESS */
-static int c645(void)
+static int c973(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: source = size -> MPI_ERR_RANK */
-static int c646(void)
+static int c974(void)
 {
     return MPI_Improbe(es_world.size, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: source = -5 -> MPI_ERR_RANK */
-static int c647(void)
+static int c975(void)
 {
     return MPI_Improbe(-5, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: tag = -5 -> MPI_ERR_TAG */
-static int c648(void)
+static int c976(void)
 {
     return MPI_Improbe(es_world.rank, -5, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c649(void)
+static int c977(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Improbe(es_world.rank, es_tag_ub + 1, es_world.h, ES_OUT(int, 3),
@@ -4237,7 +6544,7 @@ static int c649(void)
 }
 
 /* MPI_Improbe: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c650(void)
+static int c978(void)
 {
     return MPI_Improbe(es_world.rank, 0, MPI_COMM_NULL, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
@@ -4245,54 +6552,54 @@ static int c650(void)
 
 /* MPI_Improbe: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c651(void)
+static int c979(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_freed.comm, ES_OUT(int, 3), ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: flag = NULL -> MPI_ERR_ARG */
-static int c652(void)
+static int c980(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_world.h, NULL, ES_OUT(MPI_Message, 4),
                        ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: message = NULL -> MPI_ERR_ARG */
-static int c653(void)
+static int c981(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), NULL, ES_OUT(MPI_Status, 5));
 }
 
 /* MPI_Improbe: status = NULL -> MPI_ERR_ARG */
-static int c654(void)
+static int c982(void)
 {
     return MPI_Improbe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Message, 4), NULL);
 }
 
 /* MPI_Imrecv: - = all valid -> MPI_SUCCESS */
-static int c655(void)
+static int c983(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: buf = NULL -> MPI_ERR_BUFFER */
-static int c656(void)
+static int c984(void)
 {
     return MPI_Imrecv(NULL, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: count = -1 -> MPI_ERR_COUNT */
-static int c657(void)
+static int c985(void)
 {
     return MPI_Imrecv(es_rbuf, -1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c658(void)
+static int c986(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_DATATYPE_NULL, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
@@ -4300,274 +6607,787 @@ static int c658(void)
 
 /* MPI_Imrecv: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c659(void)
+static int c987(void)
 {
     return MPI_Imrecv(es_rbuf, 1, es_freed.type, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c660(void)
+static int c988(void)
 {
     return MPI_Imrecv(es_rbuf, 1, es_uncommitted, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: message = &MPI_MESSAGE_NULL -> MPI_ERR_REQUEST */
-static int c661(void)
+static int c989(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NULL),
                       ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: message = NULL -> MPI_ERR_ARG */
-static int c662(void)
+static int c990(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_INT, NULL, ES_OUT(MPI_Request, 4));
 }
 
 /* MPI_Imrecv: request = NULL -> MPI_ERR_ARG */
-static int c663(void)
+static int c991(void)
 {
     return MPI_Imrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC), NULL);
 }
 
+/* MPI_Ineighbor_allgather: - = all valid -> MPI_SUCCESS */
+static int c992(void)
+{
+    return MPI_Ineighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h,
+                                   ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_allgather: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c993(void)
+{
+    return MPI_Ineighbor_allgather(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h,
+                                   ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_allgather: sendcount = -1 -> MPI_ERR_COUNT */
+static int c994(void)
+{
+    return MPI_Ineighbor_allgather(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h,
+                                   ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_allgather: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c995(void)
+{
+    return MPI_Ineighbor_allgather(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_cart.h,
+                                   ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_allgather: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c996(void)
+{
+    return MPI_Ineighbor_allgather(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_cart.h,
+                                   ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_allgather: sendtype = uncommitted -> MPI_ERR_TYPE */
+static int c997(void)
+{
+    return MPI_Ineighbor_allgather(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, es_cart.h,
+                                   ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_allgather: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c998(void)
+{
+    return MPI_Ineighbor_allgather(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_cart.h,
+                                   ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_allgather: recvcount = -1 -> MPI_ERR_COUNT */
+static int c999(void)
+{
+    return MPI_Ineighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_cart.h,
+                                   ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_allgather: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1000(void)
+{
+    return MPI_Ineighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_cart.h,
+                                   ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_allgather: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1001(void)
+{
+    return MPI_Ineighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_cart.h,
+                                   ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_allgather: recvtype = uncommitted -> MPI_ERR_TYPE */
+static int c1002(void)
+{
+    return MPI_Ineighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, es_cart.h,
+                                   ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_allgather: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1003(void)
+{
+    return MPI_Ineighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, MPI_COMM_NULL,
+                                   ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_allgather: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1004(void)
+{
+    return MPI_Ineighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm,
+                                   ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_allgather: comm = no topology -> MPI_ERR_TOPOLOGY
+ * MPICH: MPI_ERR_COUNT, MPI_ERR_TYPE or crashes */
+static int c1005(void)
+{
+    return MPI_Ineighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h,
+                                   ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_allgather: request = NULL -> MPI_ERR_ARG */
+static int c1006(void)
+{
+    return MPI_Ineighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h, NULL);
+}
+
+/* MPI_Ineighbor_allgatherv: - = all valid -> MPI_SUCCESS */
+static int c1007(void)
+{
+    return MPI_Ineighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                                    es_cart.h, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Ineighbor_allgatherv: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c1008(void)
+{
+    return MPI_Ineighbor_allgatherv(NULL, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_cart.h,
+                                    ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Ineighbor_allgatherv: sendcount = -1 -> MPI_ERR_COUNT */
+static int c1009(void)
+{
+    return MPI_Ineighbor_allgatherv(es_sbuf, -1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                                    es_cart.h, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Ineighbor_allgatherv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1010(void)
+{
+    return MPI_Ineighbor_allgatherv(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, es_ones, es_iota,
+                                    MPI_INT, es_cart.h, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Ineighbor_allgatherv: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1011(void)
+{
+    return MPI_Ineighbor_allgatherv(es_sbuf, 1, es_freed.type, es_rbuf, es_ones, es_iota, MPI_INT,
+                                    es_cart.h, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Ineighbor_allgatherv: sendtype = uncommitted -> MPI_ERR_TYPE */
+static int c1012(void)
+{
+    return MPI_Ineighbor_allgatherv(es_sbuf, 1, es_uncommitted, es_rbuf, es_ones, es_iota, MPI_INT,
+                                    es_cart.h, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Ineighbor_allgatherv: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c1013(void)
+{
+    return MPI_Ineighbor_allgatherv(es_sbuf, 1, MPI_INT, NULL, es_ones, es_iota, MPI_INT, es_cart.h,
+                                    ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Ineighbor_allgatherv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c1014(void)
+{
+    return MPI_Ineighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_neg_first, es_iota, MPI_INT,
+                                    es_cart.h, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Ineighbor_allgatherv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1015(void)
+{
+    return MPI_Ineighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota,
+                                    MPI_DATATYPE_NULL, es_cart.h, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Ineighbor_allgatherv: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1016(void)
+{
+    return MPI_Ineighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_freed.type,
+                                    es_cart.h, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Ineighbor_allgatherv: recvtype = uncommitted -> MPI_ERR_TYPE */
+static int c1017(void)
+{
+    return MPI_Ineighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_uncommitted,
+                                    es_cart.h, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Ineighbor_allgatherv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1018(void)
+{
+    return MPI_Ineighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                                    MPI_COMM_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Ineighbor_allgatherv: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1019(void)
+{
+    return MPI_Ineighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                                    es_freed.comm, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Ineighbor_allgatherv: comm = no topology -> MPI_ERR_TOPOLOGY
+ * MPICH: MPI_ERR_COUNT, MPI_ERR_TYPE or crashes */
+static int c1020(void)
+{
+    return MPI_Ineighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                                    es_self.h, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Ineighbor_allgatherv: request = NULL -> MPI_ERR_ARG */
+static int c1021(void)
+{
+    return MPI_Ineighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                                    es_cart.h, NULL);
+}
+
+/* MPI_Ineighbor_alltoall: - = all valid -> MPI_SUCCESS */
+static int c1022(void)
+{
+    return MPI_Ineighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h,
+                                  ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_alltoall: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c1023(void)
+{
+    return MPI_Ineighbor_alltoall(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h,
+                                  ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_alltoall: sendcount = -1 -> MPI_ERR_COUNT */
+static int c1024(void)
+{
+    return MPI_Ineighbor_alltoall(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h,
+                                  ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_alltoall: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1025(void)
+{
+    return MPI_Ineighbor_alltoall(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_cart.h,
+                                  ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_alltoall: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1026(void)
+{
+    return MPI_Ineighbor_alltoall(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_cart.h,
+                                  ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_alltoall: sendtype = uncommitted -> MPI_ERR_TYPE */
+static int c1027(void)
+{
+    return MPI_Ineighbor_alltoall(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, es_cart.h,
+                                  ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_alltoall: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c1028(void)
+{
+    return MPI_Ineighbor_alltoall(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_cart.h,
+                                  ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_alltoall: recvcount = -1 -> MPI_ERR_COUNT */
+static int c1029(void)
+{
+    return MPI_Ineighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_cart.h,
+                                  ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_alltoall: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1030(void)
+{
+    return MPI_Ineighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_cart.h,
+                                  ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_alltoall: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1031(void)
+{
+    return MPI_Ineighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_cart.h,
+                                  ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_alltoall: recvtype = uncommitted -> MPI_ERR_TYPE */
+static int c1032(void)
+{
+    return MPI_Ineighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, es_cart.h,
+                                  ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_alltoall: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1033(void)
+{
+    return MPI_Ineighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, MPI_COMM_NULL,
+                                  ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_alltoall: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1034(void)
+{
+    return MPI_Ineighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm,
+                                  ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_alltoall: comm = no topology -> MPI_ERR_TOPOLOGY
+ * MPICH: MPI_ERR_COUNT, MPI_ERR_TYPE or crashes */
+static int c1035(void)
+{
+    return MPI_Ineighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h,
+                                  ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ineighbor_alltoall: request = NULL -> MPI_ERR_ARG */
+static int c1036(void)
+{
+    return MPI_Ineighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h, NULL);
+}
+
+/* MPI_Ineighbor_alltoallv: - = all valid -> MPI_SUCCESS */
+static int c1037(void)
+{
+    return MPI_Ineighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                                   MPI_INT, es_cart.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallv: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c1038(void)
+{
+    return MPI_Ineighbor_alltoallv(NULL, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                                   MPI_INT, es_cart.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallv: sendcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c1039(void)
+{
+    return MPI_Ineighbor_alltoallv(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, es_ones,
+                                   es_iota, MPI_INT, es_cart.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1040(void)
+{
+    return MPI_Ineighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf, es_ones,
+                                   es_iota, MPI_INT, es_cart.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallv: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1041(void)
+{
+    return MPI_Ineighbor_alltoallv(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, es_ones,
+                                   es_iota, MPI_INT, es_cart.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallv: sendtype = uncommitted -> MPI_ERR_TYPE */
+static int c1042(void)
+{
+    return MPI_Ineighbor_alltoallv(es_sbuf, es_ones, es_iota, es_uncommitted, es_rbuf, es_ones,
+                                   es_iota, MPI_INT, es_cart.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallv: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c1043(void)
+{
+    return MPI_Ineighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, NULL, es_ones, es_iota,
+                                   MPI_INT, es_cart.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c1044(void)
+{
+    return MPI_Ineighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_neg_first,
+                                   es_iota, MPI_INT, es_cart.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1045(void)
+{
+    return MPI_Ineighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                                   MPI_DATATYPE_NULL, es_cart.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallv: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1046(void)
+{
+    return MPI_Ineighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                                   es_freed.type, es_cart.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallv: recvtype = uncommitted -> MPI_ERR_TYPE */
+static int c1047(void)
+{
+    return MPI_Ineighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                                   es_uncommitted, es_cart.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1048(void)
+{
+    return MPI_Ineighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                                   MPI_INT, MPI_COMM_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallv: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1049(void)
+{
+    return MPI_Ineighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                                   MPI_INT, es_freed.comm, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallv: comm = no topology -> MPI_ERR_TOPOLOGY
+ * MPICH: MPI_ERR_COUNT, MPI_ERR_TYPE or crashes */
+static int c1050(void)
+{
+    return MPI_Ineighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                                   MPI_INT, es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallv: request = NULL -> MPI_ERR_ARG */
+static int c1051(void)
+{
+    return MPI_Ineighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                                   MPI_INT, es_cart.h, NULL);
+}
+
+/* MPI_Ineighbor_alltoallw: - = all valid -> MPI_SUCCESS */
+static int c1052(void)
+{
+    return MPI_Ineighbor_alltoallw(es_sbuf, es_ones, es_aiota, es_ints, es_rbuf, es_ones, es_aiota,
+                                   es_ints, es_cart.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallw: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c1053(void)
+{
+    return MPI_Ineighbor_alltoallw(NULL, es_ones, es_aiota, es_ints, es_rbuf, es_ones, es_aiota,
+                                   es_ints, es_cart.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallw: sendcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c1054(void)
+{
+    return MPI_Ineighbor_alltoallw(es_sbuf, es_neg_first, es_aiota, es_ints, es_rbuf, es_ones,
+                                   es_aiota, es_ints, es_cart.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallw: sendtypes = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
+static int c1055(void)
+{
+    return MPI_Ineighbor_alltoallw(es_sbuf, es_ones, es_aiota, es_null_first, es_rbuf, es_ones,
+                                   es_aiota, es_ints, es_cart.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallw: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c1056(void)
+{
+    return MPI_Ineighbor_alltoallw(es_sbuf, es_ones, es_aiota, es_ints, NULL, es_ones, es_aiota,
+                                   es_ints, es_cart.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallw: recvcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c1057(void)
+{
+    return MPI_Ineighbor_alltoallw(es_sbuf, es_ones, es_aiota, es_ints, es_rbuf, es_neg_first,
+                                   es_aiota, es_ints, es_cart.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallw: recvtypes = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
+static int c1058(void)
+{
+    return MPI_Ineighbor_alltoallw(es_sbuf, es_ones, es_aiota, es_ints, es_rbuf, es_ones, es_aiota,
+                                   es_null_first, es_cart.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallw: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1059(void)
+{
+    return MPI_Ineighbor_alltoallw(es_sbuf, es_ones, es_aiota, es_ints, es_rbuf, es_ones, es_aiota,
+                                   es_ints, MPI_COMM_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallw: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1060(void)
+{
+    return MPI_Ineighbor_alltoallw(es_sbuf, es_ones, es_aiota, es_ints, es_rbuf, es_ones, es_aiota,
+                                   es_ints, es_freed.comm, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallw: comm = no topology -> MPI_ERR_TOPOLOGY
+ * MPICH: MPI_ERR_COUNT, MPI_ERR_TYPE or crashes */
+static int c1061(void)
+{
+    return MPI_Ineighbor_alltoallw(es_sbuf, es_ones, es_aiota, es_ints, es_rbuf, es_ones, es_aiota,
+                                   es_ints, es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Ineighbor_alltoallw: request = NULL -> MPI_ERR_ARG */
+static int c1062(void)
+{
+    return MPI_Ineighbor_alltoallw(es_sbuf, es_ones, es_aiota, es_ints, es_rbuf, es_ones, es_aiota,
+                                   es_ints, es_cart.h, NULL);
+}
+
 /* MPI_Info_create: - = all valid -> MPI_SUCCESS */
-static int c664(void)
+static int c1063(void)
 {
     return MPI_Info_create(ES_OUT(MPI_Info, 0));
 }
 
 /* MPI_Info_create: info = NULL -> MPI_ERR_ARG */
-static int c665(void)
+static int c1064(void)
 {
     return MPI_Info_create(NULL);
 }
 
 /* MPI_Info_create_env: - = all valid -> MPI_SUCCESS */
-static int c666(void)
+static int c1065(void)
 {
     return MPI_Info_create_env(0, NULL, ES_OUT(MPI_Info, 2));
 }
 
 /* MPI_Info_create_env: info = NULL -> MPI_ERR_ARG */
-static int c667(void)
+static int c1066(void)
 {
     return MPI_Info_create_env(0, NULL, NULL);
 }
 
 /* MPI_Info_delete: - = all valid -> MPI_SUCCESS */
-static int c668(void)
+static int c1067(void)
 {
     return MPI_Info_delete(es_info, "errsweep");
 }
 
 /* MPI_Info_delete: info = MPI_INFO_NULL -> MPI_ERR_INFO
  * MPICH: MPI_ERR_ARG */
-static int c669(void)
+static int c1068(void)
 {
     return MPI_Info_delete(MPI_INFO_NULL, "errsweep");
 }
 
 /* MPI_Info_delete: info = bogus -> MPI_ERR_INFO */
-static int c670(void)
+static int c1069(void)
 {
     return MPI_Info_delete(es_bogus_info, "errsweep");
 }
 
 /* MPI_Info_delete: key = NULL -> MPI_ERR_INFO_KEY */
-static int c671(void)
+static int c1070(void)
 {
     return MPI_Info_delete(es_info, NULL);
 }
 
 /* MPI_Info_delete: key = "" -> MPI_ERR_INFO_KEY */
-static int c672(void)
+static int c1071(void)
 {
     return MPI_Info_delete(es_info, "");
 }
 
 /* MPI_Info_delete: key = too long -> MPI_ERR_INFO_KEY */
-static int c673(void)
+static int c1072(void)
 {
     return MPI_Info_delete(es_info, es_long_string);
 }
 
 /* MPI_Info_delete: key = "nokey" -> MPI_ERR_INFO_NOKEY */
-static int c674(void)
+static int c1073(void)
 {
     return MPI_Info_delete(es_info, "nokey");
 }
 
 /* MPI_Info_dup: - = all valid -> MPI_SUCCESS */
-static int c675(void)
+static int c1074(void)
 {
     return MPI_Info_dup(es_info, ES_OUT(MPI_Info, 1));
 }
 
 /* MPI_Info_dup: info = MPI_INFO_NULL -> MPI_ERR_INFO
  * MPICH: MPI_ERR_ARG */
-static int c676(void)
+static int c1075(void)
 {
     return MPI_Info_dup(MPI_INFO_NULL, ES_OUT(MPI_Info, 1));
 }
 
 /* MPI_Info_dup: info = bogus -> MPI_ERR_INFO */
-static int c677(void)
+static int c1076(void)
 {
     return MPI_Info_dup(es_bogus_info, ES_OUT(MPI_Info, 1));
 }
 
 /* MPI_Info_dup: newinfo = NULL -> MPI_ERR_ARG */
-static int c678(void)
+static int c1077(void)
 {
     return MPI_Info_dup(es_info, NULL);
 }
 
 /* MPI_Info_free: - = all valid -> MPI_SUCCESS */
-static int c679(void)
+static int c1078(void)
 {
     return MPI_Info_free(ES_PTR(MPI_Info, es_new_info()));
 }
 
 /* MPI_Info_free: info = &MPI_INFO_NULL -> MPI_ERR_INFO
  * MPICH: MPI_ERR_ARG */
-static int c680(void)
+static int c1079(void)
 {
     return MPI_Info_free(ES_PTR(MPI_Info, MPI_INFO_NULL));
 }
 
 /* MPI_Info_free: info = &bogus -> MPI_ERR_INFO */
-static int c681(void)
+static int c1080(void)
 {
     return MPI_Info_free(ES_PTR(MPI_Info, es_bogus_info));
 }
 
 /* MPI_Info_free: info = NULL -> MPI_ERR_ARG */
-static int c682(void)
+static int c1081(void)
 {
     return MPI_Info_free(NULL);
 }
 
 /* MPI_Info_get: - = all valid -> MPI_SUCCESS */
-static int c683(void)
+static int c1082(void)
 {
     return MPI_Info_get(es_info, "errsweep", 64, ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Info_get: info = MPI_INFO_NULL -> MPI_ERR_INFO
  * MPICH: MPI_ERR_ARG */
-static int c684(void)
+static int c1083(void)
 {
     return MPI_Info_get(MPI_INFO_NULL, "errsweep", 64, ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Info_get: info = bogus -> MPI_ERR_INFO */
-static int c685(void)
+static int c1084(void)
 {
     return MPI_Info_get(es_bogus_info, "errsweep", 64, ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Info_get: key = NULL -> MPI_ERR_INFO_KEY */
-static int c686(void)
+static int c1085(void)
 {
     return MPI_Info_get(es_info, NULL, 64, ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Info_get: key = "" -> MPI_ERR_INFO_KEY */
-static int c687(void)
+static int c1086(void)
 {
     return MPI_Info_get(es_info, "", 64, ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Info_get: key = too long -> MPI_ERR_INFO_KEY */
-static int c688(void)
+static int c1087(void)
 {
     return MPI_Info_get(es_info, es_long_string, 64, ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Info_get: valuelen = -1 -> MPI_ERR_ARG */
-static int c689(void)
+static int c1088(void)
 {
     return MPI_Info_get(es_info, "errsweep", -1, ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Info_get: value = NULL -> MPI_ERR_ARG */
-static int c690(void)
+static int c1089(void)
 {
     return MPI_Info_get(es_info, "errsweep", 64, NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Info_get: flag = NULL -> MPI_ERR_ARG */
-static int c691(void)
+static int c1090(void)
 {
     return MPI_Info_get(es_info, "errsweep", 64, ES_OUT(char, 3), NULL);
 }
 
 /* MPI_Info_get_nkeys: - = all valid -> MPI_SUCCESS */
-static int c692(void)
+static int c1091(void)
 {
     return MPI_Info_get_nkeys(es_info, ES_OUT(int, 1));
 }
 
 /* MPI_Info_get_nkeys: info = MPI_INFO_NULL -> MPI_ERR_INFO
  * MPICH: MPI_ERR_ARG */
-static int c693(void)
+static int c1092(void)
 {
     return MPI_Info_get_nkeys(MPI_INFO_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Info_get_nkeys: info = bogus -> MPI_ERR_INFO */
-static int c694(void)
+static int c1093(void)
 {
     return MPI_Info_get_nkeys(es_bogus_info, ES_OUT(int, 1));
 }
 
 /* MPI_Info_get_nkeys: nkeys = NULL -> MPI_ERR_ARG */
-static int c695(void)
+static int c1094(void)
 {
     return MPI_Info_get_nkeys(es_info, NULL);
 }
 
 /* MPI_Info_get_nthkey: - = all valid -> MPI_SUCCESS */
-static int c696(void)
+static int c1095(void)
 {
     return MPI_Info_get_nthkey(es_info, 0, ES_OUT(char, 2));
 }
 
 /* MPI_Info_get_nthkey: info = MPI_INFO_NULL -> MPI_ERR_INFO
  * MPICH: MPI_ERR_ARG */
-static int c697(void)
+static int c1096(void)
 {
     return MPI_Info_get_nthkey(MPI_INFO_NULL, 0, ES_OUT(char, 2));
 }
 
 /* MPI_Info_get_nthkey: info = bogus -> MPI_ERR_INFO */
-static int c698(void)
+static int c1097(void)
 {
     return MPI_Info_get_nthkey(es_bogus_info, 0, ES_OUT(char, 2));
 }
 
 /* MPI_Info_get_nthkey: n = -1 -> MPI_ERR_ARG */
-static int c699(void)
+static int c1098(void)
 {
     return MPI_Info_get_nthkey(es_info, -1, ES_OUT(char, 2));
 }
 
 /* MPI_Info_get_nthkey: n = nkeys -> MPI_ERR_ARG */
-static int c700(void)
+static int c1099(void)
 {
     return MPI_Info_get_nthkey(es_info, 1, ES_OUT(char, 2));
 }
 
 /* MPI_Info_get_nthkey: key = NULL -> MPI_ERR_ARG */
-static int c701(void)
+static int c1100(void)
 {
     return MPI_Info_get_nthkey(es_info, 0, NULL);
 }
 
 /* MPI_Info_get_string: - = all valid -> MPI_SUCCESS */
-static int c702(void)
+static int c1101(void)
 {
     return MPI_Info_get_string(es_info, "errsweep", ES_PTR(int, 64), ES_OUT(char, 3),
                                ES_OUT(int, 4));
@@ -4575,193 +7395,412 @@ static int c702(void)
 
 /* MPI_Info_get_string: info = MPI_INFO_NULL -> MPI_ERR_INFO
  * MPICH: MPI_ERR_ARG */
-static int c703(void)
+static int c1102(void)
 {
     return MPI_Info_get_string(MPI_INFO_NULL, "errsweep", ES_PTR(int, 64), ES_OUT(char, 3),
                                ES_OUT(int, 4));
 }
 
 /* MPI_Info_get_string: info = bogus -> MPI_ERR_INFO */
-static int c704(void)
+static int c1103(void)
 {
     return MPI_Info_get_string(es_bogus_info, "errsweep", ES_PTR(int, 64), ES_OUT(char, 3),
                                ES_OUT(int, 4));
 }
 
 /* MPI_Info_get_string: key = NULL -> MPI_ERR_INFO_KEY */
-static int c705(void)
+static int c1104(void)
 {
     return MPI_Info_get_string(es_info, NULL, ES_PTR(int, 64), ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Info_get_string: key = "" -> MPI_ERR_INFO_KEY */
-static int c706(void)
+static int c1105(void)
 {
     return MPI_Info_get_string(es_info, "", ES_PTR(int, 64), ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Info_get_string: key = too long -> MPI_ERR_INFO_KEY */
-static int c707(void)
+static int c1106(void)
 {
     return MPI_Info_get_string(es_info, es_long_string, ES_PTR(int, 64), ES_OUT(char, 3),
                                ES_OUT(int, 4));
 }
 
 /* MPI_Info_get_string: buflen = NULL -> MPI_ERR_ARG */
-static int c708(void)
+static int c1107(void)
 {
     return MPI_Info_get_string(es_info, "errsweep", NULL, ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Info_get_string: value = NULL -> MPI_ERR_ARG */
-static int c709(void)
+static int c1108(void)
 {
     return MPI_Info_get_string(es_info, "errsweep", ES_PTR(int, 64), NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Info_get_string: flag = NULL -> MPI_ERR_ARG */
-static int c710(void)
+static int c1109(void)
 {
     return MPI_Info_get_string(es_info, "errsweep", ES_PTR(int, 64), ES_OUT(char, 3), NULL);
 }
 
 /* MPI_Info_get_valuelen: - = all valid -> MPI_SUCCESS */
-static int c711(void)
+static int c1110(void)
 {
     return MPI_Info_get_valuelen(es_info, "errsweep", ES_OUT(int, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Info_get_valuelen: info = MPI_INFO_NULL -> MPI_ERR_INFO
  * MPICH: MPI_ERR_ARG */
-static int c712(void)
+static int c1111(void)
 {
     return MPI_Info_get_valuelen(MPI_INFO_NULL, "errsweep", ES_OUT(int, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Info_get_valuelen: info = bogus -> MPI_ERR_INFO */
-static int c713(void)
+static int c1112(void)
 {
     return MPI_Info_get_valuelen(es_bogus_info, "errsweep", ES_OUT(int, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Info_get_valuelen: key = NULL -> MPI_ERR_INFO_KEY */
-static int c714(void)
+static int c1113(void)
 {
     return MPI_Info_get_valuelen(es_info, NULL, ES_OUT(int, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Info_get_valuelen: key = "" -> MPI_ERR_INFO_KEY */
-static int c715(void)
+static int c1114(void)
 {
     return MPI_Info_get_valuelen(es_info, "", ES_OUT(int, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Info_get_valuelen: key = too long -> MPI_ERR_INFO_KEY */
-static int c716(void)
+static int c1115(void)
 {
     return MPI_Info_get_valuelen(es_info, es_long_string, ES_OUT(int, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Info_get_valuelen: valuelen = NULL -> MPI_ERR_ARG */
-static int c717(void)
+static int c1116(void)
 {
     return MPI_Info_get_valuelen(es_info, "errsweep", NULL, ES_OUT(int, 3));
 }
 
 /* MPI_Info_get_valuelen: flag = NULL -> MPI_ERR_ARG */
-static int c718(void)
+static int c1117(void)
 {
     return MPI_Info_get_valuelen(es_info, "errsweep", ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Info_set: - = all valid -> MPI_SUCCESS */
-static int c719(void)
+static int c1118(void)
 {
     return MPI_Info_set(es_info, "errsweep", "value");
 }
 
 /* MPI_Info_set: info = MPI_INFO_NULL -> MPI_ERR_INFO
  * MPICH: MPI_ERR_ARG */
-static int c720(void)
+static int c1119(void)
 {
     return MPI_Info_set(MPI_INFO_NULL, "errsweep", "value");
 }
 
 /* MPI_Info_set: info = bogus -> MPI_ERR_INFO */
-static int c721(void)
+static int c1120(void)
 {
     return MPI_Info_set(es_bogus_info, "errsweep", "value");
 }
 
 /* MPI_Info_set: key = NULL -> MPI_ERR_INFO_KEY */
-static int c722(void)
+static int c1121(void)
 {
     return MPI_Info_set(es_info, NULL, "value");
 }
 
 /* MPI_Info_set: key = "" -> MPI_ERR_INFO_KEY */
-static int c723(void)
+static int c1122(void)
 {
     return MPI_Info_set(es_info, "", "value");
 }
 
 /* MPI_Info_set: key = too long -> MPI_ERR_INFO_KEY */
-static int c724(void)
+static int c1123(void)
 {
     return MPI_Info_set(es_info, es_long_string, "value");
 }
 
 /* MPI_Info_set: value = NULL -> MPI_ERR_INFO_VALUE
  * MPICH: MPI_ERR_ARG */
-static int c725(void)
+static int c1124(void)
 {
     return MPI_Info_set(es_info, "errsweep", NULL);
 }
 
 /* MPI_Info_set: value = too long -> MPI_ERR_INFO_VALUE */
-static int c726(void)
+static int c1125(void)
 {
     return MPI_Info_set(es_info, "errsweep", es_long_string);
 }
 
 /* MPI_Initialized: - = all valid -> MPI_SUCCESS */
-static int c727(void)
+static int c1126(void)
 {
     return MPI_Initialized(ES_OUT(int, 0));
 }
 
 /* MPI_Initialized: flag = NULL -> MPI_ERR_ARG */
-static int c728(void)
+static int c1127(void)
 {
     return MPI_Initialized(NULL);
 }
 
+/* MPI_Intercomm_create: local_comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1128(void)
+{
+    return MPI_Intercomm_create(MPI_COMM_NULL, es_self.rank, MPI_COMM_WORLD,
+                                (es_world.rank + 1) % es_world.size, 0, ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Intercomm_create: local_comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1129(void)
+{
+    return MPI_Intercomm_create(es_freed.comm, es_self.rank, MPI_COMM_WORLD,
+                                (es_world.rank + 1) % es_world.size, 0, ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Intercomm_create: local_leader = size -> MPI_ERR_RANK */
+static int c1130(void)
+{
+    return MPI_Intercomm_create(es_self.h, es_self.size, MPI_COMM_WORLD,
+                                (es_world.rank + 1) % es_world.size, 0, ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Intercomm_create: local_leader = -5 -> MPI_ERR_RANK */
+static int c1131(void)
+{
+    return MPI_Intercomm_create(es_self.h, -5, MPI_COMM_WORLD, (es_world.rank + 1) % es_world.size,
+                                0, ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Intercomm_create: peer_comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1132(void)
+{
+    return MPI_Intercomm_create(es_self.h, es_self.rank, MPI_COMM_NULL,
+                                (es_world.rank + 1) % es_world.size, 0, ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Intercomm_create: peer_comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1133(void)
+{
+    return MPI_Intercomm_create(es_self.h, es_self.rank, es_freed.comm,
+                                (es_world.rank + 1) % es_world.size, 0, ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Intercomm_create: remote_leader = size -> MPI_ERR_RANK */
+static int c1134(void)
+{
+    return MPI_Intercomm_create(es_self.h, es_self.rank, MPI_COMM_WORLD, es_world.size, 0,
+                                ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Intercomm_create: remote_leader = -5 -> MPI_ERR_RANK */
+static int c1135(void)
+{
+    return MPI_Intercomm_create(es_self.h, es_self.rank, MPI_COMM_WORLD, -5, 0,
+                                ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Intercomm_create: tag = -5 -> MPI_ERR_TAG */
+static int c1136(void)
+{
+    return MPI_Intercomm_create(es_self.h, es_self.rank, MPI_COMM_WORLD,
+                                (es_world.rank + 1) % es_world.size, -5, ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Intercomm_create: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
+static int c1137(void)
+{
+    if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
+    return MPI_Intercomm_create(es_self.h, es_self.rank, MPI_COMM_WORLD,
+                                (es_world.rank + 1) % es_world.size, es_tag_ub + 1,
+                                ES_OUT(MPI_Comm, 5));
+}
+
+/* MPI_Intercomm_create: newintercomm = NULL -> MPI_ERR_ARG */
+static int c1138(void)
+{
+    return MPI_Intercomm_create(es_self.h, es_self.rank, MPI_COMM_WORLD,
+                                (es_world.rank + 1) % es_world.size, 0, NULL);
+}
+
+/* MPI_Intercomm_create_from_groups: local_group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
+static int c1139(void)
+{
+    if (es_world.size < 2) return ES_NOT_APPLICABLE;
+    return MPI_Intercomm_create_from_groups(MPI_GROUP_NULL, es_self.rank, es_peer_group, 0,
+                                            "errsweep", MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                            ES_OUT(MPI_Comm, 7));
+}
+
+/* MPI_Intercomm_create_from_groups: local_group = freed -> MPI_ERR_GROUP
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1140(void)
+{
+    if (es_world.size < 2) return ES_NOT_APPLICABLE;
+    return MPI_Intercomm_create_from_groups(es_freed.group, es_self.rank, es_peer_group, 0,
+                                            "errsweep", MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                            ES_OUT(MPI_Comm, 7));
+}
+
+/* MPI_Intercomm_create_from_groups: local_leader = size -> MPI_ERR_RANK
+ * MPICH: crashes or MPI_ERR_COMM */
+static int c1141(void)
+{
+    if (es_world.size < 2) return ES_NOT_APPLICABLE;
+    return MPI_Intercomm_create_from_groups(es_self.group, es_self.size, es_peer_group, 0,
+                                            "errsweep", MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                            ES_OUT(MPI_Comm, 7));
+}
+
+/* MPI_Intercomm_create_from_groups: local_leader = -5 -> MPI_ERR_RANK
+ * MPICH: crashes or MPI_ERR_COMM */
+static int c1142(void)
+{
+    if (es_world.size < 2) return ES_NOT_APPLICABLE;
+    return MPI_Intercomm_create_from_groups(es_self.group, -5, es_peer_group, 0, "errsweep",
+                                            MPI_INFO_NULL, MPI_ERRORS_RETURN, ES_OUT(MPI_Comm, 7));
+}
+
+/* MPI_Intercomm_create_from_groups: remote_group = MPI_GROUP_NULL -> MPI_ERR_GROUP */
+static int c1143(void)
+{
+    if (es_world.size < 2) return ES_NOT_APPLICABLE;
+    return MPI_Intercomm_create_from_groups(es_self.group, es_self.rank, MPI_GROUP_NULL, 0,
+                                            "errsweep", MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                            ES_OUT(MPI_Comm, 7));
+}
+
+/* MPI_Intercomm_create_from_groups: remote_group = freed -> MPI_ERR_GROUP
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1144(void)
+{
+    if (es_world.size < 2) return ES_NOT_APPLICABLE;
+    return MPI_Intercomm_create_from_groups(es_self.group, es_self.rank, es_freed.group, 0,
+                                            "errsweep", MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                            ES_OUT(MPI_Comm, 7));
+}
+
+/* MPI_Intercomm_create_from_groups: remote_leader = size -> MPI_ERR_RANK
+ * MPICH: crashes or MPI_ERR_COMM */
+static int c1145(void)
+{
+    if (es_world.size < 2) return ES_NOT_APPLICABLE;
+    return MPI_Intercomm_create_from_groups(es_self.group, es_self.rank, es_peer_group, 1,
+                                            "errsweep", MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                            ES_OUT(MPI_Comm, 7));
+}
+
+/* MPI_Intercomm_create_from_groups: remote_leader = -5 -> MPI_ERR_RANK
+ * MPICH: crashes or MPI_ERR_COMM */
+static int c1146(void)
+{
+    if (es_world.size < 2) return ES_NOT_APPLICABLE;
+    return MPI_Intercomm_create_from_groups(es_self.group, es_self.rank, es_peer_group, -5,
+                                            "errsweep", MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                            ES_OUT(MPI_Comm, 7));
+}
+
+/* MPI_Intercomm_create_from_groups: stringtag = NULL -> MPI_ERR_ARG */
+static int c1147(void)
+{
+    if (es_world.size < 2) return ES_NOT_APPLICABLE;
+    return MPI_Intercomm_create_from_groups(es_self.group, es_self.rank, es_peer_group, 0, NULL,
+                                            MPI_INFO_NULL, MPI_ERRORS_RETURN, ES_OUT(MPI_Comm, 7));
+}
+
+/* MPI_Intercomm_create_from_groups: info = bogus -> MPI_ERR_INFO */
+static int c1148(void)
+{
+    return ES_NOT_APPLICABLE; /* disabled: src/api/comm_inter.c does not check info: the call goes on, hangs and spoils the rank's transport */
+}
+
+/* MPI_Intercomm_create_from_groups: errhandler = MPI_ERRHANDLER_NULL -> MPI_ERR_ARG */
+static int c1149(void)
+{
+    if (es_world.size < 2) return ES_NOT_APPLICABLE;
+    return MPI_Intercomm_create_from_groups(es_self.group, es_self.rank, es_peer_group, 0,
+                                            "errsweep", MPI_INFO_NULL, MPI_ERRHANDLER_NULL,
+                                            ES_OUT(MPI_Comm, 7));
+}
+
+/* MPI_Intercomm_create_from_groups: errhandler = freed -> MPI_ERR_ARG
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1150(void)
+{
+    if (es_world.size < 2) return ES_NOT_APPLICABLE;
+    return MPI_Intercomm_create_from_groups(es_self.group, es_self.rank, es_peer_group, 0,
+                                            "errsweep", MPI_INFO_NULL, es_freed.errhandler,
+                                            ES_OUT(MPI_Comm, 7));
+}
+
+/* MPI_Intercomm_create_from_groups: newintercomm = NULL -> MPI_ERR_ARG */
+static int c1151(void)
+{
+    if (es_world.size < 2) return ES_NOT_APPLICABLE;
+    return MPI_Intercomm_create_from_groups(es_self.group, es_self.rank, es_peer_group, 0,
+                                            "errsweep", MPI_INFO_NULL, MPI_ERRORS_RETURN, NULL);
+}
+
+/* MPI_Intercomm_merge: intercomm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1152(void)
+{
+    return MPI_Intercomm_merge(MPI_COMM_NULL, 0, ES_OUT(MPI_Comm, 2));
+}
+
+/* MPI_Intercomm_merge: intercomm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1153(void)
+{
+    return MPI_Intercomm_merge(es_freed.comm, 0, ES_OUT(MPI_Comm, 2));
+}
+
+/* MPI_Intercomm_merge: intercomm = intracomm -> MPI_ERR_COMM
+ * MPICH: aborts */
+static int c1154(void)
+{
+    return MPI_Intercomm_merge(es_self.h, 0, ES_OUT(MPI_Comm, 2));
+}
+
 /* MPI_Iprobe: - = all valid -> MPI_SUCCESS */
-static int c729(void)
+static int c1155(void)
 {
     return MPI_Iprobe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: source = size -> MPI_ERR_RANK */
-static int c730(void)
+static int c1156(void)
 {
     return MPI_Iprobe(es_world.size, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: source = -5 -> MPI_ERR_RANK */
-static int c731(void)
+static int c1157(void)
 {
     return MPI_Iprobe(-5, 0, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: tag = -5 -> MPI_ERR_TAG */
-static int c732(void)
+static int c1158(void)
 {
     return MPI_Iprobe(es_world.rank, -5, es_world.h, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c733(void)
+static int c1159(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Iprobe(es_world.rank, es_tag_ub + 1, es_world.h, ES_OUT(int, 3),
@@ -4769,50 +7808,50 @@ static int c733(void)
 }
 
 /* MPI_Iprobe: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c734(void)
+static int c1160(void)
 {
     return MPI_Iprobe(es_world.rank, 0, MPI_COMM_NULL, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c735(void)
+static int c1161(void)
 {
     return MPI_Iprobe(es_world.rank, 0, es_freed.comm, ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: flag = NULL -> MPI_ERR_ARG */
-static int c736(void)
+static int c1162(void)
 {
     return MPI_Iprobe(es_world.rank, 0, es_world.h, NULL, ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Iprobe: status = NULL -> MPI_ERR_ARG */
-static int c737(void)
+static int c1163(void)
 {
     return MPI_Iprobe(es_world.rank, 0, es_world.h, ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Irecv: - = all valid -> MPI_SUCCESS */
-static int c738(void)
+static int c1164(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: buf = NULL -> MPI_ERR_BUFFER */
-static int c739(void)
+static int c1165(void)
 {
     return MPI_Irecv(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: count = -1 -> MPI_ERR_COUNT */
-static int c740(void)
+static int c1166(void)
 {
     return MPI_Irecv(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c741(void)
+static int c1167(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
@@ -4820,39 +7859,39 @@ static int c741(void)
 
 /* MPI_Irecv: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c742(void)
+static int c1168(void)
 {
     return MPI_Irecv(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c743(void)
+static int c1169(void)
 {
     return MPI_Irecv(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: source = size -> MPI_ERR_RANK */
-static int c744(void)
+static int c1170(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: source = -5 -> MPI_ERR_RANK */
-static int c745(void)
+static int c1171(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: tag = -5 -> MPI_ERR_TAG */
-static int c746(void)
+static int c1172(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c747(void)
+static int c1173(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -4860,47 +7899,320 @@ static int c747(void)
 }
 
 /* MPI_Irecv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c748(void)
+static int c1174(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c749(void)
+static int c1175(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irecv: request = NULL -> MPI_ERR_ARG */
-static int c750(void)
+static int c1176(void)
 {
     return MPI_Irecv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
+/* MPI_Ireduce: - = all valid -> MPI_SUCCESS */
+static int c1177(void)
+{
+    return MPI_Ireduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ireduce: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c1178(void)
+{
+    return MPI_Ireduce(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ireduce: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c1179(void)
+{
+    return MPI_Ireduce(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ireduce: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c1180(void)
+{
+    return MPI_Ireduce(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, 0, es_self.h, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ireduce: count = -1 -> MPI_ERR_COUNT
+ * MPICH: succeeds (MPI_COMM_SELF) */
+static int c1181(void)
+{
+    return MPI_Ireduce(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, 0, es_self.h,
+                       ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ireduce: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
+ * MPICH: MPI_ERR_OP (checks the op against the type first) */
+static int c1182(void)
+{
+    return MPI_Ireduce(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, 0, es_self.h,
+                       ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ireduce: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1183(void)
+{
+    return MPI_Ireduce(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, 0, es_self.h,
+                       ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ireduce: op = MPI_OP_NULL -> MPI_ERR_OP */
+static int c1184(void)
+{
+    return MPI_Ireduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, 0, es_self.h,
+                       ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ireduce: op = freed -> MPI_ERR_OP
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1185(void)
+{
+    return MPI_Ireduce(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, 0, es_self.h,
+                       ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ireduce: root = -1 -> MPI_ERR_ROOT */
+static int c1186(void)
+{
+    return MPI_Ireduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, -1, es_self.h,
+                       ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ireduce: root = size -> MPI_ERR_ROOT */
+static int c1187(void)
+{
+    return MPI_Ireduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.size, es_self.h,
+                       ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ireduce: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1188(void)
+{
+    return MPI_Ireduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_NULL,
+                       ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ireduce: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1189(void)
+{
+    return MPI_Ireduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_freed.comm,
+                       ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Ireduce: request = NULL -> MPI_ERR_ARG */
+static int c1190(void)
+{
+    return MPI_Ireduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, NULL);
+}
+
+/* MPI_Ireduce_scatter: - = all valid -> MPI_SUCCESS */
+static int c1191(void)
+{
+    return MPI_Ireduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h,
+                               ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Ireduce_scatter: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c1192(void)
+{
+    return MPI_Ireduce_scatter(NULL, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h,
+                               ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Ireduce_scatter: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c1193(void)
+{
+    return MPI_Ireduce_scatter(es_rbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h,
+                               ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Ireduce_scatter: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c1194(void)
+{
+    return MPI_Ireduce_scatter(es_sbuf, NULL, es_ones, MPI_INT, MPI_SUM, es_self.h,
+                               ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Ireduce_scatter: recvcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c1195(void)
+{
+    return MPI_Ireduce_scatter(es_sbuf, es_rbuf, es_neg_first, MPI_INT, MPI_SUM, es_self.h,
+                               ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Ireduce_scatter: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
+ * MPICH: MPI_ERR_OP (checks the op against the type first) */
+static int c1196(void)
+{
+    return MPI_Ireduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_DATATYPE_NULL, MPI_SUM, es_self.h,
+                               ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Ireduce_scatter: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1197(void)
+{
+    return MPI_Ireduce_scatter(es_sbuf, es_rbuf, es_ones, es_freed.type, MPI_SUM, es_self.h,
+                               ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Ireduce_scatter: op = MPI_OP_NULL -> MPI_ERR_OP */
+static int c1198(void)
+{
+    return MPI_Ireduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_OP_NULL, es_self.h,
+                               ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Ireduce_scatter: op = freed -> MPI_ERR_OP
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1199(void)
+{
+    return MPI_Ireduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, es_freed.op, es_self.h,
+                               ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Ireduce_scatter: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1200(void)
+{
+    return MPI_Ireduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, MPI_COMM_NULL,
+                               ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Ireduce_scatter: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1201(void)
+{
+    return MPI_Ireduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_freed.comm,
+                               ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Ireduce_scatter: request = NULL -> MPI_ERR_ARG */
+static int c1202(void)
+{
+    return MPI_Ireduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h, NULL);
+}
+
+/* MPI_Ireduce_scatter_block: - = all valid -> MPI_SUCCESS */
+static int c1203(void)
+{
+    return MPI_Ireduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
+                                     ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Ireduce_scatter_block: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c1204(void)
+{
+    return MPI_Ireduce_scatter_block(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
+                                     ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Ireduce_scatter_block: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c1205(void)
+{
+    return MPI_Ireduce_scatter_block(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
+                                     ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Ireduce_scatter_block: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c1206(void)
+{
+    return MPI_Ireduce_scatter_block(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h,
+                                     ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Ireduce_scatter_block: recvcount = -1 -> MPI_ERR_COUNT
+ * MPICH: succeeds (MPI_COMM_SELF) */
+static int c1207(void)
+{
+    return MPI_Ireduce_scatter_block(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h,
+                                     ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Ireduce_scatter_block: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
+ * MPICH: MPI_ERR_OP (checks the op against the type first) */
+static int c1208(void)
+{
+    return MPI_Ireduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h,
+                                     ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Ireduce_scatter_block: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1209(void)
+{
+    return MPI_Ireduce_scatter_block(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h,
+                                     ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Ireduce_scatter_block: op = MPI_OP_NULL -> MPI_ERR_OP */
+static int c1210(void)
+{
+    return MPI_Ireduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h,
+                                     ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Ireduce_scatter_block: op = freed -> MPI_ERR_OP
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1211(void)
+{
+    return MPI_Ireduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h,
+                                     ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Ireduce_scatter_block: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1212(void)
+{
+    return MPI_Ireduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL,
+                                     ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Ireduce_scatter_block: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1213(void)
+{
+    return MPI_Ireduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm,
+                                     ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Ireduce_scatter_block: request = NULL -> MPI_ERR_ARG */
+static int c1214(void)
+{
+    return MPI_Ireduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, NULL);
+}
+
 /* MPI_Irsend: - = all valid -> MPI_SUCCESS */
-static int c751(void)
+static int c1215(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: buf = NULL -> MPI_ERR_BUFFER */
-static int c752(void)
+static int c1216(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: count = -1 -> MPI_ERR_COUNT */
-static int c753(void)
+static int c1217(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c754(void)
+static int c1218(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
@@ -4909,7 +8221,7 @@ static int c754(void)
 
 /* MPI_Irsend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c755(void)
+static int c1219(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
@@ -4917,7 +8229,7 @@ static int c755(void)
 }
 
 /* MPI_Irsend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c756(void)
+static int c1220(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
@@ -4925,28 +8237,28 @@ static int c756(void)
 }
 
 /* MPI_Irsend: dest = size -> MPI_ERR_RANK */
-static int c757(void)
+static int c1221(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: dest = -5 -> MPI_ERR_RANK */
-static int c758(void)
+static int c1222(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: tag = -5 -> MPI_ERR_TAG */
-static int c759(void)
+static int c1223(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c760(void)
+static int c1224(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -4955,7 +8267,7 @@ static int c760(void)
 }
 
 /* MPI_Irsend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c761(void)
+static int c1225(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
@@ -4963,51 +8275,373 @@ static int c761(void)
 
 /* MPI_Irsend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c762(void)
+static int c1226(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Irsend: request = NULL -> MPI_ERR_ARG */
-static int c763(void)
+static int c1227(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Irsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Is_thread_main: - = all valid -> MPI_SUCCESS */
-static int c764(void)
+static int c1228(void)
 {
     return MPI_Is_thread_main(ES_OUT(int, 0));
 }
 
 /* MPI_Is_thread_main: flag = NULL -> MPI_ERR_ARG */
-static int c765(void)
+static int c1229(void)
 {
     return MPI_Is_thread_main(NULL);
 }
 
+/* MPI_Iscan: - = all valid -> MPI_SUCCESS */
+static int c1230(void)
+{
+    return MPI_Iscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iscan: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c1231(void)
+{
+    return MPI_Iscan(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iscan: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c1232(void)
+{
+    return MPI_Iscan(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iscan: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c1233(void)
+{
+    return MPI_Iscan(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h, ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iscan: count = -1 -> MPI_ERR_COUNT
+ * MPICH: aborts or fails with MPI_ERR_OTHER */
+static int c1234(void)
+{
+    return MPI_Iscan(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h, ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iscan: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
+ * MPICH: MPI_ERR_OP (checks the op against the type first) */
+static int c1235(void)
+{
+    return MPI_Iscan(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h,
+                     ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iscan: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1236(void)
+{
+    return MPI_Iscan(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h,
+                     ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iscan: op = MPI_OP_NULL -> MPI_ERR_OP */
+static int c1237(void)
+{
+    return MPI_Iscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h, ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iscan: op = freed -> MPI_ERR_OP
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1238(void)
+{
+    return MPI_Iscan(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h, ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iscan: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1239(void)
+{
+    return MPI_Iscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iscan: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1240(void)
+{
+    return MPI_Iscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm, ES_OUT(MPI_Request, 6));
+}
+
+/* MPI_Iscan: request = NULL -> MPI_ERR_ARG */
+static int c1241(void)
+{
+    return MPI_Iscan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, NULL);
+}
+
+/* MPI_Iscatter: - = all valid -> MPI_SUCCESS */
+static int c1242(void)
+{
+    return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
+                        ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iscatter: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c1243(void)
+{
+    return MPI_Iscatter(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
+                        ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iscatter: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c1244(void)
+{
+    return MPI_Iscatter(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
+                        ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iscatter: sendcount = -1 -> MPI_ERR_COUNT */
+static int c1245(void)
+{
+    return MPI_Iscatter(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
+                        ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iscatter: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1246(void)
+{
+    return MPI_Iscatter(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0, es_self.h,
+                        ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iscatter: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1247(void)
+{
+    return MPI_Iscatter(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, 0, es_self.h,
+                        ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iscatter: sendtype = uncommitted -> MPI_ERR_TYPE */
+static int c1248(void)
+{
+    return MPI_Iscatter(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, 0, es_self.h,
+                        ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iscatter: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c1249(void)
+{
+    return MPI_Iscatter(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h,
+                        ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iscatter: recvcount = -1 -> MPI_ERR_COUNT */
+static int c1250(void)
+{
+    return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h,
+                        ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iscatter: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1251(void)
+{
+    return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h,
+                        ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iscatter: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1252(void)
+{
+    return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, 0, es_self.h,
+                        ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iscatter: recvtype = uncommitted -> MPI_ERR_TYPE */
+static int c1253(void)
+{
+    return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, 0, es_self.h,
+                        ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iscatter: root = -1 -> MPI_ERR_ROOT */
+static int c1254(void)
+{
+    return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h,
+                        ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iscatter: root = size -> MPI_ERR_ROOT */
+static int c1255(void)
+{
+    return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size, es_self.h,
+                        ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iscatter: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1256(void)
+{
+    return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL,
+                        ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iscatter: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1257(void)
+{
+    return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm,
+                        ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Iscatter: request = NULL -> MPI_ERR_ARG */
+static int c1258(void)
+{
+    return MPI_Iscatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, NULL);
+}
+
+/* MPI_Iscatterv: - = all valid -> MPI_SUCCESS */
+static int c1259(void)
+{
+    return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
+                         ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Iscatterv: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c1260(void)
+{
+    return MPI_Iscatterv(NULL, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
+                         ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Iscatterv: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c1261(void)
+{
+    return MPI_Iscatterv(es_rbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
+                         ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Iscatterv: sendcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c1262(void)
+{
+    return MPI_Iscatterv(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
+                         ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Iscatterv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1263(void)
+{
+    return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0,
+                         es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Iscatterv: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1264(void)
+{
+    return MPI_Iscatterv(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, 1, MPI_INT, 0,
+                         es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Iscatterv: sendtype = uncommitted -> MPI_ERR_TYPE */
+static int c1265(void)
+{
+    return MPI_Iscatterv(es_sbuf, es_ones, es_iota, es_uncommitted, es_rbuf, 1, MPI_INT, 0,
+                         es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Iscatterv: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c1266(void)
+{
+    return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h,
+                         ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Iscatterv: recvcount = -1 -> MPI_ERR_COUNT */
+static int c1267(void)
+{
+    return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h,
+                         ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Iscatterv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1268(void)
+{
+    return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0,
+                         es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Iscatterv: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1269(void)
+{
+    return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_freed.type, 0,
+                         es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Iscatterv: recvtype = uncommitted -> MPI_ERR_TYPE */
+static int c1270(void)
+{
+    return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_uncommitted, 0,
+                         es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Iscatterv: root = -1 -> MPI_ERR_ROOT */
+static int c1271(void)
+{
+    return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h,
+                         ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Iscatterv: root = size -> MPI_ERR_ROOT */
+static int c1272(void)
+{
+    return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size,
+                         es_self.h, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Iscatterv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1273(void)
+{
+    return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL,
+                         ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Iscatterv: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1274(void)
+{
+    return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm,
+                         ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Iscatterv: request = NULL -> MPI_ERR_ARG */
+static int c1275(void)
+{
+    return MPI_Iscatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
+                         NULL);
+}
+
 /* MPI_Isend: - = all valid -> MPI_SUCCESS */
-static int c766(void)
+static int c1276(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: buf = NULL -> MPI_ERR_BUFFER */
-static int c767(void)
+static int c1277(void)
 {
     return MPI_Isend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: count = -1 -> MPI_ERR_COUNT */
-static int c768(void)
+static int c1278(void)
 {
     return MPI_Isend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c769(void)
+static int c1279(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
@@ -5015,39 +8649,39 @@ static int c769(void)
 
 /* MPI_Isend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c770(void)
+static int c1280(void)
 {
     return MPI_Isend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c771(void)
+static int c1281(void)
 {
     return MPI_Isend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                      ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: dest = size -> MPI_ERR_RANK */
-static int c772(void)
+static int c1282(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: dest = -5 -> MPI_ERR_RANK */
-static int c773(void)
+static int c1283(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: tag = -5 -> MPI_ERR_TAG */
-static int c774(void)
+static int c1284(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c775(void)
+static int c1285(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -5055,44 +8689,44 @@ static int c775(void)
 }
 
 /* MPI_Isend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c776(void)
+static int c1286(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c777(void)
+static int c1287(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Isend: request = NULL -> MPI_ERR_ARG */
-static int c778(void)
+static int c1288(void)
 {
     return MPI_Isend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Issend: - = all valid -> MPI_SUCCESS */
-static int c779(void)
+static int c1289(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: buf = NULL -> MPI_ERR_BUFFER */
-static int c780(void)
+static int c1290(void)
 {
     return MPI_Issend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: count = -1 -> MPI_ERR_COUNT */
-static int c781(void)
+static int c1291(void)
 {
     return MPI_Issend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c782(void)
+static int c1292(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                       ES_OUT(MPI_Request, 6));
@@ -5100,39 +8734,39 @@ static int c782(void)
 
 /* MPI_Issend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c783(void)
+static int c1293(void)
 {
     return MPI_Issend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                       ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c784(void)
+static int c1294(void)
 {
     return MPI_Issend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                       ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: dest = size -> MPI_ERR_RANK */
-static int c785(void)
+static int c1295(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: dest = -5 -> MPI_ERR_RANK */
-static int c786(void)
+static int c1296(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: tag = -5 -> MPI_ERR_TAG */
-static int c787(void)
+static int c1297(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c788(void)
+static int c1298(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -5140,102 +8774,102 @@ static int c788(void)
 }
 
 /* MPI_Issend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c789(void)
+static int c1299(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c790(void)
+static int c1300(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Issend: request = NULL -> MPI_ERR_ARG */
-static int c791(void)
+static int c1301(void)
 {
     return MPI_Issend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Keyval_create: - = all valid -> MPI_SUCCESS */
-static int c792(void)
+static int c1302(void)
 {
     return MPI_Keyval_create(MPI_DUP_FN, MPI_NULL_DELETE_FN, ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Keyval_create: keyval = NULL -> MPI_ERR_ARG */
-static int c793(void)
+static int c1303(void)
 {
     return MPI_Keyval_create(MPI_DUP_FN, MPI_NULL_DELETE_FN, NULL, NULL);
 }
 
 /* MPI_Keyval_free: - = all valid -> MPI_SUCCESS */
-static int c794(void)
+static int c1304(void)
 {
     return MPI_Keyval_free(ES_PTR(int, es_new_comm_keyval()));
 }
 
 /* MPI_Keyval_free: keyval = &MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c795(void)
+static int c1305(void)
 {
     return MPI_Keyval_free(ES_PTR(int, MPI_KEYVAL_INVALID));
 }
 
 /* MPI_Keyval_free: keyval = &12345 -> MPI_ERR_KEYVAL */
-static int c796(void)
+static int c1306(void)
 {
     return MPI_Keyval_free(ES_PTR(int, 12345));
 }
 
 /* MPI_Keyval_free: keyval = &type keyval -> MPI_ERR_KEYVAL */
-static int c797(void)
+static int c1307(void)
 {
     return MPI_Keyval_free(ES_PTR(int, es_type_keyval));
 }
 
 /* MPI_Keyval_free: keyval = NULL -> MPI_ERR_ARG */
-static int c798(void)
+static int c1308(void)
 {
     return MPI_Keyval_free(NULL);
 }
 
 /* MPI_Keyval_free: keyval = &MPI_TAG_UB -> MPI_ERR_KEYVAL */
-static int c799(void)
+static int c1309(void)
 {
     return MPI_Keyval_free(ES_PTR(int, MPI_TAG_UB));
 }
 
 /* MPI_Mprobe: - = all valid -> MPI_SUCCESS */
-static int c800(void)
+static int c1310(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, es_world.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: source = size -> MPI_ERR_RANK */
-static int c801(void)
+static int c1311(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.size, 0, es_world.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: source = -5 -> MPI_ERR_RANK */
-static int c802(void)
+static int c1312(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(-5, 0, es_world.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: tag = -5 -> MPI_ERR_TAG */
-static int c803(void)
+static int c1313(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, -5, es_world.h, ES_OUT(MPI_Message, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c804(void)
+static int c1314(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_self_send(&es_world);
@@ -5244,7 +8878,7 @@ static int c804(void)
 }
 
 /* MPI_Mprobe: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c805(void)
+static int c1315(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Message, 3),
@@ -5253,7 +8887,7 @@ static int c805(void)
 
 /* MPI_Mprobe: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c806(void)
+static int c1316(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Message, 3),
@@ -5261,42 +8895,42 @@ static int c806(void)
 }
 
 /* MPI_Mprobe: message = NULL -> MPI_ERR_ARG */
-static int c807(void)
+static int c1317(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, es_world.h, NULL, ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mprobe: status = NULL -> MPI_ERR_ARG */
-static int c808(void)
+static int c1318(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Mprobe(es_world.rank, 0, es_world.h, ES_OUT(MPI_Message, 3), NULL);
 }
 
 /* MPI_Mrecv: - = all valid -> MPI_SUCCESS */
-static int c809(void)
+static int c1319(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: buf = NULL -> MPI_ERR_BUFFER */
-static int c810(void)
+static int c1320(void)
 {
     return MPI_Mrecv(NULL, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: count = -1 -> MPI_ERR_COUNT */
-static int c811(void)
+static int c1321(void)
 {
     return MPI_Mrecv(es_rbuf, -1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c812(void)
+static int c1322(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_DATATYPE_NULL, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
@@ -5304,148 +8938,264 @@ static int c812(void)
 
 /* MPI_Mrecv: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c813(void)
+static int c1323(void)
 {
     return MPI_Mrecv(es_rbuf, 1, es_freed.type, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c814(void)
+static int c1324(void)
 {
     return MPI_Mrecv(es_rbuf, 1, es_uncommitted, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: message = &MPI_MESSAGE_NULL -> MPI_ERR_REQUEST */
-static int c815(void)
+static int c1325(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NULL),
                      ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: message = NULL -> MPI_ERR_ARG */
-static int c816(void)
+static int c1326(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_INT, NULL, ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Mrecv: status = NULL -> MPI_ERR_ARG */
-static int c817(void)
+static int c1327(void)
 {
     return MPI_Mrecv(es_rbuf, 1, MPI_INT, ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC), NULL);
 }
 
 /* MPI_Neighbor_allgather: - = all valid -> MPI_SUCCESS */
-static int c818(void)
+static int c1328(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_allgather: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c819(void)
+static int c1329(void)
 {
     return MPI_Neighbor_allgather(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_allgather: sendcount = -1 -> MPI_ERR_COUNT */
-static int c820(void)
+static int c1330(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_allgather: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c821(void)
+static int c1331(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_allgather: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c822(void)
+static int c1332(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_allgather: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c823(void)
+static int c1333(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_allgather: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c824(void)
+static int c1334(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_allgather: recvcount = -1 -> MPI_ERR_COUNT */
-static int c825(void)
+static int c1335(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_allgather: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c826(void)
+static int c1336(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_cart.h);
 }
 
 /* MPI_Neighbor_allgather: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c827(void)
+static int c1337(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_cart.h);
 }
 
 /* MPI_Neighbor_allgather: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c828(void)
+static int c1338(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, es_cart.h);
 }
 
 /* MPI_Neighbor_allgather: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c829(void)
+static int c1339(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Neighbor_allgather: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c830(void)
+static int c1340(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
 /* MPI_Neighbor_allgather: comm = no topology -> MPI_ERR_TOPOLOGY
  * MPICH: MPI_ERR_COUNT, MPI_ERR_TYPE or crashes */
-static int c831(void)
+static int c1341(void)
 {
     return MPI_Neighbor_allgather(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
+/* MPI_Neighbor_allgather_init: - = all valid -> MPI_SUCCESS */
+static int c1342(void)
+{
+    return MPI_Neighbor_allgather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h,
+                                       MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_allgather_init: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c1343(void)
+{
+    return MPI_Neighbor_allgather_init(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h,
+                                       MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_allgather_init: sendcount = -1 -> MPI_ERR_COUNT */
+static int c1344(void)
+{
+    return MPI_Neighbor_allgather_init(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h,
+                                       MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_allgather_init: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1345(void)
+{
+    return MPI_Neighbor_allgather_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT,
+                                       es_cart.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_allgather_init: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1346(void)
+{
+    return MPI_Neighbor_allgather_init(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_cart.h,
+                                       MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_allgather_init: sendtype = uncommitted -> MPI_ERR_TYPE */
+static int c1347(void)
+{
+    return MPI_Neighbor_allgather_init(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, es_cart.h,
+                                       MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_allgather_init: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c1348(void)
+{
+    return MPI_Neighbor_allgather_init(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_cart.h,
+                                       MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_allgather_init: recvcount = -1 -> MPI_ERR_COUNT */
+static int c1349(void)
+{
+    return MPI_Neighbor_allgather_init(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_cart.h,
+                                       MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_allgather_init: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1350(void)
+{
+    return MPI_Neighbor_allgather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL,
+                                       es_cart.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_allgather_init: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1351(void)
+{
+    return MPI_Neighbor_allgather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_cart.h,
+                                       MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_allgather_init: recvtype = uncommitted -> MPI_ERR_TYPE */
+static int c1352(void)
+{
+    return MPI_Neighbor_allgather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, es_cart.h,
+                                       MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_allgather_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1353(void)
+{
+    return MPI_Neighbor_allgather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, MPI_COMM_NULL,
+                                       MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_allgather_init: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1354(void)
+{
+    return MPI_Neighbor_allgather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm,
+                                       MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_allgather_init: comm = no topology -> MPI_ERR_TOPOLOGY
+ * MPICH: MPI_ERR_COUNT, MPI_ERR_TYPE or crashes */
+static int c1355(void)
+{
+    return MPI_Neighbor_allgather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h,
+                                       MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_allgather_init: info = bogus -> MPI_ERR_INFO */
+static int c1356(void)
+{
+    return MPI_Neighbor_allgather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h,
+                                       es_bogus_info, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_allgather_init: request = NULL -> MPI_ERR_ARG */
+static int c1357(void)
+{
+    return MPI_Neighbor_allgather_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h,
+                                       MPI_INFO_NULL, NULL);
+}
+
 /* MPI_Neighbor_allgatherv: - = all valid -> MPI_SUCCESS */
-static int c832(void)
+static int c1358(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                                    es_cart.h);
 }
 
 /* MPI_Neighbor_allgatherv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c833(void)
+static int c1359(void)
 {
     return MPI_Neighbor_allgatherv(NULL, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_allgatherv: sendcount = -1 -> MPI_ERR_COUNT */
-static int c834(void)
+static int c1360(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, -1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                                    es_cart.h);
 }
 
 /* MPI_Neighbor_allgatherv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c835(void)
+static int c1361(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, es_ones, es_iota,
                                    MPI_INT, es_cart.h);
@@ -5453,34 +9203,34 @@ static int c835(void)
 
 /* MPI_Neighbor_allgatherv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c836(void)
+static int c1362(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, es_freed.type, es_rbuf, es_ones, es_iota, MPI_INT,
                                    es_cart.h);
 }
 
 /* MPI_Neighbor_allgatherv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c837(void)
+static int c1363(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, es_uncommitted, es_rbuf, es_ones, es_iota, MPI_INT,
                                    es_cart.h);
 }
 
 /* MPI_Neighbor_allgatherv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c838(void)
+static int c1364(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, NULL, es_ones, es_iota, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_allgatherv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c839(void)
+static int c1365(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_neg_first, es_iota, MPI_INT,
                                    es_cart.h);
 }
 
 /* MPI_Neighbor_allgatherv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c840(void)
+static int c1366(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota,
                                    MPI_DATATYPE_NULL, es_cart.h);
@@ -5488,21 +9238,21 @@ static int c840(void)
 
 /* MPI_Neighbor_allgatherv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c841(void)
+static int c1367(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_freed.type,
                                    es_cart.h);
 }
 
 /* MPI_Neighbor_allgatherv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c842(void)
+static int c1368(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, es_uncommitted,
                                    es_cart.h);
 }
 
 /* MPI_Neighbor_allgatherv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c843(void)
+static int c1369(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                                    MPI_COMM_NULL);
@@ -5510,7 +9260,7 @@ static int c843(void)
 
 /* MPI_Neighbor_allgatherv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c844(void)
+static int c1370(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                                    es_freed.comm);
@@ -5518,123 +9268,358 @@ static int c844(void)
 
 /* MPI_Neighbor_allgatherv: comm = no topology -> MPI_ERR_TOPOLOGY
  * MPICH: MPI_ERR_COUNT, MPI_ERR_TYPE or crashes */
-static int c845(void)
+static int c1371(void)
 {
     return MPI_Neighbor_allgatherv(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
                                    es_self.h);
 }
 
+/* MPI_Neighbor_allgatherv_init: - = all valid -> MPI_SUCCESS */
+static int c1372(void)
+{
+    return MPI_Neighbor_allgatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                                        es_cart.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Neighbor_allgatherv_init: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c1373(void)
+{
+    return MPI_Neighbor_allgatherv_init(NULL, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                                        es_cart.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Neighbor_allgatherv_init: sendcount = -1 -> MPI_ERR_COUNT */
+static int c1374(void)
+{
+    return MPI_Neighbor_allgatherv_init(es_sbuf, -1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                                        es_cart.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Neighbor_allgatherv_init: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1375(void)
+{
+    return MPI_Neighbor_allgatherv_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, es_ones, es_iota,
+                                        MPI_INT, es_cart.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Neighbor_allgatherv_init: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1376(void)
+{
+    return MPI_Neighbor_allgatherv_init(es_sbuf, 1, es_freed.type, es_rbuf, es_ones, es_iota,
+                                        MPI_INT, es_cart.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Neighbor_allgatherv_init: sendtype = uncommitted -> MPI_ERR_TYPE */
+static int c1377(void)
+{
+    return MPI_Neighbor_allgatherv_init(es_sbuf, 1, es_uncommitted, es_rbuf, es_ones, es_iota,
+                                        MPI_INT, es_cart.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Neighbor_allgatherv_init: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c1378(void)
+{
+    return MPI_Neighbor_allgatherv_init(es_sbuf, 1, MPI_INT, NULL, es_ones, es_iota, MPI_INT,
+                                        es_cart.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Neighbor_allgatherv_init: recvcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c1379(void)
+{
+    return MPI_Neighbor_allgatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_neg_first, es_iota,
+                                        MPI_INT, es_cart.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Neighbor_allgatherv_init: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1380(void)
+{
+    return MPI_Neighbor_allgatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota,
+                                        MPI_DATATYPE_NULL, es_cart.h, MPI_INFO_NULL,
+                                        ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Neighbor_allgatherv_init: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1381(void)
+{
+    return MPI_Neighbor_allgatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota,
+                                        es_freed.type, es_cart.h, MPI_INFO_NULL,
+                                        ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Neighbor_allgatherv_init: recvtype = uncommitted -> MPI_ERR_TYPE */
+static int c1382(void)
+{
+    return MPI_Neighbor_allgatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota,
+                                        es_uncommitted, es_cart.h, MPI_INFO_NULL,
+                                        ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Neighbor_allgatherv_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1383(void)
+{
+    return MPI_Neighbor_allgatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                                        MPI_COMM_NULL, MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Neighbor_allgatherv_init: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1384(void)
+{
+    return MPI_Neighbor_allgatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                                        es_freed.comm, MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Neighbor_allgatherv_init: comm = no topology -> MPI_ERR_TOPOLOGY
+ * MPICH: MPI_ERR_COUNT, MPI_ERR_TYPE or crashes */
+static int c1385(void)
+{
+    return MPI_Neighbor_allgatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                                        es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Neighbor_allgatherv_init: info = bogus -> MPI_ERR_INFO */
+static int c1386(void)
+{
+    return MPI_Neighbor_allgatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                                        es_cart.h, es_bogus_info, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Neighbor_allgatherv_init: request = NULL -> MPI_ERR_ARG */
+static int c1387(void)
+{
+    return MPI_Neighbor_allgatherv_init(es_sbuf, 1, MPI_INT, es_rbuf, es_ones, es_iota, MPI_INT,
+                                        es_cart.h, MPI_INFO_NULL, NULL);
+}
+
 /* MPI_Neighbor_alltoall: - = all valid -> MPI_SUCCESS */
-static int c846(void)
+static int c1388(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoall: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c847(void)
+static int c1389(void)
 {
     return MPI_Neighbor_alltoall(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoall: sendcount = -1 -> MPI_ERR_COUNT */
-static int c848(void)
+static int c1390(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoall: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c849(void)
+static int c1391(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoall: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c850(void)
+static int c1392(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoall: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c851(void)
+static int c1393(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoall: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c852(void)
+static int c1394(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoall: recvcount = -1 -> MPI_ERR_COUNT */
-static int c853(void)
+static int c1395(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoall: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c854(void)
+static int c1396(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoall: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c855(void)
+static int c1397(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoall: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c856(void)
+static int c1398(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoall: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c857(void)
+static int c1399(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Neighbor_alltoall: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c858(void)
+static int c1400(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
 /* MPI_Neighbor_alltoall: comm = no topology -> MPI_ERR_TOPOLOGY
  * MPICH: MPI_ERR_COUNT, MPI_ERR_TYPE or crashes */
-static int c859(void)
+static int c1401(void)
 {
     return MPI_Neighbor_alltoall(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h);
 }
 
+/* MPI_Neighbor_alltoall_init: - = all valid -> MPI_SUCCESS */
+static int c1402(void)
+{
+    return MPI_Neighbor_alltoall_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h,
+                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_alltoall_init: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c1403(void)
+{
+    return MPI_Neighbor_alltoall_init(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h,
+                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_alltoall_init: sendcount = -1 -> MPI_ERR_COUNT */
+static int c1404(void)
+{
+    return MPI_Neighbor_alltoall_init(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h,
+                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_alltoall_init: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1405(void)
+{
+    return MPI_Neighbor_alltoall_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, es_cart.h,
+                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_alltoall_init: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1406(void)
+{
+    return MPI_Neighbor_alltoall_init(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, es_cart.h,
+                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_alltoall_init: sendtype = uncommitted -> MPI_ERR_TYPE */
+static int c1407(void)
+{
+    return MPI_Neighbor_alltoall_init(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, es_cart.h,
+                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_alltoall_init: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c1408(void)
+{
+    return MPI_Neighbor_alltoall_init(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, es_cart.h,
+                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_alltoall_init: recvcount = -1 -> MPI_ERR_COUNT */
+static int c1409(void)
+{
+    return MPI_Neighbor_alltoall_init(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, es_cart.h,
+                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_alltoall_init: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1410(void)
+{
+    return MPI_Neighbor_alltoall_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, es_cart.h,
+                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_alltoall_init: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1411(void)
+{
+    return MPI_Neighbor_alltoall_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, es_cart.h,
+                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_alltoall_init: recvtype = uncommitted -> MPI_ERR_TYPE */
+static int c1412(void)
+{
+    return MPI_Neighbor_alltoall_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, es_cart.h,
+                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_alltoall_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1413(void)
+{
+    return MPI_Neighbor_alltoall_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, MPI_COMM_NULL,
+                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_alltoall_init: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1414(void)
+{
+    return MPI_Neighbor_alltoall_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_freed.comm,
+                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_alltoall_init: comm = no topology -> MPI_ERR_TOPOLOGY
+ * MPICH: MPI_ERR_COUNT, MPI_ERR_TYPE or crashes */
+static int c1415(void)
+{
+    return MPI_Neighbor_alltoall_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.h,
+                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_alltoall_init: info = bogus -> MPI_ERR_INFO */
+static int c1416(void)
+{
+    return MPI_Neighbor_alltoall_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h,
+                                      es_bogus_info, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Neighbor_alltoall_init: request = NULL -> MPI_ERR_ARG */
+static int c1417(void)
+{
+    return MPI_Neighbor_alltoall_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_cart.h,
+                                      MPI_INFO_NULL, NULL);
+}
+
 /* MPI_Neighbor_alltoallv: - = all valid -> MPI_SUCCESS */
-static int c860(void)
+static int c1418(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                                   MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoallv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c861(void)
+static int c1419(void)
 {
     return MPI_Neighbor_alltoallv(NULL, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                                   MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoallv: sendcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c862(void)
+static int c1420(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, es_ones,
                                   es_iota, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoallv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c863(void)
+static int c1421(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf, es_ones,
                                   es_iota, MPI_INT, es_cart.h);
@@ -5642,35 +9627,35 @@ static int c863(void)
 
 /* MPI_Neighbor_alltoallv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c864(void)
+static int c1422(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, es_ones,
                                   es_iota, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoallv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c865(void)
+static int c1423(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, es_uncommitted, es_rbuf, es_ones,
                                   es_iota, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoallv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c866(void)
+static int c1424(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, NULL, es_ones, es_iota,
                                   MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoallv: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c867(void)
+static int c1425(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_neg_first,
                                   es_iota, MPI_INT, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoallv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c868(void)
+static int c1426(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                                   MPI_DATATYPE_NULL, es_cart.h);
@@ -5678,21 +9663,21 @@ static int c868(void)
 
 /* MPI_Neighbor_alltoallv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c869(void)
+static int c1427(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                                   es_freed.type, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoallv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c870(void)
+static int c1428(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                                   es_uncommitted, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoallv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c871(void)
+static int c1429(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                                   MPI_INT, MPI_COMM_NULL);
@@ -5700,7 +9685,7 @@ static int c871(void)
 
 /* MPI_Neighbor_alltoallv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c872(void)
+static int c1430(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                                   MPI_INT, es_freed.comm);
@@ -5708,63 +9693,192 @@ static int c872(void)
 
 /* MPI_Neighbor_alltoallv: comm = no topology -> MPI_ERR_TOPOLOGY
  * MPICH: MPI_ERR_COUNT, MPI_ERR_TYPE or crashes */
-static int c873(void)
+static int c1431(void)
 {
     return MPI_Neighbor_alltoallv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
                                   MPI_INT, es_self.h);
 }
 
+/* MPI_Neighbor_alltoallv_init: - = all valid -> MPI_SUCCESS */
+static int c1432(void)
+{
+    return MPI_Neighbor_alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones,
+                                       es_iota, MPI_INT, es_cart.h, MPI_INFO_NULL,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallv_init: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c1433(void)
+{
+    return MPI_Neighbor_alltoallv_init(NULL, es_ones, es_iota, MPI_INT, es_rbuf, es_ones, es_iota,
+                                       MPI_INT, es_cart.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallv_init: sendcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c1434(void)
+{
+    return MPI_Neighbor_alltoallv_init(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, es_ones,
+                                       es_iota, MPI_INT, es_cart.h, MPI_INFO_NULL,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallv_init: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1435(void)
+{
+    return MPI_Neighbor_alltoallv_init(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf,
+                                       es_ones, es_iota, MPI_INT, es_cart.h, MPI_INFO_NULL,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallv_init: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1436(void)
+{
+    return MPI_Neighbor_alltoallv_init(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, es_ones,
+                                       es_iota, MPI_INT, es_cart.h, MPI_INFO_NULL,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallv_init: sendtype = uncommitted -> MPI_ERR_TYPE */
+static int c1437(void)
+{
+    return MPI_Neighbor_alltoallv_init(es_sbuf, es_ones, es_iota, es_uncommitted, es_rbuf, es_ones,
+                                       es_iota, MPI_INT, es_cart.h, MPI_INFO_NULL,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallv_init: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c1438(void)
+{
+    return MPI_Neighbor_alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, NULL, es_ones, es_iota,
+                                       MPI_INT, es_cart.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallv_init: recvcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c1439(void)
+{
+    return MPI_Neighbor_alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_neg_first,
+                                       es_iota, MPI_INT, es_cart.h, MPI_INFO_NULL,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallv_init: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1440(void)
+{
+    return MPI_Neighbor_alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones,
+                                       es_iota, MPI_DATATYPE_NULL, es_cart.h, MPI_INFO_NULL,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallv_init: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1441(void)
+{
+    return MPI_Neighbor_alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones,
+                                       es_iota, es_freed.type, es_cart.h, MPI_INFO_NULL,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallv_init: recvtype = uncommitted -> MPI_ERR_TYPE */
+static int c1442(void)
+{
+    return MPI_Neighbor_alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones,
+                                       es_iota, es_uncommitted, es_cart.h, MPI_INFO_NULL,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallv_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1443(void)
+{
+    return MPI_Neighbor_alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones,
+                                       es_iota, MPI_INT, MPI_COMM_NULL, MPI_INFO_NULL,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallv_init: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1444(void)
+{
+    return MPI_Neighbor_alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones,
+                                       es_iota, MPI_INT, es_freed.comm, MPI_INFO_NULL,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallv_init: comm = no topology -> MPI_ERR_TOPOLOGY
+ * MPICH: MPI_ERR_COUNT, MPI_ERR_TYPE or crashes */
+static int c1445(void)
+{
+    return MPI_Neighbor_alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones,
+                                       es_iota, MPI_INT, es_self.h, MPI_INFO_NULL,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallv_init: info = bogus -> MPI_ERR_INFO */
+static int c1446(void)
+{
+    return MPI_Neighbor_alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones,
+                                       es_iota, MPI_INT, es_cart.h, es_bogus_info,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallv_init: request = NULL -> MPI_ERR_ARG */
+static int c1447(void)
+{
+    return MPI_Neighbor_alltoallv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, es_ones,
+                                       es_iota, MPI_INT, es_cart.h, MPI_INFO_NULL, NULL);
+}
+
 /* MPI_Neighbor_alltoallw: - = all valid -> MPI_SUCCESS */
-static int c874(void)
+static int c1448(void)
 {
     return MPI_Neighbor_alltoallw(es_sbuf, es_ones, es_aiota, es_ints, es_rbuf, es_ones, es_aiota,
                                   es_ints, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoallw: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c875(void)
+static int c1449(void)
 {
     return MPI_Neighbor_alltoallw(NULL, es_ones, es_aiota, es_ints, es_rbuf, es_ones, es_aiota,
                                   es_ints, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoallw: sendcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c876(void)
+static int c1450(void)
 {
     return MPI_Neighbor_alltoallw(es_sbuf, es_neg_first, es_aiota, es_ints, es_rbuf, es_ones,
                                   es_aiota, es_ints, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoallw: sendtypes = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c877(void)
+static int c1451(void)
 {
     return MPI_Neighbor_alltoallw(es_sbuf, es_ones, es_aiota, es_null_first, es_rbuf, es_ones,
                                   es_aiota, es_ints, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoallw: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c878(void)
+static int c1452(void)
 {
     return MPI_Neighbor_alltoallw(es_sbuf, es_ones, es_aiota, es_ints, NULL, es_ones, es_aiota,
                                   es_ints, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoallw: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c879(void)
+static int c1453(void)
 {
     return MPI_Neighbor_alltoallw(es_sbuf, es_ones, es_aiota, es_ints, es_rbuf, es_neg_first,
                                   es_aiota, es_ints, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoallw: recvtypes = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c880(void)
+static int c1454(void)
 {
     return MPI_Neighbor_alltoallw(es_sbuf, es_ones, es_aiota, es_ints, es_rbuf, es_ones, es_aiota,
                                   es_null_first, es_cart.h);
 }
 
 /* MPI_Neighbor_alltoallw: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c881(void)
+static int c1455(void)
 {
     return MPI_Neighbor_alltoallw(es_sbuf, es_ones, es_aiota, es_ints, es_rbuf, es_ones, es_aiota,
                                   es_ints, MPI_COMM_NULL);
@@ -5772,7 +9886,7 @@ static int c881(void)
 
 /* MPI_Neighbor_alltoallw: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c882(void)
+static int c1456(void)
 {
     return MPI_Neighbor_alltoallw(es_sbuf, es_ones, es_aiota, es_ints, es_rbuf, es_ones, es_aiota,
                                   es_ints, es_freed.comm);
@@ -5780,223 +9894,593 @@ static int c882(void)
 
 /* MPI_Neighbor_alltoallw: comm = no topology -> MPI_ERR_TOPOLOGY
  * MPICH: MPI_ERR_COUNT, MPI_ERR_TYPE or crashes */
-static int c883(void)
+static int c1457(void)
 {
     return MPI_Neighbor_alltoallw(es_sbuf, es_ones, es_aiota, es_ints, es_rbuf, es_ones, es_aiota,
                                   es_ints, es_self.h);
 }
 
+/* MPI_Neighbor_alltoallw_init: - = all valid -> MPI_SUCCESS */
+static int c1458(void)
+{
+    return MPI_Neighbor_alltoallw_init(es_sbuf, es_ones, es_aiota, es_ints, es_rbuf, es_ones,
+                                       es_aiota, es_ints, es_cart.h, MPI_INFO_NULL,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallw_init: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c1459(void)
+{
+    return MPI_Neighbor_alltoallw_init(NULL, es_ones, es_aiota, es_ints, es_rbuf, es_ones, es_aiota,
+                                       es_ints, es_cart.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallw_init: sendcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c1460(void)
+{
+    return MPI_Neighbor_alltoallw_init(es_sbuf, es_neg_first, es_aiota, es_ints, es_rbuf, es_ones,
+                                       es_aiota, es_ints, es_cart.h, MPI_INFO_NULL,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallw_init: sendtypes = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
+static int c1461(void)
+{
+    return MPI_Neighbor_alltoallw_init(es_sbuf, es_ones, es_aiota, es_null_first, es_rbuf, es_ones,
+                                       es_aiota, es_ints, es_cart.h, MPI_INFO_NULL,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallw_init: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c1462(void)
+{
+    return MPI_Neighbor_alltoallw_init(es_sbuf, es_ones, es_aiota, es_ints, NULL, es_ones, es_aiota,
+                                       es_ints, es_cart.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallw_init: recvcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c1463(void)
+{
+    return MPI_Neighbor_alltoallw_init(es_sbuf, es_ones, es_aiota, es_ints, es_rbuf, es_neg_first,
+                                       es_aiota, es_ints, es_cart.h, MPI_INFO_NULL,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallw_init: recvtypes = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
+static int c1464(void)
+{
+    return MPI_Neighbor_alltoallw_init(es_sbuf, es_ones, es_aiota, es_ints, es_rbuf, es_ones,
+                                       es_aiota, es_null_first, es_cart.h, MPI_INFO_NULL,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallw_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1465(void)
+{
+    return MPI_Neighbor_alltoallw_init(es_sbuf, es_ones, es_aiota, es_ints, es_rbuf, es_ones,
+                                       es_aiota, es_ints, MPI_COMM_NULL, MPI_INFO_NULL,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallw_init: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1466(void)
+{
+    return MPI_Neighbor_alltoallw_init(es_sbuf, es_ones, es_aiota, es_ints, es_rbuf, es_ones,
+                                       es_aiota, es_ints, es_freed.comm, MPI_INFO_NULL,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallw_init: comm = no topology -> MPI_ERR_TOPOLOGY
+ * MPICH: MPI_ERR_COUNT, MPI_ERR_TYPE or crashes */
+static int c1467(void)
+{
+    return MPI_Neighbor_alltoallw_init(es_sbuf, es_ones, es_aiota, es_ints, es_rbuf, es_ones,
+                                       es_aiota, es_ints, es_self.h, MPI_INFO_NULL,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallw_init: info = bogus -> MPI_ERR_INFO */
+static int c1468(void)
+{
+    return MPI_Neighbor_alltoallw_init(es_sbuf, es_ones, es_aiota, es_ints, es_rbuf, es_ones,
+                                       es_aiota, es_ints, es_cart.h, es_bogus_info,
+                                       ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Neighbor_alltoallw_init: request = NULL -> MPI_ERR_ARG */
+static int c1469(void)
+{
+    return MPI_Neighbor_alltoallw_init(es_sbuf, es_ones, es_aiota, es_ints, es_rbuf, es_ones,
+                                       es_aiota, es_ints, es_cart.h, MPI_INFO_NULL, NULL);
+}
+
 /* MPI_Op_commutative: - = all valid -> MPI_SUCCESS */
-static int c884(void)
+static int c1470(void)
 {
     return MPI_Op_commutative(MPI_SUM, ES_OUT(int, 1));
 }
 
 /* MPI_Op_commutative: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c885(void)
+static int c1471(void)
 {
     return MPI_Op_commutative(MPI_OP_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Op_commutative: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c886(void)
+static int c1472(void)
 {
     return MPI_Op_commutative(es_freed.op, ES_OUT(int, 1));
 }
 
 /* MPI_Op_commutative: commute = NULL -> MPI_ERR_ARG */
-static int c887(void)
+static int c1473(void)
 {
     return MPI_Op_commutative(MPI_SUM, NULL);
 }
 
 /* MPI_Op_create: - = all valid -> MPI_SUCCESS */
-static int c888(void)
+static int c1474(void)
 {
     return MPI_Op_create(es_user_fn, 0, ES_OUT(MPI_Op, 2));
 }
 
 /* MPI_Op_create: user_fn = NULL -> MPI_ERR_ARG */
-static int c889(void)
+static int c1475(void)
 {
     return MPI_Op_create(NULL, 0, ES_OUT(MPI_Op, 2));
 }
 
 /* MPI_Op_create: op = NULL -> MPI_ERR_ARG */
-static int c890(void)
+static int c1476(void)
 {
     return MPI_Op_create(es_user_fn, 0, NULL);
 }
 
 /* MPI_Op_free: - = all valid -> MPI_SUCCESS */
-static int c891(void)
+static int c1477(void)
 {
     return MPI_Op_free(ES_PTR(MPI_Op, es_new_op()));
 }
 
 /* MPI_Op_free: op = &MPI_OP_NULL -> MPI_ERR_OP */
-static int c892(void)
+static int c1478(void)
 {
     return MPI_Op_free(ES_PTR(MPI_Op, MPI_OP_NULL));
 }
 
 /* MPI_Op_free: op = &MPI_SUM -> MPI_ERR_OP */
-static int c893(void)
+static int c1479(void)
 {
     return MPI_Op_free(ES_PTR(MPI_Op, MPI_SUM));
 }
 
 /* MPI_Op_free: op = NULL -> MPI_ERR_ARG */
-static int c894(void)
+static int c1480(void)
 {
     return MPI_Op_free(NULL);
 }
 
 /* MPI_Pack: - = all valid -> MPI_SUCCESS */
-static int c895(void)
+static int c1481(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: MPI_ERR_ARG */
-static int c896(void)
+static int c1482(void)
 {
     return MPI_Pack(NULL, 1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: incount = -1 -> MPI_ERR_COUNT */
-static int c897(void)
+static int c1483(void)
 {
     return MPI_Pack(es_sbuf, -1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c898(void)
+static int c1484(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c899(void)
+static int c1485(void)
 {
     return MPI_Pack(es_sbuf, 1, es_freed.type, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c900(void)
+static int c1486(void)
 {
     return MPI_Pack(es_sbuf, 1, es_uncommitted, es_rbuf, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: outbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c901(void)
+static int c1487(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, NULL, 64, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: outsize = -1 -> MPI_ERR_ARG */
-static int c902(void)
+static int c1488(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, -1, ES_PTR(int, 0), es_world.h);
 }
 
 /* MPI_Pack: position = NULL -> MPI_ERR_ARG */
-static int c903(void)
+static int c1489(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, 64, NULL, es_world.h);
 }
 
 /* MPI_Pack: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c904(void)
+static int c1490(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), MPI_COMM_NULL);
 }
 
 /* MPI_Pack: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c905(void)
+static int c1491(void)
 {
     return MPI_Pack(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(int, 0), es_freed.comm);
 }
 
+/* MPI_Pack_c: - = all valid -> MPI_SUCCESS */
+static int c1492(void)
+{
+    return MPI_Pack_c(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(MPI_Count, 0), es_world.h);
+}
+
+/* MPI_Pack_c: inbuf = NULL -> MPI_ERR_BUFFER
+ * MPICH: MPI_ERR_ARG */
+static int c1493(void)
+{
+    return MPI_Pack_c(NULL, 1, MPI_INT, es_rbuf, 64, ES_PTR(MPI_Count, 0), es_world.h);
+}
+
+/* MPI_Pack_c: incount = -1 -> MPI_ERR_COUNT */
+static int c1494(void)
+{
+    return MPI_Pack_c(es_sbuf, -1, MPI_INT, es_rbuf, 64, ES_PTR(MPI_Count, 0), es_world.h);
+}
+
+/* MPI_Pack_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1495(void)
+{
+    return MPI_Pack_c(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 64, ES_PTR(MPI_Count, 0), es_world.h);
+}
+
+/* MPI_Pack_c: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1496(void)
+{
+    return MPI_Pack_c(es_sbuf, 1, es_freed.type, es_rbuf, 64, ES_PTR(MPI_Count, 0), es_world.h);
+}
+
+/* MPI_Pack_c: datatype = uncommitted -> MPI_ERR_TYPE */
+static int c1497(void)
+{
+    return MPI_Pack_c(es_sbuf, 1, es_uncommitted, es_rbuf, 64, ES_PTR(MPI_Count, 0), es_world.h);
+}
+
+/* MPI_Pack_c: outbuf = NULL -> MPI_ERR_BUFFER
+ * MPICH: crashes */
+static int c1498(void)
+{
+    return MPI_Pack_c(es_sbuf, 1, MPI_INT, NULL, 64, ES_PTR(MPI_Count, 0), es_world.h);
+}
+
+/* MPI_Pack_c: outsize = -1 -> MPI_ERR_ARG */
+static int c1499(void)
+{
+    return MPI_Pack_c(es_sbuf, 1, MPI_INT, es_rbuf, -1, ES_PTR(MPI_Count, 0), es_world.h);
+}
+
+/* MPI_Pack_c: position = NULL -> MPI_ERR_ARG */
+static int c1500(void)
+{
+    return MPI_Pack_c(es_sbuf, 1, MPI_INT, es_rbuf, 64, NULL, es_world.h);
+}
+
+/* MPI_Pack_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1501(void)
+{
+    return MPI_Pack_c(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(MPI_Count, 0), MPI_COMM_NULL);
+}
+
+/* MPI_Pack_c: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1502(void)
+{
+    return MPI_Pack_c(es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(MPI_Count, 0), es_freed.comm);
+}
+
+/* MPI_Pack_external: - = all valid -> MPI_SUCCESS */
+static int c1503(void)
+{
+    return MPI_Pack_external("external32", es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(MPI_Aint, 0));
+}
+
+/* MPI_Pack_external: datarep = NULL -> MPI_ERR_ARG
+ * MPICH: succeeds */
+static int c1504(void)
+{
+    return MPI_Pack_external(NULL, es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(MPI_Aint, 0));
+}
+
+/* MPI_Pack_external: inbuf = NULL -> MPI_ERR_BUFFER
+ * MPICH: MPI_ERR_ARG */
+static int c1505(void)
+{
+    return MPI_Pack_external("external32", NULL, 1, MPI_INT, es_rbuf, 64, ES_PTR(MPI_Aint, 0));
+}
+
+/* MPI_Pack_external: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1506(void)
+{
+    return MPI_Pack_external("external32", es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 64,
+                             ES_PTR(MPI_Aint, 0));
+}
+
+/* MPI_Pack_external: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1507(void)
+{
+    return MPI_Pack_external("external32", es_sbuf, 1, es_freed.type, es_rbuf, 64,
+                             ES_PTR(MPI_Aint, 0));
+}
+
+/* MPI_Pack_external: outbuf = NULL -> MPI_ERR_BUFFER
+ * MPICH: MPI_ERR_ARG */
+static int c1508(void)
+{
+    return MPI_Pack_external("external32", es_sbuf, 1, MPI_INT, NULL, 64, ES_PTR(MPI_Aint, 0));
+}
+
+/* MPI_Pack_external: position = NULL -> MPI_ERR_ARG */
+static int c1509(void)
+{
+    return MPI_Pack_external("external32", es_sbuf, 1, MPI_INT, es_rbuf, 64, NULL);
+}
+
+/* MPI_Pack_external_c: - = all valid -> MPI_SUCCESS */
+static int c1510(void)
+{
+    return MPI_Pack_external_c("external32", es_sbuf, 1, MPI_INT, es_rbuf, 64,
+                               ES_PTR(MPI_Count, 0));
+}
+
+/* MPI_Pack_external_c: datarep = NULL -> MPI_ERR_ARG
+ * MPICH: succeeds */
+static int c1511(void)
+{
+    return MPI_Pack_external_c(NULL, es_sbuf, 1, MPI_INT, es_rbuf, 64, ES_PTR(MPI_Count, 0));
+}
+
+/* MPI_Pack_external_c: inbuf = NULL -> MPI_ERR_BUFFER
+ * MPICH: MPI_ERR_ARG */
+static int c1512(void)
+{
+    return MPI_Pack_external_c("external32", NULL, 1, MPI_INT, es_rbuf, 64, ES_PTR(MPI_Count, 0));
+}
+
+/* MPI_Pack_external_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1513(void)
+{
+    return MPI_Pack_external_c("external32", es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 64,
+                               ES_PTR(MPI_Count, 0));
+}
+
+/* MPI_Pack_external_c: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1514(void)
+{
+    return MPI_Pack_external_c("external32", es_sbuf, 1, es_freed.type, es_rbuf, 64,
+                               ES_PTR(MPI_Count, 0));
+}
+
+/* MPI_Pack_external_c: outbuf = NULL -> MPI_ERR_BUFFER
+ * MPICH: MPI_ERR_ARG */
+static int c1515(void)
+{
+    return MPI_Pack_external_c("external32", es_sbuf, 1, MPI_INT, NULL, 64, ES_PTR(MPI_Count, 0));
+}
+
+/* MPI_Pack_external_c: position = NULL -> MPI_ERR_ARG */
+static int c1516(void)
+{
+    return MPI_Pack_external_c("external32", es_sbuf, 1, MPI_INT, es_rbuf, 64, NULL);
+}
+
+/* MPI_Pack_external_size: - = all valid -> MPI_SUCCESS */
+static int c1517(void)
+{
+    return MPI_Pack_external_size("external32", 1, MPI_INT, ES_OUT(MPI_Aint, 3));
+}
+
+/* MPI_Pack_external_size: datarep = NULL -> MPI_ERR_ARG
+ * MPICH: succeeds */
+static int c1518(void)
+{
+    return MPI_Pack_external_size(NULL, 1, MPI_INT, ES_OUT(MPI_Aint, 3));
+}
+
+/* MPI_Pack_external_size: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1519(void)
+{
+    return MPI_Pack_external_size("external32", 1, MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 3));
+}
+
+/* MPI_Pack_external_size: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1520(void)
+{
+    return MPI_Pack_external_size("external32", 1, es_freed.type, ES_OUT(MPI_Aint, 3));
+}
+
+/* MPI_Pack_external_size: size = NULL -> MPI_ERR_ARG */
+static int c1521(void)
+{
+    return MPI_Pack_external_size("external32", 1, MPI_INT, NULL);
+}
+
+/* MPI_Pack_external_size_c: - = all valid -> MPI_SUCCESS */
+static int c1522(void)
+{
+    return MPI_Pack_external_size_c("external32", 1, MPI_INT, ES_OUT(MPI_Count, 3));
+}
+
+/* MPI_Pack_external_size_c: datarep = NULL -> MPI_ERR_ARG
+ * MPICH: succeeds */
+static int c1523(void)
+{
+    return MPI_Pack_external_size_c(NULL, 1, MPI_INT, ES_OUT(MPI_Count, 3));
+}
+
+/* MPI_Pack_external_size_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1524(void)
+{
+    return MPI_Pack_external_size_c("external32", 1, MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 3));
+}
+
+/* MPI_Pack_external_size_c: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1525(void)
+{
+    return MPI_Pack_external_size_c("external32", 1, es_freed.type, ES_OUT(MPI_Count, 3));
+}
+
+/* MPI_Pack_external_size_c: size = NULL -> MPI_ERR_ARG */
+static int c1526(void)
+{
+    return MPI_Pack_external_size_c("external32", 1, MPI_INT, NULL);
+}
+
 /* MPI_Pack_size: - = all valid -> MPI_SUCCESS */
-static int c906(void)
+static int c1527(void)
 {
     return MPI_Pack_size(1, MPI_INT, es_world.h, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: incount = -1 -> MPI_ERR_COUNT */
-static int c907(void)
+static int c1528(void)
 {
     return MPI_Pack_size(-1, MPI_INT, es_world.h, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c908(void)
+static int c1529(void)
 {
     return MPI_Pack_size(1, MPI_DATATYPE_NULL, es_world.h, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c909(void)
+static int c1530(void)
 {
     return MPI_Pack_size(1, es_freed.type, es_world.h, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c910(void)
+static int c1531(void)
 {
     return MPI_Pack_size(1, MPI_INT, MPI_COMM_NULL, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c911(void)
+static int c1532(void)
 {
     return MPI_Pack_size(1, MPI_INT, es_freed.comm, ES_OUT(int, 3));
 }
 
 /* MPI_Pack_size: size = NULL -> MPI_ERR_ARG */
-static int c912(void)
+static int c1533(void)
 {
     return MPI_Pack_size(1, MPI_INT, es_world.h, NULL);
 }
 
+/* MPI_Pack_size_c: - = all valid -> MPI_SUCCESS */
+static int c1534(void)
+{
+    return MPI_Pack_size_c(1, MPI_INT, es_world.h, ES_OUT(MPI_Count, 3));
+}
+
+/* MPI_Pack_size_c: incount = -1 -> MPI_ERR_COUNT */
+static int c1535(void)
+{
+    return MPI_Pack_size_c(-1, MPI_INT, es_world.h, ES_OUT(MPI_Count, 3));
+}
+
+/* MPI_Pack_size_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1536(void)
+{
+    return MPI_Pack_size_c(1, MPI_DATATYPE_NULL, es_world.h, ES_OUT(MPI_Count, 3));
+}
+
+/* MPI_Pack_size_c: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1537(void)
+{
+    return MPI_Pack_size_c(1, es_freed.type, es_world.h, ES_OUT(MPI_Count, 3));
+}
+
+/* MPI_Pack_size_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1538(void)
+{
+    return MPI_Pack_size_c(1, MPI_INT, MPI_COMM_NULL, ES_OUT(MPI_Count, 3));
+}
+
+/* MPI_Pack_size_c: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1539(void)
+{
+    return MPI_Pack_size_c(1, MPI_INT, es_freed.comm, ES_OUT(MPI_Count, 3));
+}
+
+/* MPI_Pack_size_c: size = NULL -> MPI_ERR_ARG */
+static int c1540(void)
+{
+    return MPI_Pack_size_c(1, MPI_INT, es_world.h, NULL);
+}
+
 /* MPI_Probe: - = all valid -> MPI_SUCCESS */
-static int c913(void)
+static int c1541(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: source = size -> MPI_ERR_RANK */
-static int c914(void)
+static int c1542(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.size, 0, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: source = -5 -> MPI_ERR_RANK */
-static int c915(void)
+static int c1543(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(-5, 0, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: tag = -5 -> MPI_ERR_TAG */
-static int c916(void)
+static int c1544(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, -5, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c917(void)
+static int c1545(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_self_send(&es_world);
@@ -6004,7 +10488,7 @@ static int c917(void)
 }
 
 /* MPI_Probe: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c918(void)
+static int c1546(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Status, 3));
@@ -6012,54 +10496,54 @@ static int c918(void)
 
 /* MPI_Probe: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c919(void)
+static int c1547(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: status = NULL -> MPI_ERR_ARG */
-static int c920(void)
+static int c1548(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Query_thread: - = all valid -> MPI_SUCCESS */
-static int c921(void)
+static int c1549(void)
 {
     return MPI_Query_thread(ES_OUT(int, 0));
 }
 
 /* MPI_Query_thread: provided = NULL -> MPI_ERR_ARG */
-static int c922(void)
+static int c1550(void)
 {
     return MPI_Query_thread(NULL);
 }
 
 /* MPI_Recv: - = all valid -> MPI_SUCCESS */
-static int c923(void)
+static int c1551(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: buf = NULL -> MPI_ERR_BUFFER */
-static int c924(void)
+static int c1552(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: count = -1 -> MPI_ERR_COUNT */
-static int c925(void)
+static int c1553(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c926(void)
+static int c1554(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
@@ -6068,14 +10552,14 @@ static int c926(void)
 
 /* MPI_Recv: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c927(void)
+static int c1555(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c928(void)
+static int c1556(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
@@ -6083,28 +10567,28 @@ static int c928(void)
 }
 
 /* MPI_Recv: source = size -> MPI_ERR_RANK */
-static int c929(void)
+static int c1557(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: source = -5 -> MPI_ERR_RANK */
-static int c930(void)
+static int c1558(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: tag = -5 -> MPI_ERR_TAG */
-static int c931(void)
+static int c1559(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c932(void)
+static int c1560(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_self_send(&es_world);
@@ -6113,7 +10597,7 @@ static int c932(void)
 }
 
 /* MPI_Recv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c933(void)
+static int c1561(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Status, 6));
@@ -6121,40 +10605,40 @@ static int c933(void)
 
 /* MPI_Recv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c934(void)
+static int c1562(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: status = NULL -> MPI_ERR_ARG */
-static int c935(void)
+static int c1563(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Recv_init: - = all valid -> MPI_SUCCESS */
-static int c936(void)
+static int c1564(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c937(void)
+static int c1565(void)
 {
     return MPI_Recv_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: count = -1 -> MPI_ERR_COUNT */
-static int c938(void)
+static int c1566(void)
 {
     return MPI_Recv_init(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c939(void)
+static int c1567(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
@@ -6162,40 +10646,40 @@ static int c939(void)
 
 /* MPI_Recv_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c940(void)
+static int c1568(void)
 {
     return MPI_Recv_init(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c941(void)
+static int c1569(void)
 {
     return MPI_Recv_init(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: source = size -> MPI_ERR_RANK */
-static int c942(void)
+static int c1570(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: source = -5 -> MPI_ERR_RANK */
-static int c943(void)
+static int c1571(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: tag = -5 -> MPI_ERR_TAG */
-static int c944(void)
+static int c1572(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c945(void)
+static int c1573(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -6203,7 +10687,7 @@ static int c945(void)
 }
 
 /* MPI_Recv_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c946(void)
+static int c1574(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                          ES_OUT(MPI_Request, 6));
@@ -6211,435 +10695,736 @@ static int c946(void)
 
 /* MPI_Recv_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c947(void)
+static int c1575(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: request = NULL -> MPI_ERR_ARG */
-static int c948(void)
+static int c1576(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Reduce: - = all valid -> MPI_SUCCESS */
-static int c949(void)
+static int c1577(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c950(void)
+static int c1578(void)
 {
     return MPI_Reduce(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c951(void)
+static int c1579(void)
 {
     return MPI_Reduce(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c952(void)
+static int c1580(void)
 {
     return MPI_Reduce(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: count = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c953(void)
+static int c1581(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c954(void)
+static int c1582(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c955(void)
+static int c1583(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c956(void)
+static int c1584(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, 0, es_self.h);
 }
 
 /* MPI_Reduce: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c957(void)
+static int c1585(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, 0, es_self.h);
 }
 
 /* MPI_Reduce: root = -1 -> MPI_ERR_ROOT */
-static int c958(void)
+static int c1586(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, -1, es_self.h);
 }
 
 /* MPI_Reduce: root = size -> MPI_ERR_ROOT */
-static int c959(void)
+static int c1587(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.size, es_self.h);
 }
 
 /* MPI_Reduce: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c960(void)
+static int c1588(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Reduce: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c961(void)
+static int c1589(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_freed.comm);
 }
 
+/* MPI_Reduce_init: - = all valid -> MPI_SUCCESS */
+static int c1590(void)
+{
+    return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
+                           ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Reduce_init: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c1591(void)
+{
+    return MPI_Reduce_init(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
+                           ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Reduce_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c1592(void)
+{
+    return MPI_Reduce_init(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
+                           ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Reduce_init: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c1593(void)
+{
+    return MPI_Reduce_init(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
+                           ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Reduce_init: count = -1 -> MPI_ERR_COUNT
+ * MPICH: succeeds (MPI_COMM_SELF) */
+static int c1594(void)
+{
+    return MPI_Reduce_init(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
+                           ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Reduce_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
+ * MPICH: MPI_ERR_OP (checks the op against the type first) */
+static int c1595(void)
+{
+    return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, 0, es_self.h,
+                           MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Reduce_init: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1596(void)
+{
+    return MPI_Reduce_init(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
+                           ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Reduce_init: op = MPI_OP_NULL -> MPI_ERR_OP */
+static int c1597(void)
+{
+    return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, 0, es_self.h, MPI_INFO_NULL,
+                           ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Reduce_init: op = freed -> MPI_ERR_OP
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1598(void)
+{
+    return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, 0, es_self.h, MPI_INFO_NULL,
+                           ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Reduce_init: root = -1 -> MPI_ERR_ROOT */
+static int c1599(void)
+{
+    return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, -1, es_self.h, MPI_INFO_NULL,
+                           ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Reduce_init: root = size -> MPI_ERR_ROOT */
+static int c1600(void)
+{
+    return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.size, es_self.h,
+                           MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Reduce_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1601(void)
+{
+    return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_NULL, MPI_INFO_NULL,
+                           ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Reduce_init: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1602(void)
+{
+    return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_freed.comm, MPI_INFO_NULL,
+                           ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Reduce_init: info = bogus -> MPI_ERR_INFO */
+static int c1603(void)
+{
+    return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, es_bogus_info,
+                           ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Reduce_init: request = NULL -> MPI_ERR_ARG */
+static int c1604(void)
+{
+    return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
+                           NULL);
+}
+
 /* MPI_Reduce_local: - = all valid -> MPI_SUCCESS */
-static int c962(void)
+static int c1605(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c963(void)
+static int c1606(void)
 {
     return MPI_Reduce_local(NULL, es_rbuf, 1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: inoutbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c964(void)
+static int c1607(void)
 {
     return MPI_Reduce_local(es_sbuf, NULL, 1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: count = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c965(void)
+static int c1608(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c966(void)
+static int c1609(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM);
 }
 
 /* MPI_Reduce_local: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c967(void)
+static int c1610(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM);
 }
 
 /* MPI_Reduce_local: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c968(void)
+static int c1611(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL);
 }
 
 /* MPI_Reduce_local: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c969(void)
+static int c1612(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op);
 }
 
 /* MPI_Reduce_scatter: - = all valid -> MPI_SUCCESS */
-static int c970(void)
+static int c1613(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c971(void)
+static int c1614(void)
 {
     return MPI_Reduce_scatter(NULL, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c972(void)
+static int c1615(void)
 {
     return MPI_Reduce_scatter(es_rbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c973(void)
+static int c1616(void)
 {
     return MPI_Reduce_scatter(es_sbuf, NULL, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c974(void)
+static int c1617(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_neg_first, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c975(void)
+static int c1618(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c976(void)
+static int c1619(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c977(void)
+static int c1620(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Reduce_scatter: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c978(void)
+static int c1621(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Reduce_scatter: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c979(void)
+static int c1622(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Reduce_scatter: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c980(void)
+static int c1623(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
 /* MPI_Reduce_scatter_block: - = all valid -> MPI_SUCCESS */
-static int c981(void)
+static int c1624(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c982(void)
+static int c1625(void)
 {
     return MPI_Reduce_scatter_block(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c983(void)
+static int c1626(void)
 {
     return MPI_Reduce_scatter_block(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c984(void)
+static int c1627(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: recvcount = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c985(void)
+static int c1628(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c986(void)
+static int c1629(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c987(void)
+static int c1630(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c988(void)
+static int c1631(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c989(void)
+static int c1632(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c990(void)
+static int c1633(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Reduce_scatter_block: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c991(void)
+static int c1634(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
+/* MPI_Reduce_scatter_block_init: - = all valid -> MPI_SUCCESS */
+static int c1635(void)
+{
+    return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
+                                         MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Reduce_scatter_block_init: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c1636(void)
+{
+    return MPI_Reduce_scatter_block_init(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
+                                         MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Reduce_scatter_block_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c1637(void)
+{
+    return MPI_Reduce_scatter_block_init(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
+                                         MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Reduce_scatter_block_init: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c1638(void)
+{
+    return MPI_Reduce_scatter_block_init(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h,
+                                         MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Reduce_scatter_block_init: recvcount = -1 -> MPI_ERR_COUNT
+ * MPICH: succeeds (MPI_COMM_SELF) */
+static int c1639(void)
+{
+    return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h,
+                                         MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Reduce_scatter_block_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
+ * MPICH: MPI_ERR_OP (checks the op against the type first) */
+static int c1640(void)
+{
+    return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h,
+                                         MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Reduce_scatter_block_init: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1641(void)
+{
+    return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h,
+                                         MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Reduce_scatter_block_init: op = MPI_OP_NULL -> MPI_ERR_OP */
+static int c1642(void)
+{
+    return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h,
+                                         MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Reduce_scatter_block_init: op = freed -> MPI_ERR_OP
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1643(void)
+{
+    return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h,
+                                         MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Reduce_scatter_block_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1644(void)
+{
+    return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL,
+                                         MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Reduce_scatter_block_init: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1645(void)
+{
+    return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm,
+                                         MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Reduce_scatter_block_init: info = bogus -> MPI_ERR_INFO */
+static int c1646(void)
+{
+    return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
+                                         es_bogus_info, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Reduce_scatter_block_init: request = NULL -> MPI_ERR_ARG */
+static int c1647(void)
+{
+    return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
+                                         MPI_INFO_NULL, NULL);
+}
+
+/* MPI_Reduce_scatter_init: - = all valid -> MPI_SUCCESS */
+static int c1648(void)
+{
+    return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h,
+                                   MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Reduce_scatter_init: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c1649(void)
+{
+    return MPI_Reduce_scatter_init(NULL, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h,
+                                   MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Reduce_scatter_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c1650(void)
+{
+    return MPI_Reduce_scatter_init(es_rbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h,
+                                   MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Reduce_scatter_init: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c1651(void)
+{
+    return MPI_Reduce_scatter_init(es_sbuf, NULL, es_ones, MPI_INT, MPI_SUM, es_self.h,
+                                   MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Reduce_scatter_init: recvcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c1652(void)
+{
+    return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_neg_first, MPI_INT, MPI_SUM, es_self.h,
+                                   MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Reduce_scatter_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
+ * MPICH: MPI_ERR_OP (checks the op against the type first) */
+static int c1653(void)
+{
+    return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_DATATYPE_NULL, MPI_SUM, es_self.h,
+                                   MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Reduce_scatter_init: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1654(void)
+{
+    return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, es_freed.type, MPI_SUM, es_self.h,
+                                   MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Reduce_scatter_init: op = MPI_OP_NULL -> MPI_ERR_OP */
+static int c1655(void)
+{
+    return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_OP_NULL, es_self.h,
+                                   MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Reduce_scatter_init: op = freed -> MPI_ERR_OP
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1656(void)
+{
+    return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_INT, es_freed.op, es_self.h,
+                                   MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Reduce_scatter_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1657(void)
+{
+    return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, MPI_COMM_NULL,
+                                   MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Reduce_scatter_init: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1658(void)
+{
+    return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_freed.comm,
+                                   MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Reduce_scatter_init: info = bogus -> MPI_ERR_INFO */
+static int c1659(void)
+{
+    return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h,
+                                   es_bogus_info, ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Reduce_scatter_init: request = NULL -> MPI_ERR_ARG */
+static int c1660(void)
+{
+    return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h,
+                                   MPI_INFO_NULL, NULL);
+}
+
 /* MPI_Remove_error_class: - = all valid -> MPI_SUCCESS */
-static int c992(void)
+static int c1661(void)
 {
     return MPI_Remove_error_class(es_new_error_class());
 }
 
 /* MPI_Remove_error_class: errorclass = -1 -> MPI_ERR_ARG */
-static int c993(void)
+static int c1662(void)
 {
     return MPI_Remove_error_class(-1);
 }
 
 /* MPI_Remove_error_class: errorclass = MPI_ERR_ARG -> MPI_ERR_ARG */
-static int c994(void)
+static int c1663(void)
 {
     return MPI_Remove_error_class(MPI_ERR_ARG);
 }
 
 /* MPI_Remove_error_class: errorclass = class with codes -> MPI_ERR_ARG */
-static int c995(void)
+static int c1664(void)
 {
     return MPI_Remove_error_class(es_user_class);
 }
 
 /* MPI_Remove_error_code: - = all valid -> MPI_SUCCESS */
-static int c996(void)
+static int c1665(void)
 {
     return MPI_Remove_error_code(es_new_error_code());
 }
 
 /* MPI_Remove_error_code: errorcode = -1 -> MPI_ERR_ARG */
-static int c997(void)
+static int c1666(void)
 {
     return MPI_Remove_error_code(-1);
 }
 
 /* MPI_Remove_error_code: errorcode = MPI_ERR_ARG -> MPI_ERR_ARG */
-static int c998(void)
+static int c1667(void)
 {
     return MPI_Remove_error_code(MPI_ERR_ARG);
 }
 
 /* MPI_Remove_error_code: errorcode = a class -> MPI_ERR_ARG */
-static int c999(void)
+static int c1668(void)
 {
     return MPI_Remove_error_code(es_user_class);
 }
 
 /* MPI_Remove_error_string: - = all valid -> MPI_SUCCESS */
-static int c1000(void)
+static int c1669(void)
 {
     return MPI_Remove_error_string(es_user_code);
 }
 
 /* MPI_Remove_error_string: errorcode = -1 -> MPI_ERR_ARG */
-static int c1001(void)
+static int c1670(void)
 {
     return MPI_Remove_error_string(-1);
 }
 
 /* MPI_Remove_error_string: errorcode = MPI_ERR_ARG -> MPI_ERR_ARG */
-static int c1002(void)
+static int c1671(void)
 {
     return MPI_Remove_error_string(MPI_ERR_ARG);
 }
 
 /* MPI_Request_free: - = all valid -> MPI_SUCCESS */
-static int c1003(void)
+static int c1672(void)
 {
     return MPI_Request_free(ES_PTR(MPI_Request, es_new_prequest()));
 }
 
 /* MPI_Request_free: request = &MPI_REQUEST_NULL -> MPI_ERR_REQUEST */
-static int c1004(void)
+static int c1673(void)
 {
     return MPI_Request_free(ES_PTR(MPI_Request, MPI_REQUEST_NULL));
 }
 
 /* MPI_Request_free: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c1005(void)
+static int c1674(void)
 {
     return MPI_Request_free(ES_PTR(MPI_Request, es_freed.request));
 }
 
 /* MPI_Request_free: request = NULL -> MPI_ERR_ARG */
-static int c1006(void)
+static int c1675(void)
 {
     return MPI_Request_free(NULL);
 }
 
 /* MPI_Request_get_status: - = all valid -> MPI_SUCCESS */
-static int c1007(void)
+static int c1676(void)
 {
     return MPI_Request_get_status(MPI_REQUEST_NULL, ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Request_get_status: request = freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1008(void)
+static int c1677(void)
 {
     return MPI_Request_get_status(es_freed.request, ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Request_get_status: flag = NULL -> MPI_ERR_ARG */
-static int c1009(void)
+static int c1678(void)
 {
     return MPI_Request_get_status(MPI_REQUEST_NULL, NULL, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Request_get_status: status = NULL -> MPI_ERR_ARG */
-static int c1010(void)
+static int c1679(void)
 {
     return MPI_Request_get_status(MPI_REQUEST_NULL, ES_OUT(int, 1), NULL);
 }
 
 /* MPI_Rsend: - = all valid -> MPI_SUCCESS */
-static int c1011(void)
+static int c1680(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: buf = NULL -> MPI_ERR_BUFFER */
-static int c1012(void)
+static int c1681(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: count = -1 -> MPI_ERR_COUNT */
-static int c1013(void)
+static int c1682(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1014(void)
+static int c1683(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
@@ -6647,42 +11432,42 @@ static int c1014(void)
 
 /* MPI_Rsend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1015(void)
+static int c1684(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1016(void)
+static int c1685(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: dest = size -> MPI_ERR_RANK */
-static int c1017(void)
+static int c1686(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Rsend: dest = -5 -> MPI_ERR_RANK */
-static int c1018(void)
+static int c1687(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Rsend: tag = -5 -> MPI_ERR_TAG */
-static int c1019(void)
+static int c1688(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Rsend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1020(void)
+static int c1689(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -6690,7 +11475,7 @@ static int c1020(void)
 }
 
 /* MPI_Rsend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1021(void)
+static int c1690(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
@@ -6698,34 +11483,34 @@ static int c1021(void)
 
 /* MPI_Rsend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1022(void)
+static int c1691(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Rsend_init: - = all valid -> MPI_SUCCESS */
-static int c1023(void)
+static int c1692(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c1024(void)
+static int c1693(void)
 {
     return MPI_Rsend_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: count = -1 -> MPI_ERR_COUNT */
-static int c1025(void)
+static int c1694(void)
 {
     return MPI_Rsend_init(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1026(void)
+static int c1695(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
@@ -6733,41 +11518,41 @@ static int c1026(void)
 
 /* MPI_Rsend_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1027(void)
+static int c1696(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1028(void)
+static int c1697(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: dest = size -> MPI_ERR_RANK */
-static int c1029(void)
+static int c1698(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: dest = -5 -> MPI_ERR_RANK */
-static int c1030(void)
+static int c1699(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: tag = -5 -> MPI_ERR_TAG */
-static int c1031(void)
+static int c1700(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1032(void)
+static int c1701(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -6775,7 +11560,7 @@ static int c1032(void)
 }
 
 /* MPI_Rsend_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1033(void)
+static int c1702(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                           ES_OUT(MPI_Request, 6));
@@ -6783,214 +11568,438 @@ static int c1033(void)
 
 /* MPI_Rsend_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1034(void)
+static int c1703(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: request = NULL -> MPI_ERR_ARG */
-static int c1035(void)
+static int c1704(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Scan: - = all valid -> MPI_SUCCESS */
-static int c1036(void)
+static int c1705(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1037(void)
+static int c1706(void)
 {
     return MPI_Scan(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c1038(void)
+static int c1707(void)
 {
     return MPI_Scan(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1039(void)
+static int c1708(void)
 {
     return MPI_Scan(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: count = -1 -> MPI_ERR_COUNT
  * MPICH: aborts or fails with MPI_ERR_OTHER */
-static int c1040(void)
+static int c1709(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c1041(void)
+static int c1710(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1042(void)
+static int c1711(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c1043(void)
+static int c1712(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Scan: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1044(void)
+static int c1713(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Scan: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1045(void)
+static int c1714(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Scan: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1046(void)
+static int c1715(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
+/* MPI_Scan_init: - = all valid -> MPI_SUCCESS */
+static int c1716(void)
+{
+    return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
+                         ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Scan_init: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c1717(void)
+{
+    return MPI_Scan_init(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
+                         ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Scan_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c1718(void)
+{
+    return MPI_Scan_init(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
+                         ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Scan_init: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c1719(void)
+{
+    return MPI_Scan_init(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
+                         ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Scan_init: count = -1 -> MPI_ERR_COUNT
+ * MPICH: aborts or fails with MPI_ERR_OTHER */
+static int c1720(void)
+{
+    return MPI_Scan_init(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
+                         ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Scan_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
+ * MPICH: MPI_ERR_OP (checks the op against the type first) */
+static int c1721(void)
+{
+    return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h, MPI_INFO_NULL,
+                         ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Scan_init: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1722(void)
+{
+    return MPI_Scan_init(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h, MPI_INFO_NULL,
+                         ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Scan_init: op = MPI_OP_NULL -> MPI_ERR_OP */
+static int c1723(void)
+{
+    return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h, MPI_INFO_NULL,
+                         ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Scan_init: op = freed -> MPI_ERR_OP
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1724(void)
+{
+    return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h, MPI_INFO_NULL,
+                         ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Scan_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1725(void)
+{
+    return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL, MPI_INFO_NULL,
+                         ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Scan_init: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1726(void)
+{
+    return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm, MPI_INFO_NULL,
+                         ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Scan_init: info = bogus -> MPI_ERR_INFO */
+static int c1727(void)
+{
+    return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, es_bogus_info,
+                         ES_OUT(MPI_Request, 7));
+}
+
+/* MPI_Scan_init: request = NULL -> MPI_ERR_ARG */
+static int c1728(void)
+{
+    return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL, NULL);
+}
+
 /* MPI_Scatter: - = all valid -> MPI_SUCCESS */
-static int c1047(void)
+static int c1729(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1048(void)
+static int c1730(void)
 {
     return MPI_Scatter(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c1049(void)
+static int c1731(void)
 {
     return MPI_Scatter(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendcount = -1 -> MPI_ERR_COUNT */
-static int c1050(void)
+static int c1732(void)
 {
     return MPI_Scatter(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1051(void)
+static int c1733(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1052(void)
+static int c1734(void)
 {
     return MPI_Scatter(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c1053(void)
+static int c1735(void)
 {
     return MPI_Scatter(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1054(void)
+static int c1736(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvcount = -1 -> MPI_ERR_COUNT */
-static int c1055(void)
+static int c1737(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1056(void)
+static int c1738(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1057(void)
+static int c1739(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c1058(void)
+static int c1740(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, 0, es_self.h);
 }
 
 /* MPI_Scatter: root = -1 -> MPI_ERR_ROOT */
-static int c1059(void)
+static int c1741(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h);
 }
 
 /* MPI_Scatter: root = size -> MPI_ERR_ROOT */
-static int c1060(void)
+static int c1742(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size, es_self.h);
 }
 
 /* MPI_Scatter: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1061(void)
+static int c1743(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Scatter: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1062(void)
+static int c1744(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm);
 }
 
+/* MPI_Scatter_init: - = all valid -> MPI_SUCCESS */
+static int c1745(void)
+{
+    return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
+                            ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Scatter_init: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c1746(void)
+{
+    return MPI_Scatter_init(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
+                            ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Scatter_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c1747(void)
+{
+    return MPI_Scatter_init(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
+                            ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Scatter_init: sendcount = -1 -> MPI_ERR_COUNT */
+static int c1748(void)
+{
+    return MPI_Scatter_init(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
+                            ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Scatter_init: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1749(void)
+{
+    return MPI_Scatter_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0, es_self.h,
+                            MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Scatter_init: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1750(void)
+{
+    return MPI_Scatter_init(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, 0, es_self.h,
+                            MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Scatter_init: sendtype = uncommitted -> MPI_ERR_TYPE */
+static int c1751(void)
+{
+    return MPI_Scatter_init(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, 0, es_self.h,
+                            MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Scatter_init: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c1752(void)
+{
+    return MPI_Scatter_init(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
+                            ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Scatter_init: recvcount = -1 -> MPI_ERR_COUNT */
+static int c1753(void)
+{
+    return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
+                            ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Scatter_init: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1754(void)
+{
+    return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h,
+                            MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Scatter_init: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1755(void)
+{
+    return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, 0, es_self.h,
+                            MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Scatter_init: recvtype = uncommitted -> MPI_ERR_TYPE */
+static int c1756(void)
+{
+    return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, 0, es_self.h,
+                            MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Scatter_init: root = -1 -> MPI_ERR_ROOT */
+static int c1757(void)
+{
+    return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h, MPI_INFO_NULL,
+                            ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Scatter_init: root = size -> MPI_ERR_ROOT */
+static int c1758(void)
+{
+    return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size, es_self.h,
+                            MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Scatter_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1759(void)
+{
+    return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL,
+                            MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Scatter_init: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1760(void)
+{
+    return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm,
+                            MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Scatter_init: info = bogus -> MPI_ERR_INFO */
+static int c1761(void)
+{
+    return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, es_bogus_info,
+                            ES_OUT(MPI_Request, 9));
+}
+
+/* MPI_Scatter_init: request = NULL -> MPI_ERR_ARG */
+static int c1762(void)
+{
+    return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
+                            NULL);
+}
+
 /* MPI_Scatterv: - = all valid -> MPI_SUCCESS */
-static int c1063(void)
+static int c1763(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1064(void)
+static int c1764(void)
 {
     return MPI_Scatterv(NULL, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c1065(void)
+static int c1765(void)
 {
     return MPI_Scatterv(es_rbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c1066(void)
+static int c1766(void)
 {
     return MPI_Scatterv(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1067(void)
+static int c1767(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0,
                         es_self.h);
@@ -6998,33 +12007,33 @@ static int c1067(void)
 
 /* MPI_Scatterv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1068(void)
+static int c1768(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, 1, MPI_INT, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c1069(void)
+static int c1769(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, es_uncommitted, es_rbuf, 1, MPI_INT, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1070(void)
+static int c1770(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: recvcount = -1 -> MPI_ERR_COUNT */
-static int c1071(void)
+static int c1771(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1072(void)
+static int c1772(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0,
                         es_self.h);
@@ -7032,68 +12041,197 @@ static int c1072(void)
 
 /* MPI_Scatterv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1073(void)
+static int c1773(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_freed.type, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c1074(void)
+static int c1774(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_uncommitted, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: root = -1 -> MPI_ERR_ROOT */
-static int c1075(void)
+static int c1775(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h);
 }
 
 /* MPI_Scatterv: root = size -> MPI_ERR_ROOT */
-static int c1076(void)
+static int c1776(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size,
                         es_self.h);
 }
 
 /* MPI_Scatterv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1077(void)
+static int c1777(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Scatterv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1078(void)
+static int c1778(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm);
 }
 
+/* MPI_Scatterv_init: - = all valid -> MPI_SUCCESS */
+static int c1779(void)
+{
+    return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
+                             MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Scatterv_init: sendbuf = NULL -> MPI_ERR_BUFFER */
+static int c1780(void)
+{
+    return MPI_Scatterv_init(NULL, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
+                             MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Scatterv_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
+static int c1781(void)
+{
+    return MPI_Scatterv_init(es_rbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
+                             MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Scatterv_init: sendcounts = {-1,..} -> MPI_ERR_COUNT */
+static int c1782(void)
+{
+    return MPI_Scatterv_init(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0,
+                             es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Scatterv_init: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1783(void)
+{
+    return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0,
+                             es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Scatterv_init: sendtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1784(void)
+{
+    return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, 1, MPI_INT, 0,
+                             es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Scatterv_init: sendtype = uncommitted -> MPI_ERR_TYPE */
+static int c1785(void)
+{
+    return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, es_uncommitted, es_rbuf, 1, MPI_INT, 0,
+                             es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Scatterv_init: recvbuf = NULL -> MPI_ERR_BUFFER */
+static int c1786(void)
+{
+    return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h,
+                             MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Scatterv_init: recvcount = -1 -> MPI_ERR_COUNT */
+static int c1787(void)
+{
+    return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h,
+                             MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Scatterv_init: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c1788(void)
+{
+    return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0,
+                             es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Scatterv_init: recvtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1789(void)
+{
+    return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_freed.type, 0,
+                             es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Scatterv_init: recvtype = uncommitted -> MPI_ERR_TYPE */
+static int c1790(void)
+{
+    return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_uncommitted, 0,
+                             es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Scatterv_init: root = -1 -> MPI_ERR_ROOT */
+static int c1791(void)
+{
+    return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h,
+                             MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Scatterv_init: root = size -> MPI_ERR_ROOT */
+static int c1792(void)
+{
+    return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size,
+                             es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Scatterv_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c1793(void)
+{
+    return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0,
+                             MPI_COMM_NULL, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Scatterv_init: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c1794(void)
+{
+    return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0,
+                             es_freed.comm, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Scatterv_init: info = bogus -> MPI_ERR_INFO */
+static int c1795(void)
+{
+    return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
+                             es_bogus_info, ES_OUT(MPI_Request, 10));
+}
+
+/* MPI_Scatterv_init: request = NULL -> MPI_ERR_ARG */
+static int c1796(void)
+{
+    return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
+                             MPI_INFO_NULL, NULL);
+}
+
 /* MPI_Send: - = all valid -> MPI_SUCCESS */
-static int c1079(void)
+static int c1797(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: buf = NULL -> MPI_ERR_BUFFER */
-static int c1080(void)
+static int c1798(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: count = -1 -> MPI_ERR_COUNT */
-static int c1081(void)
+static int c1799(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1082(void)
+static int c1800(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
@@ -7101,42 +12239,42 @@ static int c1082(void)
 
 /* MPI_Send: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1083(void)
+static int c1801(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1084(void)
+static int c1802(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: dest = size -> MPI_ERR_RANK */
-static int c1085(void)
+static int c1803(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Send: dest = -5 -> MPI_ERR_RANK */
-static int c1086(void)
+static int c1804(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Send: tag = -5 -> MPI_ERR_TAG */
-static int c1087(void)
+static int c1805(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Send: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1088(void)
+static int c1806(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -7144,7 +12282,7 @@ static int c1088(void)
 }
 
 /* MPI_Send: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1089(void)
+static int c1807(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
@@ -7152,33 +12290,33 @@ static int c1089(void)
 
 /* MPI_Send: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1090(void)
+static int c1808(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Send_init: - = all valid -> MPI_SUCCESS */
-static int c1091(void)
+static int c1809(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c1092(void)
+static int c1810(void)
 {
     return MPI_Send_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: count = -1 -> MPI_ERR_COUNT */
-static int c1093(void)
+static int c1811(void)
 {
     return MPI_Send_init(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1094(void)
+static int c1812(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
@@ -7186,40 +12324,40 @@ static int c1094(void)
 
 /* MPI_Send_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1095(void)
+static int c1813(void)
 {
     return MPI_Send_init(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1096(void)
+static int c1814(void)
 {
     return MPI_Send_init(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: dest = size -> MPI_ERR_RANK */
-static int c1097(void)
+static int c1815(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: dest = -5 -> MPI_ERR_RANK */
-static int c1098(void)
+static int c1816(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: tag = -5 -> MPI_ERR_TAG */
-static int c1099(void)
+static int c1817(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1100(void)
+static int c1818(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -7227,7 +12365,7 @@ static int c1100(void)
 }
 
 /* MPI_Send_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1101(void)
+static int c1819(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                          ES_OUT(MPI_Request, 6));
@@ -7235,41 +12373,41 @@ static int c1101(void)
 
 /* MPI_Send_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1102(void)
+static int c1820(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: request = NULL -> MPI_ERR_ARG */
-static int c1103(void)
+static int c1821(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Sendrecv: - = all valid -> MPI_SUCCESS */
-static int c1104(void)
+static int c1822(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c1105(void)
+static int c1823(void)
 {
     return MPI_Sendrecv(NULL, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank, 0,
                         es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendcount = -1 -> MPI_ERR_COUNT */
-static int c1106(void)
+static int c1824(void)
 {
     return MPI_Sendrecv(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1107(void)
+static int c1825(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_rbuf, 1, MPI_INT,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
@@ -7277,42 +12415,42 @@ static int c1107(void)
 
 /* MPI_Sendrecv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1108(void)
+static int c1826(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_rbuf, 1, MPI_INT,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c1109(void)
+static int c1827(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_rbuf, 1, MPI_INT,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: dest = size -> MPI_ERR_RANK */
-static int c1110(void)
+static int c1828(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.size, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: dest = -5 -> MPI_ERR_RANK */
-static int c1111(void)
+static int c1829(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, -5, 0, es_rbuf, 1, MPI_INT, es_world.rank, 0,
                         es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtag = -5 -> MPI_ERR_TAG */
-static int c1112(void)
+static int c1830(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1113(void)
+static int c1831(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_rbuf, 1, MPI_INT,
@@ -7320,21 +12458,21 @@ static int c1113(void)
 }
 
 /* MPI_Sendrecv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c1114(void)
+static int c1832(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, NULL, 1, MPI_INT, es_world.rank, 0,
                         es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvcount = -1 -> MPI_ERR_COUNT */
-static int c1115(void)
+static int c1833(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, -1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1116(void)
+static int c1834(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_DATATYPE_NULL,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
@@ -7342,42 +12480,42 @@ static int c1116(void)
 
 /* MPI_Sendrecv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1117(void)
+static int c1835(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, es_freed.type,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c1118(void)
+static int c1836(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, es_uncommitted,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: source = size -> MPI_ERR_RANK */
-static int c1119(void)
+static int c1837(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.size,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: source = -5 -> MPI_ERR_RANK */
-static int c1120(void)
+static int c1838(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, -5, 0,
                         es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtag = -5 -> MPI_ERR_TAG */
-static int c1121(void)
+static int c1839(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         -5, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1122(void)
+static int c1840(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
@@ -7385,7 +12523,7 @@ static int c1122(void)
 }
 
 /* MPI_Sendrecv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1123(void)
+static int c1841(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, MPI_COMM_NULL, ES_OUT(MPI_Status, 11));
@@ -7393,42 +12531,42 @@ static int c1123(void)
 
 /* MPI_Sendrecv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1124(void)
+static int c1842(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_freed.comm, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: status = NULL -> MPI_ERR_ARG */
-static int c1125(void)
+static int c1843(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, NULL);
 }
 
 /* MPI_Sendrecv_replace: - = all valid -> MPI_SUCCESS */
-static int c1126(void)
+static int c1844(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: buf = NULL -> MPI_ERR_BUFFER */
-static int c1127(void)
+static int c1845(void)
 {
     return MPI_Sendrecv_replace(NULL, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: count = -1 -> MPI_ERR_COUNT */
-static int c1128(void)
+static int c1846(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1129(void)
+static int c1847(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
@@ -7436,42 +12574,42 @@ static int c1129(void)
 
 /* MPI_Sendrecv_replace: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1130(void)
+static int c1848(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1131(void)
+static int c1849(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: dest = size -> MPI_ERR_RANK */
-static int c1132(void)
+static int c1850(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: dest = -5 -> MPI_ERR_RANK */
-static int c1133(void)
+static int c1851(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, -5, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: sendtag = -5 -> MPI_ERR_TAG */
-static int c1134(void)
+static int c1852(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: sendtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1135(void)
+static int c1853(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.rank, 0,
@@ -7479,28 +12617,28 @@ static int c1135(void)
 }
 
 /* MPI_Sendrecv_replace: source = size -> MPI_ERR_RANK */
-static int c1136(void)
+static int c1854(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.size, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: source = -5 -> MPI_ERR_RANK */
-static int c1137(void)
+static int c1855(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, -5, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: recvtag = -5 -> MPI_ERR_TAG */
-static int c1138(void)
+static int c1856(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, -5,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: recvtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1139(void)
+static int c1857(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, es_tag_ub + 1,
@@ -7508,7 +12646,7 @@ static int c1139(void)
 }
 
 /* MPI_Sendrecv_replace: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1140(void)
+static int c1858(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0,
                                 MPI_COMM_NULL, ES_OUT(MPI_Status, 8));
@@ -7516,42 +12654,42 @@ static int c1140(void)
 
 /* MPI_Sendrecv_replace: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1141(void)
+static int c1859(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0,
                                 es_freed.comm, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: status = NULL -> MPI_ERR_ARG */
-static int c1142(void)
+static int c1860(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0, es_world.h,
                                 NULL);
 }
 
 /* MPI_Ssend: - = all valid -> MPI_SUCCESS */
-static int c1143(void)
+static int c1861(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: buf = NULL -> MPI_ERR_BUFFER */
-static int c1144(void)
+static int c1862(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: count = -1 -> MPI_ERR_COUNT */
-static int c1145(void)
+static int c1863(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1146(void)
+static int c1864(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
@@ -7559,42 +12697,42 @@ static int c1146(void)
 
 /* MPI_Ssend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1147(void)
+static int c1865(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1148(void)
+static int c1866(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: dest = size -> MPI_ERR_RANK */
-static int c1149(void)
+static int c1867(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Ssend: dest = -5 -> MPI_ERR_RANK */
-static int c1150(void)
+static int c1868(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Ssend: tag = -5 -> MPI_ERR_TAG */
-static int c1151(void)
+static int c1869(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Ssend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1152(void)
+static int c1870(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -7602,7 +12740,7 @@ static int c1152(void)
 }
 
 /* MPI_Ssend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1153(void)
+static int c1871(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
@@ -7610,34 +12748,34 @@ static int c1153(void)
 
 /* MPI_Ssend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1154(void)
+static int c1872(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Ssend_init: - = all valid -> MPI_SUCCESS */
-static int c1155(void)
+static int c1873(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c1156(void)
+static int c1874(void)
 {
     return MPI_Ssend_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: count = -1 -> MPI_ERR_COUNT */
-static int c1157(void)
+static int c1875(void)
 {
     return MPI_Ssend_init(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1158(void)
+static int c1876(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
@@ -7645,41 +12783,41 @@ static int c1158(void)
 
 /* MPI_Ssend_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1159(void)
+static int c1877(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1160(void)
+static int c1878(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: dest = size -> MPI_ERR_RANK */
-static int c1161(void)
+static int c1879(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: dest = -5 -> MPI_ERR_RANK */
-static int c1162(void)
+static int c1880(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: tag = -5 -> MPI_ERR_TAG */
-static int c1163(void)
+static int c1881(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c1164(void)
+static int c1882(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -7687,7 +12825,7 @@ static int c1164(void)
 }
 
 /* MPI_Ssend_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1165(void)
+static int c1883(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                           ES_OUT(MPI_Request, 6));
@@ -7695,665 +12833,665 @@ static int c1165(void)
 
 /* MPI_Ssend_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1166(void)
+static int c1884(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: request = NULL -> MPI_ERR_ARG */
-static int c1167(void)
+static int c1885(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Start: - = all valid -> MPI_SUCCESS */
-static int c1168(void)
+static int c1886(void)
 {
     return MPI_Start(ES_PTR(MPI_Request, es_new_prequest()));
 }
 
 /* MPI_Start: request = &MPI_REQUEST_NULL -> MPI_ERR_REQUEST */
-static int c1169(void)
+static int c1887(void)
 {
     return MPI_Start(ES_PTR(MPI_Request, MPI_REQUEST_NULL));
 }
 
 /* MPI_Start: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c1170(void)
+static int c1888(void)
 {
     return MPI_Start(ES_PTR(MPI_Request, es_freed.request));
 }
 
 /* MPI_Start: request = NULL -> MPI_ERR_ARG */
-static int c1171(void)
+static int c1889(void)
 {
     return MPI_Start(NULL);
 }
 
 /* MPI_Startall: - = all valid -> MPI_SUCCESS */
-static int c1172(void)
+static int c1890(void)
 {
     return MPI_Startall(1, (MPI_Request[]){es_new_prequest()});
 }
 
 /* MPI_Startall: count = -1 -> MPI_ERR_COUNT */
-static int c1173(void)
+static int c1891(void)
 {
     return MPI_Startall(-1, (MPI_Request[]){es_new_prequest()});
 }
 
 /* MPI_Startall: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1174(void)
+static int c1892(void)
 {
     return MPI_Startall(1, (MPI_Request[]){es_freed.request});
 }
 
 /* MPI_Startall: array_of_requests = {MPI_REQUEST_NULL} -> MPI_ERR_REQUEST */
-static int c1175(void)
+static int c1893(void)
 {
     return MPI_Startall(1, (MPI_Request[]){MPI_REQUEST_NULL});
 }
 
 /* MPI_Startall: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1176(void)
+static int c1894(void)
 {
     return MPI_Startall(1, NULL);
 }
 
 /* MPI_Status_c2f: - = all valid -> MPI_SUCCESS */
-static int c1177(void)
+static int c1895(void)
 {
     return MPI_Status_c2f(&es_status0, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_c2f: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1178(void)
+static int c1896(void)
 {
     return MPI_Status_c2f(NULL, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_c2f: c_status = MPI_STATUS_IGNORE -> MPI_ERR_ARG
  * MPICH: MPI_ERR_OTHER */
-static int c1179(void)
+static int c1897(void)
 {
     return MPI_Status_c2f(MPI_STATUS_IGNORE, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_c2f: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1180(void)
+static int c1898(void)
 {
     return MPI_Status_c2f(&es_status0, NULL);
 }
 
 /* MPI_Status_c2f08: - = all valid -> MPI_SUCCESS */
-static int c1181(void)
+static int c1899(void)
 {
     return MPI_Status_c2f08(&es_status0, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_c2f08: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1182(void)
+static int c1900(void)
 {
     return MPI_Status_c2f08(NULL, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_c2f08: c_status = MPI_STATUS_IGNORE -> MPI_ERR_ARG */
-static int c1183(void)
+static int c1901(void)
 {
     return MPI_Status_c2f08(MPI_STATUS_IGNORE, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_c2f08: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1184(void)
+static int c1902(void)
 {
     return MPI_Status_c2f08(&es_status0, NULL);
 }
 
 /* MPI_Status_f082c: - = all valid -> MPI_SUCCESS */
-static int c1185(void)
+static int c1903(void)
 {
     return MPI_Status_f082c((MPI_F08_status *)(void *)&es_status0, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f082c: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1186(void)
+static int c1904(void)
 {
     return MPI_Status_f082c(NULL, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f082c: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1187(void)
+static int c1905(void)
 {
     return MPI_Status_f082c((MPI_F08_status *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_f082f: - = all valid -> MPI_SUCCESS */
-static int c1188(void)
+static int c1906(void)
 {
     return MPI_Status_f082f((MPI_F08_status *)(void *)&es_status0, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_f082f: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1189(void)
+static int c1907(void)
 {
     return MPI_Status_f082f(NULL, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_f082f: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1190(void)
+static int c1908(void)
 {
     return MPI_Status_f082f((MPI_F08_status *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_f2c: - = all valid -> MPI_SUCCESS */
-static int c1191(void)
+static int c1909(void)
 {
     return MPI_Status_f2c((MPI_Fint *)(void *)&es_status0, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f2c: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1192(void)
+static int c1910(void)
 {
     return MPI_Status_f2c(NULL, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f2c: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1193(void)
+static int c1911(void)
 {
     return MPI_Status_f2c((MPI_Fint *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_f2f08: - = all valid -> MPI_SUCCESS */
-static int c1194(void)
+static int c1912(void)
 {
     return MPI_Status_f2f08((MPI_Fint *)(void *)&es_status0, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_f2f08: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1195(void)
+static int c1913(void)
 {
     return MPI_Status_f2f08(NULL, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_f2f08: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1196(void)
+static int c1914(void)
 {
     return MPI_Status_f2f08((MPI_Fint *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_get_error: - = all valid -> MPI_SUCCESS */
-static int c1197(void)
+static int c1915(void)
 {
     return MPI_Status_get_error(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_error: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1198(void)
+static int c1916(void)
 {
     return MPI_Status_get_error(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_error: err = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1199(void)
+static int c1917(void)
 {
     return MPI_Status_get_error(&es_status0, NULL);
 }
 
 /* MPI_Status_get_source: - = all valid -> MPI_SUCCESS */
-static int c1200(void)
+static int c1918(void)
 {
     return MPI_Status_get_source(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_source: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1201(void)
+static int c1919(void)
 {
     return MPI_Status_get_source(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_source: source = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1202(void)
+static int c1920(void)
 {
     return MPI_Status_get_source(&es_status0, NULL);
 }
 
 /* MPI_Status_get_tag: - = all valid -> MPI_SUCCESS */
-static int c1203(void)
+static int c1921(void)
 {
     return MPI_Status_get_tag(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_tag: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1204(void)
+static int c1922(void)
 {
     return MPI_Status_get_tag(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_tag: tag = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1205(void)
+static int c1923(void)
 {
     return MPI_Status_get_tag(&es_status0, NULL);
 }
 
 /* MPI_Status_set_cancelled: - = all valid -> MPI_SUCCESS */
-static int c1206(void)
+static int c1924(void)
 {
     return MPI_Status_set_cancelled(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_cancelled: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1207(void)
+static int c1925(void)
 {
     return MPI_Status_set_cancelled(NULL, 0);
 }
 
 /* MPI_Status_set_elements: - = all valid -> MPI_SUCCESS */
-static int c1208(void)
+static int c1926(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1209(void)
+static int c1927(void)
 {
     return MPI_Status_set_elements(NULL, MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1210(void)
+static int c1928(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), MPI_DATATYPE_NULL, 1);
 }
 
 /* MPI_Status_set_elements: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1211(void)
+static int c1929(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), es_freed.type, 1);
 }
 
 /* MPI_Status_set_elements: count = -1 -> MPI_ERR_COUNT */
-static int c1212(void)
+static int c1930(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), MPI_INT, -1);
 }
 
 /* MPI_Status_set_elements_c: - = all valid -> MPI_SUCCESS */
-static int c1213(void)
+static int c1931(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_c: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1214(void)
+static int c1932(void)
 {
     return MPI_Status_set_elements_c(NULL, MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1215(void)
+static int c1933(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), MPI_DATATYPE_NULL, 1);
 }
 
 /* MPI_Status_set_elements_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1216(void)
+static int c1934(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), es_freed.type, 1);
 }
 
 /* MPI_Status_set_elements_c: count = -1 -> MPI_ERR_COUNT */
-static int c1217(void)
+static int c1935(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), MPI_INT, -1);
 }
 
 /* MPI_Status_set_elements_x: - = all valid -> MPI_SUCCESS */
-static int c1218(void)
+static int c1936(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_x: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1219(void)
+static int c1937(void)
 {
     return MPI_Status_set_elements_x(NULL, MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1220(void)
+static int c1938(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), MPI_DATATYPE_NULL, 1);
 }
 
 /* MPI_Status_set_elements_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1221(void)
+static int c1939(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), es_freed.type, 1);
 }
 
 /* MPI_Status_set_elements_x: count = -1 -> MPI_ERR_COUNT */
-static int c1222(void)
+static int c1940(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), MPI_INT, -1);
 }
 
 /* MPI_Status_set_error: - = all valid -> MPI_SUCCESS */
-static int c1223(void)
+static int c1941(void)
 {
     return MPI_Status_set_error(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_error: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1224(void)
+static int c1942(void)
 {
     return MPI_Status_set_error(NULL, 0);
 }
 
 /* MPI_Status_set_source: - = all valid -> MPI_SUCCESS */
-static int c1225(void)
+static int c1943(void)
 {
     return MPI_Status_set_source(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_source: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1226(void)
+static int c1944(void)
 {
     return MPI_Status_set_source(NULL, 0);
 }
 
 /* MPI_Status_set_tag: - = all valid -> MPI_SUCCESS */
-static int c1227(void)
+static int c1945(void)
 {
     return MPI_Status_set_tag(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_tag: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c1228(void)
+static int c1946(void)
 {
     return MPI_Status_set_tag(NULL, 0);
 }
 
 /* MPI_T_category_changed: - = all valid -> MPI_SUCCESS */
-static int c1229(void)
+static int c1947(void)
 {
     return MPI_T_category_changed(ES_OUT(int, 0));
 }
 
 /* MPI_T_category_changed: update_number = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1230(void)
+static int c1948(void)
 {
     return MPI_T_category_changed(NULL);
 }
 
 /* MPI_T_category_get_categories: - = all valid -> MPI_SUCCESS */
-static int c1231(void)
+static int c1949(void)
 {
     return MPI_T_category_get_categories(0, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_categories: cat_index = -1 -> MPI_T_ERR_INVALID_INDEX */
-static int c1232(void)
+static int c1950(void)
 {
     return MPI_T_category_get_categories(-1, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_categories: cat_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
-static int c1233(void)
+static int c1951(void)
 {
     return MPI_T_category_get_categories(INT_MAX, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_categories: len = -1 -> MPI_T_ERR_INVALID */
-static int c1234(void)
+static int c1952(void)
 {
     return MPI_T_category_get_categories(0, -1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_categories: indices = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1235(void)
+static int c1953(void)
 {
     return MPI_T_category_get_categories(0, 1, NULL);
 }
 
 /* MPI_T_category_get_cvars: - = all valid -> MPI_SUCCESS */
-static int c1236(void)
+static int c1954(void)
 {
     return MPI_T_category_get_cvars(0, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_cvars: cat_index = -1 -> MPI_T_ERR_INVALID_INDEX */
-static int c1237(void)
+static int c1955(void)
 {
     return MPI_T_category_get_cvars(-1, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_cvars: cat_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
-static int c1238(void)
+static int c1956(void)
 {
     return MPI_T_category_get_cvars(INT_MAX, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_cvars: len = -1 -> MPI_T_ERR_INVALID */
-static int c1239(void)
+static int c1957(void)
 {
     return MPI_T_category_get_cvars(0, -1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_cvars: indices = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1240(void)
+static int c1958(void)
 {
     return MPI_T_category_get_cvars(0, 1, NULL);
 }
 
 /* MPI_T_category_get_events: - = all valid -> MPI_SUCCESS */
-static int c1241(void)
+static int c1959(void)
 {
     return MPI_T_category_get_events(0, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_events: cat_index = -1 -> MPI_T_ERR_INVALID_INDEX */
-static int c1242(void)
+static int c1960(void)
 {
     return MPI_T_category_get_events(-1, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_events: cat_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
-static int c1243(void)
+static int c1961(void)
 {
     return MPI_T_category_get_events(INT_MAX, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_events: len = -1 -> MPI_T_ERR_INVALID */
-static int c1244(void)
+static int c1962(void)
 {
     return MPI_T_category_get_events(0, -1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_events: indices = NULL -> MPI_T_ERR_INVALID
  * MPICH: MPI_ERR_ARG (an MPI class from an MPI_T call) */
-static int c1245(void)
+static int c1963(void)
 {
     return MPI_T_category_get_events(0, 1, NULL);
 }
 
 /* MPI_T_category_get_index: - = all valid -> MPI_SUCCESS */
-static int c1246(void)
+static int c1964(void)
 {
     return MPI_T_category_get_index(es_cat_name, ES_OUT(int, 1));
 }
 
 /* MPI_T_category_get_index: name = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1247(void)
+static int c1965(void)
 {
     return MPI_T_category_get_index(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_T_category_get_index: name = "errsweep" -> MPI_T_ERR_INVALID_NAME */
-static int c1248(void)
+static int c1966(void)
 {
     return MPI_T_category_get_index("errsweep", ES_OUT(int, 1));
 }
 
 /* MPI_T_category_get_index: cat_index = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1249(void)
+static int c1967(void)
 {
     return MPI_T_category_get_index(es_cat_name, NULL);
 }
 
 /* MPI_T_category_get_info: - = all valid -> MPI_SUCCESS */
-static int c1250(void)
+static int c1968(void)
 {
     return MPI_T_category_get_info(0, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(char, 3),
                                    ES_OUT(int, 4), ES_OUT(int, 5), ES_OUT(int, 6), ES_OUT(int, 7));
 }
 
 /* MPI_T_category_get_info: cat_index = -1 -> MPI_T_ERR_INVALID_INDEX */
-static int c1251(void)
+static int c1969(void)
 {
     return MPI_T_category_get_info(-1, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(char, 3),
                                    ES_OUT(int, 4), ES_OUT(int, 5), ES_OUT(int, 6), ES_OUT(int, 7));
 }
 
 /* MPI_T_category_get_info: cat_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
-static int c1252(void)
+static int c1970(void)
 {
     return MPI_T_category_get_info(INT_MAX, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(char, 3),
                                    ES_OUT(int, 4), ES_OUT(int, 5), ES_OUT(int, 6), ES_OUT(int, 7));
 }
 
 /* MPI_T_category_get_num: - = all valid -> MPI_SUCCESS */
-static int c1253(void)
+static int c1971(void)
 {
     return MPI_T_category_get_num(ES_OUT(int, 0));
 }
 
 /* MPI_T_category_get_num: num_cat = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1254(void)
+static int c1972(void)
 {
     return MPI_T_category_get_num(NULL);
 }
 
 /* MPI_T_category_get_num_events: - = all valid -> MPI_SUCCESS */
-static int c1255(void)
+static int c1973(void)
 {
     return MPI_T_category_get_num_events(0, ES_OUT(int, 1));
 }
 
 /* MPI_T_category_get_num_events: cat_index = -1 -> MPI_T_ERR_INVALID_INDEX */
-static int c1256(void)
+static int c1974(void)
 {
     return MPI_T_category_get_num_events(-1, ES_OUT(int, 1));
 }
 
 /* MPI_T_category_get_num_events: cat_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
-static int c1257(void)
+static int c1975(void)
 {
     return MPI_T_category_get_num_events(INT_MAX, ES_OUT(int, 1));
 }
 
 /* MPI_T_category_get_num_events: num_events = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1258(void)
+static int c1976(void)
 {
     return MPI_T_category_get_num_events(0, NULL);
 }
 
 /* MPI_T_category_get_pvars: - = all valid -> MPI_SUCCESS */
-static int c1259(void)
+static int c1977(void)
 {
     return MPI_T_category_get_pvars(0, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_pvars: cat_index = -1 -> MPI_T_ERR_INVALID_INDEX */
-static int c1260(void)
+static int c1978(void)
 {
     return MPI_T_category_get_pvars(-1, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_pvars: cat_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
-static int c1261(void)
+static int c1979(void)
 {
     return MPI_T_category_get_pvars(INT_MAX, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_pvars: len = -1 -> MPI_T_ERR_INVALID */
-static int c1262(void)
+static int c1980(void)
 {
     return MPI_T_category_get_pvars(0, -1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_pvars: indices = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1263(void)
+static int c1981(void)
 {
     return MPI_T_category_get_pvars(0, 1, NULL);
 }
 
 /* MPI_T_cvar_get_index: - = all valid -> MPI_SUCCESS */
-static int c1264(void)
+static int c1982(void)
 {
     return MPI_T_cvar_get_index(es_cvar_name, ES_OUT(int, 1));
 }
 
 /* MPI_T_cvar_get_index: name = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1265(void)
+static int c1983(void)
 {
     return MPI_T_cvar_get_index(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_T_cvar_get_index: name = "errsweep" -> MPI_T_ERR_INVALID_NAME */
-static int c1266(void)
+static int c1984(void)
 {
     return MPI_T_cvar_get_index("errsweep", ES_OUT(int, 1));
 }
 
 /* MPI_T_cvar_get_index: cvar_index = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1267(void)
+static int c1985(void)
 {
     return MPI_T_cvar_get_index(es_cvar_name, NULL);
 }
 
 /* MPI_T_cvar_get_info: - = all valid -> MPI_SUCCESS */
-static int c1268(void)
+static int c1986(void)
 {
     return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6),
@@ -8361,7 +13499,7 @@ static int c1268(void)
 }
 
 /* MPI_T_cvar_get_info: cvar_index = -1 -> MPI_T_ERR_INVALID_INDEX */
-static int c1269(void)
+static int c1987(void)
 {
     return MPI_T_cvar_get_info(-1, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6),
@@ -8369,7 +13507,7 @@ static int c1269(void)
 }
 
 /* MPI_T_cvar_get_info: cvar_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
-static int c1270(void)
+static int c1988(void)
 {
     return MPI_T_cvar_get_info(INT_MAX, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6),
@@ -8377,97 +13515,97 @@ static int c1270(void)
 }
 
 /* MPI_T_cvar_get_num: - = all valid -> MPI_SUCCESS */
-static int c1271(void)
+static int c1989(void)
 {
     return MPI_T_cvar_get_num(ES_OUT(int, 0));
 }
 
 /* MPI_T_cvar_get_num: num_cvar = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1272(void)
+static int c1990(void)
 {
     return MPI_T_cvar_get_num(NULL);
 }
 
 /* MPI_T_cvar_handle_alloc: - = all valid -> MPI_SUCCESS */
-static int c1273(void)
+static int c1991(void)
 {
     return MPI_T_cvar_handle_alloc(0, NULL, ES_OUT(MPI_T_cvar_handle, 2), ES_OUT(int, 3));
 }
 
 /* MPI_T_cvar_handle_alloc: cvar_index = -1 -> MPI_T_ERR_INVALID_INDEX */
-static int c1274(void)
+static int c1992(void)
 {
     return MPI_T_cvar_handle_alloc(-1, NULL, ES_OUT(MPI_T_cvar_handle, 2), ES_OUT(int, 3));
 }
 
 /* MPI_T_cvar_handle_alloc: cvar_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
-static int c1275(void)
+static int c1993(void)
 {
     return MPI_T_cvar_handle_alloc(INT_MAX, NULL, ES_OUT(MPI_T_cvar_handle, 2), ES_OUT(int, 3));
 }
 
 /* MPI_T_cvar_handle_alloc: handle = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1276(void)
+static int c1994(void)
 {
     return MPI_T_cvar_handle_alloc(0, NULL, NULL, ES_OUT(int, 3));
 }
 
 /* MPI_T_cvar_handle_alloc: count = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1277(void)
+static int c1995(void)
 {
     return MPI_T_cvar_handle_alloc(0, NULL, ES_OUT(MPI_T_cvar_handle, 2), NULL);
 }
 
 /* MPI_T_cvar_handle_free: - = all valid -> MPI_SUCCESS */
-static int c1278(void)
+static int c1996(void)
 {
     return MPI_T_cvar_handle_free(ES_PTR(MPI_T_cvar_handle, es_new_cvar_handle()));
 }
 
 /* MPI_T_cvar_handle_free: handle = &MPI_T_CVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
-static int c1279(void)
+static int c1997(void)
 {
     return MPI_T_cvar_handle_free(ES_PTR(MPI_T_cvar_handle, MPI_T_CVAR_HANDLE_NULL));
 }
 
 /* MPI_T_cvar_handle_free: handle = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1280(void)
+static int c1998(void)
 {
     return MPI_T_cvar_handle_free(NULL);
 }
 
 /* MPI_T_cvar_read: - = all valid -> MPI_SUCCESS */
-static int c1281(void)
+static int c1999(void)
 {
     return MPI_T_cvar_read(es_cvar, es_rbuf);
 }
 
 /* MPI_T_cvar_read: handle = MPI_T_CVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
-static int c1282(void)
+static int c2000(void)
 {
     return MPI_T_cvar_read(MPI_T_CVAR_HANDLE_NULL, es_rbuf);
 }
 
 /* MPI_T_cvar_read: buf = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1283(void)
+static int c2001(void)
 {
     return MPI_T_cvar_read(es_cvar, NULL);
 }
 
 /* MPI_T_cvar_write: - = all valid -> MPI_SUCCESS */
-static int c1284(void)
+static int c2002(void)
 {
     if (es_cvar == MPI_T_CVAR_HANDLE_NULL) return ES_NOT_APPLICABLE;
     return MPI_T_cvar_write(es_cvar, es_cvar_value);
 }
 
 /* MPI_T_cvar_write: handle = MPI_T_CVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
-static int c1285(void)
+static int c2003(void)
 {
     if (es_cvar == MPI_T_CVAR_HANDLE_NULL) return ES_NOT_APPLICABLE;
     return MPI_T_cvar_write(MPI_T_CVAR_HANDLE_NULL, es_cvar_value);
@@ -8475,49 +13613,49 @@ static int c1285(void)
 
 /* MPI_T_cvar_write: buf = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1286(void)
+static int c2004(void)
 {
     if (es_cvar == MPI_T_CVAR_HANDLE_NULL) return ES_NOT_APPLICABLE;
     return MPI_T_cvar_write(es_cvar, NULL);
 }
 
 /* MPI_T_enum_get_info: - = all valid -> MPI_SUCCESS */
-static int c1287(void)
+static int c2005(void)
 {
     if (es_t_enum == MPI_T_ENUM_NULL) return ES_NOT_APPLICABLE;
     return MPI_T_enum_get_info(es_t_enum, ES_OUT(int, 1), ES_OUT(char, 2), ES_OUT(int, 3));
 }
 
 /* MPI_T_enum_get_info: enumtype = MPI_T_ENUM_NULL -> MPI_T_ERR_INVALID_HANDLE */
-static int c1288(void)
+static int c2006(void)
 {
     if (es_t_enum == MPI_T_ENUM_NULL) return ES_NOT_APPLICABLE;
     return MPI_T_enum_get_info(MPI_T_ENUM_NULL, ES_OUT(int, 1), ES_OUT(char, 2), ES_OUT(int, 3));
 }
 
 /* MPI_T_enum_get_item: - = all valid -> MPI_SUCCESS */
-static int c1289(void)
+static int c2007(void)
 {
     if (es_t_enum == MPI_T_ENUM_NULL) return ES_NOT_APPLICABLE;
     return MPI_T_enum_get_item(es_t_enum, 0, ES_OUT(int, 2), ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_T_enum_get_item: enumtype = MPI_T_ENUM_NULL -> MPI_T_ERR_INVALID_HANDLE */
-static int c1290(void)
+static int c2008(void)
 {
     if (es_t_enum == MPI_T_ENUM_NULL) return ES_NOT_APPLICABLE;
     return MPI_T_enum_get_item(MPI_T_ENUM_NULL, 0, ES_OUT(int, 2), ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_T_enum_get_item: index = -1 -> MPI_T_ERR_INVALID_ITEM */
-static int c1291(void)
+static int c2009(void)
 {
     if (es_t_enum == MPI_T_ENUM_NULL) return ES_NOT_APPLICABLE;
     return MPI_T_enum_get_item(es_t_enum, -1, ES_OUT(int, 2), ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_T_enum_get_item: index = INT_MAX -> MPI_T_ERR_INVALID_ITEM */
-static int c1292(void)
+static int c2010(void)
 {
     if (es_t_enum == MPI_T_ENUM_NULL) return ES_NOT_APPLICABLE;
     return MPI_T_enum_get_item(es_t_enum, INT_MAX, ES_OUT(int, 2), ES_OUT(char, 3), ES_OUT(int, 4));
@@ -8525,7 +13663,7 @@ static int c1292(void)
 
 /* MPI_T_enum_get_item: value = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1293(void)
+static int c2011(void)
 {
     if (es_t_enum == MPI_T_ENUM_NULL) return ES_NOT_APPLICABLE;
     return MPI_T_enum_get_item(es_t_enum, 0, NULL, ES_OUT(char, 3), ES_OUT(int, 4));
@@ -8533,7 +13671,7 @@ static int c1293(void)
 
 /* MPI_T_event_callback_get_info: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE
  * MPICH: crashes */
-static int c1294(void)
+static int c2012(void)
 {
     return MPI_T_event_callback_get_info((MPI_T_event_registration)NULL, MPI_T_CB_REQUIRE_NONE,
                                          ES_OUT(MPI_Info, 2));
@@ -8541,7 +13679,7 @@ static int c1294(void)
 
 /* MPI_T_event_callback_set_info: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE
  * MPICH: crashes */
-static int c1295(void)
+static int c2013(void)
 {
     return MPI_T_event_callback_set_info((MPI_T_event_registration)NULL, MPI_T_CB_REQUIRE_NONE,
                                          es_info);
@@ -8549,33 +13687,33 @@ static int c1295(void)
 
 /* MPI_T_event_copy: event_instance = NULL -> MPI_T_ERR_INVALID_HANDLE
  * MPICH: crashes */
-static int c1296(void)
+static int c2014(void)
 {
     return MPI_T_event_copy((MPI_T_event_instance)NULL, ES_OUT(void, 1));
 }
 
 /* MPI_T_event_get_index: name = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1297(void)
+static int c2015(void)
 {
     return MPI_T_event_get_index(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_T_event_get_index: name = "errsweep" -> MPI_T_ERR_INVALID_NAME */
-static int c1298(void)
+static int c2016(void)
 {
     return MPI_T_event_get_index("errsweep", ES_OUT(int, 1));
 }
 
 /* MPI_T_event_get_index: event_index = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1299(void)
+static int c2017(void)
 {
     return MPI_T_event_get_index(es_cvar_name, NULL);
 }
 
 /* MPI_T_event_get_info: event_index = -1 -> MPI_T_ERR_INVALID_INDEX */
-static int c1300(void)
+static int c2018(void)
 {
     return MPI_T_event_get_info(-1, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                 ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_Aint, 5), ES_OUT(int, 6),
@@ -8584,7 +13722,7 @@ static int c1300(void)
 }
 
 /* MPI_T_event_get_info: event_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
-static int c1301(void)
+static int c2019(void)
 {
     return MPI_T_event_get_info(INT_MAX, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                 ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_Aint, 5), ES_OUT(int, 6),
@@ -8593,40 +13731,40 @@ static int c1301(void)
 }
 
 /* MPI_T_event_get_num: - = all valid -> MPI_SUCCESS */
-static int c1302(void)
+static int c2020(void)
 {
     return MPI_T_event_get_num(ES_OUT(int, 0));
 }
 
 /* MPI_T_event_get_num: num_events = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1303(void)
+static int c2021(void)
 {
     return MPI_T_event_get_num(NULL);
 }
 
 /* MPI_T_event_get_source: event_instance = NULL -> MPI_T_ERR_INVALID_HANDLE
  * MPICH: crashes */
-static int c1304(void)
+static int c2022(void)
 {
     return MPI_T_event_get_source((MPI_T_event_instance)NULL, ES_OUT(int, 1));
 }
 
 /* MPI_T_event_get_timestamp: event_instance = NULL -> MPI_T_ERR_INVALID_HANDLE
  * MPICH: crashes */
-static int c1305(void)
+static int c2023(void)
 {
     return MPI_T_event_get_timestamp((MPI_T_event_instance)NULL, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_T_event_handle_alloc: event_index = -1 -> MPI_T_ERR_INVALID_INDEX */
-static int c1306(void)
+static int c2024(void)
 {
     return MPI_T_event_handle_alloc(-1, NULL, MPI_INFO_NULL, ES_OUT(MPI_T_event_registration, 3));
 }
 
 /* MPI_T_event_handle_alloc: event_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
-static int c1307(void)
+static int c2025(void)
 {
     return MPI_T_event_handle_alloc(INT_MAX, NULL, MPI_INFO_NULL,
                                     ES_OUT(MPI_T_event_registration, 3));
@@ -8634,35 +13772,35 @@ static int c1307(void)
 
 /* MPI_T_event_handle_free: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE
  * MPICH: crashes */
-static int c1308(void)
+static int c2026(void)
 {
     return MPI_T_event_handle_free((MPI_T_event_registration)NULL, NULL, es_t_event_free_cb_fn);
 }
 
 /* MPI_T_event_handle_get_info: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE
  * MPICH: crashes */
-static int c1309(void)
+static int c2027(void)
 {
     return MPI_T_event_handle_get_info((MPI_T_event_registration)NULL, ES_OUT(MPI_Info, 1));
 }
 
 /* MPI_T_event_handle_set_info: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE
  * MPICH: crashes */
-static int c1310(void)
+static int c2028(void)
 {
     return MPI_T_event_handle_set_info((MPI_T_event_registration)NULL, es_info);
 }
 
 /* MPI_T_event_read: event_instance = NULL -> MPI_T_ERR_INVALID_HANDLE
  * MPICH: crashes */
-static int c1311(void)
+static int c2029(void)
 {
     return MPI_T_event_read((MPI_T_event_instance)NULL, 0, ES_OUT(void, 2));
 }
 
 /* MPI_T_event_register_callback: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE
  * MPICH: crashes */
-static int c1312(void)
+static int c2030(void)
 {
     return MPI_T_event_register_callback((MPI_T_event_registration)NULL, MPI_T_CB_REQUIRE_NONE,
                                          MPI_INFO_NULL, NULL, es_t_event_cb_fn);
@@ -8670,33 +13808,33 @@ static int c1312(void)
 
 /* MPI_T_event_set_dropped_handler: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE
  * MPICH: crashes */
-static int c1313(void)
+static int c2031(void)
 {
     return MPI_T_event_set_dropped_handler((MPI_T_event_registration)NULL,
                                            es_t_event_dropped_cb_fn);
 }
 
 /* MPI_T_finalize: - = all valid -> MPI_SUCCESS */
-static int c1314(void)
+static int c2032(void)
 {
     return MPI_T_finalize();
 }
 
 /* MPI_T_init_thread: - = all valid -> MPI_SUCCESS */
-static int c1315(void)
+static int c2033(void)
 {
     return MPI_T_init_thread(0, ES_OUT(int, 1));
 }
 
 /* MPI_T_init_thread: provided = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1316(void)
+static int c2034(void)
 {
     return MPI_T_init_thread(0, NULL);
 }
 
 /* MPI_T_pvar_get_index: - = all valid -> MPI_SUCCESS */
-static int c1317(void)
+static int c2035(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_get_index(es_pvar_name, es_pvar_class, ES_OUT(int, 2));
@@ -8704,14 +13842,14 @@ static int c1317(void)
 
 /* MPI_T_pvar_get_index: name = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1318(void)
+static int c2036(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_get_index(NULL, es_pvar_class, ES_OUT(int, 2));
 }
 
 /* MPI_T_pvar_get_index: name = "errsweep" -> MPI_T_ERR_INVALID_NAME */
-static int c1319(void)
+static int c2037(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_get_index("errsweep", es_pvar_class, ES_OUT(int, 2));
@@ -8719,14 +13857,14 @@ static int c1319(void)
 
 /* MPI_T_pvar_get_index: pvar_index = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1320(void)
+static int c2038(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_get_index(es_pvar_name, es_pvar_class, NULL);
 }
 
 /* MPI_T_pvar_get_info: - = all valid -> MPI_SUCCESS */
-static int c1321(void)
+static int c2039(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -8735,7 +13873,7 @@ static int c1321(void)
 }
 
 /* MPI_T_pvar_get_info: pvar_index = -1 -> MPI_T_ERR_INVALID_INDEX */
-static int c1322(void)
+static int c2040(void)
 {
     return MPI_T_pvar_get_info(-1, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -8744,7 +13882,7 @@ static int c1322(void)
 }
 
 /* MPI_T_pvar_get_info: pvar_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
-static int c1323(void)
+static int c2041(void)
 {
     return MPI_T_pvar_get_info(INT_MAX, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                ES_OUT(int, 4), ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6),
@@ -8753,20 +13891,20 @@ static int c1323(void)
 }
 
 /* MPI_T_pvar_get_num: - = all valid -> MPI_SUCCESS */
-static int c1324(void)
+static int c2042(void)
 {
     return MPI_T_pvar_get_num(ES_OUT(int, 0));
 }
 
 /* MPI_T_pvar_get_num: num_pvar = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1325(void)
+static int c2043(void)
 {
     return MPI_T_pvar_get_num(NULL);
 }
 
 /* MPI_T_pvar_handle_alloc: - = all valid -> MPI_SUCCESS */
-static int c1326(void)
+static int c2044(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_handle_alloc(es_pvar_session, es_pvar_index, NULL,
@@ -8774,7 +13912,7 @@ static int c1326(void)
 }
 
 /* MPI_T_pvar_handle_alloc: pe_session = MPI_T_PVAR_SESSION_NULL -> MPI_T_ERR_INVALID_SESSION */
-static int c1327(void)
+static int c2045(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_handle_alloc(MPI_T_PVAR_SESSION_NULL, es_pvar_index, NULL,
@@ -8782,7 +13920,7 @@ static int c1327(void)
 }
 
 /* MPI_T_pvar_handle_alloc: pvar_index = -1 -> MPI_T_ERR_INVALID_INDEX */
-static int c1328(void)
+static int c2046(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_handle_alloc(es_pvar_session, -1, NULL, ES_OUT(MPI_T_pvar_handle, 3),
@@ -8790,7 +13928,7 @@ static int c1328(void)
 }
 
 /* MPI_T_pvar_handle_alloc: pvar_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
-static int c1329(void)
+static int c2047(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_handle_alloc(es_pvar_session, INT_MAX, NULL, ES_OUT(MPI_T_pvar_handle, 3),
@@ -8799,7 +13937,7 @@ static int c1329(void)
 
 /* MPI_T_pvar_handle_alloc: handle = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1330(void)
+static int c2048(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_handle_alloc(es_pvar_session, es_pvar_index, NULL, NULL, ES_OUT(int, 4));
@@ -8807,7 +13945,7 @@ static int c1330(void)
 
 /* MPI_T_pvar_handle_alloc: count = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1331(void)
+static int c2049(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_handle_alloc(es_pvar_session, es_pvar_index, NULL,
@@ -8815,14 +13953,14 @@ static int c1331(void)
 }
 
 /* MPI_T_pvar_handle_free: - = all valid -> MPI_SUCCESS */
-static int c1332(void)
+static int c2050(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_handle_free(es_pvar_session, ES_PTR(MPI_T_pvar_handle, es_new_pvar_handle()));
 }
 
 /* MPI_T_pvar_handle_free: pe_session = MPI_T_PVAR_SESSION_NULL -> MPI_T_ERR_INVALID_SESSION */
-static int c1333(void)
+static int c2051(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_handle_free(MPI_T_PVAR_SESSION_NULL,
@@ -8830,7 +13968,7 @@ static int c1333(void)
 }
 
 /* MPI_T_pvar_handle_free: handle = &MPI_T_PVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
-static int c1334(void)
+static int c2052(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_handle_free(es_pvar_session,
@@ -8839,28 +13977,28 @@ static int c1334(void)
 
 /* MPI_T_pvar_handle_free: handle = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1335(void)
+static int c2053(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_handle_free(es_pvar_session, NULL);
 }
 
 /* MPI_T_pvar_read: - = all valid -> MPI_SUCCESS */
-static int c1336(void)
+static int c2054(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_read(es_pvar_session, es_pvar_handle, es_rbuf);
 }
 
 /* MPI_T_pvar_read: pe_session = MPI_T_PVAR_SESSION_NULL -> MPI_T_ERR_INVALID_SESSION */
-static int c1337(void)
+static int c2055(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_read(MPI_T_PVAR_SESSION_NULL, es_pvar_handle, es_rbuf);
 }
 
 /* MPI_T_pvar_read: handle = MPI_T_PVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
-static int c1338(void)
+static int c2056(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_read(es_pvar_session, MPI_T_PVAR_HANDLE_NULL, es_rbuf);
@@ -8868,28 +14006,28 @@ static int c1338(void)
 
 /* MPI_T_pvar_read: buf = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1339(void)
+static int c2057(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_read(es_pvar_session, es_pvar_handle, NULL);
 }
 
 /* MPI_T_pvar_readreset: - = all valid -> MPI_SUCCESS */
-static int c1340(void)
+static int c2058(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_readreset(es_pvar_session, es_pvar_handle, es_rbuf);
 }
 
 /* MPI_T_pvar_readreset: pe_session = MPI_T_PVAR_SESSION_NULL -> MPI_T_ERR_INVALID_SESSION */
-static int c1341(void)
+static int c2059(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_readreset(MPI_T_PVAR_SESSION_NULL, es_pvar_handle, es_rbuf);
 }
 
 /* MPI_T_pvar_readreset: handle = MPI_T_PVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
-static int c1342(void)
+static int c2060(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_readreset(es_pvar_session, MPI_T_PVAR_HANDLE_NULL, es_rbuf);
@@ -8897,123 +14035,123 @@ static int c1342(void)
 
 /* MPI_T_pvar_readreset: buf = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1343(void)
+static int c2061(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_readreset(es_pvar_session, es_pvar_handle, NULL);
 }
 
 /* MPI_T_pvar_reset: - = all valid -> MPI_SUCCESS */
-static int c1344(void)
+static int c2062(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_reset(es_pvar_session, es_pvar_handle);
 }
 
 /* MPI_T_pvar_reset: pe_session = MPI_T_PVAR_SESSION_NULL -> MPI_T_ERR_INVALID_SESSION */
-static int c1345(void)
+static int c2063(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_reset(MPI_T_PVAR_SESSION_NULL, es_pvar_handle);
 }
 
 /* MPI_T_pvar_reset: handle = MPI_T_PVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
-static int c1346(void)
+static int c2064(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_reset(es_pvar_session, MPI_T_PVAR_HANDLE_NULL);
 }
 
 /* MPI_T_pvar_session_create: - = all valid -> MPI_SUCCESS */
-static int c1347(void)
+static int c2065(void)
 {
     return MPI_T_pvar_session_create(ES_OUT(MPI_T_pvar_session, 0));
 }
 
 /* MPI_T_pvar_session_create: pe_session = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1348(void)
+static int c2066(void)
 {
     return MPI_T_pvar_session_create(NULL);
 }
 
 /* MPI_T_pvar_session_free: - = all valid -> MPI_SUCCESS */
-static int c1349(void)
+static int c2067(void)
 {
     return MPI_T_pvar_session_free(ES_PTR(MPI_T_pvar_session, es_new_pvar_session()));
 }
 
 /* MPI_T_pvar_session_free: pe_session = &MPI_T_PVAR_SESSION_NULL -> MPI_T_ERR_INVALID_SESSION */
-static int c1350(void)
+static int c2068(void)
 {
     return MPI_T_pvar_session_free(ES_PTR(MPI_T_pvar_session, MPI_T_PVAR_SESSION_NULL));
 }
 
 /* MPI_T_pvar_session_free: pe_session = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1351(void)
+static int c2069(void)
 {
     return MPI_T_pvar_session_free(NULL);
 }
 
 /* MPI_T_pvar_start: - = all valid -> MPI_SUCCESS */
-static int c1352(void)
+static int c2070(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_start(es_pvar_session, es_pvar_handle);
 }
 
 /* MPI_T_pvar_start: pe_session = MPI_T_PVAR_SESSION_NULL -> MPI_T_ERR_INVALID_SESSION */
-static int c1353(void)
+static int c2071(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_start(MPI_T_PVAR_SESSION_NULL, es_pvar_handle);
 }
 
 /* MPI_T_pvar_start: handle = MPI_T_PVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
-static int c1354(void)
+static int c2072(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_start(es_pvar_session, MPI_T_PVAR_HANDLE_NULL);
 }
 
 /* MPI_T_pvar_stop: - = all valid -> MPI_SUCCESS */
-static int c1355(void)
+static int c2073(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_stop(es_pvar_session, es_pvar_handle);
 }
 
 /* MPI_T_pvar_stop: pe_session = MPI_T_PVAR_SESSION_NULL -> MPI_T_ERR_INVALID_SESSION */
-static int c1356(void)
+static int c2074(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_stop(MPI_T_PVAR_SESSION_NULL, es_pvar_handle);
 }
 
 /* MPI_T_pvar_stop: handle = MPI_T_PVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
-static int c1357(void)
+static int c2075(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_stop(es_pvar_session, MPI_T_PVAR_HANDLE_NULL);
 }
 
 /* MPI_T_pvar_write: - = all valid -> MPI_SUCCESS */
-static int c1358(void)
+static int c2076(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_write(es_pvar_session, es_pvar_handle, es_sbuf);
 }
 
 /* MPI_T_pvar_write: pe_session = MPI_T_PVAR_SESSION_NULL -> MPI_T_ERR_INVALID_SESSION */
-static int c1359(void)
+static int c2077(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_write(MPI_T_PVAR_SESSION_NULL, es_pvar_handle, es_sbuf);
 }
 
 /* MPI_T_pvar_write: handle = MPI_T_PVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
-static int c1360(void)
+static int c2078(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_write(es_pvar_session, MPI_T_PVAR_HANDLE_NULL, es_sbuf);
@@ -9021,14 +14159,14 @@ static int c1360(void)
 
 /* MPI_T_pvar_write: buf = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1361(void)
+static int c2079(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_write(es_pvar_session, es_pvar_handle, NULL);
 }
 
 /* MPI_T_source_get_info: source_index = -1 -> MPI_T_ERR_INVALID_INDEX */
-static int c1362(void)
+static int c2080(void)
 {
     return MPI_T_source_get_info(-1, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(char, 3),
                                  ES_OUT(int, 4), ES_OUT(MPI_T_source_order, 5),
@@ -9036,7 +14174,7 @@ static int c1362(void)
 }
 
 /* MPI_T_source_get_info: source_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
-static int c1363(void)
+static int c2081(void)
 {
     return MPI_T_source_get_info(INT_MAX, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(char, 3),
                                  ES_OUT(int, 4), ES_OUT(MPI_T_source_order, 5),
@@ -9044,87 +14182,87 @@ static int c1363(void)
 }
 
 /* MPI_T_source_get_num: - = all valid -> MPI_SUCCESS */
-static int c1364(void)
+static int c2082(void)
 {
     return MPI_T_source_get_num(ES_OUT(int, 0));
 }
 
 /* MPI_T_source_get_num: num_sources = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c1365(void)
+static int c2083(void)
 {
     return MPI_T_source_get_num(NULL);
 }
 
 /* MPI_T_source_get_timestamp: source_index = -1 -> MPI_T_ERR_INVALID_INDEX */
-static int c1366(void)
+static int c2084(void)
 {
     return MPI_T_source_get_timestamp(-1, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_T_source_get_timestamp: source_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
-static int c1367(void)
+static int c2085(void)
 {
     return MPI_T_source_get_timestamp(INT_MAX, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Test: - = all valid -> MPI_SUCCESS */
-static int c1368(void)
+static int c2086(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, MPI_REQUEST_NULL), ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c1369(void)
+static int c2087(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, es_freed.request), ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: request = NULL -> MPI_ERR_ARG */
-static int c1370(void)
+static int c2088(void)
 {
     return MPI_Test(NULL, ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: flag = NULL -> MPI_ERR_ARG */
-static int c1371(void)
+static int c2089(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, MPI_REQUEST_NULL), NULL, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: status = NULL -> MPI_ERR_ARG */
-static int c1372(void)
+static int c2090(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, MPI_REQUEST_NULL), ES_OUT(int, 1), NULL);
 }
 
 /* MPI_Test_cancelled: - = all valid -> MPI_SUCCESS */
-static int c1373(void)
+static int c2091(void)
 {
     return MPI_Test_cancelled(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Test_cancelled: status = NULL -> MPI_ERR_ARG */
-static int c1374(void)
+static int c2092(void)
 {
     return MPI_Test_cancelled(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Test_cancelled: flag = NULL -> MPI_ERR_ARG */
-static int c1375(void)
+static int c2093(void)
 {
     return MPI_Test_cancelled(&es_status0, NULL);
 }
 
 /* MPI_Testall: - = all valid -> MPI_SUCCESS */
-static int c1376(void)
+static int c2094(void)
 {
     return MPI_Testall(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: count = -1 -> MPI_ERR_COUNT */
-static int c1377(void)
+static int c2095(void)
 {
     return MPI_Testall(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2),
                        ES_OUT(MPI_Status, 3));
@@ -9132,38 +14270,38 @@ static int c1377(void)
 
 /* MPI_Testall: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1378(void)
+static int c2096(void)
 {
     return MPI_Testall(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1379(void)
+static int c2097(void)
 {
     return MPI_Testall(1, NULL, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: flag = NULL -> MPI_ERR_ARG */
-static int c1380(void)
+static int c2098(void)
 {
     return MPI_Testall(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c1381(void)
+static int c2099(void)
 {
     return MPI_Testall(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Testany: - = all valid -> MPI_SUCCESS */
-static int c1382(void)
+static int c2100(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: count = -1 -> MPI_ERR_COUNT */
-static int c1383(void)
+static int c2101(void)
 {
     return MPI_Testany(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
@@ -9171,47 +14309,47 @@ static int c1383(void)
 
 /* MPI_Testany: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1384(void)
+static int c2102(void)
 {
     return MPI_Testany(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1385(void)
+static int c2103(void)
 {
     return MPI_Testany(1, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: index = NULL -> MPI_ERR_ARG */
-static int c1386(void)
+static int c2104(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: flag = NULL -> MPI_ERR_ARG */
-static int c1387(void)
+static int c2105(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL,
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: status = NULL -> MPI_ERR_ARG */
-static int c1388(void)
+static int c2106(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Testsome: - = all valid -> MPI_SUCCESS */
-static int c1389(void)
+static int c2107(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: incount = -1 -> MPI_ERR_COUNT */
-static int c1390(void)
+static int c2108(void)
 {
     return MPI_Testsome(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
@@ -9219,140 +14357,349 @@ static int c1390(void)
 
 /* MPI_Testsome: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1391(void)
+static int c2109(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1392(void)
+static int c2110(void)
 {
     return MPI_Testsome(1, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: outcount = NULL -> MPI_ERR_ARG */
-static int c1393(void)
+static int c2111(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: array_of_indices = NULL -> MPI_ERR_ARG */
-static int c1394(void)
+static int c2112(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL,
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c1395(void)
+static int c2113(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Topo_test: - = all valid -> MPI_SUCCESS */
-static int c1396(void)
+static int c2114(void)
 {
     return MPI_Topo_test(es_self.h, ES_OUT(int, 1));
 }
 
 /* MPI_Topo_test: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1397(void)
+static int c2115(void)
 {
     return MPI_Topo_test(MPI_COMM_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Topo_test: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1398(void)
+static int c2116(void)
 {
     return MPI_Topo_test(es_freed.comm, ES_OUT(int, 1));
 }
 
 /* MPI_Topo_test: status = NULL -> MPI_ERR_ARG */
-static int c1399(void)
+static int c2117(void)
 {
     return MPI_Topo_test(es_self.h, NULL);
 }
 
 /* MPI_Type_commit: - = all valid -> MPI_SUCCESS */
-static int c1400(void)
+static int c2118(void)
 {
     return MPI_Type_commit(ES_PTR(MPI_Datatype, es_new_type()));
 }
 
 /* MPI_Type_commit: datatype = &MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1401(void)
+static int c2119(void)
 {
     return MPI_Type_commit(ES_PTR(MPI_Datatype, MPI_DATATYPE_NULL));
 }
 
 /* MPI_Type_commit: datatype = &freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c1402(void)
+static int c2120(void)
 {
     return MPI_Type_commit(ES_PTR(MPI_Datatype, es_freed.type));
 }
 
 /* MPI_Type_commit: datatype = NULL -> MPI_ERR_ARG
  * MPICH: crashes */
-static int c1403(void)
+static int c2121(void)
 {
     return MPI_Type_commit(NULL);
 }
 
 /* MPI_Type_contiguous: - = all valid -> MPI_SUCCESS */
-static int c1404(void)
+static int c2122(void)
 {
     return MPI_Type_contiguous(1, MPI_INT, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: count = -1 -> MPI_ERR_COUNT */
-static int c1405(void)
+static int c2123(void)
 {
     return MPI_Type_contiguous(-1, MPI_INT, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1406(void)
+static int c2124(void)
 {
     return MPI_Type_contiguous(1, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1407(void)
+static int c2125(void)
 {
     return MPI_Type_contiguous(1, es_freed.type, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: newtype = NULL -> MPI_ERR_ARG */
-static int c1408(void)
+static int c2126(void)
 {
     return MPI_Type_contiguous(1, MPI_INT, NULL);
 }
 
+/* MPI_Type_contiguous_c: - = all valid -> MPI_SUCCESS */
+static int c2127(void)
+{
+    return MPI_Type_contiguous_c(1, MPI_INT, ES_OUT(MPI_Datatype, 2));
+}
+
+/* MPI_Type_contiguous_c: count = -1 -> MPI_ERR_COUNT */
+static int c2128(void)
+{
+    return MPI_Type_contiguous_c(-1, MPI_INT, ES_OUT(MPI_Datatype, 2));
+}
+
+/* MPI_Type_contiguous_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c2129(void)
+{
+    return MPI_Type_contiguous_c(1, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 2));
+}
+
+/* MPI_Type_contiguous_c: oldtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2130(void)
+{
+    return MPI_Type_contiguous_c(1, es_freed.type, ES_OUT(MPI_Datatype, 2));
+}
+
+/* MPI_Type_contiguous_c: newtype = NULL -> MPI_ERR_ARG */
+static int c2131(void)
+{
+    return MPI_Type_contiguous_c(1, MPI_INT, NULL);
+}
+
+/* MPI_Type_create_darray: - = all valid -> MPI_SUCCESS */
+static int c2132(void)
+{
+    return MPI_Type_create_darray(1, 0, 1, es_ones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
+                                  (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
+                                  MPI_INT, ES_OUT(MPI_Datatype, 9));
+}
+
+/* MPI_Type_create_darray: size = 0 -> MPI_ERR_ARG
+ * MPICH: MPI_ERR_RANK (rank 0 is not below size 0) */
+static int c2133(void)
+{
+    return MPI_Type_create_darray(0, 0, 1, es_ones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
+                                  (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
+                                  MPI_INT, ES_OUT(MPI_Datatype, 9));
+}
+
+/* MPI_Type_create_darray: ndims = 0 -> MPI_ERR_ARG
+ * MPICH: crashes or succeeds (does not check) */
+static int c2134(void)
+{
+    return MPI_Type_create_darray(1, 0, 0, es_ones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
+                                  (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
+                                  MPI_INT, ES_OUT(MPI_Datatype, 9));
+}
+
+/* MPI_Type_create_darray: array_of_gsizes = {-1,..} -> MPI_ERR_COUNT
+ * MPICH: crashes or succeeds (does not check) */
+static int c2135(void)
+{
+    return MPI_Type_create_darray(1, 0, 1, es_neg_first, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
+                                  (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
+                                  MPI_INT, ES_OUT(MPI_Datatype, 9));
+}
+
+/* MPI_Type_create_darray: array_of_distribs = {12345} -> MPI_ERR_ARG
+ * MPICH: crashes or succeeds (does not check) */
+static int c2136(void)
+{
+    return MPI_Type_create_darray(1, 0, 1, es_ones, (int[ES_MAXP]){12345},
+                                  (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
+                                  MPI_INT, ES_OUT(MPI_Datatype, 9));
+}
+
+/* MPI_Type_create_darray: array_of_psizes = {-1,..} -> MPI_ERR_COUNT
+ * MPICH: crashes or succeeds (does not check) */
+static int c2137(void)
+{
+    return MPI_Type_create_darray(1, 0, 1, es_ones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
+                                  (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_neg_first,
+                                  MPI_ORDER_C, MPI_INT, ES_OUT(MPI_Datatype, 9));
+}
+
+/* MPI_Type_create_darray: order = 12345 -> MPI_ERR_ARG
+ * MPICH: crashes or succeeds (does not check) */
+static int c2138(void)
+{
+    return MPI_Type_create_darray(1, 0, 1, es_ones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
+                                  (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, 12345, MPI_INT,
+                                  ES_OUT(MPI_Datatype, 9));
+}
+
+/* MPI_Type_create_darray: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
+ * MPICH: crashes or succeeds (does not check) */
+static int c2139(void)
+{
+    return MPI_Type_create_darray(1, 0, 1, es_ones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
+                                  (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
+                                  MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 9));
+}
+
+/* MPI_Type_create_darray: oldtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2140(void)
+{
+    return MPI_Type_create_darray(1, 0, 1, es_ones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
+                                  (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
+                                  es_freed.type, ES_OUT(MPI_Datatype, 9));
+}
+
+/* MPI_Type_create_darray: newtype = NULL -> MPI_ERR_ARG
+ * MPICH: crashes or succeeds (does not check) */
+static int c2141(void)
+{
+    return MPI_Type_create_darray(1, 0, 1, es_ones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
+                                  (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
+                                  MPI_INT, NULL);
+}
+
+/* MPI_Type_create_darray_c: - = all valid -> MPI_SUCCESS */
+static int c2142(void)
+{
+    return MPI_Type_create_darray_c(1, 0, 1, es_cones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
+                                    (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
+                                    MPI_INT, ES_OUT(MPI_Datatype, 9));
+}
+
+/* MPI_Type_create_darray_c: size = 0 -> MPI_ERR_ARG
+ * MPICH: MPI_ERR_RANK (rank 0 is not below size 0) */
+static int c2143(void)
+{
+    return MPI_Type_create_darray_c(0, 0, 1, es_cones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
+                                    (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
+                                    MPI_INT, ES_OUT(MPI_Datatype, 9));
+}
+
+/* MPI_Type_create_darray_c: ndims = 0 -> MPI_ERR_ARG
+ * MPICH: crashes or succeeds (does not check) */
+static int c2144(void)
+{
+    return MPI_Type_create_darray_c(1, 0, 0, es_cones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
+                                    (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
+                                    MPI_INT, ES_OUT(MPI_Datatype, 9));
+}
+
+/* MPI_Type_create_darray_c: array_of_gsizes = {-1,..} -> MPI_ERR_COUNT
+ * MPICH: crashes or succeeds (does not check) */
+static int c2145(void)
+{
+    return MPI_Type_create_darray_c(1, 0, 1, es_cneg_first, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
+                                    (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
+                                    MPI_INT, ES_OUT(MPI_Datatype, 9));
+}
+
+/* MPI_Type_create_darray_c: array_of_distribs = {12345} -> MPI_ERR_ARG
+ * MPICH: crashes or succeeds (does not check) */
+static int c2146(void)
+{
+    return MPI_Type_create_darray_c(1, 0, 1, es_cones, (int[ES_MAXP]){12345},
+                                    (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
+                                    MPI_INT, ES_OUT(MPI_Datatype, 9));
+}
+
+/* MPI_Type_create_darray_c: array_of_psizes = {-1,..} -> MPI_ERR_COUNT
+ * MPICH: crashes or succeeds (does not check) */
+static int c2147(void)
+{
+    return MPI_Type_create_darray_c(1, 0, 1, es_cones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
+                                    (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_neg_first,
+                                    MPI_ORDER_C, MPI_INT, ES_OUT(MPI_Datatype, 9));
+}
+
+/* MPI_Type_create_darray_c: order = 12345 -> MPI_ERR_ARG
+ * MPICH: crashes or succeeds (does not check) */
+static int c2148(void)
+{
+    return MPI_Type_create_darray_c(1, 0, 1, es_cones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
+                                    (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, 12345,
+                                    MPI_INT, ES_OUT(MPI_Datatype, 9));
+}
+
+/* MPI_Type_create_darray_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
+ * MPICH: crashes or succeeds (does not check) */
+static int c2149(void)
+{
+    return MPI_Type_create_darray_c(1, 0, 1, es_cones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
+                                    (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
+                                    MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 9));
+}
+
+/* MPI_Type_create_darray_c: oldtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2150(void)
+{
+    return MPI_Type_create_darray_c(1, 0, 1, es_cones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
+                                    (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
+                                    es_freed.type, ES_OUT(MPI_Datatype, 9));
+}
+
+/* MPI_Type_create_darray_c: newtype = NULL -> MPI_ERR_ARG
+ * MPICH: crashes or succeeds (does not check) */
+static int c2151(void)
+{
+    return MPI_Type_create_darray_c(1, 0, 1, es_cones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
+                                    (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
+                                    MPI_INT, NULL);
+}
+
 /* MPI_Type_create_hindexed: - = all valid -> MPI_SUCCESS */
-static int c1409(void)
+static int c2152(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: count = -1 -> MPI_ERR_COUNT */
-static int c1410(void)
+static int c2153(void)
 {
     return MPI_Type_create_hindexed(-1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c1411(void)
+static int c2154(void)
 {
     return MPI_Type_create_hindexed(1, es_neg_first, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1412(void)
+static int c2155(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, MPI_DATATYPE_NULL,
                                     ES_OUT(MPI_Datatype, 4));
@@ -9360,37 +14707,37 @@ static int c1412(void)
 
 /* MPI_Type_create_hindexed: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1413(void)
+static int c2156(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: newtype = NULL -> MPI_ERR_ARG */
-static int c1414(void)
+static int c2157(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_hindexed_block: - = all valid -> MPI_SUCCESS */
-static int c1415(void)
+static int c2158(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: count = -1 -> MPI_ERR_COUNT */
-static int c1416(void)
+static int c2159(void)
 {
     return MPI_Type_create_hindexed_block(-1, 1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1417(void)
+static int c2160(void)
 {
     return MPI_Type_create_hindexed_block(1, -1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1418(void)
+static int c2161(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, MPI_DATATYPE_NULL,
                                           ES_OUT(MPI_Datatype, 4));
@@ -9398,365 +14745,716 @@ static int c1418(void)
 
 /* MPI_Type_create_hindexed_block: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1419(void)
+static int c2162(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: newtype = NULL -> MPI_ERR_ARG */
-static int c1420(void)
+static int c2163(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, MPI_INT, NULL);
 }
 
+/* MPI_Type_create_hindexed_block_c: - = all valid -> MPI_SUCCESS */
+static int c2164(void)
+{
+    return MPI_Type_create_hindexed_block_c(1, 1, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hindexed_block_c: count = -1 -> MPI_ERR_COUNT */
+static int c2165(void)
+{
+    return MPI_Type_create_hindexed_block_c(-1, 1, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hindexed_block_c: blocklength = -1 -> MPI_ERR_COUNT */
+static int c2166(void)
+{
+    return MPI_Type_create_hindexed_block_c(1, -1, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hindexed_block_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c2167(void)
+{
+    return MPI_Type_create_hindexed_block_c(1, 1, es_caiota, MPI_DATATYPE_NULL,
+                                            ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hindexed_block_c: oldtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2168(void)
+{
+    return MPI_Type_create_hindexed_block_c(1, 1, es_caiota, es_freed.type,
+                                            ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hindexed_block_c: newtype = NULL -> MPI_ERR_ARG */
+static int c2169(void)
+{
+    return MPI_Type_create_hindexed_block_c(1, 1, es_caiota, MPI_INT, NULL);
+}
+
+/* MPI_Type_create_hindexed_c: - = all valid -> MPI_SUCCESS */
+static int c2170(void)
+{
+    return MPI_Type_create_hindexed_c(1, es_cones, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hindexed_c: count = -1 -> MPI_ERR_COUNT */
+static int c2171(void)
+{
+    return MPI_Type_create_hindexed_c(-1, es_cones, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hindexed_c: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
+static int c2172(void)
+{
+    return MPI_Type_create_hindexed_c(1, es_cneg_first, es_caiota, MPI_INT,
+                                      ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hindexed_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c2173(void)
+{
+    return MPI_Type_create_hindexed_c(1, es_cones, es_caiota, MPI_DATATYPE_NULL,
+                                      ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hindexed_c: oldtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2174(void)
+{
+    return MPI_Type_create_hindexed_c(1, es_cones, es_caiota, es_freed.type,
+                                      ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hindexed_c: newtype = NULL -> MPI_ERR_ARG */
+static int c2175(void)
+{
+    return MPI_Type_create_hindexed_c(1, es_cones, es_caiota, MPI_INT, NULL);
+}
+
 /* MPI_Type_create_hvector: - = all valid -> MPI_SUCCESS */
-static int c1421(void)
+static int c2176(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: count = -1 -> MPI_ERR_COUNT */
-static int c1422(void)
+static int c2177(void)
 {
     return MPI_Type_create_hvector(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1423(void)
+static int c2178(void)
 {
     return MPI_Type_create_hvector(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1424(void)
+static int c2179(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1425(void)
+static int c2180(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: newtype = NULL -> MPI_ERR_ARG */
-static int c1426(void)
+static int c2181(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, MPI_INT, NULL);
 }
 
+/* MPI_Type_create_hvector_c: - = all valid -> MPI_SUCCESS */
+static int c2182(void)
+{
+    return MPI_Type_create_hvector_c(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hvector_c: count = -1 -> MPI_ERR_COUNT */
+static int c2183(void)
+{
+    return MPI_Type_create_hvector_c(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hvector_c: blocklength = -1 -> MPI_ERR_COUNT */
+static int c2184(void)
+{
+    return MPI_Type_create_hvector_c(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hvector_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c2185(void)
+{
+    return MPI_Type_create_hvector_c(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hvector_c: oldtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2186(void)
+{
+    return MPI_Type_create_hvector_c(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_hvector_c: newtype = NULL -> MPI_ERR_ARG */
+static int c2187(void)
+{
+    return MPI_Type_create_hvector_c(1, 1, 0, MPI_INT, NULL);
+}
+
 /* MPI_Type_create_indexed_block: - = all valid -> MPI_SUCCESS */
-static int c1427(void)
+static int c2188(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: count = -1 -> MPI_ERR_COUNT */
-static int c1428(void)
+static int c2189(void)
 {
     return MPI_Type_create_indexed_block(-1, 1, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1429(void)
+static int c2190(void)
 {
     return MPI_Type_create_indexed_block(1, -1, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1430(void)
+static int c2191(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1431(void)
+static int c2192(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: newtype = NULL -> MPI_ERR_ARG */
-static int c1432(void)
+static int c2193(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, MPI_INT, NULL);
 }
 
+/* MPI_Type_create_indexed_block_c: - = all valid -> MPI_SUCCESS */
+static int c2194(void)
+{
+    return MPI_Type_create_indexed_block_c(1, 1, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_indexed_block_c: count = -1 -> MPI_ERR_COUNT */
+static int c2195(void)
+{
+    return MPI_Type_create_indexed_block_c(-1, 1, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_indexed_block_c: blocklength = -1 -> MPI_ERR_COUNT */
+static int c2196(void)
+{
+    return MPI_Type_create_indexed_block_c(1, -1, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_indexed_block_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c2197(void)
+{
+    return MPI_Type_create_indexed_block_c(1, 1, es_caiota, MPI_DATATYPE_NULL,
+                                           ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_indexed_block_c: oldtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2198(void)
+{
+    return MPI_Type_create_indexed_block_c(1, 1, es_caiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_indexed_block_c: newtype = NULL -> MPI_ERR_ARG */
+static int c2199(void)
+{
+    return MPI_Type_create_indexed_block_c(1, 1, es_caiota, MPI_INT, NULL);
+}
+
 /* MPI_Type_create_keyval: - = all valid -> MPI_SUCCESS */
-static int c1433(void)
+static int c2200(void)
 {
     return MPI_Type_create_keyval(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN, ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Type_create_keyval: type_keyval = NULL -> MPI_ERR_ARG */
-static int c1434(void)
+static int c2201(void)
 {
     return MPI_Type_create_keyval(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN, NULL, NULL);
 }
 
 /* MPI_Type_create_resized: - = all valid -> MPI_SUCCESS */
-static int c1435(void)
+static int c2202(void)
 {
     return MPI_Type_create_resized(MPI_INT, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1436(void)
+static int c2203(void)
 {
     return MPI_Type_create_resized(MPI_DATATYPE_NULL, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1437(void)
+static int c2204(void)
 {
     return MPI_Type_create_resized(es_freed.type, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized: newtype = NULL -> MPI_ERR_ARG */
-static int c1438(void)
+static int c2205(void)
 {
     return MPI_Type_create_resized(MPI_INT, 0, 0, NULL);
 }
 
+/* MPI_Type_create_resized_c: - = all valid -> MPI_SUCCESS */
+static int c2206(void)
+{
+    return MPI_Type_create_resized_c(MPI_INT, 0, 0, ES_OUT(MPI_Datatype, 3));
+}
+
+/* MPI_Type_create_resized_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c2207(void)
+{
+    return MPI_Type_create_resized_c(MPI_DATATYPE_NULL, 0, 0, ES_OUT(MPI_Datatype, 3));
+}
+
+/* MPI_Type_create_resized_c: oldtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2208(void)
+{
+    return MPI_Type_create_resized_c(es_freed.type, 0, 0, ES_OUT(MPI_Datatype, 3));
+}
+
+/* MPI_Type_create_resized_c: newtype = NULL -> MPI_ERR_ARG */
+static int c2209(void)
+{
+    return MPI_Type_create_resized_c(MPI_INT, 0, 0, NULL);
+}
+
 /* MPI_Type_create_struct: - = all valid -> MPI_SUCCESS */
-static int c1439(void)
+static int c2210(void)
 {
     return MPI_Type_create_struct(1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: count = -1 -> MPI_ERR_COUNT */
-static int c1440(void)
+static int c2211(void)
 {
     return MPI_Type_create_struct(-1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c1441(void)
+static int c2212(void)
 {
     return MPI_Type_create_struct(1, es_neg_first, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: array_of_types = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c1442(void)
+static int c2213(void)
 {
     return MPI_Type_create_struct(1, es_ones, es_aiota, es_null_first, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: newtype = NULL -> MPI_ERR_ARG */
-static int c1443(void)
+static int c2214(void)
 {
     return MPI_Type_create_struct(1, es_ones, es_aiota, es_ints, NULL);
 }
 
+/* MPI_Type_create_struct_c: - = all valid -> MPI_SUCCESS */
+static int c2215(void)
+{
+    return MPI_Type_create_struct_c(1, es_cones, es_caiota, es_ints, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_struct_c: count = -1 -> MPI_ERR_COUNT */
+static int c2216(void)
+{
+    return MPI_Type_create_struct_c(-1, es_cones, es_caiota, es_ints, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_struct_c: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
+static int c2217(void)
+{
+    return MPI_Type_create_struct_c(1, es_cneg_first, es_caiota, es_ints, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_struct_c: array_of_types = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
+static int c2218(void)
+{
+    return MPI_Type_create_struct_c(1, es_cones, es_caiota, es_null_first, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_create_struct_c: newtype = NULL -> MPI_ERR_ARG */
+static int c2219(void)
+{
+    return MPI_Type_create_struct_c(1, es_cones, es_caiota, es_ints, NULL);
+}
+
+/* MPI_Type_create_subarray: - = all valid -> MPI_SUCCESS */
+static int c2220(void)
+{
+    return MPI_Type_create_subarray(1, es_ones, es_ones, (int[ES_MAXP]){0}, MPI_ORDER_C, MPI_INT,
+                                    ES_OUT(MPI_Datatype, 6));
+}
+
+/* MPI_Type_create_subarray: ndims = 0 -> MPI_ERR_ARG
+ * MPICH: succeeds (does not check) */
+static int c2221(void)
+{
+    return MPI_Type_create_subarray(0, es_ones, es_ones, (int[ES_MAXP]){0}, MPI_ORDER_C, MPI_INT,
+                                    ES_OUT(MPI_Datatype, 6));
+}
+
+/* MPI_Type_create_subarray: array_of_sizes = {-1,..} -> MPI_ERR_COUNT
+ * MPICH: succeeds (does not check) */
+static int c2222(void)
+{
+    return MPI_Type_create_subarray(1, es_neg_first, es_ones, (int[ES_MAXP]){0}, MPI_ORDER_C,
+                                    MPI_INT, ES_OUT(MPI_Datatype, 6));
+}
+
+/* MPI_Type_create_subarray: array_of_subsizes = {-1,..} -> MPI_ERR_COUNT
+ * MPICH: succeeds (does not check) */
+static int c2223(void)
+{
+    return MPI_Type_create_subarray(1, es_ones, es_neg_first, (int[ES_MAXP]){0}, MPI_ORDER_C,
+                                    MPI_INT, ES_OUT(MPI_Datatype, 6));
+}
+
+/* MPI_Type_create_subarray: array_of_starts = {-1,..} -> MPI_ERR_COUNT
+ * MPICH: succeeds (does not check) */
+static int c2224(void)
+{
+    return MPI_Type_create_subarray(1, es_ones, es_ones, es_neg_first, MPI_ORDER_C, MPI_INT,
+                                    ES_OUT(MPI_Datatype, 6));
+}
+
+/* MPI_Type_create_subarray: order = 12345 -> MPI_ERR_ARG
+ * MPICH: succeeds (does not check) */
+static int c2225(void)
+{
+    return MPI_Type_create_subarray(1, es_ones, es_ones, (int[ES_MAXP]){0}, 12345, MPI_INT,
+                                    ES_OUT(MPI_Datatype, 6));
+}
+
+/* MPI_Type_create_subarray: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
+ * MPICH: succeeds (does not check) */
+static int c2226(void)
+{
+    return MPI_Type_create_subarray(1, es_ones, es_ones, (int[ES_MAXP]){0}, MPI_ORDER_C,
+                                    MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 6));
+}
+
+/* MPI_Type_create_subarray: oldtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2227(void)
+{
+    return MPI_Type_create_subarray(1, es_ones, es_ones, (int[ES_MAXP]){0}, MPI_ORDER_C,
+                                    es_freed.type, ES_OUT(MPI_Datatype, 6));
+}
+
+/* MPI_Type_create_subarray: newtype = NULL -> MPI_ERR_ARG
+ * MPICH: succeeds (does not check) */
+static int c2228(void)
+{
+    return MPI_Type_create_subarray(1, es_ones, es_ones, (int[ES_MAXP]){0}, MPI_ORDER_C, MPI_INT,
+                                    NULL);
+}
+
+/* MPI_Type_create_subarray_c: - = all valid -> MPI_SUCCESS */
+static int c2229(void)
+{
+    return MPI_Type_create_subarray_c(1, es_cones, es_cones, (MPI_Count[ES_MAXP]){0}, MPI_ORDER_C,
+                                      MPI_INT, ES_OUT(MPI_Datatype, 6));
+}
+
+/* MPI_Type_create_subarray_c: ndims = 0 -> MPI_ERR_ARG
+ * MPICH: succeeds (does not check) */
+static int c2230(void)
+{
+    return MPI_Type_create_subarray_c(0, es_cones, es_cones, (MPI_Count[ES_MAXP]){0}, MPI_ORDER_C,
+                                      MPI_INT, ES_OUT(MPI_Datatype, 6));
+}
+
+/* MPI_Type_create_subarray_c: array_of_sizes = {-1,..} -> MPI_ERR_COUNT
+ * MPICH: succeeds (does not check) */
+static int c2231(void)
+{
+    return MPI_Type_create_subarray_c(1, es_cneg_first, es_cones, (MPI_Count[ES_MAXP]){0},
+                                      MPI_ORDER_C, MPI_INT, ES_OUT(MPI_Datatype, 6));
+}
+
+/* MPI_Type_create_subarray_c: array_of_subsizes = {-1,..} -> MPI_ERR_COUNT
+ * MPICH: succeeds (does not check) */
+static int c2232(void)
+{
+    return MPI_Type_create_subarray_c(1, es_cones, es_cneg_first, (MPI_Count[ES_MAXP]){0},
+                                      MPI_ORDER_C, MPI_INT, ES_OUT(MPI_Datatype, 6));
+}
+
+/* MPI_Type_create_subarray_c: array_of_starts = {-1,..} -> MPI_ERR_COUNT
+ * MPICH: succeeds (does not check) */
+static int c2233(void)
+{
+    return MPI_Type_create_subarray_c(1, es_cones, es_cones, es_cneg_first, MPI_ORDER_C, MPI_INT,
+                                      ES_OUT(MPI_Datatype, 6));
+}
+
+/* MPI_Type_create_subarray_c: order = 12345 -> MPI_ERR_ARG
+ * MPICH: succeeds (does not check) */
+static int c2234(void)
+{
+    return MPI_Type_create_subarray_c(1, es_cones, es_cones, (MPI_Count[ES_MAXP]){0}, 12345,
+                                      MPI_INT, ES_OUT(MPI_Datatype, 6));
+}
+
+/* MPI_Type_create_subarray_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
+ * MPICH: succeeds (does not check) */
+static int c2235(void)
+{
+    return MPI_Type_create_subarray_c(1, es_cones, es_cones, (MPI_Count[ES_MAXP]){0}, MPI_ORDER_C,
+                                      MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 6));
+}
+
+/* MPI_Type_create_subarray_c: oldtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2236(void)
+{
+    return MPI_Type_create_subarray_c(1, es_cones, es_cones, (MPI_Count[ES_MAXP]){0}, MPI_ORDER_C,
+                                      es_freed.type, ES_OUT(MPI_Datatype, 6));
+}
+
+/* MPI_Type_create_subarray_c: newtype = NULL -> MPI_ERR_ARG
+ * MPICH: succeeds (does not check) */
+static int c2237(void)
+{
+    return MPI_Type_create_subarray_c(1, es_cones, es_cones, (MPI_Count[ES_MAXP]){0}, MPI_ORDER_C,
+                                      MPI_INT, NULL);
+}
+
 /* MPI_Type_delete_attr: - = all valid -> MPI_SUCCESS */
-static int c1444(void)
+static int c2238(void)
 {
     return MPI_Type_delete_attr(MPI_INT, es_type_keyval);
 }
 
 /* MPI_Type_delete_attr: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1445(void)
+static int c2239(void)
 {
     return MPI_Type_delete_attr(MPI_DATATYPE_NULL, es_type_keyval);
 }
 
 /* MPI_Type_delete_attr: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1446(void)
+static int c2240(void)
 {
     return MPI_Type_delete_attr(es_freed.type, es_type_keyval);
 }
 
 /* MPI_Type_delete_attr: type_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c1447(void)
+static int c2241(void)
 {
     return MPI_Type_delete_attr(MPI_INT, MPI_KEYVAL_INVALID);
 }
 
 /* MPI_Type_delete_attr: type_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c1448(void)
+static int c2242(void)
 {
     return MPI_Type_delete_attr(MPI_INT, 12345);
 }
 
 /* MPI_Type_delete_attr: type_keyval = comm keyval -> MPI_ERR_KEYVAL */
-static int c1449(void)
+static int c2243(void)
 {
     return MPI_Type_delete_attr(MPI_INT, es_comm_keyval);
 }
 
 /* MPI_Type_dup: - = all valid -> MPI_SUCCESS */
-static int c1450(void)
+static int c2244(void)
 {
     return MPI_Type_dup(MPI_INT, ES_OUT(MPI_Datatype, 1));
 }
 
 /* MPI_Type_dup: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1451(void)
+static int c2245(void)
 {
     return MPI_Type_dup(MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 1));
 }
 
 /* MPI_Type_dup: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1452(void)
+static int c2246(void)
 {
     return MPI_Type_dup(es_freed.type, ES_OUT(MPI_Datatype, 1));
 }
 
 /* MPI_Type_dup: newtype = NULL -> MPI_ERR_ARG */
-static int c1453(void)
+static int c2247(void)
 {
     return MPI_Type_dup(MPI_INT, NULL);
 }
 
 /* MPI_Type_extent: - = all valid -> MPI_SUCCESS */
-static int c1454(void)
+static int c2248(void)
 {
     return MPI_Type_extent(MPI_INT, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_extent: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1455(void)
+static int c2249(void)
 {
     return MPI_Type_extent(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_extent: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1456(void)
+static int c2250(void)
 {
     return MPI_Type_extent(es_freed.type, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_extent: extent = NULL -> MPI_ERR_ARG */
-static int c1457(void)
+static int c2251(void)
 {
     return MPI_Type_extent(MPI_INT, NULL);
 }
 
 /* MPI_Type_free: - = all valid -> MPI_SUCCESS */
-static int c1458(void)
+static int c2252(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, es_new_type()));
 }
 
 /* MPI_Type_free: datatype = &MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1459(void)
+static int c2253(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, MPI_DATATYPE_NULL));
 }
 
 /* MPI_Type_free: datatype = &freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c1460(void)
+static int c2254(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, es_freed.type));
 }
 
 /* MPI_Type_free: datatype = NULL -> MPI_ERR_ARG
  * MPICH: crashes */
-static int c1461(void)
+static int c2255(void)
 {
     return MPI_Type_free(NULL);
 }
 
 /* MPI_Type_free: datatype = &MPI_INT -> MPI_ERR_TYPE */
-static int c1462(void)
+static int c2256(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, MPI_INT));
 }
 
 /* MPI_Type_free_keyval: - = all valid -> MPI_SUCCESS */
-static int c1463(void)
+static int c2257(void)
 {
     return MPI_Type_free_keyval(ES_PTR(int, es_new_type_keyval()));
 }
 
 /* MPI_Type_free_keyval: type_keyval = &MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c1464(void)
+static int c2258(void)
 {
     return MPI_Type_free_keyval(ES_PTR(int, MPI_KEYVAL_INVALID));
 }
 
 /* MPI_Type_free_keyval: type_keyval = &12345 -> MPI_ERR_KEYVAL */
-static int c1465(void)
+static int c2259(void)
 {
     return MPI_Type_free_keyval(ES_PTR(int, 12345));
 }
 
 /* MPI_Type_free_keyval: type_keyval = &comm keyval -> MPI_ERR_KEYVAL */
-static int c1466(void)
+static int c2260(void)
 {
     return MPI_Type_free_keyval(ES_PTR(int, es_comm_keyval));
 }
 
 /* MPI_Type_free_keyval: type_keyval = NULL -> MPI_ERR_ARG */
-static int c1467(void)
+static int c2261(void)
 {
     return MPI_Type_free_keyval(NULL);
 }
 
 /* MPI_Type_get_attr: - = all valid -> MPI_SUCCESS */
-static int c1468(void)
+static int c2262(void)
 {
     return MPI_Type_get_attr(MPI_INT, es_type_keyval, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1469(void)
+static int c2263(void)
 {
     return MPI_Type_get_attr(MPI_DATATYPE_NULL, es_type_keyval, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1470(void)
+static int c2264(void)
 {
     return MPI_Type_get_attr(es_freed.type, es_type_keyval, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: type_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c1471(void)
+static int c2265(void)
 {
     return MPI_Type_get_attr(MPI_INT, MPI_KEYVAL_INVALID, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: type_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c1472(void)
+static int c2266(void)
 {
     return MPI_Type_get_attr(MPI_INT, 12345, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: type_keyval = comm keyval -> MPI_ERR_KEYVAL */
-static int c1473(void)
+static int c2267(void)
 {
     return MPI_Type_get_attr(MPI_INT, es_comm_keyval, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: attribute_val = NULL -> MPI_ERR_ARG */
-static int c1474(void)
+static int c2268(void)
 {
     return MPI_Type_get_attr(MPI_INT, es_type_keyval, NULL, ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: flag = NULL -> MPI_ERR_ARG */
-static int c1475(void)
+static int c2269(void)
 {
     return MPI_Type_get_attr(MPI_INT, es_type_keyval, ES_OUT(void, 2), NULL);
 }
 
 /* MPI_Type_get_contents: - = all valid -> MPI_SUCCESS */
-static int c1476(void)
+static int c2270(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1477(void)
+static int c2271(void)
 {
     return MPI_Type_get_contents(MPI_DATATYPE_NULL, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
@@ -9764,48 +15462,106 @@ static int c1477(void)
 
 /* MPI_Type_get_contents: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1478(void)
+static int c2272(void)
 {
     return MPI_Type_get_contents(es_freed.type, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: datatype = MPI_INT -> MPI_ERR_TYPE */
-static int c1479(void)
+static int c2273(void)
 {
     return MPI_Type_get_contents(MPI_INT, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: array_of_integers = NULL -> MPI_ERR_ARG */
-static int c1480(void)
+static int c2274(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, NULL, ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: array_of_addresses = NULL -> MPI_ERR_ARG */
-static int c1481(void)
+static int c2275(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, ES_OUT(int, 4), NULL,
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: array_of_datatypes = NULL -> MPI_ERR_ARG */
-static int c1482(void)
+static int c2276(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5), NULL);
 }
 
+/* MPI_Type_get_contents_c: - = all valid -> MPI_SUCCESS */
+static int c2277(void)
+{
+    return MPI_Type_get_contents_c(es_derived, 8, 8, 8, 8, ES_OUT(int, 5), ES_OUT(MPI_Aint, 6),
+                                   ES_OUT(MPI_Count, 7), ES_OUT(MPI_Datatype, 8));
+}
+
+/* MPI_Type_get_contents_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c2278(void)
+{
+    return MPI_Type_get_contents_c(MPI_DATATYPE_NULL, 8, 8, 8, 8, ES_OUT(int, 5),
+                                   ES_OUT(MPI_Aint, 6), ES_OUT(MPI_Count, 7),
+                                   ES_OUT(MPI_Datatype, 8));
+}
+
+/* MPI_Type_get_contents_c: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2279(void)
+{
+    return MPI_Type_get_contents_c(es_freed.type, 8, 8, 8, 8, ES_OUT(int, 5), ES_OUT(MPI_Aint, 6),
+                                   ES_OUT(MPI_Count, 7), ES_OUT(MPI_Datatype, 8));
+}
+
+/* MPI_Type_get_contents_c: datatype = MPI_INT -> MPI_ERR_TYPE */
+static int c2280(void)
+{
+    return MPI_Type_get_contents_c(MPI_INT, 8, 8, 8, 8, ES_OUT(int, 5), ES_OUT(MPI_Aint, 6),
+                                   ES_OUT(MPI_Count, 7), ES_OUT(MPI_Datatype, 8));
+}
+
+/* MPI_Type_get_contents_c: array_of_integers = NULL -> MPI_ERR_ARG */
+static int c2281(void)
+{
+    return MPI_Type_get_contents_c(es_derived, 8, 8, 8, 8, NULL, ES_OUT(MPI_Aint, 6),
+                                   ES_OUT(MPI_Count, 7), ES_OUT(MPI_Datatype, 8));
+}
+
+/* MPI_Type_get_contents_c: array_of_addresses = NULL -> MPI_ERR_ARG */
+static int c2282(void)
+{
+    return MPI_Type_get_contents_c(es_derived, 8, 8, 8, 8, ES_OUT(int, 5), NULL,
+                                   ES_OUT(MPI_Count, 7), ES_OUT(MPI_Datatype, 8));
+}
+
+/* MPI_Type_get_contents_c: array_of_large_counts = NULL -> MPI_ERR_ARG */
+static int c2283(void)
+{
+    return MPI_Type_get_contents_c(es_derived, 8, 8, 8, 8, ES_OUT(int, 5), ES_OUT(MPI_Aint, 6),
+                                   NULL, ES_OUT(MPI_Datatype, 8));
+}
+
+/* MPI_Type_get_contents_c: array_of_datatypes = NULL -> MPI_ERR_ARG */
+static int c2284(void)
+{
+    return MPI_Type_get_contents_c(es_derived, 8, 8, 8, 8, ES_OUT(int, 5), ES_OUT(MPI_Aint, 6),
+                                   ES_OUT(MPI_Count, 7), NULL);
+}
+
 /* MPI_Type_get_envelope: - = all valid -> MPI_SUCCESS */
-static int c1483(void)
+static int c2285(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                  ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1484(void)
+static int c2286(void)
 {
     return MPI_Type_get_envelope(MPI_DATATYPE_NULL, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                  ES_OUT(int, 4));
@@ -9813,168 +15569,288 @@ static int c1484(void)
 
 /* MPI_Type_get_envelope: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1485(void)
+static int c2287(void)
 {
     return MPI_Type_get_envelope(es_freed.type, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                  ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: num_integers = NULL -> MPI_ERR_ARG */
-static int c1486(void)
+static int c2288(void)
 {
     return MPI_Type_get_envelope(MPI_INT, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: num_addresses = NULL -> MPI_ERR_ARG */
-static int c1487(void)
+static int c2289(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), NULL, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: num_datatypes = NULL -> MPI_ERR_ARG */
-static int c1488(void)
+static int c2290(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), ES_OUT(int, 2), NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: combiner = NULL -> MPI_ERR_ARG */
-static int c1489(void)
+static int c2291(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
+/* MPI_Type_get_envelope_c: - = all valid -> MPI_SUCCESS */
+static int c2292(void)
+{
+    return MPI_Type_get_envelope_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2),
+                                   ES_OUT(MPI_Count, 3), ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
+}
+
+/* MPI_Type_get_envelope_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c2293(void)
+{
+    return MPI_Type_get_envelope_c(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2),
+                                   ES_OUT(MPI_Count, 3), ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
+}
+
+/* MPI_Type_get_envelope_c: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2294(void)
+{
+    return MPI_Type_get_envelope_c(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2),
+                                   ES_OUT(MPI_Count, 3), ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
+}
+
+/* MPI_Type_get_envelope_c: num_integers = NULL -> MPI_ERR_ARG */
+static int c2295(void)
+{
+    return MPI_Type_get_envelope_c(MPI_INT, NULL, ES_OUT(MPI_Count, 2), ES_OUT(MPI_Count, 3),
+                                   ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
+}
+
+/* MPI_Type_get_envelope_c: num_addresses = NULL -> MPI_ERR_ARG */
+static int c2296(void)
+{
+    return MPI_Type_get_envelope_c(MPI_INT, ES_OUT(MPI_Count, 1), NULL, ES_OUT(MPI_Count, 3),
+                                   ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
+}
+
+/* MPI_Type_get_envelope_c: num_large_counts = NULL -> MPI_ERR_ARG */
+static int c2297(void)
+{
+    return MPI_Type_get_envelope_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2), NULL,
+                                   ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
+}
+
+/* MPI_Type_get_envelope_c: num_datatypes = NULL -> MPI_ERR_ARG */
+static int c2298(void)
+{
+    return MPI_Type_get_envelope_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2),
+                                   ES_OUT(MPI_Count, 3), NULL, ES_OUT(int, 5));
+}
+
+/* MPI_Type_get_envelope_c: combiner = NULL -> MPI_ERR_ARG */
+static int c2299(void)
+{
+    return MPI_Type_get_envelope_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2),
+                                   ES_OUT(MPI_Count, 3), ES_OUT(MPI_Count, 4), NULL);
+}
+
 /* MPI_Type_get_extent: - = all valid -> MPI_SUCCESS */
-static int c1490(void)
+static int c2300(void)
 {
     return MPI_Type_get_extent(MPI_INT, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1491(void)
+static int c2301(void)
 {
     return MPI_Type_get_extent(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1492(void)
+static int c2302(void)
 {
     return MPI_Type_get_extent(es_freed.type, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: lb = NULL -> MPI_ERR_ARG */
-static int c1493(void)
+static int c2303(void)
 {
     return MPI_Type_get_extent(MPI_INT, NULL, ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: extent = NULL -> MPI_ERR_ARG */
-static int c1494(void)
+static int c2304(void)
 {
     return MPI_Type_get_extent(MPI_INT, ES_OUT(MPI_Aint, 1), NULL);
 }
 
+/* MPI_Type_get_extent_c: - = all valid -> MPI_SUCCESS */
+static int c2305(void)
+{
+    return MPI_Type_get_extent_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Type_get_extent_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c2306(void)
+{
+    return MPI_Type_get_extent_c(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Type_get_extent_c: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2307(void)
+{
+    return MPI_Type_get_extent_c(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Type_get_extent_c: lb = NULL -> MPI_ERR_ARG */
+static int c2308(void)
+{
+    return MPI_Type_get_extent_c(MPI_INT, NULL, ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Type_get_extent_c: extent = NULL -> MPI_ERR_ARG */
+static int c2309(void)
+{
+    return MPI_Type_get_extent_c(MPI_INT, ES_OUT(MPI_Count, 1), NULL);
+}
+
 /* MPI_Type_get_extent_x: - = all valid -> MPI_SUCCESS */
-static int c1495(void)
+static int c2310(void)
 {
     return MPI_Type_get_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1496(void)
+static int c2311(void)
 {
     return MPI_Type_get_extent_x(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1497(void)
+static int c2312(void)
 {
     return MPI_Type_get_extent_x(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: lb = NULL -> MPI_ERR_ARG */
-static int c1498(void)
+static int c2313(void)
 {
     return MPI_Type_get_extent_x(MPI_INT, NULL, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: extent = NULL -> MPI_ERR_ARG */
-static int c1499(void)
+static int c2314(void)
 {
     return MPI_Type_get_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), NULL);
 }
 
 /* MPI_Type_get_name: - = all valid -> MPI_SUCCESS */
-static int c1500(void)
+static int c2315(void)
 {
     return MPI_Type_get_name(MPI_INT, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1501(void)
+static int c2316(void)
 {
     return MPI_Type_get_name(MPI_DATATYPE_NULL, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1502(void)
+static int c2317(void)
 {
     return MPI_Type_get_name(es_freed.type, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: type_name = NULL -> MPI_ERR_ARG */
-static int c1503(void)
+static int c2318(void)
 {
     return MPI_Type_get_name(MPI_INT, NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: resultlen = NULL -> MPI_ERR_ARG */
-static int c1504(void)
+static int c2319(void)
 {
     return MPI_Type_get_name(MPI_INT, ES_OUT(char, 1), NULL);
 }
 
 /* MPI_Type_get_true_extent: - = all valid -> MPI_SUCCESS */
-static int c1505(void)
+static int c2320(void)
 {
     return MPI_Type_get_true_extent(MPI_INT, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1506(void)
+static int c2321(void)
 {
     return MPI_Type_get_true_extent(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1507(void)
+static int c2322(void)
 {
     return MPI_Type_get_true_extent(es_freed.type, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: true_lb = NULL -> MPI_ERR_ARG */
-static int c1508(void)
+static int c2323(void)
 {
     return MPI_Type_get_true_extent(MPI_INT, NULL, ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: true_extent = NULL -> MPI_ERR_ARG */
-static int c1509(void)
+static int c2324(void)
 {
     return MPI_Type_get_true_extent(MPI_INT, ES_OUT(MPI_Aint, 1), NULL);
 }
 
+/* MPI_Type_get_true_extent_c: - = all valid -> MPI_SUCCESS */
+static int c2325(void)
+{
+    return MPI_Type_get_true_extent_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Type_get_true_extent_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c2326(void)
+{
+    return MPI_Type_get_true_extent_c(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1),
+                                      ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Type_get_true_extent_c: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2327(void)
+{
+    return MPI_Type_get_true_extent_c(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Type_get_true_extent_c: true_lb = NULL -> MPI_ERR_ARG */
+static int c2328(void)
+{
+    return MPI_Type_get_true_extent_c(MPI_INT, NULL, ES_OUT(MPI_Count, 2));
+}
+
+/* MPI_Type_get_true_extent_c: true_extent = NULL -> MPI_ERR_ARG */
+static int c2329(void)
+{
+    return MPI_Type_get_true_extent_c(MPI_INT, ES_OUT(MPI_Count, 1), NULL);
+}
+
 /* MPI_Type_get_true_extent_x: - = all valid -> MPI_SUCCESS */
-static int c1510(void)
+static int c2330(void)
 {
     return MPI_Type_get_true_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1511(void)
+static int c2331(void)
 {
     return MPI_Type_get_true_extent_x(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1),
                                       ES_OUT(MPI_Count, 2));
@@ -9982,497 +15858,840 @@ static int c1511(void)
 
 /* MPI_Type_get_true_extent_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1512(void)
+static int c2332(void)
 {
     return MPI_Type_get_true_extent_x(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_x: true_lb = NULL -> MPI_ERR_ARG */
-static int c1513(void)
+static int c2333(void)
 {
     return MPI_Type_get_true_extent_x(MPI_INT, NULL, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_x: true_extent = NULL -> MPI_ERR_ARG */
-static int c1514(void)
+static int c2334(void)
 {
     return MPI_Type_get_true_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), NULL);
 }
 
+/* MPI_Type_get_value_index: - = all valid -> MPI_SUCCESS */
+static int c2335(void)
+{
+    return MPI_Type_get_value_index(MPI_INT, MPI_INT, ES_OUT(MPI_Datatype, 2));
+}
+
+/* MPI_Type_get_value_index: value_type = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c2336(void)
+{
+    return MPI_Type_get_value_index(MPI_DATATYPE_NULL, MPI_INT, ES_OUT(MPI_Datatype, 2));
+}
+
+/* MPI_Type_get_value_index: value_type = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2337(void)
+{
+    return MPI_Type_get_value_index(es_freed.type, MPI_INT, ES_OUT(MPI_Datatype, 2));
+}
+
+/* MPI_Type_get_value_index: index_type = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c2338(void)
+{
+    return MPI_Type_get_value_index(MPI_INT, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 2));
+}
+
+/* MPI_Type_get_value_index: index_type = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2339(void)
+{
+    return MPI_Type_get_value_index(MPI_INT, es_freed.type, ES_OUT(MPI_Datatype, 2));
+}
+
+/* MPI_Type_get_value_index: pair_type = NULL -> MPI_ERR_ARG */
+static int c2340(void)
+{
+    return MPI_Type_get_value_index(MPI_INT, MPI_INT, NULL);
+}
+
 /* MPI_Type_hindexed: - = all valid -> MPI_SUCCESS */
-static int c1515(void)
+static int c2341(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: count = -1 -> MPI_ERR_COUNT */
-static int c1516(void)
+static int c2342(void)
 {
     return MPI_Type_hindexed(-1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c1517(void)
+static int c2343(void)
 {
     return MPI_Type_hindexed(1, es_neg_first, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1518(void)
+static int c2344(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1519(void)
+static int c2345(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: newtype = NULL -> MPI_ERR_ARG */
-static int c1520(void)
+static int c2346(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_hvector: - = all valid -> MPI_SUCCESS */
-static int c1521(void)
+static int c2347(void)
 {
     return MPI_Type_hvector(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: count = -1 -> MPI_ERR_COUNT */
-static int c1522(void)
+static int c2348(void)
 {
     return MPI_Type_hvector(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1523(void)
+static int c2349(void)
 {
     return MPI_Type_hvector(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1524(void)
+static int c2350(void)
 {
     return MPI_Type_hvector(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1525(void)
+static int c2351(void)
 {
     return MPI_Type_hvector(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: newtype = NULL -> MPI_ERR_ARG */
-static int c1526(void)
+static int c2352(void)
 {
     return MPI_Type_hvector(1, 1, 0, MPI_INT, NULL);
 }
 
 /* MPI_Type_indexed: - = all valid -> MPI_SUCCESS */
-static int c1527(void)
+static int c2353(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: count = -1 -> MPI_ERR_COUNT */
-static int c1528(void)
+static int c2354(void)
 {
     return MPI_Type_indexed(-1, es_ones, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c1529(void)
+static int c2355(void)
 {
     return MPI_Type_indexed(1, es_neg_first, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1530(void)
+static int c2356(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1531(void)
+static int c2357(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: newtype = NULL -> MPI_ERR_ARG */
-static int c1532(void)
+static int c2358(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, MPI_INT, NULL);
 }
 
+/* MPI_Type_indexed_c: - = all valid -> MPI_SUCCESS */
+static int c2359(void)
+{
+    return MPI_Type_indexed_c(1, es_cones, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_indexed_c: count = -1 -> MPI_ERR_COUNT */
+static int c2360(void)
+{
+    return MPI_Type_indexed_c(-1, es_cones, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_indexed_c: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
+static int c2361(void)
+{
+    return MPI_Type_indexed_c(1, es_cneg_first, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_indexed_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c2362(void)
+{
+    return MPI_Type_indexed_c(1, es_cones, es_caiota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_indexed_c: oldtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2363(void)
+{
+    return MPI_Type_indexed_c(1, es_cones, es_caiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_indexed_c: newtype = NULL -> MPI_ERR_ARG */
+static int c2364(void)
+{
+    return MPI_Type_indexed_c(1, es_cones, es_caiota, MPI_INT, NULL);
+}
+
 /* MPI_Type_lb: - = all valid -> MPI_SUCCESS */
-static int c1533(void)
+static int c2365(void)
 {
     return MPI_Type_lb(MPI_INT, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_lb: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1534(void)
+static int c2366(void)
 {
     return MPI_Type_lb(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_lb: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1535(void)
+static int c2367(void)
 {
     return MPI_Type_lb(es_freed.type, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_lb: displacement = NULL -> MPI_ERR_ARG */
-static int c1536(void)
+static int c2368(void)
 {
     return MPI_Type_lb(MPI_INT, NULL);
 }
 
+/* MPI_Type_match_size: - = all valid -> MPI_SUCCESS */
+static int c2369(void)
+{
+    return MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 4, ES_OUT(MPI_Datatype, 2));
+}
+
+/* MPI_Type_match_size: typeclass = 12345 -> MPI_ERR_ARG */
+static int c2370(void)
+{
+    return MPI_Type_match_size(12345, 4, ES_OUT(MPI_Datatype, 2));
+}
+
+/* MPI_Type_match_size: size = 3 -> MPI_ERR_ARG */
+static int c2371(void)
+{
+    return MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 3, ES_OUT(MPI_Datatype, 2));
+}
+
+/* MPI_Type_match_size: datatype = NULL -> MPI_ERR_ARG */
+static int c2372(void)
+{
+    return MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 4, NULL);
+}
+
 /* MPI_Type_set_attr: - = all valid -> MPI_SUCCESS */
-static int c1537(void)
+static int c2373(void)
 {
     return MPI_Type_set_attr(MPI_INT, es_type_keyval, es_sbuf);
 }
 
 /* MPI_Type_set_attr: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1538(void)
+static int c2374(void)
 {
     return MPI_Type_set_attr(MPI_DATATYPE_NULL, es_type_keyval, es_sbuf);
 }
 
 /* MPI_Type_set_attr: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1539(void)
+static int c2375(void)
 {
     return MPI_Type_set_attr(es_freed.type, es_type_keyval, es_sbuf);
 }
 
 /* MPI_Type_set_attr: type_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c1540(void)
+static int c2376(void)
 {
     return MPI_Type_set_attr(MPI_INT, MPI_KEYVAL_INVALID, es_sbuf);
 }
 
 /* MPI_Type_set_attr: type_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c1541(void)
+static int c2377(void)
 {
     return MPI_Type_set_attr(MPI_INT, 12345, es_sbuf);
 }
 
 /* MPI_Type_set_attr: type_keyval = comm keyval -> MPI_ERR_KEYVAL */
-static int c1542(void)
+static int c2378(void)
 {
     return MPI_Type_set_attr(MPI_INT, es_comm_keyval, es_sbuf);
 }
 
 /* MPI_Type_set_name: - = all valid -> MPI_SUCCESS */
-static int c1543(void)
+static int c2379(void)
 {
     return MPI_Type_set_name(MPI_INT, "errsweep");
 }
 
 /* MPI_Type_set_name: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1544(void)
+static int c2380(void)
 {
     return MPI_Type_set_name(MPI_DATATYPE_NULL, "errsweep");
 }
 
 /* MPI_Type_set_name: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1545(void)
+static int c2381(void)
 {
     return MPI_Type_set_name(es_freed.type, "errsweep");
 }
 
 /* MPI_Type_set_name: type_name = NULL -> MPI_ERR_ARG */
-static int c1546(void)
+static int c2382(void)
 {
     return MPI_Type_set_name(MPI_INT, NULL);
 }
 
 /* MPI_Type_size: - = all valid -> MPI_SUCCESS */
-static int c1547(void)
+static int c2383(void)
 {
     return MPI_Type_size(MPI_INT, ES_OUT(int, 1));
 }
 
 /* MPI_Type_size: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1548(void)
+static int c2384(void)
 {
     return MPI_Type_size(MPI_DATATYPE_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Type_size: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1549(void)
+static int c2385(void)
 {
     return MPI_Type_size(es_freed.type, ES_OUT(int, 1));
 }
 
 /* MPI_Type_size: size = NULL -> MPI_ERR_ARG */
-static int c1550(void)
+static int c2386(void)
 {
     return MPI_Type_size(MPI_INT, NULL);
 }
 
+/* MPI_Type_size_c: - = all valid -> MPI_SUCCESS */
+static int c2387(void)
+{
+    return MPI_Type_size_c(MPI_INT, ES_OUT(MPI_Count, 1));
+}
+
+/* MPI_Type_size_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c2388(void)
+{
+    return MPI_Type_size_c(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1));
+}
+
+/* MPI_Type_size_c: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2389(void)
+{
+    return MPI_Type_size_c(es_freed.type, ES_OUT(MPI_Count, 1));
+}
+
+/* MPI_Type_size_c: size = NULL -> MPI_ERR_ARG */
+static int c2390(void)
+{
+    return MPI_Type_size_c(MPI_INT, NULL);
+}
+
 /* MPI_Type_size_x: - = all valid -> MPI_SUCCESS */
-static int c1551(void)
+static int c2391(void)
 {
     return MPI_Type_size_x(MPI_INT, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1552(void)
+static int c2392(void)
 {
     return MPI_Type_size_x(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1553(void)
+static int c2393(void)
 {
     return MPI_Type_size_x(es_freed.type, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_x: size = NULL -> MPI_ERR_ARG */
-static int c1554(void)
+static int c2394(void)
 {
     return MPI_Type_size_x(MPI_INT, NULL);
 }
 
 /* MPI_Type_struct: - = all valid -> MPI_SUCCESS */
-static int c1555(void)
+static int c2395(void)
 {
     return MPI_Type_struct(1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: count = -1 -> MPI_ERR_COUNT */
-static int c1556(void)
+static int c2396(void)
 {
     return MPI_Type_struct(-1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c1557(void)
+static int c2397(void)
 {
     return MPI_Type_struct(1, es_neg_first, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: array_of_types = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c1558(void)
+static int c2398(void)
 {
     return MPI_Type_struct(1, es_ones, es_aiota, es_null_first, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: newtype = NULL -> MPI_ERR_ARG */
-static int c1559(void)
+static int c2399(void)
 {
     return MPI_Type_struct(1, es_ones, es_aiota, es_ints, NULL);
 }
 
 /* MPI_Type_ub: - = all valid -> MPI_SUCCESS */
-static int c1560(void)
+static int c2400(void)
 {
     return MPI_Type_ub(MPI_INT, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_ub: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1561(void)
+static int c2401(void)
 {
     return MPI_Type_ub(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_ub: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1562(void)
+static int c2402(void)
 {
     return MPI_Type_ub(es_freed.type, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_ub: displacement = NULL -> MPI_ERR_ARG */
-static int c1563(void)
+static int c2403(void)
 {
     return MPI_Type_ub(MPI_INT, NULL);
 }
 
 /* MPI_Type_vector: - = all valid -> MPI_SUCCESS */
-static int c1564(void)
+static int c2404(void)
 {
     return MPI_Type_vector(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: count = -1 -> MPI_ERR_COUNT */
-static int c1565(void)
+static int c2405(void)
 {
     return MPI_Type_vector(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: blocklength = -1 -> MPI_ERR_COUNT */
-static int c1566(void)
+static int c2406(void)
 {
     return MPI_Type_vector(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1567(void)
+static int c2407(void)
 {
     return MPI_Type_vector(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1568(void)
+static int c2408(void)
 {
     return MPI_Type_vector(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: newtype = NULL -> MPI_ERR_ARG */
-static int c1569(void)
+static int c2409(void)
 {
     return MPI_Type_vector(1, 1, 0, MPI_INT, NULL);
 }
 
+/* MPI_Type_vector_c: - = all valid -> MPI_SUCCESS */
+static int c2410(void)
+{
+    return MPI_Type_vector_c(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_vector_c: count = -1 -> MPI_ERR_COUNT */
+static int c2411(void)
+{
+    return MPI_Type_vector_c(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_vector_c: blocklength = -1 -> MPI_ERR_COUNT */
+static int c2412(void)
+{
+    return MPI_Type_vector_c(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_vector_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c2413(void)
+{
+    return MPI_Type_vector_c(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_vector_c: oldtype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2414(void)
+{
+    return MPI_Type_vector_c(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
+}
+
+/* MPI_Type_vector_c: newtype = NULL -> MPI_ERR_ARG */
+static int c2415(void)
+{
+    return MPI_Type_vector_c(1, 1, 0, MPI_INT, NULL);
+}
+
 /* MPI_Unpack: - = all valid -> MPI_SUCCESS */
-static int c1570(void)
+static int c2416(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c1571(void)
+static int c2417(void)
 {
     return MPI_Unpack(NULL, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: insize = -1 -> MPI_ERR_ARG */
-static int c1572(void)
+static int c2418(void)
 {
     return MPI_Unpack(es_sbuf, -1, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: position = NULL -> MPI_ERR_ARG */
-static int c1573(void)
+static int c2419(void)
 {
     return MPI_Unpack(es_sbuf, 64, NULL, es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: outbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: MPI_ERR_ARG */
-static int c1574(void)
+static int c2420(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), NULL, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: outcount = -1 -> MPI_ERR_COUNT */
-static int c1575(void)
+static int c2421(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, -1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c1576(void)
+static int c2422(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_DATATYPE_NULL, es_world.h);
 }
 
 /* MPI_Unpack: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1577(void)
+static int c2423(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, es_freed.type, es_world.h);
 }
 
 /* MPI_Unpack: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c1578(void)
+static int c2424(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, es_uncommitted, es_world.h);
 }
 
 /* MPI_Unpack: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c1579(void)
+static int c2425(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Unpack: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c1580(void)
+static int c2426(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
+/* MPI_Unpack_c: - = all valid -> MPI_SUCCESS */
+static int c2427(void)
+{
+    return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT, es_world.h);
+}
+
+/* MPI_Unpack_c: inbuf = NULL -> MPI_ERR_BUFFER
+ * MPICH: crashes */
+static int c2428(void)
+{
+    return MPI_Unpack_c(NULL, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT, es_world.h);
+}
+
+/* MPI_Unpack_c: insize = -1 -> MPI_ERR_ARG */
+static int c2429(void)
+{
+    return MPI_Unpack_c(es_sbuf, -1, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT, es_world.h);
+}
+
+/* MPI_Unpack_c: position = NULL -> MPI_ERR_ARG */
+static int c2430(void)
+{
+    return MPI_Unpack_c(es_sbuf, 64, NULL, es_rbuf, 1, MPI_INT, es_world.h);
+}
+
+/* MPI_Unpack_c: outbuf = NULL -> MPI_ERR_BUFFER
+ * MPICH: MPI_ERR_ARG */
+static int c2431(void)
+{
+    return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), NULL, 1, MPI_INT, es_world.h);
+}
+
+/* MPI_Unpack_c: outcount = -1 -> MPI_ERR_COUNT */
+static int c2432(void)
+{
+    return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, -1, MPI_INT, es_world.h);
+}
+
+/* MPI_Unpack_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c2433(void)
+{
+    return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_DATATYPE_NULL,
+                        es_world.h);
+}
+
+/* MPI_Unpack_c: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2434(void)
+{
+    return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, es_freed.type, es_world.h);
+}
+
+/* MPI_Unpack_c: datatype = uncommitted -> MPI_ERR_TYPE */
+static int c2435(void)
+{
+    return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, es_uncommitted, es_world.h);
+}
+
+/* MPI_Unpack_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c2436(void)
+{
+    return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT, MPI_COMM_NULL);
+}
+
+/* MPI_Unpack_c: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2437(void)
+{
+    return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT, es_freed.comm);
+}
+
+/* MPI_Unpack_external: - = all valid -> MPI_SUCCESS */
+static int c2438(void)
+{
+    return MPI_Unpack_external("external32", es_sbuf, 64, ES_PTR(MPI_Aint, 0), es_rbuf, 1, MPI_INT);
+}
+
+/* MPI_Unpack_external: datarep = NULL -> MPI_ERR_ARG
+ * MPICH: succeeds */
+static int c2439(void)
+{
+    return MPI_Unpack_external(NULL, es_sbuf, 64, ES_PTR(MPI_Aint, 0), es_rbuf, 1, MPI_INT);
+}
+
+/* MPI_Unpack_external: inbuf = NULL -> MPI_ERR_BUFFER
+ * MPICH: MPI_ERR_ARG */
+static int c2440(void)
+{
+    return MPI_Unpack_external("external32", NULL, 64, ES_PTR(MPI_Aint, 0), es_rbuf, 1, MPI_INT);
+}
+
+/* MPI_Unpack_external: position = NULL -> MPI_ERR_ARG */
+static int c2441(void)
+{
+    return MPI_Unpack_external("external32", es_sbuf, 64, NULL, es_rbuf, 1, MPI_INT);
+}
+
+/* MPI_Unpack_external: outbuf = NULL -> MPI_ERR_BUFFER
+ * MPICH: MPI_ERR_ARG */
+static int c2442(void)
+{
+    return MPI_Unpack_external("external32", es_sbuf, 64, ES_PTR(MPI_Aint, 0), NULL, 1, MPI_INT);
+}
+
+/* MPI_Unpack_external: outcount = -1 -> MPI_ERR_COUNT */
+static int c2443(void)
+{
+    return MPI_Unpack_external("external32", es_sbuf, 64, ES_PTR(MPI_Aint, 0), es_rbuf, -1,
+                               MPI_INT);
+}
+
+/* MPI_Unpack_external: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c2444(void)
+{
+    return MPI_Unpack_external("external32", es_sbuf, 64, ES_PTR(MPI_Aint, 0), es_rbuf, 1,
+                               MPI_DATATYPE_NULL);
+}
+
+/* MPI_Unpack_external: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2445(void)
+{
+    return MPI_Unpack_external("external32", es_sbuf, 64, ES_PTR(MPI_Aint, 0), es_rbuf, 1,
+                               es_freed.type);
+}
+
+/* MPI_Unpack_external_c: - = all valid -> MPI_SUCCESS */
+static int c2446(void)
+{
+    return MPI_Unpack_external_c("external32", es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1,
+                                 MPI_INT);
+}
+
+/* MPI_Unpack_external_c: datarep = NULL -> MPI_ERR_ARG
+ * MPICH: succeeds */
+static int c2447(void)
+{
+    return MPI_Unpack_external_c(NULL, es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT);
+}
+
+/* MPI_Unpack_external_c: inbuf = NULL -> MPI_ERR_BUFFER
+ * MPICH: MPI_ERR_ARG */
+static int c2448(void)
+{
+    return MPI_Unpack_external_c("external32", NULL, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT);
+}
+
+/* MPI_Unpack_external_c: position = NULL -> MPI_ERR_ARG */
+static int c2449(void)
+{
+    return MPI_Unpack_external_c("external32", es_sbuf, 64, NULL, es_rbuf, 1, MPI_INT);
+}
+
+/* MPI_Unpack_external_c: outbuf = NULL -> MPI_ERR_BUFFER
+ * MPICH: MPI_ERR_ARG */
+static int c2450(void)
+{
+    return MPI_Unpack_external_c("external32", es_sbuf, 64, ES_PTR(MPI_Count, 0), NULL, 1, MPI_INT);
+}
+
+/* MPI_Unpack_external_c: outcount = -1 -> MPI_ERR_COUNT */
+static int c2451(void)
+{
+    return MPI_Unpack_external_c("external32", es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, -1,
+                                 MPI_INT);
+}
+
+/* MPI_Unpack_external_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c2452(void)
+{
+    return MPI_Unpack_external_c("external32", es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1,
+                                 MPI_DATATYPE_NULL);
+}
+
+/* MPI_Unpack_external_c: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2453(void)
+{
+    return MPI_Unpack_external_c("external32", es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1,
+                                 es_freed.type);
+}
+
 /* MPI_Wait: - = all valid -> MPI_SUCCESS */
-static int c1581(void)
+static int c2454(void)
 {
     return MPI_Wait(ES_PTR(MPI_Request, MPI_REQUEST_NULL), ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Wait: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c1582(void)
+static int c2455(void)
 {
     return MPI_Wait(ES_PTR(MPI_Request, es_freed.request), ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Wait: request = NULL -> MPI_ERR_ARG */
-static int c1583(void)
+static int c2456(void)
 {
     return MPI_Wait(NULL, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Wait: status = NULL -> MPI_ERR_ARG */
-static int c1584(void)
+static int c2457(void)
 {
     return MPI_Wait(ES_PTR(MPI_Request, MPI_REQUEST_NULL), NULL);
 }
 
 /* MPI_Waitall: - = all valid -> MPI_SUCCESS */
-static int c1585(void)
+static int c2458(void)
 {
     return MPI_Waitall(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: count = -1 -> MPI_ERR_COUNT */
-static int c1586(void)
+static int c2459(void)
 {
     return MPI_Waitall(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1587(void)
+static int c2460(void)
 {
     return MPI_Waitall(1, (MPI_Request[]){es_freed.request}, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1588(void)
+static int c2461(void)
 {
     return MPI_Waitall(1, NULL, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c1589(void)
+static int c2462(void)
 {
     return MPI_Waitall(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL);
 }
 
 /* MPI_Waitany: - = all valid -> MPI_SUCCESS */
-static int c1590(void)
+static int c2463(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: count = -1 -> MPI_ERR_COUNT */
-static int c1591(void)
+static int c2464(void)
 {
     return MPI_Waitany(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2),
                        ES_OUT(MPI_Status, 3));
@@ -10480,38 +16699,38 @@ static int c1591(void)
 
 /* MPI_Waitany: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1592(void)
+static int c2465(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1593(void)
+static int c2466(void)
 {
     return MPI_Waitany(1, NULL, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: index = NULL -> MPI_ERR_ARG */
-static int c1594(void)
+static int c2467(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: status = NULL -> MPI_ERR_ARG */
-static int c1595(void)
+static int c2468(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Waitsome: - = all valid -> MPI_SUCCESS */
-static int c1596(void)
+static int c2469(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: incount = -1 -> MPI_ERR_COUNT */
-static int c1597(void)
+static int c2470(void)
 {
     return MPI_Waitsome(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
@@ -10519,142 +16738,142 @@ static int c1597(void)
 
 /* MPI_Waitsome: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c1598(void)
+static int c2471(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c1599(void)
+static int c2472(void)
 {
     return MPI_Waitsome(1, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: outcount = NULL -> MPI_ERR_ARG */
-static int c1600(void)
+static int c2473(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: array_of_indices = NULL -> MPI_ERR_ARG */
-static int c1601(void)
+static int c2474(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL,
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c1602(void)
+static int c2475(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Win_call_errhandler: win = MPI_WIN_NULL -> MPI_ERR_WIN */
-static int c1603(void)
+static int c2476(void)
 {
     return MPI_Win_call_errhandler(MPI_WIN_NULL, 0);
 }
 
 /* MPI_Win_create_errhandler: - = all valid -> MPI_SUCCESS */
-static int c1604(void)
+static int c2477(void)
 {
     return MPI_Win_create_errhandler(es_win_errhandler_fn, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Win_create_errhandler: win_errhandler_fn = NULL -> MPI_ERR_ARG */
-static int c1605(void)
+static int c2478(void)
 {
     return MPI_Win_create_errhandler(NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Win_create_errhandler: errhandler = NULL -> MPI_ERR_ARG */
-static int c1606(void)
+static int c2479(void)
 {
     return MPI_Win_create_errhandler(es_win_errhandler_fn, NULL);
 }
 
 /* MPI_Win_create_keyval: - = all valid -> MPI_SUCCESS */
-static int c1607(void)
+static int c2480(void)
 {
     return MPI_Win_create_keyval(MPI_WIN_DUP_FN, MPI_WIN_NULL_DELETE_FN, ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Win_create_keyval: win_keyval = NULL -> MPI_ERR_ARG */
-static int c1608(void)
+static int c2481(void)
 {
     return MPI_Win_create_keyval(MPI_WIN_DUP_FN, MPI_WIN_NULL_DELETE_FN, NULL, NULL);
 }
 
 /* MPI_Win_delete_attr: win = MPI_WIN_NULL -> MPI_ERR_WIN */
-static int c1609(void)
+static int c2482(void)
 {
     return MPI_Win_delete_attr(MPI_WIN_NULL, es_win_keyval);
 }
 
 /* MPI_Win_free_keyval: - = all valid -> MPI_SUCCESS */
-static int c1610(void)
+static int c2483(void)
 {
     return MPI_Win_free_keyval(ES_PTR(int, es_new_win_keyval()));
 }
 
 /* MPI_Win_free_keyval: win_keyval = &MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c1611(void)
+static int c2484(void)
 {
     return MPI_Win_free_keyval(ES_PTR(int, MPI_KEYVAL_INVALID));
 }
 
 /* MPI_Win_free_keyval: win_keyval = &12345 -> MPI_ERR_KEYVAL */
-static int c1612(void)
+static int c2485(void)
 {
     return MPI_Win_free_keyval(ES_PTR(int, 12345));
 }
 
 /* MPI_Win_free_keyval: win_keyval = &comm keyval -> MPI_ERR_KEYVAL */
-static int c1613(void)
+static int c2486(void)
 {
     return MPI_Win_free_keyval(ES_PTR(int, es_comm_keyval));
 }
 
 /* MPI_Win_free_keyval: win_keyval = NULL -> MPI_ERR_ARG */
-static int c1614(void)
+static int c2487(void)
 {
     return MPI_Win_free_keyval(NULL);
 }
 
 /* MPI_Win_get_attr: win = MPI_WIN_NULL -> MPI_ERR_WIN */
-static int c1615(void)
+static int c2488(void)
 {
     return MPI_Win_get_attr(MPI_WIN_NULL, es_win_keyval, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Win_get_errhandler: win = MPI_WIN_NULL -> MPI_ERR_WIN */
-static int c1616(void)
+static int c2489(void)
 {
     return MPI_Win_get_errhandler(MPI_WIN_NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Win_get_info: win = MPI_WIN_NULL -> MPI_ERR_WIN */
-static int c1617(void)
+static int c2490(void)
 {
     return MPI_Win_get_info(MPI_WIN_NULL, ES_OUT(MPI_Info, 1));
 }
 
 /* MPI_Win_set_attr: win = MPI_WIN_NULL -> MPI_ERR_WIN */
-static int c1618(void)
+static int c2491(void)
 {
     return MPI_Win_set_attr(MPI_WIN_NULL, es_win_keyval, es_sbuf);
 }
 
 /* MPI_Win_set_errhandler: win = MPI_WIN_NULL -> MPI_ERR_WIN */
-static int c1619(void)
+static int c2492(void)
 {
     return MPI_Win_set_errhandler(MPI_WIN_NULL, MPI_ERRORS_RETURN);
 }
 
 /* MPI_Win_set_info: win = MPI_WIN_NULL -> MPI_ERR_WIN */
-static int c1620(void)
+static int c2493(void)
 {
     return MPI_Win_set_info(MPI_WIN_NULL, es_info);
 }
@@ -10686,1603 +16905,2476 @@ const struct es_case es_cases[] = {
     {"MPI_Allgather", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c23},
     {"MPI_Allgather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c24},
     {"MPI_Allgather", "comm", "freed", MPI_ERR_COMM, NULL, c25},
-    {"MPI_Allgatherv", "-", "all valid", MPI_SUCCESS, NULL, c26},
-    {"MPI_Allgatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c27},
-    {"MPI_Allgatherv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c28},
-    {"MPI_Allgatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c29},
-    {"MPI_Allgatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c30},
-    {"MPI_Allgatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c31},
-    {"MPI_Allgatherv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c32},
-    {"MPI_Allgatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c33},
-    {"MPI_Allgatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c34},
-    {"MPI_Allgatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c35},
-    {"MPI_Allgatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c36},
-    {"MPI_Allgatherv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c37},
-    {"MPI_Allgatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c38},
-    {"MPI_Allgatherv", "comm", "freed", MPI_ERR_COMM, NULL, c39},
-    {"MPI_Alloc_mem", "-", "all valid", MPI_SUCCESS, NULL, c40},
-    {"MPI_Alloc_mem", "size", "-1", MPI_ERR_ARG, NULL, c41},
-    {"MPI_Alloc_mem", "info", "bogus", MPI_ERR_INFO, NULL, c42},
-    {"MPI_Alloc_mem", "baseptr", "NULL", MPI_ERR_ARG, NULL, c43},
-    {"MPI_Allreduce", "-", "all valid", MPI_SUCCESS, NULL, c44},
-    {"MPI_Allreduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c45},
-    {"MPI_Allreduce", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c46},
-    {"MPI_Allreduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c47},
-    {"MPI_Allreduce", "count", "-1", MPI_ERR_COUNT, NULL, c48},
-    {"MPI_Allreduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c49},
-    {"MPI_Allreduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c50},
-    {"MPI_Allreduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c51},
-    {"MPI_Allreduce", "op", "freed", MPI_ERR_OP, NULL, c52},
-    {"MPI_Allreduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c53},
-    {"MPI_Allreduce", "comm", "freed", MPI_ERR_COMM, NULL, c54},
-    {"MPI_Alltoall", "-", "all valid", MPI_SUCCESS, NULL, c55},
-    {"MPI_Alltoall", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c56},
-    {"MPI_Alltoall", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c57},
-    {"MPI_Alltoall", "sendcount", "-1", MPI_ERR_COUNT, NULL, c58},
-    {"MPI_Alltoall", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c59},
-    {"MPI_Alltoall", "sendtype", "freed", MPI_ERR_TYPE, NULL, c60},
-    {"MPI_Alltoall", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c61},
-    {"MPI_Alltoall", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c62},
-    {"MPI_Alltoall", "recvcount", "-1", MPI_ERR_COUNT, NULL, c63},
-    {"MPI_Alltoall", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c64},
-    {"MPI_Alltoall", "recvtype", "freed", MPI_ERR_TYPE, NULL, c65},
-    {"MPI_Alltoall", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c66},
-    {"MPI_Alltoall", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c67},
-    {"MPI_Alltoall", "comm", "freed", MPI_ERR_COMM, NULL, c68},
-    {"MPI_Alltoallv", "-", "all valid", MPI_SUCCESS, NULL, c69},
-    {"MPI_Alltoallv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c70},
-    {"MPI_Alltoallv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c71},
-    {"MPI_Alltoallv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c72},
-    {"MPI_Alltoallv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c73},
-    {"MPI_Alltoallv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c74},
-    {"MPI_Alltoallv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c75},
-    {"MPI_Alltoallv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c76},
-    {"MPI_Alltoallv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c77},
-    {"MPI_Alltoallv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c78},
-    {"MPI_Alltoallv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c79},
-    {"MPI_Alltoallv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c80},
-    {"MPI_Alltoallv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c81},
-    {"MPI_Alltoallv", "comm", "freed", MPI_ERR_COMM, NULL, c82},
-    {"MPI_Alltoallw", "-", "all valid", MPI_SUCCESS, NULL, c83},
-    {"MPI_Alltoallw", "sendbuf", "NULL", MPI_ERR_BUFFER, "src/api/coll.c does not check NULL buffers (crashes)", c84},
-    {"MPI_Alltoallw", "sendbuf", "recvbuf", MPI_ERR_BUFFER, "src/api/coll.c does not check that sendbuf and recvbuf differ", c85},
-    {"MPI_Alltoallw", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c86},
-    {"MPI_Alltoallw", "sendtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c87},
-    {"MPI_Alltoallw", "recvbuf", "NULL", MPI_ERR_BUFFER, "src/api/coll.c does not check NULL buffers (crashes)", c88},
-    {"MPI_Alltoallw", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c89},
-    {"MPI_Alltoallw", "recvtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c90},
-    {"MPI_Alltoallw", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c91},
-    {"MPI_Alltoallw", "comm", "freed", MPI_ERR_COMM, NULL, c92},
-    {"MPI_Attr_delete", "-", "all valid", MPI_SUCCESS, NULL, c93},
-    {"MPI_Attr_delete", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c94},
-    {"MPI_Attr_delete", "comm", "freed", MPI_ERR_COMM, NULL, c95},
-    {"MPI_Attr_delete", "keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c96},
-    {"MPI_Attr_delete", "keyval", "12345", MPI_ERR_KEYVAL, NULL, c97},
-    {"MPI_Attr_delete", "keyval", "type keyval", MPI_ERR_KEYVAL, NULL, c98},
-    {"MPI_Attr_delete", "keyval", "MPI_TAG_UB", MPI_ERR_KEYVAL, NULL, c99},
-    {"MPI_Attr_get", "-", "all valid", MPI_SUCCESS, NULL, c100},
-    {"MPI_Attr_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c101},
-    {"MPI_Attr_get", "comm", "freed", MPI_ERR_COMM, NULL, c102},
-    {"MPI_Attr_get", "keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c103},
-    {"MPI_Attr_get", "keyval", "12345", MPI_ERR_KEYVAL, NULL, c104},
-    {"MPI_Attr_get", "keyval", "type keyval", MPI_ERR_KEYVAL, NULL, c105},
-    {"MPI_Attr_get", "attribute_val", "NULL", MPI_ERR_ARG, NULL, c106},
-    {"MPI_Attr_get", "flag", "NULL", MPI_ERR_ARG, NULL, c107},
-    {"MPI_Attr_put", "-", "all valid", MPI_SUCCESS, NULL, c108},
-    {"MPI_Attr_put", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c109},
-    {"MPI_Attr_put", "comm", "freed", MPI_ERR_COMM, NULL, c110},
-    {"MPI_Attr_put", "keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c111},
-    {"MPI_Attr_put", "keyval", "12345", MPI_ERR_KEYVAL, NULL, c112},
-    {"MPI_Attr_put", "keyval", "type keyval", MPI_ERR_KEYVAL, NULL, c113},
-    {"MPI_Attr_put", "keyval", "MPI_TAG_UB", MPI_ERR_KEYVAL, NULL, c114},
-    {"MPI_Barrier", "-", "all valid", MPI_SUCCESS, NULL, c115},
-    {"MPI_Barrier", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c116},
-    {"MPI_Barrier", "comm", "freed", MPI_ERR_COMM, NULL, c117},
-    {"MPI_Bcast", "-", "all valid", MPI_SUCCESS, NULL, c118},
-    {"MPI_Bcast", "buffer", "NULL", MPI_ERR_BUFFER, NULL, c119},
-    {"MPI_Bcast", "count", "-1", MPI_ERR_COUNT, NULL, c120},
-    {"MPI_Bcast", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c121},
-    {"MPI_Bcast", "datatype", "freed", MPI_ERR_TYPE, NULL, c122},
-    {"MPI_Bcast", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c123},
-    {"MPI_Bcast", "root", "-1", MPI_ERR_ROOT, NULL, c124},
-    {"MPI_Bcast", "root", "size", MPI_ERR_ROOT, NULL, c125},
-    {"MPI_Bcast", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c126},
-    {"MPI_Bcast", "comm", "freed", MPI_ERR_COMM, NULL, c127},
-    {"MPI_Bsend", "-", "all valid", MPI_SUCCESS, NULL, c128},
-    {"MPI_Bsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c129},
-    {"MPI_Bsend", "count", "-1", MPI_ERR_COUNT, NULL, c130},
-    {"MPI_Bsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c131},
-    {"MPI_Bsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c132},
-    {"MPI_Bsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c133},
-    {"MPI_Bsend", "dest", "size", MPI_ERR_RANK, NULL, c134},
-    {"MPI_Bsend", "dest", "-5", MPI_ERR_RANK, NULL, c135},
-    {"MPI_Bsend", "tag", "-5", MPI_ERR_TAG, NULL, c136},
-    {"MPI_Bsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c137},
-    {"MPI_Bsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c138},
-    {"MPI_Bsend", "comm", "freed", MPI_ERR_COMM, NULL, c139},
-    {"MPI_Bsend_init", "-", "all valid", MPI_SUCCESS, NULL, c140},
-    {"MPI_Bsend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c141},
-    {"MPI_Bsend_init", "count", "-1", MPI_ERR_COUNT, NULL, c142},
-    {"MPI_Bsend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c143},
-    {"MPI_Bsend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c144},
-    {"MPI_Bsend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c145},
-    {"MPI_Bsend_init", "dest", "size", MPI_ERR_RANK, NULL, c146},
-    {"MPI_Bsend_init", "dest", "-5", MPI_ERR_RANK, NULL, c147},
-    {"MPI_Bsend_init", "tag", "-5", MPI_ERR_TAG, NULL, c148},
-    {"MPI_Bsend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c149},
-    {"MPI_Bsend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c150},
-    {"MPI_Bsend_init", "comm", "freed", MPI_ERR_COMM, NULL, c151},
-    {"MPI_Bsend_init", "request", "NULL", MPI_ERR_ARG, NULL, c152},
-    {"MPI_Buffer_attach", "-", "all valid", MPI_SUCCESS, NULL, c153},
-    {"MPI_Buffer_attach", "buffer", "NULL", MPI_ERR_BUFFER, NULL, c154},
-    {"MPI_Buffer_attach", "size", "-1", MPI_ERR_ARG, NULL, c155},
-    {"MPI_Buffer_detach", "-", "all valid", MPI_SUCCESS, NULL, c156},
-    {"MPI_Buffer_detach", "buffer_addr", "NULL", MPI_ERR_ARG, NULL, c157},
-    {"MPI_Buffer_detach", "size", "NULL", MPI_ERR_ARG, NULL, c158},
-    {"MPI_Cancel", "-", "all valid", MPI_SUCCESS, NULL, c159},
-    {"MPI_Cancel", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c160},
-    {"MPI_Cancel", "request", "&freed", MPI_ERR_REQUEST, NULL, c161},
-    {"MPI_Cancel", "request", "NULL", MPI_ERR_ARG, NULL, c162},
-    {"MPI_Cart_coords", "-", "all valid", MPI_SUCCESS, NULL, c163},
-    {"MPI_Cart_coords", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c164},
-    {"MPI_Cart_coords", "comm", "freed", MPI_ERR_COMM, NULL, c165},
-    {"MPI_Cart_coords", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c166},
-    {"MPI_Cart_coords", "comm", "graph", MPI_ERR_TOPOLOGY, NULL, c167},
-    {"MPI_Cart_coords", "rank", "size", MPI_ERR_RANK, NULL, c168},
-    {"MPI_Cart_coords", "rank", "-5", MPI_ERR_RANK, NULL, c169},
-    {"MPI_Cart_coords", "maxdims", "-1", MPI_ERR_ARG, NULL, c170},
-    {"MPI_Cart_coords", "coords", "NULL", MPI_ERR_ARG, NULL, c171},
-    {"MPI_Cart_create", "-", "all valid", MPI_SUCCESS, NULL, c172},
-    {"MPI_Cart_create", "comm_old", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c173},
-    {"MPI_Cart_create", "comm_old", "freed", MPI_ERR_COMM, NULL, c174},
-    {"MPI_Cart_create", "ndims", "-1", MPI_ERR_ARG, NULL, c175},
-    {"MPI_Cart_create", "dims", "{-1,..}", MPI_ERR_DIMS, NULL, c176},
-    {"MPI_Cart_create", "dims", "{size+1}", MPI_ERR_ARG, NULL, c177},
-    {"MPI_Cart_create", "comm_cart", "NULL", MPI_ERR_ARG, NULL, c178},
-    {"MPI_Cart_get", "-", "all valid", MPI_SUCCESS, NULL, c179},
-    {"MPI_Cart_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c180},
-    {"MPI_Cart_get", "comm", "freed", MPI_ERR_COMM, NULL, c181},
-    {"MPI_Cart_get", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c182},
-    {"MPI_Cart_get", "comm", "graph", MPI_ERR_TOPOLOGY, NULL, c183},
-    {"MPI_Cart_get", "maxdims", "-1", MPI_ERR_ARG, NULL, c184},
-    {"MPI_Cart_get", "dims", "NULL", MPI_ERR_ARG, NULL, c185},
-    {"MPI_Cart_get", "periods", "NULL", MPI_ERR_ARG, NULL, c186},
-    {"MPI_Cart_get", "coords", "NULL", MPI_ERR_ARG, NULL, c187},
-    {"MPI_Cart_map", "-", "all valid", MPI_SUCCESS, NULL, c188},
-    {"MPI_Cart_map", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c189},
-    {"MPI_Cart_map", "comm", "freed", MPI_ERR_COMM, NULL, c190},
-    {"MPI_Cart_map", "ndims", "-1", MPI_ERR_ARG, NULL, c191},
-    {"MPI_Cart_map", "dims", "{-1,..}", MPI_ERR_DIMS, NULL, c192},
-    {"MPI_Cart_map", "newrank", "NULL", MPI_ERR_ARG, NULL, c193},
-    {"MPI_Cart_rank", "-", "all valid", MPI_SUCCESS, NULL, c194},
-    {"MPI_Cart_rank", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c195},
-    {"MPI_Cart_rank", "comm", "freed", MPI_ERR_COMM, NULL, c196},
-    {"MPI_Cart_rank", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c197},
-    {"MPI_Cart_rank", "comm", "graph", MPI_ERR_TOPOLOGY, NULL, c198},
-    {"MPI_Cart_rank", "rank", "NULL", MPI_ERR_ARG, NULL, c199},
-    {"MPI_Cart_shift", "-", "all valid", MPI_SUCCESS, NULL, c200},
-    {"MPI_Cart_shift", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c201},
-    {"MPI_Cart_shift", "comm", "freed", MPI_ERR_COMM, NULL, c202},
-    {"MPI_Cart_shift", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c203},
-    {"MPI_Cart_shift", "comm", "graph", MPI_ERR_TOPOLOGY, NULL, c204},
-    {"MPI_Cart_shift", "direction", "-1", MPI_ERR_ARG, NULL, c205},
-    {"MPI_Cart_shift", "direction", "ndims", MPI_ERR_ARG, NULL, c206},
-    {"MPI_Cart_shift", "rank_source", "NULL", MPI_ERR_ARG, NULL, c207},
-    {"MPI_Cart_shift", "rank_dest", "NULL", MPI_ERR_ARG, NULL, c208},
-    {"MPI_Cart_sub", "-", "all valid", MPI_SUCCESS, NULL, c209},
-    {"MPI_Cart_sub", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c210},
-    {"MPI_Cart_sub", "comm", "freed", MPI_ERR_COMM, NULL, c211},
-    {"MPI_Cart_sub", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c212},
-    {"MPI_Cart_sub", "comm", "graph", MPI_ERR_TOPOLOGY, NULL, c213},
-    {"MPI_Cart_sub", "newcomm", "NULL", MPI_ERR_ARG, NULL, c214},
-    {"MPI_Cartdim_get", "-", "all valid", MPI_SUCCESS, NULL, c215},
-    {"MPI_Cartdim_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c216},
-    {"MPI_Cartdim_get", "comm", "freed", MPI_ERR_COMM, NULL, c217},
-    {"MPI_Cartdim_get", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c218},
-    {"MPI_Cartdim_get", "comm", "graph", MPI_ERR_TOPOLOGY, NULL, c219},
-    {"MPI_Cartdim_get", "ndims", "NULL", MPI_ERR_ARG, NULL, c220},
-    {"MPI_Comm_call_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c221},
-    {"MPI_Comm_call_errhandler", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c222},
-    {"MPI_Comm_call_errhandler", "comm", "freed", MPI_ERR_COMM, NULL, c223},
-    {"MPI_Comm_compare", "-", "all valid", MPI_SUCCESS, NULL, c224},
-    {"MPI_Comm_compare", "comm1", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c225},
-    {"MPI_Comm_compare", "comm1", "freed", MPI_ERR_COMM, NULL, c226},
-    {"MPI_Comm_compare", "comm2", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c227},
-    {"MPI_Comm_compare", "comm2", "freed", MPI_ERR_COMM, NULL, c228},
-    {"MPI_Comm_compare", "result", "NULL", MPI_ERR_ARG, NULL, c229},
-    {"MPI_Comm_create", "-", "all valid", MPI_SUCCESS, NULL, c230},
-    {"MPI_Comm_create", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c231},
-    {"MPI_Comm_create", "comm", "freed", MPI_ERR_COMM, NULL, c232},
-    {"MPI_Comm_create", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c233},
-    {"MPI_Comm_create", "group", "freed", MPI_ERR_GROUP, NULL, c234},
-    {"MPI_Comm_create", "newcomm", "NULL", MPI_ERR_ARG, NULL, c235},
-    {"MPI_Comm_create_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c236},
-    {"MPI_Comm_create_errhandler", "comm_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c237},
-    {"MPI_Comm_create_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c238},
-    {"MPI_Comm_create_group", "-", "all valid", MPI_SUCCESS, NULL, c239},
-    {"MPI_Comm_create_group", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c240},
-    {"MPI_Comm_create_group", "comm", "freed", MPI_ERR_COMM, NULL, c241},
-    {"MPI_Comm_create_group", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c242},
-    {"MPI_Comm_create_group", "group", "freed", MPI_ERR_GROUP, NULL, c243},
-    {"MPI_Comm_create_group", "tag", "-5", MPI_ERR_TAG, NULL, c244},
-    {"MPI_Comm_create_group", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c245},
-    {"MPI_Comm_create_group", "newcomm", "NULL", MPI_ERR_ARG, NULL, c246},
-    {"MPI_Comm_create_keyval", "-", "all valid", MPI_SUCCESS, NULL, c247},
-    {"MPI_Comm_create_keyval", "comm_keyval", "NULL", MPI_ERR_ARG, NULL, c248},
-    {"MPI_Comm_delete_attr", "-", "all valid", MPI_SUCCESS, NULL, c249},
-    {"MPI_Comm_delete_attr", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c250},
-    {"MPI_Comm_delete_attr", "comm", "freed", MPI_ERR_COMM, NULL, c251},
-    {"MPI_Comm_delete_attr", "comm_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c252},
-    {"MPI_Comm_delete_attr", "comm_keyval", "12345", MPI_ERR_KEYVAL, NULL, c253},
-    {"MPI_Comm_delete_attr", "comm_keyval", "type keyval", MPI_ERR_KEYVAL, NULL, c254},
-    {"MPI_Comm_delete_attr", "comm_keyval", "MPI_TAG_UB", MPI_ERR_KEYVAL, NULL, c255},
-    {"MPI_Comm_dup", "-", "all valid", MPI_SUCCESS, NULL, c256},
-    {"MPI_Comm_dup", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c257},
-    {"MPI_Comm_dup", "comm", "freed", MPI_ERR_COMM, NULL, c258},
-    {"MPI_Comm_dup", "newcomm", "NULL", MPI_ERR_ARG, NULL, c259},
-    {"MPI_Comm_dup_with_info", "-", "all valid", MPI_SUCCESS, NULL, c260},
-    {"MPI_Comm_dup_with_info", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c261},
-    {"MPI_Comm_dup_with_info", "comm", "freed", MPI_ERR_COMM, NULL, c262},
-    {"MPI_Comm_dup_with_info", "info", "bogus", MPI_ERR_INFO, NULL, c263},
-    {"MPI_Comm_dup_with_info", "newcomm", "NULL", MPI_ERR_ARG, NULL, c264},
-    {"MPI_Comm_free", "-", "all valid", MPI_SUCCESS, NULL, c265},
-    {"MPI_Comm_free", "comm", "&MPI_COMM_NULL", MPI_ERR_COMM, NULL, c266},
-    {"MPI_Comm_free", "comm", "&freed", MPI_ERR_COMM, NULL, c267},
-    {"MPI_Comm_free", "comm", "NULL", MPI_ERR_ARG, NULL, c268},
-    {"MPI_Comm_free", "comm", "&MPI_COMM_WORLD", MPI_ERR_COMM, NULL, c269},
-    {"MPI_Comm_free_keyval", "-", "all valid", MPI_SUCCESS, NULL, c270},
-    {"MPI_Comm_free_keyval", "comm_keyval", "&MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c271},
-    {"MPI_Comm_free_keyval", "comm_keyval", "&12345", MPI_ERR_KEYVAL, NULL, c272},
-    {"MPI_Comm_free_keyval", "comm_keyval", "&type keyval", MPI_ERR_KEYVAL, NULL, c273},
-    {"MPI_Comm_free_keyval", "comm_keyval", "NULL", MPI_ERR_ARG, NULL, c274},
-    {"MPI_Comm_free_keyval", "comm_keyval", "&MPI_TAG_UB", MPI_ERR_KEYVAL, NULL, c275},
-    {"MPI_Comm_get_attr", "-", "all valid", MPI_SUCCESS, NULL, c276},
-    {"MPI_Comm_get_attr", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c277},
-    {"MPI_Comm_get_attr", "comm", "freed", MPI_ERR_COMM, NULL, c278},
-    {"MPI_Comm_get_attr", "comm_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c279},
-    {"MPI_Comm_get_attr", "comm_keyval", "12345", MPI_ERR_KEYVAL, NULL, c280},
-    {"MPI_Comm_get_attr", "comm_keyval", "type keyval", MPI_ERR_KEYVAL, NULL, c281},
-    {"MPI_Comm_get_attr", "attribute_val", "NULL", MPI_ERR_ARG, NULL, c282},
-    {"MPI_Comm_get_attr", "flag", "NULL", MPI_ERR_ARG, NULL, c283},
-    {"MPI_Comm_get_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c284},
-    {"MPI_Comm_get_errhandler", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c285},
-    {"MPI_Comm_get_errhandler", "comm", "freed", MPI_ERR_COMM, NULL, c286},
-    {"MPI_Comm_get_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c287},
-    {"MPI_Comm_get_info", "-", "all valid", MPI_SUCCESS, NULL, c288},
-    {"MPI_Comm_get_info", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c289},
-    {"MPI_Comm_get_info", "comm", "freed", MPI_ERR_COMM, NULL, c290},
-    {"MPI_Comm_get_info", "info_used", "NULL", MPI_ERR_ARG, NULL, c291},
-    {"MPI_Comm_get_name", "-", "all valid", MPI_SUCCESS, NULL, c292},
-    {"MPI_Comm_get_name", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c293},
-    {"MPI_Comm_get_name", "comm", "freed", MPI_ERR_COMM, NULL, c294},
-    {"MPI_Comm_get_name", "comm_name", "NULL", MPI_ERR_ARG, NULL, c295},
-    {"MPI_Comm_get_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c296},
-    {"MPI_Comm_group", "-", "all valid", MPI_SUCCESS, NULL, c297},
-    {"MPI_Comm_group", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c298},
-    {"MPI_Comm_group", "comm", "freed", MPI_ERR_COMM, NULL, c299},
-    {"MPI_Comm_group", "group", "NULL", MPI_ERR_ARG, NULL, c300},
-    {"MPI_Comm_rank", "-", "all valid", MPI_SUCCESS, NULL, c301},
-    {"MPI_Comm_rank", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c302},
-    {"MPI_Comm_rank", "comm", "freed", MPI_ERR_COMM, NULL, c303},
-    {"MPI_Comm_rank", "rank", "NULL", MPI_ERR_ARG, NULL, c304},
-    {"MPI_Comm_remote_group", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c305},
-    {"MPI_Comm_remote_group", "comm", "freed", MPI_ERR_COMM, NULL, c306},
-    {"MPI_Comm_remote_group", "comm", "intracomm", MPI_ERR_COMM, NULL, c307},
-    {"MPI_Comm_remote_group", "group", "NULL", MPI_ERR_ARG, NULL, c308},
-    {"MPI_Comm_remote_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c309},
-    {"MPI_Comm_remote_size", "comm", "freed", MPI_ERR_COMM, NULL, c310},
-    {"MPI_Comm_remote_size", "comm", "intracomm", MPI_ERR_COMM, NULL, c311},
-    {"MPI_Comm_remote_size", "size", "NULL", MPI_ERR_ARG, NULL, c312},
-    {"MPI_Comm_set_attr", "-", "all valid", MPI_SUCCESS, NULL, c313},
-    {"MPI_Comm_set_attr", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c314},
-    {"MPI_Comm_set_attr", "comm", "freed", MPI_ERR_COMM, NULL, c315},
-    {"MPI_Comm_set_attr", "comm_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c316},
-    {"MPI_Comm_set_attr", "comm_keyval", "12345", MPI_ERR_KEYVAL, NULL, c317},
-    {"MPI_Comm_set_attr", "comm_keyval", "type keyval", MPI_ERR_KEYVAL, NULL, c318},
-    {"MPI_Comm_set_attr", "comm_keyval", "MPI_TAG_UB", MPI_ERR_KEYVAL, NULL, c319},
-    {"MPI_Comm_set_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c320},
-    {"MPI_Comm_set_errhandler", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c321},
-    {"MPI_Comm_set_errhandler", "comm", "freed", MPI_ERR_COMM, NULL, c322},
-    {"MPI_Comm_set_errhandler", "errhandler", "MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c323},
-    {"MPI_Comm_set_errhandler", "errhandler", "freed", MPI_ERR_ARG, NULL, c324},
-    {"MPI_Comm_set_info", "-", "all valid", MPI_SUCCESS, NULL, c325},
-    {"MPI_Comm_set_info", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c326},
-    {"MPI_Comm_set_info", "comm", "freed", MPI_ERR_COMM, NULL, c327},
-    {"MPI_Comm_set_info", "info", "bogus", MPI_ERR_INFO, NULL, c328},
-    {"MPI_Comm_set_name", "-", "all valid", MPI_SUCCESS, NULL, c329},
-    {"MPI_Comm_set_name", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c330},
-    {"MPI_Comm_set_name", "comm", "freed", MPI_ERR_COMM, NULL, c331},
-    {"MPI_Comm_set_name", "comm_name", "NULL", MPI_ERR_ARG, NULL, c332},
-    {"MPI_Comm_size", "-", "all valid", MPI_SUCCESS, NULL, c333},
-    {"MPI_Comm_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c334},
-    {"MPI_Comm_size", "comm", "freed", MPI_ERR_COMM, NULL, c335},
-    {"MPI_Comm_size", "size", "NULL", MPI_ERR_ARG, NULL, c336},
-    {"MPI_Comm_split", "-", "all valid", MPI_SUCCESS, NULL, c337},
-    {"MPI_Comm_split", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c338},
-    {"MPI_Comm_split", "comm", "freed", MPI_ERR_COMM, NULL, c339},
-    {"MPI_Comm_split", "color", "-5", MPI_ERR_ARG, NULL, c340},
-    {"MPI_Comm_split", "newcomm", "NULL", MPI_ERR_ARG, NULL, c341},
-    {"MPI_Comm_split_type", "-", "all valid", MPI_SUCCESS, NULL, c342},
-    {"MPI_Comm_split_type", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c343},
-    {"MPI_Comm_split_type", "comm", "freed", MPI_ERR_COMM, NULL, c344},
-    {"MPI_Comm_split_type", "split_type", "12345", MPI_ERR_ARG, NULL, c345},
-    {"MPI_Comm_split_type", "info", "bogus", MPI_ERR_INFO, "src/api/comm.c does not check info (tern_info_check in src/core/info.h does)", c346},
-    {"MPI_Comm_split_type", "newcomm", "NULL", MPI_ERR_ARG, NULL, c347},
-    {"MPI_Comm_test_inter", "-", "all valid", MPI_SUCCESS, NULL, c348},
-    {"MPI_Comm_test_inter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c349},
-    {"MPI_Comm_test_inter", "comm", "freed", MPI_ERR_COMM, NULL, c350},
-    {"MPI_Comm_test_inter", "flag", "NULL", MPI_ERR_ARG, NULL, c351},
-    {"MPI_Dims_create", "-", "all valid", MPI_SUCCESS, NULL, c352},
-    {"MPI_Dims_create", "nnodes", "-1", MPI_ERR_ARG, NULL, c353},
-    {"MPI_Dims_create", "ndims", "-1", MPI_ERR_ARG, NULL, c354},
-    {"MPI_Dims_create", "dims", "{-1}", MPI_ERR_DIMS, NULL, c355},
-    {"MPI_Dims_create", "dims", "NULL", MPI_ERR_ARG, NULL, c356},
-    {"MPI_Dims_create", "dims", "{2} for 1 node", MPI_ERR_DIMS, NULL, c357},
-    {"MPI_Dist_graph_create", "-", "all valid", MPI_SUCCESS, NULL, c358},
-    {"MPI_Dist_graph_create", "comm_old", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c359},
-    {"MPI_Dist_graph_create", "comm_old", "freed", MPI_ERR_COMM, NULL, c360},
-    {"MPI_Dist_graph_create", "n", "-1", MPI_ERR_ARG, NULL, c361},
-    {"MPI_Dist_graph_create", "sources", "{size}", MPI_ERR_RANK, NULL, c362},
-    {"MPI_Dist_graph_create", "sources", "{-5}", MPI_ERR_RANK, NULL, c363},
-    {"MPI_Dist_graph_create", "degrees", "{-1,..}", MPI_ERR_ARG, NULL, c364},
-    {"MPI_Dist_graph_create", "destinations", "{size}", MPI_ERR_RANK, NULL, c365},
-    {"MPI_Dist_graph_create", "destinations", "{-5}", MPI_ERR_RANK, NULL, c366},
-    {"MPI_Dist_graph_create", "weights", "{-1,..}", MPI_ERR_ARG, NULL, c367},
-    {"MPI_Dist_graph_create", "info", "bogus", MPI_ERR_INFO, NULL, c368},
-    {"MPI_Dist_graph_create", "comm_dist_graph", "NULL", MPI_ERR_ARG, NULL, c369},
-    {"MPI_Dist_graph_create_adjacent", "-", "all valid", MPI_SUCCESS, NULL, c370},
-    {"MPI_Dist_graph_create_adjacent", "comm_old", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c371},
-    {"MPI_Dist_graph_create_adjacent", "comm_old", "freed", MPI_ERR_COMM, NULL, c372},
-    {"MPI_Dist_graph_create_adjacent", "indegree", "-1", MPI_ERR_ARG, NULL, c373},
-    {"MPI_Dist_graph_create_adjacent", "sources", "{size}", MPI_ERR_RANK, NULL, c374},
-    {"MPI_Dist_graph_create_adjacent", "sources", "{-5}", MPI_ERR_RANK, NULL, c375},
-    {"MPI_Dist_graph_create_adjacent", "sourceweights", "{-1,..}", MPI_ERR_ARG, NULL, c376},
-    {"MPI_Dist_graph_create_adjacent", "outdegree", "-1", MPI_ERR_ARG, NULL, c377},
-    {"MPI_Dist_graph_create_adjacent", "destinations", "{size}", MPI_ERR_RANK, NULL, c378},
-    {"MPI_Dist_graph_create_adjacent", "destinations", "{-5}", MPI_ERR_RANK, NULL, c379},
-    {"MPI_Dist_graph_create_adjacent", "destweights", "{-1,..}", MPI_ERR_ARG, NULL, c380},
-    {"MPI_Dist_graph_create_adjacent", "info", "bogus", MPI_ERR_INFO, NULL, c381},
-    {"MPI_Dist_graph_create_adjacent", "comm_dist_graph", "NULL", MPI_ERR_ARG, NULL, c382},
-    {"MPI_Dist_graph_neighbors", "-", "all valid", MPI_SUCCESS, NULL, c383},
-    {"MPI_Dist_graph_neighbors", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c384},
-    {"MPI_Dist_graph_neighbors", "comm", "freed", MPI_ERR_COMM, NULL, c385},
-    {"MPI_Dist_graph_neighbors", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c386},
-    {"MPI_Dist_graph_neighbors", "comm", "graph", MPI_ERR_TOPOLOGY, NULL, c387},
-    {"MPI_Dist_graph_neighbors", "maxindegree", "-1", MPI_ERR_ARG, NULL, c388},
-    {"MPI_Dist_graph_neighbors", "sources", "NULL", MPI_ERR_ARG, NULL, c389},
-    {"MPI_Dist_graph_neighbors", "sourceweights", "NULL", MPI_ERR_ARG, NULL, c390},
-    {"MPI_Dist_graph_neighbors", "maxoutdegree", "-1", MPI_ERR_ARG, NULL, c391},
-    {"MPI_Dist_graph_neighbors", "destinations", "NULL", MPI_ERR_ARG, NULL, c392},
-    {"MPI_Dist_graph_neighbors", "destweights", "NULL", MPI_ERR_ARG, NULL, c393},
-    {"MPI_Dist_graph_neighbors_count", "-", "all valid", MPI_SUCCESS, NULL, c394},
-    {"MPI_Dist_graph_neighbors_count", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c395},
-    {"MPI_Dist_graph_neighbors_count", "comm", "freed", MPI_ERR_COMM, NULL, c396},
-    {"MPI_Dist_graph_neighbors_count", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c397},
-    {"MPI_Dist_graph_neighbors_count", "comm", "graph", MPI_ERR_TOPOLOGY, NULL, c398},
-    {"MPI_Dist_graph_neighbors_count", "indegree", "NULL", MPI_ERR_ARG, NULL, c399},
-    {"MPI_Dist_graph_neighbors_count", "outdegree", "NULL", MPI_ERR_ARG, NULL, c400},
-    {"MPI_Dist_graph_neighbors_count", "weighted", "NULL", MPI_ERR_ARG, NULL, c401},
-    {"MPI_Errhandler_create", "-", "all valid", MPI_SUCCESS, NULL, c402},
-    {"MPI_Errhandler_create", "comm_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c403},
-    {"MPI_Errhandler_create", "errhandler", "NULL", MPI_ERR_ARG, NULL, c404},
-    {"MPI_Errhandler_free", "-", "all valid", MPI_SUCCESS, NULL, c405},
-    {"MPI_Errhandler_free", "errhandler", "&MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c406},
-    {"MPI_Errhandler_free", "errhandler", "NULL", MPI_ERR_ARG, NULL, c407},
-    {"MPI_Errhandler_get", "-", "all valid", MPI_SUCCESS, NULL, c408},
-    {"MPI_Errhandler_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c409},
-    {"MPI_Errhandler_get", "comm", "freed", MPI_ERR_COMM, NULL, c410},
-    {"MPI_Errhandler_get", "errhandler", "NULL", MPI_ERR_ARG, NULL, c411},
-    {"MPI_Errhandler_set", "-", "all valid", MPI_SUCCESS, NULL, c412},
-    {"MPI_Errhandler_set", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c413},
-    {"MPI_Errhandler_set", "comm", "freed", MPI_ERR_COMM, NULL, c414},
-    {"MPI_Errhandler_set", "errhandler", "MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c415},
-    {"MPI_Errhandler_set", "errhandler", "freed", MPI_ERR_ARG, NULL, c416},
-    {"MPI_Error_class", "-", "all valid", MPI_SUCCESS, NULL, c417},
-    {"MPI_Error_class", "errorcode", "-1", MPI_ERR_ARG, NULL, c418},
-    {"MPI_Error_class", "errorclass", "NULL", MPI_ERR_ARG, NULL, c419},
-    {"MPI_Error_string", "-", "all valid", MPI_SUCCESS, NULL, c420},
-    {"MPI_Error_string", "errorcode", "-1", MPI_ERR_ARG, NULL, c421},
-    {"MPI_Error_string", "string", "NULL", MPI_ERR_ARG, NULL, c422},
-    {"MPI_Error_string", "resultlen", "NULL", MPI_ERR_ARG, NULL, c423},
-    {"MPI_Exscan", "-", "all valid", MPI_SUCCESS, NULL, c424},
-    {"MPI_Exscan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c425},
-    {"MPI_Exscan", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c426},
-    {"MPI_Exscan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c427},
-    {"MPI_Exscan", "count", "-1", MPI_ERR_COUNT, NULL, c428},
-    {"MPI_Exscan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c429},
-    {"MPI_Exscan", "datatype", "freed", MPI_ERR_TYPE, NULL, c430},
-    {"MPI_Exscan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c431},
-    {"MPI_Exscan", "op", "freed", MPI_ERR_OP, NULL, c432},
-    {"MPI_Exscan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c433},
-    {"MPI_Exscan", "comm", "freed", MPI_ERR_COMM, NULL, c434},
-    {"MPI_File_call_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c435},
-    {"MPI_File_call_errhandler", "fh", "bogus", MPI_ERR_FILE, NULL, c436},
-    {"MPI_File_create_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c437},
-    {"MPI_File_create_errhandler", "file_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c438},
-    {"MPI_File_create_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c439},
-    {"MPI_File_get_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c440},
-    {"MPI_File_get_errhandler", "file", "bogus", MPI_ERR_FILE, NULL, c441},
-    {"MPI_File_get_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c442},
-    {"MPI_File_set_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c443},
-    {"MPI_File_set_errhandler", "file", "bogus", MPI_ERR_FILE, NULL, c444},
-    {"MPI_File_set_errhandler", "errhandler", "MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c445},
-    {"MPI_File_set_errhandler", "errhandler", "freed", MPI_ERR_ARG, NULL, c446},
-    {"MPI_File_set_errhandler", "errhandler", "comm errhandler", MPI_ERR_ARG, NULL, c447},
-    {"MPI_Finalized", "-", "all valid", MPI_SUCCESS, NULL, c448},
-    {"MPI_Finalized", "flag", "NULL", MPI_ERR_ARG, NULL, c449},
-    {"MPI_Free_mem", "-", "all valid", MPI_SUCCESS, NULL, c450},
-    {"MPI_Gather", "-", "all valid", MPI_SUCCESS, NULL, c451},
-    {"MPI_Gather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c452},
-    {"MPI_Gather", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c453},
-    {"MPI_Gather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c454},
-    {"MPI_Gather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c455},
-    {"MPI_Gather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c456},
-    {"MPI_Gather", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c457},
-    {"MPI_Gather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c458},
-    {"MPI_Gather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c459},
-    {"MPI_Gather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c460},
-    {"MPI_Gather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c461},
-    {"MPI_Gather", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c462},
-    {"MPI_Gather", "root", "-1", MPI_ERR_ROOT, NULL, c463},
-    {"MPI_Gather", "root", "size", MPI_ERR_ROOT, NULL, c464},
-    {"MPI_Gather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c465},
-    {"MPI_Gather", "comm", "freed", MPI_ERR_COMM, NULL, c466},
-    {"MPI_Gatherv", "-", "all valid", MPI_SUCCESS, NULL, c467},
-    {"MPI_Gatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c468},
-    {"MPI_Gatherv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c469},
-    {"MPI_Gatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c470},
-    {"MPI_Gatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c471},
-    {"MPI_Gatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c472},
-    {"MPI_Gatherv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c473},
-    {"MPI_Gatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c474},
-    {"MPI_Gatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c475},
-    {"MPI_Gatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c476},
-    {"MPI_Gatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c477},
-    {"MPI_Gatherv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c478},
-    {"MPI_Gatherv", "root", "-1", MPI_ERR_ROOT, NULL, c479},
-    {"MPI_Gatherv", "root", "size", MPI_ERR_ROOT, NULL, c480},
-    {"MPI_Gatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c481},
-    {"MPI_Gatherv", "comm", "freed", MPI_ERR_COMM, NULL, c482},
-    {"MPI_Get_address", "-", "all valid", MPI_SUCCESS, NULL, c483},
-    {"MPI_Get_address", "address", "NULL", MPI_ERR_ARG, NULL, c484},
-    {"MPI_Get_count", "-", "all valid", MPI_SUCCESS, NULL, c485},
-    {"MPI_Get_count", "status", "NULL", MPI_ERR_ARG, NULL, c486},
-    {"MPI_Get_count", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c487},
-    {"MPI_Get_count", "datatype", "freed", MPI_ERR_TYPE, NULL, c488},
-    {"MPI_Get_count", "count", "NULL", MPI_ERR_ARG, NULL, c489},
-    {"MPI_Get_elements", "-", "all valid", MPI_SUCCESS, NULL, c490},
-    {"MPI_Get_elements", "status", "NULL", MPI_ERR_ARG, NULL, c491},
-    {"MPI_Get_elements", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c492},
-    {"MPI_Get_elements", "datatype", "freed", MPI_ERR_TYPE, NULL, c493},
-    {"MPI_Get_elements", "count", "NULL", MPI_ERR_ARG, NULL, c494},
-    {"MPI_Get_elements_x", "-", "all valid", MPI_SUCCESS, NULL, c495},
-    {"MPI_Get_elements_x", "status", "NULL", MPI_ERR_ARG, NULL, c496},
-    {"MPI_Get_elements_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c497},
-    {"MPI_Get_elements_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c498},
-    {"MPI_Get_elements_x", "count", "NULL", MPI_ERR_ARG, NULL, c499},
-    {"MPI_Get_library_version", "-", "all valid", MPI_SUCCESS, NULL, c500},
-    {"MPI_Get_library_version", "version", "NULL", MPI_ERR_ARG, NULL, c501},
-    {"MPI_Get_library_version", "resultlen", "NULL", MPI_ERR_ARG, NULL, c502},
-    {"MPI_Get_processor_name", "-", "all valid", MPI_SUCCESS, NULL, c503},
-    {"MPI_Get_processor_name", "name", "NULL", MPI_ERR_ARG, NULL, c504},
-    {"MPI_Get_processor_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c505},
-    {"MPI_Get_version", "-", "all valid", MPI_SUCCESS, NULL, c506},
-    {"MPI_Get_version", "version", "NULL", MPI_ERR_ARG, NULL, c507},
-    {"MPI_Get_version", "subversion", "NULL", MPI_ERR_ARG, NULL, c508},
-    {"MPI_Graph_create", "-", "all valid", MPI_SUCCESS, NULL, c509},
-    {"MPI_Graph_create", "comm_old", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c510},
-    {"MPI_Graph_create", "comm_old", "freed", MPI_ERR_COMM, NULL, c511},
-    {"MPI_Graph_create", "nnodes", "-1", MPI_ERR_ARG, NULL, c512},
-    {"MPI_Graph_create", "nnodes", "size+1", MPI_ERR_ARG, NULL, c513},
-    {"MPI_Graph_create", "index", "{-1,..}", MPI_ERR_ARG, NULL, c514},
-    {"MPI_Graph_create", "edges", "{size}", MPI_ERR_ARG, NULL, c515},
-    {"MPI_Graph_create", "edges", "{-5}", MPI_ERR_ARG, NULL, c516},
-    {"MPI_Graph_create", "comm_graph", "NULL", MPI_ERR_ARG, NULL, c517},
-    {"MPI_Graph_get", "-", "all valid", MPI_SUCCESS, NULL, c518},
-    {"MPI_Graph_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c519},
-    {"MPI_Graph_get", "comm", "freed", MPI_ERR_COMM, NULL, c520},
-    {"MPI_Graph_get", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c521},
-    {"MPI_Graph_get", "comm", "cartesian", MPI_ERR_TOPOLOGY, NULL, c522},
-    {"MPI_Graph_get", "maxindex", "-1", MPI_ERR_ARG, NULL, c523},
-    {"MPI_Graph_get", "maxedges", "-1", MPI_ERR_ARG, NULL, c524},
-    {"MPI_Graph_get", "index", "NULL", MPI_ERR_ARG, NULL, c525},
-    {"MPI_Graph_get", "edges", "NULL", MPI_ERR_ARG, NULL, c526},
-    {"MPI_Graph_map", "-", "all valid", MPI_SUCCESS, NULL, c527},
-    {"MPI_Graph_map", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c528},
-    {"MPI_Graph_map", "comm", "freed", MPI_ERR_COMM, NULL, c529},
-    {"MPI_Graph_map", "nnodes", "-1", MPI_ERR_ARG, NULL, c530},
-    {"MPI_Graph_map", "index", "{-1,..}", MPI_ERR_ARG, NULL, c531},
-    {"MPI_Graph_map", "edges", "{size}", MPI_ERR_ARG, NULL, c532},
-    {"MPI_Graph_map", "edges", "{-5}", MPI_ERR_ARG, NULL, c533},
-    {"MPI_Graph_map", "newrank", "NULL", MPI_ERR_ARG, NULL, c534},
-    {"MPI_Graph_neighbors", "-", "all valid", MPI_SUCCESS, NULL, c535},
-    {"MPI_Graph_neighbors", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c536},
-    {"MPI_Graph_neighbors", "comm", "freed", MPI_ERR_COMM, NULL, c537},
-    {"MPI_Graph_neighbors", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c538},
-    {"MPI_Graph_neighbors", "comm", "cartesian", MPI_ERR_TOPOLOGY, NULL, c539},
-    {"MPI_Graph_neighbors", "rank", "size", MPI_ERR_RANK, NULL, c540},
-    {"MPI_Graph_neighbors", "rank", "-5", MPI_ERR_RANK, NULL, c541},
-    {"MPI_Graph_neighbors", "maxneighbors", "-1", MPI_ERR_ARG, NULL, c542},
-    {"MPI_Graph_neighbors", "neighbors", "NULL", MPI_ERR_ARG, NULL, c543},
-    {"MPI_Graph_neighbors_count", "-", "all valid", MPI_SUCCESS, NULL, c544},
-    {"MPI_Graph_neighbors_count", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c545},
-    {"MPI_Graph_neighbors_count", "comm", "freed", MPI_ERR_COMM, NULL, c546},
-    {"MPI_Graph_neighbors_count", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c547},
-    {"MPI_Graph_neighbors_count", "comm", "cartesian", MPI_ERR_TOPOLOGY, NULL, c548},
-    {"MPI_Graph_neighbors_count", "rank", "size", MPI_ERR_RANK, NULL, c549},
-    {"MPI_Graph_neighbors_count", "rank", "-5", MPI_ERR_RANK, NULL, c550},
-    {"MPI_Graph_neighbors_count", "nneighbors", "NULL", MPI_ERR_ARG, NULL, c551},
-    {"MPI_Graphdims_get", "-", "all valid", MPI_SUCCESS, NULL, c552},
-    {"MPI_Graphdims_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c553},
-    {"MPI_Graphdims_get", "comm", "freed", MPI_ERR_COMM, NULL, c554},
-    {"MPI_Graphdims_get", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c555},
-    {"MPI_Graphdims_get", "comm", "cartesian", MPI_ERR_TOPOLOGY, NULL, c556},
-    {"MPI_Graphdims_get", "nnodes", "NULL", MPI_ERR_ARG, NULL, c557},
-    {"MPI_Graphdims_get", "nedges", "NULL", MPI_ERR_ARG, NULL, c558},
-    {"MPI_Group_compare", "-", "all valid", MPI_SUCCESS, NULL, c559},
-    {"MPI_Group_compare", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c560},
-    {"MPI_Group_compare", "group1", "freed", MPI_ERR_GROUP, NULL, c561},
-    {"MPI_Group_compare", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c562},
-    {"MPI_Group_compare", "group2", "freed", MPI_ERR_GROUP, NULL, c563},
-    {"MPI_Group_compare", "result", "NULL", MPI_ERR_ARG, NULL, c564},
-    {"MPI_Group_difference", "-", "all valid", MPI_SUCCESS, NULL, c565},
-    {"MPI_Group_difference", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c566},
-    {"MPI_Group_difference", "group1", "freed", MPI_ERR_GROUP, NULL, c567},
-    {"MPI_Group_difference", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c568},
-    {"MPI_Group_difference", "group2", "freed", MPI_ERR_GROUP, NULL, c569},
-    {"MPI_Group_difference", "newgroup", "NULL", MPI_ERR_ARG, NULL, c570},
-    {"MPI_Group_excl", "-", "all valid", MPI_SUCCESS, NULL, c571},
-    {"MPI_Group_excl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c572},
-    {"MPI_Group_excl", "group", "freed", MPI_ERR_GROUP, NULL, c573},
-    {"MPI_Group_excl", "n", "-1", MPI_ERR_ARG, NULL, c574},
-    {"MPI_Group_excl", "ranks", "{size}", MPI_ERR_RANK, NULL, c575},
-    {"MPI_Group_excl", "ranks", "{-5}", MPI_ERR_RANK, NULL, c576},
-    {"MPI_Group_excl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c577},
-    {"MPI_Group_free", "-", "all valid", MPI_SUCCESS, NULL, c578},
-    {"MPI_Group_free", "group", "&MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c579},
-    {"MPI_Group_free", "group", "&freed", MPI_ERR_GROUP, NULL, c580},
-    {"MPI_Group_free", "group", "NULL", MPI_ERR_ARG, NULL, c581},
-    {"MPI_Group_incl", "-", "all valid", MPI_SUCCESS, NULL, c582},
-    {"MPI_Group_incl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c583},
-    {"MPI_Group_incl", "group", "freed", MPI_ERR_GROUP, NULL, c584},
-    {"MPI_Group_incl", "n", "-1", MPI_ERR_ARG, NULL, c585},
-    {"MPI_Group_incl", "ranks", "{size}", MPI_ERR_RANK, NULL, c586},
-    {"MPI_Group_incl", "ranks", "{-5}", MPI_ERR_RANK, NULL, c587},
-    {"MPI_Group_incl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c588},
-    {"MPI_Group_intersection", "-", "all valid", MPI_SUCCESS, NULL, c589},
-    {"MPI_Group_intersection", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c590},
-    {"MPI_Group_intersection", "group1", "freed", MPI_ERR_GROUP, NULL, c591},
-    {"MPI_Group_intersection", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c592},
-    {"MPI_Group_intersection", "group2", "freed", MPI_ERR_GROUP, NULL, c593},
-    {"MPI_Group_intersection", "newgroup", "NULL", MPI_ERR_ARG, NULL, c594},
-    {"MPI_Group_range_excl", "-", "all valid", MPI_SUCCESS, NULL, c595},
-    {"MPI_Group_range_excl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c596},
-    {"MPI_Group_range_excl", "group", "freed", MPI_ERR_GROUP, NULL, c597},
-    {"MPI_Group_range_excl", "n", "-1", MPI_ERR_ARG, NULL, c598},
-    {"MPI_Group_range_excl", "ranges", "{{size,size,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c599},
-    {"MPI_Group_range_excl", "ranges", "{{-5,0,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c600},
-    {"MPI_Group_range_excl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c601},
-    {"MPI_Group_range_incl", "-", "all valid", MPI_SUCCESS, NULL, c602},
-    {"MPI_Group_range_incl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c603},
-    {"MPI_Group_range_incl", "group", "freed", MPI_ERR_GROUP, NULL, c604},
-    {"MPI_Group_range_incl", "n", "-1", MPI_ERR_ARG, NULL, c605},
-    {"MPI_Group_range_incl", "ranges", "{{size,size,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c606},
-    {"MPI_Group_range_incl", "ranges", "{{-5,0,1}}", MPI_ERR_ARG, "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG", c607},
-    {"MPI_Group_range_incl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c608},
-    {"MPI_Group_rank", "-", "all valid", MPI_SUCCESS, NULL, c609},
-    {"MPI_Group_rank", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c610},
-    {"MPI_Group_rank", "group", "freed", MPI_ERR_GROUP, NULL, c611},
-    {"MPI_Group_rank", "rank", "NULL", MPI_ERR_ARG, NULL, c612},
-    {"MPI_Group_size", "-", "all valid", MPI_SUCCESS, NULL, c613},
-    {"MPI_Group_size", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c614},
-    {"MPI_Group_size", "group", "freed", MPI_ERR_GROUP, NULL, c615},
-    {"MPI_Group_size", "size", "NULL", MPI_ERR_ARG, NULL, c616},
-    {"MPI_Group_translate_ranks", "-", "all valid", MPI_SUCCESS, NULL, c617},
-    {"MPI_Group_translate_ranks", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c618},
-    {"MPI_Group_translate_ranks", "group1", "freed", MPI_ERR_GROUP, NULL, c619},
-    {"MPI_Group_translate_ranks", "n", "-1", MPI_ERR_ARG, NULL, c620},
-    {"MPI_Group_translate_ranks", "ranks1", "{size}", MPI_ERR_RANK, NULL, c621},
-    {"MPI_Group_translate_ranks", "ranks1", "{-5}", MPI_ERR_RANK, NULL, c622},
-    {"MPI_Group_translate_ranks", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c623},
-    {"MPI_Group_translate_ranks", "group2", "freed", MPI_ERR_GROUP, NULL, c624},
-    {"MPI_Group_translate_ranks", "ranks2", "NULL", MPI_ERR_ARG, NULL, c625},
-    {"MPI_Group_union", "-", "all valid", MPI_SUCCESS, NULL, c626},
-    {"MPI_Group_union", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c627},
-    {"MPI_Group_union", "group1", "freed", MPI_ERR_GROUP, NULL, c628},
-    {"MPI_Group_union", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c629},
-    {"MPI_Group_union", "group2", "freed", MPI_ERR_GROUP, NULL, c630},
-    {"MPI_Group_union", "newgroup", "NULL", MPI_ERR_ARG, NULL, c631},
-    {"MPI_Ibsend", "-", "all valid", MPI_SUCCESS, NULL, c632},
-    {"MPI_Ibsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c633},
-    {"MPI_Ibsend", "count", "-1", MPI_ERR_COUNT, NULL, c634},
-    {"MPI_Ibsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c635},
-    {"MPI_Ibsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c636},
-    {"MPI_Ibsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c637},
-    {"MPI_Ibsend", "dest", "size", MPI_ERR_RANK, NULL, c638},
-    {"MPI_Ibsend", "dest", "-5", MPI_ERR_RANK, NULL, c639},
-    {"MPI_Ibsend", "tag", "-5", MPI_ERR_TAG, NULL, c640},
-    {"MPI_Ibsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c641},
-    {"MPI_Ibsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c642},
-    {"MPI_Ibsend", "comm", "freed", MPI_ERR_COMM, NULL, c643},
-    {"MPI_Ibsend", "request", "NULL", MPI_ERR_ARG, NULL, c644},
-    {"MPI_Improbe", "-", "all valid", MPI_SUCCESS, NULL, c645},
-    {"MPI_Improbe", "source", "size", MPI_ERR_RANK, NULL, c646},
-    {"MPI_Improbe", "source", "-5", MPI_ERR_RANK, NULL, c647},
-    {"MPI_Improbe", "tag", "-5", MPI_ERR_TAG, NULL, c648},
-    {"MPI_Improbe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c649},
-    {"MPI_Improbe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c650},
-    {"MPI_Improbe", "comm", "freed", MPI_ERR_COMM, NULL, c651},
-    {"MPI_Improbe", "flag", "NULL", MPI_ERR_ARG, NULL, c652},
-    {"MPI_Improbe", "message", "NULL", MPI_ERR_ARG, NULL, c653},
-    {"MPI_Improbe", "status", "NULL", MPI_ERR_ARG, NULL, c654},
-    {"MPI_Imrecv", "-", "all valid", MPI_SUCCESS, NULL, c655},
-    {"MPI_Imrecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c656},
-    {"MPI_Imrecv", "count", "-1", MPI_ERR_COUNT, NULL, c657},
-    {"MPI_Imrecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c658},
-    {"MPI_Imrecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c659},
-    {"MPI_Imrecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c660},
-    {"MPI_Imrecv", "message", "&MPI_MESSAGE_NULL", MPI_ERR_REQUEST, NULL, c661},
-    {"MPI_Imrecv", "message", "NULL", MPI_ERR_ARG, NULL, c662},
-    {"MPI_Imrecv", "request", "NULL", MPI_ERR_ARG, NULL, c663},
-    {"MPI_Info_create", "-", "all valid", MPI_SUCCESS, NULL, c664},
-    {"MPI_Info_create", "info", "NULL", MPI_ERR_ARG, NULL, c665},
-    {"MPI_Info_create_env", "-", "all valid", MPI_SUCCESS, NULL, c666},
-    {"MPI_Info_create_env", "info", "NULL", MPI_ERR_ARG, NULL, c667},
-    {"MPI_Info_delete", "-", "all valid", MPI_SUCCESS, NULL, c668},
-    {"MPI_Info_delete", "info", "MPI_INFO_NULL", MPI_ERR_INFO, NULL, c669},
-    {"MPI_Info_delete", "info", "bogus", MPI_ERR_INFO, NULL, c670},
-    {"MPI_Info_delete", "key", "NULL", MPI_ERR_INFO_KEY, NULL, c671},
-    {"MPI_Info_delete", "key", "\"\"", MPI_ERR_INFO_KEY, NULL, c672},
-    {"MPI_Info_delete", "key", "too long", MPI_ERR_INFO_KEY, NULL, c673},
-    {"MPI_Info_delete", "key", "\"nokey\"", MPI_ERR_INFO_NOKEY, NULL, c674},
-    {"MPI_Info_dup", "-", "all valid", MPI_SUCCESS, NULL, c675},
-    {"MPI_Info_dup", "info", "MPI_INFO_NULL", MPI_ERR_INFO, NULL, c676},
-    {"MPI_Info_dup", "info", "bogus", MPI_ERR_INFO, NULL, c677},
-    {"MPI_Info_dup", "newinfo", "NULL", MPI_ERR_ARG, NULL, c678},
-    {"MPI_Info_free", "-", "all valid", MPI_SUCCESS, NULL, c679},
-    {"MPI_Info_free", "info", "&MPI_INFO_NULL", MPI_ERR_INFO, NULL, c680},
-    {"MPI_Info_free", "info", "&bogus", MPI_ERR_INFO, NULL, c681},
-    {"MPI_Info_free", "info", "NULL", MPI_ERR_ARG, NULL, c682},
-    {"MPI_Info_get", "-", "all valid", MPI_SUCCESS, NULL, c683},
-    {"MPI_Info_get", "info", "MPI_INFO_NULL", MPI_ERR_INFO, NULL, c684},
-    {"MPI_Info_get", "info", "bogus", MPI_ERR_INFO, NULL, c685},
-    {"MPI_Info_get", "key", "NULL", MPI_ERR_INFO_KEY, NULL, c686},
-    {"MPI_Info_get", "key", "\"\"", MPI_ERR_INFO_KEY, NULL, c687},
-    {"MPI_Info_get", "key", "too long", MPI_ERR_INFO_KEY, NULL, c688},
-    {"MPI_Info_get", "valuelen", "-1", MPI_ERR_ARG, NULL, c689},
-    {"MPI_Info_get", "value", "NULL", MPI_ERR_ARG, NULL, c690},
-    {"MPI_Info_get", "flag", "NULL", MPI_ERR_ARG, NULL, c691},
-    {"MPI_Info_get_nkeys", "-", "all valid", MPI_SUCCESS, NULL, c692},
-    {"MPI_Info_get_nkeys", "info", "MPI_INFO_NULL", MPI_ERR_INFO, NULL, c693},
-    {"MPI_Info_get_nkeys", "info", "bogus", MPI_ERR_INFO, NULL, c694},
-    {"MPI_Info_get_nkeys", "nkeys", "NULL", MPI_ERR_ARG, NULL, c695},
-    {"MPI_Info_get_nthkey", "-", "all valid", MPI_SUCCESS, NULL, c696},
-    {"MPI_Info_get_nthkey", "info", "MPI_INFO_NULL", MPI_ERR_INFO, NULL, c697},
-    {"MPI_Info_get_nthkey", "info", "bogus", MPI_ERR_INFO, NULL, c698},
-    {"MPI_Info_get_nthkey", "n", "-1", MPI_ERR_ARG, NULL, c699},
-    {"MPI_Info_get_nthkey", "n", "nkeys", MPI_ERR_ARG, NULL, c700},
-    {"MPI_Info_get_nthkey", "key", "NULL", MPI_ERR_ARG, NULL, c701},
-    {"MPI_Info_get_string", "-", "all valid", MPI_SUCCESS, NULL, c702},
-    {"MPI_Info_get_string", "info", "MPI_INFO_NULL", MPI_ERR_INFO, NULL, c703},
-    {"MPI_Info_get_string", "info", "bogus", MPI_ERR_INFO, NULL, c704},
-    {"MPI_Info_get_string", "key", "NULL", MPI_ERR_INFO_KEY, NULL, c705},
-    {"MPI_Info_get_string", "key", "\"\"", MPI_ERR_INFO_KEY, NULL, c706},
-    {"MPI_Info_get_string", "key", "too long", MPI_ERR_INFO_KEY, NULL, c707},
-    {"MPI_Info_get_string", "buflen", "NULL", MPI_ERR_ARG, NULL, c708},
-    {"MPI_Info_get_string", "value", "NULL", MPI_ERR_ARG, NULL, c709},
-    {"MPI_Info_get_string", "flag", "NULL", MPI_ERR_ARG, NULL, c710},
-    {"MPI_Info_get_valuelen", "-", "all valid", MPI_SUCCESS, NULL, c711},
-    {"MPI_Info_get_valuelen", "info", "MPI_INFO_NULL", MPI_ERR_INFO, NULL, c712},
-    {"MPI_Info_get_valuelen", "info", "bogus", MPI_ERR_INFO, NULL, c713},
-    {"MPI_Info_get_valuelen", "key", "NULL", MPI_ERR_INFO_KEY, NULL, c714},
-    {"MPI_Info_get_valuelen", "key", "\"\"", MPI_ERR_INFO_KEY, NULL, c715},
-    {"MPI_Info_get_valuelen", "key", "too long", MPI_ERR_INFO_KEY, NULL, c716},
-    {"MPI_Info_get_valuelen", "valuelen", "NULL", MPI_ERR_ARG, NULL, c717},
-    {"MPI_Info_get_valuelen", "flag", "NULL", MPI_ERR_ARG, NULL, c718},
-    {"MPI_Info_set", "-", "all valid", MPI_SUCCESS, NULL, c719},
-    {"MPI_Info_set", "info", "MPI_INFO_NULL", MPI_ERR_INFO, NULL, c720},
-    {"MPI_Info_set", "info", "bogus", MPI_ERR_INFO, NULL, c721},
-    {"MPI_Info_set", "key", "NULL", MPI_ERR_INFO_KEY, NULL, c722},
-    {"MPI_Info_set", "key", "\"\"", MPI_ERR_INFO_KEY, NULL, c723},
-    {"MPI_Info_set", "key", "too long", MPI_ERR_INFO_KEY, NULL, c724},
-    {"MPI_Info_set", "value", "NULL", MPI_ERR_INFO_VALUE, NULL, c725},
-    {"MPI_Info_set", "value", "too long", MPI_ERR_INFO_VALUE, NULL, c726},
-    {"MPI_Initialized", "-", "all valid", MPI_SUCCESS, NULL, c727},
-    {"MPI_Initialized", "flag", "NULL", MPI_ERR_ARG, NULL, c728},
-    {"MPI_Iprobe", "-", "all valid", MPI_SUCCESS, NULL, c729},
-    {"MPI_Iprobe", "source", "size", MPI_ERR_RANK, NULL, c730},
-    {"MPI_Iprobe", "source", "-5", MPI_ERR_RANK, NULL, c731},
-    {"MPI_Iprobe", "tag", "-5", MPI_ERR_TAG, NULL, c732},
-    {"MPI_Iprobe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c733},
-    {"MPI_Iprobe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c734},
-    {"MPI_Iprobe", "comm", "freed", MPI_ERR_COMM, NULL, c735},
-    {"MPI_Iprobe", "flag", "NULL", MPI_ERR_ARG, NULL, c736},
-    {"MPI_Iprobe", "status", "NULL", MPI_ERR_ARG, NULL, c737},
-    {"MPI_Irecv", "-", "all valid", MPI_SUCCESS, NULL, c738},
-    {"MPI_Irecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c739},
-    {"MPI_Irecv", "count", "-1", MPI_ERR_COUNT, NULL, c740},
-    {"MPI_Irecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c741},
-    {"MPI_Irecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c742},
-    {"MPI_Irecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c743},
-    {"MPI_Irecv", "source", "size", MPI_ERR_RANK, NULL, c744},
-    {"MPI_Irecv", "source", "-5", MPI_ERR_RANK, NULL, c745},
-    {"MPI_Irecv", "tag", "-5", MPI_ERR_TAG, NULL, c746},
-    {"MPI_Irecv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c747},
-    {"MPI_Irecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c748},
-    {"MPI_Irecv", "comm", "freed", MPI_ERR_COMM, NULL, c749},
-    {"MPI_Irecv", "request", "NULL", MPI_ERR_ARG, NULL, c750},
-    {"MPI_Irsend", "-", "all valid", MPI_SUCCESS, NULL, c751},
-    {"MPI_Irsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c752},
-    {"MPI_Irsend", "count", "-1", MPI_ERR_COUNT, NULL, c753},
-    {"MPI_Irsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c754},
-    {"MPI_Irsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c755},
-    {"MPI_Irsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c756},
-    {"MPI_Irsend", "dest", "size", MPI_ERR_RANK, NULL, c757},
-    {"MPI_Irsend", "dest", "-5", MPI_ERR_RANK, NULL, c758},
-    {"MPI_Irsend", "tag", "-5", MPI_ERR_TAG, NULL, c759},
-    {"MPI_Irsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c760},
-    {"MPI_Irsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c761},
-    {"MPI_Irsend", "comm", "freed", MPI_ERR_COMM, NULL, c762},
-    {"MPI_Irsend", "request", "NULL", MPI_ERR_ARG, NULL, c763},
-    {"MPI_Is_thread_main", "-", "all valid", MPI_SUCCESS, NULL, c764},
-    {"MPI_Is_thread_main", "flag", "NULL", MPI_ERR_ARG, NULL, c765},
-    {"MPI_Isend", "-", "all valid", MPI_SUCCESS, NULL, c766},
-    {"MPI_Isend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c767},
-    {"MPI_Isend", "count", "-1", MPI_ERR_COUNT, NULL, c768},
-    {"MPI_Isend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c769},
-    {"MPI_Isend", "datatype", "freed", MPI_ERR_TYPE, NULL, c770},
-    {"MPI_Isend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c771},
-    {"MPI_Isend", "dest", "size", MPI_ERR_RANK, NULL, c772},
-    {"MPI_Isend", "dest", "-5", MPI_ERR_RANK, NULL, c773},
-    {"MPI_Isend", "tag", "-5", MPI_ERR_TAG, NULL, c774},
-    {"MPI_Isend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c775},
-    {"MPI_Isend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c776},
-    {"MPI_Isend", "comm", "freed", MPI_ERR_COMM, NULL, c777},
-    {"MPI_Isend", "request", "NULL", MPI_ERR_ARG, NULL, c778},
-    {"MPI_Issend", "-", "all valid", MPI_SUCCESS, NULL, c779},
-    {"MPI_Issend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c780},
-    {"MPI_Issend", "count", "-1", MPI_ERR_COUNT, NULL, c781},
-    {"MPI_Issend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c782},
-    {"MPI_Issend", "datatype", "freed", MPI_ERR_TYPE, NULL, c783},
-    {"MPI_Issend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c784},
-    {"MPI_Issend", "dest", "size", MPI_ERR_RANK, NULL, c785},
-    {"MPI_Issend", "dest", "-5", MPI_ERR_RANK, NULL, c786},
-    {"MPI_Issend", "tag", "-5", MPI_ERR_TAG, NULL, c787},
-    {"MPI_Issend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c788},
-    {"MPI_Issend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c789},
-    {"MPI_Issend", "comm", "freed", MPI_ERR_COMM, NULL, c790},
-    {"MPI_Issend", "request", "NULL", MPI_ERR_ARG, NULL, c791},
-    {"MPI_Keyval_create", "-", "all valid", MPI_SUCCESS, NULL, c792},
-    {"MPI_Keyval_create", "keyval", "NULL", MPI_ERR_ARG, NULL, c793},
-    {"MPI_Keyval_free", "-", "all valid", MPI_SUCCESS, NULL, c794},
-    {"MPI_Keyval_free", "keyval", "&MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c795},
-    {"MPI_Keyval_free", "keyval", "&12345", MPI_ERR_KEYVAL, NULL, c796},
-    {"MPI_Keyval_free", "keyval", "&type keyval", MPI_ERR_KEYVAL, NULL, c797},
-    {"MPI_Keyval_free", "keyval", "NULL", MPI_ERR_ARG, NULL, c798},
-    {"MPI_Keyval_free", "keyval", "&MPI_TAG_UB", MPI_ERR_KEYVAL, NULL, c799},
-    {"MPI_Mprobe", "-", "all valid", MPI_SUCCESS, NULL, c800},
-    {"MPI_Mprobe", "source", "size", MPI_ERR_RANK, NULL, c801},
-    {"MPI_Mprobe", "source", "-5", MPI_ERR_RANK, NULL, c802},
-    {"MPI_Mprobe", "tag", "-5", MPI_ERR_TAG, NULL, c803},
-    {"MPI_Mprobe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c804},
-    {"MPI_Mprobe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c805},
-    {"MPI_Mprobe", "comm", "freed", MPI_ERR_COMM, NULL, c806},
-    {"MPI_Mprobe", "message", "NULL", MPI_ERR_ARG, NULL, c807},
-    {"MPI_Mprobe", "status", "NULL", MPI_ERR_ARG, NULL, c808},
-    {"MPI_Mrecv", "-", "all valid", MPI_SUCCESS, NULL, c809},
-    {"MPI_Mrecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c810},
-    {"MPI_Mrecv", "count", "-1", MPI_ERR_COUNT, NULL, c811},
-    {"MPI_Mrecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c812},
-    {"MPI_Mrecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c813},
-    {"MPI_Mrecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c814},
-    {"MPI_Mrecv", "message", "&MPI_MESSAGE_NULL", MPI_ERR_REQUEST, NULL, c815},
-    {"MPI_Mrecv", "message", "NULL", MPI_ERR_ARG, NULL, c816},
-    {"MPI_Mrecv", "status", "NULL", MPI_ERR_ARG, NULL, c817},
-    {"MPI_Neighbor_allgather", "-", "all valid", MPI_SUCCESS, NULL, c818},
-    {"MPI_Neighbor_allgather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c819},
-    {"MPI_Neighbor_allgather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c820},
-    {"MPI_Neighbor_allgather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c821},
-    {"MPI_Neighbor_allgather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c822},
-    {"MPI_Neighbor_allgather", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c823},
-    {"MPI_Neighbor_allgather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c824},
-    {"MPI_Neighbor_allgather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c825},
-    {"MPI_Neighbor_allgather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c826},
-    {"MPI_Neighbor_allgather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c827},
-    {"MPI_Neighbor_allgather", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c828},
-    {"MPI_Neighbor_allgather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c829},
-    {"MPI_Neighbor_allgather", "comm", "freed", MPI_ERR_COMM, NULL, c830},
-    {"MPI_Neighbor_allgather", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c831},
-    {"MPI_Neighbor_allgatherv", "-", "all valid", MPI_SUCCESS, NULL, c832},
-    {"MPI_Neighbor_allgatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c833},
-    {"MPI_Neighbor_allgatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c834},
-    {"MPI_Neighbor_allgatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c835},
-    {"MPI_Neighbor_allgatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c836},
-    {"MPI_Neighbor_allgatherv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c837},
-    {"MPI_Neighbor_allgatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c838},
-    {"MPI_Neighbor_allgatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c839},
-    {"MPI_Neighbor_allgatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c840},
-    {"MPI_Neighbor_allgatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c841},
-    {"MPI_Neighbor_allgatherv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c842},
-    {"MPI_Neighbor_allgatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c843},
-    {"MPI_Neighbor_allgatherv", "comm", "freed", MPI_ERR_COMM, NULL, c844},
-    {"MPI_Neighbor_allgatherv", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c845},
-    {"MPI_Neighbor_alltoall", "-", "all valid", MPI_SUCCESS, NULL, c846},
-    {"MPI_Neighbor_alltoall", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c847},
-    {"MPI_Neighbor_alltoall", "sendcount", "-1", MPI_ERR_COUNT, NULL, c848},
-    {"MPI_Neighbor_alltoall", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c849},
-    {"MPI_Neighbor_alltoall", "sendtype", "freed", MPI_ERR_TYPE, NULL, c850},
-    {"MPI_Neighbor_alltoall", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c851},
-    {"MPI_Neighbor_alltoall", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c852},
-    {"MPI_Neighbor_alltoall", "recvcount", "-1", MPI_ERR_COUNT, NULL, c853},
-    {"MPI_Neighbor_alltoall", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c854},
-    {"MPI_Neighbor_alltoall", "recvtype", "freed", MPI_ERR_TYPE, NULL, c855},
-    {"MPI_Neighbor_alltoall", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c856},
-    {"MPI_Neighbor_alltoall", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c857},
-    {"MPI_Neighbor_alltoall", "comm", "freed", MPI_ERR_COMM, NULL, c858},
-    {"MPI_Neighbor_alltoall", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c859},
-    {"MPI_Neighbor_alltoallv", "-", "all valid", MPI_SUCCESS, NULL, c860},
-    {"MPI_Neighbor_alltoallv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c861},
-    {"MPI_Neighbor_alltoallv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c862},
-    {"MPI_Neighbor_alltoallv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c863},
-    {"MPI_Neighbor_alltoallv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c864},
-    {"MPI_Neighbor_alltoallv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c865},
-    {"MPI_Neighbor_alltoallv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c866},
-    {"MPI_Neighbor_alltoallv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c867},
-    {"MPI_Neighbor_alltoallv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c868},
-    {"MPI_Neighbor_alltoallv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c869},
-    {"MPI_Neighbor_alltoallv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c870},
-    {"MPI_Neighbor_alltoallv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c871},
-    {"MPI_Neighbor_alltoallv", "comm", "freed", MPI_ERR_COMM, NULL, c872},
-    {"MPI_Neighbor_alltoallv", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c873},
-    {"MPI_Neighbor_alltoallw", "-", "all valid", MPI_SUCCESS, NULL, c874},
-    {"MPI_Neighbor_alltoallw", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c875},
-    {"MPI_Neighbor_alltoallw", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c876},
-    {"MPI_Neighbor_alltoallw", "sendtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c877},
-    {"MPI_Neighbor_alltoallw", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c878},
-    {"MPI_Neighbor_alltoallw", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c879},
-    {"MPI_Neighbor_alltoallw", "recvtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c880},
-    {"MPI_Neighbor_alltoallw", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c881},
-    {"MPI_Neighbor_alltoallw", "comm", "freed", MPI_ERR_COMM, NULL, c882},
-    {"MPI_Neighbor_alltoallw", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c883},
-    {"MPI_Op_commutative", "-", "all valid", MPI_SUCCESS, NULL, c884},
-    {"MPI_Op_commutative", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c885},
-    {"MPI_Op_commutative", "op", "freed", MPI_ERR_OP, NULL, c886},
-    {"MPI_Op_commutative", "commute", "NULL", MPI_ERR_ARG, NULL, c887},
-    {"MPI_Op_create", "-", "all valid", MPI_SUCCESS, NULL, c888},
-    {"MPI_Op_create", "user_fn", "NULL", MPI_ERR_ARG, NULL, c889},
-    {"MPI_Op_create", "op", "NULL", MPI_ERR_ARG, NULL, c890},
-    {"MPI_Op_free", "-", "all valid", MPI_SUCCESS, NULL, c891},
-    {"MPI_Op_free", "op", "&MPI_OP_NULL", MPI_ERR_OP, NULL, c892},
-    {"MPI_Op_free", "op", "&MPI_SUM", MPI_ERR_OP, NULL, c893},
-    {"MPI_Op_free", "op", "NULL", MPI_ERR_ARG, NULL, c894},
-    {"MPI_Pack", "-", "all valid", MPI_SUCCESS, NULL, c895},
-    {"MPI_Pack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c896},
-    {"MPI_Pack", "incount", "-1", MPI_ERR_COUNT, NULL, c897},
-    {"MPI_Pack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c898},
-    {"MPI_Pack", "datatype", "freed", MPI_ERR_TYPE, NULL, c899},
-    {"MPI_Pack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c900},
-    {"MPI_Pack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c901},
-    {"MPI_Pack", "outsize", "-1", MPI_ERR_ARG, NULL, c902},
-    {"MPI_Pack", "position", "NULL", MPI_ERR_ARG, NULL, c903},
-    {"MPI_Pack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c904},
-    {"MPI_Pack", "comm", "freed", MPI_ERR_COMM, NULL, c905},
-    {"MPI_Pack_size", "-", "all valid", MPI_SUCCESS, NULL, c906},
-    {"MPI_Pack_size", "incount", "-1", MPI_ERR_COUNT, NULL, c907},
-    {"MPI_Pack_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c908},
-    {"MPI_Pack_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c909},
-    {"MPI_Pack_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c910},
-    {"MPI_Pack_size", "comm", "freed", MPI_ERR_COMM, NULL, c911},
-    {"MPI_Pack_size", "size", "NULL", MPI_ERR_ARG, NULL, c912},
-    {"MPI_Probe", "-", "all valid", MPI_SUCCESS, NULL, c913},
-    {"MPI_Probe", "source", "size", MPI_ERR_RANK, NULL, c914},
-    {"MPI_Probe", "source", "-5", MPI_ERR_RANK, NULL, c915},
-    {"MPI_Probe", "tag", "-5", MPI_ERR_TAG, NULL, c916},
-    {"MPI_Probe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c917},
-    {"MPI_Probe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c918},
-    {"MPI_Probe", "comm", "freed", MPI_ERR_COMM, NULL, c919},
-    {"MPI_Probe", "status", "NULL", MPI_ERR_ARG, NULL, c920},
-    {"MPI_Query_thread", "-", "all valid", MPI_SUCCESS, NULL, c921},
-    {"MPI_Query_thread", "provided", "NULL", MPI_ERR_ARG, NULL, c922},
-    {"MPI_Recv", "-", "all valid", MPI_SUCCESS, NULL, c923},
-    {"MPI_Recv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c924},
-    {"MPI_Recv", "count", "-1", MPI_ERR_COUNT, NULL, c925},
-    {"MPI_Recv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c926},
-    {"MPI_Recv", "datatype", "freed", MPI_ERR_TYPE, NULL, c927},
-    {"MPI_Recv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c928},
-    {"MPI_Recv", "source", "size", MPI_ERR_RANK, NULL, c929},
-    {"MPI_Recv", "source", "-5", MPI_ERR_RANK, NULL, c930},
-    {"MPI_Recv", "tag", "-5", MPI_ERR_TAG, NULL, c931},
-    {"MPI_Recv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c932},
-    {"MPI_Recv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c933},
-    {"MPI_Recv", "comm", "freed", MPI_ERR_COMM, NULL, c934},
-    {"MPI_Recv", "status", "NULL", MPI_ERR_ARG, NULL, c935},
-    {"MPI_Recv_init", "-", "all valid", MPI_SUCCESS, NULL, c936},
-    {"MPI_Recv_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c937},
-    {"MPI_Recv_init", "count", "-1", MPI_ERR_COUNT, NULL, c938},
-    {"MPI_Recv_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c939},
-    {"MPI_Recv_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c940},
-    {"MPI_Recv_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c941},
-    {"MPI_Recv_init", "source", "size", MPI_ERR_RANK, NULL, c942},
-    {"MPI_Recv_init", "source", "-5", MPI_ERR_RANK, NULL, c943},
-    {"MPI_Recv_init", "tag", "-5", MPI_ERR_TAG, NULL, c944},
-    {"MPI_Recv_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c945},
-    {"MPI_Recv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c946},
-    {"MPI_Recv_init", "comm", "freed", MPI_ERR_COMM, NULL, c947},
-    {"MPI_Recv_init", "request", "NULL", MPI_ERR_ARG, NULL, c948},
-    {"MPI_Reduce", "-", "all valid", MPI_SUCCESS, NULL, c949},
-    {"MPI_Reduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c950},
-    {"MPI_Reduce", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c951},
-    {"MPI_Reduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c952},
-    {"MPI_Reduce", "count", "-1", MPI_ERR_COUNT, NULL, c953},
-    {"MPI_Reduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c954},
-    {"MPI_Reduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c955},
-    {"MPI_Reduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c956},
-    {"MPI_Reduce", "op", "freed", MPI_ERR_OP, NULL, c957},
-    {"MPI_Reduce", "root", "-1", MPI_ERR_ROOT, NULL, c958},
-    {"MPI_Reduce", "root", "size", MPI_ERR_ROOT, NULL, c959},
-    {"MPI_Reduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c960},
-    {"MPI_Reduce", "comm", "freed", MPI_ERR_COMM, NULL, c961},
-    {"MPI_Reduce_local", "-", "all valid", MPI_SUCCESS, NULL, c962},
-    {"MPI_Reduce_local", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c963},
-    {"MPI_Reduce_local", "inoutbuf", "NULL", MPI_ERR_BUFFER, NULL, c964},
-    {"MPI_Reduce_local", "count", "-1", MPI_ERR_COUNT, NULL, c965},
-    {"MPI_Reduce_local", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c966},
-    {"MPI_Reduce_local", "datatype", "freed", MPI_ERR_TYPE, NULL, c967},
-    {"MPI_Reduce_local", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c968},
-    {"MPI_Reduce_local", "op", "freed", MPI_ERR_OP, NULL, c969},
-    {"MPI_Reduce_scatter", "-", "all valid", MPI_SUCCESS, NULL, c970},
-    {"MPI_Reduce_scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c971},
-    {"MPI_Reduce_scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c972},
-    {"MPI_Reduce_scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c973},
-    {"MPI_Reduce_scatter", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c974},
-    {"MPI_Reduce_scatter", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c975},
-    {"MPI_Reduce_scatter", "datatype", "freed", MPI_ERR_TYPE, NULL, c976},
-    {"MPI_Reduce_scatter", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c977},
-    {"MPI_Reduce_scatter", "op", "freed", MPI_ERR_OP, NULL, c978},
-    {"MPI_Reduce_scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c979},
-    {"MPI_Reduce_scatter", "comm", "freed", MPI_ERR_COMM, NULL, c980},
-    {"MPI_Reduce_scatter_block", "-", "all valid", MPI_SUCCESS, NULL, c981},
-    {"MPI_Reduce_scatter_block", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c982},
-    {"MPI_Reduce_scatter_block", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c983},
-    {"MPI_Reduce_scatter_block", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c984},
-    {"MPI_Reduce_scatter_block", "recvcount", "-1", MPI_ERR_COUNT, NULL, c985},
-    {"MPI_Reduce_scatter_block", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c986},
-    {"MPI_Reduce_scatter_block", "datatype", "freed", MPI_ERR_TYPE, NULL, c987},
-    {"MPI_Reduce_scatter_block", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c988},
-    {"MPI_Reduce_scatter_block", "op", "freed", MPI_ERR_OP, NULL, c989},
-    {"MPI_Reduce_scatter_block", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c990},
-    {"MPI_Reduce_scatter_block", "comm", "freed", MPI_ERR_COMM, NULL, c991},
-    {"MPI_Remove_error_class", "-", "all valid", MPI_SUCCESS, NULL, c992},
-    {"MPI_Remove_error_class", "errorclass", "-1", MPI_ERR_ARG, NULL, c993},
-    {"MPI_Remove_error_class", "errorclass", "MPI_ERR_ARG", MPI_ERR_ARG, NULL, c994},
-    {"MPI_Remove_error_class", "errorclass", "class with codes", MPI_ERR_ARG, NULL, c995},
-    {"MPI_Remove_error_code", "-", "all valid", MPI_SUCCESS, NULL, c996},
-    {"MPI_Remove_error_code", "errorcode", "-1", MPI_ERR_ARG, NULL, c997},
-    {"MPI_Remove_error_code", "errorcode", "MPI_ERR_ARG", MPI_ERR_ARG, NULL, c998},
-    {"MPI_Remove_error_code", "errorcode", "a class", MPI_ERR_ARG, NULL, c999},
-    {"MPI_Remove_error_string", "-", "all valid", MPI_SUCCESS, NULL, c1000},
-    {"MPI_Remove_error_string", "errorcode", "-1", MPI_ERR_ARG, NULL, c1001},
-    {"MPI_Remove_error_string", "errorcode", "MPI_ERR_ARG", MPI_ERR_ARG, NULL, c1002},
-    {"MPI_Request_free", "-", "all valid", MPI_SUCCESS, NULL, c1003},
-    {"MPI_Request_free", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c1004},
-    {"MPI_Request_free", "request", "&freed", MPI_ERR_REQUEST, NULL, c1005},
-    {"MPI_Request_free", "request", "NULL", MPI_ERR_ARG, NULL, c1006},
-    {"MPI_Request_get_status", "-", "all valid", MPI_SUCCESS, NULL, c1007},
-    {"MPI_Request_get_status", "request", "freed", MPI_ERR_REQUEST, NULL, c1008},
-    {"MPI_Request_get_status", "flag", "NULL", MPI_ERR_ARG, NULL, c1009},
-    {"MPI_Request_get_status", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c1010},
-    {"MPI_Rsend", "-", "all valid", MPI_SUCCESS, NULL, c1011},
-    {"MPI_Rsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1012},
-    {"MPI_Rsend", "count", "-1", MPI_ERR_COUNT, NULL, c1013},
-    {"MPI_Rsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1014},
-    {"MPI_Rsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c1015},
-    {"MPI_Rsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1016},
-    {"MPI_Rsend", "dest", "size", MPI_ERR_RANK, NULL, c1017},
-    {"MPI_Rsend", "dest", "-5", MPI_ERR_RANK, NULL, c1018},
-    {"MPI_Rsend", "tag", "-5", MPI_ERR_TAG, NULL, c1019},
-    {"MPI_Rsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1020},
-    {"MPI_Rsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1021},
-    {"MPI_Rsend", "comm", "freed", MPI_ERR_COMM, NULL, c1022},
-    {"MPI_Rsend_init", "-", "all valid", MPI_SUCCESS, NULL, c1023},
-    {"MPI_Rsend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1024},
-    {"MPI_Rsend_init", "count", "-1", MPI_ERR_COUNT, NULL, c1025},
-    {"MPI_Rsend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1026},
-    {"MPI_Rsend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1027},
-    {"MPI_Rsend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1028},
-    {"MPI_Rsend_init", "dest", "size", MPI_ERR_RANK, NULL, c1029},
-    {"MPI_Rsend_init", "dest", "-5", MPI_ERR_RANK, NULL, c1030},
-    {"MPI_Rsend_init", "tag", "-5", MPI_ERR_TAG, NULL, c1031},
-    {"MPI_Rsend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1032},
-    {"MPI_Rsend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1033},
-    {"MPI_Rsend_init", "comm", "freed", MPI_ERR_COMM, NULL, c1034},
-    {"MPI_Rsend_init", "request", "NULL", MPI_ERR_ARG, NULL, c1035},
-    {"MPI_Scan", "-", "all valid", MPI_SUCCESS, NULL, c1036},
-    {"MPI_Scan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1037},
-    {"MPI_Scan", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1038},
-    {"MPI_Scan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1039},
-    {"MPI_Scan", "count", "-1", MPI_ERR_COUNT, NULL, c1040},
-    {"MPI_Scan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1041},
-    {"MPI_Scan", "datatype", "freed", MPI_ERR_TYPE, NULL, c1042},
-    {"MPI_Scan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1043},
-    {"MPI_Scan", "op", "freed", MPI_ERR_OP, NULL, c1044},
-    {"MPI_Scan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1045},
-    {"MPI_Scan", "comm", "freed", MPI_ERR_COMM, NULL, c1046},
-    {"MPI_Scatter", "-", "all valid", MPI_SUCCESS, NULL, c1047},
-    {"MPI_Scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1048},
-    {"MPI_Scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1049},
-    {"MPI_Scatter", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1050},
-    {"MPI_Scatter", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1051},
-    {"MPI_Scatter", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1052},
-    {"MPI_Scatter", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1053},
-    {"MPI_Scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1054},
-    {"MPI_Scatter", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1055},
-    {"MPI_Scatter", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1056},
-    {"MPI_Scatter", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1057},
-    {"MPI_Scatter", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1058},
-    {"MPI_Scatter", "root", "-1", MPI_ERR_ROOT, NULL, c1059},
-    {"MPI_Scatter", "root", "size", MPI_ERR_ROOT, NULL, c1060},
-    {"MPI_Scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1061},
-    {"MPI_Scatter", "comm", "freed", MPI_ERR_COMM, NULL, c1062},
-    {"MPI_Scatterv", "-", "all valid", MPI_SUCCESS, NULL, c1063},
-    {"MPI_Scatterv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1064},
-    {"MPI_Scatterv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1065},
-    {"MPI_Scatterv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1066},
-    {"MPI_Scatterv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1067},
-    {"MPI_Scatterv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1068},
-    {"MPI_Scatterv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1069},
-    {"MPI_Scatterv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1070},
-    {"MPI_Scatterv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1071},
-    {"MPI_Scatterv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1072},
-    {"MPI_Scatterv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1073},
-    {"MPI_Scatterv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1074},
-    {"MPI_Scatterv", "root", "-1", MPI_ERR_ROOT, NULL, c1075},
-    {"MPI_Scatterv", "root", "size", MPI_ERR_ROOT, NULL, c1076},
-    {"MPI_Scatterv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1077},
-    {"MPI_Scatterv", "comm", "freed", MPI_ERR_COMM, NULL, c1078},
-    {"MPI_Send", "-", "all valid", MPI_SUCCESS, NULL, c1079},
-    {"MPI_Send", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1080},
-    {"MPI_Send", "count", "-1", MPI_ERR_COUNT, NULL, c1081},
-    {"MPI_Send", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1082},
-    {"MPI_Send", "datatype", "freed", MPI_ERR_TYPE, NULL, c1083},
-    {"MPI_Send", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1084},
-    {"MPI_Send", "dest", "size", MPI_ERR_RANK, NULL, c1085},
-    {"MPI_Send", "dest", "-5", MPI_ERR_RANK, NULL, c1086},
-    {"MPI_Send", "tag", "-5", MPI_ERR_TAG, NULL, c1087},
-    {"MPI_Send", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1088},
-    {"MPI_Send", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1089},
-    {"MPI_Send", "comm", "freed", MPI_ERR_COMM, NULL, c1090},
-    {"MPI_Send_init", "-", "all valid", MPI_SUCCESS, NULL, c1091},
-    {"MPI_Send_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1092},
-    {"MPI_Send_init", "count", "-1", MPI_ERR_COUNT, NULL, c1093},
-    {"MPI_Send_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1094},
-    {"MPI_Send_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1095},
-    {"MPI_Send_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1096},
-    {"MPI_Send_init", "dest", "size", MPI_ERR_RANK, NULL, c1097},
-    {"MPI_Send_init", "dest", "-5", MPI_ERR_RANK, NULL, c1098},
-    {"MPI_Send_init", "tag", "-5", MPI_ERR_TAG, NULL, c1099},
-    {"MPI_Send_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1100},
-    {"MPI_Send_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1101},
-    {"MPI_Send_init", "comm", "freed", MPI_ERR_COMM, NULL, c1102},
-    {"MPI_Send_init", "request", "NULL", MPI_ERR_ARG, NULL, c1103},
-    {"MPI_Sendrecv", "-", "all valid", MPI_SUCCESS, NULL, c1104},
-    {"MPI_Sendrecv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1105},
-    {"MPI_Sendrecv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1106},
-    {"MPI_Sendrecv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1107},
-    {"MPI_Sendrecv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1108},
-    {"MPI_Sendrecv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1109},
-    {"MPI_Sendrecv", "dest", "size", MPI_ERR_RANK, NULL, c1110},
-    {"MPI_Sendrecv", "dest", "-5", MPI_ERR_RANK, NULL, c1111},
-    {"MPI_Sendrecv", "sendtag", "-5", MPI_ERR_TAG, NULL, c1112},
-    {"MPI_Sendrecv", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1113},
-    {"MPI_Sendrecv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1114},
-    {"MPI_Sendrecv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1115},
-    {"MPI_Sendrecv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1116},
-    {"MPI_Sendrecv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1117},
-    {"MPI_Sendrecv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1118},
-    {"MPI_Sendrecv", "source", "size", MPI_ERR_RANK, NULL, c1119},
-    {"MPI_Sendrecv", "source", "-5", MPI_ERR_RANK, NULL, c1120},
-    {"MPI_Sendrecv", "recvtag", "-5", MPI_ERR_TAG, NULL, c1121},
-    {"MPI_Sendrecv", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1122},
-    {"MPI_Sendrecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1123},
-    {"MPI_Sendrecv", "comm", "freed", MPI_ERR_COMM, NULL, c1124},
-    {"MPI_Sendrecv", "status", "NULL", MPI_ERR_ARG, NULL, c1125},
-    {"MPI_Sendrecv_replace", "-", "all valid", MPI_SUCCESS, NULL, c1126},
-    {"MPI_Sendrecv_replace", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1127},
-    {"MPI_Sendrecv_replace", "count", "-1", MPI_ERR_COUNT, NULL, c1128},
-    {"MPI_Sendrecv_replace", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1129},
-    {"MPI_Sendrecv_replace", "datatype", "freed", MPI_ERR_TYPE, NULL, c1130},
-    {"MPI_Sendrecv_replace", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1131},
-    {"MPI_Sendrecv_replace", "dest", "size", MPI_ERR_RANK, NULL, c1132},
-    {"MPI_Sendrecv_replace", "dest", "-5", MPI_ERR_RANK, NULL, c1133},
-    {"MPI_Sendrecv_replace", "sendtag", "-5", MPI_ERR_TAG, NULL, c1134},
-    {"MPI_Sendrecv_replace", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1135},
-    {"MPI_Sendrecv_replace", "source", "size", MPI_ERR_RANK, NULL, c1136},
-    {"MPI_Sendrecv_replace", "source", "-5", MPI_ERR_RANK, NULL, c1137},
-    {"MPI_Sendrecv_replace", "recvtag", "-5", MPI_ERR_TAG, NULL, c1138},
-    {"MPI_Sendrecv_replace", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1139},
-    {"MPI_Sendrecv_replace", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1140},
-    {"MPI_Sendrecv_replace", "comm", "freed", MPI_ERR_COMM, NULL, c1141},
-    {"MPI_Sendrecv_replace", "status", "NULL", MPI_ERR_ARG, NULL, c1142},
-    {"MPI_Ssend", "-", "all valid", MPI_SUCCESS, NULL, c1143},
-    {"MPI_Ssend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1144},
-    {"MPI_Ssend", "count", "-1", MPI_ERR_COUNT, NULL, c1145},
-    {"MPI_Ssend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1146},
-    {"MPI_Ssend", "datatype", "freed", MPI_ERR_TYPE, NULL, c1147},
-    {"MPI_Ssend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1148},
-    {"MPI_Ssend", "dest", "size", MPI_ERR_RANK, NULL, c1149},
-    {"MPI_Ssend", "dest", "-5", MPI_ERR_RANK, NULL, c1150},
-    {"MPI_Ssend", "tag", "-5", MPI_ERR_TAG, NULL, c1151},
-    {"MPI_Ssend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1152},
-    {"MPI_Ssend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1153},
-    {"MPI_Ssend", "comm", "freed", MPI_ERR_COMM, NULL, c1154},
-    {"MPI_Ssend_init", "-", "all valid", MPI_SUCCESS, NULL, c1155},
-    {"MPI_Ssend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1156},
-    {"MPI_Ssend_init", "count", "-1", MPI_ERR_COUNT, NULL, c1157},
-    {"MPI_Ssend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1158},
-    {"MPI_Ssend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1159},
-    {"MPI_Ssend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1160},
-    {"MPI_Ssend_init", "dest", "size", MPI_ERR_RANK, NULL, c1161},
-    {"MPI_Ssend_init", "dest", "-5", MPI_ERR_RANK, NULL, c1162},
-    {"MPI_Ssend_init", "tag", "-5", MPI_ERR_TAG, NULL, c1163},
-    {"MPI_Ssend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1164},
-    {"MPI_Ssend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1165},
-    {"MPI_Ssend_init", "comm", "freed", MPI_ERR_COMM, NULL, c1166},
-    {"MPI_Ssend_init", "request", "NULL", MPI_ERR_ARG, NULL, c1167},
-    {"MPI_Start", "-", "all valid", MPI_SUCCESS, NULL, c1168},
-    {"MPI_Start", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c1169},
-    {"MPI_Start", "request", "&freed", MPI_ERR_REQUEST, NULL, c1170},
-    {"MPI_Start", "request", "NULL", MPI_ERR_ARG, NULL, c1171},
-    {"MPI_Startall", "-", "all valid", MPI_SUCCESS, NULL, c1172},
-    {"MPI_Startall", "count", "-1", MPI_ERR_COUNT, NULL, c1173},
-    {"MPI_Startall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1174},
-    {"MPI_Startall", "array_of_requests", "{MPI_REQUEST_NULL}", MPI_ERR_REQUEST, NULL, c1175},
-    {"MPI_Startall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1176},
-    {"MPI_Status_c2f", "-", "all valid", MPI_SUCCESS, NULL, c1177},
-    {"MPI_Status_c2f", "c_status", "NULL", MPI_ERR_ARG, NULL, c1178},
-    {"MPI_Status_c2f", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c1179},
-    {"MPI_Status_c2f", "f_status", "NULL", MPI_ERR_ARG, NULL, c1180},
-    {"MPI_Status_c2f08", "-", "all valid", MPI_SUCCESS, NULL, c1181},
-    {"MPI_Status_c2f08", "c_status", "NULL", MPI_ERR_ARG, NULL, c1182},
-    {"MPI_Status_c2f08", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c1183},
-    {"MPI_Status_c2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1184},
-    {"MPI_Status_f082c", "-", "all valid", MPI_SUCCESS, NULL, c1185},
-    {"MPI_Status_f082c", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1186},
-    {"MPI_Status_f082c", "c_status", "NULL", MPI_ERR_ARG, NULL, c1187},
-    {"MPI_Status_f082f", "-", "all valid", MPI_SUCCESS, NULL, c1188},
-    {"MPI_Status_f082f", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1189},
-    {"MPI_Status_f082f", "f_status", "NULL", MPI_ERR_ARG, NULL, c1190},
-    {"MPI_Status_f2c", "-", "all valid", MPI_SUCCESS, NULL, c1191},
-    {"MPI_Status_f2c", "f_status", "NULL", MPI_ERR_ARG, NULL, c1192},
-    {"MPI_Status_f2c", "c_status", "NULL", MPI_ERR_ARG, NULL, c1193},
-    {"MPI_Status_f2f08", "-", "all valid", MPI_SUCCESS, NULL, c1194},
-    {"MPI_Status_f2f08", "f_status", "NULL", MPI_ERR_ARG, NULL, c1195},
-    {"MPI_Status_f2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1196},
-    {"MPI_Status_get_error", "-", "all valid", MPI_SUCCESS, NULL, c1197},
-    {"MPI_Status_get_error", "status", "NULL", MPI_ERR_ARG, NULL, c1198},
-    {"MPI_Status_get_error", "err", "NULL", MPI_ERR_ARG, NULL, c1199},
-    {"MPI_Status_get_source", "-", "all valid", MPI_SUCCESS, NULL, c1200},
-    {"MPI_Status_get_source", "status", "NULL", MPI_ERR_ARG, NULL, c1201},
-    {"MPI_Status_get_source", "source", "NULL", MPI_ERR_ARG, NULL, c1202},
-    {"MPI_Status_get_tag", "-", "all valid", MPI_SUCCESS, NULL, c1203},
-    {"MPI_Status_get_tag", "status", "NULL", MPI_ERR_ARG, NULL, c1204},
-    {"MPI_Status_get_tag", "tag", "NULL", MPI_ERR_ARG, NULL, c1205},
-    {"MPI_Status_set_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c1206},
-    {"MPI_Status_set_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c1207},
-    {"MPI_Status_set_elements", "-", "all valid", MPI_SUCCESS, NULL, c1208},
-    {"MPI_Status_set_elements", "status", "NULL", MPI_ERR_ARG, NULL, c1209},
-    {"MPI_Status_set_elements", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1210},
-    {"MPI_Status_set_elements", "datatype", "freed", MPI_ERR_TYPE, NULL, c1211},
-    {"MPI_Status_set_elements", "count", "-1", MPI_ERR_COUNT, NULL, c1212},
-    {"MPI_Status_set_elements_c", "-", "all valid", MPI_SUCCESS, NULL, c1213},
-    {"MPI_Status_set_elements_c", "status", "NULL", MPI_ERR_ARG, NULL, c1214},
-    {"MPI_Status_set_elements_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1215},
-    {"MPI_Status_set_elements_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1216},
-    {"MPI_Status_set_elements_c", "count", "-1", MPI_ERR_COUNT, NULL, c1217},
-    {"MPI_Status_set_elements_x", "-", "all valid", MPI_SUCCESS, NULL, c1218},
-    {"MPI_Status_set_elements_x", "status", "NULL", MPI_ERR_ARG, NULL, c1219},
-    {"MPI_Status_set_elements_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1220},
-    {"MPI_Status_set_elements_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1221},
-    {"MPI_Status_set_elements_x", "count", "-1", MPI_ERR_COUNT, NULL, c1222},
-    {"MPI_Status_set_error", "-", "all valid", MPI_SUCCESS, NULL, c1223},
-    {"MPI_Status_set_error", "status", "NULL", MPI_ERR_ARG, NULL, c1224},
-    {"MPI_Status_set_source", "-", "all valid", MPI_SUCCESS, NULL, c1225},
-    {"MPI_Status_set_source", "status", "NULL", MPI_ERR_ARG, NULL, c1226},
-    {"MPI_Status_set_tag", "-", "all valid", MPI_SUCCESS, NULL, c1227},
-    {"MPI_Status_set_tag", "status", "NULL", MPI_ERR_ARG, NULL, c1228},
-    {"MPI_T_category_changed", "-", "all valid", MPI_SUCCESS, NULL, c1229},
-    {"MPI_T_category_changed", "update_number", "NULL", MPI_T_ERR_INVALID, NULL, c1230},
-    {"MPI_T_category_get_categories", "-", "all valid", MPI_SUCCESS, NULL, c1231},
-    {"MPI_T_category_get_categories", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1232},
-    {"MPI_T_category_get_categories", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1233},
-    {"MPI_T_category_get_categories", "len", "-1", MPI_T_ERR_INVALID, NULL, c1234},
-    {"MPI_T_category_get_categories", "indices", "NULL", MPI_T_ERR_INVALID, NULL, c1235},
-    {"MPI_T_category_get_cvars", "-", "all valid", MPI_SUCCESS, NULL, c1236},
-    {"MPI_T_category_get_cvars", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1237},
-    {"MPI_T_category_get_cvars", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1238},
-    {"MPI_T_category_get_cvars", "len", "-1", MPI_T_ERR_INVALID, NULL, c1239},
-    {"MPI_T_category_get_cvars", "indices", "NULL", MPI_T_ERR_INVALID, NULL, c1240},
-    {"MPI_T_category_get_events", "-", "all valid", MPI_SUCCESS, NULL, c1241},
-    {"MPI_T_category_get_events", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1242},
-    {"MPI_T_category_get_events", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1243},
-    {"MPI_T_category_get_events", "len", "-1", MPI_T_ERR_INVALID, NULL, c1244},
-    {"MPI_T_category_get_events", "indices", "NULL", MPI_T_ERR_INVALID, NULL, c1245},
-    {"MPI_T_category_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1246},
-    {"MPI_T_category_get_index", "name", "NULL", MPI_T_ERR_INVALID, NULL, c1247},
-    {"MPI_T_category_get_index", "name", "\"errsweep\"", MPI_T_ERR_INVALID_NAME, NULL, c1248},
-    {"MPI_T_category_get_index", "cat_index", "NULL", MPI_T_ERR_INVALID, NULL, c1249},
-    {"MPI_T_category_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1250},
-    {"MPI_T_category_get_info", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1251},
-    {"MPI_T_category_get_info", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1252},
-    {"MPI_T_category_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1253},
-    {"MPI_T_category_get_num", "num_cat", "NULL", MPI_T_ERR_INVALID, NULL, c1254},
-    {"MPI_T_category_get_num_events", "-", "all valid", MPI_SUCCESS, NULL, c1255},
-    {"MPI_T_category_get_num_events", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1256},
-    {"MPI_T_category_get_num_events", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1257},
-    {"MPI_T_category_get_num_events", "num_events", "NULL", MPI_T_ERR_INVALID, NULL, c1258},
-    {"MPI_T_category_get_pvars", "-", "all valid", MPI_SUCCESS, NULL, c1259},
-    {"MPI_T_category_get_pvars", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1260},
-    {"MPI_T_category_get_pvars", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1261},
-    {"MPI_T_category_get_pvars", "len", "-1", MPI_T_ERR_INVALID, NULL, c1262},
-    {"MPI_T_category_get_pvars", "indices", "NULL", MPI_T_ERR_INVALID, NULL, c1263},
-    {"MPI_T_cvar_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1264},
-    {"MPI_T_cvar_get_index", "name", "NULL", MPI_T_ERR_INVALID, NULL, c1265},
-    {"MPI_T_cvar_get_index", "name", "\"errsweep\"", MPI_T_ERR_INVALID_NAME, NULL, c1266},
-    {"MPI_T_cvar_get_index", "cvar_index", "NULL", MPI_T_ERR_INVALID, NULL, c1267},
-    {"MPI_T_cvar_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1268},
-    {"MPI_T_cvar_get_info", "cvar_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1269},
-    {"MPI_T_cvar_get_info", "cvar_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1270},
-    {"MPI_T_cvar_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1271},
-    {"MPI_T_cvar_get_num", "num_cvar", "NULL", MPI_T_ERR_INVALID, NULL, c1272},
-    {"MPI_T_cvar_handle_alloc", "-", "all valid", MPI_SUCCESS, NULL, c1273},
-    {"MPI_T_cvar_handle_alloc", "cvar_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1274},
-    {"MPI_T_cvar_handle_alloc", "cvar_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1275},
-    {"MPI_T_cvar_handle_alloc", "handle", "NULL", MPI_T_ERR_INVALID, NULL, c1276},
-    {"MPI_T_cvar_handle_alloc", "count", "NULL", MPI_T_ERR_INVALID, NULL, c1277},
-    {"MPI_T_cvar_handle_free", "-", "all valid", MPI_SUCCESS, NULL, c1278},
-    {"MPI_T_cvar_handle_free", "handle", "&MPI_T_CVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1279},
-    {"MPI_T_cvar_handle_free", "handle", "NULL", MPI_T_ERR_INVALID, NULL, c1280},
-    {"MPI_T_cvar_read", "-", "all valid", MPI_SUCCESS, NULL, c1281},
-    {"MPI_T_cvar_read", "handle", "MPI_T_CVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1282},
-    {"MPI_T_cvar_read", "buf", "NULL", MPI_T_ERR_INVALID, NULL, c1283},
-    {"MPI_T_cvar_write", "-", "all valid", MPI_SUCCESS, NULL, c1284},
-    {"MPI_T_cvar_write", "handle", "MPI_T_CVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1285},
-    {"MPI_T_cvar_write", "buf", "NULL", MPI_T_ERR_INVALID, NULL, c1286},
-    {"MPI_T_enum_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1287},
-    {"MPI_T_enum_get_info", "enumtype", "MPI_T_ENUM_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1288},
-    {"MPI_T_enum_get_item", "-", "all valid", MPI_SUCCESS, NULL, c1289},
-    {"MPI_T_enum_get_item", "enumtype", "MPI_T_ENUM_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1290},
-    {"MPI_T_enum_get_item", "index", "-1", MPI_T_ERR_INVALID_ITEM, NULL, c1291},
-    {"MPI_T_enum_get_item", "index", "INT_MAX", MPI_T_ERR_INVALID_ITEM, NULL, c1292},
-    {"MPI_T_enum_get_item", "value", "NULL", MPI_T_ERR_INVALID, NULL, c1293},
-    {"MPI_T_event_callback_get_info", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1294},
-    {"MPI_T_event_callback_set_info", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1295},
-    {"MPI_T_event_copy", "event_instance", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1296},
-    {"MPI_T_event_get_index", "name", "NULL", MPI_T_ERR_INVALID, NULL, c1297},
-    {"MPI_T_event_get_index", "name", "\"errsweep\"", MPI_T_ERR_INVALID_NAME, NULL, c1298},
-    {"MPI_T_event_get_index", "event_index", "NULL", MPI_T_ERR_INVALID, NULL, c1299},
-    {"MPI_T_event_get_info", "event_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1300},
-    {"MPI_T_event_get_info", "event_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1301},
-    {"MPI_T_event_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1302},
-    {"MPI_T_event_get_num", "num_events", "NULL", MPI_T_ERR_INVALID, NULL, c1303},
-    {"MPI_T_event_get_source", "event_instance", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1304},
-    {"MPI_T_event_get_timestamp", "event_instance", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1305},
-    {"MPI_T_event_handle_alloc", "event_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1306},
-    {"MPI_T_event_handle_alloc", "event_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1307},
-    {"MPI_T_event_handle_free", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1308},
-    {"MPI_T_event_handle_get_info", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1309},
-    {"MPI_T_event_handle_set_info", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1310},
-    {"MPI_T_event_read", "event_instance", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1311},
-    {"MPI_T_event_register_callback", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1312},
-    {"MPI_T_event_set_dropped_handler", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1313},
-    {"MPI_T_finalize", "-", "all valid", MPI_SUCCESS, NULL, c1314},
-    {"MPI_T_init_thread", "-", "all valid", MPI_SUCCESS, NULL, c1315},
-    {"MPI_T_init_thread", "provided", "NULL", MPI_T_ERR_INVALID, NULL, c1316},
-    {"MPI_T_pvar_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1317},
-    {"MPI_T_pvar_get_index", "name", "NULL", MPI_T_ERR_INVALID, NULL, c1318},
-    {"MPI_T_pvar_get_index", "name", "\"errsweep\"", MPI_T_ERR_INVALID_NAME, NULL, c1319},
-    {"MPI_T_pvar_get_index", "pvar_index", "NULL", MPI_T_ERR_INVALID, NULL, c1320},
-    {"MPI_T_pvar_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1321},
-    {"MPI_T_pvar_get_info", "pvar_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1322},
-    {"MPI_T_pvar_get_info", "pvar_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1323},
-    {"MPI_T_pvar_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1324},
-    {"MPI_T_pvar_get_num", "num_pvar", "NULL", MPI_T_ERR_INVALID, NULL, c1325},
-    {"MPI_T_pvar_handle_alloc", "-", "all valid", MPI_SUCCESS, NULL, c1326},
-    {"MPI_T_pvar_handle_alloc", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c1327},
-    {"MPI_T_pvar_handle_alloc", "pvar_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1328},
-    {"MPI_T_pvar_handle_alloc", "pvar_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1329},
-    {"MPI_T_pvar_handle_alloc", "handle", "NULL", MPI_T_ERR_INVALID, NULL, c1330},
-    {"MPI_T_pvar_handle_alloc", "count", "NULL", MPI_T_ERR_INVALID, NULL, c1331},
-    {"MPI_T_pvar_handle_free", "-", "all valid", MPI_SUCCESS, NULL, c1332},
-    {"MPI_T_pvar_handle_free", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c1333},
-    {"MPI_T_pvar_handle_free", "handle", "&MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1334},
-    {"MPI_T_pvar_handle_free", "handle", "NULL", MPI_T_ERR_INVALID, NULL, c1335},
-    {"MPI_T_pvar_read", "-", "all valid", MPI_SUCCESS, NULL, c1336},
-    {"MPI_T_pvar_read", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c1337},
-    {"MPI_T_pvar_read", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1338},
-    {"MPI_T_pvar_read", "buf", "NULL", MPI_T_ERR_INVALID, NULL, c1339},
-    {"MPI_T_pvar_readreset", "-", "all valid", MPI_SUCCESS, NULL, c1340},
-    {"MPI_T_pvar_readreset", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c1341},
-    {"MPI_T_pvar_readreset", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1342},
-    {"MPI_T_pvar_readreset", "buf", "NULL", MPI_T_ERR_INVALID, NULL, c1343},
-    {"MPI_T_pvar_reset", "-", "all valid", MPI_SUCCESS, NULL, c1344},
-    {"MPI_T_pvar_reset", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c1345},
-    {"MPI_T_pvar_reset", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1346},
-    {"MPI_T_pvar_session_create", "-", "all valid", MPI_SUCCESS, NULL, c1347},
-    {"MPI_T_pvar_session_create", "pe_session", "NULL", MPI_T_ERR_INVALID, NULL, c1348},
-    {"MPI_T_pvar_session_free", "-", "all valid", MPI_SUCCESS, NULL, c1349},
-    {"MPI_T_pvar_session_free", "pe_session", "&MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c1350},
-    {"MPI_T_pvar_session_free", "pe_session", "NULL", MPI_T_ERR_INVALID, NULL, c1351},
-    {"MPI_T_pvar_start", "-", "all valid", MPI_SUCCESS, NULL, c1352},
-    {"MPI_T_pvar_start", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c1353},
-    {"MPI_T_pvar_start", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1354},
-    {"MPI_T_pvar_stop", "-", "all valid", MPI_SUCCESS, NULL, c1355},
-    {"MPI_T_pvar_stop", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c1356},
-    {"MPI_T_pvar_stop", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1357},
-    {"MPI_T_pvar_write", "-", "all valid", MPI_SUCCESS, NULL, c1358},
-    {"MPI_T_pvar_write", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c1359},
-    {"MPI_T_pvar_write", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1360},
-    {"MPI_T_pvar_write", "buf", "NULL", MPI_T_ERR_INVALID, NULL, c1361},
-    {"MPI_T_source_get_info", "source_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1362},
-    {"MPI_T_source_get_info", "source_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1363},
-    {"MPI_T_source_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1364},
-    {"MPI_T_source_get_num", "num_sources", "NULL", MPI_T_ERR_INVALID, NULL, c1365},
-    {"MPI_T_source_get_timestamp", "source_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1366},
-    {"MPI_T_source_get_timestamp", "source_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1367},
-    {"MPI_Test", "-", "all valid", MPI_SUCCESS, NULL, c1368},
-    {"MPI_Test", "request", "&freed", MPI_ERR_REQUEST, NULL, c1369},
-    {"MPI_Test", "request", "NULL", MPI_ERR_ARG, NULL, c1370},
-    {"MPI_Test", "flag", "NULL", MPI_ERR_ARG, NULL, c1371},
-    {"MPI_Test", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c1372},
-    {"MPI_Test_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c1373},
-    {"MPI_Test_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c1374},
-    {"MPI_Test_cancelled", "flag", "NULL", MPI_ERR_ARG, NULL, c1375},
-    {"MPI_Testall", "-", "all valid", MPI_SUCCESS, NULL, c1376},
-    {"MPI_Testall", "count", "-1", MPI_ERR_COUNT, NULL, c1377},
-    {"MPI_Testall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1378},
-    {"MPI_Testall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1379},
-    {"MPI_Testall", "flag", "NULL", MPI_ERR_ARG, NULL, c1380},
-    {"MPI_Testall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1381},
-    {"MPI_Testany", "-", "all valid", MPI_SUCCESS, NULL, c1382},
-    {"MPI_Testany", "count", "-1", MPI_ERR_COUNT, NULL, c1383},
-    {"MPI_Testany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1384},
-    {"MPI_Testany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1385},
-    {"MPI_Testany", "index", "NULL", MPI_ERR_ARG, NULL, c1386},
-    {"MPI_Testany", "flag", "NULL", MPI_ERR_ARG, NULL, c1387},
-    {"MPI_Testany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1388},
-    {"MPI_Testsome", "-", "all valid", MPI_SUCCESS, NULL, c1389},
-    {"MPI_Testsome", "incount", "-1", MPI_ERR_COUNT, NULL, c1390},
-    {"MPI_Testsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1391},
-    {"MPI_Testsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1392},
-    {"MPI_Testsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c1393},
-    {"MPI_Testsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c1394},
-    {"MPI_Testsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1395},
-    {"MPI_Topo_test", "-", "all valid", MPI_SUCCESS, NULL, c1396},
-    {"MPI_Topo_test", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1397},
-    {"MPI_Topo_test", "comm", "freed", MPI_ERR_COMM, NULL, c1398},
-    {"MPI_Topo_test", "status", "NULL", MPI_ERR_ARG, NULL, c1399},
-    {"MPI_Type_commit", "-", "all valid", MPI_SUCCESS, NULL, c1400},
-    {"MPI_Type_commit", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1401},
-    {"MPI_Type_commit", "datatype", "&freed", MPI_ERR_TYPE, NULL, c1402},
-    {"MPI_Type_commit", "datatype", "NULL", MPI_ERR_ARG, NULL, c1403},
-    {"MPI_Type_contiguous", "-", "all valid", MPI_SUCCESS, NULL, c1404},
-    {"MPI_Type_contiguous", "count", "-1", MPI_ERR_COUNT, NULL, c1405},
-    {"MPI_Type_contiguous", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1406},
-    {"MPI_Type_contiguous", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1407},
-    {"MPI_Type_contiguous", "newtype", "NULL", MPI_ERR_ARG, NULL, c1408},
-    {"MPI_Type_create_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c1409},
-    {"MPI_Type_create_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c1410},
-    {"MPI_Type_create_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1411},
-    {"MPI_Type_create_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1412},
-    {"MPI_Type_create_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1413},
-    {"MPI_Type_create_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c1414},
-    {"MPI_Type_create_hindexed_block", "-", "all valid", MPI_SUCCESS, NULL, c1415},
-    {"MPI_Type_create_hindexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c1416},
-    {"MPI_Type_create_hindexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1417},
-    {"MPI_Type_create_hindexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1418},
-    {"MPI_Type_create_hindexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1419},
-    {"MPI_Type_create_hindexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c1420},
-    {"MPI_Type_create_hvector", "-", "all valid", MPI_SUCCESS, NULL, c1421},
-    {"MPI_Type_create_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c1422},
-    {"MPI_Type_create_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1423},
-    {"MPI_Type_create_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1424},
-    {"MPI_Type_create_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1425},
-    {"MPI_Type_create_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1426},
-    {"MPI_Type_create_indexed_block", "-", "all valid", MPI_SUCCESS, NULL, c1427},
-    {"MPI_Type_create_indexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c1428},
-    {"MPI_Type_create_indexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1429},
-    {"MPI_Type_create_indexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1430},
-    {"MPI_Type_create_indexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1431},
-    {"MPI_Type_create_indexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c1432},
-    {"MPI_Type_create_keyval", "-", "all valid", MPI_SUCCESS, NULL, c1433},
-    {"MPI_Type_create_keyval", "type_keyval", "NULL", MPI_ERR_ARG, NULL, c1434},
-    {"MPI_Type_create_resized", "-", "all valid", MPI_SUCCESS, NULL, c1435},
-    {"MPI_Type_create_resized", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1436},
-    {"MPI_Type_create_resized", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1437},
-    {"MPI_Type_create_resized", "newtype", "NULL", MPI_ERR_ARG, NULL, c1438},
-    {"MPI_Type_create_struct", "-", "all valid", MPI_SUCCESS, NULL, c1439},
-    {"MPI_Type_create_struct", "count", "-1", MPI_ERR_COUNT, NULL, c1440},
-    {"MPI_Type_create_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1441},
-    {"MPI_Type_create_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1442},
-    {"MPI_Type_create_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c1443},
-    {"MPI_Type_delete_attr", "-", "all valid", MPI_SUCCESS, NULL, c1444},
-    {"MPI_Type_delete_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1445},
-    {"MPI_Type_delete_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c1446},
-    {"MPI_Type_delete_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1447},
-    {"MPI_Type_delete_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c1448},
-    {"MPI_Type_delete_attr", "type_keyval", "comm keyval", MPI_ERR_KEYVAL, NULL, c1449},
-    {"MPI_Type_dup", "-", "all valid", MPI_SUCCESS, NULL, c1450},
-    {"MPI_Type_dup", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1451},
-    {"MPI_Type_dup", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1452},
-    {"MPI_Type_dup", "newtype", "NULL", MPI_ERR_ARG, NULL, c1453},
-    {"MPI_Type_extent", "-", "all valid", MPI_SUCCESS, NULL, c1454},
-    {"MPI_Type_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1455},
-    {"MPI_Type_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1456},
-    {"MPI_Type_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c1457},
-    {"MPI_Type_free", "-", "all valid", MPI_SUCCESS, NULL, c1458},
-    {"MPI_Type_free", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1459},
-    {"MPI_Type_free", "datatype", "&freed", MPI_ERR_TYPE, NULL, c1460},
-    {"MPI_Type_free", "datatype", "NULL", MPI_ERR_ARG, NULL, c1461},
-    {"MPI_Type_free", "datatype", "&MPI_INT", MPI_ERR_TYPE, NULL, c1462},
-    {"MPI_Type_free_keyval", "-", "all valid", MPI_SUCCESS, NULL, c1463},
-    {"MPI_Type_free_keyval", "type_keyval", "&MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1464},
-    {"MPI_Type_free_keyval", "type_keyval", "&12345", MPI_ERR_KEYVAL, NULL, c1465},
-    {"MPI_Type_free_keyval", "type_keyval", "&comm keyval", MPI_ERR_KEYVAL, NULL, c1466},
-    {"MPI_Type_free_keyval", "type_keyval", "NULL", MPI_ERR_ARG, NULL, c1467},
-    {"MPI_Type_get_attr", "-", "all valid", MPI_SUCCESS, NULL, c1468},
-    {"MPI_Type_get_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1469},
-    {"MPI_Type_get_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c1470},
-    {"MPI_Type_get_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1471},
-    {"MPI_Type_get_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c1472},
-    {"MPI_Type_get_attr", "type_keyval", "comm keyval", MPI_ERR_KEYVAL, NULL, c1473},
-    {"MPI_Type_get_attr", "attribute_val", "NULL", MPI_ERR_ARG, NULL, c1474},
-    {"MPI_Type_get_attr", "flag", "NULL", MPI_ERR_ARG, NULL, c1475},
-    {"MPI_Type_get_contents", "-", "all valid", MPI_SUCCESS, NULL, c1476},
-    {"MPI_Type_get_contents", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1477},
-    {"MPI_Type_get_contents", "datatype", "freed", MPI_ERR_TYPE, NULL, c1478},
-    {"MPI_Type_get_contents", "datatype", "MPI_INT", MPI_ERR_TYPE, NULL, c1479},
-    {"MPI_Type_get_contents", "array_of_integers", "NULL", MPI_ERR_ARG, NULL, c1480},
-    {"MPI_Type_get_contents", "array_of_addresses", "NULL", MPI_ERR_ARG, NULL, c1481},
-    {"MPI_Type_get_contents", "array_of_datatypes", "NULL", MPI_ERR_ARG, NULL, c1482},
-    {"MPI_Type_get_envelope", "-", "all valid", MPI_SUCCESS, NULL, c1483},
-    {"MPI_Type_get_envelope", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1484},
-    {"MPI_Type_get_envelope", "datatype", "freed", MPI_ERR_TYPE, NULL, c1485},
-    {"MPI_Type_get_envelope", "num_integers", "NULL", MPI_ERR_ARG, NULL, c1486},
-    {"MPI_Type_get_envelope", "num_addresses", "NULL", MPI_ERR_ARG, NULL, c1487},
-    {"MPI_Type_get_envelope", "num_datatypes", "NULL", MPI_ERR_ARG, NULL, c1488},
-    {"MPI_Type_get_envelope", "combiner", "NULL", MPI_ERR_ARG, NULL, c1489},
-    {"MPI_Type_get_extent", "-", "all valid", MPI_SUCCESS, NULL, c1490},
-    {"MPI_Type_get_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1491},
-    {"MPI_Type_get_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1492},
-    {"MPI_Type_get_extent", "lb", "NULL", MPI_ERR_ARG, NULL, c1493},
-    {"MPI_Type_get_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c1494},
-    {"MPI_Type_get_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c1495},
-    {"MPI_Type_get_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1496},
-    {"MPI_Type_get_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1497},
-    {"MPI_Type_get_extent_x", "lb", "NULL", MPI_ERR_ARG, NULL, c1498},
-    {"MPI_Type_get_extent_x", "extent", "NULL", MPI_ERR_ARG, NULL, c1499},
-    {"MPI_Type_get_name", "-", "all valid", MPI_SUCCESS, NULL, c1500},
-    {"MPI_Type_get_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1501},
-    {"MPI_Type_get_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c1502},
-    {"MPI_Type_get_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c1503},
-    {"MPI_Type_get_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c1504},
-    {"MPI_Type_get_true_extent", "-", "all valid", MPI_SUCCESS, NULL, c1505},
-    {"MPI_Type_get_true_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1506},
-    {"MPI_Type_get_true_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c1507},
-    {"MPI_Type_get_true_extent", "true_lb", "NULL", MPI_ERR_ARG, NULL, c1508},
-    {"MPI_Type_get_true_extent", "true_extent", "NULL", MPI_ERR_ARG, NULL, c1509},
-    {"MPI_Type_get_true_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c1510},
-    {"MPI_Type_get_true_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1511},
-    {"MPI_Type_get_true_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1512},
-    {"MPI_Type_get_true_extent_x", "true_lb", "NULL", MPI_ERR_ARG, NULL, c1513},
-    {"MPI_Type_get_true_extent_x", "true_extent", "NULL", MPI_ERR_ARG, NULL, c1514},
-    {"MPI_Type_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c1515},
-    {"MPI_Type_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c1516},
-    {"MPI_Type_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1517},
-    {"MPI_Type_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1518},
-    {"MPI_Type_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1519},
-    {"MPI_Type_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c1520},
-    {"MPI_Type_hvector", "-", "all valid", MPI_SUCCESS, NULL, c1521},
-    {"MPI_Type_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c1522},
-    {"MPI_Type_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1523},
-    {"MPI_Type_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1524},
-    {"MPI_Type_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1525},
-    {"MPI_Type_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1526},
-    {"MPI_Type_indexed", "-", "all valid", MPI_SUCCESS, NULL, c1527},
-    {"MPI_Type_indexed", "count", "-1", MPI_ERR_COUNT, NULL, c1528},
-    {"MPI_Type_indexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1529},
-    {"MPI_Type_indexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1530},
-    {"MPI_Type_indexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1531},
-    {"MPI_Type_indexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c1532},
-    {"MPI_Type_lb", "-", "all valid", MPI_SUCCESS, NULL, c1533},
-    {"MPI_Type_lb", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1534},
-    {"MPI_Type_lb", "datatype", "freed", MPI_ERR_TYPE, NULL, c1535},
-    {"MPI_Type_lb", "displacement", "NULL", MPI_ERR_ARG, NULL, c1536},
-    {"MPI_Type_set_attr", "-", "all valid", MPI_SUCCESS, NULL, c1537},
-    {"MPI_Type_set_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1538},
-    {"MPI_Type_set_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c1539},
-    {"MPI_Type_set_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1540},
-    {"MPI_Type_set_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c1541},
-    {"MPI_Type_set_attr", "type_keyval", "comm keyval", MPI_ERR_KEYVAL, NULL, c1542},
-    {"MPI_Type_set_name", "-", "all valid", MPI_SUCCESS, NULL, c1543},
-    {"MPI_Type_set_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1544},
-    {"MPI_Type_set_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c1545},
-    {"MPI_Type_set_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c1546},
-    {"MPI_Type_size", "-", "all valid", MPI_SUCCESS, NULL, c1547},
-    {"MPI_Type_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1548},
-    {"MPI_Type_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c1549},
-    {"MPI_Type_size", "size", "NULL", MPI_ERR_ARG, NULL, c1550},
-    {"MPI_Type_size_x", "-", "all valid", MPI_SUCCESS, NULL, c1551},
-    {"MPI_Type_size_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1552},
-    {"MPI_Type_size_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1553},
-    {"MPI_Type_size_x", "size", "NULL", MPI_ERR_ARG, NULL, c1554},
-    {"MPI_Type_struct", "-", "all valid", MPI_SUCCESS, NULL, c1555},
-    {"MPI_Type_struct", "count", "-1", MPI_ERR_COUNT, NULL, c1556},
-    {"MPI_Type_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c1557},
-    {"MPI_Type_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1558},
-    {"MPI_Type_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c1559},
-    {"MPI_Type_ub", "-", "all valid", MPI_SUCCESS, NULL, c1560},
-    {"MPI_Type_ub", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1561},
-    {"MPI_Type_ub", "datatype", "freed", MPI_ERR_TYPE, NULL, c1562},
-    {"MPI_Type_ub", "displacement", "NULL", MPI_ERR_ARG, NULL, c1563},
-    {"MPI_Type_vector", "-", "all valid", MPI_SUCCESS, NULL, c1564},
-    {"MPI_Type_vector", "count", "-1", MPI_ERR_COUNT, NULL, c1565},
-    {"MPI_Type_vector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c1566},
-    {"MPI_Type_vector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1567},
-    {"MPI_Type_vector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c1568},
-    {"MPI_Type_vector", "newtype", "NULL", MPI_ERR_ARG, NULL, c1569},
-    {"MPI_Unpack", "-", "all valid", MPI_SUCCESS, NULL, c1570},
-    {"MPI_Unpack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c1571},
-    {"MPI_Unpack", "insize", "-1", MPI_ERR_ARG, NULL, c1572},
-    {"MPI_Unpack", "position", "NULL", MPI_ERR_ARG, NULL, c1573},
-    {"MPI_Unpack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c1574},
-    {"MPI_Unpack", "outcount", "-1", MPI_ERR_COUNT, NULL, c1575},
-    {"MPI_Unpack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1576},
-    {"MPI_Unpack", "datatype", "freed", MPI_ERR_TYPE, NULL, c1577},
-    {"MPI_Unpack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1578},
-    {"MPI_Unpack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1579},
-    {"MPI_Unpack", "comm", "freed", MPI_ERR_COMM, NULL, c1580},
-    {"MPI_Wait", "-", "all valid", MPI_SUCCESS, NULL, c1581},
-    {"MPI_Wait", "request", "&freed", MPI_ERR_REQUEST, NULL, c1582},
-    {"MPI_Wait", "request", "NULL", MPI_ERR_ARG, NULL, c1583},
-    {"MPI_Wait", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1584},
-    {"MPI_Waitall", "-", "all valid", MPI_SUCCESS, NULL, c1585},
-    {"MPI_Waitall", "count", "-1", MPI_ERR_COUNT, NULL, c1586},
-    {"MPI_Waitall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1587},
-    {"MPI_Waitall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1588},
-    {"MPI_Waitall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1589},
-    {"MPI_Waitany", "-", "all valid", MPI_SUCCESS, NULL, c1590},
-    {"MPI_Waitany", "count", "-1", MPI_ERR_COUNT, NULL, c1591},
-    {"MPI_Waitany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1592},
-    {"MPI_Waitany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1593},
-    {"MPI_Waitany", "index", "NULL", MPI_ERR_ARG, NULL, c1594},
-    {"MPI_Waitany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1595},
-    {"MPI_Waitsome", "-", "all valid", MPI_SUCCESS, NULL, c1596},
-    {"MPI_Waitsome", "incount", "-1", MPI_ERR_COUNT, NULL, c1597},
-    {"MPI_Waitsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1598},
-    {"MPI_Waitsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1599},
-    {"MPI_Waitsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c1600},
-    {"MPI_Waitsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c1601},
-    {"MPI_Waitsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c1602},
-    {"MPI_Win_call_errhandler", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c1603},
-    {"MPI_Win_create_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c1604},
-    {"MPI_Win_create_errhandler", "win_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c1605},
-    {"MPI_Win_create_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c1606},
-    {"MPI_Win_create_keyval", "-", "all valid", MPI_SUCCESS, NULL, c1607},
-    {"MPI_Win_create_keyval", "win_keyval", "NULL", MPI_ERR_ARG, NULL, c1608},
-    {"MPI_Win_delete_attr", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c1609},
-    {"MPI_Win_free_keyval", "-", "all valid", MPI_SUCCESS, NULL, c1610},
-    {"MPI_Win_free_keyval", "win_keyval", "&MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1611},
-    {"MPI_Win_free_keyval", "win_keyval", "&12345", MPI_ERR_KEYVAL, NULL, c1612},
-    {"MPI_Win_free_keyval", "win_keyval", "&comm keyval", MPI_ERR_KEYVAL, NULL, c1613},
-    {"MPI_Win_free_keyval", "win_keyval", "NULL", MPI_ERR_ARG, NULL, c1614},
-    {"MPI_Win_get_attr", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c1615},
-    {"MPI_Win_get_errhandler", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c1616},
-    {"MPI_Win_get_info", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c1617},
-    {"MPI_Win_set_attr", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c1618},
-    {"MPI_Win_set_errhandler", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c1619},
-    {"MPI_Win_set_info", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c1620},
+    {"MPI_Allgather_init", "-", "all valid", MPI_SUCCESS, NULL, c26},
+    {"MPI_Allgather_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c27},
+    {"MPI_Allgather_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c28},
+    {"MPI_Allgather_init", "sendcount", "-1", MPI_ERR_COUNT, NULL, c29},
+    {"MPI_Allgather_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c30},
+    {"MPI_Allgather_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c31},
+    {"MPI_Allgather_init", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c32},
+    {"MPI_Allgather_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c33},
+    {"MPI_Allgather_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c34},
+    {"MPI_Allgather_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c35},
+    {"MPI_Allgather_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c36},
+    {"MPI_Allgather_init", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c37},
+    {"MPI_Allgather_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c38},
+    {"MPI_Allgather_init", "comm", "freed", MPI_ERR_COMM, NULL, c39},
+    {"MPI_Allgather_init", "info", "bogus", MPI_ERR_INFO, NULL, c40},
+    {"MPI_Allgather_init", "request", "NULL", MPI_ERR_ARG, NULL, c41},
+    {"MPI_Allgatherv", "-", "all valid", MPI_SUCCESS, NULL, c42},
+    {"MPI_Allgatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c43},
+    {"MPI_Allgatherv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c44},
+    {"MPI_Allgatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c45},
+    {"MPI_Allgatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c46},
+    {"MPI_Allgatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c47},
+    {"MPI_Allgatherv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c48},
+    {"MPI_Allgatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c49},
+    {"MPI_Allgatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c50},
+    {"MPI_Allgatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c51},
+    {"MPI_Allgatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c52},
+    {"MPI_Allgatherv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c53},
+    {"MPI_Allgatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c54},
+    {"MPI_Allgatherv", "comm", "freed", MPI_ERR_COMM, NULL, c55},
+    {"MPI_Allgatherv_init", "-", "all valid", MPI_SUCCESS, NULL, c56},
+    {"MPI_Allgatherv_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c57},
+    {"MPI_Allgatherv_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c58},
+    {"MPI_Allgatherv_init", "sendcount", "-1", MPI_ERR_COUNT, NULL, c59},
+    {"MPI_Allgatherv_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c60},
+    {"MPI_Allgatherv_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c61},
+    {"MPI_Allgatherv_init", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c62},
+    {"MPI_Allgatherv_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c63},
+    {"MPI_Allgatherv_init", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c64},
+    {"MPI_Allgatherv_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c65},
+    {"MPI_Allgatherv_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c66},
+    {"MPI_Allgatherv_init", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c67},
+    {"MPI_Allgatherv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c68},
+    {"MPI_Allgatherv_init", "comm", "freed", MPI_ERR_COMM, NULL, c69},
+    {"MPI_Allgatherv_init", "info", "bogus", MPI_ERR_INFO, NULL, c70},
+    {"MPI_Allgatherv_init", "request", "NULL", MPI_ERR_ARG, NULL, c71},
+    {"MPI_Alloc_mem", "-", "all valid", MPI_SUCCESS, NULL, c72},
+    {"MPI_Alloc_mem", "size", "-1", MPI_ERR_ARG, NULL, c73},
+    {"MPI_Alloc_mem", "info", "bogus", MPI_ERR_INFO, NULL, c74},
+    {"MPI_Alloc_mem", "baseptr", "NULL", MPI_ERR_ARG, NULL, c75},
+    {"MPI_Allreduce", "-", "all valid", MPI_SUCCESS, NULL, c76},
+    {"MPI_Allreduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c77},
+    {"MPI_Allreduce", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c78},
+    {"MPI_Allreduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c79},
+    {"MPI_Allreduce", "count", "-1", MPI_ERR_COUNT, NULL, c80},
+    {"MPI_Allreduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c81},
+    {"MPI_Allreduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c82},
+    {"MPI_Allreduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c83},
+    {"MPI_Allreduce", "op", "freed", MPI_ERR_OP, NULL, c84},
+    {"MPI_Allreduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c85},
+    {"MPI_Allreduce", "comm", "freed", MPI_ERR_COMM, NULL, c86},
+    {"MPI_Allreduce_init", "-", "all valid", MPI_SUCCESS, NULL, c87},
+    {"MPI_Allreduce_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c88},
+    {"MPI_Allreduce_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c89},
+    {"MPI_Allreduce_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c90},
+    {"MPI_Allreduce_init", "count", "-1", MPI_ERR_COUNT, NULL, c91},
+    {"MPI_Allreduce_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c92},
+    {"MPI_Allreduce_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c93},
+    {"MPI_Allreduce_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c94},
+    {"MPI_Allreduce_init", "op", "freed", MPI_ERR_OP, NULL, c95},
+    {"MPI_Allreduce_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c96},
+    {"MPI_Allreduce_init", "comm", "freed", MPI_ERR_COMM, NULL, c97},
+    {"MPI_Allreduce_init", "info", "bogus", MPI_ERR_INFO, NULL, c98},
+    {"MPI_Allreduce_init", "request", "NULL", MPI_ERR_ARG, NULL, c99},
+    {"MPI_Alltoall", "-", "all valid", MPI_SUCCESS, NULL, c100},
+    {"MPI_Alltoall", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c101},
+    {"MPI_Alltoall", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c102},
+    {"MPI_Alltoall", "sendcount", "-1", MPI_ERR_COUNT, NULL, c103},
+    {"MPI_Alltoall", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c104},
+    {"MPI_Alltoall", "sendtype", "freed", MPI_ERR_TYPE, NULL, c105},
+    {"MPI_Alltoall", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c106},
+    {"MPI_Alltoall", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c107},
+    {"MPI_Alltoall", "recvcount", "-1", MPI_ERR_COUNT, NULL, c108},
+    {"MPI_Alltoall", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c109},
+    {"MPI_Alltoall", "recvtype", "freed", MPI_ERR_TYPE, NULL, c110},
+    {"MPI_Alltoall", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c111},
+    {"MPI_Alltoall", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c112},
+    {"MPI_Alltoall", "comm", "freed", MPI_ERR_COMM, NULL, c113},
+    {"MPI_Alltoall_init", "-", "all valid", MPI_SUCCESS, NULL, c114},
+    {"MPI_Alltoall_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c115},
+    {"MPI_Alltoall_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c116},
+    {"MPI_Alltoall_init", "sendcount", "-1", MPI_ERR_COUNT, NULL, c117},
+    {"MPI_Alltoall_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c118},
+    {"MPI_Alltoall_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c119},
+    {"MPI_Alltoall_init", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c120},
+    {"MPI_Alltoall_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c121},
+    {"MPI_Alltoall_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c122},
+    {"MPI_Alltoall_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c123},
+    {"MPI_Alltoall_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c124},
+    {"MPI_Alltoall_init", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c125},
+    {"MPI_Alltoall_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c126},
+    {"MPI_Alltoall_init", "comm", "freed", MPI_ERR_COMM, NULL, c127},
+    {"MPI_Alltoall_init", "info", "bogus", MPI_ERR_INFO, NULL, c128},
+    {"MPI_Alltoall_init", "request", "NULL", MPI_ERR_ARG, NULL, c129},
+    {"MPI_Alltoallv", "-", "all valid", MPI_SUCCESS, NULL, c130},
+    {"MPI_Alltoallv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c131},
+    {"MPI_Alltoallv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c132},
+    {"MPI_Alltoallv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c133},
+    {"MPI_Alltoallv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c134},
+    {"MPI_Alltoallv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c135},
+    {"MPI_Alltoallv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c136},
+    {"MPI_Alltoallv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c137},
+    {"MPI_Alltoallv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c138},
+    {"MPI_Alltoallv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c139},
+    {"MPI_Alltoallv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c140},
+    {"MPI_Alltoallv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c141},
+    {"MPI_Alltoallv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c142},
+    {"MPI_Alltoallv", "comm", "freed", MPI_ERR_COMM, NULL, c143},
+    {"MPI_Alltoallv_init", "-", "all valid", MPI_SUCCESS, NULL, c144},
+    {"MPI_Alltoallv_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c145},
+    {"MPI_Alltoallv_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c146},
+    {"MPI_Alltoallv_init", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c147},
+    {"MPI_Alltoallv_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c148},
+    {"MPI_Alltoallv_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c149},
+    {"MPI_Alltoallv_init", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c150},
+    {"MPI_Alltoallv_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c151},
+    {"MPI_Alltoallv_init", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c152},
+    {"MPI_Alltoallv_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c153},
+    {"MPI_Alltoallv_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c154},
+    {"MPI_Alltoallv_init", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c155},
+    {"MPI_Alltoallv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c156},
+    {"MPI_Alltoallv_init", "comm", "freed", MPI_ERR_COMM, NULL, c157},
+    {"MPI_Alltoallv_init", "info", "bogus", MPI_ERR_INFO, NULL, c158},
+    {"MPI_Alltoallv_init", "request", "NULL", MPI_ERR_ARG, NULL, c159},
+    {"MPI_Alltoallw", "-", "all valid", MPI_SUCCESS, NULL, c160},
+    {"MPI_Alltoallw", "sendbuf", "NULL", MPI_ERR_BUFFER, "src/api/coll.c does not check NULL buffers (crashes)", c161},
+    {"MPI_Alltoallw", "sendbuf", "recvbuf", MPI_ERR_BUFFER, "src/api/coll.c does not check that sendbuf and recvbuf differ", c162},
+    {"MPI_Alltoallw", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c163},
+    {"MPI_Alltoallw", "sendtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c164},
+    {"MPI_Alltoallw", "recvbuf", "NULL", MPI_ERR_BUFFER, "src/api/coll.c does not check NULL buffers (crashes)", c165},
+    {"MPI_Alltoallw", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c166},
+    {"MPI_Alltoallw", "recvtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c167},
+    {"MPI_Alltoallw", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c168},
+    {"MPI_Alltoallw", "comm", "freed", MPI_ERR_COMM, NULL, c169},
+    {"MPI_Alltoallw_init", "-", "all valid", MPI_SUCCESS, NULL, c170},
+    {"MPI_Alltoallw_init", "sendbuf", "NULL", MPI_ERR_BUFFER, "src/api/coll_persist.c does not check NULL buffers", c171},
+    {"MPI_Alltoallw_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, "src/api/coll_persist.c does not check that sendbuf and recvbuf differ", c172},
+    {"MPI_Alltoallw_init", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c173},
+    {"MPI_Alltoallw_init", "sendtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c174},
+    {"MPI_Alltoallw_init", "recvbuf", "NULL", MPI_ERR_BUFFER, "src/api/coll_persist.c does not check NULL buffers", c175},
+    {"MPI_Alltoallw_init", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c176},
+    {"MPI_Alltoallw_init", "recvtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c177},
+    {"MPI_Alltoallw_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c178},
+    {"MPI_Alltoallw_init", "comm", "freed", MPI_ERR_COMM, NULL, c179},
+    {"MPI_Alltoallw_init", "info", "bogus", MPI_ERR_INFO, NULL, c180},
+    {"MPI_Alltoallw_init", "request", "NULL", MPI_ERR_ARG, NULL, c181},
+    {"MPI_Attr_delete", "-", "all valid", MPI_SUCCESS, NULL, c182},
+    {"MPI_Attr_delete", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c183},
+    {"MPI_Attr_delete", "comm", "freed", MPI_ERR_COMM, NULL, c184},
+    {"MPI_Attr_delete", "keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c185},
+    {"MPI_Attr_delete", "keyval", "12345", MPI_ERR_KEYVAL, NULL, c186},
+    {"MPI_Attr_delete", "keyval", "type keyval", MPI_ERR_KEYVAL, NULL, c187},
+    {"MPI_Attr_delete", "keyval", "MPI_TAG_UB", MPI_ERR_KEYVAL, NULL, c188},
+    {"MPI_Attr_get", "-", "all valid", MPI_SUCCESS, NULL, c189},
+    {"MPI_Attr_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c190},
+    {"MPI_Attr_get", "comm", "freed", MPI_ERR_COMM, NULL, c191},
+    {"MPI_Attr_get", "keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c192},
+    {"MPI_Attr_get", "keyval", "12345", MPI_ERR_KEYVAL, NULL, c193},
+    {"MPI_Attr_get", "keyval", "type keyval", MPI_ERR_KEYVAL, NULL, c194},
+    {"MPI_Attr_get", "attribute_val", "NULL", MPI_ERR_ARG, NULL, c195},
+    {"MPI_Attr_get", "flag", "NULL", MPI_ERR_ARG, NULL, c196},
+    {"MPI_Attr_put", "-", "all valid", MPI_SUCCESS, NULL, c197},
+    {"MPI_Attr_put", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c198},
+    {"MPI_Attr_put", "comm", "freed", MPI_ERR_COMM, NULL, c199},
+    {"MPI_Attr_put", "keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c200},
+    {"MPI_Attr_put", "keyval", "12345", MPI_ERR_KEYVAL, NULL, c201},
+    {"MPI_Attr_put", "keyval", "type keyval", MPI_ERR_KEYVAL, NULL, c202},
+    {"MPI_Attr_put", "keyval", "MPI_TAG_UB", MPI_ERR_KEYVAL, NULL, c203},
+    {"MPI_Barrier", "-", "all valid", MPI_SUCCESS, NULL, c204},
+    {"MPI_Barrier", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c205},
+    {"MPI_Barrier", "comm", "freed", MPI_ERR_COMM, NULL, c206},
+    {"MPI_Barrier_init", "-", "all valid", MPI_SUCCESS, NULL, c207},
+    {"MPI_Barrier_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c208},
+    {"MPI_Barrier_init", "comm", "freed", MPI_ERR_COMM, NULL, c209},
+    {"MPI_Barrier_init", "info", "bogus", MPI_ERR_INFO, NULL, c210},
+    {"MPI_Barrier_init", "request", "NULL", MPI_ERR_ARG, NULL, c211},
+    {"MPI_Bcast", "-", "all valid", MPI_SUCCESS, NULL, c212},
+    {"MPI_Bcast", "buffer", "NULL", MPI_ERR_BUFFER, NULL, c213},
+    {"MPI_Bcast", "count", "-1", MPI_ERR_COUNT, NULL, c214},
+    {"MPI_Bcast", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c215},
+    {"MPI_Bcast", "datatype", "freed", MPI_ERR_TYPE, NULL, c216},
+    {"MPI_Bcast", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c217},
+    {"MPI_Bcast", "root", "-1", MPI_ERR_ROOT, NULL, c218},
+    {"MPI_Bcast", "root", "size", MPI_ERR_ROOT, NULL, c219},
+    {"MPI_Bcast", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c220},
+    {"MPI_Bcast", "comm", "freed", MPI_ERR_COMM, NULL, c221},
+    {"MPI_Bcast_init", "-", "all valid", MPI_SUCCESS, NULL, c222},
+    {"MPI_Bcast_init", "buffer", "NULL", MPI_ERR_BUFFER, NULL, c223},
+    {"MPI_Bcast_init", "count", "-1", MPI_ERR_COUNT, NULL, c224},
+    {"MPI_Bcast_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c225},
+    {"MPI_Bcast_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c226},
+    {"MPI_Bcast_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c227},
+    {"MPI_Bcast_init", "root", "-1", MPI_ERR_ROOT, NULL, c228},
+    {"MPI_Bcast_init", "root", "size", MPI_ERR_ROOT, NULL, c229},
+    {"MPI_Bcast_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c230},
+    {"MPI_Bcast_init", "comm", "freed", MPI_ERR_COMM, NULL, c231},
+    {"MPI_Bcast_init", "info", "bogus", MPI_ERR_INFO, NULL, c232},
+    {"MPI_Bcast_init", "request", "NULL", MPI_ERR_ARG, NULL, c233},
+    {"MPI_Bsend", "-", "all valid", MPI_SUCCESS, NULL, c234},
+    {"MPI_Bsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c235},
+    {"MPI_Bsend", "count", "-1", MPI_ERR_COUNT, NULL, c236},
+    {"MPI_Bsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c237},
+    {"MPI_Bsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c238},
+    {"MPI_Bsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c239},
+    {"MPI_Bsend", "dest", "size", MPI_ERR_RANK, NULL, c240},
+    {"MPI_Bsend", "dest", "-5", MPI_ERR_RANK, NULL, c241},
+    {"MPI_Bsend", "tag", "-5", MPI_ERR_TAG, NULL, c242},
+    {"MPI_Bsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c243},
+    {"MPI_Bsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c244},
+    {"MPI_Bsend", "comm", "freed", MPI_ERR_COMM, NULL, c245},
+    {"MPI_Bsend_init", "-", "all valid", MPI_SUCCESS, NULL, c246},
+    {"MPI_Bsend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c247},
+    {"MPI_Bsend_init", "count", "-1", MPI_ERR_COUNT, NULL, c248},
+    {"MPI_Bsend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c249},
+    {"MPI_Bsend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c250},
+    {"MPI_Bsend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c251},
+    {"MPI_Bsend_init", "dest", "size", MPI_ERR_RANK, NULL, c252},
+    {"MPI_Bsend_init", "dest", "-5", MPI_ERR_RANK, NULL, c253},
+    {"MPI_Bsend_init", "tag", "-5", MPI_ERR_TAG, NULL, c254},
+    {"MPI_Bsend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c255},
+    {"MPI_Bsend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c256},
+    {"MPI_Bsend_init", "comm", "freed", MPI_ERR_COMM, NULL, c257},
+    {"MPI_Bsend_init", "request", "NULL", MPI_ERR_ARG, NULL, c258},
+    {"MPI_Buffer_attach", "-", "all valid", MPI_SUCCESS, NULL, c259},
+    {"MPI_Buffer_attach", "buffer", "NULL", MPI_ERR_BUFFER, NULL, c260},
+    {"MPI_Buffer_attach", "size", "-1", MPI_ERR_ARG, NULL, c261},
+    {"MPI_Buffer_detach", "-", "all valid", MPI_SUCCESS, NULL, c262},
+    {"MPI_Buffer_detach", "buffer_addr", "NULL", MPI_ERR_ARG, NULL, c263},
+    {"MPI_Buffer_detach", "size", "NULL", MPI_ERR_ARG, NULL, c264},
+    {"MPI_Cancel", "-", "all valid", MPI_SUCCESS, NULL, c265},
+    {"MPI_Cancel", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c266},
+    {"MPI_Cancel", "request", "&freed", MPI_ERR_REQUEST, NULL, c267},
+    {"MPI_Cancel", "request", "NULL", MPI_ERR_ARG, NULL, c268},
+    {"MPI_Cart_coords", "-", "all valid", MPI_SUCCESS, NULL, c269},
+    {"MPI_Cart_coords", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c270},
+    {"MPI_Cart_coords", "comm", "freed", MPI_ERR_COMM, NULL, c271},
+    {"MPI_Cart_coords", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c272},
+    {"MPI_Cart_coords", "comm", "graph", MPI_ERR_TOPOLOGY, NULL, c273},
+    {"MPI_Cart_coords", "rank", "size", MPI_ERR_RANK, NULL, c274},
+    {"MPI_Cart_coords", "rank", "-5", MPI_ERR_RANK, NULL, c275},
+    {"MPI_Cart_coords", "maxdims", "-1", MPI_ERR_ARG, NULL, c276},
+    {"MPI_Cart_coords", "coords", "NULL", MPI_ERR_ARG, NULL, c277},
+    {"MPI_Cart_create", "-", "all valid", MPI_SUCCESS, NULL, c278},
+    {"MPI_Cart_create", "comm_old", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c279},
+    {"MPI_Cart_create", "comm_old", "freed", MPI_ERR_COMM, NULL, c280},
+    {"MPI_Cart_create", "ndims", "-1", MPI_ERR_ARG, NULL, c281},
+    {"MPI_Cart_create", "dims", "{-1,..}", MPI_ERR_DIMS, NULL, c282},
+    {"MPI_Cart_create", "dims", "{size+1}", MPI_ERR_ARG, NULL, c283},
+    {"MPI_Cart_create", "comm_cart", "NULL", MPI_ERR_ARG, NULL, c284},
+    {"MPI_Cart_get", "-", "all valid", MPI_SUCCESS, NULL, c285},
+    {"MPI_Cart_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c286},
+    {"MPI_Cart_get", "comm", "freed", MPI_ERR_COMM, NULL, c287},
+    {"MPI_Cart_get", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c288},
+    {"MPI_Cart_get", "comm", "graph", MPI_ERR_TOPOLOGY, NULL, c289},
+    {"MPI_Cart_get", "maxdims", "-1", MPI_ERR_ARG, NULL, c290},
+    {"MPI_Cart_get", "dims", "NULL", MPI_ERR_ARG, NULL, c291},
+    {"MPI_Cart_get", "periods", "NULL", MPI_ERR_ARG, NULL, c292},
+    {"MPI_Cart_get", "coords", "NULL", MPI_ERR_ARG, NULL, c293},
+    {"MPI_Cart_map", "-", "all valid", MPI_SUCCESS, NULL, c294},
+    {"MPI_Cart_map", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c295},
+    {"MPI_Cart_map", "comm", "freed", MPI_ERR_COMM, NULL, c296},
+    {"MPI_Cart_map", "ndims", "-1", MPI_ERR_ARG, NULL, c297},
+    {"MPI_Cart_map", "dims", "{-1,..}", MPI_ERR_DIMS, NULL, c298},
+    {"MPI_Cart_map", "newrank", "NULL", MPI_ERR_ARG, NULL, c299},
+    {"MPI_Cart_rank", "-", "all valid", MPI_SUCCESS, NULL, c300},
+    {"MPI_Cart_rank", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c301},
+    {"MPI_Cart_rank", "comm", "freed", MPI_ERR_COMM, NULL, c302},
+    {"MPI_Cart_rank", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c303},
+    {"MPI_Cart_rank", "comm", "graph", MPI_ERR_TOPOLOGY, NULL, c304},
+    {"MPI_Cart_rank", "rank", "NULL", MPI_ERR_ARG, NULL, c305},
+    {"MPI_Cart_shift", "-", "all valid", MPI_SUCCESS, NULL, c306},
+    {"MPI_Cart_shift", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c307},
+    {"MPI_Cart_shift", "comm", "freed", MPI_ERR_COMM, NULL, c308},
+    {"MPI_Cart_shift", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c309},
+    {"MPI_Cart_shift", "comm", "graph", MPI_ERR_TOPOLOGY, NULL, c310},
+    {"MPI_Cart_shift", "direction", "-1", MPI_ERR_ARG, NULL, c311},
+    {"MPI_Cart_shift", "direction", "ndims", MPI_ERR_ARG, NULL, c312},
+    {"MPI_Cart_shift", "rank_source", "NULL", MPI_ERR_ARG, NULL, c313},
+    {"MPI_Cart_shift", "rank_dest", "NULL", MPI_ERR_ARG, NULL, c314},
+    {"MPI_Cart_sub", "-", "all valid", MPI_SUCCESS, NULL, c315},
+    {"MPI_Cart_sub", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c316},
+    {"MPI_Cart_sub", "comm", "freed", MPI_ERR_COMM, NULL, c317},
+    {"MPI_Cart_sub", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c318},
+    {"MPI_Cart_sub", "comm", "graph", MPI_ERR_TOPOLOGY, NULL, c319},
+    {"MPI_Cart_sub", "newcomm", "NULL", MPI_ERR_ARG, NULL, c320},
+    {"MPI_Cartdim_get", "-", "all valid", MPI_SUCCESS, NULL, c321},
+    {"MPI_Cartdim_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c322},
+    {"MPI_Cartdim_get", "comm", "freed", MPI_ERR_COMM, NULL, c323},
+    {"MPI_Cartdim_get", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c324},
+    {"MPI_Cartdim_get", "comm", "graph", MPI_ERR_TOPOLOGY, NULL, c325},
+    {"MPI_Cartdim_get", "ndims", "NULL", MPI_ERR_ARG, NULL, c326},
+    {"MPI_Comm_call_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c327},
+    {"MPI_Comm_call_errhandler", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c328},
+    {"MPI_Comm_call_errhandler", "comm", "freed", MPI_ERR_COMM, NULL, c329},
+    {"MPI_Comm_compare", "-", "all valid", MPI_SUCCESS, NULL, c330},
+    {"MPI_Comm_compare", "comm1", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c331},
+    {"MPI_Comm_compare", "comm1", "freed", MPI_ERR_COMM, NULL, c332},
+    {"MPI_Comm_compare", "comm2", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c333},
+    {"MPI_Comm_compare", "comm2", "freed", MPI_ERR_COMM, NULL, c334},
+    {"MPI_Comm_compare", "result", "NULL", MPI_ERR_ARG, NULL, c335},
+    {"MPI_Comm_create", "-", "all valid", MPI_SUCCESS, NULL, c336},
+    {"MPI_Comm_create", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c337},
+    {"MPI_Comm_create", "comm", "freed", MPI_ERR_COMM, NULL, c338},
+    {"MPI_Comm_create", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c339},
+    {"MPI_Comm_create", "group", "freed", MPI_ERR_GROUP, NULL, c340},
+    {"MPI_Comm_create", "newcomm", "NULL", MPI_ERR_ARG, NULL, c341},
+    {"MPI_Comm_create_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c342},
+    {"MPI_Comm_create_errhandler", "comm_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c343},
+    {"MPI_Comm_create_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c344},
+    {"MPI_Comm_create_from_group", "-", "all valid", MPI_SUCCESS, NULL, c345},
+    {"MPI_Comm_create_from_group", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c346},
+    {"MPI_Comm_create_from_group", "group", "freed", MPI_ERR_GROUP, NULL, c347},
+    {"MPI_Comm_create_from_group", "stringtag", "NULL", MPI_ERR_ARG, NULL, c348},
+    {"MPI_Comm_create_from_group", "info", "bogus", MPI_ERR_INFO, "src/api/comm_inter.c does not check info", c349},
+    {"MPI_Comm_create_from_group", "errhandler", "MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c350},
+    {"MPI_Comm_create_from_group", "errhandler", "freed", MPI_ERR_ARG, NULL, c351},
+    {"MPI_Comm_create_from_group", "newcomm", "NULL", MPI_ERR_ARG, NULL, c352},
+    {"MPI_Comm_create_group", "-", "all valid", MPI_SUCCESS, NULL, c353},
+    {"MPI_Comm_create_group", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c354},
+    {"MPI_Comm_create_group", "comm", "freed", MPI_ERR_COMM, NULL, c355},
+    {"MPI_Comm_create_group", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c356},
+    {"MPI_Comm_create_group", "group", "freed", MPI_ERR_GROUP, NULL, c357},
+    {"MPI_Comm_create_group", "tag", "-5", MPI_ERR_TAG, NULL, c358},
+    {"MPI_Comm_create_group", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c359},
+    {"MPI_Comm_create_group", "newcomm", "NULL", MPI_ERR_ARG, NULL, c360},
+    {"MPI_Comm_create_keyval", "-", "all valid", MPI_SUCCESS, NULL, c361},
+    {"MPI_Comm_create_keyval", "comm_keyval", "NULL", MPI_ERR_ARG, NULL, c362},
+    {"MPI_Comm_delete_attr", "-", "all valid", MPI_SUCCESS, NULL, c363},
+    {"MPI_Comm_delete_attr", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c364},
+    {"MPI_Comm_delete_attr", "comm", "freed", MPI_ERR_COMM, NULL, c365},
+    {"MPI_Comm_delete_attr", "comm_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c366},
+    {"MPI_Comm_delete_attr", "comm_keyval", "12345", MPI_ERR_KEYVAL, NULL, c367},
+    {"MPI_Comm_delete_attr", "comm_keyval", "type keyval", MPI_ERR_KEYVAL, NULL, c368},
+    {"MPI_Comm_delete_attr", "comm_keyval", "MPI_TAG_UB", MPI_ERR_KEYVAL, NULL, c369},
+    {"MPI_Comm_dup", "-", "all valid", MPI_SUCCESS, NULL, c370},
+    {"MPI_Comm_dup", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c371},
+    {"MPI_Comm_dup", "comm", "freed", MPI_ERR_COMM, NULL, c372},
+    {"MPI_Comm_dup", "newcomm", "NULL", MPI_ERR_ARG, NULL, c373},
+    {"MPI_Comm_dup_with_info", "-", "all valid", MPI_SUCCESS, NULL, c374},
+    {"MPI_Comm_dup_with_info", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c375},
+    {"MPI_Comm_dup_with_info", "comm", "freed", MPI_ERR_COMM, NULL, c376},
+    {"MPI_Comm_dup_with_info", "info", "bogus", MPI_ERR_INFO, NULL, c377},
+    {"MPI_Comm_dup_with_info", "newcomm", "NULL", MPI_ERR_ARG, NULL, c378},
+    {"MPI_Comm_free", "-", "all valid", MPI_SUCCESS, NULL, c379},
+    {"MPI_Comm_free", "comm", "&MPI_COMM_NULL", MPI_ERR_COMM, NULL, c380},
+    {"MPI_Comm_free", "comm", "&freed", MPI_ERR_COMM, NULL, c381},
+    {"MPI_Comm_free", "comm", "NULL", MPI_ERR_ARG, NULL, c382},
+    {"MPI_Comm_free", "comm", "&MPI_COMM_WORLD", MPI_ERR_COMM, NULL, c383},
+    {"MPI_Comm_free_keyval", "-", "all valid", MPI_SUCCESS, NULL, c384},
+    {"MPI_Comm_free_keyval", "comm_keyval", "&MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c385},
+    {"MPI_Comm_free_keyval", "comm_keyval", "&12345", MPI_ERR_KEYVAL, NULL, c386},
+    {"MPI_Comm_free_keyval", "comm_keyval", "&type keyval", MPI_ERR_KEYVAL, NULL, c387},
+    {"MPI_Comm_free_keyval", "comm_keyval", "NULL", MPI_ERR_ARG, NULL, c388},
+    {"MPI_Comm_free_keyval", "comm_keyval", "&MPI_TAG_UB", MPI_ERR_KEYVAL, NULL, c389},
+    {"MPI_Comm_get_attr", "-", "all valid", MPI_SUCCESS, NULL, c390},
+    {"MPI_Comm_get_attr", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c391},
+    {"MPI_Comm_get_attr", "comm", "freed", MPI_ERR_COMM, NULL, c392},
+    {"MPI_Comm_get_attr", "comm_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c393},
+    {"MPI_Comm_get_attr", "comm_keyval", "12345", MPI_ERR_KEYVAL, NULL, c394},
+    {"MPI_Comm_get_attr", "comm_keyval", "type keyval", MPI_ERR_KEYVAL, NULL, c395},
+    {"MPI_Comm_get_attr", "attribute_val", "NULL", MPI_ERR_ARG, NULL, c396},
+    {"MPI_Comm_get_attr", "flag", "NULL", MPI_ERR_ARG, NULL, c397},
+    {"MPI_Comm_get_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c398},
+    {"MPI_Comm_get_errhandler", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c399},
+    {"MPI_Comm_get_errhandler", "comm", "freed", MPI_ERR_COMM, NULL, c400},
+    {"MPI_Comm_get_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c401},
+    {"MPI_Comm_get_info", "-", "all valid", MPI_SUCCESS, NULL, c402},
+    {"MPI_Comm_get_info", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c403},
+    {"MPI_Comm_get_info", "comm", "freed", MPI_ERR_COMM, NULL, c404},
+    {"MPI_Comm_get_info", "info_used", "NULL", MPI_ERR_ARG, NULL, c405},
+    {"MPI_Comm_get_name", "-", "all valid", MPI_SUCCESS, NULL, c406},
+    {"MPI_Comm_get_name", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c407},
+    {"MPI_Comm_get_name", "comm", "freed", MPI_ERR_COMM, NULL, c408},
+    {"MPI_Comm_get_name", "comm_name", "NULL", MPI_ERR_ARG, NULL, c409},
+    {"MPI_Comm_get_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c410},
+    {"MPI_Comm_group", "-", "all valid", MPI_SUCCESS, NULL, c411},
+    {"MPI_Comm_group", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c412},
+    {"MPI_Comm_group", "comm", "freed", MPI_ERR_COMM, NULL, c413},
+    {"MPI_Comm_group", "group", "NULL", MPI_ERR_ARG, NULL, c414},
+    {"MPI_Comm_idup", "-", "all valid", MPI_SUCCESS, NULL, c415},
+    {"MPI_Comm_idup", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c416},
+    {"MPI_Comm_idup", "comm", "freed", MPI_ERR_COMM, NULL, c417},
+    {"MPI_Comm_idup", "newcomm", "NULL", MPI_ERR_ARG, NULL, c418},
+    {"MPI_Comm_idup", "request", "NULL", MPI_ERR_ARG, "src/api/comm.c does not check request (succeeds)", c419},
+    {"MPI_Comm_idup_with_info", "-", "all valid", MPI_SUCCESS, NULL, c420},
+    {"MPI_Comm_idup_with_info", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c421},
+    {"MPI_Comm_idup_with_info", "comm", "freed", MPI_ERR_COMM, NULL, c422},
+    {"MPI_Comm_idup_with_info", "info", "bogus", MPI_ERR_INFO, NULL, c423},
+    {"MPI_Comm_idup_with_info", "newcomm", "NULL", MPI_ERR_ARG, NULL, c424},
+    {"MPI_Comm_idup_with_info", "request", "NULL", MPI_ERR_ARG, "src/api/comm.c does not check request (succeeds)", c425},
+    {"MPI_Comm_rank", "-", "all valid", MPI_SUCCESS, NULL, c426},
+    {"MPI_Comm_rank", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c427},
+    {"MPI_Comm_rank", "comm", "freed", MPI_ERR_COMM, NULL, c428},
+    {"MPI_Comm_rank", "rank", "NULL", MPI_ERR_ARG, NULL, c429},
+    {"MPI_Comm_remote_group", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c430},
+    {"MPI_Comm_remote_group", "comm", "freed", MPI_ERR_COMM, NULL, c431},
+    {"MPI_Comm_remote_group", "comm", "intracomm", MPI_ERR_COMM, NULL, c432},
+    {"MPI_Comm_remote_group", "group", "NULL", MPI_ERR_ARG, NULL, c433},
+    {"MPI_Comm_remote_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c434},
+    {"MPI_Comm_remote_size", "comm", "freed", MPI_ERR_COMM, NULL, c435},
+    {"MPI_Comm_remote_size", "comm", "intracomm", MPI_ERR_COMM, NULL, c436},
+    {"MPI_Comm_remote_size", "size", "NULL", MPI_ERR_ARG, NULL, c437},
+    {"MPI_Comm_set_attr", "-", "all valid", MPI_SUCCESS, NULL, c438},
+    {"MPI_Comm_set_attr", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c439},
+    {"MPI_Comm_set_attr", "comm", "freed", MPI_ERR_COMM, NULL, c440},
+    {"MPI_Comm_set_attr", "comm_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c441},
+    {"MPI_Comm_set_attr", "comm_keyval", "12345", MPI_ERR_KEYVAL, NULL, c442},
+    {"MPI_Comm_set_attr", "comm_keyval", "type keyval", MPI_ERR_KEYVAL, NULL, c443},
+    {"MPI_Comm_set_attr", "comm_keyval", "MPI_TAG_UB", MPI_ERR_KEYVAL, NULL, c444},
+    {"MPI_Comm_set_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c445},
+    {"MPI_Comm_set_errhandler", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c446},
+    {"MPI_Comm_set_errhandler", "comm", "freed", MPI_ERR_COMM, NULL, c447},
+    {"MPI_Comm_set_errhandler", "errhandler", "MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c448},
+    {"MPI_Comm_set_errhandler", "errhandler", "freed", MPI_ERR_ARG, NULL, c449},
+    {"MPI_Comm_set_info", "-", "all valid", MPI_SUCCESS, NULL, c450},
+    {"MPI_Comm_set_info", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c451},
+    {"MPI_Comm_set_info", "comm", "freed", MPI_ERR_COMM, NULL, c452},
+    {"MPI_Comm_set_info", "info", "bogus", MPI_ERR_INFO, NULL, c453},
+    {"MPI_Comm_set_name", "-", "all valid", MPI_SUCCESS, NULL, c454},
+    {"MPI_Comm_set_name", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c455},
+    {"MPI_Comm_set_name", "comm", "freed", MPI_ERR_COMM, NULL, c456},
+    {"MPI_Comm_set_name", "comm_name", "NULL", MPI_ERR_ARG, NULL, c457},
+    {"MPI_Comm_size", "-", "all valid", MPI_SUCCESS, NULL, c458},
+    {"MPI_Comm_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c459},
+    {"MPI_Comm_size", "comm", "freed", MPI_ERR_COMM, NULL, c460},
+    {"MPI_Comm_size", "size", "NULL", MPI_ERR_ARG, NULL, c461},
+    {"MPI_Comm_split", "-", "all valid", MPI_SUCCESS, NULL, c462},
+    {"MPI_Comm_split", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c463},
+    {"MPI_Comm_split", "comm", "freed", MPI_ERR_COMM, NULL, c464},
+    {"MPI_Comm_split", "color", "-5", MPI_ERR_ARG, NULL, c465},
+    {"MPI_Comm_split", "newcomm", "NULL", MPI_ERR_ARG, NULL, c466},
+    {"MPI_Comm_split_type", "-", "all valid", MPI_SUCCESS, NULL, c467},
+    {"MPI_Comm_split_type", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c468},
+    {"MPI_Comm_split_type", "comm", "freed", MPI_ERR_COMM, NULL, c469},
+    {"MPI_Comm_split_type", "split_type", "12345", MPI_ERR_ARG, NULL, c470},
+    {"MPI_Comm_split_type", "info", "bogus", MPI_ERR_INFO, "src/api/comm.c does not check info (tern_info_check in src/core/info.h does)", c471},
+    {"MPI_Comm_split_type", "newcomm", "NULL", MPI_ERR_ARG, NULL, c472},
+    {"MPI_Comm_test_inter", "-", "all valid", MPI_SUCCESS, NULL, c473},
+    {"MPI_Comm_test_inter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c474},
+    {"MPI_Comm_test_inter", "comm", "freed", MPI_ERR_COMM, NULL, c475},
+    {"MPI_Comm_test_inter", "flag", "NULL", MPI_ERR_ARG, NULL, c476},
+    {"MPI_Dims_create", "-", "all valid", MPI_SUCCESS, NULL, c477},
+    {"MPI_Dims_create", "nnodes", "-1", MPI_ERR_ARG, NULL, c478},
+    {"MPI_Dims_create", "ndims", "-1", MPI_ERR_ARG, NULL, c479},
+    {"MPI_Dims_create", "dims", "{-1}", MPI_ERR_DIMS, NULL, c480},
+    {"MPI_Dims_create", "dims", "NULL", MPI_ERR_ARG, NULL, c481},
+    {"MPI_Dims_create", "dims", "{2} for 1 node", MPI_ERR_DIMS, NULL, c482},
+    {"MPI_Dist_graph_create", "-", "all valid", MPI_SUCCESS, NULL, c483},
+    {"MPI_Dist_graph_create", "comm_old", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c484},
+    {"MPI_Dist_graph_create", "comm_old", "freed", MPI_ERR_COMM, NULL, c485},
+    {"MPI_Dist_graph_create", "n", "-1", MPI_ERR_ARG, NULL, c486},
+    {"MPI_Dist_graph_create", "sources", "{size}", MPI_ERR_RANK, NULL, c487},
+    {"MPI_Dist_graph_create", "sources", "{-5}", MPI_ERR_RANK, NULL, c488},
+    {"MPI_Dist_graph_create", "degrees", "{-1,..}", MPI_ERR_ARG, NULL, c489},
+    {"MPI_Dist_graph_create", "destinations", "{size}", MPI_ERR_RANK, NULL, c490},
+    {"MPI_Dist_graph_create", "destinations", "{-5}", MPI_ERR_RANK, NULL, c491},
+    {"MPI_Dist_graph_create", "weights", "{-1,..}", MPI_ERR_ARG, NULL, c492},
+    {"MPI_Dist_graph_create", "info", "bogus", MPI_ERR_INFO, NULL, c493},
+    {"MPI_Dist_graph_create", "comm_dist_graph", "NULL", MPI_ERR_ARG, NULL, c494},
+    {"MPI_Dist_graph_create_adjacent", "-", "all valid", MPI_SUCCESS, NULL, c495},
+    {"MPI_Dist_graph_create_adjacent", "comm_old", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c496},
+    {"MPI_Dist_graph_create_adjacent", "comm_old", "freed", MPI_ERR_COMM, NULL, c497},
+    {"MPI_Dist_graph_create_adjacent", "indegree", "-1", MPI_ERR_ARG, NULL, c498},
+    {"MPI_Dist_graph_create_adjacent", "sources", "{size}", MPI_ERR_RANK, NULL, c499},
+    {"MPI_Dist_graph_create_adjacent", "sources", "{-5}", MPI_ERR_RANK, NULL, c500},
+    {"MPI_Dist_graph_create_adjacent", "sourceweights", "{-1,..}", MPI_ERR_ARG, NULL, c501},
+    {"MPI_Dist_graph_create_adjacent", "outdegree", "-1", MPI_ERR_ARG, NULL, c502},
+    {"MPI_Dist_graph_create_adjacent", "destinations", "{size}", MPI_ERR_RANK, NULL, c503},
+    {"MPI_Dist_graph_create_adjacent", "destinations", "{-5}", MPI_ERR_RANK, NULL, c504},
+    {"MPI_Dist_graph_create_adjacent", "destweights", "{-1,..}", MPI_ERR_ARG, NULL, c505},
+    {"MPI_Dist_graph_create_adjacent", "info", "bogus", MPI_ERR_INFO, NULL, c506},
+    {"MPI_Dist_graph_create_adjacent", "comm_dist_graph", "NULL", MPI_ERR_ARG, NULL, c507},
+    {"MPI_Dist_graph_neighbors", "-", "all valid", MPI_SUCCESS, NULL, c508},
+    {"MPI_Dist_graph_neighbors", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c509},
+    {"MPI_Dist_graph_neighbors", "comm", "freed", MPI_ERR_COMM, NULL, c510},
+    {"MPI_Dist_graph_neighbors", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c511},
+    {"MPI_Dist_graph_neighbors", "comm", "graph", MPI_ERR_TOPOLOGY, NULL, c512},
+    {"MPI_Dist_graph_neighbors", "maxindegree", "-1", MPI_ERR_ARG, NULL, c513},
+    {"MPI_Dist_graph_neighbors", "sources", "NULL", MPI_ERR_ARG, NULL, c514},
+    {"MPI_Dist_graph_neighbors", "sourceweights", "NULL", MPI_ERR_ARG, NULL, c515},
+    {"MPI_Dist_graph_neighbors", "maxoutdegree", "-1", MPI_ERR_ARG, NULL, c516},
+    {"MPI_Dist_graph_neighbors", "destinations", "NULL", MPI_ERR_ARG, NULL, c517},
+    {"MPI_Dist_graph_neighbors", "destweights", "NULL", MPI_ERR_ARG, NULL, c518},
+    {"MPI_Dist_graph_neighbors_count", "-", "all valid", MPI_SUCCESS, NULL, c519},
+    {"MPI_Dist_graph_neighbors_count", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c520},
+    {"MPI_Dist_graph_neighbors_count", "comm", "freed", MPI_ERR_COMM, NULL, c521},
+    {"MPI_Dist_graph_neighbors_count", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c522},
+    {"MPI_Dist_graph_neighbors_count", "comm", "graph", MPI_ERR_TOPOLOGY, NULL, c523},
+    {"MPI_Dist_graph_neighbors_count", "indegree", "NULL", MPI_ERR_ARG, NULL, c524},
+    {"MPI_Dist_graph_neighbors_count", "outdegree", "NULL", MPI_ERR_ARG, NULL, c525},
+    {"MPI_Dist_graph_neighbors_count", "weighted", "NULL", MPI_ERR_ARG, NULL, c526},
+    {"MPI_Errhandler_create", "-", "all valid", MPI_SUCCESS, NULL, c527},
+    {"MPI_Errhandler_create", "comm_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c528},
+    {"MPI_Errhandler_create", "errhandler", "NULL", MPI_ERR_ARG, NULL, c529},
+    {"MPI_Errhandler_free", "-", "all valid", MPI_SUCCESS, NULL, c530},
+    {"MPI_Errhandler_free", "errhandler", "&MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c531},
+    {"MPI_Errhandler_free", "errhandler", "NULL", MPI_ERR_ARG, NULL, c532},
+    {"MPI_Errhandler_get", "-", "all valid", MPI_SUCCESS, NULL, c533},
+    {"MPI_Errhandler_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c534},
+    {"MPI_Errhandler_get", "comm", "freed", MPI_ERR_COMM, NULL, c535},
+    {"MPI_Errhandler_get", "errhandler", "NULL", MPI_ERR_ARG, NULL, c536},
+    {"MPI_Errhandler_set", "-", "all valid", MPI_SUCCESS, NULL, c537},
+    {"MPI_Errhandler_set", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c538},
+    {"MPI_Errhandler_set", "comm", "freed", MPI_ERR_COMM, NULL, c539},
+    {"MPI_Errhandler_set", "errhandler", "MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c540},
+    {"MPI_Errhandler_set", "errhandler", "freed", MPI_ERR_ARG, NULL, c541},
+    {"MPI_Error_class", "-", "all valid", MPI_SUCCESS, NULL, c542},
+    {"MPI_Error_class", "errorcode", "-1", MPI_ERR_ARG, NULL, c543},
+    {"MPI_Error_class", "errorclass", "NULL", MPI_ERR_ARG, NULL, c544},
+    {"MPI_Error_string", "-", "all valid", MPI_SUCCESS, NULL, c545},
+    {"MPI_Error_string", "errorcode", "-1", MPI_ERR_ARG, NULL, c546},
+    {"MPI_Error_string", "string", "NULL", MPI_ERR_ARG, NULL, c547},
+    {"MPI_Error_string", "resultlen", "NULL", MPI_ERR_ARG, NULL, c548},
+    {"MPI_Exscan", "-", "all valid", MPI_SUCCESS, NULL, c549},
+    {"MPI_Exscan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c550},
+    {"MPI_Exscan", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c551},
+    {"MPI_Exscan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c552},
+    {"MPI_Exscan", "count", "-1", MPI_ERR_COUNT, NULL, c553},
+    {"MPI_Exscan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c554},
+    {"MPI_Exscan", "datatype", "freed", MPI_ERR_TYPE, NULL, c555},
+    {"MPI_Exscan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c556},
+    {"MPI_Exscan", "op", "freed", MPI_ERR_OP, NULL, c557},
+    {"MPI_Exscan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c558},
+    {"MPI_Exscan", "comm", "freed", MPI_ERR_COMM, NULL, c559},
+    {"MPI_Exscan_init", "-", "all valid", MPI_SUCCESS, NULL, c560},
+    {"MPI_Exscan_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c561},
+    {"MPI_Exscan_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c562},
+    {"MPI_Exscan_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c563},
+    {"MPI_Exscan_init", "count", "-1", MPI_ERR_COUNT, NULL, c564},
+    {"MPI_Exscan_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c565},
+    {"MPI_Exscan_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c566},
+    {"MPI_Exscan_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c567},
+    {"MPI_Exscan_init", "op", "freed", MPI_ERR_OP, NULL, c568},
+    {"MPI_Exscan_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c569},
+    {"MPI_Exscan_init", "comm", "freed", MPI_ERR_COMM, NULL, c570},
+    {"MPI_Exscan_init", "info", "bogus", MPI_ERR_INFO, NULL, c571},
+    {"MPI_Exscan_init", "request", "NULL", MPI_ERR_ARG, NULL, c572},
+    {"MPI_File_call_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c573},
+    {"MPI_File_call_errhandler", "fh", "bogus", MPI_ERR_FILE, NULL, c574},
+    {"MPI_File_create_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c575},
+    {"MPI_File_create_errhandler", "file_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c576},
+    {"MPI_File_create_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c577},
+    {"MPI_File_get_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c578},
+    {"MPI_File_get_errhandler", "file", "bogus", MPI_ERR_FILE, NULL, c579},
+    {"MPI_File_get_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c580},
+    {"MPI_File_set_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c581},
+    {"MPI_File_set_errhandler", "file", "bogus", MPI_ERR_FILE, NULL, c582},
+    {"MPI_File_set_errhandler", "errhandler", "MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c583},
+    {"MPI_File_set_errhandler", "errhandler", "freed", MPI_ERR_ARG, NULL, c584},
+    {"MPI_File_set_errhandler", "errhandler", "comm errhandler", MPI_ERR_ARG, NULL, c585},
+    {"MPI_Finalized", "-", "all valid", MPI_SUCCESS, NULL, c586},
+    {"MPI_Finalized", "flag", "NULL", MPI_ERR_ARG, NULL, c587},
+    {"MPI_Free_mem", "-", "all valid", MPI_SUCCESS, NULL, c588},
+    {"MPI_Gather", "-", "all valid", MPI_SUCCESS, NULL, c589},
+    {"MPI_Gather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c590},
+    {"MPI_Gather", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c591},
+    {"MPI_Gather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c592},
+    {"MPI_Gather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c593},
+    {"MPI_Gather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c594},
+    {"MPI_Gather", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c595},
+    {"MPI_Gather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c596},
+    {"MPI_Gather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c597},
+    {"MPI_Gather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c598},
+    {"MPI_Gather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c599},
+    {"MPI_Gather", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c600},
+    {"MPI_Gather", "root", "-1", MPI_ERR_ROOT, NULL, c601},
+    {"MPI_Gather", "root", "size", MPI_ERR_ROOT, NULL, c602},
+    {"MPI_Gather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c603},
+    {"MPI_Gather", "comm", "freed", MPI_ERR_COMM, NULL, c604},
+    {"MPI_Gather_init", "-", "all valid", MPI_SUCCESS, NULL, c605},
+    {"MPI_Gather_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c606},
+    {"MPI_Gather_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c607},
+    {"MPI_Gather_init", "sendcount", "-1", MPI_ERR_COUNT, NULL, c608},
+    {"MPI_Gather_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c609},
+    {"MPI_Gather_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c610},
+    {"MPI_Gather_init", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c611},
+    {"MPI_Gather_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c612},
+    {"MPI_Gather_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c613},
+    {"MPI_Gather_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c614},
+    {"MPI_Gather_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c615},
+    {"MPI_Gather_init", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c616},
+    {"MPI_Gather_init", "root", "-1", MPI_ERR_ROOT, NULL, c617},
+    {"MPI_Gather_init", "root", "size", MPI_ERR_ROOT, NULL, c618},
+    {"MPI_Gather_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c619},
+    {"MPI_Gather_init", "comm", "freed", MPI_ERR_COMM, NULL, c620},
+    {"MPI_Gather_init", "info", "bogus", MPI_ERR_INFO, NULL, c621},
+    {"MPI_Gather_init", "request", "NULL", MPI_ERR_ARG, NULL, c622},
+    {"MPI_Gatherv", "-", "all valid", MPI_SUCCESS, NULL, c623},
+    {"MPI_Gatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c624},
+    {"MPI_Gatherv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c625},
+    {"MPI_Gatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c626},
+    {"MPI_Gatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c627},
+    {"MPI_Gatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c628},
+    {"MPI_Gatherv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c629},
+    {"MPI_Gatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c630},
+    {"MPI_Gatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c631},
+    {"MPI_Gatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c632},
+    {"MPI_Gatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c633},
+    {"MPI_Gatherv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c634},
+    {"MPI_Gatherv", "root", "-1", MPI_ERR_ROOT, NULL, c635},
+    {"MPI_Gatherv", "root", "size", MPI_ERR_ROOT, NULL, c636},
+    {"MPI_Gatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c637},
+    {"MPI_Gatherv", "comm", "freed", MPI_ERR_COMM, NULL, c638},
+    {"MPI_Gatherv_init", "-", "all valid", MPI_SUCCESS, NULL, c639},
+    {"MPI_Gatherv_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c640},
+    {"MPI_Gatherv_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c641},
+    {"MPI_Gatherv_init", "sendcount", "-1", MPI_ERR_COUNT, NULL, c642},
+    {"MPI_Gatherv_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c643},
+    {"MPI_Gatherv_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c644},
+    {"MPI_Gatherv_init", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c645},
+    {"MPI_Gatherv_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c646},
+    {"MPI_Gatherv_init", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c647},
+    {"MPI_Gatherv_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c648},
+    {"MPI_Gatherv_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c649},
+    {"MPI_Gatherv_init", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c650},
+    {"MPI_Gatherv_init", "root", "-1", MPI_ERR_ROOT, NULL, c651},
+    {"MPI_Gatherv_init", "root", "size", MPI_ERR_ROOT, NULL, c652},
+    {"MPI_Gatherv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c653},
+    {"MPI_Gatherv_init", "comm", "freed", MPI_ERR_COMM, NULL, c654},
+    {"MPI_Gatherv_init", "info", "bogus", MPI_ERR_INFO, NULL, c655},
+    {"MPI_Gatherv_init", "request", "NULL", MPI_ERR_ARG, NULL, c656},
+    {"MPI_Get_address", "-", "all valid", MPI_SUCCESS, NULL, c657},
+    {"MPI_Get_address", "address", "NULL", MPI_ERR_ARG, NULL, c658},
+    {"MPI_Get_count", "-", "all valid", MPI_SUCCESS, NULL, c659},
+    {"MPI_Get_count", "status", "NULL", MPI_ERR_ARG, NULL, c660},
+    {"MPI_Get_count", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c661},
+    {"MPI_Get_count", "datatype", "freed", MPI_ERR_TYPE, NULL, c662},
+    {"MPI_Get_count", "count", "NULL", MPI_ERR_ARG, NULL, c663},
+    {"MPI_Get_count_c", "-", "all valid", MPI_SUCCESS, NULL, c664},
+    {"MPI_Get_count_c", "status", "NULL", MPI_ERR_ARG, NULL, c665},
+    {"MPI_Get_count_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c666},
+    {"MPI_Get_count_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c667},
+    {"MPI_Get_count_c", "count", "NULL", MPI_ERR_ARG, NULL, c668},
+    {"MPI_Get_elements", "-", "all valid", MPI_SUCCESS, NULL, c669},
+    {"MPI_Get_elements", "status", "NULL", MPI_ERR_ARG, NULL, c670},
+    {"MPI_Get_elements", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c671},
+    {"MPI_Get_elements", "datatype", "freed", MPI_ERR_TYPE, NULL, c672},
+    {"MPI_Get_elements", "count", "NULL", MPI_ERR_ARG, NULL, c673},
+    {"MPI_Get_elements_c", "-", "all valid", MPI_SUCCESS, NULL, c674},
+    {"MPI_Get_elements_c", "status", "NULL", MPI_ERR_ARG, NULL, c675},
+    {"MPI_Get_elements_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c676},
+    {"MPI_Get_elements_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c677},
+    {"MPI_Get_elements_c", "count", "NULL", MPI_ERR_ARG, NULL, c678},
+    {"MPI_Get_elements_x", "-", "all valid", MPI_SUCCESS, NULL, c679},
+    {"MPI_Get_elements_x", "status", "NULL", MPI_ERR_ARG, NULL, c680},
+    {"MPI_Get_elements_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c681},
+    {"MPI_Get_elements_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c682},
+    {"MPI_Get_elements_x", "count", "NULL", MPI_ERR_ARG, NULL, c683},
+    {"MPI_Get_library_version", "-", "all valid", MPI_SUCCESS, NULL, c684},
+    {"MPI_Get_library_version", "version", "NULL", MPI_ERR_ARG, NULL, c685},
+    {"MPI_Get_library_version", "resultlen", "NULL", MPI_ERR_ARG, NULL, c686},
+    {"MPI_Get_processor_name", "-", "all valid", MPI_SUCCESS, NULL, c687},
+    {"MPI_Get_processor_name", "name", "NULL", MPI_ERR_ARG, NULL, c688},
+    {"MPI_Get_processor_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c689},
+    {"MPI_Get_version", "-", "all valid", MPI_SUCCESS, NULL, c690},
+    {"MPI_Get_version", "version", "NULL", MPI_ERR_ARG, NULL, c691},
+    {"MPI_Get_version", "subversion", "NULL", MPI_ERR_ARG, NULL, c692},
+    {"MPI_Graph_create", "-", "all valid", MPI_SUCCESS, NULL, c693},
+    {"MPI_Graph_create", "comm_old", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c694},
+    {"MPI_Graph_create", "comm_old", "freed", MPI_ERR_COMM, NULL, c695},
+    {"MPI_Graph_create", "nnodes", "-1", MPI_ERR_ARG, NULL, c696},
+    {"MPI_Graph_create", "nnodes", "size+1", MPI_ERR_ARG, NULL, c697},
+    {"MPI_Graph_create", "index", "{-1,..}", MPI_ERR_ARG, NULL, c698},
+    {"MPI_Graph_create", "edges", "{size}", MPI_ERR_ARG, NULL, c699},
+    {"MPI_Graph_create", "edges", "{-5}", MPI_ERR_ARG, NULL, c700},
+    {"MPI_Graph_create", "comm_graph", "NULL", MPI_ERR_ARG, NULL, c701},
+    {"MPI_Graph_get", "-", "all valid", MPI_SUCCESS, NULL, c702},
+    {"MPI_Graph_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c703},
+    {"MPI_Graph_get", "comm", "freed", MPI_ERR_COMM, NULL, c704},
+    {"MPI_Graph_get", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c705},
+    {"MPI_Graph_get", "comm", "cartesian", MPI_ERR_TOPOLOGY, NULL, c706},
+    {"MPI_Graph_get", "maxindex", "-1", MPI_ERR_ARG, NULL, c707},
+    {"MPI_Graph_get", "maxedges", "-1", MPI_ERR_ARG, NULL, c708},
+    {"MPI_Graph_get", "index", "NULL", MPI_ERR_ARG, NULL, c709},
+    {"MPI_Graph_get", "edges", "NULL", MPI_ERR_ARG, NULL, c710},
+    {"MPI_Graph_map", "-", "all valid", MPI_SUCCESS, NULL, c711},
+    {"MPI_Graph_map", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c712},
+    {"MPI_Graph_map", "comm", "freed", MPI_ERR_COMM, NULL, c713},
+    {"MPI_Graph_map", "nnodes", "-1", MPI_ERR_ARG, NULL, c714},
+    {"MPI_Graph_map", "index", "{-1,..}", MPI_ERR_ARG, NULL, c715},
+    {"MPI_Graph_map", "edges", "{size}", MPI_ERR_ARG, NULL, c716},
+    {"MPI_Graph_map", "edges", "{-5}", MPI_ERR_ARG, NULL, c717},
+    {"MPI_Graph_map", "newrank", "NULL", MPI_ERR_ARG, NULL, c718},
+    {"MPI_Graph_neighbors", "-", "all valid", MPI_SUCCESS, NULL, c719},
+    {"MPI_Graph_neighbors", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c720},
+    {"MPI_Graph_neighbors", "comm", "freed", MPI_ERR_COMM, NULL, c721},
+    {"MPI_Graph_neighbors", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c722},
+    {"MPI_Graph_neighbors", "comm", "cartesian", MPI_ERR_TOPOLOGY, NULL, c723},
+    {"MPI_Graph_neighbors", "rank", "size", MPI_ERR_RANK, NULL, c724},
+    {"MPI_Graph_neighbors", "rank", "-5", MPI_ERR_RANK, NULL, c725},
+    {"MPI_Graph_neighbors", "maxneighbors", "-1", MPI_ERR_ARG, NULL, c726},
+    {"MPI_Graph_neighbors", "neighbors", "NULL", MPI_ERR_ARG, NULL, c727},
+    {"MPI_Graph_neighbors_count", "-", "all valid", MPI_SUCCESS, NULL, c728},
+    {"MPI_Graph_neighbors_count", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c729},
+    {"MPI_Graph_neighbors_count", "comm", "freed", MPI_ERR_COMM, NULL, c730},
+    {"MPI_Graph_neighbors_count", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c731},
+    {"MPI_Graph_neighbors_count", "comm", "cartesian", MPI_ERR_TOPOLOGY, NULL, c732},
+    {"MPI_Graph_neighbors_count", "rank", "size", MPI_ERR_RANK, NULL, c733},
+    {"MPI_Graph_neighbors_count", "rank", "-5", MPI_ERR_RANK, NULL, c734},
+    {"MPI_Graph_neighbors_count", "nneighbors", "NULL", MPI_ERR_ARG, NULL, c735},
+    {"MPI_Graphdims_get", "-", "all valid", MPI_SUCCESS, NULL, c736},
+    {"MPI_Graphdims_get", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c737},
+    {"MPI_Graphdims_get", "comm", "freed", MPI_ERR_COMM, NULL, c738},
+    {"MPI_Graphdims_get", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c739},
+    {"MPI_Graphdims_get", "comm", "cartesian", MPI_ERR_TOPOLOGY, NULL, c740},
+    {"MPI_Graphdims_get", "nnodes", "NULL", MPI_ERR_ARG, NULL, c741},
+    {"MPI_Graphdims_get", "nedges", "NULL", MPI_ERR_ARG, NULL, c742},
+    {"MPI_Group_compare", "-", "all valid", MPI_SUCCESS, NULL, c743},
+    {"MPI_Group_compare", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c744},
+    {"MPI_Group_compare", "group1", "freed", MPI_ERR_GROUP, NULL, c745},
+    {"MPI_Group_compare", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c746},
+    {"MPI_Group_compare", "group2", "freed", MPI_ERR_GROUP, NULL, c747},
+    {"MPI_Group_compare", "result", "NULL", MPI_ERR_ARG, NULL, c748},
+    {"MPI_Group_difference", "-", "all valid", MPI_SUCCESS, NULL, c749},
+    {"MPI_Group_difference", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c750},
+    {"MPI_Group_difference", "group1", "freed", MPI_ERR_GROUP, NULL, c751},
+    {"MPI_Group_difference", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c752},
+    {"MPI_Group_difference", "group2", "freed", MPI_ERR_GROUP, NULL, c753},
+    {"MPI_Group_difference", "newgroup", "NULL", MPI_ERR_ARG, NULL, c754},
+    {"MPI_Group_excl", "-", "all valid", MPI_SUCCESS, NULL, c755},
+    {"MPI_Group_excl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c756},
+    {"MPI_Group_excl", "group", "freed", MPI_ERR_GROUP, NULL, c757},
+    {"MPI_Group_excl", "n", "-1", MPI_ERR_ARG, NULL, c758},
+    {"MPI_Group_excl", "ranks", "{size}", MPI_ERR_RANK, NULL, c759},
+    {"MPI_Group_excl", "ranks", "{-5}", MPI_ERR_RANK, NULL, c760},
+    {"MPI_Group_excl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c761},
+    {"MPI_Group_free", "-", "all valid", MPI_SUCCESS, NULL, c762},
+    {"MPI_Group_free", "group", "&MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c763},
+    {"MPI_Group_free", "group", "&freed", MPI_ERR_GROUP, NULL, c764},
+    {"MPI_Group_free", "group", "NULL", MPI_ERR_ARG, NULL, c765},
+    {"MPI_Group_incl", "-", "all valid", MPI_SUCCESS, NULL, c766},
+    {"MPI_Group_incl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c767},
+    {"MPI_Group_incl", "group", "freed", MPI_ERR_GROUP, NULL, c768},
+    {"MPI_Group_incl", "n", "-1", MPI_ERR_ARG, NULL, c769},
+    {"MPI_Group_incl", "ranks", "{size}", MPI_ERR_RANK, NULL, c770},
+    {"MPI_Group_incl", "ranks", "{-5}", MPI_ERR_RANK, NULL, c771},
+    {"MPI_Group_incl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c772},
+    {"MPI_Group_intersection", "-", "all valid", MPI_SUCCESS, NULL, c773},
+    {"MPI_Group_intersection", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c774},
+    {"MPI_Group_intersection", "group1", "freed", MPI_ERR_GROUP, NULL, c775},
+    {"MPI_Group_intersection", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c776},
+    {"MPI_Group_intersection", "group2", "freed", MPI_ERR_GROUP, NULL, c777},
+    {"MPI_Group_intersection", "newgroup", "NULL", MPI_ERR_ARG, NULL, c778},
+    {"MPI_Group_range_excl", "-", "all valid", MPI_SUCCESS, NULL, c779},
+    {"MPI_Group_range_excl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c780},
+    {"MPI_Group_range_excl", "group", "freed", MPI_ERR_GROUP, NULL, c781},
+    {"MPI_Group_range_excl", "n", "-1", MPI_ERR_ARG, NULL, c782},
+    {"MPI_Group_range_excl", "ranges", "{{size,size,1}}", MPI_ERR_ARG, NULL, c783},
+    {"MPI_Group_range_excl", "ranges", "{{-5,0,1}}", MPI_ERR_ARG, NULL, c784},
+    {"MPI_Group_range_excl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c785},
+    {"MPI_Group_range_incl", "-", "all valid", MPI_SUCCESS, NULL, c786},
+    {"MPI_Group_range_incl", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c787},
+    {"MPI_Group_range_incl", "group", "freed", MPI_ERR_GROUP, NULL, c788},
+    {"MPI_Group_range_incl", "n", "-1", MPI_ERR_ARG, NULL, c789},
+    {"MPI_Group_range_incl", "ranges", "{{size,size,1}}", MPI_ERR_ARG, NULL, c790},
+    {"MPI_Group_range_incl", "ranges", "{{-5,0,1}}", MPI_ERR_ARG, NULL, c791},
+    {"MPI_Group_range_incl", "newgroup", "NULL", MPI_ERR_ARG, NULL, c792},
+    {"MPI_Group_rank", "-", "all valid", MPI_SUCCESS, NULL, c793},
+    {"MPI_Group_rank", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c794},
+    {"MPI_Group_rank", "group", "freed", MPI_ERR_GROUP, NULL, c795},
+    {"MPI_Group_rank", "rank", "NULL", MPI_ERR_ARG, NULL, c796},
+    {"MPI_Group_size", "-", "all valid", MPI_SUCCESS, NULL, c797},
+    {"MPI_Group_size", "group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c798},
+    {"MPI_Group_size", "group", "freed", MPI_ERR_GROUP, NULL, c799},
+    {"MPI_Group_size", "size", "NULL", MPI_ERR_ARG, NULL, c800},
+    {"MPI_Group_translate_ranks", "-", "all valid", MPI_SUCCESS, NULL, c801},
+    {"MPI_Group_translate_ranks", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c802},
+    {"MPI_Group_translate_ranks", "group1", "freed", MPI_ERR_GROUP, NULL, c803},
+    {"MPI_Group_translate_ranks", "n", "-1", MPI_ERR_ARG, NULL, c804},
+    {"MPI_Group_translate_ranks", "ranks1", "{size}", MPI_ERR_RANK, NULL, c805},
+    {"MPI_Group_translate_ranks", "ranks1", "{-5}", MPI_ERR_RANK, NULL, c806},
+    {"MPI_Group_translate_ranks", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c807},
+    {"MPI_Group_translate_ranks", "group2", "freed", MPI_ERR_GROUP, NULL, c808},
+    {"MPI_Group_translate_ranks", "ranks2", "NULL", MPI_ERR_ARG, NULL, c809},
+    {"MPI_Group_union", "-", "all valid", MPI_SUCCESS, NULL, c810},
+    {"MPI_Group_union", "group1", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c811},
+    {"MPI_Group_union", "group1", "freed", MPI_ERR_GROUP, NULL, c812},
+    {"MPI_Group_union", "group2", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c813},
+    {"MPI_Group_union", "group2", "freed", MPI_ERR_GROUP, NULL, c814},
+    {"MPI_Group_union", "newgroup", "NULL", MPI_ERR_ARG, NULL, c815},
+    {"MPI_Iallgather", "-", "all valid", MPI_SUCCESS, NULL, c816},
+    {"MPI_Iallgather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c817},
+    {"MPI_Iallgather", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c818},
+    {"MPI_Iallgather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c819},
+    {"MPI_Iallgather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c820},
+    {"MPI_Iallgather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c821},
+    {"MPI_Iallgather", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c822},
+    {"MPI_Iallgather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c823},
+    {"MPI_Iallgather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c824},
+    {"MPI_Iallgather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c825},
+    {"MPI_Iallgather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c826},
+    {"MPI_Iallgather", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c827},
+    {"MPI_Iallgather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c828},
+    {"MPI_Iallgather", "comm", "freed", MPI_ERR_COMM, NULL, c829},
+    {"MPI_Iallgather", "request", "NULL", MPI_ERR_ARG, NULL, c830},
+    {"MPI_Iallgatherv", "-", "all valid", MPI_SUCCESS, NULL, c831},
+    {"MPI_Iallgatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c832},
+    {"MPI_Iallgatherv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c833},
+    {"MPI_Iallgatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c834},
+    {"MPI_Iallgatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c835},
+    {"MPI_Iallgatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c836},
+    {"MPI_Iallgatherv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c837},
+    {"MPI_Iallgatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c838},
+    {"MPI_Iallgatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c839},
+    {"MPI_Iallgatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c840},
+    {"MPI_Iallgatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c841},
+    {"MPI_Iallgatherv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c842},
+    {"MPI_Iallgatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c843},
+    {"MPI_Iallgatherv", "comm", "freed", MPI_ERR_COMM, NULL, c844},
+    {"MPI_Iallgatherv", "request", "NULL", MPI_ERR_ARG, NULL, c845},
+    {"MPI_Iallreduce", "-", "all valid", MPI_SUCCESS, NULL, c846},
+    {"MPI_Iallreduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c847},
+    {"MPI_Iallreduce", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c848},
+    {"MPI_Iallreduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c849},
+    {"MPI_Iallreduce", "count", "-1", MPI_ERR_COUNT, NULL, c850},
+    {"MPI_Iallreduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c851},
+    {"MPI_Iallreduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c852},
+    {"MPI_Iallreduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c853},
+    {"MPI_Iallreduce", "op", "freed", MPI_ERR_OP, NULL, c854},
+    {"MPI_Iallreduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c855},
+    {"MPI_Iallreduce", "comm", "freed", MPI_ERR_COMM, NULL, c856},
+    {"MPI_Iallreduce", "request", "NULL", MPI_ERR_ARG, NULL, c857},
+    {"MPI_Ialltoall", "-", "all valid", MPI_SUCCESS, NULL, c858},
+    {"MPI_Ialltoall", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c859},
+    {"MPI_Ialltoall", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c860},
+    {"MPI_Ialltoall", "sendcount", "-1", MPI_ERR_COUNT, NULL, c861},
+    {"MPI_Ialltoall", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c862},
+    {"MPI_Ialltoall", "sendtype", "freed", MPI_ERR_TYPE, NULL, c863},
+    {"MPI_Ialltoall", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c864},
+    {"MPI_Ialltoall", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c865},
+    {"MPI_Ialltoall", "recvcount", "-1", MPI_ERR_COUNT, NULL, c866},
+    {"MPI_Ialltoall", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c867},
+    {"MPI_Ialltoall", "recvtype", "freed", MPI_ERR_TYPE, NULL, c868},
+    {"MPI_Ialltoall", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c869},
+    {"MPI_Ialltoall", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c870},
+    {"MPI_Ialltoall", "comm", "freed", MPI_ERR_COMM, NULL, c871},
+    {"MPI_Ialltoall", "request", "NULL", MPI_ERR_ARG, NULL, c872},
+    {"MPI_Ialltoallv", "-", "all valid", MPI_SUCCESS, NULL, c873},
+    {"MPI_Ialltoallv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c874},
+    {"MPI_Ialltoallv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c875},
+    {"MPI_Ialltoallv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c876},
+    {"MPI_Ialltoallv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c877},
+    {"MPI_Ialltoallv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c878},
+    {"MPI_Ialltoallv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c879},
+    {"MPI_Ialltoallv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c880},
+    {"MPI_Ialltoallv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c881},
+    {"MPI_Ialltoallv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c882},
+    {"MPI_Ialltoallv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c883},
+    {"MPI_Ialltoallv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c884},
+    {"MPI_Ialltoallv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c885},
+    {"MPI_Ialltoallv", "comm", "freed", MPI_ERR_COMM, NULL, c886},
+    {"MPI_Ialltoallv", "request", "NULL", MPI_ERR_ARG, NULL, c887},
+    {"MPI_Ialltoallw", "-", "all valid", MPI_SUCCESS, NULL, c888},
+    {"MPI_Ialltoallw", "sendbuf", "NULL", MPI_ERR_BUFFER, "src/api/coll_nb.c does not check NULL buffers (crashes)", c889},
+    {"MPI_Ialltoallw", "sendbuf", "recvbuf", MPI_ERR_BUFFER, "src/api/coll_nb.c does not check that sendbuf and recvbuf differ", c890},
+    {"MPI_Ialltoallw", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c891},
+    {"MPI_Ialltoallw", "sendtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c892},
+    {"MPI_Ialltoallw", "recvbuf", "NULL", MPI_ERR_BUFFER, "src/api/coll_nb.c does not check NULL buffers (crashes)", c893},
+    {"MPI_Ialltoallw", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c894},
+    {"MPI_Ialltoallw", "recvtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c895},
+    {"MPI_Ialltoallw", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c896},
+    {"MPI_Ialltoallw", "comm", "freed", MPI_ERR_COMM, NULL, c897},
+    {"MPI_Ialltoallw", "request", "NULL", MPI_ERR_ARG, NULL, c898},
+    {"MPI_Ibarrier", "-", "all valid", MPI_SUCCESS, NULL, c899},
+    {"MPI_Ibarrier", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c900},
+    {"MPI_Ibarrier", "comm", "freed", MPI_ERR_COMM, NULL, c901},
+    {"MPI_Ibarrier", "request", "NULL", MPI_ERR_ARG, NULL, c902},
+    {"MPI_Ibcast", "-", "all valid", MPI_SUCCESS, NULL, c903},
+    {"MPI_Ibcast", "buffer", "NULL", MPI_ERR_BUFFER, NULL, c904},
+    {"MPI_Ibcast", "count", "-1", MPI_ERR_COUNT, NULL, c905},
+    {"MPI_Ibcast", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c906},
+    {"MPI_Ibcast", "datatype", "freed", MPI_ERR_TYPE, NULL, c907},
+    {"MPI_Ibcast", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c908},
+    {"MPI_Ibcast", "root", "-1", MPI_ERR_ROOT, NULL, c909},
+    {"MPI_Ibcast", "root", "size", MPI_ERR_ROOT, NULL, c910},
+    {"MPI_Ibcast", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c911},
+    {"MPI_Ibcast", "comm", "freed", MPI_ERR_COMM, NULL, c912},
+    {"MPI_Ibcast", "request", "NULL", MPI_ERR_ARG, NULL, c913},
+    {"MPI_Ibsend", "-", "all valid", MPI_SUCCESS, NULL, c914},
+    {"MPI_Ibsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c915},
+    {"MPI_Ibsend", "count", "-1", MPI_ERR_COUNT, NULL, c916},
+    {"MPI_Ibsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c917},
+    {"MPI_Ibsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c918},
+    {"MPI_Ibsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c919},
+    {"MPI_Ibsend", "dest", "size", MPI_ERR_RANK, NULL, c920},
+    {"MPI_Ibsend", "dest", "-5", MPI_ERR_RANK, NULL, c921},
+    {"MPI_Ibsend", "tag", "-5", MPI_ERR_TAG, NULL, c922},
+    {"MPI_Ibsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c923},
+    {"MPI_Ibsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c924},
+    {"MPI_Ibsend", "comm", "freed", MPI_ERR_COMM, NULL, c925},
+    {"MPI_Ibsend", "request", "NULL", MPI_ERR_ARG, NULL, c926},
+    {"MPI_Iexscan", "-", "all valid", MPI_SUCCESS, NULL, c927},
+    {"MPI_Iexscan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c928},
+    {"MPI_Iexscan", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c929},
+    {"MPI_Iexscan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c930},
+    {"MPI_Iexscan", "count", "-1", MPI_ERR_COUNT, NULL, c931},
+    {"MPI_Iexscan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c932},
+    {"MPI_Iexscan", "datatype", "freed", MPI_ERR_TYPE, NULL, c933},
+    {"MPI_Iexscan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c934},
+    {"MPI_Iexscan", "op", "freed", MPI_ERR_OP, NULL, c935},
+    {"MPI_Iexscan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c936},
+    {"MPI_Iexscan", "comm", "freed", MPI_ERR_COMM, NULL, c937},
+    {"MPI_Iexscan", "request", "NULL", MPI_ERR_ARG, NULL, c938},
+    {"MPI_Igather", "-", "all valid", MPI_SUCCESS, NULL, c939},
+    {"MPI_Igather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c940},
+    {"MPI_Igather", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c941},
+    {"MPI_Igather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c942},
+    {"MPI_Igather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c943},
+    {"MPI_Igather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c944},
+    {"MPI_Igather", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c945},
+    {"MPI_Igather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c946},
+    {"MPI_Igather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c947},
+    {"MPI_Igather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c948},
+    {"MPI_Igather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c949},
+    {"MPI_Igather", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c950},
+    {"MPI_Igather", "root", "-1", MPI_ERR_ROOT, NULL, c951},
+    {"MPI_Igather", "root", "size", MPI_ERR_ROOT, NULL, c952},
+    {"MPI_Igather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c953},
+    {"MPI_Igather", "comm", "freed", MPI_ERR_COMM, NULL, c954},
+    {"MPI_Igather", "request", "NULL", MPI_ERR_ARG, NULL, c955},
+    {"MPI_Igatherv", "-", "all valid", MPI_SUCCESS, NULL, c956},
+    {"MPI_Igatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c957},
+    {"MPI_Igatherv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c958},
+    {"MPI_Igatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c959},
+    {"MPI_Igatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c960},
+    {"MPI_Igatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c961},
+    {"MPI_Igatherv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c962},
+    {"MPI_Igatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c963},
+    {"MPI_Igatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c964},
+    {"MPI_Igatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c965},
+    {"MPI_Igatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c966},
+    {"MPI_Igatherv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c967},
+    {"MPI_Igatherv", "root", "-1", MPI_ERR_ROOT, NULL, c968},
+    {"MPI_Igatherv", "root", "size", MPI_ERR_ROOT, NULL, c969},
+    {"MPI_Igatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c970},
+    {"MPI_Igatherv", "comm", "freed", MPI_ERR_COMM, NULL, c971},
+    {"MPI_Igatherv", "request", "NULL", MPI_ERR_ARG, NULL, c972},
+    {"MPI_Improbe", "-", "all valid", MPI_SUCCESS, NULL, c973},
+    {"MPI_Improbe", "source", "size", MPI_ERR_RANK, NULL, c974},
+    {"MPI_Improbe", "source", "-5", MPI_ERR_RANK, NULL, c975},
+    {"MPI_Improbe", "tag", "-5", MPI_ERR_TAG, NULL, c976},
+    {"MPI_Improbe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c977},
+    {"MPI_Improbe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c978},
+    {"MPI_Improbe", "comm", "freed", MPI_ERR_COMM, NULL, c979},
+    {"MPI_Improbe", "flag", "NULL", MPI_ERR_ARG, NULL, c980},
+    {"MPI_Improbe", "message", "NULL", MPI_ERR_ARG, NULL, c981},
+    {"MPI_Improbe", "status", "NULL", MPI_ERR_ARG, NULL, c982},
+    {"MPI_Imrecv", "-", "all valid", MPI_SUCCESS, NULL, c983},
+    {"MPI_Imrecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c984},
+    {"MPI_Imrecv", "count", "-1", MPI_ERR_COUNT, NULL, c985},
+    {"MPI_Imrecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c986},
+    {"MPI_Imrecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c987},
+    {"MPI_Imrecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c988},
+    {"MPI_Imrecv", "message", "&MPI_MESSAGE_NULL", MPI_ERR_REQUEST, NULL, c989},
+    {"MPI_Imrecv", "message", "NULL", MPI_ERR_ARG, NULL, c990},
+    {"MPI_Imrecv", "request", "NULL", MPI_ERR_ARG, NULL, c991},
+    {"MPI_Ineighbor_allgather", "-", "all valid", MPI_SUCCESS, NULL, c992},
+    {"MPI_Ineighbor_allgather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c993},
+    {"MPI_Ineighbor_allgather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c994},
+    {"MPI_Ineighbor_allgather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c995},
+    {"MPI_Ineighbor_allgather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c996},
+    {"MPI_Ineighbor_allgather", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c997},
+    {"MPI_Ineighbor_allgather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c998},
+    {"MPI_Ineighbor_allgather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c999},
+    {"MPI_Ineighbor_allgather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1000},
+    {"MPI_Ineighbor_allgather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1001},
+    {"MPI_Ineighbor_allgather", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1002},
+    {"MPI_Ineighbor_allgather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1003},
+    {"MPI_Ineighbor_allgather", "comm", "freed", MPI_ERR_COMM, NULL, c1004},
+    {"MPI_Ineighbor_allgather", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c1005},
+    {"MPI_Ineighbor_allgather", "request", "NULL", MPI_ERR_ARG, NULL, c1006},
+    {"MPI_Ineighbor_allgatherv", "-", "all valid", MPI_SUCCESS, NULL, c1007},
+    {"MPI_Ineighbor_allgatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1008},
+    {"MPI_Ineighbor_allgatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1009},
+    {"MPI_Ineighbor_allgatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1010},
+    {"MPI_Ineighbor_allgatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1011},
+    {"MPI_Ineighbor_allgatherv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1012},
+    {"MPI_Ineighbor_allgatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1013},
+    {"MPI_Ineighbor_allgatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1014},
+    {"MPI_Ineighbor_allgatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1015},
+    {"MPI_Ineighbor_allgatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1016},
+    {"MPI_Ineighbor_allgatherv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1017},
+    {"MPI_Ineighbor_allgatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1018},
+    {"MPI_Ineighbor_allgatherv", "comm", "freed", MPI_ERR_COMM, NULL, c1019},
+    {"MPI_Ineighbor_allgatherv", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c1020},
+    {"MPI_Ineighbor_allgatherv", "request", "NULL", MPI_ERR_ARG, NULL, c1021},
+    {"MPI_Ineighbor_alltoall", "-", "all valid", MPI_SUCCESS, NULL, c1022},
+    {"MPI_Ineighbor_alltoall", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1023},
+    {"MPI_Ineighbor_alltoall", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1024},
+    {"MPI_Ineighbor_alltoall", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1025},
+    {"MPI_Ineighbor_alltoall", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1026},
+    {"MPI_Ineighbor_alltoall", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1027},
+    {"MPI_Ineighbor_alltoall", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1028},
+    {"MPI_Ineighbor_alltoall", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1029},
+    {"MPI_Ineighbor_alltoall", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1030},
+    {"MPI_Ineighbor_alltoall", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1031},
+    {"MPI_Ineighbor_alltoall", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1032},
+    {"MPI_Ineighbor_alltoall", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1033},
+    {"MPI_Ineighbor_alltoall", "comm", "freed", MPI_ERR_COMM, NULL, c1034},
+    {"MPI_Ineighbor_alltoall", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c1035},
+    {"MPI_Ineighbor_alltoall", "request", "NULL", MPI_ERR_ARG, NULL, c1036},
+    {"MPI_Ineighbor_alltoallv", "-", "all valid", MPI_SUCCESS, NULL, c1037},
+    {"MPI_Ineighbor_alltoallv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1038},
+    {"MPI_Ineighbor_alltoallv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1039},
+    {"MPI_Ineighbor_alltoallv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1040},
+    {"MPI_Ineighbor_alltoallv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1041},
+    {"MPI_Ineighbor_alltoallv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1042},
+    {"MPI_Ineighbor_alltoallv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1043},
+    {"MPI_Ineighbor_alltoallv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1044},
+    {"MPI_Ineighbor_alltoallv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1045},
+    {"MPI_Ineighbor_alltoallv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1046},
+    {"MPI_Ineighbor_alltoallv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1047},
+    {"MPI_Ineighbor_alltoallv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1048},
+    {"MPI_Ineighbor_alltoallv", "comm", "freed", MPI_ERR_COMM, NULL, c1049},
+    {"MPI_Ineighbor_alltoallv", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c1050},
+    {"MPI_Ineighbor_alltoallv", "request", "NULL", MPI_ERR_ARG, NULL, c1051},
+    {"MPI_Ineighbor_alltoallw", "-", "all valid", MPI_SUCCESS, NULL, c1052},
+    {"MPI_Ineighbor_alltoallw", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1053},
+    {"MPI_Ineighbor_alltoallw", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1054},
+    {"MPI_Ineighbor_alltoallw", "sendtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1055},
+    {"MPI_Ineighbor_alltoallw", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1056},
+    {"MPI_Ineighbor_alltoallw", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1057},
+    {"MPI_Ineighbor_alltoallw", "recvtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1058},
+    {"MPI_Ineighbor_alltoallw", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1059},
+    {"MPI_Ineighbor_alltoallw", "comm", "freed", MPI_ERR_COMM, NULL, c1060},
+    {"MPI_Ineighbor_alltoallw", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c1061},
+    {"MPI_Ineighbor_alltoallw", "request", "NULL", MPI_ERR_ARG, NULL, c1062},
+    {"MPI_Info_create", "-", "all valid", MPI_SUCCESS, NULL, c1063},
+    {"MPI_Info_create", "info", "NULL", MPI_ERR_ARG, NULL, c1064},
+    {"MPI_Info_create_env", "-", "all valid", MPI_SUCCESS, NULL, c1065},
+    {"MPI_Info_create_env", "info", "NULL", MPI_ERR_ARG, NULL, c1066},
+    {"MPI_Info_delete", "-", "all valid", MPI_SUCCESS, NULL, c1067},
+    {"MPI_Info_delete", "info", "MPI_INFO_NULL", MPI_ERR_INFO, NULL, c1068},
+    {"MPI_Info_delete", "info", "bogus", MPI_ERR_INFO, NULL, c1069},
+    {"MPI_Info_delete", "key", "NULL", MPI_ERR_INFO_KEY, NULL, c1070},
+    {"MPI_Info_delete", "key", "\"\"", MPI_ERR_INFO_KEY, NULL, c1071},
+    {"MPI_Info_delete", "key", "too long", MPI_ERR_INFO_KEY, NULL, c1072},
+    {"MPI_Info_delete", "key", "\"nokey\"", MPI_ERR_INFO_NOKEY, NULL, c1073},
+    {"MPI_Info_dup", "-", "all valid", MPI_SUCCESS, NULL, c1074},
+    {"MPI_Info_dup", "info", "MPI_INFO_NULL", MPI_ERR_INFO, NULL, c1075},
+    {"MPI_Info_dup", "info", "bogus", MPI_ERR_INFO, NULL, c1076},
+    {"MPI_Info_dup", "newinfo", "NULL", MPI_ERR_ARG, NULL, c1077},
+    {"MPI_Info_free", "-", "all valid", MPI_SUCCESS, NULL, c1078},
+    {"MPI_Info_free", "info", "&MPI_INFO_NULL", MPI_ERR_INFO, NULL, c1079},
+    {"MPI_Info_free", "info", "&bogus", MPI_ERR_INFO, NULL, c1080},
+    {"MPI_Info_free", "info", "NULL", MPI_ERR_ARG, NULL, c1081},
+    {"MPI_Info_get", "-", "all valid", MPI_SUCCESS, NULL, c1082},
+    {"MPI_Info_get", "info", "MPI_INFO_NULL", MPI_ERR_INFO, NULL, c1083},
+    {"MPI_Info_get", "info", "bogus", MPI_ERR_INFO, NULL, c1084},
+    {"MPI_Info_get", "key", "NULL", MPI_ERR_INFO_KEY, NULL, c1085},
+    {"MPI_Info_get", "key", "\"\"", MPI_ERR_INFO_KEY, NULL, c1086},
+    {"MPI_Info_get", "key", "too long", MPI_ERR_INFO_KEY, NULL, c1087},
+    {"MPI_Info_get", "valuelen", "-1", MPI_ERR_ARG, NULL, c1088},
+    {"MPI_Info_get", "value", "NULL", MPI_ERR_ARG, NULL, c1089},
+    {"MPI_Info_get", "flag", "NULL", MPI_ERR_ARG, NULL, c1090},
+    {"MPI_Info_get_nkeys", "-", "all valid", MPI_SUCCESS, NULL, c1091},
+    {"MPI_Info_get_nkeys", "info", "MPI_INFO_NULL", MPI_ERR_INFO, NULL, c1092},
+    {"MPI_Info_get_nkeys", "info", "bogus", MPI_ERR_INFO, NULL, c1093},
+    {"MPI_Info_get_nkeys", "nkeys", "NULL", MPI_ERR_ARG, NULL, c1094},
+    {"MPI_Info_get_nthkey", "-", "all valid", MPI_SUCCESS, NULL, c1095},
+    {"MPI_Info_get_nthkey", "info", "MPI_INFO_NULL", MPI_ERR_INFO, NULL, c1096},
+    {"MPI_Info_get_nthkey", "info", "bogus", MPI_ERR_INFO, NULL, c1097},
+    {"MPI_Info_get_nthkey", "n", "-1", MPI_ERR_ARG, NULL, c1098},
+    {"MPI_Info_get_nthkey", "n", "nkeys", MPI_ERR_ARG, NULL, c1099},
+    {"MPI_Info_get_nthkey", "key", "NULL", MPI_ERR_ARG, NULL, c1100},
+    {"MPI_Info_get_string", "-", "all valid", MPI_SUCCESS, NULL, c1101},
+    {"MPI_Info_get_string", "info", "MPI_INFO_NULL", MPI_ERR_INFO, NULL, c1102},
+    {"MPI_Info_get_string", "info", "bogus", MPI_ERR_INFO, NULL, c1103},
+    {"MPI_Info_get_string", "key", "NULL", MPI_ERR_INFO_KEY, NULL, c1104},
+    {"MPI_Info_get_string", "key", "\"\"", MPI_ERR_INFO_KEY, NULL, c1105},
+    {"MPI_Info_get_string", "key", "too long", MPI_ERR_INFO_KEY, NULL, c1106},
+    {"MPI_Info_get_string", "buflen", "NULL", MPI_ERR_ARG, NULL, c1107},
+    {"MPI_Info_get_string", "value", "NULL", MPI_ERR_ARG, NULL, c1108},
+    {"MPI_Info_get_string", "flag", "NULL", MPI_ERR_ARG, NULL, c1109},
+    {"MPI_Info_get_valuelen", "-", "all valid", MPI_SUCCESS, NULL, c1110},
+    {"MPI_Info_get_valuelen", "info", "MPI_INFO_NULL", MPI_ERR_INFO, NULL, c1111},
+    {"MPI_Info_get_valuelen", "info", "bogus", MPI_ERR_INFO, NULL, c1112},
+    {"MPI_Info_get_valuelen", "key", "NULL", MPI_ERR_INFO_KEY, NULL, c1113},
+    {"MPI_Info_get_valuelen", "key", "\"\"", MPI_ERR_INFO_KEY, NULL, c1114},
+    {"MPI_Info_get_valuelen", "key", "too long", MPI_ERR_INFO_KEY, NULL, c1115},
+    {"MPI_Info_get_valuelen", "valuelen", "NULL", MPI_ERR_ARG, NULL, c1116},
+    {"MPI_Info_get_valuelen", "flag", "NULL", MPI_ERR_ARG, NULL, c1117},
+    {"MPI_Info_set", "-", "all valid", MPI_SUCCESS, NULL, c1118},
+    {"MPI_Info_set", "info", "MPI_INFO_NULL", MPI_ERR_INFO, NULL, c1119},
+    {"MPI_Info_set", "info", "bogus", MPI_ERR_INFO, NULL, c1120},
+    {"MPI_Info_set", "key", "NULL", MPI_ERR_INFO_KEY, NULL, c1121},
+    {"MPI_Info_set", "key", "\"\"", MPI_ERR_INFO_KEY, NULL, c1122},
+    {"MPI_Info_set", "key", "too long", MPI_ERR_INFO_KEY, NULL, c1123},
+    {"MPI_Info_set", "value", "NULL", MPI_ERR_INFO_VALUE, NULL, c1124},
+    {"MPI_Info_set", "value", "too long", MPI_ERR_INFO_VALUE, NULL, c1125},
+    {"MPI_Initialized", "-", "all valid", MPI_SUCCESS, NULL, c1126},
+    {"MPI_Initialized", "flag", "NULL", MPI_ERR_ARG, NULL, c1127},
+    {"MPI_Intercomm_create", "local_comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1128},
+    {"MPI_Intercomm_create", "local_comm", "freed", MPI_ERR_COMM, NULL, c1129},
+    {"MPI_Intercomm_create", "local_leader", "size", MPI_ERR_RANK, NULL, c1130},
+    {"MPI_Intercomm_create", "local_leader", "-5", MPI_ERR_RANK, NULL, c1131},
+    {"MPI_Intercomm_create", "peer_comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1132},
+    {"MPI_Intercomm_create", "peer_comm", "freed", MPI_ERR_COMM, NULL, c1133},
+    {"MPI_Intercomm_create", "remote_leader", "size", MPI_ERR_RANK, NULL, c1134},
+    {"MPI_Intercomm_create", "remote_leader", "-5", MPI_ERR_RANK, NULL, c1135},
+    {"MPI_Intercomm_create", "tag", "-5", MPI_ERR_TAG, NULL, c1136},
+    {"MPI_Intercomm_create", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1137},
+    {"MPI_Intercomm_create", "newintercomm", "NULL", MPI_ERR_ARG, NULL, c1138},
+    {"MPI_Intercomm_create_from_groups", "local_group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c1139},
+    {"MPI_Intercomm_create_from_groups", "local_group", "freed", MPI_ERR_GROUP, NULL, c1140},
+    {"MPI_Intercomm_create_from_groups", "local_leader", "size", MPI_ERR_RANK, NULL, c1141},
+    {"MPI_Intercomm_create_from_groups", "local_leader", "-5", MPI_ERR_RANK, NULL, c1142},
+    {"MPI_Intercomm_create_from_groups", "remote_group", "MPI_GROUP_NULL", MPI_ERR_GROUP, NULL, c1143},
+    {"MPI_Intercomm_create_from_groups", "remote_group", "freed", MPI_ERR_GROUP, NULL, c1144},
+    {"MPI_Intercomm_create_from_groups", "remote_leader", "size", MPI_ERR_RANK, NULL, c1145},
+    {"MPI_Intercomm_create_from_groups", "remote_leader", "-5", MPI_ERR_RANK, NULL, c1146},
+    {"MPI_Intercomm_create_from_groups", "stringtag", "NULL", MPI_ERR_ARG, NULL, c1147},
+    {"MPI_Intercomm_create_from_groups", "info", "bogus", MPI_ERR_INFO, "src/api/comm_inter.c does not check info: the call goes on, hangs and spoils the rank's transport", c1148},
+    {"MPI_Intercomm_create_from_groups", "errhandler", "MPI_ERRHANDLER_NULL", MPI_ERR_ARG, NULL, c1149},
+    {"MPI_Intercomm_create_from_groups", "errhandler", "freed", MPI_ERR_ARG, NULL, c1150},
+    {"MPI_Intercomm_create_from_groups", "newintercomm", "NULL", MPI_ERR_ARG, NULL, c1151},
+    {"MPI_Intercomm_merge", "intercomm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1152},
+    {"MPI_Intercomm_merge", "intercomm", "freed", MPI_ERR_COMM, NULL, c1153},
+    {"MPI_Intercomm_merge", "intercomm", "intracomm", MPI_ERR_COMM, NULL, c1154},
+    {"MPI_Iprobe", "-", "all valid", MPI_SUCCESS, NULL, c1155},
+    {"MPI_Iprobe", "source", "size", MPI_ERR_RANK, NULL, c1156},
+    {"MPI_Iprobe", "source", "-5", MPI_ERR_RANK, NULL, c1157},
+    {"MPI_Iprobe", "tag", "-5", MPI_ERR_TAG, NULL, c1158},
+    {"MPI_Iprobe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1159},
+    {"MPI_Iprobe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1160},
+    {"MPI_Iprobe", "comm", "freed", MPI_ERR_COMM, NULL, c1161},
+    {"MPI_Iprobe", "flag", "NULL", MPI_ERR_ARG, NULL, c1162},
+    {"MPI_Iprobe", "status", "NULL", MPI_ERR_ARG, NULL, c1163},
+    {"MPI_Irecv", "-", "all valid", MPI_SUCCESS, NULL, c1164},
+    {"MPI_Irecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1165},
+    {"MPI_Irecv", "count", "-1", MPI_ERR_COUNT, NULL, c1166},
+    {"MPI_Irecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1167},
+    {"MPI_Irecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c1168},
+    {"MPI_Irecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1169},
+    {"MPI_Irecv", "source", "size", MPI_ERR_RANK, NULL, c1170},
+    {"MPI_Irecv", "source", "-5", MPI_ERR_RANK, NULL, c1171},
+    {"MPI_Irecv", "tag", "-5", MPI_ERR_TAG, NULL, c1172},
+    {"MPI_Irecv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1173},
+    {"MPI_Irecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1174},
+    {"MPI_Irecv", "comm", "freed", MPI_ERR_COMM, NULL, c1175},
+    {"MPI_Irecv", "request", "NULL", MPI_ERR_ARG, NULL, c1176},
+    {"MPI_Ireduce", "-", "all valid", MPI_SUCCESS, NULL, c1177},
+    {"MPI_Ireduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1178},
+    {"MPI_Ireduce", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1179},
+    {"MPI_Ireduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1180},
+    {"MPI_Ireduce", "count", "-1", MPI_ERR_COUNT, NULL, c1181},
+    {"MPI_Ireduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1182},
+    {"MPI_Ireduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c1183},
+    {"MPI_Ireduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1184},
+    {"MPI_Ireduce", "op", "freed", MPI_ERR_OP, NULL, c1185},
+    {"MPI_Ireduce", "root", "-1", MPI_ERR_ROOT, NULL, c1186},
+    {"MPI_Ireduce", "root", "size", MPI_ERR_ROOT, NULL, c1187},
+    {"MPI_Ireduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1188},
+    {"MPI_Ireduce", "comm", "freed", MPI_ERR_COMM, NULL, c1189},
+    {"MPI_Ireduce", "request", "NULL", MPI_ERR_ARG, NULL, c1190},
+    {"MPI_Ireduce_scatter", "-", "all valid", MPI_SUCCESS, NULL, c1191},
+    {"MPI_Ireduce_scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1192},
+    {"MPI_Ireduce_scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1193},
+    {"MPI_Ireduce_scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1194},
+    {"MPI_Ireduce_scatter", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1195},
+    {"MPI_Ireduce_scatter", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1196},
+    {"MPI_Ireduce_scatter", "datatype", "freed", MPI_ERR_TYPE, NULL, c1197},
+    {"MPI_Ireduce_scatter", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1198},
+    {"MPI_Ireduce_scatter", "op", "freed", MPI_ERR_OP, NULL, c1199},
+    {"MPI_Ireduce_scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1200},
+    {"MPI_Ireduce_scatter", "comm", "freed", MPI_ERR_COMM, NULL, c1201},
+    {"MPI_Ireduce_scatter", "request", "NULL", MPI_ERR_ARG, NULL, c1202},
+    {"MPI_Ireduce_scatter_block", "-", "all valid", MPI_SUCCESS, NULL, c1203},
+    {"MPI_Ireduce_scatter_block", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1204},
+    {"MPI_Ireduce_scatter_block", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1205},
+    {"MPI_Ireduce_scatter_block", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1206},
+    {"MPI_Ireduce_scatter_block", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1207},
+    {"MPI_Ireduce_scatter_block", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1208},
+    {"MPI_Ireduce_scatter_block", "datatype", "freed", MPI_ERR_TYPE, NULL, c1209},
+    {"MPI_Ireduce_scatter_block", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1210},
+    {"MPI_Ireduce_scatter_block", "op", "freed", MPI_ERR_OP, NULL, c1211},
+    {"MPI_Ireduce_scatter_block", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1212},
+    {"MPI_Ireduce_scatter_block", "comm", "freed", MPI_ERR_COMM, NULL, c1213},
+    {"MPI_Ireduce_scatter_block", "request", "NULL", MPI_ERR_ARG, NULL, c1214},
+    {"MPI_Irsend", "-", "all valid", MPI_SUCCESS, NULL, c1215},
+    {"MPI_Irsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1216},
+    {"MPI_Irsend", "count", "-1", MPI_ERR_COUNT, NULL, c1217},
+    {"MPI_Irsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1218},
+    {"MPI_Irsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c1219},
+    {"MPI_Irsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1220},
+    {"MPI_Irsend", "dest", "size", MPI_ERR_RANK, NULL, c1221},
+    {"MPI_Irsend", "dest", "-5", MPI_ERR_RANK, NULL, c1222},
+    {"MPI_Irsend", "tag", "-5", MPI_ERR_TAG, NULL, c1223},
+    {"MPI_Irsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1224},
+    {"MPI_Irsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1225},
+    {"MPI_Irsend", "comm", "freed", MPI_ERR_COMM, NULL, c1226},
+    {"MPI_Irsend", "request", "NULL", MPI_ERR_ARG, NULL, c1227},
+    {"MPI_Is_thread_main", "-", "all valid", MPI_SUCCESS, NULL, c1228},
+    {"MPI_Is_thread_main", "flag", "NULL", MPI_ERR_ARG, NULL, c1229},
+    {"MPI_Iscan", "-", "all valid", MPI_SUCCESS, NULL, c1230},
+    {"MPI_Iscan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1231},
+    {"MPI_Iscan", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1232},
+    {"MPI_Iscan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1233},
+    {"MPI_Iscan", "count", "-1", MPI_ERR_COUNT, NULL, c1234},
+    {"MPI_Iscan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1235},
+    {"MPI_Iscan", "datatype", "freed", MPI_ERR_TYPE, NULL, c1236},
+    {"MPI_Iscan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1237},
+    {"MPI_Iscan", "op", "freed", MPI_ERR_OP, NULL, c1238},
+    {"MPI_Iscan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1239},
+    {"MPI_Iscan", "comm", "freed", MPI_ERR_COMM, NULL, c1240},
+    {"MPI_Iscan", "request", "NULL", MPI_ERR_ARG, NULL, c1241},
+    {"MPI_Iscatter", "-", "all valid", MPI_SUCCESS, NULL, c1242},
+    {"MPI_Iscatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1243},
+    {"MPI_Iscatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1244},
+    {"MPI_Iscatter", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1245},
+    {"MPI_Iscatter", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1246},
+    {"MPI_Iscatter", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1247},
+    {"MPI_Iscatter", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1248},
+    {"MPI_Iscatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1249},
+    {"MPI_Iscatter", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1250},
+    {"MPI_Iscatter", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1251},
+    {"MPI_Iscatter", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1252},
+    {"MPI_Iscatter", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1253},
+    {"MPI_Iscatter", "root", "-1", MPI_ERR_ROOT, NULL, c1254},
+    {"MPI_Iscatter", "root", "size", MPI_ERR_ROOT, NULL, c1255},
+    {"MPI_Iscatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1256},
+    {"MPI_Iscatter", "comm", "freed", MPI_ERR_COMM, NULL, c1257},
+    {"MPI_Iscatter", "request", "NULL", MPI_ERR_ARG, NULL, c1258},
+    {"MPI_Iscatterv", "-", "all valid", MPI_SUCCESS, NULL, c1259},
+    {"MPI_Iscatterv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1260},
+    {"MPI_Iscatterv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1261},
+    {"MPI_Iscatterv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1262},
+    {"MPI_Iscatterv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1263},
+    {"MPI_Iscatterv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1264},
+    {"MPI_Iscatterv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1265},
+    {"MPI_Iscatterv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1266},
+    {"MPI_Iscatterv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1267},
+    {"MPI_Iscatterv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1268},
+    {"MPI_Iscatterv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1269},
+    {"MPI_Iscatterv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1270},
+    {"MPI_Iscatterv", "root", "-1", MPI_ERR_ROOT, NULL, c1271},
+    {"MPI_Iscatterv", "root", "size", MPI_ERR_ROOT, NULL, c1272},
+    {"MPI_Iscatterv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1273},
+    {"MPI_Iscatterv", "comm", "freed", MPI_ERR_COMM, NULL, c1274},
+    {"MPI_Iscatterv", "request", "NULL", MPI_ERR_ARG, NULL, c1275},
+    {"MPI_Isend", "-", "all valid", MPI_SUCCESS, NULL, c1276},
+    {"MPI_Isend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1277},
+    {"MPI_Isend", "count", "-1", MPI_ERR_COUNT, NULL, c1278},
+    {"MPI_Isend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1279},
+    {"MPI_Isend", "datatype", "freed", MPI_ERR_TYPE, NULL, c1280},
+    {"MPI_Isend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1281},
+    {"MPI_Isend", "dest", "size", MPI_ERR_RANK, NULL, c1282},
+    {"MPI_Isend", "dest", "-5", MPI_ERR_RANK, NULL, c1283},
+    {"MPI_Isend", "tag", "-5", MPI_ERR_TAG, NULL, c1284},
+    {"MPI_Isend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1285},
+    {"MPI_Isend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1286},
+    {"MPI_Isend", "comm", "freed", MPI_ERR_COMM, NULL, c1287},
+    {"MPI_Isend", "request", "NULL", MPI_ERR_ARG, NULL, c1288},
+    {"MPI_Issend", "-", "all valid", MPI_SUCCESS, NULL, c1289},
+    {"MPI_Issend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1290},
+    {"MPI_Issend", "count", "-1", MPI_ERR_COUNT, NULL, c1291},
+    {"MPI_Issend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1292},
+    {"MPI_Issend", "datatype", "freed", MPI_ERR_TYPE, NULL, c1293},
+    {"MPI_Issend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1294},
+    {"MPI_Issend", "dest", "size", MPI_ERR_RANK, NULL, c1295},
+    {"MPI_Issend", "dest", "-5", MPI_ERR_RANK, NULL, c1296},
+    {"MPI_Issend", "tag", "-5", MPI_ERR_TAG, NULL, c1297},
+    {"MPI_Issend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1298},
+    {"MPI_Issend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1299},
+    {"MPI_Issend", "comm", "freed", MPI_ERR_COMM, NULL, c1300},
+    {"MPI_Issend", "request", "NULL", MPI_ERR_ARG, NULL, c1301},
+    {"MPI_Keyval_create", "-", "all valid", MPI_SUCCESS, NULL, c1302},
+    {"MPI_Keyval_create", "keyval", "NULL", MPI_ERR_ARG, NULL, c1303},
+    {"MPI_Keyval_free", "-", "all valid", MPI_SUCCESS, NULL, c1304},
+    {"MPI_Keyval_free", "keyval", "&MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c1305},
+    {"MPI_Keyval_free", "keyval", "&12345", MPI_ERR_KEYVAL, NULL, c1306},
+    {"MPI_Keyval_free", "keyval", "&type keyval", MPI_ERR_KEYVAL, NULL, c1307},
+    {"MPI_Keyval_free", "keyval", "NULL", MPI_ERR_ARG, NULL, c1308},
+    {"MPI_Keyval_free", "keyval", "&MPI_TAG_UB", MPI_ERR_KEYVAL, NULL, c1309},
+    {"MPI_Mprobe", "-", "all valid", MPI_SUCCESS, NULL, c1310},
+    {"MPI_Mprobe", "source", "size", MPI_ERR_RANK, NULL, c1311},
+    {"MPI_Mprobe", "source", "-5", MPI_ERR_RANK, NULL, c1312},
+    {"MPI_Mprobe", "tag", "-5", MPI_ERR_TAG, NULL, c1313},
+    {"MPI_Mprobe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1314},
+    {"MPI_Mprobe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1315},
+    {"MPI_Mprobe", "comm", "freed", MPI_ERR_COMM, NULL, c1316},
+    {"MPI_Mprobe", "message", "NULL", MPI_ERR_ARG, NULL, c1317},
+    {"MPI_Mprobe", "status", "NULL", MPI_ERR_ARG, NULL, c1318},
+    {"MPI_Mrecv", "-", "all valid", MPI_SUCCESS, NULL, c1319},
+    {"MPI_Mrecv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1320},
+    {"MPI_Mrecv", "count", "-1", MPI_ERR_COUNT, NULL, c1321},
+    {"MPI_Mrecv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1322},
+    {"MPI_Mrecv", "datatype", "freed", MPI_ERR_TYPE, NULL, c1323},
+    {"MPI_Mrecv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1324},
+    {"MPI_Mrecv", "message", "&MPI_MESSAGE_NULL", MPI_ERR_REQUEST, NULL, c1325},
+    {"MPI_Mrecv", "message", "NULL", MPI_ERR_ARG, NULL, c1326},
+    {"MPI_Mrecv", "status", "NULL", MPI_ERR_ARG, NULL, c1327},
+    {"MPI_Neighbor_allgather", "-", "all valid", MPI_SUCCESS, NULL, c1328},
+    {"MPI_Neighbor_allgather", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1329},
+    {"MPI_Neighbor_allgather", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1330},
+    {"MPI_Neighbor_allgather", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1331},
+    {"MPI_Neighbor_allgather", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1332},
+    {"MPI_Neighbor_allgather", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1333},
+    {"MPI_Neighbor_allgather", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1334},
+    {"MPI_Neighbor_allgather", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1335},
+    {"MPI_Neighbor_allgather", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1336},
+    {"MPI_Neighbor_allgather", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1337},
+    {"MPI_Neighbor_allgather", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1338},
+    {"MPI_Neighbor_allgather", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1339},
+    {"MPI_Neighbor_allgather", "comm", "freed", MPI_ERR_COMM, NULL, c1340},
+    {"MPI_Neighbor_allgather", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c1341},
+    {"MPI_Neighbor_allgather_init", "-", "all valid", MPI_SUCCESS, NULL, c1342},
+    {"MPI_Neighbor_allgather_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1343},
+    {"MPI_Neighbor_allgather_init", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1344},
+    {"MPI_Neighbor_allgather_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1345},
+    {"MPI_Neighbor_allgather_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1346},
+    {"MPI_Neighbor_allgather_init", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1347},
+    {"MPI_Neighbor_allgather_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1348},
+    {"MPI_Neighbor_allgather_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1349},
+    {"MPI_Neighbor_allgather_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1350},
+    {"MPI_Neighbor_allgather_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1351},
+    {"MPI_Neighbor_allgather_init", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1352},
+    {"MPI_Neighbor_allgather_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1353},
+    {"MPI_Neighbor_allgather_init", "comm", "freed", MPI_ERR_COMM, NULL, c1354},
+    {"MPI_Neighbor_allgather_init", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c1355},
+    {"MPI_Neighbor_allgather_init", "info", "bogus", MPI_ERR_INFO, NULL, c1356},
+    {"MPI_Neighbor_allgather_init", "request", "NULL", MPI_ERR_ARG, NULL, c1357},
+    {"MPI_Neighbor_allgatherv", "-", "all valid", MPI_SUCCESS, NULL, c1358},
+    {"MPI_Neighbor_allgatherv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1359},
+    {"MPI_Neighbor_allgatherv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1360},
+    {"MPI_Neighbor_allgatherv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1361},
+    {"MPI_Neighbor_allgatherv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1362},
+    {"MPI_Neighbor_allgatherv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1363},
+    {"MPI_Neighbor_allgatherv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1364},
+    {"MPI_Neighbor_allgatherv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1365},
+    {"MPI_Neighbor_allgatherv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1366},
+    {"MPI_Neighbor_allgatherv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1367},
+    {"MPI_Neighbor_allgatherv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1368},
+    {"MPI_Neighbor_allgatherv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1369},
+    {"MPI_Neighbor_allgatherv", "comm", "freed", MPI_ERR_COMM, NULL, c1370},
+    {"MPI_Neighbor_allgatherv", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c1371},
+    {"MPI_Neighbor_allgatherv_init", "-", "all valid", MPI_SUCCESS, NULL, c1372},
+    {"MPI_Neighbor_allgatherv_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1373},
+    {"MPI_Neighbor_allgatherv_init", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1374},
+    {"MPI_Neighbor_allgatherv_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1375},
+    {"MPI_Neighbor_allgatherv_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1376},
+    {"MPI_Neighbor_allgatherv_init", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1377},
+    {"MPI_Neighbor_allgatherv_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1378},
+    {"MPI_Neighbor_allgatherv_init", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1379},
+    {"MPI_Neighbor_allgatherv_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1380},
+    {"MPI_Neighbor_allgatherv_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1381},
+    {"MPI_Neighbor_allgatherv_init", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1382},
+    {"MPI_Neighbor_allgatherv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1383},
+    {"MPI_Neighbor_allgatherv_init", "comm", "freed", MPI_ERR_COMM, NULL, c1384},
+    {"MPI_Neighbor_allgatherv_init", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c1385},
+    {"MPI_Neighbor_allgatherv_init", "info", "bogus", MPI_ERR_INFO, NULL, c1386},
+    {"MPI_Neighbor_allgatherv_init", "request", "NULL", MPI_ERR_ARG, NULL, c1387},
+    {"MPI_Neighbor_alltoall", "-", "all valid", MPI_SUCCESS, NULL, c1388},
+    {"MPI_Neighbor_alltoall", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1389},
+    {"MPI_Neighbor_alltoall", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1390},
+    {"MPI_Neighbor_alltoall", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1391},
+    {"MPI_Neighbor_alltoall", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1392},
+    {"MPI_Neighbor_alltoall", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1393},
+    {"MPI_Neighbor_alltoall", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1394},
+    {"MPI_Neighbor_alltoall", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1395},
+    {"MPI_Neighbor_alltoall", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1396},
+    {"MPI_Neighbor_alltoall", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1397},
+    {"MPI_Neighbor_alltoall", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1398},
+    {"MPI_Neighbor_alltoall", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1399},
+    {"MPI_Neighbor_alltoall", "comm", "freed", MPI_ERR_COMM, NULL, c1400},
+    {"MPI_Neighbor_alltoall", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c1401},
+    {"MPI_Neighbor_alltoall_init", "-", "all valid", MPI_SUCCESS, NULL, c1402},
+    {"MPI_Neighbor_alltoall_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1403},
+    {"MPI_Neighbor_alltoall_init", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1404},
+    {"MPI_Neighbor_alltoall_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1405},
+    {"MPI_Neighbor_alltoall_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1406},
+    {"MPI_Neighbor_alltoall_init", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1407},
+    {"MPI_Neighbor_alltoall_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1408},
+    {"MPI_Neighbor_alltoall_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1409},
+    {"MPI_Neighbor_alltoall_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1410},
+    {"MPI_Neighbor_alltoall_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1411},
+    {"MPI_Neighbor_alltoall_init", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1412},
+    {"MPI_Neighbor_alltoall_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1413},
+    {"MPI_Neighbor_alltoall_init", "comm", "freed", MPI_ERR_COMM, NULL, c1414},
+    {"MPI_Neighbor_alltoall_init", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c1415},
+    {"MPI_Neighbor_alltoall_init", "info", "bogus", MPI_ERR_INFO, NULL, c1416},
+    {"MPI_Neighbor_alltoall_init", "request", "NULL", MPI_ERR_ARG, NULL, c1417},
+    {"MPI_Neighbor_alltoallv", "-", "all valid", MPI_SUCCESS, NULL, c1418},
+    {"MPI_Neighbor_alltoallv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1419},
+    {"MPI_Neighbor_alltoallv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1420},
+    {"MPI_Neighbor_alltoallv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1421},
+    {"MPI_Neighbor_alltoallv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1422},
+    {"MPI_Neighbor_alltoallv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1423},
+    {"MPI_Neighbor_alltoallv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1424},
+    {"MPI_Neighbor_alltoallv", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1425},
+    {"MPI_Neighbor_alltoallv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1426},
+    {"MPI_Neighbor_alltoallv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1427},
+    {"MPI_Neighbor_alltoallv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1428},
+    {"MPI_Neighbor_alltoallv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1429},
+    {"MPI_Neighbor_alltoallv", "comm", "freed", MPI_ERR_COMM, NULL, c1430},
+    {"MPI_Neighbor_alltoallv", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c1431},
+    {"MPI_Neighbor_alltoallv_init", "-", "all valid", MPI_SUCCESS, NULL, c1432},
+    {"MPI_Neighbor_alltoallv_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1433},
+    {"MPI_Neighbor_alltoallv_init", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1434},
+    {"MPI_Neighbor_alltoallv_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1435},
+    {"MPI_Neighbor_alltoallv_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1436},
+    {"MPI_Neighbor_alltoallv_init", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1437},
+    {"MPI_Neighbor_alltoallv_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1438},
+    {"MPI_Neighbor_alltoallv_init", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1439},
+    {"MPI_Neighbor_alltoallv_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1440},
+    {"MPI_Neighbor_alltoallv_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1441},
+    {"MPI_Neighbor_alltoallv_init", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1442},
+    {"MPI_Neighbor_alltoallv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1443},
+    {"MPI_Neighbor_alltoallv_init", "comm", "freed", MPI_ERR_COMM, NULL, c1444},
+    {"MPI_Neighbor_alltoallv_init", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c1445},
+    {"MPI_Neighbor_alltoallv_init", "info", "bogus", MPI_ERR_INFO, NULL, c1446},
+    {"MPI_Neighbor_alltoallv_init", "request", "NULL", MPI_ERR_ARG, NULL, c1447},
+    {"MPI_Neighbor_alltoallw", "-", "all valid", MPI_SUCCESS, NULL, c1448},
+    {"MPI_Neighbor_alltoallw", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1449},
+    {"MPI_Neighbor_alltoallw", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1450},
+    {"MPI_Neighbor_alltoallw", "sendtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1451},
+    {"MPI_Neighbor_alltoallw", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1452},
+    {"MPI_Neighbor_alltoallw", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1453},
+    {"MPI_Neighbor_alltoallw", "recvtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1454},
+    {"MPI_Neighbor_alltoallw", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1455},
+    {"MPI_Neighbor_alltoallw", "comm", "freed", MPI_ERR_COMM, NULL, c1456},
+    {"MPI_Neighbor_alltoallw", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c1457},
+    {"MPI_Neighbor_alltoallw_init", "-", "all valid", MPI_SUCCESS, NULL, c1458},
+    {"MPI_Neighbor_alltoallw_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1459},
+    {"MPI_Neighbor_alltoallw_init", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1460},
+    {"MPI_Neighbor_alltoallw_init", "sendtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1461},
+    {"MPI_Neighbor_alltoallw_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1462},
+    {"MPI_Neighbor_alltoallw_init", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1463},
+    {"MPI_Neighbor_alltoallw_init", "recvtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1464},
+    {"MPI_Neighbor_alltoallw_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1465},
+    {"MPI_Neighbor_alltoallw_init", "comm", "freed", MPI_ERR_COMM, NULL, c1466},
+    {"MPI_Neighbor_alltoallw_init", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c1467},
+    {"MPI_Neighbor_alltoallw_init", "info", "bogus", MPI_ERR_INFO, NULL, c1468},
+    {"MPI_Neighbor_alltoallw_init", "request", "NULL", MPI_ERR_ARG, NULL, c1469},
+    {"MPI_Op_commutative", "-", "all valid", MPI_SUCCESS, NULL, c1470},
+    {"MPI_Op_commutative", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1471},
+    {"MPI_Op_commutative", "op", "freed", MPI_ERR_OP, NULL, c1472},
+    {"MPI_Op_commutative", "commute", "NULL", MPI_ERR_ARG, NULL, c1473},
+    {"MPI_Op_create", "-", "all valid", MPI_SUCCESS, NULL, c1474},
+    {"MPI_Op_create", "user_fn", "NULL", MPI_ERR_ARG, NULL, c1475},
+    {"MPI_Op_create", "op", "NULL", MPI_ERR_ARG, NULL, c1476},
+    {"MPI_Op_free", "-", "all valid", MPI_SUCCESS, NULL, c1477},
+    {"MPI_Op_free", "op", "&MPI_OP_NULL", MPI_ERR_OP, NULL, c1478},
+    {"MPI_Op_free", "op", "&MPI_SUM", MPI_ERR_OP, NULL, c1479},
+    {"MPI_Op_free", "op", "NULL", MPI_ERR_ARG, NULL, c1480},
+    {"MPI_Pack", "-", "all valid", MPI_SUCCESS, NULL, c1481},
+    {"MPI_Pack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c1482},
+    {"MPI_Pack", "incount", "-1", MPI_ERR_COUNT, NULL, c1483},
+    {"MPI_Pack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1484},
+    {"MPI_Pack", "datatype", "freed", MPI_ERR_TYPE, NULL, c1485},
+    {"MPI_Pack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1486},
+    {"MPI_Pack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c1487},
+    {"MPI_Pack", "outsize", "-1", MPI_ERR_ARG, NULL, c1488},
+    {"MPI_Pack", "position", "NULL", MPI_ERR_ARG, NULL, c1489},
+    {"MPI_Pack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1490},
+    {"MPI_Pack", "comm", "freed", MPI_ERR_COMM, NULL, c1491},
+    {"MPI_Pack_c", "-", "all valid", MPI_SUCCESS, NULL, c1492},
+    {"MPI_Pack_c", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c1493},
+    {"MPI_Pack_c", "incount", "-1", MPI_ERR_COUNT, NULL, c1494},
+    {"MPI_Pack_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1495},
+    {"MPI_Pack_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1496},
+    {"MPI_Pack_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1497},
+    {"MPI_Pack_c", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c1498},
+    {"MPI_Pack_c", "outsize", "-1", MPI_ERR_ARG, NULL, c1499},
+    {"MPI_Pack_c", "position", "NULL", MPI_ERR_ARG, NULL, c1500},
+    {"MPI_Pack_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1501},
+    {"MPI_Pack_c", "comm", "freed", MPI_ERR_COMM, NULL, c1502},
+    {"MPI_Pack_external", "-", "all valid", MPI_SUCCESS, NULL, c1503},
+    {"MPI_Pack_external", "datarep", "NULL", MPI_ERR_ARG, NULL, c1504},
+    {"MPI_Pack_external", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c1505},
+    {"MPI_Pack_external", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1506},
+    {"MPI_Pack_external", "datatype", "freed", MPI_ERR_TYPE, NULL, c1507},
+    {"MPI_Pack_external", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c1508},
+    {"MPI_Pack_external", "position", "NULL", MPI_ERR_ARG, NULL, c1509},
+    {"MPI_Pack_external_c", "-", "all valid", MPI_SUCCESS, NULL, c1510},
+    {"MPI_Pack_external_c", "datarep", "NULL", MPI_ERR_ARG, NULL, c1511},
+    {"MPI_Pack_external_c", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c1512},
+    {"MPI_Pack_external_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1513},
+    {"MPI_Pack_external_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1514},
+    {"MPI_Pack_external_c", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c1515},
+    {"MPI_Pack_external_c", "position", "NULL", MPI_ERR_ARG, NULL, c1516},
+    {"MPI_Pack_external_size", "-", "all valid", MPI_SUCCESS, NULL, c1517},
+    {"MPI_Pack_external_size", "datarep", "NULL", MPI_ERR_ARG, NULL, c1518},
+    {"MPI_Pack_external_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1519},
+    {"MPI_Pack_external_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c1520},
+    {"MPI_Pack_external_size", "size", "NULL", MPI_ERR_ARG, NULL, c1521},
+    {"MPI_Pack_external_size_c", "-", "all valid", MPI_SUCCESS, NULL, c1522},
+    {"MPI_Pack_external_size_c", "datarep", "NULL", MPI_ERR_ARG, NULL, c1523},
+    {"MPI_Pack_external_size_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1524},
+    {"MPI_Pack_external_size_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1525},
+    {"MPI_Pack_external_size_c", "size", "NULL", MPI_ERR_ARG, NULL, c1526},
+    {"MPI_Pack_size", "-", "all valid", MPI_SUCCESS, NULL, c1527},
+    {"MPI_Pack_size", "incount", "-1", MPI_ERR_COUNT, NULL, c1528},
+    {"MPI_Pack_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1529},
+    {"MPI_Pack_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c1530},
+    {"MPI_Pack_size", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1531},
+    {"MPI_Pack_size", "comm", "freed", MPI_ERR_COMM, NULL, c1532},
+    {"MPI_Pack_size", "size", "NULL", MPI_ERR_ARG, NULL, c1533},
+    {"MPI_Pack_size_c", "-", "all valid", MPI_SUCCESS, NULL, c1534},
+    {"MPI_Pack_size_c", "incount", "-1", MPI_ERR_COUNT, NULL, c1535},
+    {"MPI_Pack_size_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1536},
+    {"MPI_Pack_size_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1537},
+    {"MPI_Pack_size_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1538},
+    {"MPI_Pack_size_c", "comm", "freed", MPI_ERR_COMM, NULL, c1539},
+    {"MPI_Pack_size_c", "size", "NULL", MPI_ERR_ARG, NULL, c1540},
+    {"MPI_Probe", "-", "all valid", MPI_SUCCESS, NULL, c1541},
+    {"MPI_Probe", "source", "size", MPI_ERR_RANK, NULL, c1542},
+    {"MPI_Probe", "source", "-5", MPI_ERR_RANK, NULL, c1543},
+    {"MPI_Probe", "tag", "-5", MPI_ERR_TAG, NULL, c1544},
+    {"MPI_Probe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1545},
+    {"MPI_Probe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1546},
+    {"MPI_Probe", "comm", "freed", MPI_ERR_COMM, NULL, c1547},
+    {"MPI_Probe", "status", "NULL", MPI_ERR_ARG, NULL, c1548},
+    {"MPI_Query_thread", "-", "all valid", MPI_SUCCESS, NULL, c1549},
+    {"MPI_Query_thread", "provided", "NULL", MPI_ERR_ARG, NULL, c1550},
+    {"MPI_Recv", "-", "all valid", MPI_SUCCESS, NULL, c1551},
+    {"MPI_Recv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1552},
+    {"MPI_Recv", "count", "-1", MPI_ERR_COUNT, NULL, c1553},
+    {"MPI_Recv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1554},
+    {"MPI_Recv", "datatype", "freed", MPI_ERR_TYPE, NULL, c1555},
+    {"MPI_Recv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1556},
+    {"MPI_Recv", "source", "size", MPI_ERR_RANK, NULL, c1557},
+    {"MPI_Recv", "source", "-5", MPI_ERR_RANK, NULL, c1558},
+    {"MPI_Recv", "tag", "-5", MPI_ERR_TAG, NULL, c1559},
+    {"MPI_Recv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1560},
+    {"MPI_Recv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1561},
+    {"MPI_Recv", "comm", "freed", MPI_ERR_COMM, NULL, c1562},
+    {"MPI_Recv", "status", "NULL", MPI_ERR_ARG, NULL, c1563},
+    {"MPI_Recv_init", "-", "all valid", MPI_SUCCESS, NULL, c1564},
+    {"MPI_Recv_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1565},
+    {"MPI_Recv_init", "count", "-1", MPI_ERR_COUNT, NULL, c1566},
+    {"MPI_Recv_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1567},
+    {"MPI_Recv_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1568},
+    {"MPI_Recv_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1569},
+    {"MPI_Recv_init", "source", "size", MPI_ERR_RANK, NULL, c1570},
+    {"MPI_Recv_init", "source", "-5", MPI_ERR_RANK, NULL, c1571},
+    {"MPI_Recv_init", "tag", "-5", MPI_ERR_TAG, NULL, c1572},
+    {"MPI_Recv_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1573},
+    {"MPI_Recv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1574},
+    {"MPI_Recv_init", "comm", "freed", MPI_ERR_COMM, NULL, c1575},
+    {"MPI_Recv_init", "request", "NULL", MPI_ERR_ARG, NULL, c1576},
+    {"MPI_Reduce", "-", "all valid", MPI_SUCCESS, NULL, c1577},
+    {"MPI_Reduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1578},
+    {"MPI_Reduce", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1579},
+    {"MPI_Reduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1580},
+    {"MPI_Reduce", "count", "-1", MPI_ERR_COUNT, NULL, c1581},
+    {"MPI_Reduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1582},
+    {"MPI_Reduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c1583},
+    {"MPI_Reduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1584},
+    {"MPI_Reduce", "op", "freed", MPI_ERR_OP, NULL, c1585},
+    {"MPI_Reduce", "root", "-1", MPI_ERR_ROOT, NULL, c1586},
+    {"MPI_Reduce", "root", "size", MPI_ERR_ROOT, NULL, c1587},
+    {"MPI_Reduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1588},
+    {"MPI_Reduce", "comm", "freed", MPI_ERR_COMM, NULL, c1589},
+    {"MPI_Reduce_init", "-", "all valid", MPI_SUCCESS, NULL, c1590},
+    {"MPI_Reduce_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1591},
+    {"MPI_Reduce_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1592},
+    {"MPI_Reduce_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1593},
+    {"MPI_Reduce_init", "count", "-1", MPI_ERR_COUNT, NULL, c1594},
+    {"MPI_Reduce_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1595},
+    {"MPI_Reduce_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1596},
+    {"MPI_Reduce_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1597},
+    {"MPI_Reduce_init", "op", "freed", MPI_ERR_OP, NULL, c1598},
+    {"MPI_Reduce_init", "root", "-1", MPI_ERR_ROOT, NULL, c1599},
+    {"MPI_Reduce_init", "root", "size", MPI_ERR_ROOT, NULL, c1600},
+    {"MPI_Reduce_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1601},
+    {"MPI_Reduce_init", "comm", "freed", MPI_ERR_COMM, NULL, c1602},
+    {"MPI_Reduce_init", "info", "bogus", MPI_ERR_INFO, NULL, c1603},
+    {"MPI_Reduce_init", "request", "NULL", MPI_ERR_ARG, NULL, c1604},
+    {"MPI_Reduce_local", "-", "all valid", MPI_SUCCESS, NULL, c1605},
+    {"MPI_Reduce_local", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c1606},
+    {"MPI_Reduce_local", "inoutbuf", "NULL", MPI_ERR_BUFFER, NULL, c1607},
+    {"MPI_Reduce_local", "count", "-1", MPI_ERR_COUNT, NULL, c1608},
+    {"MPI_Reduce_local", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1609},
+    {"MPI_Reduce_local", "datatype", "freed", MPI_ERR_TYPE, NULL, c1610},
+    {"MPI_Reduce_local", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1611},
+    {"MPI_Reduce_local", "op", "freed", MPI_ERR_OP, NULL, c1612},
+    {"MPI_Reduce_scatter", "-", "all valid", MPI_SUCCESS, NULL, c1613},
+    {"MPI_Reduce_scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1614},
+    {"MPI_Reduce_scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1615},
+    {"MPI_Reduce_scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1616},
+    {"MPI_Reduce_scatter", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1617},
+    {"MPI_Reduce_scatter", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1618},
+    {"MPI_Reduce_scatter", "datatype", "freed", MPI_ERR_TYPE, NULL, c1619},
+    {"MPI_Reduce_scatter", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1620},
+    {"MPI_Reduce_scatter", "op", "freed", MPI_ERR_OP, NULL, c1621},
+    {"MPI_Reduce_scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1622},
+    {"MPI_Reduce_scatter", "comm", "freed", MPI_ERR_COMM, NULL, c1623},
+    {"MPI_Reduce_scatter_block", "-", "all valid", MPI_SUCCESS, NULL, c1624},
+    {"MPI_Reduce_scatter_block", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1625},
+    {"MPI_Reduce_scatter_block", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1626},
+    {"MPI_Reduce_scatter_block", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1627},
+    {"MPI_Reduce_scatter_block", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1628},
+    {"MPI_Reduce_scatter_block", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1629},
+    {"MPI_Reduce_scatter_block", "datatype", "freed", MPI_ERR_TYPE, NULL, c1630},
+    {"MPI_Reduce_scatter_block", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1631},
+    {"MPI_Reduce_scatter_block", "op", "freed", MPI_ERR_OP, NULL, c1632},
+    {"MPI_Reduce_scatter_block", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1633},
+    {"MPI_Reduce_scatter_block", "comm", "freed", MPI_ERR_COMM, NULL, c1634},
+    {"MPI_Reduce_scatter_block_init", "-", "all valid", MPI_SUCCESS, NULL, c1635},
+    {"MPI_Reduce_scatter_block_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1636},
+    {"MPI_Reduce_scatter_block_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1637},
+    {"MPI_Reduce_scatter_block_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1638},
+    {"MPI_Reduce_scatter_block_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1639},
+    {"MPI_Reduce_scatter_block_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1640},
+    {"MPI_Reduce_scatter_block_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1641},
+    {"MPI_Reduce_scatter_block_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1642},
+    {"MPI_Reduce_scatter_block_init", "op", "freed", MPI_ERR_OP, NULL, c1643},
+    {"MPI_Reduce_scatter_block_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1644},
+    {"MPI_Reduce_scatter_block_init", "comm", "freed", MPI_ERR_COMM, NULL, c1645},
+    {"MPI_Reduce_scatter_block_init", "info", "bogus", MPI_ERR_INFO, NULL, c1646},
+    {"MPI_Reduce_scatter_block_init", "request", "NULL", MPI_ERR_ARG, NULL, c1647},
+    {"MPI_Reduce_scatter_init", "-", "all valid", MPI_SUCCESS, NULL, c1648},
+    {"MPI_Reduce_scatter_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1649},
+    {"MPI_Reduce_scatter_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1650},
+    {"MPI_Reduce_scatter_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1651},
+    {"MPI_Reduce_scatter_init", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1652},
+    {"MPI_Reduce_scatter_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1653},
+    {"MPI_Reduce_scatter_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1654},
+    {"MPI_Reduce_scatter_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1655},
+    {"MPI_Reduce_scatter_init", "op", "freed", MPI_ERR_OP, NULL, c1656},
+    {"MPI_Reduce_scatter_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1657},
+    {"MPI_Reduce_scatter_init", "comm", "freed", MPI_ERR_COMM, NULL, c1658},
+    {"MPI_Reduce_scatter_init", "info", "bogus", MPI_ERR_INFO, NULL, c1659},
+    {"MPI_Reduce_scatter_init", "request", "NULL", MPI_ERR_ARG, NULL, c1660},
+    {"MPI_Remove_error_class", "-", "all valid", MPI_SUCCESS, NULL, c1661},
+    {"MPI_Remove_error_class", "errorclass", "-1", MPI_ERR_ARG, NULL, c1662},
+    {"MPI_Remove_error_class", "errorclass", "MPI_ERR_ARG", MPI_ERR_ARG, NULL, c1663},
+    {"MPI_Remove_error_class", "errorclass", "class with codes", MPI_ERR_ARG, NULL, c1664},
+    {"MPI_Remove_error_code", "-", "all valid", MPI_SUCCESS, NULL, c1665},
+    {"MPI_Remove_error_code", "errorcode", "-1", MPI_ERR_ARG, NULL, c1666},
+    {"MPI_Remove_error_code", "errorcode", "MPI_ERR_ARG", MPI_ERR_ARG, NULL, c1667},
+    {"MPI_Remove_error_code", "errorcode", "a class", MPI_ERR_ARG, NULL, c1668},
+    {"MPI_Remove_error_string", "-", "all valid", MPI_SUCCESS, NULL, c1669},
+    {"MPI_Remove_error_string", "errorcode", "-1", MPI_ERR_ARG, NULL, c1670},
+    {"MPI_Remove_error_string", "errorcode", "MPI_ERR_ARG", MPI_ERR_ARG, NULL, c1671},
+    {"MPI_Request_free", "-", "all valid", MPI_SUCCESS, NULL, c1672},
+    {"MPI_Request_free", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c1673},
+    {"MPI_Request_free", "request", "&freed", MPI_ERR_REQUEST, NULL, c1674},
+    {"MPI_Request_free", "request", "NULL", MPI_ERR_ARG, NULL, c1675},
+    {"MPI_Request_get_status", "-", "all valid", MPI_SUCCESS, NULL, c1676},
+    {"MPI_Request_get_status", "request", "freed", MPI_ERR_REQUEST, NULL, c1677},
+    {"MPI_Request_get_status", "flag", "NULL", MPI_ERR_ARG, NULL, c1678},
+    {"MPI_Request_get_status", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c1679},
+    {"MPI_Rsend", "-", "all valid", MPI_SUCCESS, NULL, c1680},
+    {"MPI_Rsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1681},
+    {"MPI_Rsend", "count", "-1", MPI_ERR_COUNT, NULL, c1682},
+    {"MPI_Rsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1683},
+    {"MPI_Rsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c1684},
+    {"MPI_Rsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1685},
+    {"MPI_Rsend", "dest", "size", MPI_ERR_RANK, NULL, c1686},
+    {"MPI_Rsend", "dest", "-5", MPI_ERR_RANK, NULL, c1687},
+    {"MPI_Rsend", "tag", "-5", MPI_ERR_TAG, NULL, c1688},
+    {"MPI_Rsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1689},
+    {"MPI_Rsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1690},
+    {"MPI_Rsend", "comm", "freed", MPI_ERR_COMM, NULL, c1691},
+    {"MPI_Rsend_init", "-", "all valid", MPI_SUCCESS, NULL, c1692},
+    {"MPI_Rsend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1693},
+    {"MPI_Rsend_init", "count", "-1", MPI_ERR_COUNT, NULL, c1694},
+    {"MPI_Rsend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1695},
+    {"MPI_Rsend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1696},
+    {"MPI_Rsend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1697},
+    {"MPI_Rsend_init", "dest", "size", MPI_ERR_RANK, NULL, c1698},
+    {"MPI_Rsend_init", "dest", "-5", MPI_ERR_RANK, NULL, c1699},
+    {"MPI_Rsend_init", "tag", "-5", MPI_ERR_TAG, NULL, c1700},
+    {"MPI_Rsend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1701},
+    {"MPI_Rsend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1702},
+    {"MPI_Rsend_init", "comm", "freed", MPI_ERR_COMM, NULL, c1703},
+    {"MPI_Rsend_init", "request", "NULL", MPI_ERR_ARG, NULL, c1704},
+    {"MPI_Scan", "-", "all valid", MPI_SUCCESS, NULL, c1705},
+    {"MPI_Scan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1706},
+    {"MPI_Scan", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1707},
+    {"MPI_Scan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1708},
+    {"MPI_Scan", "count", "-1", MPI_ERR_COUNT, NULL, c1709},
+    {"MPI_Scan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1710},
+    {"MPI_Scan", "datatype", "freed", MPI_ERR_TYPE, NULL, c1711},
+    {"MPI_Scan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1712},
+    {"MPI_Scan", "op", "freed", MPI_ERR_OP, NULL, c1713},
+    {"MPI_Scan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1714},
+    {"MPI_Scan", "comm", "freed", MPI_ERR_COMM, NULL, c1715},
+    {"MPI_Scan_init", "-", "all valid", MPI_SUCCESS, NULL, c1716},
+    {"MPI_Scan_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1717},
+    {"MPI_Scan_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1718},
+    {"MPI_Scan_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1719},
+    {"MPI_Scan_init", "count", "-1", MPI_ERR_COUNT, NULL, c1720},
+    {"MPI_Scan_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1721},
+    {"MPI_Scan_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1722},
+    {"MPI_Scan_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c1723},
+    {"MPI_Scan_init", "op", "freed", MPI_ERR_OP, NULL, c1724},
+    {"MPI_Scan_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1725},
+    {"MPI_Scan_init", "comm", "freed", MPI_ERR_COMM, NULL, c1726},
+    {"MPI_Scan_init", "info", "bogus", MPI_ERR_INFO, NULL, c1727},
+    {"MPI_Scan_init", "request", "NULL", MPI_ERR_ARG, NULL, c1728},
+    {"MPI_Scatter", "-", "all valid", MPI_SUCCESS, NULL, c1729},
+    {"MPI_Scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1730},
+    {"MPI_Scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1731},
+    {"MPI_Scatter", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1732},
+    {"MPI_Scatter", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1733},
+    {"MPI_Scatter", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1734},
+    {"MPI_Scatter", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1735},
+    {"MPI_Scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1736},
+    {"MPI_Scatter", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1737},
+    {"MPI_Scatter", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1738},
+    {"MPI_Scatter", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1739},
+    {"MPI_Scatter", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1740},
+    {"MPI_Scatter", "root", "-1", MPI_ERR_ROOT, NULL, c1741},
+    {"MPI_Scatter", "root", "size", MPI_ERR_ROOT, NULL, c1742},
+    {"MPI_Scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1743},
+    {"MPI_Scatter", "comm", "freed", MPI_ERR_COMM, NULL, c1744},
+    {"MPI_Scatter_init", "-", "all valid", MPI_SUCCESS, NULL, c1745},
+    {"MPI_Scatter_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1746},
+    {"MPI_Scatter_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1747},
+    {"MPI_Scatter_init", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1748},
+    {"MPI_Scatter_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1749},
+    {"MPI_Scatter_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1750},
+    {"MPI_Scatter_init", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1751},
+    {"MPI_Scatter_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1752},
+    {"MPI_Scatter_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1753},
+    {"MPI_Scatter_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1754},
+    {"MPI_Scatter_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1755},
+    {"MPI_Scatter_init", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1756},
+    {"MPI_Scatter_init", "root", "-1", MPI_ERR_ROOT, NULL, c1757},
+    {"MPI_Scatter_init", "root", "size", MPI_ERR_ROOT, NULL, c1758},
+    {"MPI_Scatter_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1759},
+    {"MPI_Scatter_init", "comm", "freed", MPI_ERR_COMM, NULL, c1760},
+    {"MPI_Scatter_init", "info", "bogus", MPI_ERR_INFO, NULL, c1761},
+    {"MPI_Scatter_init", "request", "NULL", MPI_ERR_ARG, NULL, c1762},
+    {"MPI_Scatterv", "-", "all valid", MPI_SUCCESS, NULL, c1763},
+    {"MPI_Scatterv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1764},
+    {"MPI_Scatterv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1765},
+    {"MPI_Scatterv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1766},
+    {"MPI_Scatterv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1767},
+    {"MPI_Scatterv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1768},
+    {"MPI_Scatterv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1769},
+    {"MPI_Scatterv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1770},
+    {"MPI_Scatterv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1771},
+    {"MPI_Scatterv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1772},
+    {"MPI_Scatterv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1773},
+    {"MPI_Scatterv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1774},
+    {"MPI_Scatterv", "root", "-1", MPI_ERR_ROOT, NULL, c1775},
+    {"MPI_Scatterv", "root", "size", MPI_ERR_ROOT, NULL, c1776},
+    {"MPI_Scatterv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1777},
+    {"MPI_Scatterv", "comm", "freed", MPI_ERR_COMM, NULL, c1778},
+    {"MPI_Scatterv_init", "-", "all valid", MPI_SUCCESS, NULL, c1779},
+    {"MPI_Scatterv_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1780},
+    {"MPI_Scatterv_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1781},
+    {"MPI_Scatterv_init", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1782},
+    {"MPI_Scatterv_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1783},
+    {"MPI_Scatterv_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1784},
+    {"MPI_Scatterv_init", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1785},
+    {"MPI_Scatterv_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1786},
+    {"MPI_Scatterv_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1787},
+    {"MPI_Scatterv_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1788},
+    {"MPI_Scatterv_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1789},
+    {"MPI_Scatterv_init", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1790},
+    {"MPI_Scatterv_init", "root", "-1", MPI_ERR_ROOT, NULL, c1791},
+    {"MPI_Scatterv_init", "root", "size", MPI_ERR_ROOT, NULL, c1792},
+    {"MPI_Scatterv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1793},
+    {"MPI_Scatterv_init", "comm", "freed", MPI_ERR_COMM, NULL, c1794},
+    {"MPI_Scatterv_init", "info", "bogus", MPI_ERR_INFO, NULL, c1795},
+    {"MPI_Scatterv_init", "request", "NULL", MPI_ERR_ARG, NULL, c1796},
+    {"MPI_Send", "-", "all valid", MPI_SUCCESS, NULL, c1797},
+    {"MPI_Send", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1798},
+    {"MPI_Send", "count", "-1", MPI_ERR_COUNT, NULL, c1799},
+    {"MPI_Send", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1800},
+    {"MPI_Send", "datatype", "freed", MPI_ERR_TYPE, NULL, c1801},
+    {"MPI_Send", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1802},
+    {"MPI_Send", "dest", "size", MPI_ERR_RANK, NULL, c1803},
+    {"MPI_Send", "dest", "-5", MPI_ERR_RANK, NULL, c1804},
+    {"MPI_Send", "tag", "-5", MPI_ERR_TAG, NULL, c1805},
+    {"MPI_Send", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1806},
+    {"MPI_Send", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1807},
+    {"MPI_Send", "comm", "freed", MPI_ERR_COMM, NULL, c1808},
+    {"MPI_Send_init", "-", "all valid", MPI_SUCCESS, NULL, c1809},
+    {"MPI_Send_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1810},
+    {"MPI_Send_init", "count", "-1", MPI_ERR_COUNT, NULL, c1811},
+    {"MPI_Send_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1812},
+    {"MPI_Send_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1813},
+    {"MPI_Send_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1814},
+    {"MPI_Send_init", "dest", "size", MPI_ERR_RANK, NULL, c1815},
+    {"MPI_Send_init", "dest", "-5", MPI_ERR_RANK, NULL, c1816},
+    {"MPI_Send_init", "tag", "-5", MPI_ERR_TAG, NULL, c1817},
+    {"MPI_Send_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1818},
+    {"MPI_Send_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1819},
+    {"MPI_Send_init", "comm", "freed", MPI_ERR_COMM, NULL, c1820},
+    {"MPI_Send_init", "request", "NULL", MPI_ERR_ARG, NULL, c1821},
+    {"MPI_Sendrecv", "-", "all valid", MPI_SUCCESS, NULL, c1822},
+    {"MPI_Sendrecv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1823},
+    {"MPI_Sendrecv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c1824},
+    {"MPI_Sendrecv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1825},
+    {"MPI_Sendrecv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c1826},
+    {"MPI_Sendrecv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c1827},
+    {"MPI_Sendrecv", "dest", "size", MPI_ERR_RANK, NULL, c1828},
+    {"MPI_Sendrecv", "dest", "-5", MPI_ERR_RANK, NULL, c1829},
+    {"MPI_Sendrecv", "sendtag", "-5", MPI_ERR_TAG, NULL, c1830},
+    {"MPI_Sendrecv", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1831},
+    {"MPI_Sendrecv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1832},
+    {"MPI_Sendrecv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c1833},
+    {"MPI_Sendrecv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1834},
+    {"MPI_Sendrecv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c1835},
+    {"MPI_Sendrecv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c1836},
+    {"MPI_Sendrecv", "source", "size", MPI_ERR_RANK, NULL, c1837},
+    {"MPI_Sendrecv", "source", "-5", MPI_ERR_RANK, NULL, c1838},
+    {"MPI_Sendrecv", "recvtag", "-5", MPI_ERR_TAG, NULL, c1839},
+    {"MPI_Sendrecv", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1840},
+    {"MPI_Sendrecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1841},
+    {"MPI_Sendrecv", "comm", "freed", MPI_ERR_COMM, NULL, c1842},
+    {"MPI_Sendrecv", "status", "NULL", MPI_ERR_ARG, NULL, c1843},
+    {"MPI_Sendrecv_replace", "-", "all valid", MPI_SUCCESS, NULL, c1844},
+    {"MPI_Sendrecv_replace", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1845},
+    {"MPI_Sendrecv_replace", "count", "-1", MPI_ERR_COUNT, NULL, c1846},
+    {"MPI_Sendrecv_replace", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1847},
+    {"MPI_Sendrecv_replace", "datatype", "freed", MPI_ERR_TYPE, NULL, c1848},
+    {"MPI_Sendrecv_replace", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1849},
+    {"MPI_Sendrecv_replace", "dest", "size", MPI_ERR_RANK, NULL, c1850},
+    {"MPI_Sendrecv_replace", "dest", "-5", MPI_ERR_RANK, NULL, c1851},
+    {"MPI_Sendrecv_replace", "sendtag", "-5", MPI_ERR_TAG, NULL, c1852},
+    {"MPI_Sendrecv_replace", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1853},
+    {"MPI_Sendrecv_replace", "source", "size", MPI_ERR_RANK, NULL, c1854},
+    {"MPI_Sendrecv_replace", "source", "-5", MPI_ERR_RANK, NULL, c1855},
+    {"MPI_Sendrecv_replace", "recvtag", "-5", MPI_ERR_TAG, NULL, c1856},
+    {"MPI_Sendrecv_replace", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1857},
+    {"MPI_Sendrecv_replace", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1858},
+    {"MPI_Sendrecv_replace", "comm", "freed", MPI_ERR_COMM, NULL, c1859},
+    {"MPI_Sendrecv_replace", "status", "NULL", MPI_ERR_ARG, NULL, c1860},
+    {"MPI_Ssend", "-", "all valid", MPI_SUCCESS, NULL, c1861},
+    {"MPI_Ssend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1862},
+    {"MPI_Ssend", "count", "-1", MPI_ERR_COUNT, NULL, c1863},
+    {"MPI_Ssend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1864},
+    {"MPI_Ssend", "datatype", "freed", MPI_ERR_TYPE, NULL, c1865},
+    {"MPI_Ssend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1866},
+    {"MPI_Ssend", "dest", "size", MPI_ERR_RANK, NULL, c1867},
+    {"MPI_Ssend", "dest", "-5", MPI_ERR_RANK, NULL, c1868},
+    {"MPI_Ssend", "tag", "-5", MPI_ERR_TAG, NULL, c1869},
+    {"MPI_Ssend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1870},
+    {"MPI_Ssend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1871},
+    {"MPI_Ssend", "comm", "freed", MPI_ERR_COMM, NULL, c1872},
+    {"MPI_Ssend_init", "-", "all valid", MPI_SUCCESS, NULL, c1873},
+    {"MPI_Ssend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c1874},
+    {"MPI_Ssend_init", "count", "-1", MPI_ERR_COUNT, NULL, c1875},
+    {"MPI_Ssend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1876},
+    {"MPI_Ssend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c1877},
+    {"MPI_Ssend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c1878},
+    {"MPI_Ssend_init", "dest", "size", MPI_ERR_RANK, NULL, c1879},
+    {"MPI_Ssend_init", "dest", "-5", MPI_ERR_RANK, NULL, c1880},
+    {"MPI_Ssend_init", "tag", "-5", MPI_ERR_TAG, NULL, c1881},
+    {"MPI_Ssend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c1882},
+    {"MPI_Ssend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1883},
+    {"MPI_Ssend_init", "comm", "freed", MPI_ERR_COMM, NULL, c1884},
+    {"MPI_Ssend_init", "request", "NULL", MPI_ERR_ARG, NULL, c1885},
+    {"MPI_Start", "-", "all valid", MPI_SUCCESS, NULL, c1886},
+    {"MPI_Start", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c1887},
+    {"MPI_Start", "request", "&freed", MPI_ERR_REQUEST, NULL, c1888},
+    {"MPI_Start", "request", "NULL", MPI_ERR_ARG, NULL, c1889},
+    {"MPI_Startall", "-", "all valid", MPI_SUCCESS, NULL, c1890},
+    {"MPI_Startall", "count", "-1", MPI_ERR_COUNT, NULL, c1891},
+    {"MPI_Startall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c1892},
+    {"MPI_Startall", "array_of_requests", "{MPI_REQUEST_NULL}", MPI_ERR_REQUEST, NULL, c1893},
+    {"MPI_Startall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c1894},
+    {"MPI_Status_c2f", "-", "all valid", MPI_SUCCESS, NULL, c1895},
+    {"MPI_Status_c2f", "c_status", "NULL", MPI_ERR_ARG, NULL, c1896},
+    {"MPI_Status_c2f", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c1897},
+    {"MPI_Status_c2f", "f_status", "NULL", MPI_ERR_ARG, NULL, c1898},
+    {"MPI_Status_c2f08", "-", "all valid", MPI_SUCCESS, NULL, c1899},
+    {"MPI_Status_c2f08", "c_status", "NULL", MPI_ERR_ARG, NULL, c1900},
+    {"MPI_Status_c2f08", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c1901},
+    {"MPI_Status_c2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1902},
+    {"MPI_Status_f082c", "-", "all valid", MPI_SUCCESS, NULL, c1903},
+    {"MPI_Status_f082c", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1904},
+    {"MPI_Status_f082c", "c_status", "NULL", MPI_ERR_ARG, NULL, c1905},
+    {"MPI_Status_f082f", "-", "all valid", MPI_SUCCESS, NULL, c1906},
+    {"MPI_Status_f082f", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1907},
+    {"MPI_Status_f082f", "f_status", "NULL", MPI_ERR_ARG, NULL, c1908},
+    {"MPI_Status_f2c", "-", "all valid", MPI_SUCCESS, NULL, c1909},
+    {"MPI_Status_f2c", "f_status", "NULL", MPI_ERR_ARG, NULL, c1910},
+    {"MPI_Status_f2c", "c_status", "NULL", MPI_ERR_ARG, NULL, c1911},
+    {"MPI_Status_f2f08", "-", "all valid", MPI_SUCCESS, NULL, c1912},
+    {"MPI_Status_f2f08", "f_status", "NULL", MPI_ERR_ARG, NULL, c1913},
+    {"MPI_Status_f2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c1914},
+    {"MPI_Status_get_error", "-", "all valid", MPI_SUCCESS, NULL, c1915},
+    {"MPI_Status_get_error", "status", "NULL", MPI_ERR_ARG, NULL, c1916},
+    {"MPI_Status_get_error", "err", "NULL", MPI_ERR_ARG, NULL, c1917},
+    {"MPI_Status_get_source", "-", "all valid", MPI_SUCCESS, NULL, c1918},
+    {"MPI_Status_get_source", "status", "NULL", MPI_ERR_ARG, NULL, c1919},
+    {"MPI_Status_get_source", "source", "NULL", MPI_ERR_ARG, NULL, c1920},
+    {"MPI_Status_get_tag", "-", "all valid", MPI_SUCCESS, NULL, c1921},
+    {"MPI_Status_get_tag", "status", "NULL", MPI_ERR_ARG, NULL, c1922},
+    {"MPI_Status_get_tag", "tag", "NULL", MPI_ERR_ARG, NULL, c1923},
+    {"MPI_Status_set_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c1924},
+    {"MPI_Status_set_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c1925},
+    {"MPI_Status_set_elements", "-", "all valid", MPI_SUCCESS, NULL, c1926},
+    {"MPI_Status_set_elements", "status", "NULL", MPI_ERR_ARG, NULL, c1927},
+    {"MPI_Status_set_elements", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1928},
+    {"MPI_Status_set_elements", "datatype", "freed", MPI_ERR_TYPE, NULL, c1929},
+    {"MPI_Status_set_elements", "count", "-1", MPI_ERR_COUNT, NULL, c1930},
+    {"MPI_Status_set_elements_c", "-", "all valid", MPI_SUCCESS, NULL, c1931},
+    {"MPI_Status_set_elements_c", "status", "NULL", MPI_ERR_ARG, NULL, c1932},
+    {"MPI_Status_set_elements_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1933},
+    {"MPI_Status_set_elements_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c1934},
+    {"MPI_Status_set_elements_c", "count", "-1", MPI_ERR_COUNT, NULL, c1935},
+    {"MPI_Status_set_elements_x", "-", "all valid", MPI_SUCCESS, NULL, c1936},
+    {"MPI_Status_set_elements_x", "status", "NULL", MPI_ERR_ARG, NULL, c1937},
+    {"MPI_Status_set_elements_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c1938},
+    {"MPI_Status_set_elements_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c1939},
+    {"MPI_Status_set_elements_x", "count", "-1", MPI_ERR_COUNT, NULL, c1940},
+    {"MPI_Status_set_error", "-", "all valid", MPI_SUCCESS, NULL, c1941},
+    {"MPI_Status_set_error", "status", "NULL", MPI_ERR_ARG, NULL, c1942},
+    {"MPI_Status_set_source", "-", "all valid", MPI_SUCCESS, NULL, c1943},
+    {"MPI_Status_set_source", "status", "NULL", MPI_ERR_ARG, NULL, c1944},
+    {"MPI_Status_set_tag", "-", "all valid", MPI_SUCCESS, NULL, c1945},
+    {"MPI_Status_set_tag", "status", "NULL", MPI_ERR_ARG, NULL, c1946},
+    {"MPI_T_category_changed", "-", "all valid", MPI_SUCCESS, NULL, c1947},
+    {"MPI_T_category_changed", "update_number", "NULL", MPI_T_ERR_INVALID, NULL, c1948},
+    {"MPI_T_category_get_categories", "-", "all valid", MPI_SUCCESS, NULL, c1949},
+    {"MPI_T_category_get_categories", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1950},
+    {"MPI_T_category_get_categories", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1951},
+    {"MPI_T_category_get_categories", "len", "-1", MPI_T_ERR_INVALID, NULL, c1952},
+    {"MPI_T_category_get_categories", "indices", "NULL", MPI_T_ERR_INVALID, NULL, c1953},
+    {"MPI_T_category_get_cvars", "-", "all valid", MPI_SUCCESS, NULL, c1954},
+    {"MPI_T_category_get_cvars", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1955},
+    {"MPI_T_category_get_cvars", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1956},
+    {"MPI_T_category_get_cvars", "len", "-1", MPI_T_ERR_INVALID, NULL, c1957},
+    {"MPI_T_category_get_cvars", "indices", "NULL", MPI_T_ERR_INVALID, NULL, c1958},
+    {"MPI_T_category_get_events", "-", "all valid", MPI_SUCCESS, NULL, c1959},
+    {"MPI_T_category_get_events", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1960},
+    {"MPI_T_category_get_events", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1961},
+    {"MPI_T_category_get_events", "len", "-1", MPI_T_ERR_INVALID, NULL, c1962},
+    {"MPI_T_category_get_events", "indices", "NULL", MPI_T_ERR_INVALID, NULL, c1963},
+    {"MPI_T_category_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1964},
+    {"MPI_T_category_get_index", "name", "NULL", MPI_T_ERR_INVALID, NULL, c1965},
+    {"MPI_T_category_get_index", "name", "\"errsweep\"", MPI_T_ERR_INVALID_NAME, NULL, c1966},
+    {"MPI_T_category_get_index", "cat_index", "NULL", MPI_T_ERR_INVALID, NULL, c1967},
+    {"MPI_T_category_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1968},
+    {"MPI_T_category_get_info", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1969},
+    {"MPI_T_category_get_info", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1970},
+    {"MPI_T_category_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1971},
+    {"MPI_T_category_get_num", "num_cat", "NULL", MPI_T_ERR_INVALID, NULL, c1972},
+    {"MPI_T_category_get_num_events", "-", "all valid", MPI_SUCCESS, NULL, c1973},
+    {"MPI_T_category_get_num_events", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1974},
+    {"MPI_T_category_get_num_events", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1975},
+    {"MPI_T_category_get_num_events", "num_events", "NULL", MPI_T_ERR_INVALID, NULL, c1976},
+    {"MPI_T_category_get_pvars", "-", "all valid", MPI_SUCCESS, NULL, c1977},
+    {"MPI_T_category_get_pvars", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1978},
+    {"MPI_T_category_get_pvars", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1979},
+    {"MPI_T_category_get_pvars", "len", "-1", MPI_T_ERR_INVALID, NULL, c1980},
+    {"MPI_T_category_get_pvars", "indices", "NULL", MPI_T_ERR_INVALID, NULL, c1981},
+    {"MPI_T_cvar_get_index", "-", "all valid", MPI_SUCCESS, NULL, c1982},
+    {"MPI_T_cvar_get_index", "name", "NULL", MPI_T_ERR_INVALID, NULL, c1983},
+    {"MPI_T_cvar_get_index", "name", "\"errsweep\"", MPI_T_ERR_INVALID_NAME, NULL, c1984},
+    {"MPI_T_cvar_get_index", "cvar_index", "NULL", MPI_T_ERR_INVALID, NULL, c1985},
+    {"MPI_T_cvar_get_info", "-", "all valid", MPI_SUCCESS, NULL, c1986},
+    {"MPI_T_cvar_get_info", "cvar_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1987},
+    {"MPI_T_cvar_get_info", "cvar_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1988},
+    {"MPI_T_cvar_get_num", "-", "all valid", MPI_SUCCESS, NULL, c1989},
+    {"MPI_T_cvar_get_num", "num_cvar", "NULL", MPI_T_ERR_INVALID, NULL, c1990},
+    {"MPI_T_cvar_handle_alloc", "-", "all valid", MPI_SUCCESS, NULL, c1991},
+    {"MPI_T_cvar_handle_alloc", "cvar_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c1992},
+    {"MPI_T_cvar_handle_alloc", "cvar_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c1993},
+    {"MPI_T_cvar_handle_alloc", "handle", "NULL", MPI_T_ERR_INVALID, NULL, c1994},
+    {"MPI_T_cvar_handle_alloc", "count", "NULL", MPI_T_ERR_INVALID, NULL, c1995},
+    {"MPI_T_cvar_handle_free", "-", "all valid", MPI_SUCCESS, NULL, c1996},
+    {"MPI_T_cvar_handle_free", "handle", "&MPI_T_CVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c1997},
+    {"MPI_T_cvar_handle_free", "handle", "NULL", MPI_T_ERR_INVALID, NULL, c1998},
+    {"MPI_T_cvar_read", "-", "all valid", MPI_SUCCESS, NULL, c1999},
+    {"MPI_T_cvar_read", "handle", "MPI_T_CVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c2000},
+    {"MPI_T_cvar_read", "buf", "NULL", MPI_T_ERR_INVALID, NULL, c2001},
+    {"MPI_T_cvar_write", "-", "all valid", MPI_SUCCESS, NULL, c2002},
+    {"MPI_T_cvar_write", "handle", "MPI_T_CVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c2003},
+    {"MPI_T_cvar_write", "buf", "NULL", MPI_T_ERR_INVALID, NULL, c2004},
+    {"MPI_T_enum_get_info", "-", "all valid", MPI_SUCCESS, NULL, c2005},
+    {"MPI_T_enum_get_info", "enumtype", "MPI_T_ENUM_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c2006},
+    {"MPI_T_enum_get_item", "-", "all valid", MPI_SUCCESS, NULL, c2007},
+    {"MPI_T_enum_get_item", "enumtype", "MPI_T_ENUM_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c2008},
+    {"MPI_T_enum_get_item", "index", "-1", MPI_T_ERR_INVALID_ITEM, NULL, c2009},
+    {"MPI_T_enum_get_item", "index", "INT_MAX", MPI_T_ERR_INVALID_ITEM, NULL, c2010},
+    {"MPI_T_enum_get_item", "value", "NULL", MPI_T_ERR_INVALID, NULL, c2011},
+    {"MPI_T_event_callback_get_info", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c2012},
+    {"MPI_T_event_callback_set_info", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c2013},
+    {"MPI_T_event_copy", "event_instance", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c2014},
+    {"MPI_T_event_get_index", "name", "NULL", MPI_T_ERR_INVALID, NULL, c2015},
+    {"MPI_T_event_get_index", "name", "\"errsweep\"", MPI_T_ERR_INVALID_NAME, NULL, c2016},
+    {"MPI_T_event_get_index", "event_index", "NULL", MPI_T_ERR_INVALID, NULL, c2017},
+    {"MPI_T_event_get_info", "event_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c2018},
+    {"MPI_T_event_get_info", "event_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c2019},
+    {"MPI_T_event_get_num", "-", "all valid", MPI_SUCCESS, NULL, c2020},
+    {"MPI_T_event_get_num", "num_events", "NULL", MPI_T_ERR_INVALID, NULL, c2021},
+    {"MPI_T_event_get_source", "event_instance", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c2022},
+    {"MPI_T_event_get_timestamp", "event_instance", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c2023},
+    {"MPI_T_event_handle_alloc", "event_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c2024},
+    {"MPI_T_event_handle_alloc", "event_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c2025},
+    {"MPI_T_event_handle_free", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c2026},
+    {"MPI_T_event_handle_get_info", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c2027},
+    {"MPI_T_event_handle_set_info", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c2028},
+    {"MPI_T_event_read", "event_instance", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c2029},
+    {"MPI_T_event_register_callback", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c2030},
+    {"MPI_T_event_set_dropped_handler", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c2031},
+    {"MPI_T_finalize", "-", "all valid", MPI_SUCCESS, NULL, c2032},
+    {"MPI_T_init_thread", "-", "all valid", MPI_SUCCESS, NULL, c2033},
+    {"MPI_T_init_thread", "provided", "NULL", MPI_T_ERR_INVALID, NULL, c2034},
+    {"MPI_T_pvar_get_index", "-", "all valid", MPI_SUCCESS, NULL, c2035},
+    {"MPI_T_pvar_get_index", "name", "NULL", MPI_T_ERR_INVALID, NULL, c2036},
+    {"MPI_T_pvar_get_index", "name", "\"errsweep\"", MPI_T_ERR_INVALID_NAME, NULL, c2037},
+    {"MPI_T_pvar_get_index", "pvar_index", "NULL", MPI_T_ERR_INVALID, NULL, c2038},
+    {"MPI_T_pvar_get_info", "-", "all valid", MPI_SUCCESS, NULL, c2039},
+    {"MPI_T_pvar_get_info", "pvar_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c2040},
+    {"MPI_T_pvar_get_info", "pvar_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c2041},
+    {"MPI_T_pvar_get_num", "-", "all valid", MPI_SUCCESS, NULL, c2042},
+    {"MPI_T_pvar_get_num", "num_pvar", "NULL", MPI_T_ERR_INVALID, NULL, c2043},
+    {"MPI_T_pvar_handle_alloc", "-", "all valid", MPI_SUCCESS, NULL, c2044},
+    {"MPI_T_pvar_handle_alloc", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c2045},
+    {"MPI_T_pvar_handle_alloc", "pvar_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c2046},
+    {"MPI_T_pvar_handle_alloc", "pvar_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c2047},
+    {"MPI_T_pvar_handle_alloc", "handle", "NULL", MPI_T_ERR_INVALID, NULL, c2048},
+    {"MPI_T_pvar_handle_alloc", "count", "NULL", MPI_T_ERR_INVALID, NULL, c2049},
+    {"MPI_T_pvar_handle_free", "-", "all valid", MPI_SUCCESS, NULL, c2050},
+    {"MPI_T_pvar_handle_free", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c2051},
+    {"MPI_T_pvar_handle_free", "handle", "&MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c2052},
+    {"MPI_T_pvar_handle_free", "handle", "NULL", MPI_T_ERR_INVALID, NULL, c2053},
+    {"MPI_T_pvar_read", "-", "all valid", MPI_SUCCESS, NULL, c2054},
+    {"MPI_T_pvar_read", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c2055},
+    {"MPI_T_pvar_read", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c2056},
+    {"MPI_T_pvar_read", "buf", "NULL", MPI_T_ERR_INVALID, NULL, c2057},
+    {"MPI_T_pvar_readreset", "-", "all valid", MPI_SUCCESS, NULL, c2058},
+    {"MPI_T_pvar_readreset", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c2059},
+    {"MPI_T_pvar_readreset", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c2060},
+    {"MPI_T_pvar_readreset", "buf", "NULL", MPI_T_ERR_INVALID, NULL, c2061},
+    {"MPI_T_pvar_reset", "-", "all valid", MPI_SUCCESS, NULL, c2062},
+    {"MPI_T_pvar_reset", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c2063},
+    {"MPI_T_pvar_reset", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c2064},
+    {"MPI_T_pvar_session_create", "-", "all valid", MPI_SUCCESS, NULL, c2065},
+    {"MPI_T_pvar_session_create", "pe_session", "NULL", MPI_T_ERR_INVALID, NULL, c2066},
+    {"MPI_T_pvar_session_free", "-", "all valid", MPI_SUCCESS, NULL, c2067},
+    {"MPI_T_pvar_session_free", "pe_session", "&MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c2068},
+    {"MPI_T_pvar_session_free", "pe_session", "NULL", MPI_T_ERR_INVALID, NULL, c2069},
+    {"MPI_T_pvar_start", "-", "all valid", MPI_SUCCESS, NULL, c2070},
+    {"MPI_T_pvar_start", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c2071},
+    {"MPI_T_pvar_start", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c2072},
+    {"MPI_T_pvar_stop", "-", "all valid", MPI_SUCCESS, NULL, c2073},
+    {"MPI_T_pvar_stop", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c2074},
+    {"MPI_T_pvar_stop", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c2075},
+    {"MPI_T_pvar_write", "-", "all valid", MPI_SUCCESS, NULL, c2076},
+    {"MPI_T_pvar_write", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c2077},
+    {"MPI_T_pvar_write", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c2078},
+    {"MPI_T_pvar_write", "buf", "NULL", MPI_T_ERR_INVALID, NULL, c2079},
+    {"MPI_T_source_get_info", "source_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c2080},
+    {"MPI_T_source_get_info", "source_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c2081},
+    {"MPI_T_source_get_num", "-", "all valid", MPI_SUCCESS, NULL, c2082},
+    {"MPI_T_source_get_num", "num_sources", "NULL", MPI_T_ERR_INVALID, NULL, c2083},
+    {"MPI_T_source_get_timestamp", "source_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c2084},
+    {"MPI_T_source_get_timestamp", "source_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c2085},
+    {"MPI_Test", "-", "all valid", MPI_SUCCESS, NULL, c2086},
+    {"MPI_Test", "request", "&freed", MPI_ERR_REQUEST, NULL, c2087},
+    {"MPI_Test", "request", "NULL", MPI_ERR_ARG, NULL, c2088},
+    {"MPI_Test", "flag", "NULL", MPI_ERR_ARG, NULL, c2089},
+    {"MPI_Test", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c2090},
+    {"MPI_Test_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c2091},
+    {"MPI_Test_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c2092},
+    {"MPI_Test_cancelled", "flag", "NULL", MPI_ERR_ARG, NULL, c2093},
+    {"MPI_Testall", "-", "all valid", MPI_SUCCESS, NULL, c2094},
+    {"MPI_Testall", "count", "-1", MPI_ERR_COUNT, NULL, c2095},
+    {"MPI_Testall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c2096},
+    {"MPI_Testall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c2097},
+    {"MPI_Testall", "flag", "NULL", MPI_ERR_ARG, NULL, c2098},
+    {"MPI_Testall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c2099},
+    {"MPI_Testany", "-", "all valid", MPI_SUCCESS, NULL, c2100},
+    {"MPI_Testany", "count", "-1", MPI_ERR_COUNT, NULL, c2101},
+    {"MPI_Testany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c2102},
+    {"MPI_Testany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c2103},
+    {"MPI_Testany", "index", "NULL", MPI_ERR_ARG, NULL, c2104},
+    {"MPI_Testany", "flag", "NULL", MPI_ERR_ARG, NULL, c2105},
+    {"MPI_Testany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c2106},
+    {"MPI_Testsome", "-", "all valid", MPI_SUCCESS, NULL, c2107},
+    {"MPI_Testsome", "incount", "-1", MPI_ERR_COUNT, NULL, c2108},
+    {"MPI_Testsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c2109},
+    {"MPI_Testsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c2110},
+    {"MPI_Testsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c2111},
+    {"MPI_Testsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c2112},
+    {"MPI_Testsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c2113},
+    {"MPI_Topo_test", "-", "all valid", MPI_SUCCESS, NULL, c2114},
+    {"MPI_Topo_test", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2115},
+    {"MPI_Topo_test", "comm", "freed", MPI_ERR_COMM, NULL, c2116},
+    {"MPI_Topo_test", "status", "NULL", MPI_ERR_ARG, NULL, c2117},
+    {"MPI_Type_commit", "-", "all valid", MPI_SUCCESS, NULL, c2118},
+    {"MPI_Type_commit", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2119},
+    {"MPI_Type_commit", "datatype", "&freed", MPI_ERR_TYPE, NULL, c2120},
+    {"MPI_Type_commit", "datatype", "NULL", MPI_ERR_ARG, NULL, c2121},
+    {"MPI_Type_contiguous", "-", "all valid", MPI_SUCCESS, NULL, c2122},
+    {"MPI_Type_contiguous", "count", "-1", MPI_ERR_COUNT, NULL, c2123},
+    {"MPI_Type_contiguous", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2124},
+    {"MPI_Type_contiguous", "oldtype", "freed", MPI_ERR_TYPE, NULL, c2125},
+    {"MPI_Type_contiguous", "newtype", "NULL", MPI_ERR_ARG, NULL, c2126},
+    {"MPI_Type_contiguous_c", "-", "all valid", MPI_SUCCESS, NULL, c2127},
+    {"MPI_Type_contiguous_c", "count", "-1", MPI_ERR_COUNT, NULL, c2128},
+    {"MPI_Type_contiguous_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2129},
+    {"MPI_Type_contiguous_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c2130},
+    {"MPI_Type_contiguous_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c2131},
+    {"MPI_Type_create_darray", "-", "all valid", MPI_SUCCESS, NULL, c2132},
+    {"MPI_Type_create_darray", "size", "0", MPI_ERR_ARG, NULL, c2133},
+    {"MPI_Type_create_darray", "ndims", "0", MPI_ERR_ARG, NULL, c2134},
+    {"MPI_Type_create_darray", "array_of_gsizes", "{-1,..}", MPI_ERR_COUNT, NULL, c2135},
+    {"MPI_Type_create_darray", "array_of_distribs", "{12345}", MPI_ERR_ARG, NULL, c2136},
+    {"MPI_Type_create_darray", "array_of_psizes", "{-1,..}", MPI_ERR_COUNT, NULL, c2137},
+    {"MPI_Type_create_darray", "order", "12345", MPI_ERR_ARG, NULL, c2138},
+    {"MPI_Type_create_darray", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2139},
+    {"MPI_Type_create_darray", "oldtype", "freed", MPI_ERR_TYPE, NULL, c2140},
+    {"MPI_Type_create_darray", "newtype", "NULL", MPI_ERR_ARG, NULL, c2141},
+    {"MPI_Type_create_darray_c", "-", "all valid", MPI_SUCCESS, NULL, c2142},
+    {"MPI_Type_create_darray_c", "size", "0", MPI_ERR_ARG, NULL, c2143},
+    {"MPI_Type_create_darray_c", "ndims", "0", MPI_ERR_ARG, NULL, c2144},
+    {"MPI_Type_create_darray_c", "array_of_gsizes", "{-1,..}", MPI_ERR_COUNT, NULL, c2145},
+    {"MPI_Type_create_darray_c", "array_of_distribs", "{12345}", MPI_ERR_ARG, NULL, c2146},
+    {"MPI_Type_create_darray_c", "array_of_psizes", "{-1,..}", MPI_ERR_COUNT, NULL, c2147},
+    {"MPI_Type_create_darray_c", "order", "12345", MPI_ERR_ARG, NULL, c2148},
+    {"MPI_Type_create_darray_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2149},
+    {"MPI_Type_create_darray_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c2150},
+    {"MPI_Type_create_darray_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c2151},
+    {"MPI_Type_create_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c2152},
+    {"MPI_Type_create_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c2153},
+    {"MPI_Type_create_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c2154},
+    {"MPI_Type_create_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2155},
+    {"MPI_Type_create_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c2156},
+    {"MPI_Type_create_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c2157},
+    {"MPI_Type_create_hindexed_block", "-", "all valid", MPI_SUCCESS, NULL, c2158},
+    {"MPI_Type_create_hindexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c2159},
+    {"MPI_Type_create_hindexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c2160},
+    {"MPI_Type_create_hindexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2161},
+    {"MPI_Type_create_hindexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c2162},
+    {"MPI_Type_create_hindexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c2163},
+    {"MPI_Type_create_hindexed_block_c", "-", "all valid", MPI_SUCCESS, NULL, c2164},
+    {"MPI_Type_create_hindexed_block_c", "count", "-1", MPI_ERR_COUNT, NULL, c2165},
+    {"MPI_Type_create_hindexed_block_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c2166},
+    {"MPI_Type_create_hindexed_block_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2167},
+    {"MPI_Type_create_hindexed_block_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c2168},
+    {"MPI_Type_create_hindexed_block_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c2169},
+    {"MPI_Type_create_hindexed_c", "-", "all valid", MPI_SUCCESS, NULL, c2170},
+    {"MPI_Type_create_hindexed_c", "count", "-1", MPI_ERR_COUNT, NULL, c2171},
+    {"MPI_Type_create_hindexed_c", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c2172},
+    {"MPI_Type_create_hindexed_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2173},
+    {"MPI_Type_create_hindexed_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c2174},
+    {"MPI_Type_create_hindexed_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c2175},
+    {"MPI_Type_create_hvector", "-", "all valid", MPI_SUCCESS, NULL, c2176},
+    {"MPI_Type_create_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c2177},
+    {"MPI_Type_create_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c2178},
+    {"MPI_Type_create_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2179},
+    {"MPI_Type_create_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c2180},
+    {"MPI_Type_create_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c2181},
+    {"MPI_Type_create_hvector_c", "-", "all valid", MPI_SUCCESS, NULL, c2182},
+    {"MPI_Type_create_hvector_c", "count", "-1", MPI_ERR_COUNT, NULL, c2183},
+    {"MPI_Type_create_hvector_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c2184},
+    {"MPI_Type_create_hvector_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2185},
+    {"MPI_Type_create_hvector_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c2186},
+    {"MPI_Type_create_hvector_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c2187},
+    {"MPI_Type_create_indexed_block", "-", "all valid", MPI_SUCCESS, NULL, c2188},
+    {"MPI_Type_create_indexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c2189},
+    {"MPI_Type_create_indexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c2190},
+    {"MPI_Type_create_indexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2191},
+    {"MPI_Type_create_indexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c2192},
+    {"MPI_Type_create_indexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c2193},
+    {"MPI_Type_create_indexed_block_c", "-", "all valid", MPI_SUCCESS, NULL, c2194},
+    {"MPI_Type_create_indexed_block_c", "count", "-1", MPI_ERR_COUNT, NULL, c2195},
+    {"MPI_Type_create_indexed_block_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c2196},
+    {"MPI_Type_create_indexed_block_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2197},
+    {"MPI_Type_create_indexed_block_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c2198},
+    {"MPI_Type_create_indexed_block_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c2199},
+    {"MPI_Type_create_keyval", "-", "all valid", MPI_SUCCESS, NULL, c2200},
+    {"MPI_Type_create_keyval", "type_keyval", "NULL", MPI_ERR_ARG, NULL, c2201},
+    {"MPI_Type_create_resized", "-", "all valid", MPI_SUCCESS, NULL, c2202},
+    {"MPI_Type_create_resized", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2203},
+    {"MPI_Type_create_resized", "oldtype", "freed", MPI_ERR_TYPE, NULL, c2204},
+    {"MPI_Type_create_resized", "newtype", "NULL", MPI_ERR_ARG, NULL, c2205},
+    {"MPI_Type_create_resized_c", "-", "all valid", MPI_SUCCESS, NULL, c2206},
+    {"MPI_Type_create_resized_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2207},
+    {"MPI_Type_create_resized_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c2208},
+    {"MPI_Type_create_resized_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c2209},
+    {"MPI_Type_create_struct", "-", "all valid", MPI_SUCCESS, NULL, c2210},
+    {"MPI_Type_create_struct", "count", "-1", MPI_ERR_COUNT, NULL, c2211},
+    {"MPI_Type_create_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c2212},
+    {"MPI_Type_create_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c2213},
+    {"MPI_Type_create_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c2214},
+    {"MPI_Type_create_struct_c", "-", "all valid", MPI_SUCCESS, NULL, c2215},
+    {"MPI_Type_create_struct_c", "count", "-1", MPI_ERR_COUNT, NULL, c2216},
+    {"MPI_Type_create_struct_c", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c2217},
+    {"MPI_Type_create_struct_c", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c2218},
+    {"MPI_Type_create_struct_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c2219},
+    {"MPI_Type_create_subarray", "-", "all valid", MPI_SUCCESS, NULL, c2220},
+    {"MPI_Type_create_subarray", "ndims", "0", MPI_ERR_ARG, NULL, c2221},
+    {"MPI_Type_create_subarray", "array_of_sizes", "{-1,..}", MPI_ERR_COUNT, NULL, c2222},
+    {"MPI_Type_create_subarray", "array_of_subsizes", "{-1,..}", MPI_ERR_COUNT, NULL, c2223},
+    {"MPI_Type_create_subarray", "array_of_starts", "{-1,..}", MPI_ERR_COUNT, NULL, c2224},
+    {"MPI_Type_create_subarray", "order", "12345", MPI_ERR_ARG, NULL, c2225},
+    {"MPI_Type_create_subarray", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2226},
+    {"MPI_Type_create_subarray", "oldtype", "freed", MPI_ERR_TYPE, NULL, c2227},
+    {"MPI_Type_create_subarray", "newtype", "NULL", MPI_ERR_ARG, NULL, c2228},
+    {"MPI_Type_create_subarray_c", "-", "all valid", MPI_SUCCESS, NULL, c2229},
+    {"MPI_Type_create_subarray_c", "ndims", "0", MPI_ERR_ARG, NULL, c2230},
+    {"MPI_Type_create_subarray_c", "array_of_sizes", "{-1,..}", MPI_ERR_COUNT, NULL, c2231},
+    {"MPI_Type_create_subarray_c", "array_of_subsizes", "{-1,..}", MPI_ERR_COUNT, NULL, c2232},
+    {"MPI_Type_create_subarray_c", "array_of_starts", "{-1,..}", MPI_ERR_COUNT, NULL, c2233},
+    {"MPI_Type_create_subarray_c", "order", "12345", MPI_ERR_ARG, NULL, c2234},
+    {"MPI_Type_create_subarray_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2235},
+    {"MPI_Type_create_subarray_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c2236},
+    {"MPI_Type_create_subarray_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c2237},
+    {"MPI_Type_delete_attr", "-", "all valid", MPI_SUCCESS, NULL, c2238},
+    {"MPI_Type_delete_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2239},
+    {"MPI_Type_delete_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c2240},
+    {"MPI_Type_delete_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c2241},
+    {"MPI_Type_delete_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c2242},
+    {"MPI_Type_delete_attr", "type_keyval", "comm keyval", MPI_ERR_KEYVAL, NULL, c2243},
+    {"MPI_Type_dup", "-", "all valid", MPI_SUCCESS, NULL, c2244},
+    {"MPI_Type_dup", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2245},
+    {"MPI_Type_dup", "oldtype", "freed", MPI_ERR_TYPE, NULL, c2246},
+    {"MPI_Type_dup", "newtype", "NULL", MPI_ERR_ARG, NULL, c2247},
+    {"MPI_Type_extent", "-", "all valid", MPI_SUCCESS, NULL, c2248},
+    {"MPI_Type_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2249},
+    {"MPI_Type_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c2250},
+    {"MPI_Type_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c2251},
+    {"MPI_Type_free", "-", "all valid", MPI_SUCCESS, NULL, c2252},
+    {"MPI_Type_free", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2253},
+    {"MPI_Type_free", "datatype", "&freed", MPI_ERR_TYPE, NULL, c2254},
+    {"MPI_Type_free", "datatype", "NULL", MPI_ERR_ARG, NULL, c2255},
+    {"MPI_Type_free", "datatype", "&MPI_INT", MPI_ERR_TYPE, NULL, c2256},
+    {"MPI_Type_free_keyval", "-", "all valid", MPI_SUCCESS, NULL, c2257},
+    {"MPI_Type_free_keyval", "type_keyval", "&MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c2258},
+    {"MPI_Type_free_keyval", "type_keyval", "&12345", MPI_ERR_KEYVAL, NULL, c2259},
+    {"MPI_Type_free_keyval", "type_keyval", "&comm keyval", MPI_ERR_KEYVAL, NULL, c2260},
+    {"MPI_Type_free_keyval", "type_keyval", "NULL", MPI_ERR_ARG, NULL, c2261},
+    {"MPI_Type_get_attr", "-", "all valid", MPI_SUCCESS, NULL, c2262},
+    {"MPI_Type_get_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2263},
+    {"MPI_Type_get_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c2264},
+    {"MPI_Type_get_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c2265},
+    {"MPI_Type_get_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c2266},
+    {"MPI_Type_get_attr", "type_keyval", "comm keyval", MPI_ERR_KEYVAL, NULL, c2267},
+    {"MPI_Type_get_attr", "attribute_val", "NULL", MPI_ERR_ARG, NULL, c2268},
+    {"MPI_Type_get_attr", "flag", "NULL", MPI_ERR_ARG, NULL, c2269},
+    {"MPI_Type_get_contents", "-", "all valid", MPI_SUCCESS, NULL, c2270},
+    {"MPI_Type_get_contents", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2271},
+    {"MPI_Type_get_contents", "datatype", "freed", MPI_ERR_TYPE, NULL, c2272},
+    {"MPI_Type_get_contents", "datatype", "MPI_INT", MPI_ERR_TYPE, NULL, c2273},
+    {"MPI_Type_get_contents", "array_of_integers", "NULL", MPI_ERR_ARG, NULL, c2274},
+    {"MPI_Type_get_contents", "array_of_addresses", "NULL", MPI_ERR_ARG, NULL, c2275},
+    {"MPI_Type_get_contents", "array_of_datatypes", "NULL", MPI_ERR_ARG, NULL, c2276},
+    {"MPI_Type_get_contents_c", "-", "all valid", MPI_SUCCESS, NULL, c2277},
+    {"MPI_Type_get_contents_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2278},
+    {"MPI_Type_get_contents_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2279},
+    {"MPI_Type_get_contents_c", "datatype", "MPI_INT", MPI_ERR_TYPE, NULL, c2280},
+    {"MPI_Type_get_contents_c", "array_of_integers", "NULL", MPI_ERR_ARG, NULL, c2281},
+    {"MPI_Type_get_contents_c", "array_of_addresses", "NULL", MPI_ERR_ARG, NULL, c2282},
+    {"MPI_Type_get_contents_c", "array_of_large_counts", "NULL", MPI_ERR_ARG, NULL, c2283},
+    {"MPI_Type_get_contents_c", "array_of_datatypes", "NULL", MPI_ERR_ARG, NULL, c2284},
+    {"MPI_Type_get_envelope", "-", "all valid", MPI_SUCCESS, NULL, c2285},
+    {"MPI_Type_get_envelope", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2286},
+    {"MPI_Type_get_envelope", "datatype", "freed", MPI_ERR_TYPE, NULL, c2287},
+    {"MPI_Type_get_envelope", "num_integers", "NULL", MPI_ERR_ARG, NULL, c2288},
+    {"MPI_Type_get_envelope", "num_addresses", "NULL", MPI_ERR_ARG, NULL, c2289},
+    {"MPI_Type_get_envelope", "num_datatypes", "NULL", MPI_ERR_ARG, NULL, c2290},
+    {"MPI_Type_get_envelope", "combiner", "NULL", MPI_ERR_ARG, NULL, c2291},
+    {"MPI_Type_get_envelope_c", "-", "all valid", MPI_SUCCESS, NULL, c2292},
+    {"MPI_Type_get_envelope_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2293},
+    {"MPI_Type_get_envelope_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2294},
+    {"MPI_Type_get_envelope_c", "num_integers", "NULL", MPI_ERR_ARG, NULL, c2295},
+    {"MPI_Type_get_envelope_c", "num_addresses", "NULL", MPI_ERR_ARG, NULL, c2296},
+    {"MPI_Type_get_envelope_c", "num_large_counts", "NULL", MPI_ERR_ARG, NULL, c2297},
+    {"MPI_Type_get_envelope_c", "num_datatypes", "NULL", MPI_ERR_ARG, NULL, c2298},
+    {"MPI_Type_get_envelope_c", "combiner", "NULL", MPI_ERR_ARG, NULL, c2299},
+    {"MPI_Type_get_extent", "-", "all valid", MPI_SUCCESS, NULL, c2300},
+    {"MPI_Type_get_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2301},
+    {"MPI_Type_get_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c2302},
+    {"MPI_Type_get_extent", "lb", "NULL", MPI_ERR_ARG, NULL, c2303},
+    {"MPI_Type_get_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c2304},
+    {"MPI_Type_get_extent_c", "-", "all valid", MPI_SUCCESS, NULL, c2305},
+    {"MPI_Type_get_extent_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2306},
+    {"MPI_Type_get_extent_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2307},
+    {"MPI_Type_get_extent_c", "lb", "NULL", MPI_ERR_ARG, NULL, c2308},
+    {"MPI_Type_get_extent_c", "extent", "NULL", MPI_ERR_ARG, NULL, c2309},
+    {"MPI_Type_get_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c2310},
+    {"MPI_Type_get_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2311},
+    {"MPI_Type_get_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c2312},
+    {"MPI_Type_get_extent_x", "lb", "NULL", MPI_ERR_ARG, NULL, c2313},
+    {"MPI_Type_get_extent_x", "extent", "NULL", MPI_ERR_ARG, NULL, c2314},
+    {"MPI_Type_get_name", "-", "all valid", MPI_SUCCESS, NULL, c2315},
+    {"MPI_Type_get_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2316},
+    {"MPI_Type_get_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c2317},
+    {"MPI_Type_get_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c2318},
+    {"MPI_Type_get_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c2319},
+    {"MPI_Type_get_true_extent", "-", "all valid", MPI_SUCCESS, NULL, c2320},
+    {"MPI_Type_get_true_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2321},
+    {"MPI_Type_get_true_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c2322},
+    {"MPI_Type_get_true_extent", "true_lb", "NULL", MPI_ERR_ARG, NULL, c2323},
+    {"MPI_Type_get_true_extent", "true_extent", "NULL", MPI_ERR_ARG, NULL, c2324},
+    {"MPI_Type_get_true_extent_c", "-", "all valid", MPI_SUCCESS, NULL, c2325},
+    {"MPI_Type_get_true_extent_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2326},
+    {"MPI_Type_get_true_extent_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2327},
+    {"MPI_Type_get_true_extent_c", "true_lb", "NULL", MPI_ERR_ARG, NULL, c2328},
+    {"MPI_Type_get_true_extent_c", "true_extent", "NULL", MPI_ERR_ARG, NULL, c2329},
+    {"MPI_Type_get_true_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c2330},
+    {"MPI_Type_get_true_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2331},
+    {"MPI_Type_get_true_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c2332},
+    {"MPI_Type_get_true_extent_x", "true_lb", "NULL", MPI_ERR_ARG, NULL, c2333},
+    {"MPI_Type_get_true_extent_x", "true_extent", "NULL", MPI_ERR_ARG, NULL, c2334},
+    {"MPI_Type_get_value_index", "-", "all valid", MPI_SUCCESS, NULL, c2335},
+    {"MPI_Type_get_value_index", "value_type", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2336},
+    {"MPI_Type_get_value_index", "value_type", "freed", MPI_ERR_TYPE, NULL, c2337},
+    {"MPI_Type_get_value_index", "index_type", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2338},
+    {"MPI_Type_get_value_index", "index_type", "freed", MPI_ERR_TYPE, NULL, c2339},
+    {"MPI_Type_get_value_index", "pair_type", "NULL", MPI_ERR_ARG, NULL, c2340},
+    {"MPI_Type_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c2341},
+    {"MPI_Type_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c2342},
+    {"MPI_Type_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c2343},
+    {"MPI_Type_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2344},
+    {"MPI_Type_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c2345},
+    {"MPI_Type_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c2346},
+    {"MPI_Type_hvector", "-", "all valid", MPI_SUCCESS, NULL, c2347},
+    {"MPI_Type_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c2348},
+    {"MPI_Type_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c2349},
+    {"MPI_Type_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2350},
+    {"MPI_Type_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c2351},
+    {"MPI_Type_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c2352},
+    {"MPI_Type_indexed", "-", "all valid", MPI_SUCCESS, NULL, c2353},
+    {"MPI_Type_indexed", "count", "-1", MPI_ERR_COUNT, NULL, c2354},
+    {"MPI_Type_indexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c2355},
+    {"MPI_Type_indexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2356},
+    {"MPI_Type_indexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c2357},
+    {"MPI_Type_indexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c2358},
+    {"MPI_Type_indexed_c", "-", "all valid", MPI_SUCCESS, NULL, c2359},
+    {"MPI_Type_indexed_c", "count", "-1", MPI_ERR_COUNT, NULL, c2360},
+    {"MPI_Type_indexed_c", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c2361},
+    {"MPI_Type_indexed_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2362},
+    {"MPI_Type_indexed_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c2363},
+    {"MPI_Type_indexed_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c2364},
+    {"MPI_Type_lb", "-", "all valid", MPI_SUCCESS, NULL, c2365},
+    {"MPI_Type_lb", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2366},
+    {"MPI_Type_lb", "datatype", "freed", MPI_ERR_TYPE, NULL, c2367},
+    {"MPI_Type_lb", "displacement", "NULL", MPI_ERR_ARG, NULL, c2368},
+    {"MPI_Type_match_size", "-", "all valid", MPI_SUCCESS, NULL, c2369},
+    {"MPI_Type_match_size", "typeclass", "12345", MPI_ERR_ARG, NULL, c2370},
+    {"MPI_Type_match_size", "size", "3", MPI_ERR_ARG, NULL, c2371},
+    {"MPI_Type_match_size", "datatype", "NULL", MPI_ERR_ARG, NULL, c2372},
+    {"MPI_Type_set_attr", "-", "all valid", MPI_SUCCESS, NULL, c2373},
+    {"MPI_Type_set_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2374},
+    {"MPI_Type_set_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c2375},
+    {"MPI_Type_set_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c2376},
+    {"MPI_Type_set_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c2377},
+    {"MPI_Type_set_attr", "type_keyval", "comm keyval", MPI_ERR_KEYVAL, NULL, c2378},
+    {"MPI_Type_set_name", "-", "all valid", MPI_SUCCESS, NULL, c2379},
+    {"MPI_Type_set_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2380},
+    {"MPI_Type_set_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c2381},
+    {"MPI_Type_set_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c2382},
+    {"MPI_Type_size", "-", "all valid", MPI_SUCCESS, NULL, c2383},
+    {"MPI_Type_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2384},
+    {"MPI_Type_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c2385},
+    {"MPI_Type_size", "size", "NULL", MPI_ERR_ARG, NULL, c2386},
+    {"MPI_Type_size_c", "-", "all valid", MPI_SUCCESS, NULL, c2387},
+    {"MPI_Type_size_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2388},
+    {"MPI_Type_size_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2389},
+    {"MPI_Type_size_c", "size", "NULL", MPI_ERR_ARG, NULL, c2390},
+    {"MPI_Type_size_x", "-", "all valid", MPI_SUCCESS, NULL, c2391},
+    {"MPI_Type_size_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2392},
+    {"MPI_Type_size_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c2393},
+    {"MPI_Type_size_x", "size", "NULL", MPI_ERR_ARG, NULL, c2394},
+    {"MPI_Type_struct", "-", "all valid", MPI_SUCCESS, NULL, c2395},
+    {"MPI_Type_struct", "count", "-1", MPI_ERR_COUNT, NULL, c2396},
+    {"MPI_Type_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c2397},
+    {"MPI_Type_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c2398},
+    {"MPI_Type_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c2399},
+    {"MPI_Type_ub", "-", "all valid", MPI_SUCCESS, NULL, c2400},
+    {"MPI_Type_ub", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2401},
+    {"MPI_Type_ub", "datatype", "freed", MPI_ERR_TYPE, NULL, c2402},
+    {"MPI_Type_ub", "displacement", "NULL", MPI_ERR_ARG, NULL, c2403},
+    {"MPI_Type_vector", "-", "all valid", MPI_SUCCESS, NULL, c2404},
+    {"MPI_Type_vector", "count", "-1", MPI_ERR_COUNT, NULL, c2405},
+    {"MPI_Type_vector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c2406},
+    {"MPI_Type_vector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2407},
+    {"MPI_Type_vector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c2408},
+    {"MPI_Type_vector", "newtype", "NULL", MPI_ERR_ARG, NULL, c2409},
+    {"MPI_Type_vector_c", "-", "all valid", MPI_SUCCESS, NULL, c2410},
+    {"MPI_Type_vector_c", "count", "-1", MPI_ERR_COUNT, NULL, c2411},
+    {"MPI_Type_vector_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c2412},
+    {"MPI_Type_vector_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2413},
+    {"MPI_Type_vector_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c2414},
+    {"MPI_Type_vector_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c2415},
+    {"MPI_Unpack", "-", "all valid", MPI_SUCCESS, NULL, c2416},
+    {"MPI_Unpack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c2417},
+    {"MPI_Unpack", "insize", "-1", MPI_ERR_ARG, NULL, c2418},
+    {"MPI_Unpack", "position", "NULL", MPI_ERR_ARG, NULL, c2419},
+    {"MPI_Unpack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c2420},
+    {"MPI_Unpack", "outcount", "-1", MPI_ERR_COUNT, NULL, c2421},
+    {"MPI_Unpack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2422},
+    {"MPI_Unpack", "datatype", "freed", MPI_ERR_TYPE, NULL, c2423},
+    {"MPI_Unpack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c2424},
+    {"MPI_Unpack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2425},
+    {"MPI_Unpack", "comm", "freed", MPI_ERR_COMM, NULL, c2426},
+    {"MPI_Unpack_c", "-", "all valid", MPI_SUCCESS, NULL, c2427},
+    {"MPI_Unpack_c", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c2428},
+    {"MPI_Unpack_c", "insize", "-1", MPI_ERR_ARG, NULL, c2429},
+    {"MPI_Unpack_c", "position", "NULL", MPI_ERR_ARG, NULL, c2430},
+    {"MPI_Unpack_c", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c2431},
+    {"MPI_Unpack_c", "outcount", "-1", MPI_ERR_COUNT, NULL, c2432},
+    {"MPI_Unpack_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2433},
+    {"MPI_Unpack_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2434},
+    {"MPI_Unpack_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c2435},
+    {"MPI_Unpack_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2436},
+    {"MPI_Unpack_c", "comm", "freed", MPI_ERR_COMM, NULL, c2437},
+    {"MPI_Unpack_external", "-", "all valid", MPI_SUCCESS, NULL, c2438},
+    {"MPI_Unpack_external", "datarep", "NULL", MPI_ERR_ARG, NULL, c2439},
+    {"MPI_Unpack_external", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c2440},
+    {"MPI_Unpack_external", "position", "NULL", MPI_ERR_ARG, NULL, c2441},
+    {"MPI_Unpack_external", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c2442},
+    {"MPI_Unpack_external", "outcount", "-1", MPI_ERR_COUNT, NULL, c2443},
+    {"MPI_Unpack_external", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2444},
+    {"MPI_Unpack_external", "datatype", "freed", MPI_ERR_TYPE, NULL, c2445},
+    {"MPI_Unpack_external_c", "-", "all valid", MPI_SUCCESS, NULL, c2446},
+    {"MPI_Unpack_external_c", "datarep", "NULL", MPI_ERR_ARG, NULL, c2447},
+    {"MPI_Unpack_external_c", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c2448},
+    {"MPI_Unpack_external_c", "position", "NULL", MPI_ERR_ARG, NULL, c2449},
+    {"MPI_Unpack_external_c", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c2450},
+    {"MPI_Unpack_external_c", "outcount", "-1", MPI_ERR_COUNT, NULL, c2451},
+    {"MPI_Unpack_external_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2452},
+    {"MPI_Unpack_external_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2453},
+    {"MPI_Wait", "-", "all valid", MPI_SUCCESS, NULL, c2454},
+    {"MPI_Wait", "request", "&freed", MPI_ERR_REQUEST, NULL, c2455},
+    {"MPI_Wait", "request", "NULL", MPI_ERR_ARG, NULL, c2456},
+    {"MPI_Wait", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c2457},
+    {"MPI_Waitall", "-", "all valid", MPI_SUCCESS, NULL, c2458},
+    {"MPI_Waitall", "count", "-1", MPI_ERR_COUNT, NULL, c2459},
+    {"MPI_Waitall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c2460},
+    {"MPI_Waitall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c2461},
+    {"MPI_Waitall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c2462},
+    {"MPI_Waitany", "-", "all valid", MPI_SUCCESS, NULL, c2463},
+    {"MPI_Waitany", "count", "-1", MPI_ERR_COUNT, NULL, c2464},
+    {"MPI_Waitany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c2465},
+    {"MPI_Waitany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c2466},
+    {"MPI_Waitany", "index", "NULL", MPI_ERR_ARG, NULL, c2467},
+    {"MPI_Waitany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c2468},
+    {"MPI_Waitsome", "-", "all valid", MPI_SUCCESS, NULL, c2469},
+    {"MPI_Waitsome", "incount", "-1", MPI_ERR_COUNT, NULL, c2470},
+    {"MPI_Waitsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c2471},
+    {"MPI_Waitsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c2472},
+    {"MPI_Waitsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c2473},
+    {"MPI_Waitsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c2474},
+    {"MPI_Waitsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c2475},
+    {"MPI_Win_call_errhandler", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c2476},
+    {"MPI_Win_create_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c2477},
+    {"MPI_Win_create_errhandler", "win_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c2478},
+    {"MPI_Win_create_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c2479},
+    {"MPI_Win_create_keyval", "-", "all valid", MPI_SUCCESS, NULL, c2480},
+    {"MPI_Win_create_keyval", "win_keyval", "NULL", MPI_ERR_ARG, NULL, c2481},
+    {"MPI_Win_delete_attr", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c2482},
+    {"MPI_Win_free_keyval", "-", "all valid", MPI_SUCCESS, NULL, c2483},
+    {"MPI_Win_free_keyval", "win_keyval", "&MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c2484},
+    {"MPI_Win_free_keyval", "win_keyval", "&12345", MPI_ERR_KEYVAL, NULL, c2485},
+    {"MPI_Win_free_keyval", "win_keyval", "&comm keyval", MPI_ERR_KEYVAL, NULL, c2486},
+    {"MPI_Win_free_keyval", "win_keyval", "NULL", MPI_ERR_ARG, NULL, c2487},
+    {"MPI_Win_get_attr", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c2488},
+    {"MPI_Win_get_errhandler", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c2489},
+    {"MPI_Win_get_info", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c2490},
+    {"MPI_Win_set_attr", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c2491},
+    {"MPI_Win_set_errhandler", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c2492},
+    {"MPI_Win_set_info", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c2493},
 };
-const int es_ncases = 1621;
+const int es_ncases = 2494;
 
 const char es_not_covered[] =
     "";

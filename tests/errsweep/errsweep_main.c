@@ -32,6 +32,7 @@
 const char *es_class_name(int cls); /* generated */
 
 struct es_comm es_world, es_self, es_cart, es_graph, es_dist;
+MPI_Group es_peer_group = MPI_GROUP_NULL;
 struct es_freed es_freed;
 char es_sbuf[ES_BUF_BYTES] __attribute__((aligned(64)));
 char es_rbuf[ES_BUF_BYTES] __attribute__((aligned(64)));
@@ -390,6 +391,7 @@ static void setup(void)
     SETUP(MPI_Type_commit(&es_derived));
 
     setup_topologies();
+    SETUP(MPI_Group_incl(es_world.group, 1, (int[]){(es_world.rank + 1) % es_world.size}, &es_peer_group));
     SETUP(MPI_Info_create(&es_info));
     SETUP(MPI_Info_set(es_info, "errsweep", "value"));
     memset(es_long_string, 'k', sizeof es_long_string - 1);
@@ -428,6 +430,7 @@ static void teardown(void)
     MPI_Type_free_keyval(&es_type_keyval);
     MPI_Win_free_keyval(&es_win_keyval);
     MPI_Info_free(&es_info);
+    MPI_Group_free(&es_peer_group);
     struct es_comm *topo[] = {&es_cart, &es_graph, &es_dist};
     for (int i = 0; i < 3; i++) {
         MPI_Group_free(&topo[i]->group);

@@ -88,6 +88,7 @@ ROLE_RULES = [
     ({"kind": "VARARGS"}, None),
     # A status may hold any source, tag or error.
     ({"fn": r"MPI_Status_set_\w+", "kind": "RANK|TAG", "dir": "in", "shape": ""}, "int_any"),
+    ({"kind": "COMMUNICATOR", "dir": "in", "shape": "", "name": "intercomm"}, "intercomm"),
     ({"kind": "COMMUNICATOR", "dir": "in", "shape": ""}, "comm"),
     ({"kind": "COMMUNICATOR", "dir": "inout", "shape": "*"}, "comm_inout"),
     # Intercommunicator creation: the remote leader is a rank of the peer
@@ -163,6 +164,7 @@ ROLE_RULES = [
     ({"kind": "EXTRA_STATE|EXTRA_STATE2|TOOL_MPI_OBJ", "dir": "in"}, "null_ok"),
     ({"kind": "STRING", "dir": "in", "shape": "*", "fn": r"MPI_T_\w+_get_index", "name": "name"}, "t_name"),
     ({"kind": "STRING", "dir": "in", "shape": "*"}, "string_in"),
+    ({"kind": "STRING", "dir": "in", "name": "datarep"}, "datarep"),
     ({"kind": "MESSAGE", "dir": "inout", "shape": "*"}, "message_inout"),
     # Callbacks: by their C type (CALLBACKS).
     ({"kind": "FUNCTION|POLYFUNCTION|EVENT_\\w+_FUNCTION", "dir": "in"}, "callback"),
@@ -175,7 +177,15 @@ ROLE_RULES = [
     ({"kind": "COLOR", "dir": "in", "shape": ""}, "color"),
     ({"kind": "SPLIT_TYPE", "dir": "in", "shape": ""}, "split_type"),
     ({"kind": "ALLOC_MEM_NUM_BYTES", "dir": "in", "shape": ""}, "alloc_size"),
-    ({"kind": "POLYDISPLACEMENT_COUNT", "dir": "inout", "shape": "*"}, "position"),
+    ({"kind": "POLYDISPLACEMENT_COUNT|POLYLOCATION", "dir": "inout", "shape": "*"}, "position"),
+    # Subarrays and distributed arrays (one dimension of one element).
+    ({"kind": "POLYDTYPE_NUM_ELEM_PI|PROCESS_GRID_SIZE", "dir": "in", "shape": "[]", "ctype": "MPI_Count"},
+     "pos_array_c"),
+    ({"kind": "POLYDTYPE_NUM_ELEM_PI|PROCESS_GRID_SIZE", "dir": "in", "shape": "[]"}, "pos_array"),
+    ({"kind": "ARRAY_LENGTH_PI|COMM_SIZE_PI", "dir": "in", "shape": ""}, "pos_int"),
+    ({"kind": "ORDER", "dir": "in", "shape": ""}, "order"),
+    ({"kind": "DISTRIB_ENUM", "dir": "in", "shape": "[]"}, "distribs"),
+    ({"kind": "DTYPE_DISTRIBUTION", "dir": "in", "shape": "[]"}, "dargs"),
     ({"kind": "ATTRIBUTE_VAL|ATTRIBUTE_VAL_10", "dir": "in"}, "ptr_any"),
     # Topologies (the fixtures are of one process: see COMM_FIXTURES).
     ({"kind": "NUM_DIMS", "dir": "in", "shape": ""}, "ndims"),
@@ -246,6 +256,8 @@ def keyval_roles(kind, other):
 ROLES = {
     "comm": ("$C.h", [("MPI_COMM_NULL", "MPI_COMM_NULL", COMM),
                       ("freed", "es_freed.comm", COMM)]),
+    "intercomm": ("$C.h", [("MPI_COMM_NULL", "MPI_COMM_NULL", COMM), ("freed", "es_freed.comm", COMM),
+                           ("intracomm", "$C.h", COMM)]),
     "comm_inout": ("ES_PTR(MPI_Comm, es_new_comm())",
                    [("&MPI_COMM_NULL", "ES_PTR(MPI_Comm, MPI_COMM_NULL)", COMM),
                     ("&freed", "ES_PTR(MPI_Comm, es_freed.comm)", COMM),
@@ -361,6 +373,14 @@ ROLES = {
     "split_type": ("MPI_COMM_TYPE_SHARED", [("12345", "12345", ARG)]),
     "alloc_size": ("64", [("-1", "-1", ARG)]),
     "position": ("ES_PTR($T, 0)", [("NULL", "NULL", ARG)]),
+    "datarep": ('"external32"', [("NULL", "NULL", ARG)]),
+    # Extents in elements: Tern says MPI_ERR_COUNT (MPICH does not check).
+    "pos_array": ("es_ones", [("{-1,..}", "es_neg_first", COUNT)]),
+    "pos_array_c": ("es_cones", [("{-1,..}", "es_cneg_first", COUNT)]),
+    "pos_int": ("1", [("0", "0", ARG)]),
+    "order": ("MPI_ORDER_C", [("12345", "12345", ARG)]),
+    "distribs": ("(int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK}", [("{12345}", "(int[ES_MAXP]){12345}", ARG)]),
+    "dargs": ("(int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}", []),
     "out": ("ES_OUT($T, $i)", [("NULL", "NULL", ARG)]),
     "out_optional": ("ES_OUT($T, $i)", []),
     "ptr_any": ("es_sbuf", []),
@@ -418,6 +438,7 @@ ROLES = {
 # (any other invalid argument would meet the invalid object first).
 NO_VALID = {
     "win": "no window can exist: Tern has no one-sided communication",
+    "intercomm": "no intercommunicator exists here: making one needs two groups calling at once",
     "t_event_index": "no event or event source exists: Tern raises no MPI_T events",
     "event_registration": "no event registration can exist: Tern raises no MPI_T events",
     "event_instance": "no event instance can exist: Tern raises no MPI_T events",
@@ -498,15 +519,18 @@ FAMILIES = [
     (r"MPI_Dist_graph_neighbors(_count)?", {"extra": {"comm": [NO_TOPOLOGY, ("graph", "es_graph.h", TOPO)]}}),
     (r"MPI_" + NEIGHBOR + "(_c)?", {"extra": {"comm": [NO_TOPOLOGY]}}),
     # Intercommunicator creation needs both groups' leaders in the call at
-    # once: the sweep runs one rank at a time.
+    # once: the sweep runs one rank at a time.  The remote group is the next
+    # rank's (es_peer_group), which overlaps the local one at 1 process.
     (r"MPI_Intercomm_create(_from_groups)?",
      {"baseline": "needs two groups calling at once; the sweep runs one rank at a time",
-      "valid": {"peer_comm": "MPI_COMM_WORLD", "remote_group": "es_world.group"}}),
+      "valid": {"peer_comm": "MPI_COMM_WORLD"}}),
+    (r"MPI_Intercomm_create_from_groups",
+     {"prelude": "if (es_world.size < 2) return ES_NOT_APPLICABLE;",
+      "valid": {"remote_group": "es_peer_group", "remote_leader": "0"},
+      "invalid": {"remote_leader": [("size", "1", RANK), ("-5", "-5", RANK)]}}),
     # MPICH refuses MPI_INFO_NULL where info is set.
     (r"MPI_\w+_set_info", {"valid": {"info": "es_info"}}),
     (r"MPI_T_enum_\w+", {"prelude": "if (es_t_enum == MPI_T_ENUM_NULL) return ES_NOT_APPLICABLE;"}),
-    (r"MPI_Intercomm_merge", {"baseline": "needs an intercommunicator",
-                              "extra": {"intercomm": [("intracomm", "$C.h", COMM)]}}),
     # MPI_T: valid values from the set-up's search of the variables.
     (r"MPI_T_pvar_(start|stop|reset|read|readreset|write|handle_alloc|handle_free|get_index)",
      {"prelude": "if (es_pvar_index < 0) return ES_NOT_APPLICABLE;"}),
@@ -543,7 +567,14 @@ FUNCS = {
                   "max_large_counts": "8", "max_datatypes": "8"},
         "invalid": {"max_integers": [], "max_addresses": [], "max_large_counts": [], "max_datatypes": []},
         "extra": {"datatype": [("MPI_INT", "MPI_INT", TYPE)]}},
+    "MPI_Type_match_size": {"valid": {"typeclass": "MPI_TYPECLASS_INTEGER", "size": "4"},
+                            "extra": {"typeclass": [("12345", "12345", ARG)],
+                                      "size": [("3", "3", ARG)]}},
     "MPI_Pack": {"valid": {"outsize": "64"}},
+    "MPI_Pack_external": {"valid": {"incount": "1", "outsize": "64"}},
+    "MPI_Pack_external_size": {"valid": {"incount": "1"}},
+    "MPI_Unpack_external": {"valid": {"insize": "64"}},
+    "MPI_Type_create_subarray": {"valid": {"array_of_starts": "($T[ES_MAXP]){0}"}},
     "MPI_Unpack": {"valid": {"insize": "64"}},
     "MPI_Group_excl": {"valid": {"ranks": "(int[]){0}"}},
     "MPI_Group_incl": {"valid": {"ranks": "(int[]){0}"}},
@@ -585,9 +616,10 @@ DATA_MOVERS = re.compile(
     r"Allreduce|Reduce_scatter|Reduce_scatter_block|Scan|Exscan)(_init)?|Reduce_local|Pack|Unpack)(_c)?$")
 
 # Collectives whose send and receive buffers must not be the same memory.
+ALIAS_COLLS = ("Allgather Allgatherv Allreduce Alltoall Alltoallv Alltoallw Exscan Gather Gatherv Reduce "
+               "Reduce_scatter Reduce_scatter_block Scan Scatter Scatterv").split()
 ALIAS_CHECKED = re.compile(
-    r"MPI_I?(Allgather|Allgatherv|Allreduce|Alltoall|Alltoallv|Alltoallw|Exscan|Gather|Gatherv|Reduce|"
-    r"Reduce_scatter|Reduce_scatter_block|Scan|Scatter|Scatterv)(_init)?(_c)?$")
+    r"MPI_(" + "|".join(f"{c}(_init)?|I{c.lower()}" for c in ALIAS_COLLS) + r")(_c)?$")
 
 # Legacy procedures (no kinds in the standard's database): the kinds of the
 # procedure they were renamed to, by parameter name.
@@ -625,13 +657,28 @@ EXPECT = {
 KNOWN_FAILURES = {
     ("MPI_Alltoallw", "*buf", "NULL"): "src/api/coll.c does not check NULL buffers (crashes)",
     ("MPI_Alltoallw", "sendbuf", "recvbuf"): "src/api/coll.c does not check that sendbuf and recvbuf differ",
+    ("MPI_Alltoallw_init", "*buf", "NULL"): "src/api/coll_persist.c does not check NULL buffers",
+    ("MPI_Alltoallw_init", "sendbuf", "recvbuf"):
+        "src/api/coll_persist.c does not check that sendbuf and recvbuf differ",
+    ("MPI_Ialltoallw", "*buf", "NULL"): "src/api/coll_nb.c does not check NULL buffers (crashes)",
+    ("MPI_Ialltoallw", "sendbuf", "recvbuf"): "src/api/coll_nb.c does not check that sendbuf and recvbuf differ",
+    ("MPI_Comm_idup*", "request", "NULL"): "src/api/comm.c does not check request (succeeds)",
+    ("MPI_Comm_create_from_group", "info", "bogus"): "src/api/comm_inter.c does not check info",
     ("MPI_Comm_split_type", "info", "bogus"):
         "src/api/comm.c does not check info (tern_info_check in src/core/info.h does)",
-    ("MPI_Group_range_*", "ranges", "*"): "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG",
     ("MPI_Request_get_status", "status", "NULL"): "src/api/request.c does not check status (crashes)",
     ("MPI_Test", "status", "NULL"): "src/api/request.c does not check status (crashes)",
     ("MPI_Test[as]*", "*status*", "NULL"): "src/api/request.c does not check statuses (crashes or ignores)",
     ("MPI_Wait*", "*status*", "NULL"): "src/api/request.c does not check statuses (crashes or ignores)",
+}
+
+# Gaps so bad that running the case would spoil the sweep (a call that goes
+# on to communicate and hangs: the killed child leaves the shared transport
+# of its parent in disorder) -> why.  Not run (counted as not applicable);
+# remove an entry once its fix is merged.
+DISABLED = {
+    ("MPI_Intercomm_create_from_groups", "info", "bogus"):
+        "src/api/comm_inter.c does not check info: the call goes on, hangs and spoils the rank's transport",
 }
 
 # Where MPICH 4.0.2 (mpicc.mpich / mpiexec.mpich on Debian 12; see
@@ -684,6 +731,11 @@ MPICH_NOTES = {
     ("MPI_*[Nn]eighbor_*", "comm", "no topology"): "MPI_ERR_COUNT, MPI_ERR_TYPE or crashes",
     ("MPI_Intercomm_create_from_groups", "*_leader", "*"): "crashes or MPI_ERR_COMM",
     ("MPI_Intercomm_merge", "intercomm", "intracomm"): "aborts",
+    ("MPI_*[Pp]ack_external*", "datarep", "NULL"): "succeeds",
+    ("MPI_*[Pp]ack_external*", "*buf", "NULL"): "MPI_ERR_ARG",
+    ("MPI_Type_create_darray*", "size", "0"): "MPI_ERR_RANK (rank 0 is not below size 0)",
+    ("MPI_Type_create_darray*", "*", "*"): "crashes or succeeds (does not check)",
+    ("MPI_Type_create_subarray*", "*", "*"): "succeeds (does not check)",
     ("MPI_T_category_get_events", "indices", "NULL"): "MPI_ERR_ARG (an MPI class from an MPI_T call)",
     ("MPI_T_*", "*", "NULL"): "crashes",
     ("MPI_T_pvar_get_info", "-", "all valid"): "crashes (on its variable 0)",
@@ -948,14 +1000,18 @@ def render(procs, skipped, uncovered):
                        + (f"\n * MPICH: {note}" if note else "") + " */")
             out.append(f"static int {name}(void)")
             out.append("{")
-            if c.guard:
-                out.append(f"    if ({c.guard}) return ES_NOT_APPLICABLE;")
-            if prelude:
-                out.append("    " + prelude.replace("$C", comm))
-            out.append(genapi.declarator("return", c.fn, [(a, None) for a in c.args], ";", "    ")
-                       if c.args else f"    return {c.fn}();")
+            disabled = lookup(DISABLED, key)
+            if disabled:
+                out.append(f"    return ES_NOT_APPLICABLE; /* disabled: {disabled} */")
+            else:
+                if c.guard:
+                    out.append(f"    if ({c.guard}) return ES_NOT_APPLICABLE;")
+                if prelude:
+                    out.append("    " + prelude.replace("$C", comm))
+                out.append(genapi.declarator("return", c.fn, [(a, None) for a in c.args], ";", "    ")
+                           if c.args else f"    return {c.fn}();")
             out.append("}")
-            known = lookup(KNOWN_FAILURES, key)
+            known = lookup(KNOWN_FAILURES, key) or disabled
             table.append(f"    {{{c_string(c.fn)}, {c_string(c.arg)}, {c_string(c.label)}, {c.expect}, "
                          f"{c_string(known) if known else 'NULL'}, {name}}},")
     out.append("")
@@ -1038,7 +1094,7 @@ def main():
         procs.append((fn, cases))
 
     keys = {(c.fn, c.arg, c.label) for _, cs in procs for c in cs}
-    unused = [pat for t in (KNOWN_FAILURES, EXPECT, MPICH_NOTES)
+    unused = [pat for t in (KNOWN_FAILURES, DISABLED, EXPECT, MPICH_NOTES)
               for pat in unused_patterns(t, keys, {fn for fn, _ in procs}, sigs)]
     if unused:
         fail(f"data names cases that do not exist: {unused}")

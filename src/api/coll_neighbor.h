@@ -1,0 +1,38 @@
+/* The bodies of the neighbourhood collective entry points, one per
+ * collective for its blocking (MPI_Neighbor_x), nonblocking
+ * (MPI_Ineighbor_x) and persistent (MPI_Neighbor_x_init) forms: the same
+ * argument checks and the same schedule (coll/neighbor.h); the blocking
+ * form waits for it before returning, the nonblocking one starts it, the
+ * persistent one leaves it for MPI_Start.  'fn' is the MPI name reported in
+ * errors; 'request' is not looked at in the blocking form. */
+#ifndef TERN_API_COLL_NEIGHBOR_H
+#define TERN_API_COLL_NEIGHBOR_H
+
+#include <mpi.h>
+
+enum tern_nbr_mode { TERN_NBR_BLOCKING, TERN_NBR_NONBLOCKING, TERN_NBR_PERSISTENT };
+
+int tern_api_neighbor_allgather(const char *fn, const void *sendbuf, int sendcount,
+                                MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                MPI_Datatype recvtype, MPI_Comm comm, enum tern_nbr_mode mode,
+                                MPI_Request *request);
+int tern_api_neighbor_allgatherv(const char *fn, const void *sendbuf, int sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                 const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                 enum tern_nbr_mode mode, MPI_Request *request);
+int tern_api_neighbor_alltoall(const char *fn, const void *sendbuf, int sendcount,
+                               MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                               MPI_Datatype recvtype, MPI_Comm comm, enum tern_nbr_mode mode,
+                               MPI_Request *request);
+int tern_api_neighbor_alltoallv(const char *fn, const void *sendbuf, const int sendcounts[],
+                                const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                const int recvcounts[], const int rdispls[],
+                                MPI_Datatype recvtype, MPI_Comm comm, enum tern_nbr_mode mode,
+                                MPI_Request *request);
+int tern_api_neighbor_alltoallw(const char *fn, const void *sendbuf, const int sendcounts[],
+                                const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                enum tern_nbr_mode mode, MPI_Request *request);
+
+#endif

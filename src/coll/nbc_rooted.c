@@ -1,0 +1,149 @@
+/* Schedules of the rooted data movers: bcast, gather(v), scatter(v).
+ *
+ * Bcast, gather and scatter use binomial trees over ranks relative to the
+ * root (the same trees as the blocking forms): the subtree of relative rank
+ * vr is [vr, vr + lowbit(vr)), cut at n, and its parent is vr - lowbit(vr).
+ * Gather and scatter move a subtree's blocks packed in one message, so a
+ * rank takes part in ceil(log2 n) rounds at most.  Gatherv and scatterv are
+ * linear: only the root knows the counts. */
+#include "coll/coll_util.h"
+#include "coll/nbc.h"
+#include "coll/sched.h"
+
+/* The subtree size of relative rank vr; *parent its parent's real rank. */
+static int subtree(int vr, int n, int root, int *parent)
+{
+    int sub = vr == 0 ? n : tern_coll_lowbit(vr);
+    if (sub > n - vr) sub = n - vr;
+    *parent = vr == 0 ? -1 : (vr - tern_coll_lowbit(vr) + root) % n;
+    return sub;
+}
+
+int tern_nbc_bcast(struct tern_sched *s, void *buf, size_t count, struct tern_datatype *dt,
+                   int root)
+{
+    struct tern_comm *c = tern_sched_comm(s);
+    int n = c->size, r = c->rank;
+    if (n == 1 || count * dt->size == 0) return MPI_SUCCESS;
+    int vr = (r - root + n) % n, mask = 1;
+    for (; mask < n; mask <<= 1)
+        if (vr & mask) {
+            tern_sched_recv(s, buf, count, dt, (r - mask + n) % n);
+            tern_sched_round(s);
+            break;
+        }
+    /* Children, the largest subtree first. */
+    for (mask >>= 1; mask > 0; mask >>= 1)
+        if (vr + mask < n) tern_sched_send(s, buf, count, dt, (r + mask) % n);
+    return tern_sched_round(s);
+}
+
+int tern_nbc_gather(struct tern_sched *s, const void *sbuf, size_t scount,
+                    struct tern_datatype *sdt, void *rbuf, size_t rcount,
+                    struct tern_datatype *rdt, int root)
+{
+    struct tern_comm *c = tern_sched_comm(s);
+    int n = c->size, r = c->rank, vr = (r - root + n) % n, parent;
+    size_t blk = r == root ? rcount * rdt->size : scount * sdt->size;
+    if (blk == 0) return MPI_SUCCESS; /* every rank's block is empty then */
+    struct tern_datatype *bt = tern_coll_byte();
+
+    if (r == root && sbuf != MPI_IN_PLACE)
+        tern_sched_copy(s, sbuf, scount, sdt,
+                        tern_coll_elem(rbuf, rdt, (MPI_Aint)root * (MPI_Aint)rcount), rcount, rdt);
+    if (n == 1) return tern_sched_round(s);
+    int sub = subtree(vr, n, root, &parent);
+    if (sub == 1) return tern_sched_send(s, sbuf, scount, sdt, parent);
+
+    /* Block j of tmp is relative rank vr + j's. */
+    char *tmp = tern_sched_buf(s, (size_t)sub * blk);
+    if (!tmp) return tern_sched_round(s);
+    if (r != root) tern_sched_copy(s, sbuf, scount, sdt, tmp, blk, bt);
+    for (int mask = 1; mask < sub; mask <<= 1) {
+        int cnt = sub - mask < mask ? sub - mask : mask;
+        tern_sched_recv(s, tmp + (size_t)mask * blk, (size_t)cnt * blk, bt,
+                        (vr + mask + root) % n);
+    }
+    tern_sched_round(s);
+    if (r != root) return tern_sched_send(s, tmp, (size_t)sub * blk, bt, parent);
+    for (int j = 1; j < n; j++)
+        tern_sched_copy(s, tmp + (size_t)j * blk, blk, bt,
+                        tern_coll_elem(rbuf, rdt, (MPI_Aint)((j + root) % n) * (MPI_Aint)rcount),
+                        rcount, rdt);
+    return tern_sched_round(s);
+}
+
+int tern_nbc_gatherv(struct tern_sched *s, const void *sbuf, size_t scount,
+                     struct tern_datatype *sdt, void *rbuf, const int *rcounts, const int *displs,
+                     struct tern_datatype *rdt, int root)
+{
+    struct tern_comm *c = tern_sched_comm(s);
+    int n = c->size, r = c->rank;
+    if (r != root) {
+        if (scount * sdt->size == 0) return MPI_SUCCESS;
+        return tern_sched_send(s, sbuf, scount, sdt, root);
+    }
+    if (sbuf != MPI_IN_PLACE)
+        tern_sched_copy(s, sbuf, scount, sdt, tern_coll_elem(rbuf, rdt, displs[root]),
+                        (size_t)rcounts[root], rdt);
+    for (int i = 0; i < n; i++)
+        if (i != root && (size_t)rcounts[i] * rdt->size != 0)
+            tern_sched_recv(s, tern_coll_elem(rbuf, rdt, displs[i]), (size_t)rcounts[i], rdt, i);
+    return tern_sched_round(s);
+}
+
+int tern_nbc_scatter(struct tern_sched *s, const void *sbuf, size_t scount,
+                     struct tern_datatype *sdt, void *rbuf, size_t rcount,
+                     struct tern_datatype *rdt, int root)
+{
+    struct tern_comm *c = tern_sched_comm(s);
+    int n = c->size, r = c->rank, vr = (r - root + n) % n, parent;
+    size_t blk = r == root ? scount * sdt->size : rcount * rdt->size;
+    if (blk == 0) return MPI_SUCCESS;
+    struct tern_datatype *bt = tern_coll_byte();
+
+    if (r == root && rbuf != MPI_IN_PLACE)
+        tern_sched_copy(s, tern_coll_elem(sbuf, sdt, (MPI_Aint)root * (MPI_Aint)scount), scount,
+                        sdt, rbuf, rcount, rdt);
+    if (n == 1) return tern_sched_round(s);
+    int sub = subtree(vr, n, root, &parent);
+    if (sub == 1) return tern_sched_recv(s, rbuf, rcount, rdt, parent);
+
+    char *tmp = tern_sched_buf(s, (size_t)sub * blk);
+    if (!tmp) return tern_sched_round(s);
+    if (r == root) {
+        for (int j = 1; j < n; j++)
+            tern_sched_copy(s, tern_coll_elem(sbuf, sdt, (MPI_Aint)((j + root) % n) * (MPI_Aint)scount),
+                            scount, sdt, tmp + (size_t)j * blk, blk, bt);
+    } else {
+        tern_sched_recv(s, tmp, (size_t)sub * blk, bt, parent);
+        tern_sched_round(s);
+        tern_sched_copy(s, tmp, blk, bt, rbuf, rcount, rdt);
+    }
+    int mask = 1;
+    while (mask < sub) mask <<= 1;
+    for (mask >>= 1; mask > 0; mask >>= 1) {
+        int cnt = sub - mask < mask ? sub - mask : mask;
+        tern_sched_send(s, tmp + (size_t)mask * blk, (size_t)cnt * blk, bt, (vr + mask + root) % n);
+    }
+    return tern_sched_round(s);
+}
+
+int tern_nbc_scatterv(struct tern_sched *s, const void *sbuf, const int *scounts,
+                      const int *displs, struct tern_datatype *sdt, void *rbuf, size_t rcount,
+                      struct tern_datatype *rdt, int root)
+{
+    struct tern_comm *c = tern_sched_comm(s);
+    int n = c->size, r = c->rank;
+    if (r != root) {
+        if (rcount * rdt->size == 0) return MPI_SUCCESS;
+        return tern_sched_recv(s, rbuf, rcount, rdt, root);
+    }
+    if (rbuf != MPI_IN_PLACE)
+        tern_sched_copy(s, tern_coll_elem(sbuf, sdt, displs[root]), (size_t)scounts[root], sdt,
+                        rbuf, rcount, rdt);
+    for (int i = 0; i < n; i++)
+        if (i != root && (size_t)scounts[i] * sdt->size != 0)
+            tern_sched_send(s, tern_coll_elem(sbuf, sdt, displs[i]), (size_t)scounts[i], sdt, i);
+    return tern_sched_round(s);
+}

@@ -1,0 +1,89 @@
+/* Communicator construction shared by core/comm*.c and the entry points
+ * of api/comm*.c. */
+#ifndef TERN_CORE_COMM_INTERNAL_H
+#define TERN_CORE_COMM_INTERNAL_H
+
+#include <stdint.h>
+
+#include "core/objects.h"
+
+/* Where a context-id agreement reaches beyond its own participants: the
+ * leader (participant 0) swaps its value with 'rank' of 'comm' (collective
+ * context, 'tag'), so two disjoint groups end up with the same id. */
+struct tern_ctx_peer {
+    struct tern_comm *comm;
+    int rank, tag;
+};
+
+/* The largest next free context id among n participants of 'parent' (the
+ * parent ranks prank[0..n), or ranks 0..n-1 when prank is NULL; this process
+ * is number 'me'), exchanged with 'peer' when not NULL: a binomial reduction
+ * to participant 0, then a binomial broadcast, with 'tag' on the parent's
+ * collective context.  Reserves ids [*out, *out + nids) in this process. */
+int tern_ctx_agree(struct tern_comm *parent, int n, const int *prank, int me, int tag,
+                   const struct tern_ctx_peer *peer, int nids, uint32_t *out);
+
+/* An intracommunicator over 'group' (a reference taken) with context ids
+ * ctx, ctx+1 and handler errh; a handle only when with_handle. */
+int tern_comm_build(struct tern_errhandler *errh, struct tern_group *group, uint32_t ctx,
+                    int with_handle, struct tern_comm **out);
+
+/* An intercommunicator (with a handle) over local and remote groups on
+ * context ids ctx, ctx+1; its local intracommunicator gets ctx+2, ctx+3, so
+ * intercommunicators reserve 4 ids. */
+#define TERN_INTER_CTX_IDS 4
+int tern_intercomm_build(struct tern_errhandler *errh, struct tern_group *local,
+                         struct tern_group *remote, uint32_t ctx, struct tern_comm **out);
+
+/* Intercommunicator constructors (collective; arguments checked).  *out is
+ * NULL for processes that get MPI_COMM_NULL. */
+int tern_intercomm_create(struct tern_comm *local, int local_leader, struct tern_comm *peer,
+                          int remote_leader, int tag, struct tern_comm **out);
+int tern_intercomm_dup(struct tern_comm *c, struct tern_comm **out);
+int tern_intercomm_merge(struct tern_comm *c, int high, struct tern_comm **out);
+int tern_intercomm_split(struct tern_comm *c, int color, int key, struct tern_comm **out);
+/* MPI_Comm_create on an intercommunicator: g is this side's new local group. */
+int tern_intercomm_subset(struct tern_comm *c, struct tern_group *g, struct tern_comm **out);
+
+/* Which of two disjoint groups counts as the lower (merge ties, and the
+ * order of the two sides wherever both must agree on one): the one whose
+ * rank 0 has the lower world rank, as MPICH orders a tied merge. */
+int tern_groups_low(const struct tern_group *a, const struct tern_group *b);
+int tern_inter_is_low(const struct tern_comm *c);
+/* 1 (and *who, a world rank in both) when a and b share a member. */
+int tern_groups_overlap(const struct tern_group *a, const struct tern_group *b, int *who);
+
+/* Drops what only intercommunicators hold (called when a comm dies). */
+void tern_intercomm_parts_release(struct tern_comm *c);
+
+/* The group MPI_Comm_split gives the members of 'color': from pairs[2i] =
+ * colour and pairs[2i+1] = key of rank i (n ranks), those of that colour
+ * ordered by key then rank, as world ranks through world[].  NULL when out
+ * of memory; an empty group when nobody has the colour. */
+struct tern_group *tern_split_group(const int *pairs, int n, const int *world, int color);
+
+/* MPI_Comm_split of intra- and intercommunicators (collective; *out NULL
+ * for MPI_UNDEFINED and, on intercommunicators, colours the other side lacks). */
+int tern_comm_split(struct tern_comm *c, int color, int key, struct tern_comm **out);
+
+/* MPI_Comm_create_from_group and MPI_Intercomm_create_from_groups: the
+ * context id is agreed over MPI_COMM_WORLD's collective context (every
+ * group member is a world rank) with a tag made from the string tag.
+ * Collective over the members (both groups); errh goes on the result.
+ * Non-members of g get *out = NULL. */
+int tern_comm_from_group(struct tern_group *g, const char *stringtag, struct tern_errhandler *errh,
+                         struct tern_comm **out);
+int tern_intercomm_from_groups(struct tern_group *local, struct tern_group *remote,
+                               const char *stringtag, struct tern_errhandler *errh,
+                               struct tern_comm **out);
+
+/* MPI_Comm_split_type colours.  HW_GUIDED: the instance of resource 'type'
+ * (hwloc names: "NUMANode", "Package", "L3Cache", "Core", "PU"...; also
+ * "mpi_shared_memory") holding this process, MPI_UNDEFINED when the type is
+ * unknown or the process may run on CPUs of several instances.
+ * HW_UNGUIDED (collective over c's local group): the finest-needed level
+ * that splits the group. */
+int tern_hw_color(const char *type);
+int tern_hw_unguided_color(struct tern_comm *c, int *color);
+
+#endif
