@@ -111,6 +111,8 @@ static int chk_w(struct tern_comm *c, const char *fn, const struct side *s, cons
         }
         snprintf(name, sizeof name, "%s[%d]", s->types, i);
         if ((rc = tern_check_datatype(c, types[i], fn, name, &dts[i]))) return rc;
+        /* A NULL buffer (MPI_BOTTOM) only with types of absolute addresses. */
+        if ((rc = tern_check_buffer(c, buf, counts[i], dts[i], fn, s->buf))) return rc;
     }
     return chk_not_in_place(c, fn, s, buf);
 }

@@ -6,6 +6,7 @@
 #include "api/topo_check.h"
 #include "core/api.h"
 #include "core/errors.h"
+#include "core/info.h"
 #include "core/state.h"
 
 /* MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY name no storage. */
@@ -49,11 +50,13 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int s
     static const char fn[] = "MPI_Dist_graph_create_adjacent";
     struct tern_comm *c, *nc = NULL;
     struct tern_topo *t;
+    struct tern_info *hints; /* checked, not used */
     int rc, ok = 1;
-    (void)info, (void)reorder;
+    (void)reorder;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_topo_chk_new(comm_old, fn, "comm_dist_graph", comm_dist_graph, &c));
+    TRY(tern_info_check(info, 1, fn, "info", c, &hints));
     TRY(chk_side(c, fn, "indegree", indegree, "sources", sources, "sourceweights", sourceweights));
     TRY(chk_side(c, fn, "outdegree", outdegree, "destinations", destinations, "destweights",
                  destweights));
@@ -117,11 +120,13 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
     struct tern_comm *c, *nc = NULL;
     struct tern_topo *t;
     long nedges = 0;
+    struct tern_info *hints; /* checked, not used */
     int rc;
-    (void)info, (void)reorder;
+    (void)reorder;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_topo_chk_new(comm_old, fn, "comm_dist_graph", comm_dist_graph, &c));
+    TRY(tern_info_check(info, 1, fn, "info", c, &hints));
     TRY(chk_edges(c, fn, n, sources, degrees, destinations, &nedges));
     TRY(chk_weights(c, fn, "weights", weights, (int)nedges));
     if (!(t = tern_topo_new(MPI_DIST_GRAPH))) {
@@ -173,6 +178,10 @@ static int give_side(struct tern_comm *c, const char *fn, const char *max_arg, i
     int rc, n = max < deg ? max : deg;
     if ((rc = tern_topo_chk_nonneg(c, fn, max_arg, max))) return rc;
     if ((rc = tern_topo_chk_array(c, fn, arg, ranks, n))) return rc;
+    /* A weighted graph's weights need room unless the caller declines them. */
+    if (from_w && !w && n > 0)
+        return tern_err_comm(c, MPI_ERR_ARG, "%s: the weights beside %s are NULL but the graph is weighted", fn,
+                             arg);
     for (int i = 0; i < n; i++) ranks[i] = from[i];
     if (from_w && w && !no_weights(w))
         for (int i = 0; i < n; i++) w[i] = from_w[i];

@@ -290,6 +290,11 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
         return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Error_string: %s is NULL",
                              !string ? "string" : "resultlen");
     tern_lock();
+    if (tern_err_class_of(errorcode) < 0) {
+        tern_unlock();
+        return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Error_string: errorcode=%d is not an error code",
+                             errorcode);
+    }
     const char *t = tern_err_text(errorcode);
     /* A user class or code without a string gives "" (MPI-4.1 9.5). */
     if (errorcode > MPI_ERR_LASTCODE && tern_err_user_class(errorcode) >= 0 &&

@@ -47,7 +47,9 @@ static int enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name,
     const struct tern_param_desc *p = lookup(enumtype);
     if (!p) return MPI_T_ERR_INVALID_HANDLE;
     if (index < 0 || index >= tern_param_choice_count(p)) return MPI_T_ERR_INVALID_ITEM;
-    TERN_T_OUT(value, index);
+    /* The value is what the call is for; only the name is optional. */
+    if (!value) return MPI_T_ERR_INVALID;
+    *value = index;
     tern_t_string(p->choices[index], name, name_len);
     return MPI_SUCCESS;
 }

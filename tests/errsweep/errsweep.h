@@ -37,7 +37,15 @@ struct es_comm {
     int rank, size;
     MPI_Group group;
 };
-extern struct es_comm es_world, es_self, es_ring; /* es_ring: a periodic grid of one */
+extern struct es_comm es_world, es_self;
+/* Communicators with a topology, all over MPI_COMM_SELF so that the
+ * collective calls on them (MPI_Cart_sub, neighbourhood collectives)
+ * complete on one rank while the other ranks wait their turn: a 1-D
+ * periodic Cartesian grid of one process, a graph of one node with an edge
+ * to itself, and a weighted distributed graph with one edge to itself. */
+extern struct es_comm es_cart, es_graph, es_dist;
+/* The group of the next rank of MPI_COMM_WORLD (the caller's own at 1). */
+extern MPI_Group es_peer_group;
 
 /* Handles that were valid once and have been freed. */
 struct es_freed {
@@ -55,13 +63,32 @@ extern struct es_freed es_freed;
 
 extern char es_sbuf[ES_BUF_BYTES], es_rbuf[ES_BUF_BYTES];
 extern int es_ones[ES_MAXP], es_iota[ES_MAXP], es_neg_first[ES_MAXP];
-extern MPI_Aint es_aiota[ES_MAXP];
+extern MPI_Aint es_aiota[ES_MAXP];       /* i * sizeof(int) */
+extern MPI_Count es_cones[ES_MAXP], es_cneg_first[ES_MAXP], es_caiota[ES_MAXP]; /* for the _c forms */
 extern MPI_Datatype es_ints[ES_MAXP], es_null_first[ES_MAXP];
 extern MPI_Datatype es_uncommitted; /* contiguous 2 x MPI_INT, never committed */
 extern MPI_Datatype es_derived;     /* a committed vector, for get_contents */
 extern MPI_Status es_status0;       /* zeroed */
 extern int es_tag_ub;
 extern MPI_Info es_bogus_info;      /* no object of any kind has this handle */
+extern MPI_Info es_info;            /* holds the key "errsweep" */
+extern char es_long_string[];       /* longer than MPI_MAX_INFO_VAL */
+/* User keyvals, one per object kind (no attribute is set with them). */
+extern int es_comm_keyval, es_type_keyval, es_win_keyval;
+/* A user error class with one code, which has a string. */
+extern int es_user_class, es_user_code;
+/* MPI_T (initialised by the set-up): a control variable handle whose value
+ * es_cvar_value holds (writable back where the MPI allows any write; else
+ * MPI_T_CVAR_HANDLE_NULL), a session with a handle on a startable, writable
+ * performance variable (MPI_T_PVAR_HANDLE_NULL when none), an enumeration,
+ * and names that the *_get_index calls find. */
+extern MPI_T_cvar_handle es_cvar;
+extern char es_cvar_value[256];
+extern MPI_T_pvar_session es_pvar_session;
+extern MPI_T_pvar_handle es_pvar_handle;
+extern int es_pvar_index, es_pvar_class;
+extern MPI_T_enum es_t_enum;
+extern char es_cvar_name[256], es_pvar_name[256], es_cat_name[256];
 
 /* Where an output argument of the case's parameter I goes. */
 #define ES_OUT(T, i) ((T *)(void *)es_out_slot(i))
@@ -78,6 +105,15 @@ MPI_Errhandler es_new_errhandler(void);
 MPI_Request es_new_prequest(void);   /* inactive persistent receive from self */
 MPI_Request es_new_irecv(void);      /* active receive from self, nothing sent */
 void *es_new_mem(void);              /* from MPI_Alloc_mem */
+MPI_Info es_new_info(void);
+int es_new_comm_keyval(void);
+int es_new_type_keyval(void);
+int es_new_win_keyval(void);
+int es_new_error_class(void);        /* with no codes */
+int es_new_error_code(void);         /* in es_user_class, without a string */
+MPI_T_cvar_handle es_new_cvar_handle(void);
+MPI_T_pvar_session es_new_pvar_session(void);
+MPI_T_pvar_handle es_new_pvar_handle(void); /* in es_pvar_session */
 MPI_Status *es_fresh_status(void);   /* a zeroed status to write */
 /* What some calls need before they can succeed. */
 int es_self_send(const struct es_comm *c);   /* a tag-0 int from self, buffered */
@@ -85,7 +121,17 @@ int es_post_irecv(const struct es_comm *c);  /* a tag-0 receive from self */
 int es_attach_buffer(void);                  /* a buffer for MPI_Bsend */
 void *es_bsend_buffer(void);                 /* a buffer for MPI_Buffer_attach */
 int es_bsend_buffer_size(void);
+/* Callbacks, one per C type (the generator's CALLBACKS). */
 void es_user_fn(void *in, void *inout, int *len, MPI_Datatype *type);
+void es_user_fn_c(void *in, void *inout, MPI_Count *len, MPI_Datatype *type);
 void es_errhandler_fn(MPI_Comm *comm, int *code, ...);
+void es_win_errhandler_fn(MPI_Win *win, int *code, ...);
+void es_file_errhandler_fn(MPI_File *file, int *code, ...);
+void es_session_errhandler_fn(MPI_Session *session, int *code, ...);
+void es_t_event_cb_fn(MPI_T_event_instance event, MPI_T_event_registration reg, MPI_T_cb_safety safety,
+                      void *user_data);
+void es_t_event_free_cb_fn(MPI_T_event_registration reg, MPI_T_cb_safety safety, void *user_data);
+void es_t_event_dropped_cb_fn(MPI_Count count, MPI_T_event_registration reg, int source_index,
+                              MPI_T_cb_safety safety, void *user_data);
 
 #endif

@@ -31,17 +31,30 @@
 
 const char *es_class_name(int cls); /* generated */
 
-struct es_comm es_world, es_self, es_ring;
+struct es_comm es_world, es_self, es_cart, es_graph, es_dist;
+MPI_Group es_peer_group = MPI_GROUP_NULL;
 struct es_freed es_freed;
 char es_sbuf[ES_BUF_BYTES] __attribute__((aligned(64)));
 char es_rbuf[ES_BUF_BYTES] __attribute__((aligned(64)));
 int es_ones[ES_MAXP], es_iota[ES_MAXP], es_neg_first[ES_MAXP];
 MPI_Aint es_aiota[ES_MAXP];
+MPI_Count es_cones[ES_MAXP], es_cneg_first[ES_MAXP], es_caiota[ES_MAXP];
 MPI_Datatype es_ints[ES_MAXP], es_null_first[ES_MAXP];
 MPI_Datatype es_uncommitted, es_derived;
 MPI_Status es_status0;
 int es_tag_ub;
 MPI_Info es_bogus_info = (MPI_Info)0x12345678;
+MPI_Info es_info = MPI_INFO_NULL;
+char es_long_string[MPI_MAX_INFO_VAL + 64];
+int es_comm_keyval = MPI_KEYVAL_INVALID, es_type_keyval = MPI_KEYVAL_INVALID, es_win_keyval = MPI_KEYVAL_INVALID;
+int es_user_class, es_user_code;
+MPI_T_cvar_handle es_cvar = MPI_T_CVAR_HANDLE_NULL;
+char es_cvar_value[256];
+MPI_T_pvar_session es_pvar_session = MPI_T_PVAR_SESSION_NULL;
+MPI_T_pvar_handle es_pvar_handle = MPI_T_PVAR_HANDLE_NULL;
+int es_pvar_index = -1, es_pvar_class = -1;
+MPI_T_enum es_t_enum = MPI_T_ENUM_NULL;
+char es_cvar_name[256], es_pvar_name[256], es_cat_name[256];
 
 #define ES_SLOTS 16
 #define ES_SLOT_BYTES 4096
@@ -88,9 +101,46 @@ MPI_Op es_new_op(void)
     return op;
 }
 
+void es_user_fn_c(void *in, void *inout, MPI_Count *len, MPI_Datatype *type)
+{
+    (void)in, (void)inout, (void)len, (void)type;
+}
+
 void es_errhandler_fn(MPI_Comm *comm, int *code, ...)
 {
     (void)comm, (void)code;
+}
+
+void es_win_errhandler_fn(MPI_Win *win, int *code, ...)
+{
+    (void)win, (void)code;
+}
+
+void es_file_errhandler_fn(MPI_File *file, int *code, ...)
+{
+    (void)file, (void)code;
+}
+
+void es_session_errhandler_fn(MPI_Session *session, int *code, ...)
+{
+    (void)session, (void)code;
+}
+
+void es_t_event_cb_fn(MPI_T_event_instance event, MPI_T_event_registration reg, MPI_T_cb_safety safety,
+                      void *user_data)
+{
+    (void)event, (void)reg, (void)safety, (void)user_data;
+}
+
+void es_t_event_free_cb_fn(MPI_T_event_registration reg, MPI_T_cb_safety safety, void *user_data)
+{
+    (void)reg, (void)safety, (void)user_data;
+}
+
+void es_t_event_dropped_cb_fn(MPI_Count count, MPI_T_event_registration reg, int source_index,
+                              MPI_T_cb_safety safety, void *user_data)
+{
+    (void)count, (void)reg, (void)source_index, (void)safety, (void)user_data;
 }
 
 MPI_Errhandler es_new_errhandler(void)
@@ -119,6 +169,71 @@ void *es_new_mem(void)
     void *p = NULL;
     MPI_Alloc_mem(64, MPI_INFO_NULL, &p);
     return p;
+}
+
+MPI_Info es_new_info(void)
+{
+    MPI_Info i = MPI_INFO_NULL;
+    MPI_Info_create(&i);
+    return i;
+}
+
+int es_new_comm_keyval(void)
+{
+    int k = MPI_KEYVAL_INVALID;
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &k, NULL);
+    return k;
+}
+
+int es_new_type_keyval(void)
+{
+    int k = MPI_KEYVAL_INVALID;
+    MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &k, NULL);
+    return k;
+}
+
+int es_new_win_keyval(void)
+{
+    int k = MPI_KEYVAL_INVALID;
+    MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN, &k, NULL);
+    return k;
+}
+
+int es_new_error_class(void)
+{
+    int c = -1;
+    MPI_Add_error_class(&c);
+    return c;
+}
+
+int es_new_error_code(void)
+{
+    int c = -1;
+    MPI_Add_error_code(es_user_class, &c);
+    return c;
+}
+
+MPI_T_cvar_handle es_new_cvar_handle(void)
+{
+    MPI_T_cvar_handle h = MPI_T_CVAR_HANDLE_NULL;
+    int count;
+    MPI_T_cvar_handle_alloc(0, NULL, &h, &count);
+    return h;
+}
+
+MPI_T_pvar_session es_new_pvar_session(void)
+{
+    MPI_T_pvar_session s = MPI_T_PVAR_SESSION_NULL;
+    MPI_T_pvar_session_create(&s);
+    return s;
+}
+
+MPI_T_pvar_handle es_new_pvar_handle(void)
+{
+    MPI_T_pvar_handle h = MPI_T_PVAR_HANDLE_NULL;
+    int count;
+    MPI_T_pvar_handle_alloc(es_pvar_session, es_pvar_index < 0 ? 0 : es_pvar_index, NULL, &h, &count);
+    return h;
 }
 
 MPI_Status *es_fresh_status(void)
@@ -182,16 +297,75 @@ static void setup_comm(struct es_comm *c, MPI_Comm h)
     SETUP(MPI_Comm_group(h, &c->group));
 }
 
+static void setup_topologies(void)
+{
+    MPI_Comm c;
+    SETUP(MPI_Cart_create(MPI_COMM_SELF, 1, (int[]){1}, (int[]){1}, 0, &c));
+    setup_comm(&es_cart, c);
+    SETUP(MPI_Graph_create(MPI_COMM_SELF, 1, (int[]){1}, (int[]){0}, 0, &c));
+    setup_comm(&es_graph, c);
+    SETUP(MPI_Dist_graph_create_adjacent(MPI_COMM_SELF, 1, (int[]){0}, (int[]){1}, 1, (int[]){0}, (int[]){1},
+                                         MPI_INFO_NULL, 0, &c));
+    setup_comm(&es_dist, c);
+}
+
+/* Returns 1 when control variable i can be written with what it holds now
+ * (the handle and value then become es_cvar and es_cvar_value). */
+static int take_cvar(int i)
+{
+    char name[256], desc[1024];
+    int nl = sizeof name, dl = sizeof desc, verbosity, bind, scope, count;
+    MPI_Datatype dt;
+    MPI_T_enum et;
+    MPI_T_cvar_handle h;
+    if (MPI_T_cvar_get_info(i, name, &nl, &verbosity, &dt, &et, desc, &dl, &bind, &scope) != MPI_SUCCESS ||
+        bind != MPI_T_BIND_NO_OBJECT || dt != MPI_INT)
+        return 0;
+    if (MPI_T_cvar_handle_alloc(i, NULL, &h, &count) != MPI_SUCCESS) return 0;
+    if (count == 1 && MPI_T_cvar_read(h, es_cvar_value) == MPI_SUCCESS &&
+        MPI_T_cvar_write(h, es_cvar_value) == MPI_SUCCESS) {
+        es_cvar = h;
+        return 1;
+    }
+    MPI_T_cvar_handle_free(&h);
+    return 0;
+}
+
+static void setup_mpit(void)
+{
+    int provided, n = 0, len;
+    SETUP(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));
+    SETUP(MPI_T_cvar_get_num(&n));
+    for (int i = 0; i < n && es_cvar == MPI_T_CVAR_HANDLE_NULL; i++) (void)take_cvar(i);
+    for (int i = 0; i < n && es_t_enum == MPI_T_ENUM_NULL; i++)
+        if (MPI_T_cvar_get_info(i, NULL, NULL, NULL, NULL, &es_t_enum, NULL, NULL, NULL, NULL) != MPI_SUCCESS)
+            es_t_enum = MPI_T_ENUM_NULL;
+    len = sizeof es_cvar_name;
+    if (n > 0) SETUP(MPI_T_cvar_get_info(0, es_cvar_name, &len, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+    SETUP(MPI_T_pvar_get_num(&n));
+    for (int i = 0; i < n && es_pvar_index < 0; i++) {
+        int cls, ro, cont;
+        len = sizeof es_pvar_name;
+        if (MPI_T_pvar_get_info(i, es_pvar_name, &len, NULL, &cls, NULL, NULL, NULL, NULL, NULL, &ro, &cont,
+                                NULL) == MPI_SUCCESS &&
+            !ro && !cont) {
+            es_pvar_index = i;
+            es_pvar_class = cls;
+        }
+    }
+    SETUP(MPI_T_pvar_session_create(&es_pvar_session));
+    if (es_pvar_index >= 0) es_pvar_handle = es_new_pvar_handle();
+    SETUP(MPI_T_category_get_num(&n));
+    len = sizeof es_cat_name;
+    if (n > 0) SETUP(MPI_T_category_get_info(0, es_cat_name, &len, NULL, NULL, NULL, NULL, NULL));
+}
+
 static void setup(void)
 {
     SETUP(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     SETUP(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
     setup_comm(&es_world, MPI_COMM_WORLD);
     setup_comm(&es_self, MPI_COMM_SELF);
-    MPI_Comm ring;
-    SETUP(MPI_Cart_create(MPI_COMM_SELF, 1, (int[]){1}, (int[]){1}, 0, &ring));
-    SETUP(MPI_Comm_set_errhandler(ring, MPI_ERRORS_RETURN));
-    setup_comm(&es_ring, ring);
     if (es_world.size > ES_MAXP) {
         fprintf(stderr, "errsweep: at most %d ranks\n", ES_MAXP);
         MPI_Abort(MPI_COMM_WORLD, 2);
@@ -201,6 +375,9 @@ static void setup(void)
         es_iota[i] = i;
         es_neg_first[i] = i ? 1 : -1;
         es_aiota[i] = (MPI_Aint)i * (MPI_Aint)sizeof(int);
+        es_cones[i] = es_ones[i];
+        es_cneg_first[i] = es_neg_first[i];
+        es_caiota[i] = es_aiota[i];
         es_ints[i] = MPI_INT;
         es_null_first[i] = i ? MPI_INT : MPI_DATATYPE_NULL;
     }
@@ -212,6 +389,19 @@ static void setup(void)
     SETUP(MPI_Type_contiguous(2, MPI_INT, &es_uncommitted));
     SETUP(MPI_Type_vector(2, 1, 2, MPI_INT, &es_derived));
     SETUP(MPI_Type_commit(&es_derived));
+
+    setup_topologies();
+    SETUP(MPI_Group_incl(es_world.group, 1, (int[]){(es_world.rank + 1) % es_world.size}, &es_peer_group));
+    SETUP(MPI_Info_create(&es_info));
+    SETUP(MPI_Info_set(es_info, "errsweep", "value"));
+    memset(es_long_string, 'k', sizeof es_long_string - 1);
+    es_comm_keyval = es_new_comm_keyval();
+    es_type_keyval = es_new_type_keyval();
+    es_win_keyval = es_new_win_keyval();
+    SETUP(MPI_Add_error_class(&es_user_class));
+    SETUP(MPI_Add_error_code(es_user_class, &es_user_code));
+    SETUP(MPI_Add_error_string(es_user_code, "errsweep's error"));
+    setup_mpit();
 
     /* Freed last: no later allocation in this process may reuse them. */
     es_freed.comm = es_new_comm();
@@ -232,12 +422,24 @@ static void setup(void)
 
 static void teardown(void)
 {
+    if (es_pvar_handle != MPI_T_PVAR_HANDLE_NULL) MPI_T_pvar_handle_free(es_pvar_session, &es_pvar_handle);
+    MPI_T_pvar_session_free(&es_pvar_session);
+    if (es_cvar != MPI_T_CVAR_HANDLE_NULL) MPI_T_cvar_handle_free(&es_cvar);
+    MPI_T_finalize();
+    MPI_Comm_free_keyval(&es_comm_keyval);
+    MPI_Type_free_keyval(&es_type_keyval);
+    MPI_Win_free_keyval(&es_win_keyval);
+    MPI_Info_free(&es_info);
+    MPI_Group_free(&es_peer_group);
+    struct es_comm *topo[] = {&es_cart, &es_graph, &es_dist};
+    for (int i = 0; i < 3; i++) {
+        MPI_Group_free(&topo[i]->group);
+        MPI_Comm_free(&topo[i]->h);
+    }
     MPI_Type_free(&es_uncommitted);
     MPI_Type_free(&es_derived);
     MPI_Group_free(&es_world.group);
     MPI_Group_free(&es_self.group);
-    MPI_Group_free(&es_ring.group);
-    MPI_Comm_free(&es_ring.h);
 }
 
 /* ---- running one case in a child ---- */

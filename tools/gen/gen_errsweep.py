@@ -14,17 +14,24 @@ How an argument is made is data, below:
                direction, its C shape and name -> a role
   ROLES        per role: a valid C expression, and the invalid values with
                the error class each must give
-  FUNCS        per procedure, where the kinds are not enough: the
-               communicator used, a prelude, other valid values, more invalid
-               values, or why it is skipped
+  NO_VALID     roles whose valid value cannot exist in Tern (windows, MPI_T
+               events): only that argument is swept, no all-valid call
+  CALLBACKS    per callback C type: the function passed, its invalid values
+  COMM_FIXTURES  per procedure-name pattern: the communicator of its cases
+               ($C: MPI_COMM_WORLD, MPI_COMM_SELF or one with a topology)
+  CLASS_MAP    per family, classes that differ (MPI_T_ERR_* for MPI_T)
+  FAMILIES, FUNCS  per procedure pattern / procedure, where the kinds are not
+               enough: a prelude, other valid values, more invalid values,
+               no all-valid call (why), or why it is skipped; a big-count
+               form (_c) shares its procedure's FUNCS entry
   EXPECT       expected classes that differ from the role's, per case
   KNOWN_FAILURES  gaps in Tern's checks that another part owns: reported,
                not failed; remove an entry once its fix is merged
   MPICH_NOTES  where MPICH (the behaviour reference) does not agree with the
                expectation: they are the standard's class
 
-In expressions: $C is the communicator fixture of the case (es_world,
-es_self or es_ring, see FUNCS), $T the parameter's C base type, $i its position.
+In expressions: $C is the communicator fixture of the case (es_world or
+es_self, see FUNCS), $T the parameter's C base type, $i its position.
 
 Run:  python3 tools/gen/gen_errsweep.py      (after genapi.py)
 tools/gen/check.sh regenerates into a temporary directory and fails when the
@@ -54,38 +61,61 @@ MPI_ERR_RANK MPI_ERR_ROOT MPI_ERR_GROUP MPI_ERR_OP MPI_ERR_TOPOLOGY MPI_ERR_DIMS
 MPI_ERR_UNKNOWN MPI_ERR_TRUNCATE MPI_ERR_OTHER MPI_ERR_INTERN MPI_ERR_IN_STATUS MPI_ERR_PENDING
 MPI_ERR_REQUEST MPI_ERR_INFO MPI_ERR_INFO_KEY MPI_ERR_INFO_VALUE MPI_ERR_INFO_NOKEY MPI_ERR_NO_MEM
 MPI_ERR_UNSUPPORTED_OPERATION MPI_ERR_WIN MPI_ERR_BASE MPI_ERR_KEYVAL MPI_ERR_SIZE MPI_ERR_DISP
-MPI_ERR_SESSION MPI_ERR_VALUE_TOO_LARGE MPI_ERR_ERRHANDLER""".split()
+MPI_ERR_SESSION MPI_ERR_VALUE_TOO_LARGE MPI_ERR_ERRHANDLER MPI_ERR_FILE
+MPI_T_ERR_MEMORY MPI_T_ERR_NOT_INITIALIZED MPI_T_ERR_CANNOT_INIT MPI_T_ERR_INVALID_INDEX
+MPI_T_ERR_INVALID_ITEM MPI_T_ERR_INVALID_HANDLE MPI_T_ERR_OUT_OF_HANDLES MPI_T_ERR_OUT_OF_SESSIONS
+MPI_T_ERR_INVALID_SESSION MPI_T_ERR_CVAR_SET_NOT_NOW MPI_T_ERR_CVAR_SET_NEVER
+MPI_T_ERR_PVAR_NO_STARTSTOP MPI_T_ERR_PVAR_NO_WRITE MPI_T_ERR_PVAR_NO_ATOMIC MPI_T_ERR_INVALID_NAME
+MPI_T_ERR_INVALID MPI_T_ERR_NOT_SUPPORTED MPI_T_ERR_NOT_ACCESSIBLE""".split()
 
 # --------------------------------------------------------------------------
 # Data: parameter -> role.  First matching rule wins.  Keys (all optional):
 #   kind: regex on the standard's kind; dir: "in", "out", "inout" (or a
 #   "|"-list); shape: "" (scalar), "*", "[]", "[][3]"; name: regex on the
-#   parameter's name; fn: regex on the procedure's name.
+#   parameter's name; fn: regex on the procedure's name; ctype: regex on
+#   the parameter's C base type.
 # --------------------------------------------------------------------------
 
 COUNT_KINDS = "POLYXFER_NUM_ELEM_NNI|POLYDTYPE_NUM_ELEM_NNI|ARRAY_LENGTH_NNI|XFER_NUM_ELEM_NNI"
+DISPL_KINDS = "POLYDISPLACEMENT|POLYDISPLACEMENT_COUNT|POLYDISPLACEMENT_AINT_COUNT|DISPLACEMENT"
+T_INDEX_KINDS = "CVAR_INDEX|CVAR_INDEX_SPECIAL|PVAR_INDEX|CAT_INDEX"
+# The three families of attribute procedures, by the object they take.
+COMM_ATTR = r"MPI_(Comm_\w+_(attr|keyval)|Attr_\w+|Keyval_\w+)"
+TYPE_ATTR = r"MPI_Type_\w+_(attr|keyval)"
+WIN_ATTR = r"MPI_Win_\w+_(attr|keyval)"
 
 ROLE_RULES = [
     ({"kind": "VARARGS"}, None),
     # A status may hold any source, tag or error.
     ({"fn": r"MPI_Status_set_\w+", "kind": "RANK|TAG", "dir": "in", "shape": ""}, "int_any"),
+    ({"kind": "COMMUNICATOR", "dir": "in", "shape": "", "name": "intercomm"}, "intercomm"),
     ({"kind": "COMMUNICATOR", "dir": "in", "shape": ""}, "comm"),
     ({"kind": "COMMUNICATOR", "dir": "inout", "shape": "*"}, "comm_inout"),
+    # Intercommunicator creation: the remote leader is a rank of the peer
+    # communicator (or of the remote group), not of the local one.
+    ({"kind": "RANK", "dir": "in", "shape": "", "name": "remote_leader"}, "remote_leader"),
     ({"kind": "RANK", "dir": "in", "shape": "", "name": "root"}, "root"),
     ({"kind": "RANK", "dir": "in", "shape": "", "name": "source"}, "source"),
     ({"kind": "RANK", "dir": "in", "shape": ""}, "dest"),
-    ({"kind": "RANK", "dir": "in", "shape": "[]"}, "rank_array"),
+    ({"kind": "RANK|RANK_NNI", "dir": "in", "shape": "[]"}, "rank_array"),
     ({"kind": "RANK", "dir": "in", "shape": "[][3]"}, "rank_ranges"),
     ({"kind": "TAG", "dir": "in", "shape": ""}, "tag"),
+    # Topology array lengths are not counts of elements (MPICH: MPI_ERR_ARG).
+    ({"kind": "ARRAY_LENGTH_NNI", "dir": "in", "shape": "", "fn": r"MPI_Dist_graph_\w+"}, "length"),
     ({"kind": COUNT_KINDS, "dir": "in", "shape": ""}, "count"),
     # Integers in the database, counts in the text.
     ({"kind": "POLYXFER_NUM_ELEM|XFER_NUM_ELEM", "dir": "in", "shape": ""}, "count"),
     ({"kind": "POLYDTYPE_NUM_ELEM", "dir": "in", "shape": "", "name": "outcount"}, "count"),
     ({"kind": "ARRAY_LENGTH", "dir": "in", "shape": ""}, "length"),
+    ({"kind": "INFO_VALUE_LENGTH", "dir": "in", "shape": ""}, "valuelen"),
     ({"kind": "POLYNUM_BYTES_NNI|NUM_BYTES_NNI", "dir": "in", "shape": ""}, "bytes"),
+    # Arrays by their C type: the big-count (_c) forms take MPI_Count and
+    # MPI_Aint arrays where the others take int.
+    ({"kind": COUNT_KINDS, "dir": "in", "shape": "[]", "ctype": "MPI_Count"}, "count_array_c"),
     ({"kind": COUNT_KINDS, "dir": "in", "shape": "[]"}, "count_array"),
-    ({"kind": "POLYDISPLACEMENT|POLYDISPLACEMENT_COUNT", "dir": "in", "shape": "[]"}, "displs"),
-    ({"kind": "POLYDISPLACEMENT_AINT_COUNT", "dir": "in", "shape": "[]"}, "adispls"),
+    ({"kind": DISPL_KINDS, "dir": "in", "shape": "[]", "ctype": "int"}, "displs"),
+    ({"kind": DISPL_KINDS, "dir": "in", "shape": "[]", "ctype": "MPI_Aint"}, "adispls"),
+    ({"kind": DISPL_KINDS, "dir": "in", "shape": "[]", "ctype": "MPI_Count"}, "cdispls"),
     ({"kind": "DATATYPE", "dir": "in", "shape": ""}, "datatype"),
     ({"kind": "DATATYPE", "dir": "in", "shape": "[]"}, "datatype_array"),
     ({"kind": "DATATYPE", "dir": "inout", "shape": "*"}, "datatype_inout"),
@@ -100,9 +130,18 @@ ROLE_RULES = [
     ({"kind": "REQUEST", "dir": "inout", "shape": "[]", "fn": r"MPI_Startall"}, "request_live_array"),
     ({"kind": "REQUEST", "dir": "in|inout", "shape": "*"}, "request_inout"),
     ({"kind": "REQUEST", "dir": "inout", "shape": "[]"}, "request_array"),
+    # The request a nonblocking or persistent call (MPI_Ibcast,
+    # MPI_Bcast_init, MPI_Comm_idup) returns.
+    ({"kind": "REQUEST", "dir": "out", "shape": "*"}, "request_out"),
     ({"kind": "ERRHANDLER", "dir": "in", "shape": ""}, "errhandler"),
     ({"kind": "ERRHANDLER", "dir": "inout", "shape": "*"}, "errhandler_inout"),
+    # An info object that the procedure reads or changes, not hints.
+    ({"kind": "INFO", "dir": "in", "shape": "", "fn": r"MPI_Info_\w+"}, "info_obj"),
     ({"kind": "INFO", "dir": "in", "shape": ""}, "info"),
+    ({"kind": "INFO", "dir": "inout", "shape": "*"}, "info_inout"),
+    ({"kind": "STRING", "dir": "in", "shape": "*", "fn": r"MPI_Info_\w+", "name": "key"}, "info_key"),
+    ({"kind": "STRING", "dir": "in", "shape": "*", "fn": r"MPI_Info_set", "name": "value"}, "info_value"),
+    ({"kind": "KEY_INDEX", "dir": "in", "shape": ""}, "key_index"),
     ({"kind": "BUFFER", "dir": "in", "shape": "*", "fn": r"MPI_(Get_address|Address)"}, "location"),
     ({"kind": "BUFFER", "dir": "in", "shape": "*", "fn": r"MPI_Free_mem"}, "alloc_mem"),
     ({"kind": "BUFFER", "dir": "in", "shape": "*"}, "sbuf"),
@@ -112,18 +151,80 @@ ROLE_RULES = [
     ({"kind": "STATUS", "dir": "out", "shape": "*"}, "status_out"),
     ({"kind": "STATUS", "dir": "out", "shape": "[]"}, "statuses_out"),
     ({"kind": "F90_STATUS|F08_STATUS", "dir": "in", "shape": "*"}, "fstatus_in"),
+    # Keyvals: predefined ones can be read; setting, deleting and freeing
+    # take a user keyval of the procedure's object kind.
+    ({"kind": "KEYVAL", "dir": "in", "shape": "", "fn": r"MPI_(Comm_(set|delete)_attr|Attr_(put|delete))"},
+     "comm_keyval"),
+    ({"kind": "KEYVAL", "dir": "in", "shape": "", "fn": TYPE_ATTR}, "type_keyval"),
+    ({"kind": "KEYVAL", "dir": "in", "shape": "", "fn": WIN_ATTR}, "win_keyval"),
     ({"kind": "KEYVAL", "dir": "in", "shape": ""}, "keyval"),
+    ({"kind": "KEYVAL", "dir": "inout", "shape": "*", "fn": COMM_ATTR}, "comm_keyval_inout"),
+    ({"kind": "KEYVAL", "dir": "inout", "shape": "*", "fn": TYPE_ATTR}, "type_keyval_inout"),
+    ({"kind": "KEYVAL", "dir": "inout", "shape": "*", "fn": WIN_ATTR}, "win_keyval_inout"),
+    ({"kind": "EXTRA_STATE|EXTRA_STATE2|TOOL_MPI_OBJ", "dir": "in"}, "null_ok"),
+    ({"kind": "STRING", "dir": "in", "shape": "*", "fn": r"MPI_T_\w+_get_index", "name": "name"}, "t_name"),
     ({"kind": "STRING", "dir": "in", "shape": "*"}, "string_in"),
+    ({"kind": "STRING", "dir": "in", "name": "datarep"}, "datarep"),
     ({"kind": "MESSAGE", "dir": "inout", "shape": "*"}, "message_inout"),
-    ({"kind": "FUNCTION|POLYFUNCTION", "dir": "in", "name": "user_fn"}, "op_fn"),
-    ({"kind": "FUNCTION|POLYFUNCTION", "dir": "in"}, "errhandler_fn"),
+    # Callbacks: by their C type (CALLBACKS).
+    ({"kind": "FUNCTION|POLYFUNCTION|EVENT_\\w+_FUNCTION", "dir": "in"}, "callback"),
     ({"kind": "ERROR_CODE", "dir": "in", "shape": "", "fn": r"MPI_Error_(class|string)"}, "errorcode"),
+    # User error classes and codes (MPI_Add_error_*, MPI_Remove_error_*).
+    ({"kind": "ERROR_CLASS", "dir": "in", "shape": "", "fn": r"MPI_Add_error_code"}, "user_class"),
+    ({"kind": "ERROR_CLASS", "dir": "in", "shape": "", "fn": r"MPI_Remove_error_class"}, "fresh_class"),
+    ({"kind": "ERROR_CODE", "dir": "in", "shape": "", "fn": r"MPI_Remove_error_code"}, "fresh_code"),
+    ({"kind": "ERROR_CODE", "dir": "in", "shape": "", "fn": r"MPI_(Add|Remove)_error_string"}, "user_code"),
     ({"kind": "COLOR", "dir": "in", "shape": ""}, "color"),
     ({"kind": "SPLIT_TYPE", "dir": "in", "shape": ""}, "split_type"),
     ({"kind": "ALLOC_MEM_NUM_BYTES", "dir": "in", "shape": ""}, "alloc_size"),
-    ({"kind": "POLYDISPLACEMENT_COUNT", "dir": "inout", "shape": "*"}, "position"),
-    ({"kind": "ATTRIBUTE_VAL", "dir": "in"}, "ptr_any"),
-    ({"kind": "INFO_VALUE_LENGTH|STRING_LENGTH", "dir": "inout", "shape": "*"}, "length_inout"),
+    ({"kind": "POLYDISPLACEMENT_COUNT|POLYLOCATION", "dir": "inout", "shape": "*"}, "position"),
+    # Subarrays and distributed arrays (one dimension of one element).
+    ({"kind": "POLYDTYPE_NUM_ELEM_PI|PROCESS_GRID_SIZE", "dir": "in", "shape": "[]", "ctype": "MPI_Count"},
+     "pos_array_c"),
+    ({"kind": "POLYDTYPE_NUM_ELEM_PI|PROCESS_GRID_SIZE", "dir": "in", "shape": "[]"}, "pos_array"),
+    ({"kind": "ARRAY_LENGTH_PI|COMM_SIZE_PI", "dir": "in", "shape": ""}, "pos_int"),
+    ({"kind": "ORDER", "dir": "in", "shape": ""}, "order"),
+    ({"kind": "DISTRIB_ENUM", "dir": "in", "shape": "[]"}, "distribs"),
+    ({"kind": "DTYPE_DISTRIBUTION", "dir": "in", "shape": "[]"}, "dargs"),
+    ({"kind": "ATTRIBUTE_VAL|ATTRIBUTE_VAL_10", "dir": "in"}, "ptr_any"),
+    # Topologies (the fixtures are of one process: see COMM_FIXTURES).
+    ({"kind": "NUM_DIMS", "dir": "in", "shape": ""}, "ndims"),
+    ({"kind": "DIMENSION", "dir": "in", "shape": "[]"}, "dims"),
+    ({"kind": "DIMENSION", "dir": "inout", "shape": "[]"}, "dims_inout"),
+    ({"kind": "COMM_SIZE", "dir": "in", "shape": ""}, "nnodes"),
+    ({"kind": "INDEX", "dir": "in", "shape": "[]"}, "graph_index"),
+    ({"kind": "INDEX", "dir": "in", "shape": "", "fn": r"MPI_Cart_shift"}, "direction"),
+    ({"kind": "LOGICAL", "dir": "in", "shape": "[]"}, "logicals"),
+    ({"kind": "COORDINATE", "dir": "in", "shape": "[]"}, "coords"),
+    ({"kind": "DEGREE", "dir": "in", "shape": ""}, "degree"),
+    ({"kind": "DEGREE", "dir": "in", "shape": "[]"}, "degrees"),
+    ({"kind": "WEIGHT", "dir": "in", "shape": "[]"}, "weights"),
+    ({"kind": "ARGUMENT_COUNT", "dir": "inout", "shape": ""}, "int_any"),
+    ({"kind": "ARGUMENT_LIST", "dir": "inout"}, "null_ok"),
+    # MPI_T.  Every output of an MPI_T_*_get_info may be NULL (MPI-4.1
+    # 15.3.1: the implementation then ignores it).
+    ({"fn": r"MPI_T_(cvar|pvar|category|enum|source|event)_get_info", "dir": "out|inout", "shape": "*|[]"},
+     "out_optional"),
+    # Strings follow MPI-4.1 15.3.3: a NULL buffer or length returns none.
+    ({"fn": r"MPI_T_\w+", "kind": "STRING|STRING_LENGTH", "dir": "out|inout"}, "out_optional"),
+    ({"kind": "EVENT_INDEX|SOURCE_INDEX", "dir": "in", "shape": ""}, "t_event_index"),
+    ({"kind": T_INDEX_KINDS, "dir": "in", "shape": ""}, "t_index"),
+    ({"kind": "TOOLENUM_INDEX", "dir": "in", "shape": ""}, "t_item"),
+    ({"kind": "TOOLS_ENUM", "dir": "in", "shape": ""}, "t_enum"),
+    ({"kind": "CVAR", "dir": "in", "shape": ""}, "cvar"),
+    ({"kind": "CVAR", "dir": "inout", "shape": "*"}, "cvar_inout"),
+    ({"kind": "PVAR_SESSION", "dir": "in", "shape": ""}, "pvar_session"),
+    ({"kind": "PVAR_SESSION", "dir": "inout", "shape": "*"}, "pvar_session_inout"),
+    ({"kind": "PVAR", "dir": "in", "shape": ""}, "pvar"),
+    ({"kind": "PVAR", "dir": "inout", "shape": "*"}, "pvar_inout"),
+    ({"kind": "EVENT_REGISTRATION", "dir": "in", "shape": ""}, "event_registration"),
+    ({"kind": "EVENT_INSTANCE", "dir": "in", "shape": ""}, "event_instance"),
+    ({"kind": "CALLBACK_SAFETY", "dir": "in", "shape": ""}, "cb_safety"),
+    ({"kind": "PVAR_CLASS", "dir": "in", "shape": ""}, "int_any"),
+    ({"kind": "INFO_VALUE_LENGTH|STRING_LENGTH|ARRAY_LENGTH_NNI", "dir": "inout", "shape": "*"}, "length_inout"),
+    # Handles of objects Tern does not have.
+    ({"kind": "WINDOW", "dir": "in", "shape": ""}, "win"),
+    ({"kind": "FILE", "dir": "in", "shape": ""}, "file"),
     # Any other output: a place to write, never NULL.
     ({"dir": "out", "shape": "*|[]"}, "out"),
     # Any other integer input: every value means something.
@@ -132,6 +233,22 @@ ROLE_RULES = [
 ]
 
 ARG, BUF, COMM, COUNT, TYPE = "MPI_ERR_ARG", "MPI_ERR_BUFFER", "MPI_ERR_COMM", "MPI_ERR_COUNT", "MPI_ERR_TYPE"
+KEYVAL, TOPO, RANK, INFO = "MPI_ERR_KEYVAL", "MPI_ERR_TOPOLOGY", "MPI_ERR_RANK", "MPI_ERR_INFO"
+T_INVALID, T_HANDLE = "MPI_T_ERR_INVALID", "MPI_T_ERR_INVALID_HANDLE"
+NULL_ARG = [("NULL", "NULL", ARG)]
+
+
+def keyval_roles(kind, other):
+    """The roles of a keyval of one object kind (es_KIND_keyval is the user
+    keyval the set-up made), and one of another kind, which is invalid."""
+    bad = [("MPI_KEYVAL_INVALID", "MPI_KEYVAL_INVALID", KEYVAL), ("12345", "12345", KEYVAL),
+           (f"{other} keyval", f"es_{other}_keyval", KEYVAL)]
+    return {
+        f"{kind}_keyval": (f"es_{kind}_keyval", bad),
+        f"{kind}_keyval_inout": (f"ES_PTR(int, es_new_{kind}_keyval())",
+                                 [("&" + lab, f"ES_PTR(int, {e})", c) for lab, e, c in bad] + NULL_ARG),
+    }
+
 
 # role -> (valid expression, [(label, invalid expression, class[, guard])]).
 # A guard is a C condition under which the value cannot be built: the case
@@ -139,27 +256,37 @@ ARG, BUF, COMM, COUNT, TYPE = "MPI_ERR_ARG", "MPI_ERR_BUFFER", "MPI_ERR_COMM", "
 ROLES = {
     "comm": ("$C.h", [("MPI_COMM_NULL", "MPI_COMM_NULL", COMM),
                       ("freed", "es_freed.comm", COMM)]),
+    "intercomm": ("$C.h", [("MPI_COMM_NULL", "MPI_COMM_NULL", COMM), ("freed", "es_freed.comm", COMM),
+                           ("intracomm", "$C.h", COMM)]),
     "comm_inout": ("ES_PTR(MPI_Comm, es_new_comm())",
                    [("&MPI_COMM_NULL", "ES_PTR(MPI_Comm, MPI_COMM_NULL)", COMM),
                     ("&freed", "ES_PTR(MPI_Comm, es_freed.comm)", COMM),
                     ("NULL", "NULL", ARG)]),
-    "dest": ("$C.rank", [("size", "$C.size", "MPI_ERR_RANK"), ("-5", "-5", "MPI_ERR_RANK")]),
-    "source": ("$C.rank", [("size", "$C.size", "MPI_ERR_RANK"), ("-5", "-5", "MPI_ERR_RANK")]),
+    "dest": ("$C.rank", [("size", "$C.size", RANK), ("-5", "-5", RANK)]),
+    "source": ("$C.rank", [("size", "$C.size", RANK), ("-5", "-5", RANK)]),
     "root": ("0", [("-1", "-1", "MPI_ERR_ROOT"), ("size", "$C.size", "MPI_ERR_ROOT")]),
-    "rank_array": ("es_iota", [("{size}", "(int[]){$C.size}", "MPI_ERR_RANK"),
-                               ("{-5}", "(int[]){-5}", "MPI_ERR_RANK")]),
+    # The peer's rank in MPI_COMM_WORLD, the usual peer communicator.
+    "remote_leader": ("(es_world.rank + 1) % es_world.size",
+                      [("size", "es_world.size", RANK), ("-5", "-5", RANK)]),
+    "rank_array": ("es_iota", [("{size}", "(int[]){$C.size}", RANK),
+                               ("{-5}", "(int[]){-5}", RANK)]),
     "rank_ranges": ("(int[][3]){{0, 0, 1}}",
-                    [("{{size,size,1}}", "(int[][3]){{$C.size, $C.size, 1}}", "MPI_ERR_RANK"),
-                     ("{{-5,0,1}}", "(int[][3]){{-5, 0, 1}}", "MPI_ERR_RANK")]),
+                    [("{{size,size,1}}", "(int[][3]){{$C.size, $C.size, 1}}", RANK),
+                     ("{{-5,0,1}}", "(int[][3]){{-5, 0, 1}}", RANK)]),
     "tag": ("0", [("-5", "-5", "MPI_ERR_TAG"),
                   ("MPI_TAG_UB+1", "es_tag_ub + 1", "MPI_ERR_TAG", "es_tag_ub == INT_MAX")]),
     "count": ("1", [("-1", "-1", COUNT)]),
     # MPICH's class for a negative array length or byte size.
     "length": ("1", [("-1", "-1", ARG)]),
+    # Room for the value es_info holds (a shorter one is MPI_ERR_INFO_VALUE
+    # in MPICH and Tern: the value was truncated).
+    "valuelen": ("64", [("-1", "-1", ARG)]),
     "bytes": ("1", [("-1", "-1", ARG)]),
     "count_array": ("es_ones", [("{-1,..}", "es_neg_first", COUNT)]),
+    "count_array_c": ("es_cones", [("{-1,..}", "es_cneg_first", COUNT)]),
     "displs": ("es_iota", []),
     "adispls": ("es_aiota", []),
+    "cdispls": ("es_caiota", []),
     "datatype": ("MPI_INT", [("MPI_DATATYPE_NULL", "MPI_DATATYPE_NULL", TYPE),
                              ("freed", "es_freed.type", TYPE)]),
     # Only where data moves (FUNCS adds it through "uncommitted").
@@ -195,12 +322,24 @@ ROLES = {
                            [("{freed}", "(MPI_Request[]){es_freed.request}", "MPI_ERR_REQUEST"),
                             ("{MPI_REQUEST_NULL}", "(MPI_Request[]){MPI_REQUEST_NULL}", "MPI_ERR_REQUEST"),
                             ("NULL", "NULL", ARG)]),
+    # The case returns without waiting: the request dies with the child.
+    "request_out": ("ES_OUT(MPI_Request, $i)", NULL_ARG),
     "errhandler": ("MPI_ERRORS_RETURN", [("MPI_ERRHANDLER_NULL", "MPI_ERRHANDLER_NULL", ARG),
                                          ("freed", "es_freed.errhandler", ARG)]),
     "errhandler_inout": ("ES_PTR(MPI_Errhandler, es_new_errhandler())",
                          [("&MPI_ERRHANDLER_NULL", "ES_PTR(MPI_Errhandler, MPI_ERRHANDLER_NULL)", ARG),
                           ("NULL", "NULL", ARG)]),
-    "info": ("MPI_INFO_NULL", [("bogus", "es_bogus_info", "MPI_ERR_INFO")]),
+    "info": ("MPI_INFO_NULL", [("bogus", "es_bogus_info", INFO)]),
+    "info_obj": ("es_info", [("MPI_INFO_NULL", "MPI_INFO_NULL", INFO), ("bogus", "es_bogus_info", INFO)]),
+    "info_inout": ("ES_PTR(MPI_Info, es_new_info())",
+                   [("&MPI_INFO_NULL", "ES_PTR(MPI_Info, MPI_INFO_NULL)", INFO),
+                    ("&bogus", "ES_PTR(MPI_Info, es_bogus_info)", INFO), ("NULL", "NULL", ARG)]),
+    # The key es_info holds.
+    "info_key": ('"errsweep"', [("NULL", "NULL", "MPI_ERR_INFO_KEY"), ('""', '""', "MPI_ERR_INFO_KEY"),
+                                ("too long", "es_long_string", "MPI_ERR_INFO_KEY")]),
+    "info_value": ('"value"', [("NULL", "NULL", "MPI_ERR_INFO_VALUE"),
+                               ("too long", "es_long_string", "MPI_ERR_INFO_VALUE")]),
+    "key_index": ("0", [("-1", "-1", ARG), ("nkeys", "1", ARG)]),
     "location": ("es_sbuf", []),
     "alloc_mem": ("es_new_mem()", []),
     "sbuf": ("es_sbuf", [("NULL", "NULL", BUF)]),
@@ -210,49 +349,153 @@ ROLES = {
     "status_out": ("ES_OUT(MPI_Status, $i)", [("NULL", "NULL", ARG)]),
     "statuses_out": ("ES_OUT(MPI_Status, $i)", [("NULL", "NULL", ARG)]),
     "fstatus_in": ("($T *)(void *)&es_status0", [("NULL", "NULL", ARG)]),
-    "keyval": ("MPI_TAG_UB", [("MPI_KEYVAL_INVALID", "MPI_KEYVAL_INVALID", "MPI_ERR_KEYVAL"),
-                              ("12345", "12345", "MPI_ERR_KEYVAL")]),
+    "keyval": ("MPI_TAG_UB", [("MPI_KEYVAL_INVALID", "MPI_KEYVAL_INVALID", KEYVAL),
+                              ("12345", "12345", KEYVAL), ("type keyval", "es_type_keyval", KEYVAL)]),
+    **keyval_roles("comm", "type"),
+    **keyval_roles("type", "comm"),
+    **keyval_roles("win", "comm"),
+    "null_ok": ("NULL", []),
     "string_in": ('"errsweep"', [("NULL", "NULL", ARG)]),
     "message_inout": ("ES_PTR(MPI_Message, MPI_MESSAGE_NO_PROC)",
                       [("&MPI_MESSAGE_NULL", "ES_PTR(MPI_Message, MPI_MESSAGE_NULL)", "MPI_ERR_REQUEST"),
                        ("NULL", "NULL", ARG)]),
-    "op_fn": ("es_user_fn", [("NULL", "NULL", ARG)]),
-    "errhandler_fn": ("es_errhandler_fn", [("NULL", "NULL", ARG)]),
+    "callback": (None, None),  # by C type: CALLBACKS
     "errorcode": ("MPI_ERR_OTHER", [("-1", "-1", ARG)]),
+    "user_class": ("es_user_class", [("-1", "-1", ARG), ("unused", "es_user_class + 1000", ARG)]),
+    "fresh_class": ("es_new_error_class()",
+                    [("-1", "-1", ARG), ("MPI_ERR_ARG", "MPI_ERR_ARG", ARG),
+                     ("class with codes", "es_user_class", ARG)]),
+    "fresh_code": ("es_new_error_code()",
+                   [("-1", "-1", ARG), ("MPI_ERR_ARG", "MPI_ERR_ARG", ARG),
+                    ("a class", "es_user_class", ARG)]),
+    "user_code": ("es_user_code", [("-1", "-1", ARG), ("MPI_ERR_ARG", "MPI_ERR_ARG", ARG)]),
     "color": ("0", [("-5", "-5", ARG)]),
     "split_type": ("MPI_COMM_TYPE_SHARED", [("12345", "12345", ARG)]),
     "alloc_size": ("64", [("-1", "-1", ARG)]),
     "position": ("ES_PTR($T, 0)", [("NULL", "NULL", ARG)]),
+    "datarep": ('"external32"', [("NULL", "NULL", ARG)]),
+    # Extents in elements: Tern says MPI_ERR_COUNT (MPICH does not check).
+    "pos_array": ("es_ones", [("{-1,..}", "es_neg_first", COUNT)]),
+    "pos_array_c": ("es_cones", [("{-1,..}", "es_cneg_first", COUNT)]),
+    "pos_int": ("1", [("0", "0", ARG)]),
+    "order": ("MPI_ORDER_C", [("12345", "12345", ARG)]),
+    "distribs": ("(int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK}", [("{12345}", "(int[ES_MAXP]){12345}", ARG)]),
+    "dargs": ("(int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}", []),
     "out": ("ES_OUT($T, $i)", [("NULL", "NULL", ARG)]),
+    "out_optional": ("ES_OUT($T, $i)", []),
     "ptr_any": ("es_sbuf", []),
     "length_inout": ("ES_PTR(int, 64)", [("NULL", "NULL", ARG)]),
     "int_any": ("0", []),
     "aint_any": ("0", []),
+    # Topologies: one dimension, one node.
+    # A negative count of dimensions: MPI_ERR_ARG in MPICH (MPI_ERR_DIMS is
+    # for the extents).
+    "ndims": ("1", [("-1", "-1", ARG)]),
+    "dims": ("es_ones", [("{-1,..}", "es_neg_first", "MPI_ERR_DIMS")]),
+    "dims_inout": ("(int[ES_MAXP]){0}", [("{-1}", "(int[ES_MAXP]){-1}", "MPI_ERR_DIMS"), ("NULL", "NULL", ARG)]),
+    "nnodes": ("1", [("-1", "-1", ARG)]),
+    "graph_index": ("es_ones", [("{-1,..}", "es_neg_first", ARG)]),
+    "direction": ("0", [("-1", "-1", ARG), ("ndims", "1", ARG)]),
+    "logicals": ("es_ones", []),
+    "coords": ("(int[ES_MAXP]){0}", []),
+    "degree": ("1", [("-1", "-1", ARG)]),
+    "degrees": ("es_ones", [("{-1,..}", "es_neg_first", ARG)]),
+    "weights": ("es_ones", [("{-1,..}", "es_neg_first", ARG)]),
+    # MPI_T: the fixtures of the set-up.
+    "t_event_index": ("0", [("-1", "-1", "MPI_T_ERR_INVALID_INDEX"),
+                            ("INT_MAX", "INT_MAX", "MPI_T_ERR_INVALID_INDEX")]),
+    "t_index": ("0", [("-1", "-1", "MPI_T_ERR_INVALID_INDEX"), ("INT_MAX", "INT_MAX", "MPI_T_ERR_INVALID_INDEX")]),
+    "t_name": ("es_cvar_name", [("NULL", "NULL", T_INVALID),
+                                ('"errsweep"', '"errsweep"', "MPI_T_ERR_INVALID_NAME")]),
+    "t_item": ("0", [("-1", "-1", "MPI_T_ERR_INVALID_ITEM"), ("INT_MAX", "INT_MAX", "MPI_T_ERR_INVALID_ITEM")]),
+    "t_enum": ("es_t_enum", [("MPI_T_ENUM_NULL", "MPI_T_ENUM_NULL", T_HANDLE)]),
+    "cvar": ("es_cvar", [("MPI_T_CVAR_HANDLE_NULL", "MPI_T_CVAR_HANDLE_NULL", T_HANDLE)]),
+    "cvar_inout": ("ES_PTR(MPI_T_cvar_handle, es_new_cvar_handle())",
+                   [("&MPI_T_CVAR_HANDLE_NULL", "ES_PTR(MPI_T_cvar_handle, MPI_T_CVAR_HANDLE_NULL)", T_HANDLE),
+                    ("NULL", "NULL", T_INVALID)]),
+    "pvar_session": ("es_pvar_session",
+                     [("MPI_T_PVAR_SESSION_NULL", "MPI_T_PVAR_SESSION_NULL", "MPI_T_ERR_INVALID_SESSION")]),
+    "pvar_session_inout": ("ES_PTR(MPI_T_pvar_session, es_new_pvar_session())",
+                           [("&MPI_T_PVAR_SESSION_NULL", "ES_PTR(MPI_T_pvar_session, MPI_T_PVAR_SESSION_NULL)",
+                             "MPI_T_ERR_INVALID_SESSION"),
+                            ("NULL", "NULL", T_INVALID)]),
+    "pvar": ("es_pvar_handle", [("MPI_T_PVAR_HANDLE_NULL", "MPI_T_PVAR_HANDLE_NULL", T_HANDLE)]),
+    "pvar_inout": ("ES_PTR(MPI_T_pvar_handle, es_new_pvar_handle())",
+                   [("&MPI_T_PVAR_HANDLE_NULL", "ES_PTR(MPI_T_pvar_handle, MPI_T_PVAR_HANDLE_NULL)", T_HANDLE),
+                    ("NULL", "NULL", T_INVALID)]),
+    "event_registration": ("(MPI_T_event_registration)NULL",
+                           [("NULL", "(MPI_T_event_registration)NULL", T_HANDLE)]),
+    "event_instance": ("(MPI_T_event_instance)NULL", [("NULL", "(MPI_T_event_instance)NULL", T_HANDLE)]),
+    "cb_safety": ("MPI_T_CB_REQUIRE_NONE", []),
+    # No window exists in Tern (no one-sided communication), and no file but
+    # MPI_FILE_NULL (no MPI-IO).
+    "win": ("MPI_WIN_NULL", [("MPI_WIN_NULL", "MPI_WIN_NULL", "MPI_ERR_WIN")]),
+    "file": ("MPI_FILE_NULL", [("bogus", "(MPI_File)(void *)es_sbuf", "MPI_ERR_FILE")]),
+}
+
+# Roles whose valid value cannot exist here -> why.  A procedure taking one
+# has no all-valid call, and only that parameter's invalid values are swept
+# (any other invalid argument would meet the invalid object first).
+NO_VALID = {
+    "win": "no window can exist: Tern has no one-sided communication",
+    "intercomm": "no intercommunicator exists here: making one needs two groups calling at once",
+    "t_event_index": "no event or event source exists: Tern raises no MPI_T events",
+    "event_registration": "no event registration can exist: Tern raises no MPI_T events",
+    "event_instance": "no event instance can exist: Tern raises no MPI_T events",
+}
+
+# Callbacks by C type -> (valid, invalid values).  The attribute copy and
+# delete callbacks may be NULL: that is MPI_*_NULL_COPY_FN / _DELETE_FN.
+CALLBACKS = {
+    "MPI_User_function": ("es_user_fn", NULL_ARG),
+    "MPI_User_function_c": ("es_user_fn_c", NULL_ARG),
+    "MPI_Comm_errhandler_function": ("es_errhandler_fn", NULL_ARG),
+    "MPI_Handler_function": ("es_errhandler_fn", NULL_ARG),
+    "MPI_Win_errhandler_function": ("es_win_errhandler_fn", NULL_ARG),
+    "MPI_File_errhandler_function": ("es_file_errhandler_fn", NULL_ARG),
+    "MPI_Session_errhandler_function": ("es_session_errhandler_fn", NULL_ARG),
+    "MPI_Comm_copy_attr_function": ("MPI_COMM_DUP_FN", []),
+    "MPI_Comm_delete_attr_function": ("MPI_COMM_NULL_DELETE_FN", []),
+    "MPI_Type_copy_attr_function": ("MPI_TYPE_DUP_FN", []),
+    "MPI_Type_delete_attr_function": ("MPI_TYPE_NULL_DELETE_FN", []),
+    "MPI_Win_copy_attr_function": ("MPI_WIN_DUP_FN", []),
+    "MPI_Win_delete_attr_function": ("MPI_WIN_NULL_DELETE_FN", []),
+    "MPI_Copy_function": ("MPI_DUP_FN", []),
+    "MPI_Delete_function": ("MPI_NULL_DELETE_FN", []),
+    "MPI_T_event_cb_function": ("es_t_event_cb_fn", [("NULL", "NULL", T_INVALID)]),
+    "MPI_T_event_free_cb_function": ("es_t_event_free_cb_fn", []),
+    "MPI_T_event_dropped_cb_function": ("es_t_event_dropped_cb_fn", []),
 }
 
 # Point-to-point calls that move data, blocking, nonblocking, persistent.
 P2P = (r"I?(Send|Bsend|Ssend|Rsend|send|bsend|ssend|rsend)(_init)?|I?(Recv|recv)(_init)?|"
        r"I?(Sendrecv|sendrecv)(_replace)?|I?(Mrecv|mrecv)")
 
-# Procedures whose calls never reach another rank through MPI_COMM_WORLD
+# Neighbourhood collectives, blocking, nonblocking, persistent.
+NEIGHBOR = r"I?[Nn]eighbor_(allgather|allgatherv|alltoall|alltoallv|alltoallw)(_init)?"
+
+# The communicator fixture of a procedure's cases ($C): the first pattern
+# that matches.  Calls that never reach another rank through MPI_COMM_WORLD
 # (point-to-point with the caller itself, local queries, groups) use
-# MPI_COMM_WORLD; every other one uses MPI_COMM_SELF, so a collective
-# completes alone and a check that is missing cannot disturb another rank.
-WORLD_FUNCS = re.compile(
-    r"MPI_(" + P2P + r"|Probe|Iprobe|Mprobe|Improbe|"
-    r"Comm_(rank|size|compare|group|test_inter|[gs]et_attr|[gs]et_name|[gs]et_errhandler|"
-    r"call_errhandler|remote_size|remote_group)|Attr_get|Errhandler_[gs]et|Pack|Unpack|Pack_size|"
-    r"Group_\w+)(_c|_x)?$")
+# MPI_COMM_WORLD; collective calls use communicators of MPI_COMM_SELF, so
+# that they complete alone and a missing check cannot disturb another rank;
+# topology calls use a communicator with that topology.
+COMM_FIXTURES = [
+    (r"MPI_(" + P2P + r"|Probe|Iprobe|Mprobe|Improbe|"
+     r"Comm_(rank|size|compare|group|test_inter|[gs]et_attr|[gs]et_name|[gs]et_errhandler|"
+     r"call_errhandler|remote_size|remote_group)|Attr_get|Errhandler_[gs]et|Pack|Unpack|Pack_size|"
+     r"Group_\w+)(_c|_x)?", "es_world"),
+    (r"MPI_Cart_(coords|get|rank|shift|sub)|MPI_Cartdim_get|MPI_" + NEIGHBOR + "(_c)?", "es_cart"),
+    (r"MPI_Graph_(get|neighbors|neighbors_count)|MPI_Graphdims_get", "es_graph"),
+    (r"MPI_Dist_graph_neighbors(_count)?", "es_dist"),
+    (r".*", "es_self"),
+]
 
-# Neighbourhood collectives need a process topology: they use es_ring, a
-# periodic 1-d grid of MPI_COMM_SELF (both neighbours are the caller).
-RING_FUNCS = re.compile(r"MPI_(Ineighbor_\w+|Neighbor_\w+)$")
-
-
-def fixture_of(fn):
-    if RING_FUNCS.fullmatch(fn):
-        return "es_ring"
-    return "es_world" if WORLD_FUNCS.fullmatch(fn) else "es_self"
+# The class an invalid value gives, per family, where it differs from the
+# role's: MPI_T procedures do not use the MPI error classes.
+CLASS_MAP = [
+    (r"MPI_T_\w+", {ARG: T_INVALID, BUF: T_INVALID}),
+]
 
 # Per procedure.  Keys:
 #   skip: why it is not swept
@@ -261,9 +504,37 @@ def fixture_of(fn):
 #   valid: {param: expression} replacing the role's valid value
 #   invalid: {param: [(label, expr, class[, guard])]} replacing the role's
 #   extra: {param: [(label, expr, class[, guard])]} added to the role's
-#   uncommitted: a datatype parameter that moves data, so an uncommitted
-#                type is invalid there (see DATA_MOVERS)
+# FAMILIES has the same keys per procedure-name pattern: every matching
+# entry applies, then FUNCS's entry (valid, invalid and extra merge by
+# parameter; the rest is replaced).
 UNCOMMITTED = ("uncommitted", "es_uncommitted", TYPE)
+NO_TOPOLOGY = ("no topology", "es_self.h", TOPO)
+
+FAMILIES = [
+    # Topology queries on a communicator without one, or of another kind.
+    (r"MPI_Cart_(coords|get|rank|shift|sub)|MPI_Cartdim_get",
+     {"extra": {"comm": [NO_TOPOLOGY, ("graph", "es_graph.h", TOPO)]}}),
+    (r"MPI_Graph_(get|neighbors|neighbors_count)|MPI_Graphdims_get",
+     {"extra": {"comm": [NO_TOPOLOGY, ("cartesian", "es_cart.h", TOPO)]}}),
+    (r"MPI_Dist_graph_neighbors(_count)?", {"extra": {"comm": [NO_TOPOLOGY, ("graph", "es_graph.h", TOPO)]}}),
+    (r"MPI_" + NEIGHBOR + "(_c)?", {"extra": {"comm": [NO_TOPOLOGY]}}),
+    # Intercommunicator creation needs both groups' leaders in the call at
+    # once: the sweep runs one rank at a time.  The remote group is the next
+    # rank's (es_peer_group), which overlaps the local one at 1 process.
+    (r"MPI_Intercomm_create(_from_groups)?",
+     {"baseline": "needs two groups calling at once; the sweep runs one rank at a time",
+      "valid": {"peer_comm": "MPI_COMM_WORLD"}}),
+    (r"MPI_Intercomm_create_from_groups",
+     {"prelude": "if (es_world.size < 2) return ES_NOT_APPLICABLE;",
+      "valid": {"remote_group": "es_peer_group", "remote_leader": "0"},
+      "invalid": {"remote_leader": [("size", "1", RANK), ("-5", "-5", RANK)]}}),
+    # MPICH refuses MPI_INFO_NULL where info is set.
+    (r"MPI_\w+_set_info", {"valid": {"info": "es_info"}}),
+    (r"MPI_T_enum_\w+", {"prelude": "if (es_t_enum == MPI_T_ENUM_NULL) return ES_NOT_APPLICABLE;"}),
+    # MPI_T: valid values from the set-up's search of the variables.
+    (r"MPI_T_pvar_(start|stop|reset|read|readreset|write|handle_alloc|handle_free|get_index)",
+     {"prelude": "if (es_pvar_index < 0) return ES_NOT_APPLICABLE;"}),
+]
 
 FUNCS = {
     "MPI_Init": {"skip": "already called; a second call is not an argument error"},
@@ -293,42 +564,62 @@ FUNCS = {
     "MPI_Type_free": {"extra": {"datatype": [("&MPI_INT", "ES_PTR(MPI_Datatype, MPI_INT)", TYPE)]}},
     "MPI_Type_get_contents": {
         "valid": {"datatype": "es_derived", "max_integers": "8", "max_addresses": "8",
-                  "max_datatypes": "8"},
-        "invalid": {"max_integers": [], "max_addresses": [], "max_datatypes": []},
-        "extra": {"datatype": [("MPI_INT", "MPI_INT", TYPE)]}},
-    "MPI_Type_get_contents_c": {
-        "valid": {"datatype": "es_derived", "max_integers": "8", "max_addresses": "8",
                   "max_large_counts": "8", "max_datatypes": "8"},
-        "invalid": {"max_integers": [], "max_addresses": [], "max_large_counts": [],
-                    "max_datatypes": []},
+        "invalid": {"max_integers": [], "max_addresses": [], "max_large_counts": [], "max_datatypes": []},
         "extra": {"datatype": [("MPI_INT", "MPI_INT", TYPE)]}},
     "MPI_Type_match_size": {"valid": {"typeclass": "MPI_TYPECLASS_INTEGER", "size": "4"},
                             "extra": {"typeclass": [("12345", "12345", ARG)],
                                       "size": [("3", "3", ARG)]}},
     "MPI_Pack": {"valid": {"outsize": "64"}},
+    "MPI_Pack_external": {"valid": {"incount": "1", "outsize": "64"}},
+    "MPI_Pack_external_size": {"valid": {"incount": "1"}},
+    "MPI_Unpack_external": {"valid": {"insize": "64"}},
+    "MPI_Type_create_subarray": {"valid": {"array_of_starts": "($T[ES_MAXP]){0}"}},
     "MPI_Unpack": {"valid": {"insize": "64"}},
-    "MPI_Pack_c": {"valid": {"outsize": "64"}},
-    "MPI_Unpack_c": {"valid": {"insize": "64"}},
     "MPI_Group_excl": {"valid": {"ranks": "(int[]){0}"}},
     "MPI_Group_incl": {"valid": {"ranks": "(int[]){0}"}},
     "MPI_Group_translate_ranks": {"valid": {"ranks1": "(int[]){0}"}},
     "MPI_Status_c2f": {"extra": {"c_status": [("MPI_STATUS_IGNORE", "MPI_STATUS_IGNORE", ARG)]}},
     "MPI_Status_c2f08": {"extra": {"c_status": [("MPI_STATUS_IGNORE", "MPI_STATUS_IGNORE", ARG)]}},
+
+    # Topologies.  A grid or graph bigger than the communicator.
+    "MPI_Cart_create": {"extra": {"dims": [("{size+1}", "(int[]){$C.size + 1}", ARG)]}},
+    "MPI_Graph_create": {"extra": {"nnodes": [("size+1", "$C.size + 1", ARG)]}},
+    "MPI_Dims_create": {"extra": {"dims": [("{2} for 1 node", "(int[ES_MAXP]){2}", "MPI_ERR_DIMS")]}},
+    # Predefined keyvals cannot be set, deleted or freed.
+    "MPI_Comm_set_attr": {"extra": {"comm_keyval": [("MPI_TAG_UB", "MPI_TAG_UB", KEYVAL)]}},
+    "MPI_Attr_put": {"extra": {"keyval": [("MPI_TAG_UB", "MPI_TAG_UB", KEYVAL)]}},
+    "MPI_Comm_delete_attr": {"extra": {"comm_keyval": [("MPI_TAG_UB", "MPI_TAG_UB", KEYVAL)]}},
+    "MPI_Attr_delete": {"extra": {"keyval": [("MPI_TAG_UB", "MPI_TAG_UB", KEYVAL)]}},
+    "MPI_Comm_free_keyval": {"extra": {"comm_keyval": [("&MPI_TAG_UB", "ES_PTR(int, MPI_TAG_UB)", KEYVAL)]}},
+    "MPI_Keyval_free": {"extra": {"keyval": [("&MPI_TAG_UB", "ES_PTR(int, MPI_TAG_UB)", KEYVAL)]}},
+    # Info: a key that es_info does not hold.
+    "MPI_File_set_errhandler": {"extra": {"errhandler": [("comm errhandler", "es_new_errhandler()", ARG)]}},
+    "MPI_Info_delete": {"extra": {"key": [('"nokey"', '"nokey"', "MPI_ERR_INFO_NOKEY")]}},
+    # MPI_T: names the set-up found; the enumeration, handles and pvar of
+    # the set-up.
+    "MPI_T_pvar_get_index": {"valid": {"name": "es_pvar_name", "var_class": "es_pvar_class"}},
+    "MPI_T_category_get_index": {"valid": {"name": "es_cat_name"}},
+    "MPI_T_pvar_handle_alloc": {"valid": {"pvar_index": "es_pvar_index"}},
+    "MPI_T_cvar_write": {"valid": {"buf": "es_cvar_value"},
+                         "prelude": "if (es_cvar == MPI_T_CVAR_HANDLE_NULL) return ES_NOT_APPLICABLE;"},
+    "MPI_T_event_get_index": {"baseline": "no event exists: Tern raises no MPI_T events"},
 }
 
 # Procedures whose datatype arguments describe data that moves: there an
 # uncommitted type is invalid (queries and constructors take it).
 DATA_MOVERS = re.compile(
-    r"MPI_(" + P2P + r"|"
+    r"MPI_(" + P2P + r"|" + NEIGHBOR + r"|"
     r"I?(bcast|gather|gatherv|scatter|scatterv|allgather|allgatherv|alltoall|alltoallv|alltoallw|"
     r"reduce|allreduce|reduce_scatter|reduce_scatter_block|scan|exscan)|"
     r"(Bcast|Gather|Gatherv|Scatter|Scatterv|Allgather|Allgatherv|Alltoall|Alltoallv|Alltoallw|Reduce|"
     r"Allreduce|Reduce_scatter|Reduce_scatter_block|Scan|Exscan)(_init)?|Reduce_local|Pack|Unpack)(_c)?$")
 
 # Collectives whose send and receive buffers must not be the same memory.
+ALIAS_COLLS = ("Allgather Allgatherv Allreduce Alltoall Alltoallv Alltoallw Exscan Gather Gatherv Reduce "
+               "Reduce_scatter Reduce_scatter_block Scan Scatter Scatterv").split()
 ALIAS_CHECKED = re.compile(
-    r"MPI_I?(Allgather|Allgatherv|Allreduce|Alltoall|Alltoallv|Alltoallw|Exscan|Gather|Gatherv|Reduce|"
-    r"Reduce_scatter|Reduce_scatter_block|Scan|Scatter|Scatterv)(_init)?(_c)?$")
+    r"MPI_(" + "|".join(f"{c}(_init)?|I{c.lower()}" for c in ALIAS_COLLS) + r")(_c)?$")
 
 # Legacy procedures (no kinds in the standard's database): the kinds of the
 # procedure they were renamed to, by parameter name.
@@ -357,6 +648,7 @@ LEGACY_TWIN = {
 # says MPI_ERR_ARG for some (MPI_Pack, MPI_Unpack, MPI_Buffer_attach).
 EXPECT = {
     ("MPI_Group_range_*", "ranges", "*"): ARG,
+    ("MPI_Graph_*", "edges", "*"): ARG,
 }
 
 # Tern gaps in files that other parts own right now -> why.  Reported as
@@ -365,14 +657,28 @@ EXPECT = {
 KNOWN_FAILURES = {
     ("MPI_Alltoallw", "*buf", "NULL"): "src/api/coll.c does not check NULL buffers (crashes)",
     ("MPI_Alltoallw", "sendbuf", "recvbuf"): "src/api/coll.c does not check that sendbuf and recvbuf differ",
+    ("MPI_Alltoallw_init", "*buf", "NULL"): "src/api/coll_persist.c does not check NULL buffers",
+    ("MPI_Alltoallw_init", "sendbuf", "recvbuf"):
+        "src/api/coll_persist.c does not check that sendbuf and recvbuf differ",
+    ("MPI_Ialltoallw", "*buf", "NULL"): "src/api/coll_nb.c does not check NULL buffers (crashes)",
+    ("MPI_Ialltoallw", "sendbuf", "recvbuf"): "src/api/coll_nb.c does not check that sendbuf and recvbuf differ",
+    ("MPI_Comm_idup*", "request", "NULL"): "src/api/comm.c does not check request (succeeds)",
+    ("MPI_Comm_create_from_group", "info", "bogus"): "src/api/comm_inter.c does not check info",
     ("MPI_Comm_split_type", "info", "bogus"):
-        "src/api/comm.c does not check info (tern_check_info_arg in src/api/check.h does)",
-    ("MPI_Error_string", "errorcode", "-1"): "src/core/errors.c accepts any code",
-    ("MPI_Group_range_*", "ranges", "*"): "src/api/group.c gives MPI_ERR_RANK where MPICH gives MPI_ERR_ARG",
+        "src/api/comm.c does not check info (tern_info_check in src/core/info.h does)",
     ("MPI_Request_get_status", "status", "NULL"): "src/api/request.c does not check status (crashes)",
     ("MPI_Test", "status", "NULL"): "src/api/request.c does not check status (crashes)",
     ("MPI_Test[as]*", "*status*", "NULL"): "src/api/request.c does not check statuses (crashes or ignores)",
     ("MPI_Wait*", "*status*", "NULL"): "src/api/request.c does not check statuses (crashes or ignores)",
+}
+
+# Gaps so bad that running the case would spoil the sweep (a call that goes
+# on to communicate and hangs: the killed child leaves the shared transport
+# of its parent in disorder) -> why.  Not run (counted as not applicable);
+# remove an entry once its fix is merged.
+DISABLED = {
+    ("MPI_Intercomm_create_from_groups", "info", "bogus"):
+        "src/api/comm_inter.c does not check info: the call goes on, hangs and spoils the rank's transport",
 }
 
 # Where MPICH 4.0.2 (mpicc.mpich / mpiexec.mpich on Debian 12; see
@@ -383,13 +689,13 @@ MPICH_NOTES = {
     ("*", "*", "&freed"): "does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN",
     ("*", "*", "{freed}"): "does not detect a freed handle: aborts",
     ("MPI_*[Rr]educe*", "datatype", "MPI_DATATYPE_NULL"): "MPI_ERR_OP (checks the op against the type first)",
-    ("MPI_*[Ss]can", "datatype", "MPI_DATATYPE_NULL"): "MPI_ERR_OP (checks the op against the type first)",
-    ("MPI_Reduce_local", "datatype", "MPI_DATATYPE_NULL"): "MPI_ERR_OP (checks the op against the type first)",
+    ("MPI_*[Ss]can*", "datatype", "MPI_DATATYPE_NULL"): "MPI_ERR_OP (checks the op against the type first)",
+    ("MPI_Reduce_local*", "datatype", "MPI_DATATYPE_NULL"): "MPI_ERR_OP (checks the op against the type first)",
     ("MPI_*[Rr]educe*", "*count", "-1"): "succeeds (MPI_COMM_SELF)",
-    ("MPI_*[Ss]can", "count", "-1"): "aborts",
-    ("MPI_Reduce_local", "*", "NULL"): "crashes",
-    ("MPI_Reduce_local", "count", "-1"): "crashes",
-    ("MPI_Buffer_attach", "buffer", "NULL"): "MPI_ERR_ARG",
+    ("MPI_*[Ss]can*", "count", "-1"): "aborts or fails with MPI_ERR_OTHER",
+    ("MPI_Reduce_local*", "*", "NULL"): "crashes",
+    ("MPI_Reduce_local*", "count", "-1"): "crashes",
+    ("MPI_Buffer_attach*", "buffer", "NULL"): "MPI_ERR_ARG",
     ("MPI_Comm_remote_*", "comm", "intracomm"): "succeeds",
     ("MPI_Comm_split", "color", "-5"): "succeeds",
     ("MPI_Error_*", "errorcode", "-1"): "succeeds",
@@ -397,10 +703,42 @@ MPICH_NOTES = {
     ("MPI_Pack", "outbuf", "NULL"): "crashes",
     ("MPI_Unpack", "inbuf", "NULL"): "crashes",
     ("MPI_Unpack", "outbuf", "NULL"): "MPI_ERR_ARG",
+    ("MPI_Pack_c", "inbuf", "NULL"): "MPI_ERR_ARG",
+    ("MPI_Pack_c", "outbuf", "NULL"): "crashes",
+    ("MPI_Unpack_c", "inbuf", "NULL"): "crashes",
+    ("MPI_Unpack_c", "outbuf", "NULL"): "MPI_ERR_ARG",
     ("MPI_Status_*", "*", "NULL"): "crashes or fails with MPI_ERR_OTHER",
     ("MPI_Status_c2f", "c_status", "MPI_STATUS_IGNORE"): "MPI_ERR_OTHER",
     ("MPI_Type_commit", "datatype", "NULL"): "crashes",
     ("MPI_Type_free", "datatype", "NULL"): "crashes",
+    ("MPI_Add_error_code", "errorclass", "*"): "succeeds (does not check the class)",
+    ("MPI_Add_error_string", "errorcode", "MPI_ERR_ARG"): "succeeds (changes a predefined code's string)",
+    ("MPI_Cart_create", "dims", "{-1,..}"): "succeeds",
+    ("MPI_Cart_map", "dims", "{-1,..}"): "succeeds",
+    ("MPI_Cart_get", "comm", "*"): "crashes on a communicator without a Cartesian topology",
+    ("MPI_Dist_graph_create", "*", "{size}"): "aborts",
+    ("MPI_Dist_graph_create", "*", "{-5}"): "aborts",
+    ("MPI_Dist_graph_create*", "*", "{-1,..}"): "succeeds (negative degrees or weights)",
+    ("MPI_Dist_graph_create_adjacent", "*", "{*"): "succeeds (does not check ranks)",
+    ("MPI_Dist_graph_neighbors", "*weights", "NULL"): "crashes",
+    ("MPI_File_*", "f*", "bogus"): "crashes or succeeds",
+    ("MPI_Graph_create", "nnodes", "-1"): "succeeds",
+    ("MPI_Graph_create", "edges", "{size}"): "succeeds (checks only negative edges)",
+    ("MPI_Graph_map", "*", "{*"): "succeeds",
+    ("MPI_Graph_map", "nnodes", "-1"): "succeeds",
+    ("MPI_Info_*", "info", "*MPI_INFO_NULL"): "MPI_ERR_ARG",
+    ("MPI_Info_set", "value", "NULL"): "MPI_ERR_ARG",
+    ("MPI_*[Nn]eighbor_*", "comm", "no topology"): "MPI_ERR_COUNT, MPI_ERR_TYPE or crashes",
+    ("MPI_Intercomm_create_from_groups", "*_leader", "*"): "crashes or MPI_ERR_COMM",
+    ("MPI_Intercomm_merge", "intercomm", "intracomm"): "aborts",
+    ("MPI_*[Pp]ack_external*", "datarep", "NULL"): "succeeds",
+    ("MPI_*[Pp]ack_external*", "*buf", "NULL"): "MPI_ERR_ARG",
+    ("MPI_Type_create_darray*", "size", "0"): "MPI_ERR_RANK (rank 0 is not below size 0)",
+    ("MPI_Type_create_darray*", "*", "*"): "crashes or succeeds (does not check)",
+    ("MPI_Type_create_subarray*", "*", "*"): "succeeds (does not check)",
+    ("MPI_T_category_get_events", "indices", "NULL"): "MPI_ERR_ARG (an MPI class from an MPI_T call)",
+    ("MPI_T_*", "*", "NULL"): "crashes",
+    ("MPI_T_pvar_get_info", "-", "all valid"): "crashes (on its variable 0)",
 }
 
 
@@ -517,10 +855,15 @@ def lookup(table, key):
     return None
 
 
-def unused_patterns(table, keys, excluded):
+def unused_patterns(table, keys, swept, known):
+    """Patterns that match no case although they name a procedure that is
+    swept, or that name no procedure of the standard at all (a typo).  Those
+    for procedures not implemented yet wait for them."""
+    def names(pat, among):
+        return any(fnmatch.fnmatchcase(fn, pat[0]) for fn in among)
     return [pat for pat in table
             if not any(all(fnmatch.fnmatchcase(k, p) for k, p in zip(key, pat)) for key in keys)
-            and pat[0] not in excluded]
+            and (names(pat, swept) or not names(pat, known))]
 
 
 class Case:
@@ -529,29 +872,59 @@ class Case:
         self.expect, self.guard = expect, guard
 
 
-# The int array fixtures as the large-count (_c) forms take them: MPI_Count[].
-COUNT_ARRAYS = {"es_ones": "(MPI_Count[]){1, 1, 1, 1, 1, 1, 1, 1}",
-                "es_neg_first": "(MPI_Count[]){-1, 1, 1, 1, 1, 1, 1, 1}",
-                "es_iota": "es_aiota"}
-
-
 def subst(expr, comm, p):
-    if p.ctype == "MPI_Count":
-        expr = COUNT_ARRAYS.get(expr, expr)
     return (expr.replace("$C", comm).replace("$T", p.ctype).replace("$i", str(p.index)))
+
+
+def spec_of(fn):
+    """FAMILIES' entries that match fn, then FUNCS's: per-parameter tables
+    merge, other keys are replaced."""
+    spec = {}
+    # A big-count form shares its procedure's entry.
+    own = FUNCS.get(fn, FUNCS.get(fn[:-2], {}) if fn.endswith("_c") else {})
+    for pat, more in FAMILIES + [(re.escape(fn), own)]:
+        if not re.fullmatch(pat, fn):
+            continue
+        for k, v in more.items():
+            if k in ("valid", "invalid", "extra"):
+                merged = dict(spec.get(k, {}))
+                for name, val in v.items():
+                    merged[name] = merged.get(name, []) + val if k == "extra" else val
+                spec[k] = merged
+            else:
+                spec[k] = v
+    return spec
+
+
+def comm_of(fn):
+    return next(c for pat, c in COMM_FIXTURES if re.fullmatch(pat, fn))
+
+
+def class_of(fn, cls):
+    for pat, table in CLASS_MAP:
+        if re.fullmatch(pat, fn):
+            return table.get(cls, cls)
+    return cls
 
 
 def cases_of(fn, params):
     """(cases, None) or ([], why the procedure cannot be swept)."""
-    spec = FUNCS.get(fn, {})
-    comm = fixture_of(fn)
-    valid, invalid = [], []
+    spec = spec_of(fn)
+    comm = comm_of(fn)
+    valid, invalid, no_valid = [], [], []
     has_op = any(role_of(fn, p) == "op" for p in params)
     for p in params:
         role = role_of(fn, p)
         if role is None:
-            return [], f"{p.name}: no role for kind {p.kind} ({p.dir} {p.ctype}{p.shape})"
-        v, bad = ROLES[role]
+            return [], f"{p.name}: no role for kind {p.kind} ({p.dir} {p.ctype}{p.shape})", None
+        if role == "callback":
+            if p.ctype not in CALLBACKS:
+                return [], f"{p.name}: no callback of type {p.ctype} in CALLBACKS", None
+            v, bad = CALLBACKS[p.ctype]
+        else:
+            v, bad = ROLES[role]
+        if role in NO_VALID:
+            no_valid.append((p.index, NO_VALID[role]))
         v = spec.get("valid", {}).get(p.name, v)
         bad = list(spec.get("invalid", {}).get(p.name, bad))
         bad += spec.get("extra", {}).get(p.name, [])
@@ -565,15 +938,19 @@ def cases_of(fn, params):
         invalid.append([(lab, subst(e, comm, p), cls, *(subst(g, comm, p) for g in rest))
                         for lab, e, cls, *rest in bad])
     cases = []
-    if spec.get("baseline", True) is True:
+    baseline = no_valid[0][1] if no_valid else spec.get("baseline", True)
+    if baseline is True:
         cases.append(Case(fn, "-", "all valid", valid, "MPI_SUCCESS"))
     for i, p in enumerate(params):
+        # Beside an object that cannot exist, only that object is swept.
+        if no_valid and i not in [j for j, _ in no_valid]:
+            continue
         for lab, e, cls, *rest in invalid[i]:
             args = list(valid)
             args[i] = e
-            cls = lookup(EXPECT, (fn, p.name, lab)) or cls
+            cls = lookup(EXPECT, (fn, p.name, lab)) or class_of(fn, cls)
             cases.append(Case(fn, p.name, lab, args, cls, rest[0] if rest else None))
-    return cases, None
+    return cases, None, baseline
 
 
 # --------------------------------------------------------------------------
@@ -611,8 +988,8 @@ def render(procs, skipped, uncovered):
     table = []
     n = 0
     for fn, cases in procs:
-        prelude = FUNCS.get(fn, {}).get("prelude")
-        comm = fixture_of(fn)
+        prelude = spec_of(fn).get("prelude")
+        comm = comm_of(fn)
         for c in cases:
             key = (c.fn, c.arg, c.label)
             name = f"c{n}"
@@ -623,14 +1000,18 @@ def render(procs, skipped, uncovered):
                        + (f"\n * MPICH: {note}" if note else "") + " */")
             out.append(f"static int {name}(void)")
             out.append("{")
-            if c.guard:
-                out.append(f"    if ({c.guard}) return ES_NOT_APPLICABLE;")
-            if prelude:
-                out.append("    " + prelude.replace("$C", comm))
-            out.append(genapi.declarator("return", c.fn, [(a, None) for a in c.args], ";", "    ")
-                       if c.args else f"    return {c.fn}();")
+            disabled = lookup(DISABLED, key)
+            if disabled:
+                out.append(f"    return ES_NOT_APPLICABLE; /* disabled: {disabled} */")
+            else:
+                if c.guard:
+                    out.append(f"    if ({c.guard}) return ES_NOT_APPLICABLE;")
+                if prelude:
+                    out.append("    " + prelude.replace("$C", comm))
+                out.append(genapi.declarator("return", c.fn, [(a, None) for a in c.args], ";", "    ")
+                           if c.args else f"    return {c.fn}();")
             out.append("}")
-            known = lookup(KNOWN_FAILURES, key)
+            known = lookup(KNOWN_FAILURES, key) or disabled
             table.append(f"    {{{c_string(c.fn)}, {c_string(c.arg)}, {c_string(c.label)}, {c.expect}, "
                          f"{c_string(known) if known else 'NULL'}, {name}}},")
     out.append("")
@@ -696,26 +1077,25 @@ def main():
             skipped.append((fn, "excluded on the command line"))
             continue
         ret, params = sigs[fn]
-        spec = FUNCS.get(fn, {})
+        spec = spec_of(fn)
         if "skip" in spec:
             skipped.append((fn, spec["skip"]))
             continue
         if ret != "int":
             skipped.append((fn, f"returns {ret}, no error code"))
             continue
-        cases, why = cases_of(fn, params)
+        cases, why, baseline = cases_of(fn, params)
         if why:
             uncovered.append((fn, why))
             print(f"gen_errsweep.py: warning: {fn} not covered: {why}", file=sys.stderr)
             continue
-        baseline = spec.get("baseline", True)
         if baseline is not True:
             skipped.append((fn + " (all-valid call)", baseline))
         procs.append((fn, cases))
 
     keys = {(c.fn, c.arg, c.label) for _, cs in procs for c in cs}
-    unused = [pat for t in (KNOWN_FAILURES, EXPECT, MPICH_NOTES)
-              for pat in unused_patterns(t, keys, excluded)]
+    unused = [pat for t in (KNOWN_FAILURES, DISABLED, EXPECT, MPICH_NOTES)
+              for pat in unused_patterns(t, keys, {fn for fn, _ in procs}, sigs)]
     if unused:
         fail(f"data names cases that do not exist: {unused}")
 
