@@ -88,7 +88,7 @@ static int dup_into(struct tern_comm *c, const struct tern_info *info, int with_
 }
 
 /* MPI_Comm_dup, MPI_Comm_dup_with_info (info_arg non-NULL), MPI_Comm_idup
- * and MPI_Comm_idup_with_info (request non-NULL).
+ * and MPI_Comm_idup_with_info (nonblocking: the request goes to *request).
  *
  * The nonblocking forms agree on the context id at the call, blocking,
  * and return a complete request: correct (the call is collective and every
@@ -97,7 +97,7 @@ static int dup_into(struct tern_comm *c, const struct tern_info *info, int with_
  * different ranks, as MPI permits, would deadlock.  A context agreement
  * on the schedule engine (src/coll/sched.h) would lift that. */
 static int comm_dup(const char *fn, MPI_Comm comm, const MPI_Info *info_arg, MPI_Comm *newcomm,
-                    MPI_Request *request)
+                    int nonblocking, MPI_Request *request)
 {
     struct tern_comm *c, *nc = NULL;
     struct tern_info *info = NULL;
@@ -108,7 +108,7 @@ static int comm_dup(const char *fn, MPI_Comm comm, const MPI_Info *info_arg, MPI
     TRY(tern_comm_check(comm, fn, "comm", &c));
     if (info_arg) TRY(tern_info_check(*info_arg, 1, fn, "info", c, &info));
     TRY(tern_chk_newcomm(c, fn, newcomm));
-    if (request) {
+    if (nonblocking) {
         TRY(tern_check_ptr(c, request, fn, "request"));
         if (!(r = tern_req_alloc(TERN_REQ_COLL))) {
             rc = tern_err_comm(c, MPI_ERR_NO_MEM, "%s: out of memory for a request", fn);
@@ -134,25 +134,25 @@ out:
 TERN_WEAK_ALIAS(MPI_Comm_dup)
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
-    return comm_dup("MPI_Comm_dup", comm, NULL, newcomm, NULL);
+    return comm_dup("MPI_Comm_dup", comm, NULL, newcomm, 0, NULL);
 }
 
 TERN_WEAK_ALIAS(MPI_Comm_dup_with_info)
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
-    return comm_dup("MPI_Comm_dup_with_info", comm, &info, newcomm, NULL);
+    return comm_dup("MPI_Comm_dup_with_info", comm, &info, newcomm, 0, NULL);
 }
 
 TERN_WEAK_ALIAS(MPI_Comm_idup)
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
-    return comm_dup("MPI_Comm_idup", comm, NULL, newcomm, request);
+    return comm_dup("MPI_Comm_idup", comm, NULL, newcomm, 1, request);
 }
 
 TERN_WEAK_ALIAS(MPI_Comm_idup_with_info)
 int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request)
 {
-    return comm_dup("MPI_Comm_idup_with_info", comm, &info, newcomm, request);
+    return comm_dup("MPI_Comm_idup_with_info", comm, &info, newcomm, 1, request);
 }
 
 TERN_WEAK_ALIAS(MPI_Comm_split)

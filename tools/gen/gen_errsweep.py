@@ -662,7 +662,6 @@ KNOWN_FAILURES = {
         "src/api/coll_persist.c does not check that sendbuf and recvbuf differ",
     ("MPI_Ialltoallw", "*buf", "NULL"): "src/api/coll_nb.c does not check NULL buffers (crashes)",
     ("MPI_Ialltoallw", "sendbuf", "recvbuf"): "src/api/coll_nb.c does not check that sendbuf and recvbuf differ",
-    ("MPI_Comm_idup*", "request", "NULL"): "src/api/comm.c does not check request (succeeds)",
     ("MPI_Comm_create_from_group", "info", "bogus"): "src/api/comm_inter.c does not check info",
     ("MPI_Comm_split_type", "info", "bogus"):
         "src/api/comm.c does not check info (tern_info_check in src/core/info.h does)",
