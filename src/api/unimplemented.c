@@ -270,49 +270,6 @@ int PMPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int 
     return tern_err_unsupported("MPI_Bcast_init_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Bsend_c)
-int PMPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                 MPI_Comm comm)
-{
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)dest;
-    (void)tag;
-    (void)comm;
-    return tern_err_unsupported("MPI_Bsend_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Bsend_init_c)
-int PMPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                      MPI_Comm comm, MPI_Request *request)
-{
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)dest;
-    (void)tag;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Bsend_init_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Buffer_attach_c)
-int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
-{
-    (void)buffer;
-    (void)size;
-    return tern_err_unsupported("MPI_Buffer_attach_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Buffer_detach_c)
-int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
-{
-    (void)buffer_addr;
-    (void)size;
-    return tern_err_unsupported("MPI_Buffer_detach_c");
-}
-
 TERN_WEAK_ALIAS(MPI_Buffer_flush)
 int PMPI_Buffer_flush(void)
 {
@@ -1744,20 +1701,6 @@ int PMPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root
     return tern_err_unsupported("MPI_Ibcast_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Ibsend_c)
-int PMPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                  MPI_Comm comm, MPI_Request *request)
-{
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)dest;
-    (void)tag;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Ibsend_c");
-}
-
 TERN_WEAK_ALIAS(MPI_Iexscan_c)
 int PMPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                    MPI_Op op, MPI_Comm comm, MPI_Request *request)
@@ -1805,18 +1748,6 @@ int PMPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
     (void)comm;
     (void)request;
     return tern_err_unsupported("MPI_Igatherv_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Imrecv_c)
-int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
-                  MPI_Request *request)
-{
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)message;
-    (void)request;
-    return tern_err_unsupported("MPI_Imrecv_c");
 }
 
 TERN_WEAK_ALIAS(MPI_Ineighbor_allgather_c)
@@ -1908,20 +1839,6 @@ int PMPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[]
     return tern_err_unsupported("MPI_Ineighbor_alltoallw_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Irecv_c)
-int PMPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
-                 MPI_Comm comm, MPI_Request *request)
-{
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)source;
-    (void)tag;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Irecv_c");
-}
-
 TERN_WEAK_ALIAS(MPI_Ireduce_c)
 int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                    MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
@@ -1964,20 +1881,6 @@ int PMPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count r
     (void)comm;
     (void)request;
     return tern_err_unsupported("MPI_Ireduce_scatter_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Irsend_c)
-int PMPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                  MPI_Comm comm, MPI_Request *request)
-{
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)dest;
-    (void)tag;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Irsend_c");
 }
 
 TERN_WEAK_ALIAS(MPI_Iscan_c)
@@ -2029,107 +1932,6 @@ int PMPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
     return tern_err_unsupported("MPI_Iscatterv_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Isend_c)
-int PMPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                 MPI_Comm comm, MPI_Request *request)
-{
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)dest;
-    (void)tag;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Isend_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Isendrecv)
-int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
-                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
-                   MPI_Comm comm, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)dest;
-    (void)sendtag;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)source;
-    (void)recvtag;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Isendrecv");
-}
-
-TERN_WEAK_ALIAS(MPI_Isendrecv_c)
-int PMPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
-                     int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                     int source, int recvtag, MPI_Comm comm, MPI_Request *request)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)dest;
-    (void)sendtag;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)source;
-    (void)recvtag;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Isendrecv_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Isendrecv_replace)
-int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
-                           int source, int recvtag, MPI_Comm comm, MPI_Request *request)
-{
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)dest;
-    (void)sendtag;
-    (void)source;
-    (void)recvtag;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Isendrecv_replace");
-}
-
-TERN_WEAK_ALIAS(MPI_Isendrecv_replace_c)
-int PMPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
-                             int sendtag, int source, int recvtag, MPI_Comm comm,
-                             MPI_Request *request)
-{
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)dest;
-    (void)sendtag;
-    (void)source;
-    (void)recvtag;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Isendrecv_replace_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Issend_c)
-int PMPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                  MPI_Comm comm, MPI_Request *request)
-{
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)dest;
-    (void)tag;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Issend_c");
-}
-
 TERN_WEAK_ALIAS(MPI_Lookup_name)
 int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name)
 {
@@ -2137,18 +1939,6 @@ int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name)
     (void)info;
     (void)port_name;
     return tern_err_unsupported("MPI_Lookup_name");
-}
-
-TERN_WEAK_ALIAS(MPI_Mrecv_c)
-int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
-                 MPI_Status *status)
-{
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)message;
-    (void)status;
-    return tern_err_unsupported("MPI_Mrecv_c");
 }
 
 TERN_WEAK_ALIAS(MPI_Neighbor_allgather_c)
@@ -2490,34 +2280,6 @@ int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count,
     return tern_err_unsupported("MPI_Raccumulate_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Recv_c)
-int PMPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
-                MPI_Comm comm, MPI_Status *status)
-{
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)source;
-    (void)tag;
-    (void)comm;
-    (void)status;
-    return tern_err_unsupported("MPI_Recv_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Recv_init_c)
-int PMPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
-                     MPI_Comm comm, MPI_Request *request)
-{
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)source;
-    (void)tag;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Recv_init_c");
-}
-
 TERN_WEAK_ALIAS(MPI_Reduce_c)
 int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                   MPI_Op op, int root, MPI_Comm comm)
@@ -2793,33 +2555,6 @@ int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype or
     return tern_err_unsupported("MPI_Rput_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Rsend_c)
-int PMPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                 MPI_Comm comm)
-{
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)dest;
-    (void)tag;
-    (void)comm;
-    return tern_err_unsupported("MPI_Rsend_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Rsend_init_c)
-int PMPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                      MPI_Comm comm, MPI_Request *request)
-{
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)dest;
-    (void)tag;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Rsend_init_c");
-}
-
 TERN_WEAK_ALIAS(MPI_Scan_c)
 int PMPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                 MPI_Op op, MPI_Comm comm)
@@ -2916,69 +2651,6 @@ int PMPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
     (void)info;
     (void)request;
     return tern_err_unsupported("MPI_Scatterv_init_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Send_c)
-int PMPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                MPI_Comm comm)
-{
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)dest;
-    (void)tag;
-    (void)comm;
-    return tern_err_unsupported("MPI_Send_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Send_init_c)
-int PMPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                     MPI_Comm comm, MPI_Request *request)
-{
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)dest;
-    (void)tag;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Send_init_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Sendrecv_c)
-int PMPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
-                    int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                    int source, int recvtag, MPI_Comm comm, MPI_Status *status)
-{
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)dest;
-    (void)sendtag;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)source;
-    (void)recvtag;
-    (void)comm;
-    (void)status;
-    return tern_err_unsupported("MPI_Sendrecv_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Sendrecv_replace_c)
-int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
-                            int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
-{
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)dest;
-    (void)sendtag;
-    (void)source;
-    (void)recvtag;
-    (void)comm;
-    (void)status;
-    return tern_err_unsupported("MPI_Sendrecv_replace_c");
 }
 
 TERN_WEAK_ALIAS(MPI_Session_attach_buffer)
@@ -3117,33 +2789,6 @@ int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
     (void)session;
     (void)errhandler;
     return tern_err_unsupported("MPI_Session_set_errhandler");
-}
-
-TERN_WEAK_ALIAS(MPI_Ssend_c)
-int PMPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                 MPI_Comm comm)
-{
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)dest;
-    (void)tag;
-    (void)comm;
-    return tern_err_unsupported("MPI_Ssend_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Ssend_init_c)
-int PMPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                      MPI_Comm comm, MPI_Request *request)
-{
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)dest;
-    (void)tag;
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Ssend_init_c");
 }
 
 TERN_WEAK_ALIAS(MPI_Type_create_f90_complex)
