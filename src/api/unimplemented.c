@@ -1272,15 +1272,6 @@ int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name)
     return tern_err_unsupported("MPI_Lookup_name");
 }
 
-TERN_WEAK_ALIAS(MPI_Op_create_c)
-int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
-{
-    (void)user_fn;
-    (void)commute;
-    (void)op;
-    return tern_err_unsupported("MPI_Op_create_c");
-}
-
 TERN_WEAK_ALIAS(MPI_Open_port)
 int PMPI_Open_port(MPI_Info info, char *port_name)
 {
@@ -1434,18 +1425,6 @@ int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count,
     return tern_err_unsupported("MPI_Raccumulate_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Reduce_local_c)
-int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype,
-                        MPI_Op op)
-{
-    (void)inbuf;
-    (void)inoutbuf;
-    (void)count;
-    (void)datatype;
-    (void)op;
-    return tern_err_unsupported("MPI_Reduce_local_c");
-}
-
 TERN_WEAK_ALIAS(MPI_Register_datarep)
 int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
                           MPI_Datarep_conversion_function *write_conversion_fn,
@@ -1471,41 +1450,6 @@ int PMPI_Register_datarep_c(const char *datarep,
     (void)dtype_file_extent_fn;
     (void)extra_state;
     return tern_err_unsupported("MPI_Register_datarep_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Request_get_status_all)
-int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag,
-                                MPI_Status array_of_statuses[])
-{
-    (void)count;
-    (void)array_of_requests;
-    (void)flag;
-    (void)array_of_statuses;
-    return tern_err_unsupported("MPI_Request_get_status_all");
-}
-
-TERN_WEAK_ALIAS(MPI_Request_get_status_any)
-int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[], int *index,
-                                int *flag, MPI_Status *status)
-{
-    (void)count;
-    (void)array_of_requests;
-    (void)index;
-    (void)flag;
-    (void)status;
-    return tern_err_unsupported("MPI_Request_get_status_any");
-}
-
-TERN_WEAK_ALIAS(MPI_Request_get_status_some)
-int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount,
-                                 int array_of_indices[], MPI_Status array_of_statuses[])
-{
-    (void)incount;
-    (void)array_of_requests;
-    (void)outcount;
-    (void)array_of_indices;
-    (void)array_of_statuses;
-    return tern_err_unsupported("MPI_Request_get_status_some");
 }
 
 TERN_WEAK_ALIAS(MPI_Rget)

@@ -189,6 +189,36 @@ static void sendrecv(void)
     CHECK(cls == MPI_ERR_COUNT, "MPI_Send_c negative count gave class %d", cls);
 }
 
+/* MPI-4.1 Request_get_status_all/any/some report without freeing. */
+static void peek(void)
+{
+    int a = 0, b = 5, flag = -1, idx = -1, outc = -1, indices[2];
+    MPI_Request rq[2];
+    MPI_Status st[2];
+    CHECK_MPI(MPI_Irecv(&a, 1, MPI_INT, rank, 80, MPI_COMM_WORLD, &rq[0]));
+    CHECK_MPI(MPI_Request_get_status_any(1, rq, &idx, &flag, &st[0]));
+    CHECK(flag == 0 && idx == MPI_UNDEFINED, "any before the send: flag %d index %d", flag, idx);
+    CHECK_MPI(MPI_Request_get_status_all(1, rq, &flag, st));
+    CHECK(flag == 0, "all before the send: flag %d", flag);
+    CHECK_MPI(MPI_Request_get_status_some(1, rq, &outc, indices, st));
+    CHECK(outc == 0, "some before the send: %d", outc);
+    CHECK_MPI(MPI_Isend(&b, 1, MPI_INT, rank, 80, MPI_COMM_WORLD, &rq[1]));
+    flag = 0;
+    while (!flag) CHECK_MPI(MPI_Request_get_status_all(2, rq, &flag, st));
+    CHECK(st[0].MPI_SOURCE == rank && st[0].MPI_TAG == 80 && a == 5, "all: source %d tag %d a %d",
+          st[0].MPI_SOURCE, st[0].MPI_TAG, a);
+    CHECK_MPI(MPI_Request_get_status_any(2, rq, &idx, &flag, &st[0]));
+    CHECK(flag == 1 && idx == 0 && st[0].MPI_TAG == 80, "any: flag %d index %d", flag, idx);
+    CHECK_MPI(MPI_Request_get_status_some(2, rq, &outc, indices, st));
+    CHECK(outc == 2 && indices[0] == 0 && indices[1] == 1, "some: %d", outc);
+    CHECK(rq[0] != MPI_REQUEST_NULL && rq[1] != MPI_REQUEST_NULL, "the requests were freed");
+    CHECK_MPI(MPI_Waitall(2, rq, MPI_STATUSES_IGNORE));
+    CHECK_MPI(MPI_Request_get_status_some(2, rq, &outc, indices, st));
+    CHECK(outc == MPI_UNDEFINED, "some of null requests: %d", outc);
+    CHECK_MPI(MPI_Request_get_status_any(2, rq, &idx, &flag, &st[0]));
+    CHECK(flag == 1 && idx == MPI_UNDEFINED, "any of null requests: flag %d index %d", flag, idx);
+}
+
 /* 2^31 + 8 bytes: the count itself does not fit in an int. */
 static void big(void)
 {
@@ -229,6 +259,7 @@ int main(int argc, char **argv)
         modes();
         mprobe();
         sendrecv();
+        peek();
     }
     MPI_Finalize();
     if (rank == 0) printf("largecount OK\n");
