@@ -1,10 +1,12 @@
 /* MPI collective entry points (blocking): argument checks, then the
- * algorithms of src/coll. */
+ * algorithms of src/coll.  Each body serves MPI_X and its large-count form
+ * MPI_X_c (count arrays through api/count_vec.h). */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "api/check.h"
 #include "api/coll_check.h"
+#include "api/count_vec.h"
 #include "coll/coll.h"
 #include "coll/inter.h"
 #include "coll/op.h"
@@ -85,6 +87,12 @@ static int chk_array(struct tern_comm *c, const char *fn, const char *arg, const
     return MPI_SUCCESS;
 }
 
+/* Whether the root's arguments (a vector collective's counts) apply here. */
+static int is_root(const struct tern_comm *c, int root)
+{
+    return c->is_inter ? root == MPI_ROOT : c->rank == root;
+}
+
 static int coll_result(struct tern_comm *c, int rc)
 {
     return rc == MPI_SUCCESS ? rc : tern_err_raise(c, rc);
@@ -106,7 +114,7 @@ out:
     return rc;
 }
 
-int tern_coll_check_bcast(struct tern_comm *c, const char *fn, void *buffer, int count,
+int tern_coll_check_bcast(struct tern_comm *c, const char *fn, void *buffer, MPI_Count count,
                           MPI_Datatype datatype, int root, struct tern_datatype **dt)
 {
     int rc;
@@ -117,10 +125,9 @@ int tern_coll_check_bcast(struct tern_comm *c, const char *fn, void *buffer, int
     return tern_check_buffer(c, buffer, count, *dt, fn, "buffer");
 }
 
-TERN_WEAK_ALIAS(MPI_Bcast)
-int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+static int bcast_body(const char *fn, void *buffer, MPI_Count count, MPI_Datatype datatype,
+                      int root, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Bcast";
     struct tern_comm *c;
     struct tern_datatype *dt;
     int rc;
@@ -135,6 +142,18 @@ out:
     return rc;
 }
 
+TERN_WEAK_ALIAS(MPI_Bcast)
+int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    return bcast_body("MPI_Bcast", buffer, count, datatype, root, comm);
+}
+
+TERN_WEAK_ALIAS(MPI_Bcast_c)
+int PMPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    return bcast_body("MPI_Bcast_c", buffer, count, datatype, root, comm);
+}
+
 /* The argument names of one side of a collective, for the messages. */
 struct side {
     const char *buf, *count, *counts, *type;
@@ -147,7 +166,7 @@ static const struct side RECV = {"recvbuf", "recvcount", "recvcounts", "recvtype
 
 /* A side given as (buf, count, type). */
 static int chk_block(struct tern_comm *c, const char *fn, const struct side *s, const void *buf,
-                     int count, MPI_Datatype type, struct tern_datatype **dt)
+                     MPI_Count count, MPI_Datatype type, struct tern_datatype **dt)
 {
     int rc;
     if ((rc = tern_check_count(c, count, fn, s->count))) return rc;
@@ -174,7 +193,7 @@ static int chk_vector(struct tern_comm *c, const char *fn, const struct side *s,
  * whole buffer (total elements of wdt): MPI_IN_PLACE only at the root, where
  * it means "no part of mine to move". */
 static int chk_part(struct tern_comm *c, const char *fn, const struct side *s, const void *buf,
-                    int count, MPI_Datatype type, int root, const void *whole, size_t total,
+                    MPI_Count count, MPI_Datatype type, int root, const void *whole, size_t total,
                     const struct tern_datatype *wdt, struct tern_datatype **dt)
 {
     int rc;
@@ -188,9 +207,9 @@ static int chk_part(struct tern_comm *c, const char *fn, const struct side *s, c
 }
 
 int tern_coll_check_gather(struct tern_comm *c, const char *fn, const void *sendbuf,
-                           int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                           MPI_Datatype recvtype, int root, struct tern_datatype **sdt,
-                           struct tern_datatype **rdt)
+                           MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                           struct tern_datatype **sdt, struct tern_datatype **rdt)
 {
     int rc;
     *sdt = *rdt = NULL;
@@ -201,11 +220,10 @@ int tern_coll_check_gather(struct tern_comm *c, const char *fn, const void *send
                     *rdt, sdt);
 }
 
-TERN_WEAK_ALIAS(MPI_Gather)
-int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+static int gather_body(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                       MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                       MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Gather";
     struct tern_comm *c;
     struct tern_datatype *sdt = NULL, *rdt = NULL;
     int rc;
@@ -222,8 +240,24 @@ out:
     return rc;
 }
 
+TERN_WEAK_ALIAS(MPI_Gather)
+int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return gather_body("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                       root, comm);
+}
+
+TERN_WEAK_ALIAS(MPI_Gather_c)
+int PMPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return gather_body("MPI_Gather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                       root, comm);
+}
+
 int tern_coll_check_gatherv(struct tern_comm *c, const char *fn, const void *sendbuf,
-                            int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                            MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                             const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                             int root, struct tern_datatype **sdt, struct tern_datatype **rdt)
 {
@@ -237,32 +271,54 @@ int tern_coll_check_gatherv(struct tern_comm *c, const char *fn, const void *sen
     return chk_part(c, fn, &SEND, sendbuf, sendcount, sendtype, root, recvbuf, total, *rdt, sdt);
 }
 
-TERN_WEAK_ALIAS(MPI_Gatherv)
-int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                 MPI_Comm comm)
+static int gatherv_body(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                        MPI_Datatype sendtype, void *recvbuf, struct tern_vec recvcounts_v,
+                        struct tern_vec displs_v, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Gatherv";
+    struct tern_vec_tmp tmp = TERN_VEC_TMP_INIT;
+    const int *recvcounts = NULL, *displs = NULL;
     struct tern_comm *c;
     struct tern_datatype *sdt = NULL, *rdt = NULL;
     int rc;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->peer_size, is_root(c, root), &tmp,
+                      &recvcounts));
+    TRY(tern_vec_ints(c, fn, "displs", displs_v, c->peer_size, is_root(c, root), &tmp, &displs));
     if (c->is_inter) { rc = tern_inter_gatherv_call(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root); goto out; }
     TRY(tern_coll_check_gatherv(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                 recvtype, root, &sdt, &rdt));
     rc = coll_result(c, tern_gatherv(sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts, displs,
                                      rdt, root, c));
 out:
+    tern_vec_tmp_free(&tmp);
     tern_unlock();
     return rc;
 }
 
+TERN_WEAK_ALIAS(MPI_Gatherv)
+int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                 MPI_Comm comm)
+{
+    return gatherv_body("MPI_Gatherv", sendbuf, sendcount, sendtype, recvbuf,
+                        tern_vec_int(recvcounts), tern_vec_int(displs), recvtype, root, comm);
+}
+
+TERN_WEAK_ALIAS(MPI_Gatherv_c)
+int PMPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                   int root, MPI_Comm comm)
+{
+    return gatherv_body("MPI_Gatherv_c", sendbuf, sendcount, sendtype, recvbuf,
+                        tern_vec_long(recvcounts), tern_vec_long(displs), recvtype, root, comm);
+}
+
 int tern_coll_check_scatter(struct tern_comm *c, const char *fn, const void *sendbuf,
-                            int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                            MPI_Datatype recvtype, int root, struct tern_datatype **sdt,
-                            struct tern_datatype **rdt)
+                            MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                            MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                            struct tern_datatype **sdt, struct tern_datatype **rdt)
 {
     int rc;
     *sdt = *rdt = NULL;
@@ -273,11 +329,10 @@ int tern_coll_check_scatter(struct tern_comm *c, const char *fn, const void *sen
                     *sdt, rdt);
 }
 
-TERN_WEAK_ALIAS(MPI_Scatter)
-int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+static int scatter_body(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                        MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                        MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Scatter";
     struct tern_comm *c;
     struct tern_datatype *sdt = NULL, *rdt = NULL;
     int rc;
@@ -294,9 +349,25 @@ out:
     return rc;
 }
 
+TERN_WEAK_ALIAS(MPI_Scatter)
+int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return scatter_body("MPI_Scatter", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                        root, comm);
+}
+
+TERN_WEAK_ALIAS(MPI_Scatter_c)
+int PMPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return scatter_body("MPI_Scatter_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                        root, comm);
+}
+
 int tern_coll_check_scatterv(struct tern_comm *c, const char *fn, const void *sendbuf,
                              const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-                             void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                             void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
                              struct tern_datatype **sdt, struct tern_datatype **rdt)
 {
     int rc;
@@ -309,31 +380,53 @@ int tern_coll_check_scatterv(struct tern_comm *c, const char *fn, const void *se
     return chk_part(c, fn, &RECV, recvbuf, recvcount, recvtype, root, sendbuf, total, *sdt, rdt);
 }
 
-TERN_WEAK_ALIAS(MPI_Scatterv)
-int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                  int root, MPI_Comm comm)
+static int scatterv_body(const char *fn, const void *sendbuf, struct tern_vec sendcounts_v,
+                         struct tern_vec displs_v, MPI_Datatype sendtype, void *recvbuf,
+                         MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Scatterv";
+    struct tern_vec_tmp tmp = TERN_VEC_TMP_INIT;
+    const int *sendcounts = NULL, *displs = NULL;
     struct tern_comm *c;
     struct tern_datatype *sdt = NULL, *rdt = NULL;
     int rc;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(tern_vec_ints(c, fn, "sendcounts", sendcounts_v, c->peer_size, is_root(c, root), &tmp,
+                      &sendcounts));
+    TRY(tern_vec_ints(c, fn, "displs", displs_v, c->peer_size, is_root(c, root), &tmp, &displs));
     if (c->is_inter) { rc = tern_inter_scatterv_call(fn, c, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root); goto out; }
     TRY(tern_coll_check_scatterv(c, fn, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
                                  recvtype, root, &sdt, &rdt));
     rc = coll_result(c, tern_scatterv(sendbuf, sendcounts, displs, sdt, recvbuf,
                                       (size_t)recvcount, rdt, root, c));
 out:
+    tern_vec_tmp_free(&tmp);
     tern_unlock();
     return rc;
 }
 
+TERN_WEAK_ALIAS(MPI_Scatterv)
+int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm)
+{
+    return scatterv_body("MPI_Scatterv", sendbuf, tern_vec_int(sendcounts), tern_vec_int(displs),
+                         sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+TERN_WEAK_ALIAS(MPI_Scatterv_c)
+int PMPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                    MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return scatterv_body("MPI_Scatterv_c", sendbuf, tern_vec_long(sendcounts),
+                         tern_vec_long(displs), sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
 /* The send side of the "all" calls, which may be MPI_IN_PLACE everywhere. */
-static int chk_send_side(struct tern_comm *c, const char *fn, const void *sendbuf, int sendcount,
-                         MPI_Datatype sendtype, struct tern_datatype **sdt)
+static int chk_send_side(struct tern_comm *c, const char *fn, const void *sendbuf,
+                         MPI_Count sendcount, MPI_Datatype sendtype, struct tern_datatype **sdt)
 {
     *sdt = NULL;
     if (sendbuf == MPI_IN_PLACE) return MPI_SUCCESS;
@@ -342,9 +435,9 @@ static int chk_send_side(struct tern_comm *c, const char *fn, const void *sendbu
 
 /* Allgather and alltoall: the same arguments, the same checks. */
 int tern_coll_check_all_block(struct tern_comm *c, const char *fn, const void *sendbuf,
-                              int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                              MPI_Datatype recvtype, struct tern_datatype **sdt,
-                              struct tern_datatype **rdt)
+                              MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                              MPI_Count recvcount, MPI_Datatype recvtype,
+                              struct tern_datatype **sdt, struct tern_datatype **rdt)
 {
     int rc;
     if ((rc = chk_send_side(c, fn, sendbuf, sendcount, sendtype, sdt))) return rc;
@@ -356,9 +449,9 @@ typedef int (*all_block_fn)(const void *sbuf, size_t scount, struct tern_datatyp
                             void *rbuf, size_t rcount, struct tern_datatype *rdt,
                             struct tern_comm *c);
 
-static int all_block(const char *fn, all_block_fn algo, const void *sendbuf, int sendcount,
-                     MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                     MPI_Comm comm)
+static int all_block(const char *fn, all_block_fn algo, const void *sendbuf, MPI_Count sendcount,
+                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                     MPI_Datatype recvtype, MPI_Comm comm)
 {
     struct tern_comm *c;
     struct tern_datatype *sdt, *rdt;
@@ -383,8 +476,16 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                      recvcount, recvtype, comm);
 }
 
+TERN_WEAK_ALIAS(MPI_Allgather_c)
+int PMPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return all_block("MPI_Allgather_c", tern_allgather, sendbuf, sendcount, sendtype, recvbuf,
+                     recvcount, recvtype, comm);
+}
+
 int tern_coll_check_allgatherv(struct tern_comm *c, const char *fn, const void *sendbuf,
-                               int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                               MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                                const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                                struct tern_datatype **sdt, struct tern_datatype **rdt)
 {
@@ -397,26 +498,47 @@ int tern_coll_check_allgatherv(struct tern_comm *c, const char *fn, const void *
     return chk_alias(c, fn, sendbuf, recvbuf, total * (*rdt)->size);
 }
 
-TERN_WEAK_ALIAS(MPI_Allgatherv)
-int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                    MPI_Comm comm)
+static int allgatherv_body(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                           MPI_Datatype sendtype, void *recvbuf, struct tern_vec recvcounts_v,
+                           struct tern_vec displs_v, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Allgatherv";
+    struct tern_vec_tmp tmp = TERN_VEC_TMP_INIT;
+    const int *recvcounts = NULL, *displs = NULL;
     struct tern_comm *c;
     struct tern_datatype *sdt, *rdt;
     int rc;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->peer_size, 1, &tmp, &recvcounts));
+    TRY(tern_vec_ints(c, fn, "displs", displs_v, c->peer_size, 1, &tmp, &displs));
     if (c->is_inter) { rc = tern_inter_allgatherv_call(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype); goto out; }
     TRY(tern_coll_check_allgatherv(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                                    displs, recvtype, &sdt, &rdt));
     rc = coll_result(c, tern_allgatherv(sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts,
                                         displs, rdt, c));
 out:
+    tern_vec_tmp_free(&tmp);
     tern_unlock();
     return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Allgatherv)
+int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm)
+{
+    return allgatherv_body("MPI_Allgatherv", sendbuf, sendcount, sendtype, recvbuf,
+                           tern_vec_int(recvcounts), tern_vec_int(displs), recvtype, comm);
+}
+
+TERN_WEAK_ALIAS(MPI_Allgatherv_c)
+int PMPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                      MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return allgatherv_body("MPI_Allgatherv_c", sendbuf, sendcount, sendtype, recvbuf,
+                           tern_vec_long(recvcounts), tern_vec_long(displs), recvtype, comm);
 }
 
 TERN_WEAK_ALIAS(MPI_Alltoall)
@@ -424,6 +546,14 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     return all_block("MPI_Alltoall", tern_alltoall, sendbuf, sendcount, sendtype, recvbuf,
+                     recvcount, recvtype, comm);
+}
+
+TERN_WEAK_ALIAS(MPI_Alltoall_c)
+int PMPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return all_block("MPI_Alltoall_c", tern_alltoall, sendbuf, sendcount, sendtype, recvbuf,
                      recvcount, recvtype, comm);
 }
 
@@ -446,26 +576,54 @@ int tern_coll_check_alltoallv(struct tern_comm *c, const char *fn, const void *s
     return chk_alias(c, fn, sendbuf, recvbuf, rtotal * (*rdt)->size);
 }
 
-TERN_WEAK_ALIAS(MPI_Alltoallv)
-int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+static int alltoallv_body(const char *fn, const void *sendbuf, struct tern_vec sendcounts_v,
+                          struct tern_vec sdispls_v, MPI_Datatype sendtype, void *recvbuf,
+                          struct tern_vec recvcounts_v, struct tern_vec rdispls_v,
+                          MPI_Datatype recvtype, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Alltoallv";
+    struct tern_vec_tmp tmp = TERN_VEC_TMP_INIT;
+    const int *sendcounts = NULL, *sdispls = NULL, *recvcounts = NULL, *rdispls = NULL;
     struct tern_comm *c;
     struct tern_datatype *sdt, *rdt;
     int rc;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(tern_vec_ints(c, fn, "sendcounts", sendcounts_v, c->peer_size, sendbuf != MPI_IN_PLACE,
+                      &tmp, &sendcounts));
+    TRY(tern_vec_ints(c, fn, "sdispls", sdispls_v, c->peer_size, sendbuf != MPI_IN_PLACE, &tmp,
+                      &sdispls));
+    TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->peer_size, 1, &tmp, &recvcounts));
+    TRY(tern_vec_ints(c, fn, "rdispls", rdispls_v, c->peer_size, 1, &tmp, &rdispls));
     if (c->is_inter) { rc = tern_inter_alltoallv_call(fn, c, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype); goto out; }
     TRY(tern_coll_check_alltoallv(c, fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                   recvcounts, rdispls, recvtype, &sdt, &rdt));
     rc = coll_result(c, tern_alltoallv(sendbuf, sendcounts, sdispls, sdt, recvbuf, recvcounts,
                                        rdispls, rdt, c));
 out:
+    tern_vec_tmp_free(&tmp);
     tern_unlock();
     return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Alltoallv)
+int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return alltoallv_body("MPI_Alltoallv", sendbuf, tern_vec_int(sendcounts), tern_vec_int(sdispls),
+                          sendtype, recvbuf, tern_vec_int(recvcounts), tern_vec_int(rdispls),
+                          recvtype, comm);
+}
+
+TERN_WEAK_ALIAS(MPI_Alltoallv_c)
+int PMPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                     MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                     const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return alltoallv_body("MPI_Alltoallv_c", sendbuf, tern_vec_long(sendcounts),
+                          tern_vec_long(sdispls), sendtype, recvbuf, tern_vec_long(recvcounts),
+                          tern_vec_long(rdispls), recvtype, comm);
 }
 
 /* Datatype handles of alltoallw -> objects; entries with count 0 may be
@@ -512,32 +670,60 @@ int tern_coll_check_alltoallw(struct tern_comm *c, const char *fn, const void *s
     return chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer");
 }
 
-TERN_WEAK_ALIAS(MPI_Alltoallw)
-int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+static int alltoallw_body(const char *fn, const void *sendbuf, struct tern_vec sendcounts_v,
+                          struct tern_vec sdispls_v, const MPI_Datatype sendtypes[], void *recvbuf,
+                          struct tern_vec recvcounts_v, struct tern_vec rdispls_v,
+                          const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Alltoallw";
+    struct tern_vec_tmp tmp = TERN_VEC_TMP_INIT;
+    const int *sendcounts = NULL, *sdispls = NULL, *recvcounts = NULL, *rdispls = NULL;
     struct tern_comm *c;
     struct tern_datatype **sdts = NULL;
     int rc;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(tern_vec_ints(c, fn, "sendcounts", sendcounts_v, c->peer_size, sendbuf != MPI_IN_PLACE,
+                      &tmp, &sendcounts));
+    TRY(tern_vec_ints(c, fn, "sdispls", sdispls_v, c->peer_size, sendbuf != MPI_IN_PLACE, &tmp,
+                      &sdispls));
+    TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->peer_size, 1, &tmp, &recvcounts));
+    TRY(tern_vec_ints(c, fn, "rdispls", rdispls_v, c->peer_size, 1, &tmp, &rdispls));
     if (c->is_inter) { rc = tern_inter_alltoallw_call(fn, c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes); goto out; }
     TRY(tern_coll_check_alltoallw(c, fn, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                                   recvcounts, rdispls, recvtypes, &sdts));
     rc = coll_result(c, tern_alltoallw(sendbuf, sendcounts, sdispls, sdts, recvbuf, recvcounts,
                                        rdispls, sdts + c->size, c));
 out:
+    tern_vec_tmp_free(&tmp);
     free(sdts);
     tern_unlock();
     return rc;
 }
 
+TERN_WEAK_ALIAS(MPI_Alltoallw)
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    return alltoallw_body("MPI_Alltoallw", sendbuf, tern_vec_int(sendcounts), tern_vec_int(sdispls),
+                          sendtypes, recvbuf, tern_vec_int(recvcounts), tern_vec_int(rdispls),
+                          recvtypes, comm);
+}
+
+TERN_WEAK_ALIAS(MPI_Alltoallw_c)
+int PMPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                     const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    return alltoallw_body("MPI_Alltoallw_c", sendbuf, tern_vec_long(sendcounts),
+                          tern_vec_long(sdispls), sendtypes, recvbuf, tern_vec_long(recvcounts),
+                          tern_vec_long(rdispls), recvtypes, comm);
+}
+
 /* The common checks of the reductions. */
 static int chk_reduction(struct tern_comm *c, const char *fn, const void *sendbuf, void *recvbuf,
-                         int count, MPI_Datatype datatype, MPI_Op op, int check_recv,
+                         MPI_Count count, MPI_Datatype datatype, MPI_Op op, int check_recv,
                          struct tern_datatype **dt, struct tern_op **o)
 {
     int rc;
@@ -557,8 +743,8 @@ static int chk_reduction(struct tern_comm *c, const char *fn, const void *sendbu
     return MPI_SUCCESS;
 }
 
-int tern_coll_check_reduce(struct tern_comm *c, const char *fn, const void *sendbuf,
-                           void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+int tern_coll_check_reduce(struct tern_comm *c, const char *fn, const void *sendbuf, void *recvbuf,
+                           MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root,
                            struct tern_datatype **dt, struct tern_op **o)
 {
     int rc;
@@ -569,11 +755,9 @@ int tern_coll_check_reduce(struct tern_comm *c, const char *fn, const void *send
     return chk_reduction(c, fn, sendbuf, recvbuf, count, datatype, op, c->rank == root, dt, o);
 }
 
-TERN_WEAK_ALIAS(MPI_Reduce)
-int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                int root, MPI_Comm comm)
+static int reduce_body(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Reduce";
     struct tern_comm *c;
     struct tern_datatype *dt;
     struct tern_op *o = NULL;
@@ -589,9 +773,23 @@ out:
     return rc;
 }
 
+TERN_WEAK_ALIAS(MPI_Reduce)
+int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                int root, MPI_Comm comm)
+{
+    return reduce_body("MPI_Reduce", sendbuf, recvbuf, count, datatype, op, root, comm);
+}
+
+TERN_WEAK_ALIAS(MPI_Reduce_c)
+int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, int root, MPI_Comm comm)
+{
+    return reduce_body("MPI_Reduce_c", sendbuf, recvbuf, count, datatype, op, root, comm);
+}
+
 /* Allreduce, scan and exscan: the same arguments, the same checks. */
 int tern_coll_check_all_reduce(struct tern_comm *c, const char *fn, const void *sendbuf,
-                               void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                               void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                                struct tern_datatype **dt, struct tern_op **o)
 {
     return chk_reduction(c, fn, sendbuf, recvbuf, count, datatype, op, 1, dt, o);
@@ -601,7 +799,7 @@ typedef int (*all_reduce_fn)(const void *sbuf, void *rbuf, size_t count, struct 
                              struct tern_op *op, struct tern_comm *c);
 
 static int all_reduce(const char *fn, all_reduce_fn algo, const void *sendbuf, void *recvbuf,
-                      int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+                      MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     struct tern_comm *c;
     struct tern_datatype *dt;
@@ -625,9 +823,17 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     return all_reduce("MPI_Allreduce", tern_allreduce, sendbuf, recvbuf, count, datatype, op, comm);
 }
 
+TERN_WEAK_ALIAS(MPI_Allreduce_c)
+int PMPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm)
+{
+    return all_reduce("MPI_Allreduce_c", tern_allreduce, sendbuf, recvbuf, count, datatype, op,
+                      comm);
+}
+
 /* The buffers of reduce_scatter(_block): total elements in, mine out. */
 static int chk_scattered(struct tern_comm *c, const char *fn, const void *sendbuf, void *recvbuf,
-                         size_t total, int mine, struct tern_datatype *dt)
+                         size_t total, MPI_Count mine, struct tern_datatype *dt)
 {
     int rc;
     if (sendbuf != MPI_IN_PLACE &&
@@ -649,11 +855,12 @@ int tern_coll_check_reduce_scatter(struct tern_comm *c, const char *fn, const vo
     return chk_scattered(c, fn, sendbuf, recvbuf, total, recvcounts[c->rank], *dt);
 }
 
-TERN_WEAK_ALIAS(MPI_Reduce_scatter)
-int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+static int reduce_scatter_body(const char *fn, const void *sendbuf, void *recvbuf,
+                               struct tern_vec recvcounts_v, MPI_Datatype datatype, MPI_Op op,
+                               MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Reduce_scatter";
+    struct tern_vec_tmp tmp = TERN_VEC_TMP_INIT;
+    const int *recvcounts = NULL;
     struct tern_comm *c;
     struct tern_datatype *dt;
     struct tern_op *o = NULL;
@@ -661,19 +868,36 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
+    TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->size, 1, &tmp, &recvcounts));
     if (c->is_inter) { rc = tern_inter_reduce_scatter_call(fn, c, sendbuf, recvbuf, recvcounts, 0, datatype, op); goto out; }
     TRY(tern_coll_check_reduce_scatter(c, fn, sendbuf, recvbuf, recvcounts, datatype, op, &dt,
                                        &o));
     rc = coll_result(c, tern_reduce_scatter(sendbuf, recvbuf, recvcounts, dt, o, c));
 out:
+    tern_vec_tmp_free(&tmp);
     tern_unlock();
     return rc;
 }
 
-int tern_coll_check_reduce_scatter_block(struct tern_comm *c, const char *fn,
-                                         const void *sendbuf, void *recvbuf, int recvcount,
-                                         MPI_Datatype datatype, MPI_Op op,
-                                         struct tern_datatype **dt, struct tern_op **o)
+TERN_WEAK_ALIAS(MPI_Reduce_scatter)
+int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return reduce_scatter_body("MPI_Reduce_scatter", sendbuf, recvbuf, tern_vec_int(recvcounts),
+                               datatype, op, comm);
+}
+
+TERN_WEAK_ALIAS(MPI_Reduce_scatter_c)
+int PMPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return reduce_scatter_body("MPI_Reduce_scatter_c", sendbuf, recvbuf, tern_vec_long(recvcounts),
+                               datatype, op, comm);
+}
+
+int tern_coll_check_reduce_scatter_block(struct tern_comm *c, const char *fn, const void *sendbuf,
+                                         void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype,
+                                         MPI_Op op, struct tern_datatype **dt, struct tern_op **o)
 {
     int rc;
     if ((rc = tern_check_count(c, recvcount, fn, "recvcount"))) return rc;
@@ -682,11 +906,10 @@ int tern_coll_check_reduce_scatter_block(struct tern_comm *c, const char *fn,
                          *dt);
 }
 
-TERN_WEAK_ALIAS(MPI_Reduce_scatter_block)
-int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+static int reduce_scatter_block_body(const char *fn, const void *sendbuf, void *recvbuf,
+                                     MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
+                                     MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Reduce_scatter_block";
     struct tern_comm *c;
     struct tern_datatype *dt;
     struct tern_op *o = NULL;
@@ -703,6 +926,22 @@ out:
     return rc;
 }
 
+TERN_WEAK_ALIAS(MPI_Reduce_scatter_block)
+int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return reduce_scatter_block_body("MPI_Reduce_scatter_block", sendbuf, recvbuf, recvcount,
+                                     datatype, op, comm);
+}
+
+TERN_WEAK_ALIAS(MPI_Reduce_scatter_block_c)
+int PMPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return reduce_scatter_block_body("MPI_Reduce_scatter_block_c", sendbuf, recvbuf, recvcount,
+                                     datatype, op, comm);
+}
+
 TERN_WEAK_ALIAS(MPI_Scan)
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm)
@@ -710,9 +949,23 @@ int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
     return all_reduce("MPI_Scan", tern_scan, sendbuf, recvbuf, count, datatype, op, comm);
 }
 
+TERN_WEAK_ALIAS(MPI_Scan_c)
+int PMPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm)
+{
+    return all_reduce("MPI_Scan_c", tern_scan, sendbuf, recvbuf, count, datatype, op, comm);
+}
+
 TERN_WEAK_ALIAS(MPI_Exscan)
 int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 MPI_Comm comm)
 {
     return all_reduce("MPI_Exscan", tern_exscan, sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+TERN_WEAK_ALIAS(MPI_Exscan_c)
+int PMPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, MPI_Comm comm)
+{
+    return all_reduce("MPI_Exscan_c", tern_exscan, sendbuf, recvbuf, count, datatype, op, comm);
 }

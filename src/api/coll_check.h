@@ -14,31 +14,31 @@ struct tern_comm;
 struct tern_datatype;
 struct tern_op;
 
-int tern_coll_check_bcast(struct tern_comm *c, const char *fn, void *buffer, int count,
+int tern_coll_check_bcast(struct tern_comm *c, const char *fn, void *buffer, MPI_Count count,
                           MPI_Datatype datatype, int root, struct tern_datatype **dt);
 int tern_coll_check_gather(struct tern_comm *c, const char *fn, const void *sendbuf,
-                           int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                           MPI_Datatype recvtype, int root, struct tern_datatype **sdt,
-                           struct tern_datatype **rdt);
+                           MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                           struct tern_datatype **sdt, struct tern_datatype **rdt);
 int tern_coll_check_gatherv(struct tern_comm *c, const char *fn, const void *sendbuf,
-                            int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                            MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                             const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                             int root, struct tern_datatype **sdt, struct tern_datatype **rdt);
 int tern_coll_check_scatter(struct tern_comm *c, const char *fn, const void *sendbuf,
-                            int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                            MPI_Datatype recvtype, int root, struct tern_datatype **sdt,
-                            struct tern_datatype **rdt);
+                            MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                            MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                            struct tern_datatype **sdt, struct tern_datatype **rdt);
 int tern_coll_check_scatterv(struct tern_comm *c, const char *fn, const void *sendbuf,
                              const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-                             void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                             void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
                              struct tern_datatype **sdt, struct tern_datatype **rdt);
 /* Allgather and alltoall (*sdt is NULL for MPI_IN_PLACE). */
 int tern_coll_check_all_block(struct tern_comm *c, const char *fn, const void *sendbuf,
-                              int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                              MPI_Datatype recvtype, struct tern_datatype **sdt,
-                              struct tern_datatype **rdt);
+                              MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                              MPI_Count recvcount, MPI_Datatype recvtype,
+                              struct tern_datatype **sdt, struct tern_datatype **rdt);
 int tern_coll_check_allgatherv(struct tern_comm *c, const char *fn, const void *sendbuf,
-                               int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                               MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                                const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                                struct tern_datatype **sdt, struct tern_datatype **rdt);
 int tern_coll_check_alltoallv(struct tern_comm *c, const char *fn, const void *sendbuf,
@@ -53,19 +53,18 @@ int tern_coll_check_alltoallw(struct tern_comm *c, const char *fn, const void *s
                               const MPI_Datatype sendtypes[], void *recvbuf,
                               const int recvcounts[], const int rdispls[],
                               const MPI_Datatype recvtypes[], struct tern_datatype ***dts);
-int tern_coll_check_reduce(struct tern_comm *c, const char *fn, const void *sendbuf,
-                           void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+int tern_coll_check_reduce(struct tern_comm *c, const char *fn, const void *sendbuf, void *recvbuf,
+                           MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root,
                            struct tern_datatype **dt, struct tern_op **o);
 /* Allreduce, scan and exscan. */
 int tern_coll_check_all_reduce(struct tern_comm *c, const char *fn, const void *sendbuf,
-                               void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                               void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                                struct tern_datatype **dt, struct tern_op **o);
 int tern_coll_check_reduce_scatter(struct tern_comm *c, const char *fn, const void *sendbuf,
                                    void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
                                    MPI_Op op, struct tern_datatype **dt, struct tern_op **o);
-int tern_coll_check_reduce_scatter_block(struct tern_comm *c, const char *fn,
-                                         const void *sendbuf, void *recvbuf, int recvcount,
-                                         MPI_Datatype datatype, MPI_Op op,
-                                         struct tern_datatype **dt, struct tern_op **o);
+int tern_coll_check_reduce_scatter_block(struct tern_comm *c, const char *fn, const void *sendbuf,
+                                         void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype,
+                                         MPI_Op op, struct tern_datatype **dt, struct tern_op **o);
 
 #endif

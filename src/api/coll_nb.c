@@ -6,6 +6,7 @@
 
 #include "api/coll_check.h"
 #include "api/coll_nb.h"
+#include "api/count_vec.h"
 #include "coll/sched.h"
 #include "core/api.h"
 #include "core/errors.h"
@@ -57,7 +58,7 @@ out:
     return rc;
 }
 
-int tern_api_ibcast(const char *fn, void *buffer, int count, MPI_Datatype datatype, int root,
+int tern_api_ibcast(const char *fn, void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
                     MPI_Comm comm, int persistent, MPI_Request *request)
 {
     struct tern_comm *c;
@@ -76,9 +77,10 @@ out:
     return rc;
 }
 
-int tern_api_igather(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                     void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                     int persistent, MPI_Request *request)
+int tern_api_igather(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm, int persistent,
+                     MPI_Request *request)
 {
     struct tern_comm *c;
     struct tern_datatype *sdt, *rdt;
@@ -99,11 +101,13 @@ out:
     return rc;
 }
 
-int tern_api_igatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                      void *recvbuf, const int recvcounts[], const int displs[],
-                      MPI_Datatype recvtype, int root, MPI_Comm comm, int persistent,
-                      MPI_Request *request)
+int tern_api_igatherv(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                      MPI_Datatype sendtype, void *recvbuf, struct tern_vec recvcounts_v,
+                      struct tern_vec displs_v, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                      int persistent, MPI_Request *request)
 {
+    struct tern_vec_tmp tmp = TERN_VEC_TMP_INIT;
+    const int *recvcounts = NULL, *displs = NULL;
     struct tern_comm *c;
     struct tern_datatype *sdt, *rdt;
     struct tern_sched *s;
@@ -111,6 +115,9 @@ int tern_api_igatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Da
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(begin(fn, comm, &c));
+    TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->size, c->rank == root, &tmp,
+                      &recvcounts));
+    TRY(tern_vec_ints(c, fn, "displs", displs_v, c->size, c->rank == root, &tmp, &displs));
     TRY(tern_coll_check_gatherv(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                 recvtype, root, &sdt, &rdt));
     TRY(create(c, fn, request, &s));
@@ -119,13 +126,15 @@ int tern_api_igatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Da
                                           displs, rdt, root),
                          persistent, request);
 out:
+    tern_vec_tmp_free(&tmp);
     tern_unlock();
     return rc;
 }
 
-int tern_api_iscatter(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                      void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-                      MPI_Comm comm, int persistent, MPI_Request *request)
+int tern_api_iscatter(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                      MPI_Datatype recvtype, int root, MPI_Comm comm, int persistent,
+                      MPI_Request *request)
 {
     struct tern_comm *c;
     struct tern_datatype *sdt, *rdt;
@@ -146,11 +155,13 @@ out:
     return rc;
 }
 
-int tern_api_iscatterv(const char *fn, const void *sendbuf, const int sendcounts[],
-                       const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                       MPI_Datatype recvtype, int root, MPI_Comm comm, int persistent,
-                       MPI_Request *request)
+int tern_api_iscatterv(const char *fn, const void *sendbuf, struct tern_vec sendcounts_v,
+                       struct tern_vec displs_v, MPI_Datatype sendtype, void *recvbuf,
+                       MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                       int persistent, MPI_Request *request)
 {
+    struct tern_vec_tmp tmp = TERN_VEC_TMP_INIT;
+    const int *sendcounts = NULL, *displs = NULL;
     struct tern_comm *c;
     struct tern_datatype *sdt, *rdt;
     struct tern_sched *s;
@@ -158,6 +169,9 @@ int tern_api_iscatterv(const char *fn, const void *sendbuf, const int sendcounts
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(begin(fn, comm, &c));
+    TRY(tern_vec_ints(c, fn, "sendcounts", sendcounts_v, c->size, c->rank == root, &tmp,
+                      &sendcounts));
+    TRY(tern_vec_ints(c, fn, "displs", displs_v, c->size, c->rank == root, &tmp, &displs));
     TRY(tern_coll_check_scatterv(c, fn, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
                                  recvtype, root, &sdt, &rdt));
     TRY(create(c, fn, request, &s));
@@ -166,13 +180,14 @@ int tern_api_iscatterv(const char *fn, const void *sendbuf, const int sendcounts
                                            (size_t)recvcount, rdt, root),
                          persistent, request);
 out:
+    tern_vec_tmp_free(&tmp);
     tern_unlock();
     return rc;
 }
 
 int tern_api_iall_block(const char *fn, tern_nbc_all_block_fn *build, const void *sendbuf,
-                        int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                        MPI_Datatype recvtype, MPI_Comm comm, int persistent,
+                        MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, int persistent,
                         MPI_Request *request)
 {
     struct tern_comm *c;
@@ -193,11 +208,13 @@ out:
     return rc;
 }
 
-int tern_api_iallgatherv(const char *fn, const void *sendbuf, int sendcount,
-                         MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                         const int displs[], MPI_Datatype recvtype, MPI_Comm comm, int persistent,
-                         MPI_Request *request)
+int tern_api_iallgatherv(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                         MPI_Datatype sendtype, void *recvbuf, struct tern_vec recvcounts_v,
+                         struct tern_vec displs_v, MPI_Datatype recvtype, MPI_Comm comm,
+                         int persistent, MPI_Request *request)
 {
+    struct tern_vec_tmp tmp = TERN_VEC_TMP_INIT;
+    const int *recvcounts = NULL, *displs = NULL;
     struct tern_comm *c;
     struct tern_datatype *sdt, *rdt;
     struct tern_sched *s;
@@ -205,6 +222,8 @@ int tern_api_iallgatherv(const char *fn, const void *sendbuf, int sendcount,
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(begin(fn, comm, &c));
+    TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->size, 1, &tmp, &recvcounts));
+    TRY(tern_vec_ints(c, fn, "displs", displs_v, c->size, 1, &tmp, &displs));
     TRY(tern_coll_check_allgatherv(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                                    displs, recvtype, &sdt, &rdt));
     TRY(create(c, fn, request, &s));
@@ -213,15 +232,18 @@ int tern_api_iallgatherv(const char *fn, const void *sendbuf, int sendcount,
                                              recvcounts, displs, rdt),
                          persistent, request);
 out:
+    tern_vec_tmp_free(&tmp);
     tern_unlock();
     return rc;
 }
 
-int tern_api_ialltoallv(const char *fn, const void *sendbuf, const int sendcounts[],
-                        const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                        const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                        MPI_Comm comm, int persistent, MPI_Request *request)
+int tern_api_ialltoallv(const char *fn, const void *sendbuf, struct tern_vec sendcounts_v,
+                        struct tern_vec sdispls_v, MPI_Datatype sendtype, void *recvbuf,
+                        struct tern_vec recvcounts_v, struct tern_vec rdispls_v,
+                        MPI_Datatype recvtype, MPI_Comm comm, int persistent, MPI_Request *request)
 {
+    struct tern_vec_tmp tmp = TERN_VEC_TMP_INIT;
+    const int *sendcounts = NULL, *sdispls = NULL, *recvcounts = NULL, *rdispls = NULL;
     struct tern_comm *c;
     struct tern_datatype *sdt, *rdt;
     struct tern_sched *s;
@@ -229,6 +251,12 @@ int tern_api_ialltoallv(const char *fn, const void *sendbuf, const int sendcount
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(begin(fn, comm, &c));
+    TRY(tern_vec_ints(c, fn, "sendcounts", sendcounts_v, c->size, sendbuf != MPI_IN_PLACE, &tmp,
+                      &sendcounts));
+    TRY(tern_vec_ints(c, fn, "sdispls", sdispls_v, c->size, sendbuf != MPI_IN_PLACE, &tmp,
+                      &sdispls));
+    TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->size, 1, &tmp, &recvcounts));
+    TRY(tern_vec_ints(c, fn, "rdispls", rdispls_v, c->size, 1, &tmp, &rdispls));
     TRY(tern_coll_check_alltoallv(c, fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                   recvcounts, rdispls, recvtype, &sdt, &rdt));
     TRY(create(c, fn, request, &s));
@@ -237,16 +265,19 @@ int tern_api_ialltoallv(const char *fn, const void *sendbuf, const int sendcount
                                             recvcounts, rdispls, rdt),
                          persistent, request);
 out:
+    tern_vec_tmp_free(&tmp);
     tern_unlock();
     return rc;
 }
 
-int tern_api_ialltoallw(const char *fn, const void *sendbuf, const int sendcounts[],
-                        const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
-                        const int recvcounts[], const int rdispls[],
+int tern_api_ialltoallw(const char *fn, const void *sendbuf, struct tern_vec sendcounts_v,
+                        struct tern_vec sdispls_v, const MPI_Datatype sendtypes[], void *recvbuf,
+                        struct tern_vec recvcounts_v, struct tern_vec rdispls_v,
                         const MPI_Datatype recvtypes[], MPI_Comm comm, int persistent,
                         MPI_Request *request)
 {
+    struct tern_vec_tmp tmp = TERN_VEC_TMP_INIT;
+    const int *sendcounts = NULL, *sdispls = NULL, *recvcounts = NULL, *rdispls = NULL;
     struct tern_comm *c;
     struct tern_datatype **dts = NULL;
     struct tern_sched *s;
@@ -254,6 +285,12 @@ int tern_api_ialltoallw(const char *fn, const void *sendbuf, const int sendcount
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(begin(fn, comm, &c));
+    TRY(tern_vec_ints(c, fn, "sendcounts", sendcounts_v, c->size, sendbuf != MPI_IN_PLACE, &tmp,
+                      &sendcounts));
+    TRY(tern_vec_ints(c, fn, "sdispls", sdispls_v, c->size, sendbuf != MPI_IN_PLACE, &tmp,
+                      &sdispls));
+    TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->size, 1, &tmp, &recvcounts));
+    TRY(tern_vec_ints(c, fn, "rdispls", rdispls_v, c->size, 1, &tmp, &rdispls));
     TRY(tern_coll_check_alltoallw(c, fn, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                                   recvcounts, rdispls, recvtypes, &dts));
     TRY(create(c, fn, request, &s));
@@ -262,12 +299,13 @@ int tern_api_ialltoallw(const char *fn, const void *sendbuf, const int sendcount
                                             recvcounts, rdispls, dts + c->size),
                          persistent, request);
 out:
+    tern_vec_tmp_free(&tmp);
     free(dts);
     tern_unlock();
     return rc;
 }
 
-int tern_api_ireduce(const char *fn, const void *sendbuf, void *recvbuf, int count,
+int tern_api_ireduce(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
                      MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, int persistent,
                      MPI_Request *request)
 {
@@ -289,7 +327,7 @@ out:
 }
 
 int tern_api_iall_reduce(const char *fn, tern_nbc_all_reduce_fn *build, const void *sendbuf,
-                         void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                         void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                          MPI_Comm comm, int persistent, MPI_Request *request)
 {
     struct tern_comm *c;
@@ -310,9 +348,11 @@ out:
 }
 
 int tern_api_ireduce_scatter(const char *fn, const void *sendbuf, void *recvbuf,
-                             const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                             struct tern_vec recvcounts_v, MPI_Datatype datatype, MPI_Op op,
                              MPI_Comm comm, int persistent, MPI_Request *request)
 {
+    struct tern_vec_tmp tmp = TERN_VEC_TMP_INIT;
+    const int *recvcounts = NULL;
     struct tern_comm *c;
     struct tern_datatype *dt;
     struct tern_op *o;
@@ -321,19 +361,21 @@ int tern_api_ireduce_scatter(const char *fn, const void *sendbuf, void *recvbuf,
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(begin(fn, comm, &c));
+    TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->size, 1, &tmp, &recvcounts));
     TRY(tern_coll_check_reduce_scatter(c, fn, sendbuf, recvbuf, recvcounts, datatype, op, &dt,
                                        &o));
     TRY(create(c, fn, request, &s));
     rc = tern_sched_post(s, tern_nbc_reduce_scatter(s, sendbuf, recvbuf, recvcounts, dt, o),
                          persistent, request);
 out:
+    tern_vec_tmp_free(&tmp);
     tern_unlock();
     return rc;
 }
 
 int tern_api_ireduce_scatter_block(const char *fn, const void *sendbuf, void *recvbuf,
-                                   int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                                   int persistent, MPI_Request *request)
+                                   MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
+                                   MPI_Comm comm, int persistent, MPI_Request *request)
 {
     struct tern_comm *c;
     struct tern_datatype *dt;
@@ -369,6 +411,13 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Co
     return tern_api_ibcast("MPI_Ibcast", buffer, count, datatype, root, comm, 0, request);
 }
 
+TERN_WEAK_ALIAS(MPI_Ibcast_c)
+int PMPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                  MPI_Request *request)
+{
+    return tern_api_ibcast("MPI_Ibcast_c", buffer, count, datatype, root, comm, 0, request);
+}
+
 TERN_WEAK_ALIAS(MPI_Igather)
 int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
@@ -378,13 +427,33 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                             recvtype, root, comm, 0, request);
 }
 
+TERN_WEAK_ALIAS(MPI_Igather_c)
+int PMPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                   MPI_Request *request)
+{
+    return tern_api_igather("MPI_Igather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                            recvtype, root, comm, 0, request);
+}
+
 TERN_WEAK_ALIAS(MPI_Igatherv)
 int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                   MPI_Comm comm, MPI_Request *request)
 {
-    return tern_api_igatherv("MPI_Igatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                             displs, recvtype, root, comm, 0, request);
+    return tern_api_igatherv("MPI_Igatherv", sendbuf, sendcount, sendtype, recvbuf,
+                             tern_vec_int(recvcounts), tern_vec_int(displs), recvtype, root, comm,
+                             0, request);
+}
+
+TERN_WEAK_ALIAS(MPI_Igatherv_c)
+int PMPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                    int root, MPI_Comm comm, MPI_Request *request)
+{
+    return tern_api_igatherv("MPI_Igatherv_c", sendbuf, sendcount, sendtype, recvbuf,
+                             tern_vec_long(recvcounts), tern_vec_long(displs), recvtype, root, comm,
+                             0, request);
 }
 
 TERN_WEAK_ALIAS(MPI_Iscatter)
@@ -396,13 +465,33 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                              recvtype, root, comm, 0, request);
 }
 
+TERN_WEAK_ALIAS(MPI_Iscatter_c)
+int PMPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                    MPI_Request *request)
+{
+    return tern_api_iscatter("MPI_Iscatter_c", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                             recvtype, root, comm, 0, request);
+}
+
 TERN_WEAK_ALIAS(MPI_Iscatterv)
 int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
                    MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                    int root, MPI_Comm comm, MPI_Request *request)
 {
-    return tern_api_iscatterv("MPI_Iscatterv", sendbuf, sendcounts, displs, sendtype, recvbuf,
-                              recvcount, recvtype, root, comm, 0, request);
+    return tern_api_iscatterv("MPI_Iscatterv", sendbuf, tern_vec_int(sendcounts),
+                              tern_vec_int(displs), sendtype, recvbuf, recvcount, recvtype, root,
+                              comm, 0, request);
+}
+
+TERN_WEAK_ALIAS(MPI_Iscatterv_c)
+int PMPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return tern_api_iscatterv("MPI_Iscatterv_c", sendbuf, tern_vec_long(sendcounts),
+                              tern_vec_long(displs), sendtype, recvbuf, recvcount, recvtype, root,
+                              comm, 0, request);
 }
 
 TERN_WEAK_ALIAS(MPI_Iallgather)
@@ -413,13 +502,33 @@ int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                                sendtype, recvbuf, recvcount, recvtype, comm, 0, request);
 }
 
+TERN_WEAK_ALIAS(MPI_Iallgather_c)
+int PMPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                      MPI_Request *request)
+{
+    return tern_api_iall_block("MPI_Iallgather_c", tern_nbc_allgather, sendbuf, sendcount, sendtype,
+                               recvbuf, recvcount, recvtype, comm, 0, request);
+}
+
 TERN_WEAK_ALIAS(MPI_Iallgatherv)
 int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                      const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                      MPI_Comm comm, MPI_Request *request)
 {
     return tern_api_iallgatherv("MPI_Iallgatherv", sendbuf, sendcount, sendtype, recvbuf,
-                                recvcounts, displs, recvtype, comm, 0, request);
+                                tern_vec_int(recvcounts), tern_vec_int(displs), recvtype, comm, 0,
+                                request);
+}
+
+TERN_WEAK_ALIAS(MPI_Iallgatherv_c)
+int PMPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return tern_api_iallgatherv("MPI_Iallgatherv_c", sendbuf, sendcount, sendtype, recvbuf,
+                                tern_vec_long(recvcounts), tern_vec_long(displs), recvtype, comm, 0,
+                                request);
 }
 
 TERN_WEAK_ALIAS(MPI_Ialltoall)
@@ -430,14 +539,34 @@ int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                                recvbuf, recvcount, recvtype, comm, 0, request);
 }
 
+TERN_WEAK_ALIAS(MPI_Ialltoall_c)
+int PMPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    return tern_api_iall_block("MPI_Ialltoall_c", tern_nbc_alltoall, sendbuf, sendcount, sendtype,
+                               recvbuf, recvcount, recvtype, comm, 0, request);
+}
+
 TERN_WEAK_ALIAS(MPI_Ialltoallv)
 int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                     MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                    MPI_Request *request)
+                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    return tern_api_ialltoallv("MPI_Ialltoallv", sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                               recvcounts, rdispls, recvtype, comm, 0, request);
+    return tern_api_ialltoallv("MPI_Ialltoallv", sendbuf, tern_vec_int(sendcounts),
+                               tern_vec_int(sdispls), sendtype, recvbuf, tern_vec_int(recvcounts),
+                               tern_vec_int(rdispls), recvtype, comm, 0, request);
+}
+
+TERN_WEAK_ALIAS(MPI_Ialltoallv_c)
+int PMPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                      MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                      const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                      MPI_Request *request)
+{
+    return tern_api_ialltoallv("MPI_Ialltoallv_c", sendbuf, tern_vec_long(sendcounts),
+                               tern_vec_long(sdispls), sendtype, recvbuf, tern_vec_long(recvcounts),
+                               tern_vec_long(rdispls), recvtype, comm, 0, request);
 }
 
 TERN_WEAK_ALIAS(MPI_Ialltoallw)
@@ -446,8 +575,20 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
                     const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                     MPI_Request *request)
 {
-    return tern_api_ialltoallw("MPI_Ialltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                               recvcounts, rdispls, recvtypes, comm, 0, request);
+    return tern_api_ialltoallw("MPI_Ialltoallw", sendbuf, tern_vec_int(sendcounts),
+                               tern_vec_int(sdispls), sendtypes, recvbuf, tern_vec_int(recvcounts),
+                               tern_vec_int(rdispls), recvtypes, comm, 0, request);
+}
+
+TERN_WEAK_ALIAS(MPI_Ialltoallw_c)
+int PMPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                      const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                      MPI_Request *request)
+{
+    return tern_api_ialltoallw(
+        "MPI_Ialltoallw_c", sendbuf, tern_vec_long(sendcounts), tern_vec_long(sdispls), sendtypes,
+        recvbuf, tern_vec_long(recvcounts), tern_vec_long(rdispls), recvtypes, comm, 0, request);
 }
 
 TERN_WEAK_ALIAS(MPI_Ireduce)
@@ -458,11 +599,27 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
                             request);
 }
 
+TERN_WEAK_ALIAS(MPI_Ireduce_c)
+int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                   MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return tern_api_ireduce("MPI_Ireduce_c", sendbuf, recvbuf, count, datatype, op, root, comm, 0,
+                            request);
+}
+
 TERN_WEAK_ALIAS(MPI_Iallreduce)
-int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                    MPI_Op op, MPI_Comm comm, MPI_Request *request)
+int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                    MPI_Comm comm, MPI_Request *request)
 {
     return tern_api_iall_reduce("MPI_Iallreduce", tern_nbc_allreduce, sendbuf, recvbuf, count,
+                                datatype, op, comm, 0, request);
+}
+
+TERN_WEAK_ALIAS(MPI_Iallreduce_c)
+int PMPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                      MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    return tern_api_iall_reduce("MPI_Iallreduce_c", tern_nbc_allreduce, sendbuf, recvbuf, count,
                                 datatype, op, comm, 0, request);
 }
 
@@ -470,8 +627,16 @@ TERN_WEAK_ALIAS(MPI_Ireduce_scatter)
 int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    return tern_api_ireduce_scatter("MPI_Ireduce_scatter", sendbuf, recvbuf, recvcounts,
-                                    datatype, op, comm, 0, request);
+    return tern_api_ireduce_scatter("MPI_Ireduce_scatter", sendbuf, recvbuf,
+                                    tern_vec_int(recvcounts), datatype, op, comm, 0, request);
+}
+
+TERN_WEAK_ALIAS(MPI_Ireduce_scatter_c)
+int PMPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    return tern_api_ireduce_scatter("MPI_Ireduce_scatter_c", sendbuf, recvbuf,
+                                    tern_vec_long(recvcounts), datatype, op, comm, 0, request);
 }
 
 TERN_WEAK_ALIAS(MPI_Ireduce_scatter_block)
@@ -483,6 +648,15 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
                                           recvcount, datatype, op, comm, 0, request);
 }
 
+TERN_WEAK_ALIAS(MPI_Ireduce_scatter_block_c)
+int PMPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                 MPI_Request *request)
+{
+    return tern_api_ireduce_scatter_block("MPI_Ireduce_scatter_block_c", sendbuf, recvbuf,
+                                          recvcount, datatype, op, comm, 0, request);
+}
+
 TERN_WEAK_ALIAS(MPI_Iscan)
 int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                MPI_Comm comm, MPI_Request *request)
@@ -491,10 +665,26 @@ int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
                                 comm, 0, request);
 }
 
+TERN_WEAK_ALIAS(MPI_Iscan_c)
+int PMPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                 MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    return tern_api_iall_reduce("MPI_Iscan_c", tern_nbc_scan, sendbuf, recvbuf, count, datatype, op,
+                                comm, 0, request);
+}
+
 TERN_WEAK_ALIAS(MPI_Iexscan)
 int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                  MPI_Comm comm, MPI_Request *request)
 {
     return tern_api_iall_reduce("MPI_Iexscan", tern_nbc_exscan, sendbuf, recvbuf, count, datatype,
+                                op, comm, 0, request);
+}
+
+TERN_WEAK_ALIAS(MPI_Iexscan_c)
+int PMPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    return tern_api_iall_reduce("MPI_Iexscan_c", tern_nbc_exscan, sendbuf, recvbuf, count, datatype,
                                 op, comm, 0, request);
 }

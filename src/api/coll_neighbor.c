@@ -55,7 +55,7 @@ static int chk_buf(struct tern_comm *c, const char *fn, const struct side *s, co
 
 /* (buf, count, type) repeated over n neighbours. */
 static int chk_block(struct tern_comm *c, const char *fn, const struct side *s, const void *buf,
-                     int count, MPI_Datatype type, int n, struct tern_datatype **dt)
+                     MPI_Count count, MPI_Datatype type, int n, struct tern_datatype **dt)
 {
     int rc;
     if ((rc = tern_check_count(c, count, fn, s->count))) return rc;
@@ -143,8 +143,8 @@ static int finish(struct tern_comm *c, struct tern_sched *s, int rc, enum tern_n
     return rc == MPI_SUCCESS ? rc : tern_err_raise(c, rc);
 }
 
-int tern_api_neighbor_allgather(const char *fn, const void *sendbuf, int sendcount,
-                                MPI_Datatype sendtype, void *recvbuf, int recvcount,
+int tern_api_neighbor_allgather(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                                 MPI_Datatype recvtype, MPI_Comm comm, enum tern_nbr_mode mode,
                                 MPI_Request *request)
 {
@@ -167,11 +167,13 @@ out:
     return rc;
 }
 
-int tern_api_neighbor_allgatherv(const char *fn, const void *sendbuf, int sendcount,
-                                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                                 const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+int tern_api_neighbor_allgatherv(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf, struct tern_vec recvcounts_v,
+                                 struct tern_vec displs_v, MPI_Datatype recvtype, MPI_Comm comm,
                                  enum tern_nbr_mode mode, MPI_Request *request)
 {
+    struct tern_vec_tmp tmp = TERN_VEC_TMP_INIT;
+    const int *recvcounts = NULL, *displs = NULL;
     static const struct side recv_v = {"recvbuf", "recvcount", "recvcounts", "displs",
                                        "recvtype", "recvtypes"};
     struct tern_comm *c;
@@ -181,6 +183,8 @@ int tern_api_neighbor_allgatherv(const char *fn, const void *sendbuf, int sendco
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(chk_topo(comm, fn, &c, &indeg, &outdeg));
+    TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, indeg, 1, &tmp, &recvcounts));
+    TRY(tern_vec_ints(c, fn, "displs", displs_v, indeg, 1, &tmp, &displs));
     TRY(chk_block(c, fn, &SEND, sendbuf, sendcount, sendtype, 1, &sdt));
     TRY(chk_vector(c, fn, &recv_v, recvbuf, recvcounts, displs, recvtype, indeg, &rdt));
     TRY(create(c, fn, mode, request, &s));
@@ -189,12 +193,13 @@ int tern_api_neighbor_allgatherv(const char *fn, const void *sendbuf, int sendco
                                     displs, rdt),
                 mode, request);
 out:
+    tern_vec_tmp_free(&tmp);
     tern_unlock();
     return rc;
 }
 
-int tern_api_neighbor_alltoall(const char *fn, const void *sendbuf, int sendcount,
-                               MPI_Datatype sendtype, void *recvbuf, int recvcount,
+int tern_api_neighbor_alltoall(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                               MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                                MPI_Datatype recvtype, MPI_Comm comm, enum tern_nbr_mode mode,
                                MPI_Request *request)
 {
@@ -217,12 +222,14 @@ out:
     return rc;
 }
 
-int tern_api_neighbor_alltoallv(const char *fn, const void *sendbuf, const int sendcounts[],
-                                const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                                const int recvcounts[], const int rdispls[],
+int tern_api_neighbor_alltoallv(const char *fn, const void *sendbuf, struct tern_vec sendcounts_v,
+                                struct tern_vec sdispls_v, MPI_Datatype sendtype, void *recvbuf,
+                                struct tern_vec recvcounts_v, struct tern_vec rdispls_v,
                                 MPI_Datatype recvtype, MPI_Comm comm, enum tern_nbr_mode mode,
                                 MPI_Request *request)
 {
+    struct tern_vec_tmp tmp = TERN_VEC_TMP_INIT;
+    const int *sendcounts = NULL, *sdispls = NULL, *recvcounts = NULL, *rdispls = NULL;
     struct tern_comm *c;
     struct tern_datatype *sdt, *rdt;
     struct tern_sched *s;
@@ -230,6 +237,10 @@ int tern_api_neighbor_alltoallv(const char *fn, const void *sendbuf, const int s
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(chk_topo(comm, fn, &c, &indeg, &outdeg));
+    TRY(tern_vec_ints(c, fn, "sendcounts", sendcounts_v, outdeg, 1, &tmp, &sendcounts));
+    TRY(tern_vec_ints(c, fn, "sdispls", sdispls_v, outdeg, 1, &tmp, &sdispls));
+    TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, indeg, 1, &tmp, &recvcounts));
+    TRY(tern_vec_ints(c, fn, "rdispls", rdispls_v, indeg, 1, &tmp, &rdispls));
     TRY(chk_vector(c, fn, &SEND, sendbuf, sendcounts, sdispls, sendtype, outdeg, &sdt));
     TRY(chk_vector(c, fn, &RECV, recvbuf, recvcounts, rdispls, recvtype, indeg, &rdt));
     TRY(create(c, fn, mode, request, &s));
@@ -238,16 +249,19 @@ int tern_api_neighbor_alltoallv(const char *fn, const void *sendbuf, const int s
                                    rdispls, rdt),
                 mode, request);
 out:
+    tern_vec_tmp_free(&tmp);
     tern_unlock();
     return rc;
 }
 
-int tern_api_neighbor_alltoallw(const char *fn, const void *sendbuf, const int sendcounts[],
+int tern_api_neighbor_alltoallw(const char *fn, const void *sendbuf, struct tern_vec sendcounts_v,
                                 const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                                void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
-                                const MPI_Datatype recvtypes[], MPI_Comm comm,
-                                enum tern_nbr_mode mode, MPI_Request *request)
+                                void *recvbuf, struct tern_vec recvcounts_v,
+                                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                MPI_Comm comm, enum tern_nbr_mode mode, MPI_Request *request)
 {
+    struct tern_vec_tmp tmp = TERN_VEC_TMP_INIT;
+    const int *sendcounts = NULL, *recvcounts = NULL;
     struct tern_comm *c;
     struct tern_datatype **dts = NULL; /* receive types, then send types */
     struct tern_sched *s;
@@ -255,6 +269,8 @@ int tern_api_neighbor_alltoallw(const char *fn, const void *sendbuf, const int s
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(chk_topo(comm, fn, &c, &indeg, &outdeg));
+    TRY(tern_vec_ints(c, fn, "sendcounts", sendcounts_v, outdeg, 1, &tmp, &sendcounts));
+    TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, indeg, 1, &tmp, &recvcounts));
     dts = calloc((size_t)(indeg + outdeg ? indeg + outdeg : 1), sizeof *dts);
     if (!dts) {
         rc = tern_err_comm(c, MPI_ERR_NO_MEM, "%s: out of memory for %d datatypes", fn,
@@ -270,6 +286,7 @@ int tern_api_neighbor_alltoallw(const char *fn, const void *sendbuf, const int s
                                    recvcounts, rdispls, dts),
                 mode, request);
 out:
+    tern_vec_tmp_free(&tmp);
     free(dts);
     tern_unlock();
     return rc;

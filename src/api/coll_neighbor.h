@@ -10,28 +10,30 @@
 
 #include <mpi.h>
 
+#include "api/count_vec.h"
+
 enum tern_nbr_mode { TERN_NBR_BLOCKING, TERN_NBR_NONBLOCKING, TERN_NBR_PERSISTENT };
 
-int tern_api_neighbor_allgather(const char *fn, const void *sendbuf, int sendcount,
-                                MPI_Datatype sendtype, void *recvbuf, int recvcount,
+int tern_api_neighbor_allgather(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                                 MPI_Datatype recvtype, MPI_Comm comm, enum tern_nbr_mode mode,
                                 MPI_Request *request);
-int tern_api_neighbor_allgatherv(const char *fn, const void *sendbuf, int sendcount,
-                                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                                 const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+int tern_api_neighbor_allgatherv(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf, struct tern_vec recvcounts,
+                                 struct tern_vec displs, MPI_Datatype recvtype, MPI_Comm comm,
                                  enum tern_nbr_mode mode, MPI_Request *request);
-int tern_api_neighbor_alltoall(const char *fn, const void *sendbuf, int sendcount,
-                               MPI_Datatype sendtype, void *recvbuf, int recvcount,
+int tern_api_neighbor_alltoall(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                               MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                                MPI_Datatype recvtype, MPI_Comm comm, enum tern_nbr_mode mode,
                                MPI_Request *request);
-int tern_api_neighbor_alltoallv(const char *fn, const void *sendbuf, const int sendcounts[],
-                                const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                                const int recvcounts[], const int rdispls[],
+int tern_api_neighbor_alltoallv(const char *fn, const void *sendbuf, struct tern_vec sendcounts,
+                                struct tern_vec sdispls, MPI_Datatype sendtype, void *recvbuf,
+                                struct tern_vec recvcounts, struct tern_vec rdispls,
                                 MPI_Datatype recvtype, MPI_Comm comm, enum tern_nbr_mode mode,
                                 MPI_Request *request);
-int tern_api_neighbor_alltoallw(const char *fn, const void *sendbuf, const int sendcounts[],
+int tern_api_neighbor_alltoallw(const char *fn, const void *sendbuf, struct tern_vec sendcounts,
                                 const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                                void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                void *recvbuf, struct tern_vec recvcounts, const MPI_Aint rdispls[],
                                 const MPI_Datatype recvtypes[], MPI_Comm comm,
                                 enum tern_nbr_mode mode, MPI_Request *request);
 

@@ -18,12 +18,31 @@ int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
                                        recvbuf, recvcount, recvtype, comm, TERN_NBR_BLOCKING, NULL);
 }
 
+TERN_WEAK_ALIAS(MPI_Neighbor_allgather_c)
+int PMPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                              MPI_Comm comm)
+{
+    return tern_api_neighbor_allgather("MPI_Neighbor_allgather_c", sendbuf, sendcount, sendtype,
+                                       recvbuf, recvcount, recvtype, comm, TERN_NBR_BLOCKING, NULL);
+}
+
 TERN_WEAK_ALIAS(MPI_Ineighbor_allgather)
 int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                              void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                              MPI_Request *request)
 {
     return tern_api_neighbor_allgather("MPI_Ineighbor_allgather", sendbuf, sendcount, sendtype,
+                                       recvbuf, recvcount, recvtype, comm, TERN_NBR_NONBLOCKING,
+                                       request);
+}
+
+TERN_WEAK_ALIAS(MPI_Ineighbor_allgather_c)
+int PMPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                               MPI_Comm comm, MPI_Request *request)
+{
+    return tern_api_neighbor_allgather("MPI_Ineighbor_allgather_c", sendbuf, sendcount, sendtype,
                                        recvbuf, recvcount, recvtype, comm, TERN_NBR_NONBLOCKING,
                                        request);
 }
@@ -40,14 +59,36 @@ int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatyp
                                        recvtype, comm, TERN_NBR_PERSISTENT, request);
 }
 
+TERN_WEAK_ALIAS(MPI_Neighbor_allgather_init_c)
+int PMPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                   void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Neighbor_allgather_init_c";
+    int rc = tern_api_persist_info(fn, comm, info);
+    if (rc) return rc;
+    return tern_api_neighbor_allgather(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                       recvtype, comm, TERN_NBR_PERSISTENT, request);
+}
+
 TERN_WEAK_ALIAS(MPI_Neighbor_allgatherv)
 int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                              void *recvbuf, const int recvcounts[], const int displs[],
                              MPI_Datatype recvtype, MPI_Comm comm)
 {
     return tern_api_neighbor_allgatherv("MPI_Neighbor_allgatherv", sendbuf, sendcount, sendtype,
-                                        recvbuf, recvcounts, displs, recvtype, comm,
-                                        TERN_NBR_BLOCKING, NULL);
+                                        recvbuf, tern_vec_int(recvcounts), tern_vec_int(displs),
+                                        recvtype, comm, TERN_NBR_BLOCKING, NULL);
+}
+
+TERN_WEAK_ALIAS(MPI_Neighbor_allgatherv_c)
+int PMPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                               MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return tern_api_neighbor_allgatherv("MPI_Neighbor_allgatherv_c", sendbuf, sendcount, sendtype,
+                                        recvbuf, tern_vec_long(recvcounts), tern_vec_long(displs),
+                                        recvtype, comm, TERN_NBR_BLOCKING, NULL);
 }
 
 TERN_WEAK_ALIAS(MPI_Ineighbor_allgatherv)
@@ -56,8 +97,19 @@ int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype s
                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     return tern_api_neighbor_allgatherv("MPI_Ineighbor_allgatherv", sendbuf, sendcount, sendtype,
-                                        recvbuf, recvcounts, displs, recvtype, comm,
-                                        TERN_NBR_NONBLOCKING, request);
+                                        recvbuf, tern_vec_int(recvcounts), tern_vec_int(displs),
+                                        recvtype, comm, TERN_NBR_NONBLOCKING, request);
+}
+
+TERN_WEAK_ALIAS(MPI_Ineighbor_allgatherv_c)
+int PMPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, const MPI_Count recvcounts[],
+                                const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Request *request)
+{
+    return tern_api_neighbor_allgatherv("MPI_Ineighbor_allgatherv_c", sendbuf, sendcount, sendtype,
+                                        recvbuf, tern_vec_long(recvcounts), tern_vec_long(displs),
+                                        recvtype, comm, TERN_NBR_NONBLOCKING, request);
 }
 
 TERN_WEAK_ALIAS(MPI_Neighbor_allgatherv_init)
@@ -69,8 +121,23 @@ int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Dataty
     static const char fn[] = "MPI_Neighbor_allgatherv_init";
     int rc = tern_api_persist_info(fn, comm, info);
     if (rc) return rc;
-    return tern_api_neighbor_allgatherv(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                                        displs, recvtype, comm, TERN_NBR_PERSISTENT, request);
+    return tern_api_neighbor_allgatherv(fn, sendbuf, sendcount, sendtype, recvbuf,
+                                        tern_vec_int(recvcounts), tern_vec_int(displs), recvtype,
+                                        comm, TERN_NBR_PERSISTENT, request);
+}
+
+TERN_WEAK_ALIAS(MPI_Neighbor_allgatherv_init_c)
+int PMPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                    void *recvbuf, const MPI_Count recvcounts[],
+                                    const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                    MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Neighbor_allgatherv_init_c";
+    int rc = tern_api_persist_info(fn, comm, info);
+    if (rc) return rc;
+    return tern_api_neighbor_allgatherv(fn, sendbuf, sendcount, sendtype, recvbuf,
+                                        tern_vec_long(recvcounts), tern_vec_long(displs), recvtype,
+                                        comm, TERN_NBR_PERSISTENT, request);
 }
 
 TERN_WEAK_ALIAS(MPI_Neighbor_alltoall)
@@ -81,12 +148,31 @@ int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
                                       recvbuf, recvcount, recvtype, comm, TERN_NBR_BLOCKING, NULL);
 }
 
+TERN_WEAK_ALIAS(MPI_Neighbor_alltoall_c)
+int PMPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                             MPI_Comm comm)
+{
+    return tern_api_neighbor_alltoall("MPI_Neighbor_alltoall_c", sendbuf, sendcount, sendtype,
+                                      recvbuf, recvcount, recvtype, comm, TERN_NBR_BLOCKING, NULL);
+}
+
 TERN_WEAK_ALIAS(MPI_Ineighbor_alltoall)
 int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                             MPI_Request *request)
 {
     return tern_api_neighbor_alltoall("MPI_Ineighbor_alltoall", sendbuf, sendcount, sendtype,
+                                      recvbuf, recvcount, recvtype, comm, TERN_NBR_NONBLOCKING,
+                                      request);
+}
+
+TERN_WEAK_ALIAS(MPI_Ineighbor_alltoall_c)
+int PMPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                              MPI_Comm comm, MPI_Request *request)
+{
+    return tern_api_neighbor_alltoall("MPI_Ineighbor_alltoall_c", sendbuf, sendcount, sendtype,
                                       recvbuf, recvcount, recvtype, comm, TERN_NBR_NONBLOCKING,
                                       request);
 }
@@ -103,14 +189,39 @@ int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype
                                       recvtype, comm, TERN_NBR_PERSISTENT, request);
 }
 
+TERN_WEAK_ALIAS(MPI_Neighbor_alltoall_init_c)
+int PMPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                  void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                  MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Neighbor_alltoall_init_c";
+    int rc = tern_api_persist_info(fn, comm, info);
+    if (rc) return rc;
+    return tern_api_neighbor_alltoall(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                      recvtype, comm, TERN_NBR_PERSISTENT, request);
+}
+
 TERN_WEAK_ALIAS(MPI_Neighbor_alltoallv)
 int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return tern_api_neighbor_alltoallv("MPI_Neighbor_alltoallv", sendbuf, sendcounts, sdispls,
-                                       sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
-                                       TERN_NBR_BLOCKING, NULL);
+    return tern_api_neighbor_alltoallv("MPI_Neighbor_alltoallv", sendbuf, tern_vec_int(sendcounts),
+                                       tern_vec_int(sdispls), sendtype, recvbuf,
+                                       tern_vec_int(recvcounts), tern_vec_int(rdispls), recvtype,
+                                       comm, TERN_NBR_BLOCKING, NULL);
+}
+
+TERN_WEAK_ALIAS(MPI_Neighbor_alltoallv_c)
+int PMPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                              const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                              const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                              MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return tern_api_neighbor_alltoallv("MPI_Neighbor_alltoallv_c", sendbuf,
+                                       tern_vec_long(sendcounts), tern_vec_long(sdispls), sendtype,
+                                       recvbuf, tern_vec_long(recvcounts), tern_vec_long(rdispls),
+                                       recvtype, comm, TERN_NBR_BLOCKING, NULL);
 }
 
 TERN_WEAK_ALIAS(MPI_Ineighbor_alltoallv)
@@ -119,9 +230,22 @@ int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const 
                              const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                              MPI_Request *request)
 {
-    return tern_api_neighbor_alltoallv("MPI_Ineighbor_alltoallv", sendbuf, sendcounts, sdispls,
-                                       sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
-                                       TERN_NBR_NONBLOCKING, request);
+    return tern_api_neighbor_alltoallv("MPI_Ineighbor_alltoallv", sendbuf, tern_vec_int(sendcounts),
+                                       tern_vec_int(sdispls), sendtype, recvbuf,
+                                       tern_vec_int(recvcounts), tern_vec_int(rdispls), recvtype,
+                                       comm, TERN_NBR_NONBLOCKING, request);
+}
+
+TERN_WEAK_ALIAS(MPI_Ineighbor_alltoallv_c)
+int PMPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                               const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                               const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return tern_api_neighbor_alltoallv("MPI_Ineighbor_alltoallv_c", sendbuf,
+                                       tern_vec_long(sendcounts), tern_vec_long(sdispls), sendtype,
+                                       recvbuf, tern_vec_long(recvcounts), tern_vec_long(rdispls),
+                                       recvtype, comm, TERN_NBR_NONBLOCKING, request);
 }
 
 TERN_WEAK_ALIAS(MPI_Neighbor_alltoallv_init)
@@ -133,9 +257,26 @@ int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], co
     static const char fn[] = "MPI_Neighbor_alltoallv_init";
     int rc = tern_api_persist_info(fn, comm, info);
     if (rc) return rc;
-    return tern_api_neighbor_alltoallv(fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                                       recvcounts, rdispls, recvtype, comm, TERN_NBR_PERSISTENT,
+    return tern_api_neighbor_alltoallv(fn, sendbuf, tern_vec_int(sendcounts), tern_vec_int(sdispls),
+                                       sendtype, recvbuf, tern_vec_int(recvcounts),
+                                       tern_vec_int(rdispls), recvtype, comm, TERN_NBR_PERSISTENT,
                                        request);
+}
+
+TERN_WEAK_ALIAS(MPI_Neighbor_alltoallv_init_c)
+int PMPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                   const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                   const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request)
+{
+    static const char fn[] = "MPI_Neighbor_alltoallv_init_c";
+    int rc = tern_api_persist_info(fn, comm, info);
+    if (rc) return rc;
+    return tern_api_neighbor_alltoallv(fn, sendbuf, tern_vec_long(sendcounts),
+                                       tern_vec_long(sdispls), sendtype, recvbuf,
+                                       tern_vec_long(recvcounts), tern_vec_long(rdispls), recvtype,
+                                       comm, TERN_NBR_PERSISTENT, request);
 }
 
 TERN_WEAK_ALIAS(MPI_Neighbor_alltoallw)
@@ -143,9 +284,20 @@ int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
                             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    return tern_api_neighbor_alltoallw("MPI_Neighbor_alltoallw", sendbuf, sendcounts, sdispls,
-                                       sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
-                                       TERN_NBR_BLOCKING, NULL);
+    return tern_api_neighbor_alltoallw("MPI_Neighbor_alltoallw", sendbuf, tern_vec_int(sendcounts),
+                                       sdispls, sendtypes, recvbuf, tern_vec_int(recvcounts),
+                                       rdispls, recvtypes, comm, TERN_NBR_BLOCKING, NULL);
+}
+
+TERN_WEAK_ALIAS(MPI_Neighbor_alltoallw_c)
+int PMPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+                              const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                              void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                              const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    return tern_api_neighbor_alltoallw(
+        "MPI_Neighbor_alltoallw_c", sendbuf, tern_vec_long(sendcounts), sdispls, sendtypes, recvbuf,
+        tern_vec_long(recvcounts), rdispls, recvtypes, comm, TERN_NBR_BLOCKING, NULL);
 }
 
 TERN_WEAK_ALIAS(MPI_Ineighbor_alltoallw)
@@ -154,8 +306,21 @@ int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const 
                              const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                              MPI_Comm comm, MPI_Request *request)
 {
-    return tern_api_neighbor_alltoallw("MPI_Ineighbor_alltoallw", sendbuf, sendcounts, sdispls,
-                                       sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
+    return tern_api_neighbor_alltoallw("MPI_Ineighbor_alltoallw", sendbuf, tern_vec_int(sendcounts),
+                                       sdispls, sendtypes, recvbuf, tern_vec_int(recvcounts),
+                                       rdispls, recvtypes, comm, TERN_NBR_NONBLOCKING, request);
+}
+
+TERN_WEAK_ALIAS(MPI_Ineighbor_alltoallw_c)
+int PMPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+                               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                               void *recvbuf, const MPI_Count recvcounts[],
+                               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                               MPI_Comm comm, MPI_Request *request)
+{
+    return tern_api_neighbor_alltoallw("MPI_Ineighbor_alltoallw_c", sendbuf,
+                                       tern_vec_long(sendcounts), sdispls, sendtypes, recvbuf,
+                                       tern_vec_long(recvcounts), rdispls, recvtypes, comm,
                                        TERN_NBR_NONBLOCKING, request);
 }
 
@@ -169,7 +334,22 @@ int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
     static const char fn[] = "MPI_Neighbor_alltoallw_init";
     int rc = tern_api_persist_info(fn, comm, info);
     if (rc) return rc;
-    return tern_api_neighbor_alltoallw(fn, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                                       recvcounts, rdispls, recvtypes, comm, TERN_NBR_PERSISTENT,
-                                       request);
+    return tern_api_neighbor_alltoallw(fn, sendbuf, tern_vec_int(sendcounts), sdispls, sendtypes,
+                                       recvbuf, tern_vec_int(recvcounts), rdispls, recvtypes, comm,
+                                       TERN_NBR_PERSISTENT, request);
+}
+
+TERN_WEAK_ALIAS(MPI_Neighbor_alltoallw_init_c)
+int PMPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                   const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                   void *recvbuf, const MPI_Count recvcounts[],
+                                   const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Neighbor_alltoallw_init_c";
+    int rc = tern_api_persist_info(fn, comm, info);
+    if (rc) return rc;
+    return tern_api_neighbor_alltoallw(fn, sendbuf, tern_vec_long(sendcounts), sdispls, sendtypes,
+                                       recvbuf, tern_vec_long(recvcounts), rdispls, recvtypes, comm,
+                                       TERN_NBR_PERSISTENT, request);
 }

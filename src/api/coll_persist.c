@@ -49,12 +49,32 @@ int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MP
     return tern_api_ibcast(fn, buffer, count, datatype, root, comm, 1, request);
 }
 
+TERN_WEAK_ALIAS(MPI_Bcast_init_c)
+int PMPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                      MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Bcast_init_c";
+    CHECK_INFO(fn, comm, info);
+    return tern_api_ibcast(fn, buffer, count, datatype, root, comm, 1, request);
+}
+
 TERN_WEAK_ALIAS(MPI_Gather_init)
 int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                      MPI_Request *request)
 {
     static const char fn[] = "MPI_Gather_init";
+    CHECK_INFO(fn, comm, info);
+    return tern_api_igather(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                            comm, 1, request);
+}
+
+TERN_WEAK_ALIAS(MPI_Gather_init_c)
+int PMPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Gather_init_c";
     CHECK_INFO(fn, comm, info);
     return tern_api_igather(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                             comm, 1, request);
@@ -67,8 +87,20 @@ int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 {
     static const char fn[] = "MPI_Gatherv_init";
     CHECK_INFO(fn, comm, info);
-    return tern_api_igatherv(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                             recvtype, root, comm, 1, request);
+    return tern_api_igatherv(fn, sendbuf, sendcount, sendtype, recvbuf, tern_vec_int(recvcounts),
+                             tern_vec_int(displs), recvtype, root, comm, 1, request);
+}
+
+TERN_WEAK_ALIAS(MPI_Gatherv_init_c)
+int PMPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                        MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request)
+{
+    static const char fn[] = "MPI_Gatherv_init_c";
+    CHECK_INFO(fn, comm, info);
+    return tern_api_igatherv(fn, sendbuf, sendcount, sendtype, recvbuf, tern_vec_long(recvcounts),
+                             tern_vec_long(displs), recvtype, root, comm, 1, request);
 }
 
 TERN_WEAK_ALIAS(MPI_Scatter_init)
@@ -82,6 +114,17 @@ int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                              comm, 1, request);
 }
 
+TERN_WEAK_ALIAS(MPI_Scatter_init_c)
+int PMPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Scatter_init_c";
+    CHECK_INFO(fn, comm, info);
+    return tern_api_iscatter(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                             comm, 1, request);
+}
+
 TERN_WEAK_ALIAS(MPI_Scatterv_init)
 int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
                        MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
@@ -89,8 +132,20 @@ int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int di
 {
     static const char fn[] = "MPI_Scatterv_init";
     CHECK_INFO(fn, comm, info);
-    return tern_api_iscatterv(fn, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
-                              recvtype, root, comm, 1, request);
+    return tern_api_iscatterv(fn, sendbuf, tern_vec_int(sendcounts), tern_vec_int(displs), sendtype,
+                              recvbuf, recvcount, recvtype, root, comm, 1, request);
+}
+
+TERN_WEAK_ALIAS(MPI_Scatterv_init_c)
+int PMPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                         MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                         MPI_Request *request)
+{
+    static const char fn[] = "MPI_Scatterv_init_c";
+    CHECK_INFO(fn, comm, info);
+    return tern_api_iscatterv(fn, sendbuf, tern_vec_long(sendcounts), tern_vec_long(displs),
+                              sendtype, recvbuf, recvcount, recvtype, root, comm, 1, request);
 }
 
 TERN_WEAK_ALIAS(MPI_Allgather_init)
@@ -104,6 +159,17 @@ int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
                                recvcount, recvtype, comm, 1, request);
 }
 
+TERN_WEAK_ALIAS(MPI_Allgather_init_c)
+int PMPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                          MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Allgather_init_c";
+    CHECK_INFO(fn, comm, info);
+    return tern_api_iall_block(fn, tern_nbc_allgather, sendbuf, sendcount, sendtype, recvbuf,
+                               recvcount, recvtype, comm, 1, request);
+}
+
 TERN_WEAK_ALIAS(MPI_Allgatherv_init)
 int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                          const int recvcounts[], const int displs[], MPI_Datatype recvtype,
@@ -111,8 +177,21 @@ int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendty
 {
     static const char fn[] = "MPI_Allgatherv_init";
     CHECK_INFO(fn, comm, info);
-    return tern_api_iallgatherv(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                                recvtype, comm, 1, request);
+    return tern_api_iallgatherv(fn, sendbuf, sendcount, sendtype, recvbuf, tern_vec_int(recvcounts),
+                                tern_vec_int(displs), recvtype, comm, 1, request);
+}
+
+TERN_WEAK_ALIAS(MPI_Allgatherv_init_c)
+int PMPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                           MPI_Request *request)
+{
+    static const char fn[] = "MPI_Allgatherv_init_c";
+    CHECK_INFO(fn, comm, info);
+    return tern_api_iallgatherv(fn, sendbuf, sendcount, sendtype, recvbuf,
+                                tern_vec_long(recvcounts), tern_vec_long(displs), recvtype, comm, 1,
+                                request);
 }
 
 TERN_WEAK_ALIAS(MPI_Alltoall_init)
@@ -126,6 +205,17 @@ int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
                                recvcount, recvtype, comm, 1, request);
 }
 
+TERN_WEAK_ALIAS(MPI_Alltoall_init_c)
+int PMPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                         MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Alltoall_init_c";
+    CHECK_INFO(fn, comm, info);
+    return tern_api_iall_block(fn, tern_nbc_alltoall, sendbuf, sendcount, sendtype, recvbuf,
+                               recvcount, recvtype, comm, 1, request);
+}
+
 TERN_WEAK_ALIAS(MPI_Alltoallv_init)
 int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
                         MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
@@ -134,8 +224,22 @@ int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int s
 {
     static const char fn[] = "MPI_Alltoallv_init";
     CHECK_INFO(fn, comm, info);
-    return tern_api_ialltoallv(fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                               rdispls, recvtype, comm, 1, request);
+    return tern_api_ialltoallv(fn, sendbuf, tern_vec_int(sendcounts), tern_vec_int(sdispls),
+                               sendtype, recvbuf, tern_vec_int(recvcounts), tern_vec_int(rdispls),
+                               recvtype, comm, 1, request);
+}
+
+TERN_WEAK_ALIAS(MPI_Alltoallv_init_c)
+int PMPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                          const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Alltoallv_init_c";
+    CHECK_INFO(fn, comm, info);
+    return tern_api_ialltoallv(fn, sendbuf, tern_vec_long(sendcounts), tern_vec_long(sdispls),
+                               sendtype, recvbuf, tern_vec_long(recvcounts), tern_vec_long(rdispls),
+                               recvtype, comm, 1, request);
 }
 
 TERN_WEAK_ALIAS(MPI_Alltoallw_init)
@@ -146,8 +250,23 @@ int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int s
 {
     static const char fn[] = "MPI_Alltoallw_init";
     CHECK_INFO(fn, comm, info);
-    return tern_api_ialltoallw(fn, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
-                               rdispls, recvtypes, comm, 1, request);
+    return tern_api_ialltoallw(fn, sendbuf, tern_vec_int(sendcounts), tern_vec_int(sdispls),
+                               sendtypes, recvbuf, tern_vec_int(recvcounts), tern_vec_int(rdispls),
+                               recvtypes, comm, 1, request);
+}
+
+TERN_WEAK_ALIAS(MPI_Alltoallw_init_c)
+int PMPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                          const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                          const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                          MPI_Request *request)
+{
+    static const char fn[] = "MPI_Alltoallw_init_c";
+    CHECK_INFO(fn, comm, info);
+    return tern_api_ialltoallw(fn, sendbuf, tern_vec_long(sendcounts), tern_vec_long(sdispls),
+                               sendtypes, recvbuf, tern_vec_long(recvcounts),
+                               tern_vec_long(rdispls), recvtypes, comm, 1, request);
 }
 
 TERN_WEAK_ALIAS(MPI_Reduce_init)
@@ -155,6 +274,15 @@ int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
                      MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     static const char fn[] = "MPI_Reduce_init";
+    CHECK_INFO(fn, comm, info);
+    return tern_api_ireduce(fn, sendbuf, recvbuf, count, datatype, op, root, comm, 1, request);
+}
+
+TERN_WEAK_ALIAS(MPI_Reduce_init_c)
+int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Reduce_init_c";
     CHECK_INFO(fn, comm, info);
     return tern_api_ireduce(fn, sendbuf, recvbuf, count, datatype, op, root, comm, 1, request);
 }
@@ -169,6 +297,17 @@ int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datat
                                 1, request);
 }
 
+TERN_WEAK_ALIAS(MPI_Allreduce_init_c)
+int PMPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                          MPI_Request *request)
+{
+    static const char fn[] = "MPI_Allreduce_init_c";
+    CHECK_INFO(fn, comm, info);
+    return tern_api_iall_reduce(fn, tern_nbc_allreduce, sendbuf, recvbuf, count, datatype, op, comm,
+                                1, request);
+}
+
 TERN_WEAK_ALIAS(MPI_Reduce_scatter_init)
 int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
@@ -176,8 +315,19 @@ int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvc
 {
     static const char fn[] = "MPI_Reduce_scatter_init";
     CHECK_INFO(fn, comm, info);
-    return tern_api_ireduce_scatter(fn, sendbuf, recvbuf, recvcounts, datatype, op, comm, 1,
-                                    request);
+    return tern_api_ireduce_scatter(fn, sendbuf, recvbuf, tern_vec_int(recvcounts), datatype, op,
+                                    comm, 1, request);
+}
+
+TERN_WEAK_ALIAS(MPI_Reduce_scatter_init_c)
+int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                               MPI_Request *request)
+{
+    static const char fn[] = "MPI_Reduce_scatter_init_c";
+    CHECK_INFO(fn, comm, info);
+    return tern_api_ireduce_scatter(fn, sendbuf, recvbuf, tern_vec_long(recvcounts), datatype, op,
+                                    comm, 1, request);
 }
 
 TERN_WEAK_ALIAS(MPI_Reduce_scatter_block_init)
@@ -186,6 +336,17 @@ int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvc
                                    MPI_Request *request)
 {
     static const char fn[] = "MPI_Reduce_scatter_block_init";
+    CHECK_INFO(fn, comm, info);
+    return tern_api_ireduce_scatter_block(fn, sendbuf, recvbuf, recvcount, datatype, op, comm, 1,
+                                          request);
+}
+
+TERN_WEAK_ALIAS(MPI_Reduce_scatter_block_init_c)
+int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                     MPI_Request *request)
+{
+    static const char fn[] = "MPI_Reduce_scatter_block_init_c";
     CHECK_INFO(fn, comm, info);
     return tern_api_ireduce_scatter_block(fn, sendbuf, recvbuf, recvcount, datatype, op, comm, 1,
                                           request);
@@ -201,11 +362,31 @@ int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
                                 request);
 }
 
+TERN_WEAK_ALIAS(MPI_Scan_init_c)
+int PMPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Scan_init_c";
+    CHECK_INFO(fn, comm, info);
+    return tern_api_iall_reduce(fn, tern_nbc_scan, sendbuf, recvbuf, count, datatype, op, comm, 1,
+                                request);
+}
+
 TERN_WEAK_ALIAS(MPI_Exscan_init)
 int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                      MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     static const char fn[] = "MPI_Exscan_init";
+    CHECK_INFO(fn, comm, info);
+    return tern_api_iall_reduce(fn, tern_nbc_exscan, sendbuf, recvbuf, count, datatype, op, comm, 1,
+                                request);
+}
+
+TERN_WEAK_ALIAS(MPI_Exscan_init_c)
+int PMPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Exscan_init_c";
     CHECK_INFO(fn, comm, info);
     return tern_api_iall_reduce(fn, tern_nbc_exscan, sendbuf, recvbuf, count, datatype, op, comm, 1,
                                 request);

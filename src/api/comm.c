@@ -371,11 +371,17 @@ int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
     int rc;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
+    /* MPI-4.1 names the null handle too. */
+    const char *name = "MPI_COMM_NULL";
+    c = NULL;
+    if (comm != MPI_COMM_NULL) {
+        TRY(tern_comm_check(comm, fn, "comm", &c));
+        name = c->name;
+    }
     TRY(tern_check_ptr(c, comm_name, fn, "comm_name"));
     TRY(tern_check_ptr(c, resultlen, fn, "resultlen"));
-    size_t len = strnlen(c->name, sizeof c->name - 1);
-    memcpy(comm_name, c->name, len);
+    size_t len = strnlen(name, MPI_MAX_OBJECT_NAME - 1);
+    memcpy(comm_name, name, len);
     comm_name[len] = 0;
     *resultlen = (int)len;
 out:

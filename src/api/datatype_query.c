@@ -155,12 +155,17 @@ static int type_get_name(const char *fn, MPI_Datatype datatype, char *name, int 
 {
     struct tern_datatype *dt;
     int rc;
-    if ((rc = tern_arg_type(datatype, fn, "datatype", &dt)) ||
-        (rc = tern_arg_ptr(name, fn, "type_name")) ||
+    /* MPI-4.1 names the null handle too. */
+    const char *src = "MPI_DATATYPE_NULL";
+    if (datatype != MPI_DATATYPE_NULL) {
+        if ((rc = tern_arg_type(datatype, fn, "datatype", &dt))) return rc;
+        src = dt->name;
+    }
+    if ((rc = tern_arg_ptr(name, fn, "type_name")) ||
         (rc = tern_arg_ptr(resultlen, fn, "resultlen")))
         return rc;
-    size_t n = strnlen(dt->name, MPI_MAX_OBJECT_NAME - 1);
-    memcpy(name, dt->name, n);
+    size_t n = strnlen(src, MPI_MAX_OBJECT_NAME - 1);
+    memcpy(name, src, n);
     name[n] = '\0';
     *resultlen = (int)n;
     return MPI_SUCCESS;

@@ -1,5 +1,4 @@
-/* MPI receive calls, Sendrecv, and the probes. */
-#include <stdlib.h>
+/* MPI receive calls and the probes (Sendrecv: p2p_sendrecv.c). */
 
 #include "api/check.h"
 #include "core/api.h"
@@ -14,7 +13,7 @@
 
 enum recv_kind { RECV_BLOCKING, RECV_NONBLOCKING, RECV_PERSISTENT };
 
-static int recv_common(const char *fn, void *buf, int count, MPI_Datatype datatype, int source, int tag,
+static int recv_common(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
                        MPI_Comm comm, MPI_Status *status, enum recv_kind kind, MPI_Request *request)
 {
     TERN_REQUIRE_INIT(fn);
@@ -73,12 +72,27 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     return recv_common("MPI_Recv", buf, count, datatype, source, tag, comm, status, RECV_BLOCKING, NULL);
 }
 
+TERN_WEAK_ALIAS(MPI_Recv_c)
+int PMPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                MPI_Status *status)
+{
+    return recv_common("MPI_Recv_c", buf, count, datatype, source, tag, comm, status, RECV_BLOCKING, NULL);
+}
+
 TERN_WEAK_ALIAS(MPI_Irecv)
 int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                MPI_Request *request)
 {
     return recv_common("MPI_Irecv", buf, count, datatype, source, tag, comm, MPI_STATUS_IGNORE, RECV_NONBLOCKING,
                        request);
+}
+
+TERN_WEAK_ALIAS(MPI_Irecv_c)
+int PMPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    return recv_common("MPI_Irecv_c", buf, count, datatype, source, tag, comm, MPI_STATUS_IGNORE, RECV_NONBLOCKING,
+                         request);
 }
 
 TERN_WEAK_ALIAS(MPI_Recv_init)
@@ -89,58 +103,12 @@ int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int 
                        RECV_PERSISTENT, request);
 }
 
-TERN_WEAK_ALIAS(MPI_Sendrecv)
-int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+TERN_WEAK_ALIAS(MPI_Recv_init_c)
+int PMPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                     MPI_Request *request)
 {
-    const char *fn = "MPI_Sendrecv";
-    TERN_REQUIRE_INIT(fn);
-    struct tern_comm *c;
-    struct tern_datatype *sdt, *rdt;
-    tern_lock();
-    int rc = tern_check_send_args(fn, sendbuf, sendcount, sendtype, dest, sendtag, comm, &c, &sdt);
-    if (rc == MPI_SUCCESS)
-        rc = tern_check_recv_args(fn, recvbuf, recvcount, recvtype, source, recvtag, comm, &c, &rdt);
-    if (rc == MPI_SUCCESS) rc = tern_check_ptr(c, status, fn, "status");
-    if (rc == MPI_SUCCESS) {
-        rc = tern_sendrecv(sendbuf, (size_t)sendcount, sdt, dest, sendtag, recvbuf, (size_t)recvcount, rdt, source,
-                           recvtag, c, TERN_CTX_P2P, status);
-        if (rc != MPI_SUCCESS) rc = tern_err_raise(c, rc);
-    }
-    tern_unlock();
-    return rc;
-}
-
-TERN_WEAK_ALIAS(MPI_Sendrecv_replace)
-int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
-                          int recvtag, MPI_Comm comm, MPI_Status *status)
-{
-    const char *fn = "MPI_Sendrecv_replace";
-    TERN_REQUIRE_INIT(fn);
-    struct tern_comm *c;
-    struct tern_datatype *dt;
-    tern_lock();
-    int rc = tern_check_send_args(fn, buf, count, datatype, dest, sendtag, comm, &c, &dt);
-    if (rc == MPI_SUCCESS) rc = tern_check_source(c, source, fn, "source");
-    if (rc == MPI_SUCCESS) rc = tern_check_recv_tag(c, recvtag, fn);
-    if (rc == MPI_SUCCESS) rc = tern_check_ptr(c, status, fn, "status");
-    if (rc != MPI_SUCCESS) goto out;
-    /* The outgoing data leaves from a packed copy, so the receive may land
-     * in buf at once. */
-    size_t bytes = (size_t)count * dt->size;
-    void *tmp = malloc(bytes ? bytes : 1);
-    if (!tmp) {
-        rc = tern_err_comm(c, MPI_ERR_NO_MEM, "%s: out of memory for a %zu-byte copy", fn, bytes);
-        goto out;
-    }
-    tern_dt_pack(dt, buf, (size_t)count, 0, tmp, bytes);
-    rc = tern_sendrecv(tmp, bytes, tern_dt_get(MPI_BYTE), dest, sendtag, buf, (size_t)count, dt, source, recvtag, c,
-                       TERN_CTX_P2P, status);
-    free(tmp);
-    if (rc != MPI_SUCCESS) rc = tern_err_raise(c, rc);
-out:
-    tern_unlock();
-    return rc;
+    return recv_common("MPI_Recv_init_c", buf, count, datatype, source, tag, comm, MPI_STATUS_IGNORE,
+                         RECV_PERSISTENT, request);
 }
 
 /* ---- probes ---- */
@@ -242,7 +210,7 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
     return rc;
 }
 
-static int mrecv_common(const char *fn, void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+static int mrecv_common(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
                         MPI_Status *status, MPI_Request *request, int nonblocking)
 {
     TERN_REQUIRE_INIT(fn);
@@ -312,4 +280,16 @@ TERN_WEAK_ALIAS(MPI_Imrecv)
 int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request)
 {
     return mrecv_common("MPI_Imrecv", buf, count, datatype, message, MPI_STATUS_IGNORE, request, 1);
+}
+
+TERN_WEAK_ALIAS(MPI_Mrecv_c)
+int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
+{
+    return mrecv_common("MPI_Mrecv_c", buf, count, datatype, message, status, NULL, 0);
+}
+
+TERN_WEAK_ALIAS(MPI_Imrecv_c)
+int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request)
+{
+    return mrecv_common("MPI_Imrecv_c", buf, count, datatype, message, MPI_STATUS_IGNORE, request, 1);
 }

@@ -9,7 +9,7 @@
 
 enum send_kind { SEND_BLOCKING, SEND_NONBLOCKING, SEND_PERSISTENT };
 
-static int send_common(const char *fn, const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+static int send_common(const char *fn, const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                        MPI_Comm comm, enum tern_send_mode mode, enum send_kind kind, MPI_Request *request)
 {
     TERN_REQUIRE_INIT(fn);
@@ -54,14 +54,15 @@ out:
 }
 
 /* The alias of each entry stands on its own line before it, where
- * tools/gen/genapi.py finds it. */
-#define SEND_ENTRY(NAME, MODE, KIND)                                                                          \
-    int PMPI_##NAME(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)      \
+ * tools/gen/genapi.py finds it.  CT is the count's type: int for MPI_X,
+ * MPI_Count for its large-count form MPI_X_c; both share send_common. */
+#define SEND_ENTRY(NAME, CT, MODE, KIND)                                                                      \
+    int PMPI_##NAME(const void *buf, CT count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)      \
     {                                                                                                         \
         return send_common("MPI_" #NAME, buf, count, datatype, dest, tag, comm, MODE, KIND, NULL);            \
     }
-#define SEND_REQ_ENTRY(NAME, MODE, KIND)                                                                      \
-    int PMPI_##NAME(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,      \
+#define SEND_REQ_ENTRY(NAME, CT, MODE, KIND)                                                                  \
+    int PMPI_##NAME(const void *buf, CT count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,      \
                     MPI_Request *request)                                                                     \
     {                                                                                                         \
         return send_common("MPI_" #NAME, buf, count, datatype, dest, tag, comm, MODE, KIND, request);         \
@@ -89,25 +90,51 @@ int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int t
     return send_common("MPI_Send", buf, count, datatype, dest, tag, comm, TERN_MODE_STANDARD, SEND_BLOCKING, NULL);
 }
 
+/* No shortcut: large messages gain nothing from it. */
+TERN_WEAK_ALIAS(MPI_Send_c)
+SEND_ENTRY(Send_c, MPI_Count, TERN_MODE_STANDARD, SEND_BLOCKING)
+
 TERN_WEAK_ALIAS(MPI_Ssend)
-SEND_ENTRY(Ssend, TERN_MODE_SYNC, SEND_BLOCKING)
+SEND_ENTRY(Ssend, int, TERN_MODE_SYNC, SEND_BLOCKING)
+TERN_WEAK_ALIAS(MPI_Ssend_c)
+SEND_ENTRY(Ssend_c, MPI_Count, TERN_MODE_SYNC, SEND_BLOCKING)
 TERN_WEAK_ALIAS(MPI_Rsend)
-SEND_ENTRY(Rsend, TERN_MODE_READY, SEND_BLOCKING)
+SEND_ENTRY(Rsend, int, TERN_MODE_READY, SEND_BLOCKING)
+TERN_WEAK_ALIAS(MPI_Rsend_c)
+SEND_ENTRY(Rsend_c, MPI_Count, TERN_MODE_READY, SEND_BLOCKING)
 TERN_WEAK_ALIAS(MPI_Bsend)
-SEND_ENTRY(Bsend, TERN_MODE_BUFFERED, SEND_BLOCKING)
+SEND_ENTRY(Bsend, int, TERN_MODE_BUFFERED, SEND_BLOCKING)
+TERN_WEAK_ALIAS(MPI_Bsend_c)
+SEND_ENTRY(Bsend_c, MPI_Count, TERN_MODE_BUFFERED, SEND_BLOCKING)
 TERN_WEAK_ALIAS(MPI_Isend)
-SEND_REQ_ENTRY(Isend, TERN_MODE_STANDARD, SEND_NONBLOCKING)
+SEND_REQ_ENTRY(Isend, int, TERN_MODE_STANDARD, SEND_NONBLOCKING)
+TERN_WEAK_ALIAS(MPI_Isend_c)
+SEND_REQ_ENTRY(Isend_c, MPI_Count, TERN_MODE_STANDARD, SEND_NONBLOCKING)
 TERN_WEAK_ALIAS(MPI_Issend)
-SEND_REQ_ENTRY(Issend, TERN_MODE_SYNC, SEND_NONBLOCKING)
+SEND_REQ_ENTRY(Issend, int, TERN_MODE_SYNC, SEND_NONBLOCKING)
+TERN_WEAK_ALIAS(MPI_Issend_c)
+SEND_REQ_ENTRY(Issend_c, MPI_Count, TERN_MODE_SYNC, SEND_NONBLOCKING)
 TERN_WEAK_ALIAS(MPI_Irsend)
-SEND_REQ_ENTRY(Irsend, TERN_MODE_READY, SEND_NONBLOCKING)
+SEND_REQ_ENTRY(Irsend, int, TERN_MODE_READY, SEND_NONBLOCKING)
+TERN_WEAK_ALIAS(MPI_Irsend_c)
+SEND_REQ_ENTRY(Irsend_c, MPI_Count, TERN_MODE_READY, SEND_NONBLOCKING)
 TERN_WEAK_ALIAS(MPI_Ibsend)
-SEND_REQ_ENTRY(Ibsend, TERN_MODE_BUFFERED, SEND_NONBLOCKING)
+SEND_REQ_ENTRY(Ibsend, int, TERN_MODE_BUFFERED, SEND_NONBLOCKING)
+TERN_WEAK_ALIAS(MPI_Ibsend_c)
+SEND_REQ_ENTRY(Ibsend_c, MPI_Count, TERN_MODE_BUFFERED, SEND_NONBLOCKING)
 TERN_WEAK_ALIAS(MPI_Send_init)
-SEND_REQ_ENTRY(Send_init, TERN_MODE_STANDARD, SEND_PERSISTENT)
+SEND_REQ_ENTRY(Send_init, int, TERN_MODE_STANDARD, SEND_PERSISTENT)
+TERN_WEAK_ALIAS(MPI_Send_init_c)
+SEND_REQ_ENTRY(Send_init_c, MPI_Count, TERN_MODE_STANDARD, SEND_PERSISTENT)
 TERN_WEAK_ALIAS(MPI_Ssend_init)
-SEND_REQ_ENTRY(Ssend_init, TERN_MODE_SYNC, SEND_PERSISTENT)
+SEND_REQ_ENTRY(Ssend_init, int, TERN_MODE_SYNC, SEND_PERSISTENT)
+TERN_WEAK_ALIAS(MPI_Ssend_init_c)
+SEND_REQ_ENTRY(Ssend_init_c, MPI_Count, TERN_MODE_SYNC, SEND_PERSISTENT)
 TERN_WEAK_ALIAS(MPI_Rsend_init)
-SEND_REQ_ENTRY(Rsend_init, TERN_MODE_READY, SEND_PERSISTENT)
+SEND_REQ_ENTRY(Rsend_init, int, TERN_MODE_READY, SEND_PERSISTENT)
+TERN_WEAK_ALIAS(MPI_Rsend_init_c)
+SEND_REQ_ENTRY(Rsend_init_c, MPI_Count, TERN_MODE_READY, SEND_PERSISTENT)
 TERN_WEAK_ALIAS(MPI_Bsend_init)
-SEND_REQ_ENTRY(Bsend_init, TERN_MODE_BUFFERED, SEND_PERSISTENT)
+SEND_REQ_ENTRY(Bsend_init, int, TERN_MODE_BUFFERED, SEND_PERSISTENT)
+TERN_WEAK_ALIAS(MPI_Bsend_init_c)
+SEND_REQ_ENTRY(Bsend_init_c, MPI_Count, TERN_MODE_BUFFERED, SEND_PERSISTENT)

@@ -1,5 +1,6 @@
 /* Completing requests: Wait, Test and their any/all/some forms, Start,
- * Cancel, Request_free, Request_get_status. */
+ * Cancel, Request_free, Request_get_status and its MPI-4.1 all/any/some
+ * forms. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -109,7 +110,7 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 }
 
 /* Checks every handle of an array up front so no call half-completes. */
-static int lookup_all(const char *fn, int count, MPI_Request reqs[], struct tern_request **out)
+static int lookup_all(const char *fn, int count, const MPI_Request reqs[], struct tern_request **out)
 {
     if (count < 0) return tern_err_comm(NULL, MPI_ERR_COUNT, "%s: count=%d must not be negative", fn, count);
     if (count > 0 && !reqs) return tern_err_comm(NULL, MPI_ERR_ARG, "%s: array_of_requests is NULL", fn);
@@ -468,4 +469,111 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     }
     tern_unlock();
     return rc;
+}
+
+/* ---- MPI-4.1: the Test forms that leave the requests alone ---- */
+
+enum peek_kind { PEEK_ALL, PEEK_ANY, PEEK_SOME };
+
+/* MPI_Request_get_status_all/any/some: what Testall/Testany/Testsome
+ * report, without freeing or deactivating anything.  'out' is the index
+ * (any) or the outcount (some). */
+static int peek_common(const char *fn, enum peek_kind kind, int count, const MPI_Request reqs[], int *out,
+                       int *flag, int indices[], MPI_Status *statuses)
+{
+    TERN_REQUIRE_INIT(fn);
+    if ((kind != PEEK_SOME && !flag) || (kind != PEEK_ALL && !out))
+        return tern_err_comm(NULL, MPI_ERR_ARG, "%s: %s is NULL", fn,
+                             kind != PEEK_SOME && !flag ? "flag" : kind == PEEK_ANY ? "index" : "outcount");
+    struct tern_request *small[SMALL_ARRAY], **rs = NULL;
+    tern_lock();
+    int rc = MPI_SUCCESS;
+    if (count > 0 && !(rs = req_array(small, count))) {
+        rc = tern_err_comm(NULL, MPI_ERR_NO_MEM, "%s: out of memory for %d requests", fn, count);
+        goto out;
+    }
+    if ((rc = lookup_all(fn, count, reqs, rs))) goto out;
+    if (kind == PEEK_SOME && count > 0 && !indices) {
+        rc = tern_err_comm(NULL, MPI_ERR_ARG, "%s: array_of_indices is NULL", fn);
+        goto out;
+    }
+    tern_progress();
+    int active = 0, done = 0, errors = 0;
+    for (int i = 0; i < count; i++)
+        if (is_active(rs[i])) {
+            active++;
+            done += is_done(rs[i]);
+        }
+    if (kind == PEEK_ALL) {
+        *flag = done == active;
+        for (int i = 0; *flag && i < count; i++) {
+            MPI_Status *st = status_at(statuses, i);
+            if (!is_active(rs[i])) {
+                empty_status(st);
+                continue;
+            }
+            tern_status_copy_out(rs[i], st);
+            int e = rs[i]->status.MPI_ERROR;
+            if (st != MPI_STATUS_IGNORE) st->MPI_ERROR = e;
+            errors += e != MPI_SUCCESS;
+        }
+    } else if (kind == PEEK_ANY) {
+        *out = MPI_UNDEFINED;
+        *flag = !active;
+        if (!active) empty_status(statuses);
+        for (int i = 0; i < count && !*flag; i++)
+            if (is_active(rs[i]) && rs[i]->complete) {
+                *out = i;
+                *flag = 1;
+                tern_status_copy_out(rs[i], statuses);
+                rc = rs[i]->status.MPI_ERROR;
+                if (rc != MPI_SUCCESS) rc = tern_err_raise(rs[i]->comm, rc);
+            }
+    } else if (!active) {
+        *out = MPI_UNDEFINED;
+    } else {
+        int n = 0;
+        for (int i = 0; i < count; i++) {
+            if (!is_active(rs[i]) || !rs[i]->complete) continue;
+            MPI_Status *st = status_at(statuses, n);
+            tern_status_copy_out(rs[i], st);
+            int e = rs[i]->status.MPI_ERROR;
+            if (st != MPI_STATUS_IGNORE) st->MPI_ERROR = e;
+            errors += e != MPI_SUCCESS;
+            indices[n++] = i;
+        }
+        *out = n;
+    }
+    if (errors)
+        rc = tern_err_comm(NULL, MPI_ERR_IN_STATUS,
+                           "%s: %d of the completed requests failed; see the MPI_ERROR field of their statuses",
+                           fn, errors);
+out:
+    if (rs && rs != small) free(rs);
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Request_get_status_all)
+int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag,
+                                MPI_Status array_of_statuses[])
+{
+    return peek_common("MPI_Request_get_status_all", PEEK_ALL, count, array_of_requests, NULL, flag, NULL,
+                       array_of_statuses);
+}
+
+TERN_WEAK_ALIAS(MPI_Request_get_status_any)
+int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[], int *index, int *flag,
+                                MPI_Status *status)
+{
+    return peek_common("MPI_Request_get_status_any", PEEK_ANY, count, array_of_requests, index, flag, NULL,
+                       status);
+}
+
+TERN_WEAK_ALIAS(MPI_Request_get_status_some)
+int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount,
+                                 int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    return peek_common("MPI_Request_get_status_some", PEEK_SOME, incount, array_of_requests, outcount, NULL,
+                       array_of_indices, array_of_statuses);
 }

@@ -17,24 +17,26 @@ struct tern_op;
 /* ---- entry points ---- */
 
 int tern_inter_barrier_call(struct tern_comm *c);
-int tern_inter_bcast_call(const char *fn, struct tern_comm *c, void *buf, int count,
+int tern_inter_bcast_call(const char *fn, struct tern_comm *c, void *buf, MPI_Count count,
                           MPI_Datatype type, int root);
-int tern_inter_gather_call(const char *fn, struct tern_comm *c, const void *sbuf, int scount,
-                           MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root);
-int tern_inter_gatherv_call(const char *fn, struct tern_comm *c, const void *sbuf, int scount,
+int tern_inter_gather_call(const char *fn, struct tern_comm *c, const void *sbuf, MPI_Count scount,
+                           MPI_Datatype stype, void *rbuf, MPI_Count rcount, MPI_Datatype rtype,
+                           int root);
+int tern_inter_gatherv_call(const char *fn, struct tern_comm *c, const void *sbuf, MPI_Count scount,
                             MPI_Datatype stype, void *rbuf, const int *rcounts, const int *displs,
                             MPI_Datatype rtype, int root);
-int tern_inter_scatter_call(const char *fn, struct tern_comm *c, const void *sbuf, int scount,
-                            MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root);
+int tern_inter_scatter_call(const char *fn, struct tern_comm *c, const void *sbuf, MPI_Count scount,
+                            MPI_Datatype stype, void *rbuf, MPI_Count rcount, MPI_Datatype rtype,
+                            int root);
 int tern_inter_scatterv_call(const char *fn, struct tern_comm *c, const void *sbuf,
                              const int *scounts, const int *displs, MPI_Datatype stype, void *rbuf,
-                             int rcount, MPI_Datatype rtype, int root);
+                             MPI_Count rcount, MPI_Datatype rtype, int root);
 /* Allgather (alltoall when !gather): blocks of one size. */
 int tern_inter_all_block_call(const char *fn, int gather, struct tern_comm *c, const void *sbuf,
-                              int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                              MPI_Count scount, MPI_Datatype stype, void *rbuf, MPI_Count rcount,
                               MPI_Datatype rtype);
-int tern_inter_allgatherv_call(const char *fn, struct tern_comm *c, const void *sbuf, int scount,
-                               MPI_Datatype stype, void *rbuf, const int *rcounts,
+int tern_inter_allgatherv_call(const char *fn, struct tern_comm *c, const void *sbuf,
+                               MPI_Count scount, MPI_Datatype stype, void *rbuf, const int *rcounts,
                                const int *displs, MPI_Datatype rtype);
 int tern_inter_alltoallv_call(const char *fn, struct tern_comm *c, const void *sbuf,
                               const int *scounts, const int *sdispls, MPI_Datatype stype,
@@ -45,16 +47,15 @@ int tern_inter_alltoallw_call(const char *fn, struct tern_comm *c, const void *s
                               void *rbuf, const int *rcounts, const int *rdispls,
                               const MPI_Datatype *rtypes);
 int tern_inter_reduce_call(const char *fn, struct tern_comm *c, const void *sbuf, void *rbuf,
-                           int count, MPI_Datatype type, MPI_Op op, int root);
+                           MPI_Count count, MPI_Datatype type, MPI_Op op, int root);
 /* Allreduce; Scan and Exscan (which MPI does not define on
  * intercommunicators) get MPI_ERR_COMM when !allreduce. */
-int tern_inter_allreduce_call(const char *fn, int allreduce, struct tern_comm *c,
-                              const void *sbuf, void *rbuf, int count, MPI_Datatype type,
-                              MPI_Op op);
+int tern_inter_allreduce_call(const char *fn, int allreduce, struct tern_comm *c, const void *sbuf,
+                              void *rbuf, MPI_Count count, MPI_Datatype type, MPI_Op op);
 /* Reduce_scatter (rcounts) and reduce_scatter_block (rcounts NULL, rcount). */
 int tern_inter_reduce_scatter_call(const char *fn, struct tern_comm *c, const void *sbuf,
-                                   void *rbuf, const int *rcounts, int rcount, MPI_Datatype type,
-                                   MPI_Op op);
+                                   void *rbuf, const int *rcounts, MPI_Count rcount,
+                                   MPI_Datatype type, MPI_Op op);
 
 /* ---- algorithms ----
  * Rooted operations take the caller's role: the root (MPI_ROOT), idle

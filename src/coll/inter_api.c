@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "api/check.h"
+#include "api/count_vec.h"
 #include "coll/coll_util.h"
 #include "coll/inter.h"
 #include "coll/op.h"
@@ -51,7 +52,7 @@ static int chk_not_in_place(struct tern_comm *c, const char *fn, const char *arg
 
 /* A side given as (buf, count, type). */
 static int chk_block(struct tern_comm *c, const char *fn, const struct side *s, const void *buf,
-                     int count, MPI_Datatype type, struct tern_datatype **dt)
+                     MPI_Count count, MPI_Datatype type, struct tern_datatype **dt)
 {
     int rc;
     if ((rc = tern_check_count(c, count, fn, s->count))) return rc;
@@ -106,7 +107,7 @@ static int chk_op(struct tern_comm *c, const char *fn, MPI_Op h, struct tern_dat
 
 int tern_inter_barrier_call(struct tern_comm *c) { return result(c, tern_inter_barrier(c)); }
 
-int tern_inter_bcast_call(const char *fn, struct tern_comm *c, void *buf, int count,
+int tern_inter_bcast_call(const char *fn, struct tern_comm *c, void *buf, MPI_Count count,
                           MPI_Datatype type, int root)
 {
     enum tern_inter_role role = TERN_INTER_IDLE;
@@ -123,7 +124,7 @@ out:
 
 /* Gather and scatter: the root's side is whole, the other group's one block. */
 static int rooted_block(const char *fn, int gather, struct tern_comm *c, const void *sbuf,
-                        int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                        MPI_Count scount, MPI_Datatype stype, void *rbuf, MPI_Count rcount,
                         MPI_Datatype rtype, int root)
 {
     enum tern_inter_role role = TERN_INTER_IDLE;
@@ -145,19 +146,21 @@ out:
     return rc;
 }
 
-int tern_inter_gather_call(const char *fn, struct tern_comm *c, const void *sbuf, int scount,
-                           MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root)
+int tern_inter_gather_call(const char *fn, struct tern_comm *c, const void *sbuf, MPI_Count scount,
+                           MPI_Datatype stype, void *rbuf, MPI_Count rcount, MPI_Datatype rtype,
+                           int root)
 {
     return rooted_block(fn, 1, c, sbuf, scount, stype, rbuf, rcount, rtype, root);
 }
 
-int tern_inter_scatter_call(const char *fn, struct tern_comm *c, const void *sbuf, int scount,
-                            MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root)
+int tern_inter_scatter_call(const char *fn, struct tern_comm *c, const void *sbuf, MPI_Count scount,
+                            MPI_Datatype stype, void *rbuf, MPI_Count rcount, MPI_Datatype rtype,
+                            int root)
 {
     return rooted_block(fn, 0, c, sbuf, scount, stype, rbuf, rcount, rtype, root);
 }
 
-int tern_inter_gatherv_call(const char *fn, struct tern_comm *c, const void *sbuf, int scount,
+int tern_inter_gatherv_call(const char *fn, struct tern_comm *c, const void *sbuf, MPI_Count scount,
                             MPI_Datatype stype, void *rbuf, const int *rcounts, const int *displs,
                             MPI_Datatype rtype, int root)
 {
@@ -178,7 +181,7 @@ out:
 
 int tern_inter_scatterv_call(const char *fn, struct tern_comm *c, const void *sbuf,
                              const int *scounts, const int *displs, MPI_Datatype stype, void *rbuf,
-                             int rcount, MPI_Datatype rtype, int root)
+                             MPI_Count rcount, MPI_Datatype rtype, int root)
 {
     enum tern_inter_role role = TERN_INTER_IDLE;
     struct tern_datatype *sdt = NULL, *rdt = NULL;
@@ -221,8 +224,8 @@ static void wside_free(struct wside *s)
 }
 
 /* counts == NULL: 'count' for every rank, blocks one after the other. */
-static void wside_fill(struct wside *s, int n, const int *counts, int count, const int *displs,
-                       struct tern_datatype *dt)
+static void wside_fill(struct wside *s, int n, const int *counts, MPI_Count count,
+                       const int *displs, struct tern_datatype *dt)
 {
     for (int i = 0; i < n; i++) {
         s->counts[i] = (size_t)(counts ? counts[i] : count);
@@ -239,7 +242,7 @@ static int alltoallw(struct tern_comm *c, const void *sbuf, struct wside *s, voi
 }
 
 int tern_inter_all_block_call(const char *fn, int gather, struct tern_comm *c, const void *sbuf,
-                              int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                              MPI_Count scount, MPI_Datatype stype, void *rbuf, MPI_Count rcount,
                               MPI_Datatype rtype)
 {
     struct tern_datatype *sdt, *rdt;
@@ -263,8 +266,8 @@ out:
     return rc;
 }
 
-int tern_inter_allgatherv_call(const char *fn, struct tern_comm *c, const void *sbuf, int scount,
-                               MPI_Datatype stype, void *rbuf, const int *rcounts,
+int tern_inter_allgatherv_call(const char *fn, struct tern_comm *c, const void *sbuf,
+                               MPI_Count scount, MPI_Datatype stype, void *rbuf, const int *rcounts,
                                const int *displs, MPI_Datatype rtype)
 {
     struct tern_datatype *sdt, *rdt;
@@ -360,7 +363,7 @@ static int chk_rbuf(struct tern_comm *c, const char *fn, const char *arg, const 
 }
 
 int tern_inter_reduce_call(const char *fn, struct tern_comm *c, const void *sbuf, void *rbuf,
-                           int count, MPI_Datatype type, MPI_Op op, int root)
+                           MPI_Count count, MPI_Datatype type, MPI_Op op, int root)
 {
     enum tern_inter_role role = TERN_INTER_IDLE;
     struct tern_datatype *dt;
@@ -378,9 +381,8 @@ out:
     return rc;
 }
 
-int tern_inter_allreduce_call(const char *fn, int allreduce, struct tern_comm *c,
-                              const void *sbuf, void *rbuf, int count, MPI_Datatype type,
-                              MPI_Op op)
+int tern_inter_allreduce_call(const char *fn, int allreduce, struct tern_comm *c, const void *sbuf,
+                              void *rbuf, MPI_Count count, MPI_Datatype type, MPI_Op op)
 {
     struct tern_datatype *dt;
     struct tern_op *o;
@@ -402,8 +404,8 @@ out:
 }
 
 int tern_inter_reduce_scatter_call(const char *fn, struct tern_comm *c, const void *sbuf,
-                                   void *rbuf, const int *rcounts, int rcount, MPI_Datatype type,
-                                   MPI_Op op)
+                                   void *rbuf, const int *rcounts, MPI_Count rcount,
+                                   MPI_Datatype type, MPI_Op op)
 {
     struct tern_datatype *dt;
     struct tern_op *o;
@@ -413,6 +415,7 @@ int tern_inter_reduce_scatter_call(const char *fn, struct tern_comm *c, const vo
         TRY(chk_counts(c, fn, "recvcounts", rcounts, n, &total));
     } else {
         TRY(tern_check_count(c, rcount, fn, "recvcount"));
+        TRY(tern_count_fits_int(c, fn, "recvcount", rcount)); /* it becomes counts[] below */
         total = (size_t)rcount * (size_t)n;
     }
     TRY(chk_reduction(c, fn, 0, type, op, &dt, &o));
@@ -424,7 +427,8 @@ int tern_inter_reduce_scatter_call(const char *fn, struct tern_comm *c, const vo
             rc = tern_err_comm(c, MPI_ERR_NO_MEM, "%s: out of memory for %d counts", fn, n);
             goto out;
         }
-        for (int i = 0; i < n; i++) counts[i] = rcount;
+        for (int i = 0; i < n; i++)
+            counts[i] = (int)rcount;
     }
     rc = result(c, tern_inter_reduce_scatter(sbuf, rbuf, rcounts ? rcounts : counts, dt, o, c));
 out:

@@ -114,6 +114,11 @@ static void apply_user(struct tern_op *op, const void *in, void *inout, size_t c
                        struct tern_datatype *dt)
 {
     MPI_Datatype h = dt->handle;
+    if (op->user_fn_c) {
+        MPI_Count n = (MPI_Count)count;
+        op->user_fn_c((void *)(uintptr_t)in, inout, &n, &h);
+        return;
+    }
     while (count) {
         int n = count > (size_t)INT_MAX ? INT_MAX : (int)count;
         op->user_fn((void *)(uintptr_t)in, inout, &n, &h);
@@ -162,7 +167,8 @@ void tern_op_apply(struct tern_op *op, const void *in, void *inout, size_t count
         k(tern_dt_at(in, off), tern_dt_at(inout, off), len / esize);
 }
 
-int tern_op_create(MPI_User_function *fn, int commute, struct tern_op **out)
+int tern_op_create(MPI_User_function *fn, MPI_User_function_c *fn_c, int commute,
+                   struct tern_op **out)
 {
     struct tern_op *op = calloc(1, sizeof *op);
     if (!op) return MPI_ERR_NO_MEM;
@@ -170,6 +176,7 @@ int tern_op_create(MPI_User_function *fn, int commute, struct tern_op **out)
     op->commutative = commute ? 1 : 0;
     op->predefined = MPI_OP_NULL;
     op->user_fn = fn;
+    op->user_fn_c = fn_c;
     op->handle = tern_objtab_insert(&op_table, op);
     if (!op->handle) {
         free(op);

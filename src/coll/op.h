@@ -13,6 +13,7 @@ struct tern_op {
     int commutative;
     MPI_Op predefined;           /* MPI_SUM...; MPI_OP_NULL for user ops */
     MPI_User_function *user_fn;
+    MPI_User_function_c *user_fn_c; /* made by MPI_Op_create_c instead: MPI_Count lengths */
 };
 
 struct tern_op *tern_op_get(MPI_Op h);
@@ -48,10 +49,11 @@ int tern_op_check_valid(MPI_Op h, const char *fn, struct tern_op **out);
 /* "MPI_SUM", or "user op 0x98000000" for messages. */
 const char *tern_op_label(const struct tern_op *op, char *buf, size_t len);
 
-/* MPI_Op_create / MPI_Op_free (the handle dies now, the op when the last
- * pending operation releases it).  create returns MPI_SUCCESS or
- * MPI_ERR_NO_MEM. */
-int tern_op_create(MPI_User_function *fn, int commute, struct tern_op **out);
+/* MPI_Op_create(_c) / MPI_Op_free (the handle dies now, the op when the
+ * last pending operation releases it).  create takes the function of one
+ * form (the other NULL) and returns MPI_SUCCESS or MPI_ERR_NO_MEM. */
+int tern_op_create(MPI_User_function *fn, MPI_User_function_c *fn_c, int commute,
+                   struct tern_op **out);
 void tern_op_free_handle(struct tern_op *op);
 
 /* Frees the user ops left at finalize (called by tern_datatypes_finalize). */

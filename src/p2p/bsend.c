@@ -1,5 +1,6 @@
 /* Buffered sends: the message is copied into the buffer the user attached
  * and sent from there; the user's call completes at once. */
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -102,20 +103,19 @@ void tern_bsend_finalize(void)
     bbuf_size = 0;
 }
 
-TERN_WEAK_ALIAS(MPI_Buffer_attach)
-int PMPI_Buffer_attach(void *buffer, int size)
+/* MPI_Buffer_attach and its large-count form MPI_Buffer_attach_c. */
+static int attach(const char *fn, void *buffer, MPI_Count size)
 {
-    TERN_REQUIRE_INIT("MPI_Buffer_attach");
+    TERN_REQUIRE_INIT(fn);
     int rc = MPI_SUCCESS;
     tern_lock();
     if (size < 0)
-        rc = tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Buffer_attach: size=%d must not be negative", size);
+        rc = tern_err_comm(NULL, MPI_ERR_ARG, "%s: size=%ld must not be negative", fn, (long)size);
     else if (!buffer && size > 0)
-        rc = tern_err_comm(NULL, MPI_ERR_BUFFER, "MPI_Buffer_attach: buffer is NULL but size=%d", size);
+        rc = tern_err_comm(NULL, MPI_ERR_BUFFER, "%s: buffer is NULL but size=%ld", fn, (long)size);
     else if (bbuf)
-        rc = tern_err_comm(NULL, MPI_ERR_BUFFER,
-                           "MPI_Buffer_attach: a buffer (%p, %zu bytes) is already attached; detach it first",
-                           (void *)bbuf, bbuf_size);
+        rc = tern_err_comm(NULL, MPI_ERR_BUFFER, "%s: a buffer (%p, %zu bytes) is already attached; detach it first",
+                           fn, (void *)bbuf, bbuf_size);
     else {
         bbuf = buffer;
         bbuf_size = (size_t)size;
@@ -124,18 +124,45 @@ int PMPI_Buffer_attach(void *buffer, int size)
     return rc;
 }
 
+TERN_WEAK_ALIAS(MPI_Buffer_attach)
+int PMPI_Buffer_attach(void *buffer, int size) { return attach("MPI_Buffer_attach", buffer, size); }
+
+TERN_WEAK_ALIAS(MPI_Buffer_attach_c)
+int PMPI_Buffer_attach_c(void *buffer, MPI_Count size) { return attach("MPI_Buffer_attach_c", buffer, size); }
+
+/* The size goes to isize (MPI_Buffer_detach, which refuses to detach a
+ * buffer whose size an int cannot hold) or to lsize (the _c form). */
+static int detach(const char *fn, void *buffer_addr, int *isize, MPI_Count *lsize)
+{
+    TERN_REQUIRE_INIT(fn);
+    if (!buffer_addr || (!isize && !lsize))
+        return tern_err_comm(NULL, MPI_ERR_ARG, "%s: %s is NULL", fn, buffer_addr ? "size" : "buffer_addr");
+    tern_lock();
+    int rc = MPI_SUCCESS;
+    if (isize && bbuf_size > INT_MAX) {
+        rc = tern_err_comm(NULL, MPI_ERR_COUNT, "%s: the attached buffer's size %zu does not fit in an int; use %s_c",
+                           fn, bbuf_size, fn);
+        goto out;
+    }
+    drain(); /* the standard: detach waits for the buffered messages to leave */
+    *(void **)buffer_addr = bbuf;
+    if (isize) *isize = (int)bbuf_size;
+    else *lsize = (MPI_Count)bbuf_size;
+    bbuf = NULL;
+    bbuf_size = 0;
+out:
+    tern_unlock();
+    return rc;
+}
+
 TERN_WEAK_ALIAS(MPI_Buffer_detach)
 int PMPI_Buffer_detach(void *buffer_addr, int *size)
 {
-    TERN_REQUIRE_INIT("MPI_Buffer_detach");
-    if (!buffer_addr || !size)
-        return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Buffer_detach: %s is NULL", !size ? "size" : "buffer_addr");
-    tern_lock();
-    drain(); /* the standard: detach waits for the buffered messages to leave */
-    *(void **)buffer_addr = bbuf;
-    *size = (int)bbuf_size;
-    bbuf = NULL;
-    bbuf_size = 0;
-    tern_unlock();
-    return MPI_SUCCESS;
+    return detach("MPI_Buffer_detach", buffer_addr, size, NULL);
+}
+
+TERN_WEAK_ALIAS(MPI_Buffer_detach_c)
+int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
+{
+    return detach("MPI_Buffer_detach_c", buffer_addr, NULL, size);
 }

@@ -579,6 +579,9 @@ FUNCS = {
     "MPI_Group_excl": {"valid": {"ranks": "(int[]){0}"}},
     "MPI_Group_incl": {"valid": {"ranks": "(int[]){0}"}},
     "MPI_Group_translate_ranks": {"valid": {"ranks1": "(int[]){0}"}},
+    # MPI-4.1: the null handles have names ("MPI_COMM_NULL", "MPI_DATATYPE_NULL").
+    "MPI_Comm_get_name": {"invalid": {"comm": [("freed", "es_freed.comm", COMM)]}},
+    "MPI_Type_get_name": {"invalid": {"datatype": [("freed", "es_freed.type", TYPE)]}},
     "MPI_Status_c2f": {"extra": {"c_status": [("MPI_STATUS_IGNORE", "MPI_STATUS_IGNORE", ARG)]}},
     "MPI_Status_c2f08": {"extra": {"c_status": [("MPI_STATUS_IGNORE", "MPI_STATUS_IGNORE", ARG)]}},
 
