@@ -78,11 +78,12 @@ static int pair_start(const char *fn, struct tern_comm *c, const void *sbuf, siz
     return MPI_SUCCESS;
 }
 
-/* request NULL: the blocking form, which fills status. */
+/* nonblocking 0: the blocking form, which fills status; else the request
+ * goes to *request. */
 static int sendrecv_common(const char *fn, const void *sendbuf, MPI_Count sendcount,
                            MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
                            MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
-                           MPI_Comm comm, MPI_Status *status, MPI_Request *request)
+                           MPI_Comm comm, MPI_Status *status, int nonblocking, MPI_Request *request)
 {
     TERN_REQUIRE_INIT(fn);
     struct tern_comm *c;
@@ -92,9 +93,9 @@ static int sendrecv_common(const char *fn, const void *sendbuf, MPI_Count sendco
     if (rc == MPI_SUCCESS)
         rc = tern_check_recv_args(fn, recvbuf, recvcount, recvtype, source, recvtag, comm, &c, &rdt);
     if (rc == MPI_SUCCESS)
-        rc = request ? tern_check_ptr(c, request, fn, "request") : tern_check_ptr(c, status, fn, "status");
+        rc = nonblocking ? tern_check_ptr(c, request, fn, "request") : tern_check_ptr(c, status, fn, "status");
     if (rc != MPI_SUCCESS) goto out;
-    if (request) {
+    if (nonblocking) {
         rc = pair_start(fn, c, sendbuf, (size_t)sendcount, sdt, dest, sendtag, recvbuf, (size_t)recvcount,
                         rdt, source, recvtag, NULL, request);
         goto out;
@@ -109,7 +110,7 @@ out:
 
 static int replace_common(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
                           int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status,
-                          MPI_Request *request)
+                          int nonblocking, MPI_Request *request)
 {
     TERN_REQUIRE_INIT(fn);
     struct tern_comm *c;
@@ -119,7 +120,7 @@ static int replace_common(const char *fn, void *buf, MPI_Count count, MPI_Dataty
     if (rc == MPI_SUCCESS) rc = tern_check_source(c, source, fn, "source");
     if (rc == MPI_SUCCESS) rc = tern_check_recv_tag(c, recvtag, fn);
     if (rc == MPI_SUCCESS)
-        rc = request ? tern_check_ptr(c, request, fn, "request") : tern_check_ptr(c, status, fn, "status");
+        rc = nonblocking ? tern_check_ptr(c, request, fn, "request") : tern_check_ptr(c, status, fn, "status");
     if (rc != MPI_SUCCESS) goto out;
     /* The outgoing data leaves from a packed copy, so the receive may land
      * in buf at once. */
@@ -131,7 +132,7 @@ static int replace_common(const char *fn, void *buf, MPI_Count count, MPI_Dataty
     }
     tern_dt_pack(dt, buf, (size_t)count, 0, tmp, bytes);
     struct tern_datatype *byte = tern_dt_get(MPI_BYTE);
-    if (request) {
+    if (nonblocking) {
         rc = pair_start(fn, c, tmp, bytes, byte, dest, sendtag, buf, (size_t)count, dt, source, recvtag, tmp,
                         request);
         goto out;
@@ -150,7 +151,7 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
                   int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
     return sendrecv_common("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                           recvtype, source, recvtag, comm, status, NULL);
+                           recvtype, source, recvtag, comm, status, 0, NULL);
 }
 
 TERN_WEAK_ALIAS(MPI_Sendrecv_c)
@@ -159,7 +160,7 @@ int PMPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
                     MPI_Comm comm, MPI_Status *status)
 {
     return sendrecv_common("MPI_Sendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                           recvtype, source, recvtag, comm, status, NULL);
+                           recvtype, source, recvtag, comm, status, 0, NULL);
 }
 
 TERN_WEAK_ALIAS(MPI_Isendrecv)
@@ -168,7 +169,7 @@ int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
                    MPI_Comm comm, MPI_Request *request)
 {
     return sendrecv_common("MPI_Isendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                           recvtype, source, recvtag, comm, MPI_STATUS_IGNORE, request);
+                           recvtype, source, recvtag, comm, MPI_STATUS_IGNORE, 1, request);
 }
 
 TERN_WEAK_ALIAS(MPI_Isendrecv_c)
@@ -177,7 +178,7 @@ int PMPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
                      MPI_Comm comm, MPI_Request *request)
 {
     return sendrecv_common("MPI_Isendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                           recvtype, source, recvtag, comm, MPI_STATUS_IGNORE, request);
+                           recvtype, source, recvtag, comm, MPI_STATUS_IGNORE, 1, request);
 }
 
 TERN_WEAK_ALIAS(MPI_Sendrecv_replace)
@@ -185,7 +186,7 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
                           int recvtag, MPI_Comm comm, MPI_Status *status)
 {
     return replace_common("MPI_Sendrecv_replace", buf, count, datatype, dest, sendtag, source, recvtag, comm,
-                          status, NULL);
+                          status, 0, NULL);
 }
 
 TERN_WEAK_ALIAS(MPI_Sendrecv_replace_c)
@@ -193,7 +194,7 @@ int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, i
                             int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
     return replace_common("MPI_Sendrecv_replace_c", buf, count, datatype, dest, sendtag, source, recvtag, comm,
-                          status, NULL);
+                          status, 0, NULL);
 }
 
 TERN_WEAK_ALIAS(MPI_Isendrecv_replace)
@@ -201,7 +202,7 @@ int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest
                            int recvtag, MPI_Comm comm, MPI_Request *request)
 {
     return replace_common("MPI_Isendrecv_replace", buf, count, datatype, dest, sendtag, source, recvtag, comm,
-                          MPI_STATUS_IGNORE, request);
+                          MPI_STATUS_IGNORE, 1, request);
 }
 
 TERN_WEAK_ALIAS(MPI_Isendrecv_replace_c)
@@ -209,5 +210,5 @@ int PMPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, 
                              int source, int recvtag, MPI_Comm comm, MPI_Request *request)
 {
     return replace_common("MPI_Isendrecv_replace_c", buf, count, datatype, dest, sendtag, source, recvtag,
-                          comm, MPI_STATUS_IGNORE, request);
+                          comm, MPI_STATUS_IGNORE, 1, request);
 }

@@ -658,13 +658,6 @@ EXPECT = {
 # KNOWN, not failed.  Remove an entry once its fix is merged (the sweep then
 # reports the case as XPASS).
 KNOWN_FAILURES = {
-    ("MPI_Alltoallw", "*buf", "NULL"): "src/api/coll.c does not check NULL buffers (crashes)",
-    ("MPI_Alltoallw", "sendbuf", "recvbuf"): "src/api/coll.c does not check that sendbuf and recvbuf differ",
-    ("MPI_Alltoallw_init", "*buf", "NULL"): "src/api/coll_persist.c does not check NULL buffers",
-    ("MPI_Alltoallw_init", "sendbuf", "recvbuf"):
-        "src/api/coll_persist.c does not check that sendbuf and recvbuf differ",
-    ("MPI_Ialltoallw", "*buf", "NULL"): "src/api/coll_nb.c does not check NULL buffers (crashes)",
-    ("MPI_Ialltoallw", "sendbuf", "recvbuf"): "src/api/coll_nb.c does not check that sendbuf and recvbuf differ",
     ("MPI_Comm_create_from_group", "info", "bogus"): "src/api/comm_inter.c does not check info",
     ("MPI_Comm_split_type", "info", "bogus"):
         "src/api/comm.c does not check info (tern_info_check in src/core/info.h does)",
