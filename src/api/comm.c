@@ -192,14 +192,12 @@ static int split_type_color(struct tern_comm *c, const char *fn, int split_type,
         *color = 0; /* every rank runs on this node */
         return MPI_SUCCESS;
     case MPI_COMM_TYPE_HW_GUIDED:
+    case MPI_COMM_TYPE_RESOURCE_GUIDED: /* MPI-4.1's name for the same split */
         /* No key, or a resource this machine does not have: MPI_COMM_NULL. */
         *color = tern_hw_color(tern_info_lookup(info, HW_RESOURCE_KEY));
         return MPI_SUCCESS;
     case MPI_COMM_TYPE_HW_UNGUIDED:
         return tern_hw_unguided_color(c, color);
-#ifdef MPI_COMM_TYPE_RESOURCE_GUIDED
-    case MPI_COMM_TYPE_RESOURCE_GUIDED:
-#endif
 #ifdef MPIX_COMM_TYPE_NEIGHBORHOOD
     case MPIX_COMM_TYPE_NEIGHBORHOOD:
 #endif

@@ -185,8 +185,10 @@ int PMPI_Remove_error_class(int errorclass)
     if (e->ncodes > 0)
         FAIL(MPI_ERR_ARG, "%s: errorclass=%d still has %d error code(s): remove them first with "
              "MPI_Remove_error_code", fn, errorclass, e->ncodes);
-    free(e->text);
-    e->text = NULL;
+    /* MPI-4.1 9.5: like a code, a class goes only once its string has gone. */
+    if (e->text)
+        FAIL(MPI_ERR_ARG, "%s: errorclass=%d still has a string: remove it first with "
+             "MPI_Remove_error_string", fn, errorclass);
     e->in_use = 0;
 out:
     tern_unlock();

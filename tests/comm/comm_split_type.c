@@ -17,14 +17,16 @@ static void expect_comm(MPI_Comm c, int want_rank, int want_size, const char *wh
     CHECK(sum == want, "%s: allreduce %d want %d", what, sum, want);
 }
 
-/* HW_GUIDED with the resource in an info object, when info objects exist
- * in this build (they come from another part of the library). */
+/* HW_GUIDED, or MPI-4.1's RESOURCE_GUIDED (the same split), with the
+ * resource in an info object. */
+static int guided_type = MPI_COMM_TYPE_HW_GUIDED;
+
 static int guided(const char *resource, MPI_Comm *out)
 {
     MPI_Info info;
     if (MPI_Info_create(&info) != MPI_SUCCESS) return 0;
     CHECK_MPI(MPI_Info_set(info, "mpi_hw_resource_type", resource));
-    CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_GUIDED, 0, info, out));
+    CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, guided_type, 0, info, out));
     MPI_Info_free(&info);
     return 1;
 }
@@ -47,18 +49,22 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_UNDEFINED, 0, MPI_INFO_NULL, &c));
     CHECK(c == MPI_COMM_NULL, "MPI_UNDEFINED split type gave a communicator");
 
-    /* HW_GUIDED without the info key: no resource named, MPI_COMM_NULL. */
-    CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_GUIDED, 0, MPI_INFO_NULL, &c));
-    CHECK(c == MPI_COMM_NULL, "HW_GUIDED without a resource gave a communicator");
-    if (guided("mpi_shared_memory", &c)) {
-        CHECK_MPI(MPI_Comm_compare(MPI_COMM_WORLD, c, &res));
-        CHECK(res == MPI_CONGRUENT, "HW_GUIDED mpi_shared_memory compares %d", res);
-        MPI_Comm_free(&c);
-        CHECK(guided("no such resource", &c), "info vanished");
-        CHECK(c == MPI_COMM_NULL, "HW_GUIDED with an unknown resource gave a communicator");
-        /* Each PU holds at most one bound process per CPU: a proper split or none. */
-        CHECK(guided("PU", &c), "info vanished");
-        if (c != MPI_COMM_NULL) MPI_Comm_free(&c);
+    const int guided_types[2] = {MPI_COMM_TYPE_HW_GUIDED, MPI_COMM_TYPE_RESOURCE_GUIDED};
+    for (int g = 0; g < 2; g++) {
+        guided_type = guided_types[g];
+        /* HW_GUIDED without the info key: no resource named, MPI_COMM_NULL. */
+        CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, guided_type, 0, MPI_INFO_NULL, &c));
+        CHECK(c == MPI_COMM_NULL, "HW_GUIDED without a resource gave a communicator");
+        if (guided("mpi_shared_memory", &c)) {
+            CHECK_MPI(MPI_Comm_compare(MPI_COMM_WORLD, c, &res));
+            CHECK(res == MPI_CONGRUENT, "HW_GUIDED mpi_shared_memory compares %d", res);
+            MPI_Comm_free(&c);
+            CHECK(guided("no such resource", &c), "info vanished");
+            CHECK(c == MPI_COMM_NULL, "HW_GUIDED with an unknown resource gave a communicator");
+            /* Each PU holds at most one bound process per CPU: a proper split or none. */
+            CHECK(guided("PU", &c), "info vanished");
+            if (c != MPI_COMM_NULL) MPI_Comm_free(&c);
+        }
     }
 
     /* HW_UNGUIDED: each part a strict subset of the parent, or none (always

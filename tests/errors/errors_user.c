@@ -140,7 +140,7 @@ static void user_classes(void)
     CHECK_MPI(MPI_Errhandler_free(&eh));
     CHECK_MPI(MPI_Comm_free(&d));
 
-    /* removal: string before code, codes before class */
+    /* removal: string before code, codes and string before class */
     expect(MPI_Remove_error_code(code1), MPI_ERR_ARG, "MPI_Remove_error_code", "string");
     expect(MPI_Remove_error_class(c1), MPI_ERR_ARG, "MPI_Remove_error_class", "code");
     expect(MPI_Remove_error_class(MPI_ERR_ARG), MPI_ERR_ARG, "MPI_Remove_error_class", NULL);
@@ -153,6 +153,9 @@ static void user_classes(void)
     CHECK_MPI(MPI_Remove_error_code(code1));
     CHECK_MPI(MPI_Remove_error_code(code2));
     expect(MPI_Error_class(code1, &cls), MPI_ERR_ARG, "MPI_Error_class", NULL);
+    /* a class, like a code, keeps its string until that is removed */
+    expect(MPI_Remove_error_class(c1), MPI_ERR_ARG, "MPI_Remove_error_class", "string");
+    CHECK_MPI(MPI_Remove_error_string(c1));
     CHECK_MPI(MPI_Remove_error_class(c1));
     expect(MPI_Add_error_code(c1, &code1), MPI_ERR_ARG, "MPI_Add_error_code", NULL);
     CHECK_MPI(MPI_Remove_error_code(code3));
