@@ -90,13 +90,6 @@ static int chk_vector(struct tern_comm *c, const char *fn, const struct side *s,
     return tern_check_buffer(c, buf, (long)total, *dt, fn, s->buf);
 }
 
-static int chk_alias(struct tern_comm *c, const char *fn, const void *sbuf, const void *rbuf)
-{
-    if (sbuf != rbuf || !sbuf) return MPI_SUCCESS;
-    return tern_err_comm(c, MPI_ERR_BUFFER, "%s: sendbuf and recvbuf are the same buffer (%p)", fn,
-                         sbuf);
-}
-
 static int chk_op(struct tern_comm *c, const char *fn, MPI_Op h, struct tern_datatype *dt,
                   struct tern_op **out)
 {
@@ -250,7 +243,6 @@ int tern_inter_all_block_call(const char *fn, int gather, struct tern_comm *c, c
     int rc, n = c->peer_size;
     TRY(chk_block(c, fn, &SEND, sbuf, scount, stype, &sdt));
     TRY(chk_block(c, fn, &RECV, rbuf, rcount, rtype, &rdt));
-    TRY(chk_alias(c, fn, sbuf, rbuf));
     if (gather) {
         rc = result(c, tern_inter_allgather(sbuf, (size_t)scount, sdt, rbuf, (size_t)rcount, rdt, c));
         goto out;
@@ -274,7 +266,6 @@ int tern_inter_allgatherv_call(const char *fn, struct tern_comm *c, const void *
     int rc;
     TRY(chk_block(c, fn, &SEND, sbuf, scount, stype, &sdt));
     TRY(chk_vector(c, fn, &RECV, rbuf, rcounts, "displs", displs, rtype, &rdt));
-    TRY(chk_alias(c, fn, sbuf, rbuf));
     rc = result(c, tern_inter_allgatherv(sbuf, (size_t)scount, sdt, rbuf, rcounts, displs, rdt, c));
 out:
     return rc;
@@ -290,7 +281,6 @@ int tern_inter_alltoallv_call(const char *fn, struct tern_comm *c, const void *s
     int rc, n = c->peer_size;
     TRY(chk_vector(c, fn, &SEND, sbuf, scounts, "sdispls", sdispls, stype, &sdt));
     TRY(chk_vector(c, fn, &RECV, rbuf, rcounts, "rdispls", rdispls, rtype, &rdt));
-    TRY(chk_alias(c, fn, sbuf, rbuf));
     TRY(wside_alloc(c, fn, &s));
     TRY(wside_alloc(c, fn, &r));
     wside_fill(&s, n, scounts, 0, sdispls, sdt);
@@ -336,7 +326,6 @@ int tern_inter_alltoallw_call(const char *fn, struct tern_comm *c, const void *s
     int rc;
     TRY(chk_wside(c, fn, &SEND, sbuf, scounts, "sdispls", sdispls, "sendtypes", stypes, &s));
     TRY(chk_wside(c, fn, &RECV, rbuf, rcounts, "rdispls", rdispls, "recvtypes", rtypes, &r));
-    TRY(chk_alias(c, fn, sbuf, rbuf));
     rc = alltoallw(c, sbuf, &s, rbuf, &r);
 out:
     wside_free(&s);
@@ -397,7 +386,6 @@ int tern_inter_allreduce_call(const char *fn, int allreduce, struct tern_comm *c
     TRY(chk_reduction(c, fn, count, type, op, &dt, &o));
     TRY(chk_rbuf(c, fn, "sendbuf", sbuf, count, dt));
     TRY(chk_rbuf(c, fn, "recvbuf", rbuf, count, dt));
-    TRY(chk_alias(c, fn, sbuf, rbuf));
     rc = result(c, tern_inter_allreduce(sbuf, rbuf, (size_t)count, dt, o, c));
 out:
     return rc;
@@ -421,7 +409,6 @@ int tern_inter_reduce_scatter_call(const char *fn, struct tern_comm *c, const vo
     TRY(chk_reduction(c, fn, 0, type, op, &dt, &o));
     TRY(chk_rbuf(c, fn, "sendbuf", sbuf, (long)total, dt));
     TRY(chk_rbuf(c, fn, "recvbuf", rbuf, rcounts ? rcounts[c->rank] : rcount, dt));
-    TRY(chk_alias(c, fn, sbuf, rbuf));
     if (!rcounts) {
         if (!(counts = malloc((size_t)n * sizeof *counts))) {
             rc = tern_err_comm(c, MPI_ERR_NO_MEM, "%s: out of memory for %d counts", fn, n);

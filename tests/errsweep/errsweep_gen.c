@@ -2161,8 +2161,7 @@ static int c304(void)
 /* MPI_Alltoallw: sendbuf = NULL -> MPI_ERR_BUFFER */
 static int c305(void)
 {
-    return MPI_Alltoallw(NULL, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
-                         es_self.h);
+    return ES_NOT_APPLICABLE; /* disabled: not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses */
 }
 
 /* MPI_Alltoallw: sendbuf = recvbuf -> MPI_ERR_BUFFER */
@@ -2189,8 +2188,7 @@ static int c308(void)
 /* MPI_Alltoallw: recvbuf = NULL -> MPI_ERR_BUFFER */
 static int c309(void)
 {
-    return MPI_Alltoallw(es_sbuf, es_ones, es_iota, es_ints, NULL, es_ones, es_iota, es_ints,
-                         es_self.h);
+    return ES_NOT_APPLICABLE; /* disabled: not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses */
 }
 
 /* MPI_Alltoallw: recvcounts = {-1,..} -> MPI_ERR_COUNT */
@@ -2232,8 +2230,7 @@ static int c314(void)
 /* MPI_Alltoallw_c: sendbuf = NULL -> MPI_ERR_BUFFER */
 static int c315(void)
 {
-    return MPI_Alltoallw_c(NULL, es_cones, es_aiota, es_ints, es_rbuf, es_cones, es_aiota, es_ints,
-                           es_self.h);
+    return ES_NOT_APPLICABLE; /* disabled: not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses */
 }
 
 /* MPI_Alltoallw_c: sendbuf = recvbuf -> MPI_ERR_BUFFER */
@@ -2260,8 +2257,7 @@ static int c318(void)
 /* MPI_Alltoallw_c: recvbuf = NULL -> MPI_ERR_BUFFER */
 static int c319(void)
 {
-    return MPI_Alltoallw_c(es_sbuf, es_cones, es_aiota, es_ints, NULL, es_cones, es_aiota, es_ints,
-                           es_self.h);
+    return ES_NOT_APPLICABLE; /* disabled: not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses */
 }
 
 /* MPI_Alltoallw_c: recvcounts = {-1,..} -> MPI_ERR_COUNT */
@@ -2303,8 +2299,7 @@ static int c324(void)
 /* MPI_Alltoallw_init: sendbuf = NULL -> MPI_ERR_BUFFER */
 static int c325(void)
 {
-    return MPI_Alltoallw_init(NULL, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
-                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+    return ES_NOT_APPLICABLE; /* disabled: not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses */
 }
 
 /* MPI_Alltoallw_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
@@ -2331,8 +2326,7 @@ static int c328(void)
 /* MPI_Alltoallw_init: recvbuf = NULL -> MPI_ERR_BUFFER */
 static int c329(void)
 {
-    return MPI_Alltoallw_init(es_sbuf, es_ones, es_iota, es_ints, NULL, es_ones, es_iota, es_ints,
-                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+    return ES_NOT_APPLICABLE; /* disabled: not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses */
 }
 
 /* MPI_Alltoallw_init: recvcounts = {-1,..} -> MPI_ERR_COUNT */
@@ -2388,8 +2382,7 @@ static int c336(void)
 /* MPI_Alltoallw_init_c: sendbuf = NULL -> MPI_ERR_BUFFER */
 static int c337(void)
 {
-    return MPI_Alltoallw_init_c(NULL, es_cones, es_aiota, es_ints, es_rbuf, es_cones, es_aiota,
-                                es_ints, es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+    return ES_NOT_APPLICABLE; /* disabled: not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses */
 }
 
 /* MPI_Alltoallw_init_c: sendbuf = recvbuf -> MPI_ERR_BUFFER */
@@ -2418,8 +2411,7 @@ static int c340(void)
 /* MPI_Alltoallw_init_c: recvbuf = NULL -> MPI_ERR_BUFFER */
 static int c341(void)
 {
-    return MPI_Alltoallw_init_c(es_sbuf, es_cones, es_aiota, es_ints, NULL, es_cones, es_aiota,
-                                es_ints, es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+    return ES_NOT_APPLICABLE; /* disabled: not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses */
 }
 
 /* MPI_Alltoallw_init_c: recvcounts = {-1,..} -> MPI_ERR_COUNT */
@@ -8594,8 +8586,7 @@ static int c1270(void)
 /* MPI_Ialltoallw: sendbuf = NULL -> MPI_ERR_BUFFER */
 static int c1271(void)
 {
-    return MPI_Ialltoallw(NULL, es_ones, es_iota, es_ints, es_rbuf, es_ones, es_iota, es_ints,
-                          es_self.h, ES_OUT(MPI_Request, 9));
+    return ES_NOT_APPLICABLE; /* disabled: not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses */
 }
 
 /* MPI_Ialltoallw: sendbuf = recvbuf -> MPI_ERR_BUFFER */
@@ -8622,8 +8613,7 @@ static int c1274(void)
 /* MPI_Ialltoallw: recvbuf = NULL -> MPI_ERR_BUFFER */
 static int c1275(void)
 {
-    return MPI_Ialltoallw(es_sbuf, es_ones, es_iota, es_ints, NULL, es_ones, es_iota, es_ints,
-                          es_self.h, ES_OUT(MPI_Request, 9));
+    return ES_NOT_APPLICABLE; /* disabled: not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses */
 }
 
 /* MPI_Ialltoallw: recvcounts = {-1,..} -> MPI_ERR_COUNT */
@@ -8672,8 +8662,7 @@ static int c1281(void)
 /* MPI_Ialltoallw_c: sendbuf = NULL -> MPI_ERR_BUFFER */
 static int c1282(void)
 {
-    return MPI_Ialltoallw_c(NULL, es_cones, es_aiota, es_ints, es_rbuf, es_cones, es_aiota, es_ints,
-                            es_self.h, ES_OUT(MPI_Request, 9));
+    return ES_NOT_APPLICABLE; /* disabled: not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses */
 }
 
 /* MPI_Ialltoallw_c: sendbuf = recvbuf -> MPI_ERR_BUFFER */
@@ -8700,8 +8689,7 @@ static int c1285(void)
 /* MPI_Ialltoallw_c: recvbuf = NULL -> MPI_ERR_BUFFER */
 static int c1286(void)
 {
-    return MPI_Ialltoallw_c(es_sbuf, es_cones, es_aiota, es_ints, NULL, es_cones, es_aiota, es_ints,
-                            es_self.h, ES_OUT(MPI_Request, 9));
+    return ES_NOT_APPLICABLE; /* disabled: not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses */
 }
 
 /* MPI_Ialltoallw_c: recvcounts = {-1,..} -> MPI_ERR_COUNT */
@@ -10823,8 +10811,7 @@ static int c1584(void)
 /* MPI_Ineighbor_alltoallw: sendbuf = NULL -> MPI_ERR_BUFFER */
 static int c1585(void)
 {
-    return MPI_Ineighbor_alltoallw(NULL, es_ones, es_aiota, es_ints, es_rbuf, es_ones, es_aiota,
-                                   es_ints, es_cart.h, ES_OUT(MPI_Request, 9));
+    return ES_NOT_APPLICABLE; /* disabled: not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses */
 }
 
 /* MPI_Ineighbor_alltoallw: sendcounts = {-1,..} -> MPI_ERR_COUNT */
@@ -10844,8 +10831,7 @@ static int c1587(void)
 /* MPI_Ineighbor_alltoallw: recvbuf = NULL -> MPI_ERR_BUFFER */
 static int c1588(void)
 {
-    return MPI_Ineighbor_alltoallw(es_sbuf, es_ones, es_aiota, es_ints, NULL, es_ones, es_aiota,
-                                   es_ints, es_cart.h, ES_OUT(MPI_Request, 9));
+    return ES_NOT_APPLICABLE; /* disabled: not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses */
 }
 
 /* MPI_Ineighbor_alltoallw: recvcounts = {-1,..} -> MPI_ERR_COUNT */
@@ -10902,8 +10888,7 @@ static int c1595(void)
 /* MPI_Ineighbor_alltoallw_c: sendbuf = NULL -> MPI_ERR_BUFFER */
 static int c1596(void)
 {
-    return MPI_Ineighbor_alltoallw_c(NULL, es_cones, es_aiota, es_ints, es_rbuf, es_cones, es_aiota,
-                                     es_ints, es_cart.h, ES_OUT(MPI_Request, 9));
+    return ES_NOT_APPLICABLE; /* disabled: not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses */
 }
 
 /* MPI_Ineighbor_alltoallw_c: sendcounts = {-1,..} -> MPI_ERR_COUNT */
@@ -10923,8 +10908,7 @@ static int c1598(void)
 /* MPI_Ineighbor_alltoallw_c: recvbuf = NULL -> MPI_ERR_BUFFER */
 static int c1599(void)
 {
-    return MPI_Ineighbor_alltoallw_c(es_sbuf, es_cones, es_aiota, es_ints, NULL, es_cones, es_aiota,
-                                     es_ints, es_cart.h, ES_OUT(MPI_Request, 9));
+    return ES_NOT_APPLICABLE; /* disabled: not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses */
 }
 
 /* MPI_Ineighbor_alltoallw_c: recvcounts = {-1,..} -> MPI_ERR_COUNT */
@@ -16112,8 +16096,7 @@ static int c2334(void)
 /* MPI_Neighbor_alltoallw: sendbuf = NULL -> MPI_ERR_BUFFER */
 static int c2335(void)
 {
-    return MPI_Neighbor_alltoallw(NULL, es_ones, es_aiota, es_ints, es_rbuf, es_ones, es_aiota,
-                                  es_ints, es_cart.h);
+    return ES_NOT_APPLICABLE; /* disabled: not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses */
 }
 
 /* MPI_Neighbor_alltoallw: sendcounts = {-1,..} -> MPI_ERR_COUNT */
@@ -16133,8 +16116,7 @@ static int c2337(void)
 /* MPI_Neighbor_alltoallw: recvbuf = NULL -> MPI_ERR_BUFFER */
 static int c2338(void)
 {
-    return MPI_Neighbor_alltoallw(es_sbuf, es_ones, es_aiota, es_ints, NULL, es_ones, es_aiota,
-                                  es_ints, es_cart.h);
+    return ES_NOT_APPLICABLE; /* disabled: not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses */
 }
 
 /* MPI_Neighbor_alltoallw: recvcounts = {-1,..} -> MPI_ERR_COUNT */
@@ -16184,8 +16166,7 @@ static int c2344(void)
 /* MPI_Neighbor_alltoallw_c: sendbuf = NULL -> MPI_ERR_BUFFER */
 static int c2345(void)
 {
-    return MPI_Neighbor_alltoallw_c(NULL, es_cones, es_aiota, es_ints, es_rbuf, es_cones, es_aiota,
-                                    es_ints, es_cart.h);
+    return ES_NOT_APPLICABLE; /* disabled: not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses */
 }
 
 /* MPI_Neighbor_alltoallw_c: sendcounts = {-1,..} -> MPI_ERR_COUNT */
@@ -16205,8 +16186,7 @@ static int c2347(void)
 /* MPI_Neighbor_alltoallw_c: recvbuf = NULL -> MPI_ERR_BUFFER */
 static int c2348(void)
 {
-    return MPI_Neighbor_alltoallw_c(es_sbuf, es_cones, es_aiota, es_ints, NULL, es_cones, es_aiota,
-                                    es_ints, es_cart.h);
+    return ES_NOT_APPLICABLE; /* disabled: not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses */
 }
 
 /* MPI_Neighbor_alltoallw_c: recvcounts = {-1,..} -> MPI_ERR_COUNT */
@@ -16257,8 +16237,7 @@ static int c2354(void)
 /* MPI_Neighbor_alltoallw_init: sendbuf = NULL -> MPI_ERR_BUFFER */
 static int c2355(void)
 {
-    return MPI_Neighbor_alltoallw_init(NULL, es_ones, es_aiota, es_ints, es_rbuf, es_ones, es_aiota,
-                                       es_ints, es_cart.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+    return ES_NOT_APPLICABLE; /* disabled: not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses */
 }
 
 /* MPI_Neighbor_alltoallw_init: sendcounts = {-1,..} -> MPI_ERR_COUNT */
@@ -16280,8 +16259,7 @@ static int c2357(void)
 /* MPI_Neighbor_alltoallw_init: recvbuf = NULL -> MPI_ERR_BUFFER */
 static int c2358(void)
 {
-    return MPI_Neighbor_alltoallw_init(es_sbuf, es_ones, es_aiota, es_ints, NULL, es_ones, es_aiota,
-                                       es_ints, es_cart.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
+    return ES_NOT_APPLICABLE; /* disabled: not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses */
 }
 
 /* MPI_Neighbor_alltoallw_init: recvcounts = {-1,..} -> MPI_ERR_COUNT */
@@ -16352,9 +16330,7 @@ static int c2366(void)
 /* MPI_Neighbor_alltoallw_init_c: sendbuf = NULL -> MPI_ERR_BUFFER */
 static int c2367(void)
 {
-    return MPI_Neighbor_alltoallw_init_c(NULL, es_cones, es_aiota, es_ints, es_rbuf, es_cones,
-                                         es_aiota, es_ints, es_cart.h, MPI_INFO_NULL,
-                                         ES_OUT(MPI_Request, 10));
+    return ES_NOT_APPLICABLE; /* disabled: not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses */
 }
 
 /* MPI_Neighbor_alltoallw_init_c: sendcounts = {-1,..} -> MPI_ERR_COUNT */
@@ -16376,9 +16352,7 @@ static int c2369(void)
 /* MPI_Neighbor_alltoallw_init_c: recvbuf = NULL -> MPI_ERR_BUFFER */
 static int c2370(void)
 {
-    return MPI_Neighbor_alltoallw_init_c(es_sbuf, es_cones, es_aiota, es_ints, NULL, es_cones,
-                                         es_aiota, es_ints, es_cart.h, MPI_INFO_NULL,
-                                         ES_OUT(MPI_Request, 10));
+    return ES_NOT_APPLICABLE; /* disabled: not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses */
 }
 
 /* MPI_Neighbor_alltoallw_init_c: recvcounts = {-1,..} -> MPI_ERR_COUNT */
@@ -25855,31 +25829,31 @@ const struct es_case es_cases[] = {
     {"MPI_Alltoallv_init_c", "info", "bogus", MPI_ERR_INFO, NULL, c302},
     {"MPI_Alltoallv_init_c", "request", "NULL", MPI_ERR_ARG, NULL, c303},
     {"MPI_Alltoallw", "-", "all valid", MPI_SUCCESS, NULL, c304},
-    {"MPI_Alltoallw", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c305},
+    {"MPI_Alltoallw", "sendbuf", "NULL", MPI_ERR_BUFFER, "not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses", c305},
     {"MPI_Alltoallw", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c306},
     {"MPI_Alltoallw", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c307},
     {"MPI_Alltoallw", "sendtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c308},
-    {"MPI_Alltoallw", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c309},
+    {"MPI_Alltoallw", "recvbuf", "NULL", MPI_ERR_BUFFER, "not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses", c309},
     {"MPI_Alltoallw", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c310},
     {"MPI_Alltoallw", "recvtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c311},
     {"MPI_Alltoallw", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c312},
     {"MPI_Alltoallw", "comm", "freed", MPI_ERR_COMM, NULL, c313},
     {"MPI_Alltoallw_c", "-", "all valid", MPI_SUCCESS, NULL, c314},
-    {"MPI_Alltoallw_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c315},
+    {"MPI_Alltoallw_c", "sendbuf", "NULL", MPI_ERR_BUFFER, "not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses", c315},
     {"MPI_Alltoallw_c", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c316},
     {"MPI_Alltoallw_c", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c317},
     {"MPI_Alltoallw_c", "sendtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c318},
-    {"MPI_Alltoallw_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c319},
+    {"MPI_Alltoallw_c", "recvbuf", "NULL", MPI_ERR_BUFFER, "not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses", c319},
     {"MPI_Alltoallw_c", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c320},
     {"MPI_Alltoallw_c", "recvtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c321},
     {"MPI_Alltoallw_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c322},
     {"MPI_Alltoallw_c", "comm", "freed", MPI_ERR_COMM, NULL, c323},
     {"MPI_Alltoallw_init", "-", "all valid", MPI_SUCCESS, NULL, c324},
-    {"MPI_Alltoallw_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c325},
+    {"MPI_Alltoallw_init", "sendbuf", "NULL", MPI_ERR_BUFFER, "not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses", c325},
     {"MPI_Alltoallw_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c326},
     {"MPI_Alltoallw_init", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c327},
     {"MPI_Alltoallw_init", "sendtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c328},
-    {"MPI_Alltoallw_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c329},
+    {"MPI_Alltoallw_init", "recvbuf", "NULL", MPI_ERR_BUFFER, "not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses", c329},
     {"MPI_Alltoallw_init", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c330},
     {"MPI_Alltoallw_init", "recvtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c331},
     {"MPI_Alltoallw_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c332},
@@ -25887,11 +25861,11 @@ const struct es_case es_cases[] = {
     {"MPI_Alltoallw_init", "info", "bogus", MPI_ERR_INFO, NULL, c334},
     {"MPI_Alltoallw_init", "request", "NULL", MPI_ERR_ARG, NULL, c335},
     {"MPI_Alltoallw_init_c", "-", "all valid", MPI_SUCCESS, NULL, c336},
-    {"MPI_Alltoallw_init_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c337},
+    {"MPI_Alltoallw_init_c", "sendbuf", "NULL", MPI_ERR_BUFFER, "not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses", c337},
     {"MPI_Alltoallw_init_c", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c338},
     {"MPI_Alltoallw_init_c", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c339},
     {"MPI_Alltoallw_init_c", "sendtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c340},
-    {"MPI_Alltoallw_init_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c341},
+    {"MPI_Alltoallw_init_c", "recvbuf", "NULL", MPI_ERR_BUFFER, "not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses", c341},
     {"MPI_Alltoallw_init_c", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c342},
     {"MPI_Alltoallw_init_c", "recvtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c343},
     {"MPI_Alltoallw_init_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c344},
@@ -26821,22 +26795,22 @@ const struct es_case es_cases[] = {
     {"MPI_Ialltoallv_c", "comm", "freed", MPI_ERR_COMM, NULL, c1268},
     {"MPI_Ialltoallv_c", "request", "NULL", MPI_ERR_ARG, NULL, c1269},
     {"MPI_Ialltoallw", "-", "all valid", MPI_SUCCESS, NULL, c1270},
-    {"MPI_Ialltoallw", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1271},
+    {"MPI_Ialltoallw", "sendbuf", "NULL", MPI_ERR_BUFFER, "not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses", c1271},
     {"MPI_Ialltoallw", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1272},
     {"MPI_Ialltoallw", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1273},
     {"MPI_Ialltoallw", "sendtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1274},
-    {"MPI_Ialltoallw", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1275},
+    {"MPI_Ialltoallw", "recvbuf", "NULL", MPI_ERR_BUFFER, "not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses", c1275},
     {"MPI_Ialltoallw", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1276},
     {"MPI_Ialltoallw", "recvtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1277},
     {"MPI_Ialltoallw", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1278},
     {"MPI_Ialltoallw", "comm", "freed", MPI_ERR_COMM, NULL, c1279},
     {"MPI_Ialltoallw", "request", "NULL", MPI_ERR_ARG, NULL, c1280},
     {"MPI_Ialltoallw_c", "-", "all valid", MPI_SUCCESS, NULL, c1281},
-    {"MPI_Ialltoallw_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1282},
+    {"MPI_Ialltoallw_c", "sendbuf", "NULL", MPI_ERR_BUFFER, "not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses", c1282},
     {"MPI_Ialltoallw_c", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c1283},
     {"MPI_Ialltoallw_c", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1284},
     {"MPI_Ialltoallw_c", "sendtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1285},
-    {"MPI_Ialltoallw_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1286},
+    {"MPI_Ialltoallw_c", "recvbuf", "NULL", MPI_ERR_BUFFER, "not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses", c1286},
     {"MPI_Ialltoallw_c", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1287},
     {"MPI_Ialltoallw_c", "recvtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1288},
     {"MPI_Ialltoallw_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1289},
@@ -27135,10 +27109,10 @@ const struct es_case es_cases[] = {
     {"MPI_Ineighbor_alltoallv_c", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c1582},
     {"MPI_Ineighbor_alltoallv_c", "request", "NULL", MPI_ERR_ARG, NULL, c1583},
     {"MPI_Ineighbor_alltoallw", "-", "all valid", MPI_SUCCESS, NULL, c1584},
-    {"MPI_Ineighbor_alltoallw", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1585},
+    {"MPI_Ineighbor_alltoallw", "sendbuf", "NULL", MPI_ERR_BUFFER, "not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses", c1585},
     {"MPI_Ineighbor_alltoallw", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1586},
     {"MPI_Ineighbor_alltoallw", "sendtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1587},
-    {"MPI_Ineighbor_alltoallw", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1588},
+    {"MPI_Ineighbor_alltoallw", "recvbuf", "NULL", MPI_ERR_BUFFER, "not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses", c1588},
     {"MPI_Ineighbor_alltoallw", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1589},
     {"MPI_Ineighbor_alltoallw", "recvtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1590},
     {"MPI_Ineighbor_alltoallw", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1591},
@@ -27146,10 +27120,10 @@ const struct es_case es_cases[] = {
     {"MPI_Ineighbor_alltoallw", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c1593},
     {"MPI_Ineighbor_alltoallw", "request", "NULL", MPI_ERR_ARG, NULL, c1594},
     {"MPI_Ineighbor_alltoallw_c", "-", "all valid", MPI_SUCCESS, NULL, c1595},
-    {"MPI_Ineighbor_alltoallw_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c1596},
+    {"MPI_Ineighbor_alltoallw_c", "sendbuf", "NULL", MPI_ERR_BUFFER, "not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses", c1596},
     {"MPI_Ineighbor_alltoallw_c", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1597},
     {"MPI_Ineighbor_alltoallw_c", "sendtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1598},
-    {"MPI_Ineighbor_alltoallw_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c1599},
+    {"MPI_Ineighbor_alltoallw_c", "recvbuf", "NULL", MPI_ERR_BUFFER, "not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses", c1599},
     {"MPI_Ineighbor_alltoallw_c", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c1600},
     {"MPI_Ineighbor_alltoallw_c", "recvtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c1601},
     {"MPI_Ineighbor_alltoallw_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c1602},
@@ -27885,30 +27859,30 @@ const struct es_case es_cases[] = {
     {"MPI_Neighbor_alltoallv_init_c", "info", "bogus", MPI_ERR_INFO, NULL, c2332},
     {"MPI_Neighbor_alltoallv_init_c", "request", "NULL", MPI_ERR_ARG, NULL, c2333},
     {"MPI_Neighbor_alltoallw", "-", "all valid", MPI_SUCCESS, NULL, c2334},
-    {"MPI_Neighbor_alltoallw", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2335},
+    {"MPI_Neighbor_alltoallw", "sendbuf", "NULL", MPI_ERR_BUFFER, "not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses", c2335},
     {"MPI_Neighbor_alltoallw", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c2336},
     {"MPI_Neighbor_alltoallw", "sendtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c2337},
-    {"MPI_Neighbor_alltoallw", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2338},
+    {"MPI_Neighbor_alltoallw", "recvbuf", "NULL", MPI_ERR_BUFFER, "not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses", c2338},
     {"MPI_Neighbor_alltoallw", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c2339},
     {"MPI_Neighbor_alltoallw", "recvtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c2340},
     {"MPI_Neighbor_alltoallw", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2341},
     {"MPI_Neighbor_alltoallw", "comm", "freed", MPI_ERR_COMM, NULL, c2342},
     {"MPI_Neighbor_alltoallw", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c2343},
     {"MPI_Neighbor_alltoallw_c", "-", "all valid", MPI_SUCCESS, NULL, c2344},
-    {"MPI_Neighbor_alltoallw_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2345},
+    {"MPI_Neighbor_alltoallw_c", "sendbuf", "NULL", MPI_ERR_BUFFER, "not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses", c2345},
     {"MPI_Neighbor_alltoallw_c", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c2346},
     {"MPI_Neighbor_alltoallw_c", "sendtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c2347},
-    {"MPI_Neighbor_alltoallw_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2348},
+    {"MPI_Neighbor_alltoallw_c", "recvbuf", "NULL", MPI_ERR_BUFFER, "not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses", c2348},
     {"MPI_Neighbor_alltoallw_c", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c2349},
     {"MPI_Neighbor_alltoallw_c", "recvtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c2350},
     {"MPI_Neighbor_alltoallw_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2351},
     {"MPI_Neighbor_alltoallw_c", "comm", "freed", MPI_ERR_COMM, NULL, c2352},
     {"MPI_Neighbor_alltoallw_c", "comm", "no topology", MPI_ERR_TOPOLOGY, NULL, c2353},
     {"MPI_Neighbor_alltoallw_init", "-", "all valid", MPI_SUCCESS, NULL, c2354},
-    {"MPI_Neighbor_alltoallw_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2355},
+    {"MPI_Neighbor_alltoallw_init", "sendbuf", "NULL", MPI_ERR_BUFFER, "not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses", c2355},
     {"MPI_Neighbor_alltoallw_init", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c2356},
     {"MPI_Neighbor_alltoallw_init", "sendtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c2357},
-    {"MPI_Neighbor_alltoallw_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2358},
+    {"MPI_Neighbor_alltoallw_init", "recvbuf", "NULL", MPI_ERR_BUFFER, "not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses", c2358},
     {"MPI_Neighbor_alltoallw_init", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c2359},
     {"MPI_Neighbor_alltoallw_init", "recvtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c2360},
     {"MPI_Neighbor_alltoallw_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2361},
@@ -27917,10 +27891,10 @@ const struct es_case es_cases[] = {
     {"MPI_Neighbor_alltoallw_init", "info", "bogus", MPI_ERR_INFO, NULL, c2364},
     {"MPI_Neighbor_alltoallw_init", "request", "NULL", MPI_ERR_ARG, NULL, c2365},
     {"MPI_Neighbor_alltoallw_init_c", "-", "all valid", MPI_SUCCESS, NULL, c2366},
-    {"MPI_Neighbor_alltoallw_init_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2367},
+    {"MPI_Neighbor_alltoallw_init_c", "sendbuf", "NULL", MPI_ERR_BUFFER, "not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses", c2367},
     {"MPI_Neighbor_alltoallw_init_c", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c2368},
     {"MPI_Neighbor_alltoallw_init_c", "sendtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c2369},
-    {"MPI_Neighbor_alltoallw_init_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2370},
+    {"MPI_Neighbor_alltoallw_init_c", "recvbuf", "NULL", MPI_ERR_BUFFER, "not an invalid value: NULL is MPI_BOTTOM, and byte displacements may hold absolute addresses", c2370},
     {"MPI_Neighbor_alltoallw_init_c", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c2371},
     {"MPI_Neighbor_alltoallw_init_c", "recvtypes", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c2372},
     {"MPI_Neighbor_alltoallw_init_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2373},
