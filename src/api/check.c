@@ -80,6 +80,20 @@ int tern_check_ptr(struct tern_comm *c, const void *p, const char *fn, const cha
     return tern_err_comm(c, MPI_ERR_ARG, "%s: %s is NULL", fn, arg);
 }
 
+int tern_check_counts(struct tern_comm *c, const char *fn, const char *arg, const int *a, int n,
+                      size_t *sum)
+{
+    size_t s = 0;
+    if (!a && n > 0) return tern_err_comm(c, MPI_ERR_ARG, "%s: %s is NULL", fn, arg);
+    for (int i = 0; i < n; i++) {
+        if (a[i] < 0)
+            return tern_err_comm(c, MPI_ERR_COUNT, "%s: %s[%d]=%d is negative", fn, arg, i, a[i]);
+        s += (size_t)a[i];
+    }
+    if (sum) *sum = s;
+    return MPI_SUCCESS;
+}
+
 int tern_check_send_args(const char *fn, const void *buf, long count, MPI_Datatype datatype, int dest, int tag,
                          MPI_Comm comm, struct tern_comm **c, struct tern_datatype **dt)
 {

@@ -28,6 +28,10 @@ int tern_check_datatype(struct tern_comm *c, MPI_Datatype h, const char *fn, con
 int tern_check_buffer(struct tern_comm *c, const void *buf, long count, const struct tern_datatype *dt,
                       const char *fn, const char *arg);
 int tern_check_ptr(struct tern_comm *c, const void *p, const char *fn, const char *arg);
+/* An array of n counts (a vector collective's): present when n > 0, none
+ * negative; *sum, unless sum is NULL, their total. */
+int tern_check_counts(struct tern_comm *c, const char *fn, const char *arg, const int *a, int n,
+                      size_t *sum);
 
 /* Everything a send-like call checks, in the standard's order. */
 int tern_check_send_args(const char *fn, const void *buf, long count, MPI_Datatype datatype, int dest, int tag,

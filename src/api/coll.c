@@ -67,20 +67,6 @@ static int chk_op(struct tern_comm *c, const char *fn, MPI_Op h, struct tern_dat
 }
 
 /* An array argument of n counts: present, none negative; *sum their total. */
-static int chk_counts(struct tern_comm *c, const char *fn, const char *arg, const int *a, int n,
-                      size_t *sum)
-{
-    size_t s = 0;
-    if (!a && n > 0) return tern_err_comm(c, MPI_ERR_ARG, "%s: %s is NULL", fn, arg);
-    for (int i = 0; i < n; i++) {
-        if (a[i] < 0)
-            return tern_err_comm(c, MPI_ERR_COUNT, "%s: %s[%d]=%d is negative", fn, arg, i, a[i]);
-        s += (size_t)a[i];
-    }
-    if (sum) *sum = s;
-    return MPI_SUCCESS;
-}
-
 static int chk_array(struct tern_comm *c, const char *fn, const char *arg, const void *a)
 {
     if (!a) return tern_err_comm(c, MPI_ERR_ARG, "%s: %s is NULL", fn, arg);
@@ -182,7 +168,7 @@ static int chk_vector(struct tern_comm *c, const char *fn, const struct side *s,
                       MPI_Datatype type, struct tern_datatype **dt, size_t *total)
 {
     int rc;
-    if ((rc = chk_counts(c, fn, s->counts, counts, c->size, total))) return rc;
+    if ((rc = tern_check_counts(c, fn, s->counts, counts, c->size, total))) return rc;
     if ((rc = chk_array(c, fn, displs_arg, displs))) return rc;
     if ((rc = tern_check_datatype(c, type, fn, s->type, dt))) return rc;
     if ((rc = chk_not_in_place(c, fn, s->buf, buf, s->whole))) return rc;
@@ -206,18 +192,27 @@ static int chk_part(struct tern_comm *c, const char *fn, const struct side *s, c
     return MPI_SUCCESS;
 }
 
+/* Gather and scatter: the root's whole buffer (one block per rank), then
+ * every rank's own block, which at the root may be MPI_IN_PLACE. */
+static int chk_rooted(struct tern_comm *c, const char *fn, int root, const struct side *ws,
+                      const void *wbuf, MPI_Count wcount, MPI_Datatype wtype,
+                      struct tern_datatype **wdt, const struct side *ps, const void *pbuf,
+                      MPI_Count pcount, MPI_Datatype ptype, struct tern_datatype **pdt)
+{
+    int rc;
+    *wdt = *pdt = NULL;
+    if ((rc = chk_root(c, fn, root))) return rc;
+    if (c->rank == root && (rc = chk_block(c, fn, ws, wbuf, wcount, wtype, wdt))) return rc;
+    return chk_part(c, fn, ps, pbuf, pcount, ptype, root, wbuf, (size_t)wcount, *wdt, pdt);
+}
+
 int tern_coll_check_gather(struct tern_comm *c, const char *fn, const void *sendbuf,
                            MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                            MPI_Count recvcount, MPI_Datatype recvtype, int root,
                            struct tern_datatype **sdt, struct tern_datatype **rdt)
 {
-    int rc;
-    *sdt = *rdt = NULL;
-    if ((rc = chk_root(c, fn, root))) return rc;
-    if (c->rank == root && (rc = chk_block(c, fn, &RECV, recvbuf, recvcount, recvtype, rdt)))
-        return rc;
-    return chk_part(c, fn, &SEND, sendbuf, sendcount, sendtype, root, recvbuf, (size_t)recvcount,
-                    *rdt, sdt);
+    return chk_rooted(c, fn, root, &RECV, recvbuf, recvcount, recvtype, rdt, &SEND, sendbuf,
+                      sendcount, sendtype, sdt);
 }
 
 static int gather_body(const char *fn, const void *sendbuf, MPI_Count sendcount,
@@ -320,13 +315,8 @@ int tern_coll_check_scatter(struct tern_comm *c, const char *fn, const void *sen
                             MPI_Count recvcount, MPI_Datatype recvtype, int root,
                             struct tern_datatype **sdt, struct tern_datatype **rdt)
 {
-    int rc;
-    *sdt = *rdt = NULL;
-    if ((rc = chk_root(c, fn, root))) return rc;
-    if (c->rank == root && (rc = chk_block(c, fn, &SEND, sendbuf, sendcount, sendtype, sdt)))
-        return rc;
-    return chk_part(c, fn, &RECV, recvbuf, recvcount, recvtype, root, sendbuf, (size_t)sendcount,
-                    *sdt, rdt);
+    return chk_rooted(c, fn, root, &SEND, sendbuf, sendcount, sendtype, sdt, &RECV, recvbuf,
+                      recvcount, recvtype, rdt);
 }
 
 static int scatter_body(const char *fn, const void *sendbuf, MPI_Count sendcount,
@@ -660,14 +650,14 @@ int tern_coll_check_alltoallw(struct tern_comm *c, const char *fn, const void *s
                              2 * c->size);
     rdts = sdts + c->size;
     if (sendbuf != MPI_IN_PLACE) {
-        if ((rc = chk_counts(c, fn, "sendcounts", sendcounts, c->size, NULL))) return rc;
+        if ((rc = tern_check_counts(c, fn, "sendcounts", sendcounts, c->size, NULL))) return rc;
         if ((rc = chk_array(c, fn, "sdispls", sdispls))) return rc;
         if ((rc = chk_array(c, fn, "sendtypes", sendtypes))) return rc;
         if ((rc = w_types(c, fn, "sendtypes", sendcounts, sendtypes, sdts)))
             return rc;
         if ((rc = chk_alias(c, fn, sendbuf, recvbuf, 1))) return rc;
     }
-    if ((rc = chk_counts(c, fn, "recvcounts", recvcounts, c->size, NULL))) return rc;
+    if ((rc = tern_check_counts(c, fn, "recvcounts", recvcounts, c->size, NULL))) return rc;
     if ((rc = chk_array(c, fn, "rdispls", rdispls))) return rc;
     if ((rc = chk_array(c, fn, "recvtypes", recvtypes))) return rc;
     if ((rc = w_types(c, fn, "recvtypes", recvcounts, recvtypes, rdts)))
@@ -855,7 +845,7 @@ int tern_coll_check_reduce_scatter(struct tern_comm *c, const char *fn, const vo
 {
     int rc;
     size_t total = 0;
-    if ((rc = chk_counts(c, fn, "recvcounts", recvcounts, c->size, &total))) return rc;
+    if ((rc = tern_check_counts(c, fn, "recvcounts", recvcounts, c->size, &total))) return rc;
     if ((rc = chk_reduction(c, fn, sendbuf, NULL, 0, datatype, op, 0, dt, o))) return rc;
     return chk_scattered(c, fn, sendbuf, recvbuf, total, recvcounts[c->rank], *dt);
 }

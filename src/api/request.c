@@ -131,6 +131,16 @@ static struct tern_request **req_array(struct tern_request **small, int count)
     return count <= SMALL_ARRAY ? small : malloc(sizeof(struct tern_request *) * (size_t)count);
 }
 
+/* The request objects of reqs[0..count) in *rs: small when it is large
+ * enough, else a new array (to free unless it is small). */
+static int lookup_array(const char *fn, int count, const MPI_Request reqs[],
+                        struct tern_request **small, struct tern_request ***rs)
+{
+    if (count > 0 && !(*rs = req_array(small, count)))
+        return tern_err_comm(NULL, MPI_ERR_NO_MEM, "%s: out of memory for %d requests", fn, count);
+    return lookup_all(fn, count, reqs, *rs);
+}
+
 static MPI_Status *status_at(MPI_Status *statuses, int i)
 {
     return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
@@ -143,11 +153,7 @@ static int all_common(const char *fn, int count, MPI_Request reqs[], int *flag, 
     struct tern_request *small[SMALL_ARRAY], **rs = NULL;
     tern_lock();
     int rc = MPI_SUCCESS;
-    if (count > 0 && !(rs = req_array(small, count))) {
-        rc = tern_err_comm(NULL, MPI_ERR_NO_MEM, "%s: out of memory for %d requests", fn, count);
-        goto out;
-    }
-    if ((rc = lookup_all(fn, count, reqs, rs))) goto out;
+    if ((rc = lookup_array(fn, count, reqs, small, &rs))) goto out;
     struct tern_waiter w = TERN_WAITER_INIT;
     int first = 1;
     for (;;) {
@@ -213,11 +219,7 @@ static int any_common(const char *fn, int count, MPI_Request reqs[], int *index,
     struct tern_request *small[SMALL_ARRAY], **rs = NULL;
     tern_lock();
     int rc = MPI_SUCCESS;
-    if (count > 0 && !(rs = req_array(small, count))) {
-        rc = tern_err_comm(NULL, MPI_ERR_NO_MEM, "%s: out of memory for %d requests", fn, count);
-        goto out;
-    }
-    if ((rc = lookup_all(fn, count, reqs, rs))) goto out;
+    if ((rc = lookup_array(fn, count, reqs, small, &rs))) goto out;
     int active = 0;
     for (int i = 0; i < count; i++) active += is_active(rs[i]);
     *index = MPI_UNDEFINED;
@@ -488,11 +490,7 @@ static int peek_common(const char *fn, enum peek_kind kind, int count, const MPI
     struct tern_request *small[SMALL_ARRAY], **rs = NULL;
     tern_lock();
     int rc = MPI_SUCCESS;
-    if (count > 0 && !(rs = req_array(small, count))) {
-        rc = tern_err_comm(NULL, MPI_ERR_NO_MEM, "%s: out of memory for %d requests", fn, count);
-        goto out;
-    }
-    if ((rc = lookup_all(fn, count, reqs, rs))) goto out;
+    if ((rc = lookup_array(fn, count, reqs, small, &rs))) goto out;
     if (kind == PEEK_SOME && count > 0 && !indices) {
         rc = tern_err_comm(NULL, MPI_ERR_ARG, "%s: array_of_indices is NULL", fn);
         goto out;

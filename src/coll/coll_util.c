@@ -24,6 +24,19 @@ void *tern_coll_tmpbuf(const struct tern_datatype *dt, size_t count, void **mem)
     return m - lo;
 }
 
+int *tern_coll_displs_of(const int *counts, int n, size_t *total)
+{
+    int *displs = malloc((size_t)(n > 0 ? n : 1) * sizeof *displs);
+    size_t sum = 0;
+    if (!displs) return NULL;
+    for (int i = 0; i < n; i++) {
+        displs[i] = (int)sum;
+        sum += (size_t)counts[i];
+    }
+    *total = sum;
+    return displs;
+}
+
 int tern_coll_nomem(const char *what, size_t bytes)
 {
     return tern_err_make(MPI_ERR_NO_MEM, "%s: cannot allocate %zu bytes of scratch space", what,

@@ -27,6 +27,10 @@ static inline char *tern_coll_elem(const void *buf, const struct tern_datatype *
     return (char *)buf + i * dt->extent;
 }
 
+/* The displacements of blocks of counts[0..n) laid end to end, in a new
+ * array (to free()), and *total their sum; NULL when out of memory. */
+int *tern_coll_displs_of(const int *counts, int n, size_t *total);
+
 /* The error code for a failed scratch allocation. */
 int tern_coll_nomem(const char *what, size_t bytes);
 

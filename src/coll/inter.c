@@ -257,13 +257,9 @@ int tern_inter_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts,
                               struct tern_datatype *dt, struct tern_op *op, struct tern_comm *c)
 {
     int n = c->size, rc = MPI_SUCCESS;
-    int *displs = malloc((size_t)n * sizeof *displs);
+    size_t total;
+    int *displs = tern_coll_displs_of(rcounts, n, &total);
     if (!displs) return tern_coll_nomem("MPI_Reduce_scatter", (size_t)n * sizeof *displs);
-    size_t total = 0;
-    for (int i = 0; i < n; i++) {
-        displs[i] = (int)total;
-        total += (size_t)rcounts[i];
-    }
     /* Both sides reduce vectors of the same length (MPI requires it). */
     void *mem = NULL;
     char *in = NULL;

@@ -62,20 +62,6 @@ static int chk_block(struct tern_comm *c, const char *fn, const struct side *s, 
 }
 
 /* n counts, none negative; *sum their total. */
-static int chk_counts(struct tern_comm *c, const char *fn, const char *arg, const int *a, int n,
-                      size_t *sum)
-{
-    size_t s = 0;
-    if (!a && n > 0) return tern_err_comm(c, MPI_ERR_ARG, "%s: %s is NULL", fn, arg);
-    for (int i = 0; i < n; i++) {
-        if (a[i] < 0)
-            return tern_err_comm(c, MPI_ERR_COUNT, "%s: %s[%d]=%d is negative", fn, arg, i, a[i]);
-        s += (size_t)a[i];
-    }
-    if (sum) *sum = s;
-    return MPI_SUCCESS;
-}
-
 /* A side given as (buf, counts[remote size], displs, type). */
 static int chk_vector(struct tern_comm *c, const char *fn, const struct side *s, const void *buf,
                       const int *counts, const char *displs_arg, const int *displs,
@@ -83,7 +69,7 @@ static int chk_vector(struct tern_comm *c, const char *fn, const struct side *s,
 {
     size_t total;
     int rc;
-    if ((rc = chk_counts(c, fn, s->counts, counts, c->peer_size, &total))) return rc;
+    if ((rc = tern_check_counts(c, fn, s->counts, counts, c->peer_size, &total))) return rc;
     if (!displs) return tern_err_comm(c, MPI_ERR_ARG, "%s: %s is NULL", fn, displs_arg);
     if ((rc = tern_check_datatype(c, type, fn, s->type, dt))) return rc;
     if ((rc = chk_not_in_place(c, fn, s->buf, buf))) return rc;
@@ -300,7 +286,7 @@ static int chk_wside(struct tern_comm *c, const char *fn, const struct side *s, 
 {
     int rc, n = c->peer_size;
     char name[48];
-    if ((rc = chk_counts(c, fn, s->counts, counts, n, NULL))) return rc;
+    if ((rc = tern_check_counts(c, fn, s->counts, counts, n, NULL))) return rc;
     if (!displs) return tern_err_comm(c, MPI_ERR_ARG, "%s: %s is NULL", fn, displs_arg);
     if (!types) return tern_err_comm(c, MPI_ERR_ARG, "%s: %s is NULL", fn, types_arg);
     if ((rc = chk_not_in_place(c, fn, s->buf, buf))) return rc;
@@ -400,7 +386,7 @@ int tern_inter_reduce_scatter_call(const char *fn, struct tern_comm *c, const vo
     int *counts = NULL, rc, n = c->size;
     size_t total;
     if (rcounts) {
-        TRY(chk_counts(c, fn, "recvcounts", rcounts, n, &total));
+        TRY(tern_check_counts(c, fn, "recvcounts", rcounts, n, &total));
     } else {
         TRY(tern_check_count(c, rcount, fn, "recvcount"));
         TRY(tern_count_fits_int(c, fn, "recvcount", rcount)); /* it becomes counts[] below */
