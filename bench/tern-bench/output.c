@@ -40,7 +40,7 @@ void tb_columns(struct tb_ctx *c, int n, const struct tb_col *cols)
     c->ncols = n < TB_MAX_COLS ? n : TB_MAX_COLS;
     memcpy(c->cols, cols, (size_t)c->ncols * sizeof *cols);
     if (c->rank || c->o->json) return;
-    if (c->note) printf("# %s\n", c->note);
+    if (c->note[0]) printf("# %s\n", c->note);
     for (int i = 0; i < c->ncols; i++) {
         char head[48];
         heading(&c->cols[i], head, sizeof head);
@@ -127,7 +127,7 @@ void tb_print_end(const struct tb_ctx *c, const char *library)
         printf(", \"error\": ");
         json_string(c->err);
     }
-    if (c->note) {
+    if (c->note[0]) {
         printf(", \"note\": ");
         json_string(c->note);
     }

@@ -173,11 +173,7 @@ static int run_p2p(struct tb_ctx *c)
     static const struct tb_col bw[] = {{"size", "B", 0, 0}, {"bandwidth", "MB/s", 2, +1}};
     static const struct tb_col mbw[] = {
         {"size", "B", 0, 0}, {"bandwidth", "MB/s", 2, +1}, {"rate", "msg/s", 0, +1}};
-    char note[96];
-    if (k->multi) {
-        snprintf(note, sizeof note, "pairs: %d (rank i with rank i+%d)", r.pairs, r.pairs);
-        c->note = note;
-    }
+    if (k->multi) snprintf(c->note, sizeof c->note, "pairs: %d (rank i with rank i+%d)", r.pairs, r.pairs);
     if (k->pat == PINGPONG) tb_columns(c, k->multi ? 4 : 2, k->multi ? mlat : lat);
     else tb_columns(c, k->multi ? 3 : 2, k->multi ? mbw : bw);
 

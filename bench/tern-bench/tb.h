@@ -93,7 +93,9 @@ struct tb_ctx {
     int ncols;
     double *rows;
     int nrows, caprows;
-    const char *note;   /* extra header line, e.g. how pairs are formed */
+    /* extra header line, e.g. how pairs are formed; empty when none.  Held
+     * here because the JSON is written after the benchmark has returned. */
+    char note[96];
 };
 
 /* Records an MPI error: class MPI_ERR_UNSUPPORTED_OPERATION (or a call the
