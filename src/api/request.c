@@ -15,19 +15,31 @@
 #include "p2p/p2p_internal.h"
 #include "p2p/status.h"
 
-static int bad_request(const char *fn, const char *arg, MPI_Request h)
+/* The argument's name for a message: 'single' (e.g. "*request"), or the
+ * array element idx when idx >= 0.  Formatted only when an error is
+ * reported: the array calls are on the fast path. */
+static const char *arg_name(char buf[48], const char *single, int idx)
 {
-    return tern_err_comm(NULL, MPI_ERR_REQUEST, "%s: %s=0x%x is not an active request (already completed and "
-                         "freed, or never created)", fn, arg, (unsigned)h);
+    if (idx < 0) return single;
+    snprintf(buf, 48, "array_of_requests[%d]", idx);
+    return buf;
 }
 
-/* Looks up a user handle; *r is NULL for MPI_REQUEST_NULL. */
-static int lookup(const char *fn, const char *arg, MPI_Request h, struct tern_request **r)
+static int bad_request(const char *fn, const char *arg, int idx, MPI_Request h)
+{
+    char buf[48];
+    return tern_err_comm(NULL, MPI_ERR_REQUEST, "%s: %s=0x%x is not an active request (already completed and "
+                         "freed, or never created)", fn, arg_name(buf, arg, idx), (unsigned)h);
+}
+
+/* Looks up a user handle (argument 'arg', or array element idx >= 0); *r is
+ * NULL for MPI_REQUEST_NULL. */
+static int lookup(const char *fn, const char *arg, int idx, MPI_Request h, struct tern_request **r)
 {
     *r = NULL;
     if (h == MPI_REQUEST_NULL) return MPI_SUCCESS;
     struct tern_request *q = tern_req_get(h);
-    if (!q || q->kind == TERN_REQ_MESSAGE) return bad_request(fn, arg, h);
+    if (!q || q->kind == TERN_REQ_MESSAGE) return bad_request(fn, arg, idx, h);
     *r = q;
     return MPI_SUCCESS;
 }
@@ -70,7 +82,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
     if (!request) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Wait: request is NULL");
     tern_lock();
     struct tern_request *r;
-    int rc = lookup("MPI_Wait", "*request", *request, &r);
+    int rc = lookup("MPI_Wait", "*request", -1, *request, &r);
     if (rc == MPI_SUCCESS) {
         if (!is_active(r)) {
             empty_status(status);
@@ -91,7 +103,7 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     if (!request || !flag) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Test: %s is NULL", !flag ? "flag" : "request");
     tern_lock();
     struct tern_request *r;
-    int rc = lookup("MPI_Test", "*request", *request, &r);
+    int rc = lookup("MPI_Test", "*request", -1, *request, &r);
     *flag = 0;
     if (rc == MPI_SUCCESS) {
         if (!is_active(r)) {
@@ -115,9 +127,7 @@ static int lookup_all(const char *fn, int count, const MPI_Request reqs[], struc
     if (count < 0) return tern_err_comm(NULL, MPI_ERR_COUNT, "%s: count=%d must not be negative", fn, count);
     if (count > 0 && !reqs) return tern_err_comm(NULL, MPI_ERR_ARG, "%s: array_of_requests is NULL", fn);
     for (int i = 0; i < count; i++) {
-        char arg[48];
-        snprintf(arg, sizeof arg, "array_of_requests[%d]", i);
-        int rc = lookup(fn, arg, reqs[i], &out[i]);
+        int rc = lookup(fn, NULL, i, reqs[i], &out[i]);
         if (rc != MPI_SUCCESS) return rc;
     }
     return MPI_SUCCESS;
@@ -156,11 +166,11 @@ static int all_common(const char *fn, int count, MPI_Request reqs[], int *flag, 
     if ((rc = lookup_array(fn, count, reqs, small, &rs))) goto out;
     struct tern_waiter w = TERN_WAITER_INIT;
     int first = 1;
-    for (;;) {
-        int done = 1;
-        for (int i = 0; i < count && done; i++)
-            if (is_active(rs[i]) && !is_done(rs[i])) done = 0;
-        if (done) break;
+    /* Completion is monotonic, so requests before 'next' need no second look:
+     * a window of n requests costs O(n) checks, not O(n^2). */
+    for (int next = 0;;) {
+        while (next < count && (!is_active(rs[next]) || is_done(rs[next]))) next++;
+        if (next == count) break;
         if (!block) {
             if (!first) break;
             tern_progress();
@@ -337,14 +347,16 @@ int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, i
 
 /* ---- persistent requests ---- */
 
-static int start_one(const char *fn, const char *arg, MPI_Request h)
+static int start_one(const char *fn, const char *arg, int idx, MPI_Request h)
 {
+    char buf[48];
     struct tern_request *r = tern_req_get(h);
     if (!r || !r->persistent)
-        return tern_err_comm(NULL, MPI_ERR_REQUEST, "%s: %s=0x%x is not a persistent request", fn, arg, (unsigned)h);
+        return tern_err_comm(NULL, MPI_ERR_REQUEST, "%s: %s=0x%x is not a persistent request", fn,
+                             arg_name(buf, arg, idx), (unsigned)h);
     if (r->active)
         return tern_err_comm(r->comm, MPI_ERR_REQUEST, "%s: %s=0x%x is already active (wait for it before starting "
-                             "it again)", fn, arg, (unsigned)h);
+                             "it again)", fn, arg_name(buf, arg, idx), (unsigned)h);
     r->active = 1;
     int rc = r->kind == TERN_REQ_COLL   ? tern_sched_restart(r)
              : r->kind == TERN_REQ_SEND ? tern_send_start(r)
@@ -362,7 +374,7 @@ int PMPI_Start(MPI_Request *request)
     TERN_REQUIRE_INIT("MPI_Start");
     if (!request) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Start: request is NULL");
     tern_lock();
-    int rc = start_one("MPI_Start", "*request", *request);
+    int rc = start_one("MPI_Start", "*request", -1, *request);
     tern_unlock();
     return rc;
 }
@@ -376,9 +388,7 @@ int PMPI_Startall(int count, MPI_Request array_of_requests[])
     tern_lock();
     int rc = MPI_SUCCESS;
     for (int i = 0; i < count && rc == MPI_SUCCESS; i++) {
-        char arg[48];
-        snprintf(arg, sizeof arg, "array_of_requests[%d]", i);
-        rc = start_one("MPI_Startall", arg, array_of_requests[i]);
+        rc = start_one("MPI_Startall", NULL, i, array_of_requests[i]);
     }
     tern_unlock();
     return rc;
@@ -390,7 +400,7 @@ int PMPI_Startall(int count, MPI_Request array_of_requests[])
 static int lookup_live(const char *fn, MPI_Request *request, struct tern_request **r)
 {
     if (!request) return tern_err_comm(NULL, MPI_ERR_ARG, "%s: request is NULL", fn);
-    int rc = lookup(fn, "*request", *request, r);
+    int rc = lookup(fn, "*request", -1, *request, r);
     if (rc == MPI_SUCCESS && !*r)
         rc = tern_err_comm(NULL, MPI_ERR_REQUEST, "%s: *request is MPI_REQUEST_NULL", fn);
     return rc;
@@ -458,7 +468,7 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     if (!flag) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Request_get_status: flag is NULL");
     tern_lock();
     struct tern_request *r;
-    int rc = lookup("MPI_Request_get_status", "request", request, &r);
+    int rc = lookup("MPI_Request_get_status", "request", -1, request, &r);
     if (rc == MPI_SUCCESS) {
         if (!is_active(r)) {
             *flag = 1;

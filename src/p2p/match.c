@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/pvars.h"
 
@@ -92,16 +93,44 @@ void tern_unexp_enqueue(struct tern_unexp *u)
     tern_pv_unexp_queued();
 }
 
-/* The payload lives right after the entry: one allocation per message. */
+/* The payload lives right after the entry: one allocation per message.
+ * Entries with small payloads are recycled through a free list, because a
+ * stream of small messages that outruns its receives (a window of Isends
+ * met by Irecvs posted late) would otherwise pay calloc and free for each. */
+#define UNEXP_POOL_BYTES 256   /* payload room of a recycled entry */
+#define UNEXP_POOL_MAX 256     /* entries kept on the free list */
+
+static struct tern_unexp *unexp_pool;
+static int unexp_pool_len;
+
 struct tern_unexp *tern_unexp_alloc(size_t data_bytes)
 {
-    struct tern_unexp *u = calloc(1, sizeof *u + data_bytes);
-    if (!u) return NULL;
+    struct tern_unexp *u;
+    int pooled = data_bytes <= UNEXP_POOL_BYTES;
+    if (pooled && unexp_pool) {
+        u = unexp_pool;
+        unexp_pool = u->next;
+        unexp_pool_len--;
+        memset(u, 0, sizeof *u);
+    } else {
+        u = calloc(1, sizeof *u + (pooled ? UNEXP_POOL_BYTES : data_bytes));
+        if (!u) return NULL;
+    }
+    u->pooled = (uint8_t)pooled;
     u->data = data_bytes ? (void *)(u + 1) : NULL;
     return u;
 }
 
-void tern_unexp_free(struct tern_unexp *u) { free(u); }
+void tern_unexp_free(struct tern_unexp *u)
+{
+    if (u->pooled && unexp_pool_len < UNEXP_POOL_MAX) {
+        u->next = unexp_pool;
+        unexp_pool = u;
+        unexp_pool_len++;
+        return;
+    }
+    free(u);
+}
 
 int tern_match_idle(uint32_t ctx, int src, int tag)
 {
@@ -115,6 +144,12 @@ void tern_match_finalize(void)
         unexp_head = u->next;
         free(u);
     }
+    while (unexp_pool) {
+        struct tern_unexp *u = unexp_pool;
+        unexp_pool = u->next;
+        free(u);
+    }
+    unexp_pool_len = 0;
     unexp_tail = NULL;
     tern_pv.unexp_length = 0;
     posted_head = posted_tail = NULL;

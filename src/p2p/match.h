@@ -39,6 +39,7 @@ struct tern_unexp {
     void *data;
     struct tern_rts rts;
     struct tern_request *self_send;
+    uint8_t pooled;          /* from the free list of small entries (match.c) */
 };
 
 /* Removes and returns the first posted receive matching (ctx, src, tag) of
