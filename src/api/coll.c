@@ -8,7 +8,9 @@
 #include "api/coll_check.h"
 #include "api/count_vec.h"
 #include "coll/coll.h"
-#include "coll/inter.h"
+#include "coll/nbc.h"
+#include "coll/sched.h"
+#include "api/coll_check_inter.h"
 #include "coll/op.h"
 #include "core/api.h"
 #include "core/errors.h"
@@ -84,6 +86,17 @@ static int coll_result(struct tern_comm *c, int rc)
     return rc == MPI_SUCCESS ? rc : tern_err_raise(c, rc);
 }
 
+/* Intercommunicators: the schedule of the nonblocking form (coll/nbc.h,
+ * 'build' naming it s), run to completion; rc is the result. */
+#define RUN_SCHED(build)                                                                           \
+    do {                                                                                           \
+        struct tern_sched *s;                                                                      \
+        if ((rc = tern_sched_create(c, fn, &s)) != MPI_SUCCESS)                                    \
+            rc = tern_err_raise(c, rc);                                                            \
+        else                                                                                       \
+            rc = tern_sched_run(s, build);                                                         \
+    } while (0)
+
 TERN_WEAK_ALIAS(MPI_Barrier)
 int PMPI_Barrier(MPI_Comm comm)
 {
@@ -93,8 +106,10 @@ int PMPI_Barrier(MPI_Comm comm)
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    if (c->is_inter) { rc = tern_inter_barrier_call(c); goto out; }
-    rc = coll_result(c, tern_barrier(c));
+    if (c->is_inter)
+        RUN_SCHED(tern_nbc_barrier(s));
+    else
+        rc = coll_result(c, tern_barrier(c));
 out:
     tern_unlock();
     return rc;
@@ -104,6 +119,7 @@ int tern_coll_check_bcast(struct tern_comm *c, const char *fn, void *buffer, MPI
                           MPI_Datatype datatype, int root, struct tern_datatype **dt)
 {
     int rc;
+    if (c->is_inter) return tern_coll_check_inter_bcast(c, fn, buffer, count, datatype, root, dt);
     if ((rc = chk_root(c, fn, root))) return rc;
     if ((rc = chk_not_in_place(c, fn, "buffer", buffer, "in a broadcast"))) return rc;
     if ((rc = tern_check_count(c, count, fn, "count"))) return rc;
@@ -120,9 +136,11 @@ static int bcast_body(const char *fn, void *buffer, MPI_Count count, MPI_Datatyp
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    if (c->is_inter) { rc = tern_inter_bcast_call(fn, c, buffer, count, datatype, root); goto out; }
     TRY(tern_coll_check_bcast(c, fn, buffer, count, datatype, root, &dt));
-    rc = coll_result(c, tern_bcast(buffer, (size_t)count, dt, root, c));
+    if (c->is_inter)
+        RUN_SCHED(tern_nbc_bcast(s, buffer, (size_t)count, dt, root));
+    else
+        rc = coll_result(c, tern_bcast(buffer, (size_t)count, dt, root, c));
 out:
     tern_unlock();
     return rc;
@@ -211,6 +229,9 @@ int tern_coll_check_gather(struct tern_comm *c, const char *fn, const void *send
                            MPI_Count recvcount, MPI_Datatype recvtype, int root,
                            struct tern_datatype **sdt, struct tern_datatype **rdt)
 {
+    if (c->is_inter)
+        return tern_coll_check_inter_rooted(c, fn, 1, sendbuf, sendcount, sendtype, recvbuf,
+                                            recvcount, recvtype, root, sdt, rdt);
     return chk_rooted(c, fn, root, &RECV, recvbuf, recvcount, recvtype, rdt, &SEND, sendbuf,
                       sendcount, sendtype, sdt);
 }
@@ -225,11 +246,14 @@ static int gather_body(const char *fn, const void *sendbuf, MPI_Count sendcount,
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    if (c->is_inter) { rc = tern_inter_gather_call(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root); goto out; }
     TRY(tern_coll_check_gather(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                root, &sdt, &rdt));
-    rc = coll_result(c, tern_gather(sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount,
-                                    rdt, root, c));
+    if (c->is_inter)
+        RUN_SCHED(tern_nbc_gather(s, sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount,
+                                  rdt, root));
+    else
+        rc = coll_result(c, tern_gather(sendbuf, (size_t)sendcount, sdt, recvbuf,
+                                        (size_t)recvcount, rdt, root, c));
 out:
     tern_unlock();
     return rc;
@@ -258,6 +282,9 @@ int tern_coll_check_gatherv(struct tern_comm *c, const char *fn, const void *sen
 {
     int rc;
     size_t total = 0;
+    if (c->is_inter)
+        return tern_coll_check_inter_gatherv(c, fn, sendbuf, sendcount, sendtype, recvbuf,
+                                             recvcounts, displs, recvtype, root, sdt, rdt);
     *sdt = *rdt = NULL;
     if ((rc = chk_root(c, fn, root))) return rc;
     if (c->rank == root && (rc = chk_vector(c, fn, &RECV, recvbuf, recvcounts, "displs", displs,
@@ -281,11 +308,14 @@ static int gatherv_body(const char *fn, const void *sendbuf, MPI_Count sendcount
     TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->peer_size, is_root(c, root), &tmp,
                       &recvcounts));
     TRY(tern_vec_ints(c, fn, "displs", displs_v, c->peer_size, is_root(c, root), &tmp, &displs));
-    if (c->is_inter) { rc = tern_inter_gatherv_call(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root); goto out; }
     TRY(tern_coll_check_gatherv(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                 recvtype, root, &sdt, &rdt));
-    rc = coll_result(c, tern_gatherv(sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts, displs,
-                                     rdt, root, c));
+    if (c->is_inter)
+        RUN_SCHED(tern_nbc_gatherv(s, sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts,
+                                   displs, rdt, root));
+    else
+        rc = coll_result(c, tern_gatherv(sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts,
+                                         displs, rdt, root, c));
 out:
     tern_vec_tmp_free(&tmp);
     tern_unlock();
@@ -315,6 +345,9 @@ int tern_coll_check_scatter(struct tern_comm *c, const char *fn, const void *sen
                             MPI_Count recvcount, MPI_Datatype recvtype, int root,
                             struct tern_datatype **sdt, struct tern_datatype **rdt)
 {
+    if (c->is_inter)
+        return tern_coll_check_inter_rooted(c, fn, 0, sendbuf, sendcount, sendtype, recvbuf,
+                                            recvcount, recvtype, root, sdt, rdt);
     return chk_rooted(c, fn, root, &SEND, sendbuf, sendcount, sendtype, sdt, &RECV, recvbuf,
                       recvcount, recvtype, rdt);
 }
@@ -329,11 +362,14 @@ static int scatter_body(const char *fn, const void *sendbuf, MPI_Count sendcount
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    if (c->is_inter) { rc = tern_inter_scatter_call(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root); goto out; }
     TRY(tern_coll_check_scatter(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                 root, &sdt, &rdt));
-    rc = coll_result(c, tern_scatter(sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount,
-                                     rdt, root, c));
+    if (c->is_inter)
+        RUN_SCHED(tern_nbc_scatter(s, sendbuf, (size_t)sendcount, sdt, recvbuf,
+                                   (size_t)recvcount, rdt, root));
+    else
+        rc = coll_result(c, tern_scatter(sendbuf, (size_t)sendcount, sdt, recvbuf,
+                                         (size_t)recvcount, rdt, root, c));
 out:
     tern_unlock();
     return rc;
@@ -362,6 +398,9 @@ int tern_coll_check_scatterv(struct tern_comm *c, const char *fn, const void *se
 {
     int rc;
     size_t total = 0;
+    if (c->is_inter)
+        return tern_coll_check_inter_scatterv(c, fn, sendbuf, sendcounts, displs, sendtype,
+                                              recvbuf, recvcount, recvtype, root, sdt, rdt);
     *sdt = *rdt = NULL;
     if ((rc = chk_root(c, fn, root))) return rc;
     if (c->rank == root && (rc = chk_vector(c, fn, &SEND, sendbuf, sendcounts, "displs", displs,
@@ -385,11 +424,14 @@ static int scatterv_body(const char *fn, const void *sendbuf, struct tern_vec se
     TRY(tern_vec_ints(c, fn, "sendcounts", sendcounts_v, c->peer_size, is_root(c, root), &tmp,
                       &sendcounts));
     TRY(tern_vec_ints(c, fn, "displs", displs_v, c->peer_size, is_root(c, root), &tmp, &displs));
-    if (c->is_inter) { rc = tern_inter_scatterv_call(fn, c, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root); goto out; }
     TRY(tern_coll_check_scatterv(c, fn, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
                                  recvtype, root, &sdt, &rdt));
-    rc = coll_result(c, tern_scatterv(sendbuf, sendcounts, displs, sdt, recvbuf,
-                                      (size_t)recvcount, rdt, root, c));
+    if (c->is_inter)
+        RUN_SCHED(tern_nbc_scatterv(s, sendbuf, sendcounts, displs, sdt, recvbuf,
+                                    (size_t)recvcount, rdt, root));
+    else
+        rc = coll_result(c, tern_scatterv(sendbuf, sendcounts, displs, sdt, recvbuf,
+                                          (size_t)recvcount, rdt, root, c));
 out:
     tern_vec_tmp_free(&tmp);
     tern_unlock();
@@ -430,6 +472,9 @@ int tern_coll_check_all_block(struct tern_comm *c, const char *fn, const void *s
                               struct tern_datatype **sdt, struct tern_datatype **rdt)
 {
     int rc;
+    if (c->is_inter)
+        return tern_coll_check_inter_all_block(c, fn, sendbuf, sendcount, sendtype, recvbuf,
+                                               recvcount, recvtype, sdt, rdt);
     if ((rc = chk_send_side(c, fn, sendbuf, sendcount, sendtype, sdt))) return rc;
     if ((rc = chk_block(c, fn, &RECV, recvbuf, recvcount, recvtype, rdt))) return rc;
     return chk_alias(c, fn, sendbuf, recvbuf, (size_t)recvcount * (*rdt)->size);
@@ -449,10 +494,14 @@ static int all_block(const char *fn, all_block_fn algo, const void *sendbuf, MPI
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    if (c->is_inter) { rc = tern_inter_all_block_call(fn, algo == tern_allgather, c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); goto out; }
     TRY(tern_coll_check_all_block(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                   recvtype, &sdt, &rdt));
-    rc = coll_result(c, algo(sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount, rdt, c));
+    if (c->is_inter)
+        RUN_SCHED((algo == tern_allgather ? tern_nbc_allgather : tern_nbc_alltoall)(
+            s, sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount, rdt));
+    else
+        rc = coll_result(c, algo(sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount,
+                                 rdt, c));
 out:
     tern_unlock();
     return rc;
@@ -481,6 +530,9 @@ int tern_coll_check_allgatherv(struct tern_comm *c, const char *fn, const void *
 {
     int rc;
     size_t total = 0;
+    if (c->is_inter)
+        return tern_coll_check_inter_allgatherv(c, fn, sendbuf, sendcount, sendtype, recvbuf,
+                                                recvcounts, displs, recvtype, sdt, rdt);
     if ((rc = chk_send_side(c, fn, sendbuf, sendcount, sendtype, sdt))) return rc;
     if ((rc = chk_vector(c, fn, &RECV, recvbuf, recvcounts, "displs", displs, recvtype, rdt,
                          &total)))
@@ -502,11 +554,14 @@ static int allgatherv_body(const char *fn, const void *sendbuf, MPI_Count sendco
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->peer_size, 1, &tmp, &recvcounts));
     TRY(tern_vec_ints(c, fn, "displs", displs_v, c->peer_size, 1, &tmp, &displs));
-    if (c->is_inter) { rc = tern_inter_allgatherv_call(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype); goto out; }
     TRY(tern_coll_check_allgatherv(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                                    displs, recvtype, &sdt, &rdt));
-    rc = coll_result(c, tern_allgatherv(sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts,
-                                        displs, rdt, c));
+    if (c->is_inter)
+        RUN_SCHED(tern_nbc_allgatherv(s, sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts,
+                                      displs, rdt));
+    else
+        rc = coll_result(c, tern_allgatherv(sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts,
+                                            displs, rdt, c));
 out:
     tern_vec_tmp_free(&tmp);
     tern_unlock();
@@ -555,6 +610,9 @@ int tern_coll_check_alltoallv(struct tern_comm *c, const char *fn, const void *s
 {
     int rc;
     size_t stotal = 0, rtotal = 0;
+    if (c->is_inter)
+        return tern_coll_check_inter_alltoallv(c, fn, sendbuf, sendcounts, sdispls, sendtype,
+                                               recvbuf, recvcounts, rdispls, recvtype, sdt, rdt);
     *sdt = NULL;
     if (sendbuf != MPI_IN_PLACE &&
         (rc = chk_vector(c, fn, &SEND, sendbuf, sendcounts, "sdispls", sdispls, sendtype, sdt,
@@ -585,11 +643,14 @@ static int alltoallv_body(const char *fn, const void *sendbuf, struct tern_vec s
                       &sdispls));
     TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->peer_size, 1, &tmp, &recvcounts));
     TRY(tern_vec_ints(c, fn, "rdispls", rdispls_v, c->peer_size, 1, &tmp, &rdispls));
-    if (c->is_inter) { rc = tern_inter_alltoallv_call(fn, c, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype); goto out; }
     TRY(tern_coll_check_alltoallv(c, fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                   recvcounts, rdispls, recvtype, &sdt, &rdt));
-    rc = coll_result(c, tern_alltoallv(sendbuf, sendcounts, sdispls, sdt, recvbuf, recvcounts,
-                                       rdispls, rdt, c));
+    if (c->is_inter)
+        RUN_SCHED(tern_nbc_alltoallv(s, sendbuf, sendcounts, sdispls, sdt, recvbuf, recvcounts,
+                                     rdispls, rdt));
+    else
+        rc = coll_result(c, tern_alltoallv(sendbuf, sendcounts, sdispls, sdt, recvbuf,
+                                           recvcounts, rdispls, rdt, c));
 out:
     tern_vec_tmp_free(&tmp);
     tern_unlock();
@@ -643,12 +704,15 @@ int tern_coll_check_alltoallw(struct tern_comm *c, const char *fn, const void *s
                               const MPI_Datatype recvtypes[], struct tern_datatype ***dts)
 {
     int rc;
-    struct tern_datatype **sdts = calloc((size_t)c->size * 2, sizeof *sdts), **rdts;
+    if (c->is_inter)
+        return tern_coll_check_inter_alltoallw(c, fn, sendbuf, sendcounts, sdispls, sendtypes,
+                                               recvbuf, recvcounts, rdispls, recvtypes, dts);
+    struct tern_datatype **sdts = calloc((size_t)c->peer_size * 2, sizeof *sdts), **rdts;
     *dts = sdts;
     if (!sdts)
         return tern_err_comm(c, MPI_ERR_NO_MEM, "%s: out of memory for %d datatypes", fn,
-                             2 * c->size);
-    rdts = sdts + c->size;
+                             2 * c->peer_size);
+    rdts = sdts + c->peer_size;
     if (sendbuf != MPI_IN_PLACE) {
         if ((rc = tern_check_counts(c, fn, "sendcounts", sendcounts, c->size, NULL))) return rc;
         if ((rc = chk_array(c, fn, "sdispls", sdispls))) return rc;
@@ -684,11 +748,14 @@ static int alltoallw_body(const char *fn, const void *sendbuf, struct tern_vec s
                       &sdispls));
     TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->peer_size, 1, &tmp, &recvcounts));
     TRY(tern_vec_ints(c, fn, "rdispls", rdispls_v, c->peer_size, 1, &tmp, &rdispls));
-    if (c->is_inter) { rc = tern_inter_alltoallw_call(fn, c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes); goto out; }
     TRY(tern_coll_check_alltoallw(c, fn, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                                   recvcounts, rdispls, recvtypes, &sdts));
-    rc = coll_result(c, tern_alltoallw(sendbuf, sendcounts, sdispls, sdts, recvbuf, recvcounts,
-                                       rdispls, sdts + c->size, c));
+    if (c->is_inter)
+        RUN_SCHED(tern_nbc_alltoallw(s, sendbuf, sendcounts, sdispls, sdts, recvbuf, recvcounts,
+                                     rdispls, sdts + c->peer_size));
+    else
+        rc = coll_result(c, tern_alltoallw(sendbuf, sendcounts, sdispls, sdts, recvbuf,
+                                           recvcounts, rdispls, sdts + c->peer_size, c));
 out:
     tern_vec_tmp_free(&tmp);
     free(sdts);
@@ -743,6 +810,9 @@ int tern_coll_check_reduce(struct tern_comm *c, const char *fn, const void *send
                            struct tern_datatype **dt, struct tern_op **o)
 {
     int rc;
+    if (c->is_inter)
+        return tern_coll_check_inter_reduce(c, fn, sendbuf, recvbuf, count, datatype, op, root,
+                                            dt, o);
     if ((rc = chk_root(c, fn, root))) return rc;
     if (c->rank != root &&
         (rc = chk_not_in_place(c, fn, "sendbuf", sendbuf, "at a rank other than the root")))
@@ -760,9 +830,11 @@ static int reduce_body(const char *fn, const void *sendbuf, void *recvbuf, MPI_C
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    if (c->is_inter) { rc = tern_inter_reduce_call(fn, c, sendbuf, recvbuf, count, datatype, op, root); goto out; }
     TRY(tern_coll_check_reduce(c, fn, sendbuf, recvbuf, count, datatype, op, root, &dt, &o));
-    rc = coll_result(c, tern_reduce(sendbuf, recvbuf, (size_t)count, dt, o, root, c));
+    if (c->is_inter)
+        RUN_SCHED(tern_nbc_reduce(s, sendbuf, recvbuf, (size_t)count, dt, o, root));
+    else
+        rc = coll_result(c, tern_reduce(sendbuf, recvbuf, (size_t)count, dt, o, root, c));
 out:
     tern_unlock();
     return rc;
@@ -787,6 +859,9 @@ int tern_coll_check_all_reduce(struct tern_comm *c, const char *fn, const void *
                                void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                                struct tern_datatype **dt, struct tern_op **o)
 {
+    if (c->is_inter)
+        return tern_coll_check_inter_all_reduce(c, fn, sendbuf, recvbuf, count, datatype, op, dt,
+                                                o);
     return chk_reduction(c, fn, sendbuf, recvbuf, count, datatype, op, 1, dt, o);
 }
 
@@ -803,9 +878,12 @@ static int all_reduce(const char *fn, all_reduce_fn algo, const void *sendbuf, v
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    if (c->is_inter) { rc = tern_inter_allreduce_call(fn, algo == tern_allreduce, c, sendbuf, recvbuf, count, datatype, op); goto out; }
+    if (algo != tern_allreduce) TRY(tern_coll_check_intra(c, fn));
     TRY(tern_coll_check_all_reduce(c, fn, sendbuf, recvbuf, count, datatype, op, &dt, &o));
-    rc = coll_result(c, algo(sendbuf, recvbuf, (size_t)count, dt, o, c));
+    if (c->is_inter)
+        RUN_SCHED(tern_nbc_allreduce(s, sendbuf, recvbuf, (size_t)count, dt, o));
+    else
+        rc = coll_result(c, algo(sendbuf, recvbuf, (size_t)count, dt, o, c));
 out:
     tern_unlock();
     return rc;
@@ -845,6 +923,9 @@ int tern_coll_check_reduce_scatter(struct tern_comm *c, const char *fn, const vo
 {
     int rc;
     size_t total = 0;
+    if (c->is_inter)
+        return tern_coll_check_inter_reduce_scatter(c, fn, sendbuf, recvbuf, recvcounts, 0,
+                                                    datatype, op, dt, o);
     if ((rc = tern_check_counts(c, fn, "recvcounts", recvcounts, c->size, &total))) return rc;
     if ((rc = chk_reduction(c, fn, sendbuf, NULL, 0, datatype, op, 0, dt, o))) return rc;
     return chk_scattered(c, fn, sendbuf, recvbuf, total, recvcounts[c->rank], *dt);
@@ -864,10 +945,12 @@ static int reduce_scatter_body(const char *fn, const void *sendbuf, void *recvbu
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->size, 1, &tmp, &recvcounts));
-    if (c->is_inter) { rc = tern_inter_reduce_scatter_call(fn, c, sendbuf, recvbuf, recvcounts, 0, datatype, op); goto out; }
     TRY(tern_coll_check_reduce_scatter(c, fn, sendbuf, recvbuf, recvcounts, datatype, op, &dt,
                                        &o));
-    rc = coll_result(c, tern_reduce_scatter(sendbuf, recvbuf, recvcounts, dt, o, c));
+    if (c->is_inter)
+        RUN_SCHED(tern_nbc_reduce_scatter(s, sendbuf, recvbuf, recvcounts, dt, o));
+    else
+        rc = coll_result(c, tern_reduce_scatter(sendbuf, recvbuf, recvcounts, dt, o, c));
 out:
     tern_vec_tmp_free(&tmp);
     tern_unlock();
@@ -895,6 +978,9 @@ int tern_coll_check_reduce_scatter_block(struct tern_comm *c, const char *fn, co
                                          MPI_Op op, struct tern_datatype **dt, struct tern_op **o)
 {
     int rc;
+    if (c->is_inter)
+        return tern_coll_check_inter_reduce_scatter(c, fn, sendbuf, recvbuf, NULL, recvcount,
+                                                    datatype, op, dt, o);
     if ((rc = tern_check_count(c, recvcount, fn, "recvcount"))) return rc;
     if ((rc = chk_reduction(c, fn, sendbuf, NULL, 0, datatype, op, 0, dt, o))) return rc;
     return chk_scattered(c, fn, sendbuf, recvbuf, (size_t)recvcount * (size_t)c->size, recvcount,
@@ -912,10 +998,13 @@ static int reduce_scatter_block_body(const char *fn, const void *sendbuf, void *
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    if (c->is_inter) { rc = tern_inter_reduce_scatter_call(fn, c, sendbuf, recvbuf, NULL, recvcount, datatype, op); goto out; }
     TRY(tern_coll_check_reduce_scatter_block(c, fn, sendbuf, recvbuf, recvcount, datatype, op,
                                              &dt, &o));
-    rc = coll_result(c, tern_reduce_scatter_block(sendbuf, recvbuf, (size_t)recvcount, dt, o, c));
+    if (c->is_inter)
+        RUN_SCHED(tern_nbc_reduce_scatter_block(s, sendbuf, recvbuf, (size_t)recvcount, dt, o));
+    else
+        rc = coll_result(c, tern_reduce_scatter_block(sendbuf, recvbuf, (size_t)recvcount, dt, o,
+                                                      c));
 out:
     tern_unlock();
     return rc;

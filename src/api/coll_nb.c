@@ -1,7 +1,9 @@
-/* MPI nonblocking collective entry points (intracommunicators): the
- * argument checks of the blocking forms (coll_check.h), then a schedule
- * (coll/nbc.h) wrapped in a request.  The tern_api_i* bodies also serve the
- * persistent forms (coll_persist.c). */
+/* MPI nonblocking collective entry points: the argument checks of the
+ * blocking forms (coll_check.h), then a schedule (coll/nbc.h, which also
+ * builds the intercommunicator ones) wrapped in a request.  The tern_api_i*
+ * bodies also serve the persistent forms (coll_persist.c).  Count arrays
+ * have one entry per peer (c->peer_size: the remote group of an
+ * intercommunicator), except reduce_scatter's, one per local rank. */
 #include <stdlib.h>
 
 #include "api/coll_check.h"
@@ -22,14 +24,13 @@
 /* The communicator argument. */
 static int begin(const char *fn, MPI_Comm comm, struct tern_comm **c)
 {
-    int rc = tern_comm_check(comm, fn, "comm", c);
-    if (rc != MPI_SUCCESS) return rc;
-    if ((*c)->is_inter)
-        return tern_err_comm(*c, MPI_ERR_UNSUPPORTED_OPERATION,
-                             "%s: intercommunicators are not supported by the nonblocking and "
-                             "persistent collectives yet",
-                             fn);
-    return MPI_SUCCESS;
+    return tern_comm_check(comm, fn, "comm", c);
+}
+
+/* Whether this rank gives the root's count arrays. */
+static int is_root(const struct tern_comm *c, int root)
+{
+    return c->is_inter ? root == MPI_ROOT : c->rank == root;
 }
 
 /* The request argument, then a schedule for the call (which takes the
@@ -115,9 +116,9 @@ int tern_api_igatherv(const char *fn, const void *sendbuf, MPI_Count sendcount,
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(begin(fn, comm, &c));
-    TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->size, c->rank == root, &tmp,
+    TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->peer_size, is_root(c, root), &tmp,
                       &recvcounts));
-    TRY(tern_vec_ints(c, fn, "displs", displs_v, c->size, c->rank == root, &tmp, &displs));
+    TRY(tern_vec_ints(c, fn, "displs", displs_v, c->peer_size, is_root(c, root), &tmp, &displs));
     TRY(tern_coll_check_gatherv(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                 recvtype, root, &sdt, &rdt));
     TRY(create(c, fn, request, &s));
@@ -169,9 +170,9 @@ int tern_api_iscatterv(const char *fn, const void *sendbuf, struct tern_vec send
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(begin(fn, comm, &c));
-    TRY(tern_vec_ints(c, fn, "sendcounts", sendcounts_v, c->size, c->rank == root, &tmp,
+    TRY(tern_vec_ints(c, fn, "sendcounts", sendcounts_v, c->peer_size, is_root(c, root), &tmp,
                       &sendcounts));
-    TRY(tern_vec_ints(c, fn, "displs", displs_v, c->size, c->rank == root, &tmp, &displs));
+    TRY(tern_vec_ints(c, fn, "displs", displs_v, c->peer_size, is_root(c, root), &tmp, &displs));
     TRY(tern_coll_check_scatterv(c, fn, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
                                  recvtype, root, &sdt, &rdt));
     TRY(create(c, fn, request, &s));
@@ -222,8 +223,8 @@ int tern_api_iallgatherv(const char *fn, const void *sendbuf, MPI_Count sendcoun
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(begin(fn, comm, &c));
-    TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->size, 1, &tmp, &recvcounts));
-    TRY(tern_vec_ints(c, fn, "displs", displs_v, c->size, 1, &tmp, &displs));
+    TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->peer_size, 1, &tmp, &recvcounts));
+    TRY(tern_vec_ints(c, fn, "displs", displs_v, c->peer_size, 1, &tmp, &displs));
     TRY(tern_coll_check_allgatherv(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                                    displs, recvtype, &sdt, &rdt));
     TRY(create(c, fn, request, &s));
@@ -251,12 +252,12 @@ int tern_api_ialltoallv(const char *fn, const void *sendbuf, struct tern_vec sen
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(begin(fn, comm, &c));
-    TRY(tern_vec_ints(c, fn, "sendcounts", sendcounts_v, c->size, sendbuf != MPI_IN_PLACE, &tmp,
-                      &sendcounts));
-    TRY(tern_vec_ints(c, fn, "sdispls", sdispls_v, c->size, sendbuf != MPI_IN_PLACE, &tmp,
+    TRY(tern_vec_ints(c, fn, "sendcounts", sendcounts_v, c->peer_size, sendbuf != MPI_IN_PLACE,
+                      &tmp, &sendcounts));
+    TRY(tern_vec_ints(c, fn, "sdispls", sdispls_v, c->peer_size, sendbuf != MPI_IN_PLACE, &tmp,
                       &sdispls));
-    TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->size, 1, &tmp, &recvcounts));
-    TRY(tern_vec_ints(c, fn, "rdispls", rdispls_v, c->size, 1, &tmp, &rdispls));
+    TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->peer_size, 1, &tmp, &recvcounts));
+    TRY(tern_vec_ints(c, fn, "rdispls", rdispls_v, c->peer_size, 1, &tmp, &rdispls));
     TRY(tern_coll_check_alltoallv(c, fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                   recvcounts, rdispls, recvtype, &sdt, &rdt));
     TRY(create(c, fn, request, &s));
@@ -285,18 +286,18 @@ int tern_api_ialltoallw(const char *fn, const void *sendbuf, struct tern_vec sen
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(begin(fn, comm, &c));
-    TRY(tern_vec_ints(c, fn, "sendcounts", sendcounts_v, c->size, sendbuf != MPI_IN_PLACE, &tmp,
-                      &sendcounts));
-    TRY(tern_vec_ints(c, fn, "sdispls", sdispls_v, c->size, sendbuf != MPI_IN_PLACE, &tmp,
+    TRY(tern_vec_ints(c, fn, "sendcounts", sendcounts_v, c->peer_size, sendbuf != MPI_IN_PLACE,
+                      &tmp, &sendcounts));
+    TRY(tern_vec_ints(c, fn, "sdispls", sdispls_v, c->peer_size, sendbuf != MPI_IN_PLACE, &tmp,
                       &sdispls));
-    TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->size, 1, &tmp, &recvcounts));
-    TRY(tern_vec_ints(c, fn, "rdispls", rdispls_v, c->size, 1, &tmp, &rdispls));
+    TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->peer_size, 1, &tmp, &recvcounts));
+    TRY(tern_vec_ints(c, fn, "rdispls", rdispls_v, c->peer_size, 1, &tmp, &rdispls));
     TRY(tern_coll_check_alltoallw(c, fn, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                                   recvcounts, rdispls, recvtypes, &dts));
     TRY(create(c, fn, request, &s));
     rc = tern_sched_post(s,
                          tern_nbc_alltoallw(s, sendbuf, sendcounts, sdispls, dts, recvbuf,
-                                            recvcounts, rdispls, dts + c->size),
+                                            recvcounts, rdispls, dts + c->peer_size),
                          persistent, request);
 out:
     tern_vec_tmp_free(&tmp);
@@ -338,6 +339,7 @@ int tern_api_iall_reduce(const char *fn, tern_nbc_all_reduce_fn *build, const vo
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(begin(fn, comm, &c));
+    if (build != tern_nbc_allreduce) TRY(tern_coll_check_intra(c, fn));
     TRY(tern_coll_check_all_reduce(c, fn, sendbuf, recvbuf, count, datatype, op, &dt, &o));
     TRY(create(c, fn, request, &s));
     rc = tern_sched_post(s, build(s, sendbuf, recvbuf, (size_t)count, dt, o), persistent,

@@ -1,5 +1,5 @@
 /* Schedules of the unrooted data movers: barrier, allgather(v),
- * alltoall(v, w).
+ * alltoall(v, w) (intercommunicators: nbc_inter.c, but for alltoall).
  *
  * Barrier: dissemination, ceil(log2 n) rounds of an empty message to
  * r + k and one from r - k.
@@ -17,6 +17,7 @@
 
 #include "coll/coll_util.h"
 #include "coll/nbc.h"
+#include "coll/nbc_inter.h"
 #include "coll/sched.h"
 
 /* Same threshold as the blocking allgather. */
@@ -26,6 +27,7 @@ int tern_nbc_barrier(struct tern_sched *s)
 {
     static char none; /* an address for the empty messages */
     struct tern_comm *c = tern_sched_comm(s);
+    if (c->is_inter) return tern_nbc_inter_barrier(s);
     int n = c->size, r = c->rank;
     struct tern_datatype *bt = tern_coll_byte();
     for (int k = 1; k < n; k <<= 1) {
@@ -89,6 +91,7 @@ int tern_nbc_allgather(struct tern_sched *s, const void *sbuf, size_t scount,
                        struct tern_datatype *rdt)
 {
     struct tern_comm *c = tern_sched_comm(s);
+    if (c->is_inter) return tern_nbc_inter_allgather(s, sbuf, scount, sdt, rbuf, rcount, rdt);
     if (rcount * rdt->size == 0) return MPI_SUCCESS;
     if (sbuf != MPI_IN_PLACE)
         tern_sched_copy(s, sbuf, scount, sdt,
@@ -105,6 +108,8 @@ int tern_nbc_allgatherv(struct tern_sched *s, const void *sbuf, size_t scount,
                         const int *displs, struct tern_datatype *rdt)
 {
     struct tern_comm *c = tern_sched_comm(s);
+    if (c->is_inter)
+        return tern_nbc_inter_allgatherv(s, sbuf, scount, sdt, rbuf, rcounts, displs, rdt);
     size_t total = 0;
     for (int i = 0; i < c->size; i++) total += (size_t)rcounts[i];
     if (total * rdt->size == 0) return MPI_SUCCESS;
@@ -127,12 +132,14 @@ struct blocks {
 static size_t bytes_of(const struct blocks *b, int i) { return b->count[i] * b->dt[i]->size; }
 
 /* snd == NULL: MPI_IN_PLACE, the blocks to send are rbuf's, packed into
- * scratch before any receive is posted. */
+ * scratch before any receive is posted.  On an intercommunicator the peers
+ * are the n remote ranks, none of them this rank (so no block of its own,
+ * and never in place), the order starting from the local rank mod n. */
 static int exchange(struct tern_sched *s, const char *sbuf, const struct blocks *snd, char *rbuf,
                     const struct blocks *rcv)
 {
     struct tern_comm *c = tern_sched_comm(s);
-    int n = c->size, r = c->rank;
+    int n = c->peer_size, r = c->rank % n, first = c->is_inter ? 0 : 1;
     struct tern_datatype *bt = tern_coll_byte();
     char *packed = NULL;
     MPI_Aint *poff = NULL;
@@ -146,16 +153,16 @@ static int exchange(struct tern_sched *s, const char *sbuf, const struct blocks 
             if (i != r)
                 tern_sched_copy(s, rbuf + rcv->off[i], rcv->count[i], rcv->dt[i], packed + poff[i],
                                 bytes_of(rcv, i), bt);
-    } else {
+    } else if (first) {
         tern_sched_copy(s, sbuf + snd->off[r], snd->count[r], snd->dt[r], rbuf + rcv->off[r],
                         rcv->count[r], rcv->dt[r]);
     }
-    for (int k = 1; k < n; k++) {
+    for (int k = first; k < n; k++) {
         int from = (r - k + n) % n;
         if (bytes_of(rcv, from))
             tern_sched_recv(s, rbuf + rcv->off[from], rcv->count[from], rcv->dt[from], from);
     }
-    for (int k = 1; k < n; k++) {
+    for (int k = first; k < n; k++) {
         int to = (r + k) % n;
         if (!snd) {
             if (poff[to + 1] > poff[to])
@@ -174,7 +181,7 @@ static int exchange(struct tern_sched *s, const char *sbuf, const struct blocks 
 static int describe(struct tern_sched *s, struct blocks *b, size_t count, const int *counts,
                     const int *displs, struct tern_datatype *dt, struct tern_datatype *const *dts)
 {
-    int n = tern_sched_comm(s)->size;
+    int n = tern_sched_comm(s)->peer_size;
     b->count = tern_sched_buf(s, (size_t)n * sizeof *b->count);
     b->off = tern_sched_buf(s, (size_t)n * sizeof *b->off);
     b->dt = tern_sched_buf(s, (size_t)n * sizeof *b->dt);

@@ -1,4 +1,4 @@
-/* Schedules of the reductions.
+/* Schedules of the reductions (intercommunicators: nbc_inter.c).
  *
  * A reduce step computes inout = in op inout.  When the op is not
  * commutative and the data at hand belongs to the lower ranks, the builder
@@ -14,6 +14,7 @@
  * then combined in rank order (valid for any op), two rounds. */
 #include "coll/coll_util.h"
 #include "coll/nbc.h"
+#include "coll/nbc_inter.h"
 #include "coll/op.h"
 #include "coll/sched.h"
 
@@ -36,6 +37,7 @@ int tern_nbc_reduce(struct tern_sched *s, const void *sbuf, void *rbuf, size_t c
                     struct tern_datatype *dt, struct tern_op *op, int root)
 {
     struct tern_comm *c = tern_sched_comm(s);
+    if (c->is_inter) return tern_nbc_inter_reduce(s, sbuf, rbuf, count, dt, op, root);
     int n = c->size, r = c->rank;
     if (count == 0) return MPI_SUCCESS;
     if (sbuf == MPI_IN_PLACE) sbuf = rbuf; /* only at the root */
@@ -72,6 +74,7 @@ int tern_nbc_allreduce(struct tern_sched *s, const void *sbuf, void *rbuf, size_
                        struct tern_datatype *dt, struct tern_op *op)
 {
     struct tern_comm *c = tern_sched_comm(s);
+    if (c->is_inter) return tern_nbc_inter_allreduce(s, sbuf, rbuf, count, dt, op);
     int n = c->size, r = c->rank;
     if (count == 0) return MPI_SUCCESS;
     if (sbuf != MPI_IN_PLACE) tern_sched_copy(s, sbuf, count, dt, rbuf, count, dt);
@@ -166,6 +169,7 @@ static int reduce_scatter_common(struct tern_sched *s, const void *sbuf, void *r
                                  struct tern_op *op)
 {
     struct tern_comm *c = tern_sched_comm(s);
+    if (c->is_inter) return tern_nbc_inter_reduce_scatter(s, sbuf, rbuf, rcounts, rcount, dt, op);
     int n = c->size, r = c->rank;
     MPI_Aint *displs = tern_sched_buf(s, (size_t)(n + 1) * sizeof *displs);
     if (!displs) return tern_sched_round(s);

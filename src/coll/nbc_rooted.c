@@ -1,4 +1,5 @@
-/* Schedules of the rooted data movers: bcast, gather(v), scatter(v).
+/* Schedules of the rooted data movers: bcast, gather(v), scatter(v)
+ * (intercommunicators: nbc_inter.c).
  *
  * Bcast, gather and scatter use binomial trees over ranks relative to the
  * root (the same trees as the blocking forms): the subtree of relative rank
@@ -8,6 +9,7 @@
  * linear: only the root knows the counts. */
 #include "coll/coll_util.h"
 #include "coll/nbc.h"
+#include "coll/nbc_inter.h"
 #include "coll/sched.h"
 
 /* The subtree size of relative rank vr; *parent its parent's real rank. */
@@ -23,6 +25,7 @@ int tern_nbc_bcast(struct tern_sched *s, void *buf, size_t count, struct tern_da
                    int root)
 {
     struct tern_comm *c = tern_sched_comm(s);
+    if (c->is_inter) return tern_nbc_inter_bcast(s, buf, count, dt, root);
     int n = c->size, r = c->rank;
     if (n == 1 || count * dt->size == 0) return MPI_SUCCESS;
     int vr = (r - root + n) % n, mask = 1;
@@ -43,6 +46,7 @@ int tern_nbc_gather(struct tern_sched *s, const void *sbuf, size_t scount,
                     struct tern_datatype *rdt, int root)
 {
     struct tern_comm *c = tern_sched_comm(s);
+    if (c->is_inter) return tern_nbc_inter_gather(s, sbuf, scount, sdt, rbuf, rcount, rdt, root);
     int n = c->size, r = c->rank, vr = (r - root + n) % n, parent;
     size_t blk = r == root ? rcount * rdt->size : scount * sdt->size;
     if (blk == 0) return MPI_SUCCESS; /* every rank's block is empty then */
@@ -78,6 +82,8 @@ int tern_nbc_gatherv(struct tern_sched *s, const void *sbuf, size_t scount,
                      struct tern_datatype *rdt, int root)
 {
     struct tern_comm *c = tern_sched_comm(s);
+    if (c->is_inter)
+        return tern_nbc_inter_gatherv(s, sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root);
     int n = c->size, r = c->rank;
     if (r != root) {
         if (scount * sdt->size == 0) return MPI_SUCCESS;
@@ -97,6 +103,7 @@ int tern_nbc_scatter(struct tern_sched *s, const void *sbuf, size_t scount,
                      struct tern_datatype *rdt, int root)
 {
     struct tern_comm *c = tern_sched_comm(s);
+    if (c->is_inter) return tern_nbc_inter_scatter(s, sbuf, scount, sdt, rbuf, rcount, rdt, root);
     int n = c->size, r = c->rank, vr = (r - root + n) % n, parent;
     size_t blk = r == root ? scount * sdt->size : rcount * rdt->size;
     if (blk == 0) return MPI_SUCCESS;
@@ -134,6 +141,8 @@ int tern_nbc_scatterv(struct tern_sched *s, const void *sbuf, const int *scounts
                       struct tern_datatype *rdt, int root)
 {
     struct tern_comm *c = tern_sched_comm(s);
+    if (c->is_inter)
+        return tern_nbc_inter_scatterv(s, sbuf, scounts, displs, sdt, rbuf, rcount, rdt, root);
     int n = c->size, r = c->rank;
     if (r != root) {
         if (rcount * rdt->size == 0) return MPI_SUCCESS;

@@ -17,6 +17,7 @@ enum step_kind { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY, STEP_CALLBACK };
 struct step {
     uint8_t kind;
     int peer;
+    struct tern_comm *comm;     /* send, recv: the schedule's or its local communicator */
     const void *src;            /* send, reduce 'in', copy source */
     void *dst;                  /* recv, reduce 'inout', copy destination */
     size_t count, dcount;
@@ -29,6 +30,7 @@ struct step {
 
 struct tern_sched {
     struct tern_comm *c;
+    struct tern_comm *cur;      /* where sends and receives added now go (tern_sched_local) */
     const char *fn;
     int tag;
     int err;                    /* stuck while building */
@@ -76,11 +78,17 @@ int tern_sched_create(struct tern_comm *c, const char *fn, struct tern_sched **o
     s->fn = fn;
     s->tag = TERN_SCHED_TAG_TOP - (int)(c->coll_seq++ % (uint32_t)TERN_SCHED_TAG_SPAN);
     s->round = -1;
+    s->cur = c;
     tern_comm_retain(c);
     return MPI_SUCCESS;
 }
 
-struct tern_comm *tern_sched_comm(const struct tern_sched *s) { return s->c; }
+struct tern_comm *tern_sched_comm(const struct tern_sched *s) { return s->cur; }
+
+void tern_sched_local(struct tern_sched *s, int local)
+{
+    s->cur = local ? s->c->local_comm : s->c;
+}
 
 void tern_sched_free(struct tern_sched *s)
 {
@@ -106,7 +114,7 @@ static struct step *add(struct tern_sched *s, enum step_kind kind)
         return NULL;
     }
     struct step *st = &s->steps[s->nsteps++];
-    *st = (struct step){.kind = (uint8_t)kind};
+    *st = (struct step){.kind = (uint8_t)kind, .comm = s->cur};
     return st;
 }
 
@@ -274,11 +282,11 @@ static void start_round(struct tern_sched *s)
         int rc = MPI_SUCCESS;
         switch (st->kind) {
         case STEP_SEND:
-            rc = tern_isend(st->src, st->count, st->dt, st->peer, tag, s->c, TERN_CTX_COLL,
+            rc = tern_isend(st->src, st->count, st->dt, st->peer, tag, st->comm, TERN_CTX_COLL,
                             TERN_MODE_STANDARD, &st->req);
             break;
         case STEP_RECV:
-            rc = tern_irecv(st->dst, st->count, st->dt, st->peer, tag, s->c, TERN_CTX_COLL,
+            rc = tern_irecv(st->dst, st->count, st->dt, st->peer, tag, st->comm, TERN_CTX_COLL,
                             &st->req);
             break;
         case STEP_REDUCE:
@@ -357,7 +365,9 @@ static void start(struct tern_request *r)
     poll_request(r);
 }
 
-int tern_sched_post(struct tern_sched *s, int rc, int persistent, MPI_Request *out)
+/* Wraps s in a collective request, or frees s and returns the error
+ * raised on its communicator (rc is the builder's result). */
+static int wrap(struct tern_sched *s, int rc, int persistent, struct tern_request **out)
 {
     struct tern_comm *c = s->c;
     struct tern_request *r = NULL;
@@ -375,9 +385,27 @@ int tern_sched_post(struct tern_sched *s, int rc, int persistent, MPI_Request *o
     r->poll_fn = poll_request;
     r->free_fn = free_request;
     r->persistent = (uint8_t)(persistent != 0);
+    *out = r;
+    return MPI_SUCCESS;
+}
+
+int tern_sched_post(struct tern_sched *s, int rc, int persistent, MPI_Request *out)
+{
+    struct tern_request *r;
+    if ((rc = wrap(s, rc, persistent, &r)) != MPI_SUCCESS) return rc;
     *out = r->handle;
     if (!persistent) start(r);
     return MPI_SUCCESS;
+}
+
+int tern_sched_run(struct tern_sched *s, int rc)
+{
+    struct tern_comm *c = s->c;
+    struct tern_request *r;
+    if ((rc = wrap(s, rc, 0, &r)) != MPI_SUCCESS) return rc;
+    start(r);
+    rc = tern_wait(r, MPI_STATUS_IGNORE); /* frees r; the caller's handle keeps c */
+    return rc == MPI_SUCCESS ? rc : tern_err_raise(c, rc);
 }
 
 int tern_sched_restart(struct tern_request *r)

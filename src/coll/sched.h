@@ -40,7 +40,13 @@
  * while an older one is still in use.
  *
  * Messages travel on the communicator's collective context
- * (TERN_CTX_COLL).  All calls are made under the library lock. */
+ * (TERN_CTX_COLL).  All calls are made under the library lock.
+ *
+ * Intercommunicators: a schedule on one may also send and receive over its
+ * local communicator (tern_sched_local), with the same tag.  That
+ * communicator has no handle: only its intercommunicator's schedules and
+ * constructors (fixed tags, above this range) use it, so the tag, counted
+ * on the intercommunicator, is unique there as well. */
 #ifndef TERN_COLL_SCHED_H
 #define TERN_COLL_SCHED_H
 
@@ -61,8 +67,15 @@ struct tern_sched;
  * 'fn' names the MPI call in error messages.  MPI_ERR_NO_MEM on failure. */
 int tern_sched_create(struct tern_comm *c, const char *fn, struct tern_sched **out);
 
-/* The schedule's communicator, rank and size (for builders). */
+/* The schedule's communicator, rank and size (for builders): the one steps
+ * added now go over. */
 struct tern_comm *tern_sched_comm(const struct tern_sched *s);
+
+/* Intercommunicator schedules: with local != 0, the sends and receives
+ * added from now on go over the local communicator (c->local_comm), which
+ * tern_sched_comm then returns, so the intracommunicator builders add the
+ * local phases; with 0, back to c itself. */
+void tern_sched_local(struct tern_sched *s, int local);
 
 /* Steps of the current round.  They return MPI_SUCCESS or MPI_ERR_NO_MEM;
  * an error also sticks to the schedule, so a builder may check only the
@@ -102,6 +115,11 @@ void *tern_sched_tmp(struct tern_sched *s, const struct tern_datatype *dt, size_
  * starts at once; a persistent one waits for MPI_Start.  *out is the
  * user's handle on success. */
 int tern_sched_post(struct tern_sched *s, int rc, int persistent, MPI_Request *out);
+
+/* A blocking collective: runs the built schedule to completion and frees
+ * it.  Errors (the builder's 'rc' or the run's) are raised on the
+ * communicator. */
+int tern_sched_run(struct tern_sched *s, int rc);
 
 /* MPI_Start of a persistent collective request: runs its schedule again. */
 int tern_sched_restart(struct tern_request *r);
