@@ -147,6 +147,16 @@ static void check_errhandlers(MPI_Session s)
           err_class(rc), handler_calls);
     CHECK_MPI(MPI_Errhandler_free(&ceh));
 
+    /* ... nor a session's a communicator's. */
+    MPI_Group g1;
+    MPI_Comm c1;
+    CHECK_MPI(MPI_Group_from_session_pset(s, "mpi://SELF", &g1));
+    CHECK_MPI(MPI_Comm_create_from_group(g1, "tern.test.self", MPI_INFO_NULL, MPI_ERRORS_RETURN, &c1));
+    CHECK_MPI(MPI_Group_free(&g1));
+    rc = MPI_Comm_set_errhandler(c1, eh);
+    CHECK(err_class(rc) == MPI_ERR_ARG, "session handler on a communicator: class %d", err_class(rc));
+    CHECK_MPI(MPI_Comm_free(&c1));
+
     CHECK_MPI(MPI_Session_set_errhandler(s, MPI_ERRORS_RETURN));
     CHECK_MPI(MPI_Errhandler_free(&eh));
 }
