@@ -1,5 +1,5 @@
 /* A session that asks for MPI_THREAD_MULTIPLE ("thread_level" in its info)
- * gets it: four threads exchange values on two communicators of the session
+ * gets it: four threads exchange values on four communicators of the session
  * at the same time, values checked.  ARGS "world-single": MPI_Init (MPI_THREAD_SINGLE)
  * comes first, so the session raises the thread support of a runtime that
  * is already up. */
