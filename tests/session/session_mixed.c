@@ -77,6 +77,10 @@ int main(int argc, char **argv)
         CHECK(flag_of(MPI_Initialized) && flag_of(MPI_Finalized), "after MPI_Finalize");
         check_sum(sc, "session after MPI_Finalize");
         CHECK_MPI(MPI_Comm_free(&sc));
+        /* New communicators can still be made from the session. */
+        sc = session_comm(s);
+        check_sum(sc, "new session communicator after MPI_Finalize");
+        CHECK_MPI(MPI_Comm_free(&sc));
         CHECK_MPI(MPI_Session_finalize(&s));
     }
     CHECK(flag_of(MPI_Initialized) && flag_of(MPI_Finalized), "at the end");
