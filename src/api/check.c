@@ -12,8 +12,8 @@ int tern_check_comm(MPI_Comm h, const char *fn, struct tern_comm **out)
     }
     if (h == MPI_COMM_NULL)
         return tern_err_comm(NULL, MPI_ERR_COMM, "%s: comm is MPI_COMM_NULL", fn);
-    return tern_err_comm(NULL, MPI_ERR_COMM, "%s: comm=0x%x is not a communicator (freed, or never created)", fn,
-                         (unsigned)h);
+    return tern_err_comm(NULL, MPI_ERR_COMM, "%s: comm=0x%x is not a communicator (freed, or never created)%s", fn,
+                         (unsigned)h, tern_comm_absent_note(h));
 }
 
 int tern_check_count(struct tern_comm *c, long count, const char *fn, const char *arg)

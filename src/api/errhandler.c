@@ -102,10 +102,12 @@ static int set_errh(const char *fn, MPI_Comm comm, MPI_Errhandler errhandler)
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(chk_errh(c, fn, "errhandler", errhandler, &e));
-    if (e->kind == TERN_ERRH_USER_WIN || e->kind == TERN_ERRH_USER_FILE) {
+    if (e->kind == TERN_ERRH_USER_WIN || e->kind == TERN_ERRH_USER_FILE || e->kind == TERN_ERRH_USER_SESSION) {
         rc = tern_err_comm(c, MPI_ERR_ARG, "%s: errhandler=0x%x is a %s error handler, not a "
                            "communicator one", fn, (unsigned)errhandler,
-                           e->kind == TERN_ERRH_USER_WIN ? "window" : "file");
+                           e->kind == TERN_ERRH_USER_WIN    ? "window"
+                           : e->kind == TERN_ERRH_USER_FILE ? "file"
+                                                            : "session");
         goto out;
     }
     tern_errh_retain(e);
@@ -240,7 +242,7 @@ int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
     tern_lock();
     TRY(chk_file(fn, file));
     e = errhandler == MPI_ERRHANDLER_NULL ? NULL : tern_errh_get(errhandler);
-    if (!e || e->kind == TERN_ERRH_USER_COMM || e->kind == TERN_ERRH_USER_WIN) {
+    if (!e || (!tern_errh_is_predefined(e) && e->kind != TERN_ERRH_USER_FILE)) {
         rc = file_raise(tern_err_make(MPI_ERR_ARG,
                                       "%s: errhandler=0x%x is not a file error handler "
                                       "(predefined or made by MPI_File_create_errhandler)",

@@ -44,19 +44,6 @@ int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datat
     return tern_err_unsupported("MPI_Accumulate_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Buffer_flush)
-int PMPI_Buffer_flush(void)
-{
-    return tern_err_unsupported("MPI_Buffer_flush");
-}
-
-TERN_WEAK_ALIAS(MPI_Buffer_iflush)
-int PMPI_Buffer_iflush(MPI_Request *request)
-{
-    (void)request;
-    return tern_err_unsupported("MPI_Buffer_iflush");
-}
-
 TERN_WEAK_ALIAS(MPI_Close_port)
 int PMPI_Close_port(const char *port_name)
 {
@@ -76,24 +63,6 @@ int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm co
     return tern_err_unsupported("MPI_Comm_accept");
 }
 
-TERN_WEAK_ALIAS(MPI_Comm_attach_buffer)
-int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size)
-{
-    (void)comm;
-    (void)buffer;
-    (void)size;
-    return tern_err_unsupported("MPI_Comm_attach_buffer");
-}
-
-TERN_WEAK_ALIAS(MPI_Comm_attach_buffer_c)
-int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size)
-{
-    (void)comm;
-    (void)buffer;
-    (void)size;
-    return tern_err_unsupported("MPI_Comm_attach_buffer_c");
-}
-
 TERN_WEAK_ALIAS(MPI_Comm_connect)
 int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
                       MPI_Comm *newcomm)
@@ -106,24 +75,6 @@ int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm c
     return tern_err_unsupported("MPI_Comm_connect");
 }
 
-TERN_WEAK_ALIAS(MPI_Comm_detach_buffer)
-int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
-{
-    (void)comm;
-    (void)buffer_addr;
-    (void)size;
-    return tern_err_unsupported("MPI_Comm_detach_buffer");
-}
-
-TERN_WEAK_ALIAS(MPI_Comm_detach_buffer_c)
-int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size)
-{
-    (void)comm;
-    (void)buffer_addr;
-    (void)size;
-    return tern_err_unsupported("MPI_Comm_detach_buffer_c");
-}
-
 TERN_WEAK_ALIAS(MPI_Comm_disconnect)
 int PMPI_Comm_disconnect(MPI_Comm *comm)
 {
@@ -131,26 +82,11 @@ int PMPI_Comm_disconnect(MPI_Comm *comm)
     return tern_err_unsupported("MPI_Comm_disconnect");
 }
 
-TERN_WEAK_ALIAS(MPI_Comm_flush_buffer)
-int PMPI_Comm_flush_buffer(MPI_Comm comm)
-{
-    (void)comm;
-    return tern_err_unsupported("MPI_Comm_flush_buffer");
-}
-
 TERN_WEAK_ALIAS(MPI_Comm_get_parent)
 int PMPI_Comm_get_parent(MPI_Comm *parent)
 {
     (void)parent;
     return tern_err_unsupported("MPI_Comm_get_parent");
-}
-
-TERN_WEAK_ALIAS(MPI_Comm_iflush_buffer)
-int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request)
-{
-    (void)comm;
-    (void)request;
-    return tern_err_unsupported("MPI_Comm_iflush_buffer");
 }
 
 TERN_WEAK_ALIAS(MPI_Comm_join)
@@ -1254,15 +1190,6 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free
     return tern_err_unsupported("MPI_Grequest_start");
 }
 
-TERN_WEAK_ALIAS(MPI_Group_from_session_pset)
-int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup)
-{
-    (void)session;
-    (void)pset_name;
-    (void)newgroup;
-    return tern_err_unsupported("MPI_Group_from_session_pset");
-}
-
 TERN_WEAK_ALIAS(MPI_Lookup_name)
 int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name)
 {
@@ -1563,144 +1490,6 @@ int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype or
     (void)win;
     (void)request;
     return tern_err_unsupported("MPI_Rput_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Session_attach_buffer)
-int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
-{
-    (void)session;
-    (void)buffer;
-    (void)size;
-    return tern_err_unsupported("MPI_Session_attach_buffer");
-}
-
-TERN_WEAK_ALIAS(MPI_Session_attach_buffer_c)
-int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size)
-{
-    (void)session;
-    (void)buffer;
-    (void)size;
-    return tern_err_unsupported("MPI_Session_attach_buffer_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Session_call_errhandler)
-int PMPI_Session_call_errhandler(MPI_Session session, int errorcode)
-{
-    (void)session;
-    (void)errorcode;
-    return tern_err_unsupported("MPI_Session_call_errhandler");
-}
-
-TERN_WEAK_ALIAS(MPI_Session_create_errhandler)
-int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn,
-                                   MPI_Errhandler *errhandler)
-{
-    (void)session_errhandler_fn;
-    (void)errhandler;
-    return tern_err_unsupported("MPI_Session_create_errhandler");
-}
-
-TERN_WEAK_ALIAS(MPI_Session_detach_buffer)
-int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size)
-{
-    (void)session;
-    (void)buffer_addr;
-    (void)size;
-    return tern_err_unsupported("MPI_Session_detach_buffer");
-}
-
-TERN_WEAK_ALIAS(MPI_Session_detach_buffer_c)
-int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size)
-{
-    (void)session;
-    (void)buffer_addr;
-    (void)size;
-    return tern_err_unsupported("MPI_Session_detach_buffer_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Session_finalize)
-int PMPI_Session_finalize(MPI_Session *session)
-{
-    (void)session;
-    return tern_err_unsupported("MPI_Session_finalize");
-}
-
-TERN_WEAK_ALIAS(MPI_Session_flush_buffer)
-int PMPI_Session_flush_buffer(MPI_Session session)
-{
-    (void)session;
-    return tern_err_unsupported("MPI_Session_flush_buffer");
-}
-
-TERN_WEAK_ALIAS(MPI_Session_get_errhandler)
-int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler)
-{
-    (void)session;
-    (void)errhandler;
-    return tern_err_unsupported("MPI_Session_get_errhandler");
-}
-
-TERN_WEAK_ALIAS(MPI_Session_get_info)
-int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
-{
-    (void)session;
-    (void)info_used;
-    return tern_err_unsupported("MPI_Session_get_info");
-}
-
-TERN_WEAK_ALIAS(MPI_Session_get_nth_pset)
-int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len,
-                              char *pset_name)
-{
-    (void)session;
-    (void)info;
-    (void)n;
-    (void)pset_len;
-    (void)pset_name;
-    return tern_err_unsupported("MPI_Session_get_nth_pset");
-}
-
-TERN_WEAK_ALIAS(MPI_Session_get_num_psets)
-int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names)
-{
-    (void)session;
-    (void)info;
-    (void)npset_names;
-    return tern_err_unsupported("MPI_Session_get_num_psets");
-}
-
-TERN_WEAK_ALIAS(MPI_Session_get_pset_info)
-int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info)
-{
-    (void)session;
-    (void)pset_name;
-    (void)info;
-    return tern_err_unsupported("MPI_Session_get_pset_info");
-}
-
-TERN_WEAK_ALIAS(MPI_Session_iflush_buffer)
-int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request)
-{
-    (void)session;
-    (void)request;
-    return tern_err_unsupported("MPI_Session_iflush_buffer");
-}
-
-TERN_WEAK_ALIAS(MPI_Session_init)
-int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
-{
-    (void)info;
-    (void)errhandler;
-    (void)session;
-    return tern_err_unsupported("MPI_Session_init");
-}
-
-TERN_WEAK_ALIAS(MPI_Session_set_errhandler)
-int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
-{
-    (void)session;
-    (void)errhandler;
-    return tern_err_unsupported("MPI_Session_set_errhandler");
 }
 
 TERN_WEAK_ALIAS(MPI_Type_create_f90_complex)

@@ -9,8 +9,10 @@
 #include "core/comm_internal.h"
 #include "core/errors.h"
 #include "core/objects.h"
+#include "core/session.h"
 #include "core/state.h"
 #include "datatype/datatype.h"
+#include "p2p/bsend.h"
 #include "p2p/p2p.h"
 #include "topo/topo.h"
 
@@ -68,6 +70,8 @@ static void comm_destroy(struct tern_comm *c)
     tern_topo_free(c->topo);
     tern_group_release(c->group);
     tern_errh_release(c->errh);
+    tern_bbuf_drop(&c->bsend); /* a communicator never freed: nothing is buffered by now */
+    tern_session_release(c->session);
     c->group = NULL;
     c->errh = NULL;
     free(c);
@@ -84,6 +88,9 @@ void tern_comm_release(struct tern_comm *c)
 
 void tern_comm_free_handle(struct tern_comm *c)
 {
+    /* The buffer is the user's memory: it must be free when MPI_Comm_free
+     * returns, so the messages in it leave first. */
+    tern_bbuf_drop(&c->bsend);
     if (tern_objtab_lookup(&tern_comm_table, c->handle) == c)
         tern_objtab_remove(&tern_comm_table, c->handle);
     tern_comm_release(c);
@@ -127,8 +134,8 @@ int tern_comm_check(MPI_Comm h, const char *fn, const char *argname, struct tern
         return tern_err_comm(NULL, MPI_ERR_COMM, "%s: %s is MPI_COMM_NULL", fn, argname);
     c = tern_comm_get(h);
     if (!c)
-        return tern_err_comm(NULL, MPI_ERR_COMM, "%s: %s=0x%x is not a valid communicator", fn,
-                             argname, (unsigned)h);
+        return tern_err_comm(NULL, MPI_ERR_COMM, "%s: %s=0x%x is not a valid communicator%s", fn,
+                             argname, (unsigned)h, tern_comm_absent_note(h));
     *out = c;
     return MPI_SUCCESS;
 }
@@ -198,8 +205,19 @@ int tern_comm_build(struct tern_errhandler *errh, struct tern_group *group, uint
     c->errh->refcount++;
     c->is_inter = 0;
     c->name[0] = 0;
+    c->session = group->session;
+    tern_session_retain(c->session);
     *out = c;
     return MPI_SUCCESS;
+}
+
+/* A communicator made from another derives from the same session (its new
+ * group, from a split say, knows none). */
+static void inherit_session(struct tern_comm *c, const struct tern_comm *parent)
+{
+    if (c->session || !parent->session) return;
+    c->session = parent->session;
+    tern_session_retain(c->session);
 }
 
 int tern_comm_create_from(struct tern_comm *parent, struct tern_group *group,
@@ -211,7 +229,9 @@ int tern_comm_create_from(struct tern_comm *parent, struct tern_group *group,
     if (rc) return rc;
     if (!group) return MPI_SUCCESS;
     /* new communicators inherit the parent's handler */
-    return tern_comm_build(parent->errh, group, ctx, 1, out);
+    rc = tern_comm_build(parent->errh, group, ctx, 1, out);
+    if (rc == MPI_SUCCESS) inherit_session(*out, parent);
+    return rc;
 }
 
 int tern_comm_create_group(struct tern_comm *parent, struct tern_group *group, int tag,
@@ -227,7 +247,9 @@ int tern_comm_create_group(struct tern_comm *parent, struct tern_group *group, i
         rc = tern_ctx_agree(parent, group->size, prank, group->rank, tag, NULL, 2, &ctx);
     free(prank);
     if (rc) return rc;
-    return tern_comm_build(parent->errh, group, ctx, 1, out);
+    rc = tern_comm_build(parent->errh, group, ctx, 1, out);
+    if (rc == MPI_SUCCESS) inherit_session(*out, parent);
+    return rc;
 }
 
 int tern_group_ranks_in(const struct tern_group *g, const struct tern_group *in, int *ranks)

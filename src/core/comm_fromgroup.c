@@ -1,7 +1,8 @@
 /* Communicators from groups alone (MPI-4): no parent communicator, so the
  * members agree their context id over MPI_COMM_WORLD, which holds every
- * process of this job.  (With sessions and no world these would need a
- * session-wide context; sessions are not implemented.) */
+ * process of this job.  The runtime keeps that communicator internally
+ * even when only sessions use it (the user cannot name it then), so groups
+ * from a session's process sets work the same way. */
 #include <stdint.h>
 #include <stdlib.h>
 

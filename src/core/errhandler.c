@@ -63,6 +63,13 @@ struct tern_errhandler *tern_errh_create_file(MPI_File_errhandler_function *fn)
     return e;
 }
 
+struct tern_errhandler *tern_errh_create_session(MPI_Session_errhandler_function *fn)
+{
+    struct tern_errhandler *e = errh_new(TERN_ERRH_USER_SESSION);
+    if (e) e->session_fn = fn;
+    return e;
+}
+
 /* MPI_FILE_NULL's handler: the one files would start with.  MPI-4.1 9.3.4
  * makes it MPI_ERRORS_RETURN until the user sets another. */
 static struct tern_errhandler *file_null_errh = &tern_errh_return;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/objects.h"
+#include "core/session.h"
 #include "core/state.h"
 
 struct tern_group tern_group_empty = {
@@ -54,6 +55,7 @@ void tern_group_release(struct tern_group *g)
     if (--g->refcount > 0) return;
     if (g->handle && tern_objtab_lookup(&tern_group_table, g->handle) == g)
         tern_objtab_remove(&tern_group_table, g->handle);
+    tern_session_release(g->session);
     free(g->world);
     free(g);
 }

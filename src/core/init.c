@@ -1,4 +1,5 @@
-/* MPI_Init and MPI_Finalize: the order in which the layers come up and go
+/* MPI_Init and MPI_Finalize, and the runtime the world model shares with
+ * sessions (core/runtime.h): the order in which the layers come up and go
  * down. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,24 +16,44 @@
 #include "core/objects.h"
 #include "core/params.h"
 #include "core/progress.h"
+#include "core/runtime.h"
+#include "core/session.h"
 #include "core/state.h"
 #include "datatype/datatype.h"
+#include "p2p/bsend.h"
 #include "p2p/match.h"
 #include "p2p/request.h"
 #include "topo/bind.h"
 #include "transport/shm/shm.h"
 
-void tern_bsend_finalize(void);
-
-static int do_init(int required, int *provided, const char *fn)
+/* Raises the thread support of the runtime to 'level'.  Before
+ * MPI_THREAD_MULTIPLE only one thread at a time is in MPI, so the big lock
+ * can start being used between two calls. */
+static void thread_support(int level)
 {
-    if (tern_g.init_state == TERN_STATE_ACTIVE)
-        return tern_err_comm(NULL, MPI_ERR_OTHER, "%s: MPI is already initialized", fn);
+    if (level != MPI_THREAD_MULTIPLE || tern_g.thread_multiple) return;
+    pthread_mutexattr_t a;
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&tern_big_lock, &a);
+    pthread_mutexattr_destroy(&a);
+    tern_g.thread_multiple = 1;
+}
+
+/* The runtime serves the world model and every session: the first of
+ * MPI_Init and MPI_Session_init brings it up, the last of MPI_Finalize and
+ * MPI_Session_finalize takes it down (tern_runtime_release_if_unused). */
+int tern_runtime_acquire(int level, const char *fn)
+{
+    if (tern_g.init_state == TERN_STATE_ACTIVE) {
+        thread_support(level);
+        return MPI_SUCCESS;
+    }
     if (tern_g.init_state == TERN_STATE_FINALIZED)
-        tern_fatal("%s called after MPI_Finalize: MPI cannot be initialized again", fn);
-    if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE)
-        tern_fatal("%s: required=%d is not a thread level (MPI_THREAD_SINGLE..MPI_THREAD_MULTIPLE)", fn,
-                   required);
+        return tern_err_make(MPI_ERR_OTHER,
+                             "%s: the MPI runtime of this process was shut down when MPI_Finalize and every "
+                             "MPI_Session_finalize had been called; Tern's bootstrap cannot start it again",
+                             fn);
 
     struct tern_boot_info info;
     if (tern_boot_init(&info) != 0) tern_fatal("%s: cannot reach the launcher (see above)", fn);
@@ -50,16 +71,6 @@ static int do_init(int required, int *provided, const char *fn)
     tern_g.oversubscribed = info.local_size > tern_topo_usable_cores();
     tern_topo_bind();
 
-    tern_g.thread_level = required;
-    tern_g.main_thread = pthread_self();
-    if (required == MPI_THREAD_MULTIPLE) {
-        pthread_mutexattr_t a;
-        pthread_mutexattr_init(&a);
-        pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
-        pthread_mutex_init(&tern_big_lock, &a);
-        pthread_mutexattr_destroy(&a);
-    }
-
     /* Objects first (error reporting needs MPI_COMM_WORLD), transports last. */
     tern_g.init_state = TERN_STATE_ACTIVE;
     if (tern_datatypes_init() != MPI_SUCCESS) tern_fatal("%s: datatype initialisation failed", fn);
@@ -67,7 +78,46 @@ static int do_init(int required, int *provided, const char *fn)
     tern_progress_init();
     tern_shm_init();
     if (info.rank == 0 && tern_param.show_env_info) tern_info_print_stderr();
-    tern_g.thread_multiple = required == MPI_THREAD_MULTIPLE;
+    thread_support(level);
+    return MPI_SUCCESS;
+}
+
+void tern_runtime_release_if_unused(void)
+{
+    if (tern_g.init_state != TERN_STATE_ACTIVE || tern_g.world_state == TERN_STATE_ACTIVE || tern_g.sessions > 0)
+        return;
+    tern_bsend_drain_all();
+    /* Replies we still owe (acknowledgements, clear-to-send) must leave
+     * before we stop polling, or a peer would wait for them forever. */
+    tern_shm_quiesce();
+    tern_boot_finalize();
+    if (tern_g.world_size > 1 && tern_boot_fence() != 0)
+        tern_fatal("MPI finalization: the launcher went away during the final synchronisation");
+    tern_shm_finalize();
+    tern_comms_finalize();
+    tern_sessions_finalize();
+    tern_datatypes_finalize();
+    tern_attr_finalize();
+    tern_match_finalize();
+    tern_requests_finalize();
+    tern_g.init_state = TERN_STATE_FINALIZED;
+    tern_g.thread_multiple = 0;
+}
+
+static int do_init(int required, int *provided, const char *fn)
+{
+    if (tern_g.world_state == TERN_STATE_ACTIVE)
+        return tern_err_comm(NULL, MPI_ERR_OTHER, "%s: MPI is already initialized", fn);
+    if (tern_g.world_state == TERN_STATE_FINALIZED)
+        tern_fatal("%s called after MPI_Finalize: MPI cannot be initialized again", fn);
+    if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE)
+        tern_fatal("%s: required=%d is not a thread level (MPI_THREAD_SINGLE..MPI_THREAD_MULTIPLE)", fn,
+                   required);
+    int rc = tern_runtime_acquire(required, fn);
+    if (rc != MPI_SUCCESS) tern_fatal("%s", tern_err_text(rc));
+    tern_g.world_state = TERN_STATE_ACTIVE;
+    tern_g.thread_level = required;
+    tern_g.main_thread = pthread_self();
     if (provided) *provided = required;
     return MPI_SUCCESS;
 }
@@ -92,27 +142,17 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 TERN_WEAK_ALIAS(MPI_Finalize)
 int PMPI_Finalize(void)
 {
-    TERN_REQUIRE_INIT("MPI_Finalize");
+    if (tern_g.world_state == TERN_STATE_NONE)
+        tern_fatal("MPI_Finalize called before MPI_Init (sessions end with MPI_Session_finalize)");
+    if (tern_g.world_state == TERN_STATE_FINALIZED) tern_fatal("MPI_Finalize called twice");
     tern_lock();
     /* MPI_COMM_SELF's attributes are deleted before anything else
      * (MPI-4.1 11.2.4), then those of the other predefined objects. */
     tern_attr_finalize_callbacks();
-    tern_bsend_finalize();
-    /* Replies we still owe (acknowledgements, clear-to-send) must leave
-     * before we stop polling, or a peer would wait for them forever. */
-    tern_shm_quiesce();
-    tern_boot_finalize();
-    if (tern_g.world_size > 1 && tern_boot_fence() != 0)
-        tern_fatal("MPI_Finalize: the launcher went away during the final synchronisation");
-    tern_shm_finalize();
-    tern_comms_finalize();
-    tern_datatypes_finalize();
-    tern_attr_finalize();
-    tern_match_finalize();
-    tern_requests_finalize();
-    tern_g.init_state = TERN_STATE_FINALIZED;
-    tern_g.thread_multiple = 0;
-    tern_unlock();
+    tern_bbuf_drop(&tern_bbuf_process);
+    tern_g.world_state = TERN_STATE_FINALIZED;
+    tern_runtime_release_if_unused();
+    tern_unlock(); /* a no-op once the runtime is down */
     return MPI_SUCCESS;
 }
 
@@ -120,7 +160,7 @@ TERN_WEAK_ALIAS(MPI_Initialized)
 int PMPI_Initialized(int *flag)
 {
     if (!flag) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Initialized: flag is NULL");
-    *flag = tern_g.init_state != TERN_STATE_NONE;
+    *flag = tern_g.world_state != TERN_STATE_NONE;
     return MPI_SUCCESS;
 }
 
@@ -128,7 +168,7 @@ TERN_WEAK_ALIAS(MPI_Finalized)
 int PMPI_Finalized(int *flag)
 {
     if (!flag) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Finalized: flag is NULL");
-    *flag = tern_g.init_state == TERN_STATE_FINALIZED;
+    *flag = tern_g.world_state == TERN_STATE_FINALIZED;
     return MPI_SUCCESS;
 }
 

@@ -6,6 +6,10 @@
 #include <stdint.h>
 
 #include "core/handle.h"
+#include "core/state.h"
+
+struct tern_session;
+struct tern_bbuf;
 
 struct tern_group {
     int handle;
@@ -13,6 +17,7 @@ struct tern_group {
     int size;
     int rank;          /* this process's rank in the group, or MPI_UNDEFINED */
     int *world;        /* world rank of each member */
+    struct tern_session *session; /* MPI_Group_from_session_pset: its session (a reference) */
 };
 
 enum tern_errh_kind {
@@ -22,6 +27,7 @@ enum tern_errh_kind {
     TERN_ERRH_USER_COMM,
     TERN_ERRH_USER_WIN,
     TERN_ERRH_USER_FILE,
+    TERN_ERRH_USER_SESSION,
 };
 
 struct tern_errhandler {
@@ -31,6 +37,7 @@ struct tern_errhandler {
     MPI_Comm_errhandler_function *comm_fn;
     MPI_Win_errhandler_function *win_fn;
     MPI_File_errhandler_function *file_fn;
+    MPI_Session_errhandler_function *session_fn;
 };
 
 /* Context ids: every communicator owns two consecutive ids, one for
@@ -60,6 +67,8 @@ struct tern_comm {
     void *topo;               /* topology, owned by the topology module */
     unsigned hints;           /* info hints kept (bits of core/comm_info.c) */
     uint32_t coll_seq;        /* nonblocking/persistent collectives started: see coll/sched.h */
+    struct tern_session *session; /* the session it derives from (a reference), or NULL */
+    struct tern_bbuf *bsend;  /* MPI_Comm_attach_buffer's buffer (p2p/bsend.h), or NULL */
 };
 
 extern struct tern_comm tern_comm_world, tern_comm_self;
@@ -71,9 +80,19 @@ extern struct tern_objtab tern_comm_table, tern_group_table, tern_errh_table;
 /* Handle -> object, NULL if the handle is not a live object of that kind. */
 static inline struct tern_comm *tern_comm_get(MPI_Comm h)
 {
-    if (h == MPI_COMM_WORLD) return &tern_comm_world;
-    if (h == MPI_COMM_SELF) return &tern_comm_self;
+    /* The predefined communicators are the world model's: a process using
+     * only sessions, or past MPI_Finalize with sessions open, has none. */
+    if (h == MPI_COMM_WORLD) return tern_g.world_state == TERN_STATE_ACTIVE ? &tern_comm_world : NULL;
+    if (h == MPI_COMM_SELF) return tern_g.world_state == TERN_STATE_ACTIVE ? &tern_comm_self : NULL;
     return (struct tern_comm *)tern_objtab_lookup(&tern_comm_table, h);
+}
+/* What to add to "not a communicator" when h is a predefined one that
+ * tern_comm_get refused. */
+static inline const char *tern_comm_absent_note(MPI_Comm h)
+{
+    return h == MPI_COMM_WORLD || h == MPI_COMM_SELF
+               ? " (MPI_COMM_WORLD and MPI_COMM_SELF exist only between MPI_Init and MPI_Finalize)"
+               : "";
 }
 struct tern_group *tern_group_get(MPI_Group h);
 struct tern_errhandler *tern_errh_get(MPI_Errhandler h);
@@ -140,6 +159,7 @@ struct tern_errhandler *tern_errh_create_comm(MPI_Comm_errhandler_function *fn);
 /* The same for windows and files (kind TERN_ERRH_USER_WIN / _FILE). */
 struct tern_errhandler *tern_errh_create_win(MPI_Win_errhandler_function *fn);
 struct tern_errhandler *tern_errh_create_file(MPI_File_errhandler_function *fn);
+struct tern_errhandler *tern_errh_create_session(MPI_Session_errhandler_function *fn);
 
 /* Called by tern_comms_finalize. */
 void tern_group_finalize(void);

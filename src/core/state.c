@@ -12,6 +12,6 @@ int tern_check_initialized(const char *mpi_name)
     /* No communicator exists outside Init..Finalize, so the default (fatal)
      * behaviour applies: say what happened and end the process. */
     if (tern_g.init_state == TERN_STATE_NONE)
-        tern_fatal("%s called before MPI_Init (or MPI_Init_thread)", mpi_name);
-    tern_fatal("%s called after MPI_Finalize", mpi_name);
+        tern_fatal("%s called before MPI_Init (or MPI_Init_thread, or MPI_Session_init)", mpi_name);
+    tern_fatal("%s called after MPI_Finalize (and after every session was finalized)", mpi_name);
 }

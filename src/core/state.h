@@ -8,7 +8,14 @@
 enum tern_init_state { TERN_STATE_NONE, TERN_STATE_ACTIVE, TERN_STATE_FINALIZED };
 
 struct tern_state {
+    /* The runtime (bootstrap, transports, predefined objects): ACTIVE while
+     * the world model or some session uses it (MPI_Init or the first
+     * MPI_Session_init brings it up; the last of MPI_Finalize and
+     * MPI_Session_finalize takes it down).  Calls need it ACTIVE. */
     enum tern_init_state init_state;
+    /* The world model alone, as MPI_Initialized and MPI_Finalized report it. */
+    enum tern_init_state world_state;
+    int sessions;                 /* sessions initialised and not yet finalized */
     int thread_level;
     int thread_multiple;          /* the big lock is taken only when set */
     pthread_t main_thread;

@@ -1,168 +1,270 @@
-/* Buffered sends: the message is copied into the buffer the user attached
- * and sent from there; the user's call completes at once. */
-#include <limits.h>
+/* Buffered sends and the buffers they copy into (see bsend.h). */
+#include "p2p/bsend.h"
+
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "core/api.h"
 #include "core/errors.h"
 #include "core/objects.h"
 #include "core/progress.h"
-#include "core/state.h"
+#include "core/session.h"
 #include "datatype/datatype.h"
 #include "p2p/p2p.h"
 #include "p2p/p2p_internal.h"
+#include "p2p/status.h"
 
-/* Blocks in the attached buffer, kept in address order.  The header fits in
- * MPI_BSEND_OVERHEAD, as the standard promises users. */
+/* One buffered message: a header, then the packed copy.  The header fits
+ * in MPI_BSEND_OVERHEAD, as the standard promises users. */
 struct bblock {
-    struct bblock *next;
-    size_t size; /* bytes after the header */
-    struct tern_request *send;
+    struct bblock *next, *prev;
+    struct tern_bbuf *owner;
+    size_t size;  /* bytes after the header */
+    uint64_t seq; /* order of buffering, for MPI_*_iflush_buffer */
 };
 _Static_assert(sizeof(struct bblock) <= MPI_BSEND_OVERHEAD, "block header exceeds MPI_BSEND_OVERHEAD");
 
-static char *bbuf;
-static size_t bbuf_size;
-static struct bblock *blocks;
+struct tern_bbuf {
+    char *base;          /* the user's memory; NULL when automatic */
+    size_t size;
+    int automatic;       /* each block is malloc'ed (MPI_BUFFER_AUTOMATIC) */
+    int refcount;        /* the slot's, plus one per iflush request under way */
+    struct bblock *blocks; /* in address order in user memory */
+    uint64_t next_seq;
+};
+
+struct tern_bbuf *tern_bbuf_process;
+static size_t live_blocks; /* over every buffer */
 
 static size_t round8(size_t v) { return (v + 7) & ~(size_t)7; }
 
-static void *alloc_block(size_t bytes, struct bblock **out)
+static void link_after(struct tern_bbuf *bb, struct bblock *prev, struct bblock *nb)
 {
-    size_t need = sizeof(struct bblock) + round8(bytes);
-    uintptr_t start = round8((uintptr_t)bbuf) ;
-    uintptr_t end = (uintptr_t)bbuf + bbuf_size;
-    struct bblock **link = &blocks;
-    uintptr_t cur = start;
-    for (;;) {
-        struct bblock *b = *link;
+    nb->prev = prev;
+    nb->next = prev ? prev->next : bb->blocks;
+    if (nb->next) nb->next->prev = nb;
+    if (prev) prev->next = nb;
+    else bb->blocks = nb;
+}
+
+/* First fit in the user's memory; NULL when no gap is large enough. */
+static struct bblock *fit_block(struct tern_bbuf *bb, size_t need)
+{
+    uintptr_t cur = round8((uintptr_t)bb->base), end = (uintptr_t)bb->base + bb->size;
+    struct bblock *prev = NULL;
+    for (struct bblock *b = bb->blocks;; prev = b, b = b->next) {
         uintptr_t limit = b ? (uintptr_t)b : end;
         if (limit >= cur && limit - cur >= need) {
             struct bblock *nb = (struct bblock *)cur;
-            nb->next = b;
-            nb->size = round8(bytes);
-            nb->send = NULL;
-            *link = nb;
-            *out = nb;
-            return nb + 1;
+            link_after(bb, prev, nb);
+            return nb;
         }
         if (!b) return NULL;
         cur = round8((uintptr_t)(b + 1) + b->size);
-        link = &b->next;
     }
 }
 
-static void free_block(struct tern_request *send)
+static struct bblock *alloc_block(struct tern_bbuf *bb, size_t bytes)
 {
-    for (struct bblock **link = &blocks; *link; link = &(*link)->next)
-        if ((*link)->send == send) {
-            *link = (*link)->next;
-            return;
-        }
+    size_t need = sizeof(struct bblock) + round8(bytes);
+    struct bblock *b;
+    if (bb->automatic) {
+        if (!(b = malloc(need))) return NULL;
+        link_after(bb, NULL, b);
+    } else if (!(b = fit_block(bb, need))) {
+        return NULL;
+    }
+    b->owner = bb;
+    b->size = round8(bytes);
+    b->seq = bb->next_seq++;
+    live_blocks++;
+    return b;
+}
+
+static void bbuf_release(struct tern_bbuf *bb)
+{
+    if (bb && --bb->refcount == 0) free(bb);
+}
+
+static void free_block(struct bblock *b)
+{
+    struct tern_bbuf *bb = b->owner;
+    if (b->prev) b->prev->next = b->next;
+    else bb->blocks = b->next;
+    if (b->next) b->next->prev = b->prev;
+    live_blocks--;
+    if (bb->automatic) free(b);
+}
+
+/* free_fn of the internal send: its block is free once it has left. */
+static void send_done(struct tern_request *s)
+{
+    free_block(s->bsend_block);
+    s->bsend_block = NULL;
+}
+
+/* Which buffer a buffered send on c uses, and its name for messages. */
+static struct tern_bbuf *buffer_for(const struct tern_comm *c, const char **whose)
+{
+    if (c->bsend) {
+        *whose = "the communicator's buffer";
+        return c->bsend;
+    }
+    if (c->session && c->session->bsend) {
+        *whose = "the session's buffer";
+        return c->session->bsend;
+    }
+    *whose = "the process's buffer";
+    return tern_bbuf_process;
+}
+
+static size_t bytes_in_use(const struct tern_bbuf *bb)
+{
+    size_t used = 0;
+    for (const struct bblock *x = bb->blocks; x; x = x->next) used += sizeof *x + x->size;
+    return used;
 }
 
 int tern_bsend_start(struct tern_request *r)
 {
-    struct bblock *b;
-    void *data = bbuf ? alloc_block(r->bytes, &b) : NULL;
-    if (!data) {
-        size_t used = 0;
-        for (struct bblock *x = blocks; x; x = x->next) used += sizeof *x + x->size;
+    const char *whose;
+    struct tern_bbuf *bb = buffer_for(r->comm, &whose);
+    if (!bb)
         return tern_err_make(MPI_ERR_BUFFER,
-                             "MPI_Bsend: the attached buffer cannot hold a %zu-byte message (+%d bytes "
-                             "MPI_BSEND_OVERHEAD): %zu of %zu bytes are in use by pending buffered sends%s",
-                             r->bytes, MPI_BSEND_OVERHEAD, used, bbuf_size,
-                             bbuf ? "" : " (no buffer is attached: call MPI_Buffer_attach)");
+                             "MPI_Bsend: no buffer is attached to the communicator, its session or the process "
+                             "(MPI_Comm_attach_buffer, MPI_Session_attach_buffer, MPI_Buffer_attach)");
+    struct bblock *b = alloc_block(bb, r->bytes);
+    if (!b) {
+        if (bb->automatic)
+            return tern_err_make(MPI_ERR_BUFFER, "MPI_Bsend: out of memory buffering a %zu-byte message in %s "
+                                 "(MPI_BUFFER_AUTOMATIC)", r->bytes, whose);
+        return tern_err_make(MPI_ERR_BUFFER,
+                             "MPI_Bsend: %s cannot hold a %zu-byte message (+%d bytes MPI_BSEND_OVERHEAD): %zu of "
+                             "%zu bytes are in use by pending buffered sends",
+                             whose, r->bytes, MPI_BSEND_OVERHEAD, bytes_in_use(bb), bb->size);
     }
+    void *data = b + 1;
     if (r->bytes) tern_dt_pack(r->dt, r->buf, r->count, 0, data, r->bytes);
     struct tern_request *s;
     int rc = tern_isend(data, r->bytes, tern_dt_get(MPI_BYTE), r->peer, r->tag, r->comm, (int)(r->ctx - r->comm->ctx),
                         TERN_MODE_STANDARD, &s);
     if (rc != MPI_SUCCESS) {
-        free_block(NULL);
+        free_block(b);
         return rc;
     }
-    b->send = s;
-    s->free_fn = free_block;
+    s->bsend_block = b;
+    s->free_fn = send_done;
     tern_req_orphan(s);
     tern_req_complete(r);
     return MPI_SUCCESS;
 }
 
-static void drain(void)
+void tern_bbuf_flush(struct tern_bbuf *b)
 {
     struct tern_waiter w = TERN_WAITER_INIT;
-    while (blocks) tern_progress_wait(&w);
+    while (b && b->blocks) tern_progress_wait(&w);
 }
 
-void tern_bsend_finalize(void)
+void tern_bsend_drain_all(void)
 {
-    drain();
-    bbuf = NULL;
-    bbuf_size = 0;
+    struct tern_waiter w = TERN_WAITER_INIT;
+    while (live_blocks) tern_progress_wait(&w);
 }
 
-/* MPI_Buffer_attach and its large-count form MPI_Buffer_attach_c. */
-static int attach(const char *fn, void *buffer, MPI_Count size)
+int tern_bbuf_attach(struct tern_bbuf **slot, const char *fn, void *buffer, MPI_Count size)
 {
-    TERN_REQUIRE_INIT(fn);
-    int rc = MPI_SUCCESS;
-    tern_lock();
-    if (size < 0)
-        rc = tern_err_comm(NULL, MPI_ERR_ARG, "%s: size=%ld must not be negative", fn, (long)size);
-    else if (!buffer && size > 0)
-        rc = tern_err_comm(NULL, MPI_ERR_BUFFER, "%s: buffer is NULL but size=%ld", fn, (long)size);
-    else if (bbuf)
-        rc = tern_err_comm(NULL, MPI_ERR_BUFFER, "%s: a buffer (%p, %zu bytes) is already attached; detach it first",
-                           fn, (void *)bbuf, bbuf_size);
-    else {
-        bbuf = buffer;
-        bbuf_size = (size_t)size;
+    int automatic = buffer == MPI_BUFFER_AUTOMATIC;
+    if (!automatic && size < 0)
+        return tern_err_make(MPI_ERR_ARG, "%s: size=%lld must not be negative", fn, (long long)size);
+    if (!automatic && !buffer && size > 0)
+        return tern_err_make(MPI_ERR_BUFFER, "%s: buffer is NULL but size=%lld", fn, (long long)size);
+    if (*slot) {
+        if ((*slot)->automatic)
+            return tern_err_make(MPI_ERR_BUFFER, "%s: a buffer (MPI_BUFFER_AUTOMATIC) is already attached; detach "
+                                 "it first", fn);
+        return tern_err_make(MPI_ERR_BUFFER, "%s: a buffer (%p, %zu bytes) is already attached; detach it first",
+                             fn, (void *)(*slot)->base, (*slot)->size);
     }
-    tern_unlock();
-    return rc;
+    struct tern_bbuf *bb = calloc(1, sizeof *bb);
+    if (!bb) return tern_err_make(MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    bb->automatic = automatic;
+    bb->base = automatic ? NULL : buffer;
+    bb->size = automatic ? 0 : (size_t)size;
+    bb->refcount = 1;
+    *slot = bb;
+    return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Buffer_attach)
-int PMPI_Buffer_attach(void *buffer, int size) { return attach("MPI_Buffer_attach", buffer, size); }
-
-TERN_WEAK_ALIAS(MPI_Buffer_attach_c)
-int PMPI_Buffer_attach_c(void *buffer, MPI_Count size) { return attach("MPI_Buffer_attach_c", buffer, size); }
-
-/* The size goes to isize (MPI_Buffer_detach, which refuses to detach a
- * buffer whose size an int cannot hold) or to lsize (the _c form). */
-static int detach(const char *fn, void *buffer_addr, int *isize, MPI_Count *lsize)
+int tern_bbuf_detach(struct tern_bbuf **slot, const char *fn, MPI_Count max_size, void **addr, MPI_Count *size)
 {
-    TERN_REQUIRE_INIT(fn);
-    if (!buffer_addr || (!isize && !lsize))
-        return tern_err_comm(NULL, MPI_ERR_ARG, "%s: %s is NULL", fn, buffer_addr ? "size" : "buffer_addr");
-    tern_lock();
-    int rc = MPI_SUCCESS;
-    if (isize && bbuf_size > INT_MAX) {
-        rc = tern_err_comm(NULL, MPI_ERR_COUNT, "%s: the attached buffer's size %zu does not fit in an int; use %s_c",
-                           fn, bbuf_size, fn);
-        goto out;
+    struct tern_bbuf *bb = *slot;
+    if (bb && bb->size > (size_t)max_size)
+        return tern_err_make(MPI_ERR_COUNT, "%s: the attached buffer's size %zu does not fit in an int; use %s_c", fn,
+                             bb->size, fn);
+    /* The standard: detaching waits for the buffered messages to leave. */
+    tern_bbuf_flush(bb);
+    *addr = !bb ? NULL : bb->automatic ? MPI_BUFFER_AUTOMATIC : (void *)bb->base;
+    *size = bb ? (MPI_Count)bb->size : 0;
+    *slot = NULL;
+    bbuf_release(bb);
+    return MPI_SUCCESS;
+}
+
+void tern_bbuf_drop(struct tern_bbuf **slot)
+{
+    tern_bbuf_flush(*slot);
+    bbuf_release(*slot);
+    *slot = NULL;
+}
+
+/* ---- MPI_*_iflush_buffer: a request polled until the messages buffered
+ * before it have left ---- */
+
+struct flush_req {
+    struct tern_bbuf *bb; /* a reference */
+    uint64_t upto;        /* blocks numbered below this */
+};
+
+static int flush_poll(struct tern_request *r)
+{
+    struct flush_req *f = r->sched;
+    for (const struct bblock *b = f->bb ? f->bb->blocks : NULL; b; b = b->next)
+        if (b->seq < f->upto) return 0;
+    tern_status_empty(&r->status, MPI_ANY_SOURCE);
+    tern_progress_coll_remove(r);
+    tern_req_complete(r);
+    return 1;
+}
+
+static void flush_free(struct tern_request *r)
+{
+    struct flush_req *f = r->sched;
+    if (!f) return;
+    if (!r->complete) tern_progress_coll_remove(r);
+    bbuf_release(f->bb);
+    free(f);
+    r->sched = NULL;
+}
+
+int tern_bbuf_iflush(struct tern_bbuf *b, const char *fn, struct tern_request **out)
+{
+    struct tern_request *r = tern_req_alloc(TERN_REQ_FLUSH);
+    struct flush_req *f = calloc(1, sizeof *f);
+    if (!r || !f) {
+        if (r) tern_req_free(r);
+        free(f);
+        return tern_err_make(MPI_ERR_NO_MEM, "%s: out of memory allocating a request", fn);
     }
-    drain(); /* the standard: detach waits for the buffered messages to leave */
-    *(void **)buffer_addr = bbuf;
-    if (isize) *isize = (int)bbuf_size;
-    else *lsize = (MPI_Count)bbuf_size;
-    bbuf = NULL;
-    bbuf_size = 0;
-out:
-    tern_unlock();
-    return rc;
-}
-
-TERN_WEAK_ALIAS(MPI_Buffer_detach)
-int PMPI_Buffer_detach(void *buffer_addr, int *size)
-{
-    return detach("MPI_Buffer_detach", buffer_addr, size, NULL);
-}
-
-TERN_WEAK_ALIAS(MPI_Buffer_detach_c)
-int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
-{
-    return detach("MPI_Buffer_detach_c", buffer_addr, NULL, size);
+    if (b) b->refcount++;
+    f->bb = b;
+    f->upto = b ? b->next_seq : 0;
+    r->sched = f;
+    r->poll_fn = flush_poll;
+    r->free_fn = flush_free;
+    /* Polled by every progress pass, so a request freed by the user still
+     * completes and goes. */
+    tern_progress_coll_add(r);
+    flush_poll(r);
+    *out = r;
+    return MPI_SUCCESS;
 }

@@ -17,6 +17,7 @@ enum tern_req_kind {
     TERN_REQ_GREQ,      /* generalized request */
     TERN_REQ_MESSAGE,   /* MPI_Message from Mprobe: holds a matched message */
     TERN_REQ_PAIR,      /* MPI_Isendrecv(_replace): a send and a receive, done together */
+    TERN_REQ_FLUSH,     /* MPI_*_iflush_buffer: done when the buffered messages have left */
 };
 
 enum tern_send_mode { TERN_MODE_STANDARD, TERN_MODE_SYNC, TERN_MODE_READY, TERN_MODE_BUFFERED };
@@ -65,7 +66,7 @@ struct tern_request {
     uint64_t rts_cookie;    /* receive: the sender's request, for replies */
     struct tern_unexp *msg; /* TERN_REQ_MESSAGE: the matched message */
     struct tern_request *bsend_user; /* buffered send: NULL, the copy is ours */
-    void *bsend_block;
+    void *bsend_block;      /* the internal send of a buffered one: its block (p2p/bsend.c) */
 
     /* nonblocking collectives and generalized requests */
     void *sched;

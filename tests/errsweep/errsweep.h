@@ -55,8 +55,11 @@ struct es_freed {
     MPI_Op op;
     MPI_Request request;
     MPI_Errhandler errhandler;
+    MPI_Session session;
 };
 extern struct es_freed es_freed;
+/* A session initialised with MPI_ERRORS_RETURN. */
+extern MPI_Session es_session;
 
 #define ES_MAXP 64        /* array arguments have this many elements */
 #define ES_BUF_BYTES 65536
@@ -102,6 +105,7 @@ MPI_Comm es_new_comm(void);          /* a dup of MPI_COMM_SELF */
 MPI_Group es_new_group(void);
 MPI_Op es_new_op(void);
 MPI_Errhandler es_new_errhandler(void);
+MPI_Session es_new_session(void);     /* with MPI_ERRORS_RETURN */
 MPI_Request es_new_prequest(void);   /* inactive persistent receive from self */
 MPI_Request es_new_irecv(void);      /* active receive from self, nothing sent */
 void *es_new_mem(void);              /* from MPI_Alloc_mem */

@@ -34,6 +34,7 @@ const char *es_class_name(int cls); /* generated */
 struct es_comm es_world, es_self, es_cart, es_graph, es_dist;
 MPI_Group es_peer_group = MPI_GROUP_NULL;
 struct es_freed es_freed;
+MPI_Session es_session = MPI_SESSION_NULL;
 char es_sbuf[ES_BUF_BYTES] __attribute__((aligned(64)));
 char es_rbuf[ES_BUF_BYTES] __attribute__((aligned(64)));
 int es_ones[ES_MAXP], es_iota[ES_MAXP], es_neg_first[ES_MAXP];
@@ -148,6 +149,13 @@ MPI_Errhandler es_new_errhandler(void)
     MPI_Errhandler e = MPI_ERRHANDLER_NULL;
     MPI_Comm_create_errhandler(es_errhandler_fn, &e);
     return e;
+}
+
+MPI_Session es_new_session(void)
+{
+    MPI_Session s = MPI_SESSION_NULL;
+    MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s);
+    return s;
 }
 
 MPI_Request es_new_prequest(void)
@@ -418,6 +426,9 @@ static void setup(void)
     SETUP(MPI_Request_free(&(MPI_Request){es_freed.request}));
     es_freed.errhandler = es_new_errhandler();
     SETUP(MPI_Errhandler_free(&(MPI_Errhandler){es_freed.errhandler}));
+    es_freed.session = es_new_session();
+    SETUP(MPI_Session_finalize(&(MPI_Session){es_freed.session}));
+    SETUP(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &es_session));
 }
 
 static void teardown(void)
@@ -430,6 +441,7 @@ static void teardown(void)
     MPI_Type_free_keyval(&es_type_keyval);
     MPI_Win_free_keyval(&es_win_keyval);
     MPI_Info_free(&es_info);
+    MPI_Session_finalize(&es_session);
     MPI_Group_free(&es_peer_group);
     struct es_comm *topo[] = {&es_cart, &es_graph, &es_dist};
     for (int i = 0; i < 3; i++) {
