@@ -1234,26 +1234,6 @@ int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
     return tern_err_unsupported("MPI_Get_hw_resource_info");
 }
 
-TERN_WEAK_ALIAS(MPI_Grequest_complete)
-int PMPI_Grequest_complete(MPI_Request request)
-{
-    (void)request;
-    return tern_err_unsupported("MPI_Grequest_complete");
-}
-
-TERN_WEAK_ALIAS(MPI_Grequest_start)
-int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
-                        MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
-                        MPI_Request *request)
-{
-    (void)query_fn;
-    (void)free_fn;
-    (void)cancel_fn;
-    (void)extra_state;
-    (void)request;
-    return tern_err_unsupported("MPI_Grequest_start");
-}
-
 TERN_WEAK_ALIAS(MPI_Group_from_session_pset)
 int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup)
 {
