@@ -214,11 +214,13 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
 {
     static const char fn[] = "MPI_Comm_split_type";
     struct tern_comm *c, *nc = NULL;
+    struct tern_info *hints;
     int rc, color;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_chk_newcomm(c, fn, newcomm));
+    TRY(tern_info_check(info, 1, fn, "info", c, &hints));
     TRY(split_type_color(c, fn, split_type, info, &color));
     rc = tern_comm_split(c, color, key, &nc);
     rc = tern_finish_newcomm(c, rc, nc, newcomm);
