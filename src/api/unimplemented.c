@@ -1683,32 +1683,6 @@ int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
     return tern_err_unsupported("MPI_Session_set_errhandler");
 }
 
-TERN_WEAK_ALIAS(MPI_Type_create_f90_complex)
-int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
-{
-    (void)p;
-    (void)r;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_create_f90_complex");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_create_f90_integer)
-int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
-{
-    (void)r;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_create_f90_integer");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_create_f90_real)
-int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
-{
-    (void)p;
-    (void)r;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_create_f90_real");
-}
-
 TERN_WEAK_ALIAS(MPI_Unpublish_name)
 int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name)
 {

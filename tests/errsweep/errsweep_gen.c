@@ -23534,26 +23534,62 @@ static int c3407(void)
                                     MPI_INT, NULL);
 }
 
-/* MPI_Type_create_hindexed: - = all valid -> MPI_SUCCESS */
+/* MPI_Type_create_f90_complex: - = all valid -> MPI_SUCCESS */
 static int c3408(void)
+{
+    return MPI_Type_create_f90_complex(0, 0, ES_OUT(MPI_Datatype, 2));
+}
+
+/* MPI_Type_create_f90_complex: newtype = NULL -> MPI_ERR_ARG */
+static int c3409(void)
+{
+    return MPI_Type_create_f90_complex(0, 0, NULL);
+}
+
+/* MPI_Type_create_f90_integer: - = all valid -> MPI_SUCCESS */
+static int c3410(void)
+{
+    return MPI_Type_create_f90_integer(0, ES_OUT(MPI_Datatype, 1));
+}
+
+/* MPI_Type_create_f90_integer: newtype = NULL -> MPI_ERR_ARG */
+static int c3411(void)
+{
+    return MPI_Type_create_f90_integer(0, NULL);
+}
+
+/* MPI_Type_create_f90_real: - = all valid -> MPI_SUCCESS */
+static int c3412(void)
+{
+    return MPI_Type_create_f90_real(0, 0, ES_OUT(MPI_Datatype, 2));
+}
+
+/* MPI_Type_create_f90_real: newtype = NULL -> MPI_ERR_ARG */
+static int c3413(void)
+{
+    return MPI_Type_create_f90_real(0, 0, NULL);
+}
+
+/* MPI_Type_create_hindexed: - = all valid -> MPI_SUCCESS */
+static int c3414(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: count = -1 -> MPI_ERR_COUNT */
-static int c3409(void)
+static int c3415(void)
 {
     return MPI_Type_create_hindexed(-1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c3410(void)
+static int c3416(void)
 {
     return MPI_Type_create_hindexed(1, es_neg_first, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3411(void)
+static int c3417(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, MPI_DATATYPE_NULL,
                                     ES_OUT(MPI_Datatype, 4));
@@ -23561,37 +23597,37 @@ static int c3411(void)
 
 /* MPI_Type_create_hindexed: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3412(void)
+static int c3418(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: newtype = NULL -> MPI_ERR_ARG */
-static int c3413(void)
+static int c3419(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_hindexed_block: - = all valid -> MPI_SUCCESS */
-static int c3414(void)
+static int c3420(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: count = -1 -> MPI_ERR_COUNT */
-static int c3415(void)
+static int c3421(void)
 {
     return MPI_Type_create_hindexed_block(-1, 1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: blocklength = -1 -> MPI_ERR_COUNT */
-static int c3416(void)
+static int c3422(void)
 {
     return MPI_Type_create_hindexed_block(1, -1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3417(void)
+static int c3423(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, MPI_DATATYPE_NULL,
                                           ES_OUT(MPI_Datatype, 4));
@@ -23599,37 +23635,37 @@ static int c3417(void)
 
 /* MPI_Type_create_hindexed_block: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3418(void)
+static int c3424(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: newtype = NULL -> MPI_ERR_ARG */
-static int c3419(void)
+static int c3425(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_hindexed_block_c: - = all valid -> MPI_SUCCESS */
-static int c3420(void)
+static int c3426(void)
 {
     return MPI_Type_create_hindexed_block_c(1, 1, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block_c: count = -1 -> MPI_ERR_COUNT */
-static int c3421(void)
+static int c3427(void)
 {
     return MPI_Type_create_hindexed_block_c(-1, 1, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block_c: blocklength = -1 -> MPI_ERR_COUNT */
-static int c3422(void)
+static int c3428(void)
 {
     return MPI_Type_create_hindexed_block_c(1, -1, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3423(void)
+static int c3429(void)
 {
     return MPI_Type_create_hindexed_block_c(1, 1, es_caiota, MPI_DATATYPE_NULL,
                                             ES_OUT(MPI_Datatype, 4));
@@ -23637,39 +23673,39 @@ static int c3423(void)
 
 /* MPI_Type_create_hindexed_block_c: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3424(void)
+static int c3430(void)
 {
     return MPI_Type_create_hindexed_block_c(1, 1, es_caiota, es_freed.type,
                                             ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block_c: newtype = NULL -> MPI_ERR_ARG */
-static int c3425(void)
+static int c3431(void)
 {
     return MPI_Type_create_hindexed_block_c(1, 1, es_caiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_hindexed_c: - = all valid -> MPI_SUCCESS */
-static int c3426(void)
+static int c3432(void)
 {
     return MPI_Type_create_hindexed_c(1, es_cones, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_c: count = -1 -> MPI_ERR_COUNT */
-static int c3427(void)
+static int c3433(void)
 {
     return MPI_Type_create_hindexed_c(-1, es_cones, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_c: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c3428(void)
+static int c3434(void)
 {
     return MPI_Type_create_hindexed_c(1, es_cneg_first, es_caiota, MPI_INT,
                                       ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3429(void)
+static int c3435(void)
 {
     return MPI_Type_create_hindexed_c(1, es_cones, es_caiota, MPI_DATATYPE_NULL,
                                       ES_OUT(MPI_Datatype, 4));
@@ -23677,149 +23713,149 @@ static int c3429(void)
 
 /* MPI_Type_create_hindexed_c: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3430(void)
+static int c3436(void)
 {
     return MPI_Type_create_hindexed_c(1, es_cones, es_caiota, es_freed.type,
                                       ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_c: newtype = NULL -> MPI_ERR_ARG */
-static int c3431(void)
+static int c3437(void)
 {
     return MPI_Type_create_hindexed_c(1, es_cones, es_caiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_hvector: - = all valid -> MPI_SUCCESS */
-static int c3432(void)
+static int c3438(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: count = -1 -> MPI_ERR_COUNT */
-static int c3433(void)
+static int c3439(void)
 {
     return MPI_Type_create_hvector(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: blocklength = -1 -> MPI_ERR_COUNT */
-static int c3434(void)
+static int c3440(void)
 {
     return MPI_Type_create_hvector(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3435(void)
+static int c3441(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3436(void)
+static int c3442(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: newtype = NULL -> MPI_ERR_ARG */
-static int c3437(void)
+static int c3443(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_hvector_c: - = all valid -> MPI_SUCCESS */
-static int c3438(void)
+static int c3444(void)
 {
     return MPI_Type_create_hvector_c(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector_c: count = -1 -> MPI_ERR_COUNT */
-static int c3439(void)
+static int c3445(void)
 {
     return MPI_Type_create_hvector_c(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector_c: blocklength = -1 -> MPI_ERR_COUNT */
-static int c3440(void)
+static int c3446(void)
 {
     return MPI_Type_create_hvector_c(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3441(void)
+static int c3447(void)
 {
     return MPI_Type_create_hvector_c(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector_c: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3442(void)
+static int c3448(void)
 {
     return MPI_Type_create_hvector_c(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector_c: newtype = NULL -> MPI_ERR_ARG */
-static int c3443(void)
+static int c3449(void)
 {
     return MPI_Type_create_hvector_c(1, 1, 0, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_indexed_block: - = all valid -> MPI_SUCCESS */
-static int c3444(void)
+static int c3450(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: count = -1 -> MPI_ERR_COUNT */
-static int c3445(void)
+static int c3451(void)
 {
     return MPI_Type_create_indexed_block(-1, 1, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: blocklength = -1 -> MPI_ERR_COUNT */
-static int c3446(void)
+static int c3452(void)
 {
     return MPI_Type_create_indexed_block(1, -1, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3447(void)
+static int c3453(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3448(void)
+static int c3454(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: newtype = NULL -> MPI_ERR_ARG */
-static int c3449(void)
+static int c3455(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_indexed_block_c: - = all valid -> MPI_SUCCESS */
-static int c3450(void)
+static int c3456(void)
 {
     return MPI_Type_create_indexed_block_c(1, 1, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block_c: count = -1 -> MPI_ERR_COUNT */
-static int c3451(void)
+static int c3457(void)
 {
     return MPI_Type_create_indexed_block_c(-1, 1, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block_c: blocklength = -1 -> MPI_ERR_COUNT */
-static int c3452(void)
+static int c3458(void)
 {
     return MPI_Type_create_indexed_block_c(1, -1, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3453(void)
+static int c3459(void)
 {
     return MPI_Type_create_indexed_block_c(1, 1, es_caiota, MPI_DATATYPE_NULL,
                                            ES_OUT(MPI_Datatype, 4));
@@ -23827,141 +23863,141 @@ static int c3453(void)
 
 /* MPI_Type_create_indexed_block_c: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3454(void)
+static int c3460(void)
 {
     return MPI_Type_create_indexed_block_c(1, 1, es_caiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block_c: newtype = NULL -> MPI_ERR_ARG */
-static int c3455(void)
+static int c3461(void)
 {
     return MPI_Type_create_indexed_block_c(1, 1, es_caiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_keyval: - = all valid -> MPI_SUCCESS */
-static int c3456(void)
+static int c3462(void)
 {
     return MPI_Type_create_keyval(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN, ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Type_create_keyval: type_keyval = NULL -> MPI_ERR_ARG */
-static int c3457(void)
+static int c3463(void)
 {
     return MPI_Type_create_keyval(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN, NULL, NULL);
 }
 
 /* MPI_Type_create_resized: - = all valid -> MPI_SUCCESS */
-static int c3458(void)
+static int c3464(void)
 {
     return MPI_Type_create_resized(MPI_INT, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3459(void)
+static int c3465(void)
 {
     return MPI_Type_create_resized(MPI_DATATYPE_NULL, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3460(void)
+static int c3466(void)
 {
     return MPI_Type_create_resized(es_freed.type, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized: newtype = NULL -> MPI_ERR_ARG */
-static int c3461(void)
+static int c3467(void)
 {
     return MPI_Type_create_resized(MPI_INT, 0, 0, NULL);
 }
 
 /* MPI_Type_create_resized_c: - = all valid -> MPI_SUCCESS */
-static int c3462(void)
+static int c3468(void)
 {
     return MPI_Type_create_resized_c(MPI_INT, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3463(void)
+static int c3469(void)
 {
     return MPI_Type_create_resized_c(MPI_DATATYPE_NULL, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized_c: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3464(void)
+static int c3470(void)
 {
     return MPI_Type_create_resized_c(es_freed.type, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized_c: newtype = NULL -> MPI_ERR_ARG */
-static int c3465(void)
+static int c3471(void)
 {
     return MPI_Type_create_resized_c(MPI_INT, 0, 0, NULL);
 }
 
 /* MPI_Type_create_struct: - = all valid -> MPI_SUCCESS */
-static int c3466(void)
+static int c3472(void)
 {
     return MPI_Type_create_struct(1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: count = -1 -> MPI_ERR_COUNT */
-static int c3467(void)
+static int c3473(void)
 {
     return MPI_Type_create_struct(-1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c3468(void)
+static int c3474(void)
 {
     return MPI_Type_create_struct(1, es_neg_first, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: array_of_types = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c3469(void)
+static int c3475(void)
 {
     return MPI_Type_create_struct(1, es_ones, es_aiota, es_null_first, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: newtype = NULL -> MPI_ERR_ARG */
-static int c3470(void)
+static int c3476(void)
 {
     return MPI_Type_create_struct(1, es_ones, es_aiota, es_ints, NULL);
 }
 
 /* MPI_Type_create_struct_c: - = all valid -> MPI_SUCCESS */
-static int c3471(void)
+static int c3477(void)
 {
     return MPI_Type_create_struct_c(1, es_cones, es_caiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct_c: count = -1 -> MPI_ERR_COUNT */
-static int c3472(void)
+static int c3478(void)
 {
     return MPI_Type_create_struct_c(-1, es_cones, es_caiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct_c: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c3473(void)
+static int c3479(void)
 {
     return MPI_Type_create_struct_c(1, es_cneg_first, es_caiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct_c: array_of_types = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c3474(void)
+static int c3480(void)
 {
     return MPI_Type_create_struct_c(1, es_cones, es_caiota, es_null_first, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct_c: newtype = NULL -> MPI_ERR_ARG */
-static int c3475(void)
+static int c3481(void)
 {
     return MPI_Type_create_struct_c(1, es_cones, es_caiota, es_ints, NULL);
 }
 
 /* MPI_Type_create_subarray: - = all valid -> MPI_SUCCESS */
-static int c3476(void)
+static int c3482(void)
 {
     return MPI_Type_create_subarray(1, es_ones, es_ones, (int[ES_MAXP]){0}, MPI_ORDER_C, MPI_INT,
                                     ES_OUT(MPI_Datatype, 6));
@@ -23969,7 +24005,7 @@ static int c3476(void)
 
 /* MPI_Type_create_subarray: ndims = 0 -> MPI_ERR_ARG
  * MPICH: succeeds (does not check) */
-static int c3477(void)
+static int c3483(void)
 {
     return MPI_Type_create_subarray(0, es_ones, es_ones, (int[ES_MAXP]){0}, MPI_ORDER_C, MPI_INT,
                                     ES_OUT(MPI_Datatype, 6));
@@ -23977,7 +24013,7 @@ static int c3477(void)
 
 /* MPI_Type_create_subarray: array_of_sizes = {-1,..} -> MPI_ERR_COUNT
  * MPICH: succeeds (does not check) */
-static int c3478(void)
+static int c3484(void)
 {
     return MPI_Type_create_subarray(1, es_neg_first, es_ones, (int[ES_MAXP]){0}, MPI_ORDER_C,
                                     MPI_INT, ES_OUT(MPI_Datatype, 6));
@@ -23985,7 +24021,7 @@ static int c3478(void)
 
 /* MPI_Type_create_subarray: array_of_subsizes = {-1,..} -> MPI_ERR_COUNT
  * MPICH: succeeds (does not check) */
-static int c3479(void)
+static int c3485(void)
 {
     return MPI_Type_create_subarray(1, es_ones, es_neg_first, (int[ES_MAXP]){0}, MPI_ORDER_C,
                                     MPI_INT, ES_OUT(MPI_Datatype, 6));
@@ -23993,7 +24029,7 @@ static int c3479(void)
 
 /* MPI_Type_create_subarray: array_of_starts = {-1,..} -> MPI_ERR_COUNT
  * MPICH: succeeds (does not check) */
-static int c3480(void)
+static int c3486(void)
 {
     return MPI_Type_create_subarray(1, es_ones, es_ones, es_neg_first, MPI_ORDER_C, MPI_INT,
                                     ES_OUT(MPI_Datatype, 6));
@@ -24001,7 +24037,7 @@ static int c3480(void)
 
 /* MPI_Type_create_subarray: order = 12345 -> MPI_ERR_ARG
  * MPICH: succeeds (does not check) */
-static int c3481(void)
+static int c3487(void)
 {
     return MPI_Type_create_subarray(1, es_ones, es_ones, (int[ES_MAXP]){0}, 12345, MPI_INT,
                                     ES_OUT(MPI_Datatype, 6));
@@ -24009,7 +24045,7 @@ static int c3481(void)
 
 /* MPI_Type_create_subarray: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: succeeds (does not check) */
-static int c3482(void)
+static int c3488(void)
 {
     return MPI_Type_create_subarray(1, es_ones, es_ones, (int[ES_MAXP]){0}, MPI_ORDER_C,
                                     MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 6));
@@ -24017,7 +24053,7 @@ static int c3482(void)
 
 /* MPI_Type_create_subarray: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3483(void)
+static int c3489(void)
 {
     return MPI_Type_create_subarray(1, es_ones, es_ones, (int[ES_MAXP]){0}, MPI_ORDER_C,
                                     es_freed.type, ES_OUT(MPI_Datatype, 6));
@@ -24025,14 +24061,14 @@ static int c3483(void)
 
 /* MPI_Type_create_subarray: newtype = NULL -> MPI_ERR_ARG
  * MPICH: succeeds (does not check) */
-static int c3484(void)
+static int c3490(void)
 {
     return MPI_Type_create_subarray(1, es_ones, es_ones, (int[ES_MAXP]){0}, MPI_ORDER_C, MPI_INT,
                                     NULL);
 }
 
 /* MPI_Type_create_subarray_c: - = all valid -> MPI_SUCCESS */
-static int c3485(void)
+static int c3491(void)
 {
     return MPI_Type_create_subarray_c(1, es_cones, es_cones, (MPI_Count[ES_MAXP]){0}, MPI_ORDER_C,
                                       MPI_INT, ES_OUT(MPI_Datatype, 6));
@@ -24040,7 +24076,7 @@ static int c3485(void)
 
 /* MPI_Type_create_subarray_c: ndims = 0 -> MPI_ERR_ARG
  * MPICH: succeeds (does not check) */
-static int c3486(void)
+static int c3492(void)
 {
     return MPI_Type_create_subarray_c(0, es_cones, es_cones, (MPI_Count[ES_MAXP]){0}, MPI_ORDER_C,
                                       MPI_INT, ES_OUT(MPI_Datatype, 6));
@@ -24048,7 +24084,7 @@ static int c3486(void)
 
 /* MPI_Type_create_subarray_c: array_of_sizes = {-1,..} -> MPI_ERR_COUNT
  * MPICH: succeeds (does not check) */
-static int c3487(void)
+static int c3493(void)
 {
     return MPI_Type_create_subarray_c(1, es_cneg_first, es_cones, (MPI_Count[ES_MAXP]){0},
                                       MPI_ORDER_C, MPI_INT, ES_OUT(MPI_Datatype, 6));
@@ -24056,7 +24092,7 @@ static int c3487(void)
 
 /* MPI_Type_create_subarray_c: array_of_subsizes = {-1,..} -> MPI_ERR_COUNT
  * MPICH: succeeds (does not check) */
-static int c3488(void)
+static int c3494(void)
 {
     return MPI_Type_create_subarray_c(1, es_cones, es_cneg_first, (MPI_Count[ES_MAXP]){0},
                                       MPI_ORDER_C, MPI_INT, ES_OUT(MPI_Datatype, 6));
@@ -24064,7 +24100,7 @@ static int c3488(void)
 
 /* MPI_Type_create_subarray_c: array_of_starts = {-1,..} -> MPI_ERR_COUNT
  * MPICH: succeeds (does not check) */
-static int c3489(void)
+static int c3495(void)
 {
     return MPI_Type_create_subarray_c(1, es_cones, es_cones, es_cneg_first, MPI_ORDER_C, MPI_INT,
                                       ES_OUT(MPI_Datatype, 6));
@@ -24072,7 +24108,7 @@ static int c3489(void)
 
 /* MPI_Type_create_subarray_c: order = 12345 -> MPI_ERR_ARG
  * MPICH: succeeds (does not check) */
-static int c3490(void)
+static int c3496(void)
 {
     return MPI_Type_create_subarray_c(1, es_cones, es_cones, (MPI_Count[ES_MAXP]){0}, 12345,
                                       MPI_INT, ES_OUT(MPI_Datatype, 6));
@@ -24080,7 +24116,7 @@ static int c3490(void)
 
 /* MPI_Type_create_subarray_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: succeeds (does not check) */
-static int c3491(void)
+static int c3497(void)
 {
     return MPI_Type_create_subarray_c(1, es_cones, es_cones, (MPI_Count[ES_MAXP]){0}, MPI_ORDER_C,
                                       MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 6));
@@ -24088,7 +24124,7 @@ static int c3491(void)
 
 /* MPI_Type_create_subarray_c: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3492(void)
+static int c3498(void)
 {
     return MPI_Type_create_subarray_c(1, es_cones, es_cones, (MPI_Count[ES_MAXP]){0}, MPI_ORDER_C,
                                       es_freed.type, ES_OUT(MPI_Datatype, 6));
@@ -24096,219 +24132,219 @@ static int c3492(void)
 
 /* MPI_Type_create_subarray_c: newtype = NULL -> MPI_ERR_ARG
  * MPICH: succeeds (does not check) */
-static int c3493(void)
+static int c3499(void)
 {
     return MPI_Type_create_subarray_c(1, es_cones, es_cones, (MPI_Count[ES_MAXP]){0}, MPI_ORDER_C,
                                       MPI_INT, NULL);
 }
 
 /* MPI_Type_delete_attr: - = all valid -> MPI_SUCCESS */
-static int c3494(void)
+static int c3500(void)
 {
     return MPI_Type_delete_attr(MPI_INT, es_type_keyval);
 }
 
 /* MPI_Type_delete_attr: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3495(void)
+static int c3501(void)
 {
     return MPI_Type_delete_attr(MPI_DATATYPE_NULL, es_type_keyval);
 }
 
 /* MPI_Type_delete_attr: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3496(void)
+static int c3502(void)
 {
     return MPI_Type_delete_attr(es_freed.type, es_type_keyval);
 }
 
 /* MPI_Type_delete_attr: type_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c3497(void)
+static int c3503(void)
 {
     return MPI_Type_delete_attr(MPI_INT, MPI_KEYVAL_INVALID);
 }
 
 /* MPI_Type_delete_attr: type_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c3498(void)
+static int c3504(void)
 {
     return MPI_Type_delete_attr(MPI_INT, 12345);
 }
 
 /* MPI_Type_delete_attr: type_keyval = comm keyval -> MPI_ERR_KEYVAL */
-static int c3499(void)
+static int c3505(void)
 {
     return MPI_Type_delete_attr(MPI_INT, es_comm_keyval);
 }
 
 /* MPI_Type_dup: - = all valid -> MPI_SUCCESS */
-static int c3500(void)
+static int c3506(void)
 {
     return MPI_Type_dup(MPI_INT, ES_OUT(MPI_Datatype, 1));
 }
 
 /* MPI_Type_dup: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3501(void)
+static int c3507(void)
 {
     return MPI_Type_dup(MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 1));
 }
 
 /* MPI_Type_dup: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3502(void)
+static int c3508(void)
 {
     return MPI_Type_dup(es_freed.type, ES_OUT(MPI_Datatype, 1));
 }
 
 /* MPI_Type_dup: newtype = NULL -> MPI_ERR_ARG */
-static int c3503(void)
+static int c3509(void)
 {
     return MPI_Type_dup(MPI_INT, NULL);
 }
 
 /* MPI_Type_extent: - = all valid -> MPI_SUCCESS */
-static int c3504(void)
+static int c3510(void)
 {
     return MPI_Type_extent(MPI_INT, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_extent: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3505(void)
+static int c3511(void)
 {
     return MPI_Type_extent(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_extent: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3506(void)
+static int c3512(void)
 {
     return MPI_Type_extent(es_freed.type, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_extent: extent = NULL -> MPI_ERR_ARG */
-static int c3507(void)
+static int c3513(void)
 {
     return MPI_Type_extent(MPI_INT, NULL);
 }
 
 /* MPI_Type_free: - = all valid -> MPI_SUCCESS */
-static int c3508(void)
+static int c3514(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, es_new_type()));
 }
 
 /* MPI_Type_free: datatype = &MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3509(void)
+static int c3515(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, MPI_DATATYPE_NULL));
 }
 
 /* MPI_Type_free: datatype = &freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c3510(void)
+static int c3516(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, es_freed.type));
 }
 
 /* MPI_Type_free: datatype = NULL -> MPI_ERR_ARG
  * MPICH: crashes */
-static int c3511(void)
+static int c3517(void)
 {
     return MPI_Type_free(NULL);
 }
 
 /* MPI_Type_free: datatype = &MPI_INT -> MPI_ERR_TYPE */
-static int c3512(void)
+static int c3518(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, MPI_INT));
 }
 
 /* MPI_Type_free_keyval: - = all valid -> MPI_SUCCESS */
-static int c3513(void)
+static int c3519(void)
 {
     return MPI_Type_free_keyval(ES_PTR(int, es_new_type_keyval()));
 }
 
 /* MPI_Type_free_keyval: type_keyval = &MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c3514(void)
+static int c3520(void)
 {
     return MPI_Type_free_keyval(ES_PTR(int, MPI_KEYVAL_INVALID));
 }
 
 /* MPI_Type_free_keyval: type_keyval = &12345 -> MPI_ERR_KEYVAL */
-static int c3515(void)
+static int c3521(void)
 {
     return MPI_Type_free_keyval(ES_PTR(int, 12345));
 }
 
 /* MPI_Type_free_keyval: type_keyval = &comm keyval -> MPI_ERR_KEYVAL */
-static int c3516(void)
+static int c3522(void)
 {
     return MPI_Type_free_keyval(ES_PTR(int, es_comm_keyval));
 }
 
 /* MPI_Type_free_keyval: type_keyval = NULL -> MPI_ERR_ARG */
-static int c3517(void)
+static int c3523(void)
 {
     return MPI_Type_free_keyval(NULL);
 }
 
 /* MPI_Type_get_attr: - = all valid -> MPI_SUCCESS */
-static int c3518(void)
+static int c3524(void)
 {
     return MPI_Type_get_attr(MPI_INT, es_type_keyval, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3519(void)
+static int c3525(void)
 {
     return MPI_Type_get_attr(MPI_DATATYPE_NULL, es_type_keyval, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3520(void)
+static int c3526(void)
 {
     return MPI_Type_get_attr(es_freed.type, es_type_keyval, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: type_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c3521(void)
+static int c3527(void)
 {
     return MPI_Type_get_attr(MPI_INT, MPI_KEYVAL_INVALID, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: type_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c3522(void)
+static int c3528(void)
 {
     return MPI_Type_get_attr(MPI_INT, 12345, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: type_keyval = comm keyval -> MPI_ERR_KEYVAL */
-static int c3523(void)
+static int c3529(void)
 {
     return MPI_Type_get_attr(MPI_INT, es_comm_keyval, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: attribute_val = NULL -> MPI_ERR_ARG */
-static int c3524(void)
+static int c3530(void)
 {
     return MPI_Type_get_attr(MPI_INT, es_type_keyval, NULL, ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: flag = NULL -> MPI_ERR_ARG */
-static int c3525(void)
+static int c3531(void)
 {
     return MPI_Type_get_attr(MPI_INT, es_type_keyval, ES_OUT(void, 2), NULL);
 }
 
 /* MPI_Type_get_contents: - = all valid -> MPI_SUCCESS */
-static int c3526(void)
+static int c3532(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3527(void)
+static int c3533(void)
 {
     return MPI_Type_get_contents(MPI_DATATYPE_NULL, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
@@ -24316,48 +24352,48 @@ static int c3527(void)
 
 /* MPI_Type_get_contents: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3528(void)
+static int c3534(void)
 {
     return MPI_Type_get_contents(es_freed.type, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: datatype = MPI_INT -> MPI_ERR_TYPE */
-static int c3529(void)
+static int c3535(void)
 {
     return MPI_Type_get_contents(MPI_INT, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: array_of_integers = NULL -> MPI_ERR_ARG */
-static int c3530(void)
+static int c3536(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, NULL, ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: array_of_addresses = NULL -> MPI_ERR_ARG */
-static int c3531(void)
+static int c3537(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, ES_OUT(int, 4), NULL,
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: array_of_datatypes = NULL -> MPI_ERR_ARG */
-static int c3532(void)
+static int c3538(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5), NULL);
 }
 
 /* MPI_Type_get_contents_c: - = all valid -> MPI_SUCCESS */
-static int c3533(void)
+static int c3539(void)
 {
     return MPI_Type_get_contents_c(es_derived, 8, 8, 8, 8, ES_OUT(int, 5), ES_OUT(MPI_Aint, 6),
                                    ES_OUT(MPI_Count, 7), ES_OUT(MPI_Datatype, 8));
 }
 
 /* MPI_Type_get_contents_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3534(void)
+static int c3540(void)
 {
     return MPI_Type_get_contents_c(MPI_DATATYPE_NULL, 8, 8, 8, 8, ES_OUT(int, 5),
                                    ES_OUT(MPI_Aint, 6), ES_OUT(MPI_Count, 7),
@@ -24366,56 +24402,56 @@ static int c3534(void)
 
 /* MPI_Type_get_contents_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3535(void)
+static int c3541(void)
 {
     return MPI_Type_get_contents_c(es_freed.type, 8, 8, 8, 8, ES_OUT(int, 5), ES_OUT(MPI_Aint, 6),
                                    ES_OUT(MPI_Count, 7), ES_OUT(MPI_Datatype, 8));
 }
 
 /* MPI_Type_get_contents_c: datatype = MPI_INT -> MPI_ERR_TYPE */
-static int c3536(void)
+static int c3542(void)
 {
     return MPI_Type_get_contents_c(MPI_INT, 8, 8, 8, 8, ES_OUT(int, 5), ES_OUT(MPI_Aint, 6),
                                    ES_OUT(MPI_Count, 7), ES_OUT(MPI_Datatype, 8));
 }
 
 /* MPI_Type_get_contents_c: array_of_integers = NULL -> MPI_ERR_ARG */
-static int c3537(void)
+static int c3543(void)
 {
     return MPI_Type_get_contents_c(es_derived, 8, 8, 8, 8, NULL, ES_OUT(MPI_Aint, 6),
                                    ES_OUT(MPI_Count, 7), ES_OUT(MPI_Datatype, 8));
 }
 
 /* MPI_Type_get_contents_c: array_of_addresses = NULL -> MPI_ERR_ARG */
-static int c3538(void)
+static int c3544(void)
 {
     return MPI_Type_get_contents_c(es_derived, 8, 8, 8, 8, ES_OUT(int, 5), NULL,
                                    ES_OUT(MPI_Count, 7), ES_OUT(MPI_Datatype, 8));
 }
 
 /* MPI_Type_get_contents_c: array_of_large_counts = NULL -> MPI_ERR_ARG */
-static int c3539(void)
+static int c3545(void)
 {
     return MPI_Type_get_contents_c(es_derived, 8, 8, 8, 8, ES_OUT(int, 5), ES_OUT(MPI_Aint, 6),
                                    NULL, ES_OUT(MPI_Datatype, 8));
 }
 
 /* MPI_Type_get_contents_c: array_of_datatypes = NULL -> MPI_ERR_ARG */
-static int c3540(void)
+static int c3546(void)
 {
     return MPI_Type_get_contents_c(es_derived, 8, 8, 8, 8, ES_OUT(int, 5), ES_OUT(MPI_Aint, 6),
                                    ES_OUT(MPI_Count, 7), NULL);
 }
 
 /* MPI_Type_get_envelope: - = all valid -> MPI_SUCCESS */
-static int c3541(void)
+static int c3547(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                  ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3542(void)
+static int c3548(void)
 {
     return MPI_Type_get_envelope(MPI_DATATYPE_NULL, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                  ES_OUT(int, 4));
@@ -24423,45 +24459,45 @@ static int c3542(void)
 
 /* MPI_Type_get_envelope: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3543(void)
+static int c3549(void)
 {
     return MPI_Type_get_envelope(es_freed.type, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                  ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: num_integers = NULL -> MPI_ERR_ARG */
-static int c3544(void)
+static int c3550(void)
 {
     return MPI_Type_get_envelope(MPI_INT, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: num_addresses = NULL -> MPI_ERR_ARG */
-static int c3545(void)
+static int c3551(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), NULL, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: num_datatypes = NULL -> MPI_ERR_ARG */
-static int c3546(void)
+static int c3552(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), ES_OUT(int, 2), NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: combiner = NULL -> MPI_ERR_ARG */
-static int c3547(void)
+static int c3553(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Type_get_envelope_c: - = all valid -> MPI_SUCCESS */
-static int c3548(void)
+static int c3554(void)
 {
     return MPI_Type_get_envelope_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2),
                                    ES_OUT(MPI_Count, 3), ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
 }
 
 /* MPI_Type_get_envelope_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3549(void)
+static int c3555(void)
 {
     return MPI_Type_get_envelope_c(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2),
                                    ES_OUT(MPI_Count, 3), ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
@@ -24469,204 +24505,204 @@ static int c3549(void)
 
 /* MPI_Type_get_envelope_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3550(void)
+static int c3556(void)
 {
     return MPI_Type_get_envelope_c(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2),
                                    ES_OUT(MPI_Count, 3), ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
 }
 
 /* MPI_Type_get_envelope_c: num_integers = NULL -> MPI_ERR_ARG */
-static int c3551(void)
+static int c3557(void)
 {
     return MPI_Type_get_envelope_c(MPI_INT, NULL, ES_OUT(MPI_Count, 2), ES_OUT(MPI_Count, 3),
                                    ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
 }
 
 /* MPI_Type_get_envelope_c: num_addresses = NULL -> MPI_ERR_ARG */
-static int c3552(void)
+static int c3558(void)
 {
     return MPI_Type_get_envelope_c(MPI_INT, ES_OUT(MPI_Count, 1), NULL, ES_OUT(MPI_Count, 3),
                                    ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
 }
 
 /* MPI_Type_get_envelope_c: num_large_counts = NULL -> MPI_ERR_ARG */
-static int c3553(void)
+static int c3559(void)
 {
     return MPI_Type_get_envelope_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2), NULL,
                                    ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
 }
 
 /* MPI_Type_get_envelope_c: num_datatypes = NULL -> MPI_ERR_ARG */
-static int c3554(void)
+static int c3560(void)
 {
     return MPI_Type_get_envelope_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2),
                                    ES_OUT(MPI_Count, 3), NULL, ES_OUT(int, 5));
 }
 
 /* MPI_Type_get_envelope_c: combiner = NULL -> MPI_ERR_ARG */
-static int c3555(void)
+static int c3561(void)
 {
     return MPI_Type_get_envelope_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2),
                                    ES_OUT(MPI_Count, 3), ES_OUT(MPI_Count, 4), NULL);
 }
 
 /* MPI_Type_get_extent: - = all valid -> MPI_SUCCESS */
-static int c3556(void)
+static int c3562(void)
 {
     return MPI_Type_get_extent(MPI_INT, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3557(void)
+static int c3563(void)
 {
     return MPI_Type_get_extent(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3558(void)
+static int c3564(void)
 {
     return MPI_Type_get_extent(es_freed.type, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: lb = NULL -> MPI_ERR_ARG */
-static int c3559(void)
+static int c3565(void)
 {
     return MPI_Type_get_extent(MPI_INT, NULL, ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: extent = NULL -> MPI_ERR_ARG */
-static int c3560(void)
+static int c3566(void)
 {
     return MPI_Type_get_extent(MPI_INT, ES_OUT(MPI_Aint, 1), NULL);
 }
 
 /* MPI_Type_get_extent_c: - = all valid -> MPI_SUCCESS */
-static int c3561(void)
+static int c3567(void)
 {
     return MPI_Type_get_extent_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3562(void)
+static int c3568(void)
 {
     return MPI_Type_get_extent_c(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3563(void)
+static int c3569(void)
 {
     return MPI_Type_get_extent_c(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_c: lb = NULL -> MPI_ERR_ARG */
-static int c3564(void)
+static int c3570(void)
 {
     return MPI_Type_get_extent_c(MPI_INT, NULL, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_c: extent = NULL -> MPI_ERR_ARG */
-static int c3565(void)
+static int c3571(void)
 {
     return MPI_Type_get_extent_c(MPI_INT, ES_OUT(MPI_Count, 1), NULL);
 }
 
 /* MPI_Type_get_extent_x: - = all valid -> MPI_SUCCESS */
-static int c3566(void)
+static int c3572(void)
 {
     return MPI_Type_get_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3567(void)
+static int c3573(void)
 {
     return MPI_Type_get_extent_x(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3568(void)
+static int c3574(void)
 {
     return MPI_Type_get_extent_x(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: lb = NULL -> MPI_ERR_ARG */
-static int c3569(void)
+static int c3575(void)
 {
     return MPI_Type_get_extent_x(MPI_INT, NULL, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: extent = NULL -> MPI_ERR_ARG */
-static int c3570(void)
+static int c3576(void)
 {
     return MPI_Type_get_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), NULL);
 }
 
 /* MPI_Type_get_name: - = all valid -> MPI_SUCCESS */
-static int c3571(void)
+static int c3577(void)
 {
     return MPI_Type_get_name(MPI_INT, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3572(void)
+static int c3578(void)
 {
     return MPI_Type_get_name(es_freed.type, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: type_name = NULL -> MPI_ERR_ARG */
-static int c3573(void)
+static int c3579(void)
 {
     return MPI_Type_get_name(MPI_INT, NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: resultlen = NULL -> MPI_ERR_ARG */
-static int c3574(void)
+static int c3580(void)
 {
     return MPI_Type_get_name(MPI_INT, ES_OUT(char, 1), NULL);
 }
 
 /* MPI_Type_get_true_extent: - = all valid -> MPI_SUCCESS */
-static int c3575(void)
+static int c3581(void)
 {
     return MPI_Type_get_true_extent(MPI_INT, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3576(void)
+static int c3582(void)
 {
     return MPI_Type_get_true_extent(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3577(void)
+static int c3583(void)
 {
     return MPI_Type_get_true_extent(es_freed.type, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: true_lb = NULL -> MPI_ERR_ARG */
-static int c3578(void)
+static int c3584(void)
 {
     return MPI_Type_get_true_extent(MPI_INT, NULL, ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: true_extent = NULL -> MPI_ERR_ARG */
-static int c3579(void)
+static int c3585(void)
 {
     return MPI_Type_get_true_extent(MPI_INT, ES_OUT(MPI_Aint, 1), NULL);
 }
 
 /* MPI_Type_get_true_extent_c: - = all valid -> MPI_SUCCESS */
-static int c3580(void)
+static int c3586(void)
 {
     return MPI_Type_get_true_extent_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3581(void)
+static int c3587(void)
 {
     return MPI_Type_get_true_extent_c(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1),
                                       ES_OUT(MPI_Count, 2));
@@ -24674,31 +24710,31 @@ static int c3581(void)
 
 /* MPI_Type_get_true_extent_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3582(void)
+static int c3588(void)
 {
     return MPI_Type_get_true_extent_c(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_c: true_lb = NULL -> MPI_ERR_ARG */
-static int c3583(void)
+static int c3589(void)
 {
     return MPI_Type_get_true_extent_c(MPI_INT, NULL, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_c: true_extent = NULL -> MPI_ERR_ARG */
-static int c3584(void)
+static int c3590(void)
 {
     return MPI_Type_get_true_extent_c(MPI_INT, ES_OUT(MPI_Count, 1), NULL);
 }
 
 /* MPI_Type_get_true_extent_x: - = all valid -> MPI_SUCCESS */
-static int c3585(void)
+static int c3591(void)
 {
     return MPI_Type_get_true_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3586(void)
+static int c3592(void)
 {
     return MPI_Type_get_true_extent_x(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1),
                                       ES_OUT(MPI_Count, 2));
@@ -24706,634 +24742,634 @@ static int c3586(void)
 
 /* MPI_Type_get_true_extent_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3587(void)
+static int c3593(void)
 {
     return MPI_Type_get_true_extent_x(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_x: true_lb = NULL -> MPI_ERR_ARG */
-static int c3588(void)
+static int c3594(void)
 {
     return MPI_Type_get_true_extent_x(MPI_INT, NULL, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_x: true_extent = NULL -> MPI_ERR_ARG */
-static int c3589(void)
+static int c3595(void)
 {
     return MPI_Type_get_true_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), NULL);
 }
 
 /* MPI_Type_get_value_index: - = all valid -> MPI_SUCCESS */
-static int c3590(void)
+static int c3596(void)
 {
     return MPI_Type_get_value_index(MPI_INT, MPI_INT, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_get_value_index: value_type = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3591(void)
+static int c3597(void)
 {
     return MPI_Type_get_value_index(MPI_DATATYPE_NULL, MPI_INT, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_get_value_index: value_type = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3592(void)
+static int c3598(void)
 {
     return MPI_Type_get_value_index(es_freed.type, MPI_INT, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_get_value_index: index_type = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3593(void)
+static int c3599(void)
 {
     return MPI_Type_get_value_index(MPI_INT, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_get_value_index: index_type = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3594(void)
+static int c3600(void)
 {
     return MPI_Type_get_value_index(MPI_INT, es_freed.type, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_get_value_index: pair_type = NULL -> MPI_ERR_ARG */
-static int c3595(void)
+static int c3601(void)
 {
     return MPI_Type_get_value_index(MPI_INT, MPI_INT, NULL);
 }
 
 /* MPI_Type_hindexed: - = all valid -> MPI_SUCCESS */
-static int c3596(void)
+static int c3602(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: count = -1 -> MPI_ERR_COUNT */
-static int c3597(void)
+static int c3603(void)
 {
     return MPI_Type_hindexed(-1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c3598(void)
+static int c3604(void)
 {
     return MPI_Type_hindexed(1, es_neg_first, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3599(void)
+static int c3605(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3600(void)
+static int c3606(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: newtype = NULL -> MPI_ERR_ARG */
-static int c3601(void)
+static int c3607(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_hvector: - = all valid -> MPI_SUCCESS */
-static int c3602(void)
+static int c3608(void)
 {
     return MPI_Type_hvector(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: count = -1 -> MPI_ERR_COUNT */
-static int c3603(void)
+static int c3609(void)
 {
     return MPI_Type_hvector(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: blocklength = -1 -> MPI_ERR_COUNT */
-static int c3604(void)
+static int c3610(void)
 {
     return MPI_Type_hvector(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3605(void)
+static int c3611(void)
 {
     return MPI_Type_hvector(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3606(void)
+static int c3612(void)
 {
     return MPI_Type_hvector(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: newtype = NULL -> MPI_ERR_ARG */
-static int c3607(void)
+static int c3613(void)
 {
     return MPI_Type_hvector(1, 1, 0, MPI_INT, NULL);
 }
 
 /* MPI_Type_indexed: - = all valid -> MPI_SUCCESS */
-static int c3608(void)
+static int c3614(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: count = -1 -> MPI_ERR_COUNT */
-static int c3609(void)
+static int c3615(void)
 {
     return MPI_Type_indexed(-1, es_ones, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c3610(void)
+static int c3616(void)
 {
     return MPI_Type_indexed(1, es_neg_first, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3611(void)
+static int c3617(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3612(void)
+static int c3618(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: newtype = NULL -> MPI_ERR_ARG */
-static int c3613(void)
+static int c3619(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, MPI_INT, NULL);
 }
 
 /* MPI_Type_indexed_c: - = all valid -> MPI_SUCCESS */
-static int c3614(void)
+static int c3620(void)
 {
     return MPI_Type_indexed_c(1, es_cones, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed_c: count = -1 -> MPI_ERR_COUNT */
-static int c3615(void)
+static int c3621(void)
 {
     return MPI_Type_indexed_c(-1, es_cones, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed_c: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c3616(void)
+static int c3622(void)
 {
     return MPI_Type_indexed_c(1, es_cneg_first, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3617(void)
+static int c3623(void)
 {
     return MPI_Type_indexed_c(1, es_cones, es_caiota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed_c: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3618(void)
+static int c3624(void)
 {
     return MPI_Type_indexed_c(1, es_cones, es_caiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed_c: newtype = NULL -> MPI_ERR_ARG */
-static int c3619(void)
+static int c3625(void)
 {
     return MPI_Type_indexed_c(1, es_cones, es_caiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_lb: - = all valid -> MPI_SUCCESS */
-static int c3620(void)
+static int c3626(void)
 {
     return MPI_Type_lb(MPI_INT, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_lb: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3621(void)
+static int c3627(void)
 {
     return MPI_Type_lb(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_lb: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3622(void)
+static int c3628(void)
 {
     return MPI_Type_lb(es_freed.type, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_lb: displacement = NULL -> MPI_ERR_ARG */
-static int c3623(void)
+static int c3629(void)
 {
     return MPI_Type_lb(MPI_INT, NULL);
 }
 
 /* MPI_Type_match_size: - = all valid -> MPI_SUCCESS */
-static int c3624(void)
+static int c3630(void)
 {
     return MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 4, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_match_size: typeclass = 12345 -> MPI_ERR_ARG */
-static int c3625(void)
+static int c3631(void)
 {
     return MPI_Type_match_size(12345, 4, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_match_size: size = 3 -> MPI_ERR_ARG */
-static int c3626(void)
+static int c3632(void)
 {
     return MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 3, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_match_size: datatype = NULL -> MPI_ERR_ARG */
-static int c3627(void)
+static int c3633(void)
 {
     return MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 4, NULL);
 }
 
 /* MPI_Type_set_attr: - = all valid -> MPI_SUCCESS */
-static int c3628(void)
+static int c3634(void)
 {
     return MPI_Type_set_attr(MPI_INT, es_type_keyval, es_sbuf);
 }
 
 /* MPI_Type_set_attr: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3629(void)
+static int c3635(void)
 {
     return MPI_Type_set_attr(MPI_DATATYPE_NULL, es_type_keyval, es_sbuf);
 }
 
 /* MPI_Type_set_attr: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3630(void)
+static int c3636(void)
 {
     return MPI_Type_set_attr(es_freed.type, es_type_keyval, es_sbuf);
 }
 
 /* MPI_Type_set_attr: type_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c3631(void)
+static int c3637(void)
 {
     return MPI_Type_set_attr(MPI_INT, MPI_KEYVAL_INVALID, es_sbuf);
 }
 
 /* MPI_Type_set_attr: type_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c3632(void)
+static int c3638(void)
 {
     return MPI_Type_set_attr(MPI_INT, 12345, es_sbuf);
 }
 
 /* MPI_Type_set_attr: type_keyval = comm keyval -> MPI_ERR_KEYVAL */
-static int c3633(void)
+static int c3639(void)
 {
     return MPI_Type_set_attr(MPI_INT, es_comm_keyval, es_sbuf);
 }
 
 /* MPI_Type_set_name: - = all valid -> MPI_SUCCESS */
-static int c3634(void)
+static int c3640(void)
 {
     return MPI_Type_set_name(MPI_INT, "errsweep");
 }
 
 /* MPI_Type_set_name: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3635(void)
+static int c3641(void)
 {
     return MPI_Type_set_name(MPI_DATATYPE_NULL, "errsweep");
 }
 
 /* MPI_Type_set_name: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3636(void)
+static int c3642(void)
 {
     return MPI_Type_set_name(es_freed.type, "errsweep");
 }
 
 /* MPI_Type_set_name: type_name = NULL -> MPI_ERR_ARG */
-static int c3637(void)
+static int c3643(void)
 {
     return MPI_Type_set_name(MPI_INT, NULL);
 }
 
 /* MPI_Type_size: - = all valid -> MPI_SUCCESS */
-static int c3638(void)
+static int c3644(void)
 {
     return MPI_Type_size(MPI_INT, ES_OUT(int, 1));
 }
 
 /* MPI_Type_size: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3639(void)
+static int c3645(void)
 {
     return MPI_Type_size(MPI_DATATYPE_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Type_size: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3640(void)
+static int c3646(void)
 {
     return MPI_Type_size(es_freed.type, ES_OUT(int, 1));
 }
 
 /* MPI_Type_size: size = NULL -> MPI_ERR_ARG */
-static int c3641(void)
+static int c3647(void)
 {
     return MPI_Type_size(MPI_INT, NULL);
 }
 
 /* MPI_Type_size_c: - = all valid -> MPI_SUCCESS */
-static int c3642(void)
+static int c3648(void)
 {
     return MPI_Type_size_c(MPI_INT, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3643(void)
+static int c3649(void)
 {
     return MPI_Type_size_c(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3644(void)
+static int c3650(void)
 {
     return MPI_Type_size_c(es_freed.type, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_c: size = NULL -> MPI_ERR_ARG */
-static int c3645(void)
+static int c3651(void)
 {
     return MPI_Type_size_c(MPI_INT, NULL);
 }
 
 /* MPI_Type_size_x: - = all valid -> MPI_SUCCESS */
-static int c3646(void)
+static int c3652(void)
 {
     return MPI_Type_size_x(MPI_INT, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3647(void)
+static int c3653(void)
 {
     return MPI_Type_size_x(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3648(void)
+static int c3654(void)
 {
     return MPI_Type_size_x(es_freed.type, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_x: size = NULL -> MPI_ERR_ARG */
-static int c3649(void)
+static int c3655(void)
 {
     return MPI_Type_size_x(MPI_INT, NULL);
 }
 
 /* MPI_Type_struct: - = all valid -> MPI_SUCCESS */
-static int c3650(void)
+static int c3656(void)
 {
     return MPI_Type_struct(1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: count = -1 -> MPI_ERR_COUNT */
-static int c3651(void)
+static int c3657(void)
 {
     return MPI_Type_struct(-1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c3652(void)
+static int c3658(void)
 {
     return MPI_Type_struct(1, es_neg_first, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: array_of_types = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c3653(void)
+static int c3659(void)
 {
     return MPI_Type_struct(1, es_ones, es_aiota, es_null_first, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: newtype = NULL -> MPI_ERR_ARG */
-static int c3654(void)
+static int c3660(void)
 {
     return MPI_Type_struct(1, es_ones, es_aiota, es_ints, NULL);
 }
 
 /* MPI_Type_ub: - = all valid -> MPI_SUCCESS */
-static int c3655(void)
+static int c3661(void)
 {
     return MPI_Type_ub(MPI_INT, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_ub: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3656(void)
+static int c3662(void)
 {
     return MPI_Type_ub(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_ub: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3657(void)
+static int c3663(void)
 {
     return MPI_Type_ub(es_freed.type, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_ub: displacement = NULL -> MPI_ERR_ARG */
-static int c3658(void)
+static int c3664(void)
 {
     return MPI_Type_ub(MPI_INT, NULL);
 }
 
 /* MPI_Type_vector: - = all valid -> MPI_SUCCESS */
-static int c3659(void)
+static int c3665(void)
 {
     return MPI_Type_vector(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: count = -1 -> MPI_ERR_COUNT */
-static int c3660(void)
+static int c3666(void)
 {
     return MPI_Type_vector(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: blocklength = -1 -> MPI_ERR_COUNT */
-static int c3661(void)
+static int c3667(void)
 {
     return MPI_Type_vector(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3662(void)
+static int c3668(void)
 {
     return MPI_Type_vector(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3663(void)
+static int c3669(void)
 {
     return MPI_Type_vector(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: newtype = NULL -> MPI_ERR_ARG */
-static int c3664(void)
+static int c3670(void)
 {
     return MPI_Type_vector(1, 1, 0, MPI_INT, NULL);
 }
 
 /* MPI_Type_vector_c: - = all valid -> MPI_SUCCESS */
-static int c3665(void)
+static int c3671(void)
 {
     return MPI_Type_vector_c(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector_c: count = -1 -> MPI_ERR_COUNT */
-static int c3666(void)
+static int c3672(void)
 {
     return MPI_Type_vector_c(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector_c: blocklength = -1 -> MPI_ERR_COUNT */
-static int c3667(void)
+static int c3673(void)
 {
     return MPI_Type_vector_c(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3668(void)
+static int c3674(void)
 {
     return MPI_Type_vector_c(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector_c: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3669(void)
+static int c3675(void)
 {
     return MPI_Type_vector_c(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector_c: newtype = NULL -> MPI_ERR_ARG */
-static int c3670(void)
+static int c3676(void)
 {
     return MPI_Type_vector_c(1, 1, 0, MPI_INT, NULL);
 }
 
 /* MPI_Unpack: - = all valid -> MPI_SUCCESS */
-static int c3671(void)
+static int c3677(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c3672(void)
+static int c3678(void)
 {
     return MPI_Unpack(NULL, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: insize = -1 -> MPI_ERR_ARG */
-static int c3673(void)
+static int c3679(void)
 {
     return MPI_Unpack(es_sbuf, -1, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: position = NULL -> MPI_ERR_ARG */
-static int c3674(void)
+static int c3680(void)
 {
     return MPI_Unpack(es_sbuf, 64, NULL, es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: outbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: MPI_ERR_ARG */
-static int c3675(void)
+static int c3681(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), NULL, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: outcount = -1 -> MPI_ERR_COUNT */
-static int c3676(void)
+static int c3682(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, -1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3677(void)
+static int c3683(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_DATATYPE_NULL, es_world.h);
 }
 
 /* MPI_Unpack: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3678(void)
+static int c3684(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, es_freed.type, es_world.h);
 }
 
 /* MPI_Unpack: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c3679(void)
+static int c3685(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, es_uncommitted, es_world.h);
 }
 
 /* MPI_Unpack: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c3680(void)
+static int c3686(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Unpack: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3681(void)
+static int c3687(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
 /* MPI_Unpack_c: - = all valid -> MPI_SUCCESS */
-static int c3682(void)
+static int c3688(void)
 {
     return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack_c: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c3683(void)
+static int c3689(void)
 {
     return MPI_Unpack_c(NULL, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack_c: insize = -1 -> MPI_ERR_ARG */
-static int c3684(void)
+static int c3690(void)
 {
     return MPI_Unpack_c(es_sbuf, -1, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack_c: position = NULL -> MPI_ERR_ARG */
-static int c3685(void)
+static int c3691(void)
 {
     return MPI_Unpack_c(es_sbuf, 64, NULL, es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack_c: outbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: MPI_ERR_ARG */
-static int c3686(void)
+static int c3692(void)
 {
     return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), NULL, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack_c: outcount = -1 -> MPI_ERR_COUNT */
-static int c3687(void)
+static int c3693(void)
 {
     return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, -1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3688(void)
+static int c3694(void)
 {
     return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_DATATYPE_NULL,
                         es_world.h);
@@ -25341,72 +25377,72 @@ static int c3688(void)
 
 /* MPI_Unpack_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3689(void)
+static int c3695(void)
 {
     return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, es_freed.type, es_world.h);
 }
 
 /* MPI_Unpack_c: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c3690(void)
+static int c3696(void)
 {
     return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, es_uncommitted, es_world.h);
 }
 
 /* MPI_Unpack_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c3691(void)
+static int c3697(void)
 {
     return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Unpack_c: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3692(void)
+static int c3698(void)
 {
     return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
 /* MPI_Unpack_external: - = all valid -> MPI_SUCCESS */
-static int c3693(void)
+static int c3699(void)
 {
     return MPI_Unpack_external("external32", es_sbuf, 64, ES_PTR(MPI_Aint, 0), es_rbuf, 1, MPI_INT);
 }
 
 /* MPI_Unpack_external: datarep = NULL -> MPI_ERR_ARG
  * MPICH: succeeds */
-static int c3694(void)
+static int c3700(void)
 {
     return MPI_Unpack_external(NULL, es_sbuf, 64, ES_PTR(MPI_Aint, 0), es_rbuf, 1, MPI_INT);
 }
 
 /* MPI_Unpack_external: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: MPI_ERR_ARG */
-static int c3695(void)
+static int c3701(void)
 {
     return MPI_Unpack_external("external32", NULL, 64, ES_PTR(MPI_Aint, 0), es_rbuf, 1, MPI_INT);
 }
 
 /* MPI_Unpack_external: position = NULL -> MPI_ERR_ARG */
-static int c3696(void)
+static int c3702(void)
 {
     return MPI_Unpack_external("external32", es_sbuf, 64, NULL, es_rbuf, 1, MPI_INT);
 }
 
 /* MPI_Unpack_external: outbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: MPI_ERR_ARG */
-static int c3697(void)
+static int c3703(void)
 {
     return MPI_Unpack_external("external32", es_sbuf, 64, ES_PTR(MPI_Aint, 0), NULL, 1, MPI_INT);
 }
 
 /* MPI_Unpack_external: outcount = -1 -> MPI_ERR_COUNT */
-static int c3698(void)
+static int c3704(void)
 {
     return MPI_Unpack_external("external32", es_sbuf, 64, ES_PTR(MPI_Aint, 0), es_rbuf, -1,
                                MPI_INT);
 }
 
 /* MPI_Unpack_external: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3699(void)
+static int c3705(void)
 {
     return MPI_Unpack_external("external32", es_sbuf, 64, ES_PTR(MPI_Aint, 0), es_rbuf, 1,
                                MPI_DATATYPE_NULL);
@@ -25414,14 +25450,14 @@ static int c3699(void)
 
 /* MPI_Unpack_external: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3700(void)
+static int c3706(void)
 {
     return MPI_Unpack_external("external32", es_sbuf, 64, ES_PTR(MPI_Aint, 0), es_rbuf, 1,
                                es_freed.type);
 }
 
 /* MPI_Unpack_external_c: - = all valid -> MPI_SUCCESS */
-static int c3701(void)
+static int c3707(void)
 {
     return MPI_Unpack_external_c("external32", es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1,
                                  MPI_INT);
@@ -25429,40 +25465,40 @@ static int c3701(void)
 
 /* MPI_Unpack_external_c: datarep = NULL -> MPI_ERR_ARG
  * MPICH: succeeds */
-static int c3702(void)
+static int c3708(void)
 {
     return MPI_Unpack_external_c(NULL, es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT);
 }
 
 /* MPI_Unpack_external_c: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: MPI_ERR_ARG */
-static int c3703(void)
+static int c3709(void)
 {
     return MPI_Unpack_external_c("external32", NULL, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT);
 }
 
 /* MPI_Unpack_external_c: position = NULL -> MPI_ERR_ARG */
-static int c3704(void)
+static int c3710(void)
 {
     return MPI_Unpack_external_c("external32", es_sbuf, 64, NULL, es_rbuf, 1, MPI_INT);
 }
 
 /* MPI_Unpack_external_c: outbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: MPI_ERR_ARG */
-static int c3705(void)
+static int c3711(void)
 {
     return MPI_Unpack_external_c("external32", es_sbuf, 64, ES_PTR(MPI_Count, 0), NULL, 1, MPI_INT);
 }
 
 /* MPI_Unpack_external_c: outcount = -1 -> MPI_ERR_COUNT */
-static int c3706(void)
+static int c3712(void)
 {
     return MPI_Unpack_external_c("external32", es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, -1,
                                  MPI_INT);
 }
 
 /* MPI_Unpack_external_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3707(void)
+static int c3713(void)
 {
     return MPI_Unpack_external_c("external32", es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1,
                                  MPI_DATATYPE_NULL);
@@ -25470,76 +25506,76 @@ static int c3707(void)
 
 /* MPI_Unpack_external_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3708(void)
+static int c3714(void)
 {
     return MPI_Unpack_external_c("external32", es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1,
                                  es_freed.type);
 }
 
 /* MPI_Wait: - = all valid -> MPI_SUCCESS */
-static int c3709(void)
+static int c3715(void)
 {
     return MPI_Wait(ES_PTR(MPI_Request, MPI_REQUEST_NULL), ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Wait: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c3710(void)
+static int c3716(void)
 {
     return MPI_Wait(ES_PTR(MPI_Request, es_freed.request), ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Wait: request = NULL -> MPI_ERR_ARG */
-static int c3711(void)
+static int c3717(void)
 {
     return MPI_Wait(NULL, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Wait: status = NULL -> MPI_ERR_ARG */
-static int c3712(void)
+static int c3718(void)
 {
     return MPI_Wait(ES_PTR(MPI_Request, MPI_REQUEST_NULL), NULL);
 }
 
 /* MPI_Waitall: - = all valid -> MPI_SUCCESS */
-static int c3713(void)
+static int c3719(void)
 {
     return MPI_Waitall(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: count = -1 -> MPI_ERR_COUNT */
-static int c3714(void)
+static int c3720(void)
 {
     return MPI_Waitall(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c3715(void)
+static int c3721(void)
 {
     return MPI_Waitall(1, (MPI_Request[]){es_freed.request}, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c3716(void)
+static int c3722(void)
 {
     return MPI_Waitall(1, NULL, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c3717(void)
+static int c3723(void)
 {
     return MPI_Waitall(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL);
 }
 
 /* MPI_Waitany: - = all valid -> MPI_SUCCESS */
-static int c3718(void)
+static int c3724(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: count = -1 -> MPI_ERR_COUNT */
-static int c3719(void)
+static int c3725(void)
 {
     return MPI_Waitany(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2),
                        ES_OUT(MPI_Status, 3));
@@ -25547,38 +25583,38 @@ static int c3719(void)
 
 /* MPI_Waitany: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c3720(void)
+static int c3726(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c3721(void)
+static int c3727(void)
 {
     return MPI_Waitany(1, NULL, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: index = NULL -> MPI_ERR_ARG */
-static int c3722(void)
+static int c3728(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: status = NULL -> MPI_ERR_ARG */
-static int c3723(void)
+static int c3729(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Waitsome: - = all valid -> MPI_SUCCESS */
-static int c3724(void)
+static int c3730(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: incount = -1 -> MPI_ERR_COUNT */
-static int c3725(void)
+static int c3731(void)
 {
     return MPI_Waitsome(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
@@ -25586,142 +25622,142 @@ static int c3725(void)
 
 /* MPI_Waitsome: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c3726(void)
+static int c3732(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c3727(void)
+static int c3733(void)
 {
     return MPI_Waitsome(1, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: outcount = NULL -> MPI_ERR_ARG */
-static int c3728(void)
+static int c3734(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: array_of_indices = NULL -> MPI_ERR_ARG */
-static int c3729(void)
+static int c3735(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL,
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c3730(void)
+static int c3736(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Win_call_errhandler: win = MPI_WIN_NULL -> MPI_ERR_WIN */
-static int c3731(void)
+static int c3737(void)
 {
     return MPI_Win_call_errhandler(MPI_WIN_NULL, 0);
 }
 
 /* MPI_Win_create_errhandler: - = all valid -> MPI_SUCCESS */
-static int c3732(void)
+static int c3738(void)
 {
     return MPI_Win_create_errhandler(es_win_errhandler_fn, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Win_create_errhandler: win_errhandler_fn = NULL -> MPI_ERR_ARG */
-static int c3733(void)
+static int c3739(void)
 {
     return MPI_Win_create_errhandler(NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Win_create_errhandler: errhandler = NULL -> MPI_ERR_ARG */
-static int c3734(void)
+static int c3740(void)
 {
     return MPI_Win_create_errhandler(es_win_errhandler_fn, NULL);
 }
 
 /* MPI_Win_create_keyval: - = all valid -> MPI_SUCCESS */
-static int c3735(void)
+static int c3741(void)
 {
     return MPI_Win_create_keyval(MPI_WIN_DUP_FN, MPI_WIN_NULL_DELETE_FN, ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Win_create_keyval: win_keyval = NULL -> MPI_ERR_ARG */
-static int c3736(void)
+static int c3742(void)
 {
     return MPI_Win_create_keyval(MPI_WIN_DUP_FN, MPI_WIN_NULL_DELETE_FN, NULL, NULL);
 }
 
 /* MPI_Win_delete_attr: win = MPI_WIN_NULL -> MPI_ERR_WIN */
-static int c3737(void)
+static int c3743(void)
 {
     return MPI_Win_delete_attr(MPI_WIN_NULL, es_win_keyval);
 }
 
 /* MPI_Win_free_keyval: - = all valid -> MPI_SUCCESS */
-static int c3738(void)
+static int c3744(void)
 {
     return MPI_Win_free_keyval(ES_PTR(int, es_new_win_keyval()));
 }
 
 /* MPI_Win_free_keyval: win_keyval = &MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c3739(void)
+static int c3745(void)
 {
     return MPI_Win_free_keyval(ES_PTR(int, MPI_KEYVAL_INVALID));
 }
 
 /* MPI_Win_free_keyval: win_keyval = &12345 -> MPI_ERR_KEYVAL */
-static int c3740(void)
+static int c3746(void)
 {
     return MPI_Win_free_keyval(ES_PTR(int, 12345));
 }
 
 /* MPI_Win_free_keyval: win_keyval = &comm keyval -> MPI_ERR_KEYVAL */
-static int c3741(void)
+static int c3747(void)
 {
     return MPI_Win_free_keyval(ES_PTR(int, es_comm_keyval));
 }
 
 /* MPI_Win_free_keyval: win_keyval = NULL -> MPI_ERR_ARG */
-static int c3742(void)
+static int c3748(void)
 {
     return MPI_Win_free_keyval(NULL);
 }
 
 /* MPI_Win_get_attr: win = MPI_WIN_NULL -> MPI_ERR_WIN */
-static int c3743(void)
+static int c3749(void)
 {
     return MPI_Win_get_attr(MPI_WIN_NULL, es_win_keyval, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Win_get_errhandler: win = MPI_WIN_NULL -> MPI_ERR_WIN */
-static int c3744(void)
+static int c3750(void)
 {
     return MPI_Win_get_errhandler(MPI_WIN_NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Win_get_info: win = MPI_WIN_NULL -> MPI_ERR_WIN */
-static int c3745(void)
+static int c3751(void)
 {
     return MPI_Win_get_info(MPI_WIN_NULL, ES_OUT(MPI_Info, 1));
 }
 
 /* MPI_Win_set_attr: win = MPI_WIN_NULL -> MPI_ERR_WIN */
-static int c3746(void)
+static int c3752(void)
 {
     return MPI_Win_set_attr(MPI_WIN_NULL, es_win_keyval, es_sbuf);
 }
 
 /* MPI_Win_set_errhandler: win = MPI_WIN_NULL -> MPI_ERR_WIN */
-static int c3747(void)
+static int c3753(void)
 {
     return MPI_Win_set_errhandler(MPI_WIN_NULL, MPI_ERRORS_RETURN);
 }
 
 /* MPI_Win_set_info: win = MPI_WIN_NULL -> MPI_ERR_WIN */
-static int c3748(void)
+static int c3754(void)
 {
     return MPI_Win_set_info(MPI_WIN_NULL, es_info);
 }
@@ -29135,349 +29171,355 @@ const struct es_case es_cases[] = {
     {"MPI_Type_create_darray_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3405},
     {"MPI_Type_create_darray_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3406},
     {"MPI_Type_create_darray_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3407},
-    {"MPI_Type_create_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c3408},
-    {"MPI_Type_create_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c3409},
-    {"MPI_Type_create_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3410},
-    {"MPI_Type_create_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3411},
-    {"MPI_Type_create_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3412},
-    {"MPI_Type_create_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c3413},
-    {"MPI_Type_create_hindexed_block", "-", "all valid", MPI_SUCCESS, NULL, c3414},
-    {"MPI_Type_create_hindexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c3415},
-    {"MPI_Type_create_hindexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3416},
-    {"MPI_Type_create_hindexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3417},
-    {"MPI_Type_create_hindexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3418},
-    {"MPI_Type_create_hindexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c3419},
-    {"MPI_Type_create_hindexed_block_c", "-", "all valid", MPI_SUCCESS, NULL, c3420},
-    {"MPI_Type_create_hindexed_block_c", "count", "-1", MPI_ERR_COUNT, NULL, c3421},
-    {"MPI_Type_create_hindexed_block_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3422},
-    {"MPI_Type_create_hindexed_block_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3423},
-    {"MPI_Type_create_hindexed_block_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3424},
-    {"MPI_Type_create_hindexed_block_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3425},
-    {"MPI_Type_create_hindexed_c", "-", "all valid", MPI_SUCCESS, NULL, c3426},
-    {"MPI_Type_create_hindexed_c", "count", "-1", MPI_ERR_COUNT, NULL, c3427},
-    {"MPI_Type_create_hindexed_c", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3428},
-    {"MPI_Type_create_hindexed_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3429},
-    {"MPI_Type_create_hindexed_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3430},
-    {"MPI_Type_create_hindexed_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3431},
-    {"MPI_Type_create_hvector", "-", "all valid", MPI_SUCCESS, NULL, c3432},
-    {"MPI_Type_create_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c3433},
-    {"MPI_Type_create_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3434},
-    {"MPI_Type_create_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3435},
-    {"MPI_Type_create_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3436},
-    {"MPI_Type_create_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c3437},
-    {"MPI_Type_create_hvector_c", "-", "all valid", MPI_SUCCESS, NULL, c3438},
-    {"MPI_Type_create_hvector_c", "count", "-1", MPI_ERR_COUNT, NULL, c3439},
-    {"MPI_Type_create_hvector_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3440},
-    {"MPI_Type_create_hvector_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3441},
-    {"MPI_Type_create_hvector_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3442},
-    {"MPI_Type_create_hvector_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3443},
-    {"MPI_Type_create_indexed_block", "-", "all valid", MPI_SUCCESS, NULL, c3444},
-    {"MPI_Type_create_indexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c3445},
-    {"MPI_Type_create_indexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3446},
-    {"MPI_Type_create_indexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3447},
-    {"MPI_Type_create_indexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3448},
-    {"MPI_Type_create_indexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c3449},
-    {"MPI_Type_create_indexed_block_c", "-", "all valid", MPI_SUCCESS, NULL, c3450},
-    {"MPI_Type_create_indexed_block_c", "count", "-1", MPI_ERR_COUNT, NULL, c3451},
-    {"MPI_Type_create_indexed_block_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3452},
-    {"MPI_Type_create_indexed_block_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3453},
-    {"MPI_Type_create_indexed_block_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3454},
-    {"MPI_Type_create_indexed_block_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3455},
-    {"MPI_Type_create_keyval", "-", "all valid", MPI_SUCCESS, NULL, c3456},
-    {"MPI_Type_create_keyval", "type_keyval", "NULL", MPI_ERR_ARG, NULL, c3457},
-    {"MPI_Type_create_resized", "-", "all valid", MPI_SUCCESS, NULL, c3458},
-    {"MPI_Type_create_resized", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3459},
-    {"MPI_Type_create_resized", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3460},
-    {"MPI_Type_create_resized", "newtype", "NULL", MPI_ERR_ARG, NULL, c3461},
-    {"MPI_Type_create_resized_c", "-", "all valid", MPI_SUCCESS, NULL, c3462},
-    {"MPI_Type_create_resized_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3463},
-    {"MPI_Type_create_resized_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3464},
-    {"MPI_Type_create_resized_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3465},
-    {"MPI_Type_create_struct", "-", "all valid", MPI_SUCCESS, NULL, c3466},
-    {"MPI_Type_create_struct", "count", "-1", MPI_ERR_COUNT, NULL, c3467},
-    {"MPI_Type_create_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3468},
-    {"MPI_Type_create_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c3469},
-    {"MPI_Type_create_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c3470},
-    {"MPI_Type_create_struct_c", "-", "all valid", MPI_SUCCESS, NULL, c3471},
-    {"MPI_Type_create_struct_c", "count", "-1", MPI_ERR_COUNT, NULL, c3472},
-    {"MPI_Type_create_struct_c", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3473},
-    {"MPI_Type_create_struct_c", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c3474},
-    {"MPI_Type_create_struct_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3475},
-    {"MPI_Type_create_subarray", "-", "all valid", MPI_SUCCESS, NULL, c3476},
-    {"MPI_Type_create_subarray", "ndims", "0", MPI_ERR_ARG, NULL, c3477},
-    {"MPI_Type_create_subarray", "array_of_sizes", "{-1,..}", MPI_ERR_COUNT, NULL, c3478},
-    {"MPI_Type_create_subarray", "array_of_subsizes", "{-1,..}", MPI_ERR_COUNT, NULL, c3479},
-    {"MPI_Type_create_subarray", "array_of_starts", "{-1,..}", MPI_ERR_COUNT, NULL, c3480},
-    {"MPI_Type_create_subarray", "order", "12345", MPI_ERR_ARG, NULL, c3481},
-    {"MPI_Type_create_subarray", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3482},
-    {"MPI_Type_create_subarray", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3483},
-    {"MPI_Type_create_subarray", "newtype", "NULL", MPI_ERR_ARG, NULL, c3484},
-    {"MPI_Type_create_subarray_c", "-", "all valid", MPI_SUCCESS, NULL, c3485},
-    {"MPI_Type_create_subarray_c", "ndims", "0", MPI_ERR_ARG, NULL, c3486},
-    {"MPI_Type_create_subarray_c", "array_of_sizes", "{-1,..}", MPI_ERR_COUNT, NULL, c3487},
-    {"MPI_Type_create_subarray_c", "array_of_subsizes", "{-1,..}", MPI_ERR_COUNT, NULL, c3488},
-    {"MPI_Type_create_subarray_c", "array_of_starts", "{-1,..}", MPI_ERR_COUNT, NULL, c3489},
-    {"MPI_Type_create_subarray_c", "order", "12345", MPI_ERR_ARG, NULL, c3490},
-    {"MPI_Type_create_subarray_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3491},
-    {"MPI_Type_create_subarray_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3492},
-    {"MPI_Type_create_subarray_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3493},
-    {"MPI_Type_delete_attr", "-", "all valid", MPI_SUCCESS, NULL, c3494},
-    {"MPI_Type_delete_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3495},
-    {"MPI_Type_delete_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c3496},
-    {"MPI_Type_delete_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c3497},
-    {"MPI_Type_delete_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c3498},
-    {"MPI_Type_delete_attr", "type_keyval", "comm keyval", MPI_ERR_KEYVAL, NULL, c3499},
-    {"MPI_Type_dup", "-", "all valid", MPI_SUCCESS, NULL, c3500},
-    {"MPI_Type_dup", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3501},
-    {"MPI_Type_dup", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3502},
-    {"MPI_Type_dup", "newtype", "NULL", MPI_ERR_ARG, NULL, c3503},
-    {"MPI_Type_extent", "-", "all valid", MPI_SUCCESS, NULL, c3504},
-    {"MPI_Type_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3505},
-    {"MPI_Type_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c3506},
-    {"MPI_Type_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c3507},
-    {"MPI_Type_free", "-", "all valid", MPI_SUCCESS, NULL, c3508},
-    {"MPI_Type_free", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3509},
-    {"MPI_Type_free", "datatype", "&freed", MPI_ERR_TYPE, NULL, c3510},
-    {"MPI_Type_free", "datatype", "NULL", MPI_ERR_ARG, NULL, c3511},
-    {"MPI_Type_free", "datatype", "&MPI_INT", MPI_ERR_TYPE, NULL, c3512},
-    {"MPI_Type_free_keyval", "-", "all valid", MPI_SUCCESS, NULL, c3513},
-    {"MPI_Type_free_keyval", "type_keyval", "&MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c3514},
-    {"MPI_Type_free_keyval", "type_keyval", "&12345", MPI_ERR_KEYVAL, NULL, c3515},
-    {"MPI_Type_free_keyval", "type_keyval", "&comm keyval", MPI_ERR_KEYVAL, NULL, c3516},
-    {"MPI_Type_free_keyval", "type_keyval", "NULL", MPI_ERR_ARG, NULL, c3517},
-    {"MPI_Type_get_attr", "-", "all valid", MPI_SUCCESS, NULL, c3518},
-    {"MPI_Type_get_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3519},
-    {"MPI_Type_get_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c3520},
-    {"MPI_Type_get_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c3521},
-    {"MPI_Type_get_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c3522},
-    {"MPI_Type_get_attr", "type_keyval", "comm keyval", MPI_ERR_KEYVAL, NULL, c3523},
-    {"MPI_Type_get_attr", "attribute_val", "NULL", MPI_ERR_ARG, NULL, c3524},
-    {"MPI_Type_get_attr", "flag", "NULL", MPI_ERR_ARG, NULL, c3525},
-    {"MPI_Type_get_contents", "-", "all valid", MPI_SUCCESS, NULL, c3526},
-    {"MPI_Type_get_contents", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3527},
-    {"MPI_Type_get_contents", "datatype", "freed", MPI_ERR_TYPE, NULL, c3528},
-    {"MPI_Type_get_contents", "datatype", "MPI_INT", MPI_ERR_TYPE, NULL, c3529},
-    {"MPI_Type_get_contents", "array_of_integers", "NULL", MPI_ERR_ARG, NULL, c3530},
-    {"MPI_Type_get_contents", "array_of_addresses", "NULL", MPI_ERR_ARG, NULL, c3531},
-    {"MPI_Type_get_contents", "array_of_datatypes", "NULL", MPI_ERR_ARG, NULL, c3532},
-    {"MPI_Type_get_contents_c", "-", "all valid", MPI_SUCCESS, NULL, c3533},
-    {"MPI_Type_get_contents_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3534},
-    {"MPI_Type_get_contents_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3535},
-    {"MPI_Type_get_contents_c", "datatype", "MPI_INT", MPI_ERR_TYPE, NULL, c3536},
-    {"MPI_Type_get_contents_c", "array_of_integers", "NULL", MPI_ERR_ARG, NULL, c3537},
-    {"MPI_Type_get_contents_c", "array_of_addresses", "NULL", MPI_ERR_ARG, NULL, c3538},
-    {"MPI_Type_get_contents_c", "array_of_large_counts", "NULL", MPI_ERR_ARG, NULL, c3539},
-    {"MPI_Type_get_contents_c", "array_of_datatypes", "NULL", MPI_ERR_ARG, NULL, c3540},
-    {"MPI_Type_get_envelope", "-", "all valid", MPI_SUCCESS, NULL, c3541},
-    {"MPI_Type_get_envelope", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3542},
-    {"MPI_Type_get_envelope", "datatype", "freed", MPI_ERR_TYPE, NULL, c3543},
-    {"MPI_Type_get_envelope", "num_integers", "NULL", MPI_ERR_ARG, NULL, c3544},
-    {"MPI_Type_get_envelope", "num_addresses", "NULL", MPI_ERR_ARG, NULL, c3545},
-    {"MPI_Type_get_envelope", "num_datatypes", "NULL", MPI_ERR_ARG, NULL, c3546},
-    {"MPI_Type_get_envelope", "combiner", "NULL", MPI_ERR_ARG, NULL, c3547},
-    {"MPI_Type_get_envelope_c", "-", "all valid", MPI_SUCCESS, NULL, c3548},
-    {"MPI_Type_get_envelope_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3549},
-    {"MPI_Type_get_envelope_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3550},
-    {"MPI_Type_get_envelope_c", "num_integers", "NULL", MPI_ERR_ARG, NULL, c3551},
-    {"MPI_Type_get_envelope_c", "num_addresses", "NULL", MPI_ERR_ARG, NULL, c3552},
-    {"MPI_Type_get_envelope_c", "num_large_counts", "NULL", MPI_ERR_ARG, NULL, c3553},
-    {"MPI_Type_get_envelope_c", "num_datatypes", "NULL", MPI_ERR_ARG, NULL, c3554},
-    {"MPI_Type_get_envelope_c", "combiner", "NULL", MPI_ERR_ARG, NULL, c3555},
-    {"MPI_Type_get_extent", "-", "all valid", MPI_SUCCESS, NULL, c3556},
-    {"MPI_Type_get_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3557},
-    {"MPI_Type_get_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c3558},
-    {"MPI_Type_get_extent", "lb", "NULL", MPI_ERR_ARG, NULL, c3559},
-    {"MPI_Type_get_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c3560},
-    {"MPI_Type_get_extent_c", "-", "all valid", MPI_SUCCESS, NULL, c3561},
-    {"MPI_Type_get_extent_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3562},
-    {"MPI_Type_get_extent_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3563},
-    {"MPI_Type_get_extent_c", "lb", "NULL", MPI_ERR_ARG, NULL, c3564},
-    {"MPI_Type_get_extent_c", "extent", "NULL", MPI_ERR_ARG, NULL, c3565},
-    {"MPI_Type_get_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c3566},
-    {"MPI_Type_get_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3567},
-    {"MPI_Type_get_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c3568},
-    {"MPI_Type_get_extent_x", "lb", "NULL", MPI_ERR_ARG, NULL, c3569},
-    {"MPI_Type_get_extent_x", "extent", "NULL", MPI_ERR_ARG, NULL, c3570},
-    {"MPI_Type_get_name", "-", "all valid", MPI_SUCCESS, NULL, c3571},
-    {"MPI_Type_get_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c3572},
-    {"MPI_Type_get_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c3573},
-    {"MPI_Type_get_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c3574},
-    {"MPI_Type_get_true_extent", "-", "all valid", MPI_SUCCESS, NULL, c3575},
-    {"MPI_Type_get_true_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3576},
-    {"MPI_Type_get_true_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c3577},
-    {"MPI_Type_get_true_extent", "true_lb", "NULL", MPI_ERR_ARG, NULL, c3578},
-    {"MPI_Type_get_true_extent", "true_extent", "NULL", MPI_ERR_ARG, NULL, c3579},
-    {"MPI_Type_get_true_extent_c", "-", "all valid", MPI_SUCCESS, NULL, c3580},
-    {"MPI_Type_get_true_extent_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3581},
-    {"MPI_Type_get_true_extent_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3582},
-    {"MPI_Type_get_true_extent_c", "true_lb", "NULL", MPI_ERR_ARG, NULL, c3583},
-    {"MPI_Type_get_true_extent_c", "true_extent", "NULL", MPI_ERR_ARG, NULL, c3584},
-    {"MPI_Type_get_true_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c3585},
-    {"MPI_Type_get_true_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3586},
-    {"MPI_Type_get_true_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c3587},
-    {"MPI_Type_get_true_extent_x", "true_lb", "NULL", MPI_ERR_ARG, NULL, c3588},
-    {"MPI_Type_get_true_extent_x", "true_extent", "NULL", MPI_ERR_ARG, NULL, c3589},
-    {"MPI_Type_get_value_index", "-", "all valid", MPI_SUCCESS, NULL, c3590},
-    {"MPI_Type_get_value_index", "value_type", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3591},
-    {"MPI_Type_get_value_index", "value_type", "freed", MPI_ERR_TYPE, NULL, c3592},
-    {"MPI_Type_get_value_index", "index_type", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3593},
-    {"MPI_Type_get_value_index", "index_type", "freed", MPI_ERR_TYPE, NULL, c3594},
-    {"MPI_Type_get_value_index", "pair_type", "NULL", MPI_ERR_ARG, NULL, c3595},
-    {"MPI_Type_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c3596},
-    {"MPI_Type_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c3597},
-    {"MPI_Type_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3598},
-    {"MPI_Type_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3599},
-    {"MPI_Type_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3600},
-    {"MPI_Type_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c3601},
-    {"MPI_Type_hvector", "-", "all valid", MPI_SUCCESS, NULL, c3602},
-    {"MPI_Type_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c3603},
-    {"MPI_Type_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3604},
-    {"MPI_Type_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3605},
-    {"MPI_Type_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3606},
-    {"MPI_Type_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c3607},
-    {"MPI_Type_indexed", "-", "all valid", MPI_SUCCESS, NULL, c3608},
-    {"MPI_Type_indexed", "count", "-1", MPI_ERR_COUNT, NULL, c3609},
-    {"MPI_Type_indexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3610},
-    {"MPI_Type_indexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3611},
-    {"MPI_Type_indexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3612},
-    {"MPI_Type_indexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c3613},
-    {"MPI_Type_indexed_c", "-", "all valid", MPI_SUCCESS, NULL, c3614},
-    {"MPI_Type_indexed_c", "count", "-1", MPI_ERR_COUNT, NULL, c3615},
-    {"MPI_Type_indexed_c", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3616},
-    {"MPI_Type_indexed_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3617},
-    {"MPI_Type_indexed_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3618},
-    {"MPI_Type_indexed_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3619},
-    {"MPI_Type_lb", "-", "all valid", MPI_SUCCESS, NULL, c3620},
-    {"MPI_Type_lb", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3621},
-    {"MPI_Type_lb", "datatype", "freed", MPI_ERR_TYPE, NULL, c3622},
-    {"MPI_Type_lb", "displacement", "NULL", MPI_ERR_ARG, NULL, c3623},
-    {"MPI_Type_match_size", "-", "all valid", MPI_SUCCESS, NULL, c3624},
-    {"MPI_Type_match_size", "typeclass", "12345", MPI_ERR_ARG, NULL, c3625},
-    {"MPI_Type_match_size", "size", "3", MPI_ERR_ARG, NULL, c3626},
-    {"MPI_Type_match_size", "datatype", "NULL", MPI_ERR_ARG, NULL, c3627},
-    {"MPI_Type_set_attr", "-", "all valid", MPI_SUCCESS, NULL, c3628},
-    {"MPI_Type_set_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3629},
-    {"MPI_Type_set_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c3630},
-    {"MPI_Type_set_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c3631},
-    {"MPI_Type_set_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c3632},
-    {"MPI_Type_set_attr", "type_keyval", "comm keyval", MPI_ERR_KEYVAL, NULL, c3633},
-    {"MPI_Type_set_name", "-", "all valid", MPI_SUCCESS, NULL, c3634},
-    {"MPI_Type_set_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3635},
-    {"MPI_Type_set_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c3636},
-    {"MPI_Type_set_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c3637},
-    {"MPI_Type_size", "-", "all valid", MPI_SUCCESS, NULL, c3638},
-    {"MPI_Type_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3639},
-    {"MPI_Type_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c3640},
-    {"MPI_Type_size", "size", "NULL", MPI_ERR_ARG, NULL, c3641},
-    {"MPI_Type_size_c", "-", "all valid", MPI_SUCCESS, NULL, c3642},
-    {"MPI_Type_size_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3643},
-    {"MPI_Type_size_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3644},
-    {"MPI_Type_size_c", "size", "NULL", MPI_ERR_ARG, NULL, c3645},
-    {"MPI_Type_size_x", "-", "all valid", MPI_SUCCESS, NULL, c3646},
-    {"MPI_Type_size_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3647},
-    {"MPI_Type_size_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c3648},
-    {"MPI_Type_size_x", "size", "NULL", MPI_ERR_ARG, NULL, c3649},
-    {"MPI_Type_struct", "-", "all valid", MPI_SUCCESS, NULL, c3650},
-    {"MPI_Type_struct", "count", "-1", MPI_ERR_COUNT, NULL, c3651},
-    {"MPI_Type_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3652},
-    {"MPI_Type_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c3653},
-    {"MPI_Type_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c3654},
-    {"MPI_Type_ub", "-", "all valid", MPI_SUCCESS, NULL, c3655},
-    {"MPI_Type_ub", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3656},
-    {"MPI_Type_ub", "datatype", "freed", MPI_ERR_TYPE, NULL, c3657},
-    {"MPI_Type_ub", "displacement", "NULL", MPI_ERR_ARG, NULL, c3658},
-    {"MPI_Type_vector", "-", "all valid", MPI_SUCCESS, NULL, c3659},
-    {"MPI_Type_vector", "count", "-1", MPI_ERR_COUNT, NULL, c3660},
-    {"MPI_Type_vector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3661},
-    {"MPI_Type_vector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3662},
-    {"MPI_Type_vector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3663},
-    {"MPI_Type_vector", "newtype", "NULL", MPI_ERR_ARG, NULL, c3664},
-    {"MPI_Type_vector_c", "-", "all valid", MPI_SUCCESS, NULL, c3665},
-    {"MPI_Type_vector_c", "count", "-1", MPI_ERR_COUNT, NULL, c3666},
-    {"MPI_Type_vector_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3667},
-    {"MPI_Type_vector_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3668},
-    {"MPI_Type_vector_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3669},
-    {"MPI_Type_vector_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3670},
-    {"MPI_Unpack", "-", "all valid", MPI_SUCCESS, NULL, c3671},
-    {"MPI_Unpack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c3672},
-    {"MPI_Unpack", "insize", "-1", MPI_ERR_ARG, NULL, c3673},
-    {"MPI_Unpack", "position", "NULL", MPI_ERR_ARG, NULL, c3674},
-    {"MPI_Unpack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c3675},
-    {"MPI_Unpack", "outcount", "-1", MPI_ERR_COUNT, NULL, c3676},
-    {"MPI_Unpack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3677},
-    {"MPI_Unpack", "datatype", "freed", MPI_ERR_TYPE, NULL, c3678},
-    {"MPI_Unpack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c3679},
-    {"MPI_Unpack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3680},
-    {"MPI_Unpack", "comm", "freed", MPI_ERR_COMM, NULL, c3681},
-    {"MPI_Unpack_c", "-", "all valid", MPI_SUCCESS, NULL, c3682},
-    {"MPI_Unpack_c", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c3683},
-    {"MPI_Unpack_c", "insize", "-1", MPI_ERR_ARG, NULL, c3684},
-    {"MPI_Unpack_c", "position", "NULL", MPI_ERR_ARG, NULL, c3685},
-    {"MPI_Unpack_c", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c3686},
-    {"MPI_Unpack_c", "outcount", "-1", MPI_ERR_COUNT, NULL, c3687},
-    {"MPI_Unpack_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3688},
-    {"MPI_Unpack_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3689},
-    {"MPI_Unpack_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c3690},
-    {"MPI_Unpack_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3691},
-    {"MPI_Unpack_c", "comm", "freed", MPI_ERR_COMM, NULL, c3692},
-    {"MPI_Unpack_external", "-", "all valid", MPI_SUCCESS, NULL, c3693},
-    {"MPI_Unpack_external", "datarep", "NULL", MPI_ERR_ARG, NULL, c3694},
-    {"MPI_Unpack_external", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c3695},
-    {"MPI_Unpack_external", "position", "NULL", MPI_ERR_ARG, NULL, c3696},
-    {"MPI_Unpack_external", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c3697},
-    {"MPI_Unpack_external", "outcount", "-1", MPI_ERR_COUNT, NULL, c3698},
-    {"MPI_Unpack_external", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3699},
-    {"MPI_Unpack_external", "datatype", "freed", MPI_ERR_TYPE, NULL, c3700},
-    {"MPI_Unpack_external_c", "-", "all valid", MPI_SUCCESS, NULL, c3701},
-    {"MPI_Unpack_external_c", "datarep", "NULL", MPI_ERR_ARG, NULL, c3702},
-    {"MPI_Unpack_external_c", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c3703},
-    {"MPI_Unpack_external_c", "position", "NULL", MPI_ERR_ARG, NULL, c3704},
-    {"MPI_Unpack_external_c", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c3705},
-    {"MPI_Unpack_external_c", "outcount", "-1", MPI_ERR_COUNT, NULL, c3706},
-    {"MPI_Unpack_external_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3707},
-    {"MPI_Unpack_external_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3708},
-    {"MPI_Wait", "-", "all valid", MPI_SUCCESS, NULL, c3709},
-    {"MPI_Wait", "request", "&freed", MPI_ERR_REQUEST, NULL, c3710},
-    {"MPI_Wait", "request", "NULL", MPI_ERR_ARG, NULL, c3711},
-    {"MPI_Wait", "status", "NULL", MPI_ERR_ARG, NULL, c3712},
-    {"MPI_Waitall", "-", "all valid", MPI_SUCCESS, NULL, c3713},
-    {"MPI_Waitall", "count", "-1", MPI_ERR_COUNT, NULL, c3714},
-    {"MPI_Waitall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c3715},
-    {"MPI_Waitall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c3716},
-    {"MPI_Waitall", "array_of_statuses", "NULL", MPI_ERR_ARG, NULL, c3717},
-    {"MPI_Waitany", "-", "all valid", MPI_SUCCESS, NULL, c3718},
-    {"MPI_Waitany", "count", "-1", MPI_ERR_COUNT, NULL, c3719},
-    {"MPI_Waitany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c3720},
-    {"MPI_Waitany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c3721},
-    {"MPI_Waitany", "index", "NULL", MPI_ERR_ARG, NULL, c3722},
-    {"MPI_Waitany", "status", "NULL", MPI_ERR_ARG, NULL, c3723},
-    {"MPI_Waitsome", "-", "all valid", MPI_SUCCESS, NULL, c3724},
-    {"MPI_Waitsome", "incount", "-1", MPI_ERR_COUNT, NULL, c3725},
-    {"MPI_Waitsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c3726},
-    {"MPI_Waitsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c3727},
-    {"MPI_Waitsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c3728},
-    {"MPI_Waitsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c3729},
-    {"MPI_Waitsome", "array_of_statuses", "NULL", MPI_ERR_ARG, NULL, c3730},
-    {"MPI_Win_call_errhandler", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3731},
-    {"MPI_Win_create_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c3732},
-    {"MPI_Win_create_errhandler", "win_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c3733},
-    {"MPI_Win_create_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c3734},
-    {"MPI_Win_create_keyval", "-", "all valid", MPI_SUCCESS, NULL, c3735},
-    {"MPI_Win_create_keyval", "win_keyval", "NULL", MPI_ERR_ARG, NULL, c3736},
-    {"MPI_Win_delete_attr", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3737},
-    {"MPI_Win_free_keyval", "-", "all valid", MPI_SUCCESS, NULL, c3738},
-    {"MPI_Win_free_keyval", "win_keyval", "&MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c3739},
-    {"MPI_Win_free_keyval", "win_keyval", "&12345", MPI_ERR_KEYVAL, NULL, c3740},
-    {"MPI_Win_free_keyval", "win_keyval", "&comm keyval", MPI_ERR_KEYVAL, NULL, c3741},
-    {"MPI_Win_free_keyval", "win_keyval", "NULL", MPI_ERR_ARG, NULL, c3742},
-    {"MPI_Win_get_attr", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3743},
-    {"MPI_Win_get_errhandler", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3744},
-    {"MPI_Win_get_info", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3745},
-    {"MPI_Win_set_attr", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3746},
-    {"MPI_Win_set_errhandler", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3747},
-    {"MPI_Win_set_info", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3748},
+    {"MPI_Type_create_f90_complex", "-", "all valid", MPI_SUCCESS, NULL, c3408},
+    {"MPI_Type_create_f90_complex", "newtype", "NULL", MPI_ERR_ARG, NULL, c3409},
+    {"MPI_Type_create_f90_integer", "-", "all valid", MPI_SUCCESS, NULL, c3410},
+    {"MPI_Type_create_f90_integer", "newtype", "NULL", MPI_ERR_ARG, NULL, c3411},
+    {"MPI_Type_create_f90_real", "-", "all valid", MPI_SUCCESS, NULL, c3412},
+    {"MPI_Type_create_f90_real", "newtype", "NULL", MPI_ERR_ARG, NULL, c3413},
+    {"MPI_Type_create_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c3414},
+    {"MPI_Type_create_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c3415},
+    {"MPI_Type_create_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3416},
+    {"MPI_Type_create_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3417},
+    {"MPI_Type_create_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3418},
+    {"MPI_Type_create_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c3419},
+    {"MPI_Type_create_hindexed_block", "-", "all valid", MPI_SUCCESS, NULL, c3420},
+    {"MPI_Type_create_hindexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c3421},
+    {"MPI_Type_create_hindexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3422},
+    {"MPI_Type_create_hindexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3423},
+    {"MPI_Type_create_hindexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3424},
+    {"MPI_Type_create_hindexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c3425},
+    {"MPI_Type_create_hindexed_block_c", "-", "all valid", MPI_SUCCESS, NULL, c3426},
+    {"MPI_Type_create_hindexed_block_c", "count", "-1", MPI_ERR_COUNT, NULL, c3427},
+    {"MPI_Type_create_hindexed_block_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3428},
+    {"MPI_Type_create_hindexed_block_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3429},
+    {"MPI_Type_create_hindexed_block_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3430},
+    {"MPI_Type_create_hindexed_block_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3431},
+    {"MPI_Type_create_hindexed_c", "-", "all valid", MPI_SUCCESS, NULL, c3432},
+    {"MPI_Type_create_hindexed_c", "count", "-1", MPI_ERR_COUNT, NULL, c3433},
+    {"MPI_Type_create_hindexed_c", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3434},
+    {"MPI_Type_create_hindexed_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3435},
+    {"MPI_Type_create_hindexed_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3436},
+    {"MPI_Type_create_hindexed_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3437},
+    {"MPI_Type_create_hvector", "-", "all valid", MPI_SUCCESS, NULL, c3438},
+    {"MPI_Type_create_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c3439},
+    {"MPI_Type_create_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3440},
+    {"MPI_Type_create_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3441},
+    {"MPI_Type_create_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3442},
+    {"MPI_Type_create_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c3443},
+    {"MPI_Type_create_hvector_c", "-", "all valid", MPI_SUCCESS, NULL, c3444},
+    {"MPI_Type_create_hvector_c", "count", "-1", MPI_ERR_COUNT, NULL, c3445},
+    {"MPI_Type_create_hvector_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3446},
+    {"MPI_Type_create_hvector_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3447},
+    {"MPI_Type_create_hvector_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3448},
+    {"MPI_Type_create_hvector_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3449},
+    {"MPI_Type_create_indexed_block", "-", "all valid", MPI_SUCCESS, NULL, c3450},
+    {"MPI_Type_create_indexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c3451},
+    {"MPI_Type_create_indexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3452},
+    {"MPI_Type_create_indexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3453},
+    {"MPI_Type_create_indexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3454},
+    {"MPI_Type_create_indexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c3455},
+    {"MPI_Type_create_indexed_block_c", "-", "all valid", MPI_SUCCESS, NULL, c3456},
+    {"MPI_Type_create_indexed_block_c", "count", "-1", MPI_ERR_COUNT, NULL, c3457},
+    {"MPI_Type_create_indexed_block_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3458},
+    {"MPI_Type_create_indexed_block_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3459},
+    {"MPI_Type_create_indexed_block_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3460},
+    {"MPI_Type_create_indexed_block_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3461},
+    {"MPI_Type_create_keyval", "-", "all valid", MPI_SUCCESS, NULL, c3462},
+    {"MPI_Type_create_keyval", "type_keyval", "NULL", MPI_ERR_ARG, NULL, c3463},
+    {"MPI_Type_create_resized", "-", "all valid", MPI_SUCCESS, NULL, c3464},
+    {"MPI_Type_create_resized", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3465},
+    {"MPI_Type_create_resized", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3466},
+    {"MPI_Type_create_resized", "newtype", "NULL", MPI_ERR_ARG, NULL, c3467},
+    {"MPI_Type_create_resized_c", "-", "all valid", MPI_SUCCESS, NULL, c3468},
+    {"MPI_Type_create_resized_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3469},
+    {"MPI_Type_create_resized_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3470},
+    {"MPI_Type_create_resized_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3471},
+    {"MPI_Type_create_struct", "-", "all valid", MPI_SUCCESS, NULL, c3472},
+    {"MPI_Type_create_struct", "count", "-1", MPI_ERR_COUNT, NULL, c3473},
+    {"MPI_Type_create_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3474},
+    {"MPI_Type_create_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c3475},
+    {"MPI_Type_create_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c3476},
+    {"MPI_Type_create_struct_c", "-", "all valid", MPI_SUCCESS, NULL, c3477},
+    {"MPI_Type_create_struct_c", "count", "-1", MPI_ERR_COUNT, NULL, c3478},
+    {"MPI_Type_create_struct_c", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3479},
+    {"MPI_Type_create_struct_c", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c3480},
+    {"MPI_Type_create_struct_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3481},
+    {"MPI_Type_create_subarray", "-", "all valid", MPI_SUCCESS, NULL, c3482},
+    {"MPI_Type_create_subarray", "ndims", "0", MPI_ERR_ARG, NULL, c3483},
+    {"MPI_Type_create_subarray", "array_of_sizes", "{-1,..}", MPI_ERR_COUNT, NULL, c3484},
+    {"MPI_Type_create_subarray", "array_of_subsizes", "{-1,..}", MPI_ERR_COUNT, NULL, c3485},
+    {"MPI_Type_create_subarray", "array_of_starts", "{-1,..}", MPI_ERR_COUNT, NULL, c3486},
+    {"MPI_Type_create_subarray", "order", "12345", MPI_ERR_ARG, NULL, c3487},
+    {"MPI_Type_create_subarray", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3488},
+    {"MPI_Type_create_subarray", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3489},
+    {"MPI_Type_create_subarray", "newtype", "NULL", MPI_ERR_ARG, NULL, c3490},
+    {"MPI_Type_create_subarray_c", "-", "all valid", MPI_SUCCESS, NULL, c3491},
+    {"MPI_Type_create_subarray_c", "ndims", "0", MPI_ERR_ARG, NULL, c3492},
+    {"MPI_Type_create_subarray_c", "array_of_sizes", "{-1,..}", MPI_ERR_COUNT, NULL, c3493},
+    {"MPI_Type_create_subarray_c", "array_of_subsizes", "{-1,..}", MPI_ERR_COUNT, NULL, c3494},
+    {"MPI_Type_create_subarray_c", "array_of_starts", "{-1,..}", MPI_ERR_COUNT, NULL, c3495},
+    {"MPI_Type_create_subarray_c", "order", "12345", MPI_ERR_ARG, NULL, c3496},
+    {"MPI_Type_create_subarray_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3497},
+    {"MPI_Type_create_subarray_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3498},
+    {"MPI_Type_create_subarray_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3499},
+    {"MPI_Type_delete_attr", "-", "all valid", MPI_SUCCESS, NULL, c3500},
+    {"MPI_Type_delete_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3501},
+    {"MPI_Type_delete_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c3502},
+    {"MPI_Type_delete_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c3503},
+    {"MPI_Type_delete_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c3504},
+    {"MPI_Type_delete_attr", "type_keyval", "comm keyval", MPI_ERR_KEYVAL, NULL, c3505},
+    {"MPI_Type_dup", "-", "all valid", MPI_SUCCESS, NULL, c3506},
+    {"MPI_Type_dup", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3507},
+    {"MPI_Type_dup", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3508},
+    {"MPI_Type_dup", "newtype", "NULL", MPI_ERR_ARG, NULL, c3509},
+    {"MPI_Type_extent", "-", "all valid", MPI_SUCCESS, NULL, c3510},
+    {"MPI_Type_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3511},
+    {"MPI_Type_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c3512},
+    {"MPI_Type_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c3513},
+    {"MPI_Type_free", "-", "all valid", MPI_SUCCESS, NULL, c3514},
+    {"MPI_Type_free", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3515},
+    {"MPI_Type_free", "datatype", "&freed", MPI_ERR_TYPE, NULL, c3516},
+    {"MPI_Type_free", "datatype", "NULL", MPI_ERR_ARG, NULL, c3517},
+    {"MPI_Type_free", "datatype", "&MPI_INT", MPI_ERR_TYPE, NULL, c3518},
+    {"MPI_Type_free_keyval", "-", "all valid", MPI_SUCCESS, NULL, c3519},
+    {"MPI_Type_free_keyval", "type_keyval", "&MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c3520},
+    {"MPI_Type_free_keyval", "type_keyval", "&12345", MPI_ERR_KEYVAL, NULL, c3521},
+    {"MPI_Type_free_keyval", "type_keyval", "&comm keyval", MPI_ERR_KEYVAL, NULL, c3522},
+    {"MPI_Type_free_keyval", "type_keyval", "NULL", MPI_ERR_ARG, NULL, c3523},
+    {"MPI_Type_get_attr", "-", "all valid", MPI_SUCCESS, NULL, c3524},
+    {"MPI_Type_get_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3525},
+    {"MPI_Type_get_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c3526},
+    {"MPI_Type_get_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c3527},
+    {"MPI_Type_get_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c3528},
+    {"MPI_Type_get_attr", "type_keyval", "comm keyval", MPI_ERR_KEYVAL, NULL, c3529},
+    {"MPI_Type_get_attr", "attribute_val", "NULL", MPI_ERR_ARG, NULL, c3530},
+    {"MPI_Type_get_attr", "flag", "NULL", MPI_ERR_ARG, NULL, c3531},
+    {"MPI_Type_get_contents", "-", "all valid", MPI_SUCCESS, NULL, c3532},
+    {"MPI_Type_get_contents", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3533},
+    {"MPI_Type_get_contents", "datatype", "freed", MPI_ERR_TYPE, NULL, c3534},
+    {"MPI_Type_get_contents", "datatype", "MPI_INT", MPI_ERR_TYPE, NULL, c3535},
+    {"MPI_Type_get_contents", "array_of_integers", "NULL", MPI_ERR_ARG, NULL, c3536},
+    {"MPI_Type_get_contents", "array_of_addresses", "NULL", MPI_ERR_ARG, NULL, c3537},
+    {"MPI_Type_get_contents", "array_of_datatypes", "NULL", MPI_ERR_ARG, NULL, c3538},
+    {"MPI_Type_get_contents_c", "-", "all valid", MPI_SUCCESS, NULL, c3539},
+    {"MPI_Type_get_contents_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3540},
+    {"MPI_Type_get_contents_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3541},
+    {"MPI_Type_get_contents_c", "datatype", "MPI_INT", MPI_ERR_TYPE, NULL, c3542},
+    {"MPI_Type_get_contents_c", "array_of_integers", "NULL", MPI_ERR_ARG, NULL, c3543},
+    {"MPI_Type_get_contents_c", "array_of_addresses", "NULL", MPI_ERR_ARG, NULL, c3544},
+    {"MPI_Type_get_contents_c", "array_of_large_counts", "NULL", MPI_ERR_ARG, NULL, c3545},
+    {"MPI_Type_get_contents_c", "array_of_datatypes", "NULL", MPI_ERR_ARG, NULL, c3546},
+    {"MPI_Type_get_envelope", "-", "all valid", MPI_SUCCESS, NULL, c3547},
+    {"MPI_Type_get_envelope", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3548},
+    {"MPI_Type_get_envelope", "datatype", "freed", MPI_ERR_TYPE, NULL, c3549},
+    {"MPI_Type_get_envelope", "num_integers", "NULL", MPI_ERR_ARG, NULL, c3550},
+    {"MPI_Type_get_envelope", "num_addresses", "NULL", MPI_ERR_ARG, NULL, c3551},
+    {"MPI_Type_get_envelope", "num_datatypes", "NULL", MPI_ERR_ARG, NULL, c3552},
+    {"MPI_Type_get_envelope", "combiner", "NULL", MPI_ERR_ARG, NULL, c3553},
+    {"MPI_Type_get_envelope_c", "-", "all valid", MPI_SUCCESS, NULL, c3554},
+    {"MPI_Type_get_envelope_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3555},
+    {"MPI_Type_get_envelope_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3556},
+    {"MPI_Type_get_envelope_c", "num_integers", "NULL", MPI_ERR_ARG, NULL, c3557},
+    {"MPI_Type_get_envelope_c", "num_addresses", "NULL", MPI_ERR_ARG, NULL, c3558},
+    {"MPI_Type_get_envelope_c", "num_large_counts", "NULL", MPI_ERR_ARG, NULL, c3559},
+    {"MPI_Type_get_envelope_c", "num_datatypes", "NULL", MPI_ERR_ARG, NULL, c3560},
+    {"MPI_Type_get_envelope_c", "combiner", "NULL", MPI_ERR_ARG, NULL, c3561},
+    {"MPI_Type_get_extent", "-", "all valid", MPI_SUCCESS, NULL, c3562},
+    {"MPI_Type_get_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3563},
+    {"MPI_Type_get_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c3564},
+    {"MPI_Type_get_extent", "lb", "NULL", MPI_ERR_ARG, NULL, c3565},
+    {"MPI_Type_get_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c3566},
+    {"MPI_Type_get_extent_c", "-", "all valid", MPI_SUCCESS, NULL, c3567},
+    {"MPI_Type_get_extent_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3568},
+    {"MPI_Type_get_extent_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3569},
+    {"MPI_Type_get_extent_c", "lb", "NULL", MPI_ERR_ARG, NULL, c3570},
+    {"MPI_Type_get_extent_c", "extent", "NULL", MPI_ERR_ARG, NULL, c3571},
+    {"MPI_Type_get_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c3572},
+    {"MPI_Type_get_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3573},
+    {"MPI_Type_get_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c3574},
+    {"MPI_Type_get_extent_x", "lb", "NULL", MPI_ERR_ARG, NULL, c3575},
+    {"MPI_Type_get_extent_x", "extent", "NULL", MPI_ERR_ARG, NULL, c3576},
+    {"MPI_Type_get_name", "-", "all valid", MPI_SUCCESS, NULL, c3577},
+    {"MPI_Type_get_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c3578},
+    {"MPI_Type_get_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c3579},
+    {"MPI_Type_get_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c3580},
+    {"MPI_Type_get_true_extent", "-", "all valid", MPI_SUCCESS, NULL, c3581},
+    {"MPI_Type_get_true_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3582},
+    {"MPI_Type_get_true_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c3583},
+    {"MPI_Type_get_true_extent", "true_lb", "NULL", MPI_ERR_ARG, NULL, c3584},
+    {"MPI_Type_get_true_extent", "true_extent", "NULL", MPI_ERR_ARG, NULL, c3585},
+    {"MPI_Type_get_true_extent_c", "-", "all valid", MPI_SUCCESS, NULL, c3586},
+    {"MPI_Type_get_true_extent_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3587},
+    {"MPI_Type_get_true_extent_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3588},
+    {"MPI_Type_get_true_extent_c", "true_lb", "NULL", MPI_ERR_ARG, NULL, c3589},
+    {"MPI_Type_get_true_extent_c", "true_extent", "NULL", MPI_ERR_ARG, NULL, c3590},
+    {"MPI_Type_get_true_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c3591},
+    {"MPI_Type_get_true_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3592},
+    {"MPI_Type_get_true_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c3593},
+    {"MPI_Type_get_true_extent_x", "true_lb", "NULL", MPI_ERR_ARG, NULL, c3594},
+    {"MPI_Type_get_true_extent_x", "true_extent", "NULL", MPI_ERR_ARG, NULL, c3595},
+    {"MPI_Type_get_value_index", "-", "all valid", MPI_SUCCESS, NULL, c3596},
+    {"MPI_Type_get_value_index", "value_type", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3597},
+    {"MPI_Type_get_value_index", "value_type", "freed", MPI_ERR_TYPE, NULL, c3598},
+    {"MPI_Type_get_value_index", "index_type", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3599},
+    {"MPI_Type_get_value_index", "index_type", "freed", MPI_ERR_TYPE, NULL, c3600},
+    {"MPI_Type_get_value_index", "pair_type", "NULL", MPI_ERR_ARG, NULL, c3601},
+    {"MPI_Type_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c3602},
+    {"MPI_Type_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c3603},
+    {"MPI_Type_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3604},
+    {"MPI_Type_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3605},
+    {"MPI_Type_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3606},
+    {"MPI_Type_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c3607},
+    {"MPI_Type_hvector", "-", "all valid", MPI_SUCCESS, NULL, c3608},
+    {"MPI_Type_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c3609},
+    {"MPI_Type_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3610},
+    {"MPI_Type_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3611},
+    {"MPI_Type_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3612},
+    {"MPI_Type_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c3613},
+    {"MPI_Type_indexed", "-", "all valid", MPI_SUCCESS, NULL, c3614},
+    {"MPI_Type_indexed", "count", "-1", MPI_ERR_COUNT, NULL, c3615},
+    {"MPI_Type_indexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3616},
+    {"MPI_Type_indexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3617},
+    {"MPI_Type_indexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3618},
+    {"MPI_Type_indexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c3619},
+    {"MPI_Type_indexed_c", "-", "all valid", MPI_SUCCESS, NULL, c3620},
+    {"MPI_Type_indexed_c", "count", "-1", MPI_ERR_COUNT, NULL, c3621},
+    {"MPI_Type_indexed_c", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3622},
+    {"MPI_Type_indexed_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3623},
+    {"MPI_Type_indexed_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3624},
+    {"MPI_Type_indexed_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3625},
+    {"MPI_Type_lb", "-", "all valid", MPI_SUCCESS, NULL, c3626},
+    {"MPI_Type_lb", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3627},
+    {"MPI_Type_lb", "datatype", "freed", MPI_ERR_TYPE, NULL, c3628},
+    {"MPI_Type_lb", "displacement", "NULL", MPI_ERR_ARG, NULL, c3629},
+    {"MPI_Type_match_size", "-", "all valid", MPI_SUCCESS, NULL, c3630},
+    {"MPI_Type_match_size", "typeclass", "12345", MPI_ERR_ARG, NULL, c3631},
+    {"MPI_Type_match_size", "size", "3", MPI_ERR_ARG, NULL, c3632},
+    {"MPI_Type_match_size", "datatype", "NULL", MPI_ERR_ARG, NULL, c3633},
+    {"MPI_Type_set_attr", "-", "all valid", MPI_SUCCESS, NULL, c3634},
+    {"MPI_Type_set_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3635},
+    {"MPI_Type_set_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c3636},
+    {"MPI_Type_set_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c3637},
+    {"MPI_Type_set_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c3638},
+    {"MPI_Type_set_attr", "type_keyval", "comm keyval", MPI_ERR_KEYVAL, NULL, c3639},
+    {"MPI_Type_set_name", "-", "all valid", MPI_SUCCESS, NULL, c3640},
+    {"MPI_Type_set_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3641},
+    {"MPI_Type_set_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c3642},
+    {"MPI_Type_set_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c3643},
+    {"MPI_Type_size", "-", "all valid", MPI_SUCCESS, NULL, c3644},
+    {"MPI_Type_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3645},
+    {"MPI_Type_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c3646},
+    {"MPI_Type_size", "size", "NULL", MPI_ERR_ARG, NULL, c3647},
+    {"MPI_Type_size_c", "-", "all valid", MPI_SUCCESS, NULL, c3648},
+    {"MPI_Type_size_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3649},
+    {"MPI_Type_size_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3650},
+    {"MPI_Type_size_c", "size", "NULL", MPI_ERR_ARG, NULL, c3651},
+    {"MPI_Type_size_x", "-", "all valid", MPI_SUCCESS, NULL, c3652},
+    {"MPI_Type_size_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3653},
+    {"MPI_Type_size_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c3654},
+    {"MPI_Type_size_x", "size", "NULL", MPI_ERR_ARG, NULL, c3655},
+    {"MPI_Type_struct", "-", "all valid", MPI_SUCCESS, NULL, c3656},
+    {"MPI_Type_struct", "count", "-1", MPI_ERR_COUNT, NULL, c3657},
+    {"MPI_Type_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3658},
+    {"MPI_Type_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c3659},
+    {"MPI_Type_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c3660},
+    {"MPI_Type_ub", "-", "all valid", MPI_SUCCESS, NULL, c3661},
+    {"MPI_Type_ub", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3662},
+    {"MPI_Type_ub", "datatype", "freed", MPI_ERR_TYPE, NULL, c3663},
+    {"MPI_Type_ub", "displacement", "NULL", MPI_ERR_ARG, NULL, c3664},
+    {"MPI_Type_vector", "-", "all valid", MPI_SUCCESS, NULL, c3665},
+    {"MPI_Type_vector", "count", "-1", MPI_ERR_COUNT, NULL, c3666},
+    {"MPI_Type_vector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3667},
+    {"MPI_Type_vector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3668},
+    {"MPI_Type_vector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3669},
+    {"MPI_Type_vector", "newtype", "NULL", MPI_ERR_ARG, NULL, c3670},
+    {"MPI_Type_vector_c", "-", "all valid", MPI_SUCCESS, NULL, c3671},
+    {"MPI_Type_vector_c", "count", "-1", MPI_ERR_COUNT, NULL, c3672},
+    {"MPI_Type_vector_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3673},
+    {"MPI_Type_vector_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3674},
+    {"MPI_Type_vector_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3675},
+    {"MPI_Type_vector_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3676},
+    {"MPI_Unpack", "-", "all valid", MPI_SUCCESS, NULL, c3677},
+    {"MPI_Unpack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c3678},
+    {"MPI_Unpack", "insize", "-1", MPI_ERR_ARG, NULL, c3679},
+    {"MPI_Unpack", "position", "NULL", MPI_ERR_ARG, NULL, c3680},
+    {"MPI_Unpack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c3681},
+    {"MPI_Unpack", "outcount", "-1", MPI_ERR_COUNT, NULL, c3682},
+    {"MPI_Unpack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3683},
+    {"MPI_Unpack", "datatype", "freed", MPI_ERR_TYPE, NULL, c3684},
+    {"MPI_Unpack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c3685},
+    {"MPI_Unpack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3686},
+    {"MPI_Unpack", "comm", "freed", MPI_ERR_COMM, NULL, c3687},
+    {"MPI_Unpack_c", "-", "all valid", MPI_SUCCESS, NULL, c3688},
+    {"MPI_Unpack_c", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c3689},
+    {"MPI_Unpack_c", "insize", "-1", MPI_ERR_ARG, NULL, c3690},
+    {"MPI_Unpack_c", "position", "NULL", MPI_ERR_ARG, NULL, c3691},
+    {"MPI_Unpack_c", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c3692},
+    {"MPI_Unpack_c", "outcount", "-1", MPI_ERR_COUNT, NULL, c3693},
+    {"MPI_Unpack_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3694},
+    {"MPI_Unpack_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3695},
+    {"MPI_Unpack_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c3696},
+    {"MPI_Unpack_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3697},
+    {"MPI_Unpack_c", "comm", "freed", MPI_ERR_COMM, NULL, c3698},
+    {"MPI_Unpack_external", "-", "all valid", MPI_SUCCESS, NULL, c3699},
+    {"MPI_Unpack_external", "datarep", "NULL", MPI_ERR_ARG, NULL, c3700},
+    {"MPI_Unpack_external", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c3701},
+    {"MPI_Unpack_external", "position", "NULL", MPI_ERR_ARG, NULL, c3702},
+    {"MPI_Unpack_external", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c3703},
+    {"MPI_Unpack_external", "outcount", "-1", MPI_ERR_COUNT, NULL, c3704},
+    {"MPI_Unpack_external", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3705},
+    {"MPI_Unpack_external", "datatype", "freed", MPI_ERR_TYPE, NULL, c3706},
+    {"MPI_Unpack_external_c", "-", "all valid", MPI_SUCCESS, NULL, c3707},
+    {"MPI_Unpack_external_c", "datarep", "NULL", MPI_ERR_ARG, NULL, c3708},
+    {"MPI_Unpack_external_c", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c3709},
+    {"MPI_Unpack_external_c", "position", "NULL", MPI_ERR_ARG, NULL, c3710},
+    {"MPI_Unpack_external_c", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c3711},
+    {"MPI_Unpack_external_c", "outcount", "-1", MPI_ERR_COUNT, NULL, c3712},
+    {"MPI_Unpack_external_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3713},
+    {"MPI_Unpack_external_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3714},
+    {"MPI_Wait", "-", "all valid", MPI_SUCCESS, NULL, c3715},
+    {"MPI_Wait", "request", "&freed", MPI_ERR_REQUEST, NULL, c3716},
+    {"MPI_Wait", "request", "NULL", MPI_ERR_ARG, NULL, c3717},
+    {"MPI_Wait", "status", "NULL", MPI_ERR_ARG, NULL, c3718},
+    {"MPI_Waitall", "-", "all valid", MPI_SUCCESS, NULL, c3719},
+    {"MPI_Waitall", "count", "-1", MPI_ERR_COUNT, NULL, c3720},
+    {"MPI_Waitall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c3721},
+    {"MPI_Waitall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c3722},
+    {"MPI_Waitall", "array_of_statuses", "NULL", MPI_ERR_ARG, NULL, c3723},
+    {"MPI_Waitany", "-", "all valid", MPI_SUCCESS, NULL, c3724},
+    {"MPI_Waitany", "count", "-1", MPI_ERR_COUNT, NULL, c3725},
+    {"MPI_Waitany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c3726},
+    {"MPI_Waitany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c3727},
+    {"MPI_Waitany", "index", "NULL", MPI_ERR_ARG, NULL, c3728},
+    {"MPI_Waitany", "status", "NULL", MPI_ERR_ARG, NULL, c3729},
+    {"MPI_Waitsome", "-", "all valid", MPI_SUCCESS, NULL, c3730},
+    {"MPI_Waitsome", "incount", "-1", MPI_ERR_COUNT, NULL, c3731},
+    {"MPI_Waitsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c3732},
+    {"MPI_Waitsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c3733},
+    {"MPI_Waitsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c3734},
+    {"MPI_Waitsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c3735},
+    {"MPI_Waitsome", "array_of_statuses", "NULL", MPI_ERR_ARG, NULL, c3736},
+    {"MPI_Win_call_errhandler", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3737},
+    {"MPI_Win_create_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c3738},
+    {"MPI_Win_create_errhandler", "win_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c3739},
+    {"MPI_Win_create_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c3740},
+    {"MPI_Win_create_keyval", "-", "all valid", MPI_SUCCESS, NULL, c3741},
+    {"MPI_Win_create_keyval", "win_keyval", "NULL", MPI_ERR_ARG, NULL, c3742},
+    {"MPI_Win_delete_attr", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3743},
+    {"MPI_Win_free_keyval", "-", "all valid", MPI_SUCCESS, NULL, c3744},
+    {"MPI_Win_free_keyval", "win_keyval", "&MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c3745},
+    {"MPI_Win_free_keyval", "win_keyval", "&12345", MPI_ERR_KEYVAL, NULL, c3746},
+    {"MPI_Win_free_keyval", "win_keyval", "&comm keyval", MPI_ERR_KEYVAL, NULL, c3747},
+    {"MPI_Win_free_keyval", "win_keyval", "NULL", MPI_ERR_ARG, NULL, c3748},
+    {"MPI_Win_get_attr", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3749},
+    {"MPI_Win_get_errhandler", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3750},
+    {"MPI_Win_get_info", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3751},
+    {"MPI_Win_set_attr", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3752},
+    {"MPI_Win_set_errhandler", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3753},
+    {"MPI_Win_set_info", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3754},
 };
-const int es_ncases = 3749;
+const int es_ncases = 3755;
 
 const char es_not_covered[] =
     "";
