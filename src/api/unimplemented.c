@@ -1227,13 +1227,6 @@ int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_da
     return tern_err_unsupported("MPI_Get_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Get_hw_resource_info)
-int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
-{
-    (void)hw_info;
-    return tern_err_unsupported("MPI_Get_hw_resource_info");
-}
-
 TERN_WEAK_ALIAS(MPI_Group_from_session_pset)
 int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup)
 {
