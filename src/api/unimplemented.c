@@ -124,13 +124,6 @@ int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size)
     return tern_err_unsupported("MPI_Comm_detach_buffer_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Comm_disconnect)
-int PMPI_Comm_disconnect(MPI_Comm *comm)
-{
-    (void)comm;
-    return tern_err_unsupported("MPI_Comm_disconnect");
-}
-
 TERN_WEAK_ALIAS(MPI_Comm_flush_buffer)
 int PMPI_Comm_flush_buffer(MPI_Comm comm)
 {

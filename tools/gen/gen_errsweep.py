@@ -567,6 +567,8 @@ FUNCS = {
     "MPI_Comm_remote_size": {"baseline": "needs an intercommunicator",
                              "extra": {"comm": [("intracomm", "$C.h", COMM)]}},
     "MPI_Comm_free": {"extra": {"comm": [("&MPI_COMM_WORLD", "ES_PTR(MPI_Comm, MPI_COMM_WORLD)", COMM)]}},
+    "MPI_Comm_disconnect": {"extra": {"comm": [("&MPI_COMM_WORLD", "ES_PTR(MPI_Comm, MPI_COMM_WORLD)", COMM),
+                                               ("&MPI_COMM_SELF", "ES_PTR(MPI_Comm, MPI_COMM_SELF)", COMM)]}},
     "MPI_Type_free": {"extra": {"datatype": [("&MPI_INT", "ES_PTR(MPI_Datatype, MPI_INT)", TYPE)]}},
     "MPI_Type_get_contents": {
         "valid": {"datatype": "es_derived", "max_integers": "8", "max_addresses": "8",
