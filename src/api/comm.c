@@ -13,6 +13,7 @@
 #include "core/errors.h"
 #include "core/info.h"
 #include "core/objects.h"
+#include "core/progress.h"
 #include "core/state.h"
 #include "datatype/datatype.h"
 #include "p2p/request.h"
@@ -214,11 +215,13 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
 {
     static const char fn[] = "MPI_Comm_split_type";
     struct tern_comm *c, *nc = NULL;
+    struct tern_info *hints;
     int rc, color;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_chk_newcomm(c, fn, newcomm));
+    TRY(tern_info_check(info, 1, fn, "info", c, &hints));
     TRY(split_type_color(c, fn, split_type, info, &color));
     rc = tern_comm_split(c, color, key, &nc);
     rc = tern_finish_newcomm(c, rc, nc, newcomm);
@@ -276,10 +279,10 @@ out:
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Comm_free)
-int PMPI_Comm_free(MPI_Comm *comm)
+/* MPI_Comm_free, and MPI_Comm_disconnect ('drain'), which first waits for
+ * every operation under way on the communicator to complete. */
+static int comm_free(const char *fn, MPI_Comm *comm, int drain)
 {
-    static const char fn[] = "MPI_Comm_free";
     struct tern_comm *c;
     int rc;
     TERN_REQUIRE_INIT(fn);
@@ -291,6 +294,10 @@ int PMPI_Comm_free(MPI_Comm *comm)
                            c == &tern_comm_world ? "MPI_COMM_WORLD" : "MPI_COMM_SELF");
         goto out;
     }
+    if (drain) {
+        struct tern_waiter w = TERN_WAITER_INIT;
+        while (tern_req_pending_on(c, c->local_comm)) tern_progress_wait(&w);
+    }
     /* [attr] Delete callbacks first; when one fails the communicator stays. */
     if ((rc = tern_attr_comm_free(c)) != MPI_SUCCESS) {
         rc = tern_err_raise(c, rc);
@@ -301,6 +308,21 @@ int PMPI_Comm_free(MPI_Comm *comm)
 out:
     tern_unlock();
     return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Comm_free)
+int PMPI_Comm_free(MPI_Comm *comm)
+{
+    return comm_free("MPI_Comm_free", comm, 0);
+}
+
+/* Communicators never come from dynamic processes in Tern (MPI_Comm_spawn
+ * and the port calls are not implemented), so disconnecting is freeing
+ * once nothing is left in flight. */
+TERN_WEAK_ALIAS(MPI_Comm_disconnect)
+int PMPI_Comm_disconnect(MPI_Comm *comm)
+{
+    return comm_free("MPI_Comm_disconnect", comm, 1);
 }
 
 TERN_WEAK_ALIAS(MPI_Comm_compare)

@@ -7,6 +7,7 @@
 #include "core/api.h"
 #include "core/comm_internal.h"
 #include "core/errors.h"
+#include "core/info.h"
 #include "core/objects.h"
 #include "core/state.h"
 
@@ -96,8 +97,8 @@ static int chk_from_group(const char *fn, const char *stringtag, MPI_Errhandler 
     return tern_check_ptr(NULL, newcomm, fn, "newcomm");
 }
 
-/* info: no hints are understood, so any value (MPI_INFO_NULL included) is
- * accepted unread. */
+/* info: no hints are understood; a live info or MPI_INFO_NULL is accepted
+ * unread. */
 TERN_WEAK_ALIAS(MPI_Comm_create_from_group)
 int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
                                 MPI_Errhandler errhandler, MPI_Comm *newcomm)
@@ -107,11 +108,12 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
     struct tern_errhandler *e;
     struct tern_comm *nc = NULL;
     int rc;
-    (void)info;
+    struct tern_info *hints;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_chk_group(NULL, fn, "group", group, &g));
     TRY(chk_from_group(fn, stringtag, errhandler, newcomm, &e));
+    TRY(tern_info_check(info, 1, fn, "info", NULL, &hints));
     /* A process outside group gets MPI_COMM_NULL, as with MPICH. */
     rc = tern_comm_from_group(g, stringtag, e, &nc);
     rc = tern_finish_newcomm(NULL, rc, nc, newcomm);
@@ -131,7 +133,7 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
     struct tern_errhandler *e;
     struct tern_comm *nc = NULL;
     int rc, w;
-    (void)info;
+    struct tern_info *hints;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_chk_group(NULL, fn, "local_group", local_group, &lg));
@@ -139,6 +141,7 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
     TRY(chk_leader(NULL, fn, "local_leader", local_leader, lg->size, "local_group"));
     TRY(chk_leader(NULL, fn, "remote_leader", remote_leader, rg->size, "remote_group"));
     TRY(chk_from_group(fn, stringtag, errhandler, newintercomm, &e));
+    TRY(tern_info_check(info, 1, fn, "info", NULL, &hints));
     if (lg->rank == MPI_UNDEFINED) {
         rc = tern_err_comm(NULL, MPI_ERR_GROUP, "%s: the calling process is not in local_group",
                            fn);

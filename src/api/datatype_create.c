@@ -346,9 +346,11 @@ static int type_free(const char *fn, MPI_Datatype *datatype)
     struct tern_datatype *dt;
     int rc;
     if ((rc = check_type_ref(fn, datatype, &dt))) return rc;
-    if (dt->predefined)
-        return tern_err_comm(NULL, MPI_ERR_TYPE,
-                             "%s: datatype %s is predefined and cannot be freed", fn, dt->name);
+    if (dt->predefined) {
+        char lbl[MPI_MAX_OBJECT_NAME + 24];
+        return tern_err_comm(NULL, MPI_ERR_TYPE, "%s: datatype %s is predefined and cannot be freed", fn,
+                             tern_dt_label(dt, lbl, sizeof lbl));
+    }
     /* [attr] Delete callbacks when the last user handle goes; when one
      * fails the type stays. */
     if (tern_dt_obj_of(dt)->urefs == 1 && (rc = tern_attr_type_free(dt)) != MPI_SUCCESS)

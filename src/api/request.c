@@ -3,6 +3,7 @@
  * forms. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "coll/sched.h"
 #include "core/api.h"
@@ -10,6 +11,7 @@
 #include "core/objects.h"
 #include "core/progress.h"
 #include "core/state.h"
+#include "p2p/greq.h"
 #include "p2p/match.h"
 #include "p2p/p2p.h"
 #include "p2p/p2p_internal.h"
@@ -53,11 +55,25 @@ static inline int is_done(struct tern_request *r)
     return r->complete;
 }
 
+/* A generalized request completes with query_fn's status, then free_fn;
+ * the first of the two codes that is an error is the call's (MPI-4.1
+ * 13.2).  It has no communicator: errors go to MPI_COMM_WORLD's handler. */
+static int finish_greq(MPI_Request *handle, struct tern_request *r, MPI_Status *status, int raise)
+{
+    int rc = tern_greq_query(r);
+    tern_status_copy_out(r, status);
+    int e = tern_greq_release(r);
+    *handle = MPI_REQUEST_NULL;
+    if (rc == MPI_SUCCESS) rc = e;
+    return raise ? tern_err_raise(NULL, rc) : rc;
+}
+
 /* Hands a completed request back to the user: status, and the handle freed
  * unless persistent.  Returns the operation's error code, raised on its
  * communicator when 'raise' (single-completion calls). */
 static int finish(MPI_Request *handle, struct tern_request *r, MPI_Status *status, int raise)
 {
+    if (r->kind == TERN_REQ_GREQ) return finish_greq(handle, r, status, raise);
     tern_status_copy_out(r, status);
     int rc = r->status.MPI_ERROR;
     if (rc != MPI_SUCCESS && raise) rc = tern_err_raise(r->comm, rc);
@@ -70,9 +86,26 @@ static int finish(MPI_Request *handle, struct tern_request *r, MPI_Status *statu
     return rc;
 }
 
+/* The status of a completed request without completing it (the
+ * Request_get_status family); returns the operation's error code. */
+static int peek_status(struct tern_request *r, MPI_Status *status)
+{
+    int rc = r->kind == TERN_REQ_GREQ ? tern_greq_query(r) : r->status.MPI_ERROR;
+    tern_status_copy_out(r, status);
+    return rc;
+}
+
 static void empty_status(MPI_Status *status)
 {
     if (status != MPI_STATUS_IGNORE) tern_status_empty(status, MPI_ANY_SOURCE);
+}
+
+/* A NULL status or status array where one would be written:
+ * MPI_STATUS(ES)_IGNORE is the way to pass none. */
+static int null_status(const char *fn, const char *arg)
+{
+    return tern_err_comm(NULL, MPI_ERR_ARG, "%s: %s is NULL (pass %s to ignore it)", fn, arg,
+                         strcmp(arg, "status") == 0 ? "MPI_STATUS_IGNORE" : "MPI_STATUSES_IGNORE");
 }
 
 TERN_WEAK_ALIAS(MPI_Wait)
@@ -80,6 +113,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 {
     TERN_REQUIRE_INIT("MPI_Wait");
     if (!request) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Wait: request is NULL");
+    if (!status) return null_status("MPI_Wait", "status");
     tern_lock();
     struct tern_request *r;
     int rc = lookup("MPI_Wait", "*request", -1, *request, &r);
@@ -101,6 +135,7 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     TERN_REQUIRE_INIT("MPI_Test");
     if (!request || !flag) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Test: %s is NULL", !flag ? "flag" : "request");
+    if (!status) return null_status("MPI_Test", "status");
     tern_lock();
     struct tern_request *r;
     int rc = lookup("MPI_Test", "*request", -1, *request, &r);
@@ -164,6 +199,10 @@ static int all_common(const char *fn, int count, MPI_Request reqs[], int *flag, 
     tern_lock();
     int rc = MPI_SUCCESS;
     if ((rc = lookup_array(fn, count, reqs, small, &rs))) goto out;
+    if (count > 0 && !statuses) {
+        rc = null_status(fn, "array_of_statuses");
+        goto out;
+    }
     struct tern_waiter w = TERN_WAITER_INIT;
     int first = 1;
     /* Completion is monotonic, so requests before 'next' need no second look:
@@ -226,6 +265,7 @@ static int any_common(const char *fn, int count, MPI_Request reqs[], int *index,
 {
     TERN_REQUIRE_INIT(fn);
     if (!index) return tern_err_comm(NULL, MPI_ERR_ARG, "%s: index is NULL", fn);
+    if (!status) return null_status(fn, "status");
     struct tern_request *small[SMALL_ARRAY], **rs = NULL;
     tern_lock();
     int rc = MPI_SUCCESS;
@@ -292,6 +332,10 @@ static int some_common(const char *fn, int incount, MPI_Request reqs[], int *out
     if ((rc = lookup_all(fn, incount, reqs, rs))) goto out;
     if (incount > 0 && !indices) {
         rc = tern_err_comm(NULL, MPI_ERR_ARG, "%s: array_of_indices is NULL", fn);
+        goto out;
+    }
+    if (incount > 0 && !statuses) {
+        rc = null_status(fn, "array_of_statuses");
         goto out;
     }
     int active = 0;
@@ -430,6 +474,7 @@ int PMPI_Cancel(MPI_Request *request)
         tern_req_complete(r);
     }
     if (rc == MPI_SUCCESS && r->kind == TERN_REQ_SEND) tern_cancel_send(r);
+    if (rc == MPI_SUCCESS && r->kind == TERN_REQ_GREQ) rc = tern_err_raise(NULL, tern_greq_cancel(r));
     tern_unlock();
     return rc;
 }
@@ -450,7 +495,10 @@ int PMPI_Request_free(MPI_Request *request)
     tern_lock();
     struct tern_request *r;
     int rc = lookup_live("MPI_Request_free", request, &r);
-    if (rc == MPI_SUCCESS) {
+    if (rc == MPI_SUCCESS && r->kind == TERN_REQ_GREQ) {
+        *request = MPI_REQUEST_NULL;
+        rc = tern_err_raise(NULL, tern_greq_free(r)); /* free_fn's code, when it ran */
+    } else if (rc == MPI_SUCCESS) {
         if (r->complete || (r->persistent && !r->active))
             tern_req_release(r);
         else
@@ -466,6 +514,7 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 {
     TERN_REQUIRE_INIT("MPI_Request_get_status");
     if (!flag) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Request_get_status: flag is NULL");
+    if (!status) return null_status("MPI_Request_get_status", "status");
     tern_lock();
     struct tern_request *r;
     int rc = lookup("MPI_Request_get_status", "request", -1, request, &r);
@@ -476,7 +525,7 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
         } else {
             if (!r->complete) tern_progress();
             *flag = is_done(r);
-            if (*flag) tern_status_copy_out(r, status);
+            if (*flag) rc = tern_err_raise(r->comm, peek_status(r, status));
         }
     }
     tern_unlock();
@@ -505,6 +554,10 @@ static int peek_common(const char *fn, enum peek_kind kind, int count, const MPI
         rc = tern_err_comm(NULL, MPI_ERR_ARG, "%s: array_of_indices is NULL", fn);
         goto out;
     }
+    if (!statuses && (kind == PEEK_ANY || count > 0)) {
+        rc = null_status(fn, kind == PEEK_ANY ? "status" : "array_of_statuses");
+        goto out;
+    }
     tern_progress();
     int active = 0, done = 0, errors = 0;
     for (int i = 0; i < count; i++)
@@ -520,8 +573,7 @@ static int peek_common(const char *fn, enum peek_kind kind, int count, const MPI
                 empty_status(st);
                 continue;
             }
-            tern_status_copy_out(rs[i], st);
-            int e = rs[i]->status.MPI_ERROR;
+            int e = peek_status(rs[i], st);
             if (st != MPI_STATUS_IGNORE) st->MPI_ERROR = e;
             errors += e != MPI_SUCCESS;
         }
@@ -533,9 +585,7 @@ static int peek_common(const char *fn, enum peek_kind kind, int count, const MPI
             if (is_active(rs[i]) && rs[i]->complete) {
                 *out = i;
                 *flag = 1;
-                tern_status_copy_out(rs[i], statuses);
-                rc = rs[i]->status.MPI_ERROR;
-                if (rc != MPI_SUCCESS) rc = tern_err_raise(rs[i]->comm, rc);
+                rc = tern_err_raise(rs[i]->comm, peek_status(rs[i], statuses));
             }
     } else if (!active) {
         *out = MPI_UNDEFINED;
@@ -544,8 +594,7 @@ static int peek_common(const char *fn, enum peek_kind kind, int count, const MPI
         for (int i = 0; i < count; i++) {
             if (!is_active(rs[i]) || !rs[i]->complete) continue;
             MPI_Status *st = status_at(statuses, n);
-            tern_status_copy_out(rs[i], st);
-            int e = rs[i]->status.MPI_ERROR;
+            int e = peek_status(rs[i], st);
             if (st != MPI_STATUS_IGNORE) st->MPI_ERROR = e;
             errors += e != MPI_SUCCESS;
             indices[n++] = i;

@@ -83,7 +83,7 @@ int tern_op_check(struct tern_op *op, struct tern_datatype *dt, const char *fn)
     const char *name = tern_op_label(op, NULL, 0);
     if (dt->predefined)
         return tern_err_make(MPI_ERR_OP, "%s: op %s is not defined for datatype %s", fn, name,
-                             dt->name);
+                             tern_dt_label(dt, lbl, sizeof lbl));
     if (dt->basic == MPI_DATATYPE_NULL)
         return tern_err_make(MPI_ERR_OP,
                              "%s: op %s is not defined for datatype %s (its elements are not "
@@ -141,8 +141,8 @@ void tern_op_apply(struct tern_op *op, const void *in, void *inout, size_t count
         tern_dt_copy(in, count, dt, inout, count, dt);
         return;
     }
-    if (dt->predefined) { /* the type's own memory layout */
-        tern_op_kernel k = tern_op_kernel_get(op->predefined, dt->handle, 0);
+    if (dt->predefined) { /* the type's own memory layout (an f90 type's is its basic type's) */
+        tern_op_kernel k = tern_op_kernel_get(op->predefined, dt->basic, 0);
         if (k) k(in, inout, count);
         return;
     }

@@ -21,7 +21,7 @@ struct tern_datatype *tern_dt_get(MPI_Datatype h)
 
 const char *tern_dt_label(const struct tern_datatype *dt, char *buf, size_t len)
 {
-    if (dt->predefined) return dt->name;
+    if (dt->predefined && dt->name[0]) return dt->name; /* the f90 types have none */
     if (dt->name[0])
         snprintf(buf, len, "%s (0x%x)", dt->name, (unsigned)dt->handle);
     else
@@ -145,6 +145,7 @@ static void drop_type(void *obj, void *arg)
 
 void tern_datatypes_finalize(void)
 {
+    tern_dt_f90_finalize(); /* predefined to drop_type: never released */
     tern_objtab_foreach(&tern_dt_table, drop_type, NULL);
     tern_objtab_destroy(&tern_dt_table);
     tern_dt_builtin_reset_names();

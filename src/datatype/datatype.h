@@ -171,4 +171,10 @@ void tern_dt_envelope(const struct tern_datatype *dt, int large_form, struct ter
 int tern_dt_contents(struct tern_datatype *dt, int large_form, const struct tern_dt_env *max,
                      int ints[], MPI_Aint addrs[], MPI_Count counts[], MPI_Datatype types[]);
 
+/* MPI_Type_create_f90_integer/real/complex (combiner MPI_COMBINER_F90_*;
+ * p is ignored for integers): the same type for the same arguments, never
+ * freed by the user.  MPI_SUCCESS, MPI_ERR_ARG when no kind has that
+ * precision and range, or MPI_ERR_NO_MEM. */
+int tern_dt_f90(int combiner, int p, int r, struct tern_datatype **out);
+
 #endif

@@ -91,6 +91,9 @@ size_t tern_dt_nblocks(const struct tern_dt_obj *t);
 void tern_dt_block(const struct tern_dt_obj *t, size_t i, const struct tern_dt_obj **c,
                    size_t *bl, MPI_Aint *disp);
 
+/* frees the MPI_Type_create_f90_* types (dt_f90.c), at finalize */
+void tern_dt_f90_finalize(void);
+
 /* destroys a created type whose last reference went (datatype.c) */
 void tern_dt_destroy(struct tern_dt_obj *t);
 

@@ -75,6 +75,18 @@ struct tern_request *tern_req_get(MPI_Request h)
     return r->kind == 0xff ? NULL : r;
 }
 
+int tern_req_pending_on(const struct tern_comm *c, const struct tern_comm *also)
+{
+    for (unsigned k = 0; k < nchunks; k++)
+        for (unsigned i = 0; i < REQ_CHUNK; i++) {
+            const struct tern_request *r = &chunks[k][i];
+            if (r->kind == 0xff || r->kind == TERN_REQ_MESSAGE || r->complete) continue;
+            if (r->persistent && !r->active) continue;
+            if (r->comm && (r->comm == c || r->comm == also)) return 1;
+        }
+    return 0;
+}
+
 void tern_requests_finalize(void)
 {
     for (unsigned i = 0; i < nchunks; i++) free(chunks[i]);

@@ -84,6 +84,11 @@ void tern_req_free(struct tern_request *r);
 struct tern_request *tern_req_get(MPI_Request h);   /* NULL if not live */
 void tern_requests_finalize(void);
 
+/* Whether some operation on c (or on the other, given, communicator) is
+ * still under way: a live request that is active and not complete, the
+ * ones the user freed included (MPI_Comm_disconnect waits for none). */
+int tern_req_pending_on(const struct tern_comm *c, const struct tern_comm *also);
+
 /* A request nobody will wait for (MPI_Request_free before completion, the
  * internal send behind a buffered send): released by the progress engine
  * once it completes. */

@@ -137,5 +137,9 @@ void es_t_event_cb_fn(MPI_T_event_instance event, MPI_T_event_registration reg, 
 void es_t_event_free_cb_fn(MPI_T_event_registration reg, MPI_T_cb_safety safety, void *user_data);
 void es_t_event_dropped_cb_fn(MPI_Count count, MPI_T_event_registration reg, int source_index,
                               MPI_T_cb_safety safety, void *user_data);
+int es_greq_query_fn(void *extra_state, MPI_Status *status);
+int es_greq_free_fn(void *extra_state);
+int es_greq_cancel_fn(void *extra_state, int complete);
+MPI_Request es_new_greq(void); /* an incomplete generalized request */
 
 #endif
