@@ -13,6 +13,7 @@
 #include "p2p/match.h"
 #include "p2p/p2p.h"
 #include "p2p/p2p_internal.h"
+#include "p2p/part.h"
 #include "p2p/status.h"
 
 static int bad_request(const char *fn, const char *arg, MPI_Request h)
@@ -347,6 +348,7 @@ static int start_one(const char *fn, const char *arg, MPI_Request h)
                              "it again)", fn, arg, (unsigned)h);
     r->active = 1;
     int rc = r->kind == TERN_REQ_COLL   ? tern_sched_restart(r)
+             : r->kind == TERN_REQ_PART ? tern_part_start(r)
              : r->kind == TERN_REQ_SEND ? tern_send_start(r)
                                         : tern_recv_start(r);
     if (rc != MPI_SUCCESS) {
@@ -410,6 +412,13 @@ int PMPI_Cancel(MPI_Request *request)
                            "MPI_Cancel: *request=0x%x is a collective operation, which cannot be "
                            "cancelled",
                            (unsigned)*request);
+    /* MPI makes freeing or cancelling a partitioned operation in progress
+     * erroneous; once its round is over there is nothing left to cancel. */
+    if (rc == MPI_SUCCESS && r->kind == TERN_REQ_PART && r->active && !is_done(r))
+        rc = tern_err_comm(r->comm, MPI_ERR_REQUEST,
+                           "MPI_Cancel: *request=0x%x is a partitioned operation in progress, which cannot be "
+                           "cancelled",
+                           (unsigned)*request);
     /* A receive still waiting in the posted queue is withdrawn; one that has
      * matched completes normally (MPI allows cancel to fail, and
      * MPI_Test_cancelled then says so).  Sends: see tern_cancel_send. */
@@ -440,6 +449,11 @@ int PMPI_Request_free(MPI_Request *request)
     tern_lock();
     struct tern_request *r;
     int rc = lookup_live("MPI_Request_free", request, &r);
+    if (rc == MPI_SUCCESS && r->kind == TERN_REQ_PART && r->active && !is_done(r))
+        rc = tern_err_comm(r->comm, MPI_ERR_REQUEST,
+                           "MPI_Request_free: *request=0x%x is a partitioned operation in progress; complete it "
+                           "(MPI_Wait/MPI_Test) before freeing it",
+                           (unsigned)*request);
     if (rc == MPI_SUCCESS) {
         if (r->complete || (r->persistent && !r->active))
             tern_req_release(r);
