@@ -16886,36 +16886,352 @@ static int c2451(void)
     return MPI_Pack_size_c(1, MPI_INT, es_world.h, NULL);
 }
 
-/* MPI_Probe: - = all valid -> MPI_SUCCESS */
+/* MPI_Parrived: - = all valid -> MPI_SUCCESS */
 static int c2452(void)
+{
+    return MPI_Parrived(es_new_part(0), 0, ES_OUT(int, 2));
+}
+
+/* MPI_Parrived: request = freed -> MPI_ERR_REQUEST
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2453(void)
+{
+    return MPI_Parrived(es_freed.request, 0, ES_OUT(int, 2));
+}
+
+/* MPI_Parrived: request = send -> MPI_ERR_REQUEST */
+static int c2454(void)
+{
+    return MPI_Parrived(es_new_part(1), 0, ES_OUT(int, 2));
+}
+
+/* MPI_Parrived: partition = -1 -> MPI_ERR_ARG
+ * MPICH: MPI_ERR_OTHER for a partition out of range */
+static int c2455(void)
+{
+    return MPI_Parrived(es_new_part(0), -1, ES_OUT(int, 2));
+}
+
+/* MPI_Parrived: partition = 2 -> MPI_ERR_ARG
+ * MPICH: MPI_ERR_OTHER for a partition out of range */
+static int c2456(void)
+{
+    return MPI_Parrived(es_new_part(0), 2, ES_OUT(int, 2));
+}
+
+/* MPI_Parrived: flag = NULL -> MPI_ERR_ARG */
+static int c2457(void)
+{
+    return MPI_Parrived(es_new_part(0), 0, NULL);
+}
+
+/* MPI_Pready: - = all valid -> MPI_SUCCESS */
+static int c2458(void)
+{
+    return MPI_Pready(0, es_new_part(1));
+}
+
+/* MPI_Pready: partition = -1 -> MPI_ERR_ARG
+ * MPICH: MPI_ERR_OTHER for a partition out of range */
+static int c2459(void)
+{
+    return MPI_Pready(-1, es_new_part(1));
+}
+
+/* MPI_Pready: partition = 2 -> MPI_ERR_ARG
+ * MPICH: MPI_ERR_OTHER for a partition out of range */
+static int c2460(void)
+{
+    return MPI_Pready(2, es_new_part(1));
+}
+
+/* MPI_Pready: request = freed -> MPI_ERR_REQUEST
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2461(void)
+{
+    return MPI_Pready(0, es_freed.request);
+}
+
+/* MPI_Pready: request = MPI_REQUEST_NULL -> MPI_ERR_REQUEST */
+static int c2462(void)
+{
+    return MPI_Pready(0, MPI_REQUEST_NULL);
+}
+
+/* MPI_Pready: request = Recv_init -> MPI_ERR_REQUEST */
+static int c2463(void)
+{
+    return MPI_Pready(0, es_new_prequest());
+}
+
+/* MPI_Pready: request = receive -> MPI_ERR_REQUEST */
+static int c2464(void)
+{
+    return MPI_Pready(0, es_new_part(0));
+}
+
+/* MPI_Pready_list: - = all valid -> MPI_SUCCESS */
+static int c2465(void)
+{
+    return MPI_Pready_list(1, (int[]){0}, es_new_part(1));
+}
+
+/* MPI_Pready_list: length = -1 -> MPI_ERR_ARG */
+static int c2466(void)
+{
+    return MPI_Pready_list(-1, (int[]){0}, es_new_part(1));
+}
+
+/* MPI_Pready_list: array_of_partitions = {-1} -> MPI_ERR_ARG
+ * MPICH: MPI_ERR_OTHER for a partition out of range */
+static int c2467(void)
+{
+    return MPI_Pready_list(1, (int[]){-1}, es_new_part(1));
+}
+
+/* MPI_Pready_list: array_of_partitions = {2} -> MPI_ERR_ARG
+ * MPICH: MPI_ERR_OTHER for a partition out of range */
+static int c2468(void)
+{
+    return MPI_Pready_list(1, (int[]){2}, es_new_part(1));
+}
+
+/* MPI_Pready_list: array_of_partitions = NULL -> MPI_ERR_ARG
+ * MPICH: MPI_ERR_OTHER for a partition out of range */
+static int c2469(void)
+{
+    return MPI_Pready_list(1, NULL, es_new_part(1));
+}
+
+/* MPI_Pready_list: request = freed -> MPI_ERR_REQUEST
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2470(void)
+{
+    return MPI_Pready_list(1, (int[]){0}, es_freed.request);
+}
+
+/* MPI_Pready_list: request = MPI_REQUEST_NULL -> MPI_ERR_REQUEST */
+static int c2471(void)
+{
+    return MPI_Pready_list(1, (int[]){0}, MPI_REQUEST_NULL);
+}
+
+/* MPI_Pready_list: request = Recv_init -> MPI_ERR_REQUEST */
+static int c2472(void)
+{
+    return MPI_Pready_list(1, (int[]){0}, es_new_prequest());
+}
+
+/* MPI_Pready_list: request = receive -> MPI_ERR_REQUEST */
+static int c2473(void)
+{
+    return MPI_Pready_list(1, (int[]){0}, es_new_part(0));
+}
+
+/* MPI_Pready_range: - = all valid -> MPI_SUCCESS */
+static int c2474(void)
+{
+    return MPI_Pready_range(0, 1, es_new_part(1));
+}
+
+/* MPI_Pready_range: partition_low = -1 -> MPI_ERR_ARG
+ * MPICH: MPI_ERR_OTHER for a partition out of range */
+static int c2475(void)
+{
+    return MPI_Pready_range(-1, 1, es_new_part(1));
+}
+
+/* MPI_Pready_range: partition_low = 2 -> MPI_ERR_ARG
+ * MPICH: MPI_ERR_OTHER for a partition out of range */
+static int c2476(void)
+{
+    return MPI_Pready_range(2, 1, es_new_part(1));
+}
+
+/* MPI_Pready_range: partition_high = -1 -> MPI_ERR_ARG
+ * MPICH: MPI_ERR_OTHER for a partition out of range */
+static int c2477(void)
+{
+    return MPI_Pready_range(0, -1, es_new_part(1));
+}
+
+/* MPI_Pready_range: partition_high = 2 -> MPI_ERR_ARG
+ * MPICH: MPI_ERR_OTHER for a partition out of range */
+static int c2478(void)
+{
+    return MPI_Pready_range(0, 2, es_new_part(1));
+}
+
+/* MPI_Pready_range: request = freed -> MPI_ERR_REQUEST
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2479(void)
+{
+    return MPI_Pready_range(0, 1, es_freed.request);
+}
+
+/* MPI_Pready_range: request = MPI_REQUEST_NULL -> MPI_ERR_REQUEST */
+static int c2480(void)
+{
+    return MPI_Pready_range(0, 1, MPI_REQUEST_NULL);
+}
+
+/* MPI_Pready_range: request = Recv_init -> MPI_ERR_REQUEST */
+static int c2481(void)
+{
+    return MPI_Pready_range(0, 1, es_new_prequest());
+}
+
+/* MPI_Pready_range: request = receive -> MPI_ERR_REQUEST */
+static int c2482(void)
+{
+    return MPI_Pready_range(0, 1, es_new_part(0));
+}
+
+/* MPI_Precv_init: - = all valid -> MPI_SUCCESS */
+static int c2483(void)
+{
+    return MPI_Precv_init(es_sbuf, 2, 1, MPI_INT, es_self.rank, 0, es_self.h, MPI_INFO_NULL,
+                          ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Precv_init: buf = NULL -> MPI_ERR_BUFFER */
+static int c2484(void)
+{
+    return MPI_Precv_init(NULL, 2, 1, MPI_INT, es_self.rank, 0, es_self.h, MPI_INFO_NULL,
+                          ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Precv_init: partitions = -1 -> MPI_ERR_ARG
+ * MPICH: MPI_ERR_OTHER for a partition out of range */
+static int c2485(void)
+{
+    return MPI_Precv_init(es_sbuf, -1, 1, MPI_INT, es_self.rank, 0, es_self.h, MPI_INFO_NULL,
+                          ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Precv_init: count = -1 -> MPI_ERR_COUNT */
+static int c2486(void)
+{
+    return MPI_Precv_init(es_sbuf, 2, -1, MPI_INT, es_self.rank, 0, es_self.h, MPI_INFO_NULL,
+                          ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Precv_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c2487(void)
+{
+    return MPI_Precv_init(es_sbuf, 2, 1, MPI_DATATYPE_NULL, es_self.rank, 0, es_self.h,
+                          MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Precv_init: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2488(void)
+{
+    return MPI_Precv_init(es_sbuf, 2, 1, es_freed.type, es_self.rank, 0, es_self.h, MPI_INFO_NULL,
+                          ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Precv_init: source = size -> MPI_ERR_RANK */
+static int c2489(void)
+{
+    return MPI_Precv_init(es_sbuf, 2, 1, MPI_INT, es_self.size, 0, es_self.h, MPI_INFO_NULL,
+                          ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Precv_init: source = -5 -> MPI_ERR_RANK */
+static int c2490(void)
+{
+    return MPI_Precv_init(es_sbuf, 2, 1, MPI_INT, -5, 0, es_self.h, MPI_INFO_NULL,
+                          ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Precv_init: source = MPI_ANY_SOURCE -> MPI_ERR_RANK */
+static int c2491(void)
+{
+    return MPI_Precv_init(es_sbuf, 2, 1, MPI_INT, MPI_ANY_SOURCE, 0, es_self.h, MPI_INFO_NULL,
+                          ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Precv_init: tag = -5 -> MPI_ERR_TAG */
+static int c2492(void)
+{
+    return MPI_Precv_init(es_sbuf, 2, 1, MPI_INT, es_self.rank, -5, es_self.h, MPI_INFO_NULL,
+                          ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Precv_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
+static int c2493(void)
+{
+    if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
+    return MPI_Precv_init(es_sbuf, 2, 1, MPI_INT, es_self.rank, es_tag_ub + 1, es_self.h,
+                          MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Precv_init: tag = MPI_ANY_TAG -> MPI_ERR_TAG */
+static int c2494(void)
+{
+    return MPI_Precv_init(es_sbuf, 2, 1, MPI_INT, es_self.rank, MPI_ANY_TAG, es_self.h,
+                          MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Precv_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c2495(void)
+{
+    return MPI_Precv_init(es_sbuf, 2, 1, MPI_INT, es_self.rank, 0, MPI_COMM_NULL, MPI_INFO_NULL,
+                          ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Precv_init: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2496(void)
+{
+    return MPI_Precv_init(es_sbuf, 2, 1, MPI_INT, es_self.rank, 0, es_freed.comm, MPI_INFO_NULL,
+                          ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Precv_init: info = bogus -> MPI_ERR_INFO */
+static int c2497(void)
+{
+    return MPI_Precv_init(es_sbuf, 2, 1, MPI_INT, es_self.rank, 0, es_self.h, es_bogus_info,
+                          ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Precv_init: request = NULL -> MPI_ERR_ARG */
+static int c2498(void)
+{
+    return MPI_Precv_init(es_sbuf, 2, 1, MPI_INT, es_self.rank, 0, es_self.h, MPI_INFO_NULL, NULL);
+}
+
+/* MPI_Probe: - = all valid -> MPI_SUCCESS */
+static int c2499(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: source = size -> MPI_ERR_RANK */
-static int c2453(void)
+static int c2500(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.size, 0, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: source = -5 -> MPI_ERR_RANK */
-static int c2454(void)
+static int c2501(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(-5, 0, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: tag = -5 -> MPI_ERR_TAG */
-static int c2455(void)
+static int c2502(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, -5, es_world.h, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c2456(void)
+static int c2503(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_self_send(&es_world);
@@ -16923,7 +17239,7 @@ static int c2456(void)
 }
 
 /* MPI_Probe: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2457(void)
+static int c2504(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Status, 3));
@@ -16931,54 +17247,154 @@ static int c2457(void)
 
 /* MPI_Probe: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2458(void)
+static int c2505(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Probe: status = NULL -> MPI_ERR_ARG */
-static int c2459(void)
+static int c2506(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Probe(es_world.rank, 0, es_world.h, NULL);
 }
 
+/* MPI_Psend_init: - = all valid -> MPI_SUCCESS */
+static int c2507(void)
+{
+    return MPI_Psend_init(es_sbuf, 2, 1, MPI_INT, es_self.rank, 0, es_self.h, MPI_INFO_NULL,
+                          ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Psend_init: buf = NULL -> MPI_ERR_BUFFER */
+static int c2508(void)
+{
+    return MPI_Psend_init(NULL, 2, 1, MPI_INT, es_self.rank, 0, es_self.h, MPI_INFO_NULL,
+                          ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Psend_init: partitions = -1 -> MPI_ERR_ARG */
+static int c2509(void)
+{
+    return MPI_Psend_init(es_sbuf, -1, 1, MPI_INT, es_self.rank, 0, es_self.h, MPI_INFO_NULL,
+                          ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Psend_init: count = -1 -> MPI_ERR_COUNT */
+static int c2510(void)
+{
+    return MPI_Psend_init(es_sbuf, 2, -1, MPI_INT, es_self.rank, 0, es_self.h, MPI_INFO_NULL,
+                          ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Psend_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
+static int c2511(void)
+{
+    return MPI_Psend_init(es_sbuf, 2, 1, MPI_DATATYPE_NULL, es_self.rank, 0, es_self.h,
+                          MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Psend_init: datatype = freed -> MPI_ERR_TYPE
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2512(void)
+{
+    return MPI_Psend_init(es_sbuf, 2, 1, es_freed.type, es_self.rank, 0, es_self.h, MPI_INFO_NULL,
+                          ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Psend_init: dest = size -> MPI_ERR_RANK */
+static int c2513(void)
+{
+    return MPI_Psend_init(es_sbuf, 2, 1, MPI_INT, es_self.size, 0, es_self.h, MPI_INFO_NULL,
+                          ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Psend_init: dest = -5 -> MPI_ERR_RANK */
+static int c2514(void)
+{
+    return MPI_Psend_init(es_sbuf, 2, 1, MPI_INT, -5, 0, es_self.h, MPI_INFO_NULL,
+                          ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Psend_init: tag = -5 -> MPI_ERR_TAG */
+static int c2515(void)
+{
+    return MPI_Psend_init(es_sbuf, 2, 1, MPI_INT, es_self.rank, -5, es_self.h, MPI_INFO_NULL,
+                          ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Psend_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
+static int c2516(void)
+{
+    if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
+    return MPI_Psend_init(es_sbuf, 2, 1, MPI_INT, es_self.rank, es_tag_ub + 1, es_self.h,
+                          MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Psend_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
+static int c2517(void)
+{
+    return MPI_Psend_init(es_sbuf, 2, 1, MPI_INT, es_self.rank, 0, MPI_COMM_NULL, MPI_INFO_NULL,
+                          ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Psend_init: comm = freed -> MPI_ERR_COMM
+ * MPICH: does not detect a freed handle: crashes or succeeds */
+static int c2518(void)
+{
+    return MPI_Psend_init(es_sbuf, 2, 1, MPI_INT, es_self.rank, 0, es_freed.comm, MPI_INFO_NULL,
+                          ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Psend_init: info = bogus -> MPI_ERR_INFO */
+static int c2519(void)
+{
+    return MPI_Psend_init(es_sbuf, 2, 1, MPI_INT, es_self.rank, 0, es_self.h, es_bogus_info,
+                          ES_OUT(MPI_Request, 8));
+}
+
+/* MPI_Psend_init: request = NULL -> MPI_ERR_ARG */
+static int c2520(void)
+{
+    return MPI_Psend_init(es_sbuf, 2, 1, MPI_INT, es_self.rank, 0, es_self.h, MPI_INFO_NULL, NULL);
+}
+
 /* MPI_Query_thread: - = all valid -> MPI_SUCCESS */
-static int c2460(void)
+static int c2521(void)
 {
     return MPI_Query_thread(ES_OUT(int, 0));
 }
 
 /* MPI_Query_thread: provided = NULL -> MPI_ERR_ARG */
-static int c2461(void)
+static int c2522(void)
 {
     return MPI_Query_thread(NULL);
 }
 
 /* MPI_Recv: - = all valid -> MPI_SUCCESS */
-static int c2462(void)
+static int c2523(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: buf = NULL -> MPI_ERR_BUFFER */
-static int c2463(void)
+static int c2524(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: count = -1 -> MPI_ERR_COUNT */
-static int c2464(void)
+static int c2525(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2465(void)
+static int c2526(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
@@ -16987,14 +17403,14 @@ static int c2465(void)
 
 /* MPI_Recv: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2466(void)
+static int c2527(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c2467(void)
+static int c2528(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
@@ -17002,28 +17418,28 @@ static int c2467(void)
 }
 
 /* MPI_Recv: source = size -> MPI_ERR_RANK */
-static int c2468(void)
+static int c2529(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: source = -5 -> MPI_ERR_RANK */
-static int c2469(void)
+static int c2530(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: tag = -5 -> MPI_ERR_TAG */
-static int c2470(void)
+static int c2531(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c2471(void)
+static int c2532(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_self_send(&es_world);
@@ -17032,7 +17448,7 @@ static int c2471(void)
 }
 
 /* MPI_Recv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2472(void)
+static int c2533(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Status, 6));
@@ -17040,42 +17456,42 @@ static int c2472(void)
 
 /* MPI_Recv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2473(void)
+static int c2534(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv: status = NULL -> MPI_ERR_ARG */
-static int c2474(void)
+static int c2535(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Recv_c: - = all valid -> MPI_SUCCESS */
-static int c2475(void)
+static int c2536(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv_c(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv_c: buf = NULL -> MPI_ERR_BUFFER */
-static int c2476(void)
+static int c2537(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv_c(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv_c: count = -1 -> MPI_ERR_COUNT */
-static int c2477(void)
+static int c2538(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv_c(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2478(void)
+static int c2539(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv_c(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
@@ -17084,7 +17500,7 @@ static int c2478(void)
 
 /* MPI_Recv_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2479(void)
+static int c2540(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv_c(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
@@ -17092,7 +17508,7 @@ static int c2479(void)
 }
 
 /* MPI_Recv_c: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c2480(void)
+static int c2541(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv_c(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
@@ -17100,28 +17516,28 @@ static int c2480(void)
 }
 
 /* MPI_Recv_c: source = size -> MPI_ERR_RANK */
-static int c2481(void)
+static int c2542(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv_c(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv_c: source = -5 -> MPI_ERR_RANK */
-static int c2482(void)
+static int c2543(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv_c(es_rbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv_c: tag = -5 -> MPI_ERR_TAG */
-static int c2483(void)
+static int c2544(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv_c(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.h, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv_c: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c2484(void)
+static int c2545(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_self_send(&es_world);
@@ -17130,7 +17546,7 @@ static int c2484(void)
 }
 
 /* MPI_Recv_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2485(void)
+static int c2546(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv_c(es_rbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL, ES_OUT(MPI_Status, 6));
@@ -17138,40 +17554,40 @@ static int c2485(void)
 
 /* MPI_Recv_c: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2486(void)
+static int c2547(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv_c(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm, ES_OUT(MPI_Status, 6));
 }
 
 /* MPI_Recv_c: status = NULL -> MPI_ERR_ARG */
-static int c2487(void)
+static int c2548(void)
 {
     (void)es_self_send(&es_world);
     return MPI_Recv_c(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Recv_init: - = all valid -> MPI_SUCCESS */
-static int c2488(void)
+static int c2549(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c2489(void)
+static int c2550(void)
 {
     return MPI_Recv_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: count = -1 -> MPI_ERR_COUNT */
-static int c2490(void)
+static int c2551(void)
 {
     return MPI_Recv_init(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2491(void)
+static int c2552(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
@@ -17179,40 +17595,40 @@ static int c2491(void)
 
 /* MPI_Recv_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2492(void)
+static int c2553(void)
 {
     return MPI_Recv_init(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c2493(void)
+static int c2554(void)
 {
     return MPI_Recv_init(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: source = size -> MPI_ERR_RANK */
-static int c2494(void)
+static int c2555(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: source = -5 -> MPI_ERR_RANK */
-static int c2495(void)
+static int c2556(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: tag = -5 -> MPI_ERR_TAG */
-static int c2496(void)
+static int c2557(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c2497(void)
+static int c2558(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -17220,7 +17636,7 @@ static int c2497(void)
 }
 
 /* MPI_Recv_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2498(void)
+static int c2559(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                          ES_OUT(MPI_Request, 6));
@@ -17228,40 +17644,40 @@ static int c2498(void)
 
 /* MPI_Recv_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2499(void)
+static int c2560(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init: request = NULL -> MPI_ERR_ARG */
-static int c2500(void)
+static int c2561(void)
 {
     return MPI_Recv_init(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Recv_init_c: - = all valid -> MPI_SUCCESS */
-static int c2501(void)
+static int c2562(void)
 {
     return MPI_Recv_init_c(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h,
                            ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init_c: buf = NULL -> MPI_ERR_BUFFER */
-static int c2502(void)
+static int c2563(void)
 {
     return MPI_Recv_init_c(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init_c: count = -1 -> MPI_ERR_COUNT */
-static int c2503(void)
+static int c2564(void)
 {
     return MPI_Recv_init_c(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                            ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2504(void)
+static int c2565(void)
 {
     return MPI_Recv_init_c(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                            ES_OUT(MPI_Request, 6));
@@ -17269,41 +17685,41 @@ static int c2504(void)
 
 /* MPI_Recv_init_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2505(void)
+static int c2566(void)
 {
     return MPI_Recv_init_c(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                            ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init_c: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c2506(void)
+static int c2567(void)
 {
     return MPI_Recv_init_c(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                            ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init_c: source = size -> MPI_ERR_RANK */
-static int c2507(void)
+static int c2568(void)
 {
     return MPI_Recv_init_c(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.h,
                            ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init_c: source = -5 -> MPI_ERR_RANK */
-static int c2508(void)
+static int c2569(void)
 {
     return MPI_Recv_init_c(es_rbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init_c: tag = -5 -> MPI_ERR_TAG */
-static int c2509(void)
+static int c2570(void)
 {
     return MPI_Recv_init_c(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                            ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init_c: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c2510(void)
+static int c2571(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Recv_init_c(es_rbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -17311,7 +17727,7 @@ static int c2510(void)
 }
 
 /* MPI_Recv_init_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2511(void)
+static int c2572(void)
 {
     return MPI_Recv_init_c(es_rbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                            ES_OUT(MPI_Request, 6));
@@ -17319,207 +17735,207 @@ static int c2511(void)
 
 /* MPI_Recv_init_c: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2512(void)
+static int c2573(void)
 {
     return MPI_Recv_init_c(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                            ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Recv_init_c: request = NULL -> MPI_ERR_ARG */
-static int c2513(void)
+static int c2574(void)
 {
     return MPI_Recv_init_c(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Reduce: - = all valid -> MPI_SUCCESS */
-static int c2514(void)
+static int c2575(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c2515(void)
+static int c2576(void)
 {
     return MPI_Reduce(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c2516(void)
+static int c2577(void)
 {
     return MPI_Reduce(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c2517(void)
+static int c2578(void)
 {
     return MPI_Reduce(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: count = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c2518(void)
+static int c2579(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c2519(void)
+static int c2580(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2520(void)
+static int c2581(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c2521(void)
+static int c2582(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, 0, es_self.h);
 }
 
 /* MPI_Reduce: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2522(void)
+static int c2583(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, 0, es_self.h);
 }
 
 /* MPI_Reduce: root = -1 -> MPI_ERR_ROOT */
-static int c2523(void)
+static int c2584(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, -1, es_self.h);
 }
 
 /* MPI_Reduce: root = size -> MPI_ERR_ROOT */
-static int c2524(void)
+static int c2585(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.size, es_self.h);
 }
 
 /* MPI_Reduce: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2525(void)
+static int c2586(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Reduce: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2526(void)
+static int c2587(void)
 {
     return MPI_Reduce(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_freed.comm);
 }
 
 /* MPI_Reduce_c: - = all valid -> MPI_SUCCESS */
-static int c2527(void)
+static int c2588(void)
 {
     return MPI_Reduce_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce_c: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c2528(void)
+static int c2589(void)
 {
     return MPI_Reduce_c(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce_c: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c2529(void)
+static int c2590(void)
 {
     return MPI_Reduce_c(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce_c: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c2530(void)
+static int c2591(void)
 {
     return MPI_Reduce_c(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce_c: count = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c2531(void)
+static int c2592(void)
 {
     return MPI_Reduce_c(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c2532(void)
+static int c2593(void)
 {
     return MPI_Reduce_c(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2533(void)
+static int c2594(void)
 {
     return MPI_Reduce_c(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, 0, es_self.h);
 }
 
 /* MPI_Reduce_c: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c2534(void)
+static int c2595(void)
 {
     return MPI_Reduce_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, 0, es_self.h);
 }
 
 /* MPI_Reduce_c: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2535(void)
+static int c2596(void)
 {
     return MPI_Reduce_c(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, 0, es_self.h);
 }
 
 /* MPI_Reduce_c: root = -1 -> MPI_ERR_ROOT */
-static int c2536(void)
+static int c2597(void)
 {
     return MPI_Reduce_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, -1, es_self.h);
 }
 
 /* MPI_Reduce_c: root = size -> MPI_ERR_ROOT */
-static int c2537(void)
+static int c2598(void)
 {
     return MPI_Reduce_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.size, es_self.h);
 }
 
 /* MPI_Reduce_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2538(void)
+static int c2599(void)
 {
     return MPI_Reduce_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Reduce_c: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2539(void)
+static int c2600(void)
 {
     return MPI_Reduce_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_freed.comm);
 }
 
 /* MPI_Reduce_init: - = all valid -> MPI_SUCCESS */
-static int c2540(void)
+static int c2601(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c2541(void)
+static int c2602(void)
 {
     return MPI_Reduce_init(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c2542(void)
+static int c2603(void)
 {
     return MPI_Reduce_init(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c2543(void)
+static int c2604(void)
 {
     return MPI_Reduce_init(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
@@ -17527,7 +17943,7 @@ static int c2543(void)
 
 /* MPI_Reduce_init: count = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c2544(void)
+static int c2605(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
@@ -17535,7 +17951,7 @@ static int c2544(void)
 
 /* MPI_Reduce_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c2545(void)
+static int c2606(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, 0, es_self.h,
                            MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
@@ -17543,14 +17959,14 @@ static int c2545(void)
 
 /* MPI_Reduce_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2546(void)
+static int c2607(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c2547(void)
+static int c2608(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
@@ -17558,28 +17974,28 @@ static int c2547(void)
 
 /* MPI_Reduce_init: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2548(void)
+static int c2609(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, 0, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init: root = -1 -> MPI_ERR_ROOT */
-static int c2549(void)
+static int c2610(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, -1, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init: root = size -> MPI_ERR_ROOT */
-static int c2550(void)
+static int c2611(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.size, es_self.h,
                            MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2551(void)
+static int c2612(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_NULL, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
@@ -17587,49 +18003,49 @@ static int c2551(void)
 
 /* MPI_Reduce_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2552(void)
+static int c2613(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_freed.comm, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init: info = bogus -> MPI_ERR_INFO */
-static int c2553(void)
+static int c2614(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, es_bogus_info,
                            ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init: request = NULL -> MPI_ERR_ARG */
-static int c2554(void)
+static int c2615(void)
 {
     return MPI_Reduce_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
                            NULL);
 }
 
 /* MPI_Reduce_init_c: - = all valid -> MPI_SUCCESS */
-static int c2555(void)
+static int c2616(void)
 {
     return MPI_Reduce_init_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
                              ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init_c: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c2556(void)
+static int c2617(void)
 {
     return MPI_Reduce_init_c(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
                              ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init_c: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c2557(void)
+static int c2618(void)
 {
     return MPI_Reduce_init_c(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
                              ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init_c: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c2558(void)
+static int c2619(void)
 {
     return MPI_Reduce_init_c(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
                              ES_OUT(MPI_Request, 8));
@@ -17637,7 +18053,7 @@ static int c2558(void)
 
 /* MPI_Reduce_init_c: count = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c2559(void)
+static int c2620(void)
 {
     return MPI_Reduce_init_c(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
                              ES_OUT(MPI_Request, 8));
@@ -17645,7 +18061,7 @@ static int c2559(void)
 
 /* MPI_Reduce_init_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c2560(void)
+static int c2621(void)
 {
     return MPI_Reduce_init_c(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, 0, es_self.h,
                              MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
@@ -17653,14 +18069,14 @@ static int c2560(void)
 
 /* MPI_Reduce_init_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2561(void)
+static int c2622(void)
 {
     return MPI_Reduce_init_c(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, 0, es_self.h,
                              MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init_c: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c2562(void)
+static int c2623(void)
 {
     return MPI_Reduce_init_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, 0, es_self.h, MPI_INFO_NULL,
                              ES_OUT(MPI_Request, 8));
@@ -17668,28 +18084,28 @@ static int c2562(void)
 
 /* MPI_Reduce_init_c: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2563(void)
+static int c2624(void)
 {
     return MPI_Reduce_init_c(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, 0, es_self.h, MPI_INFO_NULL,
                              ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init_c: root = -1 -> MPI_ERR_ROOT */
-static int c2564(void)
+static int c2625(void)
 {
     return MPI_Reduce_init_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, -1, es_self.h, MPI_INFO_NULL,
                              ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init_c: root = size -> MPI_ERR_ROOT */
-static int c2565(void)
+static int c2626(void)
 {
     return MPI_Reduce_init_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.size, es_self.h,
                              MPI_INFO_NULL, ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2566(void)
+static int c2627(void)
 {
     return MPI_Reduce_init_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_NULL, MPI_INFO_NULL,
                              ES_OUT(MPI_Request, 8));
@@ -17697,369 +18113,369 @@ static int c2566(void)
 
 /* MPI_Reduce_init_c: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2567(void)
+static int c2628(void)
 {
     return MPI_Reduce_init_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_freed.comm, MPI_INFO_NULL,
                              ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init_c: info = bogus -> MPI_ERR_INFO */
-static int c2568(void)
+static int c2629(void)
 {
     return MPI_Reduce_init_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, es_bogus_info,
                              ES_OUT(MPI_Request, 8));
 }
 
 /* MPI_Reduce_init_c: request = NULL -> MPI_ERR_ARG */
-static int c2569(void)
+static int c2630(void)
 {
     return MPI_Reduce_init_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, 0, es_self.h, MPI_INFO_NULL,
                              NULL);
 }
 
 /* MPI_Reduce_local: - = all valid -> MPI_SUCCESS */
-static int c2570(void)
+static int c2631(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c2571(void)
+static int c2632(void)
 {
     return MPI_Reduce_local(NULL, es_rbuf, 1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: inoutbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c2572(void)
+static int c2633(void)
 {
     return MPI_Reduce_local(es_sbuf, NULL, 1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: count = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c2573(void)
+static int c2634(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c2574(void)
+static int c2635(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM);
 }
 
 /* MPI_Reduce_local: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2575(void)
+static int c2636(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM);
 }
 
 /* MPI_Reduce_local: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c2576(void)
+static int c2637(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL);
 }
 
 /* MPI_Reduce_local: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2577(void)
+static int c2638(void)
 {
     return MPI_Reduce_local(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op);
 }
 
 /* MPI_Reduce_local_c: - = all valid -> MPI_SUCCESS */
-static int c2578(void)
+static int c2639(void)
 {
     return MPI_Reduce_local_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local_c: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c2579(void)
+static int c2640(void)
 {
     return MPI_Reduce_local_c(NULL, es_rbuf, 1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local_c: inoutbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c2580(void)
+static int c2641(void)
 {
     return MPI_Reduce_local_c(es_sbuf, NULL, 1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local_c: count = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c2581(void)
+static int c2642(void)
 {
     return MPI_Reduce_local_c(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM);
 }
 
 /* MPI_Reduce_local_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c2582(void)
+static int c2643(void)
 {
     return MPI_Reduce_local_c(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM);
 }
 
 /* MPI_Reduce_local_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2583(void)
+static int c2644(void)
 {
     return MPI_Reduce_local_c(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM);
 }
 
 /* MPI_Reduce_local_c: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c2584(void)
+static int c2645(void)
 {
     return MPI_Reduce_local_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL);
 }
 
 /* MPI_Reduce_local_c: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2585(void)
+static int c2646(void)
 {
     return MPI_Reduce_local_c(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op);
 }
 
 /* MPI_Reduce_scatter: - = all valid -> MPI_SUCCESS */
-static int c2586(void)
+static int c2647(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c2587(void)
+static int c2648(void)
 {
     return MPI_Reduce_scatter(NULL, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c2588(void)
+static int c2649(void)
 {
     return MPI_Reduce_scatter(es_rbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c2589(void)
+static int c2650(void)
 {
     return MPI_Reduce_scatter(es_sbuf, NULL, es_ones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c2590(void)
+static int c2651(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_neg_first, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c2591(void)
+static int c2652(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2592(void)
+static int c2653(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c2593(void)
+static int c2654(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Reduce_scatter: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2594(void)
+static int c2655(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Reduce_scatter: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2595(void)
+static int c2656(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Reduce_scatter: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2596(void)
+static int c2657(void)
 {
     return MPI_Reduce_scatter(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
 /* MPI_Reduce_scatter_block: - = all valid -> MPI_SUCCESS */
-static int c2597(void)
+static int c2658(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c2598(void)
+static int c2659(void)
 {
     return MPI_Reduce_scatter_block(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c2599(void)
+static int c2660(void)
 {
     return MPI_Reduce_scatter_block(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c2600(void)
+static int c2661(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: recvcount = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c2601(void)
+static int c2662(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c2602(void)
+static int c2663(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2603(void)
+static int c2664(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c2604(void)
+static int c2665(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2605(void)
+static int c2666(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2606(void)
+static int c2667(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Reduce_scatter_block: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2607(void)
+static int c2668(void)
 {
     return MPI_Reduce_scatter_block(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
 /* MPI_Reduce_scatter_block_c: - = all valid -> MPI_SUCCESS */
-static int c2608(void)
+static int c2669(void)
 {
     return MPI_Reduce_scatter_block_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block_c: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c2609(void)
+static int c2670(void)
 {
     return MPI_Reduce_scatter_block_c(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block_c: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c2610(void)
+static int c2671(void)
 {
     return MPI_Reduce_scatter_block_c(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block_c: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c2611(void)
+static int c2672(void)
 {
     return MPI_Reduce_scatter_block_c(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block_c: recvcount = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c2612(void)
+static int c2673(void)
 {
     return MPI_Reduce_scatter_block_c(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c2613(void)
+static int c2674(void)
 {
     return MPI_Reduce_scatter_block_c(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2614(void)
+static int c2675(void)
 {
     return MPI_Reduce_scatter_block_c(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block_c: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c2615(void)
+static int c2676(void)
 {
     return MPI_Reduce_scatter_block_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block_c: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2616(void)
+static int c2677(void)
 {
     return MPI_Reduce_scatter_block_c(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Reduce_scatter_block_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2617(void)
+static int c2678(void)
 {
     return MPI_Reduce_scatter_block_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Reduce_scatter_block_c: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2618(void)
+static int c2679(void)
 {
     return MPI_Reduce_scatter_block_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
 /* MPI_Reduce_scatter_block_init: - = all valid -> MPI_SUCCESS */
-static int c2619(void)
+static int c2680(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_block_init: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c2620(void)
+static int c2681(void)
 {
     return MPI_Reduce_scatter_block_init(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_block_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c2621(void)
+static int c2682(void)
 {
     return MPI_Reduce_scatter_block_init(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_block_init: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c2622(void)
+static int c2683(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -18067,7 +18483,7 @@ static int c2622(void)
 
 /* MPI_Reduce_scatter_block_init: recvcount = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c2623(void)
+static int c2684(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -18075,7 +18491,7 @@ static int c2623(void)
 
 /* MPI_Reduce_scatter_block_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c2624(void)
+static int c2685(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -18083,14 +18499,14 @@ static int c2624(void)
 
 /* MPI_Reduce_scatter_block_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2625(void)
+static int c2686(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_block_init: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c2626(void)
+static int c2687(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -18098,14 +18514,14 @@ static int c2626(void)
 
 /* MPI_Reduce_scatter_block_init: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2627(void)
+static int c2688(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_block_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2628(void)
+static int c2689(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -18113,49 +18529,49 @@ static int c2628(void)
 
 /* MPI_Reduce_scatter_block_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2629(void)
+static int c2690(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm,
                                          MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_block_init: info = bogus -> MPI_ERR_INFO */
-static int c2630(void)
+static int c2691(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
                                          es_bogus_info, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_block_init: request = NULL -> MPI_ERR_ARG */
-static int c2631(void)
+static int c2692(void)
 {
     return MPI_Reduce_scatter_block_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
                                          MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Reduce_scatter_block_init_c: - = all valid -> MPI_SUCCESS */
-static int c2632(void)
+static int c2693(void)
 {
     return MPI_Reduce_scatter_block_init_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
                                            MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_block_init_c: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c2633(void)
+static int c2694(void)
 {
     return MPI_Reduce_scatter_block_init_c(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
                                            MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_block_init_c: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c2634(void)
+static int c2695(void)
 {
     return MPI_Reduce_scatter_block_init_c(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
                                            MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_block_init_c: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c2635(void)
+static int c2696(void)
 {
     return MPI_Reduce_scatter_block_init_c(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h,
                                            MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -18163,7 +18579,7 @@ static int c2635(void)
 
 /* MPI_Reduce_scatter_block_init_c: recvcount = -1 -> MPI_ERR_COUNT
  * MPICH: succeeds (MPI_COMM_SELF) */
-static int c2636(void)
+static int c2697(void)
 {
     return MPI_Reduce_scatter_block_init_c(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h,
                                            MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -18171,7 +18587,7 @@ static int c2636(void)
 
 /* MPI_Reduce_scatter_block_init_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c2637(void)
+static int c2698(void)
 {
     return MPI_Reduce_scatter_block_init_c(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM,
                                            es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -18179,14 +18595,14 @@ static int c2637(void)
 
 /* MPI_Reduce_scatter_block_init_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2638(void)
+static int c2699(void)
 {
     return MPI_Reduce_scatter_block_init_c(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h,
                                            MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_block_init_c: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c2639(void)
+static int c2700(void)
 {
     return MPI_Reduce_scatter_block_init_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h,
                                            MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -18194,14 +18610,14 @@ static int c2639(void)
 
 /* MPI_Reduce_scatter_block_init_c: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2640(void)
+static int c2701(void)
 {
     return MPI_Reduce_scatter_block_init_c(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h,
                                            MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_block_init_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2641(void)
+static int c2702(void)
 {
     return MPI_Reduce_scatter_block_init_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL,
                                            MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -18209,126 +18625,126 @@ static int c2641(void)
 
 /* MPI_Reduce_scatter_block_init_c: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2642(void)
+static int c2703(void)
 {
     return MPI_Reduce_scatter_block_init_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm,
                                            MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_block_init_c: info = bogus -> MPI_ERR_INFO */
-static int c2643(void)
+static int c2704(void)
 {
     return MPI_Reduce_scatter_block_init_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
                                            es_bogus_info, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_block_init_c: request = NULL -> MPI_ERR_ARG */
-static int c2644(void)
+static int c2705(void)
 {
     return MPI_Reduce_scatter_block_init_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h,
                                            MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Reduce_scatter_c: - = all valid -> MPI_SUCCESS */
-static int c2645(void)
+static int c2706(void)
 {
     return MPI_Reduce_scatter_c(es_sbuf, es_rbuf, es_cones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_c: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c2646(void)
+static int c2707(void)
 {
     return MPI_Reduce_scatter_c(NULL, es_rbuf, es_cones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_c: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c2647(void)
+static int c2708(void)
 {
     return MPI_Reduce_scatter_c(es_rbuf, es_rbuf, es_cones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_c: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c2648(void)
+static int c2709(void)
 {
     return MPI_Reduce_scatter_c(es_sbuf, NULL, es_cones, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_c: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c2649(void)
+static int c2710(void)
 {
     return MPI_Reduce_scatter_c(es_sbuf, es_rbuf, es_cneg_first, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c2650(void)
+static int c2711(void)
 {
     return MPI_Reduce_scatter_c(es_sbuf, es_rbuf, es_cones, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2651(void)
+static int c2712(void)
 {
     return MPI_Reduce_scatter_c(es_sbuf, es_rbuf, es_cones, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Reduce_scatter_c: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c2652(void)
+static int c2713(void)
 {
     return MPI_Reduce_scatter_c(es_sbuf, es_rbuf, es_cones, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Reduce_scatter_c: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2653(void)
+static int c2714(void)
 {
     return MPI_Reduce_scatter_c(es_sbuf, es_rbuf, es_cones, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Reduce_scatter_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2654(void)
+static int c2715(void)
 {
     return MPI_Reduce_scatter_c(es_sbuf, es_rbuf, es_cones, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Reduce_scatter_c: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2655(void)
+static int c2716(void)
 {
     return MPI_Reduce_scatter_c(es_sbuf, es_rbuf, es_cones, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
 /* MPI_Reduce_scatter_init: - = all valid -> MPI_SUCCESS */
-static int c2656(void)
+static int c2717(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c2657(void)
+static int c2718(void)
 {
     return MPI_Reduce_scatter_init(NULL, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c2658(void)
+static int c2719(void)
 {
     return MPI_Reduce_scatter_init(es_rbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c2659(void)
+static int c2720(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, NULL, es_ones, MPI_INT, MPI_SUM, es_self.h,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c2660(void)
+static int c2721(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_neg_first, MPI_INT, MPI_SUM, es_self.h,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -18336,7 +18752,7 @@ static int c2660(void)
 
 /* MPI_Reduce_scatter_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c2661(void)
+static int c2722(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_DATATYPE_NULL, MPI_SUM, es_self.h,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -18344,14 +18760,14 @@ static int c2661(void)
 
 /* MPI_Reduce_scatter_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2662(void)
+static int c2723(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, es_freed.type, MPI_SUM, es_self.h,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c2663(void)
+static int c2724(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_OP_NULL, es_self.h,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -18359,14 +18775,14 @@ static int c2663(void)
 
 /* MPI_Reduce_scatter_init: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2664(void)
+static int c2725(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_INT, es_freed.op, es_self.h,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2665(void)
+static int c2726(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, MPI_COMM_NULL,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -18374,56 +18790,56 @@ static int c2665(void)
 
 /* MPI_Reduce_scatter_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2666(void)
+static int c2727(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_freed.comm,
                                    MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init: info = bogus -> MPI_ERR_INFO */
-static int c2667(void)
+static int c2728(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h,
                                    es_bogus_info, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init: request = NULL -> MPI_ERR_ARG */
-static int c2668(void)
+static int c2729(void)
 {
     return MPI_Reduce_scatter_init(es_sbuf, es_rbuf, es_ones, MPI_INT, MPI_SUM, es_self.h,
                                    MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Reduce_scatter_init_c: - = all valid -> MPI_SUCCESS */
-static int c2669(void)
+static int c2730(void)
 {
     return MPI_Reduce_scatter_init_c(es_sbuf, es_rbuf, es_cones, MPI_INT, MPI_SUM, es_self.h,
                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init_c: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c2670(void)
+static int c2731(void)
 {
     return MPI_Reduce_scatter_init_c(NULL, es_rbuf, es_cones, MPI_INT, MPI_SUM, es_self.h,
                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init_c: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c2671(void)
+static int c2732(void)
 {
     return MPI_Reduce_scatter_init_c(es_rbuf, es_rbuf, es_cones, MPI_INT, MPI_SUM, es_self.h,
                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init_c: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c2672(void)
+static int c2733(void)
 {
     return MPI_Reduce_scatter_init_c(es_sbuf, NULL, es_cones, MPI_INT, MPI_SUM, es_self.h,
                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init_c: recvcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c2673(void)
+static int c2734(void)
 {
     return MPI_Reduce_scatter_init_c(es_sbuf, es_rbuf, es_cneg_first, MPI_INT, MPI_SUM, es_self.h,
                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -18431,7 +18847,7 @@ static int c2673(void)
 
 /* MPI_Reduce_scatter_init_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c2674(void)
+static int c2735(void)
 {
     return MPI_Reduce_scatter_init_c(es_sbuf, es_rbuf, es_cones, MPI_DATATYPE_NULL, MPI_SUM,
                                      es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -18439,14 +18855,14 @@ static int c2674(void)
 
 /* MPI_Reduce_scatter_init_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2675(void)
+static int c2736(void)
 {
     return MPI_Reduce_scatter_init_c(es_sbuf, es_rbuf, es_cones, es_freed.type, MPI_SUM, es_self.h,
                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init_c: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c2676(void)
+static int c2737(void)
 {
     return MPI_Reduce_scatter_init_c(es_sbuf, es_rbuf, es_cones, MPI_INT, MPI_OP_NULL, es_self.h,
                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -18454,14 +18870,14 @@ static int c2676(void)
 
 /* MPI_Reduce_scatter_init_c: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2677(void)
+static int c2738(void)
 {
     return MPI_Reduce_scatter_init_c(es_sbuf, es_rbuf, es_cones, MPI_INT, es_freed.op, es_self.h,
                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2678(void)
+static int c2739(void)
 {
     return MPI_Reduce_scatter_init_c(es_sbuf, es_rbuf, es_cones, MPI_INT, MPI_SUM, MPI_COMM_NULL,
                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -18469,165 +18885,165 @@ static int c2678(void)
 
 /* MPI_Reduce_scatter_init_c: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2679(void)
+static int c2740(void)
 {
     return MPI_Reduce_scatter_init_c(es_sbuf, es_rbuf, es_cones, MPI_INT, MPI_SUM, es_freed.comm,
                                      MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init_c: info = bogus -> MPI_ERR_INFO */
-static int c2680(void)
+static int c2741(void)
 {
     return MPI_Reduce_scatter_init_c(es_sbuf, es_rbuf, es_cones, MPI_INT, MPI_SUM, es_self.h,
                                      es_bogus_info, ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Reduce_scatter_init_c: request = NULL -> MPI_ERR_ARG */
-static int c2681(void)
+static int c2742(void)
 {
     return MPI_Reduce_scatter_init_c(es_sbuf, es_rbuf, es_cones, MPI_INT, MPI_SUM, es_self.h,
                                      MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Remove_error_class: - = all valid -> MPI_SUCCESS */
-static int c2682(void)
+static int c2743(void)
 {
     return MPI_Remove_error_class(es_new_error_class());
 }
 
 /* MPI_Remove_error_class: errorclass = -1 -> MPI_ERR_ARG */
-static int c2683(void)
+static int c2744(void)
 {
     return MPI_Remove_error_class(-1);
 }
 
 /* MPI_Remove_error_class: errorclass = MPI_ERR_ARG -> MPI_ERR_ARG */
-static int c2684(void)
+static int c2745(void)
 {
     return MPI_Remove_error_class(MPI_ERR_ARG);
 }
 
 /* MPI_Remove_error_class: errorclass = class with codes -> MPI_ERR_ARG */
-static int c2685(void)
+static int c2746(void)
 {
     return MPI_Remove_error_class(es_user_class);
 }
 
 /* MPI_Remove_error_code: - = all valid -> MPI_SUCCESS */
-static int c2686(void)
+static int c2747(void)
 {
     return MPI_Remove_error_code(es_new_error_code());
 }
 
 /* MPI_Remove_error_code: errorcode = -1 -> MPI_ERR_ARG */
-static int c2687(void)
+static int c2748(void)
 {
     return MPI_Remove_error_code(-1);
 }
 
 /* MPI_Remove_error_code: errorcode = MPI_ERR_ARG -> MPI_ERR_ARG */
-static int c2688(void)
+static int c2749(void)
 {
     return MPI_Remove_error_code(MPI_ERR_ARG);
 }
 
 /* MPI_Remove_error_code: errorcode = a class -> MPI_ERR_ARG */
-static int c2689(void)
+static int c2750(void)
 {
     return MPI_Remove_error_code(es_user_class);
 }
 
 /* MPI_Remove_error_string: - = all valid -> MPI_SUCCESS */
-static int c2690(void)
+static int c2751(void)
 {
     return MPI_Remove_error_string(es_user_code);
 }
 
 /* MPI_Remove_error_string: errorcode = -1 -> MPI_ERR_ARG */
-static int c2691(void)
+static int c2752(void)
 {
     return MPI_Remove_error_string(-1);
 }
 
 /* MPI_Remove_error_string: errorcode = MPI_ERR_ARG -> MPI_ERR_ARG */
-static int c2692(void)
+static int c2753(void)
 {
     return MPI_Remove_error_string(MPI_ERR_ARG);
 }
 
 /* MPI_Request_free: - = all valid -> MPI_SUCCESS */
-static int c2693(void)
+static int c2754(void)
 {
     return MPI_Request_free(ES_PTR(MPI_Request, es_new_prequest()));
 }
 
 /* MPI_Request_free: request = &MPI_REQUEST_NULL -> MPI_ERR_REQUEST */
-static int c2694(void)
+static int c2755(void)
 {
     return MPI_Request_free(ES_PTR(MPI_Request, MPI_REQUEST_NULL));
 }
 
 /* MPI_Request_free: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c2695(void)
+static int c2756(void)
 {
     return MPI_Request_free(ES_PTR(MPI_Request, es_freed.request));
 }
 
 /* MPI_Request_free: request = NULL -> MPI_ERR_ARG */
-static int c2696(void)
+static int c2757(void)
 {
     return MPI_Request_free(NULL);
 }
 
 /* MPI_Request_get_status: - = all valid -> MPI_SUCCESS */
-static int c2697(void)
+static int c2758(void)
 {
     return MPI_Request_get_status(MPI_REQUEST_NULL, ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Request_get_status: request = freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2698(void)
+static int c2759(void)
 {
     return MPI_Request_get_status(es_freed.request, ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Request_get_status: flag = NULL -> MPI_ERR_ARG */
-static int c2699(void)
+static int c2760(void)
 {
     return MPI_Request_get_status(MPI_REQUEST_NULL, NULL, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Request_get_status: status = NULL -> MPI_ERR_ARG */
-static int c2700(void)
+static int c2761(void)
 {
     return MPI_Request_get_status(MPI_REQUEST_NULL, ES_OUT(int, 1), NULL);
 }
 
 /* MPI_Rsend: - = all valid -> MPI_SUCCESS */
-static int c2701(void)
+static int c2762(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: buf = NULL -> MPI_ERR_BUFFER */
-static int c2702(void)
+static int c2763(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: count = -1 -> MPI_ERR_COUNT */
-static int c2703(void)
+static int c2764(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2704(void)
+static int c2765(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
@@ -18635,42 +19051,42 @@ static int c2704(void)
 
 /* MPI_Rsend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2705(void)
+static int c2766(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c2706(void)
+static int c2767(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend: dest = size -> MPI_ERR_RANK */
-static int c2707(void)
+static int c2768(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Rsend: dest = -5 -> MPI_ERR_RANK */
-static int c2708(void)
+static int c2769(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Rsend: tag = -5 -> MPI_ERR_TAG */
-static int c2709(void)
+static int c2770(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Rsend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c2710(void)
+static int c2771(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -18678,7 +19094,7 @@ static int c2710(void)
 }
 
 /* MPI_Rsend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2711(void)
+static int c2772(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
@@ -18686,35 +19102,35 @@ static int c2711(void)
 
 /* MPI_Rsend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2712(void)
+static int c2773(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Rsend_c: - = all valid -> MPI_SUCCESS */
-static int c2713(void)
+static int c2774(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend_c: buf = NULL -> MPI_ERR_BUFFER */
-static int c2714(void)
+static int c2775(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend_c(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend_c: count = -1 -> MPI_ERR_COUNT */
-static int c2715(void)
+static int c2776(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend_c(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2716(void)
+static int c2777(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend_c(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
@@ -18722,42 +19138,42 @@ static int c2716(void)
 
 /* MPI_Rsend_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2717(void)
+static int c2778(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend_c(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend_c: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c2718(void)
+static int c2779(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend_c(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Rsend_c: dest = size -> MPI_ERR_RANK */
-static int c2719(void)
+static int c2780(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend_c(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Rsend_c: dest = -5 -> MPI_ERR_RANK */
-static int c2720(void)
+static int c2781(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend_c(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Rsend_c: tag = -5 -> MPI_ERR_TAG */
-static int c2721(void)
+static int c2782(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend_c(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Rsend_c: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c2722(void)
+static int c2783(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -18765,7 +19181,7 @@ static int c2722(void)
 }
 
 /* MPI_Rsend_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2723(void)
+static int c2784(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
@@ -18773,34 +19189,34 @@ static int c2723(void)
 
 /* MPI_Rsend_c: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2724(void)
+static int c2785(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Rsend_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Rsend_init: - = all valid -> MPI_SUCCESS */
-static int c2725(void)
+static int c2786(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c2726(void)
+static int c2787(void)
 {
     return MPI_Rsend_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: count = -1 -> MPI_ERR_COUNT */
-static int c2727(void)
+static int c2788(void)
 {
     return MPI_Rsend_init(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2728(void)
+static int c2789(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
@@ -18808,41 +19224,41 @@ static int c2728(void)
 
 /* MPI_Rsend_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2729(void)
+static int c2790(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c2730(void)
+static int c2791(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: dest = size -> MPI_ERR_RANK */
-static int c2731(void)
+static int c2792(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: dest = -5 -> MPI_ERR_RANK */
-static int c2732(void)
+static int c2793(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: tag = -5 -> MPI_ERR_TAG */
-static int c2733(void)
+static int c2794(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c2734(void)
+static int c2795(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -18850,7 +19266,7 @@ static int c2734(void)
 }
 
 /* MPI_Rsend_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2735(void)
+static int c2796(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                           ES_OUT(MPI_Request, 6));
@@ -18858,40 +19274,40 @@ static int c2735(void)
 
 /* MPI_Rsend_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2736(void)
+static int c2797(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init: request = NULL -> MPI_ERR_ARG */
-static int c2737(void)
+static int c2798(void)
 {
     return MPI_Rsend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Rsend_init_c: - = all valid -> MPI_SUCCESS */
-static int c2738(void)
+static int c2799(void)
 {
     return MPI_Rsend_init_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h,
                             ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init_c: buf = NULL -> MPI_ERR_BUFFER */
-static int c2739(void)
+static int c2800(void)
 {
     return MPI_Rsend_init_c(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init_c: count = -1 -> MPI_ERR_COUNT */
-static int c2740(void)
+static int c2801(void)
 {
     return MPI_Rsend_init_c(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                             ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2741(void)
+static int c2802(void)
 {
     return MPI_Rsend_init_c(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                             ES_OUT(MPI_Request, 6));
@@ -18899,41 +19315,41 @@ static int c2741(void)
 
 /* MPI_Rsend_init_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2742(void)
+static int c2803(void)
 {
     return MPI_Rsend_init_c(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                             ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init_c: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c2743(void)
+static int c2804(void)
 {
     return MPI_Rsend_init_c(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                             ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init_c: dest = size -> MPI_ERR_RANK */
-static int c2744(void)
+static int c2805(void)
 {
     return MPI_Rsend_init_c(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h,
                             ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init_c: dest = -5 -> MPI_ERR_RANK */
-static int c2745(void)
+static int c2806(void)
 {
     return MPI_Rsend_init_c(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init_c: tag = -5 -> MPI_ERR_TAG */
-static int c2746(void)
+static int c2807(void)
 {
     return MPI_Rsend_init_c(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                             ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init_c: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c2747(void)
+static int c2808(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Rsend_init_c(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -18941,7 +19357,7 @@ static int c2747(void)
 }
 
 /* MPI_Rsend_init_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2748(void)
+static int c2809(void)
 {
     return MPI_Rsend_init_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                             ES_OUT(MPI_Request, 6));
@@ -18949,183 +19365,183 @@ static int c2748(void)
 
 /* MPI_Rsend_init_c: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2749(void)
+static int c2810(void)
 {
     return MPI_Rsend_init_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                             ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Rsend_init_c: request = NULL -> MPI_ERR_ARG */
-static int c2750(void)
+static int c2811(void)
 {
     return MPI_Rsend_init_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Scan: - = all valid -> MPI_SUCCESS */
-static int c2751(void)
+static int c2812(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c2752(void)
+static int c2813(void)
 {
     return MPI_Scan(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c2753(void)
+static int c2814(void)
 {
     return MPI_Scan(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c2754(void)
+static int c2815(void)
 {
     return MPI_Scan(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: count = -1 -> MPI_ERR_COUNT
  * MPICH: aborts or fails with MPI_ERR_OTHER */
-static int c2755(void)
+static int c2816(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c2756(void)
+static int c2817(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2757(void)
+static int c2818(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c2758(void)
+static int c2819(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Scan: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2759(void)
+static int c2820(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Scan: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2760(void)
+static int c2821(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Scan: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2761(void)
+static int c2822(void)
 {
     return MPI_Scan(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
 /* MPI_Scan_c: - = all valid -> MPI_SUCCESS */
-static int c2762(void)
+static int c2823(void)
 {
     return MPI_Scan_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan_c: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c2763(void)
+static int c2824(void)
 {
     return MPI_Scan_c(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan_c: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c2764(void)
+static int c2825(void)
 {
     return MPI_Scan_c(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan_c: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c2765(void)
+static int c2826(void)
 {
     return MPI_Scan_c(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan_c: count = -1 -> MPI_ERR_COUNT
  * MPICH: aborts or fails with MPI_ERR_OTHER */
-static int c2766(void)
+static int c2827(void)
 {
     return MPI_Scan_c(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c2767(void)
+static int c2828(void)
 {
     return MPI_Scan_c(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2768(void)
+static int c2829(void)
 {
     return MPI_Scan_c(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h);
 }
 
 /* MPI_Scan_c: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c2769(void)
+static int c2830(void)
 {
     return MPI_Scan_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h);
 }
 
 /* MPI_Scan_c: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2770(void)
+static int c2831(void)
 {
     return MPI_Scan_c(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h);
 }
 
 /* MPI_Scan_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2771(void)
+static int c2832(void)
 {
     return MPI_Scan_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL);
 }
 
 /* MPI_Scan_c: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2772(void)
+static int c2833(void)
 {
     return MPI_Scan_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm);
 }
 
 /* MPI_Scan_init: - = all valid -> MPI_SUCCESS */
-static int c2773(void)
+static int c2834(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c2774(void)
+static int c2835(void)
 {
     return MPI_Scan_init(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c2775(void)
+static int c2836(void)
 {
     return MPI_Scan_init(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c2776(void)
+static int c2837(void)
 {
     return MPI_Scan_init(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
@@ -19133,7 +19549,7 @@ static int c2776(void)
 
 /* MPI_Scan_init: count = -1 -> MPI_ERR_COUNT
  * MPICH: aborts or fails with MPI_ERR_OTHER */
-static int c2777(void)
+static int c2838(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
@@ -19141,7 +19557,7 @@ static int c2777(void)
 
 /* MPI_Scan_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c2778(void)
+static int c2839(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
@@ -19149,14 +19565,14 @@ static int c2778(void)
 
 /* MPI_Scan_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2779(void)
+static int c2840(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c2780(void)
+static int c2841(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
@@ -19164,14 +19580,14 @@ static int c2780(void)
 
 /* MPI_Scan_init: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2781(void)
+static int c2842(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2782(void)
+static int c2843(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
@@ -19179,48 +19595,48 @@ static int c2782(void)
 
 /* MPI_Scan_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2783(void)
+static int c2844(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm, MPI_INFO_NULL,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init: info = bogus -> MPI_ERR_INFO */
-static int c2784(void)
+static int c2845(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, es_bogus_info,
                          ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init: request = NULL -> MPI_ERR_ARG */
-static int c2785(void)
+static int c2846(void)
 {
     return MPI_Scan_init(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Scan_init_c: - = all valid -> MPI_SUCCESS */
-static int c2786(void)
+static int c2847(void)
 {
     return MPI_Scan_init_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init_c: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c2787(void)
+static int c2848(void)
 {
     return MPI_Scan_init_c(NULL, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init_c: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c2788(void)
+static int c2849(void)
 {
     return MPI_Scan_init_c(es_rbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init_c: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c2789(void)
+static int c2850(void)
 {
     return MPI_Scan_init_c(es_sbuf, NULL, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 7));
@@ -19228,7 +19644,7 @@ static int c2789(void)
 
 /* MPI_Scan_init_c: count = -1 -> MPI_ERR_COUNT
  * MPICH: aborts or fails with MPI_ERR_OTHER */
-static int c2790(void)
+static int c2851(void)
 {
     return MPI_Scan_init_c(es_sbuf, es_rbuf, -1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 7));
@@ -19236,7 +19652,7 @@ static int c2790(void)
 
 /* MPI_Scan_init_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: MPI_ERR_OP (checks the op against the type first) */
-static int c2791(void)
+static int c2852(void)
 {
     return MPI_Scan_init_c(es_sbuf, es_rbuf, 1, MPI_DATATYPE_NULL, MPI_SUM, es_self.h,
                            MPI_INFO_NULL, ES_OUT(MPI_Request, 7));
@@ -19244,14 +19660,14 @@ static int c2791(void)
 
 /* MPI_Scan_init_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2792(void)
+static int c2853(void)
 {
     return MPI_Scan_init_c(es_sbuf, es_rbuf, 1, es_freed.type, MPI_SUM, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init_c: op = MPI_OP_NULL -> MPI_ERR_OP */
-static int c2793(void)
+static int c2854(void)
 {
     return MPI_Scan_init_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_OP_NULL, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 7));
@@ -19259,14 +19675,14 @@ static int c2793(void)
 
 /* MPI_Scan_init_c: op = freed -> MPI_ERR_OP
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2794(void)
+static int c2855(void)
 {
     return MPI_Scan_init_c(es_sbuf, es_rbuf, 1, MPI_INT, es_freed.op, es_self.h, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2795(void)
+static int c2856(void)
 {
     return MPI_Scan_init_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 7));
@@ -19274,253 +19690,253 @@ static int c2795(void)
 
 /* MPI_Scan_init_c: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2796(void)
+static int c2857(void)
 {
     return MPI_Scan_init_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_freed.comm, MPI_INFO_NULL,
                            ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init_c: info = bogus -> MPI_ERR_INFO */
-static int c2797(void)
+static int c2858(void)
 {
     return MPI_Scan_init_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, es_bogus_info,
                            ES_OUT(MPI_Request, 7));
 }
 
 /* MPI_Scan_init_c: request = NULL -> MPI_ERR_ARG */
-static int c2798(void)
+static int c2859(void)
 {
     return MPI_Scan_init_c(es_sbuf, es_rbuf, 1, MPI_INT, MPI_SUM, es_self.h, MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Scatter: - = all valid -> MPI_SUCCESS */
-static int c2799(void)
+static int c2860(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c2800(void)
+static int c2861(void)
 {
     return MPI_Scatter(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c2801(void)
+static int c2862(void)
 {
     return MPI_Scatter(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendcount = -1 -> MPI_ERR_COUNT */
-static int c2802(void)
+static int c2863(void)
 {
     return MPI_Scatter(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2803(void)
+static int c2864(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2804(void)
+static int c2865(void)
 {
     return MPI_Scatter(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c2805(void)
+static int c2866(void)
 {
     return MPI_Scatter(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c2806(void)
+static int c2867(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvcount = -1 -> MPI_ERR_COUNT */
-static int c2807(void)
+static int c2868(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2808(void)
+static int c2869(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2809(void)
+static int c2870(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, 0, es_self.h);
 }
 
 /* MPI_Scatter: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c2810(void)
+static int c2871(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, 0, es_self.h);
 }
 
 /* MPI_Scatter: root = -1 -> MPI_ERR_ROOT */
-static int c2811(void)
+static int c2872(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h);
 }
 
 /* MPI_Scatter: root = size -> MPI_ERR_ROOT */
-static int c2812(void)
+static int c2873(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size, es_self.h);
 }
 
 /* MPI_Scatter: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2813(void)
+static int c2874(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Scatter: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2814(void)
+static int c2875(void)
 {
     return MPI_Scatter(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm);
 }
 
 /* MPI_Scatter_c: - = all valid -> MPI_SUCCESS */
-static int c2815(void)
+static int c2876(void)
 {
     return MPI_Scatter_c(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter_c: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c2816(void)
+static int c2877(void)
 {
     return MPI_Scatter_c(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter_c: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c2817(void)
+static int c2878(void)
 {
     return MPI_Scatter_c(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter_c: sendcount = -1 -> MPI_ERR_COUNT */
-static int c2818(void)
+static int c2879(void)
 {
     return MPI_Scatter_c(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter_c: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2819(void)
+static int c2880(void)
 {
     return MPI_Scatter_c(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter_c: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2820(void)
+static int c2881(void)
 {
     return MPI_Scatter_c(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter_c: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c2821(void)
+static int c2882(void)
 {
     return MPI_Scatter_c(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter_c: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c2822(void)
+static int c2883(void)
 {
     return MPI_Scatter_c(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter_c: recvcount = -1 -> MPI_ERR_COUNT */
-static int c2823(void)
+static int c2884(void)
 {
     return MPI_Scatter_c(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatter_c: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2824(void)
+static int c2885(void)
 {
     return MPI_Scatter_c(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h);
 }
 
 /* MPI_Scatter_c: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2825(void)
+static int c2886(void)
 {
     return MPI_Scatter_c(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, 0, es_self.h);
 }
 
 /* MPI_Scatter_c: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c2826(void)
+static int c2887(void)
 {
     return MPI_Scatter_c(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, 0, es_self.h);
 }
 
 /* MPI_Scatter_c: root = -1 -> MPI_ERR_ROOT */
-static int c2827(void)
+static int c2888(void)
 {
     return MPI_Scatter_c(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h);
 }
 
 /* MPI_Scatter_c: root = size -> MPI_ERR_ROOT */
-static int c2828(void)
+static int c2889(void)
 {
     return MPI_Scatter_c(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size, es_self.h);
 }
 
 /* MPI_Scatter_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2829(void)
+static int c2890(void)
 {
     return MPI_Scatter_c(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Scatter_c: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2830(void)
+static int c2891(void)
 {
     return MPI_Scatter_c(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm);
 }
 
 /* MPI_Scatter_init: - = all valid -> MPI_SUCCESS */
-static int c2831(void)
+static int c2892(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                             ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c2832(void)
+static int c2893(void)
 {
     return MPI_Scatter_init(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                             ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c2833(void)
+static int c2894(void)
 {
     return MPI_Scatter_init(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                             ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: sendcount = -1 -> MPI_ERR_COUNT */
-static int c2834(void)
+static int c2895(void)
 {
     return MPI_Scatter_init(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                             ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2835(void)
+static int c2896(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0, es_self.h,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
@@ -19528,35 +19944,35 @@ static int c2835(void)
 
 /* MPI_Scatter_init: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2836(void)
+static int c2897(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, 0, es_self.h,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c2837(void)
+static int c2898(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, 0, es_self.h,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c2838(void)
+static int c2899(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                             ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: recvcount = -1 -> MPI_ERR_COUNT */
-static int c2839(void)
+static int c2900(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                             ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2840(void)
+static int c2901(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
@@ -19564,35 +19980,35 @@ static int c2840(void)
 
 /* MPI_Scatter_init: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2841(void)
+static int c2902(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, 0, es_self.h,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c2842(void)
+static int c2903(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, 0, es_self.h,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: root = -1 -> MPI_ERR_ROOT */
-static int c2843(void)
+static int c2904(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h, MPI_INFO_NULL,
                             ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: root = size -> MPI_ERR_ROOT */
-static int c2844(void)
+static int c2905(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size, es_self.h,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2845(void)
+static int c2906(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
@@ -19600,56 +20016,56 @@ static int c2845(void)
 
 /* MPI_Scatter_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2846(void)
+static int c2907(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm,
                             MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: info = bogus -> MPI_ERR_INFO */
-static int c2847(void)
+static int c2908(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, es_bogus_info,
                             ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init: request = NULL -> MPI_ERR_ARG */
-static int c2848(void)
+static int c2909(void)
 {
     return MPI_Scatter_init(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                             NULL);
 }
 
 /* MPI_Scatter_init_c: - = all valid -> MPI_SUCCESS */
-static int c2849(void)
+static int c2910(void)
 {
     return MPI_Scatter_init_c(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                               ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init_c: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c2850(void)
+static int c2911(void)
 {
     return MPI_Scatter_init_c(NULL, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                               ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init_c: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c2851(void)
+static int c2912(void)
 {
     return MPI_Scatter_init_c(es_rbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                               ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init_c: sendcount = -1 -> MPI_ERR_COUNT */
-static int c2852(void)
+static int c2913(void)
 {
     return MPI_Scatter_init_c(es_sbuf, -1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                               MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init_c: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2853(void)
+static int c2914(void)
 {
     return MPI_Scatter_init_c(es_sbuf, 1, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0, es_self.h,
                               MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
@@ -19657,35 +20073,35 @@ static int c2853(void)
 
 /* MPI_Scatter_init_c: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2854(void)
+static int c2915(void)
 {
     return MPI_Scatter_init_c(es_sbuf, 1, es_freed.type, es_rbuf, 1, MPI_INT, 0, es_self.h,
                               MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init_c: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c2855(void)
+static int c2916(void)
 {
     return MPI_Scatter_init_c(es_sbuf, 1, es_uncommitted, es_rbuf, 1, MPI_INT, 0, es_self.h,
                               MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init_c: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c2856(void)
+static int c2917(void)
 {
     return MPI_Scatter_init_c(es_sbuf, 1, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                               ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init_c: recvcount = -1 -> MPI_ERR_COUNT */
-static int c2857(void)
+static int c2918(void)
 {
     return MPI_Scatter_init_c(es_sbuf, 1, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h,
                               MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init_c: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2858(void)
+static int c2919(void)
 {
     return MPI_Scatter_init_c(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0, es_self.h,
                               MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
@@ -19693,35 +20109,35 @@ static int c2858(void)
 
 /* MPI_Scatter_init_c: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2859(void)
+static int c2920(void)
 {
     return MPI_Scatter_init_c(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_freed.type, 0, es_self.h,
                               MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init_c: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c2860(void)
+static int c2921(void)
 {
     return MPI_Scatter_init_c(es_sbuf, 1, MPI_INT, es_rbuf, 1, es_uncommitted, 0, es_self.h,
                               MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init_c: root = -1 -> MPI_ERR_ROOT */
-static int c2861(void)
+static int c2922(void)
 {
     return MPI_Scatter_init_c(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h,
                               MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init_c: root = size -> MPI_ERR_ROOT */
-static int c2862(void)
+static int c2923(void)
 {
     return MPI_Scatter_init_c(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size, es_self.h,
                               MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2863(void)
+static int c2924(void)
 {
     return MPI_Scatter_init_c(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL,
                               MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
@@ -19729,52 +20145,52 @@ static int c2863(void)
 
 /* MPI_Scatter_init_c: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2864(void)
+static int c2925(void)
 {
     return MPI_Scatter_init_c(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm,
                               MPI_INFO_NULL, ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init_c: info = bogus -> MPI_ERR_INFO */
-static int c2865(void)
+static int c2926(void)
 {
     return MPI_Scatter_init_c(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, es_bogus_info,
                               ES_OUT(MPI_Request, 9));
 }
 
 /* MPI_Scatter_init_c: request = NULL -> MPI_ERR_ARG */
-static int c2866(void)
+static int c2927(void)
 {
     return MPI_Scatter_init_c(es_sbuf, 1, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h, MPI_INFO_NULL,
                               NULL);
 }
 
 /* MPI_Scatterv: - = all valid -> MPI_SUCCESS */
-static int c2867(void)
+static int c2928(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c2868(void)
+static int c2929(void)
 {
     return MPI_Scatterv(NULL, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c2869(void)
+static int c2930(void)
 {
     return MPI_Scatterv(es_rbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c2870(void)
+static int c2931(void)
 {
     return MPI_Scatterv(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2871(void)
+static int c2932(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0,
                         es_self.h);
@@ -19782,33 +20198,33 @@ static int c2871(void)
 
 /* MPI_Scatterv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2872(void)
+static int c2933(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, 1, MPI_INT, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c2873(void)
+static int c2934(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, es_uncommitted, es_rbuf, 1, MPI_INT, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c2874(void)
+static int c2935(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: recvcount = -1 -> MPI_ERR_COUNT */
-static int c2875(void)
+static int c2936(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2876(void)
+static int c2937(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0,
                         es_self.h);
@@ -19816,72 +20232,72 @@ static int c2876(void)
 
 /* MPI_Scatterv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2877(void)
+static int c2938(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_freed.type, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c2878(void)
+static int c2939(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_uncommitted, 0,
                         es_self.h);
 }
 
 /* MPI_Scatterv: root = -1 -> MPI_ERR_ROOT */
-static int c2879(void)
+static int c2940(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h);
 }
 
 /* MPI_Scatterv: root = size -> MPI_ERR_ROOT */
-static int c2880(void)
+static int c2941(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size,
                         es_self.h);
 }
 
 /* MPI_Scatterv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2881(void)
+static int c2942(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, MPI_COMM_NULL);
 }
 
 /* MPI_Scatterv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2882(void)
+static int c2943(void)
 {
     return MPI_Scatterv(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_freed.comm);
 }
 
 /* MPI_Scatterv_c: - = all valid -> MPI_SUCCESS */
-static int c2883(void)
+static int c2944(void)
 {
     return MPI_Scatterv_c(es_sbuf, es_cones, es_aiota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv_c: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c2884(void)
+static int c2945(void)
 {
     return MPI_Scatterv_c(NULL, es_cones, es_aiota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv_c: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c2885(void)
+static int c2946(void)
 {
     return MPI_Scatterv_c(es_rbuf, es_cones, es_aiota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv_c: sendcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c2886(void)
+static int c2947(void)
 {
     return MPI_Scatterv_c(es_sbuf, es_cneg_first, es_aiota, MPI_INT, es_rbuf, 1, MPI_INT, 0,
                           es_self.h);
 }
 
 /* MPI_Scatterv_c: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2887(void)
+static int c2948(void)
 {
     return MPI_Scatterv_c(es_sbuf, es_cones, es_aiota, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0,
                           es_self.h);
@@ -19889,33 +20305,33 @@ static int c2887(void)
 
 /* MPI_Scatterv_c: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2888(void)
+static int c2949(void)
 {
     return MPI_Scatterv_c(es_sbuf, es_cones, es_aiota, es_freed.type, es_rbuf, 1, MPI_INT, 0,
                           es_self.h);
 }
 
 /* MPI_Scatterv_c: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c2889(void)
+static int c2950(void)
 {
     return MPI_Scatterv_c(es_sbuf, es_cones, es_aiota, es_uncommitted, es_rbuf, 1, MPI_INT, 0,
                           es_self.h);
 }
 
 /* MPI_Scatterv_c: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c2890(void)
+static int c2951(void)
 {
     return MPI_Scatterv_c(es_sbuf, es_cones, es_aiota, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv_c: recvcount = -1 -> MPI_ERR_COUNT */
-static int c2891(void)
+static int c2952(void)
 {
     return MPI_Scatterv_c(es_sbuf, es_cones, es_aiota, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h);
 }
 
 /* MPI_Scatterv_c: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2892(void)
+static int c2953(void)
 {
     return MPI_Scatterv_c(es_sbuf, es_cones, es_aiota, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0,
                           es_self.h);
@@ -19923,34 +20339,34 @@ static int c2892(void)
 
 /* MPI_Scatterv_c: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2893(void)
+static int c2954(void)
 {
     return MPI_Scatterv_c(es_sbuf, es_cones, es_aiota, MPI_INT, es_rbuf, 1, es_freed.type, 0,
                           es_self.h);
 }
 
 /* MPI_Scatterv_c: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c2894(void)
+static int c2955(void)
 {
     return MPI_Scatterv_c(es_sbuf, es_cones, es_aiota, MPI_INT, es_rbuf, 1, es_uncommitted, 0,
                           es_self.h);
 }
 
 /* MPI_Scatterv_c: root = -1 -> MPI_ERR_ROOT */
-static int c2895(void)
+static int c2956(void)
 {
     return MPI_Scatterv_c(es_sbuf, es_cones, es_aiota, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h);
 }
 
 /* MPI_Scatterv_c: root = size -> MPI_ERR_ROOT */
-static int c2896(void)
+static int c2957(void)
 {
     return MPI_Scatterv_c(es_sbuf, es_cones, es_aiota, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size,
                           es_self.h);
 }
 
 /* MPI_Scatterv_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2897(void)
+static int c2958(void)
 {
     return MPI_Scatterv_c(es_sbuf, es_cones, es_aiota, MPI_INT, es_rbuf, 1, MPI_INT, 0,
                           MPI_COMM_NULL);
@@ -19958,42 +20374,42 @@ static int c2897(void)
 
 /* MPI_Scatterv_c: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2898(void)
+static int c2959(void)
 {
     return MPI_Scatterv_c(es_sbuf, es_cones, es_aiota, MPI_INT, es_rbuf, 1, MPI_INT, 0,
                           es_freed.comm);
 }
 
 /* MPI_Scatterv_init: - = all valid -> MPI_SUCCESS */
-static int c2899(void)
+static int c2960(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                              MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c2900(void)
+static int c2961(void)
 {
     return MPI_Scatterv_init(NULL, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                              MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c2901(void)
+static int c2962(void)
 {
     return MPI_Scatterv_init(es_rbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                              MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: sendcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c2902(void)
+static int c2963(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_neg_first, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0,
                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2903(void)
+static int c2964(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT, 0,
                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
@@ -20001,35 +20417,35 @@ static int c2903(void)
 
 /* MPI_Scatterv_init: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2904(void)
+static int c2965(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, es_freed.type, es_rbuf, 1, MPI_INT, 0,
                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c2905(void)
+static int c2966(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, es_uncommitted, es_rbuf, 1, MPI_INT, 0,
                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c2906(void)
+static int c2967(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h,
                              MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: recvcount = -1 -> MPI_ERR_COUNT */
-static int c2907(void)
+static int c2968(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, -1, MPI_INT, 0, es_self.h,
                              MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2908(void)
+static int c2969(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL, 0,
                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
@@ -20037,35 +20453,35 @@ static int c2908(void)
 
 /* MPI_Scatterv_init: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2909(void)
+static int c2970(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_freed.type, 0,
                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c2910(void)
+static int c2971(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, es_uncommitted, 0,
                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: root = -1 -> MPI_ERR_ROOT */
-static int c2911(void)
+static int c2972(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, -1, es_self.h,
                              MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: root = size -> MPI_ERR_ROOT */
-static int c2912(void)
+static int c2973(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, es_self.size,
                              es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2913(void)
+static int c2974(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0,
                              MPI_COMM_NULL, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
@@ -20073,56 +20489,56 @@ static int c2913(void)
 
 /* MPI_Scatterv_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2914(void)
+static int c2975(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0,
                              es_freed.comm, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: info = bogus -> MPI_ERR_INFO */
-static int c2915(void)
+static int c2976(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                              es_bogus_info, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init: request = NULL -> MPI_ERR_ARG */
-static int c2916(void)
+static int c2977(void)
 {
     return MPI_Scatterv_init(es_sbuf, es_ones, es_iota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                              MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Scatterv_init_c: - = all valid -> MPI_SUCCESS */
-static int c2917(void)
+static int c2978(void)
 {
     return MPI_Scatterv_init_c(es_sbuf, es_cones, es_aiota, MPI_INT, es_rbuf, 1, MPI_INT, 0,
                                es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init_c: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c2918(void)
+static int c2979(void)
 {
     return MPI_Scatterv_init_c(NULL, es_cones, es_aiota, MPI_INT, es_rbuf, 1, MPI_INT, 0, es_self.h,
                                MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init_c: sendbuf = recvbuf -> MPI_ERR_BUFFER */
-static int c2919(void)
+static int c2980(void)
 {
     return MPI_Scatterv_init_c(es_rbuf, es_cones, es_aiota, MPI_INT, es_rbuf, 1, MPI_INT, 0,
                                es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init_c: sendcounts = {-1,..} -> MPI_ERR_COUNT */
-static int c2920(void)
+static int c2981(void)
 {
     return MPI_Scatterv_init_c(es_sbuf, es_cneg_first, es_aiota, MPI_INT, es_rbuf, 1, MPI_INT, 0,
                                es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init_c: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2921(void)
+static int c2982(void)
 {
     return MPI_Scatterv_init_c(es_sbuf, es_cones, es_aiota, MPI_DATATYPE_NULL, es_rbuf, 1, MPI_INT,
                                0, es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
@@ -20130,35 +20546,35 @@ static int c2921(void)
 
 /* MPI_Scatterv_init_c: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2922(void)
+static int c2983(void)
 {
     return MPI_Scatterv_init_c(es_sbuf, es_cones, es_aiota, es_freed.type, es_rbuf, 1, MPI_INT, 0,
                                es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init_c: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c2923(void)
+static int c2984(void)
 {
     return MPI_Scatterv_init_c(es_sbuf, es_cones, es_aiota, es_uncommitted, es_rbuf, 1, MPI_INT, 0,
                                es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init_c: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c2924(void)
+static int c2985(void)
 {
     return MPI_Scatterv_init_c(es_sbuf, es_cones, es_aiota, MPI_INT, NULL, 1, MPI_INT, 0, es_self.h,
                                MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init_c: recvcount = -1 -> MPI_ERR_COUNT */
-static int c2925(void)
+static int c2986(void)
 {
     return MPI_Scatterv_init_c(es_sbuf, es_cones, es_aiota, MPI_INT, es_rbuf, -1, MPI_INT, 0,
                                es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init_c: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2926(void)
+static int c2987(void)
 {
     return MPI_Scatterv_init_c(es_sbuf, es_cones, es_aiota, MPI_INT, es_rbuf, 1, MPI_DATATYPE_NULL,
                                0, es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
@@ -20166,35 +20582,35 @@ static int c2926(void)
 
 /* MPI_Scatterv_init_c: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2927(void)
+static int c2988(void)
 {
     return MPI_Scatterv_init_c(es_sbuf, es_cones, es_aiota, MPI_INT, es_rbuf, 1, es_freed.type, 0,
                                es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init_c: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c2928(void)
+static int c2989(void)
 {
     return MPI_Scatterv_init_c(es_sbuf, es_cones, es_aiota, MPI_INT, es_rbuf, 1, es_uncommitted, 0,
                                es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init_c: root = -1 -> MPI_ERR_ROOT */
-static int c2929(void)
+static int c2990(void)
 {
     return MPI_Scatterv_init_c(es_sbuf, es_cones, es_aiota, MPI_INT, es_rbuf, 1, MPI_INT, -1,
                                es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init_c: root = size -> MPI_ERR_ROOT */
-static int c2930(void)
+static int c2991(void)
 {
     return MPI_Scatterv_init_c(es_sbuf, es_cones, es_aiota, MPI_INT, es_rbuf, 1, MPI_INT,
                                es_self.size, es_self.h, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2931(void)
+static int c2992(void)
 {
     return MPI_Scatterv_init_c(es_sbuf, es_cones, es_aiota, MPI_INT, es_rbuf, 1, MPI_INT, 0,
                                MPI_COMM_NULL, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
@@ -20202,49 +20618,49 @@ static int c2931(void)
 
 /* MPI_Scatterv_init_c: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2932(void)
+static int c2993(void)
 {
     return MPI_Scatterv_init_c(es_sbuf, es_cones, es_aiota, MPI_INT, es_rbuf, 1, MPI_INT, 0,
                                es_freed.comm, MPI_INFO_NULL, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init_c: info = bogus -> MPI_ERR_INFO */
-static int c2933(void)
+static int c2994(void)
 {
     return MPI_Scatterv_init_c(es_sbuf, es_cones, es_aiota, MPI_INT, es_rbuf, 1, MPI_INT, 0,
                                es_self.h, es_bogus_info, ES_OUT(MPI_Request, 10));
 }
 
 /* MPI_Scatterv_init_c: request = NULL -> MPI_ERR_ARG */
-static int c2934(void)
+static int c2995(void)
 {
     return MPI_Scatterv_init_c(es_sbuf, es_cones, es_aiota, MPI_INT, es_rbuf, 1, MPI_INT, 0,
                                es_self.h, MPI_INFO_NULL, NULL);
 }
 
 /* MPI_Send: - = all valid -> MPI_SUCCESS */
-static int c2935(void)
+static int c2996(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: buf = NULL -> MPI_ERR_BUFFER */
-static int c2936(void)
+static int c2997(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: count = -1 -> MPI_ERR_COUNT */
-static int c2937(void)
+static int c2998(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2938(void)
+static int c2999(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
@@ -20252,42 +20668,42 @@ static int c2938(void)
 
 /* MPI_Send: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2939(void)
+static int c3000(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c2940(void)
+static int c3001(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send: dest = size -> MPI_ERR_RANK */
-static int c2941(void)
+static int c3002(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Send: dest = -5 -> MPI_ERR_RANK */
-static int c2942(void)
+static int c3003(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Send: tag = -5 -> MPI_ERR_TAG */
-static int c2943(void)
+static int c3004(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Send: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c2944(void)
+static int c3005(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -20295,7 +20711,7 @@ static int c2944(void)
 }
 
 /* MPI_Send: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2945(void)
+static int c3006(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
@@ -20303,35 +20719,35 @@ static int c2945(void)
 
 /* MPI_Send: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2946(void)
+static int c3007(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Send_c: - = all valid -> MPI_SUCCESS */
-static int c2947(void)
+static int c3008(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send_c: buf = NULL -> MPI_ERR_BUFFER */
-static int c2948(void)
+static int c3009(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send_c(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send_c: count = -1 -> MPI_ERR_COUNT */
-static int c2949(void)
+static int c3010(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send_c(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2950(void)
+static int c3011(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send_c(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
@@ -20339,42 +20755,42 @@ static int c2950(void)
 
 /* MPI_Send_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2951(void)
+static int c3012(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send_c(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send_c: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c2952(void)
+static int c3013(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send_c(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Send_c: dest = size -> MPI_ERR_RANK */
-static int c2953(void)
+static int c3014(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send_c(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Send_c: dest = -5 -> MPI_ERR_RANK */
-static int c2954(void)
+static int c3015(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send_c(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Send_c: tag = -5 -> MPI_ERR_TAG */
-static int c2955(void)
+static int c3016(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send_c(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Send_c: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c2956(void)
+static int c3017(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -20382,7 +20798,7 @@ static int c2956(void)
 }
 
 /* MPI_Send_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2957(void)
+static int c3018(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
@@ -20390,33 +20806,33 @@ static int c2957(void)
 
 /* MPI_Send_c: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2958(void)
+static int c3019(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Send_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Send_init: - = all valid -> MPI_SUCCESS */
-static int c2959(void)
+static int c3020(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c2960(void)
+static int c3021(void)
 {
     return MPI_Send_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: count = -1 -> MPI_ERR_COUNT */
-static int c2961(void)
+static int c3022(void)
 {
     return MPI_Send_init(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2962(void)
+static int c3023(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
@@ -20424,40 +20840,40 @@ static int c2962(void)
 
 /* MPI_Send_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2963(void)
+static int c3024(void)
 {
     return MPI_Send_init(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c2964(void)
+static int c3025(void)
 {
     return MPI_Send_init(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: dest = size -> MPI_ERR_RANK */
-static int c2965(void)
+static int c3026(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: dest = -5 -> MPI_ERR_RANK */
-static int c2966(void)
+static int c3027(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: tag = -5 -> MPI_ERR_TAG */
-static int c2967(void)
+static int c3028(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c2968(void)
+static int c3029(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -20465,7 +20881,7 @@ static int c2968(void)
 }
 
 /* MPI_Send_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2969(void)
+static int c3030(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                          ES_OUT(MPI_Request, 6));
@@ -20473,40 +20889,40 @@ static int c2969(void)
 
 /* MPI_Send_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2970(void)
+static int c3031(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                          ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init: request = NULL -> MPI_ERR_ARG */
-static int c2971(void)
+static int c3032(void)
 {
     return MPI_Send_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Send_init_c: - = all valid -> MPI_SUCCESS */
-static int c2972(void)
+static int c3033(void)
 {
     return MPI_Send_init_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h,
                            ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init_c: buf = NULL -> MPI_ERR_BUFFER */
-static int c2973(void)
+static int c3034(void)
 {
     return MPI_Send_init_c(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init_c: count = -1 -> MPI_ERR_COUNT */
-static int c2974(void)
+static int c3035(void)
 {
     return MPI_Send_init_c(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                            ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2975(void)
+static int c3036(void)
 {
     return MPI_Send_init_c(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                            ES_OUT(MPI_Request, 6));
@@ -20514,41 +20930,41 @@ static int c2975(void)
 
 /* MPI_Send_init_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2976(void)
+static int c3037(void)
 {
     return MPI_Send_init_c(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                            ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init_c: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c2977(void)
+static int c3038(void)
 {
     return MPI_Send_init_c(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                            ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init_c: dest = size -> MPI_ERR_RANK */
-static int c2978(void)
+static int c3039(void)
 {
     return MPI_Send_init_c(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h,
                            ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init_c: dest = -5 -> MPI_ERR_RANK */
-static int c2979(void)
+static int c3040(void)
 {
     return MPI_Send_init_c(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init_c: tag = -5 -> MPI_ERR_TAG */
-static int c2980(void)
+static int c3041(void)
 {
     return MPI_Send_init_c(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                            ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init_c: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c2981(void)
+static int c3042(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Send_init_c(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -20556,7 +20972,7 @@ static int c2981(void)
 }
 
 /* MPI_Send_init_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c2982(void)
+static int c3043(void)
 {
     return MPI_Send_init_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                            ES_OUT(MPI_Request, 6));
@@ -20564,41 +20980,41 @@ static int c2982(void)
 
 /* MPI_Send_init_c: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2983(void)
+static int c3044(void)
 {
     return MPI_Send_init_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                            ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Send_init_c: request = NULL -> MPI_ERR_ARG */
-static int c2984(void)
+static int c3045(void)
 {
     return MPI_Send_init_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Sendrecv: - = all valid -> MPI_SUCCESS */
-static int c2985(void)
+static int c3046(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c2986(void)
+static int c3047(void)
 {
     return MPI_Sendrecv(NULL, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank, 0,
                         es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendcount = -1 -> MPI_ERR_COUNT */
-static int c2987(void)
+static int c3048(void)
 {
     return MPI_Sendrecv(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2988(void)
+static int c3049(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_rbuf, 1, MPI_INT,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
@@ -20606,42 +21022,42 @@ static int c2988(void)
 
 /* MPI_Sendrecv: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2989(void)
+static int c3050(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_rbuf, 1, MPI_INT,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c2990(void)
+static int c3051(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_rbuf, 1, MPI_INT,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: dest = size -> MPI_ERR_RANK */
-static int c2991(void)
+static int c3052(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.size, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: dest = -5 -> MPI_ERR_RANK */
-static int c2992(void)
+static int c3053(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, -5, 0, es_rbuf, 1, MPI_INT, es_world.rank, 0,
                         es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtag = -5 -> MPI_ERR_TAG */
-static int c2993(void)
+static int c3054(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: sendtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c2994(void)
+static int c3055(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_rbuf, 1, MPI_INT,
@@ -20649,21 +21065,21 @@ static int c2994(void)
 }
 
 /* MPI_Sendrecv: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c2995(void)
+static int c3056(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, NULL, 1, MPI_INT, es_world.rank, 0,
                         es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvcount = -1 -> MPI_ERR_COUNT */
-static int c2996(void)
+static int c3057(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, -1, MPI_INT, es_world.rank,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c2997(void)
+static int c3058(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_DATATYPE_NULL,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
@@ -20671,42 +21087,42 @@ static int c2997(void)
 
 /* MPI_Sendrecv: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c2998(void)
+static int c3059(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, es_freed.type,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c2999(void)
+static int c3060(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, es_uncommitted,
                         es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: source = size -> MPI_ERR_RANK */
-static int c3000(void)
+static int c3061(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.size,
                         0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: source = -5 -> MPI_ERR_RANK */
-static int c3001(void)
+static int c3062(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, -5, 0,
                         es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtag = -5 -> MPI_ERR_TAG */
-static int c3002(void)
+static int c3063(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         -5, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: recvtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c3003(void)
+static int c3064(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
@@ -20714,7 +21130,7 @@ static int c3003(void)
 }
 
 /* MPI_Sendrecv: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c3004(void)
+static int c3065(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, MPI_COMM_NULL, ES_OUT(MPI_Status, 11));
@@ -20722,42 +21138,42 @@ static int c3004(void)
 
 /* MPI_Sendrecv: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3005(void)
+static int c3066(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_freed.comm, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv: status = NULL -> MPI_ERR_ARG */
-static int c3006(void)
+static int c3067(void)
 {
     return MPI_Sendrecv(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                         0, es_world.h, NULL);
 }
 
 /* MPI_Sendrecv_c: - = all valid -> MPI_SUCCESS */
-static int c3007(void)
+static int c3068(void)
 {
     return MPI_Sendrecv_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                           0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv_c: sendbuf = NULL -> MPI_ERR_BUFFER */
-static int c3008(void)
+static int c3069(void)
 {
     return MPI_Sendrecv_c(NULL, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank, 0,
                           es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv_c: sendcount = -1 -> MPI_ERR_COUNT */
-static int c3009(void)
+static int c3070(void)
 {
     return MPI_Sendrecv_c(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT,
                           es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv_c: sendtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3010(void)
+static int c3071(void)
 {
     return MPI_Sendrecv_c(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_rbuf, 1, MPI_INT,
                           es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
@@ -20765,42 +21181,42 @@ static int c3010(void)
 
 /* MPI_Sendrecv_c: sendtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3011(void)
+static int c3072(void)
 {
     return MPI_Sendrecv_c(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_rbuf, 1, MPI_INT,
                           es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv_c: sendtype = uncommitted -> MPI_ERR_TYPE */
-static int c3012(void)
+static int c3073(void)
 {
     return MPI_Sendrecv_c(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_rbuf, 1, MPI_INT,
                           es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv_c: dest = size -> MPI_ERR_RANK */
-static int c3013(void)
+static int c3074(void)
 {
     return MPI_Sendrecv_c(es_sbuf, 1, MPI_INT, es_world.size, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                           0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv_c: dest = -5 -> MPI_ERR_RANK */
-static int c3014(void)
+static int c3075(void)
 {
     return MPI_Sendrecv_c(es_sbuf, 1, MPI_INT, -5, 0, es_rbuf, 1, MPI_INT, es_world.rank, 0,
                           es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv_c: sendtag = -5 -> MPI_ERR_TAG */
-static int c3015(void)
+static int c3076(void)
 {
     return MPI_Sendrecv_c(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_rbuf, 1, MPI_INT,
                           es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv_c: sendtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c3016(void)
+static int c3077(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv_c(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_rbuf, 1, MPI_INT,
@@ -20808,21 +21224,21 @@ static int c3016(void)
 }
 
 /* MPI_Sendrecv_c: recvbuf = NULL -> MPI_ERR_BUFFER */
-static int c3017(void)
+static int c3078(void)
 {
     return MPI_Sendrecv_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, NULL, 1, MPI_INT, es_world.rank, 0,
                           es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv_c: recvcount = -1 -> MPI_ERR_COUNT */
-static int c3018(void)
+static int c3079(void)
 {
     return MPI_Sendrecv_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, -1, MPI_INT,
                           es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv_c: recvtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3019(void)
+static int c3080(void)
 {
     return MPI_Sendrecv_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_DATATYPE_NULL,
                           es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
@@ -20830,42 +21246,42 @@ static int c3019(void)
 
 /* MPI_Sendrecv_c: recvtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3020(void)
+static int c3081(void)
 {
     return MPI_Sendrecv_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, es_freed.type,
                           es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv_c: recvtype = uncommitted -> MPI_ERR_TYPE */
-static int c3021(void)
+static int c3082(void)
 {
     return MPI_Sendrecv_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, es_uncommitted,
                           es_world.rank, 0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv_c: source = size -> MPI_ERR_RANK */
-static int c3022(void)
+static int c3083(void)
 {
     return MPI_Sendrecv_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.size,
                           0, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv_c: source = -5 -> MPI_ERR_RANK */
-static int c3023(void)
+static int c3084(void)
 {
     return MPI_Sendrecv_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, -5, 0,
                           es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv_c: recvtag = -5 -> MPI_ERR_TAG */
-static int c3024(void)
+static int c3085(void)
 {
     return MPI_Sendrecv_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                           -5, es_world.h, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv_c: recvtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c3025(void)
+static int c3086(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
@@ -20873,7 +21289,7 @@ static int c3025(void)
 }
 
 /* MPI_Sendrecv_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c3026(void)
+static int c3087(void)
 {
     return MPI_Sendrecv_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                           0, MPI_COMM_NULL, ES_OUT(MPI_Status, 11));
@@ -20881,42 +21297,42 @@ static int c3026(void)
 
 /* MPI_Sendrecv_c: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3027(void)
+static int c3088(void)
 {
     return MPI_Sendrecv_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                           0, es_freed.comm, ES_OUT(MPI_Status, 11));
 }
 
 /* MPI_Sendrecv_c: status = NULL -> MPI_ERR_ARG */
-static int c3028(void)
+static int c3089(void)
 {
     return MPI_Sendrecv_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_rbuf, 1, MPI_INT, es_world.rank,
                           0, es_world.h, NULL);
 }
 
 /* MPI_Sendrecv_replace: - = all valid -> MPI_SUCCESS */
-static int c3029(void)
+static int c3090(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: buf = NULL -> MPI_ERR_BUFFER */
-static int c3030(void)
+static int c3091(void)
 {
     return MPI_Sendrecv_replace(NULL, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: count = -1 -> MPI_ERR_COUNT */
-static int c3031(void)
+static int c3092(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3032(void)
+static int c3093(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
@@ -20924,42 +21340,42 @@ static int c3032(void)
 
 /* MPI_Sendrecv_replace: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3033(void)
+static int c3094(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c3034(void)
+static int c3095(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: dest = size -> MPI_ERR_RANK */
-static int c3035(void)
+static int c3096(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: dest = -5 -> MPI_ERR_RANK */
-static int c3036(void)
+static int c3097(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, -5, 0, es_world.rank, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: sendtag = -5 -> MPI_ERR_TAG */
-static int c3037(void)
+static int c3098(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.rank, 0,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: sendtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c3038(void)
+static int c3099(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.rank, 0,
@@ -20967,28 +21383,28 @@ static int c3038(void)
 }
 
 /* MPI_Sendrecv_replace: source = size -> MPI_ERR_RANK */
-static int c3039(void)
+static int c3100(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.size, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: source = -5 -> MPI_ERR_RANK */
-static int c3040(void)
+static int c3101(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, -5, 0, es_world.h,
                                 ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: recvtag = -5 -> MPI_ERR_TAG */
-static int c3041(void)
+static int c3102(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, -5,
                                 es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: recvtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c3042(void)
+static int c3103(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, es_tag_ub + 1,
@@ -20996,7 +21412,7 @@ static int c3042(void)
 }
 
 /* MPI_Sendrecv_replace: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c3043(void)
+static int c3104(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0,
                                 MPI_COMM_NULL, ES_OUT(MPI_Status, 8));
@@ -21004,42 +21420,42 @@ static int c3043(void)
 
 /* MPI_Sendrecv_replace: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3044(void)
+static int c3105(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0,
                                 es_freed.comm, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace: status = NULL -> MPI_ERR_ARG */
-static int c3045(void)
+static int c3106(void)
 {
     return MPI_Sendrecv_replace(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0, es_world.h,
                                 NULL);
 }
 
 /* MPI_Sendrecv_replace_c: - = all valid -> MPI_SUCCESS */
-static int c3046(void)
+static int c3107(void)
 {
     return MPI_Sendrecv_replace_c(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0,
                                   es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace_c: buf = NULL -> MPI_ERR_BUFFER */
-static int c3047(void)
+static int c3108(void)
 {
     return MPI_Sendrecv_replace_c(NULL, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0, es_world.h,
                                   ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace_c: count = -1 -> MPI_ERR_COUNT */
-static int c3048(void)
+static int c3109(void)
 {
     return MPI_Sendrecv_replace_c(es_rbuf, -1, MPI_INT, es_world.rank, 0, es_world.rank, 0,
                                   es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3049(void)
+static int c3110(void)
 {
     return MPI_Sendrecv_replace_c(es_rbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.rank, 0,
                                   es_world.h, ES_OUT(MPI_Status, 8));
@@ -21047,42 +21463,42 @@ static int c3049(void)
 
 /* MPI_Sendrecv_replace_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3050(void)
+static int c3111(void)
 {
     return MPI_Sendrecv_replace_c(es_rbuf, 1, es_freed.type, es_world.rank, 0, es_world.rank, 0,
                                   es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace_c: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c3051(void)
+static int c3112(void)
 {
     return MPI_Sendrecv_replace_c(es_rbuf, 1, es_uncommitted, es_world.rank, 0, es_world.rank, 0,
                                   es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace_c: dest = size -> MPI_ERR_RANK */
-static int c3052(void)
+static int c3113(void)
 {
     return MPI_Sendrecv_replace_c(es_rbuf, 1, MPI_INT, es_world.size, 0, es_world.rank, 0,
                                   es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace_c: dest = -5 -> MPI_ERR_RANK */
-static int c3053(void)
+static int c3114(void)
 {
     return MPI_Sendrecv_replace_c(es_rbuf, 1, MPI_INT, -5, 0, es_world.rank, 0, es_world.h,
                                   ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace_c: sendtag = -5 -> MPI_ERR_TAG */
-static int c3054(void)
+static int c3115(void)
 {
     return MPI_Sendrecv_replace_c(es_rbuf, 1, MPI_INT, es_world.rank, -5, es_world.rank, 0,
                                   es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace_c: sendtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c3055(void)
+static int c3116(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv_replace_c(es_rbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.rank,
@@ -21090,28 +21506,28 @@ static int c3055(void)
 }
 
 /* MPI_Sendrecv_replace_c: source = size -> MPI_ERR_RANK */
-static int c3056(void)
+static int c3117(void)
 {
     return MPI_Sendrecv_replace_c(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.size, 0,
                                   es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace_c: source = -5 -> MPI_ERR_RANK */
-static int c3057(void)
+static int c3118(void)
 {
     return MPI_Sendrecv_replace_c(es_rbuf, 1, MPI_INT, es_world.rank, 0, -5, 0, es_world.h,
                                   ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace_c: recvtag = -5 -> MPI_ERR_TAG */
-static int c3058(void)
+static int c3119(void)
 {
     return MPI_Sendrecv_replace_c(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, -5,
                                   es_world.h, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace_c: recvtag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c3059(void)
+static int c3120(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Sendrecv_replace_c(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank,
@@ -21119,7 +21535,7 @@ static int c3059(void)
 }
 
 /* MPI_Sendrecv_replace_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c3060(void)
+static int c3121(void)
 {
     return MPI_Sendrecv_replace_c(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0,
                                   MPI_COMM_NULL, ES_OUT(MPI_Status, 8));
@@ -21127,42 +21543,42 @@ static int c3060(void)
 
 /* MPI_Sendrecv_replace_c: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3061(void)
+static int c3122(void)
 {
     return MPI_Sendrecv_replace_c(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0,
                                   es_freed.comm, ES_OUT(MPI_Status, 8));
 }
 
 /* MPI_Sendrecv_replace_c: status = NULL -> MPI_ERR_ARG */
-static int c3062(void)
+static int c3123(void)
 {
     return MPI_Sendrecv_replace_c(es_rbuf, 1, MPI_INT, es_world.rank, 0, es_world.rank, 0,
                                   es_world.h, NULL);
 }
 
 /* MPI_Ssend: - = all valid -> MPI_SUCCESS */
-static int c3063(void)
+static int c3124(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: buf = NULL -> MPI_ERR_BUFFER */
-static int c3064(void)
+static int c3125(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: count = -1 -> MPI_ERR_COUNT */
-static int c3065(void)
+static int c3126(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3066(void)
+static int c3127(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
@@ -21170,42 +21586,42 @@ static int c3066(void)
 
 /* MPI_Ssend: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3067(void)
+static int c3128(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c3068(void)
+static int c3129(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend: dest = size -> MPI_ERR_RANK */
-static int c3069(void)
+static int c3130(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Ssend: dest = -5 -> MPI_ERR_RANK */
-static int c3070(void)
+static int c3131(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Ssend: tag = -5 -> MPI_ERR_TAG */
-static int c3071(void)
+static int c3132(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Ssend: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c3072(void)
+static int c3133(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -21213,7 +21629,7 @@ static int c3072(void)
 }
 
 /* MPI_Ssend: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c3073(void)
+static int c3134(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
@@ -21221,35 +21637,35 @@ static int c3073(void)
 
 /* MPI_Ssend: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3074(void)
+static int c3135(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Ssend_c: - = all valid -> MPI_SUCCESS */
-static int c3075(void)
+static int c3136(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend_c: buf = NULL -> MPI_ERR_BUFFER */
-static int c3076(void)
+static int c3137(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend_c(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend_c: count = -1 -> MPI_ERR_COUNT */
-static int c3077(void)
+static int c3138(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend_c(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3078(void)
+static int c3139(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend_c(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h);
@@ -21257,42 +21673,42 @@ static int c3078(void)
 
 /* MPI_Ssend_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3079(void)
+static int c3140(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend_c(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend_c: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c3080(void)
+static int c3141(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend_c(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h);
 }
 
 /* MPI_Ssend_c: dest = size -> MPI_ERR_RANK */
-static int c3081(void)
+static int c3142(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend_c(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h);
 }
 
 /* MPI_Ssend_c: dest = -5 -> MPI_ERR_RANK */
-static int c3082(void)
+static int c3143(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend_c(es_sbuf, 1, MPI_INT, -5, 0, es_world.h);
 }
 
 /* MPI_Ssend_c: tag = -5 -> MPI_ERR_TAG */
-static int c3083(void)
+static int c3144(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend_c(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h);
 }
 
 /* MPI_Ssend_c: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c3084(void)
+static int c3145(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     (void)es_post_irecv(&es_world);
@@ -21300,7 +21716,7 @@ static int c3084(void)
 }
 
 /* MPI_Ssend_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c3085(void)
+static int c3146(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL);
@@ -21308,34 +21724,34 @@ static int c3085(void)
 
 /* MPI_Ssend_c: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3086(void)
+static int c3147(void)
 {
     (void)es_post_irecv(&es_world);
     return MPI_Ssend_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm);
 }
 
 /* MPI_Ssend_init: - = all valid -> MPI_SUCCESS */
-static int c3087(void)
+static int c3148(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: buf = NULL -> MPI_ERR_BUFFER */
-static int c3088(void)
+static int c3149(void)
 {
     return MPI_Ssend_init(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: count = -1 -> MPI_ERR_COUNT */
-static int c3089(void)
+static int c3150(void)
 {
     return MPI_Ssend_init(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3090(void)
+static int c3151(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
@@ -21343,41 +21759,41 @@ static int c3090(void)
 
 /* MPI_Ssend_init: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3091(void)
+static int c3152(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c3092(void)
+static int c3153(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: dest = size -> MPI_ERR_RANK */
-static int c3093(void)
+static int c3154(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: dest = -5 -> MPI_ERR_RANK */
-static int c3094(void)
+static int c3155(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: tag = -5 -> MPI_ERR_TAG */
-static int c3095(void)
+static int c3156(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c3096(void)
+static int c3157(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -21385,7 +21801,7 @@ static int c3096(void)
 }
 
 /* MPI_Ssend_init: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c3097(void)
+static int c3158(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                           ES_OUT(MPI_Request, 6));
@@ -21393,40 +21809,40 @@ static int c3097(void)
 
 /* MPI_Ssend_init: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3098(void)
+static int c3159(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                           ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init: request = NULL -> MPI_ERR_ARG */
-static int c3099(void)
+static int c3160(void)
 {
     return MPI_Ssend_init(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Ssend_init_c: - = all valid -> MPI_SUCCESS */
-static int c3100(void)
+static int c3161(void)
 {
     return MPI_Ssend_init_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h,
                             ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init_c: buf = NULL -> MPI_ERR_BUFFER */
-static int c3101(void)
+static int c3162(void)
 {
     return MPI_Ssend_init_c(NULL, 1, MPI_INT, es_world.rank, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init_c: count = -1 -> MPI_ERR_COUNT */
-static int c3102(void)
+static int c3163(void)
 {
     return MPI_Ssend_init_c(es_sbuf, -1, MPI_INT, es_world.rank, 0, es_world.h,
                             ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3103(void)
+static int c3164(void)
 {
     return MPI_Ssend_init_c(es_sbuf, 1, MPI_DATATYPE_NULL, es_world.rank, 0, es_world.h,
                             ES_OUT(MPI_Request, 6));
@@ -21434,41 +21850,41 @@ static int c3103(void)
 
 /* MPI_Ssend_init_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3104(void)
+static int c3165(void)
 {
     return MPI_Ssend_init_c(es_sbuf, 1, es_freed.type, es_world.rank, 0, es_world.h,
                             ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init_c: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c3105(void)
+static int c3166(void)
 {
     return MPI_Ssend_init_c(es_sbuf, 1, es_uncommitted, es_world.rank, 0, es_world.h,
                             ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init_c: dest = size -> MPI_ERR_RANK */
-static int c3106(void)
+static int c3167(void)
 {
     return MPI_Ssend_init_c(es_sbuf, 1, MPI_INT, es_world.size, 0, es_world.h,
                             ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init_c: dest = -5 -> MPI_ERR_RANK */
-static int c3107(void)
+static int c3168(void)
 {
     return MPI_Ssend_init_c(es_sbuf, 1, MPI_INT, -5, 0, es_world.h, ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init_c: tag = -5 -> MPI_ERR_TAG */
-static int c3108(void)
+static int c3169(void)
 {
     return MPI_Ssend_init_c(es_sbuf, 1, MPI_INT, es_world.rank, -5, es_world.h,
                             ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init_c: tag = MPI_TAG_UB+1 -> MPI_ERR_TAG */
-static int c3109(void)
+static int c3170(void)
 {
     if (es_tag_ub == INT_MAX) return ES_NOT_APPLICABLE;
     return MPI_Ssend_init_c(es_sbuf, 1, MPI_INT, es_world.rank, es_tag_ub + 1, es_world.h,
@@ -21476,7 +21892,7 @@ static int c3109(void)
 }
 
 /* MPI_Ssend_init_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c3110(void)
+static int c3171(void)
 {
     return MPI_Ssend_init_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, MPI_COMM_NULL,
                             ES_OUT(MPI_Request, 6));
@@ -21484,665 +21900,665 @@ static int c3110(void)
 
 /* MPI_Ssend_init_c: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3111(void)
+static int c3172(void)
 {
     return MPI_Ssend_init_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_freed.comm,
                             ES_OUT(MPI_Request, 6));
 }
 
 /* MPI_Ssend_init_c: request = NULL -> MPI_ERR_ARG */
-static int c3112(void)
+static int c3173(void)
 {
     return MPI_Ssend_init_c(es_sbuf, 1, MPI_INT, es_world.rank, 0, es_world.h, NULL);
 }
 
 /* MPI_Start: - = all valid -> MPI_SUCCESS */
-static int c3113(void)
+static int c3174(void)
 {
     return MPI_Start(ES_PTR(MPI_Request, es_new_prequest()));
 }
 
 /* MPI_Start: request = &MPI_REQUEST_NULL -> MPI_ERR_REQUEST */
-static int c3114(void)
+static int c3175(void)
 {
     return MPI_Start(ES_PTR(MPI_Request, MPI_REQUEST_NULL));
 }
 
 /* MPI_Start: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c3115(void)
+static int c3176(void)
 {
     return MPI_Start(ES_PTR(MPI_Request, es_freed.request));
 }
 
 /* MPI_Start: request = NULL -> MPI_ERR_ARG */
-static int c3116(void)
+static int c3177(void)
 {
     return MPI_Start(NULL);
 }
 
 /* MPI_Startall: - = all valid -> MPI_SUCCESS */
-static int c3117(void)
+static int c3178(void)
 {
     return MPI_Startall(1, (MPI_Request[]){es_new_prequest()});
 }
 
 /* MPI_Startall: count = -1 -> MPI_ERR_COUNT */
-static int c3118(void)
+static int c3179(void)
 {
     return MPI_Startall(-1, (MPI_Request[]){es_new_prequest()});
 }
 
 /* MPI_Startall: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c3119(void)
+static int c3180(void)
 {
     return MPI_Startall(1, (MPI_Request[]){es_freed.request});
 }
 
 /* MPI_Startall: array_of_requests = {MPI_REQUEST_NULL} -> MPI_ERR_REQUEST */
-static int c3120(void)
+static int c3181(void)
 {
     return MPI_Startall(1, (MPI_Request[]){MPI_REQUEST_NULL});
 }
 
 /* MPI_Startall: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c3121(void)
+static int c3182(void)
 {
     return MPI_Startall(1, NULL);
 }
 
 /* MPI_Status_c2f: - = all valid -> MPI_SUCCESS */
-static int c3122(void)
+static int c3183(void)
 {
     return MPI_Status_c2f(&es_status0, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_c2f: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c3123(void)
+static int c3184(void)
 {
     return MPI_Status_c2f(NULL, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_c2f: c_status = MPI_STATUS_IGNORE -> MPI_ERR_ARG
  * MPICH: MPI_ERR_OTHER */
-static int c3124(void)
+static int c3185(void)
 {
     return MPI_Status_c2f(MPI_STATUS_IGNORE, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_c2f: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c3125(void)
+static int c3186(void)
 {
     return MPI_Status_c2f(&es_status0, NULL);
 }
 
 /* MPI_Status_c2f08: - = all valid -> MPI_SUCCESS */
-static int c3126(void)
+static int c3187(void)
 {
     return MPI_Status_c2f08(&es_status0, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_c2f08: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c3127(void)
+static int c3188(void)
 {
     return MPI_Status_c2f08(NULL, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_c2f08: c_status = MPI_STATUS_IGNORE -> MPI_ERR_ARG */
-static int c3128(void)
+static int c3189(void)
 {
     return MPI_Status_c2f08(MPI_STATUS_IGNORE, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_c2f08: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c3129(void)
+static int c3190(void)
 {
     return MPI_Status_c2f08(&es_status0, NULL);
 }
 
 /* MPI_Status_f082c: - = all valid -> MPI_SUCCESS */
-static int c3130(void)
+static int c3191(void)
 {
     return MPI_Status_f082c((MPI_F08_status *)(void *)&es_status0, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f082c: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c3131(void)
+static int c3192(void)
 {
     return MPI_Status_f082c(NULL, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f082c: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c3132(void)
+static int c3193(void)
 {
     return MPI_Status_f082c((MPI_F08_status *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_f082f: - = all valid -> MPI_SUCCESS */
-static int c3133(void)
+static int c3194(void)
 {
     return MPI_Status_f082f((MPI_F08_status *)(void *)&es_status0, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_f082f: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c3134(void)
+static int c3195(void)
 {
     return MPI_Status_f082f(NULL, ES_OUT(MPI_Fint, 1));
 }
 
 /* MPI_Status_f082f: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c3135(void)
+static int c3196(void)
 {
     return MPI_Status_f082f((MPI_F08_status *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_f2c: - = all valid -> MPI_SUCCESS */
-static int c3136(void)
+static int c3197(void)
 {
     return MPI_Status_f2c((MPI_Fint *)(void *)&es_status0, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f2c: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c3137(void)
+static int c3198(void)
 {
     return MPI_Status_f2c(NULL, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Status_f2c: c_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c3138(void)
+static int c3199(void)
 {
     return MPI_Status_f2c((MPI_Fint *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_f2f08: - = all valid -> MPI_SUCCESS */
-static int c3139(void)
+static int c3200(void)
 {
     return MPI_Status_f2f08((MPI_Fint *)(void *)&es_status0, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_f2f08: f_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c3140(void)
+static int c3201(void)
 {
     return MPI_Status_f2f08(NULL, ES_OUT(MPI_F08_status, 1));
 }
 
 /* MPI_Status_f2f08: f08_status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c3141(void)
+static int c3202(void)
 {
     return MPI_Status_f2f08((MPI_Fint *)(void *)&es_status0, NULL);
 }
 
 /* MPI_Status_get_error: - = all valid -> MPI_SUCCESS */
-static int c3142(void)
+static int c3203(void)
 {
     return MPI_Status_get_error(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_error: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c3143(void)
+static int c3204(void)
 {
     return MPI_Status_get_error(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_error: err = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c3144(void)
+static int c3205(void)
 {
     return MPI_Status_get_error(&es_status0, NULL);
 }
 
 /* MPI_Status_get_source: - = all valid -> MPI_SUCCESS */
-static int c3145(void)
+static int c3206(void)
 {
     return MPI_Status_get_source(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_source: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c3146(void)
+static int c3207(void)
 {
     return MPI_Status_get_source(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_source: source = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c3147(void)
+static int c3208(void)
 {
     return MPI_Status_get_source(&es_status0, NULL);
 }
 
 /* MPI_Status_get_tag: - = all valid -> MPI_SUCCESS */
-static int c3148(void)
+static int c3209(void)
 {
     return MPI_Status_get_tag(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_tag: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c3149(void)
+static int c3210(void)
 {
     return MPI_Status_get_tag(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Status_get_tag: tag = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c3150(void)
+static int c3211(void)
 {
     return MPI_Status_get_tag(&es_status0, NULL);
 }
 
 /* MPI_Status_set_cancelled: - = all valid -> MPI_SUCCESS */
-static int c3151(void)
+static int c3212(void)
 {
     return MPI_Status_set_cancelled(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_cancelled: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c3152(void)
+static int c3213(void)
 {
     return MPI_Status_set_cancelled(NULL, 0);
 }
 
 /* MPI_Status_set_elements: - = all valid -> MPI_SUCCESS */
-static int c3153(void)
+static int c3214(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c3154(void)
+static int c3215(void)
 {
     return MPI_Status_set_elements(NULL, MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3155(void)
+static int c3216(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), MPI_DATATYPE_NULL, 1);
 }
 
 /* MPI_Status_set_elements: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3156(void)
+static int c3217(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), es_freed.type, 1);
 }
 
 /* MPI_Status_set_elements: count = -1 -> MPI_ERR_COUNT */
-static int c3157(void)
+static int c3218(void)
 {
     return MPI_Status_set_elements(es_fresh_status(), MPI_INT, -1);
 }
 
 /* MPI_Status_set_elements_c: - = all valid -> MPI_SUCCESS */
-static int c3158(void)
+static int c3219(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_c: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c3159(void)
+static int c3220(void)
 {
     return MPI_Status_set_elements_c(NULL, MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3160(void)
+static int c3221(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), MPI_DATATYPE_NULL, 1);
 }
 
 /* MPI_Status_set_elements_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3161(void)
+static int c3222(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), es_freed.type, 1);
 }
 
 /* MPI_Status_set_elements_c: count = -1 -> MPI_ERR_COUNT */
-static int c3162(void)
+static int c3223(void)
 {
     return MPI_Status_set_elements_c(es_fresh_status(), MPI_INT, -1);
 }
 
 /* MPI_Status_set_elements_x: - = all valid -> MPI_SUCCESS */
-static int c3163(void)
+static int c3224(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_x: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c3164(void)
+static int c3225(void)
 {
     return MPI_Status_set_elements_x(NULL, MPI_INT, 1);
 }
 
 /* MPI_Status_set_elements_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3165(void)
+static int c3226(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), MPI_DATATYPE_NULL, 1);
 }
 
 /* MPI_Status_set_elements_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3166(void)
+static int c3227(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), es_freed.type, 1);
 }
 
 /* MPI_Status_set_elements_x: count = -1 -> MPI_ERR_COUNT */
-static int c3167(void)
+static int c3228(void)
 {
     return MPI_Status_set_elements_x(es_fresh_status(), MPI_INT, -1);
 }
 
 /* MPI_Status_set_error: - = all valid -> MPI_SUCCESS */
-static int c3168(void)
+static int c3229(void)
 {
     return MPI_Status_set_error(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_error: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c3169(void)
+static int c3230(void)
 {
     return MPI_Status_set_error(NULL, 0);
 }
 
 /* MPI_Status_set_source: - = all valid -> MPI_SUCCESS */
-static int c3170(void)
+static int c3231(void)
 {
     return MPI_Status_set_source(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_source: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c3171(void)
+static int c3232(void)
 {
     return MPI_Status_set_source(NULL, 0);
 }
 
 /* MPI_Status_set_tag: - = all valid -> MPI_SUCCESS */
-static int c3172(void)
+static int c3233(void)
 {
     return MPI_Status_set_tag(es_fresh_status(), 0);
 }
 
 /* MPI_Status_set_tag: status = NULL -> MPI_ERR_ARG
  * MPICH: crashes or fails with MPI_ERR_OTHER */
-static int c3173(void)
+static int c3234(void)
 {
     return MPI_Status_set_tag(NULL, 0);
 }
 
 /* MPI_T_category_changed: - = all valid -> MPI_SUCCESS */
-static int c3174(void)
+static int c3235(void)
 {
     return MPI_T_category_changed(ES_OUT(int, 0));
 }
 
 /* MPI_T_category_changed: update_number = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3175(void)
+static int c3236(void)
 {
     return MPI_T_category_changed(NULL);
 }
 
 /* MPI_T_category_get_categories: - = all valid -> MPI_SUCCESS */
-static int c3176(void)
+static int c3237(void)
 {
     return MPI_T_category_get_categories(0, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_categories: cat_index = -1 -> MPI_T_ERR_INVALID_INDEX */
-static int c3177(void)
+static int c3238(void)
 {
     return MPI_T_category_get_categories(-1, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_categories: cat_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
-static int c3178(void)
+static int c3239(void)
 {
     return MPI_T_category_get_categories(INT_MAX, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_categories: len = -1 -> MPI_T_ERR_INVALID */
-static int c3179(void)
+static int c3240(void)
 {
     return MPI_T_category_get_categories(0, -1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_categories: indices = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3180(void)
+static int c3241(void)
 {
     return MPI_T_category_get_categories(0, 1, NULL);
 }
 
 /* MPI_T_category_get_cvars: - = all valid -> MPI_SUCCESS */
-static int c3181(void)
+static int c3242(void)
 {
     return MPI_T_category_get_cvars(0, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_cvars: cat_index = -1 -> MPI_T_ERR_INVALID_INDEX */
-static int c3182(void)
+static int c3243(void)
 {
     return MPI_T_category_get_cvars(-1, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_cvars: cat_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
-static int c3183(void)
+static int c3244(void)
 {
     return MPI_T_category_get_cvars(INT_MAX, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_cvars: len = -1 -> MPI_T_ERR_INVALID */
-static int c3184(void)
+static int c3245(void)
 {
     return MPI_T_category_get_cvars(0, -1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_cvars: indices = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3185(void)
+static int c3246(void)
 {
     return MPI_T_category_get_cvars(0, 1, NULL);
 }
 
 /* MPI_T_category_get_events: - = all valid -> MPI_SUCCESS */
-static int c3186(void)
+static int c3247(void)
 {
     return MPI_T_category_get_events(0, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_events: cat_index = -1 -> MPI_T_ERR_INVALID_INDEX */
-static int c3187(void)
+static int c3248(void)
 {
     return MPI_T_category_get_events(-1, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_events: cat_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
-static int c3188(void)
+static int c3249(void)
 {
     return MPI_T_category_get_events(INT_MAX, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_events: len = -1 -> MPI_T_ERR_INVALID */
-static int c3189(void)
+static int c3250(void)
 {
     return MPI_T_category_get_events(0, -1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_events: indices = NULL -> MPI_T_ERR_INVALID
  * MPICH: MPI_ERR_ARG (an MPI class from an MPI_T call) */
-static int c3190(void)
+static int c3251(void)
 {
     return MPI_T_category_get_events(0, 1, NULL);
 }
 
 /* MPI_T_category_get_index: - = all valid -> MPI_SUCCESS */
-static int c3191(void)
+static int c3252(void)
 {
     return MPI_T_category_get_index(es_cat_name, ES_OUT(int, 1));
 }
 
 /* MPI_T_category_get_index: name = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3192(void)
+static int c3253(void)
 {
     return MPI_T_category_get_index(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_T_category_get_index: name = "errsweep" -> MPI_T_ERR_INVALID_NAME */
-static int c3193(void)
+static int c3254(void)
 {
     return MPI_T_category_get_index("errsweep", ES_OUT(int, 1));
 }
 
 /* MPI_T_category_get_index: cat_index = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3194(void)
+static int c3255(void)
 {
     return MPI_T_category_get_index(es_cat_name, NULL);
 }
 
 /* MPI_T_category_get_info: - = all valid -> MPI_SUCCESS */
-static int c3195(void)
+static int c3256(void)
 {
     return MPI_T_category_get_info(0, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(char, 3),
                                    ES_OUT(int, 4), ES_OUT(int, 5), ES_OUT(int, 6), ES_OUT(int, 7));
 }
 
 /* MPI_T_category_get_info: cat_index = -1 -> MPI_T_ERR_INVALID_INDEX */
-static int c3196(void)
+static int c3257(void)
 {
     return MPI_T_category_get_info(-1, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(char, 3),
                                    ES_OUT(int, 4), ES_OUT(int, 5), ES_OUT(int, 6), ES_OUT(int, 7));
 }
 
 /* MPI_T_category_get_info: cat_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
-static int c3197(void)
+static int c3258(void)
 {
     return MPI_T_category_get_info(INT_MAX, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(char, 3),
                                    ES_OUT(int, 4), ES_OUT(int, 5), ES_OUT(int, 6), ES_OUT(int, 7));
 }
 
 /* MPI_T_category_get_num: - = all valid -> MPI_SUCCESS */
-static int c3198(void)
+static int c3259(void)
 {
     return MPI_T_category_get_num(ES_OUT(int, 0));
 }
 
 /* MPI_T_category_get_num: num_cat = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3199(void)
+static int c3260(void)
 {
     return MPI_T_category_get_num(NULL);
 }
 
 /* MPI_T_category_get_num_events: - = all valid -> MPI_SUCCESS */
-static int c3200(void)
+static int c3261(void)
 {
     return MPI_T_category_get_num_events(0, ES_OUT(int, 1));
 }
 
 /* MPI_T_category_get_num_events: cat_index = -1 -> MPI_T_ERR_INVALID_INDEX */
-static int c3201(void)
+static int c3262(void)
 {
     return MPI_T_category_get_num_events(-1, ES_OUT(int, 1));
 }
 
 /* MPI_T_category_get_num_events: cat_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
-static int c3202(void)
+static int c3263(void)
 {
     return MPI_T_category_get_num_events(INT_MAX, ES_OUT(int, 1));
 }
 
 /* MPI_T_category_get_num_events: num_events = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3203(void)
+static int c3264(void)
 {
     return MPI_T_category_get_num_events(0, NULL);
 }
 
 /* MPI_T_category_get_pvars: - = all valid -> MPI_SUCCESS */
-static int c3204(void)
+static int c3265(void)
 {
     return MPI_T_category_get_pvars(0, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_pvars: cat_index = -1 -> MPI_T_ERR_INVALID_INDEX */
-static int c3205(void)
+static int c3266(void)
 {
     return MPI_T_category_get_pvars(-1, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_pvars: cat_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
-static int c3206(void)
+static int c3267(void)
 {
     return MPI_T_category_get_pvars(INT_MAX, 1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_pvars: len = -1 -> MPI_T_ERR_INVALID */
-static int c3207(void)
+static int c3268(void)
 {
     return MPI_T_category_get_pvars(0, -1, ES_OUT(int, 2));
 }
 
 /* MPI_T_category_get_pvars: indices = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3208(void)
+static int c3269(void)
 {
     return MPI_T_category_get_pvars(0, 1, NULL);
 }
 
 /* MPI_T_cvar_get_index: - = all valid -> MPI_SUCCESS */
-static int c3209(void)
+static int c3270(void)
 {
     return MPI_T_cvar_get_index(es_cvar_name, ES_OUT(int, 1));
 }
 
 /* MPI_T_cvar_get_index: name = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3210(void)
+static int c3271(void)
 {
     return MPI_T_cvar_get_index(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_T_cvar_get_index: name = "errsweep" -> MPI_T_ERR_INVALID_NAME */
-static int c3211(void)
+static int c3272(void)
 {
     return MPI_T_cvar_get_index("errsweep", ES_OUT(int, 1));
 }
 
 /* MPI_T_cvar_get_index: cvar_index = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3212(void)
+static int c3273(void)
 {
     return MPI_T_cvar_get_index(es_cvar_name, NULL);
 }
 
 /* MPI_T_cvar_get_info: - = all valid -> MPI_SUCCESS */
-static int c3213(void)
+static int c3274(void)
 {
     return MPI_T_cvar_get_info(0, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6),
@@ -22150,7 +22566,7 @@ static int c3213(void)
 }
 
 /* MPI_T_cvar_get_info: cvar_index = -1 -> MPI_T_ERR_INVALID_INDEX */
-static int c3214(void)
+static int c3275(void)
 {
     return MPI_T_cvar_get_info(-1, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6),
@@ -22158,7 +22574,7 @@ static int c3214(void)
 }
 
 /* MPI_T_cvar_get_info: cvar_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
-static int c3215(void)
+static int c3276(void)
 {
     return MPI_T_cvar_get_info(INT_MAX, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_T_enum, 5), ES_OUT(char, 6),
@@ -22166,97 +22582,97 @@ static int c3215(void)
 }
 
 /* MPI_T_cvar_get_num: - = all valid -> MPI_SUCCESS */
-static int c3216(void)
+static int c3277(void)
 {
     return MPI_T_cvar_get_num(ES_OUT(int, 0));
 }
 
 /* MPI_T_cvar_get_num: num_cvar = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3217(void)
+static int c3278(void)
 {
     return MPI_T_cvar_get_num(NULL);
 }
 
 /* MPI_T_cvar_handle_alloc: - = all valid -> MPI_SUCCESS */
-static int c3218(void)
+static int c3279(void)
 {
     return MPI_T_cvar_handle_alloc(0, NULL, ES_OUT(MPI_T_cvar_handle, 2), ES_OUT(int, 3));
 }
 
 /* MPI_T_cvar_handle_alloc: cvar_index = -1 -> MPI_T_ERR_INVALID_INDEX */
-static int c3219(void)
+static int c3280(void)
 {
     return MPI_T_cvar_handle_alloc(-1, NULL, ES_OUT(MPI_T_cvar_handle, 2), ES_OUT(int, 3));
 }
 
 /* MPI_T_cvar_handle_alloc: cvar_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
-static int c3220(void)
+static int c3281(void)
 {
     return MPI_T_cvar_handle_alloc(INT_MAX, NULL, ES_OUT(MPI_T_cvar_handle, 2), ES_OUT(int, 3));
 }
 
 /* MPI_T_cvar_handle_alloc: handle = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3221(void)
+static int c3282(void)
 {
     return MPI_T_cvar_handle_alloc(0, NULL, NULL, ES_OUT(int, 3));
 }
 
 /* MPI_T_cvar_handle_alloc: count = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3222(void)
+static int c3283(void)
 {
     return MPI_T_cvar_handle_alloc(0, NULL, ES_OUT(MPI_T_cvar_handle, 2), NULL);
 }
 
 /* MPI_T_cvar_handle_free: - = all valid -> MPI_SUCCESS */
-static int c3223(void)
+static int c3284(void)
 {
     return MPI_T_cvar_handle_free(ES_PTR(MPI_T_cvar_handle, es_new_cvar_handle()));
 }
 
 /* MPI_T_cvar_handle_free: handle = &MPI_T_CVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
-static int c3224(void)
+static int c3285(void)
 {
     return MPI_T_cvar_handle_free(ES_PTR(MPI_T_cvar_handle, MPI_T_CVAR_HANDLE_NULL));
 }
 
 /* MPI_T_cvar_handle_free: handle = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3225(void)
+static int c3286(void)
 {
     return MPI_T_cvar_handle_free(NULL);
 }
 
 /* MPI_T_cvar_read: - = all valid -> MPI_SUCCESS */
-static int c3226(void)
+static int c3287(void)
 {
     return MPI_T_cvar_read(es_cvar, es_rbuf);
 }
 
 /* MPI_T_cvar_read: handle = MPI_T_CVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
-static int c3227(void)
+static int c3288(void)
 {
     return MPI_T_cvar_read(MPI_T_CVAR_HANDLE_NULL, es_rbuf);
 }
 
 /* MPI_T_cvar_read: buf = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3228(void)
+static int c3289(void)
 {
     return MPI_T_cvar_read(es_cvar, NULL);
 }
 
 /* MPI_T_cvar_write: - = all valid -> MPI_SUCCESS */
-static int c3229(void)
+static int c3290(void)
 {
     if (es_cvar == MPI_T_CVAR_HANDLE_NULL) return ES_NOT_APPLICABLE;
     return MPI_T_cvar_write(es_cvar, es_cvar_value);
 }
 
 /* MPI_T_cvar_write: handle = MPI_T_CVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
-static int c3230(void)
+static int c3291(void)
 {
     if (es_cvar == MPI_T_CVAR_HANDLE_NULL) return ES_NOT_APPLICABLE;
     return MPI_T_cvar_write(MPI_T_CVAR_HANDLE_NULL, es_cvar_value);
@@ -22264,49 +22680,49 @@ static int c3230(void)
 
 /* MPI_T_cvar_write: buf = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3231(void)
+static int c3292(void)
 {
     if (es_cvar == MPI_T_CVAR_HANDLE_NULL) return ES_NOT_APPLICABLE;
     return MPI_T_cvar_write(es_cvar, NULL);
 }
 
 /* MPI_T_enum_get_info: - = all valid -> MPI_SUCCESS */
-static int c3232(void)
+static int c3293(void)
 {
     if (es_t_enum == MPI_T_ENUM_NULL) return ES_NOT_APPLICABLE;
     return MPI_T_enum_get_info(es_t_enum, ES_OUT(int, 1), ES_OUT(char, 2), ES_OUT(int, 3));
 }
 
 /* MPI_T_enum_get_info: enumtype = MPI_T_ENUM_NULL -> MPI_T_ERR_INVALID_HANDLE */
-static int c3233(void)
+static int c3294(void)
 {
     if (es_t_enum == MPI_T_ENUM_NULL) return ES_NOT_APPLICABLE;
     return MPI_T_enum_get_info(MPI_T_ENUM_NULL, ES_OUT(int, 1), ES_OUT(char, 2), ES_OUT(int, 3));
 }
 
 /* MPI_T_enum_get_item: - = all valid -> MPI_SUCCESS */
-static int c3234(void)
+static int c3295(void)
 {
     if (es_t_enum == MPI_T_ENUM_NULL) return ES_NOT_APPLICABLE;
     return MPI_T_enum_get_item(es_t_enum, 0, ES_OUT(int, 2), ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_T_enum_get_item: enumtype = MPI_T_ENUM_NULL -> MPI_T_ERR_INVALID_HANDLE */
-static int c3235(void)
+static int c3296(void)
 {
     if (es_t_enum == MPI_T_ENUM_NULL) return ES_NOT_APPLICABLE;
     return MPI_T_enum_get_item(MPI_T_ENUM_NULL, 0, ES_OUT(int, 2), ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_T_enum_get_item: index = -1 -> MPI_T_ERR_INVALID_ITEM */
-static int c3236(void)
+static int c3297(void)
 {
     if (es_t_enum == MPI_T_ENUM_NULL) return ES_NOT_APPLICABLE;
     return MPI_T_enum_get_item(es_t_enum, -1, ES_OUT(int, 2), ES_OUT(char, 3), ES_OUT(int, 4));
 }
 
 /* MPI_T_enum_get_item: index = INT_MAX -> MPI_T_ERR_INVALID_ITEM */
-static int c3237(void)
+static int c3298(void)
 {
     if (es_t_enum == MPI_T_ENUM_NULL) return ES_NOT_APPLICABLE;
     return MPI_T_enum_get_item(es_t_enum, INT_MAX, ES_OUT(int, 2), ES_OUT(char, 3), ES_OUT(int, 4));
@@ -22314,7 +22730,7 @@ static int c3237(void)
 
 /* MPI_T_enum_get_item: value = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3238(void)
+static int c3299(void)
 {
     if (es_t_enum == MPI_T_ENUM_NULL) return ES_NOT_APPLICABLE;
     return MPI_T_enum_get_item(es_t_enum, 0, NULL, ES_OUT(char, 3), ES_OUT(int, 4));
@@ -22322,7 +22738,7 @@ static int c3238(void)
 
 /* MPI_T_event_callback_get_info: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE
  * MPICH: crashes */
-static int c3239(void)
+static int c3300(void)
 {
     return MPI_T_event_callback_get_info((MPI_T_event_registration)NULL, MPI_T_CB_REQUIRE_NONE,
                                          ES_OUT(MPI_Info, 2));
@@ -22330,7 +22746,7 @@ static int c3239(void)
 
 /* MPI_T_event_callback_set_info: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE
  * MPICH: crashes */
-static int c3240(void)
+static int c3301(void)
 {
     return MPI_T_event_callback_set_info((MPI_T_event_registration)NULL, MPI_T_CB_REQUIRE_NONE,
                                          es_info);
@@ -22338,33 +22754,33 @@ static int c3240(void)
 
 /* MPI_T_event_copy: event_instance = NULL -> MPI_T_ERR_INVALID_HANDLE
  * MPICH: crashes */
-static int c3241(void)
+static int c3302(void)
 {
     return MPI_T_event_copy((MPI_T_event_instance)NULL, ES_OUT(void, 1));
 }
 
 /* MPI_T_event_get_index: name = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3242(void)
+static int c3303(void)
 {
     return MPI_T_event_get_index(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_T_event_get_index: name = "errsweep" -> MPI_T_ERR_INVALID_NAME */
-static int c3243(void)
+static int c3304(void)
 {
     return MPI_T_event_get_index("errsweep", ES_OUT(int, 1));
 }
 
 /* MPI_T_event_get_index: event_index = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3244(void)
+static int c3305(void)
 {
     return MPI_T_event_get_index(es_cvar_name, NULL);
 }
 
 /* MPI_T_event_get_info: event_index = -1 -> MPI_T_ERR_INVALID_INDEX */
-static int c3245(void)
+static int c3306(void)
 {
     return MPI_T_event_get_info(-1, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                 ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_Aint, 5), ES_OUT(int, 6),
@@ -22373,7 +22789,7 @@ static int c3245(void)
 }
 
 /* MPI_T_event_get_info: event_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
-static int c3246(void)
+static int c3307(void)
 {
     return MPI_T_event_get_info(INT_MAX, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                 ES_OUT(MPI_Datatype, 4), ES_OUT(MPI_Aint, 5), ES_OUT(int, 6),
@@ -22382,40 +22798,40 @@ static int c3246(void)
 }
 
 /* MPI_T_event_get_num: - = all valid -> MPI_SUCCESS */
-static int c3247(void)
+static int c3308(void)
 {
     return MPI_T_event_get_num(ES_OUT(int, 0));
 }
 
 /* MPI_T_event_get_num: num_events = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3248(void)
+static int c3309(void)
 {
     return MPI_T_event_get_num(NULL);
 }
 
 /* MPI_T_event_get_source: event_instance = NULL -> MPI_T_ERR_INVALID_HANDLE
  * MPICH: crashes */
-static int c3249(void)
+static int c3310(void)
 {
     return MPI_T_event_get_source((MPI_T_event_instance)NULL, ES_OUT(int, 1));
 }
 
 /* MPI_T_event_get_timestamp: event_instance = NULL -> MPI_T_ERR_INVALID_HANDLE
  * MPICH: crashes */
-static int c3250(void)
+static int c3311(void)
 {
     return MPI_T_event_get_timestamp((MPI_T_event_instance)NULL, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_T_event_handle_alloc: event_index = -1 -> MPI_T_ERR_INVALID_INDEX */
-static int c3251(void)
+static int c3312(void)
 {
     return MPI_T_event_handle_alloc(-1, NULL, MPI_INFO_NULL, ES_OUT(MPI_T_event_registration, 3));
 }
 
 /* MPI_T_event_handle_alloc: event_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
-static int c3252(void)
+static int c3313(void)
 {
     return MPI_T_event_handle_alloc(INT_MAX, NULL, MPI_INFO_NULL,
                                     ES_OUT(MPI_T_event_registration, 3));
@@ -22423,35 +22839,35 @@ static int c3252(void)
 
 /* MPI_T_event_handle_free: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE
  * MPICH: crashes */
-static int c3253(void)
+static int c3314(void)
 {
     return MPI_T_event_handle_free((MPI_T_event_registration)NULL, NULL, es_t_event_free_cb_fn);
 }
 
 /* MPI_T_event_handle_get_info: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE
  * MPICH: crashes */
-static int c3254(void)
+static int c3315(void)
 {
     return MPI_T_event_handle_get_info((MPI_T_event_registration)NULL, ES_OUT(MPI_Info, 1));
 }
 
 /* MPI_T_event_handle_set_info: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE
  * MPICH: crashes */
-static int c3255(void)
+static int c3316(void)
 {
     return MPI_T_event_handle_set_info((MPI_T_event_registration)NULL, es_info);
 }
 
 /* MPI_T_event_read: event_instance = NULL -> MPI_T_ERR_INVALID_HANDLE
  * MPICH: crashes */
-static int c3256(void)
+static int c3317(void)
 {
     return MPI_T_event_read((MPI_T_event_instance)NULL, 0, ES_OUT(void, 2));
 }
 
 /* MPI_T_event_register_callback: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE
  * MPICH: crashes */
-static int c3257(void)
+static int c3318(void)
 {
     return MPI_T_event_register_callback((MPI_T_event_registration)NULL, MPI_T_CB_REQUIRE_NONE,
                                          MPI_INFO_NULL, NULL, es_t_event_cb_fn);
@@ -22459,33 +22875,33 @@ static int c3257(void)
 
 /* MPI_T_event_set_dropped_handler: event_registration = NULL -> MPI_T_ERR_INVALID_HANDLE
  * MPICH: crashes */
-static int c3258(void)
+static int c3319(void)
 {
     return MPI_T_event_set_dropped_handler((MPI_T_event_registration)NULL,
                                            es_t_event_dropped_cb_fn);
 }
 
 /* MPI_T_finalize: - = all valid -> MPI_SUCCESS */
-static int c3259(void)
+static int c3320(void)
 {
     return MPI_T_finalize();
 }
 
 /* MPI_T_init_thread: - = all valid -> MPI_SUCCESS */
-static int c3260(void)
+static int c3321(void)
 {
     return MPI_T_init_thread(0, ES_OUT(int, 1));
 }
 
 /* MPI_T_init_thread: provided = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3261(void)
+static int c3322(void)
 {
     return MPI_T_init_thread(0, NULL);
 }
 
 /* MPI_T_pvar_get_index: - = all valid -> MPI_SUCCESS */
-static int c3262(void)
+static int c3323(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_get_index(es_pvar_name, es_pvar_class, ES_OUT(int, 2));
@@ -22493,14 +22909,14 @@ static int c3262(void)
 
 /* MPI_T_pvar_get_index: name = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3263(void)
+static int c3324(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_get_index(NULL, es_pvar_class, ES_OUT(int, 2));
 }
 
 /* MPI_T_pvar_get_index: name = "errsweep" -> MPI_T_ERR_INVALID_NAME */
-static int c3264(void)
+static int c3325(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_get_index("errsweep", es_pvar_class, ES_OUT(int, 2));
@@ -22508,14 +22924,14 @@ static int c3264(void)
 
 /* MPI_T_pvar_get_index: pvar_index = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3265(void)
+static int c3326(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_get_index(es_pvar_name, es_pvar_class, NULL);
 }
 
 /* MPI_T_pvar_get_info: - = all valid -> MPI_SUCCESS */
-static int c3266(void)
+static int c3327(void)
 {
     return MPI_T_pvar_get_info(0, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -22524,7 +22940,7 @@ static int c3266(void)
 }
 
 /* MPI_T_pvar_get_info: pvar_index = -1 -> MPI_T_ERR_INVALID_INDEX */
-static int c3267(void)
+static int c3328(void)
 {
     return MPI_T_pvar_get_info(-1, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4),
                                ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6), ES_OUT(char, 7),
@@ -22533,7 +22949,7 @@ static int c3267(void)
 }
 
 /* MPI_T_pvar_get_info: pvar_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
-static int c3268(void)
+static int c3329(void)
 {
     return MPI_T_pvar_get_info(INT_MAX, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                ES_OUT(int, 4), ES_OUT(MPI_Datatype, 5), ES_OUT(MPI_T_enum, 6),
@@ -22542,20 +22958,20 @@ static int c3268(void)
 }
 
 /* MPI_T_pvar_get_num: - = all valid -> MPI_SUCCESS */
-static int c3269(void)
+static int c3330(void)
 {
     return MPI_T_pvar_get_num(ES_OUT(int, 0));
 }
 
 /* MPI_T_pvar_get_num: num_pvar = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3270(void)
+static int c3331(void)
 {
     return MPI_T_pvar_get_num(NULL);
 }
 
 /* MPI_T_pvar_handle_alloc: - = all valid -> MPI_SUCCESS */
-static int c3271(void)
+static int c3332(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_handle_alloc(es_pvar_session, es_pvar_index, NULL,
@@ -22563,7 +22979,7 @@ static int c3271(void)
 }
 
 /* MPI_T_pvar_handle_alloc: pe_session = MPI_T_PVAR_SESSION_NULL -> MPI_T_ERR_INVALID_SESSION */
-static int c3272(void)
+static int c3333(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_handle_alloc(MPI_T_PVAR_SESSION_NULL, es_pvar_index, NULL,
@@ -22571,7 +22987,7 @@ static int c3272(void)
 }
 
 /* MPI_T_pvar_handle_alloc: pvar_index = -1 -> MPI_T_ERR_INVALID_INDEX */
-static int c3273(void)
+static int c3334(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_handle_alloc(es_pvar_session, -1, NULL, ES_OUT(MPI_T_pvar_handle, 3),
@@ -22579,7 +22995,7 @@ static int c3273(void)
 }
 
 /* MPI_T_pvar_handle_alloc: pvar_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
-static int c3274(void)
+static int c3335(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_handle_alloc(es_pvar_session, INT_MAX, NULL, ES_OUT(MPI_T_pvar_handle, 3),
@@ -22588,7 +23004,7 @@ static int c3274(void)
 
 /* MPI_T_pvar_handle_alloc: handle = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3275(void)
+static int c3336(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_handle_alloc(es_pvar_session, es_pvar_index, NULL, NULL, ES_OUT(int, 4));
@@ -22596,7 +23012,7 @@ static int c3275(void)
 
 /* MPI_T_pvar_handle_alloc: count = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3276(void)
+static int c3337(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_handle_alloc(es_pvar_session, es_pvar_index, NULL,
@@ -22604,14 +23020,14 @@ static int c3276(void)
 }
 
 /* MPI_T_pvar_handle_free: - = all valid -> MPI_SUCCESS */
-static int c3277(void)
+static int c3338(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_handle_free(es_pvar_session, ES_PTR(MPI_T_pvar_handle, es_new_pvar_handle()));
 }
 
 /* MPI_T_pvar_handle_free: pe_session = MPI_T_PVAR_SESSION_NULL -> MPI_T_ERR_INVALID_SESSION */
-static int c3278(void)
+static int c3339(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_handle_free(MPI_T_PVAR_SESSION_NULL,
@@ -22619,7 +23035,7 @@ static int c3278(void)
 }
 
 /* MPI_T_pvar_handle_free: handle = &MPI_T_PVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
-static int c3279(void)
+static int c3340(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_handle_free(es_pvar_session,
@@ -22628,28 +23044,28 @@ static int c3279(void)
 
 /* MPI_T_pvar_handle_free: handle = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3280(void)
+static int c3341(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_handle_free(es_pvar_session, NULL);
 }
 
 /* MPI_T_pvar_read: - = all valid -> MPI_SUCCESS */
-static int c3281(void)
+static int c3342(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_read(es_pvar_session, es_pvar_handle, es_rbuf);
 }
 
 /* MPI_T_pvar_read: pe_session = MPI_T_PVAR_SESSION_NULL -> MPI_T_ERR_INVALID_SESSION */
-static int c3282(void)
+static int c3343(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_read(MPI_T_PVAR_SESSION_NULL, es_pvar_handle, es_rbuf);
 }
 
 /* MPI_T_pvar_read: handle = MPI_T_PVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
-static int c3283(void)
+static int c3344(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_read(es_pvar_session, MPI_T_PVAR_HANDLE_NULL, es_rbuf);
@@ -22657,28 +23073,28 @@ static int c3283(void)
 
 /* MPI_T_pvar_read: buf = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3284(void)
+static int c3345(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_read(es_pvar_session, es_pvar_handle, NULL);
 }
 
 /* MPI_T_pvar_readreset: - = all valid -> MPI_SUCCESS */
-static int c3285(void)
+static int c3346(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_readreset(es_pvar_session, es_pvar_handle, es_rbuf);
 }
 
 /* MPI_T_pvar_readreset: pe_session = MPI_T_PVAR_SESSION_NULL -> MPI_T_ERR_INVALID_SESSION */
-static int c3286(void)
+static int c3347(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_readreset(MPI_T_PVAR_SESSION_NULL, es_pvar_handle, es_rbuf);
 }
 
 /* MPI_T_pvar_readreset: handle = MPI_T_PVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
-static int c3287(void)
+static int c3348(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_readreset(es_pvar_session, MPI_T_PVAR_HANDLE_NULL, es_rbuf);
@@ -22686,123 +23102,123 @@ static int c3287(void)
 
 /* MPI_T_pvar_readreset: buf = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3288(void)
+static int c3349(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_readreset(es_pvar_session, es_pvar_handle, NULL);
 }
 
 /* MPI_T_pvar_reset: - = all valid -> MPI_SUCCESS */
-static int c3289(void)
+static int c3350(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_reset(es_pvar_session, es_pvar_handle);
 }
 
 /* MPI_T_pvar_reset: pe_session = MPI_T_PVAR_SESSION_NULL -> MPI_T_ERR_INVALID_SESSION */
-static int c3290(void)
+static int c3351(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_reset(MPI_T_PVAR_SESSION_NULL, es_pvar_handle);
 }
 
 /* MPI_T_pvar_reset: handle = MPI_T_PVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
-static int c3291(void)
+static int c3352(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_reset(es_pvar_session, MPI_T_PVAR_HANDLE_NULL);
 }
 
 /* MPI_T_pvar_session_create: - = all valid -> MPI_SUCCESS */
-static int c3292(void)
+static int c3353(void)
 {
     return MPI_T_pvar_session_create(ES_OUT(MPI_T_pvar_session, 0));
 }
 
 /* MPI_T_pvar_session_create: pe_session = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3293(void)
+static int c3354(void)
 {
     return MPI_T_pvar_session_create(NULL);
 }
 
 /* MPI_T_pvar_session_free: - = all valid -> MPI_SUCCESS */
-static int c3294(void)
+static int c3355(void)
 {
     return MPI_T_pvar_session_free(ES_PTR(MPI_T_pvar_session, es_new_pvar_session()));
 }
 
 /* MPI_T_pvar_session_free: pe_session = &MPI_T_PVAR_SESSION_NULL -> MPI_T_ERR_INVALID_SESSION */
-static int c3295(void)
+static int c3356(void)
 {
     return MPI_T_pvar_session_free(ES_PTR(MPI_T_pvar_session, MPI_T_PVAR_SESSION_NULL));
 }
 
 /* MPI_T_pvar_session_free: pe_session = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3296(void)
+static int c3357(void)
 {
     return MPI_T_pvar_session_free(NULL);
 }
 
 /* MPI_T_pvar_start: - = all valid -> MPI_SUCCESS */
-static int c3297(void)
+static int c3358(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_start(es_pvar_session, es_pvar_handle);
 }
 
 /* MPI_T_pvar_start: pe_session = MPI_T_PVAR_SESSION_NULL -> MPI_T_ERR_INVALID_SESSION */
-static int c3298(void)
+static int c3359(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_start(MPI_T_PVAR_SESSION_NULL, es_pvar_handle);
 }
 
 /* MPI_T_pvar_start: handle = MPI_T_PVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
-static int c3299(void)
+static int c3360(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_start(es_pvar_session, MPI_T_PVAR_HANDLE_NULL);
 }
 
 /* MPI_T_pvar_stop: - = all valid -> MPI_SUCCESS */
-static int c3300(void)
+static int c3361(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_stop(es_pvar_session, es_pvar_handle);
 }
 
 /* MPI_T_pvar_stop: pe_session = MPI_T_PVAR_SESSION_NULL -> MPI_T_ERR_INVALID_SESSION */
-static int c3301(void)
+static int c3362(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_stop(MPI_T_PVAR_SESSION_NULL, es_pvar_handle);
 }
 
 /* MPI_T_pvar_stop: handle = MPI_T_PVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
-static int c3302(void)
+static int c3363(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_stop(es_pvar_session, MPI_T_PVAR_HANDLE_NULL);
 }
 
 /* MPI_T_pvar_write: - = all valid -> MPI_SUCCESS */
-static int c3303(void)
+static int c3364(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_write(es_pvar_session, es_pvar_handle, es_sbuf);
 }
 
 /* MPI_T_pvar_write: pe_session = MPI_T_PVAR_SESSION_NULL -> MPI_T_ERR_INVALID_SESSION */
-static int c3304(void)
+static int c3365(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_write(MPI_T_PVAR_SESSION_NULL, es_pvar_handle, es_sbuf);
 }
 
 /* MPI_T_pvar_write: handle = MPI_T_PVAR_HANDLE_NULL -> MPI_T_ERR_INVALID_HANDLE */
-static int c3305(void)
+static int c3366(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_write(es_pvar_session, MPI_T_PVAR_HANDLE_NULL, es_sbuf);
@@ -22810,14 +23226,14 @@ static int c3305(void)
 
 /* MPI_T_pvar_write: buf = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3306(void)
+static int c3367(void)
 {
     if (es_pvar_index < 0) return ES_NOT_APPLICABLE;
     return MPI_T_pvar_write(es_pvar_session, es_pvar_handle, NULL);
 }
 
 /* MPI_T_source_get_info: source_index = -1 -> MPI_T_ERR_INVALID_INDEX */
-static int c3307(void)
+static int c3368(void)
 {
     return MPI_T_source_get_info(-1, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(char, 3),
                                  ES_OUT(int, 4), ES_OUT(MPI_T_source_order, 5),
@@ -22825,7 +23241,7 @@ static int c3307(void)
 }
 
 /* MPI_T_source_get_info: source_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
-static int c3308(void)
+static int c3369(void)
 {
     return MPI_T_source_get_info(INT_MAX, ES_OUT(char, 1), ES_OUT(int, 2), ES_OUT(char, 3),
                                  ES_OUT(int, 4), ES_OUT(MPI_T_source_order, 5),
@@ -22833,87 +23249,87 @@ static int c3308(void)
 }
 
 /* MPI_T_source_get_num: - = all valid -> MPI_SUCCESS */
-static int c3309(void)
+static int c3370(void)
 {
     return MPI_T_source_get_num(ES_OUT(int, 0));
 }
 
 /* MPI_T_source_get_num: num_sources = NULL -> MPI_T_ERR_INVALID
  * MPICH: crashes */
-static int c3310(void)
+static int c3371(void)
 {
     return MPI_T_source_get_num(NULL);
 }
 
 /* MPI_T_source_get_timestamp: source_index = -1 -> MPI_T_ERR_INVALID_INDEX */
-static int c3311(void)
+static int c3372(void)
 {
     return MPI_T_source_get_timestamp(-1, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_T_source_get_timestamp: source_index = INT_MAX -> MPI_T_ERR_INVALID_INDEX */
-static int c3312(void)
+static int c3373(void)
 {
     return MPI_T_source_get_timestamp(INT_MAX, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Test: - = all valid -> MPI_SUCCESS */
-static int c3313(void)
+static int c3374(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, MPI_REQUEST_NULL), ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c3314(void)
+static int c3375(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, es_freed.request), ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: request = NULL -> MPI_ERR_ARG */
-static int c3315(void)
+static int c3376(void)
 {
     return MPI_Test(NULL, ES_OUT(int, 1), ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: flag = NULL -> MPI_ERR_ARG */
-static int c3316(void)
+static int c3377(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, MPI_REQUEST_NULL), NULL, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Test: status = NULL -> MPI_ERR_ARG */
-static int c3317(void)
+static int c3378(void)
 {
     return MPI_Test(ES_PTR(MPI_Request, MPI_REQUEST_NULL), ES_OUT(int, 1), NULL);
 }
 
 /* MPI_Test_cancelled: - = all valid -> MPI_SUCCESS */
-static int c3318(void)
+static int c3379(void)
 {
     return MPI_Test_cancelled(&es_status0, ES_OUT(int, 1));
 }
 
 /* MPI_Test_cancelled: status = NULL -> MPI_ERR_ARG */
-static int c3319(void)
+static int c3380(void)
 {
     return MPI_Test_cancelled(NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Test_cancelled: flag = NULL -> MPI_ERR_ARG */
-static int c3320(void)
+static int c3381(void)
 {
     return MPI_Test_cancelled(&es_status0, NULL);
 }
 
 /* MPI_Testall: - = all valid -> MPI_SUCCESS */
-static int c3321(void)
+static int c3382(void)
 {
     return MPI_Testall(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: count = -1 -> MPI_ERR_COUNT */
-static int c3322(void)
+static int c3383(void)
 {
     return MPI_Testall(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2),
                        ES_OUT(MPI_Status, 3));
@@ -22921,38 +23337,38 @@ static int c3322(void)
 
 /* MPI_Testall: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c3323(void)
+static int c3384(void)
 {
     return MPI_Testall(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c3324(void)
+static int c3385(void)
 {
     return MPI_Testall(1, NULL, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: flag = NULL -> MPI_ERR_ARG */
-static int c3325(void)
+static int c3386(void)
 {
     return MPI_Testall(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Testall: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c3326(void)
+static int c3387(void)
 {
     return MPI_Testall(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Testany: - = all valid -> MPI_SUCCESS */
-static int c3327(void)
+static int c3388(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: count = -1 -> MPI_ERR_COUNT */
-static int c3328(void)
+static int c3389(void)
 {
     return MPI_Testany(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
@@ -22960,47 +23376,47 @@ static int c3328(void)
 
 /* MPI_Testany: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c3329(void)
+static int c3390(void)
 {
     return MPI_Testany(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c3330(void)
+static int c3391(void)
 {
     return MPI_Testany(1, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: index = NULL -> MPI_ERR_ARG */
-static int c3331(void)
+static int c3392(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(int, 3),
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: flag = NULL -> MPI_ERR_ARG */
-static int c3332(void)
+static int c3393(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL,
                        ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testany: status = NULL -> MPI_ERR_ARG */
-static int c3333(void)
+static int c3394(void)
 {
     return MPI_Testany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Testsome: - = all valid -> MPI_SUCCESS */
-static int c3334(void)
+static int c3395(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: incount = -1 -> MPI_ERR_COUNT */
-static int c3335(void)
+static int c3396(void)
 {
     return MPI_Testsome(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
@@ -23008,153 +23424,153 @@ static int c3335(void)
 
 /* MPI_Testsome: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c3336(void)
+static int c3397(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c3337(void)
+static int c3398(void)
 {
     return MPI_Testsome(1, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: outcount = NULL -> MPI_ERR_ARG */
-static int c3338(void)
+static int c3399(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: array_of_indices = NULL -> MPI_ERR_ARG */
-static int c3339(void)
+static int c3400(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL,
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Testsome: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c3340(void)
+static int c3401(void)
 {
     return MPI_Testsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Topo_test: - = all valid -> MPI_SUCCESS */
-static int c3341(void)
+static int c3402(void)
 {
     return MPI_Topo_test(es_self.h, ES_OUT(int, 1));
 }
 
 /* MPI_Topo_test: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c3342(void)
+static int c3403(void)
 {
     return MPI_Topo_test(MPI_COMM_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Topo_test: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3343(void)
+static int c3404(void)
 {
     return MPI_Topo_test(es_freed.comm, ES_OUT(int, 1));
 }
 
 /* MPI_Topo_test: status = NULL -> MPI_ERR_ARG */
-static int c3344(void)
+static int c3405(void)
 {
     return MPI_Topo_test(es_self.h, NULL);
 }
 
 /* MPI_Type_commit: - = all valid -> MPI_SUCCESS */
-static int c3345(void)
+static int c3406(void)
 {
     return MPI_Type_commit(ES_PTR(MPI_Datatype, es_new_type()));
 }
 
 /* MPI_Type_commit: datatype = &MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3346(void)
+static int c3407(void)
 {
     return MPI_Type_commit(ES_PTR(MPI_Datatype, MPI_DATATYPE_NULL));
 }
 
 /* MPI_Type_commit: datatype = &freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c3347(void)
+static int c3408(void)
 {
     return MPI_Type_commit(ES_PTR(MPI_Datatype, es_freed.type));
 }
 
 /* MPI_Type_commit: datatype = NULL -> MPI_ERR_ARG
  * MPICH: crashes */
-static int c3348(void)
+static int c3409(void)
 {
     return MPI_Type_commit(NULL);
 }
 
 /* MPI_Type_contiguous: - = all valid -> MPI_SUCCESS */
-static int c3349(void)
+static int c3410(void)
 {
     return MPI_Type_contiguous(1, MPI_INT, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: count = -1 -> MPI_ERR_COUNT */
-static int c3350(void)
+static int c3411(void)
 {
     return MPI_Type_contiguous(-1, MPI_INT, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3351(void)
+static int c3412(void)
 {
     return MPI_Type_contiguous(1, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3352(void)
+static int c3413(void)
 {
     return MPI_Type_contiguous(1, es_freed.type, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous: newtype = NULL -> MPI_ERR_ARG */
-static int c3353(void)
+static int c3414(void)
 {
     return MPI_Type_contiguous(1, MPI_INT, NULL);
 }
 
 /* MPI_Type_contiguous_c: - = all valid -> MPI_SUCCESS */
-static int c3354(void)
+static int c3415(void)
 {
     return MPI_Type_contiguous_c(1, MPI_INT, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous_c: count = -1 -> MPI_ERR_COUNT */
-static int c3355(void)
+static int c3416(void)
 {
     return MPI_Type_contiguous_c(-1, MPI_INT, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3356(void)
+static int c3417(void)
 {
     return MPI_Type_contiguous_c(1, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous_c: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3357(void)
+static int c3418(void)
 {
     return MPI_Type_contiguous_c(1, es_freed.type, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_contiguous_c: newtype = NULL -> MPI_ERR_ARG */
-static int c3358(void)
+static int c3419(void)
 {
     return MPI_Type_contiguous_c(1, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_darray: - = all valid -> MPI_SUCCESS */
-static int c3359(void)
+static int c3420(void)
 {
     return MPI_Type_create_darray(1, 0, 1, es_ones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
                                   (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
@@ -23163,7 +23579,7 @@ static int c3359(void)
 
 /* MPI_Type_create_darray: size = 0 -> MPI_ERR_ARG
  * MPICH: MPI_ERR_RANK (rank 0 is not below size 0) */
-static int c3360(void)
+static int c3421(void)
 {
     return MPI_Type_create_darray(0, 0, 1, es_ones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
                                   (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
@@ -23172,7 +23588,7 @@ static int c3360(void)
 
 /* MPI_Type_create_darray: ndims = 0 -> MPI_ERR_ARG
  * MPICH: crashes or succeeds (does not check) */
-static int c3361(void)
+static int c3422(void)
 {
     return MPI_Type_create_darray(1, 0, 0, es_ones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
                                   (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
@@ -23181,7 +23597,7 @@ static int c3361(void)
 
 /* MPI_Type_create_darray: array_of_gsizes = {-1,..} -> MPI_ERR_COUNT
  * MPICH: crashes or succeeds (does not check) */
-static int c3362(void)
+static int c3423(void)
 {
     return MPI_Type_create_darray(1, 0, 1, es_neg_first, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
                                   (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
@@ -23190,7 +23606,7 @@ static int c3362(void)
 
 /* MPI_Type_create_darray: array_of_distribs = {12345} -> MPI_ERR_ARG
  * MPICH: crashes or succeeds (does not check) */
-static int c3363(void)
+static int c3424(void)
 {
     return MPI_Type_create_darray(1, 0, 1, es_ones, (int[ES_MAXP]){12345},
                                   (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
@@ -23199,7 +23615,7 @@ static int c3363(void)
 
 /* MPI_Type_create_darray: array_of_psizes = {-1,..} -> MPI_ERR_COUNT
  * MPICH: crashes or succeeds (does not check) */
-static int c3364(void)
+static int c3425(void)
 {
     return MPI_Type_create_darray(1, 0, 1, es_ones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
                                   (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_neg_first,
@@ -23208,7 +23624,7 @@ static int c3364(void)
 
 /* MPI_Type_create_darray: order = 12345 -> MPI_ERR_ARG
  * MPICH: crashes or succeeds (does not check) */
-static int c3365(void)
+static int c3426(void)
 {
     return MPI_Type_create_darray(1, 0, 1, es_ones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
                                   (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, 12345, MPI_INT,
@@ -23217,7 +23633,7 @@ static int c3365(void)
 
 /* MPI_Type_create_darray: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: crashes or succeeds (does not check) */
-static int c3366(void)
+static int c3427(void)
 {
     return MPI_Type_create_darray(1, 0, 1, es_ones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
                                   (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
@@ -23226,7 +23642,7 @@ static int c3366(void)
 
 /* MPI_Type_create_darray: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3367(void)
+static int c3428(void)
 {
     return MPI_Type_create_darray(1, 0, 1, es_ones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
                                   (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
@@ -23235,7 +23651,7 @@ static int c3367(void)
 
 /* MPI_Type_create_darray: newtype = NULL -> MPI_ERR_ARG
  * MPICH: crashes or succeeds (does not check) */
-static int c3368(void)
+static int c3429(void)
 {
     return MPI_Type_create_darray(1, 0, 1, es_ones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
                                   (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
@@ -23243,7 +23659,7 @@ static int c3368(void)
 }
 
 /* MPI_Type_create_darray_c: - = all valid -> MPI_SUCCESS */
-static int c3369(void)
+static int c3430(void)
 {
     return MPI_Type_create_darray_c(1, 0, 1, es_cones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
                                     (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
@@ -23252,7 +23668,7 @@ static int c3369(void)
 
 /* MPI_Type_create_darray_c: size = 0 -> MPI_ERR_ARG
  * MPICH: MPI_ERR_RANK (rank 0 is not below size 0) */
-static int c3370(void)
+static int c3431(void)
 {
     return MPI_Type_create_darray_c(0, 0, 1, es_cones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
                                     (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
@@ -23261,7 +23677,7 @@ static int c3370(void)
 
 /* MPI_Type_create_darray_c: ndims = 0 -> MPI_ERR_ARG
  * MPICH: crashes or succeeds (does not check) */
-static int c3371(void)
+static int c3432(void)
 {
     return MPI_Type_create_darray_c(1, 0, 0, es_cones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
                                     (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
@@ -23270,7 +23686,7 @@ static int c3371(void)
 
 /* MPI_Type_create_darray_c: array_of_gsizes = {-1,..} -> MPI_ERR_COUNT
  * MPICH: crashes or succeeds (does not check) */
-static int c3372(void)
+static int c3433(void)
 {
     return MPI_Type_create_darray_c(1, 0, 1, es_cneg_first, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
                                     (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
@@ -23279,7 +23695,7 @@ static int c3372(void)
 
 /* MPI_Type_create_darray_c: array_of_distribs = {12345} -> MPI_ERR_ARG
  * MPICH: crashes or succeeds (does not check) */
-static int c3373(void)
+static int c3434(void)
 {
     return MPI_Type_create_darray_c(1, 0, 1, es_cones, (int[ES_MAXP]){12345},
                                     (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
@@ -23288,7 +23704,7 @@ static int c3373(void)
 
 /* MPI_Type_create_darray_c: array_of_psizes = {-1,..} -> MPI_ERR_COUNT
  * MPICH: crashes or succeeds (does not check) */
-static int c3374(void)
+static int c3435(void)
 {
     return MPI_Type_create_darray_c(1, 0, 1, es_cones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
                                     (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_neg_first,
@@ -23297,7 +23713,7 @@ static int c3374(void)
 
 /* MPI_Type_create_darray_c: order = 12345 -> MPI_ERR_ARG
  * MPICH: crashes or succeeds (does not check) */
-static int c3375(void)
+static int c3436(void)
 {
     return MPI_Type_create_darray_c(1, 0, 1, es_cones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
                                     (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, 12345,
@@ -23306,7 +23722,7 @@ static int c3375(void)
 
 /* MPI_Type_create_darray_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: crashes or succeeds (does not check) */
-static int c3376(void)
+static int c3437(void)
 {
     return MPI_Type_create_darray_c(1, 0, 1, es_cones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
                                     (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
@@ -23315,7 +23731,7 @@ static int c3376(void)
 
 /* MPI_Type_create_darray_c: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3377(void)
+static int c3438(void)
 {
     return MPI_Type_create_darray_c(1, 0, 1, es_cones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
                                     (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
@@ -23324,7 +23740,7 @@ static int c3377(void)
 
 /* MPI_Type_create_darray_c: newtype = NULL -> MPI_ERR_ARG
  * MPICH: crashes or succeeds (does not check) */
-static int c3378(void)
+static int c3439(void)
 {
     return MPI_Type_create_darray_c(1, 0, 1, es_cones, (int[ES_MAXP]){MPI_DISTRIBUTE_BLOCK},
                                     (int[ES_MAXP]){MPI_DISTRIBUTE_DFLT_DARG}, es_ones, MPI_ORDER_C,
@@ -23332,25 +23748,25 @@ static int c3378(void)
 }
 
 /* MPI_Type_create_hindexed: - = all valid -> MPI_SUCCESS */
-static int c3379(void)
+static int c3440(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: count = -1 -> MPI_ERR_COUNT */
-static int c3380(void)
+static int c3441(void)
 {
     return MPI_Type_create_hindexed(-1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c3381(void)
+static int c3442(void)
 {
     return MPI_Type_create_hindexed(1, es_neg_first, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3382(void)
+static int c3443(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, MPI_DATATYPE_NULL,
                                     ES_OUT(MPI_Datatype, 4));
@@ -23358,37 +23774,37 @@ static int c3382(void)
 
 /* MPI_Type_create_hindexed: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3383(void)
+static int c3444(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed: newtype = NULL -> MPI_ERR_ARG */
-static int c3384(void)
+static int c3445(void)
 {
     return MPI_Type_create_hindexed(1, es_ones, es_aiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_hindexed_block: - = all valid -> MPI_SUCCESS */
-static int c3385(void)
+static int c3446(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: count = -1 -> MPI_ERR_COUNT */
-static int c3386(void)
+static int c3447(void)
 {
     return MPI_Type_create_hindexed_block(-1, 1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: blocklength = -1 -> MPI_ERR_COUNT */
-static int c3387(void)
+static int c3448(void)
 {
     return MPI_Type_create_hindexed_block(1, -1, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3388(void)
+static int c3449(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, MPI_DATATYPE_NULL,
                                           ES_OUT(MPI_Datatype, 4));
@@ -23396,37 +23812,37 @@ static int c3388(void)
 
 /* MPI_Type_create_hindexed_block: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3389(void)
+static int c3450(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block: newtype = NULL -> MPI_ERR_ARG */
-static int c3390(void)
+static int c3451(void)
 {
     return MPI_Type_create_hindexed_block(1, 1, es_aiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_hindexed_block_c: - = all valid -> MPI_SUCCESS */
-static int c3391(void)
+static int c3452(void)
 {
     return MPI_Type_create_hindexed_block_c(1, 1, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block_c: count = -1 -> MPI_ERR_COUNT */
-static int c3392(void)
+static int c3453(void)
 {
     return MPI_Type_create_hindexed_block_c(-1, 1, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block_c: blocklength = -1 -> MPI_ERR_COUNT */
-static int c3393(void)
+static int c3454(void)
 {
     return MPI_Type_create_hindexed_block_c(1, -1, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3394(void)
+static int c3455(void)
 {
     return MPI_Type_create_hindexed_block_c(1, 1, es_caiota, MPI_DATATYPE_NULL,
                                             ES_OUT(MPI_Datatype, 4));
@@ -23434,39 +23850,39 @@ static int c3394(void)
 
 /* MPI_Type_create_hindexed_block_c: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3395(void)
+static int c3456(void)
 {
     return MPI_Type_create_hindexed_block_c(1, 1, es_caiota, es_freed.type,
                                             ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_block_c: newtype = NULL -> MPI_ERR_ARG */
-static int c3396(void)
+static int c3457(void)
 {
     return MPI_Type_create_hindexed_block_c(1, 1, es_caiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_hindexed_c: - = all valid -> MPI_SUCCESS */
-static int c3397(void)
+static int c3458(void)
 {
     return MPI_Type_create_hindexed_c(1, es_cones, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_c: count = -1 -> MPI_ERR_COUNT */
-static int c3398(void)
+static int c3459(void)
 {
     return MPI_Type_create_hindexed_c(-1, es_cones, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_c: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c3399(void)
+static int c3460(void)
 {
     return MPI_Type_create_hindexed_c(1, es_cneg_first, es_caiota, MPI_INT,
                                       ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3400(void)
+static int c3461(void)
 {
     return MPI_Type_create_hindexed_c(1, es_cones, es_caiota, MPI_DATATYPE_NULL,
                                       ES_OUT(MPI_Datatype, 4));
@@ -23474,149 +23890,149 @@ static int c3400(void)
 
 /* MPI_Type_create_hindexed_c: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3401(void)
+static int c3462(void)
 {
     return MPI_Type_create_hindexed_c(1, es_cones, es_caiota, es_freed.type,
                                       ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hindexed_c: newtype = NULL -> MPI_ERR_ARG */
-static int c3402(void)
+static int c3463(void)
 {
     return MPI_Type_create_hindexed_c(1, es_cones, es_caiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_hvector: - = all valid -> MPI_SUCCESS */
-static int c3403(void)
+static int c3464(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: count = -1 -> MPI_ERR_COUNT */
-static int c3404(void)
+static int c3465(void)
 {
     return MPI_Type_create_hvector(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: blocklength = -1 -> MPI_ERR_COUNT */
-static int c3405(void)
+static int c3466(void)
 {
     return MPI_Type_create_hvector(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3406(void)
+static int c3467(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3407(void)
+static int c3468(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector: newtype = NULL -> MPI_ERR_ARG */
-static int c3408(void)
+static int c3469(void)
 {
     return MPI_Type_create_hvector(1, 1, 0, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_hvector_c: - = all valid -> MPI_SUCCESS */
-static int c3409(void)
+static int c3470(void)
 {
     return MPI_Type_create_hvector_c(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector_c: count = -1 -> MPI_ERR_COUNT */
-static int c3410(void)
+static int c3471(void)
 {
     return MPI_Type_create_hvector_c(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector_c: blocklength = -1 -> MPI_ERR_COUNT */
-static int c3411(void)
+static int c3472(void)
 {
     return MPI_Type_create_hvector_c(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3412(void)
+static int c3473(void)
 {
     return MPI_Type_create_hvector_c(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector_c: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3413(void)
+static int c3474(void)
 {
     return MPI_Type_create_hvector_c(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_hvector_c: newtype = NULL -> MPI_ERR_ARG */
-static int c3414(void)
+static int c3475(void)
 {
     return MPI_Type_create_hvector_c(1, 1, 0, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_indexed_block: - = all valid -> MPI_SUCCESS */
-static int c3415(void)
+static int c3476(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: count = -1 -> MPI_ERR_COUNT */
-static int c3416(void)
+static int c3477(void)
 {
     return MPI_Type_create_indexed_block(-1, 1, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: blocklength = -1 -> MPI_ERR_COUNT */
-static int c3417(void)
+static int c3478(void)
 {
     return MPI_Type_create_indexed_block(1, -1, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3418(void)
+static int c3479(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3419(void)
+static int c3480(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block: newtype = NULL -> MPI_ERR_ARG */
-static int c3420(void)
+static int c3481(void)
 {
     return MPI_Type_create_indexed_block(1, 1, es_iota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_indexed_block_c: - = all valid -> MPI_SUCCESS */
-static int c3421(void)
+static int c3482(void)
 {
     return MPI_Type_create_indexed_block_c(1, 1, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block_c: count = -1 -> MPI_ERR_COUNT */
-static int c3422(void)
+static int c3483(void)
 {
     return MPI_Type_create_indexed_block_c(-1, 1, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block_c: blocklength = -1 -> MPI_ERR_COUNT */
-static int c3423(void)
+static int c3484(void)
 {
     return MPI_Type_create_indexed_block_c(1, -1, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3424(void)
+static int c3485(void)
 {
     return MPI_Type_create_indexed_block_c(1, 1, es_caiota, MPI_DATATYPE_NULL,
                                            ES_OUT(MPI_Datatype, 4));
@@ -23624,141 +24040,141 @@ static int c3424(void)
 
 /* MPI_Type_create_indexed_block_c: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3425(void)
+static int c3486(void)
 {
     return MPI_Type_create_indexed_block_c(1, 1, es_caiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_indexed_block_c: newtype = NULL -> MPI_ERR_ARG */
-static int c3426(void)
+static int c3487(void)
 {
     return MPI_Type_create_indexed_block_c(1, 1, es_caiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_create_keyval: - = all valid -> MPI_SUCCESS */
-static int c3427(void)
+static int c3488(void)
 {
     return MPI_Type_create_keyval(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN, ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Type_create_keyval: type_keyval = NULL -> MPI_ERR_ARG */
-static int c3428(void)
+static int c3489(void)
 {
     return MPI_Type_create_keyval(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN, NULL, NULL);
 }
 
 /* MPI_Type_create_resized: - = all valid -> MPI_SUCCESS */
-static int c3429(void)
+static int c3490(void)
 {
     return MPI_Type_create_resized(MPI_INT, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3430(void)
+static int c3491(void)
 {
     return MPI_Type_create_resized(MPI_DATATYPE_NULL, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3431(void)
+static int c3492(void)
 {
     return MPI_Type_create_resized(es_freed.type, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized: newtype = NULL -> MPI_ERR_ARG */
-static int c3432(void)
+static int c3493(void)
 {
     return MPI_Type_create_resized(MPI_INT, 0, 0, NULL);
 }
 
 /* MPI_Type_create_resized_c: - = all valid -> MPI_SUCCESS */
-static int c3433(void)
+static int c3494(void)
 {
     return MPI_Type_create_resized_c(MPI_INT, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3434(void)
+static int c3495(void)
 {
     return MPI_Type_create_resized_c(MPI_DATATYPE_NULL, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized_c: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3435(void)
+static int c3496(void)
 {
     return MPI_Type_create_resized_c(es_freed.type, 0, 0, ES_OUT(MPI_Datatype, 3));
 }
 
 /* MPI_Type_create_resized_c: newtype = NULL -> MPI_ERR_ARG */
-static int c3436(void)
+static int c3497(void)
 {
     return MPI_Type_create_resized_c(MPI_INT, 0, 0, NULL);
 }
 
 /* MPI_Type_create_struct: - = all valid -> MPI_SUCCESS */
-static int c3437(void)
+static int c3498(void)
 {
     return MPI_Type_create_struct(1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: count = -1 -> MPI_ERR_COUNT */
-static int c3438(void)
+static int c3499(void)
 {
     return MPI_Type_create_struct(-1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c3439(void)
+static int c3500(void)
 {
     return MPI_Type_create_struct(1, es_neg_first, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: array_of_types = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c3440(void)
+static int c3501(void)
 {
     return MPI_Type_create_struct(1, es_ones, es_aiota, es_null_first, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct: newtype = NULL -> MPI_ERR_ARG */
-static int c3441(void)
+static int c3502(void)
 {
     return MPI_Type_create_struct(1, es_ones, es_aiota, es_ints, NULL);
 }
 
 /* MPI_Type_create_struct_c: - = all valid -> MPI_SUCCESS */
-static int c3442(void)
+static int c3503(void)
 {
     return MPI_Type_create_struct_c(1, es_cones, es_caiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct_c: count = -1 -> MPI_ERR_COUNT */
-static int c3443(void)
+static int c3504(void)
 {
     return MPI_Type_create_struct_c(-1, es_cones, es_caiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct_c: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c3444(void)
+static int c3505(void)
 {
     return MPI_Type_create_struct_c(1, es_cneg_first, es_caiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct_c: array_of_types = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c3445(void)
+static int c3506(void)
 {
     return MPI_Type_create_struct_c(1, es_cones, es_caiota, es_null_first, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_create_struct_c: newtype = NULL -> MPI_ERR_ARG */
-static int c3446(void)
+static int c3507(void)
 {
     return MPI_Type_create_struct_c(1, es_cones, es_caiota, es_ints, NULL);
 }
 
 /* MPI_Type_create_subarray: - = all valid -> MPI_SUCCESS */
-static int c3447(void)
+static int c3508(void)
 {
     return MPI_Type_create_subarray(1, es_ones, es_ones, (int[ES_MAXP]){0}, MPI_ORDER_C, MPI_INT,
                                     ES_OUT(MPI_Datatype, 6));
@@ -23766,7 +24182,7 @@ static int c3447(void)
 
 /* MPI_Type_create_subarray: ndims = 0 -> MPI_ERR_ARG
  * MPICH: succeeds (does not check) */
-static int c3448(void)
+static int c3509(void)
 {
     return MPI_Type_create_subarray(0, es_ones, es_ones, (int[ES_MAXP]){0}, MPI_ORDER_C, MPI_INT,
                                     ES_OUT(MPI_Datatype, 6));
@@ -23774,7 +24190,7 @@ static int c3448(void)
 
 /* MPI_Type_create_subarray: array_of_sizes = {-1,..} -> MPI_ERR_COUNT
  * MPICH: succeeds (does not check) */
-static int c3449(void)
+static int c3510(void)
 {
     return MPI_Type_create_subarray(1, es_neg_first, es_ones, (int[ES_MAXP]){0}, MPI_ORDER_C,
                                     MPI_INT, ES_OUT(MPI_Datatype, 6));
@@ -23782,7 +24198,7 @@ static int c3449(void)
 
 /* MPI_Type_create_subarray: array_of_subsizes = {-1,..} -> MPI_ERR_COUNT
  * MPICH: succeeds (does not check) */
-static int c3450(void)
+static int c3511(void)
 {
     return MPI_Type_create_subarray(1, es_ones, es_neg_first, (int[ES_MAXP]){0}, MPI_ORDER_C,
                                     MPI_INT, ES_OUT(MPI_Datatype, 6));
@@ -23790,7 +24206,7 @@ static int c3450(void)
 
 /* MPI_Type_create_subarray: array_of_starts = {-1,..} -> MPI_ERR_COUNT
  * MPICH: succeeds (does not check) */
-static int c3451(void)
+static int c3512(void)
 {
     return MPI_Type_create_subarray(1, es_ones, es_ones, es_neg_first, MPI_ORDER_C, MPI_INT,
                                     ES_OUT(MPI_Datatype, 6));
@@ -23798,7 +24214,7 @@ static int c3451(void)
 
 /* MPI_Type_create_subarray: order = 12345 -> MPI_ERR_ARG
  * MPICH: succeeds (does not check) */
-static int c3452(void)
+static int c3513(void)
 {
     return MPI_Type_create_subarray(1, es_ones, es_ones, (int[ES_MAXP]){0}, 12345, MPI_INT,
                                     ES_OUT(MPI_Datatype, 6));
@@ -23806,7 +24222,7 @@ static int c3452(void)
 
 /* MPI_Type_create_subarray: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: succeeds (does not check) */
-static int c3453(void)
+static int c3514(void)
 {
     return MPI_Type_create_subarray(1, es_ones, es_ones, (int[ES_MAXP]){0}, MPI_ORDER_C,
                                     MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 6));
@@ -23814,7 +24230,7 @@ static int c3453(void)
 
 /* MPI_Type_create_subarray: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3454(void)
+static int c3515(void)
 {
     return MPI_Type_create_subarray(1, es_ones, es_ones, (int[ES_MAXP]){0}, MPI_ORDER_C,
                                     es_freed.type, ES_OUT(MPI_Datatype, 6));
@@ -23822,14 +24238,14 @@ static int c3454(void)
 
 /* MPI_Type_create_subarray: newtype = NULL -> MPI_ERR_ARG
  * MPICH: succeeds (does not check) */
-static int c3455(void)
+static int c3516(void)
 {
     return MPI_Type_create_subarray(1, es_ones, es_ones, (int[ES_MAXP]){0}, MPI_ORDER_C, MPI_INT,
                                     NULL);
 }
 
 /* MPI_Type_create_subarray_c: - = all valid -> MPI_SUCCESS */
-static int c3456(void)
+static int c3517(void)
 {
     return MPI_Type_create_subarray_c(1, es_cones, es_cones, (MPI_Count[ES_MAXP]){0}, MPI_ORDER_C,
                                       MPI_INT, ES_OUT(MPI_Datatype, 6));
@@ -23837,7 +24253,7 @@ static int c3456(void)
 
 /* MPI_Type_create_subarray_c: ndims = 0 -> MPI_ERR_ARG
  * MPICH: succeeds (does not check) */
-static int c3457(void)
+static int c3518(void)
 {
     return MPI_Type_create_subarray_c(0, es_cones, es_cones, (MPI_Count[ES_MAXP]){0}, MPI_ORDER_C,
                                       MPI_INT, ES_OUT(MPI_Datatype, 6));
@@ -23845,7 +24261,7 @@ static int c3457(void)
 
 /* MPI_Type_create_subarray_c: array_of_sizes = {-1,..} -> MPI_ERR_COUNT
  * MPICH: succeeds (does not check) */
-static int c3458(void)
+static int c3519(void)
 {
     return MPI_Type_create_subarray_c(1, es_cneg_first, es_cones, (MPI_Count[ES_MAXP]){0},
                                       MPI_ORDER_C, MPI_INT, ES_OUT(MPI_Datatype, 6));
@@ -23853,7 +24269,7 @@ static int c3458(void)
 
 /* MPI_Type_create_subarray_c: array_of_subsizes = {-1,..} -> MPI_ERR_COUNT
  * MPICH: succeeds (does not check) */
-static int c3459(void)
+static int c3520(void)
 {
     return MPI_Type_create_subarray_c(1, es_cones, es_cneg_first, (MPI_Count[ES_MAXP]){0},
                                       MPI_ORDER_C, MPI_INT, ES_OUT(MPI_Datatype, 6));
@@ -23861,7 +24277,7 @@ static int c3459(void)
 
 /* MPI_Type_create_subarray_c: array_of_starts = {-1,..} -> MPI_ERR_COUNT
  * MPICH: succeeds (does not check) */
-static int c3460(void)
+static int c3521(void)
 {
     return MPI_Type_create_subarray_c(1, es_cones, es_cones, es_cneg_first, MPI_ORDER_C, MPI_INT,
                                       ES_OUT(MPI_Datatype, 6));
@@ -23869,7 +24285,7 @@ static int c3460(void)
 
 /* MPI_Type_create_subarray_c: order = 12345 -> MPI_ERR_ARG
  * MPICH: succeeds (does not check) */
-static int c3461(void)
+static int c3522(void)
 {
     return MPI_Type_create_subarray_c(1, es_cones, es_cones, (MPI_Count[ES_MAXP]){0}, 12345,
                                       MPI_INT, ES_OUT(MPI_Datatype, 6));
@@ -23877,7 +24293,7 @@ static int c3461(void)
 
 /* MPI_Type_create_subarray_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE
  * MPICH: succeeds (does not check) */
-static int c3462(void)
+static int c3523(void)
 {
     return MPI_Type_create_subarray_c(1, es_cones, es_cones, (MPI_Count[ES_MAXP]){0}, MPI_ORDER_C,
                                       MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 6));
@@ -23885,7 +24301,7 @@ static int c3462(void)
 
 /* MPI_Type_create_subarray_c: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3463(void)
+static int c3524(void)
 {
     return MPI_Type_create_subarray_c(1, es_cones, es_cones, (MPI_Count[ES_MAXP]){0}, MPI_ORDER_C,
                                       es_freed.type, ES_OUT(MPI_Datatype, 6));
@@ -23893,219 +24309,219 @@ static int c3463(void)
 
 /* MPI_Type_create_subarray_c: newtype = NULL -> MPI_ERR_ARG
  * MPICH: succeeds (does not check) */
-static int c3464(void)
+static int c3525(void)
 {
     return MPI_Type_create_subarray_c(1, es_cones, es_cones, (MPI_Count[ES_MAXP]){0}, MPI_ORDER_C,
                                       MPI_INT, NULL);
 }
 
 /* MPI_Type_delete_attr: - = all valid -> MPI_SUCCESS */
-static int c3465(void)
+static int c3526(void)
 {
     return MPI_Type_delete_attr(MPI_INT, es_type_keyval);
 }
 
 /* MPI_Type_delete_attr: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3466(void)
+static int c3527(void)
 {
     return MPI_Type_delete_attr(MPI_DATATYPE_NULL, es_type_keyval);
 }
 
 /* MPI_Type_delete_attr: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3467(void)
+static int c3528(void)
 {
     return MPI_Type_delete_attr(es_freed.type, es_type_keyval);
 }
 
 /* MPI_Type_delete_attr: type_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c3468(void)
+static int c3529(void)
 {
     return MPI_Type_delete_attr(MPI_INT, MPI_KEYVAL_INVALID);
 }
 
 /* MPI_Type_delete_attr: type_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c3469(void)
+static int c3530(void)
 {
     return MPI_Type_delete_attr(MPI_INT, 12345);
 }
 
 /* MPI_Type_delete_attr: type_keyval = comm keyval -> MPI_ERR_KEYVAL */
-static int c3470(void)
+static int c3531(void)
 {
     return MPI_Type_delete_attr(MPI_INT, es_comm_keyval);
 }
 
 /* MPI_Type_dup: - = all valid -> MPI_SUCCESS */
-static int c3471(void)
+static int c3532(void)
 {
     return MPI_Type_dup(MPI_INT, ES_OUT(MPI_Datatype, 1));
 }
 
 /* MPI_Type_dup: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3472(void)
+static int c3533(void)
 {
     return MPI_Type_dup(MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 1));
 }
 
 /* MPI_Type_dup: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3473(void)
+static int c3534(void)
 {
     return MPI_Type_dup(es_freed.type, ES_OUT(MPI_Datatype, 1));
 }
 
 /* MPI_Type_dup: newtype = NULL -> MPI_ERR_ARG */
-static int c3474(void)
+static int c3535(void)
 {
     return MPI_Type_dup(MPI_INT, NULL);
 }
 
 /* MPI_Type_extent: - = all valid -> MPI_SUCCESS */
-static int c3475(void)
+static int c3536(void)
 {
     return MPI_Type_extent(MPI_INT, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_extent: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3476(void)
+static int c3537(void)
 {
     return MPI_Type_extent(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_extent: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3477(void)
+static int c3538(void)
 {
     return MPI_Type_extent(es_freed.type, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_extent: extent = NULL -> MPI_ERR_ARG */
-static int c3478(void)
+static int c3539(void)
 {
     return MPI_Type_extent(MPI_INT, NULL);
 }
 
 /* MPI_Type_free: - = all valid -> MPI_SUCCESS */
-static int c3479(void)
+static int c3540(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, es_new_type()));
 }
 
 /* MPI_Type_free: datatype = &MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3480(void)
+static int c3541(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, MPI_DATATYPE_NULL));
 }
 
 /* MPI_Type_free: datatype = &freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c3481(void)
+static int c3542(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, es_freed.type));
 }
 
 /* MPI_Type_free: datatype = NULL -> MPI_ERR_ARG
  * MPICH: crashes */
-static int c3482(void)
+static int c3543(void)
 {
     return MPI_Type_free(NULL);
 }
 
 /* MPI_Type_free: datatype = &MPI_INT -> MPI_ERR_TYPE */
-static int c3483(void)
+static int c3544(void)
 {
     return MPI_Type_free(ES_PTR(MPI_Datatype, MPI_INT));
 }
 
 /* MPI_Type_free_keyval: - = all valid -> MPI_SUCCESS */
-static int c3484(void)
+static int c3545(void)
 {
     return MPI_Type_free_keyval(ES_PTR(int, es_new_type_keyval()));
 }
 
 /* MPI_Type_free_keyval: type_keyval = &MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c3485(void)
+static int c3546(void)
 {
     return MPI_Type_free_keyval(ES_PTR(int, MPI_KEYVAL_INVALID));
 }
 
 /* MPI_Type_free_keyval: type_keyval = &12345 -> MPI_ERR_KEYVAL */
-static int c3486(void)
+static int c3547(void)
 {
     return MPI_Type_free_keyval(ES_PTR(int, 12345));
 }
 
 /* MPI_Type_free_keyval: type_keyval = &comm keyval -> MPI_ERR_KEYVAL */
-static int c3487(void)
+static int c3548(void)
 {
     return MPI_Type_free_keyval(ES_PTR(int, es_comm_keyval));
 }
 
 /* MPI_Type_free_keyval: type_keyval = NULL -> MPI_ERR_ARG */
-static int c3488(void)
+static int c3549(void)
 {
     return MPI_Type_free_keyval(NULL);
 }
 
 /* MPI_Type_get_attr: - = all valid -> MPI_SUCCESS */
-static int c3489(void)
+static int c3550(void)
 {
     return MPI_Type_get_attr(MPI_INT, es_type_keyval, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3490(void)
+static int c3551(void)
 {
     return MPI_Type_get_attr(MPI_DATATYPE_NULL, es_type_keyval, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3491(void)
+static int c3552(void)
 {
     return MPI_Type_get_attr(es_freed.type, es_type_keyval, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: type_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c3492(void)
+static int c3553(void)
 {
     return MPI_Type_get_attr(MPI_INT, MPI_KEYVAL_INVALID, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: type_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c3493(void)
+static int c3554(void)
 {
     return MPI_Type_get_attr(MPI_INT, 12345, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: type_keyval = comm keyval -> MPI_ERR_KEYVAL */
-static int c3494(void)
+static int c3555(void)
 {
     return MPI_Type_get_attr(MPI_INT, es_comm_keyval, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: attribute_val = NULL -> MPI_ERR_ARG */
-static int c3495(void)
+static int c3556(void)
 {
     return MPI_Type_get_attr(MPI_INT, es_type_keyval, NULL, ES_OUT(int, 3));
 }
 
 /* MPI_Type_get_attr: flag = NULL -> MPI_ERR_ARG */
-static int c3496(void)
+static int c3557(void)
 {
     return MPI_Type_get_attr(MPI_INT, es_type_keyval, ES_OUT(void, 2), NULL);
 }
 
 /* MPI_Type_get_contents: - = all valid -> MPI_SUCCESS */
-static int c3497(void)
+static int c3558(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3498(void)
+static int c3559(void)
 {
     return MPI_Type_get_contents(MPI_DATATYPE_NULL, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
@@ -24113,48 +24529,48 @@ static int c3498(void)
 
 /* MPI_Type_get_contents: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3499(void)
+static int c3560(void)
 {
     return MPI_Type_get_contents(es_freed.type, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: datatype = MPI_INT -> MPI_ERR_TYPE */
-static int c3500(void)
+static int c3561(void)
 {
     return MPI_Type_get_contents(MPI_INT, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: array_of_integers = NULL -> MPI_ERR_ARG */
-static int c3501(void)
+static int c3562(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, NULL, ES_OUT(MPI_Aint, 5),
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: array_of_addresses = NULL -> MPI_ERR_ARG */
-static int c3502(void)
+static int c3563(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, ES_OUT(int, 4), NULL,
                                  ES_OUT(MPI_Datatype, 6));
 }
 
 /* MPI_Type_get_contents: array_of_datatypes = NULL -> MPI_ERR_ARG */
-static int c3503(void)
+static int c3564(void)
 {
     return MPI_Type_get_contents(es_derived, 8, 8, 8, ES_OUT(int, 4), ES_OUT(MPI_Aint, 5), NULL);
 }
 
 /* MPI_Type_get_contents_c: - = all valid -> MPI_SUCCESS */
-static int c3504(void)
+static int c3565(void)
 {
     return MPI_Type_get_contents_c(es_derived, 8, 8, 8, 8, ES_OUT(int, 5), ES_OUT(MPI_Aint, 6),
                                    ES_OUT(MPI_Count, 7), ES_OUT(MPI_Datatype, 8));
 }
 
 /* MPI_Type_get_contents_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3505(void)
+static int c3566(void)
 {
     return MPI_Type_get_contents_c(MPI_DATATYPE_NULL, 8, 8, 8, 8, ES_OUT(int, 5),
                                    ES_OUT(MPI_Aint, 6), ES_OUT(MPI_Count, 7),
@@ -24163,56 +24579,56 @@ static int c3505(void)
 
 /* MPI_Type_get_contents_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3506(void)
+static int c3567(void)
 {
     return MPI_Type_get_contents_c(es_freed.type, 8, 8, 8, 8, ES_OUT(int, 5), ES_OUT(MPI_Aint, 6),
                                    ES_OUT(MPI_Count, 7), ES_OUT(MPI_Datatype, 8));
 }
 
 /* MPI_Type_get_contents_c: datatype = MPI_INT -> MPI_ERR_TYPE */
-static int c3507(void)
+static int c3568(void)
 {
     return MPI_Type_get_contents_c(MPI_INT, 8, 8, 8, 8, ES_OUT(int, 5), ES_OUT(MPI_Aint, 6),
                                    ES_OUT(MPI_Count, 7), ES_OUT(MPI_Datatype, 8));
 }
 
 /* MPI_Type_get_contents_c: array_of_integers = NULL -> MPI_ERR_ARG */
-static int c3508(void)
+static int c3569(void)
 {
     return MPI_Type_get_contents_c(es_derived, 8, 8, 8, 8, NULL, ES_OUT(MPI_Aint, 6),
                                    ES_OUT(MPI_Count, 7), ES_OUT(MPI_Datatype, 8));
 }
 
 /* MPI_Type_get_contents_c: array_of_addresses = NULL -> MPI_ERR_ARG */
-static int c3509(void)
+static int c3570(void)
 {
     return MPI_Type_get_contents_c(es_derived, 8, 8, 8, 8, ES_OUT(int, 5), NULL,
                                    ES_OUT(MPI_Count, 7), ES_OUT(MPI_Datatype, 8));
 }
 
 /* MPI_Type_get_contents_c: array_of_large_counts = NULL -> MPI_ERR_ARG */
-static int c3510(void)
+static int c3571(void)
 {
     return MPI_Type_get_contents_c(es_derived, 8, 8, 8, 8, ES_OUT(int, 5), ES_OUT(MPI_Aint, 6),
                                    NULL, ES_OUT(MPI_Datatype, 8));
 }
 
 /* MPI_Type_get_contents_c: array_of_datatypes = NULL -> MPI_ERR_ARG */
-static int c3511(void)
+static int c3572(void)
 {
     return MPI_Type_get_contents_c(es_derived, 8, 8, 8, 8, ES_OUT(int, 5), ES_OUT(MPI_Aint, 6),
                                    ES_OUT(MPI_Count, 7), NULL);
 }
 
 /* MPI_Type_get_envelope: - = all valid -> MPI_SUCCESS */
-static int c3512(void)
+static int c3573(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                  ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3513(void)
+static int c3574(void)
 {
     return MPI_Type_get_envelope(MPI_DATATYPE_NULL, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                  ES_OUT(int, 4));
@@ -24220,45 +24636,45 @@ static int c3513(void)
 
 /* MPI_Type_get_envelope: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3514(void)
+static int c3575(void)
 {
     return MPI_Type_get_envelope(es_freed.type, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3),
                                  ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: num_integers = NULL -> MPI_ERR_ARG */
-static int c3515(void)
+static int c3576(void)
 {
     return MPI_Type_get_envelope(MPI_INT, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: num_addresses = NULL -> MPI_ERR_ARG */
-static int c3516(void)
+static int c3577(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), NULL, ES_OUT(int, 3), ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: num_datatypes = NULL -> MPI_ERR_ARG */
-static int c3517(void)
+static int c3578(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), ES_OUT(int, 2), NULL, ES_OUT(int, 4));
 }
 
 /* MPI_Type_get_envelope: combiner = NULL -> MPI_ERR_ARG */
-static int c3518(void)
+static int c3579(void)
 {
     return MPI_Type_get_envelope(MPI_INT, ES_OUT(int, 1), ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Type_get_envelope_c: - = all valid -> MPI_SUCCESS */
-static int c3519(void)
+static int c3580(void)
 {
     return MPI_Type_get_envelope_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2),
                                    ES_OUT(MPI_Count, 3), ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
 }
 
 /* MPI_Type_get_envelope_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3520(void)
+static int c3581(void)
 {
     return MPI_Type_get_envelope_c(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2),
                                    ES_OUT(MPI_Count, 3), ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
@@ -24266,204 +24682,204 @@ static int c3520(void)
 
 /* MPI_Type_get_envelope_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3521(void)
+static int c3582(void)
 {
     return MPI_Type_get_envelope_c(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2),
                                    ES_OUT(MPI_Count, 3), ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
 }
 
 /* MPI_Type_get_envelope_c: num_integers = NULL -> MPI_ERR_ARG */
-static int c3522(void)
+static int c3583(void)
 {
     return MPI_Type_get_envelope_c(MPI_INT, NULL, ES_OUT(MPI_Count, 2), ES_OUT(MPI_Count, 3),
                                    ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
 }
 
 /* MPI_Type_get_envelope_c: num_addresses = NULL -> MPI_ERR_ARG */
-static int c3523(void)
+static int c3584(void)
 {
     return MPI_Type_get_envelope_c(MPI_INT, ES_OUT(MPI_Count, 1), NULL, ES_OUT(MPI_Count, 3),
                                    ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
 }
 
 /* MPI_Type_get_envelope_c: num_large_counts = NULL -> MPI_ERR_ARG */
-static int c3524(void)
+static int c3585(void)
 {
     return MPI_Type_get_envelope_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2), NULL,
                                    ES_OUT(MPI_Count, 4), ES_OUT(int, 5));
 }
 
 /* MPI_Type_get_envelope_c: num_datatypes = NULL -> MPI_ERR_ARG */
-static int c3525(void)
+static int c3586(void)
 {
     return MPI_Type_get_envelope_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2),
                                    ES_OUT(MPI_Count, 3), NULL, ES_OUT(int, 5));
 }
 
 /* MPI_Type_get_envelope_c: combiner = NULL -> MPI_ERR_ARG */
-static int c3526(void)
+static int c3587(void)
 {
     return MPI_Type_get_envelope_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2),
                                    ES_OUT(MPI_Count, 3), ES_OUT(MPI_Count, 4), NULL);
 }
 
 /* MPI_Type_get_extent: - = all valid -> MPI_SUCCESS */
-static int c3527(void)
+static int c3588(void)
 {
     return MPI_Type_get_extent(MPI_INT, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3528(void)
+static int c3589(void)
 {
     return MPI_Type_get_extent(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3529(void)
+static int c3590(void)
 {
     return MPI_Type_get_extent(es_freed.type, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: lb = NULL -> MPI_ERR_ARG */
-static int c3530(void)
+static int c3591(void)
 {
     return MPI_Type_get_extent(MPI_INT, NULL, ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_extent: extent = NULL -> MPI_ERR_ARG */
-static int c3531(void)
+static int c3592(void)
 {
     return MPI_Type_get_extent(MPI_INT, ES_OUT(MPI_Aint, 1), NULL);
 }
 
 /* MPI_Type_get_extent_c: - = all valid -> MPI_SUCCESS */
-static int c3532(void)
+static int c3593(void)
 {
     return MPI_Type_get_extent_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3533(void)
+static int c3594(void)
 {
     return MPI_Type_get_extent_c(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3534(void)
+static int c3595(void)
 {
     return MPI_Type_get_extent_c(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_c: lb = NULL -> MPI_ERR_ARG */
-static int c3535(void)
+static int c3596(void)
 {
     return MPI_Type_get_extent_c(MPI_INT, NULL, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_c: extent = NULL -> MPI_ERR_ARG */
-static int c3536(void)
+static int c3597(void)
 {
     return MPI_Type_get_extent_c(MPI_INT, ES_OUT(MPI_Count, 1), NULL);
 }
 
 /* MPI_Type_get_extent_x: - = all valid -> MPI_SUCCESS */
-static int c3537(void)
+static int c3598(void)
 {
     return MPI_Type_get_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3538(void)
+static int c3599(void)
 {
     return MPI_Type_get_extent_x(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3539(void)
+static int c3600(void)
 {
     return MPI_Type_get_extent_x(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: lb = NULL -> MPI_ERR_ARG */
-static int c3540(void)
+static int c3601(void)
 {
     return MPI_Type_get_extent_x(MPI_INT, NULL, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_extent_x: extent = NULL -> MPI_ERR_ARG */
-static int c3541(void)
+static int c3602(void)
 {
     return MPI_Type_get_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), NULL);
 }
 
 /* MPI_Type_get_name: - = all valid -> MPI_SUCCESS */
-static int c3542(void)
+static int c3603(void)
 {
     return MPI_Type_get_name(MPI_INT, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3543(void)
+static int c3604(void)
 {
     return MPI_Type_get_name(es_freed.type, ES_OUT(char, 1), ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: type_name = NULL -> MPI_ERR_ARG */
-static int c3544(void)
+static int c3605(void)
 {
     return MPI_Type_get_name(MPI_INT, NULL, ES_OUT(int, 2));
 }
 
 /* MPI_Type_get_name: resultlen = NULL -> MPI_ERR_ARG */
-static int c3545(void)
+static int c3606(void)
 {
     return MPI_Type_get_name(MPI_INT, ES_OUT(char, 1), NULL);
 }
 
 /* MPI_Type_get_true_extent: - = all valid -> MPI_SUCCESS */
-static int c3546(void)
+static int c3607(void)
 {
     return MPI_Type_get_true_extent(MPI_INT, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3547(void)
+static int c3608(void)
 {
     return MPI_Type_get_true_extent(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3548(void)
+static int c3609(void)
 {
     return MPI_Type_get_true_extent(es_freed.type, ES_OUT(MPI_Aint, 1), ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: true_lb = NULL -> MPI_ERR_ARG */
-static int c3549(void)
+static int c3610(void)
 {
     return MPI_Type_get_true_extent(MPI_INT, NULL, ES_OUT(MPI_Aint, 2));
 }
 
 /* MPI_Type_get_true_extent: true_extent = NULL -> MPI_ERR_ARG */
-static int c3550(void)
+static int c3611(void)
 {
     return MPI_Type_get_true_extent(MPI_INT, ES_OUT(MPI_Aint, 1), NULL);
 }
 
 /* MPI_Type_get_true_extent_c: - = all valid -> MPI_SUCCESS */
-static int c3551(void)
+static int c3612(void)
 {
     return MPI_Type_get_true_extent_c(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3552(void)
+static int c3613(void)
 {
     return MPI_Type_get_true_extent_c(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1),
                                       ES_OUT(MPI_Count, 2));
@@ -24471,31 +24887,31 @@ static int c3552(void)
 
 /* MPI_Type_get_true_extent_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3553(void)
+static int c3614(void)
 {
     return MPI_Type_get_true_extent_c(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_c: true_lb = NULL -> MPI_ERR_ARG */
-static int c3554(void)
+static int c3615(void)
 {
     return MPI_Type_get_true_extent_c(MPI_INT, NULL, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_c: true_extent = NULL -> MPI_ERR_ARG */
-static int c3555(void)
+static int c3616(void)
 {
     return MPI_Type_get_true_extent_c(MPI_INT, ES_OUT(MPI_Count, 1), NULL);
 }
 
 /* MPI_Type_get_true_extent_x: - = all valid -> MPI_SUCCESS */
-static int c3556(void)
+static int c3617(void)
 {
     return MPI_Type_get_true_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3557(void)
+static int c3618(void)
 {
     return MPI_Type_get_true_extent_x(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1),
                                       ES_OUT(MPI_Count, 2));
@@ -24503,634 +24919,634 @@ static int c3557(void)
 
 /* MPI_Type_get_true_extent_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3558(void)
+static int c3619(void)
 {
     return MPI_Type_get_true_extent_x(es_freed.type, ES_OUT(MPI_Count, 1), ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_x: true_lb = NULL -> MPI_ERR_ARG */
-static int c3559(void)
+static int c3620(void)
 {
     return MPI_Type_get_true_extent_x(MPI_INT, NULL, ES_OUT(MPI_Count, 2));
 }
 
 /* MPI_Type_get_true_extent_x: true_extent = NULL -> MPI_ERR_ARG */
-static int c3560(void)
+static int c3621(void)
 {
     return MPI_Type_get_true_extent_x(MPI_INT, ES_OUT(MPI_Count, 1), NULL);
 }
 
 /* MPI_Type_get_value_index: - = all valid -> MPI_SUCCESS */
-static int c3561(void)
+static int c3622(void)
 {
     return MPI_Type_get_value_index(MPI_INT, MPI_INT, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_get_value_index: value_type = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3562(void)
+static int c3623(void)
 {
     return MPI_Type_get_value_index(MPI_DATATYPE_NULL, MPI_INT, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_get_value_index: value_type = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3563(void)
+static int c3624(void)
 {
     return MPI_Type_get_value_index(es_freed.type, MPI_INT, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_get_value_index: index_type = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3564(void)
+static int c3625(void)
 {
     return MPI_Type_get_value_index(MPI_INT, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_get_value_index: index_type = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3565(void)
+static int c3626(void)
 {
     return MPI_Type_get_value_index(MPI_INT, es_freed.type, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_get_value_index: pair_type = NULL -> MPI_ERR_ARG */
-static int c3566(void)
+static int c3627(void)
 {
     return MPI_Type_get_value_index(MPI_INT, MPI_INT, NULL);
 }
 
 /* MPI_Type_hindexed: - = all valid -> MPI_SUCCESS */
-static int c3567(void)
+static int c3628(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: count = -1 -> MPI_ERR_COUNT */
-static int c3568(void)
+static int c3629(void)
 {
     return MPI_Type_hindexed(-1, es_ones, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c3569(void)
+static int c3630(void)
 {
     return MPI_Type_hindexed(1, es_neg_first, es_aiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3570(void)
+static int c3631(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3571(void)
+static int c3632(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hindexed: newtype = NULL -> MPI_ERR_ARG */
-static int c3572(void)
+static int c3633(void)
 {
     return MPI_Type_hindexed(1, es_ones, es_aiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_hvector: - = all valid -> MPI_SUCCESS */
-static int c3573(void)
+static int c3634(void)
 {
     return MPI_Type_hvector(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: count = -1 -> MPI_ERR_COUNT */
-static int c3574(void)
+static int c3635(void)
 {
     return MPI_Type_hvector(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: blocklength = -1 -> MPI_ERR_COUNT */
-static int c3575(void)
+static int c3636(void)
 {
     return MPI_Type_hvector(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3576(void)
+static int c3637(void)
 {
     return MPI_Type_hvector(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3577(void)
+static int c3638(void)
 {
     return MPI_Type_hvector(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_hvector: newtype = NULL -> MPI_ERR_ARG */
-static int c3578(void)
+static int c3639(void)
 {
     return MPI_Type_hvector(1, 1, 0, MPI_INT, NULL);
 }
 
 /* MPI_Type_indexed: - = all valid -> MPI_SUCCESS */
-static int c3579(void)
+static int c3640(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: count = -1 -> MPI_ERR_COUNT */
-static int c3580(void)
+static int c3641(void)
 {
     return MPI_Type_indexed(-1, es_ones, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c3581(void)
+static int c3642(void)
 {
     return MPI_Type_indexed(1, es_neg_first, es_iota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3582(void)
+static int c3643(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3583(void)
+static int c3644(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed: newtype = NULL -> MPI_ERR_ARG */
-static int c3584(void)
+static int c3645(void)
 {
     return MPI_Type_indexed(1, es_ones, es_iota, MPI_INT, NULL);
 }
 
 /* MPI_Type_indexed_c: - = all valid -> MPI_SUCCESS */
-static int c3585(void)
+static int c3646(void)
 {
     return MPI_Type_indexed_c(1, es_cones, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed_c: count = -1 -> MPI_ERR_COUNT */
-static int c3586(void)
+static int c3647(void)
 {
     return MPI_Type_indexed_c(-1, es_cones, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed_c: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c3587(void)
+static int c3648(void)
 {
     return MPI_Type_indexed_c(1, es_cneg_first, es_caiota, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3588(void)
+static int c3649(void)
 {
     return MPI_Type_indexed_c(1, es_cones, es_caiota, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed_c: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3589(void)
+static int c3650(void)
 {
     return MPI_Type_indexed_c(1, es_cones, es_caiota, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_indexed_c: newtype = NULL -> MPI_ERR_ARG */
-static int c3590(void)
+static int c3651(void)
 {
     return MPI_Type_indexed_c(1, es_cones, es_caiota, MPI_INT, NULL);
 }
 
 /* MPI_Type_lb: - = all valid -> MPI_SUCCESS */
-static int c3591(void)
+static int c3652(void)
 {
     return MPI_Type_lb(MPI_INT, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_lb: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3592(void)
+static int c3653(void)
 {
     return MPI_Type_lb(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_lb: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3593(void)
+static int c3654(void)
 {
     return MPI_Type_lb(es_freed.type, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_lb: displacement = NULL -> MPI_ERR_ARG */
-static int c3594(void)
+static int c3655(void)
 {
     return MPI_Type_lb(MPI_INT, NULL);
 }
 
 /* MPI_Type_match_size: - = all valid -> MPI_SUCCESS */
-static int c3595(void)
+static int c3656(void)
 {
     return MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 4, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_match_size: typeclass = 12345 -> MPI_ERR_ARG */
-static int c3596(void)
+static int c3657(void)
 {
     return MPI_Type_match_size(12345, 4, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_match_size: size = 3 -> MPI_ERR_ARG */
-static int c3597(void)
+static int c3658(void)
 {
     return MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 3, ES_OUT(MPI_Datatype, 2));
 }
 
 /* MPI_Type_match_size: datatype = NULL -> MPI_ERR_ARG */
-static int c3598(void)
+static int c3659(void)
 {
     return MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 4, NULL);
 }
 
 /* MPI_Type_set_attr: - = all valid -> MPI_SUCCESS */
-static int c3599(void)
+static int c3660(void)
 {
     return MPI_Type_set_attr(MPI_INT, es_type_keyval, es_sbuf);
 }
 
 /* MPI_Type_set_attr: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3600(void)
+static int c3661(void)
 {
     return MPI_Type_set_attr(MPI_DATATYPE_NULL, es_type_keyval, es_sbuf);
 }
 
 /* MPI_Type_set_attr: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3601(void)
+static int c3662(void)
 {
     return MPI_Type_set_attr(es_freed.type, es_type_keyval, es_sbuf);
 }
 
 /* MPI_Type_set_attr: type_keyval = MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c3602(void)
+static int c3663(void)
 {
     return MPI_Type_set_attr(MPI_INT, MPI_KEYVAL_INVALID, es_sbuf);
 }
 
 /* MPI_Type_set_attr: type_keyval = 12345 -> MPI_ERR_KEYVAL */
-static int c3603(void)
+static int c3664(void)
 {
     return MPI_Type_set_attr(MPI_INT, 12345, es_sbuf);
 }
 
 /* MPI_Type_set_attr: type_keyval = comm keyval -> MPI_ERR_KEYVAL */
-static int c3604(void)
+static int c3665(void)
 {
     return MPI_Type_set_attr(MPI_INT, es_comm_keyval, es_sbuf);
 }
 
 /* MPI_Type_set_name: - = all valid -> MPI_SUCCESS */
-static int c3605(void)
+static int c3666(void)
 {
     return MPI_Type_set_name(MPI_INT, "errsweep");
 }
 
 /* MPI_Type_set_name: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3606(void)
+static int c3667(void)
 {
     return MPI_Type_set_name(MPI_DATATYPE_NULL, "errsweep");
 }
 
 /* MPI_Type_set_name: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3607(void)
+static int c3668(void)
 {
     return MPI_Type_set_name(es_freed.type, "errsweep");
 }
 
 /* MPI_Type_set_name: type_name = NULL -> MPI_ERR_ARG */
-static int c3608(void)
+static int c3669(void)
 {
     return MPI_Type_set_name(MPI_INT, NULL);
 }
 
 /* MPI_Type_size: - = all valid -> MPI_SUCCESS */
-static int c3609(void)
+static int c3670(void)
 {
     return MPI_Type_size(MPI_INT, ES_OUT(int, 1));
 }
 
 /* MPI_Type_size: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3610(void)
+static int c3671(void)
 {
     return MPI_Type_size(MPI_DATATYPE_NULL, ES_OUT(int, 1));
 }
 
 /* MPI_Type_size: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3611(void)
+static int c3672(void)
 {
     return MPI_Type_size(es_freed.type, ES_OUT(int, 1));
 }
 
 /* MPI_Type_size: size = NULL -> MPI_ERR_ARG */
-static int c3612(void)
+static int c3673(void)
 {
     return MPI_Type_size(MPI_INT, NULL);
 }
 
 /* MPI_Type_size_c: - = all valid -> MPI_SUCCESS */
-static int c3613(void)
+static int c3674(void)
 {
     return MPI_Type_size_c(MPI_INT, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3614(void)
+static int c3675(void)
 {
     return MPI_Type_size_c(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3615(void)
+static int c3676(void)
 {
     return MPI_Type_size_c(es_freed.type, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_c: size = NULL -> MPI_ERR_ARG */
-static int c3616(void)
+static int c3677(void)
 {
     return MPI_Type_size_c(MPI_INT, NULL);
 }
 
 /* MPI_Type_size_x: - = all valid -> MPI_SUCCESS */
-static int c3617(void)
+static int c3678(void)
 {
     return MPI_Type_size_x(MPI_INT, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_x: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3618(void)
+static int c3679(void)
 {
     return MPI_Type_size_x(MPI_DATATYPE_NULL, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_x: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3619(void)
+static int c3680(void)
 {
     return MPI_Type_size_x(es_freed.type, ES_OUT(MPI_Count, 1));
 }
 
 /* MPI_Type_size_x: size = NULL -> MPI_ERR_ARG */
-static int c3620(void)
+static int c3681(void)
 {
     return MPI_Type_size_x(MPI_INT, NULL);
 }
 
 /* MPI_Type_struct: - = all valid -> MPI_SUCCESS */
-static int c3621(void)
+static int c3682(void)
 {
     return MPI_Type_struct(1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: count = -1 -> MPI_ERR_COUNT */
-static int c3622(void)
+static int c3683(void)
 {
     return MPI_Type_struct(-1, es_ones, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: array_of_blocklengths = {-1,..} -> MPI_ERR_COUNT */
-static int c3623(void)
+static int c3684(void)
 {
     return MPI_Type_struct(1, es_neg_first, es_aiota, es_ints, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: array_of_types = {MPI_DATATYPE_NULL,..} -> MPI_ERR_TYPE */
-static int c3624(void)
+static int c3685(void)
 {
     return MPI_Type_struct(1, es_ones, es_aiota, es_null_first, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_struct: newtype = NULL -> MPI_ERR_ARG */
-static int c3625(void)
+static int c3686(void)
 {
     return MPI_Type_struct(1, es_ones, es_aiota, es_ints, NULL);
 }
 
 /* MPI_Type_ub: - = all valid -> MPI_SUCCESS */
-static int c3626(void)
+static int c3687(void)
 {
     return MPI_Type_ub(MPI_INT, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_ub: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3627(void)
+static int c3688(void)
 {
     return MPI_Type_ub(MPI_DATATYPE_NULL, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_ub: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3628(void)
+static int c3689(void)
 {
     return MPI_Type_ub(es_freed.type, ES_OUT(MPI_Aint, 1));
 }
 
 /* MPI_Type_ub: displacement = NULL -> MPI_ERR_ARG */
-static int c3629(void)
+static int c3690(void)
 {
     return MPI_Type_ub(MPI_INT, NULL);
 }
 
 /* MPI_Type_vector: - = all valid -> MPI_SUCCESS */
-static int c3630(void)
+static int c3691(void)
 {
     return MPI_Type_vector(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: count = -1 -> MPI_ERR_COUNT */
-static int c3631(void)
+static int c3692(void)
 {
     return MPI_Type_vector(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: blocklength = -1 -> MPI_ERR_COUNT */
-static int c3632(void)
+static int c3693(void)
 {
     return MPI_Type_vector(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3633(void)
+static int c3694(void)
 {
     return MPI_Type_vector(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3634(void)
+static int c3695(void)
 {
     return MPI_Type_vector(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector: newtype = NULL -> MPI_ERR_ARG */
-static int c3635(void)
+static int c3696(void)
 {
     return MPI_Type_vector(1, 1, 0, MPI_INT, NULL);
 }
 
 /* MPI_Type_vector_c: - = all valid -> MPI_SUCCESS */
-static int c3636(void)
+static int c3697(void)
 {
     return MPI_Type_vector_c(1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector_c: count = -1 -> MPI_ERR_COUNT */
-static int c3637(void)
+static int c3698(void)
 {
     return MPI_Type_vector_c(-1, 1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector_c: blocklength = -1 -> MPI_ERR_COUNT */
-static int c3638(void)
+static int c3699(void)
 {
     return MPI_Type_vector_c(1, -1, 0, MPI_INT, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector_c: oldtype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3639(void)
+static int c3700(void)
 {
     return MPI_Type_vector_c(1, 1, 0, MPI_DATATYPE_NULL, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector_c: oldtype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3640(void)
+static int c3701(void)
 {
     return MPI_Type_vector_c(1, 1, 0, es_freed.type, ES_OUT(MPI_Datatype, 4));
 }
 
 /* MPI_Type_vector_c: newtype = NULL -> MPI_ERR_ARG */
-static int c3641(void)
+static int c3702(void)
 {
     return MPI_Type_vector_c(1, 1, 0, MPI_INT, NULL);
 }
 
 /* MPI_Unpack: - = all valid -> MPI_SUCCESS */
-static int c3642(void)
+static int c3703(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c3643(void)
+static int c3704(void)
 {
     return MPI_Unpack(NULL, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: insize = -1 -> MPI_ERR_ARG */
-static int c3644(void)
+static int c3705(void)
 {
     return MPI_Unpack(es_sbuf, -1, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: position = NULL -> MPI_ERR_ARG */
-static int c3645(void)
+static int c3706(void)
 {
     return MPI_Unpack(es_sbuf, 64, NULL, es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: outbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: MPI_ERR_ARG */
-static int c3646(void)
+static int c3707(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), NULL, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: outcount = -1 -> MPI_ERR_COUNT */
-static int c3647(void)
+static int c3708(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, -1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3648(void)
+static int c3709(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_DATATYPE_NULL, es_world.h);
 }
 
 /* MPI_Unpack: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3649(void)
+static int c3710(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, es_freed.type, es_world.h);
 }
 
 /* MPI_Unpack: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c3650(void)
+static int c3711(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, es_uncommitted, es_world.h);
 }
 
 /* MPI_Unpack: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c3651(void)
+static int c3712(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Unpack: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3652(void)
+static int c3713(void)
 {
     return MPI_Unpack(es_sbuf, 64, ES_PTR(int, 0), es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
 /* MPI_Unpack_c: - = all valid -> MPI_SUCCESS */
-static int c3653(void)
+static int c3714(void)
 {
     return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack_c: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: crashes */
-static int c3654(void)
+static int c3715(void)
 {
     return MPI_Unpack_c(NULL, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack_c: insize = -1 -> MPI_ERR_ARG */
-static int c3655(void)
+static int c3716(void)
 {
     return MPI_Unpack_c(es_sbuf, -1, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack_c: position = NULL -> MPI_ERR_ARG */
-static int c3656(void)
+static int c3717(void)
 {
     return MPI_Unpack_c(es_sbuf, 64, NULL, es_rbuf, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack_c: outbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: MPI_ERR_ARG */
-static int c3657(void)
+static int c3718(void)
 {
     return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), NULL, 1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack_c: outcount = -1 -> MPI_ERR_COUNT */
-static int c3658(void)
+static int c3719(void)
 {
     return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, -1, MPI_INT, es_world.h);
 }
 
 /* MPI_Unpack_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3659(void)
+static int c3720(void)
 {
     return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_DATATYPE_NULL,
                         es_world.h);
@@ -25138,72 +25554,72 @@ static int c3659(void)
 
 /* MPI_Unpack_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3660(void)
+static int c3721(void)
 {
     return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, es_freed.type, es_world.h);
 }
 
 /* MPI_Unpack_c: datatype = uncommitted -> MPI_ERR_TYPE */
-static int c3661(void)
+static int c3722(void)
 {
     return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, es_uncommitted, es_world.h);
 }
 
 /* MPI_Unpack_c: comm = MPI_COMM_NULL -> MPI_ERR_COMM */
-static int c3662(void)
+static int c3723(void)
 {
     return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT, MPI_COMM_NULL);
 }
 
 /* MPI_Unpack_c: comm = freed -> MPI_ERR_COMM
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3663(void)
+static int c3724(void)
 {
     return MPI_Unpack_c(es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT, es_freed.comm);
 }
 
 /* MPI_Unpack_external: - = all valid -> MPI_SUCCESS */
-static int c3664(void)
+static int c3725(void)
 {
     return MPI_Unpack_external("external32", es_sbuf, 64, ES_PTR(MPI_Aint, 0), es_rbuf, 1, MPI_INT);
 }
 
 /* MPI_Unpack_external: datarep = NULL -> MPI_ERR_ARG
  * MPICH: succeeds */
-static int c3665(void)
+static int c3726(void)
 {
     return MPI_Unpack_external(NULL, es_sbuf, 64, ES_PTR(MPI_Aint, 0), es_rbuf, 1, MPI_INT);
 }
 
 /* MPI_Unpack_external: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: MPI_ERR_ARG */
-static int c3666(void)
+static int c3727(void)
 {
     return MPI_Unpack_external("external32", NULL, 64, ES_PTR(MPI_Aint, 0), es_rbuf, 1, MPI_INT);
 }
 
 /* MPI_Unpack_external: position = NULL -> MPI_ERR_ARG */
-static int c3667(void)
+static int c3728(void)
 {
     return MPI_Unpack_external("external32", es_sbuf, 64, NULL, es_rbuf, 1, MPI_INT);
 }
 
 /* MPI_Unpack_external: outbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: MPI_ERR_ARG */
-static int c3668(void)
+static int c3729(void)
 {
     return MPI_Unpack_external("external32", es_sbuf, 64, ES_PTR(MPI_Aint, 0), NULL, 1, MPI_INT);
 }
 
 /* MPI_Unpack_external: outcount = -1 -> MPI_ERR_COUNT */
-static int c3669(void)
+static int c3730(void)
 {
     return MPI_Unpack_external("external32", es_sbuf, 64, ES_PTR(MPI_Aint, 0), es_rbuf, -1,
                                MPI_INT);
 }
 
 /* MPI_Unpack_external: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3670(void)
+static int c3731(void)
 {
     return MPI_Unpack_external("external32", es_sbuf, 64, ES_PTR(MPI_Aint, 0), es_rbuf, 1,
                                MPI_DATATYPE_NULL);
@@ -25211,14 +25627,14 @@ static int c3670(void)
 
 /* MPI_Unpack_external: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3671(void)
+static int c3732(void)
 {
     return MPI_Unpack_external("external32", es_sbuf, 64, ES_PTR(MPI_Aint, 0), es_rbuf, 1,
                                es_freed.type);
 }
 
 /* MPI_Unpack_external_c: - = all valid -> MPI_SUCCESS */
-static int c3672(void)
+static int c3733(void)
 {
     return MPI_Unpack_external_c("external32", es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1,
                                  MPI_INT);
@@ -25226,40 +25642,40 @@ static int c3672(void)
 
 /* MPI_Unpack_external_c: datarep = NULL -> MPI_ERR_ARG
  * MPICH: succeeds */
-static int c3673(void)
+static int c3734(void)
 {
     return MPI_Unpack_external_c(NULL, es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT);
 }
 
 /* MPI_Unpack_external_c: inbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: MPI_ERR_ARG */
-static int c3674(void)
+static int c3735(void)
 {
     return MPI_Unpack_external_c("external32", NULL, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1, MPI_INT);
 }
 
 /* MPI_Unpack_external_c: position = NULL -> MPI_ERR_ARG */
-static int c3675(void)
+static int c3736(void)
 {
     return MPI_Unpack_external_c("external32", es_sbuf, 64, NULL, es_rbuf, 1, MPI_INT);
 }
 
 /* MPI_Unpack_external_c: outbuf = NULL -> MPI_ERR_BUFFER
  * MPICH: MPI_ERR_ARG */
-static int c3676(void)
+static int c3737(void)
 {
     return MPI_Unpack_external_c("external32", es_sbuf, 64, ES_PTR(MPI_Count, 0), NULL, 1, MPI_INT);
 }
 
 /* MPI_Unpack_external_c: outcount = -1 -> MPI_ERR_COUNT */
-static int c3677(void)
+static int c3738(void)
 {
     return MPI_Unpack_external_c("external32", es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, -1,
                                  MPI_INT);
 }
 
 /* MPI_Unpack_external_c: datatype = MPI_DATATYPE_NULL -> MPI_ERR_TYPE */
-static int c3678(void)
+static int c3739(void)
 {
     return MPI_Unpack_external_c("external32", es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1,
                                  MPI_DATATYPE_NULL);
@@ -25267,76 +25683,76 @@ static int c3678(void)
 
 /* MPI_Unpack_external_c: datatype = freed -> MPI_ERR_TYPE
  * MPICH: does not detect a freed handle: crashes or succeeds */
-static int c3679(void)
+static int c3740(void)
 {
     return MPI_Unpack_external_c("external32", es_sbuf, 64, ES_PTR(MPI_Count, 0), es_rbuf, 1,
                                  es_freed.type);
 }
 
 /* MPI_Wait: - = all valid -> MPI_SUCCESS */
-static int c3680(void)
+static int c3741(void)
 {
     return MPI_Wait(ES_PTR(MPI_Request, MPI_REQUEST_NULL), ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Wait: request = &freed -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: crashes or fails with MPI_ERR_OTHER/INTERN */
-static int c3681(void)
+static int c3742(void)
 {
     return MPI_Wait(ES_PTR(MPI_Request, es_freed.request), ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Wait: request = NULL -> MPI_ERR_ARG */
-static int c3682(void)
+static int c3743(void)
 {
     return MPI_Wait(NULL, ES_OUT(MPI_Status, 1));
 }
 
 /* MPI_Wait: status = NULL -> MPI_ERR_ARG */
-static int c3683(void)
+static int c3744(void)
 {
     return MPI_Wait(ES_PTR(MPI_Request, MPI_REQUEST_NULL), NULL);
 }
 
 /* MPI_Waitall: - = all valid -> MPI_SUCCESS */
-static int c3684(void)
+static int c3745(void)
 {
     return MPI_Waitall(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: count = -1 -> MPI_ERR_COUNT */
-static int c3685(void)
+static int c3746(void)
 {
     return MPI_Waitall(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c3686(void)
+static int c3747(void)
 {
     return MPI_Waitall(1, (MPI_Request[]){es_freed.request}, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c3687(void)
+static int c3748(void)
 {
     return MPI_Waitall(1, NULL, ES_OUT(MPI_Status, 2));
 }
 
 /* MPI_Waitall: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c3688(void)
+static int c3749(void)
 {
     return MPI_Waitall(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL);
 }
 
 /* MPI_Waitany: - = all valid -> MPI_SUCCESS */
-static int c3689(void)
+static int c3750(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: count = -1 -> MPI_ERR_COUNT */
-static int c3690(void)
+static int c3751(void)
 {
     return MPI_Waitany(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2),
                        ES_OUT(MPI_Status, 3));
@@ -25344,38 +25760,38 @@ static int c3690(void)
 
 /* MPI_Waitany: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c3691(void)
+static int c3752(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c3692(void)
+static int c3753(void)
 {
     return MPI_Waitany(1, NULL, ES_OUT(int, 2), ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: index = NULL -> MPI_ERR_ARG */
-static int c3693(void)
+static int c3754(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(MPI_Status, 3));
 }
 
 /* MPI_Waitany: status = NULL -> MPI_ERR_ARG */
-static int c3694(void)
+static int c3755(void)
 {
     return MPI_Waitany(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Waitsome: - = all valid -> MPI_SUCCESS */
-static int c3695(void)
+static int c3756(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: incount = -1 -> MPI_ERR_COUNT */
-static int c3696(void)
+static int c3757(void)
 {
     return MPI_Waitsome(-1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
@@ -25383,142 +25799,142 @@ static int c3696(void)
 
 /* MPI_Waitsome: array_of_requests = {freed} -> MPI_ERR_REQUEST
  * MPICH: does not detect a freed handle: aborts */
-static int c3697(void)
+static int c3758(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){es_freed.request}, ES_OUT(int, 2), ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: array_of_requests = NULL -> MPI_ERR_ARG */
-static int c3698(void)
+static int c3759(void)
 {
     return MPI_Waitsome(1, NULL, ES_OUT(int, 2), ES_OUT(int, 3), ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: outcount = NULL -> MPI_ERR_ARG */
-static int c3699(void)
+static int c3760(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, NULL, ES_OUT(int, 3),
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: array_of_indices = NULL -> MPI_ERR_ARG */
-static int c3700(void)
+static int c3761(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), NULL,
                         ES_OUT(MPI_Status, 4));
 }
 
 /* MPI_Waitsome: array_of_statuses = NULL -> MPI_ERR_ARG */
-static int c3701(void)
+static int c3762(void)
 {
     return MPI_Waitsome(1, (MPI_Request[]){MPI_REQUEST_NULL}, ES_OUT(int, 2), ES_OUT(int, 3), NULL);
 }
 
 /* MPI_Win_call_errhandler: win = MPI_WIN_NULL -> MPI_ERR_WIN */
-static int c3702(void)
+static int c3763(void)
 {
     return MPI_Win_call_errhandler(MPI_WIN_NULL, 0);
 }
 
 /* MPI_Win_create_errhandler: - = all valid -> MPI_SUCCESS */
-static int c3703(void)
+static int c3764(void)
 {
     return MPI_Win_create_errhandler(es_win_errhandler_fn, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Win_create_errhandler: win_errhandler_fn = NULL -> MPI_ERR_ARG */
-static int c3704(void)
+static int c3765(void)
 {
     return MPI_Win_create_errhandler(NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Win_create_errhandler: errhandler = NULL -> MPI_ERR_ARG */
-static int c3705(void)
+static int c3766(void)
 {
     return MPI_Win_create_errhandler(es_win_errhandler_fn, NULL);
 }
 
 /* MPI_Win_create_keyval: - = all valid -> MPI_SUCCESS */
-static int c3706(void)
+static int c3767(void)
 {
     return MPI_Win_create_keyval(MPI_WIN_DUP_FN, MPI_WIN_NULL_DELETE_FN, ES_OUT(int, 2), NULL);
 }
 
 /* MPI_Win_create_keyval: win_keyval = NULL -> MPI_ERR_ARG */
-static int c3707(void)
+static int c3768(void)
 {
     return MPI_Win_create_keyval(MPI_WIN_DUP_FN, MPI_WIN_NULL_DELETE_FN, NULL, NULL);
 }
 
 /* MPI_Win_delete_attr: win = MPI_WIN_NULL -> MPI_ERR_WIN */
-static int c3708(void)
+static int c3769(void)
 {
     return MPI_Win_delete_attr(MPI_WIN_NULL, es_win_keyval);
 }
 
 /* MPI_Win_free_keyval: - = all valid -> MPI_SUCCESS */
-static int c3709(void)
+static int c3770(void)
 {
     return MPI_Win_free_keyval(ES_PTR(int, es_new_win_keyval()));
 }
 
 /* MPI_Win_free_keyval: win_keyval = &MPI_KEYVAL_INVALID -> MPI_ERR_KEYVAL */
-static int c3710(void)
+static int c3771(void)
 {
     return MPI_Win_free_keyval(ES_PTR(int, MPI_KEYVAL_INVALID));
 }
 
 /* MPI_Win_free_keyval: win_keyval = &12345 -> MPI_ERR_KEYVAL */
-static int c3711(void)
+static int c3772(void)
 {
     return MPI_Win_free_keyval(ES_PTR(int, 12345));
 }
 
 /* MPI_Win_free_keyval: win_keyval = &comm keyval -> MPI_ERR_KEYVAL */
-static int c3712(void)
+static int c3773(void)
 {
     return MPI_Win_free_keyval(ES_PTR(int, es_comm_keyval));
 }
 
 /* MPI_Win_free_keyval: win_keyval = NULL -> MPI_ERR_ARG */
-static int c3713(void)
+static int c3774(void)
 {
     return MPI_Win_free_keyval(NULL);
 }
 
 /* MPI_Win_get_attr: win = MPI_WIN_NULL -> MPI_ERR_WIN */
-static int c3714(void)
+static int c3775(void)
 {
     return MPI_Win_get_attr(MPI_WIN_NULL, es_win_keyval, ES_OUT(void, 2), ES_OUT(int, 3));
 }
 
 /* MPI_Win_get_errhandler: win = MPI_WIN_NULL -> MPI_ERR_WIN */
-static int c3715(void)
+static int c3776(void)
 {
     return MPI_Win_get_errhandler(MPI_WIN_NULL, ES_OUT(MPI_Errhandler, 1));
 }
 
 /* MPI_Win_get_info: win = MPI_WIN_NULL -> MPI_ERR_WIN */
-static int c3716(void)
+static int c3777(void)
 {
     return MPI_Win_get_info(MPI_WIN_NULL, ES_OUT(MPI_Info, 1));
 }
 
 /* MPI_Win_set_attr: win = MPI_WIN_NULL -> MPI_ERR_WIN */
-static int c3717(void)
+static int c3778(void)
 {
     return MPI_Win_set_attr(MPI_WIN_NULL, es_win_keyval, es_sbuf);
 }
 
 /* MPI_Win_set_errhandler: win = MPI_WIN_NULL -> MPI_ERR_WIN */
-static int c3718(void)
+static int c3779(void)
 {
     return MPI_Win_set_errhandler(MPI_WIN_NULL, MPI_ERRORS_RETURN);
 }
 
 /* MPI_Win_set_info: win = MPI_WIN_NULL -> MPI_ERR_WIN */
-static int c3719(void)
+static int c3780(void)
 {
     return MPI_Win_set_info(MPI_WIN_NULL, es_info);
 }
@@ -27976,1276 +28392,1337 @@ const struct es_case es_cases[] = {
     {"MPI_Pack_size_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2449},
     {"MPI_Pack_size_c", "comm", "freed", MPI_ERR_COMM, NULL, c2450},
     {"MPI_Pack_size_c", "size", "NULL", MPI_ERR_ARG, NULL, c2451},
-    {"MPI_Probe", "-", "all valid", MPI_SUCCESS, NULL, c2452},
-    {"MPI_Probe", "source", "size", MPI_ERR_RANK, NULL, c2453},
-    {"MPI_Probe", "source", "-5", MPI_ERR_RANK, NULL, c2454},
-    {"MPI_Probe", "tag", "-5", MPI_ERR_TAG, NULL, c2455},
-    {"MPI_Probe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c2456},
-    {"MPI_Probe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2457},
-    {"MPI_Probe", "comm", "freed", MPI_ERR_COMM, NULL, c2458},
-    {"MPI_Probe", "status", "NULL", MPI_ERR_ARG, NULL, c2459},
-    {"MPI_Query_thread", "-", "all valid", MPI_SUCCESS, NULL, c2460},
-    {"MPI_Query_thread", "provided", "NULL", MPI_ERR_ARG, NULL, c2461},
-    {"MPI_Recv", "-", "all valid", MPI_SUCCESS, NULL, c2462},
-    {"MPI_Recv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c2463},
-    {"MPI_Recv", "count", "-1", MPI_ERR_COUNT, NULL, c2464},
-    {"MPI_Recv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2465},
-    {"MPI_Recv", "datatype", "freed", MPI_ERR_TYPE, NULL, c2466},
-    {"MPI_Recv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c2467},
-    {"MPI_Recv", "source", "size", MPI_ERR_RANK, NULL, c2468},
-    {"MPI_Recv", "source", "-5", MPI_ERR_RANK, NULL, c2469},
-    {"MPI_Recv", "tag", "-5", MPI_ERR_TAG, NULL, c2470},
-    {"MPI_Recv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c2471},
-    {"MPI_Recv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2472},
-    {"MPI_Recv", "comm", "freed", MPI_ERR_COMM, NULL, c2473},
-    {"MPI_Recv", "status", "NULL", MPI_ERR_ARG, NULL, c2474},
-    {"MPI_Recv_c", "-", "all valid", MPI_SUCCESS, NULL, c2475},
-    {"MPI_Recv_c", "buf", "NULL", MPI_ERR_BUFFER, NULL, c2476},
-    {"MPI_Recv_c", "count", "-1", MPI_ERR_COUNT, NULL, c2477},
-    {"MPI_Recv_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2478},
-    {"MPI_Recv_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2479},
-    {"MPI_Recv_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c2480},
-    {"MPI_Recv_c", "source", "size", MPI_ERR_RANK, NULL, c2481},
-    {"MPI_Recv_c", "source", "-5", MPI_ERR_RANK, NULL, c2482},
-    {"MPI_Recv_c", "tag", "-5", MPI_ERR_TAG, NULL, c2483},
-    {"MPI_Recv_c", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c2484},
-    {"MPI_Recv_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2485},
-    {"MPI_Recv_c", "comm", "freed", MPI_ERR_COMM, NULL, c2486},
-    {"MPI_Recv_c", "status", "NULL", MPI_ERR_ARG, NULL, c2487},
-    {"MPI_Recv_init", "-", "all valid", MPI_SUCCESS, NULL, c2488},
-    {"MPI_Recv_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c2489},
-    {"MPI_Recv_init", "count", "-1", MPI_ERR_COUNT, NULL, c2490},
-    {"MPI_Recv_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2491},
-    {"MPI_Recv_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c2492},
-    {"MPI_Recv_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c2493},
-    {"MPI_Recv_init", "source", "size", MPI_ERR_RANK, NULL, c2494},
-    {"MPI_Recv_init", "source", "-5", MPI_ERR_RANK, NULL, c2495},
-    {"MPI_Recv_init", "tag", "-5", MPI_ERR_TAG, NULL, c2496},
-    {"MPI_Recv_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c2497},
-    {"MPI_Recv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2498},
-    {"MPI_Recv_init", "comm", "freed", MPI_ERR_COMM, NULL, c2499},
-    {"MPI_Recv_init", "request", "NULL", MPI_ERR_ARG, NULL, c2500},
-    {"MPI_Recv_init_c", "-", "all valid", MPI_SUCCESS, NULL, c2501},
-    {"MPI_Recv_init_c", "buf", "NULL", MPI_ERR_BUFFER, NULL, c2502},
-    {"MPI_Recv_init_c", "count", "-1", MPI_ERR_COUNT, NULL, c2503},
-    {"MPI_Recv_init_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2504},
-    {"MPI_Recv_init_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2505},
-    {"MPI_Recv_init_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c2506},
-    {"MPI_Recv_init_c", "source", "size", MPI_ERR_RANK, NULL, c2507},
-    {"MPI_Recv_init_c", "source", "-5", MPI_ERR_RANK, NULL, c2508},
-    {"MPI_Recv_init_c", "tag", "-5", MPI_ERR_TAG, NULL, c2509},
-    {"MPI_Recv_init_c", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c2510},
-    {"MPI_Recv_init_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2511},
-    {"MPI_Recv_init_c", "comm", "freed", MPI_ERR_COMM, NULL, c2512},
-    {"MPI_Recv_init_c", "request", "NULL", MPI_ERR_ARG, NULL, c2513},
-    {"MPI_Reduce", "-", "all valid", MPI_SUCCESS, NULL, c2514},
-    {"MPI_Reduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2515},
-    {"MPI_Reduce", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2516},
-    {"MPI_Reduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2517},
-    {"MPI_Reduce", "count", "-1", MPI_ERR_COUNT, NULL, c2518},
-    {"MPI_Reduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2519},
-    {"MPI_Reduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c2520},
-    {"MPI_Reduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2521},
-    {"MPI_Reduce", "op", "freed", MPI_ERR_OP, NULL, c2522},
-    {"MPI_Reduce", "root", "-1", MPI_ERR_ROOT, NULL, c2523},
-    {"MPI_Reduce", "root", "size", MPI_ERR_ROOT, NULL, c2524},
-    {"MPI_Reduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2525},
-    {"MPI_Reduce", "comm", "freed", MPI_ERR_COMM, NULL, c2526},
-    {"MPI_Reduce_c", "-", "all valid", MPI_SUCCESS, NULL, c2527},
-    {"MPI_Reduce_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2528},
-    {"MPI_Reduce_c", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2529},
-    {"MPI_Reduce_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2530},
-    {"MPI_Reduce_c", "count", "-1", MPI_ERR_COUNT, NULL, c2531},
-    {"MPI_Reduce_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2532},
-    {"MPI_Reduce_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2533},
-    {"MPI_Reduce_c", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2534},
-    {"MPI_Reduce_c", "op", "freed", MPI_ERR_OP, NULL, c2535},
-    {"MPI_Reduce_c", "root", "-1", MPI_ERR_ROOT, NULL, c2536},
-    {"MPI_Reduce_c", "root", "size", MPI_ERR_ROOT, NULL, c2537},
-    {"MPI_Reduce_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2538},
-    {"MPI_Reduce_c", "comm", "freed", MPI_ERR_COMM, NULL, c2539},
-    {"MPI_Reduce_init", "-", "all valid", MPI_SUCCESS, NULL, c2540},
-    {"MPI_Reduce_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2541},
-    {"MPI_Reduce_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2542},
-    {"MPI_Reduce_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2543},
-    {"MPI_Reduce_init", "count", "-1", MPI_ERR_COUNT, NULL, c2544},
-    {"MPI_Reduce_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2545},
-    {"MPI_Reduce_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c2546},
-    {"MPI_Reduce_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2547},
-    {"MPI_Reduce_init", "op", "freed", MPI_ERR_OP, NULL, c2548},
-    {"MPI_Reduce_init", "root", "-1", MPI_ERR_ROOT, NULL, c2549},
-    {"MPI_Reduce_init", "root", "size", MPI_ERR_ROOT, NULL, c2550},
-    {"MPI_Reduce_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2551},
-    {"MPI_Reduce_init", "comm", "freed", MPI_ERR_COMM, NULL, c2552},
-    {"MPI_Reduce_init", "info", "bogus", MPI_ERR_INFO, NULL, c2553},
-    {"MPI_Reduce_init", "request", "NULL", MPI_ERR_ARG, NULL, c2554},
-    {"MPI_Reduce_init_c", "-", "all valid", MPI_SUCCESS, NULL, c2555},
-    {"MPI_Reduce_init_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2556},
-    {"MPI_Reduce_init_c", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2557},
-    {"MPI_Reduce_init_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2558},
-    {"MPI_Reduce_init_c", "count", "-1", MPI_ERR_COUNT, NULL, c2559},
-    {"MPI_Reduce_init_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2560},
-    {"MPI_Reduce_init_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2561},
-    {"MPI_Reduce_init_c", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2562},
-    {"MPI_Reduce_init_c", "op", "freed", MPI_ERR_OP, NULL, c2563},
-    {"MPI_Reduce_init_c", "root", "-1", MPI_ERR_ROOT, NULL, c2564},
-    {"MPI_Reduce_init_c", "root", "size", MPI_ERR_ROOT, NULL, c2565},
-    {"MPI_Reduce_init_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2566},
-    {"MPI_Reduce_init_c", "comm", "freed", MPI_ERR_COMM, NULL, c2567},
-    {"MPI_Reduce_init_c", "info", "bogus", MPI_ERR_INFO, NULL, c2568},
-    {"MPI_Reduce_init_c", "request", "NULL", MPI_ERR_ARG, NULL, c2569},
-    {"MPI_Reduce_local", "-", "all valid", MPI_SUCCESS, NULL, c2570},
-    {"MPI_Reduce_local", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c2571},
-    {"MPI_Reduce_local", "inoutbuf", "NULL", MPI_ERR_BUFFER, NULL, c2572},
-    {"MPI_Reduce_local", "count", "-1", MPI_ERR_COUNT, NULL, c2573},
-    {"MPI_Reduce_local", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2574},
-    {"MPI_Reduce_local", "datatype", "freed", MPI_ERR_TYPE, NULL, c2575},
-    {"MPI_Reduce_local", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2576},
-    {"MPI_Reduce_local", "op", "freed", MPI_ERR_OP, NULL, c2577},
-    {"MPI_Reduce_local_c", "-", "all valid", MPI_SUCCESS, NULL, c2578},
-    {"MPI_Reduce_local_c", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c2579},
-    {"MPI_Reduce_local_c", "inoutbuf", "NULL", MPI_ERR_BUFFER, NULL, c2580},
-    {"MPI_Reduce_local_c", "count", "-1", MPI_ERR_COUNT, NULL, c2581},
-    {"MPI_Reduce_local_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2582},
-    {"MPI_Reduce_local_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2583},
-    {"MPI_Reduce_local_c", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2584},
-    {"MPI_Reduce_local_c", "op", "freed", MPI_ERR_OP, NULL, c2585},
-    {"MPI_Reduce_scatter", "-", "all valid", MPI_SUCCESS, NULL, c2586},
-    {"MPI_Reduce_scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2587},
-    {"MPI_Reduce_scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2588},
-    {"MPI_Reduce_scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2589},
-    {"MPI_Reduce_scatter", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c2590},
-    {"MPI_Reduce_scatter", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2591},
-    {"MPI_Reduce_scatter", "datatype", "freed", MPI_ERR_TYPE, NULL, c2592},
-    {"MPI_Reduce_scatter", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2593},
-    {"MPI_Reduce_scatter", "op", "freed", MPI_ERR_OP, NULL, c2594},
-    {"MPI_Reduce_scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2595},
-    {"MPI_Reduce_scatter", "comm", "freed", MPI_ERR_COMM, NULL, c2596},
-    {"MPI_Reduce_scatter_block", "-", "all valid", MPI_SUCCESS, NULL, c2597},
-    {"MPI_Reduce_scatter_block", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2598},
-    {"MPI_Reduce_scatter_block", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2599},
-    {"MPI_Reduce_scatter_block", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2600},
-    {"MPI_Reduce_scatter_block", "recvcount", "-1", MPI_ERR_COUNT, NULL, c2601},
-    {"MPI_Reduce_scatter_block", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2602},
-    {"MPI_Reduce_scatter_block", "datatype", "freed", MPI_ERR_TYPE, NULL, c2603},
-    {"MPI_Reduce_scatter_block", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2604},
-    {"MPI_Reduce_scatter_block", "op", "freed", MPI_ERR_OP, NULL, c2605},
-    {"MPI_Reduce_scatter_block", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2606},
-    {"MPI_Reduce_scatter_block", "comm", "freed", MPI_ERR_COMM, NULL, c2607},
-    {"MPI_Reduce_scatter_block_c", "-", "all valid", MPI_SUCCESS, NULL, c2608},
-    {"MPI_Reduce_scatter_block_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2609},
-    {"MPI_Reduce_scatter_block_c", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2610},
-    {"MPI_Reduce_scatter_block_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2611},
-    {"MPI_Reduce_scatter_block_c", "recvcount", "-1", MPI_ERR_COUNT, NULL, c2612},
-    {"MPI_Reduce_scatter_block_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2613},
-    {"MPI_Reduce_scatter_block_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2614},
-    {"MPI_Reduce_scatter_block_c", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2615},
-    {"MPI_Reduce_scatter_block_c", "op", "freed", MPI_ERR_OP, NULL, c2616},
-    {"MPI_Reduce_scatter_block_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2617},
-    {"MPI_Reduce_scatter_block_c", "comm", "freed", MPI_ERR_COMM, NULL, c2618},
-    {"MPI_Reduce_scatter_block_init", "-", "all valid", MPI_SUCCESS, NULL, c2619},
-    {"MPI_Reduce_scatter_block_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2620},
-    {"MPI_Reduce_scatter_block_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2621},
-    {"MPI_Reduce_scatter_block_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2622},
-    {"MPI_Reduce_scatter_block_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c2623},
-    {"MPI_Reduce_scatter_block_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2624},
-    {"MPI_Reduce_scatter_block_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c2625},
-    {"MPI_Reduce_scatter_block_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2626},
-    {"MPI_Reduce_scatter_block_init", "op", "freed", MPI_ERR_OP, NULL, c2627},
-    {"MPI_Reduce_scatter_block_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2628},
-    {"MPI_Reduce_scatter_block_init", "comm", "freed", MPI_ERR_COMM, NULL, c2629},
-    {"MPI_Reduce_scatter_block_init", "info", "bogus", MPI_ERR_INFO, NULL, c2630},
-    {"MPI_Reduce_scatter_block_init", "request", "NULL", MPI_ERR_ARG, NULL, c2631},
-    {"MPI_Reduce_scatter_block_init_c", "-", "all valid", MPI_SUCCESS, NULL, c2632},
-    {"MPI_Reduce_scatter_block_init_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2633},
-    {"MPI_Reduce_scatter_block_init_c", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2634},
-    {"MPI_Reduce_scatter_block_init_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2635},
-    {"MPI_Reduce_scatter_block_init_c", "recvcount", "-1", MPI_ERR_COUNT, NULL, c2636},
-    {"MPI_Reduce_scatter_block_init_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2637},
-    {"MPI_Reduce_scatter_block_init_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2638},
-    {"MPI_Reduce_scatter_block_init_c", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2639},
-    {"MPI_Reduce_scatter_block_init_c", "op", "freed", MPI_ERR_OP, NULL, c2640},
-    {"MPI_Reduce_scatter_block_init_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2641},
-    {"MPI_Reduce_scatter_block_init_c", "comm", "freed", MPI_ERR_COMM, NULL, c2642},
-    {"MPI_Reduce_scatter_block_init_c", "info", "bogus", MPI_ERR_INFO, NULL, c2643},
-    {"MPI_Reduce_scatter_block_init_c", "request", "NULL", MPI_ERR_ARG, NULL, c2644},
-    {"MPI_Reduce_scatter_c", "-", "all valid", MPI_SUCCESS, NULL, c2645},
-    {"MPI_Reduce_scatter_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2646},
-    {"MPI_Reduce_scatter_c", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2647},
-    {"MPI_Reduce_scatter_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2648},
-    {"MPI_Reduce_scatter_c", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c2649},
-    {"MPI_Reduce_scatter_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2650},
-    {"MPI_Reduce_scatter_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2651},
-    {"MPI_Reduce_scatter_c", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2652},
-    {"MPI_Reduce_scatter_c", "op", "freed", MPI_ERR_OP, NULL, c2653},
-    {"MPI_Reduce_scatter_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2654},
-    {"MPI_Reduce_scatter_c", "comm", "freed", MPI_ERR_COMM, NULL, c2655},
-    {"MPI_Reduce_scatter_init", "-", "all valid", MPI_SUCCESS, NULL, c2656},
-    {"MPI_Reduce_scatter_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2657},
-    {"MPI_Reduce_scatter_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2658},
-    {"MPI_Reduce_scatter_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2659},
-    {"MPI_Reduce_scatter_init", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c2660},
-    {"MPI_Reduce_scatter_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2661},
-    {"MPI_Reduce_scatter_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c2662},
-    {"MPI_Reduce_scatter_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2663},
-    {"MPI_Reduce_scatter_init", "op", "freed", MPI_ERR_OP, NULL, c2664},
-    {"MPI_Reduce_scatter_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2665},
-    {"MPI_Reduce_scatter_init", "comm", "freed", MPI_ERR_COMM, NULL, c2666},
-    {"MPI_Reduce_scatter_init", "info", "bogus", MPI_ERR_INFO, NULL, c2667},
-    {"MPI_Reduce_scatter_init", "request", "NULL", MPI_ERR_ARG, NULL, c2668},
-    {"MPI_Reduce_scatter_init_c", "-", "all valid", MPI_SUCCESS, NULL, c2669},
-    {"MPI_Reduce_scatter_init_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2670},
-    {"MPI_Reduce_scatter_init_c", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2671},
-    {"MPI_Reduce_scatter_init_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2672},
-    {"MPI_Reduce_scatter_init_c", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c2673},
-    {"MPI_Reduce_scatter_init_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2674},
-    {"MPI_Reduce_scatter_init_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2675},
-    {"MPI_Reduce_scatter_init_c", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2676},
-    {"MPI_Reduce_scatter_init_c", "op", "freed", MPI_ERR_OP, NULL, c2677},
-    {"MPI_Reduce_scatter_init_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2678},
-    {"MPI_Reduce_scatter_init_c", "comm", "freed", MPI_ERR_COMM, NULL, c2679},
-    {"MPI_Reduce_scatter_init_c", "info", "bogus", MPI_ERR_INFO, NULL, c2680},
-    {"MPI_Reduce_scatter_init_c", "request", "NULL", MPI_ERR_ARG, NULL, c2681},
-    {"MPI_Remove_error_class", "-", "all valid", MPI_SUCCESS, NULL, c2682},
-    {"MPI_Remove_error_class", "errorclass", "-1", MPI_ERR_ARG, NULL, c2683},
-    {"MPI_Remove_error_class", "errorclass", "MPI_ERR_ARG", MPI_ERR_ARG, NULL, c2684},
-    {"MPI_Remove_error_class", "errorclass", "class with codes", MPI_ERR_ARG, NULL, c2685},
-    {"MPI_Remove_error_code", "-", "all valid", MPI_SUCCESS, NULL, c2686},
-    {"MPI_Remove_error_code", "errorcode", "-1", MPI_ERR_ARG, NULL, c2687},
-    {"MPI_Remove_error_code", "errorcode", "MPI_ERR_ARG", MPI_ERR_ARG, NULL, c2688},
-    {"MPI_Remove_error_code", "errorcode", "a class", MPI_ERR_ARG, NULL, c2689},
-    {"MPI_Remove_error_string", "-", "all valid", MPI_SUCCESS, NULL, c2690},
-    {"MPI_Remove_error_string", "errorcode", "-1", MPI_ERR_ARG, NULL, c2691},
-    {"MPI_Remove_error_string", "errorcode", "MPI_ERR_ARG", MPI_ERR_ARG, NULL, c2692},
-    {"MPI_Request_free", "-", "all valid", MPI_SUCCESS, NULL, c2693},
-    {"MPI_Request_free", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c2694},
-    {"MPI_Request_free", "request", "&freed", MPI_ERR_REQUEST, NULL, c2695},
-    {"MPI_Request_free", "request", "NULL", MPI_ERR_ARG, NULL, c2696},
-    {"MPI_Request_get_status", "-", "all valid", MPI_SUCCESS, NULL, c2697},
-    {"MPI_Request_get_status", "request", "freed", MPI_ERR_REQUEST, NULL, c2698},
-    {"MPI_Request_get_status", "flag", "NULL", MPI_ERR_ARG, NULL, c2699},
-    {"MPI_Request_get_status", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c2700},
-    {"MPI_Rsend", "-", "all valid", MPI_SUCCESS, NULL, c2701},
-    {"MPI_Rsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c2702},
-    {"MPI_Rsend", "count", "-1", MPI_ERR_COUNT, NULL, c2703},
-    {"MPI_Rsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2704},
-    {"MPI_Rsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c2705},
-    {"MPI_Rsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c2706},
-    {"MPI_Rsend", "dest", "size", MPI_ERR_RANK, NULL, c2707},
-    {"MPI_Rsend", "dest", "-5", MPI_ERR_RANK, NULL, c2708},
-    {"MPI_Rsend", "tag", "-5", MPI_ERR_TAG, NULL, c2709},
-    {"MPI_Rsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c2710},
-    {"MPI_Rsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2711},
-    {"MPI_Rsend", "comm", "freed", MPI_ERR_COMM, NULL, c2712},
-    {"MPI_Rsend_c", "-", "all valid", MPI_SUCCESS, NULL, c2713},
-    {"MPI_Rsend_c", "buf", "NULL", MPI_ERR_BUFFER, NULL, c2714},
-    {"MPI_Rsend_c", "count", "-1", MPI_ERR_COUNT, NULL, c2715},
-    {"MPI_Rsend_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2716},
-    {"MPI_Rsend_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2717},
-    {"MPI_Rsend_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c2718},
-    {"MPI_Rsend_c", "dest", "size", MPI_ERR_RANK, NULL, c2719},
-    {"MPI_Rsend_c", "dest", "-5", MPI_ERR_RANK, NULL, c2720},
-    {"MPI_Rsend_c", "tag", "-5", MPI_ERR_TAG, NULL, c2721},
-    {"MPI_Rsend_c", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c2722},
-    {"MPI_Rsend_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2723},
-    {"MPI_Rsend_c", "comm", "freed", MPI_ERR_COMM, NULL, c2724},
-    {"MPI_Rsend_init", "-", "all valid", MPI_SUCCESS, NULL, c2725},
-    {"MPI_Rsend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c2726},
-    {"MPI_Rsend_init", "count", "-1", MPI_ERR_COUNT, NULL, c2727},
-    {"MPI_Rsend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2728},
-    {"MPI_Rsend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c2729},
-    {"MPI_Rsend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c2730},
-    {"MPI_Rsend_init", "dest", "size", MPI_ERR_RANK, NULL, c2731},
-    {"MPI_Rsend_init", "dest", "-5", MPI_ERR_RANK, NULL, c2732},
-    {"MPI_Rsend_init", "tag", "-5", MPI_ERR_TAG, NULL, c2733},
-    {"MPI_Rsend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c2734},
-    {"MPI_Rsend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2735},
-    {"MPI_Rsend_init", "comm", "freed", MPI_ERR_COMM, NULL, c2736},
-    {"MPI_Rsend_init", "request", "NULL", MPI_ERR_ARG, NULL, c2737},
-    {"MPI_Rsend_init_c", "-", "all valid", MPI_SUCCESS, NULL, c2738},
-    {"MPI_Rsend_init_c", "buf", "NULL", MPI_ERR_BUFFER, NULL, c2739},
-    {"MPI_Rsend_init_c", "count", "-1", MPI_ERR_COUNT, NULL, c2740},
-    {"MPI_Rsend_init_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2741},
-    {"MPI_Rsend_init_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2742},
-    {"MPI_Rsend_init_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c2743},
-    {"MPI_Rsend_init_c", "dest", "size", MPI_ERR_RANK, NULL, c2744},
-    {"MPI_Rsend_init_c", "dest", "-5", MPI_ERR_RANK, NULL, c2745},
-    {"MPI_Rsend_init_c", "tag", "-5", MPI_ERR_TAG, NULL, c2746},
-    {"MPI_Rsend_init_c", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c2747},
-    {"MPI_Rsend_init_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2748},
-    {"MPI_Rsend_init_c", "comm", "freed", MPI_ERR_COMM, NULL, c2749},
-    {"MPI_Rsend_init_c", "request", "NULL", MPI_ERR_ARG, NULL, c2750},
-    {"MPI_Scan", "-", "all valid", MPI_SUCCESS, NULL, c2751},
-    {"MPI_Scan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2752},
-    {"MPI_Scan", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2753},
-    {"MPI_Scan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2754},
-    {"MPI_Scan", "count", "-1", MPI_ERR_COUNT, NULL, c2755},
-    {"MPI_Scan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2756},
-    {"MPI_Scan", "datatype", "freed", MPI_ERR_TYPE, NULL, c2757},
-    {"MPI_Scan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2758},
-    {"MPI_Scan", "op", "freed", MPI_ERR_OP, NULL, c2759},
-    {"MPI_Scan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2760},
-    {"MPI_Scan", "comm", "freed", MPI_ERR_COMM, NULL, c2761},
-    {"MPI_Scan_c", "-", "all valid", MPI_SUCCESS, NULL, c2762},
-    {"MPI_Scan_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2763},
-    {"MPI_Scan_c", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2764},
-    {"MPI_Scan_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2765},
-    {"MPI_Scan_c", "count", "-1", MPI_ERR_COUNT, NULL, c2766},
-    {"MPI_Scan_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2767},
-    {"MPI_Scan_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2768},
-    {"MPI_Scan_c", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2769},
-    {"MPI_Scan_c", "op", "freed", MPI_ERR_OP, NULL, c2770},
-    {"MPI_Scan_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2771},
-    {"MPI_Scan_c", "comm", "freed", MPI_ERR_COMM, NULL, c2772},
-    {"MPI_Scan_init", "-", "all valid", MPI_SUCCESS, NULL, c2773},
-    {"MPI_Scan_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2774},
-    {"MPI_Scan_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2775},
-    {"MPI_Scan_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2776},
-    {"MPI_Scan_init", "count", "-1", MPI_ERR_COUNT, NULL, c2777},
-    {"MPI_Scan_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2778},
-    {"MPI_Scan_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c2779},
-    {"MPI_Scan_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2780},
-    {"MPI_Scan_init", "op", "freed", MPI_ERR_OP, NULL, c2781},
-    {"MPI_Scan_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2782},
-    {"MPI_Scan_init", "comm", "freed", MPI_ERR_COMM, NULL, c2783},
-    {"MPI_Scan_init", "info", "bogus", MPI_ERR_INFO, NULL, c2784},
-    {"MPI_Scan_init", "request", "NULL", MPI_ERR_ARG, NULL, c2785},
-    {"MPI_Scan_init_c", "-", "all valid", MPI_SUCCESS, NULL, c2786},
-    {"MPI_Scan_init_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2787},
-    {"MPI_Scan_init_c", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2788},
-    {"MPI_Scan_init_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2789},
-    {"MPI_Scan_init_c", "count", "-1", MPI_ERR_COUNT, NULL, c2790},
-    {"MPI_Scan_init_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2791},
-    {"MPI_Scan_init_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2792},
-    {"MPI_Scan_init_c", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2793},
-    {"MPI_Scan_init_c", "op", "freed", MPI_ERR_OP, NULL, c2794},
-    {"MPI_Scan_init_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2795},
-    {"MPI_Scan_init_c", "comm", "freed", MPI_ERR_COMM, NULL, c2796},
-    {"MPI_Scan_init_c", "info", "bogus", MPI_ERR_INFO, NULL, c2797},
-    {"MPI_Scan_init_c", "request", "NULL", MPI_ERR_ARG, NULL, c2798},
-    {"MPI_Scatter", "-", "all valid", MPI_SUCCESS, NULL, c2799},
-    {"MPI_Scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2800},
-    {"MPI_Scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2801},
-    {"MPI_Scatter", "sendcount", "-1", MPI_ERR_COUNT, NULL, c2802},
-    {"MPI_Scatter", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2803},
-    {"MPI_Scatter", "sendtype", "freed", MPI_ERR_TYPE, NULL, c2804},
-    {"MPI_Scatter", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c2805},
-    {"MPI_Scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2806},
-    {"MPI_Scatter", "recvcount", "-1", MPI_ERR_COUNT, NULL, c2807},
-    {"MPI_Scatter", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2808},
-    {"MPI_Scatter", "recvtype", "freed", MPI_ERR_TYPE, NULL, c2809},
-    {"MPI_Scatter", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c2810},
-    {"MPI_Scatter", "root", "-1", MPI_ERR_ROOT, NULL, c2811},
-    {"MPI_Scatter", "root", "size", MPI_ERR_ROOT, NULL, c2812},
-    {"MPI_Scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2813},
-    {"MPI_Scatter", "comm", "freed", MPI_ERR_COMM, NULL, c2814},
-    {"MPI_Scatter_c", "-", "all valid", MPI_SUCCESS, NULL, c2815},
-    {"MPI_Scatter_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2816},
-    {"MPI_Scatter_c", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2817},
-    {"MPI_Scatter_c", "sendcount", "-1", MPI_ERR_COUNT, NULL, c2818},
-    {"MPI_Scatter_c", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2819},
-    {"MPI_Scatter_c", "sendtype", "freed", MPI_ERR_TYPE, NULL, c2820},
-    {"MPI_Scatter_c", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c2821},
-    {"MPI_Scatter_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2822},
-    {"MPI_Scatter_c", "recvcount", "-1", MPI_ERR_COUNT, NULL, c2823},
-    {"MPI_Scatter_c", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2824},
-    {"MPI_Scatter_c", "recvtype", "freed", MPI_ERR_TYPE, NULL, c2825},
-    {"MPI_Scatter_c", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c2826},
-    {"MPI_Scatter_c", "root", "-1", MPI_ERR_ROOT, NULL, c2827},
-    {"MPI_Scatter_c", "root", "size", MPI_ERR_ROOT, NULL, c2828},
-    {"MPI_Scatter_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2829},
-    {"MPI_Scatter_c", "comm", "freed", MPI_ERR_COMM, NULL, c2830},
-    {"MPI_Scatter_init", "-", "all valid", MPI_SUCCESS, NULL, c2831},
-    {"MPI_Scatter_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2832},
-    {"MPI_Scatter_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2833},
-    {"MPI_Scatter_init", "sendcount", "-1", MPI_ERR_COUNT, NULL, c2834},
-    {"MPI_Scatter_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2835},
-    {"MPI_Scatter_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c2836},
-    {"MPI_Scatter_init", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c2837},
-    {"MPI_Scatter_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2838},
-    {"MPI_Scatter_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c2839},
-    {"MPI_Scatter_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2840},
-    {"MPI_Scatter_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c2841},
-    {"MPI_Scatter_init", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c2842},
-    {"MPI_Scatter_init", "root", "-1", MPI_ERR_ROOT, NULL, c2843},
-    {"MPI_Scatter_init", "root", "size", MPI_ERR_ROOT, NULL, c2844},
-    {"MPI_Scatter_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2845},
-    {"MPI_Scatter_init", "comm", "freed", MPI_ERR_COMM, NULL, c2846},
-    {"MPI_Scatter_init", "info", "bogus", MPI_ERR_INFO, NULL, c2847},
-    {"MPI_Scatter_init", "request", "NULL", MPI_ERR_ARG, NULL, c2848},
-    {"MPI_Scatter_init_c", "-", "all valid", MPI_SUCCESS, NULL, c2849},
-    {"MPI_Scatter_init_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2850},
-    {"MPI_Scatter_init_c", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2851},
-    {"MPI_Scatter_init_c", "sendcount", "-1", MPI_ERR_COUNT, NULL, c2852},
-    {"MPI_Scatter_init_c", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2853},
-    {"MPI_Scatter_init_c", "sendtype", "freed", MPI_ERR_TYPE, NULL, c2854},
-    {"MPI_Scatter_init_c", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c2855},
-    {"MPI_Scatter_init_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2856},
-    {"MPI_Scatter_init_c", "recvcount", "-1", MPI_ERR_COUNT, NULL, c2857},
-    {"MPI_Scatter_init_c", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2858},
-    {"MPI_Scatter_init_c", "recvtype", "freed", MPI_ERR_TYPE, NULL, c2859},
-    {"MPI_Scatter_init_c", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c2860},
-    {"MPI_Scatter_init_c", "root", "-1", MPI_ERR_ROOT, NULL, c2861},
-    {"MPI_Scatter_init_c", "root", "size", MPI_ERR_ROOT, NULL, c2862},
-    {"MPI_Scatter_init_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2863},
-    {"MPI_Scatter_init_c", "comm", "freed", MPI_ERR_COMM, NULL, c2864},
-    {"MPI_Scatter_init_c", "info", "bogus", MPI_ERR_INFO, NULL, c2865},
-    {"MPI_Scatter_init_c", "request", "NULL", MPI_ERR_ARG, NULL, c2866},
-    {"MPI_Scatterv", "-", "all valid", MPI_SUCCESS, NULL, c2867},
-    {"MPI_Scatterv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2868},
-    {"MPI_Scatterv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2869},
-    {"MPI_Scatterv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c2870},
-    {"MPI_Scatterv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2871},
-    {"MPI_Scatterv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c2872},
-    {"MPI_Scatterv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c2873},
-    {"MPI_Scatterv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2874},
-    {"MPI_Scatterv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c2875},
-    {"MPI_Scatterv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2876},
-    {"MPI_Scatterv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c2877},
-    {"MPI_Scatterv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c2878},
-    {"MPI_Scatterv", "root", "-1", MPI_ERR_ROOT, NULL, c2879},
-    {"MPI_Scatterv", "root", "size", MPI_ERR_ROOT, NULL, c2880},
-    {"MPI_Scatterv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2881},
-    {"MPI_Scatterv", "comm", "freed", MPI_ERR_COMM, NULL, c2882},
-    {"MPI_Scatterv_c", "-", "all valid", MPI_SUCCESS, NULL, c2883},
-    {"MPI_Scatterv_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2884},
-    {"MPI_Scatterv_c", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2885},
-    {"MPI_Scatterv_c", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c2886},
-    {"MPI_Scatterv_c", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2887},
-    {"MPI_Scatterv_c", "sendtype", "freed", MPI_ERR_TYPE, NULL, c2888},
-    {"MPI_Scatterv_c", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c2889},
-    {"MPI_Scatterv_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2890},
-    {"MPI_Scatterv_c", "recvcount", "-1", MPI_ERR_COUNT, NULL, c2891},
-    {"MPI_Scatterv_c", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2892},
-    {"MPI_Scatterv_c", "recvtype", "freed", MPI_ERR_TYPE, NULL, c2893},
-    {"MPI_Scatterv_c", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c2894},
-    {"MPI_Scatterv_c", "root", "-1", MPI_ERR_ROOT, NULL, c2895},
-    {"MPI_Scatterv_c", "root", "size", MPI_ERR_ROOT, NULL, c2896},
-    {"MPI_Scatterv_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2897},
-    {"MPI_Scatterv_c", "comm", "freed", MPI_ERR_COMM, NULL, c2898},
-    {"MPI_Scatterv_init", "-", "all valid", MPI_SUCCESS, NULL, c2899},
-    {"MPI_Scatterv_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2900},
-    {"MPI_Scatterv_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2901},
-    {"MPI_Scatterv_init", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c2902},
-    {"MPI_Scatterv_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2903},
-    {"MPI_Scatterv_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c2904},
-    {"MPI_Scatterv_init", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c2905},
-    {"MPI_Scatterv_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2906},
-    {"MPI_Scatterv_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c2907},
-    {"MPI_Scatterv_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2908},
-    {"MPI_Scatterv_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c2909},
-    {"MPI_Scatterv_init", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c2910},
-    {"MPI_Scatterv_init", "root", "-1", MPI_ERR_ROOT, NULL, c2911},
-    {"MPI_Scatterv_init", "root", "size", MPI_ERR_ROOT, NULL, c2912},
-    {"MPI_Scatterv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2913},
-    {"MPI_Scatterv_init", "comm", "freed", MPI_ERR_COMM, NULL, c2914},
-    {"MPI_Scatterv_init", "info", "bogus", MPI_ERR_INFO, NULL, c2915},
-    {"MPI_Scatterv_init", "request", "NULL", MPI_ERR_ARG, NULL, c2916},
-    {"MPI_Scatterv_init_c", "-", "all valid", MPI_SUCCESS, NULL, c2917},
-    {"MPI_Scatterv_init_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2918},
-    {"MPI_Scatterv_init_c", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2919},
-    {"MPI_Scatterv_init_c", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c2920},
-    {"MPI_Scatterv_init_c", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2921},
-    {"MPI_Scatterv_init_c", "sendtype", "freed", MPI_ERR_TYPE, NULL, c2922},
-    {"MPI_Scatterv_init_c", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c2923},
-    {"MPI_Scatterv_init_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2924},
-    {"MPI_Scatterv_init_c", "recvcount", "-1", MPI_ERR_COUNT, NULL, c2925},
-    {"MPI_Scatterv_init_c", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2926},
-    {"MPI_Scatterv_init_c", "recvtype", "freed", MPI_ERR_TYPE, NULL, c2927},
-    {"MPI_Scatterv_init_c", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c2928},
-    {"MPI_Scatterv_init_c", "root", "-1", MPI_ERR_ROOT, NULL, c2929},
-    {"MPI_Scatterv_init_c", "root", "size", MPI_ERR_ROOT, NULL, c2930},
-    {"MPI_Scatterv_init_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2931},
-    {"MPI_Scatterv_init_c", "comm", "freed", MPI_ERR_COMM, NULL, c2932},
-    {"MPI_Scatterv_init_c", "info", "bogus", MPI_ERR_INFO, NULL, c2933},
-    {"MPI_Scatterv_init_c", "request", "NULL", MPI_ERR_ARG, NULL, c2934},
-    {"MPI_Send", "-", "all valid", MPI_SUCCESS, NULL, c2935},
-    {"MPI_Send", "buf", "NULL", MPI_ERR_BUFFER, NULL, c2936},
-    {"MPI_Send", "count", "-1", MPI_ERR_COUNT, NULL, c2937},
-    {"MPI_Send", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2938},
-    {"MPI_Send", "datatype", "freed", MPI_ERR_TYPE, NULL, c2939},
-    {"MPI_Send", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c2940},
-    {"MPI_Send", "dest", "size", MPI_ERR_RANK, NULL, c2941},
-    {"MPI_Send", "dest", "-5", MPI_ERR_RANK, NULL, c2942},
-    {"MPI_Send", "tag", "-5", MPI_ERR_TAG, NULL, c2943},
-    {"MPI_Send", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c2944},
-    {"MPI_Send", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2945},
-    {"MPI_Send", "comm", "freed", MPI_ERR_COMM, NULL, c2946},
-    {"MPI_Send_c", "-", "all valid", MPI_SUCCESS, NULL, c2947},
-    {"MPI_Send_c", "buf", "NULL", MPI_ERR_BUFFER, NULL, c2948},
-    {"MPI_Send_c", "count", "-1", MPI_ERR_COUNT, NULL, c2949},
-    {"MPI_Send_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2950},
-    {"MPI_Send_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2951},
-    {"MPI_Send_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c2952},
-    {"MPI_Send_c", "dest", "size", MPI_ERR_RANK, NULL, c2953},
-    {"MPI_Send_c", "dest", "-5", MPI_ERR_RANK, NULL, c2954},
-    {"MPI_Send_c", "tag", "-5", MPI_ERR_TAG, NULL, c2955},
-    {"MPI_Send_c", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c2956},
-    {"MPI_Send_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2957},
-    {"MPI_Send_c", "comm", "freed", MPI_ERR_COMM, NULL, c2958},
-    {"MPI_Send_init", "-", "all valid", MPI_SUCCESS, NULL, c2959},
-    {"MPI_Send_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c2960},
-    {"MPI_Send_init", "count", "-1", MPI_ERR_COUNT, NULL, c2961},
-    {"MPI_Send_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2962},
-    {"MPI_Send_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c2963},
-    {"MPI_Send_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c2964},
-    {"MPI_Send_init", "dest", "size", MPI_ERR_RANK, NULL, c2965},
-    {"MPI_Send_init", "dest", "-5", MPI_ERR_RANK, NULL, c2966},
-    {"MPI_Send_init", "tag", "-5", MPI_ERR_TAG, NULL, c2967},
-    {"MPI_Send_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c2968},
-    {"MPI_Send_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2969},
-    {"MPI_Send_init", "comm", "freed", MPI_ERR_COMM, NULL, c2970},
-    {"MPI_Send_init", "request", "NULL", MPI_ERR_ARG, NULL, c2971},
-    {"MPI_Send_init_c", "-", "all valid", MPI_SUCCESS, NULL, c2972},
-    {"MPI_Send_init_c", "buf", "NULL", MPI_ERR_BUFFER, NULL, c2973},
-    {"MPI_Send_init_c", "count", "-1", MPI_ERR_COUNT, NULL, c2974},
-    {"MPI_Send_init_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2975},
-    {"MPI_Send_init_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2976},
-    {"MPI_Send_init_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c2977},
-    {"MPI_Send_init_c", "dest", "size", MPI_ERR_RANK, NULL, c2978},
-    {"MPI_Send_init_c", "dest", "-5", MPI_ERR_RANK, NULL, c2979},
-    {"MPI_Send_init_c", "tag", "-5", MPI_ERR_TAG, NULL, c2980},
-    {"MPI_Send_init_c", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c2981},
-    {"MPI_Send_init_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2982},
-    {"MPI_Send_init_c", "comm", "freed", MPI_ERR_COMM, NULL, c2983},
-    {"MPI_Send_init_c", "request", "NULL", MPI_ERR_ARG, NULL, c2984},
-    {"MPI_Sendrecv", "-", "all valid", MPI_SUCCESS, NULL, c2985},
-    {"MPI_Sendrecv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2986},
-    {"MPI_Sendrecv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c2987},
-    {"MPI_Sendrecv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2988},
-    {"MPI_Sendrecv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c2989},
-    {"MPI_Sendrecv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c2990},
-    {"MPI_Sendrecv", "dest", "size", MPI_ERR_RANK, NULL, c2991},
-    {"MPI_Sendrecv", "dest", "-5", MPI_ERR_RANK, NULL, c2992},
-    {"MPI_Sendrecv", "sendtag", "-5", MPI_ERR_TAG, NULL, c2993},
-    {"MPI_Sendrecv", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c2994},
-    {"MPI_Sendrecv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2995},
-    {"MPI_Sendrecv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c2996},
-    {"MPI_Sendrecv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2997},
-    {"MPI_Sendrecv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c2998},
-    {"MPI_Sendrecv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c2999},
-    {"MPI_Sendrecv", "source", "size", MPI_ERR_RANK, NULL, c3000},
-    {"MPI_Sendrecv", "source", "-5", MPI_ERR_RANK, NULL, c3001},
-    {"MPI_Sendrecv", "recvtag", "-5", MPI_ERR_TAG, NULL, c3002},
-    {"MPI_Sendrecv", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c3003},
-    {"MPI_Sendrecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3004},
-    {"MPI_Sendrecv", "comm", "freed", MPI_ERR_COMM, NULL, c3005},
-    {"MPI_Sendrecv", "status", "NULL", MPI_ERR_ARG, NULL, c3006},
-    {"MPI_Sendrecv_c", "-", "all valid", MPI_SUCCESS, NULL, c3007},
-    {"MPI_Sendrecv_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c3008},
-    {"MPI_Sendrecv_c", "sendcount", "-1", MPI_ERR_COUNT, NULL, c3009},
-    {"MPI_Sendrecv_c", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3010},
-    {"MPI_Sendrecv_c", "sendtype", "freed", MPI_ERR_TYPE, NULL, c3011},
-    {"MPI_Sendrecv_c", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c3012},
-    {"MPI_Sendrecv_c", "dest", "size", MPI_ERR_RANK, NULL, c3013},
-    {"MPI_Sendrecv_c", "dest", "-5", MPI_ERR_RANK, NULL, c3014},
-    {"MPI_Sendrecv_c", "sendtag", "-5", MPI_ERR_TAG, NULL, c3015},
-    {"MPI_Sendrecv_c", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c3016},
-    {"MPI_Sendrecv_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c3017},
-    {"MPI_Sendrecv_c", "recvcount", "-1", MPI_ERR_COUNT, NULL, c3018},
-    {"MPI_Sendrecv_c", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3019},
-    {"MPI_Sendrecv_c", "recvtype", "freed", MPI_ERR_TYPE, NULL, c3020},
-    {"MPI_Sendrecv_c", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c3021},
-    {"MPI_Sendrecv_c", "source", "size", MPI_ERR_RANK, NULL, c3022},
-    {"MPI_Sendrecv_c", "source", "-5", MPI_ERR_RANK, NULL, c3023},
-    {"MPI_Sendrecv_c", "recvtag", "-5", MPI_ERR_TAG, NULL, c3024},
-    {"MPI_Sendrecv_c", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c3025},
-    {"MPI_Sendrecv_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3026},
-    {"MPI_Sendrecv_c", "comm", "freed", MPI_ERR_COMM, NULL, c3027},
-    {"MPI_Sendrecv_c", "status", "NULL", MPI_ERR_ARG, NULL, c3028},
-    {"MPI_Sendrecv_replace", "-", "all valid", MPI_SUCCESS, NULL, c3029},
-    {"MPI_Sendrecv_replace", "buf", "NULL", MPI_ERR_BUFFER, NULL, c3030},
-    {"MPI_Sendrecv_replace", "count", "-1", MPI_ERR_COUNT, NULL, c3031},
-    {"MPI_Sendrecv_replace", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3032},
-    {"MPI_Sendrecv_replace", "datatype", "freed", MPI_ERR_TYPE, NULL, c3033},
-    {"MPI_Sendrecv_replace", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c3034},
-    {"MPI_Sendrecv_replace", "dest", "size", MPI_ERR_RANK, NULL, c3035},
-    {"MPI_Sendrecv_replace", "dest", "-5", MPI_ERR_RANK, NULL, c3036},
-    {"MPI_Sendrecv_replace", "sendtag", "-5", MPI_ERR_TAG, NULL, c3037},
-    {"MPI_Sendrecv_replace", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c3038},
-    {"MPI_Sendrecv_replace", "source", "size", MPI_ERR_RANK, NULL, c3039},
-    {"MPI_Sendrecv_replace", "source", "-5", MPI_ERR_RANK, NULL, c3040},
-    {"MPI_Sendrecv_replace", "recvtag", "-5", MPI_ERR_TAG, NULL, c3041},
-    {"MPI_Sendrecv_replace", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c3042},
-    {"MPI_Sendrecv_replace", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3043},
-    {"MPI_Sendrecv_replace", "comm", "freed", MPI_ERR_COMM, NULL, c3044},
-    {"MPI_Sendrecv_replace", "status", "NULL", MPI_ERR_ARG, NULL, c3045},
-    {"MPI_Sendrecv_replace_c", "-", "all valid", MPI_SUCCESS, NULL, c3046},
-    {"MPI_Sendrecv_replace_c", "buf", "NULL", MPI_ERR_BUFFER, NULL, c3047},
-    {"MPI_Sendrecv_replace_c", "count", "-1", MPI_ERR_COUNT, NULL, c3048},
-    {"MPI_Sendrecv_replace_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3049},
-    {"MPI_Sendrecv_replace_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3050},
-    {"MPI_Sendrecv_replace_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c3051},
-    {"MPI_Sendrecv_replace_c", "dest", "size", MPI_ERR_RANK, NULL, c3052},
-    {"MPI_Sendrecv_replace_c", "dest", "-5", MPI_ERR_RANK, NULL, c3053},
-    {"MPI_Sendrecv_replace_c", "sendtag", "-5", MPI_ERR_TAG, NULL, c3054},
-    {"MPI_Sendrecv_replace_c", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c3055},
-    {"MPI_Sendrecv_replace_c", "source", "size", MPI_ERR_RANK, NULL, c3056},
-    {"MPI_Sendrecv_replace_c", "source", "-5", MPI_ERR_RANK, NULL, c3057},
-    {"MPI_Sendrecv_replace_c", "recvtag", "-5", MPI_ERR_TAG, NULL, c3058},
-    {"MPI_Sendrecv_replace_c", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c3059},
-    {"MPI_Sendrecv_replace_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3060},
-    {"MPI_Sendrecv_replace_c", "comm", "freed", MPI_ERR_COMM, NULL, c3061},
-    {"MPI_Sendrecv_replace_c", "status", "NULL", MPI_ERR_ARG, NULL, c3062},
-    {"MPI_Ssend", "-", "all valid", MPI_SUCCESS, NULL, c3063},
-    {"MPI_Ssend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c3064},
-    {"MPI_Ssend", "count", "-1", MPI_ERR_COUNT, NULL, c3065},
-    {"MPI_Ssend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3066},
-    {"MPI_Ssend", "datatype", "freed", MPI_ERR_TYPE, NULL, c3067},
-    {"MPI_Ssend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c3068},
-    {"MPI_Ssend", "dest", "size", MPI_ERR_RANK, NULL, c3069},
-    {"MPI_Ssend", "dest", "-5", MPI_ERR_RANK, NULL, c3070},
-    {"MPI_Ssend", "tag", "-5", MPI_ERR_TAG, NULL, c3071},
-    {"MPI_Ssend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c3072},
-    {"MPI_Ssend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3073},
-    {"MPI_Ssend", "comm", "freed", MPI_ERR_COMM, NULL, c3074},
-    {"MPI_Ssend_c", "-", "all valid", MPI_SUCCESS, NULL, c3075},
-    {"MPI_Ssend_c", "buf", "NULL", MPI_ERR_BUFFER, NULL, c3076},
-    {"MPI_Ssend_c", "count", "-1", MPI_ERR_COUNT, NULL, c3077},
-    {"MPI_Ssend_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3078},
-    {"MPI_Ssend_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3079},
-    {"MPI_Ssend_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c3080},
-    {"MPI_Ssend_c", "dest", "size", MPI_ERR_RANK, NULL, c3081},
-    {"MPI_Ssend_c", "dest", "-5", MPI_ERR_RANK, NULL, c3082},
-    {"MPI_Ssend_c", "tag", "-5", MPI_ERR_TAG, NULL, c3083},
-    {"MPI_Ssend_c", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c3084},
-    {"MPI_Ssend_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3085},
-    {"MPI_Ssend_c", "comm", "freed", MPI_ERR_COMM, NULL, c3086},
-    {"MPI_Ssend_init", "-", "all valid", MPI_SUCCESS, NULL, c3087},
-    {"MPI_Ssend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c3088},
-    {"MPI_Ssend_init", "count", "-1", MPI_ERR_COUNT, NULL, c3089},
-    {"MPI_Ssend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3090},
-    {"MPI_Ssend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c3091},
-    {"MPI_Ssend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c3092},
-    {"MPI_Ssend_init", "dest", "size", MPI_ERR_RANK, NULL, c3093},
-    {"MPI_Ssend_init", "dest", "-5", MPI_ERR_RANK, NULL, c3094},
-    {"MPI_Ssend_init", "tag", "-5", MPI_ERR_TAG, NULL, c3095},
-    {"MPI_Ssend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c3096},
-    {"MPI_Ssend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3097},
-    {"MPI_Ssend_init", "comm", "freed", MPI_ERR_COMM, NULL, c3098},
-    {"MPI_Ssend_init", "request", "NULL", MPI_ERR_ARG, NULL, c3099},
-    {"MPI_Ssend_init_c", "-", "all valid", MPI_SUCCESS, NULL, c3100},
-    {"MPI_Ssend_init_c", "buf", "NULL", MPI_ERR_BUFFER, NULL, c3101},
-    {"MPI_Ssend_init_c", "count", "-1", MPI_ERR_COUNT, NULL, c3102},
-    {"MPI_Ssend_init_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3103},
-    {"MPI_Ssend_init_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3104},
-    {"MPI_Ssend_init_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c3105},
-    {"MPI_Ssend_init_c", "dest", "size", MPI_ERR_RANK, NULL, c3106},
-    {"MPI_Ssend_init_c", "dest", "-5", MPI_ERR_RANK, NULL, c3107},
-    {"MPI_Ssend_init_c", "tag", "-5", MPI_ERR_TAG, NULL, c3108},
-    {"MPI_Ssend_init_c", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c3109},
-    {"MPI_Ssend_init_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3110},
-    {"MPI_Ssend_init_c", "comm", "freed", MPI_ERR_COMM, NULL, c3111},
-    {"MPI_Ssend_init_c", "request", "NULL", MPI_ERR_ARG, NULL, c3112},
-    {"MPI_Start", "-", "all valid", MPI_SUCCESS, NULL, c3113},
-    {"MPI_Start", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c3114},
-    {"MPI_Start", "request", "&freed", MPI_ERR_REQUEST, NULL, c3115},
-    {"MPI_Start", "request", "NULL", MPI_ERR_ARG, NULL, c3116},
-    {"MPI_Startall", "-", "all valid", MPI_SUCCESS, NULL, c3117},
-    {"MPI_Startall", "count", "-1", MPI_ERR_COUNT, NULL, c3118},
-    {"MPI_Startall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c3119},
-    {"MPI_Startall", "array_of_requests", "{MPI_REQUEST_NULL}", MPI_ERR_REQUEST, NULL, c3120},
-    {"MPI_Startall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c3121},
-    {"MPI_Status_c2f", "-", "all valid", MPI_SUCCESS, NULL, c3122},
-    {"MPI_Status_c2f", "c_status", "NULL", MPI_ERR_ARG, NULL, c3123},
-    {"MPI_Status_c2f", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c3124},
-    {"MPI_Status_c2f", "f_status", "NULL", MPI_ERR_ARG, NULL, c3125},
-    {"MPI_Status_c2f08", "-", "all valid", MPI_SUCCESS, NULL, c3126},
-    {"MPI_Status_c2f08", "c_status", "NULL", MPI_ERR_ARG, NULL, c3127},
-    {"MPI_Status_c2f08", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c3128},
-    {"MPI_Status_c2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c3129},
-    {"MPI_Status_f082c", "-", "all valid", MPI_SUCCESS, NULL, c3130},
-    {"MPI_Status_f082c", "f08_status", "NULL", MPI_ERR_ARG, NULL, c3131},
-    {"MPI_Status_f082c", "c_status", "NULL", MPI_ERR_ARG, NULL, c3132},
-    {"MPI_Status_f082f", "-", "all valid", MPI_SUCCESS, NULL, c3133},
-    {"MPI_Status_f082f", "f08_status", "NULL", MPI_ERR_ARG, NULL, c3134},
-    {"MPI_Status_f082f", "f_status", "NULL", MPI_ERR_ARG, NULL, c3135},
-    {"MPI_Status_f2c", "-", "all valid", MPI_SUCCESS, NULL, c3136},
-    {"MPI_Status_f2c", "f_status", "NULL", MPI_ERR_ARG, NULL, c3137},
-    {"MPI_Status_f2c", "c_status", "NULL", MPI_ERR_ARG, NULL, c3138},
-    {"MPI_Status_f2f08", "-", "all valid", MPI_SUCCESS, NULL, c3139},
-    {"MPI_Status_f2f08", "f_status", "NULL", MPI_ERR_ARG, NULL, c3140},
-    {"MPI_Status_f2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c3141},
-    {"MPI_Status_get_error", "-", "all valid", MPI_SUCCESS, NULL, c3142},
-    {"MPI_Status_get_error", "status", "NULL", MPI_ERR_ARG, NULL, c3143},
-    {"MPI_Status_get_error", "err", "NULL", MPI_ERR_ARG, NULL, c3144},
-    {"MPI_Status_get_source", "-", "all valid", MPI_SUCCESS, NULL, c3145},
-    {"MPI_Status_get_source", "status", "NULL", MPI_ERR_ARG, NULL, c3146},
-    {"MPI_Status_get_source", "source", "NULL", MPI_ERR_ARG, NULL, c3147},
-    {"MPI_Status_get_tag", "-", "all valid", MPI_SUCCESS, NULL, c3148},
-    {"MPI_Status_get_tag", "status", "NULL", MPI_ERR_ARG, NULL, c3149},
-    {"MPI_Status_get_tag", "tag", "NULL", MPI_ERR_ARG, NULL, c3150},
-    {"MPI_Status_set_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c3151},
-    {"MPI_Status_set_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c3152},
-    {"MPI_Status_set_elements", "-", "all valid", MPI_SUCCESS, NULL, c3153},
-    {"MPI_Status_set_elements", "status", "NULL", MPI_ERR_ARG, NULL, c3154},
-    {"MPI_Status_set_elements", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3155},
-    {"MPI_Status_set_elements", "datatype", "freed", MPI_ERR_TYPE, NULL, c3156},
-    {"MPI_Status_set_elements", "count", "-1", MPI_ERR_COUNT, NULL, c3157},
-    {"MPI_Status_set_elements_c", "-", "all valid", MPI_SUCCESS, NULL, c3158},
-    {"MPI_Status_set_elements_c", "status", "NULL", MPI_ERR_ARG, NULL, c3159},
-    {"MPI_Status_set_elements_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3160},
-    {"MPI_Status_set_elements_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3161},
-    {"MPI_Status_set_elements_c", "count", "-1", MPI_ERR_COUNT, NULL, c3162},
-    {"MPI_Status_set_elements_x", "-", "all valid", MPI_SUCCESS, NULL, c3163},
-    {"MPI_Status_set_elements_x", "status", "NULL", MPI_ERR_ARG, NULL, c3164},
-    {"MPI_Status_set_elements_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3165},
-    {"MPI_Status_set_elements_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c3166},
-    {"MPI_Status_set_elements_x", "count", "-1", MPI_ERR_COUNT, NULL, c3167},
-    {"MPI_Status_set_error", "-", "all valid", MPI_SUCCESS, NULL, c3168},
-    {"MPI_Status_set_error", "status", "NULL", MPI_ERR_ARG, NULL, c3169},
-    {"MPI_Status_set_source", "-", "all valid", MPI_SUCCESS, NULL, c3170},
-    {"MPI_Status_set_source", "status", "NULL", MPI_ERR_ARG, NULL, c3171},
-    {"MPI_Status_set_tag", "-", "all valid", MPI_SUCCESS, NULL, c3172},
-    {"MPI_Status_set_tag", "status", "NULL", MPI_ERR_ARG, NULL, c3173},
-    {"MPI_T_category_changed", "-", "all valid", MPI_SUCCESS, NULL, c3174},
-    {"MPI_T_category_changed", "update_number", "NULL", MPI_T_ERR_INVALID, NULL, c3175},
-    {"MPI_T_category_get_categories", "-", "all valid", MPI_SUCCESS, NULL, c3176},
-    {"MPI_T_category_get_categories", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c3177},
-    {"MPI_T_category_get_categories", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c3178},
-    {"MPI_T_category_get_categories", "len", "-1", MPI_T_ERR_INVALID, NULL, c3179},
-    {"MPI_T_category_get_categories", "indices", "NULL", MPI_T_ERR_INVALID, NULL, c3180},
-    {"MPI_T_category_get_cvars", "-", "all valid", MPI_SUCCESS, NULL, c3181},
-    {"MPI_T_category_get_cvars", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c3182},
-    {"MPI_T_category_get_cvars", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c3183},
-    {"MPI_T_category_get_cvars", "len", "-1", MPI_T_ERR_INVALID, NULL, c3184},
-    {"MPI_T_category_get_cvars", "indices", "NULL", MPI_T_ERR_INVALID, NULL, c3185},
-    {"MPI_T_category_get_events", "-", "all valid", MPI_SUCCESS, NULL, c3186},
-    {"MPI_T_category_get_events", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c3187},
-    {"MPI_T_category_get_events", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c3188},
-    {"MPI_T_category_get_events", "len", "-1", MPI_T_ERR_INVALID, NULL, c3189},
-    {"MPI_T_category_get_events", "indices", "NULL", MPI_T_ERR_INVALID, NULL, c3190},
-    {"MPI_T_category_get_index", "-", "all valid", MPI_SUCCESS, NULL, c3191},
-    {"MPI_T_category_get_index", "name", "NULL", MPI_T_ERR_INVALID, NULL, c3192},
-    {"MPI_T_category_get_index", "name", "\"errsweep\"", MPI_T_ERR_INVALID_NAME, NULL, c3193},
-    {"MPI_T_category_get_index", "cat_index", "NULL", MPI_T_ERR_INVALID, NULL, c3194},
-    {"MPI_T_category_get_info", "-", "all valid", MPI_SUCCESS, NULL, c3195},
-    {"MPI_T_category_get_info", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c3196},
-    {"MPI_T_category_get_info", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c3197},
-    {"MPI_T_category_get_num", "-", "all valid", MPI_SUCCESS, NULL, c3198},
-    {"MPI_T_category_get_num", "num_cat", "NULL", MPI_T_ERR_INVALID, NULL, c3199},
-    {"MPI_T_category_get_num_events", "-", "all valid", MPI_SUCCESS, NULL, c3200},
-    {"MPI_T_category_get_num_events", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c3201},
-    {"MPI_T_category_get_num_events", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c3202},
-    {"MPI_T_category_get_num_events", "num_events", "NULL", MPI_T_ERR_INVALID, NULL, c3203},
-    {"MPI_T_category_get_pvars", "-", "all valid", MPI_SUCCESS, NULL, c3204},
-    {"MPI_T_category_get_pvars", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c3205},
-    {"MPI_T_category_get_pvars", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c3206},
-    {"MPI_T_category_get_pvars", "len", "-1", MPI_T_ERR_INVALID, NULL, c3207},
-    {"MPI_T_category_get_pvars", "indices", "NULL", MPI_T_ERR_INVALID, NULL, c3208},
-    {"MPI_T_cvar_get_index", "-", "all valid", MPI_SUCCESS, NULL, c3209},
-    {"MPI_T_cvar_get_index", "name", "NULL", MPI_T_ERR_INVALID, NULL, c3210},
-    {"MPI_T_cvar_get_index", "name", "\"errsweep\"", MPI_T_ERR_INVALID_NAME, NULL, c3211},
-    {"MPI_T_cvar_get_index", "cvar_index", "NULL", MPI_T_ERR_INVALID, NULL, c3212},
-    {"MPI_T_cvar_get_info", "-", "all valid", MPI_SUCCESS, NULL, c3213},
-    {"MPI_T_cvar_get_info", "cvar_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c3214},
-    {"MPI_T_cvar_get_info", "cvar_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c3215},
-    {"MPI_T_cvar_get_num", "-", "all valid", MPI_SUCCESS, NULL, c3216},
-    {"MPI_T_cvar_get_num", "num_cvar", "NULL", MPI_T_ERR_INVALID, NULL, c3217},
-    {"MPI_T_cvar_handle_alloc", "-", "all valid", MPI_SUCCESS, NULL, c3218},
-    {"MPI_T_cvar_handle_alloc", "cvar_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c3219},
-    {"MPI_T_cvar_handle_alloc", "cvar_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c3220},
-    {"MPI_T_cvar_handle_alloc", "handle", "NULL", MPI_T_ERR_INVALID, NULL, c3221},
-    {"MPI_T_cvar_handle_alloc", "count", "NULL", MPI_T_ERR_INVALID, NULL, c3222},
-    {"MPI_T_cvar_handle_free", "-", "all valid", MPI_SUCCESS, NULL, c3223},
-    {"MPI_T_cvar_handle_free", "handle", "&MPI_T_CVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3224},
-    {"MPI_T_cvar_handle_free", "handle", "NULL", MPI_T_ERR_INVALID, NULL, c3225},
-    {"MPI_T_cvar_read", "-", "all valid", MPI_SUCCESS, NULL, c3226},
-    {"MPI_T_cvar_read", "handle", "MPI_T_CVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3227},
-    {"MPI_T_cvar_read", "buf", "NULL", MPI_T_ERR_INVALID, NULL, c3228},
-    {"MPI_T_cvar_write", "-", "all valid", MPI_SUCCESS, NULL, c3229},
-    {"MPI_T_cvar_write", "handle", "MPI_T_CVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3230},
-    {"MPI_T_cvar_write", "buf", "NULL", MPI_T_ERR_INVALID, NULL, c3231},
-    {"MPI_T_enum_get_info", "-", "all valid", MPI_SUCCESS, NULL, c3232},
-    {"MPI_T_enum_get_info", "enumtype", "MPI_T_ENUM_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3233},
-    {"MPI_T_enum_get_item", "-", "all valid", MPI_SUCCESS, NULL, c3234},
-    {"MPI_T_enum_get_item", "enumtype", "MPI_T_ENUM_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3235},
-    {"MPI_T_enum_get_item", "index", "-1", MPI_T_ERR_INVALID_ITEM, NULL, c3236},
-    {"MPI_T_enum_get_item", "index", "INT_MAX", MPI_T_ERR_INVALID_ITEM, NULL, c3237},
-    {"MPI_T_enum_get_item", "value", "NULL", MPI_T_ERR_INVALID, NULL, c3238},
-    {"MPI_T_event_callback_get_info", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3239},
-    {"MPI_T_event_callback_set_info", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3240},
-    {"MPI_T_event_copy", "event_instance", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3241},
-    {"MPI_T_event_get_index", "name", "NULL", MPI_T_ERR_INVALID, NULL, c3242},
-    {"MPI_T_event_get_index", "name", "\"errsweep\"", MPI_T_ERR_INVALID_NAME, NULL, c3243},
-    {"MPI_T_event_get_index", "event_index", "NULL", MPI_T_ERR_INVALID, NULL, c3244},
-    {"MPI_T_event_get_info", "event_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c3245},
-    {"MPI_T_event_get_info", "event_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c3246},
-    {"MPI_T_event_get_num", "-", "all valid", MPI_SUCCESS, NULL, c3247},
-    {"MPI_T_event_get_num", "num_events", "NULL", MPI_T_ERR_INVALID, NULL, c3248},
-    {"MPI_T_event_get_source", "event_instance", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3249},
-    {"MPI_T_event_get_timestamp", "event_instance", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3250},
-    {"MPI_T_event_handle_alloc", "event_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c3251},
-    {"MPI_T_event_handle_alloc", "event_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c3252},
-    {"MPI_T_event_handle_free", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3253},
-    {"MPI_T_event_handle_get_info", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3254},
-    {"MPI_T_event_handle_set_info", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3255},
-    {"MPI_T_event_read", "event_instance", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3256},
-    {"MPI_T_event_register_callback", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3257},
-    {"MPI_T_event_set_dropped_handler", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3258},
-    {"MPI_T_finalize", "-", "all valid", MPI_SUCCESS, NULL, c3259},
-    {"MPI_T_init_thread", "-", "all valid", MPI_SUCCESS, NULL, c3260},
-    {"MPI_T_init_thread", "provided", "NULL", MPI_T_ERR_INVALID, NULL, c3261},
-    {"MPI_T_pvar_get_index", "-", "all valid", MPI_SUCCESS, NULL, c3262},
-    {"MPI_T_pvar_get_index", "name", "NULL", MPI_T_ERR_INVALID, NULL, c3263},
-    {"MPI_T_pvar_get_index", "name", "\"errsweep\"", MPI_T_ERR_INVALID_NAME, NULL, c3264},
-    {"MPI_T_pvar_get_index", "pvar_index", "NULL", MPI_T_ERR_INVALID, NULL, c3265},
-    {"MPI_T_pvar_get_info", "-", "all valid", MPI_SUCCESS, NULL, c3266},
-    {"MPI_T_pvar_get_info", "pvar_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c3267},
-    {"MPI_T_pvar_get_info", "pvar_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c3268},
-    {"MPI_T_pvar_get_num", "-", "all valid", MPI_SUCCESS, NULL, c3269},
-    {"MPI_T_pvar_get_num", "num_pvar", "NULL", MPI_T_ERR_INVALID, NULL, c3270},
-    {"MPI_T_pvar_handle_alloc", "-", "all valid", MPI_SUCCESS, NULL, c3271},
-    {"MPI_T_pvar_handle_alloc", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c3272},
-    {"MPI_T_pvar_handle_alloc", "pvar_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c3273},
-    {"MPI_T_pvar_handle_alloc", "pvar_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c3274},
-    {"MPI_T_pvar_handle_alloc", "handle", "NULL", MPI_T_ERR_INVALID, NULL, c3275},
-    {"MPI_T_pvar_handle_alloc", "count", "NULL", MPI_T_ERR_INVALID, NULL, c3276},
-    {"MPI_T_pvar_handle_free", "-", "all valid", MPI_SUCCESS, NULL, c3277},
-    {"MPI_T_pvar_handle_free", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c3278},
-    {"MPI_T_pvar_handle_free", "handle", "&MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3279},
-    {"MPI_T_pvar_handle_free", "handle", "NULL", MPI_T_ERR_INVALID, NULL, c3280},
-    {"MPI_T_pvar_read", "-", "all valid", MPI_SUCCESS, NULL, c3281},
-    {"MPI_T_pvar_read", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c3282},
-    {"MPI_T_pvar_read", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3283},
-    {"MPI_T_pvar_read", "buf", "NULL", MPI_T_ERR_INVALID, NULL, c3284},
-    {"MPI_T_pvar_readreset", "-", "all valid", MPI_SUCCESS, NULL, c3285},
-    {"MPI_T_pvar_readreset", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c3286},
-    {"MPI_T_pvar_readreset", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3287},
-    {"MPI_T_pvar_readreset", "buf", "NULL", MPI_T_ERR_INVALID, NULL, c3288},
-    {"MPI_T_pvar_reset", "-", "all valid", MPI_SUCCESS, NULL, c3289},
-    {"MPI_T_pvar_reset", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c3290},
-    {"MPI_T_pvar_reset", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3291},
-    {"MPI_T_pvar_session_create", "-", "all valid", MPI_SUCCESS, NULL, c3292},
-    {"MPI_T_pvar_session_create", "pe_session", "NULL", MPI_T_ERR_INVALID, NULL, c3293},
-    {"MPI_T_pvar_session_free", "-", "all valid", MPI_SUCCESS, NULL, c3294},
-    {"MPI_T_pvar_session_free", "pe_session", "&MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c3295},
-    {"MPI_T_pvar_session_free", "pe_session", "NULL", MPI_T_ERR_INVALID, NULL, c3296},
-    {"MPI_T_pvar_start", "-", "all valid", MPI_SUCCESS, NULL, c3297},
-    {"MPI_T_pvar_start", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c3298},
-    {"MPI_T_pvar_start", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3299},
-    {"MPI_T_pvar_stop", "-", "all valid", MPI_SUCCESS, NULL, c3300},
-    {"MPI_T_pvar_stop", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c3301},
-    {"MPI_T_pvar_stop", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3302},
-    {"MPI_T_pvar_write", "-", "all valid", MPI_SUCCESS, NULL, c3303},
-    {"MPI_T_pvar_write", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c3304},
-    {"MPI_T_pvar_write", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3305},
-    {"MPI_T_pvar_write", "buf", "NULL", MPI_T_ERR_INVALID, NULL, c3306},
-    {"MPI_T_source_get_info", "source_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c3307},
-    {"MPI_T_source_get_info", "source_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c3308},
-    {"MPI_T_source_get_num", "-", "all valid", MPI_SUCCESS, NULL, c3309},
-    {"MPI_T_source_get_num", "num_sources", "NULL", MPI_T_ERR_INVALID, NULL, c3310},
-    {"MPI_T_source_get_timestamp", "source_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c3311},
-    {"MPI_T_source_get_timestamp", "source_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c3312},
-    {"MPI_Test", "-", "all valid", MPI_SUCCESS, NULL, c3313},
-    {"MPI_Test", "request", "&freed", MPI_ERR_REQUEST, NULL, c3314},
-    {"MPI_Test", "request", "NULL", MPI_ERR_ARG, NULL, c3315},
-    {"MPI_Test", "flag", "NULL", MPI_ERR_ARG, NULL, c3316},
-    {"MPI_Test", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c3317},
-    {"MPI_Test_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c3318},
-    {"MPI_Test_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c3319},
-    {"MPI_Test_cancelled", "flag", "NULL", MPI_ERR_ARG, NULL, c3320},
-    {"MPI_Testall", "-", "all valid", MPI_SUCCESS, NULL, c3321},
-    {"MPI_Testall", "count", "-1", MPI_ERR_COUNT, NULL, c3322},
-    {"MPI_Testall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c3323},
-    {"MPI_Testall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c3324},
-    {"MPI_Testall", "flag", "NULL", MPI_ERR_ARG, NULL, c3325},
-    {"MPI_Testall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c3326},
-    {"MPI_Testany", "-", "all valid", MPI_SUCCESS, NULL, c3327},
-    {"MPI_Testany", "count", "-1", MPI_ERR_COUNT, NULL, c3328},
-    {"MPI_Testany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c3329},
-    {"MPI_Testany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c3330},
-    {"MPI_Testany", "index", "NULL", MPI_ERR_ARG, NULL, c3331},
-    {"MPI_Testany", "flag", "NULL", MPI_ERR_ARG, NULL, c3332},
-    {"MPI_Testany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c3333},
-    {"MPI_Testsome", "-", "all valid", MPI_SUCCESS, NULL, c3334},
-    {"MPI_Testsome", "incount", "-1", MPI_ERR_COUNT, NULL, c3335},
-    {"MPI_Testsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c3336},
-    {"MPI_Testsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c3337},
-    {"MPI_Testsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c3338},
-    {"MPI_Testsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c3339},
-    {"MPI_Testsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c3340},
-    {"MPI_Topo_test", "-", "all valid", MPI_SUCCESS, NULL, c3341},
-    {"MPI_Topo_test", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3342},
-    {"MPI_Topo_test", "comm", "freed", MPI_ERR_COMM, NULL, c3343},
-    {"MPI_Topo_test", "status", "NULL", MPI_ERR_ARG, NULL, c3344},
-    {"MPI_Type_commit", "-", "all valid", MPI_SUCCESS, NULL, c3345},
-    {"MPI_Type_commit", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3346},
-    {"MPI_Type_commit", "datatype", "&freed", MPI_ERR_TYPE, NULL, c3347},
-    {"MPI_Type_commit", "datatype", "NULL", MPI_ERR_ARG, NULL, c3348},
-    {"MPI_Type_contiguous", "-", "all valid", MPI_SUCCESS, NULL, c3349},
-    {"MPI_Type_contiguous", "count", "-1", MPI_ERR_COUNT, NULL, c3350},
-    {"MPI_Type_contiguous", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3351},
-    {"MPI_Type_contiguous", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3352},
-    {"MPI_Type_contiguous", "newtype", "NULL", MPI_ERR_ARG, NULL, c3353},
-    {"MPI_Type_contiguous_c", "-", "all valid", MPI_SUCCESS, NULL, c3354},
-    {"MPI_Type_contiguous_c", "count", "-1", MPI_ERR_COUNT, NULL, c3355},
-    {"MPI_Type_contiguous_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3356},
-    {"MPI_Type_contiguous_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3357},
-    {"MPI_Type_contiguous_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3358},
-    {"MPI_Type_create_darray", "-", "all valid", MPI_SUCCESS, NULL, c3359},
-    {"MPI_Type_create_darray", "size", "0", MPI_ERR_ARG, NULL, c3360},
-    {"MPI_Type_create_darray", "ndims", "0", MPI_ERR_ARG, NULL, c3361},
-    {"MPI_Type_create_darray", "array_of_gsizes", "{-1,..}", MPI_ERR_COUNT, NULL, c3362},
-    {"MPI_Type_create_darray", "array_of_distribs", "{12345}", MPI_ERR_ARG, NULL, c3363},
-    {"MPI_Type_create_darray", "array_of_psizes", "{-1,..}", MPI_ERR_COUNT, NULL, c3364},
-    {"MPI_Type_create_darray", "order", "12345", MPI_ERR_ARG, NULL, c3365},
-    {"MPI_Type_create_darray", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3366},
-    {"MPI_Type_create_darray", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3367},
-    {"MPI_Type_create_darray", "newtype", "NULL", MPI_ERR_ARG, NULL, c3368},
-    {"MPI_Type_create_darray_c", "-", "all valid", MPI_SUCCESS, NULL, c3369},
-    {"MPI_Type_create_darray_c", "size", "0", MPI_ERR_ARG, NULL, c3370},
-    {"MPI_Type_create_darray_c", "ndims", "0", MPI_ERR_ARG, NULL, c3371},
-    {"MPI_Type_create_darray_c", "array_of_gsizes", "{-1,..}", MPI_ERR_COUNT, NULL, c3372},
-    {"MPI_Type_create_darray_c", "array_of_distribs", "{12345}", MPI_ERR_ARG, NULL, c3373},
-    {"MPI_Type_create_darray_c", "array_of_psizes", "{-1,..}", MPI_ERR_COUNT, NULL, c3374},
-    {"MPI_Type_create_darray_c", "order", "12345", MPI_ERR_ARG, NULL, c3375},
-    {"MPI_Type_create_darray_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3376},
-    {"MPI_Type_create_darray_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3377},
-    {"MPI_Type_create_darray_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3378},
-    {"MPI_Type_create_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c3379},
-    {"MPI_Type_create_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c3380},
-    {"MPI_Type_create_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3381},
-    {"MPI_Type_create_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3382},
-    {"MPI_Type_create_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3383},
-    {"MPI_Type_create_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c3384},
-    {"MPI_Type_create_hindexed_block", "-", "all valid", MPI_SUCCESS, NULL, c3385},
-    {"MPI_Type_create_hindexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c3386},
-    {"MPI_Type_create_hindexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3387},
-    {"MPI_Type_create_hindexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3388},
-    {"MPI_Type_create_hindexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3389},
-    {"MPI_Type_create_hindexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c3390},
-    {"MPI_Type_create_hindexed_block_c", "-", "all valid", MPI_SUCCESS, NULL, c3391},
-    {"MPI_Type_create_hindexed_block_c", "count", "-1", MPI_ERR_COUNT, NULL, c3392},
-    {"MPI_Type_create_hindexed_block_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3393},
-    {"MPI_Type_create_hindexed_block_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3394},
-    {"MPI_Type_create_hindexed_block_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3395},
-    {"MPI_Type_create_hindexed_block_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3396},
-    {"MPI_Type_create_hindexed_c", "-", "all valid", MPI_SUCCESS, NULL, c3397},
-    {"MPI_Type_create_hindexed_c", "count", "-1", MPI_ERR_COUNT, NULL, c3398},
-    {"MPI_Type_create_hindexed_c", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3399},
-    {"MPI_Type_create_hindexed_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3400},
-    {"MPI_Type_create_hindexed_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3401},
-    {"MPI_Type_create_hindexed_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3402},
-    {"MPI_Type_create_hvector", "-", "all valid", MPI_SUCCESS, NULL, c3403},
-    {"MPI_Type_create_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c3404},
-    {"MPI_Type_create_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3405},
-    {"MPI_Type_create_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3406},
-    {"MPI_Type_create_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3407},
-    {"MPI_Type_create_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c3408},
-    {"MPI_Type_create_hvector_c", "-", "all valid", MPI_SUCCESS, NULL, c3409},
-    {"MPI_Type_create_hvector_c", "count", "-1", MPI_ERR_COUNT, NULL, c3410},
-    {"MPI_Type_create_hvector_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3411},
-    {"MPI_Type_create_hvector_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3412},
-    {"MPI_Type_create_hvector_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3413},
-    {"MPI_Type_create_hvector_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3414},
-    {"MPI_Type_create_indexed_block", "-", "all valid", MPI_SUCCESS, NULL, c3415},
-    {"MPI_Type_create_indexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c3416},
-    {"MPI_Type_create_indexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3417},
-    {"MPI_Type_create_indexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3418},
-    {"MPI_Type_create_indexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3419},
-    {"MPI_Type_create_indexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c3420},
-    {"MPI_Type_create_indexed_block_c", "-", "all valid", MPI_SUCCESS, NULL, c3421},
-    {"MPI_Type_create_indexed_block_c", "count", "-1", MPI_ERR_COUNT, NULL, c3422},
-    {"MPI_Type_create_indexed_block_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3423},
-    {"MPI_Type_create_indexed_block_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3424},
-    {"MPI_Type_create_indexed_block_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3425},
-    {"MPI_Type_create_indexed_block_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3426},
-    {"MPI_Type_create_keyval", "-", "all valid", MPI_SUCCESS, NULL, c3427},
-    {"MPI_Type_create_keyval", "type_keyval", "NULL", MPI_ERR_ARG, NULL, c3428},
-    {"MPI_Type_create_resized", "-", "all valid", MPI_SUCCESS, NULL, c3429},
-    {"MPI_Type_create_resized", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3430},
-    {"MPI_Type_create_resized", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3431},
-    {"MPI_Type_create_resized", "newtype", "NULL", MPI_ERR_ARG, NULL, c3432},
-    {"MPI_Type_create_resized_c", "-", "all valid", MPI_SUCCESS, NULL, c3433},
-    {"MPI_Type_create_resized_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3434},
-    {"MPI_Type_create_resized_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3435},
-    {"MPI_Type_create_resized_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3436},
-    {"MPI_Type_create_struct", "-", "all valid", MPI_SUCCESS, NULL, c3437},
-    {"MPI_Type_create_struct", "count", "-1", MPI_ERR_COUNT, NULL, c3438},
-    {"MPI_Type_create_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3439},
-    {"MPI_Type_create_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c3440},
-    {"MPI_Type_create_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c3441},
-    {"MPI_Type_create_struct_c", "-", "all valid", MPI_SUCCESS, NULL, c3442},
-    {"MPI_Type_create_struct_c", "count", "-1", MPI_ERR_COUNT, NULL, c3443},
-    {"MPI_Type_create_struct_c", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3444},
-    {"MPI_Type_create_struct_c", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c3445},
-    {"MPI_Type_create_struct_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3446},
-    {"MPI_Type_create_subarray", "-", "all valid", MPI_SUCCESS, NULL, c3447},
-    {"MPI_Type_create_subarray", "ndims", "0", MPI_ERR_ARG, NULL, c3448},
-    {"MPI_Type_create_subarray", "array_of_sizes", "{-1,..}", MPI_ERR_COUNT, NULL, c3449},
-    {"MPI_Type_create_subarray", "array_of_subsizes", "{-1,..}", MPI_ERR_COUNT, NULL, c3450},
-    {"MPI_Type_create_subarray", "array_of_starts", "{-1,..}", MPI_ERR_COUNT, NULL, c3451},
-    {"MPI_Type_create_subarray", "order", "12345", MPI_ERR_ARG, NULL, c3452},
-    {"MPI_Type_create_subarray", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3453},
-    {"MPI_Type_create_subarray", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3454},
-    {"MPI_Type_create_subarray", "newtype", "NULL", MPI_ERR_ARG, NULL, c3455},
-    {"MPI_Type_create_subarray_c", "-", "all valid", MPI_SUCCESS, NULL, c3456},
-    {"MPI_Type_create_subarray_c", "ndims", "0", MPI_ERR_ARG, NULL, c3457},
-    {"MPI_Type_create_subarray_c", "array_of_sizes", "{-1,..}", MPI_ERR_COUNT, NULL, c3458},
-    {"MPI_Type_create_subarray_c", "array_of_subsizes", "{-1,..}", MPI_ERR_COUNT, NULL, c3459},
-    {"MPI_Type_create_subarray_c", "array_of_starts", "{-1,..}", MPI_ERR_COUNT, NULL, c3460},
-    {"MPI_Type_create_subarray_c", "order", "12345", MPI_ERR_ARG, NULL, c3461},
-    {"MPI_Type_create_subarray_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3462},
-    {"MPI_Type_create_subarray_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3463},
-    {"MPI_Type_create_subarray_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3464},
-    {"MPI_Type_delete_attr", "-", "all valid", MPI_SUCCESS, NULL, c3465},
-    {"MPI_Type_delete_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3466},
-    {"MPI_Type_delete_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c3467},
-    {"MPI_Type_delete_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c3468},
-    {"MPI_Type_delete_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c3469},
-    {"MPI_Type_delete_attr", "type_keyval", "comm keyval", MPI_ERR_KEYVAL, NULL, c3470},
-    {"MPI_Type_dup", "-", "all valid", MPI_SUCCESS, NULL, c3471},
-    {"MPI_Type_dup", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3472},
-    {"MPI_Type_dup", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3473},
-    {"MPI_Type_dup", "newtype", "NULL", MPI_ERR_ARG, NULL, c3474},
-    {"MPI_Type_extent", "-", "all valid", MPI_SUCCESS, NULL, c3475},
-    {"MPI_Type_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3476},
-    {"MPI_Type_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c3477},
-    {"MPI_Type_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c3478},
-    {"MPI_Type_free", "-", "all valid", MPI_SUCCESS, NULL, c3479},
-    {"MPI_Type_free", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3480},
-    {"MPI_Type_free", "datatype", "&freed", MPI_ERR_TYPE, NULL, c3481},
-    {"MPI_Type_free", "datatype", "NULL", MPI_ERR_ARG, NULL, c3482},
-    {"MPI_Type_free", "datatype", "&MPI_INT", MPI_ERR_TYPE, NULL, c3483},
-    {"MPI_Type_free_keyval", "-", "all valid", MPI_SUCCESS, NULL, c3484},
-    {"MPI_Type_free_keyval", "type_keyval", "&MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c3485},
-    {"MPI_Type_free_keyval", "type_keyval", "&12345", MPI_ERR_KEYVAL, NULL, c3486},
-    {"MPI_Type_free_keyval", "type_keyval", "&comm keyval", MPI_ERR_KEYVAL, NULL, c3487},
-    {"MPI_Type_free_keyval", "type_keyval", "NULL", MPI_ERR_ARG, NULL, c3488},
-    {"MPI_Type_get_attr", "-", "all valid", MPI_SUCCESS, NULL, c3489},
-    {"MPI_Type_get_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3490},
-    {"MPI_Type_get_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c3491},
-    {"MPI_Type_get_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c3492},
-    {"MPI_Type_get_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c3493},
-    {"MPI_Type_get_attr", "type_keyval", "comm keyval", MPI_ERR_KEYVAL, NULL, c3494},
-    {"MPI_Type_get_attr", "attribute_val", "NULL", MPI_ERR_ARG, NULL, c3495},
-    {"MPI_Type_get_attr", "flag", "NULL", MPI_ERR_ARG, NULL, c3496},
-    {"MPI_Type_get_contents", "-", "all valid", MPI_SUCCESS, NULL, c3497},
-    {"MPI_Type_get_contents", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3498},
-    {"MPI_Type_get_contents", "datatype", "freed", MPI_ERR_TYPE, NULL, c3499},
-    {"MPI_Type_get_contents", "datatype", "MPI_INT", MPI_ERR_TYPE, NULL, c3500},
-    {"MPI_Type_get_contents", "array_of_integers", "NULL", MPI_ERR_ARG, NULL, c3501},
-    {"MPI_Type_get_contents", "array_of_addresses", "NULL", MPI_ERR_ARG, NULL, c3502},
-    {"MPI_Type_get_contents", "array_of_datatypes", "NULL", MPI_ERR_ARG, NULL, c3503},
-    {"MPI_Type_get_contents_c", "-", "all valid", MPI_SUCCESS, NULL, c3504},
-    {"MPI_Type_get_contents_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3505},
-    {"MPI_Type_get_contents_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3506},
-    {"MPI_Type_get_contents_c", "datatype", "MPI_INT", MPI_ERR_TYPE, NULL, c3507},
-    {"MPI_Type_get_contents_c", "array_of_integers", "NULL", MPI_ERR_ARG, NULL, c3508},
-    {"MPI_Type_get_contents_c", "array_of_addresses", "NULL", MPI_ERR_ARG, NULL, c3509},
-    {"MPI_Type_get_contents_c", "array_of_large_counts", "NULL", MPI_ERR_ARG, NULL, c3510},
-    {"MPI_Type_get_contents_c", "array_of_datatypes", "NULL", MPI_ERR_ARG, NULL, c3511},
-    {"MPI_Type_get_envelope", "-", "all valid", MPI_SUCCESS, NULL, c3512},
-    {"MPI_Type_get_envelope", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3513},
-    {"MPI_Type_get_envelope", "datatype", "freed", MPI_ERR_TYPE, NULL, c3514},
-    {"MPI_Type_get_envelope", "num_integers", "NULL", MPI_ERR_ARG, NULL, c3515},
-    {"MPI_Type_get_envelope", "num_addresses", "NULL", MPI_ERR_ARG, NULL, c3516},
-    {"MPI_Type_get_envelope", "num_datatypes", "NULL", MPI_ERR_ARG, NULL, c3517},
-    {"MPI_Type_get_envelope", "combiner", "NULL", MPI_ERR_ARG, NULL, c3518},
-    {"MPI_Type_get_envelope_c", "-", "all valid", MPI_SUCCESS, NULL, c3519},
-    {"MPI_Type_get_envelope_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3520},
-    {"MPI_Type_get_envelope_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3521},
-    {"MPI_Type_get_envelope_c", "num_integers", "NULL", MPI_ERR_ARG, NULL, c3522},
-    {"MPI_Type_get_envelope_c", "num_addresses", "NULL", MPI_ERR_ARG, NULL, c3523},
-    {"MPI_Type_get_envelope_c", "num_large_counts", "NULL", MPI_ERR_ARG, NULL, c3524},
-    {"MPI_Type_get_envelope_c", "num_datatypes", "NULL", MPI_ERR_ARG, NULL, c3525},
-    {"MPI_Type_get_envelope_c", "combiner", "NULL", MPI_ERR_ARG, NULL, c3526},
-    {"MPI_Type_get_extent", "-", "all valid", MPI_SUCCESS, NULL, c3527},
-    {"MPI_Type_get_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3528},
-    {"MPI_Type_get_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c3529},
-    {"MPI_Type_get_extent", "lb", "NULL", MPI_ERR_ARG, NULL, c3530},
-    {"MPI_Type_get_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c3531},
-    {"MPI_Type_get_extent_c", "-", "all valid", MPI_SUCCESS, NULL, c3532},
-    {"MPI_Type_get_extent_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3533},
-    {"MPI_Type_get_extent_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3534},
-    {"MPI_Type_get_extent_c", "lb", "NULL", MPI_ERR_ARG, NULL, c3535},
-    {"MPI_Type_get_extent_c", "extent", "NULL", MPI_ERR_ARG, NULL, c3536},
-    {"MPI_Type_get_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c3537},
-    {"MPI_Type_get_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3538},
-    {"MPI_Type_get_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c3539},
-    {"MPI_Type_get_extent_x", "lb", "NULL", MPI_ERR_ARG, NULL, c3540},
-    {"MPI_Type_get_extent_x", "extent", "NULL", MPI_ERR_ARG, NULL, c3541},
-    {"MPI_Type_get_name", "-", "all valid", MPI_SUCCESS, NULL, c3542},
-    {"MPI_Type_get_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c3543},
-    {"MPI_Type_get_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c3544},
-    {"MPI_Type_get_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c3545},
-    {"MPI_Type_get_true_extent", "-", "all valid", MPI_SUCCESS, NULL, c3546},
-    {"MPI_Type_get_true_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3547},
-    {"MPI_Type_get_true_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c3548},
-    {"MPI_Type_get_true_extent", "true_lb", "NULL", MPI_ERR_ARG, NULL, c3549},
-    {"MPI_Type_get_true_extent", "true_extent", "NULL", MPI_ERR_ARG, NULL, c3550},
-    {"MPI_Type_get_true_extent_c", "-", "all valid", MPI_SUCCESS, NULL, c3551},
-    {"MPI_Type_get_true_extent_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3552},
-    {"MPI_Type_get_true_extent_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3553},
-    {"MPI_Type_get_true_extent_c", "true_lb", "NULL", MPI_ERR_ARG, NULL, c3554},
-    {"MPI_Type_get_true_extent_c", "true_extent", "NULL", MPI_ERR_ARG, NULL, c3555},
-    {"MPI_Type_get_true_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c3556},
-    {"MPI_Type_get_true_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3557},
-    {"MPI_Type_get_true_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c3558},
-    {"MPI_Type_get_true_extent_x", "true_lb", "NULL", MPI_ERR_ARG, NULL, c3559},
-    {"MPI_Type_get_true_extent_x", "true_extent", "NULL", MPI_ERR_ARG, NULL, c3560},
-    {"MPI_Type_get_value_index", "-", "all valid", MPI_SUCCESS, NULL, c3561},
-    {"MPI_Type_get_value_index", "value_type", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3562},
-    {"MPI_Type_get_value_index", "value_type", "freed", MPI_ERR_TYPE, NULL, c3563},
-    {"MPI_Type_get_value_index", "index_type", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3564},
-    {"MPI_Type_get_value_index", "index_type", "freed", MPI_ERR_TYPE, NULL, c3565},
-    {"MPI_Type_get_value_index", "pair_type", "NULL", MPI_ERR_ARG, NULL, c3566},
-    {"MPI_Type_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c3567},
-    {"MPI_Type_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c3568},
-    {"MPI_Type_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3569},
-    {"MPI_Type_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3570},
-    {"MPI_Type_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3571},
-    {"MPI_Type_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c3572},
-    {"MPI_Type_hvector", "-", "all valid", MPI_SUCCESS, NULL, c3573},
-    {"MPI_Type_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c3574},
-    {"MPI_Type_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3575},
-    {"MPI_Type_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3576},
-    {"MPI_Type_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3577},
-    {"MPI_Type_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c3578},
-    {"MPI_Type_indexed", "-", "all valid", MPI_SUCCESS, NULL, c3579},
-    {"MPI_Type_indexed", "count", "-1", MPI_ERR_COUNT, NULL, c3580},
-    {"MPI_Type_indexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3581},
-    {"MPI_Type_indexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3582},
-    {"MPI_Type_indexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3583},
-    {"MPI_Type_indexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c3584},
-    {"MPI_Type_indexed_c", "-", "all valid", MPI_SUCCESS, NULL, c3585},
-    {"MPI_Type_indexed_c", "count", "-1", MPI_ERR_COUNT, NULL, c3586},
-    {"MPI_Type_indexed_c", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3587},
-    {"MPI_Type_indexed_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3588},
-    {"MPI_Type_indexed_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3589},
-    {"MPI_Type_indexed_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3590},
-    {"MPI_Type_lb", "-", "all valid", MPI_SUCCESS, NULL, c3591},
-    {"MPI_Type_lb", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3592},
-    {"MPI_Type_lb", "datatype", "freed", MPI_ERR_TYPE, NULL, c3593},
-    {"MPI_Type_lb", "displacement", "NULL", MPI_ERR_ARG, NULL, c3594},
-    {"MPI_Type_match_size", "-", "all valid", MPI_SUCCESS, NULL, c3595},
-    {"MPI_Type_match_size", "typeclass", "12345", MPI_ERR_ARG, NULL, c3596},
-    {"MPI_Type_match_size", "size", "3", MPI_ERR_ARG, NULL, c3597},
-    {"MPI_Type_match_size", "datatype", "NULL", MPI_ERR_ARG, NULL, c3598},
-    {"MPI_Type_set_attr", "-", "all valid", MPI_SUCCESS, NULL, c3599},
-    {"MPI_Type_set_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3600},
-    {"MPI_Type_set_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c3601},
-    {"MPI_Type_set_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c3602},
-    {"MPI_Type_set_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c3603},
-    {"MPI_Type_set_attr", "type_keyval", "comm keyval", MPI_ERR_KEYVAL, NULL, c3604},
-    {"MPI_Type_set_name", "-", "all valid", MPI_SUCCESS, NULL, c3605},
-    {"MPI_Type_set_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3606},
-    {"MPI_Type_set_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c3607},
-    {"MPI_Type_set_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c3608},
-    {"MPI_Type_size", "-", "all valid", MPI_SUCCESS, NULL, c3609},
-    {"MPI_Type_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3610},
-    {"MPI_Type_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c3611},
-    {"MPI_Type_size", "size", "NULL", MPI_ERR_ARG, NULL, c3612},
-    {"MPI_Type_size_c", "-", "all valid", MPI_SUCCESS, NULL, c3613},
-    {"MPI_Type_size_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3614},
-    {"MPI_Type_size_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3615},
-    {"MPI_Type_size_c", "size", "NULL", MPI_ERR_ARG, NULL, c3616},
-    {"MPI_Type_size_x", "-", "all valid", MPI_SUCCESS, NULL, c3617},
-    {"MPI_Type_size_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3618},
-    {"MPI_Type_size_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c3619},
-    {"MPI_Type_size_x", "size", "NULL", MPI_ERR_ARG, NULL, c3620},
-    {"MPI_Type_struct", "-", "all valid", MPI_SUCCESS, NULL, c3621},
-    {"MPI_Type_struct", "count", "-1", MPI_ERR_COUNT, NULL, c3622},
-    {"MPI_Type_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3623},
-    {"MPI_Type_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c3624},
-    {"MPI_Type_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c3625},
-    {"MPI_Type_ub", "-", "all valid", MPI_SUCCESS, NULL, c3626},
-    {"MPI_Type_ub", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3627},
-    {"MPI_Type_ub", "datatype", "freed", MPI_ERR_TYPE, NULL, c3628},
-    {"MPI_Type_ub", "displacement", "NULL", MPI_ERR_ARG, NULL, c3629},
-    {"MPI_Type_vector", "-", "all valid", MPI_SUCCESS, NULL, c3630},
-    {"MPI_Type_vector", "count", "-1", MPI_ERR_COUNT, NULL, c3631},
-    {"MPI_Type_vector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3632},
-    {"MPI_Type_vector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3633},
-    {"MPI_Type_vector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3634},
-    {"MPI_Type_vector", "newtype", "NULL", MPI_ERR_ARG, NULL, c3635},
-    {"MPI_Type_vector_c", "-", "all valid", MPI_SUCCESS, NULL, c3636},
-    {"MPI_Type_vector_c", "count", "-1", MPI_ERR_COUNT, NULL, c3637},
-    {"MPI_Type_vector_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3638},
-    {"MPI_Type_vector_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3639},
-    {"MPI_Type_vector_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3640},
-    {"MPI_Type_vector_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3641},
-    {"MPI_Unpack", "-", "all valid", MPI_SUCCESS, NULL, c3642},
-    {"MPI_Unpack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c3643},
-    {"MPI_Unpack", "insize", "-1", MPI_ERR_ARG, NULL, c3644},
-    {"MPI_Unpack", "position", "NULL", MPI_ERR_ARG, NULL, c3645},
-    {"MPI_Unpack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c3646},
-    {"MPI_Unpack", "outcount", "-1", MPI_ERR_COUNT, NULL, c3647},
-    {"MPI_Unpack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3648},
-    {"MPI_Unpack", "datatype", "freed", MPI_ERR_TYPE, NULL, c3649},
-    {"MPI_Unpack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c3650},
-    {"MPI_Unpack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3651},
-    {"MPI_Unpack", "comm", "freed", MPI_ERR_COMM, NULL, c3652},
-    {"MPI_Unpack_c", "-", "all valid", MPI_SUCCESS, NULL, c3653},
-    {"MPI_Unpack_c", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c3654},
-    {"MPI_Unpack_c", "insize", "-1", MPI_ERR_ARG, NULL, c3655},
-    {"MPI_Unpack_c", "position", "NULL", MPI_ERR_ARG, NULL, c3656},
-    {"MPI_Unpack_c", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c3657},
-    {"MPI_Unpack_c", "outcount", "-1", MPI_ERR_COUNT, NULL, c3658},
-    {"MPI_Unpack_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3659},
-    {"MPI_Unpack_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3660},
-    {"MPI_Unpack_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c3661},
-    {"MPI_Unpack_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3662},
-    {"MPI_Unpack_c", "comm", "freed", MPI_ERR_COMM, NULL, c3663},
-    {"MPI_Unpack_external", "-", "all valid", MPI_SUCCESS, NULL, c3664},
-    {"MPI_Unpack_external", "datarep", "NULL", MPI_ERR_ARG, NULL, c3665},
-    {"MPI_Unpack_external", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c3666},
-    {"MPI_Unpack_external", "position", "NULL", MPI_ERR_ARG, NULL, c3667},
-    {"MPI_Unpack_external", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c3668},
-    {"MPI_Unpack_external", "outcount", "-1", MPI_ERR_COUNT, NULL, c3669},
-    {"MPI_Unpack_external", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3670},
-    {"MPI_Unpack_external", "datatype", "freed", MPI_ERR_TYPE, NULL, c3671},
-    {"MPI_Unpack_external_c", "-", "all valid", MPI_SUCCESS, NULL, c3672},
-    {"MPI_Unpack_external_c", "datarep", "NULL", MPI_ERR_ARG, NULL, c3673},
-    {"MPI_Unpack_external_c", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c3674},
-    {"MPI_Unpack_external_c", "position", "NULL", MPI_ERR_ARG, NULL, c3675},
-    {"MPI_Unpack_external_c", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c3676},
-    {"MPI_Unpack_external_c", "outcount", "-1", MPI_ERR_COUNT, NULL, c3677},
-    {"MPI_Unpack_external_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3678},
-    {"MPI_Unpack_external_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3679},
-    {"MPI_Wait", "-", "all valid", MPI_SUCCESS, NULL, c3680},
-    {"MPI_Wait", "request", "&freed", MPI_ERR_REQUEST, NULL, c3681},
-    {"MPI_Wait", "request", "NULL", MPI_ERR_ARG, NULL, c3682},
-    {"MPI_Wait", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c3683},
-    {"MPI_Waitall", "-", "all valid", MPI_SUCCESS, NULL, c3684},
-    {"MPI_Waitall", "count", "-1", MPI_ERR_COUNT, NULL, c3685},
-    {"MPI_Waitall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c3686},
-    {"MPI_Waitall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c3687},
-    {"MPI_Waitall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c3688},
-    {"MPI_Waitany", "-", "all valid", MPI_SUCCESS, NULL, c3689},
-    {"MPI_Waitany", "count", "-1", MPI_ERR_COUNT, NULL, c3690},
-    {"MPI_Waitany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c3691},
-    {"MPI_Waitany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c3692},
-    {"MPI_Waitany", "index", "NULL", MPI_ERR_ARG, NULL, c3693},
-    {"MPI_Waitany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c3694},
-    {"MPI_Waitsome", "-", "all valid", MPI_SUCCESS, NULL, c3695},
-    {"MPI_Waitsome", "incount", "-1", MPI_ERR_COUNT, NULL, c3696},
-    {"MPI_Waitsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c3697},
-    {"MPI_Waitsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c3698},
-    {"MPI_Waitsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c3699},
-    {"MPI_Waitsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c3700},
-    {"MPI_Waitsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c3701},
-    {"MPI_Win_call_errhandler", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3702},
-    {"MPI_Win_create_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c3703},
-    {"MPI_Win_create_errhandler", "win_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c3704},
-    {"MPI_Win_create_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c3705},
-    {"MPI_Win_create_keyval", "-", "all valid", MPI_SUCCESS, NULL, c3706},
-    {"MPI_Win_create_keyval", "win_keyval", "NULL", MPI_ERR_ARG, NULL, c3707},
-    {"MPI_Win_delete_attr", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3708},
-    {"MPI_Win_free_keyval", "-", "all valid", MPI_SUCCESS, NULL, c3709},
-    {"MPI_Win_free_keyval", "win_keyval", "&MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c3710},
-    {"MPI_Win_free_keyval", "win_keyval", "&12345", MPI_ERR_KEYVAL, NULL, c3711},
-    {"MPI_Win_free_keyval", "win_keyval", "&comm keyval", MPI_ERR_KEYVAL, NULL, c3712},
-    {"MPI_Win_free_keyval", "win_keyval", "NULL", MPI_ERR_ARG, NULL, c3713},
-    {"MPI_Win_get_attr", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3714},
-    {"MPI_Win_get_errhandler", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3715},
-    {"MPI_Win_get_info", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3716},
-    {"MPI_Win_set_attr", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3717},
-    {"MPI_Win_set_errhandler", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3718},
-    {"MPI_Win_set_info", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3719},
+    {"MPI_Parrived", "-", "all valid", MPI_SUCCESS, NULL, c2452},
+    {"MPI_Parrived", "request", "freed", MPI_ERR_REQUEST, NULL, c2453},
+    {"MPI_Parrived", "request", "send", MPI_ERR_REQUEST, NULL, c2454},
+    {"MPI_Parrived", "partition", "-1", MPI_ERR_ARG, NULL, c2455},
+    {"MPI_Parrived", "partition", "2", MPI_ERR_ARG, NULL, c2456},
+    {"MPI_Parrived", "flag", "NULL", MPI_ERR_ARG, NULL, c2457},
+    {"MPI_Pready", "-", "all valid", MPI_SUCCESS, NULL, c2458},
+    {"MPI_Pready", "partition", "-1", MPI_ERR_ARG, NULL, c2459},
+    {"MPI_Pready", "partition", "2", MPI_ERR_ARG, NULL, c2460},
+    {"MPI_Pready", "request", "freed", MPI_ERR_REQUEST, NULL, c2461},
+    {"MPI_Pready", "request", "MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c2462},
+    {"MPI_Pready", "request", "Recv_init", MPI_ERR_REQUEST, NULL, c2463},
+    {"MPI_Pready", "request", "receive", MPI_ERR_REQUEST, NULL, c2464},
+    {"MPI_Pready_list", "-", "all valid", MPI_SUCCESS, NULL, c2465},
+    {"MPI_Pready_list", "length", "-1", MPI_ERR_ARG, NULL, c2466},
+    {"MPI_Pready_list", "array_of_partitions", "{-1}", MPI_ERR_ARG, NULL, c2467},
+    {"MPI_Pready_list", "array_of_partitions", "{2}", MPI_ERR_ARG, NULL, c2468},
+    {"MPI_Pready_list", "array_of_partitions", "NULL", MPI_ERR_ARG, NULL, c2469},
+    {"MPI_Pready_list", "request", "freed", MPI_ERR_REQUEST, NULL, c2470},
+    {"MPI_Pready_list", "request", "MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c2471},
+    {"MPI_Pready_list", "request", "Recv_init", MPI_ERR_REQUEST, NULL, c2472},
+    {"MPI_Pready_list", "request", "receive", MPI_ERR_REQUEST, NULL, c2473},
+    {"MPI_Pready_range", "-", "all valid", MPI_SUCCESS, NULL, c2474},
+    {"MPI_Pready_range", "partition_low", "-1", MPI_ERR_ARG, NULL, c2475},
+    {"MPI_Pready_range", "partition_low", "2", MPI_ERR_ARG, NULL, c2476},
+    {"MPI_Pready_range", "partition_high", "-1", MPI_ERR_ARG, NULL, c2477},
+    {"MPI_Pready_range", "partition_high", "2", MPI_ERR_ARG, NULL, c2478},
+    {"MPI_Pready_range", "request", "freed", MPI_ERR_REQUEST, NULL, c2479},
+    {"MPI_Pready_range", "request", "MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c2480},
+    {"MPI_Pready_range", "request", "Recv_init", MPI_ERR_REQUEST, NULL, c2481},
+    {"MPI_Pready_range", "request", "receive", MPI_ERR_REQUEST, NULL, c2482},
+    {"MPI_Precv_init", "-", "all valid", MPI_SUCCESS, NULL, c2483},
+    {"MPI_Precv_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c2484},
+    {"MPI_Precv_init", "partitions", "-1", MPI_ERR_ARG, NULL, c2485},
+    {"MPI_Precv_init", "count", "-1", MPI_ERR_COUNT, NULL, c2486},
+    {"MPI_Precv_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2487},
+    {"MPI_Precv_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c2488},
+    {"MPI_Precv_init", "source", "size", MPI_ERR_RANK, NULL, c2489},
+    {"MPI_Precv_init", "source", "-5", MPI_ERR_RANK, NULL, c2490},
+    {"MPI_Precv_init", "source", "MPI_ANY_SOURCE", MPI_ERR_RANK, NULL, c2491},
+    {"MPI_Precv_init", "tag", "-5", MPI_ERR_TAG, NULL, c2492},
+    {"MPI_Precv_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c2493},
+    {"MPI_Precv_init", "tag", "MPI_ANY_TAG", MPI_ERR_TAG, NULL, c2494},
+    {"MPI_Precv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2495},
+    {"MPI_Precv_init", "comm", "freed", MPI_ERR_COMM, NULL, c2496},
+    {"MPI_Precv_init", "info", "bogus", MPI_ERR_INFO, NULL, c2497},
+    {"MPI_Precv_init", "request", "NULL", MPI_ERR_ARG, NULL, c2498},
+    {"MPI_Probe", "-", "all valid", MPI_SUCCESS, NULL, c2499},
+    {"MPI_Probe", "source", "size", MPI_ERR_RANK, NULL, c2500},
+    {"MPI_Probe", "source", "-5", MPI_ERR_RANK, NULL, c2501},
+    {"MPI_Probe", "tag", "-5", MPI_ERR_TAG, NULL, c2502},
+    {"MPI_Probe", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c2503},
+    {"MPI_Probe", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2504},
+    {"MPI_Probe", "comm", "freed", MPI_ERR_COMM, NULL, c2505},
+    {"MPI_Probe", "status", "NULL", MPI_ERR_ARG, NULL, c2506},
+    {"MPI_Psend_init", "-", "all valid", MPI_SUCCESS, NULL, c2507},
+    {"MPI_Psend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c2508},
+    {"MPI_Psend_init", "partitions", "-1", MPI_ERR_ARG, NULL, c2509},
+    {"MPI_Psend_init", "count", "-1", MPI_ERR_COUNT, NULL, c2510},
+    {"MPI_Psend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2511},
+    {"MPI_Psend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c2512},
+    {"MPI_Psend_init", "dest", "size", MPI_ERR_RANK, NULL, c2513},
+    {"MPI_Psend_init", "dest", "-5", MPI_ERR_RANK, NULL, c2514},
+    {"MPI_Psend_init", "tag", "-5", MPI_ERR_TAG, NULL, c2515},
+    {"MPI_Psend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c2516},
+    {"MPI_Psend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2517},
+    {"MPI_Psend_init", "comm", "freed", MPI_ERR_COMM, NULL, c2518},
+    {"MPI_Psend_init", "info", "bogus", MPI_ERR_INFO, NULL, c2519},
+    {"MPI_Psend_init", "request", "NULL", MPI_ERR_ARG, NULL, c2520},
+    {"MPI_Query_thread", "-", "all valid", MPI_SUCCESS, NULL, c2521},
+    {"MPI_Query_thread", "provided", "NULL", MPI_ERR_ARG, NULL, c2522},
+    {"MPI_Recv", "-", "all valid", MPI_SUCCESS, NULL, c2523},
+    {"MPI_Recv", "buf", "NULL", MPI_ERR_BUFFER, NULL, c2524},
+    {"MPI_Recv", "count", "-1", MPI_ERR_COUNT, NULL, c2525},
+    {"MPI_Recv", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2526},
+    {"MPI_Recv", "datatype", "freed", MPI_ERR_TYPE, NULL, c2527},
+    {"MPI_Recv", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c2528},
+    {"MPI_Recv", "source", "size", MPI_ERR_RANK, NULL, c2529},
+    {"MPI_Recv", "source", "-5", MPI_ERR_RANK, NULL, c2530},
+    {"MPI_Recv", "tag", "-5", MPI_ERR_TAG, NULL, c2531},
+    {"MPI_Recv", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c2532},
+    {"MPI_Recv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2533},
+    {"MPI_Recv", "comm", "freed", MPI_ERR_COMM, NULL, c2534},
+    {"MPI_Recv", "status", "NULL", MPI_ERR_ARG, NULL, c2535},
+    {"MPI_Recv_c", "-", "all valid", MPI_SUCCESS, NULL, c2536},
+    {"MPI_Recv_c", "buf", "NULL", MPI_ERR_BUFFER, NULL, c2537},
+    {"MPI_Recv_c", "count", "-1", MPI_ERR_COUNT, NULL, c2538},
+    {"MPI_Recv_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2539},
+    {"MPI_Recv_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2540},
+    {"MPI_Recv_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c2541},
+    {"MPI_Recv_c", "source", "size", MPI_ERR_RANK, NULL, c2542},
+    {"MPI_Recv_c", "source", "-5", MPI_ERR_RANK, NULL, c2543},
+    {"MPI_Recv_c", "tag", "-5", MPI_ERR_TAG, NULL, c2544},
+    {"MPI_Recv_c", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c2545},
+    {"MPI_Recv_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2546},
+    {"MPI_Recv_c", "comm", "freed", MPI_ERR_COMM, NULL, c2547},
+    {"MPI_Recv_c", "status", "NULL", MPI_ERR_ARG, NULL, c2548},
+    {"MPI_Recv_init", "-", "all valid", MPI_SUCCESS, NULL, c2549},
+    {"MPI_Recv_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c2550},
+    {"MPI_Recv_init", "count", "-1", MPI_ERR_COUNT, NULL, c2551},
+    {"MPI_Recv_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2552},
+    {"MPI_Recv_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c2553},
+    {"MPI_Recv_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c2554},
+    {"MPI_Recv_init", "source", "size", MPI_ERR_RANK, NULL, c2555},
+    {"MPI_Recv_init", "source", "-5", MPI_ERR_RANK, NULL, c2556},
+    {"MPI_Recv_init", "tag", "-5", MPI_ERR_TAG, NULL, c2557},
+    {"MPI_Recv_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c2558},
+    {"MPI_Recv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2559},
+    {"MPI_Recv_init", "comm", "freed", MPI_ERR_COMM, NULL, c2560},
+    {"MPI_Recv_init", "request", "NULL", MPI_ERR_ARG, NULL, c2561},
+    {"MPI_Recv_init_c", "-", "all valid", MPI_SUCCESS, NULL, c2562},
+    {"MPI_Recv_init_c", "buf", "NULL", MPI_ERR_BUFFER, NULL, c2563},
+    {"MPI_Recv_init_c", "count", "-1", MPI_ERR_COUNT, NULL, c2564},
+    {"MPI_Recv_init_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2565},
+    {"MPI_Recv_init_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2566},
+    {"MPI_Recv_init_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c2567},
+    {"MPI_Recv_init_c", "source", "size", MPI_ERR_RANK, NULL, c2568},
+    {"MPI_Recv_init_c", "source", "-5", MPI_ERR_RANK, NULL, c2569},
+    {"MPI_Recv_init_c", "tag", "-5", MPI_ERR_TAG, NULL, c2570},
+    {"MPI_Recv_init_c", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c2571},
+    {"MPI_Recv_init_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2572},
+    {"MPI_Recv_init_c", "comm", "freed", MPI_ERR_COMM, NULL, c2573},
+    {"MPI_Recv_init_c", "request", "NULL", MPI_ERR_ARG, NULL, c2574},
+    {"MPI_Reduce", "-", "all valid", MPI_SUCCESS, NULL, c2575},
+    {"MPI_Reduce", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2576},
+    {"MPI_Reduce", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2577},
+    {"MPI_Reduce", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2578},
+    {"MPI_Reduce", "count", "-1", MPI_ERR_COUNT, NULL, c2579},
+    {"MPI_Reduce", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2580},
+    {"MPI_Reduce", "datatype", "freed", MPI_ERR_TYPE, NULL, c2581},
+    {"MPI_Reduce", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2582},
+    {"MPI_Reduce", "op", "freed", MPI_ERR_OP, NULL, c2583},
+    {"MPI_Reduce", "root", "-1", MPI_ERR_ROOT, NULL, c2584},
+    {"MPI_Reduce", "root", "size", MPI_ERR_ROOT, NULL, c2585},
+    {"MPI_Reduce", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2586},
+    {"MPI_Reduce", "comm", "freed", MPI_ERR_COMM, NULL, c2587},
+    {"MPI_Reduce_c", "-", "all valid", MPI_SUCCESS, NULL, c2588},
+    {"MPI_Reduce_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2589},
+    {"MPI_Reduce_c", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2590},
+    {"MPI_Reduce_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2591},
+    {"MPI_Reduce_c", "count", "-1", MPI_ERR_COUNT, NULL, c2592},
+    {"MPI_Reduce_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2593},
+    {"MPI_Reduce_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2594},
+    {"MPI_Reduce_c", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2595},
+    {"MPI_Reduce_c", "op", "freed", MPI_ERR_OP, NULL, c2596},
+    {"MPI_Reduce_c", "root", "-1", MPI_ERR_ROOT, NULL, c2597},
+    {"MPI_Reduce_c", "root", "size", MPI_ERR_ROOT, NULL, c2598},
+    {"MPI_Reduce_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2599},
+    {"MPI_Reduce_c", "comm", "freed", MPI_ERR_COMM, NULL, c2600},
+    {"MPI_Reduce_init", "-", "all valid", MPI_SUCCESS, NULL, c2601},
+    {"MPI_Reduce_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2602},
+    {"MPI_Reduce_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2603},
+    {"MPI_Reduce_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2604},
+    {"MPI_Reduce_init", "count", "-1", MPI_ERR_COUNT, NULL, c2605},
+    {"MPI_Reduce_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2606},
+    {"MPI_Reduce_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c2607},
+    {"MPI_Reduce_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2608},
+    {"MPI_Reduce_init", "op", "freed", MPI_ERR_OP, NULL, c2609},
+    {"MPI_Reduce_init", "root", "-1", MPI_ERR_ROOT, NULL, c2610},
+    {"MPI_Reduce_init", "root", "size", MPI_ERR_ROOT, NULL, c2611},
+    {"MPI_Reduce_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2612},
+    {"MPI_Reduce_init", "comm", "freed", MPI_ERR_COMM, NULL, c2613},
+    {"MPI_Reduce_init", "info", "bogus", MPI_ERR_INFO, NULL, c2614},
+    {"MPI_Reduce_init", "request", "NULL", MPI_ERR_ARG, NULL, c2615},
+    {"MPI_Reduce_init_c", "-", "all valid", MPI_SUCCESS, NULL, c2616},
+    {"MPI_Reduce_init_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2617},
+    {"MPI_Reduce_init_c", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2618},
+    {"MPI_Reduce_init_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2619},
+    {"MPI_Reduce_init_c", "count", "-1", MPI_ERR_COUNT, NULL, c2620},
+    {"MPI_Reduce_init_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2621},
+    {"MPI_Reduce_init_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2622},
+    {"MPI_Reduce_init_c", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2623},
+    {"MPI_Reduce_init_c", "op", "freed", MPI_ERR_OP, NULL, c2624},
+    {"MPI_Reduce_init_c", "root", "-1", MPI_ERR_ROOT, NULL, c2625},
+    {"MPI_Reduce_init_c", "root", "size", MPI_ERR_ROOT, NULL, c2626},
+    {"MPI_Reduce_init_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2627},
+    {"MPI_Reduce_init_c", "comm", "freed", MPI_ERR_COMM, NULL, c2628},
+    {"MPI_Reduce_init_c", "info", "bogus", MPI_ERR_INFO, NULL, c2629},
+    {"MPI_Reduce_init_c", "request", "NULL", MPI_ERR_ARG, NULL, c2630},
+    {"MPI_Reduce_local", "-", "all valid", MPI_SUCCESS, NULL, c2631},
+    {"MPI_Reduce_local", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c2632},
+    {"MPI_Reduce_local", "inoutbuf", "NULL", MPI_ERR_BUFFER, NULL, c2633},
+    {"MPI_Reduce_local", "count", "-1", MPI_ERR_COUNT, NULL, c2634},
+    {"MPI_Reduce_local", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2635},
+    {"MPI_Reduce_local", "datatype", "freed", MPI_ERR_TYPE, NULL, c2636},
+    {"MPI_Reduce_local", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2637},
+    {"MPI_Reduce_local", "op", "freed", MPI_ERR_OP, NULL, c2638},
+    {"MPI_Reduce_local_c", "-", "all valid", MPI_SUCCESS, NULL, c2639},
+    {"MPI_Reduce_local_c", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c2640},
+    {"MPI_Reduce_local_c", "inoutbuf", "NULL", MPI_ERR_BUFFER, NULL, c2641},
+    {"MPI_Reduce_local_c", "count", "-1", MPI_ERR_COUNT, NULL, c2642},
+    {"MPI_Reduce_local_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2643},
+    {"MPI_Reduce_local_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2644},
+    {"MPI_Reduce_local_c", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2645},
+    {"MPI_Reduce_local_c", "op", "freed", MPI_ERR_OP, NULL, c2646},
+    {"MPI_Reduce_scatter", "-", "all valid", MPI_SUCCESS, NULL, c2647},
+    {"MPI_Reduce_scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2648},
+    {"MPI_Reduce_scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2649},
+    {"MPI_Reduce_scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2650},
+    {"MPI_Reduce_scatter", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c2651},
+    {"MPI_Reduce_scatter", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2652},
+    {"MPI_Reduce_scatter", "datatype", "freed", MPI_ERR_TYPE, NULL, c2653},
+    {"MPI_Reduce_scatter", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2654},
+    {"MPI_Reduce_scatter", "op", "freed", MPI_ERR_OP, NULL, c2655},
+    {"MPI_Reduce_scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2656},
+    {"MPI_Reduce_scatter", "comm", "freed", MPI_ERR_COMM, NULL, c2657},
+    {"MPI_Reduce_scatter_block", "-", "all valid", MPI_SUCCESS, NULL, c2658},
+    {"MPI_Reduce_scatter_block", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2659},
+    {"MPI_Reduce_scatter_block", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2660},
+    {"MPI_Reduce_scatter_block", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2661},
+    {"MPI_Reduce_scatter_block", "recvcount", "-1", MPI_ERR_COUNT, NULL, c2662},
+    {"MPI_Reduce_scatter_block", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2663},
+    {"MPI_Reduce_scatter_block", "datatype", "freed", MPI_ERR_TYPE, NULL, c2664},
+    {"MPI_Reduce_scatter_block", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2665},
+    {"MPI_Reduce_scatter_block", "op", "freed", MPI_ERR_OP, NULL, c2666},
+    {"MPI_Reduce_scatter_block", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2667},
+    {"MPI_Reduce_scatter_block", "comm", "freed", MPI_ERR_COMM, NULL, c2668},
+    {"MPI_Reduce_scatter_block_c", "-", "all valid", MPI_SUCCESS, NULL, c2669},
+    {"MPI_Reduce_scatter_block_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2670},
+    {"MPI_Reduce_scatter_block_c", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2671},
+    {"MPI_Reduce_scatter_block_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2672},
+    {"MPI_Reduce_scatter_block_c", "recvcount", "-1", MPI_ERR_COUNT, NULL, c2673},
+    {"MPI_Reduce_scatter_block_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2674},
+    {"MPI_Reduce_scatter_block_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2675},
+    {"MPI_Reduce_scatter_block_c", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2676},
+    {"MPI_Reduce_scatter_block_c", "op", "freed", MPI_ERR_OP, NULL, c2677},
+    {"MPI_Reduce_scatter_block_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2678},
+    {"MPI_Reduce_scatter_block_c", "comm", "freed", MPI_ERR_COMM, NULL, c2679},
+    {"MPI_Reduce_scatter_block_init", "-", "all valid", MPI_SUCCESS, NULL, c2680},
+    {"MPI_Reduce_scatter_block_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2681},
+    {"MPI_Reduce_scatter_block_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2682},
+    {"MPI_Reduce_scatter_block_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2683},
+    {"MPI_Reduce_scatter_block_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c2684},
+    {"MPI_Reduce_scatter_block_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2685},
+    {"MPI_Reduce_scatter_block_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c2686},
+    {"MPI_Reduce_scatter_block_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2687},
+    {"MPI_Reduce_scatter_block_init", "op", "freed", MPI_ERR_OP, NULL, c2688},
+    {"MPI_Reduce_scatter_block_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2689},
+    {"MPI_Reduce_scatter_block_init", "comm", "freed", MPI_ERR_COMM, NULL, c2690},
+    {"MPI_Reduce_scatter_block_init", "info", "bogus", MPI_ERR_INFO, NULL, c2691},
+    {"MPI_Reduce_scatter_block_init", "request", "NULL", MPI_ERR_ARG, NULL, c2692},
+    {"MPI_Reduce_scatter_block_init_c", "-", "all valid", MPI_SUCCESS, NULL, c2693},
+    {"MPI_Reduce_scatter_block_init_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2694},
+    {"MPI_Reduce_scatter_block_init_c", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2695},
+    {"MPI_Reduce_scatter_block_init_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2696},
+    {"MPI_Reduce_scatter_block_init_c", "recvcount", "-1", MPI_ERR_COUNT, NULL, c2697},
+    {"MPI_Reduce_scatter_block_init_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2698},
+    {"MPI_Reduce_scatter_block_init_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2699},
+    {"MPI_Reduce_scatter_block_init_c", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2700},
+    {"MPI_Reduce_scatter_block_init_c", "op", "freed", MPI_ERR_OP, NULL, c2701},
+    {"MPI_Reduce_scatter_block_init_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2702},
+    {"MPI_Reduce_scatter_block_init_c", "comm", "freed", MPI_ERR_COMM, NULL, c2703},
+    {"MPI_Reduce_scatter_block_init_c", "info", "bogus", MPI_ERR_INFO, NULL, c2704},
+    {"MPI_Reduce_scatter_block_init_c", "request", "NULL", MPI_ERR_ARG, NULL, c2705},
+    {"MPI_Reduce_scatter_c", "-", "all valid", MPI_SUCCESS, NULL, c2706},
+    {"MPI_Reduce_scatter_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2707},
+    {"MPI_Reduce_scatter_c", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2708},
+    {"MPI_Reduce_scatter_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2709},
+    {"MPI_Reduce_scatter_c", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c2710},
+    {"MPI_Reduce_scatter_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2711},
+    {"MPI_Reduce_scatter_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2712},
+    {"MPI_Reduce_scatter_c", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2713},
+    {"MPI_Reduce_scatter_c", "op", "freed", MPI_ERR_OP, NULL, c2714},
+    {"MPI_Reduce_scatter_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2715},
+    {"MPI_Reduce_scatter_c", "comm", "freed", MPI_ERR_COMM, NULL, c2716},
+    {"MPI_Reduce_scatter_init", "-", "all valid", MPI_SUCCESS, NULL, c2717},
+    {"MPI_Reduce_scatter_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2718},
+    {"MPI_Reduce_scatter_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2719},
+    {"MPI_Reduce_scatter_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2720},
+    {"MPI_Reduce_scatter_init", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c2721},
+    {"MPI_Reduce_scatter_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2722},
+    {"MPI_Reduce_scatter_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c2723},
+    {"MPI_Reduce_scatter_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2724},
+    {"MPI_Reduce_scatter_init", "op", "freed", MPI_ERR_OP, NULL, c2725},
+    {"MPI_Reduce_scatter_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2726},
+    {"MPI_Reduce_scatter_init", "comm", "freed", MPI_ERR_COMM, NULL, c2727},
+    {"MPI_Reduce_scatter_init", "info", "bogus", MPI_ERR_INFO, NULL, c2728},
+    {"MPI_Reduce_scatter_init", "request", "NULL", MPI_ERR_ARG, NULL, c2729},
+    {"MPI_Reduce_scatter_init_c", "-", "all valid", MPI_SUCCESS, NULL, c2730},
+    {"MPI_Reduce_scatter_init_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2731},
+    {"MPI_Reduce_scatter_init_c", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2732},
+    {"MPI_Reduce_scatter_init_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2733},
+    {"MPI_Reduce_scatter_init_c", "recvcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c2734},
+    {"MPI_Reduce_scatter_init_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2735},
+    {"MPI_Reduce_scatter_init_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2736},
+    {"MPI_Reduce_scatter_init_c", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2737},
+    {"MPI_Reduce_scatter_init_c", "op", "freed", MPI_ERR_OP, NULL, c2738},
+    {"MPI_Reduce_scatter_init_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2739},
+    {"MPI_Reduce_scatter_init_c", "comm", "freed", MPI_ERR_COMM, NULL, c2740},
+    {"MPI_Reduce_scatter_init_c", "info", "bogus", MPI_ERR_INFO, NULL, c2741},
+    {"MPI_Reduce_scatter_init_c", "request", "NULL", MPI_ERR_ARG, NULL, c2742},
+    {"MPI_Remove_error_class", "-", "all valid", MPI_SUCCESS, NULL, c2743},
+    {"MPI_Remove_error_class", "errorclass", "-1", MPI_ERR_ARG, NULL, c2744},
+    {"MPI_Remove_error_class", "errorclass", "MPI_ERR_ARG", MPI_ERR_ARG, NULL, c2745},
+    {"MPI_Remove_error_class", "errorclass", "class with codes", MPI_ERR_ARG, NULL, c2746},
+    {"MPI_Remove_error_code", "-", "all valid", MPI_SUCCESS, NULL, c2747},
+    {"MPI_Remove_error_code", "errorcode", "-1", MPI_ERR_ARG, NULL, c2748},
+    {"MPI_Remove_error_code", "errorcode", "MPI_ERR_ARG", MPI_ERR_ARG, NULL, c2749},
+    {"MPI_Remove_error_code", "errorcode", "a class", MPI_ERR_ARG, NULL, c2750},
+    {"MPI_Remove_error_string", "-", "all valid", MPI_SUCCESS, NULL, c2751},
+    {"MPI_Remove_error_string", "errorcode", "-1", MPI_ERR_ARG, NULL, c2752},
+    {"MPI_Remove_error_string", "errorcode", "MPI_ERR_ARG", MPI_ERR_ARG, NULL, c2753},
+    {"MPI_Request_free", "-", "all valid", MPI_SUCCESS, NULL, c2754},
+    {"MPI_Request_free", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c2755},
+    {"MPI_Request_free", "request", "&freed", MPI_ERR_REQUEST, NULL, c2756},
+    {"MPI_Request_free", "request", "NULL", MPI_ERR_ARG, NULL, c2757},
+    {"MPI_Request_get_status", "-", "all valid", MPI_SUCCESS, NULL, c2758},
+    {"MPI_Request_get_status", "request", "freed", MPI_ERR_REQUEST, NULL, c2759},
+    {"MPI_Request_get_status", "flag", "NULL", MPI_ERR_ARG, NULL, c2760},
+    {"MPI_Request_get_status", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c2761},
+    {"MPI_Rsend", "-", "all valid", MPI_SUCCESS, NULL, c2762},
+    {"MPI_Rsend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c2763},
+    {"MPI_Rsend", "count", "-1", MPI_ERR_COUNT, NULL, c2764},
+    {"MPI_Rsend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2765},
+    {"MPI_Rsend", "datatype", "freed", MPI_ERR_TYPE, NULL, c2766},
+    {"MPI_Rsend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c2767},
+    {"MPI_Rsend", "dest", "size", MPI_ERR_RANK, NULL, c2768},
+    {"MPI_Rsend", "dest", "-5", MPI_ERR_RANK, NULL, c2769},
+    {"MPI_Rsend", "tag", "-5", MPI_ERR_TAG, NULL, c2770},
+    {"MPI_Rsend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c2771},
+    {"MPI_Rsend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2772},
+    {"MPI_Rsend", "comm", "freed", MPI_ERR_COMM, NULL, c2773},
+    {"MPI_Rsend_c", "-", "all valid", MPI_SUCCESS, NULL, c2774},
+    {"MPI_Rsend_c", "buf", "NULL", MPI_ERR_BUFFER, NULL, c2775},
+    {"MPI_Rsend_c", "count", "-1", MPI_ERR_COUNT, NULL, c2776},
+    {"MPI_Rsend_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2777},
+    {"MPI_Rsend_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2778},
+    {"MPI_Rsend_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c2779},
+    {"MPI_Rsend_c", "dest", "size", MPI_ERR_RANK, NULL, c2780},
+    {"MPI_Rsend_c", "dest", "-5", MPI_ERR_RANK, NULL, c2781},
+    {"MPI_Rsend_c", "tag", "-5", MPI_ERR_TAG, NULL, c2782},
+    {"MPI_Rsend_c", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c2783},
+    {"MPI_Rsend_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2784},
+    {"MPI_Rsend_c", "comm", "freed", MPI_ERR_COMM, NULL, c2785},
+    {"MPI_Rsend_init", "-", "all valid", MPI_SUCCESS, NULL, c2786},
+    {"MPI_Rsend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c2787},
+    {"MPI_Rsend_init", "count", "-1", MPI_ERR_COUNT, NULL, c2788},
+    {"MPI_Rsend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2789},
+    {"MPI_Rsend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c2790},
+    {"MPI_Rsend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c2791},
+    {"MPI_Rsend_init", "dest", "size", MPI_ERR_RANK, NULL, c2792},
+    {"MPI_Rsend_init", "dest", "-5", MPI_ERR_RANK, NULL, c2793},
+    {"MPI_Rsend_init", "tag", "-5", MPI_ERR_TAG, NULL, c2794},
+    {"MPI_Rsend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c2795},
+    {"MPI_Rsend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2796},
+    {"MPI_Rsend_init", "comm", "freed", MPI_ERR_COMM, NULL, c2797},
+    {"MPI_Rsend_init", "request", "NULL", MPI_ERR_ARG, NULL, c2798},
+    {"MPI_Rsend_init_c", "-", "all valid", MPI_SUCCESS, NULL, c2799},
+    {"MPI_Rsend_init_c", "buf", "NULL", MPI_ERR_BUFFER, NULL, c2800},
+    {"MPI_Rsend_init_c", "count", "-1", MPI_ERR_COUNT, NULL, c2801},
+    {"MPI_Rsend_init_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2802},
+    {"MPI_Rsend_init_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2803},
+    {"MPI_Rsend_init_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c2804},
+    {"MPI_Rsend_init_c", "dest", "size", MPI_ERR_RANK, NULL, c2805},
+    {"MPI_Rsend_init_c", "dest", "-5", MPI_ERR_RANK, NULL, c2806},
+    {"MPI_Rsend_init_c", "tag", "-5", MPI_ERR_TAG, NULL, c2807},
+    {"MPI_Rsend_init_c", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c2808},
+    {"MPI_Rsend_init_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2809},
+    {"MPI_Rsend_init_c", "comm", "freed", MPI_ERR_COMM, NULL, c2810},
+    {"MPI_Rsend_init_c", "request", "NULL", MPI_ERR_ARG, NULL, c2811},
+    {"MPI_Scan", "-", "all valid", MPI_SUCCESS, NULL, c2812},
+    {"MPI_Scan", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2813},
+    {"MPI_Scan", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2814},
+    {"MPI_Scan", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2815},
+    {"MPI_Scan", "count", "-1", MPI_ERR_COUNT, NULL, c2816},
+    {"MPI_Scan", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2817},
+    {"MPI_Scan", "datatype", "freed", MPI_ERR_TYPE, NULL, c2818},
+    {"MPI_Scan", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2819},
+    {"MPI_Scan", "op", "freed", MPI_ERR_OP, NULL, c2820},
+    {"MPI_Scan", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2821},
+    {"MPI_Scan", "comm", "freed", MPI_ERR_COMM, NULL, c2822},
+    {"MPI_Scan_c", "-", "all valid", MPI_SUCCESS, NULL, c2823},
+    {"MPI_Scan_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2824},
+    {"MPI_Scan_c", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2825},
+    {"MPI_Scan_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2826},
+    {"MPI_Scan_c", "count", "-1", MPI_ERR_COUNT, NULL, c2827},
+    {"MPI_Scan_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2828},
+    {"MPI_Scan_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2829},
+    {"MPI_Scan_c", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2830},
+    {"MPI_Scan_c", "op", "freed", MPI_ERR_OP, NULL, c2831},
+    {"MPI_Scan_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2832},
+    {"MPI_Scan_c", "comm", "freed", MPI_ERR_COMM, NULL, c2833},
+    {"MPI_Scan_init", "-", "all valid", MPI_SUCCESS, NULL, c2834},
+    {"MPI_Scan_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2835},
+    {"MPI_Scan_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2836},
+    {"MPI_Scan_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2837},
+    {"MPI_Scan_init", "count", "-1", MPI_ERR_COUNT, NULL, c2838},
+    {"MPI_Scan_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2839},
+    {"MPI_Scan_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c2840},
+    {"MPI_Scan_init", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2841},
+    {"MPI_Scan_init", "op", "freed", MPI_ERR_OP, NULL, c2842},
+    {"MPI_Scan_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2843},
+    {"MPI_Scan_init", "comm", "freed", MPI_ERR_COMM, NULL, c2844},
+    {"MPI_Scan_init", "info", "bogus", MPI_ERR_INFO, NULL, c2845},
+    {"MPI_Scan_init", "request", "NULL", MPI_ERR_ARG, NULL, c2846},
+    {"MPI_Scan_init_c", "-", "all valid", MPI_SUCCESS, NULL, c2847},
+    {"MPI_Scan_init_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2848},
+    {"MPI_Scan_init_c", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2849},
+    {"MPI_Scan_init_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2850},
+    {"MPI_Scan_init_c", "count", "-1", MPI_ERR_COUNT, NULL, c2851},
+    {"MPI_Scan_init_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2852},
+    {"MPI_Scan_init_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c2853},
+    {"MPI_Scan_init_c", "op", "MPI_OP_NULL", MPI_ERR_OP, NULL, c2854},
+    {"MPI_Scan_init_c", "op", "freed", MPI_ERR_OP, NULL, c2855},
+    {"MPI_Scan_init_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2856},
+    {"MPI_Scan_init_c", "comm", "freed", MPI_ERR_COMM, NULL, c2857},
+    {"MPI_Scan_init_c", "info", "bogus", MPI_ERR_INFO, NULL, c2858},
+    {"MPI_Scan_init_c", "request", "NULL", MPI_ERR_ARG, NULL, c2859},
+    {"MPI_Scatter", "-", "all valid", MPI_SUCCESS, NULL, c2860},
+    {"MPI_Scatter", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2861},
+    {"MPI_Scatter", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2862},
+    {"MPI_Scatter", "sendcount", "-1", MPI_ERR_COUNT, NULL, c2863},
+    {"MPI_Scatter", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2864},
+    {"MPI_Scatter", "sendtype", "freed", MPI_ERR_TYPE, NULL, c2865},
+    {"MPI_Scatter", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c2866},
+    {"MPI_Scatter", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2867},
+    {"MPI_Scatter", "recvcount", "-1", MPI_ERR_COUNT, NULL, c2868},
+    {"MPI_Scatter", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2869},
+    {"MPI_Scatter", "recvtype", "freed", MPI_ERR_TYPE, NULL, c2870},
+    {"MPI_Scatter", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c2871},
+    {"MPI_Scatter", "root", "-1", MPI_ERR_ROOT, NULL, c2872},
+    {"MPI_Scatter", "root", "size", MPI_ERR_ROOT, NULL, c2873},
+    {"MPI_Scatter", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2874},
+    {"MPI_Scatter", "comm", "freed", MPI_ERR_COMM, NULL, c2875},
+    {"MPI_Scatter_c", "-", "all valid", MPI_SUCCESS, NULL, c2876},
+    {"MPI_Scatter_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2877},
+    {"MPI_Scatter_c", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2878},
+    {"MPI_Scatter_c", "sendcount", "-1", MPI_ERR_COUNT, NULL, c2879},
+    {"MPI_Scatter_c", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2880},
+    {"MPI_Scatter_c", "sendtype", "freed", MPI_ERR_TYPE, NULL, c2881},
+    {"MPI_Scatter_c", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c2882},
+    {"MPI_Scatter_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2883},
+    {"MPI_Scatter_c", "recvcount", "-1", MPI_ERR_COUNT, NULL, c2884},
+    {"MPI_Scatter_c", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2885},
+    {"MPI_Scatter_c", "recvtype", "freed", MPI_ERR_TYPE, NULL, c2886},
+    {"MPI_Scatter_c", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c2887},
+    {"MPI_Scatter_c", "root", "-1", MPI_ERR_ROOT, NULL, c2888},
+    {"MPI_Scatter_c", "root", "size", MPI_ERR_ROOT, NULL, c2889},
+    {"MPI_Scatter_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2890},
+    {"MPI_Scatter_c", "comm", "freed", MPI_ERR_COMM, NULL, c2891},
+    {"MPI_Scatter_init", "-", "all valid", MPI_SUCCESS, NULL, c2892},
+    {"MPI_Scatter_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2893},
+    {"MPI_Scatter_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2894},
+    {"MPI_Scatter_init", "sendcount", "-1", MPI_ERR_COUNT, NULL, c2895},
+    {"MPI_Scatter_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2896},
+    {"MPI_Scatter_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c2897},
+    {"MPI_Scatter_init", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c2898},
+    {"MPI_Scatter_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2899},
+    {"MPI_Scatter_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c2900},
+    {"MPI_Scatter_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2901},
+    {"MPI_Scatter_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c2902},
+    {"MPI_Scatter_init", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c2903},
+    {"MPI_Scatter_init", "root", "-1", MPI_ERR_ROOT, NULL, c2904},
+    {"MPI_Scatter_init", "root", "size", MPI_ERR_ROOT, NULL, c2905},
+    {"MPI_Scatter_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2906},
+    {"MPI_Scatter_init", "comm", "freed", MPI_ERR_COMM, NULL, c2907},
+    {"MPI_Scatter_init", "info", "bogus", MPI_ERR_INFO, NULL, c2908},
+    {"MPI_Scatter_init", "request", "NULL", MPI_ERR_ARG, NULL, c2909},
+    {"MPI_Scatter_init_c", "-", "all valid", MPI_SUCCESS, NULL, c2910},
+    {"MPI_Scatter_init_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2911},
+    {"MPI_Scatter_init_c", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2912},
+    {"MPI_Scatter_init_c", "sendcount", "-1", MPI_ERR_COUNT, NULL, c2913},
+    {"MPI_Scatter_init_c", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2914},
+    {"MPI_Scatter_init_c", "sendtype", "freed", MPI_ERR_TYPE, NULL, c2915},
+    {"MPI_Scatter_init_c", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c2916},
+    {"MPI_Scatter_init_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2917},
+    {"MPI_Scatter_init_c", "recvcount", "-1", MPI_ERR_COUNT, NULL, c2918},
+    {"MPI_Scatter_init_c", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2919},
+    {"MPI_Scatter_init_c", "recvtype", "freed", MPI_ERR_TYPE, NULL, c2920},
+    {"MPI_Scatter_init_c", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c2921},
+    {"MPI_Scatter_init_c", "root", "-1", MPI_ERR_ROOT, NULL, c2922},
+    {"MPI_Scatter_init_c", "root", "size", MPI_ERR_ROOT, NULL, c2923},
+    {"MPI_Scatter_init_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2924},
+    {"MPI_Scatter_init_c", "comm", "freed", MPI_ERR_COMM, NULL, c2925},
+    {"MPI_Scatter_init_c", "info", "bogus", MPI_ERR_INFO, NULL, c2926},
+    {"MPI_Scatter_init_c", "request", "NULL", MPI_ERR_ARG, NULL, c2927},
+    {"MPI_Scatterv", "-", "all valid", MPI_SUCCESS, NULL, c2928},
+    {"MPI_Scatterv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2929},
+    {"MPI_Scatterv", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2930},
+    {"MPI_Scatterv", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c2931},
+    {"MPI_Scatterv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2932},
+    {"MPI_Scatterv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c2933},
+    {"MPI_Scatterv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c2934},
+    {"MPI_Scatterv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2935},
+    {"MPI_Scatterv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c2936},
+    {"MPI_Scatterv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2937},
+    {"MPI_Scatterv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c2938},
+    {"MPI_Scatterv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c2939},
+    {"MPI_Scatterv", "root", "-1", MPI_ERR_ROOT, NULL, c2940},
+    {"MPI_Scatterv", "root", "size", MPI_ERR_ROOT, NULL, c2941},
+    {"MPI_Scatterv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2942},
+    {"MPI_Scatterv", "comm", "freed", MPI_ERR_COMM, NULL, c2943},
+    {"MPI_Scatterv_c", "-", "all valid", MPI_SUCCESS, NULL, c2944},
+    {"MPI_Scatterv_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2945},
+    {"MPI_Scatterv_c", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2946},
+    {"MPI_Scatterv_c", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c2947},
+    {"MPI_Scatterv_c", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2948},
+    {"MPI_Scatterv_c", "sendtype", "freed", MPI_ERR_TYPE, NULL, c2949},
+    {"MPI_Scatterv_c", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c2950},
+    {"MPI_Scatterv_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2951},
+    {"MPI_Scatterv_c", "recvcount", "-1", MPI_ERR_COUNT, NULL, c2952},
+    {"MPI_Scatterv_c", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2953},
+    {"MPI_Scatterv_c", "recvtype", "freed", MPI_ERR_TYPE, NULL, c2954},
+    {"MPI_Scatterv_c", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c2955},
+    {"MPI_Scatterv_c", "root", "-1", MPI_ERR_ROOT, NULL, c2956},
+    {"MPI_Scatterv_c", "root", "size", MPI_ERR_ROOT, NULL, c2957},
+    {"MPI_Scatterv_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2958},
+    {"MPI_Scatterv_c", "comm", "freed", MPI_ERR_COMM, NULL, c2959},
+    {"MPI_Scatterv_init", "-", "all valid", MPI_SUCCESS, NULL, c2960},
+    {"MPI_Scatterv_init", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2961},
+    {"MPI_Scatterv_init", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2962},
+    {"MPI_Scatterv_init", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c2963},
+    {"MPI_Scatterv_init", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2964},
+    {"MPI_Scatterv_init", "sendtype", "freed", MPI_ERR_TYPE, NULL, c2965},
+    {"MPI_Scatterv_init", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c2966},
+    {"MPI_Scatterv_init", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2967},
+    {"MPI_Scatterv_init", "recvcount", "-1", MPI_ERR_COUNT, NULL, c2968},
+    {"MPI_Scatterv_init", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2969},
+    {"MPI_Scatterv_init", "recvtype", "freed", MPI_ERR_TYPE, NULL, c2970},
+    {"MPI_Scatterv_init", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c2971},
+    {"MPI_Scatterv_init", "root", "-1", MPI_ERR_ROOT, NULL, c2972},
+    {"MPI_Scatterv_init", "root", "size", MPI_ERR_ROOT, NULL, c2973},
+    {"MPI_Scatterv_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2974},
+    {"MPI_Scatterv_init", "comm", "freed", MPI_ERR_COMM, NULL, c2975},
+    {"MPI_Scatterv_init", "info", "bogus", MPI_ERR_INFO, NULL, c2976},
+    {"MPI_Scatterv_init", "request", "NULL", MPI_ERR_ARG, NULL, c2977},
+    {"MPI_Scatterv_init_c", "-", "all valid", MPI_SUCCESS, NULL, c2978},
+    {"MPI_Scatterv_init_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c2979},
+    {"MPI_Scatterv_init_c", "sendbuf", "recvbuf", MPI_ERR_BUFFER, NULL, c2980},
+    {"MPI_Scatterv_init_c", "sendcounts", "{-1,..}", MPI_ERR_COUNT, NULL, c2981},
+    {"MPI_Scatterv_init_c", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2982},
+    {"MPI_Scatterv_init_c", "sendtype", "freed", MPI_ERR_TYPE, NULL, c2983},
+    {"MPI_Scatterv_init_c", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c2984},
+    {"MPI_Scatterv_init_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c2985},
+    {"MPI_Scatterv_init_c", "recvcount", "-1", MPI_ERR_COUNT, NULL, c2986},
+    {"MPI_Scatterv_init_c", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2987},
+    {"MPI_Scatterv_init_c", "recvtype", "freed", MPI_ERR_TYPE, NULL, c2988},
+    {"MPI_Scatterv_init_c", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c2989},
+    {"MPI_Scatterv_init_c", "root", "-1", MPI_ERR_ROOT, NULL, c2990},
+    {"MPI_Scatterv_init_c", "root", "size", MPI_ERR_ROOT, NULL, c2991},
+    {"MPI_Scatterv_init_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c2992},
+    {"MPI_Scatterv_init_c", "comm", "freed", MPI_ERR_COMM, NULL, c2993},
+    {"MPI_Scatterv_init_c", "info", "bogus", MPI_ERR_INFO, NULL, c2994},
+    {"MPI_Scatterv_init_c", "request", "NULL", MPI_ERR_ARG, NULL, c2995},
+    {"MPI_Send", "-", "all valid", MPI_SUCCESS, NULL, c2996},
+    {"MPI_Send", "buf", "NULL", MPI_ERR_BUFFER, NULL, c2997},
+    {"MPI_Send", "count", "-1", MPI_ERR_COUNT, NULL, c2998},
+    {"MPI_Send", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c2999},
+    {"MPI_Send", "datatype", "freed", MPI_ERR_TYPE, NULL, c3000},
+    {"MPI_Send", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c3001},
+    {"MPI_Send", "dest", "size", MPI_ERR_RANK, NULL, c3002},
+    {"MPI_Send", "dest", "-5", MPI_ERR_RANK, NULL, c3003},
+    {"MPI_Send", "tag", "-5", MPI_ERR_TAG, NULL, c3004},
+    {"MPI_Send", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c3005},
+    {"MPI_Send", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3006},
+    {"MPI_Send", "comm", "freed", MPI_ERR_COMM, NULL, c3007},
+    {"MPI_Send_c", "-", "all valid", MPI_SUCCESS, NULL, c3008},
+    {"MPI_Send_c", "buf", "NULL", MPI_ERR_BUFFER, NULL, c3009},
+    {"MPI_Send_c", "count", "-1", MPI_ERR_COUNT, NULL, c3010},
+    {"MPI_Send_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3011},
+    {"MPI_Send_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3012},
+    {"MPI_Send_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c3013},
+    {"MPI_Send_c", "dest", "size", MPI_ERR_RANK, NULL, c3014},
+    {"MPI_Send_c", "dest", "-5", MPI_ERR_RANK, NULL, c3015},
+    {"MPI_Send_c", "tag", "-5", MPI_ERR_TAG, NULL, c3016},
+    {"MPI_Send_c", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c3017},
+    {"MPI_Send_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3018},
+    {"MPI_Send_c", "comm", "freed", MPI_ERR_COMM, NULL, c3019},
+    {"MPI_Send_init", "-", "all valid", MPI_SUCCESS, NULL, c3020},
+    {"MPI_Send_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c3021},
+    {"MPI_Send_init", "count", "-1", MPI_ERR_COUNT, NULL, c3022},
+    {"MPI_Send_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3023},
+    {"MPI_Send_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c3024},
+    {"MPI_Send_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c3025},
+    {"MPI_Send_init", "dest", "size", MPI_ERR_RANK, NULL, c3026},
+    {"MPI_Send_init", "dest", "-5", MPI_ERR_RANK, NULL, c3027},
+    {"MPI_Send_init", "tag", "-5", MPI_ERR_TAG, NULL, c3028},
+    {"MPI_Send_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c3029},
+    {"MPI_Send_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3030},
+    {"MPI_Send_init", "comm", "freed", MPI_ERR_COMM, NULL, c3031},
+    {"MPI_Send_init", "request", "NULL", MPI_ERR_ARG, NULL, c3032},
+    {"MPI_Send_init_c", "-", "all valid", MPI_SUCCESS, NULL, c3033},
+    {"MPI_Send_init_c", "buf", "NULL", MPI_ERR_BUFFER, NULL, c3034},
+    {"MPI_Send_init_c", "count", "-1", MPI_ERR_COUNT, NULL, c3035},
+    {"MPI_Send_init_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3036},
+    {"MPI_Send_init_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3037},
+    {"MPI_Send_init_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c3038},
+    {"MPI_Send_init_c", "dest", "size", MPI_ERR_RANK, NULL, c3039},
+    {"MPI_Send_init_c", "dest", "-5", MPI_ERR_RANK, NULL, c3040},
+    {"MPI_Send_init_c", "tag", "-5", MPI_ERR_TAG, NULL, c3041},
+    {"MPI_Send_init_c", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c3042},
+    {"MPI_Send_init_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3043},
+    {"MPI_Send_init_c", "comm", "freed", MPI_ERR_COMM, NULL, c3044},
+    {"MPI_Send_init_c", "request", "NULL", MPI_ERR_ARG, NULL, c3045},
+    {"MPI_Sendrecv", "-", "all valid", MPI_SUCCESS, NULL, c3046},
+    {"MPI_Sendrecv", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c3047},
+    {"MPI_Sendrecv", "sendcount", "-1", MPI_ERR_COUNT, NULL, c3048},
+    {"MPI_Sendrecv", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3049},
+    {"MPI_Sendrecv", "sendtype", "freed", MPI_ERR_TYPE, NULL, c3050},
+    {"MPI_Sendrecv", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c3051},
+    {"MPI_Sendrecv", "dest", "size", MPI_ERR_RANK, NULL, c3052},
+    {"MPI_Sendrecv", "dest", "-5", MPI_ERR_RANK, NULL, c3053},
+    {"MPI_Sendrecv", "sendtag", "-5", MPI_ERR_TAG, NULL, c3054},
+    {"MPI_Sendrecv", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c3055},
+    {"MPI_Sendrecv", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c3056},
+    {"MPI_Sendrecv", "recvcount", "-1", MPI_ERR_COUNT, NULL, c3057},
+    {"MPI_Sendrecv", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3058},
+    {"MPI_Sendrecv", "recvtype", "freed", MPI_ERR_TYPE, NULL, c3059},
+    {"MPI_Sendrecv", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c3060},
+    {"MPI_Sendrecv", "source", "size", MPI_ERR_RANK, NULL, c3061},
+    {"MPI_Sendrecv", "source", "-5", MPI_ERR_RANK, NULL, c3062},
+    {"MPI_Sendrecv", "recvtag", "-5", MPI_ERR_TAG, NULL, c3063},
+    {"MPI_Sendrecv", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c3064},
+    {"MPI_Sendrecv", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3065},
+    {"MPI_Sendrecv", "comm", "freed", MPI_ERR_COMM, NULL, c3066},
+    {"MPI_Sendrecv", "status", "NULL", MPI_ERR_ARG, NULL, c3067},
+    {"MPI_Sendrecv_c", "-", "all valid", MPI_SUCCESS, NULL, c3068},
+    {"MPI_Sendrecv_c", "sendbuf", "NULL", MPI_ERR_BUFFER, NULL, c3069},
+    {"MPI_Sendrecv_c", "sendcount", "-1", MPI_ERR_COUNT, NULL, c3070},
+    {"MPI_Sendrecv_c", "sendtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3071},
+    {"MPI_Sendrecv_c", "sendtype", "freed", MPI_ERR_TYPE, NULL, c3072},
+    {"MPI_Sendrecv_c", "sendtype", "uncommitted", MPI_ERR_TYPE, NULL, c3073},
+    {"MPI_Sendrecv_c", "dest", "size", MPI_ERR_RANK, NULL, c3074},
+    {"MPI_Sendrecv_c", "dest", "-5", MPI_ERR_RANK, NULL, c3075},
+    {"MPI_Sendrecv_c", "sendtag", "-5", MPI_ERR_TAG, NULL, c3076},
+    {"MPI_Sendrecv_c", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c3077},
+    {"MPI_Sendrecv_c", "recvbuf", "NULL", MPI_ERR_BUFFER, NULL, c3078},
+    {"MPI_Sendrecv_c", "recvcount", "-1", MPI_ERR_COUNT, NULL, c3079},
+    {"MPI_Sendrecv_c", "recvtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3080},
+    {"MPI_Sendrecv_c", "recvtype", "freed", MPI_ERR_TYPE, NULL, c3081},
+    {"MPI_Sendrecv_c", "recvtype", "uncommitted", MPI_ERR_TYPE, NULL, c3082},
+    {"MPI_Sendrecv_c", "source", "size", MPI_ERR_RANK, NULL, c3083},
+    {"MPI_Sendrecv_c", "source", "-5", MPI_ERR_RANK, NULL, c3084},
+    {"MPI_Sendrecv_c", "recvtag", "-5", MPI_ERR_TAG, NULL, c3085},
+    {"MPI_Sendrecv_c", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c3086},
+    {"MPI_Sendrecv_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3087},
+    {"MPI_Sendrecv_c", "comm", "freed", MPI_ERR_COMM, NULL, c3088},
+    {"MPI_Sendrecv_c", "status", "NULL", MPI_ERR_ARG, NULL, c3089},
+    {"MPI_Sendrecv_replace", "-", "all valid", MPI_SUCCESS, NULL, c3090},
+    {"MPI_Sendrecv_replace", "buf", "NULL", MPI_ERR_BUFFER, NULL, c3091},
+    {"MPI_Sendrecv_replace", "count", "-1", MPI_ERR_COUNT, NULL, c3092},
+    {"MPI_Sendrecv_replace", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3093},
+    {"MPI_Sendrecv_replace", "datatype", "freed", MPI_ERR_TYPE, NULL, c3094},
+    {"MPI_Sendrecv_replace", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c3095},
+    {"MPI_Sendrecv_replace", "dest", "size", MPI_ERR_RANK, NULL, c3096},
+    {"MPI_Sendrecv_replace", "dest", "-5", MPI_ERR_RANK, NULL, c3097},
+    {"MPI_Sendrecv_replace", "sendtag", "-5", MPI_ERR_TAG, NULL, c3098},
+    {"MPI_Sendrecv_replace", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c3099},
+    {"MPI_Sendrecv_replace", "source", "size", MPI_ERR_RANK, NULL, c3100},
+    {"MPI_Sendrecv_replace", "source", "-5", MPI_ERR_RANK, NULL, c3101},
+    {"MPI_Sendrecv_replace", "recvtag", "-5", MPI_ERR_TAG, NULL, c3102},
+    {"MPI_Sendrecv_replace", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c3103},
+    {"MPI_Sendrecv_replace", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3104},
+    {"MPI_Sendrecv_replace", "comm", "freed", MPI_ERR_COMM, NULL, c3105},
+    {"MPI_Sendrecv_replace", "status", "NULL", MPI_ERR_ARG, NULL, c3106},
+    {"MPI_Sendrecv_replace_c", "-", "all valid", MPI_SUCCESS, NULL, c3107},
+    {"MPI_Sendrecv_replace_c", "buf", "NULL", MPI_ERR_BUFFER, NULL, c3108},
+    {"MPI_Sendrecv_replace_c", "count", "-1", MPI_ERR_COUNT, NULL, c3109},
+    {"MPI_Sendrecv_replace_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3110},
+    {"MPI_Sendrecv_replace_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3111},
+    {"MPI_Sendrecv_replace_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c3112},
+    {"MPI_Sendrecv_replace_c", "dest", "size", MPI_ERR_RANK, NULL, c3113},
+    {"MPI_Sendrecv_replace_c", "dest", "-5", MPI_ERR_RANK, NULL, c3114},
+    {"MPI_Sendrecv_replace_c", "sendtag", "-5", MPI_ERR_TAG, NULL, c3115},
+    {"MPI_Sendrecv_replace_c", "sendtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c3116},
+    {"MPI_Sendrecv_replace_c", "source", "size", MPI_ERR_RANK, NULL, c3117},
+    {"MPI_Sendrecv_replace_c", "source", "-5", MPI_ERR_RANK, NULL, c3118},
+    {"MPI_Sendrecv_replace_c", "recvtag", "-5", MPI_ERR_TAG, NULL, c3119},
+    {"MPI_Sendrecv_replace_c", "recvtag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c3120},
+    {"MPI_Sendrecv_replace_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3121},
+    {"MPI_Sendrecv_replace_c", "comm", "freed", MPI_ERR_COMM, NULL, c3122},
+    {"MPI_Sendrecv_replace_c", "status", "NULL", MPI_ERR_ARG, NULL, c3123},
+    {"MPI_Ssend", "-", "all valid", MPI_SUCCESS, NULL, c3124},
+    {"MPI_Ssend", "buf", "NULL", MPI_ERR_BUFFER, NULL, c3125},
+    {"MPI_Ssend", "count", "-1", MPI_ERR_COUNT, NULL, c3126},
+    {"MPI_Ssend", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3127},
+    {"MPI_Ssend", "datatype", "freed", MPI_ERR_TYPE, NULL, c3128},
+    {"MPI_Ssend", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c3129},
+    {"MPI_Ssend", "dest", "size", MPI_ERR_RANK, NULL, c3130},
+    {"MPI_Ssend", "dest", "-5", MPI_ERR_RANK, NULL, c3131},
+    {"MPI_Ssend", "tag", "-5", MPI_ERR_TAG, NULL, c3132},
+    {"MPI_Ssend", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c3133},
+    {"MPI_Ssend", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3134},
+    {"MPI_Ssend", "comm", "freed", MPI_ERR_COMM, NULL, c3135},
+    {"MPI_Ssend_c", "-", "all valid", MPI_SUCCESS, NULL, c3136},
+    {"MPI_Ssend_c", "buf", "NULL", MPI_ERR_BUFFER, NULL, c3137},
+    {"MPI_Ssend_c", "count", "-1", MPI_ERR_COUNT, NULL, c3138},
+    {"MPI_Ssend_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3139},
+    {"MPI_Ssend_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3140},
+    {"MPI_Ssend_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c3141},
+    {"MPI_Ssend_c", "dest", "size", MPI_ERR_RANK, NULL, c3142},
+    {"MPI_Ssend_c", "dest", "-5", MPI_ERR_RANK, NULL, c3143},
+    {"MPI_Ssend_c", "tag", "-5", MPI_ERR_TAG, NULL, c3144},
+    {"MPI_Ssend_c", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c3145},
+    {"MPI_Ssend_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3146},
+    {"MPI_Ssend_c", "comm", "freed", MPI_ERR_COMM, NULL, c3147},
+    {"MPI_Ssend_init", "-", "all valid", MPI_SUCCESS, NULL, c3148},
+    {"MPI_Ssend_init", "buf", "NULL", MPI_ERR_BUFFER, NULL, c3149},
+    {"MPI_Ssend_init", "count", "-1", MPI_ERR_COUNT, NULL, c3150},
+    {"MPI_Ssend_init", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3151},
+    {"MPI_Ssend_init", "datatype", "freed", MPI_ERR_TYPE, NULL, c3152},
+    {"MPI_Ssend_init", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c3153},
+    {"MPI_Ssend_init", "dest", "size", MPI_ERR_RANK, NULL, c3154},
+    {"MPI_Ssend_init", "dest", "-5", MPI_ERR_RANK, NULL, c3155},
+    {"MPI_Ssend_init", "tag", "-5", MPI_ERR_TAG, NULL, c3156},
+    {"MPI_Ssend_init", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c3157},
+    {"MPI_Ssend_init", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3158},
+    {"MPI_Ssend_init", "comm", "freed", MPI_ERR_COMM, NULL, c3159},
+    {"MPI_Ssend_init", "request", "NULL", MPI_ERR_ARG, NULL, c3160},
+    {"MPI_Ssend_init_c", "-", "all valid", MPI_SUCCESS, NULL, c3161},
+    {"MPI_Ssend_init_c", "buf", "NULL", MPI_ERR_BUFFER, NULL, c3162},
+    {"MPI_Ssend_init_c", "count", "-1", MPI_ERR_COUNT, NULL, c3163},
+    {"MPI_Ssend_init_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3164},
+    {"MPI_Ssend_init_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3165},
+    {"MPI_Ssend_init_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c3166},
+    {"MPI_Ssend_init_c", "dest", "size", MPI_ERR_RANK, NULL, c3167},
+    {"MPI_Ssend_init_c", "dest", "-5", MPI_ERR_RANK, NULL, c3168},
+    {"MPI_Ssend_init_c", "tag", "-5", MPI_ERR_TAG, NULL, c3169},
+    {"MPI_Ssend_init_c", "tag", "MPI_TAG_UB+1", MPI_ERR_TAG, NULL, c3170},
+    {"MPI_Ssend_init_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3171},
+    {"MPI_Ssend_init_c", "comm", "freed", MPI_ERR_COMM, NULL, c3172},
+    {"MPI_Ssend_init_c", "request", "NULL", MPI_ERR_ARG, NULL, c3173},
+    {"MPI_Start", "-", "all valid", MPI_SUCCESS, NULL, c3174},
+    {"MPI_Start", "request", "&MPI_REQUEST_NULL", MPI_ERR_REQUEST, NULL, c3175},
+    {"MPI_Start", "request", "&freed", MPI_ERR_REQUEST, NULL, c3176},
+    {"MPI_Start", "request", "NULL", MPI_ERR_ARG, NULL, c3177},
+    {"MPI_Startall", "-", "all valid", MPI_SUCCESS, NULL, c3178},
+    {"MPI_Startall", "count", "-1", MPI_ERR_COUNT, NULL, c3179},
+    {"MPI_Startall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c3180},
+    {"MPI_Startall", "array_of_requests", "{MPI_REQUEST_NULL}", MPI_ERR_REQUEST, NULL, c3181},
+    {"MPI_Startall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c3182},
+    {"MPI_Status_c2f", "-", "all valid", MPI_SUCCESS, NULL, c3183},
+    {"MPI_Status_c2f", "c_status", "NULL", MPI_ERR_ARG, NULL, c3184},
+    {"MPI_Status_c2f", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c3185},
+    {"MPI_Status_c2f", "f_status", "NULL", MPI_ERR_ARG, NULL, c3186},
+    {"MPI_Status_c2f08", "-", "all valid", MPI_SUCCESS, NULL, c3187},
+    {"MPI_Status_c2f08", "c_status", "NULL", MPI_ERR_ARG, NULL, c3188},
+    {"MPI_Status_c2f08", "c_status", "MPI_STATUS_IGNORE", MPI_ERR_ARG, NULL, c3189},
+    {"MPI_Status_c2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c3190},
+    {"MPI_Status_f082c", "-", "all valid", MPI_SUCCESS, NULL, c3191},
+    {"MPI_Status_f082c", "f08_status", "NULL", MPI_ERR_ARG, NULL, c3192},
+    {"MPI_Status_f082c", "c_status", "NULL", MPI_ERR_ARG, NULL, c3193},
+    {"MPI_Status_f082f", "-", "all valid", MPI_SUCCESS, NULL, c3194},
+    {"MPI_Status_f082f", "f08_status", "NULL", MPI_ERR_ARG, NULL, c3195},
+    {"MPI_Status_f082f", "f_status", "NULL", MPI_ERR_ARG, NULL, c3196},
+    {"MPI_Status_f2c", "-", "all valid", MPI_SUCCESS, NULL, c3197},
+    {"MPI_Status_f2c", "f_status", "NULL", MPI_ERR_ARG, NULL, c3198},
+    {"MPI_Status_f2c", "c_status", "NULL", MPI_ERR_ARG, NULL, c3199},
+    {"MPI_Status_f2f08", "-", "all valid", MPI_SUCCESS, NULL, c3200},
+    {"MPI_Status_f2f08", "f_status", "NULL", MPI_ERR_ARG, NULL, c3201},
+    {"MPI_Status_f2f08", "f08_status", "NULL", MPI_ERR_ARG, NULL, c3202},
+    {"MPI_Status_get_error", "-", "all valid", MPI_SUCCESS, NULL, c3203},
+    {"MPI_Status_get_error", "status", "NULL", MPI_ERR_ARG, NULL, c3204},
+    {"MPI_Status_get_error", "err", "NULL", MPI_ERR_ARG, NULL, c3205},
+    {"MPI_Status_get_source", "-", "all valid", MPI_SUCCESS, NULL, c3206},
+    {"MPI_Status_get_source", "status", "NULL", MPI_ERR_ARG, NULL, c3207},
+    {"MPI_Status_get_source", "source", "NULL", MPI_ERR_ARG, NULL, c3208},
+    {"MPI_Status_get_tag", "-", "all valid", MPI_SUCCESS, NULL, c3209},
+    {"MPI_Status_get_tag", "status", "NULL", MPI_ERR_ARG, NULL, c3210},
+    {"MPI_Status_get_tag", "tag", "NULL", MPI_ERR_ARG, NULL, c3211},
+    {"MPI_Status_set_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c3212},
+    {"MPI_Status_set_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c3213},
+    {"MPI_Status_set_elements", "-", "all valid", MPI_SUCCESS, NULL, c3214},
+    {"MPI_Status_set_elements", "status", "NULL", MPI_ERR_ARG, NULL, c3215},
+    {"MPI_Status_set_elements", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3216},
+    {"MPI_Status_set_elements", "datatype", "freed", MPI_ERR_TYPE, NULL, c3217},
+    {"MPI_Status_set_elements", "count", "-1", MPI_ERR_COUNT, NULL, c3218},
+    {"MPI_Status_set_elements_c", "-", "all valid", MPI_SUCCESS, NULL, c3219},
+    {"MPI_Status_set_elements_c", "status", "NULL", MPI_ERR_ARG, NULL, c3220},
+    {"MPI_Status_set_elements_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3221},
+    {"MPI_Status_set_elements_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3222},
+    {"MPI_Status_set_elements_c", "count", "-1", MPI_ERR_COUNT, NULL, c3223},
+    {"MPI_Status_set_elements_x", "-", "all valid", MPI_SUCCESS, NULL, c3224},
+    {"MPI_Status_set_elements_x", "status", "NULL", MPI_ERR_ARG, NULL, c3225},
+    {"MPI_Status_set_elements_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3226},
+    {"MPI_Status_set_elements_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c3227},
+    {"MPI_Status_set_elements_x", "count", "-1", MPI_ERR_COUNT, NULL, c3228},
+    {"MPI_Status_set_error", "-", "all valid", MPI_SUCCESS, NULL, c3229},
+    {"MPI_Status_set_error", "status", "NULL", MPI_ERR_ARG, NULL, c3230},
+    {"MPI_Status_set_source", "-", "all valid", MPI_SUCCESS, NULL, c3231},
+    {"MPI_Status_set_source", "status", "NULL", MPI_ERR_ARG, NULL, c3232},
+    {"MPI_Status_set_tag", "-", "all valid", MPI_SUCCESS, NULL, c3233},
+    {"MPI_Status_set_tag", "status", "NULL", MPI_ERR_ARG, NULL, c3234},
+    {"MPI_T_category_changed", "-", "all valid", MPI_SUCCESS, NULL, c3235},
+    {"MPI_T_category_changed", "update_number", "NULL", MPI_T_ERR_INVALID, NULL, c3236},
+    {"MPI_T_category_get_categories", "-", "all valid", MPI_SUCCESS, NULL, c3237},
+    {"MPI_T_category_get_categories", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c3238},
+    {"MPI_T_category_get_categories", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c3239},
+    {"MPI_T_category_get_categories", "len", "-1", MPI_T_ERR_INVALID, NULL, c3240},
+    {"MPI_T_category_get_categories", "indices", "NULL", MPI_T_ERR_INVALID, NULL, c3241},
+    {"MPI_T_category_get_cvars", "-", "all valid", MPI_SUCCESS, NULL, c3242},
+    {"MPI_T_category_get_cvars", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c3243},
+    {"MPI_T_category_get_cvars", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c3244},
+    {"MPI_T_category_get_cvars", "len", "-1", MPI_T_ERR_INVALID, NULL, c3245},
+    {"MPI_T_category_get_cvars", "indices", "NULL", MPI_T_ERR_INVALID, NULL, c3246},
+    {"MPI_T_category_get_events", "-", "all valid", MPI_SUCCESS, NULL, c3247},
+    {"MPI_T_category_get_events", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c3248},
+    {"MPI_T_category_get_events", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c3249},
+    {"MPI_T_category_get_events", "len", "-1", MPI_T_ERR_INVALID, NULL, c3250},
+    {"MPI_T_category_get_events", "indices", "NULL", MPI_T_ERR_INVALID, NULL, c3251},
+    {"MPI_T_category_get_index", "-", "all valid", MPI_SUCCESS, NULL, c3252},
+    {"MPI_T_category_get_index", "name", "NULL", MPI_T_ERR_INVALID, NULL, c3253},
+    {"MPI_T_category_get_index", "name", "\"errsweep\"", MPI_T_ERR_INVALID_NAME, NULL, c3254},
+    {"MPI_T_category_get_index", "cat_index", "NULL", MPI_T_ERR_INVALID, NULL, c3255},
+    {"MPI_T_category_get_info", "-", "all valid", MPI_SUCCESS, NULL, c3256},
+    {"MPI_T_category_get_info", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c3257},
+    {"MPI_T_category_get_info", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c3258},
+    {"MPI_T_category_get_num", "-", "all valid", MPI_SUCCESS, NULL, c3259},
+    {"MPI_T_category_get_num", "num_cat", "NULL", MPI_T_ERR_INVALID, NULL, c3260},
+    {"MPI_T_category_get_num_events", "-", "all valid", MPI_SUCCESS, NULL, c3261},
+    {"MPI_T_category_get_num_events", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c3262},
+    {"MPI_T_category_get_num_events", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c3263},
+    {"MPI_T_category_get_num_events", "num_events", "NULL", MPI_T_ERR_INVALID, NULL, c3264},
+    {"MPI_T_category_get_pvars", "-", "all valid", MPI_SUCCESS, NULL, c3265},
+    {"MPI_T_category_get_pvars", "cat_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c3266},
+    {"MPI_T_category_get_pvars", "cat_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c3267},
+    {"MPI_T_category_get_pvars", "len", "-1", MPI_T_ERR_INVALID, NULL, c3268},
+    {"MPI_T_category_get_pvars", "indices", "NULL", MPI_T_ERR_INVALID, NULL, c3269},
+    {"MPI_T_cvar_get_index", "-", "all valid", MPI_SUCCESS, NULL, c3270},
+    {"MPI_T_cvar_get_index", "name", "NULL", MPI_T_ERR_INVALID, NULL, c3271},
+    {"MPI_T_cvar_get_index", "name", "\"errsweep\"", MPI_T_ERR_INVALID_NAME, NULL, c3272},
+    {"MPI_T_cvar_get_index", "cvar_index", "NULL", MPI_T_ERR_INVALID, NULL, c3273},
+    {"MPI_T_cvar_get_info", "-", "all valid", MPI_SUCCESS, NULL, c3274},
+    {"MPI_T_cvar_get_info", "cvar_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c3275},
+    {"MPI_T_cvar_get_info", "cvar_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c3276},
+    {"MPI_T_cvar_get_num", "-", "all valid", MPI_SUCCESS, NULL, c3277},
+    {"MPI_T_cvar_get_num", "num_cvar", "NULL", MPI_T_ERR_INVALID, NULL, c3278},
+    {"MPI_T_cvar_handle_alloc", "-", "all valid", MPI_SUCCESS, NULL, c3279},
+    {"MPI_T_cvar_handle_alloc", "cvar_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c3280},
+    {"MPI_T_cvar_handle_alloc", "cvar_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c3281},
+    {"MPI_T_cvar_handle_alloc", "handle", "NULL", MPI_T_ERR_INVALID, NULL, c3282},
+    {"MPI_T_cvar_handle_alloc", "count", "NULL", MPI_T_ERR_INVALID, NULL, c3283},
+    {"MPI_T_cvar_handle_free", "-", "all valid", MPI_SUCCESS, NULL, c3284},
+    {"MPI_T_cvar_handle_free", "handle", "&MPI_T_CVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3285},
+    {"MPI_T_cvar_handle_free", "handle", "NULL", MPI_T_ERR_INVALID, NULL, c3286},
+    {"MPI_T_cvar_read", "-", "all valid", MPI_SUCCESS, NULL, c3287},
+    {"MPI_T_cvar_read", "handle", "MPI_T_CVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3288},
+    {"MPI_T_cvar_read", "buf", "NULL", MPI_T_ERR_INVALID, NULL, c3289},
+    {"MPI_T_cvar_write", "-", "all valid", MPI_SUCCESS, NULL, c3290},
+    {"MPI_T_cvar_write", "handle", "MPI_T_CVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3291},
+    {"MPI_T_cvar_write", "buf", "NULL", MPI_T_ERR_INVALID, NULL, c3292},
+    {"MPI_T_enum_get_info", "-", "all valid", MPI_SUCCESS, NULL, c3293},
+    {"MPI_T_enum_get_info", "enumtype", "MPI_T_ENUM_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3294},
+    {"MPI_T_enum_get_item", "-", "all valid", MPI_SUCCESS, NULL, c3295},
+    {"MPI_T_enum_get_item", "enumtype", "MPI_T_ENUM_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3296},
+    {"MPI_T_enum_get_item", "index", "-1", MPI_T_ERR_INVALID_ITEM, NULL, c3297},
+    {"MPI_T_enum_get_item", "index", "INT_MAX", MPI_T_ERR_INVALID_ITEM, NULL, c3298},
+    {"MPI_T_enum_get_item", "value", "NULL", MPI_T_ERR_INVALID, NULL, c3299},
+    {"MPI_T_event_callback_get_info", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3300},
+    {"MPI_T_event_callback_set_info", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3301},
+    {"MPI_T_event_copy", "event_instance", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3302},
+    {"MPI_T_event_get_index", "name", "NULL", MPI_T_ERR_INVALID, NULL, c3303},
+    {"MPI_T_event_get_index", "name", "\"errsweep\"", MPI_T_ERR_INVALID_NAME, NULL, c3304},
+    {"MPI_T_event_get_index", "event_index", "NULL", MPI_T_ERR_INVALID, NULL, c3305},
+    {"MPI_T_event_get_info", "event_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c3306},
+    {"MPI_T_event_get_info", "event_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c3307},
+    {"MPI_T_event_get_num", "-", "all valid", MPI_SUCCESS, NULL, c3308},
+    {"MPI_T_event_get_num", "num_events", "NULL", MPI_T_ERR_INVALID, NULL, c3309},
+    {"MPI_T_event_get_source", "event_instance", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3310},
+    {"MPI_T_event_get_timestamp", "event_instance", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3311},
+    {"MPI_T_event_handle_alloc", "event_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c3312},
+    {"MPI_T_event_handle_alloc", "event_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c3313},
+    {"MPI_T_event_handle_free", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3314},
+    {"MPI_T_event_handle_get_info", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3315},
+    {"MPI_T_event_handle_set_info", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3316},
+    {"MPI_T_event_read", "event_instance", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3317},
+    {"MPI_T_event_register_callback", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3318},
+    {"MPI_T_event_set_dropped_handler", "event_registration", "NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3319},
+    {"MPI_T_finalize", "-", "all valid", MPI_SUCCESS, NULL, c3320},
+    {"MPI_T_init_thread", "-", "all valid", MPI_SUCCESS, NULL, c3321},
+    {"MPI_T_init_thread", "provided", "NULL", MPI_T_ERR_INVALID, NULL, c3322},
+    {"MPI_T_pvar_get_index", "-", "all valid", MPI_SUCCESS, NULL, c3323},
+    {"MPI_T_pvar_get_index", "name", "NULL", MPI_T_ERR_INVALID, NULL, c3324},
+    {"MPI_T_pvar_get_index", "name", "\"errsweep\"", MPI_T_ERR_INVALID_NAME, NULL, c3325},
+    {"MPI_T_pvar_get_index", "pvar_index", "NULL", MPI_T_ERR_INVALID, NULL, c3326},
+    {"MPI_T_pvar_get_info", "-", "all valid", MPI_SUCCESS, NULL, c3327},
+    {"MPI_T_pvar_get_info", "pvar_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c3328},
+    {"MPI_T_pvar_get_info", "pvar_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c3329},
+    {"MPI_T_pvar_get_num", "-", "all valid", MPI_SUCCESS, NULL, c3330},
+    {"MPI_T_pvar_get_num", "num_pvar", "NULL", MPI_T_ERR_INVALID, NULL, c3331},
+    {"MPI_T_pvar_handle_alloc", "-", "all valid", MPI_SUCCESS, NULL, c3332},
+    {"MPI_T_pvar_handle_alloc", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c3333},
+    {"MPI_T_pvar_handle_alloc", "pvar_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c3334},
+    {"MPI_T_pvar_handle_alloc", "pvar_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c3335},
+    {"MPI_T_pvar_handle_alloc", "handle", "NULL", MPI_T_ERR_INVALID, NULL, c3336},
+    {"MPI_T_pvar_handle_alloc", "count", "NULL", MPI_T_ERR_INVALID, NULL, c3337},
+    {"MPI_T_pvar_handle_free", "-", "all valid", MPI_SUCCESS, NULL, c3338},
+    {"MPI_T_pvar_handle_free", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c3339},
+    {"MPI_T_pvar_handle_free", "handle", "&MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3340},
+    {"MPI_T_pvar_handle_free", "handle", "NULL", MPI_T_ERR_INVALID, NULL, c3341},
+    {"MPI_T_pvar_read", "-", "all valid", MPI_SUCCESS, NULL, c3342},
+    {"MPI_T_pvar_read", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c3343},
+    {"MPI_T_pvar_read", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3344},
+    {"MPI_T_pvar_read", "buf", "NULL", MPI_T_ERR_INVALID, NULL, c3345},
+    {"MPI_T_pvar_readreset", "-", "all valid", MPI_SUCCESS, NULL, c3346},
+    {"MPI_T_pvar_readreset", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c3347},
+    {"MPI_T_pvar_readreset", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3348},
+    {"MPI_T_pvar_readreset", "buf", "NULL", MPI_T_ERR_INVALID, NULL, c3349},
+    {"MPI_T_pvar_reset", "-", "all valid", MPI_SUCCESS, NULL, c3350},
+    {"MPI_T_pvar_reset", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c3351},
+    {"MPI_T_pvar_reset", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3352},
+    {"MPI_T_pvar_session_create", "-", "all valid", MPI_SUCCESS, NULL, c3353},
+    {"MPI_T_pvar_session_create", "pe_session", "NULL", MPI_T_ERR_INVALID, NULL, c3354},
+    {"MPI_T_pvar_session_free", "-", "all valid", MPI_SUCCESS, NULL, c3355},
+    {"MPI_T_pvar_session_free", "pe_session", "&MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c3356},
+    {"MPI_T_pvar_session_free", "pe_session", "NULL", MPI_T_ERR_INVALID, NULL, c3357},
+    {"MPI_T_pvar_start", "-", "all valid", MPI_SUCCESS, NULL, c3358},
+    {"MPI_T_pvar_start", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c3359},
+    {"MPI_T_pvar_start", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3360},
+    {"MPI_T_pvar_stop", "-", "all valid", MPI_SUCCESS, NULL, c3361},
+    {"MPI_T_pvar_stop", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c3362},
+    {"MPI_T_pvar_stop", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3363},
+    {"MPI_T_pvar_write", "-", "all valid", MPI_SUCCESS, NULL, c3364},
+    {"MPI_T_pvar_write", "pe_session", "MPI_T_PVAR_SESSION_NULL", MPI_T_ERR_INVALID_SESSION, NULL, c3365},
+    {"MPI_T_pvar_write", "handle", "MPI_T_PVAR_HANDLE_NULL", MPI_T_ERR_INVALID_HANDLE, NULL, c3366},
+    {"MPI_T_pvar_write", "buf", "NULL", MPI_T_ERR_INVALID, NULL, c3367},
+    {"MPI_T_source_get_info", "source_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c3368},
+    {"MPI_T_source_get_info", "source_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c3369},
+    {"MPI_T_source_get_num", "-", "all valid", MPI_SUCCESS, NULL, c3370},
+    {"MPI_T_source_get_num", "num_sources", "NULL", MPI_T_ERR_INVALID, NULL, c3371},
+    {"MPI_T_source_get_timestamp", "source_index", "-1", MPI_T_ERR_INVALID_INDEX, NULL, c3372},
+    {"MPI_T_source_get_timestamp", "source_index", "INT_MAX", MPI_T_ERR_INVALID_INDEX, NULL, c3373},
+    {"MPI_Test", "-", "all valid", MPI_SUCCESS, NULL, c3374},
+    {"MPI_Test", "request", "&freed", MPI_ERR_REQUEST, NULL, c3375},
+    {"MPI_Test", "request", "NULL", MPI_ERR_ARG, NULL, c3376},
+    {"MPI_Test", "flag", "NULL", MPI_ERR_ARG, NULL, c3377},
+    {"MPI_Test", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check status (crashes)", c3378},
+    {"MPI_Test_cancelled", "-", "all valid", MPI_SUCCESS, NULL, c3379},
+    {"MPI_Test_cancelled", "status", "NULL", MPI_ERR_ARG, NULL, c3380},
+    {"MPI_Test_cancelled", "flag", "NULL", MPI_ERR_ARG, NULL, c3381},
+    {"MPI_Testall", "-", "all valid", MPI_SUCCESS, NULL, c3382},
+    {"MPI_Testall", "count", "-1", MPI_ERR_COUNT, NULL, c3383},
+    {"MPI_Testall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c3384},
+    {"MPI_Testall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c3385},
+    {"MPI_Testall", "flag", "NULL", MPI_ERR_ARG, NULL, c3386},
+    {"MPI_Testall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c3387},
+    {"MPI_Testany", "-", "all valid", MPI_SUCCESS, NULL, c3388},
+    {"MPI_Testany", "count", "-1", MPI_ERR_COUNT, NULL, c3389},
+    {"MPI_Testany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c3390},
+    {"MPI_Testany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c3391},
+    {"MPI_Testany", "index", "NULL", MPI_ERR_ARG, NULL, c3392},
+    {"MPI_Testany", "flag", "NULL", MPI_ERR_ARG, NULL, c3393},
+    {"MPI_Testany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c3394},
+    {"MPI_Testsome", "-", "all valid", MPI_SUCCESS, NULL, c3395},
+    {"MPI_Testsome", "incount", "-1", MPI_ERR_COUNT, NULL, c3396},
+    {"MPI_Testsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c3397},
+    {"MPI_Testsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c3398},
+    {"MPI_Testsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c3399},
+    {"MPI_Testsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c3400},
+    {"MPI_Testsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c3401},
+    {"MPI_Topo_test", "-", "all valid", MPI_SUCCESS, NULL, c3402},
+    {"MPI_Topo_test", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3403},
+    {"MPI_Topo_test", "comm", "freed", MPI_ERR_COMM, NULL, c3404},
+    {"MPI_Topo_test", "status", "NULL", MPI_ERR_ARG, NULL, c3405},
+    {"MPI_Type_commit", "-", "all valid", MPI_SUCCESS, NULL, c3406},
+    {"MPI_Type_commit", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3407},
+    {"MPI_Type_commit", "datatype", "&freed", MPI_ERR_TYPE, NULL, c3408},
+    {"MPI_Type_commit", "datatype", "NULL", MPI_ERR_ARG, NULL, c3409},
+    {"MPI_Type_contiguous", "-", "all valid", MPI_SUCCESS, NULL, c3410},
+    {"MPI_Type_contiguous", "count", "-1", MPI_ERR_COUNT, NULL, c3411},
+    {"MPI_Type_contiguous", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3412},
+    {"MPI_Type_contiguous", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3413},
+    {"MPI_Type_contiguous", "newtype", "NULL", MPI_ERR_ARG, NULL, c3414},
+    {"MPI_Type_contiguous_c", "-", "all valid", MPI_SUCCESS, NULL, c3415},
+    {"MPI_Type_contiguous_c", "count", "-1", MPI_ERR_COUNT, NULL, c3416},
+    {"MPI_Type_contiguous_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3417},
+    {"MPI_Type_contiguous_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3418},
+    {"MPI_Type_contiguous_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3419},
+    {"MPI_Type_create_darray", "-", "all valid", MPI_SUCCESS, NULL, c3420},
+    {"MPI_Type_create_darray", "size", "0", MPI_ERR_ARG, NULL, c3421},
+    {"MPI_Type_create_darray", "ndims", "0", MPI_ERR_ARG, NULL, c3422},
+    {"MPI_Type_create_darray", "array_of_gsizes", "{-1,..}", MPI_ERR_COUNT, NULL, c3423},
+    {"MPI_Type_create_darray", "array_of_distribs", "{12345}", MPI_ERR_ARG, NULL, c3424},
+    {"MPI_Type_create_darray", "array_of_psizes", "{-1,..}", MPI_ERR_COUNT, NULL, c3425},
+    {"MPI_Type_create_darray", "order", "12345", MPI_ERR_ARG, NULL, c3426},
+    {"MPI_Type_create_darray", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3427},
+    {"MPI_Type_create_darray", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3428},
+    {"MPI_Type_create_darray", "newtype", "NULL", MPI_ERR_ARG, NULL, c3429},
+    {"MPI_Type_create_darray_c", "-", "all valid", MPI_SUCCESS, NULL, c3430},
+    {"MPI_Type_create_darray_c", "size", "0", MPI_ERR_ARG, NULL, c3431},
+    {"MPI_Type_create_darray_c", "ndims", "0", MPI_ERR_ARG, NULL, c3432},
+    {"MPI_Type_create_darray_c", "array_of_gsizes", "{-1,..}", MPI_ERR_COUNT, NULL, c3433},
+    {"MPI_Type_create_darray_c", "array_of_distribs", "{12345}", MPI_ERR_ARG, NULL, c3434},
+    {"MPI_Type_create_darray_c", "array_of_psizes", "{-1,..}", MPI_ERR_COUNT, NULL, c3435},
+    {"MPI_Type_create_darray_c", "order", "12345", MPI_ERR_ARG, NULL, c3436},
+    {"MPI_Type_create_darray_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3437},
+    {"MPI_Type_create_darray_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3438},
+    {"MPI_Type_create_darray_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3439},
+    {"MPI_Type_create_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c3440},
+    {"MPI_Type_create_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c3441},
+    {"MPI_Type_create_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3442},
+    {"MPI_Type_create_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3443},
+    {"MPI_Type_create_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3444},
+    {"MPI_Type_create_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c3445},
+    {"MPI_Type_create_hindexed_block", "-", "all valid", MPI_SUCCESS, NULL, c3446},
+    {"MPI_Type_create_hindexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c3447},
+    {"MPI_Type_create_hindexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3448},
+    {"MPI_Type_create_hindexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3449},
+    {"MPI_Type_create_hindexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3450},
+    {"MPI_Type_create_hindexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c3451},
+    {"MPI_Type_create_hindexed_block_c", "-", "all valid", MPI_SUCCESS, NULL, c3452},
+    {"MPI_Type_create_hindexed_block_c", "count", "-1", MPI_ERR_COUNT, NULL, c3453},
+    {"MPI_Type_create_hindexed_block_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3454},
+    {"MPI_Type_create_hindexed_block_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3455},
+    {"MPI_Type_create_hindexed_block_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3456},
+    {"MPI_Type_create_hindexed_block_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3457},
+    {"MPI_Type_create_hindexed_c", "-", "all valid", MPI_SUCCESS, NULL, c3458},
+    {"MPI_Type_create_hindexed_c", "count", "-1", MPI_ERR_COUNT, NULL, c3459},
+    {"MPI_Type_create_hindexed_c", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3460},
+    {"MPI_Type_create_hindexed_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3461},
+    {"MPI_Type_create_hindexed_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3462},
+    {"MPI_Type_create_hindexed_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3463},
+    {"MPI_Type_create_hvector", "-", "all valid", MPI_SUCCESS, NULL, c3464},
+    {"MPI_Type_create_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c3465},
+    {"MPI_Type_create_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3466},
+    {"MPI_Type_create_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3467},
+    {"MPI_Type_create_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3468},
+    {"MPI_Type_create_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c3469},
+    {"MPI_Type_create_hvector_c", "-", "all valid", MPI_SUCCESS, NULL, c3470},
+    {"MPI_Type_create_hvector_c", "count", "-1", MPI_ERR_COUNT, NULL, c3471},
+    {"MPI_Type_create_hvector_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3472},
+    {"MPI_Type_create_hvector_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3473},
+    {"MPI_Type_create_hvector_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3474},
+    {"MPI_Type_create_hvector_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3475},
+    {"MPI_Type_create_indexed_block", "-", "all valid", MPI_SUCCESS, NULL, c3476},
+    {"MPI_Type_create_indexed_block", "count", "-1", MPI_ERR_COUNT, NULL, c3477},
+    {"MPI_Type_create_indexed_block", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3478},
+    {"MPI_Type_create_indexed_block", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3479},
+    {"MPI_Type_create_indexed_block", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3480},
+    {"MPI_Type_create_indexed_block", "newtype", "NULL", MPI_ERR_ARG, NULL, c3481},
+    {"MPI_Type_create_indexed_block_c", "-", "all valid", MPI_SUCCESS, NULL, c3482},
+    {"MPI_Type_create_indexed_block_c", "count", "-1", MPI_ERR_COUNT, NULL, c3483},
+    {"MPI_Type_create_indexed_block_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3484},
+    {"MPI_Type_create_indexed_block_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3485},
+    {"MPI_Type_create_indexed_block_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3486},
+    {"MPI_Type_create_indexed_block_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3487},
+    {"MPI_Type_create_keyval", "-", "all valid", MPI_SUCCESS, NULL, c3488},
+    {"MPI_Type_create_keyval", "type_keyval", "NULL", MPI_ERR_ARG, NULL, c3489},
+    {"MPI_Type_create_resized", "-", "all valid", MPI_SUCCESS, NULL, c3490},
+    {"MPI_Type_create_resized", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3491},
+    {"MPI_Type_create_resized", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3492},
+    {"MPI_Type_create_resized", "newtype", "NULL", MPI_ERR_ARG, NULL, c3493},
+    {"MPI_Type_create_resized_c", "-", "all valid", MPI_SUCCESS, NULL, c3494},
+    {"MPI_Type_create_resized_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3495},
+    {"MPI_Type_create_resized_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3496},
+    {"MPI_Type_create_resized_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3497},
+    {"MPI_Type_create_struct", "-", "all valid", MPI_SUCCESS, NULL, c3498},
+    {"MPI_Type_create_struct", "count", "-1", MPI_ERR_COUNT, NULL, c3499},
+    {"MPI_Type_create_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3500},
+    {"MPI_Type_create_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c3501},
+    {"MPI_Type_create_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c3502},
+    {"MPI_Type_create_struct_c", "-", "all valid", MPI_SUCCESS, NULL, c3503},
+    {"MPI_Type_create_struct_c", "count", "-1", MPI_ERR_COUNT, NULL, c3504},
+    {"MPI_Type_create_struct_c", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3505},
+    {"MPI_Type_create_struct_c", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c3506},
+    {"MPI_Type_create_struct_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3507},
+    {"MPI_Type_create_subarray", "-", "all valid", MPI_SUCCESS, NULL, c3508},
+    {"MPI_Type_create_subarray", "ndims", "0", MPI_ERR_ARG, NULL, c3509},
+    {"MPI_Type_create_subarray", "array_of_sizes", "{-1,..}", MPI_ERR_COUNT, NULL, c3510},
+    {"MPI_Type_create_subarray", "array_of_subsizes", "{-1,..}", MPI_ERR_COUNT, NULL, c3511},
+    {"MPI_Type_create_subarray", "array_of_starts", "{-1,..}", MPI_ERR_COUNT, NULL, c3512},
+    {"MPI_Type_create_subarray", "order", "12345", MPI_ERR_ARG, NULL, c3513},
+    {"MPI_Type_create_subarray", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3514},
+    {"MPI_Type_create_subarray", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3515},
+    {"MPI_Type_create_subarray", "newtype", "NULL", MPI_ERR_ARG, NULL, c3516},
+    {"MPI_Type_create_subarray_c", "-", "all valid", MPI_SUCCESS, NULL, c3517},
+    {"MPI_Type_create_subarray_c", "ndims", "0", MPI_ERR_ARG, NULL, c3518},
+    {"MPI_Type_create_subarray_c", "array_of_sizes", "{-1,..}", MPI_ERR_COUNT, NULL, c3519},
+    {"MPI_Type_create_subarray_c", "array_of_subsizes", "{-1,..}", MPI_ERR_COUNT, NULL, c3520},
+    {"MPI_Type_create_subarray_c", "array_of_starts", "{-1,..}", MPI_ERR_COUNT, NULL, c3521},
+    {"MPI_Type_create_subarray_c", "order", "12345", MPI_ERR_ARG, NULL, c3522},
+    {"MPI_Type_create_subarray_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3523},
+    {"MPI_Type_create_subarray_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3524},
+    {"MPI_Type_create_subarray_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3525},
+    {"MPI_Type_delete_attr", "-", "all valid", MPI_SUCCESS, NULL, c3526},
+    {"MPI_Type_delete_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3527},
+    {"MPI_Type_delete_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c3528},
+    {"MPI_Type_delete_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c3529},
+    {"MPI_Type_delete_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c3530},
+    {"MPI_Type_delete_attr", "type_keyval", "comm keyval", MPI_ERR_KEYVAL, NULL, c3531},
+    {"MPI_Type_dup", "-", "all valid", MPI_SUCCESS, NULL, c3532},
+    {"MPI_Type_dup", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3533},
+    {"MPI_Type_dup", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3534},
+    {"MPI_Type_dup", "newtype", "NULL", MPI_ERR_ARG, NULL, c3535},
+    {"MPI_Type_extent", "-", "all valid", MPI_SUCCESS, NULL, c3536},
+    {"MPI_Type_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3537},
+    {"MPI_Type_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c3538},
+    {"MPI_Type_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c3539},
+    {"MPI_Type_free", "-", "all valid", MPI_SUCCESS, NULL, c3540},
+    {"MPI_Type_free", "datatype", "&MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3541},
+    {"MPI_Type_free", "datatype", "&freed", MPI_ERR_TYPE, NULL, c3542},
+    {"MPI_Type_free", "datatype", "NULL", MPI_ERR_ARG, NULL, c3543},
+    {"MPI_Type_free", "datatype", "&MPI_INT", MPI_ERR_TYPE, NULL, c3544},
+    {"MPI_Type_free_keyval", "-", "all valid", MPI_SUCCESS, NULL, c3545},
+    {"MPI_Type_free_keyval", "type_keyval", "&MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c3546},
+    {"MPI_Type_free_keyval", "type_keyval", "&12345", MPI_ERR_KEYVAL, NULL, c3547},
+    {"MPI_Type_free_keyval", "type_keyval", "&comm keyval", MPI_ERR_KEYVAL, NULL, c3548},
+    {"MPI_Type_free_keyval", "type_keyval", "NULL", MPI_ERR_ARG, NULL, c3549},
+    {"MPI_Type_get_attr", "-", "all valid", MPI_SUCCESS, NULL, c3550},
+    {"MPI_Type_get_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3551},
+    {"MPI_Type_get_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c3552},
+    {"MPI_Type_get_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c3553},
+    {"MPI_Type_get_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c3554},
+    {"MPI_Type_get_attr", "type_keyval", "comm keyval", MPI_ERR_KEYVAL, NULL, c3555},
+    {"MPI_Type_get_attr", "attribute_val", "NULL", MPI_ERR_ARG, NULL, c3556},
+    {"MPI_Type_get_attr", "flag", "NULL", MPI_ERR_ARG, NULL, c3557},
+    {"MPI_Type_get_contents", "-", "all valid", MPI_SUCCESS, NULL, c3558},
+    {"MPI_Type_get_contents", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3559},
+    {"MPI_Type_get_contents", "datatype", "freed", MPI_ERR_TYPE, NULL, c3560},
+    {"MPI_Type_get_contents", "datatype", "MPI_INT", MPI_ERR_TYPE, NULL, c3561},
+    {"MPI_Type_get_contents", "array_of_integers", "NULL", MPI_ERR_ARG, NULL, c3562},
+    {"MPI_Type_get_contents", "array_of_addresses", "NULL", MPI_ERR_ARG, NULL, c3563},
+    {"MPI_Type_get_contents", "array_of_datatypes", "NULL", MPI_ERR_ARG, NULL, c3564},
+    {"MPI_Type_get_contents_c", "-", "all valid", MPI_SUCCESS, NULL, c3565},
+    {"MPI_Type_get_contents_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3566},
+    {"MPI_Type_get_contents_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3567},
+    {"MPI_Type_get_contents_c", "datatype", "MPI_INT", MPI_ERR_TYPE, NULL, c3568},
+    {"MPI_Type_get_contents_c", "array_of_integers", "NULL", MPI_ERR_ARG, NULL, c3569},
+    {"MPI_Type_get_contents_c", "array_of_addresses", "NULL", MPI_ERR_ARG, NULL, c3570},
+    {"MPI_Type_get_contents_c", "array_of_large_counts", "NULL", MPI_ERR_ARG, NULL, c3571},
+    {"MPI_Type_get_contents_c", "array_of_datatypes", "NULL", MPI_ERR_ARG, NULL, c3572},
+    {"MPI_Type_get_envelope", "-", "all valid", MPI_SUCCESS, NULL, c3573},
+    {"MPI_Type_get_envelope", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3574},
+    {"MPI_Type_get_envelope", "datatype", "freed", MPI_ERR_TYPE, NULL, c3575},
+    {"MPI_Type_get_envelope", "num_integers", "NULL", MPI_ERR_ARG, NULL, c3576},
+    {"MPI_Type_get_envelope", "num_addresses", "NULL", MPI_ERR_ARG, NULL, c3577},
+    {"MPI_Type_get_envelope", "num_datatypes", "NULL", MPI_ERR_ARG, NULL, c3578},
+    {"MPI_Type_get_envelope", "combiner", "NULL", MPI_ERR_ARG, NULL, c3579},
+    {"MPI_Type_get_envelope_c", "-", "all valid", MPI_SUCCESS, NULL, c3580},
+    {"MPI_Type_get_envelope_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3581},
+    {"MPI_Type_get_envelope_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3582},
+    {"MPI_Type_get_envelope_c", "num_integers", "NULL", MPI_ERR_ARG, NULL, c3583},
+    {"MPI_Type_get_envelope_c", "num_addresses", "NULL", MPI_ERR_ARG, NULL, c3584},
+    {"MPI_Type_get_envelope_c", "num_large_counts", "NULL", MPI_ERR_ARG, NULL, c3585},
+    {"MPI_Type_get_envelope_c", "num_datatypes", "NULL", MPI_ERR_ARG, NULL, c3586},
+    {"MPI_Type_get_envelope_c", "combiner", "NULL", MPI_ERR_ARG, NULL, c3587},
+    {"MPI_Type_get_extent", "-", "all valid", MPI_SUCCESS, NULL, c3588},
+    {"MPI_Type_get_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3589},
+    {"MPI_Type_get_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c3590},
+    {"MPI_Type_get_extent", "lb", "NULL", MPI_ERR_ARG, NULL, c3591},
+    {"MPI_Type_get_extent", "extent", "NULL", MPI_ERR_ARG, NULL, c3592},
+    {"MPI_Type_get_extent_c", "-", "all valid", MPI_SUCCESS, NULL, c3593},
+    {"MPI_Type_get_extent_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3594},
+    {"MPI_Type_get_extent_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3595},
+    {"MPI_Type_get_extent_c", "lb", "NULL", MPI_ERR_ARG, NULL, c3596},
+    {"MPI_Type_get_extent_c", "extent", "NULL", MPI_ERR_ARG, NULL, c3597},
+    {"MPI_Type_get_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c3598},
+    {"MPI_Type_get_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3599},
+    {"MPI_Type_get_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c3600},
+    {"MPI_Type_get_extent_x", "lb", "NULL", MPI_ERR_ARG, NULL, c3601},
+    {"MPI_Type_get_extent_x", "extent", "NULL", MPI_ERR_ARG, NULL, c3602},
+    {"MPI_Type_get_name", "-", "all valid", MPI_SUCCESS, NULL, c3603},
+    {"MPI_Type_get_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c3604},
+    {"MPI_Type_get_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c3605},
+    {"MPI_Type_get_name", "resultlen", "NULL", MPI_ERR_ARG, NULL, c3606},
+    {"MPI_Type_get_true_extent", "-", "all valid", MPI_SUCCESS, NULL, c3607},
+    {"MPI_Type_get_true_extent", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3608},
+    {"MPI_Type_get_true_extent", "datatype", "freed", MPI_ERR_TYPE, NULL, c3609},
+    {"MPI_Type_get_true_extent", "true_lb", "NULL", MPI_ERR_ARG, NULL, c3610},
+    {"MPI_Type_get_true_extent", "true_extent", "NULL", MPI_ERR_ARG, NULL, c3611},
+    {"MPI_Type_get_true_extent_c", "-", "all valid", MPI_SUCCESS, NULL, c3612},
+    {"MPI_Type_get_true_extent_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3613},
+    {"MPI_Type_get_true_extent_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3614},
+    {"MPI_Type_get_true_extent_c", "true_lb", "NULL", MPI_ERR_ARG, NULL, c3615},
+    {"MPI_Type_get_true_extent_c", "true_extent", "NULL", MPI_ERR_ARG, NULL, c3616},
+    {"MPI_Type_get_true_extent_x", "-", "all valid", MPI_SUCCESS, NULL, c3617},
+    {"MPI_Type_get_true_extent_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3618},
+    {"MPI_Type_get_true_extent_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c3619},
+    {"MPI_Type_get_true_extent_x", "true_lb", "NULL", MPI_ERR_ARG, NULL, c3620},
+    {"MPI_Type_get_true_extent_x", "true_extent", "NULL", MPI_ERR_ARG, NULL, c3621},
+    {"MPI_Type_get_value_index", "-", "all valid", MPI_SUCCESS, NULL, c3622},
+    {"MPI_Type_get_value_index", "value_type", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3623},
+    {"MPI_Type_get_value_index", "value_type", "freed", MPI_ERR_TYPE, NULL, c3624},
+    {"MPI_Type_get_value_index", "index_type", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3625},
+    {"MPI_Type_get_value_index", "index_type", "freed", MPI_ERR_TYPE, NULL, c3626},
+    {"MPI_Type_get_value_index", "pair_type", "NULL", MPI_ERR_ARG, NULL, c3627},
+    {"MPI_Type_hindexed", "-", "all valid", MPI_SUCCESS, NULL, c3628},
+    {"MPI_Type_hindexed", "count", "-1", MPI_ERR_COUNT, NULL, c3629},
+    {"MPI_Type_hindexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3630},
+    {"MPI_Type_hindexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3631},
+    {"MPI_Type_hindexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3632},
+    {"MPI_Type_hindexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c3633},
+    {"MPI_Type_hvector", "-", "all valid", MPI_SUCCESS, NULL, c3634},
+    {"MPI_Type_hvector", "count", "-1", MPI_ERR_COUNT, NULL, c3635},
+    {"MPI_Type_hvector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3636},
+    {"MPI_Type_hvector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3637},
+    {"MPI_Type_hvector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3638},
+    {"MPI_Type_hvector", "newtype", "NULL", MPI_ERR_ARG, NULL, c3639},
+    {"MPI_Type_indexed", "-", "all valid", MPI_SUCCESS, NULL, c3640},
+    {"MPI_Type_indexed", "count", "-1", MPI_ERR_COUNT, NULL, c3641},
+    {"MPI_Type_indexed", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3642},
+    {"MPI_Type_indexed", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3643},
+    {"MPI_Type_indexed", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3644},
+    {"MPI_Type_indexed", "newtype", "NULL", MPI_ERR_ARG, NULL, c3645},
+    {"MPI_Type_indexed_c", "-", "all valid", MPI_SUCCESS, NULL, c3646},
+    {"MPI_Type_indexed_c", "count", "-1", MPI_ERR_COUNT, NULL, c3647},
+    {"MPI_Type_indexed_c", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3648},
+    {"MPI_Type_indexed_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3649},
+    {"MPI_Type_indexed_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3650},
+    {"MPI_Type_indexed_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3651},
+    {"MPI_Type_lb", "-", "all valid", MPI_SUCCESS, NULL, c3652},
+    {"MPI_Type_lb", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3653},
+    {"MPI_Type_lb", "datatype", "freed", MPI_ERR_TYPE, NULL, c3654},
+    {"MPI_Type_lb", "displacement", "NULL", MPI_ERR_ARG, NULL, c3655},
+    {"MPI_Type_match_size", "-", "all valid", MPI_SUCCESS, NULL, c3656},
+    {"MPI_Type_match_size", "typeclass", "12345", MPI_ERR_ARG, NULL, c3657},
+    {"MPI_Type_match_size", "size", "3", MPI_ERR_ARG, NULL, c3658},
+    {"MPI_Type_match_size", "datatype", "NULL", MPI_ERR_ARG, NULL, c3659},
+    {"MPI_Type_set_attr", "-", "all valid", MPI_SUCCESS, NULL, c3660},
+    {"MPI_Type_set_attr", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3661},
+    {"MPI_Type_set_attr", "datatype", "freed", MPI_ERR_TYPE, NULL, c3662},
+    {"MPI_Type_set_attr", "type_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c3663},
+    {"MPI_Type_set_attr", "type_keyval", "12345", MPI_ERR_KEYVAL, NULL, c3664},
+    {"MPI_Type_set_attr", "type_keyval", "comm keyval", MPI_ERR_KEYVAL, NULL, c3665},
+    {"MPI_Type_set_name", "-", "all valid", MPI_SUCCESS, NULL, c3666},
+    {"MPI_Type_set_name", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3667},
+    {"MPI_Type_set_name", "datatype", "freed", MPI_ERR_TYPE, NULL, c3668},
+    {"MPI_Type_set_name", "type_name", "NULL", MPI_ERR_ARG, NULL, c3669},
+    {"MPI_Type_size", "-", "all valid", MPI_SUCCESS, NULL, c3670},
+    {"MPI_Type_size", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3671},
+    {"MPI_Type_size", "datatype", "freed", MPI_ERR_TYPE, NULL, c3672},
+    {"MPI_Type_size", "size", "NULL", MPI_ERR_ARG, NULL, c3673},
+    {"MPI_Type_size_c", "-", "all valid", MPI_SUCCESS, NULL, c3674},
+    {"MPI_Type_size_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3675},
+    {"MPI_Type_size_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3676},
+    {"MPI_Type_size_c", "size", "NULL", MPI_ERR_ARG, NULL, c3677},
+    {"MPI_Type_size_x", "-", "all valid", MPI_SUCCESS, NULL, c3678},
+    {"MPI_Type_size_x", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3679},
+    {"MPI_Type_size_x", "datatype", "freed", MPI_ERR_TYPE, NULL, c3680},
+    {"MPI_Type_size_x", "size", "NULL", MPI_ERR_ARG, NULL, c3681},
+    {"MPI_Type_struct", "-", "all valid", MPI_SUCCESS, NULL, c3682},
+    {"MPI_Type_struct", "count", "-1", MPI_ERR_COUNT, NULL, c3683},
+    {"MPI_Type_struct", "array_of_blocklengths", "{-1,..}", MPI_ERR_COUNT, NULL, c3684},
+    {"MPI_Type_struct", "array_of_types", "{MPI_DATATYPE_NULL,..}", MPI_ERR_TYPE, NULL, c3685},
+    {"MPI_Type_struct", "newtype", "NULL", MPI_ERR_ARG, NULL, c3686},
+    {"MPI_Type_ub", "-", "all valid", MPI_SUCCESS, NULL, c3687},
+    {"MPI_Type_ub", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3688},
+    {"MPI_Type_ub", "datatype", "freed", MPI_ERR_TYPE, NULL, c3689},
+    {"MPI_Type_ub", "displacement", "NULL", MPI_ERR_ARG, NULL, c3690},
+    {"MPI_Type_vector", "-", "all valid", MPI_SUCCESS, NULL, c3691},
+    {"MPI_Type_vector", "count", "-1", MPI_ERR_COUNT, NULL, c3692},
+    {"MPI_Type_vector", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3693},
+    {"MPI_Type_vector", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3694},
+    {"MPI_Type_vector", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3695},
+    {"MPI_Type_vector", "newtype", "NULL", MPI_ERR_ARG, NULL, c3696},
+    {"MPI_Type_vector_c", "-", "all valid", MPI_SUCCESS, NULL, c3697},
+    {"MPI_Type_vector_c", "count", "-1", MPI_ERR_COUNT, NULL, c3698},
+    {"MPI_Type_vector_c", "blocklength", "-1", MPI_ERR_COUNT, NULL, c3699},
+    {"MPI_Type_vector_c", "oldtype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3700},
+    {"MPI_Type_vector_c", "oldtype", "freed", MPI_ERR_TYPE, NULL, c3701},
+    {"MPI_Type_vector_c", "newtype", "NULL", MPI_ERR_ARG, NULL, c3702},
+    {"MPI_Unpack", "-", "all valid", MPI_SUCCESS, NULL, c3703},
+    {"MPI_Unpack", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c3704},
+    {"MPI_Unpack", "insize", "-1", MPI_ERR_ARG, NULL, c3705},
+    {"MPI_Unpack", "position", "NULL", MPI_ERR_ARG, NULL, c3706},
+    {"MPI_Unpack", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c3707},
+    {"MPI_Unpack", "outcount", "-1", MPI_ERR_COUNT, NULL, c3708},
+    {"MPI_Unpack", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3709},
+    {"MPI_Unpack", "datatype", "freed", MPI_ERR_TYPE, NULL, c3710},
+    {"MPI_Unpack", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c3711},
+    {"MPI_Unpack", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3712},
+    {"MPI_Unpack", "comm", "freed", MPI_ERR_COMM, NULL, c3713},
+    {"MPI_Unpack_c", "-", "all valid", MPI_SUCCESS, NULL, c3714},
+    {"MPI_Unpack_c", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c3715},
+    {"MPI_Unpack_c", "insize", "-1", MPI_ERR_ARG, NULL, c3716},
+    {"MPI_Unpack_c", "position", "NULL", MPI_ERR_ARG, NULL, c3717},
+    {"MPI_Unpack_c", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c3718},
+    {"MPI_Unpack_c", "outcount", "-1", MPI_ERR_COUNT, NULL, c3719},
+    {"MPI_Unpack_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3720},
+    {"MPI_Unpack_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3721},
+    {"MPI_Unpack_c", "datatype", "uncommitted", MPI_ERR_TYPE, NULL, c3722},
+    {"MPI_Unpack_c", "comm", "MPI_COMM_NULL", MPI_ERR_COMM, NULL, c3723},
+    {"MPI_Unpack_c", "comm", "freed", MPI_ERR_COMM, NULL, c3724},
+    {"MPI_Unpack_external", "-", "all valid", MPI_SUCCESS, NULL, c3725},
+    {"MPI_Unpack_external", "datarep", "NULL", MPI_ERR_ARG, NULL, c3726},
+    {"MPI_Unpack_external", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c3727},
+    {"MPI_Unpack_external", "position", "NULL", MPI_ERR_ARG, NULL, c3728},
+    {"MPI_Unpack_external", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c3729},
+    {"MPI_Unpack_external", "outcount", "-1", MPI_ERR_COUNT, NULL, c3730},
+    {"MPI_Unpack_external", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3731},
+    {"MPI_Unpack_external", "datatype", "freed", MPI_ERR_TYPE, NULL, c3732},
+    {"MPI_Unpack_external_c", "-", "all valid", MPI_SUCCESS, NULL, c3733},
+    {"MPI_Unpack_external_c", "datarep", "NULL", MPI_ERR_ARG, NULL, c3734},
+    {"MPI_Unpack_external_c", "inbuf", "NULL", MPI_ERR_BUFFER, NULL, c3735},
+    {"MPI_Unpack_external_c", "position", "NULL", MPI_ERR_ARG, NULL, c3736},
+    {"MPI_Unpack_external_c", "outbuf", "NULL", MPI_ERR_BUFFER, NULL, c3737},
+    {"MPI_Unpack_external_c", "outcount", "-1", MPI_ERR_COUNT, NULL, c3738},
+    {"MPI_Unpack_external_c", "datatype", "MPI_DATATYPE_NULL", MPI_ERR_TYPE, NULL, c3739},
+    {"MPI_Unpack_external_c", "datatype", "freed", MPI_ERR_TYPE, NULL, c3740},
+    {"MPI_Wait", "-", "all valid", MPI_SUCCESS, NULL, c3741},
+    {"MPI_Wait", "request", "&freed", MPI_ERR_REQUEST, NULL, c3742},
+    {"MPI_Wait", "request", "NULL", MPI_ERR_ARG, NULL, c3743},
+    {"MPI_Wait", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c3744},
+    {"MPI_Waitall", "-", "all valid", MPI_SUCCESS, NULL, c3745},
+    {"MPI_Waitall", "count", "-1", MPI_ERR_COUNT, NULL, c3746},
+    {"MPI_Waitall", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c3747},
+    {"MPI_Waitall", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c3748},
+    {"MPI_Waitall", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c3749},
+    {"MPI_Waitany", "-", "all valid", MPI_SUCCESS, NULL, c3750},
+    {"MPI_Waitany", "count", "-1", MPI_ERR_COUNT, NULL, c3751},
+    {"MPI_Waitany", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c3752},
+    {"MPI_Waitany", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c3753},
+    {"MPI_Waitany", "index", "NULL", MPI_ERR_ARG, NULL, c3754},
+    {"MPI_Waitany", "status", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c3755},
+    {"MPI_Waitsome", "-", "all valid", MPI_SUCCESS, NULL, c3756},
+    {"MPI_Waitsome", "incount", "-1", MPI_ERR_COUNT, NULL, c3757},
+    {"MPI_Waitsome", "array_of_requests", "{freed}", MPI_ERR_REQUEST, NULL, c3758},
+    {"MPI_Waitsome", "array_of_requests", "NULL", MPI_ERR_ARG, NULL, c3759},
+    {"MPI_Waitsome", "outcount", "NULL", MPI_ERR_ARG, NULL, c3760},
+    {"MPI_Waitsome", "array_of_indices", "NULL", MPI_ERR_ARG, NULL, c3761},
+    {"MPI_Waitsome", "array_of_statuses", "NULL", MPI_ERR_ARG, "src/api/request.c does not check statuses (crashes or ignores)", c3762},
+    {"MPI_Win_call_errhandler", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3763},
+    {"MPI_Win_create_errhandler", "-", "all valid", MPI_SUCCESS, NULL, c3764},
+    {"MPI_Win_create_errhandler", "win_errhandler_fn", "NULL", MPI_ERR_ARG, NULL, c3765},
+    {"MPI_Win_create_errhandler", "errhandler", "NULL", MPI_ERR_ARG, NULL, c3766},
+    {"MPI_Win_create_keyval", "-", "all valid", MPI_SUCCESS, NULL, c3767},
+    {"MPI_Win_create_keyval", "win_keyval", "NULL", MPI_ERR_ARG, NULL, c3768},
+    {"MPI_Win_delete_attr", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3769},
+    {"MPI_Win_free_keyval", "-", "all valid", MPI_SUCCESS, NULL, c3770},
+    {"MPI_Win_free_keyval", "win_keyval", "&MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, NULL, c3771},
+    {"MPI_Win_free_keyval", "win_keyval", "&12345", MPI_ERR_KEYVAL, NULL, c3772},
+    {"MPI_Win_free_keyval", "win_keyval", "&comm keyval", MPI_ERR_KEYVAL, NULL, c3773},
+    {"MPI_Win_free_keyval", "win_keyval", "NULL", MPI_ERR_ARG, NULL, c3774},
+    {"MPI_Win_get_attr", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3775},
+    {"MPI_Win_get_errhandler", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3776},
+    {"MPI_Win_get_info", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3777},
+    {"MPI_Win_set_attr", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3778},
+    {"MPI_Win_set_errhandler", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3779},
+    {"MPI_Win_set_info", "win", "MPI_WIN_NULL", MPI_ERR_WIN, NULL, c3780},
 };
-const int es_ncases = 3720;
+const int es_ncases = 3781;
 
 const char es_not_covered[] =
     "  MPI_Request_get_status_all: array_of_requests: no role for kind REQUEST (in MPI_Request[])\n"
