@@ -7,6 +7,8 @@
  * side posts a receive for it.  Point-to-point's non-overtaking rule then
  * pairs the k-th MPI_Psend_init with the k-th MPI_Precv_init of the same
  * envelope, which is the order MPI requires; later starts reuse the pair.
+ * (So every init needs its partner, as MPI says: one freed unpartnered
+ * would pair with the next of its envelope on the other side.)
  *
  * The hello tells the receiver how the sender cut the buffer.  Each send
  * partition then travels as its own message, sent by MPI_Pready, with a
