@@ -15,6 +15,7 @@
 #include "p2p/match.h"
 #include "p2p/p2p.h"
 #include "p2p/p2p_internal.h"
+#include "p2p/part.h"
 #include "p2p/status.h"
 
 /* The argument's name for a message: 'single' (e.g. "*request"), or the
@@ -403,6 +404,7 @@ static int start_one(const char *fn, const char *arg, int idx, MPI_Request h)
                              "it again)", fn, arg_name(buf, arg, idx), (unsigned)h);
     r->active = 1;
     int rc = r->kind == TERN_REQ_COLL   ? tern_sched_restart(r)
+             : r->kind == TERN_REQ_PART ? tern_part_start(r)
              : r->kind == TERN_REQ_SEND ? tern_send_start(r)
                                         : tern_recv_start(r);
     if (rc != MPI_SUCCESS) {
@@ -464,6 +466,13 @@ int PMPI_Cancel(MPI_Request *request)
                            "MPI_Cancel: *request=0x%x is a collective operation, which cannot be "
                            "cancelled",
                            (unsigned)*request);
+    /* MPI makes freeing or cancelling a partitioned operation in progress
+     * erroneous; once its round is over there is nothing left to cancel. */
+    if (rc == MPI_SUCCESS && r->kind == TERN_REQ_PART && r->active && !is_done(r))
+        rc = tern_err_comm(r->comm, MPI_ERR_REQUEST,
+                           "MPI_Cancel: *request=0x%x is a partitioned operation in progress, which cannot be "
+                           "cancelled",
+                           (unsigned)*request);
     /* A receive still waiting in the posted queue is withdrawn; one that has
      * matched completes normally (MPI allows cancel to fail, and
      * MPI_Test_cancelled then says so).  Sends: see tern_cancel_send. */
@@ -495,6 +504,11 @@ int PMPI_Request_free(MPI_Request *request)
     tern_lock();
     struct tern_request *r;
     int rc = lookup_live("MPI_Request_free", request, &r);
+    if (rc == MPI_SUCCESS && r->kind == TERN_REQ_PART && r->active && !is_done(r))
+        rc = tern_err_comm(r->comm, MPI_ERR_REQUEST,
+                           "MPI_Request_free: *request=0x%x is a partitioned operation in progress; complete it "
+                           "(MPI_Wait/MPI_Test) before freeing it",
+                           (unsigned)*request);
     if (rc == MPI_SUCCESS && r->kind == TERN_REQ_GREQ) {
         *request = MPI_REQUEST_NULL;
         rc = tern_err_raise(NULL, tern_greq_free(r)); /* free_fn's code, when it ran */

@@ -75,13 +75,6 @@ int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm c
     return tern_err_unsupported("MPI_Comm_connect");
 }
 
-TERN_WEAK_ALIAS(MPI_Comm_disconnect)
-int PMPI_Comm_disconnect(MPI_Comm *comm)
-{
-    (void)comm;
-    return tern_err_unsupported("MPI_Comm_disconnect");
-}
-
 TERN_WEAK_ALIAS(MPI_Comm_get_parent)
 int PMPI_Comm_get_parent(MPI_Comm *parent)
 {
@@ -1163,33 +1156,6 @@ int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_da
     return tern_err_unsupported("MPI_Get_c");
 }
 
-TERN_WEAK_ALIAS(MPI_Get_hw_resource_info)
-int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
-{
-    (void)hw_info;
-    return tern_err_unsupported("MPI_Get_hw_resource_info");
-}
-
-TERN_WEAK_ALIAS(MPI_Grequest_complete)
-int PMPI_Grequest_complete(MPI_Request request)
-{
-    (void)request;
-    return tern_err_unsupported("MPI_Grequest_complete");
-}
-
-TERN_WEAK_ALIAS(MPI_Grequest_start)
-int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
-                        MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
-                        MPI_Request *request)
-{
-    (void)query_fn;
-    (void)free_fn;
-    (void)cancel_fn;
-    (void)extra_state;
-    (void)request;
-    return tern_err_unsupported("MPI_Grequest_start");
-}
-
 TERN_WEAK_ALIAS(MPI_Lookup_name)
 int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name)
 {
@@ -1205,73 +1171,6 @@ int PMPI_Open_port(MPI_Info info, char *port_name)
     (void)info;
     (void)port_name;
     return tern_err_unsupported("MPI_Open_port");
-}
-
-TERN_WEAK_ALIAS(MPI_Parrived)
-int PMPI_Parrived(MPI_Request request, int partition, int *flag)
-{
-    (void)request;
-    (void)partition;
-    (void)flag;
-    return tern_err_unsupported("MPI_Parrived");
-}
-
-TERN_WEAK_ALIAS(MPI_Pready)
-int PMPI_Pready(int partition, MPI_Request request)
-{
-    (void)partition;
-    (void)request;
-    return tern_err_unsupported("MPI_Pready");
-}
-
-TERN_WEAK_ALIAS(MPI_Pready_list)
-int PMPI_Pready_list(int length, const int array_of_partitions[], MPI_Request request)
-{
-    (void)length;
-    (void)array_of_partitions;
-    (void)request;
-    return tern_err_unsupported("MPI_Pready_list");
-}
-
-TERN_WEAK_ALIAS(MPI_Pready_range)
-int PMPI_Pready_range(int partition_low, int partition_high, MPI_Request request)
-{
-    (void)partition_low;
-    (void)partition_high;
-    (void)request;
-    return tern_err_unsupported("MPI_Pready_range");
-}
-
-TERN_WEAK_ALIAS(MPI_Precv_init)
-int PMPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source,
-                    int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    (void)buf;
-    (void)partitions;
-    (void)count;
-    (void)datatype;
-    (void)source;
-    (void)tag;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Precv_init");
-}
-
-TERN_WEAK_ALIAS(MPI_Psend_init)
-int PMPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype,
-                    int dest, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    (void)buf;
-    (void)partitions;
-    (void)count;
-    (void)datatype;
-    (void)dest;
-    (void)tag;
-    (void)comm;
-    (void)info;
-    (void)request;
-    return tern_err_unsupported("MPI_Psend_init");
 }
 
 TERN_WEAK_ALIAS(MPI_Publish_name)
@@ -1490,32 +1389,6 @@ int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype or
     (void)win;
     (void)request;
     return tern_err_unsupported("MPI_Rput_c");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_create_f90_complex)
-int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
-{
-    (void)p;
-    (void)r;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_create_f90_complex");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_create_f90_integer)
-int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
-{
-    (void)r;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_create_f90_integer");
-}
-
-TERN_WEAK_ALIAS(MPI_Type_create_f90_real)
-int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
-{
-    (void)p;
-    (void)r;
-    (void)newtype;
-    return tern_err_unsupported("MPI_Type_create_f90_real");
 }
 
 TERN_WEAK_ALIAS(MPI_Unpublish_name)

@@ -45,6 +45,10 @@ struct tern_errhandler {
  * other's messages. */
 #define TERN_CTX_P2P 0
 #define TERN_CTX_COLL 1
+/* Partitioned communication (src/p2p/part.c) uses ctx with the top bit
+ * set: allocated ids never get that high, so its messages match nothing
+ * else.  An int offset like the others; (uint32_t)INT_MIN is 0x80000000. */
+#define TERN_CTX_PART (-0x7fffffff - 1)
 
 struct tern_comm {
     int handle;

@@ -18,6 +18,7 @@ enum tern_req_kind {
     TERN_REQ_MESSAGE,   /* MPI_Message from Mprobe: holds a matched message */
     TERN_REQ_PAIR,      /* MPI_Isendrecv(_replace): a send and a receive, done together */
     TERN_REQ_FLUSH,     /* MPI_*_iflush_buffer: done when the buffered messages have left */
+    TERN_REQ_PART,      /* partitioned send or receive (p2p/part.h) */
 };
 
 enum tern_send_mode { TERN_MODE_STANDARD, TERN_MODE_SYNC, TERN_MODE_READY, TERN_MODE_BUFFERED };

@@ -108,6 +108,9 @@ MPI_Errhandler es_new_errhandler(void);
 MPI_Session es_new_session(void);     /* with MPI_ERRORS_RETURN */
 MPI_Request es_new_prequest(void);   /* inactive persistent receive from self */
 MPI_Request es_new_irecv(void);      /* active receive from self, nothing sent */
+/* A started partitioned pair on MPI_COMM_SELF (2 partitions of one int,
+ * none ready): its send side when send, else its receive side. */
+MPI_Request es_new_part(int send);
 void *es_new_mem(void);              /* from MPI_Alloc_mem */
 MPI_Info es_new_info(void);
 int es_new_comm_keyval(void);

@@ -229,6 +229,10 @@ ROLE_RULES = [
     ({"kind": "FILE", "dir": "in", "shape": ""}, "file"),
     # Any other output: a place to write, never NULL.
     ({"dir": "out", "shape": "*|[]"}, "out"),
+    # Partitioned communication: the fixtures have 2 partitions.
+    ({"kind": "PARTITION", "dir": "in", "shape": "", "name": "partitions"}, "partitions"),
+    ({"kind": "PARTITION", "dir": "in", "shape": ""}, "partition"),
+    ({"kind": "PARTITION", "dir": "in", "shape": "[]"}, "partition_array"),
     # Any other integer input: every value means something.
     ({"dir": "in", "shape": "", "ctype": "int"}, "int_any"),
     ({"dir": "in", "shape": "", "ctype": "MPI_Aint|MPI_Count|MPI_Offset"}, "aint_any"),
@@ -387,6 +391,9 @@ ROLES = {
     "out_optional": ("ES_OUT($T, $i)", []),
     "ptr_any": ("es_sbuf", []),
     "length_inout": ("ES_PTR(int, 64)", [("NULL", "NULL", ARG)]),
+    "partitions": ("2", [("-1", "-1", ARG)]),
+    "partition": ("0", [("-1", "-1", ARG), ("2", "2", ARG)]),
+    "partition_array": ("(int[]){0}", [("{-1}", "(int[]){-1}", ARG), ("{2}", "(int[]){2}", ARG), ("NULL", "NULL", ARG)]),
     "int_any": ("0", []),
     "aint_any": ("0", []),
     # Topologies: one dimension, one node.
@@ -546,6 +553,10 @@ FAMILIES = [
      {"prelude": "if (es_pvar_index < 0) return ES_NOT_APPLICABLE;"}),
 ]
 
+PART_NOT_SEND = [("MPI_REQUEST_NULL", "MPI_REQUEST_NULL", "MPI_ERR_REQUEST"),
+                 ("Recv_init", "es_new_prequest()", "MPI_ERR_REQUEST"),
+                 ("receive", "es_new_part(0)", "MPI_ERR_REQUEST")]
+
 FUNCS = {
     "MPI_Init": {"skip": "already called; a second call is not an argument error"},
     "MPI_Init_thread": {"skip": "already called; a second call is not an argument error"},
@@ -573,6 +584,16 @@ FUNCS = {
     "MPI_Grequest_complete": {"valid": {"request": "es_new_greq()"},
                               "extra": {"request": [("MPI_REQUEST_NULL", "MPI_REQUEST_NULL", "MPI_ERR_REQUEST"),
                                                     ("irecv", "es_new_irecv()", "MPI_ERR_REQUEST")]}},
+    # Partitioned: the send calls need an active partitioned send, Parrived
+    # a receive; a receive names its source and tag.
+    "MPI_Pready": {"valid": {"request": "es_new_part(1)"}, "extra": {"request": PART_NOT_SEND}},
+    "MPI_Pready_range": {"valid": {"request": "es_new_part(1)", "partition_high": "1"},
+                         "extra": {"request": PART_NOT_SEND}},
+    "MPI_Pready_list": {"valid": {"request": "es_new_part(1)"}, "extra": {"request": PART_NOT_SEND}},
+    "MPI_Parrived": {"valid": {"request": "es_new_part(0)"},
+                     "extra": {"request": [("send", "es_new_part(1)", "MPI_ERR_REQUEST")]}},
+    "MPI_Precv_init": {"extra": {"source": [("MPI_ANY_SOURCE", "MPI_ANY_SOURCE", RANK)],
+                                 "tag": [("MPI_ANY_TAG", "MPI_ANY_TAG", "MPI_ERR_TAG")]}},
     "MPI_Comm_remote_group": {"baseline": "needs an intercommunicator",
                               "extra": {"comm": [("intracomm", "$C.h", COMM)]}},
     "MPI_Comm_remote_size": {"baseline": "needs an intercommunicator",
@@ -704,6 +725,7 @@ MPICH_NOTES = {
     ("MPI_Reduce_local*", "count", "-1"): "crashes",
     ("MPI_Buffer_attach*", "buffer", "NULL"): "MPI_ERR_ARG",
     ("MPI_Comm_remote_*", "comm", "intracomm"): "succeeds",
+    ("MPI_P[ra]*", "*partition*", "*"): "MPI_ERR_OTHER for a partition out of range",
     ("MPI_Comm_split", "color", "-5"): "succeeds",
     ("MPI_Error_*", "errorcode", "-1"): "succeeds",
     ("MPI_Pack", "inbuf", "NULL"): "MPI_ERR_ARG",
