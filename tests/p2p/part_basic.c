@@ -103,7 +103,7 @@ static void run_case(const struct tcase *tc, MPI_Comm comm, int tag)
 static void early_bird(MPI_Comm comm)
 {
     enum { P = 4, N = 1000 };
-    int *sbuf = malloc(sizeof(int) * P * N), *rbuf = malloc(sizeof(int) * P * N);
+    int *sbuf = calloc(P * N, sizeof(int)), *rbuf = calloc(P * N, sizeof(int));
     struct pu_side side = {P, N, MPI_INT, 1, 1, (const int[]){0}};
     MPI_Request sreq, rreq;
     CHECK_MPI(MPI_Psend_init(sbuf, P, N, MPI_INT, dest, 50, comm, MPI_INFO_NULL, &sreq));
