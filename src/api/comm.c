@@ -325,6 +325,23 @@ int PMPI_Comm_disconnect(MPI_Comm *comm)
     return comm_free("MPI_Comm_disconnect", comm, 1);
 }
 
+/* Every Tern process is started by mpiexec or as a singleton, never by
+ * MPI_Comm_spawn, so no process has a parent (MPI-4.1 11.8.2: then the
+ * answer is MPI_COMM_NULL). */
+TERN_WEAK_ALIAS(MPI_Comm_get_parent)
+int PMPI_Comm_get_parent(MPI_Comm *parent)
+{
+    static const char fn[] = "MPI_Comm_get_parent";
+    int rc;
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    TRY(tern_check_ptr(NULL, parent, fn, "parent"));
+    *parent = MPI_COMM_NULL;
+out:
+    tern_unlock();
+    return rc;
+}
+
 TERN_WEAK_ALIAS(MPI_Comm_compare)
 int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 {

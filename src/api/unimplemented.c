@@ -75,13 +75,6 @@ int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm c
     return tern_err_unsupported("MPI_Comm_connect");
 }
 
-TERN_WEAK_ALIAS(MPI_Comm_get_parent)
-int PMPI_Comm_get_parent(MPI_Comm *parent)
-{
-    (void)parent;
-    return tern_err_unsupported("MPI_Comm_get_parent");
-}
-
 TERN_WEAK_ALIAS(MPI_Comm_join)
 int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
 {
@@ -1564,15 +1557,6 @@ int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
     return tern_err_unsupported("MPI_Win_get_group");
 }
 
-TERN_WEAK_ALIAS(MPI_Win_get_name)
-int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
-{
-    (void)win;
-    (void)win_name;
-    (void)resultlen;
-    return tern_err_unsupported("MPI_Win_get_name");
-}
-
 TERN_WEAK_ALIAS(MPI_Win_lock)
 int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 {
@@ -1598,14 +1582,6 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
     (void)assert;
     (void)win;
     return tern_err_unsupported("MPI_Win_post");
-}
-
-TERN_WEAK_ALIAS(MPI_Win_set_name)
-int PMPI_Win_set_name(MPI_Win win, const char *win_name)
-{
-    (void)win;
-    (void)win_name;
-    return tern_err_unsupported("MPI_Win_set_name");
 }
 
 TERN_WEAK_ALIAS(MPI_Win_shared_query)

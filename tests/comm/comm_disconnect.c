@@ -3,7 +3,10 @@
  * with MPI_Request_free, large enough to need the receiver), then frees it
  * as MPI_Comm_free does (attribute delete callbacks, MPI_COMM_NULL); an
  * inactive persistent request does not hold it up; the predefined and null
- * communicators are refused with MPI_ERR_COMM. */
+ * communicators are refused with MPI_ERR_COMM.  Also the other answers a
+ * job without dynamic processes gives: MPI_Comm_get_parent is
+ * MPI_COMM_NULL, and MPI_WIN_NULL has a name while other window handles
+ * are refused with MPI_ERR_WIN. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,6 +106,21 @@ int main(int argc, char **argv)
     CHECK(err_class(rc) == MPI_ERR_COMM, "MPI_COMM_NULL: class %d", err_class(rc));
     rc = MPI_Comm_disconnect(NULL);
     CHECK(err_class(rc) == MPI_ERR_ARG, "NULL: class %d", err_class(rc));
+
+    MPI_Comm parent = MPI_COMM_WORLD;
+    CHECK_MPI(MPI_Comm_get_parent(&parent));
+    CHECK(parent == MPI_COMM_NULL, "MPI_Comm_get_parent gave 0x%x, not MPI_COMM_NULL", (unsigned)parent);
+    rc = MPI_Comm_get_parent(NULL);
+    CHECK(err_class(rc) == MPI_ERR_ARG, "MPI_Comm_get_parent(NULL): class %d", err_class(rc));
+
+    char name[MPI_MAX_OBJECT_NAME];
+    int len = -1;
+    CHECK_MPI(MPI_Win_get_name(MPI_WIN_NULL, name, &len));
+    CHECK(len == 12 && !strcmp(name, "MPI_WIN_NULL"), "MPI_WIN_NULL's name: '%s' (%d)", name, len);
+    rc = MPI_Win_get_name((MPI_Win)0xa0000001, name, &len);
+    CHECK(err_class(rc) == MPI_ERR_WIN, "a bogus window's name: class %d", err_class(rc));
+    rc = MPI_Win_set_name(MPI_WIN_NULL, "w");
+    CHECK(err_class(rc) == MPI_ERR_WIN, "naming MPI_WIN_NULL: class %d", err_class(rc));
 
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) printf("comm_disconnect: OK\n");

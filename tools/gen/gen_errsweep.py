@@ -622,6 +622,7 @@ FUNCS = {
     # MPI-4.1: the null handles have names ("MPI_COMM_NULL", "MPI_DATATYPE_NULL").
     "MPI_Comm_get_name": {"invalid": {"comm": [("freed", "es_freed.comm", COMM)]}},
     "MPI_Type_get_name": {"invalid": {"datatype": [("freed", "es_freed.type", TYPE)]}},
+    "MPI_Win_get_name": {"invalid": {"win": [("not a window", "(MPI_Win)0xa0000001", "MPI_ERR_WIN")]}},
     "MPI_Status_c2f": {"extra": {"c_status": [("MPI_STATUS_IGNORE", "MPI_STATUS_IGNORE", ARG)]}},
     "MPI_Status_c2f08": {"extra": {"c_status": [("MPI_STATUS_IGNORE", "MPI_STATUS_IGNORE", ARG)]}},
 
