@@ -10,6 +10,7 @@
 #include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/uio.h>
 
 struct tern_dt_layout; /* private to src/datatype */
 
@@ -54,6 +55,72 @@ size_t tern_dt_pack(const struct tern_datatype *dt, const void *buf, size_t coun
  * land where (buf, count, dt) puts them. */
 size_t tern_dt_unpack(const struct tern_datatype *dt, void *buf, size_t count,
                       size_t offset, const void *in, size_t len);
+
+/* ---- Walking the data from anywhere, and describing it to a peer ----
+ *
+ * The data of (buf, count, dt) in packed order is a loop nest: n_outer
+ * groups s_outer bytes apart, each n_mid units s_mid apart, each unit the
+ * same list of blocks (typemap order, adjacent blocks merged).  A vector is
+ * one block however long it is; a contiguous buffer one block, once.
+ *
+ * A view is that nest with its block list readable here: made from our own
+ * type (no allocation) or from a description a peer sent (tern_dt_desc:
+ * plain numbers and addresses in the peer's memory), so that a process can
+ * turn any byte range of the peer's data into iovecs without knowing the
+ * peer's datatype.  That is what lets a rendezvous move scattered data
+ * straight into scattered data with one process_vm_readv/writev. */
+struct tern_dt_block {
+    MPI_Aint disp;
+    size_t len;
+};
+
+struct tern_dt_desc {
+    uint64_t base;             /* buf: block displacements count from here */
+    uint64_t blocks;           /* the owner's address of its block list (nblocks > 1) */
+    uint64_t nblocks, unit;    /* blocks in one unit, and their bytes */
+    uint64_t n_outer, n_mid;
+    int64_t s_outer, s_mid;
+    int64_t disp0;             /* the block, when there is one */
+    uint64_t len0;
+    uint64_t bytes;            /* the whole packed stream */
+};
+
+struct tern_dt_view {
+    const struct tern_dt_block *blocks;
+    const size_t *prefix;      /* prefix[i]: bytes of blocks[0..i-1] */
+    size_t nblocks, unit;
+    size_t n_outer, n_mid;
+    MPI_Aint s_outer, s_mid;
+    uintptr_t base;
+    size_t bytes;
+    struct tern_dt_block one;  /* 'blocks' when there is a single block: do not copy a view */
+    size_t one_prefix[2];
+    void *owned;               /* what tern_dt_view_free releases */
+};
+
+/* Our own buffer: never allocates, never fails. */
+void tern_dt_view_local(struct tern_dt_view *v, const struct tern_datatype *dt, const void *buf,
+                        size_t count);
+/* The description of v for a peer (v must be a local view). */
+void tern_dt_describe(const struct tern_dt_view *v, struct tern_dt_desc *d);
+/* A peer's buffer: 'blocks' is a malloc'd copy of its d->nblocks blocks
+ * when d->nblocks > 1 (the view takes it over), else NULL.  MPI_SUCCESS or
+ * MPI_ERR_NO_MEM (then 'blocks' is freed too). */
+int tern_dt_view_remote(struct tern_dt_view *v, const struct tern_dt_desc *d,
+                        struct tern_dt_block *blocks);
+void tern_dt_view_free(struct tern_dt_view *v);
+/* Mean length of the contiguous pieces (a copy call pays per piece). */
+size_t tern_dt_view_piece(const struct tern_dt_view *v);
+size_t tern_dt_desc_piece(const struct tern_dt_desc *d);
+/* Up to 'max' iovecs for bytes [offset, offset + len) of the packed
+ * stream, adjacent pieces merged; *bytes gets what they cover (less than
+ * len when 'max' ran out, or at the end of the data).  Returns the count. */
+size_t tern_dt_view_iov(const struct tern_dt_view *v, size_t offset, size_t len, struct iovec *iov,
+                        size_t max, size_t *bytes);
+
+/* tern_dt_pack / tern_dt_unpack over a local view. */
+size_t tern_dt_view_pack(const struct tern_dt_view *v, size_t offset, void *out, size_t len);
+size_t tern_dt_view_unpack(const struct tern_dt_view *v, size_t offset, const void *in, size_t len);
 
 /* Local copy between two typed buffers with the same type signature (up to
  * the shorter of the two); used by sends to self and collectives.  Returns

@@ -18,11 +18,6 @@
 #include "core/handle.h"
 #include "datatype/datatype.h"
 
-struct tern_dt_block {
-    MPI_Aint disp;
-    size_t len;
-};
-
 struct tern_dt_layout {
     size_t nblocks;              /* blocks in one unit (0: no data) */
     size_t unit;                 /* data bytes in one unit */
@@ -104,17 +99,19 @@ static inline char *tern_dt_at(const void *buf, MPI_Aint disp)
     return (char *)((uintptr_t)buf + (uintptr_t)disp);
 }
 
+/* A place in the loop nest of a view: element group e, unit r, block b,
+ * boff bytes into the block (dt_pack.c). */
+struct tern_dt_pos {
+    size_t e, r, b, boff;
+};
+void tern_dt_pos_seek(const struct tern_dt_view *v, size_t offset, struct tern_dt_pos *at);
+
 /* Iterates over the contiguous pieces of (count elements of) a type, as
  * offsets from the buffer, in packed order (dt_pack.c). */
 struct tern_dt_segs {
-    const struct tern_dt_block *blocks;
-    size_t nblocks;
-    size_t n_outer, n_mid;       /* elements x units (after folding) */
-    MPI_Aint s_outer, s_mid;
-    size_t e, r, b;              /* position */
-    int single;                  /* contiguous: one piece (or none) */
-    MPI_Aint single_off;
-    size_t single_len;
+    struct tern_dt_view v;
+    struct tern_dt_pos at;
+    size_t left;
 };
 void tern_dt_segs_init(struct tern_dt_segs *it, const struct tern_datatype *dt, size_t count);
 /* Next piece; returns 0 at the end. */

@@ -13,39 +13,6 @@
 
 #include "datatype/dt_internal.h"
 
-struct walk {
-    const struct tern_dt_block *blocks;
-    const size_t *prefix;
-    size_t nblocks, unit;
-    size_t n_outer, n_mid;
-    MPI_Aint s_outer, s_mid;
-};
-
-static void walk_init(struct walk *w, const struct tern_datatype *dt, size_t count)
-{
-    const struct tern_dt_layout *L = dt->layout;
-    w->blocks = L->blocks;
-    w->prefix = L->prefix;
-    w->nblocks = L->nblocks;
-    w->unit = L->unit;
-    if (L->reps == 1) {
-        w->n_outer = 1;
-        w->n_mid = count;
-        w->s_outer = 0;
-        w->s_mid = dt->extent;
-    } else if ((MPI_Aint)L->reps * L->stride == dt->extent) {
-        w->n_outer = 1;
-        w->n_mid = L->reps * count;
-        w->s_outer = 0;
-        w->s_mid = L->stride;
-    } else {
-        w->n_outer = count;
-        w->n_mid = L->reps;
-        w->s_outer = dt->extent;
-        w->s_mid = L->stride;
-    }
-}
-
 /* The block holding unit offset 'off': the last b with prefix[b] <= off. */
 static size_t find_block(const size_t *prefix, size_t nblocks, size_t off)
 {
@@ -58,6 +25,15 @@ static size_t find_block(const size_t *prefix, size_t nblocks, size_t off)
             hi = mid;
     }
     return lo;
+}
+
+void tern_dt_pos_seek(const struct tern_dt_view *v, size_t offset, struct tern_dt_pos *at)
+{
+    size_t u = offset / v->unit, uoff = offset % v->unit;
+    at->e = u / v->n_mid;
+    at->r = u % v->n_mid;
+    at->b = v->nblocks == 1 ? 0 : find_block(v->prefix, v->nblocks, uoff);
+    at->boff = uoff - v->prefix[at->b];
 }
 
 #define TERN_STRIDED(N)                                                            \
@@ -119,31 +95,23 @@ static inline __attribute__((always_inline)) void move(char *p, char *s8, size_t
         copy_bytes(s8, p, n);
 }
 
-static inline __attribute__((always_inline)) size_t walk_copy(const struct tern_datatype *dt,
-                                                              const void *buf, size_t count,
+static inline __attribute__((always_inline)) size_t walk_copy(const struct tern_dt_view *w,
                                                               size_t offset, char *s8, size_t len,
                                                               const int unpack)
 {
-    size_t total = count * dt->size;
-    if (offset >= total || len == 0) return 0;
-    if (len > total - offset) len = total - offset;
-    if (dt->contig) {
-        move(tern_dt_at(buf, dt->true_lb + (MPI_Aint)offset), s8, len, unpack);
-        return len;
-    }
-    struct walk w;
-    walk_init(&w, dt, count);
-    size_t u = offset / w.unit, uoff = offset % w.unit;
-    size_t e = u / w.n_mid, r = u % w.n_mid;
-    size_t b = w.nblocks == 1 ? 0 : find_block(w.prefix, w.nblocks, uoff);
-    size_t boff = uoff - w.prefix[b];
+    const void *buf = (const void *)w->base;
+    if (offset >= w->bytes || len == 0) return 0;
+    if (len > w->bytes - offset) len = w->bytes - offset;
+    struct tern_dt_pos at;
+    tern_dt_pos_seek(w, offset, &at);
+    size_t e = at.e, r = at.r, b = at.b, boff = at.boff;
     size_t left = len;
 
-    if (w.nblocks == 1) {
-        const size_t blen = w.blocks[0].len;
-        const MPI_Aint d = w.blocks[0].disp;
+    if (w->nblocks == 1) {
+        const size_t blen = w->blocks[0].len;
+        const MPI_Aint d = w->blocks[0].disp;
         while (left) {
-            char *p = tern_dt_at(buf, (MPI_Aint)e * w.s_outer + (MPI_Aint)r * w.s_mid + d);
+            char *p = tern_dt_at(buf, (MPI_Aint)e * w->s_outer + (MPI_Aint)r * w->s_mid + d);
             if (boff || left < blen) { /* a piece of one block */
                 size_t n = blen - boff < left ? blen - boff : left;
                 move(p + boff, s8, n, unpack);
@@ -152,19 +120,19 @@ static inline __attribute__((always_inline)) size_t walk_copy(const struct tern_
                 boff += n;
                 if (boff < blen) break;
                 boff = 0;
-                if (++r == w.n_mid) {
+                if (++r == w->n_mid) {
                     r = 0;
                     e++;
                 }
                 continue;
             }
-            size_t k = left / blen, room = w.n_mid - r;
+            size_t k = left / blen, room = w->n_mid - r;
             if (k > room) k = room;
-            strided(p, w.s_mid, s8, blen, k, unpack);
+            strided(p, w->s_mid, s8, blen, k, unpack);
             s8 += k * blen;
             left -= k * blen;
             r += k;
-            if (r == w.n_mid) {
+            if (r == w->n_mid) {
                 r = 0;
                 e++;
             }
@@ -173,22 +141,22 @@ static inline __attribute__((always_inline)) size_t walk_copy(const struct tern_
     }
 
     while (left) {
-        char *ub = tern_dt_at(buf, (MPI_Aint)e * w.s_outer + (MPI_Aint)r * w.s_mid);
-        for (; b < w.nblocks && left; b++) {
-            size_t n = w.blocks[b].len - boff;
+        char *ub = tern_dt_at(buf, (MPI_Aint)e * w->s_outer + (MPI_Aint)r * w->s_mid);
+        for (; b < w->nblocks && left; b++) {
+            size_t n = w->blocks[b].len - boff;
             if (n > left) {
-                move(tern_dt_at(ub, w.blocks[b].disp + (MPI_Aint)boff), s8, left, unpack);
+                move(tern_dt_at(ub, w->blocks[b].disp + (MPI_Aint)boff), s8, left, unpack);
                 left = 0;
                 break;
             }
-            move(tern_dt_at(ub, w.blocks[b].disp + (MPI_Aint)boff), s8, n, unpack);
+            move(tern_dt_at(ub, w->blocks[b].disp + (MPI_Aint)boff), s8, n, unpack);
             s8 += n;
             left -= n;
             boff = 0;
         }
-        if (b == w.nblocks) {
+        if (b == w->nblocks) {
             b = 0;
-            if (++r == w.n_mid) {
+            if (++r == w->n_mid) {
                 r = 0;
                 e++;
             }
@@ -197,57 +165,69 @@ static inline __attribute__((always_inline)) size_t walk_copy(const struct tern_
     return len;
 }
 
+size_t tern_dt_view_pack(const struct tern_dt_view *v, size_t offset, void *out, size_t len)
+{
+    return walk_copy(v, offset, out, len, 0);
+}
+
+size_t tern_dt_view_unpack(const struct tern_dt_view *v, size_t offset, const void *in, size_t len)
+{
+    return walk_copy(v, offset, (char *)(uintptr_t)in, len, 1);
+}
+
+/* Contiguous data skips building the view: this is the eager path. */
+static inline __attribute__((always_inline)) size_t typed_copy(const struct tern_datatype *dt,
+                                                               const void *buf, size_t count,
+                                                               size_t offset, char *s8, size_t len,
+                                                               const int unpack)
+{
+    size_t total = count * dt->size;
+    if (offset >= total || len == 0) return 0;
+    if (len > total - offset) len = total - offset;
+    if (dt->contig) {
+        move(tern_dt_at(buf, dt->true_lb + (MPI_Aint)offset), s8, len, unpack);
+        return len;
+    }
+    struct tern_dt_view v;
+    tern_dt_view_local(&v, dt, buf, count);
+    return walk_copy(&v, offset, s8, len, unpack);
+}
+
 size_t tern_dt_pack(const struct tern_datatype *dt, const void *buf, size_t count, size_t offset,
                     void *out, size_t len)
 {
-    return walk_copy(dt, buf, count, offset, out, len, 0);
+    return typed_copy(dt, buf, count, offset, out, len, 0);
 }
 
 size_t tern_dt_unpack(const struct tern_datatype *dt, void *buf, size_t count, size_t offset,
                       const void *in, size_t len)
 {
-    return walk_copy(dt, buf, count, offset, (char *)(uintptr_t)in, len, 1);
+    return typed_copy(dt, buf, count, offset, (char *)(uintptr_t)in, len, 1);
 }
 
 /* ---- pieces, for typed copies and reductions ---- */
 
 void tern_dt_segs_init(struct tern_dt_segs *it, const struct tern_datatype *dt, size_t count)
 {
-    memset(it, 0, sizeof *it);
-    if (dt->contig || count == 0 || dt->size == 0) {
-        it->single = 1;
-        it->single_off = dt->true_lb;
-        it->single_len = count * dt->size;
-        return;
-    }
-    struct walk w;
-    walk_init(&w, dt, count);
-    it->blocks = w.blocks;
-    it->nblocks = w.nblocks;
-    it->n_outer = w.n_outer;
-    it->n_mid = w.n_mid;
-    it->s_outer = w.s_outer;
-    it->s_mid = w.s_mid;
+    tern_dt_view_local(&it->v, dt, NULL, count);
+    it->at = (struct tern_dt_pos){0, 0, 0, 0};
+    it->left = it->v.bytes;
 }
 
 int tern_dt_segs_next(struct tern_dt_segs *it, MPI_Aint *off, size_t *len)
 {
-    if (it->single) {
-        if (!it->single_len) return 0;
-        *off = it->single_off;
-        *len = it->single_len;
-        it->single_len = 0;
-        return 1;
-    }
-    if (it->nblocks == 0 || it->e >= it->n_outer) return 0;
-    const struct tern_dt_block *bl = &it->blocks[it->b];
-    *off = (MPI_Aint)it->e * it->s_outer + (MPI_Aint)it->r * it->s_mid + bl->disp;
+    const struct tern_dt_view *v = &it->v;
+    struct tern_dt_pos *at = &it->at;
+    if (!it->left) return 0;
+    const struct tern_dt_block *bl = &v->blocks[at->b];
+    *off = (MPI_Aint)at->e * v->s_outer + (MPI_Aint)at->r * v->s_mid + bl->disp;
     *len = bl->len;
-    if (++it->b == it->nblocks) {
-        it->b = 0;
-        if (++it->r == it->n_mid) {
-            it->r = 0;
-            it->e++;
+    it->left -= bl->len;
+    if (++at->b == v->nblocks) {
+        at->b = 0;
+        if (++at->r == v->n_mid) {
+            at->r = 0;
+            at->e++;
         }
     }
     return 1;

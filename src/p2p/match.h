@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "datatype/datatype.h"
 #include "p2p/request.h"
 
 enum tern_unexp_kind {
@@ -23,7 +24,7 @@ struct tern_rts {
     int world_src;
     uint32_t slot;       /* the sender's rendezvous slot, or pipeline */
     uint64_t cookie;     /* the sender's request, echoed back in replies */
-    uint64_t addr;       /* sender's buffer (packed if non-contiguous) */
+    struct tern_dt_desc src; /* the sender's buffer, as it lies in its memory */
     uint8_t use_pipe;    /* the two-copy pipeline carries it */
 };
 

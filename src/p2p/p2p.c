@@ -37,10 +37,6 @@ void tern_req_bind(struct tern_request *r, void *buf, size_t count, struct tern_
 
 void tern_req_release(struct tern_request *r)
 {
-    if (r->pack_buf) {
-        free(r->pack_buf);
-        r->pack_buf = NULL;
-    }
     if (r->on_stack) return;
     if (r->kind == TERN_REQ_SEND || r->kind == TERN_REQ_RECV) tern_dt_release(r->dt);
     if (r->comm) tern_comm_release(r->comm);
@@ -58,10 +54,6 @@ int tern_send_start(struct tern_request *r)
     r->cancelled = 0;
     r->state = 0;
     r->status.MPI_ERROR = MPI_SUCCESS;
-    if (r->pack_buf) {
-        free(r->pack_buf); /* a restarted persistent send packs its buffer anew */
-        r->pack_buf = NULL;
-    }
     if (r->peer == MPI_PROC_NULL) {
         tern_status_empty(&r->status, MPI_PROC_NULL);
         tern_req_complete(r);

@@ -43,14 +43,4 @@ void tern_recv_matched(struct tern_request *r, struct tern_unexp *u);
 /* Copies source, tag, count and cancelled (not MPI_ERROR) to the user's status. */
 void tern_status_copy_out(const struct tern_request *r, MPI_Status *status);
 
-/* Where the packed bytes of a send are: the user's buffer when contiguous,
- * else r->pack_buf (packed at start). */
-static inline const char *tern_p2p_send_data(const struct tern_request *r);
-
-#include "datatype/datatype.h"
-static inline const char *tern_p2p_send_data(const struct tern_request *r)
-{
-    return r->pack_buf ? (const char *)r->pack_buf : (const char *)r->buf + r->dt->true_lb;
-}
-
 #endif

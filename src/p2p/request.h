@@ -57,13 +57,11 @@ struct tern_request {
     size_t bytes;           /* packed size of the message */
 
     /* protocol scratch owned by the transport */
-    void *pack_buf;         /* packed copy of a non-contiguous send */
     void *xfer;             /* transport state kept outside shared memory */
     uint8_t cancel_pending; /* MPI_Cancel asked the receiver to withdraw the send */
     size_t progress_off;    /* bytes moved so far (pipeline) */
     size_t limit;           /* bytes this transfer moves: min(message, receive buffer) */
     int slot;               /* rendezvous slot */
-    uint64_t rts_addr;      /* receive: where the sender's data is */
     uint64_t rts_cookie;    /* receive: the sender's request, for replies */
     struct tern_unexp *msg; /* TERN_REQ_MESSAGE: the matched message */
     struct tern_request *bsend_user; /* buffered send: NULL, the copy is ours */

@@ -29,6 +29,8 @@ int tern_shm_init(void)
     shm.eager_max = eager;
     shm.coop = (int)tern_param.smp_coop_copy;
     shm.coop_chunk = tern_param.smp_coop_chunk < 4096 ? 4096 : (size_t)tern_param.smp_coop_chunk;
+    shm.iov_local_min = (size_t)tern_param.smp_iov_local_min;
+    shm.iov_remote_min = (size_t)tern_param.smp_iov_remote_min;
     shm.bounce = malloc(shm.coop_chunk);
     if (!shm.bounce) tern_fatal("out of memory for the %zu-byte CMA bounce buffer", shm.coop_chunk);
     return shm_cma_probe_all();

@@ -21,11 +21,11 @@ static volatile uint64_t probe_word;
 #define PROBE_MAGIC 0x7465726e00000000ull
 
 /* One call moves at most about 2 GiB and may stop short: loop until done. */
-static int cma_move(pid_t pid, void *local, uint64_t remote, size_t len, int write)
+int shm_cma_read(pid_t pid, void *local, uint64_t remote, size_t len)
 {
     while (len) {
         struct iovec l = {local, len}, r = {(void *)(uintptr_t)remote, len};
-        ssize_t n = write ? process_vm_writev(pid, &l, 1, &r, 1, 0) : process_vm_readv(pid, &l, 1, &r, 1, 0);
+        ssize_t n = process_vm_readv(pid, &l, 1, &r, 1, 0);
         if (n < 0) {
             if (errno == EINTR) continue;
             return -errno;
@@ -38,14 +38,57 @@ static int cma_move(pid_t pid, void *local, uint64_t remote, size_t len, int wri
     return 0;
 }
 
-int shm_cma_read(pid_t pid, void *local, uint64_t remote, size_t len)
+/* The kernel takes at most UIO_MAXIOV (1024) iovecs a side per call.
+ * Progress runs under the library lock, so one set serves the process. */
+#define CMA_IOV_MAX 1024
+static struct iovec local_iov[CMA_IOV_MAX], remote_iov[CMA_IOV_MAX];
+
+static ssize_t cma_call(pid_t pid, int write, const struct iovec *l, size_t nl, const struct iovec *r, size_t nr)
 {
-    return cma_move(pid, local, remote, len, 0);
+    return write ? process_vm_writev(pid, l, nl, r, nr, 0) : process_vm_readv(pid, l, nl, r, nr, 0);
 }
 
-int shm_cma_write(pid_t pid, uint64_t remote, const void *local, size_t len)
+/* Up to one bounce buffer's worth: the remote pieces against the bounce
+ * buffer, packed before a write and unpacked after a read. */
+static ssize_t copy_bounced(pid_t pid, int write, const struct tern_dt_view *local, const struct tern_dt_view *remote,
+                            size_t off, size_t len)
 {
-    return cma_move(pid, (void *)local, remote, len, 1);
+    size_t rb, want = len < shm.coop_chunk ? len : shm.coop_chunk;
+    size_t nr = tern_dt_view_iov(remote, off, want, remote_iov, CMA_IOV_MAX, &rb);
+    struct iovec b = {shm.bounce, rb};
+    if (write) tern_dt_view_pack(local, off, shm.bounce, rb);
+    ssize_t n = cma_call(pid, write, &b, 1, remote_iov, nr);
+    if (n > 0 && !write) tern_dt_view_unpack(local, off, shm.bounce, (size_t)n);
+    return n;
+}
+
+/* Piece to piece: as many of both sides' pieces as one call takes. */
+static ssize_t copy_direct(pid_t pid, int write, const struct tern_dt_view *local, const struct tern_dt_view *remote,
+                           size_t off, size_t len)
+{
+    size_t lb, rb;
+    size_t nl = tern_dt_view_iov(local, off, len, local_iov, CMA_IOV_MAX, &lb);
+    size_t nr = tern_dt_view_iov(remote, off, lb, remote_iov, CMA_IOV_MAX, &rb);
+    if (rb < lb) nl = tern_dt_view_iov(local, off, rb, local_iov, CMA_IOV_MAX, &lb);
+    return cma_call(pid, write, local_iov, nl, remote_iov, nr);
+}
+
+int shm_cma_copy(pid_t pid, int write, const struct tern_dt_view *local, const struct tern_dt_view *remote,
+                 size_t off, size_t len)
+{
+    int bounced = tern_dt_view_piece(local) < shm.iov_local_min;
+    while (len) {
+        ssize_t n = bounced ? copy_bounced(pid, write, local, remote, off, len)
+                            : copy_direct(pid, write, local, remote, off, len);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return -errno;
+        }
+        if (n == 0) return -EIO;
+        off += (size_t)n;
+        len -= (size_t)n;
+    }
+    return 0;
 }
 
 /* With Yama's ptrace_scope=1 only ancestors may attach; our peers are

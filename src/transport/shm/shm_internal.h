@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "datatype/datatype.h"
 #include "p2p/match.h"
 #include "p2p/request.h"
 
@@ -52,7 +53,7 @@ struct shm_pkt {
 _Static_assert(sizeof(struct shm_pkt) == SHM_PKT_HDR, "packet header must be 40 bytes");
 
 struct shm_rts {
-    uint64_t addr;         /* sender's (packed) data */
+    struct tern_dt_desc src; /* the sender's data, as it lies in its memory */
     uint32_t slot;         /* rendezvous slot in the sender->receiver area, or SHM_NO_SLOT */
     uint32_t use_pipe;     /* the receiver cannot read us: stream through chunks */
 };
@@ -73,12 +74,12 @@ struct shm_rndv_slot {
     char pad1[SHM_LINE - 8];
     _Atomic uint32_t state;        /* SLOT_POSTED by the sender, SLOT_ACTIVE by the receiver */
     _Atomic uint32_t recv_released;/* the receiver will not touch the slot again */
-    uint32_t sender_may_copy;      /* receiver's buffer is contiguous */
+    uint32_t sender_may_copy;      /* the receiver's pieces are long enough for the sender to write */
     uint32_t reserved;
     uint64_t limit;                /* bytes to move: min(message, receive buffer) */
     uint64_t chunk;
-    uint64_t recv_addr;
-    char pad2[SHM_LINE - 40];
+    struct tern_dt_desc dst;       /* the receive buffer (one block per unit when the sender may copy) */
+    char pad2[SHM_LINE - (32 + sizeof(struct tern_dt_desc)) % SHM_LINE];
 };
 enum { SLOT_FREE = 0, SLOT_POSTED = 1, SLOT_ACTIVE = 2 };
 
@@ -156,7 +157,8 @@ struct shm_state {
     int coop;                      /* cooperative rendezvous enabled */
     int prefer_pipe;               /* the pipeline beats CMA here (or was asked for) */
     size_t coop_chunk;
-    void *bounce;                  /* for non-contiguous CMA receives */
+    size_t iov_local_min, iov_remote_min; /* see SMP_IOV_LOCAL_MIN, SMP_IOV_REMOTE_MIN */
+    void *bounce;                  /* CMA copies of short pieces, packed or unpacked here */
     /* transfers under way */
     struct shm_reqlist rndv_send, rndv_recv, pipe_send;
     int pipe_recv_count;           /* peers with a pipeline receive under way */
@@ -171,7 +173,11 @@ void shm_segment_teardown(void);
 /* shm_cma.c */
 int shm_cma_probe_all(void);
 int shm_cma_read(pid_t pid, void *local, uint64_t remote, size_t len);
-int shm_cma_write(pid_t pid, uint64_t remote, const void *local, size_t len);
+/* Bytes [off, off + len) of the packed stream from the peer's buffer
+ * 'remote' into our 'local' (write = 0), or the other way.  A local buffer
+ * of short pieces goes through shm.bounce.  0 or -errno. */
+int shm_cma_copy(pid_t pid, int write, const struct tern_dt_view *local, const struct tern_dt_view *remote,
+                 size_t off, size_t len);
 
 /* shm_ring.c */
 struct shm_pkt *shm_ring_reserve(struct shm_peer *p, uint32_t nlines);
@@ -188,6 +194,8 @@ int shm_flush_queues(struct shm_peer *p);
 int shm_rndv_try_post(struct shm_peer *p, struct tern_request *r);
 void shm_rndv_on_rts(struct shm_peer *p, struct tern_request *r, const struct tern_rts *rts, size_t bytes);
 int shm_rndv_progress(void);
+/* The receiver answered our request-to-send with the pipeline's grant. */
+void shm_rndv_to_pipe(struct shm_peer *p, struct tern_request *r);
 
 int shm_rndv_cancel(struct shm_peer *p, struct tern_request *r);
 void shm_rndv_on_fin(struct tern_request *r);

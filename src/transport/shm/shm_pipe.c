@@ -1,10 +1,10 @@
-/* The two-copy pipeline, for pairs where CMA is off or refused: the
- * sender copies chunks into the pair's shared chunk ring while the receiver
- * copies earlier chunks out.  One transfer per direction at a time; the
+/* The two-copy pipeline, for pairs where CMA is off, refused or slower,
+ * and for messages whose pieces are short on both sides: the sender packs
+ * chunks straight from its buffer into the pair's shared chunk ring while
+ * the receiver unpacks earlier chunks straight into its own.  One transfer per direction at a time; the
  * receiver grants them (clear-to-send) in the order it matches them. */
-#include <string.h>
-
 #include "core/errors.h"
+#include "datatype/datatype.h"
 #include "p2p/p2p_internal.h"
 #include "transport/shm/shm.h"
 #include "transport/shm/shm_internal.h"
@@ -31,7 +31,7 @@ void shm_pipe_recv_request(struct shm_peer *p, struct tern_request *r)
 
 void shm_pipe_on_cts(struct shm_peer *p, struct tern_request *r, uint64_t len)
 {
-    (void)p;
+    shm_rndv_to_pipe(p, r);
     r->limit = (size_t)len;
     r->progress_off = 0;
     r->state = TERN_SEND_PIPE;
@@ -47,7 +47,9 @@ static int send_progress(struct tern_request *r)
         struct shm_pipe_flag *f = &p->out_pipe_flags[p->pipe_send_cursor];
         if (atomic_load_explicit(&f->len, memory_order_acquire)) break;
         size_t len = r->limit - r->progress_off < chunk ? r->limit - r->progress_off : chunk;
-        memcpy(p->out_pipe_data + (size_t)p->pipe_send_cursor * chunk, tern_p2p_send_data(r) + r->progress_off, len);
+        /* straight from the user's buffer, packed on the way if need be */
+        tern_dt_pack(r->dt, r->buf, r->count, r->progress_off, p->out_pipe_data + (size_t)p->pipe_send_cursor * chunk,
+                     len);
         atomic_store_explicit(&f->len, (uint32_t)len, memory_order_release);
         p->pipe_send_cursor = (uint32_t)((p->pipe_send_cursor + 1) % shm.lay.pipe_chunks);
         r->progress_off += len;

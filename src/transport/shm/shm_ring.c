@@ -203,7 +203,7 @@ static void on_rts(struct shm_peer *p, const struct shm_pkt *pkt)
         .world_src = p->world,
         .slot = body->slot,
         .cookie = pkt->cookie,
-        .addr = body->addr,
+        .src = body->src,
         .use_pipe = (uint8_t)body->use_pipe,
     };
     struct tern_request *r = tern_match_posted(pkt->ctx, pkt->src, pkt->tag);
