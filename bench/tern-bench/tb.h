@@ -40,8 +40,9 @@ size_t tb_parse_size(const char *s, int *ok);
 
 struct tb_ctx;
 
-/* How iteration counts scale by default (OSU's defaults for each kind). */
-enum tb_kind { TB_LAT, TB_BW, TB_COLL };
+/* How iteration counts scale by default (OMB's defaults for each kind);
+ * TB_MBW: osu_mbw_mr keeps the small-message counts at every size. */
+enum tb_kind { TB_LAT, TB_BW, TB_MBW, TB_COLL };
 
 struct tb_bench {
     const char *name;
@@ -143,6 +144,14 @@ int tb_warmup(const struct tb_ctx *c, enum tb_kind k, size_t size);
  * with active == 0 only join the barrier. */
 int tb_time_loop(struct tb_ctx *c, int active, int warm, int iters, int (*step)(struct tb_ctx *, void *),
                  void *arg, double *seconds);
+
+/* The point-to-point loop of OMB: after one barrier of all ranks, 'warm'
+ * untimed iterations, then 'iters' timed ones with no barrier in between
+ * (the clock starts at the first timed iteration).  With 'sync', every
+ * iteration starts with a barrier of all ranks that stays out of the time
+ * (osu_mbw_mr, osu_multi_lat), and *seconds sums the timed iterations. */
+int tb_time_omb(struct tb_ctx *c, int active, int warm, int iters, int sync,
+                int (*step)(struct tb_ctx *, void *), void *arg, double *seconds);
 
 /* Busy computation (no MPI calls) for about 'seconds'. */
 void tb_compute(double seconds);
