@@ -35,7 +35,7 @@ static int run_coll(struct tb_ctx *c)
     return 0;
 }
 
-#define B(lower, upper, unit) \
-    {#lower, "coll", "latency of MPI_" #upper ", min/avg/max over ranks", 1, unit, TB_COLL_MAX, unit, run_coll, &tb_op_##lower},
+#define B(lower, upper) \
+    {#lower, "coll", "latency of MPI_" #upper ", min/avg/max over ranks", 1, 1, TB_COLL_MAX, 1, run_coll, &tb_op_##lower},
 
 const struct tb_bench tb_coll_benches[] = {TB_COLLECTIVES(B){NULL, NULL, NULL, 0, 0, 0, 0, NULL, NULL}};

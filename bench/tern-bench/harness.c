@@ -124,7 +124,7 @@ void tb_cleanup(struct tb_ctx *c)
 
 static int fits(const struct tb_ctx *c, size_t s)
 {
-    return c->b->granule <= 1 || s % c->b->granule == 0;
+    return c->granule <= 1 || s % c->granule == 0;
 }
 
 int tb_next_size(const struct tb_ctx *c, size_t *s)

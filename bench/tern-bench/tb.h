@@ -26,8 +26,13 @@ struct tb_opts {
     int fresh;                  /* --fresh: each message uses memory not touched recently */
     size_t cold_bytes;          /* how much memory --fresh cycles through */
     int validate;               /* -c */
+    int rtype;                  /* -T: element type of the reductions, enum tb_rtype */
     int json;                   /* -f json */
 };
+
+/* Element types of the reductions (OMB's -T); MPI_CHAR is OMB 7.x's default. */
+enum tb_rtype { TB_RCHAR, TB_RINT, TB_RFLOAT };
+MPI_Datatype tb_reduction_type(const struct tb_opts *o);
 
 /* Parses argv; fills names[] with the benchmark/family words.  Returns 0,
  * 1 for --help, 2 for a usage error (message printed by rank 0). */
@@ -82,6 +87,8 @@ struct tb_ctx {
     enum tb_status status;
     char err[384];
     int secondhand;     /* stopped because another rank failed */
+    size_t granule;     /* sizes not a multiple of this are skipped: the
+                           benchmark's, or one element of -T's type */
     /* what this run allocated, freed by tb_cleanup whatever happened */
     void **mem;
     int nmem, capmem;
