@@ -145,8 +145,8 @@ int tb_next_size(const struct tb_ctx *c, size_t *s)
         }
         return 0;
     }
-    size_t lo = o->have_range ? o->min_size : c->b->def_min;
-    size_t hi = o->have_range ? o->max_size : c->b->def_max;
+    size_t lo = o->have_min ? o->min_size : c->b->def_min;
+    size_t hi = o->have_max ? o->max_size : c->b->def_max;
     size_t n = *s == (size_t)-1 ? lo : (*s == 0 ? 1 : *s * 2);
     while (n <= hi && !fits(c, n)) n = n == 0 ? 1 : n * 2;
     if (n > hi) return 0;

@@ -11,7 +11,8 @@ void tb_usage(const char *prog)
     printf("Usage: %s --list [FAMILY]\n"
            "       mpiexec -n N %s NAME|FAMILY|all ... [options]\n"
            "Runs MPI benchmarks: NAME from --list, a family (pt2pt, coll, nbc, dtype) or all.\n"
-           "  -m MIN:MAX     message sizes in bytes, powers of two from MIN (K, M, G suffixes)\n"
+           "  -m MIN:MAX     message sizes in bytes, powers of two from MIN (K, M, G suffixes);\n"
+           "                 -m :MAX or -m MIN: keeps the benchmark's default at the other end\n"
            "  -m A,B,C       exactly these sizes\n"
            "  -i N           timed iterations per size (default: by size, as OSU)\n"
            "  -x N           warm-up iterations per size, not timed (default: by size)\n"
@@ -97,10 +98,11 @@ static int parse_sizes(const char *arg, struct tb_opts *o)
     const char *colon = strchr(arg, ':');
     char lo[64];
     snprintf(lo, sizeof lo, "%.*s", (int)(colon - arg), arg);
-    o->min_size = lo[0] ? tb_parse_size(lo, &ok) : 0;
-    o->max_size = colon[1] ? tb_parse_size(colon + 1, &ok) : (size_t)1 << 30;
-    o->have_range = 1;
-    return ok && o->min_size <= o->max_size ? 0 : -1;
+    o->have_min = lo[0] != 0;
+    o->have_max = colon[1] != 0;
+    if (o->have_min) o->min_size = tb_parse_size(lo, &ok);
+    if (o->have_max) o->max_size = tb_parse_size(colon + 1, &ok);
+    return ok && (!o->have_min || !o->have_max || o->min_size <= o->max_size) ? 0 : -1;
 }
 
 int tb_parse(int argc, char **argv, struct tb_opts *o, const char **names, int *nnames, int maxnames,

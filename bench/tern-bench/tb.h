@@ -18,8 +18,8 @@
 struct tb_opts {
     size_t sizes[TB_MAX_SIZES]; /* explicit list (-m a,b,c), or empty */
     int nsizes;
-    size_t min_size, max_size;  /* -m min:max; max 0 with have_range 0: benchmark default */
-    int have_range;
+    size_t min_size, max_size;  /* -m MIN:MAX */
+    int have_min, have_max;     /* 0: that end is the benchmark's default (-m :MAX, -m MIN:), as OMB */
     int iters;                  /* -i; 0: by message size, as OSU does */
     int warmup;                 /* -x; -1: by message size */
     int window;                 /* -w: messages in flight per bandwidth iteration */
