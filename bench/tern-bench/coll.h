@@ -20,7 +20,7 @@ struct coll_args {
     MPI_Comm comm;
     int rank, nprocs;
     int peers;            /* blocks of a LEN_PER_RANK buffer: nprocs, or the neighbours */
-    int nbr[4];           /* neighbourhood collectives: -x, +x, -y, +y on a 2D grid (or MPI_PROC_NULL) */
+    int nbr[2];           /* neighbourhood collectives: the ranks before and after on a ring (or MPI_PROC_NULL) */
 };
 
 struct coll_op {

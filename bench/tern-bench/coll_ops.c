@@ -4,11 +4,13 @@
  * one rank's block; for reductions it is the vector summed, of MPI_CHAR as
  * OMB 7.x by default (-T int or float as OMB's -T); for
  * reduce_scatter(_block) it is the whole vector, split among the ranks.
- * The root is rank 0.  The neighbourhood collectives run on a 2D Cartesian
- * grid of all ranks (MPI_Dims_create), not periodic: on a periodic grid of
- * side 1 or 2 a rank meets the same neighbour twice, and some libraries'
- * nonblocking versions then mix the two blocks up.  Size is one
- * neighbour's block; a missing neighbour (MPI_PROC_NULL) sends nothing. */
+ * The root is rank 0.  The neighbourhood collectives run on OMB's default
+ * neighbourhood (-N cart:1:1): a periodic ring of all ranks, each rank's
+ * neighbours the one before and the one after.  OMB refuses fewer than 3
+ * ranks; there the ring is left open (the missing neighbour is
+ * MPI_PROC_NULL and sends nothing), because on a ring of 1 or 2 a rank meets
+ * the same neighbour twice and some libraries' nonblocking versions then mix
+ * the two blocks up.  Size is one neighbour's block. */
 #include "coll.h"
 
 #include <string.h>
@@ -258,14 +260,13 @@ static size_t len(enum coll_len l, size_t size, int peers)
     return l == LEN_NONE ? 0 : l == LEN_ONE ? size : size * (size_t)peers;
 }
 
-static int make_grid(struct tb_ctx *c, struct coll_args *a)
+static int make_ring(struct tb_ctx *c, struct coll_args *a)
 {
-    int dims[2] = {0, 0}, periods[2] = {0, 0};
-    TB_MPI(c, MPI_Dims_create(c->size, 2, dims));
-    TB_MPI(c, MPI_Cart_create(c->comm, 2, dims, periods, 0, &a->comm));
+    int dims[1] = {c->size}, periods[1] = {c->size >= 3};
+    TB_MPI(c, MPI_Cart_create(c->comm, 1, dims, periods, 0, &a->comm));
     tb_track_comm(c, a->comm);
-    for (int d = 0; d < 2; d++) TB_MPI(c, MPI_Cart_shift(a->comm, d, 1, &a->nbr[2 * d], &a->nbr[2 * d + 1]));
-    a->peers = 4;
+    TB_MPI(c, MPI_Cart_shift(a->comm, 0, 1, &a->nbr[0], &a->nbr[1]));
+    a->peers = 2;
     return 0;
 }
 
@@ -283,7 +284,7 @@ int coll_init(struct tb_ctx *c, const struct coll_op *op, struct coll_bufs *b)
     a->tsize = (size_t)tsize;
     /* OMB skips the sizes smaller than one element */
     c->granule = a->tsize;
-    if (op->neighbor) TB_TRY(make_grid(c, a));
+    if (op->neighbor) TB_TRY(make_ring(c, a));
     size_t max = op->nosize ? 0 : tb_max_size(c);
     TB_TRY(tb_pool_init(c, &b->sp, len(op->slen, max, a->peers)));
     TB_TRY(tb_pool_init(c, &b->rp, len(op->rlen, max, a->peers)));
