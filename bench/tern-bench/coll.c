@@ -1,7 +1,8 @@
-/* Blocking collectives, after the OSU methodology: each call is timed on
- * its own, with a barrier between calls (outside the timing), warm-up
- * calls skipped; each rank's mean is reduced to min, average and max over
- * the ranks. */
+/* Blocking collectives, after OMB 7.x (osu_bcast, osu_allreduce, ...): each
+ * call is timed on its own, with a barrier between calls (outside the
+ * timing), warm-up calls skipped; each rank's mean is reduced to min, average
+ * and max over the ranks.  osu_barrier times back-to-back barriers, with no
+ * other barrier between them. */
 #include "coll.h"
 
 static int run_coll(struct tb_ctx *c)
@@ -25,7 +26,7 @@ static int run_coll(struct tb_ctx *c)
             TB_TRY(coll_call(c, op, &b.a));
             double t = MPI_Wtime() - t0;
             if (i >= warm) timer += t;
-            TB_MPI(c, MPI_Barrier(c->comm));
+            if (!op->nosize) TB_MPI(c, MPI_Barrier(c->comm));
         }
         double row[5] = {(double)size, 0, 0, 0, iters};
         TB_TRY(tb_stats(c, 1, timer * 1e6 / iters, &row[2], &row[1], &row[3]));
@@ -34,7 +35,7 @@ static int run_coll(struct tb_ctx *c)
     return 0;
 }
 
-#define B(lower, upper, unit) \
-    {#lower, "coll", "latency of MPI_" #upper ", min/avg/max over ranks", 1, unit, TB_COLL_MAX, unit, run_coll, &tb_op_##lower},
+#define B(lower, upper) \
+    {#lower, "coll", "latency of MPI_" #upper ", min/avg/max over ranks", 1, 1, TB_COLL_MAX, 1, run_coll, &tb_op_##lower},
 
 const struct tb_bench tb_coll_benches[] = {TB_COLLECTIVES(B){NULL, NULL, NULL, 0, 0, 0, 0, NULL, NULL}};

@@ -15,18 +15,19 @@ struct coll_args {
     int count;            /* elements per block */
     int *counts, *displs; /* v and w variants, reduce_scatter */
     MPI_Datatype *types;  /* alltoallw */
-    MPI_Datatype type;    /* MPI_CHAR, or MPI_FLOAT for reductions */
+    MPI_Datatype type;    /* MPI_CHAR, or -T's type for reductions */
+    size_t tsize;         /* its size in bytes */
     MPI_Comm comm;
     int rank, nprocs;
     int peers;            /* blocks of a LEN_PER_RANK buffer: nprocs, or the neighbours */
-    int nbr[4];           /* neighbourhood collectives: -x, +x, -y, +y on a 2D grid (or MPI_PROC_NULL) */
+    int nbr[2];           /* neighbourhood collectives: the ranks before and after on a ring (or MPI_PROC_NULL) */
 };
 
 struct coll_op {
     const char *name;                /* lower case, as on the command line */
     const char *mpi, *impi;          /* the blocking and nonblocking MPI names */
     enum coll_len slen, rlen;
-    int reduction;                   /* MPI_FLOAT elements summed; size granule 4 */
+    int reduction;                   /* elements of -T's type summed (MPI_CHAR by default) */
     int nosize;                      /* barrier: one row, no message */
     int per_rank_split;              /* reduce_scatter: the vector is split among the ranks */
     int neighbor;                    /* on a 2D Cartesian communicator */
@@ -53,23 +54,23 @@ int coll_validate(struct tb_ctx *c, const struct coll_op *op, struct coll_bufs *
 int coll_call(struct tb_ctx *c, const struct coll_op *op, struct coll_args *a);
 int coll_start(struct tb_ctx *c, const struct coll_op *op, struct coll_args *a, MPI_Request *req);
 
-/* Every collective: X(lower-case name, MPI name without MPI_, bytes per
- * element: 4 for the reductions on MPI_FLOAT). */
-#define TB_COLLECTIVES(X)                                                                       \
-    X(barrier, Barrier, 1) X(bcast, Bcast, 1) X(gather, Gather, 1) X(gatherv, Gatherv, 1)         \
-    X(scatter, Scatter, 1) X(scatterv, Scatterv, 1) X(allgather, Allgather, 1)                    \
-    X(allgatherv, Allgatherv, 1) X(alltoall, Alltoall, 1) X(alltoallv, Alltoallv, 1)              \
-    X(alltoallw, Alltoallw, 1) X(reduce, Reduce, 4) X(allreduce, Allreduce, 4)                    \
-    X(reduce_scatter, Reduce_scatter, 4) X(reduce_scatter_block, Reduce_scatter_block, 4)         \
-    X(scan, Scan, 4) X(exscan, Exscan, 4) X(neighbor_allgather, Neighbor_allgather, 1)              \
-    X(neighbor_alltoall, Neighbor_alltoall, 1)
+/* Every collective: X(lower-case name, MPI name without MPI_).  Sizes that
+ * are not a whole number of elements (of -T's type, for the reductions) are
+ * skipped, as OMB does. */
+#define TB_COLLECTIVES(X)                                                                   \
+    X(barrier, Barrier) X(bcast, Bcast) X(gather, Gather) X(gatherv, Gatherv)                 \
+    X(scatter, Scatter) X(scatterv, Scatterv) X(allgather, Allgather)                         \
+    X(allgatherv, Allgatherv) X(alltoall, Alltoall) X(alltoallv, Alltoallv)                   \
+    X(alltoallw, Alltoallw) X(reduce, Reduce) X(allreduce, Allreduce)                         \
+    X(reduce_scatter, Reduce_scatter) X(reduce_scatter_block, Reduce_scatter_block)           \
+    X(scan, Scan) X(exscan, Exscan) X(neighbor_allgather, Neighbor_allgather)                 \
+    X(neighbor_alltoall, Neighbor_alltoall)
 
-#define TB_DECLARE_OP(lower, upper, unit) extern const struct coll_op tb_op_##lower;
+#define TB_DECLARE_OP(lower, upper) extern const struct coll_op tb_op_##lower;
 TB_COLLECTIVES(TB_DECLARE_OP)
 #undef TB_DECLARE_OP
 
-/* Default sizes of the collective benchmarks (OSU's): 1 B (4 for
- * reductions) to 1 MiB. */
+/* Default sizes of the collective benchmarks (OMB's): 1 B to 1 MiB. */
 #define TB_COLL_MAX ((size_t)1 << 20)
 
 #endif

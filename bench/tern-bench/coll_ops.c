@@ -1,13 +1,16 @@
 /* The collectives: buffers, calls (blocking and nonblocking) and checks.
  *
- * Sizes follow OSU: for gather, scatter, allgather and alltoall the size is
- * one rank's block; for reductions it is the vector of MPI_FLOATs summed;
- * for reduce_scatter(_block) it is the whole vector, split among the ranks.
- * The root is rank 0.  The neighbourhood collectives run on a 2D Cartesian
- * grid of all ranks (MPI_Dims_create), not periodic: on a periodic grid of
- * side 1 or 2 a rank meets the same neighbour twice, and some libraries'
- * nonblocking versions then mix the two blocks up.  Size is one
- * neighbour's block; a missing neighbour (MPI_PROC_NULL) sends nothing. */
+ * Sizes follow OMB: for gather, scatter, allgather and alltoall the size is
+ * one rank's block; for reductions it is the vector summed, of MPI_CHAR as
+ * OMB 7.x by default (-T int or float as OMB's -T); for
+ * reduce_scatter(_block) it is the whole vector, split among the ranks.
+ * The root is rank 0.  The neighbourhood collectives run on OMB's default
+ * neighbourhood (-N cart:1:1): a periodic ring of all ranks, each rank's
+ * neighbours the one before and the one after.  OMB refuses fewer than 3
+ * ranks; there the ring is left open (the missing neighbour is
+ * MPI_PROC_NULL and sends nothing), because on a ring of 1 or 2 a rank meets
+ * the same neighbour twice and some libraries' nonblocking versions then mix
+ * the two blocks up.  Size is one neighbour's block. */
 #include "coll.h"
 
 #include <string.h>
@@ -17,22 +20,42 @@
 /* Byte blocks: the block rank 'from' sends to rank 'to'. */
 static unsigned blk(int from, int to) { return (unsigned)from * 4099u + (unsigned)to + 17u; }
 
-/* Reduction input: small integers, so float sums are exact. */
-static float fv(int rank, size_t i) { return (float)((rank * 3 + (int)(i % 64)) % 17); }
+/* Reduction input: small integers, so sums are exact in int and float; an
+ * MPI_CHAR sum wraps modulo 256 and is compared so. */
+static long rv(int rank, size_t i) { return (rank * 3 + (long)(i % 64)) % 17; }
 
-static float fsum(int lo, int hi, size_t i)
+static long rsum(int lo, int hi, size_t i)
 {
-    float s = 0;
-    for (int r = lo; r < hi; r++) s += fv(r, i);
+    long s = 0;
+    for (int r = lo; r < hi; r++) s += rv(r, i);
     return s;
+}
+
+static void rput(MPI_Datatype t, void *buf, size_t i, long v)
+{
+    if (t == MPI_FLOAT) ((float *)buf)[i] = (float)v;
+    else if (t == MPI_INT) ((int *)buf)[i] = (int)v;
+    else ((char *)buf)[i] = (char)v;
+}
+
+static double rget(MPI_Datatype t, const void *buf, size_t i)
+{
+    if (t == MPI_FLOAT) return ((const float *)buf)[i];
+    if (t == MPI_INT) return ((const int *)buf)[i];
+    return (unsigned char)((const char *)buf)[i];
+}
+
+static int rmatch(MPI_Datatype t, const void *buf, size_t i, long want)
+{
+    if (t == MPI_CHAR) return rget(t, buf, i) == (double)(want & 0xff);
+    return rget(t, buf, i) == (double)want;
 }
 
 static void fill(struct coll_args *a, const struct coll_op *op)
 {
     size_t blocks = op->slen == LEN_PER_RANK ? (size_t)a->peers : 1;
     if (op->reduction) {
-        float *f = (float *)a->sbuf;
-        for (size_t i = 0; i < (size_t)a->count; i++) f[i] = fv(a->rank, i);
+        for (size_t i = 0; i < (size_t)a->count; i++) rput(a->type, a->sbuf, i, rv(a->rank, i));
     } else if (op->slen != LEN_NONE) {
         for (size_t d = 0; d < blocks; d++) tb_fill(a->sbuf + d * a->size, a->size, blk(a->rank, (int)d));
     }
@@ -41,13 +64,13 @@ static void fill(struct coll_args *a, const struct coll_op *op)
     if (op == &tb_op_bcast && a->rank == 0) tb_fill(a->rbuf, a->size, blk(0, 0));
 }
 
-static int check_floats(struct tb_ctx *c, const struct coll_args *a, size_t first, size_t n, int lo, int hi)
+/* rbuf[0..n) holds elements first.. of the sum over ranks lo..hi-1. */
+static int check_sums(struct tb_ctx *c, const struct coll_args *a, size_t first, size_t n, int lo, int hi)
 {
-    const float *f = (const float *)a->rbuf;
     for (size_t i = 0; i < n; i++)
-        if (f[i] != fsum(lo, hi, first + i))
-            return tb_fail(c, "validation: rank %d, %zu-byte message: element %zu is %g, expected %g", c->rank,
-                           a->size, first + i, (double)f[i], (double)fsum(lo, hi, first + i));
+        if (!rmatch(a->type, a->rbuf, i, rsum(lo, hi, first + i)))
+            return tb_fail(c, "validation: rank %d, %zu-byte message: element %zu is %g, expected %ld", c->rank,
+                           a->size, first + i, rget(a->type, a->rbuf, i), rsum(lo, hi, first + i));
     return 0;
 }
 
@@ -93,24 +116,24 @@ static int ck_neighbor_alltoall(struct tb_ctx *c, const struct coll_args *a)
 }
 static int ck_reduce(struct tb_ctx *c, const struct coll_args *a)
 {
-    return a->rank == 0 ? check_floats(c, a, 0, (size_t)a->count, 0, a->nprocs) : 0;
+    return a->rank == 0 ? check_sums(c, a, 0, (size_t)a->count, 0, a->nprocs) : 0;
 }
 static int ck_allreduce(struct tb_ctx *c, const struct coll_args *a)
 {
-    return check_floats(c, a, 0, (size_t)a->count, 0, a->nprocs);
+    return check_sums(c, a, 0, (size_t)a->count, 0, a->nprocs);
 }
 static int ck_scan(struct tb_ctx *c, const struct coll_args *a)
 {
-    return check_floats(c, a, 0, (size_t)a->count, 0, a->rank + 1);
+    return check_sums(c, a, 0, (size_t)a->count, 0, a->rank + 1);
 }
 static int ck_exscan(struct tb_ctx *c, const struct coll_args *a)
 {
     /* rank 0's result is undefined */
-    return a->rank ? check_floats(c, a, 0, (size_t)a->count, 0, a->rank) : 0;
+    return a->rank ? check_sums(c, a, 0, (size_t)a->count, 0, a->rank) : 0;
 }
 static int ck_reduce_scatter(struct tb_ctx *c, const struct coll_args *a)
 {
-    return check_floats(c, a, (size_t)a->displs[a->rank], (size_t)a->counts[a->rank], 0, a->nprocs);
+    return check_sums(c, a, (size_t)a->displs[a->rank], (size_t)a->counts[a->rank], 0, a->nprocs);
 }
 
 /* ---- calls ---------------------------------------------------------------------------- */
@@ -237,14 +260,13 @@ static size_t len(enum coll_len l, size_t size, int peers)
     return l == LEN_NONE ? 0 : l == LEN_ONE ? size : size * (size_t)peers;
 }
 
-static int make_grid(struct tb_ctx *c, struct coll_args *a)
+static int make_ring(struct tb_ctx *c, struct coll_args *a)
 {
-    int dims[2] = {0, 0}, periods[2] = {0, 0};
-    TB_MPI(c, MPI_Dims_create(c->size, 2, dims));
-    TB_MPI(c, MPI_Cart_create(c->comm, 2, dims, periods, 0, &a->comm));
+    int dims[1] = {c->size}, periods[1] = {c->size >= 3};
+    TB_MPI(c, MPI_Cart_create(c->comm, 1, dims, periods, 0, &a->comm));
     tb_track_comm(c, a->comm);
-    for (int d = 0; d < 2; d++) TB_MPI(c, MPI_Cart_shift(a->comm, d, 1, &a->nbr[2 * d], &a->nbr[2 * d + 1]));
-    a->peers = 4;
+    TB_MPI(c, MPI_Cart_shift(a->comm, 0, 1, &a->nbr[0], &a->nbr[1]));
+    a->peers = 2;
     return 0;
 }
 
@@ -256,8 +278,13 @@ int coll_init(struct tb_ctx *c, const struct coll_op *op, struct coll_bufs *b)
     a->rank = c->rank;
     a->nprocs = c->size;
     a->peers = c->size;
-    a->type = op->reduction ? MPI_FLOAT : MPI_CHAR;
-    if (op->neighbor) TB_TRY(make_grid(c, a));
+    a->type = op->reduction ? tb_reduction_type(c->o) : MPI_CHAR;
+    int tsize = 1;
+    TB_MPI(c, MPI_Type_size(a->type, &tsize));
+    a->tsize = (size_t)tsize;
+    /* OMB skips the sizes smaller than one element */
+    c->granule = a->tsize;
+    if (op->neighbor) TB_TRY(make_ring(c, a));
     size_t max = op->nosize ? 0 : tb_max_size(c);
     TB_TRY(tb_pool_init(c, &b->sp, len(op->slen, max, a->peers)));
     TB_TRY(tb_pool_init(c, &b->rp, len(op->rlen, max, a->peers)));
@@ -274,7 +301,7 @@ int coll_size(struct tb_ctx *c, const struct coll_op *op, struct coll_bufs *b, s
     struct coll_args *a = &b->a;
     int p = c->size;
     a->size = size;
-    a->count = (int)(op->reduction ? size / sizeof(float) : size);
+    a->count = (int)(size / a->tsize);
     if (op->per_rank_split) {
         /* reduce_scatter: the first ranks get one element more;
          * reduce_scatter_block: equal blocks, the rest of the vector unused. */

@@ -124,7 +124,7 @@ void tb_cleanup(struct tb_ctx *c)
 
 static int fits(const struct tb_ctx *c, size_t s)
 {
-    return c->b->granule <= 1 || s % c->b->granule == 0;
+    return c->granule <= 1 || s % c->granule == 0;
 }
 
 int tb_next_size(const struct tb_ctx *c, size_t *s)
@@ -145,8 +145,8 @@ int tb_next_size(const struct tb_ctx *c, size_t *s)
         }
         return 0;
     }
-    size_t lo = o->have_range ? o->min_size : c->b->def_min;
-    size_t hi = o->have_range ? o->max_size : c->b->def_max;
+    size_t lo = o->have_min ? o->min_size : c->b->def_min;
+    size_t hi = o->have_max ? o->max_size : c->b->def_max;
     size_t n = *s == (size_t)-1 ? lo : (*s == 0 ? 1 : *s * 2);
     while (n <= hi && !fits(c, n)) n = n == 0 ? 1 : n * 2;
     if (n > hi) return 0;
@@ -169,6 +169,7 @@ int tb_iters(const struct tb_ctx *c, enum tb_kind k, size_t size)
     switch (k) {
     case TB_LAT: return large ? 1000 : 10000;
     case TB_BW: return large ? 20 : 100;
+    case TB_MBW: return 100;
     default: return large ? 100 : 1000;
     }
 }
@@ -180,6 +181,7 @@ int tb_warmup(const struct tb_ctx *c, enum tb_kind k, size_t size)
     switch (k) {
     case TB_LAT: return large ? 10 : 100;
     case TB_BW: return large ? 2 : 10;
+    case TB_MBW: return 10;
     default: return large ? 10 : 100;
     }
 }
@@ -195,6 +197,21 @@ int tb_time_loop(struct tb_ctx *c, int active, int warm, int iters, int (*step)(
     double t0 = MPI_Wtime();
     for (int i = 0; active && i < iters; i++) TB_TRY(step(c, arg));
     *seconds = MPI_Wtime() - t0;
+    return 0;
+}
+
+int tb_time_omb(struct tb_ctx *c, int active, int warm, int iters, int sync,
+                int (*step)(struct tb_ctx *, void *), void *arg, double *seconds)
+{
+    double t0 = 0, total = 0;
+    TB_MPI(c, MPI_Barrier(c->comm));
+    for (int i = 0; i < warm + iters; i++) {
+        if (sync) TB_MPI(c, MPI_Barrier(c->comm));
+        if (sync || i == warm) t0 = MPI_Wtime();
+        if (active) TB_TRY(step(c, arg));
+        if (sync && i >= warm) total += MPI_Wtime() - t0;
+    }
+    *seconds = sync ? total : MPI_Wtime() - t0;
     return 0;
 }
 

@@ -74,6 +74,7 @@ static enum tb_status run_one(const struct tb_bench *b, const struct tb_opts *o,
     c.b = b;
     c.o = o;
     c.comm = MPI_COMM_WORLD;
+    c.granule = b->granule;
     MPI_Comm_rank(c.comm, &c.rank);
     MPI_Comm_size(c.comm, &c.size);
     tb_print_begin(&c, lib);

@@ -1,6 +1,7 @@
 /* Command-line options of tern-bench. */
 #include "tb.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,11 +11,13 @@ void tb_usage(const char *prog)
     printf("Usage: %s --list [FAMILY]\n"
            "       mpiexec -n N %s NAME|FAMILY|all ... [options]\n"
            "Runs MPI benchmarks: NAME from --list, a family (pt2pt, coll, nbc, dtype) or all.\n"
-           "  -m MIN:MAX     message sizes in bytes, powers of two from MIN (K, M, G suffixes)\n"
+           "  -m MIN:MAX     message sizes in bytes, powers of two from MIN (K, M, G suffixes);\n"
+           "                 -m :MAX or -m MIN: keeps the benchmark's default at the other end\n"
            "  -m A,B,C       exactly these sizes\n"
            "  -i N           timed iterations per size (default: by size, as OSU)\n"
            "  -x N           warm-up iterations per size, not timed (default: by size)\n"
            "  -w N           messages in flight per bandwidth iteration (default 64)\n"
+           "  -T TYPE        element type of the reductions: char (default, as OMB), int, float\n"
            "  --fresh        a fresh (cache-cold) buffer for every message instead of reusing one\n"
            "  --cold-bytes S memory --fresh cycles through per buffer (default 64M)\n"
            "  -c, --validate check the data every benchmark moves (in one untimed run per size)\n"
@@ -43,6 +46,34 @@ size_t tb_parse_size(const char *s, int *ok)
     return (size_t)(v * mul);
 }
 
+MPI_Datatype tb_reduction_type(const struct tb_opts *o)
+{
+    return o->rtype == TB_RFLOAT ? MPI_FLOAT : o->rtype == TB_RINT ? MPI_INT : MPI_CHAR;
+}
+
+/* Case-insensitive equality of ASCII words. */
+static int same_word(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) return 0;
+    return *a == *b;
+}
+
+/* char, int or float; OMB's spelling mpi_char... too, any case. */
+static int parse_rtype(const char *s, int *out)
+{
+    static const char *const names[] = {"char", "int", "float"};
+    for (int i = 0; i < 3; i++) {
+        char omb[16];
+        snprintf(omb, sizeof omb, "mpi_%s", names[i]);
+        if (same_word(s, names[i]) || same_word(s, omb)) {
+            *out = i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
 static int parse_int(const char *s, int min, int *out)
 {
     char *end;
@@ -67,10 +98,11 @@ static int parse_sizes(const char *arg, struct tb_opts *o)
     const char *colon = strchr(arg, ':');
     char lo[64];
     snprintf(lo, sizeof lo, "%.*s", (int)(colon - arg), arg);
-    o->min_size = lo[0] ? tb_parse_size(lo, &ok) : 0;
-    o->max_size = colon[1] ? tb_parse_size(colon + 1, &ok) : (size_t)1 << 30;
-    o->have_range = 1;
-    return ok && o->min_size <= o->max_size ? 0 : -1;
+    o->have_min = lo[0] != 0;
+    o->have_max = colon[1] != 0;
+    if (o->have_min) o->min_size = tb_parse_size(lo, &ok);
+    if (o->have_max) o->max_size = tb_parse_size(colon + 1, &ok);
+    return ok && (!o->have_min || !o->have_max || o->min_size <= o->max_size) ? 0 : -1;
 }
 
 int tb_parse(int argc, char **argv, struct tb_opts *o, const char **names, int *nnames, int maxnames,
@@ -108,6 +140,9 @@ int tb_parse(int argc, char **argv, struct tb_opts *o, const char **names, int *
             i++;
         } else if (!strcmp(a, "-w")) {
             if (parse_int(val, 1, &o->window) || o->window > 4096) bad = a;
+            i++;
+        } else if (!strcmp(a, "-T")) {
+            if (parse_rtype(val, &o->rtype)) bad = a;
             i++;
         } else if (!strcmp(a, "--cold-bytes")) {
             o->cold_bytes = tb_parse_size(val, &ok);

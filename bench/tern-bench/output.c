@@ -80,6 +80,16 @@ static const char *buffers(const struct tb_opts *o)
     return o->fresh ? "fresh (cache-cold)" : "reused (cache-warm)";
 }
 
+/* The element type of this benchmark's reduction, or NULL when it reduces
+ * nothing (the collective families carry it: OMB's -T). */
+static const char *reduction_type(const struct tb_ctx *c)
+{
+    static const char *const names[] = {"MPI_CHAR", "MPI_INT", "MPI_FLOAT"};
+    const char *f = c->b->family;
+    if (strcmp(f, "coll") && strcmp(f, "nbc")) return NULL;
+    return names[c->o->rtype];
+}
+
 static void iter_text(const struct tb_opts *o, char *buf, size_t n)
 {
     if (o->iters) snprintf(buf, n, "%d", o->iters);
@@ -95,8 +105,10 @@ void tb_print_begin(const struct tb_ctx *c, const char *library)
     else snprintf(wu, sizeof wu, "by size");
     printf("# tern-bench %s: %s\n", c->b->name, c->b->what);
     printf("# library: %s\n", library);
-    printf("# ranks: %d, iterations: %s, warm-up: %s, buffers: %s, validation: %s\n", c->size, it, wu,
+    printf("# ranks: %d, iterations: %s, warm-up: %s, buffers: %s, validation: %s", c->size, it, wu,
            buffers(c->o), c->o->validate ? "on" : "off");
+    if (reduction_type(c)) printf(", reductions: %s", reduction_type(c));
+    printf("\n");
     fflush(stdout);
 }
 
@@ -122,6 +134,7 @@ void tb_print_end(const struct tb_ctx *c, const char *library)
            c->o->warmup, c->o->window);
     printf(", \"buffers\": \"%s\", \"validate\": %s", c->o->fresh ? "fresh" : "reused",
            c->o->validate ? "true" : "false");
+    if (reduction_type(c)) printf(", \"reduction_type\": \"%s\"", reduction_type(c));
     printf(", \"status\": \"%s\"", c->status == TB_OK ? "ok" : c->status == TB_UNSUPPORTED ? "unsupported" : "failed");
     if (c->status != TB_OK) {
         printf(", \"error\": ");

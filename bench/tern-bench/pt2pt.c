@@ -1,12 +1,14 @@
-/* Point-to-point benchmarks, after the OSU methodology:
- *   ping-pong:  one-way latency = half the mean round trip;
+/* Point-to-point benchmarks, after OMB 7.x (osu_latency, osu_bw, osu_bibw,
+ * osu_mbw_mr, osu_multi_lat):
+ *   ping-pong:  one-way latency = half the mean round trip of rank 0;
  *   window:     the sender posts a window of messages (64) and waits for
- *               them, the receiver answers with a small acknowledgement;
+ *               them, the receiver answers with a 1-byte acknowledgement;
  *               bandwidth = bytes / time of the sender;
  *   bidirectional window: both sides post a window of receives and sends.
  * Single-pair benchmarks use ranks 0 and 1; multi-pair ones pair rank i
- * with rank i + N/2 (an odd last rank idles) and report the aggregate.
- * Each has a blocking and a nonblocking variant. */
+ * with rank i + N/2 (an odd last rank idles), start every iteration with a
+ * barrier kept out of the time, and report the aggregate.  Each has a
+ * blocking and a nonblocking variant; OMB has only the first of each. */
 #include "tb.h"
 
 #include <stdio.h>
@@ -53,7 +55,7 @@ static int iterate(struct tb_ctx *c, const struct p2p *k, const struct role *r, 
      * -Wstringop-overflow misfires on it) */
     MPI_Status *st = (MPI_Status *)(req + 2 * c->o->window);
     const int n = (int)size, w = c->o->window;
-    int ack = 0;
+    char ack = 0;
     MPI_Comm comm = c->comm;
     switch (k->pat) {
     case PINGPONG: {
@@ -83,14 +85,14 @@ static int iterate(struct tb_ctx *c, const struct p2p *k, const struct role *r, 
                 else TB_MPI(c, MPI_Send(tb_pool_next(sp), n, MPI_CHAR, r->peer, TAG_DATA, comm));
             }
             if (k->nb) TB_MPI(c, MPI_Waitall(w, req, st));
-            TB_MPI(c, MPI_Recv(&ack, 1, MPI_INT, r->peer, TAG_ACK, comm, MPI_STATUS_IGNORE));
+            TB_MPI(c, MPI_Recv(&ack, 1, MPI_CHAR, r->peer, TAG_ACK, comm, MPI_STATUS_IGNORE));
         } else {
             for (int i = 0; i < w; i++) {
                 if (k->nb) TB_MPI(c, MPI_Irecv(tb_pool_next(rp), n, MPI_CHAR, r->peer, TAG_DATA, comm, &req[i]));
                 else TB_MPI(c, MPI_Recv(tb_pool_next(rp), n, MPI_CHAR, r->peer, TAG_DATA, comm, MPI_STATUS_IGNORE));
             }
             if (k->nb) TB_MPI(c, MPI_Waitall(w, req, st));
-            TB_MPI(c, MPI_Send(&ack, 1, MPI_INT, r->peer, TAG_ACK, comm));
+            TB_MPI(c, MPI_Send(&ack, 1, MPI_CHAR, r->peer, TAG_ACK, comm));
         }
         return 0;
     case BIWINDOW:
@@ -156,6 +158,42 @@ static int validate(struct tb_ctx *c, const struct p2p *k, const struct role *r,
     return 0;
 }
 
+static void p2p_columns(struct tb_ctx *c, const struct p2p *k, const struct role *r)
+{
+    static const struct tb_col lat[] = {{"size", "B", 0, 0}, {"latency", "us", 2, -1}};
+    /* latency is rank 0's pair, the figure osu_multi_lat prints; then the
+     * spread over all pairs */
+    static const struct tb_col mlat[] = {{"size", "B", 0, 0}, {"latency", "us", 2, -1}, {"avg", "us", 2, -1},
+                                         {"min", "us", 2, -1},  {"max", "us", 2, -1}};
+    static const struct tb_col bw[] = {{"size", "B", 0, 0}, {"bandwidth", "MB/s", 2, +1}};
+    static const struct tb_col mbw[] = {
+        {"size", "B", 0, 0}, {"bandwidth", "MB/s", 2, +1}, {"rate", "msg/s", 0, +1}};
+    if (k->multi) snprintf(c->note, sizeof c->note, "pairs: %d (rank i with rank i+%d)", r->pairs, r->pairs);
+    if (k->pat == PINGPONG) tb_columns(c, k->multi ? 5 : 2, k->multi ? mlat : lat);
+    else tb_columns(c, k->multi ? 3 : 2, k->multi ? mbw : bw);
+}
+
+/* One result row from this rank's time t of 'iters' timed iterations. */
+static int p2p_row(struct tb_ctx *c, const struct p2p *k, const struct role *r, size_t size, int iters, double t)
+{
+    double row[5] = {(double)size, 0, 0, 0, 0};
+    if (k->pat == PINGPONG) {
+        /* rank 0 prints its own time, as OMB does; the other columns
+         * summarise the ranks that start the round trips */
+        row[1] = t * 1e6 / (2.0 * iters);
+        TB_TRY(tb_stats(c, r->active && r->initiator, row[1], &row[3], &row[2], &row[4]));
+    } else {
+        /* mean time of the ranks that send, as osu_mbw_mr (one pair: rank 0's) */
+        double mn, avg, mx;
+        TB_TRY(tb_stats(c, r->active && r->initiator, t, &mn, &avg, &mx));
+        double msgs = (double)r->pairs * c->o->window * iters * (k->pat == BIWINDOW ? 2 : 1);
+        row[1] = msgs * (double)size / avg / 1e6;
+        row[2] = msgs / avg;
+    }
+    tb_row(c, row);
+    return 0;
+}
+
 static int run_p2p(struct tb_ctx *c)
 {
     const struct p2p *k = c->b->arg;
@@ -166,18 +204,10 @@ static int run_p2p(struct tb_ctx *c)
     TB_TRY(tb_pool_init(c, &rp, max));
     MPI_Request *req = tb_alloc(c, 2 * (size_t)c->o->window * (sizeof(MPI_Request) + sizeof(MPI_Status)));
     if (!req) return -1;
+    p2p_columns(c, k, &r);
 
-    static const struct tb_col lat[] = {{"size", "B", 0, 0}, {"latency", "us", 2, -1}};
-    static const struct tb_col mlat[] = {
-        {"size", "B", 0, 0}, {"avg", "us", 2, -1}, {"min", "us", 2, -1}, {"max", "us", 2, -1}};
-    static const struct tb_col bw[] = {{"size", "B", 0, 0}, {"bandwidth", "MB/s", 2, +1}};
-    static const struct tb_col mbw[] = {
-        {"size", "B", 0, 0}, {"bandwidth", "MB/s", 2, +1}, {"rate", "msg/s", 0, +1}};
-    if (k->multi) snprintf(c->note, sizeof c->note, "pairs: %d (rank i with rank i+%d)", r.pairs, r.pairs);
-    if (k->pat == PINGPONG) tb_columns(c, k->multi ? 4 : 2, k->multi ? mlat : lat);
-    else tb_columns(c, k->multi ? 3 : 2, k->multi ? mbw : bw);
-
-    enum tb_kind kind = k->pat == PINGPONG ? TB_LAT : TB_BW;
+    /* osu_mbw_mr keeps the small-message counts at every size */
+    enum tb_kind kind = k->pat == PINGPONG ? TB_LAT : k->multi ? TB_MBW : TB_BW;
     for (size_t size = (size_t)-1; tb_next_size(c, &size);) {
         if (c->o->validate) TB_TRY(tb_all_ok(c, validate(c, k, &r, &sp, &rp, size, req)));
         int iters = tb_iters(c, kind, size), warm = tb_warmup(c, kind, size);
@@ -185,22 +215,8 @@ static int run_p2p(struct tb_ctx *c)
         tb_pool_set(&rp, size);
         struct step st = {k, &r, &sp, &rp, size, req};
         double t;
-        TB_TRY(tb_time_loop(c, r.active, warm, iters, step, &st, &t));
-
-        double row[4] = {(double)size, 0, 0, 0}, mn, avg, mx;
-        if (k->pat == PINGPONG) {
-            TB_TRY(tb_stats(c, r.active, t * 1e6 / (2.0 * iters), &mn, &avg, &mx));
-            row[1] = avg;
-            row[2] = mn;
-            row[3] = mx;
-        } else {
-            /* Mean time of the ranks that send, as OSU's multi-pair test. */
-            TB_TRY(tb_stats(c, r.active && r.initiator, t, &mn, &avg, &mx));
-            double msgs = (double)r.pairs * c->o->window * iters * (k->pat == BIWINDOW ? 2 : 1);
-            row[1] = msgs * (double)size / avg / 1e6;
-            row[2] = msgs / avg;
-        }
-        tb_row(c, row);
+        TB_TRY(tb_time_omb(c, r.active, warm, iters, k->multi, step, &st, &t));
+        TB_TRY(p2p_row(c, k, &r, size, iters, t));
     }
     return 0;
 }

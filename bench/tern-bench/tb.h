@@ -18,16 +18,21 @@
 struct tb_opts {
     size_t sizes[TB_MAX_SIZES]; /* explicit list (-m a,b,c), or empty */
     int nsizes;
-    size_t min_size, max_size;  /* -m min:max; max 0 with have_range 0: benchmark default */
-    int have_range;
+    size_t min_size, max_size;  /* -m MIN:MAX */
+    int have_min, have_max;     /* 0: that end is the benchmark's default (-m :MAX, -m MIN:), as OMB */
     int iters;                  /* -i; 0: by message size, as OSU does */
     int warmup;                 /* -x; -1: by message size */
     int window;                 /* -w: messages in flight per bandwidth iteration */
     int fresh;                  /* --fresh: each message uses memory not touched recently */
     size_t cold_bytes;          /* how much memory --fresh cycles through */
     int validate;               /* -c */
+    int rtype;                  /* -T: element type of the reductions, enum tb_rtype */
     int json;                   /* -f json */
 };
+
+/* Element types of the reductions (OMB's -T); MPI_CHAR is OMB 7.x's default. */
+enum tb_rtype { TB_RCHAR, TB_RINT, TB_RFLOAT };
+MPI_Datatype tb_reduction_type(const struct tb_opts *o);
 
 /* Parses argv; fills names[] with the benchmark/family words.  Returns 0,
  * 1 for --help, 2 for a usage error (message printed by rank 0). */
@@ -40,8 +45,9 @@ size_t tb_parse_size(const char *s, int *ok);
 
 struct tb_ctx;
 
-/* How iteration counts scale by default (OSU's defaults for each kind). */
-enum tb_kind { TB_LAT, TB_BW, TB_COLL };
+/* How iteration counts scale by default (OMB's defaults for each kind);
+ * TB_MBW: osu_mbw_mr keeps the small-message counts at every size. */
+enum tb_kind { TB_LAT, TB_BW, TB_MBW, TB_COLL };
 
 struct tb_bench {
     const char *name;
@@ -81,6 +87,8 @@ struct tb_ctx {
     enum tb_status status;
     char err[384];
     int secondhand;     /* stopped because another rank failed */
+    size_t granule;     /* sizes not a multiple of this are skipped: the
+                           benchmark's, or one element of -T's type */
     /* what this run allocated, freed by tb_cleanup whatever happened */
     void **mem;
     int nmem, capmem;
@@ -143,6 +151,14 @@ int tb_warmup(const struct tb_ctx *c, enum tb_kind k, size_t size);
  * with active == 0 only join the barrier. */
 int tb_time_loop(struct tb_ctx *c, int active, int warm, int iters, int (*step)(struct tb_ctx *, void *),
                  void *arg, double *seconds);
+
+/* The point-to-point loop of OMB: after one barrier of all ranks, 'warm'
+ * untimed iterations, then 'iters' timed ones with no barrier in between
+ * (the clock starts at the first timed iteration).  With 'sync', every
+ * iteration starts with a barrier of all ranks that stays out of the time
+ * (osu_mbw_mr, osu_multi_lat), and *seconds sums the timed iterations. */
+int tb_time_omb(struct tb_ctx *c, int active, int warm, int iters, int sync,
+                int (*step)(struct tb_ctx *, void *), void *arg, double *seconds);
 
 /* Busy computation (no MPI calls) for about 'seconds'. */
 void tb_compute(double seconds);

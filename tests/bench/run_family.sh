@@ -17,7 +17,9 @@ if [[ -z $names ]]; then
     exit 1
 fi
 
-out=$("$mpiexec" --timeout 100 -n "$np" "$bench" "$family" -m 1:256 -i 3 -x 1 -c 2>&1)
+# BENCH_EXTRA_ARGS: more tern-bench options (e.g. -T float), split on spaces
+# shellcheck disable=SC2086
+out=$("$mpiexec" --timeout 100 -n "$np" "$bench" "$family" -m 1:256 -i 3 -x 1 -c ${BENCH_EXTRA_ARGS:-} 2>&1)
 rc=$?
 printf '%s\n' "$out"
 
