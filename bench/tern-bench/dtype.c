@@ -215,16 +215,17 @@ const struct tb_col dt_cols[4] = {
 #define MiB(n) ((size_t)(n) << 20)
 
 const struct tb_bench tb_dtype_benches[] = {
-    {"vector", "dtype", "ping-pong of every other double: MPI_Type_vector vs packed by hand (size: data bytes)", 2, 8,
-     MiB(1), sizeof(double), run_pingpong, &vec_case},
+    {"vector", "dtype", "ping-pong of every other double: MPI_Type_vector vs packed by hand (size: data bytes)", 2,
+     KiB(1), MiB(16), sizeof(double), run_pingpong, &vec_case},
     {"struct", "dtype",
      "ping-pong of {double[3],int,char} structs: MPI_Type_create_struct vs packed by hand (size: array bytes)", 2,
-     sizeof(struct particle), MiB(1), sizeof(struct particle), run_pingpong, &st_case},
+     KiB(1), MiB(16), sizeof(struct particle), run_pingpong, &st_case},
     {"halo2d", "dtype",
-     "2D halo exchange, 4 faces (MPI_Type_create_subarray) vs packed by hand (size: bytes of one face)", 1, 8,
-     KiB(16), 8, tb_run_halo, &tb_halo2d},
+     "2D halo exchange in strips, 2 column faces (MPI_Type_create_subarray) vs packed by hand (size: bytes of one face)",
+     1, KiB(1), MiB(16), 8, tb_run_halo, &tb_halo2d},
     {"halo3d", "dtype",
-     "3D halo exchange, 6 faces (MPI_Type_create_subarray) vs packed by hand (size: bytes of one face)", 1, 8,
-     KiB(128), 8, tb_run_halo, &tb_halo3d},
+     "3D halo exchange in pencils, 4 faces of long rows (MPI_Type_create_subarray) vs packed by hand (size: bytes of "
+     "one face)",
+     1, KiB(1), MiB(16), 8, tb_run_halo, &tb_halo3d},
     {NULL, NULL, NULL, 0, 0, 0, 0, NULL, NULL},
 };

@@ -1,26 +1,38 @@
-/* Halo exchange of a stencil code, 2D or 3D: the ranks form a periodic
- * Cartesian grid (MPI_Dims_create), each owns an n^d block of doubles with
- * a ghost layer one cell deep, and one exchange sends its 2d boundary faces
- * to the neighbours and receives their faces into its ghost layer (all
- * MPI_Irecv, then all MPI_Isend, then MPI_Waitall).  The faces are
- * non-contiguous except along the last dimension's rows.  Once the faces
- * are MPI_Type_create_subarray types sent as they lie; once they are
- * copied into contiguous buffers by loops, sent as doubles and copied out
- * (the copies are timed).  Size: the bytes of one face, n*8 (2D) or n*n*8
- * (3D; sizes that are not are skipped). */
+/* Halo exchange of a stencil code, 2D or 3D, decomposed so that the
+ * exchanged faces are the non-contiguous ones and can grow to many MiB:
+ *   halo2d  strips: a 2D grid cut along its rows' direction, each rank owns
+ *           n x W cells and trades its first and last columns with its left
+ *           and right neighbours: one double per row, (W+2)*8 bytes apart
+ *   halo3d  pencils: a 3D grid cut along its two slow dimensions, each rank
+ *           owns W x W x n cells and trades four faces of W rows of n
+ *           contiguous doubles (long pieces, some rows apart)
+ * with W = 8 and n set by the size.  The ranks form a periodic Cartesian
+ * grid over the cut dimensions (MPI_Dims_create); each has a ghost layer
+ * one cell deep, and one exchange sends its boundary faces to the
+ * neighbours and receives theirs into its ghost layer (all MPI_Irecv, then
+ * all MPI_Isend, then MPI_Waitall).  Once the faces are
+ * MPI_Type_create_subarray types sent as they lie; once they are copied
+ * into contiguous buffers by loops, sent as doubles and copied out (the
+ * copies are timed).  Size: the bytes of one face, n*8 (2D) or W*n*8 (3D;
+ * sizes that are not are skipped). */
 #include "dtype.h"
 
 #include <math.h>
 #include <string.h>
 
-const struct halo_shape tb_halo2d = {2}, tb_halo3d = {3};
+#define W 8
+/* the interior of a rank's block: W, or -1 for the n that the size sets */
+const struct halo_shape tb_halo2d = {2, 1, 1, {-1, W}}, tb_halo3d = {3, 0, 2, {W, W, -1}};
 
 #define MAXD 3
 #define NFACES (2 * MAXD)
 
 struct halo {
-    int nd, n;
-    int ext[MAXD];          /* n + 2 in each dimension */
+    const struct halo_shape *shape;
+    int nd;
+    int f0, nfaces;         /* faces exchanged: f0 .. f0+nfaces-1, those of the cut dimensions */
+    int len[MAXD];          /* interior cells in each dimension */
+    int ext[MAXD];          /* len + 2 */
     int nbr[NFACES];        /* face f = 2*dim + side (0 low, 1 high): the neighbour across it */
     MPI_Comm cart;
     struct tb_pool grids;
@@ -39,11 +51,11 @@ static void face_box(const struct halo *h, int f, int ghost, int start[MAXD], in
     int d = f / 2, high = f % 2;
     for (int i = 0; i < h->nd; i++) {
         start[i] = 1;
-        sub[i] = h->n;
+        sub[i] = h->len[i];
     }
     sub[d] = 1;
-    if (ghost) start[d] = high ? h->n + 1 : 0;
-    else start[d] = high ? h->n : 1;
+    if (ghost) start[d] = high ? h->len[d] + 1 : 0;
+    else start[d] = high ? h->len[d] : 1;
 }
 
 static size_t lin(const struct halo *h, const int idx[MAXD])
@@ -79,26 +91,26 @@ static void box_copy(const struct halo *h, double *grid, double *buf, int f, int
 static int exchange(struct tb_ctx *c, void *arg)
 {
     struct halo *h = arg;
-    int nf = 2 * h->nd, cnt = (int)h->face_elems;
+    int nf = h->nfaces, cnt = (int)h->face_elems;
     h->grid = (double *)tb_pool_next(&h->grids);
     /* The message crossing face f travels toward side f%2; its tag says
      * which way, so two faces to the same neighbour never mix. */
-    for (int f = 0; f < nf; f++) {
+    for (int f = h->f0; f < h->f0 + nf; f++) {
         int tag = f ^ 1; /* what arrives over my low face was sent across the sender's high face */
-        if (h->packed) TB_MPI(c, MPI_Irecv(h->rpk[f], cnt, MPI_DOUBLE, h->nbr[f], tag, h->cart, &h->req[f]));
-        else TB_MPI(c, MPI_Irecv(h->grid, 1, h->rface[f], h->nbr[f], tag, h->cart, &h->req[f]));
+        if (h->packed) TB_MPI(c, MPI_Irecv(h->rpk[f], cnt, MPI_DOUBLE, h->nbr[f], tag, h->cart, &h->req[f - h->f0]));
+        else TB_MPI(c, MPI_Irecv(h->grid, 1, h->rface[f], h->nbr[f], tag, h->cart, &h->req[f - h->f0]));
     }
-    for (int f = 0; f < nf; f++) {
+    for (int f = h->f0; f < h->f0 + nf; f++) {
         if (h->packed) {
             box_copy(h, h->grid, h->spk[f], f, 0, 1);
-            TB_MPI(c, MPI_Isend(h->spk[f], cnt, MPI_DOUBLE, h->nbr[f], f, h->cart, &h->req[nf + f]));
+            TB_MPI(c, MPI_Isend(h->spk[f], cnt, MPI_DOUBLE, h->nbr[f], f, h->cart, &h->req[nf + f - h->f0]));
         } else {
-            TB_MPI(c, MPI_Isend(h->grid, 1, h->sface[f], h->nbr[f], f, h->cart, &h->req[nf + f]));
+            TB_MPI(c, MPI_Isend(h->grid, 1, h->sface[f], h->nbr[f], f, h->cart, &h->req[nf + f - h->f0]));
         }
     }
     TB_MPI(c, MPI_Waitall(2 * nf, h->req, h->st));
     if (h->packed)
-        for (int f = 0; f < nf; f++) box_copy(h, h->grid, h->rpk[f], f, 1, 0);
+        for (int f = h->f0; f < h->f0 + nf; f++) box_copy(h, h->grid, h->rpk[f], f, 1, 0);
     return 0;
 }
 
@@ -111,7 +123,7 @@ static void fill(const struct halo *h, double *grid, int rank)
     for (int i = 0; i < h->nd; i++) total *= (size_t)h->ext[i];
     for (size_t l = 0; l < total; l++) grid[l] = cell(rank, l);
     /* ghost faces start out wrong (no cell holds -1) */
-    for (int f = 0; f < 2 * h->nd; f++) {
+    for (int f = h->f0; f < h->f0 + h->nfaces; f++) {
         double *tmp = h->rpk[f];
         for (size_t i = 0; i < h->face_elems; i++) tmp[i] = -1;
         box_copy(h, grid, tmp, f, 1, 0);
@@ -121,7 +133,7 @@ static void fill(const struct halo *h, double *grid, int rank)
 /* Ghost face f holds the neighbour's boundary cells of the opposite face. */
 static int check(struct tb_ctx *c, const struct halo *h, double *grid)
 {
-    for (int f = 0; f < 2 * h->nd; f++) {
+    for (int f = h->f0; f < h->f0 + h->nfaces; f++) {
         int gs[MAXD], ss[MAXD], sub[MAXD], src[MAXD], dst[MAXD];
         face_box(h, f, 1, gs, sub);
         face_box(h, f ^ 1, 0, ss, sub);
@@ -154,30 +166,54 @@ static int validate(struct tb_ctx *c, struct halo *h)
     return check(c, h, g);
 }
 
-/* n for a face of 'size' bytes, or 0 when no n fits. */
-static int side_of(int nd, size_t size)
+/* A face's cells per unit of n: the fixed lengths of the dimensions that
+ * are neither the face's own (a cut one, all of length W) nor n's. */
+static size_t face_fixed(const struct halo_shape *sh)
 {
-    size_t elems = size / sizeof(double);
-    if (nd == 2) return elems <= 1u << 30 ? (int)elems : 0;
-    int n = (int)llround(sqrt((double)elems));
-    return (size_t)n * (size_t)n == elems ? n : 0;
+    size_t k = 1;
+    for (int d = 0; d < sh->ndims; d++)
+        if (sh->len[d] > 0) k *= (size_t)sh->len[d];
+    return k / (size_t)sh->len[sh->cut];
+}
+
+/* n for a face of 'size' bytes, or 0 when no n fits. */
+static int side_of(const struct halo_shape *sh, size_t size)
+{
+    size_t elems = size / sizeof(double), k = face_fixed(sh);
+    if (elems % k || elems / k > 1u << 30) return 0;
+    return (int)(elems / k);
+}
+
+static void set_lengths(struct halo *h, int n)
+{
+    h->face_elems = (size_t)n * face_fixed(h->shape);
+    for (int d = 0; d < h->nd; d++) {
+        h->len[d] = h->shape->len[d] > 0 ? h->shape->len[d] : n;
+        h->ext[d] = h->len[d] + 2;
+    }
+}
+
+static size_t grid_cells(const struct halo *h)
+{
+    size_t cells = 1;
+    for (int d = 0; d < h->nd; d++) cells *= (size_t)h->ext[d];
+    return cells;
 }
 
 static int setup(struct tb_ctx *c, struct halo *h, size_t maxsize)
 {
-    int dims[MAXD] = {0, 0, 0}, periods[MAXD] = {1, 1, 1};
+    /* only the cut dimensions spread over the ranks: the others are whole here */
+    int dims[MAXD], periods[MAXD] = {1, 1, 1};
+    for (int d = 0; d < h->nd; d++) dims[d] = d >= h->shape->cut && d < h->shape->cut + h->shape->ncut ? 0 : 1;
     TB_MPI(c, MPI_Dims_create(c->size, h->nd, dims));
     TB_MPI(c, MPI_Cart_create(c->comm, h->nd, dims, periods, 0, &h->cart));
     tb_track_comm(c, h->cart);
     for (int d = 0; d < h->nd; d++) TB_MPI(c, MPI_Cart_shift(h->cart, d, 1, &h->nbr[2 * d], &h->nbr[2 * d + 1]));
-    int nmax = side_of(h->nd, maxsize);
-    size_t cells = 1, face = 1;
-    for (int d = 0; d < h->nd; d++) cells *= (size_t)nmax + 2;
-    for (int d = 1; d < h->nd; d++) face *= (size_t)nmax;
-    TB_TRY(tb_pool_init(c, &h->grids, cells * sizeof(double)));
-    for (int f = 0; f < 2 * h->nd; f++) {
-        h->spk[f] = tb_alloc(c, face * sizeof(double));
-        h->rpk[f] = tb_alloc(c, face * sizeof(double));
+    set_lengths(h, side_of(h->shape, maxsize));
+    TB_TRY(tb_pool_init(c, &h->grids, grid_cells(h) * sizeof(double)));
+    for (int f = h->f0; f < h->f0 + h->nfaces; f++) {
+        h->spk[f] = tb_alloc(c, h->face_elems * sizeof(double));
+        h->rpk[f] = tb_alloc(c, h->face_elems * sizeof(double));
         if (!h->spk[f] || !h->rpk[f]) return -1;
     }
     return 0;
@@ -185,16 +221,9 @@ static int setup(struct tb_ctx *c, struct halo *h, size_t maxsize)
 
 static int set_side(struct tb_ctx *c, struct halo *h, int n)
 {
-    h->n = n;
-    h->face_elems = 1;
-    for (int d = 0; d < h->nd; d++) {
-        h->ext[d] = n + 2;
-        if (d) h->face_elems *= (size_t)n;
-    }
-    size_t cells = 1;
-    for (int d = 0; d < h->nd; d++) cells *= (size_t)h->ext[d];
-    tb_pool_set(&h->grids, cells * sizeof(double));
-    for (int f = 0; f < 2 * h->nd; f++) {
+    set_lengths(h, n);
+    tb_pool_set(&h->grids, grid_cells(h) * sizeof(double));
+    for (int f = h->f0; f < h->f0 + h->nfaces; f++) {
         int start[MAXD], sub[MAXD];
         face_box(h, f, 0, start, sub);
         TB_MPI(c, MPI_Type_create_subarray(h->nd, h->ext, sub, start, MPI_ORDER_C, MPI_DOUBLE, &h->sface[f]));
@@ -211,15 +240,18 @@ int tb_run_halo(struct tb_ctx *c)
     const struct halo_shape *shape = c->b->arg;
     struct halo h;
     memset(&h, 0, sizeof h);
+    h.shape = shape;
     h.nd = shape->ndims;
+    h.f0 = 2 * shape->cut;
+    h.nfaces = 2 * shape->ncut;
     size_t max = 0;
     for (size_t s = (size_t)-1; tb_next_size(c, &s);)
-        if (side_of(h.nd, s) && s > max) max = s;
-    if (!max) return tb_fail(c, "no message size is the size of a face (n*8 or n*n*8 bytes)");
+        if (side_of(shape, s) && s > max) max = s;
+    if (!max) return tb_fail(c, "no message size is the size of a face (n*8 or %d*n*8 bytes)", W);
     TB_TRY(setup(c, &h, max));
     tb_columns(c, 4, dt_cols);
     for (size_t size = (size_t)-1; tb_next_size(c, &size);) {
-        int n = side_of(h.nd, size);
+        int n = side_of(shape, size);
         if (!n) continue;
         TB_TRY(set_side(c, &h, n));
         int iters = tb_iters(c, TB_COLL, size), warm = tb_warmup(c, TB_COLL, size);

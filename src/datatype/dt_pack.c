@@ -36,6 +36,35 @@ void tern_dt_pos_seek(const struct tern_dt_view *v, size_t offset, struct tern_d
     at->boff = uoff - v->prefix[at->b];
 }
 
+/* A copy of n bytes that does not call memcpy for the short blocks typical
+ * of structs: two overlapping fixed-size moves cover any length up to 32. */
+static inline __attribute__((always_inline)) void copy_bytes(char *d, const char *s, size_t n)
+{
+    if (n > 32) {
+        memcpy(d, s, n);
+    } else if (n >= 16) {
+        char a[16], b[16];
+        memcpy(a, s, 16);
+        memcpy(b, s + n - 16, 16);
+        memcpy(d, a, 16);
+        memcpy(d + n - 16, b, 16);
+    } else if (n >= 8) {
+        uint64_t a, b;
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+        memcpy(d, &a, 8);
+        memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + n - 4, 4);
+        memcpy(d, &a, 4);
+        memcpy(d + n - 4, &b, 4);
+    } else {
+        for (size_t i = 0; i < n; i++) d[i] = s[i];
+    }
+}
+
 #define TERN_STRIDED(N)                                                            \
     do {                                                                           \
         if (unpack)                                                                \
@@ -59,30 +88,12 @@ static inline __attribute__((always_inline)) void strided(char *p, MPI_Aint s, c
     case 16: TERN_STRIDED(16); break;
     case 24: TERN_STRIDED(24); break;
     case 32: TERN_STRIDED(32); break;
-    default: TERN_STRIDED(len); break;
-    }
-}
-
-/* A copy of n bytes that does not call memcpy for the short blocks typical
- * of structs: two overlapping fixed-size moves cover any length up to 16. */
-static inline __attribute__((always_inline)) void copy_bytes(char *d, const char *s, size_t n)
-{
-    if (n > 16) {
-        memcpy(d, s, n);
-    } else if (n >= 8) {
-        uint64_t a, b;
-        memcpy(&a, s, 8);
-        memcpy(&b, s + n - 8, 8);
-        memcpy(d, &a, 8);
-        memcpy(d + n - 8, &b, 8);
-    } else if (n >= 4) {
-        uint32_t a, b;
-        memcpy(&a, s, 4);
-        memcpy(&b, s + n - 4, 4);
-        memcpy(d, &a, 4);
-        memcpy(d + n - 4, &b, 4);
-    } else {
-        for (size_t i = 0; i < n; i++) d[i] = s[i];
+    default:
+        if (unpack)
+            for (size_t i_ = 0; i_ < k; i_++) copy_bytes(tern_dt_at(p, (MPI_Aint)i_ * s), s8 + i_ * len, len);
+        else
+            for (size_t i_ = 0; i_ < k; i_++) copy_bytes(s8 + i_ * len, tern_dt_at(p, (MPI_Aint)i_ * s), len);
+        break;
     }
 }
 
