@@ -60,6 +60,7 @@ struct tern_request {
     void *xfer;             /* transport state kept outside shared memory */
     uint8_t cancel_pending; /* MPI_Cancel asked the receiver to withdraw the send */
     size_t progress_off;    /* bytes moved so far (pipeline) */
+    int pipe_lane;          /* pipeline: the lane the receiver granted */
     size_t limit;           /* bytes this transfer moves: min(message, receive buffer) */
     int slot;               /* rendezvous slot */
     uint64_t rts_cookie;    /* receive: the sender's request, for replies */

@@ -85,8 +85,13 @@ enum { SLOT_FREE = 0, SLOT_POSTED = 1, SLOT_ACTIVE = 2 };
 
 struct shm_pipe_flag {
     _Atomic uint32_t len;          /* bytes in the chunk; 0 = empty */
-    char pad[SHM_LINE - 4];
+    uint32_t lane;                 /* the transfer it belongs to (written before len) */
+    char pad[SHM_LINE - 8];
 };
+/* Pipeline transfers one receiver streams from one sender at a time: their
+ * chunks interleave in the pair's chunk ring, so a halo exchange's faces
+ * move together (rows their packing and unpacking share stay in cache). */
+#define SHM_PIPE_LANES 4
 
 /* Per-rank block at the start of the segment. */
 struct shm_rank_ctl {
@@ -138,7 +143,8 @@ struct shm_peer {
     struct shm_pipe_flag *in_pipe_flags;
     char *in_pipe_data;
     uint32_t pipe_recv_cursor;
-    struct tern_request *pipe_owner;             /* receive being streamed */
+    struct tern_request *pipe_lane[SHM_PIPE_LANES]; /* receives being streamed */
+    int pipe_active;                             /* lanes in use */
     struct tern_request *pipe_wait_head, *pipe_wait_tail;
 };
 
@@ -161,7 +167,7 @@ struct shm_state {
     void *bounce;                  /* CMA copies of short pieces, packed or unpacked here */
     /* transfers under way */
     struct shm_reqlist rndv_send, rndv_recv, pipe_send;
-    int pipe_recv_count;           /* peers with a pipeline receive under way */
+    int pipe_recv_count;           /* pipeline receives under way, all peers */
 };
 
 extern struct shm_state shm;

@@ -1,25 +1,41 @@
 /* The two-copy pipeline, for pairs where CMA is off, refused or slower,
  * and for messages whose pieces are short on both sides: the sender packs
  * chunks straight from its buffer into the pair's shared chunk ring while
- * the receiver unpacks earlier chunks straight into its own.  One transfer per direction at a time; the
- * receiver grants them (clear-to-send) in the order it matches them. */
+ * the receiver unpacks earlier chunks straight into its own.
+ *
+ * The receiver grants transfers (clear-to-send) in the order it matches
+ * them, up to SHM_PIPE_LANES at a time per sender, each on a lane; the
+ * sender deals chunks to its granted transfers in turn, and every chunk
+ * says its lane.  The ring is FIFO, so each transfer's chunks arrive in
+ * order, and a lane is granted again only once all of its chunks are
+ * consumed. */
 #include "core/errors.h"
 #include "datatype/datatype.h"
 #include "p2p/p2p_internal.h"
 #include "transport/shm/shm.h"
 #include "transport/shm/shm_internal.h"
 
+/* A CTS carries the granted bytes and the lane: messages stay far below
+ * 2^56 bytes, so the lane rides in the top byte. */
+#define CTS_LANE_SHIFT 56
+
+static void lane_done(struct shm_peer *p, int lane);
+
 static void grant(struct shm_peer *p, struct tern_request *r)
 {
-    p->pipe_owner = r;
+    int lane = 0;
+    while (p->pipe_lane[lane]) lane++;
+    p->pipe_lane[lane] = r;
+    p->pipe_active++;
     r->progress_off = 0;
     shm.pipe_recv_count++;
-    shm_send_ctl(p, PKT_CTS, r->rts_cookie, r->limit);
+    shm_send_ctl(p, PKT_CTS, r->rts_cookie, (uint64_t)r->limit | (uint64_t)lane << CTS_LANE_SHIFT);
+    if (!r->limit) lane_done(p, lane); /* a zero-byte receive: no chunk will come */
 }
 
 void shm_pipe_recv_request(struct shm_peer *p, struct tern_request *r)
 {
-    if (!p->pipe_owner) {
+    if (p->pipe_active < SHM_PIPE_LANES) {
         grant(p, r);
         return;
     }
@@ -32,30 +48,44 @@ void shm_pipe_recv_request(struct shm_peer *p, struct tern_request *r)
 void shm_pipe_on_cts(struct shm_peer *p, struct tern_request *r, uint64_t len)
 {
     shm_rndv_to_pipe(p, r);
-    r->limit = (size_t)len;
+    r->limit = (size_t)(len & (((uint64_t)1 << CTS_LANE_SHIFT) - 1));
+    r->pipe_lane = (int)(len >> CTS_LANE_SHIFT);
     r->progress_off = 0;
     r->state = TERN_SEND_PIPE;
     shm_list_append(&shm.pipe_send, r);
 }
 
-static int send_progress(struct tern_request *r)
+/* One chunk of r into its peer's ring, if there is room: 1 when written. */
+static int send_chunk(struct tern_request *r)
 {
     struct shm_peer *p = &shm.peers[r->world_peer];
     size_t chunk = shm.lay.pipe_chunk_bytes;
-    int n = 0;
-    while (r->progress_off < r->limit) {
-        struct shm_pipe_flag *f = &p->out_pipe_flags[p->pipe_send_cursor];
-        if (atomic_load_explicit(&f->len, memory_order_acquire)) break;
-        size_t len = r->limit - r->progress_off < chunk ? r->limit - r->progress_off : chunk;
-        /* straight from the user's buffer, packed on the way if need be */
-        tern_dt_pack(r->dt, r->buf, r->count, r->progress_off, p->out_pipe_data + (size_t)p->pipe_send_cursor * chunk,
-                     len);
-        atomic_store_explicit(&f->len, (uint32_t)len, memory_order_release);
-        p->pipe_send_cursor = (uint32_t)((p->pipe_send_cursor + 1) % shm.lay.pipe_chunks);
-        r->progress_off += len;
-        n++;
-    }
-    if (r->progress_off == r->limit) {
+    struct shm_pipe_flag *f = &p->out_pipe_flags[p->pipe_send_cursor];
+    if (r->progress_off == r->limit || atomic_load_explicit(&f->len, memory_order_acquire)) return 0;
+    size_t len = r->limit - r->progress_off < chunk ? r->limit - r->progress_off : chunk;
+    /* straight from the user's buffer, packed on the way if need be */
+    tern_dt_pack(r->dt, r->buf, r->count, r->progress_off, p->out_pipe_data + (size_t)p->pipe_send_cursor * chunk, len);
+    f->lane = (uint32_t)r->pipe_lane;
+    atomic_store_explicit(&f->len, (uint32_t)len, memory_order_release);
+    p->pipe_send_cursor = (uint32_t)((p->pipe_send_cursor + 1) % shm.lay.pipe_chunks);
+    r->progress_off += len;
+    return 1;
+}
+
+/* A chunk apiece to every granted send, round after round, while the rings
+ * have room. */
+static int send_progress(void)
+{
+    int n = 0, moved;
+    do {
+        moved = 0;
+        for (struct tern_request *r = shm.pipe_send.head; r; r = r->next) moved += send_chunk(r);
+        n += moved;
+    } while (moved);
+    struct tern_request *r, *next;
+    for (r = shm.pipe_send.head; r; r = next) {
+        next = r->next;
+        if (r->progress_off < r->limit) continue;
         shm_list_remove(&shm.pipe_send, r);
         r->state = TERN_SEND_DONE;
         tern_req_complete(r);
@@ -64,24 +94,11 @@ static int send_progress(struct tern_request *r)
     return n;
 }
 
-static int recv_progress(struct shm_peer *p)
+static void lane_done(struct shm_peer *p, int lane)
 {
-    struct tern_request *r = p->pipe_owner;
-    size_t chunk = shm.lay.pipe_chunk_bytes;
-    int n = 0;
-    while (r->progress_off < r->limit) {
-        struct shm_pipe_flag *f = &p->in_pipe_flags[p->pipe_recv_cursor];
-        uint32_t len = atomic_load_explicit(&f->len, memory_order_acquire);
-        if (!len) break;
-        tern_p2p_unpack_at(r, r->progress_off, p->in_pipe_data + (size_t)p->pipe_recv_cursor * chunk, len);
-        atomic_store_explicit(&f->len, 0, memory_order_release);
-        p->pipe_recv_cursor = (uint32_t)((p->pipe_recv_cursor + 1) % shm.lay.pipe_chunks);
-        r->progress_off += len;
-        n++;
-    }
-    if (r->progress_off < r->limit) return n;
-    tern_req_complete(r);
-    p->pipe_owner = NULL;
+    tern_req_complete(p->pipe_lane[lane]);
+    p->pipe_lane[lane] = NULL;
+    p->pipe_active--;
     shm.pipe_recv_count--;
     struct tern_request *next = p->pipe_wait_head;
     if (next) {
@@ -90,19 +107,34 @@ static int recv_progress(struct shm_peer *p)
         next->next = next->prev = NULL;
         grant(p, next);
     }
-    return n + 1;
+}
+
+static int recv_progress(struct shm_peer *p)
+{
+    size_t chunk = shm.lay.pipe_chunk_bytes;
+    int n = 0;
+    for (;;) {
+        struct shm_pipe_flag *f = &p->in_pipe_flags[p->pipe_recv_cursor];
+        uint32_t len = atomic_load_explicit(&f->len, memory_order_acquire);
+        if (!len) break;
+        int lane = (int)f->lane;
+        struct tern_request *r = lane < SHM_PIPE_LANES ? p->pipe_lane[lane] : NULL;
+        if (!r) tern_fatal("pipeline chunk from rank %d for lane %d, which has no transfer", p->world, lane);
+        tern_p2p_unpack_at(r, r->progress_off, p->in_pipe_data + (size_t)p->pipe_recv_cursor * chunk, len);
+        atomic_store_explicit(&f->len, 0, memory_order_release);
+        p->pipe_recv_cursor = (uint32_t)((p->pipe_recv_cursor + 1) % shm.lay.pipe_chunks);
+        r->progress_off += len;
+        n++;
+        if (r->progress_off == r->limit) lane_done(p, lane);
+    }
+    return n;
 }
 
 int shm_pipe_progress(void)
 {
-    int n = 0;
-    struct tern_request *r, *next;
-    for (r = shm.pipe_send.head; r; r = next) {
-        next = r->next;
-        n += send_progress(r);
-    }
+    int n = shm.pipe_send.head ? send_progress() : 0;
     if (shm.pipe_recv_count)
         for (int i = 0; i < shm.n; i++)
-            if (i != shm.me && shm.peers[i].pipe_owner) n += recv_progress(&shm.peers[i]);
+            if (i != shm.me && shm.peers[i].pipe_active) n += recv_progress(&shm.peers[i]);
     return n;
 }
