@@ -222,6 +222,23 @@ static void truncated(int ls, int lr, int n)
     free_layout(&r);
 }
 
+/* A receive with room for nothing still ends the transfer (the pipeline
+ * grants it, but no chunk will ever come): MPI_ERR_TRUNCATE, no hang. */
+static void zero_room(int ls, int n)
+{
+    if (rank == 0) {
+        struct layout s = make_layout(ls, n);
+        fill(&s, ls, n, 3);
+        CHECK_MPI(MPI_Send(s.base, 1, s.type, 1, 98, MPI_COMM_WORLD));
+        free_layout(&s);
+        return;
+    }
+    double d = -1.0;
+    int rc = MPI_Recv(&d, 0, MPI_DOUBLE, 0, 98, MPI_COMM_WORLD, MPI_STATUS_IGNORE), cls = -1;
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_TRUNCATE && d == -1.0, "zero-byte receive of %s: class %d", names[ls], cls);
+}
+
 /* More messages in flight than a pair has rendezvous slots. */
 static void many(int ls, int lr, int n)
 {
@@ -266,6 +283,8 @@ int main(int argc, char **argv)
     truncated(VEC_LONG, FACE_MID, 8 * IDX_BLOCK);
     truncated(INDEXED3, PAIRS, 8 * IDX_BLOCK);
     truncated(CONTIG, HINDEXED_NEG, 8 * IDX_BLOCK);
+    zero_room(VEC_SHORT, IDX_BLOCK);
+    zero_room(CONTIG, IDX_BLOCK);
     many(VEC_LONG, INDEXED3, IDX_BLOCK);
     many(FACE_LAST, CONTIG, IDX_BLOCK);
 
