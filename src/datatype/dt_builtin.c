@@ -89,6 +89,13 @@
 #define TERN_DT_HSIZE(h) (((unsigned)(h) >> 8) & 0xffu)
 #define TERN_DT_ID(h) ((unsigned)(h) & 0xffu)
 
+/* MPI_2INT and its kin are two basic elements each for MPI_Get_elements:
+ * the standard defines them as MPI_Type_contiguous(2, ...), as it defines
+ * the value-index pairs as structs of two. */
+#define TERN_DT_IS_TWIN(H)                                                      \
+    ((H) == MPI_2INT || (H) == MPI_2INTEGER || (H) == MPI_2REAL ||              \
+     (H) == MPI_2DOUBLE_PRECISION)
+
 /* A basic type: one block, contiguous. */
 #define TERN_DT_DEF_BASIC(H, T)                                                          \
     _Static_assert(sizeof(T) == TERN_DT_HSIZE(H), #H ": size differs from its handle"); \
@@ -117,7 +124,7 @@
         .urefs = 1,                                                                      \
         .combiner = MPI_COMBINER_NAMED,                                                  \
         .align = _Alignof(T),                                                            \
-        .nelems = 1};
+        .nelems = TERN_DT_IS_TWIN(H) ? 2 : 1};
 
 /* A pair type: the value's bytes, then (after padding, if any) the int. */
 #define TERN_DT_PAIR_STRUCT(V) struct { V v; int i; }
@@ -156,7 +163,7 @@
         .urefs = 1,                                                                         \
         .combiner = MPI_COMBINER_NAMED,                                                     \
         .align = _Alignof(TERN_DT_PAIR_STRUCT(V)),                                          \
-        .nelems = 1};
+        .nelems = 2};
 
 /* The bound markers: no data, an explicit lower or upper bound at 0. */
 #define TERN_DT_DEF_MARKER(H, IS_LB, IS_UB)                                             \
