@@ -11,7 +11,9 @@
 
 #include "datatype/dt_internal.h"
 
-/* Every basic type: its handle and a C type with its size and alignment. */
+/* Every basic type: its handle and a C type with its size and alignment.
+ * The spelling of the handle is the type's name: MPI_C_COMPLEX rather than
+ * its alias MPI_C_FLOAT_COMPLEX, as MPICH answers MPI_Type_get_name. */
 #define TERN_DT_BASIC_LIST(X)                                                   \
     X(MPI_CHAR, char)                                                           \
     X(MPI_SIGNED_CHAR, signed char)                                             \
@@ -60,7 +62,7 @@
     X(MPI_UINT32_T, uint32_t)                                                   \
     X(MPI_UINT64_T, uint64_t)                                                   \
     X(MPI_C_BOOL, _Bool)                                                        \
-    X(MPI_C_FLOAT_COMPLEX, float _Complex)                                      \
+    X(MPI_C_COMPLEX, float _Complex)                                            \
     X(MPI_C_DOUBLE_COMPLEX, double _Complex)                                    \
     X(MPI_C_LONG_DOUBLE_COMPLEX, long double _Complex)                          \
     X(MPI_CXX_BOOL, _Bool)                                                      \

@@ -97,7 +97,7 @@ static void predefined(void)
         {MPI_UINT32_T, "MPI_UINT32_T", 4, 4},
         {MPI_UINT64_T, "MPI_UINT64_T", 8, 8},
         {MPI_C_BOOL, "MPI_C_BOOL", 1, 1},
-        {MPI_C_FLOAT_COMPLEX, "MPI_C_FLOAT_COMPLEX", 8, 8},
+        {MPI_C_FLOAT_COMPLEX, "MPI_C_COMPLEX", 8, 8}, /* MPICH names the shared handle so */
         {MPI_C_DOUBLE_COMPLEX, "MPI_C_DOUBLE_COMPLEX", 16, 16},
         {MPI_C_LONG_DOUBLE_COMPLEX, "MPI_C_LONG_DOUBLE_COMPLEX", 32, 32},
         {MPI_CXX_BOOL, "MPI_CXX_BOOL", 1, 1},
