@@ -7,32 +7,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "tern_test.h"
-
-static void expect_bounds(MPI_Datatype t, const char *what, long size, long lb, long extent,
-                          long tlb, long textent)
-{
-    int sz;
-    MPI_Count szx, lbx, extx;
-    MPI_Aint l, e, tl, te, ol, ou, oe;
-    CHECK_MPI(MPI_Type_size(t, &sz));
-    CHECK_MPI(MPI_Type_size_x(t, &szx));
-    CHECK_MPI(MPI_Type_get_extent(t, &l, &e));
-    CHECK_MPI(MPI_Type_get_extent_x(t, &lbx, &extx));
-    CHECK_MPI(MPI_Type_get_true_extent(t, &tl, &te));
-    CHECK_MPI(MPI_Type_lb(t, &ol));
-    CHECK_MPI(MPI_Type_ub(t, &ou));
-    CHECK_MPI(MPI_Type_extent(t, &oe));
-    CHECK(sz == size && szx == size, "%s: size %d (size_x %ld), expected %ld", what, sz, (long)szx,
-          size);
-    CHECK(l == lb && e == extent, "%s: lb %ld extent %ld, expected %ld %ld", what, (long)l, (long)e,
-          lb, extent);
-    CHECK(lbx == lb && extx == extent, "%s: get_extent_x %ld %ld", what, (long)lbx, (long)extx);
-    CHECK(tl == tlb && te == textent, "%s: true lb %ld true extent %ld, expected %ld %ld", what,
-          (long)tl, (long)te, tlb, textent);
-    CHECK(ol == lb && ou == lb + extent && oe == extent, "%s: MPI-1 lb/ub/extent %ld %ld %ld", what,
-          (long)ol, (long)ou, (long)oe);
-}
+#include "dt_expect.h"
 
 static void expect_name(MPI_Datatype t, const char *name)
 {
