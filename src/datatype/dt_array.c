@@ -62,7 +62,10 @@ int tern_dt_subarray(int ndims, struct tern_dt_arr sizes, struct tern_dt_arr sub
     }
     ints[nints - 1] = order;
 
-    /* dimension k, fastest first */
+    /* dimension k, fastest first.  The box's offset goes into the first
+     * (innermost) type rather than around the last one: a layout keeps one
+     * level of repetition, which a wrapper around the outer hvector would
+     * flatten (2^31 blocks for a 2-d box of 2^31 rows). */
     int c = order == MPI_ORDER_C;
     const MPI_Count *sz = ints + 1, *sub = ints + 1 + n, *st = ints + 1 + 2 * n;
     struct tern_datatype *cur = NULL, *next = NULL;
@@ -71,20 +74,19 @@ int tern_dt_subarray(int ndims, struct tern_dt_arr sizes, struct tern_dt_arr sub
     for (size_t k = 0; k < n && rc == MPI_SUCCESS; k++) {
         size_t d = c ? n - 1 - k : k;
         MPI_Aint off = stride;
-        if (!mul_ok(&off, st[d]) || __builtin_add_overflow(disp, off, &disp)) {
+        if (!mul_ok(&off, st[d]) || __builtin_add_overflow(disp, off, &disp) ||
+            !mul_ok(&stride, sz[d]))
             rc = MPI_ERR_ARG;
-            break;
-        }
+    }
+    stride = old->extent;
+    for (size_t k = 0; k < n && rc == MPI_SUCCESS; k++) {
+        size_t d = c ? n - 1 - k : k;
         if (k == 0)
-            rc = tern_dt_contiguous(sub[d], TERN_CUR(cur, old), &next);
+            rc = tern_dt_hindexed_block(1, sub[d], &disp, old, &next);
         else
             rc = tern_dt_hvector(sub[d], 1, stride, cur, &next);
         rc = step(rc, &cur, next);
-        if (rc == MPI_SUCCESS && !mul_ok(&stride, sz[d])) rc = MPI_ERR_ARG;
-    }
-    if (rc == MPI_SUCCESS) {
-        rc = tern_dt_hindexed_block(1, 1, &disp, cur, &next);
-        rc = step(rc, &cur, next);
+        (void)mul_ok(&stride, sz[d]); /* checked above */
     }
     if (rc == MPI_SUCCESS)
         rc = finish(MPI_COMBINER_SUBARRAY, ints, nints, old, cur, stride, out);
