@@ -62,7 +62,10 @@ int tern_dt_subarray(int ndims, struct tern_dt_arr sizes, struct tern_dt_arr sub
     }
     ints[nints - 1] = order;
 
-    /* dimension k, fastest first */
+    /* dimension k, fastest first.  The box's offset goes into the first
+     * (innermost) type rather than around the last one: a layout keeps one
+     * level of repetition, which a wrapper around the outer hvector would
+     * flatten (2^31 blocks for a 2-d box of 2^31 rows). */
     int c = order == MPI_ORDER_C;
     const MPI_Count *sz = ints + 1, *sub = ints + 1 + n, *st = ints + 1 + 2 * n;
     struct tern_datatype *cur = NULL, *next = NULL;
@@ -71,20 +74,19 @@ int tern_dt_subarray(int ndims, struct tern_dt_arr sizes, struct tern_dt_arr sub
     for (size_t k = 0; k < n && rc == MPI_SUCCESS; k++) {
         size_t d = c ? n - 1 - k : k;
         MPI_Aint off = stride;
-        if (!mul_ok(&off, st[d]) || __builtin_add_overflow(disp, off, &disp)) {
+        if (!mul_ok(&off, st[d]) || __builtin_add_overflow(disp, off, &disp) ||
+            !mul_ok(&stride, sz[d]))
             rc = MPI_ERR_ARG;
-            break;
-        }
+    }
+    stride = old->extent;
+    for (size_t k = 0; k < n && rc == MPI_SUCCESS; k++) {
+        size_t d = c ? n - 1 - k : k;
         if (k == 0)
-            rc = tern_dt_contiguous(sub[d], TERN_CUR(cur, old), &next);
+            rc = tern_dt_hindexed_block(1, sub[d], &disp, old, &next);
         else
             rc = tern_dt_hvector(sub[d], 1, stride, cur, &next);
         rc = step(rc, &cur, next);
-        if (rc == MPI_SUCCESS && !mul_ok(&stride, sz[d])) rc = MPI_ERR_ARG;
-    }
-    if (rc == MPI_SUCCESS) {
-        rc = tern_dt_hindexed_block(1, 1, &disp, cur, &next);
-        rc = step(rc, &cur, next);
+        (void)mul_ok(&stride, sz[d]); /* checked above */
     }
     if (rc == MPI_SUCCESS)
         rc = finish(MPI_COMBINER_SUBARRAY, ints, nints, old, cur, stride, out);
@@ -102,38 +104,64 @@ static int grid_coord(int rank, int ndims, const int psizes[], int d)
     return rank % psizes[d];
 }
 
-/* The elements of one dimension that a process holds, as blocks
- * (start, length) in elements; returns the number of blocks, or -1 when
- * out of memory. */
-static MPI_Count dim_blocks(MPI_Count g, int distrib, int darg, int p, int coord,
-                            MPI_Count **starts, MPI_Count **lens)
+/* The elements of one dimension that a process holds: 'nfull' blocks of
+ * 'b' elements from element 'first', 'step' elements apart, then one block
+ * of 'last_len' elements at 'last'.  Block and none distributions are the
+ * last block alone; cyclic(b) is regular but for its last block, so a
+ * dimension of billions of elements costs two blocks, never one per
+ * block of the distribution. */
+struct dim_part {
+    MPI_Count first, b, step, nfull, last, last_len;
+};
+
+static struct dim_part dim_part(MPI_Count g, int distrib, int darg, int p, int coord)
 {
-    MPI_Count b, nb;
+    struct dim_part d = {0, 0, 0, 0, 0, 0};
+    MPI_Count b;
     if (distrib == MPI_DISTRIBUTE_NONE) {
-        b = g; /* p == 1 */
-        nb = 1;
-    } else if (distrib == MPI_DISTRIBUTE_BLOCK) {
+        d.last_len = g; /* p == 1 */
+        return d;
+    }
+    if (distrib == MPI_DISTRIBUTE_BLOCK) {
         b = darg == MPI_DISTRIBUTE_DFLT_DARG ? (g + p - 1) / p : darg;
-        nb = 1;
-    } else {
-        b = darg == MPI_DISTRIBUTE_DFLT_DARG ? 1 : darg;
-        MPI_Count first = (MPI_Count)coord * b;
-        nb = first < g ? (g - first + (MPI_Count)p * b - 1) / ((MPI_Count)p * b) : 0;
+        d.last = (MPI_Count)coord * b;
+        d.last_len = d.last < g ? (g - d.last < b ? g - d.last : b) : 0;
+        if (!d.last_len) d.last = 0;
+        return d;
     }
-    *starts = malloc((size_t)(nb ? nb : 1) * sizeof **starts);
-    *lens = malloc((size_t)(nb ? nb : 1) * sizeof **lens);
-    if (!*starts || !*lens) {
-        free(*starts);
-        free(*lens);
-        return -1;
-    }
-    MPI_Count s = distrib == MPI_DISTRIBUTE_NONE ? 0 : (MPI_Count)coord * b;
-    for (MPI_Count i = 0; i < nb; i++, s += (MPI_Count)p * b) {
-        MPI_Count len = s < g ? g - s : 0;
-        (*starts)[i] = s < g ? s : 0;
-        (*lens)[i] = len < b ? len : b;
-    }
-    return nb;
+    b = darg == MPI_DISTRIBUTE_DFLT_DARG ? 1 : darg;
+    MPI_Count first = (MPI_Count)coord * b, step = (MPI_Count)p * b;
+    if (first >= g) return d;
+    MPI_Count nb = (g - first + step - 1) / step;
+    d.first = first;
+    d.b = b;
+    d.step = step;
+    d.nfull = nb - 1;
+    d.last = first + (nb - 1) * step;
+    d.last_len = g - d.last < b ? g - d.last : b;
+    return d;
+}
+
+/* The blocks of one dimension as a type: a struct of the regular blocks
+ * (an hvector) and the last one, each of copies of 'cur' (whose extent is
+ * 'stride').  MPI_ERR_ARG when a displacement overflows. */
+static int dim_type(struct dim_part d, MPI_Aint stride, struct tern_datatype *cur,
+                    struct tern_datatype **out)
+{
+    MPI_Aint step, first, last;
+    if (__builtin_mul_overflow((MPI_Aint)d.step, stride, &step) ||
+        __builtin_mul_overflow((MPI_Aint)d.first, stride, &first) ||
+        __builtin_mul_overflow((MPI_Aint)d.last, stride, &last))
+        return MPI_ERR_ARG;
+    struct tern_datatype *full = NULL;
+    int rc = tern_dt_hvector(d.nfull, d.b, step, cur, &full);
+    if (rc) return rc;
+    MPI_Count bls[2] = {1, d.last_len};
+    MPI_Aint displs[2] = {first, last};
+    struct tern_datatype *types[2] = {full, cur};
+    rc = tern_dt_struct(2, (struct tern_dt_arr){NULL, bls}, displs, types, out);
+    tern_dt_free_handle(full);
+    return rc;
 }
 
 int tern_dt_darray(int size, int rank, int ndims, struct tern_dt_arr gsizes, const int distribs[],
@@ -161,25 +189,16 @@ int tern_dt_darray(int size, int rank, int ndims, struct tern_dt_arr gsizes, con
     int rc = MPI_SUCCESS;
     for (size_t k = 0; k < n && rc == MPI_SUCCESS; k++) {
         size_t d = c ? n - 1 - k : k;
-        MPI_Count *st, *len;
-        MPI_Count nb = dim_blocks(g[d], distribs[d], dargs[d], psizes[d],
-                                  grid_coord(rank, ndims, psizes, (int)d), &st, &len);
-        if (nb < 0) {
-            rc = MPI_ERR_NO_MEM;
-            break;
-        }
+        struct dim_part part = dim_part(g[d], distribs[d], dargs[d], psizes[d],
+                                        grid_coord(rank, ndims, psizes, (int)d));
         /* copies of the previous dimension's type, 'stride' bytes apart */
         rc = tern_dt_resized(TERN_CUR(cur, old), 0, stride, &next);
         rc = step(rc, &cur, next);
-        for (MPI_Count i = 0; i < nb && rc == MPI_SUCCESS; i++)
-            if (__builtin_mul_overflow(st[i], stride, &st[i])) rc = MPI_ERR_ARG;
         if (rc == MPI_SUCCESS) {
-            rc = tern_dt_hindexed(nb, (struct tern_dt_arr){NULL, len}, st, cur, &next);
+            rc = dim_type(part, stride, cur, &next);
             rc = step(rc, &cur, next);
         }
         if (rc == MPI_SUCCESS && !mul_ok(&stride, g[d])) rc = MPI_ERR_ARG;
-        free(st);
-        free(len);
     }
     if (rc == MPI_SUCCESS)
         rc = finish(MPI_COMBINER_DARRAY, ints, nints, old, cur, stride, out);

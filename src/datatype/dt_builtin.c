@@ -11,7 +11,9 @@
 
 #include "datatype/dt_internal.h"
 
-/* Every basic type: its handle and a C type with its size and alignment. */
+/* Every basic type: its handle and a C type with its size and alignment.
+ * The spelling of the handle is the type's name: MPI_C_COMPLEX rather than
+ * its alias MPI_C_FLOAT_COMPLEX, as MPICH answers MPI_Type_get_name. */
 #define TERN_DT_BASIC_LIST(X)                                                   \
     X(MPI_CHAR, char)                                                           \
     X(MPI_SIGNED_CHAR, signed char)                                             \
@@ -60,7 +62,7 @@
     X(MPI_UINT32_T, uint32_t)                                                   \
     X(MPI_UINT64_T, uint64_t)                                                   \
     X(MPI_C_BOOL, _Bool)                                                        \
-    X(MPI_C_FLOAT_COMPLEX, float _Complex)                                      \
+    X(MPI_C_COMPLEX, float _Complex)                                            \
     X(MPI_C_DOUBLE_COMPLEX, double _Complex)                                    \
     X(MPI_C_LONG_DOUBLE_COMPLEX, long double _Complex)                          \
     X(MPI_CXX_BOOL, _Bool)                                                      \
@@ -88,6 +90,13 @@
 
 #define TERN_DT_HSIZE(h) (((unsigned)(h) >> 8) & 0xffu)
 #define TERN_DT_ID(h) ((unsigned)(h) & 0xffu)
+
+/* MPI_2INT and its kin are two basic elements each for MPI_Get_elements:
+ * the standard defines them as MPI_Type_contiguous(2, ...), as it defines
+ * the value-index pairs as structs of two. */
+#define TERN_DT_IS_TWIN(H)                                                      \
+    ((H) == MPI_2INT || (H) == MPI_2INTEGER || (H) == MPI_2REAL ||              \
+     (H) == MPI_2DOUBLE_PRECISION)
 
 /* A basic type: one block, contiguous. */
 #define TERN_DT_DEF_BASIC(H, T)                                                          \
@@ -117,7 +126,7 @@
         .urefs = 1,                                                                      \
         .combiner = MPI_COMBINER_NAMED,                                                  \
         .align = _Alignof(T),                                                            \
-        .nelems = 1};
+        .nelems = TERN_DT_IS_TWIN(H) ? 2 : 1};
 
 /* A pair type: the value's bytes, then (after padding, if any) the int. */
 #define TERN_DT_PAIR_STRUCT(V) struct { V v; int i; }
@@ -156,7 +165,7 @@
         .urefs = 1,                                                                         \
         .combiner = MPI_COMBINER_NAMED,                                                     \
         .align = _Alignof(TERN_DT_PAIR_STRUCT(V)),                                          \
-        .nelems = 1};
+        .nelems = 2};
 
 /* The bound markers: no data, an explicit lower or upper bound at 0. */
 #define TERN_DT_DEF_MARKER(H, IS_LB, IS_UB)                                             \

@@ -9,6 +9,7 @@
  *   lb = the least explicit lower-bound marker if the typemap has one (MPI_LB,
  *        or a resized type inside), otherwise the least lb of the copies;
  *   ub = likewise with upper bounds;
+ *   a bound with neither markers nor data is 0;
  *   a struct without markers is padded so its extent is a multiple of the
  *   largest alignment of its basic types (the C compiler's struct rule);
  *   true bounds cover the data bytes only. */
@@ -126,9 +127,10 @@ static void acc_finish(struct acc *a, struct tern_dt_obj *t, int pad)
     int has_lb = a->have_lbm || a->have_lb, has_ub = a->have_ubm || a->have_ub;
     lb = a->have_lbm ? a->lbm : a->lb;
     ub = a->have_ubm ? a->ubm : a->ub;
-    if (!has_lb && !has_ub) lb = ub = 0;
-    else if (!has_lb) lb = ub;
-    else if (!has_ub) ub = lb;
+    /* a side with neither a marker nor data is 0 (the empty maximum or
+     * minimum, as MPICH has it): {(lb, 10)} alone has extent -10 */
+    if (!has_lb) lb = 0;
+    if (!has_ub) ub = 0;
     if (pad && !a->have_lbm && !a->have_ubm && a->align > 1 && ub > lb) {
         MPI_Aint al = (MPI_Aint)a->align, ext = ub - lb;
         MPI_Aint rem = ext % al;

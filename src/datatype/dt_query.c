@@ -49,6 +49,24 @@ static const struct tern_dt_obj *block_of(const struct tern_dt_obj *t, int i, si
     return t->combiner == MPI_COMBINER_STRUCT ? t->types[i] : t->types[0];
 }
 
+/* The packed size of the first basic element of a predefined type: the
+ * value of a value-index pair, one half of MPI_2INT and its kin (nelems 2),
+ * or the whole type. */
+static size_t first_elem_size(const struct tern_dt_obj *b)
+{
+    if (b->nelems < 2) return b->pub.size;
+    switch (b->pub.handle) {
+    case MPI_FLOAT_INT:
+    case MPI_DOUBLE_INT:
+    case MPI_LONG_INT:
+    case MPI_SHORT_INT:
+    case MPI_LONG_DOUBLE_INT:
+        return b->pub.size - sizeof(int);
+    default:
+        return b->pub.size / 2;
+    }
+}
+
 /* Basic elements in the first 'rem' (< one element) bytes of t's packed
  * element; *left gets the bytes of a basic element cut short. */
 static size_t partial_elems(const struct tern_dt_obj *t, size_t rem, size_t *left)
@@ -56,11 +74,16 @@ static size_t partial_elems(const struct tern_dt_obj *t, size_t rem, size_t *lef
     *left = 0;
     if (rem == 0) return 0;
     if (t->pub.basic != MPI_DATATYPE_NULL) {
-        /* homogeneous (predefined types included): one size for all */
+        /* homogeneous (predefined types included): copies of one predefined
+         * type, whose first basic element may be shorter than the rest */
         const struct tern_dt_obj *b = tern_dt_builtin_get(t->pub.basic);
-        size_t bs = b->pub.size;
-        *left = rem % bs;
-        return rem / bs;
+        size_t bs = b->pub.size, r = rem % bs, n = rem / bs * b->nelems;
+        if (b->nelems == 2 && r >= first_elem_size(b)) {
+            r -= first_elem_size(b);
+            n++;
+        }
+        *left = r;
+        return n;
     }
     size_t n = 0;
     switch (form_of(t->combiner)) {
@@ -108,8 +131,10 @@ int tern_dt_count_elements(const struct tern_datatype *dt, size_t bytes, size_t 
 static size_t partial_bytes(const struct tern_dt_obj *t, size_t k)
 {
     if (k == 0) return 0;
-    if (t->pub.basic != MPI_DATATYPE_NULL)
-        return k * tern_dt_builtin_get(t->pub.basic)->pub.size;
+    if (t->pub.basic != MPI_DATATYPE_NULL) {
+        const struct tern_dt_obj *b = tern_dt_builtin_get(t->pub.basic);
+        return k / b->nelems * b->pub.size + (k % b->nelems ? first_elem_size(b) : 0);
+    }
     size_t bytes = 0;
     switch (form_of(t->combiner)) {
     case FORM_COPIES: {

@@ -228,7 +228,9 @@ int main(int argc, char **argv)
             CHECK(tern_dt_count_elements(dt_of(ec), eb[i].bytes, &n) == 0 && n == eb[i].elems,
                   "%zu bytes hold %zu elements, not %zu", eb[i].bytes, eb[i].elems, n);
         }
-        CHECK(tern_dt_elements_to_bytes(dt_of(MPI_DOUBLE_INT), 3) == 36, "3 double_int");
+        /* a value-index pair is two basic elements: 3 are a pair and a double */
+        CHECK(tern_dt_elements_to_bytes(dt_of(MPI_DOUBLE_INT), 3) == 20, "3 of double_int");
+        CHECK(tern_dt_elements_to_bytes(dt_of(MPI_2INT), 3) == 12, "3 of 2int");
         CHECK(tern_dt_elements_to_bytes(dt_of(v.h), 7) == 28, "7 ints of a vector");
         CHECK_MPI(MPI_Type_free(&ec));
         CHECK_MPI(MPI_Type_free(&es));
