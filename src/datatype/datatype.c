@@ -112,7 +112,7 @@ static int is_contig(const struct tern_datatype *dt)
     const struct tern_dt_layout *l = dt->layout;
     if ((MPI_Aint)dt->size != dt->extent) return 0;
     if (dt->size == 0) return 1;
-    return l->nblocks == 1 && l->reps == 1 && l->blocks[0].len == dt->size &&
+    return l->nblocks == 1 && l->nlevels == 0 && l->blocks[0].len == dt->size &&
            l->blocks[0].disp == dt->true_lb;
 }
 

@@ -58,10 +58,10 @@ size_t tern_dt_unpack(const struct tern_datatype *dt, void *buf, size_t count,
 
 /* ---- Walking the data from anywhere, and describing it to a peer ----
  *
- * The data of (buf, count, dt) in packed order is a loop nest: n_outer
- * groups s_outer bytes apart, each n_mid units s_mid apart, each unit the
- * same list of blocks (typemap order, adjacent blocks merged).  A vector is
- * one block however long it is; a contiguous buffer one block, once.
+ * The data of (buf, count, dt) in packed order is a loop nest: levels of
+ * (count, stride) repetition around a unit, the same list of blocks each
+ * time (typemap order, adjacent blocks merged).  A vector is one block and
+ * one level however long it is; a contiguous buffer one block, once.
  *
  * A view is that nest with its block list readable here: made from our own
  * type (no allocation) or from a description a peer sent (tern_dt_desc:
@@ -74,23 +74,34 @@ struct tern_dt_block {
     size_t len;
 };
 
+/* Levels of repetition a layout keeps (deeper nests spell out their
+ * outermost levels as blocks); a view adds one for the count. */
+#define TERN_DT_LEVELS 6
+struct tern_dt_level {
+    size_t count;
+    MPI_Aint stride;
+};
+
 struct tern_dt_desc {
     uint64_t base;             /* buf: block displacements count from here */
     uint64_t blocks;           /* the owner's address of its block list (nblocks > 1) */
     uint64_t nblocks, unit;    /* blocks in one unit, and their bytes */
-    uint64_t n_outer, n_mid;
-    int64_t s_outer, s_mid;
     int64_t disp0;             /* the block, when there is one */
     uint64_t len0;
     uint64_t bytes;            /* the whole packed stream */
+    uint64_t nlevels;
+    struct {
+        uint64_t count;
+        int64_t stride;
+    } level[TERN_DT_LEVELS + 1];
 };
 
 struct tern_dt_view {
     const struct tern_dt_block *blocks;
     const size_t *prefix;      /* prefix[i]: bytes of blocks[0..i-1] */
     size_t nblocks, unit;
-    size_t n_outer, n_mid;
-    MPI_Aint s_outer, s_mid;
+    int nlevels;               /* innermost first; at least one */
+    struct tern_dt_level level[TERN_DT_LEVELS + 1];
     uintptr_t base;
     size_t bytes;
     struct tern_dt_block one;  /* 'blocks' when there is a single block: do not copy a view */

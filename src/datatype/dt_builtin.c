@@ -119,7 +119,6 @@
                 .layout = &(struct tern_dt_layout){                                      \
                     .nblocks = 1,                                                        \
                     .unit = sizeof(T),                                                   \
-                    .reps = 1,                                                           \
                     .blocks = (struct tern_dt_block[]){{0, sizeof(T)}},                  \
                     .prefix = (size_t[]){0, sizeof(T)},                                  \
                     .is_static = 1}},                                                    \
@@ -153,7 +152,6 @@
                 .layout = &(struct tern_dt_layout){                                         \
                     .nblocks = TERN_DT_PAIR_ONEBLOCK(V) ? 1 : 2,                            \
                     .unit = TERN_DT_PAIR_SIZE(V),                                           \
-                    .reps = 1,                                                              \
                     .blocks = (struct tern_dt_block[]){                                     \
                         {0, TERN_DT_PAIR_ONEBLOCK(V) ? TERN_DT_PAIR_SIZE(V) : sizeof(V)},   \
                         {(MPI_Aint)TERN_DT_PAIR_IOFF(V), sizeof(int)}},                     \
@@ -177,7 +175,7 @@
                 .predefined = 1,                                                        \
                 .basic = MPI_DATATYPE_NULL,                                             \
                 .name = #H,                                                             \
-                .layout = &(struct tern_dt_layout){.reps = 1, .is_static = 1}},        \
+                .layout = &(struct tern_dt_layout){.is_static = 1}},        \
         .urefs = 1,                                                                     \
         .combiner = MPI_COMBINER_NAMED,                                                 \
         .sticky_lb = IS_LB,                                                             \

@@ -4,12 +4,13 @@
  * Every datatype, predefined or created, is a struct tern_dt_obj whose first
  * member is the public struct tern_datatype, so the two pointers convert.
  *
- * Layout (this issue's representation; a later issue replaces it with a
- * compact layout program):  one element of the type is 'reps' copies of a
- * unit, 'stride' bytes apart; the unit is a list of (displacement, length)
- * blocks in typemap order, adjacent blocks merged.  A vector therefore needs
- * one block however long it is, and a contiguous run of anything one block
- * per element of the run.  Elements follow each other 'extent' bytes apart. */
+ * Layout: one element of the type is a loop nest.  The innermost unit is a
+ * list of (displacement, length) blocks in typemap order, adjacent blocks
+ * merged; up to TERN_DT_LEVELS levels of repetition (count, stride) wrap it,
+ * innermost first.  A vector is one block and one level however long it
+ * is, a vector of vectors one block and two levels; only the members of a
+ * struct or an indexed type of unlike blocks are spelled out block by
+ * block. */
 #ifndef TERN_DATATYPE_DT_INTERNAL_H
 #define TERN_DATATYPE_DT_INTERNAL_H
 
@@ -21,10 +22,10 @@
 struct tern_dt_layout {
     size_t nblocks;              /* blocks in one unit (0: no data) */
     size_t unit;                 /* data bytes in one unit */
-    size_t reps;                 /* units in one element (>= 1) */
-    MPI_Aint stride;             /* between units */
     struct tern_dt_block *blocks;
     size_t *prefix;              /* prefix[i]: bytes of blocks[0..i-1]; nblocks + 1 */
+    int nlevels;                 /* repetitions of the unit, innermost first */
+    struct tern_dt_level level[TERN_DT_LEVELS];
     int is_static;               /* predefined: not allocated */
 };
 
@@ -99,12 +100,29 @@ static inline char *tern_dt_at(const void *buf, MPI_Aint disp)
     return (char *)((uintptr_t)buf + (uintptr_t)disp);
 }
 
-/* A place in the loop nest of a view: element group e, unit r, block b,
- * boff bytes into the block (dt_pack.c). */
+/* A place in the loop nest of a view: which unit, block b of it, boff
+ * bytes into the block (dt_pack.c). */
 struct tern_dt_pos {
-    size_t e, r, b, boff;
+    size_t idx[TERN_DT_LEVELS + 1]; /* the unit: its index at each level */
+    size_t b, boff;
 };
 void tern_dt_pos_seek(const struct tern_dt_view *v, size_t offset, struct tern_dt_pos *at);
+/* Where the current unit starts, from the view's base. */
+static inline MPI_Aint tern_dt_pos_unit(const struct tern_dt_view *v, const struct tern_dt_pos *at)
+{
+    MPI_Aint off = 0;
+    for (int k = 0; k < v->nlevels; k++) off += (MPI_Aint)at->idx[k] * v->level[k].stride;
+    return off;
+}
+/* k units on (k never carries past the innermost level's end more than once). */
+static inline void tern_dt_pos_advance(const struct tern_dt_view *v, struct tern_dt_pos *at, size_t k)
+{
+    at->idx[0] += k;
+    for (int l = 0; l < v->nlevels && at->idx[l] == v->level[l].count; l++) {
+        at->idx[l] = 0;
+        if (l + 1 < v->nlevels) at->idx[l + 1]++;
+    }
+}
 
 /* Iterates over the contiguous pieces of (count elements of) a type, as
  * offsets from the buffer, in packed order (dt_pack.c). */

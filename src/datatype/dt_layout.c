@@ -1,11 +1,14 @@
-/* The layout compiler: a type's constructor record -> its block list.
+/* The layout compiler: a type's constructor record -> its loop nest (see
+ * dt_internal.h).
  *
- * The result describes one element as 'reps' units 'stride' bytes apart
- * (see dt_internal.h).  Vectors (and contiguous runs, and hvectors) keep
- * their repetition at the top: the unit is one block of blocklength old
- * elements, flattened.  Everything else flattens into a single unit.  Old
- * types are compiled on demand (they need not be committed) and their
- * layouts cached, so nesting costs one flattening per level.
+ * Contiguous runs, vectors and hvectors wrap their child's nest in levels
+ * of repetition, so nesting costs nothing per element; a level that merely
+ * continues the one inside (its stride is that level's span) is merged
+ * into it, and a block repeated with no gap becomes one longer block.  An
+ * indexed type with a single non-empty block does the same from its
+ * displacement.  Other indexed types and structs spell their members out
+ * as the unit's blocks.  Old types are compiled on demand (they need not
+ * be committed) and their layouts cached.
  *
  * Blocks keep typemap order (which is pack order); a block that starts
  * where the previous one ends is merged into it, and zero-length blocks
@@ -44,29 +47,87 @@ static void blist_add(struct blist *l, MPI_Aint disp, size_t len)
     l->n++;
 }
 
-/* n elements of a type with layout L and extent 'extent', from base. */
-static void blist_add_elems(struct blist *l, const struct tern_dt_layout *L, MPI_Aint extent,
-                            MPI_Aint base, size_t n)
+/* The loop nest being built: the unit's blocks and the levels around it. */
+struct nest {
+    struct blist l;
+    int nlevels;
+    struct tern_dt_level level[TERN_DT_LEVELS];
+};
+
+/* Spells out every unit of a nest (blocks b repeated by the levels) as
+ * blocks, shifted by 'base', into l (typemap order: innermost level fastest). */
+static void add_units(struct blist *l, const struct tern_dt_block *b, size_t nb, const struct tern_dt_level *lv,
+                      int nlevels, MPI_Aint base)
+{
+    size_t idx[TERN_DT_LEVELS] = {0};
+    for (;;) {
+        MPI_Aint off = base;
+        for (int k = 0; k < nlevels; k++) off += (MPI_Aint)idx[k] * lv[k].stride;
+        for (size_t i = 0; i < nb && !l->oom; i++) blist_add(l, off + b[i].disp, b[i].len);
+        if (l->oom) return;
+        int k = 0;
+        while (k < nlevels && ++idx[k] == lv[k].count) idx[k++] = 0;
+        if (k == nlevels) return;
+    }
+}
+
+/* n elements of a type with layout L and extent 'extent', from base, spelled
+ * out as blocks (members of structs and indexed types). */
+static void blist_add_elems(struct blist *l, const struct tern_dt_layout *L, MPI_Aint extent, MPI_Aint base,
+                            size_t n)
 {
     if (n == 0 || L->nblocks == 0) return;
-    if (L->nblocks == 1 && L->reps == 1) {
-        const struct tern_dt_block *b = &L->blocks[0];
-        if ((MPI_Aint)b->len == extent) {
-            blist_add(l, base + b->disp, b->len * n); /* dense: one run */
-            return;
-        }
-        for (size_t k = 0; k < n && !l->oom; k++)
-            blist_add(l, base + (MPI_Aint)k * extent + b->disp, b->len);
+    if (L->nblocks == 1 && L->nlevels == 0 && (MPI_Aint)L->blocks[0].len == extent) {
+        blist_add(l, base + L->blocks[0].disp, L->blocks[0].len * n); /* dense: one run */
         return;
     }
-    for (size_t k = 0; k < n && !l->oom; k++) {
-        MPI_Aint eb = base + (MPI_Aint)k * extent;
-        for (size_t r = 0; r < L->reps; r++) {
-            MPI_Aint ub = eb + (MPI_Aint)r * L->stride;
-            for (size_t i = 0; i < L->nblocks; i++)
-                blist_add(l, ub + L->blocks[i].disp, L->blocks[i].len);
+    for (size_t k = 0; k < n && !l->oom; k++)
+        add_units(l, L->blocks, L->nblocks, L->level, L->nlevels, base + (MPI_Aint)k * extent);
+}
+
+/* Every level spelled out as blocks, to make room for another (a nest
+ * deeper than TERN_DT_LEVELS: rare enough to pay for its blocks). */
+static void flatten(struct nest *n)
+{
+    struct blist out = {0};
+    add_units(&out, n->l.b, n->l.n, n->level, n->nlevels, 0);
+    free(n->l.b);
+    n->l = out;
+    n->nlevels = 0;
+}
+
+/* Wraps the nest in 'count' repetitions 'stride' bytes apart, merging with
+ * what is there when the copies continue it (a dense block grows, a level
+ * whose span is the stride counts further). */
+static void nest_rep(struct nest *n, size_t count, MPI_Aint stride)
+{
+    if (count == 1 || n->l.n == 0) return;
+    if (count == 0) {
+        n->l.n = 0;
+        n->nlevels = 0;
+        return;
+    }
+    if (n->nlevels == 0 && n->l.n == 1 && (MPI_Aint)n->l.b[0].len == stride) {
+        n->l.b[0].len *= count;
+        return;
+    }
+    if (n->nlevels) {
+        struct tern_dt_level *top = &n->level[n->nlevels - 1];
+        if ((MPI_Aint)top->count * top->stride == stride) {
+            top->count *= count;
+            return;
         }
     }
+    if (n->nlevels == TERN_DT_LEVELS) flatten(n);
+    n->level[n->nlevels++] = (struct tern_dt_level){count, stride};
+}
+
+/* The child's nest, shifted by disp. */
+static void nest_copy(struct nest *n, const struct tern_dt_layout *CL, MPI_Aint disp)
+{
+    for (size_t i = 0; i < CL->nblocks; i++) blist_add(&n->l, CL->blocks[i].disp + disp, CL->blocks[i].len);
+    n->nlevels = CL->nlevels;
+    memcpy(n->level, CL->level, sizeof n->level);
 }
 
 void tern_dt_layout_free(struct tern_dt_layout *l)
@@ -77,9 +138,10 @@ void tern_dt_layout_free(struct tern_dt_layout *l)
     free(l);
 }
 
-/* Turns the unit list into t's layout. */
-static int finish(struct tern_dt_obj *t, struct blist *l, size_t reps, MPI_Aint stride)
+/* Turns the nest into t's layout. */
+static int finish(struct tern_dt_obj *t, struct nest *n)
 {
+    struct blist *l = &n->l;
     if (l->oom) {
         free(l->b);
         return MPI_ERR_NO_MEM;
@@ -89,32 +151,26 @@ static int finish(struct tern_dt_obj *t, struct blist *l, size_t reps, MPI_Aint 
         free(l->b);
         return MPI_ERR_NO_MEM;
     }
-    if (l->n == 0 || reps == 0) {
-        l->n = 0;
-        reps = 1;
-        stride = 0;
-    }
-    /* one block repeated with no gap: one block */
-    if (l->n == 1 && reps > 1 && stride == (MPI_Aint)l->b[0].len) {
-        l->b[0].len *= reps;
-        reps = 1;
-        stride = 0;
-    }
+    if (l->n == 0) n->nlevels = 0;
     /* equal blocks at equal distances: one block repeated */
-    if (reps == 1 && l->n > 2) {
+    if (n->nlevels == 0 && l->n > 2) {
         MPI_Aint d = l->b[1].disp - l->b[0].disp;
         size_t i = 1;
         for (; i < l->n; i++)
             if (l->b[i].len != l->b[0].len || l->b[i].disp - l->b[i - 1].disp != d) break;
         if (i == l->n) {
-            reps = l->n;
-            stride = d;
+            n->level[n->nlevels++] = (struct tern_dt_level){l->n, d};
             l->n = 1;
         }
     }
+    /* a block repeated with no gap: one longer block */
+    while (n->nlevels && l->n == 1 && n->level[0].stride == (MPI_Aint)l->b[0].len) {
+        l->b[0].len *= n->level[0].count;
+        memmove(n->level, n->level + 1, (size_t)--n->nlevels * sizeof n->level[0]);
+    }
     L->nblocks = l->n;
-    L->reps = reps;
-    L->stride = stride;
+    L->nlevels = n->nlevels;
+    memcpy(L->level, n->level, sizeof L->level);
     L->blocks = l->b;
     if (l->n && l->n < l->cap) {
         struct tern_dt_block *nb = realloc(l->b, l->n * sizeof *nb);
@@ -133,66 +189,83 @@ static int finish(struct tern_dt_obj *t, struct blist *l, size_t reps, MPI_Aint 
     return MPI_SUCCESS;
 }
 
-/* t has the same data as a type of layout CL: its unit and repetition. */
-static int copy_layout(struct tern_dt_obj *t, const struct tern_dt_layout *CL)
+/* The single block of an indexed or struct type that holds data, or -1
+ * when there are several: with one, the type keeps its child's nest. */
+static long only_block(const struct tern_dt_obj *t, const MPI_Count *bl, int nb, int block_form)
 {
-    struct blist l = {0};
-    for (size_t i = 0; i < CL->nblocks; i++) blist_add(&l, CL->blocks[i].disp, CL->blocks[i].len);
-    return finish(t, &l, CL->reps, CL->stride);
+    long found = -1;
+    for (int i = 0; i < nb; i++) {
+        const struct tern_dt_obj *c = t->combiner == MPI_COMBINER_STRUCT ? t->types[i] : t->types[0];
+        if (bl[block_form ? 0 : i] == 0 || c->pub.size == 0) continue;
+        if (found >= 0) return -1;
+        found = i;
+    }
+    return found;
 }
 
 int tern_dt_layout_build(struct tern_dt_obj *t)
 {
     if (t->pub.layout) return MPI_SUCCESS;
+    const struct tern_dt_obj *c = t->impl ? t->impl : t->ntypes ? t->types[0] : NULL;
     if (t->impl) {
-        /* subarray, darray: the data of the equivalent type */
         int rc = tern_dt_layout_build(t->impl);
         if (rc) return rc;
-        return copy_layout(t, t->impl->pub.layout);
     }
     for (int i = 0; i < t->ntypes; i++) {
         int rc = tern_dt_layout_build(t->types[i]);
         if (rc) return rc;
     }
-    struct blist l = {0};
-    const struct tern_dt_obj *c = t->ntypes ? t->types[0] : NULL;
+    struct nest n = {0};
     const struct tern_dt_layout *CL = c ? c->pub.layout : NULL;
     MPI_Aint cext = c ? c->pub.extent : 0;
     const MPI_Count *in = t->ints;
     const MPI_Aint *ad = t->addrs;
+    if (t->impl) { /* subarray, darray: the data of the equivalent type */
+        nest_copy(&n, CL, 0);
+        return finish(t, &n);
+    }
     switch (t->combiner) {
     case MPI_COMBINER_CONTIGUOUS:
-        blist_add_elems(&l, CL, cext, 0, 1);
-        return finish(t, &l, (size_t)in[0], cext);
+        nest_copy(&n, CL, 0);
+        nest_rep(&n, (size_t)in[0], cext);
+        return finish(t, &n);
     case MPI_COMBINER_VECTOR:
-        blist_add_elems(&l, CL, cext, 0, (size_t)in[1]);
-        return finish(t, &l, (size_t)in[0], (MPI_Aint)in[2] * cext);
     case MPI_COMBINER_HVECTOR:
-        blist_add_elems(&l, CL, cext, 0, (size_t)in[1]);
-        return finish(t, &l, (size_t)in[0], ad[0]);
-    case MPI_COMBINER_INDEXED:
-        for (int i = 0; i < in[0]; i++)
-            blist_add_elems(&l, CL, cext, (MPI_Aint)in[1 + in[0] + i] * cext, (size_t)in[1 + i]);
-        return finish(t, &l, 1, 0);
-    case MPI_COMBINER_HINDEXED:
-        for (int i = 0; i < in[0]; i++) blist_add_elems(&l, CL, cext, ad[i], (size_t)in[1 + i]);
-        return finish(t, &l, 1, 0);
-    case MPI_COMBINER_INDEXED_BLOCK:
-        for (int i = 0; i < in[0]; i++)
-            blist_add_elems(&l, CL, cext, (MPI_Aint)in[2 + i] * cext, (size_t)in[1]);
-        return finish(t, &l, 1, 0);
-    case MPI_COMBINER_HINDEXED_BLOCK:
-        for (int i = 0; i < in[0]; i++) blist_add_elems(&l, CL, cext, ad[i], (size_t)in[1]);
-        return finish(t, &l, 1, 0);
-    case MPI_COMBINER_STRUCT:
-        for (int i = 0; i < in[0]; i++)
-            blist_add_elems(&l, t->types[i]->pub.layout, t->types[i]->pub.extent, ad[i],
-                            (size_t)in[1 + i]);
-        return finish(t, &l, 1, 0);
+        nest_copy(&n, CL, 0);
+        nest_rep(&n, (size_t)in[1], cext);
+        nest_rep(&n, (size_t)in[0], t->combiner == MPI_COMBINER_VECTOR ? (MPI_Aint)in[2] * cext : ad[0]);
+        return finish(t, &n);
     case MPI_COMBINER_RESIZED:
     case MPI_COMBINER_DUP:
-        return copy_layout(t, CL);
+        nest_copy(&n, CL, 0);
+        return finish(t, &n);
     default:
-        return MPI_ERR_INTERN;
+        break;
     }
+    /* Indexed and struct types: one non-empty block keeps its child's nest;
+     * otherwise the blocks are spelled out. */
+    int nb = (int)in[0];
+    int block_form = t->combiner == MPI_COMBINER_INDEXED_BLOCK || t->combiner == MPI_COMBINER_HINDEXED_BLOCK;
+    const MPI_Count *bl = in + 1;
+    long one = only_block(t, bl, nb, block_form);
+    for (int i = 0; i < nb; i++) {
+        size_t len = (size_t)bl[block_form ? 0 : i];
+        MPI_Aint disp;
+        switch (t->combiner) {
+        case MPI_COMBINER_INDEXED: disp = (MPI_Aint)in[1 + nb + i] * cext; break;
+        case MPI_COMBINER_INDEXED_BLOCK: disp = (MPI_Aint)in[2 + i] * cext; break;
+        case MPI_COMBINER_HINDEXED:
+        case MPI_COMBINER_HINDEXED_BLOCK:
+        case MPI_COMBINER_STRUCT: disp = ad[i]; break;
+        default: return MPI_ERR_INTERN;
+        }
+        const struct tern_dt_obj *m = t->combiner == MPI_COMBINER_STRUCT ? t->types[i] : c;
+        if (one < 0) {
+            blist_add_elems(&n.l, m->pub.layout, m->pub.extent, disp, len);
+        } else if (i == one) {
+            nest_copy(&n, m->pub.layout, disp);
+            nest_rep(&n, len, m->pub.extent);
+        }
+    }
+    return finish(t, &n);
 }

@@ -1,13 +1,12 @@
-/* Pack, unpack and typed copy over the compiled layout.
+/* Pack, unpack and typed copy over a view of the compiled layout (the
+ * type's loop nest with the count as its outermost level, dt_view.c).
  *
- * (buf, count, dt) is seen as three nested levels: elements ('extent'
- * apart), units inside an element ('stride' apart) and blocks inside a unit.
- * When an element is a single unit, or its units tile it exactly (a
- * contiguous run of a non-contiguous type), the first two levels fold into
- * one, so a vector of count elements is one long run of equal blocks at a
- * fixed stride whatever the count.  Any byte offset of the packed stream is
- * found by division and a binary search in the unit's prefix sums, so a
- * pipelined transfer resumes mid-block at no cost. */
+ * A unit of one block is the common case (vectors, subarrays, resized
+ * scalars): the innermost level's blocks are then copied by one strided
+ * loop, specialised for the usual block lengths, whatever the nesting
+ * above.  Any byte offset of the packed stream is found by division and a
+ * binary search in the unit's prefix sums, so a pipelined transfer resumes
+ * mid-block at no cost; nothing recurses, however deep the nest. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,8 +29,10 @@ static size_t find_block(const size_t *prefix, size_t nblocks, size_t off)
 void tern_dt_pos_seek(const struct tern_dt_view *v, size_t offset, struct tern_dt_pos *at)
 {
     size_t u = offset / v->unit, uoff = offset % v->unit;
-    at->e = u / v->n_mid;
-    at->r = u % v->n_mid;
+    for (int k = 0; k < v->nlevels; k++) {
+        at->idx[k] = u % v->level[k].count;
+        u /= v->level[k].count;
+    }
     at->b = v->nblocks == 1 ? 0 : find_block(v->prefix, v->nblocks, uoff);
     at->boff = uoff - v->prefix[at->b];
 }
@@ -115,14 +116,15 @@ static inline __attribute__((always_inline)) size_t walk_copy(const struct tern_
     if (len > w->bytes - offset) len = w->bytes - offset;
     struct tern_dt_pos at;
     tern_dt_pos_seek(w, offset, &at);
-    size_t e = at.e, r = at.r, b = at.b, boff = at.boff;
+    size_t b = at.b, boff = at.boff;
     size_t left = len;
 
     if (w->nblocks == 1) {
-        const size_t blen = w->blocks[0].len;
-        const MPI_Aint d = w->blocks[0].disp;
+        /* runs of the innermost level: k blocks at one stride in one loop */
+        const size_t blen = w->blocks[0].len, n0 = w->level[0].count;
+        const MPI_Aint d = w->blocks[0].disp, s0 = w->level[0].stride;
         while (left) {
-            char *p = tern_dt_at(buf, (MPI_Aint)e * w->s_outer + (MPI_Aint)r * w->s_mid + d);
+            char *p = tern_dt_at(buf, tern_dt_pos_unit(w, &at) + d);
             if (boff || left < blen) { /* a piece of one block */
                 size_t n = blen - boff < left ? blen - boff : left;
                 move(p + boff, s8, n, unpack);
@@ -131,28 +133,21 @@ static inline __attribute__((always_inline)) size_t walk_copy(const struct tern_
                 boff += n;
                 if (boff < blen) break;
                 boff = 0;
-                if (++r == w->n_mid) {
-                    r = 0;
-                    e++;
-                }
+                tern_dt_pos_advance(w, &at, 1);
                 continue;
             }
-            size_t k = left / blen, room = w->n_mid - r;
+            size_t k = left / blen, room = n0 - at.idx[0];
             if (k > room) k = room;
-            strided(p, w->s_mid, s8, blen, k, unpack);
+            strided(p, s0, s8, blen, k, unpack);
             s8 += k * blen;
             left -= k * blen;
-            r += k;
-            if (r == w->n_mid) {
-                r = 0;
-                e++;
-            }
+            tern_dt_pos_advance(w, &at, k);
         }
         return len;
     }
 
     while (left) {
-        char *ub = tern_dt_at(buf, (MPI_Aint)e * w->s_outer + (MPI_Aint)r * w->s_mid);
+        char *ub = tern_dt_at(buf, tern_dt_pos_unit(w, &at));
         for (; b < w->nblocks && left; b++) {
             size_t n = w->blocks[b].len - boff;
             if (n > left) {
@@ -167,10 +162,7 @@ static inline __attribute__((always_inline)) size_t walk_copy(const struct tern_
         }
         if (b == w->nblocks) {
             b = 0;
-            if (++r == w->n_mid) {
-                r = 0;
-                e++;
-            }
+            tern_dt_pos_advance(w, &at, 1);
         }
     }
     return len;
@@ -221,7 +213,7 @@ size_t tern_dt_unpack(const struct tern_datatype *dt, void *buf, size_t count, s
 void tern_dt_segs_init(struct tern_dt_segs *it, const struct tern_datatype *dt, size_t count)
 {
     tern_dt_view_local(&it->v, dt, NULL, count);
-    it->at = (struct tern_dt_pos){0, 0, 0, 0};
+    memset(&it->at, 0, sizeof it->at);
     it->left = it->v.bytes;
 }
 
@@ -231,15 +223,12 @@ int tern_dt_segs_next(struct tern_dt_segs *it, MPI_Aint *off, size_t *len)
     struct tern_dt_pos *at = &it->at;
     if (!it->left) return 0;
     const struct tern_dt_block *bl = &v->blocks[at->b];
-    *off = (MPI_Aint)at->e * v->s_outer + (MPI_Aint)at->r * v->s_mid + bl->disp;
+    *off = tern_dt_pos_unit(v, at) + bl->disp;
     *len = bl->len;
     it->left -= bl->len;
     if (++at->b == v->nblocks) {
         at->b = 0;
-        if (++at->r == v->n_mid) {
-            at->r = 0;
-            at->e++;
-        }
+        tern_dt_pos_advance(v, at, 1);
     }
     return 1;
 }

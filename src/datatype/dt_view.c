@@ -2,13 +2,24 @@
  * own datatype or from a peer's description, and turned into iovecs for
  * any byte range.  The pack loops (dt_pack.c) walk the same views. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "datatype/dt_internal.h"
 
-/* The layout's unit repeated 'reps' times 'stride' apart inside each
- * element: when the units tile the element (or there is only one), the
- * element and unit levels fold into one, so count elements of a vector are
- * one long run of equal blocks at a fixed stride. */
+static void one_block(struct tern_dt_view *v, MPI_Aint disp, size_t len)
+{
+    v->one = (struct tern_dt_block){disp, len};
+    v->one_prefix[0] = 0;
+    v->one_prefix[1] = len;
+    v->blocks = &v->one;
+    v->prefix = v->one_prefix;
+    v->nblocks = 1;
+    v->unit = len ? len : 1;
+}
+
+/* The type's nest with the count as one more level, merged into the
+ * outermost when the elements continue it (count elements of a vector are
+ * one longer vector). */
 void tern_dt_view_local(struct tern_dt_view *v, const struct tern_datatype *dt, const void *buf,
                         size_t count)
 {
@@ -17,37 +28,22 @@ void tern_dt_view_local(struct tern_dt_view *v, const struct tern_datatype *dt, 
     v->owned = NULL;
     const struct tern_dt_layout *L = dt->layout;
     if (dt->contig || v->bytes == 0 || !L || L->nblocks == 0) {
-        v->one = (struct tern_dt_block){dt->true_lb, v->bytes};
-        v->one_prefix[0] = 0;
-        v->one_prefix[1] = v->bytes;
-        v->blocks = &v->one;
-        v->prefix = v->one_prefix;
-        v->nblocks = 1;
-        v->unit = v->bytes ? v->bytes : 1;
-        v->n_outer = v->n_mid = 1;
-        v->s_outer = v->s_mid = 0;
+        one_block(v, dt->true_lb, v->bytes);
+        v->nlevels = 1;
+        v->level[0] = (struct tern_dt_level){1, 0};
         return;
     }
     v->blocks = L->blocks;
     v->prefix = L->prefix;
     v->nblocks = L->nblocks;
     v->unit = L->unit;
-    if (L->reps == 1) {
-        v->n_outer = 1;
-        v->n_mid = count;
-        v->s_outer = 0;
-        v->s_mid = dt->extent;
-    } else if ((MPI_Aint)L->reps * L->stride == dt->extent) {
-        v->n_outer = 1;
-        v->n_mid = L->reps * count;
-        v->s_outer = 0;
-        v->s_mid = L->stride;
-    } else {
-        v->n_outer = count;
-        v->n_mid = L->reps;
-        v->s_outer = dt->extent;
-        v->s_mid = L->stride;
-    }
+    v->nlevels = L->nlevels;
+    memcpy(v->level, L->level, (size_t)L->nlevels * sizeof L->level[0]);
+    struct tern_dt_level *top = v->nlevels ? &v->level[v->nlevels - 1] : NULL;
+    if (top && (MPI_Aint)top->count * top->stride == dt->extent)
+        top->count *= count;
+    else
+        v->level[v->nlevels++] = (struct tern_dt_level){count, dt->extent};
 }
 
 void tern_dt_describe(const struct tern_dt_view *v, struct tern_dt_desc *d)
@@ -56,13 +52,14 @@ void tern_dt_describe(const struct tern_dt_view *v, struct tern_dt_desc *d)
     d->blocks = (uint64_t)(uintptr_t)v->blocks;
     d->nblocks = v->nblocks;
     d->unit = v->unit;
-    d->n_outer = v->n_outer;
-    d->n_mid = v->n_mid;
-    d->s_outer = (int64_t)v->s_outer;
-    d->s_mid = (int64_t)v->s_mid;
     d->disp0 = (int64_t)v->blocks[0].disp;
     d->len0 = v->blocks[0].len;
     d->bytes = v->bytes;
+    d->nlevels = (uint64_t)v->nlevels;
+    for (int k = 0; k < v->nlevels; k++) {
+        d->level[k].count = v->level[k].count;
+        d->level[k].stride = (int64_t)v->level[k].stride;
+    }
 }
 
 int tern_dt_view_remote(struct tern_dt_view *v, const struct tern_dt_desc *d,
@@ -70,23 +67,18 @@ int tern_dt_view_remote(struct tern_dt_view *v, const struct tern_dt_desc *d,
 {
     v->base = (uintptr_t)d->base;
     v->bytes = (size_t)d->bytes;
-    v->nblocks = (size_t)d->nblocks;
-    v->unit = (size_t)d->unit;
-    v->n_outer = (size_t)d->n_outer;
-    v->n_mid = (size_t)d->n_mid;
-    v->s_outer = (MPI_Aint)d->s_outer;
-    v->s_mid = (MPI_Aint)d->s_mid;
     v->owned = NULL;
-    if (v->nblocks <= 1) {
+    v->nlevels = (int)d->nlevels;
+    for (int k = 0; k < v->nlevels; k++)
+        v->level[k] = (struct tern_dt_level){(size_t)d->level[k].count, (MPI_Aint)d->level[k].stride};
+    if (d->nblocks <= 1) {
         free(blocks);
-        v->nblocks = 1;
-        v->one = (struct tern_dt_block){(MPI_Aint)d->disp0, (size_t)d->len0};
-        v->one_prefix[0] = 0;
-        v->one_prefix[1] = v->one.len;
-        v->blocks = &v->one;
-        v->prefix = v->one_prefix;
+        one_block(v, (MPI_Aint)d->disp0, (size_t)d->len0);
+        v->unit = (size_t)d->unit;
         return MPI_SUCCESS;
     }
+    v->nblocks = (size_t)d->nblocks;
+    v->unit = (size_t)d->unit;
     /* one allocation holds both: the blocks first, their prefix sums after */
     size_t *prefix = malloc((v->nblocks + 1) * sizeof *prefix);
     if (!prefix) {
@@ -109,20 +101,21 @@ void tern_dt_view_free(struct tern_dt_view *v)
     v->owned = NULL;
 }
 
-static size_t mean_piece(size_t bytes, size_t n_outer, size_t n_mid, size_t nblocks)
+/* Every unit of 'unit' bytes is nblocks pieces. */
+static size_t mean_piece(size_t bytes, size_t unit, size_t nblocks)
 {
-    size_t pieces = n_outer * n_mid * nblocks;
+    size_t pieces = unit ? bytes / unit * nblocks : 0;
     return pieces ? bytes / pieces : bytes;
 }
 
 size_t tern_dt_view_piece(const struct tern_dt_view *v)
 {
-    return mean_piece(v->bytes, v->n_outer, v->n_mid, v->nblocks);
+    return mean_piece(v->bytes, v->unit, v->nblocks);
 }
 
 size_t tern_dt_desc_piece(const struct tern_dt_desc *d)
 {
-    return mean_piece((size_t)d->bytes, (size_t)d->n_outer, (size_t)d->n_mid, (size_t)d->nblocks);
+    return mean_piece((size_t)d->bytes, (size_t)d->unit, (size_t)d->nblocks);
 }
 
 size_t tern_dt_view_iov(const struct tern_dt_view *v, size_t offset, size_t len, struct iovec *iov,
@@ -138,8 +131,7 @@ size_t tern_dt_view_iov(const struct tern_dt_view *v, size_t offset, size_t len,
     tern_dt_pos_seek(v, offset, &at);
     while (got < len) {
         const struct tern_dt_block *bl = &v->blocks[at.b];
-        uintptr_t addr = v->base + (uintptr_t)((MPI_Aint)at.e * v->s_outer + (MPI_Aint)at.r * v->s_mid +
-                                               bl->disp + (MPI_Aint)at.boff);
+        uintptr_t addr = v->base + (uintptr_t)(tern_dt_pos_unit(v, &at) + bl->disp + (MPI_Aint)at.boff);
         size_t piece = bl->len - at.boff;
         if (piece > len - got) piece = len - got;
         if (n && (uintptr_t)iov[n - 1].iov_base + iov[n - 1].iov_len == addr) {
@@ -154,10 +146,7 @@ size_t tern_dt_view_iov(const struct tern_dt_view *v, size_t offset, size_t len,
         at.boff = 0;
         if (++at.b == v->nblocks) {
             at.b = 0;
-            if (++at.r == v->n_mid) {
-                at.r = 0;
-                at.e++;
-            }
+            tern_dt_pos_advance(v, &at, 1);
         }
     }
     *bytes = got;

@@ -163,9 +163,8 @@ int main(int argc, char **argv)
         CHECK_MPI(MPI_Type_vector(1000000, 1, 2, MPI_INT, &h));
         CHECK_MPI(MPI_Type_commit(&h));
         const struct tern_dt_layout *L = dt_of(h)->layout;
-        CHECK(L->nblocks == 1 && L->reps == 1000000 && L->stride == 8,
-              "vector(1M,1,2,int) layout: %zu blocks x %zu reps, stride %ld", L->nblocks, L->reps,
-              (long)L->stride);
+        CHECK(L->nblocks == 1 && L->nlevels == 1 && L->level[0].count == 1000000 && L->level[0].stride == 8,
+              "vector(1M,1,2,int) layout: %zu blocks, %d levels", L->nblocks, L->nlevels);
         CHECK(dt_of(h)->basic == MPI_INT && dt_of(h)->basic_count == 1000000 && !dt_of(h)->contig,
               "vector(1M) basic");
         CHECK_MPI(MPI_Type_free(&h));
@@ -183,16 +182,34 @@ int main(int argc, char **argv)
         CHECK_MPI(MPI_Type_indexed(4, rbl, rd, MPI_DOUBLE, &h));
         CHECK_MPI(MPI_Type_commit(&h));
         L = dt_of(h)->layout;
-        CHECK(L->nblocks == 1 && L->reps == 4 && L->stride == 40,
-              "regular indexed: %zu blocks x %zu reps", L->nblocks, L->reps);
+        CHECK(L->nblocks == 1 && L->nlevels == 1 && L->level[0].count == 4 && L->level[0].stride == 40,
+              "regular indexed: %zu blocks, %d levels", L->nblocks, L->nlevels);
         CHECK_MPI(MPI_Type_free(&h));
-        /* a contiguous run of a vector keeps the vector's unit */
+        /* a contiguous run of a vector is the vector's nest, one level more */
         CHECK_MPI(MPI_Type_contiguous(100000, v.h, &h));
         CHECK_MPI(MPI_Type_commit(&h));
         L = dt_of(h)->layout;
-        CHECK(L->nblocks == 3 && L->reps == 100000, "contiguous of vector: %zu blocks x %zu reps",
-              L->nblocks, L->reps);
+        CHECK(L->nblocks == 1 && L->nlevels == 2 && L->level[1].count == 100000,
+              "contiguous of vector: %zu blocks, %d levels", L->nblocks, L->nlevels);
         CHECK_MPI(MPI_Type_free(&h));
+        /* nesting costs nothing per element: a vector of 2^24 bytes wrapped
+         * in a contiguous, an hvector of hvectors, a struct of one vector */
+        MPI_Datatype bv, w1, w2, w3;
+        int one = 1;
+        MPI_Aint zero = 0;
+        CHECK_MPI(MPI_Type_vector(1 << 24, 1, 2, MPI_BYTE, &bv));
+        CHECK_MPI(MPI_Type_contiguous(1, bv, &w1));
+        CHECK_MPI(MPI_Type_create_hvector(3, 1, (MPI_Aint)1 << 26, bv, &w2));
+        CHECK_MPI(MPI_Type_create_struct(1, &one, &zero, &bv, &w3));
+        MPI_Datatype ws[3] = {w1, w2, w3};
+        for (int i = 0; i < 3; i++) {
+            CHECK_MPI(MPI_Type_commit(&ws[i]));
+            L = dt_of(ws[i])->layout;
+            CHECK(L->nblocks == 1 && L->nlevels == (i == 1 ? 2 : 1) && L->level[0].count == 1 << 24,
+                  "wrapped vector %d: %zu blocks, %d levels", i, L->nblocks, L->nlevels);
+            CHECK_MPI(MPI_Type_free(&ws[i]));
+        }
+        CHECK_MPI(MPI_Type_free(&bv));
     }
     CHECK(!dt_of(MPI_DOUBLE_INT)->contig && !dt_of(MPI_SHORT_INT)->contig &&
               dt_of(MPI_FLOAT_INT)->contig && dt_of(MPI_2INT)->contig && dt_of(MPI_INT)->contig,
