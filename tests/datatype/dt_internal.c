@@ -210,6 +210,31 @@ int main(int argc, char **argv)
             CHECK_MPI(MPI_Type_free(&ws[i]));
         }
         CHECK_MPI(MPI_Type_free(&bv));
+        /* deeper than the layout keeps levels (8 > TERN_DT_LEVELS): the
+         * outer ones are spelled out, the bytes still come in typemap order */
+        MPI_Datatype deep = MPI_CHAR, next;
+        static long pos[256];
+        long npos = 1, ext = 1;
+        pos[0] = 0;
+        for (int k = 0; k < 8; k++) {
+            CHECK_MPI(MPI_Type_vector(2, 1, 3, deep, &next));
+            if (deep != MPI_CHAR) CHECK_MPI(MPI_Type_free(&deep));
+            deep = next;
+            for (long i = 0; i < npos; i++) pos[npos + i] = pos[i] + 3 * ext;
+            npos *= 2;
+            ext *= 4;
+        }
+        CHECK_MPI(MPI_Type_commit(&deep));
+        L = dt_of(deep)->layout;
+        CHECK(L->nlevels <= TERN_DT_LEVELS && L->nblocks * 1u << L->nlevels == 256,
+              "8-deep vector: %zu blocks, %d levels", L->nblocks, L->nlevels);
+        unsigned char *src = malloc((size_t)ext), out[256];
+        for (long i = 0; i < ext; i++) src[i] = (unsigned char)(i * 7 + i / 256);
+        CHECK(tern_dt_pack(dt_of(deep), src, 1, 0, out, 256) == 256, "8-deep vector: pack size");
+        for (long i = 0; i < 256; i++)
+            CHECK(out[i] == src[pos[i]], "8-deep vector: packed byte %ld from %ld", i, pos[i]);
+        free(src);
+        CHECK_MPI(MPI_Type_free(&deep));
     }
     CHECK(!dt_of(MPI_DOUBLE_INT)->contig && !dt_of(MPI_SHORT_INT)->contig &&
               dt_of(MPI_FLOAT_INT)->contig && dt_of(MPI_2INT)->contig && dt_of(MPI_INT)->contig,
