@@ -49,9 +49,9 @@ out:
     return rc;
 }
 
-/* MPI_Recv of a small contiguous message from a named rank, when no
- * earlier receive or queued message could claim it, is copied straight out
- * of the peer's ring. */
+/* MPI_Recv of a small message from a named rank, when no earlier receive
+ * or queued message could claim it, is copied (unpacked) straight out of
+ * the peer's ring. */
 TERN_WEAK_ALIAS(MPI_Recv)
 int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
@@ -60,11 +60,10 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
         if (c && (unsigned)source < (unsigned)c->peer_size && (tag >= 0 || tag == MPI_ANY_TAG) && count >= 0 &&
             (buf || !count) && status && tern_match_idle(c->ctx + TERN_CTX_P2P, source, tag)) {
             struct tern_datatype *dt = tern_dt_get(datatype);
-            if (dt && dt->contig && dt->committed) {
+            if (dt && dt->committed) {
                 int w = tern_comm_world_rank(c, source);
                 if (w != tern_g.world_rank &&
-                    tern_shm_recv_fast(w, (char *)buf + dt->true_lb, (size_t)count * dt->size, c->ctx + TERN_CTX_P2P,
-                                       source, tag, status))
+                    tern_shm_recv_fast(w, buf, (size_t)count, dt, c->ctx + TERN_CTX_P2P, source, tag, status))
                     return MPI_SUCCESS;
             }
         }

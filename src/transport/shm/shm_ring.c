@@ -298,11 +298,14 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* Writes an eager packet straight from the caller's contiguous buffer when
- * nothing is queued ahead of it.  Returns 1 when the message left. */
-int tern_shm_send_fast(int world, const void *data, size_t bytes, uint32_t ctx, int src, int tag)
+/* Writes an eager packet straight from the caller's buffer (packed on the
+ * way when it is not contiguous) when nothing is queued ahead of it.
+ * Returns 1 when the message left. */
+int tern_shm_send_fast(int world, const void *buf, size_t count, const struct tern_datatype *dt, uint32_t ctx,
+                       int src, int tag)
 {
     struct shm_peer *p = &shm.peers[world];
+    size_t bytes = count * dt->size;
     if (bytes > shm.eager_max || p->sendq_head) return 0;
     uint32_t nlines = shm_pkt_lines(bytes);
     struct shm_pkt *pkt = shm_ring_reserve(p, nlines);
@@ -313,7 +316,13 @@ int tern_shm_send_fast(int world, const void *data, size_t bytes, uint32_t ctx, 
     pkt->src = src;
     pkt->tag = tag;
     pkt->len = bytes;
-    if (bytes) memcpy((char *)pkt + SHM_PKT_HDR, data, bytes);
+    char *payload = (char *)pkt + SHM_PKT_HDR;
+    if (!bytes)
+        ; /* buf may be NULL */
+    else if (dt->contig)
+        memcpy(payload, (const char *)buf + dt->true_lb, bytes);
+    else
+        tern_dt_pack(dt, buf, count, 0, payload, bytes);
     shm_ring_publish(p, pkt, nlines);
     tern_pv_sent(TERN_XPORT_SHM_EAGER, bytes);
     return 1;
@@ -324,9 +333,11 @@ int tern_shm_send_fast(int world, const void *data, size_t bytes, uint32_t ctx, 
  * message first, a rendezvous, a long wait) returns 0 and leaves the ring
  * as it was for the general path.  The caller guarantees no earlier
  * receive is posted and no matching message is queued. */
-int tern_shm_recv_fast(int world, void *buf, size_t cap, uint32_t ctx, int src, int tag, MPI_Status *status)
+int tern_shm_recv_fast(int world, void *buf, size_t count, const struct tern_datatype *dt, uint32_t ctx, int src,
+                       int tag, MPI_Status *status)
 {
     struct shm_peer *p = &shm.peers[world];
+    size_t cap = count * dt->size;
     if (p->ctlq_head || p->sendq_head || shm.rndv_send.head || shm.rndv_recv.head || shm.pipe_send.head ||
         shm.pipe_recv_count)
         return 0; /* we owe others progress: take the general path */
@@ -341,7 +352,13 @@ int tern_shm_recv_fast(int world, void *buf, size_t cap, uint32_t ctx, int src, 
         pkt->len > cap || (pkt->flags & PKT_FLAG_SYNC))
         return 0;
     uint32_t nlines = pkt->nlines;
-    if (pkt->len) memcpy(buf, (const char *)pkt + SHM_PKT_HDR, pkt->len);
+    const char *payload = (const char *)pkt + SHM_PKT_HDR;
+    if (!pkt->len)
+        ; /* buf may be NULL */
+    else if (dt->contig)
+        memcpy((char *)buf + dt->true_lb, payload, pkt->len);
+    else
+        tern_dt_unpack(dt, buf, count, 0, payload, pkt->len);
     if (status != MPI_STATUS_IGNORE) {
         status->MPI_SOURCE = src;
         status->MPI_TAG = pkt->tag;
