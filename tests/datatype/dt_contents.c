@@ -11,7 +11,7 @@
  * elements) agree with the int ones and handle counts beyond an int. */
 #include <string.h>
 
-#include "tern_test.h"
+#include "dt_expect.h"
 
 /* Two types are the same when size, bounds and the packing of one element
  * from a patterned buffer agree. */
@@ -57,14 +57,7 @@ static int is_named(MPI_Datatype t)
 static MPI_Datatype rebuild(MPI_Datatype t, int large)
 {
     MPI_Count ni, na, nc, nd;
-    int comb;
-    if (large) {
-        CHECK_MPI(MPI_Type_get_envelope_c(t, &ni, &na, &nc, &nd, &comb));
-    } else {
-        int i, a, d;
-        CHECK_MPI(MPI_Type_get_envelope(t, &i, &a, &d, &comb));
-        ni = i, na = a, nd = d, nc = 0;
-    }
+    int comb = envelope(t, large, &ni, &na, &nc, &nd);
     int *I = malloc(sizeof(int) * (size_t)(ni + 1));
     MPI_Aint *A = malloc(sizeof(MPI_Aint) * (size_t)(na + 1));
     MPI_Count *C = malloc(sizeof(MPI_Count) * (size_t)(nc + 1));

@@ -38,14 +38,7 @@ static int named(MPI_Datatype t)
 static void expect_decode(MPI_Datatype t, int large, const struct want *w, const char *what)
 {
     MPI_Count ni, na, nc, nd;
-    int comb;
-    if (large) {
-        CHECK_MPI(MPI_Type_get_envelope_c(t, &ni, &na, &nc, &nd, &comb));
-    } else {
-        int i, a, d;
-        CHECK_MPI(MPI_Type_get_envelope(t, &i, &a, &d, &comb));
-        ni = i, na = a, nd = d, nc = 0;
-    }
+    int comb = envelope(t, large, &ni, &na, &nc, &nd);
     CHECK(comb == w->combiner && ni == w->ni && na == w->na && nc == w->nc && nd == w->nd,
           "%s: envelope combiner %d ints %ld addrs %ld counts %ld types %ld, expected %d %d %d "
           "%d %d",

@@ -4,6 +4,21 @@
 
 #include "tern_test.h"
 
+/* t's envelope through the _c query (large) or the int one (no large
+ * counts there); returns the combiner. */
+static inline int envelope(MPI_Datatype t, int large, MPI_Count *ni, MPI_Count *na, MPI_Count *nc, MPI_Count *nd)
+{
+    int comb;
+    if (large) {
+        CHECK_MPI(MPI_Type_get_envelope_c(t, ni, na, nc, nd, &comb));
+    } else {
+        int i, a, d;
+        CHECK_MPI(MPI_Type_get_envelope(t, &i, &a, &d, &comb));
+        *ni = i, *na = a, *nd = d, *nc = 0;
+    }
+    return comb;
+}
+
 /* size, bounds and true bounds of t through every query that gives them:
  * the int, _x and _c forms and the MPI-1 MPI_Type_lb/ub/extent */
 static inline void expect_bounds(MPI_Datatype t, const char *what, long size, long lb,
