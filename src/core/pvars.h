@@ -41,6 +41,14 @@ static inline void tern_pv_sent(enum tern_xport x, size_t bytes)
     tern_pv.sent[x].bytes += bytes;
 }
 
+/* A message counted on transport 'from' travels on 'to' after all. */
+static inline void tern_pv_resent(enum tern_xport from, enum tern_xport to, size_t bytes)
+{
+    tern_pv.sent[from].messages--;
+    tern_pv.sent[from].bytes -= bytes;
+    tern_pv_sent(to, bytes);
+}
+
 static inline void tern_pv_unexp_queued(void)
 {
     if (++tern_pv.unexp_length > tern_pv.unexp_max) tern_pv.unexp_max = tern_pv.unexp_length;

@@ -96,9 +96,7 @@ void shm_rndv_to_pipe(struct shm_peer *p, struct tern_request *r)
         p->out_slot_state[r->slot] = 0;
     }
     r->slot = SLOT_PIPE;
-    tern_pv.sent[TERN_XPORT_SHM_CMA].messages--;
-    tern_pv.sent[TERN_XPORT_SHM_CMA].bytes -= r->bytes;
-    tern_pv_sent(TERN_XPORT_SHM_PIPE, r->bytes);
+    tern_pv_resent(TERN_XPORT_SHM_CMA, TERN_XPORT_SHM_PIPE, r->bytes);
 }
 
 static void copy_failed(const char *what, int peer, int rc)
