@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include "datatype/datatype.h"
@@ -207,6 +208,18 @@ int shm_rndv_cancel(struct shm_peer *p, struct tern_request *r);
 void shm_rndv_on_fin(struct tern_request *r);
 void shm_on_revoke(struct shm_peer *p, uint64_t cookie);
 void shm_on_revoke_reply(struct shm_peer *p, uint64_t cookie, uint64_t withdrawn);
+
+/* Bytes [off, off + len) of (buf, count, dt) packed into the shared ring
+ * or chunk 'dst': shm_pack_out straight (eager packets), shm_pack_chunk
+ * (shm_pack.c) through a private buffer when the pieces are short. */
+static inline void shm_pack_out(const struct tern_datatype *dt, const void *buf, size_t count, size_t off,
+                                char *dst, size_t len)
+{
+    if (dt->contig) memcpy(dst, (const char *)buf + dt->true_lb + off, len);
+    else tern_dt_pack(dt, buf, count, off, dst, len);
+}
+void shm_pack_chunk(const struct tern_datatype *dt, const void *buf, size_t count, size_t off, char *dst,
+                    size_t len);
 
 /* shm_pipe.c */
 void shm_pipe_on_cts(struct shm_peer *p, struct tern_request *r, uint64_t len);

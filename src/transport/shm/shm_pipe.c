@@ -9,8 +9,6 @@
  * says its lane.  The ring is FIFO, so each transfer's chunks arrive in
  * order, and a lane is granted again only once all of its chunks are
  * consumed. */
-#include <string.h>
-
 #include "core/errors.h"
 #include "datatype/datatype.h"
 #include "p2p/p2p_internal.h"
@@ -71,31 +69,6 @@ static size_t chunk_len(const struct tern_request *r)
     return r->limit - r->progress_off < len ? r->limit - r->progress_off : len;
 }
 
-/* Pieces shorter than this are packed through a private buffer. */
-#define SHM_PIPE_STAGE_PIECE 256
-
-/* Packs [off, off + len) of r's data into a chunk.  Short pieces are packed
- * into a small private buffer first and copied over whole: their scattered
- * small stores would each have to take a line that the receiver read last
- * back from the receiver's cache, a cross-core miss per line when the
- * cores share no cache; one bulk copy streams them.  Long pieces are
- * copied whole lines at a time already. */
-static void pack_chunk(const struct tern_request *r, char *chunk, size_t off, size_t len)
-{
-    struct tern_dt_view v;
-    tern_dt_view_local(&v, r->dt, r->buf, r->count);
-    if (r->dt->contig || tern_dt_view_piece(&v) >= SHM_PIPE_STAGE_PIECE) {
-        tern_dt_view_pack(&v, off, chunk, len);
-        return;
-    }
-    static _Alignas(SHM_LINE) char stage[8192];
-    for (size_t done = 0; done < len; done += sizeof stage) {
-        size_t n = len - done < sizeof stage ? len - done : sizeof stage;
-        tern_dt_view_pack(&v, off + done, stage, n);
-        memcpy(chunk + done, stage, n);
-    }
-}
-
 /* One chunk of r into its peer's ring, if there is room: 1 when written. */
 static int send_chunk(struct tern_request *r)
 {
@@ -104,7 +77,8 @@ static int send_chunk(struct tern_request *r)
     if (r->progress_off == r->limit || atomic_load_explicit(&f->len, memory_order_acquire)) return 0;
     size_t len = chunk_len(r);
     /* straight from the user's buffer, packed on the way if need be */
-    pack_chunk(r, p->out_pipe_data + (size_t)p->pipe_send_cursor * shm.lay.pipe_chunk_bytes, r->progress_off, len);
+    shm_pack_chunk(r->dt, r->buf, r->count, r->progress_off,
+                   p->out_pipe_data + (size_t)p->pipe_send_cursor * shm.lay.pipe_chunk_bytes, len);
     f->lane = (uint32_t)r->pipe_lane;
     atomic_store_explicit(&f->len, (uint32_t)len, memory_order_release);
     p->pipe_send_cursor = (uint32_t)((p->pipe_send_cursor + 1) % shm.lay.pipe_chunks);

@@ -70,12 +70,7 @@ static int try_eager(struct shm_peer *p, struct tern_request *r)
     pkt->len = bytes;
     pkt->cookie = (uint64_t)(uintptr_t)r;
     char *payload = (char *)pkt + SHM_PKT_HDR;
-    if (!bytes)
-        ; /* buf may be NULL: nothing to copy */
-    else if (r->dt->contig)
-        memcpy(payload, (const char *)r->buf + r->dt->true_lb, bytes);
-    else
-        tern_dt_pack(r->dt, r->buf, r->count, 0, payload, bytes);
+    if (bytes) shm_pack_out(r->dt, r->buf, r->count, 0, payload, bytes); /* buf may be NULL when 0 */
     shm_ring_publish(p, pkt, nlines);
     tern_pv_sent(TERN_XPORT_SHM_EAGER, bytes);
     if (r->mode == TERN_MODE_SYNC) {
@@ -317,12 +312,7 @@ int tern_shm_send_fast(int world, const void *buf, size_t count, const struct te
     pkt->tag = tag;
     pkt->len = bytes;
     char *payload = (char *)pkt + SHM_PKT_HDR;
-    if (!bytes)
-        ; /* buf may be NULL */
-    else if (dt->contig)
-        memcpy(payload, (const char *)buf + dt->true_lb, bytes);
-    else
-        tern_dt_pack(dt, buf, count, 0, payload, bytes);
+    if (bytes) shm_pack_out(dt, buf, count, 0, payload, bytes); /* buf may be NULL when 0 */
     shm_ring_publish(p, pkt, nlines);
     tern_pv_sent(TERN_XPORT_SHM_EAGER, bytes);
     return 1;
