@@ -8,7 +8,8 @@
  * sender deals chunks to its granted transfers in turn, and every chunk
  * says its lane.  The ring is FIFO, so each transfer's chunks arrive in
  * order, and a lane is granted again only once all of its chunks are
- * consumed. */
+ * consumed.  Short pieces are packed through a private buffer
+ * (shm_pack_chunk, shm_pack.c). */
 #include "core/errors.h"
 #include "datatype/datatype.h"
 #include "p2p/p2p_internal.h"
