@@ -61,6 +61,7 @@ struct tern_request {
     uint8_t cancel_pending; /* MPI_Cancel asked the receiver to withdraw the send */
     size_t progress_off;    /* bytes moved so far (pipeline) */
     int pipe_lane;          /* pipeline: the lane the receiver granted */
+    uint8_t pipe_short;     /* pipeline: the data lies in short pieces (goes in lock step) */
     size_t limit;           /* bytes this transfer moves: min(message, receive buffer) */
     int slot;               /* rendezvous slot */
     uint64_t rts_cookie;    /* receive: the sender's request, for replies */

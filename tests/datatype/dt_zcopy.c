@@ -263,6 +263,38 @@ static void many(int ls, int lr, int n)
     }
 }
 
+/* Both ranks send at once, as in a halo exchange: 'k' messages of short
+ * pieces (which the pipeline moves in lock step while the peer streams back)
+ * and one contiguous message beside them, all checked. */
+static void exchange(int k, int n)
+{
+    enum { KMAX = 4 };
+    struct layout out[KMAX + 1], in[KMAX + 1];
+    MPI_Request req[2 * (KMAX + 1)];
+    MPI_Status st[2 * (KMAX + 1)];
+    int peer = 1 - rank;
+    for (int i = 0; i <= k; i++) {
+        int l = i == k ? CONTIG : i % 2 ? PAIRS : VEC_SHORT;
+        in[i] = make_layout(l, n);
+        for (size_t j = 0; j < in[i].nmem; j++) in[i].mem[j] = -1.0;
+        CHECK_MPI(MPI_Irecv(in[i].base, 1, in[i].type, peer, 200 + i, MPI_COMM_WORLD, &req[i]));
+    }
+    for (int i = 0; i <= k; i++) {
+        int l = i == k ? CONTIG : i % 2 ? PAIRS : VEC_SHORT;
+        out[i] = make_layout(l, n);
+        fill(&out[i], l, n, 10 * peer + i);
+        CHECK_MPI(MPI_Isend(out[i].base, 1, out[i].type, peer, 200 + i, MPI_COMM_WORLD, &req[k + 1 + i]));
+    }
+    CHECK_MPI(MPI_Waitall(2 * (k + 1), req, st));
+    for (int i = 0; i <= k; i++) {
+        char what[64];
+        snprintf(what, sizeof what, "exchange of %d, message %d", k, i);
+        check(&in[i], i == k ? CONTIG : i % 2 ? PAIRS : VEC_SHORT, n, n, 10 * rank + i, what);
+        free_layout(&in[i]);
+        free_layout(&out[i]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int provided;
@@ -287,6 +319,8 @@ int main(int argc, char **argv)
     zero_room(CONTIG, IDX_BLOCK);
     many(VEC_LONG, INDEXED3, IDX_BLOCK);
     many(FACE_LAST, CONTIG, IDX_BLOCK);
+    exchange(2, 8 * IDX_BLOCK);
+    exchange(3, 8 * IDX_BLOCK);
 
     MPI_T_pvar_handle_free(session, &h_cma);
     MPI_T_pvar_handle_free(session, &h_pipe);

@@ -133,6 +133,7 @@ struct shm_peer {
     struct shm_pipe_flag *out_pipe_flags;
     char *out_pipe_data;
     uint32_t pipe_send_cursor;
+    int pipe_short_sends;          /* pipeline sends of short pieces under way (see shm_pipe.c) */
     struct tern_request *sendq_head, *sendq_tail; /* sends waiting for space, in order */
     struct shm_ctl_msg *ctlq_head, *ctlq_tail;
 
@@ -220,6 +221,8 @@ static inline void shm_pack_out(const struct tern_datatype *dt, const void *buf,
 }
 void shm_pack_chunk(const struct tern_datatype *dt, const void *buf, size_t count, size_t off, char *dst,
                     size_t len);
+/* (buf, count, dt) lies in pieces too short to store whole lines. */
+int shm_short_pieces(const struct tern_datatype *dt, const void *buf, size_t count);
 
 /* shm_pipe.c */
 void shm_pipe_on_cts(struct shm_peer *p, struct tern_request *r, uint64_t len);

@@ -16,15 +16,23 @@
  * copied whole lines at a time already. */
 #define STAGE_PIECE 256
 
+int shm_short_pieces(const struct tern_datatype *dt, const void *buf, size_t count)
+{
+    if (dt->contig) return 0;
+    struct tern_dt_view v;
+    tern_dt_view_local(&v, dt, buf, count);
+    return tern_dt_view_piece(&v) < STAGE_PIECE;
+}
+
 void shm_pack_chunk(const struct tern_datatype *dt, const void *buf, size_t count, size_t off, char *dst,
                     size_t len)
 {
-    struct tern_dt_view v;
-    tern_dt_view_local(&v, dt, buf, count);
-    if (dt->contig || tern_dt_view_piece(&v) >= STAGE_PIECE) {
+    if (!shm_short_pieces(dt, buf, count)) {
         shm_pack_out(dt, buf, count, off, dst, len);
         return;
     }
+    struct tern_dt_view v;
+    tern_dt_view_local(&v, dt, buf, count);
     static _Alignas(SHM_LINE) char stage[8192];
     for (size_t done = 0; done < len; done += sizeof stage) {
         size_t n = len - done < sizeof stage ? len - done : sizeof stage;

