@@ -211,16 +211,17 @@ void shm_on_revoke(struct shm_peer *p, uint64_t cookie);
 void shm_on_revoke_reply(struct shm_peer *p, uint64_t cookie, uint64_t withdrawn);
 
 /* Bytes [off, off + len) of (buf, count, dt) packed into the shared ring
- * or chunk 'dst': shm_pack_out straight (eager packets), shm_pack_chunk
- * (shm_pack.c) through a private buffer when the pieces are short. */
+ * or chunk 'dst': shm_pack_out straight (eager packets, long pieces),
+ * shm_pack_staged (shm_pack.c) through a private buffer, for data in short
+ * pieces (shm_short_pieces) bound for a pipeline chunk. */
 static inline void shm_pack_out(const struct tern_datatype *dt, const void *buf, size_t count, size_t off,
                                 char *dst, size_t len)
 {
     if (dt->contig) memcpy(dst, (const char *)buf + dt->true_lb + off, len);
     else tern_dt_pack(dt, buf, count, off, dst, len);
 }
-void shm_pack_chunk(const struct tern_datatype *dt, const void *buf, size_t count, size_t off, char *dst,
-                    size_t len);
+void shm_pack_staged(const struct tern_datatype *dt, const void *buf, size_t count, size_t off, char *dst,
+                     size_t len);
 /* (buf, count, dt) lies in pieces too short to store whole lines. */
 int shm_short_pieces(const struct tern_datatype *dt, const void *buf, size_t count);
 

@@ -9,7 +9,7 @@
  * says its lane.  The ring is FIFO, so each transfer's chunks arrive in
  * order, and a lane is granted again only once all of its chunks are
  * consumed.  Short pieces are packed through a private buffer
- * (shm_pack_chunk, shm_pack.c). */
+ * (shm_pack_staged, shm_pack.c). */
 #include "core/errors.h"
 #include "datatype/datatype.h"
 #include "p2p/p2p_internal.h"
@@ -108,8 +108,9 @@ static int send_chunk(struct tern_request *r)
     if (lockstep && !short_window_open(p)) return 0;
     size_t len = chunk_len(r, lockstep);
     /* straight from the user's buffer, packed on the way if need be */
-    shm_pack_chunk(r->dt, r->buf, r->count, r->progress_off,
-                   p->out_pipe_data + (size_t)p->pipe_send_cursor * shm.lay.pipe_chunk_bytes, len);
+    char *chunk = p->out_pipe_data + (size_t)p->pipe_send_cursor * shm.lay.pipe_chunk_bytes;
+    if (r->pipe_short) shm_pack_staged(r->dt, r->buf, r->count, r->progress_off, chunk, len);
+    else shm_pack_out(r->dt, r->buf, r->count, r->progress_off, chunk, len);
     f->lane = (uint32_t)r->pipe_lane;
     atomic_store_explicit(&f->len, (uint32_t)len, memory_order_release);
     p->pipe_send_cursor = (uint32_t)((p->pipe_send_cursor + 1) % shm.lay.pipe_chunks);
