@@ -213,7 +213,11 @@ int tern_nbc_alltoall(struct tern_sched *s, const void *sbuf, size_t scount,
                       struct tern_datatype *sdt, void *rbuf, size_t rcount,
                       struct tern_datatype *rdt)
 {
-    if (rcount * rdt->size == 0) return MPI_SUCCESS;
+    /* On an intercommunicator one group may send while it receives
+     * nothing (the other receives what it sends), so only a call with
+     * nothing to move either way is empty. */
+    size_t sbytes = sbuf == MPI_IN_PLACE ? rcount * rdt->size : scount * sdt->size;
+    if (rcount * rdt->size == 0 && sbytes == 0) return MPI_SUCCESS;
     return alltoall_any(s, sbuf, scount, NULL, NULL, sdt, NULL, rbuf, rcount, NULL, NULL, rdt,
                         NULL);
 }
