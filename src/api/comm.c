@@ -70,39 +70,52 @@ int PMPI_Comm_rank(MPI_Comm comm, int *rank)
     return comm_query("MPI_Comm_rank", comm, "rank", rank, answer_rank);
 }
 
-/* The copy behind every dup: the group(s) on a fresh context, then the
- * topology, the attributes (copy callbacks, which may fail the dup) and
- * the hints: the parent's, or those of the info argument. */
-static int dup_into(struct tern_comm *c, const struct tern_info *info, int with_info,
-                    struct tern_comm **nc)
+/* What every dup copies besides the groups: the topology, the attributes
+ * (copy callbacks, which may fail the dup) and the hints: the parent's, or
+ * those of the info argument. */
+static int dup_copy(struct tern_comm *c, struct tern_comm *nc, const struct tern_info *info,
+                    int with_info)
 {
-    int rc = c->is_inter ? tern_intercomm_dup(c, nc) : tern_comm_create_from(c, c->group, nc);
-    if (rc == MPI_SUCCESS) rc = tern_topo_copy(c, *nc);
-    if (rc == MPI_SUCCESS) rc = tern_attr_comm_copy(c, *nc);
+    int rc = tern_topo_copy(c, nc);
+    if (rc == MPI_SUCCESS) rc = tern_attr_comm_copy(c, nc);
     if (rc == MPI_SUCCESS) {
         if (with_info)
-            tern_comm_hints_apply(*nc, info);
+            tern_comm_hints_apply(nc, info);
         else
-            (*nc)->hints = c->hints;
+            nc->hints = c->hints;
     }
     return rc;
 }
 
+/* MPI_Comm_idup(_with_info): the new communicator's handle is written at
+ * once and its context ids agreed in the background (core/comm_idup.c);
+ * what it copies is copied now, since MPI defines the call as a dup made
+ * at the time of the call (attributes set later are not copied). */
+static int comm_idup(const char *fn, struct tern_comm *c, const struct tern_info *info,
+                     int with_info, MPI_Comm *newcomm, MPI_Request *request)
+{
+    struct tern_comm *nc;
+    struct tern_request *r;
+    int rc = tern_comm_idup_start(c, fn, &nc, &r);
+    if (rc) return rc;
+    if ((rc = dup_copy(c, nc, info, with_info))) {
+        /* The other ranks' agreement still needs this one's part: the
+         * request runs on unseen and is released when it completes. */
+        tern_req_orphan(r);
+        return tern_finish_newcomm(c, rc, nc, newcomm);
+    }
+    *newcomm = nc->handle;
+    *request = r->handle;
+    return MPI_SUCCESS;
+}
+
 /* MPI_Comm_dup, MPI_Comm_dup_with_info (info_arg non-NULL), MPI_Comm_idup
- * and MPI_Comm_idup_with_info (nonblocking: the request goes to *request).
- *
- * The nonblocking forms agree on the context id at the call, blocking,
- * and return a complete request: correct (the call is collective and every
- * member reaches it) but without the overlap MPI allows, so a program that
- * makes another collective call on comm between the idup calls of
- * different ranks, as MPI permits, would deadlock.  A context agreement
- * on the schedule engine (src/coll/sched.h) would lift that. */
+ * and MPI_Comm_idup_with_info (nonblocking: the request goes to *request). */
 static int comm_dup(const char *fn, MPI_Comm comm, const MPI_Info *info_arg, MPI_Comm *newcomm,
                     int nonblocking, MPI_Request *request)
 {
     struct tern_comm *c, *nc = NULL;
     struct tern_info *info = NULL;
-    struct tern_request *r = NULL;
     int rc;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
@@ -111,22 +124,12 @@ static int comm_dup(const char *fn, MPI_Comm comm, const MPI_Info *info_arg, MPI
     TRY(tern_chk_newcomm(c, fn, newcomm));
     if (nonblocking) {
         TRY(tern_check_ptr(c, request, fn, "request"));
-        if (!(r = tern_req_alloc(TERN_REQ_COLL))) {
-            rc = tern_err_comm(c, MPI_ERR_NO_MEM, "%s: out of memory for a request", fn);
-            goto out;
-        }
+        rc = comm_idup(fn, c, info, info_arg != NULL, newcomm, request);
+        goto out;
     }
-    rc = dup_into(c, info, info_arg != NULL, &nc);
+    rc = c->is_inter ? tern_intercomm_dup(c, &nc) : tern_comm_create_from(c, c->group, &nc);
+    if (rc == MPI_SUCCESS) rc = dup_copy(c, nc, info, info_arg != NULL);
     rc = tern_finish_newcomm(c, rc, nc, newcomm);
-    if (r) {
-        if (rc) {
-            tern_req_free(r);
-            goto out;
-        }
-        tern_status_empty(&r->status, MPI_ANY_SOURCE);
-        tern_req_complete(r);
-        *request = r->handle;
-    }
 out:
     tern_unlock();
     return rc;

@@ -19,12 +19,6 @@
 struct tern_comm tern_comm_world, tern_comm_self;
 struct tern_objtab tern_comm_table = {.kind = TERN_KIND_COMM};
 
-/* The next context id this process has not used.  Ids 0-1 are
- * MPI_COMM_WORLD's, 2-3 MPI_COMM_SELF's.  Ids are never reused, so a late
- * message for a freed communicator cannot match a new one. */
-#define TERN_CTX_FIRST_FREE 4u
-static uint32_t next_ctx = TERN_CTX_FIRST_FREE;
-
 static int predefined_comm(const struct tern_comm *c)
 {
     return c == &tern_comm_world || c == &tern_comm_self;
@@ -59,7 +53,7 @@ int tern_comms_init(void)
     if (rc) return rc;
     rc = init_predefined(&tern_comm_self, MPI_COMM_SELF, 2, 1, tern_g.world_rank, "MPI_COMM_SELF");
     if (rc) return rc;
-    next_ctx = TERN_CTX_FIRST_FREE;
+    tern_ctx_reset();
     return MPI_SUCCESS;
 }
 
@@ -140,45 +134,78 @@ int tern_comm_check(MPI_Comm h, const char *fn, const char *argname, struct tern
     return MPI_SUCCESS;
 }
 
-int tern_ctx_agree(struct tern_comm *parent, int n, const int *prank, int me, int tag,
-                   const struct tern_ctx_peer *peer, int nids, uint32_t *out)
+/* One round of a blocking agreement: v[0] becomes the largest offer of
+ * all participants (and the peer's side), v[1] the smallest. */
+static int agree_round(struct tern_comm *parent, int n, const int *prank, int me, int tag,
+                       const struct tern_ctx_peer *peer, uint32_t v[2])
 {
     struct tern_datatype *bt = tern_dt_get(MPI_BYTE);
-    uint32_t v = next_ctx, in = 0;
+    uint32_t in[2];
     int mask, rc;
 #define PR(i) (prank ? prank[(i)] : (i))
+#define MERGE()                                                                                    \
+    do {                                                                                           \
+        if (in[0] > v[0]) v[0] = in[0];                                                            \
+        if (in[1] < v[1]) v[1] = in[1];                                                            \
+    } while (0)
     for (mask = 1; mask < n; mask <<= 1) {
         if (me & mask) {
-            rc = tern_send(&v, sizeof v, bt, PR(me - mask), tag, parent, TERN_CTX_COLL);
+            rc = tern_send(v, 2 * sizeof *v, bt, PR(me - mask), tag, parent, TERN_CTX_COLL);
             if (rc) return rc;
-            rc = tern_recv(&v, sizeof v, bt, PR(me - mask), tag, parent, TERN_CTX_COLL,
+            rc = tern_recv(v, 2 * sizeof *v, bt, PR(me - mask), tag, parent, TERN_CTX_COLL,
                            MPI_STATUS_IGNORE);
             if (rc) return rc;
             break;
         }
         if (me + mask < n) {
-            rc = tern_recv(&in, sizeof in, bt, PR(me + mask), tag, parent, TERN_CTX_COLL,
+            rc = tern_recv(in, sizeof in, bt, PR(me + mask), tag, parent, TERN_CTX_COLL,
                            MPI_STATUS_IGNORE);
             if (rc) return rc;
-            if (in > v) v = in;
+            MERGE();
         }
     }
     if (me == 0 && peer) {
-        rc = tern_sendrecv(&v, sizeof v, bt, peer->rank, peer->tag, &in, sizeof in, bt, peer->rank,
-                           peer->tag, peer->comm, TERN_CTX_COLL, MPI_STATUS_IGNORE);
+        rc = tern_sendrecv(v, 2 * sizeof *v, bt, peer->rank, peer->tag, in, sizeof in, bt,
+                           peer->rank, peer->tag, peer->comm, TERN_CTX_COLL, MPI_STATUS_IGNORE);
         if (rc) return rc;
-        if (in > v) v = in;
+        MERGE();
     }
     for (mask >>= 1; mask > 0; mask >>= 1) {
         if (me + mask < n) {
-            rc = tern_send(&v, sizeof v, bt, PR(me + mask), tag, parent, TERN_CTX_COLL);
+            rc = tern_send(v, 2 * sizeof *v, bt, PR(me + mask), tag, parent, TERN_CTX_COLL);
             if (rc) return rc;
         }
     }
+#undef MERGE
 #undef PR
-    next_ctx = v + (uint32_t)nids;
-    *out = v;
     return MPI_SUCCESS;
+}
+
+int tern_ctx_agree(struct tern_comm *parent, int n, const int *prank, int me, int tag,
+                   const struct tern_ctx_peer *peer, int nids, uint32_t *out)
+{
+    /* Rounds of offers until all are equal: each offer is the lowest range
+     * free here at or above the largest of the last round, so a round in
+     * which some offer was lower is followed by one that agrees unless
+     * another agreement took that range meanwhile.  A blocking agreement
+     * has the highest priority (owner 0): it never waits for another. */
+    uint32_t mine, v[2];
+    int rc = tern_ctx_hold(0, (uint32_t)nids, 0, &mine);
+    if (rc) return rc;
+    for (;;) {
+        v[0] = v[1] = mine;
+        if ((rc = agree_round(parent, n, prank, me, tag, peer, v))) {
+            tern_ctx_drop(mine);
+            return rc;
+        }
+        if (v[0] == v[1]) {
+            tern_ctx_keep(mine);
+            *out = mine;
+            return MPI_SUCCESS;
+        }
+        tern_ctx_drop(mine);
+        if ((rc = tern_ctx_hold(v[0], (uint32_t)nids, 0, &mine))) return rc;
+    }
 }
 
 int tern_comm_build(struct tern_errhandler *errh, struct tern_group *group, uint32_t ctx,
@@ -213,7 +240,7 @@ int tern_comm_build(struct tern_errhandler *errh, struct tern_group *group, uint
 
 /* A communicator made from another derives from the same session (its new
  * group, from a split say, knows none). */
-static void inherit_session(struct tern_comm *c, const struct tern_comm *parent)
+void tern_comm_inherit_session(struct tern_comm *c, const struct tern_comm *parent)
 {
     if (c->session || !parent->session) return;
     c->session = parent->session;
@@ -230,7 +257,7 @@ int tern_comm_create_from(struct tern_comm *parent, struct tern_group *group,
     if (!group) return MPI_SUCCESS;
     /* new communicators inherit the parent's handler */
     rc = tern_comm_build(parent->errh, group, ctx, 1, out);
-    if (rc == MPI_SUCCESS) inherit_session(*out, parent);
+    if (rc == MPI_SUCCESS) tern_comm_inherit_session(*out, parent);
     return rc;
 }
 
@@ -248,7 +275,7 @@ int tern_comm_create_group(struct tern_comm *parent, struct tern_group *group, i
     free(prank);
     if (rc) return rc;
     rc = tern_comm_build(parent->errh, group, ctx, 1, out);
-    if (rc == MPI_SUCCESS) inherit_session(*out, parent);
+    if (rc == MPI_SUCCESS) tern_comm_inherit_session(*out, parent);
     return rc;
 }
 

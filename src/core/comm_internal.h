@@ -15,11 +15,28 @@ struct tern_ctx_peer {
     int rank, tag;
 };
 
-/* The largest next free context id among n participants of 'parent' (the
+/* ---- Context ids held and kept by this process (comm_ctx.c) ----
+ * An agreement holds the range it offers (so no concurrent agreement
+ * offers it too), then keeps the one all agree on or drops its offer.
+ * 'owner' orders concurrent agreements: lower wins, 0 is a blocking one. */
+#define TERN_CTX_LAST 0xfffffff0u  /* ids from here on are never given out */
+#define TERN_CTX_PENDING TERN_CTX_LAST /* a communicator whose ids are being agreed */
+void tern_ctx_reset(void);
+/* Holds the lowest range of n free ids at or above 'from'. */
+int tern_ctx_hold(uint32_t from, uint32_t n, uint64_t owner, uint32_t *start);
+void tern_ctx_drop(uint32_t start);
+void tern_ctx_keep(uint32_t start);
+/* 1 when an agreement of higher priority than 'owner' holds part of
+ * [start, start + n): the lower one waits for it rather than offering
+ * beyond (two agreements that offered past each other could do so forever). */
+int tern_ctx_yields(uint32_t start, uint32_t n, uint64_t owner);
+
+/* The context id agreed among n participants of 'parent' (the
  * parent ranks prank[0..n), or ranks 0..n-1 when prank is NULL; this process
  * is number 'me'), exchanged with 'peer' when not NULL: a binomial reduction
  * to participant 0, then a binomial broadcast, with 'tag' on the parent's
- * collective context.  Reserves ids [*out, *out + nids) in this process. */
+ * collective context, in rounds until every offer is the same.  Keeps ids
+ * [*out, *out + nids) in this process. */
 int tern_ctx_agree(struct tern_comm *parent, int n, const int *prank, int me, int tag,
                    const struct tern_ctx_peer *peer, int nids, uint32_t *out);
 
@@ -27,6 +44,20 @@ int tern_ctx_agree(struct tern_comm *parent, int n, const int *prank, int me, in
  * ctx, ctx+1 and handler errh; a handle only when with_handle. */
 int tern_comm_build(struct tern_errhandler *errh, struct tern_group *group, uint32_t ctx,
                     int with_handle, struct tern_comm **out);
+
+/* A communicator made from 'parent' derives from its session when its own
+ * group knows none. */
+void tern_comm_inherit_session(struct tern_comm *c, const struct tern_comm *parent);
+
+/* MPI_Comm_idup's first half: *nc, a communicator like c (a handle, the
+ * same groups and handler; no attributes, topology or hints yet) whose
+ * context ids the progress engine agrees in the background, and *req, the
+ * request that completes when they are agreed (then *nc is usable; an
+ * error of the agreement is the request's).  Errors of the call itself
+ * are raised on c. */
+struct tern_request;
+int tern_comm_idup_start(struct tern_comm *c, const char *fn, struct tern_comm **nc,
+                         struct tern_request **req);
 
 /* An intercommunicator (with a handle) over local and remote groups on
  * context ids ctx, ctx+1; its local intracommunicator gets ctx+2, ctx+3, so
