@@ -7,9 +7,9 @@
 #include "core/state.h"
 #include "p2p/match.h"
 #include "p2p/p2p.h"
+#include "p2p/p2p_fast.h"
 #include "p2p/p2p_internal.h"
 #include "p2p/status.h"
-#include "transport/shm/shm.h"
 
 enum recv_kind { RECV_BLOCKING, RECV_NONBLOCKING, RECV_PERSISTENT };
 
@@ -60,12 +60,8 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
         if (c && (unsigned)source < (unsigned)c->peer_size && (tag >= 0 || tag == MPI_ANY_TAG) && count >= 0 &&
             (buf || !count) && status && tern_match_idle(c->ctx + TERN_CTX_P2P, source, tag)) {
             struct tern_datatype *dt = tern_dt_get(datatype);
-            if (dt && dt->committed) {
-                int w = tern_comm_world_rank(c, source);
-                if (w != tern_g.world_rank &&
-                    tern_shm_recv_fast(w, buf, (size_t)count, dt, c->ctx + TERN_CTX_P2P, source, tag, status))
-                    return MPI_SUCCESS;
-            }
+            if (dt && dt->committed && tern_p2p_recv_fast(buf, (size_t)count, dt, source, tag, c, status))
+                return MPI_SUCCESS;
         }
     }
     return recv_common("MPI_Recv", buf, count, datatype, source, tag, comm, status, RECV_BLOCKING, NULL);

@@ -4,8 +4,8 @@
 #include "core/errors.h"
 #include "core/state.h"
 #include "p2p/p2p.h"
+#include "p2p/p2p_fast.h"
 #include "p2p/p2p_internal.h"
-#include "transport/shm/shm.h"
 
 enum send_kind { SEND_BLOCKING, SEND_NONBLOCKING, SEND_PERSISTENT };
 
@@ -68,9 +68,9 @@ out:
         return send_common("MPI_" #NAME, buf, count, datatype, dest, tag, comm, MODE, KIND, request);         \
     }
 
-/* MPI_Send of a small message to another rank goes straight into the
- * peer's ring (packed there if need be): the checks of the general path in
- * one expression, then one packet write.  Anything unusual takes
+/* MPI_Send of a small message to another rank goes straight to the peer's
+ * transport (into its ring, packed there if need be): the checks of the
+ * general path in one expression, then one packet write.  Anything unusual takes
  * send_common. */
 TERN_WEAK_ALIAS(MPI_Send)
 int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
@@ -79,12 +79,7 @@ int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int t
         struct tern_comm *c = tern_comm_get(comm);
         if (c && (unsigned)dest < (unsigned)c->peer_size && tag >= 0 && count >= 0 && (buf || !count)) {
             struct tern_datatype *dt = tern_dt_get(datatype);
-            if (dt && dt->committed) {
-                int w = tern_comm_world_rank(c, dest);
-                if (w != tern_g.world_rank &&
-                    tern_shm_send_fast(w, buf, (size_t)count, dt, c->ctx + TERN_CTX_P2P, c->rank, tag))
-                    return MPI_SUCCESS;
-            }
+            if (dt && dt->committed && tern_p2p_send_fast(buf, (size_t)count, dt, dest, tag, c)) return MPI_SUCCESS;
         }
     }
     return send_common("MPI_Send", buf, count, datatype, dest, tag, comm, TERN_MODE_STANDARD, SEND_BLOCKING, NULL);

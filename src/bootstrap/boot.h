@@ -10,7 +10,8 @@
 
 struct tern_boot_info {
     int rank, size;             /* in MPI_COMM_WORLD */
-    int local_rank, local_size; /* on this node (all ranks are local for now) */
+    int local_rank, local_size; /* as the launcher placed them; the runtime
+                                 * counts again from host ids (host.h) */
     int appnum;                 /* MPMD block index, for MPI_APPNUM */
     int singleton;              /* 1 when started without mpiexec */
     char job_id[64];            /* unique per job: names shared segments */

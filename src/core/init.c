@@ -8,6 +8,7 @@
 
 #include "api/check.h"
 #include "bootstrap/boot.h"
+#include "bootstrap/host.h"
 #include "core/api.h"
 #include "core/attr.h"
 #include "core/errors.h"
@@ -22,9 +23,9 @@
 #include "datatype/datatype.h"
 #include "p2p/bsend.h"
 #include "p2p/match.h"
+#include "p2p/p2p.h"
 #include "p2p/request.h"
 #include "topo/bind.h"
-#include "transport/shm/shm.h"
 
 /* Raises the thread support of the runtime to 'level'.  Before
  * MPI_THREAD_MULTIPLE only one thread at a time is in MPI, so the big lock
@@ -59,8 +60,6 @@ int tern_runtime_acquire(int level, const char *fn)
     if (tern_boot_init(&info) != 0) tern_fatal("%s: cannot reach the launcher (see above)", fn);
     tern_g.world_rank = info.rank;
     tern_g.world_size = info.size;
-    tern_g.local_rank = info.local_rank;
-    tern_g.local_size = info.local_size;
     tern_g.appnum = info.appnum;
     tern_g.singleton = info.singleton;
     snprintf(tern_g.job_id, sizeof tern_g.job_id, "%s", info.job_id);
@@ -68,7 +67,14 @@ int tern_runtime_acquire(int level, const char *fn)
         snprintf(tern_g.processor_name, sizeof tern_g.processor_name, "localhost");
 
     tern_params_load(info.rank == 0);
-    tern_g.oversubscribed = info.local_size > tern_topo_usable_cores();
+    struct tern_hosts hosts;
+    if (tern_hosts_exchange(info.rank, info.size, tern_param.host_id, (int)tern_param.ranks_per_host, &hosts) != 0)
+        tern_fatal("%s: cannot learn which host each rank runs on (see above)", fn);
+    tern_g.nhosts = hosts.nhosts;
+    tern_g.host_of = hosts.host_of;
+    tern_g.local_rank = hosts.local_rank;
+    tern_g.local_size = hosts.local_size;
+    tern_g.oversubscribed = tern_g.local_size > tern_topo_usable_cores();
     tern_topo_bind();
 
     /* Objects first (error reporting needs MPI_COMM_WORLD), transports last. */
@@ -76,7 +82,7 @@ int tern_runtime_acquire(int level, const char *fn)
     if (tern_datatypes_init() != MPI_SUCCESS) tern_fatal("%s: datatype initialisation failed", fn);
     if (tern_comms_init() != MPI_SUCCESS) tern_fatal("%s: communicator initialisation failed", fn);
     tern_progress_init();
-    tern_shm_init();
+    if (tern_p2p_init() != MPI_SUCCESS) tern_fatal("%s: the transports could not be set up", fn);
     if (info.rank == 0 && tern_param.show_env_info) tern_info_print_stderr();
     thread_support(level);
     return MPI_SUCCESS;
@@ -89,17 +95,19 @@ void tern_runtime_release_if_unused(void)
     tern_bsend_drain_all();
     /* Replies we still owe (acknowledgements, clear-to-send) must leave
      * before we stop polling, or a peer would wait for them forever. */
-    tern_shm_quiesce();
+    tern_p2p_quiesce();
     tern_boot_finalize();
     if (tern_g.world_size > 1 && tern_boot_fence() != 0)
         tern_fatal("MPI finalization: the launcher went away during the final synchronisation");
-    tern_shm_finalize();
+    tern_p2p_finalize();
     tern_comms_finalize();
     tern_sessions_finalize();
     tern_datatypes_finalize();
     tern_attr_finalize();
     tern_match_finalize();
     tern_requests_finalize();
+    free(tern_g.host_of);
+    tern_g.host_of = NULL;
     tern_g.init_state = TERN_STATE_FINALIZED;
     tern_g.thread_multiple = 0;
 }

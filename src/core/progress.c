@@ -11,7 +11,6 @@
 #include "core/params.h"
 #include "core/state.h"
 #include "p2p/request.h"
-#include "transport/shm/shm.h"
 
 static uint64_t next_liveness_ns;
 
@@ -72,11 +71,35 @@ static int poll_colls(void)
     return n;
 }
 
+/* Set up by the layers above at init; a handful at most. */
+#define MAX_HOOKS 8
+static tern_progress_fn poll_hooks[MAX_HOOKS];
+static int npoll_hooks;
+static int (*dead_peer_hooks[MAX_HOOKS])(void);
+static int ndead_peer_hooks;
+
+void tern_progress_register(tern_progress_fn poll)
+{
+    if (npoll_hooks == MAX_HOOKS) tern_fatal("internal error: more than %d progress hooks", MAX_HOOKS);
+    poll_hooks[npoll_hooks++] = poll;
+}
+
+void tern_progress_register_liveness(int (*find_dead_peer)(void))
+{
+    if (ndead_peer_hooks == MAX_HOOKS) tern_fatal("internal error: more than %d liveness hooks", MAX_HOOKS);
+    dead_peer_hooks[ndead_peer_hooks++] = find_dead_peer;
+}
+
+void tern_progress_unregister_all(void)
+{
+    npoll_hooks = ndead_peer_hooks = 0;
+}
+
 int tern_progress(void)
 {
-    int n = tern_shm_progress();
+    int n = 0;
+    for (int i = 0; i < npoll_hooks; i++) n += poll_hooks[i]();
     if (active_colls) n += poll_colls();
-    if (tern_orphans) n += tern_req_reap_orphans();
     return n;
 }
 
@@ -87,9 +110,10 @@ static void check_liveness(void)
 {
     if (!tern_boot_launcher_alive())
         tern_fatal("the launcher (mpiexec) has gone away; ending this rank");
-    int dead = tern_shm_find_dead_peer();
-    if (dead >= 0)
-        tern_fatal("rank %d has died while this rank was waiting for it; ending the job", dead);
+    for (int i = 0; i < ndead_peer_hooks; i++) {
+        int dead = dead_peer_hooks[i]();
+        if (dead >= 0) tern_fatal("rank %d has died while this rank was waiting for it; ending the job", dead);
+    }
 }
 
 void tern_progress_wait(struct tern_waiter *w)

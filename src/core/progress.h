@@ -1,5 +1,6 @@
-/* The progress engine: one pass polls every source of events (incoming
- * shared-memory rings, rendezvous copies under way, queued sends).  Blocked
+/* The progress engine: one pass polls every source of events that the
+ * layers above registered (transports: incoming rings, copies under way,
+ * queued sends) and advances the nonblocking collectives.  Blocked
  * calls loop on tern_progress_wait(), which also yields the core when ranks
  * outnumber cores and checks now and then that the launcher and the peers
  * are still alive. */
@@ -8,8 +9,16 @@
 
 #include <stdint.h>
 
-/* One pass; returns how many events it handled. */
+/* One pass over every registered source; returns how many events it handled. */
 int tern_progress(void);
+
+/* The layers above register what a pass polls (p2p: its transports and the
+ * requests nobody waits for) and how a blocked rank learns that a peer died
+ * (a world rank, or -1).  Unregister_all at finalize. */
+typedef int (*tern_progress_fn)(void);
+void tern_progress_register(tern_progress_fn poll);
+void tern_progress_register_liveness(int (*find_dead_peer)(void));
+void tern_progress_unregister_all(void);
 
 struct tern_waiter {
     uint32_t idle_polls; /* passes in a row that found nothing */

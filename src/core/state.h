@@ -20,7 +20,9 @@ struct tern_state {
     int thread_multiple;          /* the big lock is taken only when set */
     pthread_t main_thread;
     int world_rank, world_size;
-    int local_rank, local_size;
+    int local_rank, local_size;   /* among the ranks on this host */
+    int nhosts;
+    int *host_of;                 /* world rank -> host index (bootstrap/host.h) */
     int appnum;
     int singleton;
     int oversubscribed;           /* more local ranks than usable cores */

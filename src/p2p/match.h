@@ -10,35 +10,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "datatype/datatype.h"
 #include "p2p/request.h"
+
+struct tern_transport;
 
 enum tern_unexp_kind {
     TERN_UNEXP_EAGER, /* data copied out of the transport: 'data' */
-    TERN_UNEXP_RNDV,  /* request-to-send: the data is still at the sender */
+    TERN_UNEXP_RNDV,  /* the data is still at the sender; 'data' holds the
+                       * transport's description of it, for recv_rndv */
     TERN_UNEXP_SELF,  /* send to self: 'self_send' holds the data */
-};
-
-/* What a rendezvous receive needs to fetch the data (filled by the transport). */
-struct tern_rts {
-    int world_src;
-    uint32_t slot;       /* the sender's rendezvous slot, or pipeline */
-    uint64_t cookie;     /* the sender's request, echoed back in replies */
-    struct tern_dt_desc src; /* the sender's buffer, as it lies in its memory */
-    uint8_t use_pipe;    /* the two-copy pipeline carries it */
 };
 
 struct tern_unexp {
     struct tern_unexp *next, *prev;
     uint32_t ctx;
     int src, tag;
-    size_t bytes;
+    size_t bytes;            /* the message's */
     uint8_t kind;
     uint8_t sync;            /* eager synchronous: acknowledge on match */
-    uint64_t sync_cookie;
+    uint64_t sync_cookie;    /* the transport's name for the sender's request */
     int world_src;
+    const struct tern_transport *xport; /* carried it; NULL for a send to self */
     void *data;
-    struct tern_rts rts;
     struct tern_request *self_send;
     uint8_t pooled;          /* from the free list of small entries (match.c) */
 };

@@ -1,5 +1,5 @@
-/* Starting sends and receives: pick the path (none, self, shared memory)
- * and match receives against messages that arrived first. */
+/* Starting sends and receives: pick the path (none, self, the peer's
+ * transport) and match receives against messages that arrived first. */
 #include "p2p/p2p.h"
 
 #include <stdlib.h>
@@ -15,7 +15,7 @@
 #include "p2p/match.h"
 #include "p2p/p2p_internal.h"
 #include "p2p/status.h"
-#include "transport/shm/shm.h"
+#include "p2p/transport.h"
 
 /* ---- requests keep their communicator and datatype alive ---- */
 
@@ -62,7 +62,8 @@ int tern_send_start(struct tern_request *r)
     if (r->mode == TERN_MODE_BUFFERED) return tern_bsend_start(r);
     r->world_peer = tern_comm_world_rank(r->comm, r->peer);
     if (r->world_peer == tern_g.world_rank) return self_send(r);
-    return tern_shm_send(r);
+    const struct tern_transport *t = TERN_XPORT_OF(r->world_peer);
+    return TERN_XPORT_CALL(t, send, r);
 }
 
 int tern_isend(const void *buf, size_t count, struct tern_datatype *dt, int dest, int tag,
@@ -90,11 +91,11 @@ static void recv_from_unexp(struct tern_request *r, struct tern_unexp *u)
     switch (u->kind) {
     case TERN_UNEXP_EAGER:
         tern_p2p_deliver(r, u->data, u->bytes, u->src, u->tag);
-        if (u->sync) tern_shm_send_sync_ack(u->world_src, u->sync_cookie);
+        if (u->sync) u->xport->sync_ack(u->world_src, u->sync_cookie);
         break;
     case TERN_UNEXP_RNDV:
         tern_p2p_accept(r, u->src, u->tag, u->bytes);
-        tern_shm_rndv_recv_start(r, &u->rts, u->bytes);
+        u->xport->recv_rndv(r, u->world_src, u->data, u->bytes);
         break;
     case TERN_UNEXP_SELF: {
         struct tern_request *s = u->self_send;
@@ -199,7 +200,7 @@ void tern_cancel_send(struct tern_request *r)
         if (u) tern_unexp_free(u);
         now = u != NULL;
     } else {
-        now = tern_shm_cancel_send(r);
+        now = tern_p2p_route[r->world_peer]->cancel_send(r);
     }
     if (!now) return;
     r->cancelled = 1;
@@ -233,6 +234,34 @@ int tern_req_reap_orphans(void)
         n++;
     }
     return n;
+}
+
+/* ---- the layer's life ---- */
+
+/* The progress engine's pass over point-to-point. */
+static int p2p_progress(void)
+{
+    int n = tern_p2p_transports_progress();
+    if (tern_orphans) n += tern_req_reap_orphans();
+    return n;
+}
+
+int tern_p2p_init(void)
+{
+    tern_progress_register(p2p_progress);
+    tern_progress_register_liveness(tern_p2p_find_dead_peer);
+    return tern_p2p_transports_init();
+}
+
+void tern_p2p_quiesce(void)
+{
+    tern_p2p_transports_quiesce();
+}
+
+void tern_p2p_finalize(void)
+{
+    tern_p2p_transports_finalize();
+    tern_progress_unregister_all();
 }
 
 /* ---- waiting ---- */

@@ -6,6 +6,13 @@
 
 #include "p2p/request.h"
 
+/* Brings up the transports every peer needs (host ids must be known) and
+ * registers point-to-point's polling with the progress engine. */
+int tern_p2p_init(void);
+/* Until every packet owed to a peer has left: before the final fence. */
+void tern_p2p_quiesce(void);
+void tern_p2p_finalize(void);
+
 /* Starts a send/receive; *out is the request (complete already when the
  * message left eagerly, or for MPI_PROC_NULL). */
 int tern_isend(const void *buf, size_t count, struct tern_datatype *dt, int dest, int tag,

@@ -45,7 +45,6 @@ struct tern_request *tern_req_alloc(enum tern_req_kind kind)
     memset(r, 0, sizeof *r);
     r->handle = h;
     r->kind = (uint8_t)kind;
-    r->slot = -1;
     return r;
 }
 
@@ -53,7 +52,6 @@ void tern_req_init_local(struct tern_request *r, enum tern_req_kind kind)
 {
     memset(r, 0, sizeof *r);
     r->kind = (uint8_t)kind;
-    r->slot = -1;
     r->on_stack = 1;
 }
 

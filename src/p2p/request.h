@@ -21,6 +21,9 @@ enum tern_req_kind {
     TERN_REQ_PART,      /* partitioned send or receive (p2p/part.h) */
 };
 
+/* Room in each request for a transport's protocol state. */
+#define TERN_REQ_XPORT_BYTES 48
+
 enum tern_send_mode { TERN_MODE_STANDARD, TERN_MODE_SYNC, TERN_MODE_READY, TERN_MODE_BUFFERED };
 
 /* Where a send stands in its protocol (receives use 'matched'). */
@@ -56,15 +59,13 @@ struct tern_request {
     int world_peer;         /* world rank of the peer (sends) */
     size_t bytes;           /* packed size of the message */
 
-    /* protocol scratch owned by the transport */
-    void *xfer;             /* transport state kept outside shared memory */
-    uint8_t cancel_pending; /* MPI_Cancel asked the receiver to withdraw the send */
-    size_t progress_off;    /* bytes moved so far (pipeline) */
-    int pipe_lane;          /* pipeline: the lane the receiver granted */
-    uint8_t pipe_short;     /* pipeline: the data lies in short pieces (goes in lock step) */
     size_t limit;           /* bytes this transfer moves: min(message, receive buffer) */
-    int slot;               /* rendezvous slot */
-    uint64_t rts_cookie;    /* receive: the sender's request, for replies */
+    /* Protocol state of the transport that carries the message, read only
+     * by it (p2p/transport.h); zero when the request starts. */
+    union {
+        uint64_t align;
+        unsigned char bytes[TERN_REQ_XPORT_BYTES];
+    } xport;
     struct tern_unexp *msg; /* TERN_REQ_MESSAGE: the matched message */
     struct tern_request *bsend_user; /* buffered send: NULL, the copy is ours */
     void *bsend_block;      /* the internal send of a buffered one: its block (p2p/bsend.c) */

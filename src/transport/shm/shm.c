@@ -9,6 +9,7 @@
 #include "core/params.h"
 #include "core/progress.h"
 #include "core/state.h"
+#include "p2p/transport.h"
 #include "transport/shm/shm_internal.h"
 
 int tern_shm_init(void)
@@ -66,3 +67,18 @@ int tern_shm_quiesce(void)
         tern_progress_wait(&w);
     }
 }
+
+const struct tern_transport tern_shm_transport = {
+    .name = "shm",
+    .init = tern_shm_init,
+    .finalize = tern_shm_finalize,
+    .progress = tern_shm_progress,
+    .quiesce = tern_shm_quiesce,
+    .find_dead_peer = tern_shm_find_dead_peer,
+    .send = tern_shm_send,
+    .recv_rndv = tern_shm_recv_rndv,
+    .sync_ack = tern_shm_send_sync_ack,
+    .cancel_send = tern_shm_cancel_send,
+    .send_fast = tern_shm_send_fast,
+    .recv_fast = tern_shm_recv_fast,
+};

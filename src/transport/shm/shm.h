@@ -1,5 +1,5 @@
 /* The shared-memory transport: how point-to-point reaches the other ranks
- * of this node.  Eager messages travel through per-pair rings
+ * of this node (registered as tern_shm_transport, p2p/transport.h).  Eager messages travel through per-pair rings
  * (shm_ring.c); larger ones are fetched by the receiver with Cross Memory
  * Attach, helped by the sender (shm_rndv.c), or streamed through shared
  * chunks when CMA is refused (shm_pipe.c). */
@@ -9,6 +9,7 @@
 #include <mpi.h>
 #include <stdint.h>
 
+#include "datatype/datatype.h"
 #include "p2p/match.h"
 #include "p2p/request.h"
 
@@ -29,8 +30,9 @@ int tern_shm_send_fast(int world, const void *buf, size_t count, const struct te
 int tern_shm_recv_fast(int world, void *buf, size_t count, const struct tern_datatype *dt, uint32_t ctx, int src,
                        int tag, MPI_Status *status);
 
-/* A receive matched a request-to-send found in the unexpected queue. */
-void tern_shm_rndv_recv_start(struct tern_request *r, const struct tern_rts *rts, size_t bytes);
+/* A receive matched a request-to-send from world_src ('rts' is its struct
+ * shm_rts_info, kept in the unexpected entry or read off the ring). */
+void tern_shm_recv_rndv(struct tern_request *r, int world_src, const void *rts, size_t bytes);
 
 /* MPI_Cancel of a send to another rank: 1 when withdrawn at once;
  * otherwise the receiver is asked and the request completes (cancelled or

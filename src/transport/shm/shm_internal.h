@@ -59,6 +59,32 @@ struct shm_rts {
     uint32_t use_pipe;     /* the receiver cannot read us: stream through chunks */
 };
 
+/* What a request-to-send that found no receive keeps in its unexpected
+ * entry (tern_unexp.data) until one is posted. */
+struct shm_rts_info {
+    uint64_t cookie;         /* the sender's request, echoed back in replies */
+    uint32_t slot;           /* the sender's rendezvous slot, or SHM_NO_SLOT */
+    uint32_t use_pipe;       /* the two-copy pipeline carries it */
+    struct tern_dt_desc src; /* the sender's buffer, as it lies in its memory */
+};
+
+/* This transport's part of a request (tern_request.xport). */
+struct shm_req {
+    void *xfer;              /* rendezvous receive: state kept outside shared memory */
+    size_t progress_off;     /* pipeline: bytes moved so far */
+    uint64_t rts_cookie;     /* receive: the sender's request, for replies */
+    int slot;                /* rendezvous slot; -1 none (set when a send or receive starts) */
+    int pipe_lane;           /* pipeline: the lane the receiver granted */
+    uint8_t cancel_pending;  /* MPI_Cancel asked the receiver to withdraw the send */
+    uint8_t pipe_short;      /* pipeline: the data lies in short pieces (goes in lock step) */
+};
+_Static_assert(sizeof(struct shm_req) <= TERN_REQ_XPORT_BYTES, "struct shm_req must fit tern_request.xport");
+static inline struct shm_req *shm_req(struct tern_request *r) { return (struct shm_req *)(void *)r->xport.bytes; }
+static inline const struct shm_req *shm_req_c(const struct tern_request *r)
+{
+    return (const struct shm_req *)(const void *)r->xport.bytes;
+}
+
 /* ---- the segment ---- */
 
 struct shm_ring_ctl {
@@ -200,7 +226,6 @@ int shm_flush_queues(struct shm_peer *p);
 
 /* shm_rndv.c */
 int shm_rndv_try_post(struct shm_peer *p, struct tern_request *r);
-void shm_rndv_on_rts(struct shm_peer *p, struct tern_request *r, const struct tern_rts *rts, size_t bytes);
 int shm_rndv_progress(void);
 /* The receiver answered our request-to-send with the pipeline's grant. */
 void shm_rndv_to_pipe(struct shm_peer *p, struct tern_request *r);

@@ -28,9 +28,9 @@ static void grant(struct shm_peer *p, struct tern_request *r)
     while (p->pipe_lane[lane]) lane++;
     p->pipe_lane[lane] = r;
     p->pipe_active++;
-    r->progress_off = 0;
+    shm_req(r)->progress_off = 0;
     shm.pipe_recv_count++;
-    shm_send_ctl(p, PKT_CTS, r->rts_cookie, (uint64_t)r->limit | (uint64_t)lane << CTS_LANE_SHIFT);
+    shm_send_ctl(p, PKT_CTS, shm_req(r)->rts_cookie, (uint64_t)r->limit | (uint64_t)lane << CTS_LANE_SHIFT);
     if (!r->limit) lane_done(p, lane); /* a zero-byte receive: no chunk will come */
 }
 
@@ -50,11 +50,11 @@ void shm_pipe_on_cts(struct shm_peer *p, struct tern_request *r, uint64_t len)
 {
     shm_rndv_to_pipe(p, r);
     r->limit = (size_t)(len & (((uint64_t)1 << CTS_LANE_SHIFT) - 1));
-    r->pipe_lane = (int)(len >> CTS_LANE_SHIFT);
-    r->progress_off = 0;
+    shm_req(r)->pipe_lane = (int)(len >> CTS_LANE_SHIFT);
+    shm_req(r)->progress_off = 0;
     r->state = TERN_SEND_PIPE;
-    r->pipe_short = (uint8_t)shm_short_pieces(r->dt, r->buf, r->count);
-    p->pipe_short_sends += r->pipe_short;
+    shm_req(r)->pipe_short = (uint8_t)shm_short_pieces(r->dt, r->buf, r->count);
+    p->pipe_short_sends += shm_req(r)->pipe_short;
     shm_list_append(&shm.pipe_send, r);
 }
 
@@ -84,7 +84,8 @@ static size_t chunk_len(const struct tern_request *r, int lockstep)
     size_t max = lockstep && SHM_PIPE_SHORT_CHUNK < shm.lay.pipe_chunk_bytes ? SHM_PIPE_SHORT_CHUNK
                                                                              : shm.lay.pipe_chunk_bytes;
     if (len > max) len = max;
-    return r->limit - r->progress_off < len ? r->limit - r->progress_off : len;
+    size_t left = r->limit - shm_req_c(r)->progress_off;
+    return left < len ? left : len;
 }
 
 /* Whether a short-piece send may add a chunk: the ring is FIFO, so fewer
@@ -103,18 +104,18 @@ static int send_chunk(struct tern_request *r)
 {
     struct shm_peer *p = &shm.peers[r->world_peer];
     struct shm_pipe_flag *f = &p->out_pipe_flags[p->pipe_send_cursor];
-    if (r->progress_off == r->limit || atomic_load_explicit(&f->len, memory_order_acquire)) return 0;
-    int lockstep = r->pipe_short && p->pipe_active;
+    if (shm_req(r)->progress_off == r->limit || atomic_load_explicit(&f->len, memory_order_acquire)) return 0;
+    int lockstep = shm_req(r)->pipe_short && p->pipe_active;
     if (lockstep && !short_window_open(p)) return 0;
     size_t len = chunk_len(r, lockstep);
     /* straight from the user's buffer, packed on the way if need be */
     char *chunk = p->out_pipe_data + (size_t)p->pipe_send_cursor * shm.lay.pipe_chunk_bytes;
-    if (r->pipe_short) shm_pack_staged(r->dt, r->buf, r->count, r->progress_off, chunk, len);
-    else shm_pack_out(r->dt, r->buf, r->count, r->progress_off, chunk, len);
-    f->lane = (uint32_t)r->pipe_lane;
+    if (shm_req(r)->pipe_short) shm_pack_staged(r->dt, r->buf, r->count, shm_req(r)->progress_off, chunk, len);
+    else shm_pack_out(r->dt, r->buf, r->count, shm_req(r)->progress_off, chunk, len);
+    f->lane = (uint32_t)shm_req(r)->pipe_lane;
     atomic_store_explicit(&f->len, (uint32_t)len, memory_order_release);
     p->pipe_send_cursor = (uint32_t)((p->pipe_send_cursor + 1) % shm.lay.pipe_chunks);
-    r->progress_off += len;
+    shm_req(r)->progress_off += len;
     return 1;
 }
 
@@ -131,9 +132,9 @@ static int send_progress(void)
     struct tern_request *r, *next;
     for (r = shm.pipe_send.head; r; r = next) {
         next = r->next;
-        if (r->progress_off < r->limit) continue;
+        if (shm_req(r)->progress_off < r->limit) continue;
         shm_list_remove(&shm.pipe_send, r);
-        shm.peers[r->world_peer].pipe_short_sends -= r->pipe_short;
+        shm.peers[r->world_peer].pipe_short_sends -= shm_req(r)->pipe_short;
         r->state = TERN_SEND_DONE;
         tern_req_complete(r);
         n++;
@@ -167,12 +168,12 @@ static int recv_progress(struct shm_peer *p)
         int lane = (int)f->lane;
         struct tern_request *r = lane < SHM_PIPE_LANES ? p->pipe_lane[lane] : NULL;
         if (!r) tern_fatal("pipeline chunk from rank %d for lane %d, which has no transfer", p->world, lane);
-        tern_p2p_unpack_at(r, r->progress_off, p->in_pipe_data + (size_t)p->pipe_recv_cursor * chunk, len);
+        tern_p2p_unpack_at(r, shm_req(r)->progress_off, p->in_pipe_data + (size_t)p->pipe_recv_cursor * chunk, len);
         atomic_store_explicit(&f->len, 0, memory_order_release);
         p->pipe_recv_cursor = (uint32_t)((p->pipe_recv_cursor + 1) % shm.lay.pipe_chunks);
-        r->progress_off += len;
+        shm_req(r)->progress_off += len;
         n++;
-        if (r->progress_off == r->limit) lane_done(p, lane);
+        if (shm_req(r)->progress_off == r->limit) lane_done(p, lane);
     }
     return n;
 }

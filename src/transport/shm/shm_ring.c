@@ -14,6 +14,7 @@
 #include "p2p/match.h"
 #include "p2p/p2p_internal.h"
 #include "p2p/status.h"
+#include "p2p/transport.h"
 #include "transport/shm/shm.h"
 #include "transport/shm/shm_internal.h"
 
@@ -91,6 +92,7 @@ static int try_send(struct shm_peer *p, struct tern_request *r)
 int tern_shm_send(struct tern_request *r)
 {
     struct shm_peer *p = &shm.peers[r->world_peer];
+    *shm_req(r) = (struct shm_req){.slot = -1};
     if (!p->sendq_head && try_send(p, r)) return MPI_SUCCESS;
     /* Queue behind earlier sends to the same peer: order is the
      * non-overtaking rule. */
@@ -172,6 +174,7 @@ static struct tern_unexp *unexp_from(struct shm_peer *p, const struct shm_pkt *p
     u->bytes = pkt->len;
     u->kind = (uint8_t)kind;
     u->world_src = p->world;
+    u->xport = &tern_shm_transport;
     return u;
 }
 
@@ -205,21 +208,20 @@ static void on_eager(struct shm_peer *p, const struct shm_pkt *pkt)
 static void on_rts(struct shm_peer *p, const struct shm_pkt *pkt)
 {
     const struct shm_rts *body = (const struct shm_rts *)((const char *)pkt + SHM_PKT_HDR);
-    struct tern_rts rts = {
-        .world_src = p->world,
-        .slot = body->slot,
+    struct shm_rts_info rts = {
         .cookie = pkt->cookie,
+        .slot = body->slot,
+        .use_pipe = body->use_pipe,
         .src = body->src,
-        .use_pipe = (uint8_t)body->use_pipe,
     };
     struct tern_request *r = tern_match_posted(pkt->ctx, pkt->src, pkt->tag);
     if (r) {
         tern_p2p_accept(r, pkt->src, pkt->tag, pkt->len);
-        tern_shm_rndv_recv_start(r, &rts, pkt->len);
+        tern_shm_recv_rndv(r, p->world, &rts, pkt->len);
         return;
     }
-    struct tern_unexp *u = unexp_from(p, pkt, TERN_UNEXP_RNDV, 0);
-    u->rts = rts;
+    struct tern_unexp *u = unexp_from(p, pkt, TERN_UNEXP_RNDV, sizeof rts);
+    memcpy(u->data, &rts, sizeof rts);
     tern_unexp_enqueue(u);
 }
 

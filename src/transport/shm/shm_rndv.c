@@ -32,6 +32,7 @@
 #include "datatype/datatype.h"
 #include "p2p/p2p_internal.h"
 #include "p2p/status.h"
+#include "p2p/transport.h"
 #include "transport/shm/shm.h"
 #include "transport/shm/shm_internal.h"
 
@@ -48,7 +49,7 @@ static int alloc_slot(struct shm_peer *p)
     return -1;
 }
 
-/* r->slot of a send whose request-to-send asked for the pipeline. */
+/* The slot of a send whose request-to-send asked for the pipeline. */
 #define SLOT_PIPE (-2)
 
 int shm_rndv_try_post(struct shm_peer *p, struct tern_request *r)
@@ -65,7 +66,7 @@ int shm_rndv_try_post(struct shm_peer *p, struct tern_request *r)
         atomic_store_explicit(&s->state, SLOT_POSTED, memory_order_relaxed);
         p->out_slot_state[k] = 1;
     }
-    r->slot = k;
+    shm_req(r)->slot = k;
     pkt->type = PKT_RTS;
     pkt->flags = 0;
     pkt->ctx = r->ctx;
@@ -88,14 +89,14 @@ int shm_rndv_try_post(struct shm_peer *p, struct tern_request *r)
 
 void shm_rndv_to_pipe(struct shm_peer *p, struct tern_request *r)
 {
-    if (r->slot == SLOT_PIPE) return;
+    if (shm_req(r)->slot == SLOT_PIPE) return;
     /* The receiver chose the pipeline over our CMA offer: the slot was
      * never activated, and the message is counted where it travels. */
-    if (r->slot >= 0) {
+    if (shm_req(r)->slot >= 0) {
         shm_list_remove(&shm.rndv_send, r);
-        p->out_slot_state[r->slot] = 0;
+        p->out_slot_state[shm_req(r)->slot] = 0;
     }
-    r->slot = SLOT_PIPE;
+    shm_req(r)->slot = SLOT_PIPE;
     tern_pv_resent(TERN_XPORT_SHM_CMA, TERN_XPORT_SHM_PIPE, r->bytes);
 }
 
@@ -119,7 +120,7 @@ static void copy_chunks(struct shm_peer *p, struct shm_rndv_slot *s, const struc
     }
 }
 
-/* A rendezvous receive under way (r->xfer). */
+/* A rendezvous receive under way (its shm_req xfer). */
 struct rndv_recv {
     struct shm_rndv_slot own;  /* the slot, when the sender had none left */
     struct tern_dt_view dst;   /* our receive buffer */
@@ -129,21 +130,21 @@ struct rndv_recv {
 
 static struct shm_rndv_slot *recv_slot(struct shm_peer *p, struct tern_request *r)
 {
-    return r->slot >= 0 ? &p->in_slots[r->slot] : &((struct rndv_recv *)r->xfer)->own;
+    return shm_req(r)->slot >= 0 ? &p->in_slots[shm_req(r)->slot] : &((struct rndv_recv *)shm_req(r)->xfer)->own;
 }
 
 /* Receiver: done when every byte has landed, whoever copied it. */
 static int recv_try_finish(struct shm_peer *p, struct shm_rndv_slot *s, struct tern_request *r)
 {
     if (atomic_load_explicit(&s->done, memory_order_acquire) != s->limit) return 0;
-    if (r->slot < 0)
-        shm_send_ctl(p, PKT_RNDV_FIN, r->rts_cookie, 0);
+    if (shm_req(r)->slot < 0)
+        shm_send_ctl(p, PKT_RNDV_FIN, shm_req(r)->rts_cookie, 0);
     else
         atomic_store_explicit(&s->recv_released, 1, memory_order_release);
-    struct rndv_recv *x = r->xfer;
+    struct rndv_recv *x = shm_req(r)->xfer;
     tern_dt_view_free(&x->src);
     free(x);
-    r->xfer = NULL;
+    shm_req(r)->xfer = NULL;
     shm_list_remove(&shm.rndv_recv, r);
     tern_req_complete(r);
     return 1;
@@ -170,12 +171,13 @@ static void open_src(struct shm_peer *p, const struct tern_dt_desc *d, struct te
  * go through the bounce buffer).  The receiver reads when the sender's
  * pieces are long, the sender writes when ours are (and has the slot to
  * learn where they are); when neither is, the pipeline packs and unpacks. */
-void tern_shm_rndv_recv_start(struct tern_request *r, const struct tern_rts *rts, size_t bytes)
+void tern_shm_recv_rndv(struct tern_request *r, int world_src, const void *rts_blob, size_t bytes)
 {
     (void)bytes;
-    struct shm_peer *p = &shm.peers[rts->world_src];
-    r->world_peer = rts->world_src;
-    r->rts_cookie = rts->cookie;
+    const struct shm_rts_info *rts = rts_blob;
+    struct shm_peer *p = &shm.peers[world_src];
+    r->world_peer = world_src;
+    *shm_req(r) = (struct shm_req){.slot = -1, .rts_cookie = rts->cookie};
     if (rts->use_pipe) {
         shm_pipe_recv_request(p, r);
         return;
@@ -193,8 +195,8 @@ void tern_shm_rndv_recv_start(struct tern_request *r, const struct tern_rts *rts
         return;
     }
     if (x->reads) open_src(p, &rts->src, &x->src);
-    r->xfer = x;
-    r->slot = slotted ? (int)rts->slot : -1;
+    shm_req(r)->xfer = x;
+    shm_req(r)->slot = slotted ? (int)rts->slot : -1;
     struct shm_rndv_slot *s = recv_slot(p, r);
     s->limit = r->limit;
     /* Without cooperation one call moves it all, as the peers do. */
@@ -218,14 +220,14 @@ int shm_rndv_progress(void)
         next = r->next;
         struct shm_peer *p = &shm.peers[r->world_peer];
         struct shm_rndv_slot *s = recv_slot(p, r);
-        struct rndv_recv *x = r->xfer;
+        struct rndv_recv *x = shm_req(r)->xfer;
         if (x->reads) copy_chunks(p, s, &x->dst, &x->src, 0);
         n += recv_try_finish(p, s, r);
     }
     for (r = shm.rndv_send.tail; r; r = next) {
         next = r->prev;
         struct shm_peer *p = &shm.peers[r->world_peer];
-        struct shm_rndv_slot *s = &p->out_slots[r->slot];
+        struct shm_rndv_slot *s = &p->out_slots[shm_req(r)->slot];
         if (atomic_load_explicit(&s->state, memory_order_acquire) != SLOT_ACTIVE) continue;
         if (s->sender_may_copy && p->i_can_read &&
             atomic_load_explicit(&s->next_off, memory_order_relaxed) < s->limit) {
@@ -236,7 +238,7 @@ int shm_rndv_progress(void)
         }
         if (atomic_load_explicit(&s->done, memory_order_acquire) != s->limit) continue;
         shm_list_remove(&shm.rndv_send, r);
-        p->out_slot_state[r->slot] = 2;
+        p->out_slot_state[shm_req(r)->slot] = 2;
         r->state = TERN_SEND_DONE;
         tern_req_complete(r);
         n++;
@@ -264,8 +266,8 @@ int shm_rndv_cancel(struct shm_peer *p, struct tern_request *r)
         r->next = r->prev = NULL;
         return 1;
     }
-    if ((r->state == TERN_SEND_RNDV || r->state == TERN_SEND_WAIT_ACK) && !r->cancel_pending) {
-        r->cancel_pending = 1;
+    if ((r->state == TERN_SEND_RNDV || r->state == TERN_SEND_WAIT_ACK) && !shm_req(r)->cancel_pending) {
+        shm_req(r)->cancel_pending = 1;
         shm_send_ctl(p, PKT_REVOKE, (uint64_t)(uintptr_t)r, 0);
     }
     return 0;
@@ -273,8 +275,8 @@ int shm_rndv_cancel(struct shm_peer *p, struct tern_request *r)
 
 static int owns_cookie(const struct tern_unexp *u, int world, uint64_t cookie)
 {
-    if (u->world_src != world) return 0;
-    return (u->kind == TERN_UNEXP_RNDV && u->rts.cookie == cookie) ||
+    if (u->world_src != world || u->xport != &tern_shm_transport) return 0;
+    return (u->kind == TERN_UNEXP_RNDV && ((const struct shm_rts_info *)u->data)->cookie == cookie) ||
            (u->kind == TERN_UNEXP_EAGER && u->sync && u->sync_cookie == cookie);
 }
 
@@ -291,9 +293,9 @@ void shm_on_revoke_reply(struct shm_peer *p, uint64_t cookie, uint64_t withdrawn
      * match that made it too late also completes it. */
     if (!withdrawn) return;
     struct tern_request *r = (struct tern_request *)(uintptr_t)cookie;
-    if (r->slot >= 0) {
+    if (shm_req(r)->slot >= 0) {
         shm_list_remove(&shm.rndv_send, r);
-        p->out_slot_state[r->slot] = 0;
+        p->out_slot_state[shm_req(r)->slot] = 0;
     }
     r->cancelled = 1;
     tern_status_set_cancelled(&r->status, 1);

@@ -1,0 +1,24 @@
+/* Which host each rank runs on.  Ranks on one host share memory; the
+ * transports are chosen from this (p2p/transport.c), and so are the local
+ * rank and size that binding uses. */
+#ifndef TERN_BOOTSTRAP_HOST_H
+#define TERN_BOOTSTRAP_HOST_H
+
+#define TERN_HOST_ID_MAX 256
+
+struct tern_hosts {
+    int nhosts;
+    int *host_of;           /* world rank -> host index, numbered by first rank */
+    int local_rank, local_size;
+    char id[TERN_HOST_ID_MAX]; /* this rank's host id */
+};
+
+/* Finds this rank's host id and learns everyone's through the bootstrap.
+ * 'override' (TERN_HOST_ID) replaces the default id, the hostname plus the
+ * kernel's boot id, unless it is empty or "auto"; with ranks_per_host > 0 (TERN_RANKS_PER_HOST)
+ * rank r is placed on simulated host r / ranks_per_host instead.  0, or -1
+ * with a message printed. */
+int tern_hosts_exchange(int rank, int size, const char *override, int ranks_per_host, struct tern_hosts *out);
+void tern_hosts_free(struct tern_hosts *h);
+
+#endif

@@ -1,0 +1,91 @@
+/* The route from each peer to its transport, decided once at init, and the
+ * calls that go to every transport in turn. */
+#include "p2p/transport.h"
+
+#include <stdlib.h>
+
+#include "core/errors.h"
+#include "core/progress.h"
+#include "core/state.h"
+
+const struct tern_transport **tern_p2p_route;
+
+/* Every transport built in, in the order they are set up and polled. */
+static const struct tern_transport *const built[] = {
+    &tern_shm_transport,
+};
+#define NBUILT ((int)(sizeof built / sizeof built[0]))
+
+/* The transports some peer uses. */
+static const struct tern_transport *used[NBUILT];
+static int nused;
+
+static void mark_used(const struct tern_transport *t)
+{
+    for (int i = 0; i < nused; i++)
+        if (used[i] == t) return;
+    used[nused++] = t;
+}
+
+/* Peers on this host share memory; nothing built yet reaches another host. */
+static const struct tern_transport *route_for(int world)
+{
+    if (tern_g.host_of[world] == tern_g.host_of[tern_g.world_rank]) return &tern_shm_transport;
+    return NULL;
+}
+
+int tern_p2p_transports_init(void)
+{
+    int n = tern_g.world_size;
+    tern_p2p_route = calloc((size_t)n, sizeof *tern_p2p_route);
+    if (!tern_p2p_route) tern_fatal("out of memory for the transport routes of %d ranks", n);
+    for (int w = 0; w < n; w++) {
+        if (w == tern_g.world_rank) continue;
+        const struct tern_transport *t = route_for(w);
+        if (!t)
+            tern_fatal("rank %d runs on host %d of %d and this rank on host %d, but this build of Tern has no "
+                       "transport between hosts (it reaches only ranks that share this host's memory); "
+                       "run the job on one host, or unset TERN_HOST_ID/TERN_RANKS_PER_HOST",
+                       w, tern_g.host_of[w], tern_g.nhosts, tern_g.host_of[tern_g.world_rank]);
+        tern_p2p_route[w] = t;
+        mark_used(t);
+    }
+    for (int i = 0; i < nused; i++) {
+        int rc = used[i]->init();
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+int tern_p2p_transports_progress(void)
+{
+#if defined(TERN_XPORT_ONLY_SHM)
+    return nused ? tern_shm_progress() : 0;
+#else
+    int n = 0;
+    for (int i = 0; i < nused; i++) n += used[i]->progress();
+    return n;
+#endif
+}
+
+void tern_p2p_transports_quiesce(void)
+{
+    for (int i = 0; i < nused; i++) used[i]->quiesce();
+}
+
+int tern_p2p_find_dead_peer(void)
+{
+    for (int i = 0; i < nused; i++) {
+        int w = used[i]->find_dead_peer();
+        if (w >= 0) return w;
+    }
+    return -1;
+}
+
+void tern_p2p_transports_finalize(void)
+{
+    for (int i = nused - 1; i >= 0; i--) used[i]->finalize();
+    nused = 0;
+    free(tern_p2p_route);
+    tern_p2p_route = NULL;
+}
