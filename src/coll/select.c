@@ -294,8 +294,8 @@ static int preferred(const struct algo *a, const struct tern_comm *c, size_t byt
     return 1;
 }
 
-static const struct algo *choose(struct tern_comm *c, enum tern_coll_id id, size_t bytes,
-                                 int commutative)
+__attribute__((cold, noinline)) static const struct algo *
+choose(struct tern_comm *c, enum tern_coll_id id, size_t bytes, int commutative)
 {
     static unsigned char warned[TERN_COLL_COUNT];
     const struct table *t = &tables[id];
@@ -330,18 +330,25 @@ static const struct algo *choose(struct tern_comm *c, enum tern_coll_id id, size
     return a;
 }
 
-/* The cached choice, else a new one: one load of the cache pointer, one of
- * the byte, then the table entry's function. */
-static inline const struct algo *pick(struct tern_comm *c, enum tern_coll_id id, size_t bytes,
-                                      int commutative)
-{
-    const struct tern_coll_sel *sel = c->coll_sel;
-    if (__builtin_expect(sel != NULL, 1)) {
-        unsigned k = sel->pick[id][bucket_of(bytes)][commutative];
-        if (__builtin_expect(k != 0, 1)) return &tables[id].algos[k - 1];
+/* Defines the entry point 'name': it runs the algorithm chosen for (id,
+ * bytes, commutative) on comm.  The cached choice costs a load of the cache
+ * pointer, one of the byte and one of the function, then a tail call; the
+ * choice itself lives in name_miss, out of the way, so that the hit path
+ * saves no registers. */
+#define ENTRY(name, params, comm, id, bytes, commutative, member, args)                            \
+    __attribute__((cold, noinline)) static int name##_miss params                                  \
+    {                                                                                              \
+        return choose(comm, id, bytes, commutative)->fn.member args;                               \
+    }                                                                                              \
+    int name params                                                                                \
+    {                                                                                              \
+        const struct tern_coll_sel *sel = (comm)->coll_sel;                                        \
+        unsigned k;                                                                                \
+        if (__builtin_expect(sel != NULL, 1) &&                                                    \
+            __builtin_expect((k = sel->pick[id][bucket_of(bytes)][commutative]) != 0, 1))          \
+            return tables[id].algos[k - 1].fn.member args;                                         \
+        return name##_miss args;                                                                   \
     }
-    return choose(c, id, bytes, commutative);
-}
 
 void tern_coll_sel_free(struct tern_comm *c)
 {
@@ -362,259 +369,198 @@ static size_t sum_counts(const int *counts, int n)
     return total;
 }
 
-int tern_coll_barrier(struct tern_comm *c)
-{
-    return pick(c, TERN_COLL_BARRIER, 0, 0)->fn.barrier(c);
-}
+ENTRY(tern_coll_barrier, (struct tern_comm *c), c, TERN_COLL_BARRIER, 0, 0, barrier, (c))
 
-int tern_coll_bcast(void *buf, size_t count, struct tern_datatype *dt, int root,
-                    struct tern_comm *c)
-{
-    return pick(c, TERN_COLL_BCAST, 0, 0)->fn.bcast(buf, count, dt, root, c);
-}
+ENTRY(tern_coll_bcast,
+      (void *buf, size_t count, struct tern_datatype *dt, int root, struct tern_comm *c), c,
+      TERN_COLL_BCAST, 0, 0, bcast, (buf, count, dt, root, c))
 
-int tern_coll_gather(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
-                     size_t rcount, struct tern_datatype *rdt, int root, struct tern_comm *c)
-{
-    return pick(c, TERN_COLL_GATHER, 0, 0)->fn.rooted(sbuf, scount, sdt, rbuf, rcount, rdt, root, c);
-}
+ENTRY(tern_coll_gather,
+      (const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf, size_t rcount,
+       struct tern_datatype *rdt, int root, struct tern_comm *c),
+      c, TERN_COLL_GATHER, 0, 0, rooted, (sbuf, scount, sdt, rbuf, rcount, rdt, root, c))
 
-int tern_coll_gatherv(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
-                      const int *rcounts, const int *displs, struct tern_datatype *rdt, int root,
-                      struct tern_comm *c)
-{
-    return pick(c, TERN_COLL_GATHERV, 0, 0)
-        ->fn.gatherv(sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root, c);
-}
+ENTRY(tern_coll_gatherv,
+      (const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf, const int *rcounts,
+       const int *displs, struct tern_datatype *rdt, int root, struct tern_comm *c),
+      c, TERN_COLL_GATHERV, 0, 0, gatherv, (sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root, c))
 
-int tern_coll_scatter(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
-                      size_t rcount, struct tern_datatype *rdt, int root, struct tern_comm *c)
-{
-    return pick(c, TERN_COLL_SCATTER, 0, 0)
-        ->fn.rooted(sbuf, scount, sdt, rbuf, rcount, rdt, root, c);
-}
+ENTRY(tern_coll_scatter,
+      (const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf, size_t rcount,
+       struct tern_datatype *rdt, int root, struct tern_comm *c),
+      c, TERN_COLL_SCATTER, 0, 0, rooted, (sbuf, scount, sdt, rbuf, rcount, rdt, root, c))
 
-int tern_coll_scatterv(const void *sbuf, const int *scounts, const int *displs,
-                       struct tern_datatype *sdt, void *rbuf, size_t rcount,
-                       struct tern_datatype *rdt, int root, struct tern_comm *c)
-{
-    return pick(c, TERN_COLL_SCATTERV, 0, 0)
-        ->fn.scatterv(sbuf, scounts, displs, sdt, rbuf, rcount, rdt, root, c);
-}
+ENTRY(tern_coll_scatterv,
+      (const void *sbuf, const int *scounts, const int *displs, struct tern_datatype *sdt,
+       void *rbuf, size_t rcount, struct tern_datatype *rdt, int root, struct tern_comm *c),
+      c, TERN_COLL_SCATTERV, 0, 0, scatterv,
+      (sbuf, scounts, displs, sdt, rbuf, rcount, rdt, root, c))
 
 /* allgather: all blocks together */
-int tern_coll_allgather(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
-                        size_t rcount, struct tern_datatype *rdt, struct tern_comm *c)
-{
-    size_t bytes = rcount * rdt->size * (size_t)c->size;
-    return pick(c, TERN_COLL_ALLGATHER, bytes, 0)
-        ->fn.all_block(sbuf, scount, sdt, rbuf, rcount, rdt, c);
-}
+ENTRY(tern_coll_allgather,
+      (const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf, size_t rcount,
+       struct tern_datatype *rdt, struct tern_comm *c),
+      c, TERN_COLL_ALLGATHER, (rcount * rdt->size * (size_t)c->size), 0, all_block,
+      (sbuf, scount, sdt, rbuf, rcount, rdt, c))
 
-int tern_coll_allgatherv(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
-                         const int *rcounts, const int *displs, struct tern_datatype *rdt,
-                         struct tern_comm *c)
-{
-    size_t bytes = c->is_inter ? 0 : sum_counts(rcounts, c->size) * rdt->size;
-    return pick(c, TERN_COLL_ALLGATHERV, bytes, 0)
-        ->fn.allgatherv(sbuf, scount, sdt, rbuf, rcounts, displs, rdt, c);
-}
+ENTRY(tern_coll_allgatherv,
+      (const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf, const int *rcounts,
+       const int *displs, struct tern_datatype *rdt, struct tern_comm *c),
+      c, TERN_COLL_ALLGATHERV, (c->is_inter ? 0 : sum_counts(rcounts, c->size) * rdt->size), 0,
+      allgatherv, (sbuf, scount, sdt, rbuf, rcounts, displs, rdt, c))
 
 /* alltoall: one block */
-int tern_coll_alltoall(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
-                       size_t rcount, struct tern_datatype *rdt, struct tern_comm *c)
-{
-    return pick(c, TERN_COLL_ALLTOALL, rcount * rdt->size, 0)
-        ->fn.all_block(sbuf, scount, sdt, rbuf, rcount, rdt, c);
-}
+ENTRY(tern_coll_alltoall,
+      (const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf, size_t rcount,
+       struct tern_datatype *rdt, struct tern_comm *c),
+      c, TERN_COLL_ALLTOALL, rcount * rdt->size, 0, all_block,
+      (sbuf, scount, sdt, rbuf, rcount, rdt, c))
 
-int tern_coll_alltoallv(const void *sbuf, const int *scounts, const int *sdispls,
-                        struct tern_datatype *sdt, void *rbuf, const int *rcounts,
-                        const int *rdispls, struct tern_datatype *rdt, struct tern_comm *c)
-{
-    return pick(c, TERN_COLL_ALLTOALLV, 0, 0)
-        ->fn.alltoallv(sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt, c);
-}
+ENTRY(tern_coll_alltoallv,
+      (const void *sbuf, const int *scounts, const int *sdispls, struct tern_datatype *sdt,
+       void *rbuf, const int *rcounts, const int *rdispls, struct tern_datatype *rdt,
+       struct tern_comm *c),
+      c, TERN_COLL_ALLTOALLV, 0, 0, alltoallv,
+      (sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt, c))
 
-int tern_coll_alltoallw(const void *sbuf, const int *scounts, const int *sdispls,
-                        struct tern_datatype *const *sdts, void *rbuf, const int *rcounts,
-                        const int *rdispls, struct tern_datatype *const *rdts,
-                        struct tern_comm *c)
-{
-    return pick(c, TERN_COLL_ALLTOALLW, 0, 0)
-        ->fn.alltoallw(sbuf, scounts, sdispls, sdts, rbuf, rcounts, rdispls, rdts, c);
-}
+ENTRY(tern_coll_alltoallw,
+      (const void *sbuf, const int *scounts, const int *sdispls, struct tern_datatype *const *sdts,
+       void *rbuf, const int *rcounts, const int *rdispls, struct tern_datatype *const *rdts,
+       struct tern_comm *c),
+      c, TERN_COLL_ALLTOALLW, 0, 0, alltoallw,
+      (sbuf, scounts, sdispls, sdts, rbuf, rcounts, rdispls, rdts, c))
 
-int tern_coll_reduce(const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
-                     struct tern_op *op, int root, struct tern_comm *c)
-{
-    return pick(c, TERN_COLL_REDUCE, 0, 0)->fn.reduce(sbuf, rbuf, count, dt, op, root, c);
-}
+ENTRY(tern_coll_reduce,
+      (const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt, struct tern_op *op,
+       int root, struct tern_comm *c),
+      c, TERN_COLL_REDUCE, 0, 0, reduce, (sbuf, rbuf, count, dt, op, root, c))
 
-int tern_coll_allreduce(const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
-                        struct tern_op *op, struct tern_comm *c)
-{
-    return pick(c, TERN_COLL_ALLREDUCE, 0, 0)->fn.all_reduce(sbuf, rbuf, count, dt, op, c);
-}
+ENTRY(tern_coll_allreduce,
+      (const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt, struct tern_op *op,
+       struct tern_comm *c),
+      c, TERN_COLL_ALLREDUCE, 0, 0, all_reduce, (sbuf, rbuf, count, dt, op, c))
 
 /* reduce_scatter(_block): the whole vector, per operation kind */
-int tern_coll_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts,
-                             struct tern_datatype *dt, struct tern_op *op, struct tern_comm *c)
-{
-    size_t bytes = sum_counts(rcounts, c->size) * dt->size;
-    return pick(c, TERN_COLL_REDUCE_SCATTER, bytes, op->commutative != 0)
-        ->fn.reduce_scatter(sbuf, rbuf, rcounts, dt, op, c);
-}
+ENTRY(tern_coll_reduce_scatter,
+      (const void *sbuf, void *rbuf, const int *rcounts, struct tern_datatype *dt,
+       struct tern_op *op, struct tern_comm *c),
+      c, TERN_COLL_REDUCE_SCATTER, (sum_counts(rcounts, c->size) * dt->size), op->commutative != 0,
+      reduce_scatter, (sbuf, rbuf, rcounts, dt, op, c))
 
-int tern_coll_reduce_scatter_block(const void *sbuf, void *rbuf, size_t rcount,
-                                   struct tern_datatype *dt, struct tern_op *op,
-                                   struct tern_comm *c)
-{
-    size_t bytes = rcount * dt->size * (size_t)c->size;
-    return pick(c, TERN_COLL_REDUCE_SCATTER_BLOCK, bytes, op->commutative != 0)
-        ->fn.reduce_scatter_block(sbuf, rbuf, rcount, dt, op, c);
-}
+ENTRY(tern_coll_reduce_scatter_block,
+      (const void *sbuf, void *rbuf, size_t rcount, struct tern_datatype *dt, struct tern_op *op,
+       struct tern_comm *c),
+      c, TERN_COLL_REDUCE_SCATTER_BLOCK, (rcount * dt->size * (size_t)c->size),
+      op->commutative != 0, reduce_scatter_block, (sbuf, rbuf, rcount, dt, op, c))
 
-int tern_coll_scan(const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
-                   struct tern_op *op, struct tern_comm *c)
-{
-    return pick(c, TERN_COLL_SCAN, 0, 0)->fn.all_reduce(sbuf, rbuf, count, dt, op, c);
-}
+ENTRY(tern_coll_scan,
+      (const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt, struct tern_op *op,
+       struct tern_comm *c),
+      c, TERN_COLL_SCAN, 0, 0, all_reduce, (sbuf, rbuf, count, dt, op, c))
 
-int tern_coll_exscan(const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
-                     struct tern_op *op, struct tern_comm *c)
-{
-    return pick(c, TERN_COLL_EXSCAN, 0, 0)->fn.all_reduce(sbuf, rbuf, count, dt, op, c);
-}
+ENTRY(tern_coll_exscan,
+      (const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt, struct tern_op *op,
+       struct tern_comm *c),
+      c, TERN_COLL_EXSCAN, 0, 0, all_reduce, (sbuf, rbuf, count, dt, op, c))
 
 /* ---- Schedule builders (coll/nbc.h): the choice is made on the
  * schedule's communicator, which is the local one while an
  * intercommunicator algorithm adds its local phases ---- */
 
-int tern_nbc_barrier(struct tern_sched *s)
-{
-    return pick(tern_sched_comm(s), TERN_COLL_IBARRIER, 0, 0)->fn.nbc_barrier(s);
-}
+ENTRY(tern_nbc_barrier, (struct tern_sched * s), tern_sched_comm(s), TERN_COLL_IBARRIER, 0, 0,
+      nbc_barrier, (s))
 
-int tern_nbc_bcast(struct tern_sched *s, void *buf, size_t count, struct tern_datatype *dt,
-                   int root)
-{
-    return pick(tern_sched_comm(s), TERN_COLL_IBCAST, 0, 0)->fn.nbc_bcast(s, buf, count, dt, root);
-}
+ENTRY(tern_nbc_bcast,
+      (struct tern_sched * s, void *buf, size_t count, struct tern_datatype *dt, int root),
+      tern_sched_comm(s), TERN_COLL_IBCAST, 0, 0, nbc_bcast, (s, buf, count, dt, root))
 
-int tern_nbc_gather(struct tern_sched *s, const void *sbuf, size_t scount,
-                    struct tern_datatype *sdt, void *rbuf, size_t rcount,
-                    struct tern_datatype *rdt, int root)
-{
-    return pick(tern_sched_comm(s), TERN_COLL_IGATHER, 0, 0)
-        ->fn.nbc_rooted(s, sbuf, scount, sdt, rbuf, rcount, rdt, root);
-}
+ENTRY(tern_nbc_gather,
+      (struct tern_sched * s, const void *sbuf, size_t scount, struct tern_datatype *sdt,
+       void *rbuf, size_t rcount, struct tern_datatype *rdt, int root),
+      tern_sched_comm(s), TERN_COLL_IGATHER, 0, 0, nbc_rooted,
+      (s, sbuf, scount, sdt, rbuf, rcount, rdt, root))
 
-int tern_nbc_gatherv(struct tern_sched *s, const void *sbuf, size_t scount,
-                     struct tern_datatype *sdt, void *rbuf, const int *rcounts, const int *displs,
-                     struct tern_datatype *rdt, int root)
-{
-    return pick(tern_sched_comm(s), TERN_COLL_IGATHERV, 0, 0)
-        ->fn.nbc_gatherv(s, sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root);
-}
+ENTRY(tern_nbc_gatherv,
+      (struct tern_sched * s, const void *sbuf, size_t scount, struct tern_datatype *sdt,
+       void *rbuf, const int *rcounts, const int *displs, struct tern_datatype *rdt, int root),
+      tern_sched_comm(s), TERN_COLL_IGATHERV, 0, 0, nbc_gatherv,
+      (s, sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root))
 
-int tern_nbc_scatter(struct tern_sched *s, const void *sbuf, size_t scount,
-                     struct tern_datatype *sdt, void *rbuf, size_t rcount,
-                     struct tern_datatype *rdt, int root)
-{
-    return pick(tern_sched_comm(s), TERN_COLL_ISCATTER, 0, 0)
-        ->fn.nbc_rooted(s, sbuf, scount, sdt, rbuf, rcount, rdt, root);
-}
+ENTRY(tern_nbc_scatter,
+      (struct tern_sched * s, const void *sbuf, size_t scount, struct tern_datatype *sdt,
+       void *rbuf, size_t rcount, struct tern_datatype *rdt, int root),
+      tern_sched_comm(s), TERN_COLL_ISCATTER, 0, 0, nbc_rooted,
+      (s, sbuf, scount, sdt, rbuf, rcount, rdt, root))
 
-int tern_nbc_scatterv(struct tern_sched *s, const void *sbuf, const int *scounts,
-                      const int *displs, struct tern_datatype *sdt, void *rbuf, size_t rcount,
-                      struct tern_datatype *rdt, int root)
-{
-    return pick(tern_sched_comm(s), TERN_COLL_ISCATTERV, 0, 0)
-        ->fn.nbc_scatterv(s, sbuf, scounts, displs, sdt, rbuf, rcount, rdt, root);
-}
+ENTRY(tern_nbc_scatterv,
+      (struct tern_sched * s, const void *sbuf, const int *scounts, const int *displs,
+       struct tern_datatype *sdt, void *rbuf, size_t rcount, struct tern_datatype *rdt, int root),
+      tern_sched_comm(s), TERN_COLL_ISCATTERV, 0, 0, nbc_scatterv,
+      (s, sbuf, scounts, displs, sdt, rbuf, rcount, rdt, root))
 
 /* iallgather: all blocks together */
-int tern_nbc_allgather(struct tern_sched *s, const void *sbuf, size_t scount,
-                       struct tern_datatype *sdt, void *rbuf, size_t rcount,
-                       struct tern_datatype *rdt)
-{
-    struct tern_comm *c = tern_sched_comm(s);
-    size_t bytes = rcount * rdt->size * (size_t)c->size;
-    return pick(c, TERN_COLL_IALLGATHER, bytes, 0)
-        ->fn.nbc_all_block(s, sbuf, scount, sdt, rbuf, rcount, rdt);
-}
+ENTRY(tern_nbc_allgather,
+      (struct tern_sched * s, const void *sbuf, size_t scount, struct tern_datatype *sdt,
+       void *rbuf, size_t rcount, struct tern_datatype *rdt),
+      tern_sched_comm(s), TERN_COLL_IALLGATHER,
+      (rcount * rdt->size * (size_t)tern_sched_comm(s)->size), 0, nbc_all_block,
+      (s, sbuf, scount, sdt, rbuf, rcount, rdt))
 
-int tern_nbc_allgatherv(struct tern_sched *s, const void *sbuf, size_t scount,
-                        struct tern_datatype *sdt, void *rbuf, const int *rcounts,
-                        const int *displs, struct tern_datatype *rdt)
-{
-    return pick(tern_sched_comm(s), TERN_COLL_IALLGATHERV, 0, 0)
-        ->fn.nbc_allgatherv(s, sbuf, scount, sdt, rbuf, rcounts, displs, rdt);
-}
+ENTRY(tern_nbc_allgatherv,
+      (struct tern_sched * s, const void *sbuf, size_t scount, struct tern_datatype *sdt,
+       void *rbuf, const int *rcounts, const int *displs, struct tern_datatype *rdt),
+      tern_sched_comm(s), TERN_COLL_IALLGATHERV, 0, 0, nbc_allgatherv,
+      (s, sbuf, scount, sdt, rbuf, rcounts, displs, rdt))
 
-int tern_nbc_alltoall(struct tern_sched *s, const void *sbuf, size_t scount,
-                      struct tern_datatype *sdt, void *rbuf, size_t rcount,
-                      struct tern_datatype *rdt)
-{
-    return pick(tern_sched_comm(s), TERN_COLL_IALLTOALL, 0, 0)
-        ->fn.nbc_all_block(s, sbuf, scount, sdt, rbuf, rcount, rdt);
-}
+ENTRY(tern_nbc_alltoall,
+      (struct tern_sched * s, const void *sbuf, size_t scount, struct tern_datatype *sdt,
+       void *rbuf, size_t rcount, struct tern_datatype *rdt),
+      tern_sched_comm(s), TERN_COLL_IALLTOALL, 0, 0, nbc_all_block,
+      (s, sbuf, scount, sdt, rbuf, rcount, rdt))
 
-int tern_nbc_alltoallv(struct tern_sched *s, const void *sbuf, const int *scounts,
-                       const int *sdispls, struct tern_datatype *sdt, void *rbuf,
-                       const int *rcounts, const int *rdispls, struct tern_datatype *rdt)
-{
-    return pick(tern_sched_comm(s), TERN_COLL_IALLTOALLV, 0, 0)
-        ->fn.nbc_alltoallv(s, sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt);
-}
+ENTRY(tern_nbc_alltoallv,
+      (struct tern_sched * s, const void *sbuf, const int *scounts, const int *sdispls,
+       struct tern_datatype *sdt, void *rbuf, const int *rcounts, const int *rdispls,
+       struct tern_datatype *rdt),
+      tern_sched_comm(s), TERN_COLL_IALLTOALLV, 0, 0, nbc_alltoallv,
+      (s, sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt))
 
-int tern_nbc_alltoallw(struct tern_sched *s, const void *sbuf, const int *scounts,
-                       const int *sdispls, struct tern_datatype *const *sdts, void *rbuf,
-                       const int *rcounts, const int *rdispls, struct tern_datatype *const *rdts)
-{
-    return pick(tern_sched_comm(s), TERN_COLL_IALLTOALLW, 0, 0)
-        ->fn.nbc_alltoallw(s, sbuf, scounts, sdispls, sdts, rbuf, rcounts, rdispls, rdts);
-}
+ENTRY(tern_nbc_alltoallw,
+      (struct tern_sched * s, const void *sbuf, const int *scounts, const int *sdispls,
+       struct tern_datatype *const *sdts, void *rbuf, const int *rcounts, const int *rdispls,
+       struct tern_datatype *const *rdts),
+      tern_sched_comm(s), TERN_COLL_IALLTOALLW, 0, 0, nbc_alltoallw,
+      (s, sbuf, scounts, sdispls, sdts, rbuf, rcounts, rdispls, rdts))
 
-int tern_nbc_reduce(struct tern_sched *s, const void *sbuf, void *rbuf, size_t count,
-                    struct tern_datatype *dt, struct tern_op *op, int root)
-{
-    return pick(tern_sched_comm(s), TERN_COLL_IREDUCE, 0, 0)
-        ->fn.nbc_reduce(s, sbuf, rbuf, count, dt, op, root);
-}
+ENTRY(tern_nbc_reduce,
+      (struct tern_sched * s, const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
+       struct tern_op *op, int root),
+      tern_sched_comm(s), TERN_COLL_IREDUCE, 0, 0, nbc_reduce, (s, sbuf, rbuf, count, dt, op, root))
 
-int tern_nbc_allreduce(struct tern_sched *s, const void *sbuf, void *rbuf, size_t count,
-                       struct tern_datatype *dt, struct tern_op *op)
-{
-    return pick(tern_sched_comm(s), TERN_COLL_IALLREDUCE, 0, 0)
-        ->fn.nbc_all_reduce(s, sbuf, rbuf, count, dt, op);
-}
+ENTRY(tern_nbc_allreduce,
+      (struct tern_sched * s, const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
+       struct tern_op *op),
+      tern_sched_comm(s), TERN_COLL_IALLREDUCE, 0, 0, nbc_all_reduce,
+      (s, sbuf, rbuf, count, dt, op))
 
-int tern_nbc_reduce_scatter(struct tern_sched *s, const void *sbuf, void *rbuf,
-                            const int *rcounts, struct tern_datatype *dt, struct tern_op *op)
-{
-    return pick(tern_sched_comm(s), TERN_COLL_IREDUCE_SCATTER, 0, 0)
-        ->fn.nbc_reduce_scatter(s, sbuf, rbuf, rcounts, dt, op);
-}
+ENTRY(tern_nbc_reduce_scatter,
+      (struct tern_sched * s, const void *sbuf, void *rbuf, const int *rcounts,
+       struct tern_datatype *dt, struct tern_op *op),
+      tern_sched_comm(s), TERN_COLL_IREDUCE_SCATTER, 0, 0, nbc_reduce_scatter,
+      (s, sbuf, rbuf, rcounts, dt, op))
 
-int tern_nbc_reduce_scatter_block(struct tern_sched *s, const void *sbuf, void *rbuf,
-                                  size_t rcount, struct tern_datatype *dt, struct tern_op *op)
-{
-    return pick(tern_sched_comm(s), TERN_COLL_IREDUCE_SCATTER_BLOCK, 0, 0)
-        ->fn.nbc_reduce_scatter_block(s, sbuf, rbuf, rcount, dt, op);
-}
+ENTRY(tern_nbc_reduce_scatter_block,
+      (struct tern_sched * s, const void *sbuf, void *rbuf, size_t rcount, struct tern_datatype *dt,
+       struct tern_op *op),
+      tern_sched_comm(s), TERN_COLL_IREDUCE_SCATTER_BLOCK, 0, 0, nbc_reduce_scatter_block,
+      (s, sbuf, rbuf, rcount, dt, op))
 
-int tern_nbc_scan(struct tern_sched *s, const void *sbuf, void *rbuf, size_t count,
-                  struct tern_datatype *dt, struct tern_op *op)
-{
-    return pick(tern_sched_comm(s), TERN_COLL_ISCAN, 0, 0)
-        ->fn.nbc_all_reduce(s, sbuf, rbuf, count, dt, op);
-}
+ENTRY(tern_nbc_scan,
+      (struct tern_sched * s, const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
+       struct tern_op *op),
+      tern_sched_comm(s), TERN_COLL_ISCAN, 0, 0, nbc_all_reduce, (s, sbuf, rbuf, count, dt, op))
 
-int tern_nbc_exscan(struct tern_sched *s, const void *sbuf, void *rbuf, size_t count,
-                    struct tern_datatype *dt, struct tern_op *op)
-{
-    return pick(tern_sched_comm(s), TERN_COLL_IEXSCAN, 0, 0)
-        ->fn.nbc_all_reduce(s, sbuf, rbuf, count, dt, op);
-}
+ENTRY(tern_nbc_exscan,
+      (struct tern_sched * s, const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
+       struct tern_op *op),
+      tern_sched_comm(s), TERN_COLL_IEXSCAN, 0, 0, nbc_all_reduce, (s, sbuf, rbuf, count, dt, op))
