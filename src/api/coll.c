@@ -231,7 +231,7 @@ static int gather_body(const char *fn, const void *sendbuf, MPI_Count sendcount,
     TRY(tern_coll_check_gather(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                root, &sdt, &rdt));
     rc = coll_result(c, tern_coll_gather(sendbuf, (size_t)sendcount, sdt, recvbuf,
-                                    (size_t)recvcount, rdt, root, c));
+                                         (size_t)recvcount, rdt, root, c));
 out:
     tern_unlock();
     return rc;
@@ -289,7 +289,7 @@ static int gatherv_body(const char *fn, const void *sendbuf, MPI_Count sendcount
     TRY(tern_coll_check_gatherv(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                 recvtype, root, &sdt, &rdt));
     rc = coll_result(c, tern_coll_gatherv(sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts,
-                                     displs, rdt, root, c));
+                                          displs, rdt, root, c));
 out:
     tern_vec_tmp_free(&tmp);
     tern_unlock();
@@ -339,7 +339,7 @@ static int scatter_body(const char *fn, const void *sendbuf, MPI_Count sendcount
     TRY(tern_coll_check_scatter(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                 root, &sdt, &rdt));
     rc = coll_result(c, tern_coll_scatter(sendbuf, (size_t)sendcount, sdt, recvbuf,
-                                     (size_t)recvcount, rdt, root, c));
+                                          (size_t)recvcount, rdt, root, c));
 out:
     tern_unlock();
     return rc;
@@ -397,7 +397,7 @@ static int scatterv_body(const char *fn, const void *sendbuf, struct tern_vec se
     TRY(tern_coll_check_scatterv(c, fn, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
                                  recvtype, root, &sdt, &rdt));
     rc = coll_result(c, tern_coll_scatterv(sendbuf, sendcounts, displs, sdt, recvbuf,
-                                      (size_t)recvcount, rdt, root, c));
+                                           (size_t)recvcount, rdt, root, c));
 out:
     tern_vec_tmp_free(&tmp);
     tern_unlock();
@@ -462,8 +462,7 @@ static int all_block(const char *fn, all_block_fn coll, const void *sendbuf, MPI
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_coll_check_all_block(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                   recvtype, &sdt, &rdt));
-    rc = coll_result(c, coll(sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount,
-                             rdt, c));
+    rc = coll_result(c, coll(sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount, rdt, c));
 out:
     tern_unlock();
     return rc;
@@ -519,7 +518,7 @@ static int allgatherv_body(const char *fn, const void *sendbuf, MPI_Count sendco
     TRY(tern_coll_check_allgatherv(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                                    displs, recvtype, &sdt, &rdt));
     rc = coll_result(c, tern_coll_allgatherv(sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts,
-                                        displs, rdt, c));
+                                             displs, rdt, c));
 out:
     tern_vec_tmp_free(&tmp);
     tern_unlock();
@@ -603,8 +602,8 @@ static int alltoallv_body(const char *fn, const void *sendbuf, struct tern_vec s
     TRY(tern_vec_ints(c, fn, "rdispls", rdispls_v, c->peer_size, 1, &tmp, &rdispls));
     TRY(tern_coll_check_alltoallv(c, fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                   recvcounts, rdispls, recvtype, &sdt, &rdt));
-    rc = coll_result(c, tern_coll_alltoallv(sendbuf, sendcounts, sdispls, sdt, recvbuf,
-                                       recvcounts, rdispls, rdt, c));
+    rc = coll_result(c, tern_coll_alltoallv(sendbuf, sendcounts, sdispls, sdt, recvbuf, recvcounts,
+                                            rdispls, rdt, c));
 out:
     tern_vec_tmp_free(&tmp);
     tern_unlock();
@@ -704,8 +703,8 @@ static int alltoallw_body(const char *fn, const void *sendbuf, struct tern_vec s
     TRY(tern_vec_ints(c, fn, "rdispls", rdispls_v, c->peer_size, 1, &tmp, &rdispls));
     TRY(tern_coll_check_alltoallw(c, fn, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                                   recvcounts, rdispls, recvtypes, &sdts));
-    rc = coll_result(c, tern_coll_alltoallw(sendbuf, sendcounts, sdispls, sdts, recvbuf,
-                                       recvcounts, rdispls, sdts + c->peer_size, c));
+    rc = coll_result(c, tern_coll_alltoallw(sendbuf, sendcounts, sdispls, sdts, recvbuf, recvcounts,
+                                            rdispls, sdts + c->peer_size, c));
 out:
     tern_vec_tmp_free(&tmp);
     free(sdts);
@@ -837,7 +836,8 @@ TERN_WEAK_ALIAS(MPI_Allreduce)
 int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                    MPI_Comm comm)
 {
-    return all_reduce("MPI_Allreduce", tern_coll_allreduce, sendbuf, recvbuf, count, datatype, op, comm);
+    return all_reduce("MPI_Allreduce", tern_coll_allreduce, sendbuf, recvbuf, count, datatype, op,
+                      comm);
 }
 
 TERN_WEAK_ALIAS(MPI_Allreduce_c)
@@ -941,8 +941,8 @@ static int reduce_scatter_block_body(const char *fn, const void *sendbuf, void *
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_coll_check_reduce_scatter_block(c, fn, sendbuf, recvbuf, recvcount, datatype, op,
                                              &dt, &o));
-    rc = coll_result(c, tern_coll_reduce_scatter_block(sendbuf, recvbuf, (size_t)recvcount, dt, o,
-                                                  c));
+    rc = coll_result(c,
+                     tern_coll_reduce_scatter_block(sendbuf, recvbuf, (size_t)recvcount, dt, o, c));
 out:
     tern_unlock();
     return rc;
@@ -989,5 +989,6 @@ TERN_WEAK_ALIAS(MPI_Exscan_c)
 int PMPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                   MPI_Op op, MPI_Comm comm)
 {
-    return all_reduce("MPI_Exscan_c", tern_coll_exscan, sendbuf, recvbuf, count, datatype, op, comm);
+    return all_reduce("MPI_Exscan_c", tern_coll_exscan, sendbuf, recvbuf, count, datatype, op,
+                      comm);
 }
