@@ -1,6 +1,7 @@
 /* MPI collective entry points (blocking): argument checks, then the
- * algorithms of src/coll.  Each body serves MPI_X and its large-count form
- * MPI_X_c (count arrays through api/count_vec.h). */
+ * collective of src/coll, which picks its algorithm (coll/select.h).  Each
+ * body serves MPI_X and its large-count form MPI_X_c (count arrays through
+ * api/count_vec.h). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -8,8 +9,6 @@
 #include "api/coll_check.h"
 #include "api/count_vec.h"
 #include "coll/coll.h"
-#include "coll/nbc.h"
-#include "coll/sched.h"
 #include "api/coll_check_inter.h"
 #include "coll/op.h"
 #include "core/api.h"
@@ -86,17 +85,6 @@ static int coll_result(struct tern_comm *c, int rc)
     return rc == MPI_SUCCESS ? rc : tern_err_raise(c, rc);
 }
 
-/* Intercommunicators: the schedule of the nonblocking form (coll/nbc.h,
- * 'build' naming it s), run to completion; rc is the result. */
-#define RUN_SCHED(build)                                                                           \
-    do {                                                                                           \
-        struct tern_sched *s;                                                                      \
-        if ((rc = tern_sched_create(c, fn, &s)) != MPI_SUCCESS)                                    \
-            rc = tern_err_raise(c, rc);                                                            \
-        else                                                                                       \
-            rc = tern_sched_run(s, build);                                                         \
-    } while (0)
-
 TERN_WEAK_ALIAS(MPI_Barrier)
 int PMPI_Barrier(MPI_Comm comm)
 {
@@ -106,10 +94,7 @@ int PMPI_Barrier(MPI_Comm comm)
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    if (c->is_inter)
-        RUN_SCHED(tern_nbc_barrier(s));
-    else
-        rc = coll_result(c, tern_barrier(c));
+    rc = coll_result(c, tern_coll_barrier(c));
 out:
     tern_unlock();
     return rc;
@@ -137,10 +122,7 @@ static int bcast_body(const char *fn, void *buffer, MPI_Count count, MPI_Datatyp
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_coll_check_bcast(c, fn, buffer, count, datatype, root, &dt));
-    if (c->is_inter)
-        RUN_SCHED(tern_nbc_bcast(s, buffer, (size_t)count, dt, root));
-    else
-        rc = coll_result(c, tern_bcast(buffer, (size_t)count, dt, root, c));
+    rc = coll_result(c, tern_coll_bcast(buffer, (size_t)count, dt, root, c));
 out:
     tern_unlock();
     return rc;
@@ -248,12 +230,8 @@ static int gather_body(const char *fn, const void *sendbuf, MPI_Count sendcount,
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_coll_check_gather(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                root, &sdt, &rdt));
-    if (c->is_inter)
-        RUN_SCHED(tern_nbc_gather(s, sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount,
-                                  rdt, root));
-    else
-        rc = coll_result(c, tern_gather(sendbuf, (size_t)sendcount, sdt, recvbuf,
-                                        (size_t)recvcount, rdt, root, c));
+    rc = coll_result(c, tern_coll_gather(sendbuf, (size_t)sendcount, sdt, recvbuf,
+                                         (size_t)recvcount, rdt, root, c));
 out:
     tern_unlock();
     return rc;
@@ -310,12 +288,8 @@ static int gatherv_body(const char *fn, const void *sendbuf, MPI_Count sendcount
     TRY(tern_vec_ints(c, fn, "displs", displs_v, c->peer_size, is_root(c, root), &tmp, &displs));
     TRY(tern_coll_check_gatherv(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                 recvtype, root, &sdt, &rdt));
-    if (c->is_inter)
-        RUN_SCHED(tern_nbc_gatherv(s, sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts,
-                                   displs, rdt, root));
-    else
-        rc = coll_result(c, tern_gatherv(sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts,
-                                         displs, rdt, root, c));
+    rc = coll_result(c, tern_coll_gatherv(sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts,
+                                          displs, rdt, root, c));
 out:
     tern_vec_tmp_free(&tmp);
     tern_unlock();
@@ -364,12 +338,8 @@ static int scatter_body(const char *fn, const void *sendbuf, MPI_Count sendcount
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_coll_check_scatter(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                 root, &sdt, &rdt));
-    if (c->is_inter)
-        RUN_SCHED(tern_nbc_scatter(s, sendbuf, (size_t)sendcount, sdt, recvbuf,
-                                   (size_t)recvcount, rdt, root));
-    else
-        rc = coll_result(c, tern_scatter(sendbuf, (size_t)sendcount, sdt, recvbuf,
-                                         (size_t)recvcount, rdt, root, c));
+    rc = coll_result(c, tern_coll_scatter(sendbuf, (size_t)sendcount, sdt, recvbuf,
+                                          (size_t)recvcount, rdt, root, c));
 out:
     tern_unlock();
     return rc;
@@ -426,12 +396,8 @@ static int scatterv_body(const char *fn, const void *sendbuf, struct tern_vec se
     TRY(tern_vec_ints(c, fn, "displs", displs_v, c->peer_size, is_root(c, root), &tmp, &displs));
     TRY(tern_coll_check_scatterv(c, fn, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
                                  recvtype, root, &sdt, &rdt));
-    if (c->is_inter)
-        RUN_SCHED(tern_nbc_scatterv(s, sendbuf, sendcounts, displs, sdt, recvbuf,
-                                    (size_t)recvcount, rdt, root));
-    else
-        rc = coll_result(c, tern_scatterv(sendbuf, sendcounts, displs, sdt, recvbuf,
-                                          (size_t)recvcount, rdt, root, c));
+    rc = coll_result(c, tern_coll_scatterv(sendbuf, sendcounts, displs, sdt, recvbuf,
+                                           (size_t)recvcount, rdt, root, c));
 out:
     tern_vec_tmp_free(&tmp);
     tern_unlock();
@@ -484,7 +450,7 @@ typedef int (*all_block_fn)(const void *sbuf, size_t scount, struct tern_datatyp
                             void *rbuf, size_t rcount, struct tern_datatype *rdt,
                             struct tern_comm *c);
 
-static int all_block(const char *fn, all_block_fn algo, const void *sendbuf, MPI_Count sendcount,
+static int all_block(const char *fn, all_block_fn coll, const void *sendbuf, MPI_Count sendcount,
                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                      MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -496,12 +462,7 @@ static int all_block(const char *fn, all_block_fn algo, const void *sendbuf, MPI
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_coll_check_all_block(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                   recvtype, &sdt, &rdt));
-    if (c->is_inter)
-        RUN_SCHED((algo == tern_allgather ? tern_nbc_allgather : tern_nbc_alltoall)(
-            s, sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount, rdt));
-    else
-        rc = coll_result(c, algo(sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount,
-                                 rdt, c));
+    rc = coll_result(c, coll(sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount, rdt, c));
 out:
     tern_unlock();
     return rc;
@@ -511,7 +472,7 @@ TERN_WEAK_ALIAS(MPI_Allgather)
 int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return all_block("MPI_Allgather", tern_allgather, sendbuf, sendcount, sendtype, recvbuf,
+    return all_block("MPI_Allgather", tern_coll_allgather, sendbuf, sendcount, sendtype, recvbuf,
                      recvcount, recvtype, comm);
 }
 
@@ -519,7 +480,7 @@ TERN_WEAK_ALIAS(MPI_Allgather_c)
 int PMPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                      MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return all_block("MPI_Allgather_c", tern_allgather, sendbuf, sendcount, sendtype, recvbuf,
+    return all_block("MPI_Allgather_c", tern_coll_allgather, sendbuf, sendcount, sendtype, recvbuf,
                      recvcount, recvtype, comm);
 }
 
@@ -556,12 +517,8 @@ static int allgatherv_body(const char *fn, const void *sendbuf, MPI_Count sendco
     TRY(tern_vec_ints(c, fn, "displs", displs_v, c->peer_size, 1, &tmp, &displs));
     TRY(tern_coll_check_allgatherv(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                                    displs, recvtype, &sdt, &rdt));
-    if (c->is_inter)
-        RUN_SCHED(tern_nbc_allgatherv(s, sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts,
-                                      displs, rdt));
-    else
-        rc = coll_result(c, tern_allgatherv(sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts,
-                                            displs, rdt, c));
+    rc = coll_result(c, tern_coll_allgatherv(sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts,
+                                             displs, rdt, c));
 out:
     tern_vec_tmp_free(&tmp);
     tern_unlock();
@@ -590,7 +547,7 @@ TERN_WEAK_ALIAS(MPI_Alltoall)
 int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return all_block("MPI_Alltoall", tern_alltoall, sendbuf, sendcount, sendtype, recvbuf,
+    return all_block("MPI_Alltoall", tern_coll_alltoall, sendbuf, sendcount, sendtype, recvbuf,
                      recvcount, recvtype, comm);
 }
 
@@ -598,7 +555,7 @@ TERN_WEAK_ALIAS(MPI_Alltoall_c)
 int PMPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return all_block("MPI_Alltoall_c", tern_alltoall, sendbuf, sendcount, sendtype, recvbuf,
+    return all_block("MPI_Alltoall_c", tern_coll_alltoall, sendbuf, sendcount, sendtype, recvbuf,
                      recvcount, recvtype, comm);
 }
 
@@ -645,12 +602,8 @@ static int alltoallv_body(const char *fn, const void *sendbuf, struct tern_vec s
     TRY(tern_vec_ints(c, fn, "rdispls", rdispls_v, c->peer_size, 1, &tmp, &rdispls));
     TRY(tern_coll_check_alltoallv(c, fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                   recvcounts, rdispls, recvtype, &sdt, &rdt));
-    if (c->is_inter)
-        RUN_SCHED(tern_nbc_alltoallv(s, sendbuf, sendcounts, sdispls, sdt, recvbuf, recvcounts,
-                                     rdispls, rdt));
-    else
-        rc = coll_result(c, tern_alltoallv(sendbuf, sendcounts, sdispls, sdt, recvbuf,
-                                           recvcounts, rdispls, rdt, c));
+    rc = coll_result(c, tern_coll_alltoallv(sendbuf, sendcounts, sdispls, sdt, recvbuf, recvcounts,
+                                            rdispls, rdt, c));
 out:
     tern_vec_tmp_free(&tmp);
     tern_unlock();
@@ -750,12 +703,8 @@ static int alltoallw_body(const char *fn, const void *sendbuf, struct tern_vec s
     TRY(tern_vec_ints(c, fn, "rdispls", rdispls_v, c->peer_size, 1, &tmp, &rdispls));
     TRY(tern_coll_check_alltoallw(c, fn, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                                   recvcounts, rdispls, recvtypes, &sdts));
-    if (c->is_inter)
-        RUN_SCHED(tern_nbc_alltoallw(s, sendbuf, sendcounts, sdispls, sdts, recvbuf, recvcounts,
-                                     rdispls, sdts + c->peer_size));
-    else
-        rc = coll_result(c, tern_alltoallw(sendbuf, sendcounts, sdispls, sdts, recvbuf,
-                                           recvcounts, rdispls, sdts + c->peer_size, c));
+    rc = coll_result(c, tern_coll_alltoallw(sendbuf, sendcounts, sdispls, sdts, recvbuf, recvcounts,
+                                            rdispls, sdts + c->peer_size, c));
 out:
     tern_vec_tmp_free(&tmp);
     free(sdts);
@@ -831,10 +780,7 @@ static int reduce_body(const char *fn, const void *sendbuf, void *recvbuf, MPI_C
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_coll_check_reduce(c, fn, sendbuf, recvbuf, count, datatype, op, root, &dt, &o));
-    if (c->is_inter)
-        RUN_SCHED(tern_nbc_reduce(s, sendbuf, recvbuf, (size_t)count, dt, o, root));
-    else
-        rc = coll_result(c, tern_reduce(sendbuf, recvbuf, (size_t)count, dt, o, root, c));
+    rc = coll_result(c, tern_coll_reduce(sendbuf, recvbuf, (size_t)count, dt, o, root, c));
 out:
     tern_unlock();
     return rc;
@@ -868,7 +814,7 @@ int tern_coll_check_all_reduce(struct tern_comm *c, const char *fn, const void *
 typedef int (*all_reduce_fn)(const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
                              struct tern_op *op, struct tern_comm *c);
 
-static int all_reduce(const char *fn, all_reduce_fn algo, const void *sendbuf, void *recvbuf,
+static int all_reduce(const char *fn, all_reduce_fn coll, const void *sendbuf, void *recvbuf,
                       MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     struct tern_comm *c;
@@ -878,12 +824,9 @@ static int all_reduce(const char *fn, all_reduce_fn algo, const void *sendbuf, v
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    if (algo != tern_allreduce) TRY(tern_coll_check_intra(c, fn));
+    if (coll != tern_coll_allreduce) TRY(tern_coll_check_intra(c, fn));
     TRY(tern_coll_check_all_reduce(c, fn, sendbuf, recvbuf, count, datatype, op, &dt, &o));
-    if (c->is_inter)
-        RUN_SCHED(tern_nbc_allreduce(s, sendbuf, recvbuf, (size_t)count, dt, o));
-    else
-        rc = coll_result(c, algo(sendbuf, recvbuf, (size_t)count, dt, o, c));
+    rc = coll_result(c, coll(sendbuf, recvbuf, (size_t)count, dt, o, c));
 out:
     tern_unlock();
     return rc;
@@ -893,14 +836,15 @@ TERN_WEAK_ALIAS(MPI_Allreduce)
 int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                    MPI_Comm comm)
 {
-    return all_reduce("MPI_Allreduce", tern_allreduce, sendbuf, recvbuf, count, datatype, op, comm);
+    return all_reduce("MPI_Allreduce", tern_coll_allreduce, sendbuf, recvbuf, count, datatype, op,
+                      comm);
 }
 
 TERN_WEAK_ALIAS(MPI_Allreduce_c)
 int PMPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                      MPI_Op op, MPI_Comm comm)
 {
-    return all_reduce("MPI_Allreduce_c", tern_allreduce, sendbuf, recvbuf, count, datatype, op,
+    return all_reduce("MPI_Allreduce_c", tern_coll_allreduce, sendbuf, recvbuf, count, datatype, op,
                       comm);
 }
 
@@ -947,10 +891,7 @@ static int reduce_scatter_body(const char *fn, const void *sendbuf, void *recvbu
     TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->size, 1, &tmp, &recvcounts));
     TRY(tern_coll_check_reduce_scatter(c, fn, sendbuf, recvbuf, recvcounts, datatype, op, &dt,
                                        &o));
-    if (c->is_inter)
-        RUN_SCHED(tern_nbc_reduce_scatter(s, sendbuf, recvbuf, recvcounts, dt, o));
-    else
-        rc = coll_result(c, tern_reduce_scatter(sendbuf, recvbuf, recvcounts, dt, o, c));
+    rc = coll_result(c, tern_coll_reduce_scatter(sendbuf, recvbuf, recvcounts, dt, o, c));
 out:
     tern_vec_tmp_free(&tmp);
     tern_unlock();
@@ -1000,11 +941,8 @@ static int reduce_scatter_block_body(const char *fn, const void *sendbuf, void *
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_coll_check_reduce_scatter_block(c, fn, sendbuf, recvbuf, recvcount, datatype, op,
                                              &dt, &o));
-    if (c->is_inter)
-        RUN_SCHED(tern_nbc_reduce_scatter_block(s, sendbuf, recvbuf, (size_t)recvcount, dt, o));
-    else
-        rc = coll_result(c, tern_reduce_scatter_block(sendbuf, recvbuf, (size_t)recvcount, dt, o,
-                                                      c));
+    rc = coll_result(c,
+                     tern_coll_reduce_scatter_block(sendbuf, recvbuf, (size_t)recvcount, dt, o, c));
 out:
     tern_unlock();
     return rc;
@@ -1030,26 +968,27 @@ TERN_WEAK_ALIAS(MPI_Scan)
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm)
 {
-    return all_reduce("MPI_Scan", tern_scan, sendbuf, recvbuf, count, datatype, op, comm);
+    return all_reduce("MPI_Scan", tern_coll_scan, sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 TERN_WEAK_ALIAS(MPI_Scan_c)
 int PMPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                 MPI_Op op, MPI_Comm comm)
 {
-    return all_reduce("MPI_Scan_c", tern_scan, sendbuf, recvbuf, count, datatype, op, comm);
+    return all_reduce("MPI_Scan_c", tern_coll_scan, sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 TERN_WEAK_ALIAS(MPI_Exscan)
 int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 MPI_Comm comm)
 {
-    return all_reduce("MPI_Exscan", tern_exscan, sendbuf, recvbuf, count, datatype, op, comm);
+    return all_reduce("MPI_Exscan", tern_coll_exscan, sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 TERN_WEAK_ALIAS(MPI_Exscan_c)
 int PMPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                   MPI_Op op, MPI_Comm comm)
 {
-    return all_reduce("MPI_Exscan_c", tern_exscan, sendbuf, recvbuf, count, datatype, op, comm);
+    return all_reduce("MPI_Exscan_c", tern_coll_exscan, sendbuf, recvbuf, count, datatype, op,
+                      comm);
 }

@@ -9,13 +9,12 @@
  * d a rank sends the blocks it holds (those of ranks r .. r+d-1, packed) to
  * r - d and appends those of r + d .. r + 2d - 1 from r + d; at the end
  * block i of the scratch buffer is rank r + i's.  Every rank knows every
- * block's size, so allgatherv's unequal blocks work the same way. */
+ * block's size, so allgatherv's unequal blocks work the same way.
+ *
+ * Which one runs: coll/select.c. */
 #include <stdlib.h>
 
 #include "coll/coll_util.h"
-
-/* Total bytes up to which the gathers take Bruck's algorithm. */
-#define TERN_ALLGATHER_BRUCK_MAX (64 * 1024)
 
 /* Where rank i's block lives: rcounts/displs (allgatherv) or i * rcount. */
 struct ag_layout {
@@ -83,34 +82,61 @@ static int bruck(const struct ag_layout *l, int tag, const char *fn, struct tern
     return rc;
 }
 
-/* Own block already in place. */
-static int allgather_blocks(const struct ag_layout *l, size_t total_bytes, int tag, const char *fn,
-                            struct tern_comm *c)
+/* Puts this rank's own block in place; 0 when nothing moves beyond it. */
+static int own_block(const void *sbuf, size_t scount, struct tern_datatype *sdt,
+                     const struct ag_layout *l, size_t total_bytes, struct tern_comm *c)
 {
-    if (c->size == 1) return MPI_SUCCESS;
-    if (total_bytes <= TERN_ALLGATHER_BRUCK_MAX) return bruck(l, tag, fn, c);
-    return ring(l, tag, c);
+    if (total_bytes == 0) return 0;
+    if (sbuf != MPI_IN_PLACE)
+        tern_dt_copy(sbuf, scount, sdt, ag_block(l, c->rank), ag_count(l, c->rank), l->rdt);
+    return c->size > 1;
 }
 
-int tern_allgather(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
-                   size_t rcount, struct tern_datatype *rdt, struct tern_comm *c)
+static int allgather(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
+                     size_t rcount, struct tern_datatype *rdt, struct tern_comm *c, int use_bruck)
 {
-    if (rcount * rdt->size == 0) return MPI_SUCCESS;
     struct ag_layout l = {.rbuf = rbuf, .rcount = rcount, .rdt = rdt};
-    if (sbuf != MPI_IN_PLACE) tern_dt_copy(sbuf, scount, sdt, ag_block(&l, c->rank), rcount, rdt);
-    return allgather_blocks(&l, rcount * rdt->size * (size_t)c->size, TERN_TAG_ALLGATHER,
-                            "MPI_Allgather", c);
+    if (!own_block(sbuf, scount, sdt, &l, rcount * rdt->size, c)) return MPI_SUCCESS;
+    return use_bruck ? bruck(&l, TERN_TAG_ALLGATHER, "MPI_Allgather", c)
+                     : ring(&l, TERN_TAG_ALLGATHER, c);
 }
 
-int tern_allgatherv(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
-                    const int *rcounts, const int *displs, struct tern_datatype *rdt,
-                    struct tern_comm *c)
+int tern_coll_allgather_bruck(const void *sbuf, size_t scount, struct tern_datatype *sdt,
+                              void *rbuf, size_t rcount, struct tern_datatype *rdt,
+                              struct tern_comm *c)
+{
+    return allgather(sbuf, scount, sdt, rbuf, rcount, rdt, c, 1);
+}
+
+int tern_coll_allgather_ring(const void *sbuf, size_t scount, struct tern_datatype *sdt,
+                             void *rbuf, size_t rcount, struct tern_datatype *rdt,
+                             struct tern_comm *c)
+{
+    return allgather(sbuf, scount, sdt, rbuf, rcount, rdt, c, 0);
+}
+
+static int allgatherv(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
+                      const int *rcounts, const int *displs, struct tern_datatype *rdt,
+                      struct tern_comm *c, int use_bruck)
 {
     size_t total = 0;
     for (int i = 0; i < c->size; i++) total += (size_t)rcounts[i];
-    if (total * rdt->size == 0) return MPI_SUCCESS;
     struct ag_layout l = {.rbuf = rbuf, .rcounts = rcounts, .displs = displs, .rdt = rdt};
-    if (sbuf != MPI_IN_PLACE)
-        tern_dt_copy(sbuf, scount, sdt, ag_block(&l, c->rank), (size_t)rcounts[c->rank], rdt);
-    return allgather_blocks(&l, total * rdt->size, TERN_TAG_ALLGATHERV, "MPI_Allgatherv", c);
+    if (!own_block(sbuf, scount, sdt, &l, total * rdt->size, c)) return MPI_SUCCESS;
+    return use_bruck ? bruck(&l, TERN_TAG_ALLGATHERV, "MPI_Allgatherv", c)
+                     : ring(&l, TERN_TAG_ALLGATHERV, c);
+}
+
+int tern_coll_allgatherv_bruck(const void *sbuf, size_t scount, struct tern_datatype *sdt,
+                               void *rbuf, const int *rcounts, const int *displs,
+                               struct tern_datatype *rdt, struct tern_comm *c)
+{
+    return allgatherv(sbuf, scount, sdt, rbuf, rcounts, displs, rdt, c, 1);
+}
+
+int tern_coll_allgatherv_ring(const void *sbuf, size_t scount, struct tern_datatype *sdt,
+                              void *rbuf, const int *rcounts, const int *displs,
+                              struct tern_datatype *rdt, struct tern_comm *c)
+{
+    return allgatherv(sbuf, scount, sdt, rbuf, rcounts, displs, rdt, c, 0);
 }

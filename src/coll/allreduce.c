@@ -9,7 +9,7 @@
 #include "coll/coll_util.h"
 #include "coll/op.h"
 
-int tern_allreduce(const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
+int tern_coll_allreduce_recursive_doubling(const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
                    struct tern_op *op, struct tern_comm *c)
 {
     int n = c->size, r = c->rank, rc = MPI_SUCCESS;

@@ -7,14 +7,11 @@
  * (they would be overwritten by the receives otherwise) and sent as bytes.
  *
  * Alltoall of small blocks: Bruck's algorithm, ceil(log2 n) steps instead
- * of n - 1 (see bruck()). */
+ * of n - 1 (see bruck()); coll/select.c decides when. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "coll/coll_util.h"
-
-/* Block size (bytes) up to which alltoall takes Bruck's algorithm. */
-#define TERN_ALLTOALL_BRUCK_MAX 256
 
 /* Where block i of one side lives. */
 struct a2a_side {
@@ -141,29 +138,38 @@ static int bruck(const void *sbuf, size_t scount, struct tern_datatype *sdt, voi
     return rc;
 }
 
-int tern_alltoall(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
-                  size_t rcount, struct tern_datatype *rdt, struct tern_comm *c)
+int tern_coll_alltoall_bruck(const void *sbuf, size_t scount, struct tern_datatype *sdt,
+                             void *rbuf, size_t rcount, struct tern_datatype *rdt,
+                             struct tern_comm *c)
 {
     if (rcount * rdt->size == 0) return MPI_SUCCESS;
-    if (c->size > 2 && rcount * rdt->size <= TERN_ALLTOALL_BRUCK_MAX)
-        return bruck(sbuf, scount, sdt, rbuf, rcount, rdt, c);
+    return bruck(sbuf, scount, sdt, rbuf, rcount, rdt, c);
+}
+
+int tern_coll_alltoall_pairwise(const void *sbuf, size_t scount, struct tern_datatype *sdt,
+                                void *rbuf, size_t rcount, struct tern_datatype *rdt,
+                                struct tern_comm *c)
+{
+    if (rcount * rdt->size == 0) return MPI_SUCCESS;
     struct a2a_side snd = {.buf = sbuf, .count = scount, .dt = sdt};
     struct a2a_side rcv = {.buf = rbuf, .count = rcount, .dt = rdt};
     return pairwise(&snd, &rcv, sbuf == MPI_IN_PLACE, c);
 }
 
-int tern_alltoallv(const void *sbuf, const int *scounts, const int *sdispls,
-                   struct tern_datatype *sdt, void *rbuf, const int *rcounts, const int *rdispls,
-                   struct tern_datatype *rdt, struct tern_comm *c)
+int tern_coll_alltoallv_pairwise(const void *sbuf, const int *scounts, const int *sdispls,
+                                 struct tern_datatype *sdt, void *rbuf, const int *rcounts,
+                                 const int *rdispls, struct tern_datatype *rdt,
+                                 struct tern_comm *c)
 {
     struct a2a_side snd = {.buf = sbuf, .counts = scounts, .displs = sdispls, .dt = sdt};
     struct a2a_side rcv = {.buf = rbuf, .counts = rcounts, .displs = rdispls, .dt = rdt};
     return pairwise(&snd, &rcv, sbuf == MPI_IN_PLACE, c);
 }
 
-int tern_alltoallw(const void *sbuf, const int *scounts, const int *sdispls,
-                   struct tern_datatype *const *sdts, void *rbuf, const int *rcounts,
-                   const int *rdispls, struct tern_datatype *const *rdts, struct tern_comm *c)
+int tern_coll_alltoallw_pairwise(const void *sbuf, const int *scounts, const int *sdispls,
+                                 struct tern_datatype *const *sdts, void *rbuf,
+                                 const int *rcounts, const int *rdispls,
+                                 struct tern_datatype *const *rdts, struct tern_comm *c)
 {
     struct a2a_side snd = {.buf = sbuf, .counts = scounts, .displs = sdispls, .dts = sdts};
     struct a2a_side rcv = {.buf = rbuf, .counts = rcounts, .displs = rdispls, .dts = rdts};

@@ -3,7 +3,7 @@
  * ceil(log2 n) rounds each rank has heard, directly or not, from all. */
 #include "coll/coll_util.h"
 
-int tern_barrier(struct tern_comm *c)
+int tern_coll_barrier_dissemination(struct tern_comm *c)
 {
     int n = c->size, r = c->rank;
     struct tern_datatype *bt = tern_coll_byte();

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 
+#include "coll/algos.h"
 #include "coll/coll.h"
 #include "core/errors.h"
 #include "core/objects.h"

@@ -8,7 +8,7 @@
 
 #include "coll/coll_util.h"
 
-int tern_gather(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
+int tern_coll_gather_binomial(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
                 size_t rcount, struct tern_datatype *rdt, int root, struct tern_comm *c)
 {
     int n = c->size, r = c->rank, rc = MPI_SUCCESS;
@@ -59,7 +59,7 @@ int tern_gather(const void *sbuf, size_t scount, struct tern_datatype *sdt, void
     return rc;
 }
 
-int tern_gatherv(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
+int tern_coll_gatherv_linear(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
                  const int *rcounts, const int *displs, struct tern_datatype *rdt, int root,
                  struct tern_comm *c)
 {

@@ -1,8 +1,9 @@
 /* Schedules of the nonblocking and persistent collectives, and of the
- * blocking ones on intercommunicators, where the builders hand over to
- * coll/nbc_inter.h (scan and exscan are not defined there).  Each builder
- * adds the steps of one call to a fresh schedule (coll/sched.h) and
- * returns MPI_SUCCESS or an error code; the
+ * blocking ones on intercommunicators.  Each of these entry points adds
+ * the steps of the algorithm the selection layer picks for the schedule's
+ * communicator (coll/select.h; intercommunicator algorithms in
+ * coll/nbc_inter.h) to a fresh schedule (coll/sched.h) and returns
+ * MPI_SUCCESS or an error code; the
  * arguments are those of the blocking forms in coll/coll.h, already
  * checked.  Count and displacement arrays are read while building only. */
 #ifndef TERN_COLL_NBC_H

@@ -1,5 +1,6 @@
 /* Schedules of the unrooted data movers: barrier, allgather(v),
- * alltoall(v, w) (intercommunicators: nbc_inter.c, but for alltoall).
+ * alltoall(v, w) (intercommunicators: nbc_inter.c, but for alltoall; which
+ * algorithm runs: select.c).
  *
  * Barrier: dissemination, ceil(log2 n) rounds of an empty message to
  * r + k and one from r - k.
@@ -17,17 +18,12 @@
 
 #include "coll/coll_util.h"
 #include "coll/nbc.h"
-#include "coll/nbc_inter.h"
 #include "coll/sched.h"
 
-/* Same threshold as the blocking allgather. */
-#define NBC_ALLGATHER_BRUCK_MAX (64 * 1024)
-
-int tern_nbc_barrier(struct tern_sched *s)
+int tern_nbc_barrier_dissemination(struct tern_sched *s)
 {
     static char none; /* an address for the empty messages */
     struct tern_comm *c = tern_sched_comm(s);
-    if (c->is_inter) return tern_nbc_inter_barrier(s);
     int n = c->size, r = c->rank;
     struct tern_datatype *bt = tern_coll_byte();
     for (int k = 1; k < n; k <<= 1) {
@@ -86,30 +82,45 @@ static int bruck(struct tern_sched *s, void *rbuf, size_t rcount, struct tern_da
     return tern_sched_round(s);
 }
 
-int tern_nbc_allgather(struct tern_sched *s, const void *sbuf, size_t scount,
-                       struct tern_datatype *sdt, void *rbuf, size_t rcount,
-                       struct tern_datatype *rdt)
+/* Puts this rank's own block in place; *more = 0 when nothing moves
+ * beyond it. */
+static int own_block(struct tern_sched *s, const void *sbuf, size_t scount,
+                     struct tern_datatype *sdt, void *rbuf, size_t rcount,
+                     struct tern_datatype *rdt, int *more)
 {
     struct tern_comm *c = tern_sched_comm(s);
-    if (c->is_inter) return tern_nbc_inter_allgather(s, sbuf, scount, sdt, rbuf, rcount, rdt);
+    *more = 0;
     if (rcount * rdt->size == 0) return MPI_SUCCESS;
     if (sbuf != MPI_IN_PLACE)
         tern_sched_copy(s, sbuf, scount, sdt,
                         tern_coll_elem(rbuf, rdt, (MPI_Aint)c->rank * (MPI_Aint)rcount), rcount,
                         rdt);
     if (c->size == 1) return tern_sched_round(s);
-    if (rcount * rdt->size * (size_t)c->size <= NBC_ALLGATHER_BRUCK_MAX)
-        return bruck(s, rbuf, rcount, rdt);
-    return ring(s, rbuf, NULL, NULL, rcount, rdt);
+    *more = 1;
+    return MPI_SUCCESS;
 }
 
-int tern_nbc_allgatherv(struct tern_sched *s, const void *sbuf, size_t scount,
-                        struct tern_datatype *sdt, void *rbuf, const int *rcounts,
-                        const int *displs, struct tern_datatype *rdt)
+int tern_nbc_allgather_bruck(struct tern_sched *s, const void *sbuf, size_t scount,
+                             struct tern_datatype *sdt, void *rbuf, size_t rcount,
+                             struct tern_datatype *rdt)
+{
+    int more, rc = own_block(s, sbuf, scount, sdt, rbuf, rcount, rdt, &more);
+    return more ? bruck(s, rbuf, rcount, rdt) : rc;
+}
+
+int tern_nbc_allgather_ring(struct tern_sched *s, const void *sbuf, size_t scount,
+                            struct tern_datatype *sdt, void *rbuf, size_t rcount,
+                            struct tern_datatype *rdt)
+{
+    int more, rc = own_block(s, sbuf, scount, sdt, rbuf, rcount, rdt, &more);
+    return more ? ring(s, rbuf, NULL, NULL, rcount, rdt) : rc;
+}
+
+int tern_nbc_allgatherv_ring(struct tern_sched *s, const void *sbuf, size_t scount,
+                             struct tern_datatype *sdt, void *rbuf, const int *rcounts,
+                             const int *displs, struct tern_datatype *rdt)
 {
     struct tern_comm *c = tern_sched_comm(s);
-    if (c->is_inter)
-        return tern_nbc_inter_allgatherv(s, sbuf, scount, sdt, rbuf, rcounts, displs, rdt);
     size_t total = 0;
     for (int i = 0; i < c->size; i++) total += (size_t)rcounts[i];
     if (total * rdt->size == 0) return MPI_SUCCESS;
@@ -209,9 +220,9 @@ static int alltoall_any(struct tern_sched *s, const void *sbuf, size_t scount, c
     return exchange(s, sbuf, in_place ? NULL : &snd, rbuf, &rcv);
 }
 
-int tern_nbc_alltoall(struct tern_sched *s, const void *sbuf, size_t scount,
-                      struct tern_datatype *sdt, void *rbuf, size_t rcount,
-                      struct tern_datatype *rdt)
+int tern_nbc_alltoall_exchange(struct tern_sched *s, const void *sbuf, size_t scount,
+                               struct tern_datatype *sdt, void *rbuf, size_t rcount,
+                               struct tern_datatype *rdt)
 {
     /* On an intercommunicator one group may send while it receives
      * nothing (the other receives what it sends), so only a call with
@@ -222,17 +233,19 @@ int tern_nbc_alltoall(struct tern_sched *s, const void *sbuf, size_t scount,
                         NULL);
 }
 
-int tern_nbc_alltoallv(struct tern_sched *s, const void *sbuf, const int *scounts,
-                       const int *sdispls, struct tern_datatype *sdt, void *rbuf,
-                       const int *rcounts, const int *rdispls, struct tern_datatype *rdt)
+int tern_nbc_alltoallv_exchange(struct tern_sched *s, const void *sbuf, const int *scounts,
+                                const int *sdispls, struct tern_datatype *sdt, void *rbuf,
+                                const int *rcounts, const int *rdispls,
+                                struct tern_datatype *rdt)
 {
     return alltoall_any(s, sbuf, 0, scounts, sdispls, sdt, NULL, rbuf, 0, rcounts, rdispls, rdt,
                         NULL);
 }
 
-int tern_nbc_alltoallw(struct tern_sched *s, const void *sbuf, const int *scounts,
-                       const int *sdispls, struct tern_datatype *const *sdts, void *rbuf,
-                       const int *rcounts, const int *rdispls, struct tern_datatype *const *rdts)
+int tern_nbc_alltoallw_exchange(struct tern_sched *s, const void *sbuf, const int *scounts,
+                                const int *sdispls, struct tern_datatype *const *sdts,
+                                void *rbuf, const int *rcounts, const int *rdispls,
+                                struct tern_datatype *const *rdts)
 {
     return alltoall_any(s, sbuf, 0, scounts, sdispls, NULL, sdts, rbuf, 0, rcounts, rdispls, NULL,
                         rdts);

@@ -1,6 +1,7 @@
-/* Schedules of the collectives on intercommunicators (nbc_inter.c).  The
- * builders of coll/nbc.h hand over to these when the schedule's
- * communicator is an intercommunicator; the arguments are theirs (root:
+/* Schedules of the collectives on intercommunicators (nbc_inter.c): the
+ * algorithms coll/select.c picks for an intercommunicator schedule.  Their
+ * local phases call the entry points of coll/nbc.h, which pick again for
+ * the local communicator.  The arguments are those of coll/nbc.h (root:
  * MPI_ROOT, MPI_PROC_NULL or a remote rank; count arrays per remote rank,
  * reduce_scatter's per local rank), already checked. */
 #ifndef TERN_COLL_NBC_INTER_H

@@ -1,4 +1,5 @@
-/* Schedules of the reductions (intercommunicators: nbc_inter.c).
+/* Schedules of the reductions (intercommunicators: nbc_inter.c; which
+ * algorithm runs: select.c).
  *
  * A reduce step computes inout = in op inout.  When the op is not
  * commutative and the data at hand belongs to the lower ranks, the builder
@@ -33,11 +34,10 @@ static void combine(struct tern_sched *s, struct tern_op *op, int lower, char **
     }
 }
 
-int tern_nbc_reduce(struct tern_sched *s, const void *sbuf, void *rbuf, size_t count,
-                    struct tern_datatype *dt, struct tern_op *op, int root)
+int tern_nbc_reduce_binomial(struct tern_sched *s, const void *sbuf, void *rbuf, size_t count,
+                             struct tern_datatype *dt, struct tern_op *op, int root)
 {
     struct tern_comm *c = tern_sched_comm(s);
-    if (c->is_inter) return tern_nbc_inter_reduce(s, sbuf, rbuf, count, dt, op, root);
     int n = c->size, r = c->rank;
     if (count == 0) return MPI_SUCCESS;
     if (sbuf == MPI_IN_PLACE) sbuf = rbuf; /* only at the root */
@@ -70,11 +70,11 @@ int tern_nbc_reduce(struct tern_sched *s, const void *sbuf, void *rbuf, size_t c
     return tern_sched_round(s);
 }
 
-int tern_nbc_allreduce(struct tern_sched *s, const void *sbuf, void *rbuf, size_t count,
-                       struct tern_datatype *dt, struct tern_op *op)
+int tern_nbc_allreduce_recursive_doubling(struct tern_sched *s, const void *sbuf, void *rbuf,
+                                          size_t count, struct tern_datatype *dt,
+                                          struct tern_op *op)
 {
     struct tern_comm *c = tern_sched_comm(s);
-    if (c->is_inter) return tern_nbc_inter_allreduce(s, sbuf, rbuf, count, dt, op);
     int n = c->size, r = c->rank;
     if (count == 0) return MPI_SUCCESS;
     if (sbuf != MPI_IN_PLACE) tern_sched_copy(s, sbuf, count, dt, rbuf, count, dt);
@@ -150,14 +150,14 @@ static int scan_common(struct tern_sched *s, const void *sbuf, void *rbuf, size_
     return tern_sched_round(s);
 }
 
-int tern_nbc_scan(struct tern_sched *s, const void *sbuf, void *rbuf, size_t count,
-                  struct tern_datatype *dt, struct tern_op *op)
+int tern_nbc_scan_recursive_doubling(struct tern_sched *s, const void *sbuf, void *rbuf,
+                                     size_t count, struct tern_datatype *dt, struct tern_op *op)
 {
     return scan_common(s, sbuf, rbuf, count, dt, op, 0);
 }
 
-int tern_nbc_exscan(struct tern_sched *s, const void *sbuf, void *rbuf, size_t count,
-                    struct tern_datatype *dt, struct tern_op *op)
+int tern_nbc_exscan_recursive_doubling(struct tern_sched *s, const void *sbuf, void *rbuf,
+                                       size_t count, struct tern_datatype *dt, struct tern_op *op)
 {
     return scan_common(s, sbuf, rbuf, count, dt, op, 1);
 }
@@ -169,7 +169,6 @@ static int reduce_scatter_common(struct tern_sched *s, const void *sbuf, void *r
                                  struct tern_op *op)
 {
     struct tern_comm *c = tern_sched_comm(s);
-    if (c->is_inter) return tern_nbc_inter_reduce_scatter(s, sbuf, rbuf, rcounts, rcount, dt, op);
     int n = c->size, r = c->rank;
     MPI_Aint *displs = tern_sched_buf(s, (size_t)(n + 1) * sizeof *displs);
     if (!displs) return tern_sched_round(s);
@@ -213,14 +212,30 @@ static int reduce_scatter_common(struct tern_sched *s, const void *sbuf, void *r
     return tern_sched_round(s);
 }
 
-int tern_nbc_reduce_scatter(struct tern_sched *s, const void *sbuf, void *rbuf,
-                            const int *rcounts, struct tern_datatype *dt, struct tern_op *op)
+int tern_nbc_reduce_scatter_direct(struct tern_sched *s, const void *sbuf, void *rbuf,
+                                   const int *rcounts, struct tern_datatype *dt,
+                                   struct tern_op *op)
 {
     return reduce_scatter_common(s, sbuf, rbuf, rcounts, 0, dt, op);
 }
 
-int tern_nbc_reduce_scatter_block(struct tern_sched *s, const void *sbuf, void *rbuf,
-                                  size_t rcount, struct tern_datatype *dt, struct tern_op *op)
+int tern_nbc_reduce_scatter_block_direct(struct tern_sched *s, const void *sbuf, void *rbuf,
+                                         size_t rcount, struct tern_datatype *dt,
+                                         struct tern_op *op)
 {
     return reduce_scatter_common(s, sbuf, rbuf, NULL, rcount, dt, op);
+}
+
+int tern_nbc_reduce_scatter_inter_leader(struct tern_sched *s, const void *sbuf, void *rbuf,
+                                         const int *rcounts, struct tern_datatype *dt,
+                                         struct tern_op *op)
+{
+    return tern_nbc_inter_reduce_scatter(s, sbuf, rbuf, rcounts, 0, dt, op);
+}
+
+int tern_nbc_reduce_scatter_block_inter_leader(struct tern_sched *s, const void *sbuf,
+                                               void *rbuf, size_t rcount,
+                                               struct tern_datatype *dt, struct tern_op *op)
+{
+    return tern_nbc_inter_reduce_scatter(s, sbuf, rbuf, NULL, rcount, dt, op);
 }

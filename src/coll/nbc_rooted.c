@@ -1,5 +1,5 @@
 /* Schedules of the rooted data movers: bcast, gather(v), scatter(v)
- * (intercommunicators: nbc_inter.c).
+ * (intercommunicators: nbc_inter.c; which algorithm runs: select.c).
  *
  * Bcast, gather and scatter use binomial trees over ranks relative to the
  * root (the same trees as the blocking forms): the subtree of relative rank
@@ -9,7 +9,6 @@
  * linear: only the root knows the counts. */
 #include "coll/coll_util.h"
 #include "coll/nbc.h"
-#include "coll/nbc_inter.h"
 #include "coll/sched.h"
 
 /* The subtree size of relative rank vr; *parent its parent's real rank. */
@@ -21,11 +20,10 @@ static int subtree(int vr, int n, int root, int *parent)
     return sub;
 }
 
-int tern_nbc_bcast(struct tern_sched *s, void *buf, size_t count, struct tern_datatype *dt,
-                   int root)
+int tern_nbc_bcast_binomial(struct tern_sched *s, void *buf, size_t count,
+                            struct tern_datatype *dt, int root)
 {
     struct tern_comm *c = tern_sched_comm(s);
-    if (c->is_inter) return tern_nbc_inter_bcast(s, buf, count, dt, root);
     int n = c->size, r = c->rank;
     if (n == 1 || count * dt->size == 0) return MPI_SUCCESS;
     int vr = (r - root + n) % n, mask = 1;
@@ -41,12 +39,11 @@ int tern_nbc_bcast(struct tern_sched *s, void *buf, size_t count, struct tern_da
     return tern_sched_round(s);
 }
 
-int tern_nbc_gather(struct tern_sched *s, const void *sbuf, size_t scount,
-                    struct tern_datatype *sdt, void *rbuf, size_t rcount,
-                    struct tern_datatype *rdt, int root)
+int tern_nbc_gather_binomial(struct tern_sched *s, const void *sbuf, size_t scount,
+                             struct tern_datatype *sdt, void *rbuf, size_t rcount,
+                             struct tern_datatype *rdt, int root)
 {
     struct tern_comm *c = tern_sched_comm(s);
-    if (c->is_inter) return tern_nbc_inter_gather(s, sbuf, scount, sdt, rbuf, rcount, rdt, root);
     int n = c->size, r = c->rank, vr = (r - root + n) % n, parent;
     size_t blk = r == root ? rcount * rdt->size : scount * sdt->size;
     if (blk == 0) return MPI_SUCCESS; /* every rank's block is empty then */
@@ -77,13 +74,11 @@ int tern_nbc_gather(struct tern_sched *s, const void *sbuf, size_t scount,
     return tern_sched_round(s);
 }
 
-int tern_nbc_gatherv(struct tern_sched *s, const void *sbuf, size_t scount,
-                     struct tern_datatype *sdt, void *rbuf, const int *rcounts, const int *displs,
-                     struct tern_datatype *rdt, int root)
+int tern_nbc_gatherv_linear(struct tern_sched *s, const void *sbuf, size_t scount,
+                            struct tern_datatype *sdt, void *rbuf, const int *rcounts,
+                            const int *displs, struct tern_datatype *rdt, int root)
 {
     struct tern_comm *c = tern_sched_comm(s);
-    if (c->is_inter)
-        return tern_nbc_inter_gatherv(s, sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root);
     int n = c->size, r = c->rank;
     if (r != root) {
         if (scount * sdt->size == 0) return MPI_SUCCESS;
@@ -98,12 +93,11 @@ int tern_nbc_gatherv(struct tern_sched *s, const void *sbuf, size_t scount,
     return tern_sched_round(s);
 }
 
-int tern_nbc_scatter(struct tern_sched *s, const void *sbuf, size_t scount,
-                     struct tern_datatype *sdt, void *rbuf, size_t rcount,
-                     struct tern_datatype *rdt, int root)
+int tern_nbc_scatter_binomial(struct tern_sched *s, const void *sbuf, size_t scount,
+                              struct tern_datatype *sdt, void *rbuf, size_t rcount,
+                              struct tern_datatype *rdt, int root)
 {
     struct tern_comm *c = tern_sched_comm(s);
-    if (c->is_inter) return tern_nbc_inter_scatter(s, sbuf, scount, sdt, rbuf, rcount, rdt, root);
     int n = c->size, r = c->rank, vr = (r - root + n) % n, parent;
     size_t blk = r == root ? scount * sdt->size : rcount * rdt->size;
     if (blk == 0) return MPI_SUCCESS;
@@ -136,13 +130,11 @@ int tern_nbc_scatter(struct tern_sched *s, const void *sbuf, size_t scount,
     return tern_sched_round(s);
 }
 
-int tern_nbc_scatterv(struct tern_sched *s, const void *sbuf, const int *scounts,
-                      const int *displs, struct tern_datatype *sdt, void *rbuf, size_t rcount,
-                      struct tern_datatype *rdt, int root)
+int tern_nbc_scatterv_linear(struct tern_sched *s, const void *sbuf, const int *scounts,
+                             const int *displs, struct tern_datatype *sdt, void *rbuf,
+                             size_t rcount, struct tern_datatype *rdt, int root)
 {
     struct tern_comm *c = tern_sched_comm(s);
-    if (c->is_inter)
-        return tern_nbc_inter_scatterv(s, sbuf, scounts, displs, sdt, rbuf, rcount, rdt, root);
     int n = c->size, r = c->rank;
     if (r != root) {
         if (rcount * rdt->size == 0) return MPI_SUCCESS;

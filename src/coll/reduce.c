@@ -8,7 +8,7 @@
 #include "coll/coll_util.h"
 #include "coll/op.h"
 
-int tern_reduce(const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
+int tern_coll_reduce_binomial(const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
                 struct tern_op *op, int root, struct tern_comm *c)
 {
     int n = c->size, r = c->rank, rc = MPI_SUCCESS;

@@ -8,7 +8,7 @@
 
 #include "coll/coll_util.h"
 
-int tern_scatter(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
+int tern_coll_scatter_binomial(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
                  size_t rcount, struct tern_datatype *rdt, int root, struct tern_comm *c)
 {
     int n = c->size, r = c->rank, rc = MPI_SUCCESS;
@@ -61,7 +61,7 @@ int tern_scatter(const void *sbuf, size_t scount, struct tern_datatype *sdt, voi
     return rc ? rc : rc2;
 }
 
-int tern_scatterv(const void *sbuf, const int *scounts, const int *displs,
+int tern_coll_scatterv_linear(const void *sbuf, const int *scounts, const int *displs,
                   struct tern_datatype *sdt, void *rbuf, size_t rcount, struct tern_datatype *rdt,
                   int root, struct tern_comm *c)
 {

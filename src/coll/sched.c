@@ -367,7 +367,8 @@ static void start(struct tern_request *r)
 
 /* Wraps s in a collective request, or frees s and returns the error
  * raised on its communicator (rc is the builder's result). */
-static int wrap(struct tern_sched *s, int rc, int persistent, struct tern_request **out)
+/* 'raise': whether a failure is raised on the communicator here. */
+static int wrap(struct tern_sched *s, int rc, int persistent, int raise, struct tern_request **out)
 {
     struct tern_comm *c = s->c;
     struct tern_request *r = NULL;
@@ -375,7 +376,7 @@ static int wrap(struct tern_sched *s, int rc, int persistent, struct tern_reques
     if (rc == MPI_SUCCESS && !(r = tern_req_alloc(TERN_REQ_COLL)))
         rc = tern_err_make(MPI_ERR_NO_MEM, "%s: out of memory allocating a request", s->fn);
     if (rc != MPI_SUCCESS) {
-        rc = tern_err_raise(c, rc);
+        if (raise) rc = tern_err_raise(c, rc);
         tern_sched_free(s);
         return rc;
     }
@@ -391,8 +392,8 @@ static int wrap(struct tern_sched *s, int rc, int persistent, struct tern_reques
 
 int tern_sched_post(struct tern_sched *s, int rc, int persistent, MPI_Request *out)
 {
-    struct tern_request *r;
-    if ((rc = wrap(s, rc, persistent, &r)) != MPI_SUCCESS) return rc;
+    struct tern_request *r = NULL;
+    if ((rc = wrap(s, rc, persistent, 1, &r)) != MPI_SUCCESS) return rc;
     *out = r->handle;
     if (!persistent) start(r);
     return MPI_SUCCESS;
@@ -400,12 +401,10 @@ int tern_sched_post(struct tern_sched *s, int rc, int persistent, MPI_Request *o
 
 int tern_sched_run(struct tern_sched *s, int rc)
 {
-    struct tern_comm *c = s->c;
-    struct tern_request *r;
-    if ((rc = wrap(s, rc, 0, &r)) != MPI_SUCCESS) return rc;
+    struct tern_request *r = NULL;
+    if ((rc = wrap(s, rc, 0, 0, &r)) != MPI_SUCCESS) return rc;
     start(r);
-    rc = tern_wait(r, MPI_STATUS_IGNORE); /* frees r; the caller's handle keeps c */
-    return rc == MPI_SUCCESS ? rc : tern_err_raise(c, rc);
+    return tern_wait(r, MPI_STATUS_IGNORE); /* frees r; the caller's handle keeps c */
 }
 
 int tern_sched_restart(struct tern_request *r)

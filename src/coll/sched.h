@@ -117,8 +117,8 @@ void *tern_sched_tmp(struct tern_sched *s, const struct tern_datatype *dt, size_
 int tern_sched_post(struct tern_sched *s, int rc, int persistent, MPI_Request *out);
 
 /* A blocking collective: runs the built schedule to completion and frees
- * it.  Errors (the builder's 'rc' or the run's) are raised on the
- * communicator. */
+ * it.  Returns the builder's 'rc' or the run's error, not raised: the
+ * blocking algorithm's caller raises it like any other. */
 int tern_sched_run(struct tern_sched *s, int rc);
 
 /* MPI_Start of a persistent collective request: runs its schedule again. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "coll/coll.h"
+#include "coll/select.h"
 #include "core/attr.h"
 #include "core/comm_internal.h"
 #include "core/errors.h"
@@ -66,6 +67,7 @@ static void comm_destroy(struct tern_comm *c)
     tern_errh_release(c->errh);
     tern_bbuf_drop(&c->bsend); /* a communicator never freed: nothing is buffered by now */
     tern_session_release(c->session);
+    tern_coll_sel_free(c);
     c->group = NULL;
     c->errh = NULL;
     free(c);
@@ -106,6 +108,7 @@ void tern_comms_finalize(void)
     tern_objtab_destroy(&tern_comm_table);
     struct tern_comm *pre[2] = {&tern_comm_world, &tern_comm_self};
     for (int i = 0; i < 2; i++) {
+        tern_coll_sel_free(pre[i]);
         tern_errh_release(pre[i]->errh);
         pre[i]->errh = &tern_errh_fatal;
     }

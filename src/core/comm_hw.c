@@ -162,7 +162,7 @@ int tern_hw_unguided_color(struct tern_comm *c, int *color)
     if (!all) return tern_err_make(MPI_ERR_NO_MEM, "out of memory for %d ranks", n);
     level_colors(mine);
     struct tern_datatype *it = tern_dt_get(MPI_INT);
-    int rc = tern_allgather(mine, HW_LEVELS, it, all, HW_LEVELS, it, lc);
+    int rc = tern_coll_allgather(mine, HW_LEVELS, it, all, HW_LEVELS, it, lc);
     *color = MPI_UNDEFINED;
     for (int l = 0; l < HW_LEVELS && !rc; l++) {
         int first = all[l], split = 0;

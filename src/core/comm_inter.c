@@ -81,14 +81,14 @@ static int swap_ints(struct tern_comm *local, int leader, const struct tern_ctx_
     if (lead)
         rc = tern_sendrecv(&nmine, 1, it, x->rank, x->tag, &n, 1, it, x->rank, x->tag, x->comm,
                            TERN_CTX_COLL, MPI_STATUS_IGNORE);
-    if (!rc) rc = tern_bcast(&n, 1, it, leader, local);
+    if (!rc) rc = tern_coll_bcast(&n, 1, it, leader, local);
     if (rc) return rc;
     int *buf = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
     if (!buf) return tern_err_make(MPI_ERR_NO_MEM, "cannot allocate %d ranks", n);
     if (lead)
         rc = tern_sendrecv(mine, (size_t)nmine, it, x->rank, x->tag, buf, (size_t)n, it, x->rank,
                            x->tag, x->comm, TERN_CTX_COLL, MPI_STATUS_IGNORE);
-    if (!rc) rc = tern_bcast(buf, (size_t)n, it, leader, local);
+    if (!rc) rc = tern_coll_bcast(buf, (size_t)n, it, leader, local);
     if (rc) {
         free(buf);
         return rc;
@@ -213,7 +213,7 @@ int tern_intercomm_split(struct tern_comm *c, int color, int key, struct tern_co
     struct tern_datatype *it = tern_dt_get(MPI_INT);
     int *all = malloc((size_t)n * 2 * sizeof(int));
     if (!all) return tern_err_make(MPI_ERR_NO_MEM, "MPI_Comm_split: out of memory for %d ranks", n);
-    rc = tern_allgather(mine, 2, it, all, 2, it, c->local_comm);
+    rc = tern_coll_allgather(mine, 2, it, all, 2, it, c->local_comm);
     if (!rc) rc = swap_ints(c->local_comm, 0, &x, all, 2 * n, &theirs, &nt);
     if (!rc && color != MPI_UNDEFINED) {
         lg = tern_split_group(all, n, c->group->world, color);

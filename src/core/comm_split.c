@@ -51,7 +51,7 @@ int tern_comm_split(struct tern_comm *c, int color, int key, struct tern_comm **
     int *all = malloc((size_t)n * 2 * sizeof(int));
     if (!all) return tern_err_make(MPI_ERR_NO_MEM, "MPI_Comm_split: out of memory for %d ranks", n);
     struct tern_datatype *it = tern_dt_get(MPI_INT);
-    rc = tern_allgather(mine, 2, it, all, 2, it, c);
+    rc = tern_coll_allgather(mine, 2, it, all, 2, it, c);
     if (rc == MPI_SUCCESS && color != MPI_UNDEFINED) {
         g = tern_split_group(all, n, c->group->world, color);
         if (!g) rc = tern_err_make(MPI_ERR_NO_MEM, "MPI_Comm_split: out of memory for a group");

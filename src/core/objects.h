@@ -10,6 +10,7 @@
 
 struct tern_session;
 struct tern_bbuf;
+struct tern_coll_sel;
 
 struct tern_group {
     int handle;
@@ -73,6 +74,7 @@ struct tern_comm {
     uint32_t coll_seq;        /* nonblocking/persistent collectives started: see coll/sched.h */
     struct tern_session *session; /* the session it derives from (a reference), or NULL */
     struct tern_bbuf *bsend;  /* MPI_Comm_attach_buffer's buffer (p2p/bsend.h), or NULL */
+    struct tern_coll_sel *coll_sel; /* collective algorithms chosen (coll/select.h), or NULL */
 };
 
 extern struct tern_comm tern_comm_world, tern_comm_self;

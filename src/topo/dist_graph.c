@@ -117,12 +117,12 @@ int tern_dist_graph_gather(struct tern_comm *c, int n, const int *sources, const
     if (!x.sbuf) goto nomem;
     for_each_edge(&x, n, sources, degrees, dests, weights, put_edge);
 
-    rc = tern_alltoall(x.scounts, 1, it, x.rcounts, 1, it, c);
+    rc = tern_coll_alltoall(x.scounts, 1, it, x.rcounts, 1, it, c);
     if (rc) goto out;
     if ((rc = prefix(x.rcounts, x.rdispls, p, &rtotal))) goto toolarge;
     x.rbuf = malloc((size_t)(rtotal ? rtotal : 1) * sizeof(int));
     if (!x.rbuf) goto nomem;
-    rc = tern_alltoallv(x.sbuf, x.scounts, x.sdispls, it, x.rbuf, x.rcounts, x.rdispls, it, c);
+    rc = tern_coll_alltoallv(x.sbuf, x.scounts, x.sdispls, it, x.rbuf, x.rcounts, x.rdispls, it, c);
     if (rc) goto out;
     rc = unpack_edges(x.rbuf, rtotal, t);
     goto out;

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # tools.tern_info: tern-info lists every parameter of src/core/params.def
+# (with the lists it includes)
 # with a value and a source; a TERN_ variable and an MV2_ alias show up as
 # such.  Options --version, --params, --help.
 #   tern_info.sh SOURCE_DIR BUILD_DIR
@@ -14,7 +15,10 @@ while IFS='=' read -r name _; do
     [[ $name == TERN_* || $name == MV2_* ]] && unset "$name"
 done < <(env)
 
-names=$(sed -n 's/^[[:space:]]*TERN_PARAM(\([A-Z0-9_]*\),.*/\1/p' "$src/src/core/params.def")
+# params.def and the components' lists it includes (#include "coll/coll_params.def").
+defs=("$src/src/core/params.def")
+while read -r inc; do defs+=("$src/src/$inc"); done < <(sed -n 's/^#include "\(.*\.def\)"$/\1/p' "${defs[0]}")
+names=$(sed -n 's/^[[:space:]]*TERN_PARAM(\([A-Z0-9_]*\),.*/\1/p' "${defs[@]}")
 [[ -n $names ]] || fail "no TERN_PARAM lines found in params.def"
 
 # line_of TEXT NAME: the table row of TERN_NAME

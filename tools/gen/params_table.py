@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""Writes the parameter table of README.md from src/core/params.def, so the
-README never repeats a default by hand.  --check: exit 1 if it is stale."""
+"""Writes the parameter table of README.md from src/core/params.def (and the
+components' lists it includes), so the README never repeats a default by
+hand.  --check: exit 1 if it is stale."""
 import re
 import sys
 from pathlib import Path
 
 root = Path(__file__).resolve().parents[2]
-text = (root / "src/core/params.def").read_text()
+# The list with each '#include "<dir>/<name>.def"' replaced by that file
+# (paths relative to src/, as the compiler sees them).
+text = re.sub(r'^#include "([^"]+\.def)"$', lambda m: (root / "src" / m.group(1)).read_text(),
+              (root / "src/core/params.def").read_text(), flags=re.M)
 rows = []
 # When MPI_T may set a parameter (the SET column); the same words as tern-info.
 when = {"RUNTIME": "any time", "INIT": "before `MPI_Init`",

@@ -1,0 +1,566 @@
+/* Collective selection (see select.h): the algorithm tables, the choice
+ * and its cache, and the entry points of coll/coll.h (blocking) and
+ * coll/nbc.h (schedules) that run the chosen algorithm. */
+#include "coll/select.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/algos.h"
+#include "coll/coll_util.h"
+#include "coll/nbc.h"
+#include "coll/nbc_inter.h"
+#include "coll/op.h"
+#include "coll/sched.h"
+#include "core/params.h"
+
+/* The kinds of communicator an algorithm serves. */
+enum { INTRA = 1, INTER = 2, ANY = INTRA | INTER };
+
+union algo_fn {
+    tern_coll_barrier_fn *barrier;
+    tern_coll_bcast_fn *bcast;
+    tern_coll_rooted_fn *rooted;
+    tern_coll_gatherv_fn *gatherv;
+    tern_coll_scatterv_fn *scatterv;
+    tern_coll_all_block_fn *all_block;
+    tern_coll_allgatherv_fn *allgatherv;
+    tern_coll_alltoallv_fn *alltoallv;
+    tern_coll_alltoallw_fn *alltoallw;
+    tern_coll_reduce_fn *reduce;
+    tern_coll_all_reduce_fn *all_reduce;
+    tern_coll_reduce_scatter_fn *reduce_scatter;
+    tern_coll_reduce_scatter_block_fn *reduce_scatter_block;
+    tern_nbc_barrier_fn *nbc_barrier;
+    tern_nbc_bcast_fn *nbc_bcast;
+    tern_nbc_rooted_fn *nbc_rooted;
+    tern_nbc_gatherv_fn *nbc_gatherv;
+    tern_nbc_scatterv_fn *nbc_scatterv;
+    tern_nbc_all_block_fn *nbc_all_block;
+    tern_nbc_allgatherv_fn *nbc_allgatherv;
+    tern_nbc_alltoallv_fn *nbc_alltoallv;
+    tern_nbc_alltoallw_fn *nbc_alltoallw;
+    tern_nbc_reduce_fn *nbc_reduce;
+    tern_nbc_all_reduce_fn *nbc_all_reduce;
+    tern_nbc_reduce_scatter_fn *nbc_reduce_scatter;
+    tern_nbc_reduce_scatter_block_fn *nbc_reduce_scatter_block;
+};
+
+struct algo {
+    const char *name; /* its word in the collective's parameter */
+    union algo_fn fn;
+    /* What it needs to be correct: a forced choice is checked against these. */
+    unsigned char kinds;       /* INTRA, INTER or ANY */
+    unsigned char commutative; /* the operation must be commutative */
+    unsigned char pof2;        /* the communicator's size must be a power of two */
+    /* When auto takes it (0: no bound).  Sizes are the collective's message
+     * size in bytes (see the entry points), powers of two. */
+    int min_ranks;
+    size_t over, upto; /* more than 'over', at most 'upto' bytes */
+};
+
+#define ALGO(word, member, f, ...) {.name = word, .fn.member = f, __VA_ARGS__}
+#define KIB 1024
+
+/* ---- The tables, most preferred first ---- */
+
+static const struct algo barrier_algos[] = {
+    ALGO("dissemination", barrier, tern_coll_barrier_dissemination, .kinds = INTRA),
+    ALGO("inter_leader", barrier, tern_coll_barrier_inter_leader, .kinds = INTER),
+};
+static const struct algo bcast_algos[] = {
+    ALGO("binomial", bcast, tern_coll_bcast_binomial, .kinds = INTRA),
+    ALGO("inter_leader", bcast, tern_coll_bcast_inter_leader, .kinds = INTER),
+};
+static const struct algo gather_algos[] = {
+    ALGO("binomial", rooted, tern_coll_gather_binomial, .kinds = INTRA),
+    ALGO("inter_leader", rooted, tern_coll_gather_inter_leader, .kinds = INTER),
+};
+static const struct algo gatherv_algos[] = {
+    ALGO("linear", gatherv, tern_coll_gatherv_linear, .kinds = INTRA),
+    ALGO("inter_direct", gatherv, tern_coll_gatherv_inter_direct, .kinds = INTER),
+};
+static const struct algo scatter_algos[] = {
+    ALGO("binomial", rooted, tern_coll_scatter_binomial, .kinds = INTRA),
+    ALGO("inter_leader", rooted, tern_coll_scatter_inter_leader, .kinds = INTER),
+};
+static const struct algo scatterv_algos[] = {
+    ALGO("linear", scatterv, tern_coll_scatterv_linear, .kinds = INTRA),
+    ALGO("inter_direct", scatterv, tern_coll_scatterv_inter_direct, .kinds = INTER),
+};
+static const struct algo allgather_algos[] = {
+    ALGO("bruck", all_block, tern_coll_allgather_bruck, .kinds = INTRA, .upto = 64 * KIB),
+    ALGO("ring", all_block, tern_coll_allgather_ring, .kinds = INTRA),
+    ALGO("inter_leader", all_block, tern_coll_allgather_inter_leader, .kinds = INTER),
+};
+static const struct algo allgatherv_algos[] = {
+    ALGO("bruck", allgatherv, tern_coll_allgatherv_bruck, .kinds = INTRA, .upto = 64 * KIB),
+    ALGO("ring", allgatherv, tern_coll_allgatherv_ring, .kinds = INTRA),
+    ALGO("inter_leader", allgatherv, tern_coll_allgatherv_inter_leader, .kinds = INTER),
+};
+static const struct algo alltoall_algos[] = {
+    ALGO("bruck", all_block, tern_coll_alltoall_bruck, .kinds = INTRA, .min_ranks = 3,
+         .upto = 256),
+    ALGO("pairwise", all_block, tern_coll_alltoall_pairwise, .kinds = INTRA),
+    ALGO("exchange", all_block, tern_coll_alltoall_exchange, .kinds = ANY),
+};
+static const struct algo alltoallv_algos[] = {
+    ALGO("pairwise", alltoallv, tern_coll_alltoallv_pairwise, .kinds = INTRA),
+    ALGO("exchange", alltoallv, tern_coll_alltoallv_exchange, .kinds = ANY),
+};
+static const struct algo alltoallw_algos[] = {
+    ALGO("pairwise", alltoallw, tern_coll_alltoallw_pairwise, .kinds = INTRA),
+    ALGO("exchange", alltoallw, tern_coll_alltoallw_exchange, .kinds = ANY),
+};
+static const struct algo reduce_algos[] = {
+    ALGO("binomial", reduce, tern_coll_reduce_binomial, .kinds = INTRA),
+    ALGO("inter_leader", reduce, tern_coll_reduce_inter_leader, .kinds = INTER),
+};
+static const struct algo allreduce_algos[] = {
+    ALGO("recursive_doubling", all_reduce, tern_coll_allreduce_recursive_doubling, .kinds = INTRA),
+    ALGO("inter_leader", all_reduce, tern_coll_allreduce_inter_leader, .kinds = INTER),
+};
+static const struct algo reduce_scatter_algos[] = {
+    ALGO("pairwise", reduce_scatter, tern_coll_reduce_scatter_pairwise, .kinds = INTRA,
+         .commutative = 1, .over = 64 * KIB),
+    ALGO("reduce_scatterv", reduce_scatter, tern_coll_reduce_scatter_reduce_scatterv,
+         .kinds = INTRA),
+    ALGO("inter_leader", reduce_scatter, tern_coll_reduce_scatter_inter_leader, .kinds = INTER),
+};
+static const struct algo reduce_scatter_block_algos[] = {
+    ALGO("pairwise", reduce_scatter_block, tern_coll_reduce_scatter_block_pairwise,
+         .kinds = INTRA, .commutative = 1, .over = 64 * KIB),
+    ALGO("reduce_scatterv", reduce_scatter_block, tern_coll_reduce_scatter_block_reduce_scatterv,
+         .kinds = INTRA),
+    ALGO("inter_leader", reduce_scatter_block, tern_coll_reduce_scatter_block_inter_leader,
+         .kinds = INTER),
+};
+static const struct algo scan_algos[] = {
+    ALGO("recursive_doubling", all_reduce, tern_coll_scan_recursive_doubling, .kinds = INTRA),
+};
+static const struct algo exscan_algos[] = {
+    ALGO("recursive_doubling", all_reduce, tern_coll_exscan_recursive_doubling, .kinds = INTRA),
+};
+
+static const struct algo ibarrier_algos[] = {
+    ALGO("dissemination", nbc_barrier, tern_nbc_barrier_dissemination, .kinds = INTRA),
+    ALGO("inter_leader", nbc_barrier, tern_nbc_inter_barrier, .kinds = INTER),
+};
+static const struct algo ibcast_algos[] = {
+    ALGO("binomial", nbc_bcast, tern_nbc_bcast_binomial, .kinds = INTRA),
+    ALGO("inter_leader", nbc_bcast, tern_nbc_inter_bcast, .kinds = INTER),
+};
+static const struct algo igather_algos[] = {
+    ALGO("binomial", nbc_rooted, tern_nbc_gather_binomial, .kinds = INTRA),
+    ALGO("inter_leader", nbc_rooted, tern_nbc_inter_gather, .kinds = INTER),
+};
+static const struct algo igatherv_algos[] = {
+    ALGO("linear", nbc_gatherv, tern_nbc_gatherv_linear, .kinds = INTRA),
+    ALGO("inter_direct", nbc_gatherv, tern_nbc_inter_gatherv, .kinds = INTER),
+};
+static const struct algo iscatter_algos[] = {
+    ALGO("binomial", nbc_rooted, tern_nbc_scatter_binomial, .kinds = INTRA),
+    ALGO("inter_leader", nbc_rooted, tern_nbc_inter_scatter, .kinds = INTER),
+};
+static const struct algo iscatterv_algos[] = {
+    ALGO("linear", nbc_scatterv, tern_nbc_scatterv_linear, .kinds = INTRA),
+    ALGO("inter_direct", nbc_scatterv, tern_nbc_inter_scatterv, .kinds = INTER),
+};
+static const struct algo iallgather_algos[] = {
+    ALGO("bruck", nbc_all_block, tern_nbc_allgather_bruck, .kinds = INTRA, .upto = 64 * KIB),
+    ALGO("ring", nbc_all_block, tern_nbc_allgather_ring, .kinds = INTRA),
+    ALGO("inter_leader", nbc_all_block, tern_nbc_inter_allgather, .kinds = INTER),
+};
+static const struct algo iallgatherv_algos[] = {
+    ALGO("ring", nbc_allgatherv, tern_nbc_allgatherv_ring, .kinds = INTRA),
+    ALGO("inter_leader", nbc_allgatherv, tern_nbc_inter_allgatherv, .kinds = INTER),
+};
+static const struct algo ialltoall_algos[] = {
+    ALGO("exchange", nbc_all_block, tern_nbc_alltoall_exchange, .kinds = ANY),
+};
+static const struct algo ialltoallv_algos[] = {
+    ALGO("exchange", nbc_alltoallv, tern_nbc_alltoallv_exchange, .kinds = ANY),
+};
+static const struct algo ialltoallw_algos[] = {
+    ALGO("exchange", nbc_alltoallw, tern_nbc_alltoallw_exchange, .kinds = ANY),
+};
+static const struct algo ireduce_algos[] = {
+    ALGO("binomial", nbc_reduce, tern_nbc_reduce_binomial, .kinds = INTRA),
+    ALGO("inter_leader", nbc_reduce, tern_nbc_inter_reduce, .kinds = INTER),
+};
+static const struct algo iallreduce_algos[] = {
+    ALGO("recursive_doubling", nbc_all_reduce, tern_nbc_allreduce_recursive_doubling,
+         .kinds = INTRA),
+    ALGO("inter_leader", nbc_all_reduce, tern_nbc_inter_allreduce, .kinds = INTER),
+};
+static const struct algo ireduce_scatter_algos[] = {
+    ALGO("direct", nbc_reduce_scatter, tern_nbc_reduce_scatter_direct, .kinds = INTRA),
+    ALGO("inter_leader", nbc_reduce_scatter, tern_nbc_reduce_scatter_inter_leader,
+         .kinds = INTER),
+};
+static const struct algo ireduce_scatter_block_algos[] = {
+    ALGO("direct", nbc_reduce_scatter_block, tern_nbc_reduce_scatter_block_direct,
+         .kinds = INTRA),
+    ALGO("inter_leader", nbc_reduce_scatter_block, tern_nbc_reduce_scatter_block_inter_leader,
+         .kinds = INTER),
+};
+static const struct algo iscan_algos[] = {
+    ALGO("recursive_doubling", nbc_all_reduce, tern_nbc_scan_recursive_doubling, .kinds = INTRA),
+};
+static const struct algo iexscan_algos[] = {
+    ALGO("recursive_doubling", nbc_all_reduce, tern_nbc_exscan_recursive_doubling,
+         .kinds = INTRA),
+};
+
+struct table {
+    const char *mpi_name;
+    const char *const *param; /* the value of TERN_<COLL>_ALGORITHM */
+    const struct algo *algos;
+    int n;
+};
+
+static const struct table tables[TERN_COLL_COUNT] = {
+#define TABLE(ID, field, mpi)                                                                      \
+    [TERN_COLL_##ID] = {mpi, &tern_param.field##_algorithm, field##_algos,                         \
+                        (int)(sizeof field##_algos / sizeof field##_algos[0])},
+    TERN_COLL_LIST(TABLE)
+#undef TABLE
+};
+
+/* ---- The choice ---- */
+
+static unsigned bucket_of(size_t bytes)
+{
+    if (bytes <= 1) return (unsigned)bytes;
+    unsigned k = 65u - (unsigned)__builtin_clzll((unsigned long long)(bytes - 1));
+    return k < TERN_COLL_BUCKETS ? k : TERN_COLL_BUCKETS - 1;
+}
+
+/* A size bound is exact on buckets when it is a power of two whose bucket
+ * is not the last, open-ended one. */
+static int bound_ok(size_t b)
+{
+    return b == 0 || ((b & (b - 1)) == 0 && bucket_of(b) < TERN_COLL_BUCKETS - 1);
+}
+
+/* The parameter of a table, found by its value's address. */
+static const struct tern_param_desc *param_of(const struct table *t)
+{
+    for (int i = 0; i < tern_param_count; i++)
+        if (tern_param_table[i].value == (const void *)t->param) return &tern_param_table[i];
+    return NULL;
+}
+
+/* Once: the tables agree with coll_params.def, and their bounds with the
+ * buckets.  A mismatch is a bug of the library, caught by any test. */
+static void check_tables(void)
+{
+    static int checked;
+    if (checked) return;
+    checked = 1;
+    for (int id = 0; id < TERN_COLL_COUNT; id++) {
+        const struct table *t = &tables[id];
+        const struct tern_param_desc *p = param_of(t);
+        if (!p || tern_param_choice_count(p) != t->n + 1 || tern_param_choice_index(p, "auto") != 0)
+            tern_fatal("%s: its parameter's choices are not auto and its %d algorithms",
+                       t->mpi_name, t->n);
+        for (int i = 0; i < t->n; i++) {
+            const struct algo *a = &t->algos[i];
+            if (tern_param_choice_index(p, a->name) < 0)
+                tern_fatal("%s: algorithm %s is not a choice of TERN_%s", t->mpi_name, a->name,
+                           p->name);
+            if (!bound_ok(a->over) || !bound_ok(a->upto))
+                tern_fatal("%s: algorithm %s has a size bound that is not a power of two up to "
+                           "2^32", t->mpi_name, a->name);
+        }
+    }
+}
+
+/* Whether a can be correct for the call. */
+static int can_run(const struct algo *a, const struct tern_comm *c, int commutative)
+{
+    if (!(a->kinds & (c->is_inter ? INTER : INTRA))) return 0;
+    if (a->commutative && !commutative) return 0;
+    if (a->pof2 && (c->size & (c->size - 1))) return 0;
+    return 1;
+}
+
+/* Whether auto takes a. */
+static int preferred(const struct algo *a, const struct tern_comm *c, size_t bytes)
+{
+    if (a->min_ranks && c->size < a->min_ranks) return 0;
+    if (a->over && bytes <= a->over) return 0;
+    if (a->upto && bytes > a->upto) return 0;
+    return 1;
+}
+
+__attribute__((cold, noinline)) static const struct algo *
+choose(struct tern_comm *c, enum tern_coll_id id, size_t bytes, int commutative)
+{
+    static unsigned char warned[TERN_COLL_COUNT];
+    const struct table *t = &tables[id];
+    const struct algo *a = NULL;
+    check_tables();
+    const char *want = *t->param;
+    if (strcmp(want, "auto")) {
+        for (int i = 0; i < t->n && !a; i++)
+            if (!strcmp(t->algos[i].name, want)) a = &t->algos[i];
+        if (a && !can_run(a, c, commutative)) {
+            if (c->rank == 0 && !warned[id]) {
+                char lb[64];
+                tern_warn("%s on %s: the algorithm %s asked for cannot run here (%s); "
+                          "choosing automatically", t->mpi_name, tern_comm_label(c, lb, sizeof lb),
+                          want,
+                          !(a->kinds & (c->is_inter ? INTER : INTRA))
+                              ? (c->is_inter ? "an intercommunicator" : "an intracommunicator")
+                          : a->commutative && !commutative ? "the operation is not commutative"
+                                                           : "the size is not a power of two");
+                warned[id] = 1;
+            }
+            a = NULL;
+        }
+    }
+    for (int i = 0; i < t->n && !a; i++)
+        if (can_run(&t->algos[i], c, commutative) && preferred(&t->algos[i], c, bytes))
+            a = &t->algos[i];
+    if (!a) tern_fatal("%s: no algorithm serves this communicator", t->mpi_name);
+    /* Without memory for the cache the choice is made again next time. */
+    if (!c->coll_sel) c->coll_sel = calloc(1, sizeof *c->coll_sel);
+    if (c->coll_sel) c->coll_sel->pick[id][bucket_of(bytes)][commutative] = (uint8_t)(a - t->algos + 1);
+    return a;
+}
+
+/* Defines the entry point 'name': it runs the algorithm chosen for (id,
+ * bytes, commutative) on comm.  The cached choice costs a load of the cache
+ * pointer, one of the byte and one of the function, then a tail call; the
+ * choice itself lives in name_miss, out of the way, so that the hit path
+ * saves no registers. */
+#define ENTRY(name, params, comm, id, bytes, commutative, member, args)                            \
+    __attribute__((cold, noinline)) static int name##_miss params                                  \
+    {                                                                                              \
+        return choose(comm, id, bytes, commutative)->fn.member args;                               \
+    }                                                                                              \
+    int name params                                                                                \
+    {                                                                                              \
+        const struct tern_coll_sel *sel = (comm)->coll_sel;                                        \
+        unsigned k;                                                                                \
+        if (__builtin_expect(sel != NULL, 1) &&                                                    \
+            __builtin_expect((k = sel->pick[id][bucket_of(bytes)][commutative]) != 0, 1))          \
+            return tables[id].algos[k - 1].fn.member args;                                         \
+        return name##_miss args;                                                                   \
+    }
+
+void tern_coll_sel_free(struct tern_comm *c)
+{
+    free(c->coll_sel);
+    c->coll_sel = NULL;
+}
+
+/* ---- Blocking entry points (coll/coll.h) ----
+ *
+ * The message size each one selects on: the bytes of the buffer or block
+ * its tables' size bounds speak of, equal on all ranks; 0 where no entry
+ * has a size bound (give it the size when one does). */
+
+static size_t sum_counts(const int *counts, int n)
+{
+    size_t total = 0;
+    for (int i = 0; i < n; i++) total += (size_t)counts[i];
+    return total;
+}
+
+ENTRY(tern_coll_barrier, (struct tern_comm *c), c, TERN_COLL_BARRIER, 0, 0, barrier, (c))
+
+ENTRY(tern_coll_bcast,
+      (void *buf, size_t count, struct tern_datatype *dt, int root, struct tern_comm *c), c,
+      TERN_COLL_BCAST, 0, 0, bcast, (buf, count, dt, root, c))
+
+ENTRY(tern_coll_gather,
+      (const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf, size_t rcount,
+       struct tern_datatype *rdt, int root, struct tern_comm *c),
+      c, TERN_COLL_GATHER, 0, 0, rooted, (sbuf, scount, sdt, rbuf, rcount, rdt, root, c))
+
+ENTRY(tern_coll_gatherv,
+      (const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf, const int *rcounts,
+       const int *displs, struct tern_datatype *rdt, int root, struct tern_comm *c),
+      c, TERN_COLL_GATHERV, 0, 0, gatherv, (sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root, c))
+
+ENTRY(tern_coll_scatter,
+      (const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf, size_t rcount,
+       struct tern_datatype *rdt, int root, struct tern_comm *c),
+      c, TERN_COLL_SCATTER, 0, 0, rooted, (sbuf, scount, sdt, rbuf, rcount, rdt, root, c))
+
+ENTRY(tern_coll_scatterv,
+      (const void *sbuf, const int *scounts, const int *displs, struct tern_datatype *sdt,
+       void *rbuf, size_t rcount, struct tern_datatype *rdt, int root, struct tern_comm *c),
+      c, TERN_COLL_SCATTERV, 0, 0, scatterv,
+      (sbuf, scounts, displs, sdt, rbuf, rcount, rdt, root, c))
+
+/* allgather: all blocks together */
+ENTRY(tern_coll_allgather,
+      (const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf, size_t rcount,
+       struct tern_datatype *rdt, struct tern_comm *c),
+      c, TERN_COLL_ALLGATHER, (rcount * rdt->size * (size_t)c->size), 0, all_block,
+      (sbuf, scount, sdt, rbuf, rcount, rdt, c))
+
+ENTRY(tern_coll_allgatherv,
+      (const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf, const int *rcounts,
+       const int *displs, struct tern_datatype *rdt, struct tern_comm *c),
+      c, TERN_COLL_ALLGATHERV, (c->is_inter ? 0 : sum_counts(rcounts, c->size) * rdt->size), 0,
+      allgatherv, (sbuf, scount, sdt, rbuf, rcounts, displs, rdt, c))
+
+/* alltoall: one block */
+ENTRY(tern_coll_alltoall,
+      (const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf, size_t rcount,
+       struct tern_datatype *rdt, struct tern_comm *c),
+      c, TERN_COLL_ALLTOALL, rcount * rdt->size, 0, all_block,
+      (sbuf, scount, sdt, rbuf, rcount, rdt, c))
+
+ENTRY(tern_coll_alltoallv,
+      (const void *sbuf, const int *scounts, const int *sdispls, struct tern_datatype *sdt,
+       void *rbuf, const int *rcounts, const int *rdispls, struct tern_datatype *rdt,
+       struct tern_comm *c),
+      c, TERN_COLL_ALLTOALLV, 0, 0, alltoallv,
+      (sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt, c))
+
+ENTRY(tern_coll_alltoallw,
+      (const void *sbuf, const int *scounts, const int *sdispls, struct tern_datatype *const *sdts,
+       void *rbuf, const int *rcounts, const int *rdispls, struct tern_datatype *const *rdts,
+       struct tern_comm *c),
+      c, TERN_COLL_ALLTOALLW, 0, 0, alltoallw,
+      (sbuf, scounts, sdispls, sdts, rbuf, rcounts, rdispls, rdts, c))
+
+ENTRY(tern_coll_reduce,
+      (const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt, struct tern_op *op,
+       int root, struct tern_comm *c),
+      c, TERN_COLL_REDUCE, 0, 0, reduce, (sbuf, rbuf, count, dt, op, root, c))
+
+ENTRY(tern_coll_allreduce,
+      (const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt, struct tern_op *op,
+       struct tern_comm *c),
+      c, TERN_COLL_ALLREDUCE, 0, 0, all_reduce, (sbuf, rbuf, count, dt, op, c))
+
+/* reduce_scatter(_block): the whole vector, per operation kind */
+ENTRY(tern_coll_reduce_scatter,
+      (const void *sbuf, void *rbuf, const int *rcounts, struct tern_datatype *dt,
+       struct tern_op *op, struct tern_comm *c),
+      c, TERN_COLL_REDUCE_SCATTER, (sum_counts(rcounts, c->size) * dt->size), op->commutative != 0,
+      reduce_scatter, (sbuf, rbuf, rcounts, dt, op, c))
+
+ENTRY(tern_coll_reduce_scatter_block,
+      (const void *sbuf, void *rbuf, size_t rcount, struct tern_datatype *dt, struct tern_op *op,
+       struct tern_comm *c),
+      c, TERN_COLL_REDUCE_SCATTER_BLOCK, (rcount * dt->size * (size_t)c->size),
+      op->commutative != 0, reduce_scatter_block, (sbuf, rbuf, rcount, dt, op, c))
+
+ENTRY(tern_coll_scan,
+      (const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt, struct tern_op *op,
+       struct tern_comm *c),
+      c, TERN_COLL_SCAN, 0, 0, all_reduce, (sbuf, rbuf, count, dt, op, c))
+
+ENTRY(tern_coll_exscan,
+      (const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt, struct tern_op *op,
+       struct tern_comm *c),
+      c, TERN_COLL_EXSCAN, 0, 0, all_reduce, (sbuf, rbuf, count, dt, op, c))
+
+/* ---- Schedule builders (coll/nbc.h): the choice is made on the
+ * schedule's communicator, which is the local one while an
+ * intercommunicator algorithm adds its local phases ---- */
+
+ENTRY(tern_nbc_barrier, (struct tern_sched * s), tern_sched_comm(s), TERN_COLL_IBARRIER, 0, 0,
+      nbc_barrier, (s))
+
+ENTRY(tern_nbc_bcast,
+      (struct tern_sched * s, void *buf, size_t count, struct tern_datatype *dt, int root),
+      tern_sched_comm(s), TERN_COLL_IBCAST, 0, 0, nbc_bcast, (s, buf, count, dt, root))
+
+ENTRY(tern_nbc_gather,
+      (struct tern_sched * s, const void *sbuf, size_t scount, struct tern_datatype *sdt,
+       void *rbuf, size_t rcount, struct tern_datatype *rdt, int root),
+      tern_sched_comm(s), TERN_COLL_IGATHER, 0, 0, nbc_rooted,
+      (s, sbuf, scount, sdt, rbuf, rcount, rdt, root))
+
+ENTRY(tern_nbc_gatherv,
+      (struct tern_sched * s, const void *sbuf, size_t scount, struct tern_datatype *sdt,
+       void *rbuf, const int *rcounts, const int *displs, struct tern_datatype *rdt, int root),
+      tern_sched_comm(s), TERN_COLL_IGATHERV, 0, 0, nbc_gatherv,
+      (s, sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root))
+
+ENTRY(tern_nbc_scatter,
+      (struct tern_sched * s, const void *sbuf, size_t scount, struct tern_datatype *sdt,
+       void *rbuf, size_t rcount, struct tern_datatype *rdt, int root),
+      tern_sched_comm(s), TERN_COLL_ISCATTER, 0, 0, nbc_rooted,
+      (s, sbuf, scount, sdt, rbuf, rcount, rdt, root))
+
+ENTRY(tern_nbc_scatterv,
+      (struct tern_sched * s, const void *sbuf, const int *scounts, const int *displs,
+       struct tern_datatype *sdt, void *rbuf, size_t rcount, struct tern_datatype *rdt, int root),
+      tern_sched_comm(s), TERN_COLL_ISCATTERV, 0, 0, nbc_scatterv,
+      (s, sbuf, scounts, displs, sdt, rbuf, rcount, rdt, root))
+
+/* iallgather: all blocks together */
+ENTRY(tern_nbc_allgather,
+      (struct tern_sched * s, const void *sbuf, size_t scount, struct tern_datatype *sdt,
+       void *rbuf, size_t rcount, struct tern_datatype *rdt),
+      tern_sched_comm(s), TERN_COLL_IALLGATHER,
+      (rcount * rdt->size * (size_t)tern_sched_comm(s)->size), 0, nbc_all_block,
+      (s, sbuf, scount, sdt, rbuf, rcount, rdt))
+
+ENTRY(tern_nbc_allgatherv,
+      (struct tern_sched * s, const void *sbuf, size_t scount, struct tern_datatype *sdt,
+       void *rbuf, const int *rcounts, const int *displs, struct tern_datatype *rdt),
+      tern_sched_comm(s), TERN_COLL_IALLGATHERV, 0, 0, nbc_allgatherv,
+      (s, sbuf, scount, sdt, rbuf, rcounts, displs, rdt))
+
+ENTRY(tern_nbc_alltoall,
+      (struct tern_sched * s, const void *sbuf, size_t scount, struct tern_datatype *sdt,
+       void *rbuf, size_t rcount, struct tern_datatype *rdt),
+      tern_sched_comm(s), TERN_COLL_IALLTOALL, 0, 0, nbc_all_block,
+      (s, sbuf, scount, sdt, rbuf, rcount, rdt))
+
+ENTRY(tern_nbc_alltoallv,
+      (struct tern_sched * s, const void *sbuf, const int *scounts, const int *sdispls,
+       struct tern_datatype *sdt, void *rbuf, const int *rcounts, const int *rdispls,
+       struct tern_datatype *rdt),
+      tern_sched_comm(s), TERN_COLL_IALLTOALLV, 0, 0, nbc_alltoallv,
+      (s, sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt))
+
+ENTRY(tern_nbc_alltoallw,
+      (struct tern_sched * s, const void *sbuf, const int *scounts, const int *sdispls,
+       struct tern_datatype *const *sdts, void *rbuf, const int *rcounts, const int *rdispls,
+       struct tern_datatype *const *rdts),
+      tern_sched_comm(s), TERN_COLL_IALLTOALLW, 0, 0, nbc_alltoallw,
+      (s, sbuf, scounts, sdispls, sdts, rbuf, rcounts, rdispls, rdts))
+
+ENTRY(tern_nbc_reduce,
+      (struct tern_sched * s, const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
+       struct tern_op *op, int root),
+      tern_sched_comm(s), TERN_COLL_IREDUCE, 0, 0, nbc_reduce, (s, sbuf, rbuf, count, dt, op, root))
+
+ENTRY(tern_nbc_allreduce,
+      (struct tern_sched * s, const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
+       struct tern_op *op),
+      tern_sched_comm(s), TERN_COLL_IALLREDUCE, 0, 0, nbc_all_reduce,
+      (s, sbuf, rbuf, count, dt, op))
+
+ENTRY(tern_nbc_reduce_scatter,
+      (struct tern_sched * s, const void *sbuf, void *rbuf, const int *rcounts,
+       struct tern_datatype *dt, struct tern_op *op),
+      tern_sched_comm(s), TERN_COLL_IREDUCE_SCATTER, 0, 0, nbc_reduce_scatter,
+      (s, sbuf, rbuf, rcounts, dt, op))
+
+ENTRY(tern_nbc_reduce_scatter_block,
+      (struct tern_sched * s, const void *sbuf, void *rbuf, size_t rcount, struct tern_datatype *dt,
+       struct tern_op *op),
+      tern_sched_comm(s), TERN_COLL_IREDUCE_SCATTER_BLOCK, 0, 0, nbc_reduce_scatter_block,
+      (s, sbuf, rbuf, rcount, dt, op))
+
+ENTRY(tern_nbc_scan,
+      (struct tern_sched * s, const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
+       struct tern_op *op),
+      tern_sched_comm(s), TERN_COLL_ISCAN, 0, 0, nbc_all_reduce, (s, sbuf, rbuf, count, dt, op))
+
+ENTRY(tern_nbc_exscan,
+      (struct tern_sched * s, const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
+       struct tern_op *op),
+      tern_sched_comm(s), TERN_COLL_IEXSCAN, 0, 0, nbc_all_reduce, (s, sbuf, rbuf, count, dt, op))
