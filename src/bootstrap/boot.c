@@ -16,11 +16,12 @@
  * never hangs: end of file becomes an error message and -1.
  *
  * Environment: TERN_BOOT_FD, TERN_RANK, TERN_SIZE, TERN_LOCAL_RANK,
- * TERN_LOCAL_SIZE, TERN_APPNUM, TERN_JOB_ID and TERN_LAUNCHER_PID (mpiexec's
- * pid, checked against the socket's peer).  The boot fd is made
- * close-on-exec so programs this rank starts (system()) do not inherit it;
- * they see TERN_BOOT_FD without a valid socket behind it and run as
- * singletons.
+ * TERN_LOCAL_SIZE, TERN_APPNUM, TERN_JOB_ID, TERN_LAUNCHER_PID (mpiexec's
+ * pid, checked against the socket's peer) and TERN_SHM_FD (the job's
+ * shared-memory file, in jobs of more than one rank).  The boot fd and the
+ * shared-memory file are made close-on-exec so programs this rank starts
+ * (system()) do not inherit them; they see TERN_BOOT_FD without a valid
+ * socket behind it and run as singletons.
  *
  * Thread safety: one mutex serialises requests; tern_boot_launcher_alive
  * does not take it. */
@@ -53,11 +54,12 @@ struct local_kv { /* the singleton's own table */
 static struct {
     int inited;
     int fd;      /* -1: singleton */
+    int shm_fd;  /* TERN_SHM_FD until tern_boot_take_shm_fd; else -1 */
     struct tern_boot_info info;
     char rbuf[BOOT_LINE_MAX + 2];
     size_t rlen;
     struct local_kv *kv;
-} boot = {.fd = -1};
+} boot = {.fd = -1, .shm_fd = -1};
 
 static pthread_mutex_t boot_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int boot_gone; /* the launcher closed the socket */
@@ -120,6 +122,27 @@ static int launcher_fd(void)
             return -1;
     }
     return fd;
+}
+
+/* The job's shared-memory file, or -1 where the launcher gave none.  The
+ * segment code resizes what it gets, so anything but an unnamed regular
+ * file (a stale number, a file some other program opened) is refused. */
+static int shm_file(int *out)
+{
+    *out = -1;
+    const char *s = getenv("TERN_SHM_FD");
+    if (!s)
+        return 0;
+    int fd;
+    struct stat st;
+    if (env_int("TERN_SHM_FD", -1, &fd) < 0 || fd < 3 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+        st.st_nlink != 0) {
+        say("TERN_SHM_FD=%.40s is not the unnamed shared-memory file mpiexec creates for the job", s);
+        return -1;
+    }
+    fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC);
+    *out = fd;
+    return 0;
 }
 
 static int lost(const char *during)
@@ -242,6 +265,8 @@ static int init_locked(struct tern_boot_info *info)
         return -1;
     }
     strcpy(in.job_id, id);
+    if (shm_file(&boot.shm_fd) < 0)
+        return -1;
     fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC);
     boot.fd = fd;
     boot.info = in;
@@ -266,6 +291,15 @@ int tern_boot_init(struct tern_boot_info *info)
         rc = init_locked(info);
     pthread_mutex_unlock(&boot_lock);
     return rc;
+}
+
+int tern_boot_take_shm_fd(void)
+{
+    pthread_mutex_lock(&boot_lock);
+    int fd = boot.shm_fd;
+    boot.shm_fd = -1;
+    pthread_mutex_unlock(&boot_lock);
+    return fd;
 }
 
 static int valid_word(const char *s, size_t min, size_t max)

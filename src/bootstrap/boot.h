@@ -1,5 +1,6 @@
-/* Bootstrap client: how a rank learns who it is and exchanges the few
- * strings (segment names, pids) needed to set up shared memory.
+/* Bootstrap client: how a rank learns who it is, receives the job's
+ * shared-memory file and exchanges the few strings needed to set up the
+ * transports.
  *
  * Under Tern's mpiexec the rank talks over an inherited socket (TERN_BOOT_FD)
  * that only this job holds.  Without it the process is a singleton. */
@@ -20,6 +21,11 @@ struct tern_boot_info {
 /* Reads the environment and connects; fills *info.  Returns 0 or -1 with a
  * message already printed to stderr. */
 int tern_boot_init(struct tern_boot_info *info);
+
+/* The job's shared-memory file as inherited from mpiexec (an unnamed file:
+ * tools/mpiexec/shmfile.c), handed over once: the caller owns it and later
+ * calls get -1.  -1 as well for singletons and one-rank jobs. */
+int tern_boot_take_shm_fd(void);
 
 /* Key-value exchange.  Keys and values are printable strings without
  * whitespace or newlines, key < 64 bytes, value < 1024 bytes.  A put becomes

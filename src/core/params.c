@@ -22,7 +22,7 @@ const int tern_param_count = (int)(sizeof tern_param_table / sizeof tern_param_t
  * bootstrap, or read by the compiler wrappers. */
 static const char *const internal_vars[] = {
     "TERN_BOOT_FD", "TERN_RANK", "TERN_SIZE", "TERN_LOCAL_RANK", "TERN_LOCAL_SIZE",
-    "TERN_APPNUM", "TERN_JOB_ID", "TERN_LAUNCHER_PID", "TERN_CC", "TERN_CXX", NULL,
+    "TERN_APPNUM", "TERN_JOB_ID", "TERN_LAUNCHER_PID", "TERN_SHM_FD", "TERN_CC", "TERN_CXX", NULL,
 };
 
 static int parse_bool(const char *s, long *out)

@@ -1,7 +1,9 @@
 /* The bootstrap client without mpiexec: singleton mode, a descriptor that is
  * not the launcher's, and a fake launcher that answers and then goes away
  * (tern_boot_launcher_alive must notice; a blocking call must fail, not
- * hang).  Each case runs in a child process since the client keeps state. */
+ * hang), and the job's shared-memory file (TERN_SHM_FD): taken once when it
+ * is an unnamed file, refused otherwise.  Each case runs in a child process
+ * since the client keeps state. */
 #include "boot.h"
 
 #include <errno.h>
@@ -10,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -26,7 +29,7 @@
 static void clear_env(void)
 {
     const char *vars[] = {"TERN_BOOT_FD", "TERN_RANK", "TERN_SIZE", "TERN_LOCAL_RANK",
-                          "TERN_LOCAL_SIZE", "TERN_APPNUM", "TERN_JOB_ID", "TERN_LAUNCHER_PID"};
+                          "TERN_LOCAL_SIZE", "TERN_APPNUM", "TERN_JOB_ID", "TERN_LAUNCHER_PID", "TERN_SHM_FD"};
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
         unsetenv(vars[i]);
 }
@@ -154,6 +157,56 @@ static void fake_launcher_case(void)
     CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 }
 
+/* A rank of a 2-rank job whose launcher answers "init" and nothing more;
+ * TERN_SHM_FD names 'shm_fd'.  Returns tern_boot_init's result. */
+static int init_with_shm_fd(int shm_fd)
+{
+    int sv[2];
+    CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0);
+    set_int("TERN_BOOT_FD", sv[1]);
+    set_int("TERN_RANK", 0);
+    set_int("TERN_SIZE", 2);
+    setenv("TERN_JOB_ID", "unit-job", 1);
+    set_int("TERN_SHM_FD", shm_fd);
+    CHECK(write(sv[0], "ok\n", 3) == 3); /* the answer to "init", ahead of time */
+    struct tern_boot_info info;
+    return tern_boot_init(&info);
+}
+
+static void shm_unnamed_case(void)
+{
+    int fd = memfd_create("boot-unit", 0);
+    CHECK(fd >= 3);
+    CHECK(init_with_shm_fd(fd) == 0);
+    CHECK(fcntl(fd, F_GETFD) & FD_CLOEXEC); /* programs the rank starts do not get it */
+    CHECK(tern_boot_take_shm_fd() == fd);
+    CHECK(tern_boot_take_shm_fd() == -1);
+}
+
+static void shm_named_case(void)
+{
+    char path[] = "/tmp/boot-unit-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 3);
+    int rc = init_with_shm_fd(fd); /* a file with a name: the segment code would resize it */
+    unlink(path);
+    CHECK(rc == -1);
+}
+
+static void shm_not_a_file_case(void)
+{
+    int fd = open("/dev/null", O_RDWR);
+    CHECK(fd >= 3);
+    CHECK(init_with_shm_fd(fd) == -1);
+}
+
+static void shm_none_case(void)
+{
+    struct tern_boot_info info;
+    CHECK(tern_boot_init(&info) == 0);
+    CHECK(tern_boot_take_shm_fd() == -1);
+}
+
 static void abort_singleton_case(void)
 {
     struct tern_boot_info info;
@@ -190,5 +243,9 @@ int main(void)
     bad += run_case("wrong-peer", wrong_peer_case, 0);
     bad += run_case("fake-launcher-goes-away", fake_launcher_case, 0);
     bad += run_case("abort-singleton", abort_singleton_case, 1);
+    bad += run_case("shm-file-unnamed", shm_unnamed_case, 0);
+    bad += run_case("shm-file-named-refused", shm_named_case, 0);
+    bad += run_case("shm-file-not-a-file-refused", shm_not_a_file_case, 0);
+    bad += run_case("shm-file-none-singleton", shm_none_case, 0);
     return bad ? 1 : 0;
 }

@@ -3,7 +3,8 @@
             [--stdout REGEX] -- COMMAND...
 
 Runs COMMAND and checks how it ended: the exit code, that it took at most S
-seconds, what it printed, and that it left no tern-* file in /dev/shm."""
+seconds, what it printed, and that it left nothing new in /dev/shm (Tern
+names no file there, so whatever appears and stays is a leak)."""
 import argparse, os, re, subprocess, sys, time
 
 ap = argparse.ArgumentParser()
@@ -18,7 +19,7 @@ a = ap.parse_args()
 cmd = a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd
 
 def shm():
-    return {f for f in os.listdir("/dev/shm") if f.startswith("tern-")}
+    return set(os.listdir("/dev/shm"))
 
 before = shm()
 t0 = time.monotonic()
@@ -48,8 +49,8 @@ for r in a.stdout:
         fails.append(f"stdout lacks /{r}/")
 left = shm() - before
 if left:
-    # Jobs of tests running in parallel own segments for a few milliseconds
-    # between creating and unlinking them; a leftover is one that stays.
+    # Another program's file of a few milliseconds is not ours; a leftover
+    # is one that stays.
     time.sleep(1.0)
     left &= shm()
 if left:

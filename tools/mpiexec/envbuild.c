@@ -1,8 +1,9 @@
 /* The environment of the ranks: mpiexec's own, then -bind-to's variable,
  * then -genv, then the block's -env and NAME=VALUE words (later wins), then
- * the TERN_* variables of the bootstrap protocol.  <prefix>/lib (the
- * directory next to this executable's bin/) goes first in LD_LIBRARY_PATH so
- * programs linked against MPICH's libmpi.so.12 / libmpich.so.12 load Tern.
+ * the TERN_* variables of the bootstrap protocol (TERN_SHM_FD only in jobs
+ * of more than one rank: shmfile.c).  <prefix>/lib (the directory next to
+ * this executable's bin/) goes first in LD_LIBRARY_PATH so programs linked
+ * against MPICH's libmpi.so.12 / libmpich.so.12 load Tern.
  *
  * The environment is built once per block; the three per-rank entries
  * (TERN_RANK, TERN_LOCAL_RANK, TERN_BOOT_FD) are fixed slots at the end that
@@ -19,8 +20,8 @@
 extern char **environ;
 
 static const char *const launch_vars[] = {
-    "TERN_BOOT_FD", "TERN_RANK",   "TERN_SIZE",   "TERN_LOCAL_RANK",   "TERN_LOCAL_SIZE",
-    "TERN_APPNUM",  "TERN_JOB_ID", "TERN_LAUNCHER_PID", "LD_LIBRARY_PATH",
+    "TERN_BOOT_FD", "TERN_RANK",   "TERN_SIZE",         "TERN_LOCAL_RANK", "TERN_LOCAL_SIZE",
+    "TERN_APPNUM",  "TERN_JOB_ID", "TERN_LAUNCHER_PID", "TERN_SHM_FD",     "LD_LIBRARY_PATH",
 };
 
 static const char *lib_dir(void)
@@ -96,7 +97,7 @@ static void push(struct rank_env *re, size_t *cap, char *s)
 }
 
 void envbuild_block(struct rank_env *re, const struct options *o, const struct block *b, int size,
-                    int appnum, const char *job_id)
+                    int appnum, const char *job_id, int shm_fd)
 {
     size_t cap = 0;
     memset(re, 0, sizeof *re);
@@ -142,6 +143,8 @@ void envbuild_block(struct rank_env *re, const struct options *o, const struct b
     push(re, &cap, xasprintf("TERN_APPNUM=%d", appnum));
     push(re, &cap, xasprintf("TERN_JOB_ID=%s", job_id));
     push(re, &cap, xasprintf("TERN_LAUNCHER_PID=%ld", (long)getpid()));
+    if (shm_fd >= 0)
+        push(re, &cap, xasprintf("TERN_SHM_FD=%d", shm_fd));
     push(re, &cap, re->slot_rank);
     push(re, &cap, re->slot_local);
     push(re, &cap, re->slot_fd);

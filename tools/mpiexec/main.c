@@ -80,7 +80,7 @@ static int start_ranks(struct job *job)
     for (int k = 0; k < o->nblocks; k++) {
         const struct block *b = &o->blocks[k];
         struct rank_env re;
-        envbuild_block(&re, o, b, job->size, k, job->job_id);
+        envbuild_block(&re, o, b, job->size, k, job->job_id, job->shm_fd);
         if (o->verbose)
             fprintf(stderr, "mpiexec: job %s: ranks %d-%d run %s\n", job->job_id, next,
                     next + b->nprocs - 1, b->path);
@@ -112,6 +112,8 @@ static void job_free(struct job *job)
     kvstore_free(&job->kvs);
     if (job->devnull >= 0)
         close(job->devnull);
+    if (job->shm_fd >= 0)
+        close(job->shm_fd);
     free(job->ranks);
 }
 
@@ -138,6 +140,11 @@ int main(int argc, char **argv)
         options_free(&o);
         return 1;
     }
+    job.shm_fd = -1;
+    if (job.size > 1 && (job.shm_fd = shmfile_create()) < 0) {
+        options_free(&o);
+        return 1;
+    }
     job.ranks = xcalloc((size_t)job.size, sizeof *job.ranks);
     for (int k = 0, next = 0; k < o.nblocks; k++)
         for (int i = 0; i < o.blocks[k].nprocs; i++, next++) {
@@ -158,6 +165,12 @@ int main(int argc, char **argv)
         job_fail(&job, END_EXEC, 1, "mpiexec: could not start all %d ranks; ending the %d started",
                  job.size, job.spawned);
     relay_after_spawn(&job);
+    /* The ranks hold the file now; our descriptor would only keep its
+     * memory until mpiexec exits. */
+    if (job.shm_fd >= 0) {
+        close(job.shm_fd);
+        job.shm_fd = -1;
+    }
 
     int code = job_run(&job);
     job_free(&job);

@@ -8,6 +8,7 @@
  *   hosts.c      -hosts / -f: only this machine is accepted
  *   resolve.c    finding the program before anything is started
  *   envbuild.c   the environment each rank gets
+ *   shmfile.c    the job's unnamed shared-memory file
  *   spawn.c      fork/exec of one rank
  *   signals.c    signal handlers and the self-pipe
  *   loop.c       the poll loop
@@ -112,7 +113,7 @@ struct rank_env {
     char slot_rank[32], slot_local[48], slot_fd[32];
 };
 void envbuild_block(struct rank_env *re, const struct options *o, const struct block *b,
-                    int size, int appnum, const char *job_id);
+                    int size, int appnum, const char *job_id, int shm_fd);
 void envbuild_rank(struct rank_env *re, int rank, int boot_fd);
 void envbuild_free(struct rank_env *re);
 const char *envbuild_lookup(const struct options *o, const struct block *b, const char *name);
@@ -190,6 +191,7 @@ struct job {
     int64_t t_giveup;
     int64_t t_drain;
     int devnull;          /* /dev/null for the stdin of ranks > 0 */
+    int shm_fd;           /* the shared-memory file the ranks inherit; -1 after spawning */
     struct stdin_relay relay;
 };
 
@@ -201,6 +203,9 @@ int signals_take(int sig);              /* count of 'sig' since last take */
 void signals_child_reset(void);         /* in the child before exec */
 void signals_block_all(sigset_t *old);  /* around fork */
 void signals_restore(const sigset_t *old);
+
+/* ---- shmfile.c ---- */
+int shmfile_create(void);               /* a close-on-exec fd, or -1 (printed) */
 
 /* ---- spawn.c ---- */
 int spawn_rank(struct job *job, struct rank *r, struct rank_env *re, const struct block *b);

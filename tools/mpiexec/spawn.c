@@ -3,7 +3,9 @@
  * Each rank gets one end of its own socketpair (the bootstrap channel; its
  * number is in TERN_BOOT_FD) and two pipes for stdout and stderr.  Every
  * descriptor mpiexec opens is close-on-exec, so a rank inherits only its
- * own: dup2 onto 0/1/2 and an explicit clear of FD_CLOEXEC on the boot fd.
+ * own: dup2 onto 0/1/2 and an explicit clear of FD_CLOEXEC on the boot fd
+ * and on the job's shared-memory file (shmfile.c), the one fd all ranks
+ * share.
  *
  * Process groups: every rank is the leader of a process group of its own,
  * not in mpiexec's.  A Ctrl-C in a terminal goes to the foreground process
@@ -40,7 +42,7 @@ static void child_report(int boot_fd, int err, const char *what)
     }
 }
 
-static _Noreturn void child(pid_t parent, int stdin_fd, int out_fd, int err_fd, int boot_fd,
+static _Noreturn void child(pid_t parent, int stdin_fd, int out_fd, int err_fd, int boot_fd, int shm_fd,
                             const struct block *b, char **envp)
 {
     setpgid(0, 0);
@@ -51,7 +53,7 @@ static _Noreturn void child(pid_t parent, int stdin_fd, int out_fd, int err_fd, 
         _exit(127);
     if (dup2(out_fd, STDOUT_FILENO) < 0 || dup2(err_fd, STDERR_FILENO) < 0)
         _exit(127);
-    if (set_cloexec(boot_fd, 0) < 0)
+    if (set_cloexec(boot_fd, 0) < 0 || (shm_fd >= 0 && set_cloexec(shm_fd, 0) < 0))
         _exit(127);
     if (b->wdir && chdir(b->wdir) < 0) {
         child_report(boot_fd, errno, "chdir");
@@ -108,7 +110,7 @@ int spawn_rank(struct job *job, struct rank *r, struct rank_env *re, const struc
     signals_block_all(&old);
     pid_t pid = fork();
     if (pid == 0)
-        child(parent, stdin_fd, po[1], pe[1], sv[1], b, re->envp);
+        child(parent, stdin_fd, po[1], pe[1], sv[1], job->shm_fd, b, re->envp);
     int err = errno;
     signals_restore(&old);
     close(sv[1]);

@@ -1,6 +1,10 @@
-/* The node segment: created by local rank 0, attached by all, unlinked as
- * soon as everyone has it mapped, so nothing is left in /dev/shm even when
- * a rank is killed a moment later. */
+/* The node segment: one file that mpiexec creates with no name and every
+ * rank inherits (tools/mpiexec/shmfile.c says why); local rank 0 gives it
+ * its size, all map it.  Nothing in it ever has a name in /dev/shm, so
+ * nothing is left there however the job ends: the kernel frees the file
+ * with the last rank's mapping.  The mapping itself (shared, populated at
+ * once, from offset 0 of a file on /dev/shm's tmpfs) is what a named
+ * segment had. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -79,15 +83,12 @@ static struct pair_view view_pair(int s, int r)
     return v;
 }
 
-static void segment_name(char *buf, size_t len)
+/* Local rank 0 gives the job's empty file its size. */
+static void size_segment(int fd, size_t size)
 {
-    snprintf(buf, len, "/tern-%s", tern_g.job_id);
-}
-
-static int create_segment(const char *name, size_t size)
-{
+    /* f_blocks is 0 on a tmpfs without a size limit (a memfd's). */
     struct statvfs vfs;
-    if (statvfs("/dev/shm", &vfs) == 0) {
+    if (fstatvfs(fd, &vfs) == 0 && vfs.f_blocks != 0) {
         unsigned long long avail = (unsigned long long)vfs.f_bavail * vfs.f_frsize;
         if (avail < size)
             tern_fatal("/dev/shm has %llu MiB free but %d ranks need %zu MiB of shared memory "
@@ -96,50 +97,44 @@ static int create_segment(const char *name, size_t size)
                        avail >> 20, shm.n, size >> 20, shm.lay.pair_bytes >> 10, shm.lay.ring_bytes,
                        shm.lay.pipe_chunks, shm.lay.pipe_chunk_bytes);
     }
-    int fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
-    if (fd < 0)
-        tern_fatal("cannot create the shared-memory segment %s: %s", name, strerror(errno));
-    if (ftruncate(fd, (off_t)size) != 0) {
-        int e = errno;
-        shm_unlink(name);
-        tern_fatal("cannot size the shared-memory segment %s to %zu bytes: %s", name, size, strerror(e));
-    }
+    if (ftruncate(fd, (off_t)size) != 0)
+        tern_fatal("cannot size the shared-memory segment to %zu bytes: %s", size, strerror(errno));
     /* Reserve every page now: a full tmpfs becomes this clear error rather
      * than a SIGBUS in the middle of a message. */
     int e = posix_fallocate(fd, 0, (off_t)size);
-    if (e) {
-        shm_unlink(name);
+    if (e)
         tern_fatal("cannot reserve %zu MiB in /dev/shm for the shared-memory segment: %s; "
                    "free space in /dev/shm or lower TERN_SMP_QUEUE_LENGTH",
                    size >> 20, strerror(e));
-    }
-    return fd;
 }
 
 int shm_segment_setup(void)
 {
-    char name[128];
     shm.n = tern_g.world_size;
     shm.me = tern_g.world_rank;
     compute_layout(&shm.lay, shm.n);
-    segment_name(name, sizeof name);
 
-    int fd = -1;
-    if (shm.me == 0) fd = create_segment(name, shm.lay.total);
+    int fd = tern_boot_take_shm_fd();
+    if (fd < 0)
+        tern_fatal("%d ranks need the shared-memory file Tern's mpiexec gives each job (TERN_SHM_FD), and this "
+                   "rank has none: start the job with Tern's mpiexec",
+                   shm.n);
+    if (shm.me == 0) size_segment(fd, shm.lay.total);
     if (tern_boot_fence()) tern_fatal("bootstrap fence failed while creating shared memory");
-    if (shm.me != 0) {
-        fd = shm_open(name, O_RDWR, 0);
-        if (fd < 0) tern_fatal("cannot open the shared-memory segment %s: %s", name, strerror(errno));
-    }
+    /* Ranks that read other parameters than rank 0 (-env per MPMD block)
+     * would lay the segment out differently: stop before a SIGBUS. */
+    struct stat st;
+    if (fstat(fd, &st) != 0) tern_fatal("cannot examine the shared-memory segment: %s", strerror(errno));
+    if ((size_t)st.st_size != shm.lay.total)
+        tern_fatal("the shared-memory segment has %lld bytes, but this rank's parameters (TERN_SMP_QUEUE_LENGTH, "
+                   "TERN_SMP_SEND_BUFFERS, TERN_SMP_SEND_BUFF_SIZE) need %zu: give every rank the same values",
+                   (long long)st.st_size, shm.lay.total);
     void *base = mmap(NULL, shm.lay.total, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
     int map_errno = errno;
     close(fd);
     if (base == MAP_FAILED) tern_fatal("cannot map the shared-memory segment: %s", strerror(map_errno));
     shm.base = base;
     shm.size = shm.lay.total;
-
-    if (tern_boot_fence()) tern_fatal("bootstrap fence failed while attaching shared memory");
-    if (shm.me == 0) shm_unlink(name);
 
     shm.peers = calloc((size_t)shm.n, sizeof *shm.peers);
     if (!shm.peers) tern_fatal("out of memory for %d peers", shm.n);
