@@ -20,6 +20,11 @@ struct tern_boot_info {
  * message already printed to stderr. */
 int tern_boot_init(struct tern_boot_info *info);
 
+/* The number of processes the job was launched with: TERN_SIZE under
+ * Tern's mpiexec, 1 for a singleton.  The same answer before MPI_Init,
+ * during and after MPI_Finalize (MPI_INFO_ENV's maxprocs). */
+int tern_boot_job_size(void);
+
 /* Key-value exchange.  Keys and values are printable strings without
  * whitespace or newlines, key < 64 bytes, value < 1024 bytes.  A put becomes
  * visible to the others after the next fence. */
