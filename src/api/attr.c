@@ -66,7 +66,8 @@ static int free_keyval(const char *fn, enum tern_attr_kind kind, int *kv)
     int rc;
     if ((rc = tern_check_ptr(NULL, kv, fn, "keyval")) || (rc = keyval(kind, NULL, *kv, fn, &k)))
         return rc;
-    /* Attributes that use it keep it alive (MPI-4.1 7.7.2). */
+    /* Attributes that use it keep it alive (MPI-4.1 7.7.2); see attr.h for
+     * a second free in that time. */
     tern_keyval_free_handle(k);
     *kv = MPI_KEYVAL_INVALID;
     return MPI_SUCCESS;
@@ -78,6 +79,10 @@ static int set_attr(const char *fn, enum tern_attr_kind kind, int h, int kv, voi
     struct tern_keyval *k;
     int rc;
     if ((rc = resolve(kind, h, fn, &t)) || (rc = keyval(kind, &t, kv, fn, &k))) return rc;
+    /* A freed keyval lives on only for the attributes it already has. */
+    if (k->freed)
+        return tern_err_comm(t.errc, MPI_ERR_KEYVAL, "%s: keyval=0x%x was freed: it takes no new attribute values",
+                             fn, (unsigned)kv);
     rc = tern_attr_set(t.list, t.handle, k, val);
     return rc ? tern_err_raise(t.errc, rc) : MPI_SUCCESS;
 }

@@ -79,10 +79,12 @@ static int dup_copy(struct tern_comm *c, struct tern_comm *nc, const struct tern
     int rc = tern_topo_copy(c, nc);
     if (rc == MPI_SUCCESS) rc = tern_attr_comm_copy(c, nc);
     if (rc == MPI_SUCCESS) {
-        if (with_info)
+        if (with_info) {
             tern_comm_hints_apply(nc, info);
-        else
+        } else {
             nc->hints = c->hints;
+            nc->hw_type = c->hw_type;
+        }
     }
     return rc;
 }
@@ -184,10 +186,13 @@ out:
 /* The info key of MPI_COMM_TYPE_HW_GUIDED naming the resource. */
 #define HW_RESOURCE_KEY "mpi_hw_resource_type"
 
-/* This process's colour for split_type (collective for HW_UNGUIDED). */
+/* This process's colour for split_type (collective for HW_UNGUIDED), and
+ * for the hardware splits the resource type to report on the new
+ * communicator's info (MPI-4.1 7.4.2). */
 static int split_type_color(struct tern_comm *c, const char *fn, int split_type, MPI_Info info,
-                            int *color)
+                            int *color, const char **hw_type)
 {
+    *hw_type = NULL;
     switch (split_type) {
     case MPI_UNDEFINED:
         *color = MPI_UNDEFINED;
@@ -198,10 +203,11 @@ static int split_type_color(struct tern_comm *c, const char *fn, int split_type,
     case MPI_COMM_TYPE_HW_GUIDED:
     case MPI_COMM_TYPE_RESOURCE_GUIDED: /* MPI-4.1's name for the same split */
         /* No key, or a resource this machine does not have: MPI_COMM_NULL. */
-        *color = tern_hw_color(tern_info_lookup(info, HW_RESOURCE_KEY));
+        *hw_type = tern_hw_type_name(tern_info_lookup(info, HW_RESOURCE_KEY));
+        *color = tern_hw_color(*hw_type);
         return MPI_SUCCESS;
     case MPI_COMM_TYPE_HW_UNGUIDED:
-        return tern_hw_unguided_color(c, color);
+        return tern_hw_unguided_color(c, color, hw_type);
 #ifdef MPIX_COMM_TYPE_NEIGHBORHOOD
     case MPIX_COMM_TYPE_NEIGHBORHOOD:
 #endif
@@ -219,14 +225,16 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
     static const char fn[] = "MPI_Comm_split_type";
     struct tern_comm *c, *nc = NULL;
     struct tern_info *hints;
+    const char *hw_type;
     int rc, color;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_chk_newcomm(c, fn, newcomm));
     TRY(tern_info_check(info, 1, fn, "info", c, &hints));
-    TRY(split_type_color(c, fn, split_type, info, &color));
+    TRY(split_type_color(c, fn, split_type, info, &color, &hw_type));
     rc = tern_comm_split(c, color, key, &nc);
+    if (nc) nc->hw_type = hw_type;
     rc = tern_finish_newcomm(c, rc, nc, newcomm);
 out:
     tern_unlock();

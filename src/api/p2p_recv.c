@@ -154,7 +154,7 @@ static int probe_common(const char *fn, int source, int tag, MPI_Comm comm, int 
     if (rc != MPI_SUCCESS) goto out;
     if (source == MPI_PROC_NULL) {
         if (flag) *flag = 1;
-        if (status != MPI_STATUS_IGNORE) tern_status_empty(status, MPI_PROC_NULL);
+        if (status != MPI_STATUS_IGNORE) tern_status_empty_out(status, MPI_PROC_NULL);
         if (message) *message = MPI_MESSAGE_NO_PROC;
         goto out;
     }
@@ -243,7 +243,7 @@ static int mrecv_common(const char *fn, void *buf, MPI_Count count, MPI_Datatype
             tern_recv_start(r);
             *request = r->handle;
         } else if (status != MPI_STATUS_IGNORE) {
-            tern_status_empty(status, MPI_PROC_NULL);
+            tern_status_empty_out(status, MPI_PROC_NULL);
         }
         *message = MPI_MESSAGE_NULL;
         goto out;

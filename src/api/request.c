@@ -98,7 +98,7 @@ static int peek_status(struct tern_request *r, MPI_Status *status)
 
 static void empty_status(MPI_Status *status)
 {
-    if (status != MPI_STATUS_IGNORE) tern_status_empty(status, MPI_ANY_SOURCE);
+    if (status != MPI_STATUS_IGNORE) tern_status_empty_out(status, MPI_ANY_SOURCE);
 }
 
 /* A NULL status or status array where one would be written:
@@ -192,6 +192,18 @@ static MPI_Status *status_at(MPI_Status *statuses, int i)
     return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
 }
 
+/* Records error code e of statuses[i] for a multiple-completion call, which
+ * writes MPI_ERROR into its statuses if and only if it returns
+ * MPI_ERR_IN_STATUS (MPI-4.1 3.2.5): the first failure gives the statuses
+ * before it MPI_SUCCESS, and every status from then on gets its code.
+ * *errors counts the failures. */
+static void note_status_error(MPI_Status *statuses, int i, int e, int *errors)
+{
+    if (e != MPI_SUCCESS && (*errors)++ == 0 && statuses != MPI_STATUSES_IGNORE)
+        for (int j = 0; j < i; j++) statuses[j].MPI_ERROR = MPI_SUCCESS;
+    if (*errors && statuses != MPI_STATUSES_IGNORE) statuses[i].MPI_ERROR = e;
+}
+
 /* Waitall and Testall: completes everything once every request is done. */
 static int all_common(const char *fn, int count, MPI_Request reqs[], int *flag, MPI_Status statuses[], int block)
 {
@@ -234,9 +246,9 @@ static int all_common(const char *fn, int count, MPI_Request reqs[], int *flag, 
         } else {
             struct tern_comm *c = rs[i]->comm;
             e = finish(&reqs[i], rs[i], st, 0);
-            if (e != MPI_SUCCESS && !errors++) errcomm = c == &tern_comm_world || c == &tern_comm_self ? c : NULL;
+            if (e != MPI_SUCCESS && !errors) errcomm = c == &tern_comm_world || c == &tern_comm_self ? c : NULL;
         }
-        if (st != MPI_STATUS_IGNORE) st->MPI_ERROR = e;
+        note_status_error(statuses, i, e, &errors);
     }
     if (errors)
         rc = tern_err_comm(errcomm, MPI_ERR_IN_STATUS, "%s: %d of %d requests failed; see the MPI_ERROR field of "
@@ -363,9 +375,7 @@ static int some_common(const char *fn, int incount, MPI_Request reqs[], int *out
     for (int k = 0; k < n; k++) {
         int i = indices[k];
         MPI_Status *st = status_at(statuses, k);
-        int e = finish(&reqs[i], rs[i], st, 0);
-        if (st != MPI_STATUS_IGNORE) st->MPI_ERROR = e;
-        errors += e != MPI_SUCCESS;
+        note_status_error(statuses, k, finish(&reqs[i], rs[i], st, 0), &errors);
     }
     if (errors)
         rc = tern_err_comm(NULL, MPI_ERR_IN_STATUS, "%s: %d of the %d completed requests failed; see the MPI_ERROR "
@@ -583,13 +593,10 @@ static int peek_common(const char *fn, enum peek_kind kind, int count, const MPI
         *flag = done == active;
         for (int i = 0; *flag && i < count; i++) {
             MPI_Status *st = status_at(statuses, i);
-            if (!is_active(rs[i])) {
-                empty_status(st);
-                continue;
-            }
-            int e = peek_status(rs[i], st);
-            if (st != MPI_STATUS_IGNORE) st->MPI_ERROR = e;
-            errors += e != MPI_SUCCESS;
+            int e = MPI_SUCCESS;
+            if (!is_active(rs[i])) empty_status(st);
+            else e = peek_status(rs[i], st);
+            note_status_error(statuses, i, e, &errors);
         }
     } else if (kind == PEEK_ANY) {
         *out = MPI_UNDEFINED;
@@ -608,9 +615,7 @@ static int peek_common(const char *fn, enum peek_kind kind, int count, const MPI
         for (int i = 0; i < count; i++) {
             if (!is_active(rs[i]) || !rs[i]->complete) continue;
             MPI_Status *st = status_at(statuses, n);
-            int e = peek_status(rs[i], st);
-            if (st != MPI_STATUS_IGNORE) st->MPI_ERROR = e;
-            errors += e != MPI_SUCCESS;
+            note_status_error(statuses, n, peek_status(rs[i], st), &errors);
             indices[n++] = i;
         }
         *out = n;

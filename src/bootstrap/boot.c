@@ -281,6 +281,20 @@ static int init_locked(struct tern_boot_info *info)
     return 0;
 }
 
+int tern_boot_job_size(void)
+{
+    pthread_mutex_lock(&boot_lock);
+    int size = 1;
+    /* The test tern_boot_init makes, so a program that inherited TERN_SIZE
+     * without the launcher's socket is a singleton here too. */
+    if (boot.inited)
+        size = boot.info.size;
+    else if (launcher_fd() < 0 || env_int("TERN_SIZE", -1, &size) < 0 || size < 1)
+        size = 1;
+    pthread_mutex_unlock(&boot_lock);
+    return size;
+}
+
 int tern_boot_init(struct tern_boot_info *info)
 {
     pthread_mutex_lock(&boot_lock);

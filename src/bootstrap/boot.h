@@ -27,6 +27,11 @@ int tern_boot_init(struct tern_boot_info *info);
  * calls get -1.  -1 as well for singletons and one-rank jobs. */
 int tern_boot_take_shm_fd(void);
 
+/* The number of processes the job was launched with: TERN_SIZE under
+ * Tern's mpiexec, 1 for a singleton.  The same answer before MPI_Init,
+ * during and after MPI_Finalize (MPI_INFO_ENV's maxprocs). */
+int tern_boot_job_size(void);
+
 /* Key-value exchange.  Keys and values are printable strings without
  * whitespace or newlines, key < 64 bytes, value < 1024 bytes.  A put becomes
  * visible to the others after the next fence. */

@@ -105,8 +105,8 @@ static void keyval_release(struct tern_keyval *kv)
 
 void tern_keyval_free_handle(struct tern_keyval *kv)
 {
-    if (tern_objtab_lookup(&keyval_table, kv->handle) == kv)
-        tern_objtab_remove(&keyval_table, kv->handle);
+    if (kv->freed) return;
+    kv->freed = 1;
     keyval_release(kv);
 }
 

@@ -35,7 +35,8 @@ typedef int tern_attr_delete_fn(int obj, int keyval, void *val, void *extra_stat
 
 struct tern_keyval {
     int handle;
-    int refcount; /* the user's handle plus one per attribute using it */
+    int refcount; /* the user's handle (until freed) plus one per attribute using it */
+    int freed;    /* the user freed the handle; it lives on for the attributes */
     enum tern_attr_kind kind;
     tern_attr_copy_fn *copy;  /* NULL: not copied */
     tern_attr_delete_fn *del; /* NULL: nothing to call */
@@ -45,11 +46,17 @@ struct tern_keyval {
 /* A new keyval; MPI_SUCCESS or MPI_ERR_NO_MEM. */
 int tern_keyval_create(enum tern_attr_kind kind, tern_attr_copy_fn *copy, tern_attr_delete_fn *del,
                        void *extra_state, int *handle);
-/* A live user keyval of 'kind'.  Otherwise an error code (made, not raised)
+/* A live user keyval of 'kind' (freed by the user but still used by
+ * attributes counts as live).  Otherwise an error code (made, not raised)
  * of class MPI_ERR_KEYVAL whose message names fn and the key. */
 int tern_keyval_lookup(int handle, enum tern_attr_kind kind, const char *fn,
                        struct tern_keyval **out);
-/* The handle dies now; the keyval when its last attribute goes. */
+/* Gives up the user's reference: the keyval, and its handle, live on while
+ * attributes use it (MPI-4.1 7.7.2), so those can still be read, deleted
+ * and copied through a saved copy of the handle.  Freeing it again in that
+ * time is accepted and changes nothing, as in MPICH (a delete callback may
+ * free the keyval it is called for); once the last attribute is gone the
+ * handle is invalid. */
 void tern_keyval_free_handle(struct tern_keyval *kv);
 /* One of the predefined communicator keys (MPI_TAG_UB, ...)? */
 int tern_keyval_is_predefined_comm(int handle);

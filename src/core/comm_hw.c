@@ -128,12 +128,29 @@ static int kind_color(enum hw_kind k)
     return id < 0 ? MPI_UNDEFINED : id;
 }
 
+#define HW_NAMES (sizeof hw_names / sizeof hw_names[0])
+
 int tern_hw_color(const char *type)
 {
-    if (!type) return MPI_UNDEFINED;
-    for (size_t i = 0; i < sizeof hw_names / sizeof hw_names[0]; i++)
-        if (strcmp(type, hw_names[i].name) == 0) return kind_color(hw_names[i].kind);
+    const char *known = tern_hw_type_name(type);
+    for (size_t i = 0; known && i < HW_NAMES; i++)
+        if (hw_names[i].name == known) return kind_color(hw_names[i].kind);
     return MPI_UNDEFINED;
+}
+
+const char *tern_hw_type_name(const char *type)
+{
+    for (size_t i = 0; type && i < HW_NAMES; i++)
+        if (strcmp(type, hw_names[i].name) == 0) return hw_names[i].name;
+    return NULL;
+}
+
+/* The first name of kind k in hw_names, the one HW_UNGUIDED reports. */
+static const char *kind_name(enum hw_kind k)
+{
+    for (size_t i = 0; i < HW_NAMES; i++)
+        if (hw_names[i].kind == k) return hw_names[i].name;
+    return NULL;
 }
 
 /* Coarse to fine, below the node (which never splits a job's processes). */
@@ -153,8 +170,9 @@ static void level_colors(int *colors)
 
 /* The first level, coarse to fine, that splits the group (not every
  * member in one instance), so each part is a strict subset as MPI asks;
- * the members outside any instance of it get MPI_COMM_NULL. */
-int tern_hw_unguided_color(struct tern_comm *c, int *color)
+ * the members outside any instance of it get MPI_COMM_NULL.  *type is the
+ * level's name, which HW_GUIDED takes to make the same split. */
+int tern_hw_unguided_color(struct tern_comm *c, int *color, const char **type)
 {
     struct tern_comm *lc = c->is_inter ? c->local_comm : c;
     int n = lc->size, mine[HW_LEVELS];
@@ -164,11 +182,13 @@ int tern_hw_unguided_color(struct tern_comm *c, int *color)
     struct tern_datatype *it = tern_dt_get(MPI_INT);
     int rc = tern_coll_allgather(mine, HW_LEVELS, it, all, HW_LEVELS, it, lc);
     *color = MPI_UNDEFINED;
+    *type = NULL;
     for (int l = 0; l < HW_LEVELS && !rc; l++) {
         int first = all[l], split = 0;
         for (int i = 0; i < n; i++) split |= all[i * HW_LEVELS + l] != first;
         if (split || first == MPI_UNDEFINED) {
             *color = mine[l];
+            *type = kind_name(unguided_levels[l]);
             break;
         }
     }

@@ -36,5 +36,9 @@ struct tern_info *tern_comm_hints_info(const struct tern_comm *c)
             return NULL;
         }
     }
+    if (c->hw_type && tern_info_set(info, "mpi_hw_resource_type", c->hw_type)) {
+        tern_info_destroy(info);
+        return NULL;
+    }
     return info;
 }

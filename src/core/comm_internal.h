@@ -112,9 +112,12 @@ int tern_intercomm_from_groups(struct tern_group *local, struct tern_group *remo
  * (hwloc names: "NUMANode", "Package", "L3Cache", "Core", "PU"...; also
  * "mpi_shared_memory") holding this process, MPI_UNDEFINED when the type is
  * unknown or the process may run on CPUs of several instances.
- * HW_UNGUIDED (collective over c's local group): the finest-needed level
- * that splits the group. */
+ * HW_UNGUIDED (collective over c's local group): the coarsest level that
+ * splits the group, and its name in *type (NULL with no colour).
+ * tern_hw_type_name: the library's own copy of a known resource name (to
+ * keep on a communicator), NULL for an unknown one. */
 int tern_hw_color(const char *type);
-int tern_hw_unguided_color(struct tern_comm *c, int *color);
+int tern_hw_unguided_color(struct tern_comm *c, int *color, const char **type);
+const char *tern_hw_type_name(const char *type);
 
 #endif

@@ -7,28 +7,19 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "bootstrap/boot.h"
 #include "core/handle.h"
-#include "core/state.h"
 
 static struct tern_objtab info_table = {.kind = TERN_KIND_INFO};
 
-/* MPI_INFO_ENV, built on first use and again once MPI is initialised (the
- * number of processes and the thread level are known only then). */
+/* MPI_INFO_ENV, built on first use (it describes the launch, the same
+ * before MPI_Init as after). */
 static struct tern_info *env_info;
-static enum tern_init_state env_built_in;
 
 struct tern_info *tern_info_get(MPI_Info h)
 {
     if (h == MPI_INFO_ENV) {
-        if (!env_info ||
-            (env_built_in == TERN_STATE_NONE && tern_g.init_state != TERN_STATE_NONE)) {
-            struct tern_info *e = tern_info_env_new(0, NULL);
-            if (!e) return env_info; /* out of memory: keep what there is */
-            tern_info_destroy(env_info);
-            env_info = e;
-            env_info->handle = MPI_INFO_ENV;
-            env_built_in = tern_g.init_state;
-        }
+        if (!env_info && (env_info = tern_info_env_new(0, NULL)) != NULL) env_info->handle = MPI_INFO_ENV;
         return env_info;
     }
     return tern_objtab_lookup(&info_table, h);
@@ -165,24 +156,14 @@ static void join_args(int argc, char *argv[], char *out, size_t cap)
     }
 }
 
-static const char *thread_level_name(int level)
-{
-    switch (level) {
-    case MPI_THREAD_SINGLE:
-        return "MPI_THREAD_SINGLE";
-    case MPI_THREAD_FUNNELED:
-        return "MPI_THREAD_FUNNELED";
-    case MPI_THREAD_SERIALIZED:
-        return "MPI_THREAD_SERIALIZED";
-    default:
-        return "MPI_THREAD_MULTIPLE";
-    }
-}
-
 struct tern_info *tern_info_env_new(int argc, char *argv[])
 {
-    /* The keys of MPI-4.1 11.2.7 Tern can answer: "soft" and "file" only
-     * mean something to a launcher that was given them, which ours is not. */
+    /* The keys of MPI-4.1 11.2.7 Tern can answer, all facts of the launch,
+     * so MPI_Info_create_env says the same before MPI_Init, after it and
+     * after MPI_Finalize.  "soft", "file" and "thread_level" (a level
+     * requested before the program started) only mean something to a
+     * launcher that was given them, which ours is not; the level
+     * MPI_Init_thread settles is MPI_Query_thread's answer. */
     char val[MPI_MAX_INFO_VAL + 1];
     struct tern_info *e = tern_info_new();
     if (!e) return NULL;
@@ -193,10 +174,8 @@ struct tern_info *tern_info_env_new(int argc, char *argv[])
         join_args(argc, argv, val, sizeof val);
         rc |= tern_info_set(e, "argv", val);
     }
-    if (tern_g.init_state == TERN_STATE_ACTIVE) {
-        snprintf(val, sizeof val, "%d", tern_g.world_size);
-        rc |= tern_info_set(e, "maxprocs", val);
-    }
+    snprintf(val, sizeof val, "%d", tern_boot_job_size());
+    rc |= tern_info_set(e, "maxprocs", val);
     if (gethostname(val, sizeof val - 1) == 0) {
         val[sizeof val - 1] = 0;
         rc |= tern_info_set(e, "host", val);
@@ -204,8 +183,6 @@ struct tern_info *tern_info_env_new(int argc, char *argv[])
     struct utsname u;
     if (uname(&u) == 0) rc |= tern_info_set(e, "arch", u.machine);
     if (getcwd(val, sizeof val)) rc |= tern_info_set(e, "wdir", val);
-    if (tern_g.init_state == TERN_STATE_ACTIVE)
-        rc |= tern_info_set(e, "thread_level", thread_level_name(tern_g.thread_level));
     if (rc != MPI_SUCCESS) {
         tern_info_destroy(e);
         return NULL;

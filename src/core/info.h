@@ -65,7 +65,9 @@ int tern_info_check(MPI_Info h, int null_ok, const char *fn, const char *arg, st
  * Tern keeps the MPI-4 assertions mpi_assert_no_any_tag,
  * mpi_assert_no_any_source, mpi_assert_exact_length and
  * mpi_assert_allow_overtaking (values "true"/"false"); other keys are
- * ignored, as MPICH does.  Nothing relies on the assertions yet. */
+ * ignored, as MPICH does.  Nothing relies on the assertions yet.
+ * MPI_Comm_get_info also reports mpi_hw_resource_type on a communicator
+ * that a hardware MPI_Comm_split_type made, and on its dups. */
 /* Sets the hints 'info' names (MPI_INFO_NULL or NULL: none). */
 void tern_comm_hints_apply(struct tern_comm *c, const struct tern_info *info);
 /* A new info (without a handle) with every hint Tern keeps and its value,

@@ -71,6 +71,8 @@ struct tern_comm {
     void *attrs;              /* attribute list, owned by the attribute module */
     void *topo;               /* topology, owned by the topology module */
     unsigned hints;           /* info hints kept (bits of core/comm_info.c) */
+    const char *hw_type;      /* mpi_hw_resource_type of the hardware split that made it
+                                 (a static name from core/comm_hw.c), or NULL */
     uint32_t coll_seq;        /* nonblocking/persistent collectives started: see coll/sched.h */
     struct tern_session *session; /* the session it derives from (a reference), or NULL */
     struct tern_bbuf *bsend;  /* MPI_Comm_attach_buffer's buffer (p2p/bsend.h), or NULL */

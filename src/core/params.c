@@ -242,8 +242,8 @@ const char *tern_param_set_text(enum tern_param_set set)
 {
     switch (set) {
     case TERN_PARAM_SET_RUNTIME: return "any time";
-    case TERN_PARAM_SET_INIT: return "before MPI_Init";
-    default: return "before MPI_Init, same value on every rank";
+    case TERN_PARAM_SET_INIT: return "before MPI_Init (read-only after)";
+    default: return "before MPI_Init, same value on every rank (read-only after)";
     }
 }
 

@@ -8,8 +8,13 @@
  *
  * The SET column of params.def decides writing: RUNTIME parameters are
  * read where they are used and may change at any time; the others are read
- * once by MPI_Init, so they can be set before it and never after
- * (MPI_T_ERR_CVAR_SET_NEVER: MPI cannot be initialised again). */
+ * once by MPI_Init (or the first session), so they can be set before it and
+ * never after (MPI_T_ERR_CVAR_SET_NEVER: MPI cannot be initialised again).
+ * Their scope says so: MPI_T_SCOPE_LOCAL or MPI_T_SCOPE_ALL_EQ while a
+ * write can still take effect, MPI_T_SCOPE_READONLY from then on, so a tool
+ * that writes what the scope calls writable and reads it back is never
+ * refused.  READONLY rather than CONSTANT: the variable did change earlier
+ * in the process. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +36,18 @@ static struct MPIR_T_cvar_handle_s *handles;
 static char *written_strings[TERN_T_NPARAM];
 
 static int valid_index(int i) { return i >= 0 && i < tern_param_count; }
+
+/* Whether a write to p can still take effect. */
+static int writable_now(const struct tern_param_desc *p)
+{
+    return p->set == TERN_PARAM_SET_RUNTIME || tern_g.init_state == TERN_STATE_NONE;
+}
+
+static int scope_of(const struct tern_param_desc *p)
+{
+    if (!writable_now(p)) return MPI_T_SCOPE_READONLY;
+    return p->set == TERN_PARAM_SET_INIT_ALL_EQ ? MPI_T_SCOPE_ALL_EQ : MPI_T_SCOPE_LOCAL;
+}
 
 static MPI_Datatype datatype_of(const struct tern_param_desc *p)
 {
@@ -61,7 +78,7 @@ static int cvar_get_info(int i, char *name, int *name_len, int *verbosity, MPI_D
     TERN_T_OUT(enumtype, tern_t_enum_of_param(i));
     tern_t_string(p->description, desc, desc_len);
     TERN_T_OUT(bind, MPI_T_BIND_NO_OBJECT);
-    TERN_T_OUT(scope, p->set == TERN_PARAM_SET_INIT_ALL_EQ ? MPI_T_SCOPE_ALL_EQ : MPI_T_SCOPE_LOCAL);
+    TERN_T_OUT(scope, scope_of(p));
     return MPI_SUCCESS;
 }
 
@@ -159,8 +176,7 @@ static int cvar_write(MPI_T_cvar_handle h, const void *buf)
     struct tern_param_desc *p = lookup(h);
     if (!p) return MPI_T_ERR_INVALID_HANDLE;
     if (!buf) return MPI_T_ERR_INVALID;
-    if (p->set != TERN_PARAM_SET_RUNTIME && tern_g.init_state != TERN_STATE_NONE)
-        return MPI_T_ERR_CVAR_SET_NEVER;
+    if (!writable_now(p)) return MPI_T_ERR_CVAR_SET_NEVER;
     int i = (int)(p - tern_param_table), rc = MPI_SUCCESS;
     if (p->type == TERN_PARAM_STRING) {
         rc = write_string(p, i, buf);

@@ -22,14 +22,22 @@ static inline void tern_status_set_cancelled(MPI_Status *s, int flag)
 }
 static inline int tern_status_cancelled(const MPI_Status *s) { return s->count_hi_and_cancelled & 1; }
 
-/* The status of an operation with no data (MPI_PROC_NULL, empty status). */
-static inline void tern_status_empty(MPI_Status *s, int source)
+/* The status of an operation with no data (MPI_PROC_NULL, empty status),
+ * as a single-completion call hands it to the user: MPI_ERROR is the
+ * user's, written only by the multiple-completion calls (MPI-4.1 3.2.5). */
+static inline void tern_status_empty_out(MPI_Status *s, int source)
 {
     s->MPI_SOURCE = source;
     s->MPI_TAG = MPI_ANY_TAG;
-    s->MPI_ERROR = MPI_SUCCESS;
     s->count_lo = 0;
     s->count_hi_and_cancelled = 0;
+}
+
+/* The same for a request's own status, whose MPI_ERROR is the operation's. */
+static inline void tern_status_empty(MPI_Status *s, int source)
+{
+    tern_status_empty_out(s, source);
+    s->MPI_ERROR = MPI_SUCCESS;
 }
 
 #endif

@@ -1,5 +1,9 @@
-/* MPI_Comm_split_type (SHARED, HW_GUIDED, HW_UNGUIDED, MPI_UNDEFINED) and
- * the MPI-4 MPI_Comm_create_from_group. */
+/* MPI_Comm_split_type (SHARED, HW_GUIDED, HW_UNGUIDED, MPI_UNDEFINED), the
+ * mpi_hw_resource_type the hardware splits report, and the MPI-4
+ * MPI_Comm_create_from_group. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "tern_expect.h"
 
 static int rank, size;
@@ -21,14 +25,87 @@ static void expect_comm(MPI_Comm c, int want_rank, int want_size, const char *wh
  * resource in an info object. */
 static int guided_type = MPI_COMM_TYPE_HW_GUIDED;
 
-static int guided(const char *resource, MPI_Comm *out)
+static int guided_on(MPI_Comm comm, const char *resource, MPI_Comm *out)
 {
     MPI_Info info;
     if (MPI_Info_create(&info) != MPI_SUCCESS) return 0;
     CHECK_MPI(MPI_Info_set(info, "mpi_hw_resource_type", resource));
-    CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, guided_type, 0, info, out));
+    CHECK_MPI(MPI_Comm_split_type(comm, guided_type, 0, info, out));
     MPI_Info_free(&info);
     return 1;
+}
+
+static int guided(const char *resource, MPI_Comm *out) { return guided_on(MPI_COMM_WORLD, resource, out); }
+
+/* The value of mpi_hw_resource_type on c's info ("" when absent). */
+static void hw_type_of(MPI_Comm c, char *value, int len)
+{
+    MPI_Info info;
+    int flag = 0, vlen = len;
+    CHECK_MPI(MPI_Comm_get_info(c, &info));
+    CHECK_MPI(MPI_Info_get_string(info, "mpi_hw_resource_type", &vlen, value, &flag));
+    if (!flag) value[0] = 0;
+    MPI_Info_free(&info);
+}
+
+/* Whether every process is bound to one PU and not all to the same one:
+ * then HW_UNGUIDED on the world has a level that splits it with every
+ * process inside an instance, so nobody may get MPI_COMM_NULL. */
+static int bound_apart(void)
+{
+    MPI_Info hw;
+    char v[32];
+    int flag = 0, len = sizeof v, pu = -1, lo, hi, all;
+    CHECK_MPI(MPI_Get_hw_resource_info(&hw));
+    CHECK_MPI(MPI_Info_get_string(hw, "PU", &len, v, &flag));
+    MPI_Info_free(&hw);
+    if (flag) pu = atoi(v);
+    CHECK_MPI(MPI_Allreduce(&pu, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Allreduce(&pu, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Allreduce(&flag, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD));
+    return all && lo != hi;
+}
+
+/* HW_UNGUIDED level by level, as MPI-4.1's example walks the hierarchy:
+ * each new communicator names in mpi_hw_resource_type the resource it was
+ * split by, HW_GUIDED with that name over the same parent gives the same
+ * groups, and a dup keeps the key.  Stops where some member of the parent
+ * got MPI_COMM_NULL (the next calls would not be collective). */
+static void unguided_walk(void)
+{
+    MPI_Comm parent = MPI_COMM_WORLD;
+    int must = bound_apart(), levels = 0;
+    for (;;) {
+        MPI_Comm c, g, d;
+        char type[64], again[64];
+        int got, all, res;
+        CHECK_MPI(MPI_Comm_split_type(parent, MPI_COMM_TYPE_HW_UNGUIDED, 0, MPI_INFO_NULL, &c));
+        got = c != MPI_COMM_NULL;
+        if (levels == 0 && must) CHECK(got, "HW_UNGUIDED gave MPI_COMM_NULL to a process bound to one PU");
+        CHECK_MPI(MPI_Allreduce(&got, &all, 1, MPI_INT, MPI_LAND, parent));
+        if (!all) {
+            if (c != MPI_COMM_NULL) MPI_Comm_free(&c);
+            break;
+        }
+        levels++;
+        hw_type_of(c, type, sizeof type);
+        CHECK(type[0] != 0, "HW_UNGUIDED level %d: no mpi_hw_resource_type on the new communicator", levels);
+        CHECK(guided_on(parent, type, &g), "info vanished");
+        CHECK(g != MPI_COMM_NULL, "HW_GUIDED %s after HW_UNGUIDED chose it gave MPI_COMM_NULL", type);
+        CHECK_MPI(MPI_Comm_compare(c, g, &res));
+        CHECK(res == MPI_CONGRUENT, "HW_GUIDED %s and HW_UNGUIDED differ (compare %d)", type, res);
+        hw_type_of(g, again, sizeof again);
+        CHECK(strcmp(again, type) == 0, "HW_GUIDED %s reports mpi_hw_resource_type '%s'", type, again);
+        MPI_Comm_free(&g);
+        CHECK_MPI(MPI_Comm_dup(c, &d));
+        hw_type_of(d, again, sizeof again);
+        CHECK(strcmp(again, type) == 0, "dup of a %s communicator reports '%s'", type, again);
+        MPI_Comm_free(&d);
+        if (parent != MPI_COMM_WORLD) MPI_Comm_free(&parent);
+        parent = c;
+    }
+    if (parent != MPI_COMM_WORLD) MPI_Comm_free(&parent);
+    if (must) CHECK(levels > 0, "no HW_UNGUIDED level");
 }
 
 int main(int argc, char **argv)
@@ -58,6 +135,9 @@ int main(int argc, char **argv)
         if (guided("mpi_shared_memory", &c)) {
             CHECK_MPI(MPI_Comm_compare(MPI_COMM_WORLD, c, &res));
             CHECK(res == MPI_CONGRUENT, "HW_GUIDED mpi_shared_memory compares %d", res);
+            char type[64];
+            hw_type_of(c, type, sizeof type);
+            CHECK(strcmp(type, "mpi_shared_memory") == 0, "HW_GUIDED mpi_shared_memory reports '%s'", type);
             MPI_Comm_free(&c);
             CHECK(guided("no such resource", &c), "info vanished");
             CHECK(c == MPI_COMM_NULL, "HW_GUIDED with an unknown resource gave a communicator");
@@ -79,6 +159,13 @@ int main(int argc, char **argv)
         CHECK(total == s, "HW_UNGUIDED part does not work: %d of %d", total, s);
         MPI_Comm_free(&c);
     }
+    unguided_walk();
+    /* A split by colour is no hardware split. */
+    char type[64];
+    CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, 0, rank, &c));
+    hw_type_of(c, type, sizeof type);
+    CHECK(type[0] == 0, "MPI_Comm_split reports mpi_hw_resource_type '%s'", type);
+    MPI_Comm_free(&c);
 
     /* MPI_Comm_create_from_group: everyone but world rank 0 (which gets
      * MPI_COMM_NULL), with the handler given. */

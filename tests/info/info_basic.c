@@ -139,8 +139,9 @@ static void env(int size)
     CHECK_MPI(MPI_Info_get_string(MPI_INFO_ENV, "argv", &len, v, &flag));
     CHECK(flag && strcmp(v, "one two") == 0, "argv '%s'", flag ? v : "");
     len = sizeof v;
+    /* a level requested before the program started: our launcher takes none */
     CHECK_MPI(MPI_Info_get_string(MPI_INFO_ENV, "thread_level", &len, v, &flag));
-    CHECK(flag && strcmp(v, "MPI_THREAD_SINGLE") == 0, "thread_level '%s'", flag ? v : "");
+    CHECK(!flag, "thread_level '%s'", v);
     const char *present[] = {"host", "arch", "wdir"};
     for (int i = 0; i < 3; i++) {
         CHECK_MPI(MPI_Info_get_valuelen(MPI_INFO_ENV, present[i], &len, &flag));

@@ -13,8 +13,8 @@ text = re.sub(r'^#include "([^"]+\.def)"$', lambda m: (root / "src" / m.group(1)
               (root / "src/core/params.def").read_text(), flags=re.M)
 rows = []
 # When MPI_T may set a parameter (the SET column); the same words as tern-info.
-when = {"RUNTIME": "any time", "INIT": "before `MPI_Init`",
-        "INIT_ALL_EQ": "before `MPI_Init`, same value on every rank"}
+when = {"RUNTIME": "any time", "INIT": "before `MPI_Init` (read-only after)",
+        "INIT_ALL_EQ": "before `MPI_Init`, same value on every rank (read-only after)"}
 param_re = re.compile(r'TERN_PARAM\((\w+),\s*\w+,\s*(\w+),\s*"([^"]*)",\s*(NULL|"[^"]*"),\s*'
                       r'(NULL|TERN_CHOICES\([^)]*\)),\s*(\w+),\s*"((?:[^"\\]|\\.)*)"\)', re.S)
 for m in param_re.finditer(text):
