@@ -3,10 +3,12 @@
  *
  * One entry point for every MPI procedure that no file under src/ implements
  * yet (none has TERN_WEAK_ALIAS(MPI_X) for it).  Each reports
- * MPI_ERR_UNSUPPORTED_OPERATION, naming the procedure, through
- * tern_err_unsupported().  To implement a procedure, define PMPI_X preceded by
- * TERN_WEAK_ALIAS(MPI_X) in the file of its chapter and regenerate: its stub
- * then disappears from here. */
+ * MPI_ERR_UNSUPPORTED_OPERATION, naming the procedure, on the handler of the
+ * object the call refers to: its file (MPI_FILE_NULL's for I/O without a
+ * valid file), window, communicator, or none (MPI_COMM_SELF); see
+ * core/errors_unsupported.c.  To implement a procedure, define PMPI_X preceded
+ * by TERN_WEAK_ALIAS(MPI_X) in the file of its chapter and regenerate: its
+ * stub then disappears from here. */
 
 #include "core/api.h"
 
@@ -23,8 +25,7 @@ int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
     (void)target_count;
     (void)target_datatype;
     (void)op;
-    (void)win;
-    return tern_err_unsupported("MPI_Accumulate");
+    return tern_err_unsupported_win("MPI_Accumulate", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Accumulate_c)
@@ -40,8 +41,7 @@ int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datat
     (void)target_count;
     (void)target_datatype;
     (void)op;
-    (void)win;
-    return tern_err_unsupported("MPI_Accumulate_c");
+    return tern_err_unsupported_win("MPI_Accumulate_c", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Close_port)
@@ -58,9 +58,8 @@ int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm co
     (void)port_name;
     (void)info;
     (void)root;
-    (void)comm;
     (void)newcomm;
-    return tern_err_unsupported("MPI_Comm_accept");
+    return tern_err_unsupported_comm("MPI_Comm_accept", comm);
 }
 
 TERN_WEAK_ALIAS(MPI_Comm_connect)
@@ -70,9 +69,8 @@ int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm c
     (void)port_name;
     (void)info;
     (void)root;
-    (void)comm;
     (void)newcomm;
-    return tern_err_unsupported("MPI_Comm_connect");
+    return tern_err_unsupported_comm("MPI_Comm_connect", comm);
 }
 
 TERN_WEAK_ALIAS(MPI_Comm_join)
@@ -92,10 +90,9 @@ int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info in
     (void)maxprocs;
     (void)info;
     (void)root;
-    (void)comm;
     (void)intercomm;
     (void)array_of_errcodes;
-    return tern_err_unsupported("MPI_Comm_spawn");
+    return tern_err_unsupported_comm("MPI_Comm_spawn", comm);
 }
 
 TERN_WEAK_ALIAS(MPI_Comm_spawn_multiple)
@@ -109,10 +106,9 @@ int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_
     (void)array_of_maxprocs;
     (void)array_of_info;
     (void)root;
-    (void)comm;
     (void)intercomm;
     (void)array_of_errcodes;
-    return tern_err_unsupported("MPI_Comm_spawn_multiple");
+    return tern_err_unsupported_comm("MPI_Comm_spawn_multiple", comm);
 }
 
 TERN_WEAK_ALIAS(MPI_Compare_and_swap)
@@ -125,8 +121,7 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
     (void)datatype;
     (void)target_rank;
     (void)target_disp;
-    (void)win;
-    return tern_err_unsupported("MPI_Compare_and_swap");
+    return tern_err_unsupported_win("MPI_Compare_and_swap", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Fetch_and_op)
@@ -139,23 +134,20 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
     (void)target_rank;
     (void)target_disp;
     (void)op;
-    (void)win;
-    return tern_err_unsupported("MPI_Fetch_and_op");
+    return tern_err_unsupported_win("MPI_Fetch_and_op", win);
 }
 
 TERN_WEAK_ALIAS(MPI_File_c2f)
 MPI_Fint PMPI_File_c2f(MPI_File file)
 {
-    (void)file;
-    (void)tern_err_unsupported("MPI_File_c2f");
+    (void)tern_err_unsupported_file("MPI_File_c2f", file);
     return (MPI_Fint)0;
 }
 
 TERN_WEAK_ALIAS(MPI_File_close)
 int PMPI_File_close(MPI_File *fh)
 {
-    (void)fh;
-    return tern_err_unsupported("MPI_File_close");
+    return tern_err_unsupported_file("MPI_File_close", fh ? *fh : MPI_FILE_NULL);
 }
 
 TERN_WEAK_ALIAS(MPI_File_delete)
@@ -163,357 +155,326 @@ int PMPI_File_delete(const char *filename, MPI_Info info)
 {
     (void)filename;
     (void)info;
-    return tern_err_unsupported("MPI_File_delete");
+    return tern_err_unsupported_file("MPI_File_delete", MPI_FILE_NULL);
 }
 
 TERN_WEAK_ALIAS(MPI_File_f2c)
 MPI_File PMPI_File_f2c(MPI_Fint file)
 {
     (void)file;
-    (void)tern_err_unsupported("MPI_File_f2c");
+    (void)tern_err_unsupported_file("MPI_File_f2c", MPI_FILE_NULL);
     return (MPI_File)0;
 }
 
 TERN_WEAK_ALIAS(MPI_File_get_amode)
 int PMPI_File_get_amode(MPI_File fh, int *amode)
 {
-    (void)fh;
     (void)amode;
-    return tern_err_unsupported("MPI_File_get_amode");
+    return tern_err_unsupported_file("MPI_File_get_amode", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_get_atomicity)
 int PMPI_File_get_atomicity(MPI_File fh, int *flag)
 {
-    (void)fh;
     (void)flag;
-    return tern_err_unsupported("MPI_File_get_atomicity");
+    return tern_err_unsupported_file("MPI_File_get_atomicity", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_get_byte_offset)
 int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp)
 {
-    (void)fh;
     (void)offset;
     (void)disp;
-    return tern_err_unsupported("MPI_File_get_byte_offset");
+    return tern_err_unsupported_file("MPI_File_get_byte_offset", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_get_group)
 int PMPI_File_get_group(MPI_File fh, MPI_Group *group)
 {
-    (void)fh;
     (void)group;
-    return tern_err_unsupported("MPI_File_get_group");
+    return tern_err_unsupported_file("MPI_File_get_group", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_get_info)
 int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
 {
-    (void)fh;
     (void)info_used;
-    return tern_err_unsupported("MPI_File_get_info");
+    return tern_err_unsupported_file("MPI_File_get_info", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_get_position)
 int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset)
 {
-    (void)fh;
     (void)offset;
-    return tern_err_unsupported("MPI_File_get_position");
+    return tern_err_unsupported_file("MPI_File_get_position", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_get_position_shared)
 int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
 {
-    (void)fh;
     (void)offset;
-    return tern_err_unsupported("MPI_File_get_position_shared");
+    return tern_err_unsupported_file("MPI_File_get_position_shared", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_get_size)
 int PMPI_File_get_size(MPI_File fh, MPI_Offset *size)
 {
-    (void)fh;
     (void)size;
-    return tern_err_unsupported("MPI_File_get_size");
+    return tern_err_unsupported_file("MPI_File_get_size", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_get_type_extent)
 int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent)
 {
-    (void)fh;
     (void)datatype;
     (void)extent;
-    return tern_err_unsupported("MPI_File_get_type_extent");
+    return tern_err_unsupported_file("MPI_File_get_type_extent", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_get_type_extent_c)
 int PMPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent)
 {
-    (void)fh;
     (void)datatype;
     (void)extent;
-    return tern_err_unsupported("MPI_File_get_type_extent_c");
+    return tern_err_unsupported_file("MPI_File_get_type_extent_c", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_get_view)
 int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype,
                        char *datarep)
 {
-    (void)fh;
     (void)disp;
     (void)etype;
     (void)filetype;
     (void)datarep;
-    return tern_err_unsupported("MPI_File_get_view");
+    return tern_err_unsupported_file("MPI_File_get_view", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_iread)
 int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)request;
-    return tern_err_unsupported("MPI_File_iread");
+    return tern_err_unsupported_file("MPI_File_iread", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_iread_all)
 int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                         MPI_Request *request)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)request;
-    return tern_err_unsupported("MPI_File_iread_all");
+    return tern_err_unsupported_file("MPI_File_iread_all", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_iread_all_c)
 int PMPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
                           MPI_Request *request)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)request;
-    return tern_err_unsupported("MPI_File_iread_all_c");
+    return tern_err_unsupported_file("MPI_File_iread_all_c", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_iread_at)
 int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
                        MPI_Request *request)
 {
-    (void)fh;
     (void)offset;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)request;
-    return tern_err_unsupported("MPI_File_iread_at");
+    return tern_err_unsupported_file("MPI_File_iread_at", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_iread_at_all)
 int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
                            MPI_Datatype datatype, MPI_Request *request)
 {
-    (void)fh;
     (void)offset;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)request;
-    return tern_err_unsupported("MPI_File_iread_at_all");
+    return tern_err_unsupported_file("MPI_File_iread_at_all", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_iread_at_all_c)
 int PMPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
                              MPI_Datatype datatype, MPI_Request *request)
 {
-    (void)fh;
     (void)offset;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)request;
-    return tern_err_unsupported("MPI_File_iread_at_all_c");
+    return tern_err_unsupported_file("MPI_File_iread_at_all_c", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_iread_at_c)
 int PMPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
                          MPI_Datatype datatype, MPI_Request *request)
 {
-    (void)fh;
     (void)offset;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)request;
-    return tern_err_unsupported("MPI_File_iread_at_c");
+    return tern_err_unsupported_file("MPI_File_iread_at_c", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_iread_c)
 int PMPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
                       MPI_Request *request)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)request;
-    return tern_err_unsupported("MPI_File_iread_c");
+    return tern_err_unsupported_file("MPI_File_iread_c", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_iread_shared)
 int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                            MPI_Request *request)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)request;
-    return tern_err_unsupported("MPI_File_iread_shared");
+    return tern_err_unsupported_file("MPI_File_iread_shared", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_iread_shared_c)
 int PMPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
                              MPI_Request *request)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)request;
-    return tern_err_unsupported("MPI_File_iread_shared_c");
+    return tern_err_unsupported_file("MPI_File_iread_shared_c", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_iwrite)
 int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                      MPI_Request *request)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)request;
-    return tern_err_unsupported("MPI_File_iwrite");
+    return tern_err_unsupported_file("MPI_File_iwrite", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_iwrite_all)
 int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                          MPI_Request *request)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)request;
-    return tern_err_unsupported("MPI_File_iwrite_all");
+    return tern_err_unsupported_file("MPI_File_iwrite_all", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_iwrite_all_c)
 int PMPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
                            MPI_Request *request)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)request;
-    return tern_err_unsupported("MPI_File_iwrite_all_c");
+    return tern_err_unsupported_file("MPI_File_iwrite_all_c", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_iwrite_at)
 int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
                         MPI_Datatype datatype, MPI_Request *request)
 {
-    (void)fh;
     (void)offset;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)request;
-    return tern_err_unsupported("MPI_File_iwrite_at");
+    return tern_err_unsupported_file("MPI_File_iwrite_at", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_iwrite_at_all)
 int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
                             MPI_Datatype datatype, MPI_Request *request)
 {
-    (void)fh;
     (void)offset;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)request;
-    return tern_err_unsupported("MPI_File_iwrite_at_all");
+    return tern_err_unsupported_file("MPI_File_iwrite_at_all", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_iwrite_at_all_c)
 int PMPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
                               MPI_Datatype datatype, MPI_Request *request)
 {
-    (void)fh;
     (void)offset;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)request;
-    return tern_err_unsupported("MPI_File_iwrite_at_all_c");
+    return tern_err_unsupported_file("MPI_File_iwrite_at_all_c", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_iwrite_at_c)
 int PMPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
                           MPI_Datatype datatype, MPI_Request *request)
 {
-    (void)fh;
     (void)offset;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)request;
-    return tern_err_unsupported("MPI_File_iwrite_at_c");
+    return tern_err_unsupported_file("MPI_File_iwrite_at_c", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_iwrite_c)
 int PMPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
                        MPI_Request *request)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)request;
-    return tern_err_unsupported("MPI_File_iwrite_c");
+    return tern_err_unsupported_file("MPI_File_iwrite_c", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_iwrite_shared)
 int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                             MPI_Request *request)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)request;
-    return tern_err_unsupported("MPI_File_iwrite_shared");
+    return tern_err_unsupported_file("MPI_File_iwrite_shared", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_iwrite_shared_c)
 int PMPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
                               MPI_Request *request)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)request;
-    return tern_err_unsupported("MPI_File_iwrite_shared_c");
+    return tern_err_unsupported_file("MPI_File_iwrite_shared_c", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_open)
@@ -524,555 +485,505 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
     (void)amode;
     (void)info;
     (void)fh;
-    return tern_err_unsupported("MPI_File_open");
+    return tern_err_unsupported_file("MPI_File_open", MPI_FILE_NULL);
 }
 
 TERN_WEAK_ALIAS(MPI_File_preallocate)
 int PMPI_File_preallocate(MPI_File fh, MPI_Offset size)
 {
-    (void)fh;
     (void)size;
-    return tern_err_unsupported("MPI_File_preallocate");
+    return tern_err_unsupported_file("MPI_File_preallocate", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_read)
 int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)status;
-    return tern_err_unsupported("MPI_File_read");
+    return tern_err_unsupported_file("MPI_File_read", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_read_all)
 int PMPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)status;
-    return tern_err_unsupported("MPI_File_read_all");
+    return tern_err_unsupported_file("MPI_File_read_all", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_read_all_begin)
 int PMPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
-    return tern_err_unsupported("MPI_File_read_all_begin");
+    return tern_err_unsupported_file("MPI_File_read_all_begin", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_read_all_begin_c)
 int PMPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
-    return tern_err_unsupported("MPI_File_read_all_begin_c");
+    return tern_err_unsupported_file("MPI_File_read_all_begin_c", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_read_all_c)
 int PMPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
                          MPI_Status *status)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)status;
-    return tern_err_unsupported("MPI_File_read_all_c");
+    return tern_err_unsupported_file("MPI_File_read_all_c", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_read_all_end)
 int PMPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status)
 {
-    (void)fh;
     (void)buf;
     (void)status;
-    return tern_err_unsupported("MPI_File_read_all_end");
+    return tern_err_unsupported_file("MPI_File_read_all_end", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_read_at)
 int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
                       MPI_Status *status)
 {
-    (void)fh;
     (void)offset;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)status;
-    return tern_err_unsupported("MPI_File_read_at");
+    return tern_err_unsupported_file("MPI_File_read_at", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_read_at_all)
 int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
                           MPI_Datatype datatype, MPI_Status *status)
 {
-    (void)fh;
     (void)offset;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)status;
-    return tern_err_unsupported("MPI_File_read_at_all");
+    return tern_err_unsupported_file("MPI_File_read_at_all", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_read_at_all_begin)
 int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count,
                                 MPI_Datatype datatype)
 {
-    (void)fh;
     (void)offset;
     (void)buf;
     (void)count;
     (void)datatype;
-    return tern_err_unsupported("MPI_File_read_at_all_begin");
+    return tern_err_unsupported_file("MPI_File_read_at_all_begin", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_read_at_all_begin_c)
 int PMPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
                                   MPI_Datatype datatype)
 {
-    (void)fh;
     (void)offset;
     (void)buf;
     (void)count;
     (void)datatype;
-    return tern_err_unsupported("MPI_File_read_at_all_begin_c");
+    return tern_err_unsupported_file("MPI_File_read_at_all_begin_c", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_read_at_all_c)
 int PMPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
                             MPI_Datatype datatype, MPI_Status *status)
 {
-    (void)fh;
     (void)offset;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)status;
-    return tern_err_unsupported("MPI_File_read_at_all_c");
+    return tern_err_unsupported_file("MPI_File_read_at_all_c", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_read_at_all_end)
 int PMPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status)
 {
-    (void)fh;
     (void)buf;
     (void)status;
-    return tern_err_unsupported("MPI_File_read_at_all_end");
+    return tern_err_unsupported_file("MPI_File_read_at_all_end", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_read_at_c)
 int PMPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
                         MPI_Datatype datatype, MPI_Status *status)
 {
-    (void)fh;
     (void)offset;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)status;
-    return tern_err_unsupported("MPI_File_read_at_c");
+    return tern_err_unsupported_file("MPI_File_read_at_c", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_read_c)
 int PMPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
                      MPI_Status *status)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)status;
-    return tern_err_unsupported("MPI_File_read_c");
+    return tern_err_unsupported_file("MPI_File_read_c", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_read_ordered)
 int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                            MPI_Status *status)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)status;
-    return tern_err_unsupported("MPI_File_read_ordered");
+    return tern_err_unsupported_file("MPI_File_read_ordered", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_read_ordered_begin)
 int PMPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
-    return tern_err_unsupported("MPI_File_read_ordered_begin");
+    return tern_err_unsupported_file("MPI_File_read_ordered_begin", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_read_ordered_begin_c)
 int PMPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
-    return tern_err_unsupported("MPI_File_read_ordered_begin_c");
+    return tern_err_unsupported_file("MPI_File_read_ordered_begin_c", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_read_ordered_c)
 int PMPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
                              MPI_Status *status)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)status;
-    return tern_err_unsupported("MPI_File_read_ordered_c");
+    return tern_err_unsupported_file("MPI_File_read_ordered_c", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_read_ordered_end)
 int PMPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status)
 {
-    (void)fh;
     (void)buf;
     (void)status;
-    return tern_err_unsupported("MPI_File_read_ordered_end");
+    return tern_err_unsupported_file("MPI_File_read_ordered_end", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_read_shared)
 int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                           MPI_Status *status)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)status;
-    return tern_err_unsupported("MPI_File_read_shared");
+    return tern_err_unsupported_file("MPI_File_read_shared", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_read_shared_c)
 int PMPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
                             MPI_Status *status)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)status;
-    return tern_err_unsupported("MPI_File_read_shared_c");
+    return tern_err_unsupported_file("MPI_File_read_shared_c", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_seek)
 int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
 {
-    (void)fh;
     (void)offset;
     (void)whence;
-    return tern_err_unsupported("MPI_File_seek");
+    return tern_err_unsupported_file("MPI_File_seek", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_seek_shared)
 int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
 {
-    (void)fh;
     (void)offset;
     (void)whence;
-    return tern_err_unsupported("MPI_File_seek_shared");
+    return tern_err_unsupported_file("MPI_File_seek_shared", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_set_atomicity)
 int PMPI_File_set_atomicity(MPI_File fh, int flag)
 {
-    (void)fh;
     (void)flag;
-    return tern_err_unsupported("MPI_File_set_atomicity");
+    return tern_err_unsupported_file("MPI_File_set_atomicity", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_set_info)
 int PMPI_File_set_info(MPI_File fh, MPI_Info info)
 {
-    (void)fh;
     (void)info;
-    return tern_err_unsupported("MPI_File_set_info");
+    return tern_err_unsupported_file("MPI_File_set_info", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_set_size)
 int PMPI_File_set_size(MPI_File fh, MPI_Offset size)
 {
-    (void)fh;
     (void)size;
-    return tern_err_unsupported("MPI_File_set_size");
+    return tern_err_unsupported_file("MPI_File_set_size", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_set_view)
 int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
                        const char *datarep, MPI_Info info)
 {
-    (void)fh;
     (void)disp;
     (void)etype;
     (void)filetype;
     (void)datarep;
     (void)info;
-    return tern_err_unsupported("MPI_File_set_view");
+    return tern_err_unsupported_file("MPI_File_set_view", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_sync)
 int PMPI_File_sync(MPI_File fh)
 {
-    (void)fh;
-    return tern_err_unsupported("MPI_File_sync");
+    return tern_err_unsupported_file("MPI_File_sync", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_write)
 int PMPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                     MPI_Status *status)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)status;
-    return tern_err_unsupported("MPI_File_write");
+    return tern_err_unsupported_file("MPI_File_write", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_write_all)
 int PMPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                         MPI_Status *status)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)status;
-    return tern_err_unsupported("MPI_File_write_all");
+    return tern_err_unsupported_file("MPI_File_write_all", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_write_all_begin)
 int PMPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
-    return tern_err_unsupported("MPI_File_write_all_begin");
+    return tern_err_unsupported_file("MPI_File_write_all_begin", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_write_all_begin_c)
 int PMPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count,
                                 MPI_Datatype datatype)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
-    return tern_err_unsupported("MPI_File_write_all_begin_c");
+    return tern_err_unsupported_file("MPI_File_write_all_begin_c", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_write_all_c)
 int PMPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
                           MPI_Status *status)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)status;
-    return tern_err_unsupported("MPI_File_write_all_c");
+    return tern_err_unsupported_file("MPI_File_write_all_c", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_write_all_end)
 int PMPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status)
 {
-    (void)fh;
     (void)buf;
     (void)status;
-    return tern_err_unsupported("MPI_File_write_all_end");
+    return tern_err_unsupported_file("MPI_File_write_all_end", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_write_at)
 int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
                        MPI_Datatype datatype, MPI_Status *status)
 {
-    (void)fh;
     (void)offset;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)status;
-    return tern_err_unsupported("MPI_File_write_at");
+    return tern_err_unsupported_file("MPI_File_write_at", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_write_at_all)
 int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
                            MPI_Datatype datatype, MPI_Status *status)
 {
-    (void)fh;
     (void)offset;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)status;
-    return tern_err_unsupported("MPI_File_write_at_all");
+    return tern_err_unsupported_file("MPI_File_write_at_all", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_write_at_all_begin)
 int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count,
                                  MPI_Datatype datatype)
 {
-    (void)fh;
     (void)offset;
     (void)buf;
     (void)count;
     (void)datatype;
-    return tern_err_unsupported("MPI_File_write_at_all_begin");
+    return tern_err_unsupported_file("MPI_File_write_at_all_begin", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_write_at_all_begin_c)
 int PMPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
                                    MPI_Datatype datatype)
 {
-    (void)fh;
     (void)offset;
     (void)buf;
     (void)count;
     (void)datatype;
-    return tern_err_unsupported("MPI_File_write_at_all_begin_c");
+    return tern_err_unsupported_file("MPI_File_write_at_all_begin_c", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_write_at_all_c)
 int PMPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
                              MPI_Datatype datatype, MPI_Status *status)
 {
-    (void)fh;
     (void)offset;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)status;
-    return tern_err_unsupported("MPI_File_write_at_all_c");
+    return tern_err_unsupported_file("MPI_File_write_at_all_c", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_write_at_all_end)
 int PMPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status)
 {
-    (void)fh;
     (void)buf;
     (void)status;
-    return tern_err_unsupported("MPI_File_write_at_all_end");
+    return tern_err_unsupported_file("MPI_File_write_at_all_end", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_write_at_c)
 int PMPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
                          MPI_Datatype datatype, MPI_Status *status)
 {
-    (void)fh;
     (void)offset;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)status;
-    return tern_err_unsupported("MPI_File_write_at_c");
+    return tern_err_unsupported_file("MPI_File_write_at_c", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_write_c)
 int PMPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
                       MPI_Status *status)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)status;
-    return tern_err_unsupported("MPI_File_write_c");
+    return tern_err_unsupported_file("MPI_File_write_c", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_write_ordered)
 int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                             MPI_Status *status)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)status;
-    return tern_err_unsupported("MPI_File_write_ordered");
+    return tern_err_unsupported_file("MPI_File_write_ordered", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_write_ordered_begin)
 int PMPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
-    return tern_err_unsupported("MPI_File_write_ordered_begin");
+    return tern_err_unsupported_file("MPI_File_write_ordered_begin", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_write_ordered_begin_c)
 int PMPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count,
                                     MPI_Datatype datatype)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
-    return tern_err_unsupported("MPI_File_write_ordered_begin_c");
+    return tern_err_unsupported_file("MPI_File_write_ordered_begin_c", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_write_ordered_c)
 int PMPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
                               MPI_Status *status)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)status;
-    return tern_err_unsupported("MPI_File_write_ordered_c");
+    return tern_err_unsupported_file("MPI_File_write_ordered_c", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_write_ordered_end)
 int PMPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status)
 {
-    (void)fh;
     (void)buf;
     (void)status;
-    return tern_err_unsupported("MPI_File_write_ordered_end");
+    return tern_err_unsupported_file("MPI_File_write_ordered_end", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_write_shared)
 int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                            MPI_Status *status)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)status;
-    return tern_err_unsupported("MPI_File_write_shared");
+    return tern_err_unsupported_file("MPI_File_write_shared", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_File_write_shared_c)
 int PMPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
                              MPI_Status *status)
 {
-    (void)fh;
     (void)buf;
     (void)count;
     (void)datatype;
     (void)status;
-    return tern_err_unsupported("MPI_File_write_shared_c");
+    return tern_err_unsupported_file("MPI_File_write_shared_c", fh);
 }
 
 TERN_WEAK_ALIAS(MPI_Get)
@@ -1086,8 +997,7 @@ int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
     (void)target_disp;
     (void)target_count;
     (void)target_datatype;
-    (void)win;
-    return tern_err_unsupported("MPI_Get");
+    return tern_err_unsupported_win("MPI_Get", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Get_accumulate)
@@ -1107,8 +1017,7 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
     (void)target_count;
     (void)target_datatype;
     (void)op;
-    (void)win;
-    return tern_err_unsupported("MPI_Get_accumulate");
+    return tern_err_unsupported_win("MPI_Get_accumulate", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Get_accumulate_c)
@@ -1129,8 +1038,7 @@ int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count,
     (void)target_count;
     (void)target_datatype;
     (void)op;
-    (void)win;
-    return tern_err_unsupported("MPI_Get_accumulate_c");
+    return tern_err_unsupported_win("MPI_Get_accumulate_c", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Get_c)
@@ -1145,8 +1053,7 @@ int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_da
     (void)target_disp;
     (void)target_count;
     (void)target_datatype;
-    (void)win;
-    return tern_err_unsupported("MPI_Get_c");
+    return tern_err_unsupported_win("MPI_Get_c", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Lookup_name)
@@ -1187,8 +1094,7 @@ int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_data
     (void)target_disp;
     (void)target_count;
     (void)target_datatype;
-    (void)win;
-    return tern_err_unsupported("MPI_Put");
+    return tern_err_unsupported_win("MPI_Put", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Put_c)
@@ -1203,8 +1109,7 @@ int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype ori
     (void)target_disp;
     (void)target_count;
     (void)target_datatype;
-    (void)win;
-    return tern_err_unsupported("MPI_Put_c");
+    return tern_err_unsupported_win("MPI_Put_c", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Raccumulate)
@@ -1220,9 +1125,8 @@ int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype ori
     (void)target_count;
     (void)target_datatype;
     (void)op;
-    (void)win;
     (void)request;
-    return tern_err_unsupported("MPI_Raccumulate");
+    return tern_err_unsupported_win("MPI_Raccumulate", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Raccumulate_c)
@@ -1239,9 +1143,8 @@ int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count,
     (void)target_count;
     (void)target_datatype;
     (void)op;
-    (void)win;
     (void)request;
-    return tern_err_unsupported("MPI_Raccumulate_c");
+    return tern_err_unsupported_win("MPI_Raccumulate_c", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Register_datarep)
@@ -1254,7 +1157,7 @@ int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *
     (void)write_conversion_fn;
     (void)dtype_file_extent_fn;
     (void)extra_state;
-    return tern_err_unsupported("MPI_Register_datarep");
+    return tern_err_unsupported_file("MPI_Register_datarep", MPI_FILE_NULL);
 }
 
 TERN_WEAK_ALIAS(MPI_Register_datarep_c)
@@ -1268,7 +1171,7 @@ int PMPI_Register_datarep_c(const char *datarep,
     (void)write_conversion_fn;
     (void)dtype_file_extent_fn;
     (void)extra_state;
-    return tern_err_unsupported("MPI_Register_datarep_c");
+    return tern_err_unsupported_file("MPI_Register_datarep_c", MPI_FILE_NULL);
 }
 
 TERN_WEAK_ALIAS(MPI_Rget)
@@ -1283,9 +1186,8 @@ int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
     (void)target_disp;
     (void)target_count;
     (void)target_datatype;
-    (void)win;
     (void)request;
-    return tern_err_unsupported("MPI_Rget");
+    return tern_err_unsupported_win("MPI_Rget", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Rget_accumulate)
@@ -1305,9 +1207,8 @@ int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype
     (void)target_count;
     (void)target_datatype;
     (void)op;
-    (void)win;
     (void)request;
-    return tern_err_unsupported("MPI_Rget_accumulate");
+    return tern_err_unsupported_win("MPI_Rget_accumulate", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Rget_accumulate_c)
@@ -1328,9 +1229,8 @@ int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count,
     (void)target_count;
     (void)target_datatype;
     (void)op;
-    (void)win;
     (void)request;
-    return tern_err_unsupported("MPI_Rget_accumulate_c");
+    return tern_err_unsupported_win("MPI_Rget_accumulate_c", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Rget_c)
@@ -1345,9 +1245,8 @@ int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_d
     (void)target_disp;
     (void)target_count;
     (void)target_datatype;
-    (void)win;
     (void)request;
-    return tern_err_unsupported("MPI_Rget_c");
+    return tern_err_unsupported_win("MPI_Rget_c", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Rput)
@@ -1362,9 +1261,8 @@ int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_dat
     (void)target_disp;
     (void)target_count;
     (void)target_datatype;
-    (void)win;
     (void)request;
-    return tern_err_unsupported("MPI_Rput");
+    return tern_err_unsupported_win("MPI_Rput", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Rput_c)
@@ -1379,9 +1277,8 @@ int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype or
     (void)target_disp;
     (void)target_count;
     (void)target_datatype;
-    (void)win;
     (void)request;
-    return tern_err_unsupported("MPI_Rput_c");
+    return tern_err_unsupported_win("MPI_Rput_c", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Unpublish_name)
@@ -1400,10 +1297,9 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm
     (void)size;
     (void)disp_unit;
     (void)info;
-    (void)comm;
     (void)baseptr;
     (void)win;
-    return tern_err_unsupported("MPI_Win_allocate");
+    return tern_err_unsupported_comm("MPI_Win_allocate", comm);
 }
 
 TERN_WEAK_ALIAS(MPI_Win_allocate_c)
@@ -1413,10 +1309,9 @@ int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Co
     (void)size;
     (void)disp_unit;
     (void)info;
-    (void)comm;
     (void)baseptr;
     (void)win;
-    return tern_err_unsupported("MPI_Win_allocate_c");
+    return tern_err_unsupported_comm("MPI_Win_allocate_c", comm);
 }
 
 TERN_WEAK_ALIAS(MPI_Win_allocate_shared)
@@ -1426,10 +1321,9 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Co
     (void)size;
     (void)disp_unit;
     (void)info;
-    (void)comm;
     (void)baseptr;
     (void)win;
-    return tern_err_unsupported("MPI_Win_allocate_shared");
+    return tern_err_unsupported_comm("MPI_Win_allocate_shared", comm);
 }
 
 TERN_WEAK_ALIAS(MPI_Win_allocate_shared_c)
@@ -1439,26 +1333,23 @@ int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
     (void)size;
     (void)disp_unit;
     (void)info;
-    (void)comm;
     (void)baseptr;
     (void)win;
-    return tern_err_unsupported("MPI_Win_allocate_shared_c");
+    return tern_err_unsupported_comm("MPI_Win_allocate_shared_c", comm);
 }
 
 TERN_WEAK_ALIAS(MPI_Win_attach)
 int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
 {
-    (void)win;
     (void)base;
     (void)size;
-    return tern_err_unsupported("MPI_Win_attach");
+    return tern_err_unsupported_win("MPI_Win_attach", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Win_complete)
 int PMPI_Win_complete(MPI_Win win)
 {
-    (void)win;
-    return tern_err_unsupported("MPI_Win_complete");
+    return tern_err_unsupported_win("MPI_Win_complete", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Win_create)
@@ -1469,9 +1360,8 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI
     (void)size;
     (void)disp_unit;
     (void)info;
-    (void)comm;
     (void)win;
-    return tern_err_unsupported("MPI_Win_create");
+    return tern_err_unsupported_comm("MPI_Win_create", comm);
 }
 
 TERN_WEAK_ALIAS(MPI_Win_create_c)
@@ -1482,79 +1372,69 @@ int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info in
     (void)size;
     (void)disp_unit;
     (void)info;
-    (void)comm;
     (void)win;
-    return tern_err_unsupported("MPI_Win_create_c");
+    return tern_err_unsupported_comm("MPI_Win_create_c", comm);
 }
 
 TERN_WEAK_ALIAS(MPI_Win_create_dynamic)
 int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
     (void)info;
-    (void)comm;
     (void)win;
-    return tern_err_unsupported("MPI_Win_create_dynamic");
+    return tern_err_unsupported_comm("MPI_Win_create_dynamic", comm);
 }
 
 TERN_WEAK_ALIAS(MPI_Win_detach)
 int PMPI_Win_detach(MPI_Win win, const void *base)
 {
-    (void)win;
     (void)base;
-    return tern_err_unsupported("MPI_Win_detach");
+    return tern_err_unsupported_win("MPI_Win_detach", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Win_fence)
 int PMPI_Win_fence(int assert, MPI_Win win)
 {
     (void)assert;
-    (void)win;
-    return tern_err_unsupported("MPI_Win_fence");
+    return tern_err_unsupported_win("MPI_Win_fence", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Win_flush)
 int PMPI_Win_flush(int rank, MPI_Win win)
 {
     (void)rank;
-    (void)win;
-    return tern_err_unsupported("MPI_Win_flush");
+    return tern_err_unsupported_win("MPI_Win_flush", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Win_flush_all)
 int PMPI_Win_flush_all(MPI_Win win)
 {
-    (void)win;
-    return tern_err_unsupported("MPI_Win_flush_all");
+    return tern_err_unsupported_win("MPI_Win_flush_all", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Win_flush_local)
 int PMPI_Win_flush_local(int rank, MPI_Win win)
 {
     (void)rank;
-    (void)win;
-    return tern_err_unsupported("MPI_Win_flush_local");
+    return tern_err_unsupported_win("MPI_Win_flush_local", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Win_flush_local_all)
 int PMPI_Win_flush_local_all(MPI_Win win)
 {
-    (void)win;
-    return tern_err_unsupported("MPI_Win_flush_local_all");
+    return tern_err_unsupported_win("MPI_Win_flush_local_all", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Win_free)
 int PMPI_Win_free(MPI_Win *win)
 {
-    (void)win;
-    return tern_err_unsupported("MPI_Win_free");
+    return tern_err_unsupported_win("MPI_Win_free", win ? *win : MPI_WIN_NULL);
 }
 
 TERN_WEAK_ALIAS(MPI_Win_get_group)
 int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
 {
-    (void)win;
     (void)group;
-    return tern_err_unsupported("MPI_Win_get_group");
+    return tern_err_unsupported_win("MPI_Win_get_group", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Win_lock)
@@ -1563,16 +1443,14 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
     (void)lock_type;
     (void)rank;
     (void)assert;
-    (void)win;
-    return tern_err_unsupported("MPI_Win_lock");
+    return tern_err_unsupported_win("MPI_Win_lock", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Win_lock_all)
 int PMPI_Win_lock_all(int assert, MPI_Win win)
 {
     (void)assert;
-    (void)win;
-    return tern_err_unsupported("MPI_Win_lock_all");
+    return tern_err_unsupported_win("MPI_Win_lock_all", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Win_post)
@@ -1580,31 +1458,28 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 {
     (void)group;
     (void)assert;
-    (void)win;
-    return tern_err_unsupported("MPI_Win_post");
+    return tern_err_unsupported_win("MPI_Win_post", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Win_shared_query)
 int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
 {
-    (void)win;
     (void)rank;
     (void)size;
     (void)disp_unit;
     (void)baseptr;
-    return tern_err_unsupported("MPI_Win_shared_query");
+    return tern_err_unsupported_win("MPI_Win_shared_query", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Win_shared_query_c)
 int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit,
                             void *baseptr)
 {
-    (void)win;
     (void)rank;
     (void)size;
     (void)disp_unit;
     (void)baseptr;
-    return tern_err_unsupported("MPI_Win_shared_query_c");
+    return tern_err_unsupported_win("MPI_Win_shared_query_c", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Win_start)
@@ -1612,43 +1487,37 @@ int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
 {
     (void)group;
     (void)assert;
-    (void)win;
-    return tern_err_unsupported("MPI_Win_start");
+    return tern_err_unsupported_win("MPI_Win_start", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Win_sync)
 int PMPI_Win_sync(MPI_Win win)
 {
-    (void)win;
-    return tern_err_unsupported("MPI_Win_sync");
+    return tern_err_unsupported_win("MPI_Win_sync", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Win_test)
 int PMPI_Win_test(MPI_Win win, int *flag)
 {
-    (void)win;
     (void)flag;
-    return tern_err_unsupported("MPI_Win_test");
+    return tern_err_unsupported_win("MPI_Win_test", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Win_unlock)
 int PMPI_Win_unlock(int rank, MPI_Win win)
 {
     (void)rank;
-    (void)win;
-    return tern_err_unsupported("MPI_Win_unlock");
+    return tern_err_unsupported_win("MPI_Win_unlock", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Win_unlock_all)
 int PMPI_Win_unlock_all(MPI_Win win)
 {
-    (void)win;
-    return tern_err_unsupported("MPI_Win_unlock_all");
+    return tern_err_unsupported_win("MPI_Win_unlock_all", win);
 }
 
 TERN_WEAK_ALIAS(MPI_Win_wait)
 int PMPI_Win_wait(MPI_Win win)
 {
-    (void)win;
-    return tern_err_unsupported("MPI_Win_wait");
+    return tern_err_unsupported_win("MPI_Win_wait", win);
 }

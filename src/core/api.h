@@ -21,8 +21,14 @@
 /* Exported from libmpi although not part of MPI (tern-info, data objects). */
 #define TERN_EXPORT __attribute__((visibility("default")))
 
-/* Reports "NAME is not implemented in Tern yet" as MPI_ERR_UNSUPPORTED_OPERATION
- * through MPI_COMM_WORLD's error handler; returns the error code. */
+/* Report "NAME is not implemented in Tern yet" as MPI_ERR_UNSUPPORTED_OPERATION
+ * on the handler the standard names for an error in that call, and return
+ * the code (core/errors_unsupported.c): for a call that refers to no object,
+ * to a communicator, a window, or a file (or to MPI_FILE_NULL's handler for
+ * an I/O call that takes no file).  An invalid handle counts as no object. */
 int tern_err_unsupported(const char *mpi_name);
+int tern_err_unsupported_comm(const char *mpi_name, MPI_Comm comm);
+int tern_err_unsupported_win(const char *mpi_name, MPI_Win win);
+int tern_err_unsupported_file(const char *mpi_name, MPI_File file);
 
 #endif

@@ -270,17 +270,6 @@ int tern_err_no_window(const char *fn, MPI_Win win)
     return rc;
 }
 
-int tern_err_unsupported(const char *mpi_name)
-{
-    if (tern_g.init_state != TERN_STATE_ACTIVE)
-        tern_fatal("%s is not implemented in Tern yet (MPI_ERR_UNSUPPORTED_OPERATION)", mpi_name);
-    tern_lock();
-    int rc = tern_err_comm(NULL, MPI_ERR_UNSUPPORTED_OPERATION,
-                           "%s is not implemented in Tern yet", mpi_name);
-    tern_unlock();
-    return rc;
-}
-
 /* ---- MPI entry points ---- */
 
 TERN_WEAK_ALIAS(MPI_Error_string)

@@ -1,10 +1,10 @@
 #!/bin/sh
-# check.sh: fail when the committed outputs of genapi.py and gen_errsweep.py
-# are stale.
+# check.sh: fail when the committed outputs of genapi.py, gen_errsweep.py and
+# gen_unimpl_test.py are stale.
 #
 # Regenerates include/mpi.h, src/api/unimplemented.c, tools/gen/api_list.txt
-# and (from that fresh list) tests/errsweep/errsweep_gen.c into a temporary
-# directory and compares them with the committed files; prints a diff and
+# and (from that fresh list) tests/errsweep/errsweep_gen.c and
+# tests/unimpl/unimpl_gen.c into a temporary directory and compares them with the committed files; prints a diff and
 # exits 1 when they differ.  Exits 77
 # (ctest's "skipped") when the generator's Python package is not installed.
 set -u
@@ -31,14 +31,20 @@ if ! "$python" "$here/gen_errsweep.py" --api-list "$tmp/tools/gen/api_list.txt" 
     exit 1
 fi
 
+if ! "$python" "$here/gen_unimpl_test.py" --api-list "$tmp/tools/gen/api_list.txt" --outdir "$tmp"; then
+    echo "check.sh: gen_unimpl_test.py failed" >&2
+    exit 1
+fi
+
 status=0
-for f in include/mpi.h src/api/unimplemented.c tools/gen/api_list.txt tests/errsweep/errsweep_gen.c; do
+for f in include/mpi.h src/api/unimplemented.c tools/gen/api_list.txt tests/errsweep/errsweep_gen.c \
+         tests/unimpl/unimpl_gen.c; do
     if ! diff -u "$root/$f" "$tmp/$f"; then
         status=1
     fi
 done
 if [ $status -ne 0 ]; then
-    echo "check.sh: the committed generated files are stale; run: python3 tools/gen/genapi.py && python3 tools/gen/gen_errsweep.py" >&2
+    echo "check.sh: the committed generated files are stale; run: python3 tools/gen/genapi.py && python3 tools/gen/gen_errsweep.py && python3 tools/gen/gen_unimpl_test.py" >&2
 else
     echo "check.sh: generated files are up to date"
 fi

@@ -12,7 +12,9 @@ Outputs (committed, so building Tern never needs Python)
   include/mpi.h             the template with every prototype filled in
   src/api/unimplemented.c   an entry point for every procedure nobody has
                             implemented yet; it reports
-                            MPI_ERR_UNSUPPORTED_OPERATION naming the call
+                            MPI_ERR_UNSUPPORTED_OPERATION naming the call, on
+                            the handler the standard names for the object the
+                            call refers to (see route_of)
   tools/gen/api_list.txt    every generated procedure and whether it is
                             "implemented" or "missing"
 
@@ -79,11 +81,15 @@ LINE_WIDTH = 100
 class Proc:
     """One C entry point: MPI_X, or its large-count form MPI_X_c."""
 
-    def __init__(self, ret, name, params, legacy=False):
+    def __init__(self, ret, name, params, legacy=False, kinds=None):
         self.ret = ret            # return type, e.g. "int"
         self.name = name          # "MPI_Send"
         self.params = params      # [(declaration text, parameter name or None)]
         self.legacy = legacy
+        # Per parameter, (the standard's kind, direction, pointer level,
+        # array suffix): ("COMMUNICATOR", "in", 0, "").  None for the legacy
+        # procedures, which the database no longer has.
+        self.kinds = kinds
 
     @property
     def pname(self):
@@ -122,6 +128,8 @@ def render_param(param):
 
 def from_expression(expr):
     params = []
+    kinds = [(p.kind.name, p.direction.value.lower(), p.pointer_level, p.array)
+             for p in expr.parameters]
     for p in expr.parameters:
         decl, pname = render_param(p)
         erratum = ERRATA.get((expr.name, pname))
@@ -134,7 +142,7 @@ def from_expression(expr):
     ret = expr.return_type
     if ret == "\\ldots" or any(d == "\\ldots" for d, _ in params):
         fail(f"unexpected LaTeX in {expr.name}")
-    return Proc(ret, expr.name, params)
+    return Proc(ret, expr.name, params, kinds=kinds)
 
 
 def is_mpi5_abi(c_name):
@@ -249,6 +257,87 @@ def check_types(procs, template):
 
 
 # --------------------------------------------------------------------------
+# Where a missing procedure's error goes
+# --------------------------------------------------------------------------
+
+# I/O procedures that take no file handle.  Their errors go to MPI_FILE_NULL's
+# handler like MPI_File_open's: MPI-4.1 14.7 for MPI_File_delete, and 14.5.3
+# ("raised using the default file error handler") for MPI_Register_datarep.
+IO_WITHOUT_FILE = frozenset({"MPI_File_delete", "MPI_Register_datarep"})
+
+# Object kinds whose handler an error may belong to but that no route below
+# handles yet (a request's or message's communicator, a group's session, a
+# session): a missing procedure taking one stops the generator, so that a
+# route is written for it rather than the error going to MPI_COMM_SELF.
+UNROUTED_KINDS = frozenset({"SESSION", "REQUEST", "MESSAGE", "GROUP"})
+
+# Per route, the helper that raises the error (core/errors_unsupported.c)
+# and the handle it is given when the procedure has none.
+ROUTES = {
+    "file": ("tern_err_unsupported_file", "MPI_FILE_NULL"),
+    "win": ("tern_err_unsupported_win", "MPI_WIN_NULL"),
+    "comm": ("tern_err_unsupported_comm", "MPI_COMM_NULL"),
+}
+
+
+def route_of(proc):
+    """(route, parameter name, pointer level) for a missing procedure: where
+    MPI-4.1 9.3 sends its errors.  route is "file", "win", "comm" or "none"
+    (no object: MPI_COMM_SELF); the parameter holds the object's handle
+    (None: the procedure has none, as MPI_File_open's file is an output).
+
+    A call on a file raises on the file (MPI_FILE_NULL's handler for an I/O
+    call without a valid file, open and delete included, although open takes
+    a communicator); else on the window it refers to; else on its
+    communicator (a window constructor's error goes there: the window does
+    not exist yet); else on nothing."""
+    if proc.kinds is None:
+        fail(f"{proc.name} is missing but has no parameter kinds (a legacy procedure): "
+             f"give it a route in route_of")
+    base = proc.name[:-2] if proc.name.endswith("_c") else proc.name
+    params = [(pname, kind, direction, level if not array else None)
+              for (_, pname), (kind, direction, level, array) in zip(proc.params, proc.kinds)]
+
+    def existing(kind):
+        """The first parameter of that kind naming one object that exists
+        before the call: an input handle, or an in-out one (MPI_Win_free's)."""
+        for pname, k, direction, level in params:
+            if k == kind and (direction, level) in (("in", 0), ("inout", 1)):
+                return pname, level
+        return None
+
+    found = existing("FILE")
+    if found:
+        return ("file",) + found
+    if base in IO_WITHOUT_FILE or any(k in ("FILE", "F90_FILE") for _, k, _, _ in params):
+        return ("file", None, 0)
+    for route, kind in (("win", "WINDOW"), ("comm", "COMMUNICATOR")):
+        found = existing(kind)
+        if found:
+            return (route,) + found
+    unrouted = sorted({k for _, k, d, _ in params if k in UNROUTED_KINDS and d != "out"})
+    if unrouted:
+        fail(f"{proc.name} is missing and takes a {', '.join(unrouted)}: its error belongs to "
+             f"that object's handler; add a route (route_of, core/errors_unsupported.c)")
+    return ("none", None, 0)
+
+
+def report_call(proc):
+    """The C call that reports proc's error on the right handler."""
+    route, pname, level = route_of(proc)
+    if route == "none":
+        return f'tern_err_unsupported("{proc.name}")'
+    helper, null = ROUTES[route]
+    if pname is None:
+        handle = null
+    elif level == 0:
+        handle = pname
+    else:
+        handle = f"{pname} ? *{pname} : {null}"
+    return f'{helper}("{proc.name}", {handle})'
+
+
+# --------------------------------------------------------------------------
 # Rendering
 # --------------------------------------------------------------------------
 
@@ -309,10 +398,12 @@ def render_stubs(procs, implemented):
         " *",
         " * One entry point for every MPI procedure that no file under src/ implements",
         " * yet (none has TERN_WEAK_ALIAS(MPI_X) for it).  Each reports",
-        " * MPI_ERR_UNSUPPORTED_OPERATION, naming the procedure, through",
-        " * tern_err_unsupported().  To implement a procedure, define PMPI_X preceded by",
-        " * TERN_WEAK_ALIAS(MPI_X) in the file of its chapter and regenerate: its stub",
-        " * then disappears from here. */",
+        " * MPI_ERR_UNSUPPORTED_OPERATION, naming the procedure, on the handler of the",
+        " * object the call refers to: its file (MPI_FILE_NULL's for I/O without a",
+        " * valid file), window, communicator, or none (MPI_COMM_SELF); see",
+        " * core/errors_unsupported.c.  To implement a procedure, define PMPI_X preceded",
+        " * by TERN_WEAK_ALIAS(MPI_X) in the file of its chapter and regenerate: its",
+        " * stub then disappears from here. */",
         "",
         '#include "core/api.h"',
     ]
@@ -323,14 +414,15 @@ def render_stubs(procs, implemented):
         out.append(f"TERN_WEAK_ALIAS({p.name})")
         out.append(declarator(p.ret, p.pname, p.params, ""))
         out.append("{")
+        report = report_call(p)
         for _, pname in p.params:
-            if pname is not None:
+            if pname is not None and not re.search(rf"\b{pname}\b", report):
                 out.append(f"    (void){pname};")
         if p.ret == "int":
-            out.append(f'    return tern_err_unsupported("{p.name}");')
+            out.append(f"    return {report};")
         else:
             # No error code can be returned: report, then give a zero value.
-            out.append(f'    (void)tern_err_unsupported("{p.name}");')
+            out.append(f"    (void){report};")
             out.append(f"    return ({p.ret})0;")
         out.append("}")
     return "\n".join(out) + "\n"
