@@ -139,7 +139,7 @@ static int receives(const struct p2p *k, const struct role *r)
 
 /* Validation memory, per direction: every message of a window gets a slot
  * of its own (with its own pattern, so a message lost, repeated, out of
- * order or mixed with another is caught) while the window fits in
+ * order or mixed with another is caught) while the window's data fit in
  * VALID_BYTES; beyond that the messages take the slots in turn, and those
  * that share a slot share its pattern (the receives of one window are all
  * outstanding at once, and a library may fill them in any order).  After
@@ -152,10 +152,14 @@ struct vmem {
     size_t bytes;
 };
 
+static size_t round_line(size_t n) { return (n + 63) & ~(size_t)63; }
+
 static int vmem_init(struct tb_ctx *c, struct vmem *v, size_t max)
 {
-    size_t stride = ((max + 63) & ~(size_t)63) + GUARD, want = stride * (size_t)c->o->window;
-    v->bytes = want < VALID_BYTES ? want : stride > VALID_BYTES ? stride : VALID_BYTES;
+    size_t stride = round_line(max) + GUARD, w = (size_t)c->o->window;
+    size_t cap = VALID_BYTES + w * GUARD;
+    v->bytes = stride * w < cap ? stride * w : cap;
+    if (v->bytes < stride) v->bytes = stride;
     v->s = tb_alloc(c, v->bytes);
     v->r = tb_alloc(c, v->bytes);
     return v->s && v->r ? 0 : -1;
@@ -166,8 +170,11 @@ static void vpool(struct tb_pool *p, char *base, size_t bytes, size_t size, size
     memset(p, 0, sizeof *p);
     p->base = base;
     p->bytes = bytes;
-    p->stride = ((size + 63) & ~(size_t)63) + GUARD;
-    p->nslots = bytes / p->stride < msgs ? bytes / p->stride : msgs;
+    p->stride = round_line(size) + GUARD;
+    size_t n = round_line(size) ? VALID_BYTES / round_line(size) : msgs;
+    if (n > msgs) n = msgs;
+    if (n > bytes / p->stride) n = bytes / p->stride;
+    p->nslots = n ? n : 1;
     p->fresh = 1;
 }
 
