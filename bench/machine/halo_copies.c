@@ -1,16 +1,21 @@
-/* What the copies of a 3D halo exchange cost by themselves: the floor
- * under any MPI that moves tern-bench's halo3d faces with two copies
- * between processes (packed into shared chunks, unpacked out of them).
+/* The six face copies of a two-copy 3D halo exchange (tern-bench halo3d
+ * on 2 ranks), done with memcpy by two plain processes and timed.  It is
+ * one schedule of those copies, not a lower bound: an MPI that does the
+ * same copies in another order can take less time (Tern did at 4 and
+ * 16 MiB faces: see docs/performance.md).
  *
  * Two processes, pinned to cores 0 and 1, each own the grid of one halo3d
  * rank on 2 ranks (10 x 10 x (n+2) doubles, faces of 8 rows of n
- * contiguous doubles) and do at once, per exchange, what each rank must
- * copy: its two faces to itself once (the periodic dimension with one
- * rank), and its two faces for the other rank twice, through a private
- * 2 MiB ring of 64 KiB chunks (packed in, and the other rank's faces
- * unpacked out).  No MPI, no flags, no cross-core traffic: pure memcpy on
- * the same grid, reused as tern-bench reuses it.  Prints the median time
- * of one exchange per face size, the slower process's.
+ * contiguous doubles) and do, per exchange, what each rank must copy: its
+ * two faces to itself once (the periodic dimension with one rank), then
+ * its two faces for the other rank into a private 2 MiB ring of 64 KiB
+ * chunks, all of them, then the other rank's faces out of that ring, all
+ * of them.  An MPI differs: the chunks sit in memory both processes map,
+ * and the other core unpacks each one soon after it is packed, while the
+ * packing goes on.  No MPI, no flags, no cross-core traffic, and the two
+ * processes are not in step; the grid is reused as tern-bench reuses it.
+ * Prints the median time of one exchange per face size, the slower
+ * process's (tern-bench prints the mean over iterations and ranks).
  *
  * Usage: bench-halo-copies [-s samples] */
 #ifndef _GNU_SOURCE
@@ -124,7 +129,8 @@ int main(int argc, char **argv)
         }
     while (wait(NULL) > 0)
         ;
-    printf("# halo3d's copies alone, two processes at once: face bytes, us per exchange (the slower process)\n");
+    printf("# halo3d's six face copies in one fixed order, two processes at once: face bytes, median us per exchange "
+           "(the slower process)\n");
     for (size_t i = 0; i < NFACES; i++)
         printf("%zu %.1f\n", faces[i], us[0][i] > us[1][i] ? us[0][i] : us[1][i]);
     return 0;

@@ -21,8 +21,10 @@
 static unsigned blk(int from, int to) { return (unsigned)from * 4099u + (unsigned)to + 17u; }
 
 /* Reduction input: small integers, so sums are exact in int and float; an
- * MPI_CHAR sum wraps modulo 256 and is compared so. */
-static long rv(int rank, size_t i) { return (rank * 3 + (long)(i % 64)) % 17; }
+ * MPI_CHAR sum wraps modulo 256 and is compared so.  They follow the hash
+ * of the byte patterns, so a block of elements moved to the wrong place
+ * does not sum to the right values. */
+static long rv(int rank, size_t i) { return tb_pat((unsigned)rank * 7u + 3u, i) % 17; }
 
 static long rsum(int lo, int hi, size_t i)
 {
@@ -67,10 +69,11 @@ static void fill(struct coll_args *a, const struct coll_op *op)
 /* rbuf[0..n) holds elements first.. of the sum over ranks lo..hi-1. */
 static int check_sums(struct tb_ctx *c, const struct coll_args *a, size_t first, size_t n, int lo, int hi)
 {
+    tb_tamper(c, a->rbuf, n * a->tsize);
     for (size_t i = 0; i < n; i++)
         if (!rmatch(a->type, a->rbuf, i, rsum(lo, hi, first + i)))
-            return tb_fail(c, "validation: rank %d, %zu-byte message: element %zu is %g, expected %ld", c->rank,
-                           a->size, first + i, rget(a->type, a->rbuf, i), rsum(lo, hi, first + i));
+            return tb_fail(c, "validation: rank %d, reduction result: element %zu of %zu is %g, expected %ld", c->rank,
+                           first + i, n, rget(a->type, a->rbuf, i), rsum(lo, hi, first + i));
     return 0;
 }
 

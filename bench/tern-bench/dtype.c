@@ -26,7 +26,7 @@ struct dt_case {
     void (*pack)(const char *layout, char *packed, int count);
     void (*unpack)(const char *packed, char *layout, int count);
     void (*fill)(char *layout, int count, unsigned seed);
-    int (*check)(struct tb_ctx *c, const char *layout, int count, unsigned seed);
+    int (*check)(struct tb_ctx *c, char *layout, int count, unsigned seed);
 };
 
 /* ---- vector --------------------------------------------------------------------------- */
@@ -57,13 +57,20 @@ static void vec_fill(char *layout, int count, unsigned seed)
         d[2 * i + 1] = -1;
     }
 }
-static int vec_check(struct tb_ctx *c, const char *layout, int count, unsigned seed)
+/* The data elements hold what was sent; the gaps between them, zeroed
+ * before the receive, must stay zero. */
+static int vec_check(struct tb_ctx *c, char *layout, int count, unsigned seed)
 {
-    const double *d = (const double *)layout;
-    for (int i = 0; i < count; i++)
+    double *d = (double *)layout;
+    tb_tamper(c, layout, (size_t)count * 2 * sizeof *d);
+    for (int i = 0; i < count; i++) {
         if (d[2 * i] != (double)seed * 1e6 + i)
-            return tb_fail(c, "validation: rank %d, vector element %d is %g, expected %g", c->rank, i, d[2 * i],
-                           (double)seed * 1e6 + i);
+            return tb_fail(c, "validation: rank %d, vector element %d of %d is %.17g, expected %.17g", c->rank, i, count,
+                           d[2 * i], (double)seed * 1e6 + i);
+        if (d[2 * i + 1] != 0)
+            return tb_fail(c, "validation: rank %d, the gap after vector element %d of %d is %g, expected 0",
+                           c->rank, i, count, d[2 * i + 1]);
+    }
     return 0;
 }
 
@@ -108,13 +115,24 @@ static void st_fill(char *layout, int count, unsigned seed)
         p[i].tag = (char)(1 + (seed + (unsigned)i) % 100);
     }
 }
-static int st_check(struct tb_ctx *c, const char *layout, int count, unsigned seed)
+/* Every field holds what was sent; the padding after 'tag', zeroed before
+ * the receive, must stay zero. */
+static int st_check(struct tb_ctx *c, char *layout, int count, unsigned seed)
 {
-    const struct particle *p = (const struct particle *)layout;
+    struct particle *p = (struct particle *)layout;
+    tb_tamper(c, layout, (size_t)count * sizeof *p);
     for (int i = 0; i < count; i++) {
-        int ok = p[i].id == (int)(seed % 100000u) * 1000 + i && p[i].tag == (char)(1 + (seed + (unsigned)i) % 100);
-        for (int j = 0; j < 3; j++) ok = ok && p[i].pos[j] == (double)seed + i * 3 + j;
-        if (!ok) return tb_fail(c, "validation: rank %d, struct element %d differs from what was sent", c->rank, i);
+        const char *what = NULL;
+        for (int j = 0; j < 3; j++)
+            if (p[i].pos[j] != (double)seed + i * 3 + j) what = "pos";
+        if (p[i].id != (int)(seed % 100000u) * 1000 + i) what = "id";
+        if (p[i].tag != (char)(1 + (seed + (unsigned)i) % 100)) what = "tag";
+        const unsigned char *b = (const unsigned char *)&p[i];
+        for (size_t o = offsetof(struct particle, tag) + 1; o < sizeof *p; o++)
+            if (b[o]) what = "padding (written by the receive)";
+        if (what)
+            return tb_fail(c, "validation: rank %d, struct element %d of %d: %s differs from what was sent", c->rank, i,
+                           count, what);
     }
     return 0;
 }
@@ -197,7 +215,7 @@ static int run_pingpong(struct tb_ctx *c)
         int iters = tb_iters(c, TB_COLL, size), warm = tb_warmup(c, TB_COLL, size);
         double us[2];
         for (p.packed = 0; p.packed < 2; p.packed++) {
-            if (c->o->validate) TB_TRY(tb_all_ok(c, active ? validate(c, &p) : 0));
+            if (c->o->validate) TB_TRY(tb_validated(c, size, active ? validate(c, &p) : 0));
             double t, mn, mx;
             TB_TRY(tb_time_loop(c, active, warm, iters, pp_step, &p, &t));
             TB_TRY(tb_stats(c, active, t * 1e6 / (2.0 * iters), &mn, &us[p.packed], &mx));

@@ -71,7 +71,7 @@ static int run_nbc(struct tb_ctx *c)
     for (size_t size = (size_t)-1; op->nosize ? size == (size_t)-1 : tb_next_size(c, &size);) {
         if (op->nosize) size = 0;
         if (coll_size(c, op, &b, size)) continue;
-        if (c->o->validate) TB_TRY(tb_all_ok(c, coll_validate(c, op, &b, 1)));
+        if (c->o->validate) TB_TRY(tb_validated(c, size, coll_validate(c, op, &b, 1)));
         /* osu_ibarrier: the large-message counts */
         size_t counted = op->nosize ? (size_t)-1 : size;
         int iters = tb_iters(c, TB_COLL, counted), warm = tb_warmup(c, TB_COLL, counted);

@@ -123,6 +123,8 @@ int tb_parse(int argc, char **argv, struct tb_opts *o, const char **names, int *
             return 1;
         } else if (!strcmp(a, "-c") || !strcmp(a, "--validate")) {
             o->validate = 1;
+        } else if (!strcmp(a, "--corrupt-for-test")) {
+            o->corrupt = o->validate = 1;
         } else if (!strcmp(a, "--fresh")) {
             o->fresh = 1;
         } else if (!strcmp(a, "--reuse")) {

@@ -118,6 +118,8 @@ void tb_print_end(const struct tb_ctx *c, const char *library)
     static const char *status[] = {"ok", "not supported by this MPI", "failed"};
     if (!c->o->json) {
         if (c->status == TB_OK) printf("# %s: ok\n\n", c->b->name);
+        else if (c->have_bad_size)
+            printf("# %s: %s at size %zu B: %s\n\n", c->b->name, status[c->status], c->bad_size, c->err);
         else printf("# %s: %s: %s\n\n", c->b->name, status[c->status], c->err);
         fflush(stdout);
         return;
@@ -139,6 +141,7 @@ void tb_print_end(const struct tb_ctx *c, const char *library)
     if (c->status != TB_OK) {
         printf(", \"error\": ");
         json_string(c->err);
+        if (c->have_bad_size) printf(", \"failed_size\": %zu", c->bad_size);
     }
     if (c->note[0]) {
         printf(", \"note\": ");

@@ -42,9 +42,10 @@ static struct role role_of(const struct tb_ctx *c, const struct p2p *k)
     return r;
 }
 
-static unsigned seed_of(int rank, size_t size)
+/* The pattern of the messages 'rank' sends into validation slot 'slot'. */
+static unsigned seed_of(int rank, size_t size, size_t slot)
 {
-    return (unsigned)(rank + 1) * 1000003u + (unsigned)size;
+    return (unsigned)(rank + 1) * 1000003u + (unsigned)size * 7919u + (unsigned)slot * 104729u;
 }
 
 /* One iteration of the pattern for an active rank. */
@@ -136,24 +137,78 @@ static int receives(const struct p2p *k, const struct role *r)
     return r->active && (k->pat != WINDOW || !r->initiator);
 }
 
-/* One untimed iteration with patterned data, checked on arrival. */
-static int validate(struct tb_ctx *c, const struct p2p *k, const struct role *r, struct tb_pool *sp,
-                    struct tb_pool *rp, size_t size, MPI_Request *req)
+/* Validation memory, per direction: every message of a window gets a slot
+ * of its own (with its own pattern, so a message lost, repeated, out of
+ * order or mixed with another is caught) while the window's data fit in
+ * VALID_BYTES; beyond that the messages take the slots in turn, and those
+ * that share a slot share its pattern (the receives of one window are all
+ * outstanding at once, and a library may fill them in any order).  After
+ * each message's bytes comes a guard, which must stay as it was. */
+#define VALID_BYTES ((size_t)16 << 20)
+#define GUARD 64
+
+struct vmem {
+    char *s, *r;
+    size_t bytes;
+};
+
+static size_t round_line(size_t n) { return (n + 63) & ~(size_t)63; }
+
+static int vmem_init(struct tb_ctx *c, struct vmem *v, size_t max)
+{
+    size_t stride = round_line(max) + GUARD, w = (size_t)c->o->window;
+    size_t cap = VALID_BYTES + w * GUARD;
+    v->bytes = stride * w < cap ? stride * w : cap;
+    if (v->bytes < stride) v->bytes = stride;
+    v->s = tb_alloc(c, v->bytes);
+    v->r = tb_alloc(c, v->bytes);
+    return v->s && v->r ? 0 : -1;
+}
+
+static void vpool(struct tb_pool *p, char *base, size_t bytes, size_t size, size_t msgs)
+{
+    memset(p, 0, sizeof *p);
+    p->base = base;
+    p->bytes = bytes;
+    p->stride = round_line(size) + GUARD;
+    size_t n = round_line(size) ? VALID_BYTES / round_line(size) : msgs;
+    if (n > msgs) n = msgs;
+    if (n > bytes / p->stride) n = bytes / p->stride;
+    p->nslots = n ? n : 1;
+    p->fresh = 1;
+}
+
+/* One untimed iteration with patterned data: what arrived is checked, and
+ * so are the guards after it and the messages sent (a send must leave its
+ * buffer alone). */
+static int validate(struct tb_ctx *c, const struct p2p *k, const struct role *r, struct vmem *v, size_t size,
+                    MPI_Request *req)
 {
     size_t msgs = k->pat == PINGPONG ? 1 : (size_t)c->o->window;
-    tb_pool_set(sp, size);
-    tb_pool_set(rp, size);
-    if (sends(k, r))
-        for (size_t i = 0; i < tb_pool_slots(sp, msgs); i++) tb_fill(tb_pool_next(sp), size, seed_of(c->rank, size));
-    if (receives(k, r))
-        for (size_t i = 0; i < tb_pool_slots(rp, msgs); i++) memset(tb_pool_next(rp), 0, size);
-    tb_pool_set(sp, size);
-    tb_pool_set(rp, size);
-    if (r->active) TB_TRY(iterate(c, k, r, sp, rp, size, req));
-    if (receives(k, r)) {
-        tb_pool_set(rp, size);
-        for (size_t i = 0; i < tb_pool_slots(rp, msgs); i++)
-            TB_TRY(tb_check(c, tb_pool_next(rp), size, seed_of(r->peer, size), "received message"));
+    struct tb_pool sp, rp;
+    vpool(&sp, v->s, v->bytes, size, msgs);
+    vpool(&rp, v->r, v->bytes, size, msgs);
+    unsigned guard = seed_of(c->rank, size, (size_t)-1);
+    for (size_t j = 0; j < rp.nslots; j++) {
+        char *b = v->r + j * rp.stride;
+        memset(b, 0, size);
+        tb_fill(b + size, rp.stride - size, guard);
+        tb_fill(v->s + j * sp.stride, size, seed_of(c->rank, size, j));
+    }
+    if (r->active) TB_TRY(iterate(c, k, r, &sp, &rp, size, req));
+    char what[64];
+    for (size_t j = 0; j < rp.nslots; j++) {
+        char *b = v->r + j * rp.stride;
+        if (receives(k, r)) {
+            snprintf(what, sizeof what, "message %zu of %zu received", j, msgs);
+            TB_TRY(tb_check(c, b, size, seed_of(r->peer, size, j), what));
+            snprintf(what, sizeof what, "bytes after message %zu received", j);
+            TB_TRY(tb_check(c, b + size, rp.stride - size, guard, what));
+        }
+        if (sends(k, r)) {
+            snprintf(what, sizeof what, "send buffer of message %zu after the send", j);
+            TB_TRY(tb_check_sent(c, v->s + j * sp.stride, size, seed_of(c->rank, size, j), what));
+        }
     }
     return 0;
 }
@@ -204,12 +259,14 @@ static int run_p2p(struct tb_ctx *c)
     TB_TRY(tb_pool_init(c, &rp, max));
     MPI_Request *req = tb_alloc(c, 2 * (size_t)c->o->window * (sizeof(MPI_Request) + sizeof(MPI_Status)));
     if (!req) return -1;
+    struct vmem v = {NULL, NULL, 0};
+    if (c->o->validate) TB_TRY(vmem_init(c, &v, max));
     p2p_columns(c, k, &r);
 
     /* osu_mbw_mr keeps the small-message counts at every size */
     enum tb_kind kind = k->pat == PINGPONG ? TB_LAT : k->multi ? TB_MBW : TB_BW;
     for (size_t size = (size_t)-1; tb_next_size(c, &size);) {
-        if (c->o->validate) TB_TRY(tb_all_ok(c, validate(c, k, &r, &sp, &rp, size, req)));
+        if (c->o->validate) TB_TRY(tb_validated(c, size, validate(c, k, &r, &v, size, req)));
         int iters = tb_iters(c, kind, size), warm = tb_warmup(c, kind, size);
         tb_pool_set(&sp, size);
         tb_pool_set(&rp, size);

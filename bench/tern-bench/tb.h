@@ -26,6 +26,8 @@ struct tb_opts {
     int fresh;                  /* --fresh: each message uses memory not touched recently */
     size_t cold_bytes;          /* how much memory --fresh cycles through */
     int validate;               /* -c */
+    int corrupt;                /* --corrupt-for-test (hidden): every check first flips one byte of what it
+                                   examines, so the tests can see that a wrong byte fails the benchmark */
     int rtype;                  /* -T: element type of the reductions, enum tb_rtype */
     int json;                   /* -f json */
 };
@@ -87,6 +89,8 @@ struct tb_ctx {
     enum tb_status status;
     char err[384];
     int secondhand;     /* stopped because another rank failed */
+    size_t bad_size;    /* the message size whose validation failed, when have_bad_size */
+    int have_bad_size;
     size_t granule;     /* sizes not a multiple of this are skipped: the
                            benchmark's, or one element of -T's type */
     /* what this run allocated, freed by tb_cleanup whatever happened */
@@ -117,6 +121,9 @@ int tb_fail(struct tb_ctx *c, const char *fmt, ...) __attribute__((format(printf
  * learn whether any failed and stop together, rather than entering
  * different collectives.  Returns 0 when none failed, else -1. */
 int tb_all_ok(struct tb_ctx *c, int local_rc);
+/* tb_all_ok after the validated run of one message size: a failure
+ * records the size, which the status line and the JSON report. */
+int tb_validated(struct tb_ctx *c, size_t size, int local_rc);
 
 #define TB_MPI(c, call)                                                    \
     do {                                                                   \
@@ -185,11 +192,19 @@ void tb_pool_set(struct tb_pool *p, size_t msg); /* sets the slot size; restarts
 char *tb_pool_next(struct tb_pool *p);
 size_t tb_pool_slots(const struct tb_pool *p, size_t want); /* distinct slots 'want' messages use */
 
-/* Data patterns for validation: byte i of a message from 'seed' is never 0. */
+/* Data patterns for validation: byte i of a message from 'seed' is never 0,
+ * and is a hash of both, so data from another message, another offset or
+ * another rank differs from the expected pattern in almost every byte. */
 unsigned char tb_pat(unsigned seed, size_t i);
 void tb_fill(void *buf, size_t bytes, unsigned seed);
-/* Returns 0 or a failure naming 'what' and the first wrong byte. */
-int tb_check(struct tb_ctx *c, const void *buf, size_t bytes, unsigned seed, const char *what);
+/* Checks data received: returns 0 or a failure naming 'what' and the first
+ * wrong byte.  Every check of received data calls tb_tamper on it first. */
+int tb_check(struct tb_ctx *c, void *buf, size_t bytes, unsigned seed, const char *what);
+/* The same for data sent, which the send must have left alone (no tb_tamper). */
+int tb_check_sent(struct tb_ctx *c, const void *buf, size_t bytes, unsigned seed, const char *what);
+/* --corrupt-for-test: flips one byte in the middle of buf, as a library
+ * that delivered one wrong byte would leave it; otherwise nothing. */
+void tb_tamper(const struct tb_ctx *c, void *buf, size_t bytes);
 
 /* ---- results --------------------------------------------------------------------------- */
 

@@ -2,7 +2,8 @@
 # run_family.sh MPIEXEC TERN_BENCH NP FAMILY [ALLOWED_UNSUPPORTED...]
 #
 # Runs every benchmark of FAMILY once, briefly and with validation, on NP
-# ranks.  Each must end with "# NAME: ok" after at least one row of
+# ranks: sizes 1 B to 256 B, 3 timed iterations, unless BENCH_RUN_ARGS says
+# otherwise (the sizes and iterations, e.g. "-m 0:4M -i 1 -x 0").  Each must end with "# NAME: ok" after at least one row of
 # numbers; a benchmark named in ALLOWED_UNSUPPORTED may instead end with
 # "# NAME: not supported by this MPI: ...".  tern-bench's exit status must
 # agree: 0 when all ran, 3 when some were not supported.
@@ -17,9 +18,10 @@ if [[ -z $names ]]; then
     exit 1
 fi
 
-# BENCH_EXTRA_ARGS: more tern-bench options (e.g. -T float), split on spaces
+# BENCH_RUN_ARGS, BENCH_EXTRA_ARGS (more options, e.g. -T float): split on spaces
 # shellcheck disable=SC2086
-out=$("$mpiexec" --timeout 100 -n "$np" "$bench" "$family" -m 1:256 -i 3 -x 1 -c ${BENCH_EXTRA_ARGS:-} 2>&1)
+out=$("$mpiexec" --timeout "${BENCH_TIMEOUT:-100}" -n "$np" "$bench" "$family" ${BENCH_RUN_ARGS:--m 1:256 -i 3 -x 1} -c \
+      ${BENCH_EXTRA_ARGS:-} 2>&1)
 rc=$?
 printf '%s\n' "$out"
 
