@@ -1,7 +1,8 @@
 /* The collective selection parameters as MPI_T control variables: every
  * TERN_<COLL>_ALGORITHM exists, is an MPI_INT enumeration whose items are
  * "auto" then the collective's algorithms, in this order, and set before
- * MPI_Init by every rank alike.  Its value is 0 (auto), or, with an
+ * MPI_Init by every rank alike (scope MPI_T_SCOPE_ALL_EQ until then,
+ * MPI_T_SCOPE_READONLY once MPI_Init has read it).  Its value is 0 (auto), or, with an
  * argument NAME=word (the test also sets TERN_NAME=word in the
  * environment), the position of the word. */
 #include <mpi.h>
@@ -75,6 +76,13 @@ int main(int argc, char **argv)
     }
     int provided, found_set = 0;
     CHECK_MPI(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));
+    for (int k = 0; k < NWANT; k++) {
+        int index = -1, scope = -1;
+        CHECK(MPI_T_cvar_get_index(want[k].name, &index) == MPI_SUCCESS, "%s does not exist", want[k].name);
+        CHECK_MPI(MPI_T_cvar_get_info(index, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &scope));
+        CHECK(scope == MPI_T_SCOPE_ALL_EQ, "%s: scope %d before MPI_Init, expected MPI_T_SCOPE_ALL_EQ",
+              want[k].name, scope);
+    }
     MPI_Init(&argc, &argv);
 
     int seen = 0, ncvar;
@@ -96,7 +104,7 @@ int main(int argc, char **argv)
         CHECK_MPI(MPI_T_cvar_get_info(index, NULL, NULL, &verbosity, &dt, &et, NULL, NULL, &bind,
                                       &scope));
         CHECK(dt == MPI_INT && et != MPI_T_ENUM_NULL, "%s: not an MPI_INT enumeration", want[k].name);
-        CHECK(scope == MPI_T_SCOPE_ALL_EQ, "%s: scope %d, expected MPI_T_SCOPE_ALL_EQ",
+        CHECK(scope == MPI_T_SCOPE_READONLY, "%s: scope %d after MPI_Init, expected MPI_T_SCOPE_READONLY",
               want[k].name, scope);
         char ename[128];
         int elen = sizeof ename;
