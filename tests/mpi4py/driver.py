@@ -6,9 +6,13 @@ records every test's outcome, one line at a time, in a per-rank log.
 Each rank appends to LOGDIR/rank<R>.log:
     START <id>              before a test runs
     <OUTCOME> <id>          after it: ok, fail, error, skip, xfail, xpass
-    WHY <id> :: <text>      after fail/error: the exception, on one line
+    WHY <id> :: <text>      after fail/error: the exception, on one line,
+                            with the MPI error class named after its type
     SLOW <seconds> <id>     after a test that took a second or more
     DONE                    when the run finished normally
+After DONE the rank exits with code 0 whatever the outcomes were: MPI is
+finalized at interpreter exit, and a non-zero exit code or a signal from
+there on is a fault of its own (suite.py reads it from mpiexec).
 A START line without an outcome line after it means the test never finished
 on that rank: the process crashed or the watchdog ended it.  The log is
 flushed line by line so that such a run still tells which test it was in.
@@ -52,9 +56,29 @@ def main():
 
     def log_bad(kind, test_id, err):
         # The outcome, then the exception on one line to group causes by.
-        text = "".join(traceback.format_exception_only(err[0], err[1]))
+        text = " ".join("".join(traceback.format_exception_only(err[0], err[1])).split())
+        name = error_class_name(err[1])
+        if name:
+            text = text.replace(": ", f": {name}: ", 1) if ": " in text else f"{text}: {name}"
         log(f"{kind} {test_id}")
-        log(f"WHY {test_id} :: {' '.join(text.split())[:300]}")
+        log(f"WHY {test_id} :: {text[:300]}")
+
+    def error_class_name(exc):
+        # An MPI exception's text is the library's error string, which need
+        # not name the error class; the class is what the baseline keeps
+        # (gate.kind_of), so it goes first: "mpi4py.MPI.Exception:
+        # MPI_ERR_UNSUPPORTED_OPERATION: MPI_File_open is not implemented".
+        from mpi4py import MPI
+
+        if not isinstance(exc, MPI.Exception):
+            return None
+        try:
+            code = exc.Get_error_class()
+        except Exception:  # noqa: BLE001 - MPI finalized, or a bad code
+            return None
+        names = sorted(n for n in dir(MPI)
+                       if n.startswith("ERR_") and n != "ERR_LASTCODE" and getattr(MPI, n) == code)
+        return f"MPI_{names[0]}" if names else None
 
     class RecordingResult(unittest.TextTestResult):
         def startTest(self, test):
@@ -127,8 +151,14 @@ def main():
             self.testRunner = unittest.TextTestRunner(
                 resultclass=RecordingResult, verbosity=self.verbosity
             )
+            # mpi4py's runTests ends with sys.exit(1) when a test failed.
+            # The outcomes are in the log; the exit code is kept for what
+            # comes after DONE (MPI_Finalize at interpreter exit), so that
+            # any exit other than 0 means the job did not end cleanly.
             try:
                 super().runTests()
+            except SystemExit:
+                pass
             finally:
                 log("DONE")
 

@@ -3,6 +3,10 @@
 #
 #   tests/mpi4py/run.sh [--update-baseline] [TERN_DIR]
 #
+# The gate: exit 1 when the suite does worse than tests/mpi4py/baseline.txt
+# at any rank count (gate.py says what "worse" is); to accept a change, run
+# it with --update-baseline and commit the rewritten baseline with it.
+#
 # TERN_DIR is a Tern build tree or install prefix (bin/mpicc, bin/mpiexec,
 # include/mpi.h); default $TERN_DIR, else build/ of this checkout.
 #
@@ -11,11 +15,16 @@
 # 3. mpi4py built with Tern's mpicc into WORK/site, rebuilt only when the
 #    key (mpi4py version, Python, mpicc -show, mpi.h) changes
 # 4. its test/ suite under Tern's mpiexec at 1, 2 and 3 ranks (suite.py):
-#    pass/fail/error/skip counts per rank count, per-rank logs in
-#    WORK/results/np<N>/, one line per failing test in .../failures.txt
-# 5. the check against tests/mpi4py/baseline.txt: exit 1 when failures+
-#    errors at a rank count exceed the baseline, or a test not listed fails.
-#    --update-baseline rewrites the baseline from this run instead.
+#    per rank count how the job ended (mpiexec's exit code once every rank
+#    finished its tests, or a hang in MPI_Finalize) and how many tests
+#    passed, were skipped or xfailed; per-rank logs in WORK/results/np<N>/,
+#    one line per failing test with its exception in .../failures.txt
+# 5. the check against tests/mpi4py/baseline.txt (gate.py): exit 1 on
+#    another end of the job, fewer passes, more skips or xfails, a failure
+#    not listed, or a listed failure of another outcome or exception kind.
+#    Better results pass with a note to update the baseline.
+#    --update-baseline rewrites the baseline from this run instead (rank
+#    counts not run keep their lines).
 #
 # WORK is TERN_DIR/mpi4py unless MPI4PY_WORK says otherwise: nothing is
 # installed outside it.  Environment:
@@ -31,7 +40,13 @@
 #                        mpi4py's process pool then waits forever in each
 #                        spawn test, one watchdog timeout apiece; set 1 once
 #                        Tern has dynamic processes (and update the baseline)
+#   MPI4PY_END_TIMEOUT   seconds the job may take to end after every rank
+#                        finished its tests (MPI_Finalize, exit); past it
+#                        the job is ended and counts as hung (default 60)
 #   MPI4PY_RUN_TIMEOUT   seconds for one mpiexec launch (default 600)
+#
+# The gate's own logic is tested without mpi4py by ctest (mpi4py.gate:
+# tests/mpi4py/test_gate.py).
 set -euo pipefail
 
 MPI4PY_VERSION=4.1.1
@@ -124,7 +139,7 @@ PYTHONPATH=$site "$py" "$here/suite.py" \
     --mpiexec "$tern/bin/mpiexec" --python "$py" --testdir "$src/test" \
     --workdir "$work/results" --baseline "$here/baseline.txt" \
     --np "${MPI4PY_NP:-1,2,3}" --launch-timeout "${MPI4PY_RUN_TIMEOUT:-600}" \
-    --skew-timeout "${MPI4PY_SKEW_TIMEOUT:-10}" \
+    --skew-timeout "${MPI4PY_SKEW_TIMEOUT:-10}" --end-timeout "${MPI4PY_END_TIMEOUT:-60}" \
     --header "mpi4py $MPI4PY_VERSION, MPI4PY_TEST_SPAWN=$MPI4PY_TEST_SPAWN" \
     "${update[@]}" || rc=$?
 log "total $(($(date +%s) - t0))s"
