@@ -10,11 +10,6 @@
 #include "core/objects.h"
 #include "core/state.h"
 
-#define TRY(expr)                                                                                  \
-    do {                                                                                           \
-        if ((rc = (expr)) != MPI_SUCCESS) goto out;                                                \
-    } while (0)
-
 static int chk_group(const char *fn, const char *arg, MPI_Group h, struct tern_group **out)
 {
     if (h == MPI_GROUP_NULL)
