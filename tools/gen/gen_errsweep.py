@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate the invalid-argument sweep: tests/errsweep/errsweep_gen.c.
+"""Generate the invalid-argument sweep: tests/errsweep/errsweep_gen.c under --outdir.
 
 For every procedure that tools/gen/api_list.txt marks "implemented", and that
 returns an error code, the sweep calls it
@@ -33,10 +33,12 @@ How an argument is made is data, below:
 In expressions: $C is the communicator fixture of the case (es_world or
 es_self, see FUNCS), $T the parameter's C base type, $i its position.
 
-Run:  python3 tools/gen/gen_errsweep.py      (after genapi.py)
-tools/gen/check.sh regenerates into a temporary directory and fails when the
-committed file differs, so a procedure implemented later is swept as soon as
-both generators are rerun.
+The output is not committed: the build runs this generator
+(tests/errsweep/CMakeLists.txt) on the committed tools/gen/api_list.txt, so a
+procedure implemented later is swept as soon as genapi.py has listed it.
+tools/gen/check.sh also runs it, so that data naming cases that no longer
+exist fails there.  By hand:
+  python3 tools/gen/gen_errsweep.py --outdir /tmp/es   (-> /tmp/es/tests/errsweep/errsweep_gen.c)
 """
 
 import argparse
@@ -1084,8 +1086,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--api-list", type=Path, default=REPO / API_LIST,
                     help="the list of implemented procedures (default: the repository's)")
-    ap.add_argument("--outdir", type=Path, default=REPO,
-                    help="root under which to write the output (default: the repository)")
+    ap.add_argument("--outdir", type=Path,
+                    help="root under which to write the output (the build tree's; the output "
+                         "is not committed)")
     ap.add_argument("--exclude", default="",
                     help="comma-separated procedures to leave out (those another MPI lacks, "
                          "when calibrating against it)")
@@ -1095,6 +1098,8 @@ def main():
     args = ap.parse_args()
     if args.check_mpich:
         sys.exit(check_mpich(args.check_mpich))
+    if args.outdir is None:
+        ap.error("--outdir is needed (the sweep is generated into a build tree)")
     excluded = set(filter(None, args.exclude.split(",")))
 
     sigs = standard_signatures()
