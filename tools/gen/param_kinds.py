@@ -467,3 +467,27 @@ def role_of(fn, p):
         if rule_matches(rule, fn, p):
             return role
     return None
+
+
+# --------------------------------------------------------------------------
+# Data: role -> the check a generated entry point runs (gen_bindings.py).
+#   obj     the C type of the object the check yields (None: none); the
+#           body receives it in place of the handle ($o is its variable)
+#   keep    the body receives the parameter itself too, before the object
+#           (an in-out handle that the body resets)
+#   order   0: object handles, checked first in the order of the
+#           parameters; 1: pointers for results, checked after all handles
+#   code    the checks, each returning MPI_SUCCESS or a raised error code:
+#           $p the parameter, $o the object, $E the communicator the error
+#           is raised on (the call's, once checked; NULL: no communicator,
+#           so MPI_COMM_SELF's handler)
+# --------------------------------------------------------------------------
+
+CHECKS = {
+    "group": {"obj": "struct tern_group *", "order": 0,
+              "code": ['tern_chk_group($E, fn, "$p", $p, &$o)']},
+    "group_inout": {"obj": "struct tern_group *", "keep": True, "order": 0,
+                    "code": ['tern_check_ptr($E, $p, fn, "$p")',
+                             'tern_chk_group($E, fn, "*$p", *$p, &$o)']},
+    "out": {"obj": None, "order": 1, "code": ['tern_check_ptr($E, $p, fn, "$p")']},
+}
