@@ -13,6 +13,14 @@
 
 #define TERN_TAG_UB 0x7fffffff
 
+/* Runs one check of an entry point whose body ends at the label 'out'
+ * (which releases what the body holds, the lock included): on an error the
+ * code is kept in the caller's 'rc' and the body is left. */
+#define TRY(expr)                                                                                  \
+    do {                                                                                           \
+        if ((rc = (expr)) != MPI_SUCCESS) goto out;                                                \
+    } while (0)
+
 int tern_check_comm(MPI_Comm h, const char *fn, struct tern_comm **out);
 int tern_check_count(struct tern_comm *c, long count, const char *fn, const char *arg);
 /* A destination: a rank of c or MPI_PROC_NULL. */

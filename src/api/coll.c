@@ -18,11 +18,6 @@
 #include "datatype/datatype.h"
 
 /* Every entry point: checks in sequence, stopping at the first failure. */
-#define TRY(expr)                                                                                  \
-    do {                                                                                           \
-        if ((rc = (expr)) != MPI_SUCCESS) goto out;                                                \
-    } while (0)
-
 static int chk_not_in_place(struct tern_comm *c, const char *fn, const char *arg,
                             const void *buf, const char *why)
 {

@@ -6,6 +6,7 @@
  * intercommunicator), except reduce_scatter's, one per local rank. */
 #include <stdlib.h>
 
+#include "api/check.h"
 #include "api/coll_check.h"
 #include "api/coll_nb.h"
 #include "api/count_vec.h"
@@ -15,11 +16,6 @@
 #include "core/objects.h"
 #include "core/state.h"
 #include "datatype/datatype.h"
-
-#define TRY(expr)                                                                                  \
-    do {                                                                                           \
-        if ((rc = (expr)) != MPI_SUCCESS) goto out;                                                \
-    } while (0)
 
 /* The communicator argument. */
 static int begin(const char *fn, MPI_Comm comm, struct tern_comm **c)

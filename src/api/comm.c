@@ -20,11 +20,6 @@
 #include "p2p/status.h"
 #include "topo/topo.h"
 
-#define TRY(expr)                                                                                  \
-    do {                                                                                           \
-        if ((rc = (expr)) != MPI_SUCCESS) goto out;                                                \
-    } while (0)
-
 /* A query of one communicator with one output argument: the checks, then
  * answer() under the lock. */
 typedef int (*comm_answer_fn)(struct tern_comm *c, const char *fn, void *out);

@@ -11,11 +11,6 @@
 #include "core/objects.h"
 #include "core/state.h"
 
-#define TRY(expr)                                                                                  \
-    do {                                                                                           \
-        if ((rc = (expr)) != MPI_SUCCESS) goto out;                                                \
-    } while (0)
-
 /* A rank argument naming a member of a group of n. */
 static int chk_leader(struct tern_comm *c, const char *fn, const char *arg, int r, int n,
                       const char *of)

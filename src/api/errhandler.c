@@ -10,11 +10,6 @@
 #include "core/objects.h"
 #include "core/state.h"
 
-#define TRY(expr)                                                                                  \
-    do {                                                                                           \
-        if ((rc = (expr)) != MPI_SUCCESS) goto out;                                                \
-    } while (0)
-
 static int chk_errh(struct tern_comm *c, const char *fn, const char *arg, MPI_Errhandler h,
                     struct tern_errhandler **out)
 {

@@ -1,30 +1,17 @@
-/* MPI group entry points: queries, constructors (incl/excl/ranges and the
- * set operations), translation, comparison.  Groups are lists of world
- * ranks (core/group.c). */
+/* The bodies of the MPI group procedures: queries, constructors
+ * (incl/excl/ranges and the set operations), translation, comparison.
+ * Their entry points, with the init test, the lock and the checks of the
+ * group handles and result pointers, are generated (src/api/gen/
+ * bindings_group.c; see tools/gen/gen_bindings.py).  Groups are lists of
+ * world ranks (core/group.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "api/check.h"
-#include "core/api.h"
+#include "api/gen/bindings.h"
 #include "core/errors.h"
 #include "core/objects.h"
 #include "core/state.h"
-
-#define TRY(expr)                                                                                  \
-    do {                                                                                           \
-        if ((rc = (expr)) != MPI_SUCCESS) goto out;                                                \
-    } while (0)
-
-static int chk_group(const char *fn, const char *arg, MPI_Group h, struct tern_group **out)
-{
-    if (h == MPI_GROUP_NULL)
-        return tern_err_comm(NULL, MPI_ERR_GROUP, "%s: %s is MPI_GROUP_NULL", fn, arg);
-    *out = tern_group_get(h);
-    if (!*out)
-        return tern_err_comm(NULL, MPI_ERR_GROUP, "%s: %s=0x%x is not a valid group", fn, arg,
-                             (unsigned)h);
-    return MPI_SUCCESS;
-}
 
 static int nomem(const char *fn)
 {
@@ -58,31 +45,18 @@ static int make_group(const char *fn, const int *world, int n, MPI_Group *out)
     return MPI_SUCCESS;
 }
 
-/* Group_size and Group_rank: one group, one int answer (its rank if 'rank'). */
-static int group_query(const char *fn, MPI_Group group, const char *arg, int *out, int rank)
+int tern_api_group_size(const char *fn, struct tern_group *group_o, int *size)
 {
-    struct tern_group *g;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(chk_group(fn, "group", group, &g));
-    TRY(tern_check_ptr(NULL, out, fn, arg));
-    *out = rank ? g->rank : g->size;
-out:
-    tern_unlock();
-    return rc;
+    (void)fn;
+    *size = group_o->size;
+    return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Group_size)
-int PMPI_Group_size(MPI_Group group, int *size)
+int tern_api_group_rank(const char *fn, struct tern_group *group_o, int *rank)
 {
-    return group_query("MPI_Group_size", group, "size", size, 0);
-}
-
-TERN_WEAK_ALIAS(MPI_Group_rank)
-int PMPI_Group_rank(MPI_Group group, int *rank)
-{
-    return group_query("MPI_Group_rank", group, "rank", rank, 1);
+    (void)fn;
+    *rank = group_o->rank;
+    return MPI_SUCCESS;
 }
 
 /* ranks[0..n) must be distinct ranks of g; marks them in 'seen'. */
@@ -117,17 +91,12 @@ static int pick_members(const char *fn, const struct tern_group *g, const char *
     return make_group(fn, w, m, newgroup);
 }
 
-static int incl_excl(const char *fn, MPI_Group group, int n, const int ranks[], MPI_Group *newgroup,
+static int incl_excl(const char *fn, struct tern_group *g, int n, const int ranks[], MPI_Group *newgroup,
                      int excl)
 {
-    struct tern_group *g;
     char *seen = NULL;
     int *w = NULL;
     int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(chk_group(fn, "group", group, &g));
-    TRY(tern_check_ptr(NULL, newgroup, fn, "newgroup"));
     if (n < 0 || n > g->size) {
         rc = tern_err_comm(NULL, MPI_ERR_ARG, "%s: n=%d is outside 0..%d (the group's size)", fn,
                            n, g->size);
@@ -145,20 +114,19 @@ static int incl_excl(const char *fn, MPI_Group group, int n, const int ranks[], 
 out:
     free(seen);
     free(w);
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Group_incl)
-int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
+int tern_api_group_incl(const char *fn, struct tern_group *group_o, int n, const int ranks[],
+                        MPI_Group *newgroup)
 {
-    return incl_excl("MPI_Group_incl", group, n, ranks, newgroup, 0);
+    return incl_excl(fn, group_o, n, ranks, newgroup, 0);
 }
 
-TERN_WEAK_ALIAS(MPI_Group_excl)
-int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
+int tern_api_group_excl(const char *fn, struct tern_group *group_o, int n, const int ranks[],
+                        MPI_Group *newgroup)
 {
-    return incl_excl("MPI_Group_excl", group, n, ranks, newgroup, 1);
+    return incl_excl(fn, group_o, n, ranks, newgroup, 1);
 }
 
 /* Expands the triplets into a rank list (at most g->size entries, all
@@ -199,17 +167,12 @@ static int expand_ranges(const char *fn, const struct tern_group *g, int n, int 
     return MPI_SUCCESS;
 }
 
-static int range_incl_excl(const char *fn, MPI_Group group, int n, int ranges[][3],
+static int range_incl_excl(const char *fn, struct tern_group *g, int n, int ranges[][3],
                            MPI_Group *newgroup, int excl)
 {
-    struct tern_group *g;
     char *seen = NULL;
     int *list = NULL, *w = NULL;
     int rc, m = 0;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(chk_group(fn, "group", group, &g));
-    TRY(tern_check_ptr(NULL, newgroup, fn, "newgroup"));
     if (n < 0) {
         rc = tern_err_comm(NULL, MPI_ERR_ARG, "%s: n=%d is negative", fn, n);
         goto out;
@@ -228,35 +191,28 @@ out:
     free(seen);
     free(list);
     free(w);
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Group_range_incl)
-int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
+int tern_api_group_range_incl(const char *fn, struct tern_group *group_o, int n, int ranges[][3],
+                              MPI_Group *newgroup)
 {
-    return range_incl_excl("MPI_Group_range_incl", group, n, ranges, newgroup, 0);
+    return range_incl_excl(fn, group_o, n, ranges, newgroup, 0);
 }
 
-TERN_WEAK_ALIAS(MPI_Group_range_excl)
-int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
+int tern_api_group_range_excl(const char *fn, struct tern_group *group_o, int n, int ranges[][3],
+                              MPI_Group *newgroup)
 {
-    return range_incl_excl("MPI_Group_range_excl", group, n, ranges, newgroup, 1);
+    return range_incl_excl(fn, group_o, n, ranges, newgroup, 1);
 }
 
 enum set_op { SET_UNION, SET_INTERSECTION, SET_DIFFERENCE };
 
-static int set_op(const char *fn, MPI_Group group1, MPI_Group group2, MPI_Group *newgroup,
+static int set_op(const char *fn, struct tern_group *a, struct tern_group *b, MPI_Group *newgroup,
                   enum set_op what)
 {
-    struct tern_group *a, *b;
     int *in_b = NULL, *w = NULL;
     int rc, m = 0;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(chk_group(fn, "group1", group1, &a));
-    TRY(chk_group(fn, "group2", group2, &b));
-    TRY(tern_check_ptr(NULL, newgroup, fn, "newgroup"));
     in_b = world_map(b);
     w = malloc(((size_t)a->size + (size_t)b->size + 1) * sizeof(int));
     if (!in_b || !w) {
@@ -282,40 +238,33 @@ static int set_op(const char *fn, MPI_Group group1, MPI_Group group2, MPI_Group 
 out:
     free(in_b);
     free(w);
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Group_union)
-int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
+int tern_api_group_union(const char *fn, struct tern_group *group1_o, struct tern_group *group2_o,
+                         MPI_Group *newgroup)
 {
-    return set_op("MPI_Group_union", group1, group2, newgroup, SET_UNION);
+    return set_op(fn, group1_o, group2_o, newgroup, SET_UNION);
 }
 
-TERN_WEAK_ALIAS(MPI_Group_intersection)
-int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
+int tern_api_group_intersection(const char *fn, struct tern_group *group1_o,
+                                struct tern_group *group2_o, MPI_Group *newgroup)
 {
-    return set_op("MPI_Group_intersection", group1, group2, newgroup, SET_INTERSECTION);
+    return set_op(fn, group1_o, group2_o, newgroup, SET_INTERSECTION);
 }
 
-TERN_WEAK_ALIAS(MPI_Group_difference)
-int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
+int tern_api_group_difference(const char *fn, struct tern_group *group1_o,
+                              struct tern_group *group2_o, MPI_Group *newgroup)
 {
-    return set_op("MPI_Group_difference", group1, group2, newgroup, SET_DIFFERENCE);
+    return set_op(fn, group1_o, group2_o, newgroup, SET_DIFFERENCE);
 }
 
-TERN_WEAK_ALIAS(MPI_Group_translate_ranks)
-int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
-                               int ranks2[])
+int tern_api_group_translate_ranks(const char *fn, struct tern_group *group1_o, int n,
+                                   const int ranks1[], struct tern_group *group2_o, int ranks2[])
 {
-    static const char fn[] = "MPI_Group_translate_ranks";
-    struct tern_group *a, *b;
+    struct tern_group *a = group1_o, *b = group2_o;
     int *in_b = NULL;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(chk_group(fn, "group1", group1, &a));
-    TRY(chk_group(fn, "group2", group2, &b));
+    int rc = MPI_SUCCESS;
     if (n < 0) {
         rc = tern_err_comm(NULL, MPI_ERR_ARG, "%s: n=%d is negative", fn, n);
         goto out;
@@ -345,40 +294,21 @@ int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_
     }
 out:
     free(in_b);
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Group_compare)
-int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
+int tern_api_group_compare(const char *fn, struct tern_group *group1_o, struct tern_group *group2_o,
+                           int *result)
 {
-    static const char fn[] = "MPI_Group_compare";
-    struct tern_group *a, *b;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(chk_group(fn, "group1", group1, &a));
-    TRY(chk_group(fn, "group2", group2, &b));
-    TRY(tern_check_ptr(NULL, result, fn, "result"));
-    *result = tern_group_compare(a, b);
-out:
-    tern_unlock();
-    return rc;
+    (void)fn;
+    *result = tern_group_compare(group1_o, group2_o);
+    return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Group_free)
-int PMPI_Group_free(MPI_Group *group)
+int tern_api_group_free(const char *fn, MPI_Group *group, struct tern_group *group_o)
 {
-    static const char fn[] = "MPI_Group_free";
-    struct tern_group *g;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_check_ptr(NULL, group, fn, "group"));
-    TRY(chk_group(fn, "*group", *group, &g));
-    tern_group_release(g); /* no-op for MPI_GROUP_EMPTY */
+    (void)fn;
+    tern_group_release(group_o); /* no-op for MPI_GROUP_EMPTY */
     *group = MPI_GROUP_NULL;
-out:
-    tern_unlock();
-    return rc;
+    return MPI_SUCCESS;
 }

@@ -17,11 +17,6 @@
 #include "core/state.h"
 #include "p2p/bsend.h"
 
-#define TRY(expr)                                                                                  \
-    do {                                                                                           \
-        if ((rc = (expr)) != MPI_SUCCESS) goto out;                                                \
-    } while (0)
-
 static const char *const level_names[] = {
     [MPI_THREAD_SINGLE] = "MPI_THREAD_SINGLE",
     [MPI_THREAD_FUNNELED] = "MPI_THREAD_FUNNELED",

@@ -14,11 +14,6 @@
 #include "core/session.h"
 #include "core/state.h"
 
-#define TRY(expr)                                                                                  \
-    do {                                                                                           \
-        if ((rc = (expr)) != MPI_SUCCESS) goto out;                                                \
-    } while (0)
-
 enum { PSET_WORLD, PSET_SELF, NPSETS };
 static const char *const pset_names[NPSETS] = {"mpi://WORLD", "mpi://SELF"};
 

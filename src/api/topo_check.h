@@ -6,13 +6,9 @@
 
 #include <mpi.h>
 
+#include "api/check.h"
 #include "core/objects.h"
 #include "topo/topo.h"
-
-#define TRY(expr)                                                                                  \
-    do {                                                                                           \
-        if ((rc = (expr)) != MPI_SUCCESS) goto out;                                                \
-    } while (0)
 
 /* A query's communicator and its topology of 'kind' (0: any). */
 int tern_topo_chk_comm(MPI_Comm comm, int kind, const char *fn, struct tern_comm **c,

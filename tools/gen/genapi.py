@@ -6,7 +6,8 @@ Inputs
   pympistandard         the standard's procedure database (PyPI, tested with
                         0.2.0; the bundled database is always used)
   src/**/*.c            scanned for TERN_WEAK_ALIAS(MPI_X): those procedures
-                        are implemented by hand
+                        are implemented (by hand, or generated in src/api/gen/
+                        by gen_bindings.py)
 
 Outputs (committed, so building Tern never needs Python)
   include/mpi.h             the template with every prototype filled in
