@@ -11,8 +11,6 @@
 #include "core/objects.h"
 #include "datatype/datatype.h"
 
-#define TERN_TAG_UB 0x7fffffff
-
 int tern_check_comm(MPI_Comm h, const char *fn, struct tern_comm **out);
 int tern_check_count(struct tern_comm *c, long count, const char *fn, const char *arg);
 /* A destination: a rank of c or MPI_PROC_NULL. */

@@ -18,21 +18,6 @@
         if ((rc = (expr)) != MPI_SUCCESS) goto out;                                                \
     } while (0)
 
-int tern_info_check(MPI_Info h, int null_ok, const char *fn, const char *arg, struct tern_comm *c,
-                    struct tern_info **out)
-{
-    *out = NULL;
-    if (h == MPI_INFO_NULL) {
-        if (null_ok) return MPI_SUCCESS;
-        return tern_err_comm(c, MPI_ERR_INFO, "%s: %s is MPI_INFO_NULL", fn, arg);
-    }
-    *out = tern_info_get(h);
-    if (!*out)
-        return tern_err_comm(c, MPI_ERR_INFO, "%s: %s=0x%x is not a valid info object (never "
-                             "created, or freed)", fn, arg, (unsigned)h);
-    return MPI_SUCCESS;
-}
-
 static int chk_info(MPI_Info h, const char *fn, struct tern_info **out)
 {
     return tern_info_check(h, 0, fn, "info", NULL, out);

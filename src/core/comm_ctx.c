@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/comm_internal.h"
+#include "core/comm_ctx.h"
 #include "core/errors.h"
 
 /* Ids 0-1 are MPI_COMM_WORLD's, 2-3 MPI_COMM_SELF's. */
