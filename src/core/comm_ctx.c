@@ -1,4 +1,4 @@
-/* The context ids this process has given out or offered (comm_internal.h).
+/* The context ids this process has given out or offered (comm_ctx.h).
  *
  * An agreement offers one range of ids per round and keeps it only when
  * every participant offered the same; several agreements may be under way
