@@ -37,7 +37,8 @@ struct tern_topo {
 int tern_topo_neighbors(struct tern_comm *c, int *indeg, const int **in, int *outdeg,
                         const int **out);
 
-/* ---- Owned by the communicator (hooks in src/core and src/api). ---- */
+/* ---- Owned by the communicator: released through the hook that
+ * runtime/init.c registers, copied by MPI_Comm_dup (src/api). ---- */
 
 /* Frees what comm->topo points to (NULL is fine). */
 void tern_topo_free(void *topo);
