@@ -11,8 +11,6 @@
 #include "core/objects.h"
 #include "datatype/datatype.h"
 
-#define TERN_TAG_UB 0x7fffffff
-
 /* Runs one check of an entry point whose body ends at the label 'out'
  * (which releases what the body holds, the lock included): on an error the
  * code is kept in the caller's 'rc' and the body is left. */

@@ -7,9 +7,9 @@
 #include "coll/coll.h"
 #include "api/check.h"
 #include "api/comm_check.h"
+#include "comm/comm.h"
 #include "core/api.h"
 #include "core/attr.h"
-#include "core/comm_internal.h"
 #include "core/errors.h"
 #include "core/info.h"
 #include "core/objects.h"
@@ -85,7 +85,7 @@ static int dup_copy(struct tern_comm *c, struct tern_comm *nc, const struct tern
 }
 
 /* MPI_Comm_idup(_with_info): the new communicator's handle is written at
- * once and its context ids agreed in the background (core/comm_idup.c);
+ * once and its context ids agreed in the background (comm/comm_idup.c);
  * what it copies is copied now, since MPI defines the call as a dup made
  * at the time of the call (attributes set later are not copied). */
 static int comm_idup(const char *fn, struct tern_comm *c, const struct tern_info *info,

@@ -4,8 +4,8 @@
 
 #include "api/check.h"
 #include "api/comm_check.h"
+#include "comm/comm.h"
 #include "core/api.h"
-#include "core/comm_internal.h"
 #include "core/errors.h"
 #include "core/info.h"
 #include "core/objects.h"

@@ -17,8 +17,8 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "comm/comm.h"
 #include "core/api.h"
-#include "core/comm_internal.h"
 #include "core/errors.h"
 #include "core/info.h"
 #include "core/state.h"

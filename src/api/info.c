@@ -13,20 +13,6 @@
 #include "core/objects.h"
 #include "core/state.h"
 
-int tern_info_check(MPI_Info h, int null_ok, const char *fn, const char *arg, struct tern_comm *c,
-                    struct tern_info **out)
-{
-    *out = NULL;
-    if (h == MPI_INFO_NULL) {
-        if (null_ok) return MPI_SUCCESS;
-        return tern_err_comm(c, MPI_ERR_INFO, "%s: %s is MPI_INFO_NULL", fn, arg);
-    }
-    *out = tern_info_get(h);
-    if (!*out)
-        return tern_err_comm(c, MPI_ERR_INFO, "%s: %s=0x%x is not a valid info object (never "
-                             "created, or freed)", fn, arg, (unsigned)h);
-    return MPI_SUCCESS;
-}
 
 static int chk_info(MPI_Info h, const char *fn, struct tern_info **out)
 {

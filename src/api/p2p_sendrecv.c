@@ -29,7 +29,7 @@ static int pair_poll(struct tern_request *r)
     tern_req_release(p->send);
     tern_req_release(p->recv);
     p->send = p->recv = NULL;
-    tern_progress_coll_remove(r);
+    tern_req_poll_remove(r);
     tern_req_complete(r);
     return 1;
 }
@@ -73,7 +73,7 @@ static int pair_start(const char *fn, struct tern_comm *c, const void *sbuf, siz
         tern_req_release(r);
         return tern_err_raise(c, rc);
     }
-    tern_progress_coll_add(r);
+    tern_req_poll_add(r);
     *request = r->handle;
     return MPI_SUCCESS;
 }

@@ -12,10 +12,10 @@
 #include "core/errors.h"
 #include "core/info.h"
 #include "core/objects.h"
-#include "core/runtime.h"
 #include "core/session.h"
 #include "core/state.h"
 #include "p2p/bsend.h"
+#include "runtime/runtime.h"
 
 static const char *const level_names[] = {
     [MPI_THREAD_SINGLE] = "MPI_THREAD_SINGLE",

@@ -4,6 +4,7 @@
 
 #include "api/check.h"
 #include "api/topo_check.h"
+#include "comm/comm.h"
 #include "core/api.h"
 #include "core/errors.h"
 #include "core/state.h"

@@ -339,7 +339,7 @@ static int poll_request(struct tern_request *r)
     s->busy = 0;
     if (!done) return 0;
     r->status.MPI_ERROR = s->run_err;
-    tern_progress_coll_remove(r);
+    tern_req_poll_remove(r);
     tern_req_complete(r);
     return 1;
 }
@@ -361,7 +361,7 @@ static void start(struct tern_request *r)
     s->run_err = MPI_SUCCESS;
     r->complete = 0;
     tern_status_empty(&r->status, MPI_ANY_SOURCE);
-    tern_progress_coll_add(r);
+    tern_req_poll_add(r);
     poll_request(r);
 }
 

@@ -3,12 +3,10 @@
 
 #include <stdlib.h>
 
-#include "api/check.h"
 #include "core/errors.h"
 #include "core/handle.h"
 #include "core/objects.h"
 #include "core/state.h"
-#include "datatype/datatype.h"
 
 struct attr {
     struct attr *next;
@@ -20,9 +18,6 @@ struct attr {
  * keys (tier 1) nor MPI_KEYVAL_INVALID. */
 static struct tern_objtab keyval_table = {.kind = TERN_KIND_KEYVAL};
 
-/* Predefined datatypes that carry attributes (deleted at MPI_Finalize). */
-static struct tern_datatype **pre_types;
-static int n_pre_types, cap_pre_types;
 
 int tern_keyval_create(enum tern_attr_kind kind, tern_attr_copy_fn *copy, tern_attr_delete_fn *del,
                        void *extra_state, int *handle)
@@ -112,7 +107,7 @@ void tern_keyval_free_handle(struct tern_keyval *kv)
 
 /* ---- Predefined communicator attributes ----
  * MPI hands them out as pointers to ints that stay valid. */
-static int attr_tag_ub = TERN_TAG_UB; /* the p2p layer takes every tag in 0..INT_MAX */
+static int attr_tag_ub = TERN_TAG_UB;
 static int attr_host = MPI_PROC_NULL;
 static int attr_io = MPI_ANY_SOURCE; /* every rank can do I/O */
 static int attr_wtime_is_global = 0;
@@ -272,43 +267,14 @@ int tern_attr_comm_free(struct tern_comm *c)
     return tern_attr_delete_all(&c->attrs, c->handle);
 }
 
-int tern_attr_type_copy(struct tern_datatype *old, struct tern_datatype *nt)
-{
-    return tern_attr_copy(&old->attrs, old->handle, &nt->attrs, nt->handle);
-}
-
-int tern_attr_type_free(struct tern_datatype *dt)
-{
-    return tern_attr_delete_all(&dt->attrs, dt->handle);
-}
-
-int tern_attr_note_predefined_type(struct tern_datatype *dt)
-{
-    for (int i = 0; i < n_pre_types; i++)
-        if (pre_types[i] == dt) return MPI_SUCCESS;
-    if (n_pre_types == cap_pre_types) {
-        int cap = cap_pre_types ? 2 * cap_pre_types : 8;
-        struct tern_datatype **p = realloc(pre_types, (size_t)cap * sizeof *p);
-        if (!p) return MPI_ERR_NO_MEM;
-        pre_types = p;
-        cap_pre_types = cap;
-    }
-    pre_types[n_pre_types++] = dt;
-    return MPI_SUCCESS;
-}
-
 void tern_attr_finalize_callbacks(void)
 {
     /* MPI-4.1 11.2.4: MPI_COMM_SELF's attributes go first, while MPI is
-     * still fully usable; then those of the other predefined objects, which
-     * are never freed otherwise.  Errors cannot stop MPI_Finalize. */
+     * still fully usable; then MPI_COMM_WORLD's (the predefined datatypes'
+     * follow: tern_attr_type_finalize_callbacks).  Errors cannot stop
+     * MPI_Finalize. */
     tern_attr_delete_all(&tern_comm_self.attrs, MPI_COMM_SELF);
     tern_attr_delete_all(&tern_comm_world.attrs, MPI_COMM_WORLD);
-    for (int i = 0; i < n_pre_types; i++)
-        tern_attr_delete_all(&pre_types[i]->attrs, pre_types[i]->handle);
-    free(pre_types);
-    pre_types = NULL;
-    n_pre_types = cap_pre_types = 0;
 }
 
 static void keyval_drop(void *obj, void *arg)

@@ -9,13 +9,14 @@
  *
  * The hooks the object modules call (all under the big lock):
  *   - a new communicator or datatype copied from another: tern_attr_comm_copy /
- *     tern_attr_type_copy after it is built (copy callbacks);
+ *     tern_attr_type_copy (datatype/datatype.h) after it is built (copy callbacks);
  *   - MPI_Comm_free / MPI_Type_free of the last user handle:
  *     tern_attr_comm_free / tern_attr_type_free first (delete callbacks; on an
  *     error the object must stay);
  *   - destroying an object: tern_attr_drop(&obj->attrs) (no callbacks: only
  *     objects the user never freed still have attributes then);
- *   - MPI_Finalize: tern_attr_finalize_callbacks() before anything else,
+ *   - MPI_Finalize: tern_attr_finalize_callbacks() and
+ *     tern_attr_type_finalize_callbacks() before anything else,
  *     tern_attr_finalize() after communicators and datatypes are gone. */
 #ifndef TERN_CORE_ATTR_H
 #define TERN_CORE_ATTR_H
@@ -23,7 +24,6 @@
 #include <mpi.h>
 
 struct tern_comm;
-struct tern_datatype;
 
 enum tern_attr_kind { TERN_ATTR_COMM, TERN_ATTR_TYPE, TERN_ATTR_WIN };
 
@@ -81,11 +81,6 @@ void tern_attr_drop(void **list);
 /* Object hooks (see the top of this file). */
 int tern_attr_comm_copy(struct tern_comm *old, struct tern_comm *nc);
 int tern_attr_comm_free(struct tern_comm *c);
-int tern_attr_type_copy(struct tern_datatype *old, struct tern_datatype *nt);
-int tern_attr_type_free(struct tern_datatype *dt);
-/* A predefined datatype got an attribute: its attributes are deleted at
- * MPI_Finalize.  MPI_SUCCESS or MPI_ERR_NO_MEM. */
-int tern_attr_note_predefined_type(struct tern_datatype *dt);
 void tern_attr_finalize_callbacks(void);
 void tern_attr_finalize(void);
 

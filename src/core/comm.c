@@ -1,21 +1,16 @@
-/* Communicators: the two predefined ones, construction with context-id
- * agreement, reference counting, labels for messages. */
+/* Communicators: the two predefined ones, the object built from a group
+ * and a context id, reference counting, labels for messages.  Agreeing on
+ * a context id takes messages: that is src/comm/. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll/coll.h"
-#include "coll/select.h"
 #include "core/attr.h"
-#include "core/comm_internal.h"
+#include "core/comm_ctx.h"
 #include "core/errors.h"
 #include "core/objects.h"
 #include "core/session.h"
 #include "core/state.h"
-#include "datatype/datatype.h"
-#include "p2p/bsend.h"
-#include "p2p/p2p.h"
-#include "topo/topo.h"
 
 struct tern_comm tern_comm_world, tern_comm_self;
 struct tern_objtab tern_comm_table = {.kind = TERN_KIND_COMM};
@@ -58,16 +53,44 @@ int tern_comms_init(void)
     return MPI_SUCCESS;
 }
 
+/* The parts of a communicator that layers above core own; a handful. */
+#define MAX_PART_HOOKS 4
+static tern_comm_hook_fn freed_hooks[MAX_PART_HOOKS], destroyed_hooks[MAX_PART_HOOKS];
+static int nfreed_hooks, ndestroyed_hooks;
+
+static void add_hook(tern_comm_hook_fn *list, int *n, tern_comm_hook_fn fn)
+{
+    for (int i = 0; i < *n; i++)
+        if (list[i] == fn) return;
+    if (*n == MAX_PART_HOOKS) tern_fatal("internal error: more than %d communicator hooks", MAX_PART_HOOKS);
+    list[(*n)++] = fn;
+}
+
+void tern_comm_on_free(tern_comm_hook_fn fn) { add_hook(freed_hooks, &nfreed_hooks, fn); }
+void tern_comm_on_destroy(tern_comm_hook_fn fn) { add_hook(destroyed_hooks, &ndestroyed_hooks, fn); }
+
+static void run_hooks(const tern_comm_hook_fn *list, int n, struct tern_comm *c)
+{
+    for (int i = 0; i < n; i++) list[i](c);
+}
+
+/* An intercommunicator's remote group and local intracommunicator. */
+static void intercomm_parts_release(struct tern_comm *c)
+{
+    if (c->local_comm) tern_comm_release(c->local_comm);
+    if (c->remote_group) tern_group_release(c->remote_group);
+    c->local_comm = NULL;
+    c->remote_group = NULL;
+}
+
 static void comm_destroy(struct tern_comm *c)
 {
-    tern_intercomm_parts_release(c);
+    intercomm_parts_release(c);
     tern_attr_drop(&c->attrs); /* [attr] only a communicator never freed has any left */
-    tern_topo_free(c->topo);
+    run_hooks(destroyed_hooks, ndestroyed_hooks, c);
     tern_group_release(c->group);
     tern_errh_release(c->errh);
-    tern_bbuf_drop(&c->bsend); /* a communicator never freed: nothing is buffered by now */
     tern_session_release(c->session);
-    tern_coll_sel_free(c);
     c->group = NULL;
     c->errh = NULL;
     free(c);
@@ -84,9 +107,7 @@ void tern_comm_release(struct tern_comm *c)
 
 void tern_comm_free_handle(struct tern_comm *c)
 {
-    /* The buffer is the user's memory: it must be free when MPI_Comm_free
-     * returns, so the messages in it leave first. */
-    tern_bbuf_drop(&c->bsend);
+    run_hooks(freed_hooks, nfreed_hooks, c);
     if (tern_objtab_lookup(&tern_comm_table, c->handle) == c)
         tern_objtab_remove(&tern_comm_table, c->handle);
     tern_comm_release(c);
@@ -108,7 +129,7 @@ void tern_comms_finalize(void)
     tern_objtab_destroy(&tern_comm_table);
     struct tern_comm *pre[2] = {&tern_comm_world, &tern_comm_self};
     for (int i = 0; i < 2; i++) {
-        tern_coll_sel_free(pre[i]);
+        run_hooks(destroyed_hooks, ndestroyed_hooks, pre[i]);
         tern_errh_release(pre[i]->errh);
         pre[i]->errh = &tern_errh_fatal;
     }
@@ -135,80 +156,6 @@ int tern_comm_check(MPI_Comm h, const char *fn, const char *argname, struct tern
                              argname, (unsigned)h, tern_comm_absent_note(h));
     *out = c;
     return MPI_SUCCESS;
-}
-
-/* One round of a blocking agreement: v[0] becomes the largest offer of
- * all participants (and the peer's side), v[1] the smallest. */
-static int agree_round(struct tern_comm *parent, int n, const int *prank, int me, int tag,
-                       const struct tern_ctx_peer *peer, uint32_t v[2])
-{
-    struct tern_datatype *bt = tern_dt_get(MPI_BYTE);
-    uint32_t in[2];
-    int mask, rc;
-#define PR(i) (prank ? prank[(i)] : (i))
-#define MERGE()                                                                                    \
-    do {                                                                                           \
-        if (in[0] > v[0]) v[0] = in[0];                                                            \
-        if (in[1] < v[1]) v[1] = in[1];                                                            \
-    } while (0)
-    for (mask = 1; mask < n; mask <<= 1) {
-        if (me & mask) {
-            rc = tern_send(v, 2 * sizeof *v, bt, PR(me - mask), tag, parent, TERN_CTX_COLL);
-            if (rc) return rc;
-            rc = tern_recv(v, 2 * sizeof *v, bt, PR(me - mask), tag, parent, TERN_CTX_COLL,
-                           MPI_STATUS_IGNORE);
-            if (rc) return rc;
-            break;
-        }
-        if (me + mask < n) {
-            rc = tern_recv(in, sizeof in, bt, PR(me + mask), tag, parent, TERN_CTX_COLL,
-                           MPI_STATUS_IGNORE);
-            if (rc) return rc;
-            MERGE();
-        }
-    }
-    if (me == 0 && peer) {
-        rc = tern_sendrecv(v, 2 * sizeof *v, bt, peer->rank, peer->tag, in, sizeof in, bt,
-                           peer->rank, peer->tag, peer->comm, TERN_CTX_COLL, MPI_STATUS_IGNORE);
-        if (rc) return rc;
-        MERGE();
-    }
-    for (mask >>= 1; mask > 0; mask >>= 1) {
-        if (me + mask < n) {
-            rc = tern_send(v, 2 * sizeof *v, bt, PR(me + mask), tag, parent, TERN_CTX_COLL);
-            if (rc) return rc;
-        }
-    }
-#undef MERGE
-#undef PR
-    return MPI_SUCCESS;
-}
-
-int tern_ctx_agree(struct tern_comm *parent, int n, const int *prank, int me, int tag,
-                   const struct tern_ctx_peer *peer, int nids, uint32_t *out)
-{
-    /* Rounds of offers until all are equal: each offer is the lowest range
-     * free here at or above the largest of the last round, so a round in
-     * which some offer was lower is followed by one that agrees unless
-     * another agreement took that range meanwhile.  A blocking agreement
-     * has the highest priority (owner 0): it never waits for another. */
-    uint32_t mine, v[2];
-    int rc = tern_ctx_hold(0, (uint32_t)nids, 0, &mine);
-    if (rc) return rc;
-    for (;;) {
-        v[0] = v[1] = mine;
-        if ((rc = agree_round(parent, n, prank, me, tag, peer, v))) {
-            tern_ctx_drop(mine);
-            return rc;
-        }
-        if (v[0] == v[1]) {
-            tern_ctx_keep(mine);
-            *out = mine;
-            return MPI_SUCCESS;
-        }
-        tern_ctx_drop(mine);
-        if ((rc = tern_ctx_hold(v[0], (uint32_t)nids, 0, &mine))) return rc;
-    }
 }
 
 int tern_comm_build(struct tern_errhandler *errh, struct tern_group *group, uint32_t ctx,
@@ -248,38 +195,6 @@ void tern_comm_inherit_session(struct tern_comm *c, const struct tern_comm *pare
     if (c->session || !parent->session) return;
     c->session = parent->session;
     tern_session_retain(c->session);
-}
-
-int tern_comm_create_from(struct tern_comm *parent, struct tern_group *group,
-                          struct tern_comm **out)
-{
-    uint32_t ctx;
-    *out = NULL;
-    int rc = tern_ctx_agree(parent, parent->size, NULL, parent->rank, TERN_TAG_CTX, NULL, 2, &ctx);
-    if (rc) return rc;
-    if (!group) return MPI_SUCCESS;
-    /* new communicators inherit the parent's handler */
-    rc = tern_comm_build(parent->errh, group, ctx, 1, out);
-    if (rc == MPI_SUCCESS) tern_comm_inherit_session(*out, parent);
-    return rc;
-}
-
-int tern_comm_create_group(struct tern_comm *parent, struct tern_group *group, int tag,
-                           struct tern_comm **out)
-{
-    uint32_t ctx;
-    *out = NULL;
-    if (group->rank == MPI_UNDEFINED) return MPI_SUCCESS;
-    int *prank = malloc((size_t)group->size * sizeof(int));
-    if (!prank) return tern_err_make(MPI_ERR_NO_MEM, "cannot allocate %d ranks", group->size);
-    int rc = tern_group_ranks_in(group, parent->group, prank);
-    if (rc == MPI_SUCCESS)
-        rc = tern_ctx_agree(parent, group->size, prank, group->rank, tag, NULL, 2, &ctx);
-    free(prank);
-    if (rc) return rc;
-    rc = tern_comm_build(parent->errh, group, ctx, 1, out);
-    if (rc == MPI_SUCCESS) tern_comm_inherit_session(*out, parent);
-    return rc;
 }
 
 int tern_group_ranks_in(const struct tern_group *g, const struct tern_group *in, int *ranks)

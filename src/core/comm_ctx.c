@@ -1,4 +1,4 @@
-/* The context ids this process has given out or offered (comm_internal.h).
+/* The context ids this process has given out or offered (comm_ctx.h).
  *
  * An agreement offers one range of ids per round and keeps it only when
  * every participant offered the same; several agreements may be under way
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/comm_internal.h"
+#include "core/comm_ctx.h"
 #include "core/errors.h"
 
 /* Ids 0-1 are MPI_COMM_WORLD's, 2-3 MPI_COMM_SELF's. */

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "bootstrap/boot.h"
+#include "core/errors.h"
 #include "core/handle.h"
 
 static struct tern_objtab info_table = {.kind = TERN_KIND_INFO};
@@ -23,6 +24,21 @@ struct tern_info *tern_info_get(MPI_Info h)
         return env_info;
     }
     return tern_objtab_lookup(&info_table, h);
+}
+
+int tern_info_check(MPI_Info h, int null_ok, const char *fn, const char *arg, struct tern_comm *c,
+                    struct tern_info **out)
+{
+    *out = NULL;
+    if (h == MPI_INFO_NULL) {
+        if (null_ok) return MPI_SUCCESS;
+        return tern_err_comm(c, MPI_ERR_INFO, "%s: %s is MPI_INFO_NULL", fn, arg);
+    }
+    *out = tern_info_get(h);
+    if (!*out)
+        return tern_err_comm(c, MPI_ERR_INFO, "%s: %s=0x%x is not a valid info object (never "
+                             "created, or freed)", fn, arg, (unsigned)h);
+    return MPI_SUCCESS;
 }
 
 const char *tern_info_lookup(MPI_Info info, const char *key)

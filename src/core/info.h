@@ -54,7 +54,7 @@ void tern_info_destroy(struct tern_info *info);
  * own command line).  NULL when out of memory. */
 struct tern_info *tern_info_env_new(int argc, char *argv[]);
 
-/* The check of an info argument for the entry points (src/api/info.c): a
+/* The check of an info argument for the entry points: a
  * live info, or MPI_INFO_NULL when null_ok (then *out = NULL).  Otherwise
  * an MPI_ERR_INFO error naming fn and arg, raised on c's handler
  * (MPI_COMM_WORLD's when c is NULL), is returned. */

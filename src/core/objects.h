@@ -51,6 +51,9 @@ struct tern_errhandler {
  * else.  An int offset like the others; (uint32_t)INT_MIN is 0x80000000. */
 #define TERN_CTX_PART (-0x7fffffff - 1)
 
+/* The largest tag (MPI_TAG_UB): point-to-point matches every tag in 0..INT_MAX. */
+#define TERN_TAG_UB 0x7fffffff
+
 struct tern_comm {
     int handle;
     int refcount;             /* the user's reference plus pending operations */
@@ -72,7 +75,7 @@ struct tern_comm {
     void *topo;               /* topology, owned by the topology module */
     unsigned hints;           /* info hints kept (bits of core/comm_info.c) */
     const char *hw_type;      /* mpi_hw_resource_type of the hardware split that made it
-                                 (a static name from core/comm_hw.c), or NULL */
+                                 (a static name from comm/comm_hw.c), or NULL */
     uint32_t coll_seq;        /* nonblocking/persistent collectives started: see coll/sched.h */
     struct tern_session *session; /* the session it derives from (a reference), or NULL */
     struct tern_bbuf *bsend;  /* MPI_Comm_attach_buffer's buffer (p2p/bsend.h), or NULL */
@@ -109,11 +112,6 @@ struct tern_errhandler *tern_errh_get(MPI_Errhandler h);
  * the remote group on an intercommunicator). */
 static inline int tern_comm_world_rank(const struct tern_comm *c, int r) { return c->peer_world[r]; }
 
-/* Communicator construction shared by dup/split/create: builds a comm over
- * 'group' (taking a reference) with a fresh context id agreed over 'parent'.
- * Collective over parent; members not in group pass group == NULL and get
- * *out = NULL. */
-int tern_comm_create_from(struct tern_comm *parent, struct tern_group *group, struct tern_comm **out);
 void tern_comm_release(struct tern_comm *c);
 struct tern_group *tern_group_new(int size);      /* world[] to be filled by the caller */
 void tern_group_set_rank(struct tern_group *g);   /* computes g->rank from world[] */
@@ -142,12 +140,25 @@ int tern_comm_check(MPI_Comm h, const char *fn, const char *argname, struct tern
  * while operations still hold references. */
 void tern_comm_free_handle(struct tern_comm *c);
 
-/* MPI_Comm_create_group: collective over the members of 'group' only (a
- * subset of parent's group); the context id is agreed with point-to-point
- * messages carrying 'tag' on parent's collective context.  Callers outside
- * group get *out = NULL. */
-int tern_comm_create_group(struct tern_comm *parent, struct tern_group *group, int tag,
-                           struct tern_comm **out);
+/* What layers above core hang on a communicator (its topology, its
+ * buffered-send buffer, the collective algorithms chosen for it) is theirs
+ * to release: each registers how (runtime/init.c, before the first
+ * communicator exists).  'free' hooks run at MPI_Comm_free, for a part
+ * that must be gone when the call returns (the user's buffer); 'destroy'
+ * hooks when the last reference goes, and on the predefined communicators
+ * at finalize.  Registering a function twice registers it once. */
+typedef void (*tern_comm_hook_fn)(struct tern_comm *c);
+void tern_comm_on_free(tern_comm_hook_fn fn);
+void tern_comm_on_destroy(tern_comm_hook_fn fn);
+
+/* An intracommunicator over 'group' (a reference taken) with context ids
+ * ctx, ctx+1 and handler errh; a handle only when with_handle. */
+int tern_comm_build(struct tern_errhandler *errh, struct tern_group *group, uint32_t ctx,
+                    int with_handle, struct tern_comm **out);
+
+/* A communicator made from 'parent' derives from its session when its own
+ * group knows none. */
+void tern_comm_inherit_session(struct tern_comm *c, const struct tern_comm *parent);
 
 /* ranks[i] = the rank in 'in' of member i of g; MPI_ERR_GROUP (with
  * MPI_UNDEFINED entries) when some member of g is not in 'in'. */

@@ -10,7 +10,6 @@
 #include "core/errors.h"
 #include "core/params.h"
 #include "core/state.h"
-#include "p2p/request.h"
 
 static uint64_t next_liveness_ns;
 
@@ -35,40 +34,6 @@ int tern_progress_init(void)
     }
     next_liveness_ns = now_ns() + (uint64_t)tern_param.liveness_interval_ms * 1000000u;
     return 0;
-}
-
-/* Started collective requests, linked through their next/prev (a
- * collective request sits in no other queue). */
-static struct tern_request *active_colls;
-
-void tern_progress_coll_add(struct tern_request *r)
-{
-    r->prev = NULL;
-    r->next = active_colls;
-    if (active_colls) active_colls->prev = r;
-    active_colls = r;
-}
-
-void tern_progress_coll_remove(struct tern_request *r)
-{
-    if (r->prev) r->prev->next = r->next;
-    else active_colls = r->next;
-    if (r->next) r->next->prev = r->prev;
-    r->next = r->prev = NULL;
-}
-
-void tern_progress_coll_reset(void) { active_colls = NULL; }
-
-/* A poll may complete (and unlink) only the request polled, so the next
- * one is read first. */
-static int poll_colls(void)
-{
-    int n = 0;
-    for (struct tern_request *r = active_colls, *next; r; r = next) {
-        next = r->next;
-        n += r->poll_fn(r);
-    }
-    return n;
 }
 
 /* Set up by the layers above at init; a handful at most. */
@@ -99,7 +64,6 @@ int tern_progress(void)
 {
     int n = 0;
     for (int i = 0; i < npoll_hooks; i++) n += poll_hooks[i]();
-    if (active_colls) n += poll_colls();
     return n;
 }
 

@@ -33,12 +33,4 @@ void tern_progress_wait(struct tern_waiter *w);
 
 int tern_progress_init(void);
 
-/* Collective requests whose schedules every pass advances (coll/sched.c
- * adds one when it starts and removes it when it completes); reset drops
- * them all at finalize. */
-struct tern_request;
-void tern_progress_coll_add(struct tern_request *r);
-void tern_progress_coll_remove(struct tern_request *r);
-void tern_progress_coll_reset(void);
-
 #endif

@@ -8,10 +8,23 @@
 #include "core/errors.h"
 #include "core/handle.h"
 #include "core/objects.h"
-#include "p2p/bsend.h"
 
 static struct tern_objtab session_table = {.kind = TERN_KIND_SESSION};
 static struct tern_session *all_sessions;
+
+/* The parts of a session that layers above core own; a handful. */
+#define MAX_PART_HOOKS 4
+static tern_session_hook_fn destroyed_hooks[MAX_PART_HOOKS];
+static int ndestroyed_hooks;
+
+void tern_session_on_destroy(tern_session_hook_fn fn)
+{
+    for (int i = 0; i < ndestroyed_hooks; i++)
+        if (destroyed_hooks[i] == fn) return;
+    if (ndestroyed_hooks == MAX_PART_HOOKS)
+        tern_fatal("internal error: more than %d session hooks", MAX_PART_HOOKS);
+    destroyed_hooks[ndestroyed_hooks++] = fn;
+}
 
 struct tern_session *tern_session_get(MPI_Session h)
 {
@@ -47,9 +60,10 @@ static void destroy(struct tern_session *s)
     if (s->prev) s->prev->next = s->next;
     else all_sessions = s->next;
     if (s->next) s->next->prev = s->prev;
-    /* Finalize flushed it; only the teardown of a session never finalized
-     * finds one here, after every buffered message has left. */
-    tern_bbuf_drop(&s->bsend);
+    /* A buffered-send buffer: finalize flushed it; only the teardown of a
+     * session never finalized finds one here, after every buffered message
+     * has left. */
+    for (int i = 0; i < ndestroyed_hooks; i++) destroyed_hooks[i](s);
     tern_errh_release(s->errh);
     free(s);
 }

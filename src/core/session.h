@@ -1,6 +1,6 @@
 /* Session objects (MPI-4.1 chapter 11): handles, references, and raising
  * errors on a session's handler.  The runtime that sessions share with the
- * world model comes up and goes down in core/init.c (core/runtime.h). */
+ * world model comes up and goes down in runtime/init.c (runtime/runtime.h). */
 #ifndef TERN_CORE_SESSION_H
 #define TERN_CORE_SESSION_H
 
@@ -32,6 +32,12 @@ void tern_session_release(struct tern_session *s);
 /* MPI_Session_finalize: the handle stops being valid and the user's
  * reference goes; groups and communicators keep theirs. */
 void tern_session_unpublish(struct tern_session *s);
+
+/* What a layer above core hangs on a session (its buffered-send buffer)
+ * is released by the hook it registers (runtime/init.c), when the object
+ * goes.  Registering a function twice registers it once. */
+typedef void (*tern_session_hook_fn)(struct tern_session *s);
+void tern_session_on_destroy(tern_session_hook_fn fn);
 
 /* At the runtime's teardown: frees every object left (the groups and
  * communicators that referred to them are gone). */

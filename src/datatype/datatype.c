@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll/op.h"
 #include "core/attr.h"
 #include "core/errors.h"
 #include "datatype/dt_internal.h"
@@ -149,5 +148,4 @@ void tern_datatypes_finalize(void)
     tern_objtab_foreach(&tern_dt_table, drop_type, NULL);
     tern_objtab_destroy(&tern_dt_table);
     tern_dt_builtin_reset_names();
-    tern_ops_finalize();
 }

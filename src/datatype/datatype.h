@@ -255,4 +255,16 @@ int tern_dt_contents(struct tern_datatype *dt, int large_form, const struct tern
  * precision and range, or MPI_ERR_NO_MEM. */
 int tern_dt_f90(int combiner, int p, int r, struct tern_datatype **out);
 
+/* ---- Attributes of datatypes (dt_attr.c; the lists are core/attr.h's) ---- */
+/* Copy callbacks for a type made from another; delete callbacks at the
+ * MPI_Type_free of the last user handle. */
+int tern_attr_type_copy(struct tern_datatype *old, struct tern_datatype *nt);
+int tern_attr_type_free(struct tern_datatype *dt);
+/* A predefined datatype got an attribute: its attributes are deleted at
+ * MPI_Finalize.  MPI_SUCCESS or MPI_ERR_NO_MEM. */
+int tern_attr_note_predefined_type(struct tern_datatype *dt);
+/* MPI_Finalize: deletes the attributes of the predefined datatypes, after
+ * those of the predefined communicators (tern_attr_finalize_callbacks). */
+void tern_attr_type_finalize_callbacks(void);
+
 #endif

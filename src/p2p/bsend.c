@@ -231,7 +231,7 @@ static int flush_poll(struct tern_request *r)
     for (const struct bblock *b = f->bb ? f->bb->blocks : NULL; b; b = b->next)
         if (b->seq < f->upto) return 0;
     tern_status_empty(&r->status, MPI_ANY_SOURCE);
-    tern_progress_coll_remove(r);
+    tern_req_poll_remove(r);
     tern_req_complete(r);
     return 1;
 }
@@ -240,7 +240,7 @@ static void flush_free(struct tern_request *r)
 {
     struct flush_req *f = r->sched;
     if (!f) return;
-    if (!r->complete) tern_progress_coll_remove(r);
+    if (!r->complete) tern_req_poll_remove(r);
     bbuf_release(f->bb);
     free(f);
     r->sched = NULL;
@@ -263,7 +263,7 @@ int tern_bbuf_iflush(struct tern_bbuf *b, const char *fn, struct tern_request **
     r->free_fn = flush_free;
     /* Polled by every progress pass, so a request freed by the user still
      * completes and goes. */
-    tern_progress_coll_add(r);
+    tern_req_poll_add(r);
     flush_poll(r);
     *out = r;
     return MPI_SUCCESS;

@@ -249,6 +249,8 @@ static int p2p_progress(void)
 int tern_p2p_init(void)
 {
     tern_progress_register(p2p_progress);
+    /* After the transports, so a schedule sees what this pass delivered. */
+    tern_progress_register(tern_req_poll_all);
     tern_progress_register_liveness(tern_p2p_find_dead_peer);
     return tern_p2p_transports_init();
 }

@@ -76,7 +76,7 @@ static void part_free(struct tern_request *r)
 {
     struct part *pt = r->sched;
     if (!pt) return;
-    if (pt->listed) tern_progress_coll_remove(r);
+    if (pt->listed) tern_req_poll_remove(r);
     for (int k = 0; k < pt->nsub; k++) {
         struct tern_request *s = pt->sub[k];
         if (s && s->comm)
@@ -269,7 +269,7 @@ static void unlist(struct tern_request *r)
 {
     struct part *pt = r->sched;
     if (!pt->listed) return;
-    tern_progress_coll_remove(r);
+    tern_req_poll_remove(r);
     pt->listed = 0;
 }
 
@@ -459,7 +459,7 @@ int tern_part_start(struct tern_request *r)
     if (!recv_advance(r)) {
         /* The hello is still out: every progress pass looks for it, so the
          * receives get posted even while this rank waits on something else. */
-        tern_progress_coll_add(r);
+        tern_req_poll_add(r);
         pt->listed = 1;
     }
     recv_poll(r);

@@ -85,11 +85,42 @@ int tern_req_pending_on(const struct tern_comm *c, const struct tern_comm *also)
     return 0;
 }
 
+/* Started requests that every pass polls, linked through their next/prev. */
+static struct tern_request *polled;
+
+void tern_req_poll_add(struct tern_request *r)
+{
+    r->prev = NULL;
+    r->next = polled;
+    if (polled) polled->prev = r;
+    polled = r;
+}
+
+void tern_req_poll_remove(struct tern_request *r)
+{
+    if (r->prev) r->prev->next = r->next;
+    else polled = r->next;
+    if (r->next) r->next->prev = r->prev;
+    r->next = r->prev = NULL;
+}
+
+/* A poll may complete (and unlink) only the request polled, so the next
+ * one is read first. */
+int tern_req_poll_all(void)
+{
+    int n = 0;
+    for (struct tern_request *r = polled, *next; r; r = next) {
+        next = r->next;
+        n += r->poll_fn(r);
+    }
+    return n;
+}
+
 void tern_requests_finalize(void)
 {
     for (unsigned i = 0; i < nchunks; i++) free(chunks[i]);
     nchunks = 0;
     free_list = NULL;
     tern_orphans = NULL; /* they lived in the chunks */
-    tern_progress_coll_reset();
+    polled = NULL;
 }

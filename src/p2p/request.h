@@ -86,6 +86,15 @@ void tern_req_free(struct tern_request *r);
 struct tern_request *tern_req_get(MPI_Request h);   /* NULL if not live */
 void tern_requests_finalize(void);
 
+/* Requests that every progress pass polls (poll_fn): schedules of
+ * nonblocking collectives, buffered-send flushes, partitioned requests,
+ * context-id agreements.  Their owner adds one when it starts and removes
+ * it when it completes; each sits in no other queue (next/prev link it). */
+void tern_req_poll_add(struct tern_request *r);
+void tern_req_poll_remove(struct tern_request *r);
+/* The progress hook (registered by tern_p2p_init) that polls them. */
+int tern_req_poll_all(void);
+
 /* Whether some operation on c (or on the other, given, communicator) is
  * still under way: a live request that is active and not complete, the
  * ones the user freed included (MPI_Comm_disconnect waits for none). */

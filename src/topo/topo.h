@@ -37,7 +37,8 @@ struct tern_topo {
 int tern_topo_neighbors(struct tern_comm *c, int *indeg, const int **in, int *outdeg,
                         const int **out);
 
-/* ---- Owned by the communicator (hooks in src/core and src/api). ---- */
+/* ---- Owned by the communicator: released through the hook that
+ * runtime/init.c registers, copied by MPI_Comm_dup (src/api). ---- */
 
 /* Frees what comm->topo points to (NULL is fine). */
 void tern_topo_free(void *topo);
@@ -66,29 +67,10 @@ void tern_cart_shift(const struct tern_topo *t, const int *coords, int dir, int 
 /* Fills t->coords, t->in and t->out for the process with 'rank'. */
 int tern_cart_finish(struct tern_topo *t, int rank);
 
-/* Builds a communicator over group g (NULL at processes outside it, which
- * get *out = NULL) and gives it topology t.  Collective over parent; a
- * process that failed locally passes g = NULL so the others do not hang.
- * t is freed wherever it is not attached, on failure too; t == NULL at a
- * member means out of memory.  finish(t, rank), if not NULL, completes t for
- * the new rank before it is attached. */
-int tern_topo_comm_build(struct tern_comm *parent, struct tern_group *g, struct tern_topo *t,
-                         int (*finish)(struct tern_topo *t, int rank), struct tern_comm **out);
-/* The same over the first 'members' ranks of parent (all when members ==
- * parent->size): grid and graph ranks are the old ranks. */
-int tern_topo_comm_create(struct tern_comm *parent, int members, struct tern_topo *t,
-                          int (*finish)(struct tern_topo *t, int rank), struct tern_comm **out);
-
 /* MPI_Dims_create's balanced factorisation: the zero entries of dims[ndims]
  * get factors of nnodes / (product of the nonzero entries), non-increasing.
  * Arguments checked except divisibility: MPI_ERR_DIMS (no message) when the
  * free entries cannot make up nnodes. */
 int tern_dims_fill(int nnodes, int ndims, int *dims);
-
-/* MPI_Dist_graph_create's edge exchange: from the n sources with their
- * degrees and destinations (and weights, or NULL) given at each process,
- * fills t's in/out lists (and weights) for this process.  Collective over c. */
-int tern_dist_graph_gather(struct tern_comm *c, int n, const int *sources, const int *degrees,
-                           const int *dests, const int *weights, struct tern_topo *t);
 
 #endif

@@ -1,14 +1,16 @@
 /* MPI_Init and MPI_Finalize, and the runtime the world model shares with
- * sessions (core/runtime.h): the order in which the layers come up and go
- * down. */
+ * sessions (runtime/runtime.h): the order in which the layers come up and
+ * go down, and the hooks through which core releases what the layers above
+ * it hang on its objects. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "api/check.h"
 #include "bootstrap/boot.h"
 #include "bootstrap/host.h"
+#include "coll/op.h"
+#include "coll/select.h"
 #include "core/api.h"
 #include "core/attr.h"
 #include "core/errors.h"
@@ -17,7 +19,6 @@
 #include "core/objects.h"
 #include "core/params.h"
 #include "core/progress.h"
-#include "core/runtime.h"
 #include "core/session.h"
 #include "core/state.h"
 #include "datatype/datatype.h"
@@ -25,7 +26,9 @@
 #include "p2p/match.h"
 #include "p2p/p2p.h"
 #include "p2p/request.h"
+#include "runtime/runtime.h"
 #include "topo/bind.h"
+#include "topo/topo.h"
 
 /* Raises the thread support of the runtime to 'level'.  Before
  * MPI_THREAD_MULTIPLE only one thread at a time is in MPI, so the big lock
@@ -39,6 +42,29 @@ static void thread_support(int level)
     pthread_mutex_init(&tern_big_lock, &a);
     pthread_mutexattr_destroy(&a);
     tern_g.thread_multiple = 1;
+}
+
+/* Parts of communicators and sessions that belong to layers above core. */
+static void comm_drop_topo(struct tern_comm *c)
+{
+    tern_topo_free(c->topo);
+    c->topo = NULL;
+}
+
+/* The buffer is the user's memory: it must be free when MPI_Comm_free
+ * returns, so the messages in it leave first.  At destruction (a
+ * communicator never freed) nothing is buffered by now. */
+static void comm_drop_bsend(struct tern_comm *c) { tern_bbuf_drop(&c->bsend); }
+
+static void session_drop_bsend(struct tern_session *s) { tern_bbuf_drop(&s->bsend); }
+
+static void register_part_hooks(void)
+{
+    tern_comm_on_free(comm_drop_bsend);
+    tern_comm_on_destroy(comm_drop_topo);
+    tern_comm_on_destroy(comm_drop_bsend);
+    tern_comm_on_destroy(tern_coll_sel_free);
+    tern_session_on_destroy(session_drop_bsend);
 }
 
 /* The runtime serves the world model and every session: the first of
@@ -78,6 +104,7 @@ int tern_runtime_acquire(int level, const char *fn)
     tern_topo_bind();
 
     /* Objects first (error reporting needs MPI_COMM_WORLD), transports last. */
+    register_part_hooks();
     tern_g.init_state = TERN_STATE_ACTIVE;
     if (tern_datatypes_init() != MPI_SUCCESS) tern_fatal("%s: datatype initialisation failed", fn);
     if (tern_comms_init() != MPI_SUCCESS) tern_fatal("%s: communicator initialisation failed", fn);
@@ -103,6 +130,7 @@ void tern_runtime_release_if_unused(void)
     tern_comms_finalize();
     tern_sessions_finalize();
     tern_datatypes_finalize();
+    tern_ops_finalize();
     tern_attr_finalize();
     tern_match_finalize();
     tern_requests_finalize();
@@ -157,6 +185,7 @@ int PMPI_Finalize(void)
     /* MPI_COMM_SELF's attributes are deleted before anything else
      * (MPI-4.1 11.2.4), then those of the other predefined objects. */
     tern_attr_finalize_callbacks();
+    tern_attr_type_finalize_callbacks();
     tern_bbuf_drop(&tern_bbuf_process);
     tern_g.world_state = TERN_STATE_FINALIZED;
     tern_runtime_release_if_unused();

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "coll/coll.h"
-#include "core/comm_internal.h"
+#include "comm/comm.h"
 #include "core/errors.h"
 #include "core/objects.h"
 #include "core/state.h"
@@ -38,14 +38,6 @@ int tern_intercomm_build(struct tern_errhandler *errh, struct tern_group *local,
     ic->local_comm = lc;
     *out = ic;
     return MPI_SUCCESS;
-}
-
-void tern_intercomm_parts_release(struct tern_comm *c)
-{
-    if (c->local_comm) tern_comm_release(c->local_comm);
-    if (c->remote_group) tern_group_release(c->remote_group);
-    c->local_comm = NULL;
-    c->remote_group = NULL;
 }
 
 int tern_groups_low(const struct tern_group *a, const struct tern_group *b)

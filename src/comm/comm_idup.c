@@ -26,7 +26,7 @@
 #include "coll/nbc.h"
 #include "coll/op.h"
 #include "coll/sched.h"
-#include "core/comm_internal.h"
+#include "comm/comm.h"
 #include "core/errors.h"
 #include "core/objects.h"
 #include "core/progress.h"
@@ -98,7 +98,7 @@ static void finish(struct tern_request *r, struct idup *d, int err)
         d->holding = 0;
     }
     r->status.MPI_ERROR = err;
-    tern_progress_coll_remove(r);
+    tern_req_poll_remove(r);
     tern_req_complete(r);
 }
 
@@ -193,7 +193,7 @@ int tern_comm_idup_start(struct tern_comm *c, const char *fn, struct tern_comm *
     r->poll_fn = poll_idup;
     r->free_fn = free_idup;
     tern_status_empty(&r->status, MPI_ANY_SOURCE);
-    tern_progress_coll_add(r);
+    tern_req_poll_add(r);
     /* An error here reaches the user through the request, as one in a
      * later round does. */
     if ((rc = offer(d, 0))) finish(r, d, rc);

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "core/comm_internal.h"
+#include "comm/comm.h"
 #include "core/errors.h"
 #include "core/objects.h"
 

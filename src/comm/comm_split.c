@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "coll/coll.h"
-#include "core/comm_internal.h"
+#include "comm/comm.h"
 #include "core/errors.h"
 #include "core/objects.h"
 #include "datatype/datatype.h"

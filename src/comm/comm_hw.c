@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "coll/coll.h"
-#include "core/comm_internal.h"
+#include "comm/comm.h"
 #include "core/errors.h"
 #include "datatype/datatype.h"
 

@@ -1,10 +1,12 @@
-/* Communicator construction shared by core/comm*.c and the entry points
- * of api/comm*.c. */
-#ifndef TERN_CORE_COMM_INTERNAL_H
-#define TERN_CORE_COMM_INTERNAL_H
+/* Communicator construction (src/comm/): the constructors that agree
+ * context ids with messages and run collectives, above coll/.  The entry
+ * points of api/comm*.c and api/topo_*.c call them. */
+#ifndef TERN_COMM_COMM_H
+#define TERN_COMM_COMM_H
 
 #include <stdint.h>
 
+#include "core/comm_ctx.h"
 #include "core/objects.h"
 
 /* Where a context-id agreement reaches beyond its own participants: the
@@ -15,22 +17,6 @@ struct tern_ctx_peer {
     int rank, tag;
 };
 
-/* ---- Context ids held and kept by this process (comm_ctx.c) ----
- * An agreement holds the range it offers (so no concurrent agreement
- * offers it too), then keeps the one all agree on or drops its offer.
- * 'owner' orders concurrent agreements: lower wins, 0 is a blocking one. */
-#define TERN_CTX_LAST 0xfffffff0u  /* ids from here on are never given out */
-#define TERN_CTX_PENDING TERN_CTX_LAST /* a communicator whose ids are being agreed */
-void tern_ctx_reset(void);
-/* Holds the lowest range of n free ids at or above 'from'. */
-int tern_ctx_hold(uint32_t from, uint32_t n, uint64_t owner, uint32_t *start);
-void tern_ctx_drop(uint32_t start);
-void tern_ctx_keep(uint32_t start);
-/* 1 when an agreement of higher priority than 'owner' holds part of
- * [start, start + n): the lower one waits for it rather than offering
- * beyond (two agreements that offered past each other could do so forever). */
-int tern_ctx_yields(uint32_t start, uint32_t n, uint64_t owner);
-
 /* The context id agreed among n participants of 'parent' (the
  * parent ranks prank[0..n), or ranks 0..n-1 when prank is NULL; this process
  * is number 'me'), exchanged with 'peer' when not NULL: a binomial reduction
@@ -40,14 +26,17 @@ int tern_ctx_yields(uint32_t start, uint32_t n, uint64_t owner);
 int tern_ctx_agree(struct tern_comm *parent, int n, const int *prank, int me, int tag,
                    const struct tern_ctx_peer *peer, int nids, uint32_t *out);
 
-/* An intracommunicator over 'group' (a reference taken) with context ids
- * ctx, ctx+1 and handler errh; a handle only when with_handle. */
-int tern_comm_build(struct tern_errhandler *errh, struct tern_group *group, uint32_t ctx,
-                    int with_handle, struct tern_comm **out);
-
-/* A communicator made from 'parent' derives from its session when its own
- * group knows none. */
-void tern_comm_inherit_session(struct tern_comm *c, const struct tern_comm *parent);
+/* Communicator construction shared by dup/split/create: builds a comm over
+ * 'group' (taking a reference) with a fresh context id agreed over 'parent'.
+ * Collective over parent; members not in group pass group == NULL and get
+ * *out = NULL. */
+int tern_comm_create_from(struct tern_comm *parent, struct tern_group *group, struct tern_comm **out);
+/* MPI_Comm_create_group: collective over the members of 'group' only (a
+ * subset of parent's group); the context id is agreed with point-to-point
+ * messages carrying 'tag' on parent's collective context.  Callers outside
+ * group get *out = NULL. */
+int tern_comm_create_group(struct tern_comm *parent, struct tern_group *group, int tag,
+                           struct tern_comm **out);
 
 /* MPI_Comm_idup's first half: *nc, a communicator like c (a handle, the
  * same groups and handler; no attributes, topology or hints yet) whose
@@ -84,9 +73,6 @@ int tern_inter_is_low(const struct tern_comm *c);
 /* 1 (and *who, a world rank in both) when a and b share a member. */
 int tern_groups_overlap(const struct tern_group *a, const struct tern_group *b, int *who);
 
-/* Drops what only intercommunicators hold (called when a comm dies). */
-void tern_intercomm_parts_release(struct tern_comm *c);
-
 /* The group MPI_Comm_split gives the members of 'color': from pairs[2i] =
  * colour and pairs[2i+1] = key of rank i (n ranks), those of that colour
  * ordered by key then rank, as world ranks through world[].  NULL when out
@@ -119,5 +105,27 @@ int tern_intercomm_from_groups(struct tern_group *local, struct tern_group *remo
 int tern_hw_color(const char *type);
 int tern_hw_unguided_color(struct tern_comm *c, int *color, const char **type);
 const char *tern_hw_type_name(const char *type);
+
+/* ---- Process topologies (topo_comm.c, dist_graph.c) ---- */
+struct tern_topo;
+
+/* Builds a communicator over group g (NULL at processes outside it, which
+ * get *out = NULL) and gives it topology t.  Collective over parent; a
+ * process that failed locally passes g = NULL so the others do not hang.
+ * t is freed wherever it is not attached, on failure too; t == NULL at a
+ * member means out of memory.  finish(t, rank), if not NULL, completes t for
+ * the new rank before it is attached. */
+int tern_topo_comm_build(struct tern_comm *parent, struct tern_group *g, struct tern_topo *t,
+                         int (*finish)(struct tern_topo *t, int rank), struct tern_comm **out);
+/* The same over the first 'members' ranks of parent (all when members ==
+ * parent->size): grid and graph ranks are the old ranks. */
+int tern_topo_comm_create(struct tern_comm *parent, int members, struct tern_topo *t,
+                          int (*finish)(struct tern_topo *t, int rank), struct tern_comm **out);
+
+/* MPI_Dist_graph_create's edge exchange: from the n sources with their
+ * degrees and destinations (and weights, or NULL) given at each process,
+ * fills t's in/out lists (and weights) for this process.  Collective over c. */
+int tern_dist_graph_gather(struct tern_comm *c, int n, const int *sources, const int *degrees,
+                           const int *dests, const int *weights, struct tern_topo *t);
 
 #endif
