@@ -502,6 +502,9 @@ def _keyval_checks(obj, kind):
 CHECKS = {
     "comm": {"obj": "struct tern_comm *", "order": 0, "errc": True, "include": ["core/objects.h"],
              "code": ['tern_comm_check($p, fn, "$p", &$o)']},
+    "comm_inout": {"obj": "struct tern_comm *", "keep": True, "order": 0, "errc": True,
+                   "include": ["core/objects.h"],
+                   "code": ['tern_check_ptr($E, $p, fn, "$p")', 'tern_comm_check(*$p, fn, "*$p", &$o)']},
     "group": {"obj": "struct tern_group *", "order": 0, "include": ["api/comm_check.h"],
               "code": ['tern_chk_group($E, fn, "$p", $p, &$o)']},
     "group_inout": {"obj": "struct tern_group *", "keep": True, "order": 0, "include": ["api/comm_check.h"],
@@ -532,4 +535,5 @@ CHECKS = {
     **_keyval_checks("type", "TERN_ATTR_TYPE"),
     **_keyval_checks("win", "TERN_ATTR_WIN"),
     "out": {"obj": None, "order": 1, "code": ['tern_check_ptr($E, $p, fn, "$p")']},
+    "string_in": {"obj": None, "order": 1, "code": ['tern_check_ptr($E, $p, fn, "$p")']},
 }

@@ -114,4 +114,19 @@ int tern_api_win_create_keyval(const char *fn, MPI_Win_copy_attr_function *win_c
                                void *extra_state);
 int tern_api_win_free_keyval(const char *fn, int *win_keyval, struct tern_keyval *win_keyval_o);
 
+/* src/api/comm.c */
+int tern_api_comm_size(const char *fn, struct tern_comm *comm_o, int *size);
+int tern_api_comm_rank(const char *fn, struct tern_comm *comm_o, int *rank);
+int tern_api_comm_compare(const char *fn, struct tern_comm *comm1_o, struct tern_comm *comm2_o,
+                          int *result);
+int tern_api_comm_free(const char *fn, MPI_Comm *comm, struct tern_comm *comm_o);
+int tern_api_comm_disconnect(const char *fn, MPI_Comm *comm, struct tern_comm *comm_o);
+int tern_api_comm_get_parent(const char *fn, MPI_Comm *parent);
+int tern_api_comm_group(const char *fn, struct tern_comm *comm_o, MPI_Group *group);
+int tern_api_comm_set_name(const char *fn, struct tern_comm *comm_o, const char *comm_name);
+int tern_api_comm_get_name(const char *fn, MPI_Comm comm, char *comm_name, int *resultlen);
+int tern_api_comm_test_inter(const char *fn, struct tern_comm *comm_o, int *flag);
+int tern_api_comm_remote_size(const char *fn, struct tern_comm *comm_o, int *size);
+int tern_api_comm_remote_group(const char *fn, struct tern_comm *comm_o, MPI_Group *group);
+
 #endif
