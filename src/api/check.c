@@ -67,6 +67,13 @@ int tern_check_datatype(struct tern_comm *c, MPI_Datatype h, const char *fn, con
     return rc == MPI_SUCCESS ? rc : tern_err_raise(c, rc);
 }
 
+int tern_check_type_valid(struct tern_comm *c, MPI_Datatype h, const char *fn, const char *arg,
+                          struct tern_datatype **out)
+{
+    int rc = tern_dt_check_valid(h, fn, arg, out);
+    return rc == MPI_SUCCESS ? rc : tern_err_raise(c, rc);
+}
+
 int tern_check_buffer(struct tern_comm *c, const void *buf, long count, const struct tern_datatype *dt,
                       const char *fn, const char *arg)
 {

@@ -29,6 +29,10 @@ int tern_check_send_tag(struct tern_comm *c, int tag, const char *fn);
 int tern_check_recv_tag(struct tern_comm *c, int tag, const char *fn);
 int tern_check_datatype(struct tern_comm *c, MPI_Datatype h, const char *fn, const char *arg,
                         struct tern_datatype **out);
+/* A datatype handle that names a type, committed or not (what the calls
+ * that do not move data need). */
+int tern_check_type_valid(struct tern_comm *c, MPI_Datatype h, const char *fn, const char *arg,
+                          struct tern_datatype **out);
 /* NULL with a positive count of a predefined type (MPI_BOTTOM is fine with
  * derived types holding absolute addresses). */
 int tern_check_buffer(struct tern_comm *c, const void *buf, long count, const struct tern_datatype *dt,

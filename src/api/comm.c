@@ -1,5 +1,9 @@
-/* MPI communicator entry points: size/rank, construction (dup, split,
- * create), comparison, names.  Attributes are src/api/attr.c. */
+/* MPI communicator calls: size/rank, construction (dup, split, create),
+ * comparison, names.  The entry points of the queries, of freeing and of
+ * the names are generated (src/api/gen/bindings_comm.c; see
+ * tools/gen/gen_bindings.py), with the init test, the lock and the checks
+ * of the handles and result pointers; the constructors write theirs here.
+ * Attributes are src/api/attr.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +11,7 @@
 #include "coll/coll.h"
 #include "api/check.h"
 #include "api/comm_check.h"
+#include "api/gen/bindings.h"
 #include "comm/comm.h"
 #include "core/api.h"
 #include "core/attr.h"
@@ -20,49 +25,18 @@
 #include "p2p/status.h"
 #include "topo/topo.h"
 
-/* A query of one communicator with one output argument: the checks, then
- * answer() under the lock. */
-typedef int (*comm_answer_fn)(struct tern_comm *c, const char *fn, void *out);
-
-static int comm_query(const char *fn, MPI_Comm comm, const char *arg, void *out,
-                      comm_answer_fn answer)
-{
-    struct tern_comm *c;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(tern_check_ptr(c, out, fn, arg));
-    rc = answer(c, fn, out);
-out:
-    tern_unlock();
-    return rc;
-}
-
-static int answer_size(struct tern_comm *c, const char *fn, void *out)
+int tern_api_comm_size(const char *fn, struct tern_comm *comm_o, int *size)
 {
     (void)fn;
-    *(int *)out = c->size;
+    *size = comm_o->size;
     return MPI_SUCCESS;
 }
 
-static int answer_rank(struct tern_comm *c, const char *fn, void *out)
+int tern_api_comm_rank(const char *fn, struct tern_comm *comm_o, int *rank)
 {
     (void)fn;
-    *(int *)out = c->rank;
+    *rank = comm_o->rank;
     return MPI_SUCCESS;
-}
-
-TERN_WEAK_ALIAS(MPI_Comm_size)
-int PMPI_Comm_size(MPI_Comm comm, int *size)
-{
-    return comm_query("MPI_Comm_size", comm, "size", size, answer_size);
-}
-
-TERN_WEAK_ALIAS(MPI_Comm_rank)
-int PMPI_Comm_rank(MPI_Comm comm, int *rank)
-{
-    return comm_query("MPI_Comm_rank", comm, "rank", rank, answer_rank);
 }
 
 /* What every dup copies besides the groups: the topology, the attributes
@@ -287,78 +261,51 @@ out:
 
 /* MPI_Comm_free, and MPI_Comm_disconnect ('drain'), which first waits for
  * every operation under way on the communicator to complete. */
-static int comm_free(const char *fn, MPI_Comm *comm, int drain)
+static int comm_free(const char *fn, MPI_Comm *comm, struct tern_comm *c, int drain)
 {
-    struct tern_comm *c;
     int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_check_ptr(NULL, comm, fn, "comm"));
-    TRY(tern_comm_check(*comm, fn, "*comm", &c));
-    if (c == &tern_comm_world || c == &tern_comm_self) {
-        rc = tern_err_comm(c, MPI_ERR_COMM, "%s: %s cannot be freed", fn,
-                           c == &tern_comm_world ? "MPI_COMM_WORLD" : "MPI_COMM_SELF");
-        goto out;
-    }
+    if (c == &tern_comm_world || c == &tern_comm_self)
+        return tern_err_comm(c, MPI_ERR_COMM, "%s: %s cannot be freed", fn,
+                             c == &tern_comm_world ? "MPI_COMM_WORLD" : "MPI_COMM_SELF");
     if (drain) {
         struct tern_waiter w = TERN_WAITER_INIT;
         while (tern_req_pending_on(c, c->local_comm)) tern_progress_wait(&w);
     }
     /* [attr] Delete callbacks first; when one fails the communicator stays. */
-    if ((rc = tern_attr_comm_free(c)) != MPI_SUCCESS) {
-        rc = tern_err_raise(c, rc);
-        goto out;
-    }
+    if ((rc = tern_attr_comm_free(c)) != MPI_SUCCESS) return tern_err_raise(c, rc);
     tern_comm_free_handle(c);
     *comm = MPI_COMM_NULL;
-out:
-    tern_unlock();
-    return rc;
+    return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Comm_free)
-int PMPI_Comm_free(MPI_Comm *comm)
+int tern_api_comm_free(const char *fn, MPI_Comm *comm, struct tern_comm *comm_o)
 {
-    return comm_free("MPI_Comm_free", comm, 0);
+    return comm_free(fn, comm, comm_o, 0);
 }
 
 /* Communicators never come from dynamic processes in Tern (MPI_Comm_spawn
  * and the port calls are not implemented), so disconnecting is freeing
  * once nothing is left in flight. */
-TERN_WEAK_ALIAS(MPI_Comm_disconnect)
-int PMPI_Comm_disconnect(MPI_Comm *comm)
+int tern_api_comm_disconnect(const char *fn, MPI_Comm *comm, struct tern_comm *comm_o)
 {
-    return comm_free("MPI_Comm_disconnect", comm, 1);
+    return comm_free(fn, comm, comm_o, 1);
 }
 
 /* Every Tern process is started by mpiexec or as a singleton, never by
  * MPI_Comm_spawn, so no process has a parent (MPI-4.1 11.8.2: then the
  * answer is MPI_COMM_NULL). */
-TERN_WEAK_ALIAS(MPI_Comm_get_parent)
-int PMPI_Comm_get_parent(MPI_Comm *parent)
+int tern_api_comm_get_parent(const char *fn, MPI_Comm *parent)
 {
-    static const char fn[] = "MPI_Comm_get_parent";
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_check_ptr(NULL, parent, fn, "parent"));
+    (void)fn;
     *parent = MPI_COMM_NULL;
-out:
-    tern_unlock();
-    return rc;
+    return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Comm_compare)
-int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
+int tern_api_comm_compare(const char *fn, struct tern_comm *comm1_o, struct tern_comm *comm2_o,
+                          int *result)
 {
-    static const char fn[] = "MPI_Comm_compare";
-    struct tern_comm *c1, *c2;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm1, fn, "comm1", &c1));
-    TRY(tern_comm_check(comm2, fn, "comm2", &c2));
-    TRY(tern_check_ptr(c1, result, fn, "result"));
+    (void)fn;
+    struct tern_comm *c1 = comm1_o, *c2 = comm2_o;
     if (c1 == c2) {
         *result = MPI_IDENT;
     } else if (c1->is_inter != c2->is_inter) {
@@ -372,104 +319,67 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
         }
         *result = g == MPI_IDENT ? MPI_CONGRUENT : g;
     }
-out:
-    tern_unlock();
-    return rc;
+    return MPI_SUCCESS;
 }
 
-static int answer_group(struct tern_comm *c, const char *fn, void *out)
+/* A new handle for a group of c's. */
+static int publish_group(const char *fn, struct tern_comm *c, struct tern_group *g, MPI_Group *out)
 {
-    tern_group_retain(c->group);
-    int rc = tern_group_publish(c->group, out);
+    tern_group_retain(g);
+    int rc = tern_group_publish(g, out);
     if (rc) rc = tern_err_comm(c, rc, "%s: out of memory for a group handle", fn);
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Comm_group)
-int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
+int tern_api_comm_group(const char *fn, struct tern_comm *comm_o, MPI_Group *group)
 {
-    return comm_query("MPI_Comm_group", comm, "group", group, answer_group);
+    return publish_group(fn, comm_o, comm_o->group, group);
 }
 
-static int answer_set_name(struct tern_comm *c, const char *fn, void *out)
+int tern_api_comm_set_name(const char *fn, struct tern_comm *comm_o, const char *comm_name)
 {
     (void)fn;
     /* Longer names are truncated to MPI_MAX_OBJECT_NAME - 1 characters. */
-    snprintf(c->name, sizeof c->name, "%s", (const char *)out);
+    snprintf(comm_o->name, sizeof comm_o->name, "%s", comm_name);
     return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Comm_set_name)
-int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
+int tern_api_comm_get_name(const char *fn, MPI_Comm comm, char *comm_name, int *resultlen)
 {
-    /* comm_query's "output" is the name read here. */
-    return comm_query("MPI_Comm_set_name", comm, "comm_name", (void *)comm_name, answer_set_name);
-}
-
-TERN_WEAK_ALIAS(MPI_Comm_get_name)
-int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
-{
-    static const char fn[] = "MPI_Comm_get_name";
-    struct tern_comm *c;
+    struct tern_comm *c = NULL;
     int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
     /* MPI-4.1 names the null handle too. */
     const char *name = "MPI_COMM_NULL";
-    c = NULL;
     if (comm != MPI_COMM_NULL) {
-        TRY(tern_comm_check(comm, fn, "comm", &c));
+        if ((rc = tern_comm_check(comm, fn, "comm", &c))) return rc;
         name = c->name;
     }
-    TRY(tern_check_ptr(c, comm_name, fn, "comm_name"));
-    TRY(tern_check_ptr(c, resultlen, fn, "resultlen"));
+    if ((rc = tern_check_ptr(c, comm_name, fn, "comm_name")) ||
+        (rc = tern_check_ptr(c, resultlen, fn, "resultlen")))
+        return rc;
     size_t len = strnlen(name, MPI_MAX_OBJECT_NAME - 1);
     memcpy(comm_name, name, len);
     comm_name[len] = 0;
     *resultlen = (int)len;
-out:
-    tern_unlock();
-    return rc;
-}
-
-static int answer_test_inter(struct tern_comm *c, const char *fn, void *out)
-{
-    (void)fn;
-    *(int *)out = c->is_inter != 0;
     return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Comm_test_inter)
-int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
+int tern_api_comm_test_inter(const char *fn, struct tern_comm *comm_o, int *flag)
 {
-    return comm_query("MPI_Comm_test_inter", comm, "flag", flag, answer_test_inter);
+    (void)fn;
+    *flag = comm_o->is_inter != 0;
+    return MPI_SUCCESS;
 }
 
-static int answer_remote_size(struct tern_comm *c, const char *fn, void *out)
+int tern_api_comm_remote_size(const char *fn, struct tern_comm *comm_o, int *size)
 {
-    int rc = tern_chk_inter(c, fn);
-    if (!rc) *(int *)out = c->remote_group->size;
+    int rc = tern_chk_inter(comm_o, fn);
+    if (!rc) *size = comm_o->remote_group->size;
     return rc;
 }
 
-static int answer_remote_group(struct tern_comm *c, const char *fn, void *out)
+int tern_api_comm_remote_group(const char *fn, struct tern_comm *comm_o, MPI_Group *group)
 {
-    int rc = tern_chk_inter(c, fn);
-    if (rc) return rc;
-    tern_group_retain(c->remote_group);
-    rc = tern_group_publish(c->remote_group, out);
-    if (rc) rc = tern_err_comm(c, rc, "%s: out of memory for a group handle", fn);
-    return rc;
-}
-
-TERN_WEAK_ALIAS(MPI_Comm_remote_size)
-int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
-{
-    return comm_query("MPI_Comm_remote_size", comm, "size", size, answer_remote_size);
-}
-
-TERN_WEAK_ALIAS(MPI_Comm_remote_group)
-int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
-{
-    return comm_query("MPI_Comm_remote_group", comm, "group", group, answer_remote_group);
+    int rc = tern_chk_inter(comm_o, fn);
+    return rc ? rc : publish_group(fn, comm_o, comm_o->remote_group, group);
 }

@@ -32,6 +32,7 @@ that bindings.h declares (the checks, the lock and the init test go).
 """
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -43,7 +44,11 @@ REPO = Path(__file__).resolve().parents[2]
 OUT_DIR = Path("src/api/gen")
 
 # chapter -> {procedure: options}.  Options: "custom": parameters the body
-# checks; "lock": False for a call that does not take the library lock.
+# checks; "lock": False for a call that does not take the library lock;
+# "init": False for a call that MPI allows before MPI_Init and after
+# MPI_Finalize (the info calls, MPI-4.1 11.4.1); "like": a procedure of
+# the standard whose checks and body a deprecated one (MPI-1 names the
+# database no longer has, genapi.LEGACY_PROCEDURES) shares.
 # The body of MPI_X is tern_api_x, in src/api/<chapter>.c.
 BINDINGS = {
     "group": {
@@ -60,6 +65,79 @@ BINDINGS = {
         "MPI_Group_translate_ranks": {"custom": ["n", "ranks1", "ranks2"]},
         "MPI_Group_compare": {},
         "MPI_Group_free": {},
+    },
+    "info": {
+        "MPI_Info_create": {"init": False},
+        "MPI_Info_dup": {"init": False},
+        "MPI_Info_free": {"init": False},
+        # The value's message names the key.
+        "MPI_Info_set": {"init": False, "custom": ["value"]},
+        "MPI_Info_delete": {"init": False},
+        # valuelen, then value, after flag.
+        "MPI_Info_get": {"init": False, "custom": ["valuelen", "value"]},
+        "MPI_Info_get_valuelen": {"init": False},
+        # value is read only when *buflen > 0.
+        "MPI_Info_get_string": {"init": False, "custom": ["buflen", "value"]},
+        "MPI_Info_get_nkeys": {"init": False},
+        # n is a key's index, checked against the info's keys.
+        "MPI_Info_get_nthkey": {"init": False, "custom": ["n"]},
+        "MPI_Info_create_env": {"init": False},
+        "MPI_Comm_set_info": {},
+        "MPI_Comm_get_info": {},
+    },
+    "errhandler": {
+        # The function is checked after the result pointer.
+        "MPI_Comm_create_errhandler": {},
+        "MPI_Errhandler_create": {"like": "MPI_Comm_create_errhandler"},
+        "MPI_Win_create_errhandler": {},
+        "MPI_File_create_errhandler": {},
+        "MPI_Errhandler_free": {},
+        "MPI_Comm_set_errhandler": {},
+        "MPI_Errhandler_set": {"like": "MPI_Comm_set_errhandler"},
+        "MPI_Comm_get_errhandler": {},
+        "MPI_Errhandler_get": {"like": "MPI_Comm_get_errhandler"},
+        "MPI_Comm_call_errhandler": {},
+        # A file's errors go to MPI_FILE_NULL's handler, not MPI_COMM_WORLD's.
+        "MPI_File_set_errhandler": {"custom": ["errhandler"]},
+        "MPI_File_get_errhandler": {"custom": ["errhandler"]},
+        "MPI_File_call_errhandler": {},
+    },
+    "attr": {
+        "MPI_Comm_create_keyval": {},
+        "MPI_Keyval_create": {},
+        "MPI_Comm_free_keyval": {},
+        "MPI_Keyval_free": {},
+        "MPI_Comm_set_attr": {},
+        "MPI_Attr_put": {},
+        # Predefined keyvals are read on every communicator; a user keyval is
+        # looked up after the result pointers are checked.
+        "MPI_Comm_get_attr": {"custom": ["comm_keyval"]},
+        "MPI_Attr_get": {"custom": ["keyval"]},
+        "MPI_Comm_delete_attr": {},
+        "MPI_Attr_delete": {},
+        "MPI_Type_create_keyval": {},
+        "MPI_Type_free_keyval": {},
+        "MPI_Type_set_attr": {},
+        "MPI_Type_get_attr": {"custom": ["type_keyval"]},
+        "MPI_Type_delete_attr": {},
+        "MPI_Win_create_keyval": {},
+        "MPI_Win_free_keyval": {},
+    },
+    "comm": {
+        "MPI_Comm_size": {},
+        "MPI_Comm_rank": {},
+        "MPI_Comm_compare": {},
+        "MPI_Comm_free": {},
+        "MPI_Comm_disconnect": {},
+        "MPI_Comm_get_parent": {},
+        "MPI_Comm_group": {},
+        "MPI_Comm_set_name": {},
+        # MPI_COMM_NULL has a name too; the pointers' errors go to comm's
+        # handler when it is a communicator.
+        "MPI_Comm_get_name": {"custom": ["comm", "comm_name", "resultlen"]},
+        "MPI_Comm_test_inter": {},
+        "MPI_Comm_remote_size": {},
+        "MPI_Comm_remote_group": {},
     },
 }
 
@@ -81,6 +159,11 @@ def body_name(proc):
     return "tern_api_" + proc[len("MPI_"):].lower()
 
 
+def checked_as(proc, opts):
+    """The procedure whose parameter kinds and body proc uses."""
+    return opts.get("like", proc)
+
+
 class Entry:
     """One generated entry point: its prototype, checks and body call."""
 
@@ -94,7 +177,7 @@ class Entry:
             fail(f"BINDINGS: {proc} has no parameter {', '.join(sorted(unknown))}")
         self.checked = []           # (order, index, param, check)
         for i, p in enumerate(params):
-            role = role_of(proc, p)
+            role = role_of(checked_as(proc, opts), p)
             check = CHECKS.get(role)
             if p.name in custom:
                 continue
@@ -124,6 +207,9 @@ class Entry:
         params = [("const char *fn", None)] + [(d, None) for d, _ in self.body_params()]
         return genapi.declarator("int", body_name(self.proc), params, ";")
 
+    def body(self):
+        return body_name(checked_as(self.proc, self.opts))
+
     def render(self):
         lock = self.opts.get("lock", True)
         out = [f"TERN_WEAK_ALIAS({self.proc})",
@@ -133,21 +219,29 @@ class Entry:
             if check["obj"]:
                 out.append(f"    {check['obj']}{p.name}_o;")
         out.append("    int rc;")
-        out.append("    TERN_REQUIRE_INIT(fn);")
+        if self.opts.get("init", True):
+            out.append("    TERN_REQUIRE_INIT(fn);")
         if lock:
             out.append("    tern_lock();")
+        # Errors go to the handler of the call's (first) communicator once
+        # it is known to be valid (MPI-4.1 9.3), before that to
+        # MPI_COMM_WORLD's.
+        errc = "NULL"
         for _, _, p, check in self.checked:
             for code in check["code"]:
                 code = code.replace("$o", f"{p.name}_o").replace("$p", p.name)
-                code = code.replace("$E", "NULL")
+                code = code.replace("$E", errc)
                 out.append(f"    TRY({code});")
+            if check.get("errc") and errc == "NULL":
+                errc = f"{p.name}_o"
         args = ", ".join(["fn"] + [a for _, a in self.body_params()])
-        call = f"    rc = {body_name(self.proc)}({args});"
+        call = f"    rc = {self.body()}({args});"
         out.append(call if len(call) <= genapi.LINE_WIDTH else
-                   genapi.declarator("    rc =", body_name(self.proc),
+                   genapi.declarator("    rc =", self.body(),
                                      [(a, None) for a in ["fn"] + [a for _, a in self.body_params()]],
                                      ";"))
-        out.append("out:")
+        if self.checked:
+            out.append("out:")
         if lock:
             out.append("    tern_unlock();")
         out.append("    return rc;")
@@ -157,17 +251,32 @@ class Entry:
 
 def entries():
     sigs = standard_signatures()
-    decls = {p.name: p for p in genapi.standard_procedures()}
+    decls = {p.name: p for p in genapi.standard_procedures() + genapi.legacy_procedures()}
     out = {}
     for chapter, procs in BINDINGS.items():
         out[chapter] = []
         for proc, opts in procs.items():
-            if proc not in sigs or proc not in decls:
+            like = checked_as(proc, opts)
+            if like not in sigs or proc not in decls:
                 fail(f"BINDINGS: {proc} is not a procedure of the standard")
             if decls[proc].ret != "int":
                 fail(f"BINDINGS: {proc} returns {decls[proc].ret}, not an error code")
-            out[chapter].append(Entry(proc, decls[proc], sigs[proc][1], opts))
+            if [n for _, n in decls[proc].params] != [p.name for p in sigs[like][1]]:
+                fail(f"BINDINGS: {proc} does not take the parameters of {like}")
+            out[chapter].append(Entry(proc, decls[proc], sigs[like][1], opts))
     return out
+
+
+def object_structs(chapters):
+    """The structs the bodies receive, declared in bindings.h."""
+    out = set()
+    for ents in chapters.values():
+        for e in ents:
+            for _, _, _, check in e.checked:
+                m = re.fullmatch(r"struct (\w+) \*", check["obj"] or "")
+                if m:
+                    out.add(m.group(1))
+    return sorted(out)
 
 
 def render_header(chapters):
@@ -177,18 +286,22 @@ def render_header(chapters):
            " * handles turned into objects (the parameter's name with _o); fn is the",
            " * MPI name, for error messages.  An error is raised before it is returned. */",
            "#ifndef TERN_API_GEN_BINDINGS_H", "#define TERN_API_GEN_BINDINGS_H", "",
-           "#include <mpi.h>", "", '#include "core/objects.h"']
+           "#include <mpi.h>", ""]
+    out += [f"struct {name};" for name in object_structs(chapters)]
     for chapter, ents in chapters.items():
         out.append("")
         out.append(f"/* src/api/{chapter}.c */")
-        out.extend(e.prototype() for e in ents)
+        out.extend(e.prototype() for e in ents if "like" not in e.opts)
     out += ["", "#endif", ""]
     return "\n".join(out)
 
 
 def render_chapter(chapter, ents):
-    out = [NOTICE, "", '#include "api/check.h"', '#include "api/comm_check.h"',
-           '#include "api/gen/bindings.h"', '#include "core/api.h"', '#include "core/state.h"']
+    includes = {"api/check.h", "api/gen/bindings.h", "core/api.h", "core/state.h"}
+    for e in ents:
+        for _, _, _, check in e.checked:
+            includes.update(check.get("include", ()))
+    out = [NOTICE, ""] + [f'#include "{h}"' for h in sorted(includes)]
     for e in ents:
         out.append("")
         out.append(e.render())

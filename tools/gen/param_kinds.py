@@ -479,15 +479,61 @@ def role_of(fn, p):
 #           parameters; 1: pointers for results, checked after all handles
 #   code    the checks, each returning MPI_SUCCESS or a raised error code:
 #           $p the parameter, $o the object, $E the communicator the error
-#           is raised on (the call's, once checked; NULL: no communicator,
-#           so MPI_COMM_SELF's handler)
+#           is raised on (the call's, once checked; NULL: none, so
+#           MPI_COMM_WORLD's handler)
+#   errc    the object is the communicator whose handler gets the errors
+#           of the checks after it
+#   include headers the checks need
 # --------------------------------------------------------------------------
 
+HANDLE_CHECK = "api/handle_check.h"
+
+def _keyval_checks(obj, kind):
+    return {
+        f"{obj}_keyval": {"obj": "struct tern_keyval *", "order": 0, "include": [HANDLE_CHECK],
+                          "code": [f'tern_chk_keyval($E, fn, $p, {kind}, &$o)']},
+        f"{obj}_keyval_inout": {"obj": "struct tern_keyval *", "keep": True, "order": 0,
+                                "include": [HANDLE_CHECK],
+                                "code": ['tern_check_ptr($E, $p, fn, "$p")',
+                                         f'tern_chk_keyval($E, fn, *$p, {kind}, &$o)']},
+    }
+
+
 CHECKS = {
-    "group": {"obj": "struct tern_group *", "order": 0,
+    "comm": {"obj": "struct tern_comm *", "order": 0, "errc": True, "include": ["core/objects.h"],
+             "code": ['tern_comm_check($p, fn, "$p", &$o)']},
+    "comm_inout": {"obj": "struct tern_comm *", "keep": True, "order": 0, "errc": True,
+                   "include": ["core/objects.h"],
+                   "code": ['tern_check_ptr($E, $p, fn, "$p")', 'tern_comm_check(*$p, fn, "*$p", &$o)']},
+    "group": {"obj": "struct tern_group *", "order": 0, "include": ["api/comm_check.h"],
               "code": ['tern_chk_group($E, fn, "$p", $p, &$o)']},
-    "group_inout": {"obj": "struct tern_group *", "keep": True, "order": 0,
+    "group_inout": {"obj": "struct tern_group *", "keep": True, "order": 0, "include": ["api/comm_check.h"],
                     "code": ['tern_check_ptr($E, $p, fn, "$p")',
                              'tern_chk_group($E, fn, "*$p", *$p, &$o)']},
+    # Hints: MPI_INFO_NULL is none.
+    "info": {"obj": "struct tern_info *", "order": 0, "include": ["core/info.h"],
+             "code": ['tern_info_check($p, 1, fn, "$p", $E, &$o)']},
+    "info_obj": {"obj": "struct tern_info *", "order": 0, "include": ["core/info.h"],
+                 "code": ['tern_info_check($p, 0, fn, "$p", $E, &$o)']},
+    "info_inout": {"obj": "struct tern_info *", "keep": True, "order": 0, "include": ["core/info.h"],
+                   "code": ['tern_check_ptr($E, $p, fn, "$p")',
+                            'tern_info_check(*$p, 0, fn, "*$p", $E, &$o)']},
+    "info_key": {"obj": None, "order": 0, "include": [HANDLE_CHECK],
+                 "code": ['tern_chk_info_key($E, fn, $p)']},
+    "errhandler": {"obj": "struct tern_errhandler *", "order": 0, "include": [HANDLE_CHECK],
+                   "code": ['tern_chk_errh($E, fn, "$p", $p, &$o)']},
+    "errhandler_inout": {"obj": "struct tern_errhandler *", "keep": True, "order": 0,
+                         "include": [HANDLE_CHECK],
+                         "code": ['tern_check_ptr($E, $p, fn, "$p")',
+                                  'tern_chk_errh($E, fn, "*$p", *$p, &$o)']},
+    # Only MPI_FILE_NULL exists; its errors go to its own handler.
+    "file": {"obj": None, "order": 0, "include": [HANDLE_CHECK], "code": ['tern_chk_file(fn, $p)']},
+    # A valid handle, committed or not (communication checks that too).
+    "datatype": {"obj": "struct tern_datatype *", "order": 0,
+                 "code": ['tern_check_type_valid($E, $p, fn, "$p", &$o)']},
+    **_keyval_checks("comm", "TERN_ATTR_COMM"),
+    **_keyval_checks("type", "TERN_ATTR_TYPE"),
+    **_keyval_checks("win", "TERN_ATTR_WIN"),
     "out": {"obj": None, "order": 1, "code": ['tern_check_ptr($E, $p, fn, "$p")']},
+    "string_in": {"obj": None, "order": 1, "code": ['tern_check_ptr($E, $p, fn, "$p")']},
 }

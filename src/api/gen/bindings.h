@@ -12,7 +12,12 @@
 
 #include <mpi.h>
 
-#include "core/objects.h"
+struct tern_comm;
+struct tern_datatype;
+struct tern_errhandler;
+struct tern_group;
+struct tern_info;
+struct tern_keyval;
 
 /* src/api/group.c */
 int tern_api_group_size(const char *fn, struct tern_group *group_o, int *size);
@@ -36,5 +41,92 @@ int tern_api_group_translate_ranks(const char *fn, struct tern_group *group1_o, 
 int tern_api_group_compare(const char *fn, struct tern_group *group1_o, struct tern_group *group2_o,
                            int *result);
 int tern_api_group_free(const char *fn, MPI_Group *group, struct tern_group *group_o);
+
+/* src/api/info.c */
+int tern_api_info_create(const char *fn, MPI_Info *info);
+int tern_api_info_dup(const char *fn, struct tern_info *info_o, MPI_Info *newinfo);
+int tern_api_info_free(const char *fn, MPI_Info *info, struct tern_info *info_o);
+int tern_api_info_set(const char *fn, struct tern_info *info_o, const char *key, const char *value);
+int tern_api_info_delete(const char *fn, struct tern_info *info_o, const char *key);
+int tern_api_info_get(const char *fn, struct tern_info *info_o, const char *key, int valuelen,
+                      char *value, int *flag);
+int tern_api_info_get_valuelen(const char *fn, struct tern_info *info_o, const char *key,
+                               int *valuelen, int *flag);
+int tern_api_info_get_string(const char *fn, struct tern_info *info_o, const char *key, int *buflen,
+                             char *value, int *flag);
+int tern_api_info_get_nkeys(const char *fn, struct tern_info *info_o, int *nkeys);
+int tern_api_info_get_nthkey(const char *fn, struct tern_info *info_o, int n, char *key);
+int tern_api_info_create_env(const char *fn, int argc, char *argv[], MPI_Info *info);
+int tern_api_comm_set_info(const char *fn, struct tern_comm *comm_o, struct tern_info *info_o);
+int tern_api_comm_get_info(const char *fn, struct tern_comm *comm_o, MPI_Info *info_used);
+
+/* src/api/errhandler.c */
+int tern_api_comm_create_errhandler(const char *fn,
+                                    MPI_Comm_errhandler_function *comm_errhandler_fn,
+                                    MPI_Errhandler *errhandler);
+int tern_api_win_create_errhandler(const char *fn, MPI_Win_errhandler_function *win_errhandler_fn,
+                                   MPI_Errhandler *errhandler);
+int tern_api_file_create_errhandler(const char *fn,
+                                    MPI_File_errhandler_function *file_errhandler_fn,
+                                    MPI_Errhandler *errhandler);
+int tern_api_errhandler_free(const char *fn, MPI_Errhandler *errhandler,
+                             struct tern_errhandler *errhandler_o);
+int tern_api_comm_set_errhandler(const char *fn, struct tern_comm *comm_o,
+                                 struct tern_errhandler *errhandler_o);
+int tern_api_comm_get_errhandler(const char *fn, struct tern_comm *comm_o,
+                                 MPI_Errhandler *errhandler);
+int tern_api_comm_call_errhandler(const char *fn, struct tern_comm *comm_o, int errorcode);
+int tern_api_file_set_errhandler(const char *fn, MPI_File file, MPI_Errhandler errhandler);
+int tern_api_file_get_errhandler(const char *fn, MPI_File file, MPI_Errhandler *errhandler);
+int tern_api_file_call_errhandler(const char *fn, MPI_File fh, int errorcode);
+
+/* src/api/attr.c */
+int tern_api_comm_create_keyval(const char *fn, MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                                MPI_Comm_delete_attr_function *comm_delete_attr_fn,
+                                int *comm_keyval, void *extra_state);
+int tern_api_keyval_create(const char *fn, MPI_Copy_function *copy_fn,
+                           MPI_Delete_function *delete_fn, int *keyval, void *extra_state);
+int tern_api_comm_free_keyval(const char *fn, int *comm_keyval, struct tern_keyval *comm_keyval_o);
+int tern_api_keyval_free(const char *fn, int *keyval, struct tern_keyval *keyval_o);
+int tern_api_comm_set_attr(const char *fn, struct tern_comm *comm_o,
+                           struct tern_keyval *comm_keyval_o, void *attribute_val);
+int tern_api_attr_put(const char *fn, struct tern_comm *comm_o, struct tern_keyval *keyval_o,
+                      void *attribute_val);
+int tern_api_comm_get_attr(const char *fn, struct tern_comm *comm_o, int comm_keyval,
+                           void *attribute_val, int *flag);
+int tern_api_attr_get(const char *fn, struct tern_comm *comm_o, int keyval, void *attribute_val,
+                      int *flag);
+int tern_api_comm_delete_attr(const char *fn, struct tern_comm *comm_o,
+                              struct tern_keyval *comm_keyval_o);
+int tern_api_attr_delete(const char *fn, struct tern_comm *comm_o, struct tern_keyval *keyval_o);
+int tern_api_type_create_keyval(const char *fn, MPI_Type_copy_attr_function *type_copy_attr_fn,
+                                MPI_Type_delete_attr_function *type_delete_attr_fn,
+                                int *type_keyval, void *extra_state);
+int tern_api_type_free_keyval(const char *fn, int *type_keyval, struct tern_keyval *type_keyval_o);
+int tern_api_type_set_attr(const char *fn, struct tern_datatype *datatype_o,
+                           struct tern_keyval *type_keyval_o, void *attribute_val);
+int tern_api_type_get_attr(const char *fn, struct tern_datatype *datatype_o, int type_keyval,
+                           void *attribute_val, int *flag);
+int tern_api_type_delete_attr(const char *fn, struct tern_datatype *datatype_o,
+                              struct tern_keyval *type_keyval_o);
+int tern_api_win_create_keyval(const char *fn, MPI_Win_copy_attr_function *win_copy_attr_fn,
+                               MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
+                               void *extra_state);
+int tern_api_win_free_keyval(const char *fn, int *win_keyval, struct tern_keyval *win_keyval_o);
+
+/* src/api/comm.c */
+int tern_api_comm_size(const char *fn, struct tern_comm *comm_o, int *size);
+int tern_api_comm_rank(const char *fn, struct tern_comm *comm_o, int *rank);
+int tern_api_comm_compare(const char *fn, struct tern_comm *comm1_o, struct tern_comm *comm2_o,
+                          int *result);
+int tern_api_comm_free(const char *fn, MPI_Comm *comm, struct tern_comm *comm_o);
+int tern_api_comm_disconnect(const char *fn, MPI_Comm *comm, struct tern_comm *comm_o);
+int tern_api_comm_get_parent(const char *fn, MPI_Comm *parent);
+int tern_api_comm_group(const char *fn, struct tern_comm *comm_o, MPI_Group *group);
+int tern_api_comm_set_name(const char *fn, struct tern_comm *comm_o, const char *comm_name);
+int tern_api_comm_get_name(const char *fn, MPI_Comm comm, char *comm_name, int *resultlen);
+int tern_api_comm_test_inter(const char *fn, struct tern_comm *comm_o, int *flag);
+int tern_api_comm_remote_size(const char *fn, struct tern_comm *comm_o, int *size);
+int tern_api_comm_remote_group(const char *fn, struct tern_comm *comm_o, MPI_Group *group);
 
 #endif
