@@ -18,9 +18,12 @@ struct target {
     struct tern_comm *errc; /* whose error handler reports (NULL: MPI_COMM_WORLD's) */
 };
 
-/* Checks the object handle; the error (if any) is raised already. */
+/* Checks the object handle; the error (if any) is raised already.  *t is
+ * set on every path: the compiler cannot tell that an error return is
+ * non-zero, and would take the callers' reads of t as uninitialised. */
 static int resolve(enum tern_attr_kind kind, int h, const char *fn, struct target *t)
 {
+    *t = (struct target){.handle = h, .list = NULL, .errc = NULL};
     switch (kind) {
     case TERN_ATTR_COMM: {
         struct tern_comm *c;
