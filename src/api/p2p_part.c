@@ -83,6 +83,7 @@ int PMPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype dat
  * MPI_ERR_REQUEST for anything else); errors go to its communicator. */
 static int part_lookup(const char *fn, MPI_Request h, int want_send, struct tern_request **out)
 {
+    *out = NULL; /* on every path, so the callers' reads never look uninitialised */
     struct tern_request *r = h == MPI_REQUEST_NULL ? NULL : tern_req_get(h);
     if (h == MPI_REQUEST_NULL)
         return tern_err_comm(NULL, MPI_ERR_REQUEST, "%s: request is MPI_REQUEST_NULL", fn);

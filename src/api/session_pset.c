@@ -23,6 +23,7 @@ static int pset_size(int p) { return p == PSET_WORLD ? tern_g.world_size : 1; }
  * an MPI_ERR_ARG raised on s. */
 static int find_pset(struct tern_session *s, const char *fn, const char *name, int *p)
 {
+    *p = NPSETS; /* none, until found */
     if (!name) return tern_err_session(s, MPI_ERR_ARG, "%s: pset_name is NULL", fn);
     for (*p = 0; *p < NPSETS; ++*p)
         if (strcasecmp(name, pset_names[*p]) == 0) return MPI_SUCCESS;

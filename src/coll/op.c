@@ -23,7 +23,7 @@ static const char *const op_names[15] = {
     "MPI_MAXLOC", "MPI_REPLACE", "MPI_NO_OP",
 };
 
-#define TERN_PREDEF_OP(h, commute) {(h), 1, (commute), (h), NULL}
+#define TERN_PREDEF_OP(h, commute) {.handle = (h), .refcount = 1, .commutative = (commute), .predefined = (h)}
 static struct tern_op predefined_ops[15] = {
     [1] = TERN_PREDEF_OP(MPI_MAX, 1),     [2] = TERN_PREDEF_OP(MPI_MIN, 1),
     [3] = TERN_PREDEF_OP(MPI_SUM, 1),     [4] = TERN_PREDEF_OP(MPI_PROD, 1),

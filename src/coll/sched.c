@@ -372,6 +372,7 @@ static int wrap(struct tern_sched *s, int rc, int persistent, int raise, struct 
 {
     struct tern_comm *c = s->c;
     struct tern_request *r = NULL;
+    *out = NULL; /* on every path, so the callers' reads never look uninitialised */
     if (rc == MPI_SUCCESS) rc = tern_sched_round(s);
     if (rc == MPI_SUCCESS && !(r = tern_req_alloc(TERN_REQ_COLL)))
         rc = tern_err_make(MPI_ERR_NO_MEM, "%s: out of memory allocating a request", s->fn);

@@ -112,6 +112,7 @@ static int part_new(int is_send, void *buf, int partitions, size_t count, struct
 {
     struct tern_request *r = tern_req_alloc(TERN_REQ_PART);
     struct part *pt = calloc(1, sizeof *pt);
+    *out = NULL; /* on every path, so the callers' reads never look uninitialised */
     if (!r || !pt) {
         if (r) tern_req_free(r);
         free(pt);

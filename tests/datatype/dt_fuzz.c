@@ -1,9 +1,10 @@
-/* libFuzzer target (built with -DTERN_FUZZ=ON and clang): each input is
+/* libFuzzer target (built where the compiler is clang with libFuzzer; the
+ * ctest test dt_fuzz runs it for a minute with a fixed seed): each input is
  * the byte string a datatype is drawn from (dt_model.h); the properties
  * are those of dt_props.h, transfers to self.  A broken property aborts
  * the run through MPI_Abort with the failing check's message.
  *
- *   build-fuzz/tests/bin/dt_fuzz -max_total_time=60 corpus/ */
+ *   build-clang/tests/bin/dt_fuzz -max_total_time=600 corpus/ */
 #include "dt_props.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
