@@ -145,6 +145,7 @@ static int tern_ucx_init(void)
     ucx.eager_max = (size_t)tern_param.ucx_eagersize;
     ucx.iov_min = (size_t)tern_param.ucx_iov_min;
     ucx.dead = -1;
+    ucx.outstanding = 0;
     ucx.peers = calloc((size_t)tern_g.world_size, sizeof *ucx.peers);
     if (!ucx.peers) tern_fatal("out of memory for the UCX peer table of %d ranks", tern_g.world_size);
 
