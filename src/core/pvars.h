@@ -16,6 +16,8 @@ enum tern_xport {
     TERN_XPORT_SHM_EAGER, /* eager packet in a shared-memory ring */
     TERN_XPORT_SHM_CMA,   /* rendezvous, single copy by Cross Memory Attach */
     TERN_XPORT_SHM_PIPE,  /* rendezvous, two copies through the pipeline chunks */
+    TERN_XPORT_UCX_EAGER, /* UCX active message carrying the data */
+    TERN_XPORT_UCX_RNDV,  /* UCX rendezvous: the receiver fetches the data once matched */
     TERN_XPORT_COUNT
 };
 

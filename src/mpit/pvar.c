@@ -34,7 +34,12 @@ NOW(cma_msgs, SENT(SHM_CMA).messages)
 NOW(cma_bytes, SENT(SHM_CMA).bytes)
 NOW(pipe_msgs, SENT(SHM_PIPE).messages)
 NOW(pipe_bytes, SENT(SHM_PIPE).bytes)
-NOW(rndv_msgs, SENT(SHM_CMA).messages + SENT(SHM_PIPE).messages)
+NOW(ucx_eager_msgs, SENT(UCX_EAGER).messages)
+NOW(ucx_eager_bytes, SENT(UCX_EAGER).bytes)
+NOW(ucx_rndv_msgs, SENT(UCX_RNDV).messages)
+NOW(ucx_rndv_bytes, SENT(UCX_RNDV).bytes)
+NOW(eager_sends, SENT(SHM_EAGER).messages + SENT(UCX_EAGER).messages)
+NOW(rndv_msgs, SENT(SHM_CMA).messages + SENT(SHM_PIPE).messages + SENT(UCX_RNDV).messages)
 NOW(unexp_length, tern_pv.unexp_length)
 NOW(unexp_max, tern_pv.unexp_max)
 NOW(posted_searches, tern_pv.posted.searches)
@@ -58,10 +63,14 @@ const struct tern_t_pvar tern_t_pvars[] = {
     TRAFFIC("tern_shm_cma_bytes", cma_bytes, "Bytes of the rendezvous messages sent by Cross Memory Attach"),
     TRAFFIC("tern_shm_pipeline_messages", pipe_msgs, "Rendezvous messages sent through the two-copy pipeline"),
     TRAFFIC("tern_shm_pipeline_bytes", pipe_bytes, "Bytes of the rendezvous messages sent through the pipeline"),
-    TRAFFIC("tern_eager_sends", eager_msgs,
-            "Messages to other processes sent with the eager protocol (up to TERN_SMP_EAGERSIZE bytes)"),
+    TRAFFIC("tern_ucx_eager_messages", ucx_eager_msgs, "Messages sent eagerly through UCX (up to TERN_UCX_EAGERSIZE bytes)"),
+    TRAFFIC("tern_ucx_eager_bytes", ucx_eager_bytes, "Bytes of the messages sent eagerly through UCX"),
+    TRAFFIC("tern_ucx_rndv_messages", ucx_rndv_msgs, "Messages sent through UCX rendezvous"),
+    TRAFFIC("tern_ucx_rndv_bytes", ucx_rndv_bytes, "Bytes of the messages sent through UCX rendezvous"),
+    TRAFFIC("tern_eager_sends", eager_sends,
+            "Messages to other processes sent with the eager protocol (shared-memory rings or UCX)"),
     TRAFFIC("tern_rendezvous_sends", rndv_msgs,
-            "Messages to other processes sent with the rendezvous protocol (CMA or pipeline)"),
+            "Messages to other processes sent with the rendezvous protocol (CMA, pipeline or UCX)"),
     {"tern_unexpected_queue_length", "Messages waiting in the unexpected queue for a matching receive",
      TERN_T_PV_LEVEL, 1, MATCHING, unexp_length, NULL, NULL},
     QUEUE_PEAK("tern_unexpected_queue_max_length", unexp_max, &tern_pv.unexp_max, &tern_pv.unexp_length,

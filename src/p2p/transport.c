@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "core/errors.h"
+#include "core/params.h"
 #include "core/progress.h"
 #include "core/state.h"
 
@@ -13,6 +14,9 @@ const struct tern_transport **tern_p2p_route;
 /* Every transport built in, in the order they are set up and polled. */
 static const struct tern_transport *const built[] = {
     &tern_shm_transport,
+#if defined(TERN_WITH_UCX)
+    &tern_ucx_transport,
+#endif
 };
 #define NBUILT ((int)(sizeof built / sizeof built[0]))
 
@@ -27,11 +31,33 @@ static void mark_used(const struct tern_transport *t)
     used[nused++] = t;
 }
 
-/* Peers on this host share memory; nothing built yet reaches another host. */
-static const struct tern_transport *route_for(int world)
+/* Peers on this host share memory (unless TERN_USE_SHARED_MEM=0); UCX,
+ * when built, reaches the others. */
+static const struct tern_transport *route_kind(int same_host)
 {
-    if (tern_g.host_of[world] == tern_g.host_of[tern_g.world_rank]) return &tern_shm_transport;
+    if (same_host && tern_param.use_shared_mem) return &tern_shm_transport;
+#if defined(TERN_WITH_UCX)
+    return &tern_ucx_transport;
+#else
     return NULL;
+#endif
+}
+
+/* Setting a transport up takes fences, so every rank sets up the transports
+ * that some pair of ranks in the job uses, whether or not it talks through
+ * them itself (a rank alone on its host still joins shared memory's setup).
+ * host_of and the parameter are the same everywhere, so all ranks agree. */
+static void mark_job_transports(void)
+{
+    int n = tern_g.world_size, shared_pair = 0;
+    int *count = calloc((size_t)tern_g.nhosts, sizeof *count);
+    if (!count) tern_fatal("out of memory counting the ranks of %d hosts", tern_g.nhosts);
+    for (int w = 0; w < n && !shared_pair; w++)
+        if (++count[tern_g.host_of[w]] > 1) shared_pair = 1;
+    free(count);
+    const struct tern_transport *t;
+    if (shared_pair && (t = route_kind(1))) mark_used(t);
+    if (tern_g.nhosts > 1 && (t = route_kind(0))) mark_used(t);
 }
 
 int tern_p2p_transports_init(void)
@@ -41,19 +67,25 @@ int tern_p2p_transports_init(void)
     if (!tern_p2p_route) tern_fatal("out of memory for the transport routes of %d ranks", n);
     for (int w = 0; w < n; w++) {
         if (w == tern_g.world_rank) continue;
-        const struct tern_transport *t = route_for(w);
+        const struct tern_transport *t = route_kind(tern_g.host_of[w] == tern_g.host_of[tern_g.world_rank]);
+        if (!t && !tern_param.use_shared_mem)
+            tern_fatal("TERN_USE_SHARED_MEM=0 (or MV2_USE_SHARED_MEM=0) leaves no transport to rank %d: this "
+                       "build of Tern has no UCX transport (configure with TERN_WITH_UCX=ON)", w);
         if (!t)
             tern_fatal("rank %d runs on host %d of %d and this rank on host %d, but this build of Tern has no "
                        "transport between hosts (it reaches only ranks that share this host's memory); "
                        "run the job on one host, or unset TERN_HOST_ID/TERN_RANKS_PER_HOST",
                        w, tern_g.host_of[w], tern_g.nhosts, tern_g.host_of[tern_g.world_rank]);
         tern_p2p_route[w] = t;
-        mark_used(t);
     }
-    for (int i = 0; i < nused; i++) {
-        int rc = used[i]->init();
-        if (rc != MPI_SUCCESS) return rc;
-    }
+    mark_job_transports();
+    /* In the order of built[]: the same order, so the same fences, everywhere. */
+    for (int b = 0; b < NBUILT; b++)
+        for (int i = 0; i < nused; i++) {
+            if (used[i] != built[b]) continue;
+            int rc = used[i]->init();
+            if (rc != MPI_SUCCESS) return rc;
+        }
     return MPI_SUCCESS;
 }
 

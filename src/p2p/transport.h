@@ -10,8 +10,9 @@
  * (tern_unexp.data), both read only by the transport named in them.
  *
  * The route is decided once, at init, from the host each rank runs on
- * (bootstrap/host.h): peers on this host go to shared memory.  Sends to
- * oneself never reach a transport (p2p.c). */
+ * (bootstrap/host.h): peers on this host go to shared memory, the others
+ * to UCX when it is built (TERN_USE_SHARED_MEM=0 sends every peer there).
+ * Sends to oneself never reach a transport (p2p.c). */
 #ifndef TERN_P2P_TRANSPORT_H
 #define TERN_P2P_TRANSPORT_H
 
@@ -60,6 +61,9 @@ struct tern_transport {
 
 /* The transports built into this library (p2p/transport.c lists them). */
 extern const struct tern_transport tern_shm_transport;
+#if defined(TERN_WITH_UCX)
+extern const struct tern_transport tern_ucx_transport;
+#endif
 
 /* Which transport reaches each world rank; NULL for this process itself. */
 extern const struct tern_transport **tern_p2p_route;

@@ -444,6 +444,9 @@ static void part_self(void)
     CHECK_MPI(MPI_Recv(r, sizeof r, MPI_BYTE, 0, 98, MPI_COMM_SELF, &st));
     free(bs);
     free(br);
+    /* The wildcard receive above must see only the message to self: the
+     * peer sends its closing token (tag 99) only once both are past it. */
+    MPI_Barrier(MPI_COMM_WORLD);
 }
 
 int main(int argc, char **argv)

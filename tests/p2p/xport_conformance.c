@@ -203,7 +203,7 @@ static unsigned long long pvar_read(MPI_T_pvar_handle h)
 
 int main(int argc, char **argv)
 {
-    CHECK(argc == 2, "usage: xport_conformance eager|cma|pipeline");
+    CHECK(argc == 2, "usage: xport_conformance eager|cma|pipeline|ucx|ucx_iov");
     const char *path = argv[1];
     int provided;
     MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
@@ -214,6 +214,8 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_T_pvar_session_create(&pv_session));
     MPI_T_pvar_handle h_eager = pvar_open("tern_shm_eager_messages"), h_cma = pvar_open("tern_shm_cma_messages"),
                       h_pipe = pvar_open("tern_shm_pipeline_messages");
+    MPI_T_pvar_handle h_ucx_eager = pvar_open("tern_ucx_eager_messages"),
+                      h_ucx_rndv = pvar_open("tern_ucx_rndv_messages");
     unsigned char *sb = malloc(max_bytes * 2 + 64), *rb = malloc(max_bytes * 2 + 64);
     CHECK(sb && rb, "out of memory");
     modes(sb, rb);
@@ -225,9 +227,19 @@ int main(int argc, char **argv)
 
     /* Counted where the data left: rank 0 sent nearly everything. */
     unsigned long long eager_n = pvar_read(h_eager), cma_n = pvar_read(h_cma), pipe_n = pvar_read(h_pipe);
+    unsigned long long ucx_eager_n = pvar_read(h_ucx_eager), ucx_rndv_n = pvar_read(h_ucx_rndv);
     MPI_T_pvar_session_free(&pv_session);
     if (rank == 0) {
-        printf("path %s: eager %llu, cma %llu, pipeline %llu messages\n", path, eager_n, cma_n, pipe_n);
+        printf("path %s: eager %llu, cma %llu, pipeline %llu, ucx eager %llu, ucx rendezvous %llu messages\n", path,
+               eager_n, cma_n, pipe_n, ucx_eager_n, ucx_rndv_n);
+    }
+    /* The UCX path: the peer is on another (simulated) host or shared
+     * memory is off; both UCX protocols, and nothing through shared memory. */
+    if (rank == 0 && !strncmp(path, "ucx", 3)) {
+        CHECK(ucx_eager_n > 0 && ucx_rndv_n > 0, "the UCX run did not use both UCX eager and UCX rendezvous");
+        CHECK(eager_n == 0 && cma_n == 0 && pipe_n == 0, "the UCX run sent through shared memory");
+    } else if (rank == 0) {
+        CHECK(ucx_eager_n == 0 && ucx_rndv_n == 0, "a shared-memory run sent through UCX");
         CHECK(eager_n > 0, "no message went through the eager rings");
         if (!strcmp(path, "eager")) CHECK(cma_n == 0 && pipe_n == 0, "the eager-only run used a rendezvous");
         if (!strcmp(path, "pipeline")) CHECK(pipe_n > 0 && cma_n == 0, "the pipeline run did not use only the pipeline");

@@ -1,0 +1,242 @@
+/* Setting up the UCX transport, its peers and endpoints, and tearing it
+ * down.  The messages themselves are in ucx_msg.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bootstrap/boot.h"
+#include "core/errors.h"
+#include "core/params.h"
+#include "core/progress.h"
+#include "core/state.h"
+#include "p2p/transport.h"
+#include "transport/ucx/ucx_internal.h"
+
+struct ucx_state ucx = {.dead = -1};
+
+/* Bootstrap values hold < 1024 bytes: a worker address (a few hundred
+ * bytes, more with many devices) is spread over keys of this many hex
+ * characters. */
+#define ADDR_CHUNK 960
+
+static int ucx_error(const char *what, ucs_status_t st)
+{
+    return tern_err_make(MPI_ERR_OTHER, "UCX: %s failed: %s", what, ucs_status_string(st));
+}
+
+static int publish_address(void)
+{
+    ucp_address_t *addr;
+    size_t len;
+    ucs_status_t st = ucp_worker_get_address(ucx.worker, &addr, &len);
+    if (st != UCS_OK) return ucx_error("ucp_worker_get_address", st);
+    size_t hex_len = 2 * len, nchunks = (hex_len + ADDR_CHUNK - 1) / ADDR_CHUNK;
+    char *hex = malloc(hex_len + 1);
+    if (!hex) tern_fatal("out of memory for a %zu-byte UCX worker address", len);
+    for (size_t i = 0; i < len; i++) snprintf(hex + 2 * i, 3, "%02x", ((const unsigned char *)addr)[i]);
+    ucp_worker_release_address(ucx.worker, addr);
+    char key[64], val[ADDR_CHUNK + 1];
+    int bad = 0;
+    snprintf(key, sizeof key, "ucx.%d.n", tern_g.world_rank);
+    snprintf(val, sizeof val, "%zu", nchunks);
+    bad |= tern_boot_put(key, val);
+    for (size_t c = 0; c < nchunks; c++) {
+        snprintf(key, sizeof key, "ucx.%d.%zu", tern_g.world_rank, c);
+        snprintf(val, sizeof val, "%.*s", ADDR_CHUNK, hex + c * ADDR_CHUNK);
+        bad |= tern_boot_put(key, val);
+    }
+    free(hex);
+    if (bad || tern_boot_fence()) tern_fatal("bootstrap exchange of UCX worker addresses failed");
+    return MPI_SUCCESS;
+}
+
+/* The worker address a peer published; malloc'd, NULL when the launcher
+ * does not have it. */
+static void *fetch_address(int world)
+{
+    char key[64], val[ADDR_CHUNK + 1];
+    snprintf(key, sizeof key, "ucx.%d.n", world);
+    if (tern_boot_get(key, val, sizeof val) != 0) return NULL;
+    size_t nchunks = strtoul(val, NULL, 10);
+    unsigned char *addr = malloc(nchunks * ADDR_CHUNK / 2 + 1);
+    if (!addr) return NULL;
+    size_t n = 0;
+    for (size_t c = 0; c < nchunks; c++) {
+        snprintf(key, sizeof key, "ucx.%d.%zu", world, c);
+        if (tern_boot_get(key, val, sizeof val) != 0) {
+            free(addr);
+            return NULL;
+        }
+        for (const char *h = val; h[0] && h[1]; h += 2) {
+            unsigned v;
+            if (sscanf(h, "%2x", &v) != 1) {
+                free(addr);
+                return NULL;
+            }
+            addr[n++] = (unsigned char)v;
+        }
+    }
+    return addr;
+}
+
+struct ucx_peer *ucx_peer(int world)
+{
+    struct ucx_peer *p = ucx.peers[world];
+    if (!p) p = ucx.peers[world] = calloc(1, sizeof *p);
+    return p;
+}
+
+/* UCP found an endpoint broken (the peer died, or its connection did):
+ * the progress engine's liveness check reports it. */
+static void on_ep_error(void *arg, ucp_ep_h ep, ucs_status_t status)
+{
+    (void)ep;
+    if (ucx.dead < 0) {
+        ucx.dead = (int)(intptr_t)arg;
+        ucx.dead_status = (int)status;
+    }
+}
+
+ucp_ep_h ucx_ep(int world, int *err)
+{
+    struct ucx_peer *p = ucx_peer(world);
+    if (!p) {
+        *err = tern_err_make(MPI_ERR_NO_MEM, "out of memory for the UCX state of peer rank %d", world);
+        return NULL;
+    }
+    if (p->ep) return p->ep;
+    void *addr = fetch_address(world);
+    if (!addr) {
+        *err = tern_err_make(MPI_ERR_OTHER, "UCX: the launcher has no worker address of rank %d", world);
+        return NULL;
+    }
+    ucp_ep_params_t ep_params = {
+        .field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
+                      UCP_EP_PARAM_FIELD_ERR_HANDLER,
+        .address = addr,
+        .err_mode = UCP_ERR_HANDLING_MODE_PEER,
+        .err_handler = {.cb = on_ep_error, .arg = (void *)(intptr_t)world},
+    };
+    ucs_status_t st = ucp_ep_create(ucx.worker, &ep_params, &p->ep);
+    free(addr);
+    if (st != UCS_OK) {
+        p->ep = NULL;
+        *err = tern_err_make(MPI_ERR_OTHER, "UCX: cannot connect to rank %d: %s", world, ucs_status_string(st));
+        return NULL;
+    }
+    return p->ep;
+}
+
+static int set_handler(unsigned id, ucp_am_recv_callback_t cb)
+{
+    ucp_am_handler_param_t hp = {
+        .field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB |
+                      UCP_AM_HANDLER_PARAM_FIELD_FLAGS,
+        .id = id,
+        .cb = cb,
+        .flags = UCP_AM_FLAG_WHOLE_MSG,
+    };
+    ucs_status_t st = ucp_worker_set_am_recv_handler(ucx.worker, &hp);
+    return st == UCS_OK ? MPI_SUCCESS : ucx_error("ucp_worker_set_am_recv_handler", st);
+}
+
+static int tern_ucx_init(void)
+{
+    ucx.eager_max = (size_t)tern_param.ucx_eagersize;
+    ucx.iov_min = (size_t)tern_param.ucx_iov_min;
+    ucx.dead = -1;
+    ucx.outstanding = 0;
+    ucx.peers = calloc((size_t)tern_g.world_size, sizeof *ucx.peers);
+    if (!ucx.peers) tern_fatal("out of memory for the UCX peer table of %d ranks", tern_g.world_size);
+
+    /* UCX_* variables of the environment configure UCX, as with other MPIs. */
+    ucp_config_t *config;
+    ucs_status_t st = ucp_config_read(NULL, NULL, &config);
+    if (st != UCS_OK) return ucx_error("reading the UCX_* configuration", st);
+    ucp_params_t params = {
+        .field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED,
+        .features = UCP_FEATURE_AM,
+        .mt_workers_shared = 0,
+    };
+    st = ucp_init(&params, config, &ucx.ctx);
+    ucp_config_release(config);
+    if (st != UCS_OK) return ucx_error("ucp_init", st);
+    /* Threads take turns under Tern's big lock. */
+    ucp_worker_params_t wp = {
+        .field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
+        .thread_mode = UCS_THREAD_MODE_SERIALIZED,
+    };
+    st = ucp_worker_create(ucx.ctx, &wp, &ucx.worker);
+    if (st != UCS_OK) return ucx_error("ucp_worker_create", st);
+    int rc = set_handler(UCX_AM_MSG, ucx_on_msg);
+    if (rc == MPI_SUCCESS) rc = set_handler(UCX_AM_CTL, ucx_on_ctl);
+    if (rc != MPI_SUCCESS) return rc;
+    /* Handlers first: a peer may send as soon as it has our address. */
+    return publish_address();
+}
+
+static int tern_ucx_progress(void)
+{
+    return (int)ucp_worker_progress(ucx.worker);
+}
+
+static int tern_ucx_find_dead_peer(void)
+{
+    return ucx.dead;
+}
+
+static void wait_request(void *req)
+{
+    if (!req || UCS_PTR_IS_ERR(req)) return;
+    while (ucp_request_check_status(req) == UCS_INPROGRESS) ucp_worker_progress(ucx.worker);
+    ucp_request_free(req);
+}
+
+/* Our UCP requests done, then everything sent has reached its peer (a
+ * peer may still be waiting for an eager message this rank buffered). */
+static int tern_ucx_quiesce(void)
+{
+    if (!ucx.worker) return 0;
+    while (ucx.outstanding > 0) {
+        struct tern_waiter w = TERN_WAITER_INIT;
+        tern_progress_wait(&w);
+    }
+    ucp_request_param_t rp = {.op_attr_mask = 0};
+    wait_request(ucp_worker_flush_nbx(ucx.worker, &rp));
+    return 0;
+}
+
+static void tern_ucx_finalize(void)
+{
+    if (!ucx.worker) return;
+    for (int w = 0; w < tern_g.world_size; w++) {
+        struct ucx_peer *p = ucx.peers[w];
+        if (!p) continue;
+        if (p->ep) {
+            /* After the last fence every peer is done: nothing to flush. */
+            ucp_request_param_t rp = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS, .flags = UCP_EP_CLOSE_FLAG_FORCE};
+            wait_request(ucp_ep_close_nbx(p->ep, &rp));
+        }
+        ucx_peer_free_held(p);
+        free(p);
+    }
+    free(ucx.peers);
+    ucx.peers = NULL;
+    ucp_worker_destroy(ucx.worker);
+    ucx.worker = NULL;
+    ucp_cleanup(ucx.ctx);
+    ucx.ctx = NULL;
+}
+
+const struct tern_transport tern_ucx_transport = {
+    .name = "ucx",
+    .init = tern_ucx_init,
+    .finalize = tern_ucx_finalize,
+    .progress = tern_ucx_progress,
+    .quiesce = tern_ucx_quiesce,
+    .find_dead_peer = tern_ucx_find_dead_peer,
+    .send = tern_ucx_send,
+    .recv_rndv = tern_ucx_recv_rndv,
+    .sync_ack = tern_ucx_sync_ack,
+    .cancel_send = tern_ucx_cancel_send,
+};

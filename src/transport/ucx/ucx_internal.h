@@ -1,0 +1,126 @@
+/* The UCX transport's state, shared by its files.
+ *
+ * One UCP context and worker per process.  Every message is a UCP active
+ * message whose header carries Tern's envelope; the receiving side matches
+ * it in Tern's own queues (p2p/match.h), so MPI_ANY_SOURCE sees shared
+ * memory and UCX alike.  Small messages travel eagerly with the header;
+ * larger ones go by UCP rendezvous, and the receiver fetches the data with
+ * ucp_am_recv_data_nbx straight into the matched buffer.
+ *
+ * Peers cost one pointer each until this process first talks to them:
+ * then a struct ucx_peer is made, and its endpoint from the worker address
+ * the peer left in the bootstrap. */
+#ifndef TERN_TRANSPORT_UCX_UCX_INTERNAL_H
+#define TERN_TRANSPORT_UCX_UCX_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <ucp/api/ucp.h>
+
+#include "p2p/request.h"
+
+/* Active-message ids. */
+enum { UCX_AM_MSG = 1, UCX_AM_CTL = 2 };
+
+/* The envelope of a message, sent as the active message's header.  UCP
+ * 1.13 reads the header until the send completes, so a send keeps it in
+ * its request (struct ucx_sreq). */
+struct ucx_hdr {
+    uint32_t ctx;
+    int32_t src, tag;     /* rank in the communicator, tag */
+    int32_t world_src;
+    uint32_t seq;         /* per sender and receiver: restores send order */
+    uint32_t sync;        /* eager synchronous: acknowledge on match */
+    uint64_t cookie;      /* the sender's request: acks and revokes name it */
+};
+
+/* Control messages: header only. */
+enum { UCX_CTL_ACK, UCX_CTL_REVOKE, UCX_CTL_REVOKE_REPLY };
+struct ucx_ctl {
+    uint32_t type;
+    int32_t world_src;
+    uint64_t cookie;
+    uint64_t value;
+};
+
+/* A message that arrived ahead of an earlier one from the same sender
+ * (UCP does not promise order between eager and rendezvous messages):
+ * held until its turn. */
+struct ucx_held {
+    struct ucx_held *next;
+    struct ucx_hdr hdr;
+    void *data;           /* a copy of eager data, or the rendezvous descriptor */
+    size_t len;
+    int rndv;
+};
+
+struct ucx_peer {
+    ucp_ep_h ep;          /* NULL until this process first sends to the peer */
+    uint32_t send_seq, recv_seq;
+    struct ucx_held *held; /* in seq order */
+};
+
+/* A send's protocol state, in tern_request.xport. */
+struct ucx_sreq {
+    struct ucx_hdr hdr;
+    void *aux;            /* iovec array or packed copy, freed at completion */
+    uint8_t data_done;    /* UCP is done with the buffer (rendezvous: fetched) */
+    uint8_t need_ack, acked;
+    uint8_t cancel_pending, withdrawn;
+};
+
+/* A receive's rendezvous fetch, in tern_request.xport. */
+struct ucx_rreq {
+    void *aux;            /* iovec array, or the whole message when it is unpacked or truncated */
+    uint8_t unpack;       /* aux holds the message: unpack r->limit bytes of it */
+};
+
+/* An unexpected rendezvous message: tern_unexp.data. */
+struct ucx_rts {
+    void *desc;
+    uint64_t cookie;
+};
+
+struct ucx_state {
+    ucp_context_h ctx;
+    ucp_worker_h worker;
+    struct ucx_peer **peers; /* by world rank */
+    size_t eager_max, iov_min;
+    long outstanding;     /* UCP requests not yet completed */
+    int dead;             /* world rank an endpoint reported failed, or -1 */
+    int dead_status;
+};
+extern struct ucx_state ucx;
+
+/* The peer's state, made on first use; NULL only when out of memory. */
+struct ucx_peer *ucx_peer(int world);
+/* The endpoint to a peer, made on first use; NULL with *err set (an MPI
+ * error class, message made) when it cannot be. */
+ucp_ep_h ucx_ep(int world, int *err);
+
+/* The active-message handlers (ucx_msg.c). */
+ucs_status_t ucx_on_msg(void *arg, const void *header, size_t header_length, void *data, size_t length,
+                        const ucp_am_recv_param_t *param);
+ucs_status_t ucx_on_ctl(void *arg, const void *header, size_t header_length, void *data, size_t length,
+                        const ucp_am_recv_param_t *param);
+void ucx_peer_free_held(struct ucx_peer *p);
+
+/* The operations of the transport table (ucx_msg.c). */
+int tern_ucx_send(struct tern_request *r);
+void tern_ucx_recv_rndv(struct tern_request *r, int world_src, const void *rts, size_t bytes);
+void tern_ucx_sync_ack(int world_dst, uint64_t cookie);
+int tern_ucx_cancel_send(struct tern_request *r);
+
+static inline struct ucx_sreq *ucx_sreq(struct tern_request *r)
+{
+    _Static_assert(sizeof(struct ucx_sreq) <= TERN_REQ_XPORT_BYTES, "ucx_sreq outgrows tern_request.xport");
+    return (struct ucx_sreq *)(void *)r->xport.bytes;
+}
+
+static inline struct ucx_rreq *ucx_rreq(struct tern_request *r)
+{
+    _Static_assert(sizeof(struct ucx_rreq) <= TERN_REQ_XPORT_BYTES, "ucx_rreq outgrows tern_request.xport");
+    return (struct ucx_rreq *)(void *)r->xport.bytes;
+}
+
+#endif
