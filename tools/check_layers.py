@@ -7,8 +7,8 @@ own layer and of the layers below, never of one above.  Checked here:
   1. every #include "folder/..." in src/ (every file, .c and .h);
   2. no `extern` function declaration in a .c file (a call that bypasses
      the headers, and so check 1);
-  3. with --objects DIR (the library's object files, e.g.
-     build/src/CMakeFiles/mpi.dir): every symbol an object uses that
+  3. with --objects DIR (the library's object files: build/src/CMakeFiles,
+     which holds one <target>.dir per area): every symbol an object uses that
      another folder's object defines, read with nm.  A function declared in
      a low layer's header but defined in a high layer's file shows up here
      and nowhere else;
@@ -122,6 +122,10 @@ def check_objects(objdir, nm, src, problems, edges):
                 continue
             path = os.path.join(root, f)
             rel = os.path.relpath(path, objdir)[: -len(".o")]
+            # CMake keeps a target's objects in <target>.dir/, below it the
+            # source's path relative to src/.
+            if rel.split("/", 1)[0].endswith(".dir"):
+                rel = rel.split("/", 1)[1]
             # An object left behind by a source file that has moved is not
             # part of the library any more.
             if os.path.exists(os.path.join(src, rel)) and "/" in rel:
