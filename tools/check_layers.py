@@ -7,8 +7,8 @@ own layer and of the layers below, never of one above.  Checked here:
   1. every #include "folder/..." in src/ (every file, .c and .h);
   2. no `extern` function declaration in a .c file (a call that bypasses
      the headers, and so check 1);
-  3. with --objects DIR (the library's object files, e.g.
-     build/src/CMakeFiles/mpi.dir): every symbol an object uses that
+  3. with --objects DIR... (the folders of the library's object files, one
+     per area: build/src/CMakeFiles/tern_*.dir): every symbol an object uses that
      another folder's object defines, read with nm.  A function declared in
      a low layer's header but defined in a high layer's file shows up here
      and nowhere else;
@@ -111,23 +111,24 @@ def nm_symbols(nm, obj):
     return defined, used
 
 
-def check_objects(objdir, nm, src, problems, edges):
+def check_objects(objdirs, nm, src, problems, edges):
     if not shutil.which(nm):
         print(f"check_layers: {nm} not found: the symbol check (--objects) is skipped")
         return
     objects = []
-    for root, _, files in os.walk(objdir):
-        for f in files:
-            if not f.endswith(".c.o"):
-                continue
-            path = os.path.join(root, f)
-            rel = os.path.relpath(path, objdir)[: -len(".o")]
-            # An object left behind by a source file that has moved is not
-            # part of the library any more.
-            if os.path.exists(os.path.join(src, rel)) and "/" in rel:
-                objects.append((rel, path))
+    for objdir in objdirs:
+        for root, _, files in os.walk(objdir):
+            for f in files:
+                if not f.endswith(".c.o"):
+                    continue
+                path = os.path.join(root, f)
+                rel = os.path.relpath(path, objdir)[: -len(".o")]
+                # An object left behind by a source file that has moved is not
+                # part of the library any more.
+                if os.path.exists(os.path.join(src, rel)) and "/" in rel:
+                    objects.append((rel, path))
     if not objects:
-        problems.append(f"{objdir}: no object files of src/ found (build the library first)")
+        problems.append(f"{' '.join(objdirs)}: no object files of src/ found (build the library first)")
         return
     owner = {}
     used_by = {}
@@ -182,7 +183,9 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--src", default=os.path.join(here, "..", "src"), help="the src/ folder")
-    ap.add_argument("--objects", help="folder holding the library's object files (checks symbols)")
+    ap.add_argument("--objects", nargs="+", metavar="DIR",
+                    help="folders holding the library's object files, below them the sources' paths "
+                         "relative to src/ (checks symbols)")
     ap.add_argument("--nm", default="nm", help="the nm to read them with")
     args = ap.parse_args()
     src = os.path.normpath(args.src)
