@@ -139,6 +139,25 @@ BINDINGS = {
         "MPI_Comm_remote_size": {},
         "MPI_Comm_remote_group": {},
     },
+    # Sessions.  MPI_Session_init and MPI_Session_create_errhandler stay
+    # hand-written: they run before any initialisation, take the lock only
+    # once it exists, and send their errors to a handler not yet attached.
+    "session": {
+        "MPI_Session_finalize": {},
+        "MPI_Session_get_info": {},
+        # A session error handler, raised on the session.
+        "MPI_Session_set_errhandler": {"custom": ["errhandler"]},
+        "MPI_Session_get_errhandler": {},
+        "MPI_Session_call_errhandler": {},
+    },
+    # The hints and the process set's name are checked on the session
+    # before the result pointers.
+    "session_pset": {
+        "MPI_Session_get_num_psets": {"custom": ["info", "npset_names"]},
+        "MPI_Session_get_nth_pset": {"custom": ["info", "pset_len", "pset_name"]},
+        "MPI_Session_get_pset_info": {"custom": ["pset_name", "info"]},
+        "MPI_Group_from_session_pset": {"custom": ["pset_name", "newgroup"]},
+    },
     # Topologies.  The checks whose array lengths come from the topology or
     # from another argument stay in the bodies, and so do the result
     # pointers checked after them.
@@ -261,14 +280,20 @@ class Entry:
         # Errors go to the handler of the call's (first) communicator once
         # it is known to be valid (MPI-4.1 9.3), before that to
         # MPI_COMM_WORLD's.
-        errc = "NULL"
+        # A session's errors go to its handler the same way.
+        errc, errc_kind = "NULL", "comm"
         for _, _, p, check in self.checked:
-            for code in check["code"]:
+            codes = check["code"]
+            if errc_kind != "comm" and any("$E" in c for c in codes):
+                codes = check.get("code_" + errc_kind)
+                if codes is None:
+                    fail(f"{self.proc}({p.name}): CHECKS has no code_{errc_kind} for its errors")
+            for code in codes:
                 code = code.replace("$o", f"{p.name}_o").replace("$p", p.name)
                 code = code.replace("$E", errc)
                 out.append(f"    TRY({code});")
             if check.get("errc") and errc == "NULL":
-                errc = f"{p.name}_o"
+                errc, errc_kind = f"{p.name}_o", check["errc"]
         args = ", ".join(["fn"] + [a for _, a in self.body_params()])
         call = f"    rc = {self.body()}({args});"
         out.append(call if len(call) <= genapi.LINE_WIDTH else

@@ -503,8 +503,9 @@ def role_of(fn, p):
 #           $p the parameter, $o the object, $E the communicator the error
 #           is raised on (the call's, once checked; NULL: none, so
 #           MPI_COMM_WORLD's handler)
-#   errc    the object is the communicator whose handler gets the errors
-#           of the checks after it
+#   code_session  the same checks where $E is a session (errc "session")
+#   errc    "comm" or "session": the object is the communicator or the
+#           session whose handler gets the errors of the checks after it
 #   include headers the checks need
 # --------------------------------------------------------------------------
 
@@ -523,18 +524,18 @@ def _keyval_checks(obj, kind):
 
 
 CHECKS = {
-    "comm": {"obj": "struct tern_comm *", "order": 0, "errc": True, "include": ["core/objects.h"],
+    "comm": {"obj": "struct tern_comm *", "order": 0, "errc": "comm", "include": ["core/objects.h"],
              "code": ['tern_comm_check($p, fn, "$p", &$o)']},
-    "comm_inout": {"obj": "struct tern_comm *", "keep": True, "order": 0, "errc": True,
+    "comm_inout": {"obj": "struct tern_comm *", "keep": True, "order": 0, "errc": "comm",
                    "include": ["core/objects.h"],
                    "code": ['tern_check_ptr($E, $p, fn, "$p")', 'tern_comm_check(*$p, fn, "*$p", &$o)']},
     # Topologies: the query's communicator must have one of the kind; the
     # body finds it in $o->topo.
-    **{role: {"obj": "struct tern_comm *", "order": 0, "errc": True, "include": [TOPO_CHECK],
+    **{role: {"obj": "struct tern_comm *", "order": 0, "errc": "comm", "include": [TOPO_CHECK],
               "code": ['tern_comm_check($p, fn, "$p", &$o)', f'tern_topo_chk_kind($o, {kind}, fn)']}
        for role, kind in (("cart_comm", "MPI_CART"), ("graph_comm", "MPI_GRAPH"),
                           ("dist_graph_comm", "MPI_DIST_GRAPH"))},
-    "intracomm": {"obj": "struct tern_comm *", "order": 0, "errc": True,
+    "intracomm": {"obj": "struct tern_comm *", "order": 0, "errc": "comm",
                   "include": ["api/comm_check.h"],
                   "code": ['tern_comm_check($p, fn, "$p", &$o)', 'tern_chk_intra($o, fn)']},
     "topo_rank": {"obj": None, "order": 0, "include": [TOPO_CHECK],
@@ -570,6 +571,15 @@ CHECKS = {
     **_keyval_checks("comm", "TERN_ATTR_COMM"),
     **_keyval_checks("type", "TERN_ATTR_TYPE"),
     **_keyval_checks("win", "TERN_ATTR_WIN"),
-    "out": {"obj": None, "order": 1, "code": ['tern_check_ptr($E, $p, fn, "$p")']},
+    # A session's errors go to its own handler (MPI-4.1 9.3).
+    "session": {"obj": "struct tern_session *", "order": 0, "errc": "session",
+                "include": ["core/session.h"], "code": ['tern_session_check($p, fn, "$p", &$o)']},
+    "session_inout": {"obj": "struct tern_session *", "keep": True, "order": 0, "errc": "session",
+                      "include": ["core/session.h"],
+                      "code": ['tern_check_ptr($E, $p, fn, "$p")',
+                               'tern_session_check(*$p, fn, "*$p", &$o)']},
+    "out": {"obj": None, "order": 1, "include": [HANDLE_CHECK],
+            "code": ['tern_check_ptr($E, $p, fn, "$p")'],
+            "code_session": ['tern_chk_session_ptr($E, $p, fn, "$p")']},
     "string_in": {"obj": None, "order": 1, "code": ['tern_check_ptr($E, $p, fn, "$p")']},
 }

@@ -18,6 +18,7 @@ struct tern_errhandler;
 struct tern_group;
 struct tern_info;
 struct tern_keyval;
+struct tern_session;
 
 /* src/api/group.c */
 int tern_api_group_size(const char *fn, struct tern_group *group_o, int *size);
@@ -128,6 +129,25 @@ int tern_api_comm_get_name(const char *fn, MPI_Comm comm, char *comm_name, int *
 int tern_api_comm_test_inter(const char *fn, struct tern_comm *comm_o, int *flag);
 int tern_api_comm_remote_size(const char *fn, struct tern_comm *comm_o, int *size);
 int tern_api_comm_remote_group(const char *fn, struct tern_comm *comm_o, MPI_Group *group);
+
+/* src/api/session.c */
+int tern_api_session_finalize(const char *fn, MPI_Session *session, struct tern_session *session_o);
+int tern_api_session_get_info(const char *fn, struct tern_session *session_o, MPI_Info *info_used);
+int tern_api_session_set_errhandler(const char *fn, struct tern_session *session_o,
+                                    MPI_Errhandler errhandler);
+int tern_api_session_get_errhandler(const char *fn, struct tern_session *session_o,
+                                    MPI_Errhandler *errhandler);
+int tern_api_session_call_errhandler(const char *fn, struct tern_session *session_o, int errorcode);
+
+/* src/api/session_pset.c */
+int tern_api_session_get_num_psets(const char *fn, struct tern_session *session_o, MPI_Info info,
+                                   int *npset_names);
+int tern_api_session_get_nth_pset(const char *fn, struct tern_session *session_o, MPI_Info info,
+                                  int n, int *pset_len, char *pset_name);
+int tern_api_session_get_pset_info(const char *fn, struct tern_session *session_o,
+                                   const char *pset_name, MPI_Info *info);
+int tern_api_group_from_session_pset(const char *fn, struct tern_session *session_o,
+                                     const char *pset_name, MPI_Group *newgroup);
 
 /* src/api/topo_cart.c */
 int tern_api_cart_create(const char *fn, struct tern_comm *comm_old_o, int ndims, const int dims[],
