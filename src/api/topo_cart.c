@@ -13,7 +13,7 @@ int tern_api_cart_create(const char *fn, struct tern_comm *comm_old_o, int ndims
 {
     struct tern_comm *c = comm_old_o, *nc = NULL;
     struct tern_topo *t;
-    long size;
+    long size = 0;
     int rc, ok = 1;
     (void)reorder;
     if ((rc = tern_topo_chk_grid(c, fn, ndims, dims, periods, &size))) return rc;
@@ -196,7 +196,7 @@ int tern_api_cart_map(const char *fn, struct tern_comm *comm_o, int ndims, const
                       const int periods[], int *newrank)
 {
     struct tern_comm *c = comm_o;
-    long size;
+    long size = 0;
     int rc;
     TRY(tern_topo_chk_grid(c, fn, ndims, dims, periods, &size));
     TRY(tern_check_ptr(c, newrank, fn, "newrank"));

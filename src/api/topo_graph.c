@@ -54,7 +54,7 @@ int tern_api_graph_create(const char *fn, struct tern_comm *comm_old_o, int nnod
 {
     struct tern_comm *c = comm_old_o, *nc = NULL;
     struct tern_topo *t;
-    int rc, nedges, ok = 1;
+    int rc, nedges = 0, ok = 1;
     (void)reorder;
     if ((rc = chk_graph(c, fn, nnodes, index, edges, &nedges))) return rc;
     if ((t = tern_topo_new(MPI_GRAPH))) {
@@ -129,7 +129,7 @@ int tern_api_graph_map(const char *fn, struct tern_comm *comm_o, int nnodes, con
                        const int edges[], int *newrank)
 {
     struct tern_comm *c = comm_o;
-    int rc, nedges;
+    int rc, nedges = 0;
     if ((rc = chk_graph(c, fn, nnodes, index, edges, &nedges))) return rc;
     if ((rc = tern_check_ptr(c, newrank, fn, "newrank"))) return rc;
     *newrank = c->rank < nnodes ? c->rank : MPI_UNDEFINED;
