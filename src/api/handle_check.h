@@ -1,7 +1,7 @@
 /* Checks of the handles and keys that only one chapter's calls take, for
  * the generated entry points (tools/gen/param_kinds.py, CHECKS); each is
  * defined in its chapter's file.  Each returns MPI_SUCCESS or a code
- * already raised on c (MPI_COMM_WORLD's handler when c is NULL). */
+ * already raised on c (MPI_COMM_WORLD's handler when c is NULL) or s. */
 #ifndef TERN_API_HANDLE_CHECK_H
 #define TERN_API_HANDLE_CHECK_H
 
@@ -18,6 +18,10 @@ int tern_chk_errh(struct tern_comm *c, const char *fn, const char *arg, MPI_Errh
                   struct tern_errhandler **out);
 /* MPI_FILE_NULL, the only file; an error goes to its handler. */
 int tern_chk_file(const char *fn, MPI_File file);
+
+/* api/session.c: a result pointer of a call on session s, whose handler
+ * gets the error. */
+int tern_chk_session_ptr(struct tern_session *s, const void *p, const char *fn, const char *arg);
 
 /* api/attr.c: a keyval of objects of the given kind (predefined ones are
  * refused). */

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "api/check.h"
+#include "api/gen/bindings.h"
+#include "api/handle_check.h"
 #include "core/api.h"
 #include "core/errors.h"
 #include "core/info.h"
@@ -87,49 +89,36 @@ out:
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Session_finalize)
-int PMPI_Session_finalize(MPI_Session *session)
+int tern_chk_session_ptr(struct tern_session *s, const void *p, const char *fn, const char *arg)
 {
-    static const char fn[] = "MPI_Session_finalize";
-    struct tern_session *s;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_check_ptr(NULL, session, fn, "session"));
-    TRY(tern_session_check(*session, fn, "*session", &s));
+    if (p) return MPI_SUCCESS;
+    return tern_err_session(s, MPI_ERR_ARG, "%s: %s is NULL", fn, arg);
+}
+
+/* The entry point's unlock after this is a no-op once the runtime is down. */
+int tern_api_session_finalize(const char *fn, MPI_Session *session, struct tern_session *session_o)
+{
+    (void)fn;
+    struct tern_session *s = session_o;
     /* The buffer is the user's memory, free again once this returns. */
     tern_bbuf_drop(&s->bsend);
     tern_session_unpublish(s);
     *session = MPI_SESSION_NULL;
     tern_g.sessions--;
     tern_runtime_release_if_unused();
-out:
-    tern_unlock(); /* a no-op once the runtime is down */
-    return rc;
+    return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Session_get_info)
-int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
+int tern_api_session_get_info(const char *fn, struct tern_session *session_o, MPI_Info *info_used)
 {
-    static const char fn[] = "MPI_Session_get_info";
-    struct tern_session *s;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_session_check(session, fn, "session", &s));
-    if (!info_used) {
-        rc = tern_err_session(s, MPI_ERR_ARG, "%s: info_used is NULL", fn);
-        goto out;
-    }
+    struct tern_session *s = session_o;
     struct tern_info *ti = tern_info_new();
     if (!ti || tern_info_set(ti, "thread_level", level_names[s->thread_level]) != MPI_SUCCESS ||
         tern_info_publish(ti, info_used) != MPI_SUCCESS) {
         if (ti) tern_info_destroy(ti);
-        rc = tern_err_session(s, MPI_ERR_NO_MEM, "%s: out of memory for an info object", fn);
+        return tern_err_session(s, MPI_ERR_NO_MEM, "%s: out of memory for an info object", fn);
     }
-out:
-    tern_unlock();
-    return rc;
+    return MPI_SUCCESS;
 }
 
 /* ---- error handlers ---- */
@@ -160,62 +149,34 @@ out:
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Session_set_errhandler)
-int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
+int tern_api_session_set_errhandler(const char *fn, struct tern_session *session_o,
+                                    MPI_Errhandler errhandler)
 {
-    static const char fn[] = "MPI_Session_set_errhandler";
-    struct tern_session *s;
+    struct tern_session *s = session_o;
     struct tern_errhandler *e;
     int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_session_check(session, fn, "session", &s));
-    if ((rc = session_errh(fn, "errhandler", errhandler, &e)) != MPI_SUCCESS) {
-        rc = tern_session_raise(s, rc);
-        goto out;
-    }
+    if ((rc = session_errh(fn, "errhandler", errhandler, &e)) != MPI_SUCCESS)
+        return tern_session_raise(s, rc);
     tern_errh_retain(e);
     tern_errh_release(s->errh);
     s->errh = e;
-out:
-    tern_unlock();
-    return rc;
+    return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Session_get_errhandler)
-int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler)
+int tern_api_session_get_errhandler(const char *fn, struct tern_session *session_o,
+                                    MPI_Errhandler *errhandler)
 {
-    static const char fn[] = "MPI_Session_get_errhandler";
-    struct tern_session *s;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_session_check(session, fn, "session", &s));
-    if (!errhandler) {
-        rc = tern_err_session(s, MPI_ERR_ARG, "%s: errhandler is NULL", fn);
-        goto out;
-    }
+    (void)fn;
     /* The caller gets a new reference, to free with MPI_Errhandler_free. */
-    tern_errh_retain(s->errh);
-    *errhandler = s->errh->handle;
-out:
-    tern_unlock();
-    return rc;
+    tern_errh_retain(session_o->errh);
+    *errhandler = session_o->errh->handle;
+    return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Session_call_errhandler)
-int PMPI_Session_call_errhandler(MPI_Session session, int errorcode)
+int tern_api_session_call_errhandler(const char *fn, struct tern_session *session_o, int errorcode)
 {
-    static const char fn[] = "MPI_Session_call_errhandler";
-    struct tern_session *s;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_session_check(session, fn, "session", &s));
-    tern_session_raise(s, errorcode);
+    (void)fn;
+    tern_session_raise(session_o, errorcode);
     /* As MPI_Comm_call_errhandler: MPI_SUCCESS once the handler returns. */
-    rc = MPI_SUCCESS;
-out:
-    tern_unlock();
-    return rc;
+    return MPI_SUCCESS;
 }

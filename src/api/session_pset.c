@@ -7,7 +7,8 @@
 #include <strings.h>
 
 #include "api/check.h"
-#include "core/api.h"
+#include "api/gen/bindings.h"
+#include "api/handle_check.h"
 #include "core/errors.h"
 #include "core/info.h"
 #include "core/objects.h"
@@ -39,38 +40,24 @@ static int check_info(struct tern_session *s, const char *fn, MPI_Info info)
     return tern_err_session(s, MPI_ERR_INFO, "%s: info=0x%x is not an info object", fn, (unsigned)info);
 }
 
-TERN_WEAK_ALIAS(MPI_Session_get_num_psets)
-int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names)
+int tern_api_session_get_num_psets(const char *fn, struct tern_session *session_o, MPI_Info info,
+                                   int *npset_names)
 {
-    static const char fn[] = "MPI_Session_get_num_psets";
-    struct tern_session *s;
     int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_session_check(session, fn, "session", &s));
-    TRY(check_info(s, fn, info));
-    if (!npset_names) {
-        rc = tern_err_session(s, MPI_ERR_ARG, "%s: npset_names is NULL", fn);
-        goto out;
-    }
+    if ((rc = check_info(session_o, fn, info))) return rc;
+    if ((rc = tern_chk_session_ptr(session_o, npset_names, fn, "npset_names"))) return rc;
     *npset_names = NPSETS;
-out:
-    tern_unlock();
-    return rc;
+    return MPI_SUCCESS;
 }
 
 /* *pset_len == 0 asks for the length of the name (with its terminating
  * null); otherwise at most *pset_len - 1 characters and a null are stored.
  * Either way *pset_len ends as the name's full length with the null. */
-TERN_WEAK_ALIAS(MPI_Session_get_nth_pset)
-int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len, char *pset_name)
+int tern_api_session_get_nth_pset(const char *fn, struct tern_session *session_o, MPI_Info info,
+                                  int n, int *pset_len, char *pset_name)
 {
-    static const char fn[] = "MPI_Session_get_nth_pset";
-    struct tern_session *s;
+    struct tern_session *s = session_o;
     int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_session_check(session, fn, "session", &s));
     TRY(check_info(s, fn, info));
     if (n < 0 || n >= NPSETS) {
         rc = tern_err_session(s, MPI_ERR_ARG, "%s: n=%d is not in [0, %d): there are %d process sets", fn, n,
@@ -92,24 +79,16 @@ int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *ps
     }
     *pset_len = (int)len + 1;
 out:
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Session_get_pset_info)
-int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info)
+int tern_api_session_get_pset_info(const char *fn, struct tern_session *session_o,
+                                   const char *pset_name, MPI_Info *info)
 {
-    static const char fn[] = "MPI_Session_get_pset_info";
-    struct tern_session *s;
+    struct tern_session *s = session_o;
     int rc, p;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_session_check(session, fn, "session", &s));
     TRY(find_pset(s, fn, pset_name, &p));
-    if (!info) {
-        rc = tern_err_session(s, MPI_ERR_ARG, "%s: info is NULL", fn);
-        goto out;
-    }
+    TRY(tern_chk_session_ptr(s, info, fn, "info"));
     char size[16];
     snprintf(size, sizeof size, "%d", pset_size(p));
     struct tern_info *ti = tern_info_new();
@@ -118,24 +97,16 @@ int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_I
         rc = tern_err_session(s, MPI_ERR_NO_MEM, "%s: out of memory for an info object", fn);
     }
 out:
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Group_from_session_pset)
-int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup)
+int tern_api_group_from_session_pset(const char *fn, struct tern_session *session_o,
+                                     const char *pset_name, MPI_Group *newgroup)
 {
-    static const char fn[] = "MPI_Group_from_session_pset";
-    struct tern_session *s;
+    struct tern_session *s = session_o;
     int rc, p;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_session_check(session, fn, "session", &s));
     TRY(find_pset(s, fn, pset_name, &p));
-    if (!newgroup) {
-        rc = tern_err_session(s, MPI_ERR_ARG, "%s: newgroup is NULL", fn);
-        goto out;
-    }
+    TRY(tern_chk_session_ptr(s, newgroup, fn, "newgroup"));
     struct tern_group *g = tern_group_new(pset_size(p));
     if (!g) {
         rc = tern_err_session(s, MPI_ERR_NO_MEM, "%s: out of memory for a group", fn);
@@ -150,6 +121,5 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI
     if (tern_group_publish(g, newgroup) != MPI_SUCCESS)
         rc = tern_err_session(s, MPI_ERR_NO_MEM, "%s: out of memory for a group handle", fn);
 out:
-    tern_unlock();
     return rc;
 }

@@ -3,36 +3,27 @@
 #include <stdlib.h>
 
 #include "api/check.h"
+#include "api/gen/bindings.h"
 #include "api/topo_check.h"
 #include "comm/comm.h"
-#include "core/api.h"
 #include "core/errors.h"
-#include "core/state.h"
 
-TERN_WEAK_ALIAS(MPI_Cart_create)
-int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[],
-                     int reorder, MPI_Comm *comm_cart)
+int tern_api_cart_create(const char *fn, struct tern_comm *comm_old_o, int ndims, const int dims[],
+                         const int periods[], int reorder, MPI_Comm *comm_cart)
 {
-    static const char fn[] = "MPI_Cart_create";
-    struct tern_comm *c, *nc = NULL;
+    struct tern_comm *c = comm_old_o, *nc = NULL;
     struct tern_topo *t;
-    long size;
+    long size = 0;
     int rc, ok = 1;
     (void)reorder;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_topo_chk_new(comm_old, fn, "comm_cart", comm_cart, &c));
-    TRY(tern_topo_chk_grid(c, fn, ndims, dims, periods, &size));
+    if ((rc = tern_topo_chk_grid(c, fn, ndims, dims, periods, &size))) return rc;
     if (size > c->size) {
         char lb[64];
-        rc = tern_err_comm(c, MPI_ERR_ARG, "%s: the grid has %ld processes but %s has only %d", fn,
-                           size, tern_comm_label(c, lb, sizeof lb), c->size);
-        goto out;
+        return tern_err_comm(c, MPI_ERR_ARG, "%s: the grid has %ld processes but %s has only %d",
+                             fn, size, tern_comm_label(c, lb, sizeof lb), c->size);
     }
-    if (!(t = tern_topo_new(MPI_CART))) {
-        rc = tern_err_comm(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
-        goto out;
-    }
+    if (!(t = tern_topo_new(MPI_CART)))
+        return tern_err_comm(c, MPI_ERR_NO_MEM, "%s: out of memory", fn);
     t->ndims = ndims;
     t->dims = tern_topo_ints(dims, ndims, &ok);
     t->periods = tern_topo_ints(periods, ndims, &ok);
@@ -42,27 +33,15 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
         t = NULL; /* reported by the construction, which every rank still joins */
     }
     rc = tern_topo_comm_create(c, (int)size, t, tern_cart_finish, &nc);
-    rc = tern_topo_new_result(c, rc, nc, comm_cart);
-out:
-    tern_unlock();
-    return rc;
+    return tern_topo_new_result(c, rc, nc, comm_cart);
 }
 
-TERN_WEAK_ALIAS(MPI_Cartdim_get)
-int PMPI_Cartdim_get(MPI_Comm comm, int *ndims)
+int tern_api_cartdim_get(const char *fn, struct tern_comm *comm_o, int *ndims)
 {
-    static const char fn[] = "MPI_Cartdim_get";
-    struct tern_comm *c;
-    struct tern_topo *t;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_topo_chk_comm(comm, MPI_CART, fn, &c, &t));
-    TRY(tern_check_ptr(c, ndims, fn, "ndims"));
+    (void)fn;
+    const struct tern_topo *t = comm_o->topo;
     *ndims = t->ndims;
-out:
-    tern_unlock();
-    return rc;
+    return MPI_SUCCESS;
 }
 
 /* maxdims must hold the grid (MPICH's rule for Cart_coords). */
@@ -74,16 +53,12 @@ static int chk_maxdims(struct tern_comm *c, const char *fn, const struct tern_to
                          fn, maxdims, t->ndims);
 }
 
-TERN_WEAK_ALIAS(MPI_Cart_get)
-int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[])
+int tern_api_cart_get(const char *fn, struct tern_comm *comm_o, int maxdims, int dims[],
+                      int periods[], int coords[])
 {
-    static const char fn[] = "MPI_Cart_get";
-    struct tern_comm *c;
-    struct tern_topo *t;
+    struct tern_comm *c = comm_o;
+    const struct tern_topo *t = c->topo;
     int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_topo_chk_comm(comm, MPI_CART, fn, &c, &t));
     TRY(chk_maxdims(c, fn, t, maxdims));
     TRY(tern_topo_chk_array(c, fn, "dims", dims, t->ndims));
     TRY(tern_topo_chk_array(c, fn, "periods", periods, t->ndims));
@@ -94,20 +69,14 @@ int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coo
         coords[i] = t->coords[i];
     }
 out:
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Cart_rank)
-int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
+int tern_api_cart_rank(const char *fn, struct tern_comm *comm_o, const int coords[], int *rank)
 {
-    static const char fn[] = "MPI_Cart_rank";
-    struct tern_comm *c;
-    struct tern_topo *t;
+    struct tern_comm *c = comm_o;
+    const struct tern_topo *t = c->topo;
     int rc, *norm = NULL;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_topo_chk_comm(comm, MPI_CART, fn, &c, &t));
     TRY(tern_topo_chk_array(c, fn, "coords", coords, t->ndims));
     TRY(tern_check_ptr(c, rank, fn, "rank"));
     norm = malloc((size_t)(t->ndims ? t->ndims : 1) * sizeof *norm);
@@ -133,50 +102,29 @@ int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
     *rank = tern_cart_rank_of(t, norm);
 out:
     free(norm);
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Cart_coords)
-int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
+int tern_api_cart_coords(const char *fn, struct tern_comm *comm_o, int rank, int maxdims,
+                         int coords[])
 {
-    static const char fn[] = "MPI_Cart_coords";
-    struct tern_comm *c;
-    struct tern_topo *t;
+    struct tern_comm *c = comm_o;
+    const struct tern_topo *t = c->topo;
     int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_topo_chk_comm(comm, MPI_CART, fn, &c, &t));
-    TRY(tern_topo_chk_rank(c, fn, "rank", rank));
     TRY(chk_maxdims(c, fn, t, maxdims));
     TRY(tern_topo_chk_array(c, fn, "coords", coords, t->ndims));
     tern_cart_coords_of(t, rank, coords);
 out:
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Cart_shift)
-int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest)
+int tern_api_cart_shift(const char *fn, struct tern_comm *comm_o, int direction, int disp,
+                        int *rank_source, int *rank_dest)
 {
-    static const char fn[] = "MPI_Cart_shift";
-    struct tern_comm *c;
-    struct tern_topo *t;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_topo_chk_comm(comm, MPI_CART, fn, &c, &t));
-    if (direction < 0 || direction >= t->ndims) {
-        rc = tern_err_comm(c, MPI_ERR_ARG, "%s: direction=%d is not a dimension of the grid "
-                           "(valid: 0..%d)", fn, direction, t->ndims - 1);
-        goto out;
-    }
-    TRY(tern_check_ptr(c, rank_source, fn, "rank_source"));
-    TRY(tern_check_ptr(c, rank_dest, fn, "rank_dest"));
+    (void)fn;
+    const struct tern_topo *t = comm_o->topo;
     tern_cart_shift(t, t->coords, direction, disp, rank_source, rank_dest);
-out:
-    tern_unlock();
-    return rc;
+    return MPI_SUCCESS;
 }
 
 /* The processes of my slice of the grid (same coordinates in the dropped
@@ -224,19 +172,16 @@ static struct tern_topo *sub_topo(const struct tern_topo *t, const int *remain)
     return s;
 }
 
-TERN_WEAK_ALIAS(MPI_Cart_sub)
-int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
+int tern_api_cart_sub(const char *fn, struct tern_comm *comm_o, const int remain_dims[],
+                      MPI_Comm *newcomm)
 {
-    static const char fn[] = "MPI_Cart_sub";
-    struct tern_comm *c, *nc = NULL;
-    struct tern_topo *t, *s = NULL;
+    struct tern_comm *c = comm_o, *nc = NULL;
+    const struct tern_topo *t = c->topo;
+    struct tern_topo *s = NULL;
     struct tern_group *g = NULL;
     int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_topo_chk_comm(comm, MPI_CART, fn, &c, &t));
-    TRY(tern_topo_chk_array(c, fn, "remain_dims", remain_dims, t->ndims));
-    TRY(tern_check_ptr(c, newcomm, fn, "newcomm"));
+    if ((rc = tern_topo_chk_array(c, fn, "remain_dims", remain_dims, t->ndims))) return rc;
+    if ((rc = tern_check_ptr(c, newcomm, fn, "newcomm"))) return rc;
     rc = sub_group(c, t, remain_dims, &g);
     if (!rc && !(s = sub_topo(t, remain_dims)))
         rc = tern_err_make(MPI_ERR_NO_MEM, "%s: out of memory", fn);
@@ -244,22 +189,15 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
     int rc2 = tern_topo_comm_build(c, rc ? NULL : g, s, tern_cart_finish, &nc);
     if (g) tern_group_release(g);
     if (!rc) rc = rc2;
-    rc = tern_topo_new_result(c, rc, nc, newcomm);
-out:
-    tern_unlock();
-    return rc;
+    return tern_topo_new_result(c, rc, nc, newcomm);
 }
 
-TERN_WEAK_ALIAS(MPI_Cart_map)
-int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank)
+int tern_api_cart_map(const char *fn, struct tern_comm *comm_o, int ndims, const int dims[],
+                      const int periods[], int *newrank)
 {
-    static const char fn[] = "MPI_Cart_map";
-    struct tern_comm *c;
-    long size;
+    struct tern_comm *c = comm_o;
+    long size = 0;
     int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_topo_chk_grid(c, fn, ndims, dims, periods, &size));
     TRY(tern_check_ptr(c, newrank, fn, "newrank"));
     if (size > c->size) {
@@ -270,17 +208,12 @@ int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[
     }
     *newrank = c->rank < size ? c->rank : MPI_UNDEFINED;
 out:
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Dims_create)
-int PMPI_Dims_create(int nnodes, int ndims, int dims[])
+int tern_api_dims_create(const char *fn, int nnodes, int ndims, int dims[])
 {
-    static const char fn[] = "MPI_Dims_create";
     int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
     if (nnodes <= 0) {
         rc = tern_err_comm(NULL, MPI_ERR_ARG, "%s: nnodes=%d must be positive", fn, nnodes);
         goto out;
@@ -304,6 +237,5 @@ int PMPI_Dims_create(int nnodes, int ndims, int dims[])
         rc = tern_err_raise(NULL, rc);
     }
 out:
-    tern_unlock();
     return rc;
 }

@@ -11,17 +11,10 @@ int tern_topo_chk_comm(MPI_Comm comm, int kind, const char *fn, struct tern_comm
     return rc ? rc : tern_topo_require(*c, kind, fn, t);
 }
 
-int tern_topo_chk_new(MPI_Comm comm, const char *fn, const char *arg, const MPI_Comm *newcomm,
-                      struct tern_comm **c)
+int tern_topo_chk_kind(struct tern_comm *c, int kind, const char *fn)
 {
-    int rc = tern_comm_check(comm, fn, "comm_old", c);
-    if (rc) return rc;
-    if ((*c)->is_inter) {
-        char lb[64];
-        return tern_err_comm(*c, MPI_ERR_COMM, "%s: %s is an intercommunicator", fn,
-                             tern_comm_label(*c, lb, sizeof lb));
-    }
-    return tern_check_ptr(*c, newcomm, fn, arg);
+    struct tern_topo *t;
+    return tern_topo_require(c, kind, fn, &t);
 }
 
 int tern_topo_new_result(struct tern_comm *c, int rc, struct tern_comm *nc, MPI_Comm *newcomm)
@@ -50,6 +43,16 @@ int tern_topo_chk_rank(struct tern_comm *c, const char *fn, const char *arg, int
     char lb[64];
     return tern_err_comm(c, MPI_ERR_RANK, "%s: %s=%d is not a rank of %s (valid: 0..%d)", fn, arg,
                          rank, tern_comm_label(c, lb, sizeof lb), c->size - 1);
+}
+
+int tern_topo_chk_direction(struct tern_comm *c, const char *fn, int direction)
+{
+    const struct tern_topo *t = c->topo;
+    int ndims = t->ndims;
+    if (direction >= 0 && direction < ndims) return MPI_SUCCESS;
+    return tern_err_comm(c, MPI_ERR_ARG,
+                         "%s: direction=%d is not a dimension of the grid (valid: 0..%d)", fn,
+                         direction, ndims - 1);
 }
 
 int tern_topo_chk_ranks(struct tern_comm *c, const char *fn, const char *arg, const int *a, int n)

@@ -3,12 +3,11 @@
 #include <stdlib.h>
 
 #include "api/check.h"
+#include "api/gen/bindings.h"
 #include "api/topo_check.h"
 #include "comm/comm.h"
-#include "core/api.h"
 #include "core/errors.h"
 #include "core/info.h"
-#include "core/state.h"
 
 /* MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY name no storage. */
 static int no_weights(const int *w)
@@ -42,21 +41,17 @@ static int chk_side(struct tern_comm *c, const char *fn, const char *deg_arg, in
     return chk_weights(c, fn, w_arg, w, deg);
 }
 
-TERN_WEAK_ALIAS(MPI_Dist_graph_create_adjacent)
-int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
-                                    const int sourceweights[], int outdegree,
-                                    const int destinations[], const int destweights[],
-                                    MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
+int tern_api_dist_graph_create_adjacent(const char *fn, struct tern_comm *comm_old_o,
+                                        int indegree, const int sources[],
+                                        const int sourceweights[], int outdegree,
+                                        const int destinations[], const int destweights[],
+                                        MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
 {
-    static const char fn[] = "MPI_Dist_graph_create_adjacent";
-    struct tern_comm *c, *nc = NULL;
+    struct tern_comm *c = comm_old_o, *nc = NULL;
     struct tern_topo *t;
     struct tern_info *hints; /* checked, not used */
     int rc, ok = 1;
     (void)reorder;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_topo_chk_new(comm_old, fn, "comm_dist_graph", comm_dist_graph, &c));
     TRY(tern_info_check(info, 1, fn, "info", c, &hints));
     TRY(chk_side(c, fn, "indegree", indegree, "sources", sources, "sourceweights", sourceweights));
     TRY(chk_side(c, fn, "outdegree", outdegree, "destinations", destinations, "destweights",
@@ -84,7 +79,6 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int s
     rc = tern_topo_comm_create(c, c->size, t, NULL, &nc);
     rc = tern_topo_new_result(c, rc, nc, comm_dist_graph);
 out:
-    tern_unlock();
     return rc;
 }
 
@@ -112,21 +106,17 @@ static int chk_edges(struct tern_comm *c, const char *fn, int n, const int *sour
     return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Dist_graph_create)
-int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
-                           const int destinations[], const int weights[], MPI_Info info,
-                           int reorder, MPI_Comm *comm_dist_graph)
+int tern_api_dist_graph_create(const char *fn, struct tern_comm *comm_old_o, int n,
+                               const int sources[], const int degrees[], const int destinations[],
+                               const int weights[], MPI_Info info, int reorder,
+                               MPI_Comm *comm_dist_graph)
 {
-    static const char fn[] = "MPI_Dist_graph_create";
-    struct tern_comm *c, *nc = NULL;
+    struct tern_comm *c = comm_old_o, *nc = NULL;
     struct tern_topo *t;
     long nedges = 0;
     struct tern_info *hints; /* checked, not used */
     int rc;
     (void)reorder;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_topo_chk_new(comm_old, fn, "comm_dist_graph", comm_dist_graph, &c));
     TRY(tern_info_check(info, 1, fn, "info", c, &hints));
     TRY(chk_edges(c, fn, n, sources, degrees, destinations, &nedges));
     TRY(chk_weights(c, fn, "weights", weights, (int)nedges));
@@ -145,29 +135,18 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
     rc = tern_topo_comm_create(c, c->size, t, NULL, &nc);
     rc = tern_topo_new_result(c, rc, nc, comm_dist_graph);
 out:
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Dist_graph_neighbors_count)
-int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree, int *weighted)
+int tern_api_dist_graph_neighbors_count(const char *fn, struct tern_comm *comm_o, int *indegree,
+                                        int *outdegree, int *weighted)
 {
-    static const char fn[] = "MPI_Dist_graph_neighbors_count";
-    struct tern_comm *c;
-    struct tern_topo *t;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_topo_chk_comm(comm, MPI_DIST_GRAPH, fn, &c, &t));
-    TRY(tern_check_ptr(c, indegree, fn, "indegree"));
-    TRY(tern_check_ptr(c, outdegree, fn, "outdegree"));
-    TRY(tern_check_ptr(c, weighted, fn, "weighted"));
+    (void)fn;
+    const struct tern_topo *t = comm_o->topo;
     *indegree = t->indeg;
     *outdegree = t->outdeg;
     *weighted = t->weighted;
-out:
-    tern_unlock();
-    return rc;
+    return MPI_SUCCESS;
 }
 
 /* Up to max neighbours (and their weights when the graph has them and the
@@ -189,22 +168,17 @@ static int give_side(struct tern_comm *c, const char *fn, const char *max_arg, i
     return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Dist_graph_neighbors)
-int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
-                              int maxoutdegree, int destinations[], int destweights[])
+int tern_api_dist_graph_neighbors(const char *fn, struct tern_comm *comm_o, int maxindegree,
+                                  int sources[], int sourceweights[], int maxoutdegree,
+                                  int destinations[], int destweights[])
 {
-    static const char fn[] = "MPI_Dist_graph_neighbors";
-    struct tern_comm *c;
-    struct tern_topo *t;
+    struct tern_comm *c = comm_o;
+    const struct tern_topo *t = c->topo;
     int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_topo_chk_comm(comm, MPI_DIST_GRAPH, fn, &c, &t));
     TRY(give_side(c, fn, "maxindegree", maxindegree, "sources", sources, sourceweights, t->in,
                   t->inw, t->indeg));
     TRY(give_side(c, fn, "maxoutdegree", maxoutdegree, "destinations", destinations, destweights,
                   t->out, t->outw, t->outdeg));
 out:
-    tern_unlock();
     return rc;
 }

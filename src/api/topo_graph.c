@@ -3,11 +3,10 @@
 #include <stdlib.h>
 
 #include "api/check.h"
+#include "api/gen/bindings.h"
 #include "api/topo_check.h"
 #include "comm/comm.h"
-#include "core/api.h"
 #include "core/errors.h"
-#include "core/state.h"
 
 /* nnodes within c, index non-decreasing from 0, edges naming nodes; *nedges
  * is index[nnodes - 1]. */
@@ -50,19 +49,14 @@ static int graph_finish(struct tern_topo *t, int rank)
     return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Graph_create)
-int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
-                      int reorder, MPI_Comm *comm_graph)
+int tern_api_graph_create(const char *fn, struct tern_comm *comm_old_o, int nnodes,
+                          const int index[], const int edges[], int reorder, MPI_Comm *comm_graph)
 {
-    static const char fn[] = "MPI_Graph_create";
-    struct tern_comm *c, *nc = NULL;
+    struct tern_comm *c = comm_old_o, *nc = NULL;
     struct tern_topo *t;
-    int rc, nedges, ok = 1;
+    int rc, nedges = 0, ok = 1;
     (void)reorder;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_topo_chk_new(comm_old, fn, "comm_graph", comm_graph, &c));
-    TRY(chk_graph(c, fn, nnodes, index, edges, &nedges));
+    if ((rc = chk_graph(c, fn, nnodes, index, edges, &nedges))) return rc;
     if ((t = tern_topo_new(MPI_GRAPH))) {
         t->nnodes = nnodes;
         t->index = tern_topo_ints(index, nnodes, &ok);
@@ -73,29 +67,16 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const in
         }
     }
     rc = tern_topo_comm_create(c, nnodes, t, graph_finish, &nc);
-    rc = tern_topo_new_result(c, rc, nc, comm_graph);
-out:
-    tern_unlock();
-    return rc;
+    return tern_topo_new_result(c, rc, nc, comm_graph);
 }
 
-TERN_WEAK_ALIAS(MPI_Graphdims_get)
-int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
+int tern_api_graphdims_get(const char *fn, struct tern_comm *comm_o, int *nnodes, int *nedges)
 {
-    static const char fn[] = "MPI_Graphdims_get";
-    struct tern_comm *c;
-    struct tern_topo *t;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_topo_chk_comm(comm, MPI_GRAPH, fn, &c, &t));
-    TRY(tern_check_ptr(c, nnodes, fn, "nnodes"));
-    TRY(tern_check_ptr(c, nedges, fn, "nedges"));
+    (void)fn;
+    const struct tern_topo *t = comm_o->topo;
     *nnodes = t->nnodes;
     *nedges = t->nnodes ? t->index[t->nnodes - 1] : 0;
-out:
-    tern_unlock();
-    return rc;
+    return MPI_SUCCESS;
 }
 
 /* Copies of the first min(max, n) entries: the caller says how much room it has. */
@@ -104,16 +85,12 @@ static void copy_upto(int *dst, const int *src, int max, int n)
     for (int i = 0; i < n && i < max; i++) dst[i] = src[i];
 }
 
-TERN_WEAK_ALIAS(MPI_Graph_get)
-int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[])
+int tern_api_graph_get(const char *fn, struct tern_comm *comm_o, int maxindex, int maxedges,
+                       int index[], int edges[])
 {
-    static const char fn[] = "MPI_Graph_get";
-    struct tern_comm *c;
-    struct tern_topo *t;
+    struct tern_comm *c = comm_o;
+    const struct tern_topo *t = c->topo;
     int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_topo_chk_comm(comm, MPI_GRAPH, fn, &c, &t));
     int nedges = t->nnodes ? t->index[t->nnodes - 1] : 0;
     TRY(tern_topo_chk_nonneg(c, fn, "maxindex", maxindex));
     TRY(tern_topo_chk_nonneg(c, fn, "maxedges", maxedges));
@@ -122,78 +99,47 @@ int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int e
     copy_upto(index, t->index, maxindex, t->nnodes);
     copy_upto(edges, t->edges, maxedges, nedges);
 out:
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Graph_neighbors_count)
-int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
+int tern_api_graph_neighbors_count(const char *fn, struct tern_comm *comm_o, int rank,
+                                   int *nneighbors)
 {
-    static const char fn[] = "MPI_Graph_neighbors_count";
-    struct tern_comm *c;
-    struct tern_topo *t;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_topo_chk_comm(comm, MPI_GRAPH, fn, &c, &t));
-    TRY(tern_topo_chk_rank(c, fn, "rank", rank));
-    TRY(tern_check_ptr(c, nneighbors, fn, "nneighbors"));
+    (void)fn;
+    const struct tern_topo *t = comm_o->topo;
     *nneighbors = t->index[rank] - (rank ? t->index[rank - 1] : 0);
-out:
-    tern_unlock();
-    return rc;
+    return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Graph_neighbors)
-int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[])
+int tern_api_graph_neighbors(const char *fn, struct tern_comm *comm_o, int rank, int maxneighbors,
+                             int neighbors[])
 {
-    static const char fn[] = "MPI_Graph_neighbors";
-    struct tern_comm *c;
-    struct tern_topo *t;
+    struct tern_comm *c = comm_o;
+    const struct tern_topo *t = c->topo;
     int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_topo_chk_comm(comm, MPI_GRAPH, fn, &c, &t));
-    TRY(tern_topo_chk_rank(c, fn, "rank", rank));
     TRY(tern_topo_chk_nonneg(c, fn, "maxneighbors", maxneighbors));
     int first = rank ? t->index[rank - 1] : 0, n = t->index[rank] - first;
     TRY(tern_topo_chk_array(c, fn, "neighbors", neighbors, maxneighbors < n ? maxneighbors : n));
     copy_upto(neighbors, t->edges + first, maxneighbors, n);
 out:
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Graph_map)
-int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank)
+int tern_api_graph_map(const char *fn, struct tern_comm *comm_o, int nnodes, const int index[],
+                       const int edges[], int *newrank)
 {
-    static const char fn[] = "MPI_Graph_map";
-    struct tern_comm *c;
-    int rc, nedges;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(chk_graph(c, fn, nnodes, index, edges, &nedges));
-    TRY(tern_check_ptr(c, newrank, fn, "newrank"));
+    struct tern_comm *c = comm_o;
+    int rc, nedges = 0;
+    if ((rc = chk_graph(c, fn, nnodes, index, edges, &nedges))) return rc;
+    if ((rc = tern_check_ptr(c, newrank, fn, "newrank"))) return rc;
     *newrank = c->rank < nnodes ? c->rank : MPI_UNDEFINED;
-out:
-    tern_unlock();
-    return rc;
+    return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Topo_test)
-int PMPI_Topo_test(MPI_Comm comm, int *status)
+int tern_api_topo_test(const char *fn, struct tern_comm *comm_o, int *status)
 {
-    static const char fn[] = "MPI_Topo_test";
-    struct tern_comm *c;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(tern_check_ptr(c, status, fn, "status"));
-    const struct tern_topo *t = c->topo;
+    (void)fn;
+    const struct tern_topo *t = comm_o->topo;
     *status = t ? t->kind : MPI_UNDEFINED;
-out:
-    tern_unlock();
-    return rc;
+    return MPI_SUCCESS;
 }

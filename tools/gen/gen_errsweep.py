@@ -52,7 +52,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import genapi  # noqa: E402  (the same reading of the standard)
 from param_kinds import (  # noqa: E402  (the table of parameter kinds)
-    ARG, BUF, COMM, KEYVAL, NULL_ARG, RANK, ROLES, T_INVALID, TOPO, TYPE,
+    ARG, BUF, COMM, KEYVAL, NO_TOPOLOGY, NULL_ARG, RANK, ROLES, T_INVALID, TYPE,
     Param, role_of, shape_of, standard_signatures)
 
 REPO = Path(__file__).resolve().parents[2]
@@ -152,15 +152,10 @@ CLASS_MAP = [
 # entry applies, then FUNCS's entry (valid, invalid and extra merge by
 # parameter; the rest is replaced).
 UNCOMMITTED = ("uncommitted", "es_uncommitted", TYPE)
-NO_TOPOLOGY = ("no topology", "es_self.h", TOPO)
 
 FAMILIES = [
-    # Topology queries on a communicator without one, or of another kind.
-    (r"MPI_Cart_(coords|get|rank|shift|sub)|MPI_Cartdim_get",
-     {"extra": {"comm": [NO_TOPOLOGY, ("graph", "es_graph.h", TOPO)]}}),
-    (r"MPI_Graph_(get|neighbors|neighbors_count)|MPI_Graphdims_get",
-     {"extra": {"comm": [NO_TOPOLOGY, ("cartesian", "es_cart.h", TOPO)]}}),
-    (r"MPI_Dist_graph_neighbors(_count)?", {"extra": {"comm": [NO_TOPOLOGY, ("graph", "es_graph.h", TOPO)]}}),
+    # The topology queries' communicators are roles of their own
+    # (param_kinds.py: cart_comm, ...); a neighbourhood collective takes any.
     (r"MPI_" + NEIGHBOR + "(_c)?", {"extra": {"comm": [NO_TOPOLOGY]}}),
     # Intercommunicator creation needs both groups' leaders in the call at
     # once: the sweep runs one rank at a time.  The remote group is the next

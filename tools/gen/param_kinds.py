@@ -34,12 +34,22 @@ T_INDEX_KINDS = "CVAR_INDEX|CVAR_INDEX_SPECIAL|PVAR_INDEX|CAT_INDEX"
 COMM_ATTR = r"MPI_(Comm_\w+_(attr|keyval)|Attr_\w+|Keyval_\w+)"
 TYPE_ATTR = r"MPI_Type_\w+_(attr|keyval)"
 WIN_ATTR = r"MPI_Win_\w+_(attr|keyval)"
+# Topology queries, by the kind of topology their communicator must have,
+# and the constructors, which take an intracommunicator.
+CART_QUERY = r"MPI_Cart_(coords|get|rank|shift|sub)|MPI_Cartdim_get"
+GRAPH_QUERY = r"MPI_Graph_(get|neighbors|neighbors_count)|MPI_Graphdims_get"
+DIST_GRAPH_QUERY = r"MPI_Dist_graph_neighbors(_count)?"
+TOPO_CREATE = r"MPI_(Cart|Graph|Dist_graph)_create(_adjacent)?"
 
 ROLE_RULES = [
     ({"kind": "VARARGS"}, None),
     # A status may hold any source, tag or error.
     ({"fn": r"MPI_Status_set_\w+", "kind": "RANK|TAG", "dir": "in", "shape": ""}, "int_any"),
     ({"kind": "COMMUNICATOR", "dir": "in", "shape": "", "name": "intercomm"}, "intercomm"),
+    ({"kind": "COMMUNICATOR", "dir": "in", "shape": "", "fn": CART_QUERY}, "cart_comm"),
+    ({"kind": "COMMUNICATOR", "dir": "in", "shape": "", "fn": GRAPH_QUERY}, "graph_comm"),
+    ({"kind": "COMMUNICATOR", "dir": "in", "shape": "", "fn": DIST_GRAPH_QUERY}, "dist_graph_comm"),
+    ({"kind": "COMMUNICATOR", "dir": "in", "shape": "", "fn": TOPO_CREATE}, "intracomm"),
     ({"kind": "COMMUNICATOR", "dir": "in", "shape": ""}, "comm"),
     ({"kind": "COMMUNICATOR", "dir": "inout", "shape": "*"}, "comm_inout"),
     # Intercommunicator creation: the remote leader is a rank of the peer
@@ -47,6 +57,9 @@ ROLE_RULES = [
     ({"kind": "RANK", "dir": "in", "shape": "", "name": "remote_leader"}, "remote_leader"),
     ({"kind": "RANK", "dir": "in", "shape": "", "name": "root"}, "root"),
     ({"kind": "RANK", "dir": "in", "shape": "", "name": "source"}, "source"),
+    # A process of a topology: MPI_PROC_NULL is none.
+    ({"kind": "RANK", "dir": "in", "shape": "", "fn": r"MPI_(Cart_coords|Graph_neighbors(_count)?)"},
+     "topo_rank"),
     ({"kind": "RANK", "dir": "in", "shape": ""}, "dest"),
     ({"kind": "RANK|RANK_NNI", "dir": "in", "shape": "[]"}, "rank_array"),
     ({"kind": "RANK", "dir": "in", "shape": "[][3]"}, "rank_ranges"),
@@ -210,9 +223,17 @@ def keyval_roles(kind, other):
 # role -> (valid expression, [(label, invalid expression, class[, guard])]).
 # A guard is a C condition under which the value cannot be built: the case
 # then counts as not applicable.
+BAD_COMMS = [("MPI_COMM_NULL", "MPI_COMM_NULL", COMM), ("freed", "es_freed.comm", COMM)]
+NO_TOPOLOGY = ("no topology", "es_self.h", TOPO)
+
 ROLES = {
-    "comm": ("$C.h", [("MPI_COMM_NULL", "MPI_COMM_NULL", COMM),
-                      ("freed", "es_freed.comm", COMM)]),
+    "comm": ("$C.h", BAD_COMMS),
+    # The sweep has no intercommunicator to pass (gen_errsweep.NO_VALID).
+    "intracomm": ("$C.h", BAD_COMMS),
+    # A query's communicator without a topology, or with one of another kind.
+    "cart_comm": ("$C.h", BAD_COMMS + [NO_TOPOLOGY, ("graph", "es_graph.h", TOPO)]),
+    "graph_comm": ("$C.h", BAD_COMMS + [NO_TOPOLOGY, ("cartesian", "es_cart.h", TOPO)]),
+    "dist_graph_comm": ("$C.h", BAD_COMMS + [NO_TOPOLOGY, ("graph", "es_graph.h", TOPO)]),
     "intercomm": ("$C.h", [("MPI_COMM_NULL", "MPI_COMM_NULL", COMM), ("freed", "es_freed.comm", COMM),
                            ("intracomm", "$C.h", COMM)]),
     "comm_inout": ("ES_PTR(MPI_Comm, es_new_comm())",
@@ -220,6 +241,7 @@ ROLES = {
                     ("&freed", "ES_PTR(MPI_Comm, es_freed.comm)", COMM),
                     ("NULL", "NULL", ARG)]),
     "dest": ("$C.rank", [("size", "$C.size", RANK), ("-5", "-5", RANK)]),
+    "topo_rank": ("$C.rank", [("size", "$C.size", RANK), ("-5", "-5", RANK)]),
     "source": ("$C.rank", [("size", "$C.size", RANK), ("-5", "-5", RANK)]),
     "root": ("0", [("-1", "-1", "MPI_ERR_ROOT"), ("size", "$C.size", "MPI_ERR_ROOT")]),
     # The peer's rank in MPI_COMM_WORLD, the usual peer communicator.
@@ -481,12 +503,14 @@ def role_of(fn, p):
 #           $p the parameter, $o the object, $E the communicator the error
 #           is raised on (the call's, once checked; NULL: none, so
 #           MPI_COMM_WORLD's handler)
-#   errc    the object is the communicator whose handler gets the errors
-#           of the checks after it
+#   code_session  the same checks where $E is a session (errc "session")
+#   errc    "comm" or "session": the object is the communicator or the
+#           session whose handler gets the errors of the checks after it
 #   include headers the checks need
 # --------------------------------------------------------------------------
 
 HANDLE_CHECK = "api/handle_check.h"
+TOPO_CHECK = "api/topo_check.h"
 
 def _keyval_checks(obj, kind):
     return {
@@ -500,11 +524,24 @@ def _keyval_checks(obj, kind):
 
 
 CHECKS = {
-    "comm": {"obj": "struct tern_comm *", "order": 0, "errc": True, "include": ["core/objects.h"],
+    "comm": {"obj": "struct tern_comm *", "order": 0, "errc": "comm", "include": ["core/objects.h"],
              "code": ['tern_comm_check($p, fn, "$p", &$o)']},
-    "comm_inout": {"obj": "struct tern_comm *", "keep": True, "order": 0, "errc": True,
+    "comm_inout": {"obj": "struct tern_comm *", "keep": True, "order": 0, "errc": "comm",
                    "include": ["core/objects.h"],
                    "code": ['tern_check_ptr($E, $p, fn, "$p")', 'tern_comm_check(*$p, fn, "*$p", &$o)']},
+    # Topologies: the query's communicator must have one of the kind; the
+    # body finds it in $o->topo.
+    **{role: {"obj": "struct tern_comm *", "order": 0, "errc": "comm", "include": [TOPO_CHECK],
+              "code": ['tern_comm_check($p, fn, "$p", &$o)', f'tern_topo_chk_kind($o, {kind}, fn)']}
+       for role, kind in (("cart_comm", "MPI_CART"), ("graph_comm", "MPI_GRAPH"),
+                          ("dist_graph_comm", "MPI_DIST_GRAPH"))},
+    "intracomm": {"obj": "struct tern_comm *", "order": 0, "errc": "comm",
+                  "include": ["api/comm_check.h"],
+                  "code": ['tern_comm_check($p, fn, "$p", &$o)', 'tern_chk_intra($o, fn)']},
+    "topo_rank": {"obj": None, "order": 0, "include": [TOPO_CHECK],
+                  "code": ['tern_topo_chk_rank($E, fn, "$p", $p)']},
+    "direction": {"obj": None, "order": 0, "include": [TOPO_CHECK],
+                  "code": ['tern_topo_chk_direction($E, fn, $p)']},
     "group": {"obj": "struct tern_group *", "order": 0, "include": ["api/comm_check.h"],
               "code": ['tern_chk_group($E, fn, "$p", $p, &$o)']},
     "group_inout": {"obj": "struct tern_group *", "keep": True, "order": 0, "include": ["api/comm_check.h"],
@@ -534,6 +571,15 @@ CHECKS = {
     **_keyval_checks("comm", "TERN_ATTR_COMM"),
     **_keyval_checks("type", "TERN_ATTR_TYPE"),
     **_keyval_checks("win", "TERN_ATTR_WIN"),
-    "out": {"obj": None, "order": 1, "code": ['tern_check_ptr($E, $p, fn, "$p")']},
+    # A session's errors go to its own handler (MPI-4.1 9.3).
+    "session": {"obj": "struct tern_session *", "order": 0, "errc": "session",
+                "include": ["core/session.h"], "code": ['tern_session_check($p, fn, "$p", &$o)']},
+    "session_inout": {"obj": "struct tern_session *", "keep": True, "order": 0, "errc": "session",
+                      "include": ["core/session.h"],
+                      "code": ['tern_check_ptr($E, $p, fn, "$p")',
+                               'tern_session_check(*$p, fn, "*$p", &$o)']},
+    "out": {"obj": None, "order": 1, "include": [HANDLE_CHECK],
+            "code": ['tern_check_ptr($E, $p, fn, "$p")'],
+            "code_session": ['tern_chk_session_ptr($E, $p, fn, "$p")']},
     "string_in": {"obj": None, "order": 1, "code": ['tern_check_ptr($E, $p, fn, "$p")']},
 }

@@ -18,6 +18,7 @@ struct tern_errhandler;
 struct tern_group;
 struct tern_info;
 struct tern_keyval;
+struct tern_session;
 
 /* src/api/group.c */
 int tern_api_group_size(const char *fn, struct tern_group *group_o, int *size);
@@ -128,5 +129,71 @@ int tern_api_comm_get_name(const char *fn, MPI_Comm comm, char *comm_name, int *
 int tern_api_comm_test_inter(const char *fn, struct tern_comm *comm_o, int *flag);
 int tern_api_comm_remote_size(const char *fn, struct tern_comm *comm_o, int *size);
 int tern_api_comm_remote_group(const char *fn, struct tern_comm *comm_o, MPI_Group *group);
+
+/* src/api/session.c */
+int tern_api_session_finalize(const char *fn, MPI_Session *session, struct tern_session *session_o);
+int tern_api_session_get_info(const char *fn, struct tern_session *session_o, MPI_Info *info_used);
+int tern_api_session_set_errhandler(const char *fn, struct tern_session *session_o,
+                                    MPI_Errhandler errhandler);
+int tern_api_session_get_errhandler(const char *fn, struct tern_session *session_o,
+                                    MPI_Errhandler *errhandler);
+int tern_api_session_call_errhandler(const char *fn, struct tern_session *session_o, int errorcode);
+
+/* src/api/session_pset.c */
+int tern_api_session_get_num_psets(const char *fn, struct tern_session *session_o, MPI_Info info,
+                                   int *npset_names);
+int tern_api_session_get_nth_pset(const char *fn, struct tern_session *session_o, MPI_Info info,
+                                  int n, int *pset_len, char *pset_name);
+int tern_api_session_get_pset_info(const char *fn, struct tern_session *session_o,
+                                   const char *pset_name, MPI_Info *info);
+int tern_api_group_from_session_pset(const char *fn, struct tern_session *session_o,
+                                     const char *pset_name, MPI_Group *newgroup);
+
+/* src/api/topo_cart.c */
+int tern_api_cart_create(const char *fn, struct tern_comm *comm_old_o, int ndims, const int dims[],
+                         const int periods[], int reorder, MPI_Comm *comm_cart);
+int tern_api_cartdim_get(const char *fn, struct tern_comm *comm_o, int *ndims);
+int tern_api_cart_get(const char *fn, struct tern_comm *comm_o, int maxdims, int dims[],
+                      int periods[], int coords[]);
+int tern_api_cart_rank(const char *fn, struct tern_comm *comm_o, const int coords[], int *rank);
+int tern_api_cart_coords(const char *fn, struct tern_comm *comm_o, int rank, int maxdims,
+                         int coords[]);
+int tern_api_cart_shift(const char *fn, struct tern_comm *comm_o, int direction, int disp,
+                        int *rank_source, int *rank_dest);
+int tern_api_cart_sub(const char *fn, struct tern_comm *comm_o, const int remain_dims[],
+                      MPI_Comm *newcomm);
+int tern_api_cart_map(const char *fn, struct tern_comm *comm_o, int ndims, const int dims[],
+                      const int periods[], int *newrank);
+int tern_api_dims_create(const char *fn, int nnodes, int ndims, int dims[]);
+
+/* src/api/topo_graph.c */
+int tern_api_graph_create(const char *fn, struct tern_comm *comm_old_o, int nnodes,
+                          const int index[], const int edges[], int reorder, MPI_Comm *comm_graph);
+int tern_api_graphdims_get(const char *fn, struct tern_comm *comm_o, int *nnodes, int *nedges);
+int tern_api_graph_get(const char *fn, struct tern_comm *comm_o, int maxindex, int maxedges,
+                       int index[], int edges[]);
+int tern_api_graph_neighbors_count(const char *fn, struct tern_comm *comm_o, int rank,
+                                   int *nneighbors);
+int tern_api_graph_neighbors(const char *fn, struct tern_comm *comm_o, int rank, int maxneighbors,
+                             int neighbors[]);
+int tern_api_graph_map(const char *fn, struct tern_comm *comm_o, int nnodes, const int index[],
+                       const int edges[], int *newrank);
+int tern_api_topo_test(const char *fn, struct tern_comm *comm_o, int *status);
+
+/* src/api/topo_dist.c */
+int tern_api_dist_graph_create_adjacent(const char *fn, struct tern_comm *comm_old_o, int indegree,
+                                        const int sources[], const int sourceweights[],
+                                        int outdegree, const int destinations[],
+                                        const int destweights[], MPI_Info info, int reorder,
+                                        MPI_Comm *comm_dist_graph);
+int tern_api_dist_graph_create(const char *fn, struct tern_comm *comm_old_o, int n,
+                               const int sources[], const int degrees[], const int destinations[],
+                               const int weights[], MPI_Info info, int reorder,
+                               MPI_Comm *comm_dist_graph);
+int tern_api_dist_graph_neighbors_count(const char *fn, struct tern_comm *comm_o, int *indegree,
+                                        int *outdegree, int *weighted);
+int tern_api_dist_graph_neighbors(const char *fn, struct tern_comm *comm_o, int maxindegree,
+                                  int sources[], int sourceweights[], int maxoutdegree,
+                                  int destinations[], int destweights[]);
 
 #endif

@@ -4,6 +4,7 @@
 
 #include "api/check.h"
 #include "api/gen/bindings.h"
+#include "api/handle_check.h"
 #include "core/api.h"
 #include "core/objects.h"
 #include "core/state.h"

@@ -5,6 +5,7 @@
 #include "api/check.h"
 #include "api/comm_check.h"
 #include "api/gen/bindings.h"
+#include "api/handle_check.h"
 #include "core/api.h"
 #include "core/state.h"
 
