@@ -242,6 +242,8 @@ int tern_req_reap_orphans(void)
 static int p2p_progress(void)
 {
     int n = tern_p2p_transports_progress();
+    /* After the transports, so a schedule sees what this pass delivered. */
+    if (tern_req_polled) n += tern_req_poll_all();
     if (tern_orphans) n += tern_req_reap_orphans();
     return n;
 }
@@ -249,8 +251,6 @@ static int p2p_progress(void)
 int tern_p2p_init(void)
 {
     tern_progress_register(p2p_progress);
-    /* After the transports, so a schedule sees what this pass delivered. */
-    tern_progress_register(tern_req_poll_all);
     tern_progress_register_liveness(tern_p2p_find_dead_peer);
     return tern_p2p_transports_init();
 }

@@ -86,20 +86,20 @@ int tern_req_pending_on(const struct tern_comm *c, const struct tern_comm *also)
 }
 
 /* Started requests that every pass polls, linked through their next/prev. */
-static struct tern_request *polled;
+struct tern_request *tern_req_polled;
 
 void tern_req_poll_add(struct tern_request *r)
 {
     r->prev = NULL;
-    r->next = polled;
-    if (polled) polled->prev = r;
-    polled = r;
+    r->next = tern_req_polled;
+    if (tern_req_polled) tern_req_polled->prev = r;
+    tern_req_polled = r;
 }
 
 void tern_req_poll_remove(struct tern_request *r)
 {
     if (r->prev) r->prev->next = r->next;
-    else polled = r->next;
+    else tern_req_polled = r->next;
     if (r->next) r->next->prev = r->prev;
     r->next = r->prev = NULL;
 }
@@ -109,7 +109,7 @@ void tern_req_poll_remove(struct tern_request *r)
 int tern_req_poll_all(void)
 {
     int n = 0;
-    for (struct tern_request *r = polled, *next; r; r = next) {
+    for (struct tern_request *r = tern_req_polled, *next; r; r = next) {
         next = r->next;
         n += r->poll_fn(r);
     }
@@ -122,5 +122,5 @@ void tern_requests_finalize(void)
     nchunks = 0;
     free_list = NULL;
     tern_orphans = NULL; /* they lived in the chunks */
-    polled = NULL;
+    tern_req_polled = NULL;
 }

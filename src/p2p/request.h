@@ -92,8 +92,9 @@ void tern_requests_finalize(void);
  * it when it completes; each sits in no other queue (next/prev link it). */
 void tern_req_poll_add(struct tern_request *r);
 void tern_req_poll_remove(struct tern_request *r);
-/* The progress hook (registered by tern_p2p_init) that polls them. */
+/* Polls them all (point-to-point's progress pass, while the list is not empty). */
 int tern_req_poll_all(void);
+extern struct tern_request *tern_req_polled;
 
 /* Whether some operation on c (or on the other, given, communicator) is
  * still under way: a live request that is active and not complete, the
