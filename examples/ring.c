@@ -22,8 +22,8 @@ int main(int argc, char **argv)
         if (rank == 0) {
             /* Sendrecv, so that a ring of one rank (sending to itself) works too. */
             long out = token + rank;
-            MPI_Sendrecv(&out, 1, MPI_LONG, next, lap, &token, 1, MPI_LONG, prev, lap, MPI_COMM_WORLD,
-                         MPI_STATUS_IGNORE);
+            MPI_Sendrecv(&out, 1, MPI_LONG, next, lap, &token, 1, MPI_LONG, prev, lap,
+                         MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         } else {
             MPI_Recv(&token, 1, MPI_LONG, prev, lap, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             token += rank;

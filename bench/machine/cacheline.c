@@ -37,8 +37,7 @@ static void *responder(void *arg)
         /* The initiator writes odd values on ping; answer each on pong with the next even one. */
         for (long i = 0; i < roundtrips; i++) {
             uint64_t want = ((uint64_t)r * roundtrips + i) * 2 + 1;
-            while (atomic_load_explicit(&ping.word, memory_order_acquire) != want) {
-            }
+            while (atomic_load_explicit(&ping.word, memory_order_acquire) != want) {}
             atomic_store_explicit(&pong.word, want + 1, memory_order_release);
         }
     }
@@ -77,8 +76,7 @@ int main(int argc, char **argv)
         for (long i = 0; i < roundtrips; i++) {
             uint64_t mine = ((uint64_t)r * roundtrips + i) * 2 + 1;
             atomic_store_explicit(&ping.word, mine, memory_order_release);
-            while (atomic_load_explicit(&pong.word, memory_order_acquire) != mine + 1) {
-            }
+            while (atomic_load_explicit(&pong.word, memory_order_acquire) != mine + 1) {}
         }
         double dt = now_ns() - t0;
         if (r > 0) ns[r - 1] = dt / (2.0 * (double)roundtrips);

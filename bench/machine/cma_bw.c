@@ -26,7 +26,10 @@ static const size_t sizes[] = {64 << 10, 1 << 20, 4 << 20};
 #define MAXSIZE ((size_t)4 << 20)
 
 /* Samples per size: enough that each size takes tens of milliseconds. */
-static int samples_for(size_t sz, int samples) { return samples ? samples : (sz <= (64 << 10) ? 2000 : 200); }
+static int samples_for(size_t sz, int samples)
+{
+    return samples ? samples : (sz <= (64 << 10) ? 2000 : 200);
+}
 
 int main(int argc, char **argv)
 {
@@ -65,8 +68,7 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < MAXSIZE; i++) src[i] = (char)(i * 7 + 1);
         if (write(go[1], &b, 1) != 1) _exit(1);
         /* Wait until the reader is done (EOF on 'done'). */
-        while (read(done[0], &b, 1) > 0) {
-        }
+        while (read(done[0], &b, 1) > 0) {}
         _exit(0);
     }
     close(go[1]);

@@ -37,14 +37,19 @@ struct grid {
 };
 
 /* Row (x, y) of the grid: n doubles from z = 1. */
-static double *row(struct grid *g, int x, int y) { return g->cells + ((size_t)x * 10 + (size_t)y) * (g->n + 2) + 1; }
+static double *row(struct grid *g, int x, int y)
+{
+    return g->cells + ((size_t)x * 10 + (size_t)y) * (g->n + 2) + 1;
+}
 
 static void through_ring(struct grid *g, char *data, size_t len, int in)
 {
     for (size_t o = 0; o < len; o += CHUNK) {
         size_t l = len - o < CHUNK ? len - o : CHUNK;
-        if (in) memcpy(g->ring + g->ring_off, data + o, l);
-        else memcpy(data + o, g->ring + g->ring_off, l);
+        if (in)
+            memcpy(g->ring + g->ring_off, data + o, l);
+        else
+            memcpy(data + o, g->ring + g->ring_off, l);
         g->ring_off = (g->ring_off + CHUNK) % RING;
     }
 }
@@ -52,7 +57,8 @@ static void through_ring(struct grid *g, char *data, size_t len, int in)
 static void exchange(struct grid *g)
 {
     size_t len = g->n * sizeof(double);
-    for (int x = 1; x <= 8; x++) { /* the faces to itself: y = 1 -> ghost y = 9, y = 8 -> ghost y = 0 */
+    for (int x = 1; x <= 8;
+         x++) { /* the faces to itself: y = 1 -> ghost y = 9, y = 8 -> ghost y = 0 */
         memcpy(row(g, x, 9), row(g, x, 1), len);
         memcpy(row(g, x, 0), row(g, x, 8), len);
     }
@@ -60,7 +66,8 @@ static void exchange(struct grid *g)
         through_ring(g, (char *)row(g, 1, y), len, 1);
         through_ring(g, (char *)row(g, 8, y), len, 1);
     }
-    for (int y = 1; y <= 8; y++) { /* the other rank's faces into ghosts x = 0 and x = 9, unpacked */
+    for (int y = 1; y <= 8;
+         y++) { /* the other rank's faces into ghosts x = 0 and x = 9, unpacked */
         through_ring(g, (char *)row(g, 0, y), len, 0);
         through_ring(g, (char *)row(g, 9, y), len, 0);
     }
@@ -129,7 +136,8 @@ int main(int argc, char **argv)
         }
     while (wait(NULL) > 0)
         ;
-    printf("# halo3d's six face copies in one fixed order, two processes at once: face bytes, median us per exchange "
+    printf("# halo3d's six face copies in one fixed order, two processes at once: face bytes, "
+           "median us per exchange "
            "(the slower process)\n");
     for (size_t i = 0; i < NFACES; i++)
         printf("%zu %.1f\n", faces[i], us[0][i] > us[1][i] ? us[0][i] : us[1][i]);

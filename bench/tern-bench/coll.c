@@ -10,8 +10,11 @@ static int run_coll(struct tb_ctx *c)
     const struct coll_op *op = c->b->arg;
     struct coll_bufs b;
     TB_TRY(coll_init(c, op, &b));
-    static const struct tb_col cols[] = {{"size", "B", 0, 0},   {"avg", "us", 2, -1},      {"min", "us", 2, -1},
-                                         {"max", "us", 2, -1}, {"iterations", "", 0, 0}};
+    static const struct tb_col cols[] = {{"size", "B", 0, 0},
+                                         {"avg", "us", 2, -1},
+                                         {"min", "us", 2, -1},
+                                         {"max", "us", 2, -1},
+                                         {"iterations", "", 0, 0}};
     tb_columns(c, 5, cols);
     for (size_t size = (size_t)-1; op->nosize ? size == (size_t)-1 : tb_next_size(c, &size);) {
         if (op->nosize) size = 0;
@@ -35,7 +38,10 @@ static int run_coll(struct tb_ctx *c)
     return 0;
 }
 
-#define B(lower, upper) \
-    {#lower, "coll", "latency of MPI_" #upper ", min/avg/max over ranks", 1, 1, TB_COLL_MAX, 1, run_coll, &tb_op_##lower},
+#define B(lower, upper)                                                     \
+    {#lower, "coll",   "latency of MPI_" #upper ", min/avg/max over ranks", \
+     1,      1,        TB_COLL_MAX,                                         \
+     1,      run_coll, &tb_op_##lower},
 
-const struct tb_bench tb_coll_benches[] = {TB_COLLECTIVES(B){NULL, NULL, NULL, 0, 0, 0, 0, NULL, NULL}};
+const struct tb_bench tb_coll_benches[] = {
+    TB_COLLECTIVES(B){NULL, NULL, NULL, 0, 0, 0, 0, NULL, NULL}};

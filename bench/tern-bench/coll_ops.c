@@ -35,9 +35,12 @@ static long rsum(int lo, int hi, size_t i)
 
 static void rput(MPI_Datatype t, void *buf, size_t i, long v)
 {
-    if (t == MPI_FLOAT) ((float *)buf)[i] = (float)v;
-    else if (t == MPI_INT) ((int *)buf)[i] = (int)v;
-    else ((char *)buf)[i] = (char)v;
+    if (t == MPI_FLOAT)
+        ((float *)buf)[i] = (float)v;
+    else if (t == MPI_INT)
+        ((int *)buf)[i] = (int)v;
+    else
+        ((char *)buf)[i] = (char)v;
 }
 
 static double rget(MPI_Datatype t, const void *buf, size_t i)
@@ -59,7 +62,8 @@ static void fill(struct coll_args *a, const struct coll_op *op)
     if (op->reduction) {
         for (size_t i = 0; i < (size_t)a->count; i++) rput(a->type, a->sbuf, i, rv(a->rank, i));
     } else if (op->slen != LEN_NONE) {
-        for (size_t d = 0; d < blocks; d++) tb_fill(a->sbuf + d * a->size, a->size, blk(a->rank, (int)d));
+        for (size_t d = 0; d < blocks; d++)
+            tb_fill(a->sbuf + d * a->size, a->size, blk(a->rank, (int)d));
     }
     if (op->rlen != LEN_NONE)
         memset(a->rbuf, 0, (op->rlen == LEN_PER_RANK ? (size_t)a->peers : 1) * a->size);
@@ -67,13 +71,15 @@ static void fill(struct coll_args *a, const struct coll_op *op)
 }
 
 /* rbuf[0..n) holds elements first.. of the sum over ranks lo..hi-1. */
-static int check_sums(struct tb_ctx *c, const struct coll_args *a, size_t first, size_t n, int lo, int hi)
+static int check_sums(struct tb_ctx *c, const struct coll_args *a, size_t first, size_t n, int lo,
+                      int hi)
 {
     tb_tamper(c, a->rbuf, n * a->tsize);
     for (size_t i = 0; i < n; i++)
         if (!rmatch(a->type, a->rbuf, i, rsum(lo, hi, first + i)))
-            return tb_fail(c, "validation: rank %d, reduction result: element %zu of %zu is %g, expected %ld", c->rank,
-                           first + i, n, rget(a->type, a->rbuf, i), rsum(lo, hi, first + i));
+            return tb_fail(
+                c, "validation: rank %d, reduction result: element %zu of %zu is %g, expected %ld",
+                c->rank, first + i, n, rget(a->type, a->rbuf, i), rsum(lo, hi, first + i));
     return 0;
 }
 
@@ -98,15 +104,22 @@ static int ck_scatter(struct tb_ctx *c, const struct coll_args *a)
 {
     return tb_check(c, a->rbuf, a->size, blk(0, a->rank), "scattered block");
 }
-static int ck_allgather(struct tb_ctx *c, const struct coll_args *a) { return check_blocks(c, a, 0); }
-static int ck_alltoall(struct tb_ctx *c, const struct coll_args *a) { return check_blocks(c, a, 1); }
+static int ck_allgather(struct tb_ctx *c, const struct coll_args *a)
+{
+    return check_blocks(c, a, 0);
+}
+static int ck_alltoall(struct tb_ctx *c, const struct coll_args *a)
+{
+    return check_blocks(c, a, 1);
+}
 /* Slot j of a neighbourhood collective faces neighbour nbr[j]; that
  * neighbour sees this rank in the opposite direction, slot j^1. */
 static int ck_neighbor_allgather(struct tb_ctx *c, const struct coll_args *a)
 {
     for (int j = 0; j < a->peers; j++)
         if (a->nbr[j] != MPI_PROC_NULL)
-            TB_TRY(tb_check(c, a->rbuf + (size_t)j * a->size, a->size, blk(a->nbr[j], 0), "block from a neighbour"));
+            TB_TRY(tb_check(c, a->rbuf + (size_t)j * a->size, a->size, blk(a->nbr[j], 0),
+                            "block from a neighbour"));
     return 0;
 }
 static int ck_neighbor_alltoall(struct tb_ctx *c, const struct coll_args *a)
@@ -149,30 +162,54 @@ static int ck_reduce_scatter(struct tb_ctx *c, const struct coll_args *a)
 static int c_barrier(struct coll_args *a) { return MPI_Barrier(a->comm); }
 static int i_barrier(struct coll_args *a, MPI_Request *q) { return MPI_Ibarrier(a->comm, q); }
 static int c_bcast(struct coll_args *a) { return MPI_Bcast(R, N, T, 0, a->comm); }
-static int i_bcast(struct coll_args *a, MPI_Request *q) { return MPI_Ibcast(R, N, T, 0, a->comm, q); }
+static int i_bcast(struct coll_args *a, MPI_Request *q)
+{
+    return MPI_Ibcast(R, N, T, 0, a->comm, q);
+}
 static int c_gather(struct coll_args *a) { return MPI_Gather(S, N, T, R, N, T, 0, a->comm); }
-static int i_gather(struct coll_args *a, MPI_Request *q) { return MPI_Igather(S, N, T, R, N, T, 0, a->comm, q); }
-static int c_gatherv(struct coll_args *a) { return MPI_Gatherv(S, N, T, R, a->counts, a->displs, T, 0, a->comm); }
+static int i_gather(struct coll_args *a, MPI_Request *q)
+{
+    return MPI_Igather(S, N, T, R, N, T, 0, a->comm, q);
+}
+static int c_gatherv(struct coll_args *a)
+{
+    return MPI_Gatherv(S, N, T, R, a->counts, a->displs, T, 0, a->comm);
+}
 static int i_gatherv(struct coll_args *a, MPI_Request *q)
 {
     return MPI_Igatherv(S, N, T, R, a->counts, a->displs, T, 0, a->comm, q);
 }
 static int c_scatter(struct coll_args *a) { return MPI_Scatter(S, N, T, R, N, T, 0, a->comm); }
-static int i_scatter(struct coll_args *a, MPI_Request *q) { return MPI_Iscatter(S, N, T, R, N, T, 0, a->comm, q); }
-static int c_scatterv(struct coll_args *a) { return MPI_Scatterv(S, a->counts, a->displs, T, R, N, T, 0, a->comm); }
+static int i_scatter(struct coll_args *a, MPI_Request *q)
+{
+    return MPI_Iscatter(S, N, T, R, N, T, 0, a->comm, q);
+}
+static int c_scatterv(struct coll_args *a)
+{
+    return MPI_Scatterv(S, a->counts, a->displs, T, R, N, T, 0, a->comm);
+}
 static int i_scatterv(struct coll_args *a, MPI_Request *q)
 {
     return MPI_Iscatterv(S, a->counts, a->displs, T, R, N, T, 0, a->comm, q);
 }
 static int c_allgather(struct coll_args *a) { return MPI_Allgather(S, N, T, R, N, T, a->comm); }
-static int i_allgather(struct coll_args *a, MPI_Request *q) { return MPI_Iallgather(S, N, T, R, N, T, a->comm, q); }
-static int c_allgatherv(struct coll_args *a) { return MPI_Allgatherv(S, N, T, R, a->counts, a->displs, T, a->comm); }
+static int i_allgather(struct coll_args *a, MPI_Request *q)
+{
+    return MPI_Iallgather(S, N, T, R, N, T, a->comm, q);
+}
+static int c_allgatherv(struct coll_args *a)
+{
+    return MPI_Allgatherv(S, N, T, R, a->counts, a->displs, T, a->comm);
+}
 static int i_allgatherv(struct coll_args *a, MPI_Request *q)
 {
     return MPI_Iallgatherv(S, N, T, R, a->counts, a->displs, T, a->comm, q);
 }
 static int c_alltoall(struct coll_args *a) { return MPI_Alltoall(S, N, T, R, N, T, a->comm); }
-static int i_alltoall(struct coll_args *a, MPI_Request *q) { return MPI_Ialltoall(S, N, T, R, N, T, a->comm, q); }
+static int i_alltoall(struct coll_args *a, MPI_Request *q)
+{
+    return MPI_Ialltoall(S, N, T, R, N, T, a->comm, q);
+}
 static int c_alltoallv(struct coll_args *a)
 {
     return MPI_Alltoallv(S, a->counts, a->displs, T, R, a->counts, a->displs, T, a->comm);
@@ -184,17 +221,28 @@ static int i_alltoallv(struct coll_args *a, MPI_Request *q)
 /* MPI_CHAR blocks: displacements in bytes equal those in elements. */
 static int c_alltoallw(struct coll_args *a)
 {
-    return MPI_Alltoallw(S, a->counts, a->displs, a->types, R, a->counts, a->displs, a->types, a->comm);
+    return MPI_Alltoallw(S, a->counts, a->displs, a->types, R, a->counts, a->displs, a->types,
+                         a->comm);
 }
 static int i_alltoallw(struct coll_args *a, MPI_Request *q)
 {
-    return MPI_Ialltoallw(S, a->counts, a->displs, a->types, R, a->counts, a->displs, a->types, a->comm, q);
+    return MPI_Ialltoallw(S, a->counts, a->displs, a->types, R, a->counts, a->displs, a->types,
+                          a->comm, q);
 }
 static int c_reduce(struct coll_args *a) { return MPI_Reduce(S, R, N, T, MPI_SUM, 0, a->comm); }
-static int i_reduce(struct coll_args *a, MPI_Request *q) { return MPI_Ireduce(S, R, N, T, MPI_SUM, 0, a->comm, q); }
+static int i_reduce(struct coll_args *a, MPI_Request *q)
+{
+    return MPI_Ireduce(S, R, N, T, MPI_SUM, 0, a->comm, q);
+}
 static int c_allreduce(struct coll_args *a) { return MPI_Allreduce(S, R, N, T, MPI_SUM, a->comm); }
-static int i_allreduce(struct coll_args *a, MPI_Request *q) { return MPI_Iallreduce(S, R, N, T, MPI_SUM, a->comm, q); }
-static int c_reduce_scatter(struct coll_args *a) { return MPI_Reduce_scatter(S, R, a->counts, T, MPI_SUM, a->comm); }
+static int i_allreduce(struct coll_args *a, MPI_Request *q)
+{
+    return MPI_Iallreduce(S, R, N, T, MPI_SUM, a->comm, q);
+}
+static int c_reduce_scatter(struct coll_args *a)
+{
+    return MPI_Reduce_scatter(S, R, a->counts, T, MPI_SUM, a->comm);
+}
 static int i_reduce_scatter(struct coll_args *a, MPI_Request *q)
 {
     return MPI_Ireduce_scatter(S, R, a->counts, T, MPI_SUM, a->comm, q);
@@ -208,16 +256,28 @@ static int i_reduce_scatter_block(struct coll_args *a, MPI_Request *q)
     return MPI_Ireduce_scatter_block(S, R, a->counts[0], T, MPI_SUM, a->comm, q);
 }
 static int c_scan(struct coll_args *a) { return MPI_Scan(S, R, N, T, MPI_SUM, a->comm); }
-static int i_scan(struct coll_args *a, MPI_Request *q) { return MPI_Iscan(S, R, N, T, MPI_SUM, a->comm, q); }
+static int i_scan(struct coll_args *a, MPI_Request *q)
+{
+    return MPI_Iscan(S, R, N, T, MPI_SUM, a->comm, q);
+}
 static int c_exscan(struct coll_args *a) { return MPI_Exscan(S, R, N, T, MPI_SUM, a->comm); }
-static int i_exscan(struct coll_args *a, MPI_Request *q) { return MPI_Iexscan(S, R, N, T, MPI_SUM, a->comm, q); }
+static int i_exscan(struct coll_args *a, MPI_Request *q)
+{
+    return MPI_Iexscan(S, R, N, T, MPI_SUM, a->comm, q);
+}
 
-static int c_neighbor_allgather(struct coll_args *a) { return MPI_Neighbor_allgather(S, N, T, R, N, T, a->comm); }
+static int c_neighbor_allgather(struct coll_args *a)
+{
+    return MPI_Neighbor_allgather(S, N, T, R, N, T, a->comm);
+}
 static int i_neighbor_allgather(struct coll_args *a, MPI_Request *q)
 {
     return MPI_Ineighbor_allgather(S, N, T, R, N, T, a->comm, q);
 }
-static int c_neighbor_alltoall(struct coll_args *a) { return MPI_Neighbor_alltoall(S, N, T, R, N, T, a->comm); }
+static int c_neighbor_alltoall(struct coll_args *a)
+{
+    return MPI_Neighbor_alltoall(S, N, T, R, N, T, a->comm);
+}
 static int i_neighbor_alltoall(struct coll_args *a, MPI_Request *q)
 {
     return MPI_Ineighbor_alltoall(S, N, T, R, N, T, a->comm, q);
@@ -229,12 +289,13 @@ static int i_neighbor_alltoall(struct coll_args *a, MPI_Request *q)
 #undef T
 
 /* name, MPI name, send length, receive length, reduction, no size, split, neighbourhood, check */
-#define OP(lower, upper, sl, rl, red, nosize, split, check)                                                   \
-    const struct coll_op tb_op_##lower = {#lower, "MPI_" #upper, "MPI_I" #lower, sl, rl, red, nosize, split, \
-                                          0, c_##lower, i_##lower, check}
-#define NOP(lower, upper, sl, rl, check)                                                                    \
-    const struct coll_op tb_op_##lower = {#lower, "MPI_" #upper, "MPI_I" #lower, sl, rl, 0, 0, 0, 1, c_##lower, \
-                                          i_##lower, check}
+#define OP(lower, upper, sl, rl, red, nosize, split, check)                             \
+    const struct coll_op tb_op_##lower = {#lower, "MPI_" #upper, "MPI_I" #lower, sl,    \
+                                          rl,     red,           nosize,         split, \
+                                          0,      c_##lower,     i_##lower,      check}
+#define NOP(lower, upper, sl, rl, check)   \
+    const struct coll_op tb_op_##lower = { \
+        #lower, "MPI_" #upper, "MPI_I" #lower, sl, rl, 0, 0, 0, 1, c_##lower, i_##lower, check}
 
 OP(barrier, Barrier, LEN_NONE, LEN_NONE, 0, 1, 0, NULL);
 OP(bcast, Bcast, LEN_NONE, LEN_ONE, 0, 0, 0, ck_bcast);

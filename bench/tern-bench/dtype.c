@@ -19,10 +19,10 @@ struct particle {
 #define PARTICLE_DATA (3 * sizeof(double) + sizeof(int) + sizeof(char))
 
 struct dt_case {
-    size_t granule;                      /* bytes of 'size' per element */
+    size_t granule; /* bytes of 'size' per element */
     int (*make)(struct tb_ctx *c, int count, MPI_Datatype *t, int *tcount);
-    size_t layout;                       /* bytes of memory per element */
-    size_t packed;                       /* bytes of data per element */
+    size_t layout; /* bytes of memory per element */
+    size_t packed; /* bytes of data per element */
     void (*pack)(const char *layout, char *packed, int count);
     void (*unpack)(const char *packed, char *layout, int count);
     void (*fill)(char *layout, int count, unsigned seed);
@@ -65,11 +65,13 @@ static int vec_check(struct tb_ctx *c, char *layout, int count, unsigned seed)
     tb_tamper(c, layout, (size_t)count * 2 * sizeof *d);
     for (int i = 0; i < count; i++) {
         if (d[2 * i] != (double)seed * 1e6 + i)
-            return tb_fail(c, "validation: rank %d, vector element %d of %d is %.17g, expected %.17g", c->rank, i, count,
-                           d[2 * i], (double)seed * 1e6 + i);
+            return tb_fail(c,
+                           "validation: rank %d, vector element %d of %d is %.17g, expected %.17g",
+                           c->rank, i, count, d[2 * i], (double)seed * 1e6 + i);
         if (d[2 * i + 1] != 0)
-            return tb_fail(c, "validation: rank %d, the gap after vector element %d of %d is %g, expected 0",
-                           c->rank, i, count, d[2 * i + 1]);
+            return tb_fail(
+                c, "validation: rank %d, the gap after vector element %d of %d is %g, expected 0",
+                c->rank, i, count, d[2 * i + 1]);
     }
     return 0;
 }
@@ -79,7 +81,8 @@ static int vec_check(struct tb_ctx *c, char *layout, int count, unsigned seed)
 static int st_make(struct tb_ctx *c, int count, MPI_Datatype *t, int *tcount)
 {
     int len[3] = {3, 1, 1};
-    MPI_Aint disp[3] = {offsetof(struct particle, pos), offsetof(struct particle, id), offsetof(struct particle, tag)};
+    MPI_Aint disp[3] = {offsetof(struct particle, pos), offsetof(struct particle, id),
+                        offsetof(struct particle, tag)};
     MPI_Datatype types[3] = {MPI_DOUBLE, MPI_INT, MPI_CHAR}, raw;
     TB_MPI(c, MPI_Type_create_struct(3, len, disp, types, &raw));
     int rc = MPI_Type_create_resized(raw, 0, sizeof(struct particle), t);
@@ -131,27 +134,35 @@ static int st_check(struct tb_ctx *c, char *layout, int count, unsigned seed)
         for (size_t o = offsetof(struct particle, tag) + 1; o < sizeof *p; o++)
             if (b[o]) what = "padding (written by the receive)";
         if (what)
-            return tb_fail(c, "validation: rank %d, struct element %d of %d: %s differs from what was sent", c->rank, i,
-                           count, what);
+            return tb_fail(
+                c, "validation: rank %d, struct element %d of %d: %s differs from what was sent",
+                c->rank, i, count, what);
     }
     return 0;
 }
 
-static const struct dt_case vec_case = {sizeof(double), vec_make, 2 * sizeof(double), sizeof(double),
-                                        vec_pack, vec_unpack, vec_fill, vec_check};
-static const struct dt_case st_case = {sizeof(struct particle), st_make, sizeof(struct particle), PARTICLE_DATA,
-                                       st_pack, st_unpack, st_fill, st_check};
+static const struct dt_case vec_case = {sizeof(double), vec_make, 2 * sizeof(double),
+                                        sizeof(double), vec_pack, vec_unpack,
+                                        vec_fill,       vec_check};
+static const struct dt_case st_case = {sizeof(struct particle),
+                                       st_make,
+                                       sizeof(struct particle),
+                                       PARTICLE_DATA,
+                                       st_pack,
+                                       st_unpack,
+                                       st_fill,
+                                       st_check};
 
 /* ---- the ping-pong --------------------------------------------------------------------------- */
 
 struct pp {
     const struct dt_case *k;
-    int packed;              /* 0: derived datatype, 1: packed by hand */
+    int packed; /* 0: derived datatype, 1: packed by hand */
     int count, tcount;
     MPI_Datatype type;
     int peer, initiator;
-    char *slay, *rlay;       /* layouts sent from and received into */
-    char *spk, *rpk;         /* contiguous buffers */
+    char *slay, *rlay; /* layouts sent from and received into */
+    char *spk, *rpk;   /* contiguous buffers */
 };
 
 static int pp_send(struct tb_ctx *c, struct pp *p)
@@ -161,7 +172,8 @@ static int pp_send(struct tb_ctx *c, struct pp *p)
         return 0;
     }
     p->k->pack(p->slay, p->spk, p->count);
-    TB_MPI(c, MPI_Send(p->spk, (int)(p->k->packed * (size_t)p->count), MPI_BYTE, p->peer, 1, c->comm));
+    TB_MPI(c,
+           MPI_Send(p->spk, (int)(p->k->packed * (size_t)p->count), MPI_BYTE, p->peer, 1, c->comm));
     return 0;
 }
 
@@ -171,8 +183,8 @@ static int pp_recv(struct tb_ctx *c, struct pp *p)
         TB_MPI(c, MPI_Recv(p->rlay, p->tcount, p->type, p->peer, 1, c->comm, MPI_STATUS_IGNORE));
         return 0;
     }
-    TB_MPI(c, MPI_Recv(p->rpk, (int)(p->k->packed * (size_t)p->count), MPI_BYTE, p->peer, 1, c->comm,
-                       MPI_STATUS_IGNORE));
+    TB_MPI(c, MPI_Recv(p->rpk, (int)(p->k->packed * (size_t)p->count), MPI_BYTE, p->peer, 1,
+                       c->comm, MPI_STATUS_IGNORE));
     p->k->unpack(p->rpk, p->rlay, p->count);
     return 0;
 }
@@ -201,7 +213,8 @@ static int run_pingpong(struct tb_ctx *c)
 {
     const struct dt_case *k = c->b->arg;
     int active = c->rank < 2;
-    struct pp p = {k, 0, 0, 0, MPI_DATATYPE_NULL, c->rank ^ 1, c->rank == 0, NULL, NULL, NULL, NULL};
+    struct pp p = {k,    0,    0,    0,   MPI_DATATYPE_NULL, c->rank ^ 1, c->rank == 0,
+                   NULL, NULL, NULL, NULL};
     size_t maxcount = tb_max_size(c) / k->granule;
     p.slay = tb_alloc(c, maxcount * k->layout);
     p.rlay = tb_alloc(c, maxcount * k->layout);
@@ -226,23 +239,29 @@ static int run_pingpong(struct tb_ctx *c)
     return 0;
 }
 
-const struct tb_col dt_cols[4] = {
-    {"size", "B", 0, 0}, {"derived", "us", 2, -1}, {"packed", "us", 2, -1}, {"derived/packed", "x", 2, 0}};
+const struct tb_col dt_cols[4] = {{"size", "B", 0, 0},
+                                  {"derived", "us", 2, -1},
+                                  {"packed", "us", 2, -1},
+                                  {"derived/packed", "x", 2, 0}};
 
 #define KiB(n) ((size_t)(n) << 10)
 #define MiB(n) ((size_t)(n) << 20)
 
 const struct tb_bench tb_dtype_benches[] = {
-    {"vector", "dtype", "ping-pong of every other double: MPI_Type_vector vs packed by hand (size: data bytes)", 2,
+    {"vector", "dtype",
+     "ping-pong of every other double: MPI_Type_vector vs packed by hand (size: data bytes)", 2,
      KiB(1), MiB(16), sizeof(double), run_pingpong, &vec_case},
     {"struct", "dtype",
-     "ping-pong of {double[3],int,char} structs: MPI_Type_create_struct vs packed by hand (size: array bytes)", 2,
-     KiB(1), MiB(16), sizeof(struct particle), run_pingpong, &st_case},
+     "ping-pong of {double[3],int,char} structs: MPI_Type_create_struct vs packed by hand (size: "
+     "array bytes)",
+     2, KiB(1), MiB(16), sizeof(struct particle), run_pingpong, &st_case},
     {"halo2d", "dtype",
-     "2D halo exchange in strips, 2 column faces (MPI_Type_create_subarray) vs packed by hand (size: bytes of one face)",
+     "2D halo exchange in strips, 2 column faces (MPI_Type_create_subarray) vs packed by hand "
+     "(size: bytes of one face)",
      1, KiB(1), MiB(16), 8, tb_run_halo, &tb_halo2d},
     {"halo3d", "dtype",
-     "3D halo exchange in pencils, 4 faces of long rows (MPI_Type_create_subarray) vs packed by hand (size: bytes of "
+     "3D halo exchange in pencils, 4 faces of long rows (MPI_Type_create_subarray) vs packed by "
+     "hand (size: bytes of "
      "one face)",
      1, KiB(1), MiB(16), 8, tb_run_halo, &tb_halo3d},
     {NULL, NULL, NULL, 0, 0, 0, 0, NULL, NULL},

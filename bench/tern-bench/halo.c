@@ -31,19 +31,20 @@ const struct halo_shape tb_halo2d = {2, 1, 1, {-1, W}}, tb_halo3d = {3, 0, 2, {W
 struct halo {
     const struct halo_shape *shape;
     int nd;
-    int f0, nfaces;         /* faces exchanged: f0 .. f0+nfaces-1, those of the cut dimensions */
-    int len[MAXD];          /* interior cells in each dimension */
-    int ext[MAXD];          /* len + 2 */
-    int nbr[NFACES];        /* face f = 2*dim + side (0 low, 1 high): the neighbour across it */
+    int f0, nfaces;  /* faces exchanged: f0 .. f0+nfaces-1, those of the cut dimensions */
+    int len[MAXD];   /* interior cells in each dimension */
+    int ext[MAXD];   /* len + 2 */
+    int nbr[NFACES]; /* face f = 2*dim + side (0 low, 1 high): the neighbour across it */
     MPI_Comm cart;
     struct tb_pool grids;
-    double *grid;           /* the grid of this exchange */
+    double *grid; /* the grid of this exchange */
     MPI_Datatype sface[NFACES], rface[NFACES];
     double *spk[NFACES], *rpk[NFACES];
     int packed;
     size_t face_elems;
     MPI_Request req[2 * NFACES];
-    MPI_Status st[2 * NFACES]; /* not MPI_STATUSES_IGNORE: gcc 12 -Wstringop-overflow misfires on it */
+    MPI_Status
+        st[2 * NFACES]; /* not MPI_STATUSES_IGNORE: gcc 12 -Wstringop-overflow misfires on it */
 };
 
 /* The box of face f: what is sent (ghost 0) or what is received (ghost 1). */
@@ -55,8 +56,10 @@ static void face_box(const struct halo *h, int f, int ghost, int start[MAXD], in
         sub[i] = h->len[i];
     }
     sub[d] = 1;
-    if (ghost) start[d] = high ? h->len[d] + 1 : 0;
-    else start[d] = high ? h->len[d] : 1;
+    if (ghost)
+        start[d] = high ? h->len[d] + 1 : 0;
+    else
+        start[d] = high ? h->len[d] : 1;
 }
 
 static size_t lin(const struct halo *h, const int idx[MAXD])
@@ -93,8 +96,10 @@ static void box_copy(const struct halo *h, double *grid, double *buf, int f, int
             for (size_t r = 0; r < rows; r++) g[r * step] = p[r];
         } else {
             for (size_t r = 0; r < rows; r++) {
-                if (to_buf) memcpy(p + r * len, g + r * step, len * sizeof *g);
-                else memcpy(g + r * step, p + r * len, len * sizeof *g);
+                if (to_buf)
+                    memcpy(p + r * len, g + r * step, len * sizeof *g);
+                else
+                    memcpy(g + r * step, p + r * len, len * sizeof *g);
             }
         }
     }
@@ -109,15 +114,21 @@ static int exchange(struct tb_ctx *c, void *arg)
      * which way, so two faces to the same neighbour never mix. */
     for (int f = h->f0; f < h->f0 + nf; f++) {
         int tag = f ^ 1; /* what arrives over my low face was sent across the sender's high face */
-        if (h->packed) TB_MPI(c, MPI_Irecv(h->rpk[f], cnt, MPI_DOUBLE, h->nbr[f], tag, h->cart, &h->req[f - h->f0]));
-        else TB_MPI(c, MPI_Irecv(h->grid, 1, h->rface[f], h->nbr[f], tag, h->cart, &h->req[f - h->f0]));
+        if (h->packed)
+            TB_MPI(c, MPI_Irecv(h->rpk[f], cnt, MPI_DOUBLE, h->nbr[f], tag, h->cart,
+                                &h->req[f - h->f0]));
+        else
+            TB_MPI(c,
+                   MPI_Irecv(h->grid, 1, h->rface[f], h->nbr[f], tag, h->cart, &h->req[f - h->f0]));
     }
     for (int f = h->f0; f < h->f0 + nf; f++) {
         if (h->packed) {
             box_copy(h, h->grid, h->spk[f], f, 0, 1);
-            TB_MPI(c, MPI_Isend(h->spk[f], cnt, MPI_DOUBLE, h->nbr[f], f, h->cart, &h->req[nf + f - h->f0]));
+            TB_MPI(c, MPI_Isend(h->spk[f], cnt, MPI_DOUBLE, h->nbr[f], f, h->cart,
+                                &h->req[nf + f - h->f0]));
         } else {
-            TB_MPI(c, MPI_Isend(h->grid, 1, h->sface[f], h->nbr[f], f, h->cart, &h->req[nf + f - h->f0]));
+            TB_MPI(c, MPI_Isend(h->grid, 1, h->sface[f], h->nbr[f], f, h->cart,
+                                &h->req[nf + f - h->f0]));
         }
     }
     TB_MPI(c, MPI_Waitall(2 * nf, h->req, h->st));
@@ -167,7 +178,8 @@ static int check(struct tb_ctx *c, const struct halo *h, double *grid)
         size_t from = l;
         for (int f = h->f0; f < h->f0 + h->nfaces && face < 0; f++) {
             int in = 1;
-            for (int d = 0; d < h->nd; d++) in = in && idx[d] >= gs[f][d] && idx[d] < gs[f][d] + sub[f][d];
+            for (int d = 0; d < h->nd; d++)
+                in = in && idx[d] >= gs[f][d] && idx[d] < gs[f][d] + sub[f][d];
             if (in) face = f;
         }
         if (face >= 0) {
@@ -178,11 +190,16 @@ static int check(struct tb_ctx *c, const struct halo *h, double *grid)
         }
         if (grid[l] != cell(owner, from)) {
             char where[48];
-            if (face >= 0) snprintf(where, sizeof where, "ghost cell of face %d", face);
-            else snprintf(where, sizeof where, "cell outside the ghost faces");
-            return tb_fail(c, "validation: rank %d, %s halo, %s at (%d,%d,%d) of (%d,%d,%d) is %.17g, expected %.17g",
-                           c->rank, h->packed ? "packed" : "derived", where, idx[0], idx[1], h->nd > 2 ? idx[2] : 0,
-                           h->ext[0], h->ext[1], h->nd > 2 ? h->ext[2] : 1, grid[l], cell(owner, from));
+            if (face >= 0)
+                snprintf(where, sizeof where, "ghost cell of face %d", face);
+            else
+                snprintf(where, sizeof where, "cell outside the ghost faces");
+            return tb_fail(c,
+                           "validation: rank %d, %s halo, %s at (%d,%d,%d) of (%d,%d,%d) is %.17g, "
+                           "expected %.17g",
+                           c->rank, h->packed ? "packed" : "derived", where, idx[0], idx[1],
+                           h->nd > 2 ? idx[2] : 0, h->ext[0], h->ext[1], h->nd > 2 ? h->ext[2] : 1,
+                           grid[l], cell(owner, from));
         }
         /* the next cell in C order */
         for (int d = h->nd - 1; d >= 0 && ++idx[d] == h->ext[d]; d--) idx[d] = 0;
@@ -231,11 +248,13 @@ static int setup(struct tb_ctx *c, struct halo *h, size_t maxsize)
 {
     /* only the cut dimensions spread over the ranks: the others are whole here */
     int dims[MAXD], periods[MAXD] = {1, 1, 1};
-    for (int d = 0; d < h->nd; d++) dims[d] = d >= h->shape->cut && d < h->shape->cut + h->shape->ncut ? 0 : 1;
+    for (int d = 0; d < h->nd; d++)
+        dims[d] = d >= h->shape->cut && d < h->shape->cut + h->shape->ncut ? 0 : 1;
     TB_MPI(c, MPI_Dims_create(c->size, h->nd, dims));
     TB_MPI(c, MPI_Cart_create(c->comm, h->nd, dims, periods, 0, &h->cart));
     tb_track_comm(c, h->cart);
-    for (int d = 0; d < h->nd; d++) TB_MPI(c, MPI_Cart_shift(h->cart, d, 1, &h->nbr[2 * d], &h->nbr[2 * d + 1]));
+    for (int d = 0; d < h->nd; d++)
+        TB_MPI(c, MPI_Cart_shift(h->cart, d, 1, &h->nbr[2 * d], &h->nbr[2 * d + 1]));
     set_lengths(h, side_of(h->shape, maxsize));
     TB_TRY(tb_pool_init(c, &h->grids, grid_cells(h) * sizeof(double)));
     for (int f = h->f0; f < h->f0 + h->nfaces; f++) {
@@ -253,10 +272,12 @@ static int set_side(struct tb_ctx *c, struct halo *h, int n)
     for (int f = h->f0; f < h->f0 + h->nfaces; f++) {
         int start[MAXD], sub[MAXD];
         face_box(h, f, 0, start, sub);
-        TB_MPI(c, MPI_Type_create_subarray(h->nd, h->ext, sub, start, MPI_ORDER_C, MPI_DOUBLE, &h->sface[f]));
+        TB_MPI(c, MPI_Type_create_subarray(h->nd, h->ext, sub, start, MPI_ORDER_C, MPI_DOUBLE,
+                                           &h->sface[f]));
         TB_TRY(tb_type_commit(c, &h->sface[f]));
         face_box(h, f, 1, start, sub);
-        TB_MPI(c, MPI_Type_create_subarray(h->nd, h->ext, sub, start, MPI_ORDER_C, MPI_DOUBLE, &h->rface[f]));
+        TB_MPI(c, MPI_Type_create_subarray(h->nd, h->ext, sub, start, MPI_ORDER_C, MPI_DOUBLE,
+                                           &h->rface[f]));
         TB_TRY(tb_type_commit(c, &h->rface[f]));
     }
     return 0;

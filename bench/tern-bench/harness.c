@@ -24,7 +24,8 @@ int tb_mpi_error(struct tb_ctx *c, const char *call, int rc)
     if (c->status == TB_OK) {
         c->status = cls == MPI_ERR_UNSUPPORTED_OPERATION ? TB_UNSUPPORTED : TB_FAILED;
         /* a long message is cut, which is fine */
-        if (snprintf(c->err, sizeof c->err, "%.*s: %s", namelen, call, msg) >= (int)sizeof c->err) c->err[sizeof c->err - 2] = '.';
+        if (snprintf(c->err, sizeof c->err, "%.*s: %s", namelen, call, msg) >= (int)sizeof c->err)
+            c->err[sizeof c->err - 2] = '.';
     }
     return -1;
 }
@@ -131,10 +132,7 @@ void tb_cleanup(struct tb_ctx *c)
 /* OSU's split: messages above 8 KiB get fewer iterations. */
 #define TB_LARGE 8192
 
-static int fits(const struct tb_ctx *c, size_t s)
-{
-    return c->granule <= 1 || s % c->granule == 0;
-}
+static int fits(const struct tb_ctx *c, size_t s) { return c->granule <= 1 || s % c->granule == 0; }
 
 int tb_next_size(const struct tb_ctx *c, size_t *s)
 {
@@ -197,8 +195,8 @@ int tb_warmup(const struct tb_ctx *c, enum tb_kind k, size_t size)
 
 /* ---- timing -------------------------------------------------------------------------- */
 
-int tb_time_loop(struct tb_ctx *c, int active, int warm, int iters, int (*step)(struct tb_ctx *, void *),
-                 void *arg, double *seconds)
+int tb_time_loop(struct tb_ctx *c, int active, int warm, int iters,
+                 int (*step)(struct tb_ctx *, void *), void *arg, double *seconds)
 {
     TB_MPI(c, MPI_Barrier(c->comm));
     for (int i = 0; active && i < warm; i++) TB_TRY(step(c, arg));
@@ -302,10 +300,7 @@ static unsigned char pat_byte(uint64_t word, size_t i)
     return b ? b : 1;
 }
 
-unsigned char tb_pat(unsigned seed, size_t i)
-{
-    return pat_byte(pat_word(seed, i / 8), i);
-}
+unsigned char tb_pat(unsigned seed, size_t i) { return pat_byte(pat_word(seed, i / 8), i); }
 
 void tb_fill(void *buf, size_t bytes, unsigned seed)
 {
@@ -330,8 +325,8 @@ int tb_check_sent(struct tb_ctx *c, const void *buf, size_t bytes, unsigned seed
     for (size_t i = 0; i < bytes; i++) {
         if (i % 8 == 0) w = pat_word(seed, i / 8);
         if (b[i] != pat_byte(w, i))
-            return tb_fail(c, "validation: rank %d, %s: byte %zu of %zu is %u, expected %u", c->rank, what, i, bytes,
-                           b[i], tb_pat(seed, i));
+            return tb_fail(c, "validation: rank %d, %s: byte %zu of %zu is %u, expected %u",
+                           c->rank, what, i, bytes, b[i], tb_pat(seed, i));
     }
     return 0;
 }

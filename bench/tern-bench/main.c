@@ -63,7 +63,8 @@ static void agree(struct tb_ctx *c)
         c->status = TB_FAILED;
         return;
     }
-    if (all_first < c->size) MPI_Bcast(c->err, (int)sizeof c->err, MPI_CHAR, all_first, MPI_COMM_WORLD);
+    if (all_first < c->size)
+        MPI_Bcast(c->err, (int)sizeof c->err, MPI_CHAR, all_first, MPI_COMM_WORLD);
     c->status = (enum tb_status)all_worst;
 }
 
@@ -118,7 +119,9 @@ int main(int argc, char **argv)
     int rc = tb_parse(argc, argv, &o, names, &nnames, 64, rank);
     for (int i = 0; i < nnames && !rc; i++) {
         if (!known(names[i])) {
-            if (rank == 0) fprintf(stderr, "%s: no benchmark or family named '%s' (see --list)\n", argv[0], names[i]);
+            if (rank == 0)
+                fprintf(stderr, "%s: no benchmark or family named '%s' (see --list)\n", argv[0],
+                        names[i]);
             rc = 2;
         }
     }

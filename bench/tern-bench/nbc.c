@@ -13,8 +13,8 @@
 #include "coll.h"
 
 /* Mean time of start + wait of one call, this rank. */
-static int pure_time(struct tb_ctx *c, const struct coll_op *op, struct coll_bufs *b, int warm, int iters,
-                     double *pure)
+static int pure_time(struct tb_ctx *c, const struct coll_op *op, struct coll_bufs *b, int warm,
+                     int iters, double *pure)
 {
     MPI_Request req;
     double sum = 0;
@@ -33,8 +33,8 @@ static int pure_time(struct tb_ctx *c, const struct coll_op *op, struct coll_buf
 }
 
 /* Mean time of start + compute + wait, and of the computation alone. */
-static int overlap_times(struct tb_ctx *c, const struct coll_op *op, struct coll_bufs *b, int warm, int iters,
-                         double pure, double *overall, double *compute)
+static int overlap_times(struct tb_ctx *c, const struct coll_op *op, struct coll_bufs *b, int warm,
+                         int iters, double pure, double *overall, double *compute)
 {
     MPI_Request req;
     double all = 0, comp = 0;
@@ -64,9 +64,9 @@ static int run_nbc(struct tb_ctx *c)
     const struct coll_op *op = c->b->arg;
     struct coll_bufs b;
     TB_TRY(coll_init(c, op, &b));
-    static const struct tb_col cols[] = {
-        {"size", "B", 0, 0},     {"overall", "us", 2, -1}, {"compute", "us", 2, 0},
-        {"pure", "us", 2, -1},   {"overlap", "%", 1, +1},  {"iterations", "", 0, 0}};
+    static const struct tb_col cols[] = {{"size", "B", 0, 0},     {"overall", "us", 2, -1},
+                                         {"compute", "us", 2, 0}, {"pure", "us", 2, -1},
+                                         {"overlap", "%", 1, +1}, {"iterations", "", 0, 0}};
     tb_columns(c, 6, cols);
     for (size_t size = (size_t)-1; op->nosize ? size == (size_t)-1 : tb_next_size(c, &size);) {
         if (op->nosize) size = 0;
@@ -90,8 +90,17 @@ static int run_nbc(struct tb_ctx *c)
     return 0;
 }
 
-#define B(lower, upper)                                                                                     \
-    {"i" #lower, "nbc", "MPI_I" #lower ": overall time with computation, pure time, overlap (%)", 1, 1, \
-     TB_COLL_MAX, 1, run_nbc, &tb_op_##lower},
+#define B(lower, upper)                                                           \
+    {                                                                             \
+        "i" #lower,                                                               \
+        "nbc",                                                                    \
+        "MPI_I" #lower ": overall time with computation, pure time, overlap (%)", \
+        1,                                                                        \
+        1,                                                                        \
+        TB_COLL_MAX,                                                              \
+        1,                                                                        \
+        run_nbc,                                                                  \
+        &tb_op_##lower},
 
-const struct tb_bench tb_nbc_benches[] = {TB_COLLECTIVES(B){NULL, NULL, NULL, 0, 0, 0, 0, NULL, NULL}};
+const struct tb_bench tb_nbc_benches[] = {
+    TB_COLLECTIVES(B){NULL, NULL, NULL, 0, 0, 0, 0, NULL, NULL}};

@@ -34,9 +34,21 @@ size_t tb_parse_size(const char *s, int *ok)
     double v = strtod(s, &end);
     double mul = 1;
     switch (*end) {
-    case 'k': case 'K': mul = 1024; end++; break;
-    case 'm': case 'M': mul = 1024.0 * 1024; end++; break;
-    case 'g': case 'G': mul = 1024.0 * 1024 * 1024; end++; break;
+    case 'k':
+    case 'K':
+        mul = 1024;
+        end++;
+        break;
+    case 'm':
+    case 'M':
+        mul = 1024.0 * 1024;
+        end++;
+        break;
+    case 'g':
+    case 'G':
+        mul = 1024.0 * 1024 * 1024;
+        end++;
+        break;
     default: break;
     }
     if (end == s || *end || v < 0 || v * mul > 1e15) {
@@ -105,8 +117,8 @@ static int parse_sizes(const char *arg, struct tb_opts *o)
     return ok && (!o->have_min || !o->have_max || o->min_size <= o->max_size) ? 0 : -1;
 }
 
-int tb_parse(int argc, char **argv, struct tb_opts *o, const char **names, int *nnames, int maxnames,
-             int rank)
+int tb_parse(int argc, char **argv, struct tb_opts *o, const char **names, int *nnames,
+             int maxnames, int rank)
 {
     memset(o, 0, sizeof *o);
     o->warmup = -1;
@@ -151,8 +163,10 @@ int tb_parse(int argc, char **argv, struct tb_opts *o, const char **names, int *
             if (!ok || !o->cold_bytes) bad = a;
             i++;
         } else if (!strcmp(a, "-f")) {
-            if (!strcmp(val, "json")) o->json = 1;
-            else if (strcmp(val, "text")) bad = a;
+            if (!strcmp(val, "json"))
+                o->json = 1;
+            else if (strcmp(val, "text"))
+                bad = a;
             i++;
         } else if (a[0] == '-') {
             bad = a;
@@ -163,7 +177,8 @@ int tb_parse(int argc, char **argv, struct tb_opts *o, const char **names, int *
         }
     }
     if (bad) {
-        if (rank == 0) fprintf(stderr, "%s: bad option or value near '%s' (try --help)\n", argv[0], bad);
+        if (rank == 0)
+            fprintf(stderr, "%s: bad option or value near '%s' (try --help)\n", argv[0], bad);
         return 2;
     }
     return 0;

@@ -12,9 +12,12 @@ static void json_string(const char *s)
     putchar('"');
     for (; *s; s++) {
         unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') printf("\\%c", ch);
-        else if (ch < 0x20) printf("\\u%04x", ch);
-        else putchar(ch);
+        if (ch == '"' || ch == '\\')
+            printf("\\%c", ch);
+        else if (ch < 0x20)
+            printf("\\u%04x", ch);
+        else
+            putchar(ch);
     }
     putchar('"');
 }
@@ -22,8 +25,10 @@ static void json_string(const char *s)
 /* "name(unit)", or "name" without a unit. */
 static void heading(const struct tb_col *col, char *head, size_t n)
 {
-    if (col->unit[0]) snprintf(head, n, "%s(%s)", col->name, col->unit);
-    else snprintf(head, n, "%s", col->name);
+    if (col->unit[0])
+        snprintf(head, n, "%s(%s)", col->name, col->unit);
+    else
+        snprintf(head, n, "%s", col->name);
 }
 
 static void text_cell(const struct tb_col *col, double v, int first)
@@ -31,8 +36,10 @@ static void text_cell(const struct tb_col *col, double v, int first)
     char head[48];
     heading(col, head, sizeof head);
     int w = (int)strlen(head) > 12 ? (int)strlen(head) : 12;
-    if (first) printf("%-*.*f", w + 2, col->prec, v);
-    else printf(" %*.*f", w, col->prec, v);
+    if (first)
+        printf("%-*.*f", w + 2, col->prec, v);
+    else
+        printf(" %*.*f", w, col->prec, v);
 }
 
 void tb_columns(struct tb_ctx *c, int n, const struct tb_col *cols)
@@ -45,8 +52,10 @@ void tb_columns(struct tb_ctx *c, int n, const struct tb_col *cols)
         char head[48];
         heading(&c->cols[i], head, sizeof head);
         int w = (int)strlen(head) > 12 ? (int)strlen(head) : 12;
-        if (i == 0) printf("# %-*s", w, head);
-        else printf(" %*s", w, head);
+        if (i == 0)
+            printf("# %-*s", w, head);
+        else
+            printf(" %*s", w, head);
     }
     printf("\n");
     fflush(stdout);
@@ -92,8 +101,10 @@ static const char *reduction_type(const struct tb_ctx *c)
 
 static void iter_text(const struct tb_opts *o, char *buf, size_t n)
 {
-    if (o->iters) snprintf(buf, n, "%d", o->iters);
-    else snprintf(buf, n, "by size");
+    if (o->iters)
+        snprintf(buf, n, "%d", o->iters);
+    else
+        snprintf(buf, n, "by size");
 }
 
 void tb_print_begin(const struct tb_ctx *c, const char *library)
@@ -101,8 +112,10 @@ void tb_print_begin(const struct tb_ctx *c, const char *library)
     if (c->rank || c->o->json) return;
     char it[32], wu[32];
     iter_text(c->o, it, sizeof it);
-    if (c->o->warmup >= 0) snprintf(wu, sizeof wu, "%d", c->o->warmup);
-    else snprintf(wu, sizeof wu, "by size");
+    if (c->o->warmup >= 0)
+        snprintf(wu, sizeof wu, "%d", c->o->warmup);
+    else
+        snprintf(wu, sizeof wu, "by size");
     printf("# tern-bench %s: %s\n", c->b->name, c->b->what);
     printf("# library: %s\n", library);
     printf("# ranks: %d, iterations: %s, warm-up: %s, buffers: %s, validation: %s", c->size, it, wu,
@@ -117,10 +130,13 @@ void tb_print_end(const struct tb_ctx *c, const char *library)
     if (c->rank) return;
     static const char *status[] = {"ok", "not supported by this MPI", "failed"};
     if (!c->o->json) {
-        if (c->status == TB_OK) printf("# %s: ok\n\n", c->b->name);
+        if (c->status == TB_OK)
+            printf("# %s: ok\n\n", c->b->name);
         else if (c->have_bad_size)
-            printf("# %s: %s at size %zu B: %s\n\n", c->b->name, status[c->status], c->bad_size, c->err);
-        else printf("# %s: %s: %s\n\n", c->b->name, status[c->status], c->err);
+            printf("# %s: %s at size %zu B: %s\n\n", c->b->name, status[c->status], c->bad_size,
+                   c->err);
+        else
+            printf("# %s: %s: %s\n\n", c->b->name, status[c->status], c->err);
         fflush(stdout);
         return;
     }
@@ -132,12 +148,14 @@ void tb_print_end(const struct tb_ctx *c, const char *library)
     json_string(c->b->what);
     printf(", \"library\": ");
     json_string(library);
-    printf(", \"ranks\": %d, \"iterations\": %d, \"warmup\": %d, \"window\": %d", c->size, c->o->iters,
-           c->o->warmup, c->o->window);
+    printf(", \"ranks\": %d, \"iterations\": %d, \"warmup\": %d, \"window\": %d", c->size,
+           c->o->iters, c->o->warmup, c->o->window);
     printf(", \"buffers\": \"%s\", \"validate\": %s", c->o->fresh ? "fresh" : "reused",
            c->o->validate ? "true" : "false");
     if (reduction_type(c)) printf(", \"reduction_type\": \"%s\"", reduction_type(c));
-    printf(", \"status\": \"%s\"", c->status == TB_OK ? "ok" : c->status == TB_UNSUPPORTED ? "unsupported" : "failed");
+    printf(", \"status\": \"%s\"", c->status == TB_OK            ? "ok"
+                                   : c->status == TB_UNSUPPORTED ? "unsupported"
+                                                                 : "failed");
     if (c->status != TB_OK) {
         printf(", \"error\": ");
         json_string(c->err);
@@ -153,15 +171,19 @@ void tb_print_end(const struct tb_ctx *c, const char *library)
         json_string(c->cols[i].name);
         printf(", \"unit\": ");
         json_string(c->cols[i].unit);
-        printf(", \"better\": \"%s\"}", c->cols[i].better > 0 ? "higher" : c->cols[i].better < 0 ? "lower" : "");
+        printf(", \"better\": \"%s\"}", c->cols[i].better > 0   ? "higher"
+                                        : c->cols[i].better < 0 ? "lower"
+                                                                : "");
     }
     printf("], \"rows\": [");
     for (int r = 0; r < c->nrows; r++) {
         printf("%s[", r ? ", " : "");
         for (int i = 0; i < c->ncols; i++) {
             double v = c->rows[(size_t)r * TB_MAX_COLS + i];
-            if (isfinite(v)) printf("%s%.10g", i ? ", " : "", v);
-            else printf("%snull", i ? ", " : "");
+            if (isfinite(v))
+                printf("%s%.10g", i ? ", " : "", v);
+            else
+                printf("%snull", i ? ", " : "");
         }
         printf("]");
     }

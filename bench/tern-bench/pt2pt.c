@@ -18,8 +18,8 @@ enum pattern { PINGPONG, WINDOW, BIWINDOW };
 
 struct p2p {
     enum pattern pat;
-    int nb;      /* nonblocking calls */
-    int multi;   /* all ranks in pairs, not only 0 and 1 */
+    int nb;    /* nonblocking calls */
+    int multi; /* all ranks in pairs, not only 0 and 1 */
 };
 
 #define TAG_DATA 1
@@ -82,15 +82,22 @@ static int iterate(struct tb_ctx *c, const struct p2p *k, const struct role *r, 
     case WINDOW:
         if (r->initiator) {
             for (int i = 0; i < w; i++) {
-                if (k->nb) TB_MPI(c, MPI_Isend(tb_pool_next(sp), n, MPI_CHAR, r->peer, TAG_DATA, comm, &req[i]));
-                else TB_MPI(c, MPI_Send(tb_pool_next(sp), n, MPI_CHAR, r->peer, TAG_DATA, comm));
+                if (k->nb)
+                    TB_MPI(c, MPI_Isend(tb_pool_next(sp), n, MPI_CHAR, r->peer, TAG_DATA, comm,
+                                        &req[i]));
+                else
+                    TB_MPI(c, MPI_Send(tb_pool_next(sp), n, MPI_CHAR, r->peer, TAG_DATA, comm));
             }
             if (k->nb) TB_MPI(c, MPI_Waitall(w, req, st));
             TB_MPI(c, MPI_Recv(&ack, 1, MPI_CHAR, r->peer, TAG_ACK, comm, MPI_STATUS_IGNORE));
         } else {
             for (int i = 0; i < w; i++) {
-                if (k->nb) TB_MPI(c, MPI_Irecv(tb_pool_next(rp), n, MPI_CHAR, r->peer, TAG_DATA, comm, &req[i]));
-                else TB_MPI(c, MPI_Recv(tb_pool_next(rp), n, MPI_CHAR, r->peer, TAG_DATA, comm, MPI_STATUS_IGNORE));
+                if (k->nb)
+                    TB_MPI(c, MPI_Irecv(tb_pool_next(rp), n, MPI_CHAR, r->peer, TAG_DATA, comm,
+                                        &req[i]));
+                else
+                    TB_MPI(c, MPI_Recv(tb_pool_next(rp), n, MPI_CHAR, r->peer, TAG_DATA, comm,
+                                       MPI_STATUS_IGNORE));
             }
             if (k->nb) TB_MPI(c, MPI_Waitall(w, req, st));
             TB_MPI(c, MPI_Send(&ack, 1, MPI_CHAR, r->peer, TAG_ACK, comm));
@@ -99,14 +106,17 @@ static int iterate(struct tb_ctx *c, const struct p2p *k, const struct role *r, 
     case BIWINDOW:
         if (k->nb) {
             for (int i = 0; i < w; i++)
-                TB_MPI(c, MPI_Irecv(tb_pool_next(rp), n, MPI_CHAR, r->peer, TAG_DATA, comm, &req[i]));
+                TB_MPI(c,
+                       MPI_Irecv(tb_pool_next(rp), n, MPI_CHAR, r->peer, TAG_DATA, comm, &req[i]));
             for (int i = 0; i < w; i++)
-                TB_MPI(c, MPI_Isend(tb_pool_next(sp), n, MPI_CHAR, r->peer, TAG_DATA, comm, &req[w + i]));
+                TB_MPI(c, MPI_Isend(tb_pool_next(sp), n, MPI_CHAR, r->peer, TAG_DATA, comm,
+                                    &req[w + i]));
             TB_MPI(c, MPI_Waitall(2 * w, req, st));
         } else {
             for (int i = 0; i < w; i++)
-                TB_MPI(c, MPI_Sendrecv(tb_pool_next(sp), n, MPI_CHAR, r->peer, TAG_DATA, tb_pool_next(rp), n,
-                                       MPI_CHAR, r->peer, TAG_DATA, comm, MPI_STATUS_IGNORE));
+                TB_MPI(c, MPI_Sendrecv(tb_pool_next(sp), n, MPI_CHAR, r->peer, TAG_DATA,
+                                       tb_pool_next(rp), n, MPI_CHAR, r->peer, TAG_DATA, comm,
+                                       MPI_STATUS_IGNORE));
         }
         return 0;
     }
@@ -181,8 +191,8 @@ static void vpool(struct tb_pool *p, char *base, size_t bytes, size_t size, size
 /* One untimed iteration with patterned data: what arrived is checked, and
  * so are the guards after it and the messages sent (a send must leave its
  * buffer alone). */
-static int validate(struct tb_ctx *c, const struct p2p *k, const struct role *r, struct vmem *v, size_t size,
-                    MPI_Request *req)
+static int validate(struct tb_ctx *c, const struct p2p *k, const struct role *r, struct vmem *v,
+                    size_t size, MPI_Request *req)
 {
     size_t msgs = k->pat == PINGPONG ? 1 : (size_t)c->o->window;
     struct tb_pool sp, rp;
@@ -218,18 +228,25 @@ static void p2p_columns(struct tb_ctx *c, const struct p2p *k, const struct role
     static const struct tb_col lat[] = {{"size", "B", 0, 0}, {"latency", "us", 2, -1}};
     /* latency is rank 0's pair, the figure osu_multi_lat prints; then the
      * spread over all pairs */
-    static const struct tb_col mlat[] = {{"size", "B", 0, 0}, {"latency", "us", 2, -1}, {"avg", "us", 2, -1},
-                                         {"min", "us", 2, -1},  {"max", "us", 2, -1}};
+    static const struct tb_col mlat[] = {{"size", "B", 0, 0},
+                                         {"latency", "us", 2, -1},
+                                         {"avg", "us", 2, -1},
+                                         {"min", "us", 2, -1},
+                                         {"max", "us", 2, -1}};
     static const struct tb_col bw[] = {{"size", "B", 0, 0}, {"bandwidth", "MB/s", 2, +1}};
     static const struct tb_col mbw[] = {
         {"size", "B", 0, 0}, {"bandwidth", "MB/s", 2, +1}, {"rate", "msg/s", 0, +1}};
-    if (k->multi) snprintf(c->note, sizeof c->note, "pairs: %d (rank i with rank i+%d)", r->pairs, r->pairs);
-    if (k->pat == PINGPONG) tb_columns(c, k->multi ? 5 : 2, k->multi ? mlat : lat);
-    else tb_columns(c, k->multi ? 3 : 2, k->multi ? mbw : bw);
+    if (k->multi)
+        snprintf(c->note, sizeof c->note, "pairs: %d (rank i with rank i+%d)", r->pairs, r->pairs);
+    if (k->pat == PINGPONG)
+        tb_columns(c, k->multi ? 5 : 2, k->multi ? mlat : lat);
+    else
+        tb_columns(c, k->multi ? 3 : 2, k->multi ? mbw : bw);
 }
 
 /* One result row from this rank's time t of 'iters' timed iterations. */
-static int p2p_row(struct tb_ctx *c, const struct p2p *k, const struct role *r, size_t size, int iters, double t)
+static int p2p_row(struct tb_ctx *c, const struct p2p *k, const struct role *r, size_t size,
+                   int iters, double t)
 {
     double row[5] = {(double)size, 0, 0, 0, 0};
     if (k->pat == PINGPONG) {
@@ -257,7 +274,8 @@ static int run_p2p(struct tb_ctx *c)
     struct tb_pool sp, rp;
     TB_TRY(tb_pool_init(c, &sp, max));
     TB_TRY(tb_pool_init(c, &rp, max));
-    MPI_Request *req = tb_alloc(c, 2 * (size_t)c->o->window * (sizeof(MPI_Request) + sizeof(MPI_Status)));
+    MPI_Request *req =
+        tb_alloc(c, 2 * (size_t)c->o->window * (sizeof(MPI_Request) + sizeof(MPI_Status)));
     if (!req) return -1;
     struct vmem v = {NULL, NULL, 0};
     if (c->o->validate) TB_TRY(vmem_init(c, &v, max));
@@ -287,25 +305,28 @@ static const struct p2p mlat_b = {PINGPONG, 0, 1}, mlat_nb = {PINGPONG, 1, 1};
 #define MiB4 ((size_t)4 << 20)
 
 const struct tb_bench tb_pt2pt_benches[] = {
-    {"latency", "pt2pt", "ping-pong one-way latency (half round trip), MPI_Send/MPI_Recv, ranks 0-1", 2, 0,
-     MiB4, 1, run_p2p, &pp_b},
-    {"latency-nb", "pt2pt", "ping-pong one-way latency, MPI_Isend/MPI_Irecv + MPI_Wait, ranks 0-1", 2, 0, MiB4, 1,
-     run_p2p, &pp_nb},
-    {"bw", "pt2pt", "bandwidth 0->1, window of 64 MPI_Isend + MPI_Waitall, then an ack", 2, 1, MiB4, 1, run_p2p,
-     &bw_nb},
-    {"bw-blocking", "pt2pt", "bandwidth 0->1, window of 64 MPI_Send / MPI_Recv, then an ack", 2, 1, MiB4, 1, run_p2p,
-     &bw_b},
-    {"bibw", "pt2pt", "bidirectional bandwidth 0<->1, windows of 64 MPI_Irecv + MPI_Isend each way", 2, 1, MiB4, 1,
-     run_p2p, &bibw_nb},
-    {"bibw-blocking", "pt2pt", "bidirectional bandwidth 0<->1, window of 64 MPI_Sendrecv", 2, 1, MiB4, 1, run_p2p,
-     &bibw_b},
-    {"mbw-mr", "pt2pt", "multi-pair bandwidth and message rate, i -> i+N/2, windows of 64 MPI_Isend", 2, 1, MiB4, 1,
+    {"latency", "pt2pt",
+     "ping-pong one-way latency (half round trip), MPI_Send/MPI_Recv, ranks 0-1", 2, 0, MiB4, 1,
+     run_p2p, &pp_b},
+    {"latency-nb", "pt2pt", "ping-pong one-way latency, MPI_Isend/MPI_Irecv + MPI_Wait, ranks 0-1",
+     2, 0, MiB4, 1, run_p2p, &pp_nb},
+    {"bw", "pt2pt", "bandwidth 0->1, window of 64 MPI_Isend + MPI_Waitall, then an ack", 2, 1, MiB4,
+     1, run_p2p, &bw_nb},
+    {"bw-blocking", "pt2pt", "bandwidth 0->1, window of 64 MPI_Send / MPI_Recv, then an ack", 2, 1,
+     MiB4, 1, run_p2p, &bw_b},
+    {"bibw", "pt2pt", "bidirectional bandwidth 0<->1, windows of 64 MPI_Irecv + MPI_Isend each way",
+     2, 1, MiB4, 1, run_p2p, &bibw_nb},
+    {"bibw-blocking", "pt2pt", "bidirectional bandwidth 0<->1, window of 64 MPI_Sendrecv", 2, 1,
+     MiB4, 1, run_p2p, &bibw_b},
+    {"mbw-mr", "pt2pt",
+     "multi-pair bandwidth and message rate, i -> i+N/2, windows of 64 MPI_Isend", 2, 1, MiB4, 1,
      run_p2p, &mbw_nb},
-    {"mbw-mr-blocking", "pt2pt", "multi-pair bandwidth and message rate, i -> i+N/2, windows of 64 MPI_Send", 2, 1,
-     MiB4, 1, run_p2p, &mbw_b},
-    {"multi-lat", "pt2pt", "multi-pair ping-pong latency, i <-> i+N/2, MPI_Send/MPI_Recv", 2, 0, MiB4, 1, run_p2p,
-     &mlat_b},
-    {"multi-lat-nb", "pt2pt", "multi-pair ping-pong latency, i <-> i+N/2, MPI_Isend/MPI_Irecv", 2, 0, MiB4, 1,
-     run_p2p, &mlat_nb},
+    {"mbw-mr-blocking", "pt2pt",
+     "multi-pair bandwidth and message rate, i -> i+N/2, windows of 64 MPI_Send", 2, 1, MiB4, 1,
+     run_p2p, &mbw_b},
+    {"multi-lat", "pt2pt", "multi-pair ping-pong latency, i <-> i+N/2, MPI_Send/MPI_Recv", 2, 0,
+     MiB4, 1, run_p2p, &mlat_b},
+    {"multi-lat-nb", "pt2pt", "multi-pair ping-pong latency, i <-> i+N/2, MPI_Isend/MPI_Irecv", 2,
+     0, MiB4, 1, run_p2p, &mlat_nb},
     {NULL, NULL, NULL, 0, 0, 0, 0, NULL, NULL},
 };

@@ -18,18 +18,18 @@
 struct tb_opts {
     size_t sizes[TB_MAX_SIZES]; /* explicit list (-m a,b,c), or empty */
     int nsizes;
-    size_t min_size, max_size;  /* -m MIN:MAX */
-    int have_min, have_max;     /* 0: that end is the benchmark's default (-m :MAX, -m MIN:), as OMB */
-    int iters;                  /* -i; 0: by message size, as OSU does */
-    int warmup;                 /* -x; -1: by message size */
-    int window;                 /* -w: messages in flight per bandwidth iteration */
-    int fresh;                  /* --fresh: each message uses memory not touched recently */
-    size_t cold_bytes;          /* how much memory --fresh cycles through */
-    int validate;               /* -c */
-    int corrupt;                /* --corrupt-for-test (hidden): every check first flips one byte of what it
+    size_t min_size, max_size; /* -m MIN:MAX */
+    int have_min, have_max; /* 0: that end is the benchmark's default (-m :MAX, -m MIN:), as OMB */
+    int iters;              /* -i; 0: by message size, as OSU does */
+    int warmup;             /* -x; -1: by message size */
+    int window;             /* -w: messages in flight per bandwidth iteration */
+    int fresh;              /* --fresh: each message uses memory not touched recently */
+    size_t cold_bytes;      /* how much memory --fresh cycles through */
+    int validate;           /* -c */
+    int corrupt; /* --corrupt-for-test (hidden): every check first flips one byte of what it
                                    examines, so the tests can see that a wrong byte fails the benchmark */
-    int rtype;                  /* -T: element type of the reductions, enum tb_rtype */
-    int json;                   /* -f json */
+    int rtype;   /* -T: element type of the reductions, enum tb_rtype */
+    int json;    /* -f json */
 };
 
 /* Element types of the reductions (OMB's -T); MPI_CHAR is OMB 7.x's default. */
@@ -38,8 +38,8 @@ MPI_Datatype tb_reduction_type(const struct tb_opts *o);
 
 /* Parses argv; fills names[] with the benchmark/family words.  Returns 0,
  * 1 for --help, 2 for a usage error (message printed by rank 0). */
-int tb_parse(int argc, char **argv, struct tb_opts *o, const char **names, int *nnames, int maxnames,
-             int rank);
+int tb_parse(int argc, char **argv, struct tb_opts *o, const char **names, int *nnames,
+             int maxnames, int rank);
 void tb_usage(const char *prog);
 size_t tb_parse_size(const char *s, int *ok);
 
@@ -53,13 +53,13 @@ enum tb_kind { TB_LAT, TB_BW, TB_MBW, TB_COLL };
 
 struct tb_bench {
     const char *name;
-    const char *family;        /* pt2pt, coll, nbc, dtype */
-    const char *what;          /* one line for --list and the header */
+    const char *family; /* pt2pt, coll, nbc, dtype */
+    const char *what;   /* one line for --list and the header */
     int min_ranks;
-    size_t def_min, def_max;   /* default message sizes */
-    size_t granule;            /* sizes not a multiple of this are skipped */
+    size_t def_min, def_max; /* default message sizes */
+    size_t granule;          /* sizes not a multiple of this are skipped */
     int (*run)(struct tb_ctx *);
-    const void *arg;           /* family-specific description */
+    const void *arg; /* family-specific description */
 };
 
 /* Every benchmark, in --list order; NULL-terminated tables per family. */
@@ -75,10 +75,10 @@ enum tb_status { TB_OK = 0, TB_UNSUPPORTED = 1, TB_FAILED = 2 };
 #define TB_MAX_COLS 8
 
 struct tb_col {
-    const char *name;   /* JSON key and text header */
+    const char *name; /* JSON key and text header */
     const char *unit;
-    int prec;           /* decimals in the text table */
-    int better;         /* +1 higher is better, -1 lower, 0 not a measurement */
+    int prec;   /* decimals in the text table */
+    int better; /* +1 higher is better, -1 lower, 0 not a measurement */
 };
 
 struct tb_ctx {
@@ -88,10 +88,10 @@ struct tb_ctx {
     int rank, size;
     enum tb_status status;
     char err[384];
-    int secondhand;     /* stopped because another rank failed */
-    size_t bad_size;    /* the message size whose validation failed, when have_bad_size */
+    int secondhand;  /* stopped because another rank failed */
+    size_t bad_size; /* the message size whose validation failed, when have_bad_size */
     int have_bad_size;
-    size_t granule;     /* sizes not a multiple of this are skipped: the
+    size_t granule; /* sizes not a multiple of this are skipped: the
                            benchmark's, or one element of -T's type */
     /* what this run allocated, freed by tb_cleanup whatever happened */
     void **mem;
@@ -125,21 +125,21 @@ int tb_all_ok(struct tb_ctx *c, int local_rc);
  * records the size, which the status line and the JSON report. */
 int tb_validated(struct tb_ctx *c, size_t size, int local_rc);
 
-#define TB_MPI(c, call)                                                    \
-    do {                                                                   \
-        int tb_rc_ = (call);                                               \
+#define TB_MPI(c, call)                                                     \
+    do {                                                                    \
+        int tb_rc_ = (call);                                                \
         if (tb_rc_ != MPI_SUCCESS) return tb_mpi_error((c), #call, tb_rc_); \
     } while (0)
 
 /* Propagates a failure from a helper that returned non-zero. */
-#define TB_TRY(expr)              \
-    do {                          \
+#define TB_TRY(expr)                \
+    do {                            \
         if ((expr) != 0) return -1; \
     } while (0)
 
 /* Tracked resources: freed by tb_cleanup even when a benchmark stops early. */
-void *tb_alloc(struct tb_ctx *c, size_t bytes);         /* page-aligned, zeroed; NULL recorded as failure */
-int tb_type_commit(struct tb_ctx *c, MPI_Datatype *t);  /* commits and tracks a new type */
+void *tb_alloc(struct tb_ctx *c, size_t bytes); /* page-aligned, zeroed; NULL recorded as failure */
+int tb_type_commit(struct tb_ctx *c, MPI_Datatype *t); /* commits and tracks a new type */
 void tb_track_comm(struct tb_ctx *c, MPI_Comm comm);
 void tb_cleanup(struct tb_ctx *c);
 
@@ -156,8 +156,8 @@ int tb_warmup(const struct tb_ctx *c, enum tb_kind k, size_t size);
 /* Runs step 'warm' times, then (after a barrier of all ranks) 'iters'
  * times under the clock; *seconds is the time of the timed calls.  Ranks
  * with active == 0 only join the barrier. */
-int tb_time_loop(struct tb_ctx *c, int active, int warm, int iters, int (*step)(struct tb_ctx *, void *),
-                 void *arg, double *seconds);
+int tb_time_loop(struct tb_ctx *c, int active, int warm, int iters,
+                 int (*step)(struct tb_ctx *, void *), void *arg, double *seconds);
 
 /* The point-to-point loop of OMB: after one barrier of all ranks, 'warm'
  * untimed iterations, then 'iters' timed ones with no barrier in between
@@ -181,8 +181,8 @@ int tb_stats(struct tb_ctx *c, int active, double v, double *min, double *avg, d
  * through cold_bytes of memory, so each one starts cache-cold. */
 struct tb_pool {
     char *base;
-    size_t bytes;      /* allocated */
-    size_t stride;     /* current message slot size */
+    size_t bytes;  /* allocated */
+    size_t stride; /* current message slot size */
     size_t nslots, next;
     int fresh;
 };

@@ -45,8 +45,8 @@ TERN_EXPORT struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES =
 /* --- Predefined attribute copy callback -------------------------------
  * MPI_DUP_FN, MPI_COMM_DUP_FN, MPI_TYPE_DUP_FN and MPI_WIN_DUP_FN all name
  * this function: the copy gets the same attribute value. */
-TERN_EXPORT int MPIR_Dup_fn(MPI_Comm oldcomm, int keyval, void *extra_state,
-                            void *attribute_val_in, void *attribute_val_out, int *flag)
+TERN_EXPORT int MPIR_Dup_fn(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute_val_in,
+                            void *attribute_val_out, int *flag)
 {
     (void)oldcomm;
     (void)keyval;

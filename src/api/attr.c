@@ -65,8 +65,9 @@ static int set_attr(const char *fn, struct target t, struct tern_keyval *k, void
 {
     /* A freed keyval lives on only for the attributes it already has. */
     if (k->freed)
-        return tern_err_comm(t.errc, MPI_ERR_KEYVAL, "%s: keyval=0x%x was freed: it takes no new attribute values",
-                             fn, (unsigned)k->handle);
+        return tern_err_comm(t.errc, MPI_ERR_KEYVAL,
+                             "%s: keyval=0x%x was freed: it takes no new attribute values", fn,
+                             (unsigned)k->handle);
     int rc = tern_attr_set(t.list, t.handle, k, val);
     return rc ? tern_err_raise(t.errc, rc) : MPI_SUCCESS;
 }

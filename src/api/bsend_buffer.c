@@ -65,22 +65,26 @@ static int attach(const char *fn, find_fn *find, int handle, void *buffer, MPI_C
 
 /* The size goes to isize (the int forms, which refuse a buffer whose size
  * an int cannot hold) or to lsize (the _c forms). */
-static int detach(const char *fn, find_fn *find, int handle, void *buffer_addr, int *isize, MPI_Count *lsize)
+static int detach(const char *fn, find_fn *find, int handle, void *buffer_addr, int *isize,
+                  MPI_Count *lsize)
 {
     struct owner o;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     int rc = find(fn, handle, &o);
     if (rc == MPI_SUCCESS && (!buffer_addr || (!isize && !lsize)))
-        rc = raise_on(&o, tern_err_make(MPI_ERR_ARG, "%s: %s is NULL", fn, buffer_addr ? "size" : "buffer_addr"));
+        rc = raise_on(&o, tern_err_make(MPI_ERR_ARG, "%s: %s is NULL", fn,
+                                        buffer_addr ? "size" : "buffer_addr"));
     if (rc == MPI_SUCCESS) {
         void *addr;
         MPI_Count size;
         rc = raise_on(&o, tern_bbuf_detach(o.slot, fn, isize ? INT_MAX : INT64_MAX, &addr, &size));
         if (rc == MPI_SUCCESS) {
             *(void **)buffer_addr = addr;
-            if (isize) *isize = (int)size;
-            else *lsize = size;
+            if (isize)
+                *isize = (int)size;
+            else
+                *lsize = size;
         }
     }
     tern_unlock();
@@ -116,7 +120,10 @@ static int iflush(const char *fn, find_fn *find, int handle, MPI_Request *reques
 /* ---- the process ---- */
 
 TERN_WEAK_ALIAS(MPI_Buffer_attach)
-int PMPI_Buffer_attach(void *buffer, int size) { return attach("MPI_Buffer_attach", find_process, 0, buffer, size); }
+int PMPI_Buffer_attach(void *buffer, int size)
+{
+    return attach("MPI_Buffer_attach", find_process, 0, buffer, size);
+}
 
 TERN_WEAK_ALIAS(MPI_Buffer_attach_c)
 int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
@@ -140,7 +147,10 @@ TERN_WEAK_ALIAS(MPI_Buffer_flush)
 int PMPI_Buffer_flush(void) { return flush("MPI_Buffer_flush", find_process, 0); }
 
 TERN_WEAK_ALIAS(MPI_Buffer_iflush)
-int PMPI_Buffer_iflush(MPI_Request *request) { return iflush("MPI_Buffer_iflush", find_process, 0, request); }
+int PMPI_Buffer_iflush(MPI_Request *request)
+{
+    return iflush("MPI_Buffer_iflush", find_process, 0, request);
+}
 
 /* ---- a communicator ---- */
 
@@ -169,7 +179,10 @@ int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size)
 }
 
 TERN_WEAK_ALIAS(MPI_Comm_flush_buffer)
-int PMPI_Comm_flush_buffer(MPI_Comm comm) { return flush("MPI_Comm_flush_buffer", find_comm, comm); }
+int PMPI_Comm_flush_buffer(MPI_Comm comm)
+{
+    return flush("MPI_Comm_flush_buffer", find_comm, comm);
+}
 
 TERN_WEAK_ALIAS(MPI_Comm_iflush_buffer)
 int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request)

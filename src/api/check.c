@@ -12,7 +12,8 @@ int tern_check_comm(MPI_Comm h, const char *fn, struct tern_comm **out)
     }
     if (h == MPI_COMM_NULL)
         return tern_err_comm(NULL, MPI_ERR_COMM, "%s: comm is MPI_COMM_NULL", fn);
-    return tern_err_comm(NULL, MPI_ERR_COMM, "%s: comm=0x%x is not a communicator (freed, or never created)%s", fn,
+    return tern_err_comm(NULL, MPI_ERR_COMM,
+                         "%s: comm=0x%x is not a communicator (freed, or never created)%s", fn,
                          (unsigned)h, tern_comm_absent_note(h));
 }
 
@@ -23,24 +24,28 @@ int tern_check_count(struct tern_comm *c, long count, const char *fn, const char
 }
 
 /* Point-to-point ranks name the remote group on an intercommunicator. */
-static int bad_rank(struct tern_comm *c, int rank, const char *fn, const char *arg, const char *extra)
+static int bad_rank(struct tern_comm *c, int rank, const char *fn, const char *arg,
+                    const char *extra)
 {
     char label[64];
     int n = c->peer_size;
-    return tern_err_comm(c, MPI_ERR_RANK, "%s: %s=%d is not a rank of %s%s, which has %d rank%s (valid: 0..%d%s)",
-                         fn, arg, rank, c->is_inter ? "the remote group of " : "",
-                         tern_comm_label(c, label, sizeof label), n, n == 1 ? "" : "s", n - 1, extra);
+    return tern_err_comm(
+        c, MPI_ERR_RANK, "%s: %s=%d is not a rank of %s%s, which has %d rank%s (valid: 0..%d%s)",
+        fn, arg, rank, c->is_inter ? "the remote group of " : "",
+        tern_comm_label(c, label, sizeof label), n, n == 1 ? "" : "s", n - 1, extra);
 }
 
 int tern_check_dest(struct tern_comm *c, int rank, const char *fn, const char *arg)
 {
-    if (__builtin_expect((unsigned)rank < (unsigned)c->peer_size || rank == MPI_PROC_NULL, 1)) return MPI_SUCCESS;
+    if (__builtin_expect((unsigned)rank < (unsigned)c->peer_size || rank == MPI_PROC_NULL, 1))
+        return MPI_SUCCESS;
     return bad_rank(c, rank, fn, arg, " or MPI_PROC_NULL");
 }
 
 int tern_check_source(struct tern_comm *c, int rank, const char *fn, const char *arg)
 {
-    if (__builtin_expect((unsigned)rank < (unsigned)c->peer_size || rank == MPI_PROC_NULL || rank == MPI_ANY_SOURCE,
+    if (__builtin_expect((unsigned)rank < (unsigned)c->peer_size || rank == MPI_PROC_NULL ||
+                             rank == MPI_ANY_SOURCE,
                          1))
         return MPI_SUCCESS;
     return bad_rank(c, rank, fn, arg, ", MPI_ANY_SOURCE or MPI_PROC_NULL");
@@ -49,15 +54,16 @@ int tern_check_source(struct tern_comm *c, int rank, const char *fn, const char 
 int tern_check_send_tag(struct tern_comm *c, int tag, const char *fn)
 {
     if (__builtin_expect(tag >= 0, 1)) return MPI_SUCCESS;
-    return tern_err_comm(c, MPI_ERR_TAG, "%s: tag=%d is not valid for a send (valid: 0..%d, MPI_TAG_UB)", fn, tag,
+    return tern_err_comm(c, MPI_ERR_TAG,
+                         "%s: tag=%d is not valid for a send (valid: 0..%d, MPI_TAG_UB)", fn, tag,
                          TERN_TAG_UB);
 }
 
 int tern_check_recv_tag(struct tern_comm *c, int tag, const char *fn)
 {
     if (__builtin_expect(tag >= 0 || tag == MPI_ANY_TAG, 1)) return MPI_SUCCESS;
-    return tern_err_comm(c, MPI_ERR_TAG, "%s: tag=%d is not valid (valid: 0..%d or MPI_ANY_TAG)", fn, tag,
-                         TERN_TAG_UB);
+    return tern_err_comm(c, MPI_ERR_TAG, "%s: tag=%d is not valid (valid: 0..%d or MPI_ANY_TAG)",
+                         fn, tag, TERN_TAG_UB);
 }
 
 int tern_check_datatype(struct tern_comm *c, MPI_Datatype h, const char *fn, const char *arg,
@@ -74,10 +80,11 @@ int tern_check_type_valid(struct tern_comm *c, MPI_Datatype h, const char *fn, c
     return rc == MPI_SUCCESS ? rc : tern_err_raise(c, rc);
 }
 
-int tern_check_buffer(struct tern_comm *c, const void *buf, long count, const struct tern_datatype *dt,
-                      const char *fn, const char *arg)
+int tern_check_buffer(struct tern_comm *c, const void *buf, long count,
+                      const struct tern_datatype *dt, const char *fn, const char *arg)
 {
-    if (__builtin_expect(buf != NULL || count == 0 || !dt->predefined || dt->size == 0, 1)) return MPI_SUCCESS;
+    if (__builtin_expect(buf != NULL || count == 0 || !dt->predefined || dt->size == 0, 1))
+        return MPI_SUCCESS;
     return tern_err_comm(c, MPI_ERR_BUFFER, "%s: %s is NULL but count=%ld", fn, arg, count);
 }
 
@@ -101,8 +108,9 @@ int tern_check_counts(struct tern_comm *c, const char *fn, const char *arg, cons
     return MPI_SUCCESS;
 }
 
-int tern_check_send_args(const char *fn, const void *buf, long count, MPI_Datatype datatype, int dest, int tag,
-                         MPI_Comm comm, struct tern_comm **c, struct tern_datatype **dt)
+int tern_check_send_args(const char *fn, const void *buf, long count, MPI_Datatype datatype,
+                         int dest, int tag, MPI_Comm comm, struct tern_comm **c,
+                         struct tern_datatype **dt)
 {
     int rc;
     if ((rc = tern_check_comm(comm, fn, c))) return rc;
@@ -113,8 +121,9 @@ int tern_check_send_args(const char *fn, const void *buf, long count, MPI_Dataty
     return tern_check_send_tag(*c, tag, fn);
 }
 
-int tern_check_recv_args(const char *fn, const void *buf, long count, MPI_Datatype datatype, int source,
-                         int tag, MPI_Comm comm, struct tern_comm **c, struct tern_datatype **dt)
+int tern_check_recv_args(const char *fn, const void *buf, long count, MPI_Datatype datatype,
+                         int source, int tag, MPI_Comm comm, struct tern_comm **c,
+                         struct tern_datatype **dt)
 {
     int rc;
     if ((rc = tern_check_comm(comm, fn, c))) return rc;

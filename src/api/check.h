@@ -14,9 +14,9 @@
 /* Runs one check of an entry point whose body ends at the label 'out'
  * (which releases what the body holds, the lock included): on an error the
  * code is kept in the caller's 'rc' and the body is left. */
-#define TRY(expr)                                                                                  \
-    do {                                                                                           \
-        if ((rc = (expr)) != MPI_SUCCESS) goto out;                                                \
+#define TRY(expr)                                   \
+    do {                                            \
+        if ((rc = (expr)) != MPI_SUCCESS) goto out; \
     } while (0)
 
 int tern_check_comm(MPI_Comm h, const char *fn, struct tern_comm **out);
@@ -35,8 +35,8 @@ int tern_check_type_valid(struct tern_comm *c, MPI_Datatype h, const char *fn, c
                           struct tern_datatype **out);
 /* NULL with a positive count of a predefined type (MPI_BOTTOM is fine with
  * derived types holding absolute addresses). */
-int tern_check_buffer(struct tern_comm *c, const void *buf, long count, const struct tern_datatype *dt,
-                      const char *fn, const char *arg);
+int tern_check_buffer(struct tern_comm *c, const void *buf, long count,
+                      const struct tern_datatype *dt, const char *fn, const char *arg);
 int tern_check_ptr(struct tern_comm *c, const void *p, const char *fn, const char *arg);
 /* An array of n counts (a vector collective's): present when n > 0, none
  * negative; *sum, unless sum is NULL, their total. */
@@ -44,9 +44,11 @@ int tern_check_counts(struct tern_comm *c, const char *fn, const char *arg, cons
                       size_t *sum);
 
 /* Everything a send-like call checks, in the standard's order. */
-int tern_check_send_args(const char *fn, const void *buf, long count, MPI_Datatype datatype, int dest, int tag,
-                         MPI_Comm comm, struct tern_comm **c, struct tern_datatype **dt);
-int tern_check_recv_args(const char *fn, const void *buf, long count, MPI_Datatype datatype, int source,
-                         int tag, MPI_Comm comm, struct tern_comm **c, struct tern_datatype **dt);
+int tern_check_send_args(const char *fn, const void *buf, long count, MPI_Datatype datatype,
+                         int dest, int tag, MPI_Comm comm, struct tern_comm **c,
+                         struct tern_datatype **dt);
+int tern_check_recv_args(const char *fn, const void *buf, long count, MPI_Datatype datatype,
+                         int source, int tag, MPI_Comm comm, struct tern_comm **c,
+                         struct tern_datatype **dt);
 
 #endif

@@ -18,8 +18,8 @@
 #include "datatype/datatype.h"
 
 /* Every entry point: checks in sequence, stopping at the first failure. */
-static int chk_not_in_place(struct tern_comm *c, const char *fn, const char *arg,
-                            const void *buf, const char *why)
+static int chk_not_in_place(struct tern_comm *c, const char *fn, const char *arg, const void *buf,
+                            const char *why)
 {
     if (__builtin_expect(buf == MPI_IN_PLACE, 0))
         return tern_err_comm(c, MPI_ERR_BUFFER, "%s: %s is MPI_IN_PLACE, which is not allowed %s",
@@ -41,8 +41,8 @@ static int chk_root(struct tern_comm *c, const char *fn, int root)
 {
     if (__builtin_expect(root < 0 || root >= c->size, 0)) {
         char lb[64];
-        return tern_err_comm(c, MPI_ERR_ROOT, "%s: root=%d is not a rank of %s (size %d)", fn,
-                             root, tern_comm_label(c, lb, sizeof lb), c->size);
+        return tern_err_comm(c, MPI_ERR_ROOT, "%s: root=%d is not a rank of %s (size %d)", fn, root,
+                             tern_comm_label(c, lb, sizeof lb), c->size);
     }
     return MPI_SUCCESS;
 }
@@ -364,8 +364,8 @@ int tern_coll_check_scatterv(struct tern_comm *c, const char *fn, const void *se
     int rc;
     size_t total = 0;
     if (c->is_inter)
-        return tern_coll_check_inter_scatterv(c, fn, sendbuf, sendcounts, displs, sendtype,
-                                              recvbuf, recvcount, recvtype, root, sdt, rdt);
+        return tern_coll_check_inter_scatterv(c, fn, sendbuf, sendcounts, displs, sendtype, recvbuf,
+                                              recvcount, recvtype, root, sdt, rdt);
     *sdt = *rdt = NULL;
     if ((rc = chk_root(c, fn, root))) return rc;
     if (c->rank == root && (rc = chk_vector(c, fn, &SEND, sendbuf, sendcounts, "displs", displs,
@@ -441,9 +441,8 @@ int tern_coll_check_all_block(struct tern_comm *c, const char *fn, const void *s
     return chk_alias(c, fn, sendbuf, recvbuf, (size_t)recvcount * (*rdt)->size);
 }
 
-typedef int (*all_block_fn)(const void *sbuf, size_t scount, struct tern_datatype *sdt,
-                            void *rbuf, size_t rcount, struct tern_datatype *rdt,
-                            struct tern_comm *c);
+typedef int (*all_block_fn)(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
+                            size_t rcount, struct tern_datatype *rdt, struct tern_comm *c);
 
 static int all_block(const char *fn, all_block_fn coll, const void *sendbuf, MPI_Count sendcount,
                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
@@ -455,8 +454,8 @@ static int all_block(const char *fn, all_block_fn coll, const void *sendbuf, MPI
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(tern_coll_check_all_block(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                  recvtype, &sdt, &rdt));
+    TRY(tern_coll_check_all_block(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                  &sdt, &rdt));
     rc = coll_result(c, coll(sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount, rdt, c));
 out:
     tern_unlock();
@@ -510,8 +509,8 @@ static int allgatherv_body(const char *fn, const void *sendbuf, MPI_Count sendco
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->peer_size, 1, &tmp, &recvcounts));
     TRY(tern_vec_ints(c, fn, "displs", displs_v, c->peer_size, 1, &tmp, &displs));
-    TRY(tern_coll_check_allgatherv(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                                   displs, recvtype, &sdt, &rdt));
+    TRY(tern_coll_check_allgatherv(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                   recvtype, &sdt, &rdt));
     rc = coll_result(c, tern_coll_allgatherv(sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts,
                                              displs, rdt, c));
 out:
@@ -566,9 +565,8 @@ int tern_coll_check_alltoallv(struct tern_comm *c, const char *fn, const void *s
         return tern_coll_check_inter_alltoallv(c, fn, sendbuf, sendcounts, sdispls, sendtype,
                                                recvbuf, recvcounts, rdispls, recvtype, sdt, rdt);
     *sdt = NULL;
-    if (sendbuf != MPI_IN_PLACE &&
-        (rc = chk_vector(c, fn, &SEND, sendbuf, sendcounts, "sdispls", sdispls, sendtype, sdt,
-                         &stotal)))
+    if (sendbuf != MPI_IN_PLACE && (rc = chk_vector(c, fn, &SEND, sendbuf, sendcounts, "sdispls",
+                                                    sdispls, sendtype, sdt, &stotal)))
         return rc;
     if ((rc = chk_vector(c, fn, &RECV, recvbuf, recvcounts, "rdispls", rdispls, recvtype, rdt,
                          &rtotal)))
@@ -647,9 +645,9 @@ static int w_types(struct tern_comm *c, const char *fn, const char *arg, const i
 
 int tern_coll_check_alltoallw(struct tern_comm *c, const char *fn, const void *sendbuf,
                               const int sendcounts[], const int sdispls[],
-                              const MPI_Datatype sendtypes[], void *recvbuf,
-                              const int recvcounts[], const int rdispls[],
-                              const MPI_Datatype recvtypes[], struct tern_datatype ***dts)
+                              const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                              const int rdispls[], const MPI_Datatype recvtypes[],
+                              struct tern_datatype ***dts)
 {
     int rc;
     if (c->is_inter)
@@ -665,15 +663,13 @@ int tern_coll_check_alltoallw(struct tern_comm *c, const char *fn, const void *s
         if ((rc = tern_check_counts(c, fn, "sendcounts", sendcounts, c->size, NULL))) return rc;
         if ((rc = chk_array(c, fn, "sdispls", sdispls))) return rc;
         if ((rc = chk_array(c, fn, "sendtypes", sendtypes))) return rc;
-        if ((rc = w_types(c, fn, "sendtypes", sendcounts, sendtypes, sdts)))
-            return rc;
+        if ((rc = w_types(c, fn, "sendtypes", sendcounts, sendtypes, sdts))) return rc;
         if ((rc = chk_alias(c, fn, sendbuf, recvbuf, 1))) return rc;
     }
     if ((rc = tern_check_counts(c, fn, "recvcounts", recvcounts, c->size, NULL))) return rc;
     if ((rc = chk_array(c, fn, "rdispls", rdispls))) return rc;
     if ((rc = chk_array(c, fn, "recvtypes", recvtypes))) return rc;
-    if ((rc = w_types(c, fn, "recvtypes", recvcounts, recvtypes, rdts)))
-        return rc;
+    if ((rc = w_types(c, fn, "recvtypes", recvcounts, recvtypes, rdts))) return rc;
     return chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer");
 }
 
@@ -736,15 +732,12 @@ static int chk_reduction(struct tern_comm *c, const char *fn, const void *sendbu
     if ((rc = tern_check_count(c, count, fn, "count"))) return rc;
     if ((rc = tern_check_datatype(c, datatype, fn, "datatype", dt))) return rc;
     if ((rc = chk_op(c, fn, op, *dt, o))) return rc;
-    if (sendbuf != MPI_IN_PLACE &&
-        (rc = tern_check_buffer(c, sendbuf, count, *dt, fn, "sendbuf")))
+    if (sendbuf != MPI_IN_PLACE && (rc = tern_check_buffer(c, sendbuf, count, *dt, fn, "sendbuf")))
         return rc;
     if (check_recv) {
-        if ((rc = chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer")))
-            return rc;
+        if ((rc = chk_not_in_place(c, fn, "recvbuf", recvbuf, "for the receive buffer"))) return rc;
         if ((rc = tern_check_buffer(c, recvbuf, count, *dt, fn, "recvbuf"))) return rc;
-        if ((rc = chk_alias(c, fn, sendbuf, recvbuf, (size_t)count * (*dt)->size)))
-            return rc;
+        if ((rc = chk_alias(c, fn, sendbuf, recvbuf, (size_t)count * (*dt)->size))) return rc;
     }
     return MPI_SUCCESS;
 }
@@ -755,8 +748,8 @@ int tern_coll_check_reduce(struct tern_comm *c, const char *fn, const void *send
 {
     int rc;
     if (c->is_inter)
-        return tern_coll_check_inter_reduce(c, fn, sendbuf, recvbuf, count, datatype, op, root,
-                                            dt, o);
+        return tern_coll_check_inter_reduce(c, fn, sendbuf, recvbuf, count, datatype, op, root, dt,
+                                            o);
     if ((rc = chk_root(c, fn, root))) return rc;
     if (c->rank != root &&
         (rc = chk_not_in_place(c, fn, "sendbuf", sendbuf, "at a rank other than the root")))
@@ -884,8 +877,7 @@ static int reduce_scatter_body(const char *fn, const void *sendbuf, void *recvbu
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->size, 1, &tmp, &recvcounts));
-    TRY(tern_coll_check_reduce_scatter(c, fn, sendbuf, recvbuf, recvcounts, datatype, op, &dt,
-                                       &o));
+    TRY(tern_coll_check_reduce_scatter(c, fn, sendbuf, recvbuf, recvcounts, datatype, op, &dt, &o));
     rc = coll_result(c, tern_coll_reduce_scatter(sendbuf, recvbuf, recvcounts, dt, o, c));
 out:
     tern_vec_tmp_free(&tmp);
@@ -934,8 +926,8 @@ static int reduce_scatter_block_body(const char *fn, const void *sendbuf, void *
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(tern_comm_check(comm, fn, "comm", &c));
-    TRY(tern_coll_check_reduce_scatter_block(c, fn, sendbuf, recvbuf, recvcount, datatype, op,
-                                             &dt, &o));
+    TRY(tern_coll_check_reduce_scatter_block(c, fn, sendbuf, recvbuf, recvcount, datatype, op, &dt,
+                                             &o));
     rc = coll_result(c,
                      tern_coll_reduce_scatter_block(sendbuf, recvbuf, (size_t)recvcount, dt, o, c));
 out:

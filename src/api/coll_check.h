@@ -53,9 +53,9 @@ int tern_coll_check_alltoallv(struct tern_comm *c, const char *fn, const void *s
  * are MPI_BYTE. */
 int tern_coll_check_alltoallw(struct tern_comm *c, const char *fn, const void *sendbuf,
                               const int sendcounts[], const int sdispls[],
-                              const MPI_Datatype sendtypes[], void *recvbuf,
-                              const int recvcounts[], const int rdispls[],
-                              const MPI_Datatype recvtypes[], struct tern_datatype ***dts);
+                              const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                              const int rdispls[], const MPI_Datatype recvtypes[],
+                              struct tern_datatype ***dts);
 int tern_coll_check_reduce(struct tern_comm *c, const char *fn, const void *sendbuf, void *recvbuf,
                            MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root,
                            struct tern_datatype **dt, struct tern_op **o);

@@ -81,9 +81,8 @@ static int chk_vector(struct tern_comm *c, const char *fn, const struct side *s,
     return tern_check_buffer(c, buf, (long)total, *dt, fn, s->buf);
 }
 
-int tern_coll_check_inter_bcast(struct tern_comm *c, const char *fn, void *buffer,
-                                MPI_Count count, MPI_Datatype datatype, int root,
-                                struct tern_datatype **dt)
+int tern_coll_check_inter_bcast(struct tern_comm *c, const char *fn, void *buffer, MPI_Count count,
+                                MPI_Datatype datatype, int root, struct tern_datatype **dt)
 {
     int rc, idle;
     *dt = NULL;
@@ -109,9 +108,8 @@ int tern_coll_check_inter_rooted(struct tern_comm *c, const char *fn, int gather
 
 int tern_coll_check_inter_gatherv(struct tern_comm *c, const char *fn, const void *sendbuf,
                                   MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                                  const int recvcounts[], const int displs[],
-                                  MPI_Datatype recvtype, int root, struct tern_datatype **sdt,
-                                  struct tern_datatype **rdt)
+                                  const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                  int root, struct tern_datatype **sdt, struct tern_datatype **rdt)
 {
     int rc, idle;
     *sdt = *rdt = NULL;
@@ -197,7 +195,8 @@ int tern_coll_check_inter_alltoallw(struct tern_comm *c, const char *fn, const v
     int rc, n = c->peer_size;
     struct tern_datatype **d = calloc((size_t)n * 2, sizeof *d);
     *dts = d;
-    if (!d) return tern_err_comm(c, MPI_ERR_NO_MEM, "%s: out of memory for %d datatypes", fn, 2 * n);
+    if (!d)
+        return tern_err_comm(c, MPI_ERR_NO_MEM, "%s: out of memory for %d datatypes", fn, 2 * n);
     if ((rc = chk_wside(c, fn, &SEND, sendbuf, sendcounts, "sdispls", sdispls, "sendtypes",
                         sendtypes, d)))
         return rc;

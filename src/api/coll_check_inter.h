@@ -9,9 +9,8 @@ struct tern_comm;
 struct tern_datatype;
 struct tern_op;
 
-int tern_coll_check_inter_bcast(struct tern_comm *c, const char *fn, void *buffer,
-                                MPI_Count count, MPI_Datatype datatype, int root,
-                                struct tern_datatype **dt);
+int tern_coll_check_inter_bcast(struct tern_comm *c, const char *fn, void *buffer, MPI_Count count,
+                                MPI_Datatype datatype, int root, struct tern_datatype **dt);
 /* Gather (gather != 0) and scatter. */
 int tern_coll_check_inter_rooted(struct tern_comm *c, const char *fn, int gather,
                                  const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
@@ -19,9 +18,8 @@ int tern_coll_check_inter_rooted(struct tern_comm *c, const char *fn, int gather
                                  int root, struct tern_datatype **sdt, struct tern_datatype **rdt);
 int tern_coll_check_inter_gatherv(struct tern_comm *c, const char *fn, const void *sendbuf,
                                   MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                                  const int recvcounts[], const int displs[],
-                                  MPI_Datatype recvtype, int root, struct tern_datatype **sdt,
-                                  struct tern_datatype **rdt);
+                                  const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                  int root, struct tern_datatype **sdt, struct tern_datatype **rdt);
 int tern_coll_check_inter_scatterv(struct tern_comm *c, const char *fn, const void *sendbuf,
                                    const int sendcounts[], const int displs[],
                                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,

@@ -32,8 +32,7 @@ static int is_root(const struct tern_comm *c, int root)
 /* The request argument, then a schedule for the call (which takes the
  * communicator's next collective tag: only calls that passed every check
  * take one, so all ranks count alike). */
-static int create(struct tern_comm *c, const char *fn, MPI_Request *request,
-                  struct tern_sched **s)
+static int create(struct tern_comm *c, const char *fn, MPI_Request *request, struct tern_sched **s)
 {
     if (!request) return tern_err_comm(c, MPI_ERR_ARG, "%s: request is NULL", fn);
     int rc = tern_sched_create(c, fn, s);
@@ -67,8 +66,8 @@ int tern_api_ibcast(const char *fn, void *buffer, MPI_Count count, MPI_Datatype 
     TRY(begin(fn, comm, &c));
     TRY(tern_coll_check_bcast(c, fn, buffer, count, datatype, root, &dt));
     TRY(create(c, fn, request, &s));
-    rc = tern_sched_post(s, tern_nbc_bcast(s, buffer, (size_t)count, dt, root), persistent,
-                         request);
+    rc =
+        tern_sched_post(s, tern_nbc_bcast(s, buffer, (size_t)count, dt, root), persistent, request);
 out:
     tern_unlock();
     return rc;
@@ -89,10 +88,10 @@ int tern_api_igather(const char *fn, const void *sendbuf, MPI_Count sendcount,
     TRY(tern_coll_check_gather(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                root, &sdt, &rdt));
     TRY(create(c, fn, request, &s));
-    rc = tern_sched_post(s,
-                         tern_nbc_gather(s, sendbuf, (size_t)sendcount, sdt, recvbuf,
-                                         (size_t)recvcount, rdt, root),
-                         persistent, request);
+    rc = tern_sched_post(
+        s,
+        tern_nbc_gather(s, sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount, rdt, root),
+        persistent, request);
 out:
     tern_unlock();
     return rc;
@@ -143,10 +142,10 @@ int tern_api_iscatter(const char *fn, const void *sendbuf, MPI_Count sendcount,
     TRY(tern_coll_check_scatter(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                 root, &sdt, &rdt));
     TRY(create(c, fn, request, &s));
-    rc = tern_sched_post(s,
-                         tern_nbc_scatter(s, sendbuf, (size_t)sendcount, sdt, recvbuf,
-                                          (size_t)recvcount, rdt, root),
-                         persistent, request);
+    rc = tern_sched_post(
+        s,
+        tern_nbc_scatter(s, sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount, rdt, root),
+        persistent, request);
 out:
     tern_unlock();
     return rc;
@@ -194,12 +193,12 @@ int tern_api_iall_block(const char *fn, tern_nbc_all_block_fn *build, const void
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(begin(fn, comm, &c));
-    TRY(tern_coll_check_all_block(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                  recvtype, &sdt, &rdt));
+    TRY(tern_coll_check_all_block(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                  &sdt, &rdt));
     TRY(create(c, fn, request, &s));
-    rc = tern_sched_post(
-        s, build(s, sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount, rdt),
-        persistent, request);
+    rc = tern_sched_post(s,
+                         build(s, sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount, rdt),
+                         persistent, request);
 out:
     tern_unlock();
     return rc;
@@ -221,13 +220,13 @@ int tern_api_iallgatherv(const char *fn, const void *sendbuf, MPI_Count sendcoun
     TRY(begin(fn, comm, &c));
     TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->peer_size, 1, &tmp, &recvcounts));
     TRY(tern_vec_ints(c, fn, "displs", displs_v, c->peer_size, 1, &tmp, &displs));
-    TRY(tern_coll_check_allgatherv(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                                   displs, recvtype, &sdt, &rdt));
+    TRY(tern_coll_check_allgatherv(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                   recvtype, &sdt, &rdt));
     TRY(create(c, fn, request, &s));
-    rc = tern_sched_post(s,
-                         tern_nbc_allgatherv(s, sendbuf, (size_t)sendcount, sdt, recvbuf,
-                                             recvcounts, displs, rdt),
-                         persistent, request);
+    rc = tern_sched_post(
+        s,
+        tern_nbc_allgatherv(s, sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts, displs, rdt),
+        persistent, request);
 out:
     tern_vec_tmp_free(&tmp);
     tern_unlock();
@@ -257,10 +256,10 @@ int tern_api_ialltoallv(const char *fn, const void *sendbuf, struct tern_vec sen
     TRY(tern_coll_check_alltoallv(c, fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                   recvcounts, rdispls, recvtype, &sdt, &rdt));
     TRY(create(c, fn, request, &s));
-    rc = tern_sched_post(s,
-                         tern_nbc_alltoallv(s, sendbuf, sendcounts, sdispls, sdt, recvbuf,
-                                            recvcounts, rdispls, rdt),
-                         persistent, request);
+    rc = tern_sched_post(
+        s,
+        tern_nbc_alltoallv(s, sendbuf, sendcounts, sdispls, sdt, recvbuf, recvcounts, rdispls, rdt),
+        persistent, request);
 out:
     tern_vec_tmp_free(&tmp);
     tern_unlock();
@@ -338,8 +337,7 @@ int tern_api_iall_reduce(const char *fn, tern_nbc_all_reduce_fn *build, const vo
     if (build != tern_nbc_allreduce) TRY(tern_coll_check_intra(c, fn));
     TRY(tern_coll_check_all_reduce(c, fn, sendbuf, recvbuf, count, datatype, op, &dt, &o));
     TRY(create(c, fn, request, &s));
-    rc = tern_sched_post(s, build(s, sendbuf, recvbuf, (size_t)count, dt, o), persistent,
-                         request);
+    rc = tern_sched_post(s, build(s, sendbuf, recvbuf, (size_t)count, dt, o), persistent, request);
 out:
     tern_unlock();
     return rc;
@@ -360,8 +358,7 @@ int tern_api_ireduce_scatter(const char *fn, const void *sendbuf, void *recvbuf,
     tern_lock();
     TRY(begin(fn, comm, &c));
     TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->size, 1, &tmp, &recvcounts));
-    TRY(tern_coll_check_reduce_scatter(c, fn, sendbuf, recvbuf, recvcounts, datatype, op, &dt,
-                                       &o));
+    TRY(tern_coll_check_reduce_scatter(c, fn, sendbuf, recvbuf, recvcounts, datatype, op, &dt, &o));
     TRY(create(c, fn, request, &s));
     rc = tern_sched_post(s, tern_nbc_reduce_scatter(s, sendbuf, recvbuf, recvcounts, dt, o),
                          persistent, request);
@@ -383,12 +380,12 @@ int tern_api_ireduce_scatter_block(const char *fn, const void *sendbuf, void *re
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     TRY(begin(fn, comm, &c));
-    TRY(tern_coll_check_reduce_scatter_block(c, fn, sendbuf, recvbuf, recvcount, datatype, op,
-                                             &dt, &o));
+    TRY(tern_coll_check_reduce_scatter_block(c, fn, sendbuf, recvbuf, recvcount, datatype, op, &dt,
+                                             &o));
     TRY(create(c, fn, request, &s));
     rc = tern_sched_post(
-        s, tern_nbc_reduce_scatter_block(s, sendbuf, recvbuf, (size_t)recvcount, dt, o),
-        persistent, request);
+        s, tern_nbc_reduce_scatter_block(s, sendbuf, recvbuf, (size_t)recvcount, dt, o), persistent,
+        request);
 out:
     tern_unlock();
     return rc;
@@ -496,8 +493,8 @@ TERN_WEAK_ALIAS(MPI_Iallgather)
 int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    return tern_api_iall_block("MPI_Iallgather", tern_nbc_allgather, sendbuf, sendcount,
-                               sendtype, recvbuf, recvcount, recvtype, comm, 0, request);
+    return tern_api_iall_block("MPI_Iallgather", tern_nbc_allgather, sendbuf, sendcount, sendtype,
+                               recvbuf, recvcount, recvtype, comm, 0, request);
 }
 
 TERN_WEAK_ALIAS(MPI_Iallgather_c)
@@ -642,8 +639,8 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                MPI_Request *request)
 {
-    return tern_api_ireduce_scatter_block("MPI_Ireduce_scatter_block", sendbuf, recvbuf,
-                                          recvcount, datatype, op, comm, 0, request);
+    return tern_api_ireduce_scatter_block("MPI_Ireduce_scatter_block", sendbuf, recvbuf, recvcount,
+                                          datatype, op, comm, 0, request);
 }
 
 TERN_WEAK_ALIAS(MPI_Ireduce_scatter_block_c)

@@ -20,14 +20,13 @@
 struct side {
     const char *buf, *count, *counts, *displs, *type, *types;
 };
-static const struct side SEND = {"sendbuf", "sendcount", "sendcounts", "sdispls", "sendtype",
-                                 "sendtypes"};
-static const struct side RECV = {"recvbuf", "recvcount", "recvcounts", "rdispls", "recvtype",
-                                 "recvtypes"};
+static const struct side SEND = {"sendbuf", "sendcount", "sendcounts",
+                                 "sdispls", "sendtype",  "sendtypes"};
+static const struct side RECV = {"recvbuf", "recvcount", "recvcounts",
+                                 "rdispls", "recvtype",  "recvtypes"};
 
 /* The communicator and its neighbour counts. */
-static int chk_topo(MPI_Comm comm, const char *fn, struct tern_comm **c, int *indeg,
-                    int *outdeg)
+static int chk_topo(MPI_Comm comm, const char *fn, struct tern_comm **c, int *indeg, int *outdeg)
 {
     struct tern_topo *t;
     int rc = tern_topo_chk_comm(comm, 0, fn, c, &t);
@@ -64,8 +63,8 @@ static int chk_block(struct tern_comm *c, const char *fn, const struct side *s, 
 }
 
 /* counts[n], present and none negative; *total their sum. */
-static int chk_counts(struct tern_comm *c, const char *fn, const struct side *s,
-                      const int *counts, int n, long *total)
+static int chk_counts(struct tern_comm *c, const char *fn, const struct side *s, const int *counts,
+                      int n, long *total)
 {
     int rc = tern_topo_chk_array(c, fn, s->counts, counts, n);
     long sum = 0;
@@ -159,10 +158,10 @@ int tern_api_neighbor_allgather(const char *fn, const void *sendbuf, MPI_Count s
     TRY(chk_block(c, fn, &SEND, sendbuf, sendcount, sendtype, 1, &sdt));
     TRY(chk_block(c, fn, &RECV, recvbuf, recvcount, recvtype, indeg, &rdt));
     TRY(create(c, fn, mode, request, &s));
-    rc = finish(c, s,
-                tern_nbr_allgather(s, sendbuf, (size_t)sendcount, sdt, recvbuf,
-                                   (size_t)recvcount, rdt),
-                mode, request);
+    rc = finish(
+        c, s,
+        tern_nbr_allgather(s, sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount, rdt),
+        mode, request);
 out:
     tern_unlock();
     return rc;
@@ -175,8 +174,8 @@ int tern_api_neighbor_allgatherv(const char *fn, const void *sendbuf, MPI_Count 
 {
     struct tern_vec_tmp tmp = TERN_VEC_TMP_INIT;
     const int *recvcounts = NULL, *displs = NULL;
-    static const struct side recv_v = {"recvbuf", "recvcount", "recvcounts", "displs",
-                                       "recvtype", "recvtypes"};
+    static const struct side recv_v = {"recvbuf", "recvcount", "recvcounts",
+                                       "displs",  "recvtype",  "recvtypes"};
     struct tern_comm *c;
     struct tern_datatype *sdt, *rdt;
     struct tern_sched *s;
@@ -189,10 +188,10 @@ int tern_api_neighbor_allgatherv(const char *fn, const void *sendbuf, MPI_Count 
     TRY(chk_block(c, fn, &SEND, sendbuf, sendcount, sendtype, 1, &sdt));
     TRY(chk_vector(c, fn, &recv_v, recvbuf, recvcounts, displs, recvtype, indeg, &rdt));
     TRY(create(c, fn, mode, request, &s));
-    rc = finish(c, s,
-                tern_nbr_allgatherv(s, sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts,
-                                    displs, rdt),
-                mode, request);
+    rc = finish(
+        c, s,
+        tern_nbr_allgatherv(s, sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts, displs, rdt),
+        mode, request);
 out:
     tern_vec_tmp_free(&tmp);
     tern_unlock();
@@ -214,10 +213,10 @@ int tern_api_neighbor_alltoall(const char *fn, const void *sendbuf, MPI_Count se
     TRY(chk_block(c, fn, &SEND, sendbuf, sendcount, sendtype, outdeg, &sdt));
     TRY(chk_block(c, fn, &RECV, recvbuf, recvcount, recvtype, indeg, &rdt));
     TRY(create(c, fn, mode, request, &s));
-    rc = finish(c, s,
-                tern_nbr_alltoall(s, sendbuf, (size_t)sendcount, sdt, recvbuf,
-                                  (size_t)recvcount, rdt),
-                mode, request);
+    rc = finish(
+        c, s,
+        tern_nbr_alltoall(s, sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount, rdt),
+        mode, request);
 out:
     tern_unlock();
     return rc;
@@ -245,10 +244,10 @@ int tern_api_neighbor_alltoallv(const char *fn, const void *sendbuf, struct tern
     TRY(chk_vector(c, fn, &SEND, sendbuf, sendcounts, sdispls, sendtype, outdeg, &sdt));
     TRY(chk_vector(c, fn, &RECV, recvbuf, recvcounts, rdispls, recvtype, indeg, &rdt));
     TRY(create(c, fn, mode, request, &s));
-    rc = finish(c, s,
-                tern_nbr_alltoallv(s, sendbuf, sendcounts, sdispls, sdt, recvbuf, recvcounts,
-                                   rdispls, rdt),
-                mode, request);
+    rc = finish(
+        c, s,
+        tern_nbr_alltoallv(s, sendbuf, sendcounts, sdispls, sdt, recvbuf, recvcounts, rdispls, rdt),
+        mode, request);
 out:
     tern_vec_tmp_free(&tmp);
     tern_unlock();

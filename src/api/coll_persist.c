@@ -26,10 +26,10 @@ int tern_api_persist_info(const char *fn, MPI_Comm comm, MPI_Info info)
 }
 
 /* Before each body, with the 'fn' and 'comm' the body gets. */
-#define CHECK_INFO(fn, comm, info)                                                                 \
-    do {                                                                                           \
-        int rc_ = tern_api_persist_info(fn, comm, info);                                           \
-        if (rc_ != MPI_SUCCESS) return rc_;                                                        \
+#define CHECK_INFO(fn, comm, info)                       \
+    do {                                                 \
+        int rc_ = tern_api_persist_info(fn, comm, info); \
+        if (rc_ != MPI_SUCCESS) return rc_;              \
     } while (0)
 
 TERN_WEAK_ALIAS(MPI_Barrier_init)

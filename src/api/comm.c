@@ -141,8 +141,8 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_chk_newcomm(c, fn, newcomm));
     if (color < 0 && color != MPI_UNDEFINED) {
-        rc = tern_err_comm(c, MPI_ERR_ARG,
-                           "%s: color=%d is negative (only MPI_UNDEFINED may be)", fn, color);
+        rc = tern_err_comm(c, MPI_ERR_ARG, "%s: color=%d is negative (only MPI_UNDEFINED may be)",
+                           fn, color);
         goto out;
     }
     rc = tern_comm_split(c, color, key, &nc);
@@ -163,9 +163,7 @@ static int split_type_color(struct tern_comm *c, const char *fn, int split_type,
 {
     *hw_type = NULL;
     switch (split_type) {
-    case MPI_UNDEFINED:
-        *color = MPI_UNDEFINED;
-        return MPI_SUCCESS;
+    case MPI_UNDEFINED: *color = MPI_UNDEFINED; return MPI_SUCCESS;
     case MPI_COMM_TYPE_SHARED:
         *color = 0; /* every rank runs on this node */
         return MPI_SUCCESS;
@@ -175,8 +173,7 @@ static int split_type_color(struct tern_comm *c, const char *fn, int split_type,
         *hw_type = tern_hw_type_name(tern_info_lookup(info, HW_RESOURCE_KEY));
         *color = tern_hw_color(*hw_type);
         return MPI_SUCCESS;
-    case MPI_COMM_TYPE_HW_UNGUIDED:
-        return tern_hw_unguided_color(c, color, hw_type);
+    case MPI_COMM_TYPE_HW_UNGUIDED: return tern_hw_unguided_color(c, color, hw_type);
 #ifdef MPIX_COMM_TYPE_NEIGHBORHOOD
     case MPIX_COMM_TYPE_NEIGHBORHOOD:
 #endif

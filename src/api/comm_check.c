@@ -19,7 +19,8 @@ int tern_chk_intra(struct tern_comm *c, const char *fn)
 int tern_chk_group(struct tern_comm *c, const char *fn, const char *arg, MPI_Group h,
                    struct tern_group **out)
 {
-    if (h == MPI_GROUP_NULL) return tern_err_comm(c, MPI_ERR_GROUP, "%s: %s is MPI_GROUP_NULL", fn, arg);
+    if (h == MPI_GROUP_NULL)
+        return tern_err_comm(c, MPI_ERR_GROUP, "%s: %s is MPI_GROUP_NULL", fn, arg);
     *out = tern_group_get(h);
     if (!*out)
         return tern_err_comm(c, MPI_ERR_GROUP, "%s: %s=0x%x is not a valid group", fn, arg,
@@ -36,9 +37,8 @@ int tern_chk_subgroup(struct tern_comm *c, const char *fn, struct tern_group *g)
         char lb[64];
         int i = 0;
         while (ranks[i] != MPI_UNDEFINED) i++;
-        rc = tern_err_comm(c, MPI_ERR_GROUP,
-                           "%s: group member %d (world rank %d) is not in %s", fn, i, g->world[i],
-                           tern_comm_label(c, lb, sizeof lb));
+        rc = tern_err_comm(c, MPI_ERR_GROUP, "%s: group member %d (world rank %d) is not in %s", fn,
+                           i, g->world[i], tern_comm_label(c, lb, sizeof lb));
     } else if (rc) {
         rc = tern_err_comm(c, rc, "%s: out of memory", fn);
     }
@@ -68,4 +68,3 @@ int tern_chk_inter(struct tern_comm *c, const char *fn)
     return tern_err_comm(c, MPI_ERR_COMM, "%s: comm=%s is not an intercommunicator", fn,
                          tern_comm_label(c, lb, sizeof lb));
 }
-

@@ -16,8 +16,8 @@ static int chk_leader(struct tern_comm *c, const char *fn, const char *arg, int 
                       const char *of)
 {
     if (r >= 0 && r < n) return MPI_SUCCESS;
-    return tern_err_comm(c, MPI_ERR_RANK, "%s: %s=%d is not a rank of %s (size %d)", fn, arg, r,
-                         of, n);
+    return tern_err_comm(c, MPI_ERR_RANK, "%s: %s=%d is not a rank of %s (size %d)", fn, arg, r, of,
+                         n);
 }
 
 TERN_WEAK_ALIAS(MPI_Intercomm_create)
@@ -45,7 +45,8 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
         if (tern_comm_world_rank(pc, remote_leader) == tern_g.world_rank) {
             rc = tern_err_comm(lc, MPI_ERR_RANK,
                                "%s: remote_leader=%d is the local leader itself (the groups "
-                               "must be disjoint)", fn, remote_leader);
+                               "must be disjoint)",
+                               fn, remote_leader);
             goto out;
         }
     }
@@ -138,8 +139,8 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
     TRY(chk_from_group(fn, stringtag, errhandler, newintercomm, &e));
     TRY(tern_info_check(info, 1, fn, "info", NULL, &hints));
     if (lg->rank == MPI_UNDEFINED) {
-        rc = tern_err_comm(NULL, MPI_ERR_GROUP, "%s: the calling process is not in local_group",
-                           fn);
+        rc =
+            tern_err_comm(NULL, MPI_ERR_GROUP, "%s: the calling process is not in local_group", fn);
         goto out;
     }
     if (tern_groups_overlap(lg, rg, &w)) {

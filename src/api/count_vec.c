@@ -37,6 +37,6 @@ void tern_vec_tmp_free(struct tern_vec_tmp *tmp)
 int tern_count_fits_int(struct tern_comm *c, const char *fn, const char *arg, MPI_Count v)
 {
     if (v <= INT_MAX) return MPI_SUCCESS;
-    return tern_err_comm(c, MPI_ERR_COUNT,
-                         "%s: %s=%ld exceeds what Tern supports here (INT_MAX)", fn, arg, (long)v);
+    return tern_err_comm(c, MPI_ERR_COUNT, "%s: %s=%ld exceeds what Tern supports here (INT_MAX)",
+                         fn, arg, (long)v);
 }

@@ -13,8 +13,8 @@
 struct tern_comm;
 
 struct tern_vec {
-    const int *i;   /* the int form's array, or */
-    const long *l;  /* the large-count form's array */
+    const int *i;  /* the int form's array, or */
+    const long *l; /* the large-count form's array */
 };
 
 static inline struct tern_vec tern_vec_int(const int *a) { return (struct tern_vec){a, 0}; }
@@ -26,7 +26,10 @@ struct tern_vec_tmp {
     int *owned[TERN_VEC_MAX_OWNED];
     int n;
 };
-#define TERN_VEC_TMP_INIT {{0}, 0}
+#define TERN_VEC_TMP_INIT \
+    {                     \
+        {0}, 0            \
+    }
 
 /* *out = v's n entries as ints: the int form's array itself (never read
  * here), NULL when the argument is not significant at this rank ('used'

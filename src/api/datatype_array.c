@@ -8,12 +8,12 @@
 #include "api/locked.h"
 #include "datatype/dt_api.h"
 
-
 static int check_order(const char *fn, int order)
 {
     if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
         return tern_err_comm(NULL, MPI_ERR_ARG,
-                             "%s: order=%d is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN", fn, order);
+                             "%s: order=%d is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN", fn,
+                             order);
     return MPI_SUCCESS;
 }
 
@@ -36,16 +36,15 @@ static int check_ndims(const char *fn, int ndims)
     return MPI_SUCCESS;
 }
 
-
 static int type_subarray(const char *fn, int large, int ndims, const void *sizes,
-                         const void *subsizes, const void *starts, int order,
-                         MPI_Datatype oldtype, MPI_Datatype *newtype)
+                         const void *subsizes, const void *starts, int order, MPI_Datatype oldtype,
+                         MPI_Datatype *newtype)
 {
     struct tern_datatype *old, *nt = NULL;
-    struct tern_dt_arr sz = tern_dt_arr_of(large, sizes), sub = tern_dt_arr_of(large, subsizes), st = tern_dt_arr_of(large, starts);
+    struct tern_dt_arr sz = tern_dt_arr_of(large, sizes), sub = tern_dt_arr_of(large, subsizes),
+                       st = tern_dt_arr_of(large, starts);
     int rc;
-    if ((rc = check_ndims(fn, ndims)) ||
-        (rc = tern_arg_ptr(sizes, fn, "array_of_sizes")) ||
+    if ((rc = check_ndims(fn, ndims)) || (rc = tern_arg_ptr(sizes, fn, "array_of_sizes")) ||
         (rc = tern_arg_ptr(subsizes, fn, "array_of_subsizes")) ||
         (rc = tern_arg_ptr(starts, fn, "array_of_starts")))
         return rc;
@@ -81,8 +80,8 @@ int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int a
 TERN_WEAK_ALIAS(MPI_Type_create_subarray_c)
 int PMPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[],
                                 const MPI_Count array_of_subsizes[],
-                                const MPI_Count array_of_starts[], int order,
-                                MPI_Datatype oldtype, MPI_Datatype *newtype)
+                                const MPI_Count array_of_starts[], int order, MPI_Datatype oldtype,
+                                MPI_Datatype *newtype)
 {
     TERN_LOCKED_CALL("MPI_Type_create_subarray_c", type_subarray, 1, ndims, array_of_sizes,
                      array_of_subsizes, array_of_starts, order, oldtype, newtype);
@@ -123,16 +122,14 @@ static int check_darray_dim(const char *fn, int i, MPI_Count g, int distrib, int
     return MPI_SUCCESS;
 }
 
-static int type_darray(const char *fn, int large, int size, int rank, int ndims,
-                       const void *gsizes, const int distribs[], const int dargs[],
-                       const int psizes[], int order, MPI_Datatype oldtype,
-                       MPI_Datatype *newtype)
+static int type_darray(const char *fn, int large, int size, int rank, int ndims, const void *gsizes,
+                       const int distribs[], const int dargs[], const int psizes[], int order,
+                       MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     struct tern_datatype *old, *nt = NULL;
     struct tern_dt_arr g = tern_dt_arr_of(large, gsizes);
     int rc;
-    if (size <= 0)
-        return tern_err_comm(NULL, MPI_ERR_ARG, "%s: size=%d must be > 0", fn, size);
+    if (size <= 0) return tern_err_comm(NULL, MPI_ERR_ARG, "%s: size=%d must be > 0", fn, size);
     if (rank < 0 || rank >= size)
         return tern_err_comm(NULL, MPI_ERR_RANK, "%s: rank=%d is outside [0, %d]", fn, rank,
                              size - 1);
@@ -149,8 +146,8 @@ static int type_darray(const char *fn, int large, int size, int rank, int ndims,
         if (procs <= size) procs *= psizes[i];
     }
     if (procs != size)
-        return tern_err_comm(NULL, MPI_ERR_ARG,
-                             "%s: the product of array_of_psizes is not size=%d", fn, size);
+        return tern_err_comm(NULL, MPI_ERR_ARG, "%s: the product of array_of_psizes is not size=%d",
+                             fn, size);
     if ((rc = check_order(fn, order)) || (rc = tern_arg_type(oldtype, fn, "oldtype", &old)) ||
         (rc = tern_arg_ptr(newtype, fn, "newtype")))
         return rc;
@@ -174,7 +171,6 @@ int PMPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count arr
                               const int array_of_psizes[], int order, MPI_Datatype oldtype,
                               MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_create_darray_c", type_darray, 1, size, rank, ndims,
-                     array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, order,
-                     oldtype, newtype);
+    TERN_LOCKED_CALL("MPI_Type_create_darray_c", type_darray, 1, size, rank, ndims, array_of_gsizes,
+                     array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype);
 }

@@ -125,10 +125,8 @@ static int type_indexed(const char *fn, int large, int kind, MPI_Count count, co
     struct tern_datatype *old, *nt = NULL;
     struct tern_dt_arr b = tern_dt_arr_of(large, bls), d = tern_dt_arr_of(large, displs);
     int rc;
-    if ((rc = tern_arg_nonneg(count, MPI_ERR_COUNT, fn, "count")))
-        return rc;
-    if (kind >= 2 && (rc = tern_arg_nonneg(bl, MPI_ERR_COUNT, fn, "blocklength")))
-        return rc;
+    if ((rc = tern_arg_nonneg(count, MPI_ERR_COUNT, fn, "count"))) return rc;
+    if (kind >= 2 && (rc = tern_arg_nonneg(bl, MPI_ERR_COUNT, fn, "blocklength"))) return rc;
     if (count > 0) {
         if (kind < 2 && ((rc = tern_arg_ptr(bls, fn, "array_of_blocklengths")) ||
                          (rc = check_blocklengths(count, b, fn))))
@@ -177,8 +175,8 @@ int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blockl
                                 const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
                                 MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_create_hindexed_c", type_indexed, 1, 1, count,
-                     array_of_blocklengths, 0, array_of_displacements, oldtype, newtype);
+    TERN_LOCKED_CALL("MPI_Type_create_hindexed_c", type_indexed, 1, 1, count, array_of_blocklengths,
+                     0, array_of_displacements, oldtype, newtype);
 }
 
 TERN_WEAK_ALIAS(MPI_Type_hindexed)
@@ -193,14 +191,14 @@ TERN_WEAK_ALIAS(MPI_Type_create_indexed_block)
 int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
                                    MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_create_indexed_block", type_indexed, 0, 2, count, NULL,
-                     blocklength, array_of_displacements, oldtype, newtype);
+    TERN_LOCKED_CALL("MPI_Type_create_indexed_block", type_indexed, 0, 2, count, NULL, blocklength,
+                     array_of_displacements, oldtype, newtype);
 }
 
 TERN_WEAK_ALIAS(MPI_Type_create_indexed_block_c)
 int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
-                                     const MPI_Count array_of_displacements[],
-                                     MPI_Datatype oldtype, MPI_Datatype *newtype)
+                                     const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                                     MPI_Datatype *newtype)
 {
     TERN_LOCKED_CALL("MPI_Type_create_indexed_block_c", type_indexed, 1, 2, count, NULL,
                      blocklength, array_of_displacements, oldtype, newtype);
@@ -211,8 +209,8 @@ int PMPI_Type_create_hindexed_block(int count, int blocklength,
                                     const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                                     MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_create_hindexed_block", type_indexed, 0, 3, count, NULL,
-                     blocklength, array_of_displacements, oldtype, newtype);
+    TERN_LOCKED_CALL("MPI_Type_create_hindexed_block", type_indexed, 0, 3, count, NULL, blocklength,
+                     array_of_displacements, oldtype, newtype);
 }
 
 TERN_WEAK_ALIAS(MPI_Type_create_hindexed_block_c)
@@ -237,8 +235,8 @@ static int type_struct(const char *fn, int large, MPI_Count count, const void *b
                       (rc = check_blocklengths(count, b, fn))))
         return rc;
     if ((rc = tern_arg_ptr(newtype, fn, "newtype"))) return rc;
-    if (count > 16 && ((size_t)count > SIZE_MAX / sizeof *tt ||
-                       !(tt = malloc((size_t)count * sizeof *tt))))
+    if (count > 16 &&
+        ((size_t)count > SIZE_MAX / sizeof *tt || !(tt = malloc((size_t)count * sizeof *tt))))
         return tern_err_comm(NULL, MPI_ERR_NO_MEM, "%s: out of memory for count=%ld types", fn,
                              (long)count);
     for (MPI_Count i = 0; i < count; i++) {
@@ -348,7 +346,8 @@ static int type_free(const char *fn, MPI_Datatype *datatype)
     if ((rc = check_type_ref(fn, datatype, &dt))) return rc;
     if (dt->predefined) {
         char lbl[MPI_MAX_OBJECT_NAME + 24];
-        return tern_err_comm(NULL, MPI_ERR_TYPE, "%s: datatype %s is predefined and cannot be freed", fn,
+        return tern_err_comm(NULL, MPI_ERR_TYPE,
+                             "%s: datatype %s is predefined and cannot be freed", fn,
                              tern_dt_label(dt, lbl, sizeof lbl));
     }
     /* [attr] Delete callbacks when the last user handle goes; when one

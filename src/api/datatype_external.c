@@ -29,9 +29,9 @@ static int ext_elem(const char *fn, const struct tern_datatype *dt, size_t *one)
                          fn, (unsigned)dt->handle);
 }
 
-static int pack_external(const char *fn, const char *datarep, const void *inbuf,
-                         MPI_Count incount, MPI_Datatype datatype, void *outbuf,
-                         MPI_Count outsize, MPI_Count *position)
+static int pack_external(const char *fn, const char *datarep, const void *inbuf, MPI_Count incount,
+                         MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
+                         MPI_Count *position)
 {
     struct tern_datatype *dt;
     size_t one, bytes;
@@ -54,8 +54,8 @@ TERN_WEAK_ALIAS(MPI_Pack_external)
 int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
                        void *outbuf, MPI_Aint outsize, MPI_Aint *position)
 {
-    TERN_LOCKED_CALL("MPI_Pack_external", pack_external, datarep, inbuf, incount, datatype,
-                     outbuf, outsize, position);
+    TERN_LOCKED_CALL("MPI_Pack_external", pack_external, datarep, inbuf, incount, datatype, outbuf,
+                     outsize, position);
 }
 
 TERN_WEAK_ALIAS(MPI_Pack_external_c)
@@ -67,9 +67,9 @@ int PMPI_Pack_external_c(const char datarep[], const void *inbuf, MPI_Count inco
                      outbuf, outsize, position);
 }
 
-static int unpack_external(const char *fn, const char *datarep, const void *inbuf,
-                           MPI_Count insize, MPI_Count *position, void *outbuf,
-                           MPI_Count outcount, MPI_Datatype datatype)
+static int unpack_external(const char *fn, const char *datarep, const void *inbuf, MPI_Count insize,
+                           MPI_Count *position, void *outbuf, MPI_Count outcount,
+                           MPI_Datatype datatype)
 {
     struct tern_datatype *dt;
     size_t one, bytes;
@@ -119,8 +119,8 @@ static int pack_external_size(const char *fn, const char *datarep, MPI_Count inc
         return rc;
     if (tern_dt_ext32_size(dt, (size_t)incount, &bytes) || bytes > (size_t)LONG_MAX)
         return tern_err_comm(NULL, MPI_ERR_ARG,
-                             "%s: incount=%ld elements take more bytes than an MPI_Aint holds",
-                             fn, (long)incount);
+                             "%s: incount=%ld elements take more bytes than an MPI_Aint holds", fn,
+                             (long)incount);
     *size = (MPI_Count)bytes;
     return MPI_SUCCESS;
 }

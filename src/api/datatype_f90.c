@@ -11,16 +11,18 @@ static int create_f90(const char *fn, int combiner, int p, int r, MPI_Datatype *
     if (rc) return rc;
     int integer = combiner == MPI_COMBINER_F90_INTEGER;
     if (!integer && p == MPI_UNDEFINED && r == MPI_UNDEFINED)
-        return tern_err_comm(NULL, MPI_ERR_ARG, "%s: p and r are both MPI_UNDEFINED (at most one may be)", fn);
+        return tern_err_comm(NULL, MPI_ERR_ARG,
+                             "%s: p and r are both MPI_UNDEFINED (at most one may be)", fn);
     struct tern_datatype *dt;
     rc = tern_dt_f90(combiner, p, r, &dt);
     if (rc == MPI_ERR_ARG && integer)
-        return tern_err_comm(NULL, rc, "%s: r=%d: no integer type has that many decimal digits (at most 18)", fn,
-                             r);
+        return tern_err_comm(
+            NULL, rc, "%s: r=%d: no integer type has that many decimal digits (at most 18)", fn, r);
     if (rc == MPI_ERR_ARG)
-        return tern_err_comm(NULL, rc,
-                             "%s: p=%d, r=%d: no %s type has that precision and range (at most p=15, r=307)", fn,
-                             p, r, combiner == MPI_COMBINER_F90_REAL ? "real" : "complex");
+        return tern_err_comm(
+            NULL, rc,
+            "%s: p=%d, r=%d: no %s type has that precision and range (at most p=15, r=307)", fn, p,
+            r, combiner == MPI_COMBINER_F90_REAL ? "real" : "complex");
     if (rc) return tern_err_comm(NULL, rc, "%s: out of memory creating the type", fn);
     *newtype = dt->handle;
     return MPI_SUCCESS;
@@ -29,8 +31,8 @@ static int create_f90(const char *fn, int combiner, int p, int r, MPI_Datatype *
 TERN_WEAK_ALIAS(MPI_Type_create_f90_integer)
 int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_create_f90_integer", create_f90, MPI_COMBINER_F90_INTEGER, MPI_UNDEFINED, r,
-                     newtype);
+    TERN_LOCKED_CALL("MPI_Type_create_f90_integer", create_f90, MPI_COMBINER_F90_INTEGER,
+                     MPI_UNDEFINED, r, newtype);
 }
 
 TERN_WEAK_ALIAS(MPI_Type_create_f90_real)
@@ -42,5 +44,6 @@ int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
 TERN_WEAK_ALIAS(MPI_Type_create_f90_complex)
 int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_create_f90_complex", create_f90, MPI_COMBINER_F90_COMPLEX, p, r, newtype);
+    TERN_LOCKED_CALL("MPI_Type_create_f90_complex", create_f90, MPI_COMBINER_F90_COMPLEX, p, r,
+                     newtype);
 }

@@ -25,9 +25,8 @@ int tern_check_packed(struct tern_comm *c, const char *fn, const struct tern_pac
         return tern_err_comm(c, MPI_ERR_TRUNCATE,
                              "%s: %s=%ld x %s needs %zu bytes, %s has %ld left (%s=%ld, "
                              "*position=%ld)",
-                             fn, a->count, (long)count, tern_dt_label(dt, lbl, sizeof lbl),
-                             *bytes, a->buf, (long)(size - position), a->size, (long)size,
-                             (long)position);
+                             fn, a->count, (long)count, tern_dt_label(dt, lbl, sizeof lbl), *bytes,
+                             a->buf, (long)(size - position), a->size, (long)size, (long)position);
     }
     if (*bytes && !buf) return tern_err_comm(c, MPI_ERR_BUFFER, "%s: %s is NULL", fn, a->buf);
     return MPI_SUCCESS;
@@ -70,16 +69,14 @@ TERN_WEAK_ALIAS(MPI_Pack)
 int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
               int *position, MPI_Comm comm)
 {
-    TERN_LOCKED_CALL("MPI_Pack", pack_i, inbuf, incount, datatype, outbuf, outsize, position,
-                     comm);
+    TERN_LOCKED_CALL("MPI_Pack", pack_i, inbuf, incount, datatype, outbuf, outsize, position, comm);
 }
 
 TERN_WEAK_ALIAS(MPI_Pack_c)
 int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
                 MPI_Count outsize, MPI_Count *position, MPI_Comm comm)
 {
-    TERN_LOCKED_CALL("MPI_Pack_c", pack, inbuf, incount, datatype, outbuf, outsize, position,
-                     comm);
+    TERN_LOCKED_CALL("MPI_Pack_c", pack, inbuf, incount, datatype, outbuf, outsize, position, comm);
 }
 
 static int unpack(const char *fn, const void *inbuf, MPI_Count insize, MPI_Count *position,

@@ -45,8 +45,7 @@ int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
 
 /* ---- bounds: which 0 = (lb, extent), 1 = (true_lb, true_extent) ---- */
 
-static int type_bounds(const char *fn, MPI_Datatype datatype, int which, MPI_Aint *a,
-                       MPI_Aint *b)
+static int type_bounds(const char *fn, MPI_Datatype datatype, int which, MPI_Aint *a, MPI_Aint *b)
 {
     struct tern_datatype *dt;
     int rc;
@@ -86,8 +85,7 @@ int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint
 }
 
 TERN_WEAK_ALIAS(MPI_Type_get_true_extent_x)
-int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
-                                MPI_Count *true_extent)
+int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
 {
     TERN_LOCKED_CALL("MPI_Type_get_true_extent_x", type_bounds, datatype, 1, (MPI_Aint *)true_lb,
                      (MPI_Aint *)true_extent);
@@ -244,8 +242,7 @@ static int type_get_contents(const char *fn, int large, MPI_Datatype datatype,
     struct tern_datatype *dt;
     int rc;
     if ((rc = tern_arg_type(datatype, fn, "datatype", &dt))) return rc;
-    struct tern_dt_env env,
-        max = {max_integers, max_addresses, max_large_counts, max_datatypes, 0};
+    struct tern_dt_env env, max = {max_integers, max_addresses, max_large_counts, max_datatypes, 0};
     tern_dt_envelope(dt, large, &env);
     if (env.combiner == MPI_COMBINER_NAMED)
         return tern_err_comm(NULL, MPI_ERR_TYPE,
@@ -290,11 +287,10 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addr
 }
 
 TERN_WEAK_ALIAS(MPI_Type_get_contents_c)
-int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers,
-                             MPI_Count max_addresses, MPI_Count max_large_counts,
-                             MPI_Count max_datatypes, int array_of_integers[],
-                             MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
-                             MPI_Datatype array_of_datatypes[])
+int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses,
+                             MPI_Count max_large_counts, MPI_Count max_datatypes,
+                             int array_of_integers[], MPI_Aint array_of_addresses[],
+                             MPI_Count array_of_large_counts[], MPI_Datatype array_of_datatypes[])
 {
     TERN_LOCKED_CALL("MPI_Type_get_contents_c", type_get_contents, 1, datatype, max_integers,
                      max_addresses, max_large_counts, max_datatypes, array_of_integers,
@@ -310,10 +306,10 @@ static int type_match_size(const char *fn, int typeclass, int size, MPI_Datatype
         int cls, size;
         MPI_Datatype t;
     } match[] = {
-        {MPI_TYPECLASS_INTEGER, 1, MPI_INTEGER1}, {MPI_TYPECLASS_INTEGER, 2, MPI_INTEGER2},
-        {MPI_TYPECLASS_INTEGER, 4, MPI_INTEGER4}, {MPI_TYPECLASS_INTEGER, 8, MPI_INTEGER8},
-        {MPI_TYPECLASS_REAL, 4, MPI_REAL4},       {MPI_TYPECLASS_REAL, 8, MPI_REAL8},
-        {MPI_TYPECLASS_REAL, 16, MPI_REAL16},     {MPI_TYPECLASS_COMPLEX, 8, MPI_COMPLEX8},
+        {MPI_TYPECLASS_INTEGER, 1, MPI_INTEGER1},   {MPI_TYPECLASS_INTEGER, 2, MPI_INTEGER2},
+        {MPI_TYPECLASS_INTEGER, 4, MPI_INTEGER4},   {MPI_TYPECLASS_INTEGER, 8, MPI_INTEGER8},
+        {MPI_TYPECLASS_REAL, 4, MPI_REAL4},         {MPI_TYPECLASS_REAL, 8, MPI_REAL8},
+        {MPI_TYPECLASS_REAL, 16, MPI_REAL16},       {MPI_TYPECLASS_COMPLEX, 8, MPI_COMPLEX8},
         {MPI_TYPECLASS_COMPLEX, 16, MPI_COMPLEX16}, {MPI_TYPECLASS_COMPLEX, 32, MPI_COMPLEX32},
     };
     static const char *const cls_name[] = {"", "MPI_TYPECLASS_REAL", "MPI_TYPECLASS_INTEGER",

@@ -41,7 +41,8 @@ static int create_errh(const char *fn, enum tern_errh_kind kind, void (*f)(void)
         kind == TERN_ERRH_USER_COMM  ? tern_errh_create_comm((MPI_Comm_errhandler_function *)f)
         : kind == TERN_ERRH_USER_WIN ? tern_errh_create_win((MPI_Win_errhandler_function *)f)
                                      : tern_errh_create_file((MPI_File_errhandler_function *)f);
-    if (!e) return tern_err_comm(NULL, MPI_ERR_NO_MEM, "%s: out of memory for an error handler", fn);
+    if (!e)
+        return tern_err_comm(NULL, MPI_ERR_NO_MEM, "%s: out of memory for an error handler", fn);
     *errhandler = e->handle;
     return MPI_SUCCESS;
 }
@@ -69,8 +70,10 @@ int tern_api_comm_set_errhandler(const char *fn, struct tern_comm *comm_o,
 {
     enum tern_errh_kind kind = errhandler_o->kind;
     if (kind == TERN_ERRH_USER_WIN || kind == TERN_ERRH_USER_FILE || kind == TERN_ERRH_USER_SESSION)
-        return tern_err_comm(comm_o, MPI_ERR_ARG, "%s: errhandler=0x%x is a %s error handler, not a "
-                             "communicator one", fn, (unsigned)errhandler_o->handle,
+        return tern_err_comm(comm_o, MPI_ERR_ARG,
+                             "%s: errhandler=0x%x is a %s error handler, not a "
+                             "communicator one",
+                             fn, (unsigned)errhandler_o->handle,
                              kind == TERN_ERRH_USER_WIN    ? "window"
                              : kind == TERN_ERRH_USER_FILE ? "file"
                                                            : "session");
@@ -80,7 +83,8 @@ int tern_api_comm_set_errhandler(const char *fn, struct tern_comm *comm_o,
     return MPI_SUCCESS;
 }
 
-int tern_api_comm_get_errhandler(const char *fn, struct tern_comm *comm_o, MPI_Errhandler *errhandler)
+int tern_api_comm_get_errhandler(const char *fn, struct tern_comm *comm_o,
+                                 MPI_Errhandler *errhandler)
 {
     (void)fn;
     /* The caller gets a new reference, to free with MPI_Errhandler_free. */
@@ -154,7 +158,8 @@ int tern_chk_file(const char *fn, MPI_File file)
 int tern_api_file_set_errhandler(const char *fn, MPI_File file, MPI_Errhandler errhandler)
 {
     (void)file;
-    struct tern_errhandler *e = errhandler == MPI_ERRHANDLER_NULL ? NULL : tern_errh_get(errhandler);
+    struct tern_errhandler *e =
+        errhandler == MPI_ERRHANDLER_NULL ? NULL : tern_errh_get(errhandler);
     if (!e || (!tern_errh_is_predefined(e) && e->kind != TERN_ERRH_USER_FILE))
         return file_raise(tern_err_make(MPI_ERR_ARG,
                                         "%s: errhandler=0x%x is not a file error handler "

@@ -91,15 +91,15 @@ static int pick_members(const char *fn, const struct tern_group *g, const char *
     return make_group(fn, w, m, newgroup);
 }
 
-static int incl_excl(const char *fn, struct tern_group *g, int n, const int ranks[], MPI_Group *newgroup,
-                     int excl)
+static int incl_excl(const char *fn, struct tern_group *g, int n, const int ranks[],
+                     MPI_Group *newgroup, int excl)
 {
     char *seen = NULL;
     int *w = NULL;
     int rc;
     if (n < 0 || n > g->size) {
-        rc = tern_err_comm(NULL, MPI_ERR_ARG, "%s: n=%d is outside 0..%d (the group's size)", fn,
-                           n, g->size);
+        rc = tern_err_comm(NULL, MPI_ERR_ARG, "%s: n=%d is outside 0..%d (the group's size)", fn, n,
+                           g->size);
         goto out;
     }
     if (n > 0) TRY(tern_check_ptr(NULL, ranks, fn, "ranks"));
@@ -144,8 +144,8 @@ static int expand_ranges(const char *fn, const struct tern_group *g, int n, int 
             return tern_err_comm(NULL, MPI_ERR_ARG, "%s: ranges[%d] has stride 0", fn, i);
         if (first < 0 || first >= g->size)
             return tern_err_comm(NULL, MPI_ERR_ARG,
-                                 "%s: ranges[%d] first=%d is not a rank of the group (size %d)",
-                                 fn, i, first, g->size);
+                                 "%s: ranges[%d] first=%d is not a rank of the group (size %d)", fn,
+                                 i, first, g->size);
         if (last < 0 || last >= g->size)
             return tern_err_comm(NULL, MPI_ERR_ARG,
                                  "%s: ranges[%d] last=%d is not a rank of the group (size %d)", fn,

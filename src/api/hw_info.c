@@ -23,7 +23,8 @@
 #include "core/info.h"
 #include "core/state.h"
 
-static const char *const resources[] = {"Package", "NUMANode", "L3Cache", "L2Cache", "L1Cache", "Core", "PU"};
+static const char *const resources[] = {"Package", "NUMANode", "L3Cache", "L2Cache",
+                                        "L1Cache", "Core",     "PU"};
 
 static long mem_total_kib(void)
 {
@@ -54,7 +55,8 @@ static int fill(struct tern_info *info)
     cpu_set_t set;
     long online = sysconf(_SC_NPROCESSORS_ONLN), kib = mem_total_kib();
     if (!rc && online > 0) rc = set_long(info, "tern_cpus_online", online);
-    if (!rc && sched_getaffinity(0, sizeof set, &set) == 0) rc = set_long(info, "tern_cpus_bound", CPU_COUNT(&set));
+    if (!rc && sched_getaffinity(0, sizeof set, &set) == 0)
+        rc = set_long(info, "tern_cpus_bound", CPU_COUNT(&set));
     if (!rc && kib > 0) rc = set_long(info, "tern_memory_kib", kib);
     return rc;
 }

@@ -17,7 +17,6 @@
 #include "core/objects.h"
 #include "core/state.h"
 
-
 int tern_chk_info_key(struct tern_comm *c, const char *fn, const char *key)
 {
     if (!key) return tern_err_comm(c, MPI_ERR_INFO_KEY, "%s: key is NULL", fn);
@@ -59,8 +58,8 @@ int tern_api_info_dup(const char *fn, struct tern_info *info_o, MPI_Info *newinf
 int tern_api_info_free(const char *fn, MPI_Info *info, struct tern_info *info_o)
 {
     if (*info == MPI_INFO_ENV)
-        return tern_err_comm(NULL, MPI_ERR_INFO, "%s: MPI_INFO_ENV is predefined and cannot be freed",
-                             fn);
+        return tern_err_comm(NULL, MPI_ERR_INFO,
+                             "%s: MPI_INFO_ENV is predefined and cannot be freed", fn);
     tern_info_destroy(info_o);
     *info = MPI_INFO_NULL;
     return MPI_SUCCESS;
@@ -73,7 +72,8 @@ int tern_api_info_set(const char *fn, struct tern_info *info_o, const char *key,
     if (len > MPI_MAX_INFO_VAL)
         return tern_err_comm(NULL, MPI_ERR_INFO_VALUE,
                              "%s: the value of key '%s' has %zu characters, more than "
-                             "MPI_MAX_INFO_VAL (%d)", fn, key, len, MPI_MAX_INFO_VAL);
+                             "MPI_MAX_INFO_VAL (%d)",
+                             fn, key, len, MPI_MAX_INFO_VAL);
     return tern_info_set(info_o, key, value) != MPI_SUCCESS ? no_mem(fn) : MPI_SUCCESS;
 }
 
@@ -101,9 +101,10 @@ int tern_api_info_get(const char *fn, struct tern_info *info_o, const char *key,
     /* As MPICH: the value is cut to valuelen characters and the cut
      * reported. */
     if (len > n)
-        return tern_err_comm(NULL, MPI_ERR_INFO_VALUE, "%s: the value of key '%s' has %zu "
-                             "characters, more than valuelen=%d (it was truncated)", fn, key, len,
-                             valuelen);
+        return tern_err_comm(NULL, MPI_ERR_INFO_VALUE,
+                             "%s: the value of key '%s' has %zu "
+                             "characters, more than valuelen=%d (it was truncated)",
+                             fn, key, len, valuelen);
     return MPI_SUCCESS;
 }
 
@@ -149,8 +150,10 @@ int tern_api_info_get_nkeys(const char *fn, struct tern_info *info_o, int *nkeys
 int tern_api_info_get_nthkey(const char *fn, struct tern_info *info_o, int n, char *key)
 {
     if (n < 0 || n >= info_o->n)
-        return tern_err_comm(NULL, MPI_ERR_ARG, "%s: n=%d is not in 0..nkeys-1 (the info has %d "
-                             "keys)", fn, n, info_o->n);
+        return tern_err_comm(NULL, MPI_ERR_ARG,
+                             "%s: n=%d is not in 0..nkeys-1 (the info has %d "
+                             "keys)",
+                             fn, n, info_o->n);
     strcpy(key, info_o->ent[n].key); /* keys are at most MPI_MAX_INFO_KEY long */
     return MPI_SUCCESS;
 }

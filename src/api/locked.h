@@ -8,13 +8,13 @@
 
 #include "core/state.h"
 
-#define TERN_LOCKED_CALL(name, helper, ...)                                                        \
-    do {                                                                                           \
-        TERN_REQUIRE_INIT(name);                                                                   \
-        tern_lock();                                                                               \
-        int rc_ = helper(name, __VA_ARGS__);                                                       \
-        tern_unlock();                                                                             \
-        return rc_;                                                                                \
+#define TERN_LOCKED_CALL(name, helper, ...)  \
+    do {                                     \
+        TERN_REQUIRE_INIT(name);             \
+        tern_lock();                         \
+        int rc_ = helper(name, __VA_ARGS__); \
+        tern_unlock();                       \
+        return rc_;                          \
     } while (0)
 
 #endif

@@ -51,10 +51,7 @@ static int op_free(const char *fn, MPI_Op *op)
 }
 
 TERN_WEAK_ALIAS(MPI_Op_free)
-int PMPI_Op_free(MPI_Op *op)
-{
-    TERN_LOCKED_CALL("MPI_Op_free", op_free, op);
-}
+int PMPI_Op_free(MPI_Op *op) { TERN_LOCKED_CALL("MPI_Op_free", op_free, op); }
 
 static int op_commutative(const char *fn, MPI_Op op, int *commute)
 {
@@ -78,8 +75,7 @@ static int reduce_local(const char *fn, const void *inbuf, void *inoutbuf, MPI_C
     struct tern_op *o;
     int rc;
     if ((rc = tern_arg_nonneg(count, MPI_ERR_COUNT, fn, "count")) ||
-        (rc = tern_arg_type_committed(datatype, fn, "datatype", &dt)) ||
-        (rc = op_arg(op, fn, &o)))
+        (rc = tern_arg_type_committed(datatype, fn, "datatype", &dt)) || (rc = op_arg(op, fn, &o)))
         return rc;
     if ((rc = tern_op_check(o, dt, fn))) return tern_err_raise(NULL, rc);
     if (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE)

@@ -13,8 +13,9 @@
 
 enum recv_kind { RECV_BLOCKING, RECV_NONBLOCKING, RECV_PERSISTENT };
 
-static int recv_common(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
-                       MPI_Comm comm, MPI_Status *status, enum recv_kind kind, MPI_Request *request)
+static int recv_common(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype,
+                       int source, int tag, MPI_Comm comm, MPI_Status *status, enum recv_kind kind,
+                       MPI_Request *request)
 {
     TERN_REQUIRE_INIT(fn);
     struct tern_comm *c;
@@ -53,41 +54,48 @@ out:
  * or queued message could claim it, is copied (unpacked) straight out of
  * the peer's ring. */
 TERN_WEAK_ALIAS(MPI_Recv)
-int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
+int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+              MPI_Status *status)
 {
-    if (__builtin_expect(tern_g.init_state == TERN_STATE_ACTIVE && !tern_g.thread_multiple && !tern_g.wait_yield, 1)) {
+    if (__builtin_expect(tern_g.init_state == TERN_STATE_ACTIVE && !tern_g.thread_multiple &&
+                             !tern_g.wait_yield,
+                         1)) {
         struct tern_comm *c = tern_comm_get(comm);
-        if (c && (unsigned)source < (unsigned)c->peer_size && (tag >= 0 || tag == MPI_ANY_TAG) && count >= 0 &&
-            (buf || !count) && status && tern_match_idle(c->ctx + TERN_CTX_P2P, source, tag)) {
+        if (c && (unsigned)source < (unsigned)c->peer_size && (tag >= 0 || tag == MPI_ANY_TAG) &&
+            count >= 0 && (buf || !count) && status &&
+            tern_match_idle(c->ctx + TERN_CTX_P2P, source, tag)) {
             struct tern_datatype *dt = tern_dt_get(datatype);
-            if (dt && dt->committed && tern_p2p_recv_fast(buf, (size_t)count, dt, source, tag, c, status))
+            if (dt && dt->committed &&
+                tern_p2p_recv_fast(buf, (size_t)count, dt, source, tag, c, status))
                 return MPI_SUCCESS;
         }
     }
-    return recv_common("MPI_Recv", buf, count, datatype, source, tag, comm, status, RECV_BLOCKING, NULL);
+    return recv_common("MPI_Recv", buf, count, datatype, source, tag, comm, status, RECV_BLOCKING,
+                       NULL);
 }
 
 TERN_WEAK_ALIAS(MPI_Recv_c)
-int PMPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-                MPI_Status *status)
+int PMPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                MPI_Comm comm, MPI_Status *status)
 {
-    return recv_common("MPI_Recv_c", buf, count, datatype, source, tag, comm, status, RECV_BLOCKING, NULL);
+    return recv_common("MPI_Recv_c", buf, count, datatype, source, tag, comm, status, RECV_BLOCKING,
+                       NULL);
 }
 
 TERN_WEAK_ALIAS(MPI_Irecv)
 int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                MPI_Request *request)
 {
-    return recv_common("MPI_Irecv", buf, count, datatype, source, tag, comm, MPI_STATUS_IGNORE, RECV_NONBLOCKING,
-                       request);
+    return recv_common("MPI_Irecv", buf, count, datatype, source, tag, comm, MPI_STATUS_IGNORE,
+                       RECV_NONBLOCKING, request);
 }
 
 TERN_WEAK_ALIAS(MPI_Irecv_c)
-int PMPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-                 MPI_Request *request)
+int PMPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                 MPI_Comm comm, MPI_Request *request)
 {
-    return recv_common("MPI_Irecv_c", buf, count, datatype, source, tag, comm, MPI_STATUS_IGNORE, RECV_NONBLOCKING,
-                         request);
+    return recv_common("MPI_Irecv_c", buf, count, datatype, source, tag, comm, MPI_STATUS_IGNORE,
+                       RECV_NONBLOCKING, request);
 }
 
 TERN_WEAK_ALIAS(MPI_Recv_init)
@@ -99,11 +107,11 @@ int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int 
 }
 
 TERN_WEAK_ALIAS(MPI_Recv_init_c)
-int PMPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-                     MPI_Request *request)
+int PMPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                     MPI_Comm comm, MPI_Request *request)
 {
-    return recv_common("MPI_Recv_init_c", buf, count, datatype, source, tag, comm, MPI_STATUS_IGNORE,
-                         RECV_PERSISTENT, request);
+    return recv_common("MPI_Recv_init_c", buf, count, datatype, source, tag, comm,
+                       MPI_STATUS_IGNORE, RECV_PERSISTENT, request);
 }
 
 /* ---- probes ---- */
@@ -141,8 +149,8 @@ static struct tern_unexp *probe(struct tern_comm *c, int source, int tag, int bl
 
 /* flag is NULL for the blocking probes, message for the non-matching ones
  * (mprobe says which). */
-static int probe_common(const char *fn, int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status,
-                        MPI_Message *message, int block, int mprobe)
+static int probe_common(const char *fn, int source, int tag, MPI_Comm comm, int *flag,
+                        MPI_Status *status, MPI_Message *message, int block, int mprobe)
 {
     TERN_REQUIRE_INIT(fn);
     struct tern_comm *c;
@@ -198,15 +206,17 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
 }
 
 TERN_WEAK_ALIAS(MPI_Improbe)
-int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status)
+int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                 MPI_Status *status)
 {
     int rc = probe_common("MPI_Improbe", source, tag, comm, flag, status, message, 0, 1);
     if (rc == MPI_SUCCESS && !*flag) *message = MPI_MESSAGE_NULL;
     return rc;
 }
 
-static int mrecv_common(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
-                        MPI_Status *status, MPI_Request *request, int nonblocking)
+static int mrecv_common(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype,
+                        MPI_Message *message, MPI_Status *status, MPI_Request *request,
+                        int nonblocking)
 {
     TERN_REQUIRE_INIT(fn);
     tern_lock();
@@ -230,16 +240,19 @@ static int mrecv_common(const char *fn, void *buf, MPI_Count count, MPI_Datatype
     if ((rc = tern_check_count(c, count, fn, "count")) ||
         (rc = tern_check_datatype(c, datatype, fn, "datatype", &dt)) ||
         (rc = tern_check_buffer(c, buf, count, dt, fn, "buf")) ||
-        (rc = nonblocking ? tern_check_ptr(c, request, fn, "request") : tern_check_ptr(c, status, fn, "status")))
+        (rc = nonblocking ? tern_check_ptr(c, request, fn, "request")
+                          : tern_check_ptr(c, status, fn, "status")))
         goto out;
     if (!m) {
         if (nonblocking) {
             struct tern_request *r = tern_req_alloc(TERN_REQ_RECV);
             if (!r) {
-                rc = tern_err_comm(NULL, MPI_ERR_NO_MEM, "%s: out of memory allocating a request", fn);
+                rc = tern_err_comm(NULL, MPI_ERR_NO_MEM, "%s: out of memory allocating a request",
+                                   fn);
                 goto out;
             }
-            tern_req_bind(r, buf, 0, tern_dt_get(MPI_BYTE), MPI_PROC_NULL, 0, &tern_comm_self, TERN_CTX_P2P);
+            tern_req_bind(r, buf, 0, tern_dt_get(MPI_BYTE), MPI_PROC_NULL, 0, &tern_comm_self,
+                          TERN_CTX_P2P);
             tern_recv_start(r);
             *request = r->handle;
         } else if (status != MPI_STATUS_IGNORE) {
@@ -266,25 +279,30 @@ out:
 }
 
 TERN_WEAK_ALIAS(MPI_Mrecv)
-int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
+int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+               MPI_Status *status)
 {
     return mrecv_common("MPI_Mrecv", buf, count, datatype, message, status, NULL, 0);
 }
 
 TERN_WEAK_ALIAS(MPI_Imrecv)
-int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request)
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                MPI_Request *request)
 {
     return mrecv_common("MPI_Imrecv", buf, count, datatype, message, MPI_STATUS_IGNORE, request, 1);
 }
 
 TERN_WEAK_ALIAS(MPI_Mrecv_c)
-int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
+int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                 MPI_Status *status)
 {
     return mrecv_common("MPI_Mrecv_c", buf, count, datatype, message, status, NULL, 0);
 }
 
 TERN_WEAK_ALIAS(MPI_Imrecv_c)
-int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request)
+int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                  MPI_Request *request)
 {
-    return mrecv_common("MPI_Imrecv_c", buf, count, datatype, message, MPI_STATUS_IGNORE, request, 1);
+    return mrecv_common("MPI_Imrecv_c", buf, count, datatype, message, MPI_STATUS_IGNORE, request,
+                        1);
 }

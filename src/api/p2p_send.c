@@ -9,8 +9,9 @@
 
 enum send_kind { SEND_BLOCKING, SEND_NONBLOCKING, SEND_PERSISTENT };
 
-static int send_common(const char *fn, const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                       MPI_Comm comm, enum tern_send_mode mode, enum send_kind kind, MPI_Request *request)
+static int send_common(const char *fn, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                       int dest, int tag, MPI_Comm comm, enum tern_send_mode mode,
+                       enum send_kind kind, MPI_Request *request)
 {
     TERN_REQUIRE_INIT(fn);
     struct tern_comm *c;
@@ -56,16 +57,18 @@ out:
 /* The alias of each entry stands on its own line before it, where
  * tools/gen/genapi.py finds it.  CT is the count's type: int for MPI_X,
  * MPI_Count for its large-count form MPI_X_c; both share send_common. */
-#define SEND_ENTRY(NAME, CT, MODE, KIND)                                                                      \
-    int PMPI_##NAME(const void *buf, CT count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)      \
-    {                                                                                                         \
-        return send_common("MPI_" #NAME, buf, count, datatype, dest, tag, comm, MODE, KIND, NULL);            \
+#define SEND_ENTRY(NAME, CT, MODE, KIND)                                                           \
+    int PMPI_##NAME(const void *buf, CT count, MPI_Datatype datatype, int dest, int tag,           \
+                    MPI_Comm comm)                                                                 \
+    {                                                                                              \
+        return send_common("MPI_" #NAME, buf, count, datatype, dest, tag, comm, MODE, KIND, NULL); \
     }
-#define SEND_REQ_ENTRY(NAME, CT, MODE, KIND)                                                                  \
-    int PMPI_##NAME(const void *buf, CT count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,      \
-                    MPI_Request *request)                                                                     \
-    {                                                                                                         \
-        return send_common("MPI_" #NAME, buf, count, datatype, dest, tag, comm, MODE, KIND, request);         \
+#define SEND_REQ_ENTRY(NAME, CT, MODE, KIND)                                                \
+    int PMPI_##NAME(const void *buf, CT count, MPI_Datatype datatype, int dest, int tag,    \
+                    MPI_Comm comm, MPI_Request *request)                                    \
+    {                                                                                       \
+        return send_common("MPI_" #NAME, buf, count, datatype, dest, tag, comm, MODE, KIND, \
+                           request);                                                        \
     }
 
 /* MPI_Send of a small message to another rank goes straight to the peer's
@@ -77,12 +80,15 @@ int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int t
 {
     if (__builtin_expect(tern_g.init_state == TERN_STATE_ACTIVE && !tern_g.thread_multiple, 1)) {
         struct tern_comm *c = tern_comm_get(comm);
-        if (c && (unsigned)dest < (unsigned)c->peer_size && tag >= 0 && count >= 0 && (buf || !count)) {
+        if (c && (unsigned)dest < (unsigned)c->peer_size && tag >= 0 && count >= 0 &&
+            (buf || !count)) {
             struct tern_datatype *dt = tern_dt_get(datatype);
-            if (dt && dt->committed && tern_p2p_send_fast(buf, (size_t)count, dt, dest, tag, c)) return MPI_SUCCESS;
+            if (dt && dt->committed && tern_p2p_send_fast(buf, (size_t)count, dt, dest, tag, c))
+                return MPI_SUCCESS;
         }
     }
-    return send_common("MPI_Send", buf, count, datatype, dest, tag, comm, TERN_MODE_STANDARD, SEND_BLOCKING, NULL);
+    return send_common("MPI_Send", buf, count, datatype, dest, tag, comm, TERN_MODE_STANDARD,
+                       SEND_BLOCKING, NULL);
 }
 
 /* No shortcut: large messages gain nothing from it. */

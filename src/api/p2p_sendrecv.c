@@ -91,26 +91,28 @@ static int sendrecv_common(const char *fn, const void *sendbuf, MPI_Count sendco
     tern_lock();
     int rc = tern_check_send_args(fn, sendbuf, sendcount, sendtype, dest, sendtag, comm, &c, &sdt);
     if (rc == MPI_SUCCESS)
-        rc = tern_check_recv_args(fn, recvbuf, recvcount, recvtype, source, recvtag, comm, &c, &rdt);
+        rc =
+            tern_check_recv_args(fn, recvbuf, recvcount, recvtype, source, recvtag, comm, &c, &rdt);
     if (rc == MPI_SUCCESS)
-        rc = nonblocking ? tern_check_ptr(c, request, fn, "request") : tern_check_ptr(c, status, fn, "status");
+        rc = nonblocking ? tern_check_ptr(c, request, fn, "request")
+                         : tern_check_ptr(c, status, fn, "status");
     if (rc != MPI_SUCCESS) goto out;
     if (nonblocking) {
-        rc = pair_start(fn, c, sendbuf, (size_t)sendcount, sdt, dest, sendtag, recvbuf, (size_t)recvcount,
-                        rdt, source, recvtag, NULL, request);
+        rc = pair_start(fn, c, sendbuf, (size_t)sendcount, sdt, dest, sendtag, recvbuf,
+                        (size_t)recvcount, rdt, source, recvtag, NULL, request);
         goto out;
     }
-    rc = tern_sendrecv(sendbuf, (size_t)sendcount, sdt, dest, sendtag, recvbuf, (size_t)recvcount, rdt, source,
-                       recvtag, c, TERN_CTX_P2P, status);
+    rc = tern_sendrecv(sendbuf, (size_t)sendcount, sdt, dest, sendtag, recvbuf, (size_t)recvcount,
+                       rdt, source, recvtag, c, TERN_CTX_P2P, status);
     if (rc != MPI_SUCCESS) rc = tern_err_raise(c, rc);
 out:
     tern_unlock();
     return rc;
 }
 
-static int replace_common(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
-                          int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status,
-                          int nonblocking, MPI_Request *request)
+static int replace_common(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype,
+                          int dest, int sendtag, int source, int recvtag, MPI_Comm comm,
+                          MPI_Status *status, int nonblocking, MPI_Request *request)
 {
     TERN_REQUIRE_INIT(fn);
     struct tern_comm *c;
@@ -120,7 +122,8 @@ static int replace_common(const char *fn, void *buf, MPI_Count count, MPI_Dataty
     if (rc == MPI_SUCCESS) rc = tern_check_source(c, source, fn, "source");
     if (rc == MPI_SUCCESS) rc = tern_check_recv_tag(c, recvtag, fn);
     if (rc == MPI_SUCCESS)
-        rc = nonblocking ? tern_check_ptr(c, request, fn, "request") : tern_check_ptr(c, status, fn, "status");
+        rc = nonblocking ? tern_check_ptr(c, request, fn, "request")
+                         : tern_check_ptr(c, status, fn, "status");
     if (rc != MPI_SUCCESS) goto out;
     /* The outgoing data leaves from a packed copy, so the receive may land
      * in buf at once. */
@@ -133,12 +136,12 @@ static int replace_common(const char *fn, void *buf, MPI_Count count, MPI_Dataty
     tern_dt_pack(dt, buf, (size_t)count, 0, tmp, bytes);
     struct tern_datatype *byte = tern_dt_get(MPI_BYTE);
     if (nonblocking) {
-        rc = pair_start(fn, c, tmp, bytes, byte, dest, sendtag, buf, (size_t)count, dt, source, recvtag, tmp,
-                        request);
+        rc = pair_start(fn, c, tmp, bytes, byte, dest, sendtag, buf, (size_t)count, dt, source,
+                        recvtag, tmp, request);
         goto out;
     }
-    rc = tern_sendrecv(tmp, bytes, byte, dest, sendtag, buf, (size_t)count, dt, source, recvtag, c, TERN_CTX_P2P,
-                       status);
+    rc = tern_sendrecv(tmp, bytes, byte, dest, sendtag, buf, (size_t)count, dt, source, recvtag, c,
+                       TERN_CTX_P2P, status);
     free(tmp);
     if (rc != MPI_SUCCESS) rc = tern_err_raise(c, rc);
 out:
@@ -147,20 +150,21 @@ out:
 }
 
 TERN_WEAK_ALIAS(MPI_Sendrecv)
-int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                  MPI_Comm comm, MPI_Status *status)
 {
-    return sendrecv_common("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                           recvtype, source, recvtag, comm, status, 0, NULL);
+    return sendrecv_common("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                           recvcount, recvtype, source, recvtag, comm, status, 0, NULL);
 }
 
 TERN_WEAK_ALIAS(MPI_Sendrecv_c)
-int PMPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag,
-                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
-                    MPI_Comm comm, MPI_Status *status)
+int PMPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                    int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                    int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
-    return sendrecv_common("MPI_Sendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                           recvtype, source, recvtag, comm, status, 0, NULL);
+    return sendrecv_common("MPI_Sendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                           recvcount, recvtype, source, recvtag, comm, status, 0, NULL);
 }
 
 TERN_WEAK_ALIAS(MPI_Isendrecv)
@@ -168,47 +172,50 @@ int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
                    void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
                    MPI_Comm comm, MPI_Request *request)
 {
-    return sendrecv_common("MPI_Isendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                           recvtype, source, recvtag, comm, MPI_STATUS_IGNORE, 1, request);
+    return sendrecv_common("MPI_Isendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                           recvcount, recvtype, source, recvtag, comm, MPI_STATUS_IGNORE, 1,
+                           request);
 }
 
 TERN_WEAK_ALIAS(MPI_Isendrecv_c)
-int PMPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag,
-                     void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
-                     MPI_Comm comm, MPI_Request *request)
+int PMPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                     int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                     int source, int recvtag, MPI_Comm comm, MPI_Request *request)
 {
-    return sendrecv_common("MPI_Isendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                           recvtype, source, recvtag, comm, MPI_STATUS_IGNORE, 1, request);
+    return sendrecv_common("MPI_Isendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                           recvcount, recvtype, source, recvtag, comm, MPI_STATUS_IGNORE, 1,
+                           request);
 }
 
 TERN_WEAK_ALIAS(MPI_Sendrecv_replace)
-int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
-                          int recvtag, MPI_Comm comm, MPI_Status *status)
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                          int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
-    return replace_common("MPI_Sendrecv_replace", buf, count, datatype, dest, sendtag, source, recvtag, comm,
-                          status, 0, NULL);
+    return replace_common("MPI_Sendrecv_replace", buf, count, datatype, dest, sendtag, source,
+                          recvtag, comm, status, 0, NULL);
 }
 
 TERN_WEAK_ALIAS(MPI_Sendrecv_replace_c)
-int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,
-                            int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                            int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
-    return replace_common("MPI_Sendrecv_replace_c", buf, count, datatype, dest, sendtag, source, recvtag, comm,
-                          status, 0, NULL);
+    return replace_common("MPI_Sendrecv_replace_c", buf, count, datatype, dest, sendtag, source,
+                          recvtag, comm, status, 0, NULL);
 }
 
 TERN_WEAK_ALIAS(MPI_Isendrecv_replace)
-int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
-                           int recvtag, MPI_Comm comm, MPI_Request *request)
+int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                           int source, int recvtag, MPI_Comm comm, MPI_Request *request)
 {
-    return replace_common("MPI_Isendrecv_replace", buf, count, datatype, dest, sendtag, source, recvtag, comm,
-                          MPI_STATUS_IGNORE, 1, request);
+    return replace_common("MPI_Isendrecv_replace", buf, count, datatype, dest, sendtag, source,
+                          recvtag, comm, MPI_STATUS_IGNORE, 1, request);
 }
 
 TERN_WEAK_ALIAS(MPI_Isendrecv_replace_c)
-int PMPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,
-                             int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+int PMPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                             int sendtag, int source, int recvtag, MPI_Comm comm,
+                             MPI_Request *request)
 {
-    return replace_common("MPI_Isendrecv_replace_c", buf, count, datatype, dest, sendtag, source, recvtag,
-                          comm, MPI_STATUS_IGNORE, 1, request);
+    return replace_common("MPI_Isendrecv_replace_c", buf, count, datatype, dest, sendtag, source,
+                          recvtag, comm, MPI_STATUS_IGNORE, 1, request);
 }

@@ -31,8 +31,10 @@ static const char *arg_name(char buf[48], const char *single, int idx)
 static int bad_request(const char *fn, const char *arg, int idx, MPI_Request h)
 {
     char buf[48];
-    return tern_err_comm(NULL, MPI_ERR_REQUEST, "%s: %s=0x%x is not an active request (already completed and "
-                         "freed, or never created)", fn, arg_name(buf, arg, idx), (unsigned)h);
+    return tern_err_comm(NULL, MPI_ERR_REQUEST,
+                         "%s: %s=0x%x is not an active request (already completed and "
+                         "freed, or never created)",
+                         fn, arg_name(buf, arg, idx), (unsigned)h);
 }
 
 /* Looks up a user handle (argument 'arg', or array element idx >= 0); *r is
@@ -48,7 +50,10 @@ static int lookup(const char *fn, const char *arg, int idx, MPI_Request h, struc
 }
 
 /* A request that counts for completion: not null, not an inactive persistent one. */
-static inline int is_active(const struct tern_request *r) { return r && (!r->persistent || r->active); }
+static inline int is_active(const struct tern_request *r)
+{
+    return r && (!r->persistent || r->active);
+}
 
 static inline int is_done(struct tern_request *r)
 {
@@ -137,7 +142,8 @@ TERN_WEAK_ALIAS(MPI_Test)
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     TERN_REQUIRE_INIT("MPI_Test");
-    if (!request || !flag) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Test: %s is NULL", !flag ? "flag" : "request");
+    if (!request || !flag)
+        return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Test: %s is NULL", !flag ? "flag" : "request");
     if (!status) return null_status("MPI_Test", "status");
     tern_lock();
     struct tern_request *r;
@@ -160,10 +166,13 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 }
 
 /* Checks every handle of an array up front so no call half-completes. */
-static int lookup_all(const char *fn, int count, const MPI_Request reqs[], struct tern_request **out)
+static int lookup_all(const char *fn, int count, const MPI_Request reqs[],
+                      struct tern_request **out)
 {
-    if (count < 0) return tern_err_comm(NULL, MPI_ERR_COUNT, "%s: count=%d must not be negative", fn, count);
-    if (count > 0 && !reqs) return tern_err_comm(NULL, MPI_ERR_ARG, "%s: array_of_requests is NULL", fn);
+    if (count < 0)
+        return tern_err_comm(NULL, MPI_ERR_COUNT, "%s: count=%d must not be negative", fn, count);
+    if (count > 0 && !reqs)
+        return tern_err_comm(NULL, MPI_ERR_ARG, "%s: array_of_requests is NULL", fn);
     for (int i = 0; i < count; i++) {
         int rc = lookup(fn, NULL, i, reqs[i], &out[i]);
         if (rc != MPI_SUCCESS) return rc;
@@ -207,7 +216,8 @@ static void note_status_error(MPI_Status *statuses, int i, int e, int *errors)
 }
 
 /* Waitall and Testall: completes everything once every request is done. */
-static int all_common(const char *fn, int count, MPI_Request reqs[], int *flag, MPI_Status statuses[], int block)
+static int all_common(const char *fn, int count, MPI_Request reqs[], int *flag,
+                      MPI_Status statuses[], int block)
 {
     TERN_REQUIRE_INIT(fn);
     struct tern_request *small[SMALL_ARRAY], **rs = NULL;
@@ -248,13 +258,16 @@ static int all_common(const char *fn, int count, MPI_Request reqs[], int *flag, 
         } else {
             struct tern_comm *c = rs[i]->comm;
             e = finish(&reqs[i], rs[i], st, 0);
-            if (e != MPI_SUCCESS && !errors) errcomm = c == &tern_comm_world || c == &tern_comm_self ? c : NULL;
+            if (e != MPI_SUCCESS && !errors)
+                errcomm = c == &tern_comm_world || c == &tern_comm_self ? c : NULL;
         }
         note_status_error(statuses, i, e, &errors);
     }
     if (errors)
-        rc = tern_err_comm(errcomm, MPI_ERR_IN_STATUS, "%s: %d of %d requests failed; see the MPI_ERROR field of "
-                           "their statuses", fn, errors, count);
+        rc = tern_err_comm(errcomm, MPI_ERR_IN_STATUS,
+                           "%s: %d of %d requests failed; see the MPI_ERROR field of "
+                           "their statuses",
+                           fn, errors, count);
 out:
     if (rs && rs != small) free(rs);
     tern_unlock();
@@ -268,15 +281,16 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of
 }
 
 TERN_WEAK_ALIAS(MPI_Testall)
-int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[])
+int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
+                 MPI_Status array_of_statuses[])
 {
     if (!flag) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Testall: flag is NULL");
     return all_common("MPI_Testall", count, array_of_requests, flag, array_of_statuses, 0);
 }
 
 /* Waitany and Testany. */
-static int any_common(const char *fn, int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status,
-                      int block)
+static int any_common(const char *fn, int count, MPI_Request reqs[], int *index, int *flag,
+                      MPI_Status *status, int block)
 {
     TERN_REQUIRE_INIT(fn);
     if (!index) return tern_err_comm(NULL, MPI_ERR_ARG, "%s: index is NULL", fn);
@@ -325,15 +339,16 @@ int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Sta
 }
 
 TERN_WEAK_ALIAS(MPI_Testany)
-int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status)
+int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
+                 MPI_Status *status)
 {
     if (!flag) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Testany: flag is NULL");
     return any_common("MPI_Testany", count, array_of_requests, index, flag, status, 0);
 }
 
 /* Waitsome and Testsome. */
-static int some_common(const char *fn, int incount, MPI_Request reqs[], int *outcount, int indices[],
-                       MPI_Status statuses[], int block)
+static int some_common(const char *fn, int incount, MPI_Request reqs[], int *outcount,
+                       int indices[], MPI_Status statuses[], int block)
 {
     TERN_REQUIRE_INIT(fn);
     if (!outcount) return tern_err_comm(NULL, MPI_ERR_ARG, "%s: outcount is NULL", fn);
@@ -380,8 +395,10 @@ static int some_common(const char *fn, int incount, MPI_Request reqs[], int *out
         note_status_error(statuses, k, finish(&reqs[i], rs[i], st, 0), &errors);
     }
     if (errors)
-        rc = tern_err_comm(NULL, MPI_ERR_IN_STATUS, "%s: %d of the %d completed requests failed; see the MPI_ERROR "
-                           "field of their statuses", fn, errors, n);
+        rc = tern_err_comm(NULL, MPI_ERR_IN_STATUS,
+                           "%s: %d of the %d completed requests failed; see the MPI_ERROR "
+                           "field of their statuses",
+                           fn, errors, n);
 out:
     if (rs && rs != small) free(rs);
     tern_unlock();
@@ -389,17 +406,19 @@ out:
 }
 
 TERN_WEAK_ALIAS(MPI_Waitsome)
-int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
-                  MPI_Status array_of_statuses[])
+int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                  int array_of_indices[], MPI_Status array_of_statuses[])
 {
-    return some_common("MPI_Waitsome", incount, array_of_requests, outcount, array_of_indices, array_of_statuses, 1);
+    return some_common("MPI_Waitsome", incount, array_of_requests, outcount, array_of_indices,
+                       array_of_statuses, 1);
 }
 
 TERN_WEAK_ALIAS(MPI_Testsome)
-int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
-                  MPI_Status array_of_statuses[])
+int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                  int array_of_indices[], MPI_Status array_of_statuses[])
 {
-    return some_common("MPI_Testsome", incount, array_of_requests, outcount, array_of_indices, array_of_statuses, 0);
+    return some_common("MPI_Testsome", incount, array_of_requests, outcount, array_of_indices,
+                       array_of_statuses, 0);
 }
 
 /* ---- persistent requests ---- */
@@ -412,8 +431,10 @@ static int start_one(const char *fn, const char *arg, int idx, MPI_Request h)
         return tern_err_comm(NULL, MPI_ERR_REQUEST, "%s: %s=0x%x is not a persistent request", fn,
                              arg_name(buf, arg, idx), (unsigned)h);
     if (r->active)
-        return tern_err_comm(r->comm, MPI_ERR_REQUEST, "%s: %s=0x%x is already active (wait for it before starting "
-                             "it again)", fn, arg_name(buf, arg, idx), (unsigned)h);
+        return tern_err_comm(r->comm, MPI_ERR_REQUEST,
+                             "%s: %s=0x%x is already active (wait for it before starting "
+                             "it again)",
+                             fn, arg_name(buf, arg, idx), (unsigned)h);
     r->active = 1;
     int rc = r->kind == TERN_REQ_COLL   ? tern_sched_restart(r)
              : r->kind == TERN_REQ_PART ? tern_part_start(r)
@@ -441,8 +462,11 @@ TERN_WEAK_ALIAS(MPI_Startall)
 int PMPI_Startall(int count, MPI_Request array_of_requests[])
 {
     TERN_REQUIRE_INIT("MPI_Startall");
-    if (count < 0) return tern_err_comm(NULL, MPI_ERR_COUNT, "MPI_Startall: count=%d must not be negative", count);
-    if (count && !array_of_requests) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Startall: array_of_requests is NULL");
+    if (count < 0)
+        return tern_err_comm(NULL, MPI_ERR_COUNT, "MPI_Startall: count=%d must not be negative",
+                             count);
+    if (count && !array_of_requests)
+        return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Startall: array_of_requests is NULL");
     tern_lock();
     int rc = MPI_SUCCESS;
     for (int i = 0; i < count && rc == MPI_SUCCESS; i++) {
@@ -481,10 +505,11 @@ int PMPI_Cancel(MPI_Request *request)
     /* MPI makes freeing or cancelling a partitioned operation in progress
      * erroneous; once its round is over there is nothing left to cancel. */
     if (rc == MPI_SUCCESS && r->kind == TERN_REQ_PART && r->active && !is_done(r))
-        rc = tern_err_comm(r->comm, MPI_ERR_REQUEST,
-                           "MPI_Cancel: *request=0x%x is a partitioned operation in progress, which cannot be "
-                           "cancelled",
-                           (unsigned)*request);
+        rc = tern_err_comm(
+            r->comm, MPI_ERR_REQUEST,
+            "MPI_Cancel: *request=0x%x is a partitioned operation in progress, which cannot be "
+            "cancelled",
+            (unsigned)*request);
     /* A receive still waiting in the posted queue is withdrawn; one that has
      * matched completes normally (MPI allows cancel to fail, and
      * MPI_Test_cancelled then says so).  Sends: see tern_cancel_send. */
@@ -495,7 +520,8 @@ int PMPI_Cancel(MPI_Request *request)
         tern_req_complete(r);
     }
     if (rc == MPI_SUCCESS && r->kind == TERN_REQ_SEND) tern_cancel_send(r);
-    if (rc == MPI_SUCCESS && r->kind == TERN_REQ_GREQ) rc = tern_err_raise(NULL, tern_greq_cancel(r));
+    if (rc == MPI_SUCCESS && r->kind == TERN_REQ_GREQ)
+        rc = tern_err_raise(NULL, tern_greq_cancel(r));
     tern_unlock();
     return rc;
 }
@@ -504,7 +530,8 @@ TERN_WEAK_ALIAS(MPI_Test_cancelled)
 int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
 {
     if (!status || !flag)
-        return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Test_cancelled: %s is NULL", !flag ? "flag" : "status");
+        return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Test_cancelled: %s is NULL",
+                             !flag ? "flag" : "status");
     *flag = tern_status_cancelled(status);
     return MPI_SUCCESS;
 }
@@ -517,10 +544,11 @@ int PMPI_Request_free(MPI_Request *request)
     struct tern_request *r;
     int rc = lookup_live("MPI_Request_free", request, &r);
     if (rc == MPI_SUCCESS && r->kind == TERN_REQ_PART && r->active && !is_done(r))
-        rc = tern_err_comm(r->comm, MPI_ERR_REQUEST,
-                           "MPI_Request_free: *request=0x%x is a partitioned operation in progress; complete it "
-                           "(MPI_Wait/MPI_Test) before freeing it",
-                           (unsigned)*request);
+        rc = tern_err_comm(
+            r->comm, MPI_ERR_REQUEST,
+            "MPI_Request_free: *request=0x%x is a partitioned operation in progress; complete it "
+            "(MPI_Wait/MPI_Test) before freeing it",
+            (unsigned)*request);
     if (rc == MPI_SUCCESS && r->kind == TERN_REQ_GREQ) {
         *request = MPI_REQUEST_NULL;
         rc = tern_err_raise(NULL, tern_greq_free(r)); /* free_fn's code, when it ran */
@@ -565,13 +593,15 @@ enum peek_kind { PEEK_ALL, PEEK_ANY, PEEK_SOME };
 /* MPI_Request_get_status_all/any/some: what Testall/Testany/Testsome
  * report, without freeing or deactivating anything.  'out' is the index
  * (any) or the outcount (some). */
-static int peek_common(const char *fn, enum peek_kind kind, int count, const MPI_Request reqs[], int *out,
-                       int *flag, int indices[], MPI_Status *statuses)
+static int peek_common(const char *fn, enum peek_kind kind, int count, const MPI_Request reqs[],
+                       int *out, int *flag, int indices[], MPI_Status *statuses)
 {
     TERN_REQUIRE_INIT(fn);
     if ((kind != PEEK_SOME && !flag) || (kind != PEEK_ALL && !out))
         return tern_err_comm(NULL, MPI_ERR_ARG, "%s: %s is NULL", fn,
-                             kind != PEEK_SOME && !flag ? "flag" : kind == PEEK_ANY ? "index" : "outcount");
+                             kind != PEEK_SOME && !flag ? "flag"
+                             : kind == PEEK_ANY         ? "index"
+                                                        : "outcount");
     struct tern_request *small[SMALL_ARRAY], **rs = NULL;
     tern_lock();
     int rc = MPI_SUCCESS;
@@ -596,8 +626,10 @@ static int peek_common(const char *fn, enum peek_kind kind, int count, const MPI
         for (int i = 0; *flag && i < count; i++) {
             MPI_Status *st = status_at(statuses, i);
             int e = MPI_SUCCESS;
-            if (!is_active(rs[i])) empty_status(st);
-            else e = peek_status(rs[i], st);
+            if (!is_active(rs[i]))
+                empty_status(st);
+            else
+                e = peek_status(rs[i], st);
             note_status_error(statuses, i, e, &errors);
         }
     } else if (kind == PEEK_ANY) {
@@ -623,9 +655,10 @@ static int peek_common(const char *fn, enum peek_kind kind, int count, const MPI
         *out = n;
     }
     if (errors)
-        rc = tern_err_comm(NULL, MPI_ERR_IN_STATUS,
-                           "%s: %d of the completed requests failed; see the MPI_ERROR field of their statuses",
-                           fn, errors);
+        rc = tern_err_comm(
+            NULL, MPI_ERR_IN_STATUS,
+            "%s: %d of the completed requests failed; see the MPI_ERROR field of their statuses",
+            fn, errors);
 out:
     if (rs && rs != small) free(rs);
     tern_unlock();
@@ -636,22 +669,22 @@ TERN_WEAK_ALIAS(MPI_Request_get_status_all)
 int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag,
                                 MPI_Status array_of_statuses[])
 {
-    return peek_common("MPI_Request_get_status_all", PEEK_ALL, count, array_of_requests, NULL, flag, NULL,
-                       array_of_statuses);
+    return peek_common("MPI_Request_get_status_all", PEEK_ALL, count, array_of_requests, NULL, flag,
+                       NULL, array_of_statuses);
 }
 
 TERN_WEAK_ALIAS(MPI_Request_get_status_any)
-int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[], int *index, int *flag,
-                                MPI_Status *status)
+int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[], int *index,
+                                int *flag, MPI_Status *status)
 {
-    return peek_common("MPI_Request_get_status_any", PEEK_ANY, count, array_of_requests, index, flag, NULL,
-                       status);
+    return peek_common("MPI_Request_get_status_any", PEEK_ANY, count, array_of_requests, index,
+                       flag, NULL, status);
 }
 
 TERN_WEAK_ALIAS(MPI_Request_get_status_some)
 int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount,
                                  int array_of_indices[], MPI_Status array_of_statuses[])
 {
-    return peek_common("MPI_Request_get_status_some", PEEK_SOME, incount, array_of_requests, outcount, NULL,
-                       array_of_indices, array_of_statuses);
+    return peek_common("MPI_Request_get_status_some", PEEK_SOME, incount, array_of_requests,
+                       outcount, NULL, array_of_indices, array_of_statuses);
 }

@@ -38,15 +38,17 @@ static int thread_level_of(const struct tern_info *info)
 
 /* An error handler a session may have: a predefined one or one made by
  * MPI_Session_create_errhandler.  Not valid: MPI_ERR_ARG, not raised. */
-static int session_errh(const char *fn, const char *arg, MPI_Errhandler h, struct tern_errhandler **out)
+static int session_errh(const char *fn, const char *arg, MPI_Errhandler h,
+                        struct tern_errhandler **out)
 {
     *out = h == MPI_ERRHANDLER_NULL ? NULL : tern_errh_get(h);
     if (!*out)
-        return tern_err_make(MPI_ERR_ARG, "%s: %s=0x%x is not an error handler%s", fn, arg, (unsigned)h,
-                             h == MPI_ERRHANDLER_NULL ? " (MPI_ERRHANDLER_NULL)" : "");
+        return tern_err_make(MPI_ERR_ARG, "%s: %s=0x%x is not an error handler%s", fn, arg,
+                             (unsigned)h, h == MPI_ERRHANDLER_NULL ? " (MPI_ERRHANDLER_NULL)" : "");
     if (!tern_errh_is_predefined(*out) && (*out)->kind != TERN_ERRH_USER_SESSION)
         return tern_err_make(MPI_ERR_ARG,
-                             "%s: %s=0x%x is not a session error handler (make one with MPI_Session_create_errhandler)",
+                             "%s: %s=0x%x is not a session error handler (make one with "
+                             "MPI_Session_create_errhandler)",
                              fn, arg, (unsigned)h);
     return MPI_SUCCESS;
 }
@@ -64,7 +66,8 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
     int rc = session_errh(fn, "errhandler", errhandler, &e);
     if (rc != MPI_SUCCESS) {
         /* No handler to raise it on but the world model's, or the default one. */
-        rc = tern_g.init_state == TERN_STATE_ACTIVE ? tern_err_raise(NULL, rc) : tern_errh_raise_session(NULL, 0, rc);
+        rc = tern_g.init_state == TERN_STATE_ACTIVE ? tern_err_raise(NULL, rc)
+                                                    : tern_errh_raise_session(NULL, 0, rc);
         goto out;
     }
     if (info != MPI_INFO_NULL && !(ti = tern_info_get(info)))

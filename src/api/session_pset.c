@@ -28,8 +28,9 @@ static int find_pset(struct tern_session *s, const char *fn, const char *name, i
     if (!name) return tern_err_session(s, MPI_ERR_ARG, "%s: pset_name is NULL", fn);
     for (*p = 0; *p < NPSETS; ++*p)
         if (strcasecmp(name, pset_names[*p]) == 0) return MPI_SUCCESS;
-    return tern_err_session(s, MPI_ERR_ARG, "%s: pset_name=\"%.64s\" is not a process set (Tern has \"%s\" and \"%s\")",
-                            fn, name, pset_names[PSET_WORLD], pset_names[PSET_SELF]);
+    return tern_err_session(
+        s, MPI_ERR_ARG, "%s: pset_name=\"%.64s\" is not a process set (Tern has \"%s\" and \"%s\")",
+        fn, name, pset_names[PSET_WORLD], pset_names[PSET_SELF]);
 }
 
 /* The info argument of the queries: none is understood, but it must be
@@ -37,7 +38,8 @@ static int find_pset(struct tern_session *s, const char *fn, const char *name, i
 static int check_info(struct tern_session *s, const char *fn, MPI_Info info)
 {
     if (info == MPI_INFO_NULL || tern_info_get(info)) return MPI_SUCCESS;
-    return tern_err_session(s, MPI_ERR_INFO, "%s: info=0x%x is not an info object", fn, (unsigned)info);
+    return tern_err_session(s, MPI_ERR_INFO, "%s: info=0x%x is not an info object", fn,
+                            (unsigned)info);
 }
 
 int tern_api_session_get_num_psets(const char *fn, struct tern_session *session_o, MPI_Info info,
@@ -60,13 +62,14 @@ int tern_api_session_get_nth_pset(const char *fn, struct tern_session *session_o
     int rc;
     TRY(check_info(s, fn, info));
     if (n < 0 || n >= NPSETS) {
-        rc = tern_err_session(s, MPI_ERR_ARG, "%s: n=%d is not in [0, %d): there are %d process sets", fn, n,
+        rc = tern_err_session(s, MPI_ERR_ARG,
+                              "%s: n=%d is not in [0, %d): there are %d process sets", fn, n,
                               NPSETS, NPSETS);
         goto out;
     }
     if (!pset_len || *pset_len < 0 || (*pset_len > 0 && !pset_name)) {
         rc = tern_err_session(s, MPI_ERR_ARG, "%s: %s", fn,
-                              !pset_len      ? "pset_len is NULL"
+                              !pset_len       ? "pset_len is NULL"
                               : *pset_len < 0 ? "*pset_len is negative"
                                               : "pset_name is NULL");
         goto out;
@@ -92,7 +95,8 @@ int tern_api_session_get_pset_info(const char *fn, struct tern_session *session_
     char size[16];
     snprintf(size, sizeof size, "%d", pset_size(p));
     struct tern_info *ti = tern_info_new();
-    if (!ti || tern_info_set(ti, "mpi_size", size) != MPI_SUCCESS || tern_info_publish(ti, info) != MPI_SUCCESS) {
+    if (!ti || tern_info_set(ti, "mpi_size", size) != MPI_SUCCESS ||
+        tern_info_publish(ti, info) != MPI_SUCCESS) {
         if (ti) tern_info_destroy(ti);
         rc = tern_err_session(s, MPI_ERR_NO_MEM, "%s: out of memory for an info object", fn);
     }

@@ -9,7 +9,8 @@
 #include "datatype/datatype.h"
 #include "p2p/status.h"
 
-_Static_assert(sizeof(MPI_Status) == MPI_F_STATUS_SIZE * sizeof(MPI_Fint), "C and Fortran statuses differ");
+_Static_assert(sizeof(MPI_Status) == MPI_F_STATUS_SIZE * sizeof(MPI_Fint),
+               "C and Fortran statuses differ");
 _Static_assert(sizeof(MPI_F08_status) == sizeof(MPI_Status), "C and Fortran 2008 statuses differ");
 
 static int null_arg(const char *fn, const char *arg)
@@ -17,14 +18,15 @@ static int null_arg(const char *fn, const char *arg)
     return tern_err_comm(NULL, MPI_ERR_ARG, "%s: %s is NULL", fn, arg);
 }
 
-#define COPY_STATUS(NAME, FROM_T, TO_T, FROM, TO)                                                        \
-    int PMPI_##NAME(const FROM_T *FROM, TO_T *TO)                                                       \
-    {                                                                                                    \
-        if (!FROM || !TO) return null_arg("MPI_" #NAME, !FROM ? #FROM : #TO);                            \
-        if ((const void *)FROM == (const void *)MPI_STATUS_IGNORE)                                       \
-            return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_" #NAME ": " #FROM " is MPI_STATUS_IGNORE");   \
-        memcpy(TO, FROM, sizeof(MPI_Status));                                                            \
-        return MPI_SUCCESS;                                                                              \
+#define COPY_STATUS(NAME, FROM_T, TO_T, FROM, TO)                                  \
+    int PMPI_##NAME(const FROM_T *FROM, TO_T *TO)                                  \
+    {                                                                              \
+        if (!FROM || !TO) return null_arg("MPI_" #NAME, !FROM ? #FROM : #TO);      \
+        if ((const void *)FROM == (const void *)MPI_STATUS_IGNORE)                 \
+            return tern_err_comm(NULL, MPI_ERR_ARG,                                \
+                                 "MPI_" #NAME ": " #FROM " is MPI_STATUS_IGNORE"); \
+        memcpy(TO, FROM, sizeof(MPI_Status));                                      \
+        return MPI_SUCCESS;                                                        \
     }
 
 TERN_WEAK_ALIAS(MPI_Status_c2f)
@@ -41,18 +43,18 @@ TERN_WEAK_ALIAS(MPI_Status_f082f)
 COPY_STATUS(Status_f082f, MPI_F08_status, MPI_Fint, f08_status, f_status)
 
 /* One field in, one field out (MPI 4.1 accessors). */
-#define STATUS_FIELD(GET, SET, FIELD, ARG)                                                               \
-    int PMPI_##GET(const MPI_Status *status, int *ARG)                                                  \
-    {                                                                                                    \
-        if (!status || !ARG) return null_arg("MPI_" #GET, !status ? "status" : #ARG);                    \
-        *ARG = status->FIELD;                                                                            \
-        return MPI_SUCCESS;                                                                              \
-    }                                                                                                    \
-    int PMPI_##SET(MPI_Status *status, int ARG)                                                         \
-    {                                                                                                    \
-        if (!status) return null_arg("MPI_" #SET, "status");                                             \
-        status->FIELD = ARG;                                                                             \
-        return MPI_SUCCESS;                                                                              \
+#define STATUS_FIELD(GET, SET, FIELD, ARG)                                            \
+    int PMPI_##GET(const MPI_Status *status, int *ARG)                                \
+    {                                                                                 \
+        if (!status || !ARG) return null_arg("MPI_" #GET, !status ? "status" : #ARG); \
+        *ARG = status->FIELD;                                                         \
+        return MPI_SUCCESS;                                                           \
+    }                                                                                 \
+    int PMPI_##SET(MPI_Status *status, int ARG)                                       \
+    {                                                                                 \
+        if (!status) return null_arg("MPI_" #SET, "status");                          \
+        status->FIELD = ARG;                                                          \
+        return MPI_SUCCESS;                                                           \
     }
 
 TERN_WEAK_ALIAS(MPI_Status_get_source)
@@ -79,7 +81,8 @@ static int set_elements(const char *fn, MPI_Status *status, MPI_Datatype datatyp
 {
     TERN_REQUIRE_INIT(fn);
     if (!status) return null_arg(fn, "status");
-    if (count < 0) return tern_err_comm(NULL, MPI_ERR_COUNT, "%s: count=%lld must not be negative", fn, count);
+    if (count < 0)
+        return tern_err_comm(NULL, MPI_ERR_COUNT, "%s: count=%lld must not be negative", fn, count);
     tern_lock();
     struct tern_datatype *dt;
     int rc = tern_dt_check_valid(datatype, fn, "datatype", &dt);

@@ -45,12 +45,12 @@ int tern_api_cartdim_get(const char *fn, struct tern_comm *comm_o, int *ndims)
 }
 
 /* maxdims must hold the grid (MPICH's rule for Cart_coords). */
-static int chk_maxdims(struct tern_comm *c, const char *fn, const struct tern_topo *t,
-                       int maxdims)
+static int chk_maxdims(struct tern_comm *c, const char *fn, const struct tern_topo *t, int maxdims)
 {
     if (maxdims >= t->ndims) return MPI_SUCCESS;
-    return tern_err_comm(c, MPI_ERR_ARG, "%s: maxdims=%d is less than the %d dimensions of the grid",
-                         fn, maxdims, t->ndims);
+    return tern_err_comm(c, MPI_ERR_ARG,
+                         "%s: maxdims=%d is less than the %d dimensions of the grid", fn, maxdims,
+                         t->ndims);
 }
 
 int tern_api_cart_get(const char *fn, struct tern_comm *comm_o, int maxdims, int dims[],

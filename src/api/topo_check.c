@@ -30,8 +30,7 @@ int tern_topo_chk_nonneg(struct tern_comm *c, const char *fn, const char *arg, i
     return tern_err_comm(c, MPI_ERR_ARG, "%s: %s=%d must not be negative", fn, arg, v);
 }
 
-int tern_topo_chk_array(struct tern_comm *c, const char *fn, const char *arg, const void *a,
-                        int n)
+int tern_topo_chk_array(struct tern_comm *c, const char *fn, const char *arg, const void *a, int n)
 {
     if (a || n <= 0) return MPI_SUCCESS;
     return tern_err_comm(c, MPI_ERR_ARG, "%s: %s is NULL but has %d entries to give", fn, arg, n);

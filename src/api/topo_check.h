@@ -22,8 +22,7 @@ int tern_topo_new_result(struct tern_comm *c, int rc, struct tern_comm *nc, MPI_
 /* v >= 0, else MPI_ERR_ARG. */
 int tern_topo_chk_nonneg(struct tern_comm *c, const char *fn, const char *arg, int v);
 /* An array of n entries is present when n > 0, else MPI_ERR_ARG. */
-int tern_topo_chk_array(struct tern_comm *c, const char *fn, const char *arg, const void *a,
-                        int n);
+int tern_topo_chk_array(struct tern_comm *c, const char *fn, const char *arg, const void *a, int n);
 /* Every a[i] is a rank of c, else MPI_ERR_RANK. */
 int tern_topo_chk_ranks(struct tern_comm *c, const char *fn, const char *arg, const int *a, int n);
 /* A rank of c, else MPI_ERR_RANK. */

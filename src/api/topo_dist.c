@@ -10,10 +10,7 @@
 #include "core/info.h"
 
 /* MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY name no storage. */
-static int no_weights(const int *w)
-{
-    return w == MPI_UNWEIGHTED || w == MPI_WEIGHTS_EMPTY;
-}
+static int no_weights(const int *w) { return w == MPI_UNWEIGHTED || w == MPI_WEIGHTS_EMPTY; }
 
 /* Weights of n edges: present (MPI_WEIGHTS_EMPTY only when n == 0) and
  * not negative. */
@@ -41,11 +38,11 @@ static int chk_side(struct tern_comm *c, const char *fn, const char *deg_arg, in
     return chk_weights(c, fn, w_arg, w, deg);
 }
 
-int tern_api_dist_graph_create_adjacent(const char *fn, struct tern_comm *comm_old_o,
-                                        int indegree, const int sources[],
-                                        const int sourceweights[], int outdegree,
-                                        const int destinations[], const int destweights[],
-                                        MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
+int tern_api_dist_graph_create_adjacent(const char *fn, struct tern_comm *comm_old_o, int indegree,
+                                        const int sources[], const int sourceweights[],
+                                        int outdegree, const int destinations[],
+                                        const int destweights[], MPI_Info info, int reorder,
+                                        MPI_Comm *comm_dist_graph)
 {
     struct tern_comm *c = comm_old_o, *nc = NULL;
     struct tern_topo *t;
@@ -68,7 +65,8 @@ int tern_api_dist_graph_create_adjacent(const char *fn, struct tern_comm *comm_o
         t->in = tern_topo_ints(sources, indegree, &ok);
         t->out = tern_topo_ints(destinations, outdegree, &ok);
         if (t->weighted) {
-            t->inw = tern_topo_ints(no_weights(sourceweights) ? NULL : sourceweights, indegree, &ok);
+            t->inw =
+                tern_topo_ints(no_weights(sourceweights) ? NULL : sourceweights, indegree, &ok);
             t->outw = tern_topo_ints(no_weights(destweights) ? NULL : destweights, outdegree, &ok);
         }
         if (!ok) {
@@ -160,7 +158,8 @@ static int give_side(struct tern_comm *c, const char *fn, const char *max_arg, i
     if ((rc = tern_topo_chk_array(c, fn, arg, ranks, n))) return rc;
     /* A weighted graph's weights need room unless the caller declines them. */
     if (from_w && !w && n > 0)
-        return tern_err_comm(c, MPI_ERR_ARG, "%s: the weights beside %s are NULL but the graph is weighted", fn,
+        return tern_err_comm(c, MPI_ERR_ARG,
+                             "%s: the weights beside %s are NULL but the graph is weighted", fn,
                              arg);
     for (int i = 0; i < n; i++) ranks[i] = from[i];
     if (from_w && w && !no_weights(w))

@@ -42,7 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define BOOT_MAX_KEY 64    /* key length < this */
+#define BOOT_MAX_KEY 64     /* key length < this */
 #define BOOT_MAX_VALUE 1024 /* value length <= this */
 #define BOOT_LINE_MAX 2048
 
@@ -53,8 +53,8 @@ struct local_kv { /* the singleton's own table */
 
 static struct {
     int inited;
-    int fd;      /* -1: singleton */
-    int shm_fd;  /* TERN_SHM_FD until tern_boot_take_shm_fd; else -1 */
+    int fd;     /* -1: singleton */
+    int shm_fd; /* TERN_SHM_FD until tern_boot_take_shm_fd; else -1 */
     struct tern_boot_info info;
     char rbuf[BOOT_LINE_MAX + 2];
     size_t rlen;
@@ -82,16 +82,14 @@ static int env_int(const char *name, int dflt, int *out)
 {
     const char *s = getenv(name);
     if (!s) {
-        if (dflt < 0)
-            return -1;
+        if (dflt < 0) return -1;
         *out = dflt;
         return 0;
     }
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
-    if (errno || end == s || *end != '\0' || v < 0 || v > 0x7fffffff)
-        return -1;
+    if (errno || end == s || *end != '\0' || v < 0 || v > 0x7fffffff) return -1;
     *out = (int)v;
     return 0;
 }
@@ -103,17 +101,13 @@ static int env_int(const char *name, int dflt, int *out)
 static int launcher_fd(void)
 {
     int fd;
-    if (env_int("TERN_BOOT_FD", -1, &fd) < 0)
-        return -1;
-    if (fd < 3)
-        return -1;
+    if (env_int("TERN_BOOT_FD", -1, &fd) < 0) return -1;
+    if (fd < 3) return -1;
     struct stat st;
-    if (fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode))
-        return -1;
+    if (fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode)) return -1;
     int type = 0;
     socklen_t len = sizeof type;
-    if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) < 0 || type != SOCK_STREAM)
-        return -1;
+    if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) < 0 || type != SOCK_STREAM) return -1;
     int launcher;
     if (env_int("TERN_LAUNCHER_PID", 0, &launcher) == 0 && launcher > 0) {
         struct ucred cred;
@@ -131,13 +125,13 @@ static int shm_file(int *out)
 {
     *out = -1;
     const char *s = getenv("TERN_SHM_FD");
-    if (!s)
-        return 0;
+    if (!s) return 0;
     int fd;
     struct stat st;
-    if (env_int("TERN_SHM_FD", -1, &fd) < 0 || fd < 3 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-        st.st_nlink != 0) {
-        say("TERN_SHM_FD=%.40s is not the unnamed shared-memory file mpiexec creates for the job", s);
+    if (env_int("TERN_SHM_FD", -1, &fd) < 0 || fd < 3 || fstat(fd, &st) < 0 ||
+        !S_ISREG(st.st_mode) || st.st_nlink != 0) {
+        say("TERN_SHM_FD=%.40s is not the unnamed shared-memory file mpiexec creates for the job",
+            s);
         return -1;
     }
     fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC);
@@ -156,14 +150,11 @@ static int lost(const char *during)
 
 static int send_all(const char *p, size_t n, const char *during)
 {
-    if (boot_gone)
-        return lost(during);
+    if (boot_gone) return lost(during);
     while (n > 0) {
         ssize_t w = send(boot.fd, p, n, MSG_NOSIGNAL);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0 && (errno == EPIPE || errno == ECONNRESET))
-            return lost(during);
+        if (w < 0 && errno == EINTR) continue;
+        if (w < 0 && (errno == EPIPE || errno == ECONNRESET)) return lost(during);
         if (w < 0) {
             say("cannot write to mpiexec during %s: %s", during, strerror(errno));
             return -1;
@@ -188,10 +179,8 @@ static int read_line(const char *during)
             return -1;
         }
         ssize_t n = recv(boot.fd, boot.rbuf + boot.rlen, BOOT_LINE_MAX - boot.rlen, 0);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n == 0 || (n < 0 && errno == ECONNRESET))
-            return lost(during);
+        if (n < 0 && errno == EINTR) continue;
+        if (n == 0 || (n < 0 && errno == ECONNRESET)) return lost(during);
         if (n < 0) {
             say("cannot read from mpiexec during %s: %s", during, strerror(errno));
             return -1;
@@ -211,18 +200,15 @@ static void consume_line(void)
 /* Sends 'req' and reads the answer into boot.rbuf; caller consumes it. */
 static int request(const char *req, size_t len, const char *during)
 {
-    if (send_all(req, len, during) < 0)
-        return -1;
+    if (send_all(req, len, during) < 0) return -1;
     return read_line(during);
 }
 
 static int expect_ok(const char *req, const char *during)
 {
-    if (request(req, strlen(req), during) < 0)
-        return -1;
+    if (request(req, strlen(req), during) < 0) return -1;
     int ok = strcmp(boot.rbuf, "ok") == 0;
-    if (!ok)
-        say("mpiexec refused %s: %s", during, boot.rbuf);
+    if (!ok) say("mpiexec refused %s: %s", during, boot.rbuf);
     consume_line();
     return ok ? 0 : -1;
 }
@@ -235,7 +221,8 @@ static void singleton_id(char *id, size_t len)
     if (getrandom(&rnd, sizeof rnd, GRND_NONBLOCK) != (ssize_t)sizeof rnd)
         rnd = (unsigned)ts.tv_nsec * 2654435761u;
     snprintf(id, len, "s%lx-%llx-%08x", (long)getpid(),
-             (unsigned long long)ts.tv_sec * 1000000ull + (unsigned long long)(ts.tv_nsec / 1000), rnd);
+             (unsigned long long)ts.tv_sec * 1000000ull + (unsigned long long)(ts.tv_nsec / 1000),
+             rnd);
 }
 
 static int init_locked(struct tern_boot_info *info)
@@ -265,8 +252,7 @@ static int init_locked(struct tern_boot_info *info)
         return -1;
     }
     strcpy(in.job_id, id);
-    if (shm_file(&boot.shm_fd) < 0)
-        return -1;
+    if (shm_file(&boot.shm_fd) < 0) return -1;
     fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC);
     boot.fd = fd;
     boot.info = in;
@@ -320,8 +306,7 @@ static int valid_word(const char *s, size_t min, size_t max)
 {
     size_t n = 0;
     for (; s[n]; n++)
-        if (s[n] <= ' ' || s[n] > '~' || n >= max)
-            return 0;
+        if (s[n] <= ' ' || s[n] > '~' || n >= max) return 0;
     return n >= min;
 }
 
@@ -339,7 +324,8 @@ int tern_boot_put(const char *key, const char *value)
         return -1;
     }
     if (!value || !valid_word(value, 0, BOOT_MAX_VALUE)) {
-        say("bootstrap put: invalid value for key '%s' (at most %d printable characters, no spaces)",
+        say("bootstrap put: invalid value for key '%s' (at most %d printable characters, no "
+            "spaces)",
             key, BOOT_MAX_VALUE);
         return -1;
     }
@@ -349,8 +335,7 @@ int tern_boot_put(const char *key, const char *value)
         rc = not_inited("tern_boot_put");
     } else if (boot.fd < 0) {
         struct local_kv *e = boot.kv;
-        while (e && strcmp(e->key, key) != 0)
-            e = e->next;
+        while (e && strcmp(e->key, key) != 0) e = e->next;
         char *v = strdup(value);
         if (!v) {
             rc = -1;
@@ -366,8 +351,7 @@ int tern_boot_put(const char *key, const char *value)
             free(v);
             rc = -1;
         }
-        if (rc < 0)
-            say("bootstrap put: out of memory");
+        if (rc < 0) say("bootstrap put: out of memory");
     } else {
         char req[16 + BOOT_MAX_KEY + BOOT_MAX_VALUE];
         int n = snprintf(req, sizeof req, "put %s %s\n", key, value);
@@ -390,8 +374,7 @@ int tern_boot_get(const char *key, char *value, size_t max)
         not_inited("tern_boot_get");
     } else if (boot.fd < 0) {
         for (struct local_kv *e = boot.kv; e; e = e->next)
-            if (strcmp(e->key, key) == 0)
-                found = e->value;
+            if (strcmp(e->key, key) == 0) found = e->value;
     } else {
         char req[8 + BOOT_MAX_KEY];
         int n = snprintf(req, sizeof req, "get %s\n", key);
@@ -413,8 +396,7 @@ int tern_boot_get(const char *key, char *value, size_t max)
                 max);
         }
     }
-    if (answered)
-        consume_line();
+    if (answered) consume_line();
     pthread_mutex_unlock(&boot_lock);
     return rc;
 }
@@ -429,8 +411,7 @@ int tern_boot_fence(void)
         rc = request("fence\n", 6, "a fence");
         if (rc >= 0) {
             rc = strcmp(boot.rbuf, "fence-done") == 0 ? 0 : -1;
-            if (rc < 0)
-                say("unexpected answer from mpiexec to fence: '%.80s'", boot.rbuf);
+            if (rc < 0) say("unexpected answer from mpiexec to fence: '%.80s'", boot.rbuf);
             consume_line();
         }
     }
@@ -463,8 +444,7 @@ _Noreturn void tern_boot_abort(int code, const char *msg)
 {
     /* An abort is never a success: 0 modulo 256 becomes 1 (as in mpiexec). */
     int status = (int)((unsigned)code & 0xffu);
-    if (status == 0)
-        status = 1;
+    if (status == 0) status = 1;
     char text[1024];
     size_t n = 0;
     for (const char *p = msg ? msg : ""; *p && n < sizeof text - 1; p++)
@@ -480,10 +460,8 @@ _Noreturn void tern_boot_abort(int code, const char *msg)
         size_t left = (size_t)len;
         while (left > 0) {
             ssize_t w = send(fd, p, left, MSG_NOSIGNAL);
-            if (w < 0 && errno == EINTR)
-                continue;
-            if (w <= 0)
-                break;
+            if (w < 0 && errno == EINTR) continue;
+            if (w <= 0) break;
             p += w;
             left -= (size_t)w;
         }
@@ -496,14 +474,11 @@ _Noreturn void tern_boot_abort(int code, const char *msg)
 int tern_boot_launcher_alive(void)
 {
     int fd = boot.fd;
-    if (!boot.inited || fd < 0)
-        return 1;
-    if (boot_gone)
-        return 0;
+    if (!boot.inited || fd < 0) return 1;
+    if (boot_gone) return 0;
     struct pollfd p = {.fd = fd, .events = POLLIN | POLLRDHUP};
     int rc = poll(&p, 1, 0);
-    if (rc <= 0)
-        return 1; /* nothing to see (or EINTR): still there */
+    if (rc <= 0) return 1; /* nothing to see (or EINTR): still there */
     if (p.revents & (POLLHUP | POLLRDHUP | POLLERR | POLLNVAL)) {
         boot_gone = 1;
         return 0;

@@ -36,7 +36,8 @@ static int index_of(char (*ids)[TERN_HOST_ID_MAX], int n, const char *id)
     return -1;
 }
 
-int tern_hosts_exchange(int rank, int size, const char *override, int ranks_per_host, struct tern_hosts *out)
+int tern_hosts_exchange(int rank, int size, const char *override, int ranks_per_host,
+                        struct tern_hosts *out)
 {
     memset(out, 0, sizeof *out);
     if (override && override[0] && strcmp(override, "auto") != 0)
@@ -50,7 +51,7 @@ int tern_hosts_exchange(int rank, int size, const char *override, int ranks_per_
     to_word(out->id);
 
     out->host_of = calloc((size_t)size, sizeof *out->host_of);
-    char (*ids)[TERN_HOST_ID_MAX] = calloc((size_t)size, sizeof *ids);
+    char(*ids)[TERN_HOST_ID_MAX] = calloc((size_t)size, sizeof *ids);
     if (!out->host_of || !ids) {
         fprintf(stderr, "tern: out of memory for the host ids of %d ranks\n", size);
         free(ids);

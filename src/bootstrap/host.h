@@ -8,7 +8,7 @@
 
 struct tern_hosts {
     int nhosts;
-    int *host_of;           /* world rank -> host index, numbered by first rank */
+    int *host_of; /* world rank -> host index, numbered by first rank */
     int local_rank, local_size;
     char id[TERN_HOST_ID_MAX]; /* this rank's host id */
 };
@@ -18,7 +18,8 @@ struct tern_hosts {
  * kernel's boot id, unless it is empty or "auto"; with ranks_per_host > 0 (TERN_RANKS_PER_HOST)
  * rank r is placed on simulated host r / ranks_per_host instead.  0, or -1
  * with a message printed. */
-int tern_hosts_exchange(int rank, int size, const char *override, int ranks_per_host, struct tern_hosts *out);
+int tern_hosts_exchange(int rank, int size, const char *override, int ranks_per_host,
+                        struct tern_hosts *out);
 void tern_hosts_free(struct tern_hosts *h);
 
 #endif

@@ -80,8 +80,8 @@ typedef int tern_nbc_alltoallv_fn(struct tern_sched *s, const void *sbuf, const 
                                   const int *rcounts, const int *rdispls,
                                   struct tern_datatype *rdt);
 typedef int tern_nbc_alltoallw_fn(struct tern_sched *s, const void *sbuf, const int *scounts,
-                                  const int *sdispls, struct tern_datatype *const *sdts,
-                                  void *rbuf, const int *rcounts, const int *rdispls,
+                                  const int *sdispls, struct tern_datatype *const *sdts, void *rbuf,
+                                  const int *rcounts, const int *rdispls,
                                   struct tern_datatype *const *rdts);
 typedef int tern_nbc_reduce_fn(struct tern_sched *s, const void *sbuf, void *rbuf, size_t count,
                                struct tern_datatype *dt, struct tern_op *op, int root);

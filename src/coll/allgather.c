@@ -41,9 +41,9 @@ static int ring(const struct ag_layout *l, int tag, struct tern_comm *c)
     int left = (r - 1 + n) % n, right = (r + 1) % n;
     for (int s = 0; s < n - 1; s++) {
         int sb = (r - s + n) % n, rb = (r - s - 1 + n) % n;
-        int rc = tern_sendrecv(ag_block(l, sb), ag_count(l, sb), l->rdt, right, tag, ag_block(l, rb),
-                               ag_count(l, rb), l->rdt, left, tag, c, TERN_COLL_CTX,
-                               MPI_STATUS_IGNORE);
+        int rc =
+            tern_sendrecv(ag_block(l, sb), ag_count(l, sb), l->rdt, right, tag, ag_block(l, rb),
+                          ag_count(l, rb), l->rdt, left, tag, c, TERN_COLL_CTX, MPI_STATUS_IGNORE);
         if (rc) return rc;
     }
     return MPI_SUCCESS;
@@ -108,9 +108,8 @@ int tern_coll_allgather_bruck(const void *sbuf, size_t scount, struct tern_datat
     return allgather(sbuf, scount, sdt, rbuf, rcount, rdt, c, 1);
 }
 
-int tern_coll_allgather_ring(const void *sbuf, size_t scount, struct tern_datatype *sdt,
-                             void *rbuf, size_t rcount, struct tern_datatype *rdt,
-                             struct tern_comm *c)
+int tern_coll_allgather_ring(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
+                             size_t rcount, struct tern_datatype *rdt, struct tern_comm *c)
 {
     return allgather(sbuf, scount, sdt, rbuf, rcount, rdt, c, 0);
 }

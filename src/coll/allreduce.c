@@ -9,8 +9,9 @@
 #include "coll/coll_util.h"
 #include "coll/op.h"
 
-int tern_coll_allreduce_recursive_doubling(const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
-                   struct tern_op *op, struct tern_comm *c)
+int tern_coll_allreduce_recursive_doubling(const void *sbuf, void *rbuf, size_t count,
+                                           struct tern_datatype *dt, struct tern_op *op,
+                                           struct tern_comm *c)
 {
     int n = c->size, r = c->rank, rc = MPI_SUCCESS;
     if (count == 0) return MPI_SUCCESS;

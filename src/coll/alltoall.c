@@ -16,11 +16,11 @@
 /* Where block i of one side lives. */
 struct a2a_side {
     const char *buf;
-    size_t count;                         /* alltoall */
-    const int *counts, *displs;           /* alltoallv (displs in elements), alltoallw (bytes) */
-    struct tern_datatype *dt;             /* alltoall, alltoallv */
-    struct tern_datatype *const *dts;     /* alltoallw */
-    const size_t *offs;                   /* packed in-place copy: byte offsets */
+    size_t count;                     /* alltoall */
+    const int *counts, *displs;       /* alltoallv (displs in elements), alltoallw (bytes) */
+    struct tern_datatype *dt;         /* alltoall, alltoallv */
+    struct tern_datatype *const *dts; /* alltoallw */
+    const size_t *offs;               /* packed in-place copy: byte offsets */
 };
 
 static void a2a_block(const struct a2a_side *s, int i, char **ptr, size_t *count,
@@ -131,16 +131,15 @@ static int bruck(const void *sbuf, size_t scount, struct tern_datatype *sdt, voi
     }
     if (!rc)
         for (int i = 0; i < n; i++)
-            tern_dt_unpack(rdt,
-                           tern_coll_elem(rbuf, rdt, (MPI_Aint)((r - i + n) % n) * (MPI_Aint)rcount),
-                           rcount, 0, tmp + (size_t)i * blk, blk);
+            tern_dt_unpack(
+                rdt, tern_coll_elem(rbuf, rdt, (MPI_Aint)((r - i + n) % n) * (MPI_Aint)rcount),
+                rcount, 0, tmp + (size_t)i * blk, blk);
     free(tmp);
     return rc;
 }
 
-int tern_coll_alltoall_bruck(const void *sbuf, size_t scount, struct tern_datatype *sdt,
-                             void *rbuf, size_t rcount, struct tern_datatype *rdt,
-                             struct tern_comm *c)
+int tern_coll_alltoall_bruck(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
+                             size_t rcount, struct tern_datatype *rdt, struct tern_comm *c)
 {
     if (rcount * rdt->size == 0) return MPI_SUCCESS;
     return bruck(sbuf, scount, sdt, rbuf, rcount, rdt, c);
@@ -158,8 +157,7 @@ int tern_coll_alltoall_pairwise(const void *sbuf, size_t scount, struct tern_dat
 
 int tern_coll_alltoallv_pairwise(const void *sbuf, const int *scounts, const int *sdispls,
                                  struct tern_datatype *sdt, void *rbuf, const int *rcounts,
-                                 const int *rdispls, struct tern_datatype *rdt,
-                                 struct tern_comm *c)
+                                 const int *rdispls, struct tern_datatype *rdt, struct tern_comm *c)
 {
     struct a2a_side snd = {.buf = sbuf, .counts = scounts, .displs = sdispls, .dt = sdt};
     struct a2a_side rcv = {.buf = rbuf, .counts = rcounts, .displs = rdispls, .dt = rdt};
@@ -167,9 +165,9 @@ int tern_coll_alltoallv_pairwise(const void *sbuf, const int *scounts, const int
 }
 
 int tern_coll_alltoallw_pairwise(const void *sbuf, const int *scounts, const int *sdispls,
-                                 struct tern_datatype *const *sdts, void *rbuf,
-                                 const int *rcounts, const int *rdispls,
-                                 struct tern_datatype *const *rdts, struct tern_comm *c)
+                                 struct tern_datatype *const *sdts, void *rbuf, const int *rcounts,
+                                 const int *rdispls, struct tern_datatype *const *rdts,
+                                 struct tern_comm *c)
 {
     struct a2a_side snd = {.buf = sbuf, .counts = scounts, .displs = sdispls, .dts = sdts};
     struct a2a_side rcv = {.buf = rbuf, .counts = rcounts, .displs = rdispls, .dts = rdts};

@@ -9,9 +9,9 @@ int tern_coll_barrier_dissemination(struct tern_comm *c)
     struct tern_datatype *bt = tern_coll_byte();
     char dummy = 0; /* an address for the empty messages */
     for (int k = 1; k < n; k <<= 1) {
-        int rc = tern_sendrecv(&dummy, 0, bt, (r + k) % n, TERN_TAG_BARRIER, &dummy, 0, bt,
-                               (r - k + n) % n, TERN_TAG_BARRIER, c, TERN_COLL_CTX,
-                               MPI_STATUS_IGNORE);
+        int rc =
+            tern_sendrecv(&dummy, 0, bt, (r + k) % n, TERN_TAG_BARRIER, &dummy, 0, bt,
+                          (r - k + n) % n, TERN_TAG_BARRIER, c, TERN_COLL_CTX, MPI_STATUS_IGNORE);
         if (rc) return rc;
     }
     return MPI_SUCCESS;

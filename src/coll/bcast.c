@@ -3,7 +3,8 @@
  * forwards to all its children at once so large messages overlap. */
 #include "coll/coll_util.h"
 
-int tern_coll_bcast_binomial(void *buf, size_t count, struct tern_datatype *dt, int root, struct tern_comm *c)
+int tern_coll_bcast_binomial(void *buf, size_t count, struct tern_datatype *dt, int root,
+                             struct tern_comm *c)
 {
     int n = c->size, r = c->rank;
     if (n == 1 || count == 0 || dt->size == 0) return MPI_SUCCESS;

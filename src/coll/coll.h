@@ -37,7 +37,7 @@ enum tern_coll_tag {
     TERN_TAG_REDUCE_SCATTER,
     TERN_TAG_SCAN,
     TERN_TAG_EXSCAN,
-    TERN_TAG_CTX,      /* context-id agreement of communicator construction */
+    TERN_TAG_CTX, /* context-id agreement of communicator construction */
 };
 
 /* sbuf may be MPI_IN_PLACE where MPI allows it (rbuf for scatter at the

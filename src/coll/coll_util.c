@@ -14,8 +14,10 @@ void *tern_coll_tmpbuf(const struct tern_datatype *dt, size_t count, void **mem)
     MPI_Aint lo = dt->true_lb, hi = dt->true_ub;
     if (count > 1) {
         MPI_Aint span = (MPI_Aint)(count - 1) * dt->extent;
-        if (span < 0) lo += span;
-        else hi += span;
+        if (span < 0)
+            lo += span;
+        else
+            hi += span;
     }
     size_t bytes = count ? (size_t)(hi - lo) : 0;
     char *m = malloc(bytes ? bytes : 1);

@@ -8,8 +8,9 @@
 
 #include "coll/coll_util.h"
 
-int tern_coll_gather_binomial(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
-                size_t rcount, struct tern_datatype *rdt, int root, struct tern_comm *c)
+int tern_coll_gather_binomial(const void *sbuf, size_t scount, struct tern_datatype *sdt,
+                              void *rbuf, size_t rcount, struct tern_datatype *rdt, int root,
+                              struct tern_comm *c)
 {
     int n = c->size, r = c->rank, rc = MPI_SUCCESS;
     int vr = (r - root + n) % n;
@@ -17,16 +18,15 @@ int tern_coll_gather_binomial(const void *sbuf, size_t scount, struct tern_datat
     if (blk == 0) return MPI_SUCCESS; /* every rank has an empty block then */
 
     if (r == root && sbuf != MPI_IN_PLACE)
-        tern_dt_copy(sbuf, scount, sdt, tern_coll_elem(rbuf, rdt, (MPI_Aint)root * (MPI_Aint)rcount), rcount,
-                     rdt);
+        tern_dt_copy(sbuf, scount, sdt,
+                     tern_coll_elem(rbuf, rdt, (MPI_Aint)root * (MPI_Aint)rcount), rcount, rdt);
     if (n == 1) return MPI_SUCCESS;
 
     /* Subtree of vr: [vr, vr + sub). */
     int sub = vr == 0 ? n : tern_coll_lowbit(vr);
     if (sub > n - vr) sub = n - vr;
     int parent = vr == 0 ? -1 : (vr - tern_coll_lowbit(vr) + root) % n;
-    if (sub == 1)
-        return tern_send(sbuf, scount, sdt, parent, TERN_TAG_GATHER, c, TERN_COLL_CTX);
+    if (sub == 1) return tern_send(sbuf, scount, sdt, parent, TERN_TAG_GATHER, c, TERN_COLL_CTX);
 
     struct tern_datatype *bt = tern_coll_byte();
     char *tmp = malloc((size_t)sub * blk);
@@ -60,8 +60,8 @@ int tern_coll_gather_binomial(const void *sbuf, size_t scount, struct tern_datat
 }
 
 int tern_coll_gatherv_linear(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
-                 const int *rcounts, const int *displs, struct tern_datatype *rdt, int root,
-                 struct tern_comm *c)
+                             const int *rcounts, const int *displs, struct tern_datatype *rdt,
+                             int root, struct tern_comm *c)
 {
     int n = c->size, r = c->rank, rc = MPI_SUCCESS;
     if (r != root) {

@@ -20,23 +20,23 @@ struct tern_op;
 typedef int tern_nbc_all_block_fn(struct tern_sched *s, const void *sbuf, size_t scount,
                                   struct tern_datatype *sdt, void *rbuf, size_t rcount,
                                   struct tern_datatype *rdt);
-typedef int tern_nbc_all_reduce_fn(struct tern_sched *s, const void *sbuf, void *rbuf,
-                                   size_t count, struct tern_datatype *dt, struct tern_op *op);
+typedef int tern_nbc_all_reduce_fn(struct tern_sched *s, const void *sbuf, void *rbuf, size_t count,
+                                   struct tern_datatype *dt, struct tern_op *op);
 
 int tern_nbc_barrier(struct tern_sched *s);
 int tern_nbc_bcast(struct tern_sched *s, void *buf, size_t count, struct tern_datatype *dt,
                    int root);
 int tern_nbc_gather(struct tern_sched *s, const void *sbuf, size_t scount,
-                    struct tern_datatype *sdt, void *rbuf, size_t rcount,
-                    struct tern_datatype *rdt, int root);
+                    struct tern_datatype *sdt, void *rbuf, size_t rcount, struct tern_datatype *rdt,
+                    int root);
 int tern_nbc_gatherv(struct tern_sched *s, const void *sbuf, size_t scount,
                      struct tern_datatype *sdt, void *rbuf, const int *rcounts, const int *displs,
                      struct tern_datatype *rdt, int root);
 int tern_nbc_scatter(struct tern_sched *s, const void *sbuf, size_t scount,
                      struct tern_datatype *sdt, void *rbuf, size_t rcount,
                      struct tern_datatype *rdt, int root);
-int tern_nbc_scatterv(struct tern_sched *s, const void *sbuf, const int *scounts,
-                      const int *displs, struct tern_datatype *sdt, void *rbuf, size_t rcount,
+int tern_nbc_scatterv(struct tern_sched *s, const void *sbuf, const int *scounts, const int *displs,
+                      struct tern_datatype *sdt, void *rbuf, size_t rcount,
                       struct tern_datatype *rdt, int root);
 tern_nbc_all_block_fn tern_nbc_allgather;
 int tern_nbc_allgatherv(struct tern_sched *s, const void *sbuf, size_t scount,
@@ -53,10 +53,10 @@ int tern_nbc_alltoallw(struct tern_sched *s, const void *sbuf, const int *scount
 int tern_nbc_reduce(struct tern_sched *s, const void *sbuf, void *rbuf, size_t count,
                     struct tern_datatype *dt, struct tern_op *op, int root);
 tern_nbc_all_reduce_fn tern_nbc_allreduce;
-int tern_nbc_reduce_scatter(struct tern_sched *s, const void *sbuf, void *rbuf,
-                            const int *rcounts, struct tern_datatype *dt, struct tern_op *op);
-int tern_nbc_reduce_scatter_block(struct tern_sched *s, const void *sbuf, void *rbuf,
-                                  size_t rcount, struct tern_datatype *dt, struct tern_op *op);
+int tern_nbc_reduce_scatter(struct tern_sched *s, const void *sbuf, void *rbuf, const int *rcounts,
+                            struct tern_datatype *dt, struct tern_op *op);
+int tern_nbc_reduce_scatter_block(struct tern_sched *s, const void *sbuf, void *rbuf, size_t rcount,
+                                  struct tern_datatype *dt, struct tern_op *op);
 tern_nbc_all_reduce_fn tern_nbc_scan;
 tern_nbc_all_reduce_fn tern_nbc_exscan;
 

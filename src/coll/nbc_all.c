@@ -158,7 +158,8 @@ static int exchange(struct tern_sched *s, const char *sbuf, const struct blocks 
         poff = tern_sched_buf(s, (size_t)(n + 1) * sizeof *poff);
         if (!poff) return tern_sched_round(s);
         poff[0] = 0;
-        for (int i = 0; i < n; i++) poff[i + 1] = poff[i] + (MPI_Aint)(i == r ? 0 : bytes_of(rcv, i));
+        for (int i = 0; i < n; i++)
+            poff[i + 1] = poff[i] + (MPI_Aint)(i == r ? 0 : bytes_of(rcv, i));
         if (!(packed = tern_sched_buf(s, (size_t)poff[n]))) return tern_sched_round(s);
         for (int i = 0; i < n; i++)
             if (i != r)
@@ -200,9 +201,12 @@ static int describe(struct tern_sched *s, struct blocks *b, size_t count, const 
     for (int i = 0; i < n; i++) {
         b->count[i] = counts ? (size_t)counts[i] : count;
         b->dt[i] = dts ? dts[i] : dt;
-        if (dts) b->off[i] = displs[i];
-        else if (displs) b->off[i] = (MPI_Aint)displs[i] * dt->extent;
-        else b->off[i] = (MPI_Aint)i * (MPI_Aint)count * dt->extent;
+        if (dts)
+            b->off[i] = displs[i];
+        else if (displs)
+            b->off[i] = (MPI_Aint)displs[i] * dt->extent;
+        else
+            b->off[i] = (MPI_Aint)i * (MPI_Aint)count * dt->extent;
     }
     return MPI_SUCCESS;
 }
@@ -235,16 +239,15 @@ int tern_nbc_alltoall_exchange(struct tern_sched *s, const void *sbuf, size_t sc
 
 int tern_nbc_alltoallv_exchange(struct tern_sched *s, const void *sbuf, const int *scounts,
                                 const int *sdispls, struct tern_datatype *sdt, void *rbuf,
-                                const int *rcounts, const int *rdispls,
-                                struct tern_datatype *rdt)
+                                const int *rcounts, const int *rdispls, struct tern_datatype *rdt)
 {
     return alltoall_any(s, sbuf, 0, scounts, sdispls, sdt, NULL, rbuf, 0, rcounts, rdispls, rdt,
                         NULL);
 }
 
 int tern_nbc_alltoallw_exchange(struct tern_sched *s, const void *sbuf, const int *scounts,
-                                const int *sdispls, struct tern_datatype *const *sdts,
-                                void *rbuf, const int *rcounts, const int *rdispls,
+                                const int *sdispls, struct tern_datatype *const *sdts, void *rbuf,
+                                const int *rcounts, const int *rdispls,
                                 struct tern_datatype *const *rdts)
 {
     return alltoall_any(s, sbuf, 0, scounts, sdispls, NULL, sdts, rbuf, 0, rcounts, rdispls, NULL,

@@ -27,12 +27,12 @@ static int leader(struct tern_sched *s) { return tern_sched_comm(s)->rank == 0; 
 
 /* Adds the steps of 'call' over the local communicator, closing its last
  * round (an intracommunicator builder may leave it open). */
-#define LOCAL(s, call)                                                                             \
-    do {                                                                                           \
-        tern_sched_local(s, 1);                                                                    \
-        call;                                                                                      \
-        tern_sched_round(s);                                                                       \
-        tern_sched_local(s, 0);                                                                    \
+#define LOCAL(s, call)          \
+    do {                        \
+        tern_sched_local(s, 1); \
+        call;                   \
+        tern_sched_round(s);    \
+        tern_sched_local(s, 0); \
     } while (0)
 
 int tern_nbc_inter_barrier(struct tern_sched *s)
@@ -83,8 +83,7 @@ int tern_nbc_inter_gather(struct tern_sched *s, const void *sbuf, size_t scount,
 {
     struct tern_comm *c = tern_sched_comm(s);
     if (root == MPI_PROC_NULL) return MPI_SUCCESS;
-    if (root == MPI_ROOT)
-        return tern_sched_recv(s, rbuf, rcount * (size_t)c->peer_size, rdt, 0);
+    if (root == MPI_ROOT) return tern_sched_recv(s, rbuf, rcount * (size_t)c->peer_size, rdt, 0);
     char *tmp;
     int rc = gather_to_leader(s, sbuf, scount, sdt, &tmp);
     if (rc || !leader(s)) return rc;
@@ -111,8 +110,7 @@ int tern_nbc_inter_scatter(struct tern_sched *s, const void *sbuf, size_t scount
 {
     struct tern_comm *c = tern_sched_comm(s);
     if (root == MPI_PROC_NULL) return MPI_SUCCESS;
-    if (root == MPI_ROOT)
-        return tern_sched_send(s, sbuf, scount * (size_t)c->peer_size, sdt, 0);
+    if (root == MPI_ROOT) return tern_sched_send(s, sbuf, scount * (size_t)c->peer_size, sdt, 0);
     size_t blk = rcount * rdt->size, all = blk * (size_t)c->size;
     char *tmp = NULL;
     if (leader(s)) {
@@ -125,8 +123,8 @@ int tern_nbc_inter_scatter(struct tern_sched *s, const void *sbuf, size_t scount
 }
 
 int tern_nbc_inter_scatterv(struct tern_sched *s, const void *sbuf, const int *scounts,
-                            const int *displs, struct tern_datatype *sdt, void *rbuf,
-                            size_t rcount, struct tern_datatype *rdt, int root)
+                            const int *displs, struct tern_datatype *sdt, void *rbuf, size_t rcount,
+                            struct tern_datatype *rdt, int root)
 {
     struct tern_comm *c = tern_sched_comm(s);
     if (root == MPI_PROC_NULL) return MPI_SUCCESS;
@@ -176,8 +174,8 @@ int tern_nbc_inter_allgatherv(struct tern_sched *s, const void *sbuf, size_t sco
     char *tmp = tern_sched_buf(s, total);
     if (!tmp) return tern_sched_round(s);
     for (int i = 0; lead && i < n; off += (size_t)rcounts[i++] * rdt->size)
-        tern_sched_copy(s, tern_coll_elem(rbuf, rdt, displs[i]), (size_t)rcounts[i], rdt,
-                        tmp + off, (size_t)rcounts[i] * rdt->size, bt);
+        tern_sched_copy(s, tern_coll_elem(rbuf, rdt, displs[i]), (size_t)rcounts[i], rdt, tmp + off,
+                        (size_t)rcounts[i] * rdt->size, bt);
     LOCAL(s, tern_nbc_bcast(s, tmp, total, bt, 0));
     for (int i = 0; !lead && i < n; off += (size_t)rcounts[i++] * rdt->size)
         tern_sched_copy(s, tmp + off, (size_t)rcounts[i] * rdt->size, bt,

@@ -26,8 +26,8 @@ int tern_nbc_inter_scatter(struct tern_sched *s, const void *sbuf, size_t scount
                            struct tern_datatype *sdt, void *rbuf, size_t rcount,
                            struct tern_datatype *rdt, int root);
 int tern_nbc_inter_scatterv(struct tern_sched *s, const void *sbuf, const int *scounts,
-                            const int *displs, struct tern_datatype *sdt, void *rbuf,
-                            size_t rcount, struct tern_datatype *rdt, int root);
+                            const int *displs, struct tern_datatype *sdt, void *rbuf, size_t rcount,
+                            struct tern_datatype *rdt, int root);
 int tern_nbc_inter_allgather(struct tern_sched *s, const void *sbuf, size_t scount,
                              struct tern_datatype *sdt, void *rbuf, size_t rcount,
                              struct tern_datatype *rdt);

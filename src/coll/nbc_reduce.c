@@ -173,7 +173,8 @@ static int reduce_scatter_common(struct tern_sched *s, const void *sbuf, void *r
     MPI_Aint *displs = tern_sched_buf(s, (size_t)(n + 1) * sizeof *displs);
     if (!displs) return tern_sched_round(s);
     displs[0] = 0;
-    for (int i = 0; i < n; i++) displs[i + 1] = displs[i] + (MPI_Aint)(rcounts ? (size_t)rcounts[i] : rcount);
+    for (int i = 0; i < n; i++)
+        displs[i + 1] = displs[i] + (MPI_Aint)(rcounts ? (size_t)rcounts[i] : rcount);
     if (displs[n] == 0) return MPI_SUCCESS;
     const char *src = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
     size_t mine = (size_t)(displs[r + 1] - displs[r]);
@@ -188,8 +189,9 @@ static int reduce_scatter_common(struct tern_sched *s, const void *sbuf, void *r
     if (mine && (!got || !acc)) return tern_sched_round(s);
     for (int k = 1; k < n && mine; k++) {
         int from = (r - k + n) % n;
-        tern_sched_recv(s, tern_coll_elem(got, dt, (MPI_Aint)(from < r ? from : from - 1) * (MPI_Aint)mine),
-                        mine, dt, from);
+        tern_sched_recv(
+            s, tern_coll_elem(got, dt, (MPI_Aint)(from < r ? from : from - 1) * (MPI_Aint)mine),
+            mine, dt, from);
     }
     for (int k = 1; k < n; k++) {
         int to = (r + k) % n;
@@ -200,8 +202,9 @@ static int reduce_scatter_common(struct tern_sched *s, const void *sbuf, void *r
     if (!mine) return MPI_SUCCESS;
     /* acc = c_0 op (c_1 op (... op c_{n-1})): rank order for any op. */
     for (int i = n - 1; i >= 0; i--) {
-        const char *ci = i == r ? tern_coll_elem(src, dt, displs[r])
-                                : tern_coll_elem(got, dt, (MPI_Aint)(i < r ? i : i - 1) * (MPI_Aint)mine);
+        const char *ci =
+            i == r ? tern_coll_elem(src, dt, displs[r])
+                   : tern_coll_elem(got, dt, (MPI_Aint)(i < r ? i : i - 1) * (MPI_Aint)mine);
         if (i == n - 1)
             tern_sched_copy(s, ci, mine, dt, acc, mine, dt);
         else
@@ -213,8 +216,7 @@ static int reduce_scatter_common(struct tern_sched *s, const void *sbuf, void *r
 }
 
 int tern_nbc_reduce_scatter_direct(struct tern_sched *s, const void *sbuf, void *rbuf,
-                                   const int *rcounts, struct tern_datatype *dt,
-                                   struct tern_op *op)
+                                   const int *rcounts, struct tern_datatype *dt, struct tern_op *op)
 {
     return reduce_scatter_common(s, sbuf, rbuf, rcounts, 0, dt, op);
 }
@@ -233,9 +235,9 @@ int tern_nbc_reduce_scatter_inter_leader(struct tern_sched *s, const void *sbuf,
     return tern_nbc_inter_reduce_scatter(s, sbuf, rbuf, rcounts, 0, dt, op);
 }
 
-int tern_nbc_reduce_scatter_block_inter_leader(struct tern_sched *s, const void *sbuf,
-                                               void *rbuf, size_t rcount,
-                                               struct tern_datatype *dt, struct tern_op *op)
+int tern_nbc_reduce_scatter_block_inter_leader(struct tern_sched *s, const void *sbuf, void *rbuf,
+                                               size_t rcount, struct tern_datatype *dt,
+                                               struct tern_op *op)
 {
     return tern_nbc_inter_reduce_scatter(s, sbuf, rbuf, NULL, rcount, dt, op);
 }

@@ -20,8 +20,8 @@ static int subtree(int vr, int n, int root, int *parent)
     return sub;
 }
 
-int tern_nbc_bcast_binomial(struct tern_sched *s, void *buf, size_t count,
-                            struct tern_datatype *dt, int root)
+int tern_nbc_bcast_binomial(struct tern_sched *s, void *buf, size_t count, struct tern_datatype *dt,
+                            int root)
 {
     struct tern_comm *c = tern_sched_comm(s);
     int n = c->size, r = c->rank;
@@ -62,8 +62,7 @@ int tern_nbc_gather_binomial(struct tern_sched *s, const void *sbuf, size_t scou
     if (r != root) tern_sched_copy(s, sbuf, scount, sdt, tmp, blk, bt);
     for (int mask = 1; mask < sub; mask <<= 1) {
         int cnt = sub - mask < mask ? sub - mask : mask;
-        tern_sched_recv(s, tmp + (size_t)mask * blk, (size_t)cnt * blk, bt,
-                        (vr + mask + root) % n);
+        tern_sched_recv(s, tmp + (size_t)mask * blk, (size_t)cnt * blk, bt, (vr + mask + root) % n);
     }
     tern_sched_round(s);
     if (r != root) return tern_sched_send(s, tmp, (size_t)sub * blk, bt, parent);
@@ -114,8 +113,9 @@ int tern_nbc_scatter_binomial(struct tern_sched *s, const void *sbuf, size_t sco
     if (!tmp) return tern_sched_round(s);
     if (r == root) {
         for (int j = 1; j < n; j++)
-            tern_sched_copy(s, tern_coll_elem(sbuf, sdt, (MPI_Aint)((j + root) % n) * (MPI_Aint)scount),
-                            scount, sdt, tmp + (size_t)j * blk, blk, bt);
+            tern_sched_copy(
+                s, tern_coll_elem(sbuf, sdt, (MPI_Aint)((j + root) % n) * (MPI_Aint)scount), scount,
+                sdt, tmp + (size_t)j * blk, blk, bt);
     } else {
         tern_sched_recv(s, tmp, (size_t)sub * blk, bt, parent);
         tern_sched_round(s);

@@ -18,21 +18,31 @@
 #include "datatype/dt_internal.h"
 
 static const char *const op_names[15] = {
-    NULL,        "MPI_MAX",  "MPI_MIN",  "MPI_SUM",    "MPI_PROD",   "MPI_LAND",
-    "MPI_BAND",  "MPI_LOR",  "MPI_BOR",  "MPI_LXOR",   "MPI_BXOR",   "MPI_MINLOC",
-    "MPI_MAXLOC", "MPI_REPLACE", "MPI_NO_OP",
+    NULL,       "MPI_MAX",    "MPI_MIN",    "MPI_SUM",     "MPI_PROD",
+    "MPI_LAND", "MPI_BAND",   "MPI_LOR",    "MPI_BOR",     "MPI_LXOR",
+    "MPI_BXOR", "MPI_MINLOC", "MPI_MAXLOC", "MPI_REPLACE", "MPI_NO_OP",
 };
 
-#define TERN_PREDEF_OP(h, commute) {.handle = (h), .refcount = 1, .commutative = (commute), .predefined = (h)}
+#define TERN_PREDEF_OP(h, commute)                                                \
+    {                                                                             \
+        .handle = (h), .refcount = 1, .commutative = (commute), .predefined = (h) \
+    }
 static struct tern_op predefined_ops[15] = {
-    [1] = TERN_PREDEF_OP(MPI_MAX, 1),     [2] = TERN_PREDEF_OP(MPI_MIN, 1),
-    [3] = TERN_PREDEF_OP(MPI_SUM, 1),     [4] = TERN_PREDEF_OP(MPI_PROD, 1),
-    [5] = TERN_PREDEF_OP(MPI_LAND, 1),    [6] = TERN_PREDEF_OP(MPI_BAND, 1),
-    [7] = TERN_PREDEF_OP(MPI_LOR, 1),     [8] = TERN_PREDEF_OP(MPI_BOR, 1),
-    [9] = TERN_PREDEF_OP(MPI_LXOR, 1),    [10] = TERN_PREDEF_OP(MPI_BXOR, 1),
-    [11] = TERN_PREDEF_OP(MPI_MINLOC, 1), [12] = TERN_PREDEF_OP(MPI_MAXLOC, 1),
+    [1] = TERN_PREDEF_OP(MPI_MAX, 1),
+    [2] = TERN_PREDEF_OP(MPI_MIN, 1),
+    [3] = TERN_PREDEF_OP(MPI_SUM, 1),
+    [4] = TERN_PREDEF_OP(MPI_PROD, 1),
+    [5] = TERN_PREDEF_OP(MPI_LAND, 1),
+    [6] = TERN_PREDEF_OP(MPI_BAND, 1),
+    [7] = TERN_PREDEF_OP(MPI_LOR, 1),
+    [8] = TERN_PREDEF_OP(MPI_BOR, 1),
+    [9] = TERN_PREDEF_OP(MPI_LXOR, 1),
+    [10] = TERN_PREDEF_OP(MPI_BXOR, 1),
+    [11] = TERN_PREDEF_OP(MPI_MINLOC, 1),
+    [12] = TERN_PREDEF_OP(MPI_MAXLOC, 1),
     /* MPI_REPLACE keeps the later contribution: not commutative */
-    [13] = TERN_PREDEF_OP(MPI_REPLACE, 0), [14] = TERN_PREDEF_OP(MPI_NO_OP, 1),
+    [13] = TERN_PREDEF_OP(MPI_REPLACE, 0),
+    [14] = TERN_PREDEF_OP(MPI_NO_OP, 1),
 };
 
 /* User ops: created-tier handles 0x98000000 and up, as in MPICH. */
@@ -89,9 +99,8 @@ int tern_op_check(struct tern_op *op, struct tern_datatype *dt, const char *fn)
                              "%s: op %s is not defined for datatype %s (its elements are not "
                              "all of one predefined type)",
                              fn, name, tern_dt_label(dt, lbl, sizeof lbl));
-    return tern_err_make(MPI_ERR_OP, "%s: op %s is not defined for datatype %s (built from %s)",
-                         fn, name, tern_dt_label(dt, lbl, sizeof lbl),
-                         tern_dt_get(dt->basic)->name);
+    return tern_err_make(MPI_ERR_OP, "%s: op %s is not defined for datatype %s (built from %s)", fn,
+                         name, tern_dt_label(dt, lbl, sizeof lbl), tern_dt_get(dt->basic)->name);
 }
 
 /* Pair types with padding: chunks of the packed stream. */

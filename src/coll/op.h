@@ -11,7 +11,7 @@ struct tern_op {
     int handle;
     int refcount;
     int commutative;
-    MPI_Op predefined;           /* MPI_SUM...; MPI_OP_NULL for user ops */
+    MPI_Op predefined; /* MPI_SUM...; MPI_OP_NULL for user ops */
     MPI_User_function *user_fn;
     MPI_User_function_c *user_fn_c; /* made by MPI_Op_create_c instead: MPI_Count lengths */
 };

@@ -57,38 +57,74 @@ typedef long double _Complex tern_c128;
 
 enum tag {
     TAG_none,
-    TAG_i8, TAG_u8, TAG_i16, TAG_u16, TAG_i32, TAG_u32, TAG_i64, TAG_u64,
-    TAG_f16, TAG_f32, TAG_f64, TAG_f80, TAG_f128,
-    TAG_c32, TAG_c64, TAG_c80, TAG_c128,
+    TAG_i8,
+    TAG_u8,
+    TAG_i16,
+    TAG_u16,
+    TAG_i32,
+    TAG_u32,
+    TAG_i64,
+    TAG_u64,
+    TAG_f16,
+    TAG_f32,
+    TAG_f64,
+    TAG_f80,
+    TAG_f128,
+    TAG_c32,
+    TAG_c64,
+    TAG_c80,
+    TAG_c128,
     TAG_bool,
-    TAG_p_fi, TAG_p_di, TAG_p_li, TAG_p_si, TAG_p_ii, TAG_p_ldi, TAG_p_ff, TAG_p_dd,
+    TAG_p_fi,
+    TAG_p_di,
+    TAG_p_li,
+    TAG_p_si,
+    TAG_p_ii,
+    TAG_p_ldi,
+    TAG_p_ff,
+    TAG_p_dd,
     TAG_COUNT
 };
 
 enum cls {
-    CLS_NONE, CLS_CINT, CLS_FINT, CLS_FLOAT, CLS_COMPLEX, CLS_LOGICAL, CLS_BYTE, CLS_MULTI,
+    CLS_NONE,
+    CLS_CINT,
+    CLS_FINT,
+    CLS_FLOAT,
+    CLS_COMPLEX,
+    CLS_LOGICAL,
+    CLS_BYTE,
+    CLS_MULTI,
     CLS_PAIR
 };
 
 /* ---- the loops ---- */
 
-#define TERN_K(OP, TAG, T, EXPR)                                                  \
-    static void k_##OP##_##TAG(const void *in, void *io, size_t n)               \
-    {                                                                             \
-        const char *a_ = in;                                                      \
-        char *b_ = io;                                                            \
-        for (size_t i_ = 0; i_ < n; i_++) {                                       \
-            T x, y, z;                                                            \
-            memcpy(&x, a_ + i_ * sizeof(T), sizeof(T));                           \
-            memcpy(&y, b_ + i_ * sizeof(T), sizeof(T));                           \
-            z = (EXPR);                                                           \
-            memcpy(b_ + i_ * sizeof(T), &z, sizeof(T));                           \
-        }                                                                         \
+#define TERN_K(OP, TAG, T, EXPR)                                   \
+    static void k_##OP##_##TAG(const void *in, void *io, size_t n) \
+    {                                                              \
+        const char *a_ = in;                                       \
+        char *b_ = io;                                             \
+        for (size_t i_ = 0; i_ < n; i_++) {                        \
+            T x, y, z;                                             \
+            memcpy(&x, a_ + i_ * sizeof(T), sizeof(T));            \
+            memcpy(&y, b_ + i_ * sizeof(T), sizeof(T));            \
+            z = (EXPR);                                            \
+            memcpy(b_ + i_ * sizeof(T), &z, sizeof(T));            \
+        }                                                          \
     }
 
-#define TERN_INT_TAGS(X, OP)                                                      \
-    X(OP, i8, int8_t) X(OP, u8, uint8_t) X(OP, i16, int16_t) X(OP, u16, uint16_t) \
-    X(OP, i32, int32_t) X(OP, u32, uint32_t) X(OP, i64, int64_t) X(OP, u64, uint64_t)
+/* clang-format off */
+#define TERN_INT_TAGS(X, OP) \
+    X(OP, i8, int8_t)        \
+    X(OP, u8, uint8_t)       \
+    X(OP, i16, int16_t)      \
+    X(OP, u16, uint16_t)     \
+    X(OP, i32, int32_t)      \
+    X(OP, u32, uint32_t)     \
+    X(OP, i64, int64_t)      \
+    X(OP, u64, uint64_t)
+/* clang-format on */
 
 #ifdef TERN_HAVE_F16
 #define TERN_F16_TAG(X, OP) X(OP, f16, _Float16)
@@ -103,12 +139,12 @@ enum cls {
 #define TERN_C128_TAG(X, OP)
 #endif
 
-#define TERN_FLOAT_TAGS(X, OP)                                                    \
-    X(OP, f32, float) X(OP, f64, double) X(OP, f80, long double)                  \
-    TERN_F16_TAG(X, OP) TERN_F128_TAG(X, OP)
-#define TERN_COMPLEX_TAGS(X, OP)                                                  \
-    X(OP, c32, float _Complex) X(OP, c64, double _Complex)                        \
-    X(OP, c80, long double _Complex) TERN_C128_TAG(X, OP)
+#define TERN_FLOAT_TAGS(X, OP) \
+    X(OP, f32, float)          \
+    X(OP, f64, double) X(OP, f80, long double) TERN_F16_TAG(X, OP) TERN_F128_TAG(X, OP)
+#define TERN_COMPLEX_TAGS(X, OP) \
+    X(OP, c32, float _Complex)   \
+    X(OP, c64, double _Complex) X(OP, c80, long double _Complex) TERN_C128_TAG(X, OP)
 #define TERN_BOOL_TAGS(X, OP) X(OP, bool, _Bool)
 
 #define TERN_GEN_MAX(OP, TAG, T) TERN_K(OP, TAG, T, x > y ? x : y)
@@ -117,7 +153,7 @@ enum cls {
 #define TERN_GEN_ISUM(OP, TAG, T) TERN_K(OP, TAG, T, (T)(TERN_ULL(x) + TERN_ULL(y)))
 #define TERN_GEN_IPROD(OP, TAG, T) TERN_K(OP, TAG, T, (T)(TERN_ULL(x) * TERN_ULL(y)))
 #define TERN_GEN_FSUM(OP, TAG, T) TERN_K(OP, TAG, T, x + y)
-#define TERN_GEN_FPROD(OP, TAG, T) TERN_K(OP, TAG, T, x * y)
+#define TERN_GEN_FPROD(OP, TAG, T) TERN_K(OP, TAG, T, x *y)
 #define TERN_GEN_LAND(OP, TAG, T) TERN_K(OP, TAG, T, (T)(x && y))
 #define TERN_GEN_LOR(OP, TAG, T) TERN_K(OP, TAG, T, (T)(x || y))
 #define TERN_GEN_LXOR(OP, TAG, T) TERN_K(OP, TAG, T, (T)(!x != !y))
@@ -151,42 +187,53 @@ TERN_INT_TAGS(TERN_GEN_BXOR, bxor)
 /* MINLOC / MAXLOC: the better value wins; on a tie the lower index.  Each
  * pair type gets a loop over its memory layout (struct) and one over its
  * packed bytes (value then index, no padding). */
-#define TERN_PAIR_LOOP(NAME, V, I, STRIDE, IOFF, CMP)                             \
-    static void NAME(const void *in, void *io, size_t n)                          \
-    {                                                                             \
-        const char *a_ = in;                                                      \
-        char *b_ = io;                                                            \
-        for (size_t i_ = 0; i_ < n; i_++) {                                       \
-            const char *pa = a_ + i_ * (STRIDE);                                  \
-            char *pb = b_ + i_ * (STRIDE);                                        \
-            V u, v;                                                               \
-            I iu, iv;                                                             \
-            memcpy(&u, pa, sizeof(V));                                            \
-            memcpy(&v, pb, sizeof(V));                                            \
-            memcpy(&iu, pa + (IOFF), sizeof(I));                                  \
-            memcpy(&iv, pb + (IOFF), sizeof(I));                                  \
-            if (u CMP v) {                                                        \
-                memcpy(pb, pa, sizeof(V));                                        \
-                memcpy(pb + (IOFF), &iu, sizeof(I));                              \
-            } else if (u == v && iu < iv) {                                       \
-                memcpy(pb + (IOFF), &iu, sizeof(I));                              \
-            }                                                                     \
-        }                                                                         \
+#define TERN_PAIR_LOOP(NAME, V, I, STRIDE, IOFF, CMP)    \
+    static void NAME(const void *in, void *io, size_t n) \
+    {                                                    \
+        const char *a_ = in;                             \
+        char *b_ = io;                                   \
+        for (size_t i_ = 0; i_ < n; i_++) {              \
+            const char *pa = a_ + i_ * (STRIDE);         \
+            char *pb = b_ + i_ * (STRIDE);               \
+            V u, v;                                      \
+            I iu, iv;                                    \
+            memcpy(&u, pa, sizeof(V));                   \
+            memcpy(&v, pb, sizeof(V));                   \
+            memcpy(&iu, pa + (IOFF), sizeof(I));         \
+            memcpy(&iv, pb + (IOFF), sizeof(I));         \
+            if (u CMP v) {                               \
+                memcpy(pb, pa, sizeof(V));               \
+                memcpy(pb + (IOFF), &iu, sizeof(I));     \
+            } else if (u == v && iu < iv) {              \
+                memcpy(pb + (IOFF), &iu, sizeof(I));     \
+            }                                            \
+        }                                                \
     }
 
-#define TERN_PAIR_STRUCT(V, I) struct { V v; I i; }
-#define TERN_GEN_PAIR(TAG, V, I)                                                              \
-    TERN_PAIR_LOOP(k_minloc_##TAG, V, I, sizeof(TERN_PAIR_STRUCT(V, I)),                      \
-                   offsetof(TERN_PAIR_STRUCT(V, I), i), <)                                    \
-    TERN_PAIR_LOOP(k_maxloc_##TAG, V, I, sizeof(TERN_PAIR_STRUCT(V, I)),                      \
-                   offsetof(TERN_PAIR_STRUCT(V, I), i), >)                                    \
-    TERN_PAIR_LOOP(kp_minloc_##TAG, V, I, sizeof(V) + sizeof(I), sizeof(V), <)                \
+#define TERN_PAIR_STRUCT(V, I) \
+    struct {                   \
+        V v;                   \
+        I i;                   \
+    }
+#define TERN_GEN_PAIR(TAG, V, I)                                               \
+    TERN_PAIR_LOOP(k_minloc_##TAG, V, I, sizeof(TERN_PAIR_STRUCT(V, I)),       \
+                   offsetof(TERN_PAIR_STRUCT(V, I), i), <)                     \
+    TERN_PAIR_LOOP(k_maxloc_##TAG, V, I, sizeof(TERN_PAIR_STRUCT(V, I)),       \
+                   offsetof(TERN_PAIR_STRUCT(V, I), i), >)                     \
+    TERN_PAIR_LOOP(kp_minloc_##TAG, V, I, sizeof(V) + sizeof(I), sizeof(V), <) \
     TERN_PAIR_LOOP(kp_maxloc_##TAG, V, I, sizeof(V) + sizeof(I), sizeof(V), >)
 
-#define TERN_PAIR_TAGS(X)                                                         \
-    X(p_fi, float, int) X(p_di, double, int) X(p_li, long, int) X(p_si, short, int) \
-    X(p_ii, int, int) X(p_ldi, long double, int) X(p_ff, float, float)            \
+/* clang-format off */
+#define TERN_PAIR_TAGS(X)      \
+    X(p_fi, float, int)        \
+    X(p_di, double, int)       \
+    X(p_li, long, int)         \
+    X(p_si, short, int)        \
+    X(p_ii, int, int)          \
+    X(p_ldi, long double, int) \
+    X(p_ff, float, float)      \
     X(p_dd, double, double)
+/* clang-format on */
 
 TERN_PAIR_TAGS(TERN_GEN_PAIR)
 
@@ -198,7 +245,7 @@ TERN_PAIR_TAGS(TERN_GEN_PAIR)
 #define TERN_PAIR_ENTRY_PMIN(TAG, V, I) [TAG_##TAG] = kp_minloc_##TAG,
 #define TERN_PAIR_ENTRY_PMAX(TAG, V, I) [TAG_##TAG] = kp_maxloc_##TAG,
 
-#define TERN_OPIDX(op) ((unsigned)(op) & 0xffu)
+#define TERN_OPIDX(op) ((unsigned)(op)&0xffu)
 
 static const tern_op_kernel kernels[13][TAG_COUNT] = {
     [TERN_OPIDX(MPI_MAX)] = {TERN_INT_TAGS(TERN_ENTRY, max) TERN_FLOAT_TAGS(TERN_ENTRY, max)},
@@ -208,11 +255,11 @@ static const tern_op_kernel kernels[13][TAG_COUNT] = {
     [TERN_OPIDX(MPI_PROD)] = {TERN_INT_TAGS(TERN_ENTRY, prod) TERN_FLOAT_TAGS(TERN_ENTRY, prod)
                                   TERN_COMPLEX_TAGS(TERN_ENTRY, prod)},
     [TERN_OPIDX(MPI_LAND)] = {TERN_INT_TAGS(TERN_ENTRY, land) TERN_FLOAT_TAGS(TERN_ENTRY, land)
-                              TERN_BOOL_TAGS(TERN_ENTRY, land)},
+                                  TERN_BOOL_TAGS(TERN_ENTRY, land)},
     [TERN_OPIDX(MPI_LOR)] = {TERN_INT_TAGS(TERN_ENTRY, lor) TERN_FLOAT_TAGS(TERN_ENTRY, lor)
-                              TERN_BOOL_TAGS(TERN_ENTRY, lor)},
+                                 TERN_BOOL_TAGS(TERN_ENTRY, lor)},
     [TERN_OPIDX(MPI_LXOR)] = {TERN_INT_TAGS(TERN_ENTRY, lxor) TERN_FLOAT_TAGS(TERN_ENTRY, lxor)
-                              TERN_BOOL_TAGS(TERN_ENTRY, lxor)},
+                                  TERN_BOOL_TAGS(TERN_ENTRY, lxor)},
     [TERN_OPIDX(MPI_BAND)] = {TERN_INT_TAGS(TERN_ENTRY, band)},
     [TERN_OPIDX(MPI_BOR)] = {TERN_INT_TAGS(TERN_ENTRY, bor)},
     [TERN_OPIDX(MPI_BXOR)] = {TERN_INT_TAGS(TERN_ENTRY, bxor)},
@@ -231,7 +278,7 @@ struct tinfo {
     unsigned char tag, cls;
 };
 #define TERN_TKEY(h) \
-    (((unsigned)(h) >> 30) == 2u ? 256u + ((unsigned)(h) & 0xffu) : ((unsigned)(h) & 0xffu))
+    (((unsigned)(h) >> 30) == 2u ? 256u + ((unsigned)(h)&0xffu) : ((unsigned)(h)&0xffu))
 #define TERN_T_(h, TAG, CLS) [TERN_TKEY(h)] = {TAG_##TAG, CLS_##CLS},
 #define TERN_T(h, TAG, CLS) TERN_T_(h, TAG, CLS)
 #ifdef TERN_HAVE_F16
@@ -246,67 +293,62 @@ struct tinfo {
 #endif
 
 static const struct tinfo tinfo[256 + 8] = {
-    TERN_T(MPI_CHAR, i8, CINT)          /* MPICH's extension, kept for its users */
-    TERN_T(MPI_CHARACTER, i8, CINT)     /* likewise */
-    TERN_T(MPI_SIGNED_CHAR, i8, CINT)
-    TERN_T(MPI_UNSIGNED_CHAR, u8, CINT)
-    TERN_T(MPI_SHORT, i16, CINT)
-    TERN_T(MPI_UNSIGNED_SHORT, u16, CINT)
-    TERN_T(MPI_INT, i32, CINT)
-    TERN_T(MPI_UNSIGNED, u32, CINT)
-    TERN_T(MPI_LONG, i64, CINT)
-    TERN_T(MPI_UNSIGNED_LONG, u64, CINT)
-    TERN_T(MPI_LONG_LONG_INT, i64, CINT)
-    TERN_T(MPI_UNSIGNED_LONG_LONG, u64, CINT)
-    TERN_T(MPI_INT8_T, i8, CINT)
-    TERN_T(MPI_INT16_T, i16, CINT)
-    TERN_T(MPI_INT32_T, i32, CINT)
-    TERN_T(MPI_INT64_T, i64, CINT)
-    TERN_T(MPI_UINT8_T, u8, CINT)
-    TERN_T(MPI_UINT16_T, u16, CINT)
-    TERN_T(MPI_UINT32_T, u32, CINT)
-    TERN_T(MPI_UINT64_T, u64, CINT)
-    TERN_T(MPI_AINT, i64, MULTI)
-    TERN_T(MPI_OFFSET, i64, MULTI)
-    TERN_T(MPI_COUNT, i64, MULTI)
-    TERN_T(MPI_INTEGER, i32, FINT)
-    TERN_T(MPI_INTEGER1, i8, FINT)
-    TERN_T(MPI_INTEGER2, i16, FINT)
-    TERN_T(MPI_INTEGER4, i32, FINT)
-    TERN_T(MPI_INTEGER8, i64, FINT)
-    TERN_T(MPI_FLOAT, f32, FLOAT)
-    TERN_T(MPI_DOUBLE, f64, FLOAT)
-    TERN_T(MPI_LONG_DOUBLE, f80, FLOAT)
-    TERN_T(MPI_REAL, f32, FLOAT)
-    TERN_T(MPI_DOUBLE_PRECISION, f64, FLOAT)
-    TERN_T(MPI_REAL4, f32, FLOAT)
-    TERN_T(MPI_REAL8, f64, FLOAT)
-    TERN_T_F16
-    TERN_T_QUAD
-    TERN_T(MPI_C_FLOAT_COMPLEX, c32, COMPLEX)
-    TERN_T(MPI_C_DOUBLE_COMPLEX, c64, COMPLEX)
-    TERN_T(MPI_C_LONG_DOUBLE_COMPLEX, c80, COMPLEX)
-    TERN_T(MPI_CXX_FLOAT_COMPLEX, c32, COMPLEX)
-    TERN_T(MPI_CXX_DOUBLE_COMPLEX, c64, COMPLEX)
-    TERN_T(MPI_CXX_LONG_DOUBLE_COMPLEX, c80, COMPLEX)
-    TERN_T(MPI_COMPLEX, c32, COMPLEX)
-    TERN_T(MPI_DOUBLE_COMPLEX, c64, COMPLEX)
-    TERN_T(MPI_COMPLEX8, c32, COMPLEX)
-    TERN_T(MPI_COMPLEX16, c64, COMPLEX)
-    TERN_T(MPI_C_BOOL, bool, LOGICAL)
-    TERN_T(MPI_CXX_BOOL, bool, LOGICAL)
-    TERN_T(MPI_LOGICAL, i32, LOGICAL)
-    TERN_T(MPI_BYTE, u8, BYTE)
-    TERN_T(MPI_FLOAT_INT, p_fi, PAIR)
-    TERN_T(MPI_DOUBLE_INT, p_di, PAIR)
-    TERN_T(MPI_LONG_INT, p_li, PAIR)
-    TERN_T(MPI_SHORT_INT, p_si, PAIR)
-    TERN_T(MPI_LONG_DOUBLE_INT, p_ldi, PAIR)
-    TERN_T(MPI_2INT, p_ii, PAIR)
-    TERN_T(MPI_2INTEGER, p_ii, PAIR)
-    TERN_T(MPI_2REAL, p_ff, PAIR)
-    TERN_T(MPI_2DOUBLE_PRECISION, p_dd, PAIR)
-};
+    TERN_T(MPI_CHAR, i8, CINT)      /* MPICH's extension, kept for its users */
+    TERN_T(MPI_CHARACTER, i8, CINT) /* likewise */
+    TERN_T(MPI_SIGNED_CHAR, i8, CINT) TERN_T(MPI_UNSIGNED_CHAR, u8, CINT) TERN_T(
+        MPI_SHORT, i16, CINT) TERN_T(MPI_UNSIGNED_SHORT, u16, CINT) TERN_T(MPI_INT, i32, CINT)
+        TERN_T(MPI_UNSIGNED, u32, CINT) TERN_T(MPI_LONG, i64, CINT) TERN_T(MPI_UNSIGNED_LONG, u64,
+                                                                           CINT)
+            TERN_T(MPI_LONG_LONG_INT, i64, CINT) TERN_T(MPI_UNSIGNED_LONG_LONG, u64, CINT) TERN_T(
+                MPI_INT8_T, i8, CINT) TERN_T(MPI_INT16_T, i16, CINT) TERN_T(MPI_INT32_T, i32, CINT)
+                TERN_T(MPI_INT64_T, i64, CINT) TERN_T(MPI_UINT8_T, u8, CINT)
+                    TERN_T(MPI_UINT16_T, u16, CINT) TERN_T(MPI_UINT32_T, u32, CINT)
+                        TERN_T(MPI_UINT64_T, u64, CINT) TERN_T(MPI_AINT, i64, MULTI) TERN_T(
+                            MPI_OFFSET, i64, MULTI) TERN_T(MPI_COUNT, i64, MULTI)
+                            TERN_T(MPI_INTEGER, i32, FINT) TERN_T(MPI_INTEGER1, i8, FINT) TERN_T(
+                                MPI_INTEGER2,
+                                i16, FINT) TERN_T(MPI_INTEGER4, i32,
+                                                  FINT) TERN_T(MPI_INTEGER8, i64, FINT)
+                                TERN_T(MPI_FLOAT, f32, FLOAT) TERN_T(MPI_DOUBLE, f64, FLOAT) TERN_T(
+                                    MPI_LONG_DOUBLE, f80,
+                                    FLOAT) TERN_T(MPI_REAL, f32,
+                                                  FLOAT) TERN_T(MPI_DOUBLE_PRECISION, f64, FLOAT)
+                                    TERN_T(MPI_REAL4, f32, FLOAT) TERN_T(
+                                        MPI_REAL8,
+                                        f64, FLOAT) TERN_T_F16 TERN_T_QUAD
+                                        TERN_T(MPI_C_FLOAT_COMPLEX, c32, COMPLEX) TERN_T(
+                                            MPI_C_DOUBLE_COMPLEX, c64,
+                                            COMPLEX) TERN_T(MPI_C_LONG_DOUBLE_COMPLEX, c80, COMPLEX)
+                                            TERN_T(MPI_CXX_FLOAT_COMPLEX, c32, COMPLEX) TERN_T(
+                                                MPI_CXX_DOUBLE_COMPLEX,
+                                                c64, COMPLEX) TERN_T(MPI_CXX_LONG_DOUBLE_COMPLEX,
+                                                                     c80, COMPLEX)
+                                                TERN_T(MPI_COMPLEX, c32, COMPLEX) TERN_T(
+                                                    MPI_DOUBLE_COMPLEX,
+                                                    c64, COMPLEX) TERN_T(MPI_COMPLEX8, c32, COMPLEX)
+                                                    TERN_T(MPI_COMPLEX16, c64, COMPLEX) TERN_T(
+                                                        MPI_C_BOOL,
+                                                        bool,
+                                                        LOGICAL) TERN_T(MPI_CXX_BOOL, bool, LOGICAL)
+                                                        TERN_T(MPI_LOGICAL, i32, LOGICAL) TERN_T(
+                                                            MPI_BYTE, u8,
+                                                            BYTE) TERN_T(MPI_FLOAT_INT, p_fi, PAIR)
+                                                            TERN_T(MPI_DOUBLE_INT, p_di, PAIR)
+                                                                TERN_T(
+                                                                    MPI_LONG_INT, p_li,
+                                                                    PAIR) TERN_T(MPI_SHORT_INT,
+                                                                                 p_si, PAIR)
+                                                                    TERN_T(MPI_LONG_DOUBLE_INT,
+                                                                           p_ldi,
+                                                                           PAIR) TERN_T(MPI_2INT,
+                                                                                        p_ii, PAIR)
+                                                                        TERN_T(
+                                                                            MPI_2INTEGER, p_ii,
+                                                                            PAIR) TERN_T(MPI_2REAL,
+                                                                                         p_ff, PAIR)
+                                                                            TERN_T(
+                                                                                MPI_2DOUBLE_PRECISION,
+                                                                                p_dd, PAIR)};
 
 #define B(c) (1u << CLS_##c)
 static const unsigned allowed[13] = {
@@ -331,10 +373,8 @@ tern_op_kernel tern_op_kernel_get(MPI_Op op, MPI_Datatype basic, int packed)
     if (((unsigned)op & 0xffffff00u) != ((unsigned)MPI_MAX & 0xffffff00u) || oi == 0 || oi > 12)
         return NULL;
     /* a predefined datatype: 0x4c0000xx (basic) or 0x8c00000x (pair) */
-    if ((h & 0x3fff0000u) != 0x0c000000u)
-        return NULL;
-    if (h >> 30 != 1u && (h >> 30 != 2u || (h & 0xffffu) >= 8u))
-        return NULL;
+    if ((h & 0x3fff0000u) != 0x0c000000u) return NULL;
+    if (h >> 30 != 1u && (h >> 30 != 2u || (h & 0xffffu) >= 8u)) return NULL;
     const struct tinfo *ti = &tinfo[key];
     if (ti->tag == TAG_none || !(allowed[oi] & (1u << ti->cls))) return NULL;
     if (packed && ti->cls == CLS_PAIR) return packed_pairs[op == MPI_MAXLOC][ti->tag];

@@ -9,7 +9,7 @@
 #include "coll/op.h"
 
 int tern_coll_reduce_binomial(const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
-                struct tern_op *op, int root, struct tern_comm *c)
+                              struct tern_op *op, int root, struct tern_comm *c)
 {
     int n = c->size, r = c->rank, rc = MPI_SUCCESS;
     if (count == 0) return MPI_SUCCESS;

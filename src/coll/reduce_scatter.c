@@ -28,8 +28,8 @@ static int pairwise(const char *src, void *rbuf, const int *rcounts, const int *
         tern_dt_copy(tern_coll_elem(src, dt, displs[r]), mine, dt, acc, mine, dt);
         for (int s = 1; s < n && !rc; s++) {
             int dst = (r + s) % n, from = (r - s + n) % n;
-            rc = tern_sendrecv(tern_coll_elem(src, dt, displs[dst]), (size_t)rcounts[dst], dt,
-                               dst, TERN_TAG_REDUCE_SCATTER, tmp, mine, dt, from,
+            rc = tern_sendrecv(tern_coll_elem(src, dt, displs[dst]), (size_t)rcounts[dst], dt, dst,
+                               TERN_TAG_REDUCE_SCATTER, tmp, mine, dt, from,
                                TERN_TAG_REDUCE_SCATTER, c, TERN_COLL_CTX, MPI_STATUS_IGNORE);
             if (!rc && mine) tern_op_apply(op, tmp, acc, mine, dt);
         }
@@ -41,9 +41,9 @@ static int pairwise(const char *src, void *rbuf, const int *rcounts, const int *
     return rc;
 }
 
-static int reduce_then_scatterv(const char *src, void *rbuf, const int *rcounts,
-                                const int *displs, size_t total, struct tern_datatype *dt,
-                                struct tern_op *op, struct tern_comm *c)
+static int reduce_then_scatterv(const char *src, void *rbuf, const int *rcounts, const int *displs,
+                                size_t total, struct tern_datatype *dt, struct tern_op *op,
+                                struct tern_comm *c)
 {
     int rc = MPI_SUCCESS;
     void *m = NULL;
@@ -54,8 +54,8 @@ static int reduce_then_scatterv(const char *src, void *rbuf, const int *rcounts,
      * the error is fatal by default and the job ends. */
     if (!rc) rc = tern_coll_reduce(src, full, total, dt, op, 0, c);
     if (!rc)
-        rc = tern_coll_scatterv(full, rcounts, displs, dt, rbuf, (size_t)rcounts[c->rank], dt, 0,
-                                c);
+        rc =
+            tern_coll_scatterv(full, rcounts, displs, dt, rbuf, (size_t)rcounts[c->rank], dt, 0, c);
     free(m);
     return rc;
 }
@@ -102,8 +102,8 @@ int tern_coll_reduce_scatter_reduce_scatterv(const void *sbuf, void *rbuf, const
 
 /* Every block rcount elements. */
 static int reduce_scatter_block(const void *sbuf, void *rbuf, size_t rcount,
-                                struct tern_datatype *dt, struct tern_op *op,
-                                struct tern_comm *c, int use_pairwise)
+                                struct tern_datatype *dt, struct tern_op *op, struct tern_comm *c,
+                                int use_pairwise)
 {
     int n = c->size;
     if (rcount == 0) return MPI_SUCCESS;

@@ -58,14 +58,16 @@ static int scan_common(const void *sbuf, void *rbuf, size_t count, struct tern_d
     return rc;
 }
 
-int tern_coll_scan_recursive_doubling(const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
-              struct tern_op *op, struct tern_comm *c)
+int tern_coll_scan_recursive_doubling(const void *sbuf, void *rbuf, size_t count,
+                                      struct tern_datatype *dt, struct tern_op *op,
+                                      struct tern_comm *c)
 {
     return scan_common(sbuf, rbuf, count, dt, op, c, 0);
 }
 
-int tern_coll_exscan_recursive_doubling(const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
-                struct tern_op *op, struct tern_comm *c)
+int tern_coll_exscan_recursive_doubling(const void *sbuf, void *rbuf, size_t count,
+                                        struct tern_datatype *dt, struct tern_op *op,
+                                        struct tern_comm *c)
 {
     return scan_common(sbuf, rbuf, count, dt, op, c, 1);
 }

@@ -8,8 +8,9 @@
 
 #include "coll/coll_util.h"
 
-int tern_coll_scatter_binomial(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
-                 size_t rcount, struct tern_datatype *rdt, int root, struct tern_comm *c)
+int tern_coll_scatter_binomial(const void *sbuf, size_t scount, struct tern_datatype *sdt,
+                               void *rbuf, size_t rcount, struct tern_datatype *rdt, int root,
+                               struct tern_comm *c)
 {
     int n = c->size, r = c->rank, rc = MPI_SUCCESS;
     int vr = (r - root + n) % n;
@@ -62,8 +63,8 @@ int tern_coll_scatter_binomial(const void *sbuf, size_t scount, struct tern_data
 }
 
 int tern_coll_scatterv_linear(const void *sbuf, const int *scounts, const int *displs,
-                  struct tern_datatype *sdt, void *rbuf, size_t rcount, struct tern_datatype *rdt,
-                  int root, struct tern_comm *c)
+                              struct tern_datatype *sdt, void *rbuf, size_t rcount,
+                              struct tern_datatype *rdt, int root, struct tern_comm *c)
 {
     int n = c->size, r = c->rank, rc = MPI_SUCCESS;
     if (r != root) {

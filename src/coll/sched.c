@@ -17,36 +17,36 @@ enum step_kind { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY, STEP_CALLBACK };
 struct step {
     uint8_t kind;
     int peer;
-    struct tern_comm *comm;     /* send, recv: the schedule's or its local communicator */
-    const void *src;            /* send, reduce 'in', copy source */
-    void *dst;                  /* recv, reduce 'inout', copy destination */
+    struct tern_comm *comm; /* send, recv: the schedule's or its local communicator */
+    const void *src;        /* send, reduce 'in', copy source */
+    void *dst;              /* recv, reduce 'inout', copy destination */
     size_t count, dcount;
     struct tern_datatype *dt, *ddt;
     struct tern_op *op;
     tern_sched_fn *fn;
     void *arg;
-    struct tern_request *req;   /* a send or receive in flight */
+    struct tern_request *req; /* a send or receive in flight */
 };
 
 struct tern_sched {
     struct tern_comm *c;
-    struct tern_comm *cur;      /* where sends and receives added now go (tern_sched_local) */
+    struct tern_comm *cur; /* where sends and receives added now go (tern_sched_local) */
     const char *fn;
     int tag;
-    int err;                    /* stuck while building */
+    int err; /* stuck while building */
     struct step *steps;
     int nsteps, step_cap;
-    int *round_end;             /* round i is steps [round_end[i-1], round_end[i]) */
+    int *round_end; /* round i is steps [round_end[i-1], round_end[i]) */
     int nrounds, round_cap;
-    void **mem;                 /* scratch allocations */
+    void **mem; /* scratch allocations */
     int nmem, mem_cap;
 
     /* running */
-    int round;                  /* the round whose steps have started; -1 before */
-    int pending;                /* its sends and receives not yet complete */
-    int aborted;                /* a step could not start: no further rounds */
-    int busy;                   /* inside advance(): nested polls do nothing */
-    int run_err;                /* the first error of this run */
+    int round;   /* the round whose steps have started; -1 before */
+    int pending; /* its sends and receives not yet complete */
+    int aborted; /* a step could not start: no further rounds */
+    int busy;    /* inside advance(): nested polls do nothing */
+    int run_err; /* the first error of this run */
 };
 
 /* Grows *arr (of *cap elements of size sz) to hold n + 1. */
@@ -64,8 +64,8 @@ static int reserve(void *arr, int *cap, int n, size_t sz)
 static int stick(struct tern_sched *s, size_t bytes)
 {
     if (!s->err)
-        s->err = tern_err_make(MPI_ERR_NO_MEM, "%s: out of memory building the schedule (%zu bytes)",
-                               s->fn, bytes);
+        s->err = tern_err_make(MPI_ERR_NO_MEM,
+                               "%s: out of memory building the schedule (%zu bytes)", s->fn, bytes);
     return s->err;
 }
 
@@ -85,10 +85,7 @@ int tern_sched_create(struct tern_comm *c, const char *fn, struct tern_sched **o
 
 struct tern_comm *tern_sched_comm(const struct tern_sched *s) { return s->cur; }
 
-void tern_sched_local(struct tern_sched *s, int local)
-{
-    s->cur = local ? s->c->local_comm : s->c;
-}
+void tern_sched_local(struct tern_sched *s, int local) { s->cur = local ? s->c->local_comm : s->c; }
 
 void tern_sched_free(struct tern_sched *s)
 {
@@ -130,8 +127,8 @@ static struct step *add_typed(struct tern_sched *s, enum step_kind kind, struct 
     return st;
 }
 
-int tern_sched_send(struct tern_sched *s, const void *buf, size_t count,
-                    struct tern_datatype *dt, int peer)
+int tern_sched_send(struct tern_sched *s, const void *buf, size_t count, struct tern_datatype *dt,
+                    int peer)
 {
     struct step *st = add_typed(s, STEP_SEND, dt, NULL);
     if (!st) return s->err;
@@ -165,9 +162,8 @@ int tern_sched_reduce(struct tern_sched *s, const void *in, void *inout, size_t 
     return MPI_SUCCESS;
 }
 
-int tern_sched_copy(struct tern_sched *s, const void *src, size_t scount,
-                    struct tern_datatype *sdt, void *dst, size_t dcount,
-                    struct tern_datatype *ddt)
+int tern_sched_copy(struct tern_sched *s, const void *src, size_t scount, struct tern_datatype *sdt,
+                    void *dst, size_t dcount, struct tern_datatype *ddt)
 {
     struct step *st = add_typed(s, STEP_COPY, sdt, ddt);
     if (!st) return s->err;
@@ -295,9 +291,7 @@ static void start_round(struct tern_sched *s)
         case STEP_COPY:
             tern_dt_copy(st->src, st->count, st->dt, st->dst, st->dcount, st->ddt);
             break;
-        case STEP_CALLBACK:
-            note_error(s, st->fn(st->arg));
-            break;
+        case STEP_CALLBACK: note_error(s, st->fn(st->arg)); break;
         }
         if (rc != MPI_SUCCESS) {
             if (st->req) {

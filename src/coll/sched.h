@@ -81,8 +81,8 @@ void tern_sched_local(struct tern_sched *s, int local);
  * an error also sticks to the schedule, so a builder may check only the
  * last call (tern_sched_post refuses a schedule with a stuck error).
  * Counts of zero bytes are fine (the step does nothing but match). */
-int tern_sched_send(struct tern_sched *s, const void *buf, size_t count,
-                    struct tern_datatype *dt, int peer);
+int tern_sched_send(struct tern_sched *s, const void *buf, size_t count, struct tern_datatype *dt,
+                    int peer);
 int tern_sched_recv(struct tern_sched *s, void *buf, size_t count, struct tern_datatype *dt,
                     int peer);
 /* inout = in op inout, element by element ('in' stands for the lower
@@ -90,9 +90,8 @@ int tern_sched_recv(struct tern_sched *s, void *buf, size_t count, struct tern_d
 int tern_sched_reduce(struct tern_sched *s, const void *in, void *inout, size_t count,
                       struct tern_datatype *dt, struct tern_op *op);
 /* Typed local copy (pack or unpack when one side is MPI_BYTE). */
-int tern_sched_copy(struct tern_sched *s, const void *src, size_t scount,
-                    struct tern_datatype *sdt, void *dst, size_t dcount,
-                    struct tern_datatype *ddt);
+int tern_sched_copy(struct tern_sched *s, const void *src, size_t scount, struct tern_datatype *sdt,
+                    void *dst, size_t dcount, struct tern_datatype *ddt);
 /* fn(arg) when the step starts; a non-MPI_SUCCESS return becomes the
  * collective's error.  'arg' is not owned by the schedule (see tern_sched_buf). */
 typedef int tern_sched_fn(void *arg);

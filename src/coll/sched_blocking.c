@@ -8,11 +8,11 @@
 #include "coll/sched.h"
 
 /* Runs the schedule 'build' adds to s (a fresh one on c, named fn). */
-#define RUN(c, fn, build)                                                                          \
-    do {                                                                                           \
-        struct tern_sched *s;                                                                      \
-        int rc_ = tern_sched_create(c, fn, &s);                                                    \
-        return rc_ != MPI_SUCCESS ? rc_ : tern_sched_run(s, build);                                \
+#define RUN(c, fn, build)                                           \
+    do {                                                            \
+        struct tern_sched *s;                                       \
+        int rc_ = tern_sched_create(c, fn, &s);                     \
+        return rc_ != MPI_SUCCESS ? rc_ : tern_sched_run(s, build); \
     } while (0)
 
 int tern_coll_barrier_inter_leader(struct tern_comm *c)
@@ -80,21 +80,19 @@ int tern_coll_alltoall_exchange(const void *sbuf, size_t scount, struct tern_dat
 
 int tern_coll_alltoallv_exchange(const void *sbuf, const int *scounts, const int *sdispls,
                                  struct tern_datatype *sdt, void *rbuf, const int *rcounts,
-                                 const int *rdispls, struct tern_datatype *rdt,
-                                 struct tern_comm *c)
+                                 const int *rdispls, struct tern_datatype *rdt, struct tern_comm *c)
 {
     RUN(c, "MPI_Alltoallv",
         tern_nbc_alltoallv_exchange(s, sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt));
 }
 
 int tern_coll_alltoallw_exchange(const void *sbuf, const int *scounts, const int *sdispls,
-                                 struct tern_datatype *const *sdts, void *rbuf,
-                                 const int *rcounts, const int *rdispls,
-                                 struct tern_datatype *const *rdts, struct tern_comm *c)
+                                 struct tern_datatype *const *sdts, void *rbuf, const int *rcounts,
+                                 const int *rdispls, struct tern_datatype *const *rdts,
+                                 struct tern_comm *c)
 {
     RUN(c, "MPI_Alltoallw",
-        tern_nbc_alltoallw_exchange(s, sbuf, scounts, sdispls, sdts, rbuf, rcounts, rdispls,
-                                    rdts));
+        tern_nbc_alltoallw_exchange(s, sbuf, scounts, sdispls, sdts, rbuf, rcounts, rdispls, rdts));
 }
 
 int tern_coll_reduce_inter_leader(const void *sbuf, void *rbuf, size_t count,
@@ -115,8 +113,7 @@ int tern_coll_reduce_scatter_inter_leader(const void *sbuf, void *rbuf, const in
                                           struct tern_datatype *dt, struct tern_op *op,
                                           struct tern_comm *c)
 {
-    RUN(c, "MPI_Reduce_scatter",
-        tern_nbc_inter_reduce_scatter(s, sbuf, rbuf, rcounts, 0, dt, op));
+    RUN(c, "MPI_Reduce_scatter", tern_nbc_inter_reduce_scatter(s, sbuf, rbuf, rcounts, 0, dt, op));
 }
 
 int tern_coll_reduce_scatter_block_inter_leader(const void *sbuf, void *rbuf, size_t rcount,

@@ -59,7 +59,10 @@ struct algo {
     size_t over, upto; /* more than 'over', at most 'upto' bytes */
 };
 
-#define ALGO(word, member, f, ...) {.name = word, .fn.member = f, __VA_ARGS__}
+#define ALGO(word, member, f, ...)                \
+    {                                             \
+        .name = word, .fn.member = f, __VA_ARGS__ \
+    }
 #define KIB 1024
 
 /* ---- The tables, most preferred first ---- */
@@ -99,8 +102,7 @@ static const struct algo allgatherv_algos[] = {
     ALGO("inter_leader", allgatherv, tern_coll_allgatherv_inter_leader, .kinds = INTER),
 };
 static const struct algo alltoall_algos[] = {
-    ALGO("bruck", all_block, tern_coll_alltoall_bruck, .kinds = INTRA, .min_ranks = 3,
-         .upto = 256),
+    ALGO("bruck", all_block, tern_coll_alltoall_bruck, .kinds = INTRA, .min_ranks = 3, .upto = 256),
     ALGO("pairwise", all_block, tern_coll_alltoall_pairwise, .kinds = INTRA),
     ALGO("exchange", all_block, tern_coll_alltoall_exchange, .kinds = ANY),
 };
@@ -128,8 +130,8 @@ static const struct algo reduce_scatter_algos[] = {
     ALGO("inter_leader", reduce_scatter, tern_coll_reduce_scatter_inter_leader, .kinds = INTER),
 };
 static const struct algo reduce_scatter_block_algos[] = {
-    ALGO("pairwise", reduce_scatter_block, tern_coll_reduce_scatter_block_pairwise,
-         .kinds = INTRA, .commutative = 1, .over = 64 * KIB),
+    ALGO("pairwise", reduce_scatter_block, tern_coll_reduce_scatter_block_pairwise, .kinds = INTRA,
+         .commutative = 1, .over = 64 * KIB),
     ALGO("reduce_scatterv", reduce_scatter_block, tern_coll_reduce_scatter_block_reduce_scatterv,
          .kinds = INTRA),
     ALGO("inter_leader", reduce_scatter_block, tern_coll_reduce_scatter_block_inter_leader,
@@ -195,12 +197,10 @@ static const struct algo iallreduce_algos[] = {
 };
 static const struct algo ireduce_scatter_algos[] = {
     ALGO("direct", nbc_reduce_scatter, tern_nbc_reduce_scatter_direct, .kinds = INTRA),
-    ALGO("inter_leader", nbc_reduce_scatter, tern_nbc_reduce_scatter_inter_leader,
-         .kinds = INTER),
+    ALGO("inter_leader", nbc_reduce_scatter, tern_nbc_reduce_scatter_inter_leader, .kinds = INTER),
 };
 static const struct algo ireduce_scatter_block_algos[] = {
-    ALGO("direct", nbc_reduce_scatter_block, tern_nbc_reduce_scatter_block_direct,
-         .kinds = INTRA),
+    ALGO("direct", nbc_reduce_scatter_block, tern_nbc_reduce_scatter_block_direct, .kinds = INTRA),
     ALGO("inter_leader", nbc_reduce_scatter_block, tern_nbc_reduce_scatter_block_inter_leader,
          .kinds = INTER),
 };
@@ -208,8 +208,7 @@ static const struct algo iscan_algos[] = {
     ALGO("recursive_doubling", nbc_all_reduce, tern_nbc_scan_recursive_doubling, .kinds = INTRA),
 };
 static const struct algo iexscan_algos[] = {
-    ALGO("recursive_doubling", nbc_all_reduce, tern_nbc_exscan_recursive_doubling,
-         .kinds = INTRA),
+    ALGO("recursive_doubling", nbc_all_reduce, tern_nbc_exscan_recursive_doubling, .kinds = INTRA),
 };
 
 struct table {
@@ -220,8 +219,8 @@ struct table {
 };
 
 static const struct table tables[TERN_COLL_COUNT] = {
-#define TABLE(ID, field, mpi)                                                                      \
-    [TERN_COLL_##ID] = {mpi, &tern_param.field##_algorithm, field##_algos,                         \
+#define TABLE(ID, field, mpi)                                              \
+    [TERN_COLL_##ID] = {mpi, &tern_param.field##_algorithm, field##_algos, \
                         (int)(sizeof field##_algos / sizeof field##_algos[0])},
     TERN_COLL_LIST(TABLE)
 #undef TABLE
@@ -271,7 +270,8 @@ static void check_tables(void)
                            p->name);
             if (!bound_ok(a->over) || !bound_ok(a->upto))
                 tern_fatal("%s: algorithm %s has a size bound that is not a power of two up to "
-                           "2^32", t->mpi_name, a->name);
+                           "2^32",
+                           t->mpi_name, a->name);
         }
     }
 }
@@ -309,8 +309,8 @@ choose(struct tern_comm *c, enum tern_coll_id id, size_t bytes, int commutative)
             if (c->rank == 0 && !warned[id]) {
                 char lb[64];
                 tern_warn("%s on %s: the algorithm %s asked for cannot run here (%s); "
-                          "choosing automatically", t->mpi_name, tern_comm_label(c, lb, sizeof lb),
-                          want,
+                          "choosing automatically",
+                          t->mpi_name, tern_comm_label(c, lb, sizeof lb), want,
                           !(a->kinds & (c->is_inter ? INTER : INTRA))
                               ? (c->is_inter ? "an intercommunicator" : "an intracommunicator")
                           : a->commutative && !commutative ? "the operation is not commutative"
@@ -326,7 +326,8 @@ choose(struct tern_comm *c, enum tern_coll_id id, size_t bytes, int commutative)
     if (!a) tern_fatal("%s: no algorithm serves this communicator", t->mpi_name);
     /* Without memory for the cache the choice is made again next time. */
     if (!c->coll_sel) c->coll_sel = calloc(1, sizeof *c->coll_sel);
-    if (c->coll_sel) c->coll_sel->pick[id][bucket_of(bytes)][commutative] = (uint8_t)(a - t->algos + 1);
+    if (c->coll_sel)
+        c->coll_sel->pick[id][bucket_of(bytes)][commutative] = (uint8_t)(a - t->algos + 1);
     return a;
 }
 
@@ -335,19 +336,19 @@ choose(struct tern_comm *c, enum tern_coll_id id, size_t bytes, int commutative)
  * pointer, one of the byte and one of the function, then a tail call; the
  * choice itself lives in name_miss, out of the way, so that the hit path
  * saves no registers. */
-#define ENTRY(name, params, comm, id, bytes, commutative, member, args)                            \
-    __attribute__((cold, noinline)) static int name##_miss params                                  \
-    {                                                                                              \
-        return choose(comm, id, bytes, commutative)->fn.member args;                               \
-    }                                                                                              \
-    int name params                                                                                \
-    {                                                                                              \
-        const struct tern_coll_sel *sel = (comm)->coll_sel;                                        \
-        unsigned k;                                                                                \
-        if (__builtin_expect(sel != NULL, 1) &&                                                    \
-            __builtin_expect((k = sel->pick[id][bucket_of(bytes)][commutative]) != 0, 1))          \
-            return tables[id].algos[k - 1].fn.member args;                                         \
-        return name##_miss args;                                                                   \
+#define ENTRY(name, params, comm, id, bytes, commutative, member, args)                   \
+    __attribute__((cold, noinline)) static int name##_miss params                         \
+    {                                                                                     \
+        return choose(comm, id, bytes, commutative)->fn.member args;                      \
+    }                                                                                     \
+    int name params                                                                       \
+    {                                                                                     \
+        const struct tern_coll_sel *sel = (comm)->coll_sel;                               \
+        unsigned k;                                                                       \
+        if (__builtin_expect(sel != NULL, 1) &&                                           \
+            __builtin_expect((k = sel->pick[id][bucket_of(bytes)][commutative]) != 0, 1)) \
+            return tables[id].algos[k - 1].fn.member args;                                \
+        return name##_miss args;                                                          \
     }
 
 void tern_coll_sel_free(struct tern_comm *c)
@@ -369,7 +370,7 @@ static size_t sum_counts(const int *counts, int n)
     return total;
 }
 
-ENTRY(tern_coll_barrier, (struct tern_comm *c), c, TERN_COLL_BARRIER, 0, 0, barrier, (c))
+ENTRY(tern_coll_barrier, (struct tern_comm * c), c, TERN_COLL_BARRIER, 0, 0, barrier, (c))
 
 ENTRY(tern_coll_bcast,
       (void *buf, size_t count, struct tern_datatype *dt, int root, struct tern_comm *c), c,

@@ -32,47 +32,47 @@
 #include <stdint.h>
 
 /* The collectives that have a table: name, parameter field, MPI name. */
-#define TERN_COLL_LIST(X)                                                                          \
-    X(BARRIER, barrier, "MPI_Barrier")                                                             \
-    X(BCAST, bcast, "MPI_Bcast")                                                                   \
-    X(GATHER, gather, "MPI_Gather")                                                                \
-    X(GATHERV, gatherv, "MPI_Gatherv")                                                             \
-    X(SCATTER, scatter, "MPI_Scatter")                                                             \
-    X(SCATTERV, scatterv, "MPI_Scatterv")                                                          \
-    X(ALLGATHER, allgather, "MPI_Allgather")                                                       \
-    X(ALLGATHERV, allgatherv, "MPI_Allgatherv")                                                    \
-    X(ALLTOALL, alltoall, "MPI_Alltoall")                                                          \
-    X(ALLTOALLV, alltoallv, "MPI_Alltoallv")                                                       \
-    X(ALLTOALLW, alltoallw, "MPI_Alltoallw")                                                       \
-    X(REDUCE, reduce, "MPI_Reduce")                                                                \
-    X(ALLREDUCE, allreduce, "MPI_Allreduce")                                                       \
-    X(REDUCE_SCATTER, reduce_scatter, "MPI_Reduce_scatter")                                        \
-    X(REDUCE_SCATTER_BLOCK, reduce_scatter_block, "MPI_Reduce_scatter_block")                      \
-    X(SCAN, scan, "MPI_Scan")                                                                      \
-    X(EXSCAN, exscan, "MPI_Exscan")                                                                \
-    X(IBARRIER, ibarrier, "MPI_Ibarrier")                                                          \
-    X(IBCAST, ibcast, "MPI_Ibcast")                                                                \
-    X(IGATHER, igather, "MPI_Igather")                                                             \
-    X(IGATHERV, igatherv, "MPI_Igatherv")                                                          \
-    X(ISCATTER, iscatter, "MPI_Iscatter")                                                          \
-    X(ISCATTERV, iscatterv, "MPI_Iscatterv")                                                       \
-    X(IALLGATHER, iallgather, "MPI_Iallgather")                                                    \
-    X(IALLGATHERV, iallgatherv, "MPI_Iallgatherv")                                                 \
-    X(IALLTOALL, ialltoall, "MPI_Ialltoall")                                                       \
-    X(IALLTOALLV, ialltoallv, "MPI_Ialltoallv")                                                    \
-    X(IALLTOALLW, ialltoallw, "MPI_Ialltoallw")                                                    \
-    X(IREDUCE, ireduce, "MPI_Ireduce")                                                             \
-    X(IALLREDUCE, iallreduce, "MPI_Iallreduce")                                                    \
-    X(IREDUCE_SCATTER, ireduce_scatter, "MPI_Ireduce_scatter")                                     \
-    X(IREDUCE_SCATTER_BLOCK, ireduce_scatter_block, "MPI_Ireduce_scatter_block")                   \
-    X(ISCAN, iscan, "MPI_Iscan")                                                                   \
+#define TERN_COLL_LIST(X)                                                        \
+    X(BARRIER, barrier, "MPI_Barrier")                                           \
+    X(BCAST, bcast, "MPI_Bcast")                                                 \
+    X(GATHER, gather, "MPI_Gather")                                              \
+    X(GATHERV, gatherv, "MPI_Gatherv")                                           \
+    X(SCATTER, scatter, "MPI_Scatter")                                           \
+    X(SCATTERV, scatterv, "MPI_Scatterv")                                        \
+    X(ALLGATHER, allgather, "MPI_Allgather")                                     \
+    X(ALLGATHERV, allgatherv, "MPI_Allgatherv")                                  \
+    X(ALLTOALL, alltoall, "MPI_Alltoall")                                        \
+    X(ALLTOALLV, alltoallv, "MPI_Alltoallv")                                     \
+    X(ALLTOALLW, alltoallw, "MPI_Alltoallw")                                     \
+    X(REDUCE, reduce, "MPI_Reduce")                                              \
+    X(ALLREDUCE, allreduce, "MPI_Allreduce")                                     \
+    X(REDUCE_SCATTER, reduce_scatter, "MPI_Reduce_scatter")                      \
+    X(REDUCE_SCATTER_BLOCK, reduce_scatter_block, "MPI_Reduce_scatter_block")    \
+    X(SCAN, scan, "MPI_Scan")                                                    \
+    X(EXSCAN, exscan, "MPI_Exscan")                                              \
+    X(IBARRIER, ibarrier, "MPI_Ibarrier")                                        \
+    X(IBCAST, ibcast, "MPI_Ibcast")                                              \
+    X(IGATHER, igather, "MPI_Igather")                                           \
+    X(IGATHERV, igatherv, "MPI_Igatherv")                                        \
+    X(ISCATTER, iscatter, "MPI_Iscatter")                                        \
+    X(ISCATTERV, iscatterv, "MPI_Iscatterv")                                     \
+    X(IALLGATHER, iallgather, "MPI_Iallgather")                                  \
+    X(IALLGATHERV, iallgatherv, "MPI_Iallgatherv")                               \
+    X(IALLTOALL, ialltoall, "MPI_Ialltoall")                                     \
+    X(IALLTOALLV, ialltoallv, "MPI_Ialltoallv")                                  \
+    X(IALLTOALLW, ialltoallw, "MPI_Ialltoallw")                                  \
+    X(IREDUCE, ireduce, "MPI_Ireduce")                                           \
+    X(IALLREDUCE, iallreduce, "MPI_Iallreduce")                                  \
+    X(IREDUCE_SCATTER, ireduce_scatter, "MPI_Ireduce_scatter")                   \
+    X(IREDUCE_SCATTER_BLOCK, ireduce_scatter_block, "MPI_Ireduce_scatter_block") \
+    X(ISCAN, iscan, "MPI_Iscan")                                                 \
     X(IEXSCAN, iexscan, "MPI_Iexscan")
 
 enum tern_coll_id {
 #define TERN_COLL_ID(ID, field, mpi) TERN_COLL_##ID,
     TERN_COLL_LIST(TERN_COLL_ID)
 #undef TERN_COLL_ID
-    TERN_COLL_COUNT
+        TERN_COLL_COUNT
 };
 
 /* Message-size buckets: 0, 1, (1, 2], (2, 4], ..., and all beyond 2^32. */

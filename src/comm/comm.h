@@ -30,7 +30,8 @@ int tern_ctx_agree(struct tern_comm *parent, int n, const int *prank, int me, in
  * 'group' (taking a reference) with a fresh context id agreed over 'parent'.
  * Collective over parent; members not in group pass group == NULL and get
  * *out = NULL. */
-int tern_comm_create_from(struct tern_comm *parent, struct tern_group *group, struct tern_comm **out);
+int tern_comm_create_from(struct tern_comm *parent, struct tern_group *group,
+                          struct tern_comm **out);
 /* MPI_Comm_create_group: collective over the members of 'group' only (a
  * subset of parent's group); the context id is agreed with point-to-point
  * messages carrying 'tag' on parent's collective context.  Callers outside

@@ -20,10 +20,10 @@ static int agree_round(struct tern_comm *parent, int n, const int *prank, int me
     uint32_t in[2];
     int mask, rc;
 #define PR(i) (prank ? prank[(i)] : (i))
-#define MERGE()                                                                                    \
-    do {                                                                                           \
-        if (in[0] > v[0]) v[0] = in[0];                                                            \
-        if (in[1] < v[1]) v[1] = in[1];                                                            \
+#define MERGE()                         \
+    do {                                \
+        if (in[0] > v[0]) v[0] = in[0]; \
+        if (in[1] < v[1]) v[1] = in[1]; \
     } while (0)
     for (mask = 1; mask < n; mask <<= 1) {
         if (me & mask) {

@@ -78,9 +78,15 @@ static const struct {
     const char *name;
     enum hw_kind kind;
 } hw_names[] = {
-    {"mpi_shared_memory", HW_NODE}, {"Machine", HW_NODE}, {"Package", HW_PACKAGE},
-    {"NUMANode", HW_NUMA},          {"L3Cache", HW_L3},   {"L2Cache", HW_L2},
-    {"L1Cache", HW_L1},             {"L1dCache", HW_L1},  {"Core", HW_CORE},
+    {"mpi_shared_memory", HW_NODE},
+    {"Machine", HW_NODE},
+    {"Package", HW_PACKAGE},
+    {"NUMANode", HW_NUMA},
+    {"L3Cache", HW_L3},
+    {"L2Cache", HW_L2},
+    {"L1Cache", HW_L1},
+    {"L1dCache", HW_L1},
+    {"Core", HW_CORE},
     {"PU", HW_PU},
 };
 
@@ -88,27 +94,21 @@ static int instance_of(int cpu, enum hw_kind k)
 {
     char path[128];
     switch (k) {
-    case HW_NODE:
-        return 0;
+    case HW_NODE: return 0;
     case HW_PACKAGE:
         snprintf(path, sizeof path, SYS_CPU "/cpu%d/topology/physical_package_id", cpu);
         return read_first_int(path);
-    case HW_NUMA:
-        return numa_id(cpu);
-    case HW_L3:
-        return cache_id(cpu, 3);
-    case HW_L2:
-        return cache_id(cpu, 2);
-    case HW_L1:
-        return cache_id(cpu, 1);
+    case HW_NUMA: return numa_id(cpu);
+    case HW_L3: return cache_id(cpu, 3);
+    case HW_L2: return cache_id(cpu, 2);
+    case HW_L1: return cache_id(cpu, 1);
     case HW_CORE:
         snprintf(path, sizeof path, SYS_CPU "/cpu%d/topology/core_cpus_list", cpu);
         int v = read_first_int(path);
         if (v >= 0) return v;
         snprintf(path, sizeof path, SYS_CPU "/cpu%d/topology/thread_siblings_list", cpu);
         return read_first_int(path);
-    case HW_PU:
-        return cpu;
+    case HW_PU: return cpu;
     }
     return -1;
 }
@@ -156,7 +156,7 @@ static const char *kind_name(enum hw_kind k)
 /* Coarse to fine, below the node (which never splits a job's processes). */
 #define HW_LEVELS 7
 static const enum hw_kind unguided_levels[HW_LEVELS] = {HW_PACKAGE, HW_NUMA, HW_L3, HW_L2,
-                                                             HW_L1,      HW_CORE, HW_PU};
+                                                        HW_L1,      HW_CORE, HW_PU};
 
 static void level_colors(int *colors)
 {

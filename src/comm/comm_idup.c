@@ -37,15 +37,15 @@
 #include "p2p/status.h"
 
 struct idup {
-    struct tern_comm *nc;        /* the new communicator (a reference), ids pending */
-    struct tern_request *round;  /* the persistent round on the parent */
-    int64_t offer[2];            /* (id, -id) */
-    int64_t result[2];           /* (largest, -smallest) */
-    int64_t theirs[2];           /* intercommunicator leaders: the other group's */
+    struct tern_comm *nc;       /* the new communicator (a reference), ids pending */
+    struct tern_request *round; /* the persistent round on the parent */
+    int64_t offer[2];           /* (id, -id) */
+    int64_t result[2];          /* (largest, -smallest) */
+    int64_t theirs[2];          /* intercommunicator leaders: the other group's */
     uint32_t mine, nids, want;
     uint64_t owner;
-    int holding;                 /* 'mine' is held here */
-    int waiting;                 /* no offer out: waits until 'want' may be held */
+    int holding; /* 'mine' is held here */
+    int waiting; /* no offer out: waits until 'want' may be held */
 };
 
 /* The round's schedule: the result of all offers at every participant. */
@@ -164,14 +164,14 @@ int tern_comm_idup_start(struct tern_comm *c, const char *fn, struct tern_comm *
     if (!d || !r) {
         free(d);
         if (r) tern_req_free(r);
-        return tern_err_raise(c, tern_err_make(MPI_ERR_NO_MEM, "%s: out of memory for a request",
-                                               fn));
+        return tern_err_raise(c,
+                              tern_err_make(MPI_ERR_NO_MEM, "%s: out of memory for a request", fn));
     }
     d->nids = c->is_inter ? TERN_INTER_CTX_IDS : 2;
     d->owner = 1 + ((uint64_t)c->ctx << 30 | (c->coll_seq % (uint32_t)TERN_SCHED_TAG_SPAN));
-    if ((rc = build_pending(c, &d->nc)) == MPI_SUCCESS) tern_comm_retain(d->nc); /* this request's */
-    if (rc == MPI_SUCCESS &&
-        (rc = tern_sched_create(c, fn, &s)) == MPI_SUCCESS) {
+    if ((rc = build_pending(c, &d->nc)) == MPI_SUCCESS)
+        tern_comm_retain(d->nc); /* this request's */
+    if (rc == MPI_SUCCESS && (rc = tern_sched_create(c, fn, &s)) == MPI_SUCCESS) {
         /* On failure the schedule is freed and the error already raised. */
         if ((rc = tern_sched_post(s, build_round(s, d), 1, &h)) == MPI_SUCCESS)
             d->round = tern_req_get(h);

@@ -141,7 +141,8 @@ int tern_intercomm_create(struct tern_comm *local, int local_leader, struct tern
     else if (tern_groups_overlap(local->group, remote, &w))
         rc = tern_err_make(MPI_ERR_COMM,
                            "MPI_Intercomm_create: the local and remote groups overlap (world rank "
-                           "%d is in both)", w);
+                           "%d is in both)",
+                           w);
     else
         rc = tern_intercomm_build(local->errh, local->group, remote, ctx, out);
     tern_group_release(remote);

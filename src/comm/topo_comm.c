@@ -28,7 +28,8 @@ int tern_topo_comm_build(struct tern_comm *parent, struct tern_group *g, struct 
                          int (*finish)(struct tern_topo *t, int rank), struct tern_comm **out)
 {
     int rc = tern_comm_create_from(parent, g, out);
-    if (!rc && *out && !t) rc = tern_err_make(MPI_ERR_NO_MEM, "out of memory for a process topology");
+    if (!rc && *out && !t)
+        rc = tern_err_make(MPI_ERR_NO_MEM, "out of memory for a process topology");
     if (!rc && *out && finish) rc = finish(t, (*out)->rank);
     if (!rc && *out) {
         (*out)->topo = t;

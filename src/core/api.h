@@ -18,7 +18,8 @@
 /* An alias attribute rather than "#pragma weak": clang gives the pragma's
  * alias the default -fvisibility=hidden, not mpi.h's declared visibility,
  * so libmpi would export no MPI_X at all.  mpi.h declares PMPI_X first. */
-#define TERN_WEAK_ALIAS(name) extern __typeof__(P##name) name __attribute__((weak, alias("P" #name)));
+#define TERN_WEAK_ALIAS(name) \
+    extern __typeof__(P##name) name __attribute__((weak, alias("P" #name)));
 
 /* Exported from libmpi although not part of MPI (tern-info, data objects). */
 #define TERN_EXPORT __attribute__((visibility("default")))

@@ -18,7 +18,6 @@ struct attr {
  * keys (tier 1) nor MPI_KEYVAL_INVALID. */
 static struct tern_objtab keyval_table = {.kind = TERN_KIND_KEYVAL};
 
-
 int tern_keyval_create(enum tern_attr_kind kind, tern_attr_copy_fn *copy, tern_attr_delete_fn *del,
                        void *extra_state, int *handle)
 {
@@ -52,8 +51,7 @@ int tern_keyval_is_predefined_comm(int h)
     case MPI_WTIME_IS_GLOBAL:
     case MPI_UNIVERSE_SIZE:
     case MPI_LASTUSEDCODE:
-    case MPI_APPNUM:
-        return 1;
+    case MPI_APPNUM: return 1;
     }
     return 0;
 }
@@ -81,8 +79,10 @@ int tern_keyval_lookup(int h, enum tern_attr_kind kind, const char *fn, struct t
     }
     struct tern_keyval *kv = tern_objtab_lookup(&keyval_table, h);
     if (!kv)
-        return tern_err_make(MPI_ERR_KEYVAL, "%s: keyval=0x%x is not a valid attribute key (never "
-                             "created, or freed)", fn, (unsigned)h);
+        return tern_err_make(MPI_ERR_KEYVAL,
+                             "%s: keyval=0x%x is not a valid attribute key (never "
+                             "created, or freed)",
+                             fn, (unsigned)h);
     if (kv->kind != kind)
         return tern_err_make(MPI_ERR_KEYVAL, "%s: keyval=0x%x is a %s key, not a %s key", fn,
                              (unsigned)h, kind_name(kv->kind), kind_name(kind));
@@ -116,23 +116,13 @@ static int attr_universe_size, attr_appnum, attr_lastusedcode;
 int *tern_attr_predefined_value(int h)
 {
     switch (h) {
-    case MPI_TAG_UB:
-        return &attr_tag_ub;
-    case MPI_HOST:
-        return &attr_host;
-    case MPI_IO:
-        return &attr_io;
-    case MPI_WTIME_IS_GLOBAL:
-        return &attr_wtime_is_global;
-    case MPI_UNIVERSE_SIZE:
-        attr_universe_size = tern_g.world_size;
-        return &attr_universe_size;
-    case MPI_APPNUM:
-        attr_appnum = tern_g.appnum;
-        return tern_g.appnum >= 0 ? &attr_appnum : NULL;
-    case MPI_LASTUSEDCODE:
-        attr_lastusedcode = tern_err_lastusedcode();
-        return &attr_lastusedcode;
+    case MPI_TAG_UB: return &attr_tag_ub;
+    case MPI_HOST: return &attr_host;
+    case MPI_IO: return &attr_io;
+    case MPI_WTIME_IS_GLOBAL: return &attr_wtime_is_global;
+    case MPI_UNIVERSE_SIZE: attr_universe_size = tern_g.world_size; return &attr_universe_size;
+    case MPI_APPNUM: attr_appnum = tern_g.appnum; return tern_g.appnum >= 0 ? &attr_appnum : NULL;
+    case MPI_LASTUSEDCODE: attr_lastusedcode = tern_err_lastusedcode(); return &attr_lastusedcode;
     }
     return NULL;
 }
@@ -237,7 +227,8 @@ int tern_attr_copy(void *const *from, int oldobj, void **to, int newobj)
         int rc = a->kv->copy(oldobj, a->kv->handle, a->kv->extra_state, a->val, &out, &flag);
         if (rc == MPI_SUCCESS && flag) {
             struct attr *n = malloc(sizeof *n);
-            if (!n) rc = tern_err_make(MPI_ERR_NO_MEM, "out of memory copying attributes");
+            if (!n)
+                rc = tern_err_make(MPI_ERR_NO_MEM, "out of memory copying attributes");
             else {
                 n->kv = a->kv;
                 n->val = out;
@@ -262,10 +253,7 @@ int tern_attr_comm_copy(struct tern_comm *old, struct tern_comm *nc)
     return tern_attr_copy(&old->attrs, old->handle, &nc->attrs, nc->handle);
 }
 
-int tern_attr_comm_free(struct tern_comm *c)
-{
-    return tern_attr_delete_all(&c->attrs, c->handle);
-}
+int tern_attr_comm_free(struct tern_comm *c) { return tern_attr_delete_all(&c->attrs, c->handle); }
 
 void tern_attr_finalize_callbacks(void)
 {

@@ -62,12 +62,16 @@ static void add_hook(tern_comm_hook_fn *list, int *n, tern_comm_hook_fn fn)
 {
     for (int i = 0; i < *n; i++)
         if (list[i] == fn) return;
-    if (*n == MAX_PART_HOOKS) tern_fatal("internal error: more than %d communicator hooks", MAX_PART_HOOKS);
+    if (*n == MAX_PART_HOOKS)
+        tern_fatal("internal error: more than %d communicator hooks", MAX_PART_HOOKS);
     list[(*n)++] = fn;
 }
 
 void tern_comm_on_free(tern_comm_hook_fn fn) { add_hook(freed_hooks, &nfreed_hooks, fn); }
-void tern_comm_on_destroy(tern_comm_hook_fn fn) { add_hook(destroyed_hooks, &ndestroyed_hooks, fn); }
+void tern_comm_on_destroy(tern_comm_hook_fn fn)
+{
+    add_hook(destroyed_hooks, &ndestroyed_hooks, fn);
+}
 
 static void run_hooks(const tern_comm_hook_fn *list, int n, struct tern_comm *c)
 {

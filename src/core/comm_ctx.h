@@ -9,7 +9,7 @@
 /* An agreement holds the range it offers (so no concurrent agreement
  * offers it too), then keeps the one all agree on or drops its offer.
  * 'owner' orders concurrent agreements: lower wins, 0 is a blocking one. */
-#define TERN_CTX_LAST 0xfffffff0u  /* ids from here on are never given out */
+#define TERN_CTX_LAST 0xfffffff0u      /* ids from here on are never given out */
 #define TERN_CTX_PENDING TERN_CTX_LAST /* a communicator whose ids are being agreed */
 void tern_ctx_reset(void);
 /* Holds the lowest range of n free ids at or above 'from'. */

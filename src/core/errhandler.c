@@ -74,10 +74,7 @@ struct tern_errhandler *tern_errh_create_session(MPI_Session_errhandler_function
  * makes it MPI_ERRORS_RETURN until the user sets another. */
 static struct tern_errhandler *file_null_errh = &tern_errh_return;
 
-struct tern_errhandler *tern_errh_file_null(void)
-{
-    return file_null_errh;
-}
+struct tern_errhandler *tern_errh_file_null(void) { return file_null_errh; }
 
 void tern_errh_set_file_null(struct tern_errhandler *e)
 {

@@ -154,8 +154,7 @@ const char *tern_err_text(int code)
     }
     if (code >= TERN_ERR_CLASS_SPAN) {
         unsigned slot = (unsigned)(code / TERN_ERR_CLASS_SPAN - 1);
-        if (slot < TERN_ERR_SLOTS && err_slots[slot].code == code)
-            return err_slots[slot].text;
+        if (slot < TERN_ERR_SLOTS && err_slots[slot].code == code) return err_slots[slot].text;
     }
     if (code < 0) return "invalid error code (negative)";
     const char *t = tern_err_class_text(code % TERN_ERR_CLASS_SPAN);
@@ -174,7 +173,10 @@ static void print_prefixed(const char *what, const char *fmt, va_list ap)
     vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
     /* One write, so lines from concurrent ranks do not interleave. */
     size_t len = strlen(line);
-    if (len + 1 < sizeof line) { line[len++] = '\n'; line[len] = 0; }
+    if (len + 1 < sizeof line) {
+        line[len++] = '\n';
+        line[len] = 0;
+    }
     ssize_t w = write(STDERR_FILENO, line, len);
     (void)w;
 }
@@ -204,10 +206,7 @@ _Noreturn void tern_fatal(const char *fmt, ...)
     tern_boot_abort(1, "fatal error (see the message above)");
 }
 
-static _Noreturn void fatal_code(int code)
-{
-    tern_fatal("%s", tern_err_text(code));
-}
+static _Noreturn void fatal_code(int code) { tern_fatal("%s", tern_err_text(code)); }
 
 int tern_err_raise(struct tern_comm *comm, int code)
 {
@@ -219,8 +218,7 @@ int tern_err_raise(struct tern_comm *comm, int code)
     if (!comm) comm = &tern_comm_world;
     struct tern_errhandler *e = comm->errh;
     switch (e ? e->kind : TERN_ERRH_FATAL) {
-    case TERN_ERRH_RETURN:
-        return code;
+    case TERN_ERRH_RETURN: return code;
     case TERN_ERRH_USER_COMM: {
         MPI_Comm h = comm->handle;
         int c = code;
@@ -235,16 +233,14 @@ int tern_err_raise(struct tern_comm *comm, int code)
 int tern_err_raise_file(struct tern_errhandler *e, MPI_File file, int code)
 {
     switch (e->kind) {
-    case TERN_ERRH_RETURN:
-        return code;
+    case TERN_ERRH_RETURN: return code;
     case TERN_ERRH_USER_FILE: {
         MPI_File f = file;
         int c = code;
         e->file_fn(&f, &c);
         return code;
     }
-    default:
-        fatal_code(code);
+    default: fatal_code(code);
     }
 }
 
@@ -281,8 +277,8 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
     tern_lock();
     if (tern_err_class_of(errorcode) < 0) {
         tern_unlock();
-        return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Error_string: errorcode=%d is not an error code",
-                             errorcode);
+        return tern_err_comm(NULL, MPI_ERR_ARG,
+                             "MPI_Error_string: errorcode=%d is not an error code", errorcode);
     }
     const char *t = tern_err_text(errorcode);
     /* A user class or code without a string gives "" (MPI-4.1 9.5). */
@@ -301,8 +297,7 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 TERN_WEAK_ALIAS(MPI_Error_class)
 int PMPI_Error_class(int errorcode, int *errorclass)
 {
-    if (!errorclass)
-        return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Error_class: errorclass is NULL");
+    if (!errorclass) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Error_class: errorclass is NULL");
     tern_lock();
     int cls = tern_err_class_of(errorcode);
     tern_unlock();

@@ -59,22 +59,22 @@ static int add_entry(int is_class, int errclass)
         cap_ue = cap;
     }
     int value = TERN_ERR_DYN_BASE + 1 + n_ue;
-    ue[n_ue++] = (struct user_err){.in_use = 1, .is_class = is_class,
-                                   .errclass = is_class ? value : errclass};
+    ue[n_ue++] = (struct user_err){
+        .in_use = 1, .is_class = is_class, .errclass = is_class ? value : errclass};
     return value;
 }
 
 /* The entry points: initialised, under the lock, errors to MPI_COMM_WORLD's
  * handler (MPI_COMM_SELF's in MPI-4.1 terms; Tern uses world's throughout). */
-#define BEGIN(fn)                                                                                  \
-    TERN_REQUIRE_INIT(fn);                                                                         \
-    tern_lock();                                                                                   \
+#define BEGIN(fn)          \
+    TERN_REQUIRE_INIT(fn); \
+    tern_lock();           \
     int rc = MPI_SUCCESS
 
-#define FAIL(cls, ...)                                                                             \
-    do {                                                                                           \
-        rc = tern_err_comm(NULL, cls, __VA_ARGS__);                                                \
-        goto out;                                                                                  \
+#define FAIL(cls, ...)                              \
+    do {                                            \
+        rc = tern_err_comm(NULL, cls, __VA_ARGS__); \
+        goto out;                                   \
     } while (0)
 
 TERN_WEAK_ALIAS(MPI_Add_error_class)
@@ -101,8 +101,10 @@ int PMPI_Add_error_code(int errorclass, int *errorcode)
     if (c ? !c->is_class
           : errorclass <= MPI_SUCCESS || errorclass >= TERN_ERR_CLASS_SPAN ||
                 !tern_err_class_text(errorclass))
-        FAIL(MPI_ERR_ARG, "%s: errorclass=%d is not an error class (predefined, or added by "
-             "MPI_Add_error_class and not removed)", fn, errorclass);
+        FAIL(MPI_ERR_ARG,
+             "%s: errorclass=%d is not an error class (predefined, or added by "
+             "MPI_Add_error_class and not removed)",
+             fn, errorclass);
     int v = add_entry(0, errorclass);
     if (v < 0) FAIL(MPI_ERR_NO_MEM, "%s: out of memory", fn);
     /* add_entry may have moved the table: find the class again. */
@@ -120,8 +122,10 @@ int PMPI_Add_error_string(int errorcode, const char *string)
     BEGIN(fn);
     struct user_err *e = entry(errorcode);
     if (!e)
-        FAIL(MPI_ERR_ARG, "%s: errorcode=%d is not a class or code added by MPI_Add_error_class/"
-             "MPI_Add_error_code (predefined ones keep their strings)", fn, errorcode);
+        FAIL(MPI_ERR_ARG,
+             "%s: errorcode=%d is not a class or code added by MPI_Add_error_class/"
+             "MPI_Add_error_code (predefined ones keep their strings)",
+             fn, errorcode);
     if (!string) FAIL(MPI_ERR_ARG, "%s: string is NULL", fn);
     size_t len = strlen(string);
     if (len > MPI_MAX_ERROR_STRING - 1)
@@ -163,8 +167,10 @@ int PMPI_Remove_error_code(int errorcode)
         FAIL(MPI_ERR_ARG, "%s: errorcode=%d is not a code added by MPI_Add_error_code", fn,
              errorcode);
     if (e->text)
-        FAIL(MPI_ERR_ARG, "%s: errorcode=%d still has a string: remove it first with "
-             "MPI_Remove_error_string", fn, errorcode);
+        FAIL(MPI_ERR_ARG,
+             "%s: errorcode=%d still has a string: remove it first with "
+             "MPI_Remove_error_string",
+             fn, errorcode);
     struct user_err *c = entry(e->errclass);
     if (c) c->ncodes--;
     e->in_use = 0;
@@ -183,12 +189,16 @@ int PMPI_Remove_error_class(int errorclass)
         FAIL(MPI_ERR_ARG, "%s: errorclass=%d is not a class added by MPI_Add_error_class", fn,
              errorclass);
     if (e->ncodes > 0)
-        FAIL(MPI_ERR_ARG, "%s: errorclass=%d still has %d error code(s): remove them first with "
-             "MPI_Remove_error_code", fn, errorclass, e->ncodes);
+        FAIL(MPI_ERR_ARG,
+             "%s: errorclass=%d still has %d error code(s): remove them first with "
+             "MPI_Remove_error_code",
+             fn, errorclass, e->ncodes);
     /* MPI-4.1 9.5: like a code, a class goes only once its string has gone. */
     if (e->text)
-        FAIL(MPI_ERR_ARG, "%s: errorclass=%d still has a string: remove it first with "
-             "MPI_Remove_error_string", fn, errorclass);
+        FAIL(MPI_ERR_ARG,
+             "%s: errorclass=%d still has a string: remove it first with "
+             "MPI_Remove_error_string",
+             fn, errorclass);
     e->in_use = 0;
 out:
     tern_unlock();

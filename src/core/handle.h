@@ -55,8 +55,7 @@ int tern_objtab_insert(struct tern_objtab *t, void *obj);
 /* The object for a created handle of this table's kind, or NULL. */
 static inline void *tern_objtab_lookup(const struct tern_objtab *t, int h)
 {
-    if (tern_handle_tier(h) != TERN_TIER_CREATED || tern_handle_kind(h) != t->kind)
-        return 0;
+    if (tern_handle_tier(h) != TERN_TIER_CREATED || tern_handle_kind(h) != t->kind) return 0;
     unsigned i = tern_handle_index(h);
     return i < t->nslots ? t->slots[i] : 0;
 }

@@ -20,7 +20,8 @@ static struct tern_info *env_info;
 struct tern_info *tern_info_get(MPI_Info h)
 {
     if (h == MPI_INFO_ENV) {
-        if (!env_info && (env_info = tern_info_env_new(0, NULL)) != NULL) env_info->handle = MPI_INFO_ENV;
+        if (!env_info && (env_info = tern_info_env_new(0, NULL)) != NULL)
+            env_info->handle = MPI_INFO_ENV;
         return env_info;
     }
     return tern_objtab_lookup(&info_table, h);
@@ -36,8 +37,10 @@ int tern_info_check(MPI_Info h, int null_ok, const char *fn, const char *arg, st
     }
     *out = tern_info_get(h);
     if (!*out)
-        return tern_err_comm(c, MPI_ERR_INFO, "%s: %s=0x%x is not a valid info object (never "
-                             "created, or freed)", fn, arg, (unsigned)h);
+        return tern_err_comm(c, MPI_ERR_INFO,
+                             "%s: %s=0x%x is not a valid info object (never "
+                             "created, or freed)",
+                             fn, arg, (unsigned)h);
     return MPI_SUCCESS;
 }
 
@@ -47,10 +50,7 @@ const char *tern_info_lookup(MPI_Info info, const char *key)
     return i ? tern_info_find(i, key) : NULL;
 }
 
-struct tern_info *tern_info_new(void)
-{
-    return calloc(1, sizeof(struct tern_info));
-}
+struct tern_info *tern_info_new(void) { return calloc(1, sizeof(struct tern_info)); }
 
 static int index_of(const struct tern_info *info, const char *key)
 {

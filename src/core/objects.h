@@ -16,8 +16,8 @@ struct tern_group {
     int handle;
     int refcount;
     int size;
-    int rank;          /* this process's rank in the group, or MPI_UNDEFINED */
-    int *world;        /* world rank of each member */
+    int rank;                     /* this process's rank in the group, or MPI_UNDEFINED */
+    int *world;                   /* world rank of each member */
     struct tern_session *session; /* MPI_Group_from_session_pset: its session (a reference) */
 };
 
@@ -66,19 +66,19 @@ struct tern_comm {
      * group of an intercommunicator.  Chosen at construction so the message
      * path reads one pointer whatever the kind. */
     int peer_size;
-    const int *peer_world;    /* world rank of each */
+    const int *peer_world;           /* world rank of each */
     struct tern_group *remote_group; /* intercommunicators: the other side */
     struct tern_comm *local_comm;    /* intercommunicators: an intracommunicator over the
                                         local group (collectives, merge), no handle */
     char name[MPI_MAX_OBJECT_NAME];
-    void *attrs;              /* attribute list, owned by the attribute module */
-    void *topo;               /* topology, owned by the topology module */
-    unsigned hints;           /* info hints kept (bits of core/comm_info.c) */
-    const char *hw_type;      /* mpi_hw_resource_type of the hardware split that made it
+    void *attrs;                  /* attribute list, owned by the attribute module */
+    void *topo;                   /* topology, owned by the topology module */
+    unsigned hints;               /* info hints kept (bits of core/comm_info.c) */
+    const char *hw_type;          /* mpi_hw_resource_type of the hardware split that made it
                                  (a static name from comm/comm_hw.c), or NULL */
-    uint32_t coll_seq;        /* nonblocking/persistent collectives started: see coll/sched.h */
+    uint32_t coll_seq;            /* nonblocking/persistent collectives started: see coll/sched.h */
     struct tern_session *session; /* the session it derives from (a reference), or NULL */
-    struct tern_bbuf *bsend;  /* MPI_Comm_attach_buffer's buffer (p2p/bsend.h), or NULL */
+    struct tern_bbuf *bsend;      /* MPI_Comm_attach_buffer's buffer (p2p/bsend.h), or NULL */
     struct tern_coll_sel *coll_sel; /* collective algorithms chosen (coll/select.h), or NULL */
 };
 
@@ -93,7 +93,8 @@ static inline struct tern_comm *tern_comm_get(MPI_Comm h)
 {
     /* The predefined communicators are the world model's: a process using
      * only sessions, or past MPI_Finalize with sessions open, has none. */
-    if (h == MPI_COMM_WORLD) return tern_g.world_state == TERN_STATE_ACTIVE ? &tern_comm_world : NULL;
+    if (h == MPI_COMM_WORLD)
+        return tern_g.world_state == TERN_STATE_ACTIVE ? &tern_comm_world : NULL;
     if (h == MPI_COMM_SELF) return tern_g.world_state == TERN_STATE_ACTIVE ? &tern_comm_self : NULL;
     return (struct tern_comm *)tern_objtab_lookup(&tern_comm_table, h);
 }
@@ -110,18 +111,21 @@ struct tern_errhandler *tern_errh_get(MPI_Errhandler h);
 
 /* The world rank of the process that point-to-point rank r of c names (in
  * the remote group on an intercommunicator). */
-static inline int tern_comm_world_rank(const struct tern_comm *c, int r) { return c->peer_world[r]; }
+static inline int tern_comm_world_rank(const struct tern_comm *c, int r)
+{
+    return c->peer_world[r];
+}
 
 void tern_comm_release(struct tern_comm *c);
-struct tern_group *tern_group_new(int size);      /* world[] to be filled by the caller */
-void tern_group_set_rank(struct tern_group *g);   /* computes g->rank from world[] */
+struct tern_group *tern_group_new(int size);    /* world[] to be filled by the caller */
+void tern_group_set_rank(struct tern_group *g); /* computes g->rank from world[] */
 void tern_group_release(struct tern_group *g);
 void tern_errh_release(struct tern_errhandler *e);
 
 /* A printable name for messages: "MPI_COMM_WORLD", the user's name, or the handle in hex. */
 const char *tern_comm_label(const struct tern_comm *c, char *buf, int len);
 
-int tern_comms_init(void);      /* world, self */
+int tern_comms_init(void); /* world, self */
 void tern_comms_finalize(void);
 
 /* ---- Added by the communicator/collectives work (declarations only; the

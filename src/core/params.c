@@ -12,7 +12,15 @@ struct tern_param_values tern_param;
 
 struct tern_param_desc tern_param_table[] = {
 #define TERN_PARAM(NAME, field, TYPE, def, alias, choices, set, desc) \
-    {#NAME, alias, TERN_PARAM_##TYPE, def, desc, choices, TERN_PARAM_SET_##set, &tern_param.field, TERN_SRC_DEFAULT},
+    {#NAME,                                                           \
+     alias,                                                           \
+     TERN_PARAM_##TYPE,                                               \
+     def,                                                             \
+     desc,                                                            \
+     choices,                                                         \
+     TERN_PARAM_SET_##set,                                            \
+     &tern_param.field,                                               \
+     TERN_SRC_DEFAULT},
 #include "core/params.def"
 #undef TERN_PARAM
 };
@@ -21,8 +29,9 @@ const int tern_param_count = (int)(sizeof tern_param_table / sizeof tern_param_t
 /* Variables with our prefix that are not parameters: set by mpiexec for the
  * bootstrap, or read by the compiler wrappers. */
 static const char *const internal_vars[] = {
-    "TERN_BOOT_FD", "TERN_RANK", "TERN_SIZE", "TERN_LOCAL_RANK", "TERN_LOCAL_SIZE",
-    "TERN_APPNUM", "TERN_JOB_ID", "TERN_LAUNCHER_PID", "TERN_SHM_FD", "TERN_CC", "TERN_CXX", NULL,
+    "TERN_BOOT_FD",    "TERN_RANK",   "TERN_SIZE",   "TERN_LOCAL_RANK",
+    "TERN_LOCAL_SIZE", "TERN_APPNUM", "TERN_JOB_ID", "TERN_LAUNCHER_PID",
+    "TERN_SHM_FD",     "TERN_CC",     "TERN_CXX",    NULL,
 };
 
 static int parse_bool(const char *s, long *out)
@@ -30,9 +39,15 @@ static int parse_bool(const char *s, long *out)
     static const char *const yes[] = {"1", "yes", "true", "on", "y", "enable", NULL};
     static const char *const no[] = {"0", "no", "false", "off", "n", "disable", NULL};
     for (int i = 0; yes[i]; i++)
-        if (!strcasecmp(s, yes[i])) { *out = 1; return 0; }
+        if (!strcasecmp(s, yes[i])) {
+            *out = 1;
+            return 0;
+        }
     for (int i = 0; no[i]; i++)
-        if (!strcasecmp(s, no[i])) { *out = 0; return 0; }
+        if (!strcasecmp(s, no[i])) {
+            *out = 0;
+            return 0;
+        }
     return -1;
 }
 
@@ -110,8 +125,7 @@ static int parse_value(struct tern_param_desc *p, const char *text)
     case TERN_PARAM_SIZE:
         if (parse_int(text, &v, 1)) return -1;
         break;
-    case TERN_PARAM_STRING:
-        break;
+    case TERN_PARAM_STRING: break;
     }
     return tern_param_assign(p, v, text);
 }
@@ -144,7 +158,8 @@ static int distance(const char *a, const char *b)
         row[0] = (int)i;
         for (size_t j = 1; j <= lb; j++) {
             int up = row[j];
-            int best = diag + (toupper((unsigned char)a[i - 1]) != toupper((unsigned char)b[j - 1]));
+            int best =
+                diag + (toupper((unsigned char)a[i - 1]) != toupper((unsigned char)b[j - 1]));
             if (up + 1 < best) best = up + 1;
             if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
             row[j] = best;
@@ -175,14 +190,21 @@ static void warn_unknown(const char *var)
         char full[96];
         snprintf(full, sizeof full, "TERN_%s", p->name);
         int d = distance(var, full);
-        if (d < bestd) { bestd = d; snprintf(best, sizeof best, "%s", full); }
+        if (d < bestd) {
+            bestd = d;
+            snprintf(best, sizeof best, "%s", full);
+        }
         if (p->alias) {
             d = distance(var, p->alias);
-            if (d < bestd) { bestd = d; snprintf(best, sizeof best, "%s", p->alias); }
+            if (d < bestd) {
+                bestd = d;
+                snprintf(best, sizeof best, "%s", p->alias);
+            }
         }
     }
     tern_warn("%s is not a Tern parameter and is ignored; the nearest known name is %s "
-              "(tern-info lists them all)", var, best);
+              "(tern-info lists them all)",
+              var, best);
 }
 
 extern char **environ;
@@ -258,15 +280,17 @@ void tern_params_print(FILE *out)
         else
             snprintf(val, sizeof val, "%ld", *(long *)p->value);
         snprintf(name, sizeof name, "TERN_%s", p->name);
-        fprintf(out, "%-28s %-12s %-26s %s\n", name, val, source_text(p), p->alias ? p->alias : "-");
-        fprintf(out, "%-28s %s (default %s; MPI_T may set it %s)\n", "", p->description, p->default_text,
-                tern_param_set_text(p->set));
+        fprintf(out, "%-28s %-12s %-26s %s\n", name, val, source_text(p),
+                p->alias ? p->alias : "-");
+        fprintf(out, "%-28s %s (default %s; MPI_T may set it %s)\n", "", p->description,
+                p->default_text, tern_param_set_text(p->set));
     }
 }
 
 int tern_param_user_set(const char *name)
 {
     for (int i = 0; i < tern_param_count; i++)
-        if (!strcmp(tern_param_table[i].name, name)) return tern_param_table[i].source != TERN_SRC_DEFAULT;
+        if (!strcmp(tern_param_table[i].name, name))
+            return tern_param_table[i].source != TERN_SRC_DEFAULT;
     return 0;
 }

@@ -10,14 +10,14 @@ enum tern_param_source { TERN_SRC_DEFAULT, TERN_SRC_ENV, TERN_SRC_ALIAS, TERN_SR
 enum tern_param_set { TERN_PARAM_SET_RUNTIME, TERN_PARAM_SET_INIT, TERN_PARAM_SET_INIT_ALL_EQ };
 
 struct tern_param_desc {
-    const char *name;        /* without the TERN_ prefix */
-    const char *alias;       /* MVAPICH2 name, or NULL */
+    const char *name;  /* without the TERN_ prefix */
+    const char *alias; /* MVAPICH2 name, or NULL */
     enum tern_param_type type;
     const char *default_text;
     const char *description;
     const char *const *choices; /* STRING only: the accepted words, NULL-terminated; or NULL */
     enum tern_param_set set;
-    void *value;             /* long for BOOL/INT/SIZE, const char * for STRING */
+    void *value; /* long for BOOL/INT/SIZE, const char * for STRING */
     enum tern_param_source source;
 };
 

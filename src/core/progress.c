@@ -45,20 +45,19 @@ static int ndead_peer_hooks;
 
 void tern_progress_register(tern_progress_fn poll)
 {
-    if (npoll_hooks == MAX_HOOKS) tern_fatal("internal error: more than %d progress hooks", MAX_HOOKS);
+    if (npoll_hooks == MAX_HOOKS)
+        tern_fatal("internal error: more than %d progress hooks", MAX_HOOKS);
     poll_hooks[npoll_hooks++] = poll;
 }
 
 void tern_progress_register_liveness(int (*find_dead_peer)(void))
 {
-    if (ndead_peer_hooks == MAX_HOOKS) tern_fatal("internal error: more than %d liveness hooks", MAX_HOOKS);
+    if (ndead_peer_hooks == MAX_HOOKS)
+        tern_fatal("internal error: more than %d liveness hooks", MAX_HOOKS);
     dead_peer_hooks[ndead_peer_hooks++] = find_dead_peer;
 }
 
-void tern_progress_unregister_all(void)
-{
-    npoll_hooks = ndead_peer_hooks = 0;
-}
+void tern_progress_unregister_all(void) { npoll_hooks = ndead_peer_hooks = 0; }
 
 int tern_progress(void)
 {
@@ -76,7 +75,8 @@ static void check_liveness(void)
         tern_fatal("the launcher (mpiexec) has gone away; ending this rank");
     for (int i = 0; i < ndead_peer_hooks; i++) {
         int dead = dead_peer_hooks[i]();
-        if (dead >= 0) tern_fatal("rank %d has died while this rank was waiting for it; ending the job", dead);
+        if (dead >= 0)
+            tern_fatal("rank %d has died while this rank was waiting for it; ending the job", dead);
     }
 }
 
@@ -96,8 +96,7 @@ void tern_progress_wait(struct tern_waiter *w)
         return;
     }
     w->idle_polls++;
-    if (tern_g.wait_yield)
-        sched_yield();
+    if (tern_g.wait_yield) sched_yield();
     /* Reading the coarse clock costs a few ns; doing it every 64 idle
      * polls keeps the spin loop tight. */
     if ((w->idle_polls & 63) == 0) {

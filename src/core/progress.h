@@ -24,7 +24,10 @@ struct tern_waiter {
     uint32_t idle_polls; /* passes in a row that found nothing */
     uint32_t polls;
 };
-#define TERN_WAITER_INIT {0, 0}
+#define TERN_WAITER_INIT \
+    {                    \
+        0, 0             \
+    }
 
 /* One step of a blocking wait: progress, then yield or check liveness as
  * the situation asks.  Drops the big lock around the pass in

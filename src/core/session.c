@@ -57,8 +57,10 @@ void tern_session_retain(struct tern_session *s)
 
 static void destroy(struct tern_session *s)
 {
-    if (s->prev) s->prev->next = s->next;
-    else all_sessions = s->next;
+    if (s->prev)
+        s->prev->next = s->next;
+    else
+        all_sessions = s->next;
     if (s->next) s->next->prev = s->prev;
     /* A buffered-send buffer: finalize flushed it; only the teardown of a
      * session never finalized finds one here, after every buffered message
@@ -90,8 +92,7 @@ int tern_errh_raise_session(struct tern_errhandler *e, MPI_Session h, int code)
 {
     if (code == MPI_SUCCESS) return code;
     switch (e ? e->kind : TERN_ERRH_FATAL) {
-    case TERN_ERRH_RETURN:
-        return code;
+    case TERN_ERRH_RETURN: return code;
     case TERN_ERRH_USER_SESSION: {
         MPI_Session s = h;
         int c = code;
@@ -120,10 +121,12 @@ int tern_err_session(struct tern_session *s, int errclass, const char *fmt, ...)
 
 int tern_session_check(MPI_Session h, const char *fn, const char *arg, struct tern_session **out)
 {
-    if (h == MPI_SESSION_NULL) return tern_err_comm(NULL, MPI_ERR_SESSION, "%s: %s is MPI_SESSION_NULL", fn, arg);
+    if (h == MPI_SESSION_NULL)
+        return tern_err_comm(NULL, MPI_ERR_SESSION, "%s: %s is MPI_SESSION_NULL", fn, arg);
     *out = tern_session_get(h);
     if (!*out)
-        return tern_err_comm(NULL, MPI_ERR_SESSION, "%s: %s=0x%x is not a session (finalized, or never initialized)",
-                             fn, arg, (unsigned)h);
+        return tern_err_comm(NULL, MPI_ERR_SESSION,
+                             "%s: %s=0x%x is not a session (finalized, or never initialized)", fn,
+                             arg, (unsigned)h);
     return MPI_SUCCESS;
 }

@@ -10,11 +10,11 @@ struct tern_errhandler;
 struct tern_bbuf;
 
 struct tern_session {
-    int handle;                /* 0 once finalized */
-    int refcount;              /* the user's handle, plus each group and communicator derived from it */
-    int thread_level;          /* asked for in the info of MPI_Session_init */
+    int handle;       /* 0 once finalized */
+    int refcount;     /* the user's handle, plus each group and communicator derived from it */
+    int thread_level; /* asked for in the info of MPI_Session_init */
     struct tern_errhandler *errh;
-    struct tern_bbuf *bsend;   /* MPI_Session_attach_buffer's buffer, or NULL */
+    struct tern_bbuf *bsend;          /* MPI_Session_attach_buffer's buffer, or NULL */
     struct tern_session *next, *prev; /* every object still alive, for the teardown */
 };
 

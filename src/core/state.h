@@ -15,18 +15,18 @@ struct tern_state {
     enum tern_init_state init_state;
     /* The world model alone, as MPI_Initialized and MPI_Finalized report it. */
     enum tern_init_state world_state;
-    int sessions;                 /* sessions initialised and not yet finalized */
+    int sessions; /* sessions initialised and not yet finalized */
     int thread_level;
-    int thread_multiple;          /* the big lock is taken only when set */
+    int thread_multiple; /* the big lock is taken only when set */
     pthread_t main_thread;
     int world_rank, world_size;
-    int local_rank, local_size;   /* among the ranks on this host */
+    int local_rank, local_size; /* among the ranks on this host */
     int nhosts;
-    int *host_of;                 /* world rank -> host index (bootstrap/host.h) */
+    int *host_of; /* world rank -> host index (bootstrap/host.h) */
     int appnum;
     int singleton;
-    int oversubscribed;           /* more local ranks than usable cores */
-    int wait_yield;               /* blocked waits call sched_yield */
+    int oversubscribed; /* more local ranks than usable cores */
+    int wait_yield;     /* blocked waits call sched_yield */
     char job_id[64];
     char processor_name[128];
 };
@@ -38,22 +38,20 @@ extern struct tern_state tern_g;
 extern pthread_mutex_t tern_big_lock;
 static inline void tern_lock(void)
 {
-    if (__builtin_expect(tern_g.thread_multiple, 0))
-        pthread_mutex_lock(&tern_big_lock);
+    if (__builtin_expect(tern_g.thread_multiple, 0)) pthread_mutex_lock(&tern_big_lock);
 }
 static inline void tern_unlock(void)
 {
-    if (__builtin_expect(tern_g.thread_multiple, 0))
-        pthread_mutex_unlock(&tern_big_lock);
+    if (__builtin_expect(tern_g.thread_multiple, 0)) pthread_mutex_unlock(&tern_big_lock);
 }
 
 /* The calling function name for messages when the library is not
  * initialised (every MPI call but a few must come between Init and Finalize). */
 int tern_check_initialized(const char *mpi_name);
-#define TERN_REQUIRE_INIT(name)                                                  \
-    do {                                                                         \
-        if (__builtin_expect(tern_g.init_state != TERN_STATE_ACTIVE, 0))         \
-            return tern_check_initialized(name);                                 \
+#define TERN_REQUIRE_INIT(name)                                          \
+    do {                                                                 \
+        if (__builtin_expect(tern_g.init_state != TERN_STATE_ACTIVE, 0)) \
+            return tern_check_initialized(name);                         \
     } while (0)
 
 #endif

@@ -36,8 +36,8 @@ int tern_dt_check_valid(MPI_Datatype h, const char *fn, const char *argname,
     struct tern_datatype *dt = tern_dt_get(h);
     if (!dt) {
         if (tern_handle_kind(h) != TERN_KIND_DATATYPE)
-            return tern_err_make(MPI_ERR_TYPE, "%s: %s=0x%x is not a datatype handle", fn,
-                                 argname, (unsigned)h);
+            return tern_err_make(MPI_ERR_TYPE, "%s: %s=0x%x is not a datatype handle", fn, argname,
+                                 (unsigned)h);
         return tern_err_make(MPI_ERR_TYPE,
                              "%s: %s=0x%x is not a valid datatype (never created, or freed)", fn,
                              argname, (unsigned)h);
@@ -125,10 +125,7 @@ int tern_dt_commit(struct tern_datatype *dt)
     return MPI_SUCCESS;
 }
 
-int tern_datatypes_init(void)
-{
-    return MPI_SUCCESS;
-}
+int tern_datatypes_init(void) { return MPI_SUCCESS; }
 
 static void drop_type(void *obj, void *arg)
 {

@@ -16,9 +16,9 @@ struct tern_dt_layout; /* private to src/datatype */
 
 struct tern_datatype {
     int handle;
-    int refcount;              /* the user's reference plus pending operations */
-    size_t size;               /* bytes of data in one element */
-    MPI_Aint lb, ub, extent;   /* extent = ub - lb */
+    int refcount;            /* the user's reference plus pending operations */
+    size_t size;             /* bytes of data in one element */
+    MPI_Aint lb, ub, extent; /* extent = ub - lb */
     MPI_Aint true_lb, true_ub;
     /* Nonzero when 'count' elements of this type are the bytes
      * [buf + true_lb, buf + true_lb + count * size): one block per element and
@@ -49,12 +49,12 @@ int tern_dt_check(MPI_Datatype h, const char *fn, const char *argname, struct te
 /* Copies bytes [offset, offset + len) of the packed representation of
  * (buf, count, dt) to 'out'; returns the bytes copied (less than len only at
  * the end of the data). */
-size_t tern_dt_pack(const struct tern_datatype *dt, const void *buf, size_t count,
-                    size_t offset, void *out, size_t len);
+size_t tern_dt_pack(const struct tern_datatype *dt, const void *buf, size_t count, size_t offset,
+                    void *out, size_t len);
 /* The reverse: bytes [offset, offset + len) of the packed stream from 'in'
  * land where (buf, count, dt) puts them. */
-size_t tern_dt_unpack(const struct tern_datatype *dt, void *buf, size_t count,
-                      size_t offset, const void *in, size_t len);
+size_t tern_dt_unpack(const struct tern_datatype *dt, void *buf, size_t count, size_t offset,
+                      const void *in, size_t len);
 
 /* ---- Walking the data from anywhere, and describing it to a peer ----
  *
@@ -83,12 +83,12 @@ struct tern_dt_level {
 };
 
 struct tern_dt_desc {
-    uint64_t base;             /* buf: block displacements count from here */
-    uint64_t blocks;           /* the owner's address of its block list (nblocks > 1) */
-    uint64_t nblocks, unit;    /* blocks in one unit, and their bytes */
-    int64_t disp0;             /* the block, when there is one */
+    uint64_t base;          /* buf: block displacements count from here */
+    uint64_t blocks;        /* the owner's address of its block list (nblocks > 1) */
+    uint64_t nblocks, unit; /* blocks in one unit, and their bytes */
+    int64_t disp0;          /* the block, when there is one */
     uint64_t len0;
-    uint64_t bytes;            /* the whole packed stream */
+    uint64_t bytes; /* the whole packed stream */
     uint64_t nlevels;
     struct {
         uint64_t count;
@@ -98,15 +98,15 @@ struct tern_dt_desc {
 
 struct tern_dt_view {
     const struct tern_dt_block *blocks;
-    const size_t *prefix;      /* prefix[i]: bytes of blocks[0..i-1] */
+    const size_t *prefix; /* prefix[i]: bytes of blocks[0..i-1] */
     size_t nblocks, unit;
-    int nlevels;               /* innermost first; at least one */
+    int nlevels; /* innermost first; at least one */
     struct tern_dt_level level[TERN_DT_LEVELS + 1];
     uintptr_t base;
     size_t bytes;
-    struct tern_dt_block one;  /* 'blocks' when there is a single block: do not copy a view */
+    struct tern_dt_block one; /* 'blocks' when there is a single block: do not copy a view */
     size_t one_prefix[2];
-    void *owned;               /* what tern_dt_view_free releases */
+    void *owned; /* what tern_dt_view_free releases */
 };
 
 /* Our own buffer: never allocates, never fails. */
@@ -136,8 +136,8 @@ size_t tern_dt_view_unpack(const struct tern_dt_view *v, size_t offset, const vo
 /* Local copy between two typed buffers with the same type signature (up to
  * the shorter of the two); used by sends to self and collectives.  Returns
  * the bytes copied. */
-size_t tern_dt_copy(const void *src, size_t scount, const struct tern_datatype *sdt,
-                    void *dst, size_t rcount, const struct tern_datatype *rdt);
+size_t tern_dt_copy(const void *src, size_t scount, const struct tern_datatype *sdt, void *dst,
+                    size_t rcount, const struct tern_datatype *rdt);
 
 /* Reference counting for pending operations (MPI_Type_free while a send is
  * outstanding keeps the type alive). */
@@ -230,8 +230,7 @@ size_t tern_dt_elements_to_bytes(const struct tern_datatype *dt, size_t elements
  * unpack convert all of them at once. */
 int tern_dt_ext32_size(const struct tern_datatype *dt, size_t count, size_t *bytes);
 void tern_dt_ext32_pack(const struct tern_datatype *dt, const void *buf, size_t count, void *out);
-void tern_dt_ext32_unpack(const struct tern_datatype *dt, void *buf, size_t count,
-                          const void *in);
+void tern_dt_ext32_unpack(const struct tern_datatype *dt, void *buf, size_t count, const void *in);
 
 /* MPI_Type_get_envelope(_c) / MPI_Type_get_contents(_c).  large_form: the
  * caller is the large-count variant (num_large_counts exists).  A type from

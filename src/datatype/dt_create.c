@@ -142,9 +142,9 @@ static void acc_finish(struct acc *a, struct tern_dt_obj *t, int pad)
     p->true_lb = a->have_true ? a->tlb : 0;
     p->true_ub = a->have_true ? a->tub : 0;
     p->size = a->size;
-    p->basic = a->basic_state == 1   ? a->basic
+    p->basic = a->basic_state == 1                   ? a->basic
                : a->basic_state == 0 && a->have_zero ? a->zero_basic
-                                     : MPI_DATATYPE_NULL;
+                                                     : MPI_DATATYPE_NULL;
     p->basic_count = a->basic_state == 1 ? a->basic_count : 0;
     t->sticky_lb = a->have_lbm;
     t->sticky_ub = a->have_ubm;
@@ -213,10 +213,7 @@ static int dt_publish(struct tern_dt_obj *t, struct acc *a, int pad, struct tern
     return MPI_SUCCESS;
 }
 
-void tern_dt_mark_large(struct tern_datatype *dt)
-{
-    tern_dt_obj_of(dt)->large = 1;
-}
+void tern_dt_mark_large(struct tern_datatype *dt) { tern_dt_obj_of(dt)->large = 1; }
 
 /* count blocks of bl elements, 'stride' bytes apart */
 static void acc_hvector(struct acc *a, const struct tern_dt_obj *c, size_t count, size_t bl,

@@ -18,12 +18,12 @@
 #endif
 
 enum ext_kind {
-    EXT_SWAP,    /* same size, byte order reversed (1 byte: copied) */
-    EXT_SIGNED,  /* signed integer, narrower outside */
-    EXT_UNSIGNED,/* unsigned integer (or a character), narrower outside */
-    EXT_BOOL,    /* C bool: any nonzero byte is true */
-    EXT_LDOUBLE, /* long double <-> binary128 */
-    EXT_PAIR     /* value-index pair: see pair_value */
+    EXT_SWAP,     /* same size, byte order reversed (1 byte: copied) */
+    EXT_SIGNED,   /* signed integer, narrower outside */
+    EXT_UNSIGNED, /* unsigned integer (or a character), narrower outside */
+    EXT_BOOL,     /* C bool: any nonzero byte is true */
+    EXT_LDOUBLE,  /* long double <-> binary128 */
+    EXT_PAIR      /* value-index pair: see pair_value */
 };
 
 struct ext_info {
@@ -181,12 +181,8 @@ static void unit_pack(const struct ext_info *e, const unsigned char *n, unsigned
 static void unit_unpack(const struct ext_info *e, const unsigned char *x, unsigned char *n)
 {
     switch (e->kind) {
-    case EXT_LDOUBLE:
-        ld_from_ext(x, n);
-        return;
-    case EXT_BOOL:
-        n[0] = x[0] != 0;
-        return;
+    case EXT_LDOUBLE: ld_from_ext(x, n); return;
+    case EXT_BOOL: n[0] = x[0] != 0; return;
     default:
         for (size_t i = 0; i < e->ext; i++) n[i] = x[e->ext - 1 - i];
         /* widen: the sign (signed) or zeros */
@@ -251,8 +247,7 @@ void tern_dt_ext32_pack(const struct tern_datatype *dt, const void *buf, size_t 
     ext_move(dt, (void *)(uintptr_t)buf, count, out, 0);
 }
 
-void tern_dt_ext32_unpack(const struct tern_datatype *dt, void *buf, size_t count,
-                          const void *in)
+void tern_dt_ext32_unpack(const struct tern_datatype *dt, void *buf, size_t count, const void *in)
 {
     ext_move(dt, buf, count, (void *)(uintptr_t)in, 1);
 }

@@ -50,13 +50,14 @@ static MPI_Datatype f90_base(int combiner, int p, int r)
 static struct f90_type {
     struct tern_dt_obj *t;
     struct f90_type *next;
-} *made;
+} * made;
 
 static struct tern_dt_obj *find(int combiner, int p, int r)
 {
     for (struct f90_type *f = made; f; f = f->next) {
         const struct tern_dt_obj *t = f->t;
-        if (t->combiner == combiner && t->ints[0] == (combiner == MPI_COMBINER_F90_INTEGER ? r : p) &&
+        if (t->combiner == combiner &&
+            t->ints[0] == (combiner == MPI_COMBINER_F90_INTEGER ? r : p) &&
             (combiner == MPI_COMBINER_F90_INTEGER || t->ints[1] == r))
             return f->t;
     }
@@ -89,7 +90,7 @@ int tern_dt_f90(int combiner, int p, int r, struct tern_datatype **out)
         discard(t, f);
         return MPI_ERR_NO_MEM;
     }
-    *t = *base; /* data, bounds, layout (static), reduction type, alignment */
+    *t = *base;            /* data, bounds, layout (static), reduction type, alignment */
     t->pub.name[0] = '\0'; /* no name, as with MPICH */
     t->pub.attrs = NULL;
     t->combiner = combiner;

@@ -20,35 +20,35 @@
 #include "datatype/datatype.h"
 
 struct tern_dt_layout {
-    size_t nblocks;              /* blocks in one unit (0: no data) */
-    size_t unit;                 /* data bytes in one unit */
+    size_t nblocks; /* blocks in one unit (0: no data) */
+    size_t unit;    /* data bytes in one unit */
     struct tern_dt_block *blocks;
-    size_t *prefix;              /* prefix[i]: bytes of blocks[0..i-1]; nblocks + 1 */
-    int nlevels;                 /* repetitions of the unit, innermost first */
+    size_t *prefix; /* prefix[i]: bytes of blocks[0..i-1]; nblocks + 1 */
+    int nlevels;    /* repetitions of the unit, innermost first */
     struct tern_dt_level level[TERN_DT_LEVELS];
-    int is_static;               /* predefined: not allocated */
+    int is_static; /* predefined: not allocated */
 };
 
 struct tern_dt_obj {
-    struct tern_datatype pub;    /* first member */
-    int urefs;                   /* user handles (MPI_Type_free drops one) */
-    int combiner;                /* MPI_COMBINER_* */
+    struct tern_datatype pub; /* first member */
+    int urefs;                /* user handles (MPI_Type_free drops one) */
+    int combiner;             /* MPI_COMBINER_* */
     /* The constructor's arguments in the order of its int form's
      * MPI_Type_get_contents, integers widened (one record serves the int
      * and the large-count constructors). */
-    int large;                   /* made by a large-count (_c) constructor */
+    int large; /* made by a large-count (_c) constructor */
     int nints, naddrs, ntypes;
     MPI_Count *ints;
     MPI_Aint *addrs;
-    struct tern_dt_obj **types;  /* each holds a reference */
+    struct tern_dt_obj **types; /* each holds a reference */
     /* subarray, darray: the equivalent type built from the others; it gives
      * the bounds, the layout and the element walks (holds a reference) */
     struct tern_dt_obj *impl;
     /* bounds bookkeeping: the typemap holds explicit lb/ub markers (MPI_LB,
      * MPI_UB, or a resized type inside) */
     int sticky_lb, sticky_ub;
-    size_t align;                /* largest alignment of a basic type inside */
-    size_t nelems;               /* basic elements in one element */
+    size_t align;  /* largest alignment of a basic type inside */
+    size_t nelems; /* basic elements in one element */
 };
 
 static inline struct tern_dt_obj *tern_dt_obj_of(const struct tern_datatype *d)
@@ -84,8 +84,8 @@ static inline const struct tern_dt_obj *tern_dt_copied(const struct tern_dt_obj 
  * indexed type's or a struct's; one block for contiguous, resized, dup,
  * subarray and darray (dt_query.c). */
 size_t tern_dt_nblocks(const struct tern_dt_obj *t);
-void tern_dt_block(const struct tern_dt_obj *t, size_t i, const struct tern_dt_obj **c,
-                   size_t *bl, MPI_Aint *disp);
+void tern_dt_block(const struct tern_dt_obj *t, size_t i, const struct tern_dt_obj **c, size_t *bl,
+                   MPI_Aint *disp);
 
 /* frees the MPI_Type_create_f90_* types (dt_f90.c), at finalize */
 void tern_dt_f90_finalize(void);
@@ -115,7 +115,8 @@ static inline MPI_Aint tern_dt_pos_unit(const struct tern_dt_view *v, const stru
     return off;
 }
 /* k units on (k never carries past the innermost level's end more than once). */
-static inline void tern_dt_pos_advance(const struct tern_dt_view *v, struct tern_dt_pos *at, size_t k)
+static inline void tern_dt_pos_advance(const struct tern_dt_view *v, struct tern_dt_pos *at,
+                                       size_t k)
 {
     at->idx[0] += k;
     for (int l = 0; l < v->nlevels && at->idx[l] == v->level[l].count; l++) {

@@ -56,8 +56,8 @@ struct nest {
 
 /* Spells out every unit of a nest (blocks b repeated by the levels) as
  * blocks, shifted by 'base', into l (typemap order: innermost level fastest). */
-static void add_units(struct blist *l, const struct tern_dt_block *b, size_t nb, const struct tern_dt_level *lv,
-                      int nlevels, MPI_Aint base)
+static void add_units(struct blist *l, const struct tern_dt_block *b, size_t nb,
+                      const struct tern_dt_level *lv, int nlevels, MPI_Aint base)
 {
     size_t idx[TERN_DT_LEVELS] = {0};
     for (;;) {
@@ -73,8 +73,8 @@ static void add_units(struct blist *l, const struct tern_dt_block *b, size_t nb,
 
 /* n elements of a type with layout L and extent 'extent', from base, spelled
  * out as blocks (members of structs and indexed types). */
-static void blist_add_elems(struct blist *l, const struct tern_dt_layout *L, MPI_Aint extent, MPI_Aint base,
-                            size_t n)
+static void blist_add_elems(struct blist *l, const struct tern_dt_layout *L, MPI_Aint extent,
+                            MPI_Aint base, size_t n)
 {
     if (n == 0 || L->nblocks == 0) return;
     if (L->nblocks == 1 && L->nlevels == 0 && (MPI_Aint)L->blocks[0].len == extent) {
@@ -125,7 +125,8 @@ static void nest_rep(struct nest *n, size_t count, MPI_Aint stride)
 /* The child's nest, shifted by disp. */
 static void nest_copy(struct nest *n, const struct tern_dt_layout *CL, MPI_Aint disp)
 {
-    for (size_t i = 0; i < CL->nblocks; i++) blist_add(&n->l, CL->blocks[i].disp + disp, CL->blocks[i].len);
+    for (size_t i = 0; i < CL->nblocks; i++)
+        blist_add(&n->l, CL->blocks[i].disp + disp, CL->blocks[i].len);
     n->nlevels = CL->nlevels;
     memcpy(n->level, CL->level, sizeof n->level);
 }
@@ -195,7 +196,8 @@ static long only_block(const struct tern_dt_obj *t, const MPI_Count *bl, int nb,
 {
     long found = -1;
     for (int i = 0; i < nb; i++) {
-        const struct tern_dt_obj *c = t->combiner == MPI_COMBINER_STRUCT ? t->types[i] : t->types[0];
+        const struct tern_dt_obj *c =
+            t->combiner == MPI_COMBINER_STRUCT ? t->types[i] : t->types[0];
         if (bl[block_form ? 0 : i] == 0 || c->pub.size == 0) continue;
         if (found >= 0) return -1;
         found = i;
@@ -233,19 +235,18 @@ int tern_dt_layout_build(struct tern_dt_obj *t)
     case MPI_COMBINER_HVECTOR:
         nest_copy(&n, CL, 0);
         nest_rep(&n, (size_t)in[1], cext);
-        nest_rep(&n, (size_t)in[0], t->combiner == MPI_COMBINER_VECTOR ? (MPI_Aint)in[2] * cext : ad[0]);
+        nest_rep(&n, (size_t)in[0],
+                 t->combiner == MPI_COMBINER_VECTOR ? (MPI_Aint)in[2] * cext : ad[0]);
         return finish(t, &n);
     case MPI_COMBINER_RESIZED:
-    case MPI_COMBINER_DUP:
-        nest_copy(&n, CL, 0);
-        return finish(t, &n);
-    default:
-        break;
+    case MPI_COMBINER_DUP: nest_copy(&n, CL, 0); return finish(t, &n);
+    default: break;
     }
     /* Indexed and struct types: one non-empty block keeps its child's nest;
      * otherwise the blocks are spelled out. */
     int nb = (int)in[0];
-    int block_form = t->combiner == MPI_COMBINER_INDEXED_BLOCK || t->combiner == MPI_COMBINER_HINDEXED_BLOCK;
+    int block_form =
+        t->combiner == MPI_COMBINER_INDEXED_BLOCK || t->combiner == MPI_COMBINER_HINDEXED_BLOCK;
     const MPI_Count *bl = in + 1;
     long one = only_block(t, bl, nb, block_form);
     for (int i = 0; i < nb; i++) {

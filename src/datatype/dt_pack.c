@@ -66,19 +66,19 @@ static inline __attribute__((always_inline)) void copy_bytes(char *d, const char
     }
 }
 
-#define TERN_STRIDED(N)                                                            \
-    do {                                                                           \
-        if (unpack)                                                                \
-            for (size_t i_ = 0; i_ < k; i_++)                                      \
-                memcpy(tern_dt_at(p, (MPI_Aint)i_ * s), s8 + i_ * (N), (N));       \
-        else                                                                       \
-            for (size_t i_ = 0; i_ < k; i_++)                                      \
-                memcpy(s8 + i_ * (N), tern_dt_at(p, (MPI_Aint)i_ * s), (N));       \
+#define TERN_STRIDED(N)                                                      \
+    do {                                                                     \
+        if (unpack)                                                          \
+            for (size_t i_ = 0; i_ < k; i_++)                                \
+                memcpy(tern_dt_at(p, (MPI_Aint)i_ *s), s8 + i_ * (N), (N));  \
+        else                                                                 \
+            for (size_t i_ = 0; i_ < k; i_++)                                \
+                memcpy(s8 + i_ * (N), tern_dt_at(p, (MPI_Aint)i_ * s), (N)); \
     } while (0)
 
 /* k blocks of len bytes, s apart from p, to/from the stream s8. */
-static inline __attribute__((always_inline)) void strided(char *p, MPI_Aint s, char *s8,
-                                                          size_t len, size_t k, const int unpack)
+static inline __attribute__((always_inline)) void strided(char *p, MPI_Aint s, char *s8, size_t len,
+                                                          size_t k, const int unpack)
 {
     switch (len) {
     case 1: TERN_STRIDED(1); break;
@@ -91,9 +91,11 @@ static inline __attribute__((always_inline)) void strided(char *p, MPI_Aint s, c
     case 32: TERN_STRIDED(32); break;
     default:
         if (unpack)
-            for (size_t i_ = 0; i_ < k; i_++) copy_bytes(tern_dt_at(p, (MPI_Aint)i_ * s), s8 + i_ * len, len);
+            for (size_t i_ = 0; i_ < k; i_++)
+                copy_bytes(tern_dt_at(p, (MPI_Aint)i_ * s), s8 + i_ * len, len);
         else
-            for (size_t i_ = 0; i_ < k; i_++) copy_bytes(s8 + i_ * len, tern_dt_at(p, (MPI_Aint)i_ * s), len);
+            for (size_t i_ = 0; i_ < k; i_++)
+                copy_bytes(s8 + i_ * len, tern_dt_at(p, (MPI_Aint)i_ * s), len);
         break;
     }
 }
@@ -107,9 +109,8 @@ static inline __attribute__((always_inline)) void move(char *p, char *s8, size_t
         copy_bytes(s8, p, n);
 }
 
-static inline __attribute__((always_inline)) size_t walk_copy(const struct tern_dt_view *w,
-                                                              size_t offset, char *s8, size_t len,
-                                                              const int unpack)
+static inline __attribute__((always_inline)) size_t
+walk_copy(const struct tern_dt_view *w, size_t offset, char *s8, size_t len, const int unpack)
 {
     const void *buf = (const void *)w->base;
     if (offset >= w->bytes || len == 0) return 0;

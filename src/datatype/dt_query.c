@@ -27,24 +27,21 @@ static enum dt_form form_of(int combiner)
     case MPI_COMBINER_RESIZED:
     case MPI_COMBINER_DUP:
     case MPI_COMBINER_SUBARRAY: /* one copy of impl */
-    case MPI_COMBINER_DARRAY:
-        return FORM_COPIES;
+    case MPI_COMBINER_DARRAY: return FORM_COPIES;
     case MPI_COMBINER_INDEXED:
     case MPI_COMBINER_HINDEXED:
     case MPI_COMBINER_INDEXED_BLOCK:
     case MPI_COMBINER_HINDEXED_BLOCK:
-    case MPI_COMBINER_STRUCT:
-        return FORM_BLOCKS;
-    default:
-        return FORM_OTHER;
+    case MPI_COMBINER_STRUCT: return FORM_BLOCKS;
+    default: return FORM_OTHER;
     }
 }
 
 /* Block i of a FORM_BLOCKS type: its old type; *bl its blocklength. */
 static const struct tern_dt_obj *block_of(const struct tern_dt_obj *t, int i, size_t *bl)
 {
-    int block = t->combiner == MPI_COMBINER_INDEXED_BLOCK ||
-                t->combiner == MPI_COMBINER_HINDEXED_BLOCK;
+    int block =
+        t->combiner == MPI_COMBINER_INDEXED_BLOCK || t->combiner == MPI_COMBINER_HINDEXED_BLOCK;
     *bl = (size_t)(block ? t->ints[1] : t->ints[1 + i]);
     return t->combiner == MPI_COMBINER_STRUCT ? t->types[i] : t->types[0];
 }
@@ -60,10 +57,8 @@ static size_t first_elem_size(const struct tern_dt_obj *b)
     case MPI_DOUBLE_INT:
     case MPI_LONG_INT:
     case MPI_SHORT_INT:
-    case MPI_LONG_DOUBLE_INT:
-        return b->pub.size - sizeof(int);
-    default:
-        return b->pub.size / 2;
+    case MPI_LONG_DOUBLE_INT: return b->pub.size - sizeof(int);
+    default: return b->pub.size / 2;
     }
 }
 
@@ -108,9 +103,7 @@ static size_t partial_elems(const struct tern_dt_obj *t, size_t rem, size_t *lef
         }
         *left = rem;
         return n;
-    default:
-        *left = rem;
-        return n;
+    default: *left = rem; return n;
     }
 }
 
@@ -156,8 +149,7 @@ static size_t partial_bytes(const struct tern_dt_obj *t, size_t k)
             return bytes + q * c->pub.size + partial_bytes(c, k % c->nelems);
         }
         return bytes;
-    default:
-        return bytes;
+    default: return bytes;
     }
 }
 
@@ -177,17 +169,14 @@ size_t tern_dt_nblocks(const struct tern_dt_obj *t)
     case MPI_COMBINER_HINDEXED:
     case MPI_COMBINER_INDEXED_BLOCK:
     case MPI_COMBINER_HINDEXED_BLOCK:
-    case MPI_COMBINER_STRUCT:
-        return (size_t)t->ints[0];
-    case MPI_COMBINER_NAMED:
-        return 0;
-    default:
-        return 1;
+    case MPI_COMBINER_STRUCT: return (size_t)t->ints[0];
+    case MPI_COMBINER_NAMED: return 0;
+    default: return 1;
     }
 }
 
-void tern_dt_block(const struct tern_dt_obj *t, size_t i, const struct tern_dt_obj **c,
-                   size_t *bl, MPI_Aint *disp)
+void tern_dt_block(const struct tern_dt_obj *t, size_t i, const struct tern_dt_obj **c, size_t *bl,
+                   MPI_Aint *disp)
 {
     const MPI_Count *in = t->ints;
     size_t n = t->nints ? (size_t)in[0] : 0;
@@ -196,9 +185,7 @@ void tern_dt_block(const struct tern_dt_obj *t, size_t i, const struct tern_dt_o
     *bl = 1;
     *disp = 0;
     switch (t->combiner) {
-    case MPI_COMBINER_CONTIGUOUS:
-        *bl = (size_t)in[0];
-        break;
+    case MPI_COMBINER_CONTIGUOUS: *bl = (size_t)in[0]; break;
     case MPI_COMBINER_VECTOR:
         *bl = (size_t)in[1];
         *disp = (MPI_Aint)i * in[2] * ext;
@@ -224,17 +211,13 @@ void tern_dt_block(const struct tern_dt_obj *t, size_t i, const struct tern_dt_o
         *bl = (size_t)in[1];
         *disp = t->addrs[i];
         break;
-    default: /* one copy: resized, dup, subarray, darray */
-        break;
+    default: /* one copy: resized, dup, subarray, darray */ break;
     }
 }
 
 /* ---- envelope and contents ---- */
 
-int tern_dt_needs_large(const struct tern_datatype *dt)
-{
-    return tern_dt_obj_of(dt)->large;
-}
+int tern_dt_needs_large(const struct tern_datatype *dt) { return tern_dt_obj_of(dt)->large; }
 
 /* In the large-count form of a type from a large-count constructor, which
  * of the int form's integers are large counts: the array extents of
@@ -250,8 +233,7 @@ static int int_is_count(const struct tern_dt_obj *t, int i)
     case MPI_COMBINER_DARRAY: /* size, rank, ndims, gsizes, distribs, dargs, psizes, order */
         ndims = (int)t->ints[2];
         return i >= 3 && i < 3 + ndims;
-    default:
-        return 1;
+    default: return 1;
     }
 }
 
@@ -316,8 +298,8 @@ int tern_dt_contents(struct tern_datatype *dt, int large_form, const struct tern
     struct tern_dt_obj *t = tern_dt_obj_of(dt);
     struct tern_dt_env env;
     tern_dt_envelope(dt, large_form, &env);
-    if (t->combiner == MPI_COMBINER_NAMED || max->nints < env.nints ||
-        max->naddrs < env.naddrs || max->ncounts < env.ncounts || max->ntypes < env.ntypes)
+    if (t->combiner == MPI_COMBINER_NAMED || max->nints < env.nints || max->naddrs < env.naddrs ||
+        max->ncounts < env.ncounts || max->ntypes < env.ntypes)
         return MPI_ERR_ARG;
     int rc = hand_out_types(t, types);
     if (rc) return rc;

@@ -70,7 +70,8 @@ int tern_dt_view_remote(struct tern_dt_view *v, const struct tern_dt_desc *d,
     v->owned = NULL;
     v->nlevels = (int)d->nlevels;
     for (int k = 0; k < v->nlevels; k++)
-        v->level[k] = (struct tern_dt_level){(size_t)d->level[k].count, (MPI_Aint)d->level[k].stride};
+        v->level[k] =
+            (struct tern_dt_level){(size_t)d->level[k].count, (MPI_Aint)d->level[k].stride};
     if (d->nblocks <= 1) {
         free(blocks);
         one_block(v, (MPI_Aint)d->disp0, (size_t)d->len0);
@@ -131,7 +132,8 @@ size_t tern_dt_view_iov(const struct tern_dt_view *v, size_t offset, size_t len,
     tern_dt_pos_seek(v, offset, &at);
     while (got < len) {
         const struct tern_dt_block *bl = &v->blocks[at.b];
-        uintptr_t addr = v->base + (uintptr_t)(tern_dt_pos_unit(v, &at) + bl->disp + (MPI_Aint)at.boff);
+        uintptr_t addr =
+            v->base + (uintptr_t)(tern_dt_pos_unit(v, &at) + bl->disp + (MPI_Aint)at.boff);
         size_t piece = bl->len - at.boff;
         if (piece > len - got) piece = len - got;
         if (n && (uintptr_t)iov[n - 1].iov_base + iov[n - 1].iov_len == addr) {

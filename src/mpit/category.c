@@ -13,7 +13,8 @@ static const struct {
     const char *name, *desc; /* name NULL: a parameter */
     int verbosity;
 } items[] = {
-#define TERN_PARAM_GROUP(GROUP, VERBOSITY, desc) {"TERN_" #GROUP, desc, MPI_T_VERBOSITY_##VERBOSITY},
+#define TERN_PARAM_GROUP(GROUP, VERBOSITY, desc) \
+    {"TERN_" #GROUP, desc, MPI_T_VERBOSITY_##VERBOSITY},
 #define TERN_PARAM(...) {NULL, NULL, 0},
 #include "core/params.def"
 #undef TERN_PARAM
@@ -88,8 +89,8 @@ static int get_num(int *num)
     return MPI_SUCCESS;
 }
 
-static int get_info(int i, char *name, int *name_len, char *desc, int *desc_len, int *num_cvars, int *num_pvars,
-                    int *num_categories)
+static int get_info(int i, char *name, int *name_len, char *desc, int *desc_len, int *num_cvars,
+                    int *num_pvars, int *num_categories)
 {
     const struct category *c = lookup(i);
     if (!c) return MPI_T_ERR_INVALID_INDEX;
@@ -144,14 +145,18 @@ TERN_WEAK_ALIAS(MPI_T_category_get_num)
 int PMPI_T_category_get_num(int *num_cat) { TERN_T_CALL(get_num(num_cat)); }
 
 TERN_WEAK_ALIAS(MPI_T_category_get_info)
-int PMPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc, int *desc_len, int *num_cvars,
-                             int *num_pvars, int *num_categories)
+int PMPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc, int *desc_len,
+                             int *num_cvars, int *num_pvars, int *num_categories)
 {
-    TERN_T_CALL(get_info(cat_index, name, name_len, desc, desc_len, num_cvars, num_pvars, num_categories));
+    TERN_T_CALL(
+        get_info(cat_index, name, name_len, desc, desc_len, num_cvars, num_pvars, num_categories));
 }
 
 TERN_WEAK_ALIAS(MPI_T_category_get_index)
-int PMPI_T_category_get_index(const char *name, int *cat_index) { TERN_T_CALL(get_index(name, cat_index)); }
+int PMPI_T_category_get_index(const char *name, int *cat_index)
+{
+    TERN_T_CALL(get_index(name, cat_index));
+}
 
 TERN_WEAK_ALIAS(MPI_T_category_get_cvars)
 int PMPI_T_category_get_cvars(int cat_index, int len, int indices[])
@@ -178,7 +183,10 @@ int PMPI_T_category_get_events(int cat_index, int len, int indices[])
 }
 
 TERN_WEAK_ALIAS(MPI_T_category_get_num_events)
-int PMPI_T_category_get_num_events(int cat_index, int *num_events) { TERN_T_CALL(get_num_events(cat_index, num_events)); }
+int PMPI_T_category_get_num_events(int cat_index, int *num_events)
+{
+    TERN_T_CALL(get_num_events(cat_index, num_events));
+}
 
 TERN_WEAK_ALIAS(MPI_T_category_changed)
 int PMPI_T_category_changed(int *update_number) { TERN_T_CALL(changed(update_number)); }

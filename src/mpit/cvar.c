@@ -204,17 +204,23 @@ TERN_WEAK_ALIAS(MPI_T_cvar_get_num)
 int PMPI_T_cvar_get_num(int *num_cvar) { TERN_T_CALL(cvar_get_num(num_cvar)); }
 
 TERN_WEAK_ALIAS(MPI_T_cvar_get_info)
-int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity, MPI_Datatype *datatype,
-                         MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *scope)
+int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity,
+                         MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len,
+                         int *bind, int *scope)
 {
-    TERN_T_CALL(cvar_get_info(cvar_index, name, name_len, verbosity, datatype, enumtype, desc, desc_len, bind, scope));
+    TERN_T_CALL(cvar_get_info(cvar_index, name, name_len, verbosity, datatype, enumtype, desc,
+                              desc_len, bind, scope));
 }
 
 TERN_WEAK_ALIAS(MPI_T_cvar_get_index)
-int PMPI_T_cvar_get_index(const char *name, int *cvar_index) { TERN_T_CALL(cvar_get_index(name, cvar_index)); }
+int PMPI_T_cvar_get_index(const char *name, int *cvar_index)
+{
+    TERN_T_CALL(cvar_get_index(name, cvar_index));
+}
 
 TERN_WEAK_ALIAS(MPI_T_cvar_handle_alloc)
-int PMPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle, int *count)
+int PMPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle,
+                             int *count)
 {
     (void)obj_handle;
     TERN_T_CALL(handle_alloc(cvar_index, handle, count));
@@ -227,4 +233,7 @@ TERN_WEAK_ALIAS(MPI_T_cvar_read)
 int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf) { TERN_T_CALL(cvar_read(handle, buf)); }
 
 TERN_WEAK_ALIAS(MPI_T_cvar_write)
-int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf) { TERN_T_CALL(cvar_write(handle, buf)); }
+int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
+{
+    TERN_T_CALL(cvar_write(handle, buf));
+}

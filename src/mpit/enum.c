@@ -26,7 +26,8 @@ MPI_T_enum tern_t_enum_of_param(int i)
 static const struct tern_param_desc *lookup(MPI_T_enum e)
 {
     uintptr_t a = (uintptr_t)e, first = (uintptr_t)&enums[0];
-    if (a < first || a >= (uintptr_t)&enums[TERN_T_NPARAM] || (a - first) % sizeof enums[0]) return NULL;
+    if (a < first || a >= (uintptr_t)&enums[TERN_T_NPARAM] || (a - first) % sizeof enums[0])
+        return NULL;
     int i = (int)((a - first) / sizeof enums[0]);
     return tern_param_table[i].choices ? &tern_param_table[i] : NULL;
 }

@@ -22,8 +22,8 @@ int PMPI_T_source_get_num(int *num_sources) { TERN_T_CALL(zero(num_sources)); }
 
 TERN_WEAK_ALIAS(MPI_T_source_get_info)
 int PMPI_T_source_get_info(int source_index, char *name, int *name_len, char *desc, int *desc_len,
-                           MPI_T_source_order *ordering, MPI_Count *ticks_per_second, MPI_Count *max_ticks,
-                           MPI_Info *info)
+                           MPI_T_source_order *ordering, MPI_Count *ticks_per_second,
+                           MPI_Count *max_ticks, MPI_Info *info)
 {
     (void)source_index, (void)name, (void)name_len, (void)desc, (void)desc_len;
     (void)ordering, (void)ticks_per_second, (void)max_ticks, (void)info;
@@ -42,17 +42,22 @@ int PMPI_T_event_get_num(int *num_events) { TERN_T_CALL(zero(num_events)); }
 
 TERN_WEAK_ALIAS(MPI_T_event_get_info)
 int PMPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbosity,
-                          MPI_Datatype array_of_datatypes[], MPI_Aint array_of_displacements[], int *num_elements,
-                          MPI_T_enum *enumtype, MPI_Info *info, char *desc, int *desc_len, int *bind)
+                          MPI_Datatype array_of_datatypes[], MPI_Aint array_of_displacements[],
+                          int *num_elements, MPI_T_enum *enumtype, MPI_Info *info, char *desc,
+                          int *desc_len, int *bind)
 {
     (void)event_index, (void)name, (void)name_len, (void)verbosity, (void)array_of_datatypes;
-    (void)array_of_displacements, (void)num_elements, (void)enumtype, (void)info, (void)desc, (void)desc_len;
+    (void)array_of_displacements, (void)num_elements, (void)enumtype, (void)info, (void)desc,
+        (void)desc_len;
     (void)bind;
     TERN_T_CALL(MPI_T_ERR_INVALID_INDEX);
 }
 
 TERN_WEAK_ALIAS(MPI_T_event_get_index)
-int PMPI_T_event_get_index(const char *name, int *event_index) { TERN_T_CALL(no_name(name, event_index)); }
+int PMPI_T_event_get_index(const char *name, int *event_index)
+{
+    TERN_T_CALL(no_name(name, event_index));
+}
 
 TERN_WEAK_ALIAS(MPI_T_event_handle_alloc)
 int PMPI_T_event_handle_alloc(int event_index, void *obj_handle, MPI_Info info,
@@ -87,24 +92,25 @@ int PMPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MP
 }
 
 TERN_WEAK_ALIAS(MPI_T_event_register_callback)
-int PMPI_T_event_register_callback(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety,
-                                   MPI_Info info, void *user_data, MPI_T_event_cb_function event_cb_function)
+int PMPI_T_event_register_callback(MPI_T_event_registration event_registration,
+                                   MPI_T_cb_safety cb_safety, MPI_Info info, void *user_data,
+                                   MPI_T_event_cb_function event_cb_function)
 {
     (void)event_registration, (void)cb_safety, (void)info, (void)user_data, (void)event_cb_function;
     TERN_T_CALL(MPI_T_ERR_INVALID_HANDLE);
 }
 
 TERN_WEAK_ALIAS(MPI_T_event_callback_get_info)
-int PMPI_T_event_callback_get_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety,
-                                   MPI_Info *info_used)
+int PMPI_T_event_callback_get_info(MPI_T_event_registration event_registration,
+                                   MPI_T_cb_safety cb_safety, MPI_Info *info_used)
 {
     (void)event_registration, (void)cb_safety, (void)info_used;
     TERN_T_CALL(MPI_T_ERR_INVALID_HANDLE);
 }
 
 TERN_WEAK_ALIAS(MPI_T_event_callback_set_info)
-int PMPI_T_event_callback_set_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety,
-                                   MPI_Info info)
+int PMPI_T_event_callback_set_info(MPI_T_event_registration event_registration,
+                                   MPI_T_cb_safety cb_safety, MPI_Info info)
 {
     (void)event_registration, (void)cb_safety, (void)info;
     TERN_T_CALL(MPI_T_ERR_INVALID_HANDLE);

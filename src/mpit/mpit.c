@@ -47,7 +47,8 @@ void tern_t_string(const char *s, char *buf, int *len)
 TERN_WEAK_ALIAS(MPI_T_init_thread)
 int PMPI_T_init_thread(int required, int *provided)
 {
-    if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE || !provided) return MPI_T_ERR_INVALID;
+    if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE || !provided)
+        return MPI_T_ERR_INVALID;
     int token = tern_t_enter();
     /* Before MPI_Init the parameters have not been read yet: the control
      * variables show what MPI_Init would take from the environment. */

@@ -25,7 +25,7 @@ enum {
 #define TERN_PARAM(...) 1 +
 #include "core/params.def"
 #undef TERN_PARAM
-    0
+        0
 };
 
 /* ---- mpit.c ---- */
@@ -39,12 +39,12 @@ int tern_t_initialized(void);
 
 /* The body of every MPI_T entry point but init and finalize: locked, and
  * MPI_T_ERR_NOT_INITIALIZED outside MPI_T_init_thread/MPI_T_finalize. */
-#define TERN_T_CALL(expr)                                                                          \
-    do {                                                                                           \
-        int token_ = tern_t_enter();                                                               \
-        int rc_ = tern_t_initialized() ? (expr) : MPI_T_ERR_NOT_INITIALIZED;                       \
-        tern_t_leave(token_);                                                                      \
-        return rc_;                                                                                \
+#define TERN_T_CALL(expr)                                                    \
+    do {                                                                     \
+        int token_ = tern_t_enter();                                         \
+        int rc_ = tern_t_initialized() ? (expr) : MPI_T_ERR_NOT_INITIALIZED; \
+        tern_t_leave(token_);                                                \
+        return rc_;                                                          \
     } while (0)
 
 /* Returns a string by the standard's convention: nothing when len is NULL;
@@ -54,9 +54,9 @@ int tern_t_initialized(void);
 void tern_t_string(const char *s, char *buf, int *len);
 
 /* Stores v through p when p is not NULL (optional get_info outputs). */
-#define TERN_T_OUT(p, v)                                                                           \
-    do {                                                                                           \
-        if (p) *(p) = (v);                                                                         \
+#define TERN_T_OUT(p, v)   \
+    do {                   \
+        if (p) *(p) = (v); \
     } while (0)
 
 /* ---- cvar.c ---- */
@@ -72,9 +72,9 @@ enum tern_t_pvar_kind { TERN_T_PV_COUNTER, TERN_T_PV_LEVEL, TERN_T_PV_HWM };
 struct tern_t_pvar {
     const char *name, *desc;
     enum tern_t_pvar_kind kind;
-    int continuous;          /* active from handle allocation, cannot be stopped */
-    int group;               /* TERN_T_PVAR_GROUP_* */
-    uint64_t (*now)(void);   /* the counter, level or peak as it is now */
+    int continuous;        /* active from handle allocation, cannot be stopped */
+    int group;             /* TERN_T_PVAR_GROUP_* */
+    uint64_t (*now)(void); /* the counter, level or peak as it is now */
     /* HWM only: the process-wide peak that a reset lowers, and the level it
      * restarts from (NULL: from 0). */
     uint64_t *peak;

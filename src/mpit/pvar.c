@@ -18,12 +18,14 @@
 #include "mpit/mpit.h"
 
 const struct tern_t_pvar_group tern_t_pvar_groups[TERN_T_NPVAR_GROUPS] = {
-    [TERN_T_PVAR_GROUP_TRANSPORT] = {"TERN_TRANSPORT", "Messages and bytes sent, by transport and by protocol"},
-    [TERN_T_PVAR_GROUP_MATCHING] = {"TERN_MATCHING", "The posted-receive and unexpected-message queues"},
+    [TERN_T_PVAR_GROUP_TRANSPORT] = {"TERN_TRANSPORT",
+                                     "Messages and bytes sent, by transport and by protocol"},
+    [TERN_T_PVAR_GROUP_MATCHING] = {"TERN_MATCHING",
+                                    "The posted-receive and unexpected-message queues"},
 };
 enum { TRANSPORT = TERN_T_PVAR_GROUP_TRANSPORT, MATCHING = TERN_T_PVAR_GROUP_MATCHING };
 
-#define NOW(fn, expr)                                                                              \
+#define NOW(fn, expr) \
     static uint64_t fn(void) { return expr; }
 #define SENT(x) tern_pv.sent[TERN_XPORT_##x]
 NOW(self_msgs, SENT(SELF).messages)
@@ -49,32 +51,52 @@ NOW(unexp_searches, tern_pv.unexp.searches)
 NOW(unexp_entries, tern_pv.unexp.entries)
 NOW(unexp_search_max, tern_pv.unexp.max)
 
-#define TRAFFIC(name, fn, desc) {name, desc, TERN_T_PV_COUNTER, 0, TRANSPORT, fn, NULL, NULL}
-#define QUEUE_COUNTER(name, fn, desc) {name, desc, TERN_T_PV_COUNTER, 1, MATCHING, fn, NULL, NULL}
-#define QUEUE_PEAK(name, fn, peak, level, desc) {name, desc, TERN_T_PV_HWM, 1, MATCHING, fn, peak, level}
+#define TRAFFIC(name, fn, desc)                                     \
+    {                                                               \
+        name, desc, TERN_T_PV_COUNTER, 0, TRANSPORT, fn, NULL, NULL \
+    }
+#define QUEUE_COUNTER(name, fn, desc)                              \
+    {                                                              \
+        name, desc, TERN_T_PV_COUNTER, 1, MATCHING, fn, NULL, NULL \
+    }
+#define QUEUE_PEAK(name, fn, peak, level, desc)                 \
+    {                                                           \
+        name, desc, TERN_T_PV_HWM, 1, MATCHING, fn, peak, level \
+    }
 
 /* Each group in one run: category.c takes a group as a range of indices. */
 const struct tern_t_pvar tern_t_pvars[] = {
     TRAFFIC("tern_self_messages", self_msgs, "Messages a process sent to itself (no transport)"),
     TRAFFIC("tern_self_bytes", self_bytes, "Bytes of the messages a process sent to itself"),
-    TRAFFIC("tern_shm_eager_messages", eager_msgs, "Messages sent eagerly through the shared-memory rings"),
-    TRAFFIC("tern_shm_eager_bytes", eager_bytes, "Bytes of the messages sent eagerly through the shared-memory rings"),
-    TRAFFIC("tern_shm_cma_messages", cma_msgs, "Rendezvous messages sent by single-copy Cross Memory Attach"),
-    TRAFFIC("tern_shm_cma_bytes", cma_bytes, "Bytes of the rendezvous messages sent by Cross Memory Attach"),
-    TRAFFIC("tern_shm_pipeline_messages", pipe_msgs, "Rendezvous messages sent through the two-copy pipeline"),
-    TRAFFIC("tern_shm_pipeline_bytes", pipe_bytes, "Bytes of the rendezvous messages sent through the pipeline"),
-    TRAFFIC("tern_ucx_eager_messages", ucx_eager_msgs, "Messages sent eagerly through UCX (up to TERN_UCX_EAGERSIZE bytes)"),
-    TRAFFIC("tern_ucx_eager_bytes", ucx_eager_bytes, "Bytes of the messages sent eagerly through UCX"),
+    TRAFFIC("tern_shm_eager_messages", eager_msgs,
+            "Messages sent eagerly through the shared-memory rings"),
+    TRAFFIC("tern_shm_eager_bytes", eager_bytes,
+            "Bytes of the messages sent eagerly through the shared-memory rings"),
+    TRAFFIC("tern_shm_cma_messages", cma_msgs,
+            "Rendezvous messages sent by single-copy Cross Memory Attach"),
+    TRAFFIC("tern_shm_cma_bytes", cma_bytes,
+            "Bytes of the rendezvous messages sent by Cross Memory Attach"),
+    TRAFFIC("tern_shm_pipeline_messages", pipe_msgs,
+            "Rendezvous messages sent through the two-copy pipeline"),
+    TRAFFIC("tern_shm_pipeline_bytes", pipe_bytes,
+            "Bytes of the rendezvous messages sent through the pipeline"),
+    TRAFFIC("tern_ucx_eager_messages", ucx_eager_msgs,
+            "Messages sent eagerly through UCX (up to TERN_UCX_EAGERSIZE bytes)"),
+    TRAFFIC("tern_ucx_eager_bytes", ucx_eager_bytes,
+            "Bytes of the messages sent eagerly through UCX"),
     TRAFFIC("tern_ucx_rndv_messages", ucx_rndv_msgs, "Messages sent through UCX rendezvous"),
-    TRAFFIC("tern_ucx_rndv_bytes", ucx_rndv_bytes, "Bytes of the messages sent through UCX rendezvous"),
-    TRAFFIC("tern_eager_sends", eager_sends,
-            "Messages to other processes sent with the eager protocol (shared-memory rings or UCX)"),
+    TRAFFIC("tern_ucx_rndv_bytes", ucx_rndv_bytes,
+            "Bytes of the messages sent through UCX rendezvous"),
+    TRAFFIC(
+        "tern_eager_sends", eager_sends,
+        "Messages to other processes sent with the eager protocol (shared-memory rings or UCX)"),
     TRAFFIC("tern_rendezvous_sends", rndv_msgs,
             "Messages to other processes sent with the rendezvous protocol (CMA, pipeline or UCX)"),
-    {"tern_unexpected_queue_length", "Messages waiting in the unexpected queue for a matching receive",
-     TERN_T_PV_LEVEL, 1, MATCHING, unexp_length, NULL, NULL},
-    QUEUE_PEAK("tern_unexpected_queue_max_length", unexp_max, &tern_pv.unexp_max, &tern_pv.unexp_length,
-               "The most messages the unexpected queue held at once"),
+    {"tern_unexpected_queue_length",
+     "Messages waiting in the unexpected queue for a matching receive", TERN_T_PV_LEVEL, 1,
+     MATCHING, unexp_length, NULL, NULL},
+    QUEUE_PEAK("tern_unexpected_queue_max_length", unexp_max, &tern_pv.unexp_max,
+               &tern_pv.unexp_length, "The most messages the unexpected queue held at once"),
     QUEUE_COUNTER("tern_posted_queue_searches", posted_searches,
                   "Searches of the posted-receive queue (one per arriving message)"),
     QUEUE_COUNTER("tern_posted_queue_search_entries", posted_entries,
@@ -110,13 +132,14 @@ static int pvar_get_num(int *num)
 }
 
 static int pvar_get_info(int i, char *name, int *name_len, int *verbosity, int *var_class,
-                         MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind,
-                         int *readonly, int *continuous, int *atomic)
+                         MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len,
+                         int *bind, int *readonly, int *continuous, int *atomic)
 {
     if (i < 0 || i >= tern_t_npvars) return MPI_T_ERR_INVALID_INDEX;
     const struct tern_t_pvar *v = &tern_t_pvars[i];
     tern_t_string(v->name, name, name_len);
-    TERN_T_OUT(verbosity, v->group == TRANSPORT ? MPI_T_VERBOSITY_USER_BASIC : MPI_T_VERBOSITY_TUNER_DETAIL);
+    TERN_T_OUT(verbosity,
+               v->group == TRANSPORT ? MPI_T_VERBOSITY_USER_BASIC : MPI_T_VERBOSITY_TUNER_DETAIL);
     TERN_T_OUT(var_class, tern_t_pvar_class(v));
     TERN_T_OUT(datatype, MPI_UNSIGNED_LONG_LONG);
     TERN_T_OUT(enumtype, MPI_T_ENUM_NULL);
@@ -134,7 +157,8 @@ static int pvar_get_index(const char *name, int var_class, int *index)
 {
     if (!name || !index) return MPI_T_ERR_INVALID;
     for (int i = 0; i < tern_t_npvars; i++)
-        if (!strcmp(name, tern_t_pvars[i].name) && var_class == tern_t_pvar_class(&tern_t_pvars[i])) {
+        if (!strcmp(name, tern_t_pvars[i].name) &&
+            var_class == tern_t_pvar_class(&tern_t_pvars[i])) {
             *index = i;
             return MPI_SUCCESS;
         }
@@ -146,11 +170,11 @@ int PMPI_T_pvar_get_num(int *num_pvar) { TERN_T_CALL(pvar_get_num(num_pvar)); }
 
 TERN_WEAK_ALIAS(MPI_T_pvar_get_info)
 int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity, int *var_class,
-                         MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind,
-                         int *readonly, int *continuous, int *atomic)
+                         MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len,
+                         int *bind, int *readonly, int *continuous, int *atomic)
 {
-    TERN_T_CALL(pvar_get_info(pvar_index, name, name_len, verbosity, var_class, datatype, enumtype, desc,
-                              desc_len, bind, readonly, continuous, atomic));
+    TERN_T_CALL(pvar_get_info(pvar_index, name, name_len, verbosity, var_class, datatype, enumtype,
+                              desc, desc_len, bind, readonly, continuous, atomic));
 }
 
 TERN_WEAK_ALIAS(MPI_T_pvar_get_index)

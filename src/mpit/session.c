@@ -109,7 +109,8 @@ static int session_free(MPI_T_pvar_session *ps)
     return MPI_T_ERR_INVALID_SESSION;
 }
 
-static int handle_alloc(MPI_T_pvar_session session, int index, MPI_T_pvar_handle *handle, int *count)
+static int handle_alloc(MPI_T_pvar_session session, int index, MPI_T_pvar_handle *handle,
+                        int *count)
 {
     struct MPIR_T_pvar_session_s *s = find_session(session);
     if (!s) return MPI_T_ERR_INVALID_SESSION;
@@ -219,10 +220,16 @@ void tern_t_sessions_finalize(void)
 }
 
 TERN_WEAK_ALIAS(MPI_T_pvar_session_create)
-int PMPI_T_pvar_session_create(MPI_T_pvar_session *pe_session) { TERN_T_CALL(session_create(pe_session)); }
+int PMPI_T_pvar_session_create(MPI_T_pvar_session *pe_session)
+{
+    TERN_T_CALL(session_create(pe_session));
+}
 
 TERN_WEAK_ALIAS(MPI_T_pvar_session_free)
-int PMPI_T_pvar_session_free(MPI_T_pvar_session *pe_session) { TERN_T_CALL(session_free(pe_session)); }
+int PMPI_T_pvar_session_free(MPI_T_pvar_session *pe_session)
+{
+    TERN_T_CALL(session_free(pe_session));
+}
 
 TERN_WEAK_ALIAS(MPI_T_pvar_handle_alloc)
 int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session pe_session, int pvar_index, void *obj_handle,

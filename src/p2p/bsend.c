@@ -22,13 +22,14 @@ struct bblock {
     size_t size;  /* bytes after the header */
     uint64_t seq; /* order of buffering, for MPI_*_iflush_buffer */
 };
-_Static_assert(sizeof(struct bblock) <= MPI_BSEND_OVERHEAD, "block header exceeds MPI_BSEND_OVERHEAD");
+_Static_assert(sizeof(struct bblock) <= MPI_BSEND_OVERHEAD,
+               "block header exceeds MPI_BSEND_OVERHEAD");
 
 struct tern_bbuf {
-    char *base;          /* the user's memory; NULL when automatic */
+    char *base; /* the user's memory; NULL when automatic */
     size_t size;
-    int automatic;       /* each block is malloc'ed (MPI_BUFFER_AUTOMATIC) */
-    int refcount;        /* the slot's, plus one per iflush request under way */
+    int automatic;         /* each block is malloc'ed (MPI_BUFFER_AUTOMATIC) */
+    int refcount;          /* the slot's, plus one per iflush request under way */
     struct bblock *blocks; /* in address order in user memory */
     uint64_t next_seq;
 };
@@ -43,8 +44,10 @@ static void link_after(struct tern_bbuf *bb, struct bblock *prev, struct bblock 
     nb->prev = prev;
     nb->next = prev ? prev->next : bb->blocks;
     if (nb->next) nb->next->prev = nb;
-    if (prev) prev->next = nb;
-    else bb->blocks = nb;
+    if (prev)
+        prev->next = nb;
+    else
+        bb->blocks = nb;
 }
 
 /* First fit in the user's memory; NULL when no gap is large enough. */
@@ -89,8 +92,10 @@ static void bbuf_release(struct tern_bbuf *bb)
 static void free_block(struct bblock *b)
 {
     struct tern_bbuf *bb = b->owner;
-    if (b->prev) b->prev->next = b->next;
-    else bb->blocks = b->next;
+    if (b->prev)
+        b->prev->next = b->next;
+    else
+        bb->blocks = b->next;
     if (b->next) b->next->prev = b->prev;
     live_blocks--;
     if (bb->automatic) free(b);
@@ -130,24 +135,28 @@ int tern_bsend_start(struct tern_request *r)
     const char *whose;
     struct tern_bbuf *bb = buffer_for(r->comm, &whose);
     if (!bb)
-        return tern_err_make(MPI_ERR_BUFFER,
-                             "MPI_Bsend: no buffer is attached to the communicator, its session or the process "
-                             "(MPI_Comm_attach_buffer, MPI_Session_attach_buffer, MPI_Buffer_attach)");
+        return tern_err_make(
+            MPI_ERR_BUFFER,
+            "MPI_Bsend: no buffer is attached to the communicator, its session or the process "
+            "(MPI_Comm_attach_buffer, MPI_Session_attach_buffer, MPI_Buffer_attach)");
     struct bblock *b = alloc_block(bb, r->bytes);
     if (!b) {
         if (bb->automatic)
-            return tern_err_make(MPI_ERR_BUFFER, "MPI_Bsend: out of memory buffering a %zu-byte message in %s "
-                                 "(MPI_BUFFER_AUTOMATIC)", r->bytes, whose);
-        return tern_err_make(MPI_ERR_BUFFER,
-                             "MPI_Bsend: %s cannot hold a %zu-byte message (+%d bytes MPI_BSEND_OVERHEAD): %zu of "
-                             "%zu bytes are in use by pending buffered sends",
-                             whose, r->bytes, MPI_BSEND_OVERHEAD, bytes_in_use(bb), bb->size);
+            return tern_err_make(MPI_ERR_BUFFER,
+                                 "MPI_Bsend: out of memory buffering a %zu-byte message in %s "
+                                 "(MPI_BUFFER_AUTOMATIC)",
+                                 r->bytes, whose);
+        return tern_err_make(
+            MPI_ERR_BUFFER,
+            "MPI_Bsend: %s cannot hold a %zu-byte message (+%d bytes MPI_BSEND_OVERHEAD): %zu of "
+            "%zu bytes are in use by pending buffered sends",
+            whose, r->bytes, MPI_BSEND_OVERHEAD, bytes_in_use(bb), bb->size);
     }
     void *data = b + 1;
     if (r->bytes) tern_dt_pack(r->dt, r->buf, r->count, 0, data, r->bytes);
     struct tern_request *s;
-    int rc = tern_isend(data, r->bytes, tern_dt_get(MPI_BYTE), r->peer, r->tag, r->comm, (int)(r->ctx - r->comm->ctx),
-                        TERN_MODE_STANDARD, &s);
+    int rc = tern_isend(data, r->bytes, tern_dt_get(MPI_BYTE), r->peer, r->tag, r->comm,
+                        (int)(r->ctx - r->comm->ctx), TERN_MODE_STANDARD, &s);
     if (rc != MPI_SUCCESS) {
         free_block(b);
         return rc;
@@ -175,14 +184,19 @@ int tern_bbuf_attach(struct tern_bbuf **slot, const char *fn, void *buffer, MPI_
 {
     int automatic = buffer == MPI_BUFFER_AUTOMATIC;
     if (!automatic && size < 0)
-        return tern_err_make(MPI_ERR_ARG, "%s: size=%lld must not be negative", fn, (long long)size);
+        return tern_err_make(MPI_ERR_ARG, "%s: size=%lld must not be negative", fn,
+                             (long long)size);
     if (!automatic && !buffer && size > 0)
-        return tern_err_make(MPI_ERR_BUFFER, "%s: buffer is NULL but size=%lld", fn, (long long)size);
+        return tern_err_make(MPI_ERR_BUFFER, "%s: buffer is NULL but size=%lld", fn,
+                             (long long)size);
     if (*slot) {
         if ((*slot)->automatic)
-            return tern_err_make(MPI_ERR_BUFFER, "%s: a buffer (MPI_BUFFER_AUTOMATIC) is already attached; detach "
-                                 "it first", fn);
-        return tern_err_make(MPI_ERR_BUFFER, "%s: a buffer (%p, %zu bytes) is already attached; detach it first",
+            return tern_err_make(MPI_ERR_BUFFER,
+                                 "%s: a buffer (MPI_BUFFER_AUTOMATIC) is already attached; detach "
+                                 "it first",
+                                 fn);
+        return tern_err_make(MPI_ERR_BUFFER,
+                             "%s: a buffer (%p, %zu bytes) is already attached; detach it first",
                              fn, (void *)(*slot)->base, (*slot)->size);
     }
     struct tern_bbuf *bb = calloc(1, sizeof *bb);
@@ -195,12 +209,14 @@ int tern_bbuf_attach(struct tern_bbuf **slot, const char *fn, void *buffer, MPI_
     return MPI_SUCCESS;
 }
 
-int tern_bbuf_detach(struct tern_bbuf **slot, const char *fn, MPI_Count max_size, void **addr, MPI_Count *size)
+int tern_bbuf_detach(struct tern_bbuf **slot, const char *fn, MPI_Count max_size, void **addr,
+                     MPI_Count *size)
 {
     struct tern_bbuf *bb = *slot;
     if (bb && bb->size > (size_t)max_size)
-        return tern_err_make(MPI_ERR_COUNT, "%s: the attached buffer's size %zu does not fit in an int; use %s_c", fn,
-                             bb->size, fn);
+        return tern_err_make(MPI_ERR_COUNT,
+                             "%s: the attached buffer's size %zu does not fit in an int; use %s_c",
+                             fn, bb->size, fn);
     /* The standard: detaching waits for the buffered messages to leave. */
     tern_bbuf_flush(bb);
     *addr = !bb ? NULL : bb->automatic ? MPI_BUFFER_AUTOMATIC : (void *)bb->base;

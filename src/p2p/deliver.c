@@ -15,8 +15,10 @@ size_t tern_p2p_accept(struct tern_request *r, int src, int tag, size_t bytes)
     r->status.MPI_ERROR = MPI_SUCCESS;
     tern_status_set_bytes(&r->status, n);
     if (bytes > cap)
-        r->status.MPI_ERROR = tern_err_make(MPI_ERR_TRUNCATE,
-            "message truncated: the message from rank %d with tag %d has %zu bytes but the receive buffer "
+        r->status.MPI_ERROR = tern_err_make(
+            MPI_ERR_TRUNCATE,
+            "message truncated: the message from rank %d with tag %d has %zu bytes but the receive "
+            "buffer "
             "holds only %zu (count=%zu of a %zu-byte datatype); the first %zu bytes were received",
             src, tag, bytes, cap, r->count, r->dt->size, n);
     r->limit = n;

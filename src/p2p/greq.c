@@ -26,7 +26,8 @@ static void drop(struct tern_request *r)
 }
 
 int tern_greq_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
-                    MPI_Grequest_cancel_function *cancel_fn, void *extra_state, struct tern_request **out)
+                    MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                    struct tern_request **out)
 {
     struct greq *g = malloc(sizeof *g);
     struct tern_request *r = g ? tern_req_alloc(TERN_REQ_GREQ) : NULL;

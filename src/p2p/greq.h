@@ -12,7 +12,8 @@
 
 /* A new incomplete generalized request: MPI_SUCCESS or MPI_ERR_NO_MEM. */
 int tern_greq_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
-                    MPI_Grequest_cancel_function *cancel_fn, void *extra_state, struct tern_request **out);
+                    MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                    struct tern_request **out);
 
 /* MPI_Grequest_complete: marks r complete.  When the user has already freed
  * the request (MPI_Request_free), free_fn runs now and r is released; its

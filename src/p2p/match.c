@@ -9,7 +9,8 @@
 static struct tern_request *posted_head, *posted_tail;
 static struct tern_unexp *unexp_head, *unexp_tail;
 
-static inline int matches(uint32_t ctx, int src, int tag, uint32_t want_ctx, int want_src, int want_tag)
+static inline int matches(uint32_t ctx, int src, int tag, uint32_t want_ctx, int want_src,
+                          int want_tag)
 {
     return ctx == want_ctx && (want_src == MPI_ANY_SOURCE || want_src == src) &&
            (want_tag == MPI_ANY_TAG || want_tag == tag);
@@ -17,15 +18,27 @@ static inline int matches(uint32_t ctx, int src, int tag, uint32_t want_ctx, int
 
 static void unlink_posted(struct tern_request *r)
 {
-    if (r->prev) r->prev->next = r->next; else posted_head = r->next;
-    if (r->next) r->next->prev = r->prev; else posted_tail = r->prev;
+    if (r->prev)
+        r->prev->next = r->next;
+    else
+        posted_head = r->next;
+    if (r->next)
+        r->next->prev = r->prev;
+    else
+        posted_tail = r->prev;
     r->next = r->prev = NULL;
 }
 
 static void unlink_unexp(struct tern_unexp *u)
 {
-    if (u->prev) u->prev->next = u->next; else unexp_head = u->next;
-    if (u->next) u->next->prev = u->prev; else unexp_tail = u->prev;
+    if (u->prev)
+        u->prev->next = u->next;
+    else
+        unexp_head = u->next;
+    if (u->next)
+        u->next->prev = u->prev;
+    else
+        unexp_tail = u->prev;
     u->next = u->prev = NULL;
     tern_pv.unexp_length--;
 }
@@ -47,7 +60,10 @@ void tern_match_post(struct tern_request *r)
 {
     r->next = NULL;
     r->prev = posted_tail;
-    if (posted_tail) posted_tail->next = r; else posted_head = r;
+    if (posted_tail)
+        posted_tail->next = r;
+    else
+        posted_head = r;
     posted_tail = r;
 }
 
@@ -74,7 +90,8 @@ struct tern_unexp *tern_match_unexp(uint32_t ctx, int src, int tag, int remove)
     return u;
 }
 
-struct tern_unexp *tern_unexp_find(int (*pred)(const struct tern_unexp *, int, uint64_t), int a, uint64_t b)
+struct tern_unexp *tern_unexp_find(int (*pred)(const struct tern_unexp *, int, uint64_t), int a,
+                                   uint64_t b)
 {
     for (struct tern_unexp *u = unexp_head; u; u = u->next) {
         if (!pred(u, a, b)) continue;
@@ -88,7 +105,10 @@ void tern_unexp_enqueue(struct tern_unexp *u)
 {
     u->next = NULL;
     u->prev = unexp_tail;
-    if (unexp_tail) unexp_tail->next = u; else unexp_head = u;
+    if (unexp_tail)
+        unexp_tail->next = u;
+    else
+        unexp_head = u;
     unexp_tail = u;
     tern_pv_unexp_queued();
 }
@@ -97,8 +117,8 @@ void tern_unexp_enqueue(struct tern_unexp *u)
  * Entries with small payloads are recycled through a free list, because a
  * stream of small messages that outruns its receives (a window of Isends
  * met by Irecvs posted late) would otherwise pay calloc and free for each. */
-#define UNEXP_POOL_BYTES 256   /* payload room of a recycled entry */
-#define UNEXP_POOL_MAX 256     /* entries kept on the free list */
+#define UNEXP_POOL_BYTES 256 /* payload room of a recycled entry */
+#define UNEXP_POOL_MAX 256   /* entries kept on the free list */
 
 static struct tern_unexp *unexp_pool;
 static int unexp_pool_len;

@@ -25,15 +25,15 @@ struct tern_unexp {
     struct tern_unexp *next, *prev;
     uint32_t ctx;
     int src, tag;
-    size_t bytes;            /* the message's */
+    size_t bytes; /* the message's */
     uint8_t kind;
-    uint8_t sync;            /* eager synchronous: acknowledge on match */
-    uint64_t sync_cookie;    /* the transport's name for the sender's request */
+    uint8_t sync;         /* eager synchronous: acknowledge on match */
+    uint64_t sync_cookie; /* the transport's name for the sender's request */
     int world_src;
     const struct tern_transport *xport; /* carried it; NULL for a send to self */
     void *data;
     struct tern_request *self_send;
-    uint8_t pooled;          /* from the free list of small entries (match.c) */
+    uint8_t pooled; /* from the free list of small entries (match.c) */
 };
 
 /* Removes and returns the first posted receive matching (ctx, src, tag) of
@@ -49,7 +49,8 @@ int tern_match_unpost(struct tern_request *r);
 struct tern_unexp *tern_match_unexp(uint32_t ctx, int src, int tag, int remove);
 void tern_unexp_enqueue(struct tern_unexp *u);
 /* Removes and returns the first queued message for which pred(u, a, b) holds. */
-struct tern_unexp *tern_unexp_find(int (*pred)(const struct tern_unexp *, int, uint64_t), int a, uint64_t b);
+struct tern_unexp *tern_unexp_find(int (*pred)(const struct tern_unexp *, int, uint64_t), int a,
+                                   uint64_t b);
 struct tern_unexp *tern_unexp_alloc(size_t data_bytes);
 void tern_unexp_free(struct tern_unexp *u);
 

@@ -19,8 +19,8 @@
 
 /* ---- requests keep their communicator and datatype alive ---- */
 
-void tern_req_bind(struct tern_request *r, void *buf, size_t count, struct tern_datatype *dt, int peer,
-                   int tag, struct tern_comm *comm, int ctx_offset)
+void tern_req_bind(struct tern_request *r, void *buf, size_t count, struct tern_datatype *dt,
+                   int peer, int tag, struct tern_comm *comm, int ctx_offset)
 {
     r->buf = buf;
     r->count = count;
@@ -164,7 +164,9 @@ static int self_send(struct tern_request *r)
      * to another rank; synchronous and large ones wait for their receive. */
     int buffered = r->mode != TERN_MODE_SYNC && r->bytes <= (size_t)tern_param.smp_eagersize;
     struct tern_unexp *u = tern_unexp_alloc(buffered ? r->bytes : 0);
-    if (!u) return tern_err_make(MPI_ERR_NO_MEM, "out of memory buffering a %zu-byte message to self", r->bytes);
+    if (!u)
+        return tern_err_make(MPI_ERR_NO_MEM, "out of memory buffering a %zu-byte message to self",
+                             r->bytes);
     u->ctx = r->ctx;
     u->src = r->comm->rank;
     u->tag = r->tag;
@@ -255,10 +257,7 @@ int tern_p2p_init(void)
     return tern_p2p_transports_init();
 }
 
-void tern_p2p_quiesce(void)
-{
-    tern_p2p_transports_quiesce();
-}
+void tern_p2p_quiesce(void) { tern_p2p_transports_quiesce(); }
 
 void tern_p2p_finalize(void)
 {

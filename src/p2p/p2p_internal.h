@@ -22,8 +22,8 @@ struct tern_comm;
 
 /* Fills a request's operation and takes references on comm and dt;
  * tern_req_release drops them (and frees the request). */
-void tern_req_bind(struct tern_request *r, void *buf, size_t count, struct tern_datatype *dt, int peer,
-                   int tag, struct tern_comm *comm, int ctx_offset);
+void tern_req_bind(struct tern_request *r, void *buf, size_t count, struct tern_datatype *dt,
+                   int peer, int tag, struct tern_comm *comm, int ctx_offset);
 void tern_req_release(struct tern_request *r);
 
 /* (Re)starts a bound send or receive: MPI_Start uses these too. */

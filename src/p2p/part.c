@@ -35,19 +35,19 @@ struct part {
      * on the receive side the sender's (known once the hello is in). */
     struct tern_request **sub;
     int nsub;
-    uint8_t *flag;              /* per sub: readied (send) / landed (receive) this round */
+    uint8_t *flag; /* per sub: readied (send) / landed (receive) this round */
     int nflag;
-    int scan;                   /* subs below this index are known complete this round */
+    int scan; /* subs below this index are known complete this round */
     uint32_t tag_first;
 
     /* receive side */
-    int matched;                /* the hello has been read and the subs exist */
-    int posted;                 /* this round's receives are posted */
-    int listed;                 /* in the progress engine's poll list */
-    int failed;                 /* setting up after the hello failed: every round ends with it */
-    size_t peer_bytes;          /* bytes of one send partition */
-    size_t total;               /* bytes that land: min(what is sent, what fits) */
-    char *staging;              /* send partitions do not fall on whole elements: they land here first */
+    int matched;       /* the hello has been read and the subs exist */
+    int posted;        /* this round's receives are posted */
+    int listed;        /* in the progress engine's poll list */
+    int failed;        /* setting up after the hello failed: every round ends with it */
+    size_t peer_bytes; /* bytes of one send partition */
+    size_t total;      /* bytes that land: min(what is sent, what fits) */
+    char *staging;     /* send partitions do not fall on whole elements: they land here first */
 };
 
 /* ---- tags ---- */
@@ -59,7 +59,10 @@ struct part {
 #define TAG_SPAN ((uint64_t)INT_MAX - 1u)
 static uint64_t next_tag;
 
-static int data_tag(uint32_t first, int p) { return -2 - (int)(((uint64_t)first + (uint64_t)p) % TAG_SPAN); }
+static int data_tag(uint32_t first, int p)
+{
+    return -2 - (int)(((uint64_t)first + (uint64_t)p) % TAG_SPAN);
+}
 
 /* ---- requests ---- */
 
@@ -107,8 +110,8 @@ static int recv_poll(struct tern_request *r);
 static int send_poll(struct tern_request *r);
 
 /* The request and its state, bound to the user's arguments. */
-static int part_new(int is_send, void *buf, int partitions, size_t count, struct tern_datatype *dt, int peer,
-                    int tag, struct tern_comm *comm, struct tern_request **out)
+static int part_new(int is_send, void *buf, int partitions, size_t count, struct tern_datatype *dt,
+                    int peer, int tag, struct tern_comm *comm, struct tern_request **out)
 {
     struct tern_request *r = tern_req_alloc(TERN_REQ_PART);
     struct part *pt = calloc(1, sizeof *pt);
@@ -135,7 +138,8 @@ static int part_new(int is_send, void *buf, int partitions, size_t count, struct
 static int hello_start(struct tern_request *r, struct hello *msg)
 {
     struct hello *buf = malloc(sizeof *buf);
-    if (!buf) return tern_err_make(MPI_ERR_NO_MEM, "out of memory for a partitioned request's handshake");
+    if (!buf)
+        return tern_err_make(MPI_ERR_NO_MEM, "out of memory for a partitioned request's handshake");
     struct part *pt = r->sched;
     int rc;
     if (msg) {
@@ -143,7 +147,8 @@ static int hello_start(struct tern_request *r, struct hello *msg)
         rc = tern_isend(buf, sizeof *buf, byte_type(), r->peer, r->tag, r->comm, TERN_CTX_PART,
                         TERN_MODE_STANDARD, &pt->hello);
     } else {
-        rc = tern_irecv(buf, sizeof *buf, byte_type(), r->peer, r->tag, r->comm, TERN_CTX_PART, &pt->hello);
+        rc = tern_irecv(buf, sizeof *buf, byte_type(), r->peer, r->tag, r->comm, TERN_CTX_PART,
+                        &pt->hello);
     }
     if (rc != MPI_SUCCESS) {
         free(buf);
@@ -158,18 +163,20 @@ static int subs_alloc(struct part *pt, int ns)
 {
     pt->sub = calloc(ns ? (size_t)ns : 1, sizeof *pt->sub);
     pt->flag = calloc(ns ? (size_t)ns : 1, 1);
-    if (!pt->sub || !pt->flag) return tern_err_make(MPI_ERR_NO_MEM, "out of memory for %d partitions", ns);
+    if (!pt->sub || !pt->flag)
+        return tern_err_make(MPI_ERR_NO_MEM, "out of memory for %d partitions", ns);
     pt->nsub = ns;
     for (int k = 0; k < ns; k++) {
         pt->sub[k] = tern_req_alloc(pt->is_send ? TERN_REQ_SEND : TERN_REQ_RECV);
-        if (!pt->sub[k]) return tern_err_make(MPI_ERR_NO_MEM, "out of memory for %d partitions", ns);
+        if (!pt->sub[k])
+            return tern_err_make(MPI_ERR_NO_MEM, "out of memory for %d partitions", ns);
         pt->sub[k]->persistent = 1;
     }
     return MPI_SUCCESS;
 }
 
-int tern_part_send_init(const void *buf, int partitions, size_t count, struct tern_datatype *dt, int dest,
-                        int tag, struct tern_comm *comm, struct tern_request **out)
+int tern_part_send_init(const void *buf, int partitions, size_t count, struct tern_datatype *dt,
+                        int dest, int tag, struct tern_comm *comm, struct tern_request **out)
 {
     struct tern_request *r;
     int rc = part_new(1, (void *)buf, partitions, count, dt, dest, tag, comm, &r);
@@ -180,7 +187,8 @@ int tern_part_send_init(const void *buf, int partitions, size_t count, struct te
     rc = subs_alloc(pt, partitions);
     for (int p = 0; rc == MPI_SUCCESS && p < partitions; p++) {
         const char *at = (const char *)buf + (MPI_Aint)((size_t)p * count) * dt->extent;
-        tern_req_bind(pt->sub[p], (void *)at, count, dt, dest, data_tag(pt->tag_first, p), comm, TERN_CTX_PART);
+        tern_req_bind(pt->sub[p], (void *)at, count, dt, dest, data_tag(pt->tag_first, p), comm,
+                      TERN_CTX_PART);
         pt->sub[p]->mode = TERN_MODE_STANDARD;
     }
     if (rc == MPI_SUCCESS && dest != MPI_PROC_NULL) {
@@ -195,8 +203,8 @@ int tern_part_send_init(const void *buf, int partitions, size_t count, struct te
     return MPI_SUCCESS;
 }
 
-int tern_part_recv_init(void *buf, int partitions, size_t count, struct tern_datatype *dt, int source, int tag,
-                        struct tern_comm *comm, struct tern_request **out)
+int tern_part_recv_init(void *buf, int partitions, size_t count, struct tern_datatype *dt,
+                        int source, int tag, struct tern_comm *comm, struct tern_request **out)
 {
     struct tern_request *r;
     int rc = part_new(0, buf, partitions, count, dt, source, tag, comm, &r);
@@ -217,7 +225,10 @@ int tern_part_recv_init(void *buf, int partitions, size_t count, struct tern_dat
     return MPI_SUCCESS;
 }
 
-int tern_part_is_send(const struct tern_request *r) { return ((const struct part *)r->sched)->is_send; }
+int tern_part_is_send(const struct tern_request *r)
+{
+    return ((const struct part *)r->sched)->is_send;
+}
 int tern_part_count(const struct tern_request *r) { return ((const struct part *)r->sched)->parts; }
 
 /* ---- the receive side ---- */
@@ -236,7 +247,8 @@ static int recv_match(struct tern_request *r)
     pt->matched = 1;
     if (rc != MPI_SUCCESS) return rc;
     if (msg.parts > (uint64_t)INT_MAX)
-        return tern_err_make(MPI_ERR_INTERN, "partitioned receive: corrupt handshake (%llu partitions)",
+        return tern_err_make(MPI_ERR_INTERN,
+                             "partitioned receive: corrupt handshake (%llu partitions)",
                              (unsigned long long)msg.parts);
     size_t cap = (size_t)pt->parts * pt->part_bytes, esize = r->dt->size;
     size_t sent = (size_t)msg.parts * (size_t)msg.part_bytes;
@@ -245,7 +257,8 @@ static int recv_match(struct tern_request *r)
     pt->total = sent < cap ? sent : cap;
     int direct = sent == cap && (esize == 0 || pt->peer_bytes % esize == 0);
     if (!direct && pt->total && !(pt->staging = malloc(pt->total)))
-        return tern_err_make(MPI_ERR_NO_MEM, "partitioned receive: out of memory for a %zu-byte staging buffer",
+        return tern_err_make(MPI_ERR_NO_MEM,
+                             "partitioned receive: out of memory for a %zu-byte staging buffer",
                              pt->total);
     if ((rc = subs_alloc(pt, (int)msg.parts)) != MPI_SUCCESS) return rc;
     size_t elems = esize ? pt->peer_bytes / esize : 0;
@@ -258,9 +271,11 @@ static int recv_match(struct tern_request *r)
         } else {
             /* What does not fit is received into nothing: point-to-point
              * then reports the truncation. */
-            size_t len = off >= pt->total ? 0 : pt->total - off < pt->peer_bytes ? pt->total - off : pt->peer_bytes;
-            tern_req_bind(pt->sub[k], len ? pt->staging + off : NULL, len, byte_type(), r->peer, tag, r->comm,
-                          TERN_CTX_PART);
+            size_t len = off >= pt->total                   ? 0
+                         : pt->total - off < pt->peer_bytes ? pt->total - off
+                                                            : pt->peer_bytes;
+            tern_req_bind(pt->sub[k], len ? pt->staging + off : NULL, len, byte_type(), r->peer,
+                          tag, r->comm, TERN_CTX_PART);
         }
     }
     return MPI_SUCCESS;
@@ -280,7 +295,8 @@ static void land(struct tern_request *r, int k)
     struct part *pt = r->sched;
     struct tern_request *s = pt->sub[k];
     if (pt->staging && s->count)
-        tern_dt_unpack(r->dt, r->buf, (size_t)pt->parts * r->count, (size_t)k * pt->peer_bytes, s->buf, s->count);
+        tern_dt_unpack(r->dt, r->buf, (size_t)pt->parts * r->count, (size_t)k * pt->peer_bytes,
+                       s->buf, s->count);
     if (s->status.MPI_ERROR != MPI_SUCCESS && r->status.MPI_ERROR == MPI_SUCCESS)
         r->status.MPI_ERROR = s->status.MPI_ERROR;
     pt->flag[k] = 1;
@@ -401,10 +417,13 @@ static int send_poll(struct tern_request *r)
 static int bad_partition(const char *fn, struct part *pt, int p, const char *why)
 {
     if (why)
-        return tern_err_make(MPI_ERR_ARG, "%s: partition %d %s in this round (each partition is marked ready "
-                             "once per MPI_Start)", fn, p, why);
-    return tern_err_make(MPI_ERR_ARG, "%s: partition %d is out of range (the request has %d partition%s%s)", fn, p,
-                         pt->parts, pt->parts == 1 ? "" : "s", pt->parts ? "" : ": none can be marked ready");
+        return tern_err_make(MPI_ERR_ARG,
+                             "%s: partition %d %s in this round (each partition is marked ready "
+                             "once per MPI_Start)",
+                             fn, p, why);
+    return tern_err_make(
+        MPI_ERR_ARG, "%s: partition %d is out of range (the request has %d partition%s%s)", fn, p,
+        pt->parts, pt->parts == 1 ? "" : "s", pt->parts ? "" : ": none can be marked ready");
 }
 
 int tern_part_ready(const char *fn, struct tern_request *r, const int *list, int first, int n)
@@ -418,7 +437,8 @@ int tern_part_ready(const char *fn, struct tern_request *r, const int *list, int
         if (p < 0 || p >= pt->parts)
             rc = bad_partition(fn, pt, p, NULL);
         else if (pt->flag[p])
-            rc = bad_partition(fn, pt, p, pt->flag[p] == 2 ? "is named twice" : "was already marked ready");
+            rc = bad_partition(fn, pt, p,
+                               pt->flag[p] == 2 ? "is named twice" : "was already marked ready");
         if (rc != MPI_SUCCESS) break;
         pt->flag[p] = 2;
     }

@@ -30,10 +30,10 @@
  * 'count' elements of dt each.  The send side sends its hello now; the
  * receive side posts the receive for it.  Returns MPI_SUCCESS or an error
  * code (not raised). */
-int tern_part_send_init(const void *buf, int partitions, size_t count, struct tern_datatype *dt, int dest,
-                        int tag, struct tern_comm *comm, struct tern_request **out);
-int tern_part_recv_init(void *buf, int partitions, size_t count, struct tern_datatype *dt, int source,
-                        int tag, struct tern_comm *comm, struct tern_request **out);
+int tern_part_send_init(const void *buf, int partitions, size_t count, struct tern_datatype *dt,
+                        int dest, int tag, struct tern_comm *comm, struct tern_request **out);
+int tern_part_recv_init(void *buf, int partitions, size_t count, struct tern_datatype *dt,
+                        int source, int tag, struct tern_comm *comm, struct tern_request **out);
 
 /* MPI_Start of an inactive partitioned request (r->active already set). */
 int tern_part_start(struct tern_request *r);

@@ -37,8 +37,7 @@ static int grow(void)
 
 struct tern_request *tern_req_alloc(enum tern_req_kind kind)
 {
-    if (!free_list && grow())
-        return NULL;
+    if (!free_list && grow()) return NULL;
     struct tern_request *r = free_list;
     free_list = r->next;
     int h = r->handle;
@@ -98,8 +97,10 @@ void tern_req_poll_add(struct tern_request *r)
 
 void tern_req_poll_remove(struct tern_request *r)
 {
-    if (r->prev) r->prev->next = r->next;
-    else tern_req_polled = r->next;
+    if (r->prev)
+        r->prev->next = r->next;
+    else
+        tern_req_polled = r->next;
     if (r->next) r->next->prev = r->prev;
     r->next = r->prev = NULL;
 }

@@ -13,12 +13,12 @@ struct tern_unexp;
 enum tern_req_kind {
     TERN_REQ_SEND,
     TERN_REQ_RECV,
-    TERN_REQ_COLL,      /* nonblocking collective: driven by its schedule */
-    TERN_REQ_GREQ,      /* generalized request */
-    TERN_REQ_MESSAGE,   /* MPI_Message from Mprobe: holds a matched message */
-    TERN_REQ_PAIR,      /* MPI_Isendrecv(_replace): a send and a receive, done together */
-    TERN_REQ_FLUSH,     /* MPI_*_iflush_buffer: done when the buffered messages have left */
-    TERN_REQ_PART,      /* partitioned send or receive (p2p/part.h) */
+    TERN_REQ_COLL,    /* nonblocking collective: driven by its schedule */
+    TERN_REQ_GREQ,    /* generalized request */
+    TERN_REQ_MESSAGE, /* MPI_Message from Mprobe: holds a matched message */
+    TERN_REQ_PAIR,    /* MPI_Isendrecv(_replace): a send and a receive, done together */
+    TERN_REQ_FLUSH,   /* MPI_*_iflush_buffer: done when the buffered messages have left */
+    TERN_REQ_PART,    /* partitioned send or receive (p2p/part.h) */
 };
 
 /* Room in each request for a transport's protocol state. */
@@ -28,22 +28,22 @@ enum tern_send_mode { TERN_MODE_STANDARD, TERN_MODE_SYNC, TERN_MODE_READY, TERN_
 
 /* Where a send stands in its protocol (receives use 'matched'). */
 enum tern_send_state {
-    TERN_SEND_QUEUED,      /* waiting for ring space, in its peer's send queue */
-    TERN_SEND_WAIT_ACK,    /* eager synchronous: delivered, waiting for the match */
-    TERN_SEND_RNDV,        /* request-to-send posted, the copy is under way */
-    TERN_SEND_PIPE,        /* two-copy pipeline: streaming chunks */
+    TERN_SEND_QUEUED,   /* waiting for ring space, in its peer's send queue */
+    TERN_SEND_WAIT_ACK, /* eager synchronous: delivered, waiting for the match */
+    TERN_SEND_RNDV,     /* request-to-send posted, the copy is under way */
+    TERN_SEND_PIPE,     /* two-copy pipeline: streaming chunks */
     TERN_SEND_DONE,
 };
 
 struct tern_request {
     int handle;
     uint8_t kind;
-    uint8_t persistent;     /* *_init requests survive completion */
-    uint8_t active;         /* persistent: started and not yet completed */
+    uint8_t persistent; /* *_init requests survive completion */
+    uint8_t active;     /* persistent: started and not yet completed */
     uint8_t cancelled;
-    uint8_t on_stack;       /* a blocking call's own request: no handle, no references */
-    volatile int complete;  /* read by waiting threads; written under the big lock */
-    MPI_Status status;      /* MPI_SOURCE/MPI_TAG/MPI_ERROR; count in bytes */
+    uint8_t on_stack;      /* a blocking call's own request: no handle, no references */
+    volatile int complete; /* read by waiting threads; written under the big lock */
+    MPI_Status status;     /* MPI_SOURCE/MPI_TAG/MPI_ERROR; count in bytes */
     size_t recv_bytes;
 
     /* the operation */
@@ -51,28 +51,28 @@ struct tern_request {
     struct tern_datatype *dt;
     void *buf;
     size_t count;
-    int peer;               /* rank in comm; MPI_ANY_SOURCE for receives */
+    int peer; /* rank in comm; MPI_ANY_SOURCE for receives */
     int tag;
-    uint32_t ctx;           /* comm->ctx + TERN_CTX_P2P or TERN_CTX_COLL */
-    uint8_t mode;           /* enum tern_send_mode */
-    uint8_t state;          /* enum tern_send_state */
-    int world_peer;         /* world rank of the peer (sends) */
-    size_t bytes;           /* packed size of the message */
+    uint32_t ctx;   /* comm->ctx + TERN_CTX_P2P or TERN_CTX_COLL */
+    uint8_t mode;   /* enum tern_send_mode */
+    uint8_t state;  /* enum tern_send_state */
+    int world_peer; /* world rank of the peer (sends) */
+    size_t bytes;   /* packed size of the message */
 
-    size_t limit;           /* bytes this transfer moves: min(message, receive buffer) */
+    size_t limit; /* bytes this transfer moves: min(message, receive buffer) */
     /* Protocol state of the transport that carries the message, read only
      * by it (p2p/transport.h); zero when the request starts. */
     union {
         uint64_t align;
         unsigned char bytes[TERN_REQ_XPORT_BYTES];
     } xport;
-    struct tern_unexp *msg; /* TERN_REQ_MESSAGE: the matched message */
+    struct tern_unexp *msg;          /* TERN_REQ_MESSAGE: the matched message */
     struct tern_request *bsend_user; /* buffered send: NULL, the copy is ours */
-    void *bsend_block;      /* the internal send of a buffered one: its block (p2p/bsend.c) */
+    void *bsend_block; /* the internal send of a buffered one: its block (p2p/bsend.c) */
 
     /* nonblocking collectives and generalized requests */
     void *sched;
-    int (*poll_fn)(struct tern_request *);   /* returns nonzero when it completed */
+    int (*poll_fn)(struct tern_request *); /* returns nonzero when it completed */
     void (*free_fn)(struct tern_request *);
 
     struct tern_request *next, *prev; /* the queue it is in */
@@ -83,7 +83,7 @@ struct tern_request *tern_req_alloc(enum tern_req_kind kind);
 /* Prepares a request that lives in a blocking call's stack frame. */
 void tern_req_init_local(struct tern_request *r, enum tern_req_kind kind);
 void tern_req_free(struct tern_request *r);
-struct tern_request *tern_req_get(MPI_Request h);   /* NULL if not live */
+struct tern_request *tern_req_get(MPI_Request h); /* NULL if not live */
 void tern_requests_finalize(void);
 
 /* Requests that every progress pass polls (poll_fn): schedules of

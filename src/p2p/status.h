@@ -10,17 +10,23 @@
 static inline void tern_status_set_bytes(MPI_Status *s, size_t bytes)
 {
     s->count_lo = (int)(unsigned)(bytes & 0xffffffffu);
-    s->count_hi_and_cancelled = (int)(((unsigned)(bytes >> 32) << 1) | ((unsigned)s->count_hi_and_cancelled & 1u));
+    s->count_hi_and_cancelled =
+        (int)(((unsigned)(bytes >> 32) << 1) | ((unsigned)s->count_hi_and_cancelled & 1u));
 }
 static inline size_t tern_status_get_bytes(const MPI_Status *s)
 {
-    return (size_t)(unsigned)s->count_lo | ((size_t)((unsigned)s->count_hi_and_cancelled >> 1) << 32);
+    return (size_t)(unsigned)s->count_lo |
+           ((size_t)((unsigned)s->count_hi_and_cancelled >> 1) << 32);
 }
 static inline void tern_status_set_cancelled(MPI_Status *s, int flag)
 {
-    s->count_hi_and_cancelled = (int)(((unsigned)s->count_hi_and_cancelled & ~1u) | (flag ? 1u : 0u));
+    s->count_hi_and_cancelled =
+        (int)(((unsigned)s->count_hi_and_cancelled & ~1u) | (flag ? 1u : 0u));
 }
-static inline int tern_status_cancelled(const MPI_Status *s) { return s->count_hi_and_cancelled & 1; }
+static inline int tern_status_cancelled(const MPI_Status *s)
+{
+    return s->count_hi_and_cancelled & 1;
+}
 
 /* The status of an operation with no data (MPI_PROC_NULL, empty status),
  * as a single-completion call hands it to the user: MPI_ERROR is the

@@ -67,15 +67,20 @@ int tern_p2p_transports_init(void)
     if (!tern_p2p_route) tern_fatal("out of memory for the transport routes of %d ranks", n);
     for (int w = 0; w < n; w++) {
         if (w == tern_g.world_rank) continue;
-        const struct tern_transport *t = route_kind(tern_g.host_of[w] == tern_g.host_of[tern_g.world_rank]);
+        const struct tern_transport *t =
+            route_kind(tern_g.host_of[w] == tern_g.host_of[tern_g.world_rank]);
         if (!t && !tern_param.use_shared_mem)
-            tern_fatal("TERN_USE_SHARED_MEM=0 (or MV2_USE_SHARED_MEM=0) leaves no transport to rank %d: this "
-                       "build of Tern has no UCX transport (configure with TERN_WITH_UCX=ON)", w);
+            tern_fatal("TERN_USE_SHARED_MEM=0 (or MV2_USE_SHARED_MEM=0) leaves no transport to "
+                       "rank %d: this "
+                       "build of Tern has no UCX transport (configure with TERN_WITH_UCX=ON)",
+                       w);
         if (!t)
-            tern_fatal("rank %d runs on host %d of %d and this rank on host %d, but this build of Tern has no "
-                       "transport between hosts (it reaches only ranks that share this host's memory); "
-                       "run the job on one host, or unset TERN_HOST_ID/TERN_RANKS_PER_HOST",
-                       w, tern_g.host_of[w], tern_g.nhosts, tern_g.host_of[tern_g.world_rank]);
+            tern_fatal(
+                "rank %d runs on host %d of %d and this rank on host %d, but this build of Tern "
+                "has no "
+                "transport between hosts (it reaches only ranks that share this host's memory); "
+                "run the job on one host, or unset TERN_HOST_ID/TERN_RANKS_PER_HOST",
+                w, tern_g.host_of[w], tern_g.nhosts, tern_g.host_of[tern_g.world_rank]);
         tern_p2p_route[w] = t;
     }
     mark_job_transports();

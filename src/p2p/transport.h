@@ -53,10 +53,10 @@ struct tern_transport {
 
     /* Optional fast paths of blocking MPI_Send/MPI_Recv of small messages:
      * 1 when done, 0 for "take the general path". */
-    int (*send_fast)(int world, const void *buf, size_t count, const struct tern_datatype *dt, uint32_t ctx,
-                     int src, int tag);
-    int (*recv_fast)(int world, void *buf, size_t count, const struct tern_datatype *dt, uint32_t ctx, int src,
-                     int tag, MPI_Status *status);
+    int (*send_fast)(int world, const void *buf, size_t count, const struct tern_datatype *dt,
+                     uint32_t ctx, int src, int tag);
+    int (*recv_fast)(int world, void *buf, size_t count, const struct tern_datatype *dt,
+                     uint32_t ctx, int src, int tag, MPI_Status *status);
 };
 
 /* The transports built into this library (p2p/transport.c lists them). */
@@ -86,10 +86,10 @@ int tern_p2p_find_dead_peer(void);
 #if defined(TERN_XPORT_ONLY_SHM)
 int tern_shm_send(struct tern_request *r);
 int tern_shm_progress(void);
-int tern_shm_send_fast(int world, const void *buf, size_t count, const struct tern_datatype *dt, uint32_t ctx,
-                       int src, int tag);
-int tern_shm_recv_fast(int world, void *buf, size_t count, const struct tern_datatype *dt, uint32_t ctx, int src,
-                       int tag, MPI_Status *status);
+int tern_shm_send_fast(int world, const void *buf, size_t count, const struct tern_datatype *dt,
+                       uint32_t ctx, int src, int tag);
+int tern_shm_recv_fast(int world, void *buf, size_t count, const struct tern_datatype *dt,
+                       uint32_t ctx, int src, int tag, MPI_Status *status);
 #define TERN_XPORT_OF(world) (&tern_shm_transport)
 #define TERN_XPORT_CALL(t, op, ...) ((void)(t), tern_shm_##op(__VA_ARGS__))
 #define TERN_XPORT_HAS(t, op) ((void)(t), 1)

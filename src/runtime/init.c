@@ -77,10 +77,11 @@ int tern_runtime_acquire(int level, const char *fn)
         return MPI_SUCCESS;
     }
     if (tern_g.init_state == TERN_STATE_FINALIZED)
-        return tern_err_make(MPI_ERR_OTHER,
-                             "%s: the MPI runtime of this process was shut down when MPI_Finalize and every "
-                             "MPI_Session_finalize had been called; Tern's bootstrap cannot start it again",
-                             fn);
+        return tern_err_make(
+            MPI_ERR_OTHER,
+            "%s: the MPI runtime of this process was shut down when MPI_Finalize and every "
+            "MPI_Session_finalize had been called; Tern's bootstrap cannot start it again",
+            fn);
 
     struct tern_boot_info info;
     if (tern_boot_init(&info) != 0) tern_fatal("%s: cannot reach the launcher (see above)", fn);
@@ -94,7 +95,8 @@ int tern_runtime_acquire(int level, const char *fn)
 
     tern_params_load(info.rank == 0);
     struct tern_hosts hosts;
-    if (tern_hosts_exchange(info.rank, info.size, tern_param.host_id, (int)tern_param.ranks_per_host, &hosts) != 0)
+    if (tern_hosts_exchange(info.rank, info.size, tern_param.host_id,
+                            (int)tern_param.ranks_per_host, &hosts) != 0)
         tern_fatal("%s: cannot learn which host each rank runs on (see above)", fn);
     tern_g.nhosts = hosts.nhosts;
     tern_g.host_of = hosts.host_of;
@@ -117,7 +119,8 @@ int tern_runtime_acquire(int level, const char *fn)
 
 void tern_runtime_release_if_unused(void)
 {
-    if (tern_g.init_state != TERN_STATE_ACTIVE || tern_g.world_state == TERN_STATE_ACTIVE || tern_g.sessions > 0)
+    if (tern_g.init_state != TERN_STATE_ACTIVE || tern_g.world_state == TERN_STATE_ACTIVE ||
+        tern_g.sessions > 0)
         return;
     tern_bsend_drain_all();
     /* Replies we still owe (acknowledgements, clear-to-send) must leave
@@ -147,8 +150,8 @@ static int do_init(int required, int *provided, const char *fn)
     if (tern_g.world_state == TERN_STATE_FINALIZED)
         tern_fatal("%s called after MPI_Finalize: MPI cannot be initialized again", fn);
     if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE)
-        tern_fatal("%s: required=%d is not a thread level (MPI_THREAD_SINGLE..MPI_THREAD_MULTIPLE)", fn,
-                   required);
+        tern_fatal("%s: required=%d is not a thread level (MPI_THREAD_SINGLE..MPI_THREAD_MULTIPLE)",
+                   fn, required);
     int rc = tern_runtime_acquire(required, fn);
     if (rc != MPI_SUCCESS) tern_fatal("%s", tern_err_text(rc));
     tern_g.world_state = TERN_STATE_ACTIVE;
@@ -213,8 +216,8 @@ TERN_WEAK_ALIAS(MPI_Abort)
 int PMPI_Abort(MPI_Comm comm, int errorcode)
 {
     char msg[160];
-    snprintf(msg, sizeof msg, "MPI_Abort(comm=0x%x, errorcode=%d) called by rank %d", (unsigned)comm, errorcode,
-             tern_g.world_rank);
+    snprintf(msg, sizeof msg, "MPI_Abort(comm=0x%x, errorcode=%d) called by rank %d",
+             (unsigned)comm, errorcode, tern_g.world_rank);
     tern_boot_abort(errorcode, msg);
 }
 
@@ -240,8 +243,10 @@ TERN_WEAK_ALIAS(MPI_Get_processor_name)
 int PMPI_Get_processor_name(char *name, int *resultlen)
 {
     if (!name || !resultlen)
-        return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Get_processor_name: %s is NULL", !name ? "name" : "resultlen");
-    if (!tern_g.processor_name[0] && gethostname(tern_g.processor_name, sizeof tern_g.processor_name - 1) != 0)
+        return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Get_processor_name: %s is NULL",
+                             !name ? "name" : "resultlen");
+    if (!tern_g.processor_name[0] &&
+        gethostname(tern_g.processor_name, sizeof tern_g.processor_name - 1) != 0)
         snprintf(tern_g.processor_name, sizeof tern_g.processor_name, "localhost");
     size_t n = strnlen(tern_g.processor_name, MPI_MAX_PROCESSOR_NAME - 1);
     memcpy(name, tern_g.processor_name, n);
@@ -254,7 +259,8 @@ TERN_WEAK_ALIAS(MPI_Get_version)
 int PMPI_Get_version(int *version, int *subversion)
 {
     if (!version || !subversion)
-        return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Get_version: %s is NULL", !version ? "version" : "subversion");
+        return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Get_version: %s is NULL",
+                             !version ? "version" : "subversion");
     *version = MPI_VERSION;
     *subversion = MPI_SUBVERSION;
     return MPI_SUCCESS;
@@ -267,8 +273,8 @@ int PMPI_Get_library_version(char *version, int *resultlen)
         return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Get_library_version: %s is NULL",
                              !version ? "version" : "resultlen");
     int n = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
-                     "Tern %s (MPI %d.%d, MPICH ABI) built %s with %s", TERN_VERSION_STRING, MPI_VERSION,
-                     MPI_SUBVERSION, TERN_BUILD_TYPE, TERN_BUILD_CC);
+                     "Tern %s (MPI %d.%d, MPICH ABI) built %s with %s", TERN_VERSION_STRING,
+                     MPI_VERSION, MPI_SUBVERSION, TERN_BUILD_TYPE, TERN_BUILD_CC);
     *resultlen = n < MPI_MAX_LIBRARY_VERSION_STRING ? n : MPI_MAX_LIBRARY_VERSION_STRING - 1;
     return MPI_SUCCESS;
 }
@@ -278,14 +284,16 @@ int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
 {
     TERN_REQUIRE_INIT("MPI_Alloc_mem");
     /* MPI_ERR_ARG for a negative size, as MPICH (MPI_ERR_SIZE is about windows). */
-    if (size < 0) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Alloc_mem: size=%ld must be >= 0", (long)size);
+    if (size < 0)
+        return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Alloc_mem: size=%ld must be >= 0", (long)size);
     struct tern_info *ti;
     int rc = tern_info_check(info, 1, "MPI_Alloc_mem", "info", NULL, &ti);
     if (rc) return rc;
     if (!baseptr) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Alloc_mem: baseptr is NULL");
     void *p = NULL;
     if (posix_memalign(&p, 64, size ? (size_t)size : 1) != 0)
-        return tern_err_comm(NULL, MPI_ERR_NO_MEM, "MPI_Alloc_mem: cannot allocate %ld bytes", (long)size);
+        return tern_err_comm(NULL, MPI_ERR_NO_MEM, "MPI_Alloc_mem: cannot allocate %ld bytes",
+                             (long)size);
     *(void **)baseptr = p;
     return MPI_SUCCESS;
 }

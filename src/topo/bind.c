@@ -31,8 +31,8 @@ void tern_topo_bind(void)
     int ncores = tern_topo_usable_cores();
     if (!tern_param.enable_affinity || !have_initial) {
         if (tern_param.show_cpu_binding)
-            fprintf(stderr, "Tern: rank %d (pid %d): not bound (TERN_ENABLE_AFFINITY=0)\n", tern_g.world_rank,
-                    (int)getpid());
+            fprintf(stderr, "Tern: rank %d (pid %d): not bound (TERN_ENABLE_AFFINITY=0)\n",
+                    tern_g.world_rank, (int)getpid());
         return;
     }
     int want = tern_g.local_rank % ncores, seen = 0, cpu = -1;

@@ -11,8 +11,8 @@
 #include "topo/topo.h"
 
 struct search {
-    int k;           /* free dimensions */
-    const int *div;  /* the divisors of the free product, ascending */
+    int k;          /* free dimensions */
+    const int *div; /* the divisors of the free product, ascending */
     int ndiv;
     int *cur, *best; /* factors, non-increasing */
     int best_diff;   /* -1 until a factorisation is found */
@@ -35,8 +35,10 @@ static long iroot(long m, int e)
     long lo = 1, hi = m;
     while (lo < hi) {
         long mid = lo + (hi - lo + 1) / 2;
-        if (pow_at_least(mid, e, m + 1)) hi = mid - 1; /* mid^e > m */
-        else lo = mid;
+        if (pow_at_least(mid, e, m + 1))
+            hi = mid - 1; /* mid^e > m */
+        else
+            lo = mid;
     }
     return lo;
 }
@@ -95,8 +97,10 @@ int tern_dims_fill(int nnodes, int ndims, int *dims)
     long fixed = 1;
     int k = 0;
     for (int i = 0; i < ndims; i++) {
-        if (dims[i]) fixed *= dims[i];
-        else k++;
+        if (dims[i])
+            fixed *= dims[i];
+        else
+            k++;
         if (fixed > nnodes) return MPI_ERR_DIMS;
     }
     if (nnodes % fixed) return MPI_ERR_DIMS;

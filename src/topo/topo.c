@@ -151,7 +151,8 @@ int tern_cart_finish(struct tern_topo *t, int rank)
     if (!t->coords || !t->in || !t->out)
         return tern_err_make(MPI_ERR_NO_MEM, "cannot allocate a %d-dimensional grid", n);
     tern_cart_coords_of(t, rank, t->coords);
-    for (int d = 0; d < n; d++) tern_cart_shift(t, t->coords, d, 1, &t->in[2 * d], &t->in[2 * d + 1]);
+    for (int d = 0; d < n; d++)
+        tern_cart_shift(t, t->coords, d, 1, &t->in[2 * d], &t->in[2 * d + 1]);
     memcpy(t->out, t->in, (size_t)n * 2 * sizeof(int));
     t->indeg = t->outdeg = 2 * n;
     return MPI_SUCCESS;

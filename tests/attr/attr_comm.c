@@ -88,8 +88,8 @@ static void callbacks(void)
     CHECK_MPI(MPI_Comm_create_keyval(nocopy_fn, delete_fn, &k2, &extra2));
     CHECK_MPI(MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, &k3, NULL));
     CHECK(k1 != k2 && k2 != k3 && k1 != MPI_KEYVAL_INVALID, "keyvals %x %x %x", k1, k2, k3);
-    int pre[] = {MPI_TAG_UB, MPI_HOST, MPI_IO, MPI_WTIME_IS_GLOBAL, MPI_UNIVERSE_SIZE,
-                 MPI_LASTUSEDCODE, MPI_APPNUM};
+    int pre[] = {MPI_TAG_UB,        MPI_HOST,         MPI_IO,    MPI_WTIME_IS_GLOBAL,
+                 MPI_UNIVERSE_SIZE, MPI_LASTUSEDCODE, MPI_APPNUM};
     for (int i = 0; i < 7; i++)
         CHECK(k1 != pre[i] && k2 != pre[i] && k3 != pre[i], "keyval collides with predefined");
 
@@ -325,8 +325,8 @@ static void bad_arguments(void)
     CHECK_MPI(MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN, &wk, NULL));
     expect(MPI_Comm_set_attr(MPI_COMM_WORLD, MPI_TAG_UB, NULL), MPI_ERR_KEYVAL, "MPI_Comm_set_attr",
            "predefined");
-    expect(MPI_Comm_delete_attr(MPI_COMM_WORLD, MPI_APPNUM), MPI_ERR_KEYVAL,
-           "MPI_Comm_delete_attr", "predefined");
+    expect(MPI_Comm_delete_attr(MPI_COMM_WORLD, MPI_APPNUM), MPI_ERR_KEYVAL, "MPI_Comm_delete_attr",
+           "predefined");
     int pk = MPI_HOST;
     expect(MPI_Comm_free_keyval(&pk), MPI_ERR_KEYVAL, "MPI_Comm_free_keyval", "predefined");
     expect(MPI_Comm_set_attr(MPI_COMM_WORLD, tk, NULL), MPI_ERR_KEYVAL, "MPI_Comm_set_attr",

@@ -16,8 +16,9 @@ static void allgather(int count, int in_place)
                             MPI_COMM_WORLD));
     for (int r = 0; r < size; r++)
         for (int i = 0; i < count; i++)
-            CHECK(rbuf[(size_t)r * count + i] == tt_val(r, i, 3), "allgather count %d in_place %d: block %d [%d]=%d",
-                  count, in_place, r, i, rbuf[(size_t)r * count + i]);
+            CHECK(rbuf[(size_t)r * count + i] == tt_val(r, i, 3),
+                  "allgather count %d in_place %d: block %d [%d]=%d", count, in_place, r, i,
+                  rbuf[(size_t)r * count + i]);
     free(sbuf);
     free(rbuf);
 }
@@ -35,8 +36,10 @@ static void allgather_vector(int count)
         for (int e = 0; e < count; e++)
             for (int j = 0; j < TT_VEC_EXTENT; j++) {
                 int got = rbuf[(size_t)r * per + (size_t)e * TT_VEC_EXTENT + j];
-                int want = tt_vec_hole(j) ? -7 : tt_val(r, e * TT_VEC_INTS + (j / 4) * 2 + j % 4, 4);
-                CHECK(got == want, "allgather vector block %d elem %d pos %d: %d want %d", r, e, j, got, want);
+                int want =
+                    tt_vec_hole(j) ? -7 : tt_val(r, e * TT_VEC_INTS + (j / 4) * 2 + j % 4, 4);
+                CHECK(got == want, "allgather vector block %d elem %d pos %d: %d want %d", r, e, j,
+                      got, want);
             }
     free(sbuf);
     free(rbuf);
@@ -45,7 +48,8 @@ static void allgather_vector(int count)
 
 static void allgatherv(int base, int in_place)
 {
-    int *counts = tt_alloc((size_t)size * sizeof(int)), *displs = tt_alloc((size_t)size * sizeof(int));
+    int *counts = tt_alloc((size_t)size * sizeof(int)),
+        *displs = tt_alloc((size_t)size * sizeof(int));
     int off = 0;
     for (int r = size - 1; r >= 0; r--) {
         counts[r] = ((r + 1) % 3) * base;
@@ -61,8 +65,8 @@ static void allgatherv(int base, int in_place)
                              displs, MPI_INT, MPI_COMM_WORLD));
     for (int r = 0; r < size; r++) {
         for (int i = 0; i < counts[r]; i++)
-            CHECK(rbuf[displs[r] + i] == tt_val(r, i, 6), "allgatherv base %d block %d [%d]=%d", base, r, i,
-                  rbuf[displs[r] + i]);
+            CHECK(rbuf[displs[r] + i] == tt_val(r, i, 6), "allgatherv base %d block %d [%d]=%d",
+                  base, r, i, rbuf[displs[r] + i]);
         CHECK(rbuf[displs[r] + counts[r]] == -3, "allgatherv: gap after block %d written", r);
     }
     free(counts);
@@ -81,7 +85,8 @@ static void alltoall(int count, int in_place)
     int *rbuf = tt_alloc(total * sizeof(int));
     for (int to = 0; to < size; to++)
         for (int i = 0; i < count; i++) sbuf[(size_t)to * count + i] = a2a_val(rank, to, i);
-    if (in_place) memcpy(rbuf, sbuf, total * sizeof(int));
+    if (in_place)
+        memcpy(rbuf, sbuf, total * sizeof(int));
     else
         for (size_t j = 0; j < total; j++) rbuf[j] = -1;
     CHECK_MPI(MPI_Alltoall(in_place ? MPI_IN_PLACE : sbuf, count, MPI_INT, rbuf, count, MPI_INT,
@@ -129,8 +134,9 @@ static void alltoallv(int base, int in_place)
     }
     for (int p = 0; p < size; p++) {
         for (int i = 0; i < rc[p]; i++)
-            CHECK(rbuf[rd[p] + i] == a2a_val(p, rank, i), "alltoallv base %d in_place %d from %d [%d]=%d",
-                  base, in_place, p, i, rbuf[rd[p] + i]);
+            CHECK(rbuf[rd[p] + i] == a2a_val(p, rank, i),
+                  "alltoallv base %d in_place %d from %d [%d]=%d", base, in_place, p, i,
+                  rbuf[rd[p] + i]);
         CHECK(rbuf[rd[p] + rc[p]] == -3, "alltoallv: gap after block %d written", p);
     }
     free(sc);
@@ -177,9 +183,12 @@ static void alltoallw(int elems)
             const int *b = (const int *)(rbuf + rd[p]);
             for (int e = 0; e < elems; e++)
                 for (int j = 0; j < TT_VEC_EXTENT; j++) {
-                    int want = tt_vec_hole(j) ? -1 : a2a_val(p, rank, e * TT_VEC_INTS + (j / 4) * 2 + j % 4);
-                    CHECK(b[e * TT_VEC_EXTENT + j] == want, "alltoallw from %d elem %d pos %d: %d want %d", p,
-                          e, j, b[e * TT_VEC_EXTENT + j], want);
+                    int want = tt_vec_hole(j)
+                                   ? -1
+                                   : a2a_val(p, rank, e * TT_VEC_INTS + (j / 4) * 2 + j % 4);
+                    CHECK(b[e * TT_VEC_EXTENT + j] == want,
+                          "alltoallw from %d elem %d pos %d: %d want %d", p, e, j,
+                          b[e * TT_VEC_EXTENT + j], want);
                 }
         } else {
             const double *b = (const double *)(rbuf + rd[p]);

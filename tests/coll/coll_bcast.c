@@ -30,7 +30,9 @@ static void bcast_vector(MPI_Comm comm, int count)
     int *buf = tt_alloc(n * sizeof(int));
     for (int root = 0; root < size; root++) {
         for (size_t j = 0; j < n; j++)
-            buf[j] = tt_vec_hole((int)(j % TT_VEC_EXTENT)) ? -7 : (rank == root ? tt_val(root, (long)j, 2) : -1);
+            buf[j] = tt_vec_hole((int)(j % TT_VEC_EXTENT))
+                         ? -7
+                         : (rank == root ? tt_val(root, (long)j, 2) : -1);
         CHECK_MPI(MPI_Bcast(buf, count, vec, root, comm));
         for (size_t j = 0; j < n; j++) {
             int want = tt_vec_hole((int)(j % TT_VEC_EXTENT)) ? -7 : tt_val(root, (long)j, 2);

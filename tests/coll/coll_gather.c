@@ -38,8 +38,8 @@ static void gather_vector(int count)
     for (int root = 0; root < size; root++) {
         for (int i = 0; i < count * TT_VEC_INTS; i++) sbuf[i] = tt_val(rank, i, 5);
         for (size_t j = 0; j < per * (size_t)size; j++) rbuf[j] = -7;
-        CHECK_MPI(MPI_Gather(sbuf, count * TT_VEC_INTS, MPI_INT, rbuf, count, vec, root,
-                             MPI_COMM_WORLD));
+        CHECK_MPI(
+            MPI_Gather(sbuf, count * TT_VEC_INTS, MPI_INT, rbuf, count, vec, root, MPI_COMM_WORLD));
         if (rank != root) continue;
         for (int r = 0; r < size; r++)
             for (int e = 0; e < count; e++)
@@ -62,7 +62,10 @@ static void scatter(int count, int in_place)
     int *sbuf = tt_alloc(total * sizeof(int));
     int *rbuf = tt_alloc((size_t)count * sizeof(int));
     for (int root = 0; root < size; root++) {
-        for (size_t j = 0; j < total; j++) sbuf[j] = rank == root ? tt_val((int)(j / (count ? count : 1)), (long)(j % (count ? count : 1)), root) : -1;
+        for (size_t j = 0; j < total; j++)
+            sbuf[j] = rank == root ? tt_val((int)(j / (count ? count : 1)),
+                                            (long)(j % (count ? count : 1)), root)
+                                   : -1;
         for (int i = 0; i < count; i++) rbuf[i] = -1;
         void *rb = in_place && rank == root ? MPI_IN_PLACE : rbuf;
         CHECK_MPI(MPI_Scatter(sbuf, count, MPI_INT, rb, count, MPI_INT, root, MPI_COMM_WORLD));
@@ -88,8 +91,9 @@ static void scatter_vector(int count)
         for (int e = 0; e < count; e++)
             for (int k = 0; k < TT_VEC_INTS; k++) {
                 int want = (int)((size_t)rank * per + (size_t)e * TT_VEC_EXTENT + tt_vec_pos(k));
-                CHECK(rbuf[e * TT_VEC_INTS + k] == want, "scatter vector root %d elem %d k %d: %d want %d",
-                      root, e, k, rbuf[e * TT_VEC_INTS + k], want);
+                CHECK(rbuf[e * TT_VEC_INTS + k] == want,
+                      "scatter vector root %d elem %d k %d: %d want %d", root, e, k,
+                      rbuf[e * TT_VEC_INTS + k], want);
             }
     }
     free(sbuf);
@@ -101,7 +105,8 @@ static void scatter_vector(int count)
  * order with a gap of 2 between them. */
 static void gatherv_scatterv(int base, int in_place)
 {
-    int *counts = tt_alloc((size_t)size * sizeof(int)), *displs = tt_alloc((size_t)size * sizeof(int));
+    int *counts = tt_alloc((size_t)size * sizeof(int)),
+        *displs = tt_alloc((size_t)size * sizeof(int));
     int off = 0;
     for (int r = size - 1; r >= 0; r--) {
         counts[r] = (r % 3) * base;
@@ -122,9 +127,10 @@ static void gatherv_scatterv(int base, int in_place)
         if (rank == root) {
             for (int r = 0; r < size; r++) {
                 for (int i = 0; i < counts[r]; i++)
-                    CHECK(big[displs[r] + i] == tt_val(r, i, 11), "gatherv root %d block %d [%d]=%d",
-                          root, r, i, big[displs[r] + i]);
-                CHECK(big[displs[r] + counts[r]] == -3, "gatherv root %d: gap after %d written", root, r);
+                    CHECK(big[displs[r] + i] == tt_val(r, i, 11),
+                          "gatherv root %d block %d [%d]=%d", root, r, i, big[displs[r] + i]);
+                CHECK(big[displs[r] + counts[r]] == -3, "gatherv root %d: gap after %d written",
+                      root, r);
             }
         }
         /* scatterv back, shifted values */

@@ -20,7 +20,8 @@ static void allreduce(int *s, int *r)
         CHECK(r[i] == (int)((i % 100003) * 3 * size + rsum), "allreduce [%ld]=%d", i, r[i]);
     /* in place, and MPI_MAX */
     CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, s, NINT, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
-    for (long i = 0; i < NINT; i++) CHECK(s[i] == val(size - 1, i), "allreduce max [%ld]=%d", i, s[i]);
+    for (long i = 0; i < NINT; i++)
+        CHECK(s[i] == val(size - 1, i), "allreduce max [%ld]=%d", i, s[i]);
 }
 
 static void alltoall(int *s, int *r)
@@ -31,12 +32,13 @@ static void alltoall(int *s, int *r)
     CHECK_MPI(MPI_Alltoall(s, blk, MPI_INT, r, blk, MPI_INT, MPI_COMM_WORLD));
     for (int src = 0; src < size; src++)
         for (int i = 0; i < blk; i++)
-            CHECK(r[(long)src * blk + i] == val(src, (long)rank * 7 + i), "alltoall from %d [%d]", src, i);
+            CHECK(r[(long)src * blk + i] == val(src, (long)rank * 7 + i), "alltoall from %d [%d]",
+                  src, i);
     CHECK_MPI(MPI_Alltoall(MPI_IN_PLACE, 0, MPI_INT, r, blk, MPI_INT, MPI_COMM_WORLD));
     for (int src = 0; src < size; src++)
         for (int i = 0; i < blk; i++)
-            CHECK(r[(long)src * blk + i] == val(rank, (long)src * 7 + i), "alltoall in place back from %d [%d]",
-                  src, i);
+            CHECK(r[(long)src * blk + i] == val(rank, (long)src * 7 + i),
+                  "alltoall in place back from %d [%d]", src, i);
 }
 
 static void others(int *s, int *r)
@@ -47,7 +49,8 @@ static void others(int *s, int *r)
     long rsum = (long)size * (size - 1) / 2;
     for (int i = 0; i < blk; i++) {
         long e = (long)rank * blk + i;
-        CHECK(r[i] == (int)((e % 100003) * 3 * size + rsum), "reduce_scatter_block [%d]=%d", i, r[i]);
+        CHECK(r[i] == (int)((e % 100003) * 3 * size + rsum), "reduce_scatter_block [%d]=%d", i,
+              r[i]);
     }
 
     int root = size - 1;
@@ -58,7 +61,8 @@ static void others(int *s, int *r)
     for (int i = 0; i < blk; i++) s[i] = val(rank, i);
     CHECK_MPI(MPI_Allgather(s, blk, MPI_INT, r, blk, MPI_INT, MPI_COMM_WORLD));
     for (int src = 0; src < size; src++)
-        for (int i = 0; i < blk; i++) CHECK(r[(long)src * blk + i] == val(src, i), "allgather %d [%d]", src, i);
+        for (int i = 0; i < blk; i++)
+            CHECK(r[(long)src * blk + i] == val(src, i), "allgather %d [%d]", src, i);
 
     for (long i = 0; i < NINT; i++) s[i] = val(rank, i);
     CHECK_MPI(MPI_Scan(s, r, NINT, MPI_INT, MPI_SUM, MPI_COMM_WORLD));

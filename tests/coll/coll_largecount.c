@@ -7,7 +7,7 @@
 
 #include "tern_test.h"
 
-#define K 2   /* elements per block */
+#define K 2 /* elements per block */
 #define MAXP 8
 
 static int rank, size;
@@ -18,23 +18,29 @@ static int f(int r, int i) { return r * 100 + i; }
  * int (IA) or large-count (CA) arguments. */
 #define REQ(...) (__VA_ARGS__, &r_)
 #define INIT(...) (__VA_ARGS__, MPI_INFO_NULL, &r_)
-#define RUN(form, large, NAME, INAME, IA, CA)                                                      \
-    do {                                                                                           \
-        MPI_Request r_;                                                                            \
-        if ((form) == 0) {                                                                         \
-            if (large) CHECK_MPI(MPI_##NAME##_c CA);                                               \
-            else CHECK_MPI(MPI_##NAME IA);                                                         \
-        } else if ((form) == 1) {                                                                  \
-            if (large) CHECK_MPI(MPI_##INAME##_c REQ CA);                                          \
-            else CHECK_MPI(MPI_##INAME REQ IA);                                                    \
-            CHECK_MPI(MPI_Wait(&r_, MPI_STATUS_IGNORE));                                           \
-        } else {                                                                                   \
-            if (large) CHECK_MPI(MPI_##NAME##_init_c INIT CA);                                     \
-            else CHECK_MPI(MPI_##NAME##_init INIT IA);                                             \
-            CHECK_MPI(MPI_Start(&r_));                                                             \
-            CHECK_MPI(MPI_Wait(&r_, MPI_STATUS_IGNORE));                                           \
-            CHECK_MPI(MPI_Request_free(&r_));                                                      \
-        }                                                                                          \
+#define RUN(form, large, NAME, INAME, IA, CA)            \
+    do {                                                 \
+        MPI_Request r_;                                  \
+        if ((form) == 0) {                               \
+            if (large)                                   \
+                CHECK_MPI(MPI_##NAME##_c CA);            \
+            else                                         \
+                CHECK_MPI(MPI_##NAME IA);                \
+        } else if ((form) == 1) {                        \
+            if (large)                                   \
+                CHECK_MPI(MPI_##INAME##_c REQ CA);       \
+            else                                         \
+                CHECK_MPI(MPI_##INAME REQ IA);           \
+            CHECK_MPI(MPI_Wait(&r_, MPI_STATUS_IGNORE)); \
+        } else {                                         \
+            if (large)                                   \
+                CHECK_MPI(MPI_##NAME##_init_c INIT CA);  \
+            else                                         \
+                CHECK_MPI(MPI_##NAME##_init INIT IA);    \
+            CHECK_MPI(MPI_Start(&r_));                   \
+            CHECK_MPI(MPI_Wait(&r_, MPI_STATUS_IGNORE)); \
+            CHECK_MPI(MPI_Request_free(&r_));            \
+        }                                                \
     } while (0)
 
 static const char *FORM[] = {"blocking", "nonblocking", "persistent"};
@@ -59,12 +65,12 @@ static void reset(void)
 #define COMPARE(what, form, n, want)                                                               \
     do {                                                                                           \
         for (int i_ = 0; i_ < (n); i_++) {                                                         \
-            CHECK(R[0][i_] == R[1][i_], "%s (%s): [%d] int form %d, _c form %d", what,             \
-                  FORM[form], i_, R[0][i_], R[1][i_]);                                             \
+            CHECK(R[0][i_] == R[1][i_], "%s (%s): [%d] int form %d, _c form %d", what, FORM[form], \
+                  i_, R[0][i_], R[1][i_]);                                                         \
             int i = i_;                                                                            \
             (void)i;                                                                               \
-            CHECK(R[0][i_] == (want), "%s (%s): [%d]=%d, want %d", what, FORM[form], i_,          \
-                  R[0][i_], (int)(want));                                                          \
+            CHECK(R[0][i_] == (want), "%s (%s): [%d]=%d, want %d", what, FORM[form], i_, R[0][i_], \
+                  (int)(want));                                                                    \
         }                                                                                          \
     } while (0)
 
@@ -102,7 +108,8 @@ static void rooted(int form, MPI_Comm comm)
 
     for (int large = 0; large < 2; large++) {
         int *b = large ? R[1] : R[0];
-        RUN(form, large, Gatherv, Igatherv, (S, K, MPI_INT, b, icounts, idispls, MPI_INT, root, comm),
+        RUN(form, large, Gatherv, Igatherv,
+            (S, K, MPI_INT, b, icounts, idispls, MPI_INT, root, comm),
             (S, K, MPI_INT, b, ccounts, cdispls, MPI_INT, root, comm));
     }
     if (rank == root) COMPARE("gatherv", form, K * size, f(i / K, i % K));
@@ -118,7 +125,8 @@ static void rooted(int form, MPI_Comm comm)
     reset();
     for (int large = 0; large < 2; large++) {
         int *b = large ? R[1] : R[0];
-        RUN(form, large, Scatterv, Iscatterv, (S, icounts, idispls, MPI_INT, b, K, MPI_INT, root, comm),
+        RUN(form, large, Scatterv, Iscatterv,
+            (S, icounts, idispls, MPI_INT, b, K, MPI_INT, root, comm),
             (S, ccounts, cdispls, MPI_INT, b, K, MPI_INT, root, comm));
     }
     COMPARE("scatterv", form, K, f(root, rank * K + i));
@@ -131,7 +139,8 @@ static void rooted(int form, MPI_Comm comm)
         RUN(form, large, Reduce, Ireduce, (S, b, K, MPI_INT, MPI_SUM, root, comm),
             (S, b, K, MPI_INT, op, root, comm));
     }
-    if (rank == root) COMPARE("reduce (user op _c)", form, K, size * (size - 1) / 2 * 100 + size * i);
+    if (rank == root)
+        COMPARE("reduce (user op _c)", form, K, size * (size - 1) / 2 * 100 + size * i);
     CHECK_MPI(MPI_Op_free(&op));
 }
 
@@ -148,7 +157,8 @@ static void all(int form, MPI_Comm comm)
     reset();
     for (int large = 0; large < 2; large++) {
         int *b = large ? R[1] : R[0];
-        RUN(form, large, Allgatherv, Iallgatherv, (S, K, MPI_INT, b, icounts, idispls, MPI_INT, comm),
+        RUN(form, large, Allgatherv, Iallgatherv,
+            (S, K, MPI_INT, b, icounts, idispls, MPI_INT, comm),
             (S, K, MPI_INT, b, ccounts, cdispls, MPI_INT, comm));
     }
     COMPARE("allgatherv", form, K * size, f(i / K, i % K));
@@ -199,15 +209,16 @@ static void all(int form, MPI_Comm comm)
     reset();
     for (int large = 0; large < 2; large++) {
         int *b = large ? R[1] : R[0];
-        RUN(form, large, Reduce_scatter_block, Ireduce_scatter_block, (S, b, K, MPI_INT, MPI_SUM, comm),
-            (S, b, K, MPI_INT, MPI_SUM, comm));
+        RUN(form, large, Reduce_scatter_block, Ireduce_scatter_block,
+            (S, b, K, MPI_INT, MPI_SUM, comm), (S, b, K, MPI_INT, MPI_SUM, comm));
     }
     COMPARE("reduce_scatter_block", form, K, total + size * (rank * K + i));
 
     reset();
     for (int large = 0; large < 2; large++) {
         int *b = large ? R[1] : R[0];
-        RUN(form, large, Scan, Iscan, (S, b, K, MPI_INT, MPI_SUM, comm), (S, b, K, MPI_INT, MPI_SUM, comm));
+        RUN(form, large, Scan, Iscan, (S, b, K, MPI_INT, MPI_SUM, comm),
+            (S, b, K, MPI_INT, MPI_SUM, comm));
     }
     COMPARE("scan", form, K, rank * (rank + 1) / 2 * 100 + (rank + 1) * i);
 
@@ -234,8 +245,8 @@ static void neighbours(int form, MPI_Comm ring)
     reset();
     for (int large = 0; large < 2; large++) {
         int *b = large ? R[1] : R[0];
-        RUN(form, large, Neighbor_allgather, Ineighbor_allgather, (S, K, MPI_INT, b, K, MPI_INT, ring),
-            (S, K, MPI_INT, b, K, MPI_INT, ring));
+        RUN(form, large, Neighbor_allgather, Ineighbor_allgather,
+            (S, K, MPI_INT, b, K, MPI_INT, ring), (S, K, MPI_INT, b, K, MPI_INT, ring));
     }
     COMPARE("neighbor_allgather", form, 2 * K, f(nb[i / K], i % K));
 
@@ -252,15 +263,16 @@ static void neighbours(int form, MPI_Comm ring)
     reset();
     for (int large = 0; large < 2; large++) {
         int *b = large ? R[1] : R[0];
-        RUN(form, large, Neighbor_alltoall, Ineighbor_alltoall, (S, K, MPI_INT, b, K, MPI_INT, ring),
-            (S, K, MPI_INT, b, K, MPI_INT, ring));
+        RUN(form, large, Neighbor_alltoall, Ineighbor_alltoall,
+            (S, K, MPI_INT, b, K, MPI_INT, ring), (S, K, MPI_INT, b, K, MPI_INT, ring));
     }
     COMPARE("neighbor_alltoall", form, 2 * K, f(nb[i / K], (1 - i / K) * K + i % K));
 
     reset();
     for (int large = 0; large < 2; large++) {
         int *b = large ? R[1] : R[0];
-        RUN(form, large, Neighbor_alltoallv, Ineighbor_alltoallv, (S, c2, d2, MPI_INT, b, c2, d2, MPI_INT, ring),
+        RUN(form, large, Neighbor_alltoallv, Ineighbor_alltoallv,
+            (S, c2, d2, MPI_INT, b, c2, d2, MPI_INT, ring),
             (S, cc2, cd2, MPI_INT, b, cc2, cd2, MPI_INT, ring));
     }
     COMPARE("neighbor_alltoallv", form, 2 * K, f(nb[i / K], (1 - i / K) * K + i % K));
@@ -269,8 +281,8 @@ static void neighbours(int form, MPI_Comm ring)
     (void)w2;
     for (int large = 0; large < 2; large++) {
         int *b = large ? R[1] : R[0];
-        RUN(form, large, Neighbor_alltoallw, Ineighbor_alltoallw, (S, c2, aw2, t2, b, c2, aw2, t2, ring),
-            (S, cc2, aw2, t2, b, cc2, aw2, t2, ring));
+        RUN(form, large, Neighbor_alltoallw, Ineighbor_alltoallw,
+            (S, c2, aw2, t2, b, c2, aw2, t2, ring), (S, cc2, aw2, t2, b, cc2, aw2, t2, ring));
     }
     COMPARE("neighbor_alltoallw", form, 2 * K, f(nb[i / K], (1 - i / K) * K + i % K));
 }
@@ -306,12 +318,14 @@ static void too_large(MPI_Comm ring)
                                                  MPI_INFO_NULL, &r),
                        "MPI_Reduce_scatter_init_c");
     bd[0] = (MPI_Aint)INT_MAX + 4;
-    expect_count_error(MPI_Alltoallw_c(S, ccounts, bd, types, R[0], ccounts, cwdispls, types, MPI_COMM_WORLD),
-                       "MPI_Alltoallw_c");
+    expect_count_error(
+        MPI_Alltoallw_c(S, ccounts, bd, types, R[0], ccounts, cwdispls, types, MPI_COMM_WORLD),
+        "MPI_Alltoallw_c");
     MPI_Count nbig[2] = {K, (MPI_Count)INT_MAX * 2};
     MPI_Aint nd[2] = {0, K};
-    expect_count_error(MPI_Neighbor_alltoallv_c(S, nbig, nd, MPI_INT, R[0], nbig, nd, MPI_INT, ring),
-                       "MPI_Neighbor_alltoallv_c");
+    expect_count_error(
+        MPI_Neighbor_alltoallv_c(S, nbig, nd, MPI_INT, R[0], nbig, nd, MPI_INT, ring),
+        "MPI_Neighbor_alltoallv_c");
     /* A negative large count is an ordinary count error. */
     int cls;
     MPI_Error_class(MPI_Bcast_c(S, (MPI_Count)-1, MPI_INT, 0, MPI_COMM_WORLD), &cls);
@@ -329,7 +343,8 @@ static void local_and_names(void)
     CHECK(user_calls == 1 && last_len == K * 4, "user op called %d times, last len %ld", user_calls,
           (long)last_len);
     CHECK_MPI(MPI_Reduce_local(in, io2, K * 4, MPI_INT, MPI_SUM));
-    for (int i = 0; i < K * 4; i++) CHECK(io[i] == 2 * i && io2[i] == 2 * i, "reduce_local [%d]", i);
+    for (int i = 0; i < K * 4; i++)
+        CHECK(io[i] == 2 * i && io2[i] == 2 * i, "reduce_local [%d]", i);
     int commute = -1;
     CHECK_MPI(MPI_Op_commutative(op, &commute));
     CHECK(commute == 0, "commute %d", commute);

@@ -41,8 +41,7 @@ static void expect_op_error(int rc, const char *call, MPI_Op op, MPI_Datatype t)
 static long long gen(MPI_Op op, int r, int i)
 {
     if (op == MPI_PROD) return (r + i) % 4 == 0 ? 2 : (r + i) % 3 == 0 ? -1 : 1;
-    if (op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR)
-        return (r + i) % (i + 2) ? r % 3 + 1 : 0;
+    if (op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR) return (r + i) % (i + 2) ? r % 3 + 1 : 0;
     if (op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR) return (r * 37 + i * 11 + 1) & 0x7f;
     return (r * 7 + i * 3) % 11 - 5;
 }
@@ -53,63 +52,62 @@ static long long gen(MPI_Op op, int r, int i)
 
 /* a op x, computed as the library must (integers wrap). */
 #define ULL(v) ((unsigned long long)(v))
-#define REF_I(T, op, a, x)                                                                \
-    ((op) == MPI_MAX    ? ((a) > (x) ? (a) : (x))                                         \
-     : (op) == MPI_MIN  ? ((a) < (x) ? (a) : (x))                                         \
-     : (op) == MPI_SUM  ? (T)(ULL(a) + ULL(x))                                            \
-     : (op) == MPI_PROD ? (T)(ULL(a) * ULL(x))                                            \
-     : (op) == MPI_LAND ? (T)((a) && (x))                                                 \
-     : (op) == MPI_LOR  ? (T)((a) || (x))                                                 \
-     : (op) == MPI_LXOR ? (T)(!(a) != !(x))                                               \
-     : (op) == MPI_BAND ? (T)((a) & (x))                                                  \
-     : (op) == MPI_BOR  ? (T)((a) | (x))                                                  \
+#define REF_I(T, op, a, x)                        \
+    ((op) == MPI_MAX    ? ((a) > (x) ? (a) : (x)) \
+     : (op) == MPI_MIN  ? ((a) < (x) ? (a) : (x)) \
+     : (op) == MPI_SUM  ? (T)(ULL(a) + ULL(x))    \
+     : (op) == MPI_PROD ? (T)(ULL(a) * ULL(x))    \
+     : (op) == MPI_LAND ? (T)((a) && (x))         \
+     : (op) == MPI_LOR  ? (T)((a) || (x))         \
+     : (op) == MPI_LXOR ? (T)(!(a) != !(x))       \
+     : (op) == MPI_BAND ? (T)((a) & (x))          \
+     : (op) == MPI_BOR  ? (T)((a) | (x))          \
                         : (T)((a) ^ (x)))
-#define REF_L(T, op, a, x)                                                                \
-    ((op) == MPI_LAND  ? (T)(((a) != 0) && ((x) != 0))                                      \
-     : (op) == MPI_LOR ? (T)(((a) != 0) || ((x) != 0))                                      \
+#define REF_L(T, op, a, x)                             \
+    ((op) == MPI_LAND  ? (T)(((a) != 0) && ((x) != 0)) \
+     : (op) == MPI_LOR ? (T)(((a) != 0) || ((x) != 0)) \
                        : (T)(((a) == 0) != ((x) == 0)))
-#define REF_F(T, op, a, x)                                                                \
-    ((op) == MPI_MAX    ? ((a) > (x) ? (a) : (x))                                         \
-     : (op) == MPI_MIN  ? ((a) < (x) ? (a) : (x))                                         \
-     : (op) == MPI_SUM  ? (T)((a) + (x))                                                  \
-     : (op) == MPI_PROD ? (T)((a) * (x))                                                  \
+#define REF_F(T, op, a, x)                        \
+    ((op) == MPI_MAX    ? ((a) > (x) ? (a) : (x)) \
+     : (op) == MPI_MIN  ? ((a) < (x) ? (a) : (x)) \
+     : (op) == MPI_SUM  ? (T)((a) + (x))          \
+     : (op) == MPI_PROD ? (T)((a) * (x))          \
                         : REF_L(T, op, a, x))
 #define REF_C(T, op, a, x) ((op) == MPI_SUM ? (T)((a) + (x)) : (T)((a) * (x)))
 
 /* Allreduce and Reduce of N elements of (T, h) under every op. */
-#define DEF_TYPE(FN, T, GEN, REF)                                                         \
-    static void FN(MPI_Datatype h, int group)                                             \
-    {                                                                                     \
-        for (int o = 0; o < TT_NOPS; o++) {                                               \
-            MPI_Op op = tt_all_ops[o];                                                    \
-            T s[N], r[N], want[N];                                                        \
-            memset(r, 0, sizeof r);                                                       \
-            for (int i = 0; i < N; i++) {                                                 \
-                s[i] = GEN(T, op, rank, i);                                               \
-                want[i] = GEN(T, op, 0, i);                                               \
-                for (int k = 1; k < size; k++) want[i] = REF(T, op, want[i], GEN(T, op, k, i)); \
-            }                                                                             \
-            int rc = MPI_Allreduce(s, r, N, h, op, MPI_COMM_WORLD);                       \
-            if (!tt_op_allowed(op, group)) {                                              \
-                expect_op_error(rc, "MPI_Allreduce", op, h);                              \
-                expect_op_error(MPI_Reduce(s, r, N, h, op, 0, MPI_COMM_WORLD), "MPI_Reduce", \
-                                op, h);                                                   \
-                continue;                                                                 \
-            }                                                                             \
-            CHECK(rc == MPI_SUCCESS, "allreduce %s on 0x%x: rc %d", tt_op_name(op),       \
-                  (unsigned)h, rc);                                                       \
-            for (int i = 0; i < N; i++)                                                   \
-                CHECK(r[i] == want[i],                                                    \
-                      "allreduce %s on 0x%x: element %d wrong", tt_op_name(op),           \
-                      (unsigned)h, i);                                                    \
-            int root = combo++ % size;                                                    \
-            memset(r, 0, sizeof r);                                                       \
-            CHECK_MPI(MPI_Reduce(s, r, N, h, op, root, MPI_COMM_WORLD));                  \
-            if (rank == root)                                                             \
-                for (int i = 0; i < N; i++)                                               \
-                    CHECK(r[i] == want[i], "reduce %s on 0x%x root %d: element %d wrong", \
-                          tt_op_name(op), (unsigned)h, root, i);                          \
-        }                                                                                 \
+#define DEF_TYPE(FN, T, GEN, REF)                                                                \
+    static void FN(MPI_Datatype h, int group)                                                    \
+    {                                                                                            \
+        for (int o = 0; o < TT_NOPS; o++) {                                                      \
+            MPI_Op op = tt_all_ops[o];                                                           \
+            T s[N], r[N], want[N];                                                               \
+            memset(r, 0, sizeof r);                                                              \
+            for (int i = 0; i < N; i++) {                                                        \
+                s[i] = GEN(T, op, rank, i);                                                      \
+                want[i] = GEN(T, op, 0, i);                                                      \
+                for (int k = 1; k < size; k++) want[i] = REF(T, op, want[i], GEN(T, op, k, i));  \
+            }                                                                                    \
+            int rc = MPI_Allreduce(s, r, N, h, op, MPI_COMM_WORLD);                              \
+            if (!tt_op_allowed(op, group)) {                                                     \
+                expect_op_error(rc, "MPI_Allreduce", op, h);                                     \
+                expect_op_error(MPI_Reduce(s, r, N, h, op, 0, MPI_COMM_WORLD), "MPI_Reduce", op, \
+                                h);                                                              \
+                continue;                                                                        \
+            }                                                                                    \
+            CHECK(rc == MPI_SUCCESS, "allreduce %s on 0x%x: rc %d", tt_op_name(op), (unsigned)h, \
+                  rc);                                                                           \
+            for (int i = 0; i < N; i++)                                                          \
+                CHECK(r[i] == want[i], "allreduce %s on 0x%x: element %d wrong", tt_op_name(op), \
+                      (unsigned)h, i);                                                           \
+            int root = combo++ % size;                                                           \
+            memset(r, 0, sizeof r);                                                              \
+            CHECK_MPI(MPI_Reduce(s, r, N, h, op, root, MPI_COMM_WORLD));                         \
+            if (rank == root)                                                                    \
+                for (int i = 0; i < N; i++)                                                      \
+                    CHECK(r[i] == want[i], "reduce %s on 0x%x root %d: element %d wrong",        \
+                          tt_op_name(op), (unsigned)h, root, i);                                 \
+        }                                                                                        \
     }
 
 DEF_TYPE(t_schar, signed char, GEN_I, REF_I)
@@ -229,51 +227,56 @@ static void rma_only_ops(void)
 /* MINLOC / MAXLOC on every pair type.  Values tie in pairs of ranks and
  * the index is not monotonic in the rank, so the lower index (not the lower
  * rank) must win a tie. */
-#define DEF_PAIR(FN, V, IX)                                                               \
-    static void FN(MPI_Datatype h)                                                        \
-    {                                                                                     \
-        typedef struct { V v; IX i; } pair;                                               \
-        for (int o = 0; o < TT_NOPS; o++) {                                               \
-            MPI_Op op = tt_all_ops[o];                                                    \
-            pair s[N], r[N], want[N];                                                     \
-            memset(s, 0, sizeof s);                                                       \
-            memset(r, 0, sizeof r);                                                       \
-            for (int i = 0; i < N; i++) {                                                 \
-                for (int k = 0; k < size; k++) {                                          \
-                    pair x;                                                               \
-                    x.v = (V)((k / 2 + i) % 3);                                           \
-                    x.i = (IX)((k * 5 + i) % 7);                                          \
-                    if (k == rank) s[i] = x;                                              \
-                    if (k == 0) {                                                         \
-                        want[i] = x;                                                      \
-                        continue;                                                         \
-                    }                                                                     \
-                    int take = op == MPI_MINLOC ? x.v < want[i].v : x.v > want[i].v;      \
-                    if (take) want[i] = x;                                                \
-                    else if (x.v == want[i].v && x.i < want[i].i) want[i].i = x.i;        \
-                }                                                                         \
-            }                                                                             \
-            int rc = MPI_Allreduce(s, r, N, h, op, MPI_COMM_WORLD);                       \
-            if (op != MPI_MINLOC && op != MPI_MAXLOC) {                                   \
-                expect_op_error(rc, "MPI_Allreduce", op, h);                              \
-                continue;                                                                 \
-            }                                                                             \
-            CHECK(rc == MPI_SUCCESS, "allreduce %s on 0x%x: rc %d", tt_op_name(op),       \
-                  (unsigned)h, rc);                                                       \
-            for (int i = 0; i < N; i++)                                                   \
-                CHECK(r[i].v == want[i].v && r[i].i == want[i].i,                         \
-                      "allreduce %s on 0x%x: [%d]=(%g,%g) want (%g,%g)", tt_op_name(op),  \
-                      (unsigned)h, i, (double)r[i].v, (double)r[i].i,                     \
-                      (double)want[i].v, (double)want[i].i);                              \
-            int root = combo++ % size;                                                    \
-            memset(r, 0, sizeof r);                                                       \
-            CHECK_MPI(MPI_Reduce(s, r, N, h, op, root, MPI_COMM_WORLD));                  \
-            if (rank == root)                                                             \
-                for (int i = 0; i < N; i++)                                               \
-                    CHECK(r[i].v == want[i].v && r[i].i == want[i].i,                     \
-                          "reduce %s on 0x%x root %d: element %d wrong", tt_op_name(op),  \
-                          (unsigned)h, root, i);                                          \
-        }                                                                                 \
+#define DEF_PAIR(FN, V, IX)                                                                      \
+    static void FN(MPI_Datatype h)                                                               \
+    {                                                                                            \
+        typedef struct {                                                                         \
+            V v;                                                                                 \
+            IX i;                                                                                \
+        } pair;                                                                                  \
+        for (int o = 0; o < TT_NOPS; o++) {                                                      \
+            MPI_Op op = tt_all_ops[o];                                                           \
+            pair s[N], r[N], want[N];                                                            \
+            memset(s, 0, sizeof s);                                                              \
+            memset(r, 0, sizeof r);                                                              \
+            for (int i = 0; i < N; i++) {                                                        \
+                for (int k = 0; k < size; k++) {                                                 \
+                    pair x;                                                                      \
+                    x.v = (V)((k / 2 + i) % 3);                                                  \
+                    x.i = (IX)((k * 5 + i) % 7);                                                 \
+                    if (k == rank) s[i] = x;                                                     \
+                    if (k == 0) {                                                                \
+                        want[i] = x;                                                             \
+                        continue;                                                                \
+                    }                                                                            \
+                    int take = op == MPI_MINLOC ? x.v < want[i].v : x.v > want[i].v;             \
+                    if (take)                                                                    \
+                        want[i] = x;                                                             \
+                    else if (x.v == want[i].v && x.i < want[i].i)                                \
+                        want[i].i = x.i;                                                         \
+                }                                                                                \
+            }                                                                                    \
+            int rc = MPI_Allreduce(s, r, N, h, op, MPI_COMM_WORLD);                              \
+            if (op != MPI_MINLOC && op != MPI_MAXLOC) {                                          \
+                expect_op_error(rc, "MPI_Allreduce", op, h);                                     \
+                continue;                                                                        \
+            }                                                                                    \
+            CHECK(rc == MPI_SUCCESS, "allreduce %s on 0x%x: rc %d", tt_op_name(op), (unsigned)h, \
+                  rc);                                                                           \
+            for (int i = 0; i < N; i++)                                                          \
+                CHECK(r[i].v == want[i].v && r[i].i == want[i].i,                                \
+                      "allreduce %s on 0x%x: [%d]=(%g,%g) want (%g,%g)", tt_op_name(op),         \
+                      (unsigned)h, i, (double)r[i].v, (double)r[i].i, (double)want[i].v,         \
+                      (double)want[i].i);                                                        \
+            int root = combo++ % size;                                                           \
+            memset(r, 0, sizeof r);                                                              \
+            CHECK_MPI(MPI_Reduce(s, r, N, h, op, root, MPI_COMM_WORLD));                         \
+            if (rank == root)                                                                    \
+                for (int i = 0; i < N; i++)                                                      \
+                    CHECK(r[i].v == want[i].v && r[i].i == want[i].i,                            \
+                          "reduce %s on 0x%x root %d: element %d wrong", tt_op_name(op),         \
+                          (unsigned)h, root, i);                                                 \
+        }                                                                                        \
     }
 
 DEF_PAIR(p_float_int, float, int)
@@ -299,7 +302,10 @@ static void pairs(void)
 
     /* every rank has the same value: the smallest index wins, which here
      * belongs to the highest rank */
-    struct { double v; int i; } s = {1.5, 100 - rank}, r = {0, -1};
+    struct {
+        double v;
+        int i;
+    } s = {1.5, 100 - rank}, r = {0, -1};
     CHECK_MPI(MPI_Allreduce(&s, &r, 1, MPI_DOUBLE_INT, MPI_MINLOC, MPI_COMM_WORLD));
     CHECK(r.v == 1.5 && r.i == 101 - size, "MINLOC all tied: (%g,%d)", r.v, r.i);
     CHECK_MPI(MPI_Allreduce(&s, &r, 1, MPI_DOUBLE_INT, MPI_MAXLOC, MPI_COMM_WORLD));
@@ -324,7 +330,9 @@ static void prefix_ops(void)
         CHECK(zx == below, "exscan complex prod: (%g,%g) want (%g,%g)", creal(zx), cimag(zx),
               creal(below), cimag(below));
 
-    struct { int v, i; } p = {rank % 3, rank}, q;
+    struct {
+        int v, i;
+    } p = {rank % 3, rank}, q;
     CHECK_MPI(MPI_Scan(&p, &q, 1, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD));
     int wv = rank < 2 ? rank : 2, wi = rank < 2 ? rank : 2;
     CHECK(q.v == wv && q.i == wi, "scan maxloc: (%d,%d) want (%d,%d)", q.v, q.i, wv, wi);

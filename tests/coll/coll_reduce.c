@@ -37,8 +37,9 @@ static void reduce_sum(int count, int in_place)
         CHECK_MPI(MPI_Reduce(sb, r, count, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD));
         if (rank == root)
             for (int i = 0; i < count; i++)
-                CHECK(r[i] == sum_upto(size - 1, i), "reduce sum count %d root %d in_place %d: [%d]=%d",
-                      count, root, in_place, i, r[i]);
+                CHECK(r[i] == sum_upto(size - 1, i),
+                      "reduce sum count %d root %d in_place %d: [%d]=%d", count, root, in_place, i,
+                      r[i]);
     }
     free(s);
     free(r);
@@ -46,7 +47,8 @@ static void reduce_sum(int count, int in_place)
 
 static void reduce_mat(int count, int in_place)
 {
-    tt_mat *s = tt_alloc((size_t)count * sizeof(tt_mat)), *r = tt_alloc((size_t)count * sizeof(tt_mat));
+    tt_mat *s = tt_alloc((size_t)count * sizeof(tt_mat)),
+           *r = tt_alloc((size_t)count * sizeof(tt_mat));
     for (int root = 0; root < size; root++) {
         fill_mats(s, count);
         if (in_place && rank == root) fill_mats(r, count);
@@ -55,7 +57,8 @@ static void reduce_mat(int count, int in_place)
         if (rank == root)
             for (int i = 0; i < count; i++)
                 CHECK(tt_mat_eq(r[i], tt_mat_range(0, size - 1, i)),
-                      "reduce matrix count %d root %d: element %d out of rank order", count, root, i);
+                      "reduce matrix count %d root %d: element %d out of rank order", count, root,
+                      i);
     }
     free(s);
     free(r);
@@ -67,12 +70,13 @@ static void reduce_vector(int count)
     size_t n = (size_t)count * TT_VEC_EXTENT;
     int *s = tt_alloc(n * sizeof(int)), *r = tt_alloc(n * sizeof(int));
     for (size_t j = 0; j < n; j++) s[j] = sval(rank, (long)j);
-    for (int root = 0; root < size; root += size > 2 ? size - 1 : 1) {
+    for (int root = 0; root<size; root += size> 2 ? size - 1 : 1) {
         for (size_t j = 0; j < n; j++) r[j] = -7;
         CHECK_MPI(MPI_Reduce(s, r, count, vec, MPI_SUM, root, MPI_COMM_WORLD));
         if (rank == root)
             for (size_t j = 0; j < n; j++) {
-                long want = tt_vec_hole((int)(j % TT_VEC_EXTENT)) ? -7 : sum_upto(size - 1, (long)j);
+                long want =
+                    tt_vec_hole((int)(j % TT_VEC_EXTENT)) ? -7 : sum_upto(size - 1, (long)j);
                 CHECK(r[j] == want, "reduce vector root %d [%zu]=%d want %ld", root, j, r[j], want);
             }
         for (size_t j = 0; j < n; j++) r[j] = -7;
@@ -92,20 +96,24 @@ static void allreduce(int count, int in_place)
     int *s = tt_alloc((size_t)count * sizeof(int)), *r = tt_alloc((size_t)count * sizeof(int));
     fill_ints(s, count);
     if (in_place) fill_ints(r, count);
-    CHECK_MPI(MPI_Allreduce(in_place ? MPI_IN_PLACE : s, r, count, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    CHECK_MPI(
+        MPI_Allreduce(in_place ? MPI_IN_PLACE : s, r, count, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
     for (int i = 0; i < count; i++)
-        CHECK(r[i] == sum_upto(size - 1, i), "allreduce sum count %d in_place %d: [%d]=%d", count, in_place,
-              i, r[i]);
+        CHECK(r[i] == sum_upto(size - 1, i), "allreduce sum count %d in_place %d: [%d]=%d", count,
+              in_place, i, r[i]);
     free(s);
     free(r);
 
-    tt_mat *ms = tt_alloc((size_t)count * sizeof(tt_mat)), *mr = tt_alloc((size_t)count * sizeof(tt_mat));
+    tt_mat *ms = tt_alloc((size_t)count * sizeof(tt_mat)),
+           *mr = tt_alloc((size_t)count * sizeof(tt_mat));
     fill_mats(ms, count);
     if (in_place) fill_mats(mr, count);
-    CHECK_MPI(MPI_Allreduce(in_place ? MPI_IN_PLACE : ms, mr, count, mattype, matop, MPI_COMM_WORLD));
+    CHECK_MPI(
+        MPI_Allreduce(in_place ? MPI_IN_PLACE : ms, mr, count, mattype, matop, MPI_COMM_WORLD));
     for (int i = 0; i < count; i++)
         CHECK(tt_mat_eq(mr[i], tt_mat_range(0, size - 1, i)),
-              "allreduce matrix count %d in_place %d: element %d out of rank order", count, in_place, i);
+              "allreduce matrix count %d in_place %d: element %d out of rank order", count,
+              in_place, i);
     free(ms);
     free(mr);
 
@@ -155,15 +163,17 @@ static void reduce_scatter(int base, int in_place)
     int *s = tt_alloc(total * sizeof(int)), *r = tt_alloc(total * sizeof(int));
     for (size_t j = 0; j < total; j++) s[j] = sval(rank, (long)j);
     if (in_place) memcpy(r, s, total * sizeof(int));
-    CHECK_MPI(MPI_Reduce_scatter(in_place ? MPI_IN_PLACE : s, r, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Reduce_scatter(in_place ? MPI_IN_PLACE : s, r, counts, MPI_INT, MPI_SUM,
+                                 MPI_COMM_WORLD));
     for (int i = 0; i < counts[rank]; i++)
-        CHECK(r[i] == sum_upto(size - 1, (long)(first + i)), "reduce_scatter base %d in_place %d: [%d]=%d",
-              base, in_place, i, r[i]);
+        CHECK(r[i] == sum_upto(size - 1, (long)(first + i)),
+              "reduce_scatter base %d in_place %d: [%d]=%d", base, in_place, i, r[i]);
 
     tt_mat *ms = tt_alloc(total * sizeof(tt_mat)), *mr = tt_alloc(total * sizeof(tt_mat));
     fill_mats(ms, (int)total);
     if (in_place) memcpy(mr, ms, total * sizeof(tt_mat));
-    CHECK_MPI(MPI_Reduce_scatter(in_place ? MPI_IN_PLACE : ms, mr, counts, mattype, matop, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Reduce_scatter(in_place ? MPI_IN_PLACE : ms, mr, counts, mattype, matop,
+                                 MPI_COMM_WORLD));
     for (int i = 0; i < counts[rank]; i++)
         CHECK(tt_mat_eq(mr[i], tt_mat_range(0, size - 1, (long)(first + i))),
               "reduce_scatter matrix base %d: element %d out of rank order", base, i);
@@ -181,26 +191,29 @@ static void scans(int count, int in_place)
     if (in_place) fill_ints(r, count);
     CHECK_MPI(MPI_Scan(in_place ? MPI_IN_PLACE : s, r, count, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
     for (int i = 0; i < count; i++)
-        CHECK(r[i] == sum_upto(rank, i), "scan count %d in_place %d: [%d]=%d", count, in_place, i, r[i]);
+        CHECK(r[i] == sum_upto(rank, i), "scan count %d in_place %d: [%d]=%d", count, in_place, i,
+              r[i]);
 
-    if (in_place) fill_ints(r, count);
+    if (in_place)
+        fill_ints(r, count);
     else
         for (int i = 0; i < count; i++) r[i] = -5;
     CHECK_MPI(MPI_Exscan(in_place ? MPI_IN_PLACE : s, r, count, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
     if (rank > 0)
         for (int i = 0; i < count; i++)
-            CHECK(r[i] == sum_upto(rank - 1, i), "exscan count %d in_place %d: [%d]=%d", count, in_place, i,
-                  r[i]);
+            CHECK(r[i] == sum_upto(rank - 1, i), "exscan count %d in_place %d: [%d]=%d", count,
+                  in_place, i, r[i]);
     free(s);
     free(r);
 
-    tt_mat *ms = tt_alloc((size_t)count * sizeof(tt_mat)), *mr = tt_alloc((size_t)count * sizeof(tt_mat));
+    tt_mat *ms = tt_alloc((size_t)count * sizeof(tt_mat)),
+           *mr = tt_alloc((size_t)count * sizeof(tt_mat));
     fill_mats(ms, count);
     if (in_place) fill_mats(mr, count);
     CHECK_MPI(MPI_Scan(in_place ? MPI_IN_PLACE : ms, mr, count, mattype, matop, MPI_COMM_WORLD));
     for (int i = 0; i < count; i++)
-        CHECK(tt_mat_eq(mr[i], tt_mat_range(0, rank, i)), "scan matrix count %d: element %d out of order",
-              count, i);
+        CHECK(tt_mat_eq(mr[i], tt_mat_range(0, rank, i)),
+              "scan matrix count %d: element %d out of order", count, i);
     if (in_place) fill_mats(mr, count);
     CHECK_MPI(MPI_Exscan(in_place ? MPI_IN_PLACE : ms, mr, count, mattype, matop, MPI_COMM_WORLD));
     if (rank > 0)

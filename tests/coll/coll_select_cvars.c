@@ -78,10 +78,12 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));
     for (int k = 0; k < NWANT; k++) {
         int index = -1, scope = -1;
-        CHECK(MPI_T_cvar_get_index(want[k].name, &index) == MPI_SUCCESS, "%s does not exist", want[k].name);
-        CHECK_MPI(MPI_T_cvar_get_info(index, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &scope));
-        CHECK(scope == MPI_T_SCOPE_ALL_EQ, "%s: scope %d before MPI_Init, expected MPI_T_SCOPE_ALL_EQ",
-              want[k].name, scope);
+        CHECK(MPI_T_cvar_get_index(want[k].name, &index) == MPI_SUCCESS, "%s does not exist",
+              want[k].name);
+        CHECK_MPI(
+            MPI_T_cvar_get_info(index, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &scope));
+        CHECK(scope == MPI_T_SCOPE_ALL_EQ,
+              "%s: scope %d before MPI_Init, expected MPI_T_SCOPE_ALL_EQ", want[k].name, scope);
     }
     MPI_Init(&argc, &argv);
 
@@ -103,9 +105,10 @@ int main(int argc, char **argv)
               want[k].name);
         CHECK_MPI(MPI_T_cvar_get_info(index, NULL, NULL, &verbosity, &dt, &et, NULL, NULL, &bind,
                                       &scope));
-        CHECK(dt == MPI_INT && et != MPI_T_ENUM_NULL, "%s: not an MPI_INT enumeration", want[k].name);
-        CHECK(scope == MPI_T_SCOPE_READONLY, "%s: scope %d after MPI_Init, expected MPI_T_SCOPE_READONLY",
-              want[k].name, scope);
+        CHECK(dt == MPI_INT && et != MPI_T_ENUM_NULL, "%s: not an MPI_INT enumeration",
+              want[k].name);
+        CHECK(scope == MPI_T_SCOPE_READONLY,
+              "%s: scope %d after MPI_Init, expected MPI_T_SCOPE_READONLY", want[k].name, scope);
         char ename[128];
         int elen = sizeof ename;
         CHECK_MPI(MPI_T_enum_get_info(et, &num, ename, &elen));

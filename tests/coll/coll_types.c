@@ -42,7 +42,8 @@ static void lbt_fill(int *a, size_t n, int r, int salt, int data)
     for (size_t x = 0; x < LBT_INTS(n); x++) a[x] = HOLE;
     if (data)
         for (size_t k = 0; k < n; k++)
-            for (int j = 0; j < 2; j++) a[lbt_pos(k, j)] = tt_val(r, (long)(2 * k + (size_t)j), salt);
+            for (int j = 0; j < 2; j++)
+                a[lbt_pos(k, j)] = tt_val(r, (long)(2 * k + (size_t)j), salt);
 }
 /* Element k of the buffer holds int pair 'first + k' of rank r's data. */
 static void lbt_check(const int *a, size_t n, size_t k0, size_t cnt, int r, size_t first, int salt,
@@ -99,7 +100,8 @@ static int vcount(int i, int c, int v) { return v ? (i % 3) * c : c; }
 
 static void gather_scatter(int c, int v, int in_place)
 {
-    int *counts = tt_alloc((size_t)size * sizeof(int)), *displs = tt_alloc((size_t)size * sizeof(int));
+    int *counts = tt_alloc((size_t)size * sizeof(int)),
+        *displs = tt_alloc((size_t)size * sizeof(int));
     size_t total = 0;
     /* v forms place the blocks in reverse rank order */
     for (int i = size - 1; i >= 0; i--) {
@@ -118,11 +120,13 @@ static void gather_scatter(int c, int v, int in_place)
         if (ip)
             for (int k = 0; k < mine; k++)
                 for (int j = 0; j < 2; j++)
-                    A[lbt_pos((size_t)displs[root] + (size_t)k, j)] = tt_val(rank, 2 * k + j, 7 + v);
+                    A[lbt_pos((size_t)displs[root] + (size_t)k, j)] =
+                        tt_val(rank, 2 * k + j, 7 + v);
         ints_fill(b, (size_t)mine, rank, 7 + v);
         const void *sb = ip ? MPI_IN_PLACE : b;
         if (v)
-            CHECK_MPI(MPI_Gatherv(sb, 2 * mine, MPI_INT, A + 1, counts, displs, lbt, root, MPI_COMM_WORLD));
+            CHECK_MPI(MPI_Gatherv(sb, 2 * mine, MPI_INT, A + 1, counts, displs, lbt, root,
+                                  MPI_COMM_WORLD));
         else
             CHECK_MPI(MPI_Gather(sb, 2 * mine, MPI_INT, A + 1, c, lbt, root, MPI_COMM_WORLD));
         if (rank == root) {
@@ -134,7 +138,8 @@ static void gather_scatter(int c, int v, int in_place)
         for (int i = 0; i < 2 * mine; i++) b[i] = HOLE;
         void *rb = ip ? MPI_IN_PLACE : b;
         if (v)
-            CHECK_MPI(MPI_Scatterv(A + 1, counts, displs, lbt, rb, 2 * mine, MPI_INT, root, MPI_COMM_WORLD));
+            CHECK_MPI(MPI_Scatterv(A + 1, counts, displs, lbt, rb, 2 * mine, MPI_INT, root,
+                                   MPI_COMM_WORLD));
         else
             CHECK_MPI(MPI_Scatter(A + 1, c, lbt, rb, 2 * mine, MPI_INT, root, MPI_COMM_WORLD));
         if (!ip) ints_check(b, (size_t)mine, rank, 0, 7 + v, v ? "scatterv" : "scatter");
@@ -148,7 +153,8 @@ static void gather_scatter(int c, int v, int in_place)
 /* Allgather(v): everyone receives LBT, sends pair2 elements. */
 static void allgather(int c, int v, int in_place)
 {
-    int *counts = tt_alloc((size_t)size * sizeof(int)), *displs = tt_alloc((size_t)size * sizeof(int));
+    int *counts = tt_alloc((size_t)size * sizeof(int)),
+        *displs = tt_alloc((size_t)size * sizeof(int));
     size_t total = 0;
     for (int i = size - 1; i >= 0; i--) {
         counts[i] = vcount(i, c, v);
@@ -203,13 +209,15 @@ static void alltoall(int c, int form, int in_place) /* form: 0 alltoall, 1 v, 2 
     lbt_fill(S, stot, 0, 0, 0);
     for (int d = 0; d < size; d++)
         for (int k = 0; k < sc[d]; k++)
-            for (int j = 0; j < 2; j++) S[lbt_pos((size_t)sd[d] + (size_t)k, j)] = a2a_val(rank, d, k, j);
+            for (int j = 0; j < 2; j++)
+                S[lbt_pos((size_t)sd[d] + (size_t)k, j)] = a2a_val(rank, d, k, j);
 
     if (in_place) {
         /* the receive side is LBT too (same map both ways) */
         int *R = S;
         if (form == 0) {
-            CHECK_MPI(MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, R + 1, c, lbt, MPI_COMM_WORLD));
+            CHECK_MPI(
+                MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, R + 1, c, lbt, MPI_COMM_WORLD));
         } else if (form == 1) {
             CHECK_MPI(MPI_Alltoallv(MPI_IN_PLACE, NULL, NULL, MPI_DATATYPE_NULL, R + 1, rc, rd, lbt,
                                     MPI_COMM_WORLD));
@@ -219,18 +227,20 @@ static void alltoall(int c, int form, int in_place) /* form: 0 alltoall, 1 v, 2 
                 rdb[d] = rd[d] * 5 * (int)sizeof(int);
                 rt[d] = lbt;
             }
-            CHECK_MPI(MPI_Alltoallw(MPI_IN_PLACE, NULL, NULL, NULL, R + 1, rc, rdb, rt, MPI_COMM_WORLD));
+            CHECK_MPI(
+                MPI_Alltoallw(MPI_IN_PLACE, NULL, NULL, NULL, R + 1, rc, rdb, rt, MPI_COMM_WORLD));
             free(rdb);
         }
         for (int s = 0; s < size; s++)
             for (int k = 0; k < rc[s]; k++)
                 for (int j = 0; j < 2; j++) {
                     int got = R[lbt_pos((size_t)rd[s] + (size_t)k, j)];
-                    CHECK(got == a2a_val(s, rank, k, j), "alltoall form %d in place: from %d elem %d: %d",
-                          form, s, k, got);
+                    CHECK(got == a2a_val(s, rank, k, j),
+                          "alltoall form %d in place: from %d elem %d: %d", form, s, k, got);
                 }
         for (size_t x = 0; x < LBT_INTS(rtot); x++)
-            if (!lbt_is_data(x)) CHECK(R[x] == HOLE, "alltoall form %d in place: hole %zu", form, x);
+            if (!lbt_is_data(x))
+                CHECK(R[x] == HOLE, "alltoall form %d in place: hole %zu", form, x);
     } else {
         int *R = tt_alloc(2 * rtot * sizeof(int) + 1);
         for (size_t i = 0; i < 2 * rtot; i++) R[i] = HOLE;
@@ -240,7 +250,8 @@ static void alltoall(int c, int form, int in_place) /* form: 0 alltoall, 1 v, 2 
             CHECK_MPI(MPI_Alltoallv(S + 1, sc, sd, lbt, R, rc, rd, pair2, MPI_COMM_WORLD));
         } else {
             /* bytes; receive from even ranks as ints, odd ranks as pair2 */
-            int *sdb = tt_alloc((size_t)size * sizeof(int)), *rdb = tt_alloc((size_t)size * sizeof(int));
+            int *sdb = tt_alloc((size_t)size * sizeof(int)),
+                *rdb = tt_alloc((size_t)size * sizeof(int));
             int *rcw = tt_alloc((size_t)size * sizeof(int));
             for (int d = 0; d < size; d++) {
                 st[d] = lbt;
@@ -258,8 +269,9 @@ static void alltoall(int c, int form, int in_place) /* form: 0 alltoall, 1 v, 2 
             for (int k = 0; k < rc[s]; k++)
                 for (int j = 0; j < 2; j++) {
                     int got = R[2 * ((size_t)rd[s] + (size_t)k) + (size_t)j];
-                    CHECK(got == a2a_val(s, rank, k, j), "alltoall form %d: from %d elem %d int %d: %d want %d",
-                          form, s, k, j, got, a2a_val(s, rank, k, j));
+                    CHECK(got == a2a_val(s, rank, k, j),
+                          "alltoall form %d: from %d elem %d int %d: %d want %d", form, s, k, j,
+                          got, a2a_val(s, rank, k, j));
                 }
         free(R);
     }
@@ -344,33 +356,44 @@ static void reductions(int c, MPI_Op op, int in_place)
     for (int root = 0; root < size; root++) {
         int ip = in_place && rank == root;
         aff_fill(S, (size_t)c, 0);
-        if (ip) aff_fill(R, (size_t)c, 0);
-        else lbt_fill(R, (size_t)c, 0, 0, 0);
+        if (ip)
+            aff_fill(R, (size_t)c, 0);
+        else
+            lbt_fill(R, (size_t)c, 0, 0, 0);
         CHECK_MPI(MPI_Reduce(ip ? MPI_IN_PLACE : S + 1, R + 1, c, lbt, op, root, MPI_COMM_WORLD));
         if (rank == root) aff_check(R, (size_t)c, 0, 0, size - 1, "reduce");
     }
 
     aff_fill(S, (size_t)c, 0);
-    if (in_place) aff_fill(R, (size_t)c, 0);
-    else lbt_fill(R, (size_t)c, 0, 0, 0);
+    if (in_place)
+        aff_fill(R, (size_t)c, 0);
+    else
+        lbt_fill(R, (size_t)c, 0, 0, 0);
     CHECK_MPI(MPI_Allreduce(in_place ? MPI_IN_PLACE : S + 1, R + 1, c, lbt, op, MPI_COMM_WORLD));
     aff_check(R, (size_t)c, 0, 0, size - 1, "allreduce");
 
-    if (in_place) aff_fill(R, (size_t)c, 0);
-    else lbt_fill(R, (size_t)c, 0, 0, 0);
+    if (in_place)
+        aff_fill(R, (size_t)c, 0);
+    else
+        lbt_fill(R, (size_t)c, 0, 0, 0);
     CHECK_MPI(MPI_Scan(in_place ? MPI_IN_PLACE : S + 1, R + 1, c, lbt, op, MPI_COMM_WORLD));
     aff_check(R, (size_t)c, 0, 0, rank, "scan");
 
-    if (in_place) aff_fill(R, (size_t)c, 0);
-    else lbt_fill(R, (size_t)c, 0, 0, 0);
+    if (in_place)
+        aff_fill(R, (size_t)c, 0);
+    else
+        lbt_fill(R, (size_t)c, 0, 0, 0);
     CHECK_MPI(MPI_Exscan(in_place ? MPI_IN_PLACE : S + 1, R + 1, c, lbt, op, MPI_COMM_WORLD));
     if (rank > 0) aff_check(R, (size_t)c, 0, 0, rank - 1, "exscan");
 
     /* reduce_scatter_block: rank r gets elements [r c, (r+1) c) */
     aff_fill(S, total, 0);
-    if (in_place) aff_fill(R, total, 0);
-    else lbt_fill(R, (size_t)c, 0, 0, 0);
-    CHECK_MPI(MPI_Reduce_scatter_block(in_place ? MPI_IN_PLACE : S + 1, R + 1, c, lbt, op, MPI_COMM_WORLD));
+    if (in_place)
+        aff_fill(R, total, 0);
+    else
+        lbt_fill(R, (size_t)c, 0, 0, 0);
+    CHECK_MPI(MPI_Reduce_scatter_block(in_place ? MPI_IN_PLACE : S + 1, R + 1, c, lbt, op,
+                                       MPI_COMM_WORLD));
     aff_check(R, (size_t)c, (size_t)rank * (size_t)c, 0, size - 1, "reduce_scatter_block");
 
     /* reduce_scatter: rank r gets (r % 3) * c elements (some none) */
@@ -383,9 +406,12 @@ static void reductions(int c, MPI_Op op, int in_place)
     }
     int *S2 = lbt_alloc(rtot), *R2 = lbt_alloc(rtot);
     aff_fill(S2, rtot, 0);
-    if (in_place) aff_fill(R2, rtot, 0);
-    else lbt_fill(R2, (size_t)counts[rank], 0, 0, 0);
-    CHECK_MPI(MPI_Reduce_scatter(in_place ? MPI_IN_PLACE : S2 + 1, R2 + 1, counts, lbt, op, MPI_COMM_WORLD));
+    if (in_place)
+        aff_fill(R2, rtot, 0);
+    else
+        lbt_fill(R2, (size_t)counts[rank], 0, 0, 0);
+    CHECK_MPI(MPI_Reduce_scatter(in_place ? MPI_IN_PLACE : S2 + 1, R2 + 1, counts, lbt, op,
+                                 MPI_COMM_WORLD));
     aff_check(R2, (size_t)counts[rank], first, 0, size - 1, "reduce_scatter");
     if (in_place) /* the rest of an in-place buffer is undefined, but not its holes */
         for (size_t x = LBT_INTS((size_t)counts[rank]); x < LBT_INTS(rtot); x++)

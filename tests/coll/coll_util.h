@@ -14,7 +14,8 @@ static const int tt_counts[] = {0, 1, 1000, 100000};
 /* Distinct per (rank, index, salt); never negative. */
 static inline int tt_val(int rank, long i, int salt)
 {
-    return (int)(((unsigned)rank * 1000003u + (unsigned)i * 7919u + (unsigned)salt * 31u) & 0x3fffffffu);
+    return (int)(((unsigned)rank * 1000003u + (unsigned)i * 7919u + (unsigned)salt * 31u) &
+                 0x3fffffffu);
 }
 
 static inline void *tt_alloc(size_t bytes)

@@ -25,26 +25,28 @@ int main(int argc, char **argv)
     expect(MPI_Ibcast(a, 1, MPI_INT, 0, W, NULL), MPI_ERR_ARG, "MPI_Ibcast", "request");
     expect(MPI_Ibarrier(MPI_COMM_NULL, &rq), MPI_ERR_COMM, "MPI_Ibarrier", "MPI_COMM_NULL");
     expect(MPI_Barrier_init(W, MPI_INFO_NULL, NULL), MPI_ERR_ARG, "MPI_Barrier_init", "request");
-    expect(MPI_Iallreduce(a, b, 1, MPI_INT, MPI_OP_NULL, W, &rq), MPI_ERR_OP, "MPI_Iallreduce", "op");
+    expect(MPI_Iallreduce(a, b, 1, MPI_INT, MPI_OP_NULL, W, &rq), MPI_ERR_OP, "MPI_Iallreduce",
+           "op");
     expect(MPI_Allreduce_init(a, a, 1, MPI_INT, MPI_SUM, W, MPI_INFO_NULL, &rq), MPI_ERR_BUFFER,
            "MPI_Allreduce_init", "MPI_IN_PLACE");
     expect(MPI_Ireduce(a, b, 1, MPI_DOUBLE, MPI_BAND, 0, W, &rq), MPI_ERR_OP, "MPI_Ireduce", NULL);
-    expect(MPI_Reduce_init(a, b, 1, MPI_INT, MPI_SUM, size + 3, W, MPI_INFO_NULL, &rq), MPI_ERR_ROOT,
-           "MPI_Reduce_init", "root=");
+    expect(MPI_Reduce_init(a, b, 1, MPI_INT, MPI_SUM, size + 3, W, MPI_INFO_NULL, &rq),
+           MPI_ERR_ROOT, "MPI_Reduce_init", "root=");
     expect(MPI_Iallgather(a, -2, MPI_INT, b, 1, MPI_INT, W, &rq), MPI_ERR_COUNT, "MPI_Iallgather",
            "sendcount=-2");
     expect(MPI_Ialltoall(a, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, W, &rq), MPI_ERR_BUFFER,
            "MPI_Ialltoall", "recvbuf");
-    expect(MPI_Igather(a, 1, MPI_INT, b, 1, MPI_INT, -5, W, &rq), MPI_ERR_ROOT, "MPI_Igather", "root=-5");
-    expect(MPI_Scatter_init(a, 1, MPI_INT, b, 1, MPI_INT, size, W, MPI_INFO_NULL, &rq), MPI_ERR_ROOT,
-           "MPI_Scatter_init", "root=");
+    expect(MPI_Igather(a, 1, MPI_INT, b, 1, MPI_INT, -5, W, &rq), MPI_ERR_ROOT, "MPI_Igather",
+           "root=-5");
+    expect(MPI_Scatter_init(a, 1, MPI_INT, b, 1, MPI_INT, size, W, MPI_INFO_NULL, &rq),
+           MPI_ERR_ROOT, "MPI_Scatter_init", "root=");
     expect(MPI_Iscan(a, b, -1, MPI_INT, MPI_SUM, W, &rq), MPI_ERR_COUNT, "MPI_Iscan", "count=-1");
     expect(MPI_Exscan_init(a, b, 1, MPI_INT, MPI_OP_NULL, W, MPI_INFO_NULL, &rq), MPI_ERR_OP,
            "MPI_Exscan_init", "op");
     expect(MPI_Ireduce_scatter_block(a, b, -1, MPI_INT, MPI_SUM, W, &rq), MPI_ERR_COUNT,
            "MPI_Ireduce_scatter_block", "recvcount=-1");
-    expect(MPI_Ireduce_scatter(a, b, NULL, MPI_INT, MPI_SUM, W, &rq), MPI_ERR_ARG, "MPI_Ireduce_scatter",
-           "recvcounts");
+    expect(MPI_Ireduce_scatter(a, b, NULL, MPI_INT, MPI_SUM, W, &rq), MPI_ERR_ARG,
+           "MPI_Ireduce_scatter", "recvcounts");
     expect(MPI_Ialltoallw(a, NULL, NULL, NULL, b, NULL, NULL, NULL, W, &rq), MPI_ERR_ARG,
            "MPI_Ialltoallw", "sendcounts");
     expect(MPI_Iallgatherv(a, 1, MPI_INT, b, NULL, NULL, MPI_INT, W, &rq), MPI_ERR_ARG,
@@ -55,7 +57,8 @@ int main(int argc, char **argv)
     /* Scatterv: MPI_IN_PLACE as the receive buffer away from the root. */
     if (size > 1) {
         int cnt[64] = {0}, dsp[64] = {0};
-        expect(MPI_Iscatterv(a, cnt, dsp, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, (rank + 1) % size, W, &rq),
+        expect(MPI_Iscatterv(a, cnt, dsp, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, (rank + 1) % size, W,
+                             &rq),
                MPI_ERR_BUFFER, "MPI_Iscatterv", "recvbuf");
     }
     CHECK(rq == MPI_REQUEST_NULL, "a refused call set the request");

@@ -73,8 +73,9 @@ static void t_gather(int rside, int r0, int count)
         }
         for (int i = 0; i < rs; i++)
             for (int j = 0; j < count; j++)
-                CHECK(recv[i * count + j] == V(!side, i, j, rep), "gather count %d rep %d: from %d [%d] = %d",
-                      count, rep, i, j, recv[i * count + j]);
+                CHECK(recv[i * count + j] == V(!side, i, j, rep),
+                      "gather count %d rep %d: from %d [%d] = %d", count, rep, i, j,
+                      recv[i * count + j]);
     }
     nt_done();
     free(send);
@@ -86,7 +87,8 @@ static void t_scatter(int rside, int r0, int count)
     int root = root_arg(rside, r0), *recv = ints((size_t)count);
     int *send = ints((size_t)rs * count);
     for (int rep = 0; rep < nt_reps(); rep++) {
-        for (int k = 0; k < rs * count; k++) send[k] = root == MPI_ROOT ? V(side, lr, k, rep) : SENT;
+        for (int k = 0; k < rs * count; k++)
+            send[k] = root == MPI_ROOT ? V(side, lr, k, rep) : SENT;
         fill(recv, (size_t)count, SENT);
         NT_ISSUE(rep, MPI_Iscatter(send, count, MPI_INT, recv, count, MPI_INT, root, ic, &nt_req),
                  MPI_Scatter_init(send, count, MPI_INT, recv, count, MPI_INT, root, ic,
@@ -135,8 +137,8 @@ static void t_gatherv(int rside, int r0)
         }
         for (int i = 0; i < rs; i++) {
             for (int j = 0; j < counts[i]; j++)
-                CHECK(recv[displs[i] + j] == V(!side, i, j, rep), "gatherv rep %d: from %d [%d] = %d",
-                      rep, i, j, recv[displs[i] + j]);
+                CHECK(recv[displs[i] + j] == V(!side, i, j, rep),
+                      "gatherv rep %d: from %d [%d] = %d", rep, i, j, recv[displs[i] + j]);
             CHECK(recv[displs[i] + counts[i]] == SENT, "gatherv: gap after %d written", i);
         }
     }
@@ -327,8 +329,7 @@ static void t_alltoall(void)
                 for (int j = 0; j < sc[i]; j++) send[sd[i] + j] = V(side, lr, 10 * i + j, rep);
             fill(recv, (size_t)roff, SENT);
             if (w)
-                NT_ISSUE(rep,
-                         MPI_Ialltoallw(send, swc, sdb, st, recv, swc, rdb, st, ic, &nt_req),
+                NT_ISSUE(rep, MPI_Ialltoallw(send, swc, sdb, st, recv, swc, rdb, st, ic, &nt_req),
                          MPI_Alltoallw_init(send, swc, sdb, st, recv, swc, rdb, st, ic,
                                             MPI_INFO_NULL, &nt_req));
             else
@@ -388,7 +389,8 @@ static void t_reduce_scatter(void)
                 CHECK(recv[j] == want, "reduce_scatter%s rep %d: [%d] = %d want %d",
                       block ? "_block" : "", rep, j, recv[j], want);
             }
-            CHECK(recv[mine] == SENT, "reduce_scatter%s wrote past its block", block ? "_block" : "");
+            CHECK(recv[mine] == SENT, "reduce_scatter%s wrote past its block",
+                  block ? "_block" : "");
         }
         nt_done();
     }
@@ -425,7 +427,7 @@ static void t_outstanding(void)
     enum { N = 5 };
     MPI_Request req[N];
     int b1[4], b2[4], sum[3], *ag = ints((size_t)rs), *a2a_s = ints((size_t)rs),
-        *a2a_r = ints((size_t)rs);
+                              *a2a_r = ints((size_t)rs);
     for (int j = 0; j < 4; j++) b1[j] = b2[j] = SENT;
     if (side == 0 && lr == 0)
         for (int j = 0; j < 4; j++) b1[j] = V(0, 0, j, 7);
@@ -443,8 +445,8 @@ static void t_outstanding(void)
     for (int j = 0; j < 4; j++) {
         int w1 = side == 1 ? V(0, 0, j, 7) : lr == 0 ? V(0, 0, j, 7) : SENT;
         int w2 = side == 0 ? V(1, size_of(1) - 1, j, 8) : lr == ls - 1 ? V(1, ls - 1, j, 8) : SENT;
-        CHECK(b1[j] == w1 && b2[j] == w2, "outstanding bcasts [%d] = %d, %d want %d, %d", j,
-              b1[j], b2[j], w1, w2);
+        CHECK(b1[j] == w1 && b2[j] == w2, "outstanding bcasts [%d] = %d, %d want %d, %d", j, b1[j],
+              b2[j], w1, w2);
     }
     for (int j = 0; j < 3; j++) {
         int want = 0;
@@ -502,7 +504,8 @@ static void t_errors(void)
     int x[4] = {0, 0, 0, 0}, y[4], neg[64];
     MPI_Request r = MPI_REQUEST_NULL;
     for (int i = 0; i < 64; i++) neg[i] = i == ls - 1 ? -1 : 1;
-    expect(MPI_Iscan(x, y, 1, MPI_INT, MPI_SUM, ic, &r), MPI_ERR_COMM, "MPI_Iscan", "intercommunicator");
+    expect(MPI_Iscan(x, y, 1, MPI_INT, MPI_SUM, ic, &r), MPI_ERR_COMM, "MPI_Iscan",
+           "intercommunicator");
     expect(MPI_Iexscan(x, y, 1, MPI_INT, MPI_SUM, ic, &r), MPI_ERR_COMM, "MPI_Iexscan",
            "intercommunicator");
     expect(MPI_Scan_init(x, y, 1, MPI_INT, MPI_SUM, ic, MPI_INFO_NULL, &r), MPI_ERR_COMM,

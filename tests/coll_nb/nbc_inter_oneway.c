@@ -56,19 +56,19 @@ static void run(enum coll k, enum form f, int sender_side)
         if (pi)
             CHECK_MPI(MPI_Alltoall_init(sbuf, scount, MPI_INT, rbuf, rcount, MPI_INT, ic,
                                         MPI_INFO_NULL, &req));
-        if (f == BLOCKING) CHECK_MPI(MPI_Alltoall(sbuf, scount, MPI_INT, rbuf, rcount, MPI_INT, ic));
+        if (f == BLOCKING)
+            CHECK_MPI(MPI_Alltoall(sbuf, scount, MPI_INT, rbuf, rcount, MPI_INT, ic));
         break;
     case ALLTOALLV:
-        if (nb)
-            CHECK_MPI(MPI_Ialltoallv(sbuf, sc, sd, MPI_INT, rbuf, rc, rd, MPI_INT, ic, &req));
+        if (nb) CHECK_MPI(MPI_Ialltoallv(sbuf, sc, sd, MPI_INT, rbuf, rc, rd, MPI_INT, ic, &req));
         if (pi)
             CHECK_MPI(MPI_Alltoallv_init(sbuf, sc, sd, MPI_INT, rbuf, rc, rd, MPI_INT, ic,
                                          MPI_INFO_NULL, &req));
-        if (f == BLOCKING) CHECK_MPI(MPI_Alltoallv(sbuf, sc, sd, MPI_INT, rbuf, rc, rd, MPI_INT, ic));
+        if (f == BLOCKING)
+            CHECK_MPI(MPI_Alltoallv(sbuf, sc, sd, MPI_INT, rbuf, rc, rd, MPI_INT, ic));
         break;
     case ALLTOALLW:
-        if (nb)
-            CHECK_MPI(MPI_Ialltoallw(sbuf, sc, sdb, types, rbuf, rc, rdb, types, ic, &req));
+        if (nb) CHECK_MPI(MPI_Ialltoallw(sbuf, sc, sdb, types, rbuf, rc, rdb, types, ic, &req));
         if (pi)
             CHECK_MPI(MPI_Alltoallw_init(sbuf, sc, sdb, types, rbuf, rc, rdb, types, ic,
                                          MPI_INFO_NULL, &req));
@@ -79,17 +79,18 @@ static void run(enum coll k, enum form f, int sender_side)
         if (pi)
             CHECK_MPI(MPI_Allgather_init(sbuf, scount, MPI_INT, rbuf, rcount, MPI_INT, ic,
                                          MPI_INFO_NULL, &req));
-        if (f == BLOCKING) CHECK_MPI(MPI_Allgather(sbuf, scount, MPI_INT, rbuf, rcount, MPI_INT, ic));
+        if (f == BLOCKING)
+            CHECK_MPI(MPI_Allgather(sbuf, scount, MPI_INT, rbuf, rcount, MPI_INT, ic));
         break;
     case ALLGATHERV:
         if (nb) CHECK_MPI(MPI_Iallgatherv(sbuf, scount, MPI_INT, rbuf, rc, rd, MPI_INT, ic, &req));
         if (pi)
             CHECK_MPI(MPI_Allgatherv_init(sbuf, scount, MPI_INT, rbuf, rc, rd, MPI_INT, ic,
                                           MPI_INFO_NULL, &req));
-        if (f == BLOCKING) CHECK_MPI(MPI_Allgatherv(sbuf, scount, MPI_INT, rbuf, rc, rd, MPI_INT, ic));
+        if (f == BLOCKING)
+            CHECK_MPI(MPI_Allgatherv(sbuf, scount, MPI_INT, rbuf, rc, rd, MPI_INT, ic));
         break;
-    default:
-        break;
+    default: break;
     }
     if (pi) CHECK_MPI(MPI_Start(&req));
     if (f != BLOCKING) CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
@@ -97,8 +98,9 @@ static void run(enum coll k, enum form f, int sender_side)
     for (int i = 0; i < rs; i++)
         for (int j = 0; j < N; j++) {
             int want = sending ? SENT : val(!side, i, gather ? 0 : lr, j);
-            CHECK(rbuf[i * N + j] == want, "%s %s, side %d sends: side %d rank %d got [%d][%d] = %d, want %d",
-                  form_name[f], coll_name[k], sender_side, side, lr, i, j, rbuf[i * N + j], want);
+            CHECK(rbuf[i * N + j] == want,
+                  "%s %s, side %d sends: side %d rank %d got [%d][%d] = %d, want %d", form_name[f],
+                  coll_name[k], sender_side, side, lr, i, j, rbuf[i * N + j], want);
         }
     CHECK(rbuf[rs * N] == SENT, "%s %s wrote past the receive buffer", form_name[f], coll_name[k]);
     free(sbuf);

@@ -41,7 +41,9 @@ static void bcast_vector(int count)
                  MPI_Bcast_init(buf, count, vec, root, W, MPI_INFO_NULL, &nt_req));
         nt_complete(rep);
         for (size_t j = 0; j < n; j++) {
-            int want = tt_vec_hole((int)(j % TT_VEC_EXTENT)) && rank != root ? -7 : tt_val(root, (long)j, rep);
+            int want = tt_vec_hole((int)(j % TT_VEC_EXTENT)) && rank != root
+                           ? -7
+                           : tt_val(root, (long)j, rep);
             CHECK(buf[j] == want, "bcast vector rep %d [%zu]=%d want %d", rep, j, buf[j], want);
         }
     }
@@ -59,10 +61,11 @@ static void gather(int count, int in_place)
         for (int rep = 0; rep < nt_reps(); rep++) {
             for (int i = 0; i < count; i++) sbuf[i] = tt_val(rank, i, root + 10 * rep);
             for (size_t j = 0; j < total; j++) rbuf[j] = -1;
-            if (sb == MPI_IN_PLACE) memcpy(rbuf + (size_t)root * count, sbuf, (size_t)count * sizeof(int));
+            if (sb == MPI_IN_PLACE)
+                memcpy(rbuf + (size_t)root * count, sbuf, (size_t)count * sizeof(int));
             NT_ISSUE(rep, MPI_Igather(sb, count, MPI_INT, rbuf, count, MPI_INT, root, W, &nt_req),
-                     MPI_Gather_init(sb, count, MPI_INT, rbuf, count, MPI_INT, root, W, MPI_INFO_NULL,
-                                     &nt_req));
+                     MPI_Gather_init(sb, count, MPI_INT, rbuf, count, MPI_INT, root, W,
+                                     MPI_INFO_NULL, &nt_req));
             nt_complete(rep);
             if (rank == root)
                 for (int r = 0; r < size; r++)
@@ -92,7 +95,8 @@ static void v_layout(int base, int *cnts, int *displs, size_t *total)
 
 static void gatherv(int base, int in_place)
 {
-    int *cnts = tt_alloc((size_t)size * sizeof(int)), *displs = tt_alloc((size_t)size * sizeof(int));
+    int *cnts = tt_alloc((size_t)size * sizeof(int)),
+        *displs = tt_alloc((size_t)size * sizeof(int));
     size_t total;
     v_layout(base, cnts, displs, &total);
     int mine = cnts[rank];
@@ -114,7 +118,8 @@ static void gatherv(int base, int in_place)
                     CHECK(rbuf[displs[r] + i] == tt_val(r, i, root + 10 * rep),
                           "gatherv base %d root %d rep %d: block %d [%d]=%d", base, root, rep, r, i,
                           rbuf[displs[r] + i]);
-                CHECK(rbuf[displs[r] + cnts[r]] == -1, "gatherv wrote into the gap after block %d", r);
+                CHECK(rbuf[displs[r] + cnts[r]] == -1, "gatherv wrote into the gap after block %d",
+                      r);
             }
         }
         nt_done();
@@ -132,7 +137,8 @@ static void scatter(int count, int in_place)
     for (int root = 0; root < size; root++) {
         void *rb = in_place && rank == root ? MPI_IN_PLACE : rbuf;
         for (int rep = 0; rep < nt_reps(); rep++) {
-            for (size_t j = 0; j < total; j++) sbuf[j] = rank == root ? tt_val(root, (long)j, rep) : -3;
+            for (size_t j = 0; j < total; j++)
+                sbuf[j] = rank == root ? tt_val(root, (long)j, rep) : -3;
             for (int i = 0; i < count; i++) rbuf[i] = -1;
             NT_ISSUE(rep, MPI_Iscatter(sbuf, count, MPI_INT, rb, count, MPI_INT, root, W, &nt_req),
                      MPI_Scatter_init(sbuf, count, MPI_INT, rb, count, MPI_INT, root, W,
@@ -152,7 +158,8 @@ static void scatter(int count, int in_place)
 
 static void scatterv(int base, int in_place)
 {
-    int *cnts = tt_alloc((size_t)size * sizeof(int)), *displs = tt_alloc((size_t)size * sizeof(int));
+    int *cnts = tt_alloc((size_t)size * sizeof(int)),
+        *displs = tt_alloc((size_t)size * sizeof(int));
     size_t total;
     v_layout(base, cnts, displs, &total);
     int mine = cnts[rank];
@@ -160,12 +167,14 @@ static void scatterv(int base, int in_place)
     for (int root = 0; root < size; root++) {
         void *rb = in_place && rank == root ? MPI_IN_PLACE : rbuf;
         for (int rep = 0; rep < nt_reps(); rep++) {
-            for (size_t j = 0; j < total; j++) sbuf[j] = rank == root ? tt_val(root, (long)j, rep) : -3;
+            for (size_t j = 0; j < total; j++)
+                sbuf[j] = rank == root ? tt_val(root, (long)j, rep) : -3;
             for (int i = 0; i < mine; i++) rbuf[i] = -1;
-            NT_ISSUE(rep,
-                     MPI_Iscatterv(sbuf, cnts, displs, MPI_INT, rb, mine, MPI_INT, root, W, &nt_req),
-                     MPI_Scatterv_init(sbuf, cnts, displs, MPI_INT, rb, mine, MPI_INT, root, W,
-                                       MPI_INFO_NULL, &nt_req));
+            NT_ISSUE(
+                rep,
+                MPI_Iscatterv(sbuf, cnts, displs, MPI_INT, rb, mine, MPI_INT, root, W, &nt_req),
+                MPI_Scatterv_init(sbuf, cnts, displs, MPI_INT, rb, mine, MPI_INT, root, W,
+                                  MPI_INFO_NULL, &nt_req));
             nt_complete(rep);
             const int *got = rb == MPI_IN_PLACE ? sbuf + displs[root] : rbuf;
             for (int i = 0; i < mine; i++)
@@ -214,7 +223,8 @@ static void allgather_vector(int count)
     for (int rep = 0; rep < nt_reps(); rep++) {
         for (int i = 0; i < count * TT_VEC_INTS; i++) sbuf[i] = tt_val(rank, i, rep);
         for (size_t j = 0; j < per * (size_t)size; j++) rbuf[j] = -7;
-        NT_ISSUE(rep, MPI_Iallgather(sbuf, count * TT_VEC_INTS, MPI_INT, rbuf, count, vec, W, &nt_req),
+        NT_ISSUE(rep,
+                 MPI_Iallgather(sbuf, count * TT_VEC_INTS, MPI_INT, rbuf, count, vec, W, &nt_req),
                  MPI_Allgather_init(sbuf, count * TT_VEC_INTS, MPI_INT, rbuf, count, vec, W,
                                     MPI_INFO_NULL, &nt_req));
         nt_complete(rep);
@@ -222,9 +232,11 @@ static void allgather_vector(int count)
             for (int e = 0; e < count; e++)
                 for (int j = 0; j < TT_VEC_EXTENT; j++) {
                     int got = rbuf[(size_t)r * per + (size_t)e * TT_VEC_EXTENT + j];
-                    int want = tt_vec_hole(j) ? -7 : tt_val(r, e * TT_VEC_INTS + (j / 4) * 2 + j % 4, rep);
-                    CHECK(got == want, "allgather vector rep %d block %d elem %d pos %d: %d want %d",
-                          rep, r, e, j, got, want);
+                    int want =
+                        tt_vec_hole(j) ? -7 : tt_val(r, e * TT_VEC_INTS + (j / 4) * 2 + j % 4, rep);
+                    CHECK(got == want,
+                          "allgather vector rep %d block %d elem %d pos %d: %d want %d", rep, r, e,
+                          j, got, want);
                 }
     }
     nt_done();
@@ -235,7 +247,8 @@ static void allgather_vector(int count)
 
 static void allgatherv(int base, int in_place)
 {
-    int *cnts = tt_alloc((size_t)size * sizeof(int)), *displs = tt_alloc((size_t)size * sizeof(int));
+    int *cnts = tt_alloc((size_t)size * sizeof(int)),
+        *displs = tt_alloc((size_t)size * sizeof(int));
     size_t total;
     v_layout(base, cnts, displs, &total);
     int mine = cnts[rank];
@@ -252,9 +265,10 @@ static void allgatherv(int base, int in_place)
         for (int r = 0; r < size; r++) {
             for (int i = 0; i < cnts[r]; i++)
                 CHECK(rbuf[displs[r] + i] == tt_val(r, i, rep),
-                      "allgatherv base %d in_place %d rep %d: block %d [%d]=%d", base, in_place, rep,
-                      r, i, rbuf[displs[r] + i]);
-            CHECK(rbuf[displs[r] + cnts[r]] == -1, "allgatherv wrote into the gap after block %d", r);
+                      "allgatherv base %d in_place %d rep %d: block %d [%d]=%d", base, in_place,
+                      rep, r, i, rbuf[displs[r] + i]);
+            CHECK(rbuf[displs[r] + cnts[r]] == -1, "allgatherv wrote into the gap after block %d",
+                  r);
         }
     }
     nt_done();
@@ -265,7 +279,10 @@ static void allgatherv(int base, int in_place)
 }
 
 /* Block i of rank r's send buffer: values tt_val(r, i * 1000000 + j). */
-static int a2a_val(int from, int to, int j, int rep) { return tt_val(from, (long)to * 1000000 + j, rep); }
+static int a2a_val(int from, int to, int j, int rep)
+{
+    return tt_val(from, (long)to * 1000000 + j, rep);
+}
 
 static void alltoall(int count, int in_place)
 {
@@ -278,9 +295,9 @@ static void alltoall(int count, int in_place)
             for (int j = 0; j < count; j++) src[(size_t)to * count + j] = a2a_val(rank, to, j, rep);
         if (!in_place)
             for (size_t j = 0; j < total; j++) rbuf[j] = -1;
-        NT_ISSUE(rep, MPI_Ialltoall(sb, count, MPI_INT, rbuf, count, MPI_INT, W, &nt_req),
-                 MPI_Alltoall_init(sb, count, MPI_INT, rbuf, count, MPI_INT, W, MPI_INFO_NULL,
-                                   &nt_req));
+        NT_ISSUE(
+            rep, MPI_Ialltoall(sb, count, MPI_INT, rbuf, count, MPI_INT, W, &nt_req),
+            MPI_Alltoall_init(sb, count, MPI_INT, rbuf, count, MPI_INT, W, MPI_INFO_NULL, &nt_req));
         nt_complete(rep);
         for (int from = 0; from < size; from++)
             for (int j = 0; j < count; j++)
@@ -331,13 +348,11 @@ static void alltoallv(int base, int in_place, int use_w)
         for (int to = 0; to < size; to++)
             for (int j = 0; j < scnt[to]; j++) src[sdsp[to] + j] = a2a_val(rank, to, j, rep);
         if (use_w)
-            NT_ISSUE(rep,
-                     MPI_Ialltoallw(sb, sc, sdb, types, rbuf, rc, rdb, types, W, &nt_req),
+            NT_ISSUE(rep, MPI_Ialltoallw(sb, sc, sdb, types, rbuf, rc, rdb, types, W, &nt_req),
                      MPI_Alltoallw_init(sb, sc, sdb, types, rbuf, rc, rdb, types, W, MPI_INFO_NULL,
                                         &nt_req));
         else
-            NT_ISSUE(rep,
-                     MPI_Ialltoallv(sb, sc, sd, MPI_INT, rbuf, rc, rd, MPI_INT, W, &nt_req),
+            NT_ISSUE(rep, MPI_Ialltoallv(sb, sc, sd, MPI_INT, rbuf, rc, rd, MPI_INT, W, &nt_req),
                      MPI_Alltoallv_init(sb, sc, sd, MPI_INT, rbuf, rc, rd, MPI_INT, W,
                                         MPI_INFO_NULL, &nt_req));
         nt_complete(rep);

@@ -28,7 +28,8 @@ static void overlap(MPI_Request *req, const char *what)
     while (!flag) {
         compute();
         CHECK_MPI(MPI_Test(req, &flag, MPI_STATUS_IGNORE));
-        CHECK(flag || nt_now() - t0 < 60, "%s: not complete after 60 s of computing and MPI_Test", what);
+        CHECK(flag || nt_now() - t0 < 60, "%s: not complete after 60 s of computing and MPI_Test",
+              what);
         if (!flag) sched_yield(); /* oversubscribed machines: let the others run too */
     }
     CHECK(*req == MPI_REQUEST_NULL, "%s: Test returned flag but kept the request", what);
@@ -55,7 +56,8 @@ int main(int argc, char **argv)
     overlap(&req, "ibarrier");
     double done = nt_now();
     CHECK_MPI(MPI_Bcast(&entered, 1, MPI_DOUBLE, size - 1, W));
-    CHECK(done >= entered, "ibarrier completed %.3f s before the last rank started it", entered - done);
+    CHECK(done >= entered, "ibarrier completed %.3f s before the last rank started it",
+          entered - done);
 
     /* Large bcast from the late rank, then from rank 0 with the late rank
      * still the last to start. */
@@ -64,7 +66,8 @@ int main(int argc, char **argv)
         late_start();
         CHECK_MPI(MPI_Ibcast(a, BIG, MPI_INT, root, W, &req));
         overlap(&req, "ibcast");
-        for (int i = 0; i < BIG; i++) CHECK(a[i] == tt_val(root, i, 1), "ibcast root %d [%d]=%d", root, i, a[i]);
+        for (int i = 0; i < BIG; i++)
+            CHECK(a[i] == tt_val(root, i, 1), "ibcast root %d [%d]=%d", root, i, a[i]);
         if (root == 0) break;
     }
 
@@ -87,8 +90,8 @@ int main(int argc, char **argv)
     overlap(&req, "ialltoall");
     for (int from = 0; from < size; from++)
         for (int j = 0; j < blk; j++)
-            CHECK(b[from * blk + j] == tt_val(from, rank * blk + j, 3), "ialltoall from %d [%d]=%d", from, j,
-                  b[from * blk + j]);
+            CHECK(b[from * blk + j] == tt_val(from, rank * blk + j, 3), "ialltoall from %d [%d]=%d",
+                  from, j, b[from * blk + j]);
 
     /* A persistent allgather started late, twice. */
     CHECK_MPI(MPI_Allgather_init(a, blk, MPI_INT, b, blk, MPI_INT, W, MPI_INFO_NULL, &req));
@@ -106,8 +109,8 @@ int main(int argc, char **argv)
         }
         for (int r = 0; r < size; r++)
             for (int j = 0; j < blk; j++)
-                CHECK(b[r * blk + j] == tt_val(r, j, 4 + rep), "allgather rep %d block %d [%d]=%d", rep, r, j,
-                      b[r * blk + j]);
+                CHECK(b[r * blk + j] == tt_val(r, j, 4 + rep), "allgather rep %d block %d [%d]=%d",
+                      rep, r, j, b[r * blk + j]);
     }
     CHECK_MPI(MPI_Request_free(&req));
     free(a);

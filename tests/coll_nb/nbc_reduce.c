@@ -24,14 +24,17 @@ static long sum_upto(int hi, long i, int rep)
 /* Rank r's matrix for element i, changed by rep. */
 static tt_mat mat(int r, long i, int rep) { return tt_mat_of(r, i + 7 * rep); }
 
-static tt_mat mat_range(int lo, int hi, long i, int rep) { return tt_mat_range(lo, hi, i + 7 * rep); }
+static tt_mat mat_range(int lo, int hi, long i, int rep)
+{
+    return tt_mat_range(lo, hi, i + 7 * rep);
+}
 
 /* One reduction over ints (MPI_SUM) and one over matrices (matop): fills,
  * issues, completes and checks through the callbacks. */
 enum kind { REDUCE, ALLREDUCE, SCAN, EXSCAN, RS_BLOCK, RS };
 
-static const char *names[] = {"reduce", "allreduce", "scan", "exscan", "reduce_scatter_block",
-                              "reduce_scatter"};
+static const char *names[] = {
+    "reduce", "allreduce", "scan", "exscan", "reduce_scatter_block", "reduce_scatter"};
 
 /* Elements of the send buffer and of my result, and where my result starts
  * in the global index space. */
@@ -95,7 +98,8 @@ static void run(enum kind k, int count, int in_place, int root)
     long first;
     shape(k, count, rcounts, &in, &out, &first);
     int *s = tt_alloc(in * sizeof(int)), *r = tt_alloc((in > out ? in : out) * sizeof(int));
-    tt_mat *ms = tt_alloc(in * sizeof(tt_mat)), *mr = tt_alloc((in > out ? in : out) * sizeof(tt_mat));
+    tt_mat *ms = tt_alloc(in * sizeof(tt_mat)),
+           *mr = tt_alloc((in > out ? in : out) * sizeof(tt_mat));
     int place = in_place && (k != REDUCE || rank == root);
     int checks = k != REDUCE || rank == root;
     int hi = top_rank(k);
@@ -107,8 +111,9 @@ static void run(enum kind k, int count, int in_place, int root)
         nt_complete(rep);
         if (checks && hi >= 0)
             for (size_t i = 0; i < out; i++)
-                CHECK(r[i] == sum_upto(hi, first + (long)i, rep), "%s sum count %d in_place %d root %d rep %d: [%zu]=%d",
-                      names[k], count, in_place, root, rep, i, r[i]);
+                CHECK(r[i] == sum_upto(hi, first + (long)i, rep),
+                      "%s sum count %d in_place %d root %d rep %d: [%zu]=%d", names[k], count,
+                      in_place, root, rep, i, r[i]);
     }
     nt_done();
     for (int rep = 0; rep < nt_reps(); rep++) {
@@ -118,9 +123,10 @@ static void run(enum kind k, int count, int in_place, int root)
         nt_complete(rep);
         if (checks && hi >= 0)
             for (size_t i = 0; i < out; i++)
-                CHECK(tt_mat_eq(mr[i], mat_range(0, hi, first + (long)i, rep)),
-                      "%s matrix count %d in_place %d root %d rep %d: element %zu out of rank order",
-                      names[k], count, in_place, root, rep, i);
+                CHECK(
+                    tt_mat_eq(mr[i], mat_range(0, hi, first + (long)i, rep)),
+                    "%s matrix count %d in_place %d root %d rep %d: element %zu out of rank order",
+                    names[k], count, in_place, root, rep, i);
     }
     nt_done();
     free(rcounts);
@@ -145,7 +151,8 @@ static void vector_allreduce(int count)
                  MPI_Allreduce_init(s, r, count, vec, MPI_SUM, W, MPI_INFO_NULL, &nt_req));
         nt_complete(rep);
         for (size_t j = 0; j < n; j++) {
-            long want = tt_vec_hole((int)(j % TT_VEC_EXTENT)) ? -7 : sum_upto(size - 1, (long)j, rep);
+            long want =
+                tt_vec_hole((int)(j % TT_VEC_EXTENT)) ? -7 : sum_upto(size - 1, (long)j, rep);
             CHECK(r[j] == want, "allreduce vector rep %d [%zu]=%d want %ld", rep, j, r[j], want);
         }
     }

@@ -21,8 +21,10 @@ static void reverse_order(void)
 {
     MPI_Comm dup;
     CHECK_MPI(MPI_Comm_dup(W, &dup));
-    int *bc = tt_alloc(N * sizeof(int)), *ar = tt_alloc(N * sizeof(int)), *ars = tt_alloc(N * sizeof(int));
-    int *a2s = tt_alloc((size_t)size * 4 * sizeof(int)), *a2r = tt_alloc((size_t)size * 4 * sizeof(int));
+    int *bc = tt_alloc(N * sizeof(int)), *ar = tt_alloc(N * sizeof(int)),
+        *ars = tt_alloc(N * sizeof(int));
+    int *a2s = tt_alloc((size_t)size * 4 * sizeof(int)),
+        *a2r = tt_alloc((size_t)size * 4 * sizeof(int));
     int *g = tt_alloc((size_t)size * sizeof(int)), *bd = tt_alloc(N * sizeof(int));
     int sc = 0, mine = rank + 1, blk = 0, bl2 = 0;
     MPI_Request rq[8];
@@ -63,8 +65,8 @@ static void reverse_order(void)
     }
     for (int from = 0; from < size; from++)
         for (int j = 0; j < 4; j++)
-            CHECK(a2r[from * 4 + j] == from * 100000 + rank * 4 + j, "ialltoall from %d [%d]=%d", from, j,
-                  a2r[from * 4 + j]);
+            CHECK(a2r[from * 4 + j] == from * 100000 + rank * 4 + j, "ialltoall from %d [%d]=%d",
+                  from, j, a2r[from * 4 + j]);
     if (rank == size - 1)
         for (int r = 0; r < size; r++) CHECK(g[r] == r + 1, "igather [%d]=%d", r, g[r]);
     CHECK(sc == (rank + 1) * (rank + 2) / 2, "iscan %d", sc);
@@ -97,7 +99,8 @@ static void many_same(void)
             switch (how) {
             case 0:
                 CHECK_MPI(MPI_Waitany(size, rq, &idx[0], MPI_STATUS_IGNORE));
-                CHECK(idx[0] >= 0 && idx[0] < size && rq[idx[0]] == MPI_REQUEST_NULL, "waitany index %d", idx[0]);
+                CHECK(idx[0] >= 0 && idx[0] < size && rq[idx[0]] == MPI_REQUEST_NULL,
+                      "waitany index %d", idx[0]);
                 left--;
                 break;
             case 1:
@@ -107,21 +110,25 @@ static void many_same(void)
                 break;
             case 2:
                 CHECK_MPI(MPI_Testall(size, rq, &flag, MPI_STATUSES_IGNORE));
-                if (flag) left = 0;
-                else sched_yield();
+                if (flag)
+                    left = 0;
+                else
+                    sched_yield();
                 break;
             case 3:
                 CHECK_MPI(MPI_Testany(size, rq, &idx[0], &flag, MPI_STATUS_IGNORE));
-                if (flag && idx[0] != MPI_UNDEFINED) left--;
-                else sched_yield();
+                if (flag && idx[0] != MPI_UNDEFINED)
+                    left--;
+                else
+                    sched_yield();
                 break;
             }
         }
         for (int root = 0; root < size; root++) {
             CHECK(rq[root] == MPI_REQUEST_NULL, "request of root %d not freed (how %d)", root, how);
             for (int i = 0; i < N; i++)
-                CHECK(bufs[(size_t)root * N + i] == tt_val(root, i, how), "ibcast root %d how %d [%d]=%d",
-                      root, how, i, bufs[(size_t)root * N + i]);
+                CHECK(bufs[(size_t)root * N + i] == tt_val(root, i, how),
+                      "ibcast root %d how %d [%d]=%d", root, how, i, bufs[(size_t)root * N + i]);
         }
     }
     free(bufs);
@@ -214,11 +221,13 @@ static void startall(void)
         CHECK(b == want, "persistent allreduce rep %d: %d want %d", rep, b, want);
         for (int r = 0; r < size; r++)
             CHECK(all[2 * r] == r + 1000 * rep && all[2 * r + 1] == -rep,
-                  "persistent allgather rep %d block %d: %d %d", rep, r, all[2 * r], all[2 * r + 1]);
+                  "persistent allgather rep %d block %d: %d %d", rep, r, all[2 * r],
+                  all[2 * r + 1]);
         want = 0;
         for (int r = 0; r < rank; r++) want += r * rep + 1;
         CHECK(rank == 0 || e == want, "persistent exscan rep %d: %d want %d", rep, e, want);
-        for (int k = 0; k < 4; k++) CHECK(rq[k] != MPI_REQUEST_NULL, "waitall freed a persistent request");
+        for (int k = 0; k < 4; k++)
+            CHECK(rq[k] != MPI_REQUEST_NULL, "waitall freed a persistent request");
     }
     for (int k = 0; k < 4; k++) CHECK_MPI(MPI_Request_free(&rq[k]));
     free(all);
@@ -262,7 +271,8 @@ static void barrier_waits(void)
     CHECK_MPI(MPI_Wait(&rq, MPI_STATUS_IGNORE));
     double done = nt_now();
     CHECK_MPI(MPI_Bcast(&entered, 1, MPI_DOUBLE, size - 1, W));
-    CHECK(done >= entered, "ibarrier completed %.3f s before the last rank entered it", entered - done);
+    CHECK(done >= entered, "ibarrier completed %.3f s before the last rank entered it",
+          entered - done);
 }
 
 int main(int argc, char **argv)

@@ -26,15 +26,15 @@ static inline void nt_mode(int argc, char **argv)
 static inline int nt_reps(void) { return nt_persistent ? 3 : 2; }
 
 /* ICALL and INITCALL both write nt_req; INITCALL runs on the first rep only. */
-#define NT_ISSUE(rep, ICALL, INITCALL)                                                             \
-    do {                                                                                           \
-        if (!nt_persistent) {                                                                      \
-            CHECK_MPI(ICALL);                                                                      \
-        } else {                                                                                   \
-            if ((rep) == 0) CHECK_MPI(INITCALL);                                                   \
-            CHECK(nt_req != MPI_REQUEST_NULL, "persistent init gave MPI_REQUEST_NULL");           \
-            CHECK_MPI(MPI_Start(&nt_req));                                                         \
-        }                                                                                          \
+#define NT_ISSUE(rep, ICALL, INITCALL)                                                  \
+    do {                                                                                \
+        if (!nt_persistent) {                                                           \
+            CHECK_MPI(ICALL);                                                           \
+        } else {                                                                        \
+            if ((rep) == 0) CHECK_MPI(INITCALL);                                        \
+            CHECK(nt_req != MPI_REQUEST_NULL, "persistent init gave MPI_REQUEST_NULL"); \
+            CHECK_MPI(MPI_Start(&nt_req));                                              \
+        }                                                                               \
     } while (0)
 
 static inline double nt_now(void)

@@ -11,8 +11,8 @@ static void check_comm(MPI_Comm c, int want_rank, int want_size, const char *wha
     int r, s;
     CHECK_MPI(MPI_Comm_rank(c, &r));
     CHECK_MPI(MPI_Comm_size(c, &s));
-    CHECK(r == want_rank && s == want_size, "%s: rank %d size %d, want %d %d", what, r, s, want_rank,
-          want_size);
+    CHECK(r == want_rank && s == want_size, "%s: rank %d size %d, want %d %d", what, r, s,
+          want_rank, want_size);
     int v = rank, sum = 0, want = 0;
     CHECK_MPI(MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, c));
     MPI_Group g, wg;

@@ -62,14 +62,16 @@ static void test_drain(MPI_Comm parent, int tagbase)
     deleted = 0;
     MPI_Comm keep = c;
     CHECK_MPI(MPI_Comm_disconnect(&c));
-    CHECK(c == MPI_COMM_NULL && deleted == 1, "after disconnect: handle 0x%x, delete callbacks %d", (unsigned)c,
-          deleted);
+    CHECK(c == MPI_COMM_NULL && deleted == 1, "after disconnect: handle 0x%x, delete callbacks %d",
+          (unsigned)c, deleted);
     CHECK(small_in == left * 7, "small message %d, expected %d", small_in, left * 7);
     for (int i = 0; i < BIG / 4; i++)
-        CHECK(in[i] == left * 1000003 + i, "element %d: %d, expected %d", i, in[i], left * 1000003 + i);
+        CHECK(in[i] == left * 1000003 + i, "element %d: %d, expected %d", i, in[i],
+              left * 1000003 + i);
     int n;
     int rc = MPI_Comm_size(keep, &n);
-    CHECK(err_class(rc) == MPI_ERR_COMM, "the disconnected handle still works: class %d", err_class(rc));
+    CHECK(err_class(rc) == MPI_ERR_COMM, "the disconnected handle still works: class %d",
+          err_class(rc));
     CHECK_MPI(MPI_Request_free(&p));
     CHECK_MPI(MPI_Comm_free_keyval(&keyval));
     free(out);
@@ -99,9 +101,11 @@ int main(int argc, char **argv)
 
     MPI_Comm w = MPI_COMM_WORLD, s = MPI_COMM_SELF, nul = MPI_COMM_NULL;
     int rc = MPI_Comm_disconnect(&w);
-    CHECK(err_class(rc) == MPI_ERR_COMM && w == MPI_COMM_WORLD, "MPI_COMM_WORLD: class %d", err_class(rc));
+    CHECK(err_class(rc) == MPI_ERR_COMM && w == MPI_COMM_WORLD, "MPI_COMM_WORLD: class %d",
+          err_class(rc));
     rc = MPI_Comm_disconnect(&s);
-    CHECK(err_class(rc) == MPI_ERR_COMM && s == MPI_COMM_SELF, "MPI_COMM_SELF: class %d", err_class(rc));
+    CHECK(err_class(rc) == MPI_ERR_COMM && s == MPI_COMM_SELF, "MPI_COMM_SELF: class %d",
+          err_class(rc));
     rc = MPI_Comm_disconnect(&nul);
     CHECK(err_class(rc) == MPI_ERR_COMM, "MPI_COMM_NULL: class %d", err_class(rc));
     rc = MPI_Comm_disconnect(NULL);
@@ -109,7 +113,8 @@ int main(int argc, char **argv)
 
     MPI_Comm parent = MPI_COMM_WORLD;
     CHECK_MPI(MPI_Comm_get_parent(&parent));
-    CHECK(parent == MPI_COMM_NULL, "MPI_Comm_get_parent gave 0x%x, not MPI_COMM_NULL", (unsigned)parent);
+    CHECK(parent == MPI_COMM_NULL, "MPI_Comm_get_parent gave 0x%x, not MPI_COMM_NULL",
+          (unsigned)parent);
     rc = MPI_Comm_get_parent(NULL);
     CHECK(err_class(rc) == MPI_ERR_ARG, "MPI_Comm_get_parent(NULL): class %d", err_class(rc));
 

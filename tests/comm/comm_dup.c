@@ -73,7 +73,8 @@ static void names_and_attrs(MPI_Comm dup)
     longname[sizeof longname - 1] = 0;
     CHECK_MPI(MPI_Comm_set_name(dup, longname));
     CHECK_MPI(MPI_Comm_get_name(dup, name, &len));
-    CHECK(len == MPI_MAX_OBJECT_NAME - 1 && (int)strlen(name) == len, "long name kept %d chars", len);
+    CHECK(len == MPI_MAX_OBJECT_NAME - 1 && (int)strlen(name) == len, "long name kept %d chars",
+          len);
 
     MPI_Comm comms[2] = {MPI_COMM_WORLD, dup};
     for (int i = 0; i < 2; i++) {

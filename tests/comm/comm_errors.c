@@ -61,14 +61,17 @@ int main(int argc, char **argv)
     expect(MPI_Group_incl(wg, size + 1, twice, &g), MPI_ERR_ARG, "MPI_Group_incl", "n=");
     expect(MPI_Group_excl(wg, 1, bad, &g), MPI_ERR_RANK, "MPI_Group_excl", "ranks[0]");
     int zero_stride[1][3] = {{0, 0, 0}}, out_of_range[1][3] = {{0, size, 1}};
-    expect(MPI_Group_range_incl(wg, 1, zero_stride, &g), MPI_ERR_ARG, "MPI_Group_range_incl", "stride");
-    expect(MPI_Group_range_excl(wg, 1, out_of_range, &g), MPI_ERR_ARG, "MPI_Group_range_excl", "last=");
-    expect(MPI_Group_translate_ranks(wg, 1, bad, wg, twice), MPI_ERR_RANK, "MPI_Group_translate_ranks",
-           "ranks1[0]");
+    expect(MPI_Group_range_incl(wg, 1, zero_stride, &g), MPI_ERR_ARG, "MPI_Group_range_incl",
+           "stride");
+    expect(MPI_Group_range_excl(wg, 1, out_of_range, &g), MPI_ERR_ARG, "MPI_Group_range_excl",
+           "last=");
+    expect(MPI_Group_translate_ranks(wg, 1, bad, wg, twice), MPI_ERR_RANK,
+           "MPI_Group_translate_ranks", "ranks1[0]");
     expect(MPI_Group_size(MPI_GROUP_NULL, &x), MPI_ERR_GROUP, "MPI_Group_size", "MPI_GROUP_NULL");
     MPI_Group gnull = MPI_GROUP_NULL;
     expect(MPI_Group_free(&gnull), MPI_ERR_GROUP, "MPI_Group_free", NULL);
-    expect(MPI_Group_union(wg, (MPI_Group)0x0badbeef, &g), MPI_ERR_GROUP, "MPI_Group_union", "group2");
+    expect(MPI_Group_union(wg, (MPI_Group)0x0badbeef, &g), MPI_ERR_GROUP, "MPI_Group_union",
+           "group2");
 
     /* error handlers */
     MPI_Errhandler enull = MPI_ERRHANDLER_NULL;
@@ -94,7 +97,8 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Errhandler_free(&user));
     CHECK(user == MPI_ERRHANDLER_NULL, "freed handler handle");
     CHECK_MPI(MPI_Comm_call_errhandler(dup2, MPI_ERR_OTHER));
-    CHECK(calls == 2 && last_class == MPI_ERR_OTHER && last_comm == dup2, "call_errhandler: calls %d", calls);
+    CHECK(calls == 2 && last_class == MPI_ERR_OTHER && last_comm == dup2,
+          "call_errhandler: calls %d", calls);
     MPI_Comm_free(&dup);
     rc = MPI_Barrier(MPI_COMM_NULL); /* world's handler (return) */
     CHECK(rc != MPI_SUCCESS && calls == 2, "world used the user handler");

@@ -120,7 +120,8 @@ int main(int argc, char **argv)
     int in[3] = {0, size - 1, MPI_PROC_NULL}, out[3];
     CHECK_MPI(MPI_Group_translate_ranks(world, 3, in, odds, out));
     CHECK(out[0] == MPI_UNDEFINED, "world 0 in odds: %d", out[0]);
-    CHECK(out[1] == ((size - 1) % 2 ? (size - 1) / 2 : MPI_UNDEFINED), "world n-1 in odds: %d", out[1]);
+    CHECK(out[1] == ((size - 1) % 2 ? (size - 1) / 2 : MPI_UNDEFINED), "world n-1 in odds: %d",
+          out[1]);
     CHECK(out[2] == MPI_PROC_NULL, "MPI_PROC_NULL became %d", out[2]);
     CHECK_MPI(MPI_Group_translate_ranks(rev, 1, &zero, world, out));
     CHECK(out[0] == size - 1, "rev 0 in world: %d", out[0]);

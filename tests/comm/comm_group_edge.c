@@ -16,15 +16,19 @@ static void members(MPI_Group g, const int *want, int n, const char *what)
     if (n == 0) CHECK(g == MPI_GROUP_EMPTY, "%s: empty result is not MPI_GROUP_EMPTY", what);
     for (int i = 0; i < n; i++) in[i] = i;
     CHECK_MPI(MPI_Group_translate_ranks(g, n, in, world, out));
-    for (int i = 0; i < n; i++) CHECK(out[i] == want[i], "%s: member %d is %d want %d", what, i, out[i], want[i]);
+    for (int i = 0; i < n; i++)
+        CHECK(out[i] == want[i], "%s: member %d is %d want %d", what, i, out[i], want[i]);
 }
 
-static void range(int first, int last, int stride, int excl, const int *want, int n, const char *what)
+static void range(int first, int last, int stride, int excl, const int *want, int n,
+                  const char *what)
 {
     int r[1][3] = {{first, last, stride}};
     MPI_Group g;
-    if (excl) CHECK_MPI(MPI_Group_range_excl(world, 1, r, &g));
-    else CHECK_MPI(MPI_Group_range_incl(world, 1, r, &g));
+    if (excl)
+        CHECK_MPI(MPI_Group_range_excl(world, 1, r, &g));
+    else
+        CHECK_MPI(MPI_Group_range_incl(world, 1, r, &g));
     members(g, want, n, what);
     if (g != MPI_GROUP_EMPTY) MPI_Group_free(&g);
 }
@@ -56,12 +60,16 @@ int main(int argc, char **argv)
     /* Range errors: MPI_ERR_ARG, as MPICH. */
     if (size >= 3) {
         int down[1][3] = {{2, 0, 1}}, up[1][3] = {{0, 2, -1}}, twice[2][3] = {{0, 2, 1}, {2, 2, 1}};
-        expect(MPI_Group_range_incl(world, 1, down, &g), MPI_ERR_ARG, "MPI_Group_range_incl", "wrong sign");
-        expect(MPI_Group_range_excl(world, 1, up, &g), MPI_ERR_ARG, "MPI_Group_range_excl", "wrong sign");
-        expect(MPI_Group_range_incl(world, 2, twice, &g), MPI_ERR_ARG, "MPI_Group_range_incl", "twice");
+        expect(MPI_Group_range_incl(world, 1, down, &g), MPI_ERR_ARG, "MPI_Group_range_incl",
+               "wrong sign");
+        expect(MPI_Group_range_excl(world, 1, up, &g), MPI_ERR_ARG, "MPI_Group_range_excl",
+               "wrong sign");
+        expect(MPI_Group_range_incl(world, 2, twice, &g), MPI_ERR_ARG, "MPI_Group_range_incl",
+               "twice");
     }
     int neg_first[1][3] = {{-1, 0, 1}}, past[1][3] = {{0, size, 1}};
-    expect(MPI_Group_range_incl(world, 1, neg_first, &g), MPI_ERR_ARG, "MPI_Group_range_incl", "first=-1");
+    expect(MPI_Group_range_incl(world, 1, neg_first, &g), MPI_ERR_ARG, "MPI_Group_range_incl",
+           "first=-1");
     expect(MPI_Group_range_excl(world, 1, past, &g), MPI_ERR_ARG, "MPI_Group_range_excl", "last=");
     expect(MPI_Group_range_incl(world, -1, past, &g), MPI_ERR_ARG, "MPI_Group_range_incl", "n=-1");
     CHECK(g == MPI_GROUP_NULL, "a failed call set newgroup");
@@ -74,7 +82,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < size; i++) w[i] = i;
     CHECK_MPI(MPI_Group_excl(world, size, w, &g));
     CHECK(g == MPI_GROUP_EMPTY, "excl of everything");
-    expect(MPI_Group_incl(world, 1, (int[]){-1}, &g), MPI_ERR_RANK, "MPI_Group_incl", "ranks[0]=-1");
+    expect(MPI_Group_incl(world, 1, (int[]){-1}, &g), MPI_ERR_RANK, "MPI_Group_incl",
+           "ranks[0]=-1");
     expect(MPI_Group_excl(world, -1, w, &g), MPI_ERR_ARG, "MPI_Group_excl", "n=-1");
 
     /* MPI_GROUP_EMPTY as input. */
@@ -119,7 +128,8 @@ int main(int argc, char **argv)
     expect(MPI_Group_translate_ranks(MPI_GROUP_EMPTY, 1, &zero, world, r2), MPI_ERR_RANK,
            "MPI_Group_translate_ranks", "ranks1[0]=0");
     CHECK_MPI(MPI_Group_translate_ranks(world, 0, NULL, world, NULL));
-    expect(MPI_Group_translate_ranks(world, -1, r1, world, r2), MPI_ERR_ARG, "MPI_Group_translate_ranks", "n=-1");
+    expect(MPI_Group_translate_ranks(world, -1, r1, world, r2), MPI_ERR_ARG,
+           "MPI_Group_translate_ranks", "n=-1");
     MPI_Group self;
     CHECK_MPI(MPI_Comm_group(MPI_COMM_SELF, &self));
     CHECK_MPI(MPI_Group_translate_ranks(self, 1, &zero, world, r2));

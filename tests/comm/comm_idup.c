@@ -36,14 +36,17 @@ static void works(MPI_Comm parent, MPI_Comm nc, MPI_Comm other, const char *what
     if (other != MPI_COMM_NULL) CHECK_MPI(MPI_Isend(&cc, 1, MPI_INT, to, 5, other, &q[nq++]));
     CHECK_MPI(MPI_Isend(&b, 1, MPI_INT, to, 5, nc, &q[nq++]));
     CHECK_MPI(MPI_Recv(&y, 1, MPI_INT, from, 5, nc, MPI_STATUS_IGNORE));
-    if (other != MPI_COMM_NULL) CHECK_MPI(MPI_Recv(&z, 1, MPI_INT, from, 5, other, MPI_STATUS_IGNORE));
+    if (other != MPI_COMM_NULL)
+        CHECK_MPI(MPI_Recv(&z, 1, MPI_INT, from, 5, other, MPI_STATUS_IGNORE));
     CHECK_MPI(MPI_Recv(&x, 1, MPI_INT, from, 5, parent, MPI_STATUS_IGNORE));
     CHECK_MPI(MPI_Waitall(nq, q, (MPI_Status[5]){0}));
     if (from != MPI_PROC_NULL) {
-        CHECK(y == 2000 + from, "%s: received %d on the new communicator, want %d", what, y, 2000 + from);
+        CHECK(y == 2000 + from, "%s: received %d on the new communicator, want %d", what, y,
+              2000 + from);
         CHECK(x == 1000 + from, "%s: received %d on the parent, want %d", what, x, 1000 + from);
         if (other != MPI_COMM_NULL)
-            CHECK(z == 3000 + from, "%s: received %d on the other copy, want %d", what, z, 3000 + from);
+            CHECK(z == 3000 + from, "%s: received %d on the other copy, want %d", what, z,
+                  3000 + from);
     }
     int one = 1, sum = 0;
     CHECK_MPI(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, nc));
@@ -207,8 +210,8 @@ static void with_info(void)
     CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
     CHECK(copies == 1, "the copy callback ran %d times, want 1", copies);
     CHECK_MPI(MPI_Comm_get_attr(nc, key, &val, &flag));
-    CHECK(flag && val == &before, "the attribute of the idup is %p (flag %d), want the value at the call",
-          val, flag);
+    CHECK(flag && val == &before,
+          "the attribute of the idup is %p (flag %d), want the value at the call", val, flag);
     CHECK_MPI(MPI_Comm_get_info(nc, &info));
     CHECK_MPI(MPI_Info_get_string(info, "mpi_assert_no_any_tag", &(int){sizeof buf}, buf, &flag));
     CHECK(flag && !strcmp(buf, "true"), "mpi_assert_no_any_tag is %s on the new communicator",

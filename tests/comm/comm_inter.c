@@ -17,13 +17,15 @@ static int first(int a) { return a ? 0 : half; } /* world rank of local rank 0 *
 /* g's members as world ranks must be first_w..first_w+n-1 in that order. */
 static void expect_span(MPI_Group g, int first_w, int n, const char *what)
 {
-    int gs, *in = malloc(sizeof(int) * (size_t)(n + 1)), *out = malloc(sizeof(int) * (size_t)(n + 1));
+    int gs, *in = malloc(sizeof(int) * (size_t)(n + 1)),
+            *out = malloc(sizeof(int) * (size_t)(n + 1));
     CHECK_MPI(MPI_Group_size(g, &gs));
     CHECK(gs == n, "%s: size %d want %d", what, gs, n);
     for (int i = 0; i < n; i++) in[i] = i;
     CHECK_MPI(MPI_Group_translate_ranks(g, n, in, wgroup, out));
     for (int i = 0; i < n; i++)
-        CHECK(out[i] == first_w + i, "%s: member %d is world %d want %d", what, i, out[i], first_w + i);
+        CHECK(out[i] == first_w + i, "%s: member %d is world %d want %d", what, i, out[i],
+              first_w + i);
     free(in);
     free(out);
 }
@@ -43,22 +45,27 @@ static void p2p_all(MPI_Comm ic, int rfirst, const char *what)
     /* Named receives go first: a wildcard posted earlier could take the
      * message a named one waits for. */
     for (int i = 0; i < rs; i += 2) CHECK_MPI(MPI_Irecv(&in[i], 1, MPI_INT, i, 100, ic, &rq[i]));
-    for (int i = 1; i < rs; i += 2) CHECK_MPI(MPI_Irecv(&in[i], 1, MPI_INT, MPI_ANY_SOURCE, 100, ic, &rq[i]));
+    for (int i = 1; i < rs; i += 2)
+        CHECK_MPI(MPI_Irecv(&in[i], 1, MPI_INT, MPI_ANY_SOURCE, 100, ic, &rq[i]));
     for (int i = 0; i < rs; i++) CHECK_MPI(MPI_Isend(&wrank, 1, MPI_INT, i, 100, ic, &rq[rs + i]));
     CHECK_MPI(MPI_Waitall(2 * rs, rq, st));
     for (int i = 0; i < rs; i++) {
         int src = st[i].MPI_SOURCE;
-        CHECK(src >= 0 && src < rs, "%s: MPI_SOURCE %d not a remote rank (remote size %d)", what, src, rs);
+        CHECK(src >= 0 && src < rs, "%s: MPI_SOURCE %d not a remote rank (remote size %d)", what,
+              src, rs);
         CHECK(st[i].MPI_TAG == 100, "%s: tag %d from %d", what, st[i].MPI_TAG, src);
-        CHECK(in[i] == rfirst + src, "%s: from remote %d got world %d want %d", what, src, in[i], rfirst + src);
+        CHECK(in[i] == rfirst + src, "%s: from remote %d got world %d want %d", what, src, in[i],
+              rfirst + src);
         if (!(i % 2)) CHECK(src == i, "%s: named source %d answered by %d", what, i, src);
         seen[src]++;
     }
-    for (int i = 0; i < rs; i++) CHECK(seen[i] == 1, "%s: %d messages from remote %d", what, seen[i], i);
+    for (int i = 0; i < rs; i++)
+        CHECK(seen[i] == 1, "%s: %d messages from remote %d", what, seen[i], i);
     /* Sendrecv with the partner of the same local rank modulo the remote size. */
     int peer = lr % rs, got = -1;
     MPI_Status s;
-    CHECK_MPI(MPI_Sendrecv(&wrank, 1, MPI_INT, peer, 7, &got, 1, MPI_INT, MPI_PROC_NULL, 7, ic, &s));
+    CHECK_MPI(
+        MPI_Sendrecv(&wrank, 1, MPI_INT, peer, 7, &got, 1, MPI_INT, MPI_PROC_NULL, 7, ic, &s));
     CHECK(s.MPI_SOURCE == MPI_PROC_NULL, "%s: PROC_NULL source %d", what, s.MPI_SOURCE);
     for (int j = 0; j < rs; j++) {
         if (j % ls != lr) continue;
@@ -135,7 +142,8 @@ int main(int argc, char **argv)
 
     /* Other leaders: the last local rank, and the remote's last (world
      * rank), with another tag; the same groups result. */
-    CHECK_MPI(MPI_Intercomm_create(local, ls - 1, MPI_COMM_WORLD, first(!side_a) + rs - 1, 0, &ic2));
+    CHECK_MPI(
+        MPI_Intercomm_create(local, ls - 1, MPI_COMM_WORLD, first(!side_a) + rs - 1, 0, &ic2));
     expect_rank_size(ic2, lrank, ls, rs, "intercomm, last leaders");
     int res;
     CHECK_MPI(MPI_Comm_compare(ic, ic2, &res));
@@ -166,7 +174,8 @@ int main(int argc, char **argv)
         int gx = 0, gy = 0;
         CHECK_MPI(MPI_Recv(&gy, 1, MPI_INT, 0, 3, d, MPI_STATUS_IGNORE));
         CHECK_MPI(MPI_Recv(&gx, 1, MPI_INT, 0, 3, ic, MPI_STATUS_IGNORE));
-        CHECK(gx == 1000 + first(!side_a) && gy == 2000 + first(!side_a), "dup contexts mixed: %d %d", gx, gy);
+        CHECK(gx == 1000 + first(!side_a) && gy == 2000 + first(!side_a),
+              "dup contexts mixed: %d %d", gx, gy);
     }
     p2p_all(d, first(!side_a), "dup");
     CHECK_MPI(MPI_Comm_free(&d));
@@ -196,7 +205,8 @@ int main(int argc, char **argv)
             if (r % 2 == lrank % 2) want++;
         expect_rank_size(d, want, mine_n, their_n, "split");
         CHECK_MPI(MPI_Comm_remote_group(d, &g));
-        int *in = malloc(sizeof(int) * (size_t)their_n), *out = malloc(sizeof(int) * (size_t)their_n);
+        int *in = malloc(sizeof(int) * (size_t)their_n),
+            *out = malloc(sizeof(int) * (size_t)their_n);
         for (int i = 0; i < their_n; i++) in[i] = i;
         CHECK_MPI(MPI_Group_translate_ranks(g, their_n, in, wgroup, out));
         int r = rs - 1;
@@ -217,8 +227,10 @@ int main(int argc, char **argv)
     MPI_Group lg, sub;
     CHECK_MPI(MPI_Comm_group(ic, &lg));
     int zero = 0;
-    if (side_a) CHECK_MPI(MPI_Group_excl(lg, 1, &zero, &sub));
-    else sub = lg;
+    if (side_a)
+        CHECK_MPI(MPI_Group_excl(lg, 1, &zero, &sub));
+    else
+        sub = lg;
     CHECK_MPI(MPI_Comm_create(ic, sub, &d));
     int a_new = lsize(1) - 1;
     if (a_new == 0 || (side_a && lrank == 0)) {
@@ -248,9 +260,9 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Group_range_incl(wgroup, 1, ra, &ga));
     CHECK_MPI(MPI_Group_range_incl(wgroup, 1, rb, &gb));
     /* Leaders: A's rank 0 and B's last rank, as both sides name them. */
-    CHECK_MPI(MPI_Intercomm_create_from_groups(side_a ? ga : gb, side_a ? 0 : ls - 1, side_a ? gb : ga,
-                                               side_a ? rs - 1 : 0,
-                                               "tern inter test", MPI_INFO_NULL, MPI_ERRORS_RETURN, &d));
+    CHECK_MPI(MPI_Intercomm_create_from_groups(
+        side_a ? ga : gb, side_a ? 0 : ls - 1, side_a ? gb : ga, side_a ? rs - 1 : 0,
+        "tern inter test", MPI_INFO_NULL, MPI_ERRORS_RETURN, &d));
     expect_rank_size(d, lrank, ls, rs, "from groups");
     MPI_Errhandler eh;
     CHECK_MPI(MPI_Comm_get_errhandler(d, &eh));
@@ -261,22 +273,25 @@ int main(int argc, char **argv)
 
     /* Errors. */
     int x;
-    expect(MPI_Intercomm_merge(local, 0, &d), MPI_ERR_COMM, "MPI_Intercomm_merge", "not an intercommunicator");
-    expect(MPI_Comm_create_group(ic, ga, 0, &d), MPI_ERR_COMM, "MPI_Comm_create_group", "intercommunicator");
-    expect(MPI_Intercomm_create(local, ls, MPI_COMM_WORLD, 0, 1, &d), MPI_ERR_RANK, "MPI_Intercomm_create",
-           "local_leader");
-    expect(MPI_Intercomm_create(ic, 0, MPI_COMM_WORLD, 0, 1, &d), MPI_ERR_COMM, "MPI_Intercomm_create",
-           "intracommunicator is required");
+    expect(MPI_Intercomm_merge(local, 0, &d), MPI_ERR_COMM, "MPI_Intercomm_merge",
+           "not an intercommunicator");
+    expect(MPI_Comm_create_group(ic, ga, 0, &d), MPI_ERR_COMM, "MPI_Comm_create_group",
+           "intercommunicator");
+    expect(MPI_Intercomm_create(local, ls, MPI_COMM_WORLD, 0, 1, &d), MPI_ERR_RANK,
+           "MPI_Intercomm_create", "local_leader");
+    expect(MPI_Intercomm_create(ic, 0, MPI_COMM_WORLD, 0, 1, &d), MPI_ERR_COMM,
+           "MPI_Intercomm_create", "intracommunicator is required");
     expect(MPI_Send(&x, 1, MPI_INT, rs, 0, ic), MPI_ERR_RANK, "MPI_Send", "remote group");
-    expect(MPI_Recv(&x, 1, MPI_INT, rs, 0, ic, MPI_STATUS_IGNORE), MPI_ERR_RANK, "MPI_Recv", "remote group");
-    expect(MPI_Intercomm_create_from_groups(side_a ? gb : ga, 0, side_a ? ga : gb, 0, "x", MPI_INFO_NULL,
-                                            MPI_ERRORS_RETURN, &d),
+    expect(MPI_Recv(&x, 1, MPI_INT, rs, 0, ic, MPI_STATUS_IGNORE), MPI_ERR_RANK, "MPI_Recv",
+           "remote group");
+    expect(MPI_Intercomm_create_from_groups(side_a ? gb : ga, 0, side_a ? ga : gb, 0, "x",
+                                            MPI_INFO_NULL, MPI_ERRORS_RETURN, &d),
            MPI_ERR_GROUP, "MPI_Intercomm_create_from_groups", "not in local_group");
     expect(MPI_Intercomm_create_from_groups(side_a ? ga : gb, 0, wgroup, 0, "x", MPI_INFO_NULL,
                                             MPI_ERRORS_RETURN, &d),
            MPI_ERR_GROUP, "MPI_Intercomm_create_from_groups", "overlap");
-    expect(MPI_Intercomm_create_from_groups(side_a ? ga : gb, ls, side_a ? gb : ga, 0, "x", MPI_INFO_NULL,
-                                            MPI_ERRORS_RETURN, &d),
+    expect(MPI_Intercomm_create_from_groups(side_a ? ga : gb, ls, side_a ? gb : ga, 0, "x",
+                                            MPI_INFO_NULL, MPI_ERRORS_RETURN, &d),
            MPI_ERR_RANK, "MPI_Intercomm_create_from_groups", "local_leader");
     CHECK_MPI(MPI_Send(&x, 1, MPI_INT, MPI_PROC_NULL, 0, ic));
     MPI_Group_free(&ga);

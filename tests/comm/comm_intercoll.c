@@ -55,7 +55,8 @@ static void t_gather(int rside, int r0)
     if (root == MPI_ROOT) {
         for (int i = 0; i < rs; i++)
             for (int j = 0; j < 2; j++)
-                CHECK(recv[2 * i + j] == V(!side, i, j), "gather: from %d [%d] = %d", i, j, recv[2 * i + j]);
+                CHECK(recv[2 * i + j] == V(!side, i, j), "gather: from %d [%d] = %d", i, j,
+                      recv[2 * i + j]);
     } else {
         check_untouched(recv, (size_t)rs * 2, "gather");
     }
@@ -104,14 +105,16 @@ static void t_scatter(int rside, int r0)
     CHECK_MPI(MPI_Scatter(send, 2, MPI_INT, recv, 2, MPI_INT, root, ic));
     for (int j = 0; j < 2; j++) {
         int want = side == rside ? SENT : V(rside, r0, 10 * lr + j);
-        CHECK(recv[j] == want, "scatter root %d/%d: [%d] = %d want %d", rside, r0, j, recv[j], want);
+        CHECK(recv[j] == want, "scatter root %d/%d: [%d] = %d want %d", rside, r0, j, recv[j],
+              want);
     }
     free(send);
 }
 
 static void t_scatterv(int rside, int r0)
 {
-    int root = root_arg(rside, r0), counts[64], displs[64], total, recv[4] = {SENT, SENT, SENT, SENT};
+    int root = root_arg(rside, r0), counts[64], displs[64], total,
+        recv[4] = {SENT, SENT, SENT, SENT};
     v_layout(rs, counts, displs, &total);
     int *send = ints((size_t)total, SENT);
     if (root == MPI_ROOT)
@@ -120,7 +123,8 @@ static void t_scatterv(int rside, int r0)
     CHECK_MPI(MPI_Scatterv(send, counts, displs, MPI_INT, recv, lr % 3 + 1, MPI_INT, root, ic));
     for (int j = 0; j < 4; j++) {
         int want = side == rside || j > lr % 3 ? SENT : V(rside, r0, 10 * lr + j);
-        CHECK(recv[j] == want, "scatterv root %d/%d: [%d] = %d want %d", rside, r0, j, recv[j], want);
+        CHECK(recv[j] == want, "scatterv root %d/%d: [%d] = %d want %d", rside, r0, j, recv[j],
+              want);
     }
     free(send);
 }
@@ -134,7 +138,8 @@ static void first_op(void *in, void *inout, int *len, MPI_Datatype *dt)
 
 static void t_reduce(int rside, int r0, MPI_Op first)
 {
-    int root = root_arg(rside, r0), send[3], recv[3] = {SENT, SENT, SENT}, recv2[3] = {SENT, SENT, SENT};
+    int root = root_arg(rside, r0), send[3], recv[3] = {SENT, SENT, SENT},
+        recv2[3] = {SENT, SENT, SENT};
     for (int j = 0; j < 3; j++) send[j] = V(side, lr, j);
     CHECK_MPI(MPI_Reduce(send, recv, 3, MPI_INT, MPI_SUM, root, ic));
     CHECK_MPI(MPI_Reduce(send, recv2, 3, MPI_INT, first, root, ic));
@@ -143,7 +148,8 @@ static void t_reduce(int rside, int r0, MPI_Op first)
         for (int i = 0; i < rs; i++) sum += V(!side, i, j);
         if (root == MPI_ROOT) {
             CHECK(recv[j] == sum, "reduce sum [%d] = %d want %d", j, recv[j], sum);
-            CHECK(recv2[j] == V(!side, 0, j), "reduce first [%d] = %d want %d", j, recv2[j], V(!side, 0, j));
+            CHECK(recv2[j] == V(!side, 0, j), "reduce first [%d] = %d want %d", j, recv2[j],
+                  V(!side, 0, j));
         } else {
             CHECK(recv[j] == SENT && recv2[j] == SENT, "reduce: non-root buffer written");
         }
@@ -156,7 +162,8 @@ static void t_allgather(void)
     CHECK_MPI(MPI_Allgather(send, 2, MPI_INT, recv, 2, MPI_INT, ic));
     for (int i = 0; i < rs; i++)
         for (int j = 0; j < 2; j++)
-            CHECK(recv[2 * i + j] == V(!side, i, j), "allgather from %d [%d] = %d", i, j, recv[2 * i + j]);
+            CHECK(recv[2 * i + j] == V(!side, i, j), "allgather from %d [%d] = %d", i, j,
+                  recv[2 * i + j]);
     free(recv);
     /* A strided send type against a contiguous receive: the leaders pack. */
     MPI_Datatype vec;
@@ -167,13 +174,16 @@ static void t_allgather(void)
     CHECK_MPI(MPI_Allgather(strided, 1, vec, recv, 2, MPI_INT, ic));
     for (int i = 0; i < rs; i++)
         for (int j = 0; j < 2; j++)
-            CHECK(recv[2 * i + j] == V(!side, i, j), "allgather vector from %d [%d] = %d", i, j, recv[2 * i + j]);
+            CHECK(recv[2 * i + j] == V(!side, i, j), "allgather vector from %d [%d] = %d", i, j,
+                  recv[2 * i + j]);
     /* ... and a gather to side 0's rank 0 of the same. */
     for (int i = 0; i < rs * 2; i++) recv[i] = SENT;
-    CHECK_MPI(MPI_Gather(strided, 1, vec, recv, 2, MPI_INT, side ? 0 : (lr ? MPI_PROC_NULL : MPI_ROOT), ic));
+    CHECK_MPI(MPI_Gather(strided, 1, vec, recv, 2, MPI_INT,
+                         side ? 0 : (lr ? MPI_PROC_NULL : MPI_ROOT), ic));
     for (int i = 0; side == 0 && lr == 0 && i < rs; i++)
         for (int j = 0; j < 2; j++)
-            CHECK(recv[2 * i + j] == V(1, i, j), "gather vector from %d [%d] = %d", i, j, recv[2 * i + j]);
+            CHECK(recv[2 * i + j] == V(1, i, j), "gather vector from %d [%d] = %d", i, j,
+                  recv[2 * i + j]);
     MPI_Type_free(&vec);
     free(recv);
     int counts[64], displs[64], total, sendv[3];
@@ -183,7 +193,8 @@ static void t_allgather(void)
     CHECK_MPI(MPI_Allgatherv(sendv, lr % 3 + 1, MPI_INT, recv, counts, displs, MPI_INT, ic));
     for (int i = 0; i < rs; i++) {
         for (int j = 0; j < counts[i]; j++)
-            CHECK(recv[displs[i] + j] == V(!side, i, j), "allgatherv from %d [%d] = %d", i, j, recv[displs[i] + j]);
+            CHECK(recv[displs[i] + j] == V(!side, i, j), "allgatherv from %d [%d] = %d", i, j,
+                  recv[displs[i] + j]);
         CHECK(recv[displs[i] + counts[i]] == SENT, "allgatherv: gap after %d written", i);
     }
     free(recv);
@@ -197,7 +208,8 @@ static void t_alltoall(void)
     CHECK_MPI(MPI_Alltoall(send, 2, MPI_INT, recv, 2, MPI_INT, ic));
     for (int i = 0; i < rs; i++)
         for (int j = 0; j < 2; j++)
-            CHECK(recv[2 * i + j] == V(!side, i, 10 * lr + j), "alltoall from %d [%d] = %d", i, j, recv[2 * i + j]);
+            CHECK(recv[2 * i + j] == V(!side, i, 10 * lr + j), "alltoall from %d [%d] = %d", i, j,
+                  recv[2 * i + j]);
     free(send);
     free(recv);
 
@@ -217,7 +229,8 @@ static void t_alltoall(void)
     CHECK_MPI(MPI_Alltoallv(send, sc, sd, MPI_INT, recv, rc, rd, MPI_INT, ic));
     for (int i = 0; i < rs; i++) {
         for (int j = 0; j < rc[i]; j++)
-            CHECK(recv[rd[i] + j] == V(!side, i, 10 * lr + j), "alltoallv from %d [%d] = %d", i, j, recv[rd[i] + j]);
+            CHECK(recv[rd[i] + j] == V(!side, i, 10 * lr + j), "alltoallv from %d [%d] = %d", i, j,
+                  recv[rd[i] + j]);
         CHECK(recv[rd[i] + rc[i]] == SENT, "alltoallv: gap after %d written", i);
     }
 
@@ -236,7 +249,8 @@ static void t_alltoall(void)
     CHECK_MPI(MPI_Alltoallw(send, swc, sdb, st, recv, rwc, rdb, rt, ic));
     for (int i = 0; i < rs; i++)
         for (int j = 0; j < rc[i]; j++)
-            CHECK(recv[rd[i] + j] == V(!side, i, 10 * lr + j), "alltoallw from %d [%d] = %d", i, j, recv[rd[i] + j]);
+            CHECK(recv[rd[i] + j] == V(!side, i, 10 * lr + j), "alltoallw from %d [%d] = %d", i, j,
+                  recv[rd[i] + j]);
     free(send);
     free(recv);
 }
@@ -309,7 +323,8 @@ static void t_barrier(void)
         for (int i = 0; i < rs; i++) CHECK_MPI(MPI_Send(&entered, 1, MPI_DOUBLE, i, 55, ic));
     if (side == 0) {
         CHECK_MPI(MPI_Recv(&entered, 1, MPI_DOUBLE, rs - 1, 55, ic, MPI_STATUS_IGNORE));
-        CHECK(left >= entered, "left the barrier at %.6f before the other side entered at %.6f", left, entered);
+        CHECK(left >= entered, "left the barrier at %.6f before the other side entered at %.6f",
+              left, entered);
     }
     CHECK_MPI(MPI_Barrier(ic));
 }
@@ -320,18 +335,22 @@ static void t_errors(void)
     int x[4] = {0, 0, 0, 0}, y[4], neg[64];
     for (int i = 0; i < 64; i++) neg[i] = i == ls - 1 ? -1 : 1;
     expect(MPI_Scan(x, y, 1, MPI_INT, MPI_SUM, ic), MPI_ERR_COMM, "MPI_Scan", "intercommunicator");
-    expect(MPI_Exscan(x, y, 1, MPI_INT, MPI_SUM, ic), MPI_ERR_COMM, "MPI_Exscan", "intercommunicator");
+    expect(MPI_Exscan(x, y, 1, MPI_INT, MPI_SUM, ic), MPI_ERR_COMM, "MPI_Exscan",
+           "intercommunicator");
     expect(MPI_Bcast(x, 1, MPI_INT, rs, ic), MPI_ERR_ROOT, "MPI_Bcast", "remote group");
     expect(MPI_Reduce(x, y, 1, MPI_INT, MPI_SUM, -7, ic), MPI_ERR_ROOT, "MPI_Reduce", "MPI_ROOT");
     expect(MPI_Allreduce(MPI_IN_PLACE, y, 1, MPI_INT, MPI_SUM, ic), MPI_ERR_BUFFER, "MPI_Allreduce",
            "MPI_IN_PLACE");
-    expect(MPI_Gather(x, 1, MPI_INT, NULL, 1, MPI_INT, MPI_ROOT, ic), MPI_ERR_BUFFER, "MPI_Gather", "recvbuf");
-    expect(MPI_Gatherv(x, 1, MPI_INT, y, NULL, neg, MPI_INT, MPI_ROOT, ic), MPI_ERR_ARG, "MPI_Gatherv",
-           "recvcounts");
-    expect(MPI_Alltoall(x, -1, MPI_INT, y, 1, MPI_INT, ic), MPI_ERR_COUNT, "MPI_Alltoall", "sendcount");
+    expect(MPI_Gather(x, 1, MPI_INT, NULL, 1, MPI_INT, MPI_ROOT, ic), MPI_ERR_BUFFER, "MPI_Gather",
+           "recvbuf");
+    expect(MPI_Gatherv(x, 1, MPI_INT, y, NULL, neg, MPI_INT, MPI_ROOT, ic), MPI_ERR_ARG,
+           "MPI_Gatherv", "recvcounts");
+    expect(MPI_Alltoall(x, -1, MPI_INT, y, 1, MPI_INT, ic), MPI_ERR_COUNT, "MPI_Alltoall",
+           "sendcount");
     expect(MPI_Reduce_scatter(x, y, neg, MPI_INT, MPI_SUM, ic), MPI_ERR_COUNT, "MPI_Reduce_scatter",
            "recvcounts");
-    expect(MPI_Allreduce(x, y, 1, MPI_INT, MPI_OP_NULL, ic), MPI_ERR_OP, "MPI_Allreduce", "MPI_OP_NULL");
+    expect(MPI_Allreduce(x, y, 1, MPI_INT, MPI_OP_NULL, ic), MPI_ERR_OP, "MPI_Allreduce",
+           "MPI_OP_NULL");
     expect(MPI_Scatter(side ? x : MPI_IN_PLACE, 1, MPI_INT, side ? MPI_IN_PLACE : y, 1, MPI_INT,
                        side ? 0 : MPI_ROOT, ic),
            MPI_ERR_BUFFER, "MPI_Scatter", "MPI_IN_PLACE");

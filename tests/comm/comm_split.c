@@ -91,8 +91,8 @@ int main(int argc, char **argv)
     for (int r = 0; r < size; r++) members[r] = size - 1 - r;
     check_members(c, members, size, "split_type shared");
     MPI_Comm_free(&c);
-    CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, rank % 2 ? MPI_UNDEFINED : MPI_COMM_TYPE_SHARED, 0,
-                                  MPI_INFO_NULL, &c));
+    CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, rank % 2 ? MPI_UNDEFINED : MPI_COMM_TYPE_SHARED,
+                                  0, MPI_INFO_NULL, &c));
     if (rank % 2) {
         CHECK(c == MPI_COMM_NULL, "split_type MPI_UNDEFINED gave a communicator");
     } else {

@@ -14,7 +14,8 @@ static void expect_comm(MPI_Comm c, int want_rank, int want_size, const char *wh
     CHECK(c != MPI_COMM_NULL, "%s: MPI_COMM_NULL", what);
     CHECK_MPI(MPI_Comm_rank(c, &r));
     CHECK_MPI(MPI_Comm_size(c, &s));
-    CHECK(r == want_rank && s == want_size, "%s: rank %d size %d want %d %d", what, r, s, want_rank, want_size);
+    CHECK(r == want_rank && s == want_size, "%s: rank %d size %d want %d %d", what, r, s, want_rank,
+          want_size);
     int sum = 0, want = 0;
     CHECK_MPI(MPI_Allreduce(&r, &sum, 1, MPI_INT, MPI_SUM, c));
     want = s * (s - 1) / 2;
@@ -35,7 +36,10 @@ static int guided_on(MPI_Comm comm, const char *resource, MPI_Comm *out)
     return 1;
 }
 
-static int guided(const char *resource, MPI_Comm *out) { return guided_on(MPI_COMM_WORLD, resource, out); }
+static int guided(const char *resource, MPI_Comm *out)
+{
+    return guided_on(MPI_COMM_WORLD, resource, out);
+}
 
 /* The value of mpi_hw_resource_type on c's info ("" when absent). */
 static void hw_type_of(MPI_Comm c, char *value, int len)
@@ -81,7 +85,8 @@ static void unguided_walk(void)
         int got, all, res;
         CHECK_MPI(MPI_Comm_split_type(parent, MPI_COMM_TYPE_HW_UNGUIDED, 0, MPI_INFO_NULL, &c));
         got = c != MPI_COMM_NULL;
-        if (levels == 0 && must) CHECK(got, "HW_UNGUIDED gave MPI_COMM_NULL to a process bound to one PU");
+        if (levels == 0 && must)
+            CHECK(got, "HW_UNGUIDED gave MPI_COMM_NULL to a process bound to one PU");
         CHECK_MPI(MPI_Allreduce(&got, &all, 1, MPI_INT, MPI_LAND, parent));
         if (!all) {
             if (c != MPI_COMM_NULL) MPI_Comm_free(&c);
@@ -89,13 +94,16 @@ static void unguided_walk(void)
         }
         levels++;
         hw_type_of(c, type, sizeof type);
-        CHECK(type[0] != 0, "HW_UNGUIDED level %d: no mpi_hw_resource_type on the new communicator", levels);
+        CHECK(type[0] != 0, "HW_UNGUIDED level %d: no mpi_hw_resource_type on the new communicator",
+              levels);
         CHECK(guided_on(parent, type, &g), "info vanished");
-        CHECK(g != MPI_COMM_NULL, "HW_GUIDED %s after HW_UNGUIDED chose it gave MPI_COMM_NULL", type);
+        CHECK(g != MPI_COMM_NULL, "HW_GUIDED %s after HW_UNGUIDED chose it gave MPI_COMM_NULL",
+              type);
         CHECK_MPI(MPI_Comm_compare(c, g, &res));
         CHECK(res == MPI_CONGRUENT, "HW_GUIDED %s and HW_UNGUIDED differ (compare %d)", type, res);
         hw_type_of(g, again, sizeof again);
-        CHECK(strcmp(again, type) == 0, "HW_GUIDED %s reports mpi_hw_resource_type '%s'", type, again);
+        CHECK(strcmp(again, type) == 0, "HW_GUIDED %s reports mpi_hw_resource_type '%s'", type,
+              again);
         MPI_Comm_free(&g);
         CHECK_MPI(MPI_Comm_dup(c, &d));
         hw_type_of(d, again, sizeof again);
@@ -137,7 +145,8 @@ int main(int argc, char **argv)
             CHECK(res == MPI_CONGRUENT, "HW_GUIDED mpi_shared_memory compares %d", res);
             char type[64];
             hw_type_of(c, type, sizeof type);
-            CHECK(strcmp(type, "mpi_shared_memory") == 0, "HW_GUIDED mpi_shared_memory reports '%s'", type);
+            CHECK(strcmp(type, "mpi_shared_memory") == 0,
+                  "HW_GUIDED mpi_shared_memory reports '%s'", type);
             MPI_Comm_free(&c);
             CHECK(guided("no such resource", &c), "info vanished");
             CHECK(c == MPI_COMM_NULL, "HW_GUIDED with an unknown resource gave a communicator");
@@ -197,12 +206,12 @@ int main(int argc, char **argv)
     CHECK(res == MPI_CONGRUENT, "from world group compares %d", res);
     MPI_Comm_free(&c);
 
-    expect(MPI_Comm_create_from_group(world, NULL, MPI_INFO_NULL, MPI_ERRORS_RETURN, &c), MPI_ERR_ARG,
-           "MPI_Comm_create_from_group", "stringtag");
-    expect(MPI_Comm_create_from_group(world, "x", MPI_INFO_NULL, MPI_ERRHANDLER_NULL, &c), MPI_ERR_ARG,
-           "MPI_Comm_create_from_group", "errhandler");
-    expect(MPI_Comm_create_from_group(MPI_GROUP_NULL, "x", MPI_INFO_NULL, MPI_ERRORS_RETURN, &c), MPI_ERR_GROUP,
-           "MPI_Comm_create_from_group", "group");
+    expect(MPI_Comm_create_from_group(world, NULL, MPI_INFO_NULL, MPI_ERRORS_RETURN, &c),
+           MPI_ERR_ARG, "MPI_Comm_create_from_group", "stringtag");
+    expect(MPI_Comm_create_from_group(world, "x", MPI_INFO_NULL, MPI_ERRHANDLER_NULL, &c),
+           MPI_ERR_ARG, "MPI_Comm_create_from_group", "errhandler");
+    expect(MPI_Comm_create_from_group(MPI_GROUP_NULL, "x", MPI_INFO_NULL, MPI_ERRORS_RETURN, &c),
+           MPI_ERR_GROUP, "MPI_Comm_create_from_group", "group");
 
     MPI_Group_free(&evens);
     MPI_Group_free(&odds);

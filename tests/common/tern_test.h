@@ -16,29 +16,28 @@ static inline int tt_rank(void)
     return r;
 }
 
-#define CHECK(cond, ...)                                                          \
-    do {                                                                          \
-        if (!(cond)) {                                                            \
-            fprintf(stderr, "FAIL rank %d %s:%d: %s: ", tt_rank(), __FILE__,       \
-                    __LINE__, #cond);                                             \
-            fprintf(stderr, __VA_ARGS__);                                         \
-            fprintf(stderr, "\n");                                                \
-            fflush(stderr);                                                       \
-            MPI_Abort(MPI_COMM_WORLD, 1);                                         \
-            exit(1);                                                              \
-        }                                                                         \
+#define CHECK(cond, ...)                                                                       \
+    do {                                                                                       \
+        if (!(cond)) {                                                                         \
+            fprintf(stderr, "FAIL rank %d %s:%d: %s: ", tt_rank(), __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__);                                                      \
+            fprintf(stderr, "\n");                                                             \
+            fflush(stderr);                                                                    \
+            MPI_Abort(MPI_COMM_WORLD, 1);                                                      \
+            exit(1);                                                                           \
+        }                                                                                      \
     } while (0)
 
 /* An MPI call that must succeed. */
-#define CHECK_MPI(call)                                                           \
-    do {                                                                          \
-        int rc_ = (call);                                                         \
-        if (rc_ != MPI_SUCCESS) {                                                 \
-            char s_[MPI_MAX_ERROR_STRING];                                        \
-            int l_ = 0;                                                           \
-            MPI_Error_string(rc_, s_, &l_);                                       \
-            CHECK(rc_ == MPI_SUCCESS, "%s returned %d: %s", #call, rc_, s_);      \
-        }                                                                         \
+#define CHECK_MPI(call)                                                      \
+    do {                                                                     \
+        int rc_ = (call);                                                    \
+        if (rc_ != MPI_SUCCESS) {                                            \
+            char s_[MPI_MAX_ERROR_STRING];                                   \
+            int l_ = 0;                                                      \
+            MPI_Error_string(rc_, s_, &l_);                                  \
+            CHECK(rc_ == MPI_SUCCESS, "%s returned %d: %s", #call, rc_, s_); \
+        }                                                                    \
     } while (0)
 
 #endif

@@ -5,8 +5,8 @@
 
 #include <mpi.h>
 
-static const MPI_Op tt_all_ops[] = {MPI_MAX,  MPI_MIN, MPI_SUM,  MPI_PROD, MPI_LAND,   MPI_BAND,
-                                    MPI_LOR,  MPI_BOR, MPI_LXOR, MPI_BXOR, MPI_MINLOC, MPI_MAXLOC};
+static const MPI_Op tt_all_ops[] = {MPI_MAX, MPI_MIN, MPI_SUM,  MPI_PROD, MPI_LAND,   MPI_BAND,
+                                    MPI_LOR, MPI_BOR, MPI_LXOR, MPI_BXOR, MPI_MINLOC, MPI_MAXLOC};
 #define TT_NOPS ((int)(sizeof tt_all_ops / sizeof tt_all_ops[0]))
 
 /* MULTI: MPI_AINT, MPI_OFFSET, MPI_COUNT; OTHER: no predefined op at all
@@ -29,9 +29,9 @@ static inline int tt_op_allowed(MPI_Op op, int g)
 
 static inline const char *tt_op_name(MPI_Op op)
 {
-    static const char *names[] = {"?",        "MPI_MAX",  "MPI_MIN",    "MPI_SUM",
-                                  "MPI_PROD", "MPI_LAND", "MPI_BAND",   "MPI_LOR",
-                                  "MPI_BOR",  "MPI_LXOR", "MPI_BXOR",   "MPI_MINLOC",
+    static const char *names[] = {"?",          "MPI_MAX",     "MPI_MIN",  "MPI_SUM",
+                                  "MPI_PROD",   "MPI_LAND",    "MPI_BAND", "MPI_LOR",
+                                  "MPI_BOR",    "MPI_LXOR",    "MPI_BXOR", "MPI_MINLOC",
                                   "MPI_MAXLOC", "MPI_REPLACE", "MPI_NO_OP"};
     unsigned i = (unsigned)op & 0xffu;
     return i < sizeof names / sizeof names[0] ? names[i] : "?";

@@ -99,8 +99,8 @@ static void subarray_case(int nd, int order, MPI_Datatype old)
         } while (next_index(nd, sub, idx, order));
     char what[160];
     snprintf(what, sizeof what, "subarray nd=%d %s sizes %d,%d,%d,%d sub %d,%d,%d,%d", nd,
-             order == MPI_ORDER_C ? "C" : "Fortran", sizes[0], sizes[1], sizes[2], sizes[3],
-             sub[0], sub[1], sub[2], sub[3]);
+             order == MPI_ORDER_C ? "C" : "Fortran", sizes[0], sizes[1], sizes[2], sizes[3], sub[0],
+             sub[1], sub[2], sub[3]);
     MPI_Datatype t, tc;
     CHECK_MPI(MPI_Type_create_subarray(nd, sizes, sub, starts, order, old, &t));
     check_picks(t, old, total, want, n, what);
@@ -159,7 +159,8 @@ static void darray_case(int nd, int order, MPI_Datatype old)
         ps[d] = dist[d] == MPI_DISTRIBUTE_NONE ? 1 : 1 + rnd(3);
         darg[d] = MPI_DISTRIBUTE_DFLT_DARG;
         if (dist[d] == MPI_DISTRIBUTE_CYCLIC && rnd(2)) darg[d] = 1 + rnd(3);
-        if (dist[d] == MPI_DISTRIBUTE_BLOCK && rnd(2)) darg[d] = (g[d] + ps[d] - 1) / ps[d] + rnd(2);
+        if (dist[d] == MPI_DISTRIBUTE_BLOCK && rnd(2))
+            darg[d] = (g[d] + ps[d] - 1) / ps[d] + rnd(2);
         if (dist[d] == MPI_DISTRIBUTE_NONE && rnd(2)) darg[d] = 5; /* ignored */
         size *= ps[d];
     }
@@ -185,9 +186,9 @@ static void darray_case(int nd, int order, MPI_Datatype old)
         snprintf(what, sizeof what,
                  "darray nd=%d %s rank %d/%d g %d,%d,%d,%d dist %d,%d,%d,%d darg %d,%d,%d,%d "
                  "ps %d,%d,%d,%d",
-                 nd, order == MPI_ORDER_C ? "C" : "F", rank, size, g[0], g[1], g[2], g[3],
-                 dist[0], dist[1], dist[2], dist[3], darg[0], darg[1], darg[2], darg[3], ps[0],
-                 ps[1], ps[2], ps[3]);
+                 nd, order == MPI_ORDER_C ? "C" : "F", rank, size, g[0], g[1], g[2], g[3], dist[0],
+                 dist[1], dist[2], dist[3], darg[0], darg[1], darg[2], darg[3], ps[0], ps[1], ps[2],
+                 ps[3]);
         MPI_Datatype t, tc;
         MPI_Count cg[4];
         for (int d = 0; d < nd; d++) cg[d] = g[d];
@@ -275,16 +276,16 @@ static void errors(void)
     expect(MPI_Type_create_darray(4, 1, 2, g, dbad, da, ps, MPI_ORDER_C, MPI_INT, &t), MPI_ERR_ARG,
            "array_of_distribs[0]=99", "darray distrib");
     int small[2] = {4, 2};
-    expect(MPI_Type_create_darray(4, 1, 2, g, di, small, ps, MPI_ORDER_C, MPI_INT, &t),
-           MPI_ERR_ARG, "cannot cover array_of_gsizes[0]=10", "darray block too small");
+    expect(MPI_Type_create_darray(4, 1, 2, g, di, small, ps, MPI_ORDER_C, MPI_INT, &t), MPI_ERR_ARG,
+           "cannot cover array_of_gsizes[0]=10", "darray block too small");
     int zd[2] = {MPI_DISTRIBUTE_DFLT_DARG, 0};
     expect(MPI_Type_create_darray(4, 1, 2, g, di, zd, ps, MPI_ORDER_C, MPI_INT, &t), MPI_ERR_ARG,
            "array_of_dargs[1]=0", "darray darg");
     int g0[2] = {10, 0};
     expect(MPI_Type_create_darray(4, 1, 2, g0, di, da, ps, MPI_ORDER_C, MPI_INT, &t), MPI_ERR_ARG,
            "array_of_gsizes[1]=0 must be > 0", "darray gsize");
-    expect(MPI_Type_create_darray(4, 1, 2, g, di, da, ps, 9, MPI_INT, &t), MPI_ERR_ARG,
-           "order=9", "darray order");
+    expect(MPI_Type_create_darray(4, 1, 2, g, di, da, ps, 9, MPI_INT, &t), MPI_ERR_ARG, "order=9",
+           "darray order");
 }
 
 int main(int argc, char **argv)

@@ -94,8 +94,8 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Type_commit(&rt));
     MPI_Status st;
     CHECK_MPI(MPI_Sendrecv(MPI_BOTTOM, 1, t, 0, 5, MPI_BOTTOM, 1, rt, 0, 5, MPI_COMM_SELF, &st));
-    CHECK(ri[3] == 12 && ri[0] == 13 && ri[1] == 0 && ri[2] == 0 && r->d == 6.5 &&
-              r->s[0] == -3 && r->s[1] == 77,
+    CHECK(ri[3] == 12 && ri[0] == 13 && ri[1] == 0 && ri[2] == 0 && r->d == 6.5 && r->s[0] == -3 &&
+              r->s[1] == 77,
           "MPI_BOTTOM to MPI_BOTTOM: %d %d %d %d %g %d %d", ri[0], ri[1], ri[2], ri[3], r->d,
           r->s[0], r->s[1]);
     int count;

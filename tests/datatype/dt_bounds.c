@@ -28,8 +28,8 @@ static MPI_Datatype struct2(MPI_Datatype a, MPI_Aint da, MPI_Datatype b, MPI_Ain
     return t;
 }
 
-static void check_free(MPI_Datatype t, const char *what, long size, long lb, long extent,
-                       long tlb, long textent)
+static void check_free(MPI_Datatype t, const char *what, long size, long lb, long extent, long tlb,
+                       long textent)
 {
     expect_bounds(t, what, size, lb, extent, tlb, textent);
     CHECK_MPI(MPI_Type_free(&t));
@@ -168,8 +168,7 @@ static void padding(void)
     check_free(struct2(MPI_CHAR, 0, MPI_LONG_DOUBLE, 16), "{char, long double@16}", 17, 0, 32, 0,
                32);
     check_free(struct2(MPI_CHAR, -3, MPI_INT, 4), "{char@-3, int@4}", 5, -3, 12, -3, 11);
-    check_free(struct2(MPI_DOUBLE_INT, 0, MPI_CHAR, 12), "{double_int, char@12}", 13, 0, 16, 0,
-               13);
+    check_free(struct2(MPI_DOUBLE_INT, 0, MPI_CHAR, 12), "{double_int, char@12}", 13, 0, 16, 0, 13);
     /* the alignment of a derived member is that of its basic types */
     CHECK_MPI(MPI_Type_vector(2, 1, 2, MPI_DOUBLE, &v));
     check_free(struct2(MPI_CHAR, 0, v, 8), "{char, vector of double@8}", 17, 0, 32, 0, 32);

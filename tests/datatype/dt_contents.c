@@ -40,8 +40,7 @@ static void same_type(MPI_Datatype a, MPI_Datatype b, const char *what)
     CHECK(tla >= -4000 && tea < 4000, "%s: test buffer too small", what);
     CHECK_MPI(MPI_Pack_c(base, 1, ca, pa, sizeof pa, &qa, MPI_COMM_WORLD));
     CHECK_MPI(MPI_Pack_c(base, 1, cb, pb, sizeof pb, &qb, MPI_COMM_WORLD));
-    CHECK(qa == sa && qb == sa && memcmp(pa, pb, (size_t)sa) == 0, "%s: packed bytes differ",
-          what);
+    CHECK(qa == sa && qb == sa && memcmp(pa, pb, (size_t)sa) == 0, "%s: packed bytes differ", what);
     CHECK_MPI(MPI_Type_free(&ca));
     CHECK_MPI(MPI_Type_free(&cb));
 }
@@ -69,7 +68,8 @@ static MPI_Datatype rebuild(MPI_Datatype t, int large)
     switch (comb) {
     case MPI_COMBINER_DUP: CHECK_MPI(MPI_Type_dup(T[0], &r)); break;
     case MPI_COMBINER_CONTIGUOUS:
-        CHECK_MPI(large ? MPI_Type_contiguous_c(C[0], T[0], &r) : MPI_Type_contiguous(I[0], T[0], &r));
+        CHECK_MPI(large ? MPI_Type_contiguous_c(C[0], T[0], &r)
+                        : MPI_Type_contiguous(I[0], T[0], &r));
         break;
     case MPI_COMBINER_VECTOR:
         CHECK_MPI(large ? MPI_Type_vector_c(C[0], C[1], C[2], T[0], &r)
@@ -167,14 +167,14 @@ static void every_combiner(void)
             CHECK_MPI(MPI_Type_free(&t[0]));
             CHECK_MPI(MPI_Type_free(&t[1]));
 
-#define PAIR(CALL_C, CALL, COMB, NAME)                                                       \
-    do {                                                                                     \
-        CHECK_MPI(CALL_C);                                                                   \
-        CHECK_MPI(CALL);                                                                     \
-        round_trip(large ? t[0] : t[1], COMB, large, NAME);                                  \
-        same_type(t[0], t[1], NAME " _c = int form");                                        \
-        CHECK_MPI(MPI_Type_free(&t[0]));                                                     \
-        CHECK_MPI(MPI_Type_free(&t[1]));                                                     \
+#define PAIR(CALL_C, CALL, COMB, NAME)                      \
+    do {                                                    \
+        CHECK_MPI(CALL_C);                                  \
+        CHECK_MPI(CALL);                                    \
+        round_trip(large ? t[0] : t[1], COMB, large, NAME); \
+        same_type(t[0], t[1], NAME " _c = int form");       \
+        CHECK_MPI(MPI_Type_free(&t[0]));                    \
+        CHECK_MPI(MPI_Type_free(&t[1]));                    \
     } while (0)
             PAIR(MPI_Type_vector_c(3, 2, -4, old, &t[0]), MPI_Type_vector(3, 2, -4, old, &t[1]),
                  MPI_COMBINER_VECTOR, "vector");
@@ -189,8 +189,8 @@ static void every_combiner(void)
                  MPI_Type_create_indexed_block(3, 2, id, old, &t[1]), MPI_COMBINER_INDEXED_BLOCK,
                  "indexed_block");
             PAIR(MPI_Type_create_hindexed_block_c(3, 1, cad, old, &t[0]),
-                 MPI_Type_create_hindexed_block(3, 1, ad, old, &t[1]),
-                 MPI_COMBINER_HINDEXED_BLOCK, "hindexed_block");
+                 MPI_Type_create_hindexed_block(3, 1, ad, old, &t[1]), MPI_COMBINER_HINDEXED_BLOCK,
+                 "hindexed_block");
             PAIR(MPI_Type_create_resized_c(old, -12, 40, &t[0]),
                  MPI_Type_create_resized(old, -12, 40, &t[1]), MPI_COMBINER_RESIZED, "resized");
         }
@@ -208,8 +208,7 @@ static void every_combiner(void)
     CHECK(T[0] != MPI_DATATYPE_NULL, "inner type handle");
     MPI_Aint lb, ext;
     CHECK_MPI(MPI_Type_get_extent(T[0], &lb, &ext));
-    CHECK(lb == -2 && ext == 6, "inner type from contents: lb %ld extent %ld", (long)lb,
-          (long)ext);
+    CHECK(lb == -2 && ext == 6, "inner type from contents: lb %ld extent %ld", (long)lb, (long)ext);
     (void)keep;
     CHECK_MPI(MPI_Type_free(&T[0]));
     CHECK_MPI(MPI_Type_free(&v));

@@ -32,8 +32,17 @@ static void expect_status(const MPI_Status *st, MPI_Datatype t, long elements, i
 /* {double, int, double} received as two MPI_DOUBLE_INT: 3 elements */
 static void pairs(void)
 {
-    struct tri { double a; int b; double c; } foo = {1.5, 7, -2.25};
-    struct quad { double a; int b; double c; int d; } bar = {0, -1, 0, -1};
+    struct tri {
+        double a;
+        int b;
+        double c;
+    } foo = {1.5, 7, -2.25};
+    struct quad {
+        double a;
+        int b;
+        double c;
+        int d;
+    } bar = {0, -1, 0, -1};
     int bl[3] = {1, 1, 1};
     MPI_Aint d[3] = {offsetof(struct tri, a), offsetof(struct tri, b), offsetof(struct tri, c)};
     MPI_Datatype ty[3] = {MPI_DOUBLE, MPI_INT, MPI_DOUBLE}, t;
@@ -42,8 +51,14 @@ static void pairs(void)
     int ints[3] = {4, 5, 6}, got[4] = {-1, -1, -1, -1};
     float f = 2.5f;
     short s = 9;
-    struct { float v; int i; } fi[2];
-    struct { short v; int i; } si[2];
+    struct {
+        float v;
+        int i;
+    } fi[2];
+    struct {
+        short v;
+        int i;
+    } si[2];
     if (rank == 0) {
         CHECK_MPI(MPI_Send(&foo, 1, t, 1, 1, MPI_COMM_WORLD));
         CHECK_MPI(MPI_Send(ints, 3, MPI_INT, 1, 2, MPI_COMM_WORLD));
@@ -119,7 +134,11 @@ static void marked_struct(void)
 /* a struct {char; short; int} through contiguous(1, ...): 3 elements */
 static void small_struct(void)
 {
-    struct s3 { char a; short b; int c; } x = {20, 30, 40}, y = {-1, -1, -1};
+    struct s3 {
+        char a;
+        short b;
+        int c;
+    } x = {20, 30, 40}, y = {-1, -1, -1};
     int bl[3] = {1, 1, 1};
     MPI_Aint d[3] = {offsetof(struct s3, a), offsetof(struct s3, b), offsetof(struct s3, c)};
     MPI_Datatype ty[3] = {MPI_CHAR, MPI_SHORT, MPI_INT}, s, c;

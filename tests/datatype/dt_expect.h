@@ -6,7 +6,8 @@
 
 /* t's envelope through the _c query (large) or the int one (no large
  * counts there); returns the combiner. */
-static inline int envelope(MPI_Datatype t, int large, MPI_Count *ni, MPI_Count *na, MPI_Count *nc, MPI_Count *nd)
+static inline int envelope(MPI_Datatype t, int large, MPI_Count *ni, MPI_Count *na, MPI_Count *nc,
+                           MPI_Count *nd)
 {
     int comb;
     if (large) {
@@ -21,8 +22,8 @@ static inline int envelope(MPI_Datatype t, int large, MPI_Count *ni, MPI_Count *
 
 /* size, bounds and true bounds of t through every query that gives them:
  * the int, _x and _c forms and the MPI-1 MPI_Type_lb/ub/extent */
-static inline void expect_bounds(MPI_Datatype t, const char *what, long size, long lb,
-                                 long extent, long tlb, long textent)
+static inline void expect_bounds(MPI_Datatype t, const char *what, long size, long lb, long extent,
+                                 long tlb, long textent)
 {
     int sz;
     MPI_Count szx, szc, lbx, extx, lbc, extc, tlx, tex, tlc, tec;

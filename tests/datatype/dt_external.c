@@ -179,7 +179,7 @@ static void derived(void)
     MPI_Datatype types[3] = {MPI_CHAR, MPI_DOUBLE, MPI_SHORT}, t, v;
     CHECK_MPI(MPI_Type_create_struct(3, bl, disp, types, &t));
     CHECK_MPI(MPI_Type_commit(&t));
-    unsigned char want[] = {'x', 0xc0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 2,
+    unsigned char want[] = {'x', 0xc0, 0,    0, 0, 0, 0, 0, 0, 0,    1,    0, 2,
                             'y', 0x3f, 0xe0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 3};
     expect_bytes(t, r, 2, want, sizeof want, "struct with gaps");
     memset(rb, 0, sizeof rb);

@@ -163,7 +163,8 @@ int main(int argc, char **argv)
         CHECK_MPI(MPI_Type_vector(1000000, 1, 2, MPI_INT, &h));
         CHECK_MPI(MPI_Type_commit(&h));
         const struct tern_dt_layout *L = dt_of(h)->layout;
-        CHECK(L->nblocks == 1 && L->nlevels == 1 && L->level[0].count == 1000000 && L->level[0].stride == 8,
+        CHECK(L->nblocks == 1 && L->nlevels == 1 && L->level[0].count == 1000000 &&
+                  L->level[0].stride == 8,
               "vector(1M,1,2,int) layout: %zu blocks, %d levels", L->nblocks, L->nlevels);
         CHECK(dt_of(h)->basic == MPI_INT && dt_of(h)->basic_count == 1000000 && !dt_of(h)->contig,
               "vector(1M) basic");
@@ -182,7 +183,8 @@ int main(int argc, char **argv)
         CHECK_MPI(MPI_Type_indexed(4, rbl, rd, MPI_DOUBLE, &h));
         CHECK_MPI(MPI_Type_commit(&h));
         L = dt_of(h)->layout;
-        CHECK(L->nblocks == 1 && L->nlevels == 1 && L->level[0].count == 4 && L->level[0].stride == 40,
+        CHECK(L->nblocks == 1 && L->nlevels == 1 && L->level[0].count == 4 &&
+                  L->level[0].stride == 40,
               "regular indexed: %zu blocks, %d levels", L->nblocks, L->nlevels);
         CHECK_MPI(MPI_Type_free(&h));
         /* a contiguous run of a vector is the vector's nest, one level more */
@@ -259,8 +261,9 @@ int main(int argc, char **argv)
         MPI_Datatype ety[3] = {MPI_INT, MPI_DOUBLE, MPI_CHAR}, es, ec;
         CHECK_MPI(MPI_Type_create_struct(3, ebl, ed, ety, &es));
         CHECK_MPI(MPI_Type_contiguous(2, es, &ec));
-        static const struct { size_t elems, bytes; } eb[] = {
-            {0, 0}, {1, 4}, {2, 12}, {3, 13}, {4, 17}, {5, 25}, {6, 26}, {7, 30}, {11, 51}};
+        static const struct {
+            size_t elems, bytes;
+        } eb[] = {{0, 0}, {1, 4}, {2, 12}, {3, 13}, {4, 17}, {5, 25}, {6, 26}, {7, 30}, {11, 51}};
         for (size_t i = 0; i < sizeof eb / sizeof eb[0]; i++) {
             size_t n;
             CHECK(tern_dt_elements_to_bytes(dt_of(es), eb[i].elems) == eb[i].bytes &&
@@ -324,8 +327,8 @@ int main(int argc, char **argv)
         tern_objtab_destroy(&tab);
     }
 
-    rtype *all[] = {&i32, &f64, &ch, &si, &di, &v, &hv, &cr, &r, &ix, &vs, &st, &big,
-                    &c6, &v6, &x6, &r1};
+    rtype *all[] = {&i32, &f64, &ch, &si,  &di, &v,  &hv, &cr, &r,
+                    &ix,  &vs,  &st, &big, &c6, &v6, &x6, &r1};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) rt_free(all[i]);
     CHECK_MPI(MPI_Finalize());
     return 0;

@@ -31,16 +31,16 @@
 typedef struct {
     MPI_Datatype h;
     int combiner;
-    long n, cap;               /* basic elements (typemap entries) */
+    long n, cap; /* basic elements (typemap entries) */
     MPI_Aint *disp;
     int *len;
-    int has_lbm, has_ubm;      /* explicit markers */
+    int has_lbm, has_ubm; /* explicit markers */
     MPI_Aint lbm, ubm;
-    int has_slb, has_sub;      /* bounds of the copies that hold data */
+    int has_slb, has_sub; /* bounds of the copies that hold data */
     MPI_Aint slb, sub;
-    MPI_Aint lb, ub;           /* the type's bounds (m_finish) */
+    MPI_Aint lb, ub; /* the type's bounds (m_finish) */
     size_t align;
-    int ext32_ok;              /* every basic type keeps its size in external32 */
+    int ext32_ok; /* every basic type keeps its size in external32 */
 } mtype;
 
 static inline MPI_Aint m_extent(const mtype *t) { return t->ub - t->lb; }
@@ -145,23 +145,26 @@ static inline mtype m_basic(MPI_Datatype h)
     t.h = h;
     t.combiner = MPI_COMBINER_NAMED;
     t.has_slb = t.has_sub = 1;
-#define M_PAIR(H, V)                                                                 \
-    if (h == H) {                                                                    \
-        struct p_ { V v; int i; };                                                   \
-        m_push(&t, 0, sizeof(V));                                                    \
-        m_push(&t, offsetof(struct p_, i), sizeof(int));                             \
-        t.sub = sizeof(struct p_);                                                   \
-        t.align = _Alignof(struct p_);                                               \
+#define M_PAIR(H, V)                                     \
+    if (h == H) {                                        \
+        struct p_ {                                      \
+            V v;                                         \
+            int i;                                       \
+        };                                               \
+        m_push(&t, 0, sizeof(V));                        \
+        m_push(&t, offsetof(struct p_, i), sizeof(int)); \
+        t.sub = sizeof(struct p_);                       \
+        t.align = _Alignof(struct p_);                   \
     }
     M_PAIR(MPI_DOUBLE_INT, double)
     M_PAIR(MPI_FLOAT_INT, float)
     M_PAIR(MPI_SHORT_INT, short)
 #undef M_PAIR
-#define M_ONE(H, T)                                                                  \
-    if (h == H) {                                                                    \
-        m_push(&t, 0, sizeof(T));                                                    \
-        t.sub = sizeof(T);                                                           \
-        t.align = _Alignof(T);                                                       \
+#define M_ONE(H, T)               \
+    if (h == H) {                 \
+        m_push(&t, 0, sizeof(T)); \
+        t.sub = sizeof(T);        \
+        t.align = _Alignof(T);    \
     }
     M_ONE(MPI_CHAR, char)
     M_ONE(MPI_SHORT, short)
@@ -386,9 +389,7 @@ static inline int m_owner(const struct m_grid *gr, int d, int i)
     case MPI_DISTRIBUTE_BLOCK:
         b = gr->darg[d] == MPI_DISTRIBUTE_DFLT_DARG ? (gr->g[d] + p - 1) / p : gr->darg[d];
         return i / b;
-    default:
-        b = gr->darg[d] == MPI_DISTRIBUTE_DFLT_DARG ? 1 : gr->darg[d];
-        return i / b % p;
+    default: b = gr->darg[d] == MPI_DISTRIBUTE_DFLT_DARG ? 1 : gr->darg[d]; return i / b % p;
     }
 }
 static inline int m_owned(const void *arg, int i0, int i1)
@@ -406,8 +407,8 @@ static inline mtype m_darray(int large, const struct m_grid *gr, int order, cons
         CHECK_MPI(MPI_Type_create_darray_c(size, rank, 2, g, gr->distrib, gr->darg, gr->p, order,
                                            c->h, &t.h));
     } else {
-        CHECK_MPI(MPI_Type_create_darray(size, rank, 2, gr->g, gr->distrib, gr->darg, gr->p,
-                                         order, c->h, &t.h));
+        CHECK_MPI(MPI_Type_create_darray(size, rank, 2, gr->g, gr->distrib, gr->darg, gr->p, order,
+                                         c->h, &t.h));
     }
     t.combiner = MPI_COMBINER_DARRAY;
     m_array2(&t, c, gr->g, order, m_owned, gr);
@@ -436,9 +437,9 @@ static inline MPI_Aint m_disp(msrc *s) { return (MPI_Aint)m_pick(s, 97) - 48; }
 
 static inline mtype m_gen(msrc *s, int depth)
 {
-    static const MPI_Datatype basics[] = {MPI_INT,    MPI_DOUBLE,    MPI_CHAR,      MPI_SHORT,
-                                          MPI_FLOAT,  MPI_DOUBLE_INT, MPI_SHORT_INT, MPI_FLOAT_INT,
-                                          MPI_2INT,   MPI_LONG};
+    static const MPI_Datatype basics[] = {MPI_INT,   MPI_DOUBLE,     MPI_CHAR,      MPI_SHORT,
+                                          MPI_FLOAT, MPI_DOUBLE_INT, MPI_SHORT_INT, MPI_FLOAT_INT,
+                                          MPI_2INT,  MPI_LONG};
     int what = depth > 0 ? m_pick(s, 16) : 0;
     if (what < 2) return m_basic(basics[m_pick(s, (int)(sizeof basics / sizeof basics[0]))]);
     int large = m_pick(s, 4) == 0;
@@ -501,7 +502,7 @@ static inline mtype m_gen(msrc *s, int depth)
                                                     : MPI_DISTRIBUTE_CYCLIC;
                 if (gr.distrib[k] == MPI_DISTRIBUTE_NONE) gr.p[k] = 1;
                 int least = (gr.g[k] + gr.p[k] - 1) / gr.p[k]; /* block needs b * p >= g */
-                gr.darg[k] = m_pick(s, 2) ? MPI_DISTRIBUTE_DFLT_DARG
+                gr.darg[k] = m_pick(s, 2)                            ? MPI_DISTRIBUTE_DFLT_DARG
                              : gr.distrib[k] == MPI_DISTRIBUTE_BLOCK ? least + m_pick(s, 2)
                                                                      : 1 + m_pick(s, 3);
                 if (gr.distrib[k] == MPI_DISTRIBUTE_NONE) gr.darg[k] = MPI_DISTRIBUTE_DFLT_DARG;

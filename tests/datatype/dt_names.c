@@ -88,8 +88,8 @@ static void expect_name(MPI_Datatype t, const char *want, const char *what)
     char name[MPI_MAX_OBJECT_NAME];
     int len = -1;
     CHECK_MPI(MPI_Type_get_name(t, name, &len));
-    CHECK(strcmp(name, want) == 0 && len == (int)strlen(want), "%s: name \"%s\" (%d), expected \"%s\"",
-          what, name, len, want);
+    CHECK(strcmp(name, want) == 0 && len == (int)strlen(want),
+          "%s: name \"%s\" (%d), expected \"%s\"", what, name, len, want);
 }
 
 static void names(void)

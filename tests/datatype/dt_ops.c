@@ -33,51 +33,53 @@ static void expect_op_error(int rc, MPI_Op op, MPI_Datatype t)
 }
 
 /* values small enough that no sum or product overflows the narrowest type */
-#define GEN_S(i, s) ((((i) * 7 + (s) * 5) % 19) - 9)
-#define GEN_U(i, s) (((i) * 7 + (s) * 5) % 11)
-#define GEN_L(i, s) (((i) * 5 + (s)) % 3) /* 0, 1, 2: logicals */
+#define GEN_S(i, s) ((((i)*7 + (s)*5) % 19) - 9)
+#define GEN_U(i, s) (((i)*7 + (s)*5) % 11)
+#define GEN_L(i, s) (((i)*5 + (s)) % 3) /* 0, 1, 2: logicals */
 
-#define REF_INT(op, x, y, T)                                                           \
-    ((op) == MPI_MAX    ? (x > y ? x : y)                                              \
-     : (op) == MPI_MIN  ? (x < y ? x : y)                                              \
-     : (op) == MPI_SUM  ? (T)(x + y)                                                   \
-     : (op) == MPI_PROD ? (T)(x * y)                                                   \
-     : (op) == MPI_LAND ? (T)(x && y)                                                  \
-     : (op) == MPI_LOR  ? (T)(x || y)                                                  \
-     : (op) == MPI_LXOR ? (T)(!x != !y)                                                \
-     : (op) == MPI_BAND ? (T)(x & y)                                                   \
-     : (op) == MPI_BOR  ? (T)(x | y)                                                   \
+#define REF_INT(op, x, y, T)              \
+    ((op) == MPI_MAX    ? (x > y ? x : y) \
+     : (op) == MPI_MIN  ? (x < y ? x : y) \
+     : (op) == MPI_SUM  ? (T)(x + y)      \
+     : (op) == MPI_PROD ? (T)(x * y)      \
+     : (op) == MPI_LAND ? (T)(x && y)     \
+     : (op) == MPI_LOR  ? (T)(x || y)     \
+     : (op) == MPI_LXOR ? (T)(!x != !y)   \
+     : (op) == MPI_BAND ? (T)(x & y)      \
+     : (op) == MPI_BOR  ? (T)(x | y)      \
                         : (T)(x ^ y))
-#define REF_LOG(op, x, y, T)                                                           \
+#define REF_LOG(op, x, y, T) \
     ((op) == MPI_LAND ? (T)(x && y) : (op) == MPI_LOR ? (T)(x || y) : (T)(!x != !y))
-#define REF_FLT(op, x, y, T)                                                           \
-    ((op) == MPI_MAX ? (x > y ? x : y) : (op) == MPI_MIN ? (x < y ? x : y)             \
-     : (op) == MPI_SUM ? (T)(x + y) : (op) == MPI_PROD ? (T)(x * y) : REF_LOG(op, x, y, T))
+#define REF_FLT(op, x, y, T)              \
+    ((op) == MPI_MAX    ? (x > y ? x : y) \
+     : (op) == MPI_MIN  ? (x < y ? x : y) \
+     : (op) == MPI_SUM  ? (T)(x + y)      \
+     : (op) == MPI_PROD ? (T)(x * y)      \
+                        : REF_LOG(op, x, y, T))
 #define REF_CPLX(op, x, y, T) ((op) == MPI_SUM ? (T)(x + y) : (T)(x * y))
 
-#define DEF_TEST(FN, T, GEN, REF)                                                          \
-    static void FN(MPI_Datatype h, int cls)                                                \
-    {                                                                                      \
-        for (int o = 0; o < TT_NOPS; o++) {                                                   \
-            MPI_Op op = tt_all_ops[o];                                                        \
-            T a[N], b[N];                                                                  \
-            for (int i = 0; i < N; i++) {                                                  \
-                a[i] = GEN(i, 1);                                                          \
-                b[i] = GEN(i, 2);                                                          \
-            }                                                                              \
-            int rc = MPI_Reduce_local(a, b, N, h, op);                                     \
-            if (!tt_op_allowed(op, cls)) {                                                       \
-                expect_op_error(rc, op, h);                                                \
-                continue;                                                                  \
-            }                                                                              \
-            CHECK(rc == MPI_SUCCESS, "%s on 0x%x: rc %d", tt_op_name(op), (unsigned)h, rc);   \
-            for (int i = 0; i < N; i++) {                                                  \
-                T x = GEN(i, 1), y = GEN(i, 2), z = REF(op, x, y, T);                      \
-                CHECK(z == b[i], "%s on 0x%x: element %d wrong", tt_op_name(op), (unsigned)h, \
-                      i);                                                                  \
-                CHECK(a[i] == x, "%s on 0x%x: inbuf changed", tt_op_name(op), (unsigned)h);   \
-            }                                                                              \
-        }                                                                                  \
+#define DEF_TEST(FN, T, GEN, REF)                                                                 \
+    static void FN(MPI_Datatype h, int cls)                                                       \
+    {                                                                                             \
+        for (int o = 0; o < TT_NOPS; o++) {                                                       \
+            MPI_Op op = tt_all_ops[o];                                                            \
+            T a[N], b[N];                                                                         \
+            for (int i = 0; i < N; i++) {                                                         \
+                a[i] = GEN(i, 1);                                                                 \
+                b[i] = GEN(i, 2);                                                                 \
+            }                                                                                     \
+            int rc = MPI_Reduce_local(a, b, N, h, op);                                            \
+            if (!tt_op_allowed(op, cls)) {                                                        \
+                expect_op_error(rc, op, h);                                                       \
+                continue;                                                                         \
+            }                                                                                     \
+            CHECK(rc == MPI_SUCCESS, "%s on 0x%x: rc %d", tt_op_name(op), (unsigned)h, rc);       \
+            for (int i = 0; i < N; i++) {                                                         \
+                T x = GEN(i, 1), y = GEN(i, 2), z = REF(op, x, y, T);                             \
+                CHECK(z == b[i], "%s on 0x%x: element %d wrong", tt_op_name(op), (unsigned)h, i); \
+                CHECK(a[i] == x, "%s on 0x%x: inbuf changed", tt_op_name(op), (unsigned)h);       \
+            }                                                                                     \
+        }                                                                                         \
     }
 
 #define GEN_F(i, s) (GEN_S(i, s) * 0.5)
@@ -180,37 +182,42 @@ static void predefined_types(void)
 
 /* ---- MINLOC / MAXLOC ---- */
 
-#define DEF_PAIR(FN, V, I)                                                                  \
-    static void FN(MPI_Datatype h)                                                          \
-    {                                                                                       \
-        struct p { V v; I i; } a[N], b[N];                                                  \
-        for (int o = 0; o < TT_NOPS; o++) {                                                    \
-            MPI_Op op = tt_all_ops[o];                                                         \
-            memset(a, 0, sizeof a);                                                         \
-            memset(b, 0, sizeof b);                                                         \
-            for (int i = 0; i < N; i++) {                                                   \
-                a[i].v = (V)(i % 5);                                                        \
-                a[i].i = (I)(i % 7);                                                        \
-                b[i].v = (V)((i / 2) % 5);                                                  \
-                b[i].i = (I)(i % 4);                                                        \
-            }                                                                               \
-            int rc = MPI_Reduce_local(a, b, N, h, op);                                      \
-            if (op != MPI_MINLOC && op != MPI_MAXLOC) {                                     \
-                expect_op_error(rc, op, h);                                                 \
-                continue;                                                                   \
-            }                                                                               \
-            CHECK(rc == MPI_SUCCESS, "%s on 0x%x: rc %d", tt_op_name(op), (unsigned)h, rc);    \
-            for (int i = 0; i < N; i++) {                                                   \
-                V u = (V)(i % 5), v = (V)((i / 2) % 5);                                     \
-                I iu = (I)(i % 7), iv = (I)(i % 4);                                         \
-                int take = op == MPI_MINLOC ? u < v : u > v;                                \
-                V wv = take ? u : v;                                                        \
-                I wi = u == v ? (iu < iv ? iu : iv) : take ? iu : iv;                       \
-                CHECK(b[i].v == wv && b[i].i == wi, "%s on 0x%x: element %d: (%g,%g) "      \
-                      "expected (%g,%g)", tt_op_name(op), (unsigned)h, i, (double)b[i].v,      \
-                      (double)b[i].i, (double)wv, (double)wi);                              \
-            }                                                                               \
-        }                                                                                   \
+#define DEF_PAIR(FN, V, I)                                                                        \
+    static void FN(MPI_Datatype h)                                                                \
+    {                                                                                             \
+        struct p {                                                                                \
+            V v;                                                                                  \
+            I i;                                                                                  \
+        } a[N], b[N];                                                                             \
+        for (int o = 0; o < TT_NOPS; o++) {                                                       \
+            MPI_Op op = tt_all_ops[o];                                                            \
+            memset(a, 0, sizeof a);                                                               \
+            memset(b, 0, sizeof b);                                                               \
+            for (int i = 0; i < N; i++) {                                                         \
+                a[i].v = (V)(i % 5);                                                              \
+                a[i].i = (I)(i % 7);                                                              \
+                b[i].v = (V)((i / 2) % 5);                                                        \
+                b[i].i = (I)(i % 4);                                                              \
+            }                                                                                     \
+            int rc = MPI_Reduce_local(a, b, N, h, op);                                            \
+            if (op != MPI_MINLOC && op != MPI_MAXLOC) {                                           \
+                expect_op_error(rc, op, h);                                                       \
+                continue;                                                                         \
+            }                                                                                     \
+            CHECK(rc == MPI_SUCCESS, "%s on 0x%x: rc %d", tt_op_name(op), (unsigned)h, rc);       \
+            for (int i = 0; i < N; i++) {                                                         \
+                V u = (V)(i % 5), v = (V)((i / 2) % 5);                                           \
+                I iu = (I)(i % 7), iv = (I)(i % 4);                                               \
+                int take = op == MPI_MINLOC ? u < v : u > v;                                      \
+                V wv = take ? u : v;                                                              \
+                I wi = u == v ? (iu < iv ? iu : iv) : take ? iu : iv;                             \
+                CHECK(b[i].v == wv && b[i].i == wi,                                               \
+                      "%s on 0x%x: element %d: (%g,%g) "                                          \
+                      "expected (%g,%g)",                                                         \
+                      tt_op_name(op), (unsigned)h, i, (double)b[i].v, (double)b[i].i, (double)wv, \
+                      (double)wi);                                                                \
+            }                                                                                     \
+        }                                                                                         \
     }
 
 DEF_PAIR(p_float_int, float, int)
@@ -235,7 +242,10 @@ static void pairs(void)
     p_2dp(MPI_2DOUBLE_PRECISION);
 
     /* ties: the lower index wins, whichever side it is on */
-    struct { double v; int i; } in[2] = {{5.0, 3}, {5.0, 0}}, io[2] = {{5.0, 1}, {5.0, 2}};
+    struct {
+        double v;
+        int i;
+    } in[2] = {{5.0, 3}, {5.0, 0}}, io[2] = {{5.0, 1}, {5.0, 2}};
     CHECK_MPI(MPI_Reduce_local(in, io, 2, MPI_DOUBLE_INT, MPI_MINLOC));
     CHECK(io[0].i == 1 && io[1].i == 0, "MINLOC ties: %d %d", io[0].i, io[1].i);
     io[0].i = 1;
@@ -351,7 +361,10 @@ static void derived(void)
     CHECK_MPI(MPI_Type_free(&t));
 
     /* padded pairs in a vector: packed path */
-    struct di { double v; int i; } p[9], q[9];
+    struct di {
+        double v;
+        int i;
+    } p[9], q[9];
     CHECK_MPI(MPI_Type_vector(3, 1, 3, MPI_DOUBLE_INT, &t));
     CHECK_MPI(MPI_Type_commit(&t));
     for (int i = 0; i < 9; i++) {
@@ -376,7 +389,10 @@ static void derived(void)
     CHECK_MPI(MPI_Type_free(&t));
 
     /* unpadded pairs in a strided layout: block by block */
-    struct fi { float v; int i; } r[8], s[8];
+    struct fi {
+        float v;
+        int i;
+    } r[8], s[8];
     CHECK_MPI(MPI_Type_vector(4, 1, 2, MPI_FLOAT_INT, &t));
     CHECK_MPI(MPI_Type_commit(&t));
     for (int i = 0; i < 8; i++) {

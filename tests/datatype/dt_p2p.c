@@ -97,15 +97,15 @@ int main(int argc, char **argv)
     CHECK(size >= 2, "needs 2 ranks");
 
     rtype f64 = rt_basic(MPI_DOUBLE), i32 = rt_basic(MPI_INT), si = rt_basic(MPI_SHORT_INT);
-    rtype vec = rt_vector(64, 1, 3, &f64);   /* 64 doubles, strided */
-    rtype con = rt_contiguous(64, &f64);     /* the same, packed */
+    rtype vec = rt_vector(64, 1, 3, &f64); /* 64 doubles, strided */
+    rtype con = rt_contiguous(64, &f64);   /* the same, packed */
     int bl[3] = {16, 32, 16}, d[3] = {100, 0, 40};
-    rtype idx = rt_indexed(3, bl, d, &f64);  /* the same, shuffled */
-    rtype rs = rt_resized(&f64, 0, 24);       /* one double every 24 bytes */
+    rtype idx = rt_indexed(3, bl, d, &f64); /* the same, shuffled */
+    rtype rs = rt_resized(&f64, 0, 24);     /* one double every 24 bytes */
     int sbl[2] = {2, 3};
     MPI_Aint sd[2] = {0, 16};
     const rtype *sty[2] = {&i32, &si};
-    rtype st = rt_struct(2, sbl, sd, sty);  /* int int short int short int short int */
+    rtype st = rt_struct(2, sbl, sd, sty); /* int int short int short int short int */
     rtype stv = rt_vector(5, 2, 3, &st);
     rtype *ts[] = {&vec, &con, &idx, &rs, &st, &stv};
     for (int i = 0; i < 6; i++) CHECK_MPI(MPI_Type_commit(&ts[i]->h));

@@ -115,8 +115,7 @@ static inline void p_bounds(const mtype *t, const char *what)
     size_t msize = m_size(t);
     CHECK((size_t)size == msize && (size_t)xs == msize && (size_t)cs == msize,
           "%s: size %d/%ld/%ld, model %zu", what, size, (long)xs, (long)cs, msize);
-    CHECK(lb == t->lb && ext == m_extent(t) && xlb == lb && xext == ext && clb == lb &&
-              cext == ext,
+    CHECK(lb == t->lb && ext == m_extent(t) && xlb == lb && xext == ext && clb == lb && cext == ext,
           "%s: lb %ld extent %ld, model %ld %ld", what, (long)lb, (long)ext, (long)t->lb,
           (long)m_extent(t));
     CHECK(tlb == mtlb && text == mtub - mtlb && xtlb == tlb && xtext == text && ctlb == tlb &&
@@ -146,8 +145,8 @@ static inline void p_local(const mtype *t, int count, const char *what)
           "%s x %d: MPI_Pack gives %d bytes, not the typemap's %zu", what, count, pos, bytes);
     pos = 0;
     for (int k = 0; k < count; k++)
-        CHECK_MPI(MPI_Pack(src.base + k * m_extent(t), 1, t->h, got, (int)bytes, &pos,
-                           MPI_COMM_WORLD));
+        CHECK_MPI(
+            MPI_Pack(src.base + k * m_extent(t), 1, t->h, got, (int)bytes, &pos, MPI_COMM_WORLD));
     CHECK((size_t)pos == bytes && memcmp(got, want, bytes) == 0,
           "%s x %d: packing one element at a time differs", what, count);
 
@@ -162,11 +161,11 @@ static inline void p_local(const mtype *t, int count, const char *what)
         if (t->ext32_ok) {
             MPI_Aint esize, epos = 0;
             CHECK_MPI(MPI_Pack_external_size("external32", count, t->h, &esize));
-            CHECK((size_t)esize == bytes, "%s x %d: external32 size %ld, expected %zu", what,
-                  count, (long)esize, bytes);
+            CHECK((size_t)esize == bytes, "%s x %d: external32 size %ld, expected %zu", what, count,
+                  (long)esize, bytes);
             p_gather(t, src.base, count, want, 1);
-            CHECK_MPI(MPI_Pack_external("external32", src.base, count, t->h, got,
-                                        (MPI_Aint)bytes, &epos));
+            CHECK_MPI(MPI_Pack_external("external32", src.base, count, t->h, got, (MPI_Aint)bytes,
+                                        &epos));
             CHECK((size_t)epos == bytes && memcmp(got, want, bytes) == 0,
                   "%s x %d: external32 is not the typemap big-endian", what, count);
             p_fill(&dst, 2);
@@ -250,8 +249,8 @@ static inline void p_transfer(const mtype *t, int count, size_t cut, int mode, c
     if (mode == P_SELF) {
         CHECK_MPI(MPI_Sendrecv(src.base, count, t->h, 0, 1, got, (int)bytes, MPI_PACKED, 0, 1,
                                MPI_COMM_SELF, &st));
-        CHECK(memcmp(got, stream, bytes) == 0, "%s x %d: sent with the type, received packed",
-              what, count);
+        CHECK(memcmp(got, stream, bytes) == 0, "%s x %d: sent with the type, received packed", what,
+              count);
         p_fill(&dst, 4);
         CHECK_MPI(MPI_Sendrecv(stream, (int)cut, MPI_PACKED, 0, 2, dst.base, count, t->h, 0, 2,
                                MPI_COMM_SELF, &st));
@@ -266,8 +265,8 @@ static inline void p_transfer(const mtype *t, int count, size_t cut, int mode, c
         CHECK_MPI(MPI_Waitall(2, r, sts));
     } else {
         CHECK_MPI(MPI_Recv(got, (int)bytes, MPI_PACKED, 0, 1, MPI_COMM_WORLD, &st));
-        CHECK(memcmp(got, stream, bytes) == 0, "%s x %d: sent with the type, received packed",
-              what, count);
+        CHECK(memcmp(got, stream, bytes) == 0, "%s x %d: sent with the type, received packed", what,
+              count);
         p_fill(&dst, 4);
         CHECK_MPI(MPI_Recv(dst.base, count, t->h, 0, 2, MPI_COMM_WORLD, &st));
     }
@@ -285,8 +284,7 @@ static inline void p_transfer(const mtype *t, int count, size_t cut, int mode, c
         CHECK_MPI(MPI_Get_count(&st, MPI_BYTE, &nb));
         CHECK((size_t)nb == cut, "%s: received %d bytes of %zu", what, nb, cut);
         CHECK(memcmp(dst.mem, ref.mem, dst.bytes) == 0,
-              "%s x %d: %zu packed bytes received with the type land elsewhere", what, count,
-              cut);
+              "%s x %d: %zu packed bytes received with the type land elsewhere", what, count, cut);
         p_elements(t, count, cut, &st, what);
     }
     free(src.mem);

@@ -231,7 +231,7 @@ static void layouts(void)
     MPI_Datatype v, x, r;
     CHECK_MPI(MPI_Type_vector(4, 3, 5, MPI_INT, &v)); /* 0-2 5-7 10-12 15-17 */
     int bl[3] = {5, 0, 7}, di[3] = {40, 3, 1};
-    CHECK_MPI(MPI_Type_indexed(3, bl, di, MPI_INT, &x)); /* 40-44, 1-7 */
+    CHECK_MPI(MPI_Type_indexed(3, bl, di, MPI_INT, &x));   /* 40-44, 1-7 */
     CHECK_MPI(MPI_Type_create_resized(MPI_INT, 0, 8, &r)); /* every other int */
     CHECK_MPI(MPI_Type_commit(&v));
     CHECK_MPI(MPI_Type_commit(&x));
@@ -263,8 +263,8 @@ static void arrays(void)
     for (i = 0; i < 48; i++) a[i] = rank == 0 ? i : -1;
     MPI_Datatype s, d;
     int sizes[2] = {6, 8}, sub[2] = {3, 4}, st[2] = {2, 1};
-    int dist[2] = {MPI_DISTRIBUTE_CYCLIC, MPI_DISTRIBUTE_BLOCK}, darg[2] = {1, MPI_DISTRIBUTE_DFLT_DARG},
-        ps[2] = {2, 1};
+    int dist[2] = {MPI_DISTRIBUTE_CYCLIC, MPI_DISTRIBUTE_BLOCK},
+        darg[2] = {1, MPI_DISTRIBUTE_DFLT_DARG}, ps[2] = {2, 1};
     CHECK_MPI(MPI_Type_create_subarray(2, sizes, sub, st, MPI_ORDER_C, MPI_INT, &s));
     /* rank 1 of a 2x1 grid, rows cyclic: the odd rows, 24 ints, which two
      * subarray blocks (24 ints) fill */

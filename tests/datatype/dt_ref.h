@@ -16,9 +16,9 @@
 
 typedef struct {
     MPI_Datatype h;
-    long n;          /* typemap entries */
-    MPI_Aint *disp;  /* each entry's displacement */
-    int *len;        /* and size */
+    long n;         /* typemap entries */
+    MPI_Aint *disp; /* each entry's displacement */
+    int *len;       /* and size */
 } rtype;
 
 static inline void *rt_xalloc(size_t n)
@@ -57,7 +57,14 @@ static inline rtype rt_basic(MPI_Datatype h)
     if (h == MPI_LB || h == MPI_UB) return t;
     if (h == MPI_SHORT_INT) {
         rt_push(&t, 0, sizeof(short));
-        rt_push(&t, offsetof(struct { short a; int b; }, b), sizeof(int));
+        rt_push(&t,
+                offsetof(
+                    struct {
+                        short a;
+                        int b;
+                    },
+                    b),
+                sizeof(int));
     } else if (h == MPI_DOUBLE_INT || h == MPI_LONG_INT || h == MPI_LONG_DOUBLE_INT ||
                h == MPI_FLOAT_INT) {
         rt_push(&t, 0, sz - (int)sizeof(int));

@@ -101,11 +101,26 @@ static void predefined(void)
     CHECK(MPI_LONG_LONG == MPI_LONG_LONG_INT && MPI_C_COMPLEX == MPI_C_FLOAT_COMPLEX, "aliases");
 
     /* the value-index pairs: C struct layouts */
-    struct fi { float v; int i; };
-    struct di { double v; int i; };
-    struct li { long v; int i; };
-    struct si { short v; int i; };
-    struct ldi { long double v; int i; };
+    struct fi {
+        float v;
+        int i;
+    };
+    struct di {
+        double v;
+        int i;
+    };
+    struct li {
+        long v;
+        int i;
+    };
+    struct si {
+        short v;
+        int i;
+    };
+    struct ldi {
+        long double v;
+        int i;
+    };
     expect_bounds(MPI_FLOAT_INT, "MPI_FLOAT_INT", 8, 0, sizeof(struct fi), 0, 8);
     expect_bounds(MPI_DOUBLE_INT, "MPI_DOUBLE_INT", 12, 0, sizeof(struct di), 0, 12);
     expect_bounds(MPI_LONG_INT, "MPI_LONG_INT", 12, 0, sizeof(struct li), 0, 12);
@@ -243,8 +258,8 @@ static void constructors(void)
     CHECK_MPI(MPI_Type_free(&t));
 
     /* four levels */
-    CHECK_MPI(MPI_Type_vector(2, 1, 2, MPI_INT, &t));   /* size 8, extent 12 */
-    CHECK_MPI(MPI_Type_contiguous(3, t, &u));           /* size 24, extent 36 */
+    CHECK_MPI(MPI_Type_vector(2, 1, 2, MPI_INT, &t));     /* size 8, extent 12 */
+    CHECK_MPI(MPI_Type_contiguous(3, t, &u));             /* size 24, extent 36 */
     CHECK_MPI(MPI_Type_create_hvector(2, 1, 100, u, &v)); /* size 48, extent 136 */
     {
         int bl[2] = {1, 1};

@@ -16,15 +16,20 @@
 #include "tern_test.h"
 
 enum { CONTIG, VEC_SHORT, VEC_LONG, INDEXED3, HINDEXED_NEG, PAIRS, FACE_LAST, FACE_MID, NLAYOUTS };
-static const char *const names[NLAYOUTS] = {"contig", "vector(1 of 2)", "vector(4096 of 4103)",
-                                            "indexed(3 blocks)", "hindexed(negative)", "resized pairs",
-                                            "3D face, last dim", "3D face, middle dim"};
+static const char *const names[NLAYOUTS] = {"contig",
+                                            "vector(1 of 2)",
+                                            "vector(4096 of 4103)",
+                                            "indexed(3 blocks)",
+                                            "hindexed(negative)",
+                                            "resized pairs",
+                                            "3D face, last dim",
+                                            "3D face, middle dim"};
 
 struct layout {
-    MPI_Datatype type;   /* count 1 of it is the N doubles */
-    double *mem;         /* allocation */
-    double *base;        /* the buffer argument */
-    size_t nmem;         /* doubles allocated */
+    MPI_Datatype type; /* count 1 of it is the N doubles */
+    double *mem;       /* allocation */
+    double *base;      /* the buffer argument */
+    size_t nmem;       /* doubles allocated */
 };
 
 #define IDX_BLOCK 16384 /* doubles in one element of INDEXED3 */
@@ -130,12 +135,12 @@ static void check(const struct layout *y, int l, long n, long got, int salt, con
         double want = k < got ? value(k, salt) : -1.0;
         if (y->base[idx(l, k, n)] != want && bad++ == 0) wrong = k;
     }
-    CHECK(bad == 0, "%s: %ld of %ld doubles wrong, the first at stream position %ld (%g)", what, bad, n, wrong,
-          y->base[idx(l, wrong, n)]);
+    CHECK(bad == 0, "%s: %ld of %ld doubles wrong, the first at stream position %ld (%g)", what,
+          bad, n, wrong, y->base[idx(l, wrong, n)]);
     long gaps = 0;
     for (size_t i = 0; i < y->nmem; i++) gaps += y->mem[i] == -1.0;
-    CHECK(gaps == (long)y->nmem - got, "%s: %ld bytes outside the layout were written",
-          what, ((long)y->nmem - got - gaps) * 8);
+    CHECK(gaps == (long)y->nmem - got, "%s: %ld bytes outside the layout were written", what,
+          ((long)y->nmem - got - gaps) * 8);
 }
 
 static int rank;
@@ -153,8 +158,10 @@ static MPI_T_pvar_handle pvar(const char *name)
 {
     int i = -1, count = 0;
     MPI_T_pvar_handle h;
-    CHECK(MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &i) == MPI_SUCCESS, "no pvar %s", name);
-    CHECK(MPI_T_pvar_handle_alloc(session, i, NULL, &h, &count) == MPI_SUCCESS, "handle for %s", name);
+    CHECK(MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &i) == MPI_SUCCESS, "no pvar %s",
+          name);
+    CHECK(MPI_T_pvar_handle_alloc(session, i, NULL, &h, &count) == MPI_SUCCESS, "handle for %s",
+          name);
     MPI_T_pvar_start(session, h); /* MPI_T_ERR_PVAR_NO_STARTSTOP when it counts all along */
     return h;
 }
@@ -163,7 +170,8 @@ static MPI_T_pvar_handle pvar(const char *name)
 static char path_of(unsigned long long cma0, unsigned long long pipe0)
 {
     unsigned long long c = read_pvar(h_cma) - cma0, p = read_pvar(h_pipe) - pipe0;
-    if (c + p != 1) fprintf(stderr, "dt_zcopy: %llu CMA and %llu pipeline messages for one send\n", c, p);
+    if (c + p != 1)
+        fprintf(stderr, "dt_zcopy: %llu CMA and %llu pipeline messages for one send\n", c, p);
     return c == 1 && p == 0 ? 'c' : p == 1 && c == 0 ? 'p' : '?';
 }
 
@@ -183,7 +191,10 @@ static void pair(int ls, int lr, int n, int check_path)
             int long_s = ls == CONTIG || ls == VEC_LONG || ls == INDEXED3 || ls == HINDEXED_NEG;
             int long_r = lr == CONTIG || lr == VEC_LONG;
             char want = long_s || long_r ? 'c' : 'p', got = path_of(c0, p0);
-            CHECK(got == want, "%s: went by %s, expected %s", what, got == 'c' ? "CMA" : got == 'p' ? "pipeline" : "?",
+            CHECK(got == want, "%s: went by %s, expected %s", what,
+                  got == 'c'   ? "CMA"
+                  : got == 'p' ? "pipeline"
+                               : "?",
                   want == 'c' ? "CMA" : "the pipeline");
         }
         free_layout(&s);
@@ -236,7 +247,8 @@ static void zero_room(int ls, int n)
     double d = -1.0;
     int rc = MPI_Recv(&d, 0, MPI_DOUBLE, 0, 98, MPI_COMM_WORLD, MPI_STATUS_IGNORE), cls = -1;
     MPI_Error_class(rc, &cls);
-    CHECK(cls == MPI_ERR_TRUNCATE && d == -1.0, "zero-byte receive of %s: class %d", names[ls], cls);
+    CHECK(cls == MPI_ERR_TRUNCATE && d == -1.0, "zero-byte receive of %s: class %d", names[ls],
+          cls);
 }
 
 /* More messages in flight than a pair has rendezvous slots. */
@@ -283,7 +295,8 @@ static void exchange(int k, int n)
         int l = i == k ? CONTIG : i % 2 ? PAIRS : VEC_SHORT;
         out[i] = make_layout(l, n);
         fill(&out[i], l, n, 10 * peer + i);
-        CHECK_MPI(MPI_Isend(out[i].base, 1, out[i].type, peer, 200 + i, MPI_COMM_WORLD, &req[k + 1 + i]));
+        CHECK_MPI(
+            MPI_Isend(out[i].base, 1, out[i].type, peer, 200 + i, MPI_COMM_WORLD, &req[k + 1 + i]));
     }
     CHECK_MPI(MPI_Waitall(2 * (k + 1), req, st));
     for (int i = 0; i <= k; i++) {

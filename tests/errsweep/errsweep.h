@@ -61,21 +61,22 @@ extern struct es_freed es_freed;
 /* A session initialised with MPI_ERRORS_RETURN. */
 extern MPI_Session es_session;
 
-#define ES_MAXP 64        /* array arguments have this many elements */
+#define ES_MAXP 64 /* array arguments have this many elements */
 #define ES_BUF_BYTES 65536
 
 extern char es_sbuf[ES_BUF_BYTES], es_rbuf[ES_BUF_BYTES];
 extern int es_ones[ES_MAXP], es_iota[ES_MAXP], es_neg_first[ES_MAXP];
-extern MPI_Aint es_aiota[ES_MAXP];       /* i * sizeof(int) */
-extern MPI_Count es_cones[ES_MAXP], es_cneg_first[ES_MAXP], es_caiota[ES_MAXP]; /* for the _c forms */
+extern MPI_Aint es_aiota[ES_MAXP]; /* i * sizeof(int) */
+extern MPI_Count es_cones[ES_MAXP], es_cneg_first[ES_MAXP],
+    es_caiota[ES_MAXP]; /* for the _c forms */
 extern MPI_Datatype es_ints[ES_MAXP], es_null_first[ES_MAXP];
 extern MPI_Datatype es_uncommitted; /* contiguous 2 x MPI_INT, never committed */
 extern MPI_Datatype es_derived;     /* a committed vector, for get_contents */
 extern MPI_Status es_status0;       /* zeroed */
 extern int es_tag_ub;
-extern MPI_Info es_bogus_info;      /* no object of any kind has this handle */
-extern MPI_Info es_info;            /* holds the key "errsweep" */
-extern char es_long_string[];       /* longer than MPI_MAX_INFO_VAL */
+extern MPI_Info es_bogus_info; /* no object of any kind has this handle */
+extern MPI_Info es_info;       /* holds the key "errsweep" */
+extern char es_long_string[];  /* longer than MPI_MAX_INFO_VAL */
 /* User keyvals, one per object kind (no attribute is set with them). */
 extern int es_comm_keyval, es_type_keyval, es_win_keyval;
 /* A user error class with one code, which has a string. */
@@ -100,33 +101,33 @@ void *es_out_slot(int i);
 #define ES_PTR(T, v) (&(T){v})
 
 /* Fresh objects, for arguments that a call consumes or changes. */
-MPI_Datatype es_new_type(void);      /* uncommitted contiguous */
-MPI_Comm es_new_comm(void);          /* a dup of MPI_COMM_SELF */
+MPI_Datatype es_new_type(void); /* uncommitted contiguous */
+MPI_Comm es_new_comm(void);     /* a dup of MPI_COMM_SELF */
 MPI_Group es_new_group(void);
 MPI_Op es_new_op(void);
 MPI_Errhandler es_new_errhandler(void);
-MPI_Session es_new_session(void);     /* with MPI_ERRORS_RETURN */
-MPI_Request es_new_prequest(void);   /* inactive persistent receive from self */
-MPI_Request es_new_irecv(void);      /* active receive from self, nothing sent */
+MPI_Session es_new_session(void);  /* with MPI_ERRORS_RETURN */
+MPI_Request es_new_prequest(void); /* inactive persistent receive from self */
+MPI_Request es_new_irecv(void);    /* active receive from self, nothing sent */
 /* A started partitioned pair on MPI_COMM_SELF (2 partitions of one int,
  * none ready): its send side when send, else its receive side. */
 MPI_Request es_new_part(int send);
-void *es_new_mem(void);              /* from MPI_Alloc_mem */
+void *es_new_mem(void); /* from MPI_Alloc_mem */
 MPI_Info es_new_info(void);
 int es_new_comm_keyval(void);
 int es_new_type_keyval(void);
 int es_new_win_keyval(void);
-int es_new_error_class(void);        /* with no codes */
-int es_new_error_code(void);         /* in es_user_class, without a string */
+int es_new_error_class(void); /* with no codes */
+int es_new_error_code(void);  /* in es_user_class, without a string */
 MPI_T_cvar_handle es_new_cvar_handle(void);
 MPI_T_pvar_session es_new_pvar_session(void);
 MPI_T_pvar_handle es_new_pvar_handle(void); /* in es_pvar_session */
-MPI_Status *es_fresh_status(void);   /* a zeroed status to write */
+MPI_Status *es_fresh_status(void);          /* a zeroed status to write */
 /* What some calls need before they can succeed. */
-int es_self_send(const struct es_comm *c);   /* a tag-0 int from self, buffered */
-int es_post_irecv(const struct es_comm *c);  /* a tag-0 receive from self */
-int es_attach_buffer(void);                  /* a buffer for MPI_Bsend */
-void *es_bsend_buffer(void);                 /* a buffer for MPI_Buffer_attach */
+int es_self_send(const struct es_comm *c);  /* a tag-0 int from self, buffered */
+int es_post_irecv(const struct es_comm *c); /* a tag-0 receive from self */
+int es_attach_buffer(void);                 /* a buffer for MPI_Bsend */
+void *es_bsend_buffer(void);                /* a buffer for MPI_Buffer_attach */
 int es_bsend_buffer_size(void);
 /* Callbacks, one per C type (the generator's CALLBACKS). */
 void es_user_fn(void *in, void *inout, int *len, MPI_Datatype *type);
@@ -135,8 +136,8 @@ void es_errhandler_fn(MPI_Comm *comm, int *code, ...);
 void es_win_errhandler_fn(MPI_Win *win, int *code, ...);
 void es_file_errhandler_fn(MPI_File *file, int *code, ...);
 void es_session_errhandler_fn(MPI_Session *session, int *code, ...);
-void es_t_event_cb_fn(MPI_T_event_instance event, MPI_T_event_registration reg, MPI_T_cb_safety safety,
-                      void *user_data);
+void es_t_event_cb_fn(MPI_T_event_instance event, MPI_T_event_registration reg,
+                      MPI_T_cb_safety safety, void *user_data);
 void es_t_event_free_cb_fn(MPI_T_event_registration reg, MPI_T_cb_safety safety, void *user_data);
 void es_t_event_dropped_cb_fn(MPI_Count count, MPI_T_event_registration reg, int source_index,
                               MPI_T_cb_safety safety, void *user_data);

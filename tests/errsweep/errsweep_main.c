@@ -47,7 +47,8 @@ int es_tag_ub;
 MPI_Info es_bogus_info = (MPI_Info)0x12345678;
 MPI_Info es_info = MPI_INFO_NULL;
 char es_long_string[MPI_MAX_INFO_VAL + 64];
-int es_comm_keyval = MPI_KEYVAL_INVALID, es_type_keyval = MPI_KEYVAL_INVALID, es_win_keyval = MPI_KEYVAL_INVALID;
+int es_comm_keyval = MPI_KEYVAL_INVALID, es_type_keyval = MPI_KEYVAL_INVALID,
+    es_win_keyval = MPI_KEYVAL_INVALID;
 int es_user_class, es_user_code;
 MPI_T_cvar_handle es_cvar = MPI_T_CVAR_HANDLE_NULL;
 char es_cvar_value[256];
@@ -62,10 +63,7 @@ char es_cvar_name[256], es_pvar_name[256], es_cat_name[256];
 static char es_sink[ES_SLOTS][ES_SLOT_BYTES] __attribute__((aligned(64)));
 static char es_bsend[1 << 16] __attribute__((aligned(64)));
 
-void *es_out_slot(int i)
-{
-    return es_sink[i % ES_SLOTS];
-}
+void *es_out_slot(int i) { return es_sink[i % ES_SLOTS]; }
 
 /* ---- fixtures the cases call (in the child) ---- */
 
@@ -107,28 +105,16 @@ void es_user_fn_c(void *in, void *inout, MPI_Count *len, MPI_Datatype *type)
     (void)in, (void)inout, (void)len, (void)type;
 }
 
-void es_errhandler_fn(MPI_Comm *comm, int *code, ...)
-{
-    (void)comm, (void)code;
-}
+void es_errhandler_fn(MPI_Comm *comm, int *code, ...) { (void)comm, (void)code; }
 
-void es_win_errhandler_fn(MPI_Win *win, int *code, ...)
-{
-    (void)win, (void)code;
-}
+void es_win_errhandler_fn(MPI_Win *win, int *code, ...) { (void)win, (void)code; }
 
-void es_file_errhandler_fn(MPI_File *file, int *code, ...)
-{
-    (void)file, (void)code;
-}
+void es_file_errhandler_fn(MPI_File *file, int *code, ...) { (void)file, (void)code; }
 
-void es_session_errhandler_fn(MPI_Session *session, int *code, ...)
-{
-    (void)session, (void)code;
-}
+void es_session_errhandler_fn(MPI_Session *session, int *code, ...) { (void)session, (void)code; }
 
-void es_t_event_cb_fn(MPI_T_event_instance event, MPI_T_event_registration reg, MPI_T_cb_safety safety,
-                      void *user_data)
+void es_t_event_cb_fn(MPI_T_event_instance event, MPI_T_event_registration reg,
+                      MPI_T_cb_safety safety, void *user_data)
 {
     (void)event, (void)reg, (void)safety, (void)user_data;
 }
@@ -274,7 +260,8 @@ MPI_T_pvar_handle es_new_pvar_handle(void)
 {
     MPI_T_pvar_handle h = MPI_T_PVAR_HANDLE_NULL;
     int count;
-    MPI_T_pvar_handle_alloc(es_pvar_session, es_pvar_index < 0 ? 0 : es_pvar_index, NULL, &h, &count);
+    MPI_T_pvar_handle_alloc(es_pvar_session, es_pvar_index < 0 ? 0 : es_pvar_index, NULL, &h,
+                            &count);
     return h;
 }
 
@@ -299,20 +286,11 @@ int es_post_irecv(const struct es_comm *c)
     return MPI_Irecv(es_rbuf + 4096, 1, MPI_INT, c->rank, 0, c->h, &r);
 }
 
-void *es_bsend_buffer(void)
-{
-    return es_bsend;
-}
+void *es_bsend_buffer(void) { return es_bsend; }
 
-int es_bsend_buffer_size(void)
-{
-    return (int)sizeof es_bsend;
-}
+int es_bsend_buffer_size(void) { return (int)sizeof es_bsend; }
 
-int es_attach_buffer(void)
-{
-    return MPI_Buffer_attach(es_bsend, (int)sizeof es_bsend);
-}
+int es_attach_buffer(void) { return MPI_Buffer_attach(es_bsend, (int)sizeof es_bsend); }
 
 /* ---- set-up, in the parent before any case ---- */
 
@@ -325,9 +303,9 @@ static void die(const char *what, int rc)
     MPI_Abort(MPI_COMM_WORLD, 2);
 }
 
-#define SETUP(call)                        \
-    do {                                   \
-        int rc_ = (call);                  \
+#define SETUP(call)                              \
+    do {                                         \
+        int rc_ = (call);                        \
         if (rc_ != MPI_SUCCESS) die(#call, rc_); \
     } while (0)
 
@@ -346,8 +324,8 @@ static void setup_topologies(void)
     setup_comm(&es_cart, c);
     SETUP(MPI_Graph_create(MPI_COMM_SELF, 1, (int[]){1}, (int[]){0}, 0, &c));
     setup_comm(&es_graph, c);
-    SETUP(MPI_Dist_graph_create_adjacent(MPI_COMM_SELF, 1, (int[]){0}, (int[]){1}, 1, (int[]){0}, (int[]){1},
-                                         MPI_INFO_NULL, 0, &c));
+    SETUP(MPI_Dist_graph_create_adjacent(MPI_COMM_SELF, 1, (int[]){0}, (int[]){1}, 1, (int[]){0},
+                                         (int[]){1}, MPI_INFO_NULL, 0, &c));
     setup_comm(&es_dist, c);
 }
 
@@ -360,7 +338,8 @@ static int take_cvar(int i)
     MPI_Datatype dt;
     MPI_T_enum et;
     MPI_T_cvar_handle h;
-    if (MPI_T_cvar_get_info(i, name, &nl, &verbosity, &dt, &et, desc, &dl, &bind, &scope) != MPI_SUCCESS ||
+    if (MPI_T_cvar_get_info(i, name, &nl, &verbosity, &dt, &et, desc, &dl, &bind, &scope) !=
+            MPI_SUCCESS ||
         bind != MPI_T_BIND_NO_OBJECT || dt != MPI_INT)
         return 0;
     if (MPI_T_cvar_handle_alloc(i, NULL, &h, &count) != MPI_SUCCESS) return 0;
@@ -380,16 +359,18 @@ static void setup_mpit(void)
     SETUP(MPI_T_cvar_get_num(&n));
     for (int i = 0; i < n && es_cvar == MPI_T_CVAR_HANDLE_NULL; i++) (void)take_cvar(i);
     for (int i = 0; i < n && es_t_enum == MPI_T_ENUM_NULL; i++)
-        if (MPI_T_cvar_get_info(i, NULL, NULL, NULL, NULL, &es_t_enum, NULL, NULL, NULL, NULL) != MPI_SUCCESS)
+        if (MPI_T_cvar_get_info(i, NULL, NULL, NULL, NULL, &es_t_enum, NULL, NULL, NULL, NULL) !=
+            MPI_SUCCESS)
             es_t_enum = MPI_T_ENUM_NULL;
     len = sizeof es_cvar_name;
-    if (n > 0) SETUP(MPI_T_cvar_get_info(0, es_cvar_name, &len, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+    if (n > 0)
+        SETUP(MPI_T_cvar_get_info(0, es_cvar_name, &len, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
     SETUP(MPI_T_pvar_get_num(&n));
     for (int i = 0; i < n && es_pvar_index < 0; i++) {
         int cls, ro, cont;
         len = sizeof es_pvar_name;
-        if (MPI_T_pvar_get_info(i, es_pvar_name, &len, NULL, &cls, NULL, NULL, NULL, NULL, NULL, &ro, &cont,
-                                NULL) == MPI_SUCCESS &&
+        if (MPI_T_pvar_get_info(i, es_pvar_name, &len, NULL, &cls, NULL, NULL, NULL, NULL, NULL,
+                                &ro, &cont, NULL) == MPI_SUCCESS &&
             !ro && !cont) {
             es_pvar_index = i;
             es_pvar_class = cls;
@@ -433,7 +414,8 @@ static void setup(void)
     SETUP(MPI_Type_commit(&es_derived));
 
     setup_topologies();
-    SETUP(MPI_Group_incl(es_world.group, 1, (int[]){(es_world.rank + 1) % es_world.size}, &es_peer_group));
+    SETUP(MPI_Group_incl(es_world.group, 1, (int[]){(es_world.rank + 1) % es_world.size},
+                         &es_peer_group));
     SETUP(MPI_Info_create(&es_info));
     SETUP(MPI_Info_set(es_info, "errsweep", "value"));
     memset(es_long_string, 'k', sizeof es_long_string - 1);
@@ -467,7 +449,8 @@ static void setup(void)
 
 static void teardown(void)
 {
-    if (es_pvar_handle != MPI_T_PVAR_HANDLE_NULL) MPI_T_pvar_handle_free(es_pvar_session, &es_pvar_handle);
+    if (es_pvar_handle != MPI_T_PVAR_HANDLE_NULL)
+        MPI_T_pvar_handle_free(es_pvar_session, &es_pvar_handle);
     MPI_T_pvar_session_free(&es_pvar_session);
     if (es_cvar != MPI_T_CVAR_HANDLE_NULL) MPI_T_cvar_handle_free(&es_cvar);
     MPI_T_finalize();
@@ -514,14 +497,16 @@ static void child(const struct es_case *c, int fd)
     } else if (res.rc != MPI_SUCCESS) {
         int n = 0;
         if (MPI_Error_class(res.rc, &res.cls) != MPI_SUCCESS) res.cls = -1;
-        if (MPI_Error_string(res.rc, res.msg, &n) != MPI_SUCCESS) snprintf(res.msg, sizeof res.msg, "?");
+        if (MPI_Error_string(res.rc, res.msg, &n) != MPI_SUCCESS)
+            snprintf(res.msg, sizeof res.msg, "?");
     }
     ssize_t w = write(fd, &res, sizeof res);
     _exit(w == (ssize_t)sizeof res ? 0 : 3);
 }
 
 /* What happened; *res is filled when ES_RAN; *how describes the rest. */
-static enum es_outcome run_case(const struct es_case *c, struct es_result *res, char *how, size_t howlen)
+static enum es_outcome run_case(const struct es_case *c, struct es_result *res, char *how,
+                                size_t howlen)
 {
     int p[2];
     if (pipe(p) != 0) {
@@ -564,8 +549,7 @@ static enum es_outcome run_case(const struct es_case *c, struct es_result *res, 
     close(p[0]);
     if (hung) kill(pid, SIGKILL);
     int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-    }
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
     if (hung) {
         snprintf(how, howlen, "hung (killed after %d ms)", limit);
         return ES_HUNG;
@@ -614,7 +598,8 @@ static void sweep(int argc, char **argv, int first, int verbose, int table, stru
             if (verbose) printf("[%d] n/a  %s(%s=%s)\n", rank, c->fn, c->arg, c->value);
             continue;
         }
-        int ok = o == ES_RAN && res.cls == c->expect && (c->expect != MPI_SUCCESS || res.rc == MPI_SUCCESS);
+        int ok = o == ES_RAN && res.cls == c->expect &&
+                 (c->expect != MPI_SUCCESS || res.rc == MPI_SUCCESS);
         if (o != ES_RAN)
             snprintf(got, sizeof got, "%s", how);
         else if (res.rc == MPI_SUCCESS)
@@ -643,11 +628,13 @@ static void sweep(int argc, char **argv, int first, int verbose, int table, stru
                 if (*q == '\t' || *q == '\n') *q = ' ';
             printf("%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", rank, verdict, c->fn, c->arg, c->value,
                    cname(c->expect, b2, sizeof b2),
-                   o == ES_RAN ? (res.rc == MPI_SUCCESS ? "MPI_SUCCESS" : cname(res.cls, b1, sizeof b1)) : how,
+                   o == ES_RAN
+                       ? (res.rc == MPI_SUCCESS ? "MPI_SUCCESS" : cname(res.cls, b1, sizeof b1))
+                       : how,
                    o == ES_RAN ? res.msg : "");
         } else if (!ok || verbose || c->known) {
-            printf("[%d] %-5s %s(%s=%s): expected %s, got %s%s%s%s\n", rank, verdict, c->fn, c->arg, c->value,
-                   cname(c->expect, b2, sizeof b2), got, c->known ? "  [known gap: " : "",
+            printf("[%d] %-5s %s(%s=%s): expected %s, got %s%s%s%s\n", rank, verdict, c->fn, c->arg,
+                   c->value, cname(c->expect, b2, sizeof b2), got, c->known ? "  [known gap: " : "",
                    c->known ? c->known : "", c->known ? "]" : "");
         }
     }
@@ -688,10 +675,12 @@ int main(int argc, char **argv)
     int mine[5] = {t.pass, t.fail, t.known, t.xpass, t.na}, all[5];
     MPI_Reduce(mine, all, 5, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0) {
-        if (es_not_covered[0]) printf("not covered (no valid arguments known):\n%s", es_not_covered);
-        printf("errsweep: %d ranks: %d passed, %d FAILED, %d known gaps, %d known gaps now passing "
-               "(remove them from KNOWN_FAILURES in tools/gen/gen_errsweep.py), %d not applicable\n",
-               size, all[0], all[1], all[2], all[3], all[4]);
+        if (es_not_covered[0])
+            printf("not covered (no valid arguments known):\n%s", es_not_covered);
+        printf(
+            "errsweep: %d ranks: %d passed, %d FAILED, %d known gaps, %d known gaps now passing "
+            "(remove them from KNOWN_FAILURES in tools/gen/gen_errsweep.py), %d not applicable\n",
+            size, all[0], all[1], all[2], all[3], all[4]);
         fflush(stdout);
     }
     int failed = 0;

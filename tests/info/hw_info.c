@@ -23,7 +23,8 @@ static long get_long(MPI_Info info, const char *key)
     return v;
 }
 
-static const char *const resources[] = {"Package", "NUMANode", "L3Cache", "L2Cache", "L1Cache", "Core", "PU"};
+static const char *const resources[] = {"Package", "NUMANode", "L3Cache", "L2Cache",
+                                        "L1Cache", "Core",     "PU"};
 
 int main(int argc, char **argv)
 {
@@ -40,8 +41,8 @@ int main(int argc, char **argv)
     long mem = get_long(info, "tern_memory_kib");
     cpu_set_t set;
     CHECK(sched_getaffinity(0, sizeof set, &set) == 0, "sched_getaffinity");
-    CHECK(online >= 1 && bound == CPU_COUNT(&set) && bound <= online, "cpus online %ld bound %ld (affinity %d)",
-          online, bound, CPU_COUNT(&set));
+    CHECK(online >= 1 && bound == CPU_COUNT(&set) && bound <= online,
+          "cpus online %ld bound %ld (affinity %d)", online, bound, CPU_COUNT(&set));
     CHECK(mem > 1024, "tern_memory_kib %ld", mem);
     if (bound == 1) {
         /* one CPU: the PU key is that CPU */
@@ -49,7 +50,8 @@ int main(int argc, char **argv)
         while (!CPU_ISSET(cpu, &set)) cpu++;
         CHECK(get_long(info, "PU") == cpu, "PU %ld, bound to CPU %d", get_long(info, "PU"), cpu);
     } else {
-        CHECK(get_long(info, "PU") == -1, "PU %ld given while bound to %ld CPUs", get_long(info, "PU"), bound);
+        CHECK(get_long(info, "PU") == -1, "PU %ld given while bound to %ld CPUs",
+              get_long(info, "PU"), bound);
     }
 
     for (size_t i = 0; i < sizeof resources / sizeof resources[0]; i++) {
@@ -60,15 +62,16 @@ int main(int argc, char **argv)
         CHECK_MPI(MPI_Info_set(hint, "mpi_hw_resource_type", resources[i]));
         CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_GUIDED, 0, hint, &part));
         CHECK_MPI(MPI_Info_free(&hint));
-        CHECK((mine >= 0) == (part != MPI_COMM_NULL), "%s: value %ld but the split gave %s", resources[i], mine,
-              part == MPI_COMM_NULL ? "MPI_COMM_NULL" : "a communicator");
+        CHECK((mine >= 0) == (part != MPI_COMM_NULL), "%s: value %ld but the split gave %s",
+              resources[i], mine, part == MPI_COMM_NULL ? "MPI_COMM_NULL" : "a communicator");
         if (part == MPI_COMM_NULL) continue;
         int n;
         MPI_Comm_size(part, &n);
         long *all = malloc(sizeof(long) * (size_t)n);
         CHECK_MPI(MPI_Allgather(&mine, 1, MPI_LONG, all, 1, MPI_LONG, part));
         for (int k = 0; k < n; k++)
-            CHECK(all[k] == mine, "%s: member %d of my part reports %ld, I %ld", resources[i], k, all[k], mine);
+            CHECK(all[k] == mine, "%s: member %d of my part reports %ld, I %ld", resources[i], k,
+                  all[k], mine);
         free(all);
         CHECK_MPI(MPI_Comm_free(&part));
     }

@@ -203,8 +203,7 @@ static void comm_hints(void)
     CHECK_MPI(MPI_Info_set(info, "mpi_assert_no_any_tag", "false"));
     CHECK_MPI(MPI_Info_delete(info, "mpi_assert_allow_overtaking"));
     CHECK_MPI(MPI_Comm_set_info(d, info));
-    CHECK(!hint(d, "mpi_assert_no_any_tag") && hint(d, "mpi_assert_allow_overtaking"),
-          "set_info");
+    CHECK(!hint(d, "mpi_assert_no_any_tag") && hint(d, "mpi_assert_allow_overtaking"), "set_info");
     /* dup_with_info does not take the parent's hints */
     CHECK_MPI(MPI_Comm_dup_with_info(d, MPI_INFO_NULL, &d2));
     CHECK(!hint(d2, "mpi_assert_allow_overtaking"), "dup_with_info kept the parent's hints");

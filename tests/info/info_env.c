@@ -8,7 +8,7 @@
 
 #include "tern_test.h"
 
-static const char *const keys[] = {"command", "argv", "maxprocs", "soft", "host",
+static const char *const keys[] = {"command", "argv", "maxprocs", "soft",        "host",
                                    "arch",    "wdir", "file",     "thread_level"};
 #define NKEYS (int)(sizeof keys / sizeof keys[0])
 #define NWHEN 4 /* before, after MPI_Init, MPI_INFO_ENV, after MPI_Finalize */
@@ -36,19 +36,21 @@ static void create(int argc, char **argv, struct snap *s)
     CHECK_MPI(MPI_Info_free(&info));
 }
 
-static const char *when_name[NWHEN] = {"before MPI_Init", "after MPI_Init", "MPI_INFO_ENV", "after MPI_Finalize"};
+static const char *when_name[NWHEN] = {"before MPI_Init", "after MPI_Init", "MPI_INFO_ENV",
+                                       "after MPI_Finalize"};
 
 static void same(const struct snap *s, int n, const char *form)
 {
     for (int w = 1; w < n; w++) {
-        CHECK(s[w].nkeys == s[0].nkeys, "%s: %d keys %s, %d %s", form, s[0].nkeys, when_name[0], s[w].nkeys,
-              when_name[w]);
+        CHECK(s[w].nkeys == s[0].nkeys, "%s: %d keys %s, %d %s", form, s[0].nkeys, when_name[0],
+              s[w].nkeys, when_name[w]);
         for (int k = 0; k < NKEYS; k++) {
             CHECK(s[w].have[k] == s[0].have[k], "%s: key %s %s %s but %s %s", form, keys[k],
-                  s[0].have[k] ? "present" : "absent", when_name[0], s[w].have[k] ? "present" : "absent",
-                  when_name[w]);
-            CHECK(!s[0].have[k] || strcmp(s[w].val[k], s[0].val[k]) == 0, "%s: %s is '%s' %s but '%s' %s", form,
-                  keys[k], s[0].val[k], when_name[0], s[w].val[k], when_name[w]);
+                  s[0].have[k] ? "present" : "absent", when_name[0],
+                  s[w].have[k] ? "present" : "absent", when_name[w]);
+            CHECK(!s[0].have[k] || strcmp(s[w].val[k], s[0].val[k]) == 0,
+                  "%s: %s is '%s' %s but '%s' %s", form, keys[k], s[0].val[k], when_name[0],
+                  s[w].val[k], when_name[w]);
         }
     }
 }
@@ -97,7 +99,8 @@ int main(int argc, char **argv)
     CHECK(v && strcmp(v, "prog") == 0, "command of the argv given: '%s'", v ? v : "(absent)");
     v = value(&args[0], "argv");
     CHECK(v && strcmp(v, "-x y z") == 0, "argv of the argv given: '%s'", v ? v : "(absent)");
-    CHECK(value(&args[0], "maxprocs") && strcmp(value(&args[0], "maxprocs"), value(&own[0], "maxprocs")) == 0,
+    CHECK(value(&args[0], "maxprocs") &&
+              strcmp(value(&args[0], "maxprocs"), value(&own[0], "maxprocs")) == 0,
           "maxprocs depends on the argv given");
     const char *present[] = {"host", "arch", "wdir"};
     for (int i = 0; i < 3; i++) CHECK(value(&own[0], present[i]), "no '%s'", present[i]);

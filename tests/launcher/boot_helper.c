@@ -40,28 +40,24 @@ static void die(const char *what)
 
 static void start(void)
 {
-    if (tern_boot_init(&me) != 0)
-        die("tern_boot_init failed");
+    if (tern_boot_init(&me) != 0) die("tern_boot_init failed");
 }
 
 static void announce(void)
 {
     printf("pid %d %ld\n", me.rank, (long)getpid());
     fflush(stdout);
-    if (tern_boot_fence() != 0)
-        die("fence failed");
+    if (tern_boot_fence() != 0) die("fence failed");
 }
 
 static _Noreturn void sleep_forever(void)
 {
-    for (;;)
-        sleep(1000);
+    for (;;) sleep(1000);
 }
 
 static void finish(void)
 {
-    if (tern_boot_finalize() != 0)
-        die("tern_boot_finalize failed");
+    if (tern_boot_finalize() != 0) die("tern_boot_finalize failed");
 }
 
 static void check_get(const char *key, const char *want)
@@ -89,16 +85,13 @@ static void mode_kvs(int rounds)
     for (int round = 0; round < rounds; round++) {
         snprintf(key, sizeof key, "k%d-%d", round, me.rank);
         snprintf(val, sizeof val, "v%d-%d-%s", round, me.rank, me.job_id);
-        if (tern_boot_put(key, val) != 0)
-            die("put failed");
+        if (tern_boot_put(key, val) != 0) die("put failed");
         if (round == 0 && me.rank == 0) { /* the longest value allowed */
             memset(val, 'z', 1024);
             val[1024] = '\0';
-            if (tern_boot_put("long", val) != 0)
-                die("put of a 1024-byte value failed");
+            if (tern_boot_put("long", val) != 0) die("put of a 1024-byte value failed");
         }
-        if (tern_boot_fence() != 0)
-            die("fence failed");
+        if (tern_boot_fence() != 0) die("fence failed");
         /* every other rank's key (a sample of them in big jobs) */
         int step = me.size <= 64 ? 1 : me.size / 32;
         for (int r = 0; r < me.size; r += step) {
@@ -142,8 +135,7 @@ static void mode_victim(const char *how, int victim, int code)
 {
     start();
     announce();
-    if (me.rank != victim)
-        sleep_forever();
+    if (me.rank != victim) sleep_forever();
     /* the driver measures the teardown from here */
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -188,16 +180,13 @@ static void mode_longlines(int count, int len)
     for (int i = 0; i < count; i++) {
         char head[32];
         int h = snprintf(head, sizeof head, "%d:", me.rank);
-        if (write(1, head, (size_t)h) < 0)
-            die("write failed");
+        if (write(1, head, (size_t)h) < 0) die("write failed");
         for (int left = len; left > 0;) {
             int n = left < (int)sizeof chunk ? left : (int)sizeof chunk;
-            if (write(1, chunk, (size_t)n) < 0)
-                die("write failed");
+            if (write(1, chunk, (size_t)n) < 0) die("write failed");
             left -= n;
         }
-        if (write(1, "\n", 1) < 0)
-            die("write failed");
+        if (write(1, "\n", 1) < 0) die("write failed");
     }
 }
 
@@ -214,11 +203,9 @@ static void mode_sigcount(void)
     start();
     signal(SIGINT, on_sigint);
     announce();
-    while (sigints == 0)
-        pause();
+    while (sigints == 0) pause();
     struct timespec t = {0, 500000000};
-    while (nanosleep(&t, &t) != 0) {
-    }
+    while (nanosleep(&t, &t) != 0) {}
     printf("sigint %d %d\n", me.rank, (int)sigints);
     finish();
 }
@@ -283,8 +270,7 @@ int main(int argc, char **argv)
         mode_stdin();
     } else if (strcmp(mode, "fence") == 0) {
         start();
-        if (tern_boot_fence() != 0)
-            die("fence failed");
+        if (tern_boot_fence() != 0) die("fence failed");
         finish();
     } else {
         fprintf(stderr, "boot_helper: unknown mode '%s'\n", mode);

@@ -18,20 +18,20 @@
 #include <time.h>
 #include <unistd.h>
 
-#define CHECK(c)                                                                                  \
-    do {                                                                                          \
-        if (!(c)) {                                                                               \
-            fprintf(stderr, "boot_unit: %s:%d: check failed: %s\n", __FILE__, __LINE__, #c);    \
-            _exit(1);                                                                             \
-        }                                                                                         \
+#define CHECK(c)                                                                             \
+    do {                                                                                     \
+        if (!(c)) {                                                                          \
+            fprintf(stderr, "boot_unit: %s:%d: check failed: %s\n", __FILE__, __LINE__, #c); \
+            _exit(1);                                                                        \
+        }                                                                                    \
     } while (0)
 
 static void clear_env(void)
 {
-    const char *vars[] = {"TERN_BOOT_FD", "TERN_RANK", "TERN_SIZE", "TERN_LOCAL_RANK",
-                          "TERN_LOCAL_SIZE", "TERN_APPNUM", "TERN_JOB_ID", "TERN_LAUNCHER_PID", "TERN_SHM_FD"};
-    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
-        unsetenv(vars[i]);
+    const char *vars[] = {"TERN_BOOT_FD",    "TERN_RANK",         "TERN_SIZE",
+                          "TERN_LOCAL_RANK", "TERN_LOCAL_SIZE",   "TERN_APPNUM",
+                          "TERN_JOB_ID",     "TERN_LAUNCHER_PID", "TERN_SHM_FD"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) unsetenv(vars[i]);
 }
 
 static void set_int(const char *name, long v)
@@ -92,11 +92,9 @@ static int server_line(int fd, char *line, size_t max)
     size_t n = 0;
     while (n + 1 < max) {
         struct pollfd p = {.fd = fd, .events = POLLIN};
-        if (poll(&p, 1, 5000) <= 0)
-            return -1;
+        if (poll(&p, 1, 5000) <= 0) return -1;
         ssize_t r = read(fd, line + n, 1);
-        if (r <= 0)
-            return -1;
+        if (r <= 0) return -1;
         if (line[n] == '\n') {
             line[n] = '\0';
             return 0;

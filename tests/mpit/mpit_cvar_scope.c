@@ -9,10 +9,10 @@
 
 #include "tern_test.h"
 
-#define CHECK_T(call, want)                                                                 \
-    do {                                                                                    \
-        int rc_ = (call);                                                                   \
-        CHECK(rc_ == (want), "%s returned %d, want %d", #call, rc_, want);                  \
+#define CHECK_T(call, want)                                                \
+    do {                                                                   \
+        int rc_ = (call);                                                  \
+        CHECK(rc_ == (want), "%s returned %d, want %d", #call, rc_, want); \
     } while (0)
 
 union value {
@@ -72,7 +72,8 @@ static int check_all(const char *phase)
         int nlen = sizeof name, scope = -1, count = 0;
         MPI_Datatype dt;
         MPI_T_enum et;
-        CHECK_T(MPI_T_cvar_get_info(i, name, &nlen, NULL, &dt, &et, NULL, NULL, NULL, &scope), MPI_SUCCESS);
+        CHECK_T(MPI_T_cvar_get_info(i, name, &nlen, NULL, &dt, &et, NULL, NULL, NULL, &scope),
+                MPI_SUCCESS);
         MPI_T_cvar_handle h;
         CHECK_T(MPI_T_cvar_handle_alloc(i, NULL, &h, &count), MPI_SUCCESS);
         union value old, now, want;
@@ -84,7 +85,8 @@ static int check_all(const char *phase)
             CHECK(rc == MPI_T_ERR_CVAR_SET_NEVER || rc == MPI_T_ERR_CVAR_SET_NOT_NOW,
                   "%s %s: scope %d is read-only but the write returned %d", phase, name, scope, rc);
             CHECK_T(MPI_T_cvar_read(h, &now), MPI_SUCCESS);
-            CHECK(same_value(dt, &old, &now), "%s %s: a refused write changed the value", phase, name);
+            CHECK(same_value(dt, &old, &now), "%s %s: a refused write changed the value", phase,
+                  name);
         } else {
             writable++;
             int taken = 0;
@@ -93,18 +95,20 @@ static int check_all(const char *phase)
                 /* A value outside the variable's range may be refused as
                  * invalid; "not now" or "never" breaks the scope's promise. */
                 CHECK(rc == MPI_SUCCESS || rc == MPI_T_ERR_INVALID,
-                      "%s %s: scope %d says writable but the write returned %d", phase, name, scope, rc);
+                      "%s %s: scope %d says writable but the write returned %d", phase, name, scope,
+                      rc);
                 if (rc != MPI_SUCCESS) continue;
                 memset(&now, 0, sizeof now);
                 CHECK_T(MPI_T_cvar_read(h, &now), MPI_SUCCESS);
-                CHECK(same_value(dt, &want, &now), "%s %s: wrote a new value, read back the %s one", phase, name,
-                      same_value(dt, &old, &now) ? "old" : "wrong");
+                CHECK(same_value(dt, &want, &now), "%s %s: wrote a new value, read back the %s one",
+                      phase, name, same_value(dt, &old, &now) ? "old" : "wrong");
                 taken = 1;
             }
             CHECK(taken, "%s %s: no write accepted", phase, name);
             CHECK_T(MPI_T_cvar_write(h, &old), MPI_SUCCESS);
             CHECK_T(MPI_T_cvar_read(h, &now), MPI_SUCCESS);
-            CHECK(same_value(dt, &old, &now), "%s %s: the old value did not come back", phase, name);
+            CHECK(same_value(dt, &old, &now), "%s %s: the old value did not come back", phase,
+                  name);
         }
         CHECK_T(MPI_T_cvar_handle_free(&h), MPI_SUCCESS);
     }
@@ -124,7 +128,8 @@ int main(int argc, char **argv)
     CHECK(during > 0 && during < n, "after MPI_Init %d of %d variables are writable", during, n);
     MPI_Finalize();
     int after = check_all("after MPI_Finalize");
-    CHECK(after == during, "after MPI_Finalize %d variables are writable, %d before it", after, during);
+    CHECK(after == during, "after MPI_Finalize %d variables are writable, %d before it", after,
+          during);
     CHECK_T(MPI_T_finalize(), MPI_SUCCESS);
     printf("mpit cvar_scope: ok (%d of %d writable after MPI_Init)\n", during, n);
     return 0;

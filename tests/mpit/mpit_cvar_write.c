@@ -29,14 +29,14 @@ int main(int argc, char **argv)
     MPI_T_pvar_handle r = pvar_handle(s, "tern_rendezvous_sends", MPI_T_PVAR_CLASS_COUNTER);
     CHECK_T(MPI_T_pvar_start(s, MPI_T_PVAR_ALL_HANDLES), MPI_SUCCESS);
     int next = (rank + 1) % size, prev = (rank + size - 1) % size;
-    CHECK_MPI(MPI_Sendrecv(buf, 2000, MPI_CHAR, next, 1, buf, 2000, MPI_CHAR, prev, 1, MPI_COMM_WORLD,
-                           MPI_STATUS_IGNORE));
-    CHECK(pvar_read(s, e) == 0 && pvar_read(s, r) == 1, "2000 bytes: %llu eager, %llu rendezvous", pvar_read(s, e),
-          pvar_read(s, r));
+    CHECK_MPI(MPI_Sendrecv(buf, 2000, MPI_CHAR, next, 1, buf, 2000, MPI_CHAR, prev, 1,
+                           MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    CHECK(pvar_read(s, e) == 0 && pvar_read(s, r) == 1, "2000 bytes: %llu eager, %llu rendezvous",
+          pvar_read(s, e), pvar_read(s, r));
     CHECK_MPI(MPI_Sendrecv(buf, 500, MPI_CHAR, next, 2, buf, 500, MPI_CHAR, prev, 2, MPI_COMM_WORLD,
                            MPI_STATUS_IGNORE));
-    CHECK(pvar_read(s, e) == 1 && pvar_read(s, r) == 1, "500 bytes: %llu eager, %llu rendezvous", pvar_read(s, e),
-          pvar_read(s, r));
+    CHECK(pvar_read(s, e) == 1 && pvar_read(s, r) == 1, "500 bytes: %llu eager, %llu rendezvous",
+          pvar_read(s, e), pvar_read(s, r));
     CHECK_T(MPI_T_pvar_session_free(&s), MPI_SUCCESS);
     CHECK_T(MPI_T_cvar_handle_free(&eager), MPI_SUCCESS);
     MPI_Finalize();

@@ -44,11 +44,11 @@ static void traffic_alloc(struct traffic *t)
     t->pipe_bytes = pvar_handle(t->s, "tern_shm_pipeline_bytes", C);
 }
 
-#define EXPECT(s, h, want)                                                                         \
-    do {                                                                                           \
-        unsigned long long got_ = pvar_read(s, h);                                                 \
-        CHECK(got_ == (unsigned long long)(want), "%s reads %llu, expected %llu", #h, got_,       \
-              (unsigned long long)(want));                                                         \
+#define EXPECT(s, h, want)                                                                  \
+    do {                                                                                    \
+        unsigned long long got_ = pvar_read(s, h);                                          \
+        CHECK(got_ == (unsigned long long)(want), "%s reads %llu, expected %llu", #h, got_, \
+              (unsigned long long)(want));                                                  \
     } while (0)
 
 static void traffic_phase(const char *rndv_kind)
@@ -68,8 +68,10 @@ static void traffic_phase(const char *rndv_kind)
     }
     MPI_Barrier(MPI_COMM_WORLD); /* every receive is posted: large sends to self complete */
     CHECK_T(MPI_T_pvar_start(a.s, MPI_T_PVAR_ALL_HANDLES), MPI_SUCCESS);
-    for (int i = 0; i < 3; i++) CHECK_MPI(MPI_Send(sbuf[i], SMALL, MPI_CHAR, next, i, MPI_COMM_WORLD));
-    for (int i = 3; i < 5; i++) CHECK_MPI(MPI_Isend(sbuf[i], SMALL, MPI_CHAR, next, i, MPI_COMM_WORLD, &rq[nr++]));
+    for (int i = 0; i < 3; i++)
+        CHECK_MPI(MPI_Send(sbuf[i], SMALL, MPI_CHAR, next, i, MPI_COMM_WORLD));
+    for (int i = 3; i < 5; i++)
+        CHECK_MPI(MPI_Isend(sbuf[i], SMALL, MPI_CHAR, next, i, MPI_COMM_WORLD, &rq[nr++]));
     CHECK_MPI(MPI_Ssend(sbuf[5], SMALL, MPI_CHAR, next, 5, MPI_COMM_WORLD));
     /* Session b watches the rendezvous messages only. */
     CHECK_T(MPI_T_pvar_start(b.s, MPI_T_PVAR_ALL_HANDLES), MPI_SUCCESS);
@@ -83,7 +85,8 @@ static void traffic_phase(const char *rndv_kind)
         CHECK(rbuf[i][0] == 'a' + i && rbuf[i][n - 1] == 'a' + i, "message %d arrived wrong", i);
     }
 
-    const unsigned long long eager_bytes = N_EAGER * SMALL, rndv_bytes = (unsigned long long)M_RNDV * LARGE;
+    const unsigned long long eager_bytes = N_EAGER * SMALL,
+                             rndv_bytes = (unsigned long long)M_RNDV * LARGE;
     if (size == 1) {
         EXPECT(a.s, a.self, N_EAGER + M_RNDV);
         EXPECT(a.s, a.self_bytes, eager_bytes + rndv_bytes);
@@ -98,10 +101,13 @@ static void traffic_phase(const char *rndv_kind)
         EXPECT(a.s, a.rndv, M_RNDV);
         unsigned long long cma = pvar_read(a.s, a.cma), pipe = pvar_read(a.s, a.pipe);
         CHECK(cma + pipe == M_RNDV, "cma %llu + pipeline %llu messages", cma, pipe);
-        CHECK(pvar_read(a.s, a.cma_bytes) + pvar_read(a.s, a.pipe_bytes) == rndv_bytes, "rendezvous bytes");
-        CHECK(pvar_read(a.s, a.cma_bytes) == cma * LARGE, "cma bytes %llu", pvar_read(a.s, a.cma_bytes));
+        CHECK(pvar_read(a.s, a.cma_bytes) + pvar_read(a.s, a.pipe_bytes) == rndv_bytes,
+              "rendezvous bytes");
+        CHECK(pvar_read(a.s, a.cma_bytes) == cma * LARGE, "cma bytes %llu",
+              pvar_read(a.s, a.cma_bytes));
         if (!strcmp(rndv_kind, "cma")) CHECK(cma == M_RNDV, "%llu of %d by CMA", cma, M_RNDV);
-        if (!strcmp(rndv_kind, "pipe")) CHECK(pipe == M_RNDV, "%llu of %d by the pipeline", pipe, M_RNDV);
+        if (!strcmp(rndv_kind, "pipe"))
+            CHECK(pipe == M_RNDV, "%llu of %d by the pipeline", pipe, M_RNDV);
         EXPECT(b.s, b.eager, 0);
         EXPECT(b.s, b.eager_bytes, 0);
         EXPECT(b.s, b.rndv, M_RNDV);
@@ -121,12 +127,12 @@ static void traffic_phase(const char *rndv_kind)
     CHECK_T(MPI_T_pvar_write(a.s, xa, &v), MPI_SUCCESS);
     EXPECT(a.s, xa, 1000);
     /* A stopped handle does not move; started again it adds on. */
-    CHECK_MPI(MPI_Sendrecv(sbuf[0], 1, MPI_CHAR, rank, 0, rbuf[0], 1, MPI_CHAR, rank, 0, MPI_COMM_WORLD,
-                           MPI_STATUS_IGNORE));
+    CHECK_MPI(MPI_Sendrecv(sbuf[0], 1, MPI_CHAR, rank, 0, rbuf[0], 1, MPI_CHAR, rank, 0,
+                           MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     EXPECT(a.s, a.self, size == 1 ? 1000 : 0);
     CHECK_T(MPI_T_pvar_start(a.s, a.self), MPI_SUCCESS);
-    CHECK_MPI(MPI_Sendrecv(sbuf[0], 1, MPI_CHAR, rank, 0, rbuf[0], 1, MPI_CHAR, rank, 0, MPI_COMM_WORLD,
-                           MPI_STATUS_IGNORE));
+    CHECK_MPI(MPI_Sendrecv(sbuf[0], 1, MPI_CHAR, rank, 0, rbuf[0], 1, MPI_CHAR, rank, 0,
+                           MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     EXPECT(a.s, a.self, size == 1 ? 1001 : 1);
 
     /* Handles belong to their session. */
@@ -155,7 +161,8 @@ static void receive_queued(int sender)
     MPI_T_pvar_session s, t;
     CHECK_T(MPI_T_pvar_session_create(&s), MPI_SUCCESS);
     CHECK_T(MPI_T_pvar_session_create(&t), MPI_SUCCESS);
-    MPI_T_pvar_handle level = pvar_handle(s, "tern_unexpected_queue_length", MPI_T_PVAR_CLASS_LEVEL);
+    MPI_T_pvar_handle level =
+        pvar_handle(s, "tern_unexpected_queue_length", MPI_T_PVAR_CLASS_LEVEL);
     MPI_T_pvar_handle peak = pvar_handle(s, "tern_unexpected_queue_max_length", H);
     MPI_T_pvar_handle peak_t = pvar_handle(t, "tern_unexpected_queue_max_length", H);
     MPI_T_pvar_handle psearch = pvar_handle(s, "tern_posted_queue_searches", C);
@@ -177,7 +184,8 @@ static void receive_queued(int sender)
     if (sender != rank) {
         CHECK_MPI(MPI_Send(&c, 1, MPI_CHAR, sender, 300, MPI_COMM_WORLD));
     } else {
-        for (int i = 0; i < K; i++) CHECK_MPI(MPI_Send(&c, 1, MPI_CHAR, rank, 100 + i, MPI_COMM_WORLD));
+        for (int i = 0; i < K; i++)
+            CHECK_MPI(MPI_Send(&c, 1, MPI_CHAR, rank, 100 + i, MPI_COMM_WORLD));
         CHECK_MPI(MPI_Send(&c, 1, MPI_CHAR, rank, 200, MPI_COMM_WORLD));
     }
     CHECK_MPI(MPI_Recv(&c, 1, MPI_CHAR, sender, 200, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
@@ -211,7 +219,8 @@ static void receive_queued(int sender)
     CHECK(v == (unsigned long long)(K + go_queued), "readreset of the peak gave %llu", v);
     EXPECT(s, peak, 0);
     EXPECT(t, peak_t, K + go_queued);
-    CHECK_T(MPI_T_pvar_reset(s, MPI_T_PVAR_ALL_HANDLES), MPI_SUCCESS); /* skips the read-only level */
+    CHECK_T(MPI_T_pvar_reset(s, MPI_T_PVAR_ALL_HANDLES),
+            MPI_SUCCESS); /* skips the read-only level */
     EXPECT(s, umax, 0);
     EXPECT(s, uentries, 0);
     EXPECT(t, peak_t, K + go_queued);
@@ -226,7 +235,8 @@ static void queue_phase(void)
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == sender && rank != receiver) {
         CHECK_MPI(MPI_Recv(&c, 1, MPI_CHAR, receiver, 300, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-        for (int i = 0; i < K; i++) CHECK_MPI(MPI_Send(&c, 1, MPI_CHAR, receiver, 100 + i, MPI_COMM_WORLD));
+        for (int i = 0; i < K; i++)
+            CHECK_MPI(MPI_Send(&c, 1, MPI_CHAR, receiver, 100 + i, MPI_COMM_WORLD));
         CHECK_MPI(MPI_Send(&c, 1, MPI_CHAR, receiver, 200, MPI_COMM_WORLD));
     }
     if (rank == receiver) {

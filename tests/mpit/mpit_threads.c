@@ -54,7 +54,8 @@ int main(int argc, char **argv)
     CHECK(pthread_create(&t, NULL, tool, NULL) == 0, "pthread_create");
     int next = (rank + 1) % size, prev = (rank + size - 1) % size, x = rank, y;
     for (int i = 0; i < ROUNDS; i++)
-        CHECK_MPI(MPI_Sendrecv(&x, 1, MPI_INT, next, i, &y, 1, MPI_INT, prev, i, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        CHECK_MPI(MPI_Sendrecv(&x, 1, MPI_INT, next, i, &y, 1, MPI_INT, prev, i, MPI_COMM_WORLD,
+                               MPI_STATUS_IGNORE));
     CHECK_T(MPI_T_pvar_stop(s, h), MPI_SUCCESS);
     done = 1;
     pthread_join(t, NULL);

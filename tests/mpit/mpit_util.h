@@ -7,9 +7,9 @@
 #include "tern_test.h"
 
 /* An MPI_T call must return exactly 'want' (MPI_T calls return classes). */
-#define CHECK_T(call, want)                                                                        \
-    do {                                                                                           \
-        int rc_ = (call);                                                                          \
+#define CHECK_T(call, want)                                                                       \
+    do {                                                                                          \
+        int rc_ = (call);                                                                         \
         CHECK(rc_ == (want), "%s returned %d, expected %s (%d)", #call, rc_, #want, (int)(want)); \
     } while (0)
 

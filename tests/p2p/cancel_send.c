@@ -28,8 +28,11 @@ int main(int argc, char **argv)
             int flag = 0;
             double end = MPI_Wtime() + 5.0;
             while (!flag && MPI_Wtime() < end) CHECK_MPI(MPI_Test(&rq, &flag, &st));
-            CHECK(flag, "a %zu-byte send marked for cancellation did not complete in 5 s while the receiver did "
-                  "nothing: MPI_Wait on it would not return (MPI 4.1 3.8.4 makes it local)", n);
+            CHECK(flag,
+                  "a %zu-byte send marked for cancellation did not complete in 5 s while the "
+                  "receiver did "
+                  "nothing: MPI_Wait on it would not return (MPI 4.1 3.8.4 makes it local)",
+                  n);
             CHECK_MPI(MPI_Test_cancelled(&st, &cancelled));
             CHECK_MPI(MPI_Send(&cancelled, 1, MPI_INT, 1, 57, MPI_COMM_WORLD));
         } else {
@@ -37,11 +40,13 @@ int main(int argc, char **argv)
             int flag = 0;
             MPI_Status st;
             CHECK_MPI(MPI_Iprobe(0, 55 + k, MPI_COMM_WORLD, &flag, &st));
-            CHECK(flag == !cancelled, "cancel of a %zu-byte send: Test_cancelled=%d but the message is %sthere", n,
+            CHECK(flag == !cancelled,
+                  "cancel of a %zu-byte send: Test_cancelled=%d but the message is %sthere", n,
                   cancelled, flag ? "" : "not ");
             if (flag) {
                 CHECK_MPI(MPI_Recv(b, (int)n, MPI_BYTE, 0, 55 + k, MPI_COMM_WORLD, &st));
-                CHECK(pu_check_bytes(b, n, 55u + (unsigned)k) == (size_t)-1, "send whose cancel failed: wrong data");
+                CHECK(pu_check_bytes(b, n, 55u + (unsigned)k) == (size_t)-1,
+                      "send whose cancel failed: wrong data");
             }
         }
         free(b);

@@ -29,8 +29,8 @@ static void expect_status(const MPI_Status *st, int src, int tag, MPI_Count n)
     CHECK_MPI(MPI_Get_count_c(st, MPI_INT, &c));
     CHECK_MPI(MPI_Get_count(st, MPI_INT, &ci));
     CHECK(st->MPI_SOURCE == src && st->MPI_TAG == tag && c == n && ci == n,
-          "status source %d tag %d count %ld/%d, want %d %d %ld", st->MPI_SOURCE, st->MPI_TAG, (long)c, ci, src,
-          tag, (long)n);
+          "status source %d tag %d count %ld/%d, want %d %d %ld", st->MPI_SOURCE, st->MPI_TAG,
+          (long)c, ci, src, tag, (long)n);
 }
 
 /* Rank 0 sends with each mode in both forms, rank 1 receives with the
@@ -93,7 +93,8 @@ static void modes(void)
         }
         int rbuf[3][N];
         MPI_Request rr[3];
-        for (int k = 0; k < 3; k++) CHECK_MPI(MPI_Irecv_c(rbuf[k], N, MPI_INT, 0, tag + k, MPI_COMM_WORLD, &rr[k]));
+        for (int k = 0; k < 3; k++)
+            CHECK_MPI(MPI_Irecv_c(rbuf[k], N, MPI_INT, 0, tag + k, MPI_COMM_WORLD, &rr[k]));
         CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
         CHECK_MPI(MPI_Waitall(3, rr, MPI_STATUSES_IGNORE));
         for (int k = 0; k < 3; k++) expect(rbuf[k], N, 1, "ready modes");
@@ -143,28 +144,42 @@ static void sendrecv(void)
         memset(r, 0, sizeof r);
         int tag = 60 + form;
         switch (form) {
-        case 0: CHECK_MPI(MPI_Sendrecv(s, N, MPI_INT, right, tag, r, N, MPI_INT, left, tag, MPI_COMM_WORLD, &st)); break;
-        case 1: CHECK_MPI(MPI_Sendrecv_c(s, N, MPI_INT, right, tag, r, N, MPI_INT, left, tag, MPI_COMM_WORLD, &st)); break;
+        case 0:
+            CHECK_MPI(MPI_Sendrecv(s, N, MPI_INT, right, tag, r, N, MPI_INT, left, tag,
+                                   MPI_COMM_WORLD, &st));
+            break;
+        case 1:
+            CHECK_MPI(MPI_Sendrecv_c(s, N, MPI_INT, right, tag, r, N, MPI_INT, left, tag,
+                                     MPI_COMM_WORLD, &st));
+            break;
         case 2:
-            CHECK_MPI(MPI_Isendrecv(s, N, MPI_INT, right, tag, r, N, MPI_INT, left, tag, MPI_COMM_WORLD, &rq));
+            CHECK_MPI(MPI_Isendrecv(s, N, MPI_INT, right, tag, r, N, MPI_INT, left, tag,
+                                    MPI_COMM_WORLD, &rq));
             CHECK_MPI(MPI_Wait(&rq, &st));
             break;
         case 3: {
-            CHECK_MPI(MPI_Isendrecv_c(s, N, MPI_INT, right, tag, r, N, MPI_INT, left, tag, MPI_COMM_WORLD, &rq));
+            CHECK_MPI(MPI_Isendrecv_c(s, N, MPI_INT, right, tag, r, N, MPI_INT, left, tag,
+                                      MPI_COMM_WORLD, &rq));
             int flag = 0;
             while (!flag) CHECK_MPI(MPI_Test(&rq, &flag, &st));
             break;
         }
         default:
             memcpy(r, s, sizeof r);
-            if (form == 4) CHECK_MPI(MPI_Sendrecv_replace(r, N, MPI_INT, right, tag, left, tag, MPI_COMM_WORLD, &st));
-            if (form == 5) CHECK_MPI(MPI_Sendrecv_replace_c(r, N, MPI_INT, right, tag, left, tag, MPI_COMM_WORLD, &st));
+            if (form == 4)
+                CHECK_MPI(MPI_Sendrecv_replace(r, N, MPI_INT, right, tag, left, tag, MPI_COMM_WORLD,
+                                               &st));
+            if (form == 5)
+                CHECK_MPI(MPI_Sendrecv_replace_c(r, N, MPI_INT, right, tag, left, tag,
+                                                 MPI_COMM_WORLD, &st));
             if (form == 6) {
-                CHECK_MPI(MPI_Isendrecv_replace(r, N, MPI_INT, right, tag, left, tag, MPI_COMM_WORLD, &rq));
+                CHECK_MPI(MPI_Isendrecv_replace(r, N, MPI_INT, right, tag, left, tag,
+                                                MPI_COMM_WORLD, &rq));
                 CHECK_MPI(MPI_Wait(&rq, &st));
             }
             if (form == 7) {
-                CHECK_MPI(MPI_Isendrecv_replace_c(r, N, MPI_INT, right, tag, left, tag, MPI_COMM_WORLD, &rq));
+                CHECK_MPI(MPI_Isendrecv_replace_c(r, N, MPI_INT, right, tag, left, tag,
+                                                  MPI_COMM_WORLD, &rq));
                 CHECK_MPI(MPI_Waitall(1, &rq, &st));
             }
         }
@@ -172,11 +187,13 @@ static void sendrecv(void)
         expect_status(&st, left, tag, N);
     }
     /* MPI_PROC_NULL on both sides completes at once with an empty status. */
-    CHECK_MPI(MPI_Isendrecv(s, N, MPI_INT, MPI_PROC_NULL, 0, r, N, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &rq));
+    CHECK_MPI(MPI_Isendrecv(s, N, MPI_INT, MPI_PROC_NULL, 0, r, N, MPI_INT, MPI_PROC_NULL, 0,
+                            MPI_COMM_WORLD, &rq));
     CHECK_MPI(MPI_Wait(&rq, &st));
     CHECK(st.MPI_SOURCE == MPI_PROC_NULL, "PROC_NULL source %d", st.MPI_SOURCE);
     /* Freed before completion: the library completes and reaps it. */
-    CHECK_MPI(MPI_Isendrecv(s, N, MPI_INT, right, 70, r, N, MPI_INT, left, 70, MPI_COMM_WORLD, &rq));
+    CHECK_MPI(
+        MPI_Isendrecv(s, N, MPI_INT, right, 70, r, N, MPI_INT, left, 70, MPI_COMM_WORLD, &rq));
     CHECK_MPI(MPI_Request_free(&rq));
     CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
     /* Errors name the call. */

@@ -25,7 +25,10 @@ static int rank, peer;
 static size_t big; /* a rendezvous-sized message (bytes) */
 
 static void tok_send(int tag) { CHECK_MPI(MPI_Send(NULL, 0, MPI_BYTE, peer, tag, MPI_COMM_WORLD)); }
-static void tok_recv(int tag) { CHECK_MPI(MPI_Recv(NULL, 0, MPI_BYTE, peer, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE)); }
+static void tok_recv(int tag)
+{
+    CHECK_MPI(MPI_Recv(NULL, 0, MPI_BYTE, peer, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+}
 
 static void expect_bytes(const void *b, size_t n, unsigned seed, const char *what)
 {
@@ -38,8 +41,8 @@ static void expect_status(const MPI_Status *st, int src, int tag, int bytes, con
     int n = -1;
     CHECK_MPI(MPI_Get_count(st, MPI_BYTE, &n));
     CHECK(st->MPI_SOURCE == src && st->MPI_TAG == tag && n == bytes,
-          "%s: status (source %d, tag %d, %d bytes), expected (%d, %d, %d)", what, st->MPI_SOURCE, st->MPI_TAG, n, src,
-          tag, bytes);
+          "%s: status (source %d, tag %d, %d bytes), expected (%d, %d, %d)", what, st->MPI_SOURCE,
+          st->MPI_TAG, n, src, tag, bytes);
 }
 
 /* Polls MPI_Test for ms milliseconds; returns whether it completed. */
@@ -67,10 +70,12 @@ static void part_ssend(void)
             pu_fill_bytes(s, n, (unsigned)tag);
             MPI_Request rq;
             CHECK_MPI(MPI_Issend(s, (int)n, MPI_BYTE, 1, tag, MPI_COMM_WORLD, &rq));
-            CHECK(!test_for(&rq, 50, 1), "Issend of %zu B completed before the receiver posted its receive", n);
+            CHECK(!test_for(&rq, 50, 1),
+                  "Issend of %zu B completed before the receiver posted its receive", n);
             tok_send(3); /* probe it */
             tok_recv(4); /* probed */
-            CHECK(!test_for(&rq, 20, 1), "Issend of %zu B completed after a probe, without a receive", n);
+            CHECK(!test_for(&rq, 20, 1),
+                  "Issend of %zu B completed after a probe, without a receive", n);
             tok_send(2); /* now receive it */
             CHECK_MPI(MPI_Wait(&rq, MPI_STATUS_IGNORE));
             CHECK(rq == MPI_REQUEST_NULL, "Issend request not freed");
@@ -93,7 +98,8 @@ static void part_ssend(void)
         pu_fill_bytes(sb, sizeof sb, 12);
         MPI_Request rq;
         CHECK_MPI(MPI_Isend(sb, sizeof sb, MPI_BYTE, 1, 12, MPI_COMM_WORLD, &rq));
-        CHECK(test_for(&rq, 2000, 1), "a standard Isend of 8 B did not complete in 2 s without a matching receive");
+        CHECK(test_for(&rq, 2000, 1),
+              "a standard Isend of 8 B did not complete in 2 s without a matching receive");
         tok_send(2);
     } else {
         tok_recv(2);
@@ -155,24 +161,26 @@ static void part_bsend(void)
         pu_fill_bytes(small, sizeof small, 1);
         /* no buffer attached */
         int rc = MPI_Bsend(small, sizeof small, MPI_BYTE, 1, 30, MPI_COMM_WORLD);
-        CHECK(pu_class(rc) == MPI_ERR_BUFFER, "Bsend with no buffer attached: class %d, expected MPI_ERR_BUFFER",
-              pu_class(rc));
+        CHECK(pu_class(rc) == MPI_ERR_BUFFER,
+              "Bsend with no buffer attached: class %d, expected MPI_ERR_BUFFER", pu_class(rc));
         /* too small a buffer */
         int tiny_size = 64; /* smaller than the message itself */
         char *tiny = malloc((size_t)tiny_size);
         CHECK_MPI(MPI_Buffer_attach(tiny, tiny_size));
         rc = MPI_Bsend(small, sizeof small, MPI_BYTE, 1, 30, MPI_COMM_WORLD);
-        CHECK(pu_class(rc) == MPI_ERR_BUFFER, "Bsend of 100 B into a %d-byte buffer: class %d, expected MPI_ERR_BUFFER",
-              tiny_size, pu_class(rc));
+        CHECK(pu_class(rc) == MPI_ERR_BUFFER,
+              "Bsend of 100 B into a %d-byte buffer: class %d, expected MPI_ERR_BUFFER", tiny_size,
+              pu_class(rc));
         MPI_Request rq = MPI_REQUEST_NULL;
         rc = MPI_Ibsend(small, sizeof small, MPI_BYTE, 1, 30, MPI_COMM_WORLD, &rq);
-        CHECK(pu_class(rc) == MPI_ERR_BUFFER, "Ibsend of 100 B into a %d-byte buffer: class %d, expected MPI_ERR_BUFFER",
-              tiny_size, pu_class(rc));
+        CHECK(pu_class(rc) == MPI_ERR_BUFFER,
+              "Ibsend of 100 B into a %d-byte buffer: class %d, expected MPI_ERR_BUFFER", tiny_size,
+              pu_class(rc));
         void *got;
         int gotsize;
         CHECK_MPI(MPI_Buffer_detach(&got, &gotsize));
-        CHECK(got == tiny && gotsize == tiny_size, "Buffer_detach gave %p/%d, attached %p/%d", got, gotsize,
-              (void *)tiny, tiny_size);
+        CHECK(got == tiny && gotsize == tiny_size, "Buffer_detach gave %p/%d, attached %p/%d", got,
+              gotsize, (void *)tiny, tiny_size);
         free(tiny);
 
         /* room for exactly one rendezvous-sized message: its space stays taken while it is pending */
@@ -184,7 +192,8 @@ static void part_bsend(void)
         memset(u, 0xee, big); /* the user's buffer is free at once */
         rc = MPI_Bsend(u, (int)big, MPI_BYTE, 1, 31, MPI_COMM_WORLD);
         CHECK(pu_class(rc) == MPI_ERR_BUFFER,
-              "a second Bsend while the first is pending in a one-message buffer: class %d, expected MPI_ERR_BUFFER",
+              "a second Bsend while the first is pending in a one-message buffer: class %d, "
+              "expected MPI_ERR_BUFFER",
               pu_class(rc));
         tok_send(7);
         CHECK_MPI(MPI_Buffer_detach(&got, &gotsize));
@@ -265,8 +274,8 @@ static void part_persistent(void)
         CHECK_MPI(MPI_Bsend_init(b[3], (int)sz[3], MPI_BYTE, 1, 53, MPI_COMM_WORLD, &q[3]));
     } else {
         for (int i = 0; i < NPERS; i++)
-            CHECK_MPI(MPI_Recv_init(b[i], (int)sz[i], MPI_BYTE, i == 1 ? MPI_ANY_SOURCE : 0, i == 2 ? MPI_ANY_TAG : 50 + i,
-                                    MPI_COMM_WORLD, &q[i]));
+            CHECK_MPI(MPI_Recv_init(b[i], (int)sz[i], MPI_BYTE, i == 1 ? MPI_ANY_SOURCE : 0,
+                                    i == 2 ? MPI_ANY_TAG : 50 + i, MPI_COMM_WORLD, &q[i]));
     }
     for (int round = 0; round < ROUNDS; round++) {
         unsigned seed = 500u + (unsigned)round * 10u;
@@ -286,7 +295,8 @@ static void part_persistent(void)
             CHECK_MPI(MPI_Waitall(NPERS, q, st));
         }
         for (int i = 0; i < NPERS; i++)
-            CHECK(q[i] != MPI_REQUEST_NULL, "round %d: persistent request %d became MPI_REQUEST_NULL", round, i);
+            CHECK(q[i] != MPI_REQUEST_NULL,
+                  "round %d: persistent request %d became MPI_REQUEST_NULL", round, i);
         if (rank == 1) {
             for (int i = 0; i < NPERS; i++) {
                 char what[64];
@@ -299,7 +309,8 @@ static void part_persistent(void)
         int flag = 0;
         MPI_Status es;
         CHECK_MPI(MPI_Test(&q[0], &flag, &es));
-        CHECK(flag && q[0] != MPI_REQUEST_NULL, "Test of an inactive persistent request: flag %d", flag);
+        CHECK(flag && q[0] != MPI_REQUEST_NULL, "Test of an inactive persistent request: flag %d",
+              flag);
     }
     for (int i = 0; i < NPERS; i++) {
         CHECK_MPI(MPI_Request_free(&q[i]));
@@ -322,12 +333,12 @@ static void part_sendrecv(void)
     pu_fill_bytes(sb, out, 60u + (unsigned)rank);
     memset(rb, 0, big + 8);
     MPI_Status st;
-    CHECK_MPI(MPI_Sendrecv(sb, (int)out, MPI_BYTE, peer, 60 + rank, rb, (int)big + 8, MPI_BYTE, peer, 60 + peer,
-                           MPI_COMM_WORLD, &st));
+    CHECK_MPI(MPI_Sendrecv(sb, (int)out, MPI_BYTE, peer, 60 + rank, rb, (int)big + 8, MPI_BYTE,
+                           peer, 60 + peer, MPI_COMM_WORLD, &st));
     expect_status(&st, peer, 60 + peer, (int)in, "Sendrecv");
     expect_bytes(rb, in, 60u + (unsigned)peer, "Sendrecv");
-    CHECK_MPI(MPI_Sendrecv(sb, (int)out, MPI_BYTE, peer, 61, rb, (int)big + 8, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG,
-                           MPI_COMM_WORLD, &st));
+    CHECK_MPI(MPI_Sendrecv(sb, (int)out, MPI_BYTE, peer, 61, rb, (int)big + 8, MPI_BYTE,
+                           MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st));
     expect_status(&st, peer, 61, (int)in, "Sendrecv with wildcards");
 
     /* Sendrecv_replace: small and rendezvous-sized contiguous */
@@ -338,10 +349,11 @@ static void part_sendrecv(void)
         CHECK_MPI(MPI_Sendrecv_replace(v, n, MPI_INT, peer, 70, peer, 70, MPI_COMM_WORLD, &st));
         int c = -1;
         CHECK_MPI(MPI_Get_count(&st, MPI_INT, &c));
-        CHECK(st.MPI_SOURCE == peer && st.MPI_TAG == 70 && c == n, "Sendrecv_replace: status (%d, %d, %d)",
-              st.MPI_SOURCE, st.MPI_TAG, c);
+        CHECK(st.MPI_SOURCE == peer && st.MPI_TAG == 70 && c == n,
+              "Sendrecv_replace: status (%d, %d, %d)", st.MPI_SOURCE, st.MPI_TAG, c);
         for (int i = 0; i < n; i++)
-            CHECK(v[i] == pu_int((size_t)i, 70u + (unsigned)peer), "Sendrecv_replace of %d ints: wrong at %d", n, i);
+            CHECK(v[i] == pu_int((size_t)i, 70u + (unsigned)peer),
+                  "Sendrecv_replace of %d ints: wrong at %d", n, i);
         free(v);
     }
     /* Sendrecv_replace with a stride-2 vector at rendezvous size: the gaps stay */
@@ -357,9 +369,11 @@ static void part_sendrecv(void)
     CHECK_MPI(MPI_Sendrecv_replace(v, 1, vec, peer, 80, MPI_ANY_SOURCE, 80, MPI_COMM_WORLD, &st));
     int c = -1;
     CHECK_MPI(MPI_Get_count(&st, vec, &c));
-    CHECK(st.MPI_SOURCE == peer && c == 1, "Sendrecv_replace vector: source %d count %d", st.MPI_SOURCE, c);
+    CHECK(st.MPI_SOURCE == peer && c == 1, "Sendrecv_replace vector: source %d count %d",
+          st.MPI_SOURCE, c);
     for (int i = 0; i < n; i++) {
-        CHECK(v[2 * i] == pu_int((size_t)i, 80u + (unsigned)peer), "Sendrecv_replace vector: element %d wrong", i);
+        CHECK(v[2 * i] == pu_int((size_t)i, 80u + (unsigned)peer),
+              "Sendrecv_replace vector: element %d wrong", i);
         CHECK(v[2 * i + 1] == -7, "Sendrecv_replace vector: gap %d written", i);
     }
     free(v);
@@ -414,7 +428,8 @@ static void part_self(void)
     CHECK_MPI(MPI_Wait(&rq, &st));
     expect_bytes(r, sizeof r, 94, "Rsend to self");
     pu_fill_bytes(bs, big, 95);
-    CHECK_MPI(MPI_Sendrecv(bs, (int)big, MPI_BYTE, rank, 95, br, (int)big, MPI_BYTE, rank, 95, MPI_COMM_WORLD, &st));
+    CHECK_MPI(MPI_Sendrecv(bs, (int)big, MPI_BYTE, rank, 95, br, (int)big, MPI_BYTE, rank, 95,
+                           MPI_COMM_WORLD, &st));
     expect_status(&st, rank, 95, (int)big, "Sendrecv to self");
     expect_bytes(br, big, 95, "Sendrecv to self");
 
@@ -427,7 +442,8 @@ static void part_self(void)
     CHECK_MPI(MPI_Irecv(vr, 10, MPI_INT, rank, 96, MPI_COMM_WORLD, &rq2));
     CHECK_MPI(MPI_Wait(&rq2, &st));
     CHECK_MPI(MPI_Wait(&rq, MPI_STATUS_IGNORE));
-    for (int i = 0; i < 10; i++) CHECK(vr[i] == i * 6, "vector to self: element %d is %d", i, vr[i]);
+    for (int i = 0; i < 10; i++)
+        CHECK(vr[i] == i * 6, "vector to self: element %d is %d", i, vr[i]);
     CHECK_MPI(MPI_Type_free(&vec));
 
     /* MPI_COMM_SELF */

@@ -39,10 +39,11 @@ static void check(const char *b, const MPI_Status *st, int i, int want_tag, cons
     size_t n = msg_size(i);
     int count = -1;
     CHECK_MPI(MPI_Get_count(st, MPI_BYTE, &count));
-    CHECK(count == (int)n, "%s: receive %d got %d bytes, message %d has %zu (a message overtook another)", what, i,
+    CHECK(count == (int)n,
+          "%s: receive %d got %d bytes, message %d has %zu (a message overtook another)", what, i,
           count, i, n);
-    CHECK(st->MPI_SOURCE == 0 && st->MPI_TAG == want_tag, "%s: receive %d: source %d tag %d", what, i, st->MPI_SOURCE,
-          st->MPI_TAG);
+    CHECK(st->MPI_SOURCE == 0 && st->MPI_TAG == want_tag, "%s: receive %d: source %d tag %d", what,
+          i, st->MPI_SOURCE, st->MPI_TAG);
     if (n >= sizeof(int)) {
         int seq;
         memcpy(&seq, b, sizeof seq);
@@ -69,10 +70,12 @@ int main(int argc, char **argv)
 
     for (int round = 0; round < 2; round++) {
         if (rank == 0) {
-            if (round == 1) CHECK_MPI(MPI_Recv(NULL, 0, MPI_BYTE, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+            if (round == 1)
+                CHECK_MPI(MPI_Recv(NULL, 0, MPI_BYTE, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
             for (int i = 0; i < NMSG; i++) {
                 fill(bufs[i], i);
-                CHECK_MPI(MPI_Isend(bufs[i], (int)msg_size(i), MPI_BYTE, 1, TAG, MPI_COMM_WORLD, &reqs[i]));
+                CHECK_MPI(MPI_Isend(bufs[i], (int)msg_size(i), MPI_BYTE, 1, TAG, MPI_COMM_WORLD,
+                                    &reqs[i]));
             }
             CHECK_MPI(MPI_Waitall(NMSG, reqs, MPI_STATUSES_IGNORE));
         } else if (round == 0) {
@@ -89,15 +92,16 @@ int main(int argc, char **argv)
             for (int i = 0; i < NMSG; i++) {
                 memset(bufs[i], 0, msg_size(i));
                 int tag = i % 2 ? MPI_ANY_TAG : TAG;
-                CHECK_MPI(MPI_Irecv(bufs[i], (int)msg_size(i), MPI_BYTE, i % 3 ? 0 : MPI_ANY_SOURCE, tag,
-                                    MPI_COMM_WORLD, &reqs[i]));
+                CHECK_MPI(MPI_Irecv(bufs[i], (int)msg_size(i), MPI_BYTE, i % 3 ? 0 : MPI_ANY_SOURCE,
+                                    tag, MPI_COMM_WORLD, &reqs[i]));
             }
             CHECK_MPI(MPI_Send(NULL, 0, MPI_BYTE, 0, 1, MPI_COMM_WORLD));
             /* a successful Waitall leaves MPI_ERROR alone */
             for (int i = 0; i < NMSG; i++) sts[i].MPI_ERROR = -1;
             CHECK_MPI(MPI_Waitall(NMSG, reqs, sts));
             for (int i = 0; i < NMSG; i++) {
-                CHECK(sts[i].MPI_ERROR == -1, "round B: receive %d has MPI_ERROR=%d", i, sts[i].MPI_ERROR);
+                CHECK(sts[i].MPI_ERROR == -1, "round B: receive %d has MPI_ERROR=%d", i,
+                      sts[i].MPI_ERROR);
                 check(bufs[i], &sts[i], i, TAG, "round B (receives posted first)");
             }
         }
@@ -108,7 +112,8 @@ int main(int argc, char **argv)
         if (rank == 0) {
             for (int t = 0; t < NTAGS; t++) {
                 fill(bufs[t], t);
-                CHECK_MPI(MPI_Isend(bufs[t], (int)msg_size(t), MPI_BYTE, 1, 100 + t, MPI_COMM_WORLD, &reqs[t]));
+                CHECK_MPI(MPI_Isend(bufs[t], (int)msg_size(t), MPI_BYTE, 1, 100 + t, MPI_COMM_WORLD,
+                                    &reqs[t]));
             }
             CHECK_MPI(MPI_Waitall(NTAGS, reqs, MPI_STATUSES_IGNORE));
             CHECK_MPI(MPI_Recv(NULL, 0, MPI_BYTE, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
@@ -117,17 +122,19 @@ int main(int argc, char **argv)
                 MPI_Status st;
                 memset(bufs[t], 0, msg_size(t));
                 if (round == 0) {
-                    CHECK_MPI(MPI_Recv(bufs[t], (int)msg_size(t), MPI_BYTE, t % 2 ? MPI_ANY_SOURCE : 0, 100 + t,
-                                       MPI_COMM_WORLD, &st));
+                    CHECK_MPI(MPI_Recv(bufs[t], (int)msg_size(t), MPI_BYTE,
+                                       t % 2 ? MPI_ANY_SOURCE : 0, 100 + t, MPI_COMM_WORLD, &st));
                     check(bufs[t], &st, t, 100 + t, "reverse tag order (blocking)");
                 } else {
-                    CHECK_MPI(MPI_Irecv(bufs[t], (int)msg_size(t), MPI_BYTE, 0, 100 + t, MPI_COMM_WORLD, &reqs[t]));
+                    CHECK_MPI(MPI_Irecv(bufs[t], (int)msg_size(t), MPI_BYTE, 0, 100 + t,
+                                        MPI_COMM_WORLD, &reqs[t]));
                 }
             }
             if (round == 1) {
                 /* posted in reverse order, completed in any order */
                 CHECK_MPI(MPI_Waitall(NTAGS, reqs, sts));
-                for (int t = 0; t < NTAGS; t++) check(bufs[t], &sts[t], t, 100 + t, "reverse tag order (posted)");
+                for (int t = 0; t < NTAGS; t++)
+                    check(bufs[t], &sts[t], t, 100 + t, "reverse tag order (posted)");
             }
             CHECK_MPI(MPI_Send(NULL, 0, MPI_BYTE, 0, 2, MPI_COMM_WORLD));
         }
@@ -145,7 +152,8 @@ int main(int argc, char **argv)
             MPI_Status st;
             CHECK_MPI(MPI_Recv(&y, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st));
             CHECK_MPI(MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, dup, &st));
-            CHECK(x == 1 && y == 2, "a message crossed communicators: dup got %d, world got %d", x, y);
+            CHECK(x == 1 && y == 2, "a message crossed communicators: dup got %d, world got %d", x,
+                  y);
         }
         CHECK_MPI(MPI_Comm_free(&dup));
     }

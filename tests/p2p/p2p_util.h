@@ -84,7 +84,10 @@ static inline unsigned char pu_byte(size_t i, unsigned seed)
     uint32_t x = (uint32_t)i * 2654435761u + seed * 40503u + 17u;
     return (unsigned char)(x ^ (x >> 13) ^ (x >> 24));
 }
-static inline int pu_int(size_t i, unsigned seed) { return (int)((uint32_t)i * 7919u + seed * 104729u + 1u); }
+static inline int pu_int(size_t i, unsigned seed)
+{
+    return (int)((uint32_t)i * 7919u + seed * 104729u + 1u);
+}
 
 static inline void pu_fill_bytes(void *buf, size_t n, unsigned seed)
 {
@@ -104,8 +107,7 @@ static inline size_t pu_check_bytes(const void *buf, size_t n, unsigned seed)
 static inline void pu_sleep_ms(int ms)
 {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts)) {
-    }
+    while (nanosleep(&ts, &ts)) {}
 }
 
 /* The class of an error code returned under MPI_ERRORS_RETURN. */

@@ -38,7 +38,10 @@ static void ready_all(MPI_Request sreq, int parts, enum order order, unsigned se
         if (parts > 0) CHECK_MPI(MPI_Pready_range(0, parts > 1 ? parts / 2 - 1 : 0, sreq));
     } else {
         for (int i = 0; i < parts; i++)
-            CHECK_MPI(MPI_Pready(order == IN_ORDER ? i : order == REVERSE ? parts - 1 - i : ord[i], sreq));
+            CHECK_MPI(MPI_Pready(order == IN_ORDER  ? i
+                                 : order == REVERSE ? parts - 1 - i
+                                                    : ord[i],
+                                 sreq));
     }
     free(ord);
 }
@@ -49,8 +52,10 @@ static void run_case(const struct tcase *tc, MPI_Comm comm, int tag)
     int *rbuf = malloc(sizeof(int) * (pu_ints(&tc->r) + 1));
     int *seen = calloc((size_t)tc->r.parts + 1, sizeof(int));
     MPI_Request sreq, rreq;
-    CHECK_MPI(MPI_Precv_init(rbuf, tc->r.parts, tc->r.count, tc->r.type, src, tag, comm, MPI_INFO_NULL, &rreq));
-    CHECK_MPI(MPI_Psend_init(sbuf, tc->s.parts, tc->s.count, tc->s.type, dest, tag, comm, MPI_INFO_NULL, &sreq));
+    CHECK_MPI(MPI_Precv_init(rbuf, tc->r.parts, tc->r.count, tc->r.type, src, tag, comm,
+                             MPI_INFO_NULL, &rreq));
+    CHECK_MPI(MPI_Psend_init(sbuf, tc->s.parts, tc->s.count, tc->s.type, dest, tag, comm,
+                             MPI_INFO_NULL, &sreq));
     size_t bytes = (size_t)tc->r.parts * (size_t)tc->r.count * (size_t)tc->r.nint * sizeof(int);
     for (int round = 0; round < ROUNDS; round++) {
         pu_fill(&tc->s, sbuf, round, rank, PU_HOLE_SEND);
@@ -79,8 +84,8 @@ static void run_case(const struct tcase *tc, MPI_Comm comm, int tag)
         int n = -1;
         CHECK_MPI(MPI_Get_count(&st[0], MPI_BYTE, &n));
         CHECK(st[0].MPI_SOURCE == src && st[0].MPI_TAG == tag && (size_t)n == bytes,
-              "%s: receive status source %d tag %d count %d, want %d %d %zu", tc->name, st[0].MPI_SOURCE,
-              st[0].MPI_TAG, n, src, tag, bytes);
+              "%s: receive status source %d tag %d count %d, want %d %d %zu", tc->name,
+              st[0].MPI_SOURCE, st[0].MPI_TAG, n, src, tag, bytes);
         pu_check_parts(&tc->r, rbuf, 0, tc->r.parts, round, src, tc->name);
         pu_check_holes(&tc->r, rbuf, tc->name);
         /* Inactive again: MPI-4.1 says Parrived answers true. */
@@ -123,7 +128,8 @@ static void early_bird(MPI_Comm comm)
             CHECK(rbuf[p * N] == PU_HOLE_RECV, "early-bird: partition %d written early", p);
         }
         int ack = round, got = -1;
-        CHECK_MPI(MPI_Sendrecv(&ack, 1, MPI_INT, src, 51, &got, 1, MPI_INT, dest, 51, ackcomm, MPI_STATUS_IGNORE));
+        CHECK_MPI(MPI_Sendrecv(&ack, 1, MPI_INT, src, 51, &got, 1, MPI_INT, dest, 51, ackcomm,
+                               MPI_STATUS_IGNORE));
         CHECK(got == round, "early-bird: ack %d", got);
         CHECK_MPI(MPI_Pready_range(1, P - 1, sreq));
         CHECK_MPI(MPI_Wait(&rreq, MPI_STATUS_IGNORE));
@@ -162,7 +168,8 @@ static void init_order(MPI_Comm comm)
         MPI_Request all[4] = {sa, sb, rx, ry};
         CHECK_MPI(MPI_Waitall(4, all, MPI_STATUSES_IGNORE));
         for (int i = 0; i < 6; i++) {
-            CHECK(x[i] == 1000 * src + 10 * round + i, "init order: x[%d]=%d: paired with the wrong send", i, x[i]);
+            CHECK(x[i] == 1000 * src + 10 * round + i,
+                  "init order: x[%d]=%d: paired with the wrong send", i, x[i]);
             CHECK(y[i] == -(1000 * src + 10 * round + i) - 1, "init order: y[%d]=%d", i, y[i]);
         }
     }
@@ -175,8 +182,10 @@ static void proc_null(void)
     int buf[4] = {1, 2, 3, 4};
     MPI_Request s, r;
     MPI_Status st;
-    CHECK_MPI(MPI_Psend_init(buf, 2, 2, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &s));
-    CHECK_MPI(MPI_Precv_init(buf, 2, 2, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &r));
+    CHECK_MPI(
+        MPI_Psend_init(buf, 2, 2, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &s));
+    CHECK_MPI(
+        MPI_Precv_init(buf, 2, 2, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &r));
     for (int round = 0; round < 2; round++) {
         CHECK_MPI(MPI_Start(&s));
         CHECK_MPI(MPI_Start(&r));
@@ -187,8 +196,8 @@ static void proc_null(void)
         CHECK_MPI(MPI_Wait(&r, &st));
         int n = -1;
         MPI_Get_count(&st, MPI_INT, &n);
-        CHECK(st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == MPI_ANY_TAG && n == 0, "PROC_NULL status %d %d %d",
-              st.MPI_SOURCE, st.MPI_TAG, n);
+        CHECK(st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == MPI_ANY_TAG && n == 0,
+              "PROC_NULL status %d %d %d", st.MPI_SOURCE, st.MPI_TAG, n);
         CHECK_MPI(MPI_Wait(&s, MPI_STATUS_IGNORE));
     }
     CHECK(buf[0] == 1 && buf[3] == 4, "PROC_NULL receive wrote its buffer");
@@ -222,10 +231,22 @@ int main(int argc, char **argv)
     MPI_Type_commit(&rv);
     MPI_Type_commit(&c4);
     static const int d_int[] = {0}, d_vec3[] = {0, 2, 4}, d_rv[] = {0, 2}, d_c4[] = {0, 1, 2, 3};
-#define INT_(p, c) {p, c, MPI_INT, 1, 1, d_int}
-#define VEC3(p, c) {p, c, vec3, 3, 6, d_vec3}
-#define RV(p, c) {p, c, rv, 2, 4, d_rv}
-#define C4(p, c) {p, c, c4, 4, 4, d_c4}
+#define INT_(p, c)                 \
+    {                              \
+        p, c, MPI_INT, 1, 1, d_int \
+    }
+#define VEC3(p, c)               \
+    {                            \
+        p, c, vec3, 3, 6, d_vec3 \
+    }
+#define RV(p, c)             \
+    {                        \
+        p, c, rv, 2, 4, d_rv \
+    }
+#define C4(p, c)             \
+    {                        \
+        p, c, c4, 4, 4, d_c4 \
+    }
     const struct tcase cases[] = {
         {"same", INT_(8, 5), INT_(8, 5), REVERSE},
         {"diffcount", INT_(6, 8), INT_(4, 12), SHUFFLED},
@@ -262,14 +283,17 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Send(&v, 1, MPI_INT, rank, 3, MPI_COMM_WORLD));
     MPI_Status st;
     CHECK_MPI(MPI_Wait(&wreq, &st));
-    CHECK(wild == v && st.MPI_TAG == 3 && st.MPI_SOURCE == rank, "wildcard got %d tag %d", wild, st.MPI_TAG);
+    CHECK(wild == v && st.MPI_TAG == 3 && st.MPI_SOURCE == rank, "wildcard got %d tag %d", wild,
+          st.MPI_TAG);
 
     MPI_Comm_free(&dup);
     MPI_Type_free(&vec3);
     MPI_Type_free(&rv);
     MPI_Type_free(&c4);
     MPI_Barrier(MPI_COMM_WORLD);
-    if (rank == 0) printf("part_basic: %d cases x 2 communicators x %d rounds on %d ranks: OK\n", ncases, ROUNDS, size);
+    if (rank == 0)
+        printf("part_basic: %d cases x 2 communicators x %d rounds on %d ranks: OK\n", ncases,
+               ROUNDS, size);
     MPI_Finalize();
     return 0;
 }

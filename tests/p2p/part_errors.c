@@ -28,19 +28,26 @@ int main(int argc, char **argv)
     EXPECT(MPI_Psend_init(buf, -1, 1, MPI_INT, 0, 0, W, I, &r), MPI_ERR_ARG, "MPI_Psend_init");
     EXPECT(MPI_Precv_init(buf, -3, 1, MPI_INT, 0, 0, W, I, &r), MPI_ERR_ARG, "MPI_Precv_init");
     EXPECT(MPI_Psend_init(buf, 2, -1, MPI_INT, 0, 0, W, I, &r), MPI_ERR_COUNT, "MPI_Psend_init");
-    EXPECT(MPI_Psend_init(buf, 2, 1, MPI_DATATYPE_NULL, 0, 0, W, I, &r), MPI_ERR_TYPE, "MPI_Psend_init");
+    EXPECT(MPI_Psend_init(buf, 2, 1, MPI_DATATYPE_NULL, 0, 0, W, I, &r), MPI_ERR_TYPE,
+           "MPI_Psend_init");
     EXPECT(MPI_Psend_init(buf, 2, 1, MPI_INT, size, 0, W, I, &r), MPI_ERR_RANK, "MPI_Psend_init");
-    EXPECT(MPI_Psend_init(buf, 2, 1, MPI_INT, MPI_ANY_SOURCE, 0, W, I, &r), MPI_ERR_RANK, "MPI_Psend_init");
+    EXPECT(MPI_Psend_init(buf, 2, 1, MPI_INT, MPI_ANY_SOURCE, 0, W, I, &r), MPI_ERR_RANK,
+           "MPI_Psend_init");
     EXPECT(MPI_Psend_init(buf, 2, 1, MPI_INT, 0, -5, W, I, &r), MPI_ERR_TAG, "MPI_Psend_init");
-    EXPECT(MPI_Psend_init(buf, 2, 1, MPI_INT, 0, 0, MPI_COMM_NULL, I, &r), MPI_ERR_COMM, "MPI_Psend_init");
-    EXPECT(MPI_Psend_init(buf, 2, 1, MPI_INT, 0, 0, W, (MPI_Info)0x1234, &r), MPI_ERR_INFO, "MPI_Psend_init");
+    EXPECT(MPI_Psend_init(buf, 2, 1, MPI_INT, 0, 0, MPI_COMM_NULL, I, &r), MPI_ERR_COMM,
+           "MPI_Psend_init");
+    EXPECT(MPI_Psend_init(buf, 2, 1, MPI_INT, 0, 0, W, (MPI_Info)0x1234, &r), MPI_ERR_INFO,
+           "MPI_Psend_init");
     EXPECT(MPI_Psend_init(buf, 2, 1, MPI_INT, 0, 0, W, I, NULL), MPI_ERR_ARG, "MPI_Psend_init");
     EXPECT(MPI_Psend_init(NULL, 2, 1, MPI_INT, 0, 0, W, I, &r), MPI_ERR_BUFFER, "MPI_Psend_init");
     EXPECT(MPI_Psend_init(buf, 1 << 30, (MPI_Count)1 << 40, MPI_INT, 0, 0, W, I, &r), MPI_ERR_COUNT,
            "MPI_Psend_init");
-    EXPECT(MPI_Precv_init(rbuf, 2, 1, MPI_INT, MPI_ANY_SOURCE, 0, W, I, &r), MPI_ERR_RANK, "MPI_Precv_init");
-    EXPECT(MPI_Precv_init(rbuf, 2, 1, MPI_INT, 0, MPI_ANY_TAG, W, I, &r), MPI_ERR_TAG, "MPI_Precv_init");
-    EXPECT(MPI_Precv_init(rbuf, 2, 1, MPI_INT, size + 1, 0, W, I, &r), MPI_ERR_RANK, "MPI_Precv_init");
+    EXPECT(MPI_Precv_init(rbuf, 2, 1, MPI_INT, MPI_ANY_SOURCE, 0, W, I, &r), MPI_ERR_RANK,
+           "MPI_Precv_init");
+    EXPECT(MPI_Precv_init(rbuf, 2, 1, MPI_INT, 0, MPI_ANY_TAG, W, I, &r), MPI_ERR_TAG,
+           "MPI_Precv_init");
+    EXPECT(MPI_Precv_init(rbuf, 2, 1, MPI_INT, size + 1, 0, W, I, &r), MPI_ERR_RANK,
+           "MPI_Precv_init");
     CHECK(r == MPI_REQUEST_NULL, "a failed init set *request");
 
     /* ---- MPI_Pready on what is not an active send ---- */
@@ -93,7 +100,8 @@ int main(int argc, char **argv)
     while (!flag) CHECK_MPI(MPI_Parrived(r, 0, &flag));
     CHECK_MPI(MPI_Parrived(r, 1, &flag));
     CHECK(!flag, "receive partition 1 arrived before send partitions 2-3 were ready");
-    CHECK(rbuf[0] == 100 && rbuf[3] == 103 && rbuf[4] == -1, "partition 0: %d %d %d", rbuf[0], rbuf[3], rbuf[4]);
+    CHECK(rbuf[0] == 100 && rbuf[3] == 103 && rbuf[4] == -1, "partition 0: %d %d %d", rbuf[0],
+          rbuf[3], rbuf[4]);
     /* In progress: neither cancel nor free. */
     EXPECT(MPI_Cancel(&s), MPI_ERR_REQUEST, "MPI_Cancel");
     EXPECT(MPI_Cancel(&r), MPI_ERR_REQUEST, "MPI_Cancel");

@@ -28,7 +28,8 @@ static void *sender(void *arg)
     for (int i = 0; i < SPARTS; i++) {
         int p = ord[i];
         if (p % NTHREADS != t) continue;
-        for (int k = 0; k < SCOUNT; k++) sbuf[p * SCOUNT + k] = pu_value(round_no, rank, (size_t)(p * SCOUNT + k));
+        for (int k = 0; k < SCOUNT; k++)
+            sbuf[p * SCOUNT + k] = pu_value(round_no, rank, (size_t)(p * SCOUNT + k));
         CHECK_MPI(MPI_Pready(p, sreq));
     }
     return NULL;
@@ -62,8 +63,10 @@ int main(int argc, char **argv)
     src = (rank + size - 1) % size;
     sbuf = malloc(sizeof(int) * SPARTS * SCOUNT);
     rbuf = malloc(sizeof(int) * SPARTS * SCOUNT);
-    CHECK_MPI(MPI_Psend_init(sbuf, SPARTS, SCOUNT, MPI_INT, dest, 5, MPI_COMM_WORLD, MPI_INFO_NULL, &sreq));
-    CHECK_MPI(MPI_Precv_init(rbuf, RPARTS, RCOUNT, MPI_INT, src, 5, MPI_COMM_WORLD, MPI_INFO_NULL, &rreq));
+    CHECK_MPI(MPI_Psend_init(sbuf, SPARTS, SCOUNT, MPI_INT, dest, 5, MPI_COMM_WORLD, MPI_INFO_NULL,
+                             &sreq));
+    CHECK_MPI(MPI_Precv_init(rbuf, RPARTS, RCOUNT, MPI_INT, src, 5, MPI_COMM_WORLD, MPI_INFO_NULL,
+                             &rreq));
     for (round_no = 0; round_no < ROUNDS; round_no++) {
         pu_fill(&rside, rbuf, round_no, -1, PU_HOLE_RECV);
         CHECK_MPI(MPI_Start(&sreq));
@@ -79,8 +82,8 @@ int main(int argc, char **argv)
         CHECK_MPI(MPI_Wait(&sreq, MPI_STATUS_IGNORE));
         int n = -1;
         MPI_Get_count(&st, MPI_INT, &n);
-        CHECK(n == SPARTS * SCOUNT && st.MPI_SOURCE == src && st.MPI_TAG == 5, "status count %d source %d tag %d", n,
-              st.MPI_SOURCE, st.MPI_TAG);
+        CHECK(n == SPARTS * SCOUNT && st.MPI_SOURCE == src && st.MPI_TAG == 5,
+              "status count %d source %d tag %d", n, st.MPI_SOURCE, st.MPI_TAG);
         pu_check_parts(&rside, rbuf, 0, RPARTS, round_no, src, "threads");
     }
     CHECK_MPI(MPI_Request_free(&sreq));
@@ -88,7 +91,8 @@ int main(int argc, char **argv)
     free(sbuf);
     free(rbuf);
     MPI_Barrier(MPI_COMM_WORLD);
-    if (rank == 0) printf("part_threads: %d threads, %d rounds on %d ranks: OK\n", 2 * NTHREADS, ROUNDS, size);
+    if (rank == 0)
+        printf("part_threads: %d threads, %d rounds on %d ranks: OK\n", 2 * NTHREADS, ROUNDS, size);
     MPI_Finalize();
     return 0;
 }

@@ -7,8 +7,8 @@
 
 #include "tern_test.h"
 
-#define PU_HOLE_SEND -7  /* send-buffer gaps: must never travel */
-#define PU_HOLE_RECV -1  /* receive-buffer gaps and not-yet-arrived data */
+#define PU_HOLE_SEND -7 /* send-buffer gaps: must never travel */
+#define PU_HOLE_RECV -1 /* receive-buffer gaps and not-yet-arrived data */
 
 /* One side of a partitioned operation: 'parts' partitions of 'count'
  * elements of 'type', whose element holds nint data ints at disp[] (in
@@ -20,10 +20,16 @@ struct pu_side {
     const int *disp;
 };
 
-static inline size_t pu_ints(const struct pu_side *s) { return (size_t)s->parts * (size_t)s->count * (size_t)s->ext; }
+static inline size_t pu_ints(const struct pu_side *s)
+{
+    return (size_t)s->parts * (size_t)s->count * (size_t)s->ext;
+}
 
 /* The value of data int g of the message sent by 'src' in round 'round'. */
-static inline int pu_value(int round, int src, size_t g) { return round * 1000003 + src * 10007 + (int)g; }
+static inline int pu_value(int round, int src, size_t g)
+{
+    return round * 1000003 + src * 10007 + (int)g;
+}
 
 /* Position in the buffer of data int g. */
 static inline size_t pu_pos(const struct pu_side *s, size_t g)
@@ -40,14 +46,14 @@ static inline void pu_fill(const struct pu_side *s, int *buf, int round, int src
 }
 
 /* Checks the data ints of receive partitions [p0, p1) hold src's round. */
-static inline void pu_check_parts(const struct pu_side *s, const int *buf, int p0, int p1, int round, int src,
-                                  const char *what)
+static inline void pu_check_parts(const struct pu_side *s, const int *buf, int p0, int p1,
+                                  int round, int src, const char *what)
 {
     size_t per = (size_t)s->count * (size_t)s->nint;
     for (size_t g = (size_t)p0 * per; g < (size_t)p1 * per; g++) {
         int want = pu_value(round, src, g), got = buf[pu_pos(s, g)];
-        CHECK(got == want, "%s round %d: data int %zu (partition %zu) is %d, want %d", what, round, g, g / per,
-              got, want);
+        CHECK(got == want, "%s round %d: data int %zu (partition %zu) is %d, want %d", what, round,
+              g, g / per, got, want);
     }
 }
 
@@ -59,8 +65,9 @@ static inline void pu_check_holes(const struct pu_side *s, const int *buf, const
         for (int i = 0; i < s->ext; i++) {
             int data = 0;
             for (int j = 0; j < s->nint; j++) data |= s->disp[j] == i;
-            if (!data) CHECK(buf[e * (size_t)s->ext + (size_t)i] == PU_HOLE_RECV, "%s: gap %zu written", what,
-                             e * (size_t)s->ext + (size_t)i);
+            if (!data)
+                CHECK(buf[e * (size_t)s->ext + (size_t)i] == PU_HOLE_RECV, "%s: gap %zu written",
+                      what, e * (size_t)s->ext + (size_t)i);
         }
 }
 

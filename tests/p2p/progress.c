@@ -34,7 +34,8 @@ int main(int argc, char **argv)
         if (sends) {
             for (int i = 0; i < nr; i++) {
                 pu_fill_bytes(sb + rs * (size_t)i, rs, seed + (unsigned)i);
-                CHECK_MPI(MPI_Isend(sb + rs * (size_t)i, (int)rs, MPI_BYTE, peer, 300, MPI_COMM_WORLD, &q[i]));
+                CHECK_MPI(MPI_Isend(sb + rs * (size_t)i, (int)rs, MPI_BYTE, peer, 300,
+                                    MPI_COMM_WORLD, &q[i]));
             }
             pu_fill_bytes(lsb, late, seed + 999u);
             CHECK_MPI(MPI_Isend(lsb, (int)late, MPI_BYTE, peer, 301, MPI_COMM_WORLD, &q[nr]));
@@ -48,17 +49,20 @@ int main(int argc, char **argv)
             CHECK(n == (int)late && pu_check_bytes(lrb, late, pseed + 999u) == (size_t)-1,
                   "part %d: the late %zu-byte message is wrong (%d bytes)", part, late, n);
             for (int i = 0; i < nr; i++) {
-                CHECK_MPI(MPI_Recv(rb + rs * (size_t)i, (int)rs, MPI_BYTE, peer, 300, MPI_COMM_WORLD, &st));
+                CHECK_MPI(MPI_Recv(rb + rs * (size_t)i, (int)rs, MPI_BYTE, peer, 300,
+                                   MPI_COMM_WORLD, &st));
                 CHECK(pu_check_bytes(rb + rs * (size_t)i, rs, pseed + (unsigned)i) == (size_t)-1,
                       "part %d: rendezvous message %d of %d is wrong", part, i, nr);
             }
         }
         if (sends) CHECK_MPI(MPI_Waitall(nr + 1, q, MPI_STATUSES_IGNORE));
-        CHECK_MPI(MPI_Sendrecv(NULL, 0, MPI_BYTE, peer, 9, NULL, 0, MPI_BYTE, peer, 9, MPI_COMM_WORLD,
-                               MPI_STATUS_IGNORE));
+        CHECK_MPI(MPI_Sendrecv(NULL, 0, MPI_BYTE, peer, 9, NULL, 0, MPI_BYTE, peer, 9,
+                               MPI_COMM_WORLD, MPI_STATUS_IGNORE));
         if (rank == 0) {
             printf("progress: part %d (%d pending rendezvous sends, %s) done\n", part + 1, nr,
-                   part == 0 ? "8-byte late message" : part == 1 ? "both directions" : "rendezvous late message");
+                   part == 0   ? "8-byte late message"
+                   : part == 1 ? "both directions"
+                               : "rendezvous late message");
             fflush(stdout);
         }
     }

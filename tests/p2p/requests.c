@@ -27,15 +27,19 @@ static int rank, peer;
 static size_t big;
 
 static void tok_send(int tag) { CHECK_MPI(MPI_Send(NULL, 0, MPI_BYTE, peer, tag, MPI_COMM_WORLD)); }
-static void tok_recv(int tag) { CHECK_MPI(MPI_Recv(NULL, 0, MPI_BYTE, peer, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE)); }
+static void tok_recv(int tag)
+{
+    CHECK_MPI(MPI_Recv(NULL, 0, MPI_BYTE, peer, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+}
 
 static size_t msg_size(int i) { return i % 4 == 3 ? big + (size_t)i : 8 + 16 * (size_t)i; }
 
 static void check_empty(const MPI_Status *st, const char *what)
 {
-    CHECK(st->MPI_SOURCE == MPI_ANY_SOURCE, "%s: empty status source %d, expected MPI_ANY_SOURCE", what,
-          st->MPI_SOURCE);
-    CHECK(st->MPI_TAG == MPI_ANY_TAG, "%s: empty status tag %d, expected MPI_ANY_TAG", what, st->MPI_TAG);
+    CHECK(st->MPI_SOURCE == MPI_ANY_SOURCE, "%s: empty status source %d, expected MPI_ANY_SOURCE",
+          what, st->MPI_SOURCE);
+    CHECK(st->MPI_TAG == MPI_ANY_TAG, "%s: empty status tag %d, expected MPI_ANY_TAG", what,
+          st->MPI_TAG);
     int n = -1;
     CHECK_MPI(MPI_Get_count(st, MPI_BYTE, &n));
     CHECK(n == 0, "%s: empty status count %d", what, n);
@@ -45,9 +49,11 @@ static void check_empty(const MPI_Status *st, const char *what)
 }
 
 enum method { M_WAITANY, M_WAITSOME, M_TESTANY, M_TESTSOME, M_TESTALL, M_WAITALL, M_N };
-static const char *method_name[] = {"Waitany", "Waitsome", "Testany", "Testsome", "Testall", "Waitall"};
+static const char *method_name[] = {"Waitany",  "Waitsome", "Testany",
+                                    "Testsome", "Testall",  "Waitall"};
 
-static void check_one(unsigned char **bufs, const MPI_Status *st, int i, int *seen, const char *what)
+static void check_one(unsigned char **bufs, const MPI_Status *st, int i, int *seen,
+                      const char *what)
 {
     CHECK(i >= 0 && i < NR, "%s: index %d out of range", what, i);
     CHECK(!seen[i], "%s: index %d completed twice", what, i);
@@ -56,8 +62,8 @@ static void check_one(unsigned char **bufs, const MPI_Status *st, int i, int *se
         int n = -1;
         CHECK_MPI(MPI_Get_count(st, MPI_BYTE, &n));
         CHECK(st->MPI_SOURCE == 0 && st->MPI_TAG == 100 + i && n == (int)msg_size(i),
-              "%s: index %d status (source %d, tag %d, %d B), expected (0, %d, %zu)", what, i, st->MPI_SOURCE,
-              st->MPI_TAG, n, 100 + i, msg_size(i));
+              "%s: index %d status (source %d, tag %d, %d B), expected (0, %d, %zu)", what, i,
+              st->MPI_SOURCE, st->MPI_TAG, n, 100 + i, msg_size(i));
     }
     size_t bad = pu_check_bytes(bufs[i], msg_size(i), 100u + (unsigned)i);
     CHECK(bad == (size_t)-1, "%s: message %d wrong at byte %zu", what, i, bad);
@@ -86,10 +92,12 @@ static void part_any_order(void)
             MPI_Request sq[NR];
             for (int k = 0; k < NR; k++) {
                 int i = order[k];
-                CHECK_MPI(MPI_Isend(bufs[i], (int)msg_size(i), MPI_BYTE, 1, 100 + i, MPI_COMM_WORLD, &sq[k]));
+                CHECK_MPI(MPI_Isend(bufs[i], (int)msg_size(i), MPI_BYTE, 1, 100 + i, MPI_COMM_WORLD,
+                                    &sq[k]));
             }
             CHECK_MPI(MPI_Waitall(NR, sq, MPI_STATUSES_IGNORE));
-            for (int k = 0; k < NR; k++) CHECK(sq[k] == MPI_REQUEST_NULL, "Waitall left send request %d", k);
+            for (int k = 0; k < NR; k++)
+                CHECK(sq[k] == MPI_REQUEST_NULL, "Waitall left send request %d", k);
             tok_recv(2);
             continue;
         }
@@ -100,7 +108,8 @@ static void part_any_order(void)
         int idx[NR], seen[NR] = {0}, done = 0;
         for (int i = 0; i < NR; i++) memset(bufs[i], 0, msg_size(i));
         for (int i = 0; i < NR; i++)
-            CHECK_MPI(MPI_Irecv(bufs[i], (int)msg_size(i), MPI_BYTE, 0, 100 + i, MPI_COMM_WORLD, &q[i]));
+            CHECK_MPI(
+                MPI_Irecv(bufs[i], (int)msg_size(i), MPI_BYTE, 0, 100 + i, MPI_COMM_WORLD, &q[i]));
         if (m % 2) tok_send(1);
         switch (m) {
         case M_WAITANY:
@@ -116,10 +125,12 @@ static void part_any_order(void)
             while (done < NR) {
                 int out = -1;
                 CHECK_MPI(MPI_Waitsome(NR, q, &out, idx, sts));
-                CHECK(out >= 1 && out <= NR - done, "Waitsome: outcount %d with %d left", out, NR - done);
+                CHECK(out >= 1 && out <= NR - done, "Waitsome: outcount %d with %d left", out,
+                      NR - done);
                 for (int k = 0; k < out; k++) {
                     CHECK(q[idx[k]] == MPI_REQUEST_NULL, "Waitsome: handle %d not freed", idx[k]);
-                    CHECK(sts[k].MPI_ERROR == -1, "Waitsome: status %d MPI_ERROR %d", k, sts[k].MPI_ERROR);
+                    CHECK(sts[k].MPI_ERROR == -1, "Waitsome: status %d MPI_ERROR %d", k,
+                          sts[k].MPI_ERROR);
                     check_one(bufs, &sts[k], idx[k], seen, what);
                 }
                 done += out;
@@ -143,7 +154,8 @@ static void part_any_order(void)
             while (done < NR) {
                 int out = -1;
                 CHECK_MPI(MPI_Testsome(NR, q, &out, idx, sts));
-                CHECK(out >= 0 && out <= NR - done, "Testsome: outcount %d with %d left", out, NR - done);
+                CHECK(out >= 0 && out <= NR - done, "Testsome: outcount %d with %d left", out,
+                      NR - done);
                 for (int k = 0; k < out; k++) {
                     CHECK(q[idx[k]] == MPI_REQUEST_NULL, "Testsome: handle %d not freed", idx[k]);
                     check_one(bufs, &sts[k], idx[k], seen, what);
@@ -156,7 +168,8 @@ static void part_any_order(void)
             while (!flag) {
                 CHECK_MPI(MPI_Testall(NR, q, &flag, sts));
                 if (!flag)
-                    for (int i = 0; i < NR; i++) CHECK(q[i] != MPI_REQUEST_NULL, "Testall false but freed %d", i);
+                    for (int i = 0; i < NR; i++)
+                        CHECK(q[i] != MPI_REQUEST_NULL, "Testall false but freed %d", i);
             }
             for (int i = 0; i < NR; i++) {
                 CHECK(q[i] == MPI_REQUEST_NULL, "Testall: handle %d not freed", i);
@@ -203,7 +216,8 @@ static void part_many(void)
             if (dir == 1) tok_recv(3);
             for (int i = 0; i < NMANY; i++) {
                 v[i] = (long long)i * 1000003LL + dir;
-                CHECK_MPI(MPI_Isend(&v[i], 1, MPI_LONG_LONG, 1, 1000 + i % 100, MPI_COMM_WORLD, &q[i]));
+                CHECK_MPI(
+                    MPI_Isend(&v[i], 1, MPI_LONG_LONG, 1, 1000 + i % 100, MPI_COMM_WORLD, &q[i]));
             }
             if (dir == 0) tok_send(3); /* follows the 10,000 messages */
             CHECK_MPI(MPI_Waitall(NMANY, q, MPI_STATUSES_IGNORE));
@@ -211,7 +225,8 @@ static void part_many(void)
             if (dir == 0) tok_recv(3); /* every message has arrived, none was matched */
             for (int i = 0; i < NMANY; i++) {
                 v[i] = -1;
-                CHECK_MPI(MPI_Irecv(&v[i], 1, MPI_LONG_LONG, 0, 1000 + i % 100, MPI_COMM_WORLD, &q[i]));
+                CHECK_MPI(
+                    MPI_Irecv(&v[i], 1, MPI_LONG_LONG, 0, 1000 + i % 100, MPI_COMM_WORLD, &q[i]));
             }
             if (dir == 1) tok_send(3);
             CHECK_MPI(MPI_Waitall(NMANY, q, MPI_STATUSES_IGNORE));
@@ -255,8 +270,8 @@ static void part_cancel(void)
         CHECK_MPI(MPI_Wait(&rq, &st));
         CHECK_MPI(MPI_Test_cancelled(&st, &flag));
         CHECK(!flag, "Test_cancelled true for a receive that had matched");
-        CHECK(y == 4242 && st.MPI_SOURCE == 0 && st.MPI_TAG == 7, "matched receive: %d from %d tag %d", y,
-              st.MPI_SOURCE, st.MPI_TAG);
+        CHECK(y == 4242 && st.MPI_SOURCE == 0 && st.MPI_TAG == 7,
+              "matched receive: %d from %d tag %d", y, st.MPI_SOURCE, st.MPI_TAG);
         /* nothing is left: the cancelled receives did not eat a message */
         tok_send(5);
     } else {
@@ -288,7 +303,8 @@ static void part_request_free(void)
         CHECK_MPI(MPI_Recv(b, (int)big, MPI_BYTE, 0, 77, MPI_COMM_WORLD, &st));
         CHECK(pu_check_bytes(b, big, 77) == (size_t)-1, "freed rendezvous send: wrong data");
         CHECK_MPI(MPI_Recv(small, sizeof small, MPI_BYTE, 0, 78, MPI_COMM_WORLD, &st));
-        CHECK(pu_check_bytes(small, sizeof small, 78) == (size_t)-1, "freed eager send: wrong data");
+        CHECK(pu_check_bytes(small, sizeof small, 78) == (size_t)-1,
+              "freed eager send: wrong data");
         tok_send(6);
     }
     free(b);
@@ -302,13 +318,15 @@ static void part_get_status(void)
     int flag = 0;
     if (rank == 1) {
         memset(b, 0, big);
-        CHECK_MPI(MPI_Irecv(b, (int)big, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &rq));
+        CHECK_MPI(
+            MPI_Irecv(b, (int)big, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &rq));
         CHECK_MPI(MPI_Request_get_status(rq, &flag, &st));
         CHECK(!flag, "Request_get_status: complete before anything was sent");
         tok_send(8);
         while (!flag) CHECK_MPI(MPI_Request_get_status(rq, &flag, &st));
         CHECK(rq != MPI_REQUEST_NULL, "Request_get_status freed the request");
-        CHECK(st.MPI_SOURCE == 0 && st.MPI_TAG == 88, "Request_get_status: source %d tag %d", st.MPI_SOURCE, st.MPI_TAG);
+        CHECK(st.MPI_SOURCE == 0 && st.MPI_TAG == 88, "Request_get_status: source %d tag %d",
+              st.MPI_SOURCE, st.MPI_TAG);
         CHECK_MPI(MPI_Request_get_status(rq, &flag, &st));
         CHECK(flag, "Request_get_status: a second call says incomplete");
         memset(&st2, 0, sizeof st2);
@@ -316,8 +334,8 @@ static void part_get_status(void)
         CHECK(rq == MPI_REQUEST_NULL, "Wait after Request_get_status did not free the request");
         int n = -1;
         CHECK_MPI(MPI_Get_count(&st2, MPI_BYTE, &n));
-        CHECK(st2.MPI_SOURCE == 0 && st2.MPI_TAG == 88 && n == (int)big, "Wait after get_status: (%d, %d, %d)",
-              st2.MPI_SOURCE, st2.MPI_TAG, n);
+        CHECK(st2.MPI_SOURCE == 0 && st2.MPI_TAG == 88 && n == (int)big,
+              "Wait after get_status: (%d, %d, %d)", st2.MPI_SOURCE, st2.MPI_TAG, n);
         CHECK(pu_check_bytes(b, big, 88) == (size_t)-1, "Request_get_status: wrong data");
     } else {
         pu_fill_bytes(b, big, 88);

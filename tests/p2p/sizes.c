@@ -36,12 +36,26 @@ static void add(size_t s) { sizes[nsizes++] = s; }
 static void build_sizes(void)
 {
     struct pu_limits l = pu_limits();
-    add(0); add(1); add(23); add(24); add(25);
-    add(l.eager - 1); add(l.eager); add(l.eager + 1);
-    add(l.pipe_chunk - 1); add(l.pipe_chunk); add(l.pipe_chunk + 1);
-    add(2 * l.pipe_chunk - 1); add(2 * l.pipe_chunk); add(2 * l.pipe_chunk + 1);
-    add(l.coop_chunk - 1); add(l.coop_chunk); add(l.coop_chunk + 1);
-    add((1 << 20) + 3); add(4 << 20); add(16 << 20);
+    add(0);
+    add(1);
+    add(23);
+    add(24);
+    add(25);
+    add(l.eager - 1);
+    add(l.eager);
+    add(l.eager + 1);
+    add(l.pipe_chunk - 1);
+    add(l.pipe_chunk);
+    add(l.pipe_chunk + 1);
+    add(2 * l.pipe_chunk - 1);
+    add(2 * l.pipe_chunk);
+    add(2 * l.pipe_chunk + 1);
+    add(l.coop_chunk - 1);
+    add(l.coop_chunk);
+    add(l.coop_chunk + 1);
+    add((1 << 20) + 3);
+    add(4 << 20);
+    add(16 << 20);
     qsort(sizes, (size_t)nsizes, sizeof sizes[0], cmp_size);
     int k = 0;
     for (int i = 0; i < nsizes; i++)
@@ -53,8 +67,8 @@ static void build_sizes(void)
 struct side {
     MPI_Datatype type; /* to pass to MPI */
     int count;
-    int vec;           /* stride-2 layout of n ints */
-    size_t mem;        /* bytes of the buffer the type touches */
+    int vec;    /* stride-2 layout of n ints */
+    size_t mem; /* bytes of the buffer the type touches */
 };
 
 static struct side make_side(enum combo c, int sender, size_t bytes, size_t nints, MPI_Datatype vec)
@@ -63,7 +77,8 @@ static struct side make_side(enum combo c, int sender, size_t bytes, size_t nint
     int v = (c == C_VEC_VEC) || (c == C_VEC_INT && sender) || (c == C_INT_VEC && !sender);
     if (c == C_BYTE) {
         s.type = MPI_BYTE;
-        s.count = (int)(bytes + (sender ? 0 : 16)); /* the receive buffer is larger than the message */
+        s.count =
+            (int)(bytes + (sender ? 0 : 16)); /* the receive buffer is larger than the message */
         s.mem = (size_t)s.count;
     } else if (v) {
         s.type = vec;
@@ -78,7 +93,8 @@ static struct side make_side(enum combo c, int sender, size_t bytes, size_t nint
     return s;
 }
 
-static void fill_send(char *buf, const struct side *s, enum combo c, size_t bytes, size_t nints, unsigned seed)
+static void fill_send(char *buf, const struct side *s, enum combo c, size_t bytes, size_t nints,
+                      unsigned seed)
 {
     memset(buf, SENTINEL, s->mem + GUARD);
     if (c == C_BYTE) {
@@ -89,47 +105,53 @@ static void fill_send(char *buf, const struct side *s, enum combo c, size_t byte
     for (size_t i = 0; i < nints; i++) ip[s->vec ? 2 * i : i] = pu_int(i, seed);
 }
 
-static void check_recv(const char *buf, const struct side *s, enum combo c, size_t bytes, size_t nints,
-                       unsigned seed, const char *what)
+static void check_recv(const char *buf, const struct side *s, enum combo c, size_t bytes,
+                       size_t nints, unsigned seed, const char *what)
 {
     if (c == C_BYTE) {
         size_t bad = pu_check_bytes(buf, bytes, seed);
         CHECK(bad == (size_t)-1, "%s %zu B: byte %zu is 0x%02x, expected 0x%02x", what, bytes, bad,
               (unsigned char)buf[bad], pu_byte(bad, seed));
         for (size_t i = bytes; i < s->mem + GUARD; i++)
-            CHECK((unsigned char)buf[i] == SENTINEL, "%s %zu B: byte %zu past the message was overwritten (0x%02x)",
-                  what, bytes, i, (unsigned char)buf[i]);
+            CHECK((unsigned char)buf[i] == SENTINEL,
+                  "%s %zu B: byte %zu past the message was overwritten (0x%02x)", what, bytes, i,
+                  (unsigned char)buf[i]);
         return;
     }
     const int *ip = (const int *)buf;
     for (size_t i = 0; i < nints; i++) {
         int got = ip[s->vec ? 2 * i : i];
-        CHECK(got == pu_int(i, seed), "%s %zu B: int %zu is %d, expected %d", what, bytes, i, got, pu_int(i, seed));
+        CHECK(got == pu_int(i, seed), "%s %zu B: int %zu is %d, expected %d", what, bytes, i, got,
+              pu_int(i, seed));
     }
     if (s->vec) {
         for (size_t i = 0; i + 1 < nints; i++) {
             const unsigned char *gap = (const unsigned char *)&ip[2 * i + 1];
             for (size_t b = 0; b < sizeof(int); b++)
-                CHECK(gap[b] == SENTINEL, "%s %zu B: the gap after vector element %zu was written", what, bytes, i);
+                CHECK(gap[b] == SENTINEL, "%s %zu B: the gap after vector element %zu was written",
+                      what, bytes, i);
         }
     }
     for (size_t i = s->mem; i < s->mem + GUARD; i++)
-        CHECK((unsigned char)buf[i] == SENTINEL, "%s %zu B: guard byte %zu after the buffer was overwritten", what,
-              bytes, i - s->mem);
+        CHECK((unsigned char)buf[i] == SENTINEL,
+              "%s %zu B: guard byte %zu after the buffer was overwritten", what, bytes, i - s->mem);
 }
 
-static void check_status(const MPI_Status *st, int src, int tag, const struct side *r, enum combo c, size_t bytes,
-                         size_t nints, const char *what)
+static void check_status(const MPI_Status *st, int src, int tag, const struct side *r, enum combo c,
+                         size_t bytes, size_t nints, const char *what)
 {
-    CHECK(st->MPI_SOURCE == src, "%s %zu B: status.MPI_SOURCE=%d, expected %d", what, bytes, st->MPI_SOURCE, src);
-    CHECK(st->MPI_TAG == tag, "%s %zu B: status.MPI_TAG=%d, expected %d", what, bytes, st->MPI_TAG, tag);
+    CHECK(st->MPI_SOURCE == src, "%s %zu B: status.MPI_SOURCE=%d, expected %d", what, bytes,
+          st->MPI_SOURCE, src);
+    CHECK(st->MPI_TAG == tag, "%s %zu B: status.MPI_TAG=%d, expected %d", what, bytes, st->MPI_TAG,
+          tag);
     int count = -1;
     CHECK_MPI(MPI_Get_count(st, r->type, &count));
     int want = c == C_BYTE ? (int)bytes : r->vec ? 1 : (int)nints;
     CHECK(count == want, "%s %zu B: MPI_Get_count=%d, expected %d", what, bytes, count, want);
     if (c != C_BYTE) {
         CHECK_MPI(MPI_Get_count(st, MPI_INT, &count));
-        CHECK(count == (int)nints, "%s %zu B: MPI_Get_count(MPI_INT)=%d, expected %zu", what, bytes, count, nints);
+        CHECK(count == (int)nints, "%s %zu B: MPI_Get_count(MPI_INT)=%d, expected %zu", what, bytes,
+              count, nints);
     }
 }
 
@@ -161,51 +183,61 @@ int main(int argc, char **argv)
                 for (int dir = 0; dir < 2; dir++) {
                     tag++;
                     unsigned seed = (unsigned)(tag * 31 + dir);
-                    int sender = dir; /* dir 0: rank 0 sends, receive posted first; dir 1: rank 1 sends first */
+                    int sender =
+                        dir; /* dir 0: rank 0 sends, receive posted first; dir 1: rank 1 sends first */
                     char what[96];
-                    snprintf(what, sizeof what, "%s %s, %d->%d", combo_name[c], dir ? "unexpected" : "expected",
-                             sender, 1 - sender);
+                    snprintf(what, sizeof what, "%s %s, %d->%d", combo_name[c],
+                             dir ? "unexpected" : "expected", sender, 1 - sender);
                     if (rank == sender) {
                         struct side s = make_side((enum combo)c, 1, bytes, nints, vec);
                         fill_send(sbuf, &s, (enum combo)c, bytes, nints, seed);
                         if (dir == 0) {
-                            CHECK_MPI(MPI_Recv(NULL, 0, MPI_BYTE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+                            CHECK_MPI(MPI_Recv(NULL, 0, MPI_BYTE, peer, 0, MPI_COMM_WORLD,
+                                               MPI_STATUS_IGNORE));
                             CHECK_MPI(MPI_Send(sbuf, s.count, s.type, peer, tag, MPI_COMM_WORLD));
                         } else {
                             MPI_Request rq;
-                            CHECK_MPI(MPI_Isend(sbuf, s.count, s.type, peer, tag, MPI_COMM_WORLD, &rq));
+                            CHECK_MPI(
+                                MPI_Isend(sbuf, s.count, s.type, peer, tag, MPI_COMM_WORLD, &rq));
                             /* The marker follows the message: once it is received, the message is there. */
                             CHECK_MPI(MPI_Send(NULL, 0, MPI_BYTE, peer, 0, MPI_COMM_WORLD));
                             CHECK_MPI(MPI_Wait(&rq, MPI_STATUS_IGNORE));
-                            CHECK(rq == MPI_REQUEST_NULL, "%s: the request is not MPI_REQUEST_NULL after MPI_Wait",
-                                  what);
+                            CHECK(rq == MPI_REQUEST_NULL,
+                                  "%s: the request is not MPI_REQUEST_NULL after MPI_Wait", what);
                         }
                         /* The send buffer must not have been written. */
                         if (c == C_BYTE)
-                            CHECK(pu_check_bytes(sbuf, bytes, seed) == (size_t)-1, "%s %zu B: send buffer changed",
-                                  what, bytes);
+                            CHECK(pu_check_bytes(sbuf, bytes, seed) == (size_t)-1,
+                                  "%s %zu B: send buffer changed", what, bytes);
                     } else {
                         struct side r = make_side((enum combo)c, 0, bytes, nints, vec);
                         memset(rbuf, SENTINEL, r.mem + GUARD);
                         MPI_Status st;
                         if (dir == 0) {
                             MPI_Request rq;
-                            CHECK_MPI(MPI_Irecv(rbuf, r.count, r.type, peer, tag, MPI_COMM_WORLD, &rq));
+                            CHECK_MPI(
+                                MPI_Irecv(rbuf, r.count, r.type, peer, tag, MPI_COMM_WORLD, &rq));
                             CHECK_MPI(MPI_Send(NULL, 0, MPI_BYTE, peer, 0, MPI_COMM_WORLD));
                             CHECK_MPI(MPI_Wait(&rq, &st));
                         } else {
-                            CHECK_MPI(MPI_Recv(NULL, 0, MPI_BYTE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+                            CHECK_MPI(MPI_Recv(NULL, 0, MPI_BYTE, peer, 0, MPI_COMM_WORLD,
+                                               MPI_STATUS_IGNORE));
                             int flag = 0;
                             MPI_Status pst;
                             CHECK_MPI(MPI_Iprobe(peer, tag, MPI_COMM_WORLD, &flag, &pst));
-                            CHECK(flag, "%s %zu B: the message is not there after the marker that followed it", what,
-                                  bytes);
-                            CHECK(pst.MPI_SOURCE == peer && pst.MPI_TAG == tag, "%s %zu B: probe said source %d tag %d",
-                                  what, bytes, pst.MPI_SOURCE, pst.MPI_TAG);
+                            CHECK(flag,
+                                  "%s %zu B: the message is not there after the marker that "
+                                  "followed it",
+                                  what, bytes);
+                            CHECK(pst.MPI_SOURCE == peer && pst.MPI_TAG == tag,
+                                  "%s %zu B: probe said source %d tag %d", what, bytes,
+                                  pst.MPI_SOURCE, pst.MPI_TAG);
                             int pc = -1;
                             CHECK_MPI(MPI_Get_count(&pst, MPI_BYTE, &pc));
-                            CHECK(pc == (int)msg, "%s %zu B: probe count %d bytes, expected %zu", what, bytes, pc, msg);
-                            CHECK_MPI(MPI_Recv(rbuf, r.count, r.type, peer, tag, MPI_COMM_WORLD, &st));
+                            CHECK(pc == (int)msg, "%s %zu B: probe count %d bytes, expected %zu",
+                                  what, bytes, pc, msg);
+                            CHECK_MPI(
+                                MPI_Recv(rbuf, r.count, r.type, peer, tag, MPI_COMM_WORLD, &st));
                         }
                         check_status(&st, peer, tag, &r, (enum combo)c, bytes, nints, what);
                         check_recv(rbuf, &r, (enum combo)c, bytes, nints, seed, what);
@@ -218,6 +250,7 @@ int main(int argc, char **argv)
     free(sbuf);
     free(rbuf);
     MPI_Finalize();
-    if (rank == 0) printf("sizes: %d sizes up to %zu bytes, %d ranks: ok\n", nsizes, sizes[nsizes - 1], size);
+    if (rank == 0)
+        printf("sizes: %d sizes up to %zu bytes, %d ranks: ok\n", nsizes, sizes[nsizes - 1], size);
     return 0;
 }

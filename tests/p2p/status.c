@@ -32,7 +32,8 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Get_count(&s, MPI_INT, &n));
     CHECK(n == 7, "set_cancelled changed the count to %d", n);
     CHECK_MPI(MPI_Status_c2f(&s, f));
-    CHECK(f[MPI_F_SOURCE] == 3 && f[MPI_F_TAG] == 99 && f[MPI_F_ERROR] == MPI_ERR_TAG, "Fortran status fields");
+    CHECK(f[MPI_F_SOURCE] == 3 && f[MPI_F_TAG] == 99 && f[MPI_F_ERROR] == MPI_ERR_TAG,
+          "Fortran status fields");
     CHECK_MPI(MPI_Status_f2f08(f, &f08));
     CHECK_MPI(MPI_Status_f082c(&f08, &back));
     CHECK(back.MPI_SOURCE == 3 && back.MPI_TAG == 99, "round trip lost fields");

@@ -20,14 +20,15 @@ static MPI_Status fresh(void)
     return s;
 }
 
-#define KEPT(st, what) CHECK((st).MPI_ERROR == SENTINEL, "%s wrote MPI_ERROR = %d", what, (st).MPI_ERROR)
+#define KEPT(st, what) \
+    CHECK((st).MPI_ERROR == SENTINEL, "%s wrote MPI_ERROR = %d", what, (st).MPI_ERROR)
 /* An empty status (null or inactive request) is defined whole, its
  * error field MPI_SUCCESS included (MPI-4.1 3.7.3). */
-#define EMPTY(st, what)                                                                            \
-    CHECK((st).MPI_SOURCE == MPI_ANY_SOURCE && (st).MPI_TAG == MPI_ANY_TAG &&                      \
-              (st).MPI_ERROR == MPI_SUCCESS,                                                       \
-          "%s: not an empty status (source %d, tag %d, error %d)", what, (st).MPI_SOURCE, (st).MPI_TAG, \
-          (st).MPI_ERROR)
+#define EMPTY(st, what)                                                                   \
+    CHECK((st).MPI_SOURCE == MPI_ANY_SOURCE && (st).MPI_TAG == MPI_ANY_TAG &&             \
+              (st).MPI_ERROR == MPI_SUCCESS,                                              \
+          "%s: not an empty status (source %d, tag %d, error %d)", what, (st).MPI_SOURCE, \
+          (st).MPI_TAG, (st).MPI_ERROR)
 
 /* Source, tag and size of a received int message, so a check on MPI_ERROR
  * cannot pass on a status the call never filled. */
@@ -35,8 +36,8 @@ static void check_msg(const MPI_Status *st, int src, int n, const char *what)
 {
     int count = -1;
     MPI_Get_count(st, MPI_INT, &count);
-    CHECK(st->MPI_SOURCE == src && st->MPI_TAG == TAG && count == n, "%s: source %d tag %d count %d", what,
-          st->MPI_SOURCE, st->MPI_TAG, count);
+    CHECK(st->MPI_SOURCE == src && st->MPI_TAG == TAG && count == n,
+          "%s: source %d tag %d count %d", what, st->MPI_SOURCE, st->MPI_TAG, count);
 }
 
 static int greq_query(void *extra, MPI_Status *st)
@@ -85,8 +86,8 @@ static void local_single(void)
     CHECK_MPI(MPI_Mrecv(&buf, 1, MPI_INT, &m, &st));
     KEPT(st, "MPI_Mrecv(MPI_MESSAGE_NO_PROC)");
     st = fresh();
-    CHECK_MPI(MPI_Sendrecv(&buf, 1, MPI_INT, MPI_PROC_NULL, TAG, &buf, 1, MPI_INT, MPI_PROC_NULL, TAG,
-                           MPI_COMM_WORLD, &st));
+    CHECK_MPI(MPI_Sendrecv(&buf, 1, MPI_INT, MPI_PROC_NULL, TAG, &buf, 1, MPI_INT, MPI_PROC_NULL,
+                           TAG, MPI_COMM_WORLD, &st));
     KEPT(st, "MPI_Sendrecv(MPI_PROC_NULL)");
 
     st = fresh();
@@ -121,7 +122,8 @@ static void local_single(void)
     CHECK_MPI(MPI_Grequest_complete(r));
     st = fresh();
     CHECK_MPI(MPI_Request_get_status(r, &flag, &st));
-    CHECK(flag && st.MPI_SOURCE == 3, "generalized request: flag %d source %d", flag, st.MPI_SOURCE);
+    CHECK(flag && st.MPI_SOURCE == 3, "generalized request: flag %d source %d", flag,
+          st.MPI_SOURCE);
     KEPT(st, "MPI_Request_get_status(generalized)");
     st = fresh();
     CHECK_MPI(MPI_Wait(&r, &st));
@@ -207,7 +209,8 @@ static void receiver(void)
 
     st = fresh();
     buf[0] = 1;
-    CHECK_MPI(MPI_Sendrecv(buf, 1, MPI_INT, 0, TAG, buf + 1, 3, MPI_INT, 0, TAG, MPI_COMM_WORLD, &st));
+    CHECK_MPI(
+        MPI_Sendrecv(buf, 1, MPI_INT, 0, TAG, buf + 1, 3, MPI_INT, 0, TAG, MPI_COMM_WORLD, &st));
     check_msg(&st, 0, 1, "MPI_Sendrecv");
     KEPT(st, "MPI_Sendrecv");
     st = fresh();
@@ -255,10 +258,12 @@ static void sender(void)
     MPI_Status st = fresh();
     MPI_Request r;
     for (int i = 0; i < 8; i++) CHECK_MPI(MPI_Send(buf, 1, MPI_INT, 1, TAG, MPI_COMM_WORLD));
-    CHECK_MPI(MPI_Sendrecv(buf, 1, MPI_INT, 1, TAG, buf + 1, 3, MPI_INT, 1, TAG, MPI_COMM_WORLD, &st));
+    CHECK_MPI(
+        MPI_Sendrecv(buf, 1, MPI_INT, 1, TAG, buf + 1, 3, MPI_INT, 1, TAG, MPI_COMM_WORLD, &st));
     check_msg(&st, 1, 1, "MPI_Sendrecv (rank 0)");
     KEPT(st, "MPI_Sendrecv (rank 0)");
-    CHECK_MPI(MPI_Sendrecv(buf, 1, MPI_INT, 1, TAG, buf + 1, 3, MPI_INT, 1, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    CHECK_MPI(MPI_Sendrecv(buf, 1, MPI_INT, 1, TAG, buf + 1, 3, MPI_INT, 1, TAG, MPI_COMM_WORLD,
+                           MPI_STATUS_IGNORE));
     CHECK_MPI(MPI_Send(buf, 1, MPI_INT, 1, TAG, MPI_COMM_WORLD));
     CHECK_MPI(MPI_Psend_init(buf, 2, 1, MPI_INT, 1, TAG, MPI_COMM_WORLD, MPI_INFO_NULL, &r));
     CHECK_MPI(MPI_Start(&r));
@@ -275,8 +280,12 @@ static void sender(void)
 }
 
 enum multi { WAITALL, TESTALL, WAITSOME, TESTSOME, GET_ALL, GET_SOME, NMULTI };
-static const char *multi_name[NMULTI] = {"MPI_Waitall", "MPI_Testall", "MPI_Waitsome", "MPI_Testsome",
-                                         "MPI_Request_get_status_all", "MPI_Request_get_status_some"};
+static const char *multi_name[NMULTI] = {"MPI_Waitall",
+                                         "MPI_Testall",
+                                         "MPI_Waitsome",
+                                         "MPI_Testsome",
+                                         "MPI_Request_get_status_all",
+                                         "MPI_Request_get_status_some"};
 
 /* Returns once rs[0] and rs[1] are both complete (either may fail). */
 static void both_done(MPI_Request rs[2])
@@ -293,8 +302,7 @@ static int complete2(enum multi how, MPI_Request rs[2], MPI_Status sts[2])
 {
     int flag = 0, n = 0, idx[2], rc = MPI_SUCCESS;
     switch (how) {
-    case WAITALL:
-        return MPI_Waitall(2, rs, sts);
+    case WAITALL: return MPI_Waitall(2, rs, sts);
     case TESTALL:
         do rc = MPI_Testall(2, rs, &flag, sts);
         while (rc == MPI_SUCCESS && !flag);
@@ -304,11 +312,11 @@ static int complete2(enum multi how, MPI_Request rs[2], MPI_Status sts[2])
         /* both at once, so both statuses come from one call */
         MPI_Barrier(MPI_COMM_WORLD);
         both_done(rs);
-        rc = how == WAITSOME ? MPI_Waitsome(2, rs, &n, idx, sts) : MPI_Testsome(2, rs, &n, idx, sts);
+        rc =
+            how == WAITSOME ? MPI_Waitsome(2, rs, &n, idx, sts) : MPI_Testsome(2, rs, &n, idx, sts);
         CHECK(n == 2 && idx[0] == 0 && idx[1] == 1, "%s completed %d requests", multi_name[how], n);
         return rc;
-    default:
-        break;
+    default: break;
     }
 #if MPI_VERSION > 4 || (MPI_VERSION == 4 && MPI_SUBVERSION >= 1)
     MPI_Barrier(MPI_COMM_WORLD);
@@ -356,10 +364,12 @@ static void multi(int rank, enum multi how)
         }
         int cls = -1;
         MPI_Error_class(rc, &cls);
-        CHECK(cls == MPI_ERR_IN_STATUS, "%s with a truncated receive returned class %d", multi_name[how], cls);
+        CHECK(cls == MPI_ERR_IN_STATUS, "%s with a truncated receive returned class %d",
+              multi_name[how], cls);
         MPI_Error_class(sts[0].MPI_ERROR, &cls);
         CHECK(cls == MPI_ERR_TRUNCATE, "%s: status 0 error class %d", multi_name[how], cls);
-        CHECK(sts[1].MPI_ERROR == MPI_SUCCESS, "%s: status 1 error %d", multi_name[how], sts[1].MPI_ERROR);
+        CHECK(sts[1].MPI_ERROR == MPI_SUCCESS, "%s: status 1 error %d", multi_name[how],
+              sts[1].MPI_ERROR);
     }
 }
 
@@ -372,8 +382,10 @@ int main(int argc, char **argv)
     CHECK(size == 2, "needs 2 ranks, has %d", size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     local_single();
-    if (rank == 0) sender();
-    else receiver();
+    if (rank == 0)
+        sender();
+    else
+        receiver();
     MPI_Barrier(MPI_COMM_WORLD);
     int nmulti = NMULTI;
 #if !(MPI_VERSION > 4 || (MPI_VERSION == 4 && MPI_SUBVERSION >= 1))

@@ -14,7 +14,10 @@
 static const int sizes[] = {8, 4 << 10, 20 << 10, 300 << 10};
 
 static int msg_bytes(int round, int src, int dst) { return sizes[(round + src + 2 * dst) % 4]; }
-static unsigned seed(int round, int src, int dst) { return (unsigned)(round * 4099 + src * 67 + dst); }
+static unsigned seed(int round, int src, int dst)
+{
+    return (unsigned)(round * 4099 + src * 67 + dst);
+}
 
 int main(int argc, char **argv)
 {
@@ -44,37 +47,41 @@ int main(int argc, char **argv)
                     int src = (round + k) % 3 == 0 ? MPI_ANY_SOURCE : p;
                     memset(rb[p], 0, (size_t)msg_bytes(round, p, rank));
                     from[n] = p;
-                    CHECK_MPI(MPI_Irecv(rb[p], msg_bytes(round, p, rank), MPI_BYTE, src, 1000 * round + p,
-                                        MPI_COMM_WORLD, &q[n++]));
+                    CHECK_MPI(MPI_Irecv(rb[p], msg_bytes(round, p, rank), MPI_BYTE, src,
+                                        1000 * round + p, MPI_COMM_WORLD, &q[n++]));
                 } else {
                     int p = (rank + k) % size;
                     pu_fill_bytes(sb[p], (size_t)msg_bytes(round, rank, p), seed(round, rank, p));
                     from[n] = -1;
-                    CHECK_MPI(MPI_Isend(sb[p], msg_bytes(round, rank, p), MPI_BYTE, p, 1000 * round + rank,
-                                        MPI_COMM_WORLD, &q[n++]));
+                    CHECK_MPI(MPI_Isend(sb[p], msg_bytes(round, rank, p), MPI_BYTE, p,
+                                        1000 * round + rank, MPI_COMM_WORLD, &q[n++]));
                 }
             }
         }
         CHECK_MPI(MPI_Waitall(n, q, st));
         for (int p = 0; p < size; p++) {
             if (p == rank) continue;
-            size_t bad = pu_check_bytes(rb[p], (size_t)msg_bytes(round, p, rank), seed(round, p, rank));
-            CHECK(bad == (size_t)-1, "round %d: the %d-byte message from %d is wrong at byte %zu", round,
-                  msg_bytes(round, p, rank), p, bad);
+            size_t bad =
+                pu_check_bytes(rb[p], (size_t)msg_bytes(round, p, rank), seed(round, p, rank));
+            CHECK(bad == (size_t)-1, "round %d: the %d-byte message from %d is wrong at byte %zu",
+                  round, msg_bytes(round, p, rank), p, bad);
         }
         for (int i = 0; i < n; i++) {
             int p = from[i], c = -1;
             if (p < 0) continue; /* a send: its status says nothing */
             CHECK_MPI(MPI_Get_count(&st[i], MPI_BYTE, &c));
-            CHECK(st[i].MPI_SOURCE == p && st[i].MPI_TAG == 1000 * round + p && c == msg_bytes(round, p, rank),
-                  "round %d: receive from %d has status (%d, %d, %d)", round, p, st[i].MPI_SOURCE, st[i].MPI_TAG, c);
+            CHECK(st[i].MPI_SOURCE == p && st[i].MPI_TAG == 1000 * round + p &&
+                      c == msg_bytes(round, p, rank),
+                  "round %d: receive from %d has status (%d, %d, %d)", round, p, st[i].MPI_SOURCE,
+                  st[i].MPI_TAG, c);
         }
         free(from);
     }
     double dt = MPI_Wtime() - t0;
     /* everyone reports to rank 0 that it finished */
     if (rank == 0) {
-        for (int p = 1; p < size; p++) CHECK_MPI(MPI_Recv(NULL, 0, MPI_BYTE, p, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        for (int p = 1; p < size; p++)
+            CHECK_MPI(MPI_Recv(NULL, 0, MPI_BYTE, p, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     } else {
         CHECK_MPI(MPI_Send(NULL, 0, MPI_BYTE, 0, 7, MPI_COMM_WORLD));
     }

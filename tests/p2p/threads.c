@@ -48,10 +48,11 @@ static void *worker(void *arg)
                 int c = -1;
                 CHECK_MPI(MPI_Get_count(&st, MPI_BYTE, &c));
                 CHECK(st.MPI_SOURCE == peer && st.MPI_TAG == t && c == n,
-                      "thread %d iteration %d: status (%d, %d, %d), expected (%d, %d, %d)", t, it, st.MPI_SOURCE,
-                      st.MPI_TAG, c, peer, t, n);
+                      "thread %d iteration %d: status (%d, %d, %d), expected (%d, %d, %d)", t, it,
+                      st.MPI_SOURCE, st.MPI_TAG, c, peer, t, n);
                 size_t bad = pu_check_bytes(b, (size_t)n, s + (unsigned)dir);
-                CHECK(bad == (size_t)-1, "thread %d iteration %d: %d-byte message wrong at byte %zu", t, it, n, bad);
+                CHECK(bad == (size_t)-1,
+                      "thread %d iteration %d: %d-byte message wrong at byte %zu", t, it, n, bad);
             }
         }
     }
@@ -105,7 +106,8 @@ int main(int argc, char **argv)
     int size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     CHECK(size == 2, "runs on 2 ranks, got %d", size);
-    CHECK(provided == MPI_THREAD_MULTIPLE, "MPI_Init_thread provided %d, asked MPI_THREAD_MULTIPLE (%d)", provided,
+    CHECK(provided == MPI_THREAD_MULTIPLE,
+          "MPI_Init_thread provided %d, asked MPI_THREAD_MULTIPLE (%d)", provided,
           MPI_THREAD_MULTIPLE);
     int q = -1;
     CHECK_MPI(MPI_Query_thread(&q));
@@ -113,13 +115,15 @@ int main(int argc, char **argv)
     peer = 1 - rank;
     double t0 = MPI_Wtime();
     pthread_t th[NTHREADS];
-    for (long t = 0; t < NTHREADS; t++) CHECK(pthread_create(&th[t], NULL, worker, (void *)t) == 0, "pthread_create");
+    for (long t = 0; t < NTHREADS; t++)
+        CHECK(pthread_create(&th[t], NULL, worker, (void *)t) == 0, "pthread_create");
     for (int t = 0; t < NTHREADS; t++) pthread_join(th[t], NULL);
     double dt = MPI_Wtime() - t0;
     self_receive();
     CHECK_MPI(MPI_Sendrecv(NULL, 0, MPI_BYTE, peer, 99, NULL, 0, MPI_BYTE, peer, 99, MPI_COMM_WORLD,
                            MPI_STATUS_IGNORE));
     MPI_Finalize();
-    if (rank == 0) printf("threads: %d threads x %d iterations in %.2f s: ok\n", NTHREADS, ITERS, dt);
+    if (rank == 0)
+        printf("threads: %d threads x %d iterations in %.2f s: ok\n", NTHREADS, ITERS, dt);
     return 0;
 }

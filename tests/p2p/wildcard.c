@@ -22,7 +22,10 @@ static size_t big_size(void) { return pu_limits().eager + 4096; }
 
 /* Message seq from src: tag, size (ints), content. */
 static int msg_tag(int src, int seq) { return (src * 7 + seq) % 5; }
-static int msg_ints(int src, int seq) { return seq % 10 == 9 ? (int)(big_size() / sizeof(int)) : 2 + (src + seq) % 6; }
+static int msg_ints(int src, int seq)
+{
+    return seq % 10 == 9 ? (int)(big_size() / sizeof(int)) : 2 + (src + seq) % 6;
+}
 static void msg_fill(int *b, int src, int seq)
 {
     int n = msg_ints(src, seq);
@@ -32,13 +35,13 @@ static void msg_fill(int *b, int src, int seq)
 }
 static void msg_check(const int *b, int n, int src, int seq, const char *what)
 {
-    CHECK(n == msg_ints(src, seq), "%s: message %d from %d has %d ints, expected %d", what, seq, src, n,
-          msg_ints(src, seq));
-    CHECK(b[0] == src && b[1] == seq, "%s: message says (src %d, seq %d), expected (%d, %d)", what, b[0], b[1], src,
-          seq);
+    CHECK(n == msg_ints(src, seq), "%s: message %d from %d has %d ints, expected %d", what, seq,
+          src, n, msg_ints(src, seq));
+    CHECK(b[0] == src && b[1] == seq, "%s: message says (src %d, seq %d), expected (%d, %d)", what,
+          b[0], b[1], src, seq);
     for (int i = 2; i < n; i++)
-        CHECK(b[i] == pu_int((size_t)i, (unsigned)(src * 1000 + seq)), "%s: message %d from %d wrong at int %d", what,
-              seq, src, i);
+        CHECK(b[i] == pu_int((size_t)i, (unsigned)(src * 1000 + seq)),
+              "%s: message %d from %d wrong at int %d", what, seq, src, i);
 }
 
 /* Rank 0 lets everyone go on to the next section. */
@@ -55,8 +58,10 @@ static int probe_content_seq(int src, int seq) { return seq == 1 && src % 2 ? 9 
 
 static void check_proc_null_status(const MPI_Status *st, const char *what)
 {
-    CHECK(st->MPI_SOURCE == MPI_PROC_NULL, "%s: status.MPI_SOURCE=%d, expected MPI_PROC_NULL", what, st->MPI_SOURCE);
-    CHECK(st->MPI_TAG == MPI_ANY_TAG, "%s: status.MPI_TAG=%d, expected MPI_ANY_TAG", what, st->MPI_TAG);
+    CHECK(st->MPI_SOURCE == MPI_PROC_NULL, "%s: status.MPI_SOURCE=%d, expected MPI_PROC_NULL", what,
+          st->MPI_SOURCE);
+    CHECK(st->MPI_TAG == MPI_ANY_TAG, "%s: status.MPI_TAG=%d, expected MPI_ANY_TAG", what,
+          st->MPI_TAG);
     int count = -1;
     CHECK_MPI(MPI_Get_count(st, MPI_INT, &count));
     CHECK(count == 0, "%s: count=%d, expected 0", what, count);
@@ -98,31 +103,37 @@ static void proc_null(void)
     MPI_Message m = MPI_MESSAGE_NULL;
     memset(&st, 0x5a, sizeof st);
     CHECK_MPI(MPI_Mprobe(MPI_PROC_NULL, 3, MPI_COMM_WORLD, &m, &st));
-    CHECK(m == MPI_MESSAGE_NO_PROC, "Mprobe of MPI_PROC_NULL: message is 0x%x, not MPI_MESSAGE_NO_PROC", (unsigned)m);
+    CHECK(m == MPI_MESSAGE_NO_PROC,
+          "Mprobe of MPI_PROC_NULL: message is 0x%x, not MPI_MESSAGE_NO_PROC", (unsigned)m);
     check_proc_null_status(&st, "Mprobe of MPI_PROC_NULL");
     memset(&st, 0x5a, sizeof st);
     CHECK_MPI(MPI_Mrecv(buf, 4, MPI_INT, &m, &st));
-    CHECK(m == MPI_MESSAGE_NULL, "Mrecv of MPI_MESSAGE_NO_PROC: message not set to MPI_MESSAGE_NULL");
+    CHECK(m == MPI_MESSAGE_NULL,
+          "Mrecv of MPI_MESSAGE_NO_PROC: message not set to MPI_MESSAGE_NULL");
     check_proc_null_status(&st, "Mrecv of MPI_MESSAGE_NO_PROC");
 
     flag = 0;
     m = MPI_MESSAGE_NULL;
     CHECK_MPI(MPI_Improbe(MPI_PROC_NULL, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &m, &st));
-    CHECK(flag && m == MPI_MESSAGE_NO_PROC, "Improbe of MPI_PROC_NULL: flag %d message 0x%x", flag, (unsigned)m);
+    CHECK(flag && m == MPI_MESSAGE_NO_PROC, "Improbe of MPI_PROC_NULL: flag %d message 0x%x", flag,
+          (unsigned)m);
     CHECK_MPI(MPI_Imrecv(buf, 4, MPI_INT, &m, &rq));
-    CHECK(m == MPI_MESSAGE_NULL, "Imrecv of MPI_MESSAGE_NO_PROC: message not set to MPI_MESSAGE_NULL");
+    CHECK(m == MPI_MESSAGE_NULL,
+          "Imrecv of MPI_MESSAGE_NO_PROC: message not set to MPI_MESSAGE_NULL");
     memset(&st, 0x5a, sizeof st);
     CHECK_MPI(MPI_Wait(&rq, &st));
     check_proc_null_status(&st, "Imrecv of MPI_MESSAGE_NO_PROC");
 
     memset(&st, 0x5a, sizeof st);
     int out[2] = {7, 8};
-    CHECK_MPI(MPI_Sendrecv(buf, 4, MPI_INT, MPI_PROC_NULL, 1, out, 2, MPI_INT, MPI_PROC_NULL, 1, MPI_COMM_WORLD, &st));
+    CHECK_MPI(MPI_Sendrecv(buf, 4, MPI_INT, MPI_PROC_NULL, 1, out, 2, MPI_INT, MPI_PROC_NULL, 1,
+                           MPI_COMM_WORLD, &st));
     check_proc_null_status(&st, "Sendrecv with MPI_PROC_NULL");
     CHECK(out[0] == 7 && out[1] == 8, "Sendrecv from MPI_PROC_NULL changed the buffer");
 
     memset(&st, 0x5a, sizeof st);
-    CHECK_MPI(MPI_Sendrecv_replace(out, 2, MPI_INT, MPI_PROC_NULL, 1, MPI_PROC_NULL, 1, MPI_COMM_WORLD, &st));
+    CHECK_MPI(MPI_Sendrecv_replace(out, 2, MPI_INT, MPI_PROC_NULL, 1, MPI_PROC_NULL, 1,
+                                   MPI_COMM_WORLD, &st));
     check_proc_null_status(&st, "Sendrecv_replace with MPI_PROC_NULL");
     CHECK(out[0] == 7 && out[1] == 8, "Sendrecv_replace with MPI_PROC_NULL changed the buffer");
 }
@@ -149,23 +160,29 @@ int main(int argc, char **argv)
         for (int seq = 0; seq < PER_SRC; seq++) {
             int *b = selfb + (size_t)maxints * (size_t)seq;
             msg_fill(b, 0, seq);
-            CHECK_MPI(MPI_Isend(b, msg_ints(0, seq), MPI_INT, 0, msg_tag(0, seq), MPI_COMM_WORLD, &selfq[seq]));
+            CHECK_MPI(MPI_Isend(b, msg_ints(0, seq), MPI_INT, 0, msg_tag(0, seq), MPI_COMM_WORLD,
+                                &selfq[seq]));
         }
         for (int k = 0; k < size * PER_SRC; k++) {
             MPI_Status st;
-            CHECK_MPI(MPI_Recv(buf, maxints, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st));
+            CHECK_MPI(
+                MPI_Recv(buf, maxints, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st));
             int src = st.MPI_SOURCE, n = -1;
             CHECK(src >= 0 && src < size, "ANY_SOURCE: status.MPI_SOURCE=%d", src);
             CHECK_MPI(MPI_Get_count(&st, MPI_INT, &n));
-            CHECK(buf[0] == src, "ANY_SOURCE: status says source %d, the message says %d", src, buf[0]);
-            CHECK(buf[1] == next[src], "ANY_SOURCE: from %d got seq %d, expected %d (lost, duplicated or overtaken)",
+            CHECK(buf[0] == src, "ANY_SOURCE: status says source %d, the message says %d", src,
+                  buf[0]);
+            CHECK(buf[1] == next[src],
+                  "ANY_SOURCE: from %d got seq %d, expected %d (lost, duplicated or overtaken)",
                   src, buf[1], next[src]);
-            CHECK(st.MPI_TAG == msg_tag(src, buf[1]), "ANY_TAG: message %d from %d has status tag %d, expected %d",
-                  buf[1], src, st.MPI_TAG, msg_tag(src, buf[1]));
+            CHECK(st.MPI_TAG == msg_tag(src, buf[1]),
+                  "ANY_TAG: message %d from %d has status tag %d, expected %d", buf[1], src,
+                  st.MPI_TAG, msg_tag(src, buf[1]));
             msg_check(buf, n, src, next[src], "ANY_SOURCE");
             next[src]++;
         }
-        for (int s = 0; s < size; s++) CHECK(next[s] == PER_SRC, "source %d: %d messages, expected %d", s, next[s], PER_SRC);
+        for (int s = 0; s < size; s++)
+            CHECK(next[s] == PER_SRC, "source %d: %d messages, expected %d", s, next[s], PER_SRC);
         CHECK_MPI(MPI_Waitall(PER_SRC, selfq, MPI_STATUSES_IGNORE));
         free(selfb);
         free(next);
@@ -173,16 +190,19 @@ int main(int argc, char **argv)
         for (int seq = 0; seq < PER_SRC; seq++) {
             msg_fill(buf, rank, seq);
             if (seq % 4 == 3)
-                CHECK_MPI(MPI_Ssend(buf, msg_ints(rank, seq), MPI_INT, 0, msg_tag(rank, seq), MPI_COMM_WORLD));
+                CHECK_MPI(MPI_Ssend(buf, msg_ints(rank, seq), MPI_INT, 0, msg_tag(rank, seq),
+                                    MPI_COMM_WORLD));
             else
-                CHECK_MPI(MPI_Send(buf, msg_ints(rank, seq), MPI_INT, 0, msg_tag(rank, seq), MPI_COMM_WORLD));
+                CHECK_MPI(MPI_Send(buf, msg_ints(rank, seq), MPI_INT, 0, msg_tag(rank, seq),
+                                   MPI_COMM_WORLD));
         }
     }
 
     /* ---- 2. Probe / Iprobe then Recv from the probed source ---- */
     const int PTAG = 1000;
     if (rank == 0) {
-        go_from_root(rank, size); /* the senders start section 2 only now: ANY_TAG sees only its messages */
+        go_from_root(
+            rank, size); /* the senders start section 2 only now: ANY_TAG sees only its messages */
         int *seen = calloc((size_t)size, sizeof(int));
         for (int k = 0; k < 2 * (size - 1); k++) {
             MPI_Status st, rst;
@@ -190,11 +210,12 @@ int main(int argc, char **argv)
                 CHECK_MPI(MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st));
             } else {
                 int flag = 0;
-                do CHECK_MPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st)); while (!flag);
+                do CHECK_MPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st));
+                while (!flag);
             }
             int src = st.MPI_SOURCE, n = -1;
-            CHECK(src >= 1 && src < size && st.MPI_TAG >= PTAG && st.MPI_TAG < PTAG + 2, "probe: source %d tag %d",
-                  src, st.MPI_TAG);
+            CHECK(src >= 1 && src < size && st.MPI_TAG >= PTAG && st.MPI_TAG < PTAG + 2,
+                  "probe: source %d tag %d", src, st.MPI_TAG);
             int seq = st.MPI_TAG - PTAG, cs = probe_content_seq(src, seq);
             CHECK(seq == seen[src], "probe: from %d saw seq %d before seq %d", src, seq, seen[src]);
             CHECK_MPI(MPI_Get_count(&st, MPI_INT, &n));
@@ -205,8 +226,8 @@ int main(int argc, char **argv)
             CHECK(st2.MPI_SOURCE == src && st2.MPI_TAG == st.MPI_TAG, "second probe differs");
             int *b = malloc(sizeof(int) * (size_t)(n ? n : 1));
             CHECK_MPI(MPI_Recv(b, n, MPI_INT, src, st.MPI_TAG, MPI_COMM_WORLD, &rst));
-            CHECK(rst.MPI_SOURCE == src && rst.MPI_TAG == st.MPI_TAG, "recv after probe: source %d tag %d",
-                  rst.MPI_SOURCE, rst.MPI_TAG);
+            CHECK(rst.MPI_SOURCE == src && rst.MPI_TAG == st.MPI_TAG,
+                  "recv after probe: source %d tag %d", rst.MPI_SOURCE, rst.MPI_TAG);
             msg_check(b, n, src, cs, "probe then recv");
             free(b);
             seen[src]++;
@@ -220,7 +241,8 @@ int main(int argc, char **argv)
             CHECK_MPI(MPI_Send(buf, msg_ints(rank, cs), MPI_INT, 0, PTAG + seq, MPI_COMM_WORLD));
         }
     }
-    go_from_root(rank, size); /* section 3 starts once rank 0 has received everything of section 2 */
+    go_from_root(rank,
+                 size); /* section 3 starts once rank 0 has received everything of section 2 */
 
     /* ---- 3. Mprobe / Mrecv, Improbe / Imrecv ---- */
     const int MTAG = 2000;
@@ -234,10 +256,12 @@ int main(int argc, char **argv)
                 CHECK_MPI(MPI_Mprobe(MPI_ANY_SOURCE, MTAG, MPI_COMM_WORLD, &m1, &s1));
             } else {
                 int flag = 0;
-                do CHECK_MPI(MPI_Improbe(MPI_ANY_SOURCE, MTAG, MPI_COMM_WORLD, &flag, &m1, &s1)); while (!flag);
+                do CHECK_MPI(MPI_Improbe(MPI_ANY_SOURCE, MTAG, MPI_COMM_WORLD, &flag, &m1, &s1));
+                while (!flag);
             }
             int src = s1.MPI_SOURCE, n1 = -1, n2 = -1;
-            CHECK(src >= 1 && src < size && s1.MPI_TAG == MTAG, "Mprobe: source %d tag %d", src, s1.MPI_TAG);
+            CHECK(src >= 1 && src < size && s1.MPI_TAG == MTAG, "Mprobe: source %d tag %d", src,
+                  s1.MPI_TAG);
             CHECK(m1 != MPI_MESSAGE_NULL && m1 != MPI_MESSAGE_NO_PROC, "Mprobe: no message handle");
             CHECK_MPI(MPI_Get_count(&s1, MPI_INT, &n1));
             CHECK(n1 == 3, "Mprobe: first message has %d ints, expected 3 (the small one)", n1);
@@ -246,7 +270,8 @@ int main(int argc, char **argv)
                 CHECK_MPI(MPI_Mprobe(src, MTAG, MPI_COMM_WORLD, &m2, &s2));
             } else {
                 int flag = 0;
-                do CHECK_MPI(MPI_Improbe(src, MTAG, MPI_COMM_WORLD, &flag, &m2, &s2)); while (!flag);
+                do CHECK_MPI(MPI_Improbe(src, MTAG, MPI_COMM_WORLD, &flag, &m2, &s2));
+                while (!flag);
             }
             CHECK(m2 != m1, "Mprobe: the same handle for two messages");
             CHECK_MPI(MPI_Get_count(&s2, MPI_INT, &n2));
@@ -270,16 +295,21 @@ int main(int argc, char **argv)
                 r2 = rs[0];
                 r1 = rs[1];
             }
-            CHECK(m1 == MPI_MESSAGE_NULL && m2 == MPI_MESSAGE_NULL, "Mrecv did not set the message to MPI_MESSAGE_NULL");
-            CHECK(r1.MPI_SOURCE == src && r1.MPI_TAG == MTAG && r2.MPI_SOURCE == src && r2.MPI_TAG == MTAG,
-                  "Mrecv statuses: (%d,%d) (%d,%d)", r1.MPI_SOURCE, r1.MPI_TAG, r2.MPI_SOURCE, r2.MPI_TAG);
+            CHECK(m1 == MPI_MESSAGE_NULL && m2 == MPI_MESSAGE_NULL,
+                  "Mrecv did not set the message to MPI_MESSAGE_NULL");
+            CHECK(r1.MPI_SOURCE == src && r1.MPI_TAG == MTAG && r2.MPI_SOURCE == src &&
+                      r2.MPI_TAG == MTAG,
+                  "Mrecv statuses: (%d,%d) (%d,%d)", r1.MPI_SOURCE, r1.MPI_TAG, r2.MPI_SOURCE,
+                  r2.MPI_TAG);
             CHECK_MPI(MPI_Get_count(&r2, MPI_INT, &n2));
             CHECK(n2 == bigints, "Mrecv of the rendezvous message: %d ints", n2);
-            CHECK(buf2[0] == src && buf2[1] == 1 && buf2[2] == 111, "Mrecv small message: %d %d %d", buf2[0], buf2[1],
-                  buf2[2]);
-            CHECK(buf[0] == src && buf[1] == 2, "Mrecv rendezvous message header: %d %d", buf[0], buf[1]);
+            CHECK(buf2[0] == src && buf2[1] == 1 && buf2[2] == 111, "Mrecv small message: %d %d %d",
+                  buf2[0], buf2[1], buf2[2]);
+            CHECK(buf[0] == src && buf[1] == 2, "Mrecv rendezvous message header: %d %d", buf[0],
+                  buf[1]);
             for (int i = 2; i < bigints; i++)
-                CHECK(buf[i] == pu_int((size_t)i, (unsigned)src), "Mrecv rendezvous message wrong at int %d", i);
+                CHECK(buf[i] == pu_int((size_t)i, (unsigned)src),
+                      "Mrecv rendezvous message wrong at int %d", i);
         }
     } else {
         int small[3] = {rank, 1, 111};
@@ -295,11 +325,14 @@ int main(int argc, char **argv)
 
     /* ---- end: everyone confirms to rank 0, rank 0 releases everyone ---- */
     if (rank == 0) {
-        for (int s = 1; s < size; s++) CHECK_MPI(MPI_Recv(NULL, 0, MPI_BYTE, s, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        for (int s = 1; s < size; s++)
+            CHECK_MPI(MPI_Recv(NULL, 0, MPI_BYTE, s, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
         int flag = 1;
-        CHECK_MPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE));
+        CHECK_MPI(
+            MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE));
         CHECK(!flag, "a message is left over at the end");
-        for (int s = 1; s < size; s++) CHECK_MPI(MPI_Send(NULL, 0, MPI_BYTE, s, 10, MPI_COMM_WORLD));
+        for (int s = 1; s < size; s++)
+            CHECK_MPI(MPI_Send(NULL, 0, MPI_BYTE, s, 10, MPI_COMM_WORLD));
     } else {
         CHECK_MPI(MPI_Send(NULL, 0, MPI_BYTE, 0, 9, MPI_COMM_WORLD));
         CHECK_MPI(MPI_Recv(NULL, 0, MPI_BYTE, 0, 10, MPI_COMM_WORLD, MPI_STATUS_IGNORE));

@@ -19,7 +19,10 @@
 static int rank;
 static size_t max_bytes;
 
-static unsigned char pattern(size_t i, int seed) { return (unsigned char)(i * 131u + (unsigned)seed * 7u + 1u); }
+static unsigned char pattern(size_t i, int seed)
+{
+    return (unsigned char)(i * 131u + (unsigned)seed * 7u + 1u);
+}
 
 static void fill(unsigned char *b, size_t n, int seed)
 {
@@ -49,7 +52,8 @@ static void modes(unsigned char *sb, unsigned char *rb)
                 case 0: CHECK_MPI(MPI_Send(sb, n, MPI_BYTE, 1, seed, MPI_COMM_WORLD)); break;
                 case 1: CHECK_MPI(MPI_Ssend(sb, n, MPI_BYTE, 1, seed, MPI_COMM_WORLD)); break;
                 case 2:
-                    CHECK_MPI(MPI_Recv(NULL, 0, MPI_BYTE, 1, 999, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+                    CHECK_MPI(
+                        MPI_Recv(NULL, 0, MPI_BYTE, 1, 999, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
                     CHECK_MPI(MPI_Rsend(sb, n, MPI_BYTE, 1, seed, MPI_COMM_WORLD));
                     break;
                 default:
@@ -65,8 +69,9 @@ static void modes(unsigned char *sb, unsigned char *rb)
                 CHECK_MPI(MPI_Wait(&r, &st));
                 int got;
                 MPI_Get_count(&st, MPI_BYTE, &got);
-                CHECK(got == n && st.MPI_SOURCE == 0 && st.MPI_TAG == seed, "mode %d size %d: count %d source %d tag %d",
-                      mode, n, got, st.MPI_SOURCE, st.MPI_TAG);
+                CHECK(got == n && st.MPI_SOURCE == 0 && st.MPI_TAG == seed,
+                      "mode %d size %d: count %d source %d tag %d", mode, n, got, st.MPI_SOURCE,
+                      st.MPI_TAG);
                 expect(rb, (size_t)n, seed, "modes");
             }
         }
@@ -92,8 +97,8 @@ static void order(unsigned char *sb, unsigned char *rb)
         }
     } else {
         for (int i = 0; i < BURST; i++)
-            CHECK_MPI(MPI_Irecv(rb + off[i], (int)len[i], MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD,
-                                &req[i]));
+            CHECK_MPI(MPI_Irecv(rb + off[i], (int)len[i], MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG,
+                                MPI_COMM_WORLD, &req[i]));
     }
     CHECK_MPI(MPI_Waitall(BURST, req, MPI_STATUSES_IGNORE));
     if (rank == 1)
@@ -139,11 +144,13 @@ static void derived(unsigned char *sb, unsigned char *rb)
         fill(sb, elems * 16, 300);
         CHECK_MPI(MPI_Send(sb, 1, vec, 1, 30, MPI_COMM_WORLD));
     } else {
-        CHECK_MPI(MPI_Recv(rb, (int)(elems * 8), MPI_BYTE, 0, 30, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        CHECK_MPI(
+            MPI_Recv(rb, (int)(elems * 8), MPI_BYTE, 0, 30, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
         unsigned char *want = malloc(elems * 16);
         fill(want, elems * 16, 300);
         for (size_t e = 0; e < elems; e++)
-            CHECK(memcmp(rb + e * 8, want + e * 16, 8) == 0, "derived: element %zu of %zu differs", e, elems);
+            CHECK(memcmp(rb + e * 8, want + e * 16, 8) == 0, "derived: element %zu of %zu differs",
+                  e, elems);
         free(want);
     }
     MPI_Type_free(&vec);
@@ -159,8 +166,8 @@ static void truncation(unsigned char *sb, unsigned char *rb)
         int rc = MPI_Recv(rb, n / 2, MPI_BYTE, 0, 40, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         int cls;
         MPI_Error_class(rc, &cls);
-        CHECK(cls == MPI_ERR_TRUNCATE, "truncation of %d into %d bytes: class %d, expected MPI_ERR_TRUNCATE", n,
-              n / 2, cls);
+        CHECK(cls == MPI_ERR_TRUNCATE,
+              "truncation of %d into %d bytes: class %d, expected MPI_ERR_TRUNCATE", n, n / 2, cls);
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
     }
 }
@@ -188,7 +195,8 @@ static MPI_T_pvar_handle pvar_open(const char *name)
 {
     int idx, count;
     MPI_T_pvar_handle h;
-    CHECK(MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &idx) == MPI_SUCCESS, "no MPI_T counter %s", name);
+    CHECK(MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &idx) == MPI_SUCCESS,
+          "no MPI_T counter %s", name);
     CHECK_MPI(MPI_T_pvar_handle_alloc(pv_session, idx, NULL, &h, &count));
     MPI_T_pvar_start(pv_session, h); /* continuous counters refuse, and need not */
     return h;
@@ -212,7 +220,8 @@ int main(int argc, char **argv)
     max_bytes = strcmp(path, "eager") == 0 ? eager : (size_t)4 << 20;
 
     CHECK_MPI(MPI_T_pvar_session_create(&pv_session));
-    MPI_T_pvar_handle h_eager = pvar_open("tern_shm_eager_messages"), h_cma = pvar_open("tern_shm_cma_messages"),
+    MPI_T_pvar_handle h_eager = pvar_open("tern_shm_eager_messages"),
+                      h_cma = pvar_open("tern_shm_cma_messages"),
                       h_pipe = pvar_open("tern_shm_pipeline_messages");
     MPI_T_pvar_handle h_ucx_eager = pvar_open("tern_ucx_eager_messages"),
                       h_ucx_rndv = pvar_open("tern_ucx_rndv_messages");
@@ -226,29 +235,36 @@ int main(int argc, char **argv)
     cancel(sb);
 
     /* Counted where the data left: rank 0 sent nearly everything. */
-    unsigned long long eager_n = pvar_read(h_eager), cma_n = pvar_read(h_cma), pipe_n = pvar_read(h_pipe);
+    unsigned long long eager_n = pvar_read(h_eager), cma_n = pvar_read(h_cma),
+                       pipe_n = pvar_read(h_pipe);
     unsigned long long ucx_eager_n = pvar_read(h_ucx_eager), ucx_rndv_n = pvar_read(h_ucx_rndv);
     MPI_T_pvar_session_free(&pv_session);
     if (rank == 0) {
-        printf("path %s: eager %llu, cma %llu, pipeline %llu, ucx eager %llu, ucx rendezvous %llu messages\n", path,
-               eager_n, cma_n, pipe_n, ucx_eager_n, ucx_rndv_n);
+        printf("path %s: eager %llu, cma %llu, pipeline %llu, ucx eager %llu, ucx rendezvous %llu "
+               "messages\n",
+               path, eager_n, cma_n, pipe_n, ucx_eager_n, ucx_rndv_n);
     }
     /* The UCX path: the peer is on another (simulated) host or shared
      * memory is off; both UCX protocols, and nothing through shared memory. */
     if (rank == 0 && !strncmp(path, "ucx", 3)) {
-        CHECK(ucx_eager_n > 0 && ucx_rndv_n > 0, "the UCX run did not use both UCX eager and UCX rendezvous");
+        CHECK(ucx_eager_n > 0 && ucx_rndv_n > 0,
+              "the UCX run did not use both UCX eager and UCX rendezvous");
         CHECK(eager_n == 0 && cma_n == 0 && pipe_n == 0, "the UCX run sent through shared memory");
     } else if (rank == 0) {
         CHECK(ucx_eager_n == 0 && ucx_rndv_n == 0, "a shared-memory run sent through UCX");
         CHECK(eager_n > 0, "no message went through the eager rings");
-        if (!strcmp(path, "eager")) CHECK(cma_n == 0 && pipe_n == 0, "the eager-only run used a rendezvous");
-        if (!strcmp(path, "pipeline")) CHECK(pipe_n > 0 && cma_n == 0, "the pipeline run did not use only the pipeline");
+        if (!strcmp(path, "eager"))
+            CHECK(cma_n == 0 && pipe_n == 0, "the eager-only run used a rendezvous");
+        if (!strcmp(path, "pipeline"))
+            CHECK(pipe_n > 0 && cma_n == 0, "the pipeline run did not use only the pipeline");
         if (!strcmp(path, "cma") && cma_n == 0 && pipe_n > 0) {
-            printf("skipped: CMA is refused between these processes, the pipeline carried the rendezvous\n");
+            printf("skipped: CMA is refused between these processes, the pipeline carried the "
+                   "rendezvous\n");
             fflush(stdout);
             MPI_Abort(MPI_COMM_WORLD, 77);
         }
-        if (!strcmp(path, "cma")) CHECK(cma_n > 0 && pipe_n == 0, "the CMA run did not use only CMA");
+        if (!strcmp(path, "cma"))
+            CHECK(cma_n > 0 && pipe_n == 0, "the CMA run did not use only CMA");
     }
     free(sb);
     free(rb);

@@ -14,8 +14,8 @@ struct ctx {
     int query_rc, free_rc, cancel_rc;
     int source, tag, bytes, cancelled;
     int queries, frees, cancels, last_complete;
-    volatile int released;      /* the helper thread's go-ahead */
-    MPI_Request req;            /* for the helper thread */
+    volatile int released; /* the helper thread's go-ahead */
+    MPI_Request req;       /* for the helper thread */
 };
 
 static int query_fn(void *extra, MPI_Status *st)
@@ -23,8 +23,8 @@ static int query_fn(void *extra, MPI_Status *st)
     struct ctx *c = extra;
     c->queries++;
     /* query_fn starts from an empty status */
-    CHECK(st->MPI_SOURCE == MPI_ANY_SOURCE && st->MPI_TAG == MPI_ANY_TAG, "query_fn got source %d tag %d",
-          st->MPI_SOURCE, st->MPI_TAG);
+    CHECK(st->MPI_SOURCE == MPI_ANY_SOURCE && st->MPI_TAG == MPI_ANY_TAG,
+          "query_fn got source %d tag %d", st->MPI_SOURCE, st->MPI_TAG);
     st->MPI_SOURCE = c->source;
     st->MPI_TAG = c->tag;
     CHECK_MPI(MPI_Status_set_elements(st, MPI_INT, c->bytes / (int)sizeof(int)));
@@ -75,10 +75,10 @@ static void check_status(const MPI_Status *st, const struct ctx *c)
     int n = -1, cancelled = -1;
     CHECK_MPI(MPI_Get_count(st, MPI_INT, &n));
     CHECK_MPI(MPI_Test_cancelled(st, &cancelled));
-    CHECK(st->MPI_SOURCE == c->source && st->MPI_TAG == c->tag && n == c->bytes / (int)sizeof(int) &&
-              cancelled == c->cancelled,
-          "status (%d, %d, %d ints, cancelled %d), expected (%d, %d, %d, %d)", st->MPI_SOURCE, st->MPI_TAG, n,
-          cancelled, c->source, c->tag, c->bytes / (int)sizeof(int), c->cancelled);
+    CHECK(st->MPI_SOURCE == c->source && st->MPI_TAG == c->tag &&
+              n == c->bytes / (int)sizeof(int) && cancelled == c->cancelled,
+          "status (%d, %d, %d ints, cancelled %d), expected (%d, %d, %d, %d)", st->MPI_SOURCE,
+          st->MPI_TAG, n, cancelled, c->source, c->tag, c->bytes / (int)sizeof(int), c->cancelled);
 }
 
 /* Test before completion finds nothing and calls nothing; after it, the
@@ -92,26 +92,27 @@ static void test_basic(void)
     MPI_Status st;
     for (int i = 0; i < 3; i++) {
         CHECK_MPI(MPI_Test(&r, &flag, &st));
-        CHECK(!flag && c.queries == 0 && c.frees == 0, "incomplete greq: flag %d queries %d frees %d", flag,
-              c.queries, c.frees);
+        CHECK(!flag && c.queries == 0 && c.frees == 0,
+              "incomplete greq: flag %d queries %d frees %d", flag, c.queries, c.frees);
     }
     CHECK_MPI(MPI_Request_get_status(r, &flag, &st));
-    CHECK(!flag && c.queries == 0, "Request_get_status before completion: flag %d queries %d", flag, c.queries);
-    CHECK_MPI(MPI_Grequest_complete(r));
-    CHECK(c.frees == 0 && c.queries == 0, "Grequest_complete alone calls nothing (frees %d queries %d)", c.frees,
+    CHECK(!flag && c.queries == 0, "Request_get_status before completion: flag %d queries %d", flag,
           c.queries);
+    CHECK_MPI(MPI_Grequest_complete(r));
+    CHECK(c.frees == 0 && c.queries == 0,
+          "Grequest_complete alone calls nothing (frees %d queries %d)", c.frees, c.queries);
     /* Request_get_status asks query_fn each time and frees nothing */
     for (int i = 1; i <= 2; i++) {
         memset(&st, 0xff, sizeof st);
         CHECK_MPI(MPI_Request_get_status(r, &flag, &st));
-        CHECK(flag && c.queries == i && c.frees == 0, "Request_get_status: flag %d queries %d frees %d", flag,
-              c.queries, c.frees);
+        CHECK(flag && c.queries == i && c.frees == 0,
+              "Request_get_status: flag %d queries %d frees %d", flag, c.queries, c.frees);
         check_status(&st, &c);
     }
     CHECK_MPI(MPI_Test(&r, &flag, &st));
     CHECK(flag && r == MPI_REQUEST_NULL && c.queries == 3 && c.frees == 1,
-          "Test after completion: flag %d request 0x%x queries %d frees %d", flag, (unsigned)r, c.queries,
-          c.frees);
+          "Test after completion: flag %d request 0x%x queries %d frees %d", flag, (unsigned)r,
+          c.queries, c.frees);
     check_status(&st, &c);
 
     /* Wait with MPI_STATUS_IGNORE still runs query_fn (then free_fn) */
@@ -119,8 +120,8 @@ static void test_basic(void)
     r = start(&c);
     CHECK_MPI(MPI_Grequest_complete(r));
     CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
-    CHECK(r == MPI_REQUEST_NULL && c.queries == 1 && c.frees == 1, "Wait: queries %d frees %d", c.queries,
-          c.frees);
+    CHECK(r == MPI_REQUEST_NULL && c.queries == 1 && c.frees == 1, "Wait: queries %d frees %d",
+          c.queries, c.frees);
 }
 
 static void *completer(void *arg)
@@ -145,8 +146,8 @@ static void test_thread(void)
     c.released = 1;
     MPI_Status st;
     CHECK_MPI(MPI_Wait(&r, &st));
-    CHECK(r == MPI_REQUEST_NULL && c.queries == 1 && c.frees == 1, "Wait across threads: queries %d frees %d",
-          c.queries, c.frees);
+    CHECK(r == MPI_REQUEST_NULL && c.queries == 1 && c.frees == 1,
+          "Wait across threads: queries %d frees %d", c.queries, c.frees);
     check_status(&st, &c);
     pthread_join(th, NULL);
 }
@@ -169,7 +170,8 @@ static void test_later(int rank, int size)
     CHECK(idx == 1 && in == left && st.MPI_SOURCE == left && rs[1] == MPI_REQUEST_NULL,
           "Waitany: index %d value %d source %d", idx, in, st.MPI_SOURCE);
     CHECK_MPI(MPI_Testall(2, rs, &flag, sts));
-    CHECK(!flag && rs[0] != MPI_REQUEST_NULL && c.queries == 0, "Testall before completion: flag %d", flag);
+    CHECK(!flag && rs[0] != MPI_REQUEST_NULL && c.queries == 0,
+          "Testall before completion: flag %d", flag);
     CHECK_MPI(MPI_Testsome(2, rs, &outcount, indices, sts));
     CHECK(outcount == 0, "Testsome before completion: outcount %d", outcount);
     CHECK_MPI(MPI_Grequest_complete(rs[0]));
@@ -197,7 +199,8 @@ static void test_errors(void)
           "Request_get_status with failing query_fn: flag %d class %d", flag, err_class(rc));
     rc = MPI_Wait(&r, MPI_STATUS_IGNORE);
     CHECK(err_class(rc) == MPI_ERR_BUFFER && r == MPI_REQUEST_NULL && a.frees == 1,
-          "Wait with failing query_fn: class %d request 0x%x frees %d", err_class(rc), (unsigned)r, a.frees);
+          "Wait with failing query_fn: class %d request 0x%x frees %d", err_class(rc), (unsigned)r,
+          a.frees);
 
     ctx_init(&a, 0, 0);
     a.free_rc = MPI_ERR_TAG;
@@ -228,7 +231,8 @@ static void test_errors(void)
               err_class(sts[2].MPI_ERROR) == MPI_ERR_COUNT && sts[1].MPI_SOURCE == MPI_ANY_SOURCE,
           "Waitall: class %d errors %d %d", err_class(rc), sts[0].MPI_ERROR, sts[2].MPI_ERROR);
     CHECK(sts[0].MPI_SOURCE == 1 && sts[2].MPI_SOURCE == 2 && a.frees == 1 && b.frees == 1,
-          "Waitall statuses: sources %d %d frees %d %d", sts[0].MPI_SOURCE, sts[2].MPI_SOURCE, a.frees, b.frees);
+          "Waitall statuses: sources %d %d frees %d %d", sts[0].MPI_SOURCE, sts[2].MPI_SOURCE,
+          a.frees, b.frees);
 
     /* MPI-4.1's non-destructive array forms */
     ctx_init(&a, 1, 1);
@@ -241,8 +245,8 @@ static void test_errors(void)
     CHECK_MPI(MPI_Grequest_complete(rs[0]));
     int idx = -1;
     CHECK_MPI(MPI_Request_get_status_any(2, rs, &idx, &flag, &sts[0]));
-    CHECK(flag && idx == 0 && sts[0].MPI_SOURCE == 1 && a.queries == 1, "get_status_any: flag %d index %d",
-          flag, idx);
+    CHECK(flag && idx == 0 && sts[0].MPI_SOURCE == 1 && a.queries == 1,
+          "get_status_any: flag %d index %d", flag, idx);
     CHECK_MPI(MPI_Grequest_complete(rs[1]));
     rc = MPI_Request_get_status_all(2, rs, &flag, sts);
     CHECK(err_class(rc) == MPI_ERR_IN_STATUS && flag && sts[0].MPI_ERROR == MPI_SUCCESS &&
@@ -265,14 +269,15 @@ static void test_cancel(void)
     ctx_init(&c, 0, 0);
     MPI_Request r = start(&c);
     CHECK_MPI(MPI_Cancel(&r));
-    CHECK(c.cancels == 1 && c.last_complete == 0, "Cancel before completion: cancels %d complete %d", c.cancels,
-          c.last_complete);
+    CHECK(c.cancels == 1 && c.last_complete == 0,
+          "Cancel before completion: cancels %d complete %d", c.cancels, c.last_complete);
     c.cancelled = 1;
     CHECK_MPI(MPI_Grequest_complete(r));
     c.cancel_rc = MPI_ERR_PENDING;
     int rc = MPI_Cancel(&r);
     CHECK(err_class(rc) == MPI_ERR_PENDING && c.cancels == 2 && c.last_complete == 1,
-          "Cancel after completion: class %d cancels %d complete %d", err_class(rc), c.cancels, c.last_complete);
+          "Cancel after completion: class %d cancels %d complete %d", err_class(rc), c.cancels,
+          c.last_complete);
     MPI_Status st;
     CHECK_MPI(MPI_Wait(&r, &st));
     check_status(&st, &c);
@@ -286,11 +291,13 @@ static void test_free(void)
     ctx_init(&c, 0, 0);
     MPI_Request r = start(&c), keep = r;
     CHECK_MPI(MPI_Request_free(&r));
-    CHECK(r == MPI_REQUEST_NULL && c.frees == 0, "Request_free before completion: frees %d", c.frees);
+    CHECK(r == MPI_REQUEST_NULL && c.frees == 0, "Request_free before completion: frees %d",
+          c.frees);
     c.free_rc = MPI_ERR_OTHER;
     int rc = MPI_Grequest_complete(keep);
     CHECK(err_class(rc) == MPI_ERR_OTHER && c.frees == 1 && c.queries == 0,
-          "Grequest_complete of a freed request: class %d frees %d queries %d", err_class(rc), c.frees, c.queries);
+          "Grequest_complete of a freed request: class %d frees %d queries %d", err_class(rc),
+          c.frees, c.queries);
     rc = MPI_Grequest_complete(keep);
     CHECK(err_class(rc) == MPI_ERR_REQUEST, "the freed request is gone: class %d", err_class(rc));
 
@@ -298,8 +305,8 @@ static void test_free(void)
     r = start(&c);
     CHECK_MPI(MPI_Grequest_complete(r));
     CHECK_MPI(MPI_Request_free(&r));
-    CHECK(r == MPI_REQUEST_NULL && c.frees == 1 && c.queries == 0, "Request_free after completion: frees %d",
-          c.frees);
+    CHECK(r == MPI_REQUEST_NULL && c.frees == 1 && c.queries == 0,
+          "Request_free after completion: frees %d", c.frees);
 }
 
 static void test_bad_args(int rank, int size)

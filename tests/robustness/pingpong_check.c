@@ -17,7 +17,8 @@ int main(int argc, char **argv)
             for (int i = 0; i < n; i++) buf[i] = i ^ round;
             MPI_Send(buf, n, MPI_INT, 1, round, MPI_COMM_WORLD);
             MPI_Recv(buf, n, MPI_INT, 1, round, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            for (int i = 0; i < n; i++) CHECK(buf[i] == (i ^ round) + 1, "round %d element %d is %d", round, i, buf[i]);
+            for (int i = 0; i < n; i++)
+                CHECK(buf[i] == (i ^ round) + 1, "round %d element %d is %d", round, i, buf[i]);
         } else if (rank == 1) {
             MPI_Recv(buf, n, MPI_INT, 0, round, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             for (int i = 0; i < n; i++) buf[i]++;

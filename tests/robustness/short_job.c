@@ -16,9 +16,11 @@ int main(int argc, char **argv)
     int next = (rank + 1) % size, prev = (rank + size - 1) % size;
     for (int i = 0; i < 8; i++) {
         int out = rank * 100 + i, in = -1;
-        MPI_Sendrecv(&out, 1, MPI_INT, next, i, &in, 1, MPI_INT, prev, i, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Sendrecv(&out, 1, MPI_INT, next, i, &in, 1, MPI_INT, prev, i, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
         if (in != prev * 100 + i) {
-            fprintf(stderr, "short_job: rank %d got %d from %d, expected %d\n", rank, in, prev, prev * 100 + i);
+            fprintf(stderr, "short_job: rank %d got %d from %d, expected %d\n", rank, in, prev,
+                    prev * 100 + i);
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
         if (i == 3 && argc > 1 && strcmp(argv[1], "sleep") == 0) {

@@ -19,7 +19,8 @@ int main(int argc, char **argv)
     cpu_set_t after;
     CHECK(sched_getaffinity(0, sizeof after, &after) == 0, "sched_getaffinity failed");
     if (!strcmp(argv[1], "bound")) {
-        CHECK(CPU_COUNT(&after) == 1, "rank %d runs on %d cores, expected 1", rank, CPU_COUNT(&after));
+        CHECK(CPU_COUNT(&after) == 1, "rank %d runs on %d cores, expected 1", rank,
+              CPU_COUNT(&after));
         int want = rank % CPU_COUNT(&before), seen = 0, cpu = -1;
         for (int c = 0; c < CPU_SETSIZE && cpu < 0; c++)
             if (CPU_ISSET(c, &before) && seen++ == want) cpu = c;

@@ -34,12 +34,16 @@ static void recv_check(int n, int seed, int tag, MPI_Comm c)
 {
     int *v = malloc((size_t)n * sizeof *v);
     CHECK_MPI(MPI_Recv(v, n, MPI_INT, peer, tag, c, MPI_STATUS_IGNORE));
-    for (int i = 0; i < n; i++) CHECK(v[i] == seed * 7919 + i, "seed %d tag %d: v[%d]=%d", seed, tag, i, v[i]);
+    for (int i = 0; i < n; i++)
+        CHECK(v[i] == seed * 7919 + i, "seed %d tag %d: v[%d]=%d", seed, tag, i, v[i]);
     free(v);
 }
 
 static void go(MPI_Comm c) { CHECK_MPI(MPI_Send(NULL, 0, MPI_INT, peer, 99, c)); }
-static void wait_go(MPI_Comm c) { CHECK_MPI(MPI_Recv(NULL, 0, MPI_INT, peer, 99, c, MPI_STATUS_IGNORE)); }
+static void wait_go(MPI_Comm c)
+{
+    CHECK_MPI(MPI_Recv(NULL, 0, MPI_INT, peer, 99, c, MPI_STATUS_IGNORE));
+}
 
 /* Small messages through a communicator's buffer while the process has none. */
 static void comm_buffer_small(MPI_Comm c)
@@ -63,7 +67,8 @@ static void comm_buffer_small(MPI_Comm c)
     void *addr;
     int sz;
     CHECK_MPI(MPI_Comm_detach_buffer(c, &addr, &sz));
-    CHECK(addr == buf && sz == bufsize, "detach gave %p/%d, attached %p/%d", addr, sz, (void *)buf, bufsize);
+    CHECK(addr == buf && sz == bufsize, "detach gave %p/%d, attached %p/%d", addr, sz, (void *)buf,
+          bufsize);
     free(buf);
 }
 
@@ -81,8 +86,8 @@ static void precedence_and_flush(MPI_Comm c)
         fill(v, BIG, 1);
         CHECK_MPI(MPI_Bsend(v, BIG, MPI_INT, peer, 1, c));
         int rc = MPI_Bsend(v, BIG, MPI_INT, peer, 2, c);
-        CHECK(err_class(rc) == MPI_ERR_BUFFER, "second send into a full communicator buffer: class %d",
-              err_class(rc));
+        CHECK(err_class(rc) == MPI_ERR_BUFFER,
+              "second send into a full communicator buffer: class %d", err_class(rc));
         char msg[MPI_MAX_ERROR_STRING];
         int len;
         MPI_Error_string(rc, msg, &len);
@@ -204,10 +209,12 @@ static void session_buffer(void)
     MPI_Comm sc, split;
     CHECK_MPI(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s));
     CHECK_MPI(MPI_Group_from_session_pset(s, "mpi://WORLD", &g));
-    CHECK_MPI(MPI_Comm_create_from_group(g, "tern.test.bsend", MPI_INFO_NULL, MPI_ERRORS_RETURN, &sc));
+    CHECK_MPI(
+        MPI_Comm_create_from_group(g, "tern.test.bsend", MPI_INFO_NULL, MPI_ERRORS_RETURN, &sc));
     CHECK_MPI(MPI_Group_free(&g));
     CHECK_MPI(MPI_Comm_split(sc, 0, rank, &split));
-    int bytes = BIG * (int)sizeof(int) + 2 * (SMALL * (int)sizeof(int) + MPI_BSEND_OVERHEAD) + MPI_BSEND_OVERHEAD;
+    int bytes = BIG * (int)sizeof(int) + 2 * (SMALL * (int)sizeof(int) + MPI_BSEND_OVERHEAD) +
+                MPI_BSEND_OVERHEAD;
     char *buf = malloc((size_t)bytes);
     int *v = malloc(BIG * sizeof *v);
     CHECK_MPI(MPI_Session_attach_buffer(s, buf, bytes));
@@ -219,7 +226,8 @@ static void session_buffer(void)
         /* The world's communicator does not derive from the session. */
         CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
         int rc = MPI_Bsend(v, SMALL, MPI_INT, peer, 42, MPI_COMM_WORLD);
-        CHECK(err_class(rc) == MPI_ERR_BUFFER, "world bsend with only a session buffer: class %d", err_class(rc));
+        CHECK(err_class(rc) == MPI_ERR_BUFFER, "world bsend with only a session buffer: class %d",
+              err_class(rc));
         MPI_Request rq;
         CHECK_MPI(MPI_Session_iflush_buffer(s, &rq));
         go(sc);

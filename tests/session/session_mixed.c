@@ -28,7 +28,8 @@ static void check_sum(MPI_Comm c, const char *what)
     CHECK(sum == 3 * size * (size - 1) / 2 + size, "%s: allreduce %d", what, sum);
     /* point-to-point with the neighbours, values checked */
     int right = (rank + 1) % size, left = (rank + size - 1) % size, got = -1;
-    CHECK_MPI(MPI_Sendrecv(&v, 1, MPI_INT, right, 3, &got, 1, MPI_INT, left, 3, c, MPI_STATUS_IGNORE));
+    CHECK_MPI(
+        MPI_Sendrecv(&v, 1, MPI_INT, right, 3, &got, 1, MPI_INT, left, 3, c, MPI_STATUS_IGNORE));
     CHECK(got == left * 3 + 1, "%s: from %d got %d", what, left, got);
 }
 
@@ -37,7 +38,8 @@ static MPI_Comm session_comm(MPI_Session s)
     MPI_Group g;
     MPI_Comm c;
     CHECK_MPI(MPI_Group_from_session_pset(s, "mpi://WORLD", &g));
-    CHECK_MPI(MPI_Comm_create_from_group(g, "tern.test.mixed", MPI_INFO_NULL, MPI_ERRORS_RETURN, &c));
+    CHECK_MPI(
+        MPI_Comm_create_from_group(g, "tern.test.mixed", MPI_INFO_NULL, MPI_ERRORS_RETURN, &c));
     CHECK_MPI(MPI_Group_free(&g));
     return c;
 }

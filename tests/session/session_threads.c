@@ -22,8 +22,10 @@ static void *worker(void *arg)
     int right = (rank + 1) % size, left = (rank + size - 1) % size;
     for (int i = 0; i < ROUNDS; i++) {
         int out[2] = {rank, i * NTHREADS + t}, in[2] = {-1, -1};
-        CHECK_MPI(MPI_Sendrecv(out, 2, MPI_INT, right, t, in, 2, MPI_INT, left, t, c, MPI_STATUS_IGNORE));
-        CHECK(in[0] == left && in[1] == i * NTHREADS + t, "thread %d round %d got %d/%d", t, i, in[0], in[1]);
+        CHECK_MPI(
+            MPI_Sendrecv(out, 2, MPI_INT, right, t, in, 2, MPI_INT, left, t, c, MPI_STATUS_IGNORE));
+        CHECK(in[0] == left && in[1] == i * NTHREADS + t, "thread %d round %d got %d/%d", t, i,
+              in[0], in[1]);
     }
     return NULL;
 }
@@ -48,11 +50,13 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Info_free(&info));
 
     CHECK_MPI(MPI_Group_from_session_pset(s, "mpi://WORLD", &g));
-    CHECK_MPI(MPI_Comm_create_from_group(g, "tern.test.threads", MPI_INFO_NULL, MPI_ERRORS_RETURN, &c));
+    CHECK_MPI(
+        MPI_Comm_create_from_group(g, "tern.test.threads", MPI_INFO_NULL, MPI_ERRORS_RETURN, &c));
     CHECK_MPI(MPI_Group_free(&g));
     pthread_t th[NTHREADS];
     for (int i = 0; i < NTHREADS; i++) CHECK_MPI(MPI_Comm_dup(c, &comms[i]));
-    for (long i = 1; i < NTHREADS; i++) CHECK(pthread_create(&th[i], NULL, worker, (void *)i) == 0, "pthread_create");
+    for (long i = 1; i < NTHREADS; i++)
+        CHECK(pthread_create(&th[i], NULL, worker, (void *)i) == 0, "pthread_create");
     worker((void *)0L);
     for (int i = 1; i < NTHREADS; i++) pthread_join(th[i], NULL);
     for (int i = 0; i < NTHREADS; i++) CHECK_MPI(MPI_Comm_free(&comms[i]));

@@ -51,7 +51,8 @@ static void check_psets(MPI_Session s, int size)
         int flag = 0;
         CHECK_MPI(MPI_Session_get_pset_info(s, name, &info));
         CHECK_MPI(MPI_Info_get(info, "mpi_size", sizeof val - 1, val, &flag));
-        CHECK(flag && atoi(val) == (strcmp(name, "mpi://SELF") == 0 ? 1 : size), "%s mpi_size %s", name, val);
+        CHECK(flag && atoi(val) == (strcmp(name, "mpi://SELF") == 0 ? 1 : size), "%s mpi_size %s",
+              name, val);
         CHECK_MPI(MPI_Info_free(&info));
     }
     CHECK(seen_world == 1 && seen_self == 1, "psets world %d self %d", seen_world, seen_self);
@@ -128,33 +129,37 @@ static void check_errhandlers(MPI_Session s)
 
     MPI_Group g;
     int rc = MPI_Group_from_session_pset(s, "mpi://nope", &g);
-    CHECK(handler_calls == 1 && handler_session == s && handler_code == rc, "handler calls %d", handler_calls);
+    CHECK(handler_calls == 1 && handler_session == s && handler_code == rc, "handler calls %d",
+          handler_calls);
     CHECK(err_class(rc) == MPI_ERR_ARG, "class %d", err_class(rc));
     char msg[MPI_MAX_ERROR_STRING];
     int len;
     MPI_Error_string(rc, msg, &len);
-    CHECK(strstr(msg, "MPI_Group_from_session_pset") && strstr(msg, "mpi://nope"), "message '%s'", msg);
+    CHECK(strstr(msg, "MPI_Group_from_session_pset") && strstr(msg, "mpi://nope"), "message '%s'",
+          msg);
 
     CHECK_MPI(MPI_Session_call_errhandler(s, MPI_ERR_OTHER));
-    CHECK(handler_calls == 2 && handler_code == MPI_ERR_OTHER, "call_errhandler: calls %d code %d", handler_calls,
-          handler_code);
+    CHECK(handler_calls == 2 && handler_code == MPI_ERR_OTHER, "call_errhandler: calls %d code %d",
+          handler_calls, handler_code);
 
     /* A communicator's handler is not a session's. */
     MPI_Errhandler ceh;
     CHECK_MPI(MPI_Comm_create_errhandler((MPI_Comm_errhandler_function *)on_error, &ceh));
     rc = MPI_Session_set_errhandler(s, ceh);
-    CHECK(err_class(rc) == MPI_ERR_ARG && handler_calls == 3, "comm handler on a session: class %d calls %d",
-          err_class(rc), handler_calls);
+    CHECK(err_class(rc) == MPI_ERR_ARG && handler_calls == 3,
+          "comm handler on a session: class %d calls %d", err_class(rc), handler_calls);
     CHECK_MPI(MPI_Errhandler_free(&ceh));
 
     /* ... nor a session's a communicator's. */
     MPI_Group g1;
     MPI_Comm c1;
     CHECK_MPI(MPI_Group_from_session_pset(s, "mpi://SELF", &g1));
-    CHECK_MPI(MPI_Comm_create_from_group(g1, "tern.test.self", MPI_INFO_NULL, MPI_ERRORS_RETURN, &c1));
+    CHECK_MPI(
+        MPI_Comm_create_from_group(g1, "tern.test.self", MPI_INFO_NULL, MPI_ERRORS_RETURN, &c1));
     CHECK_MPI(MPI_Group_free(&g1));
     rc = MPI_Comm_set_errhandler(c1, eh);
-    CHECK(err_class(rc) == MPI_ERR_ARG, "session handler on a communicator: class %d", err_class(rc));
+    CHECK(err_class(rc) == MPI_ERR_ARG, "session handler on a communicator: class %d",
+          err_class(rc));
     CHECK_MPI(MPI_Comm_free(&c1));
 
     CHECK_MPI(MPI_Session_set_errhandler(s, MPI_ERRORS_RETURN));
@@ -228,7 +233,8 @@ int main(int argc, char **argv)
     char msg[MPI_MAX_ERROR_STRING];
     int len;
     MPI_Error_string(rc, msg, &len);
-    CHECK(strstr(msg, "MPI_Session_init") && strstr(msg, "cannot start it again"), "message '%s'", msg);
+    CHECK(strstr(msg, "MPI_Session_init") && strstr(msg, "cannot start it again"), "message '%s'",
+          msg);
     if (rank == 0) printf("session_world passed on %d processes\n", size);
     return 0;
 }

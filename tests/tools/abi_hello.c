@@ -122,19 +122,21 @@ int main(int argc, char **argv)
     if (rc == MPI_SUCCESS) {
         int indeg = -1, outdeg = -1, weighted = -1;
         MPI_Dist_graph_neighbors_count(ring, &indeg, &outdeg, &weighted);
-        check(indeg == 1 && outdeg == 1 && weighted == 0, "MPI_UNWEIGHTED understood by the library",
-              rank);
+        check(indeg == 1 && outdeg == 1 && weighted == 0,
+              "MPI_UNWEIGHTED understood by the library", rank);
         MPI_Comm_free(&ring);
     } else if (rank == 0) {
         int cls = -1;
         MPI_Error_class(rc, &cls);
         printf("note: MPI_Dist_graph_create_adjacent returned error class %d; "
-               "MPI_UNWEIGHTED checked by address only\n", cls);
+               "MPI_UNWEIGHTED checked by address only\n",
+               cls);
     }
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 
     MPI_Allreduce(MPI_IN_PLACE, &failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0) printf(failures ? "abi_hello: %d checks FAILED\n" : "abi_hello: all passed\n", failures);
+    if (rank == 0)
+        printf(failures ? "abi_hello: %d checks FAILED\n" : "abi_hello: all passed\n", failures);
     MPI_Finalize();
     return failures ? 1 : 0;
 }

@@ -90,8 +90,7 @@ static void grid_case(int nd, const int *dims, const int *per)
     for (int d = 0; d < nd; d++) prod *= dims[d];
     CHECK_MPI(MPI_Cart_create(MPI_COMM_WORLD, nd, dims, per, 0, &cart));
     if (rank >= prod) {
-        CHECK(cart == MPI_COMM_NULL, "rank %d outside a grid of %d got a communicator", rank,
-              prod);
+        CHECK(cart == MPI_COMM_NULL, "rank %d outside a grid of %d got a communicator", rank, prod);
         return;
     }
     CHECK(cart != MPI_COMM_NULL, "grid member got MPI_COMM_NULL");
@@ -130,8 +129,8 @@ static void sub_case(void)
         int sr, ss;
         MPI_Comm_rank(sub, &sr);
         MPI_Comm_size(sub, &ss);
-        CHECK(sr == want && ss == mul, "Cart_sub mask %d: rank %d size %d want %d %d", mask, sr,
-              ss, want, mul);
+        CHECK(sr == want && ss == mul, "Cart_sub mask %d: rank %d size %d want %d %d", mask, sr, ss,
+              want, mul);
         if (nd > 0) {
             int gd[3], gp[3], gc[3];
             CHECK_MPI(MPI_Cart_get(sub, nd, gd, gp, gc));
@@ -148,8 +147,7 @@ static void sub_case(void)
                 for (int d = 0; d < 3; d++) same &= remain[d] || c[d] == me[d];
                 if (same) want_sum += r;
             }
-            CHECK(sum == want_sum, "Cart_sub mask %d: slice sum %d want %d", mask, sum,
-                  want_sum);
+            CHECK(sum == want_sum, "Cart_sub mask %d: slice sum %d want %d", mask, sum, want_sum);
         } else {
             int n, st;
             CHECK_MPI(MPI_Cartdim_get(sub, &n));

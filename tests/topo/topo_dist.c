@@ -43,8 +43,7 @@ static void check_lists(MPI_Comm g, int weighted, const char *what)
             if (weighted)
                 CHECK(inw[i] == weight(s, rank), "%s: in-weight %d from %d", what, inw[i], s);
         }
-        CHECK(seen == mult(s, rank), "%s: %d edges from %d, want %d", what, seen, s,
-              mult(s, rank));
+        CHECK(seen == mult(s, rank), "%s: %d edges from %d, want %d", what, seen, s, mult(s, rank));
     }
     for (int d = 0; d < size; d++) {
         int seen = 0;
@@ -107,8 +106,10 @@ static void general(int who, int weighted)
     const int *wp = weighted ? (e ? w : MPI_WEIGHTS_EMPTY) : MPI_UNWEIGHTED;
     MPI_Comm g;
     CHECK_MPI(MPI_Dist_graph_create(MPI_COMM_WORLD, n, srcs, degs, dsts, wp, MPI_INFO_NULL, 1, &g));
-    check_lists(g, weighted, who == 0 ? "general by 0" : who == 1 ? "general by sources"
-                                                                 : "general by destinations");
+    check_lists(g, weighted,
+                who == 0   ? "general by 0"
+                : who == 1 ? "general by sources"
+                           : "general by destinations");
     MPI_Comm_free(&g);
 }
 
@@ -125,8 +126,8 @@ static void errors(void)
     EXPECT_ERR(MPI_Dist_graph_create_adjacent(MPI_COMM_SELF, 1, zero, negw, 1, zero, one,
                                               MPI_INFO_NULL, 0, &g),
                MPI_ERR_ARG, "sourceweights[0]=-3");
-    EXPECT_ERR(MPI_Dist_graph_create_adjacent(MPI_COMM_SELF, 1, zero, one, 1, zero,
-                                              MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &g),
+    EXPECT_ERR(MPI_Dist_graph_create_adjacent(MPI_COMM_SELF, 1, zero, one, 1, zero, MPI_UNWEIGHTED,
+                                              MPI_INFO_NULL, 0, &g),
                MPI_ERR_ARG, "MPI_UNWEIGHTED");
     EXPECT_ERR(MPI_Dist_graph_create_adjacent(MPI_COMM_SELF, 1, zero, MPI_WEIGHTS_EMPTY, 0, NULL,
                                               MPI_WEIGHTS_EMPTY, MPI_INFO_NULL, 0, &g),
@@ -144,8 +145,7 @@ static void errors(void)
     EXPECT_ERR(MPI_Dist_graph_create(MPI_COMM_SELF, -1, zero, one, zero, MPI_UNWEIGHTED,
                                      MPI_INFO_NULL, 0, &g),
                MPI_ERR_ARG, "MPI_Dist_graph_create");
-    EXPECT_ERR(MPI_Dist_graph_create(MPI_COMM_SELF, 1, zero, one, zero, negw, MPI_INFO_NULL, 0,
-                                     &g),
+    EXPECT_ERR(MPI_Dist_graph_create(MPI_COMM_SELF, 1, zero, one, zero, negw, MPI_INFO_NULL, 0, &g),
                MPI_ERR_ARG, "weights[0]");
     EXPECT_ERR(MPI_Dist_graph_neighbors_count(MPI_COMM_WORLD, &x, &x, &x), MPI_ERR_TOPOLOGY,
                "MPI_Dist_graph_neighbors_count");

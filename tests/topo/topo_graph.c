@@ -54,8 +54,7 @@ static void errors(void)
     EXPECT_ERR(MPI_Graph_create(MPI_COMM_SELF, 2, index, edges, 0, &g), MPI_ERR_ARG, "nnodes=2");
     EXPECT_ERR(MPI_Graph_create(MPI_COMM_SELF, -1, index, edges, 0, &g), MPI_ERR_ARG, "nnodes");
     edges[0] = 1;
-    EXPECT_ERR(MPI_Graph_create(MPI_COMM_SELF, 1, index, edges, 0, &g), MPI_ERR_ARG,
-               "edges[0]=1");
+    EXPECT_ERR(MPI_Graph_create(MPI_COMM_SELF, 1, index, edges, 0, &g), MPI_ERR_ARG, "edges[0]=1");
     edges[0] = -1;
     EXPECT_ERR(MPI_Graph_create(MPI_COMM_SELF, 1, index, edges, 0, &g), MPI_ERR_ARG,
                "MPI_Graph_create");
@@ -90,7 +89,8 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
-    int *index = malloc(sizeof(int) * (size_t)size), *edges = malloc(sizeof(int) * DEG * (size_t)size);
+    int *index = malloc(sizeof(int) * (size_t)size),
+        *edges = malloc(sizeof(int) * DEG * (size_t)size);
 
     /* Whole communicator, then all but one, then no nodes. */
     for (int n = size; n >= (size > 1 ? size - 1 : size); n--) {

@@ -31,8 +31,8 @@ static void errors(void)
                MPI_ERR_TOPOLOGY, "MPI_Neighbor_alltoall");
     EXPECT_ERR(MPI_Neighbor_alltoallv(x, x, x, MPI_INT, x, x, x, MPI_INT, MPI_COMM_WORLD),
                MPI_ERR_TOPOLOGY, "MPI_Neighbor_alltoallv");
-    EXPECT_ERR(MPI_Neighbor_alltoallw(x, x, ax, ty, x, x, ax, ty, MPI_COMM_WORLD),
-               MPI_ERR_TOPOLOGY, "MPI_Neighbor_alltoallw");
+    EXPECT_ERR(MPI_Neighbor_alltoallw(x, x, ax, ty, x, x, ax, ty, MPI_COMM_WORLD), MPI_ERR_TOPOLOGY,
+               "MPI_Neighbor_alltoallw");
     EXPECT_ERR(MPI_Neighbor_allgather(x, 1, MPI_INT, x + 1, 1, MPI_INT, MPI_COMM_NULL),
                MPI_ERR_COMM, "MPI_Neighbor_allgather");
 

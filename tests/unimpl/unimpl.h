@@ -20,9 +20,9 @@ enum un_route {
 #define UN_BAD_VALUE (-2)
 
 struct un_case {
-    const char *fn;      /* "MPI_File_open" */
+    const char *fn; /* "MPI_File_open" */
     enum un_route route;
-    int returns_code;    /* 0: the procedure returns no error code (MPI_File_c2f) */
+    int returns_code; /* 0: the procedure returns no error code (MPI_File_c2f) */
     /* Calls fn with these handles where it takes such a handle, 0 elsewhere. */
     int (*call)(MPI_Comm comm, MPI_Win win, MPI_File file);
 };

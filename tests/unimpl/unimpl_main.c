@@ -54,11 +54,11 @@ static void on_self(MPI_Comm *c, int *code, ...) { saw(AT_SELF, *code), seen.com
 static void on_arg(MPI_Comm *c, int *code, ...) { saw(AT_ARG, *code), seen.comm = *c; }
 static void on_file(MPI_File *f, int *code, ...) { saw(AT_FILE_NULL, *code), seen.file = *f; }
 
-#define FAIL(...)                                  \
-    do {                                           \
-        fprintf(stderr, "FAIL: " __VA_ARGS__);     \
-        fputc('\n', stderr);                       \
-        failures++;                                \
+#define FAIL(...)                              \
+    do {                                       \
+        fprintf(stderr, "FAIL: " __VA_ARGS__); \
+        fputc('\n', stderr);                   \
+        failures++;                            \
     } while (0)
 
 /* The code is MPI_ERR_UNSUPPORTED_OPERATION's and its message names fn. */
@@ -69,7 +69,8 @@ static void check_code(const char *fn, const char *how, int code)
     MPI_Error_class(code, &cls);
     MPI_Error_string(code, msg, &len);
     if (cls != MPI_ERR_UNSUPPORTED_OPERATION)
-        FAIL("%s (%s): error class %d, expected MPI_ERR_UNSUPPORTED_OPERATION (%s)", fn, how, cls, msg);
+        FAIL("%s (%s): error class %d, expected MPI_ERR_UNSUPPORTED_OPERATION (%s)", fn, how, cls,
+             msg);
     else if (!strstr(msg, fn))
         FAIL("%s (%s): message does not name the call: %s", fn, how, msg);
 }
@@ -92,17 +93,20 @@ static enum where expected(enum un_route r, int invalid)
 
 static void run_recorded(const struct un_case *k, int invalid)
 {
-    const char *how = invalid ? "handles naming nothing" : "valid communicator, null window and file";
+    const char *how =
+        invalid ? "handles naming nothing" : "valid communicator, null window and file";
     enum where want = expected(k->route, invalid);
     memset(&seen, 0, sizeof seen);
     int rc = k->call(invalid ? MPI_COMM_NULL : arg_comm, invalid ? BOGUS_WIN : MPI_WIN_NULL,
                      invalid ? BOGUS_FILE : MPI_FILE_NULL);
     if (seen.runs != 1) {
-        FAIL("%s (%s): %d error handlers ran, expected one (%s's)", k->fn, how, seen.runs, where_name[want]);
+        FAIL("%s (%s): %d error handlers ran, expected one (%s's)", k->fn, how, seen.runs,
+             where_name[want]);
         return;
     }
     if (seen.where != want) {
-        FAIL("%s (%s): the error went to %s, expected %s", k->fn, how, where_name[seen.where], where_name[want]);
+        FAIL("%s (%s): the error went to %s, expected %s", k->fn, how, where_name[seen.where],
+             where_name[want]);
         return;
     }
     check_code(k->fn, how, seen.code);
@@ -114,7 +118,8 @@ static void run_recorded(const struct un_case *k, int invalid)
     if (want == AT_SELF && seen.comm != MPI_COMM_SELF)
         FAIL("%s (%s): MPI_COMM_SELF's handler was given another communicator", k->fn, how);
     if (want == AT_FILE_NULL && seen.file != MPI_FILE_NULL)
-        FAIL("%s (%s): MPI_FILE_NULL's handler was given a file other than MPI_FILE_NULL", k->fn, how);
+        FAIL("%s (%s): MPI_FILE_NULL's handler was given a file other than MPI_FILE_NULL", k->fn,
+             how);
 }
 
 /* Phase 2: runs the cases of those routes, in one configuration, and
@@ -159,7 +164,8 @@ int main(int argc, char **argv)
         per_route[un_cases[i].route]++;
     }
     printf("unimpl: %d missing procedures: %d file, %d communicator, %d window, %d no object\n",
-           un_ncases, per_route[UN_FILE], per_route[UN_COMM], per_route[UN_WIN], per_route[UN_NONE]);
+           un_ncases, per_route[UN_FILE], per_route[UN_COMM], per_route[UN_WIN],
+           per_route[UN_NONE]);
 
     /* 2. The predefined handlers; an error on a fatal one ends the job. */
     CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
@@ -186,7 +192,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "unimpl: %d failures\n", failures);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    printf("unimpl: all %d procedures report MPI_ERR_UNSUPPORTED_OPERATION on the right handler\n", un_ncases);
+    printf("unimpl: all %d procedures report MPI_ERR_UNSUPPORTED_OPERATION on the right handler\n",
+           un_ncases);
     MPI_Finalize();
     return 0;
 }

@@ -28,18 +28,15 @@ static const char *lib_dir(void)
 {
     static char dir[PATH_MAX];
     static int done;
-    if (done)
-        return dir[0] ? dir : NULL;
+    if (done) return dir[0] ? dir : NULL;
     done = 1;
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
-        return NULL;
+    if (n <= 0) return NULL;
     exe[n] = '\0';
     for (int up = 0; up < 2; up++) { /* strip "/mpiexec", then "/bin" */
         char *slash = strrchr(exe, '/');
-        if (!slash)
-            return NULL;
+        if (!slash) return NULL;
         *slash = '\0';
     }
     if ((size_t)snprintf(dir, sizeof dir, "%s/lib", exe) >= sizeof dir) {
@@ -63,26 +60,22 @@ static size_t name_len(const char *entry)
 static int list_has(const struct envlist *l, const char *name, size_t len)
 {
     for (size_t i = 0; i < l->n; i++)
-        if (strlen(l->v[i].name) == len && strncmp(l->v[i].name, name, len) == 0)
-            return 1;
+        if (strlen(l->v[i].name) == len && strncmp(l->v[i].name, name, len) == 0) return 1;
     return 0;
 }
 
 static const char *list_get(const struct envlist *l, const char *name)
 {
     for (size_t i = 0; i < l->n; i++)
-        if (strcmp(l->v[i].name, name) == 0)
-            return l->v[i].value;
+        if (strcmp(l->v[i].name, name) == 0) return l->v[i].value;
     return NULL;
 }
 
 const char *envbuild_lookup(const struct options *o, const struct block *b, const char *name)
 {
     const char *v = list_get(&b->env, name);
-    if (!v)
-        v = list_get(&o->genv, name);
-    if (!v)
-        v = getenv(name);
+    if (!v) v = list_get(&o->genv, name);
+    if (!v) v = getenv(name);
     return v;
 }
 
@@ -109,13 +102,10 @@ void envbuild_block(struct rank_env *re, const struct options *o, const struct b
         int skip = list_has(&o->genv, *e, len) || list_has(&b->env, *e, len);
         for (size_t i = 0; !skip && i < sizeof launch_vars / sizeof launch_vars[0]; i++)
             skip = strlen(launch_vars[i]) == len && strncmp(launch_vars[i], *e, len) == 0;
-        if (set_bind && len == 19 && strncmp(*e, "MV2_ENABLE_AFFINITY", 19) == 0)
-            skip = 1;
-        if (!skip)
-            push(re, &cap, xstrdup(*e));
+        if (set_bind && len == 19 && strncmp(*e, "MV2_ENABLE_AFFINITY", 19) == 0) skip = 1;
+        if (!skip) push(re, &cap, xstrdup(*e));
     }
-    if (set_bind)
-        push(re, &cap, xasprintf("MV2_ENABLE_AFFINITY=%d", o->bind));
+    if (set_bind) push(re, &cap, xasprintf("MV2_ENABLE_AFFINITY=%d", o->bind));
     for (size_t i = 0; i < o->genv.n; i++)
         if (strcmp(o->genv.v[i].name, "LD_LIBRARY_PATH") != 0 &&
             !list_has(&b->env, o->genv.v[i].name, strlen(o->genv.v[i].name)))
@@ -143,8 +133,7 @@ void envbuild_block(struct rank_env *re, const struct options *o, const struct b
     push(re, &cap, xasprintf("TERN_APPNUM=%d", appnum));
     push(re, &cap, xasprintf("TERN_JOB_ID=%s", job_id));
     push(re, &cap, xasprintf("TERN_LAUNCHER_PID=%ld", (long)getpid()));
-    if (shm_fd >= 0)
-        push(re, &cap, xasprintf("TERN_SHM_FD=%d", shm_fd));
+    if (shm_fd >= 0) push(re, &cap, xasprintf("TERN_SHM_FD=%d", shm_fd));
     push(re, &cap, re->slot_rank);
     push(re, &cap, re->slot_local);
     push(re, &cap, re->slot_fd);
@@ -159,8 +148,7 @@ void envbuild_rank(struct rank_env *re, int rank, int boot_fd)
 
 void envbuild_free(struct rank_env *re)
 {
-    for (size_t i = 0; i + 3 < re->n; i++)
-        free(re->envp[i]);
+    for (size_t i = 0; i + 3 < re->n; i++) free(re->envp[i]);
     free(re->envp);
     re->envp = NULL;
     re->n = 0;

@@ -13,22 +13,19 @@
 
 static void this_host(char *name, size_t len)
 {
-    if (gethostname(name, len) < 0)
-        snprintf(name, len, "localhost");
+    if (gethostname(name, len) < 0) snprintf(name, len, "localhost");
     name[len - 1] = '\0';
 }
 
 static int is_this_host(const char *h)
 {
-    static const char *const loopback[] = {"localhost", "localhost.localdomain", "127.0.0.1",
-                                           "::1", "ip6-localhost"};
+    static const char *const loopback[] = {"localhost", "localhost.localdomain", "127.0.0.1", "::1",
+                                           "ip6-localhost"};
     for (size_t i = 0; i < sizeof loopback / sizeof loopback[0]; i++)
-        if (strcasecmp(h, loopback[i]) == 0)
-            return 1;
+        if (strcasecmp(h, loopback[i]) == 0) return 1;
     char me[256];
     this_host(me, sizeof me);
-    if (strcasecmp(h, me) == 0)
-        return 1;
+    if (strcasecmp(h, me) == 0) return 1;
     /* "node1" matches "node1.example.org" and the other way round */
     size_t lh = strcspn(h, "."), lm = strcspn(me, ".");
     return lh == lm && strncasecmp(h, me, lh) == 0 && (h[lh] == '\0' || me[lm] == '\0');
@@ -45,8 +42,7 @@ static int take_entry(const char *entry, const char *where, int *slots)
     const char *cnt = NULL;
     if (sp) {
         n = (size_t)(sp - entry);
-        while (*sp == ' ' || *sp == '\t')
-            sp++;
+        while (*sp == ' ' || *sp == '\t') sp++;
         if (strncmp(sp, "slots=", 6) == 0)
             cnt = sp + 6;
         else if (*sp) {
@@ -67,8 +63,7 @@ static int take_entry(const char *entry, const char *where, int *slots)
         char *end;
         errno = 0;
         count = strtol(cnt, &end, 10);
-        while (*end == ' ' || *end == '\t')
-            end++;
+        while (*end == ' ' || *end == '\t') end++;
         if (errno || end == cnt || *end != '\0' || count < 1 || count > MPIEXEC_MAX_RANKS) {
             fprintf(stderr, "mpiexec: %s: bad process count in '%s'\n", where, entry);
             return -1;
@@ -77,10 +72,11 @@ static int take_entry(const char *entry, const char *where, int *slots)
     if (!is_this_host(host)) {
         char me[256];
         this_host(me, sizeof me);
-        fprintf(stderr,
-                "mpiexec: host '%s' is not this machine; this mpiexec starts ranks on this host only "
-                "(use localhost, 127.0.0.1 or %s)\n",
-                host, me);
+        fprintf(
+            stderr,
+            "mpiexec: host '%s' is not this machine; this mpiexec starts ranks on this host only "
+            "(use localhost, 127.0.0.1 or %s)\n",
+            host, me);
         return -1;
     }
     if (*slots + count > MPIEXEC_MAX_RANKS) {
@@ -98,8 +94,7 @@ int hosts_parse_list(const char *list, int *slots)
     char *save = NULL;
     for (char *e = strtok_r(copy, ",", &save); e; e = strtok_r(NULL, ",", &save)) {
         any = 1;
-        if ((rc = take_entry(e, "-hosts", slots)) < 0)
-            break;
+        if ((rc = take_entry(e, "-hosts", slots)) < 0) break;
     }
     free(copy);
     if (rc == 0 && !any) {
@@ -121,16 +116,12 @@ int hosts_parse_file(const char *path, int *slots)
     while (rc == 0 && fgets(line, sizeof line, f)) {
         lineno++;
         char *hash = strchr(line, '#');
-        if (hash)
-            *hash = '\0';
+        if (hash) *hash = '\0';
         char *s = line;
-        while (isspace((unsigned char)*s))
-            s++;
+        while (isspace((unsigned char)*s)) s++;
         size_t n = strlen(s);
-        while (n > 0 && isspace((unsigned char)s[n - 1]))
-            s[--n] = '\0';
-        if (n == 0)
-            continue;
+        while (n > 0 && isspace((unsigned char)s[n - 1])) s[--n] = '\0';
+        if (n == 0) continue;
         any = 1;
         snprintf(where, sizeof where, "%s:%d", path, lineno);
         rc = take_entry(s, where, slots);

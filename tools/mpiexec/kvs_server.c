@@ -38,15 +38,11 @@
 
 #define OUT_HIGH 65536 /* stop reading a rank that does not read its answers */
 
-int kvs_want_read(const struct rank *r)
-{
-    return r->sock >= 0 && r->out.len < OUT_HIGH;
-}
+int kvs_want_read(const struct rank *r) { return r->sock >= 0 && r->out.len < OUT_HIGH; }
 
 static void close_sock(struct rank *r)
 {
-    if (r->sock >= 0)
-        close(r->sock);
+    if (r->sock >= 0) close(r->sock);
     r->sock = -1;
     buf_free(&r->out);
 }
@@ -60,10 +56,8 @@ void kvs_write(struct job *job, struct rank *r)
             buf_consume(&r->out, (size_t)w);
             continue;
         }
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0 && errno == EAGAIN)
-            return;
+        if (w < 0 && errno == EINTR) continue;
+        if (w < 0 && errno == EAGAIN) return;
         buf_free(&r->out); /* EPIPE, ECONNRESET: the rank is gone */
         return;
     }
@@ -71,11 +65,9 @@ void kvs_write(struct job *job, struct rank *r)
 
 static void answer(struct job *job, struct rank *r, const char *a, const char *b)
 {
-    if (r->sock < 0)
-        return;
+    if (r->sock < 0) return;
     buf_append(&r->out, a, strlen(a));
-    if (b)
-        buf_append(&r->out, b, strlen(b));
+    if (b) buf_append(&r->out, b, strlen(b));
     buf_append(&r->out, "\n", 1);
     kvs_write(job, r);
 }
@@ -84,24 +76,23 @@ static int valid_word(const char *s, size_t min, size_t max)
 {
     size_t n = 0;
     for (; s[n]; n++)
-        if (s[n] <= ' ' || s[n] > '~')
-            return 0;
+        if (s[n] <= ' ' || s[n] > '~') return 0;
     return n >= min && n <= max;
 }
 
 static void protocol_error(struct job *job, struct rank *r, const char *line)
 {
-    job_fail(job, END_PROTOCOL, 1,
-             "mpiexec: rank %d (pid %ld) sent a malformed bootstrap message \"%.80s\"; ending the job",
-             r->rank, (long)r->pid, line);
+    job_fail(
+        job, END_PROTOCOL, 1,
+        "mpiexec: rank %d (pid %ld) sent a malformed bootstrap message \"%.80s\"; ending the job",
+        r->rank, (long)r->pid, line);
 }
 
 /* A fence that someone waits in can never complete if a rank that has not
  * entered it is gone. */
 void kvs_check_fence(struct job *job)
 {
-    if (job->fence_waiting == 0 || job->reason != END_NONE)
-        return;
+    if (job->fence_waiting == 0 || job->reason != END_NONE) return;
     int waiter = -1;
     for (int i = 0; i < job->size; i++)
         if (job->ranks[i].in_fence) {
@@ -111,10 +102,11 @@ void kvs_check_fence(struct job *job)
     for (int i = 0; i < job->size; i++) {
         struct rank *g = &job->ranks[i];
         if (g->reaped && !g->in_fence) {
-            job_fail(job, END_FAILED, 1,
-                     "mpiexec: rank %d (pid %ld) exited without joining the fence that rank %d waits "
-                     "in; ending the job",
-                     g->rank, (long)g->pid, waiter);
+            job_fail(
+                job, END_FAILED, 1,
+                "mpiexec: rank %d (pid %ld) exited without joining the fence that rank %d waits "
+                "in; ending the job",
+                g->rank, (long)g->pid, waiter);
             return;
         }
     }
@@ -150,8 +142,9 @@ static void on_abort(struct job *job, struct rank *r, char *args)
     }
     const char *msg = *end == ' ' ? end + 1 : "";
     r->aborted = 1;
-    job_fail(job, END_ABORT, abort_exit_code(code), "mpiexec: rank %d called MPI_Abort with code %ld%s%s",
-             r->rank, code, *msg ? ": " : "", msg);
+    job_fail(job, END_ABORT, abort_exit_code(code),
+             "mpiexec: rank %d called MPI_Abort with code %ld%s%s", r->rank, code, *msg ? ": " : "",
+             msg);
 }
 
 static void on_execfail(struct job *job, struct rank *r, char *args)
@@ -183,8 +176,7 @@ static void handle_line(struct job *job, struct rank *r, char *line)
     r->connected = 1;
     if (strcmp(line, "put") == 0) {
         char *value = strchr(args, ' ');
-        if (value)
-            *value++ = '\0';
+        if (value) *value++ = '\0';
         if (!value || !valid_word(args, 1, KVS_MAX_KEY - 1) ||
             (*value && !valid_word(value, 0, KVS_MAX_VALUE))) {
             protocol_error(job, r, "put (bad key or value)");
@@ -210,10 +202,11 @@ static void handle_line(struct job *job, struct rank *r, char *line)
             return;
         }
         if (r->claimed_pid && r->claimed_pid != (pid_t)pid) {
-            job_fail(job, END_PROTOCOL, 1,
-                     "mpiexec: two processes (pids %ld and %ld) both initialized as rank %d; ending "
-                     "the job",
-                     (long)r->claimed_pid, pid, r->rank);
+            job_fail(
+                job, END_PROTOCOL, 1,
+                "mpiexec: two processes (pids %ld and %ld) both initialized as rank %d; ending "
+                "the job",
+                (long)r->claimed_pid, pid, r->rank);
             return;
         }
         r->claimed_pid = (pid_t)pid;
@@ -224,8 +217,7 @@ static void handle_line(struct job *job, struct rank *r, char *line)
     } else if (strcmp(line, "abort") == 0) {
         on_abort(job, r, args);
     } else {
-        if (args > line && args[-1] == '\0' && *args)
-            args[-1] = ' ';
+        if (args > line && args[-1] == '\0' && *args) args[-1] = ' ';
         protocol_error(job, r, line);
     }
 }
@@ -236,13 +228,10 @@ int kvs_read(struct job *job, struct rank *r)
 {
     char chunk[8192];
     for (int round = 0; r->sock >= 0; round++) {
-        if (round == 16)
-            return 1;
+        if (round == 16) return 1;
         ssize_t n = recv(r->sock, chunk, sizeof chunk, MSG_DONTWAIT);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 && errno == EAGAIN)
-            return 0;
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && errno == EAGAIN) return 0;
         if (n <= 0) { /* EOF or reset: the rank closed its end or died */
             close_sock(r);
             return 0;
@@ -251,8 +240,7 @@ int kvs_read(struct job *job, struct rank *r)
         for (;;) {
             char *p = r->in.data + r->in.head;
             char *nl = memchr(p, '\n', r->in.len);
-            if (!nl)
-                break;
+            if (!nl) break;
             *nl = '\0';
             size_t len = (size_t)(nl - p) + 1;
             if (len - 1 > KVS_MAX_LINE)
@@ -260,8 +248,7 @@ int kvs_read(struct job *job, struct rank *r)
             else
                 handle_line(job, r, p);
             buf_consume(&r->in, len);
-            if (r->sock < 0)
-                return 0;
+            if (r->sock < 0) return 0;
         }
         if (r->in.len > KVS_MAX_LINE) {
             protocol_error(job, r, "(a line that is too long)");
@@ -269,8 +256,7 @@ int kvs_read(struct job *job, struct rank *r)
             close_sock(r);
             return 0;
         }
-        if (r->out.len >= OUT_HIGH)
-            return 0; /* resume when the rank has read its answers */
+        if (r->out.len >= OUT_HIGH) return 0; /* resume when the rank has read its answers */
     }
     return 0;
 }

@@ -13,8 +13,7 @@ struct kv_entry {
 static size_t hash(const char *s)
 {
     size_t h = 1469598103934665603ull;
-    while (*s)
-        h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+    while (*s) h = (h ^ (unsigned char)*s++) * 1099511628211ull;
     return h;
 }
 
@@ -55,16 +54,14 @@ void kvstore_put(struct kvstore *s, const char *key, const char *value)
     e->value = xstrdup(value);
     e->next = s->bucket[h];
     s->bucket[h] = e;
-    if (++s->count > s->nbucket)
-        grow(s);
+    if (++s->count > s->nbucket) grow(s);
 }
 
 const char *kvstore_get(const struct kvstore *s, const char *key)
 {
     size_t h = hash(key) & (s->nbucket - 1);
     for (const struct kv_entry *e = s->bucket[h]; e; e = e->next)
-        if (strcmp(e->key, key) == 0)
-            return e->value;
+        if (strcmp(e->key, key) == 0) return e->value;
     return NULL;
 }
 

@@ -28,20 +28,16 @@ struct slot {
 static int open_pipes(const struct job *job)
 {
     for (int i = 0; i < job->size; i++)
-        if (job->ranks[i].pipe[0] >= 0 || job->ranks[i].pipe[1] >= 0)
-            return 1;
+        if (job->ranks[i].pipe[0] >= 0 || job->ranks[i].pipe[1] >= 0) return 1;
     return 0;
 }
 
 static int min_timeout(int64_t now, int64_t deadline, int cur)
 {
-    if (deadline == 0)
-        return cur;
+    if (deadline == 0) return cur;
     int64_t d = deadline - now;
-    if (d < 0)
-        d = 0;
-    if (cur < 0 || d < cur)
-        return (int)d;
+    if (d < 0) d = 0;
+    if (cur < 0 || d < cur) return (int)d;
     return cur;
 }
 
@@ -54,12 +50,11 @@ int job_run(struct job *job)
     for (;;) {
         int64_t now = now_ms();
         if (job->alive == 0) {
-            if (job->t_drain == 0)
-                job->t_drain = now + DRAIN_MS;
-            if (!open_pipes(job) || now >= job->t_drain)
-                break;
+            if (job->t_drain == 0) job->t_drain = now + DRAIN_MS;
+            if (!open_pipes(job) || now >= job->t_drain) break;
         } else if (job->killed && now >= job->t_giveup) {
-            output_report(job, "mpiexec: %d rank%s did not exit even after SIGKILL; giving up on them",
+            output_report(job,
+                          "mpiexec: %d rank%s did not exit even after SIGKILL; giving up on them",
                           job->alive, job->alive == 1 ? "" : "s");
             break;
         }
@@ -113,38 +108,26 @@ int job_run(struct job *job)
             break;
         }
         signals_drain();
-        if (signals_take(SIGCHLD))
-            job_reap(job);
+        if (signals_take(SIGCHLD)) job_reap(job);
         job_signals(job);
 
         for (size_t k = 0; rc > 0 && k < n; k++) {
-            if (!pfd[k].revents)
-                continue;
+            if (!pfd[k].revents) continue;
             struct rank *r = tag[k].rank >= 0 ? &job->ranks[tag[k].rank] : NULL;
             switch (tag[k].what) {
-            case W_SIG:
-                break;
+            case W_SIG: break;
             case W_SOCK:
-                if (r->sock != pfd[k].fd)
-                    break;
-                if (pfd[k].revents & POLLOUT)
-                    kvs_write(job, r);
-                if (pfd[k].revents & (POLLIN | POLLHUP | POLLERR))
-                    kvs_read(job, r);
+                if (r->sock != pfd[k].fd) break;
+                if (pfd[k].revents & POLLOUT) kvs_write(job, r);
+                if (pfd[k].revents & (POLLIN | POLLHUP | POLLERR)) kvs_read(job, r);
                 break;
             case W_PIPE:
                 if (r->pipe[tag[k].stream] == pfd[k].fd)
                     output_read(job, r, tag[k].stream, job->alive == 0);
                 break;
-            case W_OUT:
-                output_write_some(job, tag[k].stream);
-                break;
-            case W_STDIN:
-                relay_read(job);
-                break;
-            case W_RELAY:
-                relay_write(job);
-                break;
+            case W_OUT: output_write_some(job, tag[k].stream); break;
+            case W_STDIN: relay_read(job); break;
+            case W_RELAY: relay_write(job); break;
             }
         }
         job_deadlines(job);

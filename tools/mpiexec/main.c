@@ -35,22 +35,21 @@ static void make_job_id(char *id, size_t len)
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     snprintf(id, len, "t%lx-%llx-%08x", (long)getpid(),
-             (unsigned long long)ts.tv_sec * 1000000ull + (unsigned long long)(ts.tv_nsec / 1000), rnd);
+             (unsigned long long)ts.tv_sec * 1000000ull + (unsigned long long)(ts.tv_nsec / 1000),
+             rnd);
 }
 
 static int enough_fds(int size)
 {
     struct rlimit rl;
     rlim_t need = (rlim_t)size * 3 + 32;
-    if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= need)
-        return 0;
+    if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= need) return 0;
     rlim_t want = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need ? need : rl.rlim_max;
     rl.rlim_cur = want;
     setrlimit(RLIMIT_NOFILE, &rl);
-    if (want >= need)
-        return 0;
-    fprintf(stderr, "mpiexec: %d ranks need %lu open files; the limit is %lu (see ulimit -n)\n", size,
-            (unsigned long)need, (unsigned long)want);
+    if (want >= need) return 0;
+    fprintf(stderr, "mpiexec: %d ranks need %lu open files; the limit is %lu (see ulimit -n)\n",
+            size, (unsigned long)need, (unsigned long)want);
     return -1;
 }
 
@@ -67,8 +66,7 @@ static int check_programs(struct options *o)
             }
         }
         b->path = resolve_program(b->argv[0], envbuild_lookup(o, b, "PATH"), b->wdir);
-        if (!b->path)
-            return -1;
+        if (!b->path) return -1;
     }
     return 0;
 }
@@ -98,11 +96,9 @@ static void job_free(struct job *job)
 {
     for (int i = 0; i < job->size; i++) {
         struct rank *r = &job->ranks[i];
-        if (r->sock >= 0)
-            close(r->sock);
+        if (r->sock >= 0) close(r->sock);
         for (int s = 0; s < 2; s++)
-            if (r->pipe[s] >= 0)
-                close(r->pipe[s]);
+            if (r->pipe[s] >= 0) close(r->pipe[s]);
         buf_free(&r->in);
         buf_free(&r->out);
     }
@@ -110,10 +106,8 @@ static void job_free(struct job *job)
     relay_stop(job);
     relay_after_spawn(job);
     kvstore_free(&job->kvs);
-    if (job->devnull >= 0)
-        close(job->devnull);
-    if (job->shm_fd >= 0)
-        close(job->shm_fd);
+    if (job->devnull >= 0) close(job->devnull);
+    if (job->shm_fd >= 0) close(job->shm_fd);
     free(job->ranks);
 }
 
@@ -134,8 +128,7 @@ int main(int argc, char **argv)
     struct job job;
     memset(&job, 0, sizeof job);
     job.opt = &o;
-    for (int k = 0; k < o.nblocks; k++)
-        job.size += o.blocks[k].nprocs;
+    for (int k = 0; k < o.nblocks; k++) job.size += o.blocks[k].nprocs;
     if (enough_fds(job.size) < 0 || signals_init() < 0) {
         options_free(&o);
         return 1;
@@ -158,8 +151,7 @@ int main(int argc, char **argv)
     output_init(&job);
     kvstore_init(&job.kvs);
     relay_setup(&job);
-    if (o.timeout > 0)
-        job.t_timeout = now_ms() + (int64_t)(o.timeout * 1000.0 + 0.5);
+    if (o.timeout > 0) job.t_timeout = now_ms() + (int64_t)(o.timeout * 1000.0 + 0.5);
 
     if (job.devnull < 0 || start_ranks(&job) < 0)
         job_fail(&job, END_EXEC, 1, "mpiexec: could not start all %d ranks; ending the %d started",

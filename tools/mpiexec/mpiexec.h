@@ -38,7 +38,7 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int64_t now_ms(void);                 /* CLOCK_MONOTONIC in milliseconds */
+int64_t now_ms(void); /* CLOCK_MONOTONIC in milliseconds */
 int set_nonblock(int fd);
 int set_cloexec(int fd, int on);
 
@@ -63,24 +63,24 @@ struct envlist {
 void envlist_set(struct envlist *l, const char *name, const char *value);
 void envlist_free(struct envlist *l);
 
-struct block {            /* one MPMD block: [-n N] [-env ..] prog args */
-    int nprocs;           /* -1 when not given */
-    struct envlist env;   /* -env and NAME=VALUE words */
-    char **argv;          /* NULL-terminated copy; argv[0] as given */
-    char *path;           /* resolved executable (resolve.c) */
-    char *wdir;           /* -wdir, or NULL */
+struct block {          /* one MPMD block: [-n N] [-env ..] prog args */
+    int nprocs;         /* -1 when not given */
+    struct envlist env; /* -env and NAME=VALUE words */
+    char **argv;        /* NULL-terminated copy; argv[0] as given */
+    char *path;         /* resolved executable (resolve.c) */
+    char *wdir;         /* -wdir, or NULL */
 };
 
 struct options {
     struct block *blocks;
     int nblocks;
     struct envlist genv;
-    int label;            /* -l: prefix lines with "[rank] " */
-    double timeout;       /* seconds; 0 = none */
-    char *timeout_text;   /* as the user wrote it, for the report */
-    int bind;             /* -1 not given, 0 none, 1 core/hwthread */
-    int ppn;              /* -1 not given */
-    int host_slots;       /* sum of host counts from -hosts/-f; 0 when none */
+    int label;          /* -l: prefix lines with "[rank] " */
+    double timeout;     /* seconds; 0 = none */
+    char *timeout_text; /* as the user wrote it, for the report */
+    int bind;           /* -1 not given, 0 none, 1 core/hwthread */
+    int ppn;            /* -1 not given */
+    int host_slots;     /* sum of host counts from -hosts/-f; 0 when none */
     int verbose;
 };
 
@@ -97,8 +97,8 @@ void help_print(void);
 void version_print(void);
 
 /* ---- hosts.c ---- */
-int hosts_parse_list(const char *list, int *slots);     /* 0 or -1 (printed) */
-int hosts_parse_file(const char *path, int *slots);     /* 0 or -1 (printed) */
+int hosts_parse_list(const char *list, int *slots); /* 0 or -1 (printed) */
+int hosts_parse_file(const char *path, int *slots); /* 0 or -1 (printed) */
 
 /* ---- resolve.c ---- */
 /* Finds argv0 like execvp would with the given PATH; on failure prints
@@ -108,12 +108,12 @@ char *resolve_program(const char *argv0, const char *path_env, const char *wdir)
 /* ---- envbuild.c ---- */
 /* The environment of one block, with three slots that change per rank. */
 struct rank_env {
-    char **envp;          /* NULL-terminated; the last three entries are ours */
-    size_t n;             /* entries before the NULL */
+    char **envp; /* NULL-terminated; the last three entries are ours */
+    size_t n;    /* entries before the NULL */
     char slot_rank[32], slot_local[48], slot_fd[32];
 };
-void envbuild_block(struct rank_env *re, const struct options *o, const struct block *b,
-                    int size, int appnum, const char *job_id, int shm_fd);
+void envbuild_block(struct rank_env *re, const struct options *o, const struct block *b, int size,
+                    int appnum, const char *job_id, int shm_fd);
 void envbuild_rank(struct rank_env *re, int rank, int boot_fd);
 void envbuild_free(struct rank_env *re);
 const char *envbuild_lookup(const struct options *o, const struct block *b, const char *name);
@@ -132,42 +132,50 @@ void kvstore_free(struct kvstore *s);
 /* ---- the job ---- */
 enum { OUT_STDOUT = 0, OUT_STDERR = 1 };
 
-struct linebuf {          /* bytes of one rank's stream not yet forwarded */
+struct linebuf { /* bytes of one rank's stream not yet forwarded */
     struct buf b;
-    int mid_line;         /* a long line is being forwarded in pieces */
-    int eof;              /* the pipe is closed; b holds the last bytes */
+    int mid_line; /* a long line is being forwarded in pieces */
+    int eof;      /* the pipe is closed; b holds the last bytes */
 };
 
 struct rank {
     int rank, block;
-    pid_t pid;            /* 0 before spawn */
-    int sock;             /* our end of the socketpair; -1 when closed */
-    int pipe[2];          /* read ends of stdout, stderr; -1 at EOF */
+    pid_t pid;   /* 0 before spawn */
+    int sock;    /* our end of the socketpair; -1 when closed */
+    int pipe[2]; /* read ends of stdout, stderr; -1 at EOF */
     struct linebuf line[2];
-    struct buf in, out;   /* protocol bytes from / to the rank */
-    pid_t claimed_pid;    /* pid sent in "init" */
+    struct buf in, out; /* protocol bytes from / to the rank */
+    pid_t claimed_pid;  /* pid sent in "init" */
     unsigned connected : 1, finalized : 1, in_fence : 1, aborted : 1, reaped : 1;
-    int exec_errno;       /* from "execfail", 0 if none */
-    int status;           /* wait status once reaped */
+    int exec_errno; /* from "execfail", 0 if none */
+    int status;     /* wait status once reaped */
 };
 
-struct outq {             /* our own stdout or stderr */
+struct outq { /* our own stdout or stderr */
     int fd;
     struct buf q;
-    int broken;           /* write failed (EPIPE...): discard from now on */
-    int owner;            /* rank in the middle of a long line, or -1 */
-    struct buf held;      /* mpiexec's reports waiting for that line's end */
-    int pass_needed;      /* the owner's line ended: others may have lines ready */
-    int line_start;       /* what we queued so far ends with a newline */
+    int broken;      /* write failed (EPIPE...): discard from now on */
+    int owner;       /* rank in the middle of a long line, or -1 */
+    struct buf held; /* mpiexec's reports waiting for that line's end */
+    int pass_needed; /* the owner's line ended: others may have lines ready */
+    int line_start;  /* what we queued so far ends with a newline */
 };
 
-enum end_reason { END_NONE, END_FAILED, END_ABORT, END_TIMEOUT, END_SIGNAL, END_EXEC, END_PROTOCOL };
+enum end_reason {
+    END_NONE,
+    END_FAILED,
+    END_ABORT,
+    END_TIMEOUT,
+    END_SIGNAL,
+    END_EXEC,
+    END_PROTOCOL
+};
 
 struct stdin_relay {
-    int active;           /* stdin is a terminal we forward to rank 0 */
-    int src_open;         /* still reading fd 0 */
-    int pipe_w;           /* write end to rank 0; -1 when closed */
-    int child_r;          /* read end handed to rank 0 at spawn; -1 after */
+    int active;   /* stdin is a terminal we forward to rank 0 */
+    int src_open; /* still reading fd 0 */
+    int pipe_w;   /* write end to rank 0; -1 when closed */
+    int child_r;  /* read end handed to rank 0 at spawn; -1 after */
     struct buf pending;
 };
 
@@ -175,37 +183,37 @@ struct job {
     struct options *opt;
     struct rank *ranks;
     int size;
-    int alive;            /* spawned and not reaped */
+    int alive; /* spawned and not reaped */
     int spawned;
     char job_id[64];
     struct outq out[2];
     struct kvstore kvs;
     int fence_waiting;
     int fences_done;
-    enum end_reason reason;  /* END_NONE while running */
+    enum end_reason reason; /* END_NONE while running */
     int exit_code;
-    int term_signal;      /* signal forwarded on teardown (SIGTERM, SIGINT...) */
-    int killed;           /* SIGKILL has been sent */
-    int64_t t_timeout;    /* deadlines in now_ms() time; 0 = none */
+    int term_signal;   /* signal forwarded on teardown (SIGTERM, SIGINT...) */
+    int killed;        /* SIGKILL has been sent */
+    int64_t t_timeout; /* deadlines in now_ms() time; 0 = none */
     int64_t t_kill;
     int64_t t_giveup;
     int64_t t_drain;
-    int devnull;          /* /dev/null for the stdin of ranks > 0 */
-    int shm_fd;           /* the shared-memory file the ranks inherit; -1 after spawning */
+    int devnull; /* /dev/null for the stdin of ranks > 0 */
+    int shm_fd;  /* the shared-memory file the ranks inherit; -1 after spawning */
     struct stdin_relay relay;
 };
 
 /* ---- signals.c ---- */
-int signals_init(void);                 /* self-pipe + handlers; 0 or -1 */
-int signals_fd(void);                   /* read end of the self-pipe */
+int signals_init(void); /* self-pipe + handlers; 0 or -1 */
+int signals_fd(void);   /* read end of the self-pipe */
 void signals_drain(void);
-int signals_take(int sig);              /* count of 'sig' since last take */
-void signals_child_reset(void);         /* in the child before exec */
-void signals_block_all(sigset_t *old);  /* around fork */
+int signals_take(int sig);             /* count of 'sig' since last take */
+void signals_child_reset(void);        /* in the child before exec */
+void signals_block_all(sigset_t *old); /* around fork */
 void signals_restore(const sigset_t *old);
 
 /* ---- shmfile.c ---- */
-int shmfile_create(void);               /* a close-on-exec fd, or -1 (printed) */
+int shmfile_create(void); /* a close-on-exec fd, or -1 (printed) */
 
 /* ---- spawn.c ---- */
 int spawn_rank(struct job *job, struct rank *r, struct rank_env *re, const struct block *b);
@@ -215,9 +223,9 @@ void output_init(struct job *job);
 void output_feed(struct job *job, struct rank *r, int stream, const char *p, size_t n);
 int output_read(struct job *job, struct rank *r, int stream, int unlimited);
 int output_can_read(const struct job *job, const struct rank *r, int stream);
-int output_broken(const struct job *job);              /* a reader went away */
-void output_write_some(struct job *job, int stream);   /* after POLLOUT */
-void output_finish(struct job *job);                   /* at exit: all of it, blocking */
+int output_broken(const struct job *job);            /* a reader went away */
+void output_write_some(struct job *job, int stream); /* after POLLOUT */
+void output_finish(struct job *job);                 /* at exit: all of it, blocking */
 void output_report(struct job *job, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void output_free(struct job *job);
 
@@ -230,22 +238,22 @@ void relay_stop(struct job *job);
 int relay_wants_input(const struct job *job);
 
 /* ---- kvs_server.c ---- */
-int kvs_read(struct job *job, struct rank *r);    /* POLLIN on r->sock; 1: call again */
-void kvs_write(struct job *job, struct rank *r);  /* POLLOUT on r->sock */
-void kvs_check_fence(struct job *job);            /* after a rank is reaped */
+int kvs_read(struct job *job, struct rank *r);   /* POLLIN on r->sock; 1: call again */
+void kvs_write(struct job *job, struct rank *r); /* POLLOUT on r->sock */
+void kvs_check_fence(struct job *job);           /* after a rank is reaped */
 int kvs_want_read(const struct rank *r);
 
 /* ---- teardown.c ---- */
-void job_reap(struct job *job);                   /* after SIGCHLD */
+void job_reap(struct job *job); /* after SIGCHLD */
 void job_fail(struct job *job, enum end_reason why, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void job_end(struct job *job, int sig, int grace_ms);
-void job_deadlines(struct job *job);              /* timeouts, SIGKILL escalation */
-void job_signals(struct job *job);                /* SIGINT, SIGTERM... received */
+void job_deadlines(struct job *job); /* timeouts, SIGKILL escalation */
+void job_signals(struct job *job);   /* SIGINT, SIGTERM... received */
 void job_signal_all(struct job *job, int sig);
 int abort_exit_code(long code);
 
 /* ---- loop.c ---- */
-int job_run(struct job *job);                     /* returns the exit code */
+int job_run(struct job *job); /* returns the exit code */
 
 #endif

@@ -18,8 +18,20 @@
 #include <string.h>
 
 enum opt_id {
-    O_N, O_GENV, O_ENV, O_NOOP, O_LABEL, O_TIMEOUT, O_HOSTS, O_HOSTFILE, O_BIND,
-    O_PPN, O_WDIR, O_HELP, O_VERSION, O_VERBOSE
+    O_N,
+    O_GENV,
+    O_ENV,
+    O_NOOP,
+    O_LABEL,
+    O_TIMEOUT,
+    O_HOSTS,
+    O_HOSTFILE,
+    O_BIND,
+    O_PPN,
+    O_WDIR,
+    O_HELP,
+    O_VERSION,
+    O_VERBOSE
 };
 
 struct opt_def {
@@ -29,19 +41,28 @@ struct opt_def {
 };
 
 static const struct opt_def opt_table[] = {
-    {"n", O_N, 1},          {"np", O_N, 1},
-    {"genv", O_GENV, 2},    {"env", O_ENV, 2},
-    {"genvall", O_NOOP, 0}, {"envall", O_NOOP, 0}, /* the default anyway */
-    {"l", O_LABEL, 0},      {"prepend-rank", O_LABEL, 0},
+    {"n", O_N, 1},
+    {"np", O_N, 1},
+    {"genv", O_GENV, 2},
+    {"env", O_ENV, 2},
+    {"genvall", O_NOOP, 0},
+    {"envall", O_NOOP, 0}, /* the default anyway */
+    {"l", O_LABEL, 0},
+    {"prepend-rank", O_LABEL, 0},
     {"timeout", O_TIMEOUT, 1},
-    {"hosts", O_HOSTS, 1},  {"host", O_HOSTS, 1},
-    {"f", O_HOSTFILE, 1},   {"hostfile", O_HOSTFILE, 1}, {"machinefile", O_HOSTFILE, 1},
+    {"hosts", O_HOSTS, 1},
+    {"host", O_HOSTS, 1},
+    {"f", O_HOSTFILE, 1},
+    {"hostfile", O_HOSTFILE, 1},
+    {"machinefile", O_HOSTFILE, 1},
     {"bind-to", O_BIND, 1},
     {"ppn", O_PPN, 1},
     {"wdir", O_WDIR, 1},
-    {"h", O_HELP, 0},       {"help", O_HELP, 0},
+    {"h", O_HELP, 0},
+    {"help", O_HELP, 0},
     {"version", O_VERSION, 0},
-    {"v", O_VERBOSE, 0},    {"verbose", O_VERBOSE, 0},
+    {"v", O_VERBOSE, 0},
+    {"verbose", O_VERBOSE, 0},
 };
 #define NOPTS (sizeof opt_table / sizeof opt_table[0])
 
@@ -76,18 +97,13 @@ void envlist_free(struct envlist *l)
 /* NAME=VALUE with a shell-style variable name. */
 static int is_assignment(const char *s)
 {
-    if (!(isalpha((unsigned char)s[0]) || s[0] == '_'))
-        return 0;
+    if (!(isalpha((unsigned char)s[0]) || s[0] == '_')) return 0;
     const char *p = s + 1;
-    while (isalnum((unsigned char)*p) || *p == '_')
-        p++;
+    while (isalnum((unsigned char)*p) || *p == '_') p++;
     return *p == '=';
 }
 
-static int valid_env_name(const char *s)
-{
-    return s[0] != '\0' && strchr(s, '=') == NULL;
-}
+static int valid_env_name(const char *s) { return s[0] != '\0' && strchr(s, '=') == NULL; }
 
 static int parse_count(const char *opt, const char *s, int *out)
 {
@@ -130,22 +146,20 @@ static struct block *new_block(struct options *o)
 static const struct opt_def *find_opt(const char *name)
 {
     for (size_t i = 0; i < NOPTS; i++)
-        if (strcmp(opt_table[i].name, name) == 0)
-            return &opt_table[i];
+        if (strcmp(opt_table[i].name, name) == 0) return &opt_table[i];
     return NULL;
 }
 
 static void unknown_option(const char *arg, const char *name)
 {
     const char *names[NOPTS];
-    for (size_t i = 0; i < NOPTS; i++)
-        names[i] = opt_table[i].name;
+    for (size_t i = 0; i < NOPTS; i++) names[i] = opt_table[i].name;
     const char *near = suggest_nearest(name, names, NOPTS);
     /* These are usually written with two dashes. */
-    int dd = strcmp(near, "help") == 0 || strcmp(near, "version") == 0 ||
-             strcmp(near, "timeout") == 0;
-    fprintf(stderr, "mpiexec: unknown option '%s'; did you mean '%s%s'? (see mpiexec --help)\n", arg,
-            dd ? "--" : "-", near);
+    int dd =
+        strcmp(near, "help") == 0 || strcmp(near, "version") == 0 || strcmp(near, "timeout") == 0;
+    fprintf(stderr, "mpiexec: unknown option '%s'; did you mean '%s%s'? (see mpiexec --help)\n",
+            arg, dd ? "--" : "-", near);
 }
 
 /* Handles one option at argv[*i]; advances *i past its values. */
@@ -153,8 +167,7 @@ static int take_option(int argc, char **argv, int *i, struct options *o, struct 
 {
     const char *arg = argv[*i];
     const char *name = arg + 1;
-    if (*name == '-')
-        name++;
+    if (*name == '-') name++;
     char namebuf[64];
     const char *inline_value = NULL;
     const char *eq = strchr(name, '=');
@@ -175,22 +188,19 @@ static int take_option(int argc, char **argv, int *i, struct options *o, struct 
     } else if (d->nvalues > 0) {
         /* -genv NAME=VALUE is accepted as one word too. */
         int need = d->nvalues;
-        if (need == 2 && *i + 1 < argc && strchr(argv[*i + 1], '='))
-            need = 1;
+        if (need == 2 && *i + 1 < argc && strchr(argv[*i + 1], '=')) need = 1;
         if (*i + need >= argc) {
             fprintf(stderr, "mpiexec: option '%s' needs %s\n", arg,
                     d->nvalues == 2 ? "a name and a value" : "a value");
             return -1;
         }
         val[0] = argv[*i + 1];
-        if (need == 2)
-            val[1] = argv[*i + 2];
+        if (need == 2) val[1] = argv[*i + 2];
         *i += need;
     }
 
     switch (d->id) {
-    case O_N:
-        return parse_count(arg, val[0], &b->nprocs);
+    case O_N: return parse_count(arg, val[0], &b->nprocs);
     case O_GENV:
     case O_ENV: {
         struct envlist *l = d->id == O_GENV ? &o->genv : &b->env;
@@ -199,8 +209,7 @@ static int take_option(int argc, char **argv, int *i, struct options *o, struct 
             char *e = strchr(copy, '=');
             *e = '\0';
             int ok = valid_env_name(copy);
-            if (ok)
-                envlist_set(l, copy, e + 1);
+            if (ok) envlist_set(l, copy, e + 1);
             free(copy);
             if (!ok) {
                 fprintf(stderr, "mpiexec: %s: '%s' is not NAME=VALUE\n", arg, val[0]);
@@ -215,17 +224,11 @@ static int take_option(int argc, char **argv, int *i, struct options *o, struct 
         envlist_set(l, val[0], val[1]);
         return 0;
     }
-    case O_NOOP:
-        return 0;
-    case O_LABEL:
-        o->label = 1;
-        return 0;
-    case O_TIMEOUT:
-        return parse_timeout(arg, val[0], o);
-    case O_HOSTS:
-        return hosts_parse_list(val[0], &o->host_slots);
-    case O_HOSTFILE:
-        return hosts_parse_file(val[0], &o->host_slots);
+    case O_NOOP: return 0;
+    case O_LABEL: o->label = 1; return 0;
+    case O_TIMEOUT: return parse_timeout(arg, val[0], o);
+    case O_HOSTS: return hosts_parse_list(val[0], &o->host_slots);
+    case O_HOSTFILE: return hosts_parse_file(val[0], &o->host_slots);
     case O_BIND:
         if (strcmp(val[0], "none") == 0)
             o->bind = 0;
@@ -237,8 +240,7 @@ static int take_option(int argc, char **argv, int *i, struct options *o, struct 
             return -1;
         }
         return 0;
-    case O_PPN:
-        return parse_count(arg, val[0], &o->ppn);
+    case O_PPN: return parse_count(arg, val[0], &o->ppn);
     case O_WDIR:
         free(b->wdir);
         b->wdir = xstrdup(val[0]);
@@ -251,9 +253,7 @@ static int take_option(int argc, char **argv, int *i, struct options *o, struct 
         version_print();
         *done = 1;
         return 0;
-    case O_VERBOSE:
-        o->verbose = 1;
-        return 0;
+    case O_VERBOSE: o->verbose = 1; return 0;
     }
     return 0;
 }
@@ -274,8 +274,8 @@ static void fill_counts(struct options *o)
         total += b->nprocs;
     }
     if (o->ppn > 0 && o->ppn != total)
-        fprintf(stderr, "mpiexec: note: -ppn %d is ignored: all %d ranks run on this host\n", o->ppn,
-                total);
+        fprintf(stderr, "mpiexec: note: -ppn %d is ignored: all %d ranks run on this host\n",
+                o->ppn, total);
 }
 
 int options_parse(int argc, char **argv, struct options *o)
@@ -304,10 +304,8 @@ int options_parse(int argc, char **argv, struct options *o)
             }
             a = argv[++i];
         } else if (a[0] == '-' && a[1] != '\0') {
-            if (take_option(argc, argv, &i, o, b, &done) < 0)
-                return 2;
-            if (done)
-                return 1;
+            if (take_option(argc, argv, &i, o, b, &done) < 0) return 2;
+            if (done) return 1;
             continue;
         } else if (is_assignment(a)) {
             char *copy = xstrdup(a);
@@ -319,11 +317,9 @@ int options_parse(int argc, char **argv, struct options *o)
         }
         /* The program and its arguments, up to ':' or the end. */
         int j = i;
-        while (j < argc && strcmp(argv[j], ":") != 0)
-            j++;
+        while (j < argc && strcmp(argv[j], ":") != 0) j++;
         b->argv = xcalloc((size_t)(j - i + 1), sizeof(char *));
-        for (int k = i; k < j; k++)
-            b->argv[k - i] = argv[k];
+        for (int k = i; k < j; k++) b->argv[k - i] = argv[k];
         i = j;
         if (j < argc) { /* a ':' follows */
             if (j + 1 >= argc) {
@@ -340,13 +336,11 @@ int options_parse(int argc, char **argv, struct options *o)
     }
     if (o->timeout_text == NULL) {
         const char *t = getenv("MPIEXEC_TIMEOUT");
-        if (t && *t && parse_timeout("MPIEXEC_TIMEOUT", t, o) < 0)
-            return 2;
+        if (t && *t && parse_timeout("MPIEXEC_TIMEOUT", t, o) < 0) return 2;
     }
     fill_counts(o);
     long total = 0;
-    for (int k = 0; k < o->nblocks; k++)
-        total += o->blocks[k].nprocs;
+    for (int k = 0; k < o->nblocks; k++) total += o->blocks[k].nprocs;
     if (total > MPIEXEC_MAX_RANKS) {
         fprintf(stderr, "mpiexec: %ld ranks requested; at most %d are supported\n", total,
                 MPIEXEC_MAX_RANKS);

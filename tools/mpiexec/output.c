@@ -50,8 +50,7 @@ void output_init(struct job *job)
 
 static void append(struct job *job, int stream, const char *p, size_t n)
 {
-    if (n == 0)
-        return;
+    if (n == 0) return;
     buf_append(&job->out[stream].q, p, n);
     job->out[stream].line_start = p[n - 1] == '\n';
 }
@@ -60,8 +59,7 @@ static void emit(struct job *job, struct rank *r, int stream, const char *p, siz
 {
     struct outq *q = &job->out[stream];
     struct linebuf *lb = &r->line[stream];
-    if (q->broken)
-        return;
+    if (q->broken) return;
     if (job->opt->label && !lb->mid_line) {
         char pre[24];
         int len = snprintf(pre, sizeof pre, "[%d] ", r->rank);
@@ -98,8 +96,7 @@ static void process(struct job *job, struct rank *r, int stream)
             return;
         }
         if (q->owner >= 0 && q->owner != r->rank) {
-            if (lb->b.len <= OTHERS_HOLD_MAX)
-                return;
+            if (lb->b.len <= OTHERS_HOLD_MAX) return;
             force_release(job, stream);
         }
         const char *p = buf_ptr(&lb->b);
@@ -112,8 +109,7 @@ static void process(struct job *job, struct rank *r, int stream)
         } else if (lb->eof) {
             int add_nl = job->opt->label || job->size > 1;
             emit(job, r, stream, p, n, !add_nl);
-            if (add_nl)
-                emit(job, r, stream, "\n", 1, 1);
+            if (add_nl) emit(job, r, stream, "\n", 1, 1);
             buf_consume(&lb->b, n);
         } else if (lb->mid_line || n > LINE_HOLD_MAX) {
             emit(job, r, stream, p, n, 0);
@@ -131,8 +127,7 @@ static void process(struct job *job, struct rank *r, int stream)
             job->out[stream].pass_needed = 1;
         }
     }
-    if (lb->eof)
-        buf_free(&lb->b);
+    if (lb->eof) buf_free(&lb->b);
 }
 
 /* After a long line ended: forward what others held back, and our reports. */
@@ -142,12 +137,10 @@ static void pass(struct job *job, int stream)
     while (job->out[stream].pass_needed) {
         job->out[stream].pass_needed = 0;
         if (q->owner < 0 && q->held.len > 0) {
-            if (!q->broken)
-                append(job, stream, buf_ptr(&q->held), q->held.len);
+            if (!q->broken) append(job, stream, buf_ptr(&q->held), q->held.len);
             buf_free(&q->held);
         }
-        for (int i = 0; i < job->size; i++)
-            process(job, &job->ranks[i], stream);
+        for (int i = 0; i < job->size; i++) process(job, &job->ranks[i], stream);
     }
 }
 
@@ -160,8 +153,7 @@ static void feed(struct job *job, struct rank *r, int stream, const char *p, siz
 
 static void at_eof(struct job *job, struct rank *r, int stream)
 {
-    if (r->pipe[stream] >= 0)
-        close(r->pipe[stream]);
+    if (r->pipe[stream] >= 0) close(r->pipe[stream]);
     r->pipe[stream] = -1;
     r->line[stream].eof = 1;
     process(job, r, stream);
@@ -183,14 +175,11 @@ int output_read(struct job *job, struct rank *r, int stream, int unlimited)
         ssize_t n = read(r->pipe[stream], chunk, sizeof chunk);
         if (n > 0) {
             feed(job, r, stream, chunk, (size_t)n);
-            if (!unlimited)
-                return 0;
+            if (!unlimited) return 0;
             continue;
         }
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 && errno == EAGAIN)
-            return 0;
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && errno == EAGAIN) return 0;
         at_eof(job, r, stream); /* end of file, or an error */
     }
     return -1;
@@ -228,10 +217,8 @@ static size_t next_chunk(const struct outq *q)
     if (n < q->q.len) {
         const char *p = buf_ptr(&q->q);
         size_t k = n;
-        while (k > 0 && p[k - 1] != '\n')
-            k--;
-        if (k > 0)
-            n = k;
+        while (k > 0 && p[k - 1] != '\n') k--;
+        if (k > 0) n = k;
     }
     return n;
 }
@@ -239,8 +226,7 @@ static size_t next_chunk(const struct outq *q)
 void output_write_some(struct job *job, int stream)
 {
     struct outq *q = &job->out[stream];
-    if (q->broken || q->q.len == 0)
-        return;
+    if (q->broken || q->q.len == 0) return;
     ssize_t w = write(q->fd, buf_ptr(&q->q), next_chunk(q));
     if (w > 0)
         buf_consume(&q->q, (size_t)w);
@@ -257,8 +243,7 @@ static void flush_all(struct job *job)
             struct pollfd pfd = {.fd = q->fd, .events = POLLOUT};
             int rc = poll(&pfd, 1, -1);
             if (rc < 0 && errno == EINTR) {
-                if (signals_take(SIGINT) || signals_take(SIGTERM) || signals_take(SIGHUP))
-                    return;
+                if (signals_take(SIGINT) || signals_take(SIGTERM) || signals_take(SIGHUP)) return;
                 continue;
             }
             if (rc < 0 || (pfd.revents & (POLLERR | POLLNVAL))) {
@@ -276,10 +261,8 @@ void output_finish(struct job *job)
         struct outq *q = &job->out[s];
         if (q->owner >= 0) /* let the long line end first */
             at_eof(job, &job->ranks[q->owner], s);
-        for (int i = 0; i < job->size; i++)
-            at_eof(job, &job->ranks[i], s);
-        if (q->owner >= 0)
-            force_release(job, s);
+        for (int i = 0; i < job->size; i++) at_eof(job, &job->ranks[i], s);
+        if (q->owner >= 0) force_release(job, s);
         q->pass_needed = 1;
         pass(job, s);
     }
@@ -294,17 +277,14 @@ void output_report(struct job *job, const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(line, sizeof line - 1, fmt, ap);
     va_end(ap);
-    if (n < 0 || q->broken)
-        return;
-    if ((size_t)n > sizeof line - 2)
-        n = (int)sizeof line - 2;
+    if (n < 0 || q->broken) return;
+    if ((size_t)n > sizeof line - 2) n = (int)sizeof line - 2;
     line[n++] = '\n';
     if (q->owner >= 0) {
         buf_append(&q->held, line, (size_t)n);
         return;
     }
-    if (!q->line_start)
-        append(job, OUT_STDERR, "\n", 1);
+    if (!q->line_start) append(job, OUT_STDERR, "\n", 1);
     append(job, OUT_STDERR, line, (size_t)n);
 }
 
@@ -315,6 +295,5 @@ void output_free(struct job *job)
         buf_free(&job->out[s].held);
     }
     for (int i = 0; i < job->size; i++)
-        for (int s = 0; s < 2; s++)
-            buf_free(&job->ranks[i].line[s].b);
+        for (int s = 0; s < 2; s++) buf_free(&job->ranks[i].line[s].b);
 }

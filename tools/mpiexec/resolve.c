@@ -15,14 +15,10 @@
 static int check_file(const char *path)
 {
     struct stat st;
-    if (stat(path, &st) < 0)
-        return errno;
-    if (S_ISDIR(st.st_mode))
-        return EISDIR;
-    if (!S_ISREG(st.st_mode))
-        return EACCES;
-    if (access(path, X_OK) < 0)
-        return errno;
+    if (stat(path, &st) < 0) return errno;
+    if (S_ISDIR(st.st_mode)) return EISDIR;
+    if (!S_ISREG(st.st_mode)) return EACCES;
+    if (access(path, X_OK) < 0) return errno;
     return 0;
 }
 
@@ -50,13 +46,10 @@ char *resolve_program(const char *argv0, const char *path_env, const char *wdir)
         size_t len = colon ? (size_t)(colon - p) : strlen(p);
         char *cand = len ? xasprintf("%.*s/%s", (int)len, p, argv0) : xasprintf("./%s", argv0);
         int err = check_file(cand);
-        if (err == 0)
-            return cand;
+        if (err == 0) return cand;
         free(cand);
-        if (err != ENOENT && err != ENOTDIR && !seen_err)
-            seen_err = err;
-        if (!colon)
-            break;
+        if (err != ENOENT && err != ENOTDIR && !seen_err) seen_err = err;
+        if (!colon) break;
         p = colon + 1;
     }
     if (seen_err)

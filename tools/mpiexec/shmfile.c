@@ -28,12 +28,10 @@
 int shmfile_create(void)
 {
     int fd = open("/dev/shm", O_TMPFILE | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
-    if (fd >= 0)
-        return fd;
+    if (fd >= 0) return fd;
     int tmpfile_errno = errno;
     fd = memfd_create("tern-node", MFD_CLOEXEC);
-    if (fd >= 0)
-        return fd;
+    if (fd >= 0) return fd;
     fprintf(stderr,
             "mpiexec: cannot create the job's shared-memory file: O_TMPFILE in /dev/shm: %s; "
             "memfd_create: %s\n",

@@ -26,8 +26,7 @@ static sigset_t start_mask;
 static int slot(int sig)
 {
     for (size_t i = 0; i < NHANDLED; i++)
-        if (handled[i] == sig)
-            return (int)i;
+        if (handled[i] == sig) return (int)i;
     return -1;
 }
 
@@ -35,8 +34,7 @@ static void on_signal(int sig)
 {
     int saved = errno;
     int i = slot(sig);
-    if (i >= 0)
-        counts[i]++;
+    if (i >= 0) counts[i]++;
     char c = (char)sig;
     if (write(self_pipe[1], &c, 1) < 0) {
         /* full pipe: the loop wakes up anyway */
@@ -46,8 +44,7 @@ static void on_signal(int sig)
 
 int signals_init(void)
 {
-    if (pipe2(self_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
-        return -1;
+    if (pipe2(self_pipe, O_CLOEXEC | O_NONBLOCK) < 0) return -1;
     sigprocmask(SIG_SETMASK, NULL, &start_mask);
     struct sigaction old, sa;
     sigaction(SIGPIPE, NULL, &old);
@@ -59,8 +56,7 @@ int signals_init(void)
     for (size_t i = 0; i < NHANDLED; i++) {
         sigaction(handled[i], NULL, &old);
         was_ignored[i] = old.sa_handler == SIG_IGN;
-        if (was_ignored[i] && handled[i] != SIGCHLD && handled[i] != SIGCONT)
-            continue;
+        if (was_ignored[i] && handled[i] != SIGCHLD && handled[i] != SIGCONT) continue;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_signal;
         sigfillset(&sa.sa_mask);
@@ -70,29 +66,23 @@ int signals_init(void)
     /* Make sure none of ours is blocked (an inherited mask could). */
     sigset_t ours;
     sigemptyset(&ours);
-    for (size_t i = 0; i < NHANDLED; i++)
-        sigaddset(&ours, handled[i]);
+    for (size_t i = 0; i < NHANDLED; i++) sigaddset(&ours, handled[i]);
     sigprocmask(SIG_UNBLOCK, &ours, NULL);
     return 0;
 }
 
-int signals_fd(void)
-{
-    return self_pipe[0];
-}
+int signals_fd(void) { return self_pipe[0]; }
 
 void signals_drain(void)
 {
     char b[64];
-    while (read(self_pipe[0], b, sizeof b) > 0) {
-    }
+    while (read(self_pipe[0], b, sizeof b) > 0) {}
 }
 
 int signals_take(int sig)
 {
     int i = slot(sig);
-    if (i < 0 || counts[i] == 0)
-        return 0;
+    if (i < 0 || counts[i] == 0) return 0;
     /* Only the loop decrements; a handler may add more meanwhile. */
     sigset_t all, old;
     sigfillset(&all);
@@ -110,10 +100,7 @@ void signals_block_all(sigset_t *old)
     sigprocmask(SIG_BLOCK, &all, old);
 }
 
-void signals_restore(const sigset_t *old)
-{
-    sigprocmask(SIG_SETMASK, old, NULL);
-}
+void signals_restore(const sigset_t *old) { sigprocmask(SIG_SETMASK, old, NULL); }
 
 /* In a freshly forked child, with all signals blocked: give the program the
  * dispositions and mask that mpiexec itself was started with. */

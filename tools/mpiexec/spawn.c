@@ -42,19 +42,15 @@ static void child_report(int boot_fd, int err, const char *what)
     }
 }
 
-static _Noreturn void child(pid_t parent, int stdin_fd, int out_fd, int err_fd, int boot_fd, int shm_fd,
-                            const struct block *b, char **envp)
+static _Noreturn void child(pid_t parent, int stdin_fd, int out_fd, int err_fd, int boot_fd,
+                            int shm_fd, const struct block *b, char **envp)
 {
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent)
-        _exit(127);
-    if (stdin_fd != STDIN_FILENO && dup2(stdin_fd, STDIN_FILENO) < 0)
-        _exit(127);
-    if (dup2(out_fd, STDOUT_FILENO) < 0 || dup2(err_fd, STDERR_FILENO) < 0)
-        _exit(127);
-    if (set_cloexec(boot_fd, 0) < 0 || (shm_fd >= 0 && set_cloexec(shm_fd, 0) < 0))
-        _exit(127);
+    if (getppid() != parent) _exit(127);
+    if (stdin_fd != STDIN_FILENO && dup2(stdin_fd, STDIN_FILENO) < 0) _exit(127);
+    if (dup2(out_fd, STDOUT_FILENO) < 0 || dup2(err_fd, STDERR_FILENO) < 0) _exit(127);
+    if (set_cloexec(boot_fd, 0) < 0 || (shm_fd >= 0 && set_cloexec(shm_fd, 0) < 0)) _exit(127);
     if (b->wdir && chdir(b->wdir) < 0) {
         child_report(boot_fd, errno, "chdir");
         _exit(127);
@@ -64,14 +60,12 @@ static _Noreturn void child(pid_t parent, int stdin_fd, int out_fd, int err_fd, 
     int err = errno;
     if (err == ENOEXEC) { /* a script without #!: run it with sh, as execvp does */
         size_t n = 0;
-        while (b->argv[n])
-            n++;
+        while (b->argv[n]) n++;
         char **av = malloc((n + 2) * sizeof(char *));
         if (av) {
             av[0] = "sh";
             av[1] = b->path;
-            for (size_t i = 1; i <= n; i++)
-                av[i + 1] = b->argv[i];
+            for (size_t i = 1; i <= n; i++) av[i + 1] = b->argv[i];
             execve("/bin/sh", av, envp);
         }
     }
@@ -101,16 +95,14 @@ int spawn_rank(struct job *job, struct rank *r, struct rank_env *re, const struc
         return -1;
     }
     int stdin_fd = job->devnull;
-    if (r->rank == 0)
-        stdin_fd = job->relay.active ? job->relay.child_r : STDIN_FILENO;
+    if (r->rank == 0) stdin_fd = job->relay.active ? job->relay.child_r : STDIN_FILENO;
     envbuild_rank(re, r->rank, sv[1]);
 
     pid_t parent = getpid();
     sigset_t old;
     signals_block_all(&old);
     pid_t pid = fork();
-    if (pid == 0)
-        child(parent, stdin_fd, po[1], pe[1], sv[1], job->shm_fd, b, re->envp);
+    if (pid == 0) child(parent, stdin_fd, po[1], pe[1], sv[1], job->shm_fd, b, re->envp);
     int err = errno;
     signals_restore(&old);
     close(sv[1]);

@@ -18,11 +18,9 @@ void relay_setup(struct job *job)
 {
     struct stdin_relay *s = &job->relay;
     s->pipe_w = s->child_r = -1;
-    if (!isatty(STDIN_FILENO) || tcgetpgrp(STDIN_FILENO) != getpgrp())
-        return;
+    if (!isatty(STDIN_FILENO) || tcgetpgrp(STDIN_FILENO) != getpgrp()) return;
     int p[2];
-    if (pipe2(p, O_CLOEXEC) < 0)
-        return; /* rank 0 inherits the terminal then */
+    if (pipe2(p, O_CLOEXEC) < 0) return; /* rank 0 inherits the terminal then */
     set_nonblock(p[1]);
     s->child_r = p[0];
     s->pipe_w = p[1];
@@ -41,8 +39,7 @@ void relay_after_spawn(struct job *job)
 void relay_stop(struct job *job)
 {
     struct stdin_relay *s = &job->relay;
-    if (s->pipe_w >= 0)
-        close(s->pipe_w);
+    if (s->pipe_w >= 0) close(s->pipe_w);
     s->pipe_w = -1;
     s->src_open = 0;
     buf_free(&s->pending);
@@ -58,18 +55,15 @@ void relay_read(struct job *job)
         relay_write(job);
         return;
     }
-    if (n < 0 && (errno == EINTR || errno == EAGAIN))
-        return;
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) return;
     s->src_open = 0; /* end of input, or an error: rank 0 sees end of file */
-    if (s->pending.len == 0)
-        relay_stop(job);
+    if (s->pending.len == 0) relay_stop(job);
 }
 
 void relay_write(struct job *job)
 {
     struct stdin_relay *s = &job->relay;
-    if (s->pipe_w < 0)
-        return;
+    if (s->pipe_w < 0) return;
     if (s->pending.len > 0) {
         ssize_t w = write(s->pipe_w, buf_ptr(&s->pending), s->pending.len);
         if (w > 0)
@@ -79,8 +73,7 @@ void relay_write(struct job *job)
             return;
         }
     }
-    if (s->pending.len == 0 && !s->src_open)
-        relay_stop(job);
+    if (s->pending.len == 0 && !s->src_open) relay_stop(job);
 }
 
 int relay_wants_input(const struct job *job)

@@ -15,13 +15,10 @@ static size_t min3(size_t a, size_t b, size_t c)
 static size_t distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
-    if (la > 62 || lb > 62)
-        return (size_t)-1;
+    if (la > 62 || lb > 62) return (size_t)-1;
     size_t d[64][64];
-    for (size_t i = 0; i <= la; i++)
-        d[i][0] = i;
-    for (size_t j = 0; j <= lb; j++)
-        d[0][j] = j;
+    for (size_t i = 0; i <= la; i++) d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++) d[0][j] = j;
     for (size_t i = 1; i <= la; i++)
         for (size_t j = 1; j <= lb; j++) {
             size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
@@ -40,8 +37,7 @@ const char *suggest_nearest(const char *word, const char *const *names, size_t n
     size_t lw = strlen(word);
     for (size_t i = 0; i < n; i++) {
         size_t d = distance(word, names[i]);
-        if (lw >= 2 && strncmp(names[i], word, lw) == 0 && d > 1)
-            d = 1;
+        if (lw >= 2 && strncmp(names[i], word, lw) == 0 && d > 1) d = 1;
         if (d < best_d) {
             best_d = d;
             best = names[i];

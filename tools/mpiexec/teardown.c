@@ -53,13 +53,11 @@ void job_signal_all(struct job *job, int sig)
 {
     for (int i = 0; i < job->size; i++) {
         struct rank *r = &job->ranks[i];
-        if (r->pid <= 0 || r->reaped)
-            continue;
+        if (r->pid <= 0 || r->reaped) continue;
         /* The rank leads its own group, which includes its children, unless
          * it moved itself elsewhere.  An unreaped pid cannot have been
          * reused, so neither can its group id. */
-        if (getpgid(r->pid) != r->pid || kill(-r->pid, sig) < 0)
-            kill(r->pid, sig);
+        if (getpgid(r->pid) != r->pid || kill(-r->pid, sig) < 0) kill(r->pid, sig);
     }
 }
 
@@ -67,11 +65,9 @@ void job_end(struct job *job, int sig, int grace_ms)
 {
     job->term_signal = sig;
     relay_stop(job);
-    if (job->alive == 0)
-        return;
+    if (job->alive == 0) return;
     job_signal_all(job, sig);
-    if (sig != SIGKILL && sig != SIGCONT)
-        job_signal_all(job, SIGCONT);
+    if (sig != SIGKILL && sig != SIGCONT) job_signal_all(job, SIGCONT);
     job->t_kill = now_ms() + grace_ms;
 }
 
@@ -85,8 +81,7 @@ static void kill_now(struct job *job)
 
 void job_fail(struct job *job, enum end_reason why, int code, const char *fmt, ...)
 {
-    if (job->reason != END_NONE)
-        return;
+    if (job->reason != END_NONE) return;
     char line[1200];
     va_list ap;
     va_start(ap, fmt);
@@ -101,8 +96,7 @@ void job_fail(struct job *job, enum end_reason why, int code, const char *fmt, .
 static struct rank *find_pid(struct job *job, pid_t pid)
 {
     for (int i = 0; i < job->size; i++)
-        if (job->ranks[i].pid == pid)
-            return &job->ranks[i];
+        if (job->ranks[i].pid == pid) return &job->ranks[i];
     return NULL;
 }
 
@@ -111,11 +105,9 @@ static struct rank *find_pid(struct job *job, pid_t pid)
  * the rank's last words come out before the report. */
 static void drain(struct job *job, struct rank *r)
 {
-    for (int k = 0; k < 64 && kvs_read(job, r); k++) {
-    }
+    for (int k = 0; k < 64 && kvs_read(job, r); k++) {}
     for (int s = 0; s < 2; s++)
-        if (r->pipe[s] >= 0)
-            output_read(job, r, s, 1);
+        if (r->pipe[s] >= 0) output_read(job, r, s, 1);
 }
 
 static void describe(const struct job *job, const struct rank *r, int code, char *out, size_t len)
@@ -154,19 +146,15 @@ void job_reap(struct job *job)
     for (;;) {
         int st;
         pid_t pid = waitpid(-1, &st, WNOHANG);
-        if (pid < 0 && errno == EINTR)
-            continue;
-        if (pid <= 0)
-            break;
+        if (pid < 0 && errno == EINTR) continue;
+        if (pid <= 0) break;
         struct rank *r = find_pid(job, pid);
-        if (!r || r->reaped)
-            continue;
+        if (!r || r->reaped) continue;
         drain(job, r);
         r->reaped = 1;
         r->status = st;
         job->alive--;
-        if (r->rank == 0)
-            relay_stop(job);
+        if (r->rank == 0) relay_stop(job);
         if (nb == cap) {
             cap = cap ? 2 * cap : 16;
             batch = xrealloc(batch, cap * sizeof *batch);
@@ -177,11 +165,9 @@ void job_reap(struct job *job)
     int start_teardown = 0;
     for (size_t i = 0; running && i < nb; i++) {
         struct rank *r = batch[i];
-        if (r->aborted || r->exec_errno)
-            continue; /* reported when the message arrived */
+        if (r->aborted || r->exec_errno) continue; /* reported when the message arrived */
         int code = WIFSIGNALED(r->status) ? 128 + WTERMSIG(r->status) : WEXITSTATUS(r->status);
-        if (code == 0 && !(r->connected && !r->finalized))
-            continue;
+        if (code == 0 && !(r->connected && !r->finalized)) continue;
         int eff = code ? code : 1;
         /* A rank killed by SIGPIPE after our own reader went away (mpiexec
          * ... | head) ends the job as in a shell pipeline: without a report. */
@@ -189,8 +175,7 @@ void job_reap(struct job *job)
         if (job->reason == END_NONE) {
             char line[400];
             describe(job, r, code, line, sizeof line);
-            if (!quiet)
-                output_report(job, "%s", line);
+            if (!quiet) output_report(job, "%s", line);
             job->reason = END_FAILED;
             job->exit_code = eff;
             start_teardown = 1;
@@ -199,10 +184,8 @@ void job_reap(struct job *job)
         }
     }
     free(batch);
-    if (start_teardown)
-        job_end(job, SIGTERM, FAIL_GRACE_MS);
-    if (nb > 0)
-        kvs_check_fence(job);
+    if (start_teardown) job_end(job, SIGTERM, FAIL_GRACE_MS);
+    if (nb > 0) kvs_check_fence(job);
 }
 
 static void on_interrupt(struct job *job, int sig, int count)
@@ -220,10 +203,10 @@ static void on_interrupt(struct job *job, int sig, int count)
         }
         return;
     }
-    if (job->reason != END_NONE)
-        return; /* already ending for another reason */
+    if (job->reason != END_NONE) return; /* already ending for another reason */
     output_report(job, "mpiexec: got SIG%s; passing it to the %d running rank%s",
-                  sigabbrev_np(sig) ? sigabbrev_np(sig) : "?", job->alive, job->alive == 1 ? "" : "s");
+                  sigabbrev_np(sig) ? sigabbrev_np(sig) : "?", job->alive,
+                  job->alive == 1 ? "" : "s");
     job->reason = END_SIGNAL;
     job->exit_code = 128 + sig;
     job_end(job, sig, SIGNAL_GRACE_MS);
@@ -236,16 +219,14 @@ void job_signals(struct job *job)
     static const int ending[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
     for (size_t i = 0; i < sizeof ending / sizeof ending[0]; i++) {
         int n = signals_take(ending[i]);
-        if (n)
-            on_interrupt(job, ending[i], n);
+        if (n) on_interrupt(job, ending[i], n);
     }
     if (signals_take(SIGTSTP)) {
         /* Ctrl-Z: stop the ranks, then ourselves; SIGCONT resumes them. */
         job_signal_all(job, SIGTSTP);
         raise(SIGSTOP);
     }
-    if (signals_take(SIGCONT))
-        job_signal_all(job, SIGCONT);
+    if (signals_take(SIGCONT)) job_signal_all(job, SIGCONT);
 }
 
 void job_deadlines(struct job *job)
@@ -258,6 +239,5 @@ void job_deadlines(struct job *job)
         job->exit_code = 124;
         job_end(job, SIGTERM, FAIL_GRACE_MS);
     }
-    if (job->t_kill && now >= job->t_kill && !job->killed && job->alive > 0)
-        kill_now(job);
+    if (job->t_kill && now >= job->t_kill && !job->killed && job->alive > 0) kill_now(job);
 }

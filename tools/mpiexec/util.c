@@ -24,24 +24,21 @@ static _Noreturn void out_of_memory(size_t n)
 void *xmalloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
-    if (!p)
-        out_of_memory(n);
+    if (!p) out_of_memory(n);
     return p;
 }
 
 void *xcalloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size ? size : 1);
-    if (!p)
-        out_of_memory(n * size);
+    if (!p) out_of_memory(n * size);
     return p;
 }
 
 void *xrealloc(void *p, size_t n)
 {
     void *q = realloc(p, n ? n : 1);
-    if (!q)
-        out_of_memory(n);
+    if (!q) out_of_memory(n);
     return q;
 }
 
@@ -59,8 +56,7 @@ char *xasprintf(const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    if (n < 0)
-        out_of_memory(0);
+    if (n < 0) out_of_memory(0);
     char *p = xmalloc((size_t)n + 1);
     va_start(ap, fmt);
     vsnprintf(p, (size_t)n + 1, fmt, ap);
@@ -78,23 +74,20 @@ int64_t now_ms(void)
 int set_nonblock(int fd)
 {
     int fl = fcntl(fd, F_GETFL);
-    if (fl < 0)
-        return -1;
+    if (fl < 0) return -1;
     return fcntl(fd, F_SETFL, fl | O_NONBLOCK);
 }
 
 int set_cloexec(int fd, int on)
 {
     int fl = fcntl(fd, F_GETFD);
-    if (fl < 0)
-        return -1;
+    if (fl < 0) return -1;
     return fcntl(fd, F_SETFD, on ? (fl | FD_CLOEXEC) : (fl & ~FD_CLOEXEC));
 }
 
 void buf_append(struct buf *b, const void *p, size_t n)
 {
-    if (n == 0)
-        return;
+    if (n == 0) return;
     if (b->head + b->len + n > b->cap) {
         if (b->head > 0) { /* slide the live bytes to the front first */
             memmove(b->data, b->data + b->head, b->len);
@@ -102,8 +95,7 @@ void buf_append(struct buf *b, const void *p, size_t n)
         }
         if (b->len + n > b->cap) {
             size_t cap = b->cap ? b->cap : 256;
-            while (cap < b->len + n)
-                cap *= 2;
+            while (cap < b->len + n) cap *= 2;
             b->data = xrealloc(b->data, cap);
             b->cap = cap;
         }

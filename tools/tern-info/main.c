@@ -80,10 +80,8 @@ int main(int argc, char **argv)
         usage(stdout, prog);
         return 0;
     }
-    if (!strcmp(opt, "--version") || !strcmp(opt, "-v"))
-        return print_part("version");
-    if (!strcmp(opt, "--params") || !strcmp(opt, "-p"))
-        return print_part("params");
+    if (!strcmp(opt, "--version") || !strcmp(opt, "-v")) return print_part("version");
+    if (!strcmp(opt, "--params") || !strcmp(opt, "-p")) return print_part("params");
     fprintf(stderr, "%s: unknown option '%s'\n", prog, opt);
     usage(stderr, prog);
     return 2;

@@ -23,7 +23,8 @@ int tern_shm_init(void)
     size_t eager_cap = shm.lay.ring_bytes / 2 - SHM_PKT_HDR;
     if (eager > eager_cap) {
         if (tern_g.world_rank == 0)
-            tern_warn("TERN_SMP_EAGERSIZE=%zu does not fit the %zu-byte rings (TERN_SMP_QUEUE_LENGTH); using %zu",
+            tern_warn("TERN_SMP_EAGERSIZE=%zu does not fit the %zu-byte rings "
+                      "(TERN_SMP_QUEUE_LENGTH); using %zu",
                       eager, shm.lay.ring_bytes, eager_cap);
         eager = eager_cap;
     }

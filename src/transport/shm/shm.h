@@ -25,10 +25,10 @@ int tern_shm_send(struct tern_request *r);
 
 /* Fast paths for blocking calls with contiguous data; 0 means "use the
  * general path" (shm_ring.c says when). */
-int tern_shm_send_fast(int world, const void *buf, size_t count, const struct tern_datatype *dt, uint32_t ctx,
-                       int src, int tag);
-int tern_shm_recv_fast(int world, void *buf, size_t count, const struct tern_datatype *dt, uint32_t ctx, int src,
-                       int tag, MPI_Status *status);
+int tern_shm_send_fast(int world, const void *buf, size_t count, const struct tern_datatype *dt,
+                       uint32_t ctx, int src, int tag);
+int tern_shm_recv_fast(int world, void *buf, size_t count, const struct tern_datatype *dt,
+                       uint32_t ctx, int src, int tag, MPI_Status *status);
 
 /* A receive matched a request-to-send from world_src ('rts' is its struct
  * shm_rts_info, kept in the unexpected entry or read off the ring). */

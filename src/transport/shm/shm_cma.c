@@ -43,15 +43,16 @@ int shm_cma_read(pid_t pid, void *local, uint64_t remote, size_t len)
 #define CMA_IOV_MAX 1024
 static struct iovec local_iov[CMA_IOV_MAX], remote_iov[CMA_IOV_MAX];
 
-static ssize_t cma_call(pid_t pid, int write, const struct iovec *l, size_t nl, const struct iovec *r, size_t nr)
+static ssize_t cma_call(pid_t pid, int write, const struct iovec *l, size_t nl,
+                        const struct iovec *r, size_t nr)
 {
     return write ? process_vm_writev(pid, l, nl, r, nr, 0) : process_vm_readv(pid, l, nl, r, nr, 0);
 }
 
 /* Up to one bounce buffer's worth: the remote pieces against the bounce
  * buffer, packed before a write and unpacked after a read. */
-static ssize_t copy_bounced(pid_t pid, int write, const struct tern_dt_view *local, const struct tern_dt_view *remote,
-                            size_t off, size_t len)
+static ssize_t copy_bounced(pid_t pid, int write, const struct tern_dt_view *local,
+                            const struct tern_dt_view *remote, size_t off, size_t len)
 {
     size_t rb, want = len < shm.coop_chunk ? len : shm.coop_chunk;
     size_t nr = tern_dt_view_iov(remote, off, want, remote_iov, CMA_IOV_MAX, &rb);
@@ -63,8 +64,8 @@ static ssize_t copy_bounced(pid_t pid, int write, const struct tern_dt_view *loc
 }
 
 /* Piece to piece: as many of both sides' pieces as one call takes. */
-static ssize_t copy_direct(pid_t pid, int write, const struct tern_dt_view *local, const struct tern_dt_view *remote,
-                           size_t off, size_t len)
+static ssize_t copy_direct(pid_t pid, int write, const struct tern_dt_view *local,
+                           const struct tern_dt_view *remote, size_t off, size_t len)
 {
     size_t lb, rb;
     size_t nl = tern_dt_view_iov(local, off, len, local_iov, CMA_IOV_MAX, &lb);
@@ -73,8 +74,8 @@ static ssize_t copy_direct(pid_t pid, int write, const struct tern_dt_view *loca
     return cma_call(pid, write, local_iov, nl, remote_iov, nr);
 }
 
-int shm_cma_copy(pid_t pid, int write, const struct tern_dt_view *local, const struct tern_dt_view *remote,
-                 size_t off, size_t len)
+int shm_cma_copy(pid_t pid, int write, const struct tern_dt_view *local,
+                 const struct tern_dt_view *remote, size_t off, size_t len)
 {
     int bounced = tern_dt_view_piece(local) < shm.iov_local_min;
     while (len) {
@@ -139,7 +140,8 @@ static int pipeline_is_faster(void)
     if (!strcmp(want, "pipeline")) return 1;
     if (!strcmp(want, "cma")) return 0;
     if (strcmp(want, "auto"))
-        tern_warn("TERN_SMP_RNDV_PROTOCOL='%s' is not one of auto, cma, pipeline; using auto", want);
+        tern_warn("TERN_SMP_RNDV_PROTOCOL='%s' is not one of auto, cma, pipeline; using auto",
+                  want);
     size_t n = 1 << 20;
     char *a = malloc(2 * n);
     if (!a) return 0;
@@ -158,7 +160,8 @@ static int pipeline_is_faster(void)
     double mem = (double)n / best_mem / 1e9, cma = best_cma < 1e30 ? (double)n / best_cma / 1e9 : 0;
     int pipe = cma > 0 && 0.8 * mem > 1.7 * cma;
     if (tern_param.show_env_info)
-        tern_note("rendezvous protocol: %s (one core moves 1 MiB at %.1f GB/s by memcpy, %.1f GB/s by CMA)",
+        tern_note("rendezvous protocol: %s (one core moves 1 MiB at %.1f GB/s by memcpy, %.1f GB/s "
+                  "by CMA)",
                   pipe ? "pipeline" : "cooperative CMA", mem, cma);
     return pipe;
 }
@@ -211,8 +214,10 @@ int shm_cma_probe_all(void)
                     total++;
                 }
         if (lowest == me)
-            tern_warn("CMA (process_vm_readv) was refused for %d of %d rank pairs (%s); those pairs use the "
-                      "two-copy shared-memory pipeline", total, n * (n - 1), strerror(first_errno));
+            tern_warn("CMA (process_vm_readv) was refused for %d of %d rank pairs (%s); those "
+                      "pairs use the "
+                      "two-copy shared-memory pipeline",
+                      total, n * (n - 1), strerror(first_errno));
     }
     return 0;
 }

@@ -24,13 +24,13 @@ _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "shared-memory counters need lock-fr
 /* ---- packets in the eager rings ---- */
 
 enum shm_pkt_type {
-    PKT_SKIP = 1,   /* filler up to the end of the ring */
-    PKT_EAGER,      /* payload follows the header */
-    PKT_RTS,        /* request to send; struct shm_rts follows */
-    PKT_CTS,        /* pipeline granted: stream 'len' bytes of request 'cookie' */
-    PKT_SYNC_ACK,   /* synchronous send 'cookie' was matched */
-    PKT_RNDV_FIN,   /* the receiver finished copying slotless rendezvous 'cookie' */
-    PKT_REVOKE,     /* the sender cancels request 'cookie' if it is still unmatched */
+    PKT_SKIP = 1,     /* filler up to the end of the ring */
+    PKT_EAGER,        /* payload follows the header */
+    PKT_RTS,          /* request to send; struct shm_rts follows */
+    PKT_CTS,          /* pipeline granted: stream 'len' bytes of request 'cookie' */
+    PKT_SYNC_ACK,     /* synchronous send 'cookie' was matched */
+    PKT_RNDV_FIN,     /* the receiver finished copying slotless rendezvous 'cookie' */
+    PKT_REVOKE,       /* the sender cancels request 'cookie' if it is still unmatched */
     PKT_REVOKE_REPLY, /* len = 1: 'cookie' was withdrawn; 0: too late, it matched */
 };
 #define PKT_FLAG_SYNC 1
@@ -39,24 +39,24 @@ enum shm_pkt_type {
  * follows at byte 40, so messages up to 24 bytes travel in a single cache
  * line together with the flag that publishes them. */
 struct shm_pkt {
-    _Atomic uint32_t seq;  /* (uint32)(position + 1) once the packet is complete */
+    _Atomic uint32_t seq; /* (uint32)(position + 1) once the packet is complete */
     uint8_t type;
     uint8_t flags;
     uint16_t reserved;
     uint32_t ctx;
-    int32_t src;           /* sender's rank in the communicator */
+    int32_t src; /* sender's rank in the communicator */
     int32_t tag;
-    uint32_t nlines;       /* lines this packet occupies */
-    uint64_t len;          /* payload bytes (EAGER), message bytes (RTS), grant (CTS) */
-    uint64_t cookie;       /* sender's request, echoed back by CTS and SYNC_ACK */
+    uint32_t nlines; /* lines this packet occupies */
+    uint64_t len;    /* payload bytes (EAGER), message bytes (RTS), grant (CTS) */
+    uint64_t cookie; /* sender's request, echoed back by CTS and SYNC_ACK */
 };
 #define SHM_PKT_HDR 40
 _Static_assert(sizeof(struct shm_pkt) == SHM_PKT_HDR, "packet header must be 40 bytes");
 
 struct shm_rts {
     struct tern_dt_desc src; /* the sender's data, as it lies in its memory */
-    uint32_t slot;         /* rendezvous slot in the sender->receiver area, or SHM_NO_SLOT */
-    uint32_t use_pipe;     /* the receiver cannot read us: stream through chunks */
+    uint32_t slot;           /* rendezvous slot in the sender->receiver area, or SHM_NO_SLOT */
+    uint32_t use_pipe;       /* the receiver cannot read us: stream through chunks */
 };
 
 /* What a request-to-send that found no receive keeps in its unexpected
@@ -70,16 +70,20 @@ struct shm_rts_info {
 
 /* This transport's part of a request (tern_request.xport). */
 struct shm_req {
-    void *xfer;              /* rendezvous receive: state kept outside shared memory */
-    size_t progress_off;     /* pipeline: bytes moved so far */
-    uint64_t rts_cookie;     /* receive: the sender's request, for replies */
-    int slot;                /* rendezvous slot; -1 none (set when a send or receive starts) */
-    int pipe_lane;           /* pipeline: the lane the receiver granted */
-    uint8_t cancel_pending;  /* MPI_Cancel asked the receiver to withdraw the send */
-    uint8_t pipe_short;      /* pipeline: the data lies in short pieces (goes in lock step) */
+    void *xfer;             /* rendezvous receive: state kept outside shared memory */
+    size_t progress_off;    /* pipeline: bytes moved so far */
+    uint64_t rts_cookie;    /* receive: the sender's request, for replies */
+    int slot;               /* rendezvous slot; -1 none (set when a send or receive starts) */
+    int pipe_lane;          /* pipeline: the lane the receiver granted */
+    uint8_t cancel_pending; /* MPI_Cancel asked the receiver to withdraw the send */
+    uint8_t pipe_short;     /* pipeline: the data lies in short pieces (goes in lock step) */
 };
-_Static_assert(sizeof(struct shm_req) <= TERN_REQ_XPORT_BYTES, "struct shm_req must fit tern_request.xport");
-static inline struct shm_req *shm_req(struct tern_request *r) { return (struct shm_req *)(void *)r->xport.bytes; }
+_Static_assert(sizeof(struct shm_req) <= TERN_REQ_XPORT_BYTES,
+               "struct shm_req must fit tern_request.xport");
+static inline struct shm_req *shm_req(struct tern_request *r)
+{
+    return (struct shm_req *)(void *)r->xport.bytes;
+}
 static inline const struct shm_req *shm_req_c(const struct tern_request *r)
 {
     return (const struct shm_req *)(const void *)r->xport.bytes;
@@ -99,20 +103,20 @@ struct shm_rndv_slot {
     char pad0[SHM_LINE - 8];
     _Atomic uint64_t done;
     char pad1[SHM_LINE - 8];
-    _Atomic uint32_t state;        /* SLOT_POSTED by the sender, SLOT_ACTIVE by the receiver */
-    _Atomic uint32_t recv_released;/* the receiver will not touch the slot again */
-    uint32_t sender_may_copy;      /* the receiver's pieces are long enough for the sender to write */
+    _Atomic uint32_t state;         /* SLOT_POSTED by the sender, SLOT_ACTIVE by the receiver */
+    _Atomic uint32_t recv_released; /* the receiver will not touch the slot again */
+    uint32_t sender_may_copy; /* the receiver's pieces are long enough for the sender to write */
     uint32_t reserved;
-    uint64_t limit;                /* bytes to move: min(message, receive buffer) */
+    uint64_t limit; /* bytes to move: min(message, receive buffer) */
     uint64_t chunk;
-    struct tern_dt_desc dst;       /* the receive buffer (one block per unit when the sender may copy) */
+    struct tern_dt_desc dst; /* the receive buffer (one block per unit when the sender may copy) */
     char pad2[SHM_LINE - (32 + sizeof(struct tern_dt_desc)) % SHM_LINE];
 };
 enum { SLOT_FREE = 0, SLOT_POSTED = 1, SLOT_ACTIVE = 2 };
 
 struct shm_pipe_flag {
-    _Atomic uint32_t len;          /* bytes in the chunk; 0 = empty */
-    uint32_t lane;                 /* the transfer it belongs to (written before len) */
+    _Atomic uint32_t len; /* bytes in the chunk; 0 = empty */
+    uint32_t lane;        /* the transfer it belongs to (written before len) */
     char pad[SHM_LINE - 8];
 };
 /* Pipeline transfers one receiver streams from one sender at a time: their
@@ -123,22 +127,22 @@ struct shm_pipe_flag {
 /* Per-rank block at the start of the segment. */
 struct shm_rank_ctl {
     _Atomic int32_t pid;
-    int32_t prefer_pipe;           /* rank 0's: large messages take the pipeline */
-    uint64_t probe_addr;           /* address of a word the peers read to test CMA */
+    int32_t prefer_pipe; /* rank 0's: large messages take the pipeline */
+    uint64_t probe_addr; /* address of a word the peers read to test CMA */
     char pad[SHM_LINE - 16];
 };
 
 struct shm_layout {
     size_t ring_bytes, ring_lines;
     size_t pipe_chunks, pipe_chunk_bytes;
-    size_t pair_bytes;             /* one sender->receiver area */
-    size_t ctl_bytes;              /* rank blocks + CMA matrix */
+    size_t pair_bytes; /* one sender->receiver area */
+    size_t ctl_bytes;  /* rank blocks + CMA matrix */
     size_t total;
 };
 
 /* ---- per-peer state (in this process) ---- */
 
-struct shm_ctl_msg {               /* a control packet that found the ring full */
+struct shm_ctl_msg { /* a control packet that found the ring full */
     struct shm_ctl_msg *next;
     uint8_t type;
     uint64_t cookie, len;
@@ -147,8 +151,8 @@ struct shm_ctl_msg {               /* a control packet that found the ring full 
 struct shm_peer {
     int world;
     pid_t pid;
-    int i_can_read;                /* CMA from this process into the peer works */
-    int peer_can_read;             /* ... and from the peer into us */
+    int i_can_read;    /* CMA from this process into the peer works */
+    int peer_can_read; /* ... and from the peer into us */
 
     /* outgoing: me -> peer */
     struct shm_ring_ctl *out_ctl;
@@ -159,7 +163,7 @@ struct shm_peer {
     struct shm_pipe_flag *out_pipe_flags;
     char *out_pipe_data;
     uint32_t pipe_send_cursor;
-    int pipe_short_sends;          /* pipeline sends of short pieces under way (see shm_pipe.c) */
+    int pipe_short_sends; /* pipeline sends of short pieces under way (see shm_pipe.c) */
     struct tern_request *sendq_head, *sendq_tail; /* sends waiting for space, in order */
     struct shm_ctl_msg *ctlq_head, *ctlq_tail;
 
@@ -172,7 +176,7 @@ struct shm_peer {
     char *in_pipe_data;
     uint32_t pipe_recv_cursor;
     struct tern_request *pipe_lane[SHM_PIPE_LANES]; /* receives being streamed */
-    int pipe_active;                             /* lanes in use */
+    int pipe_active;                                /* lanes in use */
     struct tern_request *pipe_wait_head, *pipe_wait_tail;
 };
 
@@ -186,16 +190,16 @@ struct shm_state {
     size_t size;
     struct shm_layout lay;
     int me, n;
-    struct shm_peer *peers;        /* indexed by world rank; peers[me] unused */
-    size_t eager_max;              /* payload bytes that go eagerly */
-    int coop;                      /* cooperative rendezvous enabled */
-    int prefer_pipe;               /* the pipeline beats CMA here (or was asked for) */
+    struct shm_peer *peers; /* indexed by world rank; peers[me] unused */
+    size_t eager_max;       /* payload bytes that go eagerly */
+    int coop;               /* cooperative rendezvous enabled */
+    int prefer_pipe;        /* the pipeline beats CMA here (or was asked for) */
     size_t coop_chunk;
     size_t iov_local_min, iov_remote_min; /* see SMP_IOV_LOCAL_MIN, SMP_IOV_REMOTE_MIN */
-    void *bounce;                  /* CMA copies of short pieces, packed or unpacked here */
+    void *bounce;                         /* CMA copies of short pieces, packed or unpacked here */
     /* transfers under way */
     struct shm_reqlist rndv_send, rndv_recv, pipe_send;
-    int pipe_recv_count;           /* pipeline receives under way, all peers */
+    int pipe_recv_count; /* pipeline receives under way, all peers */
 };
 
 extern struct shm_state shm;
@@ -210,8 +214,8 @@ int shm_cma_read(pid_t pid, void *local, uint64_t remote, size_t len);
 /* Bytes [off, off + len) of the packed stream from the peer's buffer
  * 'remote' into our 'local' (write = 0), or the other way.  A local buffer
  * of short pieces goes through shm.bounce.  0 or -errno. */
-int shm_cma_copy(pid_t pid, int write, const struct tern_dt_view *local, const struct tern_dt_view *remote,
-                 size_t off, size_t len);
+int shm_cma_copy(pid_t pid, int write, const struct tern_dt_view *local,
+                 const struct tern_dt_view *remote, size_t off, size_t len);
 
 /* shm_ring.c */
 struct shm_pkt *shm_ring_reserve(struct shm_peer *p, uint32_t nlines);
@@ -239,14 +243,16 @@ void shm_on_revoke_reply(struct shm_peer *p, uint64_t cookie, uint64_t withdrawn
  * or chunk 'dst': shm_pack_out straight (eager packets, long pieces),
  * shm_pack_staged (shm_pack.c) through a private buffer, for data in short
  * pieces (shm_short_pieces) bound for a pipeline chunk. */
-static inline void shm_pack_out(const struct tern_datatype *dt, const void *buf, size_t count, size_t off,
-                                char *dst, size_t len)
+static inline void shm_pack_out(const struct tern_datatype *dt, const void *buf, size_t count,
+                                size_t off, char *dst, size_t len)
 {
-    if (dt->contig) memcpy(dst, (const char *)buf + dt->true_lb + off, len);
-    else tern_dt_pack(dt, buf, count, off, dst, len);
+    if (dt->contig)
+        memcpy(dst, (const char *)buf + dt->true_lb + off, len);
+    else
+        tern_dt_pack(dt, buf, count, off, dst, len);
 }
-void shm_pack_staged(const struct tern_datatype *dt, const void *buf, size_t count, size_t off, char *dst,
-                     size_t len);
+void shm_pack_staged(const struct tern_datatype *dt, const void *buf, size_t count, size_t off,
+                     char *dst, size_t len);
 /* (buf, count, dt) lies in pieces too short to store whole lines. */
 int shm_short_pieces(const struct tern_datatype *dt, const void *buf, size_t count);
 
@@ -259,13 +265,22 @@ static inline void shm_list_append(struct shm_reqlist *l, struct tern_request *r
 {
     r->next = NULL;
     r->prev = l->tail;
-    if (l->tail) l->tail->next = r; else l->head = r;
+    if (l->tail)
+        l->tail->next = r;
+    else
+        l->head = r;
     l->tail = r;
 }
 static inline void shm_list_remove(struct shm_reqlist *l, struct tern_request *r)
 {
-    if (r->prev) r->prev->next = r->next; else l->head = r->next;
-    if (r->next) r->next->prev = r->prev; else l->tail = r->prev;
+    if (r->prev)
+        r->prev->next = r->next;
+    else
+        l->head = r->next;
+    if (r->next)
+        r->next->prev = r->prev;
+    else
+        l->tail = r->prev;
     r->next = r->prev = NULL;
 }
 

@@ -24,8 +24,8 @@ int shm_short_pieces(const struct tern_datatype *dt, const void *buf, size_t cou
     return tern_dt_view_piece(&v) < STAGE_PIECE;
 }
 
-void shm_pack_staged(const struct tern_datatype *dt, const void *buf, size_t count, size_t off, char *dst,
-                     size_t len)
+void shm_pack_staged(const struct tern_datatype *dt, const void *buf, size_t count, size_t off,
+                     char *dst, size_t len)
 {
     struct tern_dt_view v;
     tern_dt_view_local(&v, dt, buf, count);

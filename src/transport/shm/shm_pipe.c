@@ -30,7 +30,8 @@ static void grant(struct shm_peer *p, struct tern_request *r)
     p->pipe_active++;
     shm_req(r)->progress_off = 0;
     shm.pipe_recv_count++;
-    shm_send_ctl(p, PKT_CTS, shm_req(r)->rts_cookie, (uint64_t)r->limit | (uint64_t)lane << CTS_LANE_SHIFT);
+    shm_send_ctl(p, PKT_CTS, shm_req(r)->rts_cookie,
+                 (uint64_t)r->limit | (uint64_t)lane << CTS_LANE_SHIFT);
     if (!r->limit) lane_done(p, lane); /* a zero-byte receive: no chunk will come */
 }
 
@@ -42,7 +43,10 @@ void shm_pipe_recv_request(struct shm_peer *p, struct tern_request *r)
     }
     r->next = NULL;
     r->prev = p->pipe_wait_tail;
-    if (p->pipe_wait_tail) p->pipe_wait_tail->next = r; else p->pipe_wait_head = r;
+    if (p->pipe_wait_tail)
+        p->pipe_wait_tail->next = r;
+    else
+        p->pipe_wait_head = r;
     p->pipe_wait_tail = r;
 }
 
@@ -81,8 +85,9 @@ static size_t chunk_len(const struct tern_request *r, int lockstep)
 {
     size_t len = r->limit / SHM_PIPE_SPLIT;
     if (len < SHM_PIPE_MIN_CHUNK) len = SHM_PIPE_MIN_CHUNK;
-    size_t max = lockstep && SHM_PIPE_SHORT_CHUNK < shm.lay.pipe_chunk_bytes ? SHM_PIPE_SHORT_CHUNK
-                                                                             : shm.lay.pipe_chunk_bytes;
+    size_t max = lockstep && SHM_PIPE_SHORT_CHUNK < shm.lay.pipe_chunk_bytes
+                     ? SHM_PIPE_SHORT_CHUNK
+                     : shm.lay.pipe_chunk_bytes;
     if (len > max) len = max;
     size_t left = r->limit - shm_req_c(r)->progress_off;
     return left < len ? left : len;
@@ -93,7 +98,8 @@ static size_t chunk_len(const struct tern_request *r, int lockstep)
  * ago has been consumed. */
 static int short_window_open(const struct shm_peer *p)
 {
-    size_t window = p->pipe_short_sends > 2 ? (size_t)p->pipe_short_sends : 2, n = shm.lay.pipe_chunks;
+    size_t window = p->pipe_short_sends > 2 ? (size_t)p->pipe_short_sends : 2,
+           n = shm.lay.pipe_chunks;
     if (window >= n) return 1;
     size_t older = (p->pipe_send_cursor + n - window) % n;
     return !atomic_load_explicit(&p->out_pipe_flags[older].len, memory_order_acquire);
@@ -104,14 +110,17 @@ static int send_chunk(struct tern_request *r)
 {
     struct shm_peer *p = &shm.peers[r->world_peer];
     struct shm_pipe_flag *f = &p->out_pipe_flags[p->pipe_send_cursor];
-    if (shm_req(r)->progress_off == r->limit || atomic_load_explicit(&f->len, memory_order_acquire)) return 0;
+    if (shm_req(r)->progress_off == r->limit || atomic_load_explicit(&f->len, memory_order_acquire))
+        return 0;
     int lockstep = shm_req(r)->pipe_short && p->pipe_active;
     if (lockstep && !short_window_open(p)) return 0;
     size_t len = chunk_len(r, lockstep);
     /* straight from the user's buffer, packed on the way if need be */
     char *chunk = p->out_pipe_data + (size_t)p->pipe_send_cursor * shm.lay.pipe_chunk_bytes;
-    if (shm_req(r)->pipe_short) shm_pack_staged(r->dt, r->buf, r->count, shm_req(r)->progress_off, chunk, len);
-    else shm_pack_out(r->dt, r->buf, r->count, shm_req(r)->progress_off, chunk, len);
+    if (shm_req(r)->pipe_short)
+        shm_pack_staged(r->dt, r->buf, r->count, shm_req(r)->progress_off, chunk, len);
+    else
+        shm_pack_out(r->dt, r->buf, r->count, shm_req(r)->progress_off, chunk, len);
     f->lane = (uint32_t)shm_req(r)->pipe_lane;
     atomic_store_explicit(&f->len, (uint32_t)len, memory_order_release);
     p->pipe_send_cursor = (uint32_t)((p->pipe_send_cursor + 1) % shm.lay.pipe_chunks);
@@ -167,8 +176,11 @@ static int recv_progress(struct shm_peer *p)
         if (!len) break;
         int lane = (int)f->lane;
         struct tern_request *r = lane < SHM_PIPE_LANES ? p->pipe_lane[lane] : NULL;
-        if (!r) tern_fatal("pipeline chunk from rank %d for lane %d, which has no transfer", p->world, lane);
-        tern_p2p_unpack_at(r, shm_req(r)->progress_off, p->in_pipe_data + (size_t)p->pipe_recv_cursor * chunk, len);
+        if (!r)
+            tern_fatal("pipeline chunk from rank %d for lane %d, which has no transfer", p->world,
+                       lane);
+        tern_p2p_unpack_at(r, shm_req(r)->progress_off,
+                           p->in_pipe_data + (size_t)p->pipe_recv_cursor * chunk, len);
         atomic_store_explicit(&f->len, 0, memory_order_release);
         p->pipe_recv_cursor = (uint32_t)((p->pipe_recv_cursor + 1) % shm.lay.pipe_chunks);
         shm_req(r)->progress_off += len;

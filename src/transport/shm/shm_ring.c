@@ -71,7 +71,8 @@ static int try_eager(struct shm_peer *p, struct tern_request *r)
     pkt->len = bytes;
     pkt->cookie = (uint64_t)(uintptr_t)r;
     char *payload = (char *)pkt + SHM_PKT_HDR;
-    if (bytes) shm_pack_out(r->dt, r->buf, r->count, 0, payload, bytes); /* buf may be NULL when 0 */
+    if (bytes)
+        shm_pack_out(r->dt, r->buf, r->count, 0, payload, bytes); /* buf may be NULL when 0 */
     shm_ring_publish(p, pkt, nlines);
     tern_pv_sent(TERN_XPORT_SHM_EAGER, bytes);
     if (r->mode == TERN_MODE_SYNC) {
@@ -99,7 +100,10 @@ int tern_shm_send(struct tern_request *r)
     r->state = TERN_SEND_QUEUED;
     r->next = NULL;
     r->prev = p->sendq_tail;
-    if (p->sendq_tail) p->sendq_tail->next = r; else p->sendq_head = r;
+    if (p->sendq_tail)
+        p->sendq_tail->next = r;
+    else
+        p->sendq_head = r;
     p->sendq_tail = r;
     return MPI_SUCCESS;
 }
@@ -125,7 +129,10 @@ void shm_send_ctl(struct shm_peer *p, uint8_t type, uint64_t cookie, uint64_t le
     m->type = type;
     m->cookie = cookie;
     m->len = len;
-    if (p->ctlq_tail) p->ctlq_tail->next = m; else p->ctlq_head = m;
+    if (p->ctlq_tail)
+        p->ctlq_tail->next = m;
+    else
+        p->ctlq_head = m;
     p->ctlq_tail = m;
 }
 
@@ -137,7 +144,8 @@ void tern_shm_send_sync_ack(int world_dst, uint64_t cookie)
 int shm_flush_queues(struct shm_peer *p)
 {
     int n = 0;
-    while (p->ctlq_head && try_ctl(p, p->ctlq_head->type, p->ctlq_head->cookie, p->ctlq_head->len)) {
+    while (p->ctlq_head &&
+           try_ctl(p, p->ctlq_head->type, p->ctlq_head->cookie, p->ctlq_head->len)) {
         struct shm_ctl_msg *m = p->ctlq_head;
         p->ctlq_head = m->next;
         if (!p->ctlq_head) p->ctlq_tail = NULL;
@@ -153,7 +161,10 @@ int shm_flush_queues(struct shm_peer *p)
             break;
         }
         p->sendq_head = next;
-        if (next) next->prev = NULL; else p->sendq_tail = NULL;
+        if (next)
+            next->prev = NULL;
+        else
+            p->sendq_tail = NULL;
         n++;
     }
     return n;
@@ -162,12 +173,13 @@ int shm_flush_queues(struct shm_peer *p)
 /* ---- receiving ---- */
 
 /* A queue entry for a packet no posted receive wanted. */
-static struct tern_unexp *unexp_from(struct shm_peer *p, const struct shm_pkt *pkt, enum tern_unexp_kind kind,
-                                     size_t data_bytes)
+static struct tern_unexp *unexp_from(struct shm_peer *p, const struct shm_pkt *pkt,
+                                     enum tern_unexp_kind kind, size_t data_bytes)
 {
     struct tern_unexp *u = tern_unexp_alloc(data_bytes);
-    if (!u) tern_fatal("out of memory holding an unexpected message of %llu bytes from rank %d",
-                       (unsigned long long)pkt->len, p->world);
+    if (!u)
+        tern_fatal("out of memory holding an unexpected message of %llu bytes from rank %d",
+                   (unsigned long long)pkt->len, p->world);
     u->ctx = pkt->ctx;
     u->src = pkt->src;
     u->tag = pkt->tag;
@@ -228,14 +240,9 @@ static void on_rts(struct shm_peer *p, const struct shm_pkt *pkt)
 static void on_packet(struct shm_peer *p, const struct shm_pkt *pkt)
 {
     switch (pkt->type) {
-    case PKT_SKIP:
-        break;
-    case PKT_EAGER:
-        on_eager(p, pkt);
-        break;
-    case PKT_RTS:
-        on_rts(p, pkt);
-        break;
+    case PKT_SKIP: break;
+    case PKT_EAGER: on_eager(p, pkt); break;
+    case PKT_RTS: on_rts(p, pkt); break;
     case PKT_CTS:
         shm_pipe_on_cts(p, (struct tern_request *)(uintptr_t)pkt->cookie, pkt->len);
         break;
@@ -245,17 +252,12 @@ static void on_packet(struct shm_peer *p, const struct shm_pkt *pkt)
         tern_req_complete(r);
         break;
     }
-    case PKT_RNDV_FIN:
-        shm_rndv_on_fin((struct tern_request *)(uintptr_t)pkt->cookie);
-        break;
-    case PKT_REVOKE:
-        shm_on_revoke(p, pkt->cookie);
-        break;
-    case PKT_REVOKE_REPLY:
-        shm_on_revoke_reply(p, pkt->cookie, pkt->len);
-        break;
+    case PKT_RNDV_FIN: shm_rndv_on_fin((struct tern_request *)(uintptr_t)pkt->cookie); break;
+    case PKT_REVOKE: shm_on_revoke(p, pkt->cookie); break;
+    case PKT_REVOKE_REPLY: shm_on_revoke_reply(p, pkt->cookie, pkt->len); break;
     default:
-        tern_fatal("corrupt packet type %d from rank %d in the shared-memory ring", pkt->type, p->world);
+        tern_fatal("corrupt packet type %d from rank %d in the shared-memory ring", pkt->type,
+                   p->world);
     }
 }
 
@@ -309,8 +311,8 @@ static inline void cpu_relax(void)
 /* Writes an eager packet straight from the caller's buffer (packed on the
  * way when it is not contiguous) when nothing is queued ahead of it.
  * Returns 1 when the message left. */
-int tern_shm_send_fast(int world, const void *buf, size_t count, const struct tern_datatype *dt, uint32_t ctx,
-                       int src, int tag)
+int tern_shm_send_fast(int world, const void *buf, size_t count, const struct tern_datatype *dt,
+                       uint32_t ctx, int src, int tag)
 {
     struct shm_peer *p = &shm.peers[world];
     size_t bytes = count * dt->size;
@@ -336,13 +338,13 @@ int tern_shm_send_fast(int world, const void *buf, size_t count, const struct te
  * message first, a rendezvous, a long wait) returns 0 and leaves the ring
  * as it was for the general path.  The caller guarantees no earlier
  * receive is posted and no matching message is queued. */
-int tern_shm_recv_fast(int world, void *buf, size_t count, const struct tern_datatype *dt, uint32_t ctx, int src,
-                       int tag, MPI_Status *status)
+int tern_shm_recv_fast(int world, void *buf, size_t count, const struct tern_datatype *dt,
+                       uint32_t ctx, int src, int tag, MPI_Status *status)
 {
     struct shm_peer *p = &shm.peers[world];
     size_t cap = count * dt->size;
-    if (p->ctlq_head || p->sendq_head || shm.rndv_send.head || shm.rndv_recv.head || shm.pipe_send.head ||
-        shm.pipe_recv_count)
+    if (p->ctlq_head || p->sendq_head || shm.rndv_send.head || shm.rndv_recv.head ||
+        shm.pipe_send.head || shm.pipe_recv_count)
         return 0; /* we owe others progress: take the general path */
     uint64_t pos = p->in_pos;
     struct shm_pkt *pkt = line_at(p->in_ring, pos);
@@ -351,8 +353,8 @@ int tern_shm_recv_fast(int world, void *buf, size_t count, const struct tern_dat
         if (spins == 4096) return 0;
         cpu_relax();
     }
-    if (pkt->type != PKT_EAGER || pkt->ctx != ctx || pkt->src != src || (tag != MPI_ANY_TAG && pkt->tag != tag) ||
-        pkt->len > cap || (pkt->flags & PKT_FLAG_SYNC))
+    if (pkt->type != PKT_EAGER || pkt->ctx != ctx || pkt->src != src ||
+        (tag != MPI_ANY_TAG && pkt->tag != tag) || pkt->len > cap || (pkt->flags & PKT_FLAG_SYNC))
         return 0;
     uint32_t nlines = pkt->nlines;
     const char *payload = (const char *)pkt + SHM_PKT_HDR;

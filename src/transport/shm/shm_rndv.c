@@ -106,8 +106,9 @@ static void copy_failed(const char *what, int peer, int rc)
 }
 
 /* Claims chunks until none are left; the receiver reads, the sender writes. */
-static void copy_chunks(struct shm_peer *p, struct shm_rndv_slot *s, const struct tern_dt_view *mine,
-                        const struct tern_dt_view *theirs, int as_sender)
+static void copy_chunks(struct shm_peer *p, struct shm_rndv_slot *s,
+                        const struct tern_dt_view *mine, const struct tern_dt_view *theirs,
+                        int as_sender)
 {
     uint64_t limit = s->limit, chunk = s->chunk;
     for (;;) {
@@ -122,15 +123,16 @@ static void copy_chunks(struct shm_peer *p, struct shm_rndv_slot *s, const struc
 
 /* A rendezvous receive under way (its shm_req xfer). */
 struct rndv_recv {
-    struct shm_rndv_slot own;  /* the slot, when the sender had none left */
-    struct tern_dt_view dst;   /* our receive buffer */
-    struct tern_dt_view src;   /* the sender's buffer, when we read it */
-    int reads;                 /* we copy; else the sender writes it all */
+    struct shm_rndv_slot own; /* the slot, when the sender had none left */
+    struct tern_dt_view dst;  /* our receive buffer */
+    struct tern_dt_view src;  /* the sender's buffer, when we read it */
+    int reads;                /* we copy; else the sender writes it all */
 };
 
 static struct shm_rndv_slot *recv_slot(struct shm_peer *p, struct tern_request *r)
 {
-    return shm_req(r)->slot >= 0 ? &p->in_slots[shm_req(r)->slot] : &((struct rndv_recv *)shm_req(r)->xfer)->own;
+    return shm_req(r)->slot >= 0 ? &p->in_slots[shm_req(r)->slot]
+                                 : &((struct rndv_recv *)shm_req(r)->xfer)->own;
 }
 
 /* Receiver: done when every byte has landed, whoever copied it. */
@@ -158,7 +160,8 @@ static void open_src(struct shm_peer *p, const struct tern_dt_desc *d, struct te
     if (d->nblocks > 1) {
         size_t n = (size_t)d->nblocks * sizeof *blocks;
         blocks = malloc(n);
-        if (!blocks) tern_fatal("out of memory reading the layout of a message from rank %d", p->world);
+        if (!blocks)
+            tern_fatal("out of memory reading the layout of a message from rank %d", p->world);
         int rc = shm_cma_read(p->pid, blocks, d->blocks, n);
         if (rc) copy_failed("process_vm_readv (the sender's datatype layout)", p->world, rc);
     }
@@ -261,12 +264,19 @@ void shm_rndv_on_fin(struct tern_request *r)
 int shm_rndv_cancel(struct shm_peer *p, struct tern_request *r)
 {
     if (r->state == TERN_SEND_QUEUED) {
-        if (r->prev) r->prev->next = r->next; else p->sendq_head = r->next;
-        if (r->next) r->next->prev = r->prev; else p->sendq_tail = r->prev;
+        if (r->prev)
+            r->prev->next = r->next;
+        else
+            p->sendq_head = r->next;
+        if (r->next)
+            r->next->prev = r->prev;
+        else
+            p->sendq_tail = r->prev;
         r->next = r->prev = NULL;
         return 1;
     }
-    if ((r->state == TERN_SEND_RNDV || r->state == TERN_SEND_WAIT_ACK) && !shm_req(r)->cancel_pending) {
+    if ((r->state == TERN_SEND_RNDV || r->state == TERN_SEND_WAIT_ACK) &&
+        !shm_req(r)->cancel_pending) {
         shm_req(r)->cancel_pending = 1;
         shm_send_ctl(p, PKT_REVOKE, (uint64_t)(uintptr_t)r, 0);
     }
@@ -276,7 +286,8 @@ int shm_rndv_cancel(struct shm_peer *p, struct tern_request *r)
 static int owns_cookie(const struct tern_unexp *u, int world, uint64_t cookie)
 {
     if (u->world_src != world || u->xport != &tern_shm_transport) return 0;
-    return (u->kind == TERN_UNEXP_RNDV && ((const struct shm_rts_info *)u->data)->cookie == cookie) ||
+    return (u->kind == TERN_UNEXP_RNDV &&
+            ((const struct shm_rts_info *)u->data)->cookie == cookie) ||
            (u->kind == TERN_UNEXP_EAGER && u->sync && u->sync_cookie == cookie);
 }
 

@@ -38,20 +38,24 @@ static void compute_layout(struct shm_layout *l, int n)
     l->ring_bytes = floor_pow2(ring);
     l->ring_lines = l->ring_bytes / SHM_LINE;
     l->pipe_chunks = tern_param.smp_send_buffers < 2 ? 2 : (size_t)tern_param.smp_send_buffers;
-    l->pipe_chunk_bytes = align_up(tern_param.smp_send_buff_size < 4096 ? 4096 : (size_t)tern_param.smp_send_buff_size, SHM_LINE);
+    l->pipe_chunk_bytes = align_up(
+        tern_param.smp_send_buff_size < 4096 ? 4096 : (size_t)tern_param.smp_send_buff_size,
+        SHM_LINE);
     /* Pair areas grow with the square of the ranks: unless the user chose
      * the chunk count, keep each rank's share of the segment near
      * PIPE_BUDGET by giving many-rank jobs fewer chunks per pair. */
     const size_t PIPE_BUDGET = (size_t)32 << 20;
     if (n > 1 && !tern_param_user_set("SMP_SEND_BUFFERS")) {
         size_t per_pair = PIPE_BUDGET / (size_t)(n - 1);
-        size_t fit = per_pair > l->ring_bytes ? (per_pair - l->ring_bytes) / l->pipe_chunk_bytes : 0;
+        size_t fit =
+            per_pair > l->ring_bytes ? (per_pair - l->ring_bytes) / l->pipe_chunk_bytes : 0;
         if (fit < l->pipe_chunks) l->pipe_chunks = fit < 2 ? 2 : fit;
     }
-    l->pair_bytes = align_up(sizeof(struct shm_ring_ctl) + l->ring_bytes +
-                                 SHM_RNDV_SLOTS * sizeof(struct shm_rndv_slot) +
-                                 l->pipe_chunks * (sizeof(struct shm_pipe_flag) + l->pipe_chunk_bytes),
-                             4096);
+    l->pair_bytes =
+        align_up(sizeof(struct shm_ring_ctl) + l->ring_bytes +
+                     SHM_RNDV_SLOTS * sizeof(struct shm_rndv_slot) +
+                     l->pipe_chunks * (sizeof(struct shm_pipe_flag) + l->pipe_chunk_bytes),
+                 4096);
     l->ctl_bytes = align_up((size_t)n * sizeof(struct shm_rank_ctl) + (size_t)n * (size_t)n, 4096);
     l->total = l->ctl_bytes + (size_t)n * (size_t)(n - 1) * l->pair_bytes;
 }
@@ -92,7 +96,8 @@ static void size_segment(int fd, size_t size)
         unsigned long long avail = (unsigned long long)vfs.f_bavail * vfs.f_frsize;
         if (avail < size)
             tern_fatal("/dev/shm has %llu MiB free but %d ranks need %zu MiB of shared memory "
-                       "(%zu KiB per rank pair: ring TERN_SMP_QUEUE_LENGTH=%zu, pipeline %zu x %zu bytes); "
+                       "(%zu KiB per rank pair: ring TERN_SMP_QUEUE_LENGTH=%zu, pipeline %zu x %zu "
+                       "bytes); "
                        "free space in /dev/shm or lower those parameters",
                        avail >> 20, shm.n, size >> 20, shm.lay.pair_bytes >> 10, shm.lay.ring_bytes,
                        shm.lay.pipe_chunks, shm.lay.pipe_chunk_bytes);
@@ -116,7 +121,8 @@ int shm_segment_setup(void)
 
     int fd = tern_boot_take_shm_fd();
     if (fd < 0)
-        tern_fatal("%d ranks need the shared-memory file Tern's mpiexec gives each job (TERN_SHM_FD), and this "
+        tern_fatal("%d ranks need the shared-memory file Tern's mpiexec gives each job "
+                   "(TERN_SHM_FD), and this "
                    "rank has none: start the job with Tern's mpiexec",
                    shm.n);
     if (shm.me == 0) size_segment(fd, shm.lay.total);
@@ -124,15 +130,20 @@ int shm_segment_setup(void)
     /* Ranks that read other parameters than rank 0 (-env per MPMD block)
      * would lay the segment out differently: stop before a SIGBUS. */
     struct stat st;
-    if (fstat(fd, &st) != 0) tern_fatal("cannot examine the shared-memory segment: %s", strerror(errno));
+    if (fstat(fd, &st) != 0)
+        tern_fatal("cannot examine the shared-memory segment: %s", strerror(errno));
     if ((size_t)st.st_size != shm.lay.total)
-        tern_fatal("the shared-memory segment has %lld bytes, but this rank's parameters (TERN_SMP_QUEUE_LENGTH, "
-                   "TERN_SMP_SEND_BUFFERS, TERN_SMP_SEND_BUFF_SIZE) need %zu: give every rank the same values",
+        tern_fatal("the shared-memory segment has %lld bytes, but this rank's parameters "
+                   "(TERN_SMP_QUEUE_LENGTH, "
+                   "TERN_SMP_SEND_BUFFERS, TERN_SMP_SEND_BUFF_SIZE) need %zu: give every rank the "
+                   "same values",
                    (long long)st.st_size, shm.lay.total);
-    void *base = mmap(NULL, shm.lay.total, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+    void *base =
+        mmap(NULL, shm.lay.total, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
     int map_errno = errno;
     close(fd);
-    if (base == MAP_FAILED) tern_fatal("cannot map the shared-memory segment: %s", strerror(map_errno));
+    if (base == MAP_FAILED)
+        tern_fatal("cannot map the shared-memory segment: %s", strerror(map_errno));
     shm.base = base;
     shm.size = shm.lay.total;
 

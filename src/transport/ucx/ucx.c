@@ -33,7 +33,8 @@ static int publish_address(void)
     size_t hex_len = 2 * len, nchunks = (hex_len + ADDR_CHUNK - 1) / ADDR_CHUNK;
     char *hex = malloc(hex_len + 1);
     if (!hex) tern_fatal("out of memory for a %zu-byte UCX worker address", len);
-    for (size_t i = 0; i < len; i++) snprintf(hex + 2 * i, 3, "%02x", ((const unsigned char *)addr)[i]);
+    for (size_t i = 0; i < len; i++)
+        snprintf(hex + 2 * i, 3, "%02x", ((const unsigned char *)addr)[i]);
     ucp_worker_release_address(ucx.worker, addr);
     char key[64], val[ADDR_CHUNK + 1];
     int bad = 0;
@@ -101,13 +102,15 @@ ucp_ep_h ucx_ep(int world, int *err)
 {
     struct ucx_peer *p = ucx_peer(world);
     if (!p) {
-        *err = tern_err_make(MPI_ERR_NO_MEM, "out of memory for the UCX state of peer rank %d", world);
+        *err =
+            tern_err_make(MPI_ERR_NO_MEM, "out of memory for the UCX state of peer rank %d", world);
         return NULL;
     }
     if (p->ep) return p->ep;
     void *addr = fetch_address(world);
     if (!addr) {
-        *err = tern_err_make(MPI_ERR_OTHER, "UCX: the launcher has no worker address of rank %d", world);
+        *err = tern_err_make(MPI_ERR_OTHER, "UCX: the launcher has no worker address of rank %d",
+                             world);
         return NULL;
     }
     ucp_ep_params_t ep_params = {
@@ -121,7 +124,8 @@ ucp_ep_h ucx_ep(int world, int *err)
     free(addr);
     if (st != UCS_OK) {
         p->ep = NULL;
-        *err = tern_err_make(MPI_ERR_OTHER, "UCX: cannot connect to rank %d: %s", world, ucs_status_string(st));
+        *err = tern_err_make(MPI_ERR_OTHER, "UCX: cannot connect to rank %d: %s", world,
+                             ucs_status_string(st));
         return NULL;
     }
     return p->ep;
@@ -147,7 +151,8 @@ static int tern_ucx_init(void)
     ucx.dead = -1;
     ucx.outstanding = 0;
     ucx.peers = calloc((size_t)tern_g.world_size, sizeof *ucx.peers);
-    if (!ucx.peers) tern_fatal("out of memory for the UCX peer table of %d ranks", tern_g.world_size);
+    if (!ucx.peers)
+        tern_fatal("out of memory for the UCX peer table of %d ranks", tern_g.world_size);
 
     /* UCX_* variables of the environment configure UCX, as with other MPIs. */
     ucp_config_t *config;
@@ -175,15 +180,9 @@ static int tern_ucx_init(void)
     return publish_address();
 }
 
-static int tern_ucx_progress(void)
-{
-    return (int)ucp_worker_progress(ucx.worker);
-}
+static int tern_ucx_progress(void) { return (int)ucp_worker_progress(ucx.worker); }
 
-static int tern_ucx_find_dead_peer(void)
-{
-    return ucx.dead;
-}
+static int tern_ucx_find_dead_peer(void) { return ucx.dead; }
 
 static void wait_request(void *req)
 {
@@ -214,7 +213,8 @@ static void tern_ucx_finalize(void)
         if (!p) continue;
         if (p->ep) {
             /* After the last fence every peer is done: nothing to flush. */
-            ucp_request_param_t rp = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS, .flags = UCP_EP_CLOSE_FLAG_FORCE};
+            ucp_request_param_t rp = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+                                      .flags = UCP_EP_CLOSE_FLAG_FORCE};
             wait_request(ucp_ep_close_nbx(p->ep, &rp));
         }
         ucx_peer_free_held(p);

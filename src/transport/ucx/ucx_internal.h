@@ -27,11 +27,11 @@ enum { UCX_AM_MSG = 1, UCX_AM_CTL = 2 };
  * its request (struct ucx_sreq). */
 struct ucx_hdr {
     uint32_t ctx;
-    int32_t src, tag;     /* rank in the communicator, tag */
+    int32_t src, tag; /* rank in the communicator, tag */
     int32_t world_src;
-    uint32_t seq;         /* per sender and receiver: restores send order */
-    uint32_t sync;        /* eager synchronous: acknowledge on match */
-    uint64_t cookie;      /* the sender's request: acks and revokes name it */
+    uint32_t seq;    /* per sender and receiver: restores send order */
+    uint32_t sync;   /* eager synchronous: acknowledge on match */
+    uint64_t cookie; /* the sender's request: acks and revokes name it */
 };
 
 /* Control messages: header only. */
@@ -49,13 +49,13 @@ struct ucx_ctl {
 struct ucx_held {
     struct ucx_held *next;
     struct ucx_hdr hdr;
-    void *data;           /* a copy of eager data, or the rendezvous descriptor */
+    void *data; /* a copy of eager data, or the rendezvous descriptor */
     size_t len;
     int rndv;
 };
 
 struct ucx_peer {
-    ucp_ep_h ep;          /* NULL until this process first sends to the peer */
+    ucp_ep_h ep; /* NULL until this process first sends to the peer */
     uint32_t send_seq, recv_seq;
     struct ucx_held *held; /* in seq order */
 };
@@ -63,16 +63,16 @@ struct ucx_peer {
 /* A send's protocol state, in tern_request.xport. */
 struct ucx_sreq {
     struct ucx_hdr hdr;
-    void *aux;            /* iovec array or packed copy, freed at completion */
-    uint8_t data_done;    /* UCP is done with the buffer (rendezvous: fetched) */
+    void *aux;         /* iovec array or packed copy, freed at completion */
+    uint8_t data_done; /* UCP is done with the buffer (rendezvous: fetched) */
     uint8_t need_ack, acked;
     uint8_t cancel_pending, withdrawn;
 };
 
 /* A receive's rendezvous fetch, in tern_request.xport. */
 struct ucx_rreq {
-    void *aux;            /* iovec array, or the whole message when it is unpacked or truncated */
-    uint8_t unpack;       /* aux holds the message: unpack r->limit bytes of it */
+    void *aux;      /* iovec array, or the whole message when it is unpacked or truncated */
+    uint8_t unpack; /* aux holds the message: unpack r->limit bytes of it */
 };
 
 /* An unexpected rendezvous message: tern_unexp.data. */
@@ -86,8 +86,8 @@ struct ucx_state {
     ucp_worker_h worker;
     struct ucx_peer **peers; /* by world rank */
     size_t eager_max, iov_min;
-    long outstanding;     /* UCP requests not yet completed */
-    int dead;             /* world rank an endpoint reported failed, or -1 */
+    long outstanding; /* UCP requests not yet completed */
+    int dead;         /* world rank an endpoint reported failed, or -1 */
     int dead_status;
 };
 extern struct ucx_state ucx;
@@ -99,10 +99,10 @@ struct ucx_peer *ucx_peer(int world);
 ucp_ep_h ucx_ep(int world, int *err);
 
 /* The active-message handlers (ucx_msg.c). */
-ucs_status_t ucx_on_msg(void *arg, const void *header, size_t header_length, void *data, size_t length,
-                        const ucp_am_recv_param_t *param);
-ucs_status_t ucx_on_ctl(void *arg, const void *header, size_t header_length, void *data, size_t length,
-                        const ucp_am_recv_param_t *param);
+ucs_status_t ucx_on_msg(void *arg, const void *header, size_t header_length, void *data,
+                        size_t length, const ucp_am_recv_param_t *param);
+ucs_status_t ucx_on_ctl(void *arg, const void *header, size_t header_length, void *data,
+                        size_t length, const ucp_am_recv_param_t *param);
 void ucx_peer_free_held(struct ucx_peer *p);
 
 /* The operations of the transport table (ucx_msg.c). */
@@ -113,13 +113,15 @@ int tern_ucx_cancel_send(struct tern_request *r);
 
 static inline struct ucx_sreq *ucx_sreq(struct tern_request *r)
 {
-    _Static_assert(sizeof(struct ucx_sreq) <= TERN_REQ_XPORT_BYTES, "ucx_sreq outgrows tern_request.xport");
+    _Static_assert(sizeof(struct ucx_sreq) <= TERN_REQ_XPORT_BYTES,
+                   "ucx_sreq outgrows tern_request.xport");
     return (struct ucx_sreq *)(void *)r->xport.bytes;
 }
 
 static inline struct ucx_rreq *ucx_rreq(struct tern_request *r)
 {
-    _Static_assert(sizeof(struct ucx_rreq) <= TERN_REQ_XPORT_BYTES, "ucx_rreq outgrows tern_request.xport");
+    _Static_assert(sizeof(struct ucx_rreq) <= TERN_REQ_XPORT_BYTES,
+                   "ucx_rreq outgrows tern_request.xport");
     return (struct ucx_rreq *)(void *)r->xport.bytes;
 }
 

@@ -45,7 +45,8 @@ static ucp_dt_iov_t *make_iov(const struct tern_dt_view *v, size_t bytes, size_t
             if (!grown) tern_fatal("out of memory for %zu iovecs of a derived datatype", cap);
             iov = grown;
         }
-        for (size_t i = 0; i < k; i++) iov[n + i] = (ucp_dt_iov_t){part[i].iov_base, part[i].iov_len};
+        for (size_t i = 0; i < k; i++)
+            iov[n + i] = (ucp_dt_iov_t){part[i].iov_base, part[i].iov_len};
         n += k;
         off += got;
     }
@@ -63,7 +64,8 @@ struct ucx_buf {
     void *aux; /* what to free at completion */
 };
 
-static int layout(void *buf, size_t count, const struct tern_datatype *dt, size_t bytes, struct ucx_buf *b)
+static int layout(void *buf, size_t count, const struct tern_datatype *dt, size_t bytes,
+                  struct ucx_buf *b)
 {
     b->aux = NULL;
     b->dt = ucp_dt_make_contig(1);
@@ -100,9 +102,11 @@ static void send_ctl(int world, uint32_t type, uint64_t cookie, uint64_t value)
     if (!ep) return; /* the peer is gone: the liveness check reports it */
     struct ucx_ctl *c = malloc(sizeof *c);
     if (!c) tern_fatal("out of memory for a UCX control message");
-    *c = (struct ucx_ctl){.type = type, .world_src = tern_g.world_rank, .cookie = cookie, .value = value};
+    *c = (struct ucx_ctl){
+        .type = type, .world_src = tern_g.world_rank, .cookie = cookie, .value = value};
     ucp_request_param_t rp = {
-        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS,
+        .op_attr_mask =
+            UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS,
         .flags = UCP_AM_SEND_FLAG_EAGER,
         .cb.send = ctl_sent,
         .user_data = c,
@@ -142,8 +146,9 @@ static void sent(void *req, ucs_status_t status, void *user_data)
     ucp_request_free(req);
     ucx.outstanding--;
     if (status != UCS_OK && r->status.MPI_ERROR == MPI_SUCCESS)
-        r->status.MPI_ERROR = tern_err_make(MPI_ERR_OTHER, "UCX: the %zu-byte message to rank %d failed: %s",
-                                            r->bytes, r->world_peer, ucs_status_string(status));
+        r->status.MPI_ERROR =
+            tern_err_make(MPI_ERR_OTHER, "UCX: the %zu-byte message to rank %d failed: %s",
+                          r->bytes, r->world_peer, ucs_status_string(status));
     ucx_sreq(r)->data_done = 1;
     send_try_complete(r);
 }
@@ -158,8 +163,12 @@ int tern_ucx_send(struct tern_request *r)
     memset(s, 0, sizeof *s);
     int eager = r->bytes <= ucx.eager_max;
     int sync = r->mode == TERN_MODE_SYNC && eager;
-    s->hdr = (struct ucx_hdr){.ctx = r->ctx, .src = r->comm->rank, .tag = r->tag,
-                              .world_src = tern_g.world_rank, .seq = p->send_seq, .sync = (uint32_t)sync,
+    s->hdr = (struct ucx_hdr){.ctx = r->ctx,
+                              .src = r->comm->rank,
+                              .tag = r->tag,
+                              .world_src = tern_g.world_rank,
+                              .seq = p->send_seq,
+                              .sync = (uint32_t)sync,
                               .cookie = (uint64_t)(uintptr_t)r};
     s->need_ack = (uint8_t)sync;
 
@@ -167,14 +176,16 @@ int tern_ucx_send(struct tern_request *r)
     if (!layout(r->buf, r->count, r->dt, r->bytes, &b)) {
         /* Short pieces: one packed copy costs less than many iovecs. */
         b.aux = b.buffer = malloc(r->bytes ? r->bytes : 1);
-        if (!b.aux) return tern_err_make(MPI_ERR_NO_MEM, "out of memory packing a %zu-byte message", r->bytes);
+        if (!b.aux)
+            return tern_err_make(MPI_ERR_NO_MEM, "out of memory packing a %zu-byte message",
+                                 r->bytes);
         tern_dt_pack(r->dt, r->buf, r->count, 0, b.buffer, r->bytes);
         b.count = r->bytes;
     }
     s->aux = b.aux;
     ucp_request_param_t rp = {
-        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_DATATYPE |
-                        UCP_OP_ATTR_FIELD_FLAGS,
+        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA |
+                        UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_FLAGS,
         .flags = eager ? UCP_AM_SEND_FLAG_EAGER : UCP_AM_SEND_FLAG_RNDV,
         .cb.send = sent,
         .user_data = r,
@@ -184,8 +195,8 @@ int tern_ucx_send(struct tern_request *r)
     if (UCS_PTR_IS_ERR(req)) {
         free(s->aux);
         s->aux = NULL;
-        return tern_err_make(MPI_ERR_OTHER, "UCX: cannot send %zu bytes to rank %d: %s", r->bytes, r->world_peer,
-                             ucs_status_string(UCS_PTR_STATUS(req)));
+        return tern_err_make(MPI_ERR_OTHER, "UCX: cannot send %zu bytes to rank %d: %s", r->bytes,
+                             r->world_peer, ucs_status_string(UCS_PTR_STATUS(req)));
     }
     p->send_seq++;
     tern_pv_sent(eager ? TERN_XPORT_UCX_EAGER : TERN_XPORT_UCX_RNDV, r->bytes);
@@ -217,8 +228,9 @@ static void fetch_done(struct tern_request *r, ucs_status_t status)
     free(q->aux);
     q->aux = NULL;
     if (status != UCS_OK && r->status.MPI_ERROR == MPI_SUCCESS)
-        r->status.MPI_ERROR = tern_err_make(MPI_ERR_OTHER, "UCX: fetching the message from rank %d failed: %s",
-                                            r->status.MPI_SOURCE, ucs_status_string(status));
+        r->status.MPI_ERROR =
+            tern_err_make(MPI_ERR_OTHER, "UCX: fetching the message from rank %d failed: %s",
+                          r->status.MPI_SOURCE, ucs_status_string(status));
     tern_req_complete(r);
 }
 
@@ -247,7 +259,8 @@ static void fetch(struct tern_request *r, void *desc, size_t len)
     }
     q->aux = b.aux;
     ucp_request_param_t rp = {
-        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_DATATYPE,
+        .op_attr_mask =
+            UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_DATATYPE,
         .cb.recv_am = fetched,
         .user_data = r,
         .datatype = b.dt,
@@ -311,7 +324,8 @@ static void hold(struct ucx_peer *p, const struct ucx_hdr *h, void *data, size_t
     *x = (struct ucx_held){.hdr = *h, .data = data, .len = len, .rndv = rndv};
     if (!rndv) {
         x->data = malloc(len ? len : 1);
-        if (!x->data) tern_fatal("out of memory holding a %zu-byte message from rank %d", len, h->world_src);
+        if (!x->data)
+            tern_fatal("out of memory holding a %zu-byte message from rank %d", len, h->world_src);
         memcpy(x->data, data, len);
     }
     struct ucx_held **pp = &p->held;
@@ -320,12 +334,13 @@ static void hold(struct ucx_peer *p, const struct ucx_hdr *h, void *data, size_t
     *pp = x;
 }
 
-ucs_status_t ucx_on_msg(void *arg, const void *header, size_t header_length, void *data, size_t length,
-                        const ucp_am_recv_param_t *param)
+ucs_status_t ucx_on_msg(void *arg, const void *header, size_t header_length, void *data,
+                        size_t length, const ucp_am_recv_param_t *param)
 {
     (void)arg;
     struct ucx_hdr h;
-    if (header_length != sizeof h) tern_fatal("UCX: a message with a %zu-byte header is not Tern's", header_length);
+    if (header_length != sizeof h)
+        tern_fatal("UCX: a message with a %zu-byte header is not Tern's", header_length);
     memcpy(&h, header, sizeof h);
     int rndv = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) != 0;
     struct ucx_peer *p = ucx_peer(h.world_src);
@@ -365,12 +380,13 @@ static int owns_cookie(const struct tern_unexp *u, int world, uint64_t cookie)
     return u->world_src == world && u->xport == &tern_ucx_transport && u->sync_cookie == cookie;
 }
 
-ucs_status_t ucx_on_ctl(void *arg, const void *header, size_t header_length, void *data, size_t length,
-                        const ucp_am_recv_param_t *param)
+ucs_status_t ucx_on_ctl(void *arg, const void *header, size_t header_length, void *data,
+                        size_t length, const ucp_am_recv_param_t *param)
 {
     (void)arg, (void)data, (void)length, (void)param;
     struct ucx_ctl c;
-    if (header_length != sizeof c) tern_fatal("UCX: a control message with a %zu-byte header", header_length);
+    if (header_length != sizeof c)
+        tern_fatal("UCX: a control message with a %zu-byte header", header_length);
     memcpy(&c, header, sizeof c);
     struct tern_request *r = (struct tern_request *)(uintptr_t)c.cookie;
     switch (c.type) {
@@ -381,7 +397,8 @@ ucs_status_t ucx_on_ctl(void *arg, const void *header, size_t header_length, voi
     case UCX_CTL_REVOKE: {
         struct tern_unexp *u = tern_unexp_find(owns_cookie, c.world_src, c.cookie);
         if (u) {
-            if (u->kind == TERN_UNEXP_RNDV) ucp_am_data_release(ucx.worker, ((struct ucx_rts *)u->data)->desc);
+            if (u->kind == TERN_UNEXP_RNDV)
+                ucp_am_data_release(ucx.worker, ((struct ucx_rts *)u->data)->desc);
             tern_unexp_free(u);
         }
         send_ctl(c.world_src, UCX_CTL_REVOKE_REPLY, c.cookie, u != NULL);
