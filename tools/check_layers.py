@@ -45,6 +45,7 @@ LAYERS = [
     ["comm"],
     ["runtime"],
     ["api", "mpit"],
+    ["fortran"],
 ]
 LEVEL = {folder: i for i, layer in enumerate(LAYERS) for folder in layer}
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # check.sh: fail when the committed outputs of gen_bindings.py, genapi.py and
-# gen_unimpl_test.py are stale.
+# gen_unimpl_test.py and gen_fortran.py are stale.
 #
 # Regenerates src/api/gen/ (the generated entry points), include/mpi.h,
 # src/api/unimplemented.c, tools/gen/api_list.txt and (from that fresh list)
@@ -45,6 +45,11 @@ if ! "$python" "$here/gen_unimpl_test.py" --api-list "$tmp/tools/gen/api_list.tx
     exit 1
 fi
 
+if ! "$python" "$here/gen_fortran.py" --outdir "$tmp"; then
+    echo "check.sh: gen_fortran.py failed" >&2
+    exit 1
+fi
+
 generated_bindings=$(cd "$tmp" && find src/api/gen -type f | sort)
 for f in $(cd "$root" && find src/api/gen -type f | sort); do
     case " $(echo $generated_bindings) " in
@@ -53,6 +58,8 @@ for f in $(cd "$root" && find src/api/gen -type f | sort); do
     esac
 done
 for f in include/mpi.h src/api/unimplemented.c tools/gen/api_list.txt tests/unimpl/unimpl_gen.c \
+         src/fortran/gen/f77_bindings.c src/fortran/gen/f77_list.txt src/fortran/gen/mpif.h \
+         src/fortran/gen/mpi.f90 \
          $generated_bindings; do
     if ! diff -u "$root/$f" "$tmp/$f"; then
         status=1
