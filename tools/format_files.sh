@@ -4,4 +4,4 @@
 # tools/gen/check.sh already holds them to the generators' output.
 cd "$(dirname "$0")/.." || exit 1
 git ls-files '*.c' '*.h' |
-    grep -v -E '^(include/mpi\.h|src/api/unimplemented\.c|src/api/gen/|tests/unimpl/unimpl_gen\.c)'
+    grep -v -E '^(include/mpi\.h|src/api/unimplemented\.c|src/api/gen/|src/fortran/gen/|tests/unimpl/unimpl_gen\.c)'
