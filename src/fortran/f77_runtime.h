@@ -35,6 +35,11 @@ _Static_assert(sizeof(MPI_Status) == 5 * sizeof(MPI_Fint), "MPI_STATUS_SIZE is 5
     TERN_F77_ALIAS(p##l##_, p##l##__) \
     TERN_F77_ALIAS(p##l##_, P##U)
 
+/* A Fortran procedure whose body is the C function fn, in the eight names. */
+#define TERN_F77_CALLBACK(l, U, fn)                            \
+    extern __typeof__(fn) p##l##_ __attribute__((alias(#fn))); \
+    TERN_F77_NAMES(l, U)
+
 /* The common blocks mpif.h and the mpi module declare (MPICH's layout: a
  * program compiled against MPICH's mpif.h passes their addresses). */
 struct tern_f_priv1 {

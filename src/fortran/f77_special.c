@@ -238,9 +238,6 @@ static void f_null_delete(const MPI_Fint *o, const MPI_Fint *k, const void *v, c
 #undef MPI_TYPE_NULL_DELETE_FN
 #undef MPI_WIN_NULL_DELETE_FN
 #undef MPI_CONVERSION_FN_NULL
-#define TERN_F77_CALLBACK(l, U, fn)                            \
-    extern __typeof__(fn) p##l##_ __attribute__((alias(#fn))); \
-    TERN_F77_NAMES(l, U)
 TERN_F77_CALLBACK(mpi_null_copy_fn, MPI_NULL_COPY_FN, f_null_copy)
 TERN_F77_CALLBACK(mpi_comm_null_copy_fn, MPI_COMM_NULL_COPY_FN, f_null_copy)
 TERN_F77_CALLBACK(mpi_type_null_copy_fn, MPI_TYPE_NULL_COPY_FN, f_null_copy)
