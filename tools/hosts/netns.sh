@@ -125,7 +125,9 @@ LogLevel ERROR
 MaxStartups 200:30:400
 MaxSessions 200
 EOF
-        ns_run "$k" /usr/sbin/sshd -D -e -f "$state/sshd_$h" 2>> "$state/sshd_$h.log" &
+        # Nothing inherited stays open: a caller waiting for our output
+        # (ctest, $(...)) would wait for sshd too.
+        ns_run "$k" /usr/sbin/sshd -D -e -f "$state/sshd_$h" < /dev/null > /dev/null 2>> "$state/sshd_$h.log" &
         echo $! >> "$state/pids"
         cat >> "$state/ssh_config" << EOF
 Host $h
