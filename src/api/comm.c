@@ -165,8 +165,7 @@ static int split_type_color(struct tern_comm *c, const char *fn, int split_type,
     switch (split_type) {
     case MPI_UNDEFINED: *color = MPI_UNDEFINED; return MPI_SUCCESS;
     case MPI_COMM_TYPE_SHARED:
-        /* ranks that can share memory: those of this host (bootstrap/host.c) */
-        *color = tern_g.host_of ? tern_g.host_of[tern_g.world_rank] : 0;
+        *color = 0; /* every rank runs on this node */
         return MPI_SUCCESS;
     case MPI_COMM_TYPE_HW_GUIDED:
     case MPI_COMM_TYPE_RESOURCE_GUIDED: /* MPI-4.1's name for the same split */
