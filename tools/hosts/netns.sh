@@ -35,13 +35,14 @@
 #   - Debian's ssh_config reads /etc/ssh/ssh_config.d/*.conf first, so the
 #     drop-in wins over the defaults but not over ~/.ssh/config.
 #
-# Environment: TERN_NETNS_PREFIX (default h) and TERN_NETNS_NET (default
+# Environment: NETNS_HOSTS_PREFIX (default h) and NETNS_HOSTS_NET (default
 # 10.200.0) allow two sets side by side (e.g. two test trees); the state
-# lives in /run/tern-netns-$PREFIX.
+# lives in /run/tern-netns-$PREFIX.  (Not TERN_*: Tern's ranks warn about
+# every TERN_ variable that is not one of their parameters.)
 set -euo pipefail
 
-prefix=${TERN_NETNS_PREFIX:-h}
-net=${TERN_NETNS_NET:-10.200.0}
+prefix=${NETNS_HOSTS_PREFIX:-h}
+net=${NETNS_HOSTS_NET:-10.200.0}
 state=/run/tern-netns-$prefix
 bridge=tern-$prefix
 sshconf=/etc/ssh/ssh_config.d/tern-hosts-$prefix.conf
