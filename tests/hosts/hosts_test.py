@@ -47,7 +47,7 @@ def run(args, env=None, timeout=60):
 
 
 def prefix():
-    return os.environ.get("TERN_NETNS_PREFIX", "h")
+    return os.environ.get("NETNS_HOSTS_PREFIX", "h")
 
 
 def hosts(n):

@@ -1,7 +1,9 @@
 /* mpiexec's own parameters, declared once: read from the environment as
  * TERN_<NAME> or, where MVAPICH2's mpirun_rsh has the same knob, its name;
  * --help lists them from this table.  (The library's parameters are in
- * src/core/params.def; these belong to the launcher alone.) */
+ * src/core/params.def; these belong to the launcher alone, and the library
+ * knows their names only so as not to warn about them: internal_vars in
+ * src/core/params.c.) */
 #include "mpiexec.h"
 
 #include <stdio.h>
