@@ -33,8 +33,16 @@ int hosts_is_this_host(const char *h)
     return lh == lm && strncasecmp(h, me, lh) == 0 && (h[lh] == '\0' || me[lm] == '\0');
 }
 
-static void add_host(struct options *o, const char *name, int count)
+static void add_host(struct options *o, const char *given, int count)
 {
+    /* A proxy elsewhere in the launch tree may start this host's proxy:
+     * "localhost" would mean its own host there. */
+    char me[256];
+    const char *name = given;
+    if (hosts_is_this_host(given)) {
+        hosts_this_name(me, sizeof me);
+        name = me;
+    }
     for (int i = 0; i < o->nhosts; i++)
         if (strcmp(o->hosts[i].name, name) == 0) {
             o->hosts[i].slots += count;
