@@ -24,8 +24,15 @@
 #     are shared by all namespaces and belong to the machine).
 #
 # Facts learnt on this machine kind (Debian 12, root in a container):
-#   - sshd needs /run/sshd (privilege separation) even with -D, and refuses
-#     keys in group-writable directories unless StrictModes is off;
+#   - openssh-server is not installed by default (the client is); sshd
+#     needs /run/sshd (privilege separation) even with -D; StrictModes is
+#     off here only because the throwaway keys live under /run;
+#   - interface names are at most 15 bytes ("Attribute failed policy
+#     validation" otherwise), hence tern-<prefix>-<k>;
+#   - sshd must not inherit the caller's stdout/stderr: ctest (and $(...))
+#     wait for every holder of the pipe, so 'up' would seem to hang;
+#   - a namespace without a default route answers "Network is unreachable"
+#     at once for anything outside 10.200.0.0/24;
 #   - `ip netns exec` remounts /sys and bind-mounts /etc/netns/<name>/*, and
 #     gives no UTS namespace: nsenter with both namespaces is used instead;
 #   - `unshare --uts=FILE` keeps a UTS namespace without a process once FILE
