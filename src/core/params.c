@@ -27,11 +27,25 @@ struct tern_param_desc tern_param_table[] = {
 const int tern_param_count = (int)(sizeof tern_param_table / sizeof tern_param_table[0]);
 
 /* Variables with our prefix that are not parameters: set by mpiexec for the
- * bootstrap, or read by the compiler wrappers. */
+ * bootstrap, read by the compiler wrappers, or mpiexec's own parameters
+ * (tools/mpiexec/params.c), which reach the ranks with the environment. */
 static const char *const internal_vars[] = {
-    "TERN_BOOT_FD",    "TERN_RANK",   "TERN_SIZE",   "TERN_LOCAL_RANK",
-    "TERN_LOCAL_SIZE", "TERN_APPNUM", "TERN_JOB_ID", "TERN_LAUNCHER_PID",
-    "TERN_SHM_FD",     "TERN_CC",     "TERN_CXX",    NULL,
+    "TERN_BOOT_FD",
+    "TERN_RANK",
+    "TERN_SIZE",
+    "TERN_LOCAL_RANK",
+    "TERN_LOCAL_SIZE",
+    "TERN_APPNUM",
+    "TERN_JOB_ID",
+    "TERN_LAUNCHER_PID",
+    "TERN_SHM_FD",
+    "TERN_CC",
+    "TERN_CXX",
+    "TERN_LAUNCHER",
+    "TERN_LAUNCHER_EXEC",
+    "TERN_LAUNCH_FANOUT",
+    "TERN_LAUNCH_TIMEOUT",
+    NULL,
 };
 
 static int parse_bool(const char *s, long *out)

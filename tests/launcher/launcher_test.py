@@ -246,8 +246,11 @@ def t_hosts():
     host = os.uname().nodename
     res = run(["-hosts", "localhost:2,127.0.0.1,%s" % host, HELPER, "info"])
     check(res.rc == 0 and len(res.out.splitlines()) == 4, "4 ranks from the host list", res)
+    # Only this machine: no proxy, which would set TERN_HOST_ID.
+    res = run(["-hosts", "localhost:2", HELPER, "env", "TERN_HOST_ID"])
+    check(res.rc == 0 and res.out.count("TERN_HOST_ID=(unset)") == 2, "local list, no proxy", res)
     res = run(["-hosts", "no-such-host-7", "-n", "1", HELPER, "info"])
-    check(res.rc == 2 and "'no-such-host-7' is not this machine" in res.err, "remote host", res)
+    check(res.rc == 1 and "cannot reach no-such-host-7: ssh exited" in res.err, "remote host", res)
     with tempfile.NamedTemporaryFile("w", suffix=".hosts") as f:
         f.write("# comment\nlocalhost:3\n")
         f.flush()

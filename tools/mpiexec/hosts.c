@@ -1,6 +1,8 @@
-/* -hosts and -f: Tern's launcher runs every rank on this machine, so a host
- * list may only name this machine (each entry possibly with :count).  The
- * counts add up to the default number of ranks. */
+/* -hosts and -f: the hosts of the job, each entry "host", "host:count" or
+ * (host files) "host slots=count".  A host named twice is one host with the
+ * counts added, so it gets one proxy and one shared-memory file.  When
+ * every host is this machine the job runs as without a host list (no
+ * proxy); the counts add up to the default number of ranks either way. */
 #include "mpiexec.h"
 
 #include <ctype.h>
@@ -11,28 +13,50 @@
 #include <strings.h>
 #include <unistd.h>
 
-static void this_host(char *name, size_t len)
+void hosts_this_name(char *name, size_t len)
 {
     if (gethostname(name, len) < 0) snprintf(name, len, "localhost");
     name[len - 1] = '\0';
 }
 
-static int is_this_host(const char *h)
+int hosts_is_this_host(const char *h)
 {
     static const char *const loopback[] = {"localhost", "localhost.localdomain", "127.0.0.1", "::1",
                                            "ip6-localhost"};
     for (size_t i = 0; i < sizeof loopback / sizeof loopback[0]; i++)
         if (strcasecmp(h, loopback[i]) == 0) return 1;
     char me[256];
-    this_host(me, sizeof me);
+    hosts_this_name(me, sizeof me);
     if (strcasecmp(h, me) == 0) return 1;
     /* "node1" matches "node1.example.org" and the other way round */
     size_t lh = strcspn(h, "."), lm = strcspn(me, ".");
     return lh == lm && strncasecmp(h, me, lh) == 0 && (h[lh] == '\0' || me[lm] == '\0');
 }
 
-/* One entry "host", "host:count" or "host slots=count"; adds to *slots. */
-static int take_entry(const char *entry, const char *where, int *slots)
+static void add_host(struct options *o, const char *given, int count)
+{
+    /* A proxy elsewhere in the launch tree may start this host's proxy:
+     * "localhost" would mean its own host there. */
+    char me[256];
+    const char *name = given;
+    if (hosts_is_this_host(given)) {
+        hosts_this_name(me, sizeof me);
+        name = me;
+    }
+    for (int i = 0; i < o->nhosts; i++)
+        if (strcmp(o->hosts[i].name, name) == 0) {
+            o->hosts[i].slots += count;
+            return;
+        }
+    o->hosts = xrealloc(o->hosts, (size_t)(o->nhosts + 1) * sizeof *o->hosts);
+    o->hosts[o->nhosts].name = xstrdup(name);
+    o->hosts[o->nhosts].slots = count;
+    o->nhosts++;
+    if (!hosts_is_this_host(name)) o->remote = 1;
+}
+
+/* One entry "host", "host:count" or "host slots=count". */
+static int take_entry(const char *entry, const char *where, struct options *o)
 {
     char host[256];
     long count = 1;
@@ -69,32 +93,23 @@ static int take_entry(const char *entry, const char *where, int *slots)
             return -1;
         }
     }
-    if (!is_this_host(host)) {
-        char me[256];
-        this_host(me, sizeof me);
-        fprintf(
-            stderr,
-            "mpiexec: host '%s' is not this machine; this mpiexec starts ranks on this host only "
-            "(use localhost, 127.0.0.1 or %s)\n",
-            host, me);
-        return -1;
-    }
-    if (*slots + count > MPIEXEC_MAX_RANKS) {
+    if (o->host_slots + count > MPIEXEC_MAX_RANKS) {
         fprintf(stderr, "mpiexec: %s: too many slots\n", where);
         return -1;
     }
-    *slots += (int)count;
+    o->host_slots += (int)count;
+    add_host(o, host, (int)count);
     return 0;
 }
 
-int hosts_parse_list(const char *list, int *slots)
+int hosts_parse_list(const char *list, struct options *o)
 {
     char *copy = xstrdup(list);
     int rc = 0, any = 0;
     char *save = NULL;
     for (char *e = strtok_r(copy, ",", &save); e; e = strtok_r(NULL, ",", &save)) {
         any = 1;
-        if ((rc = take_entry(e, "-hosts", slots)) < 0) break;
+        if ((rc = take_entry(e, "-hosts", o)) < 0) break;
     }
     free(copy);
     if (rc == 0 && !any) {
@@ -104,7 +119,7 @@ int hosts_parse_list(const char *list, int *slots)
     return rc;
 }
 
-int hosts_parse_file(const char *path, int *slots)
+int hosts_parse_file(const char *path, struct options *o)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -124,7 +139,7 @@ int hosts_parse_file(const char *path, int *slots)
         if (n == 0) continue;
         any = 1;
         snprintf(where, sizeof where, "%s:%d", path, lineno);
-        rc = take_entry(s, where, slots);
+        rc = take_entry(s, where, o);
     }
     fclose(f);
     if (rc == 0 && !any) {

@@ -2,7 +2,9 @@
  *
  * Transport: one AF_UNIX stream socketpair per rank, created by mpiexec
  * before the fork; the rank finds its end in TERN_BOOT_FD.  Nothing is bound
- * in the file system, so only the job's own processes can talk to it.
+ * in the file system, so only the job's own processes can talk to it.  On
+ * other hosts the rank's socket leads to that host's proxy, which relays
+ * each line here unchanged (remote.c); the answers go back the same way.
  *
  * Protocol (version 1): lines of text, one request or answer per line, words
  * separated by single spaces.  Keys are 1..63 bytes and values 0..1024 bytes
@@ -65,6 +67,10 @@ void kvs_write(struct job *job, struct rank *r)
 
 static void answer(struct job *job, struct rank *r, const char *a, const char *b)
 {
+    if (r->host >= 0) {
+        remote_answer(job, r, a, b);
+        return;
+    }
     if (r->sock < 0) return;
     buf_append(&r->out, a, strlen(a));
     if (b) buf_append(&r->out, b, strlen(b));
@@ -220,6 +226,14 @@ static void handle_line(struct job *job, struct rank *r, char *line)
         if (args > line && args[-1] == '\0' && *args) args[-1] = ' ';
         protocol_error(job, r, line);
     }
+}
+
+void kvs_line(struct job *job, struct rank *r, char *line)
+{
+    if (strlen(line) > KVS_MAX_LINE)
+        protocol_error(job, r, "(a line that is too long)");
+    else
+        handle_line(job, r, line);
 }
 
 /* Reads and serves what the rank sent, at most 16 chunks per call so that one

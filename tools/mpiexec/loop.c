@@ -18,7 +18,7 @@
 
 #define DRAIN_MS 100
 
-enum what { W_SIG, W_SOCK, W_PIPE, W_OUT, W_STDIN, W_RELAY };
+enum what { W_SIG, W_SOCK, W_PIPE, W_OUT, W_STDIN, W_RELAY, W_REMOTE };
 
 struct slot {
     enum what what;
@@ -29,7 +29,7 @@ static int open_pipes(const struct job *job)
 {
     for (int i = 0; i < job->size; i++)
         if (job->ranks[i].pipe[0] >= 0 || job->ranks[i].pipe[1] >= 0) return 1;
-    return 0;
+    return remote_streams_open(job);
 }
 
 static int min_timeout(int64_t now, int64_t deadline, int cur)
@@ -44,10 +44,17 @@ static int min_timeout(int64_t now, int64_t deadline, int cur)
 int job_run(struct job *job)
 {
     size_t max = 3 * (size_t)job->size + 6;
+    size_t cap = 0;
     struct pollfd *pfd = xcalloc(max, sizeof *pfd);
     struct slot *tag = xcalloc(max, sizeof *tag);
 
     for (;;) {
+        size_t need = max + remote_poll_max(job);
+        if (need > cap) { /* proxies' connections come and go */
+            cap = need;
+            pfd = xrealloc(pfd, cap * sizeof *pfd);
+            tag = xrealloc(tag, cap * sizeof *tag);
+        }
         int64_t now = now_ms();
         if (job->alive == 0) {
             if (job->t_drain == 0) job->t_drain = now + DRAIN_MS;
@@ -91,7 +98,11 @@ int job_run(struct job *job)
             tag[n++] = (struct slot){W_RELAY, -1, 0};
         }
 
+        size_t remote_at = n, remote_n = remote_poll_add(job, pfd + n, cap - n);
+        for (size_t k = 0; k < remote_n; k++) tag[n++] = (struct slot){W_REMOTE, -1, 0};
+
         int timeout = -1;
+        timeout = min_timeout(now, remote_next_deadline(job), timeout);
         timeout = min_timeout(now, job->reason == END_NONE ? job->t_timeout : 0, timeout);
         timeout = min_timeout(now, job->t_kill, timeout);
         timeout = min_timeout(now, job->killed ? job->t_giveup : 0, timeout);
@@ -111,7 +122,8 @@ int job_run(struct job *job)
         if (signals_take(SIGCHLD)) job_reap(job);
         job_signals(job);
 
-        for (size_t k = 0; rc > 0 && k < n; k++) {
+        if (rc > 0) remote_poll_handle(job, pfd + remote_at, remote_n);
+        for (size_t k = 0; rc > 0 && k < remote_at; k++) {
             if (!pfd[k].revents) continue;
             struct rank *r = tag[k].rank >= 0 ? &job->ranks[tag[k].rank] : NULL;
             switch (tag[k].what) {
@@ -128,13 +140,16 @@ int job_run(struct job *job)
             case W_OUT: output_write_some(job, tag[k].stream); break;
             case W_STDIN: relay_read(job); break;
             case W_RELAY: relay_write(job); break;
+            case W_REMOTE: break;
             }
         }
         job_deadlines(job);
+        remote_deadlines(job);
     }
     free(pfd);
     free(tag);
 
     output_finish(job);
+    remote_finish(job);
     return job->reason == END_NONE ? 0 : job->exit_code;
 }

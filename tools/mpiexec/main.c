@@ -134,7 +134,8 @@ int main(int argc, char **argv)
         return 1;
     }
     job.shm_fd = -1;
-    if (job.size > 1 && (job.shm_fd = shmfile_create()) < 0) {
+    /* Across hosts each proxy makes its host's file. */
+    if (job.size > 1 && !o.remote && (job.shm_fd = shmfile_create()) < 0) {
         options_free(&o);
         return 1;
     }
@@ -145,15 +146,36 @@ int main(int argc, char **argv)
             r->rank = next;
             r->block = k;
             r->sock = r->pipe[0] = r->pipe[1] = -1;
+            r->host = -1;
         }
+    if (o.remote) {
+        int *host_of = xcalloc((size_t)job.size, sizeof *host_of);
+        placement_compute(&o, job.size, host_of);
+        for (int i = 0; i < job.size; i++) job.ranks[i].host = host_of[i];
+        free(host_of);
+    }
     make_job_id(job.job_id, sizeof job.job_id);
     job.devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
     output_init(&job);
     kvstore_init(&job.kvs);
-    relay_setup(&job);
+    if (o.remote) /* across hosts the ranks' stdin is /dev/null */
+        job.relay.pipe_w = job.relay.child_r = -1;
+    else
+        relay_setup(&job);
     if (o.timeout > 0) job.t_timeout = now_ms() + (int64_t)(o.timeout * 1000.0 + 0.5);
 
-    if (job.devnull < 0 || start_ranks(&job) < 0)
+    if (o.remote) {
+        if (remote_start(&job) < 0) {
+            /* nothing ran yet, or the first agents die with us (agent.c) */
+            job.reason = END_EXEC;
+            job.exit_code = 2;
+            job.alive = 0;
+            remote_finish(&job);
+            job_free(&job);
+            options_free(&o);
+            return 2;
+        }
+    } else if (job.devnull < 0 || start_ranks(&job) < 0)
         job_fail(&job, END_EXEC, 1, "mpiexec: could not start all %d ranks; ending the %d started",
                  job.size, job.spawned);
     relay_after_spawn(&job);

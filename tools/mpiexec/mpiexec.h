@@ -1,11 +1,18 @@
-/* mpiexec: Tern's single-host launcher.  Shared declarations.
+/* mpiexec: Tern's launcher, and tern-proxy, its helper on each host of a
+ * job that spans several.  Shared declarations.
  *
  * One file per job:
  *   main.c       the order of things: parse, check, spawn, run, report
  *   options.c    the command line (Hydra and mpirun_rsh styles)
  *   suggest.c    "did you mean" for unknown options
  *   help.c       --help and --version text
- *   hosts.c      -hosts / -f: only this machine is accepted
+ *   hosts.c      -hosts / -f: the host list; is it only this machine?
+ *   placement.c  which host each rank runs on
+ *   params.c     mpiexec's own parameters (TERN_LAUNCHER...), declared once
+ *   agent.c      starting a proxy on a host: ssh, rsh, a command, or fork
+ *   wire.c       the framed protocol between mpiexec and the proxies
+ *   remote.c     mpiexec's side of a job on several hosts
+ *   proxy_main.c, proxy.c  tern-proxy: one host's ranks
  *   resolve.c    finding the program before anything is started
  *   envbuild.c   the environment each rank gets
  *   shmfile.c    the job's unnamed shared-memory file
@@ -71,16 +78,30 @@ struct block {          /* one MPMD block: [-n N] [-env ..] prog args */
     char *wdir;         /* -wdir, or NULL */
 };
 
+struct host {
+    char *name;
+    int slots; /* from host:N, 1 if not given */
+};
+
+enum genv_mode { GENV_ALL, GENV_LIST, GENV_NONE };
+
 struct options {
     struct block *blocks;
     int nblocks;
     struct envlist genv;
-    int label;          /* -l: prefix lines with "[rank] " */
-    double timeout;     /* seconds; 0 = none */
-    char *timeout_text; /* as the user wrote it, for the report */
-    int bind;           /* -1 not given, 0 none, 1 core/hwthread */
-    int ppn;            /* -1 not given */
-    int host_slots;     /* sum of host counts from -hosts/-f; 0 when none */
+    enum genv_mode genv_mode; /* what of our environment remote ranks get */
+    char **genvlist;          /* -genvlist names, NULL-terminated */
+    struct host *hosts;       /* -hosts / -f, merged by name */
+    int nhosts;
+    int remote;          /* some host is not this machine: proxies run the job */
+    char *launcher;      /* -launcher, or NULL for the parameter's value */
+    char *launcher_exec; /* -launcher-exec, or NULL */
+    int label;           /* -l: prefix lines with "[rank] " */
+    double timeout;      /* seconds; 0 = none */
+    char *timeout_text;  /* as the user wrote it, for the report */
+    int bind;            /* -1 not given, 0 none, 1 core/hwthread */
+    int ppn;             /* -1 not given */
+    int host_slots;      /* sum of host counts from -hosts/-f; 0 when none */
     int verbose;
 };
 
@@ -97,8 +118,49 @@ void help_print(void);
 void version_print(void);
 
 /* ---- hosts.c ---- */
-int hosts_parse_list(const char *list, int *slots); /* 0 or -1 (printed) */
-int hosts_parse_file(const char *path, int *slots); /* 0 or -1 (printed) */
+int hosts_parse_list(const char *list, struct options *o); /* 0 or -1 (printed) */
+int hosts_parse_file(const char *path, struct options *o); /* 0 or -1 (printed) */
+int hosts_is_this_host(const char *h);
+void hosts_this_name(char *name, size_t len);
+
+/* ---- placement.c ---- */
+/* host_of[rank] for 'size' ranks over o->hosts: each host in turn takes -ppn
+ * ranks (or its slot count), round and round, as Hydra places them. */
+void placement_compute(const struct options *o, int size, int *host_of);
+
+/* ---- params.c ---- */
+/* The value of one of mpiexec's parameters: TERN_<name>, else its alias, else
+ * the default.  names: "LAUNCHER", "LAUNCHER_EXEC", "LAUNCH_FANOUT". */
+const char *param_get(const char *name);
+void params_help(void);
+
+/* ---- wire.c ---- */
+/* Words on the wire are percent-escaped so that any byte string is one word. */
+char *wire_escape(const char *s); /* malloc'd */
+int wire_unescape(char *s);       /* in place; -1 if malformed */
+void wire_put(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void wire_put_data(struct buf *b, int rank, int stream, const char *p, size_t n);
+/* Takes one frame from b: a line (NUL-terminated in place, without its
+ * newline) and, for "o" frames, the *n payload bytes at *data.  Returns the
+ * line, or NULL when the frame is not complete yet.  Call wire_done after. */
+char *wire_next(struct buf *b, const char **data, size_t *n, size_t *frame_len);
+int wire_send(int fd, struct buf *out); /* nonblocking; -1 when the peer is gone */
+
+/* ---- agent.c ---- */
+struct agent_conf {
+    char kind[16]; /* ssh, rsh, exec or fork */
+    char *exec;    /* the command: ssh, rsh or -launcher-exec's words */
+};
+int agent_conf_init(struct agent_conf *c, const char *kind, const char *exec); /* -1: printed */
+/* Starts the proxy for 'host' (tree node 'node') through the agent; the
+ * agent's stderr comes back on *err_fd.  Returns the pid or -1 (printed). */
+pid_t agent_start(const struct agent_conf *c, const char *host, char *const proxy_argv[],
+                  int *err_fd);
+/* "ssh exited 255: ..." from a wait status and the tail of the agent's stderr. */
+void agent_describe(const struct agent_conf *c, int status, const char *err, char *out, size_t len);
+/* The children of tree node 'node' (mpiexec is node 0, hosts are 1..nhosts)
+ * with fan-out k: [*first, *last], empty when *first > *last. */
+void tree_children(int node, int nhosts, int k, int *first, int *last);
 
 /* ---- resolve.c ---- */
 /* Finds argv0 like execvp would with the given PATH; on failure prints
@@ -140,6 +202,7 @@ struct linebuf { /* bytes of one rank's stream not yet forwarded */
 
 struct rank {
     int rank, block;
+    int host;    /* index in opt->hosts when proxies run the job, else -1 */
     pid_t pid;   /* 0 before spawn */
     int sock;    /* our end of the socketpair; -1 when closed */
     int pipe[2]; /* read ends of stdout, stderr; -1 at EOF */
@@ -201,6 +264,7 @@ struct job {
     int devnull; /* /dev/null for the stdin of ranks > 0 */
     int shm_fd;  /* the shared-memory file the ranks inherit; -1 after spawning */
     struct stdin_relay relay;
+    struct remote *remote; /* the proxies, when the job spans hosts (remote.c) */
 };
 
 /* ---- signals.c ---- */
@@ -221,6 +285,7 @@ int spawn_rank(struct job *job, struct rank *r, struct rank_env *re, const struc
 /* ---- output.c ---- */
 void output_init(struct job *job);
 void output_feed(struct job *job, struct rank *r, int stream, const char *p, size_t n);
+void output_eof(struct job *job, struct rank *r, int stream); /* a remote stream ended */
 int output_read(struct job *job, struct rank *r, int stream, int unlimited);
 int output_can_read(const struct job *job, const struct rank *r, int stream);
 int output_broken(const struct job *job);            /* a reader went away */
@@ -242,6 +307,7 @@ int kvs_read(struct job *job, struct rank *r);   /* POLLIN on r->sock; 1: call a
 void kvs_write(struct job *job, struct rank *r); /* POLLOUT on r->sock */
 void kvs_check_fence(struct job *job);           /* after a rank is reaped */
 int kvs_want_read(const struct rank *r);
+void kvs_line(struct job *job, struct rank *r, char *line); /* one request, from a proxy */
 
 /* ---- teardown.c ---- */
 void job_reap(struct job *job); /* after SIGCHLD */
@@ -252,6 +318,25 @@ void job_deadlines(struct job *job); /* timeouts, SIGKILL escalation */
 void job_signals(struct job *job);   /* SIGINT, SIGTERM... received */
 void job_signal_all(struct job *job, int sig);
 int abort_exit_code(long code);
+/* A rank on another host exited (the proxy reaped it) with wait status st. */
+void job_remote_exit(struct job *job, struct rank *r, pid_t pid, int st);
+/* Ranks that will never report (their host was lost): counted as gone. */
+void job_forget(struct job *job, struct rank *r);
+
+/* ---- remote.c ---- */
+struct pollfd;
+int remote_start(struct job *job); /* listen, start the first proxies; -1: printed */
+void remote_answer(struct job *job, struct rank *r, const char *a, const char *b);
+/* Adds what remote.c waits for to the poll set; returns the count added. */
+size_t remote_poll_add(struct job *job, struct pollfd *pfd, size_t max);
+void remote_poll_handle(struct job *job, struct pollfd *pfd, size_t n);
+size_t remote_poll_max(const struct job *job);
+int remote_reaped(struct job *job, pid_t pid, int st); /* 1 if pid was an agent */
+void remote_signal_all(struct job *job, int sig);
+int remote_streams_open(const struct job *job);
+void remote_finish(struct job *job); /* bye to every proxy, agents ended */
+void remote_deadlines(struct job *job);
+int64_t remote_next_deadline(const struct job *job);
 
 /* ---- loop.c ---- */
 int job_run(struct job *job); /* returns the exit code */

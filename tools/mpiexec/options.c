@@ -31,7 +31,12 @@ enum opt_id {
     O_WDIR,
     O_HELP,
     O_VERSION,
-    O_VERBOSE
+    O_VERBOSE,
+    O_GENVALL,
+    O_GENVNONE,
+    O_GENVLIST,
+    O_LAUNCHER,
+    O_LAUNCHER_EXEC
 };
 
 struct opt_def {
@@ -45,8 +50,14 @@ static const struct opt_def opt_table[] = {
     {"np", O_N, 1},
     {"genv", O_GENV, 2},
     {"env", O_ENV, 2},
-    {"genvall", O_NOOP, 0},
+    {"genvall", O_GENVALL, 0},
+    {"genvnone", O_GENVNONE, 0},
+    {"genvlist", O_GENVLIST, 1},
     {"envall", O_NOOP, 0}, /* the default anyway */
+    {"launcher", O_LAUNCHER, 1},
+    {"bootstrap", O_LAUNCHER, 1},
+    {"launcher-exec", O_LAUNCHER_EXEC, 1},
+    {"bootstrap-exec", O_LAUNCHER_EXEC, 1},
     {"l", O_LABEL, 0},
     {"prepend-rank", O_LABEL, 0},
     {"timeout", O_TIMEOUT, 1},
@@ -227,8 +238,31 @@ static int take_option(int argc, char **argv, int *i, struct options *o, struct 
     case O_NOOP: return 0;
     case O_LABEL: o->label = 1; return 0;
     case O_TIMEOUT: return parse_timeout(arg, val[0], o);
-    case O_HOSTS: return hosts_parse_list(val[0], &o->host_slots);
-    case O_HOSTFILE: return hosts_parse_file(val[0], &o->host_slots);
+    case O_HOSTS: return hosts_parse_list(val[0], o);
+    case O_HOSTFILE: return hosts_parse_file(val[0], o);
+    case O_GENVALL: o->genv_mode = GENV_ALL; return 0;
+    case O_GENVNONE: o->genv_mode = GENV_NONE; return 0;
+    case O_GENVLIST: {
+        size_t n = 0;
+        while (o->genvlist && o->genvlist[n]) n++;
+        char *copy = xstrdup(val[0]), *save = NULL;
+        for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+            o->genvlist = xrealloc(o->genvlist, (n + 2) * sizeof(char *));
+            o->genvlist[n++] = xstrdup(w);
+            o->genvlist[n] = NULL;
+        }
+        free(copy);
+        o->genv_mode = GENV_LIST;
+        return 0;
+    }
+    case O_LAUNCHER:
+        free(o->launcher);
+        o->launcher = xstrdup(val[0]);
+        return 0;
+    case O_LAUNCHER_EXEC:
+        free(o->launcher_exec);
+        o->launcher_exec = xstrdup(val[0]);
+        return 0;
     case O_BIND:
         if (strcmp(val[0], "none") == 0)
             o->bind = 0;
@@ -267,13 +301,13 @@ static void fill_counts(struct options *o)
             if (k == 0 && o->nblocks == 1 && o->host_slots > 0)
                 b->nprocs = o->host_slots;
             else if (k == 0 && o->nblocks == 1 && o->ppn > 0)
-                b->nprocs = o->ppn;
+                b->nprocs = o->ppn * (o->remote ? o->nhosts : 1);
             else
                 b->nprocs = 1;
         }
         total += b->nprocs;
     }
-    if (o->ppn > 0 && o->ppn != total)
+    if (!o->remote && o->ppn > 0 && o->ppn != total)
         fprintf(stderr, "mpiexec: note: -ppn %d is ignored: all %d ranks run on this host\n",
                 o->ppn, total);
 }
@@ -338,6 +372,12 @@ int options_parse(int argc, char **argv, struct options *o)
         const char *t = getenv("MPIEXEC_TIMEOUT");
         if (t && *t && parse_timeout("MPIEXEC_TIMEOUT", t, o) < 0) return 2;
     }
+    if (o->host_slots > 0 && !o->remote) { /* only this machine: as without a list */
+        for (int i = 0; i < o->nhosts; i++) free(o->hosts[i].name);
+        free(o->hosts);
+        o->hosts = NULL;
+        o->nhosts = 0;
+    }
     fill_counts(o);
     long total = 0;
     for (int k = 0; k < o->nblocks; k++) total += o->blocks[k].nprocs;
@@ -360,5 +400,11 @@ void options_free(struct options *o)
     free(o->blocks);
     envlist_free(&o->genv);
     free(o->timeout_text);
+    for (int i = 0; i < o->nhosts; i++) free(o->hosts[i].name);
+    free(o->hosts);
+    for (size_t i = 0; o->genvlist && o->genvlist[i]; i++) free(o->genvlist[i]);
+    free(o->genvlist);
+    free(o->launcher);
+    free(o->launcher_exec);
     memset(o, 0, sizeof *o);
 }

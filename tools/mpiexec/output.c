@@ -160,6 +160,16 @@ static void at_eof(struct job *job, struct rank *r, int stream)
     pass(job, stream);
 }
 
+void output_feed(struct job *job, struct rank *r, int stream, const char *p, size_t n)
+{
+    feed(job, r, stream, p, n);
+}
+
+void output_eof(struct job *job, struct rank *r, int stream)
+{
+    if (!r->line[stream].eof) at_eof(job, r, stream);
+}
+
 int output_can_read(const struct job *job, const struct rank *r, int stream)
 {
     (void)r;

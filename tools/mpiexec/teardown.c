@@ -51,9 +51,10 @@ int abort_exit_code(long code)
 
 void job_signal_all(struct job *job, int sig)
 {
+    remote_signal_all(job, sig); /* the proxies signal their ranks alike */
     for (int i = 0; i < job->size; i++) {
         struct rank *r = &job->ranks[i];
-        if (r->pid <= 0 || r->reaped) continue;
+        if (r->pid <= 0 || r->reaped || r->host >= 0) continue;
         /* The rank leads its own group, which includes its children, unless
          * it moved itself elsewhere.  An unreaped pid cannot have been
          * reused, so neither can its group id. */
@@ -96,7 +97,7 @@ void job_fail(struct job *job, enum end_reason why, int code, const char *fmt, .
 static struct rank *find_pid(struct job *job, pid_t pid)
 {
     for (int i = 0; i < job->size; i++)
-        if (job->ranks[i].pid == pid) return &job->ranks[i];
+        if (job->ranks[i].pid == pid && job->ranks[i].host < 0) return &job->ranks[i];
     return NULL;
 }
 
@@ -127,16 +128,21 @@ static void describe(const struct job *job, const struct rank *r, int code, char
         when = " before MPI_Finalize";
     else if (r->finalized && code != 0)
         when = " after MPI_Finalize";
+    char where[300] = "";
+    if (r->host >= 0) snprintf(where, sizeof where, " on %.256s", job->opt->hosts[r->host].name);
     int others = job->alive;
     if (others > 1)
-        snprintf(out, len, "mpiexec: rank %d (pid %ld) %s%s; ending the other %d ranks", r->rank,
-                 (long)r->pid, how, when, others);
+        snprintf(out, len, "mpiexec: rank %d (pid %ld%s) %s%s; ending the other %d ranks", r->rank,
+                 (long)r->pid, where, how, when, others);
     else if (others == 1)
-        snprintf(out, len, "mpiexec: rank %d (pid %ld) %s%s; ending the other rank", r->rank,
-                 (long)r->pid, how, when);
+        snprintf(out, len, "mpiexec: rank %d (pid %ld%s) %s%s; ending the other rank", r->rank,
+                 (long)r->pid, where, how, when);
     else
-        snprintf(out, len, "mpiexec: rank %d (pid %ld) %s%s", r->rank, (long)r->pid, how, when);
+        snprintf(out, len, "mpiexec: rank %d (pid %ld%s) %s%s", r->rank, (long)r->pid, where, how,
+                 when);
 }
+
+static void judge(struct job *job, struct rank **batch, size_t nb, int running);
 
 void job_reap(struct job *job)
 {
@@ -149,6 +155,7 @@ void job_reap(struct job *job)
         if (pid < 0 && errno == EINTR) continue;
         if (pid <= 0) break;
         struct rank *r = find_pid(job, pid);
+        if (!r && remote_reaped(job, pid, st)) continue;
         if (!r || r->reaped) continue;
         drain(job, r);
         r->reaped = 1;
@@ -161,7 +168,13 @@ void job_reap(struct job *job)
         }
         batch[nb++] = r;
     }
-    /* All of the batch died before any teardown signal of ours. */
+    judge(job, batch, nb, running);
+    free(batch);
+}
+
+/* All of the batch died before any teardown signal of ours. */
+static void judge(struct job *job, struct rank **batch, size_t nb, int running)
+{
     int start_teardown = 0;
     for (size_t i = 0; running && i < nb; i++) {
         struct rank *r = batch[i];
@@ -183,9 +196,29 @@ void job_reap(struct job *job)
             job->exit_code = eff;
         }
     }
-    free(batch);
     if (start_teardown) job_end(job, SIGTERM, FAIL_GRACE_MS);
     if (nb > 0) kvs_check_fence(job);
+}
+
+void job_remote_exit(struct job *job, struct rank *r, pid_t pid, int st)
+{
+    int running = job->reason == END_NONE;
+    r->pid = pid;
+    r->reaped = 1;
+    r->status = st;
+    job->alive--;
+    judge(job, &r, 1, running);
+}
+
+void job_forget(struct job *job, struct rank *r)
+{
+    if (r->reaped) return;
+    r->reaped = 1;
+    r->status = 0;
+    r->finalized = 1; /* its end was reported with its host's */
+    r->line[0].eof = r->line[1].eof = 1;
+    job->alive--;
+    kvs_check_fence(job);
 }
 
 static void on_interrupt(struct job *job, int sig, int count)

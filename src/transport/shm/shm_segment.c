@@ -125,7 +125,9 @@ int shm_segment_setup(void)
                    "(TERN_SHM_FD), and this "
                    "rank has none: start the job with Tern's mpiexec",
                    shm.n);
-    if (shm.me == 0) size_segment(fd, shm.lay.total);
+    /* Each host has its own file (one per proxy when the job spans hosts):
+     * the first rank of each host sizes it. */
+    if (tern_g.local_rank == 0) size_segment(fd, shm.lay.total);
     if (tern_boot_fence()) tern_fatal("bootstrap fence failed while creating shared memory");
     /* Ranks that read other parameters than rank 0 (-env per MPMD block)
      * would lay the segment out differently: stop before a SIGBUS. */

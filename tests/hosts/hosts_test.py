@@ -1,0 +1,294 @@
+#!/usr/bin/env python3
+"""Jobs across hosts: mpiexec -hosts over simulated hosts (network namespaces
+with sshd each: tools/hosts/netns.sh, brought up by the ctest fixture
+hosts_up), and the launch tree with a local-fork agent.
+
+    hosts_test.py --mpiexec P --helper P --check P --ucx 0|1 --netns P TEST
+
+Exit 0 when TEST passes, 77 (with the reason) when it cannot run here, 1
+with the reason otherwise."""
+
+import argparse
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+A = None
+
+
+class Skip(Exception):
+    pass
+
+
+class Fail(Exception):
+    pass
+
+
+def check(cond, msg, p=None):
+    if not cond:
+        if p is not None:
+            msg += "\n--- exit code %s, %.2f s\n--- stdout:\n%s\n--- stderr:\n%s" % (
+                p.returncode, p.wall, p.stdout[-3000:], p.stderr[-3000:])
+        raise Fail(msg)
+
+
+def run(args, env=None, timeout=60):
+    e = dict(os.environ)
+    e.pop("MPIEXEC_TIMEOUT", None)
+    e.update(env or {})
+    t0 = time.monotonic()
+    p = subprocess.run([A.mpiexec, "--timeout", "50"] + args, env=e, capture_output=True,
+                       text=True, timeout=timeout)
+    p.wall = time.monotonic() - t0
+    return p
+
+
+def prefix():
+    return os.environ.get("NETNS_HOSTS_PREFIX", "h")
+
+
+def hosts(n):
+    """The first n simulated hosts; skips where they are not up."""
+    st = subprocess.run([A.netns, "status"], capture_output=True, text=True)
+    if st.returncode != 0:
+        raise Skip("the simulated hosts are not up (see test hosts_up: it needs root, network "
+                   "namespaces and sshd): " + st.stdout.strip())
+    return ["%s%d" % (prefix(), k) for k in range(1, n + 1)]
+
+
+def agent(kind):
+    return [] if kind == "ssh" else ["-launcher", "exec", "-launcher-exec", "ip netns exec"]
+
+
+def need_ucx():
+    if A.ucx != "1":
+        raise Skip("Tern is built without UCX (TERN_WITH_UCX): nothing reaches another host")
+
+
+def no_survivors(program):
+    """No process of 'program' left: matched from the start of the command
+    line, so this driver (which names it in its arguments) does not count."""
+    time.sleep(0.3)
+    left = subprocess.run(["pgrep", "-f", "^" + re.escape(program)], capture_output=True,
+                          text=True).stdout.split()
+    check(not left, "processes left running after the job: %s" % left)
+
+
+def hello(kind, nhosts, n):
+    hs = hosts(nhosts)
+    p = run(agent(kind) + ["-l", "-hosts", ",".join(hs), "-n", str(n), "sh", "-c",
+                           'echo "host=$(hostname) id=$TERN_HOST_ID"'])
+    check(p.returncode == 0, "hello failed", p)
+    lines = sorted(p.stdout.splitlines())
+    check(len(lines) == n, "%d lines expected" % n, p)
+    for line in lines:
+        m = re.match(r"\[(\d+)\] host=(\S+) id=(\S+)$", line)
+        check(m is not None, "bad line %r" % line, p)
+        want = hs[int(m.group(1)) % nhosts]  # -hosts a,b,c: ranks go round the hosts
+        check(m.group(3) == want, "rank %s has host id %s, not %s" % (m.group(1), m.group(3), want), p)
+        if kind == "ssh":  # sshd runs in the host's UTS namespace
+            check(m.group(2) == want, "rank %s runs on %s, not %s" % (m.group(1), m.group(2), want), p)
+
+
+def mpi(kind, spec, n):
+    need_ucx()
+    p = run(agent(kind) + ["-hosts", spec, "-n", str(n), A.check], env={"UCX_TLS": "tcp,self"})
+    check(p.returncode == 0, "MPI job across hosts failed", p)
+    oks = re.findall(r"^rank (\d+) of %d on \S+: node (\d+) ranks: ok$" % n, p.stdout, re.M)
+    check(len(oks) == n, "%d ranks should say ok" % n, p)
+    return {int(r): int(s) for r, s in oks}
+
+
+def t_hello_ssh2(): hello("ssh", 2, 4)
+def t_hello_exec3(): hello("exec", 3, 5)
+
+
+def t_mpi_ssh2():
+    hs = hosts(2)
+    sizes = mpi("ssh", "%s:2,%s:2" % tuple(hs), 4)
+    check(all(v == 2 for v in sizes.values()), "2 ranks per host expected: %s" % sizes)
+
+
+def t_mpi_ssh3():  # 5 ranks on 3 hosts: 2, 2, 1
+    hs = hosts(3)
+    sizes = mpi("ssh", ",".join(hs), 5)
+    check(sizes == {0: 2, 1: 2, 2: 1, 3: 2, 4: 2}, "uneven placement wrong: %s" % sizes)
+
+
+def t_mpi_exec3():
+    hs = hosts(3)
+    sizes = mpi("exec", "%s:3,%s,%s" % tuple(hs), 5)
+    check(sizes == {0: 3, 1: 3, 2: 3, 3: 1, 4: 1}, "placement by slots wrong: %s" % sizes)
+
+
+def t_kill9():
+    hs = hosts(3)
+    p = run(["-hosts", ",".join(hs), "-n", "5", A.helper, "kill9", "4"])
+    check(p.returncode == 137, "exit code 137 expected", p)
+    check(re.search(r"rank 4 \(pid \d+ on %s\) was killed by signal 9" % hs[1], p.stderr),
+          "the report must name rank 4, its host and the signal", p)
+    m = re.search(r"^dying (\d+)$", p.stdout, re.M)
+    check(m is not None, "no dying line", p)
+    took = (time.monotonic_ns() - int(m.group(1))) / 1e9
+    check(took < 3.0, "the job took %.2f s to end after the kill" % took, p)
+    no_survivors(A.helper)
+
+
+def t_proxy_kill9():
+    hs = hosts(2)
+    e = dict(os.environ)
+    proc = subprocess.Popen([A.mpiexec, "--timeout", "50", "-hosts", ",".join(hs), "-n", "4",
+                             A.helper, "sleep", "40"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=e)
+    deadline = time.monotonic() + 20
+    pid = None
+    while time.monotonic() < deadline and not pid:
+        out = subprocess.run(["pgrep", "-f", "tern-proxy 2 "], capture_output=True, text=True)
+        pid = out.stdout.split()[0] if out.stdout.split() else None
+        time.sleep(0.1)
+    check(pid is not None, "the proxy of the second host never ran")
+    time.sleep(1.0)  # the ranks are up
+    os.kill(int(pid), signal.SIGKILL)
+    t0 = time.monotonic()
+    out, err = proc.communicate(timeout=30)
+    took = time.monotonic() - t0
+    check(proc.returncode != 0 and ("lost host %s" % hs[1]) in err and "ranks 1, 3" in err,
+          "the report must name the lost host and its ranks (exit %s):\n%s" % (proc.returncode, err))
+    check(took < 3.0, "the job took %.2f s to end after the proxy died" % took)
+    no_survivors(A.helper)
+
+
+def t_unreachable():
+    hs = hosts(1)
+    bad = "%s99" % prefix()
+    for kind, cause in (("ssh", "ssh exited 255: ssh: Could not resolve hostname"),
+                        ("exec", "ip netns exec exited 255: Cannot open network namespace")):
+        p = run(agent(kind) + ["-hosts", "%s,%s" % (hs[0], bad), "-n", "2", A.helper, "kvs"])
+        check(p.returncode != 0, "an unreachable host must fail the job", p)
+        check(("cannot reach %s: %s" % (bad, cause)) in p.stderr, "the cause must be named", p)
+        check(p.wall < 5.0, "took %.2f s to give up" % p.wall, p)
+    no_survivors(A.helper)
+
+
+def t_sigint():
+    hs = hosts(2)
+    proc = subprocess.Popen([A.mpiexec, "--timeout", "50", "-l", "-hosts", ",".join(hs), "-n",
+                             "4", A.helper, "sigcount"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 20
+    seen = ""
+    while time.monotonic() < deadline and seen.count("pid ") < 4:
+        seen += proc.stdout.readline()
+    check(seen.count("pid ") == 4, "the ranks did not start: %r" % seen)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    counts = re.findall(r"^\[(\d)\] sigint \d+ (\d+)$", out, re.M)
+    check(proc.returncode == 130, "exit 130 expected, got %s\n%s%s" % (proc.returncode, out, err))
+    check(sorted(counts) == [(str(r), "1") for r in range(4)],
+          "every rank on every host must get exactly one SIGINT: %s\n%s" % (counts, err))
+    no_survivors(A.helper)
+
+
+def host_ids(args, n):
+    p = run(["-launcher", "fork", "-l"] + args + [A.helper, "env", "TERN_HOST_ID"])
+    check(p.returncode == 0, "fork launch failed", p)
+    ids = dict(re.findall(r"^\[(\d+)\] \d+ TERN_HOST_ID=(\S+)$", p.stdout, re.M))
+    check(len(ids) == n, "%d ranks expected" % n, p)
+    return [ids[str(r)] for r in range(n)]
+
+
+def t_hostfile():
+    """Hydra's host:slots and mpirun_rsh's one host per line, placement by
+    slots and by -ppn; proxies forked here (no namespaces needed)."""
+    import tempfile
+    with tempfile.NamedTemporaryFile("w", suffix=".hosts") as f:
+        f.write("# two hosts\nfakeA\nfakeB:2\n\nfakeA\n")
+        f.flush()
+        got = host_ids(["-f", f.name], 4)  # fakeA twice: one host of 2 slots
+        check(got == ["fakeA", "fakeA", "fakeB", "fakeB"], "slots from the file: %s" % got)
+        got = host_ids(["-f", f.name, "-ppn", "1", "-n", "5"], 5)
+        check(got == ["fakeA", "fakeB", "fakeA", "fakeB", "fakeA"], "-ppn 1: %s" % got)
+    got = host_ids(["-hosts", "fakeA:2,fakeB:3"], 5)
+    check(got == ["fakeA"] * 2 + ["fakeB"] * 3, "-hosts a:2,b:3: %s" % got)
+
+
+def t_genv_ssh():
+    """-genvall (default), -genvlist, -genvnone and -genv reach ranks on
+    hosts started through ssh, whose own environment is sshd's."""
+    hs = hosts(2)
+    env = {"TERN_T_FOO": "foo value", "TERN_T_BAR": "bar"}
+    def seen(args):
+        p = run(["-hosts", ",".join(hs), "-n", "2"] + args +
+                [A.helper, "env", "TERN_T_FOO", "TERN_T_BAR", "TERN_T_BAZ"], env=env)
+        check(p.returncode == 0, "job failed", p)
+        return sorted(set(l.split(" ", 1)[1] for l in p.stdout.splitlines()))
+    check(seen([]) == ["TERN_T_BAR=bar", "TERN_T_BAZ=(unset)", "TERN_T_FOO=foo value"],
+          "-genvall: %s" % seen([]))
+    got = seen(["-genvlist", "TERN_T_FOO", "-genv", "TERN_T_BAZ", "z"])
+    check(got == ["TERN_T_BAR=(unset)", "TERN_T_BAZ=z", "TERN_T_FOO=foo value"], "-genvlist: %s" % got)
+    got = seen(["-genvnone"])
+    check(got == ["TERN_T_BAR=(unset)", "TERN_T_BAZ=(unset)", "TERN_T_FOO=(unset)"], "-genvnone: %s" % got)
+
+
+def t_tree64():
+    """64 hosts, all proxies forked here, fan-out 4: mpiexec starts 4, each of
+    those 4 more, and so on: the parent of every proxy is mpiexec or the
+    proxy of the node above it, and the tree is 3 levels deep."""
+    names = ",".join("fake%d" % i for i in range(1, 65))
+    prog = 'echo "node $TERN_RANK $PPID $(cut -d" " -f4 /proc/$PPID/stat) $TERN_HOST_ID"'
+    p = run(["-launcher", "fork", "-hosts", names, "sh", "-c", prog],
+            env={"TERN_LAUNCH_FANOUT": "4"})
+    check(p.returncode == 0, "64-host fork launch failed", p)
+    rows = [l.split() for l in p.stdout.splitlines() if l.startswith("node ")]
+    check(len(rows) == 64, "64 ranks expected", p)
+    proxy_of = {int(r[1]): int(r[2]) for r in rows}     # rank -> its proxy's pid
+    parent_of = {int(r[1]): int(r[3]) for r in rows}    # rank -> the proxy's parent
+    for r in rows:
+        check(r[4] == "fake%d" % (int(r[1]) + 1), "rank %s has host id %s" % (r[1], r[4]), p)
+    by_pid = {v: k for k, v in proxy_of.items()}
+    depth = {}
+    for rank in range(64):
+        node, d = rank + 1, 1
+        parent = parent_of[rank]
+        while parent in by_pid:  # climb the tree of proxies
+            up = by_pid[parent] + 1
+            check(node in range(up * 4 + 1, up * 4 + 5),
+                  "node %d was started by node %d, not its tree parent" % (node, up))
+            node, d, parent = up, d + 1, parent_of[up - 1]
+        check(node <= 4, "node %d has no proxy parent but is not a child of mpiexec" % node)
+        depth[rank] = d
+    check(max(depth.values()) == 3, "a 64-host tree at fan-out 4 is 3 deep, not %d" % max(depth.values()))
+    # the bootstrap works across the tree too
+    p = run(["-launcher", "fork", "-hosts", names, A.helper, "kvs", "2"], env={"MV2_MT_DEGREE": "4"})
+    check(p.returncode == 0 and len(re.findall(r"^ok \d+$", p.stdout, re.M)) == 64,
+          "kvs over 64 proxies failed", p)
+
+
+def main():
+    global A
+    ap = argparse.ArgumentParser()
+    for o in ("--mpiexec", "--helper", "--check", "--ucx", "--netns"):
+        ap.add_argument(o, required=True)
+    ap.add_argument("test")
+    A = ap.parse_args()
+    fn = globals().get("t_" + A.test)
+    if not fn:
+        print("unknown test " + A.test)
+        return 2
+    try:
+        fn()
+    except Skip as e:
+        print("skipped: %s" % e)
+        return 77
+    except Fail as e:
+        print("FAIL: %s" % e)
+        return 1
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,267 @@
+/* tern-proxy's loop: relays between this host's ranks and mpiexec.
+ *
+ * Upward: each bootstrap line of a rank as "b <rank> <line>", output as it
+ * arrives ("o" frames; line assembly and -l labels are mpiexec's job),
+ * "e <rank> <stream>" at end of file, "x <rank> <pid> <wait status>" once a
+ * rank is reaped (after everything it wrote has been relayed), and for each
+ * proxy we started, "agent <node> <wait status> <its stderr>" when its agent
+ * exits.  Downward: "b <rank> <answer>", "sig <n>" and "bye".
+ *
+ * The ranks die with the proxy (PR_SET_PDEATHSIG in spawn.c) and the proxy
+ * ends them when mpiexec's connection closes, so a lost mpiexec or a lost
+ * host leaves nothing running. */
+#include "proxy.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define UP_HIGH (1u << 20) /* stop reading the ranks while mpiexec lags */
+
+void proxy_start_children(struct proxy *px)
+{
+    int first, last;
+    tree_children(px->node, px->nhosts, px->fanout, &first, &last);
+    for (int node = first; node <= last; node++) {
+        const char *name = NULL;
+        for (int i = 0; i < px->nsub; i++)
+            if (px->sub_nodes[i] == node) name = px->sub_names[i];
+        if (!name) continue;
+        px->children = xrealloc(px->children, (size_t)(px->nchildren + 1) * sizeof *px->children);
+        struct child *c = &px->children[px->nchildren++];
+        memset(c, 0, sizeof *c);
+        c->node = node;
+        c->name = xstrdup(name);
+        c->err_fd = -1;
+        char snode[16];
+        snprintf(snode, sizeof snode, "%d", node);
+        char *argv[] = {px->self, snode, px->port, px->addrs, px->token, NULL};
+        c->agent = agent_start(&px->agent, name, argv, &c->err_fd);
+        if (c->agent < 0) {
+            c->done = 1;
+            char *e = wire_escape("the agent could not be started (fork failed)");
+            wire_put(&px->up_out, "agent %d %d %s", node, 127 << 8, e);
+            free(e);
+        }
+    }
+}
+
+static void child_err_read(struct child *c, int all)
+{
+    char chunk[4096];
+    while (c->err_fd >= 0) {
+        ssize_t n = read(c->err_fd, chunk, sizeof chunk);
+        if (n > 0) {
+            if (c->err.len < 16384) buf_append(&c->err, chunk, (size_t)n);
+            if (!all) return;
+            continue;
+        }
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && errno == EAGAIN && !all) return;
+        close(c->err_fd);
+        c->err_fd = -1;
+    }
+}
+
+static void up_rank_lines(struct proxy *px, struct rank *r)
+{
+    for (;;) {
+        char *p = r->in.data + r->in.head;
+        char *nl = r->in.len ? memchr(p, '\n', r->in.len) : NULL;
+        if (!nl) break;
+        *nl = '\0';
+        wire_put(&px->up_out, "b %d %s", r->rank, p);
+        buf_consume(&r->in, (size_t)(nl - p) + 1);
+    }
+    if (r->in.len > KVS_MAX_LINE) { /* mpiexec reports it as a protocol error */
+        buf_append(&r->in, "", 1);
+        wire_put(&px->up_out, "b %d %.*s", r->rank, KVS_MAX_LINE + 1, buf_ptr(&r->in));
+        buf_free(&r->in);
+    }
+}
+
+static void rank_sock_read(struct proxy *px, struct rank *r)
+{
+    char chunk[8192];
+    while (r->sock >= 0) {
+        ssize_t n = recv(r->sock, chunk, sizeof chunk, MSG_DONTWAIT);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && errno == EAGAIN) return;
+        if (n <= 0) {
+            close(r->sock);
+            r->sock = -1;
+            buf_free(&r->out);
+            return;
+        }
+        buf_append(&r->in, chunk, (size_t)n);
+        up_rank_lines(px, r);
+    }
+}
+
+static void rank_pipe_read(struct proxy *px, struct rank *r, int s, int all)
+{
+    static char chunk[65536];
+    while (r->pipe[s] >= 0) {
+        ssize_t n = read(r->pipe[s], chunk, sizeof chunk);
+        if (n > 0) {
+            wire_put_data(&px->up_out, r->rank, s, chunk, (size_t)n);
+            if (!all) return;
+            continue;
+        }
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && errno == EAGAIN) return;
+        close(r->pipe[s]);
+        r->pipe[s] = -1;
+        wire_put(&px->up_out, "e %d %d", r->rank, s);
+    }
+}
+
+static void reap(struct proxy *px)
+{
+    struct job *job = &px->job;
+    for (;;) {
+        int st;
+        pid_t pid = waitpid(-1, &st, WNOHANG);
+        if (pid < 0 && errno == EINTR) continue;
+        if (pid <= 0) return;
+        for (int i = 0; i < job->size; i++) {
+            struct rank *r = &job->ranks[i];
+            if (r->pid != pid || r->reaped) continue;
+            rank_sock_read(px, r); /* its last requests and words first */
+            for (int s = 0; s < 2; s++) rank_pipe_read(px, r, s, 1);
+            r->reaped = 1;
+            job->alive--;
+            wire_put(&px->up_out, "x %d %ld %d", r->rank, (long)pid, st);
+        }
+        for (int i = 0; i < px->nchildren; i++) {
+            struct child *c = &px->children[i];
+            if (c->agent != pid || c->done) continue;
+            c->done = 1;
+            child_err_read(c, 1);
+            buf_append(&c->err, "", 1);
+            char *e = wire_escape(buf_ptr(&c->err));
+            wire_put(&px->up_out, "agent %d %d %s", c->node, st, *e ? e : "%20");
+            free(e);
+        }
+    }
+}
+
+static struct rank *local_rank(struct proxy *px, int rank)
+{
+    for (int i = 0; i < px->job.size; i++)
+        if (px->job.ranks[i].rank == rank) return &px->job.ranks[i];
+    return NULL;
+}
+
+static void down_frames(struct proxy *px)
+{
+    const char *data;
+    size_t n, flen;
+    char *line;
+    while ((line = wire_next(&px->up_in, &data, &n, &flen))) {
+        int rank, sig;
+        if (strncmp(line, "b ", 2) == 0) {
+            char *text = strchr(line + 2, ' ');
+            struct rank *r = text ? local_rank(px, atoi(line + 2)) : NULL;
+            if (r && r->sock >= 0) {
+                buf_append(&r->out, text + 1, strlen(text + 1));
+                buf_append(&r->out, "\n", 1);
+                kvs_write(&px->job, r);
+            }
+        } else if (sscanf(line, "sig %d", &sig) == 1) {
+            job_signal_all(&px->job, sig);
+            if (sig != SIGKILL && sig != SIGCONT) job_signal_all(&px->job, SIGCONT);
+        } else if (strcmp(line, "bye") == 0) {
+            px->bye = 1;
+        }
+        (void)rank;
+        buf_consume(&px->up_in, flen);
+    }
+}
+
+static void up_read(struct proxy *px)
+{
+    char chunk[65536];
+    for (int round = 0; round < 16; round++) {
+        ssize_t n = recv(px->up, chunk, sizeof chunk, MSG_DONTWAIT);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+        if (n <= 0) {
+            px->lost = 1;
+            break;
+        }
+        buf_append(&px->up_in, chunk, (size_t)n);
+    }
+    down_frames(px);
+}
+
+/* The end: nothing of ours may outlive the proxy. */
+static void finish(struct proxy *px)
+{
+    struct job *job = &px->job;
+    job_signal_all(job, SIGKILL);
+    for (int i = 0; i < px->nchildren; i++)
+        if (!px->children[i].done) kill(-px->children[i].agent, px->lost ? SIGKILL : SIGTERM);
+    if (!px->lost) { /* what is queued still goes up, briefly */
+        int64_t until = now_ms() + 1000;
+        while (px->up_out.len && now_ms() < until && wire_send(px->up, &px->up_out) == 0) {
+            struct pollfd pf = {.fd = px->up, .events = POLLOUT};
+            poll(&pf, 1, 50);
+        }
+    }
+}
+
+int proxy_run(struct proxy *px)
+{
+    struct job *job = &px->job;
+    size_t max = 3 * (size_t)job->size + (size_t)px->nchildren + 4;
+    struct pollfd *pfd = xcalloc(max, sizeof *pfd);
+    while (!px->bye && !px->lost) {
+        size_t n = 0;
+        pfd[n++] = (struct pollfd){.fd = signals_fd(), .events = POLLIN};
+        pfd[n++] = (struct pollfd){.fd = px->up,
+                                   .events = (short)(POLLIN | (px->up_out.len ? POLLOUT : 0))};
+        int reading = px->up_out.len < UP_HIGH;
+        for (int i = 0; i < job->size; i++) {
+            struct rank *r = &job->ranks[i];
+            short ev = (short)((r->sock >= 0 && reading ? POLLIN : 0) | (r->out.len ? POLLOUT : 0));
+            pfd[n++] = (struct pollfd){.fd = ev ? r->sock : -1, .events = ev};
+            for (int s = 0; s < 2; s++)
+                pfd[n++] = (struct pollfd){.fd = reading ? r->pipe[s] : -1, .events = POLLIN};
+        }
+        for (int i = 0; i < px->nchildren; i++)
+            pfd[n++] = (struct pollfd){.fd = px->children[i].err_fd, .events = POLLIN};
+
+        int rc = poll(pfd, n, -1);
+        if (rc < 0 && errno != EINTR) break;
+        signals_drain();
+        if (signals_take(SIGCHLD)) reap(px);
+        /* Our own SIGTERM or SIGHUP (the session went away): end our ranks. */
+        if (signals_take(SIGTERM) || signals_take(SIGHUP) || signals_take(SIGINT)) {
+            px->lost = 1;
+            break;
+        }
+        if (rc <= 0) continue;
+        size_t k = 2;
+        for (int i = 0; i < job->size; i++, k += 3) {
+            struct rank *r = &job->ranks[i];
+            if (pfd[k].revents & POLLOUT) kvs_write(job, r);
+            if (pfd[k].revents & (POLLIN | POLLHUP | POLLERR)) rank_sock_read(px, r);
+            for (int s = 0; s < 2; s++)
+                if (pfd[k + 1 + s].revents) rank_pipe_read(px, r, s, 0);
+        }
+        for (int i = 0; i < px->nchildren; i++, k++)
+            if (pfd[k].revents) child_err_read(&px->children[i], 0);
+        if (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) up_read(px);
+        if (px->up_out.len && wire_send(px->up, &px->up_out) < 0) px->lost = 1;
+    }
+    free(pfd);
+    finish(px);
+    return px->lost ? 1 : 0;
+}
