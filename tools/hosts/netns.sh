@@ -62,7 +62,7 @@ usable() {
         skip "nsenter/unshare (util-linux) are not installed"
     [ -x /usr/sbin/sshd ] || skip "sshd is not installed (apt-get install openssh-server)"
     command -v ssh-keygen > /dev/null || skip "ssh-keygen is not installed (openssh-client)"
-    local probe=tern-probe-$$ err
+    local probe=tnp$$ err
     if ! err=$(ip netns add "$probe" 2>&1); then
         skip "the machine refuses network namespaces: $err"
     fi
