@@ -353,10 +353,11 @@ int tern_boot_job_size(void)
     const struct tern_boot_backend *pm;
     if (boot.inited)
         size = boot.info.size;
-    else if (launcher_fd() < 0 && (pm = backend_present()) && (size = pm->env_size()) > 0)
-        ;
-    else if (launcher_fd() < 0 || env_int("TERN_SIZE", -1, &size) < 0 || size < 1)
-        size = 1;
+    else if (launcher_fd() >= 0) {
+        if (env_int("TERN_SIZE", -1, &size) < 0 || size < 1) size = 1;
+    } else if ((pm = backend_present()) && pm->env_size() > 0) {
+        size = pm->env_size();
+    }
     pthread_mutex_unlock(&boot_lock);
     return size;
 }
