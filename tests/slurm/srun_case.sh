@@ -66,7 +66,7 @@ ok)
 nompi)
     [ $rc != 0 ] || fail "srun without a PMI plugin exited 0"
     # A build without PMI2 and PMIx points to mpiexec instead.
-    grep -Eq "srun started this program as task [0-9]+ of [0-9]+ .*(srun --mpi=pmi|Tern's mpiexec)" <<<"$out" ||
+    grep -Eq "srun started this program as task [0-9]+ of [0-9]+.*(srun --mpi=pmi|Tern's mpiexec)" <<<"$out" ||
         fail "no message saying to use srun --mpi=pmi2 or --mpi=pmix"
     grep -q ": ok$" <<<"$out" && fail "the tasks ran on as singletons"
     ;;
