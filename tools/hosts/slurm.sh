@@ -138,7 +138,8 @@ up() {
     need slurmd slurmd
     need srun slurm-client
     [ -e "$dir/pids" ] && die "a cluster is already up in $dir (run: $0 down)"
-    rm -rf "$dir"
+    # Only what an earlier 'up' made: TERN_SLURM_DIR may name a shared folder.
+    rm -rf "$dir/state" "$dir/log" "$dir/spool" "$dir/tmp" "$dir/netns" "$dir"/slurm*.conf
     mkdir -p "$dir/state" "$dir/log" "$dir/spool"
     local ctld ctld_name nodes="" hosts=()
     # Tests start more ranks than this machine has cores, as mpiexec lets
