@@ -1,5 +1,7 @@
 /* Bootstrap client: talks to Tern's mpiexec over the inherited socket whose
- * number is in TERN_BOOT_FD, or runs as a singleton without it.
+ * number is in TERN_BOOT_FD; else to PMIx or PMI2 where the environment
+ * names one and the build has it (boot_backend.h); else runs as a
+ * singleton.
  *
  * Protocol (version 1; the server side is tools/mpiexec/kvs_server.c): lines
  * of text, words separated by single spaces.
@@ -26,6 +28,7 @@
  * Thread safety: one mutex serialises requests; tern_boot_launcher_alive
  * does not take it. */
 #include "boot.h"
+#include "boot_backend.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -53,13 +56,27 @@ struct local_kv { /* the singleton's own table */
 
 static struct {
     int inited;
-    int fd;     /* -1: singleton */
-    int shm_fd; /* TERN_SHM_FD until tern_boot_take_shm_fd; else -1 */
+    int fd;                             /* -1: singleton or a backend */
+    const struct tern_boot_backend *pm; /* PMIx or PMI2, or NULL */
+    int finishing;                      /* finalize seen: the next fence is the last */
+    pid_t parent;                       /* under a backend: who started us */
+    int shm_fd;                         /* TERN_SHM_FD until tern_boot_take_shm_fd; else -1 */
     struct tern_boot_info info;
     char rbuf[BOOT_LINE_MAX + 2];
     size_t rlen;
     struct local_kv *kv;
 } boot = {.fd = -1, .shm_fd = -1};
+
+/* Where both are built and named, PMIx first: it is the richer interface. */
+static const struct tern_boot_backend *const backends[] = {
+#if defined(TERN_WITH_PMIX)
+    &tern_boot_pmix,
+#endif
+#if defined(TERN_WITH_PMI2)
+    &tern_boot_pmi2,
+#endif
+    NULL,
+};
 
 static pthread_mutex_t boot_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int boot_gone; /* the launcher closed the socket */
@@ -72,7 +89,7 @@ static void say(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    if (boot.inited && boot.fd >= 0)
+    if (boot.inited && (boot.fd >= 0 || boot.pm))
         fprintf(stderr, "tern: rank %d: %s\n", boot.info.rank, line);
     else
         fprintf(stderr, "tern: %s\n", line);
@@ -225,11 +242,71 @@ static void singleton_id(char *id, size_t len)
              rnd);
 }
 
+static const struct tern_boot_backend *backend_present(void)
+{
+    for (int i = 0; backends[i]; i++)
+        if (backends[i]->present()) return backends[i];
+    return NULL;
+}
+
+/* srun starts every task as the same program with no launcher of Tern's:
+ * without a PMI plugin (or with one this build lacks) each task would be a
+ * singleton, N copies of rank 0 of 1 that never meet.  The plugin's
+ * variables say which one was asked for. */
+static int srun_without_pmi(void)
+{
+    int tasks;
+    const char *task = getenv("SLURM_PROCID");
+    if (!getenv("SLURM_STEP_ID") || !task || env_int("SLURM_STEP_NUM_TASKS", -1, &tasks) < 0 ||
+        tasks < 2)
+        return 0;
+    char built[64] = "";
+    for (int i = 0; backends[i]; i++)
+        snprintf(built + strlen(built), sizeof built - strlen(built), "%s%s", i ? " or " : "",
+                 backends[i]->srun_option);
+    const char *asked = getenv("PMIX_NAMESPACE") ? "PMIx" : getenv("PMI_FD") ? "PMI2" : NULL;
+    if (asked)
+        say("srun started this program as task %s of %d through %s, which this build of Tern "
+            "does not speak (it was configured without TERN_WITH_%s); %s%s",
+            task, tasks, asked, asked[3] == 'x' ? "PMIX" : "PMI2",
+            built[0] ? "use srun " : "start the job with Tern's mpiexec inside the allocation",
+            built);
+    else if (built[0])
+        say("srun started this program as task %s of %d without a PMI plugin, so the tasks "
+            "cannot find each other: run it with srun %s",
+            task, tasks, built);
+    else
+        say("srun started this program as task %s of %d, but this build of Tern has neither "
+            "PMI2 nor PMIx (TERN_WITH_PMI2, TERN_WITH_PMIX), so the tasks cannot find each "
+            "other: start the job with Tern's mpiexec inside the allocation",
+            task, tasks);
+    return 1;
+}
+
+static int init_backend(const struct tern_boot_backend *pm, struct tern_boot_info *info)
+{
+    struct tern_boot_info in;
+    memset(&in, 0, sizeof in);
+    if (pm->init(&in) != 0) {
+        say("cannot start through %s (see above)", pm->name);
+        return -1;
+    }
+    boot.pm = pm;
+    boot.parent = getppid();
+    boot.info = in;
+    boot.inited = 1;
+    *info = in;
+    return 0;
+}
+
 static int init_locked(struct tern_boot_info *info)
 {
     struct tern_boot_info in;
     memset(&in, 0, sizeof in);
     int fd = launcher_fd();
+    const struct tern_boot_backend *pm = fd < 0 ? backend_present() : NULL;
+    if (pm) return init_backend(pm, info);
+    if (fd < 0 && srun_without_pmi()) return -1;
     if (fd < 0) {
         in.rank = in.local_rank = in.appnum = 0;
         in.size = in.local_size = 1;
@@ -273,10 +350,14 @@ int tern_boot_job_size(void)
     int size = 1;
     /* The test tern_boot_init makes, so a program that inherited TERN_SIZE
      * without the launcher's socket is a singleton here too. */
+    const struct tern_boot_backend *pm;
     if (boot.inited)
         size = boot.info.size;
-    else if (launcher_fd() < 0 || env_int("TERN_SIZE", -1, &size) < 0 || size < 1)
-        size = 1;
+    else if (launcher_fd() >= 0) {
+        if (env_int("TERN_SIZE", -1, &size) < 0 || size < 1) size = 1;
+    } else if ((pm = backend_present()) && pm->env_size() > 0) {
+        size = pm->env_size();
+    }
     pthread_mutex_unlock(&boot_lock);
     return size;
 }
@@ -293,13 +374,14 @@ int tern_boot_init(struct tern_boot_info *info)
     return rc;
 }
 
-int tern_boot_take_shm_fd(void)
+int tern_boot_take_shm_fd(int first)
 {
     pthread_mutex_lock(&boot_lock);
-    int fd = boot.shm_fd;
+    int fd = boot.shm_fd, shared = boot.inited && boot.pm && boot.info.size > 1;
+    int me = boot.info.rank;
     boot.shm_fd = -1;
     pthread_mutex_unlock(&boot_lock);
-    return fd;
+    return shared ? tern_boot_shm_share(first, me) : fd;
 }
 
 static int valid_word(const char *s, size_t min, size_t max)
@@ -333,6 +415,8 @@ int tern_boot_put(const char *key, const char *value)
     int rc = 0;
     if (!boot.inited) {
         rc = not_inited("tern_boot_put");
+    } else if (boot.pm) {
+        rc = boot.pm->put(key, value);
     } else if (boot.fd < 0) {
         struct local_kv *e = boot.kv;
         while (e && strcmp(e->key, key) != 0) e = e->next;
@@ -361,7 +445,7 @@ int tern_boot_put(const char *key, const char *value)
     return rc;
 }
 
-int tern_boot_get(const char *key, char *value, size_t max)
+int tern_boot_get(int owner, const char *key, char *value, size_t max)
 {
     if (!key || !valid_word(key, 1, BOOT_MAX_KEY - 1)) {
         say("bootstrap get: invalid key '%.80s'", key ? key : "(null)");
@@ -372,6 +456,8 @@ int tern_boot_get(const char *key, char *value, size_t max)
     const char *found = NULL;
     if (!boot.inited) {
         not_inited("tern_boot_get");
+    } else if (boot.pm) {
+        rc = boot.pm->get(owner, key, value, max);
     } else if (boot.fd < 0) {
         for (struct local_kv *e = boot.kv; e; e = e->next)
             if (strcmp(e->key, key) == 0) found = e->value;
@@ -407,6 +493,11 @@ int tern_boot_fence(void)
     int rc = 0;
     if (!boot.inited) {
         rc = not_inited("tern_boot_fence");
+    } else if (boot.pm) {
+        rc = boot.pm->fence();
+        /* The fence after finalize is the job's last word with PMI. */
+        if (boot.finishing && boot.pm->finalize() != 0) rc = -1;
+        if (boot.finishing) boot.finishing = 0;
     } else if (boot.fd >= 0) {
         rc = request("fence\n", 6, "a fence");
         if (rc >= 0) {
@@ -425,6 +516,13 @@ int tern_boot_finalize(void)
     int rc = 0;
     if (!boot.inited) {
         rc = not_inited("tern_boot_finalize");
+    } else if (boot.pm) {
+        /* The runtime fences after this when the job has several ranks;
+         * PMI is finalized after that fence, or now when none comes. */
+        if (boot.info.size > 1)
+            boot.finishing = 1;
+        else
+            rc = boot.pm->finalize();
     } else if (boot.fd >= 0) {
         rc = expect_ok("fin\n", "MPI finalization");
     } else {
@@ -453,7 +551,10 @@ _Noreturn void tern_boot_abort(int code, const char *msg)
     /* No lock: abort may be called from a thread that holds it, or from a
      * signal handler; a lost message only costs the report its text. */
     int fd = boot.fd;
-    if (boot.inited && fd >= 0 && !boot_gone) {
+    if (boot.inited && boot.pm) {
+        fprintf(stderr, "tern: rank %d: %s\n", boot.info.rank, n ? text : "MPI_Abort was called");
+        boot.pm->abort(status, text);
+    } else if (boot.inited && fd >= 0 && !boot_gone) {
         char req[1100];
         int len = snprintf(req, sizeof req, "abort %d%s%s\n", code, n ? " " : "", text);
         const char *p = req;
@@ -474,6 +575,7 @@ _Noreturn void tern_boot_abort(int code, const char *msg)
 int tern_boot_launcher_alive(void)
 {
     int fd = boot.fd;
+    if (boot.inited && boot.pm) return getppid() == boot.parent;
     if (!boot.inited || fd < 0) return 1;
     if (boot_gone) return 0;
     struct pollfd p = {.fd = fd, .events = POLLIN | POLLRDHUP};
@@ -490,4 +592,10 @@ int tern_boot_launcher_alive(void)
         return 0;
     }
     return 1;
+}
+
+void tern_boot_to_word(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s <= ' ' || *s == 0x7f) *s = '_';
 }

@@ -6,13 +6,19 @@
 #include <unistd.h>
 
 #include "bootstrap/boot.h"
+#include "bootstrap/boot_backend.h"
 
 /* Two containers or VMs may share a hostname; they never share a boot id,
- * and shared memory needs one kernel. */
-static void default_id(char *id, size_t len)
+ * and shared memory needs one kernel.  The launcher's name for the host
+ * comes first: Slurm's nodes are what the job was given, even where two of
+ * them are one machine, as in tests (tools/hosts/slurm.sh). */
+static void default_id(char *id, size_t len, const char *node)
 {
     char host[128] = "localhost", boot[64] = "";
-    if (gethostname(host, sizeof host - 1) != 0) snprintf(host, sizeof host, "localhost");
+    if (node && node[0])
+        snprintf(host, sizeof host, "%s", node);
+    else if (gethostname(host, sizeof host - 1) != 0)
+        snprintf(host, sizeof host, "localhost");
     FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
     if (f) {
         if (!fgets(boot, sizeof boot, f)) boot[0] = 0;
@@ -22,13 +28,6 @@ static void default_id(char *id, size_t len)
     snprintf(id, len, "%s/%s", host, boot[0] ? boot : "-");
 }
 
-/* The bootstrap carries words: no blanks or control characters. */
-static void to_word(char *s)
-{
-    for (; *s; s++)
-        if ((unsigned char)*s <= ' ' || *s == 0x7f) *s = '_';
-}
-
 static int index_of(char (*ids)[TERN_HOST_ID_MAX], int n, const char *id)
 {
     for (int i = 0; i < n; i++)
@@ -36,19 +35,20 @@ static int index_of(char (*ids)[TERN_HOST_ID_MAX], int n, const char *id)
     return -1;
 }
 
-int tern_hosts_exchange(int rank, int size, const char *override, int ranks_per_host,
-                        struct tern_hosts *out)
+int tern_hosts_exchange(int rank, int size, const char *node, const char *override,
+                        int ranks_per_host, struct tern_hosts *out)
 {
     memset(out, 0, sizeof *out);
     if (override && override[0] && strcmp(override, "auto") != 0)
         snprintf(out->id, sizeof out->id, "%s", override);
     else
-        default_id(out->id, sizeof out->id);
+        default_id(out->id, sizeof out->id, node);
     if (ranks_per_host > 0) {
         size_t n = strlen(out->id);
         snprintf(out->id + n, sizeof out->id - n, "#sim%d", rank / ranks_per_host);
     }
-    to_word(out->id);
+    /* The bootstrap carries words: no blanks or control characters. */
+    tern_boot_to_word(out->id);
 
     out->host_of = calloc((size_t)size, sizeof *out->host_of);
     char(*ids)[TERN_HOST_ID_MAX] = calloc((size_t)size, sizeof *ids);
@@ -68,7 +68,7 @@ int tern_hosts_exchange(int rank, int size, const char *override, int ranks_per_
             snprintf(ids[r], sizeof ids[r], "%s", out->id);
         } else {
             snprintf(key, sizeof key, "host.%d", r);
-            if (tern_boot_get(key, ids[r], sizeof ids[r]) != 0) goto lost;
+            if (tern_boot_get(r, key, ids[r], sizeof ids[r]) != 0) goto lost;
         }
         int h = index_of(ids, r, ids[r]);
         out->host_of[r] = h >= 0 ? out->host_of[h] : out->nhosts++;

@@ -14,12 +14,13 @@ struct tern_hosts {
 };
 
 /* Finds this rank's host id and learns everyone's through the bootstrap.
- * 'override' (TERN_HOST_ID) replaces the default id, the hostname plus the
- * kernel's boot id, unless it is empty or "auto"; with ranks_per_host > 0 (TERN_RANKS_PER_HOST)
+ * The default id is the host's name ('node' when the launcher names it, see
+ * tern_boot_info, else the hostname) plus the kernel's boot id.
+ * 'override' (TERN_HOST_ID) replaces it unless it is empty or "auto"; with ranks_per_host > 0 (TERN_RANKS_PER_HOST)
  * rank r is placed on simulated host r / ranks_per_host instead.  0, or -1
  * with a message printed. */
-int tern_hosts_exchange(int rank, int size, const char *override, int ranks_per_host,
-                        struct tern_hosts *out);
+int tern_hosts_exchange(int rank, int size, const char *node, const char *override,
+                        int ranks_per_host, struct tern_hosts *out);
 void tern_hosts_free(struct tern_hosts *h);
 
 #endif

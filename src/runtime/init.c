@@ -95,7 +95,7 @@ int tern_runtime_acquire(int level, const char *fn)
 
     tern_params_load(info.rank == 0);
     struct tern_hosts hosts;
-    if (tern_hosts_exchange(info.rank, info.size, tern_param.host_id,
+    if (tern_hosts_exchange(info.rank, info.size, info.node, tern_param.host_id,
                             (int)tern_param.ranks_per_host, &hosts) != 0)
         tern_fatal("%s: cannot learn which host each rank runs on (see above)", fn);
     tern_g.nhosts = hosts.nhosts;

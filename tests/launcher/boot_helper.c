@@ -60,10 +60,10 @@ static void finish(void)
     if (tern_boot_finalize() != 0) die("tern_boot_finalize failed");
 }
 
-static void check_get(const char *key, const char *want)
+static void check_get(int owner, const char *key, const char *want)
 {
     char got[1100];
-    int rc = tern_boot_get(key, got, sizeof got);
+    int rc = tern_boot_get(owner, key, got, sizeof got);
     if (want == NULL) {
         if (rc == 0) {
             fprintf(stderr, "rank %d: key %s should be absent, got '%s'\n", me.rank, key, got);
@@ -98,15 +98,15 @@ static void mode_kvs(int rounds)
             int peer = (me.rank + r) % me.size;
             snprintf(key, sizeof key, "k%d-%d", round, peer);
             snprintf(want, sizeof want, "v%d-%d-%s", round, peer, me.job_id);
-            check_get(key, want);
+            check_get(peer, key, want);
         }
         snprintf(key, sizeof key, "k%d-%d", round + 1, me.rank);
-        check_get(key, NULL); /* not put yet */
-        check_get("no-such-key", NULL);
+        check_get(me.rank, key, NULL); /* not put yet */
+        check_get(0, "no-such-key", NULL);
         if (round == 0) {
             memset(want, 'z', 1024);
             want[1024] = '\0';
-            check_get("long", want);
+            check_get(0, "long", want);
         }
     }
     finish();

@@ -2,8 +2,9 @@
  * not the launcher's, and a fake launcher that answers and then goes away
  * (tern_boot_launcher_alive must notice; a blocking call must fail, not
  * hang), and the job's shared-memory file (TERN_SHM_FD): taken once when it
- * is an unnamed file, refused otherwise.  Each case runs in a child process
- * since the client keeps state. */
+ * is an unnamed file, refused otherwise; a task of a several-task srun step
+ * without PMI refused, a one-task step a singleton.  Each case runs in a
+ * child process since the client keeps state. */
 #include "boot.h"
 
 #include <errno.h>
@@ -28,9 +29,11 @@
 
 static void clear_env(void)
 {
-    const char *vars[] = {"TERN_BOOT_FD",    "TERN_RANK",         "TERN_SIZE",
-                          "TERN_LOCAL_RANK", "TERN_LOCAL_SIZE",   "TERN_APPNUM",
-                          "TERN_JOB_ID",     "TERN_LAUNCHER_PID", "TERN_SHM_FD"};
+    const char *vars[] = {
+        "TERN_BOOT_FD",    "TERN_RANK",     "TERN_SIZE",      "TERN_LOCAL_RANK",
+        "TERN_LOCAL_SIZE", "TERN_APPNUM",   "TERN_JOB_ID",    "TERN_LAUNCHER_PID",
+        "TERN_SHM_FD",     "SLURM_STEP_ID", "SLURM_PROCID",   "SLURM_STEP_NUM_TASKS",
+        "PMI_FD",          "PMI_RANK",      "PMIX_NAMESPACE", "PMIX_RANK"};
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) unsetenv(vars[i]);
 }
 
@@ -48,12 +51,12 @@ static void singleton_case(void)
     CHECK(info.singleton == 1 && info.rank == 0 && info.size == 1 && info.appnum == 0);
     CHECK(info.local_rank == 0 && info.local_size == 1 && info.job_id[0] != '\0');
     char v[16];
-    CHECK(tern_boot_get("a", v, sizeof v) == -1);
+    CHECK(tern_boot_get(0, "a", v, sizeof v) == -1);
     CHECK(tern_boot_put("a", "1") == 0);
     CHECK(tern_boot_put("a", "2") == 0);
     CHECK(tern_boot_fence() == 0);
-    CHECK(tern_boot_get("a", v, sizeof v) == 0 && strcmp(v, "2") == 0);
-    CHECK(tern_boot_get("a", v, 1) == -1); /* does not fit */
+    CHECK(tern_boot_get(0, "a", v, sizeof v) == 0 && strcmp(v, "2") == 0);
+    CHECK(tern_boot_get(0, "a", v, 1) == -1); /* does not fit */
     CHECK(tern_boot_put("bad key", "x") == -1);
     CHECK(tern_boot_launcher_alive() == 1);
     CHECK(tern_boot_finalize() == 0);
@@ -125,7 +128,7 @@ static void fake_launcher_case(void)
         CHECK(fcntl(sv[1], F_GETFD) & FD_CLOEXEC);
         CHECK(tern_boot_launcher_alive() == 1);
         char v[32];
-        CHECK(tern_boot_get("k", v, sizeof v) == 0 && strcmp(v, "hello") == 0);
+        CHECK(tern_boot_get(0, "k", v, sizeof v) == 0 && strcmp(v, "hello") == 0);
         CHECK(tern_boot_put("ready", "1") == 0);
         /* the fake launcher now closes its end */
         struct timespec t0, t1;
@@ -177,8 +180,8 @@ static void shm_unnamed_case(void)
     CHECK(fd >= 3);
     CHECK(init_with_shm_fd(fd) == 0);
     CHECK(fcntl(fd, F_GETFD) & FD_CLOEXEC); /* programs the rank starts do not get it */
-    CHECK(tern_boot_take_shm_fd() == fd);
-    CHECK(tern_boot_take_shm_fd() == -1);
+    CHECK(tern_boot_take_shm_fd(0) == fd);
+    CHECK(tern_boot_take_shm_fd(0) == -1);
 }
 
 static void shm_named_case(void)
@@ -202,7 +205,28 @@ static void shm_none_case(void)
 {
     struct tern_boot_info info;
     CHECK(tern_boot_init(&info) == 0);
-    CHECK(tern_boot_take_shm_fd() == -1);
+    CHECK(tern_boot_take_shm_fd(0) == -1);
+}
+
+static void srun_step(int tasks)
+{
+    setenv("SLURM_STEP_ID", "0", 1);
+    setenv("SLURM_PROCID", "0", 1);
+    set_int("SLURM_STEP_NUM_TASKS", tasks);
+}
+
+static void srun_without_pmi_case(void)
+{
+    srun_step(4);
+    struct tern_boot_info info;
+    CHECK(tern_boot_init(&info) == -1); /* with a message naming srun --mpi= */
+}
+
+static void srun_one_task_case(void)
+{
+    srun_step(1);
+    struct tern_boot_info info;
+    CHECK(tern_boot_init(&info) == 0 && info.singleton == 1 && info.size == 1);
 }
 
 static void abort_singleton_case(void)
@@ -245,5 +269,7 @@ int main(void)
     bad += run_case("shm-file-named-refused", shm_named_case, 0);
     bad += run_case("shm-file-not-a-file-refused", shm_not_a_file_case, 0);
     bad += run_case("shm-file-none-singleton", shm_none_case, 0);
+    bad += run_case("srun-without-pmi-refused", srun_without_pmi_case, 0);
+    bad += run_case("srun-one-task-singleton", srun_one_task_case, 0);
     return bad ? 1 : 0;
 }

@@ -1,6 +1,7 @@
-/* The node segment: one file that mpiexec creates with no name and every
- * rank inherits (tools/mpiexec/shmfile.c says why); local rank 0 gives it
- * its size, all map it.  Nothing in it ever has a name in /dev/shm, so
+/* The node segment: one file with no name per host, which every rank
+ * inherits from mpiexec (tools/mpiexec/shmfile.c says why) or, under PMI,
+ * gets from the host's first rank (bootstrap/boot_shm.c); each host's
+ * local rank 0 gives it its size, all map it.  Nothing in it ever has a name in /dev/shm, so
  * nothing is left there however the job ends: the kernel frees the file
  * with the last rank's mapping.  The mapping itself (shared, populated at
  * once, from offset 0 of a file on /dev/shm's tmpfs) is what a named
@@ -87,14 +88,19 @@ static struct pair_view view_pair(int s, int r)
     return v;
 }
 
-/* Local rank 0 gives the job's empty file its size. */
+/* Local rank 0 gives the host's empty file its size.  Where hosts are
+ * simulated (TERN_RANKS_PER_HOST) under mpiexec, each simulated host's
+ * local rank 0 sizes the one file all ranks inherited, at the same time:
+ * what the others allocated already is not missing space. */
 static void size_segment(int fd, size_t size)
 {
     /* f_blocks is 0 on a tmpfs without a size limit (a memfd's). */
     struct statvfs vfs;
-    if (fstatvfs(fd, &vfs) == 0 && vfs.f_blocks != 0) {
+    struct stat st;
+    unsigned long long have = fstat(fd, &st) == 0 ? (unsigned long long)st.st_blocks * 512 : 0;
+    if (fstatvfs(fd, &vfs) == 0 && vfs.f_blocks != 0 && have < size) {
         unsigned long long avail = (unsigned long long)vfs.f_bavail * vfs.f_frsize;
-        if (avail < size)
+        if (avail < size - have)
             tern_fatal("/dev/shm has %llu MiB free but %d ranks need %zu MiB of shared memory "
                        "(%zu KiB per rank pair: ring TERN_SMP_QUEUE_LENGTH=%zu, pipeline %zu x %zu "
                        "bytes); "
@@ -119,15 +125,17 @@ int shm_segment_setup(void)
     shm.me = tern_g.world_rank;
     compute_layout(&shm.lay, shm.n);
 
-    int fd = tern_boot_take_shm_fd();
+    int first = 0;
+    while (tern_g.host_of[first] != tern_g.host_of[shm.me]) first++;
+    int fd = tern_boot_take_shm_fd(first);
     if (fd < 0)
-        tern_fatal("%d ranks need the shared-memory file Tern's mpiexec gives each job "
-                   "(TERN_SHM_FD), and this "
-                   "rank has none: start the job with Tern's mpiexec",
+        tern_fatal("%d ranks need a shared-memory file for their host, and this rank has none: "
+                   "Tern's mpiexec passes one (TERN_SHM_FD), under srun the host's first rank "
+                   "makes one (a message above says what failed)",
                    shm.n);
-    /* Each host has its own file (one per proxy when the job spans hosts):
-     * the first rank of each host sizes it. */
-    if (tern_g.local_rank == 0) size_segment(fd, shm.lay.total);
+    /* Each host has its own file (one per proxy or Slurm node when the job
+     * spans hosts): the host's first rank sizes it. */
+    if (first == shm.me) size_segment(fd, shm.lay.total);
     if (tern_boot_fence()) tern_fatal("bootstrap fence failed while creating shared memory");
     /* Ranks that read other parameters than rank 0 (-env per MPMD block)
      * would lay the segment out differently: stop before a SIGBUS. */

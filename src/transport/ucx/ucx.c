@@ -57,14 +57,14 @@ static void *fetch_address(int world)
 {
     char key[64], val[ADDR_CHUNK + 1];
     snprintf(key, sizeof key, "ucx.%d.n", world);
-    if (tern_boot_get(key, val, sizeof val) != 0) return NULL;
+    if (tern_boot_get(world, key, val, sizeof val) != 0) return NULL;
     size_t nchunks = strtoul(val, NULL, 10);
     unsigned char *addr = malloc(nchunks * ADDR_CHUNK / 2 + 1);
     if (!addr) return NULL;
     size_t n = 0;
     for (size_t c = 0; c < nchunks; c++) {
         snprintf(key, sizeof key, "ucx.%d.%zu", world, c);
-        if (tern_boot_get(key, val, sizeof val) != 0) {
+        if (tern_boot_get(world, key, val, sizeof val) != 0) {
             free(addr);
             return NULL;
         }
