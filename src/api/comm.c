@@ -161,19 +161,20 @@ out:
 static int split_type_color(struct tern_comm *c, const char *fn, int split_type, MPI_Info info,
                             int *color, const char **hw_type)
 {
+    int rc;
     *hw_type = NULL;
     switch (split_type) {
     case MPI_UNDEFINED: *color = MPI_UNDEFINED; return MPI_SUCCESS;
-    case MPI_COMM_TYPE_SHARED:
-        *color = 0; /* every rank runs on this node */
-        return MPI_SUCCESS;
+    case MPI_COMM_TYPE_SHARED: *color = tern_host_color(); return MPI_SUCCESS;
     case MPI_COMM_TYPE_HW_GUIDED:
     case MPI_COMM_TYPE_RESOURCE_GUIDED: /* MPI-4.1's name for the same split */
         /* No key, or a resource this machine does not have: MPI_COMM_NULL. */
         *hw_type = tern_hw_type_name(tern_info_lookup(info, HW_RESOURCE_KEY));
-        *color = tern_hw_color(*hw_type);
-        return MPI_SUCCESS;
-    case MPI_COMM_TYPE_HW_UNGUIDED: return tern_hw_unguided_color(c, color, hw_type);
+        rc = tern_hw_color(*hw_type, color);
+        return rc == MPI_SUCCESS ? rc : tern_err_raise(c, rc);
+    case MPI_COMM_TYPE_HW_UNGUIDED:
+        rc = tern_hw_unguided_color(c, color, hw_type);
+        return rc == MPI_SUCCESS ? rc : tern_err_raise(c, rc);
 #ifdef MPIX_COMM_TYPE_NEIGHBORHOOD
     case MPIX_COMM_TYPE_NEIGHBORHOOD:
 #endif

@@ -49,7 +49,7 @@ static int fill(struct tern_info *info)
 {
     int rc = MPI_SUCCESS;
     for (size_t i = 0; i < sizeof resources / sizeof resources[0] && !rc; i++) {
-        int id = tern_hw_color(resources[i]);
+        int id = tern_hw_instance(resources[i]);
         if (id != MPI_UNDEFINED) rc = set_long(info, resources[i], id);
     }
     cpu_set_t set;

@@ -103,7 +103,12 @@ int tern_intercomm_from_groups(struct tern_group *local, struct tern_group *remo
  * splits the group, and its name in *type (NULL with no colour).
  * tern_hw_type_name: the library's own copy of a known resource name (to
  * keep on a communicator), NULL for an unknown one. */
-int tern_hw_color(const char *type);
+int tern_hw_color(const char *type, int *color);
+/* The instance of resource 'type' holding this process as its host numbers
+ * it (MPI_Get_hw_resource_info), MPI_UNDEFINED as for tern_hw_color. */
+int tern_hw_instance(const char *type);
+/* This process's host, the colour of MPI_COMM_TYPE_SHARED. */
+int tern_host_color(void);
 int tern_hw_unguided_color(struct tern_comm *c, int *color, const char **type);
 const char *tern_hw_type_name(const char *type);
 

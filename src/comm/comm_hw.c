@@ -3,9 +3,11 @@
  * every CPU it may run on (its affinity, narrowed by binding at MPI_Init)
  * lies in that instance; the colour is an id of the instance that is the
  * same in every process of the node (a package or NUMA node number, or the
- * lowest CPU of a core or cache).  Resource names are hwloc's, the names
- * MPICH and Open MPI accept. */
+ * lowest CPU of a core or cache), combined with the host's index, because
+ * sysfs numbers the instances of every host alike.  Resource names are
+ * hwloc's, the names MPICH and Open MPI accept. */
 #include <dirent.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #include "coll/coll.h"
 #include "comm/comm.h"
 #include "core/errors.h"
+#include "core/state.h"
 #include "datatype/datatype.h"
 
 #define SYS_CPU "/sys/devices/system/cpu"
@@ -113,9 +116,10 @@ static int instance_of(int cpu, enum hw_kind k)
     return -1;
 }
 
+/* The instance of kind k this process lies in, numbered within its host. */
 static int kind_color(enum hw_kind k)
 {
-    if (k == HW_NODE) return 0; /* every process of a job runs on this node */
+    if (k == HW_NODE) return 0;
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof set, &set) != 0) return MPI_UNDEFINED;
     int id = -1;
@@ -130,12 +134,55 @@ static int kind_color(enum hw_kind k)
 
 #define HW_NAMES (sizeof hw_names / sizeof hw_names[0])
 
-int tern_hw_color(const char *type)
+/* Instance ids below 2^16 per level (CPU, cache and NUMA numbers); a colour
+ * is (host, level, id) in one int, which bounds the hosts a hardware split
+ * can tell apart. */
+#define HW_ID_BITS 16
+#define HW_LEVEL_KINDS (HW_PU + 1)
+#define HW_MAX_HOSTS (INT_MAX / (HW_LEVEL_KINDS << HW_ID_BITS))
+
+static int host_level_color(enum hw_kind k, int id)
+{
+    if (id == MPI_UNDEFINED || id >= 1 << HW_ID_BITS) return MPI_UNDEFINED;
+    int host = tern_g.host_of[tern_g.world_rank];
+    return ((host * HW_LEVEL_KINDS + (int)k) << HW_ID_BITS) + id;
+}
+
+static int check_hosts(void)
+{
+    if (tern_g.nhosts <= HW_MAX_HOSTS) return MPI_SUCCESS;
+    return tern_err_make(MPI_ERR_OTHER,
+                         "a split by hardware resource tells at most %d hosts apart; this job "
+                         "spans %d (use MPI_COMM_TYPE_SHARED, or split by host first)",
+                         HW_MAX_HOSTS, tern_g.nhosts);
+}
+
+int tern_host_color(void) { return tern_g.host_of[tern_g.world_rank]; }
+
+/* The kind of a known resource name; -1 for an unknown one. */
+static int kind_of(const char *type)
 {
     const char *known = tern_hw_type_name(type);
     for (size_t i = 0; known && i < HW_NAMES; i++)
-        if (hw_names[i].name == known) return kind_color(hw_names[i].kind);
-    return MPI_UNDEFINED;
+        if (hw_names[i].name == known) return (int)hw_names[i].kind;
+    return -1;
+}
+
+int tern_hw_instance(const char *type)
+{
+    int k = kind_of(type);
+    return k < 0 ? MPI_UNDEFINED : kind_color((enum hw_kind)k);
+}
+
+int tern_hw_color(const char *type, int *color)
+{
+    int k = kind_of(type), rc = MPI_SUCCESS;
+    *color = MPI_UNDEFINED;
+    if (k == HW_NODE)
+        *color = tern_host_color();
+    else if (k >= 0 && (rc = check_hosts()) == MPI_SUCCESS)
+        *color = host_level_color((enum hw_kind)k, kind_color((enum hw_kind)k));
+    return rc;
 }
 
 const char *tern_hw_type_name(const char *type)
@@ -153,19 +200,17 @@ static const char *kind_name(enum hw_kind k)
     return NULL;
 }
 
-/* Coarse to fine, below the node (which never splits a job's processes). */
-#define HW_LEVELS 7
-static const enum hw_kind unguided_levels[HW_LEVELS] = {HW_PACKAGE, HW_NUMA, HW_L3, HW_L2,
-                                                        HW_L1,      HW_CORE, HW_PU};
+/* Coarse to fine, from the host down. */
+#define HW_LEVELS 8
+static const enum hw_kind unguided_levels[HW_LEVELS] = {HW_NODE, HW_PACKAGE, HW_NUMA, HW_L3,
+                                                        HW_L2,   HW_L1,      HW_CORE, HW_PU};
 
+/* Distinct levels never share a colour: intercommunicator sides may settle
+ * on different levels. */
 static void level_colors(int *colors)
 {
-    for (int i = 0; i < HW_LEVELS; i++) {
-        int c = kind_color(unguided_levels[i]);
-        /* Distinct levels never share a colour (intercommunicator sides may
-         * settle on different levels). */
-        colors[i] = c == MPI_UNDEFINED ? c : i * 65536 + c;
-    }
+    for (int i = 0; i < HW_LEVELS; i++)
+        colors[i] = host_level_color(unguided_levels[i], kind_color(unguided_levels[i]));
 }
 
 /* The first level, coarse to fine, that splits the group (not every
@@ -176,11 +221,13 @@ int tern_hw_unguided_color(struct tern_comm *c, int *color, const char **type)
 {
     struct tern_comm *lc = c->is_inter ? c->local_comm : c;
     int n = lc->size, mine[HW_LEVELS];
+    int rc = check_hosts();
+    if (rc != MPI_SUCCESS) return rc;
     int *all = malloc((size_t)n * HW_LEVELS * sizeof(int));
     if (!all) return tern_err_make(MPI_ERR_NO_MEM, "out of memory for %d ranks", n);
     level_colors(mine);
     struct tern_datatype *it = tern_dt_get(MPI_INT);
-    int rc = tern_coll_allgather(mine, HW_LEVELS, it, all, HW_LEVELS, it, lc);
+    rc = tern_coll_allgather(mine, HW_LEVELS, it, all, HW_LEVELS, it, lc);
     *color = MPI_UNDEFINED;
     *type = NULL;
     for (int l = 0; l < HW_LEVELS && !rc; l++) {

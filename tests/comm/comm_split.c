@@ -3,6 +3,7 @@
  * cycles. */
 #include <stdlib.h>
 
+#include "tern_hosts.h"
 #include "tern_test.h"
 
 static int rank, size;
@@ -86,10 +87,12 @@ int main(int argc, char **argv)
     check_members(c, members, size, "split with tied keys");
     MPI_Comm_free(&c);
 
-    /* split_type: everything is one node. */
+    /* split_type: the ranks of this host. */
     CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, -rank, MPI_INFO_NULL, &c));
-    for (int r = 0; r < size; r++) members[r] = size - 1 - r;
-    check_members(c, members, size, "split_type shared");
+    n = 0;
+    for (int r = size - 1; r >= 0; r--)
+        if (tt_host_of(r) == tt_host_of(rank)) members[n++] = r;
+    check_members(c, members, n, "split_type shared");
     MPI_Comm_free(&c);
     CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, rank % 2 ? MPI_UNDEFINED : MPI_COMM_TYPE_SHARED,
                                   0, MPI_INFO_NULL, &c));
@@ -97,7 +100,8 @@ int main(int argc, char **argv)
         CHECK(c == MPI_COMM_NULL, "split_type MPI_UNDEFINED gave a communicator");
     } else {
         n = 0;
-        for (int r = 0; r < size; r += 2) members[n++] = r;
+        for (int r = 0; r < size; r += 2)
+            if (tt_host_of(r) == tt_host_of(rank)) members[n++] = r;
         check_members(c, members, n, "split_type shared, evens");
         MPI_Comm_free(&c);
     }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tern_expect.h"
+#include "tern_hosts.h"
 
 static int rank, size;
 
@@ -125,12 +126,23 @@ int main(int argc, char **argv)
     MPI_Comm c;
     int res;
 
-    /* One node: SHARED keeps everyone, ordered by key. */
+    /* SHARED keeps the ranks of this host, ordered by key. */
+    int on_host = 0, above = 0, hosts = 0;
+    for (int r = 0; r < size; r++) {
+        on_host += tt_host_of(r) == tt_host_of(rank);
+        above += r > rank && tt_host_of(r) == tt_host_of(rank);
+        hosts = tt_host_of(r) + 1 > hosts ? tt_host_of(r) + 1 : hosts;
+    }
     CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, -rank, MPI_INFO_NULL, &c));
-    expect_comm(c, size - 1 - rank, size, "shared, reversed keys");
+    expect_comm(c, above, on_host, "shared, reversed keys");
     CHECK_MPI(MPI_Comm_compare(MPI_COMM_WORLD, c, &res));
-    CHECK(res == (size > 1 ? MPI_SIMILAR : MPI_CONGRUENT), "shared reversed compares %d", res);
+    CHECK(res == (hosts > 1  ? MPI_UNEQUAL
+                  : size > 1 ? MPI_SIMILAR
+                             : MPI_CONGRUENT),
+          "shared reversed compares %d", res);
     MPI_Comm_free(&c);
+    MPI_Comm shared;
+    CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shared));
     CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_UNDEFINED, 0, MPI_INFO_NULL, &c));
     CHECK(c == MPI_COMM_NULL, "MPI_UNDEFINED split type gave a communicator");
 
@@ -141,8 +153,8 @@ int main(int argc, char **argv)
         CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, guided_type, 0, MPI_INFO_NULL, &c));
         CHECK(c == MPI_COMM_NULL, "HW_GUIDED without a resource gave a communicator");
         if (guided("mpi_shared_memory", &c)) {
-            CHECK_MPI(MPI_Comm_compare(MPI_COMM_WORLD, c, &res));
-            CHECK(res == MPI_CONGRUENT, "HW_GUIDED mpi_shared_memory compares %d", res);
+            CHECK_MPI(MPI_Comm_compare(shared, c, &res));
+            CHECK(res == MPI_CONGRUENT, "HW_GUIDED mpi_shared_memory and SHARED compare %d", res);
             char type[64];
             hw_type_of(c, type, sizeof type);
             CHECK(strcmp(type, "mpi_shared_memory") == 0,
@@ -155,6 +167,8 @@ int main(int argc, char **argv)
             if (c != MPI_COMM_NULL) MPI_Comm_free(&c);
         }
     }
+
+    MPI_Comm_free(&shared);
 
     /* HW_UNGUIDED: each part a strict subset of the parent, or none (always
      * none for one process). */
