@@ -105,10 +105,12 @@ static void size_segment(int fd, size_t size)
         if (avail < size)
             tern_fatal("/dev/shm has %llu MiB free but %d ranks need %zu MiB of shared memory "
                        "(%zu KiB per rank pair: ring TERN_SMP_QUEUE_LENGTH=%zu, pipeline %zu x %zu "
-                       "bytes); "
+                       "bytes; collectives %zu KiB: TERN_SHMCOLL_COMMS=%d areas of two "
+                       "TERN_SHMCOLL_MAX=%zu slots per rank); "
                        "free space in /dev/shm or lower those parameters",
                        avail >> 20, shm.n, size >> 20, shm.lay.pair_bytes >> 10, shm.lay.ring_bytes,
-                       shm.lay.pipe_chunks, shm.lay.pipe_chunk_bytes);
+                       shm.lay.pipe_chunks, shm.lay.pipe_chunk_bytes, shm.lay.coll_bytes >> 10,
+                       shm.lay.coll_areas, shm.lay.coll_slot_bytes);
     }
     if (ftruncate(fd, (off_t)size) != 0)
         tern_fatal("cannot size the shared-memory segment to %zu bytes: %s", size, strerror(errno));
