@@ -293,7 +293,8 @@ static int can_run(const struct algo *a, const struct tern_comm *c, int commutat
     if (!(a->kinds & (c->is_inter ? INTER : INTRA))) return 0;
     if (a->commutative && !commutative) return 0;
     if (a->pof2 && (c->size & (c->size - 1))) return 0;
-    if (a->shm && !tern_shmc_usable(c)) return 0;
+    /* One rank has nothing to share: the algorithm hands it to point to point. */
+    if (a->shm && c->size > 1 && !tern_shmc_usable(c)) return 0;
     return 1;
 }
 

@@ -15,6 +15,7 @@
 #include "coll/coll_util.h"
 #include "coll/op.h"
 #include "coll/shm_coll.h"
+#include "core/progress.h"
 #include "transport/shm/shm.h"
 
 /* c's area when 'bytes' fit a slot; NULL: the point-to-point algorithm
@@ -54,6 +55,12 @@ int tern_coll_barrier_shm(struct tern_comm *c)
     uint64_t s = ++a->seq;
     tern_shmc_post(a, c->rank, s);
     tern_shmc_wait_all(a, s);
+    /* Programs count on a barrier to land the messages sent before it (a
+     * request freed before completion, its buffer going out of scope after
+     * the barrier): a peer's eager packets entered its rings before its
+     * flag, so one pass now takes them in, as a barrier of messages behind
+     * them would. */
+    tern_progress();
     return MPI_SUCCESS;
 }
 

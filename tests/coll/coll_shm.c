@@ -380,6 +380,20 @@ int main(int argc, char **argv)
         CHECK(s == i * n, "dup %d: allreduce %d", i, s);
         MPI_Comm_free(&d);
     }
+    /* More communicators alive than areas (TERN_SHMCOLL_COMMS, 16): the
+     * ones without an area run point to point, with the same results. */
+    enum { ALIVE = 20 };
+    MPI_Comm live[ALIVE];
+    for (int i = 0; i < ALIVE; i++) CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &live[i]));
+    for (int round = 0; round < 3; round++)
+        for (int i = 0; i < ALIVE; i++) {
+            int v = r + i, s, b = r == i % n ? i * 3 + round : -1;
+            CHECK_MPI(MPI_Allreduce(&v, &s, 1, MPI_INT, MPI_SUM, live[i]));
+            CHECK(s == n * (n - 1) / 2 + n * i, "live dup %d: allreduce %d", i, s);
+            CHECK_MPI(MPI_Bcast(&b, 1, MPI_INT, i % n, live[i]));
+            CHECK(b == i * 3 + round, "live dup %d: bcast %d", i, b);
+        }
+    for (int i = 0; i < ALIVE; i++) MPI_Comm_free(&live[i]);
     MPI_Comm dd;
     CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &dd));
     exercise(dd, "dup after 40 freed", expect_shm);
