@@ -114,6 +114,16 @@ tern_coll_reduce_scatter_block_fn tern_coll_reduce_scatter_block_pairwise,
     tern_coll_reduce_scatter_block_reduce_scatterv;
 tern_coll_all_reduce_fn tern_coll_scan_recursive_doubling, tern_coll_exscan_recursive_doubling;
 
+/* ---- Blocking, intracommunicators whose ranks share this host: through
+ * shared memory (shm_coll.c) ---- */
+
+tern_coll_barrier_fn tern_coll_barrier_shm;
+tern_coll_bcast_fn tern_coll_bcast_shm;
+tern_coll_rooted_fn tern_coll_gather_shm, tern_coll_scatter_shm;
+tern_coll_all_block_fn tern_coll_allgather_shm;
+tern_coll_reduce_fn tern_coll_reduce_shm;
+tern_coll_all_reduce_fn tern_coll_allreduce_shm;
+
 /* ---- Blocking, running a schedule to completion (sched_blocking.c):
  * the intercommunicator algorithms, and alltoall's exchange ---- */
 

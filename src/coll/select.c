@@ -12,6 +12,7 @@
 #include "coll/nbc_inter.h"
 #include "coll/op.h"
 #include "coll/sched.h"
+#include "coll/shm_coll.h"
 #include "core/params.h"
 
 /* The kinds of communicator an algorithm serves. */
@@ -53,10 +54,13 @@ struct algo {
     unsigned char kinds;       /* INTRA, INTER or ANY */
     unsigned char commutative; /* the operation must be commutative */
     unsigned char pof2;        /* the communicator's size must be a power of two */
+    unsigned char shm;         /* every rank on this host, with shared memory (coll/shm_coll.h) */
     /* When auto takes it (0: no bound).  Sizes are the collective's message
      * size in bytes (see the entry points), powers of two. */
     int min_ranks;
     size_t over, upto; /* more than 'over', at most 'upto' bytes */
+    /* .shm entries: auto takes them up to TERN_SHMCOLL_MAX bytes (rounded
+     * down to a power of two, so that it bounds whole buckets). */
 };
 
 #define ALGO(word, member, f, ...)                \
@@ -68,14 +72,17 @@ struct algo {
 /* ---- The tables, most preferred first ---- */
 
 static const struct algo barrier_algos[] = {
+    ALGO("shm", barrier, tern_coll_barrier_shm, .kinds = INTRA, .shm = 1),
     ALGO("dissemination", barrier, tern_coll_barrier_dissemination, .kinds = INTRA),
     ALGO("inter_leader", barrier, tern_coll_barrier_inter_leader, .kinds = INTER),
 };
 static const struct algo bcast_algos[] = {
+    ALGO("shm", bcast, tern_coll_bcast_shm, .kinds = INTRA, .shm = 1),
     ALGO("binomial", bcast, tern_coll_bcast_binomial, .kinds = INTRA),
     ALGO("inter_leader", bcast, tern_coll_bcast_inter_leader, .kinds = INTER),
 };
 static const struct algo gather_algos[] = {
+    ALGO("shm", rooted, tern_coll_gather_shm, .kinds = INTRA, .shm = 1),
     ALGO("binomial", rooted, tern_coll_gather_binomial, .kinds = INTRA),
     ALGO("inter_leader", rooted, tern_coll_gather_inter_leader, .kinds = INTER),
 };
@@ -84,6 +91,7 @@ static const struct algo gatherv_algos[] = {
     ALGO("inter_direct", gatherv, tern_coll_gatherv_inter_direct, .kinds = INTER),
 };
 static const struct algo scatter_algos[] = {
+    ALGO("shm", rooted, tern_coll_scatter_shm, .kinds = INTRA, .shm = 1),
     ALGO("binomial", rooted, tern_coll_scatter_binomial, .kinds = INTRA),
     ALGO("inter_leader", rooted, tern_coll_scatter_inter_leader, .kinds = INTER),
 };
@@ -92,6 +100,7 @@ static const struct algo scatterv_algos[] = {
     ALGO("inter_direct", scatterv, tern_coll_scatterv_inter_direct, .kinds = INTER),
 };
 static const struct algo allgather_algos[] = {
+    ALGO("shm", all_block, tern_coll_allgather_shm, .kinds = INTRA, .shm = 1),
     ALGO("bruck", all_block, tern_coll_allgather_bruck, .kinds = INTRA, .upto = 64 * KIB),
     ALGO("ring", all_block, tern_coll_allgather_ring, .kinds = INTRA),
     ALGO("inter_leader", all_block, tern_coll_allgather_inter_leader, .kinds = INTER),
@@ -115,10 +124,12 @@ static const struct algo alltoallw_algos[] = {
     ALGO("exchange", alltoallw, tern_coll_alltoallw_exchange, .kinds = ANY),
 };
 static const struct algo reduce_algos[] = {
+    ALGO("shm", reduce, tern_coll_reduce_shm, .kinds = INTRA, .shm = 1),
     ALGO("binomial", reduce, tern_coll_reduce_binomial, .kinds = INTRA),
     ALGO("inter_leader", reduce, tern_coll_reduce_inter_leader, .kinds = INTER),
 };
 static const struct algo allreduce_algos[] = {
+    ALGO("shm", all_reduce, tern_coll_allreduce_shm, .kinds = INTRA, .shm = 1),
     ALGO("recursive_doubling", all_reduce, tern_coll_allreduce_recursive_doubling, .kinds = INTRA),
     ALGO("inter_leader", all_reduce, tern_coll_allreduce_inter_leader, .kinds = INTER),
 };
@@ -282,7 +293,17 @@ static int can_run(const struct algo *a, const struct tern_comm *c, int commutat
     if (!(a->kinds & (c->is_inter ? INTER : INTRA))) return 0;
     if (a->commutative && !commutative) return 0;
     if (a->pof2 && (c->size & (c->size - 1))) return 0;
+    /* One rank has nothing to share: the algorithm hands it to point to point. */
+    if (a->shm && c->size > 1 && !tern_shmc_usable(c)) return 0;
     return 1;
+}
+
+/* The largest size auto gives the shared-memory algorithms. */
+static size_t shm_bound(void)
+{
+    size_t max = (size_t)tern_param.shmcoll_max, b = 1;
+    while (b * 2 <= max && b < ((size_t)1 << 32)) b *= 2;
+    return max ? b : 0;
 }
 
 /* Whether auto takes a. */
@@ -291,6 +312,7 @@ static int preferred(const struct algo *a, const struct tern_comm *c, size_t byt
     if (a->min_ranks && c->size < a->min_ranks) return 0;
     if (a->over && bytes <= a->over) return 0;
     if (a->upto && bytes > a->upto) return 0;
+    if (a->shm && bytes > shm_bound()) return 0;
     return 1;
 }
 
@@ -314,7 +336,10 @@ choose(struct tern_comm *c, enum tern_coll_id id, size_t bytes, int commutative)
                           !(a->kinds & (c->is_inter ? INTER : INTRA))
                               ? (c->is_inter ? "an intercommunicator" : "an intracommunicator")
                           : a->commutative && !commutative ? "the operation is not commutative"
-                                                           : "the size is not a power of two");
+                          : a->pof2 && (c->size & (c->size - 1))
+                              ? "the size is not a power of two"
+                              : "its ranks do not all share this "
+                                "host's memory");
                 warned[id] = 1;
             }
             a = NULL;
@@ -374,12 +399,18 @@ ENTRY(tern_coll_barrier, (struct tern_comm * c), c, TERN_COLL_BARRIER, 0, 0, bar
 
 ENTRY(tern_coll_bcast,
       (void *buf, size_t count, struct tern_datatype *dt, int root, struct tern_comm *c), c,
-      TERN_COLL_BCAST, 0, 0, bcast, (buf, count, dt, root, c))
+      TERN_COLL_BCAST, (c->is_inter ? 0 : count * dt->size), 0, bcast, (buf, count, dt, root, c))
 
+/* gather and scatter: one block (the root's receive or send block, which
+ * an MPI_IN_PLACE root still describes) */
 ENTRY(tern_coll_gather,
       (const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf, size_t rcount,
        struct tern_datatype *rdt, int root, struct tern_comm *c),
-      c, TERN_COLL_GATHER, 0, 0, rooted, (sbuf, scount, sdt, rbuf, rcount, rdt, root, c))
+      c, TERN_COLL_GATHER,
+      (c->is_inter       ? 0
+       : c->rank == root ? rcount * rdt->size
+                         : scount * sdt->size),
+      0, rooted, (sbuf, scount, sdt, rbuf, rcount, rdt, root, c))
 
 ENTRY(tern_coll_gatherv,
       (const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf, const int *rcounts,
@@ -389,7 +420,11 @@ ENTRY(tern_coll_gatherv,
 ENTRY(tern_coll_scatter,
       (const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf, size_t rcount,
        struct tern_datatype *rdt, int root, struct tern_comm *c),
-      c, TERN_COLL_SCATTER, 0, 0, rooted, (sbuf, scount, sdt, rbuf, rcount, rdt, root, c))
+      c, TERN_COLL_SCATTER,
+      (c->is_inter       ? 0
+       : c->rank == root ? scount * sdt->size
+                         : rcount * rdt->size),
+      0, rooted, (sbuf, scount, sdt, rbuf, rcount, rdt, root, c))
 
 ENTRY(tern_coll_scatterv,
       (const void *sbuf, const int *scounts, const int *displs, struct tern_datatype *sdt,
@@ -434,12 +469,14 @@ ENTRY(tern_coll_alltoallw,
 ENTRY(tern_coll_reduce,
       (const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt, struct tern_op *op,
        int root, struct tern_comm *c),
-      c, TERN_COLL_REDUCE, 0, 0, reduce, (sbuf, rbuf, count, dt, op, root, c))
+      c, TERN_COLL_REDUCE, (c->is_inter ? 0 : count * dt->size), 0, reduce,
+      (sbuf, rbuf, count, dt, op, root, c))
 
 ENTRY(tern_coll_allreduce,
       (const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt, struct tern_op *op,
        struct tern_comm *c),
-      c, TERN_COLL_ALLREDUCE, 0, 0, all_reduce, (sbuf, rbuf, count, dt, op, c))
+      c, TERN_COLL_ALLREDUCE, (c->is_inter ? 0 : count * dt->size), 0, all_reduce,
+      (sbuf, rbuf, count, dt, op, c))
 
 /* reduce_scatter(_block): the whole vector, per operation kind */
 ENTRY(tern_coll_reduce_scatter,

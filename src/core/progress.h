@@ -36,4 +36,14 @@ void tern_progress_wait(struct tern_waiter *w);
 
 int tern_progress_init(void);
 
+/* Tells the core we are spinning (frees resources for a sibling thread). */
+static inline void tern_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield" ::: "memory");
+#endif
+}
+
 #endif

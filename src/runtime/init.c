@@ -11,6 +11,7 @@
 #include "bootstrap/host.h"
 #include "coll/op.h"
 #include "coll/select.h"
+#include "coll/shm_coll.h"
 #include "core/api.h"
 #include "core/attr.h"
 #include "core/errors.h"
@@ -64,6 +65,7 @@ static void register_part_hooks(void)
     tern_comm_on_destroy(comm_drop_topo);
     tern_comm_on_destroy(comm_drop_bsend);
     tern_comm_on_destroy(tern_coll_sel_free);
+    tern_comm_on_destroy(tern_shmc_release);
     tern_session_on_destroy(session_drop_bsend);
 }
 

@@ -137,6 +137,10 @@ struct shm_layout {
     size_t pipe_chunks, pipe_chunk_bytes;
     size_t pair_bytes; /* one sender->receiver area */
     size_t ctl_bytes;  /* rank blocks + CMA matrix */
+    /* The collectives' areas (tern_shm_coll_pool), between the rank blocks
+     * and the pair areas. */
+    size_t coll_slot_bytes, coll_area_bytes, coll_bytes;
+    int coll_areas;
     size_t total;
 };
 

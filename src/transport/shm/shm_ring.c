@@ -298,16 +298,6 @@ int tern_shm_progress(void)
 
 /* ---- fast paths for blocking MPI_Send / MPI_Recv of small messages ---- */
 
-/* Tells the core we are spinning (frees resources for a sibling thread). */
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ volatile("yield" ::: "memory");
-#endif
-}
-
 /* Writes an eager packet straight from the caller's buffer (packed on the
  * way when it is not contiguous) when nothing is queued ahead of it.
  * Returns 1 when the message left. */
@@ -351,7 +341,7 @@ int tern_shm_recv_fast(int world, void *buf, size_t count, const struct tern_dat
     for (int spins = 0;; spins++) {
         if (atomic_load_explicit(&pkt->seq, memory_order_acquire) == (uint32_t)(pos + 1)) break;
         if (spins == 4096) return 0;
-        cpu_relax();
+        tern_cpu_relax();
     }
     if (pkt->type != PKT_EAGER || pkt->ctx != ctx || pkt->src != src ||
         (tag != MPI_ANY_TAG && pkt->tag != tag) || pkt->len > cap || (pkt->flags & PKT_FLAG_SYNC))

@@ -20,6 +20,7 @@
 #include "core/errors.h"
 #include "core/params.h"
 #include "core/state.h"
+#include "transport/shm/shm.h"
 #include "transport/shm/shm_internal.h"
 
 static size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
@@ -58,14 +59,21 @@ static void compute_layout(struct shm_layout *l, int n)
                      l->pipe_chunks * (sizeof(struct shm_pipe_flag) + l->pipe_chunk_bytes),
                  4096);
     l->ctl_bytes = align_up((size_t)n * sizeof(struct shm_rank_ctl) + (size_t)n * (size_t)n, 4096);
-    l->total = l->ctl_bytes + (size_t)n * (size_t)(n - 1) * l->pair_bytes;
+    /* An area serves any communicator of this host, so it has room for every
+     * rank: it grows with n, and the pool with n times the area count. */
+    size_t slot = (size_t)tern_param.shmcoll_max;
+    l->coll_slot_bytes = align_up(slot < SHM_LINE ? SHM_LINE : slot, SHM_LINE);
+    l->coll_areas = tern_param.shmcoll_comms > 0 ? (int)tern_param.shmcoll_comms : 0;
+    l->coll_area_bytes = SHM_LINE * (1 + (size_t)n) + 2 * (size_t)n * l->coll_slot_bytes;
+    l->coll_bytes = align_up((size_t)l->coll_areas * l->coll_area_bytes, 4096);
+    l->total = l->ctl_bytes + l->coll_bytes + (size_t)n * (size_t)(n - 1) * l->pair_bytes;
 }
 
 static char *pair_area(int s, int r)
 {
     int n = shm.n;
     size_t idx = (size_t)s * (size_t)(n - 1) + (size_t)(r < s ? r : r - 1);
-    return shm.base + shm.lay.ctl_bytes + idx * shm.lay.pair_bytes;
+    return shm.base + shm.lay.ctl_bytes + shm.lay.coll_bytes + idx * shm.lay.pair_bytes;
 }
 
 struct pair_view {
@@ -103,10 +111,12 @@ static void size_segment(int fd, size_t size)
         if (avail < size - have)
             tern_fatal("/dev/shm has %llu MiB free but %d ranks need %zu MiB of shared memory "
                        "(%zu KiB per rank pair: ring TERN_SMP_QUEUE_LENGTH=%zu, pipeline %zu x %zu "
-                       "bytes); "
+                       "bytes; collectives %zu KiB: TERN_SHMCOLL_COMMS=%d areas of two "
+                       "TERN_SHMCOLL_MAX=%zu slots per rank); "
                        "free space in /dev/shm or lower those parameters",
                        avail >> 20, shm.n, size >> 20, shm.lay.pair_bytes >> 10, shm.lay.ring_bytes,
-                       shm.lay.pipe_chunks, shm.lay.pipe_chunk_bytes);
+                       shm.lay.pipe_chunks, shm.lay.pipe_chunk_bytes, shm.lay.coll_bytes >> 10,
+                       shm.lay.coll_areas, shm.lay.coll_slot_bytes);
     }
     if (ftruncate(fd, (off_t)size) != 0)
         tern_fatal("cannot size the shared-memory segment to %zu bytes: %s", size, strerror(errno));
@@ -176,6 +186,17 @@ int shm_segment_setup(void)
         pe->in_pipe_data = in.pipe;
     }
     return 0;
+}
+
+void tern_shm_coll_pool(struct tern_shm_coll_pool *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!shm.base || shm.lay.coll_areas == 0) return;
+    out->base = shm.base + shm.lay.ctl_bytes;
+    out->area_bytes = shm.lay.coll_area_bytes;
+    out->slot_bytes = shm.lay.coll_slot_bytes;
+    out->nareas = shm.lay.coll_areas;
+    out->max_ranks = shm.n;
 }
 
 struct shm_rank_ctl *shm_rank_ctl(int r) { return (struct shm_rank_ctl *)shm.base + r; }

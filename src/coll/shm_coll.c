@@ -1,0 +1,213 @@
+/* Shared-memory collectives for small messages (the area and its rules:
+ * shm_coll.h).  Data goes through the slots, packed; no point-to-point
+ * message is sent.  A call whose data does not fit a slot, or on a
+ * communicator that found no free area, runs the point-to-point algorithm
+ * instead: the sizes and the area are the same on every rank, so every
+ * rank takes the same way.
+ *
+ * Reductions combine the slots in rank order, x0 op (x1 op (... op
+ * x(n-1))), so non-commutative operations are served and every rank of an
+ * allreduce computes the same bits.  They take contiguous types only (the
+ * operation's kernels work on the user's layout, which then is the packed
+ * one). */
+#include <string.h>
+
+#include "coll/coll_util.h"
+#include "coll/op.h"
+#include "coll/shm_coll.h"
+#include "core/progress.h"
+#include "transport/shm/shm.h"
+
+/* c's area when 'bytes' fit a slot; NULL: the point-to-point algorithm
+ * serves the call. */
+static struct tern_shmc *area_for(struct tern_comm *c, size_t bytes)
+{
+    struct tern_shmc *a = c->coll_shm;
+    if (a) return a->area && bytes <= a->slot_bytes ? a : NULL;
+    struct tern_shm_coll_pool p;
+    tern_shm_coll_pool(&p);
+    if (!p.base || bytes > p.slot_bytes) return NULL;
+    return tern_shmc_get(c);
+}
+
+static void put(char *slot, const void *buf, size_t count, const struct tern_datatype *dt)
+{
+    size_t bytes = count * dt->size;
+    if (dt->contig)
+        memcpy(slot, (const char *)buf + dt->true_lb, bytes);
+    else
+        tern_dt_pack(dt, buf, count, 0, slot, bytes);
+}
+
+static void get(const char *slot, void *buf, size_t count, const struct tern_datatype *dt)
+{
+    size_t bytes = count * dt->size;
+    if (dt->contig)
+        memcpy((char *)buf + dt->true_lb, slot, bytes);
+    else
+        tern_dt_unpack(dt, buf, count, 0, slot, bytes);
+}
+
+int tern_coll_barrier_shm(struct tern_comm *c)
+{
+    struct tern_shmc *a = area_for(c, 0);
+    if (!a) return tern_coll_barrier_dissemination(c);
+    uint64_t s = ++a->seq;
+    tern_shmc_post(a, c->rank, s);
+    tern_shmc_wait_all(a, s);
+    /* Programs count on a barrier to land the messages sent before it (a
+     * request freed before completion, its buffer going out of scope after
+     * the barrier): a peer's eager packets entered its rings before its
+     * flag, so one pass now takes them in, as a barrier of messages behind
+     * them would. */
+    tern_progress();
+    return MPI_SUCCESS;
+}
+
+int tern_coll_bcast_shm(void *buf, size_t count, struct tern_datatype *dt, int root,
+                        struct tern_comm *c)
+{
+    size_t bytes = count * dt->size;
+    if (bytes == 0) return MPI_SUCCESS;
+    struct tern_shmc *a = area_for(c, bytes);
+    if (!a) return tern_coll_bcast_binomial(buf, count, dt, root, c);
+    uint64_t s = ++a->seq;
+    if (c->rank == root) {
+        tern_shmc_may_write(a, s);
+        put(tern_shmc_slot(a, root, s), buf, count, dt);
+        tern_shmc_post(a, root, s);
+        return MPI_SUCCESS;
+    }
+    tern_shmc_post(a, c->rank, s);
+    tern_shmc_wait(a, root, s);
+    get(tern_shmc_slot(a, root, s), buf, count, dt);
+    return MPI_SUCCESS;
+}
+
+int tern_coll_gather_shm(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
+                         size_t rcount, struct tern_datatype *rdt, int root, struct tern_comm *c)
+{
+    int r = c->rank;
+    size_t bytes = r == root ? rcount * rdt->size : scount * sdt->size;
+    if (bytes == 0) return MPI_SUCCESS;
+    struct tern_shmc *a = area_for(c, bytes);
+    if (!a) return tern_coll_gather_binomial(sbuf, scount, sdt, rbuf, rcount, rdt, root, c);
+    uint64_t s = ++a->seq;
+    if (r != root) {
+        tern_shmc_may_write(a, s);
+        put(tern_shmc_slot(a, r, s), sbuf, scount, sdt);
+        tern_shmc_post(a, r, s);
+        return MPI_SUCCESS;
+    }
+    tern_shmc_post(a, r, s);
+    MPI_Aint block = (MPI_Aint)rcount;
+    if (sbuf != MPI_IN_PLACE)
+        tern_dt_copy(sbuf, scount, sdt, tern_coll_elem(rbuf, rdt, root * block), rcount, rdt);
+    for (int i = 0; i < c->size; i++) {
+        if (i == root) continue;
+        tern_shmc_wait(a, i, s);
+        get(tern_shmc_slot(a, i, s), tern_coll_elem(rbuf, rdt, i * block), rcount, rdt);
+    }
+    return MPI_SUCCESS;
+}
+
+int tern_coll_scatter_shm(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
+                          size_t rcount, struct tern_datatype *rdt, int root, struct tern_comm *c)
+{
+    int r = c->rank;
+    size_t bytes = r == root ? scount * sdt->size : rcount * rdt->size;
+    if (bytes == 0) return MPI_SUCCESS;
+    struct tern_shmc *a = area_for(c, bytes);
+    if (!a) return tern_coll_scatter_binomial(sbuf, scount, sdt, rbuf, rcount, rdt, root, c);
+    uint64_t s = ++a->seq;
+    MPI_Aint block = (MPI_Aint)scount;
+    if (r == root) {
+        /* The root writes each rank's block into that rank's slot. */
+        tern_shmc_may_write(a, s);
+        for (int i = 0; i < c->size; i++)
+            if (i != root)
+                put(tern_shmc_slot(a, i, s), tern_coll_elem(sbuf, sdt, i * block), scount, sdt);
+        tern_shmc_post(a, r, s);
+        if (rbuf != MPI_IN_PLACE)
+            tern_dt_copy(tern_coll_elem(sbuf, sdt, root * block), scount, sdt, rbuf, rcount, rdt);
+        return MPI_SUCCESS;
+    }
+    tern_shmc_post(a, r, s);
+    tern_shmc_wait(a, root, s);
+    get(tern_shmc_slot(a, r, s), rbuf, rcount, rdt);
+    return MPI_SUCCESS;
+}
+
+int tern_coll_allgather_shm(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
+                            size_t rcount, struct tern_datatype *rdt, struct tern_comm *c)
+{
+    int r = c->rank;
+    size_t bytes = rcount * rdt->size;
+    if (bytes == 0) return MPI_SUCCESS;
+    struct tern_shmc *a = area_for(c, bytes);
+    if (!a) return tern_coll_allgather_bruck(sbuf, scount, sdt, rbuf, rcount, rdt, c);
+    uint64_t s = ++a->seq;
+    MPI_Aint block = (MPI_Aint)rcount;
+    char *mine = tern_coll_elem(rbuf, rdt, r * block);
+    tern_shmc_may_write(a, s);
+    if (sbuf == MPI_IN_PLACE)
+        put(tern_shmc_slot(a, r, s), mine, rcount, rdt);
+    else
+        put(tern_shmc_slot(a, r, s), sbuf, scount, sdt);
+    tern_shmc_post(a, r, s);
+    if (sbuf != MPI_IN_PLACE) tern_dt_copy(sbuf, scount, sdt, mine, rcount, rdt);
+    for (int i = 0; i < c->size; i++) {
+        if (i == r) continue;
+        tern_shmc_wait(a, i, s);
+        get(tern_shmc_slot(a, i, s), tern_coll_elem(rbuf, rdt, i * block), rcount, rdt);
+    }
+    if (s > a->all_past) a->all_past = s;
+    return MPI_SUCCESS;
+}
+
+/* rbuf = x0 op (x1 op (... op x(n-1))), the x's in the slots of collective s. */
+static void fold(struct tern_shmc *a, uint64_t s, void *rbuf, size_t count,
+                 struct tern_datatype *dt, struct tern_op *op)
+{
+    memcpy((char *)rbuf + dt->true_lb, tern_shmc_slot(a, a->size - 1, s), count * dt->size);
+    for (int i = a->size - 2; i >= 0; i--)
+        tern_op_apply(op, tern_shmc_slot(a, i, s) - dt->true_lb, rbuf, count, dt);
+}
+
+/* Writes this rank's contribution to a reduction into its slot. */
+static void contribute(struct tern_shmc *a, uint64_t s, int r, const void *src, size_t count,
+                       const struct tern_datatype *dt)
+{
+    tern_shmc_may_write(a, s);
+    memcpy(tern_shmc_slot(a, r, s), (const char *)src + dt->true_lb, count * dt->size);
+    tern_shmc_post(a, r, s);
+}
+
+int tern_coll_reduce_shm(const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
+                         struct tern_op *op, int root, struct tern_comm *c)
+{
+    size_t bytes = count * dt->size;
+    if (bytes == 0) return MPI_SUCCESS;
+    struct tern_shmc *a = dt->contig ? area_for(c, bytes) : NULL;
+    if (!a) return tern_coll_reduce_binomial(sbuf, rbuf, count, dt, op, root, c);
+    uint64_t s = ++a->seq;
+    contribute(a, s, c->rank, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt);
+    if (c->rank != root) return MPI_SUCCESS;
+    tern_shmc_wait_all(a, s);
+    fold(a, s, rbuf, count, dt, op);
+    return MPI_SUCCESS;
+}
+
+int tern_coll_allreduce_shm(const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
+                            struct tern_op *op, struct tern_comm *c)
+{
+    size_t bytes = count * dt->size;
+    if (bytes == 0) return MPI_SUCCESS;
+    struct tern_shmc *a = dt->contig ? area_for(c, bytes) : NULL;
+    if (!a) return tern_coll_allreduce_recursive_doubling(sbuf, rbuf, count, dt, op, c);
+    uint64_t s = ++a->seq;
+    contribute(a, s, c->rank, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt);
+    tern_shmc_wait_all(a, s);
+    fold(a, s, rbuf, count, dt, op);
+    return MPI_SUCCESS;
+}

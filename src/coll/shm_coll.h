@@ -1,0 +1,86 @@
+/* Shared-memory collectives: the area of a communicator whose ranks all
+ * share this host, and how its ranks signal each other through it
+ * (private to src/coll; the algorithms are in shm_coll.c).
+ *
+ * The node segment holds a pool of areas (transport/shm/shm.h sizes it).
+ * A communicator takes one at its first shared-memory collective: its
+ * rank 0 claims a free area and broadcasts which (point to point, once);
+ * when none is free the communicator keeps the point-to-point algorithms.
+ * Each rank lets go of the area when the communicator is destroyed, and
+ * the last one to do so frees it.
+ *
+ * An area, for a communicator of n ranks: a header line, one flag line per
+ * rank, and two slots per rank.  The collectives on the area are numbered
+ * 1, 2, ... (every rank counts them alike, since every rank calls the
+ * communicator's collectives in the same order); collective s uses the
+ * slots of parity s & 1.  A rank sets its flag to s when it enters
+ * collective s, after writing what it contributes; so a flag at s - 1
+ * says that rank is done with everything of collective s - 2, and a slot of
+ * parity s & 1 may be written in collective s once every flag is at s - 1
+ * (tern_shmc_may_write).  A rank that writes nothing never waits there, and
+ * the two parities let a root run one collective ahead of its readers. */
+#ifndef TERN_COLL_SHM_COLL_H
+#define TERN_COLL_SHM_COLL_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct tern_comm;
+
+#define TERN_SHMC_LINE 64
+
+struct tern_shmc_flag {
+    _Atomic uint64_t seq;
+    char pad[TERN_SHMC_LINE - 8];
+};
+
+/* A communicator's attachment (c->coll_shm), in this process. */
+struct tern_shmc {
+    char *area;                   /* NULL: no area, the point-to-point algorithms serve */
+    struct tern_shmc_flag *flags; /* one per rank */
+    char *slots;                  /* slot (rank, parity) at slots + (2 rank + parity) slot_bytes */
+    size_t slot_bytes;
+    uint64_t seq;      /* collectives run on the area */
+    uint64_t all_past; /* every flag is known to be at least this */
+    int size;
+};
+
+/* Whether the shared-memory collectives can serve c: an intracommunicator
+ * of 2 ranks or more, all on this host, in a job with a pool.  Every rank of
+ * c gets the same answer. */
+int tern_shmc_usable(const struct tern_comm *c);
+
+/* c's area, attached at the first call (collective over c: every rank of c
+ * must call it at the same collective); NULL when c has none. */
+struct tern_shmc *tern_shmc_get(struct tern_comm *c);
+
+/* Destruction hook (core/objects.h tern_comm_on_destroy). */
+void tern_shmc_release(struct tern_comm *c);
+
+/* Waits until rank r's flag reaches s, keeping the progress engine going
+ * (point-to-point traffic, peer-death detection, yielding the core when
+ * ranks outnumber cores). */
+void tern_shmc_wait(struct tern_shmc *a, int r, uint64_t s);
+
+/* Waits until every flag reaches s. */
+void tern_shmc_wait_all(struct tern_shmc *a, uint64_t s);
+
+static inline void tern_shmc_post(struct tern_shmc *a, int r, uint64_t s)
+{
+    atomic_store_explicit(&a->flags[r].seq, s, memory_order_release);
+}
+
+/* Before collective s writes a slot: every rank is done with collective
+ * s - 2, the last one that used the same slots. */
+static inline void tern_shmc_may_write(struct tern_shmc *a, uint64_t s)
+{
+    if (a->all_past + 1 < s) tern_shmc_wait_all(a, s - 1);
+}
+
+static inline char *tern_shmc_slot(const struct tern_shmc *a, int r, uint64_t s)
+{
+    return a->slots + (2 * (size_t)r + (size_t)(s & 1)) * a->slot_bytes;
+}
+
+#endif

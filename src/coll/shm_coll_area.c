@@ -1,0 +1,126 @@
+/* Shared-memory collectives: claiming, sharing and freeing a communicator's
+ * area, and waiting on its flags (shm_coll.h says how they are used). */
+#include "coll/shm_coll.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/algos.h"
+#include "coll/coll_util.h"
+#include "core/progress.h"
+#include "core/state.h"
+#include "transport/shm/shm.h"
+
+/* The header line of an area. */
+struct area_hdr {
+    _Atomic uint32_t owned;    /* a communicator holds it */
+    _Atomic uint32_t released; /* ranks of that communicator that let go of it */
+    uint32_t size;             /* ranks of that communicator */
+};
+_Static_assert(sizeof(struct area_hdr) <= TERN_SHMC_LINE, "an area's header is one line");
+_Static_assert(sizeof(struct tern_shmc_flag) == TERN_SHMC_LINE, "one line per flag");
+
+static char *area_at(const struct tern_shm_coll_pool *p, int i)
+{
+    return p->base + (size_t)i * p->area_bytes;
+}
+
+int tern_shmc_usable(const struct tern_comm *c)
+{
+    if (c->is_inter || c->size < 2 || !tern_g.host_of) return 0;
+    struct tern_shm_coll_pool p;
+    tern_shm_coll_pool(&p);
+    if (!p.base || c->size > p.max_ranks) return 0;
+    int host = tern_g.host_of[tern_g.world_rank];
+    for (int i = 0; i < c->size; i++)
+        if (tern_g.host_of[tern_comm_world_rank(c, i)] != host) return 0;
+    return 1;
+}
+
+/* Rank 0's part: a free area, made ready for c, or -1. */
+static int claim(const struct tern_shm_coll_pool *p, int size)
+{
+    for (int i = 0; i < p->nareas; i++) {
+        struct area_hdr *h = (struct area_hdr *)area_at(p, i);
+        uint32_t free_ = 0;
+        if (atomic_load_explicit(&h->owned, memory_order_relaxed) ||
+            !atomic_compare_exchange_strong_explicit(&h->owned, &free_, 1, memory_order_acquire,
+                                                     memory_order_relaxed))
+            continue;
+        /* The flags count from 0 again; the other ranks read them only after
+         * the broadcast of the area's number, which orders these stores. */
+        struct tern_shmc_flag *f = (struct tern_shmc_flag *)(area_at(p, i) + TERN_SHMC_LINE);
+        for (int r = 0; r < size; r++) atomic_store_explicit(&f[r].seq, 0, memory_order_relaxed);
+        atomic_store_explicit(&h->released, 0, memory_order_relaxed);
+        h->size = (uint32_t)size;
+        return i;
+    }
+    return -1;
+}
+
+struct tern_shmc *tern_shmc_get(struct tern_comm *c)
+{
+    if (c->coll_shm) return c->coll_shm->area ? c->coll_shm : NULL;
+    struct tern_shmc *a = calloc(1, sizeof *a);
+    if (!a) tern_fatal("out of memory for a communicator's shared-memory collective state");
+    c->coll_shm = a;
+    /* Every rank of c finds it unusable alike: no agreement needed. */
+    if (!tern_shmc_usable(c)) return NULL;
+    struct tern_shm_coll_pool p;
+    tern_shm_coll_pool(&p);
+    int idx = c->rank == 0 ? claim(&p, c->size) : -1;
+    int rc = tern_coll_bcast_binomial(&idx, sizeof idx, tern_coll_byte(), 0, c);
+    if (rc != MPI_SUCCESS)
+        tern_fatal("cannot agree on a shared-memory collective area: %s", tern_err_text(rc));
+    if (idx < 0) return NULL;
+    a->area = area_at(&p, idx);
+    a->flags = (struct tern_shmc_flag *)(a->area + TERN_SHMC_LINE);
+    /* The slots follow the flags of the largest communicator an area serves. */
+    a->slots = a->area + TERN_SHMC_LINE * (1 + (size_t)p.max_ranks);
+    a->slot_bytes = p.slot_bytes;
+    a->size = c->size;
+    return a;
+}
+
+void tern_shmc_release(struct tern_comm *c)
+{
+    struct tern_shmc *a = c->coll_shm;
+    c->coll_shm = NULL;
+    if (!a) return;
+    /* Past MPI_Finalize's teardown the segment is gone, and the area with it. */
+    struct tern_shm_coll_pool p;
+    tern_shm_coll_pool(&p);
+    if (a->area && p.base) {
+        struct area_hdr *h = (struct area_hdr *)a->area;
+        /* Ranks let go after their last use of the area; the last one frees it. */
+        if (atomic_fetch_add_explicit(&h->released, 1, memory_order_acq_rel) + 1 == h->size)
+            atomic_store_explicit(&h->owned, 0, memory_order_release);
+    }
+    free(a);
+}
+
+/* Loads of the flag between two passes of the progress engine: a peer a
+ * few hundred nanoseconds behind is caught without a pass's cost. */
+#define SPIN_LOADS 64
+
+void tern_shmc_wait(struct tern_shmc *a, int r, uint64_t s)
+{
+    _Atomic uint64_t *f = &a->flags[r].seq;
+    if (atomic_load_explicit(f, memory_order_acquire) >= s) return;
+    struct tern_waiter w = TERN_WAITER_INIT;
+    /* Oversubscribed, spinning only delays the rank we wait for. */
+    int spins = tern_g.wait_yield ? 1 : SPIN_LOADS;
+    for (;;) {
+        for (int i = 0; i < spins; i++) {
+            if (atomic_load_explicit(f, memory_order_acquire) >= s) return;
+            tern_cpu_relax();
+        }
+        tern_progress_wait(&w);
+    }
+}
+
+void tern_shmc_wait_all(struct tern_shmc *a, uint64_t s)
+{
+    for (int r = 0; r < a->size; r++) tern_shmc_wait(a, r, s);
+    if (s > a->all_past) a->all_past = s;
+}
