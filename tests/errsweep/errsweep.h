@@ -76,7 +76,10 @@ extern MPI_Status es_status0;       /* zeroed */
 extern int es_tag_ub;
 extern MPI_Info es_bogus_info; /* no object of any kind has this handle */
 extern MPI_Info es_info;       /* holds the key "errsweep" */
-extern char es_long_string[];  /* longer than MPI_MAX_INFO_VAL */
+/* A new empty file in the sweep's directory (removed at the end). */
+const char *es_new_file(void);
+extern MPI_File es_file;      /* open read-write on MPI_COMM_SELF, deleted on close */
+extern char es_long_string[]; /* longer than MPI_MAX_INFO_VAL */
 /* User keyvals, one per object kind (no attribute is set with them). */
 extern int es_comm_keyval, es_type_keyval, es_win_keyval;
 /* A user error class with one code, which has a string. */

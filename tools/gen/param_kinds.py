@@ -414,10 +414,10 @@ ROLES = {
                            [("NULL", "(MPI_T_event_registration)NULL", T_HANDLE)]),
     "event_instance": ("(MPI_T_event_instance)NULL", [("NULL", "(MPI_T_event_instance)NULL", T_HANDLE)]),
     "cb_safety": ("MPI_T_CB_REQUIRE_NONE", []),
-    # No window exists in Tern (no one-sided communication), and no file but
-    # MPI_FILE_NULL (no MPI-IO).
+    # No window exists in Tern (no one-sided communication).  es_file is a
+    # file the sweep opens on MPI_COMM_SELF.
     "win": ("MPI_WIN_NULL", [("MPI_WIN_NULL", "MPI_WIN_NULL", "MPI_ERR_WIN")]),
-    "file": ("MPI_FILE_NULL", [("bogus", "(MPI_File)(void *)es_sbuf", "MPI_ERR_FILE")]),
+    "file": ("es_file", [("bogus", "(MPI_File)(void *)es_sbuf", "MPI_ERR_FILE")]),
 }
 
 
