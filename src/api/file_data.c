@@ -2,9 +2,9 @@
  * explicit offsets, through the individual and the shared file pointer, in
  * rank order, each blocking, nonblocking and (the collective ones) split.
  * Every one is a row for file_access(), which checks the arguments and
- * moves the data with io/.  A nonblocking access is done when it starts:
- * its request is complete already (docs/architecture.md, "The path of a
- * file access"). */
+ * moves the data with io/.  An independent nonblocking access goes to the
+ * I/O thread; a collective one is done when it starts, its request complete
+ * already (docs/architecture.md, "The path of a file access"). */
 #include "api/file_check.h"
 #include "core/api.h"
 #include "core/errors.h"
@@ -88,6 +88,23 @@ static int move(const struct access *a, struct tern_file *f, MPI_Offset offset, 
     }
 }
 
+/* An independent nonblocking access goes to the I/O thread; its file
+ * pointer moves now, past all the data it asked for (MPI-4.1 14.4.3). */
+static int start_independent(const struct access *a, struct tern_file *f, MPI_Offset offset,
+                             void *buf, size_t count, struct tern_datatype *dt,
+                             MPI_Request *request)
+{
+    MPI_Offset n = (MPI_Offset)(count * dt->size / f->etype->size), at = offset;
+    if (a->ptr == INDIV) at = f->pos;
+    if (a->ptr == SHARED) at = tern_file_shared_fetch_add(f, n);
+    struct tern_request *r;
+    int rc = tern_file_async_start(a->fn, f, a->dir, at, buf, count, dt, &r);
+    if (rc) return rc;
+    if (a->ptr == INDIV) f->pos += n;
+    *request = r->handle;
+    return MPI_SUCCESS;
+}
+
 static int file_access(const struct access *a, MPI_File fh, MPI_Offset offset, const void *cbuf,
                        MPI_Count count, MPI_Datatype datatype, MPI_Status *status,
                        MPI_Request *request)
@@ -100,6 +117,10 @@ static int file_access(const struct access *a, MPI_File fh, MPI_Offset offset, c
     size_t bytes = 0;
     int rc = tern_file_check(fh, a->fn, &f);
     if (!rc) rc = check_args(a, f, offset, buf, count, datatype, status, request, &dt);
+    if (!rc && a->form == NONBLOCKING && !a->coll) {
+        rc = start_independent(a, f, offset, buf, (size_t)count, dt, request);
+        goto out;
+    }
     if (!rc) rc = move(a, f, offset, buf, (size_t)count, dt, &bytes);
     if (rc) goto out;
     MPI_Status st;

@@ -249,6 +249,7 @@ int tern_file_open(const char *fn, struct tern_comm *c, const char *path, int am
 int tern_file_close(const char *fn, struct tern_file *f)
 {
     int rc = MPI_SUCCESS;
+    tern_file_async_drain(f);
     if (close(f->fd) != 0) rc = tern_io_errno(f, fn, f->path, "cannot close", errno);
     f->fd = -1;
     /* Every rank has closed before the name goes, and nobody returns

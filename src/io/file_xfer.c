@@ -30,10 +30,10 @@ static int lock_range(int fd, int type, MPI_Offset from, MPI_Offset to)
 }
 
 /* One contiguous stretch of the file against bytes [mpos, mpos + len) of
- * the memory stream.  *moved < len only at the end of the file (reads). */
-static int piece_io(const char *fn, struct tern_file *f, enum tern_io_dir dir,
-                    const struct tern_dt_view *mv, size_t mpos, MPI_Offset off, size_t len,
-                    size_t *moved)
+ * the memory stream.  *moved < len only at the end of the file (reads).
+ * Returns 0 or errno. */
+static int piece_io(const struct tern_file *f, enum tern_io_dir dir, const struct tern_dt_view *mv,
+                    size_t mpos, MPI_Offset off, size_t len, size_t *moved)
 {
     struct iovec iov[MEM_IOV];
     *moved = 0;
@@ -44,8 +44,7 @@ static int piece_io(const char *fn, struct tern_file *f, enum tern_io_dir dir,
                                         : pwritev(f->fd, iov, (int)n, off);
         if (r < 0) {
             if (errno == EINTR) continue;
-            return tern_io_errno(f, fn, f->path,
-                                 dir == TERN_IO_READ ? "cannot read" : "cannot write", errno);
+            return errno;
         }
         if (r == 0) break; /* end of file */
         *moved += (size_t)r;
@@ -53,7 +52,7 @@ static int piece_io(const char *fn, struct tern_file *f, enum tern_io_dir dir,
         off += r;
         len -= (size_t)r;
     }
-    return MPI_SUCCESS;
+    return 0;
 }
 
 static int full_pread(int fd, char *buf, size_t len, MPI_Offset off, size_t *got)
@@ -83,10 +82,11 @@ static int full_pwrite(int fd, const char *buf, size_t len, MPI_Offset off)
 
 /* Pieces p[0..n) through one covering block: read it, then copy out (read)
  * or copy in and write it back (write, under a lock unless the whole access
- * holds one).  *moved: the stream bytes done. */
-static int sieve(const char *fn, struct tern_file *f, enum tern_io_dir dir,
-                 const struct tern_dt_view *mv, size_t mpos, const struct tern_io_piece *p,
-                 size_t n, char *block, size_t *moved)
+ * holds one).  *moved: the stream bytes done.  Returns 0 or errno, and
+ * what failed in *what. */
+static int sieve(const struct tern_file *f, enum tern_io_dir dir, const struct tern_dt_view *mv,
+                 size_t mpos, const struct tern_io_piece *p, size_t n, char *block, size_t *moved,
+                 const char **what)
 {
     MPI_Offset base = p[0].off;
     size_t span = (size_t)(p[n - 1].off + (MPI_Offset)p[n - 1].len - base), got;
@@ -94,7 +94,11 @@ static int sieve(const char *fn, struct tern_file *f, enum tern_io_dir dir,
     int err = 0;
     if (dir == TERN_IO_WRITE && !f->atomic)
         err = lock_range(f->fd, F_WRLCK, base, base + (MPI_Offset)span);
-    if (err) return tern_io_errno(f, fn, f->path, "cannot lock a range of", err);
+    if (err) {
+        *what = "cannot lock a range of";
+        return err;
+    }
+    *what = "cannot read";
     err = full_pread(f->fd, block, span, base, &got);
     if (!err && dir == TERN_IO_READ) {
         for (size_t i = 0; i < n; i++) {
@@ -110,15 +114,13 @@ static int sieve(const char *fn, struct tern_file *f, enum tern_io_dir dir,
             tern_dt_view_pack(mv, mpos + *moved, block + (p[i].off - base), p[i].len);
             *moved += p[i].len;
         }
+        *what = "cannot write";
         err = full_pwrite(f->fd, block, span, base);
         if (err) *moved = 0;
     }
     if (dir == TERN_IO_WRITE && !f->atomic)
         lock_range(f->fd, F_UNLCK, base, base + (MPI_Offset)span);
-    if (err)
-        return tern_io_errno(f, fn, f->path, dir == TERN_IO_READ ? "cannot read" : "cannot write",
-                             err);
-    return MPI_SUCCESS;
+    return err;
 }
 
 /* Whether pieces p[0..n) go through a covering block of at most 'cap'
@@ -139,7 +141,66 @@ static int sieve_pays(const struct tern_file *f, enum tern_io_dir dir,
     return sum / n < SIEVE_PIECE_MAX && span <= 4 * sum;
 }
 
-static int access_allowed(const char *fn, struct tern_file *f, enum tern_io_dir dir)
+int tern_file_xfer_raw(const struct tern_file *f, enum tern_io_dir dir, MPI_Offset off, void *buf,
+                       size_t count, const struct tern_datatype *dt, size_t *bytes,
+                       const char **what)
+{
+    *bytes = 0;
+    *what = dir == TERN_IO_READ ? "cannot read" : "cannot write";
+    size_t total = count * dt->size;
+    if (total == 0) return 0;
+    struct tern_dt_view mv;
+    tern_dt_view_local(&mv, dt, buf, count);
+    size_t from = (size_t)off * f->etype->size;
+    MPI_Offset lo = 0, hi = 0;
+    int err = 0;
+    if (f->atomic) {
+        /* One lock over the whole access makes it atomic against the other
+         * ranks' accesses, which take theirs. */
+        lo = tern_file_byte_offset(f, off);
+        struct tern_io_piece last;
+        size_t got;
+        tern_file_view_pieces(f, from + total - 1, 1, &last, 1, &got);
+        hi = last.off + 1;
+        if ((err = lock_range(f->fd, dir == TERN_IO_READ ? F_RDLCK : F_WRLCK, lo, hi))) {
+            *what = "cannot lock a range of";
+            return err;
+        }
+    }
+    size_t cap =
+        tern_file_hint_size(f, dir == TERN_IO_READ ? "ind_rd_buffer_size" : "ind_wr_buffer_size",
+                            dir == TERN_IO_READ ? 4194304 : 524288);
+    char *block = NULL;
+    size_t done = 0;
+    int eof = 0;
+    while (!err && !eof && done < total) {
+        struct tern_io_piece p[PIECES];
+        size_t got, n = tern_file_view_pieces(f, from + done, total - done, p, PIECES, &got);
+        if (n == 0) break;
+        if (sieve_pays(f, dir, p, n, cap) && (block || (block = malloc(cap)))) {
+            size_t moved;
+            err = sieve(f, dir, &mv, done, p, n, block, &moved, what);
+            eof = moved < got;
+            done += moved;
+            continue;
+        }
+        for (size_t i = 0; i < n && !err; i++) {
+            size_t moved;
+            err = piece_io(f, dir, &mv, done, p[i].off, p[i].len, &moved);
+            done += moved;
+            if (moved < p[i].len) {
+                eof = 1;
+                break;
+            }
+        }
+    }
+    free(block);
+    if (f->atomic) lock_range(f->fd, F_UNLCK, lo, hi);
+    *bytes = done;
+    return err;
+}
+
+int tern_file_access_allowed(const char *fn, struct tern_file *f, enum tern_io_dir dir)
 {
     if (dir == TERN_IO_WRITE && (f->amode & MPI_MODE_RDONLY))
         return tern_io_err(f, MPI_ERR_READ_ONLY, "%s: '%s' was opened MPI_MODE_RDONLY", fn,
@@ -153,58 +214,13 @@ int tern_file_xfer(const char *fn, struct tern_file *f, enum tern_io_dir dir, MP
                    void *buf, size_t count, struct tern_datatype *dt, size_t *bytes)
 {
     *bytes = 0;
-    int rc = access_allowed(fn, f, dir);
+    int rc = tern_file_access_allowed(fn, f, dir);
     if (rc) return rc;
-    size_t total = count * dt->size;
-    if (total == 0) return MPI_SUCCESS;
     if (off < 0)
         return tern_io_err(f, MPI_ERR_ARG, "%s: offset %lld is negative", fn, (long long)off);
-    struct tern_dt_view mv;
-    tern_dt_view_local(&mv, dt, buf, count);
-    size_t from = (size_t)off * f->etype->size;
-    MPI_Offset lo = 0, hi = 0;
-    if (f->atomic) {
-        /* One lock over the whole access makes it atomic against the other
-         * ranks' accesses, which take theirs. */
-        lo = tern_file_byte_offset(f, off);
-        struct tern_io_piece last;
-        size_t got;
-        tern_file_view_pieces(f, from + total - 1, 1, &last, 1, &got);
-        hi = last.off + 1;
-        int err = lock_range(f->fd, dir == TERN_IO_READ ? F_RDLCK : F_WRLCK, lo, hi);
-        if (err) return tern_io_errno(f, fn, f->path, "cannot lock a range of", err);
-    }
-    size_t cap =
-        tern_file_hint_size(f, dir == TERN_IO_READ ? "ind_rd_buffer_size" : "ind_wr_buffer_size",
-                            dir == TERN_IO_READ ? 4194304 : 524288);
-    char *block = NULL;
-    size_t done = 0;
-    int eof = 0;
-    while (!rc && !eof && done < total) {
-        struct tern_io_piece p[PIECES];
-        size_t got, n = tern_file_view_pieces(f, from + done, total - done, p, PIECES, &got);
-        if (n == 0) break;
-        if (sieve_pays(f, dir, p, n, cap) && (block || (block = malloc(cap)))) {
-            size_t moved;
-            rc = sieve(fn, f, dir, &mv, done, p, n, block, &moved);
-            eof = moved < got;
-            done += moved;
-            continue;
-        }
-        for (size_t i = 0; i < n && !rc; i++) {
-            size_t moved;
-            rc = piece_io(fn, f, dir, &mv, done, p[i].off, p[i].len, &moved);
-            done += moved;
-            if (moved < p[i].len) {
-                eof = 1;
-                break;
-            }
-        }
-    }
-    free(block);
-    if (f->atomic) lock_range(f->fd, F_UNLCK, lo, hi);
-    *bytes = done;
-    return rc;
+    const char *what;
+    int err = tern_file_xfer_raw(f, dir, off, buf, count, dt, bytes, &what);
+    return err ? tern_io_errno(f, fn, f->path, what, err) : MPI_SUCCESS;
 }
 
 int tern_file_xfer_all(const char *fn, struct tern_file *f, enum tern_io_dir dir, MPI_Offset off,

@@ -39,7 +39,8 @@ struct tern_file {
     /* The shared file pointer: one 64-bit counter in memory every rank of
      * the file maps (io/file_shared.c). */
     _Atomic int64_t *shared;
-    int atomic; /* MPI_File_set_atomicity */
+    int atomic;          /* MPI_File_set_atomicity */
+    _Atomic int pending; /* nonblocking accesses the I/O thread has not finished */
 
     /* A split collective in progress (_begin called, _end not yet). */
     int split_active;
@@ -116,9 +117,29 @@ enum tern_io_dir { TERN_IO_READ, TERN_IO_WRITE };
  * the file).  Raises and returns errors. */
 int tern_file_xfer(const char *fn, struct tern_file *f, enum tern_io_dir dir, MPI_Offset off,
                    void *buf, size_t count, struct tern_datatype *dt, size_t *bytes);
+/* The same without raising, safe off the caller's thread (the I/O
+ * thread): 0 or errno, with what failed ("cannot write") in *what. */
+int tern_file_xfer_raw(const struct tern_file *f, enum tern_io_dir dir, MPI_Offset off, void *buf,
+                       size_t count, const struct tern_datatype *dt, size_t *bytes,
+                       const char **what);
+/* MPI_ERR_READ_ONLY / MPI_ERR_ACCESS (raised) when f's access mode
+ * forbids the direction. */
+int tern_file_access_allowed(const char *fn, struct tern_file *f, enum tern_io_dir dir);
 /* The collective form: every rank of f calls it. */
 int tern_file_xfer_all(const char *fn, struct tern_file *f, enum tern_io_dir dir, MPI_Offset off,
                        void *buf, size_t count, struct tern_datatype *dt, size_t *bytes);
+
+/* ---- Nonblocking independent access (io/file_async.c) ---- */
+struct tern_request;
+/* Hands the access to the I/O thread: *out is a request that completes
+ * when the data has moved (an error then is the request's). */
+int tern_file_async_start(const char *fn, struct tern_file *f, enum tern_io_dir dir, MPI_Offset off,
+                          void *buf, size_t count, struct tern_datatype *dt,
+                          struct tern_request **out);
+/* Waits until the I/O thread has finished f's accesses (close). */
+void tern_file_async_drain(struct tern_file *f);
+/* A completed I/O request's error, raised on its file's handler. */
+int tern_file_req_raise(struct tern_request *r, int code);
 
 /* ---- The shared file pointer (io/file_shared.c) ---- */
 /* Collective at open: maps the counter (rank 0 makes it). */
