@@ -1,6 +1,7 @@
 /* File hints (MPI-4.1 14.2.8): the keys Tern reads, with the values in
  * effect reported back by MPI_File_get_info.  Keys it does not know are
  * dropped, as the standard allows. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,7 +13,7 @@ static const struct {
     const char *key, *dflt;
 } known[] = {
     {"cb_buffer_size", "16777216"},
-    {"cb_nodes", "1"},
+    {"cb_nodes", NULL},
     {"romio_cb_read", "automatic"},
     {"romio_cb_write", "automatic"},
     {"romio_ds_read", "automatic"},
@@ -43,6 +44,11 @@ struct tern_info *tern_file_hints_get(const struct tern_file *f)
     if (!out) return NULL;
     for (size_t i = 0; i < NKNOWN; i++) {
         const char *v = f->hints ? tern_info_find(f->hints, known[i].key) : NULL;
+        char n[32];
+        if (!v && strcmp(known[i].key, "cb_nodes") == 0) {
+            snprintf(n, sizeof n, "%d", tern_file_cb_nodes(f));
+            v = n;
+        }
         if (!v) v = known[i].dflt;
         if (v && tern_info_set(out, known[i].key, v)) {
             tern_info_destroy(out);

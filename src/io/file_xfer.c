@@ -55,7 +55,7 @@ static int piece_io(const struct tern_file *f, enum tern_io_dir dir, const struc
     return 0;
 }
 
-static int full_pread(int fd, char *buf, size_t len, MPI_Offset off, size_t *got)
+int tern_io_pread_all(int fd, char *buf, size_t len, MPI_Offset off, size_t *got)
 {
     *got = 0;
     while (*got < len) {
@@ -68,7 +68,7 @@ static int full_pread(int fd, char *buf, size_t len, MPI_Offset off, size_t *got
     return 0;
 }
 
-static int full_pwrite(int fd, const char *buf, size_t len, MPI_Offset off)
+int tern_io_pwrite_all(int fd, const char *buf, size_t len, MPI_Offset off)
 {
     size_t done = 0;
     while (done < len) {
@@ -99,7 +99,7 @@ static int sieve(const struct tern_file *f, enum tern_io_dir dir, const struct t
         return err;
     }
     *what = "cannot read";
-    err = full_pread(f->fd, block, span, base, &got);
+    err = tern_io_pread_all(f->fd, block, span, base, &got);
     if (!err && dir == TERN_IO_READ) {
         for (size_t i = 0; i < n; i++) {
             size_t at = (size_t)(p[i].off - base);
@@ -115,7 +115,7 @@ static int sieve(const struct tern_file *f, enum tern_io_dir dir, const struct t
             *moved += p[i].len;
         }
         *what = "cannot write";
-        err = full_pwrite(f->fd, block, span, base);
+        err = tern_io_pwrite_all(f->fd, block, span, base);
         if (err) *moved = 0;
     }
     if (dir == TERN_IO_WRITE && !f->atomic)
@@ -221,10 +221,4 @@ int tern_file_xfer(const char *fn, struct tern_file *f, enum tern_io_dir dir, MP
     const char *what;
     int err = tern_file_xfer_raw(f, dir, off, buf, count, dt, bytes, &what);
     return err ? tern_io_errno(f, fn, f->path, what, err) : MPI_SUCCESS;
-}
-
-int tern_file_xfer_all(const char *fn, struct tern_file *f, enum tern_io_dir dir, MPI_Offset off,
-                       void *buf, size_t count, struct tern_datatype *dt, size_t *bytes)
-{
-    return tern_file_xfer(fn, f, dir, off, buf, count, dt, bytes);
 }

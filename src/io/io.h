@@ -84,6 +84,8 @@ int tern_file_hints_set(struct tern_file *f, const struct tern_info *info);
 struct tern_info *tern_file_hints_get(const struct tern_file *f);
 /* Values the access paths read (bytes; 0/1 flags). */
 size_t tern_file_hint_size(const struct tern_file *f, const char *key, size_t dflt);
+/* The aggregators collective access uses (cb_nodes, by default one per host). */
+int tern_file_cb_nodes(const struct tern_file *f);
 /* "enable" -> 1, "disable" -> 0, "automatic" or missing -> -1. */
 int tern_file_hint_switch(const struct tern_file *f, const char *key);
 
@@ -125,7 +127,12 @@ int tern_file_xfer_raw(const struct tern_file *f, enum tern_io_dir dir, MPI_Offs
 /* MPI_ERR_READ_ONLY / MPI_ERR_ACCESS (raised) when f's access mode
  * forbids the direction. */
 int tern_file_access_allowed(const char *fn, struct tern_file *f, enum tern_io_dir dir);
-/* The collective form: every rank of f calls it. */
+/* pread/pwrite until len bytes (or, reading, the end of the file): 0 or
+ * errno; *got: the bytes read. */
+int tern_io_pread_all(int fd, char *buf, size_t len, MPI_Offset off, size_t *got);
+int tern_io_pwrite_all(int fd, const char *buf, size_t len, MPI_Offset off);
+/* The collective form (io/file_coll.c): every rank of f calls it.  Two-phase
+ * aggregation when the hints allow and some rank's access is scattered. */
 int tern_file_xfer_all(const char *fn, struct tern_file *f, enum tern_io_dir dir, MPI_Offset off,
                        void *buf, size_t count, struct tern_datatype *dt, size_t *bytes);
 

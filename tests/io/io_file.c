@@ -215,6 +215,7 @@ static void access_modes(void)
     CHECK(exists(path), "the file is not there while open");
     CHECK_MPI(MPI_File_close(&fh));
     CHECK(!exists(path), "MPI_MODE_DELETE_ON_CLOSE left %s", path);
+    MPI_Barrier(MPI_COMM_WORLD); /* all have looked before rank 0 makes it again */
 
     /* Read-only: no writes; MPI_MODE_APPEND starts the pointers at the end. */
     if (rank == 0) {

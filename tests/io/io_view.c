@@ -72,7 +72,7 @@ static void check_block(const int *a, const char *what)
         }
 }
 
-static void block_array(void)
+static void block_array(MPI_Info info)
 {
     MPI_Datatype filetype, memtype;
     int gs[2] = {R, C}, ls[2] = {lr, lc}, st[2] = {coords[0] * lr, coords[1] * lc};
@@ -91,8 +91,7 @@ static void block_array(void)
         MPI_File fh;
         MPI_Status s;
         MPI_Request req;
-        CHECK_MPI(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDWR | MPI_MODE_CREATE,
-                                MPI_INFO_NULL, &fh));
+        CHECK_MPI(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDWR | MPI_MODE_CREATE, info, &fh));
         if (rank == 0) CHECK_MPI(MPI_File_write_at(fh, 0, "tern-io-header!", HDR, MPI_CHAR, &s));
         CHECK_MPI(MPI_File_set_view(fh, HDR, MPI_INT, filetype, "native", MPI_INFO_NULL));
         int *a = local_block(1);
@@ -287,6 +286,24 @@ static void view_errors(void)
     CHECK_MPI(MPI_File_close(&fh));
 }
 
+/* The aggregators in use are what MPI_File_get_info says: one per host by
+ * default (this job runs on one). */
+static void cb_nodes_reported(void)
+{
+    MPI_File fh;
+    MPI_Info info;
+    char v[MPI_MAX_INFO_VAL + 1];
+    int flag;
+    CHECK_MPI(MPI_File_open(MPI_COMM_WORLD, io_path("cb"),
+                            MPI_MODE_RDWR | MPI_MODE_CREATE | MPI_MODE_DELETE_ON_CLOSE,
+                            MPI_INFO_NULL, &fh));
+    CHECK_MPI(MPI_File_get_info(fh, &info));
+    MPI_Info_get(info, "cb_nodes", MPI_MAX_INFO_VAL, v, &flag);
+    CHECK(flag && strcmp(v, "1") == 0, "cb_nodes %s on one host", flag ? v : "missing");
+    MPI_Info_free(&info);
+    CHECK_MPI(MPI_File_close(&fh));
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -300,7 +317,17 @@ int main(int argc, char **argv)
     R = lr * dims[0];
     C = lc * dims[1];
     io_dir_make(argc, argv);
-    block_array();
+    block_array(MPI_INFO_NULL);
+    /* Two-phase in many small rounds, two aggregators (one at 1 rank). */
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "cb_buffer_size", "40");
+    MPI_Info_set(info, "cb_nodes", "2");
+    MPI_Info_set(info, "romio_cb_write", "enable");
+    MPI_Info_set(info, "romio_cb_read", "enable");
+    block_array(info);
+    MPI_Info_free(&info);
+    cb_nodes_reported();
     strided("automatic", "automatic", 0);
     strided("disable", "enable", 0);
     strided("enable", "disable", 1);
