@@ -19,7 +19,7 @@ static void io_dir_make(int argc, char **argv)
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (rank == 0) {
-        snprintf(io_dir, sizeof io_dir, "%s/io-XXXXXX", argc > 1 ? argv[1] : "/tmp");
+        snprintf(io_dir, sizeof io_dir, "%s/tern-io-test-XXXXXX", argc > 1 ? argv[1] : "/tmp");
         CHECK(mkdtemp(io_dir) != NULL, "cannot make a directory under %s",
               argc > 1 ? argv[1] : "/tmp");
     }

@@ -240,6 +240,48 @@ static void access_modes(void)
     if (rank == 0) CHECK_MPI(MPI_File_delete(path, MPI_INFO_NULL));
 }
 
+/* Offsets beyond INT_MAX and 4 GiB (a sparse file), through the large-count
+ * forms too. */
+static void large_offsets(void)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    const char *path = io_path("large");
+    MPI_File fh;
+    MPI_Status st;
+    CHECK_MPI(MPI_File_open(MPI_COMM_WORLD, path,
+                            MPI_MODE_RDWR | MPI_MODE_CREATE | MPI_MODE_DELETE_ON_CLOSE,
+                            MPI_INFO_NULL, &fh));
+    MPI_Offset at = ((MPI_Offset)5 << 30) + 1000 * rank + 3; /* 5 GiB and a bit */
+    long v = 0x1122334455667788L + rank, w = 0;
+    int rc = MPI_File_write_at_c(fh, at, &v, (MPI_Count)1, MPI_LONG, &st);
+    if (rc != MPI_SUCCESS) {
+        int cls;
+        MPI_Error_class(rc, &cls);
+        /* A file system without room or large files says so: that is fine. */
+        CHECK(cls == MPI_ERR_NO_SPACE || cls == MPI_ERR_QUOTA, "write at 5 GiB: class %d", cls);
+    } else {
+        MPI_Count n;
+        MPI_Get_count_c(&st, MPI_LONG, &n);
+        CHECK(n == 1, "write_at_c counted %lld", (long long)n);
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Offset size;
+        CHECK_MPI(MPI_File_get_size(fh, &size));
+        CHECK(size >= at + (MPI_Offset)sizeof v, "size %lld after a write at %lld", (long long)size,
+              (long long)at);
+        CHECK_MPI(MPI_File_read_at_c(fh, at, &w, (MPI_Count)1, MPI_LONG, &st));
+        CHECK(w == v, "read back %lx at 5 GiB, wrote %lx", (unsigned long)w, (unsigned long)v);
+        MPI_Offset pos;
+        CHECK_MPI(MPI_File_seek(fh, at, MPI_SEEK_SET));
+        CHECK_MPI(MPI_File_get_position(fh, &pos));
+        CHECK(pos == at, "position %lld after a seek to %lld", (long long)pos, (long long)at);
+    }
+    MPI_Count ext;
+    CHECK_MPI(MPI_File_get_type_extent_c(fh, MPI_LONG, &ext));
+    CHECK(ext == sizeof(long), "type extent %lld", (long long)ext);
+    CHECK_MPI(MPI_File_close(&fh));
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -247,6 +289,7 @@ int main(int argc, char **argv)
     open_errors();
     modes_and_queries();
     access_modes();
+    large_offsets();
     io_dir_remove();
     MPI_Finalize();
     return 0;
