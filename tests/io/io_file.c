@@ -2,6 +2,8 @@
  * handler, MPI_ERRORS_RETURN by default), the access modes, size,
  * preallocation, group, hints, handlers, Fortran handles and deletion. */
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "io_common.h"
@@ -282,6 +284,43 @@ static void large_offsets(void)
     CHECK_MPI(MPI_File_close(&fh));
 }
 
+/* A write that runs out of room (here the file size limit, RLIMIT_FSIZE,
+ * standing in for a full disk) fails with MPI_ERR_NO_SPACE, and what was
+ * written before stays intact. */
+static void out_of_space(void)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    char name[32];
+    snprintf(name, sizeof name, "full-%d", rank);
+    const char *path = io_path(name);
+    enum { LIMIT = 1 << 20 };
+    unsigned char *buf = malloc(2 * LIMIT), *back = malloc(LIMIT);
+    for (int i = 0; i < 2 * LIMIT; i++) buf[i] = (unsigned char)(i * 13 + rank);
+    MPI_File fh;
+    MPI_Status st;
+    CHECK_MPI(MPI_File_open(MPI_COMM_SELF, path,
+                            MPI_MODE_RDWR | MPI_MODE_CREATE | MPI_MODE_DELETE_ON_CLOSE,
+                            MPI_INFO_NULL, &fh));
+    struct rlimit old, lim;
+    getrlimit(RLIMIT_FSIZE, &old);
+    lim = old;
+    lim.rlim_cur = LIMIT;
+    signal(SIGXFSZ, SIG_IGN);
+    CHECK(setrlimit(RLIMIT_FSIZE, &lim) == 0, "setrlimit");
+    int rc = MPI_File_write_at(fh, 0, buf, 2 * LIMIT, MPI_BYTE, &st);
+    setrlimit(RLIMIT_FSIZE, &old);
+    expect(rc, MPI_ERR_NO_SPACE, "MPI_File_write_at", path);
+    CHECK_MPI(MPI_File_read_at(fh, 0, back, LIMIT, MPI_BYTE, &st));
+    int n;
+    MPI_Get_count(&st, MPI_BYTE, &n);
+    CHECK(n == LIMIT && memcmp(back, buf, LIMIT) == 0,
+          "the first %d bytes written before the limit are not intact (%d read)", LIMIT, n);
+    CHECK_MPI(MPI_File_close(&fh));
+    free(buf);
+    free(back);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -290,6 +329,7 @@ int main(int argc, char **argv)
     modes_and_queries();
     access_modes();
     large_offsets();
+    out_of_space();
     io_dir_remove();
     MPI_Finalize();
     return 0;
