@@ -436,6 +436,45 @@ out:
     return rc;
 }
 
+/* ---- Data representations (MPI-4.1 14.5.3) ---- */
+
+static int register_datarep(const char *fn, const char *datarep, int converts,
+                            MPI_Datarep_extent_function *extent_fn)
+{
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    int rc;
+    if (!datarep)
+        rc = null_arg(NULL, fn, "datarep");
+    else if (!extent_fn)
+        rc = null_arg(NULL, fn, "dtype_file_extent_fn");
+    else
+        rc = tern_datarep_register(fn, datarep, converts);
+    tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Register_datarep)
+int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
+                          MPI_Datarep_conversion_function *write_conversion_fn,
+                          MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
+{
+    (void)extra_state;
+    return register_datarep("MPI_Register_datarep", datarep,
+                            read_conversion_fn || write_conversion_fn, dtype_file_extent_fn);
+}
+
+TERN_WEAK_ALIAS(MPI_Register_datarep_c)
+int PMPI_Register_datarep_c(const char *datarep,
+                            MPI_Datarep_conversion_function_c *read_conversion_fn,
+                            MPI_Datarep_conversion_function_c *write_conversion_fn,
+                            MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
+{
+    (void)extra_state;
+    return register_datarep("MPI_Register_datarep_c", datarep,
+                            read_conversion_fn || write_conversion_fn, dtype_file_extent_fn);
+}
+
 /* ---- Fortran handles ---- */
 
 TERN_WEAK_ALIAS(MPI_File_c2f)

@@ -298,33 +298,6 @@ int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count,
     return tern_err_unsupported_win("MPI_Raccumulate_c", win);
 }
 
-TERN_WEAK_ALIAS(MPI_Register_datarep)
-int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
-                          MPI_Datarep_conversion_function *write_conversion_fn,
-                          MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
-{
-    (void)datarep;
-    (void)read_conversion_fn;
-    (void)write_conversion_fn;
-    (void)dtype_file_extent_fn;
-    (void)extra_state;
-    return tern_err_unsupported_file("MPI_Register_datarep", MPI_FILE_NULL);
-}
-
-TERN_WEAK_ALIAS(MPI_Register_datarep_c)
-int PMPI_Register_datarep_c(const char *datarep,
-                            MPI_Datarep_conversion_function_c *read_conversion_fn,
-                            MPI_Datarep_conversion_function_c *write_conversion_fn,
-                            MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
-{
-    (void)datarep;
-    (void)read_conversion_fn;
-    (void)write_conversion_fn;
-    (void)dtype_file_extent_fn;
-    (void)extra_state;
-    return tern_err_unsupported_file("MPI_Register_datarep_c", MPI_FILE_NULL);
-}
-
 TERN_WEAK_ALIAS(MPI_Rget)
 int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
               MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,

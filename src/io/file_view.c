@@ -5,6 +5,7 @@
  * of the stream into (offset, length) pairs the way it turns a buffer's
  * range into iovecs. */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/uio.h>
 
@@ -75,11 +76,7 @@ int tern_file_end_position(const char *fn, struct tern_file *f, MPI_Offset *pos)
 
 const char *tern_file_datarep_name(const struct tern_file *f)
 {
-    switch (f->datarep) {
-    case TERN_DATAREP_INTERNAL: return "internal";
-    case TERN_DATAREP_EXTERNAL32: return "external32";
-    default: return "native";
-    }
+    return f->datarep_name[0] ? f->datarep_name : "native";
 }
 
 MPI_Aint tern_file_type_extent(const struct tern_file *f, const struct tern_datatype *dt)
@@ -92,15 +89,20 @@ int tern_file_set_view(const char *fn, struct tern_file *f, MPI_Offset disp,
                        struct tern_datatype *etype, struct tern_datatype *filetype,
                        const char *datarep, struct tern_info *info)
 {
-    enum tern_io_datarep rep;
-    if (strcmp(datarep, "native") == 0)
-        rep = TERN_DATAREP_NATIVE;
-    else if (strcmp(datarep, "internal") == 0)
+    enum tern_io_datarep rep = TERN_DATAREP_NATIVE;
+    int user = tern_datarep_lookup(datarep);
+    if (strcmp(datarep, "internal") == 0)
         rep = TERN_DATAREP_INTERNAL;
-    else
+    else if (user > 0)
         return tern_io_err(f, MPI_ERR_UNSUPPORTED_DATAREP,
-                           "%s: datarep='%s' is not supported (Tern knows \"native\" and "
-                           "\"internal\"; \"external32\" is not implemented yet)",
+                           "%s: datarep='%s' has conversion functions, which Tern does not call "
+                           "yet",
+                           fn, datarep);
+    else if (strcmp(datarep, "native") != 0 && user < 0)
+        return tern_io_err(f, MPI_ERR_UNSUPPORTED_DATAREP,
+                           "%s: datarep='%s' is not supported (Tern knows \"native\", "
+                           "\"internal\" and those registered without conversion functions; "
+                           "\"external32\" is not implemented yet)",
                            fn, datarep);
     if (etype->size == 0)
         return tern_io_err(f, MPI_ERR_ARG, "%s: etype holds no data (size 0)", fn);
@@ -135,6 +137,7 @@ int tern_file_set_view(const char *fn, struct tern_file *f, MPI_Offset disp,
     f->filetype = filetype;
     f->disp = disp;
     f->datarep = rep;
+    snprintf(f->datarep_name, sizeof f->datarep_name, "%s", datarep);
     f->pos = 0;
     if (f->comm->rank == 0) tern_file_shared_set(f, 0);
     rc = tern_coll_barrier(f->comm);

@@ -35,7 +35,8 @@ struct tern_file {
     MPI_Offset disp;
     struct tern_datatype *etype, *filetype;
     enum tern_io_datarep datarep;
-    MPI_Offset pos; /* the individual file pointer */
+    char datarep_name[MPI_MAX_DATAREP_STRING]; /* as the view named it */
+    MPI_Offset pos;                            /* the individual file pointer */
     /* The shared file pointer: one 64-bit counter in memory every rank of
      * the file maps (io/file_shared.c). */
     _Atomic int64_t *shared;
@@ -111,6 +112,12 @@ struct tern_io_piece {
 };
 size_t tern_file_view_pieces(const struct tern_file *f, size_t from, size_t len,
                              struct tern_io_piece *out, size_t max, size_t *got);
+
+/* ---- Registered data representations (io/file_datarep.c) ---- */
+/* MPI_Register_datarep: MPI_ERR_DUP_DATAREP for a name already known. */
+int tern_datarep_register(const char *fn, const char *name, int converts);
+/* -1: not registered; else whether it has conversion functions. */
+int tern_datarep_lookup(const char *name);
 
 /* ---- Moving data (io/file_xfer.c) ---- */
 enum tern_io_dir { TERN_IO_READ, TERN_IO_WRITE };

@@ -257,6 +257,56 @@ static void strided(const char *ds_read, const char *ds_write, int collective)
     free(b);
 }
 
+static int extent_fn(MPI_Datatype dt, MPI_Aint *extent, void *extra)
+{
+    (void)extra;
+    MPI_Aint lb;
+    return MPI_Type_get_extent(dt, &lb, extent);
+}
+
+static int conversion_fn(void *userbuf, MPI_Datatype dt, int count, void *filebuf,
+                         MPI_Offset position, void *extra)
+{
+    (void)userbuf, (void)dt, (void)count, (void)filebuf, (void)position, (void)extra;
+    return MPI_SUCCESS;
+}
+
+/* Registered representations: one without conversion functions stores the
+ * memory layout, one with them is refused by set_view, a name twice is
+ * MPI_ERR_DUP_DATAREP. */
+static void registered_datareps(void)
+{
+    CHECK_MPI(MPI_Register_datarep("tern-plain", MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL,
+                                   extent_fn, NULL));
+    expect(MPI_Register_datarep("tern-plain", MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL,
+                                extent_fn, NULL),
+           MPI_ERR_DUP_DATAREP, "MPI_Register_datarep", "tern-plain");
+    expect(MPI_Register_datarep("native", MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL, extent_fn,
+                                NULL),
+           MPI_ERR_DUP_DATAREP, "MPI_Register_datarep", "native");
+    CHECK_MPI(
+        MPI_Register_datarep("tern-converting", conversion_fn, conversion_fn, extent_fn, NULL));
+    const char *path = io_path("datarep");
+    MPI_File fh;
+    MPI_Status s;
+    CHECK_MPI(MPI_File_open(MPI_COMM_WORLD, path,
+                            MPI_MODE_RDWR | MPI_MODE_CREATE | MPI_MODE_DELETE_ON_CLOSE,
+                            MPI_INFO_NULL, &fh));
+    expect(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "tern-converting", MPI_INFO_NULL),
+           MPI_ERR_UNSUPPORTED_DATAREP, "MPI_File_set_view", "tern-converting");
+    CHECK_MPI(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "tern-plain", MPI_INFO_NULL));
+    int v = 1234 + rank, w = 0;
+    CHECK_MPI(MPI_File_write_at(fh, rank, &v, 1, MPI_INT, &s));
+    CHECK_MPI(MPI_File_read_at(fh, rank, &w, 1, MPI_INT, &s));
+    CHECK(w == v, "read %d through 'tern-plain', wrote %d", w, v);
+    MPI_Offset disp;
+    MPI_Datatype et, ft;
+    char rep[MPI_MAX_DATAREP_STRING];
+    CHECK_MPI(MPI_File_get_view(fh, &disp, &et, &ft, rep));
+    CHECK(strcmp(rep, "tern-plain") == 0, "get_view's datarep is %s", rep);
+    CHECK_MPI(MPI_File_close(&fh));
+}
+
 static void view_errors(void)
 {
     const char *path = io_path("view-errors");
@@ -332,6 +382,7 @@ int main(int argc, char **argv)
     strided("disable", "enable", 0);
     strided("enable", "disable", 1);
     view_errors();
+    registered_datareps();
     io_dir_remove();
     MPI_Finalize();
     return 0;

@@ -133,18 +133,6 @@ static int call_MPI_Raccumulate_c(MPI_Comm comm, MPI_Win win, MPI_File file)
     return MPI_Raccumulate_c(0, 0, 0, 0, 0, 0, 0, 0, win, 0);
 }
 
-static int call_MPI_Register_datarep(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)win, (void)file;
-    return MPI_Register_datarep(0, 0, 0, 0, 0);
-}
-
-static int call_MPI_Register_datarep_c(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)win, (void)file;
-    return MPI_Register_datarep_c(0, 0, 0, 0, 0);
-}
-
 static int call_MPI_Rget(MPI_Comm comm, MPI_Win win, MPI_File file)
 {
     (void)comm, (void)file;
@@ -377,8 +365,6 @@ const struct un_case un_cases[] = {
     {"MPI_Put_c", UN_WIN, 1, call_MPI_Put_c},
     {"MPI_Raccumulate", UN_WIN, 1, call_MPI_Raccumulate},
     {"MPI_Raccumulate_c", UN_WIN, 1, call_MPI_Raccumulate_c},
-    {"MPI_Register_datarep", UN_FILE, 1, call_MPI_Register_datarep},
-    {"MPI_Register_datarep_c", UN_FILE, 1, call_MPI_Register_datarep_c},
     {"MPI_Rget", UN_WIN, 1, call_MPI_Rget},
     {"MPI_Rget_accumulate", UN_WIN, 1, call_MPI_Rget_accumulate},
     {"MPI_Rget_accumulate_c", UN_WIN, 1, call_MPI_Rget_accumulate_c},
@@ -415,4 +401,4 @@ const struct un_case un_cases[] = {
     {"MPI_Win_unlock_all", UN_WIN, 1, call_MPI_Win_unlock_all},
     {"MPI_Win_wait", UN_WIN, 1, call_MPI_Win_wait},
 };
-const int un_ncases = 58;
+const int un_ncases = 56;
