@@ -329,9 +329,10 @@ int tern_file_xfer_all(const char *fn, struct tern_file *f, enum tern_io_dir dir
         return rc;
     }
     int decided, want = aggregate(f, dir, &pl, &decided);
-    /* Whether anyone wants aggregation, and the file range of the call. */
-    int64_t lim[3] = {want, pl.n ? -pl.p[0].off : INT64_MIN,
-                      pl.n ? pl.p[pl.n - 1].off + (int64_t)pl.p[pl.n - 1].len : INT64_MIN};
+    /* Whether anyone wants aggregation, and the file range of the call
+     * (-1: this rank touches nothing). */
+    int64_t lim[3] = {want, pl.n ? pl.p[0].off : -1,
+                      pl.n ? pl.p[pl.n - 1].off + (int64_t)pl.p[pl.n - 1].len : -1};
     int size = f->comm->size;
     int64_t *all = malloc((size_t)size * 3 * sizeof *all);
     int64_t any = 0, lo = INT64_MAX, hi = INT64_MIN;
@@ -341,7 +342,7 @@ int tern_file_xfer_all(const char *fn, struct tern_file *f, enum tern_io_dir dir
             rc = tern_io_raise(f, rc);
     for (int r = 0; !rc && r < size; r++) {
         if (all[r]) any = 1;
-        if (all[size + r] != INT64_MIN && -all[size + r] < lo) lo = -all[size + r];
+        if (all[size + r] >= 0 && all[size + r] < lo) lo = all[size + r];
         if (all[2 * size + r] > hi) hi = all[2 * size + r];
     }
     free(all);
