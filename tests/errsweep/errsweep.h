@@ -138,6 +138,7 @@ void es_user_fn_c(void *in, void *inout, MPI_Count *len, MPI_Datatype *type);
 void es_errhandler_fn(MPI_Comm *comm, int *code, ...);
 void es_win_errhandler_fn(MPI_Win *win, int *code, ...);
 void es_file_errhandler_fn(MPI_File *file, int *code, ...);
+int es_datarep_extent_fn(MPI_Datatype datatype, MPI_Aint *extent, void *extra_state);
 void es_session_errhandler_fn(MPI_Session *session, int *code, ...);
 void es_t_event_cb_fn(MPI_T_event_instance event, MPI_T_event_registration reg,
                       MPI_T_cb_safety safety, void *user_data);

@@ -110,6 +110,10 @@ CALLBACKS = {
     "MPI_Grequest_query_function": ("es_greq_query_fn", NULL_ARG),
     "MPI_Grequest_free_function": ("es_greq_free_fn", NULL_ARG),
     "MPI_Grequest_cancel_function": ("es_greq_cancel_fn", NULL_ARG),
+    # MPI_CONVERSION_FN_NULL is a valid conversion function.
+    "MPI_Datarep_conversion_function": ("MPI_CONVERSION_FN_NULL", []),
+    "MPI_Datarep_conversion_function_c": ("MPI_CONVERSION_FN_NULL_C", []),
+    "MPI_Datarep_extent_function": ("es_datarep_extent_fn", NULL_ARG),
 }
 
 # Point-to-point calls that move data, blocking, nonblocking, persistent.
