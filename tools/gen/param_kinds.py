@@ -191,6 +191,7 @@ ROLE_RULES = [
     # Handles of objects Tern does not have.
     ({"kind": "WINDOW", "dir": "in", "shape": ""}, "win"),
     ({"kind": "FILE", "dir": "in", "shape": ""}, "file"),
+    ({"kind": "FILE", "dir": "inout", "shape": "*"}, "file_inout"),
     # Any other output: a place to write, never NULL.
     ({"dir": "out", "shape": "*|[]"}, "out"),
     # Partitioned communication: the fixtures have 2 partitions.
@@ -418,6 +419,10 @@ ROLES = {
     # file the sweep opens on MPI_COMM_SELF.
     "win": ("MPI_WIN_NULL", [("MPI_WIN_NULL", "MPI_WIN_NULL", "MPI_ERR_WIN")]),
     "file": ("es_file", [("bogus", "(MPI_File)(void *)es_sbuf", "MPI_ERR_FILE")]),
+    "file_inout": ("ES_PTR(MPI_File, es_file)",
+                   [("&MPI_FILE_NULL", "ES_PTR(MPI_File, MPI_FILE_NULL)", "MPI_ERR_FILE"),
+                    ("&bogus", "ES_PTR(MPI_File, (MPI_File)(void *)es_sbuf)", "MPI_ERR_FILE"),
+                    ("NULL", "NULL", ARG)]),
 }
 
 
