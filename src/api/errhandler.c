@@ -1,7 +1,7 @@
 /* The bodies of the MPI error handler calls: communicators (creating,
  * setting, freeing, calling), windows (handlers can be made; no window
- * exists) and MPI_FILE_NULL (no file exists; its handler is what the
- * standard lets a program read, set and call).  Their entry points, with
+ * exists) and files (each open file's handler, and MPI_FILE_NULL's, which
+ * new files start with).  Their entry points, with
  * the init test, the lock and the checks of the handles and result
  * pointers, are generated (src/api/gen/bindings_errhandler.c; see
  * tools/gen/gen_bindings.py).  How a handler runs when an error happens is
@@ -14,6 +14,7 @@
 #include "core/errors.h"
 #include "core/objects.h"
 #include "core/state.h"
+#include "io/io.h"
 
 int tern_chk_errh(struct tern_comm *c, const char *fn, const char *arg, MPI_Errhandler h,
                   struct tern_errhandler **out)
@@ -130,7 +131,8 @@ int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
     return tern_err_no_window("MPI_Win_call_errhandler", win);
 }
 
-/* ---- Files: only MPI_FILE_NULL exists ---- */
+/* ---- Files: each open file has its handler; MPI_FILE_NULL's is the one
+ * new files start with and the one errors without a file go to. ---- */
 
 int tern_api_file_create_errhandler(const char *fn,
                                     MPI_File_errhandler_function *file_errhandler_fn,
@@ -139,7 +141,7 @@ int tern_api_file_create_errhandler(const char *fn,
     return create_errh(fn, TERN_ERRH_USER_FILE, (void (*)(void))file_errhandler_fn, errhandler);
 }
 
-/* Errors about files go to MPI_FILE_NULL's handler (MPI-4.1 9.3.4). */
+/* Errors about an invalid file go to MPI_FILE_NULL's handler (MPI-4.1 9.3.4). */
 static int file_raise(int code)
 {
     return tern_err_raise_file(tern_errh_file_null(), MPI_FILE_NULL, code);
@@ -147,34 +149,37 @@ static int file_raise(int code)
 
 int tern_chk_file(const char *fn, MPI_File file)
 {
-    if (file == MPI_FILE_NULL) return MPI_SUCCESS;
-    return file_raise(tern_err_make(MPI_ERR_FILE,
-                                    "%s: file=%p is not a file: no files exist (MPI-IO "
-                                    "is not implemented; only MPI_FILE_NULL's error handler can be "
-                                    "used)",
-                                    fn, (void *)file));
+    if (file == MPI_FILE_NULL || tern_file_get(file)) return MPI_SUCCESS;
+    return file_raise(
+        tern_err_make(MPI_ERR_FILE, "%s: file=%p is not an open file", fn, (void *)file));
 }
 
 int tern_api_file_set_errhandler(const char *fn, MPI_File file, MPI_Errhandler errhandler)
 {
-    (void)file;
+    struct tern_file *f = tern_file_get(file);
     struct tern_errhandler *e =
         errhandler == MPI_ERRHANDLER_NULL ? NULL : tern_errh_get(errhandler);
     if (!e || (!tern_errh_is_predefined(e) && e->kind != TERN_ERRH_USER_FILE))
-        return file_raise(tern_err_make(MPI_ERR_ARG,
-                                        "%s: errhandler=0x%x is not a file error handler "
-                                        "(predefined or made by MPI_File_create_errhandler)",
-                                        fn, (unsigned)errhandler));
-    tern_errh_set_file_null(e);
+        return tern_io_err(f, MPI_ERR_ARG,
+                           "%s: errhandler=0x%x is not a file error handler "
+                           "(predefined or made by MPI_File_create_errhandler)",
+                           fn, (unsigned)errhandler);
+    if (!f) {
+        tern_errh_set_file_null(e);
+        return MPI_SUCCESS;
+    }
+    tern_errh_retain(e);
+    tern_errh_release(f->errh);
+    f->errh = e;
     return MPI_SUCCESS;
 }
 
 int tern_api_file_get_errhandler(const char *fn, MPI_File file, MPI_Errhandler *errhandler)
 {
-    (void)file;
-    if (!errhandler) return file_raise(tern_err_make(MPI_ERR_ARG, "%s: errhandler is NULL", fn));
+    struct tern_file *f = tern_file_get(file);
+    if (!errhandler) return tern_io_err(f, MPI_ERR_ARG, "%s: errhandler is NULL", fn);
     /* A new reference, as MPI_Comm_get_errhandler gives. */
-    struct tern_errhandler *e = tern_errh_file_null();
+    struct tern_errhandler *e = f ? f->errh : tern_errh_file_null();
     tern_errh_retain(e);
     *errhandler = e->handle;
     return MPI_SUCCESS;
@@ -183,6 +188,6 @@ int tern_api_file_get_errhandler(const char *fn, MPI_File file, MPI_Errhandler *
 int tern_api_file_call_errhandler(const char *fn, MPI_File fh, int errorcode)
 {
     (void)fn;
-    tern_err_raise_file(tern_errh_file_null(), fh, errorcode);
+    tern_io_raise(tern_file_get(fh), errorcode);
     return MPI_SUCCESS; /* as MPI_Comm_call_errhandler: the handler returned */
 }

@@ -11,6 +11,7 @@
 #include "core/objects.h"
 #include "core/progress.h"
 #include "core/state.h"
+#include "io/io.h"
 #include "p2p/greq.h"
 #include "p2p/match.h"
 #include "p2p/p2p.h"
@@ -82,7 +83,9 @@ static int finish(MPI_Request *handle, struct tern_request *r, MPI_Status *statu
     if (r->kind == TERN_REQ_GREQ) return finish_greq(handle, r, status, raise);
     tern_status_copy_out(r, status);
     int rc = r->status.MPI_ERROR;
-    if (rc != MPI_SUCCESS && raise) rc = tern_err_raise(r->comm, rc);
+    /* A file access's errors go to its file's handler (MPI-4.1 14.7). */
+    if (rc != MPI_SUCCESS && raise)
+        rc = r->kind == TERN_REQ_IO ? tern_file_req_raise(r, rc) : tern_err_raise(r->comm, rc);
     if (r->persistent) {
         r->active = 0;
     } else {

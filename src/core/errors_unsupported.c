@@ -61,9 +61,8 @@ int tern_err_unsupported_win(const char *mpi_name, MPI_Win win)
 
 int tern_err_unsupported_file(const char *mpi_name, MPI_File file)
 {
-    /* No file exists (MPI_File_open is among the missing), so file is
-     * MPI_FILE_NULL or invalid: such errors, and those of the I/O calls
-     * that take no file, go to MPI_FILE_NULL's handler (14.7), which is
+    /* The missing I/O calls take no file (MPI_Register_datarep): their
+     * errors go to MPI_FILE_NULL's handler (14.7), which is
      * MPI_ERRORS_RETURN unless the program set another. */
     (void)file;
     require_init(mpi_name);

@@ -76,7 +76,10 @@ extern MPI_Status es_status0;       /* zeroed */
 extern int es_tag_ub;
 extern MPI_Info es_bogus_info; /* no object of any kind has this handle */
 extern MPI_Info es_info;       /* holds the key "errsweep" */
-extern char es_long_string[];  /* longer than MPI_MAX_INFO_VAL */
+/* A new empty file in the sweep's directory (removed at the end). */
+const char *es_new_file(void);
+extern MPI_File es_file;      /* open read-write on MPI_COMM_SELF, deleted on close */
+extern char es_long_string[]; /* longer than MPI_MAX_INFO_VAL */
 /* User keyvals, one per object kind (no attribute is set with them). */
 extern int es_comm_keyval, es_type_keyval, es_win_keyval;
 /* A user error class with one code, which has a string. */
@@ -135,6 +138,7 @@ void es_user_fn_c(void *in, void *inout, MPI_Count *len, MPI_Datatype *type);
 void es_errhandler_fn(MPI_Comm *comm, int *code, ...);
 void es_win_errhandler_fn(MPI_Win *win, int *code, ...);
 void es_file_errhandler_fn(MPI_File *file, int *code, ...);
+int es_datarep_extent_fn(MPI_Datatype datatype, MPI_Aint *extent, void *extra_state);
 void es_session_errhandler_fn(MPI_Session *session, int *code, ...);
 void es_t_event_cb_fn(MPI_T_event_instance event, MPI_T_event_registration reg,
                       MPI_T_cb_safety safety, void *user_data);

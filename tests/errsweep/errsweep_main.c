@@ -15,6 +15,7 @@
  * value, expected, got, message: for calibrating against another MPI);
  * a substring keeps only the functions whose name contains it. */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
@@ -46,6 +47,33 @@ MPI_Status es_status0;
 int es_tag_ub;
 MPI_Info es_bogus_info = (MPI_Info)0x12345678;
 MPI_Info es_info = MPI_INFO_NULL;
+MPI_File es_file = MPI_FILE_NULL;
+static char es_dir[256];
+
+const char *es_new_file(void)
+{
+    static char path[300];
+    static int n;
+    snprintf(path, sizeof path, "%s/f%d-%d", es_dir, (int)getpid(), n++);
+    FILE *f = fopen(path, "w");
+    if (f) fclose(f);
+    return path;
+}
+
+/* The files the cases made (in children that exited without closing). */
+static void remove_dir(void)
+{
+    DIR *d = opendir(es_dir);
+    struct dirent *e;
+    char p[600];
+    while (d && (e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            snprintf(p, sizeof p, "%s/%s", es_dir, e->d_name);
+            unlink(p);
+        }
+    if (d) closedir(d);
+    rmdir(es_dir);
+}
 char es_long_string[MPI_MAX_INFO_VAL + 64];
 int es_comm_keyval = MPI_KEYVAL_INVALID, es_type_keyval = MPI_KEYVAL_INVALID,
     es_win_keyval = MPI_KEYVAL_INVALID;
@@ -110,6 +138,12 @@ void es_errhandler_fn(MPI_Comm *comm, int *code, ...) { (void)comm, (void)code; 
 void es_win_errhandler_fn(MPI_Win *win, int *code, ...) { (void)win, (void)code; }
 
 void es_file_errhandler_fn(MPI_File *file, int *code, ...) { (void)file, (void)code; }
+int es_datarep_extent_fn(MPI_Datatype datatype, MPI_Aint *extent, void *extra_state)
+{
+    (void)datatype, (void)extra_state;
+    *extent = 1;
+    return MPI_SUCCESS;
+}
 
 void es_session_errhandler_fn(MPI_Session *session, int *code, ...) { (void)session, (void)code; }
 
@@ -418,6 +452,15 @@ static void setup(void)
                          &es_peer_group));
     SETUP(MPI_Info_create(&es_info));
     SETUP(MPI_Info_set(es_info, "errsweep", "value"));
+    snprintf(es_dir, sizeof es_dir, "%s/tern-errsweep-XXXXXX",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(es_dir)) {
+        fprintf(stderr, "errsweep: cannot make a directory %s\n", es_dir);
+        exit(1);
+    }
+    SETUP(MPI_File_open(MPI_COMM_SELF, es_new_file(),
+                        MPI_MODE_RDWR | MPI_MODE_CREATE | MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL,
+                        &es_file));
     memset(es_long_string, 'k', sizeof es_long_string - 1);
     es_comm_keyval = es_new_comm_keyval();
     es_type_keyval = es_new_type_keyval();
@@ -458,6 +501,8 @@ static void teardown(void)
     MPI_Type_free_keyval(&es_type_keyval);
     MPI_Win_free_keyval(&es_win_keyval);
     MPI_Info_free(&es_info);
+    MPI_File_close(&es_file);
+    remove_dir();
     MPI_Session_finalize(&es_session);
     MPI_Group_free(&es_peer_group);
     struct es_comm *topo[] = {&es_cart, &es_graph, &es_dist};

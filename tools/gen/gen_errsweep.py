@@ -69,6 +69,7 @@ MPI_ERR_UNKNOWN MPI_ERR_TRUNCATE MPI_ERR_OTHER MPI_ERR_INTERN MPI_ERR_IN_STATUS 
 MPI_ERR_REQUEST MPI_ERR_INFO MPI_ERR_INFO_KEY MPI_ERR_INFO_VALUE MPI_ERR_INFO_NOKEY MPI_ERR_NO_MEM
 MPI_ERR_UNSUPPORTED_OPERATION MPI_ERR_WIN MPI_ERR_BASE MPI_ERR_KEYVAL MPI_ERR_SIZE MPI_ERR_DISP
 MPI_ERR_SESSION MPI_ERR_VALUE_TOO_LARGE MPI_ERR_ERRHANDLER MPI_ERR_FILE
+MPI_ERR_AMODE MPI_ERR_UNSUPPORTED_DATAREP MPI_ERR_NO_SUCH_FILE MPI_ERR_BAD_FILE
 MPI_T_ERR_MEMORY MPI_T_ERR_NOT_INITIALIZED MPI_T_ERR_CANNOT_INIT MPI_T_ERR_INVALID_INDEX
 MPI_T_ERR_INVALID_ITEM MPI_T_ERR_INVALID_HANDLE MPI_T_ERR_OUT_OF_HANDLES MPI_T_ERR_OUT_OF_SESSIONS
 MPI_T_ERR_INVALID_SESSION MPI_T_ERR_CVAR_SET_NOT_NOW MPI_T_ERR_CVAR_SET_NEVER
@@ -109,6 +110,10 @@ CALLBACKS = {
     "MPI_Grequest_query_function": ("es_greq_query_fn", NULL_ARG),
     "MPI_Grequest_free_function": ("es_greq_free_fn", NULL_ARG),
     "MPI_Grequest_cancel_function": ("es_greq_cancel_fn", NULL_ARG),
+    # MPI_CONVERSION_FN_NULL is a valid conversion function.
+    "MPI_Datarep_conversion_function": ("MPI_CONVERSION_FN_NULL", []),
+    "MPI_Datarep_conversion_function_c": ("MPI_CONVERSION_FN_NULL_C", []),
+    "MPI_Datarep_extent_function": ("es_datarep_extent_fn", NULL_ARG),
 }
 
 # Point-to-point calls that move data, blocking, nonblocking, persistent.
@@ -259,6 +264,39 @@ FUNCS = {
     "MPI_Attr_delete": {"extra": {"keyval": [("MPI_TAG_UB", "MPI_TAG_UB", KEYVAL)]}},
     "MPI_Comm_free_keyval": {"extra": {"comm_keyval": [("&MPI_TAG_UB", "ES_PTR(int, MPI_TAG_UB)", KEYVAL)]}},
     "MPI_Keyval_free": {"extra": {"keyval": [("&MPI_TAG_UB", "ES_PTR(int, MPI_TAG_UB)", KEYVAL)]}},
+    # MPI-IO: es_file is open on MPI_COMM_SELF; es_new_file() makes a file
+    # in the sweep's directory.  An _end call needs its _begin.
+    "MPI_File_open": {"valid": {"filename": "es_new_file()", "amode": "MPI_MODE_RDWR"},
+                      "extra": {"amode": [("0", "0", "MPI_ERR_AMODE"),
+                                          ("RDONLY|CREATE", "MPI_MODE_RDONLY | MPI_MODE_CREATE",
+                                           "MPI_ERR_AMODE")],
+                                "filename": [('"/no/such/dir/f"', '"/no/such/dir/f"',
+                                              "MPI_ERR_NO_SUCH_FILE")]}},
+    "MPI_File_delete": {"valid": {"filename": "es_new_file()"},
+                        "extra": {"filename": [('"/no/such/file"', '"/no/such/file"',
+                                                "MPI_ERR_NO_SUCH_FILE")]}},
+    "MPI_File_seek": {"valid": {"whence": "MPI_SEEK_SET"},
+                      "extra": {"whence": [("12345", "12345", ARG)]}},
+    "MPI_File_seek_shared": {"valid": {"whence": "MPI_SEEK_SET"},
+                             "extra": {"whence": [("12345", "12345", ARG)]}},
+    "MPI_File_set_view": {"valid": {"datarep": '"native"'},
+                          "extra": {"datarep": [('"bogus"', '"bogus"', "MPI_ERR_UNSUPPORTED_DATAREP")]}},
+    "MPI_File_read_all_end": {"prelude": "(void)MPI_File_read_all_begin(es_file, es_rbuf, 0, MPI_INT);",
+                              "invalid": {"buf": []}},
+    "MPI_File_write_all_end": {"prelude": "(void)MPI_File_write_all_begin(es_file, es_sbuf, 0, MPI_INT);",
+                               "invalid": {"buf": []}},
+    "MPI_File_read_at_all_end": {
+        "prelude": "(void)MPI_File_read_at_all_begin(es_file, 0, es_rbuf, 0, MPI_INT);",
+        "invalid": {"buf": []}},
+    "MPI_File_write_at_all_end": {
+        "prelude": "(void)MPI_File_write_at_all_begin(es_file, 0, es_sbuf, 0, MPI_INT);",
+        "invalid": {"buf": []}},
+    "MPI_File_read_ordered_end": {
+        "prelude": "(void)MPI_File_read_ordered_begin(es_file, es_rbuf, 0, MPI_INT);",
+        "invalid": {"buf": []}},
+    "MPI_File_write_ordered_end": {
+        "prelude": "(void)MPI_File_write_ordered_begin(es_file, es_sbuf, 0, MPI_INT);",
+        "invalid": {"buf": []}},
     # Info: a key that es_info does not hold.
     "MPI_File_set_errhandler": {"extra": {"errhandler": [("comm errhandler", "es_new_errhandler()", ARG)]}},
     "MPI_Info_delete": {"extra": {"key": [('"nokey"', '"nokey"', "MPI_ERR_INFO_NOKEY")]}},

@@ -191,6 +191,7 @@ ROLE_RULES = [
     # Handles of objects Tern does not have.
     ({"kind": "WINDOW", "dir": "in", "shape": ""}, "win"),
     ({"kind": "FILE", "dir": "in", "shape": ""}, "file"),
+    ({"kind": "FILE", "dir": "inout", "shape": "*"}, "file_inout"),
     # Any other output: a place to write, never NULL.
     ({"dir": "out", "shape": "*|[]"}, "out"),
     # Partitioned communication: the fixtures have 2 partitions.
@@ -414,10 +415,14 @@ ROLES = {
                            [("NULL", "(MPI_T_event_registration)NULL", T_HANDLE)]),
     "event_instance": ("(MPI_T_event_instance)NULL", [("NULL", "(MPI_T_event_instance)NULL", T_HANDLE)]),
     "cb_safety": ("MPI_T_CB_REQUIRE_NONE", []),
-    # No window exists in Tern (no one-sided communication), and no file but
-    # MPI_FILE_NULL (no MPI-IO).
+    # No window exists in Tern (no one-sided communication).  es_file is a
+    # file the sweep opens on MPI_COMM_SELF.
     "win": ("MPI_WIN_NULL", [("MPI_WIN_NULL", "MPI_WIN_NULL", "MPI_ERR_WIN")]),
-    "file": ("MPI_FILE_NULL", [("bogus", "(MPI_File)(void *)es_sbuf", "MPI_ERR_FILE")]),
+    "file": ("es_file", [("bogus", "(MPI_File)(void *)es_sbuf", "MPI_ERR_FILE")]),
+    "file_inout": ("ES_PTR(MPI_File, es_file)",
+                   [("&MPI_FILE_NULL", "ES_PTR(MPI_File, MPI_FILE_NULL)", "MPI_ERR_FILE"),
+                    ("&bogus", "ES_PTR(MPI_File, (MPI_File)(void *)es_sbuf)", "MPI_ERR_FILE"),
+                    ("NULL", "NULL", ARG)]),
 }
 
 

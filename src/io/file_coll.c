@@ -1,0 +1,419 @@
+/* Collective access with two-phase aggregation.  A few ranks, one per host
+ * unless cb_nodes says otherwise, are aggregators; the file range the call
+ * touches is cut into one contiguous domain per aggregator.  In rounds of
+ * at most cb_buffer_size bytes per aggregator, every rank sends each
+ * aggregator its pieces of that aggregator's window (an all-to-all of
+ * (offset, length) lists and data); the aggregator reads the window once
+ * if the pieces leave holes in it, lays the data in, and writes it with
+ * one pwrite.  Reads run the other way: lists to the aggregators, one
+ * pread per window, the data back.  A rank's pieces in a window are a
+ * contiguous stretch of its data stream, so its memory side is one
+ * pack/unpack per aggregator and round. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "coll/coll.h"
+#include "core/errors.h"
+#include "core/objects.h"
+#include "core/state.h"
+#include "datatype/datatype.h"
+#include "io/io.h"
+#include "io/io_coll.h"
+
+#define DEFAULT_CB_BUFFER ((size_t)16 << 20)
+
+/* This rank's whole access: its pieces in file (and stream) order. */
+struct plan {
+    struct tern_io_piece *p;
+    size_t *stream; /* stream[i]: position in the data stream of piece i */
+    size_t n;
+};
+
+static int make_plan(const struct tern_file *f, MPI_Offset off, size_t total, struct plan *pl)
+{
+    size_t cap = 0, from = (size_t)off * f->etype->size, done = 0;
+    memset(pl, 0, sizeof *pl);
+    while (done < total) {
+        if (pl->n + 64 > cap) {
+            cap = cap ? 2 * cap : 256;
+            struct tern_io_piece *np = realloc(pl->p, cap * sizeof *np);
+            size_t *ns = np ? realloc(pl->stream, cap * sizeof *ns) : NULL;
+            if (np) pl->p = np;
+            if (!ns) return MPI_ERR_NO_MEM;
+            pl->stream = ns;
+        }
+        size_t got,
+            n = tern_file_view_pieces(f, from + done, total - done, pl->p + pl->n, 64, &got);
+        if (n == 0) break;
+        for (size_t i = 0; i < n; i++) {
+            pl->stream[pl->n + i] = done;
+            done += pl->p[pl->n + i].len;
+        }
+        pl->n += n;
+    }
+    return MPI_SUCCESS;
+}
+
+static void plan_free(struct plan *pl)
+{
+    free(pl->p);
+    free(pl->stream);
+}
+
+/* The aggregators: cb_nodes ranks spread evenly, or by default the first
+ * rank of f's on each host. */
+static int pick_aggregators(const struct tern_file *f, int *aggr)
+{
+    const struct tern_comm *c = f->comm;
+    size_t want = tern_file_hint_size(f, "cb_nodes", 0);
+    int n = 0;
+    if (want > 0) {
+        if (want > (size_t)c->size) want = (size_t)c->size;
+        for (size_t i = 0; i < want; i++) aggr[n++] = (int)(i * (size_t)c->size / want);
+        return n;
+    }
+    for (int r = 0; r < c->size; r++) {
+        int host = tern_g.host_of ? tern_g.host_of[c->group->world[r]] : 0, seen = 0;
+        for (int k = 0; k < n && !seen; k++)
+            seen = (tern_g.host_of ? tern_g.host_of[c->group->world[aggr[k]]] : 0) == host;
+        if (!seen) aggr[n++] = r;
+    }
+    return n;
+}
+
+int tern_file_cb_nodes(const struct tern_file *f)
+{
+    int *aggr = malloc((size_t)f->comm->size * sizeof *aggr);
+    int n = aggr ? pick_aggregators(f, aggr) : 1;
+    free(aggr);
+    return n;
+}
+
+/* Pieces i in [*first, end) of the plan that meet [w0, w1), clipped. */
+static size_t window_pieces(const struct plan *pl, size_t *cursor, MPI_Offset w0, MPI_Offset w1,
+                            size_t *s0, size_t *s1, size_t *first)
+{
+    size_t i = *cursor;
+    while (i < pl->n && pl->p[i].off + (MPI_Offset)pl->p[i].len <= w0) i++;
+    *first = i;
+    size_t n = 0;
+    *s0 = *s1 = 0;
+    for (size_t k = i; k < pl->n && pl->p[k].off < w1; k++, n++) {
+        MPI_Offset a = pl->p[k].off > w0 ? pl->p[k].off : w0;
+        MPI_Offset b = pl->p[k].off + (MPI_Offset)pl->p[k].len;
+        if (b > w1) b = w1;
+        if (n == 0) *s0 = pl->stream[k] + (size_t)(a - pl->p[k].off);
+        *s1 = pl->stream[k] + (size_t)(b - pl->p[k].off);
+    }
+    /* The next window of this aggregator starts where this one ends. */
+    *cursor = i;
+    return n;
+}
+
+struct wire_piece {
+    int64_t off, len;
+};
+
+/* One round: every rank's share of each aggregator's window. */
+struct round {
+    const struct tern_file *f;
+    enum tern_io_dir dir;
+    const struct plan *pl;
+    const struct tern_dt_view *mv;
+    int naggr, *aggr;
+    MPI_Offset *w0, *w1; /* per aggregator, this round's window */
+    size_t *cursor;      /* per aggregator, into the plan */
+};
+
+/* Every rank learns whether any failed, so none waits for another in a
+ * collective it left: MPI_SUCCESS when none did, else the error raised on
+ * f (this rank's own, or "another rank failed"). */
+static int agree(const char *fn, struct tern_file *f, int mine)
+{
+    int any = mine != MPI_SUCCESS;
+    int rc = tern_io_allreduce_max_int(f->comm, &any);
+    if (rc) return tern_io_raise(f, rc);
+    if (mine) return mine;
+    return any ? tern_io_err(f, MPI_ERR_IO, "%s: another rank of '%s' failed", fn, f->path)
+               : MPI_SUCCESS;
+}
+
+static int run_round(struct round *R, char **sbuf, size_t *scap, char **rbuf, size_t *rcap,
+                     char **block, size_t *bcap, int *err, const char **what)
+{
+    const struct tern_comm *c = R->f->comm;
+    int size = c->size;
+    int *sc = calloc((size_t)size * 4, sizeof *sc);
+    if (!sc) return MPI_ERR_NO_MEM;
+    int *sd = sc + size, *rcnt = sc + 2 * size, *rd = sc + 3 * size;
+    int write = R->dir == TERN_IO_WRITE;
+    /* Requests: per aggregator the clipped pieces, then (writes) the data. */
+    size_t need = 0;
+    size_t *first = calloc((size_t)R->naggr * 4, sizeof *first);
+    if (!first) {
+        free(sc);
+        return MPI_ERR_NO_MEM;
+    }
+    size_t *np = first + R->naggr, *s0 = first + 2 * R->naggr, *s1 = first + 3 * R->naggr;
+    for (int a = 0; a < R->naggr; a++) {
+        np[a] = window_pieces(R->pl, &R->cursor[a], R->w0[a], R->w1[a], &s0[a], &s1[a], &first[a]);
+        size_t bytes =
+            sizeof(int64_t) + np[a] * sizeof(struct wire_piece) + (write ? s1[a] - s0[a] : 0);
+        sc[R->aggr[a]] = np[a] ? (int)bytes : 0;
+        need += np[a] ? bytes : 0;
+    }
+    if (need > *scap) {
+        char *nb = realloc(*sbuf, need);
+        if (!nb) goto nomem;
+        *sbuf = nb;
+        *scap = need;
+    }
+    size_t at = 0;
+    for (int r = 0; r < size; r++) {
+        sd[r] = (int)at;
+        for (int a = 0; a < R->naggr; a++) {
+            if (R->aggr[a] != r || !np[a]) continue;
+            char *p = *sbuf + at;
+            int64_t n = (int64_t)np[a];
+            memcpy(p, &n, sizeof n);
+            struct wire_piece *wp = (struct wire_piece *)(p + sizeof n);
+            for (size_t k = 0; k < np[a]; k++) {
+                const struct tern_io_piece *q = &R->pl->p[first[a] + k];
+                MPI_Offset lo = q->off > R->w0[a] ? q->off : R->w0[a];
+                MPI_Offset hi = q->off + (MPI_Offset)q->len;
+                if (hi > R->w1[a]) hi = R->w1[a];
+                wp[k] = (struct wire_piece){lo, hi - lo};
+            }
+            if (write) tern_dt_view_pack(R->mv, s0[a], (char *)(wp + np[a]), s1[a] - s0[a]);
+            at += (size_t)sc[r];
+        }
+    }
+    struct tern_datatype *i32 = tern_dt_get(MPI_INT), *byte = tern_dt_get(MPI_BYTE);
+    int rc = tern_coll_alltoall(sc, 1, i32, rcnt, 1, i32, (struct tern_comm *)c);
+    size_t rtotal = 0;
+    for (int r = 0; r < size; r++) {
+        rd[r] = (int)rtotal;
+        rtotal += (size_t)rcnt[r];
+    }
+    if (!rc && rtotal > *rcap) {
+        char *nb = realloc(*rbuf, rtotal);
+        if (!nb) goto nomem;
+        *rbuf = nb;
+        *rcap = rtotal;
+    }
+    if (!rc)
+        rc = tern_coll_alltoallv(*sbuf, sc, sd, byte, *rbuf, rcnt, rd, byte, (struct tern_comm *)c);
+    if (rc) goto out;
+
+    /* The aggregator's part: the span its received pieces cover. */
+    MPI_Offset lo = INT64_MAX, hi = -1;
+    size_t covered = 0;
+    for (int r = 0; r < size; r++) {
+        if (!rcnt[r]) continue;
+        char *p = *rbuf + rd[r];
+        int64_t n;
+        memcpy(&n, p, sizeof n);
+        const struct wire_piece *wp = (const struct wire_piece *)(p + sizeof n);
+        for (int64_t k = 0; k < n; k++) {
+            if (wp[k].off < lo) lo = wp[k].off;
+            if (wp[k].off + wp[k].len > hi) hi = wp[k].off + wp[k].len;
+            covered += (size_t)wp[k].len;
+        }
+    }
+    size_t span = hi > lo ? (size_t)(hi - lo) : 0, got = 0;
+    if (span > *bcap) {
+        char *nb = realloc(*block, span);
+        if (!nb) goto nomem;
+        *block = nb;
+        *bcap = span;
+    }
+    if (span && !*err && (!write || covered < span)) {
+        /* Holes keep what the file has there (beyond its end: zeros). */
+        *err = tern_io_pread_all(R->f->fd, *block, span, lo, &got);
+        if (*err) *what = "cannot read";
+        if (got < span) memset(*block + got, 0, span - got);
+    }
+    /* Reads answer with the data of each rank's pieces, in its order. */
+    size_t back = 0;
+    for (int r = 0; r < size; r++) {
+        if (!rcnt[r]) continue;
+        char *p = *rbuf + rd[r];
+        int64_t n;
+        memcpy(&n, p, sizeof n);
+        const struct wire_piece *wp = (const struct wire_piece *)(p + sizeof n);
+        const char *data = (const char *)(wp + n);
+        for (int64_t k = 0; k < n; k++) {
+            if (write) memcpy(*block + (wp[k].off - lo), data, (size_t)wp[k].len);
+            back += (size_t)wp[k].len;
+            data += wp[k].len;
+        }
+    }
+    if (write && span && !*err) {
+        *err = tern_io_pwrite_all(R->f->fd, *block, span, lo);
+        if (*err) *what = "cannot write";
+    }
+    if (!write) {
+        /* The answers go in sbuf's place; requests came in rbuf. */
+        for (int r = 0; r < size; r++) sc[r] = 0;
+        if (back > *scap) {
+            char *nb = realloc(*sbuf, back);
+            if (!nb) goto nomem;
+            *sbuf = nb;
+            *scap = back;
+        }
+        at = 0;
+        for (int r = 0; r < size; r++) {
+            sd[r] = (int)at;
+            if (!rcnt[r]) continue;
+            char *p = *rbuf + rd[r];
+            int64_t n;
+            memcpy(&n, p, sizeof n);
+            const struct wire_piece *wp = (const struct wire_piece *)(p + sizeof n);
+            for (int64_t k = 0; k < n; k++) {
+                memcpy(*sbuf + at, *block + (wp[k].off - lo), (size_t)wp[k].len);
+                at += (size_t)wp[k].len;
+                sc[r] += (int)wp[k].len;
+            }
+        }
+        /* What each aggregator sends back is what this rank asked for. */
+        size_t want = 0;
+        for (int r = 0; r < size; r++) rcnt[r] = 0;
+        for (int a = 0; a < R->naggr; a++) rcnt[R->aggr[a]] = np[a] ? (int)(s1[a] - s0[a]) : 0;
+        for (int r = 0; r < size; r++) {
+            rd[r] = (int)want;
+            want += (size_t)rcnt[r];
+        }
+        char *in = malloc(want ? want : 1);
+        if (!in) goto nomem;
+        rc = tern_coll_alltoallv(*sbuf, sc, sd, byte, in, rcnt, rd, byte, (struct tern_comm *)c);
+        for (int a = 0; !rc && a < R->naggr; a++)
+            if (np[a]) tern_dt_view_unpack(R->mv, s0[a], in + rd[R->aggr[a]], s1[a] - s0[a]);
+        free(in);
+    }
+out:
+    free(first);
+    free(sc);
+    return rc;
+nomem:
+    rc = MPI_ERR_NO_MEM;
+    goto out;
+}
+
+/* Whether this call aggregates: romio_cb_read/write "enable" or "disable",
+ * else when some rank's access is more than one piece of the file. */
+static int aggregate(const struct tern_file *f, enum tern_io_dir dir, const struct plan *pl,
+                     int *decided)
+{
+    int sw = tern_file_hint_switch(f, dir == TERN_IO_READ ? "romio_cb_read" : "romio_cb_write");
+    *decided = sw;
+    if (f->comm->size == 1 || sw == 0) return 0;
+    if (sw == 1) return 1;
+    return pl->n > 1;
+}
+
+int tern_file_xfer_all(const char *fn, struct tern_file *f, enum tern_io_dir dir, MPI_Offset off,
+                       void *buf, size_t count, struct tern_datatype *dt, size_t *bytes)
+{
+    *bytes = 0;
+    size_t total = count * dt->size;
+    struct plan pl = {0};
+    int rc = tern_file_access_allowed(fn, f, dir);
+    if (!rc && make_plan(f, off, total, &pl))
+        rc = tern_io_err(f, MPI_ERR_NO_MEM, "%s: cannot plan the access", fn);
+    if ((rc = agree(fn, f, rc))) {
+        plan_free(&pl);
+        return rc;
+    }
+    int decided, want = aggregate(f, dir, &pl, &decided);
+    /* Whether anyone wants aggregation, and the file range of the call
+     * (-1: this rank touches nothing). */
+    int64_t lim[3] = {want, pl.n ? pl.p[0].off : -1,
+                      pl.n ? pl.p[pl.n - 1].off + (int64_t)pl.p[pl.n - 1].len : -1};
+    int size = f->comm->size;
+    int64_t *all = malloc((size_t)size * 3 * sizeof *all);
+    int64_t any = 0, lo = INT64_MAX, hi = INT64_MIN;
+    rc = agree(fn, f, all ? MPI_SUCCESS : tern_io_err(f, MPI_ERR_NO_MEM, "%s: out of memory", fn));
+    for (int k = 0; !rc && k < 3; k++)
+        if ((rc = tern_io_allgather_i64(f->comm, lim[k], all + (size_t)k * size)))
+            rc = tern_io_raise(f, rc);
+    for (int r = 0; !rc && r < size; r++) {
+        if (all[r]) any = 1;
+        if (all[size + r] >= 0 && all[size + r] < lo) lo = all[size + r];
+        if (all[2 * size + r] > hi) hi = all[2 * size + r];
+    }
+    free(all);
+    if (rc) {
+        plan_free(&pl);
+        return rc;
+    }
+    if (!any || hi <= lo || decided == 0 || f->atomic) {
+        /* Atomic mode: each rank's access under its own lock. */
+        plan_free(&pl);
+        return tern_file_xfer(fn, f, dir, off, buf, count, dt, bytes);
+    }
+
+    int *aggr = malloc((size_t)f->comm->size * sizeof *aggr);
+    int naggr = aggr ? pick_aggregators(f, aggr) : 0;
+    size_t cb = tern_file_hint_size(f, "cb_buffer_size", DEFAULT_CB_BUFFER);
+    MPI_Offset *w = malloc((size_t)(naggr + 1) * 3 * sizeof *w);
+    size_t *cursor = calloc((size_t)naggr + 1, sizeof *cursor);
+    struct tern_dt_view mv;
+    tern_dt_view_local(&mv, dt, buf, count);
+    char *sbuf = NULL, *rbuf = NULL, *block = NULL;
+    size_t scap = 0, rcap = 0, bcap = 0;
+    const char *what = "cannot write";
+    int err = 0;
+    rc = agree(fn, f,
+               !aggr || !w || !cursor ? tern_io_err(f, MPI_ERR_NO_MEM, "%s: out of memory", fn)
+                                      : MPI_SUCCESS);
+    int rrc = MPI_SUCCESS;
+    if (!rc) {
+        /* Domains: equal cuts of [lo, hi). */
+        MPI_Offset *d = w + 2 * (naggr + 1), per = (hi - lo + naggr - 1) / naggr;
+        for (int a = 0; a <= naggr; a++) d[a] = lo + per * a < hi ? lo + per * a : hi;
+        MPI_Offset rounds = (per + (MPI_Offset)cb - 1) / (MPI_Offset)cb;
+        struct round R = {f, dir, &pl, &mv, naggr, aggr, w, w + (naggr + 1), cursor};
+        for (MPI_Offset k = 0; !rrc && k < rounds; k++) {
+            for (int a = 0; a < naggr; a++) {
+                R.w0[a] = d[a] + k * (MPI_Offset)cb;
+                R.w1[a] = R.w0[a] + (MPI_Offset)cb < d[a + 1] ? R.w0[a] + (MPI_Offset)cb : d[a + 1];
+                if (R.w0[a] > R.w1[a]) R.w0[a] = R.w1[a];
+            }
+            rrc = run_round(&R, &sbuf, &scap, &rbuf, &rcap, &block, &bcap, &err, &what);
+        }
+    }
+    free(sbuf);
+    free(rbuf);
+    free(block);
+    free(cursor);
+    free(w);
+    free(aggr);
+    if (rc) {
+        plan_free(&pl);
+        return rc;
+    }
+    /* An aggregator's failure is every rank's. */
+    int any_err = err;
+    if (!rrc) rrc = tern_io_allreduce_max_int(f->comm, &any_err);
+    if (!rrc && !any_err && dir == TERN_IO_READ) {
+        /* Read counts stop at the end of the file. */
+        struct stat st;
+        MPI_Offset end = fstat(f->fd, &st) == 0 ? st.st_size : INT64_MAX;
+        for (size_t i = 0; i < pl.n && pl.p[i].off < end; i++)
+            *bytes += pl.p[i].off + (MPI_Offset)pl.p[i].len <= end ? pl.p[i].len
+                                                                   : (size_t)(end - pl.p[i].off);
+    } else if (!rrc && !any_err) {
+        *bytes = total;
+    }
+    plan_free(&pl);
+    if (rrc) return tern_io_raise(f, rrc);
+    if (err) return tern_io_errno(f, fn, f->path, what, err);
+    if (any_err)
+        return tern_io_err(f, tern_io_errno_class(any_err), "%s: an aggregator failed on '%s': %s",
+                           fn, f->path, strerror(any_err));
+    return MPI_SUCCESS;
+}
