@@ -1,0 +1,43 @@
+/* The choice buffers of `use mpi_f08`: gfortran passes each as the standard's
+ * C descriptor (ISO_Fortran_binding.h), which may describe an array section
+ * whose elements are not adjacent, such as a(1:n:2).
+ *
+ * A contiguous buffer is passed on as its address.  A non-contiguous one is
+ * copied into a contiguous temporary for the call (and back when the
+ * procedure writes it) where the procedure is done with the buffer when it
+ * returns.  Where the library keeps the buffer past the call (nonblocking,
+ * persistent and one-sided procedures, split collectives, attached buffers)
+ * a copy cannot stand in for it: the call fails with an error of class
+ * MPI_ERR_BUFFER whose string says so, raised on the call's communicator,
+ * window or file (MPI_COMM_WORLD when it has none).  MPI_SUBARRAYS_SUPPORTED
+ * is .FALSE. accordingly. */
+#ifndef TERN_FORTRAN_F08_CDESC_H
+#define TERN_FORTRAN_F08_CDESC_H
+
+#include <ISO_Fortran_binding.h>
+#include <mpi.h>
+
+enum tern_f08_buf_mode {
+    TERN_F08_BUF_COPY,    /* a temporary may stand in for a section */
+    TERN_F08_BUF_KEEP,    /* the library keeps the buffer: sections fail */
+    TERN_F08_BUF_ADDRESS, /* only the address counts (MPI_Get_address) */
+};
+
+struct tern_f08_buf {
+    void *addr; /* what the C procedure gets */
+    void *tmp;  /* the temporary standing in for a section, or NULL */
+    const CFI_cdesc_t *d;
+};
+
+/* Fills b for descriptor d; MPI_SUCCESS or the error code to raise. */
+int tern_f08_buf_in(struct tern_f08_buf *b, const CFI_cdesc_t *d, enum tern_f08_buf_mode mode);
+/* Copies the temporary back into the section when copy_back, and frees it. */
+void tern_f08_buf_out(struct tern_f08_buf *b, int copy_back);
+
+/* Raise code on the object's error handler; return code. */
+int tern_f08_comm_error(MPI_Comm comm, int code);
+int tern_f08_win_error(MPI_Win win, int code);
+int tern_f08_file_error(MPI_File file, int code);
+int tern_f08_world_error(int code);
+
+#endif
