@@ -257,6 +257,8 @@ def render_binding(b, aliased):
     out.append(f"TERN_F77_NAMES({lower}, {c.name.upper()})")
     if b.name in aliased:
         out.append(f"TERN_F08_NAMES({lower}, {aliased[b.name]})")
+    if b.name in F08_MPICH_NAMES:
+        out.append(f"TERN_F08_NAMES({lower}, {F08_MPICH_NAMES[b.name]})")
     return "\n".join(out)
 
 
@@ -353,6 +355,8 @@ def render_list(bindings, fortran_only):
         pretty = {"MPI_F_SYNC_REG": "MPI_F_sync_reg", "MPI_SIZEOF": "MPI_Sizeof"}.get(name, name)
         if pretty in HAND_WRITTEN:
             rows.append((pretty, "hand-written"))
+        elif pretty == "MPI_Sizeof":
+            rows.append((pretty, "a generic of the mpi module (mpi_sizeofs), no procedure"))
         else:
             rows.append((pretty, "missing"))
     for name in HAND_WRITTEN_EXTRA:
@@ -476,13 +480,58 @@ def render_mpif(constants):
     return "\n".join(out) + "\n"
 
 
+# MPI_SIZEOF: a generic of the modules, one specific per type and kind, under
+# MPICH's names (mpi_sizeofs for `use mpi`, mpi_f08_types for mpi_f08).
+SIZEOF_MPI = [("i", "integer"), ("i1", "integer(kind=int8)"), ("i2", "integer(kind=int16)"),
+              ("i8", "integer(kind=int64)"), ("r", "real"), ("d", "double precision"),
+              ("cx", "complex"), ("l", "logical"), ("ch", "character(len=*)")]
+SIZEOF_F08 = [("xint8", "integer(kind=int8)"), ("xint16", "integer(kind=int16)"),
+              ("xint32", "integer(kind=int32)"), ("xint64", "integer(kind=int64)"),
+              ("xreal32", "real(kind=real32)"), ("xreal64", "real(kind=real64)"),
+              ("xreal128", "real(kind=real128)"), ("xcomplex32", "complex(kind=real32)"),
+              ("xcomplex64", "complex(kind=real64)"), ("xcomplex128", "complex(kind=real128)"),
+              ("logical", "logical"), ("character", "character(len=*)")]
+
+
+def render_sizeofs(table, dims, optional):
+    """The generic MPI_SIZEOF and its specifics (module text, then the
+    procedures after CONTAINS)."""
+    specs = [(f"mpi_sizeof_{n}{suffix}", ftype, dim) for n, ftype in table
+             for suffix, dim in dims]
+    head = ["  interface MPI_Sizeof"]
+    head += fwrap(f"module procedure {', '.join(s for s, _, _ in specs)}", "    ")
+    head.append("  end interface")
+    body = []
+    for name, ftype, dim in specs:
+        opt = ", optional" if optional else ""
+        body += [f"  subroutine {name}(x, size, ierror)",
+                 f"    {ftype}{dim}, intent(in) :: x",
+                 "    integer, intent(out) :: size",
+                 f"    integer{opt}, intent(out) :: ierror",
+                 f"    size = storage_size({'x(1)' if '*' in dim else 'x'}) / 8"]
+        body.append("    if (present(ierror)) ierror = 0" if optional else "    ierror = 0")
+        body.append(f"  end subroutine {name}")
+    return head, body
+
+
 def render_module():
     """mpi.f90: `use mpi` gives what mpif.h gives, and no interfaces for the
     procedures (each keeps its Fortran 77 calling convention, so any choice
     buffer, of any type and rank, is accepted)."""
+    head, body = render_sizeofs(SIZEOF_MPI, (("", ""), ("v", ", dimension(*)")), False)
     return "\n".join([
         "! " + GENERATED,
+        "module mpi_sizeofs",
+        "  use, intrinsic :: iso_fortran_env, only : int8, int16, int64",
+        "  implicit none",
+        "  private :: int8, int16, int64",
+        *head,
+        "contains",
+        *body,
+        "end module mpi_sizeofs",
+        "",
         "module mpi",
+        "  use :: mpi_sizeofs",
         "  implicit none",
         "  include 'mpif.h'",
         "end module mpi",
@@ -519,6 +568,16 @@ F08_HAND_WRITTEN = frozenset({"MPI_Pcontrol"})
 # The buffer is an address the library keeps or computes, not data.
 F08_ADDRESS_ONLY = frozenset({"MPI_Get_address", "MPI_Free_mem", "MPI_Win_attach",
                               "MPI_Win_detach"})
+# MPICH 4.0's module names these procedures as an MPI-4.1 draft did: the
+# same entry points under those names too, for programs built against it.
+F08_MPICH_NAMES = {
+    "MPI_Remove_error_class": "delete_error_class_f08_",
+    "MPI_Remove_error_code": "delete_error_code_f08_",
+    "MPI_Remove_error_string": "delete_error_string_f08_",
+}
+# Large-count forms with names of their own, which MPICH's module lacks: the
+# standard's MPI_Op_create_c (its user function is called as C's is).
+F08_OWN_LARGE = frozenset({"MPI_Op_create_c"})
 HANDLE_TYPES = ("MPI_Comm", "MPI_Datatype", "MPI_Errhandler", "MPI_File", "MPI_Group",
                 "MPI_Info", "MPI_Message", "MPI_Op", "MPI_Request", "MPI_Session", "MPI_Win")
 
@@ -575,16 +634,17 @@ def f08_procedures(bindings):
             continue
         cexpr = proc.express.iso_c
         if cexpr is None or genapi.is_mpi5_abi(cexpr.name):
-            if cexpr is None:
-                left_out.append((fexpr.name, "Fortran only, no procedure (a generic of the module)"))
             continue
         small = F08Proc(fexpr, cprocs[cexpr.name], False)
         forms = [small]
         if proc.has_embiggenment() and proc.express.embiggen.f08 is not None:
             big = proc.express.embiggen.f08
-            if big.name != fexpr.name:
-                left_out.append((big.name, "a large-count name of its own, which MPICH's "
-                                           "mpi_f08 does not have"))
+            if big.name in F08_OWN_LARGE:
+                forms.append(F08Proc(big, cprocs[proc.express.embiggen.iso_c.name], False))
+            elif big.name != fexpr.name:
+                left_out.append((big.name, "its Fortran callbacks take their arguments "
+                                           "unlike C's (mpif.h's MPI_REGISTER_DATAREP "
+                                           "ignores them too); MPICH has no such name"))
             elif f08_signature(big) == f08_signature(fexpr):
                 left_out.append((big.name + " (large)", "the same kinds as the small form "
                                  "(MPI_COUNT_KIND = MPI_ADDRESS_KIND = 8): no generic can "
@@ -600,7 +660,7 @@ def f08_procedures(bindings):
                 fp.how = "buffer"
             elif name in F08_HAND_WRITTEN:
                 fp.how = "hand-written"
-            elif fp.large:
+            elif fp.large or name in F08_OWN_LARGE:
                 fp.how = "generated"
             elif f90 is not None and same_arguments(f90, fp):
                 fp.how = "alias"
@@ -688,6 +748,7 @@ def render_f08_list(procs, left_out):
     rows = [(f"mpi_{fp.suffix}", what[fp.how]) for fp in procs if fp.how != "module"]
     rows += [(fp.specific, what[fp.how]) for fp in procs if fp.how == "module"]
     rows += [(name, "missing: " + why) for name, why in left_out]
+    rows.append(("MPI_Sizeof", "a generic of mpi_f08_types, no external procedure"))
     width = max(len(n) for n, _ in rows) + 2
     return "\n".join(f"{n:<{width}}{s}" for n, s in sorted(rows)) + "\n"
 
@@ -836,6 +897,7 @@ def header_handle_types():
 
 # The bodies of the predefined callbacks, by the end of their names.
 PREDEFINED_BODIES = {
+    "_CONVERSION_FN_NULL_C": ["ierror = 0"],
     "_NULL_COPY_FN": ["flag = .false.", "ierror = 0"],
     "_DUP_FN": ["attribute_val_out = attribute_val_in", "flag = .true.", "ierror = 0"],
     "_NULL_DELETE_FN": ["ierror = 0"],
@@ -852,7 +914,12 @@ def render_f08_module(constants, procs):
            "! procedure, under MPICH's module and procedure names."]
 
     # mpi_f08_types
-    out += ["", "module mpi_f08_types", "  implicit none", "  private :: tern_handle_eq"]
+    sizeof_head, sizeof_body = render_sizeofs(SIZEOF_F08, (("", ", dimension(..)"),), True)
+    out += ["", "module mpi_f08_types",
+            "  use, intrinsic :: iso_fortran_env, only : int8, int16, int32, int64, real32, "
+            "real64, real128",
+            "  implicit none",
+            "  private :: tern_handle_eq, int8, int16, int32, int64, real32, real64, real128"]
     for name, value in FORTRAN_INTEGERS:
         out.append(f"  integer, parameter :: {name} = {value}")
     for t in HANDLE_TYPES:
@@ -872,6 +939,7 @@ def render_f08_module(constants, procs):
         out.append(f"  interface operator({op})")
         out += fwrap(f"module procedure {', '.join(names)}", "    ")
         out.append("  end interface")
+    out += sizeof_head
     out += ["  interface MPI_Status_f082f", "    module procedure mpi_status_f082f",
             "  end interface",
             "  interface MPI_Status_f2f08", "    module procedure mpi_status_f2f08",
@@ -904,8 +972,9 @@ def render_f08_module(constants, procs):
             "    f08_status = MPI_Status(f_status(1), f_status(2), f_status(3), f_status(4), &",
             "                            f_status(5))",
             "    if (present(ierror)) ierror = 0",
-            "  end subroutine mpi_status_f2f08",
-            "end module mpi_f08_types"]
+            "  end subroutine mpi_status_f2f08"]
+    out += sizeof_body
+    out.append("end module mpi_f08_types")
 
     # mpi_f08_compile_constants
     types = header_handle_types()
@@ -951,8 +1020,13 @@ def render_f08_module(constants, procs):
             out.append(f"    end subroutine {f.name}")
             out.append("  end interface")
     out.append("contains")
+    forms = []
     for key in sorted(pympistandard.PREDEFINED_FUNCTIONS):
-        f = pympistandard.PREDEFINED_FUNCTIONS[key].express.f08
+        pf = pympistandard.PREDEFINED_FUNCTIONS[key]
+        forms.append(pf.express.f08)
+        if pf.has_embiggenment():
+            forms.append(pf.express.embiggen.f08)
+    for f in forms:
         if f is None:
             continue
         body = next(b for end, b in PREDEFINED_BODIES.items() if f.name.endswith(end))

@@ -2636,6 +2636,14 @@ void tern_f08_neighbor_alltoallw_init_c(CFI_cdesc_t *sendbuf, const MPI_Count se
     tern_f_ierror(ierror, rc);
 }
 
+void mpi_op_create_c_f08_(MPI_User_function_c *user_fn, const MPI_Fint *commute, MPI_Op *op,
+                          MPI_Fint *ierror)
+{
+    int rc = PMPI_Op_create_c(user_fn, tern_f_l2c(*commute), op);
+    tern_f_ierror(ierror, rc);
+}
+TERN_F08_PMPIR(op_create_c_f08_)
+
 void tern_f08_pack(CFI_cdesc_t *inbuf, const int *incount, const MPI_Datatype *datatype,
                    CFI_cdesc_t *outbuf, const int *outsize, int *position, const MPI_Comm *comm,
                    MPI_Fint *ierror)

@@ -2517,6 +2517,7 @@ void pmpi_remove_error_class_(const int *errorclass, MPI_Fint *ierror)
 }
 TERN_F77_NAMES(mpi_remove_error_class, MPI_REMOVE_ERROR_CLASS)
 TERN_F08_NAMES(mpi_remove_error_class, remove_error_class_f08_)
+TERN_F08_NAMES(mpi_remove_error_class, delete_error_class_f08_)
 
 void pmpi_remove_error_code_(const int *errorcode, MPI_Fint *ierror)
 {
@@ -2525,6 +2526,7 @@ void pmpi_remove_error_code_(const int *errorcode, MPI_Fint *ierror)
 }
 TERN_F77_NAMES(mpi_remove_error_code, MPI_REMOVE_ERROR_CODE)
 TERN_F08_NAMES(mpi_remove_error_code, remove_error_code_f08_)
+TERN_F08_NAMES(mpi_remove_error_code, delete_error_code_f08_)
 
 void pmpi_remove_error_string_(const int *errorcode, MPI_Fint *ierror)
 {
@@ -2533,6 +2535,7 @@ void pmpi_remove_error_string_(const int *errorcode, MPI_Fint *ierror)
 }
 TERN_F77_NAMES(mpi_remove_error_string, MPI_REMOVE_ERROR_STRING)
 TERN_F08_NAMES(mpi_remove_error_string, remove_error_string_f08_)
+TERN_F08_NAMES(mpi_remove_error_string, delete_error_string_f08_)
 
 void pmpi_request_free_(MPI_Request *request, MPI_Fint *ierror)
 {

@@ -3,8 +3,9 @@
 ! procedure, under MPICH's module and procedure names.
 
 module mpi_f08_types
+  use, intrinsic :: iso_fortran_env, only : int8, int16, int32, int64, real32, real64, real128
   implicit none
-  private :: tern_handle_eq
+  private :: tern_handle_eq, int8, int16, int32, int64, real32, real64, real128
   integer, parameter :: MPI_STATUS_SIZE = 5
   integer, parameter :: MPI_SOURCE = 3
   integer, parameter :: MPI_TAG = 4
@@ -70,6 +71,11 @@ module mpi_f08_types
         mpi_op_f_neq_f08, mpi_request_neq, mpi_request_f08_neq_f, mpi_request_f_neq_f08, &
         mpi_session_neq, mpi_session_f08_neq_f, mpi_session_f_neq_f08, mpi_win_neq, &
         mpi_win_f08_neq_f, mpi_win_f_neq_f08
+  end interface
+  interface MPI_Sizeof
+    module procedure mpi_sizeof_xint8, mpi_sizeof_xint16, mpi_sizeof_xint32, mpi_sizeof_xint64, &
+        mpi_sizeof_xreal32, mpi_sizeof_xreal64, mpi_sizeof_xreal128, mpi_sizeof_xcomplex32, &
+        mpi_sizeof_xcomplex64, mpi_sizeof_xcomplex128, mpi_sizeof_logical, mpi_sizeof_character
   end interface
   interface MPI_Status_f082f
     module procedure mpi_status_f082f
@@ -428,6 +434,90 @@ contains
                             f_status(5))
     if (present(ierror)) ierror = 0
   end subroutine mpi_status_f2f08
+  subroutine mpi_sizeof_xint8(x, size, ierror)
+    integer(kind=int8), dimension(..), intent(in) :: x
+    integer, intent(out) :: size
+    integer, optional, intent(out) :: ierror
+    size = storage_size(x) / 8
+    if (present(ierror)) ierror = 0
+  end subroutine mpi_sizeof_xint8
+  subroutine mpi_sizeof_xint16(x, size, ierror)
+    integer(kind=int16), dimension(..), intent(in) :: x
+    integer, intent(out) :: size
+    integer, optional, intent(out) :: ierror
+    size = storage_size(x) / 8
+    if (present(ierror)) ierror = 0
+  end subroutine mpi_sizeof_xint16
+  subroutine mpi_sizeof_xint32(x, size, ierror)
+    integer(kind=int32), dimension(..), intent(in) :: x
+    integer, intent(out) :: size
+    integer, optional, intent(out) :: ierror
+    size = storage_size(x) / 8
+    if (present(ierror)) ierror = 0
+  end subroutine mpi_sizeof_xint32
+  subroutine mpi_sizeof_xint64(x, size, ierror)
+    integer(kind=int64), dimension(..), intent(in) :: x
+    integer, intent(out) :: size
+    integer, optional, intent(out) :: ierror
+    size = storage_size(x) / 8
+    if (present(ierror)) ierror = 0
+  end subroutine mpi_sizeof_xint64
+  subroutine mpi_sizeof_xreal32(x, size, ierror)
+    real(kind=real32), dimension(..), intent(in) :: x
+    integer, intent(out) :: size
+    integer, optional, intent(out) :: ierror
+    size = storage_size(x) / 8
+    if (present(ierror)) ierror = 0
+  end subroutine mpi_sizeof_xreal32
+  subroutine mpi_sizeof_xreal64(x, size, ierror)
+    real(kind=real64), dimension(..), intent(in) :: x
+    integer, intent(out) :: size
+    integer, optional, intent(out) :: ierror
+    size = storage_size(x) / 8
+    if (present(ierror)) ierror = 0
+  end subroutine mpi_sizeof_xreal64
+  subroutine mpi_sizeof_xreal128(x, size, ierror)
+    real(kind=real128), dimension(..), intent(in) :: x
+    integer, intent(out) :: size
+    integer, optional, intent(out) :: ierror
+    size = storage_size(x) / 8
+    if (present(ierror)) ierror = 0
+  end subroutine mpi_sizeof_xreal128
+  subroutine mpi_sizeof_xcomplex32(x, size, ierror)
+    complex(kind=real32), dimension(..), intent(in) :: x
+    integer, intent(out) :: size
+    integer, optional, intent(out) :: ierror
+    size = storage_size(x) / 8
+    if (present(ierror)) ierror = 0
+  end subroutine mpi_sizeof_xcomplex32
+  subroutine mpi_sizeof_xcomplex64(x, size, ierror)
+    complex(kind=real64), dimension(..), intent(in) :: x
+    integer, intent(out) :: size
+    integer, optional, intent(out) :: ierror
+    size = storage_size(x) / 8
+    if (present(ierror)) ierror = 0
+  end subroutine mpi_sizeof_xcomplex64
+  subroutine mpi_sizeof_xcomplex128(x, size, ierror)
+    complex(kind=real128), dimension(..), intent(in) :: x
+    integer, intent(out) :: size
+    integer, optional, intent(out) :: ierror
+    size = storage_size(x) / 8
+    if (present(ierror)) ierror = 0
+  end subroutine mpi_sizeof_xcomplex128
+  subroutine mpi_sizeof_logical(x, size, ierror)
+    logical, dimension(..), intent(in) :: x
+    integer, intent(out) :: size
+    integer, optional, intent(out) :: ierror
+    size = storage_size(x) / 8
+    if (present(ierror)) ierror = 0
+  end subroutine mpi_sizeof_logical
+  subroutine mpi_sizeof_character(x, size, ierror)
+    character(len=*), dimension(..), intent(in) :: x
+    integer, intent(out) :: size
+    integer, optional, intent(out) :: ierror
+    size = storage_size(x) / 8
+    if (present(ierror)) ierror = 0
+  end subroutine mpi_sizeof_character
 end module mpi_f08_types
 
 module mpi_f08_compile_constants
@@ -937,6 +1027,18 @@ contains
     INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state
     ierror = 0
   end subroutine MPI_CONVERSION_FN_NULL
+  subroutine MPI_CONVERSION_FN_NULL_C(userbuf, datatype, count, filebuf, position, extra_state, &
+      ierror)
+    USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR
+    implicit none
+    TYPE(C_PTR), VALUE :: userbuf, filebuf
+    TYPE(MPI_Datatype) :: datatype
+    INTEGER(KIND=MPI_COUNT_KIND) :: count
+    INTEGER(KIND=MPI_OFFSET_KIND) :: position
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state
+    INTEGER :: ierror
+    ierror = 0
+  end subroutine MPI_CONVERSION_FN_NULL_C
   subroutine MPI_TYPE_DUP_FN(oldtype, type_keyval, extra_state, attribute_val_in, &
       attribute_val_out, flag, ierror)
     implicit none
@@ -4942,6 +5044,16 @@ module mpi_f08
       TYPE(MPI_Op), INTENT(OUT) :: op
       INTEGER, OPTIONAL, INTENT(OUT) :: ierror
     end subroutine MPI_Op_create_f08
+  end interface
+  interface MPI_Op_create_c
+    subroutine MPI_Op_create_c_f08(user_fn, commute, op, ierror)
+      import :: MPI_Op, MPI_User_function_c
+      implicit none
+      PROCEDURE(MPI_User_function_c) :: user_fn
+      LOGICAL, INTENT(IN) :: commute
+      TYPE(MPI_Op), INTENT(OUT) :: op
+      INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    end subroutine MPI_Op_create_c_f08
   end interface
   interface MPI_Op_free
     subroutine MPI_Op_free_f08(op, ierror)
