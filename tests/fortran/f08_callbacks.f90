@@ -1,6 +1,6 @@
 ! Through `use mpi_f08`: Fortran procedures that MPI calls back (reduction
 ! operations, an error handler, attribute copy and delete functions), the
-! predefined copy and delete callbacks, and MPI_Sizeof.  Run on 2 processes;
+! predefined copy and delete callbacks, MPI_Sizeof, and pmpi_f08.  Run on 2 processes;
 ! stops with a distinct code at the first wrong value.
 module f08_callbacks_procs
   use mpi_f08
@@ -64,6 +64,7 @@ end module f08_callbacks_procs
 
 program f08_callbacks
   use mpi_f08
+  use pmpi_f08
   use f08_callbacks_procs
   use, intrinsic :: iso_fortran_env, only : int64
   implicit none
@@ -134,6 +135,14 @@ program f08_callbacks
   if (n /= 8) stop 13
   call MPI_Sizeof(v(1), n)
   if (n /= 4) stop 14
+
+  ! The profiling interface: PMPI_ generics of the pmpi_f08 module.
+  call PMPI_Comm_size(MPI_COMM_WORLD, n)
+  if (n /= size) stop 15
+  v = 1
+  call PMPI_Allreduce(MPI_IN_PLACE, v(1:3:2), 2, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
+  if (any(v /= (/ size, 1, size /))) stop 16
+  if (PMPI_Wtime() <= 0d0) stop 17
 
   call MPI_Finalize()
   if (rank == 0) print *, 'ok'

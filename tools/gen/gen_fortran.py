@@ -21,7 +21,8 @@ Outputs (committed, so building Tern never needs Python)
                                   common blocks, no procedure interfaces
   src/fortran/gen/mpi_f08.f90     the `use mpi_f08` modules (MPICH's module
                                   names): types, constants, sentinels, callback
-                                  interfaces, an interface per procedure
+                                  interfaces, an interface per procedure, and
+                                  pmpi_f08 (PMPI_ names)
   src/fortran/gen/mpi_f08_buffers.f90  the mpi_f08 entry points with choice
                                   buffers, handing a C descriptor to C
   src/fortran/gen/f08_bindings.c  their C side, and the large-count forms
@@ -1040,19 +1041,32 @@ def render_f08_module(constants, procs):
     # mpi_f08
     out += ["", "module mpi_f08", "  use :: mpi_f08_types", "  use :: mpi_f08_compile_constants",
             "  use :: mpi_f08_link_constants", "  use :: mpi_f08_callbacks", "  implicit none"]
-    generics = {}
+    out += f08_generics(procs, "MPI", "MPI")
+    out.append("end module mpi_f08")
+
+    # pmpi_f08: the same under PMPI_, bound to MPICH's profiling names.
+    out += ["", "module pmpi_f08", "  use :: mpi_f08_types", "  use :: mpi_f08_compile_constants",
+            "  use :: mpi_f08_link_constants", "  use :: mpi_f08_callbacks", "  implicit none"]
+    out += f08_generics(procs, "PMPI", "PMPIR")
+    out.append("end module pmpi_f08")
+    return "\n".join(out) + "\n"
+
+
+def f08_generics(procs, generic_prefix, specific_prefix):
+    """An interface block per generic name, with its specific procedures."""
+    generics, out = {}, []
     for fp in procs:
         if fp.how != "module":
             generics.setdefault(fp.generic, []).append(fp)
     for generic in sorted(generics):
-        out.append(f"  interface {generic}")
+        out.append(f"  interface {generic_prefix}{generic[3:]}")
         for fp in generics[generic]:
-            out += f08_interface(fp.fexpr, fp.specific, "    ")
+            specific = specific_prefix + fp.specific[3:]
+            out += f08_interface(fp.fexpr, specific, "    ")
             kind = "function" if fp.fexpr.return_type else "subroutine"
-            out.append(f"    end {kind} {fp.specific}")
+            out.append(f"    end {kind} {specific}")
         out.append("  end interface")
-    out.append("end module mpi_f08")
-    return "\n".join(out) + "\n"
+    return out
 
 
 def main():
