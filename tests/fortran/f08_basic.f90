@@ -1,5 +1,6 @@
 ! Through `use mpi_f08`: point-to-point with TYPE(MPI_Status), MPI_IN_PLACE,
-! nonblocking requests, array sections as buffers, and ierror left out.
+! nonblocking requests, array sections as buffers, the large-count forms,
+! and ierror left out.
 ! Run on 2 processes.  Stops with a distinct code at the first wrong value.
 program f08_basic
   use mpi_f08
@@ -7,6 +8,7 @@ program f08_basic
   integer, parameter :: n = 8
   integer :: rank, size, ierr, i, count, code, eclass, slen
   integer :: a(n), b(n), c(4, 3)
+  integer(kind=MPI_COUNT_KIND) :: bigcount
   double precision :: x(2)
   type(MPI_Status) :: status, statuses(2)
   type(MPI_Request) :: reqs(2)
@@ -35,6 +37,16 @@ program f08_basic
     call MPI_Get_count(status, MPI_INTEGER, count)
     if (count /= n) stop 7
     if (any(b /= (/ (i, i = 1, n) /))) stop 8
+  end if
+
+  ! The large-count forms, chosen by the kind of the count.
+  if (rank == 0) then
+    call MPI_Send(a, int(n - 1, MPI_COUNT_KIND), MPI_INTEGER, 1, 8, MPI_COMM_WORLD)
+  else
+    b = 0
+    call MPI_Recv(b, int(n, MPI_COUNT_KIND), MPI_INTEGER, 0, 8, MPI_COMM_WORLD, status)
+    call MPI_Get_count(status, MPI_INTEGER, bigcount)
+    if (bigcount /= n - 1 .or. any(b(1:n-1) /= (/ (i, i = 1, n - 1) /)) .or. b(n) /= 0) stop 24
   end if
 
   ! Allreduce in place.
