@@ -1069,6 +1069,85 @@ def f08_generics(procs, generic_prefix, specific_prefix):
     return out
 
 
+OUT_F08_CALLS = Path("tests/fortran/f08_calls_gen.f90")
+
+
+def f08_local(desc, param):
+    """A local variable standing for one argument: its declaration, or None
+    for a procedure argument (the stub of its interface is passed)."""
+    if desc.startswith("PROCEDURE("):
+        return None
+    text = str(param)
+    name = param.name
+    if desc.startswith("TYPE(*)"):
+        return f"INTEGER :: {name}(4)"
+    words = [w.strip() for w in desc.split(",")]
+    keep = [w for w in words if not re.match(r"(INTENT|OPTIONAL|VALUE|ASYNCHRONOUS)", w)]
+    # A length given by another argument (MPI_Info_get's valuelen) is a constant here.
+    ftype = re.sub(r"CHARACTER\(LEN=(\*|[a-z]\w*)\)", "CHARACTER(LEN=16)", ", ".join(keep))
+    if "(" in text:
+        dims = text[text.index("(") + 1:-1].split(",")
+        text = name + "(" + ", ".join(d.strip() if d.strip().isdigit() or d.strip() ==
+                                      "MPI_STATUS_SIZE" else "4" for d in dims) + ")"
+    return f"{ftype} :: {text}"
+
+
+def render_f08_calls(procs):
+    """A program that calls every generic of mpi_f08 with the argument types
+    the standard gives (each specific form once), so that building it checks
+    the interfaces resolve and linking it that every specific is defined."""
+    import pympistandard
+    out = ["! " + GENERATED,
+           "! Every procedure of `use mpi_f08`, called once per specific form with",
+           "! arguments of the standard's types.  Built and linked, it shows that each",
+           "! generic resolves and each specific procedure is defined; run, it calls",
+           "! nothing (the calls are behind a condition the test never meets).",
+           "module f08_calls_stubs", "  use :: mpi_f08", "  implicit none", "contains"]
+    stubs = {}
+    for key in sorted(pympistandard.CALLBACKS):
+        cb = pympistandard.CALLBACKS[key]
+        forms = [cb.express.f08] + ([cb.express.embiggen.f08] if cb.has_embiggenment() else [])
+        for f in forms:
+            if f is None or f.name.startswith("MPI_T_"):
+                continue
+            stub = "stub_" + f.name.lower()
+            stubs[f.name] = stub
+            lines = f08_interface(f, stub, "  ", module=False)
+            out += [l for l in lines if "use :: mpi_f08_" not in l]
+            out.append(f"  end subroutine {stub}")
+    out += ["end module f08_calls_stubs", "",
+            "program f08_calls", "  use :: mpi_f08", "  use :: f08_calls_stubs",
+            "  use, intrinsic :: iso_c_binding, only : c_ptr", "  implicit none",
+            "  if (command_argument_count() < 1000) then", "    print *, 'ok'", "    stop",
+            "  end if"]
+    for fp in procs:
+        if fp.how == "module":
+            continue
+        f = fp.fexpr
+        decls, args = [], []
+        for desc, params in f.groupings.items():
+            for p in params:
+                local = f08_local(desc, p)
+                if local is not None:
+                    decls.append(local)
+        for p in f.parameters:
+            if p.type.startswith("PROCEDURE("):
+                args.append(stubs[re.match(r"PROCEDURE\((\w+)\)", p.type).group(1)])
+            else:
+                args.append(p.name)
+        out.append("  block")
+        for d in decls:
+            out += fwrap(d, "    ")
+        if f.return_type:
+            out.append(f"    {f.return_type} :: res")
+            out += fwrap(f"res = {fp.generic}({', '.join(args)})", "    ")
+        else:
+            out += fwrap(f"call {fp.generic}({', '.join(args)})", "    ")
+        out.append("  end block")
+    out.append("end program f08_calls")
+    return "\n".join(out) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--outdir", type=Path, default=REPO,
@@ -1086,6 +1165,7 @@ def main():
     genapi.write(outdir / OUT_F08_BUF, render_f08_buffers(procs))
     genapi.write(outdir / OUT_F08_C, render_f08_c(procs))
     genapi.write(outdir / OUT_F08_LIST, render_f08_list(procs, left_out))
+    genapi.write(outdir / OUT_F08_CALLS, render_f08_calls(procs))
     n = sum(1 for b in bindings if b.name not in HAND_WRITTEN)
     print(f"gen_fortran.py: {len(bindings)} Fortran procedures with a C form, {n} generated",
           file=sys.stderr)
