@@ -1,4 +1,4 @@
-! Through `use mpi_f08`: point-to-point with TYPE(MPI_Status), MPI_IN_PLACE,
+! Through `use mpi_f08`: point-to-point with TYPE(MPI_Status), MPI_IN_PLACE, MPI_BOTTOM,
 ! nonblocking requests, array sections as buffers, the large-count forms,
 ! and ierror left out.
 ! Run on 2 processes.  Stops with a distinct code at the first wrong value.
@@ -9,6 +9,8 @@ program f08_basic
   integer :: rank, size, ierr, i, count, code, eclass, slen
   integer :: a(n), b(n), c(4, 3)
   integer(kind=MPI_COUNT_KIND) :: bigcount
+  integer(kind=MPI_ADDRESS_KIND) :: addr(1)
+  type(MPI_Datatype) :: abstype
   double precision :: x(2)
   type(MPI_Status) :: status, statuses(2)
   type(MPI_Request) :: reqs(2)
@@ -87,6 +89,20 @@ program f08_basic
   a = 1
   call MPI_Allreduce(MPI_IN_PLACE, a(1:n:2), n / 2, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
   if (any(a(1:n:2) /= 2) .or. any(a(2:n:2) /= 1)) stop 18
+
+  ! MPI_BOTTOM with a datatype of absolute addresses, from MPI_Get_address.
+  a = (/ (10 * i, i = 1, n) /)
+  b = 0
+  call MPI_Get_address(a(3), addr(1))
+  call MPI_Type_create_struct(1, (/ 2 /), addr, (/ MPI_INTEGER /), abstype)
+  call MPI_Type_commit(abstype)
+  if (rank == 0) then
+    call MPI_Send(MPI_BOTTOM, 1, abstype, 1, 15, MPI_COMM_WORLD)
+  else
+    call MPI_Recv(b, 2, MPI_INTEGER, 0, 15, MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+    if (b(1) /= 30 .or. b(2) /= 40 .or. b(3) /= 0) stop 25
+  end if
+  call MPI_Type_free(abstype)
 
   ! A section given to a nonblocking call is refused with MPI_ERR_BUFFER.
   call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)
