@@ -104,14 +104,46 @@ program f08_basic
   end if
   call MPI_Type_free(abstype)
 
-  ! A section given to a nonblocking call is refused with MPI_ERR_BUFFER.
+  ! Sections given to nonblocking calls travel as datatypes over their
+  ! strides: one-dimensional, all of a two-dimensional one, and part of one.
+  a = (/ (rank * 100 + i, i = 1, n) /)
+  b = 0
+  call MPI_Irecv(b(2:n:2), n / 2, MPI_INTEGER, 1 - rank, 16, MPI_COMM_WORLD, reqs(1))
+  call MPI_Isend(a(1:n:2), n / 2, MPI_INTEGER, 1 - rank, 16, MPI_COMM_WORLD, reqs(2))
+  call MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE)
+  if (any(b(2:n:2) /= (/ ((1 - rank) * 100 + i, i = 1, n, 2) /)) .or. any(b(1:n:2) /= 0)) stop 26
+  c = 0
+  if (rank == 0) then
+    a = (/ 1, 2, 3, 4, 5, 6, 7, 8 /)
+    call MPI_Isend(a(1:4), 4, MPI_INTEGER, 1, 17, MPI_COMM_WORLD, reqs(1))
+    call MPI_Isend(a(5:7), 3, MPI_INTEGER, 1, 18, MPI_COMM_WORLD, reqs(2))
+    call MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE)
+  else
+    call MPI_Irecv(c(1:4:2, 2:3), 4, MPI_INTEGER, 0, 17, MPI_COMM_WORLD, reqs(1))
+    call MPI_Wait(reqs(1), MPI_STATUS_IGNORE)
+    if (c(1, 2) /= 1 .or. c(3, 2) /= 2 .or. c(1, 3) /= 3 .or. c(3, 3) /= 4) stop 27
+    if (sum(c) /= 10) stop 28
+    c = 0
+    call MPI_Irecv(c(2:4:2, 1:3), 3, MPI_INTEGER, 0, 18, MPI_COMM_WORLD, reqs(1))
+    call MPI_Wait(reqs(1), status)
+    call MPI_Get_count(status, MPI_INTEGER, count)
+    if (count /= 3 .or. c(2, 1) /= 5 .or. c(4, 1) /= 6 .or. c(2, 2) /= 7 .or. sum(c) /= 18) stop 29
+  end if
+
+  ! A section that no datatype can describe there (a reduction, whose count
+  ! and datatype serve two buffers; a datatype other than the array's) is
+  ! refused with MPI_ERR_BUFFER and a string that says why.
   call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)
-  call MPI_Isend(a(1:n:2), n / 2, MPI_INTEGER, 1 - rank, 17, MPI_COMM_WORLD, reqs(1), code)
+  call MPI_Iallreduce(MPI_IN_PLACE, a(1:n:2), n / 2, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, &
+                      reqs(1), code)
   if (code == MPI_SUCCESS) stop 19
   call MPI_Error_class(code, eclass)
   if (eclass /= MPI_ERR_BUFFER) stop 20
   call MPI_Error_string(code, msg, slen)
   if (index(msg(1:slen), 'non-contiguous') == 0) stop 21
+  call MPI_Isend(a(1:n:2), 4 * (n / 2), MPI_BYTE, 1 - rank, 19, MPI_COMM_WORLD, reqs(1), code)
+  call MPI_Error_class(code, eclass)
+  if (eclass /= MPI_ERR_BUFFER) stop 30
 
   call MPI_Comm_free(dup)
   if (dup /= MPI_COMM_NULL) stop 22

@@ -275,6 +275,14 @@ def render_entry(c, fparams, has_ierror, fname, e, error_of=None):
         if fparam is not None:
             used.add(pname.lower())
         convert(e, c, decl, pname, kind, fparam)
+    typed = typed_buffers(c) if e.buffers else {}
+    for i, pname in typed.items():
+        # The buffer's own count and datatype, which a section replaces.
+        ctype = base_type(c.params[i + 1][0], c.params[i + 1][1])[1]
+        e.locals.append(f"MPI_Count n_{pname} = {e.call[i + 1]};")
+        e.locals.append(f"MPI_Datatype t_{pname} = {e.call[i + 2]};")
+        e.call[i + 1] = f"({ctype})n_{pname}" if ctype != "MPI_Count" else f"n_{pname}"
+        e.call[i + 2] = f"t_{pname}"
     extra = sorted(set(byname) - used)
     if extra:
         fail(f"{c.name}: Fortran parameters without a C counterpart: {extra}")
@@ -305,6 +313,9 @@ def render_entry(c, fparams, has_ierror, fname, e, error_of=None):
         first = True
         for pname, _ in e.buffers:
             take = f"tern_f08_buf_in(&b_{pname}, {pname}, {mode})"
+            if pname in typed.values():
+                take = (f"tern_f08_buf_in_typed(&b_{pname}, {pname}, {mode}, &n_{pname}, "
+                        f"&t_{pname})")
             out.append(f"    int rc = {take};" if first else f"    if (rc == MPI_SUCCESS) rc = {take};")
             first = False
         out.append(f"    rc = rc == MPI_SUCCESS ? {call} : {error_of or 'tern_f08_world_error(rc)'};")
@@ -698,6 +709,32 @@ def f08_buffer_mode(c):
              or any(k[0] == "REQUEST" and k[1] != "in" for k in c.kinds))
     # The library keeps the buffer past the call: a copy cannot stand in.
     return "TERN_F08_BUF_KEEP" if keeps else "TERN_F08_BUF_COPY"
+
+
+def typed_buffers(c):
+    """{index: name} of the choice buffers followed by a count and a datatype
+    of their own (scalars, in) that describe the whole buffer, when every
+    buffer of c has them: a datatype over a section may then stand in for
+    that count and datatype."""
+    if re.search(r"gather|scatter|alltoall", c.name.lower()):
+        # One block per process: a datatype over the first block's section
+        # would not place the others.
+        return {}
+    found = {}
+    nbuf = 0
+    for i, ((decl, pname), k) in enumerate(zip(c.params, c.kinds)):
+        if k[0] != "BUFFER":
+            continue
+        nbuf += 1
+        if i + 2 >= len(c.params):
+            continue
+        (cdecl, cname), ck = c.params[i + 1], c.kinds[i + 1]
+        dk = c.kinds[i + 2]
+        ctype = base_type(cdecl, cname)[1]
+        if (ctype in ("int", "MPI_Count") and ck[1] == "in" and not ck[2] and not ck[3]
+                and dk[0] == "DATATYPE" and dk[1] == "in" and not dk[2] and not dk[3]):
+            found[i] = pname
+    return found if len(found) == nbuf else {}
 
 
 def f08_error_of(c):

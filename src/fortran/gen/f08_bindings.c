@@ -15,8 +15,10 @@ void tern_f08_accumulate(CFI_cdesc_t *origin_addr, const int *origin_count,
                          MPI_Fint *ierror)
 {
     struct tern_f08_buf b_origin_addr = {0};
-    int rc = tern_f08_buf_in(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Accumulate(b_origin_addr.addr, *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win) : tern_f08_win_error(*win, rc);
+    MPI_Count n_origin_addr = *origin_count;
+    MPI_Datatype t_origin_addr = *origin_datatype;
+    int rc = tern_f08_buf_in_typed(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP, &n_origin_addr, &t_origin_addr);
+    rc = rc == MPI_SUCCESS ? PMPI_Accumulate(b_origin_addr.addr, (int)n_origin_addr, t_origin_addr, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win) : tern_f08_win_error(*win, rc);
     tern_f08_buf_out(&b_origin_addr, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -28,8 +30,10 @@ void tern_f08_accumulate_c(CFI_cdesc_t *origin_addr, const MPI_Count *origin_cou
                            const MPI_Win *win, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_origin_addr = {0};
-    int rc = tern_f08_buf_in(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Accumulate_c(b_origin_addr.addr, *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win) : tern_f08_win_error(*win, rc);
+    MPI_Count n_origin_addr = *origin_count;
+    MPI_Datatype t_origin_addr = *origin_datatype;
+    int rc = tern_f08_buf_in_typed(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP, &n_origin_addr, &t_origin_addr);
+    rc = rc == MPI_SUCCESS ? PMPI_Accumulate_c(b_origin_addr.addr, n_origin_addr, t_origin_addr, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win) : tern_f08_win_error(*win, rc);
     tern_f08_buf_out(&b_origin_addr, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -405,8 +409,10 @@ void tern_f08_bcast(CFI_cdesc_t *buffer, const int *count, const MPI_Datatype *d
                     const int *root, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buffer = {0};
-    int rc = tern_f08_buf_in(&b_buffer, buffer, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_Bcast(b_buffer.addr, *count, *datatype, *root, *comm) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buffer = *count;
+    MPI_Datatype t_buffer = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buffer, buffer, TERN_F08_BUF_COPY, &n_buffer, &t_buffer);
+    rc = rc == MPI_SUCCESS ? PMPI_Bcast(b_buffer.addr, (int)n_buffer, t_buffer, *root, *comm) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buffer, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -415,8 +421,10 @@ void tern_f08_bcast_c(CFI_cdesc_t *buffer, const MPI_Count *count, const MPI_Dat
                       const int *root, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buffer = {0};
-    int rc = tern_f08_buf_in(&b_buffer, buffer, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_Bcast_c(b_buffer.addr, *count, *datatype, *root, *comm) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buffer = *count;
+    MPI_Datatype t_buffer = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buffer, buffer, TERN_F08_BUF_COPY, &n_buffer, &t_buffer);
+    rc = rc == MPI_SUCCESS ? PMPI_Bcast_c(b_buffer.addr, n_buffer, t_buffer, *root, *comm) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buffer, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -426,8 +434,10 @@ void tern_f08_bcast_init(CFI_cdesc_t *buffer, const int *count, const MPI_Dataty
                          MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buffer = {0};
-    int rc = tern_f08_buf_in(&b_buffer, buffer, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Bcast_init(b_buffer.addr, *count, *datatype, *root, *comm, *info, request) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buffer = *count;
+    MPI_Datatype t_buffer = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buffer, buffer, TERN_F08_BUF_KEEP, &n_buffer, &t_buffer);
+    rc = rc == MPI_SUCCESS ? PMPI_Bcast_init(b_buffer.addr, (int)n_buffer, t_buffer, *root, *comm, *info, request) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buffer, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -437,8 +447,10 @@ void tern_f08_bcast_init_c(CFI_cdesc_t *buffer, const MPI_Count *count,
                            const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buffer = {0};
-    int rc = tern_f08_buf_in(&b_buffer, buffer, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Bcast_init_c(b_buffer.addr, *count, *datatype, *root, *comm, *info, request) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buffer = *count;
+    MPI_Datatype t_buffer = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buffer, buffer, TERN_F08_BUF_KEEP, &n_buffer, &t_buffer);
+    rc = rc == MPI_SUCCESS ? PMPI_Bcast_init_c(b_buffer.addr, n_buffer, t_buffer, *root, *comm, *info, request) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buffer, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -447,8 +459,10 @@ void tern_f08_bsend(CFI_cdesc_t *buf, const int *count, const MPI_Datatype *data
                     const int *dest, const int *tag, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_Bsend(b_buf.addr, *count, *datatype, *dest, *tag, *comm) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Bsend(b_buf.addr, (int)n_buf, t_buf, *dest, *tag, *comm) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -457,8 +471,10 @@ void tern_f08_bsend_c(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Dataty
                       const int *dest, const int *tag, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_Bsend_c(b_buf.addr, *count, *datatype, *dest, *tag, *comm) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Bsend_c(b_buf.addr, n_buf, t_buf, *dest, *tag, *comm) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -468,8 +484,10 @@ void tern_f08_bsend_init(CFI_cdesc_t *buf, const int *count, const MPI_Datatype 
                          MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Bsend_init(b_buf.addr, *count, *datatype, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Bsend_init(b_buf.addr, (int)n_buf, t_buf, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -479,8 +497,10 @@ void tern_f08_bsend_init_c(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_D
                            MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Bsend_init_c(b_buf.addr, *count, *datatype, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Bsend_init_c(b_buf.addr, n_buf, t_buf, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -631,8 +651,10 @@ void tern_f08_file_iread(const MPI_Fint *fh, CFI_cdesc_t *buf, const int *count,
                          const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_iread(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_iread(tern_f_file_f2c(*fh), b_buf.addr, (int)n_buf, t_buf, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -641,8 +663,10 @@ void tern_f08_file_iread_c(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Count
                            const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_iread_c(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_iread_c(tern_f_file_f2c(*fh), b_buf.addr, n_buf, t_buf, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -651,8 +675,10 @@ void tern_f08_file_iread_all(const MPI_Fint *fh, CFI_cdesc_t *buf, const int *co
                              const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_iread_all(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_iread_all(tern_f_file_f2c(*fh), b_buf.addr, (int)n_buf, t_buf, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -661,8 +687,10 @@ void tern_f08_file_iread_all_c(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_C
                                const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_iread_all_c(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_iread_all_c(tern_f_file_f2c(*fh), b_buf.addr, n_buf, t_buf, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -672,8 +700,10 @@ void tern_f08_file_iread_at(const MPI_Fint *fh, const MPI_Offset *offset, CFI_cd
                             MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_iread_at(tern_f_file_f2c(*fh), *offset, b_buf.addr, *count, *datatype, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_iread_at(tern_f_file_f2c(*fh), *offset, b_buf.addr, (int)n_buf, t_buf, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -683,8 +713,10 @@ void tern_f08_file_iread_at_c(const MPI_Fint *fh, const MPI_Offset *offset, CFI_
                               MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_iread_at_c(tern_f_file_f2c(*fh), *offset, b_buf.addr, *count, *datatype, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_iread_at_c(tern_f_file_f2c(*fh), *offset, b_buf.addr, n_buf, t_buf, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -694,8 +726,10 @@ void tern_f08_file_iread_at_all(const MPI_Fint *fh, const MPI_Offset *offset, CF
                                 MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_iread_at_all(tern_f_file_f2c(*fh), *offset, b_buf.addr, *count, *datatype, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_iread_at_all(tern_f_file_f2c(*fh), *offset, b_buf.addr, (int)n_buf, t_buf, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -705,8 +739,10 @@ void tern_f08_file_iread_at_all_c(const MPI_Fint *fh, const MPI_Offset *offset, 
                                   MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_iread_at_all_c(tern_f_file_f2c(*fh), *offset, b_buf.addr, *count, *datatype, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_iread_at_all_c(tern_f_file_f2c(*fh), *offset, b_buf.addr, n_buf, t_buf, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -716,8 +752,10 @@ void tern_f08_file_iread_shared(const MPI_Fint *fh, CFI_cdesc_t *buf, const int 
                                 MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_iread_shared(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_iread_shared(tern_f_file_f2c(*fh), b_buf.addr, (int)n_buf, t_buf, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -727,8 +765,10 @@ void tern_f08_file_iread_shared_c(const MPI_Fint *fh, CFI_cdesc_t *buf, const MP
                                   MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_iread_shared_c(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_iread_shared_c(tern_f_file_f2c(*fh), b_buf.addr, n_buf, t_buf, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -737,8 +777,10 @@ void tern_f08_file_iwrite(const MPI_Fint *fh, CFI_cdesc_t *buf, const int *count
                           const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_iwrite(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_iwrite(tern_f_file_f2c(*fh), b_buf.addr, (int)n_buf, t_buf, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -747,8 +789,10 @@ void tern_f08_file_iwrite_c(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Coun
                             const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_iwrite_c(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_iwrite_c(tern_f_file_f2c(*fh), b_buf.addr, n_buf, t_buf, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -757,8 +801,10 @@ void tern_f08_file_iwrite_all(const MPI_Fint *fh, CFI_cdesc_t *buf, const int *c
                               const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_iwrite_all(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_iwrite_all(tern_f_file_f2c(*fh), b_buf.addr, (int)n_buf, t_buf, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -768,8 +814,10 @@ void tern_f08_file_iwrite_all_c(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_
                                 MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_iwrite_all_c(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_iwrite_all_c(tern_f_file_f2c(*fh), b_buf.addr, n_buf, t_buf, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -779,8 +827,10 @@ void tern_f08_file_iwrite_at(const MPI_Fint *fh, const MPI_Offset *offset, CFI_c
                              MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_iwrite_at(tern_f_file_f2c(*fh), *offset, b_buf.addr, *count, *datatype, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_iwrite_at(tern_f_file_f2c(*fh), *offset, b_buf.addr, (int)n_buf, t_buf, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -790,8 +840,10 @@ void tern_f08_file_iwrite_at_c(const MPI_Fint *fh, const MPI_Offset *offset, CFI
                                MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_iwrite_at_c(tern_f_file_f2c(*fh), *offset, b_buf.addr, *count, *datatype, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_iwrite_at_c(tern_f_file_f2c(*fh), *offset, b_buf.addr, n_buf, t_buf, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -801,8 +853,10 @@ void tern_f08_file_iwrite_at_all(const MPI_Fint *fh, const MPI_Offset *offset, C
                                  MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_iwrite_at_all(tern_f_file_f2c(*fh), *offset, b_buf.addr, *count, *datatype, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_iwrite_at_all(tern_f_file_f2c(*fh), *offset, b_buf.addr, (int)n_buf, t_buf, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -812,8 +866,10 @@ void tern_f08_file_iwrite_at_all_c(const MPI_Fint *fh, const MPI_Offset *offset,
                                    MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_iwrite_at_all_c(tern_f_file_f2c(*fh), *offset, b_buf.addr, *count, *datatype, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_iwrite_at_all_c(tern_f_file_f2c(*fh), *offset, b_buf.addr, n_buf, t_buf, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -823,8 +879,10 @@ void tern_f08_file_iwrite_shared(const MPI_Fint *fh, CFI_cdesc_t *buf, const int
                                  MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_iwrite_shared(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_iwrite_shared(tern_f_file_f2c(*fh), b_buf.addr, (int)n_buf, t_buf, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -834,8 +892,10 @@ void tern_f08_file_iwrite_shared_c(const MPI_Fint *fh, CFI_cdesc_t *buf, const M
                                    MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_iwrite_shared_c(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_iwrite_shared_c(tern_f_file_f2c(*fh), b_buf.addr, n_buf, t_buf, request) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -844,8 +904,10 @@ void tern_f08_file_read(const MPI_Fint *fh, CFI_cdesc_t *buf, const int *count,
                         const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_File_read(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_read(tern_f_file_f2c(*fh), b_buf.addr, (int)n_buf, t_buf, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -854,8 +916,10 @@ void tern_f08_file_read_c(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Count 
                           const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_File_read_c(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_read_c(tern_f_file_f2c(*fh), b_buf.addr, n_buf, t_buf, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -864,8 +928,10 @@ void tern_f08_file_read_all(const MPI_Fint *fh, CFI_cdesc_t *buf, const int *cou
                             const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_File_read_all(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_read_all(tern_f_file_f2c(*fh), b_buf.addr, (int)n_buf, t_buf, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -874,8 +940,10 @@ void tern_f08_file_read_all_c(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Co
                               const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_File_read_all_c(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_read_all_c(tern_f_file_f2c(*fh), b_buf.addr, n_buf, t_buf, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -884,8 +952,10 @@ void tern_f08_file_read_all_begin(const MPI_Fint *fh, CFI_cdesc_t *buf, const in
                                   const MPI_Datatype *datatype, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_read_all_begin(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_read_all_begin(tern_f_file_f2c(*fh), b_buf.addr, (int)n_buf, t_buf) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -894,8 +964,10 @@ void tern_f08_file_read_all_begin_c(const MPI_Fint *fh, CFI_cdesc_t *buf, const 
                                     const MPI_Datatype *datatype, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_read_all_begin_c(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_read_all_begin_c(tern_f_file_f2c(*fh), b_buf.addr, n_buf, t_buf) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -915,8 +987,10 @@ void tern_f08_file_read_at(const MPI_Fint *fh, const MPI_Offset *offset, CFI_cde
                            MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_File_read_at(tern_f_file_f2c(*fh), *offset, b_buf.addr, *count, *datatype, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_read_at(tern_f_file_f2c(*fh), *offset, b_buf.addr, (int)n_buf, t_buf, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -926,8 +1000,10 @@ void tern_f08_file_read_at_c(const MPI_Fint *fh, const MPI_Offset *offset, CFI_c
                              MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_File_read_at_c(tern_f_file_f2c(*fh), *offset, b_buf.addr, *count, *datatype, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_read_at_c(tern_f_file_f2c(*fh), *offset, b_buf.addr, n_buf, t_buf, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -937,8 +1013,10 @@ void tern_f08_file_read_at_all(const MPI_Fint *fh, const MPI_Offset *offset, CFI
                                MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_File_read_at_all(tern_f_file_f2c(*fh), *offset, b_buf.addr, *count, *datatype, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_read_at_all(tern_f_file_f2c(*fh), *offset, b_buf.addr, (int)n_buf, t_buf, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -948,8 +1026,10 @@ void tern_f08_file_read_at_all_c(const MPI_Fint *fh, const MPI_Offset *offset, C
                                  MPI_Fint *status, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_File_read_at_all_c(tern_f_file_f2c(*fh), *offset, b_buf.addr, *count, *datatype, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_read_at_all_c(tern_f_file_f2c(*fh), *offset, b_buf.addr, n_buf, t_buf, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -959,8 +1039,10 @@ void tern_f08_file_read_at_all_begin(const MPI_Fint *fh, const MPI_Offset *offse
                                      MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_read_at_all_begin(tern_f_file_f2c(*fh), *offset, b_buf.addr, *count, *datatype) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_read_at_all_begin(tern_f_file_f2c(*fh), *offset, b_buf.addr, (int)n_buf, t_buf) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -970,8 +1052,10 @@ void tern_f08_file_read_at_all_begin_c(const MPI_Fint *fh, const MPI_Offset *off
                                        const MPI_Datatype *datatype, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_read_at_all_begin_c(tern_f_file_f2c(*fh), *offset, b_buf.addr, *count, *datatype) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_read_at_all_begin_c(tern_f_file_f2c(*fh), *offset, b_buf.addr, n_buf, t_buf) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -990,8 +1074,10 @@ void tern_f08_file_read_ordered(const MPI_Fint *fh, CFI_cdesc_t *buf, const int 
                                 const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_File_read_ordered(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_read_ordered(tern_f_file_f2c(*fh), b_buf.addr, (int)n_buf, t_buf, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -1000,8 +1086,10 @@ void tern_f08_file_read_ordered_c(const MPI_Fint *fh, CFI_cdesc_t *buf, const MP
                                   const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_File_read_ordered_c(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_read_ordered_c(tern_f_file_f2c(*fh), b_buf.addr, n_buf, t_buf, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -1010,8 +1098,10 @@ void tern_f08_file_read_ordered_begin(const MPI_Fint *fh, CFI_cdesc_t *buf, cons
                                       const MPI_Datatype *datatype, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_read_ordered_begin(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_read_ordered_begin(tern_f_file_f2c(*fh), b_buf.addr, (int)n_buf, t_buf) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -1021,8 +1111,10 @@ void tern_f08_file_read_ordered_begin_c(const MPI_Fint *fh, CFI_cdesc_t *buf,
                                         MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_read_ordered_begin_c(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_read_ordered_begin_c(tern_f_file_f2c(*fh), b_buf.addr, n_buf, t_buf) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -1041,8 +1133,10 @@ void tern_f08_file_read_shared(const MPI_Fint *fh, CFI_cdesc_t *buf, const int *
                                const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_File_read_shared(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_read_shared(tern_f_file_f2c(*fh), b_buf.addr, (int)n_buf, t_buf, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -1051,8 +1145,10 @@ void tern_f08_file_read_shared_c(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI
                                  const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_File_read_shared_c(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_read_shared_c(tern_f_file_f2c(*fh), b_buf.addr, n_buf, t_buf, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -1061,8 +1157,10 @@ void tern_f08_file_write(const MPI_Fint *fh, CFI_cdesc_t *buf, const int *count,
                          const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_File_write(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_write(tern_f_file_f2c(*fh), b_buf.addr, (int)n_buf, t_buf, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -1071,8 +1169,10 @@ void tern_f08_file_write_c(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Count
                            const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_File_write_c(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_write_c(tern_f_file_f2c(*fh), b_buf.addr, n_buf, t_buf, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -1081,8 +1181,10 @@ void tern_f08_file_write_all(const MPI_Fint *fh, CFI_cdesc_t *buf, const int *co
                              const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_File_write_all(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_write_all(tern_f_file_f2c(*fh), b_buf.addr, (int)n_buf, t_buf, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -1091,8 +1193,10 @@ void tern_f08_file_write_all_c(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_C
                                const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_File_write_all_c(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_write_all_c(tern_f_file_f2c(*fh), b_buf.addr, n_buf, t_buf, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -1101,8 +1205,10 @@ void tern_f08_file_write_all_begin(const MPI_Fint *fh, CFI_cdesc_t *buf, const i
                                    const MPI_Datatype *datatype, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_write_all_begin(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_write_all_begin(tern_f_file_f2c(*fh), b_buf.addr, (int)n_buf, t_buf) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -1111,8 +1217,10 @@ void tern_f08_file_write_all_begin_c(const MPI_Fint *fh, CFI_cdesc_t *buf, const
                                      const MPI_Datatype *datatype, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_write_all_begin_c(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_write_all_begin_c(tern_f_file_f2c(*fh), b_buf.addr, n_buf, t_buf) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -1132,8 +1240,10 @@ void tern_f08_file_write_at(const MPI_Fint *fh, const MPI_Offset *offset, CFI_cd
                             MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_File_write_at(tern_f_file_f2c(*fh), *offset, b_buf.addr, *count, *datatype, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_write_at(tern_f_file_f2c(*fh), *offset, b_buf.addr, (int)n_buf, t_buf, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -1143,8 +1253,10 @@ void tern_f08_file_write_at_c(const MPI_Fint *fh, const MPI_Offset *offset, CFI_
                               MPI_Fint *status, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_File_write_at_c(tern_f_file_f2c(*fh), *offset, b_buf.addr, *count, *datatype, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_write_at_c(tern_f_file_f2c(*fh), *offset, b_buf.addr, n_buf, t_buf, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -1154,8 +1266,10 @@ void tern_f08_file_write_at_all(const MPI_Fint *fh, const MPI_Offset *offset, CF
                                 MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_File_write_at_all(tern_f_file_f2c(*fh), *offset, b_buf.addr, *count, *datatype, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_write_at_all(tern_f_file_f2c(*fh), *offset, b_buf.addr, (int)n_buf, t_buf, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -1165,8 +1279,10 @@ void tern_f08_file_write_at_all_c(const MPI_Fint *fh, const MPI_Offset *offset, 
                                   MPI_Fint *status, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_File_write_at_all_c(tern_f_file_f2c(*fh), *offset, b_buf.addr, *count, *datatype, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_write_at_all_c(tern_f_file_f2c(*fh), *offset, b_buf.addr, n_buf, t_buf, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -1176,8 +1292,10 @@ void tern_f08_file_write_at_all_begin(const MPI_Fint *fh, const MPI_Offset *offs
                                       const MPI_Datatype *datatype, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_write_at_all_begin(tern_f_file_f2c(*fh), *offset, b_buf.addr, *count, *datatype) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_write_at_all_begin(tern_f_file_f2c(*fh), *offset, b_buf.addr, (int)n_buf, t_buf) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -1187,8 +1305,10 @@ void tern_f08_file_write_at_all_begin_c(const MPI_Fint *fh, const MPI_Offset *of
                                         const MPI_Datatype *datatype, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_write_at_all_begin_c(tern_f_file_f2c(*fh), *offset, b_buf.addr, *count, *datatype) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_write_at_all_begin_c(tern_f_file_f2c(*fh), *offset, b_buf.addr, n_buf, t_buf) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -1207,8 +1327,10 @@ void tern_f08_file_write_ordered(const MPI_Fint *fh, CFI_cdesc_t *buf, const int
                                  const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_File_write_ordered(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_write_ordered(tern_f_file_f2c(*fh), b_buf.addr, (int)n_buf, t_buf, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -1217,8 +1339,10 @@ void tern_f08_file_write_ordered_c(const MPI_Fint *fh, CFI_cdesc_t *buf, const M
                                    const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_File_write_ordered_c(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_write_ordered_c(tern_f_file_f2c(*fh), b_buf.addr, n_buf, t_buf, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -1227,8 +1351,10 @@ void tern_f08_file_write_ordered_begin(const MPI_Fint *fh, CFI_cdesc_t *buf, con
                                        const MPI_Datatype *datatype, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_write_ordered_begin(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_write_ordered_begin(tern_f_file_f2c(*fh), b_buf.addr, (int)n_buf, t_buf) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -1238,8 +1364,10 @@ void tern_f08_file_write_ordered_begin_c(const MPI_Fint *fh, CFI_cdesc_t *buf,
                                          MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_File_write_ordered_begin_c(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_write_ordered_begin_c(tern_f_file_f2c(*fh), b_buf.addr, n_buf, t_buf) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -1258,8 +1386,10 @@ void tern_f08_file_write_shared(const MPI_Fint *fh, CFI_cdesc_t *buf, const int 
                                 const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_File_write_shared(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_write_shared(tern_f_file_f2c(*fh), b_buf.addr, (int)n_buf, t_buf, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -1268,8 +1398,10 @@ void tern_f08_file_write_shared_c(const MPI_Fint *fh, CFI_cdesc_t *buf, const MP
                                   const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_File_write_shared_c(tern_f_file_f2c(*fh), b_buf.addr, *count, *datatype, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_File_write_shared_c(tern_f_file_f2c(*fh), b_buf.addr, n_buf, t_buf, tern_f_status(status)) : tern_f08_file_error(tern_f_file_f2c(*fh), rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -1411,8 +1543,10 @@ void tern_f08_get(CFI_cdesc_t *origin_addr, const int *origin_count,
                   const MPI_Datatype *target_datatype, const MPI_Win *win, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_origin_addr = {0};
-    int rc = tern_f08_buf_in(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Get(b_origin_addr.addr, *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win) : tern_f08_win_error(*win, rc);
+    MPI_Count n_origin_addr = *origin_count;
+    MPI_Datatype t_origin_addr = *origin_datatype;
+    int rc = tern_f08_buf_in_typed(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP, &n_origin_addr, &t_origin_addr);
+    rc = rc == MPI_SUCCESS ? PMPI_Get(b_origin_addr.addr, (int)n_origin_addr, t_origin_addr, *target_rank, *target_disp, *target_count, *target_datatype, *win) : tern_f08_win_error(*win, rc);
     tern_f08_buf_out(&b_origin_addr, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -1423,8 +1557,10 @@ void tern_f08_get_c(CFI_cdesc_t *origin_addr, const MPI_Count *origin_count,
                     const MPI_Datatype *target_datatype, const MPI_Win *win, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_origin_addr = {0};
-    int rc = tern_f08_buf_in(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Get_c(b_origin_addr.addr, *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win) : tern_f08_win_error(*win, rc);
+    MPI_Count n_origin_addr = *origin_count;
+    MPI_Datatype t_origin_addr = *origin_datatype;
+    int rc = tern_f08_buf_in_typed(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP, &n_origin_addr, &t_origin_addr);
+    rc = rc == MPI_SUCCESS ? PMPI_Get_c(b_origin_addr.addr, n_origin_addr, t_origin_addr, *target_rank, *target_disp, *target_count, *target_datatype, *win) : tern_f08_win_error(*win, rc);
     tern_f08_buf_out(&b_origin_addr, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -1438,9 +1574,13 @@ void tern_f08_get_accumulate(CFI_cdesc_t *origin_addr, const int *origin_count,
 {
     struct tern_f08_buf b_origin_addr = {0};
     struct tern_f08_buf b_result_addr = {0};
-    int rc = tern_f08_buf_in(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP);
-    if (rc == MPI_SUCCESS) rc = tern_f08_buf_in(&b_result_addr, result_addr, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Get_accumulate(b_origin_addr.addr, *origin_count, *origin_datatype, b_result_addr.addr, *result_count, *result_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win) : tern_f08_win_error(*win, rc);
+    MPI_Count n_origin_addr = *origin_count;
+    MPI_Datatype t_origin_addr = *origin_datatype;
+    MPI_Count n_result_addr = *result_count;
+    MPI_Datatype t_result_addr = *result_datatype;
+    int rc = tern_f08_buf_in_typed(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP, &n_origin_addr, &t_origin_addr);
+    if (rc == MPI_SUCCESS) rc = tern_f08_buf_in_typed(&b_result_addr, result_addr, TERN_F08_BUF_KEEP, &n_result_addr, &t_result_addr);
+    rc = rc == MPI_SUCCESS ? PMPI_Get_accumulate(b_origin_addr.addr, (int)n_origin_addr, t_origin_addr, b_result_addr.addr, (int)n_result_addr, t_result_addr, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win) : tern_f08_win_error(*win, rc);
     tern_f08_buf_out(&b_origin_addr, 0);
     tern_f08_buf_out(&b_result_addr, 1);
     tern_f_ierror(ierror, rc);
@@ -1455,9 +1595,13 @@ void tern_f08_get_accumulate_c(CFI_cdesc_t *origin_addr, const MPI_Count *origin
 {
     struct tern_f08_buf b_origin_addr = {0};
     struct tern_f08_buf b_result_addr = {0};
-    int rc = tern_f08_buf_in(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP);
-    if (rc == MPI_SUCCESS) rc = tern_f08_buf_in(&b_result_addr, result_addr, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Get_accumulate_c(b_origin_addr.addr, *origin_count, *origin_datatype, b_result_addr.addr, *result_count, *result_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win) : tern_f08_win_error(*win, rc);
+    MPI_Count n_origin_addr = *origin_count;
+    MPI_Datatype t_origin_addr = *origin_datatype;
+    MPI_Count n_result_addr = *result_count;
+    MPI_Datatype t_result_addr = *result_datatype;
+    int rc = tern_f08_buf_in_typed(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP, &n_origin_addr, &t_origin_addr);
+    if (rc == MPI_SUCCESS) rc = tern_f08_buf_in_typed(&b_result_addr, result_addr, TERN_F08_BUF_KEEP, &n_result_addr, &t_result_addr);
+    rc = rc == MPI_SUCCESS ? PMPI_Get_accumulate_c(b_origin_addr.addr, n_origin_addr, t_origin_addr, b_result_addr.addr, n_result_addr, t_result_addr, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win) : tern_f08_win_error(*win, rc);
     tern_f08_buf_out(&b_origin_addr, 0);
     tern_f08_buf_out(&b_result_addr, 1);
     tern_f_ierror(ierror, rc);
@@ -1672,8 +1816,10 @@ void tern_f08_ibcast(CFI_cdesc_t *buffer, const int *count, const MPI_Datatype *
                      const int *root, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buffer = {0};
-    int rc = tern_f08_buf_in(&b_buffer, buffer, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Ibcast(b_buffer.addr, *count, *datatype, *root, *comm, request) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buffer = *count;
+    MPI_Datatype t_buffer = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buffer, buffer, TERN_F08_BUF_KEEP, &n_buffer, &t_buffer);
+    rc = rc == MPI_SUCCESS ? PMPI_Ibcast(b_buffer.addr, (int)n_buffer, t_buffer, *root, *comm, request) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buffer, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -1683,8 +1829,10 @@ void tern_f08_ibcast_c(CFI_cdesc_t *buffer, const MPI_Count *count, const MPI_Da
                        MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buffer = {0};
-    int rc = tern_f08_buf_in(&b_buffer, buffer, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Ibcast_c(b_buffer.addr, *count, *datatype, *root, *comm, request) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buffer = *count;
+    MPI_Datatype t_buffer = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buffer, buffer, TERN_F08_BUF_KEEP, &n_buffer, &t_buffer);
+    rc = rc == MPI_SUCCESS ? PMPI_Ibcast_c(b_buffer.addr, n_buffer, t_buffer, *root, *comm, request) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buffer, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -1694,8 +1842,10 @@ void tern_f08_ibsend(CFI_cdesc_t *buf, const int *count, const MPI_Datatype *dat
                      MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Ibsend(b_buf.addr, *count, *datatype, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Ibsend(b_buf.addr, (int)n_buf, t_buf, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -1705,8 +1855,10 @@ void tern_f08_ibsend_c(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Datat
                        MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Ibsend_c(b_buf.addr, *count, *datatype, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Ibsend_c(b_buf.addr, n_buf, t_buf, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -1803,8 +1955,10 @@ void tern_f08_imrecv(CFI_cdesc_t *buf, const int *count, const MPI_Datatype *dat
                      MPI_Message *message, MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Imrecv(b_buf.addr, *count, *datatype, message, request) : tern_f08_world_error(rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Imrecv(b_buf.addr, (int)n_buf, t_buf, message, request) : tern_f08_world_error(rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -1813,8 +1967,10 @@ void tern_f08_imrecv_c(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Datat
                        MPI_Message *message, MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Imrecv_c(b_buf.addr, *count, *datatype, message, request) : tern_f08_world_error(rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Imrecv_c(b_buf.addr, n_buf, t_buf, message, request) : tern_f08_world_error(rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -1980,8 +2136,10 @@ void tern_f08_irecv(CFI_cdesc_t *buf, const int *count, const MPI_Datatype *data
                     MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Irecv(b_buf.addr, *count, *datatype, *source, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Irecv(b_buf.addr, (int)n_buf, t_buf, *source, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -1991,8 +2149,10 @@ void tern_f08_irecv_c(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Dataty
                       MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Irecv_c(b_buf.addr, *count, *datatype, *source, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Irecv_c(b_buf.addr, n_buf, t_buf, *source, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -2089,8 +2249,10 @@ void tern_f08_irsend(CFI_cdesc_t *buf, const int *count, const MPI_Datatype *dat
                      MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Irsend(b_buf.addr, *count, *datatype, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Irsend(b_buf.addr, (int)n_buf, t_buf, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -2100,8 +2262,10 @@ void tern_f08_irsend_c(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Datat
                        MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Irsend_c(b_buf.addr, *count, *datatype, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Irsend_c(b_buf.addr, n_buf, t_buf, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -2200,8 +2364,10 @@ void tern_f08_isend(CFI_cdesc_t *buf, const int *count, const MPI_Datatype *data
                     MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Isend(b_buf.addr, *count, *datatype, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Isend(b_buf.addr, (int)n_buf, t_buf, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -2211,8 +2377,10 @@ void tern_f08_isend_c(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Dataty
                       MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Isend_c(b_buf.addr, *count, *datatype, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Isend_c(b_buf.addr, n_buf, t_buf, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -2225,9 +2393,13 @@ void tern_f08_isendrecv(CFI_cdesc_t *sendbuf, const int *sendcount, const MPI_Da
 {
     struct tern_f08_buf b_sendbuf = {0};
     struct tern_f08_buf b_recvbuf = {0};
-    int rc = tern_f08_buf_in(&b_sendbuf, sendbuf, TERN_F08_BUF_KEEP);
-    if (rc == MPI_SUCCESS) rc = tern_f08_buf_in(&b_recvbuf, recvbuf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Isendrecv(b_sendbuf.addr, *sendcount, *sendtype, *dest, *sendtag, b_recvbuf.addr, *recvcount, *recvtype, *source, *recvtag, *comm, request) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_sendbuf = *sendcount;
+    MPI_Datatype t_sendbuf = *sendtype;
+    MPI_Count n_recvbuf = *recvcount;
+    MPI_Datatype t_recvbuf = *recvtype;
+    int rc = tern_f08_buf_in_typed(&b_sendbuf, sendbuf, TERN_F08_BUF_KEEP, &n_sendbuf, &t_sendbuf);
+    if (rc == MPI_SUCCESS) rc = tern_f08_buf_in_typed(&b_recvbuf, recvbuf, TERN_F08_BUF_KEEP, &n_recvbuf, &t_recvbuf);
+    rc = rc == MPI_SUCCESS ? PMPI_Isendrecv(b_sendbuf.addr, (int)n_sendbuf, t_sendbuf, *dest, *sendtag, b_recvbuf.addr, (int)n_recvbuf, t_recvbuf, *source, *recvtag, *comm, request) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_sendbuf, 0);
     tern_f08_buf_out(&b_recvbuf, 1);
     tern_f_ierror(ierror, rc);
@@ -2241,9 +2413,13 @@ void tern_f08_isendrecv_c(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount,
 {
     struct tern_f08_buf b_sendbuf = {0};
     struct tern_f08_buf b_recvbuf = {0};
-    int rc = tern_f08_buf_in(&b_sendbuf, sendbuf, TERN_F08_BUF_KEEP);
-    if (rc == MPI_SUCCESS) rc = tern_f08_buf_in(&b_recvbuf, recvbuf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Isendrecv_c(b_sendbuf.addr, *sendcount, *sendtype, *dest, *sendtag, b_recvbuf.addr, *recvcount, *recvtype, *source, *recvtag, *comm, request) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_sendbuf = *sendcount;
+    MPI_Datatype t_sendbuf = *sendtype;
+    MPI_Count n_recvbuf = *recvcount;
+    MPI_Datatype t_recvbuf = *recvtype;
+    int rc = tern_f08_buf_in_typed(&b_sendbuf, sendbuf, TERN_F08_BUF_KEEP, &n_sendbuf, &t_sendbuf);
+    if (rc == MPI_SUCCESS) rc = tern_f08_buf_in_typed(&b_recvbuf, recvbuf, TERN_F08_BUF_KEEP, &n_recvbuf, &t_recvbuf);
+    rc = rc == MPI_SUCCESS ? PMPI_Isendrecv_c(b_sendbuf.addr, n_sendbuf, t_sendbuf, *dest, *sendtag, b_recvbuf.addr, n_recvbuf, t_recvbuf, *source, *recvtag, *comm, request) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_sendbuf, 0);
     tern_f08_buf_out(&b_recvbuf, 1);
     tern_f_ierror(ierror, rc);
@@ -2255,8 +2431,10 @@ void tern_f08_isendrecv_replace(CFI_cdesc_t *buf, const int *count, const MPI_Da
                                 MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Isendrecv_replace(b_buf.addr, *count, *datatype, *dest, *sendtag, *source, *recvtag, *comm, request) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Isendrecv_replace(b_buf.addr, (int)n_buf, t_buf, *dest, *sendtag, *source, *recvtag, *comm, request) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -2267,8 +2445,10 @@ void tern_f08_isendrecv_replace_c(CFI_cdesc_t *buf, const MPI_Count *count,
                                   MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Isendrecv_replace_c(b_buf.addr, *count, *datatype, *dest, *sendtag, *source, *recvtag, *comm, request) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Isendrecv_replace_c(b_buf.addr, n_buf, t_buf, *dest, *sendtag, *source, *recvtag, *comm, request) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -2278,8 +2458,10 @@ void tern_f08_issend(CFI_cdesc_t *buf, const int *count, const MPI_Datatype *dat
                      MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Issend(b_buf.addr, *count, *datatype, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Issend(b_buf.addr, (int)n_buf, t_buf, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -2289,8 +2471,10 @@ void tern_f08_issend_c(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Datat
                        MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Issend_c(b_buf.addr, *count, *datatype, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Issend_c(b_buf.addr, n_buf, t_buf, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -2299,8 +2483,10 @@ void tern_f08_mrecv(CFI_cdesc_t *buf, const int *count, const MPI_Datatype *data
                     MPI_Message *message, MPI_Fint *status, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_Mrecv(b_buf.addr, *count, *datatype, message, tern_f_status(status)) : tern_f08_world_error(rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Mrecv(b_buf.addr, (int)n_buf, t_buf, message, tern_f_status(status)) : tern_f08_world_error(rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -2309,8 +2495,10 @@ void tern_f08_mrecv_c(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Dataty
                       MPI_Message *message, MPI_Fint *status, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_Mrecv_c(b_buf.addr, *count, *datatype, message, tern_f_status(status)) : tern_f08_world_error(rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Mrecv_c(b_buf.addr, n_buf, t_buf, message, tern_f_status(status)) : tern_f08_world_error(rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -2755,8 +2943,10 @@ void tern_f08_put(CFI_cdesc_t *origin_addr, const int *origin_count,
                   const MPI_Datatype *target_datatype, const MPI_Win *win, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_origin_addr = {0};
-    int rc = tern_f08_buf_in(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Put(b_origin_addr.addr, *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win) : tern_f08_win_error(*win, rc);
+    MPI_Count n_origin_addr = *origin_count;
+    MPI_Datatype t_origin_addr = *origin_datatype;
+    int rc = tern_f08_buf_in_typed(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP, &n_origin_addr, &t_origin_addr);
+    rc = rc == MPI_SUCCESS ? PMPI_Put(b_origin_addr.addr, (int)n_origin_addr, t_origin_addr, *target_rank, *target_disp, *target_count, *target_datatype, *win) : tern_f08_win_error(*win, rc);
     tern_f08_buf_out(&b_origin_addr, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -2767,8 +2957,10 @@ void tern_f08_put_c(CFI_cdesc_t *origin_addr, const MPI_Count *origin_count,
                     const MPI_Datatype *target_datatype, const MPI_Win *win, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_origin_addr = {0};
-    int rc = tern_f08_buf_in(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Put_c(b_origin_addr.addr, *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win) : tern_f08_win_error(*win, rc);
+    MPI_Count n_origin_addr = *origin_count;
+    MPI_Datatype t_origin_addr = *origin_datatype;
+    int rc = tern_f08_buf_in_typed(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP, &n_origin_addr, &t_origin_addr);
+    rc = rc == MPI_SUCCESS ? PMPI_Put_c(b_origin_addr.addr, n_origin_addr, t_origin_addr, *target_rank, *target_disp, *target_count, *target_datatype, *win) : tern_f08_win_error(*win, rc);
     tern_f08_buf_out(&b_origin_addr, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -2780,8 +2972,10 @@ void tern_f08_raccumulate(CFI_cdesc_t *origin_addr, const int *origin_count,
                           MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_origin_addr = {0};
-    int rc = tern_f08_buf_in(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Raccumulate(b_origin_addr.addr, *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win, request) : tern_f08_win_error(*win, rc);
+    MPI_Count n_origin_addr = *origin_count;
+    MPI_Datatype t_origin_addr = *origin_datatype;
+    int rc = tern_f08_buf_in_typed(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP, &n_origin_addr, &t_origin_addr);
+    rc = rc == MPI_SUCCESS ? PMPI_Raccumulate(b_origin_addr.addr, (int)n_origin_addr, t_origin_addr, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win, request) : tern_f08_win_error(*win, rc);
     tern_f08_buf_out(&b_origin_addr, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -2793,8 +2987,10 @@ void tern_f08_raccumulate_c(CFI_cdesc_t *origin_addr, const MPI_Count *origin_co
                             const MPI_Win *win, MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_origin_addr = {0};
-    int rc = tern_f08_buf_in(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Raccumulate_c(b_origin_addr.addr, *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win, request) : tern_f08_win_error(*win, rc);
+    MPI_Count n_origin_addr = *origin_count;
+    MPI_Datatype t_origin_addr = *origin_datatype;
+    int rc = tern_f08_buf_in_typed(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP, &n_origin_addr, &t_origin_addr);
+    rc = rc == MPI_SUCCESS ? PMPI_Raccumulate_c(b_origin_addr.addr, n_origin_addr, t_origin_addr, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win, request) : tern_f08_win_error(*win, rc);
     tern_f08_buf_out(&b_origin_addr, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -2804,8 +3000,10 @@ void tern_f08_recv(CFI_cdesc_t *buf, const int *count, const MPI_Datatype *datat
                    MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_Recv(b_buf.addr, *count, *datatype, *source, *tag, *comm, tern_f_status(status)) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Recv(b_buf.addr, (int)n_buf, t_buf, *source, *tag, *comm, tern_f_status(status)) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -2815,8 +3013,10 @@ void tern_f08_recv_c(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Datatyp
                      MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_Recv_c(b_buf.addr, *count, *datatype, *source, *tag, *comm, tern_f_status(status)) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Recv_c(b_buf.addr, n_buf, t_buf, *source, *tag, *comm, tern_f_status(status)) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -2826,8 +3026,10 @@ void tern_f08_recv_init(CFI_cdesc_t *buf, const int *count, const MPI_Datatype *
                         MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Recv_init(b_buf.addr, *count, *datatype, *source, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Recv_init(b_buf.addr, (int)n_buf, t_buf, *source, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -2837,8 +3039,10 @@ void tern_f08_recv_init_c(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Da
                           MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Recv_init_c(b_buf.addr, *count, *datatype, *source, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Recv_init_c(b_buf.addr, n_buf, t_buf, *source, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -3052,8 +3256,10 @@ void tern_f08_rget(CFI_cdesc_t *origin_addr, const int *origin_count,
                    MPI_Fint *ierror)
 {
     struct tern_f08_buf b_origin_addr = {0};
-    int rc = tern_f08_buf_in(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Rget(b_origin_addr.addr, *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win, request) : tern_f08_win_error(*win, rc);
+    MPI_Count n_origin_addr = *origin_count;
+    MPI_Datatype t_origin_addr = *origin_datatype;
+    int rc = tern_f08_buf_in_typed(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP, &n_origin_addr, &t_origin_addr);
+    rc = rc == MPI_SUCCESS ? PMPI_Rget(b_origin_addr.addr, (int)n_origin_addr, t_origin_addr, *target_rank, *target_disp, *target_count, *target_datatype, *win, request) : tern_f08_win_error(*win, rc);
     tern_f08_buf_out(&b_origin_addr, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -3065,8 +3271,10 @@ void tern_f08_rget_c(CFI_cdesc_t *origin_addr, const MPI_Count *origin_count,
                      MPI_Fint *ierror)
 {
     struct tern_f08_buf b_origin_addr = {0};
-    int rc = tern_f08_buf_in(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Rget_c(b_origin_addr.addr, *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win, request) : tern_f08_win_error(*win, rc);
+    MPI_Count n_origin_addr = *origin_count;
+    MPI_Datatype t_origin_addr = *origin_datatype;
+    int rc = tern_f08_buf_in_typed(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP, &n_origin_addr, &t_origin_addr);
+    rc = rc == MPI_SUCCESS ? PMPI_Rget_c(b_origin_addr.addr, n_origin_addr, t_origin_addr, *target_rank, *target_disp, *target_count, *target_datatype, *win, request) : tern_f08_win_error(*win, rc);
     tern_f08_buf_out(&b_origin_addr, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -3081,9 +3289,13 @@ void tern_f08_rget_accumulate(CFI_cdesc_t *origin_addr, const int *origin_count,
 {
     struct tern_f08_buf b_origin_addr = {0};
     struct tern_f08_buf b_result_addr = {0};
-    int rc = tern_f08_buf_in(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP);
-    if (rc == MPI_SUCCESS) rc = tern_f08_buf_in(&b_result_addr, result_addr, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Rget_accumulate(b_origin_addr.addr, *origin_count, *origin_datatype, b_result_addr.addr, *result_count, *result_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win, request) : tern_f08_win_error(*win, rc);
+    MPI_Count n_origin_addr = *origin_count;
+    MPI_Datatype t_origin_addr = *origin_datatype;
+    MPI_Count n_result_addr = *result_count;
+    MPI_Datatype t_result_addr = *result_datatype;
+    int rc = tern_f08_buf_in_typed(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP, &n_origin_addr, &t_origin_addr);
+    if (rc == MPI_SUCCESS) rc = tern_f08_buf_in_typed(&b_result_addr, result_addr, TERN_F08_BUF_KEEP, &n_result_addr, &t_result_addr);
+    rc = rc == MPI_SUCCESS ? PMPI_Rget_accumulate(b_origin_addr.addr, (int)n_origin_addr, t_origin_addr, b_result_addr.addr, (int)n_result_addr, t_result_addr, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win, request) : tern_f08_win_error(*win, rc);
     tern_f08_buf_out(&b_origin_addr, 0);
     tern_f08_buf_out(&b_result_addr, 1);
     tern_f_ierror(ierror, rc);
@@ -3099,9 +3311,13 @@ void tern_f08_rget_accumulate_c(CFI_cdesc_t *origin_addr, const MPI_Count *origi
 {
     struct tern_f08_buf b_origin_addr = {0};
     struct tern_f08_buf b_result_addr = {0};
-    int rc = tern_f08_buf_in(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP);
-    if (rc == MPI_SUCCESS) rc = tern_f08_buf_in(&b_result_addr, result_addr, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Rget_accumulate_c(b_origin_addr.addr, *origin_count, *origin_datatype, b_result_addr.addr, *result_count, *result_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win, request) : tern_f08_win_error(*win, rc);
+    MPI_Count n_origin_addr = *origin_count;
+    MPI_Datatype t_origin_addr = *origin_datatype;
+    MPI_Count n_result_addr = *result_count;
+    MPI_Datatype t_result_addr = *result_datatype;
+    int rc = tern_f08_buf_in_typed(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP, &n_origin_addr, &t_origin_addr);
+    if (rc == MPI_SUCCESS) rc = tern_f08_buf_in_typed(&b_result_addr, result_addr, TERN_F08_BUF_KEEP, &n_result_addr, &t_result_addr);
+    rc = rc == MPI_SUCCESS ? PMPI_Rget_accumulate_c(b_origin_addr.addr, n_origin_addr, t_origin_addr, b_result_addr.addr, n_result_addr, t_result_addr, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win, request) : tern_f08_win_error(*win, rc);
     tern_f08_buf_out(&b_origin_addr, 0);
     tern_f08_buf_out(&b_result_addr, 1);
     tern_f_ierror(ierror, rc);
@@ -3114,8 +3330,10 @@ void tern_f08_rput(CFI_cdesc_t *origin_addr, const int *origin_count,
                    MPI_Fint *ierror)
 {
     struct tern_f08_buf b_origin_addr = {0};
-    int rc = tern_f08_buf_in(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Rput(b_origin_addr.addr, *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win, request) : tern_f08_win_error(*win, rc);
+    MPI_Count n_origin_addr = *origin_count;
+    MPI_Datatype t_origin_addr = *origin_datatype;
+    int rc = tern_f08_buf_in_typed(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP, &n_origin_addr, &t_origin_addr);
+    rc = rc == MPI_SUCCESS ? PMPI_Rput(b_origin_addr.addr, (int)n_origin_addr, t_origin_addr, *target_rank, *target_disp, *target_count, *target_datatype, *win, request) : tern_f08_win_error(*win, rc);
     tern_f08_buf_out(&b_origin_addr, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -3127,8 +3345,10 @@ void tern_f08_rput_c(CFI_cdesc_t *origin_addr, const MPI_Count *origin_count,
                      MPI_Fint *ierror)
 {
     struct tern_f08_buf b_origin_addr = {0};
-    int rc = tern_f08_buf_in(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Rput_c(b_origin_addr.addr, *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win, request) : tern_f08_win_error(*win, rc);
+    MPI_Count n_origin_addr = *origin_count;
+    MPI_Datatype t_origin_addr = *origin_datatype;
+    int rc = tern_f08_buf_in_typed(&b_origin_addr, origin_addr, TERN_F08_BUF_KEEP, &n_origin_addr, &t_origin_addr);
+    rc = rc == MPI_SUCCESS ? PMPI_Rput_c(b_origin_addr.addr, n_origin_addr, t_origin_addr, *target_rank, *target_disp, *target_count, *target_datatype, *win, request) : tern_f08_win_error(*win, rc);
     tern_f08_buf_out(&b_origin_addr, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -3137,8 +3357,10 @@ void tern_f08_rsend(CFI_cdesc_t *buf, const int *count, const MPI_Datatype *data
                     const int *dest, const int *tag, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_Rsend(b_buf.addr, *count, *datatype, *dest, *tag, *comm) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Rsend(b_buf.addr, (int)n_buf, t_buf, *dest, *tag, *comm) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -3147,8 +3369,10 @@ void tern_f08_rsend_c(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Dataty
                       const int *dest, const int *tag, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_Rsend_c(b_buf.addr, *count, *datatype, *dest, *tag, *comm) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Rsend_c(b_buf.addr, n_buf, t_buf, *dest, *tag, *comm) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -3158,8 +3382,10 @@ void tern_f08_rsend_init(CFI_cdesc_t *buf, const int *count, const MPI_Datatype 
                          MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Rsend_init(b_buf.addr, *count, *datatype, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Rsend_init(b_buf.addr, (int)n_buf, t_buf, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -3169,8 +3395,10 @@ void tern_f08_rsend_init_c(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_D
                            MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Rsend_init_c(b_buf.addr, *count, *datatype, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Rsend_init_c(b_buf.addr, n_buf, t_buf, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -3358,8 +3586,10 @@ void tern_f08_send(CFI_cdesc_t *buf, const int *count, const MPI_Datatype *datat
                    const int *dest, const int *tag, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_Send(b_buf.addr, *count, *datatype, *dest, *tag, *comm) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Send(b_buf.addr, (int)n_buf, t_buf, *dest, *tag, *comm) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -3368,8 +3598,10 @@ void tern_f08_send_c(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Datatyp
                      const int *dest, const int *tag, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_Send_c(b_buf.addr, *count, *datatype, *dest, *tag, *comm) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Send_c(b_buf.addr, n_buf, t_buf, *dest, *tag, *comm) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -3379,8 +3611,10 @@ void tern_f08_send_init(CFI_cdesc_t *buf, const int *count, const MPI_Datatype *
                         MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Send_init(b_buf.addr, *count, *datatype, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Send_init(b_buf.addr, (int)n_buf, t_buf, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -3390,8 +3624,10 @@ void tern_f08_send_init_c(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Da
                           MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Send_init_c(b_buf.addr, *count, *datatype, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Send_init_c(b_buf.addr, n_buf, t_buf, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -3403,9 +3639,13 @@ void tern_f08_sendrecv(CFI_cdesc_t *sendbuf, const int *sendcount, const MPI_Dat
 {
     struct tern_f08_buf b_sendbuf = {0};
     struct tern_f08_buf b_recvbuf = {0};
-    int rc = tern_f08_buf_in(&b_sendbuf, sendbuf, TERN_F08_BUF_COPY);
-    if (rc == MPI_SUCCESS) rc = tern_f08_buf_in(&b_recvbuf, recvbuf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_Sendrecv(b_sendbuf.addr, *sendcount, *sendtype, *dest, *sendtag, b_recvbuf.addr, *recvcount, *recvtype, *source, *recvtag, *comm, tern_f_status(status)) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_sendbuf = *sendcount;
+    MPI_Datatype t_sendbuf = *sendtype;
+    MPI_Count n_recvbuf = *recvcount;
+    MPI_Datatype t_recvbuf = *recvtype;
+    int rc = tern_f08_buf_in_typed(&b_sendbuf, sendbuf, TERN_F08_BUF_COPY, &n_sendbuf, &t_sendbuf);
+    if (rc == MPI_SUCCESS) rc = tern_f08_buf_in_typed(&b_recvbuf, recvbuf, TERN_F08_BUF_COPY, &n_recvbuf, &t_recvbuf);
+    rc = rc == MPI_SUCCESS ? PMPI_Sendrecv(b_sendbuf.addr, (int)n_sendbuf, t_sendbuf, *dest, *sendtag, b_recvbuf.addr, (int)n_recvbuf, t_recvbuf, *source, *recvtag, *comm, tern_f_status(status)) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_sendbuf, 0);
     tern_f08_buf_out(&b_recvbuf, 1);
     tern_f_ierror(ierror, rc);
@@ -3419,9 +3659,13 @@ void tern_f08_sendrecv_c(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount,
 {
     struct tern_f08_buf b_sendbuf = {0};
     struct tern_f08_buf b_recvbuf = {0};
-    int rc = tern_f08_buf_in(&b_sendbuf, sendbuf, TERN_F08_BUF_COPY);
-    if (rc == MPI_SUCCESS) rc = tern_f08_buf_in(&b_recvbuf, recvbuf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_Sendrecv_c(b_sendbuf.addr, *sendcount, *sendtype, *dest, *sendtag, b_recvbuf.addr, *recvcount, *recvtype, *source, *recvtag, *comm, tern_f_status(status)) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_sendbuf = *sendcount;
+    MPI_Datatype t_sendbuf = *sendtype;
+    MPI_Count n_recvbuf = *recvcount;
+    MPI_Datatype t_recvbuf = *recvtype;
+    int rc = tern_f08_buf_in_typed(&b_sendbuf, sendbuf, TERN_F08_BUF_COPY, &n_sendbuf, &t_sendbuf);
+    if (rc == MPI_SUCCESS) rc = tern_f08_buf_in_typed(&b_recvbuf, recvbuf, TERN_F08_BUF_COPY, &n_recvbuf, &t_recvbuf);
+    rc = rc == MPI_SUCCESS ? PMPI_Sendrecv_c(b_sendbuf.addr, n_sendbuf, t_sendbuf, *dest, *sendtag, b_recvbuf.addr, n_recvbuf, t_recvbuf, *source, *recvtag, *comm, tern_f_status(status)) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_sendbuf, 0);
     tern_f08_buf_out(&b_recvbuf, 1);
     tern_f_ierror(ierror, rc);
@@ -3433,8 +3677,10 @@ void tern_f08_sendrecv_replace(CFI_cdesc_t *buf, const int *count, const MPI_Dat
                                MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_Sendrecv_replace(b_buf.addr, *count, *datatype, *dest, *sendtag, *source, *recvtag, *comm, tern_f_status(status)) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Sendrecv_replace(b_buf.addr, (int)n_buf, t_buf, *dest, *sendtag, *source, *recvtag, *comm, tern_f_status(status)) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -3445,8 +3691,10 @@ void tern_f08_sendrecv_replace_c(CFI_cdesc_t *buf, const MPI_Count *count,
                                  MPI_Fint *status, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_Sendrecv_replace_c(b_buf.addr, *count, *datatype, *dest, *sendtag, *source, *recvtag, *comm, tern_f_status(status)) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Sendrecv_replace_c(b_buf.addr, n_buf, t_buf, *dest, *sendtag, *source, *recvtag, *comm, tern_f_status(status)) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 1);
     tern_f_ierror(ierror, rc);
 }
@@ -3483,8 +3731,10 @@ void tern_f08_ssend(CFI_cdesc_t *buf, const int *count, const MPI_Datatype *data
                     const int *dest, const int *tag, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_Ssend(b_buf.addr, *count, *datatype, *dest, *tag, *comm) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Ssend(b_buf.addr, (int)n_buf, t_buf, *dest, *tag, *comm) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -3493,8 +3743,10 @@ void tern_f08_ssend_c(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Dataty
                       const int *dest, const int *tag, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_COPY);
-    rc = rc == MPI_SUCCESS ? PMPI_Ssend_c(b_buf.addr, *count, *datatype, *dest, *tag, *comm) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_COPY, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Ssend_c(b_buf.addr, n_buf, t_buf, *dest, *tag, *comm) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -3504,8 +3756,10 @@ void tern_f08_ssend_init(CFI_cdesc_t *buf, const int *count, const MPI_Datatype 
                          MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Ssend_init(b_buf.addr, *count, *datatype, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Ssend_init(b_buf.addr, (int)n_buf, t_buf, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
@@ -3515,8 +3769,10 @@ void tern_f08_ssend_init_c(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_D
                            MPI_Request *request, MPI_Fint *ierror)
 {
     struct tern_f08_buf b_buf = {0};
-    int rc = tern_f08_buf_in(&b_buf, buf, TERN_F08_BUF_KEEP);
-    rc = rc == MPI_SUCCESS ? PMPI_Ssend_init_c(b_buf.addr, *count, *datatype, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
+    MPI_Count n_buf = *count;
+    MPI_Datatype t_buf = *datatype;
+    int rc = tern_f08_buf_in_typed(&b_buf, buf, TERN_F08_BUF_KEEP, &n_buf, &t_buf);
+    rc = rc == MPI_SUCCESS ? PMPI_Ssend_init_c(b_buf.addr, n_buf, t_buf, *dest, *tag, *comm, request) : tern_f08_comm_error(*comm, rc);
     tern_f08_buf_out(&b_buf, 0);
     tern_f_ierror(ierror, rc);
 }
