@@ -5,6 +5,7 @@
  * whose Fortran integers are narrower than C's MPI_Aint. */
 #include "fortran/f77_runtime.h"
 
+#include <pthread.h>
 #include <string.h>
 
 void pmpi_init_(MPI_Fint *ierror) { tern_f_ierror(ierror, PMPI_Init(NULL, NULL)); }
@@ -121,7 +122,12 @@ struct f_keyval {
     f_delete_fn *del;
     MPI_Aint extra; /* the Fortran extra_state, read as MPI_Fint for the MPI-1 forms */
     int narrow;     /* MPI_KEYVAL_CREATE: values and extra_state are default INTEGERs */
+    struct f_keyval *next;
 };
+/* Every record made, so that a keyval made again with the same callbacks
+ * and extra_state shares one, and the records stay reachable. */
+static pthread_mutex_t keyvals_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct f_keyval *keyvals;
 
 static int f_copy(MPI_Fint old, int keyval, void *extra, void *in, void *out, int *flag)
 {
@@ -173,8 +179,15 @@ static int win_delete(MPI_Win o, int k, void *v, void *e) { return f_delete(o, k
 
 static struct f_keyval *new_keyval(f_copy_fn *copy, f_delete_fn *del, MPI_Aint extra, int narrow)
 {
-    struct f_keyval *k = malloc(sizeof *k);
-    if (k) *k = (struct f_keyval){copy, del, extra, narrow};
+    pthread_mutex_lock(&keyvals_lock);
+    struct f_keyval *k = keyvals;
+    while (k && !(k->copy == copy && k->del == del && k->extra == extra && k->narrow == narrow))
+        k = k->next;
+    if (k == NULL && (k = malloc(sizeof *k)) != NULL) {
+        *k = (struct f_keyval){copy, del, extra, narrow, keyvals};
+        keyvals = k;
+    }
+    pthread_mutex_unlock(&keyvals_lock);
     return k;
 }
 
