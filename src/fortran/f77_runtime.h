@@ -56,32 +56,66 @@ extern struct tern_f_priv2 mpipriv2_;
 extern struct tern_f_privc mpiprivc_;
 extern MPI_Fint mpifcmb5_, mpifcmb9_;
 
+/* The sentinels of `use mpi_f08`: MPI_IN_PLACE, MPI_BOTTOM and the status
+ * ignores are mpi.h's MPIR_F08_ objects; the others are variables of the
+ * module mpi_f08_link_constants (src/fortran/gen/mpi_f08.f90), named as
+ * gfortran names them, as in MPICH's module of the same name. */
+extern MPI_Fint
+    tern_f08_errcodes_ignore[1] __asm__("__mpi_f08_link_constants_MOD_mpi_errcodes_ignore");
+extern MPI_Fint tern_f08_unweighted[1] __asm__("__mpi_f08_link_constants_MOD_mpi_unweighted");
+extern MPI_Fint tern_f08_weights_empty[1] __asm__("__mpi_f08_link_constants_MOD_mpi_weights_empty");
+extern char tern_f08_argv_null[1] __asm__("__mpi_f08_link_constants_MOD_mpi_argv_null");
+extern char tern_f08_argvs_null[1] __asm__("__mpi_f08_link_constants_MOD_mpi_argvs_null");
+
+/* A procedure of `use mpi_f08` whose arguments are those of its Fortran 77
+ * form (everything by reference, hidden lengths last; an absent OPTIONAL
+ * ierror is NULL) is the Fortran 77 entry point under MPICH's two names for
+ * it: TERN_F08_NAMES(mpi_comm_rank, comm_rank_f08_) gives mpi_comm_rank_f08_
+ * and pmpir_comm_rank_f08_. */
+#define TERN_F08_NAMES(l, x)         \
+    TERN_F77_ALIAS(p##l##_, mpi_##x) \
+    TERN_F77_ALIAS(p##l##_, pmpir_##x)
+/* The profiling name of an mpi_f08 entry point defined as mpi_x. */
+#define TERN_F08_PMPIR(x) TERN_F77_ALIAS(mpi_##x, pmpir_##x)
+
+/* ierror is OPTIONAL in mpi_f08: NULL when the program leaves it out. */
+static inline void tern_f_ierror(MPI_Fint *ierror, int rc)
+{
+    if (ierror) *ierror = rc;
+}
+
 static inline void *tern_f_buf(const void *p)
 {
-    if (p == &mpipriv1_.bottom) return MPI_BOTTOM;
-    if (p == &mpipriv1_.in_place) return MPI_IN_PLACE;
+    if (p == &mpipriv1_.bottom || p == &MPIR_F08_MPI_BOTTOM) return MPI_BOTTOM;
+    if (p == &mpipriv1_.in_place || p == &MPIR_F08_MPI_IN_PLACE) return MPI_IN_PLACE;
     return (void *)p;
 }
 
 static inline MPI_Status *tern_f_status(const MPI_Fint *s)
 {
-    return s == mpipriv1_.status_ignore ? MPI_STATUS_IGNORE : (MPI_Status *)s;
+    if (s == mpipriv1_.status_ignore || (const void *)s == &MPIR_F08_MPI_STATUS_IGNORE_OBJ)
+        return MPI_STATUS_IGNORE;
+    return (MPI_Status *)s;
 }
 
 static inline MPI_Status *tern_f_statuses(const MPI_Fint *s)
 {
-    return s == mpipriv2_.statuses_ignore ? MPI_STATUSES_IGNORE : (MPI_Status *)s;
+    if (s == mpipriv2_.statuses_ignore || (const void *)s == MPIR_F08_MPI_STATUSES_IGNORE_OBJ)
+        return MPI_STATUSES_IGNORE;
+    return (MPI_Status *)s;
 }
 
 static inline int *tern_f_errcodes(MPI_Fint *e)
 {
-    return e == &mpipriv2_.errcodes_ignore ? MPI_ERRCODES_IGNORE : e;
+    if (e == &mpipriv2_.errcodes_ignore || e == tern_f08_errcodes_ignore)
+        return MPI_ERRCODES_IGNORE;
+    return e;
 }
 
 static inline int *tern_f_weights(const MPI_Fint *w)
 {
-    if (w == &mpifcmb5_) return MPI_UNWEIGHTED;
-    if (w == &mpifcmb9_) return MPI_WEIGHTS_EMPTY;
+    if (w == &mpifcmb5_ || w == tern_f08_unweighted) return MPI_UNWEIGHTED;
+    if (w == &mpifcmb9_ || w == tern_f08_weights_empty) return MPI_WEIGHTS_EMPTY;
     return (int *)w;
 }
 

@@ -5,19 +5,26 @@
  * whose Fortran integers are narrower than C's MPI_Aint. */
 #include "fortran/f77_runtime.h"
 
+#include <pthread.h>
 #include <string.h>
 
-void pmpi_init_(MPI_Fint *ierror) { *ierror = PMPI_Init(NULL, NULL); }
+void pmpi_init_(MPI_Fint *ierror) { tern_f_ierror(ierror, PMPI_Init(NULL, NULL)); }
 TERN_F77_NAMES(mpi_init, MPI_INIT)
+TERN_F08_NAMES(mpi_init, init_f08_)
 
 void pmpi_init_thread_(const MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierror)
 {
-    *ierror = PMPI_Init_thread(NULL, NULL, *required, provided);
+    tern_f_ierror(ierror, PMPI_Init_thread(NULL, NULL, *required, provided));
 }
 TERN_F77_NAMES(mpi_init_thread, MPI_INIT_THREAD)
+TERN_F08_NAMES(mpi_init_thread, init_thread_f08_)
 
 void pmpi_pcontrol_(const MPI_Fint *level, MPI_Fint *ierror) { *ierror = PMPI_Pcontrol(*level); }
 TERN_F77_NAMES(mpi_pcontrol, MPI_PCONTROL)
+
+/* mpi_f08's MPI_Pcontrol has no ierror. */
+void mpi_pcontrol_f08_(const MPI_Fint *level) { (void)PMPI_Pcontrol(*level); }
+TERN_F08_PMPIR(pcontrol_f08_)
 
 /* MPI_F_SYNC_REG only has to be a call the compiler cannot see through. */
 void pmpi_f_sync_reg_(void *buf) { __asm__ volatile("" : : "r"(buf) : "memory"); }
@@ -67,22 +74,26 @@ static MPI_Aint attr_value(int keyval, void *v)
     }
 }
 
-#define TERN_F77_GET_ATTR(l, U, C, H)                                                   \
+#define TERN_F77_GET_ATTR(l, x, U, C, H)                                                \
     void p##l##_(const H *obj, const MPI_Fint *keyval, MPI_Aint *value, MPI_Fint *flag, \
                  MPI_Fint *ierror)                                                      \
     {                                                                                   \
         void *v = NULL;                                                                 \
         int found = 0;                                                                  \
         int k = c_keyval(*keyval);                                                      \
-        *ierror = C(*obj, k, &v, &found);                                               \
+        int rc = C(*obj, k, &v, &found);                                                \
         *flag = tern_c_l2f(found);                                                      \
-        if (*ierror == MPI_SUCCESS && found) *value = attr_value(k, v);                 \
+        if (rc == MPI_SUCCESS && found) *value = attr_value(k, v);                      \
+        tern_f_ierror(ierror, rc);                                                      \
     }                                                                                   \
-    TERN_F77_NAMES(l, U)
+    TERN_F77_NAMES(l, U)                                                                \
+    TERN_F08_NAMES(l, x)
 
-TERN_F77_GET_ATTR(mpi_comm_get_attr, MPI_COMM_GET_ATTR, PMPI_Comm_get_attr, MPI_Comm)
-TERN_F77_GET_ATTR(mpi_type_get_attr, MPI_TYPE_GET_ATTR, PMPI_Type_get_attr, MPI_Datatype)
-TERN_F77_GET_ATTR(mpi_win_get_attr, MPI_WIN_GET_ATTR, PMPI_Win_get_attr, MPI_Win)
+TERN_F77_GET_ATTR(mpi_comm_get_attr, comm_get_attr_f08_, MPI_COMM_GET_ATTR, PMPI_Comm_get_attr,
+                  MPI_Comm)
+TERN_F77_GET_ATTR(mpi_type_get_attr, type_get_attr_f08_, MPI_TYPE_GET_ATTR, PMPI_Type_get_attr,
+                  MPI_Datatype)
+TERN_F77_GET_ATTR(mpi_win_get_attr, win_get_attr_f08_, MPI_WIN_GET_ATTR, PMPI_Win_get_attr, MPI_Win)
 
 /* MPI_ATTR_GET (removed in MPI-3.0) reads a default INTEGER. */
 void pmpi_attr_get_(const MPI_Fint *comm, const MPI_Fint *keyval, MPI_Fint *value, MPI_Fint *flag,
@@ -111,7 +122,12 @@ struct f_keyval {
     f_delete_fn *del;
     MPI_Aint extra; /* the Fortran extra_state, read as MPI_Fint for the MPI-1 forms */
     int narrow;     /* MPI_KEYVAL_CREATE: values and extra_state are default INTEGERs */
+    struct f_keyval *next;
 };
+/* Every record made, so that a keyval made again with the same callbacks
+ * and extra_state shares one, and the records stay reachable. */
+static pthread_mutex_t keyvals_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct f_keyval *keyvals;
 
 static int f_copy(MPI_Fint old, int keyval, void *extra, void *in, void *out, int *flag)
 {
@@ -163,26 +179,34 @@ static int win_delete(MPI_Win o, int k, void *v, void *e) { return f_delete(o, k
 
 static struct f_keyval *new_keyval(f_copy_fn *copy, f_delete_fn *del, MPI_Aint extra, int narrow)
 {
-    struct f_keyval *k = malloc(sizeof *k);
-    if (k) *k = (struct f_keyval){copy, del, extra, narrow};
+    pthread_mutex_lock(&keyvals_lock);
+    struct f_keyval *k = keyvals;
+    while (k && !(k->copy == copy && k->del == del && k->extra == extra && k->narrow == narrow))
+        k = k->next;
+    if (k == NULL && (k = malloc(sizeof *k)) != NULL) {
+        *k = (struct f_keyval){copy, del, extra, narrow, keyvals};
+        keyvals = k;
+    }
+    pthread_mutex_unlock(&keyvals_lock);
     return k;
 }
 
-#define TERN_F77_CREATE_KEYVAL(l, U, C, copy_tramp, delete_tramp)                            \
+#define TERN_F77_CREATE_KEYVAL(l, x, U, C, copy_tramp, delete_tramp)                         \
     void p##l##_(f_copy_fn *copy, f_delete_fn *del, MPI_Fint *keyval, const MPI_Aint *extra, \
                  MPI_Fint *ierror)                                                           \
     {                                                                                        \
         struct f_keyval *k = new_keyval(copy, del, *extra, 0);                               \
-        *ierror = k ? C(copy_tramp, delete_tramp, keyval, k) : MPI_ERR_NO_MEM;               \
+        tern_f_ierror(ierror, k ? C(copy_tramp, delete_tramp, keyval, k) : MPI_ERR_NO_MEM);  \
     }                                                                                        \
-    TERN_F77_NAMES(l, U)
+    TERN_F77_NAMES(l, U)                                                                     \
+    TERN_F08_NAMES(l, x)
 
-TERN_F77_CREATE_KEYVAL(mpi_comm_create_keyval, MPI_COMM_CREATE_KEYVAL, PMPI_Comm_create_keyval,
-                       comm_copy, comm_delete)
-TERN_F77_CREATE_KEYVAL(mpi_type_create_keyval, MPI_TYPE_CREATE_KEYVAL, PMPI_Type_create_keyval,
-                       type_copy, type_delete)
-TERN_F77_CREATE_KEYVAL(mpi_win_create_keyval, MPI_WIN_CREATE_KEYVAL, PMPI_Win_create_keyval,
-                       win_copy, win_delete)
+TERN_F77_CREATE_KEYVAL(mpi_comm_create_keyval, comm_create_keyval_f08_, MPI_COMM_CREATE_KEYVAL,
+                       PMPI_Comm_create_keyval, comm_copy, comm_delete)
+TERN_F77_CREATE_KEYVAL(mpi_type_create_keyval, type_create_keyval_f08_, MPI_TYPE_CREATE_KEYVAL,
+                       PMPI_Type_create_keyval, type_copy, type_delete)
+TERN_F77_CREATE_KEYVAL(mpi_win_create_keyval, win_create_keyval_f08_, MPI_WIN_CREATE_KEYVAL,
+                       PMPI_Win_create_keyval, win_copy, win_delete)
 
 void pmpi_keyval_create_(f_copy_fn *copy, f_delete_fn *del, MPI_Fint *keyval, const MPI_Fint *extra,
                          MPI_Fint *ierror)
@@ -291,17 +315,19 @@ void pmpi_grequest_start_(void *query, void *freefn, void *cancel, const MPI_Ain
 {
     struct f_greq *g = malloc(sizeof *g);
     if (g == NULL) {
-        *ierror = MPI_ERR_NO_MEM;
+        tern_f_ierror(ierror, MPI_ERR_NO_MEM);
         return;
     }
     g->query = (void (*)(const MPI_Aint *, MPI_Fint *, MPI_Fint *))query;
     g->free = (void (*)(const MPI_Aint *, MPI_Fint *))freefn;
     g->cancel = (void (*)(const MPI_Aint *, const MPI_Fint *, MPI_Fint *))cancel;
     g->extra = *extra;
-    *ierror = PMPI_Grequest_start(greq_query, greq_free, greq_cancel, g, request);
-    if (*ierror != MPI_SUCCESS) free(g);
+    int rc = PMPI_Grequest_start(greq_query, greq_free, greq_cancel, g, request);
+    if (rc != MPI_SUCCESS) free(g);
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_grequest_start, MPI_GREQUEST_START)
+TERN_F08_NAMES(mpi_grequest_start, grequest_start_f08_)
 
 /* ---- Strings that are not simple in and out arguments ---- */
 
@@ -312,21 +338,23 @@ void pmpi_info_get_string_(const MPI_Info *info, const char *key, MPI_Fint *bufl
     char *c_key = tern_f_str_in(key, key_len);
     char *c_value = tern_f_str_out_buf(value_len);
     int c_buflen = *buflen > 0 ? (int)value_len + 1 : 0, found = 0;
-    *ierror = PMPI_Info_get_string(*info, c_key, &c_buflen, c_value, &found);
+    int rc = PMPI_Info_get_string(*info, c_key, &c_buflen, c_value, &found);
     free(c_key);
     *flag = tern_c_l2f(found);
-    if (*ierror == MPI_SUCCESS && found) *buflen = c_buflen - 1;
+    if (rc == MPI_SUCCESS && found) *buflen = c_buflen - 1;
     if (*buflen > 0 || value_len == 0)
         tern_f_str_out(value, value_len, c_value);
     else
         free(c_value);
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_info_get_string, MPI_INFO_GET_STRING)
+TERN_F08_NAMES(mpi_info_get_string, info_get_string_f08_)
 
 /* ARGV: CHARACTER*(*) ARGV(*), ended by a blank element, or MPI_ARGV_NULL. */
 static char **argv_in(const char *argv, size_t len)
 {
-    if (argv == &mpiprivc_.argv_null) return MPI_ARGV_NULL;
+    if (argv == &mpiprivc_.argv_null || argv == tern_f08_argv_null) return MPI_ARGV_NULL;
     size_t n = 0;
     for (;; n++) {
         char *s = tern_f_str_in(argv + n * len, len);
@@ -352,12 +380,13 @@ void pmpi_comm_spawn_(const char *command, const char *argv, const MPI_Fint *max
 {
     char *c_command = tern_f_str_in(command, command_len);
     char **c_argv = argv_in(argv, argv_len);
-    *ierror = PMPI_Comm_spawn(c_command, c_argv, *maxprocs, *info, *root, *comm, intercomm,
-                              tern_f_errcodes(errcodes));
+    tern_f_ierror(ierror, PMPI_Comm_spawn(c_command, c_argv, *maxprocs, *info, *root, *comm,
+                                          intercomm, tern_f_errcodes(errcodes)));
     argv_free(c_argv);
     free(c_command);
 }
 TERN_F77_NAMES(mpi_comm_spawn, MPI_COMM_SPAWN)
+TERN_F08_NAMES(mpi_comm_spawn, comm_spawn_f08_)
 
 /* ARRAY_OF_COMMANDS(COUNT) and ARRAY_OF_ARGV(COUNT, *), column-major. */
 void pmpi_comm_spawn_multiple_(const MPI_Fint *count, const char *commands, const char *argvs,
@@ -369,7 +398,8 @@ void pmpi_comm_spawn_multiple_(const MPI_Fint *count, const char *commands, cons
     int n = *count > 0 ? *count : 0;
     char **c_commands = calloc((size_t)n + 1, sizeof *c_commands);
     char ***c_argvs = NULL;
-    if (argvs != &mpiprivc_.argvs_null) c_argvs = calloc((size_t)n + 1, sizeof *c_argvs);
+    if (argvs != &mpiprivc_.argvs_null && argvs != tern_f08_argvs_null)
+        c_argvs = calloc((size_t)n + 1, sizeof *c_argvs);
     for (int i = 0; c_commands && i < n; i++)
         c_commands[i] = tern_f_str_in(commands + (size_t)i * commands_len, commands_len);
     /* Element (i, j) of ARRAY_OF_ARGV is at i + j * COUNT. */
@@ -386,13 +416,15 @@ void pmpi_comm_spawn_multiple_(const MPI_Fint *count, const char *commands, cons
             c_argvs[i][j] =
                 tern_f_str_in(argvs + ((size_t)i + j * (size_t)n) * argvs_len, argvs_len);
     }
-    *ierror = PMPI_Comm_spawn_multiple(*count, c_commands, c_argvs, maxprocs, infos, *root, *comm,
-                                       intercomm, tern_f_errcodes(errcodes));
+    tern_f_ierror(ierror,
+                  PMPI_Comm_spawn_multiple(*count, c_commands, c_argvs, maxprocs, infos, *root,
+                                           *comm, intercomm, tern_f_errcodes(errcodes)));
     for (int i = 0; c_argvs && i < n; i++) argv_free(c_argvs[i]);
     free(c_argvs);
     argv_free(c_commands);
 }
 TERN_F77_NAMES(mpi_comm_spawn_multiple, MPI_COMM_SPAWN_MULTIPLE)
+TERN_F08_NAMES(mpi_comm_spawn_multiple, comm_spawn_multiple_f08_)
 
 /* The conversion functions take Fortran arguments; MPI_CONVERSION_FN_NULL
  * is C's NULL. */
@@ -401,10 +433,11 @@ void pmpi_register_datarep_(const char *datarep, void *read_fn, void *write_fn, 
 {
     (void)read_fn, (void)write_fn, (void)extent_fn;
     char *c_datarep = tern_f_str_in(datarep, datarep_len);
-    *ierror = PMPI_Register_datarep(c_datarep, NULL, NULL, NULL, (void *)*extra);
+    tern_f_ierror(ierror, PMPI_Register_datarep(c_datarep, NULL, NULL, NULL, (void *)*extra));
     free(c_datarep);
 }
 TERN_F77_NAMES(mpi_register_datarep, MPI_REGISTER_DATAREP)
+TERN_F08_NAMES(mpi_register_datarep, register_datarep_f08_)
 
 /* ---- Statuses between mpi_f08 and mpif.h ---- */
 void pmpi_status_f082f_(const MPI_F08_status *f08, MPI_Fint *f, MPI_Fint *ierror)

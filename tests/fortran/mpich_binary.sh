@@ -22,4 +22,11 @@ echo "$resolved" | grep -q "libmpichfort.so.12 => $libdir/libmpichfort.so.12" ||
 if echo "$resolved" | grep -E 'libmpi(ch)?\.so\.12 =>' | grep -qv "$libdir/"; then
     echo "FAIL: MPICH's own C library would be loaded"; exit 1
 fi
-LD_LIBRARY_PATH=$libdir "$mpiexec" --timeout 60 -n 2 "$tmp/prog"
+# Tern built with the sanitizers (TERN_SANITIZE) needs the ASan runtime
+# loaded first, which the program MPICH's wrapper built does not link.
+asan=$(ldd "$libdir/libmpi.so.12" | awk '/libasan/ { print $3 }')
+if [ -n "$asan" ]; then
+    LD_PRELOAD=$asan LD_LIBRARY_PATH=$libdir "$mpiexec" --timeout 60 -n 2 "$tmp/prog"
+else
+    LD_LIBRARY_PATH=$libdir "$mpiexec" --timeout 60 -n 2 "$tmp/prog"
+fi

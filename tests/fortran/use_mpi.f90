@@ -1,6 +1,6 @@
 ! Through `use mpi`: the module's constants and sentinels are mpif.h's.
 ! Ring exchange with MPI_SENDRECV and a status, MPI_IN_PLACE, a LOGICAL
-! from MPI_INITIALIZED, the processor name with its hidden length.
+! from MPI_INITIALIZED, the processor name with its hidden length, MPI_SIZEOF.
 program use_mpi_test
   use mpi
   implicit none
@@ -29,6 +29,10 @@ program use_mpi_test
   host = '?'
   call MPI_GET_PROCESSOR_NAME(host, n, ierr)
   if (n <= 0 .or. n > MPI_MAX_PROCESSOR_NAME .or. host(n+1:) /= ' ') stop 7
+  call MPI_SIZEOF(x, n, ierr)
+  if (ierr /= MPI_SUCCESS .or. n /= 8) stop 8
+  call MPI_SIZEOF(got, n, ierr)
+  if (n /= 4) stop 9
   call MPI_BARRIER(MPI_COMM_WORLD, ierr)
   call MPI_FINALIZE(ierr)
   if (rank == 0) print *, 'ok'

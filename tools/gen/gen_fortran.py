@@ -19,6 +19,14 @@ Outputs (committed, so building Tern never needs Python)
                                   blocks (those of src/fortran/f77_runtime.c)
   src/fortran/gen/mpi.f90         the `use mpi` module: the same constants and
                                   common blocks, no procedure interfaces
+  src/fortran/gen/mpi_f08.f90     the `use mpi_f08` modules (MPICH's module
+                                  names): types, constants, sentinels, callback
+                                  interfaces, an interface per procedure, and
+                                  pmpi_f08 (PMPI_ names)
+  src/fortran/gen/mpi_f08_buffers.f90  the mpi_f08 entry points with choice
+                                  buffers, handing a C descriptor to C
+  src/fortran/gen/f08_bindings.c  their C side, and the large-count forms
+  src/fortran/gen/f08_list.txt    each mpi_f08 entry point and where it is
 
 Run it from anywhere:  python3 tools/gen/gen_fortran.py
 tools/gen/check.sh regenerates into a temporary directory and compares.
@@ -138,6 +146,7 @@ class Emitter:
         self.locals = []    # declarations before the call
         self.call = []      # the C call's arguments
         self.after = []     # statements after the call
+        self.buffers = []   # mpi_f08 choice buffers: (name, C parameter kind)
 
 
 def convert(e, b, decl, pname, kind, fparam):
@@ -150,7 +159,13 @@ def convert(e, b, decl, pname, kind, fparam):
         return
     ftype = fparam.type
     is_array = bool(array) or bool(fparam.dimensions)
-    if kname in ("BUFFER", "C_BUFFER2") or ftype == "<type>":
+    if ftype.startswith("TYPE(*)"):
+        # mpi_f08's TYPE(*), DIMENSION(..): a C descriptor (f08_cdesc.h).
+        e.args.append(f"CFI_cdesc_t *{pname}")
+        e.locals.append(f"struct tern_f08_buf b_{pname} = {{0}};")
+        e.buffers.append((pname, "out" if direction != "in" and not const else "in"))
+        e.call.append(f"b_{pname}.addr")
+    elif kname in ("BUFFER", "C_BUFFER2") or ftype == "<type>":
         e.args.append(f"{const}void *{pname}")
         e.call.append(f"tern_f_buf({pname})" if kname == "BUFFER" else pname)
     elif kname == "C_BUFFER":
@@ -217,7 +232,7 @@ def convert(e, b, decl, pname, kind, fparam):
         e.args.append(f"{const}MPI_Fint *{pname}")
         e.call.append(f"tern_f_weights({pname})")
     elif ctype in INT_HANDLES or ctype in WIDE:
-        if ctype not in WIDE and ftype not in ("INTEGER",):
+        if ctype not in WIDE and ftype != "INTEGER" and ftype != f"TYPE({ctype})":
             fail(f"{b.name}({pname}): C {ctype} from Fortran {ftype}")
         if ctype in WIDE and "KIND" not in ftype:
             fail(f"{b.name}({pname}): C {ctype} from Fortran {ftype}")
@@ -232,30 +247,51 @@ def convert(e, b, decl, pname, kind, fparam):
              f"map it in convert() or write the procedure by hand (HAND_WRITTEN)")
 
 
-def render_binding(b):
+def render_binding(b, aliased):
     c = b.c
     fparams = list(b.fexpr.parameters)
     has_ierror = bool(fparams) and fparams[-1].name == "IERROR"
     if has_ierror:
         fparams = fparams[:-1]
+    lower = c.name.lower()
+    out = render_entry(c, fparams, has_ierror, f"p{lower}_", Emitter())
+    out.append(f"TERN_F77_NAMES({lower}, {c.name.upper()})")
+    if b.name in aliased:
+        out.append(f"TERN_F08_NAMES({lower}, {aliased[b.name]})")
+    if b.name in F08_MPICH_NAMES:
+        out.append(f"TERN_F08_NAMES({lower}, {F08_MPICH_NAMES[b.name]})")
+    return "\n".join(out)
+
+
+def render_entry(c, fparams, has_ierror, fname, e, error_of=None):
+    """The C function fname taking the Fortran arguments fparams (IERROR
+    excluded) and calling P<c.name>: a list of lines.  With choice buffers
+    (mpi_f08's descriptors, e.buffers), error_of names the call's object for
+    the error of a buffer the procedure cannot take."""
     byname = {p.name.lower(): p for p in fparams}
     used = set()
-    e = Emitter()
     for (decl, pname), kind in zip(c.params, c.kinds):
         fparam = byname.get(pname.lower())
         if fparam is not None:
             used.add(pname.lower())
-        convert(e, b, decl, pname, kind, fparam)
+        convert(e, c, decl, pname, kind, fparam)
+    typed = typed_buffers(c) if e.buffers else {}
+    for i, pname in typed.items():
+        # The buffer's own count and datatype, which a section replaces.
+        ctype = base_type(c.params[i + 1][0], c.params[i + 1][1])[1]
+        e.locals.append(f"MPI_Count n_{pname} = {e.call[i + 1]};")
+        e.locals.append(f"MPI_Datatype t_{pname} = {e.call[i + 2]};")
+        e.call[i + 1] = f"({ctype})n_{pname}" if ctype != "MPI_Count" else f"n_{pname}"
+        e.call[i + 2] = f"t_{pname}"
     extra = sorted(set(byname) - used)
     if extra:
-        fail(f"{b.name}: Fortran parameters without a C counterpart: {extra}")
+        fail(f"{c.name}: Fortran parameters without a C counterpart: {extra}")
     # Keep the Fortran order of the arguments (it is C's in every generated case).
     forder = [p.name.lower() for p in fparams]
     corder = [pname.lower() for _, pname in c.params if pname.lower() in byname]
     if forder != corder:
-        fail(f"{b.name}: the Fortran arguments are not in C's order ({forder} vs {corder})")
+        fail(f"{c.name}: the Fortran arguments are not in C's order ({forder} vs {corder})")
 
-    lower = c.name.lower()
     ret = "void"
     if has_ierror:
         e.args.append("MPI_Fint *ierror")
@@ -264,28 +300,42 @@ def render_binding(b):
     else:
         fail(f"{c.name}: a Fortran form without IERROR returning int")
     args = e.args + [f"size_t {p}_len" for p in e.hidden]
-    out = [genapi.declarator(ret, f"p{lower}_", [(a, None) for a in args], "")]
+    out = [genapi.declarator(ret, fname, [(a, None) for a in args], "")]
     out.append("{")
     out += [f"    {line}" for line in e.locals]
     call = f"P{c.name}({', '.join(e.call)})"
     if ret != "void":
-        if e.after:
+        if e.after or e.buffers:
             fail(f"{c.name}: conversions after a value-returning call")
         out.append(f"    return {call};")
+    elif e.buffers:
+        mode = f08_buffer_mode(c)
+        first = True
+        for pname, _ in e.buffers:
+            take = f"tern_f08_buf_in(&b_{pname}, {pname}, {mode})"
+            if pname in typed.values():
+                take = (f"tern_f08_buf_in_typed(&b_{pname}, {pname}, {mode}, &n_{pname}, "
+                        f"&t_{pname})")
+            out.append(f"    int rc = {take};" if first else f"    if (rc == MPI_SUCCESS) rc = {take};")
+            first = False
+        out.append(f"    rc = rc == MPI_SUCCESS ? {call} : {error_of or 'tern_f08_world_error(rc)'};")
+        for pname, direction in e.buffers:
+            out.append(f"    tern_f08_buf_out(&b_{pname}, {int(direction == 'out')});")
+        out += [f"    {line}" for line in e.after]
+        out.append("    tern_f_ierror(ierror, rc);")
     else:
         out.append(f"    int rc = {call};")
         out += [f"    {line}" for line in e.after]
-        out.append("    *ierror = rc;")
+        out.append("    tern_f_ierror(ierror, rc);")
     out.append("}")
-    out.append(f"TERN_F77_NAMES({lower}, {c.name.upper()})")
-    return "\n".join(out)
+    return out
 
 
 GENERATED = ("Generated by tools/gen/gen_fortran.py from the MPI standard (pympistandard): "
              "do not edit.")
 
 
-def render_c(bindings):
+def render_c(bindings, aliased):
     out = [
         "/* " + GENERATED,
         " *",
@@ -293,7 +343,10 @@ def render_c(bindings):
         " * arguments by reference as gfortran passes them, hidden character lengths",
         " * last, converts what differs from C (LOGICAL, strings, the sentinels of",
         " * f77_runtime.c, file handles) and calls the C procedure.  The procedures",
-        " * whose mapping needs judgement are in f77_special.c. */",
+        " * whose mapping needs judgement are in f77_special.c.  The procedures of",
+        " * `use mpi_f08` without choice buffers pass their arguments in the same",
+        " * way, so each is its Fortran 77 entry point under MPICH's mpi_f08 names",
+        " * (TERN_F08_NAMES). */",
         "",
         '#include "fortran/f77_runtime.h"',
     ]
@@ -301,7 +354,7 @@ def render_c(bindings):
         if b.name in HAND_WRITTEN:
             continue
         out.append("")
-        out.append(render_binding(b))
+        out.append(render_binding(b, aliased))
     return "\n".join(out) + "\n"
 
 
@@ -314,6 +367,8 @@ def render_list(bindings, fortran_only):
         pretty = {"MPI_F_SYNC_REG": "MPI_F_sync_reg", "MPI_SIZEOF": "MPI_Sizeof"}.get(name, name)
         if pretty in HAND_WRITTEN:
             rows.append((pretty, "hand-written"))
+        elif pretty == "MPI_Sizeof":
+            rows.append((pretty, "a generic of the mpi module (mpi_sizeofs), no procedure"))
         else:
             rows.append((pretty, "missing"))
     for name in HAND_WRITTEN_EXTRA:
@@ -437,17 +492,698 @@ def render_mpif(constants):
     return "\n".join(out) + "\n"
 
 
+# MPI_SIZEOF: a generic of the modules, one specific per type and kind, under
+# MPICH's names (mpi_sizeofs for `use mpi`, mpi_f08_types for mpi_f08).
+SIZEOF_MPI = [("i", "integer"), ("i1", "integer(kind=int8)"), ("i2", "integer(kind=int16)"),
+              ("i8", "integer(kind=int64)"), ("r", "real"), ("d", "double precision"),
+              ("cx", "complex"), ("l", "logical"), ("ch", "character(len=*)")]
+SIZEOF_F08 = [("xint8", "integer(kind=int8)"), ("xint16", "integer(kind=int16)"),
+              ("xint32", "integer(kind=int32)"), ("xint64", "integer(kind=int64)"),
+              ("xreal32", "real(kind=real32)"), ("xreal64", "real(kind=real64)"),
+              ("xreal128", "real(kind=real128)"), ("xcomplex32", "complex(kind=real32)"),
+              ("xcomplex64", "complex(kind=real64)"), ("xcomplex128", "complex(kind=real128)"),
+              ("logical", "logical"), ("character", "character(len=*)")]
+
+
+def render_sizeofs(table, dims, optional):
+    """The generic MPI_SIZEOF and its specifics (module text, then the
+    procedures after CONTAINS)."""
+    specs = [(f"mpi_sizeof_{n}{suffix}", ftype, dim) for n, ftype in table
+             for suffix, dim in dims]
+    head = ["  interface MPI_Sizeof"]
+    head += fwrap(f"module procedure {', '.join(s for s, _, _ in specs)}", "    ")
+    head.append("  end interface")
+    body = []
+    for name, ftype, dim in specs:
+        opt = ", optional" if optional else ""
+        body += [f"  subroutine {name}(x, size, ierror)",
+                 f"    {ftype}{dim}, intent(in) :: x",
+                 "    integer, intent(out) :: size",
+                 f"    integer{opt}, intent(out) :: ierror",
+                 f"    size = storage_size({'x(1)' if '*' in dim else 'x'}) / 8"]
+        body.append("    if (present(ierror)) ierror = 0" if optional else "    ierror = 0")
+        body.append(f"  end subroutine {name}")
+    return head, body
+
+
 def render_module():
     """mpi.f90: `use mpi` gives what mpif.h gives, and no interfaces for the
     procedures (each keeps its Fortran 77 calling convention, so any choice
     buffer, of any type and rank, is accepted)."""
+    head, body = render_sizeofs(SIZEOF_MPI, (("", ""), ("v", ", dimension(*)")), False)
     return "\n".join([
         "! " + GENERATED,
+        "module mpi_sizeofs",
+        "  use, intrinsic :: iso_fortran_env, only : int8, int16, int64",
+        "  implicit none",
+        "  private :: int8, int16, int64",
+        *head,
+        "contains",
+        *body,
+        "end module mpi_sizeofs",
+        "",
         "module mpi",
+        "  use :: mpi_sizeofs",
         "  implicit none",
         "  include 'mpif.h'",
         "end module mpi",
     ]) + "\n"
+
+
+
+# --------------------------------------------------------------------------
+# use mpi_f08
+# --------------------------------------------------------------------------
+#
+# MPICH's names: MPI_X_f08 (MPI_X_f08ts with a choice buffer, "_large" added
+# for the large-count form), exported as mpi_x_f08_ and pmpir_x_f08_, each an
+# external procedure that is not BIND(C): gfortran passes the arguments by
+# reference, an absent OPTIONAL ierror as NULL, character lengths last, and a
+# TYPE(*), DIMENSION(..) buffer as its own array descriptor.  So:
+#   - without a choice buffer, the small form is the Fortran 77 entry point
+#     under the mpi_f08 names (f77_bindings.c, f77_special.c);
+#   - the large form without a choice buffer is a C function of its own
+#     (f08_bindings.c);
+#   - with a choice buffer, the entry point is a Fortran procedure
+#     (mpi_f08_buffers.f90) that passes the buffer to a BIND(C) function
+#     (tern_f08_x in f08_bindings.c), which gfortran calls with the
+#     standard's C descriptor, CFI_cdesc_t (f08_cdesc.c reads it).
+OUT_F08_MOD = Path("src/fortran/gen/mpi_f08.f90")
+OUT_F08_BUF = Path("src/fortran/gen/mpi_f08_buffers.f90")
+OUT_F08_C = Path("src/fortran/gen/f08_bindings.c")
+OUT_F08_LIST = Path("src/fortran/gen/f08_list.txt")
+
+# Module procedures of mpi_f08_types in MPICH's module (no external name).
+F08_IN_MODULE = frozenset({"MPI_Status_f082f", "MPI_Status_f2f08"})
+# Written by hand in f77_special.c: mpi_f08's form differs from mpif.h's.
+F08_HAND_WRITTEN = frozenset({"MPI_Pcontrol"})
+# The buffer is an address the library keeps or computes, not data.
+F08_ADDRESS_ONLY = frozenset({"MPI_Get_address", "MPI_Free_mem", "MPI_Win_attach",
+                              "MPI_Win_detach"})
+# MPICH 4.0's module names these procedures as an MPI-4.1 draft did: the
+# same entry points under those names too, for programs built against it.
+F08_MPICH_NAMES = {
+    "MPI_Remove_error_class": "delete_error_class_f08_",
+    "MPI_Remove_error_code": "delete_error_code_f08_",
+    "MPI_Remove_error_string": "delete_error_string_f08_",
+}
+# Large-count forms with names of their own, which MPICH's module lacks: the
+# standard's MPI_Op_create_c (its user function is called as C's is).
+F08_OWN_LARGE = frozenset({"MPI_Op_create_c"})
+HANDLE_TYPES = ("MPI_Comm", "MPI_Datatype", "MPI_Errhandler", "MPI_File", "MPI_Group",
+                "MPI_Info", "MPI_Message", "MPI_Op", "MPI_Request", "MPI_Session", "MPI_Win")
+
+
+class F08Param:
+    """What convert() reads of a Fortran parameter, for an mpi_f08 one."""
+
+    def __init__(self, p):
+        self.name = p.name
+        self.type = p.type
+        self.dimensions = "(" in str(p)
+
+
+class F08Proc:
+    """One specific procedure of mpi_f08 and the C procedure it calls."""
+
+    def __init__(self, fexpr, cproc, large):
+        self.fexpr = fexpr
+        self.c = cproc
+        self.large = large
+        self.choice = any(p.type.startswith("TYPE(*)") for p in fexpr.parameters)
+        self.generic = fexpr.name
+        self.specific = fexpr.name + ("_f08ts" if self.choice else "_f08") + \
+            ("_large" if large else "")
+        self.suffix = self.specific.lower()[4:] + "_"     # send_f08ts_
+        self.how = None
+
+    @property
+    def params(self):
+        ps = list(self.fexpr.parameters)
+        return ps[:-1] if self.has_ierror else ps
+
+    @property
+    def has_ierror(self):
+        ps = list(self.fexpr.parameters)
+        return bool(ps) and ps[-1].name == "ierror"
+
+
+def f08_procedures(bindings):
+    """[F08Proc] with .how set, and [(name, why)] of the forms left out."""
+    import pympistandard
+    f77 = {b.name: b for b in bindings}
+    cprocs = {p.name: p for p in genapi.standard_procedures()}
+    procs, left_out = [], []
+    for key in sorted(pympistandard.PROCEDURES):
+        proc = pympistandard.PROCEDURES[key]
+        fexpr = proc.express.f08
+        if fexpr is None:
+            continue
+        if fexpr.name == "MPI_F_sync_reg":
+            fp = F08Proc(fexpr, None, False)
+            fp.how = "buffer"
+            procs.append(fp)
+            continue
+        cexpr = proc.express.iso_c
+        if cexpr is None or genapi.is_mpi5_abi(cexpr.name):
+            continue
+        small = F08Proc(fexpr, cprocs[cexpr.name], False)
+        forms = [small]
+        if proc.has_embiggenment() and proc.express.embiggen.f08 is not None:
+            big = proc.express.embiggen.f08
+            if big.name in F08_OWN_LARGE:
+                forms.append(F08Proc(big, cprocs[proc.express.embiggen.iso_c.name], False))
+            elif big.name != fexpr.name:
+                left_out.append((big.name, "its Fortran callbacks take their arguments "
+                                           "unlike C's (mpif.h's MPI_REGISTER_DATAREP "
+                                           "ignores them too); MPICH has no such name"))
+            elif f08_signature(big) == f08_signature(fexpr):
+                left_out.append((big.name + " (large)", "the same kinds as the small form "
+                                 "(MPI_COUNT_KIND = MPI_ADDRESS_KIND = 8): no generic can "
+                                 "tell them apart, as in MPICH"))
+            else:
+                forms.append(F08Proc(big, cprocs[proc.express.embiggen.iso_c.name], True))
+        for fp in forms:
+            name = fp.c.name
+            f90 = f77.get(name)
+            if name in F08_IN_MODULE:
+                fp.how = "module"
+            elif fp.choice:
+                fp.how = "buffer"
+            elif name in F08_HAND_WRITTEN:
+                fp.how = "hand-written"
+            elif fp.large or name in F08_OWN_LARGE:
+                fp.how = "generated"
+            elif f90 is not None and same_arguments(f90, fp):
+                fp.how = "alias"
+            else:
+                fail(f"{name}: mpi_f08's arguments differ from mpif.h's and it is not "
+                     f"generated: add it to F08_HAND_WRITTEN and write it")
+            procs.append(fp)
+    return procs, left_out
+
+
+def f08_signature(fexpr):
+    """The type and kind of each argument, with the kinds that are all 8 alike."""
+    sig = []
+    for desc, params in fexpr.groupings.items():
+        kind = re.sub(r"MPI_(COUNT|OFFSET)_KIND", "MPI_ADDRESS_KIND", desc.split(",")[0])
+        sig += [(p.name, kind) for p in params]
+    return sorted(sig)
+
+
+def same_arguments(f90, fp):
+    """mpif.h's form and mpi_f08's take the same arguments in the same way."""
+    a = [p.name.lower() for p in f90.fexpr.parameters]
+    b = [p.name.lower() for p in fp.fexpr.parameters]
+    return a == b
+
+
+def f08_buffer_mode(c):
+    """How a non-contiguous array section may reach C procedure c."""
+    base = c.name[:-2] if c.name.endswith("_c") else c.name
+    if base in F08_ADDRESS_ONLY:
+        return "TERN_F08_BUF_ADDRESS"
+    keeps = ("attach" in base.lower() or base.endswith("_begin") or base.endswith("_end")
+             or any(k[0] == "WINDOW" for k in c.kinds)
+             or any(k[0] == "REQUEST" and k[1] != "in" for k in c.kinds))
+    # The library keeps the buffer past the call: a copy cannot stand in.
+    return "TERN_F08_BUF_KEEP" if keeps else "TERN_F08_BUF_COPY"
+
+
+def typed_buffers(c):
+    """{index: name} of the choice buffers followed by a count and a datatype
+    of their own (scalars, in) that describe the whole buffer, when every
+    buffer of c has them: a datatype over a section may then stand in for
+    that count and datatype."""
+    if re.search(r"gather|scatter|alltoall", c.name.lower()):
+        # One block per process: a datatype over the first block's section
+        # would not place the others.
+        return {}
+    found = {}
+    nbuf = 0
+    for i, ((decl, pname), k) in enumerate(zip(c.params, c.kinds)):
+        if k[0] != "BUFFER":
+            continue
+        nbuf += 1
+        if i + 2 >= len(c.params):
+            continue
+        (cdecl, cname), ck = c.params[i + 1], c.kinds[i + 1]
+        dk = c.kinds[i + 2]
+        ctype = base_type(cdecl, cname)[1]
+        if (ctype in ("int", "MPI_Count") and ck[1] == "in" and not ck[2] and not ck[3]
+                and dk[0] == "DATATYPE" and dk[1] == "in" and not dk[2] and not dk[3]):
+            found[i] = pname
+    return found if len(found) == nbuf else {}
+
+
+def f08_error_of(c):
+    """The call that raises a buffer's error on the procedure's object."""
+    for (decl, pname), k in zip(c.params, c.kinds):
+        if k[1] != "in" or k[2] or k[3]:
+            continue
+        if k[0] == "COMMUNICATOR":
+            return f"tern_f08_comm_error(*{pname}, rc)"
+        if k[0] == "WINDOW":
+            return f"tern_f08_win_error(*{pname}, rc)"
+        if k[0] == "FILE":
+            return f"tern_f08_file_error(tern_f_file_f2c(*{pname}), rc)"
+    return "tern_f08_world_error(rc)"
+
+
+def render_f08_c(procs):
+    out = [
+        "/* " + GENERATED,
+        " *",
+        " * The mpi_f08 entry points that are not Fortran 77 ones under another name:",
+        " * the large-count forms (mpi_x_f08_large_), and the C side of the",
+        " * procedures with choice buffers (tern_f08_x), which the Fortran entry",
+        " * points of mpi_f08_buffers.f90 call with a C descriptor per buffer. */",
+        "",
+        '#include "fortran/f08_cdesc.h"',
+        '#include "fortran/f77_runtime.h"',
+    ]
+    for fp in procs:
+        if fp.how not in ("buffer", "generated") or fp.c is None:
+            continue
+        fparams = [F08Param(p) for p in fp.params]
+        if fp.how == "buffer":
+            fname = f"tern_f08_{fp.c.name.lower()[4:]}"
+            lines = render_entry(fp.c, fparams, fp.has_ierror, fname, Emitter(),
+                                 f08_error_of(fp.c))
+        else:
+            lines = render_entry(fp.c, fparams, fp.has_ierror, f"mpi_{fp.suffix}", Emitter())
+            lines.append(f"TERN_F08_PMPIR({fp.suffix})")
+        out.append("")
+        out += lines
+    return "\n".join(out) + "\n"
+
+
+def render_f08_list(procs, left_out):
+    what = {"alias": "Fortran 77 entry point", "hand-written": "hand-written (f77_special.c)",
+            "generated": "generated (f08_bindings.c)", "module": "module procedure (mpi_f08_types)",
+            "buffer": "Fortran entry point (mpi_f08_buffers.f90), C descriptor"}
+    rows = [(f"mpi_{fp.suffix}", what[fp.how]) for fp in procs if fp.how != "module"]
+    rows += [(fp.specific, what[fp.how]) for fp in procs if fp.how == "module"]
+    rows += [(name, "missing: " + why) for name, why in left_out]
+    rows.append(("MPI_Sizeof", "a generic of mpi_f08_types, no external procedure"))
+    width = max(len(n) for n, _ in rows) + 2
+    return "\n".join(f"{n:<{width}}{s}" for n, s in sorted(rows)) + "\n"
+
+
+# ---- Fortran text ----
+
+def fwrap(line, indent):
+    """A free-form statement in lines of at most 100 characters."""
+    text = indent + line
+    if len(text) <= 100:
+        return [text]
+    out, cur = [], indent
+    for word in re.split(r"(?<=,) ", line):
+        if len(cur) + len(word) > 96 and cur.strip():
+            out.append(cur.rstrip() + " &")
+            cur = indent + "    "
+        cur += word + " "
+    out.append(cur.rstrip())
+    return out
+
+
+def f08_declarations(fexpr, c_interop=False):
+    """(use lines, declaration lines, names needed from the modules, hidden
+    lengths) of a pympistandard mpi_f08 expression.  With c_interop, a
+    CHARACTER(LEN=*) argument is declared as C's char array and its length
+    becomes a VALUE argument (the Fortran 77 convention, as C expects it)."""
+    uses, decls, hidden = [], [], []
+    if fexpr.intrinsic:
+        uses.append(fexpr.intrinsic)
+    for desc, params in fexpr.groupings.items():
+        if c_interop and desc.startswith("CHARACTER(LEN=*)"):
+            cdesc = desc.replace("CHARACTER(LEN=*)", "CHARACTER(KIND=C_CHAR)")
+            for p in params:
+                text = str(p)
+                decls.append(f"{cdesc} :: {text if '(' in text else text + '(*)'}")
+                hidden.append(p.name)
+            continue
+        decls.append(f"{desc} :: {', '.join(map(str, params))}")
+    text = " ".join(decls)
+    # Types, kinds, MPI_MAX_ lengths and callback interfaces.
+    needed = sorted(set(re.findall(r"\b(MPI_\w+)", text)))
+    if hidden:
+        uses.append("USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_CHAR, C_SIZE_T")
+        decls.append(f"INTEGER(KIND=C_SIZE_T), VALUE :: {', '.join(h + '_len' for h in hidden)}")
+    return uses, decls, needed, hidden
+
+
+def f08_uses(needed, indent):
+    """USE statements for names of the mpi_f08_types and the constants modules."""
+    types = [n for n in needed if n in HANDLE_TYPES or n == "MPI_Status" or n.endswith("_KIND")]
+    consts = [n for n in needed if n not in types]
+    out = []
+    if types:
+        out += fwrap(f"use :: mpi_f08_types, only : {', '.join(types)}", indent)
+    if consts:
+        out += fwrap(f"use :: mpi_f08_compile_constants, only : {', '.join(consts)}", indent)
+    return out
+
+
+def f08_interface(fexpr, name, indent, head_extra="", module=True, extra_uses=()):
+    """The interface body (or the head of the procedure) of name."""
+    uses, decls, needed, _ = f08_declarations(fexpr)
+    uses = uses + list(extra_uses)
+    args = ", ".join(p.name for p in fexpr.parameters)
+    out = []
+    if fexpr.return_type:
+        out += fwrap(f"function {name}({args}) result(res){head_extra}", indent)
+    else:
+        out += fwrap(f"subroutine {name}({args}){head_extra}", indent)
+    inner = indent + "  "
+    for u in uses:
+        out.append(inner + u)
+    if needed:
+        if module:
+            out += fwrap(f"import :: {', '.join(needed)}", inner)
+        else:
+            out += f08_uses(needed, inner)
+    out.append(inner + "implicit none")
+    for d in decls:
+        out += fwrap(d, inner)
+    if fexpr.return_type:
+        out.append(f"{inner}{fexpr.return_type} :: res")
+    return out
+
+
+def render_f08_buffers(procs):
+    """mpi_f08_buffers.f90: the entry points with choice buffers."""
+    out = ["! " + GENERATED,
+           "! The mpi_f08 procedures with choice buffers, under MPICH's names (and the",
+           "! pmpir_ profiling names).  A program compiled against either library's",
+           "! module passes gfortran's own descriptor for TYPE(*), DIMENSION(..); each",
+           "! procedure hands the buffer on to a BIND(C) function, for which gfortran",
+           "! builds the standard's C descriptor (CFI_cdesc_t, f08_cdesc.c)."]
+    for fp in procs:
+        if fp.how != "buffer":
+            continue
+        args = ", ".join(p.name for p in fp.fexpr.parameters)
+        uses, decls, needed, hidden = f08_declarations(fp.fexpr, c_interop=True)
+        extra = ["USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_SIZE_T"] if hidden else []
+        for prefix in ("MPI", "PMPIR"):
+            name = prefix + fp.specific[3:]
+            out.append("")
+            out += f08_interface(fp.fexpr, name, "", module=False, extra_uses=extra)
+            if fp.c is None:
+                # MPI_F_sync_reg: the call itself is the barrier to the
+                # compiler's code motion; there is nothing to do.
+                out.append(f"end subroutine {name}")
+                continue
+            cname = f"tern_f08_{fp.c.name.lower()[4:]}"
+            cargs = args + "".join(f", {h}_len" for h in hidden)
+            out.append("  interface")
+            out += fwrap(f"subroutine {cname}({cargs}) bind(C, name=\"{cname}\")", "    ")
+            for u in uses:
+                out.append("      " + u)
+            if needed:
+                out += f08_uses(needed, "      ")
+            out.append("      implicit none")
+            for d in decls:
+                out += fwrap(d, "      ")
+            out.append(f"    end subroutine {cname}")
+            out.append("  end interface")
+            actual = args + "".join(f", len({h}, kind=c_size_t)" for h in hidden)
+            out += fwrap(f"call {cname}({actual})", "  ")
+            out.append(f"end subroutine {name}")
+    return "\n".join(out) + "\n"
+
+
+def header_handle_types():
+    """{constant: C handle type} of mpi.h's handle constants."""
+    types = {}
+    cast = re.compile(r"^\(*\((MPI_[A-Za-z]+)\)")
+    for line in HEADER.read_text(encoding="utf-8").splitlines():
+        m = DEFINE_RE.match(line)
+        if not m:
+            continue
+        name, expr = m.group(1), m.group(2).strip()
+        c = cast.match(expr)
+        if c and c.group(1) in HANDLE_TYPES:
+            types[name] = c.group(1)
+        elif expr in types:
+            types[name] = types[expr]
+    for name in ABSENT_DATATYPES:
+        types.setdefault(name, "MPI_Datatype")
+    return types
+
+
+# The bodies of the predefined callbacks, by the end of their names.
+PREDEFINED_BODIES = {
+    "_CONVERSION_FN_NULL_C": ["ierror = 0"],
+    "_NULL_COPY_FN": ["flag = .false.", "ierror = 0"],
+    "_DUP_FN": ["attribute_val_out = attribute_val_in", "flag = .true.", "ierror = 0"],
+    "_NULL_DELETE_FN": ["ierror = 0"],
+    "_CONVERSION_FN_NULL": ["ierror = 0"],
+}
+
+
+def render_f08_module(constants, procs):
+    """mpi_f08.f90: the modules, named as MPICH names them, so that gfortran
+    gives their data and procedures MPICH's names."""
+    import pympistandard
+    out = ["! " + GENERATED,
+           "! `use mpi_f08`: the handle types, the constants, and an interface for each",
+           "! procedure, under MPICH's module and procedure names."]
+
+    # mpi_f08_types
+    sizeof_head, sizeof_body = render_sizeofs(SIZEOF_F08, (("", ", dimension(..)"),), True)
+    out += ["", "module mpi_f08_types",
+            "  use, intrinsic :: iso_fortran_env, only : int8, int16, int32, int64, real32, "
+            "real64, real128",
+            "  implicit none",
+            "  private :: tern_handle_eq, int8, int16, int32, int64, real32, real64, real128"]
+    for name, value in FORTRAN_INTEGERS:
+        out.append(f"  integer, parameter :: {name} = {value}")
+    for t in HANDLE_TYPES:
+        out += [f"  type, bind(C) :: {t}", "    integer :: MPI_VAL", f"  end type {t}"]
+    out += ["  ! MPICH's layout, that of C's MPI_Status: MPI_STATUS_SIZE integers.",
+            "  type, bind(C) :: MPI_Status",
+            "    integer :: count_lo, count_hi_and_cancelled, MPI_SOURCE, MPI_TAG, MPI_ERROR",
+            "  end type MPI_Status"]
+    ops = []
+    for t in HANDLE_TYPES:
+        lt = t.lower()
+        ops.append((lt, t))
+    for op, suffix in (("==", "eq"), ("/=", "neq")):
+        names = []
+        for lt, _ in ops:
+            names += [f"{lt}_{suffix}", f"{lt}_f08_{suffix}_f", f"{lt}_f_{suffix}_f08"]
+        out.append(f"  interface operator({op})")
+        out += fwrap(f"module procedure {', '.join(names)}", "    ")
+        out.append("  end interface")
+    out += sizeof_head
+    out += ["  interface MPI_Status_f082f", "    module procedure mpi_status_f082f",
+            "  end interface",
+            "  interface MPI_Status_f2f08", "    module procedure mpi_status_f2f08",
+            "  end interface", "contains",
+            "  elemental logical function tern_handle_eq(x, y)",
+            "    integer, intent(in) :: x, y", "    tern_handle_eq = x == y",
+            "  end function tern_handle_eq"]
+    for lt, t in ops:
+        for suffix, neg in (("eq", ""), ("neq", ".not. ")):
+            for fname, a, b, av, bv in (
+                    (f"{lt}_{suffix}", f"type({t})", f"type({t})", "x%MPI_VAL", "y%MPI_VAL"),
+                    (f"{lt}_f08_{suffix}_f", f"type({t})", "integer", "x%MPI_VAL", "y"),
+                    (f"{lt}_f_{suffix}_f08", "integer", f"type({t})", "x", "y%MPI_VAL")):
+                out += [f"  elemental logical function {fname}(x, y)",
+                        f"    {a}, intent(in) :: x", f"    {b}, intent(in) :: y",
+                        f"    {fname} = {neg}tern_handle_eq({av}, {bv})",
+                        f"  end function {fname}"]
+    out += ["  subroutine mpi_status_f082f(f08_status, f_status, ierror)",
+            "    type(MPI_Status), intent(in) :: f08_status",
+            "    integer, intent(out) :: f_status(MPI_STATUS_SIZE)",
+            "    integer, optional, intent(out) :: ierror",
+            "    f_status = (/ f08_status%count_lo, f08_status%count_hi_and_cancelled, &",
+            "                  f08_status%MPI_SOURCE, f08_status%MPI_TAG, f08_status%MPI_ERROR /)",
+            "    if (present(ierror)) ierror = 0",
+            "  end subroutine mpi_status_f082f",
+            "  subroutine mpi_status_f2f08(f_status, f08_status, ierror)",
+            "    integer, intent(in) :: f_status(MPI_STATUS_SIZE)",
+            "    type(MPI_Status), intent(out) :: f08_status",
+            "    integer, optional, intent(out) :: ierror",
+            "    f08_status = MPI_Status(f_status(1), f_status(2), f_status(3), f_status(4), &",
+            "                            f_status(5))",
+            "    if (present(ierror)) ierror = 0",
+            "  end subroutine mpi_status_f2f08"]
+    out += sizeof_body
+    out.append("end module mpi_f08_types")
+
+    # mpi_f08_compile_constants
+    types = header_handle_types()
+    out += ["", "module mpi_f08_compile_constants", "  use :: mpi_f08_types", "  implicit none"]
+    for name, value in constants:
+        if name in types:
+            t = types[name]
+            out.append(f"  type({t}), parameter :: {name} = {t}({value})")
+        elif name in WIDE_CONSTANTS:
+            out.append(f"  integer(kind={WIDE_CONSTANTS[name]}), parameter :: {name} = {value}")
+        else:
+            out.append(f"  integer, parameter :: {name} = {value}")
+    out += ["  logical, parameter :: MPI_SUBARRAYS_SUPPORTED = .false.",
+            "  logical, parameter :: MPI_ASYNC_PROTECTS_NONBLOCKING = .false.",
+            "end module mpi_f08_compile_constants"]
+
+    # mpi_f08_link_constants: the sentinels, recognised by their addresses.
+    out += ["", "module mpi_f08_link_constants",
+            "  use, intrinsic :: iso_c_binding, only : c_int",
+            "  use :: mpi_f08_types", "  implicit none", "  private :: c_int",
+            "  type(MPI_Status), bind(C, name=\"MPIR_F08_MPI_STATUS_IGNORE_OBJ\"), target :: &",
+            "      MPI_STATUS_IGNORE",
+            "  type(MPI_Status), bind(C, name=\"MPIR_F08_MPI_STATUSES_IGNORE_OBJ\"), target :: &",
+            "      MPI_STATUSES_IGNORE(1)",
+            "  integer(c_int), bind(C, name=\"MPIR_F08_MPI_IN_PLACE\"), target :: MPI_IN_PLACE",
+            "  integer(c_int), bind(C, name=\"MPIR_F08_MPI_BOTTOM\"), target :: MPI_BOTTOM",
+            "  integer, target :: MPI_ERRCODES_IGNORE(1), MPI_UNWEIGHTED(1), MPI_WEIGHTS_EMPTY(1)",
+            "  character(len=1), target :: MPI_ARGV_NULL(1), MPI_ARGVS_NULL(1, 1)",
+            "end module mpi_f08_link_constants"]
+
+    # mpi_f08_callbacks: the abstract interfaces and the predefined callbacks.
+    out += ["", "module mpi_f08_callbacks", "  use :: mpi_f08_types", "  implicit none"]
+    for key in sorted(pympistandard.CALLBACKS):
+        cb = pympistandard.CALLBACKS[key]
+        forms = [cb.express.f08]
+        if cb.has_embiggenment():
+            forms.append(cb.express.embiggen.f08)
+        for f in forms:
+            if f is None or f.name.startswith("MPI_T_"):
+                continue
+            out.append("  abstract interface")
+            out += f08_interface(f, f.name, "    ")
+            out.append(f"    end subroutine {f.name}")
+            out.append("  end interface")
+    out.append("contains")
+    forms = []
+    for key in sorted(pympistandard.PREDEFINED_FUNCTIONS):
+        pf = pympistandard.PREDEFINED_FUNCTIONS[key]
+        forms.append(pf.express.f08)
+        if pf.has_embiggenment():
+            forms.append(pf.express.embiggen.f08)
+    for f in forms:
+        if f is None:
+            continue
+        body = next(b for end, b in PREDEFINED_BODIES.items() if f.name.endswith(end))
+        lines = f08_interface(f, f.name, "  ", module=False)
+        # In the module, the types come from its own use of mpi_f08_types.
+        out += [l for l in lines if "use :: mpi_f08_" not in l]
+        out += [f"    {b}" for b in body]
+        out.append(f"  end subroutine {f.name}")
+    out.append("end module mpi_f08_callbacks")
+
+    # mpi_f08
+    out += ["", "module mpi_f08", "  use :: mpi_f08_types", "  use :: mpi_f08_compile_constants",
+            "  use :: mpi_f08_link_constants", "  use :: mpi_f08_callbacks", "  implicit none"]
+    out += f08_generics(procs, "MPI", "MPI")
+    out.append("end module mpi_f08")
+
+    # pmpi_f08: the same under PMPI_, bound to MPICH's profiling names.
+    out += ["", "module pmpi_f08", "  use :: mpi_f08_types", "  use :: mpi_f08_compile_constants",
+            "  use :: mpi_f08_link_constants", "  use :: mpi_f08_callbacks", "  implicit none"]
+    out += f08_generics(procs, "PMPI", "PMPIR")
+    out.append("end module pmpi_f08")
+    return "\n".join(out) + "\n"
+
+
+def f08_generics(procs, generic_prefix, specific_prefix):
+    """An interface block per generic name, with its specific procedures."""
+    generics, out = {}, []
+    for fp in procs:
+        if fp.how != "module":
+            generics.setdefault(fp.generic, []).append(fp)
+    for generic in sorted(generics):
+        out.append(f"  interface {generic_prefix}{generic[3:]}")
+        for fp in generics[generic]:
+            specific = specific_prefix + fp.specific[3:]
+            out += f08_interface(fp.fexpr, specific, "    ")
+            kind = "function" if fp.fexpr.return_type else "subroutine"
+            out.append(f"    end {kind} {specific}")
+        out.append("  end interface")
+    return out
+
+
+OUT_F08_CALLS = Path("tests/fortran/f08_calls_gen.f90")
+
+
+def f08_local(desc, param):
+    """A local variable standing for one argument: its declaration, or None
+    for a procedure argument (the stub of its interface is passed)."""
+    if desc.startswith("PROCEDURE("):
+        return None
+    text = str(param)
+    name = param.name
+    if desc.startswith("TYPE(*)"):
+        return f"INTEGER :: {name}(4)"
+    words = [w.strip() for w in desc.split(",")]
+    keep = [w for w in words if not re.match(r"(INTENT|OPTIONAL|VALUE|ASYNCHRONOUS)", w)]
+    # A length given by another argument (MPI_Info_get's valuelen) is a constant here.
+    ftype = re.sub(r"CHARACTER\(LEN=(\*|[a-z]\w*)\)", "CHARACTER(LEN=16)", ", ".join(keep))
+    if "(" in text:
+        dims = text[text.index("(") + 1:-1].split(",")
+        text = name + "(" + ", ".join(d.strip() if d.strip().isdigit() or d.strip() ==
+                                      "MPI_STATUS_SIZE" else "4" for d in dims) + ")"
+    return f"{ftype} :: {text}"
+
+
+def render_f08_calls(procs):
+    """A program that calls every generic of mpi_f08 with the argument types
+    the standard gives (each specific form once), so that building it checks
+    the interfaces resolve and linking it that every specific is defined."""
+    import pympistandard
+    out = ["! " + GENERATED,
+           "! Every procedure of `use mpi_f08`, called once per specific form with",
+           "! arguments of the standard's types.  Built and linked, it shows that each",
+           "! generic resolves and each specific procedure is defined; run, it calls",
+           "! nothing (the calls are behind a condition the test never meets).",
+           "module f08_calls_stubs", "  use :: mpi_f08", "  implicit none", "contains"]
+    stubs = {}
+    for key in sorted(pympistandard.CALLBACKS):
+        cb = pympistandard.CALLBACKS[key]
+        forms = [cb.express.f08] + ([cb.express.embiggen.f08] if cb.has_embiggenment() else [])
+        for f in forms:
+            if f is None or f.name.startswith("MPI_T_"):
+                continue
+            stub = "stub_" + f.name.lower()
+            stubs[f.name] = stub
+            lines = f08_interface(f, stub, "  ", module=False)
+            out += [l for l in lines if "use :: mpi_f08_" not in l]
+            out.append(f"  end subroutine {stub}")
+    out += ["end module f08_calls_stubs", "",
+            "program f08_calls", "  use :: mpi_f08", "  use :: f08_calls_stubs",
+            "  use, intrinsic :: iso_c_binding, only : c_ptr", "  implicit none",
+            "  if (command_argument_count() < 1000) then", "    print *, 'ok'", "    stop",
+            "  end if"]
+    for fp in procs:
+        if fp.how == "module":
+            continue
+        f = fp.fexpr
+        decls, args = [], []
+        for desc, params in f.groupings.items():
+            for p in params:
+                local = f08_local(desc, p)
+                if local is not None:
+                    decls.append(local)
+        for p in f.parameters:
+            if p.type.startswith("PROCEDURE("):
+                args.append(stubs[re.match(r"PROCEDURE\((\w+)\)", p.type).group(1)])
+            else:
+                args.append(p.name)
+        out.append("  block")
+        for d in decls:
+            out += fwrap(d, "    ")
+        if f.return_type:
+            out.append(f"    {f.return_type} :: res")
+            out += fwrap(f"res = {fp.generic}({', '.join(args)})", "    ")
+        else:
+            out += fwrap(f"call {fp.generic}({', '.join(args)})", "    ")
+        out.append("  end block")
+    out.append("end program f08_calls")
+    return "\n".join(out) + "\n"
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -456,10 +1192,17 @@ def main():
     args = ap.parse_args()
     bindings, fortran_only = fortran_procedures()
     outdir = args.outdir.resolve()
-    genapi.write(outdir / OUT_C, render_c(bindings))
+    procs, left_out = f08_procedures(bindings)
+    aliased = {fp.c.name: fp.suffix for fp in procs if fp.how == "alias"}
+    genapi.write(outdir / OUT_C, render_c(bindings, aliased))
     genapi.write(outdir / OUT_LIST, render_list(bindings, fortran_only))
     genapi.write(outdir / OUT_MPIFH, render_mpif(header_constants()))
     genapi.write(outdir / OUT_MOD, render_module())
+    genapi.write(outdir / OUT_F08_MOD, render_f08_module(header_constants(), procs))
+    genapi.write(outdir / OUT_F08_BUF, render_f08_buffers(procs))
+    genapi.write(outdir / OUT_F08_C, render_f08_c(procs))
+    genapi.write(outdir / OUT_F08_LIST, render_f08_list(procs, left_out))
+    genapi.write(outdir / OUT_F08_CALLS, render_f08_calls(procs))
     n = sum(1 for b in bindings if b.name not in HAND_WRITTEN)
     print(f"gen_fortran.py: {len(bindings)} Fortran procedures with a C form, {n} generated",
           file=sys.stderr)

@@ -4,16 +4,20 @@
  * arguments by reference as gfortran passes them, hidden character lengths
  * last, converts what differs from C (LOGICAL, strings, the sentinels of
  * f77_runtime.c, file handles) and calls the C procedure.  The procedures
- * whose mapping needs judgement are in f77_special.c. */
+ * whose mapping needs judgement are in f77_special.c.  The procedures of
+ * `use mpi_f08` without choice buffers pass their arguments in the same
+ * way, so each is its Fortran 77 entry point under MPICH's mpi_f08 names
+ * (TERN_F08_NAMES). */
 
 #include "fortran/f77_runtime.h"
 
 void pmpi_abort_(const MPI_Comm *comm, const int *errorcode, MPI_Fint *ierror)
 {
     int rc = PMPI_Abort(*comm, *errorcode);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_abort, MPI_ABORT)
+TERN_F08_NAMES(mpi_abort, abort_f08_)
 
 void pmpi_accumulate_(const void *origin_addr, const int *origin_count,
                       const MPI_Datatype *origin_datatype, const int *target_rank,
@@ -22,23 +26,25 @@ void pmpi_accumulate_(const void *origin_addr, const int *origin_count,
                       MPI_Fint *ierror)
 {
     int rc = PMPI_Accumulate(tern_f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_accumulate, MPI_ACCUMULATE)
 
 void pmpi_add_error_class_(int *errorclass, MPI_Fint *ierror)
 {
     int rc = PMPI_Add_error_class(errorclass);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_add_error_class, MPI_ADD_ERROR_CLASS)
+TERN_F08_NAMES(mpi_add_error_class, add_error_class_f08_)
 
 void pmpi_add_error_code_(const int *errorclass, int *errorcode, MPI_Fint *ierror)
 {
     int rc = PMPI_Add_error_code(*errorclass, errorcode);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_add_error_code, MPI_ADD_ERROR_CODE)
+TERN_F08_NAMES(mpi_add_error_code, add_error_code_f08_)
 
 void pmpi_add_error_string_(const int *errorcode, const char *string, MPI_Fint *ierror,
                             size_t string_len)
@@ -46,28 +52,31 @@ void pmpi_add_error_string_(const int *errorcode, const char *string, MPI_Fint *
     char *c_string = tern_f_str_in(string, string_len);
     int rc = PMPI_Add_error_string(*errorcode, c_string);
     free(c_string);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_add_error_string, MPI_ADD_ERROR_STRING)
+TERN_F08_NAMES(mpi_add_error_string, add_error_string_f08_)
 
 MPI_Aint pmpi_aint_add_(const MPI_Aint *base, const MPI_Aint *disp)
 {
     return PMPI_Aint_add(*base, *disp);
 }
 TERN_F77_NAMES(mpi_aint_add, MPI_AINT_ADD)
+TERN_F08_NAMES(mpi_aint_add, aint_add_f08_)
 
 MPI_Aint pmpi_aint_diff_(const MPI_Aint *addr1, const MPI_Aint *addr2)
 {
     return PMPI_Aint_diff(*addr1, *addr2);
 }
 TERN_F77_NAMES(mpi_aint_diff, MPI_AINT_DIFF)
+TERN_F08_NAMES(mpi_aint_diff, aint_diff_f08_)
 
 void pmpi_allgather_(const void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype,
                      void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype,
                      const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = PMPI_Allgather(tern_f_buf(sendbuf), *sendcount, *sendtype, tern_f_buf(recvbuf), *recvcount, *recvtype, *comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_allgather, MPI_ALLGATHER)
 
@@ -77,7 +86,7 @@ void pmpi_allgather_init_(const void *sendbuf, const int *sendcount, const MPI_D
                           MPI_Fint *ierror)
 {
     int rc = PMPI_Allgather_init(tern_f_buf(sendbuf), *sendcount, *sendtype, tern_f_buf(recvbuf), *recvcount, *recvtype, *comm, *info, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_allgather_init, MPI_ALLGATHER_INIT)
 
@@ -86,7 +95,7 @@ void pmpi_allgatherv_(const void *sendbuf, const int *sendcount, const MPI_Datat
                       const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = PMPI_Allgatherv(tern_f_buf(sendbuf), *sendcount, *sendtype, tern_f_buf(recvbuf), recvcounts, displs, *recvtype, *comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_allgatherv, MPI_ALLGATHERV)
 
@@ -96,7 +105,7 @@ void pmpi_allgatherv_init_(const void *sendbuf, const int *sendcount, const MPI_
                            MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Allgatherv_init(tern_f_buf(sendbuf), *sendcount, *sendtype, tern_f_buf(recvbuf), recvcounts, displs, *recvtype, *comm, *info, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_allgatherv_init, MPI_ALLGATHERV_INIT)
 
@@ -104,16 +113,17 @@ void pmpi_alloc_mem_(const MPI_Aint *size, const MPI_Info *info, MPI_Aint *basep
                      MPI_Fint *ierror)
 {
     int rc = PMPI_Alloc_mem(*size, *info, baseptr);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_alloc_mem, MPI_ALLOC_MEM)
+TERN_F08_NAMES(mpi_alloc_mem, alloc_mem_f08_)
 
 void pmpi_allreduce_(const void *sendbuf, void *recvbuf, const int *count,
                      const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm,
                      MPI_Fint *ierror)
 {
     int rc = PMPI_Allreduce(tern_f_buf(sendbuf), tern_f_buf(recvbuf), *count, *datatype, *op, *comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_allreduce, MPI_ALLREDUCE)
 
@@ -122,7 +132,7 @@ void pmpi_allreduce_init_(const void *sendbuf, void *recvbuf, const int *count,
                           const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Allreduce_init(tern_f_buf(sendbuf), tern_f_buf(recvbuf), *count, *datatype, *op, *comm, *info, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_allreduce_init, MPI_ALLREDUCE_INIT)
 
@@ -131,7 +141,7 @@ void pmpi_alltoall_(const void *sendbuf, const int *sendcount, const MPI_Datatyp
                     const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = PMPI_Alltoall(tern_f_buf(sendbuf), *sendcount, *sendtype, tern_f_buf(recvbuf), *recvcount, *recvtype, *comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_alltoall, MPI_ALLTOALL)
 
@@ -141,7 +151,7 @@ void pmpi_alltoall_init_(const void *sendbuf, const int *sendcount, const MPI_Da
                          MPI_Fint *ierror)
 {
     int rc = PMPI_Alltoall_init(tern_f_buf(sendbuf), *sendcount, *sendtype, tern_f_buf(recvbuf), *recvcount, *recvtype, *comm, *info, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_alltoall_init, MPI_ALLTOALL_INIT)
 
@@ -151,7 +161,7 @@ void pmpi_alltoallv_(const void *sendbuf, const int sendcounts[], const int sdis
                      MPI_Fint *ierror)
 {
     int rc = PMPI_Alltoallv(tern_f_buf(sendbuf), sendcounts, sdispls, *sendtype, tern_f_buf(recvbuf), recvcounts, rdispls, *recvtype, *comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_alltoallv, MPI_ALLTOALLV)
 
@@ -161,7 +171,7 @@ void pmpi_alltoallv_init_(const void *sendbuf, const int sendcounts[], const int
                           const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Alltoallv_init(tern_f_buf(sendbuf), sendcounts, sdispls, *sendtype, tern_f_buf(recvbuf), recvcounts, rdispls, *recvtype, *comm, *info, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_alltoallv_init, MPI_ALLTOALLV_INIT)
 
@@ -171,7 +181,7 @@ void pmpi_alltoallw_(const void *sendbuf, const int sendcounts[], const int sdis
                      MPI_Fint *ierror)
 {
     int rc = PMPI_Alltoallw(tern_f_buf(sendbuf), sendcounts, sdispls, sendtypes, tern_f_buf(recvbuf), recvcounts, rdispls, recvtypes, *comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_alltoallw, MPI_ALLTOALLW)
 
@@ -181,14 +191,14 @@ void pmpi_alltoallw_init_(const void *sendbuf, const int sendcounts[], const int
                           const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Alltoallw_init(tern_f_buf(sendbuf), sendcounts, sdispls, sendtypes, tern_f_buf(recvbuf), recvcounts, rdispls, recvtypes, *comm, *info, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_alltoallw_init, MPI_ALLTOALLW_INIT)
 
 void pmpi_attr_delete_(const MPI_Comm *comm, const int *keyval, MPI_Fint *ierror)
 {
     int rc = PMPI_Attr_delete(*comm, *keyval);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_attr_delete, MPI_ATTR_DELETE)
 
@@ -196,30 +206,32 @@ void pmpi_attr_put_(const MPI_Comm *comm, const int *keyval, const MPI_Fint *att
                     MPI_Fint *ierror)
 {
     int rc = PMPI_Attr_put(*comm, *keyval, (void *)(MPI_Aint)*attribute_val);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_attr_put, MPI_ATTR_PUT)
 
 void pmpi_barrier_(const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = PMPI_Barrier(*comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_barrier, MPI_BARRIER)
+TERN_F08_NAMES(mpi_barrier, barrier_f08_)
 
 void pmpi_barrier_init_(const MPI_Comm *comm, const MPI_Info *info, MPI_Request *request,
                         MPI_Fint *ierror)
 {
     int rc = PMPI_Barrier_init(*comm, *info, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_barrier_init, MPI_BARRIER_INIT)
+TERN_F08_NAMES(mpi_barrier_init, barrier_init_f08_)
 
 void pmpi_bcast_(void *buffer, const int *count, const MPI_Datatype *datatype, const int *root,
                  const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = PMPI_Bcast(tern_f_buf(buffer), *count, *datatype, *root, *comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_bcast, MPI_BCAST)
 
@@ -228,7 +240,7 @@ void pmpi_bcast_init_(void *buffer, const int *count, const MPI_Datatype *dataty
                       MPI_Fint *ierror)
 {
     int rc = PMPI_Bcast_init(tern_f_buf(buffer), *count, *datatype, *root, *comm, *info, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_bcast_init, MPI_BCAST_INIT)
 
@@ -236,7 +248,7 @@ void pmpi_bsend_(const void *buf, const int *count, const MPI_Datatype *datatype
                  const int *tag, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = PMPI_Bsend(tern_f_buf(buf), *count, *datatype, *dest, *tag, *comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_bsend, MPI_BSEND)
 
@@ -245,116 +257,129 @@ void pmpi_bsend_init_(const void *buf, const int *count, const MPI_Datatype *dat
                       MPI_Fint *ierror)
 {
     int rc = PMPI_Bsend_init(tern_f_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_bsend_init, MPI_BSEND_INIT)
 
 void pmpi_buffer_attach_(void *buffer, const int *size, MPI_Fint *ierror)
 {
     int rc = PMPI_Buffer_attach(tern_f_buf(buffer), *size);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_buffer_attach, MPI_BUFFER_ATTACH)
 
 void pmpi_buffer_detach_(void *buffer_addr, int *size, MPI_Fint *ierror)
 {
     int rc = PMPI_Buffer_detach(buffer_addr, size);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_buffer_detach, MPI_BUFFER_DETACH)
+TERN_F08_NAMES(mpi_buffer_detach, buffer_detach_f08_)
 
 void pmpi_buffer_flush_(MPI_Fint *ierror)
 {
     int rc = PMPI_Buffer_flush();
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_buffer_flush, MPI_BUFFER_FLUSH)
+TERN_F08_NAMES(mpi_buffer_flush, buffer_flush_f08_)
 
 void pmpi_buffer_iflush_(MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Buffer_iflush(request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_buffer_iflush, MPI_BUFFER_IFLUSH)
+TERN_F08_NAMES(mpi_buffer_iflush, buffer_iflush_f08_)
 
 void pmpi_cancel_(MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Cancel(request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_cancel, MPI_CANCEL)
+TERN_F08_NAMES(mpi_cancel, cancel_f08_)
 
 void pmpi_cart_coords_(const MPI_Comm *comm, const int *rank, const int *maxdims, int coords[],
                        MPI_Fint *ierror)
 {
     int rc = PMPI_Cart_coords(*comm, *rank, *maxdims, coords);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_cart_coords, MPI_CART_COORDS)
+TERN_F08_NAMES(mpi_cart_coords, cart_coords_f08_)
 
 void pmpi_cart_create_(const MPI_Comm *comm_old, const int *ndims, const int dims[],
                        const MPI_Fint *periods, const MPI_Fint *reorder, MPI_Comm *comm_cart,
                        MPI_Fint *ierror)
 {
     int rc = PMPI_Cart_create(*comm_old, *ndims, dims, periods, tern_f_l2c(*reorder), comm_cart);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_cart_create, MPI_CART_CREATE)
+TERN_F08_NAMES(mpi_cart_create, cart_create_f08_)
 
 void pmpi_cart_get_(const MPI_Comm *comm, const int *maxdims, int dims[], MPI_Fint *periods,
                     int coords[], MPI_Fint *ierror)
 {
     int rc = PMPI_Cart_get(*comm, *maxdims, dims, periods, coords);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_cart_get, MPI_CART_GET)
+TERN_F08_NAMES(mpi_cart_get, cart_get_f08_)
 
 void pmpi_cart_map_(const MPI_Comm *comm, const int *ndims, const int dims[],
                     const MPI_Fint *periods, int *newrank, MPI_Fint *ierror)
 {
     int rc = PMPI_Cart_map(*comm, *ndims, dims, periods, newrank);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_cart_map, MPI_CART_MAP)
+TERN_F08_NAMES(mpi_cart_map, cart_map_f08_)
 
 void pmpi_cart_rank_(const MPI_Comm *comm, const int coords[], int *rank, MPI_Fint *ierror)
 {
     int rc = PMPI_Cart_rank(*comm, coords, rank);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_cart_rank, MPI_CART_RANK)
+TERN_F08_NAMES(mpi_cart_rank, cart_rank_f08_)
 
 void pmpi_cart_shift_(const MPI_Comm *comm, const int *direction, const int *disp, int *rank_source,
                       int *rank_dest, MPI_Fint *ierror)
 {
     int rc = PMPI_Cart_shift(*comm, *direction, *disp, rank_source, rank_dest);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_cart_shift, MPI_CART_SHIFT)
+TERN_F08_NAMES(mpi_cart_shift, cart_shift_f08_)
 
 void pmpi_cart_sub_(const MPI_Comm *comm, const MPI_Fint *remain_dims, MPI_Comm *newcomm,
                     MPI_Fint *ierror)
 {
     int rc = PMPI_Cart_sub(*comm, remain_dims, newcomm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_cart_sub, MPI_CART_SUB)
+TERN_F08_NAMES(mpi_cart_sub, cart_sub_f08_)
 
 void pmpi_cartdim_get_(const MPI_Comm *comm, int *ndims, MPI_Fint *ierror)
 {
     int rc = PMPI_Cartdim_get(*comm, ndims);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_cartdim_get, MPI_CARTDIM_GET)
+TERN_F08_NAMES(mpi_cartdim_get, cartdim_get_f08_)
 
 void pmpi_close_port_(const char *port_name, MPI_Fint *ierror, size_t port_name_len)
 {
     char *c_port_name = tern_f_str_in(port_name, port_name_len);
     int rc = PMPI_Close_port(c_port_name);
     free(c_port_name);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_close_port, MPI_CLOSE_PORT)
+TERN_F08_NAMES(mpi_close_port, close_port_f08_)
 
 void pmpi_comm_accept_(const char *port_name, const MPI_Info *info, const int *root,
                        const MPI_Comm *comm, MPI_Comm *newcomm, MPI_Fint *ierror,
@@ -363,30 +388,33 @@ void pmpi_comm_accept_(const char *port_name, const MPI_Info *info, const int *r
     char *c_port_name = tern_f_str_in(port_name, port_name_len);
     int rc = PMPI_Comm_accept(c_port_name, *info, *root, *comm, newcomm);
     free(c_port_name);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_accept, MPI_COMM_ACCEPT)
+TERN_F08_NAMES(mpi_comm_accept, comm_accept_f08_)
 
 void pmpi_comm_attach_buffer_(const MPI_Comm *comm, void *buffer, const int *size, MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_attach_buffer(*comm, tern_f_buf(buffer), *size);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_attach_buffer, MPI_COMM_ATTACH_BUFFER)
 
 void pmpi_comm_call_errhandler_(const MPI_Comm *comm, const int *errorcode, MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_call_errhandler(*comm, *errorcode);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_call_errhandler, MPI_COMM_CALL_ERRHANDLER)
+TERN_F08_NAMES(mpi_comm_call_errhandler, comm_call_errhandler_f08_)
 
 void pmpi_comm_compare_(const MPI_Comm *comm1, const MPI_Comm *comm2, int *result, MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_compare(*comm1, *comm2, result);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_compare, MPI_COMM_COMPARE)
+TERN_F08_NAMES(mpi_comm_compare, comm_compare_f08_)
 
 void pmpi_comm_connect_(const char *port_name, const MPI_Info *info, const int *root,
                         const MPI_Comm *comm, MPI_Comm *newcomm, MPI_Fint *ierror,
@@ -395,25 +423,28 @@ void pmpi_comm_connect_(const char *port_name, const MPI_Info *info, const int *
     char *c_port_name = tern_f_str_in(port_name, port_name_len);
     int rc = PMPI_Comm_connect(c_port_name, *info, *root, *comm, newcomm);
     free(c_port_name);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_connect, MPI_COMM_CONNECT)
+TERN_F08_NAMES(mpi_comm_connect, comm_connect_f08_)
 
 void pmpi_comm_create_(const MPI_Comm *comm, const MPI_Group *group, MPI_Comm *newcomm,
                        MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_create(*comm, *group, newcomm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_create, MPI_COMM_CREATE)
+TERN_F08_NAMES(mpi_comm_create, comm_create_f08_)
 
 void pmpi_comm_create_errhandler_(MPI_Comm_errhandler_function *comm_errhandler_fn,
                                   MPI_Errhandler *errhandler, MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_create_errhandler(comm_errhandler_fn, errhandler);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_create_errhandler, MPI_COMM_CREATE_ERRHANDLER)
+TERN_F08_NAMES(mpi_comm_create_errhandler, comm_create_errhandler_f08_)
 
 void pmpi_comm_create_from_group_(const MPI_Group *group, const char *stringtag,
                                   const MPI_Info *info, const MPI_Errhandler *errhandler,
@@ -422,88 +453,100 @@ void pmpi_comm_create_from_group_(const MPI_Group *group, const char *stringtag,
     char *c_stringtag = tern_f_str_in(stringtag, stringtag_len);
     int rc = PMPI_Comm_create_from_group(*group, c_stringtag, *info, *errhandler, newcomm);
     free(c_stringtag);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_create_from_group, MPI_COMM_CREATE_FROM_GROUP)
+TERN_F08_NAMES(mpi_comm_create_from_group, comm_create_from_group_f08_)
 
 void pmpi_comm_create_group_(const MPI_Comm *comm, const MPI_Group *group, const int *tag,
                              MPI_Comm *newcomm, MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_create_group(*comm, *group, *tag, newcomm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_create_group, MPI_COMM_CREATE_GROUP)
+TERN_F08_NAMES(mpi_comm_create_group, comm_create_group_f08_)
 
 void pmpi_comm_delete_attr_(const MPI_Comm *comm, const int *comm_keyval, MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_delete_attr(*comm, *comm_keyval);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_delete_attr, MPI_COMM_DELETE_ATTR)
+TERN_F08_NAMES(mpi_comm_delete_attr, comm_delete_attr_f08_)
 
 void pmpi_comm_detach_buffer_(const MPI_Comm *comm, void *buffer_addr, int *size, MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_detach_buffer(*comm, buffer_addr, size);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_detach_buffer, MPI_COMM_DETACH_BUFFER)
+TERN_F08_NAMES(mpi_comm_detach_buffer, comm_detach_buffer_f08_)
 
 void pmpi_comm_disconnect_(MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_disconnect(comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_disconnect, MPI_COMM_DISCONNECT)
+TERN_F08_NAMES(mpi_comm_disconnect, comm_disconnect_f08_)
 
 void pmpi_comm_dup_(const MPI_Comm *comm, MPI_Comm *newcomm, MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_dup(*comm, newcomm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_dup, MPI_COMM_DUP)
+TERN_F08_NAMES(mpi_comm_dup, comm_dup_f08_)
 
 void pmpi_comm_dup_with_info_(const MPI_Comm *comm, const MPI_Info *info, MPI_Comm *newcomm,
                               MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_dup_with_info(*comm, *info, newcomm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_dup_with_info, MPI_COMM_DUP_WITH_INFO)
+TERN_F08_NAMES(mpi_comm_dup_with_info, comm_dup_with_info_f08_)
 
 void pmpi_comm_flush_buffer_(const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_flush_buffer(*comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_flush_buffer, MPI_COMM_FLUSH_BUFFER)
+TERN_F08_NAMES(mpi_comm_flush_buffer, comm_flush_buffer_f08_)
 
 void pmpi_comm_free_(MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_free(comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_free, MPI_COMM_FREE)
+TERN_F08_NAMES(mpi_comm_free, comm_free_f08_)
 
 void pmpi_comm_free_keyval_(int *comm_keyval, MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_free_keyval(comm_keyval);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_free_keyval, MPI_COMM_FREE_KEYVAL)
+TERN_F08_NAMES(mpi_comm_free_keyval, comm_free_keyval_f08_)
 
 void pmpi_comm_get_errhandler_(const MPI_Comm *comm, MPI_Errhandler *errhandler, MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_get_errhandler(*comm, errhandler);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_get_errhandler, MPI_COMM_GET_ERRHANDLER)
+TERN_F08_NAMES(mpi_comm_get_errhandler, comm_get_errhandler_f08_)
 
 void pmpi_comm_get_info_(const MPI_Comm *comm, MPI_Info *info_used, MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_get_info(*comm, info_used);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_get_info, MPI_COMM_GET_INFO)
+TERN_F08_NAMES(mpi_comm_get_info, comm_get_info_f08_)
 
 void pmpi_comm_get_name_(const MPI_Comm *comm, char *comm_name, int *resultlen, MPI_Fint *ierror,
                          size_t comm_name_len)
@@ -511,97 +554,110 @@ void pmpi_comm_get_name_(const MPI_Comm *comm, char *comm_name, int *resultlen, 
     char *c_comm_name = tern_f_str_out_buf(comm_name_len);
     int rc = PMPI_Comm_get_name(*comm, c_comm_name, resultlen);
     tern_f_str_out(comm_name, comm_name_len, c_comm_name);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_get_name, MPI_COMM_GET_NAME)
+TERN_F08_NAMES(mpi_comm_get_name, comm_get_name_f08_)
 
 void pmpi_comm_get_parent_(MPI_Comm *parent, MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_get_parent(parent);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_get_parent, MPI_COMM_GET_PARENT)
+TERN_F08_NAMES(mpi_comm_get_parent, comm_get_parent_f08_)
 
 void pmpi_comm_group_(const MPI_Comm *comm, MPI_Group *group, MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_group(*comm, group);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_group, MPI_COMM_GROUP)
+TERN_F08_NAMES(mpi_comm_group, comm_group_f08_)
 
 void pmpi_comm_idup_(const MPI_Comm *comm, MPI_Comm *newcomm, MPI_Request *request,
                      MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_idup(*comm, newcomm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_idup, MPI_COMM_IDUP)
+TERN_F08_NAMES(mpi_comm_idup, comm_idup_f08_)
 
 void pmpi_comm_idup_with_info_(const MPI_Comm *comm, const MPI_Info *info, MPI_Comm *newcomm,
                                MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_idup_with_info(*comm, *info, newcomm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_idup_with_info, MPI_COMM_IDUP_WITH_INFO)
+TERN_F08_NAMES(mpi_comm_idup_with_info, comm_idup_with_info_f08_)
 
 void pmpi_comm_iflush_buffer_(const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_iflush_buffer(*comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_iflush_buffer, MPI_COMM_IFLUSH_BUFFER)
+TERN_F08_NAMES(mpi_comm_iflush_buffer, comm_iflush_buffer_f08_)
 
 void pmpi_comm_join_(const int *fd, MPI_Comm *intercomm, MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_join(*fd, intercomm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_join, MPI_COMM_JOIN)
+TERN_F08_NAMES(mpi_comm_join, comm_join_f08_)
 
 void pmpi_comm_rank_(const MPI_Comm *comm, int *rank, MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_rank(*comm, rank);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_rank, MPI_COMM_RANK)
+TERN_F08_NAMES(mpi_comm_rank, comm_rank_f08_)
 
 void pmpi_comm_remote_group_(const MPI_Comm *comm, MPI_Group *group, MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_remote_group(*comm, group);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_remote_group, MPI_COMM_REMOTE_GROUP)
+TERN_F08_NAMES(mpi_comm_remote_group, comm_remote_group_f08_)
 
 void pmpi_comm_remote_size_(const MPI_Comm *comm, int *size, MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_remote_size(*comm, size);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_remote_size, MPI_COMM_REMOTE_SIZE)
+TERN_F08_NAMES(mpi_comm_remote_size, comm_remote_size_f08_)
 
 void pmpi_comm_set_attr_(const MPI_Comm *comm, const int *comm_keyval,
                          const MPI_Aint *attribute_val, MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_set_attr(*comm, *comm_keyval, (void *)*attribute_val);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_set_attr, MPI_COMM_SET_ATTR)
+TERN_F08_NAMES(mpi_comm_set_attr, comm_set_attr_f08_)
 
 void pmpi_comm_set_errhandler_(const MPI_Comm *comm, const MPI_Errhandler *errhandler,
                                MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_set_errhandler(*comm, *errhandler);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_set_errhandler, MPI_COMM_SET_ERRHANDLER)
+TERN_F08_NAMES(mpi_comm_set_errhandler, comm_set_errhandler_f08_)
 
 void pmpi_comm_set_info_(const MPI_Comm *comm, const MPI_Info *info, MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_set_info(*comm, *info);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_set_info, MPI_COMM_SET_INFO)
+TERN_F08_NAMES(mpi_comm_set_info, comm_set_info_f08_)
 
 void pmpi_comm_set_name_(const MPI_Comm *comm, const char *comm_name, MPI_Fint *ierror,
                          size_t comm_name_len)
@@ -609,57 +665,63 @@ void pmpi_comm_set_name_(const MPI_Comm *comm, const char *comm_name, MPI_Fint *
     char *c_comm_name = tern_f_str_in(comm_name, comm_name_len);
     int rc = PMPI_Comm_set_name(*comm, c_comm_name);
     free(c_comm_name);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_set_name, MPI_COMM_SET_NAME)
+TERN_F08_NAMES(mpi_comm_set_name, comm_set_name_f08_)
 
 void pmpi_comm_size_(const MPI_Comm *comm, int *size, MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_size(*comm, size);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_size, MPI_COMM_SIZE)
+TERN_F08_NAMES(mpi_comm_size, comm_size_f08_)
 
 void pmpi_comm_split_(const MPI_Comm *comm, const int *color, const int *key, MPI_Comm *newcomm,
                       MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_split(*comm, *color, *key, newcomm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_split, MPI_COMM_SPLIT)
+TERN_F08_NAMES(mpi_comm_split, comm_split_f08_)
 
 void pmpi_comm_split_type_(const MPI_Comm *comm, const int *split_type, const int *key,
                            const MPI_Info *info, MPI_Comm *newcomm, MPI_Fint *ierror)
 {
     int rc = PMPI_Comm_split_type(*comm, *split_type, *key, *info, newcomm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_split_type, MPI_COMM_SPLIT_TYPE)
+TERN_F08_NAMES(mpi_comm_split_type, comm_split_type_f08_)
 
 void pmpi_comm_test_inter_(const MPI_Comm *comm, MPI_Fint *flag, MPI_Fint *ierror)
 {
     int c_flag = 0;
     int rc = PMPI_Comm_test_inter(*comm, &c_flag);
     *flag = tern_c_l2f(c_flag);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_comm_test_inter, MPI_COMM_TEST_INTER)
+TERN_F08_NAMES(mpi_comm_test_inter, comm_test_inter_f08_)
 
 void pmpi_compare_and_swap_(const void *origin_addr, const void *compare_addr, void *result_addr,
                             const MPI_Datatype *datatype, const int *target_rank,
                             const MPI_Aint *target_disp, const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = PMPI_Compare_and_swap(tern_f_buf(origin_addr), tern_f_buf(compare_addr), tern_f_buf(result_addr), *datatype, *target_rank, *target_disp, *win);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_compare_and_swap, MPI_COMPARE_AND_SWAP)
 
 void pmpi_dims_create_(const int *nnodes, const int *ndims, int dims[], MPI_Fint *ierror)
 {
     int rc = PMPI_Dims_create(*nnodes, *ndims, dims);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_dims_create, MPI_DIMS_CREATE)
+TERN_F08_NAMES(mpi_dims_create, dims_create_f08_)
 
 void pmpi_dist_graph_create_(const MPI_Comm *comm_old, const int *n, const int sources[],
                              const int degrees[], const int destinations[], const MPI_Fint *weights,
@@ -667,9 +729,10 @@ void pmpi_dist_graph_create_(const MPI_Comm *comm_old, const int *n, const int s
                              MPI_Comm *comm_dist_graph, MPI_Fint *ierror)
 {
     int rc = PMPI_Dist_graph_create(*comm_old, *n, sources, degrees, destinations, tern_f_weights(weights), *info, tern_f_l2c(*reorder), comm_dist_graph);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_dist_graph_create, MPI_DIST_GRAPH_CREATE)
+TERN_F08_NAMES(mpi_dist_graph_create, dist_graph_create_f08_)
 
 void pmpi_dist_graph_create_adjacent_(const MPI_Comm *comm_old, const int *indegree,
                                       const int sources[], const MPI_Fint *sourceweights,
@@ -679,18 +742,20 @@ void pmpi_dist_graph_create_adjacent_(const MPI_Comm *comm_old, const int *indeg
                                       MPI_Fint *ierror)
 {
     int rc = PMPI_Dist_graph_create_adjacent(*comm_old, *indegree, sources, tern_f_weights(sourceweights), *outdegree, destinations, tern_f_weights(destweights), *info, tern_f_l2c(*reorder), comm_dist_graph);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_dist_graph_create_adjacent, MPI_DIST_GRAPH_CREATE_ADJACENT)
+TERN_F08_NAMES(mpi_dist_graph_create_adjacent, dist_graph_create_adjacent_f08_)
 
 void pmpi_dist_graph_neighbors_(const MPI_Comm *comm, const int *maxindegree, int sources[],
                                 MPI_Fint *sourceweights, const int *maxoutdegree,
                                 int destinations[], MPI_Fint *destweights, MPI_Fint *ierror)
 {
     int rc = PMPI_Dist_graph_neighbors(*comm, *maxindegree, sources, tern_f_weights(sourceweights), *maxoutdegree, destinations, tern_f_weights(destweights));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_dist_graph_neighbors, MPI_DIST_GRAPH_NEIGHBORS)
+TERN_F08_NAMES(mpi_dist_graph_neighbors, dist_graph_neighbors_f08_)
 
 void pmpi_dist_graph_neighbors_count_(const MPI_Comm *comm, int *indegree, int *outdegree,
                                       MPI_Fint *weighted, MPI_Fint *ierror)
@@ -698,23 +763,26 @@ void pmpi_dist_graph_neighbors_count_(const MPI_Comm *comm, int *indegree, int *
     int c_weighted = 0;
     int rc = PMPI_Dist_graph_neighbors_count(*comm, indegree, outdegree, &c_weighted);
     *weighted = tern_c_l2f(c_weighted);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_dist_graph_neighbors_count, MPI_DIST_GRAPH_NEIGHBORS_COUNT)
+TERN_F08_NAMES(mpi_dist_graph_neighbors_count, dist_graph_neighbors_count_f08_)
 
 void pmpi_errhandler_free_(MPI_Errhandler *errhandler, MPI_Fint *ierror)
 {
     int rc = PMPI_Errhandler_free(errhandler);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_errhandler_free, MPI_ERRHANDLER_FREE)
+TERN_F08_NAMES(mpi_errhandler_free, errhandler_free_f08_)
 
 void pmpi_error_class_(const int *errorcode, int *errorclass, MPI_Fint *ierror)
 {
     int rc = PMPI_Error_class(*errorcode, errorclass);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_error_class, MPI_ERROR_CLASS)
+TERN_F08_NAMES(mpi_error_class, error_class_f08_)
 
 void pmpi_error_string_(const int *errorcode, char *string, int *resultlen, MPI_Fint *ierror,
                         size_t string_len)
@@ -722,16 +790,17 @@ void pmpi_error_string_(const int *errorcode, char *string, int *resultlen, MPI_
     char *c_string = tern_f_str_out_buf(string_len);
     int rc = PMPI_Error_string(*errorcode, c_string, resultlen);
     tern_f_str_out(string, string_len, c_string);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_error_string, MPI_ERROR_STRING)
+TERN_F08_NAMES(mpi_error_string, error_string_f08_)
 
 void pmpi_exscan_(const void *sendbuf, void *recvbuf, const int *count,
                   const MPI_Datatype *datatype, const MPI_Op *op, const MPI_Comm *comm,
                   MPI_Fint *ierror)
 {
     int rc = PMPI_Exscan(tern_f_buf(sendbuf), tern_f_buf(recvbuf), *count, *datatype, *op, *comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_exscan, MPI_EXSCAN)
 
@@ -740,7 +809,7 @@ void pmpi_exscan_init_(const void *sendbuf, void *recvbuf, const int *count,
                        const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Exscan_init(tern_f_buf(sendbuf), tern_f_buf(recvbuf), *count, *datatype, *op, *comm, *info, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_exscan_init, MPI_EXSCAN_INIT)
 
@@ -749,33 +818,36 @@ void pmpi_fetch_and_op_(const void *origin_addr, void *result_addr, const MPI_Da
                         const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = PMPI_Fetch_and_op(tern_f_buf(origin_addr), tern_f_buf(result_addr), *datatype, *target_rank, *target_disp, *op, *win);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_fetch_and_op, MPI_FETCH_AND_OP)
 
 void pmpi_file_call_errhandler_(const MPI_Fint *fh, const int *errorcode, MPI_Fint *ierror)
 {
     int rc = PMPI_File_call_errhandler(tern_f_file_f2c(*fh), *errorcode);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_call_errhandler, MPI_FILE_CALL_ERRHANDLER)
+TERN_F08_NAMES(mpi_file_call_errhandler, file_call_errhandler_f08_)
 
 void pmpi_file_close_(MPI_Fint *fh, MPI_Fint *ierror)
 {
     MPI_File c_fh = tern_f_file_f2c(*fh);
     int rc = PMPI_File_close(&c_fh);
     *fh = tern_f_file_c2f(c_fh);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_close, MPI_FILE_CLOSE)
+TERN_F08_NAMES(mpi_file_close, file_close_f08_)
 
 void pmpi_file_create_errhandler_(MPI_File_errhandler_function *file_errhandler_fn,
                                   MPI_Errhandler *errhandler, MPI_Fint *ierror)
 {
     int rc = PMPI_File_create_errhandler(file_errhandler_fn, errhandler);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_create_errhandler, MPI_FILE_CREATE_ERRHANDLER)
+TERN_F08_NAMES(mpi_file_create_errhandler, file_create_errhandler_f08_)
 
 void pmpi_file_delete_(const char *filename, const MPI_Info *info, MPI_Fint *ierror,
                        size_t filename_len)
@@ -783,83 +855,94 @@ void pmpi_file_delete_(const char *filename, const MPI_Info *info, MPI_Fint *ier
     char *c_filename = tern_f_str_in(filename, filename_len);
     int rc = PMPI_File_delete(c_filename, *info);
     free(c_filename);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_delete, MPI_FILE_DELETE)
+TERN_F08_NAMES(mpi_file_delete, file_delete_f08_)
 
 void pmpi_file_get_amode_(const MPI_Fint *fh, int *amode, MPI_Fint *ierror)
 {
     int rc = PMPI_File_get_amode(tern_f_file_f2c(*fh), amode);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_get_amode, MPI_FILE_GET_AMODE)
+TERN_F08_NAMES(mpi_file_get_amode, file_get_amode_f08_)
 
 void pmpi_file_get_atomicity_(const MPI_Fint *fh, MPI_Fint *flag, MPI_Fint *ierror)
 {
     int c_flag = 0;
     int rc = PMPI_File_get_atomicity(tern_f_file_f2c(*fh), &c_flag);
     *flag = tern_c_l2f(c_flag);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_get_atomicity, MPI_FILE_GET_ATOMICITY)
+TERN_F08_NAMES(mpi_file_get_atomicity, file_get_atomicity_f08_)
 
 void pmpi_file_get_byte_offset_(const MPI_Fint *fh, const MPI_Offset *offset, MPI_Offset *disp,
                                 MPI_Fint *ierror)
 {
     int rc = PMPI_File_get_byte_offset(tern_f_file_f2c(*fh), *offset, disp);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_get_byte_offset, MPI_FILE_GET_BYTE_OFFSET)
+TERN_F08_NAMES(mpi_file_get_byte_offset, file_get_byte_offset_f08_)
 
 void pmpi_file_get_errhandler_(const MPI_Fint *file, MPI_Errhandler *errhandler, MPI_Fint *ierror)
 {
     int rc = PMPI_File_get_errhandler(tern_f_file_f2c(*file), errhandler);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_get_errhandler, MPI_FILE_GET_ERRHANDLER)
+TERN_F08_NAMES(mpi_file_get_errhandler, file_get_errhandler_f08_)
 
 void pmpi_file_get_group_(const MPI_Fint *fh, MPI_Group *group, MPI_Fint *ierror)
 {
     int rc = PMPI_File_get_group(tern_f_file_f2c(*fh), group);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_get_group, MPI_FILE_GET_GROUP)
+TERN_F08_NAMES(mpi_file_get_group, file_get_group_f08_)
 
 void pmpi_file_get_info_(const MPI_Fint *fh, MPI_Info *info_used, MPI_Fint *ierror)
 {
     int rc = PMPI_File_get_info(tern_f_file_f2c(*fh), info_used);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_get_info, MPI_FILE_GET_INFO)
+TERN_F08_NAMES(mpi_file_get_info, file_get_info_f08_)
 
 void pmpi_file_get_position_(const MPI_Fint *fh, MPI_Offset *offset, MPI_Fint *ierror)
 {
     int rc = PMPI_File_get_position(tern_f_file_f2c(*fh), offset);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_get_position, MPI_FILE_GET_POSITION)
+TERN_F08_NAMES(mpi_file_get_position, file_get_position_f08_)
 
 void pmpi_file_get_position_shared_(const MPI_Fint *fh, MPI_Offset *offset, MPI_Fint *ierror)
 {
     int rc = PMPI_File_get_position_shared(tern_f_file_f2c(*fh), offset);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_get_position_shared, MPI_FILE_GET_POSITION_SHARED)
+TERN_F08_NAMES(mpi_file_get_position_shared, file_get_position_shared_f08_)
 
 void pmpi_file_get_size_(const MPI_Fint *fh, MPI_Offset *size, MPI_Fint *ierror)
 {
     int rc = PMPI_File_get_size(tern_f_file_f2c(*fh), size);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_get_size, MPI_FILE_GET_SIZE)
+TERN_F08_NAMES(mpi_file_get_size, file_get_size_f08_)
 
 void pmpi_file_get_type_extent_(const MPI_Fint *fh, const MPI_Datatype *datatype, MPI_Aint *extent,
                                 MPI_Fint *ierror)
 {
     int rc = PMPI_File_get_type_extent(tern_f_file_f2c(*fh), *datatype, extent);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_get_type_extent, MPI_FILE_GET_TYPE_EXTENT)
+TERN_F08_NAMES(mpi_file_get_type_extent, file_get_type_extent_f08_)
 
 void pmpi_file_get_view_(const MPI_Fint *fh, MPI_Offset *disp, MPI_Datatype *etype,
                          MPI_Datatype *filetype, char *datarep, MPI_Fint *ierror,
@@ -868,15 +951,16 @@ void pmpi_file_get_view_(const MPI_Fint *fh, MPI_Offset *disp, MPI_Datatype *ety
     char *c_datarep = tern_f_str_out_buf(datarep_len);
     int rc = PMPI_File_get_view(tern_f_file_f2c(*fh), disp, etype, filetype, c_datarep);
     tern_f_str_out(datarep, datarep_len, c_datarep);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_get_view, MPI_FILE_GET_VIEW)
+TERN_F08_NAMES(mpi_file_get_view, file_get_view_f08_)
 
 void pmpi_file_iread_(const MPI_Fint *fh, void *buf, const int *count, const MPI_Datatype *datatype,
                       MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_File_iread(tern_f_file_f2c(*fh), tern_f_buf(buf), *count, *datatype, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_iread, MPI_FILE_IREAD)
 
@@ -884,7 +968,7 @@ void pmpi_file_iread_all_(const MPI_Fint *fh, void *buf, const int *count,
                           const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_File_iread_all(tern_f_file_f2c(*fh), tern_f_buf(buf), *count, *datatype, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_iread_all, MPI_FILE_IREAD_ALL)
 
@@ -892,7 +976,7 @@ void pmpi_file_iread_at_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf
                          const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_File_iread_at(tern_f_file_f2c(*fh), *offset, tern_f_buf(buf), *count, *datatype, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_iread_at, MPI_FILE_IREAD_AT)
 
@@ -901,7 +985,7 @@ void pmpi_file_iread_at_all_(const MPI_Fint *fh, const MPI_Offset *offset, void 
                              MPI_Fint *ierror)
 {
     int rc = PMPI_File_iread_at_all(tern_f_file_f2c(*fh), *offset, tern_f_buf(buf), *count, *datatype, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_iread_at_all, MPI_FILE_IREAD_AT_ALL)
 
@@ -909,7 +993,7 @@ void pmpi_file_iread_shared_(const MPI_Fint *fh, void *buf, const int *count,
                              const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_File_iread_shared(tern_f_file_f2c(*fh), tern_f_buf(buf), *count, *datatype, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_iread_shared, MPI_FILE_IREAD_SHARED)
 
@@ -917,7 +1001,7 @@ void pmpi_file_iwrite_(const MPI_Fint *fh, const void *buf, const int *count,
                        const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_File_iwrite(tern_f_file_f2c(*fh), tern_f_buf(buf), *count, *datatype, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_iwrite, MPI_FILE_IWRITE)
 
@@ -925,7 +1009,7 @@ void pmpi_file_iwrite_all_(const MPI_Fint *fh, const void *buf, const int *count
                            const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_File_iwrite_all(tern_f_file_f2c(*fh), tern_f_buf(buf), *count, *datatype, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_iwrite_all, MPI_FILE_IWRITE_ALL)
 
@@ -934,7 +1018,7 @@ void pmpi_file_iwrite_at_(const MPI_Fint *fh, const MPI_Offset *offset, const vo
                           MPI_Fint *ierror)
 {
     int rc = PMPI_File_iwrite_at(tern_f_file_f2c(*fh), *offset, tern_f_buf(buf), *count, *datatype, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_iwrite_at, MPI_FILE_IWRITE_AT)
 
@@ -943,7 +1027,7 @@ void pmpi_file_iwrite_at_all_(const MPI_Fint *fh, const MPI_Offset *offset, cons
                               MPI_Fint *ierror)
 {
     int rc = PMPI_File_iwrite_at_all(tern_f_file_f2c(*fh), *offset, tern_f_buf(buf), *count, *datatype, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_iwrite_at_all, MPI_FILE_IWRITE_AT_ALL)
 
@@ -951,7 +1035,7 @@ void pmpi_file_iwrite_shared_(const MPI_Fint *fh, const void *buf, const int *co
                               const MPI_Datatype *datatype, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_File_iwrite_shared(tern_f_file_f2c(*fh), tern_f_buf(buf), *count, *datatype, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_iwrite_shared, MPI_FILE_IWRITE_SHARED)
 
@@ -963,22 +1047,24 @@ void pmpi_file_open_(const MPI_Comm *comm, const char *filename, const int *amod
     int rc = PMPI_File_open(*comm, c_filename, *amode, *info, &c_fh);
     free(c_filename);
     *fh = tern_f_file_c2f(c_fh);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_open, MPI_FILE_OPEN)
+TERN_F08_NAMES(mpi_file_open, file_open_f08_)
 
 void pmpi_file_preallocate_(const MPI_Fint *fh, const MPI_Offset *size, MPI_Fint *ierror)
 {
     int rc = PMPI_File_preallocate(tern_f_file_f2c(*fh), *size);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_preallocate, MPI_FILE_PREALLOCATE)
+TERN_F08_NAMES(mpi_file_preallocate, file_preallocate_f08_)
 
 void pmpi_file_read_(const MPI_Fint *fh, void *buf, const int *count, const MPI_Datatype *datatype,
                      MPI_Fint *status, MPI_Fint *ierror)
 {
     int rc = PMPI_File_read(tern_f_file_f2c(*fh), tern_f_buf(buf), *count, *datatype, tern_f_status(status));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_read, MPI_FILE_READ)
 
@@ -986,7 +1072,7 @@ void pmpi_file_read_all_(const MPI_Fint *fh, void *buf, const int *count,
                          const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
     int rc = PMPI_File_read_all(tern_f_file_f2c(*fh), tern_f_buf(buf), *count, *datatype, tern_f_status(status));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_read_all, MPI_FILE_READ_ALL)
 
@@ -994,14 +1080,14 @@ void pmpi_file_read_all_begin_(const MPI_Fint *fh, void *buf, const int *count,
                                const MPI_Datatype *datatype, MPI_Fint *ierror)
 {
     int rc = PMPI_File_read_all_begin(tern_f_file_f2c(*fh), tern_f_buf(buf), *count, *datatype);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_read_all_begin, MPI_FILE_READ_ALL_BEGIN)
 
 void pmpi_file_read_all_end_(const MPI_Fint *fh, void *buf, MPI_Fint *status, MPI_Fint *ierror)
 {
     int rc = PMPI_File_read_all_end(tern_f_file_f2c(*fh), tern_f_buf(buf), tern_f_status(status));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_read_all_end, MPI_FILE_READ_ALL_END)
 
@@ -1009,7 +1095,7 @@ void pmpi_file_read_at_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf,
                         const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
     int rc = PMPI_File_read_at(tern_f_file_f2c(*fh), *offset, tern_f_buf(buf), *count, *datatype, tern_f_status(status));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_read_at, MPI_FILE_READ_AT)
 
@@ -1018,7 +1104,7 @@ void pmpi_file_read_at_all_(const MPI_Fint *fh, const MPI_Offset *offset, void *
                             MPI_Fint *ierror)
 {
     int rc = PMPI_File_read_at_all(tern_f_file_f2c(*fh), *offset, tern_f_buf(buf), *count, *datatype, tern_f_status(status));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_read_at_all, MPI_FILE_READ_AT_ALL)
 
@@ -1026,14 +1112,14 @@ void pmpi_file_read_at_all_begin_(const MPI_Fint *fh, const MPI_Offset *offset, 
                                   const int *count, const MPI_Datatype *datatype, MPI_Fint *ierror)
 {
     int rc = PMPI_File_read_at_all_begin(tern_f_file_f2c(*fh), *offset, tern_f_buf(buf), *count, *datatype);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_read_at_all_begin, MPI_FILE_READ_AT_ALL_BEGIN)
 
 void pmpi_file_read_at_all_end_(const MPI_Fint *fh, void *buf, MPI_Fint *status, MPI_Fint *ierror)
 {
     int rc = PMPI_File_read_at_all_end(tern_f_file_f2c(*fh), tern_f_buf(buf), tern_f_status(status));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_read_at_all_end, MPI_FILE_READ_AT_ALL_END)
 
@@ -1041,7 +1127,7 @@ void pmpi_file_read_ordered_(const MPI_Fint *fh, void *buf, const int *count,
                              const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
     int rc = PMPI_File_read_ordered(tern_f_file_f2c(*fh), tern_f_buf(buf), *count, *datatype, tern_f_status(status));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_read_ordered, MPI_FILE_READ_ORDERED)
 
@@ -1049,14 +1135,14 @@ void pmpi_file_read_ordered_begin_(const MPI_Fint *fh, void *buf, const int *cou
                                    const MPI_Datatype *datatype, MPI_Fint *ierror)
 {
     int rc = PMPI_File_read_ordered_begin(tern_f_file_f2c(*fh), tern_f_buf(buf), *count, *datatype);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_read_ordered_begin, MPI_FILE_READ_ORDERED_BEGIN)
 
 void pmpi_file_read_ordered_end_(const MPI_Fint *fh, void *buf, MPI_Fint *status, MPI_Fint *ierror)
 {
     int rc = PMPI_File_read_ordered_end(tern_f_file_f2c(*fh), tern_f_buf(buf), tern_f_status(status));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_read_ordered_end, MPI_FILE_READ_ORDERED_END)
 
@@ -1064,7 +1150,7 @@ void pmpi_file_read_shared_(const MPI_Fint *fh, void *buf, const int *count,
                             const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
     int rc = PMPI_File_read_shared(tern_f_file_f2c(*fh), tern_f_buf(buf), *count, *datatype, tern_f_status(status));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_read_shared, MPI_FILE_READ_SHARED)
 
@@ -1072,46 +1158,52 @@ void pmpi_file_seek_(const MPI_Fint *fh, const MPI_Offset *offset, const int *wh
                      MPI_Fint *ierror)
 {
     int rc = PMPI_File_seek(tern_f_file_f2c(*fh), *offset, *whence);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_seek, MPI_FILE_SEEK)
+TERN_F08_NAMES(mpi_file_seek, file_seek_f08_)
 
 void pmpi_file_seek_shared_(const MPI_Fint *fh, const MPI_Offset *offset, const int *whence,
                             MPI_Fint *ierror)
 {
     int rc = PMPI_File_seek_shared(tern_f_file_f2c(*fh), *offset, *whence);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_seek_shared, MPI_FILE_SEEK_SHARED)
+TERN_F08_NAMES(mpi_file_seek_shared, file_seek_shared_f08_)
 
 void pmpi_file_set_atomicity_(const MPI_Fint *fh, const MPI_Fint *flag, MPI_Fint *ierror)
 {
     int rc = PMPI_File_set_atomicity(tern_f_file_f2c(*fh), tern_f_l2c(*flag));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_set_atomicity, MPI_FILE_SET_ATOMICITY)
+TERN_F08_NAMES(mpi_file_set_atomicity, file_set_atomicity_f08_)
 
 void pmpi_file_set_errhandler_(const MPI_Fint *file, const MPI_Errhandler *errhandler,
                                MPI_Fint *ierror)
 {
     int rc = PMPI_File_set_errhandler(tern_f_file_f2c(*file), *errhandler);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_set_errhandler, MPI_FILE_SET_ERRHANDLER)
+TERN_F08_NAMES(mpi_file_set_errhandler, file_set_errhandler_f08_)
 
 void pmpi_file_set_info_(const MPI_Fint *fh, const MPI_Info *info, MPI_Fint *ierror)
 {
     int rc = PMPI_File_set_info(tern_f_file_f2c(*fh), *info);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_set_info, MPI_FILE_SET_INFO)
+TERN_F08_NAMES(mpi_file_set_info, file_set_info_f08_)
 
 void pmpi_file_set_size_(const MPI_Fint *fh, const MPI_Offset *size, MPI_Fint *ierror)
 {
     int rc = PMPI_File_set_size(tern_f_file_f2c(*fh), *size);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_set_size, MPI_FILE_SET_SIZE)
+TERN_F08_NAMES(mpi_file_set_size, file_set_size_f08_)
 
 void pmpi_file_set_view_(const MPI_Fint *fh, const MPI_Offset *disp, const MPI_Datatype *etype,
                          const MPI_Datatype *filetype, const char *datarep, const MPI_Info *info,
@@ -1120,22 +1212,24 @@ void pmpi_file_set_view_(const MPI_Fint *fh, const MPI_Offset *disp, const MPI_D
     char *c_datarep = tern_f_str_in(datarep, datarep_len);
     int rc = PMPI_File_set_view(tern_f_file_f2c(*fh), *disp, *etype, *filetype, c_datarep, *info);
     free(c_datarep);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_set_view, MPI_FILE_SET_VIEW)
+TERN_F08_NAMES(mpi_file_set_view, file_set_view_f08_)
 
 void pmpi_file_sync_(const MPI_Fint *fh, MPI_Fint *ierror)
 {
     int rc = PMPI_File_sync(tern_f_file_f2c(*fh));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_sync, MPI_FILE_SYNC)
+TERN_F08_NAMES(mpi_file_sync, file_sync_f08_)
 
 void pmpi_file_write_(const MPI_Fint *fh, const void *buf, const int *count,
                       const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
     int rc = PMPI_File_write(tern_f_file_f2c(*fh), tern_f_buf(buf), *count, *datatype, tern_f_status(status));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_write, MPI_FILE_WRITE)
 
@@ -1143,7 +1237,7 @@ void pmpi_file_write_all_(const MPI_Fint *fh, const void *buf, const int *count,
                           const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
     int rc = PMPI_File_write_all(tern_f_file_f2c(*fh), tern_f_buf(buf), *count, *datatype, tern_f_status(status));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_write_all, MPI_FILE_WRITE_ALL)
 
@@ -1151,7 +1245,7 @@ void pmpi_file_write_all_begin_(const MPI_Fint *fh, const void *buf, const int *
                                 const MPI_Datatype *datatype, MPI_Fint *ierror)
 {
     int rc = PMPI_File_write_all_begin(tern_f_file_f2c(*fh), tern_f_buf(buf), *count, *datatype);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_write_all_begin, MPI_FILE_WRITE_ALL_BEGIN)
 
@@ -1159,7 +1253,7 @@ void pmpi_file_write_all_end_(const MPI_Fint *fh, const void *buf, MPI_Fint *sta
                               MPI_Fint *ierror)
 {
     int rc = PMPI_File_write_all_end(tern_f_file_f2c(*fh), tern_f_buf(buf), tern_f_status(status));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_write_all_end, MPI_FILE_WRITE_ALL_END)
 
@@ -1168,7 +1262,7 @@ void pmpi_file_write_at_(const MPI_Fint *fh, const MPI_Offset *offset, const voi
                          MPI_Fint *ierror)
 {
     int rc = PMPI_File_write_at(tern_f_file_f2c(*fh), *offset, tern_f_buf(buf), *count, *datatype, tern_f_status(status));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_write_at, MPI_FILE_WRITE_AT)
 
@@ -1177,7 +1271,7 @@ void pmpi_file_write_at_all_(const MPI_Fint *fh, const MPI_Offset *offset, const
                              MPI_Fint *ierror)
 {
     int rc = PMPI_File_write_at_all(tern_f_file_f2c(*fh), *offset, tern_f_buf(buf), *count, *datatype, tern_f_status(status));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_write_at_all, MPI_FILE_WRITE_AT_ALL)
 
@@ -1185,7 +1279,7 @@ void pmpi_file_write_at_all_begin_(const MPI_Fint *fh, const MPI_Offset *offset,
                                    const int *count, const MPI_Datatype *datatype, MPI_Fint *ierror)
 {
     int rc = PMPI_File_write_at_all_begin(tern_f_file_f2c(*fh), *offset, tern_f_buf(buf), *count, *datatype);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_write_at_all_begin, MPI_FILE_WRITE_AT_ALL_BEGIN)
 
@@ -1193,7 +1287,7 @@ void pmpi_file_write_at_all_end_(const MPI_Fint *fh, const void *buf, MPI_Fint *
                                  MPI_Fint *ierror)
 {
     int rc = PMPI_File_write_at_all_end(tern_f_file_f2c(*fh), tern_f_buf(buf), tern_f_status(status));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_write_at_all_end, MPI_FILE_WRITE_AT_ALL_END)
 
@@ -1201,7 +1295,7 @@ void pmpi_file_write_ordered_(const MPI_Fint *fh, const void *buf, const int *co
                               const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
     int rc = PMPI_File_write_ordered(tern_f_file_f2c(*fh), tern_f_buf(buf), *count, *datatype, tern_f_status(status));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_write_ordered, MPI_FILE_WRITE_ORDERED)
 
@@ -1209,7 +1303,7 @@ void pmpi_file_write_ordered_begin_(const MPI_Fint *fh, const void *buf, const i
                                     const MPI_Datatype *datatype, MPI_Fint *ierror)
 {
     int rc = PMPI_File_write_ordered_begin(tern_f_file_f2c(*fh), tern_f_buf(buf), *count, *datatype);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_write_ordered_begin, MPI_FILE_WRITE_ORDERED_BEGIN)
 
@@ -1217,7 +1311,7 @@ void pmpi_file_write_ordered_end_(const MPI_Fint *fh, const void *buf, MPI_Fint 
                                   MPI_Fint *ierror)
 {
     int rc = PMPI_File_write_ordered_end(tern_f_file_f2c(*fh), tern_f_buf(buf), tern_f_status(status));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_write_ordered_end, MPI_FILE_WRITE_ORDERED_END)
 
@@ -1225,30 +1319,32 @@ void pmpi_file_write_shared_(const MPI_Fint *fh, const void *buf, const int *cou
                              const MPI_Datatype *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
     int rc = PMPI_File_write_shared(tern_f_file_f2c(*fh), tern_f_buf(buf), *count, *datatype, tern_f_status(status));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_file_write_shared, MPI_FILE_WRITE_SHARED)
 
 void pmpi_finalize_(MPI_Fint *ierror)
 {
     int rc = PMPI_Finalize();
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_finalize, MPI_FINALIZE)
+TERN_F08_NAMES(mpi_finalize, finalize_f08_)
 
 void pmpi_finalized_(MPI_Fint *flag, MPI_Fint *ierror)
 {
     int c_flag = 0;
     int rc = PMPI_Finalized(&c_flag);
     *flag = tern_c_l2f(c_flag);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_finalized, MPI_FINALIZED)
+TERN_F08_NAMES(mpi_finalized, finalized_f08_)
 
 void pmpi_free_mem_(void *base, MPI_Fint *ierror)
 {
     int rc = PMPI_Free_mem(tern_f_buf(base));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_free_mem, MPI_FREE_MEM)
 
@@ -1257,7 +1353,7 @@ void pmpi_gather_(const void *sendbuf, const int *sendcount, const MPI_Datatype 
                   const int *root, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = PMPI_Gather(tern_f_buf(sendbuf), *sendcount, *sendtype, tern_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_gather, MPI_GATHER)
 
@@ -1267,7 +1363,7 @@ void pmpi_gather_init_(const void *sendbuf, const int *sendcount, const MPI_Data
                        MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Gather_init(tern_f_buf(sendbuf), *sendcount, *sendtype, tern_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, *info, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_gather_init, MPI_GATHER_INIT)
 
@@ -1277,7 +1373,7 @@ void pmpi_gatherv_(const void *sendbuf, const int *sendcount, const MPI_Datatype
                    MPI_Fint *ierror)
 {
     int rc = PMPI_Gatherv(tern_f_buf(sendbuf), *sendcount, *sendtype, tern_f_buf(recvbuf), recvcounts, displs, *recvtype, *root, *comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_gatherv, MPI_GATHERV)
 
@@ -1287,7 +1383,7 @@ void pmpi_gatherv_init_(const void *sendbuf, const int *sendcount, const MPI_Dat
                         const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Gatherv_init(tern_f_buf(sendbuf), *sendcount, *sendtype, tern_f_buf(recvbuf), recvcounts, displs, *recvtype, *root, *comm, *info, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_gatherv_init, MPI_GATHERV_INIT)
 
@@ -1296,7 +1392,7 @@ void pmpi_get_(void *origin_addr, const int *origin_count, const MPI_Datatype *o
                const MPI_Datatype *target_datatype, const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = PMPI_Get(tern_f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_get, MPI_GET)
 
@@ -1308,14 +1404,14 @@ void pmpi_get_accumulate_(const void *origin_addr, const int *origin_count,
                           const MPI_Op *op, const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = PMPI_Get_accumulate(tern_f_buf(origin_addr), *origin_count, *origin_datatype, tern_f_buf(result_addr), *result_count, *result_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_get_accumulate, MPI_GET_ACCUMULATE)
 
 void pmpi_get_address_(const void *location, MPI_Aint *address, MPI_Fint *ierror)
 {
     int rc = PMPI_Get_address(tern_f_buf(location), address);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_get_address, MPI_GET_ADDRESS)
 
@@ -1323,143 +1419,161 @@ void pmpi_get_count_(const MPI_Fint *status, const MPI_Datatype *datatype, int *
                      MPI_Fint *ierror)
 {
     int rc = PMPI_Get_count(tern_f_status(status), *datatype, count);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_get_count, MPI_GET_COUNT)
+TERN_F08_NAMES(mpi_get_count, get_count_f08_)
 
 void pmpi_get_elements_(const MPI_Fint *status, const MPI_Datatype *datatype, int *count,
                         MPI_Fint *ierror)
 {
     int rc = PMPI_Get_elements(tern_f_status(status), *datatype, count);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_get_elements, MPI_GET_ELEMENTS)
+TERN_F08_NAMES(mpi_get_elements, get_elements_f08_)
 
 void pmpi_get_elements_x_(const MPI_Fint *status, const MPI_Datatype *datatype, MPI_Count *count,
                           MPI_Fint *ierror)
 {
     int rc = PMPI_Get_elements_x(tern_f_status(status), *datatype, count);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_get_elements_x, MPI_GET_ELEMENTS_X)
+TERN_F08_NAMES(mpi_get_elements_x, get_elements_x_f08_)
 
 void pmpi_get_hw_resource_info_(MPI_Info *hw_info, MPI_Fint *ierror)
 {
     int rc = PMPI_Get_hw_resource_info(hw_info);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_get_hw_resource_info, MPI_GET_HW_RESOURCE_INFO)
+TERN_F08_NAMES(mpi_get_hw_resource_info, get_hw_resource_info_f08_)
 
 void pmpi_get_library_version_(char *version, int *resultlen, MPI_Fint *ierror, size_t version_len)
 {
     char *c_version = tern_f_str_out_buf(version_len);
     int rc = PMPI_Get_library_version(c_version, resultlen);
     tern_f_str_out(version, version_len, c_version);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_get_library_version, MPI_GET_LIBRARY_VERSION)
+TERN_F08_NAMES(mpi_get_library_version, get_library_version_f08_)
 
 void pmpi_get_processor_name_(char *name, int *resultlen, MPI_Fint *ierror, size_t name_len)
 {
     char *c_name = tern_f_str_out_buf(name_len);
     int rc = PMPI_Get_processor_name(c_name, resultlen);
     tern_f_str_out(name, name_len, c_name);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_get_processor_name, MPI_GET_PROCESSOR_NAME)
+TERN_F08_NAMES(mpi_get_processor_name, get_processor_name_f08_)
 
 void pmpi_get_version_(int *version, int *subversion, MPI_Fint *ierror)
 {
     int rc = PMPI_Get_version(version, subversion);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_get_version, MPI_GET_VERSION)
+TERN_F08_NAMES(mpi_get_version, get_version_f08_)
 
 void pmpi_graph_create_(const MPI_Comm *comm_old, const int *nnodes, const int index[],
                         const int edges[], const MPI_Fint *reorder, MPI_Comm *comm_graph,
                         MPI_Fint *ierror)
 {
     int rc = PMPI_Graph_create(*comm_old, *nnodes, index, edges, tern_f_l2c(*reorder), comm_graph);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_graph_create, MPI_GRAPH_CREATE)
+TERN_F08_NAMES(mpi_graph_create, graph_create_f08_)
 
 void pmpi_graph_get_(const MPI_Comm *comm, const int *maxindex, const int *maxedges, int index[],
                      int edges[], MPI_Fint *ierror)
 {
     int rc = PMPI_Graph_get(*comm, *maxindex, *maxedges, index, edges);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_graph_get, MPI_GRAPH_GET)
+TERN_F08_NAMES(mpi_graph_get, graph_get_f08_)
 
 void pmpi_graph_map_(const MPI_Comm *comm, const int *nnodes, const int index[], const int edges[],
                      int *newrank, MPI_Fint *ierror)
 {
     int rc = PMPI_Graph_map(*comm, *nnodes, index, edges, newrank);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_graph_map, MPI_GRAPH_MAP)
+TERN_F08_NAMES(mpi_graph_map, graph_map_f08_)
 
 void pmpi_graph_neighbors_(const MPI_Comm *comm, const int *rank, const int *maxneighbors,
                            int neighbors[], MPI_Fint *ierror)
 {
     int rc = PMPI_Graph_neighbors(*comm, *rank, *maxneighbors, neighbors);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_graph_neighbors, MPI_GRAPH_NEIGHBORS)
+TERN_F08_NAMES(mpi_graph_neighbors, graph_neighbors_f08_)
 
 void pmpi_graph_neighbors_count_(const MPI_Comm *comm, const int *rank, int *nneighbors,
                                  MPI_Fint *ierror)
 {
     int rc = PMPI_Graph_neighbors_count(*comm, *rank, nneighbors);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_graph_neighbors_count, MPI_GRAPH_NEIGHBORS_COUNT)
+TERN_F08_NAMES(mpi_graph_neighbors_count, graph_neighbors_count_f08_)
 
 void pmpi_graphdims_get_(const MPI_Comm *comm, int *nnodes, int *nedges, MPI_Fint *ierror)
 {
     int rc = PMPI_Graphdims_get(*comm, nnodes, nedges);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_graphdims_get, MPI_GRAPHDIMS_GET)
+TERN_F08_NAMES(mpi_graphdims_get, graphdims_get_f08_)
 
 void pmpi_grequest_complete_(const MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Grequest_complete(*request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_grequest_complete, MPI_GREQUEST_COMPLETE)
+TERN_F08_NAMES(mpi_grequest_complete, grequest_complete_f08_)
 
 void pmpi_group_compare_(const MPI_Group *group1, const MPI_Group *group2, int *result,
                          MPI_Fint *ierror)
 {
     int rc = PMPI_Group_compare(*group1, *group2, result);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_group_compare, MPI_GROUP_COMPARE)
+TERN_F08_NAMES(mpi_group_compare, group_compare_f08_)
 
 void pmpi_group_difference_(const MPI_Group *group1, const MPI_Group *group2, MPI_Group *newgroup,
                             MPI_Fint *ierror)
 {
     int rc = PMPI_Group_difference(*group1, *group2, newgroup);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_group_difference, MPI_GROUP_DIFFERENCE)
+TERN_F08_NAMES(mpi_group_difference, group_difference_f08_)
 
 void pmpi_group_excl_(const MPI_Group *group, const int *n, const int ranks[], MPI_Group *newgroup,
                       MPI_Fint *ierror)
 {
     int rc = PMPI_Group_excl(*group, *n, ranks, newgroup);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_group_excl, MPI_GROUP_EXCL)
+TERN_F08_NAMES(mpi_group_excl, group_excl_f08_)
 
 void pmpi_group_free_(MPI_Group *group, MPI_Fint *ierror)
 {
     int rc = PMPI_Group_free(group);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_group_free, MPI_GROUP_FREE)
+TERN_F08_NAMES(mpi_group_free, group_free_f08_)
 
 void pmpi_group_from_session_pset_(const MPI_Session *session, const char *pset_name,
                                    MPI_Group *newgroup, MPI_Fint *ierror, size_t pset_name_len)
@@ -1467,78 +1581,87 @@ void pmpi_group_from_session_pset_(const MPI_Session *session, const char *pset_
     char *c_pset_name = tern_f_str_in(pset_name, pset_name_len);
     int rc = PMPI_Group_from_session_pset(*session, c_pset_name, newgroup);
     free(c_pset_name);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_group_from_session_pset, MPI_GROUP_FROM_SESSION_PSET)
+TERN_F08_NAMES(mpi_group_from_session_pset, group_from_session_pset_f08_)
 
 void pmpi_group_incl_(const MPI_Group *group, const int *n, const int ranks[], MPI_Group *newgroup,
                       MPI_Fint *ierror)
 {
     int rc = PMPI_Group_incl(*group, *n, ranks, newgroup);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_group_incl, MPI_GROUP_INCL)
+TERN_F08_NAMES(mpi_group_incl, group_incl_f08_)
 
 void pmpi_group_intersection_(const MPI_Group *group1, const MPI_Group *group2, MPI_Group *newgroup,
                               MPI_Fint *ierror)
 {
     int rc = PMPI_Group_intersection(*group1, *group2, newgroup);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_group_intersection, MPI_GROUP_INTERSECTION)
+TERN_F08_NAMES(mpi_group_intersection, group_intersection_f08_)
 
 void pmpi_group_range_excl_(const MPI_Group *group, const int *n, int ranges[][3],
                             MPI_Group *newgroup, MPI_Fint *ierror)
 {
     int rc = PMPI_Group_range_excl(*group, *n, ranges, newgroup);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_group_range_excl, MPI_GROUP_RANGE_EXCL)
+TERN_F08_NAMES(mpi_group_range_excl, group_range_excl_f08_)
 
 void pmpi_group_range_incl_(const MPI_Group *group, const int *n, int ranges[][3],
                             MPI_Group *newgroup, MPI_Fint *ierror)
 {
     int rc = PMPI_Group_range_incl(*group, *n, ranges, newgroup);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_group_range_incl, MPI_GROUP_RANGE_INCL)
+TERN_F08_NAMES(mpi_group_range_incl, group_range_incl_f08_)
 
 void pmpi_group_rank_(const MPI_Group *group, int *rank, MPI_Fint *ierror)
 {
     int rc = PMPI_Group_rank(*group, rank);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_group_rank, MPI_GROUP_RANK)
+TERN_F08_NAMES(mpi_group_rank, group_rank_f08_)
 
 void pmpi_group_size_(const MPI_Group *group, int *size, MPI_Fint *ierror)
 {
     int rc = PMPI_Group_size(*group, size);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_group_size, MPI_GROUP_SIZE)
+TERN_F08_NAMES(mpi_group_size, group_size_f08_)
 
 void pmpi_group_translate_ranks_(const MPI_Group *group1, const int *n, const int ranks1[],
                                  const MPI_Group *group2, int ranks2[], MPI_Fint *ierror)
 {
     int rc = PMPI_Group_translate_ranks(*group1, *n, ranks1, *group2, ranks2);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_group_translate_ranks, MPI_GROUP_TRANSLATE_RANKS)
+TERN_F08_NAMES(mpi_group_translate_ranks, group_translate_ranks_f08_)
 
 void pmpi_group_union_(const MPI_Group *group1, const MPI_Group *group2, MPI_Group *newgroup,
                        MPI_Fint *ierror)
 {
     int rc = PMPI_Group_union(*group1, *group2, newgroup);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_group_union, MPI_GROUP_UNION)
+TERN_F08_NAMES(mpi_group_union, group_union_f08_)
 
 void pmpi_iallgather_(const void *sendbuf, const int *sendcount, const MPI_Datatype *sendtype,
                       void *recvbuf, const int *recvcount, const MPI_Datatype *recvtype,
                       const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Iallgather(tern_f_buf(sendbuf), *sendcount, *sendtype, tern_f_buf(recvbuf), *recvcount, *recvtype, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_iallgather, MPI_IALLGATHER)
 
@@ -1548,7 +1671,7 @@ void pmpi_iallgatherv_(const void *sendbuf, const int *sendcount, const MPI_Data
                        MPI_Fint *ierror)
 {
     int rc = PMPI_Iallgatherv(tern_f_buf(sendbuf), *sendcount, *sendtype, tern_f_buf(recvbuf), recvcounts, displs, *recvtype, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_iallgatherv, MPI_IALLGATHERV)
 
@@ -1557,7 +1680,7 @@ void pmpi_iallreduce_(const void *sendbuf, void *recvbuf, const int *count,
                       MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Iallreduce(tern_f_buf(sendbuf), tern_f_buf(recvbuf), *count, *datatype, *op, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_iallreduce, MPI_IALLREDUCE)
 
@@ -1566,7 +1689,7 @@ void pmpi_ialltoall_(const void *sendbuf, const int *sendcount, const MPI_Dataty
                      const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Ialltoall(tern_f_buf(sendbuf), *sendcount, *sendtype, tern_f_buf(recvbuf), *recvcount, *recvtype, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_ialltoall, MPI_IALLTOALL)
 
@@ -1576,7 +1699,7 @@ void pmpi_ialltoallv_(const void *sendbuf, const int sendcounts[], const int sdi
                       MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Ialltoallv(tern_f_buf(sendbuf), sendcounts, sdispls, *sendtype, tern_f_buf(recvbuf), recvcounts, rdispls, *recvtype, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_ialltoallv, MPI_IALLTOALLV)
 
@@ -1586,22 +1709,23 @@ void pmpi_ialltoallw_(const void *sendbuf, const int sendcounts[], const int sdi
                       MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Ialltoallw(tern_f_buf(sendbuf), sendcounts, sdispls, sendtypes, tern_f_buf(recvbuf), recvcounts, rdispls, recvtypes, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_ialltoallw, MPI_IALLTOALLW)
 
 void pmpi_ibarrier_(const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Ibarrier(*comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_ibarrier, MPI_IBARRIER)
+TERN_F08_NAMES(mpi_ibarrier, ibarrier_f08_)
 
 void pmpi_ibcast_(void *buffer, const int *count, const MPI_Datatype *datatype, const int *root,
                   const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Ibcast(tern_f_buf(buffer), *count, *datatype, *root, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_ibcast, MPI_IBCAST)
 
@@ -1609,7 +1733,7 @@ void pmpi_ibsend_(const void *buf, const int *count, const MPI_Datatype *datatyp
                   const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Ibsend(tern_f_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_ibsend, MPI_IBSEND)
 
@@ -1618,7 +1742,7 @@ void pmpi_iexscan_(const void *sendbuf, void *recvbuf, const int *count,
                    MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Iexscan(tern_f_buf(sendbuf), tern_f_buf(recvbuf), *count, *datatype, *op, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_iexscan, MPI_IEXSCAN)
 
@@ -1627,7 +1751,7 @@ void pmpi_igather_(const void *sendbuf, const int *sendcount, const MPI_Datatype
                    const int *root, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Igather(tern_f_buf(sendbuf), *sendcount, *sendtype, tern_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_igather, MPI_IGATHER)
 
@@ -1637,7 +1761,7 @@ void pmpi_igatherv_(const void *sendbuf, const int *sendcount, const MPI_Datatyp
                     MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Igatherv(tern_f_buf(sendbuf), *sendcount, *sendtype, tern_f_buf(recvbuf), recvcounts, displs, *recvtype, *root, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_igatherv, MPI_IGATHERV)
 
@@ -1647,15 +1771,16 @@ void pmpi_improbe_(const int *source, const int *tag, const MPI_Comm *comm, MPI_
     int c_flag = 0;
     int rc = PMPI_Improbe(*source, *tag, *comm, &c_flag, message, tern_f_status(status));
     *flag = tern_c_l2f(c_flag);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_improbe, MPI_IMPROBE)
+TERN_F08_NAMES(mpi_improbe, improbe_f08_)
 
 void pmpi_imrecv_(void *buf, const int *count, const MPI_Datatype *datatype, MPI_Message *message,
                   MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Imrecv(tern_f_buf(buf), *count, *datatype, message, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_imrecv, MPI_IMRECV)
 
@@ -1665,7 +1790,7 @@ void pmpi_ineighbor_allgather_(const void *sendbuf, const int *sendcount,
                                MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Ineighbor_allgather(tern_f_buf(sendbuf), *sendcount, *sendtype, tern_f_buf(recvbuf), *recvcount, *recvtype, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_ineighbor_allgather, MPI_INEIGHBOR_ALLGATHER)
 
@@ -1675,7 +1800,7 @@ void pmpi_ineighbor_allgatherv_(const void *sendbuf, const int *sendcount,
                                 const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Ineighbor_allgatherv(tern_f_buf(sendbuf), *sendcount, *sendtype, tern_f_buf(recvbuf), recvcounts, displs, *recvtype, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_ineighbor_allgatherv, MPI_INEIGHBOR_ALLGATHERV)
 
@@ -1685,7 +1810,7 @@ void pmpi_ineighbor_alltoall_(const void *sendbuf, const int *sendcount,
                               MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Ineighbor_alltoall(tern_f_buf(sendbuf), *sendcount, *sendtype, tern_f_buf(recvbuf), *recvcount, *recvtype, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_ineighbor_alltoall, MPI_INEIGHBOR_ALLTOALL)
 
@@ -1695,7 +1820,7 @@ void pmpi_ineighbor_alltoallv_(const void *sendbuf, const int sendcounts[], cons
                                const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Ineighbor_alltoallv(tern_f_buf(sendbuf), sendcounts, sdispls, *sendtype, tern_f_buf(recvbuf), recvcounts, rdispls, *recvtype, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_ineighbor_alltoallv, MPI_INEIGHBOR_ALLTOALLV)
 
@@ -1706,46 +1831,51 @@ void pmpi_ineighbor_alltoallw_(const void *sendbuf, const int sendcounts[],
                                MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Ineighbor_alltoallw(tern_f_buf(sendbuf), sendcounts, sdispls, sendtypes, tern_f_buf(recvbuf), recvcounts, rdispls, recvtypes, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_ineighbor_alltoallw, MPI_INEIGHBOR_ALLTOALLW)
 
 void pmpi_info_create_(MPI_Info *info, MPI_Fint *ierror)
 {
     int rc = PMPI_Info_create(info);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_info_create, MPI_INFO_CREATE)
+TERN_F08_NAMES(mpi_info_create, info_create_f08_)
 
 void pmpi_info_create_env_(MPI_Info *info, MPI_Fint *ierror)
 {
     int rc = PMPI_Info_create_env(0, NULL, info);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_info_create_env, MPI_INFO_CREATE_ENV)
+TERN_F08_NAMES(mpi_info_create_env, info_create_env_f08_)
 
 void pmpi_info_delete_(const MPI_Info *info, const char *key, MPI_Fint *ierror, size_t key_len)
 {
     char *c_key = tern_f_str_in(key, key_len);
     int rc = PMPI_Info_delete(*info, c_key);
     free(c_key);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_info_delete, MPI_INFO_DELETE)
+TERN_F08_NAMES(mpi_info_delete, info_delete_f08_)
 
 void pmpi_info_dup_(const MPI_Info *info, MPI_Info *newinfo, MPI_Fint *ierror)
 {
     int rc = PMPI_Info_dup(*info, newinfo);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_info_dup, MPI_INFO_DUP)
+TERN_F08_NAMES(mpi_info_dup, info_dup_f08_)
 
 void pmpi_info_free_(MPI_Info *info, MPI_Fint *ierror)
 {
     int rc = PMPI_Info_free(info);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_info_free, MPI_INFO_FREE)
+TERN_F08_NAMES(mpi_info_free, info_free_f08_)
 
 void pmpi_info_get_(const MPI_Info *info, const char *key, const int *valuelen, char *value,
                     MPI_Fint *flag, MPI_Fint *ierror, size_t key_len, size_t value_len)
@@ -1757,16 +1887,18 @@ void pmpi_info_get_(const MPI_Info *info, const char *key, const int *valuelen, 
     free(c_key);
     tern_f_str_out(value, value_len, c_value);
     *flag = tern_c_l2f(c_flag);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_info_get, MPI_INFO_GET)
+TERN_F08_NAMES(mpi_info_get, info_get_f08_)
 
 void pmpi_info_get_nkeys_(const MPI_Info *info, int *nkeys, MPI_Fint *ierror)
 {
     int rc = PMPI_Info_get_nkeys(*info, nkeys);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_info_get_nkeys, MPI_INFO_GET_NKEYS)
+TERN_F08_NAMES(mpi_info_get_nkeys, info_get_nkeys_f08_)
 
 void pmpi_info_get_nthkey_(const MPI_Info *info, const int *n, char *key, MPI_Fint *ierror,
                            size_t key_len)
@@ -1774,9 +1906,10 @@ void pmpi_info_get_nthkey_(const MPI_Info *info, const int *n, char *key, MPI_Fi
     char *c_key = tern_f_str_out_buf(key_len);
     int rc = PMPI_Info_get_nthkey(*info, *n, c_key);
     tern_f_str_out(key, key_len, c_key);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_info_get_nthkey, MPI_INFO_GET_NTHKEY)
+TERN_F08_NAMES(mpi_info_get_nthkey, info_get_nthkey_f08_)
 
 void pmpi_info_get_valuelen_(const MPI_Info *info, const char *key, int *valuelen, MPI_Fint *flag,
                              MPI_Fint *ierror, size_t key_len)
@@ -1786,9 +1919,10 @@ void pmpi_info_get_valuelen_(const MPI_Info *info, const char *key, int *valuele
     int rc = PMPI_Info_get_valuelen(*info, c_key, valuelen, &c_flag);
     free(c_key);
     *flag = tern_c_l2f(c_flag);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_info_get_valuelen, MPI_INFO_GET_VALUELEN)
+TERN_F08_NAMES(mpi_info_get_valuelen, info_get_valuelen_f08_)
 
 void pmpi_info_set_(const MPI_Info *info, const char *key, const char *value, MPI_Fint *ierror,
                     size_t key_len, size_t value_len)
@@ -1798,27 +1932,30 @@ void pmpi_info_set_(const MPI_Info *info, const char *key, const char *value, MP
     int rc = PMPI_Info_set(*info, c_key, c_value);
     free(c_key);
     free(c_value);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_info_set, MPI_INFO_SET)
+TERN_F08_NAMES(mpi_info_set, info_set_f08_)
 
 void pmpi_initialized_(MPI_Fint *flag, MPI_Fint *ierror)
 {
     int c_flag = 0;
     int rc = PMPI_Initialized(&c_flag);
     *flag = tern_c_l2f(c_flag);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_initialized, MPI_INITIALIZED)
+TERN_F08_NAMES(mpi_initialized, initialized_f08_)
 
 void pmpi_intercomm_create_(const MPI_Comm *local_comm, const int *local_leader,
                             const MPI_Comm *peer_comm, const int *remote_leader, const int *tag,
                             MPI_Comm *newintercomm, MPI_Fint *ierror)
 {
     int rc = PMPI_Intercomm_create(*local_comm, *local_leader, *peer_comm, *remote_leader, *tag, newintercomm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_intercomm_create, MPI_INTERCOMM_CREATE)
+TERN_F08_NAMES(mpi_intercomm_create, intercomm_create_f08_)
 
 void pmpi_intercomm_create_from_groups_(const MPI_Group *local_group, const int *local_leader,
                                         const MPI_Group *remote_group, const int *remote_leader,
@@ -1829,17 +1966,19 @@ void pmpi_intercomm_create_from_groups_(const MPI_Group *local_group, const int 
     char *c_stringtag = tern_f_str_in(stringtag, stringtag_len);
     int rc = PMPI_Intercomm_create_from_groups(*local_group, *local_leader, *remote_group, *remote_leader, c_stringtag, *info, *errhandler, newintercomm);
     free(c_stringtag);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_intercomm_create_from_groups, MPI_INTERCOMM_CREATE_FROM_GROUPS)
+TERN_F08_NAMES(mpi_intercomm_create_from_groups, intercomm_create_from_groups_f08_)
 
 void pmpi_intercomm_merge_(const MPI_Comm *intercomm, const MPI_Fint *high, MPI_Comm *newintracomm,
                            MPI_Fint *ierror)
 {
     int rc = PMPI_Intercomm_merge(*intercomm, tern_f_l2c(*high), newintracomm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_intercomm_merge, MPI_INTERCOMM_MERGE)
+TERN_F08_NAMES(mpi_intercomm_merge, intercomm_merge_f08_)
 
 void pmpi_iprobe_(const int *source, const int *tag, const MPI_Comm *comm, MPI_Fint *flag,
                   MPI_Fint *status, MPI_Fint *ierror)
@@ -1847,15 +1986,16 @@ void pmpi_iprobe_(const int *source, const int *tag, const MPI_Comm *comm, MPI_F
     int c_flag = 0;
     int rc = PMPI_Iprobe(*source, *tag, *comm, &c_flag, tern_f_status(status));
     *flag = tern_c_l2f(c_flag);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_iprobe, MPI_IPROBE)
+TERN_F08_NAMES(mpi_iprobe, iprobe_f08_)
 
 void pmpi_irecv_(void *buf, const int *count, const MPI_Datatype *datatype, const int *source,
                  const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Irecv(tern_f_buf(buf), *count, *datatype, *source, *tag, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_irecv, MPI_IRECV)
 
@@ -1864,7 +2004,7 @@ void pmpi_ireduce_(const void *sendbuf, void *recvbuf, const int *count,
                    const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Ireduce(tern_f_buf(sendbuf), tern_f_buf(recvbuf), *count, *datatype, *op, *root, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_ireduce, MPI_IREDUCE)
 
@@ -1873,7 +2013,7 @@ void pmpi_ireduce_scatter_(const void *sendbuf, void *recvbuf, const int recvcou
                            MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Ireduce_scatter(tern_f_buf(sendbuf), tern_f_buf(recvbuf), recvcounts, *datatype, *op, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_ireduce_scatter, MPI_IREDUCE_SCATTER)
 
@@ -1882,7 +2022,7 @@ void pmpi_ireduce_scatter_block_(const void *sendbuf, void *recvbuf, const int *
                                  const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Ireduce_scatter_block(tern_f_buf(sendbuf), tern_f_buf(recvbuf), *recvcount, *datatype, *op, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_ireduce_scatter_block, MPI_IREDUCE_SCATTER_BLOCK)
 
@@ -1890,7 +2030,7 @@ void pmpi_irsend_(const void *buf, const int *count, const MPI_Datatype *datatyp
                   const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Irsend(tern_f_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_irsend, MPI_IRSEND)
 
@@ -1899,15 +2039,16 @@ void pmpi_is_thread_main_(MPI_Fint *flag, MPI_Fint *ierror)
     int c_flag = 0;
     int rc = PMPI_Is_thread_main(&c_flag);
     *flag = tern_c_l2f(c_flag);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_is_thread_main, MPI_IS_THREAD_MAIN)
+TERN_F08_NAMES(mpi_is_thread_main, is_thread_main_f08_)
 
 void pmpi_iscan_(const void *sendbuf, void *recvbuf, const int *count, const MPI_Datatype *datatype,
                  const MPI_Op *op, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Iscan(tern_f_buf(sendbuf), tern_f_buf(recvbuf), *count, *datatype, *op, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_iscan, MPI_ISCAN)
 
@@ -1916,7 +2057,7 @@ void pmpi_iscatter_(const void *sendbuf, const int *sendcount, const MPI_Datatyp
                     const int *root, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Iscatter(tern_f_buf(sendbuf), *sendcount, *sendtype, tern_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_iscatter, MPI_ISCATTER)
 
@@ -1926,7 +2067,7 @@ void pmpi_iscatterv_(const void *sendbuf, const int sendcounts[], const int disp
                      MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Iscatterv(tern_f_buf(sendbuf), sendcounts, displs, *sendtype, tern_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_iscatterv, MPI_ISCATTERV)
 
@@ -1934,7 +2075,7 @@ void pmpi_isend_(const void *buf, const int *count, const MPI_Datatype *datatype
                  const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Isend(tern_f_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_isend, MPI_ISEND)
 
@@ -1944,7 +2085,7 @@ void pmpi_isendrecv_(const void *sendbuf, const int *sendcount, const MPI_Dataty
                      const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Isendrecv(tern_f_buf(sendbuf), *sendcount, *sendtype, *dest, *sendtag, tern_f_buf(recvbuf), *recvcount, *recvtype, *source, *recvtag, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_isendrecv, MPI_ISENDRECV)
 
@@ -1954,7 +2095,7 @@ void pmpi_isendrecv_replace_(void *buf, const int *count, const MPI_Datatype *da
                              MPI_Fint *ierror)
 {
     int rc = PMPI_Isendrecv_replace(tern_f_buf(buf), *count, *datatype, *dest, *sendtag, *source, *recvtag, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_isendrecv_replace, MPI_ISENDRECV_REPLACE)
 
@@ -1962,14 +2103,14 @@ void pmpi_issend_(const void *buf, const int *count, const MPI_Datatype *datatyp
                   const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Issend(tern_f_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_issend, MPI_ISSEND)
 
 void pmpi_keyval_free_(int *keyval, MPI_Fint *ierror)
 {
     int rc = PMPI_Keyval_free(keyval);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_keyval_free, MPI_KEYVAL_FREE)
 
@@ -1981,23 +2122,25 @@ void pmpi_lookup_name_(const char *service_name, const MPI_Info *info, char *por
     int rc = PMPI_Lookup_name(c_service_name, *info, c_port_name);
     free(c_service_name);
     tern_f_str_out(port_name, port_name_len, c_port_name);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_lookup_name, MPI_LOOKUP_NAME)
+TERN_F08_NAMES(mpi_lookup_name, lookup_name_f08_)
 
 void pmpi_mprobe_(const int *source, const int *tag, const MPI_Comm *comm, MPI_Message *message,
                   MPI_Fint *status, MPI_Fint *ierror)
 {
     int rc = PMPI_Mprobe(*source, *tag, *comm, message, tern_f_status(status));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_mprobe, MPI_MPROBE)
+TERN_F08_NAMES(mpi_mprobe, mprobe_f08_)
 
 void pmpi_mrecv_(void *buf, const int *count, const MPI_Datatype *datatype, MPI_Message *message,
                  MPI_Fint *status, MPI_Fint *ierror)
 {
     int rc = PMPI_Mrecv(tern_f_buf(buf), *count, *datatype, message, tern_f_status(status));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_mrecv, MPI_MRECV)
 
@@ -2006,7 +2149,7 @@ void pmpi_neighbor_allgather_(const void *sendbuf, const int *sendcount,
                               const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = PMPI_Neighbor_allgather(tern_f_buf(sendbuf), *sendcount, *sendtype, tern_f_buf(recvbuf), *recvcount, *recvtype, *comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_neighbor_allgather, MPI_NEIGHBOR_ALLGATHER)
 
@@ -2017,7 +2160,7 @@ void pmpi_neighbor_allgather_init_(const void *sendbuf, const int *sendcount,
                                    MPI_Fint *ierror)
 {
     int rc = PMPI_Neighbor_allgather_init(tern_f_buf(sendbuf), *sendcount, *sendtype, tern_f_buf(recvbuf), *recvcount, *recvtype, *comm, *info, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_neighbor_allgather_init, MPI_NEIGHBOR_ALLGATHER_INIT)
 
@@ -2027,7 +2170,7 @@ void pmpi_neighbor_allgatherv_(const void *sendbuf, const int *sendcount,
                                const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = PMPI_Neighbor_allgatherv(tern_f_buf(sendbuf), *sendcount, *sendtype, tern_f_buf(recvbuf), recvcounts, displs, *recvtype, *comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_neighbor_allgatherv, MPI_NEIGHBOR_ALLGATHERV)
 
@@ -2038,7 +2181,7 @@ void pmpi_neighbor_allgatherv_init_(const void *sendbuf, const int *sendcount,
                                     const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Neighbor_allgatherv_init(tern_f_buf(sendbuf), *sendcount, *sendtype, tern_f_buf(recvbuf), recvcounts, displs, *recvtype, *comm, *info, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_neighbor_allgatherv_init, MPI_NEIGHBOR_ALLGATHERV_INIT)
 
@@ -2047,7 +2190,7 @@ void pmpi_neighbor_alltoall_(const void *sendbuf, const int *sendcount,
                              const MPI_Datatype *recvtype, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = PMPI_Neighbor_alltoall(tern_f_buf(sendbuf), *sendcount, *sendtype, tern_f_buf(recvbuf), *recvcount, *recvtype, *comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_neighbor_alltoall, MPI_NEIGHBOR_ALLTOALL)
 
@@ -2057,7 +2200,7 @@ void pmpi_neighbor_alltoall_init_(const void *sendbuf, const int *sendcount,
                                   const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Neighbor_alltoall_init(tern_f_buf(sendbuf), *sendcount, *sendtype, tern_f_buf(recvbuf), *recvcount, *recvtype, *comm, *info, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_neighbor_alltoall_init, MPI_NEIGHBOR_ALLTOALL_INIT)
 
@@ -2067,7 +2210,7 @@ void pmpi_neighbor_alltoallv_(const void *sendbuf, const int sendcounts[], const
                               const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = PMPI_Neighbor_alltoallv(tern_f_buf(sendbuf), sendcounts, sdispls, *sendtype, tern_f_buf(recvbuf), recvcounts, rdispls, *recvtype, *comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_neighbor_alltoallv, MPI_NEIGHBOR_ALLTOALLV)
 
@@ -2078,7 +2221,7 @@ void pmpi_neighbor_alltoallv_init_(const void *sendbuf, const int sendcounts[], 
                                    const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Neighbor_alltoallv_init(tern_f_buf(sendbuf), sendcounts, sdispls, *sendtype, tern_f_buf(recvbuf), recvcounts, rdispls, *recvtype, *comm, *info, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_neighbor_alltoallv_init, MPI_NEIGHBOR_ALLTOALLV_INIT)
 
@@ -2088,7 +2231,7 @@ void pmpi_neighbor_alltoallw_(const void *sendbuf, const int sendcounts[], const
                               const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = PMPI_Neighbor_alltoallw(tern_f_buf(sendbuf), sendcounts, sdispls, sendtypes, tern_f_buf(recvbuf), recvcounts, rdispls, recvtypes, *comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_neighbor_alltoallw, MPI_NEIGHBOR_ALLTOALLW)
 
@@ -2099,7 +2242,7 @@ void pmpi_neighbor_alltoallw_init_(const void *sendbuf, const int sendcounts[],
                                    const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Neighbor_alltoallw_init(tern_f_buf(sendbuf), sendcounts, sdispls, sendtypes, tern_f_buf(recvbuf), recvcounts, rdispls, recvtypes, *comm, *info, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_neighbor_alltoallw_init, MPI_NEIGHBOR_ALLTOALLW_INIT)
 
@@ -2108,39 +2251,43 @@ void pmpi_op_commutative_(const MPI_Op *op, MPI_Fint *commute, MPI_Fint *ierror)
     int c_commute = 0;
     int rc = PMPI_Op_commutative(*op, &c_commute);
     *commute = tern_c_l2f(c_commute);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_op_commutative, MPI_OP_COMMUTATIVE)
+TERN_F08_NAMES(mpi_op_commutative, op_commutative_f08_)
 
 void pmpi_op_create_(MPI_User_function *user_fn, const MPI_Fint *commute, MPI_Op *op,
                      MPI_Fint *ierror)
 {
     int rc = PMPI_Op_create(user_fn, tern_f_l2c(*commute), op);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_op_create, MPI_OP_CREATE)
+TERN_F08_NAMES(mpi_op_create, op_create_f08_)
 
 void pmpi_op_free_(MPI_Op *op, MPI_Fint *ierror)
 {
     int rc = PMPI_Op_free(op);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_op_free, MPI_OP_FREE)
+TERN_F08_NAMES(mpi_op_free, op_free_f08_)
 
 void pmpi_open_port_(const MPI_Info *info, char *port_name, MPI_Fint *ierror, size_t port_name_len)
 {
     char *c_port_name = tern_f_str_out_buf(port_name_len);
     int rc = PMPI_Open_port(*info, c_port_name);
     tern_f_str_out(port_name, port_name_len, c_port_name);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_open_port, MPI_OPEN_PORT)
+TERN_F08_NAMES(mpi_open_port, open_port_f08_)
 
 void pmpi_pack_(const void *inbuf, const int *incount, const MPI_Datatype *datatype, void *outbuf,
                 const int *outsize, int *position, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = PMPI_Pack(tern_f_buf(inbuf), *incount, *datatype, tern_f_buf(outbuf), *outsize, position, *comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_pack, MPI_PACK)
 
@@ -2151,7 +2298,7 @@ void pmpi_pack_external_(const char *datarep, const void *inbuf, const int *inco
     char *c_datarep = tern_f_str_in(datarep, datarep_len);
     int rc = PMPI_Pack_external(c_datarep, tern_f_buf(inbuf), *incount, *datatype, tern_f_buf(outbuf), *outsize, position);
     free(c_datarep);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_pack_external, MPI_PACK_EXTERNAL)
 
@@ -2161,17 +2308,19 @@ void pmpi_pack_external_size_(const char *datarep, const int *incount, const MPI
     char *c_datarep = tern_f_str_in(datarep, datarep_len);
     int rc = PMPI_Pack_external_size(c_datarep, *incount, *datatype, size);
     free(c_datarep);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_pack_external_size, MPI_PACK_EXTERNAL_SIZE)
+TERN_F08_NAMES(mpi_pack_external_size, pack_external_size_f08_)
 
 void pmpi_pack_size_(const int *incount, const MPI_Datatype *datatype, const MPI_Comm *comm,
                      int *size, MPI_Fint *ierror)
 {
     int rc = PMPI_Pack_size(*incount, *datatype, *comm, size);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_pack_size, MPI_PACK_SIZE)
+TERN_F08_NAMES(mpi_pack_size, pack_size_f08_)
 
 void pmpi_parrived_(const MPI_Request *request, const int *partition, MPI_Fint *flag,
                     MPI_Fint *ierror)
@@ -2179,32 +2328,36 @@ void pmpi_parrived_(const MPI_Request *request, const int *partition, MPI_Fint *
     int c_flag = 0;
     int rc = PMPI_Parrived(*request, *partition, &c_flag);
     *flag = tern_c_l2f(c_flag);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_parrived, MPI_PARRIVED)
+TERN_F08_NAMES(mpi_parrived, parrived_f08_)
 
 void pmpi_pready_(const int *partition, const MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Pready(*partition, *request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_pready, MPI_PREADY)
+TERN_F08_NAMES(mpi_pready, pready_f08_)
 
 void pmpi_pready_list_(const int *length, const int array_of_partitions[],
                        const MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Pready_list(*length, array_of_partitions, *request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_pready_list, MPI_PREADY_LIST)
+TERN_F08_NAMES(mpi_pready_list, pready_list_f08_)
 
 void pmpi_pready_range_(const int *partition_low, const int *partition_high,
                         const MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Pready_range(*partition_low, *partition_high, *request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_pready_range, MPI_PREADY_RANGE)
+TERN_F08_NAMES(mpi_pready_range, pready_range_f08_)
 
 void pmpi_precv_init_(void *buf, const int *partitions, const MPI_Count *count,
                       const MPI_Datatype *datatype, const int *source, const int *tag,
@@ -2212,7 +2365,7 @@ void pmpi_precv_init_(void *buf, const int *partitions, const MPI_Count *count,
                       MPI_Fint *ierror)
 {
     int rc = PMPI_Precv_init(tern_f_buf(buf), *partitions, *count, *datatype, *source, *tag, *comm, *info, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_precv_init, MPI_PRECV_INIT)
 
@@ -2220,9 +2373,10 @@ void pmpi_probe_(const int *source, const int *tag, const MPI_Comm *comm, MPI_Fi
                  MPI_Fint *ierror)
 {
     int rc = PMPI_Probe(*source, *tag, *comm, tern_f_status(status));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_probe, MPI_PROBE)
+TERN_F08_NAMES(mpi_probe, probe_f08_)
 
 void pmpi_psend_init_(const void *buf, const int *partitions, const MPI_Count *count,
                       const MPI_Datatype *datatype, const int *dest, const int *tag,
@@ -2230,7 +2384,7 @@ void pmpi_psend_init_(const void *buf, const int *partitions, const MPI_Count *c
                       MPI_Fint *ierror)
 {
     int rc = PMPI_Psend_init(tern_f_buf(buf), *partitions, *count, *datatype, *dest, *tag, *comm, *info, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_psend_init, MPI_PSEND_INIT)
 
@@ -2242,9 +2396,10 @@ void pmpi_publish_name_(const char *service_name, const MPI_Info *info, const ch
     int rc = PMPI_Publish_name(c_service_name, *info, c_port_name);
     free(c_service_name);
     free(c_port_name);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_publish_name, MPI_PUBLISH_NAME)
+TERN_F08_NAMES(mpi_publish_name, publish_name_f08_)
 
 void pmpi_put_(const void *origin_addr, const int *origin_count,
                const MPI_Datatype *origin_datatype, const int *target_rank,
@@ -2252,16 +2407,17 @@ void pmpi_put_(const void *origin_addr, const int *origin_count,
                const MPI_Datatype *target_datatype, const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = PMPI_Put(tern_f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_put, MPI_PUT)
 
 void pmpi_query_thread_(int *provided, MPI_Fint *ierror)
 {
     int rc = PMPI_Query_thread(provided);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_query_thread, MPI_QUERY_THREAD)
+TERN_F08_NAMES(mpi_query_thread, query_thread_f08_)
 
 void pmpi_raccumulate_(const void *origin_addr, const int *origin_count,
                        const MPI_Datatype *origin_datatype, const int *target_rank,
@@ -2270,7 +2426,7 @@ void pmpi_raccumulate_(const void *origin_addr, const int *origin_count,
                        MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Raccumulate(tern_f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_raccumulate, MPI_RACCUMULATE)
 
@@ -2278,7 +2434,7 @@ void pmpi_recv_(void *buf, const int *count, const MPI_Datatype *datatype, const
                 const int *tag, const MPI_Comm *comm, MPI_Fint *status, MPI_Fint *ierror)
 {
     int rc = PMPI_Recv(tern_f_buf(buf), *count, *datatype, *source, *tag, *comm, tern_f_status(status));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_recv, MPI_RECV)
 
@@ -2286,7 +2442,7 @@ void pmpi_recv_init_(void *buf, const int *count, const MPI_Datatype *datatype, 
                      const int *tag, const MPI_Comm *comm, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Recv_init(tern_f_buf(buf), *count, *datatype, *source, *tag, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_recv_init, MPI_RECV_INIT)
 
@@ -2295,7 +2451,7 @@ void pmpi_reduce_(const void *sendbuf, void *recvbuf, const int *count,
                   const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = PMPI_Reduce(tern_f_buf(sendbuf), tern_f_buf(recvbuf), *count, *datatype, *op, *root, *comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_reduce, MPI_REDUCE)
 
@@ -2305,7 +2461,7 @@ void pmpi_reduce_init_(const void *sendbuf, void *recvbuf, const int *count,
                        MPI_Fint *ierror)
 {
     int rc = PMPI_Reduce_init(tern_f_buf(sendbuf), tern_f_buf(recvbuf), *count, *datatype, *op, *root, *comm, *info, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_reduce_init, MPI_REDUCE_INIT)
 
@@ -2313,7 +2469,7 @@ void pmpi_reduce_local_(const void *inbuf, void *inoutbuf, const int *count,
                         const MPI_Datatype *datatype, const MPI_Op *op, MPI_Fint *ierror)
 {
     int rc = PMPI_Reduce_local(tern_f_buf(inbuf), tern_f_buf(inoutbuf), *count, *datatype, *op);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_reduce_local, MPI_REDUCE_LOCAL)
 
@@ -2322,7 +2478,7 @@ void pmpi_reduce_scatter_(const void *sendbuf, void *recvbuf, const int recvcoun
                           MPI_Fint *ierror)
 {
     int rc = PMPI_Reduce_scatter(tern_f_buf(sendbuf), tern_f_buf(recvbuf), recvcounts, *datatype, *op, *comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_reduce_scatter, MPI_REDUCE_SCATTER)
 
@@ -2331,7 +2487,7 @@ void pmpi_reduce_scatter_block_(const void *sendbuf, void *recvbuf, const int *r
                                 const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = PMPI_Reduce_scatter_block(tern_f_buf(sendbuf), tern_f_buf(recvbuf), *recvcount, *datatype, *op, *comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_reduce_scatter_block, MPI_REDUCE_SCATTER_BLOCK)
 
@@ -2341,7 +2497,7 @@ void pmpi_reduce_scatter_block_init_(const void *sendbuf, void *recvbuf, const i
                                      MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Reduce_scatter_block_init(tern_f_buf(sendbuf), tern_f_buf(recvbuf), *recvcount, *datatype, *op, *comm, *info, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_reduce_scatter_block_init, MPI_REDUCE_SCATTER_BLOCK_INIT)
 
@@ -2350,37 +2506,44 @@ void pmpi_reduce_scatter_init_(const void *sendbuf, void *recvbuf, const int rec
                                const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Reduce_scatter_init(tern_f_buf(sendbuf), tern_f_buf(recvbuf), recvcounts, *datatype, *op, *comm, *info, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_reduce_scatter_init, MPI_REDUCE_SCATTER_INIT)
 
 void pmpi_remove_error_class_(const int *errorclass, MPI_Fint *ierror)
 {
     int rc = PMPI_Remove_error_class(*errorclass);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_remove_error_class, MPI_REMOVE_ERROR_CLASS)
+TERN_F08_NAMES(mpi_remove_error_class, remove_error_class_f08_)
+TERN_F08_NAMES(mpi_remove_error_class, delete_error_class_f08_)
 
 void pmpi_remove_error_code_(const int *errorcode, MPI_Fint *ierror)
 {
     int rc = PMPI_Remove_error_code(*errorcode);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_remove_error_code, MPI_REMOVE_ERROR_CODE)
+TERN_F08_NAMES(mpi_remove_error_code, remove_error_code_f08_)
+TERN_F08_NAMES(mpi_remove_error_code, delete_error_code_f08_)
 
 void pmpi_remove_error_string_(const int *errorcode, MPI_Fint *ierror)
 {
     int rc = PMPI_Remove_error_string(*errorcode);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_remove_error_string, MPI_REMOVE_ERROR_STRING)
+TERN_F08_NAMES(mpi_remove_error_string, remove_error_string_f08_)
+TERN_F08_NAMES(mpi_remove_error_string, delete_error_string_f08_)
 
 void pmpi_request_free_(MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Request_free(request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_request_free, MPI_REQUEST_FREE)
+TERN_F08_NAMES(mpi_request_free, request_free_f08_)
 
 void pmpi_request_get_status_(const MPI_Request *request, MPI_Fint *flag, MPI_Fint *status,
                               MPI_Fint *ierror)
@@ -2388,9 +2551,10 @@ void pmpi_request_get_status_(const MPI_Request *request, MPI_Fint *flag, MPI_Fi
     int c_flag = 0;
     int rc = PMPI_Request_get_status(*request, &c_flag, tern_f_status(status));
     *flag = tern_c_l2f(c_flag);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_request_get_status, MPI_REQUEST_GET_STATUS)
+TERN_F08_NAMES(mpi_request_get_status, request_get_status_f08_)
 
 void pmpi_request_get_status_all_(const int *count, const MPI_Request array_of_requests[],
                                   MPI_Fint *flag, MPI_Fint *array_of_statuses, MPI_Fint *ierror)
@@ -2398,9 +2562,10 @@ void pmpi_request_get_status_all_(const int *count, const MPI_Request array_of_r
     int c_flag = 0;
     int rc = PMPI_Request_get_status_all(*count, array_of_requests, &c_flag, tern_f_statuses(array_of_statuses));
     *flag = tern_c_l2f(c_flag);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_request_get_status_all, MPI_REQUEST_GET_STATUS_ALL)
+TERN_F08_NAMES(mpi_request_get_status_all, request_get_status_all_f08_)
 
 void pmpi_request_get_status_any_(const int *count, const MPI_Request array_of_requests[],
                                   int *index, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror)
@@ -2408,18 +2573,20 @@ void pmpi_request_get_status_any_(const int *count, const MPI_Request array_of_r
     int c_flag = 0;
     int rc = PMPI_Request_get_status_any(*count, array_of_requests, index, &c_flag, tern_f_status(status));
     *flag = tern_c_l2f(c_flag);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_request_get_status_any, MPI_REQUEST_GET_STATUS_ANY)
+TERN_F08_NAMES(mpi_request_get_status_any, request_get_status_any_f08_)
 
 void pmpi_request_get_status_some_(const int *incount, const MPI_Request array_of_requests[],
                                    int *outcount, int array_of_indices[],
                                    MPI_Fint *array_of_statuses, MPI_Fint *ierror)
 {
     int rc = PMPI_Request_get_status_some(*incount, array_of_requests, outcount, array_of_indices, tern_f_statuses(array_of_statuses));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_request_get_status_some, MPI_REQUEST_GET_STATUS_SOME)
+TERN_F08_NAMES(mpi_request_get_status_some, request_get_status_some_f08_)
 
 void pmpi_rget_(void *origin_addr, const int *origin_count, const MPI_Datatype *origin_datatype,
                 const int *target_rank, const MPI_Aint *target_disp, const int *target_count,
@@ -2427,7 +2594,7 @@ void pmpi_rget_(void *origin_addr, const int *origin_count, const MPI_Datatype *
                 MPI_Fint *ierror)
 {
     int rc = PMPI_Rget(tern_f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_rget, MPI_RGET)
 
@@ -2440,7 +2607,7 @@ void pmpi_rget_accumulate_(const void *origin_addr, const int *origin_count,
                            MPI_Fint *ierror)
 {
     int rc = PMPI_Rget_accumulate(tern_f_buf(origin_addr), *origin_count, *origin_datatype, tern_f_buf(result_addr), *result_count, *result_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *op, *win, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_rget_accumulate, MPI_RGET_ACCUMULATE)
 
@@ -2451,7 +2618,7 @@ void pmpi_rput_(const void *origin_addr, const int *origin_count,
                 MPI_Fint *ierror)
 {
     int rc = PMPI_Rput(tern_f_buf(origin_addr), *origin_count, *origin_datatype, *target_rank, *target_disp, *target_count, *target_datatype, *win, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_rput, MPI_RPUT)
 
@@ -2459,7 +2626,7 @@ void pmpi_rsend_(const void *buf, const int *count, const MPI_Datatype *datatype
                  const int *tag, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = PMPI_Rsend(tern_f_buf(buf), *count, *datatype, *dest, *tag, *comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_rsend, MPI_RSEND)
 
@@ -2468,7 +2635,7 @@ void pmpi_rsend_init_(const void *buf, const int *count, const MPI_Datatype *dat
                       MPI_Fint *ierror)
 {
     int rc = PMPI_Rsend_init(tern_f_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_rsend_init, MPI_RSEND_INIT)
 
@@ -2476,7 +2643,7 @@ void pmpi_scan_(const void *sendbuf, void *recvbuf, const int *count, const MPI_
                 const MPI_Op *op, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = PMPI_Scan(tern_f_buf(sendbuf), tern_f_buf(recvbuf), *count, *datatype, *op, *comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_scan, MPI_SCAN)
 
@@ -2485,7 +2652,7 @@ void pmpi_scan_init_(const void *sendbuf, void *recvbuf, const int *count,
                      const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Scan_init(tern_f_buf(sendbuf), tern_f_buf(recvbuf), *count, *datatype, *op, *comm, *info, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_scan_init, MPI_SCAN_INIT)
 
@@ -2494,7 +2661,7 @@ void pmpi_scatter_(const void *sendbuf, const int *sendcount, const MPI_Datatype
                    const int *root, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = PMPI_Scatter(tern_f_buf(sendbuf), *sendcount, *sendtype, tern_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_scatter, MPI_SCATTER)
 
@@ -2504,7 +2671,7 @@ void pmpi_scatter_init_(const void *sendbuf, const int *sendcount, const MPI_Dat
                         MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Scatter_init(tern_f_buf(sendbuf), *sendcount, *sendtype, tern_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, *info, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_scatter_init, MPI_SCATTER_INIT)
 
@@ -2514,7 +2681,7 @@ void pmpi_scatterv_(const void *sendbuf, const int sendcounts[], const int displ
                     MPI_Fint *ierror)
 {
     int rc = PMPI_Scatterv(tern_f_buf(sendbuf), sendcounts, displs, *sendtype, tern_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_scatterv, MPI_SCATTERV)
 
@@ -2524,7 +2691,7 @@ void pmpi_scatterv_init_(const void *sendbuf, const int sendcounts[], const int 
                          const MPI_Info *info, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Scatterv_init(tern_f_buf(sendbuf), sendcounts, displs, *sendtype, tern_f_buf(recvbuf), *recvcount, *recvtype, *root, *comm, *info, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_scatterv_init, MPI_SCATTERV_INIT)
 
@@ -2532,7 +2699,7 @@ void pmpi_send_(const void *buf, const int *count, const MPI_Datatype *datatype,
                 const int *tag, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = PMPI_Send(tern_f_buf(buf), *count, *datatype, *dest, *tag, *comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_send, MPI_SEND)
 
@@ -2541,7 +2708,7 @@ void pmpi_send_init_(const void *buf, const int *count, const MPI_Datatype *data
                      MPI_Fint *ierror)
 {
     int rc = PMPI_Send_init(tern_f_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_send_init, MPI_SEND_INIT)
 
@@ -2551,7 +2718,7 @@ void pmpi_sendrecv_(const void *sendbuf, const int *sendcount, const MPI_Datatyp
                     const MPI_Comm *comm, MPI_Fint *status, MPI_Fint *ierror)
 {
     int rc = PMPI_Sendrecv(tern_f_buf(sendbuf), *sendcount, *sendtype, *dest, *sendtag, tern_f_buf(recvbuf), *recvcount, *recvtype, *source, *recvtag, *comm, tern_f_status(status));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_sendrecv, MPI_SENDRECV)
 
@@ -2561,7 +2728,7 @@ void pmpi_sendrecv_replace_(void *buf, const int *count, const MPI_Datatype *dat
                             MPI_Fint *ierror)
 {
     int rc = PMPI_Sendrecv_replace(tern_f_buf(buf), *count, *datatype, *dest, *sendtag, *source, *recvtag, *comm, tern_f_status(status));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_sendrecv_replace, MPI_SENDRECV_REPLACE)
 
@@ -2569,7 +2736,7 @@ void pmpi_session_attach_buffer_(const MPI_Session *session, void *buffer, const
                                  MPI_Fint *ierror)
 {
     int rc = PMPI_Session_attach_buffer(*session, tern_f_buf(buffer), *size);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_session_attach_buffer, MPI_SESSION_ATTACH_BUFFER)
 
@@ -2577,54 +2744,61 @@ void pmpi_session_call_errhandler_(const MPI_Session *session, const int *errorc
                                    MPI_Fint *ierror)
 {
     int rc = PMPI_Session_call_errhandler(*session, *errorcode);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_session_call_errhandler, MPI_SESSION_CALL_ERRHANDLER)
+TERN_F08_NAMES(mpi_session_call_errhandler, session_call_errhandler_f08_)
 
 void pmpi_session_create_errhandler_(MPI_Session_errhandler_function *session_errhandler_fn,
                                      MPI_Errhandler *errhandler, MPI_Fint *ierror)
 {
     int rc = PMPI_Session_create_errhandler(session_errhandler_fn, errhandler);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_session_create_errhandler, MPI_SESSION_CREATE_ERRHANDLER)
+TERN_F08_NAMES(mpi_session_create_errhandler, session_create_errhandler_f08_)
 
 void pmpi_session_detach_buffer_(const MPI_Session *session, void *buffer_addr, int *size,
                                  MPI_Fint *ierror)
 {
     int rc = PMPI_Session_detach_buffer(*session, buffer_addr, size);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_session_detach_buffer, MPI_SESSION_DETACH_BUFFER)
+TERN_F08_NAMES(mpi_session_detach_buffer, session_detach_buffer_f08_)
 
 void pmpi_session_finalize_(MPI_Session *session, MPI_Fint *ierror)
 {
     int rc = PMPI_Session_finalize(session);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_session_finalize, MPI_SESSION_FINALIZE)
+TERN_F08_NAMES(mpi_session_finalize, session_finalize_f08_)
 
 void pmpi_session_flush_buffer_(const MPI_Session *session, MPI_Fint *ierror)
 {
     int rc = PMPI_Session_flush_buffer(*session);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_session_flush_buffer, MPI_SESSION_FLUSH_BUFFER)
+TERN_F08_NAMES(mpi_session_flush_buffer, session_flush_buffer_f08_)
 
 void pmpi_session_get_errhandler_(const MPI_Session *session, MPI_Errhandler *errhandler,
                                   MPI_Fint *ierror)
 {
     int rc = PMPI_Session_get_errhandler(*session, errhandler);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_session_get_errhandler, MPI_SESSION_GET_ERRHANDLER)
+TERN_F08_NAMES(mpi_session_get_errhandler, session_get_errhandler_f08_)
 
 void pmpi_session_get_info_(const MPI_Session *session, MPI_Info *info_used, MPI_Fint *ierror)
 {
     int rc = PMPI_Session_get_info(*session, info_used);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_session_get_info, MPI_SESSION_GET_INFO)
+TERN_F08_NAMES(mpi_session_get_info, session_get_info_f08_)
 
 void pmpi_session_get_nth_pset_(const MPI_Session *session, const MPI_Info *info, const int *n,
                                 int *pset_len, char *pset_name, MPI_Fint *ierror,
@@ -2633,17 +2807,19 @@ void pmpi_session_get_nth_pset_(const MPI_Session *session, const MPI_Info *info
     char *c_pset_name = tern_f_str_out_buf(pset_name_len);
     int rc = PMPI_Session_get_nth_pset(*session, *info, *n, pset_len, c_pset_name);
     tern_f_str_out(pset_name, pset_name_len, c_pset_name);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_session_get_nth_pset, MPI_SESSION_GET_NTH_PSET)
+TERN_F08_NAMES(mpi_session_get_nth_pset, session_get_nth_pset_f08_)
 
 void pmpi_session_get_num_psets_(const MPI_Session *session, const MPI_Info *info, int *npset_names,
                                  MPI_Fint *ierror)
 {
     int rc = PMPI_Session_get_num_psets(*session, *info, npset_names);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_session_get_num_psets, MPI_SESSION_GET_NUM_PSETS)
+TERN_F08_NAMES(mpi_session_get_num_psets, session_get_num_psets_f08_)
 
 void pmpi_session_get_pset_info_(const MPI_Session *session, const char *pset_name, MPI_Info *info,
                                  MPI_Fint *ierror, size_t pset_name_len)
@@ -2651,38 +2827,42 @@ void pmpi_session_get_pset_info_(const MPI_Session *session, const char *pset_na
     char *c_pset_name = tern_f_str_in(pset_name, pset_name_len);
     int rc = PMPI_Session_get_pset_info(*session, c_pset_name, info);
     free(c_pset_name);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_session_get_pset_info, MPI_SESSION_GET_PSET_INFO)
+TERN_F08_NAMES(mpi_session_get_pset_info, session_get_pset_info_f08_)
 
 void pmpi_session_iflush_buffer_(const MPI_Session *session, MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Session_iflush_buffer(*session, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_session_iflush_buffer, MPI_SESSION_IFLUSH_BUFFER)
+TERN_F08_NAMES(mpi_session_iflush_buffer, session_iflush_buffer_f08_)
 
 void pmpi_session_init_(const MPI_Info *info, const MPI_Errhandler *errhandler,
                         MPI_Session *session, MPI_Fint *ierror)
 {
     int rc = PMPI_Session_init(*info, *errhandler, session);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_session_init, MPI_SESSION_INIT)
+TERN_F08_NAMES(mpi_session_init, session_init_f08_)
 
 void pmpi_session_set_errhandler_(const MPI_Session *session, const MPI_Errhandler *errhandler,
                                   MPI_Fint *ierror)
 {
     int rc = PMPI_Session_set_errhandler(*session, *errhandler);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_session_set_errhandler, MPI_SESSION_SET_ERRHANDLER)
+TERN_F08_NAMES(mpi_session_set_errhandler, session_set_errhandler_f08_)
 
 void pmpi_ssend_(const void *buf, const int *count, const MPI_Datatype *datatype, const int *dest,
                  const int *tag, const MPI_Comm *comm, MPI_Fint *ierror)
 {
     int rc = PMPI_Ssend(tern_f_buf(buf), *count, *datatype, *dest, *tag, *comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_ssend, MPI_SSEND)
 
@@ -2691,106 +2871,119 @@ void pmpi_ssend_init_(const void *buf, const int *count, const MPI_Datatype *dat
                       MPI_Fint *ierror)
 {
     int rc = PMPI_Ssend_init(tern_f_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_ssend_init, MPI_SSEND_INIT)
 
 void pmpi_start_(MPI_Request *request, MPI_Fint *ierror)
 {
     int rc = PMPI_Start(request);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_start, MPI_START)
+TERN_F08_NAMES(mpi_start, start_f08_)
 
 void pmpi_startall_(const int *count, MPI_Request array_of_requests[], MPI_Fint *ierror)
 {
     int rc = PMPI_Startall(*count, array_of_requests);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_startall, MPI_STARTALL)
+TERN_F08_NAMES(mpi_startall, startall_f08_)
 
 void pmpi_status_get_error_(const MPI_Fint *status, int *err, MPI_Fint *ierror)
 {
     int rc = PMPI_Status_get_error(tern_f_status(status), err);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_status_get_error, MPI_STATUS_GET_ERROR)
+TERN_F08_NAMES(mpi_status_get_error, status_get_error_f08_)
 
 void pmpi_status_get_source_(const MPI_Fint *status, int *source, MPI_Fint *ierror)
 {
     int rc = PMPI_Status_get_source(tern_f_status(status), source);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_status_get_source, MPI_STATUS_GET_SOURCE)
+TERN_F08_NAMES(mpi_status_get_source, status_get_source_f08_)
 
 void pmpi_status_get_tag_(const MPI_Fint *status, int *tag, MPI_Fint *ierror)
 {
     int rc = PMPI_Status_get_tag(tern_f_status(status), tag);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_status_get_tag, MPI_STATUS_GET_TAG)
+TERN_F08_NAMES(mpi_status_get_tag, status_get_tag_f08_)
 
 void pmpi_status_set_cancelled_(MPI_Fint *status, const MPI_Fint *flag, MPI_Fint *ierror)
 {
     int rc = PMPI_Status_set_cancelled(tern_f_status(status), tern_f_l2c(*flag));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_status_set_cancelled, MPI_STATUS_SET_CANCELLED)
+TERN_F08_NAMES(mpi_status_set_cancelled, status_set_cancelled_f08_)
 
 void pmpi_status_set_elements_(MPI_Fint *status, const MPI_Datatype *datatype, const int *count,
                                MPI_Fint *ierror)
 {
     int rc = PMPI_Status_set_elements(tern_f_status(status), *datatype, *count);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_status_set_elements, MPI_STATUS_SET_ELEMENTS)
+TERN_F08_NAMES(mpi_status_set_elements, status_set_elements_f08_)
 
 void pmpi_status_set_elements_x_(MPI_Fint *status, const MPI_Datatype *datatype,
                                  const MPI_Count *count, MPI_Fint *ierror)
 {
     int rc = PMPI_Status_set_elements_x(tern_f_status(status), *datatype, *count);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_status_set_elements_x, MPI_STATUS_SET_ELEMENTS_X)
+TERN_F08_NAMES(mpi_status_set_elements_x, status_set_elements_x_f08_)
 
 void pmpi_status_set_error_(MPI_Fint *status, const int *err, MPI_Fint *ierror)
 {
     int rc = PMPI_Status_set_error(tern_f_status(status), *err);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_status_set_error, MPI_STATUS_SET_ERROR)
+TERN_F08_NAMES(mpi_status_set_error, status_set_error_f08_)
 
 void pmpi_status_set_source_(MPI_Fint *status, const int *source, MPI_Fint *ierror)
 {
     int rc = PMPI_Status_set_source(tern_f_status(status), *source);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_status_set_source, MPI_STATUS_SET_SOURCE)
+TERN_F08_NAMES(mpi_status_set_source, status_set_source_f08_)
 
 void pmpi_status_set_tag_(MPI_Fint *status, const int *tag, MPI_Fint *ierror)
 {
     int rc = PMPI_Status_set_tag(tern_f_status(status), *tag);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_status_set_tag, MPI_STATUS_SET_TAG)
+TERN_F08_NAMES(mpi_status_set_tag, status_set_tag_f08_)
 
 void pmpi_test_(MPI_Request *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror)
 {
     int c_flag = 0;
     int rc = PMPI_Test(request, &c_flag, tern_f_status(status));
     *flag = tern_c_l2f(c_flag);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_test, MPI_TEST)
+TERN_F08_NAMES(mpi_test, test_f08_)
 
 void pmpi_test_cancelled_(const MPI_Fint *status, MPI_Fint *flag, MPI_Fint *ierror)
 {
     int c_flag = 0;
     int rc = PMPI_Test_cancelled(tern_f_status(status), &c_flag);
     *flag = tern_c_l2f(c_flag);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_test_cancelled, MPI_TEST_CANCELLED)
+TERN_F08_NAMES(mpi_test_cancelled, test_cancelled_f08_)
 
 void pmpi_testall_(const int *count, MPI_Request array_of_requests[], MPI_Fint *flag,
                    MPI_Fint *array_of_statuses, MPI_Fint *ierror)
@@ -2798,9 +2991,10 @@ void pmpi_testall_(const int *count, MPI_Request array_of_requests[], MPI_Fint *
     int c_flag = 0;
     int rc = PMPI_Testall(*count, array_of_requests, &c_flag, tern_f_statuses(array_of_statuses));
     *flag = tern_c_l2f(c_flag);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_testall, MPI_TESTALL)
+TERN_F08_NAMES(mpi_testall, testall_f08_)
 
 void pmpi_testany_(const int *count, MPI_Request array_of_requests[], int *index, MPI_Fint *flag,
                    MPI_Fint *status, MPI_Fint *ierror)
@@ -2808,39 +3002,44 @@ void pmpi_testany_(const int *count, MPI_Request array_of_requests[], int *index
     int c_flag = 0;
     int rc = PMPI_Testany(*count, array_of_requests, index, &c_flag, tern_f_status(status));
     *flag = tern_c_l2f(c_flag);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_testany, MPI_TESTANY)
+TERN_F08_NAMES(mpi_testany, testany_f08_)
 
 void pmpi_testsome_(const int *incount, MPI_Request array_of_requests[], int *outcount,
                     int array_of_indices[], MPI_Fint *array_of_statuses, MPI_Fint *ierror)
 {
     int rc = PMPI_Testsome(*incount, array_of_requests, outcount, array_of_indices, tern_f_statuses(array_of_statuses));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_testsome, MPI_TESTSOME)
+TERN_F08_NAMES(mpi_testsome, testsome_f08_)
 
 void pmpi_topo_test_(const MPI_Comm *comm, int *status, MPI_Fint *ierror)
 {
     int rc = PMPI_Topo_test(*comm, status);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_topo_test, MPI_TOPO_TEST)
+TERN_F08_NAMES(mpi_topo_test, topo_test_f08_)
 
 void pmpi_type_commit_(MPI_Datatype *datatype, MPI_Fint *ierror)
 {
     int rc = PMPI_Type_commit(datatype);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_commit, MPI_TYPE_COMMIT)
+TERN_F08_NAMES(mpi_type_commit, type_commit_f08_)
 
 void pmpi_type_contiguous_(const int *count, const MPI_Datatype *oldtype, MPI_Datatype *newtype,
                            MPI_Fint *ierror)
 {
     int rc = PMPI_Type_contiguous(*count, *oldtype, newtype);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_contiguous, MPI_TYPE_CONTIGUOUS)
+TERN_F08_NAMES(mpi_type_contiguous, type_contiguous_f08_)
 
 void pmpi_type_create_darray_(const int *size, const int *rank, const int *ndims,
                               const int array_of_gsizes[], const int array_of_distribs[],
@@ -2849,31 +3048,35 @@ void pmpi_type_create_darray_(const int *size, const int *rank, const int *ndims
                               MPI_Fint *ierror)
 {
     int rc = PMPI_Type_create_darray(*size, *rank, *ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, *order, *oldtype, newtype);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_create_darray, MPI_TYPE_CREATE_DARRAY)
+TERN_F08_NAMES(mpi_type_create_darray, type_create_darray_f08_)
 
 void pmpi_type_create_f90_complex_(const int *p, const int *r, MPI_Datatype *newtype,
                                    MPI_Fint *ierror)
 {
     int rc = PMPI_Type_create_f90_complex(*p, *r, newtype);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_create_f90_complex, MPI_TYPE_CREATE_F90_COMPLEX)
+TERN_F08_NAMES(mpi_type_create_f90_complex, type_create_f90_complex_f08_)
 
 void pmpi_type_create_f90_integer_(const int *r, MPI_Datatype *newtype, MPI_Fint *ierror)
 {
     int rc = PMPI_Type_create_f90_integer(*r, newtype);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_create_f90_integer, MPI_TYPE_CREATE_F90_INTEGER)
+TERN_F08_NAMES(mpi_type_create_f90_integer, type_create_f90_integer_f08_)
 
 void pmpi_type_create_f90_real_(const int *p, const int *r, MPI_Datatype *newtype, MPI_Fint *ierror)
 {
     int rc = PMPI_Type_create_f90_real(*p, *r, newtype);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_create_f90_real, MPI_TYPE_CREATE_F90_REAL)
+TERN_F08_NAMES(mpi_type_create_f90_real, type_create_f90_real_f08_)
 
 void pmpi_type_create_hindexed_(const int *count, const int array_of_blocklengths[],
                                 const MPI_Aint array_of_displacements[],
@@ -2881,9 +3084,10 @@ void pmpi_type_create_hindexed_(const int *count, const int array_of_blocklength
                                 MPI_Fint *ierror)
 {
     int rc = PMPI_Type_create_hindexed(*count, array_of_blocklengths, array_of_displacements, *oldtype, newtype);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_create_hindexed, MPI_TYPE_CREATE_HINDEXED)
+TERN_F08_NAMES(mpi_type_create_hindexed, type_create_hindexed_f08_)
 
 void pmpi_type_create_hindexed_block_(const int *count, const int *blocklength,
                                       const MPI_Aint array_of_displacements[],
@@ -2891,17 +3095,19 @@ void pmpi_type_create_hindexed_block_(const int *count, const int *blocklength,
                                       MPI_Fint *ierror)
 {
     int rc = PMPI_Type_create_hindexed_block(*count, *blocklength, array_of_displacements, *oldtype, newtype);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_create_hindexed_block, MPI_TYPE_CREATE_HINDEXED_BLOCK)
+TERN_F08_NAMES(mpi_type_create_hindexed_block, type_create_hindexed_block_f08_)
 
 void pmpi_type_create_hvector_(const int *count, const int *blocklength, const MPI_Aint *stride,
                                const MPI_Datatype *oldtype, MPI_Datatype *newtype, MPI_Fint *ierror)
 {
     int rc = PMPI_Type_create_hvector(*count, *blocklength, *stride, *oldtype, newtype);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_create_hvector, MPI_TYPE_CREATE_HVECTOR)
+TERN_F08_NAMES(mpi_type_create_hvector, type_create_hvector_f08_)
 
 void pmpi_type_create_indexed_block_(const int *count, const int *blocklength,
                                      const int array_of_displacements[],
@@ -2909,17 +3115,19 @@ void pmpi_type_create_indexed_block_(const int *count, const int *blocklength,
                                      MPI_Fint *ierror)
 {
     int rc = PMPI_Type_create_indexed_block(*count, *blocklength, array_of_displacements, *oldtype, newtype);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_create_indexed_block, MPI_TYPE_CREATE_INDEXED_BLOCK)
+TERN_F08_NAMES(mpi_type_create_indexed_block, type_create_indexed_block_f08_)
 
 void pmpi_type_create_resized_(const MPI_Datatype *oldtype, const MPI_Aint *lb,
                                const MPI_Aint *extent, MPI_Datatype *newtype, MPI_Fint *ierror)
 {
     int rc = PMPI_Type_create_resized(*oldtype, *lb, *extent, newtype);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_create_resized, MPI_TYPE_CREATE_RESIZED)
+TERN_F08_NAMES(mpi_type_create_resized, type_create_resized_f08_)
 
 void pmpi_type_create_struct_(const int *count, const int array_of_blocklengths[],
                               const MPI_Aint array_of_displacements[],
@@ -2927,9 +3135,10 @@ void pmpi_type_create_struct_(const int *count, const int array_of_blocklengths[
                               MPI_Fint *ierror)
 {
     int rc = PMPI_Type_create_struct(*count, array_of_blocklengths, array_of_displacements, array_of_types, newtype);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_create_struct, MPI_TYPE_CREATE_STRUCT)
+TERN_F08_NAMES(mpi_type_create_struct, type_create_struct_f08_)
 
 void pmpi_type_create_subarray_(const int *ndims, const int array_of_sizes[],
                                 const int array_of_subsizes[], const int array_of_starts[],
@@ -2937,37 +3146,42 @@ void pmpi_type_create_subarray_(const int *ndims, const int array_of_sizes[],
                                 MPI_Datatype *newtype, MPI_Fint *ierror)
 {
     int rc = PMPI_Type_create_subarray(*ndims, array_of_sizes, array_of_subsizes, array_of_starts, *order, *oldtype, newtype);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_create_subarray, MPI_TYPE_CREATE_SUBARRAY)
+TERN_F08_NAMES(mpi_type_create_subarray, type_create_subarray_f08_)
 
 void pmpi_type_delete_attr_(const MPI_Datatype *datatype, const int *type_keyval, MPI_Fint *ierror)
 {
     int rc = PMPI_Type_delete_attr(*datatype, *type_keyval);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_delete_attr, MPI_TYPE_DELETE_ATTR)
+TERN_F08_NAMES(mpi_type_delete_attr, type_delete_attr_f08_)
 
 void pmpi_type_dup_(const MPI_Datatype *oldtype, MPI_Datatype *newtype, MPI_Fint *ierror)
 {
     int rc = PMPI_Type_dup(*oldtype, newtype);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_dup, MPI_TYPE_DUP)
+TERN_F08_NAMES(mpi_type_dup, type_dup_f08_)
 
 void pmpi_type_free_(MPI_Datatype *datatype, MPI_Fint *ierror)
 {
     int rc = PMPI_Type_free(datatype);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_free, MPI_TYPE_FREE)
+TERN_F08_NAMES(mpi_type_free, type_free_f08_)
 
 void pmpi_type_free_keyval_(int *type_keyval, MPI_Fint *ierror)
 {
     int rc = PMPI_Type_free_keyval(type_keyval);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_free_keyval, MPI_TYPE_FREE_KEYVAL)
+TERN_F08_NAMES(mpi_type_free_keyval, type_free_keyval_f08_)
 
 void pmpi_type_get_contents_(const MPI_Datatype *datatype, const int *max_integers,
                              const int *max_addresses, const int *max_datatypes,
@@ -2975,33 +3189,37 @@ void pmpi_type_get_contents_(const MPI_Datatype *datatype, const int *max_intege
                              MPI_Datatype array_of_datatypes[], MPI_Fint *ierror)
 {
     int rc = PMPI_Type_get_contents(*datatype, *max_integers, *max_addresses, *max_datatypes, array_of_integers, array_of_addresses, array_of_datatypes);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_get_contents, MPI_TYPE_GET_CONTENTS)
+TERN_F08_NAMES(mpi_type_get_contents, type_get_contents_f08_)
 
 void pmpi_type_get_envelope_(const MPI_Datatype *datatype, int *num_integers, int *num_addresses,
                              int *num_datatypes, int *combiner, MPI_Fint *ierror)
 {
     int rc = PMPI_Type_get_envelope(*datatype, num_integers, num_addresses, num_datatypes, combiner);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_get_envelope, MPI_TYPE_GET_ENVELOPE)
+TERN_F08_NAMES(mpi_type_get_envelope, type_get_envelope_f08_)
 
 void pmpi_type_get_extent_(const MPI_Datatype *datatype, MPI_Aint *lb, MPI_Aint *extent,
                            MPI_Fint *ierror)
 {
     int rc = PMPI_Type_get_extent(*datatype, lb, extent);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_get_extent, MPI_TYPE_GET_EXTENT)
+TERN_F08_NAMES(mpi_type_get_extent, type_get_extent_f08_)
 
 void pmpi_type_get_extent_x_(const MPI_Datatype *datatype, MPI_Count *lb, MPI_Count *extent,
                              MPI_Fint *ierror)
 {
     int rc = PMPI_Type_get_extent_x(*datatype, lb, extent);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_get_extent_x, MPI_TYPE_GET_EXTENT_X)
+TERN_F08_NAMES(mpi_type_get_extent_x, type_get_extent_x_f08_)
 
 void pmpi_type_get_name_(const MPI_Datatype *datatype, char *type_name, int *resultlen,
                          MPI_Fint *ierror, size_t type_name_len)
@@ -3009,58 +3227,65 @@ void pmpi_type_get_name_(const MPI_Datatype *datatype, char *type_name, int *res
     char *c_type_name = tern_f_str_out_buf(type_name_len);
     int rc = PMPI_Type_get_name(*datatype, c_type_name, resultlen);
     tern_f_str_out(type_name, type_name_len, c_type_name);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_get_name, MPI_TYPE_GET_NAME)
+TERN_F08_NAMES(mpi_type_get_name, type_get_name_f08_)
 
 void pmpi_type_get_true_extent_(const MPI_Datatype *datatype, MPI_Aint *true_lb,
                                 MPI_Aint *true_extent, MPI_Fint *ierror)
 {
     int rc = PMPI_Type_get_true_extent(*datatype, true_lb, true_extent);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_get_true_extent, MPI_TYPE_GET_TRUE_EXTENT)
+TERN_F08_NAMES(mpi_type_get_true_extent, type_get_true_extent_f08_)
 
 void pmpi_type_get_true_extent_x_(const MPI_Datatype *datatype, MPI_Count *true_lb,
                                   MPI_Count *true_extent, MPI_Fint *ierror)
 {
     int rc = PMPI_Type_get_true_extent_x(*datatype, true_lb, true_extent);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_get_true_extent_x, MPI_TYPE_GET_TRUE_EXTENT_X)
+TERN_F08_NAMES(mpi_type_get_true_extent_x, type_get_true_extent_x_f08_)
 
 void pmpi_type_get_value_index_(const MPI_Datatype *value_type, const MPI_Datatype *index_type,
                                 MPI_Datatype *pair_type, MPI_Fint *ierror)
 {
     int rc = PMPI_Type_get_value_index(*value_type, *index_type, pair_type);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_get_value_index, MPI_TYPE_GET_VALUE_INDEX)
+TERN_F08_NAMES(mpi_type_get_value_index, type_get_value_index_f08_)
 
 void pmpi_type_indexed_(const int *count, const int array_of_blocklengths[],
                         const int array_of_displacements[], const MPI_Datatype *oldtype,
                         MPI_Datatype *newtype, MPI_Fint *ierror)
 {
     int rc = PMPI_Type_indexed(*count, array_of_blocklengths, array_of_displacements, *oldtype, newtype);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_indexed, MPI_TYPE_INDEXED)
+TERN_F08_NAMES(mpi_type_indexed, type_indexed_f08_)
 
 void pmpi_type_match_size_(const int *typeclass, const int *size, MPI_Datatype *datatype,
                            MPI_Fint *ierror)
 {
     int rc = PMPI_Type_match_size(*typeclass, *size, datatype);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_match_size, MPI_TYPE_MATCH_SIZE)
+TERN_F08_NAMES(mpi_type_match_size, type_match_size_f08_)
 
 void pmpi_type_set_attr_(const MPI_Datatype *datatype, const int *type_keyval,
                          const MPI_Aint *attribute_val, MPI_Fint *ierror)
 {
     int rc = PMPI_Type_set_attr(*datatype, *type_keyval, (void *)*attribute_val);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_set_attr, MPI_TYPE_SET_ATTR)
+TERN_F08_NAMES(mpi_type_set_attr, type_set_attr_f08_)
 
 void pmpi_type_set_name_(const MPI_Datatype *datatype, const char *type_name, MPI_Fint *ierror,
                          size_t type_name_len)
@@ -3068,38 +3293,42 @@ void pmpi_type_set_name_(const MPI_Datatype *datatype, const char *type_name, MP
     char *c_type_name = tern_f_str_in(type_name, type_name_len);
     int rc = PMPI_Type_set_name(*datatype, c_type_name);
     free(c_type_name);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_set_name, MPI_TYPE_SET_NAME)
+TERN_F08_NAMES(mpi_type_set_name, type_set_name_f08_)
 
 void pmpi_type_size_(const MPI_Datatype *datatype, int *size, MPI_Fint *ierror)
 {
     int rc = PMPI_Type_size(*datatype, size);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_size, MPI_TYPE_SIZE)
+TERN_F08_NAMES(mpi_type_size, type_size_f08_)
 
 void pmpi_type_size_x_(const MPI_Datatype *datatype, MPI_Count *size, MPI_Fint *ierror)
 {
     int rc = PMPI_Type_size_x(*datatype, size);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_size_x, MPI_TYPE_SIZE_X)
+TERN_F08_NAMES(mpi_type_size_x, type_size_x_f08_)
 
 void pmpi_type_vector_(const int *count, const int *blocklength, const int *stride,
                        const MPI_Datatype *oldtype, MPI_Datatype *newtype, MPI_Fint *ierror)
 {
     int rc = PMPI_Type_vector(*count, *blocklength, *stride, *oldtype, newtype);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_type_vector, MPI_TYPE_VECTOR)
+TERN_F08_NAMES(mpi_type_vector, type_vector_f08_)
 
 void pmpi_unpack_(const void *inbuf, const int *insize, int *position, void *outbuf,
                   const int *outcount, const MPI_Datatype *datatype, const MPI_Comm *comm,
                   MPI_Fint *ierror)
 {
     int rc = PMPI_Unpack(tern_f_buf(inbuf), *insize, position, tern_f_buf(outbuf), *outcount, *datatype, *comm);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_unpack, MPI_UNPACK)
 
@@ -3110,7 +3339,7 @@ void pmpi_unpack_external_(const char *datarep, const void *inbuf, const MPI_Ain
     char *c_datarep = tern_f_str_in(datarep, datarep_len);
     int rc = PMPI_Unpack_external(c_datarep, tern_f_buf(inbuf), *insize, position, tern_f_buf(outbuf), *outcount, *datatype);
     free(c_datarep);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_unpack_external, MPI_UNPACK_EXTERNAL)
 
@@ -3122,84 +3351,93 @@ void pmpi_unpublish_name_(const char *service_name, const MPI_Info *info, const 
     int rc = PMPI_Unpublish_name(c_service_name, *info, c_port_name);
     free(c_service_name);
     free(c_port_name);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_unpublish_name, MPI_UNPUBLISH_NAME)
+TERN_F08_NAMES(mpi_unpublish_name, unpublish_name_f08_)
 
 void pmpi_wait_(MPI_Request *request, MPI_Fint *status, MPI_Fint *ierror)
 {
     int rc = PMPI_Wait(request, tern_f_status(status));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_wait, MPI_WAIT)
+TERN_F08_NAMES(mpi_wait, wait_f08_)
 
 void pmpi_waitall_(const int *count, MPI_Request array_of_requests[], MPI_Fint *array_of_statuses,
                    MPI_Fint *ierror)
 {
     int rc = PMPI_Waitall(*count, array_of_requests, tern_f_statuses(array_of_statuses));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_waitall, MPI_WAITALL)
+TERN_F08_NAMES(mpi_waitall, waitall_f08_)
 
 void pmpi_waitany_(const int *count, MPI_Request array_of_requests[], int *index, MPI_Fint *status,
                    MPI_Fint *ierror)
 {
     int rc = PMPI_Waitany(*count, array_of_requests, index, tern_f_status(status));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_waitany, MPI_WAITANY)
+TERN_F08_NAMES(mpi_waitany, waitany_f08_)
 
 void pmpi_waitsome_(const int *incount, MPI_Request array_of_requests[], int *outcount,
                     int array_of_indices[], MPI_Fint *array_of_statuses, MPI_Fint *ierror)
 {
     int rc = PMPI_Waitsome(*incount, array_of_requests, outcount, array_of_indices, tern_f_statuses(array_of_statuses));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_waitsome, MPI_WAITSOME)
+TERN_F08_NAMES(mpi_waitsome, waitsome_f08_)
 
 void pmpi_win_allocate_(const MPI_Aint *size, const int *disp_unit, const MPI_Info *info,
                         const MPI_Comm *comm, MPI_Aint *baseptr, MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = PMPI_Win_allocate(*size, *disp_unit, *info, *comm, baseptr, win);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_allocate, MPI_WIN_ALLOCATE)
+TERN_F08_NAMES(mpi_win_allocate, win_allocate_f08_)
 
 void pmpi_win_allocate_shared_(const MPI_Aint *size, const int *disp_unit, const MPI_Info *info,
                                const MPI_Comm *comm, MPI_Aint *baseptr, MPI_Win *win,
                                MPI_Fint *ierror)
 {
     int rc = PMPI_Win_allocate_shared(*size, *disp_unit, *info, *comm, baseptr, win);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_allocate_shared, MPI_WIN_ALLOCATE_SHARED)
+TERN_F08_NAMES(mpi_win_allocate_shared, win_allocate_shared_f08_)
 
 void pmpi_win_attach_(const MPI_Win *win, void *base, const MPI_Aint *size, MPI_Fint *ierror)
 {
     int rc = PMPI_Win_attach(*win, tern_f_buf(base), *size);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_attach, MPI_WIN_ATTACH)
 
 void pmpi_win_call_errhandler_(const MPI_Win *win, const int *errorcode, MPI_Fint *ierror)
 {
     int rc = PMPI_Win_call_errhandler(*win, *errorcode);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_call_errhandler, MPI_WIN_CALL_ERRHANDLER)
+TERN_F08_NAMES(mpi_win_call_errhandler, win_call_errhandler_f08_)
 
 void pmpi_win_complete_(const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = PMPI_Win_complete(*win);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_complete, MPI_WIN_COMPLETE)
+TERN_F08_NAMES(mpi_win_complete, win_complete_f08_)
 
 void pmpi_win_create_(void *base, const MPI_Aint *size, const int *disp_unit, const MPI_Info *info,
                       const MPI_Comm *comm, MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = PMPI_Win_create(tern_f_buf(base), *size, *disp_unit, *info, *comm, win);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_create, MPI_WIN_CREATE)
 
@@ -3207,101 +3445,114 @@ void pmpi_win_create_dynamic_(const MPI_Info *info, const MPI_Comm *comm, MPI_Wi
                               MPI_Fint *ierror)
 {
     int rc = PMPI_Win_create_dynamic(*info, *comm, win);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_create_dynamic, MPI_WIN_CREATE_DYNAMIC)
+TERN_F08_NAMES(mpi_win_create_dynamic, win_create_dynamic_f08_)
 
 void pmpi_win_create_errhandler_(MPI_Win_errhandler_function *win_errhandler_fn,
                                  MPI_Errhandler *errhandler, MPI_Fint *ierror)
 {
     int rc = PMPI_Win_create_errhandler(win_errhandler_fn, errhandler);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_create_errhandler, MPI_WIN_CREATE_ERRHANDLER)
+TERN_F08_NAMES(mpi_win_create_errhandler, win_create_errhandler_f08_)
 
 void pmpi_win_delete_attr_(const MPI_Win *win, const int *win_keyval, MPI_Fint *ierror)
 {
     int rc = PMPI_Win_delete_attr(*win, *win_keyval);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_delete_attr, MPI_WIN_DELETE_ATTR)
+TERN_F08_NAMES(mpi_win_delete_attr, win_delete_attr_f08_)
 
 void pmpi_win_detach_(const MPI_Win *win, const void *base, MPI_Fint *ierror)
 {
     int rc = PMPI_Win_detach(*win, tern_f_buf(base));
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_detach, MPI_WIN_DETACH)
 
 void pmpi_win_fence_(const int *assert, const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = PMPI_Win_fence(*assert, *win);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_fence, MPI_WIN_FENCE)
+TERN_F08_NAMES(mpi_win_fence, win_fence_f08_)
 
 void pmpi_win_flush_(const int *rank, const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = PMPI_Win_flush(*rank, *win);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_flush, MPI_WIN_FLUSH)
+TERN_F08_NAMES(mpi_win_flush, win_flush_f08_)
 
 void pmpi_win_flush_all_(const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = PMPI_Win_flush_all(*win);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_flush_all, MPI_WIN_FLUSH_ALL)
+TERN_F08_NAMES(mpi_win_flush_all, win_flush_all_f08_)
 
 void pmpi_win_flush_local_(const int *rank, const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = PMPI_Win_flush_local(*rank, *win);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_flush_local, MPI_WIN_FLUSH_LOCAL)
+TERN_F08_NAMES(mpi_win_flush_local, win_flush_local_f08_)
 
 void pmpi_win_flush_local_all_(const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = PMPI_Win_flush_local_all(*win);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_flush_local_all, MPI_WIN_FLUSH_LOCAL_ALL)
+TERN_F08_NAMES(mpi_win_flush_local_all, win_flush_local_all_f08_)
 
 void pmpi_win_free_(MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = PMPI_Win_free(win);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_free, MPI_WIN_FREE)
+TERN_F08_NAMES(mpi_win_free, win_free_f08_)
 
 void pmpi_win_free_keyval_(int *win_keyval, MPI_Fint *ierror)
 {
     int rc = PMPI_Win_free_keyval(win_keyval);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_free_keyval, MPI_WIN_FREE_KEYVAL)
+TERN_F08_NAMES(mpi_win_free_keyval, win_free_keyval_f08_)
 
 void pmpi_win_get_errhandler_(const MPI_Win *win, MPI_Errhandler *errhandler, MPI_Fint *ierror)
 {
     int rc = PMPI_Win_get_errhandler(*win, errhandler);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_get_errhandler, MPI_WIN_GET_ERRHANDLER)
+TERN_F08_NAMES(mpi_win_get_errhandler, win_get_errhandler_f08_)
 
 void pmpi_win_get_group_(const MPI_Win *win, MPI_Group *group, MPI_Fint *ierror)
 {
     int rc = PMPI_Win_get_group(*win, group);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_get_group, MPI_WIN_GET_GROUP)
+TERN_F08_NAMES(mpi_win_get_group, win_get_group_f08_)
 
 void pmpi_win_get_info_(const MPI_Win *win, MPI_Info *info_used, MPI_Fint *ierror)
 {
     int rc = PMPI_Win_get_info(*win, info_used);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_get_info, MPI_WIN_GET_INFO)
+TERN_F08_NAMES(mpi_win_get_info, win_get_info_f08_)
 
 void pmpi_win_get_name_(const MPI_Win *win, char *win_name, int *resultlen, MPI_Fint *ierror,
                         size_t win_name_len)
@@ -3309,54 +3560,61 @@ void pmpi_win_get_name_(const MPI_Win *win, char *win_name, int *resultlen, MPI_
     char *c_win_name = tern_f_str_out_buf(win_name_len);
     int rc = PMPI_Win_get_name(*win, c_win_name, resultlen);
     tern_f_str_out(win_name, win_name_len, c_win_name);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_get_name, MPI_WIN_GET_NAME)
+TERN_F08_NAMES(mpi_win_get_name, win_get_name_f08_)
 
 void pmpi_win_lock_(const int *lock_type, const int *rank, const int *assert, const MPI_Win *win,
                     MPI_Fint *ierror)
 {
     int rc = PMPI_Win_lock(*lock_type, *rank, *assert, *win);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_lock, MPI_WIN_LOCK)
+TERN_F08_NAMES(mpi_win_lock, win_lock_f08_)
 
 void pmpi_win_lock_all_(const int *assert, const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = PMPI_Win_lock_all(*assert, *win);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_lock_all, MPI_WIN_LOCK_ALL)
+TERN_F08_NAMES(mpi_win_lock_all, win_lock_all_f08_)
 
 void pmpi_win_post_(const MPI_Group *group, const int *assert, const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = PMPI_Win_post(*group, *assert, *win);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_post, MPI_WIN_POST)
+TERN_F08_NAMES(mpi_win_post, win_post_f08_)
 
 void pmpi_win_set_attr_(const MPI_Win *win, const int *win_keyval, const MPI_Aint *attribute_val,
                         MPI_Fint *ierror)
 {
     int rc = PMPI_Win_set_attr(*win, *win_keyval, (void *)*attribute_val);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_set_attr, MPI_WIN_SET_ATTR)
+TERN_F08_NAMES(mpi_win_set_attr, win_set_attr_f08_)
 
 void pmpi_win_set_errhandler_(const MPI_Win *win, const MPI_Errhandler *errhandler,
                               MPI_Fint *ierror)
 {
     int rc = PMPI_Win_set_errhandler(*win, *errhandler);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_set_errhandler, MPI_WIN_SET_ERRHANDLER)
+TERN_F08_NAMES(mpi_win_set_errhandler, win_set_errhandler_f08_)
 
 void pmpi_win_set_info_(const MPI_Win *win, const MPI_Info *info, MPI_Fint *ierror)
 {
     int rc = PMPI_Win_set_info(*win, *info);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_set_info, MPI_WIN_SET_INFO)
+TERN_F08_NAMES(mpi_win_set_info, win_set_info_f08_)
 
 void pmpi_win_set_name_(const MPI_Win *win, const char *win_name, MPI_Fint *ierror,
                         size_t win_name_len)
@@ -3364,71 +3622,81 @@ void pmpi_win_set_name_(const MPI_Win *win, const char *win_name, MPI_Fint *ierr
     char *c_win_name = tern_f_str_in(win_name, win_name_len);
     int rc = PMPI_Win_set_name(*win, c_win_name);
     free(c_win_name);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_set_name, MPI_WIN_SET_NAME)
+TERN_F08_NAMES(mpi_win_set_name, win_set_name_f08_)
 
 void pmpi_win_shared_query_(const MPI_Win *win, const int *rank, MPI_Aint *size, int *disp_unit,
                             MPI_Aint *baseptr, MPI_Fint *ierror)
 {
     int rc = PMPI_Win_shared_query(*win, *rank, size, disp_unit, baseptr);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_shared_query, MPI_WIN_SHARED_QUERY)
+TERN_F08_NAMES(mpi_win_shared_query, win_shared_query_f08_)
 
 void pmpi_win_start_(const MPI_Group *group, const int *assert, const MPI_Win *win,
                      MPI_Fint *ierror)
 {
     int rc = PMPI_Win_start(*group, *assert, *win);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_start, MPI_WIN_START)
+TERN_F08_NAMES(mpi_win_start, win_start_f08_)
 
 void pmpi_win_sync_(const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = PMPI_Win_sync(*win);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_sync, MPI_WIN_SYNC)
+TERN_F08_NAMES(mpi_win_sync, win_sync_f08_)
 
 void pmpi_win_test_(const MPI_Win *win, MPI_Fint *flag, MPI_Fint *ierror)
 {
     int c_flag = 0;
     int rc = PMPI_Win_test(*win, &c_flag);
     *flag = tern_c_l2f(c_flag);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_test, MPI_WIN_TEST)
+TERN_F08_NAMES(mpi_win_test, win_test_f08_)
 
 void pmpi_win_unlock_(const int *rank, const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = PMPI_Win_unlock(*rank, *win);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_unlock, MPI_WIN_UNLOCK)
+TERN_F08_NAMES(mpi_win_unlock, win_unlock_f08_)
 
 void pmpi_win_unlock_all_(const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = PMPI_Win_unlock_all(*win);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_unlock_all, MPI_WIN_UNLOCK_ALL)
+TERN_F08_NAMES(mpi_win_unlock_all, win_unlock_all_f08_)
 
 void pmpi_win_wait_(const MPI_Win *win, MPI_Fint *ierror)
 {
     int rc = PMPI_Win_wait(*win);
-    *ierror = rc;
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_win_wait, MPI_WIN_WAIT)
+TERN_F08_NAMES(mpi_win_wait, win_wait_f08_)
 
 double pmpi_wtick_(void)
 {
     return PMPI_Wtick();
 }
 TERN_F77_NAMES(mpi_wtick, MPI_WTICK)
+TERN_F08_NAMES(mpi_wtick, wtick_f08_)
 
 double pmpi_wtime_(void)
 {
     return PMPI_Wtime();
 }
 TERN_F77_NAMES(mpi_wtime, MPI_WTIME)
+TERN_F08_NAMES(mpi_wtime, wtime_f08_)
