@@ -110,6 +110,8 @@ ROLE_RULES = [
     ({"kind": "BUFFER", "dir": "in", "shape": "*", "fn": r"MPI_Free_mem"}, "alloc_mem"),
     ({"kind": "BUFFER", "dir": "in", "shape": "*"}, "sbuf"),
     ({"kind": "BUFFER", "dir": "out|inout", "shape": "*"}, "rbuf"),
+    # A conversion's result is a place to write, not a status to ignore.
+    ({"kind": "STATUS", "dir": "out", "shape": "*", "fn": r"MPI_Status_\w+"}, "out"),
     ({"kind": "STATUS", "dir": "in", "shape": "*"}, "status_in"),
     ({"kind": "STATUS", "dir": "inout", "shape": "*"}, "status_inout"),
     ({"kind": "STATUS", "dir": "out", "shape": "*"}, "status_out"),
@@ -582,4 +584,10 @@ CHECKS = {
             "code": ['tern_check_ptr($E, $p, fn, "$p")'],
             "code_session": ['tern_chk_session_ptr($E, $p, fn, "$p")']},
     "string_in": {"obj": None, "order": 1, "code": ['tern_check_ptr($E, $p, fn, "$p")']},
+    # Requests and statuses (api/request.c, api/status.c).  The handle a
+    # pointer holds is looked up by the body, after the status pointer.
+    **{role: {"obj": None, "order": 0, "code": ['tern_check_ptr($E, $p, fn, "$p")']}
+       for role in ("request_inout", "request_live", "status_in", "status_inout", "fstatus_in")},
+    "status_out": {"obj": None, "order": 1, "include": [HANDLE_CHECK],
+                   "code": ['tern_chk_status_ptr($E, $p, fn, "$p")']},
 }

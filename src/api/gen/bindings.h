@@ -196,4 +196,63 @@ int tern_api_dist_graph_neighbors(const char *fn, struct tern_comm *comm_o, int 
                                   int sources[], int sourceweights[], int maxoutdegree,
                                   int destinations[], int destweights[]);
 
+/* src/api/request.c */
+int tern_api_wait(const char *fn, MPI_Request *request, MPI_Status *status);
+int tern_api_test(const char *fn, MPI_Request *request, int *flag, MPI_Status *status);
+int tern_api_waitall(const char *fn, int count, MPI_Request array_of_requests[],
+                     MPI_Status array_of_statuses[]);
+int tern_api_testall(const char *fn, int count, MPI_Request array_of_requests[], int *flag,
+                     MPI_Status array_of_statuses[]);
+int tern_api_waitany(const char *fn, int count, MPI_Request array_of_requests[], int *index,
+                     MPI_Status *status);
+int tern_api_testany(const char *fn, int count, MPI_Request array_of_requests[], int *index,
+                     int *flag, MPI_Status *status);
+int tern_api_waitsome(const char *fn, int incount, MPI_Request array_of_requests[], int *outcount,
+                      int array_of_indices[], MPI_Status array_of_statuses[]);
+int tern_api_testsome(const char *fn, int incount, MPI_Request array_of_requests[], int *outcount,
+                      int array_of_indices[], MPI_Status array_of_statuses[]);
+int tern_api_start(const char *fn, MPI_Request *request);
+int tern_api_startall(const char *fn, int count, MPI_Request array_of_requests[]);
+int tern_api_cancel(const char *fn, MPI_Request *request);
+int tern_api_request_free(const char *fn, MPI_Request *request);
+int tern_api_test_cancelled(const char *fn, const MPI_Status *status, int *flag);
+int tern_api_request_get_status(const char *fn, MPI_Request request, int *flag, MPI_Status *status);
+int tern_api_request_get_status_all(const char *fn, int count,
+                                    const MPI_Request array_of_requests[], int *flag,
+                                    MPI_Status array_of_statuses[]);
+int tern_api_request_get_status_any(const char *fn, int count,
+                                    const MPI_Request array_of_requests[], int *index, int *flag,
+                                    MPI_Status *status);
+int tern_api_request_get_status_some(const char *fn, int incount,
+                                     const MPI_Request array_of_requests[], int *outcount,
+                                     int array_of_indices[], MPI_Status array_of_statuses[]);
+
+/* src/api/status.c */
+int tern_api_status_c2f(const char *fn, const MPI_Status *c_status, MPI_Fint *f_status);
+int tern_api_status_f2c(const char *fn, const MPI_Fint *f_status, MPI_Status *c_status);
+int tern_api_status_c2f08(const char *fn, const MPI_Status *c_status, MPI_F08_status *f08_status);
+int tern_api_status_f082c(const char *fn, const MPI_F08_status *f08_status, MPI_Status *c_status);
+int tern_api_status_f2f08(const char *fn, const MPI_Fint *f_status, MPI_F08_status *f08_status);
+int tern_api_status_f082f(const char *fn, const MPI_F08_status *f08_status, MPI_Fint *f_status);
+int tern_api_status_get_source(const char *fn, const MPI_Status *status, int *source);
+int tern_api_status_set_source(const char *fn, MPI_Status *status, int source);
+int tern_api_status_get_tag(const char *fn, const MPI_Status *status, int *tag);
+int tern_api_status_set_tag(const char *fn, MPI_Status *status, int tag);
+int tern_api_status_get_error(const char *fn, const MPI_Status *status, int *err);
+int tern_api_status_set_error(const char *fn, MPI_Status *status, int err);
+int tern_api_status_set_cancelled(const char *fn, MPI_Status *status, int flag);
+int tern_api_status_set_elements(const char *fn, MPI_Status *status, MPI_Datatype datatype,
+                                 int count);
+int tern_api_status_set_elements_x(const char *fn, MPI_Status *status, MPI_Datatype datatype,
+                                   MPI_Count count);
+int tern_api_status_set_elements_c(const char *fn, MPI_Status *status, MPI_Datatype datatype,
+                                   MPI_Count count);
+
+/* src/api/greq.c */
+int tern_api_grequest_start(const char *fn, MPI_Grequest_query_function *query_fn,
+                            MPI_Grequest_free_function *free_fn,
+                            MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                            MPI_Request *request);
+int tern_api_grequest_complete(const char *fn, MPI_Request request);
+
 #endif
