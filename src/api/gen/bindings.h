@@ -255,4 +255,159 @@ int tern_api_grequest_start(const char *fn, MPI_Grequest_query_function *query_f
                             MPI_Request *request);
 int tern_api_grequest_complete(const char *fn, MPI_Request request);
 
+/* src/api/datatype_array.c */
+int tern_api_type_create_subarray(const char *fn, int ndims, const int array_of_sizes[],
+                                  const int array_of_subsizes[], const int array_of_starts[],
+                                  int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int tern_api_type_create_subarray_c(const char *fn, int ndims, const MPI_Count array_of_sizes[],
+                                    const MPI_Count array_of_subsizes[],
+                                    const MPI_Count array_of_starts[], int order,
+                                    MPI_Datatype oldtype, MPI_Datatype *newtype);
+int tern_api_type_create_darray(const char *fn, int size, int rank, int ndims,
+                                const int array_of_gsizes[], const int array_of_distribs[],
+                                const int array_of_dargs[], const int array_of_psizes[], int order,
+                                MPI_Datatype oldtype, MPI_Datatype *newtype);
+int tern_api_type_create_darray_c(const char *fn, int size, int rank, int ndims,
+                                  const MPI_Count array_of_gsizes[], const int array_of_distribs[],
+                                  const int array_of_dargs[], const int array_of_psizes[],
+                                  int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/* src/api/datatype_create.c */
+int tern_api_type_contiguous(const char *fn, int count, MPI_Datatype oldtype,
+                             MPI_Datatype *newtype);
+int tern_api_type_contiguous_c(const char *fn, MPI_Count count, MPI_Datatype oldtype,
+                               MPI_Datatype *newtype);
+int tern_api_type_vector(const char *fn, int count, int blocklength, int stride,
+                         MPI_Datatype oldtype, MPI_Datatype *newtype);
+int tern_api_type_vector_c(const char *fn, MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                           MPI_Datatype oldtype, MPI_Datatype *newtype);
+int tern_api_type_create_hvector(const char *fn, int count, int blocklength, MPI_Aint stride,
+                                 MPI_Datatype oldtype, MPI_Datatype *newtype);
+int tern_api_type_create_hvector_c(const char *fn, MPI_Count count, MPI_Count blocklength,
+                                   MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int tern_api_type_indexed(const char *fn, int count, const int array_of_blocklengths[],
+                          const int array_of_displacements[], MPI_Datatype oldtype,
+                          MPI_Datatype *newtype);
+int tern_api_type_indexed_c(const char *fn, MPI_Count count,
+                            const MPI_Count array_of_blocklengths[],
+                            const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                            MPI_Datatype *newtype);
+int tern_api_type_create_hindexed(const char *fn, int count, const int array_of_blocklengths[],
+                                  const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                                  MPI_Datatype *newtype);
+int tern_api_type_create_hindexed_c(const char *fn, MPI_Count count,
+                                    const MPI_Count array_of_blocklengths[],
+                                    const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                                    MPI_Datatype *newtype);
+int tern_api_type_create_indexed_block(const char *fn, int count, int blocklength,
+                                       const int array_of_displacements[], MPI_Datatype oldtype,
+                                       MPI_Datatype *newtype);
+int tern_api_type_create_indexed_block_c(const char *fn, MPI_Count count, MPI_Count blocklength,
+                                         const MPI_Count array_of_displacements[],
+                                         MPI_Datatype oldtype, MPI_Datatype *newtype);
+int tern_api_type_create_hindexed_block(const char *fn, int count, int blocklength,
+                                        const MPI_Aint array_of_displacements[],
+                                        MPI_Datatype oldtype, MPI_Datatype *newtype);
+int tern_api_type_create_hindexed_block_c(const char *fn, MPI_Count count, MPI_Count blocklength,
+                                          const MPI_Count array_of_displacements[],
+                                          MPI_Datatype oldtype, MPI_Datatype *newtype);
+int tern_api_type_create_struct(const char *fn, int count, const int array_of_blocklengths[],
+                                const MPI_Aint array_of_displacements[],
+                                const MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+int tern_api_type_create_struct_c(const char *fn, MPI_Count count,
+                                  const MPI_Count array_of_blocklengths[],
+                                  const MPI_Count array_of_displacements[],
+                                  const MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+int tern_api_type_create_resized(const char *fn, MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                                 MPI_Datatype *newtype);
+int tern_api_type_create_resized_c(const char *fn, MPI_Datatype oldtype, MPI_Count lb,
+                                   MPI_Count extent, MPI_Datatype *newtype);
+int tern_api_type_dup(const char *fn, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int tern_api_type_commit(const char *fn, MPI_Datatype *datatype);
+int tern_api_type_free(const char *fn, MPI_Datatype *datatype);
+
+/* src/api/datatype_external.c */
+int tern_api_pack_external(const char *fn, const char datarep[], const void *inbuf, int incount,
+                           MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+                           MPI_Aint *position);
+int tern_api_pack_external_c(const char *fn, const char datarep[], const void *inbuf,
+                             MPI_Count incount, MPI_Datatype datatype, void *outbuf,
+                             MPI_Count outsize, MPI_Count *position);
+int tern_api_unpack_external(const char *fn, const char datarep[], const void *inbuf,
+                             MPI_Aint insize, MPI_Aint *position, void *outbuf, int outcount,
+                             MPI_Datatype datatype);
+int tern_api_unpack_external_c(const char *fn, const char datarep[], const void *inbuf,
+                               MPI_Count insize, MPI_Count *position, void *outbuf,
+                               MPI_Count outcount, MPI_Datatype datatype);
+int tern_api_pack_external_size(const char *fn, const char datarep[], int incount,
+                                MPI_Datatype datatype, MPI_Aint *size);
+int tern_api_pack_external_size_c(const char *fn, const char datarep[], MPI_Count incount,
+                                  MPI_Datatype datatype, MPI_Count *size);
+
+/* src/api/datatype_f90.c */
+int tern_api_type_create_f90_integer(const char *fn, int r, MPI_Datatype *newtype);
+int tern_api_type_create_f90_real(const char *fn, int p, int r, MPI_Datatype *newtype);
+int tern_api_type_create_f90_complex(const char *fn, int p, int r, MPI_Datatype *newtype);
+
+/* src/api/datatype_pack.c */
+int tern_api_pack(const char *fn, const void *inbuf, int incount, MPI_Datatype datatype,
+                  void *outbuf, int outsize, int *position, MPI_Comm comm);
+int tern_api_pack_c(const char *fn, const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
+                    void *outbuf, MPI_Count outsize, MPI_Count *position, MPI_Comm comm);
+int tern_api_unpack(const char *fn, const void *inbuf, int insize, int *position, void *outbuf,
+                    int outcount, MPI_Datatype datatype, MPI_Comm comm);
+int tern_api_unpack_c(const char *fn, const void *inbuf, MPI_Count insize, MPI_Count *position,
+                      void *outbuf, MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm);
+int tern_api_pack_size(const char *fn, int incount, MPI_Datatype datatype, MPI_Comm comm,
+                       int *size);
+int tern_api_pack_size_c(const char *fn, MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm,
+                         MPI_Count *size);
+int tern_api_get_count(const char *fn, const MPI_Status *status, MPI_Datatype datatype, int *count);
+int tern_api_get_count_c(const char *fn, const MPI_Status *status, MPI_Datatype datatype,
+                         MPI_Count *count);
+int tern_api_get_elements(const char *fn, const MPI_Status *status, MPI_Datatype datatype,
+                          int *count);
+int tern_api_get_elements_x(const char *fn, const MPI_Status *status, MPI_Datatype datatype,
+                            MPI_Count *count);
+int tern_api_get_elements_c(const char *fn, const MPI_Status *status, MPI_Datatype datatype,
+                            MPI_Count *count);
+
+/* src/api/datatype_query.c */
+int tern_api_type_size(const char *fn, MPI_Datatype datatype, int *size);
+int tern_api_type_size_x(const char *fn, MPI_Datatype datatype, MPI_Count *size);
+int tern_api_type_size_c(const char *fn, MPI_Datatype datatype, MPI_Count *size);
+int tern_api_type_get_extent(const char *fn, MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
+int tern_api_type_get_extent_x(const char *fn, MPI_Datatype datatype, MPI_Count *lb,
+                               MPI_Count *extent);
+int tern_api_type_get_extent_c(const char *fn, MPI_Datatype datatype, MPI_Count *lb,
+                               MPI_Count *extent);
+int tern_api_type_get_true_extent(const char *fn, MPI_Datatype datatype, MPI_Aint *true_lb,
+                                  MPI_Aint *true_extent);
+int tern_api_type_get_true_extent_x(const char *fn, MPI_Datatype datatype, MPI_Count *true_lb,
+                                    MPI_Count *true_extent);
+int tern_api_type_get_true_extent_c(const char *fn, MPI_Datatype datatype, MPI_Count *true_lb,
+                                    MPI_Count *true_extent);
+int tern_api_type_extent(const char *fn, MPI_Datatype datatype, MPI_Aint *extent);
+int tern_api_type_lb(const char *fn, MPI_Datatype datatype, MPI_Aint *displacement);
+int tern_api_type_ub(const char *fn, MPI_Datatype datatype, MPI_Aint *displacement);
+int tern_api_type_set_name(const char *fn, MPI_Datatype datatype, const char *type_name);
+int tern_api_type_get_name(const char *fn, MPI_Datatype datatype, char *type_name, int *resultlen);
+int tern_api_type_get_envelope(const char *fn, MPI_Datatype datatype, int *num_integers,
+                               int *num_addresses, int *num_datatypes, int *combiner);
+int tern_api_type_get_envelope_c(const char *fn, MPI_Datatype datatype, MPI_Count *num_integers,
+                                 MPI_Count *num_addresses, MPI_Count *num_large_counts,
+                                 MPI_Count *num_datatypes, int *combiner);
+int tern_api_type_get_contents(const char *fn, MPI_Datatype datatype, int max_integers,
+                               int max_addresses, int max_datatypes, int array_of_integers[],
+                               MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]);
+int tern_api_type_get_contents_c(const char *fn, MPI_Datatype datatype, MPI_Count max_integers,
+                                 MPI_Count max_addresses, MPI_Count max_large_counts,
+                                 MPI_Count max_datatypes, int array_of_integers[],
+                                 MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
+                                 MPI_Datatype array_of_datatypes[]);
+int tern_api_type_match_size(const char *fn, int typeclass, int size, MPI_Datatype *datatype);
+int tern_api_type_get_value_index(const char *fn, MPI_Datatype value_type, MPI_Datatype index_type,
+                                  MPI_Datatype *pair_type);
+int tern_api_get_address(const char *fn, const void *location, MPI_Aint *address);
+
 #endif
