@@ -18,6 +18,7 @@ struct tern_errhandler;
 struct tern_group;
 struct tern_info;
 struct tern_keyval;
+struct tern_op;
 struct tern_session;
 
 /* src/api/group.c */
@@ -409,5 +410,15 @@ int tern_api_type_match_size(const char *fn, int typeclass, int size, MPI_Dataty
 int tern_api_type_get_value_index(const char *fn, MPI_Datatype value_type, MPI_Datatype index_type,
                                   MPI_Datatype *pair_type);
 int tern_api_get_address(const char *fn, const void *location, MPI_Aint *address);
+
+/* src/api/op.c */
+int tern_api_op_create(const char *fn, MPI_User_function *user_fn, int commute, MPI_Op *op);
+int tern_api_op_create_c(const char *fn, MPI_User_function_c *user_fn, int commute, MPI_Op *op);
+int tern_api_op_free(const char *fn, MPI_Op *op, struct tern_op *op_o);
+int tern_api_op_commutative(const char *fn, struct tern_op *op_o, int *commute);
+int tern_api_reduce_local(const char *fn, const void *inbuf, void *inoutbuf, int count,
+                          MPI_Datatype datatype, MPI_Op op);
+int tern_api_reduce_local_c(const char *fn, const void *inbuf, void *inoutbuf, MPI_Count count,
+                            MPI_Datatype datatype, MPI_Op op);
 
 #endif
