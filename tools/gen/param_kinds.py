@@ -590,6 +590,10 @@ CHECKS = {
        for role in ("request_inout", "request_live", "status_in", "status_inout", "fstatus_in")},
     "status_out": {"obj": None, "order": 1, "include": [HANDLE_CHECK],
                    "code": ['tern_chk_status_ptr($E, $p, fn, "$p")']},
+    # The request a call starts (a nonblocking flush, collective, ...).
+    "request_out": {"obj": None, "order": 1, "include": [HANDLE_CHECK],
+                    "code": ['tern_check_ptr($E, $p, fn, "$p")'],
+                    "code_session": ['tern_chk_session_ptr($E, $p, fn, "$p")']},
     # Reduction ops (api/op.c): a live op, predefined or not.
     "op": {"obj": "struct tern_op *", "order": 0, "include": [HANDLE_CHECK],
            "code": ['tern_chk_op($E, fn, $p, &$o)']},

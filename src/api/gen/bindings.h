@@ -421,4 +421,32 @@ int tern_api_reduce_local(const char *fn, const void *inbuf, void *inoutbuf, int
 int tern_api_reduce_local_c(const char *fn, const void *inbuf, void *inoutbuf, MPI_Count count,
                             MPI_Datatype datatype, MPI_Op op);
 
+/* src/api/bsend_buffer.c */
+int tern_api_buffer_attach(const char *fn, void *buffer, int size);
+int tern_api_buffer_attach_c(const char *fn, void *buffer, MPI_Count size);
+int tern_api_comm_attach_buffer(const char *fn, struct tern_comm *comm_o, void *buffer, int size);
+int tern_api_comm_attach_buffer_c(const char *fn, struct tern_comm *comm_o, void *buffer,
+                                  MPI_Count size);
+int tern_api_session_attach_buffer(const char *fn, struct tern_session *session_o, void *buffer,
+                                   int size);
+int tern_api_session_attach_buffer_c(const char *fn, struct tern_session *session_o, void *buffer,
+                                     MPI_Count size);
+int tern_api_buffer_detach(const char *fn, void *buffer_addr, int *size);
+int tern_api_buffer_detach_c(const char *fn, void *buffer_addr, MPI_Count *size);
+int tern_api_comm_detach_buffer(const char *fn, struct tern_comm *comm_o, void *buffer_addr,
+                                int *size);
+int tern_api_comm_detach_buffer_c(const char *fn, struct tern_comm *comm_o, void *buffer_addr,
+                                  MPI_Count *size);
+int tern_api_session_detach_buffer(const char *fn, struct tern_session *session_o,
+                                   void *buffer_addr, int *size);
+int tern_api_session_detach_buffer_c(const char *fn, struct tern_session *session_o,
+                                     void *buffer_addr, MPI_Count *size);
+int tern_api_buffer_flush(const char *fn);
+int tern_api_buffer_iflush(const char *fn, MPI_Request *request);
+int tern_api_comm_flush_buffer(const char *fn, struct tern_comm *comm_o);
+int tern_api_comm_iflush_buffer(const char *fn, struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_session_flush_buffer(const char *fn, struct tern_session *session_o);
+int tern_api_session_iflush_buffer(const char *fn, struct tern_session *session_o,
+                                   MPI_Request *request);
+
 #endif
