@@ -449,4 +449,98 @@ int tern_api_session_flush_buffer(const char *fn, struct tern_session *session_o
 int tern_api_session_iflush_buffer(const char *fn, struct tern_session *session_o,
                                    MPI_Request *request);
 
+/* src/api/coll.c */
+int tern_api_barrier(const char *fn, struct tern_comm *comm_o);
+int tern_api_bcast(const char *fn, void *buffer, int count, MPI_Datatype datatype, int root,
+                   struct tern_comm *comm_o);
+int tern_api_bcast_c(const char *fn, void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+                     struct tern_comm *comm_o);
+int tern_api_gather(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                    struct tern_comm *comm_o);
+int tern_api_gather_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                      MPI_Datatype recvtype, int root, struct tern_comm *comm_o);
+int tern_api_gatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, const int recvcounts[], const int displs[],
+                     MPI_Datatype recvtype, int root, struct tern_comm *comm_o);
+int tern_api_gatherv_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                       MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                       const MPI_Aint displs[], MPI_Datatype recvtype, int root,
+                       struct tern_comm *comm_o);
+int tern_api_scatter(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                     struct tern_comm *comm_o);
+int tern_api_scatter_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                       MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                       MPI_Datatype recvtype, int root, struct tern_comm *comm_o);
+int tern_api_scatterv(const char *fn, const void *sendbuf, const int sendcounts[],
+                      const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                      MPI_Datatype recvtype, int root, struct tern_comm *comm_o);
+int tern_api_scatterv_c(const char *fn, const void *sendbuf, const MPI_Count sendcounts[],
+                        const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf,
+                        MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                        struct tern_comm *comm_o);
+int tern_api_allgather(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                       struct tern_comm *comm_o);
+int tern_api_allgather_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                         MPI_Datatype recvtype, struct tern_comm *comm_o);
+int tern_api_allgatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, const int recvcounts[], const int displs[],
+                        MPI_Datatype recvtype, struct tern_comm *comm_o);
+int tern_api_allgatherv_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                          MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                          const MPI_Aint displs[], MPI_Datatype recvtype, struct tern_comm *comm_o);
+int tern_api_alltoall(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                      struct tern_comm *comm_o);
+int tern_api_alltoall_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                        MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                        MPI_Datatype recvtype, struct tern_comm *comm_o);
+int tern_api_alltoallv(const char *fn, const void *sendbuf, const int sendcounts[],
+                       const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                       const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                       struct tern_comm *comm_o);
+int tern_api_alltoallv_c(const char *fn, const void *sendbuf, const MPI_Count sendcounts[],
+                         const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                         const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                         MPI_Datatype recvtype, struct tern_comm *comm_o);
+int tern_api_alltoallw(const char *fn, const void *sendbuf, const int sendcounts[],
+                       const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                       const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                       struct tern_comm *comm_o);
+int tern_api_alltoallw_c(const char *fn, const void *sendbuf, const MPI_Count sendcounts[],
+                         const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                         const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                         const MPI_Datatype recvtypes[], struct tern_comm *comm_o);
+int tern_api_reduce(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                    MPI_Datatype datatype, MPI_Op op, int root, struct tern_comm *comm_o);
+int tern_api_reduce_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                      MPI_Datatype datatype, MPI_Op op, int root, struct tern_comm *comm_o);
+int tern_api_allreduce(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                       MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o);
+int tern_api_allreduce_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                         MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o);
+int tern_api_reduce_scatter(const char *fn, const void *sendbuf, void *recvbuf,
+                            const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                            struct tern_comm *comm_o);
+int tern_api_reduce_scatter_c(const char *fn, const void *sendbuf, void *recvbuf,
+                              const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                              struct tern_comm *comm_o);
+int tern_api_reduce_scatter_block(const char *fn, const void *sendbuf, void *recvbuf, int recvcount,
+                                  MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o);
+int tern_api_reduce_scatter_block_c(const char *fn, const void *sendbuf, void *recvbuf,
+                                    MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
+                                    struct tern_comm *comm_o);
+int tern_api_scan(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                  MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o);
+int tern_api_scan_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                    MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o);
+int tern_api_exscan(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                    MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o);
+int tern_api_exscan_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                      MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o);
+
 #endif
