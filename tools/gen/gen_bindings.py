@@ -56,6 +56,11 @@ OUT_DIR = Path("src/api/gen")
 # database no longer has, genapi.LEGACY_PROCEDURES) shares.
 # The body of MPI_X is tern_api_x, in src/api/<chapter>.c.
 ALL = "*"
+# The collectives with a blocking, a nonblocking and a persistent form, each
+# with a large-count one (MPI_Barrier has none).
+COLLECTIVES = ("Bcast", "Gather", "Gatherv", "Scatter", "Scatterv", "Allgather", "Allgatherv",
+               "Alltoall", "Alltoallv", "Alltoallw", "Reduce", "Allreduce", "Reduce_scatter",
+               "Reduce_scatter_block", "Scan", "Exscan")
 BINDINGS = {
     "group": {
         "MPI_Group_size": {},
@@ -326,11 +331,22 @@ BINDINGS = {
     # only elsewhere, by the rules of an intercommunicator on one.
     "coll": {
         "MPI_Barrier": {"checks": ["comm"]},
-        **{f"MPI_{k}{sfx}": {"checks": ["comm"]}
-           for k in ("Bcast", "Gather", "Gatherv", "Scatter", "Scatterv", "Allgather",
-                     "Allgatherv", "Alltoall", "Alltoallv", "Alltoallw", "Reduce", "Allreduce",
-                     "Reduce_scatter", "Reduce_scatter_block", "Scan", "Exscan")
-           for sfx in ("", "_c")},
+        **{f"MPI_{k}{sfx}": {"checks": ["comm"]} for k in COLLECTIVES for sfx in ("", "_c")},
+    },
+    # ---- nonblocking collectives (src/api/coll_nb.c) ----
+    # As the blocking ones; the request pointer is checked last.
+    "coll_nb": {
+        "MPI_Ibarrier": {"checks": ["comm"]},
+        **{f"MPI_I{k.lower()}{sfx}": {"checks": ["comm"]}
+           for k in COLLECTIVES for sfx in ("", "_c")},
+    },
+    # ---- persistent collectives (src/api/coll_persist.c) ----
+    # The communicator, then the hints, then the checks of the nonblocking
+    # form.
+    "coll_persist": {
+        "MPI_Barrier_init": {"checks": ["comm", "info"]},
+        **{f"MPI_{k}_init{sfx}": {"checks": ["comm", "info"]}
+           for k in COLLECTIVES for sfx in ("", "_c")},
     },
 }
 

@@ -543,4 +543,239 @@ int tern_api_exscan(const char *fn, const void *sendbuf, void *recvbuf, int coun
 int tern_api_exscan_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
                       MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o);
 
+/* src/api/coll_nb.c */
+int tern_api_ibarrier(const char *fn, struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_ibcast(const char *fn, void *buffer, int count, MPI_Datatype datatype, int root,
+                    struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_ibcast_c(const char *fn, void *buffer, MPI_Count count, MPI_Datatype datatype,
+                      int root, struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_igather(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                     struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_igather_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                       MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                       MPI_Datatype recvtype, int root, struct tern_comm *comm_o,
+                       MPI_Request *request);
+int tern_api_igatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, const int recvcounts[], const int displs[],
+                      MPI_Datatype recvtype, int root, struct tern_comm *comm_o,
+                      MPI_Request *request);
+int tern_api_igatherv_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                        MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                        const MPI_Aint displs[], MPI_Datatype recvtype, int root,
+                        struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_iscatter(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                      struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_iscatter_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                        MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                        MPI_Datatype recvtype, int root, struct tern_comm *comm_o,
+                        MPI_Request *request);
+int tern_api_iscatterv(const char *fn, const void *sendbuf, const int sendcounts[],
+                       const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                       MPI_Datatype recvtype, int root, struct tern_comm *comm_o,
+                       MPI_Request *request);
+int tern_api_iscatterv_c(const char *fn, const void *sendbuf, const MPI_Count sendcounts[],
+                         const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf,
+                         MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                         struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_iallgather(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                        struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_iallgather_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                          MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                          MPI_Datatype recvtype, struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_iallgatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, const int recvcounts[], const int displs[],
+                         MPI_Datatype recvtype, struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_iallgatherv_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                           MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                           const MPI_Aint displs[], MPI_Datatype recvtype, struct tern_comm *comm_o,
+                           MPI_Request *request);
+int tern_api_ialltoall(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                       struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_ialltoall_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                         MPI_Datatype recvtype, struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_ialltoallv(const char *fn, const void *sendbuf, const int sendcounts[],
+                        const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                        const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                        struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_ialltoallv_c(const char *fn, const void *sendbuf, const MPI_Count sendcounts[],
+                          const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                          MPI_Datatype recvtype, struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_ialltoallw(const char *fn, const void *sendbuf, const int sendcounts[],
+                        const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                        const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                        struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_ialltoallw_c(const char *fn, const void *sendbuf, const MPI_Count sendcounts[],
+                          const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                          const MPI_Datatype recvtypes[], struct tern_comm *comm_o,
+                          MPI_Request *request);
+int tern_api_ireduce(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                     MPI_Datatype datatype, MPI_Op op, int root, struct tern_comm *comm_o,
+                     MPI_Request *request);
+int tern_api_ireduce_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                       MPI_Datatype datatype, MPI_Op op, int root, struct tern_comm *comm_o,
+                       MPI_Request *request);
+int tern_api_iallreduce(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                        MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o,
+                        MPI_Request *request);
+int tern_api_iallreduce_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                          MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o,
+                          MPI_Request *request);
+int tern_api_ireduce_scatter(const char *fn, const void *sendbuf, void *recvbuf,
+                             const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                             struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_ireduce_scatter_c(const char *fn, const void *sendbuf, void *recvbuf,
+                               const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                               struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_ireduce_scatter_block(const char *fn, const void *sendbuf, void *recvbuf,
+                                   int recvcount, MPI_Datatype datatype, MPI_Op op,
+                                   struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_ireduce_scatter_block_c(const char *fn, const void *sendbuf, void *recvbuf,
+                                     MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
+                                     struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_iscan(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                   MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o,
+                   MPI_Request *request);
+int tern_api_iscan_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                     MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o,
+                     MPI_Request *request);
+int tern_api_iexscan(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                     MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o,
+                     MPI_Request *request);
+int tern_api_iexscan_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                       MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o,
+                       MPI_Request *request);
+
+/* src/api/coll_persist.c */
+int tern_api_barrier_init(const char *fn, struct tern_comm *comm_o, struct tern_info *info_o,
+                          MPI_Request *request);
+int tern_api_bcast_init(const char *fn, void *buffer, int count, MPI_Datatype datatype, int root,
+                        struct tern_comm *comm_o, struct tern_info *info_o, MPI_Request *request);
+int tern_api_bcast_init_c(const char *fn, void *buffer, MPI_Count count, MPI_Datatype datatype,
+                          int root, struct tern_comm *comm_o, struct tern_info *info_o,
+                          MPI_Request *request);
+int tern_api_gather_init(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                         struct tern_comm *comm_o, struct tern_info *info_o, MPI_Request *request);
+int tern_api_gather_init_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                           MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                           MPI_Datatype recvtype, int root, struct tern_comm *comm_o,
+                           struct tern_info *info_o, MPI_Request *request);
+int tern_api_gatherv_init(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, const int recvcounts[], const int displs[],
+                          MPI_Datatype recvtype, int root, struct tern_comm *comm_o,
+                          struct tern_info *info_o, MPI_Request *request);
+int tern_api_gatherv_init_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                            MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                            const MPI_Aint displs[], MPI_Datatype recvtype, int root,
+                            struct tern_comm *comm_o, struct tern_info *info_o,
+                            MPI_Request *request);
+int tern_api_scatter_init(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                          struct tern_comm *comm_o, struct tern_info *info_o, MPI_Request *request);
+int tern_api_scatter_init_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                            MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                            MPI_Datatype recvtype, int root, struct tern_comm *comm_o,
+                            struct tern_info *info_o, MPI_Request *request);
+int tern_api_scatterv_init(const char *fn, const void *sendbuf, const int sendcounts[],
+                           const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, int root, struct tern_comm *comm_o,
+                           struct tern_info *info_o, MPI_Request *request);
+int tern_api_scatterv_init_c(const char *fn, const void *sendbuf, const MPI_Count sendcounts[],
+                             const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf,
+                             MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                             struct tern_comm *comm_o, struct tern_info *info_o,
+                             MPI_Request *request);
+int tern_api_allgather_init(const char *fn, const void *sendbuf, int sendcount,
+                            MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                            MPI_Datatype recvtype, struct tern_comm *comm_o,
+                            struct tern_info *info_o, MPI_Request *request);
+int tern_api_allgather_init_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                              MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                              MPI_Datatype recvtype, struct tern_comm *comm_o,
+                              struct tern_info *info_o, MPI_Request *request);
+int tern_api_allgatherv_init(const char *fn, const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                             const int displs[], MPI_Datatype recvtype, struct tern_comm *comm_o,
+                             struct tern_info *info_o, MPI_Request *request);
+int tern_api_allgatherv_init_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                               MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                               const MPI_Aint displs[], MPI_Datatype recvtype,
+                               struct tern_comm *comm_o, struct tern_info *info_o,
+                               MPI_Request *request);
+int tern_api_alltoall_init(const char *fn, const void *sendbuf, int sendcount,
+                           MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, struct tern_comm *comm_o,
+                           struct tern_info *info_o, MPI_Request *request);
+int tern_api_alltoall_init_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                             MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                             MPI_Datatype recvtype, struct tern_comm *comm_o,
+                             struct tern_info *info_o, MPI_Request *request);
+int tern_api_alltoallv_init(const char *fn, const void *sendbuf, const int sendcounts[],
+                            const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                            const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                            struct tern_comm *comm_o, struct tern_info *info_o,
+                            MPI_Request *request);
+int tern_api_alltoallv_init_c(const char *fn, const void *sendbuf, const MPI_Count sendcounts[],
+                              const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                              const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                              MPI_Datatype recvtype, struct tern_comm *comm_o,
+                              struct tern_info *info_o, MPI_Request *request);
+int tern_api_alltoallw_init(const char *fn, const void *sendbuf, const int sendcounts[],
+                            const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                            const int recvcounts[], const int rdispls[],
+                            const MPI_Datatype recvtypes[], struct tern_comm *comm_o,
+                            struct tern_info *info_o, MPI_Request *request);
+int tern_api_alltoallw_init_c(const char *fn, const void *sendbuf, const MPI_Count sendcounts[],
+                              const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                              void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                              const MPI_Datatype recvtypes[], struct tern_comm *comm_o,
+                              struct tern_info *info_o, MPI_Request *request);
+int tern_api_reduce_init(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                         MPI_Datatype datatype, MPI_Op op, int root, struct tern_comm *comm_o,
+                         struct tern_info *info_o, MPI_Request *request);
+int tern_api_reduce_init_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                           MPI_Datatype datatype, MPI_Op op, int root, struct tern_comm *comm_o,
+                           struct tern_info *info_o, MPI_Request *request);
+int tern_api_allreduce_init(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                            MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o,
+                            struct tern_info *info_o, MPI_Request *request);
+int tern_api_allreduce_init_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                              MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o,
+                              struct tern_info *info_o, MPI_Request *request);
+int tern_api_reduce_scatter_init(const char *fn, const void *sendbuf, void *recvbuf,
+                                 const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                                 struct tern_comm *comm_o, struct tern_info *info_o,
+                                 MPI_Request *request);
+int tern_api_reduce_scatter_init_c(const char *fn, const void *sendbuf, void *recvbuf,
+                                   const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                                   struct tern_comm *comm_o, struct tern_info *info_o,
+                                   MPI_Request *request);
+int tern_api_reduce_scatter_block_init(const char *fn, const void *sendbuf, void *recvbuf,
+                                       int recvcount, MPI_Datatype datatype, MPI_Op op,
+                                       struct tern_comm *comm_o, struct tern_info *info_o,
+                                       MPI_Request *request);
+int tern_api_reduce_scatter_block_init_c(const char *fn, const void *sendbuf, void *recvbuf,
+                                         MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
+                                         struct tern_comm *comm_o, struct tern_info *info_o,
+                                         MPI_Request *request);
+int tern_api_scan_init(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                       MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o,
+                       struct tern_info *info_o, MPI_Request *request);
+int tern_api_scan_init_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                         MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o,
+                         struct tern_info *info_o, MPI_Request *request);
+int tern_api_exscan_init(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                         MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o,
+                         struct tern_info *info_o, MPI_Request *request);
+int tern_api_exscan_init_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                           MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o,
+                           struct tern_info *info_o, MPI_Request *request);
+
 #endif
