@@ -5,27 +5,8 @@
  * calls, which MPI requires to be the same on every rank.  The entry points
  * (src/api/gen/bindings_coll_persist.c) check the communicator, then the
  * info argument; no key changes anything. */
-#include "api/coll_persist.h"
-
 #include "api/coll_nb.h"
 #include "api/gen/bindings.h"
-#include "core/api.h"
-#include "core/errors.h"
-#include "core/info.h"
-#include "core/objects.h"
-#include "core/state.h"
-
-int tern_api_persist_info(const char *fn, MPI_Comm comm, MPI_Info info)
-{
-    struct tern_comm *c;
-    struct tern_info *ti;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    int rc = tern_comm_check(comm, fn, "comm", &c);
-    if (rc == MPI_SUCCESS) rc = tern_info_check(info, 1, fn, "info", c, &ti);
-    tern_unlock();
-    return rc;
-}
 
 int tern_api_barrier_init(const char *fn, struct tern_comm *comm_o, struct tern_info *info_o,
                           MPI_Request *request)

@@ -61,6 +61,7 @@ ALL = "*"
 COLLECTIVES = ("Bcast", "Gather", "Gatherv", "Scatter", "Scatterv", "Allgather", "Allgatherv",
                "Alltoall", "Alltoallv", "Alltoallw", "Reduce", "Allreduce", "Reduce_scatter",
                "Reduce_scatter_block", "Scan", "Exscan")
+NEIGHBOR_COLLECTIVES = ("allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw")
 BINDINGS = {
     "group": {
         "MPI_Group_size": {},
@@ -347,6 +348,15 @@ BINDINGS = {
         "MPI_Barrier_init": {"checks": ["comm", "info"]},
         **{f"MPI_{k}_init{sfx}": {"checks": ["comm", "info"]}
            for k in COLLECTIVES for sfx in ("", "_c")},
+    },
+    # ---- neighbourhood collectives (src/api/coll_neighbor_api.c) ----
+    # The communicator (and the persistent forms' hints), then its
+    # topology and the rest, as the other collectives.
+    "coll_neighbor_api": {
+        **{f"MPI_{pre}eighbor_{k}{sfx}": {"checks": ["comm"]}
+           for pre in ("N", "In") for k in NEIGHBOR_COLLECTIVES for sfx in ("", "_c")},
+        **{f"MPI_Neighbor_{k}_init{sfx}": {"checks": ["comm", "info"]}
+           for k in NEIGHBOR_COLLECTIVES for sfx in ("", "_c")},
     },
 }
 

@@ -778,4 +778,138 @@ int tern_api_exscan_init_c(const char *fn, const void *sendbuf, void *recvbuf, M
                            MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o,
                            struct tern_info *info_o, MPI_Request *request);
 
+/* src/api/coll_neighbor_api.c */
+int tern_api_neighbor_allgather(const char *fn, const void *sendbuf, int sendcount,
+                                MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                MPI_Datatype recvtype, struct tern_comm *comm_o);
+int tern_api_neighbor_allgather_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                  MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                  MPI_Datatype recvtype, struct tern_comm *comm_o);
+int tern_api_neighbor_allgatherv(const char *fn, const void *sendbuf, int sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                 const int displs[], MPI_Datatype recvtype,
+                                 struct tern_comm *comm_o);
+int tern_api_neighbor_allgatherv_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                   MPI_Datatype sendtype, void *recvbuf,
+                                   const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                   MPI_Datatype recvtype, struct tern_comm *comm_o);
+int tern_api_neighbor_alltoall(const char *fn, const void *sendbuf, int sendcount,
+                               MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                               MPI_Datatype recvtype, struct tern_comm *comm_o);
+int tern_api_neighbor_alltoall_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                 MPI_Datatype recvtype, struct tern_comm *comm_o);
+int tern_api_neighbor_alltoallv(const char *fn, const void *sendbuf, const int sendcounts[],
+                                const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                                struct tern_comm *comm_o);
+int tern_api_neighbor_alltoallv_c(const char *fn, const void *sendbuf, const MPI_Count sendcounts[],
+                                  const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                  const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                  MPI_Datatype recvtype, struct tern_comm *comm_o);
+int tern_api_neighbor_alltoallw(const char *fn, const void *sendbuf, const int sendcounts[],
+                                const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                const MPI_Datatype recvtypes[], struct tern_comm *comm_o);
+int tern_api_neighbor_alltoallw_c(const char *fn, const void *sendbuf, const MPI_Count sendcounts[],
+                                  const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                  void *recvbuf, const MPI_Count recvcounts[],
+                                  const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                  struct tern_comm *comm_o);
+int tern_api_ineighbor_allgather(const char *fn, const void *sendbuf, int sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                 MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                 MPI_Request *request);
+int tern_api_ineighbor_allgather_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                   MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                   MPI_Request *request);
+int tern_api_ineighbor_allgatherv(const char *fn, const void *sendbuf, int sendcount,
+                                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                  const int displs[], MPI_Datatype recvtype,
+                                  struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_ineighbor_allgatherv_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                    MPI_Datatype sendtype, void *recvbuf,
+                                    const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                    MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                    MPI_Request *request);
+int tern_api_ineighbor_alltoall(const char *fn, const void *sendbuf, int sendcount,
+                                MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                MPI_Request *request);
+int tern_api_ineighbor_alltoall_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                  MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                  MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                  MPI_Request *request);
+int tern_api_ineighbor_alltoallv(const char *fn, const void *sendbuf, const int sendcounts[],
+                                 const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                 const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                                 struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_ineighbor_alltoallv_c(const char *fn, const void *sendbuf,
+                                   const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                   MPI_Datatype sendtype, void *recvbuf,
+                                   const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                   MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                   MPI_Request *request);
+int tern_api_ineighbor_alltoallw(const char *fn, const void *sendbuf, const int sendcounts[],
+                                 const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                 void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                 const MPI_Datatype recvtypes[], struct tern_comm *comm_o,
+                                 MPI_Request *request);
+int tern_api_ineighbor_alltoallw_c(const char *fn, const void *sendbuf,
+                                   const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                   const MPI_Datatype sendtypes[], void *recvbuf,
+                                   const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                   const MPI_Datatype recvtypes[], struct tern_comm *comm_o,
+                                   MPI_Request *request);
+int tern_api_neighbor_allgather_init(const char *fn, const void *sendbuf, int sendcount,
+                                     MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                     MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                     struct tern_info *info_o, MPI_Request *request);
+int tern_api_neighbor_allgather_init_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                       MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                       MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                       struct tern_info *info_o, MPI_Request *request);
+int tern_api_neighbor_allgatherv_init(const char *fn, const void *sendbuf, int sendcount,
+                                      MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                      const int displs[], MPI_Datatype recvtype,
+                                      struct tern_comm *comm_o, struct tern_info *info_o,
+                                      MPI_Request *request);
+int tern_api_neighbor_allgatherv_init_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                        MPI_Datatype sendtype, void *recvbuf,
+                                        const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                        MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                        struct tern_info *info_o, MPI_Request *request);
+int tern_api_neighbor_alltoall_init(const char *fn, const void *sendbuf, int sendcount,
+                                    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                    MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                    struct tern_info *info_o, MPI_Request *request);
+int tern_api_neighbor_alltoall_init_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                      MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                      struct tern_info *info_o, MPI_Request *request);
+int tern_api_neighbor_alltoallv_init(const char *fn, const void *sendbuf, const int sendcounts[],
+                                     const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                     const int recvcounts[], const int rdispls[],
+                                     MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                     struct tern_info *info_o, MPI_Request *request);
+int tern_api_neighbor_alltoallv_init_c(const char *fn, const void *sendbuf,
+                                       const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                       MPI_Datatype sendtype, void *recvbuf,
+                                       const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                       MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                       struct tern_info *info_o, MPI_Request *request);
+int tern_api_neighbor_alltoallw_init(const char *fn, const void *sendbuf, const int sendcounts[],
+                                     const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                     void *recvbuf, const int recvcounts[],
+                                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                     struct tern_comm *comm_o, struct tern_info *info_o,
+                                     MPI_Request *request);
+int tern_api_neighbor_alltoallw_init_c(const char *fn, const void *sendbuf,
+                                       const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                       const MPI_Datatype sendtypes[], void *recvbuf,
+                                       const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                       const MPI_Datatype recvtypes[], struct tern_comm *comm_o,
+                                       struct tern_info *info_o, MPI_Request *request);
+
 #endif
