@@ -912,4 +912,35 @@ int tern_api_neighbor_alltoallw_init_c(const char *fn, const void *sendbuf,
                                        const MPI_Datatype recvtypes[], struct tern_comm *comm_o,
                                        struct tern_info *info_o, MPI_Request *request);
 
+/* src/api/comm_ctor.c */
+int tern_api_comm_dup(const char *fn, struct tern_comm *comm_o, MPI_Comm *newcomm);
+int tern_api_comm_dup_with_info(const char *fn, struct tern_comm *comm_o, struct tern_info *info_o,
+                                MPI_Comm *newcomm);
+int tern_api_comm_idup(const char *fn, struct tern_comm *comm_o, MPI_Comm *newcomm,
+                       MPI_Request *request);
+int tern_api_comm_idup_with_info(const char *fn, struct tern_comm *comm_o, struct tern_info *info_o,
+                                 MPI_Comm *newcomm, MPI_Request *request);
+int tern_api_comm_split(const char *fn, struct tern_comm *comm_o, int color, int key,
+                        MPI_Comm *newcomm);
+int tern_api_comm_split_type(const char *fn, struct tern_comm *comm_o, int split_type, int key,
+                             MPI_Info info, MPI_Comm *newcomm);
+int tern_api_comm_create(const char *fn, struct tern_comm *comm_o, struct tern_group *group_o,
+                         MPI_Comm *newcomm);
+int tern_api_comm_create_group(const char *fn, struct tern_comm *comm_o, struct tern_group *group_o,
+                               int tag, MPI_Comm *newcomm);
+
+/* src/api/comm_inter.c */
+int tern_api_intercomm_create(const char *fn, struct tern_comm *local_comm_o, int local_leader,
+                              MPI_Comm peer_comm, int remote_leader, int tag,
+                              MPI_Comm *newintercomm);
+int tern_api_intercomm_merge(const char *fn, struct tern_comm *intercomm_o, int high,
+                             MPI_Comm *newintracomm);
+int tern_api_comm_create_from_group(const char *fn, struct tern_group *group_o,
+                                    const char *stringtag, MPI_Info info, MPI_Errhandler errhandler,
+                                    MPI_Comm *newcomm);
+int tern_api_intercomm_create_from_groups(const char *fn, struct tern_group *local_group_o,
+                                          int local_leader, struct tern_group *remote_group_o,
+                                          int remote_leader, const char *stringtag, MPI_Info info,
+                                          MPI_Errhandler errhandler, MPI_Comm *newintercomm);
+
 #endif
