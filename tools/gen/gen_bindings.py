@@ -49,13 +49,16 @@ OUT_DIR = Path("src/api/gen")
 # entry point is the init test and the lock); "checks": the only
 # parameters the entry point checks, the body checking the others (a
 # collective checks its communicator, then the rest in an order of its
-# own); "lock": False for a call that does not take the library lock;
+# own); "lock": False for a call that does not take the library lock,
+# IF_HELD for one that may create it (MPI_Session_init asks for threads
+# before any initialisation: only what was locked is unlocked);
 # "init": False for a call that MPI allows before MPI_Init and after
 # MPI_Finalize (the info calls, MPI-4.1 11.4.1); "like": a procedure of
 # the standard whose checks and body a deprecated one (MPI-1 names the
 # database no longer has, genapi.LEGACY_PROCEDURES) shares.
 # The body of MPI_X is tern_api_x, in src/api/<chapter>.c.
 ALL = "*"
+IF_HELD = "if_held"
 # The collectives with a blocking, a nonblocking and a persistent form, each
 # with a large-count one (MPI_Barrier has none).
 COLLECTIVES = ("Bcast", "Gather", "Gatherv", "Scatter", "Scatterv", "Allgather", "Allgatherv",
@@ -151,10 +154,15 @@ BINDINGS = {
         "MPI_Comm_remote_size": {},
         "MPI_Comm_remote_group": {},
     },
-    # Sessions.  MPI_Session_init and MPI_Session_create_errhandler stay
-    # hand-written: they run before any initialisation, take the lock only
-    # once it exists, and send their errors to a handler not yet attached.
+    # Sessions.  MPI_Session_init and MPI_Session_create_errhandler run
+    # before any initialisation and take the lock only once it exists;
+    # MPI_Session_init sends its errors to the handler it is given, not yet
+    # attached to a session, so its body checks everything.
     "session": {
+        "MPI_Session_init": {"init": False, "lock": IF_HELD, "custom": ALL},
+        # The function, then the result pointer.
+        "MPI_Session_create_errhandler": {"init": False, "lock": IF_HELD,
+                                          "custom": ["errhandler"]},
         "MPI_Session_finalize": {},
         "MPI_Session_get_info": {},
         # A session error handler, raised on the session.
@@ -474,6 +482,8 @@ class Entry:
         out.append("    int rc;")
         if self.opts.get("init", True):
             out.append("    TERN_REQUIRE_INIT(fn);")
+        if lock == IF_HELD:
+            out.append("    int locked = tern_g.thread_multiple;")
         if lock:
             out.append("    tern_lock();")
         # Errors go to the handler of the call's (first) communicator once
@@ -501,7 +511,9 @@ class Entry:
                                      ";"))
         if self.checked:
             out.append("out:")
-        if lock:
+        if lock == IF_HELD:
+            out.append("    if (locked) tern_unlock();")
+        elif lock:
             out.append("    tern_unlock();")
         out.append("    return rc;")
         out.append("}")

@@ -132,6 +132,11 @@ int tern_api_comm_remote_size(const char *fn, struct tern_comm *comm_o, int *siz
 int tern_api_comm_remote_group(const char *fn, struct tern_comm *comm_o, MPI_Group *group);
 
 /* src/api/session.c */
+int tern_api_session_init(const char *fn, MPI_Info info, MPI_Errhandler errhandler,
+                          MPI_Session *session);
+int tern_api_session_create_errhandler(const char *fn,
+                                       MPI_Session_errhandler_function *session_errhandler_fn,
+                                       MPI_Errhandler *errhandler);
 int tern_api_session_finalize(const char *fn, MPI_Session *session, struct tern_session *session_o);
 int tern_api_session_get_info(const char *fn, struct tern_session *session_o, MPI_Info *info_used);
 int tern_api_session_set_errhandler(const char *fn, struct tern_session *session_o,
