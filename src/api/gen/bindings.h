@@ -948,4 +948,7 @@ int tern_api_intercomm_create_from_groups(const char *fn, struct tern_group *loc
                                           int remote_leader, const char *stringtag, MPI_Info info,
                                           MPI_Errhandler errhandler, MPI_Comm *newintercomm);
 
+/* src/api/hw_info.c */
+int tern_api_get_hw_resource_info(const char *fn, MPI_Info *hw_info);
+
 #endif
