@@ -1,11 +1,14 @@
-/* MPI collective entry points (blocking): argument checks, then the
- * collective of src/coll, which picks its algorithm (coll/select.h).  Each
- * body serves MPI_X and its large-count form MPI_X_c (count arrays through
+/* The bodies of the blocking MPI collectives: argument checks, then the
+ * collective of src/coll, which picks its algorithm (coll/select.h).  Their
+ * entry points, with the init test, the lock and the check of the
+ * communicator, are generated (src/api/gen/bindings_coll.c).  One helper
+ * serves MPI_X and its large-count form MPI_X_c (count arrays through
  * api/count_vec.h). */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "api/check.h"
+#include "api/gen/bindings.h"
 #include "api/coll_check.h"
 #include "api/count_vec.h"
 #include "coll/coll.h"
@@ -80,19 +83,10 @@ static int coll_result(struct tern_comm *c, int rc)
     return rc == MPI_SUCCESS ? rc : tern_err_raise(c, rc);
 }
 
-TERN_WEAK_ALIAS(MPI_Barrier)
-int PMPI_Barrier(MPI_Comm comm)
+int tern_api_barrier(const char *fn, struct tern_comm *comm_o)
 {
-    static const char fn[] = "MPI_Barrier";
-    struct tern_comm *c;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
-    rc = coll_result(c, tern_coll_barrier(c));
-out:
-    tern_unlock();
-    return rc;
+    (void)fn;
+    return coll_result(comm_o, tern_coll_barrier(comm_o));
 }
 
 int tern_coll_check_bcast(struct tern_comm *c, const char *fn, void *buffer, MPI_Count count,
@@ -108,31 +102,26 @@ int tern_coll_check_bcast(struct tern_comm *c, const char *fn, void *buffer, MPI
 }
 
 static int bcast_body(const char *fn, void *buffer, MPI_Count count, MPI_Datatype datatype,
-                      int root, MPI_Comm comm)
+                      int root, struct tern_comm *c)
 {
-    struct tern_comm *c;
     struct tern_datatype *dt;
     int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_coll_check_bcast(c, fn, buffer, count, datatype, root, &dt));
     rc = coll_result(c, tern_coll_bcast(buffer, (size_t)count, dt, root, c));
 out:
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Bcast)
-int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+int tern_api_bcast(const char *fn, void *buffer, int count, MPI_Datatype datatype, int root,
+                   struct tern_comm *comm_o)
 {
-    return bcast_body("MPI_Bcast", buffer, count, datatype, root, comm);
+    return bcast_body(fn, buffer, count, datatype, root, comm_o);
 }
 
-TERN_WEAK_ALIAS(MPI_Bcast_c)
-int PMPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
+int tern_api_bcast_c(const char *fn, void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+                     struct tern_comm *comm_o)
 {
-    return bcast_body("MPI_Bcast_c", buffer, count, datatype, root, comm);
+    return bcast_body(fn, buffer, count, datatype, root, comm_o);
 }
 
 /* The argument names of one side of a collective, for the messages. */
@@ -215,37 +204,32 @@ int tern_coll_check_gather(struct tern_comm *c, const char *fn, const void *send
 
 static int gather_body(const char *fn, const void *sendbuf, MPI_Count sendcount,
                        MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                       MPI_Datatype recvtype, int root, MPI_Comm comm)
+                       MPI_Datatype recvtype, int root, struct tern_comm *c)
 {
-    struct tern_comm *c;
     struct tern_datatype *sdt = NULL, *rdt = NULL;
     int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_coll_check_gather(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                root, &sdt, &rdt));
     rc = coll_result(c, tern_coll_gather(sendbuf, (size_t)sendcount, sdt, recvbuf,
                                          (size_t)recvcount, rdt, root, c));
 out:
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Gather)
-int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+int tern_api_gather(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                    struct tern_comm *comm_o)
 {
-    return gather_body("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                       root, comm);
+    return gather_body(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                       comm_o);
 }
 
-TERN_WEAK_ALIAS(MPI_Gather_c)
-int PMPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+int tern_api_gather_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                      MPI_Datatype recvtype, int root, struct tern_comm *comm_o)
 {
-    return gather_body("MPI_Gather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                       root, comm);
+    return gather_body(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                       comm_o);
 }
 
 int tern_coll_check_gatherv(struct tern_comm *c, const char *fn, const void *sendbuf,
@@ -268,16 +252,13 @@ int tern_coll_check_gatherv(struct tern_comm *c, const char *fn, const void *sen
 
 static int gatherv_body(const char *fn, const void *sendbuf, MPI_Count sendcount,
                         MPI_Datatype sendtype, void *recvbuf, struct tern_vec recvcounts_v,
-                        struct tern_vec displs_v, MPI_Datatype recvtype, int root, MPI_Comm comm)
+                        struct tern_vec displs_v, MPI_Datatype recvtype, int root,
+                        struct tern_comm *c)
 {
     struct tern_vec_tmp tmp = TERN_VEC_TMP_INIT;
     const int *recvcounts = NULL, *displs = NULL;
-    struct tern_comm *c;
     struct tern_datatype *sdt = NULL, *rdt = NULL;
     int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->peer_size, is_root(c, root), &tmp,
                       &recvcounts));
     TRY(tern_vec_ints(c, fn, "displs", displs_v, c->peer_size, is_root(c, root), &tmp, &displs));
@@ -287,26 +268,24 @@ static int gatherv_body(const char *fn, const void *sendbuf, MPI_Count sendcount
                                           displs, rdt, root, c));
 out:
     tern_vec_tmp_free(&tmp);
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Gatherv)
-int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                 MPI_Comm comm)
+int tern_api_gatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, const int recvcounts[], const int displs[],
+                     MPI_Datatype recvtype, int root, struct tern_comm *comm_o)
 {
-    return gatherv_body("MPI_Gatherv", sendbuf, sendcount, sendtype, recvbuf,
-                        tern_vec_int(recvcounts), tern_vec_int(displs), recvtype, root, comm);
+    return gatherv_body(fn, sendbuf, sendcount, sendtype, recvbuf, tern_vec_int(recvcounts),
+                        tern_vec_int(displs), recvtype, root, comm_o);
 }
 
-TERN_WEAK_ALIAS(MPI_Gatherv_c)
-int PMPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
-                   int root, MPI_Comm comm)
+int tern_api_gatherv_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                       MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                       const MPI_Aint displs[], MPI_Datatype recvtype, int root,
+                       struct tern_comm *comm_o)
 {
-    return gatherv_body("MPI_Gatherv_c", sendbuf, sendcount, sendtype, recvbuf,
-                        tern_vec_long(recvcounts), tern_vec_long(displs), recvtype, root, comm);
+    return gatherv_body(fn, sendbuf, sendcount, sendtype, recvbuf, tern_vec_long(recvcounts),
+                        tern_vec_long(displs), recvtype, root, comm_o);
 }
 
 int tern_coll_check_scatter(struct tern_comm *c, const char *fn, const void *sendbuf,
@@ -323,37 +302,32 @@ int tern_coll_check_scatter(struct tern_comm *c, const char *fn, const void *sen
 
 static int scatter_body(const char *fn, const void *sendbuf, MPI_Count sendcount,
                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                        MPI_Datatype recvtype, int root, MPI_Comm comm)
+                        MPI_Datatype recvtype, int root, struct tern_comm *c)
 {
-    struct tern_comm *c;
     struct tern_datatype *sdt = NULL, *rdt = NULL;
     int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_coll_check_scatter(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                 root, &sdt, &rdt));
     rc = coll_result(c, tern_coll_scatter(sendbuf, (size_t)sendcount, sdt, recvbuf,
                                           (size_t)recvcount, rdt, root, c));
 out:
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Scatter)
-int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+int tern_api_scatter(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                     struct tern_comm *comm_o)
 {
-    return scatter_body("MPI_Scatter", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                        root, comm);
+    return scatter_body(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                        comm_o);
 }
 
-TERN_WEAK_ALIAS(MPI_Scatter_c)
-int PMPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+int tern_api_scatter_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                       MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                       MPI_Datatype recvtype, int root, struct tern_comm *comm_o)
 {
-    return scatter_body("MPI_Scatter_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                        root, comm);
+    return scatter_body(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                        comm_o);
 }
 
 int tern_coll_check_scatterv(struct tern_comm *c, const char *fn, const void *sendbuf,
@@ -376,16 +350,12 @@ int tern_coll_check_scatterv(struct tern_comm *c, const char *fn, const void *se
 
 static int scatterv_body(const char *fn, const void *sendbuf, struct tern_vec sendcounts_v,
                          struct tern_vec displs_v, MPI_Datatype sendtype, void *recvbuf,
-                         MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+                         MPI_Count recvcount, MPI_Datatype recvtype, int root, struct tern_comm *c)
 {
     struct tern_vec_tmp tmp = TERN_VEC_TMP_INIT;
     const int *sendcounts = NULL, *displs = NULL;
-    struct tern_comm *c;
     struct tern_datatype *sdt = NULL, *rdt = NULL;
     int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_vec_ints(c, fn, "sendcounts", sendcounts_v, c->peer_size, is_root(c, root), &tmp,
                       &sendcounts));
     TRY(tern_vec_ints(c, fn, "displs", displs_v, c->peer_size, is_root(c, root), &tmp, &displs));
@@ -395,26 +365,24 @@ static int scatterv_body(const char *fn, const void *sendbuf, struct tern_vec se
                                            (size_t)recvcount, rdt, root, c));
 out:
     tern_vec_tmp_free(&tmp);
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Scatterv)
-int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                  int root, MPI_Comm comm)
+int tern_api_scatterv(const char *fn, const void *sendbuf, const int sendcounts[],
+                      const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                      MPI_Datatype recvtype, int root, struct tern_comm *comm_o)
 {
-    return scatterv_body("MPI_Scatterv", sendbuf, tern_vec_int(sendcounts), tern_vec_int(displs),
-                         sendtype, recvbuf, recvcount, recvtype, root, comm);
+    return scatterv_body(fn, sendbuf, tern_vec_int(sendcounts), tern_vec_int(displs), sendtype,
+                         recvbuf, recvcount, recvtype, root, comm_o);
 }
 
-TERN_WEAK_ALIAS(MPI_Scatterv_c)
-int PMPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
-                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                    MPI_Datatype recvtype, int root, MPI_Comm comm)
+int tern_api_scatterv_c(const char *fn, const void *sendbuf, const MPI_Count sendcounts[],
+                        const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf,
+                        MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                        struct tern_comm *comm_o)
 {
-    return scatterv_body("MPI_Scatterv_c", sendbuf, tern_vec_long(sendcounts),
-                         tern_vec_long(displs), sendtype, recvbuf, recvcount, recvtype, root, comm);
+    return scatterv_body(fn, sendbuf, tern_vec_long(sendcounts), tern_vec_long(displs), sendtype,
+                         recvbuf, recvcount, recvtype, root, comm_o);
 }
 
 /* The send side of the "all" calls, which may be MPI_IN_PLACE everywhere. */
@@ -446,36 +414,31 @@ typedef int (*all_block_fn)(const void *sbuf, size_t scount, struct tern_datatyp
 
 static int all_block(const char *fn, all_block_fn coll, const void *sendbuf, MPI_Count sendcount,
                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                     MPI_Datatype recvtype, MPI_Comm comm)
+                     MPI_Datatype recvtype, struct tern_comm *c)
 {
-    struct tern_comm *c;
     struct tern_datatype *sdt, *rdt;
     int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_coll_check_all_block(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                   &sdt, &rdt));
     rc = coll_result(c, coll(sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount, rdt, c));
 out:
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Allgather)
-int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int tern_api_allgather(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                       struct tern_comm *comm_o)
 {
-    return all_block("MPI_Allgather", tern_coll_allgather, sendbuf, sendcount, sendtype, recvbuf,
-                     recvcount, recvtype, comm);
+    return all_block(fn, tern_coll_allgather, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                     recvtype, comm_o);
 }
 
-TERN_WEAK_ALIAS(MPI_Allgather_c)
-int PMPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int tern_api_allgather_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                         MPI_Datatype recvtype, struct tern_comm *comm_o)
 {
-    return all_block("MPI_Allgather_c", tern_coll_allgather, sendbuf, sendcount, sendtype, recvbuf,
-                     recvcount, recvtype, comm);
+    return all_block(fn, tern_coll_allgather, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                     recvtype, comm_o);
 }
 
 int tern_coll_check_allgatherv(struct tern_comm *c, const char *fn, const void *sendbuf,
@@ -497,16 +460,12 @@ int tern_coll_check_allgatherv(struct tern_comm *c, const char *fn, const void *
 
 static int allgatherv_body(const char *fn, const void *sendbuf, MPI_Count sendcount,
                            MPI_Datatype sendtype, void *recvbuf, struct tern_vec recvcounts_v,
-                           struct tern_vec displs_v, MPI_Datatype recvtype, MPI_Comm comm)
+                           struct tern_vec displs_v, MPI_Datatype recvtype, struct tern_comm *c)
 {
     struct tern_vec_tmp tmp = TERN_VEC_TMP_INIT;
     const int *recvcounts = NULL, *displs = NULL;
-    struct tern_comm *c;
     struct tern_datatype *sdt, *rdt;
     int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->peer_size, 1, &tmp, &recvcounts));
     TRY(tern_vec_ints(c, fn, "displs", displs_v, c->peer_size, 1, &tmp, &displs));
     TRY(tern_coll_check_allgatherv(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
@@ -515,42 +474,38 @@ static int allgatherv_body(const char *fn, const void *sendbuf, MPI_Count sendco
                                              displs, rdt, c));
 out:
     tern_vec_tmp_free(&tmp);
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Allgatherv)
-int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                    MPI_Comm comm)
+int tern_api_allgatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, const int recvcounts[], const int displs[],
+                        MPI_Datatype recvtype, struct tern_comm *comm_o)
 {
-    return allgatherv_body("MPI_Allgatherv", sendbuf, sendcount, sendtype, recvbuf,
-                           tern_vec_int(recvcounts), tern_vec_int(displs), recvtype, comm);
+    return allgatherv_body(fn, sendbuf, sendcount, sendtype, recvbuf, tern_vec_int(recvcounts),
+                           tern_vec_int(displs), recvtype, comm_o);
 }
 
-TERN_WEAK_ALIAS(MPI_Allgatherv_c)
-int PMPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                      void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
-                      MPI_Datatype recvtype, MPI_Comm comm)
+int tern_api_allgatherv_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                          MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                          const MPI_Aint displs[], MPI_Datatype recvtype, struct tern_comm *comm_o)
 {
-    return allgatherv_body("MPI_Allgatherv_c", sendbuf, sendcount, sendtype, recvbuf,
-                           tern_vec_long(recvcounts), tern_vec_long(displs), recvtype, comm);
+    return allgatherv_body(fn, sendbuf, sendcount, sendtype, recvbuf, tern_vec_long(recvcounts),
+                           tern_vec_long(displs), recvtype, comm_o);
 }
 
-TERN_WEAK_ALIAS(MPI_Alltoall)
-int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int tern_api_alltoall(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, int recvcount, MPI_Datatype recvtype, struct tern_comm *comm_o)
 {
-    return all_block("MPI_Alltoall", tern_coll_alltoall, sendbuf, sendcount, sendtype, recvbuf,
-                     recvcount, recvtype, comm);
+    return all_block(fn, tern_coll_alltoall, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                     recvtype, comm_o);
 }
 
-TERN_WEAK_ALIAS(MPI_Alltoall_c)
-int PMPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int tern_api_alltoall_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                        MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                        MPI_Datatype recvtype, struct tern_comm *comm_o)
 {
-    return all_block("MPI_Alltoall_c", tern_coll_alltoall, sendbuf, sendcount, sendtype, recvbuf,
-                     recvcount, recvtype, comm);
+    return all_block(fn, tern_coll_alltoall, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                     recvtype, comm_o);
 }
 
 int tern_coll_check_alltoallv(struct tern_comm *c, const char *fn, const void *sendbuf,
@@ -577,16 +532,12 @@ int tern_coll_check_alltoallv(struct tern_comm *c, const char *fn, const void *s
 static int alltoallv_body(const char *fn, const void *sendbuf, struct tern_vec sendcounts_v,
                           struct tern_vec sdispls_v, MPI_Datatype sendtype, void *recvbuf,
                           struct tern_vec recvcounts_v, struct tern_vec rdispls_v,
-                          MPI_Datatype recvtype, MPI_Comm comm)
+                          MPI_Datatype recvtype, struct tern_comm *c)
 {
     struct tern_vec_tmp tmp = TERN_VEC_TMP_INIT;
     const int *sendcounts = NULL, *sdispls = NULL, *recvcounts = NULL, *rdispls = NULL;
-    struct tern_comm *c;
     struct tern_datatype *sdt, *rdt;
     int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_vec_ints(c, fn, "sendcounts", sendcounts_v, c->peer_size, sendbuf != MPI_IN_PLACE,
                       &tmp, &sendcounts));
     TRY(tern_vec_ints(c, fn, "sdispls", sdispls_v, c->peer_size, sendbuf != MPI_IN_PLACE, &tmp,
@@ -599,28 +550,27 @@ static int alltoallv_body(const char *fn, const void *sendbuf, struct tern_vec s
                                             rdispls, rdt, c));
 out:
     tern_vec_tmp_free(&tmp);
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Alltoallv)
-int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+int tern_api_alltoallv(const char *fn, const void *sendbuf, const int sendcounts[],
+                       const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                       const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                       struct tern_comm *comm_o)
 {
-    return alltoallv_body("MPI_Alltoallv", sendbuf, tern_vec_int(sendcounts), tern_vec_int(sdispls),
-                          sendtype, recvbuf, tern_vec_int(recvcounts), tern_vec_int(rdispls),
-                          recvtype, comm);
+    return alltoallv_body(fn, sendbuf, tern_vec_int(sendcounts), tern_vec_int(sdispls), sendtype,
+                          recvbuf, tern_vec_int(recvcounts), tern_vec_int(rdispls), recvtype,
+                          comm_o);
 }
 
-TERN_WEAK_ALIAS(MPI_Alltoallv_c)
-int PMPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
-                     MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
-                     const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+int tern_api_alltoallv_c(const char *fn, const void *sendbuf, const MPI_Count sendcounts[],
+                         const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                         const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                         MPI_Datatype recvtype, struct tern_comm *comm_o)
 {
-    return alltoallv_body("MPI_Alltoallv_c", sendbuf, tern_vec_long(sendcounts),
-                          tern_vec_long(sdispls), sendtype, recvbuf, tern_vec_long(recvcounts),
-                          tern_vec_long(rdispls), recvtype, comm);
+    return alltoallv_body(fn, sendbuf, tern_vec_long(sendcounts), tern_vec_long(sdispls), sendtype,
+                          recvbuf, tern_vec_long(recvcounts), tern_vec_long(rdispls), recvtype,
+                          comm_o);
 }
 
 /* Datatype handles of alltoallw -> objects; entries with count 0 may be
@@ -676,16 +626,12 @@ int tern_coll_check_alltoallw(struct tern_comm *c, const char *fn, const void *s
 static int alltoallw_body(const char *fn, const void *sendbuf, struct tern_vec sendcounts_v,
                           struct tern_vec sdispls_v, const MPI_Datatype sendtypes[], void *recvbuf,
                           struct tern_vec recvcounts_v, struct tern_vec rdispls_v,
-                          const MPI_Datatype recvtypes[], MPI_Comm comm)
+                          const MPI_Datatype recvtypes[], struct tern_comm *c)
 {
     struct tern_vec_tmp tmp = TERN_VEC_TMP_INIT;
     const int *sendcounts = NULL, *sdispls = NULL, *recvcounts = NULL, *rdispls = NULL;
-    struct tern_comm *c;
     struct tern_datatype **sdts = NULL;
     int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_vec_ints(c, fn, "sendcounts", sendcounts_v, c->peer_size, sendbuf != MPI_IN_PLACE,
                       &tmp, &sendcounts));
     TRY(tern_vec_ints(c, fn, "sdispls", sdispls_v, c->peer_size, sendbuf != MPI_IN_PLACE, &tmp,
@@ -699,28 +645,27 @@ static int alltoallw_body(const char *fn, const void *sendbuf, struct tern_vec s
 out:
     tern_vec_tmp_free(&tmp);
     free(sdts);
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Alltoallw)
-int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+int tern_api_alltoallw(const char *fn, const void *sendbuf, const int sendcounts[],
+                       const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                       const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                       struct tern_comm *comm_o)
 {
-    return alltoallw_body("MPI_Alltoallw", sendbuf, tern_vec_int(sendcounts), tern_vec_int(sdispls),
-                          sendtypes, recvbuf, tern_vec_int(recvcounts), tern_vec_int(rdispls),
-                          recvtypes, comm);
+    return alltoallw_body(fn, sendbuf, tern_vec_int(sendcounts), tern_vec_int(sdispls), sendtypes,
+                          recvbuf, tern_vec_int(recvcounts), tern_vec_int(rdispls), recvtypes,
+                          comm_o);
 }
 
-TERN_WEAK_ALIAS(MPI_Alltoallw_c)
-int PMPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
-                     const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
-                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+int tern_api_alltoallw_c(const char *fn, const void *sendbuf, const MPI_Count sendcounts[],
+                         const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                         const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                         const MPI_Datatype recvtypes[], struct tern_comm *comm_o)
 {
-    return alltoallw_body("MPI_Alltoallw_c", sendbuf, tern_vec_long(sendcounts),
-                          tern_vec_long(sdispls), sendtypes, recvbuf, tern_vec_long(recvcounts),
-                          tern_vec_long(rdispls), recvtypes, comm);
+    return alltoallw_body(fn, sendbuf, tern_vec_long(sendcounts), tern_vec_long(sdispls), sendtypes,
+                          recvbuf, tern_vec_long(recvcounts), tern_vec_long(rdispls), recvtypes,
+                          comm_o);
 }
 
 /* The common checks of the reductions. */
@@ -758,34 +703,27 @@ int tern_coll_check_reduce(struct tern_comm *c, const char *fn, const void *send
 }
 
 static int reduce_body(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
-                       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
+                       MPI_Datatype datatype, MPI_Op op, int root, struct tern_comm *c)
 {
-    struct tern_comm *c;
     struct tern_datatype *dt;
     struct tern_op *o = NULL;
     int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_coll_check_reduce(c, fn, sendbuf, recvbuf, count, datatype, op, root, &dt, &o));
     rc = coll_result(c, tern_coll_reduce(sendbuf, recvbuf, (size_t)count, dt, o, root, c));
 out:
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Reduce)
-int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                int root, MPI_Comm comm)
+int tern_api_reduce(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                    MPI_Datatype datatype, MPI_Op op, int root, struct tern_comm *comm_o)
 {
-    return reduce_body("MPI_Reduce", sendbuf, recvbuf, count, datatype, op, root, comm);
+    return reduce_body(fn, sendbuf, recvbuf, count, datatype, op, root, comm_o);
 }
 
-TERN_WEAK_ALIAS(MPI_Reduce_c)
-int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                  MPI_Op op, int root, MPI_Comm comm)
+int tern_api_reduce_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                      MPI_Datatype datatype, MPI_Op op, int root, struct tern_comm *comm_o)
 {
-    return reduce_body("MPI_Reduce_c", sendbuf, recvbuf, count, datatype, op, root, comm);
+    return reduce_body(fn, sendbuf, recvbuf, count, datatype, op, root, comm_o);
 }
 
 /* Allreduce, scan and exscan: the same arguments, the same checks. */
@@ -803,37 +741,28 @@ typedef int (*all_reduce_fn)(const void *sbuf, void *rbuf, size_t count, struct 
                              struct tern_op *op, struct tern_comm *c);
 
 static int all_reduce(const char *fn, all_reduce_fn coll, const void *sendbuf, void *recvbuf,
-                      MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+                      MPI_Count count, MPI_Datatype datatype, MPI_Op op, struct tern_comm *c)
 {
-    struct tern_comm *c;
     struct tern_datatype *dt;
     struct tern_op *o = NULL;
     int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
     if (coll != tern_coll_allreduce) TRY(tern_coll_check_intra(c, fn));
     TRY(tern_coll_check_all_reduce(c, fn, sendbuf, recvbuf, count, datatype, op, &dt, &o));
     rc = coll_result(c, coll(sendbuf, recvbuf, (size_t)count, dt, o, c));
 out:
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Allreduce)
-int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm)
+int tern_api_allreduce(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                       MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o)
 {
-    return all_reduce("MPI_Allreduce", tern_coll_allreduce, sendbuf, recvbuf, count, datatype, op,
-                      comm);
+    return all_reduce(fn, tern_coll_allreduce, sendbuf, recvbuf, count, datatype, op, comm_o);
 }
 
-TERN_WEAK_ALIAS(MPI_Allreduce_c)
-int PMPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                     MPI_Op op, MPI_Comm comm)
+int tern_api_allreduce_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                         MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o)
 {
-    return all_reduce("MPI_Allreduce_c", tern_coll_allreduce, sendbuf, recvbuf, count, datatype, op,
-                      comm);
+    return all_reduce(fn, tern_coll_allreduce, sendbuf, recvbuf, count, datatype, op, comm_o);
 }
 
 /* The buffers of reduce_scatter(_block): total elements in, mine out. */
@@ -865,40 +794,35 @@ int tern_coll_check_reduce_scatter(struct tern_comm *c, const char *fn, const vo
 
 static int reduce_scatter_body(const char *fn, const void *sendbuf, void *recvbuf,
                                struct tern_vec recvcounts_v, MPI_Datatype datatype, MPI_Op op,
-                               MPI_Comm comm)
+                               struct tern_comm *c)
 {
     struct tern_vec_tmp tmp = TERN_VEC_TMP_INIT;
     const int *recvcounts = NULL;
-    struct tern_comm *c;
     struct tern_datatype *dt;
     struct tern_op *o = NULL;
     int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->size, 1, &tmp, &recvcounts));
     TRY(tern_coll_check_reduce_scatter(c, fn, sendbuf, recvbuf, recvcounts, datatype, op, &dt, &o));
     rc = coll_result(c, tern_coll_reduce_scatter(sendbuf, recvbuf, recvcounts, dt, o, c));
 out:
     tern_vec_tmp_free(&tmp);
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Reduce_scatter)
-int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+int tern_api_reduce_scatter(const char *fn, const void *sendbuf, void *recvbuf,
+                            const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                            struct tern_comm *comm_o)
 {
-    return reduce_scatter_body("MPI_Reduce_scatter", sendbuf, recvbuf, tern_vec_int(recvcounts),
-                               datatype, op, comm);
+    return reduce_scatter_body(fn, sendbuf, recvbuf, tern_vec_int(recvcounts), datatype, op,
+                               comm_o);
 }
 
-TERN_WEAK_ALIAS(MPI_Reduce_scatter_c)
-int PMPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
-                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+int tern_api_reduce_scatter_c(const char *fn, const void *sendbuf, void *recvbuf,
+                              const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                              struct tern_comm *comm_o)
 {
-    return reduce_scatter_body("MPI_Reduce_scatter_c", sendbuf, recvbuf, tern_vec_long(recvcounts),
-                               datatype, op, comm);
+    return reduce_scatter_body(fn, sendbuf, recvbuf, tern_vec_long(recvcounts), datatype, op,
+                               comm_o);
 }
 
 int tern_coll_check_reduce_scatter_block(struct tern_comm *c, const char *fn, const void *sendbuf,
@@ -917,65 +841,52 @@ int tern_coll_check_reduce_scatter_block(struct tern_comm *c, const char *fn, co
 
 static int reduce_scatter_block_body(const char *fn, const void *sendbuf, void *recvbuf,
                                      MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
-                                     MPI_Comm comm)
+                                     struct tern_comm *c)
 {
-    struct tern_comm *c;
     struct tern_datatype *dt;
     struct tern_op *o = NULL;
     int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(comm, fn, "comm", &c));
     TRY(tern_coll_check_reduce_scatter_block(c, fn, sendbuf, recvbuf, recvcount, datatype, op, &dt,
                                              &o));
     rc = coll_result(c,
                      tern_coll_reduce_scatter_block(sendbuf, recvbuf, (size_t)recvcount, dt, o, c));
 out:
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Reduce_scatter_block)
-int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+int tern_api_reduce_scatter_block(const char *fn, const void *sendbuf, void *recvbuf, int recvcount,
+                                  MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o)
 {
-    return reduce_scatter_block_body("MPI_Reduce_scatter_block", sendbuf, recvbuf, recvcount,
-                                     datatype, op, comm);
+    return reduce_scatter_block_body(fn, sendbuf, recvbuf, recvcount, datatype, op, comm_o);
 }
 
-TERN_WEAK_ALIAS(MPI_Reduce_scatter_block_c)
-int PMPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
-                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+int tern_api_reduce_scatter_block_c(const char *fn, const void *sendbuf, void *recvbuf,
+                                    MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
+                                    struct tern_comm *comm_o)
 {
-    return reduce_scatter_block_body("MPI_Reduce_scatter_block_c", sendbuf, recvbuf, recvcount,
-                                     datatype, op, comm);
+    return reduce_scatter_block_body(fn, sendbuf, recvbuf, recvcount, datatype, op, comm_o);
 }
 
-TERN_WEAK_ALIAS(MPI_Scan)
-int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-              MPI_Comm comm)
+int tern_api_scan(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                  MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o)
 {
-    return all_reduce("MPI_Scan", tern_coll_scan, sendbuf, recvbuf, count, datatype, op, comm);
+    return all_reduce(fn, tern_coll_scan, sendbuf, recvbuf, count, datatype, op, comm_o);
 }
 
-TERN_WEAK_ALIAS(MPI_Scan_c)
-int PMPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                MPI_Op op, MPI_Comm comm)
+int tern_api_scan_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                    MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o)
 {
-    return all_reduce("MPI_Scan_c", tern_coll_scan, sendbuf, recvbuf, count, datatype, op, comm);
+    return all_reduce(fn, tern_coll_scan, sendbuf, recvbuf, count, datatype, op, comm_o);
 }
 
-TERN_WEAK_ALIAS(MPI_Exscan)
-int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                MPI_Comm comm)
+int tern_api_exscan(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                    MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o)
 {
-    return all_reduce("MPI_Exscan", tern_coll_exscan, sendbuf, recvbuf, count, datatype, op, comm);
+    return all_reduce(fn, tern_coll_exscan, sendbuf, recvbuf, count, datatype, op, comm_o);
 }
 
-TERN_WEAK_ALIAS(MPI_Exscan_c)
-int PMPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                  MPI_Op op, MPI_Comm comm)
+int tern_api_exscan_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                      MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o)
 {
-    return all_reduce("MPI_Exscan_c", tern_coll_exscan, sendbuf, recvbuf, count, datatype, op,
-                      comm);
+    return all_reduce(fn, tern_coll_exscan, sendbuf, recvbuf, count, datatype, op, comm_o);
 }

@@ -1,7 +1,8 @@
 /* The neighbourhood collectives' argument checks against the
  * communicator's neighbour counts, and the bodies that every form of each
- * collective shares (coll_neighbor.h); the entry points are in
- * coll_neighbor_api.c.  MPI_IN_PLACE has no meaning for these calls and is
+ * collective shares (coll_neighbor.h); the entry points' bodies are in
+ * coll_neighbor_api.c, the entry points generated
+ * (src/api/gen/bindings_coll_neighbor_api.c).  MPI_IN_PLACE has no meaning for these calls and is
  * refused. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,11 +26,11 @@ static const struct side SEND = {"sendbuf", "sendcount", "sendcounts",
 static const struct side RECV = {"recvbuf", "recvcount", "recvcounts",
                                  "rdispls", "recvtype",  "recvtypes"};
 
-/* The communicator and its neighbour counts. */
-static int chk_topo(MPI_Comm comm, const char *fn, struct tern_comm **c, int *indeg, int *outdeg)
+/* The communicator's topology (of any kind) and its neighbour counts. */
+static int chk_topo(struct tern_comm *c, const char *fn, int *indeg, int *outdeg)
 {
     struct tern_topo *t;
-    int rc = tern_topo_chk_comm(comm, 0, fn, c, &t);
+    int rc = tern_topo_require(c, 0, fn, &t);
     if (rc) return rc;
     *indeg = t->indeg;
     *outdeg = t->outdeg;
@@ -143,18 +144,15 @@ static int finish(struct tern_comm *c, struct tern_sched *s, int rc, enum tern_n
     return rc == MPI_SUCCESS ? rc : tern_err_raise(c, rc);
 }
 
-int tern_api_neighbor_allgather(const char *fn, const void *sendbuf, MPI_Count sendcount,
-                                MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                                MPI_Datatype recvtype, MPI_Comm comm, enum tern_nbr_mode mode,
-                                MPI_Request *request)
+int tern_api_nbr_allgather(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                           MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                           MPI_Datatype recvtype, struct tern_comm *c, enum tern_nbr_mode mode,
+                           MPI_Request *request)
 {
-    struct tern_comm *c;
     struct tern_datatype *sdt, *rdt;
     struct tern_sched *s;
     int rc, indeg, outdeg;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(chk_topo(comm, fn, &c, &indeg, &outdeg));
+    TRY(chk_topo(c, fn, &indeg, &outdeg));
     TRY(chk_block(c, fn, &SEND, sendbuf, sendcount, sendtype, 1, &sdt));
     TRY(chk_block(c, fn, &RECV, recvbuf, recvcount, recvtype, indeg, &rdt));
     TRY(create(c, fn, mode, request, &s));
@@ -163,26 +161,22 @@ int tern_api_neighbor_allgather(const char *fn, const void *sendbuf, MPI_Count s
         tern_nbr_allgather(s, sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount, rdt),
         mode, request);
 out:
-    tern_unlock();
     return rc;
 }
 
-int tern_api_neighbor_allgatherv(const char *fn, const void *sendbuf, MPI_Count sendcount,
-                                 MPI_Datatype sendtype, void *recvbuf, struct tern_vec recvcounts_v,
-                                 struct tern_vec displs_v, MPI_Datatype recvtype, MPI_Comm comm,
-                                 enum tern_nbr_mode mode, MPI_Request *request)
+int tern_api_nbr_allgatherv(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                            MPI_Datatype sendtype, void *recvbuf, struct tern_vec recvcounts_v,
+                            struct tern_vec displs_v, MPI_Datatype recvtype, struct tern_comm *c,
+                            enum tern_nbr_mode mode, MPI_Request *request)
 {
     struct tern_vec_tmp tmp = TERN_VEC_TMP_INIT;
     const int *recvcounts = NULL, *displs = NULL;
     static const struct side recv_v = {"recvbuf", "recvcount", "recvcounts",
                                        "displs",  "recvtype",  "recvtypes"};
-    struct tern_comm *c;
     struct tern_datatype *sdt, *rdt;
     struct tern_sched *s;
     int rc, indeg, outdeg;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(chk_topo(comm, fn, &c, &indeg, &outdeg));
+    TRY(chk_topo(c, fn, &indeg, &outdeg));
     TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, indeg, 1, &tmp, &recvcounts));
     TRY(tern_vec_ints(c, fn, "displs", displs_v, indeg, 1, &tmp, &displs));
     TRY(chk_block(c, fn, &SEND, sendbuf, sendcount, sendtype, 1, &sdt));
@@ -194,22 +188,18 @@ int tern_api_neighbor_allgatherv(const char *fn, const void *sendbuf, MPI_Count 
         mode, request);
 out:
     tern_vec_tmp_free(&tmp);
-    tern_unlock();
     return rc;
 }
 
-int tern_api_neighbor_alltoall(const char *fn, const void *sendbuf, MPI_Count sendcount,
-                               MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                               MPI_Datatype recvtype, MPI_Comm comm, enum tern_nbr_mode mode,
-                               MPI_Request *request)
+int tern_api_nbr_alltoall(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                          MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                          MPI_Datatype recvtype, struct tern_comm *c, enum tern_nbr_mode mode,
+                          MPI_Request *request)
 {
-    struct tern_comm *c;
     struct tern_datatype *sdt, *rdt;
     struct tern_sched *s;
     int rc, indeg, outdeg;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(chk_topo(comm, fn, &c, &indeg, &outdeg));
+    TRY(chk_topo(c, fn, &indeg, &outdeg));
     TRY(chk_block(c, fn, &SEND, sendbuf, sendcount, sendtype, outdeg, &sdt));
     TRY(chk_block(c, fn, &RECV, recvbuf, recvcount, recvtype, indeg, &rdt));
     TRY(create(c, fn, mode, request, &s));
@@ -218,25 +208,21 @@ int tern_api_neighbor_alltoall(const char *fn, const void *sendbuf, MPI_Count se
         tern_nbr_alltoall(s, sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount, rdt),
         mode, request);
 out:
-    tern_unlock();
     return rc;
 }
 
-int tern_api_neighbor_alltoallv(const char *fn, const void *sendbuf, struct tern_vec sendcounts_v,
-                                struct tern_vec sdispls_v, MPI_Datatype sendtype, void *recvbuf,
-                                struct tern_vec recvcounts_v, struct tern_vec rdispls_v,
-                                MPI_Datatype recvtype, MPI_Comm comm, enum tern_nbr_mode mode,
-                                MPI_Request *request)
+int tern_api_nbr_alltoallv(const char *fn, const void *sendbuf, struct tern_vec sendcounts_v,
+                           struct tern_vec sdispls_v, MPI_Datatype sendtype, void *recvbuf,
+                           struct tern_vec recvcounts_v, struct tern_vec rdispls_v,
+                           MPI_Datatype recvtype, struct tern_comm *c, enum tern_nbr_mode mode,
+                           MPI_Request *request)
 {
     struct tern_vec_tmp tmp = TERN_VEC_TMP_INIT;
     const int *sendcounts = NULL, *sdispls = NULL, *recvcounts = NULL, *rdispls = NULL;
-    struct tern_comm *c;
     struct tern_datatype *sdt, *rdt;
     struct tern_sched *s;
     int rc, indeg, outdeg;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(chk_topo(comm, fn, &c, &indeg, &outdeg));
+    TRY(chk_topo(c, fn, &indeg, &outdeg));
     TRY(tern_vec_ints(c, fn, "sendcounts", sendcounts_v, outdeg, 1, &tmp, &sendcounts));
     TRY(tern_vec_ints(c, fn, "sdispls", sdispls_v, outdeg, 1, &tmp, &sdispls));
     TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, indeg, 1, &tmp, &recvcounts));
@@ -250,25 +236,21 @@ int tern_api_neighbor_alltoallv(const char *fn, const void *sendbuf, struct tern
         mode, request);
 out:
     tern_vec_tmp_free(&tmp);
-    tern_unlock();
     return rc;
 }
 
-int tern_api_neighbor_alltoallw(const char *fn, const void *sendbuf, struct tern_vec sendcounts_v,
-                                const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                                void *recvbuf, struct tern_vec recvcounts_v,
-                                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-                                MPI_Comm comm, enum tern_nbr_mode mode, MPI_Request *request)
+int tern_api_nbr_alltoallw(const char *fn, const void *sendbuf, struct tern_vec sendcounts_v,
+                           const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                           struct tern_vec recvcounts_v, const MPI_Aint rdispls[],
+                           const MPI_Datatype recvtypes[], struct tern_comm *c,
+                           enum tern_nbr_mode mode, MPI_Request *request)
 {
     struct tern_vec_tmp tmp = TERN_VEC_TMP_INIT;
     const int *sendcounts = NULL, *recvcounts = NULL;
-    struct tern_comm *c;
     struct tern_datatype **dts = NULL; /* receive types, then send types */
     struct tern_sched *s;
     int rc, indeg, outdeg;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(chk_topo(comm, fn, &c, &indeg, &outdeg));
+    TRY(chk_topo(c, fn, &indeg, &outdeg));
     TRY(tern_vec_ints(c, fn, "sendcounts", sendcounts_v, outdeg, 1, &tmp, &sendcounts));
     TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, indeg, 1, &tmp, &recvcounts));
     dts = calloc((size_t)(indeg + outdeg ? indeg + outdeg : 1), sizeof *dts);
@@ -288,6 +270,5 @@ int tern_api_neighbor_alltoallw(const char *fn, const void *sendbuf, struct tern
 out:
     tern_vec_tmp_free(&tmp);
     free(dts);
-    tern_unlock();
     return rc;
 }

@@ -4,7 +4,8 @@
  * argument checks and the same schedule (coll/neighbor.h); the blocking
  * form waits for it before returning, the nonblocking one starts it, the
  * persistent one leaves it for MPI_Start.  'fn' is the MPI name reported in
- * errors; 'request' is not looked at in the blocking form. */
+ * errors; c is the call's communicator, already checked; 'request' is not
+ * looked at in the blocking form. */
 #ifndef TERN_API_COLL_NEIGHBOR_H
 #define TERN_API_COLL_NEIGHBOR_H
 
@@ -12,29 +13,31 @@
 
 #include "api/count_vec.h"
 
+struct tern_comm;
+
 enum tern_nbr_mode { TERN_NBR_BLOCKING, TERN_NBR_NONBLOCKING, TERN_NBR_PERSISTENT };
 
-int tern_api_neighbor_allgather(const char *fn, const void *sendbuf, MPI_Count sendcount,
-                                MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                                MPI_Datatype recvtype, MPI_Comm comm, enum tern_nbr_mode mode,
-                                MPI_Request *request);
-int tern_api_neighbor_allgatherv(const char *fn, const void *sendbuf, MPI_Count sendcount,
-                                 MPI_Datatype sendtype, void *recvbuf, struct tern_vec recvcounts,
-                                 struct tern_vec displs, MPI_Datatype recvtype, MPI_Comm comm,
-                                 enum tern_nbr_mode mode, MPI_Request *request);
-int tern_api_neighbor_alltoall(const char *fn, const void *sendbuf, MPI_Count sendcount,
-                               MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                               MPI_Datatype recvtype, MPI_Comm comm, enum tern_nbr_mode mode,
-                               MPI_Request *request);
-int tern_api_neighbor_alltoallv(const char *fn, const void *sendbuf, struct tern_vec sendcounts,
-                                struct tern_vec sdispls, MPI_Datatype sendtype, void *recvbuf,
-                                struct tern_vec recvcounts, struct tern_vec rdispls,
-                                MPI_Datatype recvtype, MPI_Comm comm, enum tern_nbr_mode mode,
-                                MPI_Request *request);
-int tern_api_neighbor_alltoallw(const char *fn, const void *sendbuf, struct tern_vec sendcounts,
-                                const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                                void *recvbuf, struct tern_vec recvcounts, const MPI_Aint rdispls[],
-                                const MPI_Datatype recvtypes[], MPI_Comm comm,
-                                enum tern_nbr_mode mode, MPI_Request *request);
+int tern_api_nbr_allgather(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                           MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                           MPI_Datatype recvtype, struct tern_comm *c, enum tern_nbr_mode mode,
+                           MPI_Request *request);
+int tern_api_nbr_allgatherv(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                            MPI_Datatype sendtype, void *recvbuf, struct tern_vec recvcounts,
+                            struct tern_vec displs, MPI_Datatype recvtype, struct tern_comm *c,
+                            enum tern_nbr_mode mode, MPI_Request *request);
+int tern_api_nbr_alltoall(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                          MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                          MPI_Datatype recvtype, struct tern_comm *c, enum tern_nbr_mode mode,
+                          MPI_Request *request);
+int tern_api_nbr_alltoallv(const char *fn, const void *sendbuf, struct tern_vec sendcounts,
+                           struct tern_vec sdispls, MPI_Datatype sendtype, void *recvbuf,
+                           struct tern_vec recvcounts, struct tern_vec rdispls,
+                           MPI_Datatype recvtype, struct tern_comm *c, enum tern_nbr_mode mode,
+                           MPI_Request *request);
+int tern_api_nbr_alltoallw(const char *fn, const void *sendbuf, struct tern_vec sendcounts,
+                           const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                           struct tern_vec recvcounts, const MPI_Aint rdispls[],
+                           const MPI_Datatype recvtypes[], struct tern_comm *c,
+                           enum tern_nbr_mode mode, MPI_Request *request);
 
 #endif

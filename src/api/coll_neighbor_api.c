@@ -1,355 +1,326 @@
-/* The MPI neighbourhood collective entry points: blocking
+/* The bodies of the MPI neighbourhood collectives: blocking
  * (MPI_Neighbor_x), nonblocking (MPI_Ineighbor_x) and persistent
- * (MPI_Neighbor_x_init, MPI-4) forms of each collective share one body
+ * (MPI_Neighbor_x_init, MPI-4) forms of each collective share one helper
  * (coll_neighbor.c), so they check the same arguments and move data the
- * same way.  The persistent forms also check their info argument; no key
+ * same way.  Their entry points (src/api/gen/bindings_coll_neighbor_api.c)
+ * check the communicator, and the persistent forms' info argument; no key
  * changes anything. */
 #include <stddef.h>
 
 #include "api/coll_neighbor.h"
-#include "api/coll_persist.h"
-#include "core/api.h"
+#include "api/gen/bindings.h"
 
-TERN_WEAK_ALIAS(MPI_Neighbor_allgather)
-int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int tern_api_neighbor_allgather(const char *fn, const void *sendbuf, int sendcount,
+                                MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                MPI_Datatype recvtype, struct tern_comm *comm_o)
 {
-    return tern_api_neighbor_allgather("MPI_Neighbor_allgather", sendbuf, sendcount, sendtype,
-                                       recvbuf, recvcount, recvtype, comm, TERN_NBR_BLOCKING, NULL);
+    return tern_api_nbr_allgather(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                  comm_o, TERN_NBR_BLOCKING, NULL);
 }
 
-TERN_WEAK_ALIAS(MPI_Neighbor_allgather_c)
-int PMPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                              void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                              MPI_Comm comm)
+int tern_api_neighbor_allgather_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                  MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                  MPI_Datatype recvtype, struct tern_comm *comm_o)
 {
-    return tern_api_neighbor_allgather("MPI_Neighbor_allgather_c", sendbuf, sendcount, sendtype,
-                                       recvbuf, recvcount, recvtype, comm, TERN_NBR_BLOCKING, NULL);
+    return tern_api_nbr_allgather(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                  comm_o, TERN_NBR_BLOCKING, NULL);
 }
 
-TERN_WEAK_ALIAS(MPI_Ineighbor_allgather)
-int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                             MPI_Request *request)
-{
-    return tern_api_neighbor_allgather("MPI_Ineighbor_allgather", sendbuf, sendcount, sendtype,
-                                       recvbuf, recvcount, recvtype, comm, TERN_NBR_NONBLOCKING,
-                                       request);
-}
-
-TERN_WEAK_ALIAS(MPI_Ineighbor_allgather_c)
-int PMPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                               MPI_Comm comm, MPI_Request *request)
-{
-    return tern_api_neighbor_allgather("MPI_Ineighbor_allgather_c", sendbuf, sendcount, sendtype,
-                                       recvbuf, recvcount, recvtype, comm, TERN_NBR_NONBLOCKING,
-                                       request);
-}
-
-TERN_WEAK_ALIAS(MPI_Neighbor_allgather_init)
-int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                                 MPI_Info info, MPI_Request *request)
-{
-    static const char fn[] = "MPI_Neighbor_allgather_init";
-    int rc = tern_api_persist_info(fn, comm, info);
-    if (rc) return rc;
-    return tern_api_neighbor_allgather(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                       recvtype, comm, TERN_NBR_PERSISTENT, request);
-}
-
-TERN_WEAK_ALIAS(MPI_Neighbor_allgather_init_c)
-int PMPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                                   void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    static const char fn[] = "MPI_Neighbor_allgather_init_c";
-    int rc = tern_api_persist_info(fn, comm, info);
-    if (rc) return rc;
-    return tern_api_neighbor_allgather(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                       recvtype, comm, TERN_NBR_PERSISTENT, request);
-}
-
-TERN_WEAK_ALIAS(MPI_Neighbor_allgatherv)
-int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                             void *recvbuf, const int recvcounts[], const int displs[],
-                             MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return tern_api_neighbor_allgatherv("MPI_Neighbor_allgatherv", sendbuf, sendcount, sendtype,
-                                        recvbuf, tern_vec_int(recvcounts), tern_vec_int(displs),
-                                        recvtype, comm, TERN_NBR_BLOCKING, NULL);
-}
-
-TERN_WEAK_ALIAS(MPI_Neighbor_allgatherv_c)
-int PMPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                               void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
-                               MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return tern_api_neighbor_allgatherv("MPI_Neighbor_allgatherv_c", sendbuf, sendcount, sendtype,
-                                        recvbuf, tern_vec_long(recvcounts), tern_vec_long(displs),
-                                        recvtype, comm, TERN_NBR_BLOCKING, NULL);
-}
-
-TERN_WEAK_ALIAS(MPI_Ineighbor_allgatherv)
-int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                              void *recvbuf, const int recvcounts[], const int displs[],
-                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    return tern_api_neighbor_allgatherv("MPI_Ineighbor_allgatherv", sendbuf, sendcount, sendtype,
-                                        recvbuf, tern_vec_int(recvcounts), tern_vec_int(displs),
-                                        recvtype, comm, TERN_NBR_NONBLOCKING, request);
-}
-
-TERN_WEAK_ALIAS(MPI_Ineighbor_allgatherv_c)
-int PMPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                                void *recvbuf, const MPI_Count recvcounts[],
-                                const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
-                                MPI_Request *request)
-{
-    return tern_api_neighbor_allgatherv("MPI_Ineighbor_allgatherv_c", sendbuf, sendcount, sendtype,
-                                        recvbuf, tern_vec_long(recvcounts), tern_vec_long(displs),
-                                        recvtype, comm, TERN_NBR_NONBLOCKING, request);
-}
-
-TERN_WEAK_ALIAS(MPI_Neighbor_allgatherv_init)
-int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                  void *recvbuf, const int recvcounts[], const int displs[],
-                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                                  MPI_Request *request)
-{
-    static const char fn[] = "MPI_Neighbor_allgatherv_init";
-    int rc = tern_api_persist_info(fn, comm, info);
-    if (rc) return rc;
-    return tern_api_neighbor_allgatherv(fn, sendbuf, sendcount, sendtype, recvbuf,
-                                        tern_vec_int(recvcounts), tern_vec_int(displs), recvtype,
-                                        comm, TERN_NBR_PERSISTENT, request);
-}
-
-TERN_WEAK_ALIAS(MPI_Neighbor_allgatherv_init_c)
-int PMPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                                    void *recvbuf, const MPI_Count recvcounts[],
-                                    const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
-                                    MPI_Info info, MPI_Request *request)
-{
-    static const char fn[] = "MPI_Neighbor_allgatherv_init_c";
-    int rc = tern_api_persist_info(fn, comm, info);
-    if (rc) return rc;
-    return tern_api_neighbor_allgatherv(fn, sendbuf, sendcount, sendtype, recvbuf,
-                                        tern_vec_long(recvcounts), tern_vec_long(displs), recvtype,
-                                        comm, TERN_NBR_PERSISTENT, request);
-}
-
-TERN_WEAK_ALIAS(MPI_Neighbor_alltoall)
-int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return tern_api_neighbor_alltoall("MPI_Neighbor_alltoall", sendbuf, sendcount, sendtype,
-                                      recvbuf, recvcount, recvtype, comm, TERN_NBR_BLOCKING, NULL);
-}
-
-TERN_WEAK_ALIAS(MPI_Neighbor_alltoall_c)
-int PMPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                             void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                             MPI_Comm comm)
-{
-    return tern_api_neighbor_alltoall("MPI_Neighbor_alltoall_c", sendbuf, sendcount, sendtype,
-                                      recvbuf, recvcount, recvtype, comm, TERN_NBR_BLOCKING, NULL);
-}
-
-TERN_WEAK_ALIAS(MPI_Ineighbor_alltoall)
-int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                            MPI_Request *request)
-{
-    return tern_api_neighbor_alltoall("MPI_Ineighbor_alltoall", sendbuf, sendcount, sendtype,
-                                      recvbuf, recvcount, recvtype, comm, TERN_NBR_NONBLOCKING,
-                                      request);
-}
-
-TERN_WEAK_ALIAS(MPI_Ineighbor_alltoall_c)
-int PMPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                              void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                              MPI_Comm comm, MPI_Request *request)
-{
-    return tern_api_neighbor_alltoall("MPI_Ineighbor_alltoall_c", sendbuf, sendcount, sendtype,
-                                      recvbuf, recvcount, recvtype, comm, TERN_NBR_NONBLOCKING,
-                                      request);
-}
-
-TERN_WEAK_ALIAS(MPI_Neighbor_alltoall_init)
-int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                                MPI_Info info, MPI_Request *request)
-{
-    static const char fn[] = "MPI_Neighbor_alltoall_init";
-    int rc = tern_api_persist_info(fn, comm, info);
-    if (rc) return rc;
-    return tern_api_neighbor_alltoall(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                      recvtype, comm, TERN_NBR_PERSISTENT, request);
-}
-
-TERN_WEAK_ALIAS(MPI_Neighbor_alltoall_init_c)
-int PMPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                                  void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                                  MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    static const char fn[] = "MPI_Neighbor_alltoall_init_c";
-    int rc = tern_api_persist_info(fn, comm, info);
-    if (rc) return rc;
-    return tern_api_neighbor_alltoall(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                      recvtype, comm, TERN_NBR_PERSISTENT, request);
-}
-
-TERN_WEAK_ALIAS(MPI_Neighbor_alltoallv)
-int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return tern_api_neighbor_alltoallv("MPI_Neighbor_alltoallv", sendbuf, tern_vec_int(sendcounts),
-                                       tern_vec_int(sdispls), sendtype, recvbuf,
-                                       tern_vec_int(recvcounts), tern_vec_int(rdispls), recvtype,
-                                       comm, TERN_NBR_BLOCKING, NULL);
-}
-
-TERN_WEAK_ALIAS(MPI_Neighbor_alltoallv_c)
-int PMPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
-                              const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                              const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                              MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return tern_api_neighbor_alltoallv("MPI_Neighbor_alltoallv_c", sendbuf,
-                                       tern_vec_long(sendcounts), tern_vec_long(sdispls), sendtype,
-                                       recvbuf, tern_vec_long(recvcounts), tern_vec_long(rdispls),
-                                       recvtype, comm, TERN_NBR_BLOCKING, NULL);
-}
-
-TERN_WEAK_ALIAS(MPI_Ineighbor_alltoallv)
-int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                             MPI_Request *request)
-{
-    return tern_api_neighbor_alltoallv("MPI_Ineighbor_alltoallv", sendbuf, tern_vec_int(sendcounts),
-                                       tern_vec_int(sdispls), sendtype, recvbuf,
-                                       tern_vec_int(recvcounts), tern_vec_int(rdispls), recvtype,
-                                       comm, TERN_NBR_NONBLOCKING, request);
-}
-
-TERN_WEAK_ALIAS(MPI_Ineighbor_alltoallv_c)
-int PMPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
-                               const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                               const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    return tern_api_neighbor_alltoallv("MPI_Ineighbor_alltoallv_c", sendbuf,
-                                       tern_vec_long(sendcounts), tern_vec_long(sdispls), sendtype,
-                                       recvbuf, tern_vec_long(recvcounts), tern_vec_long(rdispls),
-                                       recvtype, comm, TERN_NBR_NONBLOCKING, request);
-}
-
-TERN_WEAK_ALIAS(MPI_Neighbor_alltoallv_init)
-int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                                 const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                                 MPI_Info info, MPI_Request *request)
-{
-    static const char fn[] = "MPI_Neighbor_alltoallv_init";
-    int rc = tern_api_persist_info(fn, comm, info);
-    if (rc) return rc;
-    return tern_api_neighbor_alltoallv(fn, sendbuf, tern_vec_int(sendcounts), tern_vec_int(sdispls),
-                                       sendtype, recvbuf, tern_vec_int(recvcounts),
-                                       tern_vec_int(rdispls), recvtype, comm, TERN_NBR_PERSISTENT,
-                                       request);
-}
-
-TERN_WEAK_ALIAS(MPI_Neighbor_alltoallv_init_c)
-int PMPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
-                                   const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                                   const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                                   MPI_Request *request)
-{
-    static const char fn[] = "MPI_Neighbor_alltoallv_init_c";
-    int rc = tern_api_persist_info(fn, comm, info);
-    if (rc) return rc;
-    return tern_api_neighbor_alltoallv(fn, sendbuf, tern_vec_long(sendcounts),
-                                       tern_vec_long(sdispls), sendtype, recvbuf,
-                                       tern_vec_long(recvcounts), tern_vec_long(rdispls), recvtype,
-                                       comm, TERN_NBR_PERSISTENT, request);
-}
-
-TERN_WEAK_ALIAS(MPI_Neighbor_alltoallw)
-int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
-{
-    return tern_api_neighbor_alltoallw("MPI_Neighbor_alltoallw", sendbuf, tern_vec_int(sendcounts),
-                                       sdispls, sendtypes, recvbuf, tern_vec_int(recvcounts),
-                                       rdispls, recvtypes, comm, TERN_NBR_BLOCKING, NULL);
-}
-
-TERN_WEAK_ALIAS(MPI_Neighbor_alltoallw_c)
-int PMPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
-                              const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                              void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                              const MPI_Datatype recvtypes[], MPI_Comm comm)
-{
-    return tern_api_neighbor_alltoallw(
-        "MPI_Neighbor_alltoallw_c", sendbuf, tern_vec_long(sendcounts), sdispls, sendtypes, recvbuf,
-        tern_vec_long(recvcounts), rdispls, recvtypes, comm, TERN_NBR_BLOCKING, NULL);
-}
-
-TERN_WEAK_ALIAS(MPI_Ineighbor_alltoallw)
-int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-                             MPI_Comm comm, MPI_Request *request)
-{
-    return tern_api_neighbor_alltoallw("MPI_Ineighbor_alltoallw", sendbuf, tern_vec_int(sendcounts),
-                                       sdispls, sendtypes, recvbuf, tern_vec_int(recvcounts),
-                                       rdispls, recvtypes, comm, TERN_NBR_NONBLOCKING, request);
-}
-
-TERN_WEAK_ALIAS(MPI_Ineighbor_alltoallw_c)
-int PMPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
-                               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                               void *recvbuf, const MPI_Count recvcounts[],
-                               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-                               MPI_Comm comm, MPI_Request *request)
-{
-    return tern_api_neighbor_alltoallw("MPI_Ineighbor_alltoallw_c", sendbuf,
-                                       tern_vec_long(sendcounts), sdispls, sendtypes, recvbuf,
-                                       tern_vec_long(recvcounts), rdispls, recvtypes, comm,
-                                       TERN_NBR_NONBLOCKING, request);
-}
-
-TERN_WEAK_ALIAS(MPI_Neighbor_alltoallw_init)
-int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
-                                 const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                                 void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
-                                 const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+int tern_api_ineighbor_allgather(const char *fn, const void *sendbuf, int sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                 MPI_Datatype recvtype, struct tern_comm *comm_o,
                                  MPI_Request *request)
 {
-    static const char fn[] = "MPI_Neighbor_alltoallw_init";
-    int rc = tern_api_persist_info(fn, comm, info);
-    if (rc) return rc;
-    return tern_api_neighbor_alltoallw(fn, sendbuf, tern_vec_int(sendcounts), sdispls, sendtypes,
-                                       recvbuf, tern_vec_int(recvcounts), rdispls, recvtypes, comm,
-                                       TERN_NBR_PERSISTENT, request);
+    return tern_api_nbr_allgather(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                  comm_o, TERN_NBR_NONBLOCKING, request);
 }
 
-TERN_WEAK_ALIAS(MPI_Neighbor_alltoallw_init_c)
-int PMPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
-                                   const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                                   void *recvbuf, const MPI_Count recvcounts[],
-                                   const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-                                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int tern_api_ineighbor_allgather_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                   MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                   MPI_Request *request)
 {
-    static const char fn[] = "MPI_Neighbor_alltoallw_init_c";
-    int rc = tern_api_persist_info(fn, comm, info);
-    if (rc) return rc;
-    return tern_api_neighbor_alltoallw(fn, sendbuf, tern_vec_long(sendcounts), sdispls, sendtypes,
-                                       recvbuf, tern_vec_long(recvcounts), rdispls, recvtypes, comm,
-                                       TERN_NBR_PERSISTENT, request);
+    return tern_api_nbr_allgather(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                  comm_o, TERN_NBR_NONBLOCKING, request);
+}
+
+int tern_api_neighbor_allgather_init(const char *fn, const void *sendbuf, int sendcount,
+                                     MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                     MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                     struct tern_info *info_o, MPI_Request *request)
+{
+    (void)info_o;
+    return tern_api_nbr_allgather(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                  comm_o, TERN_NBR_PERSISTENT, request);
+}
+
+int tern_api_neighbor_allgather_init_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                       MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                       MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                       struct tern_info *info_o, MPI_Request *request)
+{
+    (void)info_o;
+    return tern_api_nbr_allgather(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                  comm_o, TERN_NBR_PERSISTENT, request);
+}
+
+int tern_api_neighbor_allgatherv(const char *fn, const void *sendbuf, int sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                 const int displs[], MPI_Datatype recvtype,
+                                 struct tern_comm *comm_o)
+{
+    return tern_api_nbr_allgatherv(fn, sendbuf, sendcount, sendtype, recvbuf,
+                                   tern_vec_int(recvcounts), tern_vec_int(displs), recvtype, comm_o,
+                                   TERN_NBR_BLOCKING, NULL);
+}
+
+int tern_api_neighbor_allgatherv_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                   MPI_Datatype sendtype, void *recvbuf,
+                                   const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                   MPI_Datatype recvtype, struct tern_comm *comm_o)
+{
+    return tern_api_nbr_allgatherv(fn, sendbuf, sendcount, sendtype, recvbuf,
+                                   tern_vec_long(recvcounts), tern_vec_long(displs), recvtype,
+                                   comm_o, TERN_NBR_BLOCKING, NULL);
+}
+
+int tern_api_ineighbor_allgatherv(const char *fn, const void *sendbuf, int sendcount,
+                                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                  const int displs[], MPI_Datatype recvtype,
+                                  struct tern_comm *comm_o, MPI_Request *request)
+{
+    return tern_api_nbr_allgatherv(fn, sendbuf, sendcount, sendtype, recvbuf,
+                                   tern_vec_int(recvcounts), tern_vec_int(displs), recvtype, comm_o,
+                                   TERN_NBR_NONBLOCKING, request);
+}
+
+int tern_api_ineighbor_allgatherv_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                    MPI_Datatype sendtype, void *recvbuf,
+                                    const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                    MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                    MPI_Request *request)
+{
+    return tern_api_nbr_allgatherv(fn, sendbuf, sendcount, sendtype, recvbuf,
+                                   tern_vec_long(recvcounts), tern_vec_long(displs), recvtype,
+                                   comm_o, TERN_NBR_NONBLOCKING, request);
+}
+
+int tern_api_neighbor_allgatherv_init(const char *fn, const void *sendbuf, int sendcount,
+                                      MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                      const int displs[], MPI_Datatype recvtype,
+                                      struct tern_comm *comm_o, struct tern_info *info_o,
+                                      MPI_Request *request)
+{
+    (void)info_o;
+    return tern_api_nbr_allgatherv(fn, sendbuf, sendcount, sendtype, recvbuf,
+                                   tern_vec_int(recvcounts), tern_vec_int(displs), recvtype, comm_o,
+                                   TERN_NBR_PERSISTENT, request);
+}
+
+int tern_api_neighbor_allgatherv_init_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                        MPI_Datatype sendtype, void *recvbuf,
+                                        const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                        MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                        struct tern_info *info_o, MPI_Request *request)
+{
+    (void)info_o;
+    return tern_api_nbr_allgatherv(fn, sendbuf, sendcount, sendtype, recvbuf,
+                                   tern_vec_long(recvcounts), tern_vec_long(displs), recvtype,
+                                   comm_o, TERN_NBR_PERSISTENT, request);
+}
+
+int tern_api_neighbor_alltoall(const char *fn, const void *sendbuf, int sendcount,
+                               MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                               MPI_Datatype recvtype, struct tern_comm *comm_o)
+{
+    return tern_api_nbr_alltoall(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                 comm_o, TERN_NBR_BLOCKING, NULL);
+}
+
+int tern_api_neighbor_alltoall_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                 MPI_Datatype recvtype, struct tern_comm *comm_o)
+{
+    return tern_api_nbr_alltoall(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                 comm_o, TERN_NBR_BLOCKING, NULL);
+}
+
+int tern_api_ineighbor_alltoall(const char *fn, const void *sendbuf, int sendcount,
+                                MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                MPI_Request *request)
+{
+    return tern_api_nbr_alltoall(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                 comm_o, TERN_NBR_NONBLOCKING, request);
+}
+
+int tern_api_ineighbor_alltoall_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                  MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                  MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                  MPI_Request *request)
+{
+    return tern_api_nbr_alltoall(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                 comm_o, TERN_NBR_NONBLOCKING, request);
+}
+
+int tern_api_neighbor_alltoall_init(const char *fn, const void *sendbuf, int sendcount,
+                                    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                    MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                    struct tern_info *info_o, MPI_Request *request)
+{
+    (void)info_o;
+    return tern_api_nbr_alltoall(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                 comm_o, TERN_NBR_PERSISTENT, request);
+}
+
+int tern_api_neighbor_alltoall_init_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                      MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                      struct tern_info *info_o, MPI_Request *request)
+{
+    (void)info_o;
+    return tern_api_nbr_alltoall(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                 comm_o, TERN_NBR_PERSISTENT, request);
+}
+
+int tern_api_neighbor_alltoallv(const char *fn, const void *sendbuf, const int sendcounts[],
+                                const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                                struct tern_comm *comm_o)
+{
+    return tern_api_nbr_alltoallv(fn, sendbuf, tern_vec_int(sendcounts), tern_vec_int(sdispls),
+                                  sendtype, recvbuf, tern_vec_int(recvcounts),
+                                  tern_vec_int(rdispls), recvtype, comm_o, TERN_NBR_BLOCKING, NULL);
+}
+
+int tern_api_neighbor_alltoallv_c(const char *fn, const void *sendbuf, const MPI_Count sendcounts[],
+                                  const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                  const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                  MPI_Datatype recvtype, struct tern_comm *comm_o)
+{
+    return tern_api_nbr_alltoallv(fn, sendbuf, tern_vec_long(sendcounts), tern_vec_long(sdispls),
+                                  sendtype, recvbuf, tern_vec_long(recvcounts),
+                                  tern_vec_long(rdispls), recvtype, comm_o, TERN_NBR_BLOCKING,
+                                  NULL);
+}
+
+int tern_api_ineighbor_alltoallv(const char *fn, const void *sendbuf, const int sendcounts[],
+                                 const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                 const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                                 struct tern_comm *comm_o, MPI_Request *request)
+{
+    return tern_api_nbr_alltoallv(fn, sendbuf, tern_vec_int(sendcounts), tern_vec_int(sdispls),
+                                  sendtype, recvbuf, tern_vec_int(recvcounts),
+                                  tern_vec_int(rdispls), recvtype, comm_o, TERN_NBR_NONBLOCKING,
+                                  request);
+}
+
+int tern_api_ineighbor_alltoallv_c(const char *fn, const void *sendbuf,
+                                   const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                   MPI_Datatype sendtype, void *recvbuf,
+                                   const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                   MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                   MPI_Request *request)
+{
+    return tern_api_nbr_alltoallv(fn, sendbuf, tern_vec_long(sendcounts), tern_vec_long(sdispls),
+                                  sendtype, recvbuf, tern_vec_long(recvcounts),
+                                  tern_vec_long(rdispls), recvtype, comm_o, TERN_NBR_NONBLOCKING,
+                                  request);
+}
+
+int tern_api_neighbor_alltoallv_init(const char *fn, const void *sendbuf, const int sendcounts[],
+                                     const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                     const int recvcounts[], const int rdispls[],
+                                     MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                     struct tern_info *info_o, MPI_Request *request)
+{
+    (void)info_o;
+    return tern_api_nbr_alltoallv(fn, sendbuf, tern_vec_int(sendcounts), tern_vec_int(sdispls),
+                                  sendtype, recvbuf, tern_vec_int(recvcounts),
+                                  tern_vec_int(rdispls), recvtype, comm_o, TERN_NBR_PERSISTENT,
+                                  request);
+}
+
+int tern_api_neighbor_alltoallv_init_c(const char *fn, const void *sendbuf,
+                                       const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                       MPI_Datatype sendtype, void *recvbuf,
+                                       const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                       MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                       struct tern_info *info_o, MPI_Request *request)
+{
+    (void)info_o;
+    return tern_api_nbr_alltoallv(fn, sendbuf, tern_vec_long(sendcounts), tern_vec_long(sdispls),
+                                  sendtype, recvbuf, tern_vec_long(recvcounts),
+                                  tern_vec_long(rdispls), recvtype, comm_o, TERN_NBR_PERSISTENT,
+                                  request);
+}
+
+int tern_api_neighbor_alltoallw(const char *fn, const void *sendbuf, const int sendcounts[],
+                                const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                const MPI_Datatype recvtypes[], struct tern_comm *comm_o)
+{
+    return tern_api_nbr_alltoallw(fn, sendbuf, tern_vec_int(sendcounts), sdispls, sendtypes,
+                                  recvbuf, tern_vec_int(recvcounts), rdispls, recvtypes, comm_o,
+                                  TERN_NBR_BLOCKING, NULL);
+}
+
+int tern_api_neighbor_alltoallw_c(const char *fn, const void *sendbuf, const MPI_Count sendcounts[],
+                                  const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                  void *recvbuf, const MPI_Count recvcounts[],
+                                  const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                  struct tern_comm *comm_o)
+{
+    return tern_api_nbr_alltoallw(fn, sendbuf, tern_vec_long(sendcounts), sdispls, sendtypes,
+                                  recvbuf, tern_vec_long(recvcounts), rdispls, recvtypes, comm_o,
+                                  TERN_NBR_BLOCKING, NULL);
+}
+
+int tern_api_ineighbor_alltoallw(const char *fn, const void *sendbuf, const int sendcounts[],
+                                 const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                 void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                 const MPI_Datatype recvtypes[], struct tern_comm *comm_o,
+                                 MPI_Request *request)
+{
+    return tern_api_nbr_alltoallw(fn, sendbuf, tern_vec_int(sendcounts), sdispls, sendtypes,
+                                  recvbuf, tern_vec_int(recvcounts), rdispls, recvtypes, comm_o,
+                                  TERN_NBR_NONBLOCKING, request);
+}
+
+int tern_api_ineighbor_alltoallw_c(const char *fn, const void *sendbuf,
+                                   const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                   const MPI_Datatype sendtypes[], void *recvbuf,
+                                   const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                   const MPI_Datatype recvtypes[], struct tern_comm *comm_o,
+                                   MPI_Request *request)
+{
+    return tern_api_nbr_alltoallw(fn, sendbuf, tern_vec_long(sendcounts), sdispls, sendtypes,
+                                  recvbuf, tern_vec_long(recvcounts), rdispls, recvtypes, comm_o,
+                                  TERN_NBR_NONBLOCKING, request);
+}
+
+int tern_api_neighbor_alltoallw_init(const char *fn, const void *sendbuf, const int sendcounts[],
+                                     const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                     void *recvbuf, const int recvcounts[],
+                                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                     struct tern_comm *comm_o, struct tern_info *info_o,
+                                     MPI_Request *request)
+{
+    (void)info_o;
+    return tern_api_nbr_alltoallw(fn, sendbuf, tern_vec_int(sendcounts), sdispls, sendtypes,
+                                  recvbuf, tern_vec_int(recvcounts), rdispls, recvtypes, comm_o,
+                                  TERN_NBR_PERSISTENT, request);
+}
+
+int tern_api_neighbor_alltoallw_init_c(const char *fn, const void *sendbuf,
+                                       const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                       const MPI_Datatype sendtypes[], void *recvbuf,
+                                       const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                       const MPI_Datatype recvtypes[], struct tern_comm *comm_o,
+                                       struct tern_info *info_o, MPI_Request *request)
+{
+    (void)info_o;
+    return tern_api_nbr_alltoallw(fn, sendbuf, tern_vec_long(sendcounts), sdispls, sendtypes,
+                                  recvbuf, tern_vec_long(recvcounts), rdispls, recvtypes, comm_o,
+                                  TERN_NBR_PERSISTENT, request);
 }

@@ -1,11 +1,14 @@
-/* MPI entry points that make intercommunicators or merge them, and the
- * MPI-4 constructors from groups (no parent communicator). */
+/* The bodies of the MPI calls that make intercommunicators or merge them,
+ * and of the MPI-4 constructors from groups (no parent communicator).
+ * Their entry points are generated (src/api/gen/bindings_comm_inter.c),
+ * with the init test, the lock and the checks of the first handles; the
+ * other arguments are checked here, in the order each call has. */
 #include <string.h>
 
 #include "api/check.h"
 #include "api/comm_check.h"
+#include "api/gen/bindings.h"
 #include "comm/comm.h"
-#include "core/api.h"
 #include "core/errors.h"
 #include "core/info.h"
 #include "core/objects.h"
@@ -20,16 +23,12 @@ static int chk_leader(struct tern_comm *c, const char *fn, const char *arg, int 
                          n);
 }
 
-TERN_WEAK_ALIAS(MPI_Intercomm_create)
-int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
-                          int remote_leader, int tag, MPI_Comm *newintercomm)
+int tern_api_intercomm_create(const char *fn, struct tern_comm *local_comm_o, int local_leader,
+                              MPI_Comm peer_comm, int remote_leader, int tag,
+                              MPI_Comm *newintercomm)
 {
-    static const char fn[] = "MPI_Intercomm_create";
-    struct tern_comm *lc, *pc = NULL, *nc = NULL;
+    struct tern_comm *lc = local_comm_o, *pc = NULL, *nc = NULL;
     int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(local_comm, fn, "local_comm", &lc));
     TRY(tern_chk_intra(lc, fn));
     TRY(chk_leader(lc, fn, "local_leader", local_leader, lc->size, "local_comm"));
     TRY(tern_check_ptr(lc, newintercomm, fn, "newintercomm"));
@@ -53,26 +52,16 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
     rc = tern_intercomm_create(lc, local_leader, pc, remote_leader, tag, &nc);
     rc = tern_finish_newcomm(lc, rc, nc, newintercomm);
 out:
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Intercomm_merge)
-int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
+int tern_api_intercomm_merge(const char *fn, struct tern_comm *intercomm_o, int high,
+                             MPI_Comm *newintracomm)
 {
-    static const char fn[] = "MPI_Intercomm_merge";
-    struct tern_comm *c, *nc = NULL;
-    int rc;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_comm_check(intercomm, fn, "intercomm", &c));
-    TRY(tern_chk_inter(c, fn));
-    TRY(tern_check_ptr(c, newintracomm, fn, "newintracomm"));
-    rc = tern_intercomm_merge(c, high, &nc);
-    rc = tern_finish_newcomm(c, rc, nc, newintracomm);
-out:
-    tern_unlock();
-    return rc;
+    struct tern_comm *nc = NULL;
+    (void)fn;
+    int rc = tern_intercomm_merge(intercomm_o, high, &nc);
+    return tern_finish_newcomm(intercomm_o, rc, nc, newintracomm);
 }
 
 /* The arguments the two constructors from groups share. */
@@ -95,45 +84,34 @@ static int chk_from_group(const char *fn, const char *stringtag, MPI_Errhandler 
 
 /* info: no hints are understood; a live info or MPI_INFO_NULL is accepted
  * unread. */
-TERN_WEAK_ALIAS(MPI_Comm_create_from_group)
-int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
-                                MPI_Errhandler errhandler, MPI_Comm *newcomm)
+int tern_api_comm_create_from_group(const char *fn, struct tern_group *group_o,
+                                    const char *stringtag, MPI_Info info, MPI_Errhandler errhandler,
+                                    MPI_Comm *newcomm)
 {
-    static const char fn[] = "MPI_Comm_create_from_group";
-    struct tern_group *g;
+    struct tern_group *g = group_o;
     struct tern_errhandler *e;
     struct tern_comm *nc = NULL;
     int rc;
     struct tern_info *hints;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_chk_group(NULL, fn, "group", group, &g));
     TRY(chk_from_group(fn, stringtag, errhandler, newcomm, &e));
     TRY(tern_info_check(info, 1, fn, "info", NULL, &hints));
     /* A process outside group gets MPI_COMM_NULL, as with MPICH. */
     rc = tern_comm_from_group(g, stringtag, e, &nc);
     rc = tern_finish_newcomm(NULL, rc, nc, newcomm);
 out:
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Intercomm_create_from_groups)
-int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
-                                      MPI_Group remote_group, int remote_leader,
-                                      const char *stringtag, MPI_Info info,
-                                      MPI_Errhandler errhandler, MPI_Comm *newintercomm)
+int tern_api_intercomm_create_from_groups(const char *fn, struct tern_group *local_group_o,
+                                          int local_leader, struct tern_group *remote_group_o,
+                                          int remote_leader, const char *stringtag, MPI_Info info,
+                                          MPI_Errhandler errhandler, MPI_Comm *newintercomm)
 {
-    static const char fn[] = "MPI_Intercomm_create_from_groups";
-    struct tern_group *lg, *rg;
+    struct tern_group *lg = local_group_o, *rg = remote_group_o;
     struct tern_errhandler *e;
     struct tern_comm *nc = NULL;
     int rc, w;
     struct tern_info *hints;
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    TRY(tern_chk_group(NULL, fn, "local_group", local_group, &lg));
-    TRY(tern_chk_group(NULL, fn, "remote_group", remote_group, &rg));
     TRY(chk_leader(NULL, fn, "local_leader", local_leader, lg->size, "local_group"));
     TRY(chk_leader(NULL, fn, "remote_leader", remote_leader, rg->size, "remote_group"));
     TRY(chk_from_group(fn, stringtag, errhandler, newintercomm, &e));
@@ -154,6 +132,5 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
     rc = tern_intercomm_from_groups(lg, rg, stringtag, e, &nc);
     rc = tern_finish_newcomm(NULL, rc, nc, newintercomm);
 out:
-    tern_unlock();
     return rc;
 }

@@ -2,10 +2,11 @@
  * large-count forms (MPI 4.1 sections 5.1.3, 5.1.4): the argument checks.
  * Negative extents are MPI_ERR_COUNT like the other constructors' counts;
  * shapes that do not fit are MPI_ERR_ARG; a rank outside the process grid
- * is MPI_ERR_RANK. */
+ * is MPI_ERR_RANK.  The entry points, the init test and the lock, are
+ * generated (src/api/gen/bindings_datatype_array.c). */
 #include <stdio.h>
 
-#include "api/locked.h"
+#include "api/gen/bindings.h"
 #include "datatype/dt_api.h"
 
 static int check_order(const char *fn, int order)
@@ -68,23 +69,21 @@ static int type_subarray(const char *fn, int large, int ndims, const void *sizes
     return tern_dt_ctor_done(rc, fn, large, nt, newtype);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_create_subarray)
-int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
-                              const int array_of_starts[], int order, MPI_Datatype oldtype,
-                              MPI_Datatype *newtype)
+int tern_api_type_create_subarray(const char *fn, int ndims, const int array_of_sizes[],
+                                  const int array_of_subsizes[], const int array_of_starts[],
+                                  int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_create_subarray", type_subarray, 0, ndims, array_of_sizes,
-                     array_of_subsizes, array_of_starts, order, oldtype, newtype);
+    return type_subarray(fn, 0, ndims, array_of_sizes, array_of_subsizes, array_of_starts, order,
+                         oldtype, newtype);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_create_subarray_c)
-int PMPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[],
-                                const MPI_Count array_of_subsizes[],
-                                const MPI_Count array_of_starts[], int order, MPI_Datatype oldtype,
-                                MPI_Datatype *newtype)
+int tern_api_type_create_subarray_c(const char *fn, int ndims, const MPI_Count array_of_sizes[],
+                                    const MPI_Count array_of_subsizes[],
+                                    const MPI_Count array_of_starts[], int order,
+                                    MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_create_subarray_c", type_subarray, 1, ndims, array_of_sizes,
-                     array_of_subsizes, array_of_starts, order, oldtype, newtype);
+    return type_subarray(fn, 1, ndims, array_of_sizes, array_of_subsizes, array_of_starts, order,
+                         oldtype, newtype);
 }
 
 /* One dimension of a darray: distribution, its argument, the grid. */
@@ -155,22 +154,20 @@ static int type_darray(const char *fn, int large, int size, int rank, int ndims,
     return tern_dt_ctor_done(rc, fn, large, nt, newtype);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_create_darray)
-int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
-                            const int array_of_distribs[], const int array_of_dargs[],
-                            const int array_of_psizes[], int order, MPI_Datatype oldtype,
-                            MPI_Datatype *newtype)
+int tern_api_type_create_darray(const char *fn, int size, int rank, int ndims,
+                                const int array_of_gsizes[], const int array_of_distribs[],
+                                const int array_of_dargs[], const int array_of_psizes[], int order,
+                                MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_create_darray", type_darray, 0, size, rank, ndims, array_of_gsizes,
-                     array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype);
+    return type_darray(fn, 0, size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs,
+                       array_of_psizes, order, oldtype, newtype);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_create_darray_c)
-int PMPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count array_of_gsizes[],
-                              const int array_of_distribs[], const int array_of_dargs[],
-                              const int array_of_psizes[], int order, MPI_Datatype oldtype,
-                              MPI_Datatype *newtype)
+int tern_api_type_create_darray_c(const char *fn, int size, int rank, int ndims,
+                                  const MPI_Count array_of_gsizes[], const int array_of_distribs[],
+                                  const int array_of_dargs[], const int array_of_psizes[],
+                                  int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_create_darray_c", type_darray, 1, size, rank, ndims, array_of_gsizes,
-                     array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype);
+    return type_darray(fn, 1, size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs,
+                       array_of_psizes, order, oldtype, newtype);
 }

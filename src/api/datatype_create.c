@@ -1,11 +1,13 @@
 /* Datatype constructors, commit and free (MPI 4.1 sections 5.1.2-5.1.10),
  * with the MPI-1 names MPICH still exports (MPI_Type_hvector,
- * MPI_Type_hindexed, MPI_Type_struct). */
+ * MPI_Type_hindexed, MPI_Type_struct): the bodies, which check every
+ * argument in the constructor's order.  The entry points, the init test and
+ * the lock, are generated (src/api/gen/bindings_datatype_create.c). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "api/locked.h"
+#include "api/gen/bindings.h"
 #include "core/attr.h"
 #include "datatype/dt_api.h"
 #include "datatype/dt_internal.h"
@@ -48,16 +50,15 @@ static int type_contiguous(const char *fn, int large, MPI_Count count, MPI_Datat
     return tern_dt_ctor_done(rc, fn, large, nt, newtype);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_contiguous)
-int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+int tern_api_type_contiguous(const char *fn, int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_contiguous", type_contiguous, 0, count, oldtype, newtype);
+    return type_contiguous(fn, 0, count, oldtype, newtype);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_contiguous_c)
-int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+int tern_api_type_contiguous_c(const char *fn, MPI_Count count, MPI_Datatype oldtype,
+                               MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_contiguous_c", type_contiguous, 1, count, oldtype, newtype);
+    return type_contiguous(fn, 1, count, oldtype, newtype);
 }
 
 static int type_vector(const char *fn, int large, int hv, MPI_Count count, MPI_Count blocklength,
@@ -74,44 +75,28 @@ static int type_vector(const char *fn, int large, int hv, MPI_Count count, MPI_C
     return tern_dt_ctor_done(rc, fn, large, nt, newtype);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_vector)
-int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
-                     MPI_Datatype *newtype)
+int tern_api_type_vector(const char *fn, int count, int blocklength, int stride,
+                         MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_vector", type_vector, 0, 0, count, blocklength, stride, oldtype,
-                     newtype);
+    return type_vector(fn, 0, 0, count, blocklength, stride, oldtype, newtype);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_vector_c)
-int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
-                       MPI_Datatype oldtype, MPI_Datatype *newtype)
+int tern_api_type_vector_c(const char *fn, MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                           MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_vector_c", type_vector, 1, 0, count, blocklength, stride, oldtype,
-                     newtype);
+    return type_vector(fn, 1, 0, count, blocklength, stride, oldtype, newtype);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_create_hvector)
-int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
-                             MPI_Datatype *newtype)
+int tern_api_type_create_hvector(const char *fn, int count, int blocklength, MPI_Aint stride,
+                                 MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_create_hvector", type_vector, 0, 1, count, blocklength, stride,
-                     oldtype, newtype);
+    return type_vector(fn, 0, 1, count, blocklength, stride, oldtype, newtype);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_create_hvector_c)
-int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
-                               MPI_Datatype oldtype, MPI_Datatype *newtype)
+int tern_api_type_create_hvector_c(const char *fn, MPI_Count count, MPI_Count blocklength,
+                                   MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_create_hvector_c", type_vector, 1, 1, count, blocklength, stride,
-                     oldtype, newtype);
-}
-
-TERN_WEAK_ALIAS(MPI_Type_hvector)
-int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
-                      MPI_Datatype *newtype)
-{
-    TERN_LOCKED_CALL("MPI_Type_hvector", type_vector, 0, 1, count, blocklength, stride, oldtype,
-                     newtype);
+    return type_vector(fn, 1, 1, count, blocklength, stride, oldtype, newtype);
 }
 
 /* The indexed family: kind 0 indexed, 1 hindexed, 2 indexed_block, 3
@@ -143,83 +128,70 @@ static int type_indexed(const char *fn, int large, int kind, MPI_Count count, co
     return tern_dt_ctor_done(rc, fn, large, nt, newtype);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_indexed)
-int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
-                      const int array_of_displacements[], MPI_Datatype oldtype,
-                      MPI_Datatype *newtype)
+int tern_api_type_indexed(const char *fn, int count, const int array_of_blocklengths[],
+                          const int array_of_displacements[], MPI_Datatype oldtype,
+                          MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_indexed", type_indexed, 0, 0, count, array_of_blocklengths, 0,
-                     array_of_displacements, oldtype, newtype);
+    return type_indexed(fn, 0, 0, count, array_of_blocklengths, 0, array_of_displacements, oldtype,
+                        newtype);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_indexed_c)
-int PMPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
-                        const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
-                        MPI_Datatype *newtype)
+int tern_api_type_indexed_c(const char *fn, MPI_Count count,
+                            const MPI_Count array_of_blocklengths[],
+                            const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                            MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_indexed_c", type_indexed, 1, 0, count, array_of_blocklengths, 0,
-                     array_of_displacements, oldtype, newtype);
+    return type_indexed(fn, 1, 0, count, array_of_blocklengths, 0, array_of_displacements, oldtype,
+                        newtype);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_create_hindexed)
-int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
-                              const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
-                              MPI_Datatype *newtype)
+int tern_api_type_create_hindexed(const char *fn, int count, const int array_of_blocklengths[],
+                                  const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                                  MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_create_hindexed", type_indexed, 0, 1, count, array_of_blocklengths,
-                     0, array_of_displacements, oldtype, newtype);
+    return type_indexed(fn, 0, 1, count, array_of_blocklengths, 0, array_of_displacements, oldtype,
+                        newtype);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_create_hindexed_c)
-int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
-                                const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
-                                MPI_Datatype *newtype)
-{
-    TERN_LOCKED_CALL("MPI_Type_create_hindexed_c", type_indexed, 1, 1, count, array_of_blocklengths,
-                     0, array_of_displacements, oldtype, newtype);
-}
-
-TERN_WEAK_ALIAS(MPI_Type_hindexed)
-int PMPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
-                       MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    TERN_LOCKED_CALL("MPI_Type_hindexed", type_indexed, 0, 1, count, array_of_blocklengths, 0,
-                     array_of_displacements, oldtype, newtype);
-}
-
-TERN_WEAK_ALIAS(MPI_Type_create_indexed_block)
-int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
-                                   MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    TERN_LOCKED_CALL("MPI_Type_create_indexed_block", type_indexed, 0, 2, count, NULL, blocklength,
-                     array_of_displacements, oldtype, newtype);
-}
-
-TERN_WEAK_ALIAS(MPI_Type_create_indexed_block_c)
-int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
-                                     const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
-                                     MPI_Datatype *newtype)
-{
-    TERN_LOCKED_CALL("MPI_Type_create_indexed_block_c", type_indexed, 1, 2, count, NULL,
-                     blocklength, array_of_displacements, oldtype, newtype);
-}
-
-TERN_WEAK_ALIAS(MPI_Type_create_hindexed_block)
-int PMPI_Type_create_hindexed_block(int count, int blocklength,
-                                    const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+int tern_api_type_create_hindexed_c(const char *fn, MPI_Count count,
+                                    const MPI_Count array_of_blocklengths[],
+                                    const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
                                     MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_create_hindexed_block", type_indexed, 0, 3, count, NULL, blocklength,
-                     array_of_displacements, oldtype, newtype);
+    return type_indexed(fn, 1, 1, count, array_of_blocklengths, 0, array_of_displacements, oldtype,
+                        newtype);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_create_hindexed_block_c)
-int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
-                                      const MPI_Count array_of_displacements[],
-                                      MPI_Datatype oldtype, MPI_Datatype *newtype)
+int tern_api_type_create_indexed_block(const char *fn, int count, int blocklength,
+                                       const int array_of_displacements[], MPI_Datatype oldtype,
+                                       MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_create_hindexed_block_c", type_indexed, 1, 3, count, NULL,
-                     blocklength, array_of_displacements, oldtype, newtype);
+    return type_indexed(fn, 0, 2, count, NULL, blocklength, array_of_displacements, oldtype,
+                        newtype);
+}
+
+int tern_api_type_create_indexed_block_c(const char *fn, MPI_Count count, MPI_Count blocklength,
+                                         const MPI_Count array_of_displacements[],
+                                         MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    return type_indexed(fn, 1, 2, count, NULL, blocklength, array_of_displacements, oldtype,
+                        newtype);
+}
+
+int tern_api_type_create_hindexed_block(const char *fn, int count, int blocklength,
+                                        const MPI_Aint array_of_displacements[],
+                                        MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    return type_indexed(fn, 0, 3, count, NULL, blocklength, array_of_displacements, oldtype,
+                        newtype);
+}
+
+int tern_api_type_create_hindexed_block_c(const char *fn, MPI_Count count, MPI_Count blocklength,
+                                          const MPI_Count array_of_displacements[],
+                                          MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    return type_indexed(fn, 1, 3, count, NULL, blocklength, array_of_displacements, oldtype,
+                        newtype);
 }
 
 static int type_struct(const char *fn, int large, MPI_Count count, const void *bls,
@@ -251,30 +223,21 @@ out:
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Type_create_struct)
-int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
-                            const MPI_Aint array_of_displacements[],
-                            const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
+int tern_api_type_create_struct(const char *fn, int count, const int array_of_blocklengths[],
+                                const MPI_Aint array_of_displacements[],
+                                const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_create_struct", type_struct, 0, count, array_of_blocklengths,
-                     array_of_displacements, array_of_types, newtype);
+    return type_struct(fn, 0, count, array_of_blocklengths, array_of_displacements, array_of_types,
+                       newtype);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_create_struct_c)
-int PMPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
-                              const MPI_Count array_of_displacements[],
-                              const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
+int tern_api_type_create_struct_c(const char *fn, MPI_Count count,
+                                  const MPI_Count array_of_blocklengths[],
+                                  const MPI_Count array_of_displacements[],
+                                  const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_create_struct_c", type_struct, 1, count, array_of_blocklengths,
-                     array_of_displacements, array_of_types, newtype);
-}
-
-TERN_WEAK_ALIAS(MPI_Type_struct)
-int PMPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
-                     MPI_Datatype array_of_types[], MPI_Datatype *newtype)
-{
-    TERN_LOCKED_CALL("MPI_Type_struct", type_struct, 0, count, array_of_blocklengths,
-                     array_of_displacements, array_of_types, newtype);
+    return type_struct(fn, 1, count, array_of_blocklengths, array_of_displacements, array_of_types,
+                       newtype);
 }
 
 static int type_resized(const char *fn, int large, MPI_Datatype oldtype, MPI_Aint lb,
@@ -287,18 +250,16 @@ static int type_resized(const char *fn, int large, MPI_Datatype oldtype, MPI_Ain
     return tern_dt_ctor_done(rc, fn, large, nt, newtype);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_create_resized)
-int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
-                             MPI_Datatype *newtype)
+int tern_api_type_create_resized(const char *fn, MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                                 MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_create_resized", type_resized, 0, oldtype, lb, extent, newtype);
+    return type_resized(fn, 0, oldtype, lb, extent, newtype);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_create_resized_c)
-int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent,
-                               MPI_Datatype *newtype)
+int tern_api_type_create_resized_c(const char *fn, MPI_Datatype oldtype, MPI_Count lb,
+                                   MPI_Count extent, MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_create_resized_c", type_resized, 1, oldtype, lb, extent, newtype);
+    return type_resized(fn, 1, oldtype, lb, extent, newtype);
 }
 
 static int type_dup(const char *fn, MPI_Datatype oldtype, MPI_Datatype *newtype)
@@ -315,10 +276,9 @@ static int type_dup(const char *fn, MPI_Datatype oldtype, MPI_Datatype *newtype)
     return tern_dt_ctor_done(MPI_SUCCESS, fn, 0, nt, newtype);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_dup)
-int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
+int tern_api_type_dup(const char *fn, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_dup", type_dup, oldtype, newtype);
+    return type_dup(fn, oldtype, newtype);
 }
 
 static int type_commit(const char *fn, MPI_Datatype *datatype)
@@ -333,10 +293,9 @@ static int type_commit(const char *fn, MPI_Datatype *datatype)
     return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Type_commit)
-int PMPI_Type_commit(MPI_Datatype *datatype)
+int tern_api_type_commit(const char *fn, MPI_Datatype *datatype)
 {
-    TERN_LOCKED_CALL("MPI_Type_commit", type_commit, datatype);
+    return type_commit(fn, datatype);
 }
 
 static int type_free(const char *fn, MPI_Datatype *datatype)
@@ -359,8 +318,4 @@ static int type_free(const char *fn, MPI_Datatype *datatype)
     return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Type_free)
-int PMPI_Type_free(MPI_Datatype *datatype)
-{
-    TERN_LOCKED_CALL("MPI_Type_free", type_free, datatype);
-}
+int tern_api_type_free(const char *fn, MPI_Datatype *datatype) { return type_free(fn, datatype); }

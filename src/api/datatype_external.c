@@ -1,12 +1,13 @@
 /* MPI_Pack_external, MPI_Unpack_external, MPI_Pack_external_size and their
  * large-count forms (MPI 4.1 section 5.2.2).  "external32" is the only
  * data representation; any other name is MPI_ERR_ARG.  The int forms
- * differ only in the count's type, so each pair shares one body. */
+ * differ only in the count's type, so each pair shares one body.  The
+ * entry points are generated (src/api/gen/bindings_datatype_external.c). */
 #include <limits.h>
 #include <string.h>
 
 #include "api/check.h"
-#include "api/locked.h"
+#include "api/gen/bindings.h"
 #include "datatype/dt_api.h"
 
 static int check_datarep(const char *fn, const char *datarep)
@@ -50,21 +51,18 @@ static int pack_external(const char *fn, const char *datarep, const void *inbuf,
     return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Pack_external)
-int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
-                       void *outbuf, MPI_Aint outsize, MPI_Aint *position)
+int tern_api_pack_external(const char *fn, const char datarep[], const void *inbuf, int incount,
+                           MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+                           MPI_Aint *position)
 {
-    TERN_LOCKED_CALL("MPI_Pack_external", pack_external, datarep, inbuf, incount, datatype, outbuf,
-                     outsize, position);
+    return pack_external(fn, datarep, inbuf, incount, datatype, outbuf, outsize, position);
 }
 
-TERN_WEAK_ALIAS(MPI_Pack_external_c)
-int PMPI_Pack_external_c(const char datarep[], const void *inbuf, MPI_Count incount,
-                         MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
-                         MPI_Count *position)
+int tern_api_pack_external_c(const char *fn, const char datarep[], const void *inbuf,
+                             MPI_Count incount, MPI_Datatype datatype, void *outbuf,
+                             MPI_Count outsize, MPI_Count *position)
 {
-    TERN_LOCKED_CALL("MPI_Pack_external_c", pack_external, datarep, inbuf, incount, datatype,
-                     outbuf, outsize, position);
+    return pack_external(fn, datarep, inbuf, incount, datatype, outbuf, outsize, position);
 }
 
 static int unpack_external(const char *fn, const char *datarep, const void *inbuf, MPI_Count insize,
@@ -89,21 +87,18 @@ static int unpack_external(const char *fn, const char *datarep, const void *inbu
     return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Unpack_external)
-int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
-                         MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype)
+int tern_api_unpack_external(const char *fn, const char datarep[], const void *inbuf,
+                             MPI_Aint insize, MPI_Aint *position, void *outbuf, int outcount,
+                             MPI_Datatype datatype)
 {
-    TERN_LOCKED_CALL("MPI_Unpack_external", unpack_external, datarep, inbuf, insize, position,
-                     outbuf, outcount, datatype);
+    return unpack_external(fn, datarep, inbuf, insize, position, outbuf, outcount, datatype);
 }
 
-TERN_WEAK_ALIAS(MPI_Unpack_external_c)
-int PMPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count insize,
-                           MPI_Count *position, void *outbuf, MPI_Count outcount,
-                           MPI_Datatype datatype)
+int tern_api_unpack_external_c(const char *fn, const char datarep[], const void *inbuf,
+                               MPI_Count insize, MPI_Count *position, void *outbuf,
+                               MPI_Count outcount, MPI_Datatype datatype)
 {
-    TERN_LOCKED_CALL("MPI_Unpack_external_c", unpack_external, datarep, inbuf, insize, position,
-                     outbuf, outcount, datatype);
+    return unpack_external(fn, datarep, inbuf, insize, position, outbuf, outcount, datatype);
 }
 
 static int pack_external_size(const char *fn, const char *datarep, MPI_Count incount,
@@ -125,18 +120,14 @@ static int pack_external_size(const char *fn, const char *datarep, MPI_Count inc
     return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Pack_external_size)
-int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
-                            MPI_Aint *size)
+int tern_api_pack_external_size(const char *fn, const char datarep[], int incount,
+                                MPI_Datatype datatype, MPI_Aint *size)
 {
-    TERN_LOCKED_CALL("MPI_Pack_external_size", pack_external_size, datarep, incount, datatype,
-                     size);
+    return pack_external_size(fn, datarep, incount, datatype, size);
 }
 
-TERN_WEAK_ALIAS(MPI_Pack_external_size_c)
-int PMPI_Pack_external_size_c(const char datarep[], MPI_Count incount, MPI_Datatype datatype,
-                              MPI_Count *size)
+int tern_api_pack_external_size_c(const char *fn, const char datarep[], MPI_Count incount,
+                                  MPI_Datatype datatype, MPI_Count *size)
 {
-    TERN_LOCKED_CALL("MPI_Pack_external_size_c", pack_external_size, datarep, incount, datatype,
-                     size);
+    return pack_external_size(fn, datarep, incount, datatype, size);
 }

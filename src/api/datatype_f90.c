@@ -1,6 +1,7 @@
 /* MPI_Type_create_f90_integer, _real and _complex: the datatype matching a
- * Fortran 90 parameterized type (src/datatype/dt_f90.c). */
-#include "api/locked.h"
+ * Fortran 90 parameterized type (src/datatype/dt_f90.c).  The entry points
+ * are generated (src/api/gen/bindings_datatype_f90.c). */
+#include "api/gen/bindings.h"
 #include "datatype/dt_api.h"
 
 /* p or r may be MPI_UNDEFINED (not asked for), as long as one is given:
@@ -28,22 +29,17 @@ static int create_f90(const char *fn, int combiner, int p, int r, MPI_Datatype *
     return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Type_create_f90_integer)
-int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
+int tern_api_type_create_f90_integer(const char *fn, int r, MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_create_f90_integer", create_f90, MPI_COMBINER_F90_INTEGER,
-                     MPI_UNDEFINED, r, newtype);
+    return create_f90(fn, MPI_COMBINER_F90_INTEGER, MPI_UNDEFINED, r, newtype);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_create_f90_real)
-int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
+int tern_api_type_create_f90_real(const char *fn, int p, int r, MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_create_f90_real", create_f90, MPI_COMBINER_F90_REAL, p, r, newtype);
+    return create_f90(fn, MPI_COMBINER_F90_REAL, p, r, newtype);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_create_f90_complex)
-int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
+int tern_api_type_create_f90_complex(const char *fn, int p, int r, MPI_Datatype *newtype)
 {
-    TERN_LOCKED_CALL("MPI_Type_create_f90_complex", create_f90, MPI_COMBINER_F90_COMPLEX, p, r,
-                     newtype);
+    return create_f90(fn, MPI_COMBINER_F90_COMPLEX, p, r, newtype);
 }

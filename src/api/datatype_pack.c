@@ -1,10 +1,11 @@
 /* MPI_Pack, MPI_Unpack, MPI_Pack_size (MPI 4.1 section 5.2) and the
- * element counts of a status (section 3.2.5, 5.1.11). */
+ * element counts of a status (section 3.2.5, 5.1.11).  The entry points
+ * are generated (src/api/gen/bindings_datatype_pack.c). */
 #include <limits.h>
 #include <stdint.h>
 
 #include "api/check.h"
-#include "api/locked.h"
+#include "api/gen/bindings.h"
 #include "core/objects.h"
 #include "datatype/dt_api.h"
 #include "p2p/status.h"
@@ -65,18 +66,16 @@ static int pack_i(const char *fn, const void *inbuf, int incount, MPI_Datatype d
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Pack)
-int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
-              int *position, MPI_Comm comm)
+int tern_api_pack(const char *fn, const void *inbuf, int incount, MPI_Datatype datatype,
+                  void *outbuf, int outsize, int *position, MPI_Comm comm)
 {
-    TERN_LOCKED_CALL("MPI_Pack", pack_i, inbuf, incount, datatype, outbuf, outsize, position, comm);
+    return pack_i(fn, inbuf, incount, datatype, outbuf, outsize, position, comm);
 }
 
-TERN_WEAK_ALIAS(MPI_Pack_c)
-int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
-                MPI_Count outsize, MPI_Count *position, MPI_Comm comm)
+int tern_api_pack_c(const char *fn, const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
+                    void *outbuf, MPI_Count outsize, MPI_Count *position, MPI_Comm comm)
 {
-    TERN_LOCKED_CALL("MPI_Pack_c", pack, inbuf, incount, datatype, outbuf, outsize, position, comm);
+    return pack(fn, inbuf, incount, datatype, outbuf, outsize, position, comm);
 }
 
 static int unpack(const char *fn, const void *inbuf, MPI_Count insize, MPI_Count *position,
@@ -110,20 +109,16 @@ static int unpack_i(const char *fn, const void *inbuf, int insize, int *position
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Unpack)
-int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
-                MPI_Datatype datatype, MPI_Comm comm)
+int tern_api_unpack(const char *fn, const void *inbuf, int insize, int *position, void *outbuf,
+                    int outcount, MPI_Datatype datatype, MPI_Comm comm)
 {
-    TERN_LOCKED_CALL("MPI_Unpack", unpack_i, inbuf, insize, position, outbuf, outcount, datatype,
-                     comm);
+    return unpack_i(fn, inbuf, insize, position, outbuf, outcount, datatype, comm);
 }
 
-TERN_WEAK_ALIAS(MPI_Unpack_c)
-int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
-                  MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm)
+int tern_api_unpack_c(const char *fn, const void *inbuf, MPI_Count insize, MPI_Count *position,
+                      void *outbuf, MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm)
 {
-    TERN_LOCKED_CALL("MPI_Unpack_c", unpack, inbuf, insize, position, outbuf, outcount, datatype,
-                     comm);
+    return unpack(fn, inbuf, insize, position, outbuf, outcount, datatype, comm);
 }
 
 /* MPI_Pack_size and MPI_Pack_size_c: the packed form has no header, so
@@ -153,16 +148,15 @@ static int pack_size(const char *fn, MPI_Count incount, MPI_Datatype datatype, M
     return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Pack_size)
-int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
+int tern_api_pack_size(const char *fn, int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
 {
-    TERN_LOCKED_CALL("MPI_Pack_size", pack_size, incount, datatype, comm, NULL, size);
+    return pack_size(fn, incount, datatype, comm, NULL, size);
 }
 
-TERN_WEAK_ALIAS(MPI_Pack_size_c)
-int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size)
+int tern_api_pack_size_c(const char *fn, MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm,
+                         MPI_Count *size)
 {
-    TERN_LOCKED_CALL("MPI_Pack_size_c", pack_size, incount, datatype, comm, size, NULL);
+    return pack_size(fn, incount, datatype, comm, size, NULL);
 }
 
 /* ---- counts from a status ---- */
@@ -198,16 +192,15 @@ static int get_count(const char *fn, const MPI_Status *status, MPI_Datatype data
     return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Get_count)
-int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
+int tern_api_get_count(const char *fn, const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
-    TERN_LOCKED_CALL("MPI_Get_count", get_count, status, datatype, NULL, count);
+    return get_count(fn, status, datatype, NULL, count);
 }
 
-TERN_WEAK_ALIAS(MPI_Get_count_c)
-int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+int tern_api_get_count_c(const char *fn, const MPI_Status *status, MPI_Datatype datatype,
+                         MPI_Count *count)
 {
-    TERN_LOCKED_CALL("MPI_Get_count_c", get_count, status, datatype, count, NULL);
+    return get_count(fn, status, datatype, count, NULL);
 }
 
 static int get_elements(const char *fn, const MPI_Status *status, MPI_Datatype datatype,
@@ -227,20 +220,20 @@ static int get_elements(const char *fn, const MPI_Status *status, MPI_Datatype d
     return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Get_elements)
-int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
+int tern_api_get_elements(const char *fn, const MPI_Status *status, MPI_Datatype datatype,
+                          int *count)
 {
-    TERN_LOCKED_CALL("MPI_Get_elements", get_elements, status, datatype, NULL, count);
+    return get_elements(fn, status, datatype, NULL, count);
 }
 
-TERN_WEAK_ALIAS(MPI_Get_elements_x)
-int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+int tern_api_get_elements_x(const char *fn, const MPI_Status *status, MPI_Datatype datatype,
+                            MPI_Count *count)
 {
-    TERN_LOCKED_CALL("MPI_Get_elements_x", get_elements, status, datatype, count, NULL);
+    return get_elements(fn, status, datatype, count, NULL);
 }
 
-TERN_WEAK_ALIAS(MPI_Get_elements_c)
-int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+int tern_api_get_elements_c(const char *fn, const MPI_Status *status, MPI_Datatype datatype,
+                            MPI_Count *count)
 {
-    TERN_LOCKED_CALL("MPI_Get_elements_c", get_elements, status, datatype, count, NULL);
+    return get_elements(fn, status, datatype, count, NULL);
 }

@@ -1,12 +1,13 @@
 /* What a datatype is: size, bounds, name, envelope and contents (with
  * their large-count forms), the predefined type that fits a description
  * (MPI_Type_match_size, MPI_Type_get_value_index), and the address of a
- * location. */
+ * location.  The entry points are generated
+ * (src/api/gen/bindings_datatype_query.c). */
 #include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "api/locked.h"
+#include "api/gen/bindings.h"
 #include "datatype/dt_api.h"
 
 /* ---- size ---- */
@@ -25,22 +26,19 @@ static int type_size(const char *fn, MPI_Datatype datatype, MPI_Count *size, int
     return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Type_size)
-int PMPI_Type_size(MPI_Datatype datatype, int *size)
+int tern_api_type_size(const char *fn, MPI_Datatype datatype, int *size)
 {
-    TERN_LOCKED_CALL("MPI_Type_size", type_size, datatype, NULL, size);
+    return type_size(fn, datatype, NULL, size);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_size_x)
-int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
+int tern_api_type_size_x(const char *fn, MPI_Datatype datatype, MPI_Count *size)
 {
-    TERN_LOCKED_CALL("MPI_Type_size_x", type_size, datatype, size, NULL);
+    return type_size(fn, datatype, size, NULL);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_size_c)
-int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
+int tern_api_type_size_c(const char *fn, MPI_Datatype datatype, MPI_Count *size)
 {
-    TERN_LOCKED_CALL("MPI_Type_size_c", type_size, datatype, size, NULL);
+    return type_size(fn, datatype, size, NULL);
 }
 
 /* ---- bounds: which 0 = (lb, extent), 1 = (true_lb, true_extent) ---- */
@@ -58,43 +56,40 @@ static int type_bounds(const char *fn, MPI_Datatype datatype, int which, MPI_Ain
     return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Type_get_extent)
-int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
+int tern_api_type_get_extent(const char *fn, MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
-    TERN_LOCKED_CALL("MPI_Type_get_extent", type_bounds, datatype, 0, lb, extent);
+    return type_bounds(fn, datatype, 0, lb, extent);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_get_extent_x)
-int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+int tern_api_type_get_extent_x(const char *fn, MPI_Datatype datatype, MPI_Count *lb,
+                               MPI_Count *extent)
 {
     _Static_assert(sizeof(MPI_Count) == sizeof(MPI_Aint), "MPI_Count and MPI_Aint differ");
-    TERN_LOCKED_CALL("MPI_Type_get_extent_x", type_bounds, datatype, 0, (MPI_Aint *)lb,
-                     (MPI_Aint *)extent);
+    return type_bounds(fn, datatype, 0, (MPI_Aint *)lb, (MPI_Aint *)extent);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_get_extent_c)
-int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+int tern_api_type_get_extent_c(const char *fn, MPI_Datatype datatype, MPI_Count *lb,
+                               MPI_Count *extent)
 {
-    TERN_LOCKED_CALL("MPI_Type_get_extent_c", type_bounds, datatype, 0, lb, extent);
+    return type_bounds(fn, datatype, 0, lb, extent);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_get_true_extent)
-int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
+int tern_api_type_get_true_extent(const char *fn, MPI_Datatype datatype, MPI_Aint *true_lb,
+                                  MPI_Aint *true_extent)
 {
-    TERN_LOCKED_CALL("MPI_Type_get_true_extent", type_bounds, datatype, 1, true_lb, true_extent);
+    return type_bounds(fn, datatype, 1, true_lb, true_extent);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_get_true_extent_x)
-int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
+int tern_api_type_get_true_extent_x(const char *fn, MPI_Datatype datatype, MPI_Count *true_lb,
+                                    MPI_Count *true_extent)
 {
-    TERN_LOCKED_CALL("MPI_Type_get_true_extent_x", type_bounds, datatype, 1, (MPI_Aint *)true_lb,
-                     (MPI_Aint *)true_extent);
+    return type_bounds(fn, datatype, 1, (MPI_Aint *)true_lb, (MPI_Aint *)true_extent);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_get_true_extent_c)
-int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
+int tern_api_type_get_true_extent_c(const char *fn, MPI_Datatype datatype, MPI_Count *true_lb,
+                                    MPI_Count *true_extent)
 {
-    TERN_LOCKED_CALL("MPI_Type_get_true_extent_c", type_bounds, datatype, 1, true_lb, true_extent);
+    return type_bounds(fn, datatype, 1, true_lb, true_extent);
 }
 
 /* MPI-1: one bound at a time.  which: 0 extent, 1 lb, 2 ub. */
@@ -109,22 +104,19 @@ static int type_bound1(const char *fn, MPI_Datatype datatype, int which, MPI_Ain
     return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Type_extent)
-int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent)
+int tern_api_type_extent(const char *fn, MPI_Datatype datatype, MPI_Aint *extent)
 {
-    TERN_LOCKED_CALL("MPI_Type_extent", type_bound1, datatype, 0, extent);
+    return type_bound1(fn, datatype, 0, extent);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_lb)
-int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement)
+int tern_api_type_lb(const char *fn, MPI_Datatype datatype, MPI_Aint *displacement)
 {
-    TERN_LOCKED_CALL("MPI_Type_lb", type_bound1, datatype, 1, displacement);
+    return type_bound1(fn, datatype, 1, displacement);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_ub)
-int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement)
+int tern_api_type_ub(const char *fn, MPI_Datatype datatype, MPI_Aint *displacement)
 {
-    TERN_LOCKED_CALL("MPI_Type_ub", type_bound1, datatype, 2, displacement);
+    return type_bound1(fn, datatype, 2, displacement);
 }
 
 /* ---- names ---- */
@@ -143,10 +135,9 @@ static int type_set_name(const char *fn, MPI_Datatype datatype, const char *name
     return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Type_set_name)
-int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
+int tern_api_type_set_name(const char *fn, MPI_Datatype datatype, const char *type_name)
 {
-    TERN_LOCKED_CALL("MPI_Type_set_name", type_set_name, datatype, type_name);
+    return type_set_name(fn, datatype, type_name);
 }
 
 static int type_get_name(const char *fn, MPI_Datatype datatype, char *name, int *resultlen)
@@ -169,10 +160,9 @@ static int type_get_name(const char *fn, MPI_Datatype datatype, char *name, int 
     return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Type_get_name)
-int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
+int tern_api_type_get_name(const char *fn, MPI_Datatype datatype, char *type_name, int *resultlen)
 {
-    TERN_LOCKED_CALL("MPI_Type_get_name", type_get_name, datatype, type_name, resultlen);
+    return type_get_name(fn, datatype, type_name, resultlen);
 }
 
 /* ---- envelope and contents ---- */
@@ -217,21 +207,19 @@ static int type_get_envelope(const char *fn, int large, MPI_Datatype datatype, v
     return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Type_get_envelope)
-int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
-                           int *num_datatypes, int *combiner)
+int tern_api_type_get_envelope(const char *fn, MPI_Datatype datatype, int *num_integers,
+                               int *num_addresses, int *num_datatypes, int *combiner)
 {
-    TERN_LOCKED_CALL("MPI_Type_get_envelope", type_get_envelope, 0, datatype, num_integers,
-                     num_addresses, NULL, num_datatypes, combiner);
+    return type_get_envelope(fn, 0, datatype, num_integers, num_addresses, NULL, num_datatypes,
+                             combiner);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_get_envelope_c)
-int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers,
-                             MPI_Count *num_addresses, MPI_Count *num_large_counts,
-                             MPI_Count *num_datatypes, int *combiner)
+int tern_api_type_get_envelope_c(const char *fn, MPI_Datatype datatype, MPI_Count *num_integers,
+                                 MPI_Count *num_addresses, MPI_Count *num_large_counts,
+                                 MPI_Count *num_datatypes, int *combiner)
 {
-    TERN_LOCKED_CALL("MPI_Type_get_envelope_c", type_get_envelope, 1, datatype, num_integers,
-                     num_addresses, num_large_counts, num_datatypes, combiner);
+    return type_get_envelope(fn, 1, datatype, num_integers, num_addresses, num_large_counts,
+                             num_datatypes, combiner);
 }
 
 static int type_get_contents(const char *fn, int large, MPI_Datatype datatype,
@@ -276,25 +264,23 @@ static int type_get_contents(const char *fn, int large, MPI_Datatype datatype,
     return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Type_get_contents)
-int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
-                           int max_datatypes, int array_of_integers[],
-                           MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[])
+int tern_api_type_get_contents(const char *fn, MPI_Datatype datatype, int max_integers,
+                               int max_addresses, int max_datatypes, int array_of_integers[],
+                               MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[])
 {
-    TERN_LOCKED_CALL("MPI_Type_get_contents", type_get_contents, 0, datatype, max_integers,
-                     max_addresses, 0, max_datatypes, array_of_integers, array_of_addresses, NULL,
-                     array_of_datatypes);
+    return type_get_contents(fn, 0, datatype, max_integers, max_addresses, 0, max_datatypes,
+                             array_of_integers, array_of_addresses, NULL, array_of_datatypes);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_get_contents_c)
-int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses,
-                             MPI_Count max_large_counts, MPI_Count max_datatypes,
-                             int array_of_integers[], MPI_Aint array_of_addresses[],
-                             MPI_Count array_of_large_counts[], MPI_Datatype array_of_datatypes[])
+int tern_api_type_get_contents_c(const char *fn, MPI_Datatype datatype, MPI_Count max_integers,
+                                 MPI_Count max_addresses, MPI_Count max_large_counts,
+                                 MPI_Count max_datatypes, int array_of_integers[],
+                                 MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
+                                 MPI_Datatype array_of_datatypes[])
 {
-    TERN_LOCKED_CALL("MPI_Type_get_contents_c", type_get_contents, 1, datatype, max_integers,
-                     max_addresses, max_large_counts, max_datatypes, array_of_integers,
-                     array_of_addresses, array_of_large_counts, array_of_datatypes);
+    return type_get_contents(fn, 1, datatype, max_integers, max_addresses, max_large_counts,
+                             max_datatypes, array_of_integers, array_of_addresses,
+                             array_of_large_counts, array_of_datatypes);
 }
 
 /* ---- predefined types by description ---- */
@@ -331,10 +317,9 @@ static int type_match_size(const char *fn, int typeclass, int size, MPI_Datatype
                          cls_name[typeclass], size);
 }
 
-TERN_WEAK_ALIAS(MPI_Type_match_size)
-int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
+int tern_api_type_match_size(const char *fn, int typeclass, int size, MPI_Datatype *datatype)
 {
-    TERN_LOCKED_CALL("MPI_Type_match_size", type_match_size, typeclass, size, datatype);
+    return type_match_size(fn, typeclass, size, datatype);
 }
 
 static int type_get_value_index(const char *fn, MPI_Datatype value_type, MPI_Datatype index_type,
@@ -366,32 +351,17 @@ static int type_get_value_index(const char *fn, MPI_Datatype value_type, MPI_Dat
     return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Type_get_value_index)
-int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
-                              MPI_Datatype *pair_type)
+int tern_api_type_get_value_index(const char *fn, MPI_Datatype value_type, MPI_Datatype index_type,
+                                  MPI_Datatype *pair_type)
 {
-    TERN_LOCKED_CALL("MPI_Type_get_value_index", type_get_value_index, value_type, index_type,
-                     pair_type);
+    return type_get_value_index(fn, value_type, index_type, pair_type);
 }
 
 /* ---- addresses (no initialisation needed: pure arithmetic) ---- */
 
-static int address_of(const char *fn, const void *location, MPI_Aint *address)
+int tern_api_get_address(const char *fn, const void *location, MPI_Aint *address)
 {
-    int rc = tern_arg_ptr(address, fn, "address");
-    if (rc) return rc;
+    (void)fn;
     *address = (MPI_Aint)(uintptr_t)location;
     return MPI_SUCCESS;
-}
-
-TERN_WEAK_ALIAS(MPI_Get_address)
-int PMPI_Get_address(const void *location, MPI_Aint *address)
-{
-    return address_of("MPI_Get_address", location, address);
-}
-
-TERN_WEAK_ALIAS(MPI_Address)
-int PMPI_Address(void *location, MPI_Aint *address)
-{
-    return address_of("MPI_Address", location, address);
 }

@@ -23,6 +23,13 @@ int tern_chk_file(const char *fn, MPI_File file);
  * gets the error. */
 int tern_chk_session_ptr(struct tern_session *s, const void *p, const char *fn, const char *arg);
 
+/* api/request.c: a status a call writes (MPI_STATUS_IGNORE is none). */
+int tern_chk_status_ptr(struct tern_comm *c, const void *p, const char *fn, const char *arg);
+
+/* api/op.c: a live reduction op, predefined or not. */
+struct tern_op;
+int tern_chk_op(struct tern_comm *c, const char *fn, MPI_Op h, struct tern_op **out);
+
 /* api/attr.c: a keyval of objects of the given kind (predefined ones are
  * refused). */
 int tern_chk_keyval(struct tern_comm *c, const char *fn, int keyval, enum tern_attr_kind kind,

@@ -12,11 +12,14 @@
  *   tern_memory_kib      the node's memory, /proc/meminfo's MemTotal in KiB
  *                        (absent when unreadable)
  *
- * Values are decimal integers. */
+ * Values are decimal integers.  The entry point, with the init test, the
+ * lock and the check of the result pointer, is generated
+ * (src/api/gen/bindings_hw_info.c). */
 #include <sched.h>
 #include <stdio.h>
 #include <unistd.h>
 
+#include "api/gen/bindings.h"
 #include "comm/comm.h"
 #include "core/api.h"
 #include "core/errors.h"
@@ -61,13 +64,8 @@ static int fill(struct tern_info *info)
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Get_hw_resource_info)
-int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
+int tern_api_get_hw_resource_info(const char *fn, MPI_Info *hw_info)
 {
-    static const char fn[] = "MPI_Get_hw_resource_info";
-    TERN_REQUIRE_INIT(fn);
-    if (!hw_info) return tern_err_comm(NULL, MPI_ERR_ARG, "%s: hw_info is NULL", fn);
-    tern_lock();
     struct tern_info *info = tern_info_new();
     int rc = info ? fill(info) : MPI_ERR_NO_MEM;
     if (!rc) rc = tern_info_publish(info, hw_info);
@@ -75,6 +73,5 @@ int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
         if (info) tern_info_destroy(info);
         rc = tern_err_comm(NULL, rc, "%s: out of memory building the info object", fn);
     }
-    tern_unlock();
     return rc;
 }

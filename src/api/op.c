@@ -1,8 +1,16 @@
 /* User-defined reduction ops and local reduction (MPI 4.1 sections 6.9.5,
- * 6.9.7). */
-#include "api/locked.h"
+ * 6.9.7): the bodies.  Their entry points, with the init test, the lock and
+ * the checks of the op handles, are generated (src/api/gen/bindings_op.c). */
+#include "api/gen/bindings.h"
+#include "api/handle_check.h"
 #include "coll/op.h"
 #include "datatype/dt_api.h"
+
+int tern_chk_op(struct tern_comm *c, const char *fn, MPI_Op h, struct tern_op **out)
+{
+    int rc = tern_op_check_valid(h, fn, out);
+    return rc ? tern_err_raise(c, rc) : MPI_SUCCESS;
+}
 
 /* One of user_fn (MPI_Op_create) and user_fn_c (MPI_Op_create_c) is
  * given; the op remembers which, to call it with the right length type. */
@@ -19,53 +27,31 @@ static int op_create(const char *fn, MPI_User_function *user_fn, MPI_User_functi
     return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Op_create)
-int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+int tern_api_op_create(const char *fn, MPI_User_function *user_fn, int commute, MPI_Op *op)
 {
-    TERN_LOCKED_CALL("MPI_Op_create", op_create, user_fn, NULL, commute, op);
+    return op_create(fn, user_fn, NULL, commute, op);
 }
 
-TERN_WEAK_ALIAS(MPI_Op_create_c)
-int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
+int tern_api_op_create_c(const char *fn, MPI_User_function_c *user_fn, int commute, MPI_Op *op)
 {
-    TERN_LOCKED_CALL("MPI_Op_create_c", op_create, NULL, user_fn, commute, op);
+    return op_create(fn, NULL, user_fn, commute, op);
 }
 
-static int op_arg(MPI_Op h, const char *fn, struct tern_op **out)
+int tern_api_op_free(const char *fn, MPI_Op *op, struct tern_op *op_o)
 {
-    int rc = tern_op_check_valid(h, fn, out);
-    return rc ? tern_err_raise(NULL, rc) : MPI_SUCCESS;
-}
-
-static int op_free(const char *fn, MPI_Op *op)
-{
-    struct tern_op *o;
-    int rc;
-    if ((rc = tern_arg_ptr(op, fn, "op")) || (rc = op_arg(*op, fn, &o))) return rc;
-    if (o->predefined != MPI_OP_NULL)
+    if (op_o->predefined != MPI_OP_NULL)
         return tern_err_comm(NULL, MPI_ERR_OP, "%s: op %s is predefined and cannot be freed", fn,
-                             tern_op_label(o, NULL, 0));
-    tern_op_free_handle(o);
+                             tern_op_label(op_o, NULL, 0));
+    tern_op_free_handle(op_o);
     *op = MPI_OP_NULL;
     return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Op_free)
-int PMPI_Op_free(MPI_Op *op) { TERN_LOCKED_CALL("MPI_Op_free", op_free, op); }
-
-static int op_commutative(const char *fn, MPI_Op op, int *commute)
+int tern_api_op_commutative(const char *fn, struct tern_op *op_o, int *commute)
 {
-    struct tern_op *o;
-    int rc;
-    if ((rc = op_arg(op, fn, &o)) || (rc = tern_arg_ptr(commute, fn, "commute"))) return rc;
-    *commute = o->commutative;
+    (void)fn;
+    *commute = op_o->commutative;
     return MPI_SUCCESS;
-}
-
-TERN_WEAK_ALIAS(MPI_Op_commutative)
-int PMPI_Op_commutative(MPI_Op op, int *commute)
-{
-    TERN_LOCKED_CALL("MPI_Op_commutative", op_commutative, op, commute);
 }
 
 static int reduce_local(const char *fn, const void *inbuf, void *inoutbuf, MPI_Count count,
@@ -75,7 +61,8 @@ static int reduce_local(const char *fn, const void *inbuf, void *inoutbuf, MPI_C
     struct tern_op *o;
     int rc;
     if ((rc = tern_arg_nonneg(count, MPI_ERR_COUNT, fn, "count")) ||
-        (rc = tern_arg_type_committed(datatype, fn, "datatype", &dt)) || (rc = op_arg(op, fn, &o)))
+        (rc = tern_arg_type_committed(datatype, fn, "datatype", &dt)) ||
+        (rc = tern_chk_op(NULL, fn, op, &o)))
         return rc;
     if ((rc = tern_op_check(o, dt, fn))) return tern_err_raise(NULL, rc);
     if (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE)
@@ -89,16 +76,14 @@ static int reduce_local(const char *fn, const void *inbuf, void *inoutbuf, MPI_C
     return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Reduce_local)
-int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
-                      MPI_Op op)
+int tern_api_reduce_local(const char *fn, const void *inbuf, void *inoutbuf, int count,
+                          MPI_Datatype datatype, MPI_Op op)
 {
-    TERN_LOCKED_CALL("MPI_Reduce_local", reduce_local, inbuf, inoutbuf, count, datatype, op);
+    return reduce_local(fn, inbuf, inoutbuf, count, datatype, op);
 }
 
-TERN_WEAK_ALIAS(MPI_Reduce_local_c)
-int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype,
-                        MPI_Op op)
+int tern_api_reduce_local_c(const char *fn, const void *inbuf, void *inoutbuf, MPI_Count count,
+                            MPI_Datatype datatype, MPI_Op op)
 {
-    TERN_LOCKED_CALL("MPI_Reduce_local_c", reduce_local, inbuf, inoutbuf, count, datatype, op);
+    return reduce_local(fn, inbuf, inoutbuf, count, datatype, op);
 }

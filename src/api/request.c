@@ -1,12 +1,16 @@
-/* Completing requests: Wait, Test and their any/all/some forms, Start,
- * Cancel, Request_free, Request_get_status and its MPI-4.1 all/any/some
- * forms. */
+/* The bodies of the calls that complete requests: Wait, Test and their
+ * any/all/some forms, Start, Cancel, Request_free, Request_get_status and
+ * its MPI-4.1 all/any/some forms.  Their entry points, with the init test,
+ * the lock and the checks of the request and status pointers, are
+ * generated (src/api/gen/bindings_request.c); the handles, the arrays and
+ * their lengths are checked here. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/gen/bindings.h"
+#include "api/handle_check.h"
 #include "coll/sched.h"
-#include "core/api.h"
 #include "core/errors.h"
 #include "core/objects.h"
 #include "core/progress.h"
@@ -119,15 +123,17 @@ static int null_status(const char *fn, const char *arg)
                          strcmp(arg, "status") == 0 ? "MPI_STATUS_IGNORE" : "MPI_STATUSES_IGNORE");
 }
 
-TERN_WEAK_ALIAS(MPI_Wait)
-int PMPI_Wait(MPI_Request *request, MPI_Status *status)
+int tern_chk_status_ptr(struct tern_comm *c, const void *p, const char *fn, const char *arg)
 {
-    TERN_REQUIRE_INIT("MPI_Wait");
-    if (!request) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Wait: request is NULL");
-    if (!status) return null_status("MPI_Wait", "status");
-    tern_lock();
+    if (__builtin_expect(p != NULL, 1)) return MPI_SUCCESS;
+    (void)c; /* a request's errors go to MPI_COMM_WORLD's handler */
+    return null_status(fn, arg);
+}
+
+int tern_api_wait(const char *fn, MPI_Request *request, MPI_Status *status)
+{
     struct tern_request *r;
-    int rc = lookup("MPI_Wait", "*request", -1, *request, &r);
+    int rc = lookup(fn, "*request", -1, *request, &r);
     if (rc == MPI_SUCCESS) {
         if (!is_active(r)) {
             empty_status(status);
@@ -137,20 +143,13 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
             rc = finish(request, r, status, 1);
         }
     }
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Test)
-int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+int tern_api_test(const char *fn, MPI_Request *request, int *flag, MPI_Status *status)
 {
-    TERN_REQUIRE_INIT("MPI_Test");
-    if (!request || !flag)
-        return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Test: %s is NULL", !flag ? "flag" : "request");
-    if (!status) return null_status("MPI_Test", "status");
-    tern_lock();
     struct tern_request *r;
-    int rc = lookup("MPI_Test", "*request", -1, *request, &r);
+    int rc = lookup(fn, "*request", -1, *request, &r);
     *flag = 0;
     if (rc == MPI_SUCCESS) {
         if (!is_active(r)) {
@@ -164,7 +163,6 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
             }
         }
     }
-    tern_unlock();
     return rc;
 }
 
@@ -222,9 +220,7 @@ static void note_status_error(MPI_Status *statuses, int i, int e, int *errors)
 static int all_common(const char *fn, int count, MPI_Request reqs[], int *flag,
                       MPI_Status statuses[], int block)
 {
-    TERN_REQUIRE_INIT(fn);
     struct tern_request *small[SMALL_ARRAY], **rs = NULL;
-    tern_lock();
     int rc = MPI_SUCCESS;
     if ((rc = lookup_array(fn, count, reqs, small, &rs))) goto out;
     if (count > 0 && !statuses) {
@@ -273,33 +269,26 @@ static int all_common(const char *fn, int count, MPI_Request reqs[], int *flag,
                            fn, errors, count);
 out:
     if (rs && rs != small) free(rs);
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Waitall)
-int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
+int tern_api_waitall(const char *fn, int count, MPI_Request array_of_requests[],
+                     MPI_Status array_of_statuses[])
 {
-    return all_common("MPI_Waitall", count, array_of_requests, NULL, array_of_statuses, 1);
+    return all_common(fn, count, array_of_requests, NULL, array_of_statuses, 1);
 }
 
-TERN_WEAK_ALIAS(MPI_Testall)
-int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
-                 MPI_Status array_of_statuses[])
+int tern_api_testall(const char *fn, int count, MPI_Request array_of_requests[], int *flag,
+                     MPI_Status array_of_statuses[])
 {
-    if (!flag) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Testall: flag is NULL");
-    return all_common("MPI_Testall", count, array_of_requests, flag, array_of_statuses, 0);
+    return all_common(fn, count, array_of_requests, flag, array_of_statuses, 0);
 }
 
 /* Waitany and Testany. */
 static int any_common(const char *fn, int count, MPI_Request reqs[], int *index, int *flag,
                       MPI_Status *status, int block)
 {
-    TERN_REQUIRE_INIT(fn);
-    if (!index) return tern_err_comm(NULL, MPI_ERR_ARG, "%s: index is NULL", fn);
-    if (!status) return null_status(fn, "status");
     struct tern_request *small[SMALL_ARRAY], **rs = NULL;
-    tern_lock();
     int rc = MPI_SUCCESS;
     if ((rc = lookup_array(fn, count, reqs, small, &rs))) goto out;
     int active = 0;
@@ -331,32 +320,26 @@ static int any_common(const char *fn, int count, MPI_Request reqs[], int *index,
     if (flag) *flag = 0;
 out:
     if (rs && rs != small) free(rs);
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Waitany)
-int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
+int tern_api_waitany(const char *fn, int count, MPI_Request array_of_requests[], int *index,
+                     MPI_Status *status)
 {
-    return any_common("MPI_Waitany", count, array_of_requests, index, NULL, status, 1);
+    return any_common(fn, count, array_of_requests, index, NULL, status, 1);
 }
 
-TERN_WEAK_ALIAS(MPI_Testany)
-int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
-                 MPI_Status *status)
+int tern_api_testany(const char *fn, int count, MPI_Request array_of_requests[], int *index,
+                     int *flag, MPI_Status *status)
 {
-    if (!flag) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Testany: flag is NULL");
-    return any_common("MPI_Testany", count, array_of_requests, index, flag, status, 0);
+    return any_common(fn, count, array_of_requests, index, flag, status, 0);
 }
 
 /* Waitsome and Testsome. */
 static int some_common(const char *fn, int incount, MPI_Request reqs[], int *outcount,
                        int indices[], MPI_Status statuses[], int block)
 {
-    TERN_REQUIRE_INIT(fn);
-    if (!outcount) return tern_err_comm(NULL, MPI_ERR_ARG, "%s: outcount is NULL", fn);
     struct tern_request *small[SMALL_ARRAY], **rs = NULL;
-    tern_lock();
     int rc = MPI_SUCCESS;
     if (incount > 0 && !(rs = req_array(small, incount))) {
         rc = tern_err_comm(NULL, MPI_ERR_NO_MEM, "%s: out of memory for %d requests", fn, incount);
@@ -404,23 +387,20 @@ static int some_common(const char *fn, int incount, MPI_Request reqs[], int *out
                            fn, errors, n);
 out:
     if (rs && rs != small) free(rs);
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Waitsome)
-int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
-                  int array_of_indices[], MPI_Status array_of_statuses[])
+int tern_api_waitsome(const char *fn, int incount, MPI_Request array_of_requests[], int *outcount,
+                      int array_of_indices[], MPI_Status array_of_statuses[])
 {
-    return some_common("MPI_Waitsome", incount, array_of_requests, outcount, array_of_indices,
+    return some_common(fn, incount, array_of_requests, outcount, array_of_indices,
                        array_of_statuses, 1);
 }
 
-TERN_WEAK_ALIAS(MPI_Testsome)
-int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
-                  int array_of_indices[], MPI_Status array_of_statuses[])
+int tern_api_testsome(const char *fn, int incount, MPI_Request array_of_requests[], int *outcount,
+                      int array_of_indices[], MPI_Status array_of_statuses[])
 {
-    return some_common("MPI_Testsome", incount, array_of_requests, outcount, array_of_indices,
+    return some_common(fn, incount, array_of_requests, outcount, array_of_indices,
                        array_of_statuses, 0);
 }
 
@@ -450,32 +430,20 @@ static int start_one(const char *fn, const char *arg, int idx, MPI_Request h)
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Start)
-int PMPI_Start(MPI_Request *request)
+int tern_api_start(const char *fn, MPI_Request *request)
 {
-    TERN_REQUIRE_INIT("MPI_Start");
-    if (!request) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Start: request is NULL");
-    tern_lock();
-    int rc = start_one("MPI_Start", "*request", -1, *request);
-    tern_unlock();
-    return rc;
+    return start_one(fn, "*request", -1, *request);
 }
 
-TERN_WEAK_ALIAS(MPI_Startall)
-int PMPI_Startall(int count, MPI_Request array_of_requests[])
+int tern_api_startall(const char *fn, int count, MPI_Request array_of_requests[])
 {
-    TERN_REQUIRE_INIT("MPI_Startall");
     if (count < 0)
-        return tern_err_comm(NULL, MPI_ERR_COUNT, "MPI_Startall: count=%d must not be negative",
-                             count);
+        return tern_err_comm(NULL, MPI_ERR_COUNT, "%s: count=%d must not be negative", fn, count);
     if (count && !array_of_requests)
-        return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Startall: array_of_requests is NULL");
-    tern_lock();
+        return tern_err_comm(NULL, MPI_ERR_ARG, "%s: array_of_requests is NULL", fn);
     int rc = MPI_SUCCESS;
-    for (int i = 0; i < count && rc == MPI_SUCCESS; i++) {
-        rc = start_one("MPI_Startall", NULL, i, array_of_requests[i]);
-    }
-    tern_unlock();
+    for (int i = 0; i < count && rc == MPI_SUCCESS; i++)
+        rc = start_one(fn, NULL, i, array_of_requests[i]);
     return rc;
 }
 
@@ -484,35 +452,31 @@ int PMPI_Startall(int count, MPI_Request array_of_requests[])
 /* For calls that need a live request: MPI_REQUEST_NULL is an error too. */
 static int lookup_live(const char *fn, MPI_Request *request, struct tern_request **r)
 {
-    if (!request) return tern_err_comm(NULL, MPI_ERR_ARG, "%s: request is NULL", fn);
     int rc = lookup(fn, "*request", -1, *request, r);
     if (rc == MPI_SUCCESS && !*r)
         rc = tern_err_comm(NULL, MPI_ERR_REQUEST, "%s: *request is MPI_REQUEST_NULL", fn);
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Cancel)
-int PMPI_Cancel(MPI_Request *request)
+int tern_api_cancel(const char *fn, MPI_Request *request)
 {
-    TERN_REQUIRE_INIT("MPI_Cancel");
-    tern_lock();
     struct tern_request *r;
-    int rc = lookup_live("MPI_Cancel", request, &r);
+    int rc = lookup_live(fn, request, &r);
     /* MPI makes cancelling a collective erroneous: the others would wait
      * forever for this rank's part. */
     if (rc == MPI_SUCCESS && r->kind == TERN_REQ_COLL)
         rc = tern_err_comm(r->comm, MPI_ERR_REQUEST,
-                           "MPI_Cancel: *request=0x%x is a collective operation, which cannot be "
+                           "%s: *request=0x%x is a collective operation, which cannot be "
                            "cancelled",
-                           (unsigned)*request);
+                           fn, (unsigned)*request);
     /* MPI makes freeing or cancelling a partitioned operation in progress
      * erroneous; once its round is over there is nothing left to cancel. */
     if (rc == MPI_SUCCESS && r->kind == TERN_REQ_PART && r->active && !is_done(r))
         rc = tern_err_comm(
             r->comm, MPI_ERR_REQUEST,
-            "MPI_Cancel: *request=0x%x is a partitioned operation in progress, which cannot be "
+            "%s: *request=0x%x is a partitioned operation in progress, which cannot be "
             "cancelled",
-            (unsigned)*request);
+            fn, (unsigned)*request);
     /* A receive still waiting in the posted queue is withdrawn; one that has
      * matched completes normally (MPI allows cancel to fail, and
      * MPI_Test_cancelled then says so).  Sends: see tern_cancel_send. */
@@ -525,33 +489,25 @@ int PMPI_Cancel(MPI_Request *request)
     if (rc == MPI_SUCCESS && r->kind == TERN_REQ_SEND) tern_cancel_send(r);
     if (rc == MPI_SUCCESS && r->kind == TERN_REQ_GREQ)
         rc = tern_err_raise(NULL, tern_greq_cancel(r));
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Test_cancelled)
-int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
+int tern_api_test_cancelled(const char *fn, const MPI_Status *status, int *flag)
 {
-    if (!status || !flag)
-        return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Test_cancelled: %s is NULL",
-                             !flag ? "flag" : "status");
+    (void)fn;
     *flag = tern_status_cancelled(status);
     return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Request_free)
-int PMPI_Request_free(MPI_Request *request)
+int tern_api_request_free(const char *fn, MPI_Request *request)
 {
-    TERN_REQUIRE_INIT("MPI_Request_free");
-    tern_lock();
     struct tern_request *r;
-    int rc = lookup_live("MPI_Request_free", request, &r);
+    int rc = lookup_live(fn, request, &r);
     if (rc == MPI_SUCCESS && r->kind == TERN_REQ_PART && r->active && !is_done(r))
-        rc = tern_err_comm(
-            r->comm, MPI_ERR_REQUEST,
-            "MPI_Request_free: *request=0x%x is a partitioned operation in progress; complete it "
-            "(MPI_Wait/MPI_Test) before freeing it",
-            (unsigned)*request);
+        rc = tern_err_comm(r->comm, MPI_ERR_REQUEST,
+                           "%s: *request=0x%x is a partitioned operation in progress; complete it "
+                           "(MPI_Wait/MPI_Test) before freeing it",
+                           fn, (unsigned)*request);
     if (rc == MPI_SUCCESS && r->kind == TERN_REQ_GREQ) {
         *request = MPI_REQUEST_NULL;
         rc = tern_err_raise(NULL, tern_greq_free(r)); /* free_fn's code, when it ran */
@@ -562,19 +518,13 @@ int PMPI_Request_free(MPI_Request *request)
             tern_req_orphan(r); /* released once the operation completes */
         *request = MPI_REQUEST_NULL;
     }
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Request_get_status)
-int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+int tern_api_request_get_status(const char *fn, MPI_Request request, int *flag, MPI_Status *status)
 {
-    TERN_REQUIRE_INIT("MPI_Request_get_status");
-    if (!flag) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Request_get_status: flag is NULL");
-    if (!status) return null_status("MPI_Request_get_status", "status");
-    tern_lock();
     struct tern_request *r;
-    int rc = lookup("MPI_Request_get_status", "request", -1, request, &r);
+    int rc = lookup(fn, "request", -1, request, &r);
     if (rc == MPI_SUCCESS) {
         if (!is_active(r)) {
             *flag = 1;
@@ -585,7 +535,6 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
             if (*flag) rc = tern_err_raise(r->comm, peek_status(r, status));
         }
     }
-    tern_unlock();
     return rc;
 }
 
@@ -599,14 +548,7 @@ enum peek_kind { PEEK_ALL, PEEK_ANY, PEEK_SOME };
 static int peek_common(const char *fn, enum peek_kind kind, int count, const MPI_Request reqs[],
                        int *out, int *flag, int indices[], MPI_Status *statuses)
 {
-    TERN_REQUIRE_INIT(fn);
-    if ((kind != PEEK_SOME && !flag) || (kind != PEEK_ALL && !out))
-        return tern_err_comm(NULL, MPI_ERR_ARG, "%s: %s is NULL", fn,
-                             kind != PEEK_SOME && !flag ? "flag"
-                             : kind == PEEK_ANY         ? "index"
-                                                        : "outcount");
     struct tern_request *small[SMALL_ARRAY], **rs = NULL;
-    tern_lock();
     int rc = MPI_SUCCESS;
     if ((rc = lookup_array(fn, count, reqs, small, &rs))) goto out;
     if (kind == PEEK_SOME && count > 0 && !indices) {
@@ -664,30 +606,27 @@ static int peek_common(const char *fn, enum peek_kind kind, int count, const MPI
             fn, errors);
 out:
     if (rs && rs != small) free(rs);
-    tern_unlock();
     return rc;
 }
 
-TERN_WEAK_ALIAS(MPI_Request_get_status_all)
-int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag,
-                                MPI_Status array_of_statuses[])
+int tern_api_request_get_status_all(const char *fn, int count,
+                                    const MPI_Request array_of_requests[], int *flag,
+                                    MPI_Status array_of_statuses[])
 {
-    return peek_common("MPI_Request_get_status_all", PEEK_ALL, count, array_of_requests, NULL, flag,
-                       NULL, array_of_statuses);
+    return peek_common(fn, PEEK_ALL, count, array_of_requests, NULL, flag, NULL, array_of_statuses);
 }
 
-TERN_WEAK_ALIAS(MPI_Request_get_status_any)
-int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[], int *index,
-                                int *flag, MPI_Status *status)
+int tern_api_request_get_status_any(const char *fn, int count,
+                                    const MPI_Request array_of_requests[], int *index, int *flag,
+                                    MPI_Status *status)
 {
-    return peek_common("MPI_Request_get_status_any", PEEK_ANY, count, array_of_requests, index,
-                       flag, NULL, status);
+    return peek_common(fn, PEEK_ANY, count, array_of_requests, index, flag, NULL, status);
 }
 
-TERN_WEAK_ALIAS(MPI_Request_get_status_some)
-int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount,
-                                 int array_of_indices[], MPI_Status array_of_statuses[])
+int tern_api_request_get_status_some(const char *fn, int incount,
+                                     const MPI_Request array_of_requests[], int *outcount,
+                                     int array_of_indices[], MPI_Status array_of_statuses[])
 {
-    return peek_common("MPI_Request_get_status_some", PEEK_SOME, incount, array_of_requests,
-                       outcount, NULL, array_of_indices, array_of_statuses);
+    return peek_common(fn, PEEK_SOME, incount, array_of_requests, outcount, NULL, array_of_indices,
+                       array_of_statuses);
 }

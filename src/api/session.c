@@ -1,5 +1,6 @@
-/* MPI Sessions (MPI-4.1 11.3): initialising and finalizing a session, its
- * info and its error handler.  Process sets are api/session_pset.c, the
+/* The bodies of the MPI Sessions calls (MPI-4.1 11.3): initialising and
+ * finalizing a session, its info and its error handler; their entry points
+ * are generated (src/api/gen/bindings_session.c).  Process sets are api/session_pset.c, the
  * session's buffered-send buffer api/bsend_buffer.c.
  *
  * Errors of a call on a valid session go to that session's handler; an
@@ -53,23 +54,18 @@ static int session_errh(const char *fn, const char *arg, MPI_Errhandler h,
     return MPI_SUCCESS;
 }
 
-TERN_WEAK_ALIAS(MPI_Session_init)
-int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
+/* The entry point takes the lock only if it exists (this call may be the
+ * one that asks for MPI_THREAD_MULTIPLE). */
+int tern_api_session_init(const char *fn, MPI_Info info, MPI_Errhandler errhandler,
+                          MPI_Session *session)
 {
-    static const char fn[] = "MPI_Session_init";
     struct tern_errhandler *e;
     struct tern_info *ti = NULL;
-    /* The lock exists only once some call asked for MPI_THREAD_MULTIPLE,
-     * maybe this one: unlock only what was locked. */
-    int locked = tern_g.thread_multiple;
-    tern_lock();
     int rc = session_errh(fn, "errhandler", errhandler, &e);
-    if (rc != MPI_SUCCESS) {
+    if (rc != MPI_SUCCESS)
         /* No handler to raise it on but the world model's, or the default one. */
-        rc = tern_g.init_state == TERN_STATE_ACTIVE ? tern_err_raise(NULL, rc)
-                                                    : tern_errh_raise_session(NULL, 0, rc);
-        goto out;
-    }
+        return tern_g.init_state == TERN_STATE_ACTIVE ? tern_err_raise(NULL, rc)
+                                                      : tern_errh_raise_session(NULL, 0, rc);
     if (info != MPI_INFO_NULL && !(ti = tern_info_get(info)))
         rc = tern_err_make(MPI_ERR_INFO, "%s: info=0x%x is not an info object", fn, (unsigned)info);
     else if (!session)
@@ -86,10 +82,7 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
             tern_runtime_release_if_unused();
         }
     }
-    rc = tern_errh_raise_session(e, MPI_SESSION_NULL, rc);
-out:
-    if (locked) tern_unlock();
-    return rc;
+    return tern_errh_raise_session(e, MPI_SESSION_NULL, rc);
 }
 
 int tern_chk_session_ptr(struct tern_session *s, const void *p, const char *fn, const char *arg)
@@ -128,28 +121,18 @@ int tern_api_session_get_info(const char *fn, struct tern_session *session_o, MP
 
 /* Callable before any initialisation: the handler is made to be given to
  * MPI_Session_init. */
-TERN_WEAK_ALIAS(MPI_Session_create_errhandler)
-int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn,
-                                   MPI_Errhandler *errhandler)
+int tern_api_session_create_errhandler(const char *fn,
+                                       MPI_Session_errhandler_function *session_errhandler_fn,
+                                       MPI_Errhandler *errhandler)
 {
-    static const char fn[] = "MPI_Session_create_errhandler";
-    int rc = MPI_SUCCESS;
-    int locked = tern_g.thread_multiple;
-    tern_lock();
-    if (!session_errhandler_fn || !errhandler) {
-        rc = tern_err_comm(NULL, MPI_ERR_ARG, "%s: %s is NULL", fn,
-                           !session_errhandler_fn ? "session_errhandler_fn" : "errhandler");
-        goto out;
-    }
+    if (!session_errhandler_fn || !errhandler)
+        return tern_err_comm(NULL, MPI_ERR_ARG, "%s: %s is NULL", fn,
+                             !session_errhandler_fn ? "session_errhandler_fn" : "errhandler");
     struct tern_errhandler *e = tern_errh_create_session(session_errhandler_fn);
-    if (!e) {
-        rc = tern_err_comm(NULL, MPI_ERR_NO_MEM, "%s: out of memory for an error handler", fn);
-        goto out;
-    }
+    if (!e)
+        return tern_err_comm(NULL, MPI_ERR_NO_MEM, "%s: out of memory for an error handler", fn);
     *errhandler = e->handle;
-out:
-    if (locked) tern_unlock();
-    return rc;
+    return MPI_SUCCESS;
 }
 
 int tern_api_session_set_errhandler(const char *fn, struct tern_session *session_o,

@@ -44,12 +44,27 @@ REPO = Path(__file__).resolve().parents[2]
 OUT_DIR = Path("src/api/gen")
 
 # chapter -> {procedure: options}.  Options: "custom": parameters the body
-# checks; "lock": False for a call that does not take the library lock;
+# checks (ALL: every one, in the procedure's own order, which the
+# generated order -- handles, then result pointers -- would change; such an
+# entry point is the init test and the lock); "checks": the only
+# parameters the entry point checks, the body checking the others (a
+# collective checks its communicator, then the rest in an order of its
+# own); "lock": False for a call that does not take the library lock,
+# IF_HELD for one that may create it (MPI_Session_init asks for threads
+# before any initialisation: only what was locked is unlocked);
 # "init": False for a call that MPI allows before MPI_Init and after
 # MPI_Finalize (the info calls, MPI-4.1 11.4.1); "like": a procedure of
 # the standard whose checks and body a deprecated one (MPI-1 names the
 # database no longer has, genapi.LEGACY_PROCEDURES) shares.
 # The body of MPI_X is tern_api_x, in src/api/<chapter>.c.
+ALL = "*"
+IF_HELD = "if_held"
+# The collectives with a blocking, a nonblocking and a persistent form, each
+# with a large-count one (MPI_Barrier has none).
+COLLECTIVES = ("Bcast", "Gather", "Gatherv", "Scatter", "Scatterv", "Allgather", "Allgatherv",
+               "Alltoall", "Alltoallv", "Alltoallw", "Reduce", "Allreduce", "Reduce_scatter",
+               "Reduce_scatter_block", "Scan", "Exscan")
+NEIGHBOR_COLLECTIVES = ("allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw")
 BINDINGS = {
     "group": {
         "MPI_Group_size": {},
@@ -139,10 +154,15 @@ BINDINGS = {
         "MPI_Comm_remote_size": {},
         "MPI_Comm_remote_group": {},
     },
-    # Sessions.  MPI_Session_init and MPI_Session_create_errhandler stay
-    # hand-written: they run before any initialisation, take the lock only
-    # once it exists, and send their errors to a handler not yet attached.
+    # Sessions.  MPI_Session_init and MPI_Session_create_errhandler run
+    # before any initialisation and take the lock only once it exists;
+    # MPI_Session_init sends its errors to the handler it is given, not yet
+    # attached to a session, so its body checks everything.
     "session": {
+        "MPI_Session_init": {"init": False, "lock": IF_HELD, "custom": ALL},
+        # The function, then the result pointer.
+        "MPI_Session_create_errhandler": {"init": False, "lock": IF_HELD,
+                                          "custom": ["errhandler"]},
         "MPI_Session_finalize": {},
         "MPI_Session_get_info": {},
         # A session error handler, raised on the session.
@@ -193,6 +213,189 @@ BINDINGS = {
             "custom": ["maxindegree", "sources", "sourceweights", "maxoutdegree", "destinations",
                        "destweights"]},
     },
+    # ---- requests (src/api/request.c) ----
+    # The arrays, their lengths and the handles are checked by the body,
+    # after the pointers before them; a status array is checked last, and
+    # only when the count is positive.
+    "request": {
+        "MPI_Wait": {},
+        "MPI_Test": {},
+        "MPI_Waitall": {"custom": ["count", "array_of_requests", "array_of_statuses"]},
+        "MPI_Testall": {"custom": ["count", "array_of_requests", "array_of_statuses"]},
+        "MPI_Waitany": {"custom": ["count", "array_of_requests"]},
+        "MPI_Testany": {"custom": ["count", "array_of_requests"]},
+        "MPI_Waitsome": {"custom": ["incount", "array_of_requests", "array_of_indices",
+                                    "array_of_statuses"]},
+        "MPI_Testsome": {"custom": ["incount", "array_of_requests", "array_of_indices",
+                                    "array_of_statuses"]},
+        "MPI_Start": {},
+        "MPI_Startall": {"custom": ["count", "array_of_requests"]},
+        "MPI_Cancel": {},
+        "MPI_Request_free": {},
+        "MPI_Test_cancelled": {"init": False, "lock": False},
+        # The handle is looked up after flag and status.
+        "MPI_Request_get_status": {"custom": ["request"]},
+        "MPI_Request_get_status_all": {"custom": ["count", "array_of_requests",
+                                                  "array_of_statuses"]},
+        # The status is checked after the handles.
+        "MPI_Request_get_status_any": {"custom": ["count", "array_of_requests", "status"]},
+        "MPI_Request_get_status_some": {"custom": ["incount", "array_of_requests",
+                                                   "array_of_indices", "array_of_statuses"]},
+    },
+    # ---- statuses (src/api/status.c) ----
+    # Reading and converting a status needs no MPI state (MPI-4.1 19.3.5).
+    "status": {
+        **{f"MPI_Status_{conv}": {"init": False, "lock": False}
+           for conv in ("c2f", "f2c", "c2f08", "f082c", "f2f08", "f082f")},
+        **{f"MPI_Status_{op}_{field}": {"init": False, "lock": False}
+           for field in ("source", "tag", "error") for op in ("get", "set")},
+        "MPI_Status_set_cancelled": {"init": False, "lock": False},
+        # The count is checked before the datatype.
+        **{f"MPI_Status_set_elements{sfx}": {"custom": ["datatype", "count"]}
+           for sfx in ("", "_x", "_c")},
+    },
+    # ---- generalized requests (src/api/greq.c) ----
+    # The callbacks, then the result pointer; the handle of a generalized
+    # request is looked up by the body.
+    "greq": {
+        "MPI_Grequest_start": {"custom": ["request"]},
+        "MPI_Grequest_complete": {"custom": ["request"]},
+    },
+    # ---- datatypes (src/api/datatype_*.c) ----
+    # The constructors and queries check their arguments in the order
+    # MPICH does (a count before the old type, an array's entries before
+    # the result pointer), shared by the int and large-count forms: the
+    # bodies check them all.
+    "datatype_array": {
+        f"MPI_Type_create_{k}{sfx}": {"custom": ALL}
+        for k in ("subarray", "darray") for sfx in ("", "_c")
+    },
+    "datatype_create": {
+        **{f"MPI_Type_{k}{sfx}": {"custom": ALL}
+           for k in ("contiguous", "vector", "create_hvector", "indexed", "create_hindexed",
+                     "create_indexed_block", "create_hindexed_block", "create_struct",
+                     "create_resized")
+           for sfx in ("", "_c")},
+        "MPI_Type_hvector": {"like": "MPI_Type_create_hvector", "custom": ALL},
+        "MPI_Type_hindexed": {"like": "MPI_Type_create_hindexed", "custom": ALL},
+        "MPI_Type_struct": {"like": "MPI_Type_create_struct", "custom": ALL},
+        "MPI_Type_dup": {"custom": ALL},
+        "MPI_Type_commit": {"custom": ALL},
+        "MPI_Type_free": {"custom": ALL},
+    },
+    "datatype_external": {
+        f"MPI_{k}{sfx}": {"custom": ALL}
+        for k in ("Pack_external", "Unpack_external", "Pack_external_size") for sfx in ("", "_c")
+    },
+    "datatype_f90": {
+        f"MPI_Type_create_f90_{k}": {"custom": ALL} for k in ("integer", "real", "complex")
+    },
+    "datatype_pack": {
+        **{f"MPI_{k}{sfx}": {"custom": ALL}
+           for k in ("Pack", "Unpack", "Pack_size", "Get_count") for sfx in ("", "_c")},
+        **{f"MPI_Get_elements{sfx}": {"custom": ALL} for sfx in ("", "_x", "_c")},
+    },
+    "datatype_query": {
+        **{f"MPI_Type_{k}{sfx}": {"custom": ALL}
+           for k in ("size", "get_extent", "get_true_extent") for sfx in ("", "_x", "_c")},
+        # MPI-1, one bound at a time.
+        **{f"MPI_Type_{k}": {"custom": ALL} for k in ("extent", "lb", "ub")},
+        "MPI_Type_set_name": {"custom": ALL},
+        "MPI_Type_get_name": {"custom": ALL},
+        **{f"MPI_Type_get_{k}{sfx}": {"custom": ALL}
+           for k in ("envelope", "contents") for sfx in ("", "_c")},
+        "MPI_Type_match_size": {"custom": ALL},
+        "MPI_Type_get_value_index": {"custom": ALL},
+        # Address arithmetic needs no MPI state.
+        "MPI_Get_address": {"init": False, "lock": False},
+        "MPI_Address": {"like": "MPI_Get_address", "init": False, "lock": False},
+    },
+    # ---- reduction ops (src/api/op.c) ----
+    "op": {
+        # The function, then the result pointer.
+        "MPI_Op_create": {"custom": ["op"]},
+        "MPI_Op_create_c": {"custom": ["op"]},
+        "MPI_Op_free": {},
+        "MPI_Op_commutative": {},
+        # The count before the datatype and the op, then the buffers.
+        "MPI_Reduce_local": {"custom": ALL},
+        "MPI_Reduce_local_c": {"custom": ALL},
+    },
+    # ---- buffered-send buffers (src/api/bsend_buffer.c) ----
+    # The buffer and its size are checked where they are attached.
+    "bsend_buffer": {
+        **{f"MPI_{k}{sfx}": {"custom": ["buffer", "size"]}
+           for k in ("Buffer_attach", "Comm_attach_buffer", "Session_attach_buffer")
+           for sfx in ("", "_c")},
+        **{f"MPI_{k}{sfx}": {}
+           for k in ("Buffer_detach", "Comm_detach_buffer", "Session_detach_buffer")
+           for sfx in ("", "_c")},
+        **{f"MPI_{k}": {}
+           for k in ("Buffer_flush", "Buffer_iflush", "Comm_flush_buffer", "Comm_iflush_buffer",
+                     "Session_flush_buffer", "Session_iflush_buffer")},
+    },
+    # ---- collectives (src/api/coll.c) ----
+    # The communicator, then the rest in the collective's own order: the
+    # root, then the root's arguments only at the root, the other side's
+    # only elsewhere, by the rules of an intercommunicator on one.
+    "coll": {
+        "MPI_Barrier": {"checks": ["comm"]},
+        **{f"MPI_{k}{sfx}": {"checks": ["comm"]} for k in COLLECTIVES for sfx in ("", "_c")},
+    },
+    # ---- nonblocking collectives (src/api/coll_nb.c) ----
+    # As the blocking ones; the request pointer is checked last.
+    "coll_nb": {
+        "MPI_Ibarrier": {"checks": ["comm"]},
+        **{f"MPI_I{k.lower()}{sfx}": {"checks": ["comm"]}
+           for k in COLLECTIVES for sfx in ("", "_c")},
+    },
+    # ---- persistent collectives (src/api/coll_persist.c) ----
+    # The communicator, then the hints, then the checks of the nonblocking
+    # form.
+    "coll_persist": {
+        "MPI_Barrier_init": {"checks": ["comm", "info"]},
+        **{f"MPI_{k}_init{sfx}": {"checks": ["comm", "info"]}
+           for k in COLLECTIVES for sfx in ("", "_c")},
+    },
+    # ---- neighbourhood collectives (src/api/coll_neighbor_api.c) ----
+    # The communicator (and the persistent forms' hints), then its
+    # topology and the rest, as the other collectives.
+    "coll_neighbor_api": {
+        **{f"MPI_{pre}eighbor_{k}{sfx}": {"checks": ["comm"]}
+           for pre in ("N", "In") for k in NEIGHBOR_COLLECTIVES for sfx in ("", "_c")},
+        **{f"MPI_Neighbor_{k}_init{sfx}": {"checks": ["comm", "info"]}
+           for k in NEIGHBOR_COLLECTIVES for sfx in ("", "_c")},
+    },
+    # ---- communicator constructors (src/api/comm_ctor.c) ----
+    # The handles, then the result pointer, then what only the body knows
+    # how to check (a colour, a tag, a subgroup); the hints of
+    # MPI_Comm_split_type come after the result pointer.
+    "comm_ctor": {
+        "MPI_Comm_dup": {},
+        "MPI_Comm_dup_with_info": {},
+        "MPI_Comm_idup": {},
+        "MPI_Comm_idup_with_info": {},
+        "MPI_Comm_split": {"custom": ["color"]},
+        "MPI_Comm_split_type": {"checks": ["comm", "newcomm"]},
+        "MPI_Comm_create": {},
+        # The tag after the communicator's kind.
+        "MPI_Comm_create_group": {"custom": ["tag"]},
+    },
+    # ---- intercommunicators and constructors from groups (src/api/comm_inter.c) ----
+    "comm_inter": {
+        # The peer communicator and the remote leader matter at the local
+        # leader only, after the local leader and the result pointer.
+        "MPI_Intercomm_create": {"checks": ["local_comm"]},
+        "MPI_Intercomm_merge": {},
+        # The leaders, then the tag, the error handler and the result
+        # pointer, then the hints.
+        "MPI_Comm_create_from_group": {"checks": ["group"]},
+        "MPI_Intercomm_create_from_groups": {"checks": ["local_group", "remote_group"]},
+    },
+    # ---- hardware resources (src/api/hw_info.c) ----
+    "hw_info": {
+        "MPI_Get_hw_resource_info": {},
+    },
 }
 
 NOTICE = ("/* Generated by tools/gen/gen_bindings.py from its BINDINGS table and\n"
@@ -225,7 +428,15 @@ class Entry:
         self.proc = proc
         self.sig = sig              # genapi.Proc: the C declarations
         self.opts = opts
-        custom = set(opts.get("custom", ()))
+        custom = opts.get("custom", ())
+        custom = {p.name for p in params} if custom == ALL else set(custom)
+        if "checks" in opts:
+            if custom:
+                fail(f"BINDINGS: {proc} has both checks and custom")
+            custom = {p.name for p in params} - set(opts["checks"])
+            unknown = set(opts["checks"]) - {p.name for p in params}
+            if unknown:
+                fail(f"BINDINGS: {proc} has no parameter {', '.join(sorted(unknown))}")
         unknown = custom - {p.name for p in params}
         if unknown:
             fail(f"BINDINGS: {proc} has no parameter {', '.join(sorted(unknown))}")
@@ -275,6 +486,8 @@ class Entry:
         out.append("    int rc;")
         if self.opts.get("init", True):
             out.append("    TERN_REQUIRE_INIT(fn);")
+        if lock == IF_HELD:
+            out.append("    int locked = tern_g.thread_multiple;")
         if lock:
             out.append("    tern_lock();")
         # Errors go to the handler of the call's (first) communicator once
@@ -302,7 +515,9 @@ class Entry:
                                      ";"))
         if self.checked:
             out.append("out:")
-        if lock:
+        if lock == IF_HELD:
+            out.append("    if (locked) tern_unlock();")
+        elif lock:
             out.append("    tern_unlock();")
         out.append("    return rc;")
         out.append("}")
@@ -317,10 +532,17 @@ def entries():
         out[chapter] = []
         for proc, opts in procs.items():
             like = checked_as(proc, opts)
-            if like not in sigs or proc not in decls:
+            if proc not in decls:
                 fail(f"BINDINGS: {proc} is not a procedure of the standard")
             if decls[proc].ret != "int":
                 fail(f"BINDINGS: {proc} returns {decls[proc].ret}, not an error code")
+            if like not in sigs:
+                # An MPI-1 procedure with no successor of its parameters: it
+                # needs no kinds when its body checks them all.
+                if not decls[proc].legacy or opts.get("custom") != ALL or "like" in opts:
+                    fail(f"BINDINGS: {proc} is not a procedure of the standard")
+                out[chapter].append(Entry(proc, decls[proc], [], opts))
+                continue
             if [n for _, n in decls[proc].params] != [p.name for p in sigs[like][1]]:
                 fail(f"BINDINGS: {proc} does not take the parameters of {like}")
             out[chapter].append(Entry(proc, decls[proc], sigs[like][1], opts))

@@ -110,6 +110,8 @@ ROLE_RULES = [
     ({"kind": "BUFFER", "dir": "in", "shape": "*", "fn": r"MPI_Free_mem"}, "alloc_mem"),
     ({"kind": "BUFFER", "dir": "in", "shape": "*"}, "sbuf"),
     ({"kind": "BUFFER", "dir": "out|inout", "shape": "*"}, "rbuf"),
+    # A conversion's result is a place to write, not a status to ignore.
+    ({"kind": "STATUS", "dir": "out", "shape": "*", "fn": r"MPI_Status_\w+"}, "out"),
     ({"kind": "STATUS", "dir": "in", "shape": "*"}, "status_in"),
     ({"kind": "STATUS", "dir": "inout", "shape": "*"}, "status_inout"),
     ({"kind": "STATUS", "dir": "out", "shape": "*"}, "status_out"),
@@ -543,6 +545,9 @@ CHECKS = {
     "intracomm": {"obj": "struct tern_comm *", "order": 0, "errc": "comm",
                   "include": ["api/comm_check.h"],
                   "code": ['tern_comm_check($p, fn, "$p", &$o)', 'tern_chk_intra($o, fn)']},
+    "intercomm": {"obj": "struct tern_comm *", "order": 0, "errc": "comm",
+                  "include": ["api/comm_check.h"],
+                  "code": ['tern_comm_check($p, fn, "$p", &$o)', 'tern_chk_inter($o, fn)']},
     "topo_rank": {"obj": None, "order": 0, "include": [TOPO_CHECK],
                   "code": ['tern_topo_chk_rank($E, fn, "$p", $p)']},
     "direction": {"obj": None, "order": 0, "include": [TOPO_CHECK],
@@ -587,4 +592,19 @@ CHECKS = {
             "code": ['tern_check_ptr($E, $p, fn, "$p")'],
             "code_session": ['tern_chk_session_ptr($E, $p, fn, "$p")']},
     "string_in": {"obj": None, "order": 1, "code": ['tern_check_ptr($E, $p, fn, "$p")']},
+    # Requests and statuses (api/request.c, api/status.c).  The handle a
+    # pointer holds is looked up by the body, after the status pointer.
+    **{role: {"obj": None, "order": 0, "code": ['tern_check_ptr($E, $p, fn, "$p")']}
+       for role in ("request_inout", "request_live", "status_in", "status_inout", "fstatus_in")},
+    "status_out": {"obj": None, "order": 1, "include": [HANDLE_CHECK],
+                   "code": ['tern_chk_status_ptr($E, $p, fn, "$p")']},
+    # The request a call starts (a nonblocking flush, collective, ...).
+    "request_out": {"obj": None, "order": 1, "include": [HANDLE_CHECK],
+                    "code": ['tern_check_ptr($E, $p, fn, "$p")'],
+                    "code_session": ['tern_chk_session_ptr($E, $p, fn, "$p")']},
+    # Reduction ops (api/op.c): a live op, predefined or not.
+    "op": {"obj": "struct tern_op *", "order": 0, "include": [HANDLE_CHECK],
+           "code": ['tern_chk_op($E, fn, $p, &$o)']},
+    "op_inout": {"obj": "struct tern_op *", "keep": True, "order": 0, "include": [HANDLE_CHECK],
+                 "code": ['tern_check_ptr($E, $p, fn, "$p")', 'tern_chk_op($E, fn, *$p, &$o)']},
 }

@@ -18,6 +18,7 @@ struct tern_errhandler;
 struct tern_group;
 struct tern_info;
 struct tern_keyval;
+struct tern_op;
 struct tern_session;
 
 /* src/api/group.c */
@@ -131,6 +132,11 @@ int tern_api_comm_remote_size(const char *fn, struct tern_comm *comm_o, int *siz
 int tern_api_comm_remote_group(const char *fn, struct tern_comm *comm_o, MPI_Group *group);
 
 /* src/api/session.c */
+int tern_api_session_init(const char *fn, MPI_Info info, MPI_Errhandler errhandler,
+                          MPI_Session *session);
+int tern_api_session_create_errhandler(const char *fn,
+                                       MPI_Session_errhandler_function *session_errhandler_fn,
+                                       MPI_Errhandler *errhandler);
 int tern_api_session_finalize(const char *fn, MPI_Session *session, struct tern_session *session_o);
 int tern_api_session_get_info(const char *fn, struct tern_session *session_o, MPI_Info *info_used);
 int tern_api_session_set_errhandler(const char *fn, struct tern_session *session_o,
@@ -195,5 +201,754 @@ int tern_api_dist_graph_neighbors_count(const char *fn, struct tern_comm *comm_o
 int tern_api_dist_graph_neighbors(const char *fn, struct tern_comm *comm_o, int maxindegree,
                                   int sources[], int sourceweights[], int maxoutdegree,
                                   int destinations[], int destweights[]);
+
+/* src/api/request.c */
+int tern_api_wait(const char *fn, MPI_Request *request, MPI_Status *status);
+int tern_api_test(const char *fn, MPI_Request *request, int *flag, MPI_Status *status);
+int tern_api_waitall(const char *fn, int count, MPI_Request array_of_requests[],
+                     MPI_Status array_of_statuses[]);
+int tern_api_testall(const char *fn, int count, MPI_Request array_of_requests[], int *flag,
+                     MPI_Status array_of_statuses[]);
+int tern_api_waitany(const char *fn, int count, MPI_Request array_of_requests[], int *index,
+                     MPI_Status *status);
+int tern_api_testany(const char *fn, int count, MPI_Request array_of_requests[], int *index,
+                     int *flag, MPI_Status *status);
+int tern_api_waitsome(const char *fn, int incount, MPI_Request array_of_requests[], int *outcount,
+                      int array_of_indices[], MPI_Status array_of_statuses[]);
+int tern_api_testsome(const char *fn, int incount, MPI_Request array_of_requests[], int *outcount,
+                      int array_of_indices[], MPI_Status array_of_statuses[]);
+int tern_api_start(const char *fn, MPI_Request *request);
+int tern_api_startall(const char *fn, int count, MPI_Request array_of_requests[]);
+int tern_api_cancel(const char *fn, MPI_Request *request);
+int tern_api_request_free(const char *fn, MPI_Request *request);
+int tern_api_test_cancelled(const char *fn, const MPI_Status *status, int *flag);
+int tern_api_request_get_status(const char *fn, MPI_Request request, int *flag, MPI_Status *status);
+int tern_api_request_get_status_all(const char *fn, int count,
+                                    const MPI_Request array_of_requests[], int *flag,
+                                    MPI_Status array_of_statuses[]);
+int tern_api_request_get_status_any(const char *fn, int count,
+                                    const MPI_Request array_of_requests[], int *index, int *flag,
+                                    MPI_Status *status);
+int tern_api_request_get_status_some(const char *fn, int incount,
+                                     const MPI_Request array_of_requests[], int *outcount,
+                                     int array_of_indices[], MPI_Status array_of_statuses[]);
+
+/* src/api/status.c */
+int tern_api_status_c2f(const char *fn, const MPI_Status *c_status, MPI_Fint *f_status);
+int tern_api_status_f2c(const char *fn, const MPI_Fint *f_status, MPI_Status *c_status);
+int tern_api_status_c2f08(const char *fn, const MPI_Status *c_status, MPI_F08_status *f08_status);
+int tern_api_status_f082c(const char *fn, const MPI_F08_status *f08_status, MPI_Status *c_status);
+int tern_api_status_f2f08(const char *fn, const MPI_Fint *f_status, MPI_F08_status *f08_status);
+int tern_api_status_f082f(const char *fn, const MPI_F08_status *f08_status, MPI_Fint *f_status);
+int tern_api_status_get_source(const char *fn, const MPI_Status *status, int *source);
+int tern_api_status_set_source(const char *fn, MPI_Status *status, int source);
+int tern_api_status_get_tag(const char *fn, const MPI_Status *status, int *tag);
+int tern_api_status_set_tag(const char *fn, MPI_Status *status, int tag);
+int tern_api_status_get_error(const char *fn, const MPI_Status *status, int *err);
+int tern_api_status_set_error(const char *fn, MPI_Status *status, int err);
+int tern_api_status_set_cancelled(const char *fn, MPI_Status *status, int flag);
+int tern_api_status_set_elements(const char *fn, MPI_Status *status, MPI_Datatype datatype,
+                                 int count);
+int tern_api_status_set_elements_x(const char *fn, MPI_Status *status, MPI_Datatype datatype,
+                                   MPI_Count count);
+int tern_api_status_set_elements_c(const char *fn, MPI_Status *status, MPI_Datatype datatype,
+                                   MPI_Count count);
+
+/* src/api/greq.c */
+int tern_api_grequest_start(const char *fn, MPI_Grequest_query_function *query_fn,
+                            MPI_Grequest_free_function *free_fn,
+                            MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                            MPI_Request *request);
+int tern_api_grequest_complete(const char *fn, MPI_Request request);
+
+/* src/api/datatype_array.c */
+int tern_api_type_create_subarray(const char *fn, int ndims, const int array_of_sizes[],
+                                  const int array_of_subsizes[], const int array_of_starts[],
+                                  int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int tern_api_type_create_subarray_c(const char *fn, int ndims, const MPI_Count array_of_sizes[],
+                                    const MPI_Count array_of_subsizes[],
+                                    const MPI_Count array_of_starts[], int order,
+                                    MPI_Datatype oldtype, MPI_Datatype *newtype);
+int tern_api_type_create_darray(const char *fn, int size, int rank, int ndims,
+                                const int array_of_gsizes[], const int array_of_distribs[],
+                                const int array_of_dargs[], const int array_of_psizes[], int order,
+                                MPI_Datatype oldtype, MPI_Datatype *newtype);
+int tern_api_type_create_darray_c(const char *fn, int size, int rank, int ndims,
+                                  const MPI_Count array_of_gsizes[], const int array_of_distribs[],
+                                  const int array_of_dargs[], const int array_of_psizes[],
+                                  int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/* src/api/datatype_create.c */
+int tern_api_type_contiguous(const char *fn, int count, MPI_Datatype oldtype,
+                             MPI_Datatype *newtype);
+int tern_api_type_contiguous_c(const char *fn, MPI_Count count, MPI_Datatype oldtype,
+                               MPI_Datatype *newtype);
+int tern_api_type_vector(const char *fn, int count, int blocklength, int stride,
+                         MPI_Datatype oldtype, MPI_Datatype *newtype);
+int tern_api_type_vector_c(const char *fn, MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                           MPI_Datatype oldtype, MPI_Datatype *newtype);
+int tern_api_type_create_hvector(const char *fn, int count, int blocklength, MPI_Aint stride,
+                                 MPI_Datatype oldtype, MPI_Datatype *newtype);
+int tern_api_type_create_hvector_c(const char *fn, MPI_Count count, MPI_Count blocklength,
+                                   MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int tern_api_type_indexed(const char *fn, int count, const int array_of_blocklengths[],
+                          const int array_of_displacements[], MPI_Datatype oldtype,
+                          MPI_Datatype *newtype);
+int tern_api_type_indexed_c(const char *fn, MPI_Count count,
+                            const MPI_Count array_of_blocklengths[],
+                            const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                            MPI_Datatype *newtype);
+int tern_api_type_create_hindexed(const char *fn, int count, const int array_of_blocklengths[],
+                                  const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                                  MPI_Datatype *newtype);
+int tern_api_type_create_hindexed_c(const char *fn, MPI_Count count,
+                                    const MPI_Count array_of_blocklengths[],
+                                    const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                                    MPI_Datatype *newtype);
+int tern_api_type_create_indexed_block(const char *fn, int count, int blocklength,
+                                       const int array_of_displacements[], MPI_Datatype oldtype,
+                                       MPI_Datatype *newtype);
+int tern_api_type_create_indexed_block_c(const char *fn, MPI_Count count, MPI_Count blocklength,
+                                         const MPI_Count array_of_displacements[],
+                                         MPI_Datatype oldtype, MPI_Datatype *newtype);
+int tern_api_type_create_hindexed_block(const char *fn, int count, int blocklength,
+                                        const MPI_Aint array_of_displacements[],
+                                        MPI_Datatype oldtype, MPI_Datatype *newtype);
+int tern_api_type_create_hindexed_block_c(const char *fn, MPI_Count count, MPI_Count blocklength,
+                                          const MPI_Count array_of_displacements[],
+                                          MPI_Datatype oldtype, MPI_Datatype *newtype);
+int tern_api_type_create_struct(const char *fn, int count, const int array_of_blocklengths[],
+                                const MPI_Aint array_of_displacements[],
+                                const MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+int tern_api_type_create_struct_c(const char *fn, MPI_Count count,
+                                  const MPI_Count array_of_blocklengths[],
+                                  const MPI_Count array_of_displacements[],
+                                  const MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+int tern_api_type_create_resized(const char *fn, MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                                 MPI_Datatype *newtype);
+int tern_api_type_create_resized_c(const char *fn, MPI_Datatype oldtype, MPI_Count lb,
+                                   MPI_Count extent, MPI_Datatype *newtype);
+int tern_api_type_dup(const char *fn, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int tern_api_type_commit(const char *fn, MPI_Datatype *datatype);
+int tern_api_type_free(const char *fn, MPI_Datatype *datatype);
+
+/* src/api/datatype_external.c */
+int tern_api_pack_external(const char *fn, const char datarep[], const void *inbuf, int incount,
+                           MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+                           MPI_Aint *position);
+int tern_api_pack_external_c(const char *fn, const char datarep[], const void *inbuf,
+                             MPI_Count incount, MPI_Datatype datatype, void *outbuf,
+                             MPI_Count outsize, MPI_Count *position);
+int tern_api_unpack_external(const char *fn, const char datarep[], const void *inbuf,
+                             MPI_Aint insize, MPI_Aint *position, void *outbuf, int outcount,
+                             MPI_Datatype datatype);
+int tern_api_unpack_external_c(const char *fn, const char datarep[], const void *inbuf,
+                               MPI_Count insize, MPI_Count *position, void *outbuf,
+                               MPI_Count outcount, MPI_Datatype datatype);
+int tern_api_pack_external_size(const char *fn, const char datarep[], int incount,
+                                MPI_Datatype datatype, MPI_Aint *size);
+int tern_api_pack_external_size_c(const char *fn, const char datarep[], MPI_Count incount,
+                                  MPI_Datatype datatype, MPI_Count *size);
+
+/* src/api/datatype_f90.c */
+int tern_api_type_create_f90_integer(const char *fn, int r, MPI_Datatype *newtype);
+int tern_api_type_create_f90_real(const char *fn, int p, int r, MPI_Datatype *newtype);
+int tern_api_type_create_f90_complex(const char *fn, int p, int r, MPI_Datatype *newtype);
+
+/* src/api/datatype_pack.c */
+int tern_api_pack(const char *fn, const void *inbuf, int incount, MPI_Datatype datatype,
+                  void *outbuf, int outsize, int *position, MPI_Comm comm);
+int tern_api_pack_c(const char *fn, const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
+                    void *outbuf, MPI_Count outsize, MPI_Count *position, MPI_Comm comm);
+int tern_api_unpack(const char *fn, const void *inbuf, int insize, int *position, void *outbuf,
+                    int outcount, MPI_Datatype datatype, MPI_Comm comm);
+int tern_api_unpack_c(const char *fn, const void *inbuf, MPI_Count insize, MPI_Count *position,
+                      void *outbuf, MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm);
+int tern_api_pack_size(const char *fn, int incount, MPI_Datatype datatype, MPI_Comm comm,
+                       int *size);
+int tern_api_pack_size_c(const char *fn, MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm,
+                         MPI_Count *size);
+int tern_api_get_count(const char *fn, const MPI_Status *status, MPI_Datatype datatype, int *count);
+int tern_api_get_count_c(const char *fn, const MPI_Status *status, MPI_Datatype datatype,
+                         MPI_Count *count);
+int tern_api_get_elements(const char *fn, const MPI_Status *status, MPI_Datatype datatype,
+                          int *count);
+int tern_api_get_elements_x(const char *fn, const MPI_Status *status, MPI_Datatype datatype,
+                            MPI_Count *count);
+int tern_api_get_elements_c(const char *fn, const MPI_Status *status, MPI_Datatype datatype,
+                            MPI_Count *count);
+
+/* src/api/datatype_query.c */
+int tern_api_type_size(const char *fn, MPI_Datatype datatype, int *size);
+int tern_api_type_size_x(const char *fn, MPI_Datatype datatype, MPI_Count *size);
+int tern_api_type_size_c(const char *fn, MPI_Datatype datatype, MPI_Count *size);
+int tern_api_type_get_extent(const char *fn, MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
+int tern_api_type_get_extent_x(const char *fn, MPI_Datatype datatype, MPI_Count *lb,
+                               MPI_Count *extent);
+int tern_api_type_get_extent_c(const char *fn, MPI_Datatype datatype, MPI_Count *lb,
+                               MPI_Count *extent);
+int tern_api_type_get_true_extent(const char *fn, MPI_Datatype datatype, MPI_Aint *true_lb,
+                                  MPI_Aint *true_extent);
+int tern_api_type_get_true_extent_x(const char *fn, MPI_Datatype datatype, MPI_Count *true_lb,
+                                    MPI_Count *true_extent);
+int tern_api_type_get_true_extent_c(const char *fn, MPI_Datatype datatype, MPI_Count *true_lb,
+                                    MPI_Count *true_extent);
+int tern_api_type_extent(const char *fn, MPI_Datatype datatype, MPI_Aint *extent);
+int tern_api_type_lb(const char *fn, MPI_Datatype datatype, MPI_Aint *displacement);
+int tern_api_type_ub(const char *fn, MPI_Datatype datatype, MPI_Aint *displacement);
+int tern_api_type_set_name(const char *fn, MPI_Datatype datatype, const char *type_name);
+int tern_api_type_get_name(const char *fn, MPI_Datatype datatype, char *type_name, int *resultlen);
+int tern_api_type_get_envelope(const char *fn, MPI_Datatype datatype, int *num_integers,
+                               int *num_addresses, int *num_datatypes, int *combiner);
+int tern_api_type_get_envelope_c(const char *fn, MPI_Datatype datatype, MPI_Count *num_integers,
+                                 MPI_Count *num_addresses, MPI_Count *num_large_counts,
+                                 MPI_Count *num_datatypes, int *combiner);
+int tern_api_type_get_contents(const char *fn, MPI_Datatype datatype, int max_integers,
+                               int max_addresses, int max_datatypes, int array_of_integers[],
+                               MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]);
+int tern_api_type_get_contents_c(const char *fn, MPI_Datatype datatype, MPI_Count max_integers,
+                                 MPI_Count max_addresses, MPI_Count max_large_counts,
+                                 MPI_Count max_datatypes, int array_of_integers[],
+                                 MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
+                                 MPI_Datatype array_of_datatypes[]);
+int tern_api_type_match_size(const char *fn, int typeclass, int size, MPI_Datatype *datatype);
+int tern_api_type_get_value_index(const char *fn, MPI_Datatype value_type, MPI_Datatype index_type,
+                                  MPI_Datatype *pair_type);
+int tern_api_get_address(const char *fn, const void *location, MPI_Aint *address);
+
+/* src/api/op.c */
+int tern_api_op_create(const char *fn, MPI_User_function *user_fn, int commute, MPI_Op *op);
+int tern_api_op_create_c(const char *fn, MPI_User_function_c *user_fn, int commute, MPI_Op *op);
+int tern_api_op_free(const char *fn, MPI_Op *op, struct tern_op *op_o);
+int tern_api_op_commutative(const char *fn, struct tern_op *op_o, int *commute);
+int tern_api_reduce_local(const char *fn, const void *inbuf, void *inoutbuf, int count,
+                          MPI_Datatype datatype, MPI_Op op);
+int tern_api_reduce_local_c(const char *fn, const void *inbuf, void *inoutbuf, MPI_Count count,
+                            MPI_Datatype datatype, MPI_Op op);
+
+/* src/api/bsend_buffer.c */
+int tern_api_buffer_attach(const char *fn, void *buffer, int size);
+int tern_api_buffer_attach_c(const char *fn, void *buffer, MPI_Count size);
+int tern_api_comm_attach_buffer(const char *fn, struct tern_comm *comm_o, void *buffer, int size);
+int tern_api_comm_attach_buffer_c(const char *fn, struct tern_comm *comm_o, void *buffer,
+                                  MPI_Count size);
+int tern_api_session_attach_buffer(const char *fn, struct tern_session *session_o, void *buffer,
+                                   int size);
+int tern_api_session_attach_buffer_c(const char *fn, struct tern_session *session_o, void *buffer,
+                                     MPI_Count size);
+int tern_api_buffer_detach(const char *fn, void *buffer_addr, int *size);
+int tern_api_buffer_detach_c(const char *fn, void *buffer_addr, MPI_Count *size);
+int tern_api_comm_detach_buffer(const char *fn, struct tern_comm *comm_o, void *buffer_addr,
+                                int *size);
+int tern_api_comm_detach_buffer_c(const char *fn, struct tern_comm *comm_o, void *buffer_addr,
+                                  MPI_Count *size);
+int tern_api_session_detach_buffer(const char *fn, struct tern_session *session_o,
+                                   void *buffer_addr, int *size);
+int tern_api_session_detach_buffer_c(const char *fn, struct tern_session *session_o,
+                                     void *buffer_addr, MPI_Count *size);
+int tern_api_buffer_flush(const char *fn);
+int tern_api_buffer_iflush(const char *fn, MPI_Request *request);
+int tern_api_comm_flush_buffer(const char *fn, struct tern_comm *comm_o);
+int tern_api_comm_iflush_buffer(const char *fn, struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_session_flush_buffer(const char *fn, struct tern_session *session_o);
+int tern_api_session_iflush_buffer(const char *fn, struct tern_session *session_o,
+                                   MPI_Request *request);
+
+/* src/api/coll.c */
+int tern_api_barrier(const char *fn, struct tern_comm *comm_o);
+int tern_api_bcast(const char *fn, void *buffer, int count, MPI_Datatype datatype, int root,
+                   struct tern_comm *comm_o);
+int tern_api_bcast_c(const char *fn, void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+                     struct tern_comm *comm_o);
+int tern_api_gather(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                    struct tern_comm *comm_o);
+int tern_api_gather_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                      MPI_Datatype recvtype, int root, struct tern_comm *comm_o);
+int tern_api_gatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, const int recvcounts[], const int displs[],
+                     MPI_Datatype recvtype, int root, struct tern_comm *comm_o);
+int tern_api_gatherv_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                       MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                       const MPI_Aint displs[], MPI_Datatype recvtype, int root,
+                       struct tern_comm *comm_o);
+int tern_api_scatter(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                     struct tern_comm *comm_o);
+int tern_api_scatter_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                       MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                       MPI_Datatype recvtype, int root, struct tern_comm *comm_o);
+int tern_api_scatterv(const char *fn, const void *sendbuf, const int sendcounts[],
+                      const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                      MPI_Datatype recvtype, int root, struct tern_comm *comm_o);
+int tern_api_scatterv_c(const char *fn, const void *sendbuf, const MPI_Count sendcounts[],
+                        const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf,
+                        MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                        struct tern_comm *comm_o);
+int tern_api_allgather(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                       struct tern_comm *comm_o);
+int tern_api_allgather_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                         MPI_Datatype recvtype, struct tern_comm *comm_o);
+int tern_api_allgatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, const int recvcounts[], const int displs[],
+                        MPI_Datatype recvtype, struct tern_comm *comm_o);
+int tern_api_allgatherv_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                          MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                          const MPI_Aint displs[], MPI_Datatype recvtype, struct tern_comm *comm_o);
+int tern_api_alltoall(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                      struct tern_comm *comm_o);
+int tern_api_alltoall_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                        MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                        MPI_Datatype recvtype, struct tern_comm *comm_o);
+int tern_api_alltoallv(const char *fn, const void *sendbuf, const int sendcounts[],
+                       const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                       const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                       struct tern_comm *comm_o);
+int tern_api_alltoallv_c(const char *fn, const void *sendbuf, const MPI_Count sendcounts[],
+                         const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                         const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                         MPI_Datatype recvtype, struct tern_comm *comm_o);
+int tern_api_alltoallw(const char *fn, const void *sendbuf, const int sendcounts[],
+                       const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                       const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                       struct tern_comm *comm_o);
+int tern_api_alltoallw_c(const char *fn, const void *sendbuf, const MPI_Count sendcounts[],
+                         const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                         const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                         const MPI_Datatype recvtypes[], struct tern_comm *comm_o);
+int tern_api_reduce(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                    MPI_Datatype datatype, MPI_Op op, int root, struct tern_comm *comm_o);
+int tern_api_reduce_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                      MPI_Datatype datatype, MPI_Op op, int root, struct tern_comm *comm_o);
+int tern_api_allreduce(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                       MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o);
+int tern_api_allreduce_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                         MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o);
+int tern_api_reduce_scatter(const char *fn, const void *sendbuf, void *recvbuf,
+                            const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                            struct tern_comm *comm_o);
+int tern_api_reduce_scatter_c(const char *fn, const void *sendbuf, void *recvbuf,
+                              const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                              struct tern_comm *comm_o);
+int tern_api_reduce_scatter_block(const char *fn, const void *sendbuf, void *recvbuf, int recvcount,
+                                  MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o);
+int tern_api_reduce_scatter_block_c(const char *fn, const void *sendbuf, void *recvbuf,
+                                    MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
+                                    struct tern_comm *comm_o);
+int tern_api_scan(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                  MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o);
+int tern_api_scan_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                    MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o);
+int tern_api_exscan(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                    MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o);
+int tern_api_exscan_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                      MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o);
+
+/* src/api/coll_nb.c */
+int tern_api_ibarrier(const char *fn, struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_ibcast(const char *fn, void *buffer, int count, MPI_Datatype datatype, int root,
+                    struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_ibcast_c(const char *fn, void *buffer, MPI_Count count, MPI_Datatype datatype,
+                      int root, struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_igather(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                     struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_igather_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                       MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                       MPI_Datatype recvtype, int root, struct tern_comm *comm_o,
+                       MPI_Request *request);
+int tern_api_igatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, const int recvcounts[], const int displs[],
+                      MPI_Datatype recvtype, int root, struct tern_comm *comm_o,
+                      MPI_Request *request);
+int tern_api_igatherv_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                        MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                        const MPI_Aint displs[], MPI_Datatype recvtype, int root,
+                        struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_iscatter(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                      struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_iscatter_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                        MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                        MPI_Datatype recvtype, int root, struct tern_comm *comm_o,
+                        MPI_Request *request);
+int tern_api_iscatterv(const char *fn, const void *sendbuf, const int sendcounts[],
+                       const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                       MPI_Datatype recvtype, int root, struct tern_comm *comm_o,
+                       MPI_Request *request);
+int tern_api_iscatterv_c(const char *fn, const void *sendbuf, const MPI_Count sendcounts[],
+                         const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf,
+                         MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                         struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_iallgather(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                        struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_iallgather_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                          MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                          MPI_Datatype recvtype, struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_iallgatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, const int recvcounts[], const int displs[],
+                         MPI_Datatype recvtype, struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_iallgatherv_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                           MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                           const MPI_Aint displs[], MPI_Datatype recvtype, struct tern_comm *comm_o,
+                           MPI_Request *request);
+int tern_api_ialltoall(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                       struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_ialltoall_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                         MPI_Datatype recvtype, struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_ialltoallv(const char *fn, const void *sendbuf, const int sendcounts[],
+                        const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                        const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                        struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_ialltoallv_c(const char *fn, const void *sendbuf, const MPI_Count sendcounts[],
+                          const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                          MPI_Datatype recvtype, struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_ialltoallw(const char *fn, const void *sendbuf, const int sendcounts[],
+                        const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                        const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                        struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_ialltoallw_c(const char *fn, const void *sendbuf, const MPI_Count sendcounts[],
+                          const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                          const MPI_Datatype recvtypes[], struct tern_comm *comm_o,
+                          MPI_Request *request);
+int tern_api_ireduce(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                     MPI_Datatype datatype, MPI_Op op, int root, struct tern_comm *comm_o,
+                     MPI_Request *request);
+int tern_api_ireduce_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                       MPI_Datatype datatype, MPI_Op op, int root, struct tern_comm *comm_o,
+                       MPI_Request *request);
+int tern_api_iallreduce(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                        MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o,
+                        MPI_Request *request);
+int tern_api_iallreduce_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                          MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o,
+                          MPI_Request *request);
+int tern_api_ireduce_scatter(const char *fn, const void *sendbuf, void *recvbuf,
+                             const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                             struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_ireduce_scatter_c(const char *fn, const void *sendbuf, void *recvbuf,
+                               const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                               struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_ireduce_scatter_block(const char *fn, const void *sendbuf, void *recvbuf,
+                                   int recvcount, MPI_Datatype datatype, MPI_Op op,
+                                   struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_ireduce_scatter_block_c(const char *fn, const void *sendbuf, void *recvbuf,
+                                     MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
+                                     struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_iscan(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                   MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o,
+                   MPI_Request *request);
+int tern_api_iscan_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                     MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o,
+                     MPI_Request *request);
+int tern_api_iexscan(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                     MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o,
+                     MPI_Request *request);
+int tern_api_iexscan_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                       MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o,
+                       MPI_Request *request);
+
+/* src/api/coll_persist.c */
+int tern_api_barrier_init(const char *fn, struct tern_comm *comm_o, struct tern_info *info_o,
+                          MPI_Request *request);
+int tern_api_bcast_init(const char *fn, void *buffer, int count, MPI_Datatype datatype, int root,
+                        struct tern_comm *comm_o, struct tern_info *info_o, MPI_Request *request);
+int tern_api_bcast_init_c(const char *fn, void *buffer, MPI_Count count, MPI_Datatype datatype,
+                          int root, struct tern_comm *comm_o, struct tern_info *info_o,
+                          MPI_Request *request);
+int tern_api_gather_init(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                         struct tern_comm *comm_o, struct tern_info *info_o, MPI_Request *request);
+int tern_api_gather_init_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                           MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                           MPI_Datatype recvtype, int root, struct tern_comm *comm_o,
+                           struct tern_info *info_o, MPI_Request *request);
+int tern_api_gatherv_init(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, const int recvcounts[], const int displs[],
+                          MPI_Datatype recvtype, int root, struct tern_comm *comm_o,
+                          struct tern_info *info_o, MPI_Request *request);
+int tern_api_gatherv_init_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                            MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                            const MPI_Aint displs[], MPI_Datatype recvtype, int root,
+                            struct tern_comm *comm_o, struct tern_info *info_o,
+                            MPI_Request *request);
+int tern_api_scatter_init(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                          struct tern_comm *comm_o, struct tern_info *info_o, MPI_Request *request);
+int tern_api_scatter_init_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                            MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                            MPI_Datatype recvtype, int root, struct tern_comm *comm_o,
+                            struct tern_info *info_o, MPI_Request *request);
+int tern_api_scatterv_init(const char *fn, const void *sendbuf, const int sendcounts[],
+                           const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, int root, struct tern_comm *comm_o,
+                           struct tern_info *info_o, MPI_Request *request);
+int tern_api_scatterv_init_c(const char *fn, const void *sendbuf, const MPI_Count sendcounts[],
+                             const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf,
+                             MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                             struct tern_comm *comm_o, struct tern_info *info_o,
+                             MPI_Request *request);
+int tern_api_allgather_init(const char *fn, const void *sendbuf, int sendcount,
+                            MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                            MPI_Datatype recvtype, struct tern_comm *comm_o,
+                            struct tern_info *info_o, MPI_Request *request);
+int tern_api_allgather_init_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                              MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                              MPI_Datatype recvtype, struct tern_comm *comm_o,
+                              struct tern_info *info_o, MPI_Request *request);
+int tern_api_allgatherv_init(const char *fn, const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                             const int displs[], MPI_Datatype recvtype, struct tern_comm *comm_o,
+                             struct tern_info *info_o, MPI_Request *request);
+int tern_api_allgatherv_init_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                               MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                               const MPI_Aint displs[], MPI_Datatype recvtype,
+                               struct tern_comm *comm_o, struct tern_info *info_o,
+                               MPI_Request *request);
+int tern_api_alltoall_init(const char *fn, const void *sendbuf, int sendcount,
+                           MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, struct tern_comm *comm_o,
+                           struct tern_info *info_o, MPI_Request *request);
+int tern_api_alltoall_init_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                             MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                             MPI_Datatype recvtype, struct tern_comm *comm_o,
+                             struct tern_info *info_o, MPI_Request *request);
+int tern_api_alltoallv_init(const char *fn, const void *sendbuf, const int sendcounts[],
+                            const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                            const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                            struct tern_comm *comm_o, struct tern_info *info_o,
+                            MPI_Request *request);
+int tern_api_alltoallv_init_c(const char *fn, const void *sendbuf, const MPI_Count sendcounts[],
+                              const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                              const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                              MPI_Datatype recvtype, struct tern_comm *comm_o,
+                              struct tern_info *info_o, MPI_Request *request);
+int tern_api_alltoallw_init(const char *fn, const void *sendbuf, const int sendcounts[],
+                            const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                            const int recvcounts[], const int rdispls[],
+                            const MPI_Datatype recvtypes[], struct tern_comm *comm_o,
+                            struct tern_info *info_o, MPI_Request *request);
+int tern_api_alltoallw_init_c(const char *fn, const void *sendbuf, const MPI_Count sendcounts[],
+                              const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                              void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                              const MPI_Datatype recvtypes[], struct tern_comm *comm_o,
+                              struct tern_info *info_o, MPI_Request *request);
+int tern_api_reduce_init(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                         MPI_Datatype datatype, MPI_Op op, int root, struct tern_comm *comm_o,
+                         struct tern_info *info_o, MPI_Request *request);
+int tern_api_reduce_init_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                           MPI_Datatype datatype, MPI_Op op, int root, struct tern_comm *comm_o,
+                           struct tern_info *info_o, MPI_Request *request);
+int tern_api_allreduce_init(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                            MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o,
+                            struct tern_info *info_o, MPI_Request *request);
+int tern_api_allreduce_init_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                              MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o,
+                              struct tern_info *info_o, MPI_Request *request);
+int tern_api_reduce_scatter_init(const char *fn, const void *sendbuf, void *recvbuf,
+                                 const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                                 struct tern_comm *comm_o, struct tern_info *info_o,
+                                 MPI_Request *request);
+int tern_api_reduce_scatter_init_c(const char *fn, const void *sendbuf, void *recvbuf,
+                                   const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                                   struct tern_comm *comm_o, struct tern_info *info_o,
+                                   MPI_Request *request);
+int tern_api_reduce_scatter_block_init(const char *fn, const void *sendbuf, void *recvbuf,
+                                       int recvcount, MPI_Datatype datatype, MPI_Op op,
+                                       struct tern_comm *comm_o, struct tern_info *info_o,
+                                       MPI_Request *request);
+int tern_api_reduce_scatter_block_init_c(const char *fn, const void *sendbuf, void *recvbuf,
+                                         MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
+                                         struct tern_comm *comm_o, struct tern_info *info_o,
+                                         MPI_Request *request);
+int tern_api_scan_init(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                       MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o,
+                       struct tern_info *info_o, MPI_Request *request);
+int tern_api_scan_init_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                         MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o,
+                         struct tern_info *info_o, MPI_Request *request);
+int tern_api_exscan_init(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                         MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o,
+                         struct tern_info *info_o, MPI_Request *request);
+int tern_api_exscan_init_c(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
+                           MPI_Datatype datatype, MPI_Op op, struct tern_comm *comm_o,
+                           struct tern_info *info_o, MPI_Request *request);
+
+/* src/api/coll_neighbor_api.c */
+int tern_api_neighbor_allgather(const char *fn, const void *sendbuf, int sendcount,
+                                MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                MPI_Datatype recvtype, struct tern_comm *comm_o);
+int tern_api_neighbor_allgather_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                  MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                  MPI_Datatype recvtype, struct tern_comm *comm_o);
+int tern_api_neighbor_allgatherv(const char *fn, const void *sendbuf, int sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                 const int displs[], MPI_Datatype recvtype,
+                                 struct tern_comm *comm_o);
+int tern_api_neighbor_allgatherv_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                   MPI_Datatype sendtype, void *recvbuf,
+                                   const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                   MPI_Datatype recvtype, struct tern_comm *comm_o);
+int tern_api_neighbor_alltoall(const char *fn, const void *sendbuf, int sendcount,
+                               MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                               MPI_Datatype recvtype, struct tern_comm *comm_o);
+int tern_api_neighbor_alltoall_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                 MPI_Datatype recvtype, struct tern_comm *comm_o);
+int tern_api_neighbor_alltoallv(const char *fn, const void *sendbuf, const int sendcounts[],
+                                const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                                struct tern_comm *comm_o);
+int tern_api_neighbor_alltoallv_c(const char *fn, const void *sendbuf, const MPI_Count sendcounts[],
+                                  const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                  const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                  MPI_Datatype recvtype, struct tern_comm *comm_o);
+int tern_api_neighbor_alltoallw(const char *fn, const void *sendbuf, const int sendcounts[],
+                                const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                const MPI_Datatype recvtypes[], struct tern_comm *comm_o);
+int tern_api_neighbor_alltoallw_c(const char *fn, const void *sendbuf, const MPI_Count sendcounts[],
+                                  const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                  void *recvbuf, const MPI_Count recvcounts[],
+                                  const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                  struct tern_comm *comm_o);
+int tern_api_ineighbor_allgather(const char *fn, const void *sendbuf, int sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                 MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                 MPI_Request *request);
+int tern_api_ineighbor_allgather_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                   MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                   MPI_Request *request);
+int tern_api_ineighbor_allgatherv(const char *fn, const void *sendbuf, int sendcount,
+                                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                  const int displs[], MPI_Datatype recvtype,
+                                  struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_ineighbor_allgatherv_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                    MPI_Datatype sendtype, void *recvbuf,
+                                    const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                    MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                    MPI_Request *request);
+int tern_api_ineighbor_alltoall(const char *fn, const void *sendbuf, int sendcount,
+                                MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                MPI_Request *request);
+int tern_api_ineighbor_alltoall_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                  MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                  MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                  MPI_Request *request);
+int tern_api_ineighbor_alltoallv(const char *fn, const void *sendbuf, const int sendcounts[],
+                                 const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                 const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                                 struct tern_comm *comm_o, MPI_Request *request);
+int tern_api_ineighbor_alltoallv_c(const char *fn, const void *sendbuf,
+                                   const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                   MPI_Datatype sendtype, void *recvbuf,
+                                   const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                   MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                   MPI_Request *request);
+int tern_api_ineighbor_alltoallw(const char *fn, const void *sendbuf, const int sendcounts[],
+                                 const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                 void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                 const MPI_Datatype recvtypes[], struct tern_comm *comm_o,
+                                 MPI_Request *request);
+int tern_api_ineighbor_alltoallw_c(const char *fn, const void *sendbuf,
+                                   const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                   const MPI_Datatype sendtypes[], void *recvbuf,
+                                   const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                   const MPI_Datatype recvtypes[], struct tern_comm *comm_o,
+                                   MPI_Request *request);
+int tern_api_neighbor_allgather_init(const char *fn, const void *sendbuf, int sendcount,
+                                     MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                     MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                     struct tern_info *info_o, MPI_Request *request);
+int tern_api_neighbor_allgather_init_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                       MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                       MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                       struct tern_info *info_o, MPI_Request *request);
+int tern_api_neighbor_allgatherv_init(const char *fn, const void *sendbuf, int sendcount,
+                                      MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                      const int displs[], MPI_Datatype recvtype,
+                                      struct tern_comm *comm_o, struct tern_info *info_o,
+                                      MPI_Request *request);
+int tern_api_neighbor_allgatherv_init_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                        MPI_Datatype sendtype, void *recvbuf,
+                                        const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                        MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                        struct tern_info *info_o, MPI_Request *request);
+int tern_api_neighbor_alltoall_init(const char *fn, const void *sendbuf, int sendcount,
+                                    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                    MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                    struct tern_info *info_o, MPI_Request *request);
+int tern_api_neighbor_alltoall_init_c(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                      MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                      struct tern_info *info_o, MPI_Request *request);
+int tern_api_neighbor_alltoallv_init(const char *fn, const void *sendbuf, const int sendcounts[],
+                                     const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                     const int recvcounts[], const int rdispls[],
+                                     MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                     struct tern_info *info_o, MPI_Request *request);
+int tern_api_neighbor_alltoallv_init_c(const char *fn, const void *sendbuf,
+                                       const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                       MPI_Datatype sendtype, void *recvbuf,
+                                       const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                       MPI_Datatype recvtype, struct tern_comm *comm_o,
+                                       struct tern_info *info_o, MPI_Request *request);
+int tern_api_neighbor_alltoallw_init(const char *fn, const void *sendbuf, const int sendcounts[],
+                                     const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                     void *recvbuf, const int recvcounts[],
+                                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                     struct tern_comm *comm_o, struct tern_info *info_o,
+                                     MPI_Request *request);
+int tern_api_neighbor_alltoallw_init_c(const char *fn, const void *sendbuf,
+                                       const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                       const MPI_Datatype sendtypes[], void *recvbuf,
+                                       const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                       const MPI_Datatype recvtypes[], struct tern_comm *comm_o,
+                                       struct tern_info *info_o, MPI_Request *request);
+
+/* src/api/comm_ctor.c */
+int tern_api_comm_dup(const char *fn, struct tern_comm *comm_o, MPI_Comm *newcomm);
+int tern_api_comm_dup_with_info(const char *fn, struct tern_comm *comm_o, struct tern_info *info_o,
+                                MPI_Comm *newcomm);
+int tern_api_comm_idup(const char *fn, struct tern_comm *comm_o, MPI_Comm *newcomm,
+                       MPI_Request *request);
+int tern_api_comm_idup_with_info(const char *fn, struct tern_comm *comm_o, struct tern_info *info_o,
+                                 MPI_Comm *newcomm, MPI_Request *request);
+int tern_api_comm_split(const char *fn, struct tern_comm *comm_o, int color, int key,
+                        MPI_Comm *newcomm);
+int tern_api_comm_split_type(const char *fn, struct tern_comm *comm_o, int split_type, int key,
+                             MPI_Info info, MPI_Comm *newcomm);
+int tern_api_comm_create(const char *fn, struct tern_comm *comm_o, struct tern_group *group_o,
+                         MPI_Comm *newcomm);
+int tern_api_comm_create_group(const char *fn, struct tern_comm *comm_o, struct tern_group *group_o,
+                               int tag, MPI_Comm *newcomm);
+
+/* src/api/comm_inter.c */
+int tern_api_intercomm_create(const char *fn, struct tern_comm *local_comm_o, int local_leader,
+                              MPI_Comm peer_comm, int remote_leader, int tag,
+                              MPI_Comm *newintercomm);
+int tern_api_intercomm_merge(const char *fn, struct tern_comm *intercomm_o, int high,
+                             MPI_Comm *newintracomm);
+int tern_api_comm_create_from_group(const char *fn, struct tern_group *group_o,
+                                    const char *stringtag, MPI_Info info, MPI_Errhandler errhandler,
+                                    MPI_Comm *newcomm);
+int tern_api_intercomm_create_from_groups(const char *fn, struct tern_group *local_group_o,
+                                          int local_leader, struct tern_group *remote_group_o,
+                                          int remote_leader, const char *stringtag, MPI_Info info,
+                                          MPI_Errhandler errhandler, MPI_Comm *newintercomm);
+
+/* src/api/hw_info.c */
+int tern_api_get_hw_resource_info(const char *fn, MPI_Info *hw_info);
 
 #endif

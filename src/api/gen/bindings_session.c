@@ -9,6 +9,31 @@
 #include "core/session.h"
 #include "core/state.h"
 
+TERN_WEAK_ALIAS(MPI_Session_init)
+int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
+{
+    static const char fn[] = "MPI_Session_init";
+    int rc;
+    int locked = tern_g.thread_multiple;
+    tern_lock();
+    rc = tern_api_session_init(fn, info, errhandler, session);
+    if (locked) tern_unlock();
+    return rc;
+}
+
+TERN_WEAK_ALIAS(MPI_Session_create_errhandler)
+int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn,
+                                   MPI_Errhandler *errhandler)
+{
+    static const char fn[] = "MPI_Session_create_errhandler";
+    int rc;
+    int locked = tern_g.thread_multiple;
+    tern_lock();
+    rc = tern_api_session_create_errhandler(fn, session_errhandler_fn, errhandler);
+    if (locked) tern_unlock();
+    return rc;
+}
+
 TERN_WEAK_ALIAS(MPI_Session_finalize)
 int PMPI_Session_finalize(MPI_Session *session)
 {
