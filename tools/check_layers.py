@@ -43,6 +43,7 @@ LAYERS = [
     ["p2p", "transport"],
     ["coll"],
     ["comm"],
+    ["rma"],
     ["runtime"],
     ["api", "mpit"],
 ]

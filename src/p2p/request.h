@@ -19,6 +19,7 @@ enum tern_req_kind {
     TERN_REQ_PAIR,    /* MPI_Isendrecv(_replace): a send and a receive, done together */
     TERN_REQ_FLUSH,   /* MPI_*_iflush_buffer: done when the buffered messages have left */
     TERN_REQ_PART,    /* partitioned send or receive (p2p/part.h) */
+    TERN_REQ_RMA,     /* one-sided operation the origin finished when it started (rma/) */
 };
 
 /* Room in each request for a transport's protocol state. */

@@ -45,6 +45,14 @@ void tern_shm_send_sync_ack(int world_dst, uint64_t cookie);
 /* Polls until the packets this rank owes its peers have left (finalize). */
 int tern_shm_quiesce(void);
 
+/* One-sided communication (rma/): the pid of world rank 'world' when CMA
+ * reaches its memory both ways, else 0; and a copy between our 'local'
+ * view and the view 'remote' of its memory (len bytes of the packed
+ * stream; write: from us to it), 0 or -errno. */
+int tern_shm_cma_pid(int world);
+int tern_shm_cma_rw(int world, int write, const struct tern_dt_view *local,
+                    const struct tern_dt_view *remote, size_t len);
+
 /* The world rank of a peer that has died, or -1. */
 int tern_shm_find_dead_peer(void);
 
