@@ -201,7 +201,7 @@ static int shared_query(const char *fn, MPI_Win win, int rank, MPI_Aint *size, v
     tern_lock();
     struct tern_win *w;
     int rc = tern_check_win(win, fn, &w);
-    if (!rc && (rank < MPI_PROC_NULL || rank >= w->size || (rank < 0 && rank != MPI_PROC_NULL)))
+    if (!rc && rank != MPI_PROC_NULL && (rank < 0 || rank >= w->size))
         rc = tern_win_err(w, MPI_ERR_RANK, "%s: rank=%d is not a rank of the window (size %d)", fn,
                           rank, w->size);
     if (!rc && (!size || !disp_unit || !baseptr))
@@ -209,23 +209,22 @@ static int shared_query(const char *fn, MPI_Win win, int rank, MPI_Aint *size, v
                           !size        ? "size"
                           : !disp_unit ? "disp_unit"
                                        : "baseptr");
-    if (!rc && w->flavor != MPI_WIN_FLAVOR_SHARED && w->flavor != MPI_WIN_FLAVOR_ALLOCATE)
-        rc = tern_win_err(w, MPI_ERR_RMA_FLAVOR,
-                          "%s: the window was not made by MPI_Win_allocate_shared or "
-                          "MPI_Win_allocate: its memory is not in shared memory",
-                          fn);
     if (!rc) {
         /* MPI_PROC_NULL: the first rank with memory (MPI-4.1 12.2.3). */
         int r = rank;
         if (r == MPI_PROC_NULL)
             for (r = 0; r < w->size - 1 && w->peer[r].size == 0; r++) continue;
         const struct tern_win_peer *p = &w->peer[r];
-        *size = p->size;
+        /* Memory this process cannot load and store (another rank's user
+         * memory) is reported empty, as MPI-4.1 12.2.3 says. */
+        int reach = p->local && (r == w->rank || w->flavor == MPI_WIN_FLAVOR_SHARED ||
+                                 w->flavor == MPI_WIN_FLAVOR_ALLOCATE);
+        *size = reach ? p->size : 0;
         if (big)
             *(MPI_Aint *)disp_unit = p->disp_unit;
         else
             *(int *)disp_unit = p->disp_unit;
-        *(void **)baseptr = p->size || rank != MPI_PROC_NULL ? p->local : NULL;
+        *(void **)baseptr = reach && p->size ? p->local : NULL;
     }
     tern_unlock();
     return rc;

@@ -119,6 +119,8 @@ int tern_win_err(struct tern_win *w, int errclass, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* "MPI_WIN 0x..." or the user's name, for messages. */
 const char *tern_win_label(const struct tern_win *w, char *buf, int len);
+/* The same in a buffer of its own, valid until the next call. */
+const char *tern_win_name(const struct tern_win *w);
 
 /* ---- creation (win_create.c), collective over comm; errors raised on comm ---- */
 struct tern_info;

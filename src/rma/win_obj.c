@@ -31,3 +31,10 @@ const char *tern_win_label(const struct tern_win *w, char *buf, int len)
         snprintf(buf, (size_t)len, "window 0x%x", (unsigned)w->handle);
     return buf;
 }
+
+const char *tern_win_name(const struct tern_win *w)
+{
+    /* Messages are made under the library lock: one buffer serves. */
+    static char buf[MPI_MAX_OBJECT_NAME + 16];
+    return tern_win_label(w, buf, sizeof buf);
+}

@@ -27,12 +27,6 @@ struct tgt {
     int in_seg; /* in the segment: atomics by instruction */
 };
 
-static const char *label(const struct tern_win *w)
-{
-    static char buf[64];
-    return tern_win_label(w, buf, sizeof buf);
-}
-
 /* The bytes [lo, hi) that count elements of dt touch, from their buffer. */
 static void span_of(const struct tern_datatype *dt, size_t count, MPI_Aint *lo, MPI_Aint *hi)
 {
@@ -50,7 +44,7 @@ static int locate(const char *fn, struct tern_win *w, int rank, MPI_Aint disp, s
     if (rank == MPI_PROC_NULL) return -1;
     if (rank < 0 || rank >= w->size)
         return tern_win_err(w, MPI_ERR_RANK, "%s: target_rank=%d is not a rank of %s (size %d)", fn,
-                            rank, label(w), w->size);
+                            rank, tern_win_name(w), w->size);
     int rc = tern_win_check_epoch(fn, w, rank);
     if (rc) return rc;
     if (count == 0 || dt->size == 0) return -1;
@@ -64,7 +58,7 @@ static int locate(const char *fn, struct tern_win *w, int rank, MPI_Aint disp, s
                                 "%s: bytes [0x%llx, 0x%llx) of rank %d lie in no region attached "
                                 "to %s",
                                 fn, (unsigned long long)(disp + lo),
-                                (unsigned long long)(disp + hi), rank, label(w));
+                                (unsigned long long)(disp + hi), rank, tern_win_name(w));
         if (rank == w->rank)
             t->local = (char *)(uintptr_t)disp;
         else
@@ -78,7 +72,7 @@ static int locate(const char *fn, struct tern_win *w, int rank, MPI_Aint disp, s
             "%s: target_disp=%lld (disp_unit %d) reaches bytes [%lld, %lld) of "
             "rank %d, outside its %lld bytes of %s",
             fn, (long long)disp, p->disp_unit, (long long)(disp * p->disp_unit + lo),
-            (long long)(disp * p->disp_unit + hi), rank, (long long)p->size, label(w));
+            (long long)(disp * p->disp_unit + hi), rank, (long long)p->size, tern_win_name(w));
     if (p->local) {
         t->local = p->local + off;
         t->in_seg = w->flavor == MPI_WIN_FLAVOR_ALLOCATE || w->flavor == MPI_WIN_FLAVOR_SHARED;
@@ -270,8 +264,12 @@ int tern_win_accumulate(const char *fn, struct tern_win *w, struct tern_rma_side
                         struct tern_rma_side res, int rank, MPI_Aint disp, size_t tcount,
                         struct tern_datatype *tdt, MPI_Op op)
 {
+    /* Nothing to do (MPI_PROC_NULL, no data) needs no valid op or types:
+     * MPICH accepts any then, and mpi4py relies on it. */
+    struct tgt t;
+    int rc = locate(fn, w, rank, disp, tcount, tdt, &t);
+    if (rc) return rc < 0 ? MPI_SUCCESS : rc;
     MPI_Datatype basic = tdt->basic;
-    int rc = MPI_SUCCESS;
     if (basic == MPI_DATATYPE_NULL)
         return tern_win_err(w, MPI_ERR_TYPE,
                             "%s: the target datatype is not made of one predefined type alone: "
@@ -283,9 +281,11 @@ int tern_win_accumulate(const char *fn, struct tern_win *w, struct tern_rma_side
                             "%s: op=0x%x is not a predefined operation defined on the target's "
                             "type (accumulates take MPI_REPLACE, MPI_NO_OP or a predefined op)",
                             fn, (unsigned)op);
-    if (op == MPI_NO_OP && strcmp(w->acc_ops, "same_op") == 0 && !res.buf)
-        return tern_win_err(w, MPI_ERR_OP, "%s: %s allows accumulate_ops=same_op only", fn,
-                            label(w));
+    if (op == MPI_NO_OP && strcmp(w->acc_ops, "same_op") == 0)
+        return tern_win_err(w, MPI_ERR_OP,
+                            "%s: MPI_NO_OP is not allowed on %s, whose info says "
+                            "accumulate_ops=same_op",
+                            fn, tern_win_name(w));
     size_t tb = tcount * tdt->size;
     if (op != MPI_NO_OP) {
         if ((rc = check_basic(fn, w, o.dt, basic, "origin"))) return rc;
@@ -295,8 +295,6 @@ int tern_win_accumulate(const char *fn, struct tern_win *w, struct tern_rma_side
         if ((rc = check_basic(fn, w, res.dt, basic, "result"))) return rc;
         if ((rc = sizes_match(fn, w, res.count * res.dt->size, tb, "result"))) return rc;
     }
-    struct tgt t;
-    if ((rc = locate(fn, w, rank, disp, tcount, tdt, &t))) return rc < 0 ? MPI_SUCCESS : rc;
 
     struct tern_datatype *b = tern_dt_get(basic);
     size_t es = b->size;

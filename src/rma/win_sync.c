@@ -9,19 +9,13 @@
 #include "core/errors.h"
 #include "rma/win_seg.h"
 
-static const char *label(const struct tern_win *w)
-{
-    static char buf[64];
-    return tern_win_label(w, buf, sizeof buf);
-}
-
 int tern_win_check_epoch(const char *fn, struct tern_win *w, int rank)
 {
     if (w->fence_open || w->lock_all || w->lock_held[rank] || w->started[rank]) return MPI_SUCCESS;
     return tern_win_err(w, MPI_ERR_RMA_SYNC,
                         "%s: rank %d has no access epoch to target %d on %s (call MPI_Win_fence, "
                         "MPI_Win_lock, MPI_Win_lock_all or MPI_Win_start first)",
-                        fn, w->rank, rank, label(w));
+                        fn, w->rank, rank, tern_win_name(w));
 }
 
 static int in_passive(const struct tern_win *w) { return w->nlocks || w->lock_all; }
@@ -29,9 +23,9 @@ static int in_passive(const struct tern_win *w) { return w->nlocks || w->lock_al
 int tern_win_fence(const char *fn, struct tern_win *w, int assert_)
 {
     if (in_passive(w) || w->start_open || w->post_open)
-        return tern_win_err(w, MPI_ERR_RMA_SYNC,
-                            "%s: rank %d is in a %s epoch on %s: a fence cannot close it", fn,
-                            w->rank, in_passive(w) ? "passive-target" : "post-start", label(w));
+        return tern_win_err(
+            w, MPI_ERR_RMA_SYNC, "%s: rank %d is in a %s epoch on %s: a fence cannot close it", fn,
+            w->rank, in_passive(w) ? "passive-target" : "post-start", tern_win_name(w));
     atomic_thread_fence(memory_order_seq_cst);
     /* MPI_MODE_NOPRECEDE with MPI_MODE_NOSUCCEED would still need every
      * member's stores visible to the loads after the fence. */
@@ -72,16 +66,16 @@ int tern_win_lock(const char *fn, struct tern_win *w, int lock_type, int rank, i
     if (w->lock_held[rank] || w->lock_all)
         return tern_win_err(w, MPI_ERR_RMA_SYNC,
                             "%s: rank %d already holds a lock on target %d of %s", fn, w->rank,
-                            rank, label(w));
+                            rank, tern_win_name(w));
     /* A fence's epoch ends where the program starts another kind (MPICH
      * accepts this too, as long as no operation is pending: none ever is). */
     if (w->start_open)
         return tern_win_err(w, MPI_ERR_RMA_SYNC,
                             "%s: rank %d is in an MPI_Win_start epoch on %s: close it first", fn,
-                            w->rank, label(w));
+                            w->rank, tern_win_name(w));
     if (w->hints & TERN_WIN_NO_LOCKS)
         return tern_win_err(w, MPI_ERR_RMA_SYNC, "%s: %s was made with the info no_locks=true", fn,
-                            label(w));
+                            tern_win_name(w));
     int nocheck = (assert_ & MPI_MODE_NOCHECK) != 0;
     if (!nocheck) lock_word(w, rank, lock_type == MPI_LOCK_EXCLUSIVE);
     atomic_thread_fence(memory_order_seq_cst);
@@ -96,7 +90,7 @@ int tern_win_unlock(const char *fn, struct tern_win *w, int rank)
 {
     if (!w->lock_held[rank])
         return tern_win_err(w, MPI_ERR_RMA_SYNC, "%s: rank %d holds no lock on target %d of %s", fn,
-                            w->rank, rank, label(w));
+                            w->rank, rank, tern_win_name(w));
     atomic_thread_fence(memory_order_seq_cst);
     if (!w->lock_nocheck[rank]) unlock_word(w, rank, w->lock_held[rank] == MPI_LOCK_EXCLUSIVE);
     w->lock_held[rank] = 0;
@@ -108,7 +102,7 @@ int tern_win_lock_all(const char *fn, struct tern_win *w, int assert_)
 {
     if (in_passive(w) || w->start_open)
         return tern_win_err(w, MPI_ERR_RMA_SYNC, "%s: rank %d already is in an access epoch on %s",
-                            fn, w->rank, label(w));
+                            fn, w->rank, tern_win_name(w));
     int nocheck = (assert_ & MPI_MODE_NOCHECK) != 0;
     if (!nocheck)
         for (int r = 0; r < w->size; r++) lock_word(w, r, 0);
@@ -122,7 +116,7 @@ int tern_win_unlock_all(const char *fn, struct tern_win *w)
 {
     if (!w->lock_all)
         return tern_win_err(w, MPI_ERR_RMA_SYNC, "%s: rank %d did not call MPI_Win_lock_all on %s",
-                            fn, w->rank, label(w));
+                            fn, w->rank, tern_win_name(w));
     atomic_thread_fence(memory_order_seq_cst);
     if (w->lock_all == 1)
         for (int r = 0; r < w->size; r++) unlock_word(w, r, 0);
@@ -134,7 +128,7 @@ int tern_win_flush(const char *fn, struct tern_win *w, int rank)
 {
     if (!in_passive(w) || (rank >= 0 && !w->lock_all && !w->lock_held[rank]))
         return tern_win_err(w, MPI_ERR_RMA_SYNC, "%s: rank %d holds no lock on %s%s", fn, w->rank,
-                            rank >= 0 ? "the target of " : "", label(w));
+                            rank >= 0 ? "the target of " : "", tern_win_name(w));
     atomic_thread_fence(memory_order_seq_cst);
     return MPI_SUCCESS;
 }
@@ -157,12 +151,12 @@ int tern_win_post(const char *fn, struct tern_win *w, struct tern_group *g, int 
     (void)assert_;
     if (w->post_open)
         return tern_win_err(w, MPI_ERR_RMA_SYNC, "%s: rank %d already has an exposure epoch on %s",
-                            fn, w->rank, label(w));
+                            fn, w->rank, tern_win_name(w));
     memset(w->posted, 0, (size_t)w->size);
     int bad = group_ranks(w, g, w->posted);
     if (bad >= 0)
         return tern_win_err(w, MPI_ERR_GROUP, "%s: member %d of the group is not in %s", fn, bad,
-                            label(w));
+                            tern_win_name(w));
     atomic_thread_fence(memory_order_seq_cst);
     for (int o = 0; o < w->size; o++)
         if (w->posted[o]) atomic_fetch_add(tern_win_post_ctr(w, o, w->rank), 1);
@@ -174,13 +168,13 @@ int tern_win_start(const char *fn, struct tern_win *w, struct tern_group *g, int
 {
     if (w->start_open || in_passive(w))
         return tern_win_err(w, MPI_ERR_RMA_SYNC, "%s: rank %d already is in an access epoch on %s",
-                            fn, w->rank, label(w));
+                            fn, w->rank, tern_win_name(w));
     memset(w->started, 0, (size_t)w->size);
     int bad = group_ranks(w, g, w->started);
     if (bad >= 0) {
         memset(w->started, 0, (size_t)w->size);
         return tern_win_err(w, MPI_ERR_GROUP, "%s: member %d of the group is not in %s", fn, bad,
-                            label(w));
+                            tern_win_name(w));
     }
     /* Wait for each target's post (MPI_MODE_NOCHECK: the program says it
      * happened; its post still counts, and is consumed here). */
@@ -202,7 +196,7 @@ int tern_win_complete(const char *fn, struct tern_win *w)
 {
     if (!w->start_open)
         return tern_win_err(w, MPI_ERR_RMA_SYNC, "%s: rank %d did not call MPI_Win_start on %s", fn,
-                            w->rank, label(w));
+                            w->rank, tern_win_name(w));
     atomic_thread_fence(memory_order_seq_cst);
     for (int t = 0; t < w->size; t++)
         if (w->started[t]) atomic_fetch_add(tern_win_done_ctr(w, t, w->rank), 1);
@@ -223,7 +217,7 @@ int tern_win_wait(const char *fn, struct tern_win *w, int *flag)
 {
     if (!w->post_open)
         return tern_win_err(w, MPI_ERR_RMA_SYNC, "%s: rank %d did not call MPI_Win_post on %s", fn,
-                            w->rank, label(w));
+                            w->rank, tern_win_name(w));
     if (flag) {
         *flag = all_done(w);
         if (!*flag) return MPI_SUCCESS;
