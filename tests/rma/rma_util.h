@@ -99,7 +99,11 @@ static inline void epoch_close(MPI_Win win, enum sync s, int target)
 {
     switch (s) {
     case S_FENCE: CHECK_MPI(MPI_Win_fence(0, win)); break;
-    case S_LOCK: CHECK_MPI(MPI_Win_unlock(target, win)); break;
+    case S_LOCK:
+        CHECK_MPI(MPI_Win_flush_local(target, win));
+        CHECK_MPI(MPI_Win_flush_all(win));
+        CHECK_MPI(MPI_Win_unlock(target, win));
+        break;
     case S_LOCK_ALL:
         CHECK_MPI(MPI_Win_flush(target, win));
         CHECK_MPI(MPI_Win_flush_local_all(win));
