@@ -18,26 +18,11 @@ static const char *const op_name[] = {"SUM",    "PROD",   "MAX",     "MIN",  "BA
                                       "BOR",    "BXOR",   "LAND",    "LOR",  "LXOR",
                                       "MINLOC", "MAXLOC", "REPLACE", "NO_OP"};
 
-#define TYPES(X)                                                                              \
-    X(MPI_CHAR, char)                                                                         \
-    X(MPI_SIGNED_CHAR, signed char) X(MPI_UNSIGNED_CHAR, unsigned char) X(MPI_SHORT, short)   \
-        X(MPI_UNSIGNED_SHORT, unsigned short) X(MPI_INT, int) X(MPI_UNSIGNED, unsigned)       \
-            X(MPI_LONG, long) X(MPI_UNSIGNED_LONG, unsigned long) X(MPI_LONG_LONG, long long) \
-                X(MPI_UNSIGNED_LONG_LONG, unsigned long long) X(MPI_INT8_T, int8_t)           \
-                    X(MPI_INT16_T, int16_t) X(MPI_INT32_T, int32_t) X(MPI_INT64_T, int64_t)   \
-                        X(MPI_UINT8_T, uint8_t) X(MPI_UINT16_T, uint16_t)                     \
-                            X(MPI_UINT32_T, uint32_t) X(MPI_UINT64_T, uint64_t)               \
-                                X(MPI_FLOAT, float) X(MPI_DOUBLE, double)                     \
-                                    X(MPI_LONG_DOUBLE, long double) X(MPI_C_BOOL, _Bool)      \
-                                        X(MPI_AINT, MPI_Aint) X(MPI_BYTE, unsigned char)
-
 struct type {
     MPI_Datatype dt;
     const char *name;
     size_t size;
 };
-
-#define ENTRY(dt, T) {dt, #dt, sizeof(T)},
 
 static void fill_bytes(void *p, size_t size, int seed)
 {
@@ -49,6 +34,39 @@ static void fill_2int(int *p, int seed)
 {
     for (int i = 0; i < N; i++) p[2 * i] = (i + seed) % 4, p[2 * i + 1] = i * 10 + seed;
 }
+
+#define TY(dt, T)          \
+    {                      \
+        dt, #dt, sizeof(T) \
+    }
+static const struct type types[] = {
+    TY(MPI_CHAR, char),
+    TY(MPI_SIGNED_CHAR, signed char),
+    TY(MPI_UNSIGNED_CHAR, unsigned char),
+    TY(MPI_SHORT, short),
+    TY(MPI_UNSIGNED_SHORT, unsigned short),
+    TY(MPI_INT, int),
+    TY(MPI_UNSIGNED, unsigned),
+    TY(MPI_LONG, long),
+    TY(MPI_UNSIGNED_LONG, unsigned long),
+    TY(MPI_LONG_LONG, long long),
+    TY(MPI_UNSIGNED_LONG_LONG, unsigned long long),
+    TY(MPI_INT8_T, int8_t),
+    TY(MPI_INT16_T, int16_t),
+    TY(MPI_INT32_T, int32_t),
+    TY(MPI_INT64_T, int64_t),
+    TY(MPI_UINT8_T, uint8_t),
+    TY(MPI_UINT16_T, uint16_t),
+    TY(MPI_UINT32_T, uint32_t),
+    TY(MPI_UINT64_T, uint64_t),
+    TY(MPI_FLOAT, float),
+    TY(MPI_DOUBLE, double),
+    TY(MPI_LONG_DOUBLE, long double),
+    TY(MPI_C_BOOL, _Bool),
+    TY(MPI_AINT, MPI_Aint),
+    TY(MPI_BYTE, unsigned char),
+    {MPI_2INT, "MPI_2INT", 2 * sizeof(int)},
+};
 
 /* long double has padding bytes that arithmetic leaves as they were */
 static int same(const struct type *ty, const void *a, const void *b)
@@ -67,7 +85,6 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    struct type types[] = {TYPES(ENTRY){MPI_2INT, "MPI_2INT", 2 * sizeof(int)}};
     int ntypes = (int)(sizeof types / sizeof types[0]);
     int t = (rank + 1) % size, o = (rank + size - 1) % size, checked = 0, refused = 0;
     enum kind kinds[] = {K_ALLOCATE, K_CREATE};
