@@ -44,6 +44,7 @@ LAYERS = [
     ["coll"],
     ["comm"],
     ["io"],
+    ["rma"],
     ["runtime"],
     ["api", "mpit"],
     ["fortran"],

@@ -2,9 +2,8 @@
  * of communicators, datatypes and windows, and the deprecated MPI-1 names.
  * Their entry points, with the init test, the lock and the checks of the
  * object handles, keyvals and result pointers, are generated (src/api/gen/
- * bindings_attr.c; see tools/gen/gen_bindings.py).  Windows do not exist
- * yet: their keyvals can be made and freed, but every window handle is
- * refused. */
+ * bindings_attr.c; see tools/gen/gen_bindings.py), but for the attributes
+ * of windows, written here. */
 #include "api/check.h"
 #include "api/gen/bindings.h"
 #include "api/handle_check.h"
@@ -14,6 +13,8 @@
 #include "core/objects.h"
 #include "core/state.h"
 #include "datatype/datatype.h"
+#include "api/win_check.h"
+#include "rma/win.h"
 
 int tern_chk_keyval(struct tern_comm *c, const char *fn, int keyval, enum tern_attr_kind kind,
                     struct tern_keyval **out)
@@ -223,26 +224,90 @@ int tern_api_win_free_keyval(const char *fn, int *win_keyval, struct tern_keyval
     return free_keyval(win_keyval, win_keyval_o);
 }
 
+/* The predefined attributes of a window (MPI-4.1 12.2.6): pointers to
+ * values the window keeps. */
+static int win_predefined(struct tern_win *w, int kv, void *val, int *flag)
+{
+    static const int model = MPI_WIN_UNIFIED;
+    *flag = 1;
+    switch (kv) {
+    case MPI_WIN_BASE: *(void **)val = w->base; break;
+    case MPI_WIN_SIZE: *(MPI_Aint **)val = &w->peer[w->rank].size; break;
+    case MPI_WIN_DISP_UNIT: *(int **)val = &w->peer[w->rank].disp_unit; break;
+    case MPI_WIN_CREATE_FLAVOR: *(int **)val = &w->flavor; break;
+    case MPI_WIN_MODEL: *(const int **)val = &model; break;
+    default: *flag = 0; return 0;
+    }
+    return 1;
+}
+
+static int win_entry(const char *fn, MPI_Win win, struct tern_win **w, struct target *t)
+{
+    int rc = tern_check_win(win, fn, w);
+    if (!rc) *t = (struct target){.handle = (*w)->handle, .list = &(*w)->attrs, .errc = NULL};
+    return rc;
+}
+
+/* A keyval error on a window goes to the window's handler. */
+static int win_keyval_of(struct tern_win *w, const char *fn, int kv, struct tern_keyval **k)
+{
+    int rc = tern_keyval_lookup(kv, TERN_ATTR_WIN, fn, k);
+    return rc ? tern_win_raise(w, rc) : MPI_SUCCESS;
+}
+
 TERN_WEAK_ALIAS(MPI_Win_set_attr)
 int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
 {
-    (void)win_keyval;
-    (void)attribute_val;
-    return tern_err_no_window("MPI_Win_set_attr", win);
+    static const char fn[] = "MPI_Win_set_attr";
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    struct tern_win *w;
+    struct target t;
+    struct tern_keyval *k;
+    int rc = win_entry(fn, win, &w, &t);
+    if (!rc) rc = win_keyval_of(w, fn, win_keyval, &k);
+    if (!rc && k->freed)
+        rc = tern_win_err(w, MPI_ERR_KEYVAL, "%s: keyval=0x%x was freed", fn, (unsigned)win_keyval);
+    if (!rc && (rc = tern_attr_set(t.list, t.handle, k, attribute_val))) rc = tern_win_raise(w, rc);
+    tern_unlock();
+    return rc;
 }
 
 TERN_WEAK_ALIAS(MPI_Win_get_attr)
 int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)
 {
-    (void)win_keyval;
-    (void)attribute_val;
-    (void)flag;
-    return tern_err_no_window("MPI_Win_get_attr", win);
+    static const char fn[] = "MPI_Win_get_attr";
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    struct tern_win *w;
+    struct target t;
+    struct tern_keyval *k;
+    int rc = win_entry(fn, win, &w, &t);
+    if (!rc && (!attribute_val || !flag))
+        rc = tern_win_err(w, MPI_ERR_ARG, "%s: %s is NULL", fn,
+                          !attribute_val ? "attribute_val" : "flag");
+    if (!rc && !win_predefined(w, win_keyval, attribute_val, flag) &&
+        !(rc = win_keyval_of(w, fn, win_keyval, &k))) {
+        void *v;
+        *flag = tern_attr_get(t.list, k, &v);
+        if (*flag) *(void **)attribute_val = v;
+    }
+    tern_unlock();
+    return rc;
 }
 
 TERN_WEAK_ALIAS(MPI_Win_delete_attr)
 int PMPI_Win_delete_attr(MPI_Win win, int win_keyval)
 {
-    (void)win_keyval;
-    return tern_err_no_window("MPI_Win_delete_attr", win);
+    static const char fn[] = "MPI_Win_delete_attr";
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    struct tern_win *w;
+    struct target t;
+    struct tern_keyval *k;
+    int rc = win_entry(fn, win, &w, &t);
+    if (!rc) rc = win_keyval_of(w, fn, win_keyval, &k);
+    if (!rc && (rc = tern_attr_delete(t.list, t.handle, k))) rc = tern_win_raise(w, rc);
+    tern_unlock();
+    return rc;
 }

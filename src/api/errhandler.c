@@ -9,12 +9,14 @@
 #include "api/check.h"
 #include "api/gen/bindings.h"
 #include "api/handle_check.h"
+#include "api/win_check.h"
 #include "core/api.h"
 #include "core/errhandler.h"
 #include "core/errors.h"
 #include "core/objects.h"
 #include "core/state.h"
 #include "io/io.h"
+#include "rma/win.h"
 
 int tern_chk_errh(struct tern_comm *c, const char *fn, const char *arg, MPI_Errhandler h,
                   struct tern_errhandler **out)
@@ -102,7 +104,7 @@ int tern_api_comm_call_errhandler(const char *fn, struct tern_comm *comm_o, int 
     return MPI_SUCCESS;
 }
 
-/* ---- Windows: handlers can be made, but there is no window to use them on ---- */
+/* ---- Windows ---- */
 
 int tern_api_win_create_errhandler(const char *fn, MPI_Win_errhandler_function *win_errhandler_fn,
                                    MPI_Errhandler *errhandler)
@@ -113,22 +115,63 @@ int tern_api_win_create_errhandler(const char *fn, MPI_Win_errhandler_function *
 TERN_WEAK_ALIAS(MPI_Win_set_errhandler)
 int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 {
-    (void)errhandler;
-    return tern_err_no_window("MPI_Win_set_errhandler", win);
+    static const char fn[] = "MPI_Win_set_errhandler";
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    struct tern_win *w;
+    int rc = tern_check_win(win, fn, &w);
+    struct tern_errhandler *e = NULL;
+    if (!rc) {
+        e = errhandler == MPI_ERRHANDLER_NULL ? NULL : tern_errh_get(errhandler);
+        if (!e)
+            rc = tern_win_err(w, MPI_ERR_ARG, "%s: errhandler=0x%x is not an error handler", fn,
+                              (unsigned)errhandler);
+        else if (e->kind == TERN_ERRH_USER_COMM || e->kind == TERN_ERRH_USER_FILE ||
+                 e->kind == TERN_ERRH_USER_SESSION)
+            rc = tern_win_err(w, MPI_ERR_ARG,
+                              "%s: errhandler=0x%x was made for another kind of object (not by "
+                              "MPI_Win_create_errhandler)",
+                              fn, (unsigned)errhandler);
+    }
+    if (!rc) {
+        tern_errh_retain(e);
+        tern_errh_release(w->errh);
+        w->errh = e;
+    }
+    tern_unlock();
+    return rc;
 }
 
 TERN_WEAK_ALIAS(MPI_Win_get_errhandler)
 int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 {
-    (void)errhandler;
-    return tern_err_no_window("MPI_Win_get_errhandler", win);
+    static const char fn[] = "MPI_Win_get_errhandler";
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    struct tern_win *w;
+    int rc = tern_check_win(win, fn, &w);
+    if (!rc && !errhandler) rc = tern_win_err(w, MPI_ERR_ARG, "%s: errhandler is NULL", fn);
+    if (!rc) {
+        /* The caller gets a new reference, to free with MPI_Errhandler_free. */
+        tern_errh_retain(w->errh);
+        *errhandler = w->errh->handle;
+    }
+    tern_unlock();
+    return rc;
 }
 
 TERN_WEAK_ALIAS(MPI_Win_call_errhandler)
 int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
 {
-    (void)errorcode;
-    return tern_err_no_window("MPI_Win_call_errhandler", win);
+    static const char fn[] = "MPI_Win_call_errhandler";
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    struct tern_win *w;
+    int rc = tern_check_win(win, fn, &w);
+    if (!rc) tern_win_raise(w, errorcode);
+    tern_unlock();
+    /* MPI: returns MPI_SUCCESS when the handler returns. */
+    return rc;
 }
 
 /* ---- Files: each open file has its handler; MPI_FILE_NULL's is the one

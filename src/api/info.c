@@ -16,6 +16,8 @@
 #include "core/info.h"
 #include "core/objects.h"
 #include "core/state.h"
+#include "api/win_check.h"
+#include "rma/win.h"
 
 int tern_chk_info_key(struct tern_comm *c, const char *fn, const char *key)
 {
@@ -180,13 +182,28 @@ int tern_api_comm_get_info(const char *fn, struct tern_comm *comm_o, MPI_Info *i
 TERN_WEAK_ALIAS(MPI_Win_set_info)
 int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
 {
-    (void)info;
-    return tern_err_no_window("MPI_Win_set_info", win);
+    static const char fn[] = "MPI_Win_set_info";
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    struct tern_win *w;
+    struct tern_info *io = NULL;
+    int rc = tern_check_win(win, fn, &w);
+    if (!rc) rc = tern_info_check(info, 0, fn, "info", NULL, &io);
+    if (!rc) tern_win_apply_info(w, io);
+    tern_unlock();
+    return rc;
 }
 
 TERN_WEAK_ALIAS(MPI_Win_get_info)
 int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
 {
-    (void)info_used;
-    return tern_err_no_window("MPI_Win_get_info", win);
+    static const char fn[] = "MPI_Win_get_info";
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    struct tern_win *w;
+    int rc = tern_check_win(win, fn, &w);
+    if (!rc && !info_used) rc = tern_win_err(w, MPI_ERR_ARG, "%s: info_used is NULL", fn);
+    if (!rc) rc = publish(tern_win_info(w), fn, info_used);
+    tern_unlock();
+    return rc;
 }

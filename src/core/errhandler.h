@@ -15,4 +15,8 @@ void tern_errh_set_file_null(struct tern_errhandler *e);
  * is called.  Returns the code when the handler returns. */
 int tern_err_raise_file(struct tern_errhandler *e, MPI_File file, int code);
 
+/* The same for a window's handler (rma/): MPI_ERRORS_ARE_FATAL unless the
+ * program set another. */
+int tern_err_raise_win(struct tern_errhandler *e, MPI_Win win, int code);
+
 #endif

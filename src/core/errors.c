@@ -244,6 +244,21 @@ int tern_err_raise_file(struct tern_errhandler *e, MPI_File file, int code)
     }
 }
 
+int tern_err_raise_win(struct tern_errhandler *e, MPI_Win win, int code)
+{
+    if (code == MPI_SUCCESS) return code;
+    switch (e ? e->kind : TERN_ERRH_FATAL) {
+    case TERN_ERRH_RETURN: return code;
+    case TERN_ERRH_USER_WIN: {
+        MPI_Win w = win;
+        int c = code;
+        e->win_fn(&w, &c);
+        return code;
+    }
+    default: fatal_code(code);
+    }
+}
+
 int tern_err_comm(struct tern_comm *comm, int errclass, const char *fmt, ...)
 {
     va_list ap;
@@ -251,19 +266,6 @@ int tern_err_comm(struct tern_comm *comm, int errclass, const char *fmt, ...)
     int code = make_code_v(errclass, fmt, ap);
     va_end(ap);
     return tern_err_raise(comm, code);
-}
-
-int tern_err_no_window(const char *fn, MPI_Win win)
-{
-    TERN_REQUIRE_INIT(fn);
-    tern_lock();
-    int rc = win == MPI_WIN_NULL ? tern_err_comm(NULL, MPI_ERR_WIN, "%s: win is MPI_WIN_NULL", fn)
-                                 : tern_err_comm(NULL, MPI_ERR_WIN,
-                                                 "%s: win=0x%x is not a window: no windows exist "
-                                                 "(one-sided communication is not implemented)",
-                                                 fn, (unsigned)win);
-    tern_unlock();
-    return rc;
 }
 
 /* ---- MPI entry points ---- */

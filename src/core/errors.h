@@ -41,12 +41,6 @@ int tern_err_raise(struct tern_comm *comm, int code);
 int tern_err_comm(struct tern_comm *comm, int errclass, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* The whole answer of a window call (initialisation checked, under the
- * lock): MPI_ERR_WIN for any window handle, raised on MPI_COMM_WORLD's
- * handler, since no windows exist (one-sided communication is not
- * implemented). */
-int tern_err_no_window(const char *fn, MPI_Win win);
-
 /* The stored message for a code, or the class's generic text. */
 const char *tern_err_text(int code);
 /* The generic text of a predefined class, NULL for any other value. */

@@ -53,8 +53,9 @@ int tern_err_unsupported_comm(const char *mpi_name, MPI_Comm comm)
 
 int tern_err_unsupported_win(const char *mpi_name, MPI_Win win)
 {
-    /* No window exists (MPI_Win_create and its kin are among the missing),
-     * so win names none and the error has no object. */
+    /* Every window procedure is implemented (rma/); should one be missing
+     * again, its error goes where errors without an object go: the window's
+     * handler lies in rma/, above this layer. */
     (void)win;
     return tern_err_unsupported(mpi_name);
 }

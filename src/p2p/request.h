@@ -20,6 +20,7 @@ enum tern_req_kind {
     TERN_REQ_FLUSH,   /* MPI_*_iflush_buffer: done when the buffered messages have left */
     TERN_REQ_PART,    /* partitioned send or receive (p2p/part.h) */
     TERN_REQ_IO,      /* nonblocking file access (io/): the I/O thread's, or done at start */
+    TERN_REQ_RMA,     /* one-sided operation the origin finished when it started (rma/) */
 };
 
 /* Room in each request for a transport's protocol state. */

@@ -353,11 +353,11 @@ static void bad_arguments(void)
     int kk = k;
     CHECK_MPI(MPI_Comm_free_keyval(&kk));
     expect(MPI_Comm_free_keyval(&k), MPI_ERR_KEYVAL, "MPI_Comm_free_keyval", "freed");
-    /* windows: keyvals work, no window handle does */
+    /* windows: keyvals work, handles that name no window do not */
     expect(MPI_Win_set_attr(MPI_WIN_NULL, wk, NULL), MPI_ERR_WIN, "MPI_Win_set_attr",
            "MPI_WIN_NULL");
     expect(MPI_Win_get_attr((MPI_Win)0x12345, wk, &v, &flag), MPI_ERR_WIN, "MPI_Win_get_attr",
-           "no windows exist");
+           "is not a window");
     expect(MPI_Win_delete_attr((MPI_Win)0x12345, wk), MPI_ERR_WIN, "MPI_Win_delete_attr", NULL);
     expect(MPI_Type_free_keyval(&wk), MPI_ERR_KEYVAL, "MPI_Type_free_keyval", "window");
     CHECK_MPI(MPI_Win_free_keyval(&wk));

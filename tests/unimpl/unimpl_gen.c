@@ -7,18 +7,6 @@
 
 #include "unimpl.h"
 
-static int call_MPI_Accumulate(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Accumulate(0, 0, 0, 0, 0, 0, 0, 0, win);
-}
-
-static int call_MPI_Accumulate_c(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Accumulate_c(0, 0, 0, 0, 0, 0, 0, 0, win);
-}
-
 static int call_MPI_Close_port(MPI_Comm comm, MPI_Win win, MPI_File file)
 {
     (void)comm, (void)win, (void)file;
@@ -55,42 +43,6 @@ static int call_MPI_Comm_spawn_multiple(MPI_Comm comm, MPI_Win win, MPI_File fil
     return MPI_Comm_spawn_multiple(0, 0, 0, 0, 0, 0, comm, 0, 0);
 }
 
-static int call_MPI_Compare_and_swap(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Compare_and_swap(0, 0, 0, 0, 0, 0, win);
-}
-
-static int call_MPI_Fetch_and_op(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Fetch_and_op(0, 0, 0, 0, 0, 0, win);
-}
-
-static int call_MPI_Get(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Get(0, 0, 0, 0, 0, 0, 0, win);
-}
-
-static int call_MPI_Get_accumulate(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Get_accumulate(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, win);
-}
-
-static int call_MPI_Get_accumulate_c(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Get_accumulate_c(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, win);
-}
-
-static int call_MPI_Get_c(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Get_c(0, 0, 0, 0, 0, 0, 0, win);
-}
-
 static int call_MPI_Lookup_name(MPI_Comm comm, MPI_Win win, MPI_File file)
 {
     (void)comm, (void)win, (void)file;
@@ -109,296 +61,22 @@ static int call_MPI_Publish_name(MPI_Comm comm, MPI_Win win, MPI_File file)
     return MPI_Publish_name(0, 0, 0);
 }
 
-static int call_MPI_Put(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Put(0, 0, 0, 0, 0, 0, 0, win);
-}
-
-static int call_MPI_Put_c(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Put_c(0, 0, 0, 0, 0, 0, 0, win);
-}
-
-static int call_MPI_Raccumulate(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Raccumulate(0, 0, 0, 0, 0, 0, 0, 0, win, 0);
-}
-
-static int call_MPI_Raccumulate_c(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Raccumulate_c(0, 0, 0, 0, 0, 0, 0, 0, win, 0);
-}
-
-static int call_MPI_Rget(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Rget(0, 0, 0, 0, 0, 0, 0, win, 0);
-}
-
-static int call_MPI_Rget_accumulate(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Rget_accumulate(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, win, 0);
-}
-
-static int call_MPI_Rget_accumulate_c(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Rget_accumulate_c(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, win, 0);
-}
-
-static int call_MPI_Rget_c(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Rget_c(0, 0, 0, 0, 0, 0, 0, win, 0);
-}
-
-static int call_MPI_Rput(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Rput(0, 0, 0, 0, 0, 0, 0, win, 0);
-}
-
-static int call_MPI_Rput_c(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Rput_c(0, 0, 0, 0, 0, 0, 0, win, 0);
-}
-
 static int call_MPI_Unpublish_name(MPI_Comm comm, MPI_Win win, MPI_File file)
 {
     (void)comm, (void)win, (void)file;
     return MPI_Unpublish_name(0, 0, 0);
 }
 
-static int call_MPI_Win_allocate(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)file;
-    return MPI_Win_allocate(0, 0, 0, comm, 0, &win);
-}
-
-static int call_MPI_Win_allocate_c(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)file;
-    return MPI_Win_allocate_c(0, 0, 0, comm, 0, &win);
-}
-
-static int call_MPI_Win_allocate_shared(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)file;
-    return MPI_Win_allocate_shared(0, 0, 0, comm, 0, &win);
-}
-
-static int call_MPI_Win_allocate_shared_c(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)file;
-    return MPI_Win_allocate_shared_c(0, 0, 0, comm, 0, &win);
-}
-
-static int call_MPI_Win_attach(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Win_attach(win, 0, 0);
-}
-
-static int call_MPI_Win_complete(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Win_complete(win);
-}
-
-static int call_MPI_Win_create(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)file;
-    return MPI_Win_create(0, 0, 0, 0, comm, &win);
-}
-
-static int call_MPI_Win_create_c(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)file;
-    return MPI_Win_create_c(0, 0, 0, 0, comm, &win);
-}
-
-static int call_MPI_Win_create_dynamic(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)file;
-    return MPI_Win_create_dynamic(0, comm, &win);
-}
-
-static int call_MPI_Win_detach(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Win_detach(win, 0);
-}
-
-static int call_MPI_Win_fence(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Win_fence(0, win);
-}
-
-static int call_MPI_Win_flush(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Win_flush(0, win);
-}
-
-static int call_MPI_Win_flush_all(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Win_flush_all(win);
-}
-
-static int call_MPI_Win_flush_local(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Win_flush_local(0, win);
-}
-
-static int call_MPI_Win_flush_local_all(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Win_flush_local_all(win);
-}
-
-static int call_MPI_Win_free(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Win_free(&win);
-}
-
-static int call_MPI_Win_get_group(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Win_get_group(win, 0);
-}
-
-static int call_MPI_Win_lock(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Win_lock(0, 0, 0, win);
-}
-
-static int call_MPI_Win_lock_all(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Win_lock_all(0, win);
-}
-
-static int call_MPI_Win_post(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Win_post(0, 0, win);
-}
-
-static int call_MPI_Win_shared_query(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Win_shared_query(win, 0, 0, 0, 0);
-}
-
-static int call_MPI_Win_shared_query_c(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Win_shared_query_c(win, 0, 0, 0, 0);
-}
-
-static int call_MPI_Win_start(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Win_start(0, 0, win);
-}
-
-static int call_MPI_Win_sync(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Win_sync(win);
-}
-
-static int call_MPI_Win_test(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Win_test(win, 0);
-}
-
-static int call_MPI_Win_unlock(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Win_unlock(0, win);
-}
-
-static int call_MPI_Win_unlock_all(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Win_unlock_all(win);
-}
-
-static int call_MPI_Win_wait(MPI_Comm comm, MPI_Win win, MPI_File file)
-{
-    (void)comm, (void)file;
-    return MPI_Win_wait(win);
-}
-
 const struct un_case un_cases[] = {
-    {"MPI_Accumulate", UN_WIN, 1, call_MPI_Accumulate},
-    {"MPI_Accumulate_c", UN_WIN, 1, call_MPI_Accumulate_c},
     {"MPI_Close_port", UN_NONE, 1, call_MPI_Close_port},
     {"MPI_Comm_accept", UN_COMM, 1, call_MPI_Comm_accept},
     {"MPI_Comm_connect", UN_COMM, 1, call_MPI_Comm_connect},
     {"MPI_Comm_join", UN_NONE, 1, call_MPI_Comm_join},
     {"MPI_Comm_spawn", UN_COMM, 1, call_MPI_Comm_spawn},
     {"MPI_Comm_spawn_multiple", UN_COMM, 1, call_MPI_Comm_spawn_multiple},
-    {"MPI_Compare_and_swap", UN_WIN, 1, call_MPI_Compare_and_swap},
-    {"MPI_Fetch_and_op", UN_WIN, 1, call_MPI_Fetch_and_op},
-    {"MPI_Get", UN_WIN, 1, call_MPI_Get},
-    {"MPI_Get_accumulate", UN_WIN, 1, call_MPI_Get_accumulate},
-    {"MPI_Get_accumulate_c", UN_WIN, 1, call_MPI_Get_accumulate_c},
-    {"MPI_Get_c", UN_WIN, 1, call_MPI_Get_c},
     {"MPI_Lookup_name", UN_NONE, 1, call_MPI_Lookup_name},
     {"MPI_Open_port", UN_NONE, 1, call_MPI_Open_port},
     {"MPI_Publish_name", UN_NONE, 1, call_MPI_Publish_name},
-    {"MPI_Put", UN_WIN, 1, call_MPI_Put},
-    {"MPI_Put_c", UN_WIN, 1, call_MPI_Put_c},
-    {"MPI_Raccumulate", UN_WIN, 1, call_MPI_Raccumulate},
-    {"MPI_Raccumulate_c", UN_WIN, 1, call_MPI_Raccumulate_c},
-    {"MPI_Rget", UN_WIN, 1, call_MPI_Rget},
-    {"MPI_Rget_accumulate", UN_WIN, 1, call_MPI_Rget_accumulate},
-    {"MPI_Rget_accumulate_c", UN_WIN, 1, call_MPI_Rget_accumulate_c},
-    {"MPI_Rget_c", UN_WIN, 1, call_MPI_Rget_c},
-    {"MPI_Rput", UN_WIN, 1, call_MPI_Rput},
-    {"MPI_Rput_c", UN_WIN, 1, call_MPI_Rput_c},
     {"MPI_Unpublish_name", UN_NONE, 1, call_MPI_Unpublish_name},
-    {"MPI_Win_allocate", UN_COMM, 1, call_MPI_Win_allocate},
-    {"MPI_Win_allocate_c", UN_COMM, 1, call_MPI_Win_allocate_c},
-    {"MPI_Win_allocate_shared", UN_COMM, 1, call_MPI_Win_allocate_shared},
-    {"MPI_Win_allocate_shared_c", UN_COMM, 1, call_MPI_Win_allocate_shared_c},
-    {"MPI_Win_attach", UN_WIN, 1, call_MPI_Win_attach},
-    {"MPI_Win_complete", UN_WIN, 1, call_MPI_Win_complete},
-    {"MPI_Win_create", UN_COMM, 1, call_MPI_Win_create},
-    {"MPI_Win_create_c", UN_COMM, 1, call_MPI_Win_create_c},
-    {"MPI_Win_create_dynamic", UN_COMM, 1, call_MPI_Win_create_dynamic},
-    {"MPI_Win_detach", UN_WIN, 1, call_MPI_Win_detach},
-    {"MPI_Win_fence", UN_WIN, 1, call_MPI_Win_fence},
-    {"MPI_Win_flush", UN_WIN, 1, call_MPI_Win_flush},
-    {"MPI_Win_flush_all", UN_WIN, 1, call_MPI_Win_flush_all},
-    {"MPI_Win_flush_local", UN_WIN, 1, call_MPI_Win_flush_local},
-    {"MPI_Win_flush_local_all", UN_WIN, 1, call_MPI_Win_flush_local_all},
-    {"MPI_Win_free", UN_WIN, 1, call_MPI_Win_free},
-    {"MPI_Win_get_group", UN_WIN, 1, call_MPI_Win_get_group},
-    {"MPI_Win_lock", UN_WIN, 1, call_MPI_Win_lock},
-    {"MPI_Win_lock_all", UN_WIN, 1, call_MPI_Win_lock_all},
-    {"MPI_Win_post", UN_WIN, 1, call_MPI_Win_post},
-    {"MPI_Win_shared_query", UN_WIN, 1, call_MPI_Win_shared_query},
-    {"MPI_Win_shared_query_c", UN_WIN, 1, call_MPI_Win_shared_query_c},
-    {"MPI_Win_start", UN_WIN, 1, call_MPI_Win_start},
-    {"MPI_Win_sync", UN_WIN, 1, call_MPI_Win_sync},
-    {"MPI_Win_test", UN_WIN, 1, call_MPI_Win_test},
-    {"MPI_Win_unlock", UN_WIN, 1, call_MPI_Win_unlock},
-    {"MPI_Win_unlock_all", UN_WIN, 1, call_MPI_Win_unlock_all},
-    {"MPI_Win_wait", UN_WIN, 1, call_MPI_Win_wait},
 };
-const int un_ncases = 56;
+const int un_ncases = 10;

@@ -190,8 +190,9 @@ ROLE_RULES = [
     ({"kind": "CALLBACK_SAFETY", "dir": "in", "shape": ""}, "cb_safety"),
     ({"kind": "PVAR_CLASS", "dir": "in", "shape": ""}, "int_any"),
     ({"kind": "INFO_VALUE_LENGTH|STRING_LENGTH|ARRAY_LENGTH_NNI", "dir": "inout", "shape": "*"}, "length_inout"),
-    # Handles of objects Tern does not have.
+    # Windows, and handles of objects Tern does not have (files).
     ({"kind": "WINDOW", "dir": "in", "shape": ""}, "win"),
+    ({"kind": "WINDOW", "dir": "inout", "shape": "*"}, "win_inout"),
     ({"kind": "FILE", "dir": "in", "shape": ""}, "file"),
     ({"kind": "FILE", "dir": "inout", "shape": "*"}, "file_inout"),
     # Any other output: a place to write, never NULL.
@@ -417,9 +418,12 @@ ROLES = {
                            [("NULL", "(MPI_T_event_registration)NULL", T_HANDLE)]),
     "event_instance": ("(MPI_T_event_instance)NULL", [("NULL", "(MPI_T_event_instance)NULL", T_HANDLE)]),
     "cb_safety": ("MPI_T_CB_REQUIRE_NONE", []),
-    # No window exists in Tern (no one-sided communication).  es_file is a
-    # file the sweep opens on MPI_COMM_SELF.
+    # The sweep has no window fixture (see NO_VALID in gen_errsweep.py).
+    # es_file is a file the sweep opens on MPI_COMM_SELF.
     "win": ("MPI_WIN_NULL", [("MPI_WIN_NULL", "MPI_WIN_NULL", "MPI_ERR_WIN")]),
+    "win_inout": ("ES_PTR(MPI_Win, MPI_WIN_NULL)",
+                  [("&MPI_WIN_NULL", "ES_PTR(MPI_Win, MPI_WIN_NULL)", "MPI_ERR_WIN"),
+                   ("NULL", "NULL", ARG)]),
     "file": ("es_file", [("bogus", "(MPI_File)(void *)es_sbuf", "MPI_ERR_FILE")]),
     "file_inout": ("ES_PTR(MPI_File, es_file)",
                    [("&MPI_FILE_NULL", "ES_PTR(MPI_File, MPI_FILE_NULL)", "MPI_ERR_FILE"),

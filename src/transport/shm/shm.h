@@ -59,6 +59,14 @@ struct tern_shm_coll_pool {
 };
 void tern_shm_coll_pool(struct tern_shm_coll_pool *out);
 
+/* One-sided communication (rma/): the pid of world rank 'world' when CMA
+ * reaches its memory both ways, else 0; and a copy between our 'local'
+ * view and the view 'remote' of its memory (len bytes of the packed
+ * stream; write: from us to it), 0 or -errno. */
+int tern_shm_cma_pid(int world);
+int tern_shm_cma_rw(int world, int write, const struct tern_dt_view *local,
+                    const struct tern_dt_view *remote, size_t len);
+
 /* The world rank of a peer that has died, or -1. */
 int tern_shm_find_dead_peer(void);
 

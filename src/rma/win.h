@@ -1,0 +1,181 @@
+/* Windows: one-sided communication among the ranks of one host.
+ *
+ * The origin does every operation itself, so a target busy outside MPI
+ * delays nothing: a window MPI allocates (MPI_Win_allocate, _shared) lives
+ * in a shared segment every member maps, reached by load and store; a
+ * window on user memory (MPI_Win_create, dynamic windows) is reached with
+ * CMA (transport/shm's process_vm_readv/writev).  Each window also has a
+ * control area in its segment: the passive-target lock of each rank, the
+ * lock that makes accumulates to a rank atomic with each other, the
+ * counters of post-start-complete-wait, a barrier for fences, and the
+ * regions attached to dynamic windows.  All operations complete before
+ * the call returns: flushes are memory barriers, request-based operations
+ * return completed requests.
+ *
+ * A window whose group spans hosts is refused at creation
+ * (MPI_ERR_UNSUPPORTED_OPERATION, naming the two hosts). */
+#ifndef TERN_RMA_WIN_H
+#define TERN_RMA_WIN_H
+
+#include <mpi.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/handle.h"
+#include "core/objects.h"
+#include "datatype/datatype.h"
+
+/* Regions one rank may have attached to a dynamic window at once. */
+#define TERN_WIN_ATTACH_MAX 64
+
+/* What every member knows of each other one. */
+struct tern_win_peer {
+    int world;     /* world rank */
+    int pid;       /* CMA: its pid (0: itself, or a window in the segment) */
+    uint64_t base; /* the window's start in the owner's address space */
+    char *local;   /* the same memory mapped here (allocated windows), or NULL */
+    MPI_Aint size; /* bytes */
+    int disp_unit;
+};
+
+/* Hints kept from info (bits). */
+enum {
+    TERN_WIN_NO_LOCKS = 1,
+    TERN_WIN_SAME_SIZE = 2,
+    TERN_WIN_SAME_DISP = 4,
+    TERN_WIN_NONCONTIG = 8,
+};
+
+struct tern_win {
+    int handle;
+    int flavor; /* MPI_WIN_FLAVOR_* */
+    int rank, size;
+    struct tern_group *group; /* a reference */
+    struct tern_errhandler *errh;
+    char name[MPI_MAX_OBJECT_NAME];
+    void *attrs;
+    unsigned hints;
+    char acc_ops[32];   /* accumulate_ops: "same_op_no_op" or "same_op" */
+    char acc_order[64]; /* accumulate_ordering as given */
+    struct tern_win_peer *peer;
+    void *base; /* this rank's: what MPI_WIN_BASE answers */
+    /* the shared segment */
+    char *seg;
+    size_t seg_bytes;
+    struct tern_win_ctl *ctl;
+    /* epochs of this rank as an origin */
+    int fence_open;        /* a fence began an access epoch */
+    int lock_all;          /* MPI_Win_lock_all holds every target (shared) */
+    uint8_t *lock_held;    /* per target: 0, or MPI_LOCK_SHARED / _EXCLUSIVE held */
+    uint8_t *lock_nocheck; /* per target: held with MPI_MODE_NOCHECK (no lock word taken) */
+    int nlocks;            /* targets locked one by one */
+    uint8_t *started;      /* per target: in the access group of MPI_Win_start */
+    int start_open;
+    uint8_t *posted; /* per origin: in the exposure group of MPI_Win_post */
+    int post_open;
+    uint32_t *start_seen; /* posts consumed, per target */
+    uint32_t *wait_seen;  /* completions consumed, per origin */
+    uint32_t barrier_sense;
+};
+
+/* The control area at the start of a window's segment (64-byte lines). */
+struct tern_win_rank_ctl {
+    _Atomic uint32_t lock; /* passive target: TERN_WIN_EXCL, or the count of shared holders */
+    _Atomic uint32_t acc;  /* accumulates to this rank: 0 free, 1 held */
+    _Atomic uint32_t dyn;  /* its table of attached regions: 0 free, 1 being changed */
+    uint32_t nregions;
+    char pad[48];
+};
+#define TERN_WIN_EXCL 0x80000000u
+
+struct tern_win_region {
+    uint64_t base, size;
+};
+
+struct tern_win_ctl {
+    _Atomic uint32_t barrier_count, barrier_sense;
+    char pad[56];
+    /* then: n rank blocks, n*n post counters (post[origin*n+target]: posts
+     * target made to origin), n*n completion counters
+     * (done[target*n+origin]), n*TERN_WIN_ATTACH_MAX regions; see win_seg.c */
+};
+
+struct tern_win_rank_ctl *tern_win_rank_ctl(struct tern_win *w, int r);
+_Atomic uint32_t *tern_win_post_ctr(struct tern_win *w, int origin, int target);
+_Atomic uint32_t *tern_win_done_ctr(struct tern_win *w, int target, int origin);
+struct tern_win_region *tern_win_regions(struct tern_win *w, int r);
+
+extern struct tern_objtab tern_win_table;
+static inline struct tern_win *tern_win_lookup(MPI_Win h)
+{
+    return (struct tern_win *)tern_objtab_lookup(&tern_win_table, h);
+}
+
+/* Raises code on w's handler; returns it when the handler returns. */
+int tern_win_raise(struct tern_win *w, int code);
+/* tern_err_make + tern_win_raise. */
+int tern_win_err(struct tern_win *w, int errclass, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* "MPI_WIN 0x..." or the user's name, for messages. */
+const char *tern_win_label(const struct tern_win *w, char *buf, int len);
+/* The same in a buffer of its own, valid until the next call. */
+const char *tern_win_name(const struct tern_win *w);
+
+/* ---- creation (win_create.c), collective over comm; errors raised on comm ---- */
+struct tern_info;
+int tern_win_create(const char *fn, void *base, MPI_Aint size, int disp_unit,
+                    const struct tern_info *info, struct tern_comm *comm, struct tern_win **out);
+/* flavor MPI_WIN_FLAVOR_ALLOCATE or _SHARED: *baseptr gets this rank's memory. */
+int tern_win_allocate(const char *fn, int flavor, MPI_Aint size, int disp_unit,
+                      const struct tern_info *info, struct tern_comm *comm, void *baseptr,
+                      struct tern_win **out);
+int tern_win_create_dynamic(const char *fn, const struct tern_info *info, struct tern_comm *comm,
+                            struct tern_win **out);
+int tern_win_attach(const char *fn, struct tern_win *w, void *base, MPI_Aint size);
+int tern_win_detach(const char *fn, struct tern_win *w, const void *base);
+/* Collective; the handle dies, the segment is unmapped. */
+int tern_win_free(const char *fn, struct tern_win *w);
+/* Keys of the info a window reports (MPI_Win_get_info), and setting them. */
+struct tern_info *tern_win_info(const struct tern_win *w);
+void tern_win_apply_info(struct tern_win *w, const struct tern_info *info);
+
+/* ---- synchronisation (win_sync.c) ---- */
+int tern_win_fence(const char *fn, struct tern_win *w, int assert_);
+int tern_win_lock(const char *fn, struct tern_win *w, int lock_type, int rank, int assert_);
+int tern_win_unlock(const char *fn, struct tern_win *w, int rank);
+int tern_win_lock_all(const char *fn, struct tern_win *w, int assert_);
+int tern_win_unlock_all(const char *fn, struct tern_win *w);
+/* rank < 0: every target */
+int tern_win_flush(const char *fn, struct tern_win *w, int rank);
+int tern_win_post(const char *fn, struct tern_win *w, struct tern_group *g, int assert_);
+int tern_win_start(const char *fn, struct tern_win *w, struct tern_group *g, int assert_);
+int tern_win_complete(const char *fn, struct tern_win *w);
+/* test: *flag (NULL: block until done) */
+int tern_win_wait(const char *fn, struct tern_win *w, int *flag);
+/* A barrier among the window's members in its segment (fence, free). */
+void tern_win_barrier(struct tern_win *w);
+
+/* ---- operations (win_ops.c): checked by the caller but for the window's
+ * own rules, which these check (epoch, range, types) ---- */
+struct tern_rma_side {
+    const void *buf;
+    size_t count;
+    struct tern_datatype *dt;
+};
+int tern_win_put(const char *fn, struct tern_win *w, struct tern_rma_side o, int rank,
+                 MPI_Aint disp, size_t tcount, struct tern_datatype *tdt);
+int tern_win_get(const char *fn, struct tern_win *w, struct tern_rma_side o, int rank,
+                 MPI_Aint disp, size_t tcount, struct tern_datatype *tdt);
+/* result.buf NULL: MPI_Accumulate */
+int tern_win_accumulate(const char *fn, struct tern_win *w, struct tern_rma_side o,
+                        struct tern_rma_side result, int rank, MPI_Aint disp, size_t tcount,
+                        struct tern_datatype *tdt, MPI_Op op);
+int tern_win_cas(const char *fn, struct tern_win *w, const void *origin, const void *compare,
+                 void *result, struct tern_datatype *dt, int rank, MPI_Aint disp);
+
+/* An operation may go to target 'rank' now: MPI_SUCCESS, or the
+ * MPI_ERR_RMA_SYNC error raised. */
+int tern_win_check_epoch(const char *fn, struct tern_win *w, int rank);
+
+#endif

@@ -1,0 +1,374 @@
+/* The operations, done by the origin: load and store into a window that
+ * lies in the segment, CMA (transport/shm) into one on user memory.  The
+ * target's datatype is the origin's to read (the standard makes both sides
+ * agree on it), so its layout gives the target's pieces directly.
+ *
+ * Accumulates are element-wise on the predefined type.  In the segment an
+ * element of 1, 2, 4 or 8 bytes is updated by one atomic instruction (an
+ * integer sum or bit operation, an exchange) or a compare-and-swap loop
+ * around the op; anything else, and every accumulate into user memory,
+ * takes the target's accumulate lock in the control area, so accumulates
+ * to one location are atomic with each other whatever their origin. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/op_kernels.h"
+#include "core/errors.h"
+#include "rma/win_seg.h"
+#include "transport/shm/shm.h"
+
+/* Where the target's data lies. */
+struct tgt {
+    char *local;    /* mapped here, or this process's memory: load and store */
+    uint64_t raddr; /* otherwise its address in the target, reached by CMA */
+    int world;
+    int in_seg; /* in the segment: atomics by instruction */
+};
+
+/* The bytes [lo, hi) that count elements of dt touch, from their buffer. */
+static void span_of(const struct tern_datatype *dt, size_t count, MPI_Aint *lo, MPI_Aint *hi)
+{
+    MPI_Aint reach = (MPI_Aint)(count - 1) * dt->extent;
+    *lo = dt->true_lb + (reach < 0 ? reach : 0);
+    *hi = dt->true_ub + (reach > 0 ? reach : 0);
+}
+
+/* Checks the target rank, the epoch and the range; 1 when there is
+ * nothing to do (MPI_PROC_NULL, no data), 0 when *t is set, else the
+ * error code raised. */
+static int locate(const char *fn, struct tern_win *w, int rank, MPI_Aint disp, size_t count,
+                  const struct tern_datatype *dt, struct tgt *t)
+{
+    if (rank == MPI_PROC_NULL) return -1;
+    if (rank < 0 || rank >= w->size)
+        return tern_win_err(w, MPI_ERR_RANK, "%s: target_rank=%d is not a rank of %s (size %d)", fn,
+                            rank, tern_win_name(w), w->size);
+    int rc = tern_win_check_epoch(fn, w, rank);
+    if (rc) return rc;
+    if (count == 0 || dt->size == 0) return -1;
+    const struct tern_win_peer *p = &w->peer[rank];
+    MPI_Aint lo, hi, off;
+    span_of(dt, count, &lo, &hi);
+    *t = (struct tgt){.world = p->world};
+    if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
+        if (!tern_win_dyn_find(w, rank, (uint64_t)(disp + lo), (uint64_t)(hi - lo)))
+            return tern_win_err(w, MPI_ERR_RMA_RANGE,
+                                "%s: bytes [0x%llx, 0x%llx) of rank %d lie in no region attached "
+                                "to %s",
+                                fn, (unsigned long long)(disp + lo),
+                                (unsigned long long)(disp + hi), rank, tern_win_name(w));
+        if (rank == w->rank)
+            t->local = (char *)(uintptr_t)disp;
+        else
+            t->raddr = (uint64_t)disp;
+        return 0;
+    }
+    if (__builtin_mul_overflow(disp, (MPI_Aint)p->disp_unit, &off) || off + lo < 0 ||
+        off + hi > p->size)
+        return tern_win_err(
+            w, MPI_ERR_RMA_RANGE,
+            "%s: target_disp=%lld (disp_unit %d) reaches bytes [%lld, %lld) of "
+            "rank %d, outside its %lld bytes of %s",
+            fn, (long long)disp, p->disp_unit, (long long)(disp * p->disp_unit + lo),
+            (long long)(disp * p->disp_unit + hi), rank, (long long)p->size, tern_win_name(w));
+    if (p->local) {
+        t->local = p->local + off;
+        t->in_seg = w->flavor == MPI_WIN_FLAVOR_ALLOCATE || w->flavor == MPI_WIN_FLAVOR_SHARED;
+    } else {
+        t->raddr = p->base + (uint64_t)off;
+    }
+    return 0;
+}
+
+static int sizes_match(const char *fn, struct tern_win *w, size_t ob, size_t tb, const char *what)
+{
+    if (ob == tb) return MPI_SUCCESS;
+    return tern_win_err(w, MPI_ERR_TYPE,
+                        "%s: the %s data has %zu bytes and the target data %zu: their type "
+                        "signatures must match",
+                        fn, what, ob, tb);
+}
+
+/* CMA between (buf, count, dt) here and (raddr, tcount, tdt) there. */
+static int cma(const char *fn, struct tern_win *w, int write, const struct tgt *t, const void *buf,
+               size_t count, const struct tern_datatype *dt, size_t tcount,
+               const struct tern_datatype *tdt, size_t bytes)
+{
+    struct tern_dt_view lv, rv;
+    tern_dt_view_local(&lv, dt, buf, count);
+    tern_dt_view_local(&rv, tdt, (const void *)(uintptr_t)t->raddr, tcount);
+    int e = tern_shm_cma_rw(t->world, write, &lv, &rv, bytes);
+    if (!e) return MPI_SUCCESS;
+    return tern_win_err(w, MPI_ERR_OTHER, "%s: cannot %s world rank %d's memory at 0x%llx: %s", fn,
+                        write ? "write" : "read", t->world, (unsigned long long)t->raddr,
+                        strerror(-e));
+}
+
+int tern_win_put(const char *fn, struct tern_win *w, struct tern_rma_side o, int rank,
+                 MPI_Aint disp, size_t tcount, struct tern_datatype *tdt)
+{
+    struct tgt t;
+    size_t tb = tcount * tdt->size;
+    int rc = sizes_match(fn, w, o.count * o.dt->size, tb, "origin");
+    if (rc || (rc = locate(fn, w, rank, disp, tcount, tdt, &t))) return rc < 0 ? MPI_SUCCESS : rc;
+    if (t.local) {
+        tern_dt_copy(o.buf, o.count, o.dt, t.local, tcount, tdt);
+        return MPI_SUCCESS;
+    }
+    return cma(fn, w, 1, &t, o.buf, o.count, o.dt, tcount, tdt, tb);
+}
+
+int tern_win_get(const char *fn, struct tern_win *w, struct tern_rma_side o, int rank,
+                 MPI_Aint disp, size_t tcount, struct tern_datatype *tdt)
+{
+    struct tgt t;
+    size_t tb = tcount * tdt->size;
+    int rc = sizes_match(fn, w, o.count * o.dt->size, tb, "origin");
+    if (rc || (rc = locate(fn, w, rank, disp, tcount, tdt, &t))) return rc < 0 ? MPI_SUCCESS : rc;
+    if (t.local) {
+        tern_dt_copy(t.local, tcount, tdt, (void *)o.buf, o.count, o.dt);
+        return MPI_SUCCESS;
+    }
+    return cma(fn, w, 0, &t, o.buf, o.count, o.dt, tcount, tdt, tb);
+}
+
+/* ---- accumulates ---- */
+
+static void acc_lock(struct tern_win *w, int r)
+{
+    _Atomic uint32_t *l = &tern_win_rank_ctl(w, r)->acc;
+    struct tern_waiter wt = TERN_WAITER_INIT;
+    uint32_t z = 0;
+    while (!atomic_compare_exchange_weak(l, &z, 1)) {
+        z = 0;
+        tern_win_spin(&wt);
+    }
+}
+static void acc_unlock(struct tern_win *w, int r)
+{
+    atomic_store(&tern_win_rank_ctl(w, r)->acc, 0);
+}
+
+static int is_integer(MPI_Datatype b)
+{
+    static const MPI_Datatype ints[] = {
+        MPI_CHAR,    MPI_SIGNED_CHAR,    MPI_UNSIGNED_CHAR, MPI_BYTE,
+        MPI_SHORT,   MPI_UNSIGNED_SHORT, MPI_INT,           MPI_UNSIGNED,
+        MPI_LONG,    MPI_UNSIGNED_LONG,  MPI_LONG_LONG,     MPI_UNSIGNED_LONG_LONG,
+        MPI_INT8_T,  MPI_INT16_T,        MPI_INT32_T,       MPI_INT64_T,
+        MPI_UINT8_T, MPI_UINT16_T,       MPI_UINT32_T,      MPI_UINT64_T,
+        MPI_AINT,    MPI_OFFSET,         MPI_COUNT,
+    };
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+        if (ints[i] == b) return 1;
+    return 0;
+}
+
+/* One element at p: old value to *res (unless NULL), p = o op old. */
+#define ELEM_ATOMIC(T)                                                                             \
+    do {                                                                                           \
+        T *p = (T *)tp, v = 0, old;                                                                \
+        if (o) memcpy(&v, o, sizeof v);                                                            \
+        if (op == MPI_NO_OP)                                                                       \
+            old = __atomic_load_n(p, __ATOMIC_SEQ_CST);                                            \
+        else if (op == MPI_REPLACE)                                                                \
+            old = __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);                                     \
+        else if (is_int && op == MPI_SUM)                                                          \
+            old = __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);                                      \
+        else if (is_int && op == MPI_BAND)                                                         \
+            old = __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);                                      \
+        else if (is_int && op == MPI_BOR)                                                          \
+            old = __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);                                       \
+        else if (is_int && op == MPI_BXOR)                                                         \
+            old = __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);                                      \
+        else {                                                                                     \
+            T nw;                                                                                  \
+            old = __atomic_load_n(p, __ATOMIC_SEQ_CST);                                            \
+            do {                                                                                   \
+                nw = old;                                                                          \
+                k(&v, &nw, 1);                                                                     \
+            } while (                                                                              \
+                !__atomic_compare_exchange_n(p, &old, nw, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)); \
+        }                                                                                          \
+        if (res) memcpy(res, &old, sizeof old);                                                    \
+    } while (0)
+
+static void elem_atomic(void *tp, const void *o, void *res, size_t es, MPI_Op op, tern_op_kernel k,
+                        int is_int)
+{
+    switch (es) {
+    case 1: ELEM_ATOMIC(uint8_t); break;
+    case 2: ELEM_ATOMIC(uint16_t); break;
+    case 4: ELEM_ATOMIC(uint32_t); break;
+    default: ELEM_ATOMIC(uint64_t); break;
+    }
+}
+
+#define IOV_BATCH 64
+
+/* Every piece of v starts and ends on an element of es bytes. */
+static int pieces_aligned(const struct tern_dt_view *v, size_t bytes, size_t es)
+{
+    struct iovec iov[IOV_BATCH];
+    for (size_t off = 0; off < bytes;) {
+        size_t got, n = tern_dt_view_iov(v, off, bytes - off, iov, IOV_BATCH, &got);
+        for (size_t i = 0; i < n; i++)
+            if ((uintptr_t)iov[i].iov_base % es || iov[i].iov_len % es) return 0;
+        off += got;
+    }
+    return 1;
+}
+
+static void apply_atomic(const struct tern_dt_view *v, size_t bytes, size_t es, const char *obuf,
+                         char *rbuf, MPI_Op op, tern_op_kernel k, int is_int)
+{
+    struct iovec iov[IOV_BATCH];
+    size_t idx = 0;
+    for (size_t off = 0; off < bytes;) {
+        size_t got, n = tern_dt_view_iov(v, off, bytes - off, iov, IOV_BATCH, &got);
+        for (size_t i = 0; i < n; i++)
+            for (size_t b = 0; b < iov[i].iov_len; b += es, idx++)
+                elem_atomic((char *)iov[i].iov_base + b, obuf ? obuf + idx * es : NULL,
+                            rbuf ? rbuf + idx * es : NULL, es, op, k, is_int);
+        off += got;
+    }
+}
+
+/* Reads (write = 0) or writes the target's data as a packed stream. */
+static int move_packed(const char *fn, struct tern_win *w, int write, const struct tgt *t,
+                       char *packed, size_t tcount, const struct tern_datatype *tdt, size_t tb)
+{
+    if (t->local) {
+        if (write)
+            tern_dt_unpack(tdt, t->local, tcount, 0, packed, tb);
+        else
+            tern_dt_pack(tdt, t->local, tcount, 0, packed, tb);
+        return MPI_SUCCESS;
+    }
+    return cma(fn, w, write, t, packed, tb, tern_dt_get(MPI_BYTE), tcount, tdt, tb);
+}
+
+static int check_basic(const char *fn, struct tern_win *w, const struct tern_datatype *dt,
+                       MPI_Datatype basic, const char *what)
+{
+    if (dt->basic != MPI_DATATYPE_NULL && dt->basic == basic) return MPI_SUCCESS;
+    return tern_win_err(w, MPI_ERR_TYPE,
+                        "%s: the %s datatype is not made of the target's predefined type alone: "
+                        "accumulates work element-wise on one predefined type",
+                        fn, what);
+}
+
+int tern_win_accumulate(const char *fn, struct tern_win *w, struct tern_rma_side o,
+                        struct tern_rma_side res, int rank, MPI_Aint disp, size_t tcount,
+                        struct tern_datatype *tdt, MPI_Op op)
+{
+    /* Nothing to do (MPI_PROC_NULL, no data) needs no valid op or types:
+     * MPICH accepts any then, and mpi4py relies on it. */
+    struct tgt t;
+    int rc = locate(fn, w, rank, disp, tcount, tdt, &t);
+    if (rc) return rc < 0 ? MPI_SUCCESS : rc;
+    MPI_Datatype basic = tdt->basic;
+    if (basic == MPI_DATATYPE_NULL)
+        return tern_win_err(w, MPI_ERR_TYPE,
+                            "%s: the target datatype is not made of one predefined type alone: "
+                            "accumulates work element-wise on one predefined type",
+                            fn);
+    tern_op_kernel k = NULL;
+    if (op != MPI_REPLACE && op != MPI_NO_OP && !(k = tern_op_kernel_get(op, basic, 1)))
+        return tern_win_err(w, MPI_ERR_OP,
+                            "%s: op=0x%x is not a predefined operation defined on the target's "
+                            "type (accumulates take MPI_REPLACE, MPI_NO_OP or a predefined op)",
+                            fn, (unsigned)op);
+    if (op == MPI_NO_OP && strcmp(w->acc_ops, "same_op") == 0)
+        return tern_win_err(w, MPI_ERR_OP,
+                            "%s: MPI_NO_OP is not allowed on %s, whose info says "
+                            "accumulate_ops=same_op",
+                            fn, tern_win_name(w));
+    size_t tb = tcount * tdt->size;
+    if (op != MPI_NO_OP) {
+        if ((rc = check_basic(fn, w, o.dt, basic, "origin"))) return rc;
+        if ((rc = sizes_match(fn, w, o.count * o.dt->size, tb, "origin"))) return rc;
+    }
+    if (res.buf || res.dt) {
+        if ((rc = check_basic(fn, w, res.dt, basic, "result"))) return rc;
+        if ((rc = sizes_match(fn, w, res.count * res.dt->size, tb, "result"))) return rc;
+    }
+
+    struct tern_datatype *b = tern_dt_get(basic);
+    size_t es = b->size;
+    char *obuf = NULL, *tbuf = malloc(tb);
+    if (op != MPI_NO_OP) obuf = malloc(tb);
+    if (!tbuf || (op != MPI_NO_OP && !obuf)) {
+        free(tbuf);
+        free(obuf);
+        return tern_win_err(w, MPI_ERR_NO_MEM, "%s: out of memory for %zu bytes", fn, tb);
+    }
+    if (obuf) tern_dt_pack(o.dt, o.buf, o.count, 0, obuf, tb);
+
+    struct tern_dt_view tv;
+    if (t.in_seg) tern_dt_view_local(&tv, tdt, t.local, tcount);
+    if (t.in_seg && b->contig && (es == 1 || es == 2 || es == 4 || es == 8) &&
+        pieces_aligned(&tv, tb, es)) {
+        apply_atomic(&tv, tb, es, obuf, res.buf ? tbuf : NULL, op, k, is_integer(basic));
+    } else {
+        acc_lock(w, rank);
+        rc = move_packed(fn, w, 0, &t, tbuf, tcount, tdt, tb);
+        if (!rc && res.buf) tern_dt_unpack(res.dt, (void *)res.buf, res.count, 0, tbuf, tb);
+        if (!rc && op != MPI_NO_OP) {
+            if (op == MPI_REPLACE)
+                memcpy(tbuf, obuf, tb);
+            else
+                k(obuf, tbuf, tb / es);
+            rc = move_packed(fn, w, 1, &t, tbuf, tcount, tdt, tb);
+        }
+        acc_unlock(w, rank);
+        res.buf = NULL; /* unpacked already */
+    }
+    if (!rc && res.buf) tern_dt_unpack(res.dt, (void *)res.buf, res.count, 0, tbuf, tb);
+    free(tbuf);
+    free(obuf);
+    return rc;
+}
+
+#define CAS_CASE(T)                                                                 \
+    do {                                                                            \
+        T expect, nw;                                                               \
+        memcpy(&expect, compare, sizeof expect);                                    \
+        memcpy(&nw, origin, sizeof nw);                                             \
+        __atomic_compare_exchange_n((T *)t.local, &expect, nw, 0, __ATOMIC_SEQ_CST, \
+                                    __ATOMIC_SEQ_CST);                              \
+        memcpy(result, &expect, sizeof expect);                                     \
+    } while (0)
+
+int tern_win_cas(const char *fn, struct tern_win *w, const void *origin, const void *compare,
+                 void *result, struct tern_datatype *dt, int rank, MPI_Aint disp)
+{
+    if (!dt->predefined || !dt->contig || dt->basic == MPI_DATATYPE_NULL)
+        return tern_win_err(w, MPI_ERR_TYPE,
+                            "%s: compare-and-swap takes one element of a predefined type", fn);
+    struct tgt t;
+    int rc = locate(fn, w, rank, disp, 1, dt, &t);
+    if (rc) return rc < 0 ? MPI_SUCCESS : rc;
+    size_t es = dt->size;
+    if (t.in_seg && (uintptr_t)t.local % es == 0 && (es == 1 || es == 2 || es == 4 || es == 8)) {
+        switch (es) {
+        case 1: CAS_CASE(uint8_t); break;
+        case 2: CAS_CASE(uint16_t); break;
+        case 4: CAS_CASE(uint32_t); break;
+        default: CAS_CASE(uint64_t); break;
+        }
+        return MPI_SUCCESS;
+    }
+    char old[64];
+    if (es > sizeof old)
+        return tern_win_err(w, MPI_ERR_TYPE, "%s: elements of %zu bytes are not supported", fn, es);
+    acc_lock(w, rank);
+    rc = move_packed(fn, w, 0, &t, old, 1, dt, es);
+    if (!rc && memcmp(old, compare, es) == 0)
+        rc = move_packed(fn, w, 1, &t, (char *)origin, 1, dt, es);
+    acc_unlock(w, rank);
+    if (!rc) memcpy(result, old, es);
+    return rc;
+}

@@ -1,0 +1,25 @@
+/* Private to rma/: the window's shared segment (win_seg.c). */
+#ifndef TERN_RMA_WIN_SEG_H
+#define TERN_RMA_WIN_SEG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/progress.h"
+#include "rma/win.h"
+
+/* Bytes of the control area of a window of n ranks (a multiple of the page). */
+size_t tern_win_ctl_bytes(int n);
+/* Collective over comm: makes and maps a segment of 'bytes' (control area
+ * first, zeroed) into w->seg.  MPI_SUCCESS or an error code (made, not
+ * raised), the same on every member. */
+int tern_win_seg_open(struct tern_win *w, struct tern_comm *comm, size_t bytes);
+void tern_win_seg_close(struct tern_win *w);
+/* One step of a wait for another rank's store: progress, and yield the core. */
+void tern_win_spin(struct tern_waiter *wt);
+
+/* Whether [addr, addr + len) of rank r lies in one region it attached to
+ * dynamic window w (win_create.c). */
+int tern_win_dyn_find(struct tern_win *w, int r, uint64_t addr, uint64_t len);
+
+#endif

@@ -1,0 +1,84 @@
+/* Atomicity under contention, for every window kind: every rank adds to
+ * the same locations of rank 0 at once (an integer and a double sum, a
+ * long double sum that takes the accumulate lock, fetch_and_op on a
+ * counter), and read-modify-writes a plain integer with get and put under
+ * an exclusive lock.  Every result must be exact; the values fetch_and_op
+ * returned must be every value of the counter once. */
+#include <stdio.h>
+
+#include "rma_util.h"
+
+#define N 300
+
+static int cmp_ll(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    long long *fetched = malloc(N * sizeof *fetched), *all = malloc((size_t)size * N * sizeof *all);
+    for (int k = 0; k < NKINDS; k++) {
+        struct rwin w;
+        rwin_make(&w, (enum kind)k, 256, MPI_COMM_WORLD);
+        MPI_Aint d = rwin_disp(&w, 0, 0);
+        int one = 1;
+        double done_ = 1.0;
+        long double lone = 1.0L;
+        long long lli = 1;
+        /* shared lock: accumulates and fetch_and_op from everyone at once */
+        for (int i = 0; i < N; i++) {
+            CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, w.win));
+            CHECK_MPI(MPI_Accumulate(&one, 1, MPI_INT, 0, d + 0, 1, MPI_INT, MPI_SUM, w.win));
+            CHECK_MPI(
+                MPI_Accumulate(&done_, 1, MPI_DOUBLE, 0, d + 8, 1, MPI_DOUBLE, MPI_SUM, w.win));
+            CHECK_MPI(MPI_Accumulate(&lone, 1, MPI_LONG_DOUBLE, 0, d + 32, 1, MPI_LONG_DOUBLE,
+                                     MPI_SUM, w.win));
+            CHECK_MPI(
+                MPI_Fetch_and_op(&lli, &fetched[i], MPI_LONG_LONG, 0, d + 16, MPI_SUM, w.win));
+            CHECK_MPI(MPI_Win_unlock(0, w.win));
+        }
+        /* exclusive lock: get, add, put must not interleave */
+        for (int i = 0; i < N; i++) {
+            int v;
+            CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, w.win));
+            CHECK_MPI(MPI_Get(&v, 1, MPI_INT, 0, d + 64, 1, MPI_INT, w.win));
+            CHECK_MPI(MPI_Win_flush(0, w.win));
+            v++;
+            CHECK_MPI(MPI_Put(&v, 1, MPI_INT, 0, d + 64, 1, MPI_INT, w.win));
+            CHECK_MPI(MPI_Win_unlock(0, w.win));
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+        CHECK_MPI(MPI_Gather(fetched, N, MPI_LONG_LONG, all, N, MPI_LONG_LONG, 0, MPI_COMM_WORLD));
+        if (rank == 0) {
+            const char *kn = kind_name[k];
+            long long total = (long long)N * size;
+            CHECK(*(int *)w.mem == total, "%s: integer sum %d, want %lld", kn, *(int *)w.mem,
+                  total);
+            CHECK(*(double *)(w.mem + 8) == (double)total, "%s: double sum %g, want %lld", kn,
+                  *(double *)(w.mem + 8), total);
+            CHECK(*(long double *)(w.mem + 32) == (long double)total,
+                  "%s: long double sum %Lg, want %lld", kn, *(long double *)(w.mem + 32), total);
+            CHECK(*(long long *)(w.mem + 16) == total, "%s: fetch_and_op counter %lld", kn,
+                  *(long long *)(w.mem + 16));
+            CHECK(*(int *)(w.mem + 64) == total, "%s: exclusive get+put counter %d, want %lld", kn,
+                  *(int *)(w.mem + 64), total);
+            qsort(all, (size_t)total, sizeof *all, cmp_ll);
+            for (long long i = 0; i < total; i++)
+                CHECK(all[i] == i, "%s: fetch_and_op fetched %lld twice or never", kn, i);
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+        rwin_free(&w);
+    }
+    if (rank == 0)
+        printf("rma_atomic: %d ranks x %d updates exact on every window kind\n", size, N);
+    free(fetched);
+    free(all);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,133 @@
+/* The errors of one-sided communication, with MPI_ERRORS_RETURN on the
+ * window: their classes, and that they go to the window's handler (a user
+ * handler sees the window); the errors of creation go to the
+ * communicator's.  A window whose ranks are on different hosts is refused
+ * (run under TERN_RANKS_PER_HOST=1 by rma_errors_hosts: argv[1] = "hosts"). */
+#include <stdio.h>
+
+#include "rma_util.h"
+
+static int calls;
+static MPI_Win seen_win;
+static int seen_code;
+
+static void on_win(MPI_Win *w, int *code, ...)
+{
+    calls++;
+    seen_win = *w;
+    seen_code = *code;
+}
+
+static void expect(int rc, int cls, const char *what)
+{
+    int c = -1;
+    char msg[MPI_MAX_ERROR_STRING] = "";
+    int len;
+    MPI_Error_class(rc, &c);
+    MPI_Error_string(rc, msg, &len);
+    CHECK(c == cls, "%s: class %d, want %d (%s)", what, c, cls, msg);
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int buf[16] = {0};
+    MPI_Win win;
+    if (argc > 1 && strcmp(argv[1], "hosts") == 0) {
+        int rc = MPI_Win_create(buf, sizeof buf, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+        expect(rc, MPI_ERR_UNSUPPORTED_OPERATION, "window across hosts");
+        rc = MPI_Win_allocate(64, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &buf, &win);
+        expect(rc, MPI_ERR_UNSUPPORTED_OPERATION, "allocated window across hosts");
+        /* One host alone is fine. */
+        CHECK_MPI(MPI_Win_create(buf, sizeof buf, 1, MPI_INFO_NULL, MPI_COMM_SELF, &win));
+        CHECK_MPI(MPI_Win_free(&win));
+        if (rank == 0) printf("rma_errors: windows across hosts refused\n");
+        MPI_Finalize();
+        return 0;
+    }
+
+    /* creation: on the communicator's handler */
+    expect(MPI_Win_create(buf, sizeof buf, 0, MPI_INFO_NULL, MPI_COMM_WORLD, &win), MPI_ERR_DISP,
+           "disp_unit 0");
+    expect(MPI_Win_allocate(-1, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &buf, &win), MPI_ERR_SIZE,
+           "negative size");
+
+    CHECK_MPI(MPI_Win_create(buf, sizeof buf, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    CHECK_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+    int v = 1, t = (rank + 1) % size;
+    expect(MPI_Put(&v, 1, MPI_INT, t, 0, 1, MPI_INT, win), MPI_ERR_RMA_SYNC,
+           "put outside an epoch");
+    expect(MPI_Win_unlock(t, win), MPI_ERR_RMA_SYNC, "unlock without lock");
+    expect(MPI_Win_complete(win), MPI_ERR_RMA_SYNC, "complete without start");
+    expect(MPI_Win_wait(win), MPI_ERR_RMA_SYNC, "wait without post");
+    expect(MPI_Win_flush(t, win), MPI_ERR_RMA_SYNC, "flush without lock");
+    CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, t, 0, win));
+    expect(MPI_Win_lock(MPI_LOCK_SHARED, t, 0, win), MPI_ERR_RMA_SYNC, "lock twice");
+    expect(MPI_Win_fence(0, win), MPI_ERR_RMA_SYNC, "fence inside a lock");
+    expect(MPI_Put(&v, 1, MPI_INT, t, 16, 1, MPI_INT, win), MPI_ERR_RMA_RANGE, "past the end");
+    expect(MPI_Put(&v, 1, MPI_INT, t, -1, 1, MPI_INT, win), MPI_ERR_RMA_RANGE, "before the start");
+    expect(MPI_Get(buf, 2, MPI_INT, t, 15, 2, MPI_INT, win), MPI_ERR_RMA_RANGE,
+           "straddling the end");
+    expect(MPI_Put(&v, 1, MPI_INT, size, 0, 1, MPI_INT, win), MPI_ERR_RANK, "target = size");
+    expect(MPI_Put(&v, 1, MPI_INT, -3, 0, 1, MPI_INT, win), MPI_ERR_RANK, "target = -3");
+    expect(MPI_Put(&v, 1, MPI_INT, t, 0, 1, MPI_DOUBLE, win), MPI_ERR_TYPE,
+           "sizes of origin and target differ");
+    expect(MPI_Accumulate(&v, 1, MPI_INT, t, 0, 1, MPI_FLOAT, MPI_SUM, win), MPI_ERR_TYPE,
+           "accumulate of int into float");
+    expect(MPI_Accumulate(&v, 1, MPI_INT, t, 0, 1, MPI_INT, MPI_OP_NULL, win), MPI_ERR_OP,
+           "accumulate with MPI_OP_NULL");
+    expect(MPI_Put(&v, -1, MPI_INT, t, 0, 1, MPI_INT, win), MPI_ERR_COUNT, "negative count");
+    expect(MPI_Win_lock(7, t, 0, win), MPI_ERR_LOCKTYPE, "lock type 7");
+    CHECK_MPI(MPI_Put(&v, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, win));
+    CHECK_MPI(MPI_Win_unlock(t, win));
+    expect(MPI_Win_free(&(MPI_Win){MPI_WIN_NULL}), MPI_ERR_WIN, "free of MPI_WIN_NULL");
+
+    /* a user handler sees the window and the code */
+    MPI_Errhandler eh;
+    CHECK_MPI(MPI_Win_create_errhandler(on_win, &eh));
+    CHECK_MPI(MPI_Win_set_errhandler(win, eh));
+    MPI_Errhandler got;
+    CHECK_MPI(MPI_Win_get_errhandler(win, &got));
+    CHECK(got == eh, "MPI_Win_get_errhandler gave another handler");
+    MPI_Errhandler_free(&got);
+    int rc = MPI_Put(&v, 1, MPI_INT, t, 0, 1, MPI_INT, win);
+    CHECK(calls == 1 && seen_win == win && seen_code == rc, "the user handler ran %d times", calls);
+    CHECK_MPI(MPI_Win_call_errhandler(win, MPI_ERR_OTHER));
+    CHECK(calls == 2 && seen_code == MPI_ERR_OTHER, "MPI_Win_call_errhandler did not call it");
+    CHECK_MPI(MPI_Errhandler_free(&eh));
+
+    /* dynamic windows: only attached memory is reachable */
+    MPI_Win dyn;
+    CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &dyn));
+    CHECK_MPI(MPI_Win_set_errhandler(dyn, MPI_ERRORS_RETURN));
+    CHECK_MPI(MPI_Win_attach(dyn, buf, sizeof buf));
+    MPI_Aint a, *addr = malloc((size_t)size * sizeof *addr);
+    MPI_Get_address(buf, &a);
+    MPI_Allgather(&a, 1, MPI_AINT, addr, 1, MPI_AINT, MPI_COMM_WORLD);
+    CHECK_MPI(MPI_Win_lock_all(0, dyn));
+    CHECK_MPI(MPI_Put(&v, 1, MPI_INT, t, addr[t] + 4, 1, MPI_INT, dyn));
+    expect(MPI_Put(&v, 1, MPI_INT, t, addr[t] + sizeof buf, 1, MPI_INT, dyn), MPI_ERR_RMA_RANGE,
+           "dynamic window past the attached region");
+    CHECK_MPI(MPI_Win_unlock_all(dyn));
+    expect(MPI_Win_detach(dyn, buf + 1), MPI_ERR_RMA_RANGE, "detach of memory never attached");
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK_MPI(MPI_Win_detach(dyn, buf));
+    expect(MPI_Win_attach(win, buf, 4), MPI_ERR_RMA_FLAVOR, "attach to a window not dynamic");
+    CHECK_MPI(MPI_Win_free(&dyn));
+    free(addr);
+
+    /* a window freed with an epoch open, then really freed */
+    CHECK_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+    CHECK_MPI(MPI_Win_lock_all(0, win));
+    expect(MPI_Win_free(&win), MPI_ERR_RMA_SYNC, "free inside lock_all");
+    CHECK_MPI(MPI_Win_unlock_all(win));
+    CHECK_MPI(MPI_Win_free(&win));
+    expect(MPI_Win_fence(0, win), MPI_ERR_WIN, "fence on a freed window");
+    if (rank == 0) printf("rma_errors: every error class as expected at %d ranks\n", size);
+    MPI_Finalize();
+    return 0;
+}
