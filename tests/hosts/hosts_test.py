@@ -215,6 +215,46 @@ def t_hostfile():
     check(got == ["fakeA"] * 2 + ["fakeB"] * 3, "-hosts a:2,b:3: %s" % got)
 
 
+def t_slurm_env():
+    """Inside a Slurm allocation (its variables faked here) mpiexec takes the
+    hosts from SLURM_JOB_NODELIST, slots from SLURM_TASKS_PER_NODE, and srun
+    as the agent; proxies forked here (a fake srun runs them)."""
+    import tempfile
+    slurm = {"SLURM_JOB_NODELIST": "fakeA,fakeB[1-2]", "SLURM_TASKS_PER_NODE": "2,1(x2)"}
+    def ids(args, n, extra=None):
+        e = dict(slurm, **(extra or {}))
+        p = run(["-l"] + args + [A.helper, "env", "TERN_HOST_ID"], env=e)
+        check(p.returncode == 0, "job in a (fake) allocation failed", p)
+        got = dict(re.findall(r"^\[(\d+)\] \d+ TERN_HOST_ID=(\S+)$", p.stdout, re.M))
+        check(len(got) == n, "%d ranks expected" % n, p)
+        return [got[str(r)] for r in range(n)]
+    with tempfile.TemporaryDirectory() as d:
+        log = os.path.join(d, "srun.log")
+        with open(os.path.join(d, "srun"), "w") as f:
+            f.write('#!/bin/sh\necho "$*" >>"%s"\n'
+                    'while [ "$1" != -w ]; do shift; done\nshift 2\nexec "$@"\n' % log)
+        os.chmod(os.path.join(d, "srun"), 0o755)
+        path = {"PATH": d + ":" + os.environ.get("PATH", "")}
+        got = ids([], 4, path)
+        check(got == ["fakeA", "fakeA", "fakeB1", "fakeB2"], "slots from Slurm: %s" % got)
+        with open(log) as f:
+            calls = sorted(l.split(" -w ")[1].split()[0] for l in f.read().splitlines()
+                           if l.startswith("--nodes=1 --ntasks=1 --overlap --mpi=none "
+                                           "--input=none -w "))
+        check(calls == ["fakeA", "fakeB1", "fakeB2"],
+              "srun should start one proxy per host with -w HOST: %s" % open(log).read())
+    got = ids(["-launcher", "fork", "-ppn", "1", "-n", "4"], 4)
+    check(got == ["fakeA", "fakeB1", "fakeB2", "fakeA"], "-ppn 1 in an allocation: %s" % got)
+    got = ids(["-launcher", "fork", "-hosts", "fakeC:2"], 2)
+    check(got == ["fakeC", "fakeC"], "-hosts must win over the allocation: %s" % got)
+    for var, value, msg in (
+            ("SLURM_JOB_NODELIST", "n[1-3", "cannot read Slurm host list 'n[1-3': '[' without ']'"),
+            ("SLURM_TASKS_PER_NODE", "2(x5)", "SLURM_TASKS_PER_NODE '2(x5)' names more than the 3 "
+                                              "hosts")):
+        p = run(["-launcher", "fork", A.helper, "env", "TERN_HOST_ID"], env=dict(slurm, **{var: value}))
+        check(p.returncode == 2 and msg in p.stderr, "a malformed %s must be a usage error" % var, p)
+
+
 def t_genv_ssh():
     """-genvall (default), -genvlist, -genvnone and -genv reach ranks on
     hosts started through ssh, whose own environment is sshd's."""
