@@ -40,8 +40,8 @@ def run(args, env=None, timeout=60):
     e.pop("MPIEXEC_TIMEOUT", None)
     e.update(env or {})
     t0 = time.monotonic()
-    p = subprocess.run([A.mpiexec, "--timeout", "50"] + args, env=e, capture_output=True,
-                       text=True, timeout=timeout)
+    p = subprocess.run([A.mpiexec, "--timeout", str(timeout - 10)] + args, env=e,
+                       capture_output=True, text=True, timeout=timeout)
     p.wall = time.monotonic() - t0
     return p
 
@@ -100,6 +100,28 @@ def mpi(kind, spec, n):
     oks = re.findall(r"^rank (\d+) of %d on \S+: node (\d+) ranks: ok$" % n, p.stdout, re.M)
     check(len(oks) == n, "%d ranks should say ok" % n, p)
     return {int(r): int(s) for r, s in oks}
+
+
+def t_job(spec, n, program, *args):
+    """An MPI program of the one-host suite, which checks its own values,
+    across the simulated hosts: SPEC is "1,2" (host th1 and th2 in turn) or
+    "1:2,2:2,3" (blocks of equal counts, the last may be smaller), N the
+    number of ranks.  UCX over TCP only between
+    hosts: UCX would use its own shared memory and CMA within one kernel."""
+    need_ucx()
+    hosts(max(int(e.split(":")[0]) for e in spec.split(",")))
+    hostspec = ",".join(prefix() + e for e in spec.split(","))
+    env = {"UCX_TLS": "tcp,self"}
+    if ":" in spec:
+        # Blocks of k ranks per host: the programs that read
+        # tests/common/tern_hosts.h learn that placement from
+        # TERN_RANKS_PER_HOST, which groups ranks as the hosts already do.
+        env["TERN_RANKS_PER_HOST"] = spec.split(",")[0].split(":")[1]
+    p = run(agent("exec") + ["-l", "-hosts", hostspec, "-n", n, program] + list(args),
+            env=env, timeout=140)
+    check(p.returncode == 0, "%s with %s ranks on %s failed" % (os.path.basename(program), n,
+                                                                 hostspec), p)
+    print(p.stdout[-2000:])
 
 
 def t_hello_ssh2(): hello("ssh", 2, 4)
@@ -313,13 +335,14 @@ def main():
     for o in ("--mpiexec", "--helper", "--check", "--ucx", "--netns"):
         ap.add_argument(o, required=True)
     ap.add_argument("test")
+    ap.add_argument("args", nargs=argparse.REMAINDER)
     A = ap.parse_args()
     fn = globals().get("t_" + A.test)
     if not fn:
         print("unknown test " + A.test)
         return 2
     try:
-        fn()
+        fn(*A.args)
     except Skip as e:
         print("skipped: %s" % e)
         return 77
