@@ -40,8 +40,8 @@ def run(args, env=None, timeout=60):
     e.pop("MPIEXEC_TIMEOUT", None)
     e.update(env or {})
     t0 = time.monotonic()
-    p = subprocess.run([A.mpiexec, "--timeout", "50"] + args, env=e, capture_output=True,
-                       text=True, timeout=timeout)
+    p = subprocess.run([A.mpiexec, "--timeout", str(timeout - 10)] + args, env=e,
+                       capture_output=True, text=True, timeout=timeout)
     p.wall = time.monotonic() - t0
     return p
 
@@ -100,6 +100,28 @@ def mpi(kind, spec, n):
     oks = re.findall(r"^rank (\d+) of %d on \S+: node (\d+) ranks: ok$" % n, p.stdout, re.M)
     check(len(oks) == n, "%d ranks should say ok" % n, p)
     return {int(r): int(s) for r, s in oks}
+
+
+def t_job(spec, n, program, *args):
+    """An MPI program of the one-host suite, which checks its own values,
+    across the simulated hosts: SPEC is "1,2" (host th1 and th2 in turn) or
+    "1:2,2:2,3" (blocks of equal counts, the last may be smaller), N the
+    number of ranks.  UCX over TCP only between
+    hosts: UCX would use its own shared memory and CMA within one kernel."""
+    need_ucx()
+    hosts(max(int(e.split(":")[0]) for e in spec.split(",")))
+    hostspec = ",".join(prefix() + e for e in spec.split(","))
+    env = {"UCX_TLS": "tcp,self"}
+    if ":" in spec:
+        # Blocks of k ranks per host: the programs that read
+        # tests/common/tern_hosts.h learn that placement from
+        # TERN_RANKS_PER_HOST, which groups ranks as the hosts already do.
+        env["TERN_RANKS_PER_HOST"] = spec.split(",")[0].split(":")[1]
+    p = run(agent("exec") + ["-l", "-hosts", hostspec, "-n", n, program] + list(args),
+            env=env, timeout=140)
+    check(p.returncode == 0, "%s with %s ranks on %s failed" % (os.path.basename(program), n,
+                                                                 hostspec), p)
+    print(p.stdout[-2000:])
 
 
 def t_hello_ssh2(): hello("ssh", 2, 4)
@@ -215,6 +237,46 @@ def t_hostfile():
     check(got == ["fakeA"] * 2 + ["fakeB"] * 3, "-hosts a:2,b:3: %s" % got)
 
 
+def t_slurm_env():
+    """Inside a Slurm allocation (its variables faked here) mpiexec takes the
+    hosts from SLURM_JOB_NODELIST, slots from SLURM_TASKS_PER_NODE, and srun
+    as the agent; proxies forked here (a fake srun runs them)."""
+    import tempfile
+    slurm = {"SLURM_JOB_NODELIST": "fakeA,fakeB[1-2]", "SLURM_TASKS_PER_NODE": "2,1(x2)"}
+    def ids(args, n, extra=None):
+        e = dict(slurm, **(extra or {}))
+        p = run(["-l"] + args + [A.helper, "env", "TERN_HOST_ID"], env=e)
+        check(p.returncode == 0, "job in a (fake) allocation failed", p)
+        got = dict(re.findall(r"^\[(\d+)\] \d+ TERN_HOST_ID=(\S+)$", p.stdout, re.M))
+        check(len(got) == n, "%d ranks expected" % n, p)
+        return [got[str(r)] for r in range(n)]
+    with tempfile.TemporaryDirectory() as d:
+        log = os.path.join(d, "srun.log")
+        with open(os.path.join(d, "srun"), "w") as f:
+            f.write('#!/bin/sh\necho "$*" >>"%s"\n'
+                    'while [ "$1" != -w ]; do shift; done\nshift 2\nexec "$@"\n' % log)
+        os.chmod(os.path.join(d, "srun"), 0o755)
+        path = {"PATH": d + ":" + os.environ.get("PATH", "")}
+        got = ids([], 4, path)
+        check(got == ["fakeA", "fakeA", "fakeB1", "fakeB2"], "slots from Slurm: %s" % got)
+        with open(log) as f:
+            calls = sorted(l.split(" -w ")[1].split()[0] for l in f.read().splitlines()
+                           if l.startswith("--nodes=1 --ntasks=1 --overlap --mpi=none "
+                                           "--input=none -w "))
+        check(calls == ["fakeA", "fakeB1", "fakeB2"],
+              "srun should start one proxy per host with -w HOST: %s" % open(log).read())
+    got = ids(["-launcher", "fork", "-ppn", "1", "-n", "4"], 4)
+    check(got == ["fakeA", "fakeB1", "fakeB2", "fakeA"], "-ppn 1 in an allocation: %s" % got)
+    got = ids(["-launcher", "fork", "-hosts", "fakeC:2"], 2)
+    check(got == ["fakeC", "fakeC"], "-hosts must win over the allocation: %s" % got)
+    for var, value, msg in (
+            ("SLURM_JOB_NODELIST", "n[1-3", "cannot read Slurm host list 'n[1-3': '[' without ']'"),
+            ("SLURM_TASKS_PER_NODE", "2(x5)", "SLURM_TASKS_PER_NODE '2(x5)' names more than the 3 "
+                                              "hosts")):
+        p = run(["-launcher", "fork", A.helper, "env", "TERN_HOST_ID"], env=dict(slurm, **{var: value}))
+        check(p.returncode == 2 and msg in p.stderr, "a malformed %s must be a usage error" % var, p)
+
+
 def t_genv_ssh():
     """-genvall (default), -genvlist, -genvnone and -genv reach ranks on
     hosts started through ssh, whose own environment is sshd's."""
@@ -273,13 +335,14 @@ def main():
     for o in ("--mpiexec", "--helper", "--check", "--ucx", "--netns"):
         ap.add_argument(o, required=True)
     ap.add_argument("test")
+    ap.add_argument("args", nargs=argparse.REMAINDER)
     A = ap.parse_args()
     fn = globals().get("t_" + A.test)
     if not fn:
         print("unknown test " + A.test)
         return 2
     try:
-        fn()
+        fn(*A.args)
     except Skip as e:
         print("skipped: %s" % e)
         return 77

@@ -4,6 +4,10 @@
 #   srun_case.sh DIR BUILT EXPECT [VAR=VALUE...] [SRUN_ARGS...] -- PROGRAM [ARGS...]
 #
 # VAR=VALUE: set for srun, which passes its environment to the tasks.
+# TERN_CASE_LAUNCH=salloc among them runs "salloc SRUN_ARGS PROGRAM..."
+# instead: PROGRAM is then Tern's mpiexec inside the allocation, and the
+# survivors looked for are those of the program it starts (its first word
+# after mpiexec's own arguments, which the case must put first).
 # BUILT: "yes", or why this build cannot run the case (then: skipped).
 # EXPECT:
 #   ok       exit 0, and "ok" in the output
@@ -47,8 +51,12 @@ while [ "$1" != -- ]; do
 done
 shift
 
+launch=${TERN_CASE_LAUNCH:-srun}
+unset TERN_CASE_LAUNCH
+[ "$launch" = srun ] || program=$2
+
 before=$(ls -A /dev/shm | sort)
-out=$(timeout 100 "$here/../../tools/hosts/slurm.sh" run srun --time=2 "${srun_args[@]}" "$@" 2>&1)
+out=$(timeout 100 "$here/../../tools/hosts/slurm.sh" run "$launch" --time=2 "${srun_args[@]}" "$@" 2>&1)
 rc=$?
 echo "$out"
 echo "srun exit: $rc"
@@ -56,11 +64,11 @@ fail() {
     echo "FAIL: $*"
     exit 1
 }
-[ $rc = 124 ] && fail "srun did not end within 100 s"
+[ $rc = 124 ] && fail "$launch did not end within 100 s"
 
 case $expect in
 ok)
-    [ $rc = 0 ] || fail "srun exited $rc"
+    [ $rc = 0 ] || fail "$launch exited $rc"
     grep -q ": ok$" <<<"$out" || fail "the program did not report ok"
     ;;
 nompi)

@@ -1,6 +1,8 @@
 /* Starting a proxy on a host, and the launch tree.
  *
- * The agent is ssh (default), rsh, any command (-launcher-exec, so that
+ * The agent is ssh (default), rsh, srun (the default inside a Slurm
+ * allocation: one task of a step on that node, sharing the job's
+ * resources), any command (-launcher-exec, so that
  * `ip netns exec` or a site's own wrapper can be one: the host name and the
  * proxy's command line follow its words), or fork (the proxy runs here;
  * also used by ssh and rsh for a host that is this machine).  ssh and rsh
@@ -38,13 +40,17 @@ int agent_conf_init(struct agent_conf *c, const char *kind, const char *exec)
 {
     memset(c, 0, sizeof *c);
     if (!kind || !*kind) kind = exec && *exec ? "exec" : "ssh";
-    if (strcmp(kind, "ssh") != 0 && strcmp(kind, "rsh") != 0 && strcmp(kind, "exec") != 0 &&
-        strcmp(kind, "fork") != 0) {
-        fprintf(stderr, "mpiexec: unknown launcher '%s'; use ssh, rsh, exec or fork\n", kind);
+    if (strcmp(kind, "ssh") != 0 && strcmp(kind, "rsh") != 0 && strcmp(kind, "srun") != 0 &&
+        strcmp(kind, "exec") != 0 && strcmp(kind, "fork") != 0) {
+        fprintf(stderr, "mpiexec: unknown launcher '%s'; use ssh, rsh, srun, exec or fork\n", kind);
         return -1;
     }
     snprintf(c->kind, sizeof c->kind, "%s", kind);
-    if (exec && *exec)
+    if (strcmp(kind, "srun") == 0 && !(exec && *exec))
+        /* --overlap: the step shares the CPUs the ranks' own steps or the
+         * batch script hold; --mpi=none: the proxy is no MPI task. */
+        c->exec = xstrdup("srun --nodes=1 --ntasks=1 --overlap --mpi=none --input=none -w");
+    else if (exec && *exec)
         c->exec = xstrdup(exec);
     else if (strcmp(kind, "exec") == 0) {
         fprintf(stderr, "mpiexec: -launcher exec needs a command: -launcher-exec CMD or "
@@ -84,15 +90,17 @@ static char **build_argv(const struct agent_conf *c, const char *host, char *con
 {
     size_t np = 0;
     while (proxy_argv[np]) np++;
-    int local =
-        strcmp(c->kind, "fork") == 0 || (strcmp(c->kind, "exec") != 0 && hosts_is_this_host(host));
+    /* srun, like exec, goes through the agent for this host too: the
+     * proxy then runs inside the allocation's step. */
+    int as_exec = strcmp(c->kind, "exec") == 0 || strcmp(c->kind, "srun") == 0;
+    int local = strcmp(c->kind, "fork") == 0 || (!as_exec && hosts_is_this_host(host));
     size_t nw = 0;
     char **words = local ? NULL : split_words(c->exec, &nw);
     char **av = xcalloc(nw + np + 6, sizeof *av);
     size_t n = 0;
     for (size_t i = 0; i < nw; i++) av[n++] = words[i];
     free(words);
-    if (local || strcmp(c->kind, "exec") == 0) {
+    if (local || as_exec) {
         if (!local) av[n++] = xstrdup(host);
         for (size_t i = 0; i < np; i++) av[n++] = xstrdup(proxy_argv[i]);
         return av;

@@ -93,12 +93,17 @@ static int take_entry(const char *entry, const char *where, struct options *o)
             return -1;
         }
     }
+    return hosts_add(o, host, (int)count, where);
+}
+
+int hosts_add(struct options *o, const char *name, int count, const char *where)
+{
     if (o->host_slots + count > MPIEXEC_MAX_RANKS) {
         fprintf(stderr, "mpiexec: %s: too many slots\n", where);
         return -1;
     }
-    o->host_slots += (int)count;
-    add_host(o, host, (int)count);
+    o->host_slots += count;
+    add_host(o, name, count);
     return 0;
 }
 

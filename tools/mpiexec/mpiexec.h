@@ -7,6 +7,7 @@
  *   suggest.c    "did you mean" for unknown options
  *   help.c       --help and --version text
  *   hosts.c      -hosts / -f: the host list; is it only this machine?
+ *   slurm.c      the host list of a Slurm allocation
  *   placement.c  which host each rank runs on
  *   params.c     mpiexec's own parameters (TERN_LAUNCHER...), declared once
  *   agent.c      starting a proxy on a host: ssh, rsh, a command, or fork
@@ -122,6 +123,22 @@ int hosts_parse_list(const char *list, struct options *o); /* 0 or -1 (printed) 
 int hosts_parse_file(const char *path, struct options *o); /* 0 or -1 (printed) */
 int hosts_is_this_host(const char *h);
 void hosts_this_name(char *name, size_t len);
+/* One host with 'count' slots, merged with an earlier one of that name;
+ * -1 (printed, naming 'where') when the job would have too many slots. */
+int hosts_add(struct options *o, const char *name, int count, const char *where);
+
+/* ---- slurm.c ---- */
+/* Slurm's host list ("h[1-3,5],gpu01", "n[01-10]") expanded in order: a
+ * NULL-terminated array of malloc'd names and their number in *n, or NULL
+ * with the reason in err. */
+char **slurm_hostlist_expand(const char *list, int *n, char *err, size_t errlen);
+/* SLURM_TASKS_PER_NODE ("2(x3),1") into counts[nhosts]; -1 with the reason
+ * in err when it cannot be read or does not cover exactly nhosts. */
+int slurm_tasks_per_node(const char *spec, int nhosts, int *counts, char *err, size_t errlen);
+/* With no -hosts/-f inside an allocation: the allocation's hosts, with
+ * -ppn or Slurm's task counts as slots, and srun as the default agent.
+ * 0 (also outside Slurm) or -1 (printed). */
+int slurm_hosts_take(struct options *o);
 
 /* ---- placement.c ---- */
 /* host_of[rank] for 'size' ranks over o->hosts: each host in turn takes -ppn
@@ -148,8 +165,8 @@ int wire_send(int fd, struct buf *out); /* nonblocking; -1 when the peer is gone
 
 /* ---- agent.c ---- */
 struct agent_conf {
-    char kind[16]; /* ssh, rsh, exec or fork */
-    char *exec;    /* the command: ssh, rsh or -launcher-exec's words */
+    char kind[16]; /* ssh, rsh, srun, exec or fork */
+    char *exec;    /* the command: ssh, rsh, srun's words or -launcher-exec's */
 };
 int agent_conf_init(struct agent_conf *c, const char *kind, const char *exec); /* -1: printed */
 /* Starts the proxy for 'host' (tree node 'node') through the agent; the

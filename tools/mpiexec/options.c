@@ -372,6 +372,7 @@ int options_parse(int argc, char **argv, struct options *o)
         const char *t = getenv("MPIEXEC_TIMEOUT");
         if (t && *t && parse_timeout("MPIEXEC_TIMEOUT", t, o) < 0) return 2;
     }
+    if (o->nhosts == 0 && slurm_hosts_take(o) < 0) return 2;
     if (o->host_slots > 0 && !o->remote) { /* only this machine: as without a list */
         for (int i = 0; i < o->nhosts; i++) free(o->hosts[i].name);
         free(o->hosts);

@@ -16,8 +16,8 @@ struct param {
 
 static const struct param params[] = {
     {"LAUNCHER", NULL, "ssh",
-     "How proxies reach other hosts: ssh, rsh, exec (the command of TERN_LAUNCHER_EXEC) or fork "
-     "(every proxy on this machine)"},
+     "How proxies reach other hosts: ssh, rsh, srun (the default inside a Slurm allocation), exec "
+     "(the command of TERN_LAUNCHER_EXEC) or fork (every proxy on this machine)"},
     {"LAUNCHER_EXEC", NULL, "",
      "The launch agent's command; the host name and the proxy's command line follow it (e.g. "
      "'ip netns exec')"},
