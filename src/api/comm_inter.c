@@ -89,7 +89,7 @@ int tern_api_comm_create_from_group(const char *fn, struct tern_group *group_o,
                                     MPI_Comm *newcomm)
 {
     struct tern_group *g = group_o;
-    struct tern_errhandler *e;
+    struct tern_errhandler *e = NULL;
     struct tern_comm *nc = NULL;
     int rc;
     struct tern_info *hints;
@@ -108,7 +108,7 @@ int tern_api_intercomm_create_from_groups(const char *fn, struct tern_group *loc
                                           MPI_Errhandler errhandler, MPI_Comm *newintercomm)
 {
     struct tern_group *lg = local_group_o, *rg = remote_group_o;
-    struct tern_errhandler *e;
+    struct tern_errhandler *e = NULL;
     struct tern_comm *nc = NULL;
     int rc, w;
     struct tern_info *hints;

@@ -413,7 +413,7 @@ int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
     FILE_ENTER("MPI_File_seek_shared");
     /* Collective: every rank passes the same arguments; rank 0 moves the
      * pointer, and nobody uses it before it has. */
-    MPI_Offset to;
+    MPI_Offset to = 0;
     if (!(rc = seek_target(fn, f, tern_file_shared_get(f), offset, whence, &to))) {
         if (f->comm->rank == 0) tern_file_shared_set(f, to);
         rc = tern_file_barrier(f);

@@ -61,7 +61,7 @@ static int create(const char *fn, void *base, MPI_Aint size, MPI_Aint disp_unit,
     tern_lock();
     struct tern_comm *c = NULL;
     struct tern_info *io = NULL;
-    struct tern_win *w;
+    struct tern_win *w = NULL;
     int rc = check_create(fn, size, disp_unit, info, comm, win, &c, &io);
     if (!rc && size > 0 && !base)
         rc = tern_err_comm(c, MPI_ERR_BASE, "%s: base is NULL with size=%lld", fn, (long long)size);
@@ -92,7 +92,7 @@ static int allocate(const char *fn, int flavor, MPI_Aint size, MPI_Aint disp_uni
     tern_lock();
     struct tern_comm *c = NULL;
     struct tern_info *io = NULL;
-    struct tern_win *w;
+    struct tern_win *w = NULL;
     int rc = check_create(fn, size, disp_unit, info, comm, win, &c, &io);
     if (!rc) rc = tern_check_ptr(c, baseptr, fn, "baseptr");
     if (!rc) rc = tern_win_allocate(fn, flavor, size, (int)disp_unit, io, c, baseptr, &w);
@@ -141,7 +141,7 @@ int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
     tern_lock();
     struct tern_comm *c = NULL;
     struct tern_info *io = NULL;
-    struct tern_win *w;
+    struct tern_win *w = NULL;
     int rc = check_create(fn, 0, 1, info, comm, win, &c, &io);
     if (!rc) rc = tern_win_create_dynamic(fn, io, c, &w);
     if (!rc) *win = w->handle;
@@ -155,7 +155,7 @@ int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
     static const char fn[] = "MPI_Win_attach";
     TERN_REQUIRE_INIT(fn);
     tern_lock();
-    struct tern_win *w;
+    struct tern_win *w = NULL;
     int rc = tern_check_win(win, fn, &w);
     if (!rc && size < 0)
         rc = tern_win_err(w, MPI_ERR_SIZE, "%s: size=%lld is negative", fn, (long long)size);
@@ -172,7 +172,7 @@ int PMPI_Win_detach(MPI_Win win, const void *base)
     static const char fn[] = "MPI_Win_detach";
     TERN_REQUIRE_INIT(fn);
     tern_lock();
-    struct tern_win *w;
+    struct tern_win *w = NULL;
     int rc = tern_check_win(win, fn, &w);
     if (!rc) rc = tern_win_detach(fn, w, base);
     tern_unlock();
@@ -199,7 +199,7 @@ static int shared_query(const char *fn, MPI_Win win, int rank, MPI_Aint *size, v
 {
     TERN_REQUIRE_INIT(fn);
     tern_lock();
-    struct tern_win *w;
+    struct tern_win *w = NULL;
     int rc = tern_check_win(win, fn, &w);
     if (!rc && rank != MPI_PROC_NULL && (rank < 0 || rank >= w->size))
         rc = tern_win_err(w, MPI_ERR_RANK, "%s: rank=%d is not a rank of the window (size %d)", fn,
@@ -249,7 +249,7 @@ int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
     static const char fn[] = "MPI_Win_get_group";
     TERN_REQUIRE_INIT(fn);
     tern_lock();
-    struct tern_win *w;
+    struct tern_win *w = NULL;
     int rc = tern_check_win(win, fn, &w);
     if (!rc && !group) rc = tern_win_err(w, MPI_ERR_ARG, "%s: group is NULL", fn);
     if (!rc) {
@@ -288,7 +288,7 @@ int PMPI_Win_set_name(MPI_Win win, const char *win_name)
     static const char fn[] = "MPI_Win_set_name";
     TERN_REQUIRE_INIT(fn);
     tern_lock();
-    struct tern_win *w;
+    struct tern_win *w = NULL;
     int rc = tern_check_win(win, fn, &w);
     if (!rc && !win_name) rc = tern_win_err(w, MPI_ERR_ARG, "%s: win_name is NULL", fn);
     if (!rc) {

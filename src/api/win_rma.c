@@ -42,7 +42,7 @@ static int put_get(const char *fn, enum kind k, const void *obuf, MPI_Count ocou
 {
     TERN_REQUIRE_INIT(fn);
     tern_lock();
-    struct tern_win *w;
+    struct tern_win *w = NULL;
     struct tern_datatype *o, *t;
     int rc = tern_check_win(win, fn, &w);
     if (!rc) rc = check_side(w, fn, ocount, odt, "origin_count", "origin_datatype", &o);
@@ -99,7 +99,7 @@ static int rput_get(const char *fn, enum kind k, const void *obuf, MPI_Count oco
     if (!request) {
         TERN_REQUIRE_INIT(fn);
         tern_lock();
-        struct tern_win *w;
+        struct tern_win *w = NULL;
         int rc = tern_check_win(win, fn, &w);
         if (!rc) rc = tern_win_err(w, MPI_ERR_ARG, "%s: request is NULL", fn);
         tern_unlock();
@@ -165,7 +165,7 @@ static int accumulate(const char *fn, int with_result, const struct acc_args *a,
 {
     TERN_REQUIRE_INIT(fn);
     tern_lock();
-    struct tern_win *w;
+    struct tern_win *w = NULL;
     struct tern_datatype *o = NULL, *r = NULL, *t = NULL;
     int rc = tern_check_win(win, fn, &w);
     /* MPI_NO_OP ignores the origin buffer and its type (MPI-4.1 12.3.4). */
@@ -292,7 +292,7 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
     static const char fn[] = "MPI_Compare_and_swap";
     TERN_REQUIRE_INIT(fn);
     tern_lock();
-    struct tern_win *w;
+    struct tern_win *w = NULL;
     struct tern_datatype *dt;
     int rc = tern_check_win(win, fn, &w);
     if (!rc) rc = check_side(w, fn, 1, datatype, "count", "datatype", &dt);

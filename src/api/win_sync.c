@@ -11,7 +11,7 @@
     do {                                      \
         TERN_REQUIRE_INIT(fn);                \
         tern_lock();                          \
-        struct tern_win *w;                   \
+        struct tern_win *w = NULL;            \
         int rc = tern_check_win(win, fn, &w); \
         if (!rc) rc = (body);                 \
         tern_unlock();                        \

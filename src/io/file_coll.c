@@ -161,8 +161,11 @@ static int run_round(struct round *R, char **sbuf, size_t *scap, char **rbuf, si
     size_t *np = first + R->naggr, *s0 = first + 2 * R->naggr, *s1 = first + 3 * R->naggr;
     for (int a = 0; a < R->naggr; a++) {
         np[a] = window_pieces(R->pl, &R->cursor[a], R->w0[a], R->w1[a], &s0[a], &s1[a], &first[a]);
+        /* Whole 8-byte words, so that every rank's part of the receive
+         * buffer starts aligned for its count and pieces. */
         size_t bytes =
             sizeof(int64_t) + np[a] * sizeof(struct wire_piece) + (write ? s1[a] - s0[a] : 0);
+        bytes = (bytes + 7) & ~(size_t)7;
         sc[R->aggr[a]] = np[a] ? (int)bytes : 0;
         need += np[a] ? bytes : 0;
     }

@@ -26,7 +26,7 @@ static unsigned long long counter(MPI_T_pvar_session ses, MPI_T_pvar_handle h)
 static MPI_T_pvar_handle handle(MPI_T_pvar_session ses, const char *name)
 {
     int idx, count;
-    MPI_T_pvar_handle h;
+    MPI_T_pvar_handle h = MPI_T_PVAR_HANDLE_NULL;
     if (MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &idx) != MPI_SUCCESS ||
         MPI_T_pvar_handle_alloc(ses, idx, NULL, &h, &count) != MPI_SUCCESS) {
         fprintf(stderr, "no MPI_T counter %s\n", name);

@@ -67,6 +67,7 @@ int main(int argc, char **argv)
         CHECK(!flag, "the write completed while another process held its range's lock");
         usleep(1000);
     }
+    CHECK(x > 0, "the computation did not run");
     CHECK(write(release, "g", 1) == 1, "cannot release the lock holder");
     close(release);
     CHECK(waitpid(holder, NULL, 0) == holder, "waitpid");

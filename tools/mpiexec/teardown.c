@@ -130,16 +130,18 @@ static void describe(const struct job *job, const struct rank *r, int code, char
         when = " after MPI_Finalize";
     char where[300] = "";
     if (r->host >= 0) snprintf(where, sizeof where, " on %.256s", job->opt->hosts[r->host].name);
-    int others = job->alive;
+    int others = job->alive, n;
     if (others > 1)
-        snprintf(out, len, "mpiexec: rank %d (pid %ld%s) %s%s; ending the other %d ranks", r->rank,
-                 (long)r->pid, where, how, when, others);
+        n = snprintf(out, len, "mpiexec: rank %d (pid %ld%s) %s%s; ending the other %d ranks",
+                     r->rank, (long)r->pid, where, how, when, others);
     else if (others == 1)
-        snprintf(out, len, "mpiexec: rank %d (pid %ld%s) %s%s; ending the other rank", r->rank,
-                 (long)r->pid, where, how, when);
+        n = snprintf(out, len, "mpiexec: rank %d (pid %ld%s) %s%s; ending the other rank", r->rank,
+                     (long)r->pid, where, how, when);
     else
-        snprintf(out, len, "mpiexec: rank %d (pid %ld%s) %s%s", r->rank, (long)r->pid, where, how,
-                 when);
+        n = snprintf(out, len, "mpiexec: rank %d (pid %ld%s) %s%s", r->rank, (long)r->pid, where,
+                     how, when);
+    /* A cut line says so rather than passing for the whole report. */
+    if (n >= (int)len && len > 4) memcpy(out + len - 4, "...", 4);
 }
 
 static void judge(struct job *job, struct rank **batch, size_t nb, int running);
