@@ -111,30 +111,39 @@ int PMPI_File_delete(const char *filename, MPI_Info info)
     int rc = tern_file_check(fh, fn, &f); \
     if (rc) goto out
 
+/* Its exit, where FILE_ENTER's errors go. */
+#define FILE_LEAVE \
+    out:           \
+    tern_unlock(); \
+    return rc
+
+/* MPI_File_set_size and MPI_File_preallocate: a size that must not be
+ * negative, then the io layer's call. */
+static int sized(const char *fn, MPI_File fh, MPI_Offset size,
+                 int (*op)(const char *, struct tern_file *, MPI_Offset))
+{
+    TERN_REQUIRE_INIT(fn);
+    tern_lock();
+    struct tern_file *f;
+    int rc = tern_file_check(fh, fn, &f);
+    if (!rc && size < 0)
+        rc = tern_io_err(f, MPI_ERR_ARG, "%s: size=%lld is negative", fn, (long long)size);
+    else if (!rc)
+        rc = op(fn, f, size);
+    tern_unlock();
+    return rc;
+}
+
 TERN_WEAK_ALIAS(MPI_File_set_size)
 int PMPI_File_set_size(MPI_File fh, MPI_Offset size)
 {
-    FILE_ENTER("MPI_File_set_size");
-    if (size < 0)
-        rc = tern_io_err(f, MPI_ERR_ARG, "%s: size=%lld is negative", fn, (long long)size);
-    else
-        rc = tern_file_set_size(fn, f, size);
-out:
-    tern_unlock();
-    return rc;
+    return sized("MPI_File_set_size", fh, size, tern_file_set_size);
 }
 
 TERN_WEAK_ALIAS(MPI_File_preallocate)
 int PMPI_File_preallocate(MPI_File fh, MPI_Offset size)
 {
-    FILE_ENTER("MPI_File_preallocate");
-    if (size < 0)
-        rc = tern_io_err(f, MPI_ERR_ARG, "%s: size=%lld is negative", fn, (long long)size);
-    else
-        rc = tern_file_preallocate(fn, f, size);
-out:
-    tern_unlock();
-    return rc;
+    return sized("MPI_File_preallocate", fh, size, tern_file_preallocate);
 }
 
 TERN_WEAK_ALIAS(MPI_File_get_size)
@@ -142,9 +151,7 @@ int PMPI_File_get_size(MPI_File fh, MPI_Offset *size)
 {
     FILE_ENTER("MPI_File_get_size");
     rc = size ? tern_file_get_size(fn, f, size) : null_arg(f, fn, "size");
-out:
-    tern_unlock();
-    return rc;
+    FILE_LEAVE;
 }
 
 TERN_WEAK_ALIAS(MPI_File_get_amode)
@@ -155,9 +162,7 @@ int PMPI_File_get_amode(MPI_File fh, int *amode)
         rc = null_arg(f, fn, "amode");
     else
         *amode = f->amode;
-out:
-    tern_unlock();
-    return rc;
+    FILE_LEAVE;
 }
 
 TERN_WEAK_ALIAS(MPI_File_get_group)
@@ -171,9 +176,7 @@ int PMPI_File_get_group(MPI_File fh, MPI_Group *group)
     tern_group_retain(f->comm->group);
     if (tern_group_publish(f->comm->group, group))
         rc = tern_io_err(f, MPI_ERR_NO_MEM, "%s: cannot allocate a group handle", fn);
-out:
-    tern_unlock();
-    return rc;
+    FILE_LEAVE;
 }
 
 TERN_WEAK_ALIAS(MPI_File_set_info)
@@ -183,9 +186,7 @@ int PMPI_File_set_info(MPI_File fh, MPI_Info info)
     struct tern_info *in;
     if (!(rc = file_info(f, info, fn, &in)) && tern_file_hints_set(f, in))
         rc = tern_io_err(f, MPI_ERR_NO_MEM, "%s: cannot keep the hints", fn);
-out:
-    tern_unlock();
-    return rc;
+    FILE_LEAVE;
 }
 
 TERN_WEAK_ALIAS(MPI_File_get_info)
@@ -201,9 +202,7 @@ int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
         if (in) tern_info_destroy(in);
         rc = tern_io_err(f, MPI_ERR_NO_MEM, "%s: cannot allocate an info", fn);
     }
-out:
-    tern_unlock();
-    return rc;
+    FILE_LEAVE;
 }
 
 TERN_WEAK_ALIAS(MPI_File_set_view)
@@ -224,9 +223,7 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
     }
     if (!(rc = file_info(f, info, fn, &in)))
         rc = tern_file_set_view(fn, f, disp, et, ft, datarep, in);
-out:
-    tern_unlock();
-    return rc;
+    FILE_LEAVE;
 }
 
 /* The handle of a view's type: a predefined one as it is, a derived one as
@@ -265,9 +262,7 @@ int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_D
     *disp = f->disp;
     *etype = et;
     strcpy(datarep, tern_file_datarep_name(f));
-out:
-    tern_unlock();
-    return rc;
+    FILE_LEAVE;
 }
 
 static int type_extent(const char *fn, MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent)
@@ -301,9 +296,7 @@ int PMPI_File_set_atomicity(MPI_File fh, int flag)
 {
     FILE_ENTER("MPI_File_set_atomicity");
     rc = tern_file_set_atomicity(fn, f, flag);
-out:
-    tern_unlock();
-    return rc;
+    FILE_LEAVE;
 }
 
 TERN_WEAK_ALIAS(MPI_File_get_atomicity)
@@ -314,9 +307,7 @@ int PMPI_File_get_atomicity(MPI_File fh, int *flag)
         rc = null_arg(f, fn, "flag");
     else
         *flag = f->atomic;
-out:
-    tern_unlock();
-    return rc;
+    FILE_LEAVE;
 }
 
 TERN_WEAK_ALIAS(MPI_File_sync)
@@ -327,9 +318,7 @@ int PMPI_File_sync(MPI_File fh)
         rc = tern_io_err(f, MPI_ERR_ACCESS, "%s: '%s' was opened MPI_MODE_RDONLY", fn, f->path);
     else
         rc = tern_file_sync(fn, f);
-out:
-    tern_unlock();
-    return rc;
+    FILE_LEAVE;
 }
 
 /* ---- Positions (MPI-4.1 14.4.3, 14.4.4) ---- */
@@ -372,9 +361,7 @@ int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
     FILE_ENTER("MPI_File_seek");
     if (!(rc = no_pointer_if_sequential(f, fn)))
         rc = seek_target(fn, f, f->pos, offset, whence, &f->pos);
-out:
-    tern_unlock();
-    return rc;
+    FILE_LEAVE;
 }
 
 TERN_WEAK_ALIAS(MPI_File_get_position)
@@ -387,9 +374,7 @@ int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset)
         else
             *offset = f->pos;
     }
-out:
-    tern_unlock();
-    return rc;
+    FILE_LEAVE;
 }
 
 TERN_WEAK_ALIAS(MPI_File_get_byte_offset)
@@ -402,9 +387,7 @@ int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp)
         rc = null_arg(f, fn, "disp");
     else
         *disp = tern_file_byte_offset(f, offset);
-out:
-    tern_unlock();
-    return rc;
+    FILE_LEAVE;
 }
 
 TERN_WEAK_ALIAS(MPI_File_seek_shared)
@@ -418,9 +401,7 @@ int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
         if (f->comm->rank == 0) tern_file_shared_set(f, to);
         rc = tern_file_barrier(f);
     }
-out:
-    tern_unlock();
-    return rc;
+    FILE_LEAVE;
 }
 
 TERN_WEAK_ALIAS(MPI_File_get_position_shared)
@@ -431,9 +412,7 @@ int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
         rc = null_arg(f, fn, "offset");
     else
         *offset = tern_file_shared_get(f);
-out:
-    tern_unlock();
-    return rc;
+    FILE_LEAVE;
 }
 
 /* ---- Data representations (MPI-4.1 14.5.3) ---- */

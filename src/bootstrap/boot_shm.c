@@ -8,24 +8,18 @@
  * (the same user, not made undumpable), which the ranks of one job have,
  * and CMA needs anyway. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "bootstrap/anon_file.h"
 #include "bootstrap/boot.h"
 #include "bootstrap/boot_backend.h"
 
-/* O_TMPFILE in /dev/shm keeps /dev/shm's size limit and mount options for
- * the segment; a memfd serves where /dev/shm refuses it. */
 static int create_unnamed(void)
 {
-    int fd = open("/dev/shm", O_TMPFILE | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
-    if (fd >= 0) return fd;
-    int tmpfile_errno = errno;
-    fd = memfd_create("tern-node", MFD_CLOEXEC);
+    int tmpfile_errno = 0;
+    int fd = tern_anon_file_create("tern-node", &tmpfile_errno);
     if (fd >= 0) return fd;
     fprintf(stderr,
             "tern: cannot create this host's shared-memory file: O_TMPFILE in /dev/shm: %s; "
@@ -43,18 +37,15 @@ static int open_published(const char *key, const char *val)
         return -1;
     }
     char path[64];
-    snprintf(path, sizeof path, "/proc/%ld/fd/%d", pid, n);
-    int fd = open(path, O_RDWR | O_CLOEXEC);
+    int fd = tern_anon_file_open_peer(pid, n, path, sizeof path);
+    if (fd == TERN_ANON_FILE_NOT_UNNAMED) {
+        fprintf(stderr, "tern: %s is not the unnamed shared-memory file of this host\n", path);
+        return -1;
+    }
     if (fd < 0) {
         fprintf(stderr,
                 "tern: cannot open %s, this host's shared-memory file held by process %ld: %s\n",
                 path, pid, strerror(errno));
-        return -1;
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 0) {
-        fprintf(stderr, "tern: %s is not the unnamed shared-memory file of this host\n", path);
-        close(fd);
         return -1;
     }
     return fd;

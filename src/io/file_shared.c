@@ -6,7 +6,6 @@
  * (Ranks on other hosts would need the counter elsewhere: Tern's jobs run
  * on one host.) */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "bootstrap/anon_file.h"
 #include "coll/coll.h"
 #include "core/objects.h"
 #include "datatype/datatype.h"
@@ -34,7 +34,7 @@ int tern_file_shared_attach(const char *fn, struct tern_file *f)
     int err = 0, fd = -1;
     int64_t where[2] = {0, -1}; /* rank 0's pid and descriptor */
     if (f->comm->rank == 0) {
-        fd = memfd_create("tern-shared-fp", MFD_CLOEXEC);
+        fd = tern_anon_file_create("tern-shared-fp", NULL);
         if (fd < 0 || ftruncate(fd, sizeof(int64_t)) != 0 || !(f->shared = map_fd(fd)))
             err = errno ? errno : ENOMEM;
         where[0] = getpid();
@@ -47,9 +47,7 @@ int tern_file_shared_attach(const char *fn, struct tern_file *f)
         return tern_io_raise(NULL, rc);
     }
     if (f->comm->rank != 0 && where[1] >= 0) {
-        char proc[64];
-        snprintf(proc, sizeof proc, "/proc/%lld/fd/%lld", (long long)where[0], (long long)where[1]);
-        fd = open(proc, O_RDWR | O_CLOEXEC);
+        fd = tern_anon_file_open_peer((long)where[0], (int)where[1], NULL, 0);
         if (fd < 0 || !(f->shared = map_fd(fd))) err = errno ? errno : ENOMEM;
     } else if (f->comm->rank != 0) {
         err = EIO;

@@ -1,8 +1,7 @@
 /* A window's shared segment: its control area (win.h) and, for the windows
  * MPI allocates, every member's memory.  Rank 0 of the window creates a
- * file with no name (O_TMPFILE in /dev/shm, or a memfd where /dev/shm
- * refuses), the others open it through /proc/<pid>/fd while rank 0 keeps
- * it open, and all map it.  Nothing ever has a name in /dev/shm, so
+ * file with no name (bootstrap/anon_file.h), the others open it through
+ * /proc/<pid>/fd while rank 0 keeps it open, and all map it.  Nothing ever has a name in /dev/shm, so
  * nothing is left there however the job ends (as with the node segment,
  * tools/mpiexec/shmfile.c). */
 #include <errno.h>
@@ -14,6 +13,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "bootstrap/anon_file.h"
 #include "coll/coll.h"
 #include "core/errors.h"
 #include "core/progress.h"
@@ -59,8 +59,7 @@ struct tern_win_region *tern_win_regions(struct tern_win *w, int r)
  * /dev/shm is this error rather than a SIGBUS at the first store. */
 static int make_file(size_t bytes, int *fd_out)
 {
-    int fd = open("/dev/shm", O_TMPFILE | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
-    if (fd < 0) fd = memfd_create("tern-win", MFD_CLOEXEC);
+    int fd = tern_anon_file_create("tern-win", NULL);
     if (fd < 0) return errno;
     int e = 0;
     if (ftruncate(fd, (off_t)bytes) != 0)
@@ -92,9 +91,7 @@ int tern_win_seg_open(struct tern_win *w, struct tern_comm *comm, size_t bytes)
                              bytes, strerror(offer.err));
     int fd = offer.fd, err = 0;
     if (w->rank != 0) {
-        char path[64];
-        snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)offer.pid, (int)offer.fd);
-        fd = open(path, O_RDWR | O_CLOEXEC);
+        fd = tern_anon_file_open_peer(offer.pid, offer.fd, NULL, 0);
         if (fd < 0) err = errno;
     }
     void *p = MAP_FAILED;

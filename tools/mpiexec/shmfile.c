@@ -12,25 +12,20 @@
  * The file is empty here: its size follows parameters the ranks read
  * (queue length, pipeline chunks, the number of ranks), so local rank 0
  * sizes it (src/transport/shm/shm_segment.c) and the others map it after a
- * fence.  O_TMPFILE in /dev/shm puts it on the same tmpfs as a named
- * segment, so that file system's size limit (which the ranks check) and
- * its huge= mount option still apply; O_EXCL forbids linking it into the
- * tree later.  Where /dev/shm refuses O_TMPFILE (missing, or not a tmpfs) a
- * memfd serves: unnamed too, on the kernel's internal tmpfs. */
+ * fence.  Where it lives (/dev/shm, whose size limit the ranks check, or a
+ * memfd) is src/bootstrap/anon_file.c's choice, shared with the library. */
 #include "mpiexec.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
+
+#include "bootstrap/anon_file.h"
 
 int shmfile_create(void)
 {
-    int fd = open("/dev/shm", O_TMPFILE | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
-    if (fd >= 0) return fd;
-    int tmpfile_errno = errno;
-    fd = memfd_create("tern-node", MFD_CLOEXEC);
+    int tmpfile_errno = 0;
+    int fd = tern_anon_file_create("tern-node", &tmpfile_errno);
     if (fd >= 0) return fd;
     fprintf(stderr,
             "mpiexec: cannot create the job's shared-memory file: O_TMPFILE in /dev/shm: %s; "
