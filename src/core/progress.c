@@ -66,6 +66,18 @@ int tern_progress(void)
     return n;
 }
 
+/* A transport may see a peer's death (a reset connection) before the
+ * launcher has reaped it.  The launcher's report names the real cause (the
+ * signal, the exit code); an abort from this rank would race it and could
+ * win.  So while the launcher lives it gets a moment to end the job itself. */
+#define LAUNCHER_VERDICT_MS 2000
+static void wait_for_launcher_verdict(void)
+{
+    struct timespec tick = {0, 10 * 1000000};
+    for (int waited = 0; waited < LAUNCHER_VERDICT_MS && tern_boot_launcher_alive(); waited += 10)
+        nanosleep(&tick, NULL);
+}
+
 /* A blocked rank must not wait forever on a peer that is gone: the
  * launcher ends the job when a rank dies, but a rank started by another
  * launcher, or whose launcher was killed, finds out here. */
@@ -75,8 +87,10 @@ static void check_liveness(void)
         tern_fatal("the launcher (mpiexec) has gone away; ending this rank");
     for (int i = 0; i < ndead_peer_hooks; i++) {
         int dead = dead_peer_hooks[i]();
-        if (dead >= 0)
+        if (dead >= 0) {
+            wait_for_launcher_verdict();
             tern_fatal("rank %d has died while this rank was waiting for it; ending the job", dead);
+        }
     }
 }
 
