@@ -31,16 +31,19 @@ import shutil
 import subprocess
 import sys
 
-# Lowest first.  Folders on one line form one layer: p2p and its transports
-# call each other (the transport table one way, the delivery calls of
-# p2p/p2p_internal.h and p2p/match.h the other); api and mpit are the entry
-# points.  Keep in step with the table in docs/architecture.md.
+# Lowest first.  Folders on one line form one layer: api and mpit are the
+# entry points.  msg (requests, matching, delivery, the transport interface)
+# sits below the transports, which implement its interface and call its
+# delivery; p2p sits above them and routes to them.  Keep in step with the
+# table in docs/architecture.md.
 LAYERS = [
     ["bootstrap"],
     ["core"],
     ["datatype"],
     ["topo"],
-    ["p2p", "transport"],
+    ["msg"],
+    ["transport"],
+    ["p2p"],
     ["coll"],
     ["comm"],
     ["io"],

@@ -13,7 +13,7 @@
 #include "core/objects.h"
 #include "core/session.h"
 #include "p2p/bsend.h"
-#include "p2p/request.h"
+#include "msg/request.h"
 
 struct owner {
     struct tern_bbuf **slot;

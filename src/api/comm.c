@@ -20,8 +20,8 @@
 #include "core/progress.h"
 #include "core/state.h"
 #include "datatype/datatype.h"
-#include "p2p/request.h"
-#include "p2p/status.h"
+#include "msg/request.h"
+#include "msg/status.h"
 #include "topo/topo.h"
 
 int tern_api_comm_size(const char *fn, struct tern_comm *comm_o, int *size)

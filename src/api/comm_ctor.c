@@ -13,7 +13,7 @@
 #include "core/errors.h"
 #include "core/info.h"
 #include "core/objects.h"
-#include "p2p/request.h"
+#include "msg/request.h"
 #include "topo/topo.h"
 
 /* What every dup copies besides the groups: the topology, the attributes

@@ -8,7 +8,7 @@
 #include "api/gen/bindings.h"
 #include "core/objects.h"
 #include "datatype/dt_api.h"
-#include "p2p/status.h"
+#include "msg/status.h"
 
 const struct tern_packed_args tern_pack_args = {"incount", "outbuf", "outsize"};
 const struct tern_packed_args tern_unpack_args = {"outcount", "inbuf", "insize"};

@@ -12,8 +12,8 @@
 #include "core/state.h"
 #include "datatype/datatype.h"
 #include "io/io.h"
-#include "p2p/request.h"
-#include "p2p/status.h"
+#include "msg/request.h"
+#include "msg/status.h"
 
 enum pointer { AT, INDIV, SHARED, ORDERED };
 enum form { BLOCKING, NONBLOCKING, BEGIN };

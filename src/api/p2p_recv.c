@@ -5,11 +5,11 @@
 #include "core/errors.h"
 #include "core/progress.h"
 #include "core/state.h"
-#include "p2p/match.h"
+#include "msg/match.h"
 #include "p2p/p2p.h"
 #include "p2p/p2p_fast.h"
 #include "p2p/p2p_internal.h"
-#include "p2p/status.h"
+#include "msg/status.h"
 
 enum recv_kind { RECV_BLOCKING, RECV_NONBLOCKING, RECV_PERSISTENT };
 

@@ -10,7 +10,7 @@
 #include "core/errors.h"
 #include "core/progress.h"
 #include "core/state.h"
-#include "p2p/match.h"
+#include "msg/match.h"
 #include "p2p/p2p.h"
 #include "p2p/p2p_internal.h"
 

@@ -17,11 +17,11 @@
 #include "core/state.h"
 #include "io/io.h"
 #include "p2p/greq.h"
-#include "p2p/match.h"
+#include "msg/match.h"
 #include "p2p/p2p.h"
 #include "p2p/p2p_internal.h"
 #include "p2p/part.h"
-#include "p2p/status.h"
+#include "msg/status.h"
 
 /* The argument's name for a message: 'single' (e.g. "*request"), or the
  * array element idx when idx >= 0.  Formatted only when an error is

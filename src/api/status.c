@@ -9,7 +9,7 @@
 #include "core/errors.h"
 #include "core/state.h"
 #include "datatype/datatype.h"
-#include "p2p/status.h"
+#include "msg/status.h"
 
 _Static_assert(sizeof(MPI_Status) == MPI_F_STATUS_SIZE * sizeof(MPI_Fint),
                "C and Fortran statuses differ");

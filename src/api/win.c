@@ -13,8 +13,8 @@
 #include "core/errors.h"
 #include "core/info.h"
 #include "core/state.h"
-#include "p2p/request.h"
-#include "p2p/status.h"
+#include "msg/request.h"
+#include "msg/status.h"
 #include "rma/win.h"
 
 int tern_check_win(MPI_Win h, const char *fn, struct tern_win **out)

@@ -7,8 +7,8 @@
 #include "core/api.h"
 #include "core/errors.h"
 #include "core/state.h"
-#include "p2p/request.h"
-#include "p2p/status.h"
+#include "msg/request.h"
+#include "msg/status.h"
 #include "rma/win.h"
 
 /* One side's buffer: a count that is not negative and a committed type. */

@@ -8,9 +8,9 @@
 #include "coll/coll_util.h"
 #include "coll/op.h"
 #include "core/progress.h"
-#include "p2p/match.h"
+#include "msg/match.h"
 #include "p2p/p2p_internal.h"
-#include "p2p/status.h"
+#include "msg/status.h"
 
 enum step_kind { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY, STEP_CALLBACK };
 

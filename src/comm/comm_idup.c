@@ -33,8 +33,8 @@
 #include "datatype/datatype.h"
 #include "p2p/p2p.h"
 #include "p2p/p2p_internal.h"
-#include "p2p/request.h"
-#include "p2p/status.h"
+#include "msg/request.h"
+#include "msg/status.h"
 
 struct idup {
     struct tern_comm *nc;       /* the new communicator (a reference), ids pending */

@@ -15,8 +15,8 @@
 #include "core/errors.h"
 #include "datatype/datatype.h"
 #include "io/io.h"
-#include "p2p/request.h"
-#include "p2p/status.h"
+#include "msg/request.h"
+#include "msg/status.h"
 
 struct io_job {
     struct io_job *next;

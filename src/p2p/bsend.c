@@ -12,7 +12,7 @@
 #include "datatype/datatype.h"
 #include "p2p/p2p.h"
 #include "p2p/p2p_internal.h"
-#include "p2p/status.h"
+#include "msg/status.h"
 
 /* One buffered message: a header, then the packed copy.  The header fits
  * in MPI_BSEND_OVERHEAD, as the standard promises users. */

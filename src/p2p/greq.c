@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "p2p/p2p_internal.h"
-#include "p2p/status.h"
+#include "msg/status.h"
 
 struct greq {
     MPI_Grequest_query_function *query_fn;

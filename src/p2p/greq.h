@@ -8,7 +8,7 @@
 
 #include <mpi.h>
 
-#include "p2p/request.h"
+#include "msg/request.h"
 
 /* A new incomplete generalized request: MPI_SUCCESS or MPI_ERR_NO_MEM. */
 int tern_greq_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,

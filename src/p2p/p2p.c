@@ -12,9 +12,9 @@
 #include "core/pvars.h"
 #include "core/state.h"
 #include "datatype/datatype.h"
-#include "p2p/match.h"
+#include "msg/match.h"
 #include "p2p/p2p_internal.h"
-#include "p2p/status.h"
+#include "msg/status.h"
 #include "p2p/transport.h"
 
 /* ---- requests keep their communicator and datatype alive ---- */
@@ -90,16 +90,16 @@ static void recv_from_unexp(struct tern_request *r, struct tern_unexp *u)
 {
     switch (u->kind) {
     case TERN_UNEXP_EAGER:
-        tern_p2p_deliver(r, u->data, u->bytes, u->src, u->tag);
+        tern_msg_deliver(r, u->data, u->bytes, u->src, u->tag);
         if (u->sync) u->xport->sync_ack(u->world_src, u->sync_cookie);
         break;
     case TERN_UNEXP_RNDV:
-        tern_p2p_accept(r, u->src, u->tag, u->bytes);
+        tern_msg_accept(r, u->src, u->tag, u->bytes);
         u->xport->recv_rndv(r, u->world_src, u->data, u->bytes);
         break;
     case TERN_UNEXP_SELF: {
         struct tern_request *s = u->self_send;
-        size_t n = tern_p2p_accept(r, u->src, u->tag, u->bytes);
+        size_t n = tern_msg_accept(r, u->src, u->tag, u->bytes);
         if (n) tern_dt_copy(s->buf, s->count, s->dt, r->buf, r->count, r->dt);
         tern_req_complete(r);
         s->state = TERN_SEND_DONE;
@@ -153,7 +153,7 @@ static int self_send(struct tern_request *r)
     tern_pv_sent(TERN_XPORT_SELF, r->bytes);
     struct tern_request *rr = tern_match_posted(r->ctx, r->comm->rank, r->tag);
     if (rr) {
-        size_t n = tern_p2p_accept(rr, r->comm->rank, r->tag, r->bytes);
+        size_t n = tern_msg_accept(rr, r->comm->rank, r->tag, r->bytes);
         if (n) tern_dt_copy(r->buf, r->count, r->dt, rr->buf, rr->count, rr->dt);
         tern_req_complete(rr);
         r->state = TERN_SEND_DONE;
@@ -213,15 +213,8 @@ void tern_cancel_send(struct tern_request *r)
 
 /* ---- requests nobody waits for ---- */
 
-struct tern_request *tern_orphans;
-
-void tern_req_orphan(struct tern_request *r)
-{
-    r->orphan_next = tern_orphans;
-    tern_orphans = r;
-}
-
-int tern_req_reap_orphans(void)
+/* Releases the orphaned requests (msg/request.h) that have completed. */
+static int reap_orphans(void)
 {
     int n = 0;
     struct tern_request **pp = &tern_orphans;
@@ -246,7 +239,7 @@ static int p2p_progress(void)
     int n = tern_p2p_transports_progress();
     /* After the transports, so a schedule sees what this pass delivered. */
     if (tern_req_polled) n += tern_req_poll_all();
-    if (tern_orphans) n += tern_req_reap_orphans();
+    if (tern_orphans) n += reap_orphans();
     return n;
 }
 

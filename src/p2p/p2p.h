@@ -4,7 +4,7 @@
 #ifndef TERN_P2P_P2P_H
 #define TERN_P2P_P2P_H
 
-#include "p2p/request.h"
+#include "msg/request.h"
 
 /* Brings up the transports every peer needs (host ids must be known) and
  * registers point-to-point's polling with the progress engine. */

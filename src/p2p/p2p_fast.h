@@ -6,7 +6,7 @@
 
 #include "core/objects.h"
 #include "core/state.h"
-#include "p2p/match.h"
+#include "msg/match.h"
 #include "p2p/transport.h"
 
 /* 1 when the message left; 0 sends it down the general path. */

@@ -1,21 +1,12 @@
-/* What the transports call back into point-to-point. */
+/* Point-to-point's own calls between its files, and those the layers
+ * above it (requests, collectives' schedules, the API) make into it. */
 #ifndef TERN_P2P_INTERNAL_H
 #define TERN_P2P_INTERNAL_H
 
 #include <stddef.h>
 
-#include "p2p/request.h"
-
-/* A receive matched a message of 'bytes' from (src, tag): fills the status,
- * records MPI_ERR_TRUNCATE when the buffer is too small, and returns how
- * many bytes to move (r->limit is set to it as well). */
-size_t tern_p2p_accept(struct tern_request *r, int src, int tag, size_t bytes);
-
-/* accept + copy 'data' (the packed message) into the receive buffer + complete. */
-void tern_p2p_deliver(struct tern_request *r, const void *data, size_t bytes, int src, int tag);
-
-/* Copies the packed bytes [off, off+len) of a matched receive into place. */
-void tern_p2p_unpack_at(struct tern_request *r, size_t off, const void *data, size_t len);
+#include "msg/deliver.h"
+#include "msg/request.h"
 
 struct tern_unexp;
 struct tern_comm;

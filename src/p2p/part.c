@@ -14,10 +14,10 @@
 #include "core/progress.h"
 #include "core/state.h"
 #include "datatype/datatype.h"
-#include "p2p/match.h"
+#include "msg/match.h"
 #include "p2p/p2p.h"
 #include "p2p/p2p_internal.h"
-#include "p2p/status.h"
+#include "msg/status.h"
 
 /* What the receiver learns of the sender's cut of the buffer. */
 struct hello {

@@ -24,7 +24,7 @@
 
 #include <stddef.h>
 
-#include "p2p/request.h"
+#include "msg/request.h"
 
 /* A new inactive partitioned request over 'partitions' partitions of
  * 'count' elements of dt each.  The send side sends its hello now; the

@@ -1,13 +1,5 @@
-/* The transport interface: what point-to-point asks of whatever carries a
- * message to another process, and the route from each peer to its carrier.
- *
- * A transport moves packed messages between this process and the peers
- * routed to it.  It chooses eager or rendezvous itself, offers what arrives
- * to tern_match_posted() and queues what finds no receive as a tern_unexp
- * it owns (p2p/p2p_internal.h has the calls back into p2p).  Point-to-point
- * never looks inside a transport's state: a request carries an opaque area
- * (tern_request.xport) and an unexpected rendezvous an opaque blob
- * (tern_unexp.data), both read only by the transport named in them.
+/* The route from each peer to the transport that carries its messages
+ * (the interface itself: msg/transport_ops.h).
  *
  * The route is decided once, at init, from the host each rank runs on
  * (bootstrap/host.h): peers on this host go to shared memory, the others
@@ -16,53 +8,11 @@
 #ifndef TERN_P2P_TRANSPORT_H
 #define TERN_P2P_TRANSPORT_H
 
-#include <mpi.h>
-#include <stddef.h>
-#include <stdint.h>
-
 #include "core/state.h"
-#include "p2p/request.h"
-
-struct tern_datatype;
-
-struct tern_transport {
-    const char *name;
-
-    /* Sets up for the peers routed here (route[w] == this); 0 or an MPI
-     * error class with the message already made. */
-    int (*init)(void);
-    void (*finalize)(void);
-    /* Polls arrivals and drives transfers under way; events handled. */
-    int (*progress)(void);
-    /* Until every packet this process still owes its peers has left. */
-    int (*quiesce)(void);
-    /* The world rank of a peer found dead, or -1. */
-    int (*find_dead_peer)(void);
-
-    /* Starts a send to r->world_peer: eager or rendezvous, queued behind
-     * earlier sends to the same peer (MPI's non-overtaking rule). */
-    int (*send)(struct tern_request *r);
-    /* A receive matched a rendezvous message this transport queued as
-     * unexpected; 'rts' is that entry's blob. */
-    void (*recv_rndv)(struct tern_request *r, int world_src, const void *rts, size_t bytes);
-    /* A synchronous eager message was matched after it was queued. */
-    void (*sync_ack)(int world_dst, uint64_t cookie);
-    /* MPI_Cancel of a send: 1 when withdrawn at once; otherwise the request
-     * completes, cancelled or not, later. */
-    int (*cancel_send)(struct tern_request *r);
-
-    /* Optional fast paths of blocking MPI_Send/MPI_Recv of small messages:
-     * 1 when done, 0 for "take the general path". */
-    int (*send_fast)(int world, const void *buf, size_t count, const struct tern_datatype *dt,
-                     uint32_t ctx, int src, int tag);
-    int (*recv_fast)(int world, void *buf, size_t count, const struct tern_datatype *dt,
-                     uint32_t ctx, int src, int tag, MPI_Status *status);
-};
-
-/* The transports built into this library (p2p/transport.c lists them). */
-extern const struct tern_transport tern_shm_transport;
+#include "msg/transport_ops.h"
+#include "transport/shm/shm.h"
 #if defined(TERN_WITH_UCX)
-extern const struct tern_transport tern_ucx_transport;
+#include "transport/ucx/ucx.h"
 #endif
 
 /* Which transport reaches each world rank; NULL for this process itself. */
@@ -84,12 +34,6 @@ int tern_p2p_find_dead_peer(void);
  * the callee and the 8-byte path pays no indirect call.  TERN_XPORT_ONLY_SHM
  * comes from the build (src/CMakeLists.txt). */
 #if defined(TERN_XPORT_ONLY_SHM)
-int tern_shm_send(struct tern_request *r);
-int tern_shm_progress(void);
-int tern_shm_send_fast(int world, const void *buf, size_t count, const struct tern_datatype *dt,
-                       uint32_t ctx, int src, int tag);
-int tern_shm_recv_fast(int world, void *buf, size_t count, const struct tern_datatype *dt,
-                       uint32_t ctx, int src, int tag, MPI_Status *status);
 #define TERN_XPORT_OF(world) (&tern_shm_transport)
 #define TERN_XPORT_CALL(t, op, ...) ((void)(t), tern_shm_##op(__VA_ARGS__))
 #define TERN_XPORT_HAS(t, op) ((void)(t), 1)

@@ -9,7 +9,7 @@
 #include "core/params.h"
 #include "core/progress.h"
 #include "core/state.h"
-#include "p2p/transport.h"
+#include "msg/transport_ops.h"
 #include "transport/shm/shm_internal.h"
 
 int tern_shm_init(void)

@@ -1,5 +1,5 @@
 /* The shared-memory transport: how point-to-point reaches the other ranks
- * of this node (registered as tern_shm_transport, p2p/transport.h).  Eager messages travel through per-pair rings
+ * of this node (registered as tern_shm_transport, msg/transport_ops.h).  Eager messages travel through per-pair rings
  * (shm_ring.c); larger ones are fetched by the receiver with Cross Memory
  * Attach, helped by the sender (shm_rndv.c), or streamed through shared
  * chunks when CMA is refused (shm_pipe.c). */
@@ -10,8 +10,12 @@
 #include <stdint.h>
 
 #include "datatype/datatype.h"
-#include "p2p/match.h"
-#include "p2p/request.h"
+#include "msg/match.h"
+#include "msg/request.h"
+#include "msg/transport_ops.h"
+
+/* The operations table point-to-point routes this host's peers to. */
+extern const struct tern_transport tern_shm_transport;
 
 int tern_shm_init(void);
 void tern_shm_finalize(void);

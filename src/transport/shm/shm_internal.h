@@ -9,8 +9,8 @@
 #include <sys/types.h>
 
 #include "datatype/datatype.h"
-#include "p2p/match.h"
-#include "p2p/request.h"
+#include "msg/match.h"
+#include "msg/request.h"
 
 #define SHM_LINE 64
 /* Enough for the usual window of 64 outstanding large sends; beyond it a

@@ -12,7 +12,7 @@
  * (shm_pack_staged, shm_pack.c). */
 #include "core/errors.h"
 #include "datatype/datatype.h"
-#include "p2p/p2p_internal.h"
+#include "msg/deliver.h"
 #include "transport/shm/shm.h"
 #include "transport/shm/shm_internal.h"
 
@@ -179,7 +179,7 @@ static int recv_progress(struct shm_peer *p)
         if (!r)
             tern_fatal("pipeline chunk from rank %d for lane %d, which has no transfer", p->world,
                        lane);
-        tern_p2p_unpack_at(r, shm_req(r)->progress_off,
+        tern_msg_unpack_at(r, shm_req(r)->progress_off,
                            p->in_pipe_data + (size_t)p->pipe_recv_cursor * chunk, len);
         atomic_store_explicit(&f->len, 0, memory_order_release);
         p->pipe_recv_cursor = (uint32_t)((p->pipe_recv_cursor + 1) % shm.lay.pipe_chunks);

@@ -11,10 +11,10 @@
 #include "core/pvars.h"
 #include "core/objects.h"
 #include "datatype/datatype.h"
-#include "p2p/match.h"
-#include "p2p/p2p_internal.h"
-#include "p2p/status.h"
-#include "p2p/transport.h"
+#include "msg/match.h"
+#include "msg/deliver.h"
+#include "msg/status.h"
+#include "msg/transport_ops.h"
 #include "transport/shm/shm.h"
 #include "transport/shm/shm_internal.h"
 
@@ -206,7 +206,7 @@ static void on_eager(struct shm_peer *p, const struct shm_pkt *pkt)
     struct tern_request *r = tern_match_posted(pkt->ctx, pkt->src, pkt->tag);
     if (r) {
         if (!r->dt->contig) prefetch_payload(payload, pkt->len);
-        tern_p2p_deliver(r, payload, pkt->len, pkt->src, pkt->tag);
+        tern_msg_deliver(r, payload, pkt->len, pkt->src, pkt->tag);
         if (pkt->flags & PKT_FLAG_SYNC) shm_send_ctl(p, PKT_SYNC_ACK, pkt->cookie, 0);
         return;
     }
@@ -228,7 +228,7 @@ static void on_rts(struct shm_peer *p, const struct shm_pkt *pkt)
     };
     struct tern_request *r = tern_match_posted(pkt->ctx, pkt->src, pkt->tag);
     if (r) {
-        tern_p2p_accept(r, pkt->src, pkt->tag, pkt->len);
+        tern_msg_accept(r, pkt->src, pkt->tag, pkt->len);
         tern_shm_recv_rndv(r, p->world, &rts, pkt->len);
         return;
     }

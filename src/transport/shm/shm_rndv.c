@@ -30,9 +30,9 @@
 #include "core/objects.h"
 #include "core/pvars.h"
 #include "datatype/datatype.h"
-#include "p2p/p2p_internal.h"
-#include "p2p/status.h"
-#include "p2p/transport.h"
+#include "msg/deliver.h"
+#include "msg/status.h"
+#include "msg/transport_ops.h"
 #include "transport/shm/shm.h"
 #include "transport/shm/shm_internal.h"
 

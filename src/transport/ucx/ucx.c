@@ -9,7 +9,7 @@
 #include "core/params.h"
 #include "core/progress.h"
 #include "core/state.h"
-#include "p2p/transport.h"
+#include "transport/ucx/ucx.h"
 #include "transport/ucx/ucx_internal.h"
 
 struct ucx_state ucx = {.dead = -1};

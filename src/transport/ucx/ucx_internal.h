@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <ucp/api/ucp.h>
 
-#include "p2p/request.h"
+#include "msg/request.h"
 
 /* Active-message ids. */
 enum { UCX_AM_MSG = 1, UCX_AM_CTL = 2 };

@@ -21,10 +21,10 @@
 #include "core/pvars.h"
 #include "core/state.h"
 #include "datatype/datatype.h"
-#include "p2p/match.h"
-#include "p2p/p2p_internal.h"
-#include "p2p/status.h"
-#include "p2p/transport.h"
+#include "msg/match.h"
+#include "msg/deliver.h"
+#include "msg/status.h"
+#include "transport/ucx/ucx.h"
 #include "transport/ucx/ucx_internal.h"
 
 /* ---- datatypes as UCP buffers ---- */
@@ -224,7 +224,7 @@ int tern_ucx_cancel_send(struct tern_request *r)
 static void fetch_done(struct tern_request *r, ucs_status_t status)
 {
     struct ucx_rreq *q = ucx_rreq(r);
-    if (status == UCS_OK && q->unpack && r->limit) tern_p2p_unpack_at(r, 0, q->aux, r->limit);
+    if (status == UCS_OK && q->unpack && r->limit) tern_msg_unpack_at(r, 0, q->aux, r->limit);
     free(q->aux);
     q->aux = NULL;
     if (status != UCS_OK && r->status.MPI_ERROR == MPI_SUCCESS)
@@ -242,7 +242,7 @@ static void fetched(void *req, ucs_status_t status, size_t length, void *user_da
     fetch_done(user_data, status);
 }
 
-/* A matched rendezvous message (tern_p2p_accept done): UCP moves it
+/* A matched rendezvous message (tern_msg_accept done): UCP moves it
  * straight into the receive buffer, or its blocks; into a whole-message
  * copy only when truncated or made of short pieces. */
 static void fetch(struct tern_request *r, void *desc, size_t len)
@@ -287,10 +287,10 @@ static int arrive(const struct ucx_hdr *h, void *data, size_t len, int rndv)
     struct tern_request *r = tern_match_posted(h->ctx, h->src, h->tag);
     if (r) {
         if (!rndv) {
-            tern_p2p_deliver(r, data, len, h->src, h->tag);
+            tern_msg_deliver(r, data, len, h->src, h->tag);
             if (h->sync) tern_ucx_sync_ack(h->world_src, h->cookie);
         } else {
-            tern_p2p_accept(r, h->src, h->tag, len);
+            tern_msg_accept(r, h->src, h->tag, len);
             fetch(r, data, len);
         }
         return 0;

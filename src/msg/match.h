@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "p2p/request.h"
+#include "msg/request.h"
 
 struct tern_transport;
 

@@ -104,10 +104,9 @@ extern struct tern_request *tern_req_polled;
 int tern_req_pending_on(const struct tern_comm *c, const struct tern_comm *also);
 
 /* A request nobody will wait for (MPI_Request_free before completion, the
- * internal send behind a buffered send): released by the progress engine
- * once it completes. */
+ * internal send behind a buffered send): released by point-to-point's
+ * progress pass once it completes (tern_req_reap_orphans, p2p). */
 void tern_req_orphan(struct tern_request *r);
-int tern_req_reap_orphans(void);
 extern struct tern_request *tern_orphans;
 
 /* Marks complete; fills the status fields the caller already set. */

@@ -3,10 +3,10 @@
 
 #include "core/errors.h"
 #include "datatype/datatype.h"
-#include "p2p/p2p_internal.h"
-#include "p2p/status.h"
+#include "msg/deliver.h"
+#include "msg/status.h"
 
-size_t tern_p2p_accept(struct tern_request *r, int src, int tag, size_t bytes)
+size_t tern_msg_accept(struct tern_request *r, int src, int tag, size_t bytes)
 {
     size_t cap = r->count * r->dt->size;
     size_t n = bytes <= cap ? bytes : cap;
@@ -25,7 +25,7 @@ size_t tern_p2p_accept(struct tern_request *r, int src, int tag, size_t bytes)
     return n;
 }
 
-void tern_p2p_unpack_at(struct tern_request *r, size_t off, const void *data, size_t len)
+void tern_msg_unpack_at(struct tern_request *r, size_t off, const void *data, size_t len)
 {
     if (r->dt->contig)
         memcpy((char *)r->buf + r->dt->true_lb + off, data, len);
@@ -33,9 +33,9 @@ void tern_p2p_unpack_at(struct tern_request *r, size_t off, const void *data, si
         tern_dt_unpack(r->dt, r->buf, r->count, off, data, len);
 }
 
-void tern_p2p_deliver(struct tern_request *r, const void *data, size_t bytes, int src, int tag)
+void tern_msg_deliver(struct tern_request *r, const void *data, size_t bytes, int src, int tag)
 {
-    size_t n = tern_p2p_accept(r, src, tag, bytes);
-    if (n) tern_p2p_unpack_at(r, 0, data, n);
+    size_t n = tern_msg_accept(r, src, tag, bytes);
+    if (n) tern_msg_unpack_at(r, 0, data, n);
     tern_req_complete(r);
 }

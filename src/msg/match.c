@@ -1,4 +1,4 @@
-#include "p2p/match.h"
+#include "msg/match.h"
 
 #include <mpi.h>
 #include <stdlib.h>

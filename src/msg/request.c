@@ -1,7 +1,7 @@
 /* Request objects come from chunks of 1024 that are never freed while the
  * library runs, so a handle maps to its object with two array lookups and
  * no allocation happens on the message path once the pool is warm. */
-#include "p2p/request.h"
+#include "msg/request.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +115,14 @@ int tern_req_poll_all(void)
         n += r->poll_fn(r);
     }
     return n;
+}
+
+struct tern_request *tern_orphans;
+
+void tern_req_orphan(struct tern_request *r)
+{
+    r->orphan_next = tern_orphans;
+    tern_orphans = r;
 }
 
 void tern_requests_finalize(void)
