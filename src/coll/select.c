@@ -87,6 +87,7 @@ static const struct algo gather_algos[] = {
     ALGO("inter_leader", rooted, tern_coll_gather_inter_leader, .kinds = INTER),
 };
 static const struct algo gatherv_algos[] = {
+    ALGO("shm", gatherv, tern_coll_gatherv_shm, .kinds = INTRA, .shm = 1),
     ALGO("linear", gatherv, tern_coll_gatherv_linear, .kinds = INTRA),
     ALGO("inter_direct", gatherv, tern_coll_gatherv_inter_direct, .kinds = INTER),
 };
@@ -96,6 +97,7 @@ static const struct algo scatter_algos[] = {
     ALGO("inter_leader", rooted, tern_coll_scatter_inter_leader, .kinds = INTER),
 };
 static const struct algo scatterv_algos[] = {
+    ALGO("shm", scatterv, tern_coll_scatterv_shm, .kinds = INTRA, .shm = 1),
     ALGO("linear", scatterv, tern_coll_scatterv_linear, .kinds = INTRA),
     ALGO("inter_direct", scatterv, tern_coll_scatterv_inter_direct, .kinds = INTER),
 };
@@ -106,11 +108,13 @@ static const struct algo allgather_algos[] = {
     ALGO("inter_leader", all_block, tern_coll_allgather_inter_leader, .kinds = INTER),
 };
 static const struct algo allgatherv_algos[] = {
+    ALGO("shm", allgatherv, tern_coll_allgatherv_shm, .kinds = INTRA, .shm = 1),
     ALGO("bruck", allgatherv, tern_coll_allgatherv_bruck, .kinds = INTRA, .upto = 64 * KIB),
     ALGO("ring", allgatherv, tern_coll_allgatherv_ring, .kinds = INTRA),
     ALGO("inter_leader", allgatherv, tern_coll_allgatherv_inter_leader, .kinds = INTER),
 };
 static const struct algo alltoall_algos[] = {
+    ALGO("shm", all_block, tern_coll_alltoall_shm, .kinds = INTRA, .shm = 1),
     ALGO("bruck", all_block, tern_coll_alltoall_bruck, .kinds = INTRA, .min_ranks = 3, .upto = 256),
     ALGO("pairwise", all_block, tern_coll_alltoall_pairwise, .kinds = INTRA),
     ALGO("exchange", all_block, tern_coll_alltoall_exchange, .kinds = ANY),
@@ -134,6 +138,7 @@ static const struct algo allreduce_algos[] = {
     ALGO("inter_leader", all_reduce, tern_coll_allreduce_inter_leader, .kinds = INTER),
 };
 static const struct algo reduce_scatter_algos[] = {
+    ALGO("shm", reduce_scatter, tern_coll_reduce_scatter_shm, .kinds = INTRA, .shm = 1),
     ALGO("pairwise", reduce_scatter, tern_coll_reduce_scatter_pairwise, .kinds = INTRA,
          .commutative = 1, .over = 64 * KIB),
     ALGO("reduce_scatterv", reduce_scatter, tern_coll_reduce_scatter_reduce_scatterv,
@@ -141,6 +146,7 @@ static const struct algo reduce_scatter_algos[] = {
     ALGO("inter_leader", reduce_scatter, tern_coll_reduce_scatter_inter_leader, .kinds = INTER),
 };
 static const struct algo reduce_scatter_block_algos[] = {
+    ALGO("shm", reduce_scatter_block, tern_coll_reduce_scatter_block_shm, .kinds = INTRA, .shm = 1),
     ALGO("pairwise", reduce_scatter_block, tern_coll_reduce_scatter_block_pairwise, .kinds = INTRA,
          .commutative = 1, .over = 64 * KIB),
     ALGO("reduce_scatterv", reduce_scatter_block, tern_coll_reduce_scatter_block_reduce_scatterv,
@@ -149,9 +155,11 @@ static const struct algo reduce_scatter_block_algos[] = {
          .kinds = INTER),
 };
 static const struct algo scan_algos[] = {
+    ALGO("shm", all_reduce, tern_coll_scan_shm, .kinds = INTRA, .shm = 1),
     ALGO("recursive_doubling", all_reduce, tern_coll_scan_recursive_doubling, .kinds = INTRA),
 };
 static const struct algo exscan_algos[] = {
+    ALGO("shm", all_reduce, tern_coll_exscan_shm, .kinds = INTRA, .shm = 1),
     ALGO("recursive_doubling", all_reduce, tern_coll_exscan_recursive_doubling, .kinds = INTRA),
 };
 
@@ -494,12 +502,12 @@ ENTRY(tern_coll_reduce_scatter_block,
 ENTRY(tern_coll_scan,
       (const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt, struct tern_op *op,
        struct tern_comm *c),
-      c, TERN_COLL_SCAN, 0, 0, all_reduce, (sbuf, rbuf, count, dt, op, c))
+      c, TERN_COLL_SCAN, count * dt->size, 0, all_reduce, (sbuf, rbuf, count, dt, op, c))
 
 ENTRY(tern_coll_exscan,
       (const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt, struct tern_op *op,
        struct tern_comm *c),
-      c, TERN_COLL_EXSCAN, 0, 0, all_reduce, (sbuf, rbuf, count, dt, op, c))
+      c, TERN_COLL_EXSCAN, count * dt->size, 0, all_reduce, (sbuf, rbuf, count, dt, op, c))
 
 /* ---- Schedule builders (coll/nbc.h): the choice is made on the
  * schedule's communicator, which is the local one while an
