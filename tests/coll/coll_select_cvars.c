@@ -13,7 +13,7 @@
 
 static const struct {
     const char *name;
-    const char *algos[4];
+    const char *algos[5];
 } want[] = {
     {"TERN_BARRIER_ALGORITHM", {"shm", "dissemination", "inter_leader"}},
     {"TERN_BCAST_ALGORITHM", {"shm", "binomial", "inter_leader"}},
@@ -27,7 +27,7 @@ static const struct {
     {"TERN_ALLTOALLV_ALGORITHM", {"pairwise", "exchange"}},
     {"TERN_ALLTOALLW_ALGORITHM", {"pairwise", "exchange"}},
     {"TERN_REDUCE_ALGORITHM", {"shm", "binomial", "inter_leader"}},
-    {"TERN_ALLREDUCE_ALGORITHM", {"shm", "recursive_doubling", "inter_leader"}},
+    {"TERN_ALLREDUCE_ALGORITHM", {"shm", "shm_partition", "recursive_doubling", "inter_leader"}},
     {"TERN_REDUCE_SCATTER_ALGORITHM", {"shm", "pairwise", "reduce_scatterv", "inter_leader"}},
     {"TERN_REDUCE_SCATTER_BLOCK_ALGORITHM", {"shm", "pairwise", "reduce_scatterv", "inter_leader"}},
     {"TERN_SCAN_ALGORITHM", {"shm", "recursive_doubling"}},
@@ -114,7 +114,7 @@ int main(int argc, char **argv)
         CHECK_MPI(MPI_T_enum_get_info(et, &num, ename, &elen));
         CHECK(!strcmp(ename, want[k].name), "%s: enumeration named %s", want[k].name, ename);
         int nalg = 0;
-        while (nalg < 4 && want[k].algos[nalg]) nalg++;
+        while (nalg < 5 && want[k].algos[nalg]) nalg++;
         CHECK(num == nalg + 1, "%s: %d items, expected auto and %d algorithms", want[k].name, num,
               nalg);
         int expect = 0;
