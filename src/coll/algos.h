@@ -129,6 +129,7 @@ tern_coll_all_block_fn tern_coll_alltoall_shm;
 tern_coll_gatherv_fn tern_coll_gatherv_shm;
 tern_coll_scatterv_fn tern_coll_scatterv_shm;
 tern_coll_allgatherv_fn tern_coll_allgatherv_shm;
+tern_coll_alltoallv_fn tern_coll_alltoallv_shm;
 
 /* shm_coll_scan.c */
 tern_coll_reduce_scatter_fn tern_coll_reduce_scatter_shm;

@@ -124,6 +124,7 @@ static const struct algo alltoall_algos[] = {
     ALGO("exchange", all_block, tern_coll_alltoall_exchange, .kinds = ANY),
 };
 static const struct algo alltoallv_algos[] = {
+    ALGO("shm", alltoallv, tern_coll_alltoallv_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("pairwise", alltoallv, tern_coll_alltoallv_pairwise, .kinds = INTRA),
     ALGO("exchange", alltoallv, tern_coll_alltoallv_exchange, .kinds = ANY),
 };

@@ -1,6 +1,6 @@
 /* Shared-memory collectives that move blocks (rules: shm_coll.h; the
  * common ones are in shm_coll.c): alltoall and the v-variants of gather,
- * scatter and allgather.
+ * scatter, allgather and alltoall.
  *
  * Whether data fits the slots must be decided alike on every rank that
  * touches it.  Alltoall and allgatherv decide from sizes every rank knows
@@ -10,6 +10,7 @@
  * (the type signatures match), so the choice is made block by block: a
  * block that fits goes through its rank's slot, a larger one goes point to
  * point between that rank and the root in the same call. */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "coll/coll_util.h"
@@ -169,4 +170,58 @@ int tern_coll_scatterv_shm(const void *sbuf, const int *scounts, const int *disp
     int rc2 = tern_waitall(n, reqs);
     free(reqs);
     return rc ? rc : rc2;
+}
+
+/* Alltoallv: only the sender knows the size of all it sends, so each rank
+ * says in its slot whether its blocks fit, and every rank reads every
+ * answer before it takes any data: when one rank's blocks do not fit, all
+ * run the point-to-point algorithm.  A slot holds that answer, the offset
+ * of the block for each destination, then the blocks, packed. */
+int tern_coll_alltoallv_shm(const void *sbuf, const int *scounts, const int *sdispls,
+                            struct tern_datatype *sdt, void *rbuf, const int *rcounts,
+                            const int *rdispls, struct tern_datatype *rdt, struct tern_comm *c)
+{
+    int r = c->rank, n = c->size;
+    struct tern_shmc *a = tern_shmc_for(c, 0);
+    size_t head = sizeof(uint64_t) * (1 + (size_t)n);
+    if (!a || a->slot_bytes < sizeof(uint64_t))
+        return tern_coll_alltoallv_pairwise(sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls,
+                                            rdt, c);
+    const void *src = sbuf;
+    const int *sc = scounts, *sd = sdispls;
+    struct tern_datatype *st = sdt;
+    if (sbuf == MPI_IN_PLACE) {
+        src = rbuf;
+        sc = rcounts;
+        sd = rdispls;
+        st = rdt;
+    }
+    size_t total = head;
+    for (int i = 0; i < n; i++) total += (size_t)sc[i] * st->size;
+    uint64_t s = ++a->seq;
+    char *mine = tern_shmc_slot(a, r, s);
+    uint64_t *hdr = (uint64_t *)mine;
+    tern_shmc_may_write(a, s);
+    hdr[0] = total <= a->slot_bytes;
+    if (hdr[0]) {
+        size_t at = head;
+        for (int i = 0; i < n; i++) {
+            hdr[1 + i] = at;
+            tern_shmc_put(mine + at, tern_coll_elem(src, st, sd[i]), (size_t)sc[i], st);
+            at += (size_t)sc[i] * st->size;
+        }
+    }
+    tern_shmc_post(a, r, s);
+    tern_shmc_wait_all(a, s);
+    for (int i = 0; i < n; i++)
+        if (!((const uint64_t *)tern_shmc_slot(a, i, s))[0])
+            return tern_coll_alltoallv_pairwise(sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls,
+                                                rdt, c);
+    for (int k = 0; k < n; k++) {
+        int i = (r + k) % n;
+        const char *slot = tern_shmc_slot(a, i, s);
+        tern_shmc_unpack(slot + ((const uint64_t *)slot)[1 + r],
+                         tern_coll_elem(rbuf, rdt, rdispls[i]), (size_t)rcounts[i], rdt);
+    }
+    return MPI_SUCCESS;
 }

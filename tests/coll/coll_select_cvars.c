@@ -24,7 +24,7 @@ static const struct {
     {"TERN_ALLGATHER_ALGORITHM", {"shm", "bruck", "ring", "inter_leader"}},
     {"TERN_ALLGATHERV_ALGORITHM", {"shm", "bruck", "ring", "inter_leader"}},
     {"TERN_ALLTOALL_ALGORITHM", {"shm", "bruck", "pairwise", "exchange"}},
-    {"TERN_ALLTOALLV_ALGORITHM", {"pairwise", "exchange"}},
+    {"TERN_ALLTOALLV_ALGORITHM", {"shm", "pairwise", "exchange"}},
     {"TERN_ALLTOALLW_ALGORITHM", {"pairwise", "exchange"}},
     {"TERN_REDUCE_ALGORITHM", {"shm", "binomial", "inter_leader"}},
     {"TERN_ALLREDUCE_ALGORITHM", {"shm", "shm_partition", "recursive_doubling", "inter_leader"}},

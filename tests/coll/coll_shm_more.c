@@ -1,4 +1,4 @@
-/* The shared-memory alltoall, gatherv, scatterv, allgatherv,
+/* The shared-memory alltoall(v), gatherv, scatterv, allgatherv,
  * reduce_scatter(_block), scan and exscan (src/coll/shm_coll_v.c,
  * shm_coll_scan.c): every result checked element by element against values
  * computed here, and whether point-to-point messages flowed.
@@ -10,7 +10,8 @@
  * operation (2x2 matrix product) in the reductions.  That phase must send
  * no point-to-point message on more than one rank in "shm" mode, and must
  * send some in "p2p" mode.  Then the calls that leave the slots: a
- * gatherv/scatterv block beyond a slot, an alltoall and a reduce_scatter
+ * gatherv/scatterv block beyond a slot, one rank's alltoallv blocks, an
+ * alltoall and a reduce_scatter
  * whose vectors do not fit, a scan on a type with holes.
  *   coll_shm_more shm   the shared-memory algorithms are expected
  *   coll_shm_more p2p   they are not (forced off, or tiny slots) */
@@ -111,6 +112,69 @@ static void test_alltoall(MPI_Comm c, int r, int n, int salt)
     free(sb);
     free(rb);
     MPI_Type_free(&vec);
+}
+
+/* ---- alltoallv ---- */
+
+/* Elements from rank i to rank j: uneven, zeros among them; symmetric for
+ * MPI_IN_PLACE (what j receives from i is what j sends to i); 'big' more
+ * for the blocks rank big_rank sends (-1: none). */
+static int a2av_count(int i, int j, int salt, int sym, int big_rank, int big)
+{
+    int k = sym ? ((i + j + salt) % 4) * 2 : ((i * 3 + j + salt) % 4) * 2;
+    return k + (i == big_rank ? big : 0);
+}
+
+/* ints out; in ints, or vector elements (vec: 6 ints each) when vec != 0. */
+static void alltoallv_case(MPI_Comm c, int r, int n, int salt, int inplace, int vec, int big_rank,
+                           int big)
+{
+    int unit = vec ? TT_VEC_INTS : 1, ext = vec ? TT_VEC_EXTENT : 1;
+    int sc[64], sd[64], rcn[64], rd[64], sat = 0, rat = 0;
+    for (int j = n - 1; j >= 0; j--) { /* blocks in reverse rank order, a gap after each */
+        sc[j] = a2av_count(r, j, salt, inplace, big_rank, big) * unit;
+        rcn[j] = a2av_count(j, r, salt, inplace, big_rank, big);
+        sd[j] = sat;
+        rd[j] = rat;
+        sat += sc[j] + 1;
+        rat += rcn[j] + 1;
+    }
+    int *sb = tt_alloc(sizeof(int) * (size_t)sat);
+    int *rb = tt_alloc(sizeof(int) * (size_t)(rat * ext));
+    for (int j = 0; j < n; j++)
+        for (int e = 0; e < sc[j]; e++) sb[sd[j] + e] = tt_val(r, j * 1000 + e, salt);
+    for (int j = 0; j < rat * ext; j++) rb[j] = -7;
+    if (inplace)
+        for (int j = 0; j < n; j++)
+            for (int e = 0; e < rcn[j]; e++) rb[rd[j] + e] = sb[sd[j] + e];
+    MPI_Datatype vt = vec ? tt_vector_type() : MPI_INT;
+    CHECK_MPI(MPI_Alltoallv(inplace ? MPI_IN_PLACE : sb, sc, sd, MPI_INT, rb, rcn, rd, vt, c));
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < rcn[i] * ext; j++) {
+            int want = vec && tt_vec_hole(j % TT_VEC_EXTENT)
+                           ? -7
+                           : tt_val(i,
+                                    r * 1000 + (vec ? (j / TT_VEC_EXTENT) * TT_VEC_INTS +
+                                                          ((j % TT_VEC_EXTENT) / 4) * 2 + j % 2
+                                                    : j),
+                                    salt);
+            CHECK(rb[rd[i] * ext + j] == want,
+                  "alltoallv in_place %d vector %d: from %d [%d] = %d, expected %d", inplace, vec,
+                  i, j, rb[rd[i] * ext + j], want);
+        }
+        if (!vec)
+            CHECK(rb[rd[i] + rcn[i]] == -7, "alltoallv in_place %d: gap after %d", inplace, i);
+    }
+    if (vec) MPI_Type_free(&vt);
+    free(sb);
+    free(rb);
+}
+
+static void test_alltoallv(MPI_Comm c, int r, int n, int salt)
+{
+    alltoallv_case(c, r, n, salt, 0, 0, -1, 0);
+    alltoallv_case(c, r, n, salt, 1, 0, -1, 0);
+    alltoallv_case(c, r, n, salt, 0, 1, -1, 0);
 }
 
 /* ---- gatherv, scatterv, allgatherv ---- */
@@ -370,6 +434,9 @@ static void test_beyond(MPI_Comm c, int r, int n, int slot_ints, MPI_Datatype mt
      * slot: it travels point to point, the others through the slots. */
     test_gatherv_scatterv(c, r, n, 3, n - 1, slot_ints + 5);
     test_allgatherv(c, r, n, 3, n - 1, slot_ints + 5);
+    /* One rank's alltoallv blocks beyond a slot: every rank leaves it. */
+    alltoallv_case(c, r, n, 4, 0, 0, n - 1, slot_ints / n + 1);
+    alltoallv_case(c, r, n, 4, 1, 0, -1, 0);
     /* Every rank's blocks together beyond a slot. */
     int k = slot_ints / n + 1;
     int *sb = tt_alloc(sizeof(int) * (size_t)(n * k)),
@@ -437,6 +504,7 @@ static void exercise(MPI_Comm c, const char *label, int expect_shm, int slot_int
     unsigned long long before = sends();
     for (int salt = 0; salt < 2; salt++) {
         test_alltoall(c, r, n, salt);
+        test_alltoallv(c, r, n, salt);
         test_gatherv_scatterv(c, r, n, salt, -1, 0);
         test_v_vector(c, r, n, salt);
         test_allgatherv(c, r, n, salt, -1, 0);
