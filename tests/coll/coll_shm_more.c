@@ -48,23 +48,6 @@ static void pv_setup(void)
 static int small(int rank, long i, int salt) { return tt_val(rank, i, salt) & 0xffff; }
 static double real(int rank, long i, int salt) { return tt_val(rank, i, salt) / 64.0 - 1e6; }
 
-/* Matrices of which no two ranks' commute (tt_mat_of's differ by a
- * multiple of the identity up to rank 2, so they do), and their product
- * over ranks lo..hi in rank order. */
-static tt_mat nc_of(int rank, long i)
-{
-    tt_mat m = {(unsigned)rank + 2u, (unsigned)i + 1u, 2u * (unsigned)rank + 1u,
-                (unsigned)(rank * rank) + 3u};
-    return m;
-}
-
-static tt_mat nc_range(int lo, int hi, long i)
-{
-    tt_mat r = {1, 0, 0, 1};
-    for (int k = lo; k <= hi; k++) r = tt_mat_mul(r, nc_of(k, i));
-    return r;
-}
-
 /* ---- alltoall ---- */
 
 static void test_alltoall(MPI_Comm c, int r, int n, int salt)
@@ -328,7 +311,7 @@ static void check_reduced(const int *out, const double *dout, const tt_mat *mout
         CHECK(dout[e] == dwant, "%s: max [%d] = %g, expected %g", what, first + e, dout[e], dwant);
     }
     for (int e = 0; e < mcount; e++)
-        CHECK(tt_mat_eq(mout[e], nc_range(lo, hi, mfirst + e + salt)),
+        CHECK(tt_mat_eq(mout[e], tt_mat_range(lo, hi, mfirst + e + salt)),
               "%s: matrix product (rank order) [%d]", what, mfirst + e);
 }
 
@@ -361,7 +344,7 @@ static void test_reduce_scatter(MPI_Comm c, int r, int n, int salt, MPI_Datatype
                 out[j] = inplace ? in[j] : -1;
                 dout[j] = inplace ? din[j] : -1;
             }
-            for (int j = 0; j < mlen; j++) mout[j] = min[j] = nc_of(r, j + salt);
+            for (int j = 0; j < mlen; j++) mout[j] = min[j] = tt_mat_of(r, j + salt);
             const void *si = inplace ? MPI_IN_PLACE : in, *sd = inplace ? MPI_IN_PLACE : din,
                        *sm = inplace ? MPI_IN_PLACE : min;
             char what[64];
@@ -404,7 +387,7 @@ static void test_scan(MPI_Comm c, int r, int n, int salt, MPI_Datatype mt, MPI_O
                 out[j] = inplace ? in[j] : -1;
                 dout[j] = inplace ? din[j] : -1;
             }
-            for (int j = 0; j < M; j++) mout[j] = min[j] = nc_of(r, j + salt);
+            for (int j = 0; j < M; j++) mout[j] = min[j] = tt_mat_of(r, j + salt);
             const void *si = inplace ? MPI_IN_PLACE : in, *sd = inplace ? MPI_IN_PLACE : din,
                        *sm = inplace ? MPI_IN_PLACE : min;
             if (ex) {
@@ -458,7 +441,7 @@ static void test_beyond(MPI_Comm c, int r, int n, int slot_ints, MPI_Datatype mt
     for (int j = 0; j < len * n; j++) {
         in[j] = small(r, j, 12);
         dd[j] = real(r, j, 12);
-        min[j] = nc_of(r, j + 12);
+        min[j] = tt_mat_of(r, j + 12);
     }
     CHECK_MPI(MPI_Reduce_scatter_block(in, out, len, MPI_INT, MPI_SUM, c));
     double *ddo = tt_alloc(sizeof(double) * (size_t)len);
