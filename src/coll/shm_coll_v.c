@@ -9,7 +9,9 @@
  * knows every count, but each block's size is known to both of its ends
  * (the type signatures match), so the choice is made block by block: a
  * block that fits goes through its rank's slot, a larger one goes point to
- * point between that rank and the root in the same call. */
+ * point between that rank and the root in the same call.  In alltoallv
+ * only a sender knows the size of all it sends: every rank states in its
+ * slot whether its blocks fit, and all read every answer first. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -42,8 +44,8 @@ int tern_coll_alltoall_shm(const void *sbuf, size_t scount, struct tern_datatype
         tern_shmc_put(mine + (size_t)i * blk,
                       tern_coll_elem(sbuf, sdt, (MPI_Aint)i * (MPI_Aint)scount), scount, sdt);
     tern_shmc_post(a, r, s);
-    /* Reads start at this rank's successor, so ranks do not all read one
-     * slot at once. */
+    /* Each rank reads its own slot first, then its successors', so ranks
+     * do not all read one slot at once. */
     for (int k = 0; k < n; k++) {
         int i = (r + k) % n;
         tern_shmc_wait(a, i, s);
