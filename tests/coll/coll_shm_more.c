@@ -292,6 +292,35 @@ static void test_allgatherv(MPI_Comm c, int r, int n, int salt, int big_rank, in
     }
 }
 
+/* allgatherv into vector elements, ints sent: uneven counts, holes kept. */
+static void test_allgatherv_vector(MPI_Comm c, int r, int n, int salt)
+{
+    MPI_Datatype vec = tt_vector_type();
+    int counts[64], displs[64], at = 0;
+    for (int i = n - 1; i >= 0; i--) {
+        counts[i] = (i * 2 + salt) % 3; /* vector elements */
+        displs[i] = at;
+        at += counts[i] + 1;
+    }
+    int *all = tt_alloc(sizeof(int) * (size_t)(at * TT_VEC_EXTENT));
+    int mine[2 * TT_VEC_INTS], mn = counts[r] * TT_VEC_INTS;
+    for (int e = 0; e < mn; e++) mine[e] = tt_val(r, e, salt + 5);
+    for (int j = 0; j < at * TT_VEC_EXTENT; j++) all[j] = -7;
+    CHECK_MPI(MPI_Allgatherv(mine, mn, MPI_INT, all, counts, displs, vec, c));
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < (counts[i] + 1) * TT_VEC_EXTENT; j++) {
+            int e = (j / TT_VEC_EXTENT) * TT_VEC_INTS + ((j % TT_VEC_EXTENT) / 4) * 2 + j % 2;
+            int want = tt_vec_hole(j % TT_VEC_EXTENT) || j >= counts[i] * TT_VEC_EXTENT
+                           ? -7
+                           : tt_val(i, e, salt + 5);
+            CHECK(all[displs[i] * TT_VEC_EXTENT + j] == want,
+                  "allgatherv vector: block %d [%d] = %d, expected %d", i, j,
+                  all[displs[i] * TT_VEC_EXTENT + j], want);
+        }
+    free(all);
+    MPI_Type_free(&vec);
+}
+
 /* ---- reduce_scatter(_block), scan, exscan ---- */
 
 /* Checks block [first, first + count) of the reductions of every rank in
@@ -491,6 +520,7 @@ static void exercise(MPI_Comm c, const char *label, int expect_shm, int slot_int
         test_gatherv_scatterv(c, r, n, salt, -1, 0);
         test_v_vector(c, r, n, salt);
         test_allgatherv(c, r, n, salt, -1, 0);
+        test_allgatherv_vector(c, r, n, salt);
         test_reduce_scatter(c, r, n, salt, mt, matop);
         test_scan(c, r, n, salt, mt, matop);
     }
