@@ -124,6 +124,21 @@ tern_coll_all_block_fn tern_coll_allgather_shm;
 tern_coll_reduce_fn tern_coll_reduce_shm;
 tern_coll_all_reduce_fn tern_coll_allreduce_shm;
 
+/* shm_coll_v.c */
+tern_coll_all_block_fn tern_coll_alltoall_shm;
+tern_coll_gatherv_fn tern_coll_gatherv_shm;
+tern_coll_scatterv_fn tern_coll_scatterv_shm;
+tern_coll_allgatherv_fn tern_coll_allgatherv_shm;
+tern_coll_alltoallv_fn tern_coll_alltoallv_shm;
+
+/* shm_coll_scan.c */
+tern_coll_reduce_scatter_fn tern_coll_reduce_scatter_shm;
+tern_coll_reduce_scatter_block_fn tern_coll_reduce_scatter_block_shm;
+tern_coll_all_reduce_fn tern_coll_scan_shm, tern_coll_exscan_shm;
+
+/* shm_coll_partition.c */
+tern_coll_all_reduce_fn tern_coll_allreduce_shm_partition;
+
 /* ---- Blocking, running a schedule to completion (sched_blocking.c):
  * the intercommunicator algorithms, and alltoall's exchange ---- */
 

@@ -54,14 +54,18 @@ struct algo {
     unsigned char kinds;       /* INTRA, INTER or ANY */
     unsigned char commutative; /* the operation must be commutative */
     unsigned char pof2;        /* the communicator's size must be a power of two */
-    unsigned char shm;         /* every rank on this host, with shared memory (coll/shm_coll.h) */
+    unsigned char shm;         /* every rank on this host, with shared memory (coll/shm_coll.h):
+                                  SLOTS or CHUNKS */
     /* When auto takes it (0: no bound).  Sizes are the collective's message
      * size in bytes (see the entry points), powers of two. */
     int min_ranks;
     size_t over, upto; /* more than 'over', at most 'upto' bytes */
-    /* .shm entries: auto takes them up to TERN_SHMCOLL_MAX bytes (rounded
-     * down to a power of two, so that it bounds whole buckets). */
+    /* .shm = SLOTS entries carry the data in one slot: auto takes them up
+     * to TERN_SHMCOLL_MAX bytes (rounded down to a power of two, so that it
+     * bounds whole buckets).  CHUNKS entries pass it through the slots in
+     * pieces, whatever its size: their own bounds say when auto takes them. */
 };
+enum { SLOTS = 1, CHUNKS = 2 };
 
 #define ALGO(word, member, f, ...)                \
     {                                             \
@@ -72,50 +76,55 @@ struct algo {
 /* ---- The tables, most preferred first ---- */
 
 static const struct algo barrier_algos[] = {
-    ALGO("shm", barrier, tern_coll_barrier_shm, .kinds = INTRA, .shm = 1),
+    ALGO("shm", barrier, tern_coll_barrier_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("dissemination", barrier, tern_coll_barrier_dissemination, .kinds = INTRA),
     ALGO("inter_leader", barrier, tern_coll_barrier_inter_leader, .kinds = INTER),
 };
 static const struct algo bcast_algos[] = {
-    ALGO("shm", bcast, tern_coll_bcast_shm, .kinds = INTRA, .shm = 1),
+    ALGO("shm", bcast, tern_coll_bcast_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("binomial", bcast, tern_coll_bcast_binomial, .kinds = INTRA),
     ALGO("inter_leader", bcast, tern_coll_bcast_inter_leader, .kinds = INTER),
 };
 static const struct algo gather_algos[] = {
-    ALGO("shm", rooted, tern_coll_gather_shm, .kinds = INTRA, .shm = 1),
+    ALGO("shm", rooted, tern_coll_gather_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("binomial", rooted, tern_coll_gather_binomial, .kinds = INTRA),
     ALGO("inter_leader", rooted, tern_coll_gather_inter_leader, .kinds = INTER),
 };
 static const struct algo gatherv_algos[] = {
+    ALGO("shm", gatherv, tern_coll_gatherv_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("linear", gatherv, tern_coll_gatherv_linear, .kinds = INTRA),
     ALGO("inter_direct", gatherv, tern_coll_gatherv_inter_direct, .kinds = INTER),
 };
 static const struct algo scatter_algos[] = {
-    ALGO("shm", rooted, tern_coll_scatter_shm, .kinds = INTRA, .shm = 1),
+    ALGO("shm", rooted, tern_coll_scatter_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("binomial", rooted, tern_coll_scatter_binomial, .kinds = INTRA),
     ALGO("inter_leader", rooted, tern_coll_scatter_inter_leader, .kinds = INTER),
 };
 static const struct algo scatterv_algos[] = {
+    ALGO("shm", scatterv, tern_coll_scatterv_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("linear", scatterv, tern_coll_scatterv_linear, .kinds = INTRA),
     ALGO("inter_direct", scatterv, tern_coll_scatterv_inter_direct, .kinds = INTER),
 };
 static const struct algo allgather_algos[] = {
-    ALGO("shm", all_block, tern_coll_allgather_shm, .kinds = INTRA, .shm = 1),
+    ALGO("shm", all_block, tern_coll_allgather_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("bruck", all_block, tern_coll_allgather_bruck, .kinds = INTRA, .upto = 64 * KIB),
     ALGO("ring", all_block, tern_coll_allgather_ring, .kinds = INTRA),
     ALGO("inter_leader", all_block, tern_coll_allgather_inter_leader, .kinds = INTER),
 };
 static const struct algo allgatherv_algos[] = {
+    ALGO("shm", allgatherv, tern_coll_allgatherv_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("bruck", allgatherv, tern_coll_allgatherv_bruck, .kinds = INTRA, .upto = 64 * KIB),
     ALGO("ring", allgatherv, tern_coll_allgatherv_ring, .kinds = INTRA),
     ALGO("inter_leader", allgatherv, tern_coll_allgatherv_inter_leader, .kinds = INTER),
 };
 static const struct algo alltoall_algos[] = {
+    ALGO("shm", all_block, tern_coll_alltoall_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("bruck", all_block, tern_coll_alltoall_bruck, .kinds = INTRA, .min_ranks = 3, .upto = 256),
     ALGO("pairwise", all_block, tern_coll_alltoall_pairwise, .kinds = INTRA),
     ALGO("exchange", all_block, tern_coll_alltoall_exchange, .kinds = ANY),
 };
 static const struct algo alltoallv_algos[] = {
+    ALGO("shm", alltoallv, tern_coll_alltoallv_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("pairwise", alltoallv, tern_coll_alltoallv_pairwise, .kinds = INTRA),
     ALGO("exchange", alltoallv, tern_coll_alltoallv_exchange, .kinds = ANY),
 };
@@ -124,16 +133,22 @@ static const struct algo alltoallw_algos[] = {
     ALGO("exchange", alltoallw, tern_coll_alltoallw_exchange, .kinds = ANY),
 };
 static const struct algo reduce_algos[] = {
-    ALGO("shm", reduce, tern_coll_reduce_shm, .kinds = INTRA, .shm = 1),
+    ALGO("shm", reduce, tern_coll_reduce_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("binomial", reduce, tern_coll_reduce_binomial, .kinds = INTRA),
     ALGO("inter_leader", reduce, tern_coll_reduce_inter_leader, .kinds = INTER),
 };
 static const struct algo allreduce_algos[] = {
-    ALGO("shm", all_reduce, tern_coll_allreduce_shm, .kinds = INTRA, .shm = 1),
+    ALGO("shm", all_reduce, tern_coll_allreduce_shm, .kinds = INTRA, .shm = SLOTS),
+    /* Not taken by auto (a bound beyond any call): with slots of the default
+     * size it measured slower than recursive doubling at every size from 64
+     * KiB to 4 MiB, at 2 and 4 ranks (docs/architecture.md). */
+    ALGO("shm_partition", all_reduce, tern_coll_allreduce_shm_partition, .kinds = INTRA,
+         .commutative = 1, .shm = CHUNKS, .over = ((size_t)1 << 32)),
     ALGO("recursive_doubling", all_reduce, tern_coll_allreduce_recursive_doubling, .kinds = INTRA),
     ALGO("inter_leader", all_reduce, tern_coll_allreduce_inter_leader, .kinds = INTER),
 };
 static const struct algo reduce_scatter_algos[] = {
+    ALGO("shm", reduce_scatter, tern_coll_reduce_scatter_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("pairwise", reduce_scatter, tern_coll_reduce_scatter_pairwise, .kinds = INTRA,
          .commutative = 1, .over = 64 * KIB),
     ALGO("reduce_scatterv", reduce_scatter, tern_coll_reduce_scatter_reduce_scatterv,
@@ -141,6 +156,8 @@ static const struct algo reduce_scatter_algos[] = {
     ALGO("inter_leader", reduce_scatter, tern_coll_reduce_scatter_inter_leader, .kinds = INTER),
 };
 static const struct algo reduce_scatter_block_algos[] = {
+    ALGO("shm", reduce_scatter_block, tern_coll_reduce_scatter_block_shm, .kinds = INTRA,
+         .shm = SLOTS),
     ALGO("pairwise", reduce_scatter_block, tern_coll_reduce_scatter_block_pairwise, .kinds = INTRA,
          .commutative = 1, .over = 64 * KIB),
     ALGO("reduce_scatterv", reduce_scatter_block, tern_coll_reduce_scatter_block_reduce_scatterv,
@@ -149,9 +166,11 @@ static const struct algo reduce_scatter_block_algos[] = {
          .kinds = INTER),
 };
 static const struct algo scan_algos[] = {
+    ALGO("shm", all_reduce, tern_coll_scan_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("recursive_doubling", all_reduce, tern_coll_scan_recursive_doubling, .kinds = INTRA),
 };
 static const struct algo exscan_algos[] = {
+    ALGO("shm", all_reduce, tern_coll_exscan_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("recursive_doubling", all_reduce, tern_coll_exscan_recursive_doubling, .kinds = INTRA),
 };
 
@@ -312,7 +331,7 @@ static int preferred(const struct algo *a, const struct tern_comm *c, size_t byt
     if (a->min_ranks && c->size < a->min_ranks) return 0;
     if (a->over && bytes <= a->over) return 0;
     if (a->upto && bytes > a->upto) return 0;
-    if (a->shm && bytes > shm_bound()) return 0;
+    if (a->shm == SLOTS && bytes > shm_bound()) return 0;
     return 1;
 }
 
@@ -475,8 +494,8 @@ ENTRY(tern_coll_reduce,
 ENTRY(tern_coll_allreduce,
       (const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt, struct tern_op *op,
        struct tern_comm *c),
-      c, TERN_COLL_ALLREDUCE, (c->is_inter ? 0 : count * dt->size), 0, all_reduce,
-      (sbuf, rbuf, count, dt, op, c))
+      c, TERN_COLL_ALLREDUCE, (c->is_inter ? 0 : count * dt->size), op->commutative != 0,
+      all_reduce, (sbuf, rbuf, count, dt, op, c))
 
 /* reduce_scatter(_block): the whole vector, per operation kind */
 ENTRY(tern_coll_reduce_scatter,
@@ -494,12 +513,12 @@ ENTRY(tern_coll_reduce_scatter_block,
 ENTRY(tern_coll_scan,
       (const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt, struct tern_op *op,
        struct tern_comm *c),
-      c, TERN_COLL_SCAN, 0, 0, all_reduce, (sbuf, rbuf, count, dt, op, c))
+      c, TERN_COLL_SCAN, count * dt->size, 0, all_reduce, (sbuf, rbuf, count, dt, op, c))
 
 ENTRY(tern_coll_exscan,
       (const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt, struct tern_op *op,
        struct tern_comm *c),
-      c, TERN_COLL_EXSCAN, 0, 0, all_reduce, (sbuf, rbuf, count, dt, op, c))
+      c, TERN_COLL_EXSCAN, count * dt->size, 0, all_reduce, (sbuf, rbuf, count, dt, op, c))
 
 /* ---- Schedule builders (coll/nbc.h): the choice is made on the
  * schedule's communicator, which is the local one while an

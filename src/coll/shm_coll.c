@@ -18,9 +18,7 @@
 #include "core/progress.h"
 #include "transport/shm/shm.h"
 
-/* c's area when 'bytes' fit a slot; NULL: the point-to-point algorithm
- * serves the call. */
-static struct tern_shmc *area_for(struct tern_comm *c, size_t bytes)
+struct tern_shmc *tern_shmc_for(struct tern_comm *c, size_t bytes)
 {
     struct tern_shmc *a = c->coll_shm;
     if (a) return a->area && bytes <= a->slot_bytes ? a : NULL;
@@ -30,7 +28,7 @@ static struct tern_shmc *area_for(struct tern_comm *c, size_t bytes)
     return tern_shmc_get(c);
 }
 
-static void put(char *slot, const void *buf, size_t count, const struct tern_datatype *dt)
+void tern_shmc_put(char *slot, const void *buf, size_t count, const struct tern_datatype *dt)
 {
     size_t bytes = count * dt->size;
     if (dt->contig)
@@ -39,7 +37,7 @@ static void put(char *slot, const void *buf, size_t count, const struct tern_dat
         tern_dt_pack(dt, buf, count, 0, slot, bytes);
 }
 
-static void get(const char *slot, void *buf, size_t count, const struct tern_datatype *dt)
+void tern_shmc_unpack(const char *slot, void *buf, size_t count, const struct tern_datatype *dt)
 {
     size_t bytes = count * dt->size;
     if (dt->contig)
@@ -50,7 +48,7 @@ static void get(const char *slot, void *buf, size_t count, const struct tern_dat
 
 int tern_coll_barrier_shm(struct tern_comm *c)
 {
-    struct tern_shmc *a = area_for(c, 0);
+    struct tern_shmc *a = tern_shmc_for(c, 0);
     if (!a) return tern_coll_barrier_dissemination(c);
     uint64_t s = ++a->seq;
     tern_shmc_post(a, c->rank, s);
@@ -69,18 +67,18 @@ int tern_coll_bcast_shm(void *buf, size_t count, struct tern_datatype *dt, int r
 {
     size_t bytes = count * dt->size;
     if (bytes == 0) return MPI_SUCCESS;
-    struct tern_shmc *a = area_for(c, bytes);
+    struct tern_shmc *a = tern_shmc_for(c, bytes);
     if (!a) return tern_coll_bcast_binomial(buf, count, dt, root, c);
     uint64_t s = ++a->seq;
     if (c->rank == root) {
         tern_shmc_may_write(a, s);
-        put(tern_shmc_slot(a, root, s), buf, count, dt);
+        tern_shmc_put(tern_shmc_slot(a, root, s), buf, count, dt);
         tern_shmc_post(a, root, s);
         return MPI_SUCCESS;
     }
     tern_shmc_post(a, c->rank, s);
     tern_shmc_wait(a, root, s);
-    get(tern_shmc_slot(a, root, s), buf, count, dt);
+    tern_shmc_unpack(tern_shmc_slot(a, root, s), buf, count, dt);
     return MPI_SUCCESS;
 }
 
@@ -90,12 +88,12 @@ int tern_coll_gather_shm(const void *sbuf, size_t scount, struct tern_datatype *
     int r = c->rank;
     size_t bytes = r == root ? rcount * rdt->size : scount * sdt->size;
     if (bytes == 0) return MPI_SUCCESS;
-    struct tern_shmc *a = area_for(c, bytes);
+    struct tern_shmc *a = tern_shmc_for(c, bytes);
     if (!a) return tern_coll_gather_binomial(sbuf, scount, sdt, rbuf, rcount, rdt, root, c);
     uint64_t s = ++a->seq;
     if (r != root) {
         tern_shmc_may_write(a, s);
-        put(tern_shmc_slot(a, r, s), sbuf, scount, sdt);
+        tern_shmc_put(tern_shmc_slot(a, r, s), sbuf, scount, sdt);
         tern_shmc_post(a, r, s);
         return MPI_SUCCESS;
     }
@@ -106,7 +104,8 @@ int tern_coll_gather_shm(const void *sbuf, size_t scount, struct tern_datatype *
     for (int i = 0; i < c->size; i++) {
         if (i == root) continue;
         tern_shmc_wait(a, i, s);
-        get(tern_shmc_slot(a, i, s), tern_coll_elem(rbuf, rdt, i * block), rcount, rdt);
+        tern_shmc_unpack(tern_shmc_slot(a, i, s), tern_coll_elem(rbuf, rdt, i * block), rcount,
+                         rdt);
     }
     return MPI_SUCCESS;
 }
@@ -117,7 +116,7 @@ int tern_coll_scatter_shm(const void *sbuf, size_t scount, struct tern_datatype 
     int r = c->rank;
     size_t bytes = r == root ? scount * sdt->size : rcount * rdt->size;
     if (bytes == 0) return MPI_SUCCESS;
-    struct tern_shmc *a = area_for(c, bytes);
+    struct tern_shmc *a = tern_shmc_for(c, bytes);
     if (!a) return tern_coll_scatter_binomial(sbuf, scount, sdt, rbuf, rcount, rdt, root, c);
     uint64_t s = ++a->seq;
     MPI_Aint block = (MPI_Aint)scount;
@@ -126,7 +125,8 @@ int tern_coll_scatter_shm(const void *sbuf, size_t scount, struct tern_datatype 
         tern_shmc_may_write(a, s);
         for (int i = 0; i < c->size; i++)
             if (i != root)
-                put(tern_shmc_slot(a, i, s), tern_coll_elem(sbuf, sdt, i * block), scount, sdt);
+                tern_shmc_put(tern_shmc_slot(a, i, s), tern_coll_elem(sbuf, sdt, i * block), scount,
+                              sdt);
         tern_shmc_post(a, r, s);
         if (rbuf != MPI_IN_PLACE)
             tern_dt_copy(tern_coll_elem(sbuf, sdt, root * block), scount, sdt, rbuf, rcount, rdt);
@@ -134,7 +134,7 @@ int tern_coll_scatter_shm(const void *sbuf, size_t scount, struct tern_datatype 
     }
     tern_shmc_post(a, r, s);
     tern_shmc_wait(a, root, s);
-    get(tern_shmc_slot(a, r, s), rbuf, rcount, rdt);
+    tern_shmc_unpack(tern_shmc_slot(a, r, s), rbuf, rcount, rdt);
     return MPI_SUCCESS;
 }
 
@@ -144,39 +144,38 @@ int tern_coll_allgather_shm(const void *sbuf, size_t scount, struct tern_datatyp
     int r = c->rank;
     size_t bytes = rcount * rdt->size;
     if (bytes == 0) return MPI_SUCCESS;
-    struct tern_shmc *a = area_for(c, bytes);
+    struct tern_shmc *a = tern_shmc_for(c, bytes);
     if (!a) return tern_coll_allgather_bruck(sbuf, scount, sdt, rbuf, rcount, rdt, c);
     uint64_t s = ++a->seq;
     MPI_Aint block = (MPI_Aint)rcount;
     char *mine = tern_coll_elem(rbuf, rdt, r * block);
     tern_shmc_may_write(a, s);
     if (sbuf == MPI_IN_PLACE)
-        put(tern_shmc_slot(a, r, s), mine, rcount, rdt);
+        tern_shmc_put(tern_shmc_slot(a, r, s), mine, rcount, rdt);
     else
-        put(tern_shmc_slot(a, r, s), sbuf, scount, sdt);
+        tern_shmc_put(tern_shmc_slot(a, r, s), sbuf, scount, sdt);
     tern_shmc_post(a, r, s);
     if (sbuf != MPI_IN_PLACE) tern_dt_copy(sbuf, scount, sdt, mine, rcount, rdt);
     for (int i = 0; i < c->size; i++) {
         if (i == r) continue;
         tern_shmc_wait(a, i, s);
-        get(tern_shmc_slot(a, i, s), tern_coll_elem(rbuf, rdt, i * block), rcount, rdt);
+        tern_shmc_unpack(tern_shmc_slot(a, i, s), tern_coll_elem(rbuf, rdt, i * block), rcount,
+                         rdt);
     }
     if (s > a->all_past) a->all_past = s;
     return MPI_SUCCESS;
 }
 
-/* rbuf = x0 op (x1 op (... op x(n-1))), the x's in the slots of collective s. */
-static void fold(struct tern_shmc *a, uint64_t s, void *rbuf, size_t count,
-                 struct tern_datatype *dt, struct tern_op *op)
+void tern_shmc_fold(struct tern_shmc *a, uint64_t s, int first, int last, size_t off, void *rbuf,
+                    size_t count, struct tern_datatype *dt, struct tern_op *op)
 {
-    memcpy((char *)rbuf + dt->true_lb, tern_shmc_slot(a, a->size - 1, s), count * dt->size);
-    for (int i = a->size - 2; i >= 0; i--)
-        tern_op_apply(op, tern_shmc_slot(a, i, s) - dt->true_lb, rbuf, count, dt);
+    memcpy((char *)rbuf + dt->true_lb, tern_shmc_slot(a, last, s) + off, count * dt->size);
+    for (int i = last - 1; i >= first; i--)
+        tern_op_apply(op, tern_shmc_slot(a, i, s) + off - dt->true_lb, rbuf, count, dt);
 }
 
-/* Writes this rank's contribution to a reduction into its slot. */
-static void contribute(struct tern_shmc *a, uint64_t s, int r, const void *src, size_t count,
-                       const struct tern_datatype *dt)
+void tern_shmc_contribute(struct tern_shmc *a, uint64_t s, int r, const void *src, size_t count,
+                          const struct tern_datatype *dt)
 {
     tern_shmc_may_write(a, s);
     memcpy(tern_shmc_slot(a, r, s), (const char *)src + dt->true_lb, count * dt->size);
@@ -188,13 +187,13 @@ int tern_coll_reduce_shm(const void *sbuf, void *rbuf, size_t count, struct tern
 {
     size_t bytes = count * dt->size;
     if (bytes == 0) return MPI_SUCCESS;
-    struct tern_shmc *a = dt->contig ? area_for(c, bytes) : NULL;
+    struct tern_shmc *a = dt->contig ? tern_shmc_for(c, bytes) : NULL;
     if (!a) return tern_coll_reduce_binomial(sbuf, rbuf, count, dt, op, root, c);
     uint64_t s = ++a->seq;
-    contribute(a, s, c->rank, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt);
+    tern_shmc_contribute(a, s, c->rank, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt);
     if (c->rank != root) return MPI_SUCCESS;
     tern_shmc_wait_all(a, s);
-    fold(a, s, rbuf, count, dt, op);
+    tern_shmc_fold(a, s, 0, a->size - 1, 0, rbuf, count, dt, op);
     return MPI_SUCCESS;
 }
 
@@ -203,11 +202,11 @@ int tern_coll_allreduce_shm(const void *sbuf, void *rbuf, size_t count, struct t
 {
     size_t bytes = count * dt->size;
     if (bytes == 0) return MPI_SUCCESS;
-    struct tern_shmc *a = dt->contig ? area_for(c, bytes) : NULL;
+    struct tern_shmc *a = dt->contig ? tern_shmc_for(c, bytes) : NULL;
     if (!a) return tern_coll_allreduce_recursive_doubling(sbuf, rbuf, count, dt, op, c);
     uint64_t s = ++a->seq;
-    contribute(a, s, c->rank, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt);
+    tern_shmc_contribute(a, s, c->rank, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt);
     tern_shmc_wait_all(a, s);
-    fold(a, s, rbuf, count, dt, op);
+    tern_shmc_fold(a, s, 0, a->size - 1, 0, rbuf, count, dt, op);
     return MPI_SUCCESS;
 }

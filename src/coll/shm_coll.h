@@ -27,6 +27,8 @@
 #include <stdint.h>
 
 struct tern_comm;
+struct tern_datatype;
+struct tern_op;
 
 #define TERN_SHMC_LINE 64
 
@@ -82,5 +84,27 @@ static inline char *tern_shmc_slot(const struct tern_shmc *a, int r, uint64_t s)
 {
     return a->slots + (2 * (size_t)r + (size_t)(s & 1)) * a->slot_bytes;
 }
+
+/* ---- Shared by the algorithms (shm_coll.c) ---- */
+
+/* c's area when 'bytes' fit a slot; NULL: the point-to-point algorithm
+ * serves the call.  Collective at c's first call: every rank must pass
+ * the same 'bytes'. */
+struct tern_shmc *tern_shmc_for(struct tern_comm *c, size_t bytes);
+
+/* (buf, count, dt) packed into a slot, and back. */
+void tern_shmc_put(char *slot, const void *buf, size_t count, const struct tern_datatype *dt);
+void tern_shmc_unpack(const char *slot, void *buf, size_t count, const struct tern_datatype *dt);
+
+/* Writes this rank's contribution to a reduction (a contiguous type) into
+ * its slot of collective s, and posts s. */
+void tern_shmc_contribute(struct tern_shmc *a, uint64_t s, int r, const void *src, size_t count,
+                          const struct tern_datatype *dt);
+
+/* rbuf = x_first op (... op x_last), x_i the 'count' elements (a contiguous
+ * type) at byte 'off' of rank i's slot of collective s: rank order, so
+ * non-commutative operations are served and every rank gets the same bits. */
+void tern_shmc_fold(struct tern_shmc *a, uint64_t s, int first, int last, size_t off, void *rbuf,
+                    size_t count, struct tern_datatype *dt, struct tern_op *op);
 
 #endif

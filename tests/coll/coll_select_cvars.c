@@ -13,25 +13,25 @@
 
 static const struct {
     const char *name;
-    const char *algos[4];
+    const char *algos[5];
 } want[] = {
     {"TERN_BARRIER_ALGORITHM", {"shm", "dissemination", "inter_leader"}},
     {"TERN_BCAST_ALGORITHM", {"shm", "binomial", "inter_leader"}},
     {"TERN_GATHER_ALGORITHM", {"shm", "binomial", "inter_leader"}},
-    {"TERN_GATHERV_ALGORITHM", {"linear", "inter_direct"}},
+    {"TERN_GATHERV_ALGORITHM", {"shm", "linear", "inter_direct"}},
     {"TERN_SCATTER_ALGORITHM", {"shm", "binomial", "inter_leader"}},
-    {"TERN_SCATTERV_ALGORITHM", {"linear", "inter_direct"}},
+    {"TERN_SCATTERV_ALGORITHM", {"shm", "linear", "inter_direct"}},
     {"TERN_ALLGATHER_ALGORITHM", {"shm", "bruck", "ring", "inter_leader"}},
-    {"TERN_ALLGATHERV_ALGORITHM", {"bruck", "ring", "inter_leader"}},
-    {"TERN_ALLTOALL_ALGORITHM", {"bruck", "pairwise", "exchange"}},
-    {"TERN_ALLTOALLV_ALGORITHM", {"pairwise", "exchange"}},
+    {"TERN_ALLGATHERV_ALGORITHM", {"shm", "bruck", "ring", "inter_leader"}},
+    {"TERN_ALLTOALL_ALGORITHM", {"shm", "bruck", "pairwise", "exchange"}},
+    {"TERN_ALLTOALLV_ALGORITHM", {"shm", "pairwise", "exchange"}},
     {"TERN_ALLTOALLW_ALGORITHM", {"pairwise", "exchange"}},
     {"TERN_REDUCE_ALGORITHM", {"shm", "binomial", "inter_leader"}},
-    {"TERN_ALLREDUCE_ALGORITHM", {"shm", "recursive_doubling", "inter_leader"}},
-    {"TERN_REDUCE_SCATTER_ALGORITHM", {"pairwise", "reduce_scatterv", "inter_leader"}},
-    {"TERN_REDUCE_SCATTER_BLOCK_ALGORITHM", {"pairwise", "reduce_scatterv", "inter_leader"}},
-    {"TERN_SCAN_ALGORITHM", {"recursive_doubling"}},
-    {"TERN_EXSCAN_ALGORITHM", {"recursive_doubling"}},
+    {"TERN_ALLREDUCE_ALGORITHM", {"shm", "shm_partition", "recursive_doubling", "inter_leader"}},
+    {"TERN_REDUCE_SCATTER_ALGORITHM", {"shm", "pairwise", "reduce_scatterv", "inter_leader"}},
+    {"TERN_REDUCE_SCATTER_BLOCK_ALGORITHM", {"shm", "pairwise", "reduce_scatterv", "inter_leader"}},
+    {"TERN_SCAN_ALGORITHM", {"shm", "recursive_doubling"}},
+    {"TERN_EXSCAN_ALGORITHM", {"shm", "recursive_doubling"}},
     {"TERN_IBARRIER_ALGORITHM", {"dissemination", "inter_leader"}},
     {"TERN_IBCAST_ALGORITHM", {"binomial", "inter_leader"}},
     {"TERN_IGATHER_ALGORITHM", {"binomial", "inter_leader"}},
@@ -114,7 +114,7 @@ int main(int argc, char **argv)
         CHECK_MPI(MPI_T_enum_get_info(et, &num, ename, &elen));
         CHECK(!strcmp(ename, want[k].name), "%s: enumeration named %s", want[k].name, ename);
         int nalg = 0;
-        while (nalg < 4 && want[k].algos[nalg]) nalg++;
+        while (nalg < 5 && want[k].algos[nalg]) nalg++;
         CHECK(num == nalg + 1, "%s: %d items, expected auto and %d algorithms", want[k].name, num,
               nalg);
         int expect = 0;

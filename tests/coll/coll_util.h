@@ -41,7 +41,8 @@ static inline int tt_vec_pos(int k) { return (k / 2) * 4 + k % 2; }
 static inline int tt_vec_hole(int j) { return j % 4 >= 2; }
 
 /* 2x2 matrices of unsigned (arithmetic mod 2^32), the product in rank order
- * is non-commutative. */
+ * is non-commutative: no two ranks' matrices commute (matrices that differ
+ * by a multiple of the identity would, and hide a wrong order). */
 typedef struct {
     unsigned a, b, c, d;
 } tt_mat;
@@ -55,7 +56,8 @@ static inline tt_mat tt_mat_mul(tt_mat x, tt_mat y)
 
 static inline tt_mat tt_mat_of(int rank, long i)
 {
-    tt_mat m = {(unsigned)rank + 2u, (unsigned)i + 1u, 1u, (unsigned)(rank % 3)};
+    tt_mat m = {(unsigned)rank + 2u, (unsigned)i + 1u, 2u * (unsigned)rank + 1u,
+                (unsigned)(rank * rank) + 3u};
     return m;
 }
 

@@ -1,0 +1,73 @@
+/* Partitioned allreduce in shared memory, for vectors larger than a slot
+ * (rules of the area: shm_coll.h).  The vector goes in chunks of a slot;
+ * for each chunk, two collectives on the area:
+ *   s      every rank copies its chunk into its slot;
+ *   s + 1  every rank combines its own slice of the chunk from all the
+ *          slots at once (rank order) into the same place of its slot of
+ *          the other parity, then every rank copies all the slices out.
+ * So each rank reduces 1/n of the vector instead of all of it, and no
+ * point-to-point message is sent.  Chunk k + 1 writes the slots of chunk
+ * k's step s only once every rank has entered s + 1 (tern_shmc_may_write),
+ * so a rank runs at most one step ahead of the slowest.
+ *
+ * Each element is combined once, by one rank, so every rank gets the same
+ * bits; the slices change the grouping of a floating-point sum against the
+ * other algorithms, hence commutative predefined operations only (and
+ * contiguous types, whose layout is the packed one); other calls run
+ * recursive doubling. */
+#include <string.h>
+
+#include "coll/coll_util.h"
+#include "coll/op.h"
+#include "coll/shm_coll.h"
+
+/* Elements [*first, *first + *len) of a chunk of m: rank i's slice. */
+static void slice_of(size_t m, int n, int i, size_t *first, size_t *len)
+{
+    *first = m * (size_t)i / (size_t)n;
+    *len = m * (size_t)(i + 1) / (size_t)n - *first;
+}
+
+int tern_coll_allreduce_shm_partition(const void *sbuf, void *rbuf, size_t count,
+                                      struct tern_datatype *dt, struct tern_op *op,
+                                      struct tern_comm *c)
+{
+    size_t esize = dt->size;
+    if (count * esize == 0) return MPI_SUCCESS;
+    int builtin = op->predefined != MPI_OP_NULL && op->commutative;
+    struct tern_shmc *a = dt->contig && builtin ? tern_shmc_for(c, 0) : NULL;
+    if (!a || a->slot_bytes < esize)
+        return tern_coll_allreduce_recursive_doubling(sbuf, rbuf, count, dt, op, c);
+    int r = c->rank, n = c->size;
+    const char *src = (const char *)(sbuf == MPI_IN_PLACE ? rbuf : sbuf) + dt->true_lb;
+    char *dst = (char *)rbuf + dt->true_lb;
+    size_t per_chunk = a->slot_bytes / esize;
+    for (size_t done = 0; done < count; done += per_chunk) {
+        size_t m = count - done < per_chunk ? count - done : per_chunk;
+        size_t at = done * esize;
+        uint64_t s = ++a->seq;
+        tern_shmc_may_write(a, s);
+        memcpy(tern_shmc_slot(a, r, s), src + at, m * esize);
+        tern_shmc_post(a, r, s);
+        tern_shmc_wait_all(a, s);
+
+        uint64_t s1 = ++a->seq; /* every flag is at s: the other parity is free */
+        size_t first, len;
+        slice_of(m, n, r, &first, &len);
+        if (len) {
+            char *out = tern_shmc_slot(a, r, s1) + first * esize;
+            tern_shmc_fold(a, s, 0, n - 1, first * esize, out - dt->true_lb, len, dt, op);
+        }
+        tern_shmc_post(a, r, s1);
+        for (int k = 0; k < n; k++) {
+            int i = (r + k) % n;
+            slice_of(m, n, i, &first, &len);
+            tern_shmc_wait(a, i, s1);
+            if (len)
+                memcpy(dst + at + first * esize, tern_shmc_slot(a, i, s1) + first * esize,
+                       len * esize);
+        }
+        if (s1 > a->all_past) a->all_past = s1;
+    }
+    return MPI_SUCCESS;
+}
