@@ -63,6 +63,17 @@ struct tern_transport {
 extern const struct tern_transport tern_shm_transport;
 #if defined(TERN_WITH_UCX)
 extern const struct tern_transport tern_ucx_transport;
+/* Starts UCX for peers of other jobs when no peer of this job needed it:
+ * no bootstrap exchange (their addresses come with the connection). */
+int tern_ucx_dyn_start(void);
+/* This process's worker address (malloc'd into *addr), and an endpoint to
+ * process w from its address; 0, or an MPI error class, message made. */
+int tern_ucx_dyn_address(void **addr, size_t *len);
+int tern_ucx_dyn_connect(int w, const void *addr, size_t len);
+/* Closes the endpoint to w once this process's UCP requests are done (the
+ * caller knows w has what it was sent); made again from w's address if w
+ * is reached later. */
+void tern_ucx_dyn_disconnect(int w);
 #endif
 
 /* Which transport reaches each world rank; NULL for this process itself. */
@@ -72,6 +83,22 @@ extern const struct tern_transport **tern_p2p_route;
  * some peer needs, and registers their polling with the progress engine.
  * A peer that no built transport reaches is a fatal error that names it. */
 int tern_p2p_transports_init(void);
+/* Processes of other jobs (p2p/procs.h) join the route as they are met:
+ * the table grows to n entries (the new ones NULL), and a foreign
+ * process goes to the transport between jobs, which starts if it has not
+ * (UCX; its own shared-memory and single-copy paths serve jobs that share
+ * a host).  0, or -1 when this build has none or it cannot start. */
+int tern_p2p_route_grow(int n);
+int tern_p2p_route_foreign(int w);
+/* What another job needs to reach this process (the transport between
+ * jobs started first; malloc'd), and this process's way to foreign
+ * process w from what w sent.  0, or an MPI error class with the message
+ * made (MPI_ERR_UNSUPPORTED_OPERATION in a build without UCX). */
+int tern_p2p_foreign_address(void **addr, size_t *len);
+int tern_p2p_foreign_connect(int w, const void *addr, size_t len);
+/* MPI_Comm_disconnect, past its barrier with foreign process w (which
+ * so has every message sent before it): the connection closes. */
+void tern_p2p_foreign_disconnect(int w);
 /* Waits until every transport has sent what it owes (before the last fence). */
 void tern_p2p_transports_quiesce(void);
 void tern_p2p_transports_finalize(void);
