@@ -94,7 +94,7 @@ static int make_remote(const char *fn, int errclass, const unsigned char *recs, 
                                               (size_t)h.len);
             if (rc) {
                 tern_group_release(g);
-                return rc;
+                return tern_err_make(errclass, "%s: %s", fn, tern_err_text(rc));
             }
         }
     }
