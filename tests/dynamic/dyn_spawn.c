@@ -104,6 +104,12 @@ int main(int argc, char **argv)
     }
     if (parent == MPI_COMM_NULL) {
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        int *usize, flag, wsize;
+        MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+        CHECK_MPI(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, &usize, &flag));
+        const char *want = getenv("TERN_UNIVERSE_SIZE");
+        CHECK(flag && *usize >= wsize && (!want || *usize == atoi(want)), "MPI_UNIVERSE_SIZE %d",
+              flag ? *usize : -1);
         int *codes = malloc((size_t)n * sizeof(int));
         for (int i = 0; i < n; i++) codes[i] = -1;
         char *args[] = {argv[1] ? argv[1] : "2", nest ? "nest" : NULL, NULL};
