@@ -173,6 +173,10 @@ static _Noreturn void keep(int pipe_r, char **argv, char **envp)
     pid_t l = fork();
     if (l == 0) {
         close(pipe_r);
+        /* The parent's input stays the parent's. */
+        int null = open("/dev/null", O_RDONLY);
+        if (null >= 0) dup2(null, 0);
+        if (null > 0) close(null);
         execve(argv[0], argv, envp);
         _exit(127);
     }
