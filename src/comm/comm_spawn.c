@@ -29,6 +29,7 @@
 #include "core/info.h"
 #include "core/params.h"
 #include "core/state.h"
+#include "p2p/transport.h"
 
 extern char **environ;
 
@@ -256,8 +257,13 @@ static int root_start(const char *fn, int count, char **cmds, char ***argvs, con
             return tern_err_make(MPI_ERR_SPAWN, "%s: maxprocs=%d for \"%s\" (at least 1)", fn,
                                  maxprocs[i], cmds[i]);
     }
-    int rc = tern_port_open(port);
+    /* No children started that could not be reached. */
+    void *addr = NULL;
+    size_t alen;
+    int rc = tern_p2p_foreign_address(&addr, &alen);
+    free(addr);
     if (rc) return rc;
+    if ((rc = tern_port_open(port))) return rc;
     struct vec a = {0}, e = {0};
     struct keeper *k = NULL;
     if (build_argv(launcher, count, cmds, argvs, maxprocs, infos, &a) || build_env(port, &e))

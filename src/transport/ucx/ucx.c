@@ -244,15 +244,13 @@ int tern_ucx_dyn_address(void **addr, size_t *len)
 int tern_ucx_dyn_connect(int w, const void *addr, size_t len)
 {
     struct ucx_peer *p = ucx_peer(w);
-    if (!p) return tern_err_make(MPI_ERR_NO_MEM, "out of memory for the UCX state of a peer");
-    if (!p->addr && (p->addr = malloc(len))) memcpy(p->addr, addr, len);
-    if (p->ep) return MPI_SUCCESS;
-    ucs_status_t st = create_ep(w, addr, &p->ep);
-    if (st != UCS_OK) {
-        p->ep = NULL;
-        return tern_err_make(MPI_ERR_OTHER, "UCX: cannot reach a process of another job: %s",
-                             ucs_status_string(st));
-    }
+    void *copy = p ? realloc(p->addr, len) : NULL;
+    if (!copy) return tern_err_make(MPI_ERR_NO_MEM, "out of memory for the UCX state of a peer");
+    memcpy(copy, addr, len);
+    p->addr = copy;
+    /* The endpoint comes with the first message (ucx_ep), as to this job's
+     * ranks: a process never talked to costs no connection, and one gone
+     * already is reported by the message that needs it. */
     return MPI_SUCCESS;
 }
 
@@ -276,11 +274,12 @@ static int tern_ucx_quiesce(void)
         struct tern_waiter w = TERN_WAITER_INIT;
         tern_progress_wait(&w);
     }
-    /* Each endpoint to this job's ranks: a process of another job may be
-     * gone, and what it was owed left when it disconnected. */
+    /* A process of another job may be gone (what it was owed left when it
+     * disconnected): its endpoint closes first, or the flush would wait for
+     * it forever. */
+    for (int w = tern_g.world_size; w < ucx.npeers; w++) tern_ucx_dyn_disconnect(w);
     ucp_request_param_t rp = {.op_attr_mask = 0};
-    for (int w = 0; w < tern_g.world_size && w < ucx.npeers; w++)
-        if (ucx.peers[w] && ucx.peers[w]->ep) wait_request(ucp_ep_flush_nbx(ucx.peers[w]->ep, &rp));
+    wait_request(ucp_worker_flush_nbx(ucx.worker, &rp));
     return 0;
 }
 
