@@ -32,6 +32,16 @@ int main(int argc, char **argv)
         for (int i = 0; i < 3; i++)
             CHECK(codes[i] == MPI_ERR_SPAWN, "errcodes[%d] = %d", i, codes[i]);
 
+    /* The arguments of a spawn. */
+    rc = MPI_Comm_spawn("true", MPI_ARGV_NULL, 0, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic, codes);
+    CHECK(err_class(rc) == MPI_ERR_SPAWN, "maxprocs 0: class %d", err_class(rc));
+    rc = MPI_Comm_spawn("true", MPI_ARGV_NULL, 1, MPI_INFO_NULL, size, MPI_COMM_WORLD, &ic, codes);
+    CHECK(err_class(rc) == MPI_ERR_ROOT, "root = size: class %d", err_class(rc));
+    rc = MPI_Comm_spawn("true", MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, MPI_COMM_NULL, &ic, codes);
+    CHECK(err_class(rc) == MPI_ERR_COMM, "MPI_COMM_NULL: class %d", err_class(rc));
+    rc = MPI_Comm_spawn("true", MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, NULL, codes);
+    CHECK(err_class(rc) == MPI_ERR_ARG, "intercomm NULL: class %d", err_class(rc));
+
     /* A port that is open but where nobody accepts. */
     char port[MPI_MAX_PORT_NAME];
     if (rank == 0) CHECK_MPI(MPI_Open_port(MPI_INFO_NULL, port));
