@@ -110,13 +110,20 @@ static void on_ep_error(void *arg, ucp_ep_h ep, ucs_status_t status)
     }
 }
 
+/* Endpoints to this job's ranks detect a dead peer (the liveness check
+ * ends the job).  Those to another job's processes do not ask for it: UCX
+ * then may use its shared memory (posix, sysv) and single copy (cma)
+ * between jobs on one host, which cannot detect a peer's death and which
+ * it leaves out of endpoints that must; and another job's end is not this
+ * one's (on_ep_error). */
 static ucs_status_t create_ep(int world, const void *addr, ucp_ep_h *ep)
 {
+    int foreign = world >= tern_g.world_size;
     ucp_ep_params_t ep_params = {
         .field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
-                      UCP_EP_PARAM_FIELD_ERR_HANDLER,
+                      (foreign ? 0 : UCP_EP_PARAM_FIELD_ERR_HANDLER),
         .address = addr,
-        .err_mode = UCP_ERR_HANDLING_MODE_PEER,
+        .err_mode = foreign ? UCP_ERR_HANDLING_MODE_NONE : UCP_ERR_HANDLING_MODE_PEER,
         .err_handler = {.cb = on_ep_error, .arg = (void *)(intptr_t)world},
     };
     return ucp_ep_create(ucx.worker, &ep_params, ep);
@@ -291,8 +298,9 @@ void tern_ucx_dyn_disconnect(int w)
         struct tern_waiter wt = TERN_WAITER_INIT;
         tern_progress_wait(&wt);
     }
-    ucp_request_param_t cp = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
-                              .flags = UCP_EP_CLOSE_FLAG_FORCE};
+    /* A forced close is for endpoints that detect a dead peer; this one
+     * is flushed (the peer had it all, past the disconnect's barrier). */
+    ucp_request_param_t cp = {.op_attr_mask = 0};
     wait_request(ucp_ep_close_nbx(p->ep, &cp));
     p->ep = NULL;
 }
