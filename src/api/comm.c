@@ -11,6 +11,8 @@
 #include "api/check.h"
 #include "api/comm_check.h"
 #include "api/gen/bindings.h"
+#include "comm/comm_spawn.h"
+#include "comm/dyn.h"
 #include "comm/comm.h"
 #include "core/api.h"
 #include "core/attr.h"
@@ -22,6 +24,7 @@
 #include "datatype/datatype.h"
 #include "msg/request.h"
 #include "msg/status.h"
+#include "p2p/transport.h"
 #include "topo/topo.h"
 
 int tern_api_comm_size(const char *fn, struct tern_comm *comm_o, int *size)
@@ -59,24 +62,42 @@ static int comm_free(const char *fn, MPI_Comm *comm, struct tern_comm *c, int dr
 
 int tern_api_comm_free(const char *fn, MPI_Comm *comm, struct tern_comm *comm_o)
 {
-    return comm_free(fn, comm, comm_o, 0);
+    MPI_Comm h = *comm;
+    int rc = comm_free(fn, comm, comm_o, 0);
+    if (rc == MPI_SUCCESS) tern_spawn_forget_parent(h);
+    return rc;
 }
 
-/* Communicators never come from dynamic processes in Tern (MPI_Comm_spawn
- * and the port calls are not implemented), so disconnecting is freeing
- * once nothing is left in flight. */
+/* MPI_Comm_disconnect: freeing once nothing is left in flight on the
+ * communicator (nothing of its own waits on the other side: the
+ * endpoints to another job's processes stay for other communicators that
+ * reach them). */
 int tern_api_comm_disconnect(const char *fn, MPI_Comm *comm, struct tern_comm *comm_o)
 {
-    return comm_free(fn, comm, comm_o, 1);
+    MPI_Comm h = *comm;
+    int n = comm_o->peer_size, *foreign = malloc((size_t)(n > 0 ? n : 1) * sizeof(int)), nf = 0;
+    for (int i = 0; foreign && i < n; i++)
+        if (comm_o->peer_world[i] >= tern_g.world_size) foreign[nf++] = comm_o->peer_world[i];
+    /* Both sides past a barrier: each has matched what the other sent
+     * before it (UCX delivers in send order, p2p/transport.h), so the
+     * connections to the other job may close.  A process of another job
+     * may end as soon as its disconnect returns. */
+    int rc = nf > 0 ? PMPI_Barrier(h) : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS) rc = comm_free(fn, comm, comm_o, 1);
+    if (rc == MPI_SUCCESS) {
+        tern_spawn_forget_parent(h);
+        for (int i = 0; i < nf; i++) tern_p2p_foreign_disconnect(foreign[i]);
+    }
+    free(foreign);
+    return rc;
 }
 
-/* Every Tern process is started by mpiexec or as a singleton, never by
- * MPI_Comm_spawn, so no process has a parent (MPI-4.1 11.8.2: then the
- * answer is MPI_COMM_NULL). */
+/* The intercommunicator to the parents of a process that MPI_Comm_spawn
+ * started (made at MPI_Init), or MPI_COMM_NULL (MPI-4.1 11.8.2). */
 int tern_api_comm_get_parent(const char *fn, MPI_Comm *parent)
 {
     (void)fn;
-    *parent = MPI_COMM_NULL;
+    *parent = tern_spawn_parent();
     return MPI_SUCCESS;
 }
 

@@ -18,10 +18,10 @@ static int nomem(const char *fn)
     return tern_err_comm(NULL, MPI_ERR_NO_MEM, "%s: out of memory", fn);
 }
 
-/* world rank -> rank in g, or -1; an array of tern_g.world_size entries. */
+/* process index -> rank in g, or -1; an array of tern_g.nprocs entries. */
 static int *world_map(const struct tern_group *g)
 {
-    int n = tern_g.world_size > 0 ? tern_g.world_size : 1;
+    int n = tern_g.nprocs > 0 ? tern_g.nprocs : 1;
     int *m = malloc((size_t)n * sizeof(int));
     if (!m) return NULL;
     for (int i = 0; i < n; i++) m[i] = -1;

@@ -15,6 +15,11 @@
 struct tern_ctx_peer {
     struct tern_comm *comm;
     int rank, tag;
+    /* Where the other side is not reachable by messages yet (another
+     * job, through a socket: comm/dyn_connect.c), the leader's exchange
+     * of a round's two values: sends mine, fills theirs. */
+    void (*swap)(void *arg, const uint32_t mine[2], uint32_t theirs[2]);
+    void *arg;
 };
 
 /* The context id agreed among n participants of 'parent' (the

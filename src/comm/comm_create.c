@@ -41,7 +41,10 @@ static int agree_round(struct tern_comm *parent, int n, const int *prank, int me
             MERGE();
         }
     }
-    if (me == 0 && peer) {
+    if (me == 0 && peer && peer->swap) {
+        peer->swap(peer->arg, v, in);
+        MERGE();
+    } else if (me == 0 && peer) {
         rc = tern_sendrecv(v, 2 * sizeof *v, bt, peer->rank, peer->tag, in, sizeof in, bt,
                            peer->rank, peer->tag, peer->comm, TERN_CTX_COLL, MPI_STATUS_IGNORE);
         if (rc) return rc;

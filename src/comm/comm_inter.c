@@ -17,6 +17,7 @@
 #include "core/state.h"
 #include "datatype/datatype.h"
 #include "p2p/p2p.h"
+#include "msg/procs.h"
 
 int tern_intercomm_build(struct tern_errhandler *errh, struct tern_group *local,
                          struct tern_group *remote, uint32_t ctx, struct tern_comm **out)
@@ -42,8 +43,10 @@ int tern_intercomm_build(struct tern_errhandler *errh, struct tern_group *local,
 
 int tern_groups_low(const struct tern_group *a, const struct tern_group *b)
 {
-    /* An empty side never reaches here: intercommunicator groups are not empty. */
-    return a->world[0] < b->world[0];
+    /* An empty side never reaches here: intercommunicator groups are not
+     * empty.  Indices of other jobs' processes differ between processes:
+     * the order both sides agree on is their (job, rank). */
+    return tern_proc_before(a->world[0], b->world[0]);
 }
 
 int tern_inter_is_low(const struct tern_comm *c)
@@ -94,7 +97,7 @@ static int swap_ints(struct tern_comm *local, int leader, const struct tern_ctx_
  * local leaders are rank 0 of each side. */
 static struct tern_ctx_peer inter_peer(struct tern_comm *c)
 {
-    struct tern_ctx_peer x = {c, 0, TERN_TAG_CTX};
+    struct tern_ctx_peer x = {.comm = c, .rank = 0, .tag = TERN_TAG_CTX};
     return x;
 }
 
@@ -127,7 +130,7 @@ int tern_intercomm_create(struct tern_comm *local, int local_leader, struct tern
     if (!prank) return tern_err_make(MPI_ERR_NO_MEM, "cannot allocate %d ranks", n);
     /* The tree of the agreement is rooted at the local leader. */
     for (int i = 0; i < n; i++) prank[i] = (local_leader + i) % n;
-    struct tern_ctx_peer x = {peer, remote_leader, tag};
+    struct tern_ctx_peer x = {.comm = peer, .rank = remote_leader, .tag = tag};
     int rc = tern_ctx_agree(local, n, prank, me, TERN_TAG_CTX, &x, TERN_INTER_CTX_IDS, &ctx);
     free(prank);
     if (!rc) rc = swap_ints(local, local_leader, &x, local->group->world, n, &theirs, &nt);

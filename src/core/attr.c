@@ -1,11 +1,14 @@
 /* Keyvals and attribute lists (see attr.h). */
 #include "core/attr.h"
 
+#include <limits.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "core/errors.h"
 #include "core/handle.h"
 #include "core/objects.h"
+#include "core/params.h"
 #include "core/state.h"
 
 struct attr {
@@ -113,6 +116,19 @@ static int attr_io = MPI_ANY_SOURCE; /* every rank can do I/O */
 static int attr_wtime_is_global = 0;
 static int attr_universe_size, attr_appnum, attr_lastusedcode;
 
+/* TERN_UNIVERSE_SIZE, else the processors of the job's hosts (this one's
+ * count for each), and never fewer than the job has. */
+static int universe_size(void)
+{
+    long n = tern_param.universe_size;
+    if (n <= 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        n = (cpus > 0 ? cpus : 1) * (tern_g.nhosts > 0 ? tern_g.nhosts : 1);
+    }
+    if (n < tern_g.world_size) n = tern_g.world_size;
+    return n > INT_MAX ? INT_MAX : (int)n;
+}
+
 int *tern_attr_predefined_value(int h)
 {
     switch (h) {
@@ -120,7 +136,7 @@ int *tern_attr_predefined_value(int h)
     case MPI_HOST: return &attr_host;
     case MPI_IO: return &attr_io;
     case MPI_WTIME_IS_GLOBAL: return &attr_wtime_is_global;
-    case MPI_UNIVERSE_SIZE: attr_universe_size = tern_g.world_size; return &attr_universe_size;
+    case MPI_UNIVERSE_SIZE: attr_universe_size = universe_size(); return &attr_universe_size;
     case MPI_APPNUM: attr_appnum = tern_g.appnum; return tern_g.appnum >= 0 ? &attr_appnum : NULL;
     case MPI_LASTUSEDCODE: attr_lastusedcode = tern_err_lastusedcode(); return &attr_lastusedcode;
     }

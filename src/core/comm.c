@@ -203,14 +203,15 @@ void tern_comm_inherit_session(struct tern_comm *c, const struct tern_comm *pare
 
 int tern_group_ranks_in(const struct tern_group *g, const struct tern_group *in, int *ranks)
 {
-    int *map = malloc((size_t)(tern_g.world_size > 0 ? tern_g.world_size : 1) * sizeof(int));
+    int n = tern_g.nprocs > 0 ? tern_g.nprocs : 1;
+    int *map = malloc((size_t)n * sizeof(int));
     if (!map) return MPI_ERR_NO_MEM;
-    for (int i = 0; i < tern_g.world_size; i++) map[i] = MPI_UNDEFINED;
+    for (int i = 0; i < n; i++) map[i] = MPI_UNDEFINED;
     for (int i = 0; i < in->size; i++) map[in->world[i]] = i;
     int rc = MPI_SUCCESS;
     for (int i = 0; i < g->size; i++) {
         int w = g->world[i];
-        ranks[i] = (w >= 0 && w < tern_g.world_size) ? map[w] : MPI_UNDEFINED;
+        ranks[i] = (w >= 0 && w < n) ? map[w] : MPI_UNDEFINED;
         if (ranks[i] == MPI_UNDEFINED) rc = MPI_ERR_GROUP;
     }
     free(map);

@@ -39,6 +39,7 @@ static const char *const internal_vars[] = {
     "TERN_JOB_ID",
     "TERN_LAUNCHER_PID",
     "TERN_SHM_FD",
+    "TERN_SPAWN_PORT", /* comm/comm_spawn.c: the port a spawned job connects to */
     "TERN_CC",
     "TERN_CXX",
     "TERN_LAUNCHER",

@@ -20,6 +20,7 @@ struct tern_state {
     int thread_multiple; /* the big lock is taken only when set */
     pthread_t main_thread;
     int world_rank, world_size;
+    int nprocs; /* processes known: the world, then those of other jobs (p2p/procs.h) */
     int local_rank, local_size; /* among the ranks on this host */
     int nhosts;
     int *host_of; /* world rank -> host index (bootstrap/host.h) */

@@ -24,7 +24,7 @@ enum tern_req_kind {
 };
 
 /* Room in each request for a transport's protocol state. */
-#define TERN_REQ_XPORT_BYTES 48
+#define TERN_REQ_XPORT_BYTES 56
 
 enum tern_send_mode { TERN_MODE_STANDARD, TERN_MODE_SYNC, TERN_MODE_READY, TERN_MODE_BUFFERED };
 

@@ -1,6 +1,7 @@
 /* Starting sends and receives: pick the path (none, self, the peer's
  * transport) and match receives against messages that arrived first. */
 #include "p2p/p2p.h"
+#include "msg/procs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -247,7 +248,8 @@ int tern_p2p_init(void)
 {
     tern_progress_register(p2p_progress);
     tern_progress_register_liveness(tern_p2p_find_dead_peer);
-    return tern_p2p_transports_init();
+    int rc = tern_procs_init(tern_p2p_route_new_proc);
+    return rc ? rc : tern_p2p_transports_init();
 }
 
 void tern_p2p_quiesce(void) { tern_p2p_transports_quiesce(); }
@@ -255,6 +257,7 @@ void tern_p2p_quiesce(void) { tern_p2p_transports_quiesce(); }
 void tern_p2p_finalize(void)
 {
     tern_p2p_transports_finalize();
+    tern_procs_finalize();
     tern_progress_unregister_all();
 }
 

@@ -10,6 +10,7 @@
 #include "core/state.h"
 
 const struct tern_transport **tern_p2p_route;
+static int route_cap; /* entries of tern_p2p_route */
 
 /* Every transport built in, in the order they are set up and polled. */
 static const struct tern_transport *const built[] = {
@@ -65,6 +66,7 @@ int tern_p2p_transports_init(void)
     int n = tern_g.world_size;
     tern_p2p_route = calloc((size_t)n, sizeof *tern_p2p_route);
     if (!tern_p2p_route) tern_fatal("out of memory for the transport routes of %d ranks", n);
+    route_cap = n;
     for (int w = 0; w < n; w++) {
         if (w == tern_g.world_rank) continue;
         const struct tern_transport *t =
@@ -92,6 +94,67 @@ int tern_p2p_transports_init(void)
             if (rc != MPI_SUCCESS) return rc;
         }
     return MPI_SUCCESS;
+}
+
+static int route_grow(int n)
+{
+    if (n <= route_cap) return 0;
+    const struct tern_transport **r = realloc(tern_p2p_route, (size_t)n * sizeof *r);
+    if (!r) return -1;
+    for (int i = route_cap; i < n; i++) r[i] = NULL;
+    tern_p2p_route = r;
+    route_cap = n;
+    return 0;
+}
+
+int tern_p2p_route_new_proc(int w)
+{
+    if (route_grow(w + 1) != 0) return -1;
+#if defined(TERN_WITH_UCX)
+    if (tern_ucx_dyn_start() != MPI_SUCCESS) return -1;
+    mark_used(&tern_ucx_transport);
+    tern_p2p_route[w] = &tern_ucx_transport;
+    return 0;
+#else
+    (void)w;
+    return -1;
+#endif
+}
+
+int tern_p2p_foreign_address(void **addr, size_t *len)
+{
+#if defined(TERN_WITH_UCX)
+    int rc = tern_ucx_dyn_start();
+    if (rc) return rc;
+    mark_used(&tern_ucx_transport);
+    return tern_ucx_dyn_address(addr, len);
+#else
+    *addr = NULL;
+    *len = 0;
+    return tern_err_make(MPI_ERR_UNSUPPORTED_OPERATION,
+                         "processes of other jobs are reached through UCX, and this build of Tern "
+                         "has no UCX transport (configure with TERN_WITH_UCX=ON)");
+#endif
+}
+
+int tern_p2p_foreign_connect(int w, const void *addr, size_t len)
+{
+#if defined(TERN_WITH_UCX)
+    return tern_ucx_dyn_connect(w, addr, len);
+#else
+    (void)w, (void)addr, (void)len;
+    return tern_err_make(MPI_ERR_UNSUPPORTED_OPERATION, "this build of Tern has no UCX transport");
+#endif
+}
+
+void tern_p2p_foreign_disconnect(int w)
+{
+#if defined(TERN_WITH_UCX)
+    if (w < tern_g.world_size || tern_p2p_route[w] != &tern_ucx_transport) return;
+    tern_ucx_dyn_disconnect(w);
+#else
+    (void)w;
+#endif
 }
 
 int tern_p2p_transports_progress(void)
@@ -125,4 +188,5 @@ void tern_p2p_transports_finalize(void)
     nused = 0;
     free(tern_p2p_route);
     tern_p2p_route = NULL;
+    route_cap = 0;
 }

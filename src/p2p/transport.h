@@ -22,6 +22,21 @@ extern const struct tern_transport **tern_p2p_route;
  * some peer needs, and registers their polling with the progress engine.
  * A peer that no built transport reaches is a fatal error that names it. */
 int tern_p2p_transports_init(void);
+/* A process of another job (msg/procs.h) joins the route when it gets its
+ * index w: the table grows to w+1 entries, and w goes to the transport
+ * between jobs, which starts if it has not (UCX; its own shared-memory and
+ * single-copy paths serve jobs that share a host).  0, or -1 when this
+ * build has none or it cannot start.  The process table's hook. */
+int tern_p2p_route_new_proc(int w);
+/* What another job needs to reach this process (the transport between
+ * jobs started first; malloc'd), and this process's way to foreign
+ * process w from what w sent.  0, or an MPI error class with the message
+ * made (MPI_ERR_UNSUPPORTED_OPERATION in a build without UCX). */
+int tern_p2p_foreign_address(void **addr, size_t *len);
+int tern_p2p_foreign_connect(int w, const void *addr, size_t len);
+/* MPI_Comm_disconnect, past its barrier with foreign process w (which
+ * so has every message sent before it): the connection closes. */
+void tern_p2p_foreign_disconnect(int w);
 /* Waits until every transport has sent what it owes (before the last fence). */
 void tern_p2p_transports_quiesce(void);
 void tern_p2p_transports_finalize(void);

@@ -12,6 +12,7 @@
 #include "coll/op.h"
 #include "coll/select.h"
 #include "coll/shm_coll.h"
+#include "comm/dyn.h"
 #include "core/api.h"
 #include "core/attr.h"
 #include "core/errors.h"
@@ -160,6 +161,13 @@ static int do_init(int required, int *provided, const char *fn)
     tern_g.thread_level = required;
     tern_g.main_thread = pthread_self();
     if (provided) *provided = required;
+    /* A spawned job meets its parents before its MPI_Init returns. */
+    tern_lock();
+    rc = tern_spawn_connect_parent();
+    tern_unlock();
+    if (rc != MPI_SUCCESS)
+        tern_fatal("%s: cannot connect to the parents that spawned this process: %s", fn,
+                   tern_err_text(rc));
     return MPI_SUCCESS;
 }
 
@@ -192,6 +200,7 @@ int PMPI_Finalize(void)
     tern_attr_finalize_callbacks();
     tern_attr_type_finalize_callbacks();
     tern_bbuf_drop(&tern_bbuf_process);
+    tern_spawn_finalize();
     tern_g.world_state = TERN_STATE_FINALIZED;
     tern_runtime_release_if_unused();
     tern_unlock(); /* a no-op once the runtime is down */

@@ -35,6 +35,10 @@ def main():
     logdir, testdir = sys.argv[1], sys.argv[2]
     del sys.argv[1:3]
     sys.path.insert(0, testdir)
+    # Processes the tests spawn (mpi4py.futures, mpi4py.util.pool) unpickle
+    # functions of the test modules: they find them through the environment.
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        p for p in (testdir, os.environ.get("PYTHONPATH")) if p)
     os.chdir(testdir)  # some tests open files relative to the test dir
     timeout = float(os.environ.get("MPI4PY_TEST_TIMEOUT", "60"))
 

@@ -214,6 +214,17 @@ FUNCS = {
     "MPI_Buffer_detach": {"prelude": "(void)es_attach_buffer();"},
     "MPI_Comm_attach_buffer": {"valid": {"buffer": "es_bsend_buffer()", "size": "es_bsend_buffer_size()"}},
     "MPI_Group_from_session_pset": {"valid": {"pset_name": '"mpi://WORLD"'}},
+    # Dynamic processes: an all-valid call waits for another job, or
+    # changes the name service every job on the machine shares.
+    "MPI_Comm_accept": {"baseline": "waits for another job to connect"},
+    "MPI_Comm_connect": {"baseline": "needs another job accepting on the port"},
+    "MPI_Comm_join": {"baseline": "needs another process joining over a socket"},
+    "MPI_Close_port": {"baseline": "needs a port opened by MPI_Open_port"},
+    "MPI_Publish_name": {"baseline": "writes into the name service other jobs share"},
+    "MPI_Lookup_name": {"baseline": "needs a name another job published"},
+    "MPI_Unpublish_name": {"baseline": "needs a name this process published"},
+    "MPI_Comm_spawn": {"skip": "starts processes; its argument errors are tests/dynamic's"},
+    "MPI_Comm_spawn_multiple": {"skip": "starts processes; its argument errors are tests/dynamic's"},
     "MPI_Session_get_pset_info": {"valid": {"pset_name": '"mpi://SELF"'}},
     "MPI_Session_attach_buffer": {"valid": {"buffer": "es_bsend_buffer()", "size": "es_bsend_buffer_size()"}},
     "MPI_Cancel": {"valid": {"request": "ES_PTR(MPI_Request, es_new_irecv())"}},

@@ -9,6 +9,7 @@
 #include "core/params.h"
 #include "core/progress.h"
 #include "core/state.h"
+#include "msg/procs.h"
 #include "transport/ucx/ucx.h"
 #include "transport/ucx/ucx_internal.h"
 
@@ -82,6 +83,14 @@ static void *fetch_address(int world)
 
 struct ucx_peer *ucx_peer(int world)
 {
+    if (world >= ucx.npeers) {
+        int n = tern_procs_count() > world ? tern_procs_count() : world + 1;
+        struct ucx_peer **t = realloc(ucx.peers, (size_t)n * sizeof *t);
+        if (!t) return NULL;
+        memset(t + ucx.npeers, 0, (size_t)(n - ucx.npeers) * sizeof *t);
+        ucx.peers = t;
+        ucx.npeers = n;
+    }
     struct ucx_peer *p = ucx.peers[world];
     if (!p) p = ucx.peers[world] = calloc(1, sizeof *p);
     return p;
@@ -92,10 +101,40 @@ struct ucx_peer *ucx_peer(int world)
 static void on_ep_error(void *arg, ucp_ep_h ep, ucs_status_t status)
 {
     (void)ep;
+    /* A process of another job may end once it has disconnected, and its
+     * end is not this job's (MPI-4.1 11.10.4): only world ranks count. */
+    if ((intptr_t)arg >= tern_g.world_size) return;
     if (ucx.dead < 0) {
         ucx.dead = (int)(intptr_t)arg;
         ucx.dead_status = (int)status;
     }
+}
+
+/* Endpoints to this job's ranks detect a dead peer (the liveness check
+ * ends the job).  Those to another job's processes do not ask for it: UCX
+ * then may use its shared memory (posix, sysv) and single copy (cma)
+ * between jobs on one host, which cannot detect a peer's death and which
+ * it leaves out of endpoints that must; and another job's end is not this
+ * one's (on_ep_error). */
+static ucs_status_t create_ep(int world, const void *addr, ucp_ep_h *ep)
+{
+    int foreign = world >= tern_g.world_size;
+    ucp_ep_params_t ep_params = {
+        .field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
+                      (foreign ? 0 : UCP_EP_PARAM_FIELD_ERR_HANDLER),
+        .address = addr,
+        .err_mode = foreign ? UCP_ERR_HANDLING_MODE_NONE : UCP_ERR_HANDLING_MODE_PEER,
+        .err_handler = {.cb = on_ep_error, .arg = (void *)(intptr_t)world},
+    };
+    return ucp_ep_create(ucx.worker, &ep_params, ep);
+}
+
+int ucx_sender(uint64_t job, int32_t world_src)
+{
+    if (job == tern_procs_job_key()) return world_src;
+    int w = tern_proc_intern(job, world_src);
+    if (w < 0) tern_fatal("out of memory for the state of a process of another job");
+    return w;
 }
 
 ucp_ep_h ucx_ep(int world, int *err)
@@ -107,20 +146,25 @@ ucp_ep_h ucx_ep(int world, int *err)
         return NULL;
     }
     if (p->ep) return p->ep;
+    if (world >= tern_g.world_size && p->addr) {
+        ucs_status_t st = create_ep(world, p->addr, &p->ep);
+        if (st == UCS_OK) return p->ep;
+        p->ep = NULL;
+    }
+    if (world >= tern_g.world_size) {
+        *err = tern_err_make(MPI_ERR_OTHER,
+                             "UCX: no endpoint to process %d of another job (the connection to its "
+                             "job is not complete)",
+                             world);
+        return NULL;
+    }
     void *addr = fetch_address(world);
     if (!addr) {
         *err = tern_err_make(MPI_ERR_OTHER, "UCX: the launcher has no worker address of rank %d",
                              world);
         return NULL;
     }
-    ucp_ep_params_t ep_params = {
-        .field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
-                      UCP_EP_PARAM_FIELD_ERR_HANDLER,
-        .address = addr,
-        .err_mode = UCP_ERR_HANDLING_MODE_PEER,
-        .err_handler = {.cb = on_ep_error, .arg = (void *)(intptr_t)world},
-    };
-    ucs_status_t st = ucp_ep_create(ucx.worker, &ep_params, &p->ep);
+    ucs_status_t st = create_ep(world, addr, &p->ep);
     free(addr);
     if (st != UCS_OK) {
         p->ep = NULL;
@@ -144,15 +188,17 @@ static int set_handler(unsigned id, ucp_am_recv_callback_t cb)
     return st == UCS_OK ? MPI_SUCCESS : ucx_error("ucp_worker_set_am_recv_handler", st);
 }
 
-static int tern_ucx_init(void)
+/* The context, the worker and its handlers: what this process needs
+ * before any peer can reach it. */
+static int setup_worker(void)
 {
     ucx.eager_max = (size_t)tern_param.ucx_eagersize;
     ucx.iov_min = (size_t)tern_param.ucx_iov_min;
     ucx.dead = -1;
     ucx.outstanding = 0;
-    ucx.peers = calloc((size_t)tern_g.world_size, sizeof *ucx.peers);
-    if (!ucx.peers)
-        tern_fatal("out of memory for the UCX peer table of %d ranks", tern_g.world_size);
+    ucx.npeers = tern_procs_count();
+    ucx.peers = calloc((size_t)ucx.npeers, sizeof *ucx.peers);
+    if (!ucx.peers) tern_fatal("out of memory for the UCX peer table of %d ranks", ucx.npeers);
 
     /* UCX_* variables of the environment configure UCX, as with other MPIs. */
     ucp_config_t *config;
@@ -175,9 +221,44 @@ static int tern_ucx_init(void)
     if (st != UCS_OK) return ucx_error("ucp_worker_create", st);
     int rc = set_handler(UCX_AM_MSG, ucx_on_msg);
     if (rc == MPI_SUCCESS) rc = set_handler(UCX_AM_CTL, ucx_on_ctl);
-    if (rc != MPI_SUCCESS) return rc;
+    return rc;
+}
+
+static int tern_ucx_init(void)
+{
+    int rc = setup_worker();
     /* Handlers first: a peer may send as soon as it has our address. */
-    return publish_address();
+    return rc != MPI_SUCCESS ? rc : publish_address();
+}
+
+int tern_ucx_dyn_start(void)
+{
+    if (ucx.worker) return MPI_SUCCESS;
+    return setup_worker();
+}
+
+int tern_ucx_dyn_address(void **addr, size_t *len)
+{
+    ucp_address_t *a;
+    ucs_status_t st = ucp_worker_get_address(ucx.worker, &a, len);
+    if (st != UCS_OK) return ucx_error("ucp_worker_get_address", st);
+    *addr = malloc(*len);
+    if (*addr) memcpy(*addr, a, *len);
+    ucp_worker_release_address(ucx.worker, a);
+    return *addr ? MPI_SUCCESS : tern_err_make(MPI_ERR_NO_MEM, "out of memory for a UCX address");
+}
+
+int tern_ucx_dyn_connect(int w, const void *addr, size_t len)
+{
+    struct ucx_peer *p = ucx_peer(w);
+    void *copy = p ? realloc(p->addr, len) : NULL;
+    if (!copy) return tern_err_make(MPI_ERR_NO_MEM, "out of memory for the UCX state of a peer");
+    memcpy(copy, addr, len);
+    p->addr = copy;
+    /* The endpoint comes with the first message (ucx_ep), as to this job's
+     * ranks: a process never talked to costs no connection, and one gone
+     * already is reported by the message that needs it. */
+    return MPI_SUCCESS;
 }
 
 static int tern_ucx_progress(void) { return (int)ucp_worker_progress(ucx.worker); }
@@ -200,15 +281,34 @@ static int tern_ucx_quiesce(void)
         struct tern_waiter w = TERN_WAITER_INIT;
         tern_progress_wait(&w);
     }
+    /* A process of another job may be gone (what it was owed left when it
+     * disconnected): its endpoint closes first, or the flush would wait for
+     * it forever. */
+    for (int w = tern_g.world_size; w < ucx.npeers; w++) tern_ucx_dyn_disconnect(w);
     ucp_request_param_t rp = {.op_attr_mask = 0};
     wait_request(ucp_worker_flush_nbx(ucx.worker, &rp));
     return 0;
 }
 
+void tern_ucx_dyn_disconnect(int w)
+{
+    if (!ucx.worker || w >= ucx.npeers || !ucx.peers[w] || !ucx.peers[w]->ep) return;
+    struct ucx_peer *p = ucx.peers[w];
+    while (ucx.outstanding > 0) {
+        struct tern_waiter wt = TERN_WAITER_INIT;
+        tern_progress_wait(&wt);
+    }
+    /* A forced close is for endpoints that detect a dead peer; this one
+     * is flushed (the peer had it all, past the disconnect's barrier). */
+    ucp_request_param_t cp = {.op_attr_mask = 0};
+    wait_request(ucp_ep_close_nbx(p->ep, &cp));
+    p->ep = NULL;
+}
+
 static void tern_ucx_finalize(void)
 {
     if (!ucx.worker) return;
-    for (int w = 0; w < tern_g.world_size; w++) {
+    for (int w = 0; w < ucx.npeers; w++) {
         struct ucx_peer *p = ucx.peers[w];
         if (!p) continue;
         if (p->ep) {
@@ -218,10 +318,12 @@ static void tern_ucx_finalize(void)
             wait_request(ucp_ep_close_nbx(p->ep, &rp));
         }
         ucx_peer_free_held(p);
+        free(p->addr);
         free(p);
     }
     free(ucx.peers);
     ucx.peers = NULL;
+    ucx.npeers = 0;
     ucp_worker_destroy(ucx.worker);
     ucx.worker = NULL;
     ucp_cleanup(ucx.ctx);

@@ -27,8 +27,9 @@ enum { UCX_AM_MSG = 1, UCX_AM_CTL = 2 };
  * its request (struct ucx_sreq). */
 struct ucx_hdr {
     uint32_t ctx;
-    int32_t src, tag; /* rank in the communicator, tag */
-    int32_t world_src;
+    int32_t src, tag;  /* rank in the communicator, tag */
+    int32_t world_src; /* in the sender's job, whose key follows (p2p/procs.h) */
+    uint64_t job;
     uint32_t seq;    /* per sender and receiver: restores send order */
     uint32_t sync;   /* eager synchronous: acknowledge on match */
     uint64_t cookie; /* the sender's request: acks and revokes name it */
@@ -39,6 +40,7 @@ enum { UCX_CTL_ACK, UCX_CTL_REVOKE, UCX_CTL_REVOKE_REPLY };
 struct ucx_ctl {
     uint32_t type;
     int32_t world_src;
+    uint64_t job;
     uint64_t cookie;
     uint64_t value;
 };
@@ -58,6 +60,7 @@ struct ucx_peer {
     ucp_ep_h ep; /* NULL until this process first sends to the peer */
     uint32_t send_seq, recv_seq;
     struct ucx_held *held; /* in seq order */
+    void *addr;            /* a process of another job: its worker address (malloc'd) */
 };
 
 /* A send's protocol state, in tern_request.xport. */
@@ -84,7 +87,8 @@ struct ucx_rts {
 struct ucx_state {
     ucp_context_h ctx;
     ucp_worker_h worker;
-    struct ucx_peer **peers; /* by world rank */
+    struct ucx_peer **peers; /* by process index (p2p/procs.h) */
+    int npeers;              /* entries of peers */
     size_t eager_max, iov_min;
     long outstanding; /* UCP requests not yet completed */
     int dead;         /* world rank an endpoint reported failed, or -1 */
@@ -92,6 +96,10 @@ struct ucx_state {
 };
 extern struct ucx_state ucx;
 
+/* The index of a message's sender: its world rank in this job, else the
+ * index p2p/procs.h gives (job, rank), made on first sight (a peer may
+ * send as soon as its side of a connection is built, before ours is). */
+int ucx_sender(uint64_t job, int32_t world_src);
 /* The peer's state, made on first use; NULL only when out of memory. */
 struct ucx_peer *ucx_peer(int world);
 /* The endpoint to a peer, made on first use; NULL with *err set (an MPI

@@ -22,6 +22,7 @@
 #include "core/state.h"
 #include "datatype/datatype.h"
 #include "msg/match.h"
+#include "msg/procs.h"
 #include "msg/deliver.h"
 #include "msg/status.h"
 #include "transport/ucx/ucx.h"
@@ -102,8 +103,11 @@ static void send_ctl(int world, uint32_t type, uint64_t cookie, uint64_t value)
     if (!ep) return; /* the peer is gone: the liveness check reports it */
     struct ucx_ctl *c = malloc(sizeof *c);
     if (!c) tern_fatal("out of memory for a UCX control message");
-    *c = (struct ucx_ctl){
-        .type = type, .world_src = tern_g.world_rank, .cookie = cookie, .value = value};
+    *c = (struct ucx_ctl){.type = type,
+                          .world_src = tern_g.world_rank,
+                          .job = tern_procs_job_key(),
+                          .cookie = cookie,
+                          .value = value};
     ucp_request_param_t rp = {
         .op_attr_mask =
             UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS,
@@ -158,7 +162,7 @@ int tern_ucx_send(struct tern_request *r)
     int err;
     ucp_ep_h ep = ucx_ep(r->world_peer, &err);
     if (!ep) return err;
-    struct ucx_peer *p = ucx.peers[r->world_peer];
+    struct ucx_peer *p = ucx_peer(r->world_peer);
     struct ucx_sreq *s = ucx_sreq(r);
     memset(s, 0, sizeof *s);
     int eager = r->bytes <= ucx.eager_max;
@@ -167,6 +171,7 @@ int tern_ucx_send(struct tern_request *r)
                               .src = r->comm->rank,
                               .tag = r->tag,
                               .world_src = tern_g.world_rank,
+                              .job = tern_procs_job_key(),
                               .seq = p->send_seq,
                               .sync = (uint32_t)sync,
                               .cookie = (uint64_t)(uintptr_t)r};
@@ -342,6 +347,7 @@ ucs_status_t ucx_on_msg(void *arg, const void *header, size_t header_length, voi
     if (header_length != sizeof h)
         tern_fatal("UCX: a message with a %zu-byte header is not Tern's", header_length);
     memcpy(&h, header, sizeof h);
+    h.world_src = ucx_sender(h.job, h.world_src);
     int rndv = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) != 0;
     struct ucx_peer *p = ucx_peer(h.world_src);
     if (!p) tern_fatal("out of memory for the UCX state of peer rank %d", h.world_src);
@@ -388,6 +394,7 @@ ucs_status_t ucx_on_ctl(void *arg, const void *header, size_t header_length, voi
     if (header_length != sizeof c)
         tern_fatal("UCX: a control message with a %zu-byte header", header_length);
     memcpy(&c, header, sizeof c);
+    c.world_src = ucx_sender(c.job, c.world_src);
     struct tern_request *r = (struct tern_request *)(uintptr_t)c.cookie;
     switch (c.type) {
     case UCX_CTL_ACK:
