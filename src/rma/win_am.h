@@ -81,6 +81,8 @@ int tern_win_am_cas(const char *fn, struct tern_win *w, const void *origin, cons
  * the first error a target reported. */
 int tern_win_am_flush(const char *fn, struct tern_win *w, int rank);
 void tern_win_am_lock(struct tern_win *w, int rank, int exclusive);
+/* Shared locks on every member. */
+void tern_win_am_lock_all(struct tern_win *w);
 void tern_win_am_unlock(struct tern_win *w, int rank);
 void tern_win_am_post(struct tern_win *w, const uint8_t *origins);
 void tern_win_am_start_wait(struct tern_win *w, int target);

@@ -87,6 +87,20 @@ void tern_win_am_lock(struct tern_win *w, int rank, int exclusive)
     tern_win_am_flush("MPI_Win_lock", w, rank);
 }
 
+void tern_win_am_lock_all(struct tern_win *w)
+{
+    /* Every request out first: one round trip for all, not one each. */
+    struct tern_waiter wt = TERN_WAITER_INIT;
+    w->am->self_granted = 0;
+    for (int r = 0; r < w->size; r++)
+        if (r == w->rank)
+            tern_win_am_lock_request(w, r, 0, -1);
+        else if (tern_win_am_send_ctl(w, r, TERN_AM_LOCK, MPI_LOCK_SHARED, 1))
+            tern_fatal("cannot send a lock request to rank %d", r);
+    while (!w->am->self_granted) tern_progress_wait(&wt);
+    tern_win_am_flush("MPI_Win_lock_all", w, -1);
+}
+
 void tern_win_am_unlock(struct tern_win *w, int rank)
 {
     if (rank == w->rank) {

@@ -117,13 +117,10 @@ int tern_win_lock_all(const char *fn, struct tern_win *w, int assert_)
         return tern_win_err(w, MPI_ERR_RMA_SYNC, "%s: rank %d already is in an access epoch on %s",
                             fn, w->rank, tern_win_name(w));
     int nocheck = (assert_ & MPI_MODE_NOCHECK) != 0;
-    if (!nocheck)
-        for (int r = 0; r < w->size; r++) {
-            if (w->am)
-                tern_win_am_lock(w, r, 0);
-            else
-                lock_word(w, r, 0);
-        }
+    if (!nocheck && w->am)
+        tern_win_am_lock_all(w);
+    else if (!nocheck)
+        for (int r = 0; r < w->size; r++) lock_word(w, r, 0);
     atomic_thread_fence(memory_order_seq_cst);
     w->fence_open = 0;
     w->lock_all = nocheck ? 2 : 1;
