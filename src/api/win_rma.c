@@ -22,10 +22,13 @@ static int check_side(struct tern_win *w, const char *fn, MPI_Count count, MPI_D
     return rc ? tern_win_raise(w, rc) : MPI_SUCCESS;
 }
 
-/* A completed request for an operation the origin has finished. */
-static int done_request(struct tern_win *w, const char *fn, MPI_Request *request)
+/* A completed request for an operation the origin has finished (across
+ * hosts: once the target has applied it). */
+static int done_request(struct tern_win *w, const char *fn, int rank, MPI_Request *request)
 {
     if (!request) return tern_win_err(w, MPI_ERR_ARG, "%s: request is NULL", fn);
+    int rc = tern_win_op_done(fn, w, rank);
+    if (rc) return rc;
     struct tern_request *r = tern_req_alloc(TERN_REQ_RMA);
     if (!r) return tern_win_err(w, MPI_ERR_NO_MEM, "%s: out of memory for a request", fn);
     tern_status_empty(&r->status, MPI_ANY_SOURCE);
@@ -52,7 +55,7 @@ static int put_get(const char *fn, enum kind k, const void *obuf, MPI_Count ocou
         rc = k == PUT ? tern_win_put(fn, w, s, rank, disp, (size_t)tcount, t)
                       : tern_win_get(fn, w, s, rank, disp, (size_t)tcount, t);
     }
-    if (!rc && request) rc = done_request(w, fn, request);
+    if (!rc && request) rc = done_request(w, fn, rank, request);
     tern_unlock();
     return rc;
 }
@@ -181,7 +184,7 @@ static int accumulate(const char *fn, int with_result, const struct acc_args *a,
         struct tern_rma_side rs = {with_result ? a->rbuf : NULL, (size_t)a->rcount, r};
         rc = tern_win_accumulate(fn, w, os, rs, a->rank, a->disp, (size_t)a->tcount, t, a->op);
     }
-    if (!rc && want_request) rc = done_request(w, fn, request);
+    if (!rc && want_request) rc = done_request(w, fn, a->rank, request);
     tern_unlock();
     return rc;
 }

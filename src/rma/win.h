@@ -12,8 +12,9 @@
  * the call returns: flushes are memory barriers, request-based operations
  * return completed requests.
  *
- * A window whose group spans hosts is refused at creation
- * (MPI_ERR_UNSUPPORTED_OPERATION, naming the two hosts). */
+ * A window whose group spans hosts reaches the other members with request
+ * messages the target applies when it progresses (win_am.h); only
+ * MPI_Win_allocate_shared is refused there (MPI_ERR_RMA_SHARED). */
 #ifndef TERN_RMA_WIN_H
 #define TERN_RMA_WIN_H
 
@@ -77,6 +78,7 @@ struct tern_win {
     uint32_t *start_seen; /* posts consumed, per target */
     uint32_t *wait_seen;  /* completions consumed, per origin */
     uint32_t barrier_sense;
+    struct tern_win_am *am; /* the group spans hosts (win_am.h); NULL otherwise */
 };
 
 /* The control area at the start of a window's segment (64-byte lines). */
@@ -173,6 +175,13 @@ int tern_win_accumulate(const char *fn, struct tern_win *w, struct tern_rma_side
                         struct tern_datatype *tdt, MPI_Op op);
 int tern_win_cas(const char *fn, struct tern_win *w, const void *origin, const void *compare,
                  void *result, struct tern_datatype *dt, int rank, MPI_Aint disp);
+
+/* A request-based operation on 'rank' is complete (MPI_Rput and kin):
+ * MPI_SUCCESS, or the error raised. */
+int tern_win_op_done(const char *fn, struct tern_win *w, int rank);
+
+/* Registers the progress of windows that span hosts (at MPI init). */
+void tern_rma_init(void);
 
 /* An operation may go to target 'rank' now: MPI_SUCCESS, or the
  * MPI_ERR_RMA_SYNC error raised. */

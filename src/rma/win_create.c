@@ -11,6 +11,7 @@
 #include "core/errors.h"
 #include "core/info.h"
 #include "core/state.h"
+#include "rma/win_am.h"
 #include "rma/win_seg.h"
 #include "transport/shm/shm.h"
 
@@ -121,6 +122,12 @@ static struct tern_win *win_new(struct tern_comm *comm, int flavor)
 
 static void win_destroy(struct tern_win *w)
 {
+    if (w->am) {
+        /* Its control area is this process's own memory (build). */
+        free(w->seg);
+        w->seg = NULL;
+        tern_win_am_close(w);
+    }
     tern_win_seg_close(w);
     tern_group_release(w->group);
     tern_errh_release(w->errh);
@@ -142,13 +149,23 @@ static int build(const char *fn, int flavor, void *base, MPI_Aint size, int disp
 {
     char cl[64];
     int other = 0;
-    if (!same_host(comm->group, &other))
-        return tern_err_comm(
-            comm, MPI_ERR_UNSUPPORTED_OPERATION,
-            "%s: the group of %s spans hosts (rank 0 and rank %d are on different hosts): Tern's "
-            "one-sided communication reaches only ranks on the same host (load and store, CMA)",
-            fn, tern_comm_label(comm, cl, sizeof cl), other);
-    int need_cma = flavor == MPI_WIN_FLAVOR_CREATE || flavor == MPI_WIN_FLAVOR_DYNAMIC;
+    int spans = !same_host(comm->group, &other);
+    if (spans && flavor == MPI_WIN_FLAVOR_SHARED)
+        return tern_err_comm(comm, MPI_ERR_RMA_SHARED,
+                             "%s: the group of %s spans hosts (rank 0 and rank %d are on different "
+                             "hosts): a shared-memory window needs every member on one host",
+                             fn, tern_comm_label(comm, cl, sizeof cl), other);
+    /* Across hosts MPI_Win_allocate's memory is this process's own, and
+     * peers reach every kind of window by messages, not CMA. */
+    void *mem = NULL;
+    if (spans && flavor == MPI_WIN_FLAVOR_ALLOCATE && size > 0) {
+        mem = calloc(1, (size_t)size);
+        if (!mem)
+            return tern_err_comm(comm, MPI_ERR_NO_MEM, "%s: out of memory for %lld bytes", fn,
+                                 (long long)size);
+        base = mem;
+    }
+    int need_cma = !spans && (flavor == MPI_WIN_FLAVOR_CREATE || flavor == MPI_WIN_FLAVOR_DYNAMIC);
     struct offer mine = {(uint64_t)(uintptr_t)base,
                          (int64_t)size,
                          disp_unit,
@@ -156,16 +173,21 @@ static int build(const char *fn, int flavor, void *base, MPI_Aint size, int disp
                          !need_cma || cma_reaches_all(comm->group),
                          0};
     struct offer *all = calloc((size_t)comm->size, sizeof *all);
-    if (!all) return tern_err_comm(comm, MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    if (!all) {
+        free(mem);
+        return tern_err_comm(comm, MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    }
     struct tern_datatype *byte = tern_dt_get(MPI_BYTE);
     int rc = tern_coll_allgather(&mine, sizeof mine, byte, all, sizeof mine, byte, comm);
     if (rc) {
         free(all);
+        free(mem);
         return tern_err_raise(comm, rc);
     }
     for (int r = 0; r < comm->size; r++)
         if (!all[r].cma_ok) {
             free(all);
+            free(mem);
             return tern_err_comm(comm, MPI_ERR_UNSUPPORTED_OPERATION,
                                  "%s: rank %d of %s cannot read and write the other ranks' "
                                  "memory with CMA (process_vm_readv/writev, see "
@@ -182,7 +204,8 @@ static int build(const char *fn, int flavor, void *base, MPI_Aint size, int disp
     size_t ctl = tern_win_ctl_bytes(n), data = 0;
     size_t *off = calloc((size_t)n, sizeof *off);
     if (!off) tern_fatal("out of memory for a window of %d ranks", n);
-    int allocated = flavor == MPI_WIN_FLAVOR_ALLOCATE || flavor == MPI_WIN_FLAVOR_SHARED;
+    int allocated =
+        !spans && (flavor == MPI_WIN_FLAVOR_ALLOCATE || flavor == MPI_WIN_FLAVOR_SHARED);
     if (allocated) {
         /* Shared windows are contiguous across ranks unless asked otherwise
          * (MPI-4.1 12.2.3); the others start each on a line of their own. */
@@ -194,8 +217,23 @@ static int build(const char *fn, int flavor, void *base, MPI_Aint size, int disp
             data += (size_t)all[r].size;
         }
     }
-    rc = tern_win_seg_open(w, comm, ctl + align_up(data, 4096));
+    if (spans) {
+        /* No segment to share: the control area holds this rank's own
+         * entries only (its attached regions). */
+        rc = tern_win_am_open(w, comm);
+        if (!rc) {
+            w->am->mem = mem;
+            mem = NULL;
+            w->seg = calloc(1, ctl);
+            if (!w->seg) tern_fatal("out of memory for a window of %d ranks", n);
+            w->seg_bytes = ctl;
+            w->ctl = (struct tern_win_ctl *)w->seg;
+        }
+    } else {
+        rc = tern_win_seg_open(w, comm, ctl + align_up(data, 4096));
+    }
     if (rc) {
+        free(mem);
         free(off);
         free(all);
         win_destroy(w);
@@ -211,7 +249,7 @@ static int build(const char *fn, int flavor, void *base, MPI_Aint size, int disp
             p->base = (uint64_t)(uintptr_t)p->local;
         } else {
             p->base = all[r].base;
-            p->pid = r == w->rank ? 0 : tern_shm_cma_pid(p->world);
+            p->pid = r == w->rank || spans ? 0 : tern_shm_cma_pid(p->world);
             if (r == w->rank) p->local = base;
         }
     }
@@ -338,6 +376,7 @@ int tern_win_free(const char *fn, struct tern_win *w)
     int rc = tern_attr_delete_all(&w->attrs, w->handle);
     if (rc) return tern_win_raise(w, rc);
     /* Every member's last access is over before the segment goes. */
+    if (w->am && (rc = tern_win_am_flush(fn, w, -1))) return rc;
     tern_win_barrier(w);
     tern_objtab_remove(&tern_win_table, w->handle);
     win_destroy(w);

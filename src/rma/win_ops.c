@@ -16,6 +16,7 @@
 
 #include "coll/op_kernels.h"
 #include "core/errors.h"
+#include "rma/win_am.h"
 #include "rma/win_seg.h"
 #include "transport/shm/shm.h"
 
@@ -53,7 +54,9 @@ static int locate(const char *fn, struct tern_win *w, int rank, MPI_Aint disp, s
     span_of(dt, count, &lo, &hi);
     *t = (struct tgt){.world = p->world};
     if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
-        if (!tern_win_dyn_find(w, rank, (uint64_t)(disp + lo), (uint64_t)(hi - lo)))
+        /* Across hosts the target checks its own regions (win_am.c). */
+        if ((!w->am || rank == w->rank) &&
+            !tern_win_dyn_find(w, rank, (uint64_t)(disp + lo), (uint64_t)(hi - lo)))
             return tern_win_err(w, MPI_ERR_RMA_RANGE,
                                 "%s: bytes [0x%llx, 0x%llx) of rank %d lie in no region attached "
                                 "to %s",
@@ -75,7 +78,8 @@ static int locate(const char *fn, struct tern_win *w, int rank, MPI_Aint disp, s
             (long long)(disp * p->disp_unit + hi), rank, (long long)p->size, tern_win_name(w));
     if (p->local) {
         t->local = p->local + off;
-        t->in_seg = w->flavor == MPI_WIN_FLAVOR_ALLOCATE || w->flavor == MPI_WIN_FLAVOR_SHARED;
+        t->in_seg =
+            !w->am && (w->flavor == MPI_WIN_FLAVOR_ALLOCATE || w->flavor == MPI_WIN_FLAVOR_SHARED);
     } else {
         t->raddr = p->base + (uint64_t)off;
     }
@@ -117,6 +121,7 @@ int tern_win_put(const char *fn, struct tern_win *w, struct tern_rma_side o, int
         tern_dt_copy(o.buf, o.count, o.dt, t.local, tcount, tdt);
         return MPI_SUCCESS;
     }
+    if (w->am) return tern_win_am_put(fn, w, o, rank, t.raddr, tcount, tdt);
     return cma(fn, w, 1, &t, o.buf, o.count, o.dt, tcount, tdt, tb);
 }
 
@@ -131,6 +136,7 @@ int tern_win_get(const char *fn, struct tern_win *w, struct tern_rma_side o, int
         tern_dt_copy(t.local, tcount, tdt, (void *)o.buf, o.count, o.dt);
         return MPI_SUCCESS;
     }
+    if (w->am) return tern_win_am_get(fn, w, o, rank, t.raddr, tcount, tdt);
     return cma(fn, w, 0, &t, o.buf, o.count, o.dt, tcount, tdt, tb);
 }
 
@@ -306,6 +312,12 @@ int tern_win_accumulate(const char *fn, struct tern_win *w, struct tern_rma_side
         return tern_win_err(w, MPI_ERR_NO_MEM, "%s: out of memory for %zu bytes", fn, tb);
     }
     if (obuf) tern_dt_pack(o.dt, o.buf, o.count, 0, obuf, tb);
+    if (w->am && !t.local) {
+        rc = tern_win_am_acc(fn, w, obuf, res, rank, t.raddr, tcount, tdt, op);
+        free(tbuf);
+        free(obuf);
+        return rc;
+    }
 
     struct tern_dt_view tv;
     if (t.in_seg) tern_dt_view_local(&tv, tdt, t.local, tcount);
@@ -352,6 +364,8 @@ int tern_win_cas(const char *fn, struct tern_win *w, const void *origin, const v
     int rc = locate(fn, w, rank, disp, 1, dt, &t);
     if (rc) return rc < 0 ? MPI_SUCCESS : rc;
     size_t es = dt->size;
+    if (w->am && !t.local)
+        return tern_win_am_cas(fn, w, origin, compare, result, dt, rank, t.raddr);
     if (t.in_seg && (uintptr_t)t.local % es == 0 && (es == 1 || es == 2 || es == 4 || es == 8)) {
         switch (es) {
         case 1: CAS_CASE(uint8_t); break;
@@ -372,3 +386,11 @@ int tern_win_cas(const char *fn, struct tern_win *w, const void *origin, const v
     if (!rc) memcpy(result, old, es);
     return rc;
 }
+
+int tern_win_op_done(const char *fn, struct tern_win *w, int rank)
+{
+    if (!w->am || rank == MPI_PROC_NULL || rank == w->rank) return MPI_SUCCESS;
+    return tern_win_am_flush(fn, w, rank);
+}
+
+void tern_rma_init(void) { tern_progress_register(tern_win_am_progress); }

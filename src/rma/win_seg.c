@@ -17,6 +17,7 @@
 #include "coll/coll.h"
 #include "core/errors.h"
 #include "core/progress.h"
+#include "rma/win_am.h"
 #include "rma/win_seg.h"
 
 static size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
@@ -134,6 +135,10 @@ void tern_win_spin(struct tern_waiter *wt) { tern_progress_wait(wt); }
 
 void tern_win_barrier(struct tern_win *w)
 {
+    if (w->am) {
+        tern_win_am_barrier(w);
+        return;
+    }
     uint32_t sense = w->barrier_sense ^= 1u;
     struct tern_win_ctl *c = w->ctl;
     if (atomic_fetch_add(&c->barrier_count, 1) == (uint32_t)w->size - 1) {

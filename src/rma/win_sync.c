@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/errors.h"
+#include "rma/win_am.h"
 #include "rma/win_seg.h"
 
 int tern_win_check_epoch(const char *fn, struct tern_win *w, int rank)
@@ -27,6 +28,8 @@ int tern_win_fence(const char *fn, struct tern_win *w, int assert_)
             w, MPI_ERR_RMA_SYNC, "%s: rank %d is in a %s epoch on %s: a fence cannot close it", fn,
             w->rank, in_passive(w) ? "passive-target" : "post-start", tern_win_name(w));
     atomic_thread_fence(memory_order_seq_cst);
+    int rc = w->am ? tern_win_am_flush(fn, w, -1) : MPI_SUCCESS;
+    if (rc) return rc;
     /* MPI_MODE_NOPRECEDE with MPI_MODE_NOSUCCEED would still need every
      * member's stores visible to the loads after the fence. */
     tern_win_barrier(w);
@@ -77,7 +80,10 @@ int tern_win_lock(const char *fn, struct tern_win *w, int lock_type, int rank, i
         return tern_win_err(w, MPI_ERR_RMA_SYNC, "%s: %s was made with the info no_locks=true", fn,
                             tern_win_name(w));
     int nocheck = (assert_ & MPI_MODE_NOCHECK) != 0;
-    if (!nocheck) lock_word(w, rank, lock_type == MPI_LOCK_EXCLUSIVE);
+    if (!nocheck && w->am)
+        tern_win_am_lock(w, rank, lock_type == MPI_LOCK_EXCLUSIVE);
+    else if (!nocheck)
+        lock_word(w, rank, lock_type == MPI_LOCK_EXCLUSIVE);
     atomic_thread_fence(memory_order_seq_cst);
     w->fence_open = 0;
     w->lock_held[rank] = (uint8_t)lock_type;
@@ -92,10 +98,17 @@ int tern_win_unlock(const char *fn, struct tern_win *w, int rank)
         return tern_win_err(w, MPI_ERR_RMA_SYNC, "%s: rank %d holds no lock on target %d of %s", fn,
                             w->rank, rank, tern_win_name(w));
     atomic_thread_fence(memory_order_seq_cst);
-    if (!w->lock_nocheck[rank]) unlock_word(w, rank, w->lock_held[rank] == MPI_LOCK_EXCLUSIVE);
+    int rc = MPI_SUCCESS;
+    if (w->am) {
+        /* The unlock follows the operations; its reply comes after theirs. */
+        if (!w->lock_nocheck[rank]) tern_win_am_unlock(w, rank);
+        rc = tern_win_am_flush(fn, w, rank);
+    } else if (!w->lock_nocheck[rank]) {
+        unlock_word(w, rank, w->lock_held[rank] == MPI_LOCK_EXCLUSIVE);
+    }
     w->lock_held[rank] = 0;
     w->nlocks--;
-    return MPI_SUCCESS;
+    return rc;
 }
 
 int tern_win_lock_all(const char *fn, struct tern_win *w, int assert_)
@@ -104,7 +117,9 @@ int tern_win_lock_all(const char *fn, struct tern_win *w, int assert_)
         return tern_win_err(w, MPI_ERR_RMA_SYNC, "%s: rank %d already is in an access epoch on %s",
                             fn, w->rank, tern_win_name(w));
     int nocheck = (assert_ & MPI_MODE_NOCHECK) != 0;
-    if (!nocheck)
+    if (!nocheck && w->am)
+        tern_win_am_lock_all(w);
+    else if (!nocheck)
         for (int r = 0; r < w->size; r++) lock_word(w, r, 0);
     atomic_thread_fence(memory_order_seq_cst);
     w->fence_open = 0;
@@ -119,9 +134,14 @@ int tern_win_unlock_all(const char *fn, struct tern_win *w)
                             fn, w->rank, tern_win_name(w));
     atomic_thread_fence(memory_order_seq_cst);
     if (w->lock_all == 1)
-        for (int r = 0; r < w->size; r++) unlock_word(w, r, 0);
+        for (int r = 0; r < w->size; r++) {
+            if (w->am)
+                tern_win_am_unlock(w, r);
+            else
+                unlock_word(w, r, 0);
+        }
     w->lock_all = 0;
-    return MPI_SUCCESS;
+    return w->am ? tern_win_am_flush(fn, w, -1) : MPI_SUCCESS;
 }
 
 int tern_win_flush(const char *fn, struct tern_win *w, int rank)
@@ -130,7 +150,7 @@ int tern_win_flush(const char *fn, struct tern_win *w, int rank)
         return tern_win_err(w, MPI_ERR_RMA_SYNC, "%s: rank %d holds no lock on %s%s", fn, w->rank,
                             rank >= 0 ? "the target of " : "", tern_win_name(w));
     atomic_thread_fence(memory_order_seq_cst);
-    return MPI_SUCCESS;
+    return w->am ? tern_win_am_flush(fn, w, rank) : MPI_SUCCESS;
 }
 
 /* The window's ranks of g's members; -1 when one is not in the window. */
@@ -158,8 +178,11 @@ int tern_win_post(const char *fn, struct tern_win *w, struct tern_group *g, int 
         return tern_win_err(w, MPI_ERR_GROUP, "%s: member %d of the group is not in %s", fn, bad,
                             tern_win_name(w));
     atomic_thread_fence(memory_order_seq_cst);
-    for (int o = 0; o < w->size; o++)
-        if (w->posted[o]) atomic_fetch_add(tern_win_post_ctr(w, o, w->rank), 1);
+    if (w->am)
+        tern_win_am_post(w, w->posted);
+    else
+        for (int o = 0; o < w->size; o++)
+            if (w->posted[o]) atomic_fetch_add(tern_win_post_ctr(w, o, w->rank), 1);
     w->post_open = 1;
     return MPI_SUCCESS;
 }
@@ -181,6 +204,11 @@ int tern_win_start(const char *fn, struct tern_win *w, struct tern_group *g, int
     struct tern_waiter wt = TERN_WAITER_INIT;
     for (int t = 0; t < w->size; t++) {
         if (!w->started[t]) continue;
+        if (w->am) {
+            if (!(assert_ & MPI_MODE_NOCHECK)) tern_win_am_start_wait(w, t);
+            w->start_seen[t]++;
+            continue;
+        }
         _Atomic uint32_t *c = tern_win_post_ctr(w, w->rank, t);
         if (!(assert_ & MPI_MODE_NOCHECK))
             while (atomic_load(c) == w->start_seen[t]) tern_win_spin(&wt);
@@ -198,15 +226,22 @@ int tern_win_complete(const char *fn, struct tern_win *w)
         return tern_win_err(w, MPI_ERR_RMA_SYNC, "%s: rank %d did not call MPI_Win_start on %s", fn,
                             w->rank, tern_win_name(w));
     atomic_thread_fence(memory_order_seq_cst);
-    for (int t = 0; t < w->size; t++)
-        if (w->started[t]) atomic_fetch_add(tern_win_done_ctr(w, t, w->rank), 1);
+    int rc = MPI_SUCCESS;
+    if (w->am) {
+        rc = tern_win_am_flush(fn, w, -1);
+        tern_win_am_complete(w, w->started);
+    } else {
+        for (int t = 0; t < w->size; t++)
+            if (w->started[t]) atomic_fetch_add(tern_win_done_ctr(w, t, w->rank), 1);
+    }
     memset(w->started, 0, (size_t)w->size);
     w->start_open = 0;
-    return MPI_SUCCESS;
+    return rc;
 }
 
 static int all_done(struct tern_win *w)
 {
+    if (w->am) return tern_win_am_all_done(w, w->posted);
     for (int o = 0; o < w->size; o++)
         if (w->posted[o] && atomic_load(tern_win_done_ctr(w, w->rank, o)) == w->wait_seen[o])
             return 0;
@@ -219,6 +254,7 @@ int tern_win_wait(const char *fn, struct tern_win *w, int *flag)
         return tern_win_err(w, MPI_ERR_RMA_SYNC, "%s: rank %d did not call MPI_Win_post on %s", fn,
                             w->rank, tern_win_name(w));
     if (flag) {
+        if (w->am) tern_progress(); /* a test must let the completions in */
         *flag = all_done(w);
         if (!*flag) return MPI_SUCCESS;
     } else {

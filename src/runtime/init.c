@@ -28,6 +28,7 @@
 #include "msg/match.h"
 #include "p2p/p2p.h"
 #include "msg/request.h"
+#include "rma/win.h"
 #include "runtime/runtime.h"
 #include "topo/bind.h"
 #include "topo/topo.h"
@@ -115,6 +116,7 @@ int tern_runtime_acquire(int level, const char *fn)
     if (tern_comms_init() != MPI_SUCCESS) tern_fatal("%s: communicator initialisation failed", fn);
     tern_progress_init();
     if (tern_p2p_init() != MPI_SUCCESS) tern_fatal("%s: the transports could not be set up", fn);
+    tern_rma_init();
     if (info.rank == 0 && tern_param.show_env_info) tern_info_print_stderr();
     thread_support(level);
     return MPI_SUCCESS;

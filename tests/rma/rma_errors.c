@@ -1,8 +1,10 @@
 /* The errors of one-sided communication, with MPI_ERRORS_RETURN on the
  * window: their classes, and that they go to the window's handler (a user
  * handler sees the window); the errors of creation go to the
- * communicator's.  A window whose ranks are on different hosts is refused
- * (run under TERN_RANKS_PER_HOST=1 by rma_errors_hosts: argv[1] = "hosts"). */
+ * communicator's.  Across hosts (run under TERN_RANKS_PER_HOST=1 by
+ * rma_errors_hosts: argv[1] = "hosts") a shared window is refused, and an
+ * access a target refuses (outside the regions of a dynamic window) comes
+ * back as the error of the synchronisation that completes it. */
 #include <stdio.h>
 
 #include "rma_util.h"
@@ -38,14 +40,44 @@ int main(int argc, char **argv)
     int buf[16] = {0};
     MPI_Win win;
     if (argc > 1 && strcmp(argv[1], "hosts") == 0) {
-        int rc = MPI_Win_create(buf, sizeof buf, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
-        expect(rc, MPI_ERR_UNSUPPORTED_OPERATION, "window across hosts");
-        rc = MPI_Win_allocate(64, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &buf, &win);
-        expect(rc, MPI_ERR_UNSUPPORTED_OPERATION, "allocated window across hosts");
-        /* One host alone is fine. */
-        CHECK_MPI(MPI_Win_create(buf, sizeof buf, 1, MPI_INFO_NULL, MPI_COMM_SELF, &win));
+        void *mem = NULL;
+        int rc = MPI_Win_allocate_shared(64, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
+        expect(rc, MPI_ERR_RMA_SHARED, "shared window across hosts");
+        /* A dynamic window: rank 1 attaches 16 ints, rank 0 reaches past them. */
+        CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+        CHECK_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+        CHECK_MPI(MPI_Win_attach(win, buf, sizeof buf));
+        MPI_Aint mine, *addr = malloc((size_t)size * sizeof *addr);
+        MPI_Get_address(buf, &mine);
+        CHECK_MPI(MPI_Allgather(&mine, 1, MPI_AINT, addr, 1, MPI_AINT, MPI_COMM_WORLD));
+        if (rank == 0) {
+            int v[4] = {1, 2, 3, 4}, back[4] = {0};
+            CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, win));
+            CHECK_MPI(MPI_Put(v, 4, MPI_INT, 1, MPI_Aint_add(addr[1], 12 * sizeof(int)), 4, MPI_INT,
+                              win));
+            CHECK_MPI(MPI_Win_flush(1, win));
+            CHECK_MPI(MPI_Put(v, 4, MPI_INT, 1, MPI_Aint_add(addr[1], 14 * sizeof(int)), 4, MPI_INT,
+                              win));
+            expect(MPI_Win_flush(1, win), MPI_ERR_RMA_RANGE, "put past a dynamic region");
+            CHECK_MPI(MPI_Get(back, 4, MPI_INT, 1, MPI_Aint_add(addr[1], 20 * sizeof(int)), 4,
+                              MPI_INT, win));
+            expect(MPI_Win_unlock(1, win), MPI_ERR_RMA_RANGE, "get outside a dynamic region");
+            CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, win));
+            CHECK_MPI(MPI_Get(back, 4, MPI_INT, 1, MPI_Aint_add(addr[1], 12 * sizeof(int)), 4,
+                              MPI_INT, win));
+            CHECK_MPI(MPI_Win_unlock(1, win));
+            for (int i = 0; i < 4; i++)
+                CHECK(back[i] == i + 1, "dynamic window across hosts: [%d]=%d", i, back[i]);
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+        CHECK_MPI(MPI_Win_detach(win, buf));
         CHECK_MPI(MPI_Win_free(&win));
-        if (rank == 0) printf("rma_errors: windows across hosts refused\n");
+        free(addr);
+        /* One host alone is fine for a shared window. */
+        CHECK_MPI(MPI_Win_allocate_shared(64, 1, MPI_INFO_NULL, MPI_COMM_SELF, &mem, &win));
+        CHECK_MPI(MPI_Win_free(&win));
+        if (rank == 0)
+            printf("rma_errors: shared windows across hosts refused, range errors back\n");
         MPI_Finalize();
         return 0;
     }

@@ -15,6 +15,22 @@ static const char *const kind_name[] = {"create", "allocate", "allocate_shared",
 enum sync { S_FENCE, S_LOCK, S_LOCK_ALL, S_PSCW, NSYNCS };
 static const char *const sync_name[] = {"fence", "lock", "lock_all+flush", "post-start"};
 
+/* Whether comm's ranks are on more than one host (TERN_RANKS_PER_HOST
+ * simulates hosts): windows then reach peers by messages, and a shared
+ * window cannot be made. */
+static inline int rma_spans_hosts(MPI_Comm comm)
+{
+    MPI_Comm node;
+    int n, ln, one_host, all;
+    CHECK_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    MPI_Comm_size(node, &ln);
+    MPI_Comm_size(comm, &n);
+    one_host = ln == n;
+    CHECK_MPI(MPI_Allreduce(&one_host, &all, 1, MPI_INT, MPI_LAND, comm));
+    MPI_Comm_free(&node);
+    return !all;
+}
+
 /* A window of n bytes of kind k; *mem is this rank's memory, *disp0 the
  * displacement of its start at target 'peer' (dynamic windows address
  * absolutely: the peers' addresses are exchanged). */
