@@ -12,19 +12,24 @@
  * and shared memory needs one kernel.  The launcher's name for the host
  * comes first: Slurm's nodes are what the job was given, even where two of
  * them are one machine, as in tests (tools/hosts/slurm.sh). */
-static void default_id(char *id, size_t len, const char *node)
+static void read_boot_id(char *boot, size_t len)
 {
-    char host[128] = "localhost", boot[64] = "";
+    boot[0] = 0;
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (f) {
+        if (!fgets(boot, (int)len, f)) boot[0] = 0;
+        fclose(f);
+    }
+    boot[strcspn(boot, "\n")] = 0;
+}
+
+static void default_id(char *id, size_t len, const char *node, const char *boot)
+{
+    char host[128] = "localhost";
     if (node && node[0])
         snprintf(host, sizeof host, "%s", node);
     else if (gethostname(host, sizeof host - 1) != 0)
         snprintf(host, sizeof host, "localhost");
-    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
-    if (f) {
-        if (!fgets(boot, sizeof boot, f)) boot[0] = 0;
-        fclose(f);
-    }
-    boot[strcspn(boot, "\n")] = 0;
     snprintf(id, len, "%s/%s", host, boot[0] ? boot : "-");
 }
 
@@ -39,10 +44,12 @@ int tern_hosts_exchange(int rank, int size, const char *node, const char *overri
                         int ranks_per_host, struct tern_hosts *out)
 {
     memset(out, 0, sizeof *out);
+    char boot[64];
+    read_boot_id(boot, sizeof boot);
     if (override && override[0] && strcmp(override, "auto") != 0)
         snprintf(out->id, sizeof out->id, "%s", override);
     else
-        default_id(out->id, sizeof out->id, node);
+        default_id(out->id, sizeof out->id, node, boot);
     if (ranks_per_host > 0) {
         size_t n = strlen(out->id);
         snprintf(out->id + n, sizeof out->id - n, "#sim%d", rank / ranks_per_host);
@@ -58,30 +65,56 @@ int tern_hosts_exchange(int rank, int size, const char *node, const char *overri
         tern_hosts_free(out);
         return -1;
     }
+    /* Each rank publishes "<kernel>|<host id>": the kernel is its boot id
+     * (the host id where there is none), so that ranks of simulated hosts
+     * on one machine still share its cores out between them. */
+    char kernel[TERN_HOST_ID_MAX], mine[2 * TERN_HOST_ID_MAX + 2];
+    snprintf(kernel, sizeof kernel, "%s", boot[0] ? boot : out->id);
+    tern_boot_to_word(kernel);
+    snprintf(mine, sizeof mine, "%s|%s", kernel, out->id);
+    char *kernels = calloc((size_t)size, 1); /* same kernel as this rank */
+    if (!kernels) goto oom;
     char key[64];
     if (size > 1) {
         snprintf(key, sizeof key, "host.%d", rank);
-        if (tern_boot_put(key, out->id) != 0 || tern_boot_fence() != 0) goto lost;
+        if (tern_boot_put(key, mine) != 0 || tern_boot_fence() != 0) goto lost;
     }
     for (int r = 0; r < size; r++) {
+        char word[sizeof mine];
         if (r == rank) {
-            snprintf(ids[r], sizeof ids[r], "%s", out->id);
+            snprintf(word, sizeof word, "%s", mine);
         } else {
             snprintf(key, sizeof key, "host.%d", r);
-            if (tern_boot_get(r, key, ids[r], sizeof ids[r]) != 0) goto lost;
+            if (tern_boot_get(r, key, word, sizeof word) != 0) goto lost;
         }
+        char *bar = strchr(word, '|');
+        if (!bar) goto lost;
+        *bar = 0;
+        kernels[r] = strcmp(word, kernel) == 0;
+        snprintf(ids[r], sizeof ids[r], "%s", bar + 1);
         int h = index_of(ids, r, ids[r]);
         out->host_of[r] = h >= 0 ? out->host_of[h] : out->nhosts++;
     }
     for (int r = 0; r < size; r++) {
+        if (kernels[r]) {
+            if (r < rank) out->kernel_rank++;
+            out->kernel_size++;
+        }
         if (out->host_of[r] != out->host_of[rank]) continue;
         if (r < rank) out->local_rank++;
         out->local_size++;
     }
+    free(kernels);
     free(ids);
     return 0;
+oom:
+    fprintf(stderr, "tern: out of memory for the host ids of %d ranks\n", size);
+    free(ids);
+    tern_hosts_free(out);
+    return -1;
 lost:
     fprintf(stderr, "tern: rank %d could not exchange host ids through the launcher\n", rank);
+    free(kernels);
     free(ids);
     tern_hosts_free(out);
     return -1;

@@ -10,6 +10,9 @@ struct tern_hosts {
     int nhosts;
     int *host_of; /* world rank -> host index, numbered by first rank */
     int local_rank, local_size;
+    /* Among the ranks of this kernel (its boot id), which share its cores
+     * even when they are on different (simulated) hosts. */
+    int kernel_rank, kernel_size;
     char id[TERN_HOST_ID_MAX]; /* this rank's host id */
 };
 

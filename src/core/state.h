@@ -22,11 +22,15 @@ struct tern_state {
     int world_rank, world_size;
     int nprocs; /* processes known: the world, then those of other jobs (p2p/procs.h) */
     int local_rank, local_size; /* among the ranks on this host */
+    /* Among the ranks this kernel runs: the cores they share.  The same as
+     * local_* unless hosts are simulated on one machine (TERN_HOST_ID,
+     * TERN_RANKS_PER_HOST, network namespaces). */
+    int kernel_rank, kernel_size;
     int nhosts;
     int *host_of; /* world rank -> host index (bootstrap/host.h) */
     int appnum;
     int singleton;
-    int oversubscribed; /* more local ranks than usable cores */
+    int oversubscribed; /* more ranks on this kernel than usable cores */
     int wait_yield;     /* blocked waits call sched_yield */
     char job_id[64];
     char processor_name[128];

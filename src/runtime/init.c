@@ -106,7 +106,9 @@ int tern_runtime_acquire(int level, const char *fn)
     tern_g.host_of = hosts.host_of;
     tern_g.local_rank = hosts.local_rank;
     tern_g.local_size = hosts.local_size;
-    tern_g.oversubscribed = tern_g.local_size > tern_topo_usable_cores();
+    tern_g.kernel_rank = hosts.kernel_rank;
+    tern_g.kernel_size = hosts.kernel_size;
+    tern_g.oversubscribed = tern_g.kernel_size > tern_topo_usable_cores();
     tern_topo_bind();
 
     /* Objects first (error reporting needs MPI_COMM_WORLD), transports last. */

@@ -1,5 +1,6 @@
-/* Process binding, policy "bunch": local rank i runs on the i-th core this
- * job was allowed (wrapping around when ranks outnumber cores).  Done by the
+/* Process binding, policy "bunch": the i-th rank on this kernel (simulated
+ * hosts on one machine share its cores) runs on the i-th core this job was
+ * allowed (wrapping around when ranks outnumber cores).  Done by the
  * library at MPI_Init, so it works under any launcher. */
 #include "topo/bind.h"
 
@@ -35,7 +36,7 @@ void tern_topo_bind(void)
                     tern_g.world_rank, (int)getpid());
         return;
     }
-    int want = tern_g.local_rank % ncores, seen = 0, cpu = -1;
+    int want = tern_g.kernel_rank % ncores, seen = 0, cpu = -1;
     for (int c = 0; c < CPU_SETSIZE; c++) {
         if (!CPU_ISSET(c, &initial_set)) continue;
         if (seen++ == want) {
