@@ -36,10 +36,8 @@
 #   MPI4PY_TEST_TIMEOUT  seconds one test may run on a rank at all before it
 #                        counts as hung (default 60; the slowest passing
 #                        tests take ~3 s on 2 cores shared by 8 jobs)
-#   MPI4PY_TEST_SPAWN    default 0: MPI_Comm_spawn is not implemented and
-#                        mpi4py's process pool then waits forever in each
-#                        spawn test, one watchdog timeout apiece; set 1 once
-#                        Tern has dynamic processes (and update the baseline)
+#   MPI4PY_TEST_SPAWN    default 1: mpi4py's spawn tests (and mpi4py.futures'
+#                        process pools) run; 0 leaves them out
 #   MPI4PY_END_TIMEOUT   seconds the job may take to end after every rank
 #                        finished its tests (MPI_Finalize, exit); past it
 #                        the job is ended and counts as hung (default 60)
@@ -132,7 +130,7 @@ fi
 
 # --- 4 and 5. the suite, counted and checked -----------------------------------
 log "running mpi4py's tests at ${MPI4PY_NP:-1,2,3} ranks (logs: $work/results)"
-export MPI4PY_TEST_SPAWN=${MPI4PY_TEST_SPAWN:-0}
+export MPI4PY_TEST_SPAWN=${MPI4PY_TEST_SPAWN:-1}
 export MPI4PY_TEST_TIMEOUT=${MPI4PY_TEST_TIMEOUT:-60}
 rc=0
 PYTHONPATH=$site "$py" "$here/suite.py" \
