@@ -26,6 +26,24 @@ ap.add_argument("--seed", type=int)
 a = ap.parse_args()
 
 
+
+def where_stuck(pids):
+    """State, kernel wait channel and syscall of each pid: enough to tell a
+    process blocked in the kernel from one spinning in user space."""
+    out = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+            with open(f"/proc/{pid}/wchan") as f:
+                wchan = f.read().strip() or "-"
+            with open(f"/proc/{pid}/syscall") as f:
+                sysc = f.read().split()[0]
+            out.append(f"{pid} {state} wchan={wchan} syscall={sysc}")
+        except OSError:
+            out.append(f"{pid} gone")
+    return "; ".join(out)
+
 def private_shm():
     """Re-runs this script with a private /dev/shm; returns its exit code,
     or None where no mount namespace can be had."""
@@ -164,7 +182,8 @@ for it in range(a.iterations):
     try:
         p.wait(timeout=45)
     except subprocess.TimeoutExpired:
-        problems.append("mpiexec did not end within 45 s")
+        problems.append("mpiexec did not end within 45 s; where it and its ranks wait: "
+                        + where_stuck([p.pid] + tagged(tag)))
         send(p.pid, signal.SIGKILL, False)
         p.wait()
     # Ranks orphaned by a SIGKILLed mpiexec must notice and go.
