@@ -50,7 +50,7 @@ MPI_Comm tern_spawn_parent(void) { return parent; }
  * the one installed beside this library. */
 static int find_launcher(char *path, size_t len)
 {
-    if (tern_param.mpiexec && *tern_param.mpiexec) {
+    if (tern_param_is_set(tern_param.mpiexec)) {
         snprintf(path, len, "%s", tern_param.mpiexec);
         return access(path, X_OK) == 0 ? 0 : -1;
     }

@@ -20,7 +20,7 @@
 /* The folder, made if absent. */
 static int folder(char *dir, size_t len)
 {
-    if (tern_param.nameserver_dir && *tern_param.nameserver_dir)
+    if (tern_param_is_set(tern_param.nameserver_dir))
         snprintf(dir, len, "%s", tern_param.nameserver_dir);
     else
         snprintf(dir, len, "/tmp/tern-names-%ld", (long)getuid());

@@ -3,6 +3,7 @@
 #define TERN_CORE_PARAMS_H
 
 #include <stdio.h>
+#include <string.h>
 
 enum tern_param_type { TERN_PARAM_BOOL, TERN_PARAM_INT, TERN_PARAM_SIZE, TERN_PARAM_STRING };
 enum tern_param_source { TERN_SRC_DEFAULT, TERN_SRC_ENV, TERN_SRC_ALIAS, TERN_SRC_RUNTIME };
@@ -54,5 +55,11 @@ int tern_param_choice_index(const struct tern_param_desc *p, const char *word);
 void tern_params_print(FILE *out);
 /* 1 when the user set the parameter (by its TERN_ name or its alias). */
 int tern_param_user_set(const char *name);
+/* 1 when a string parameter names something: neither empty nor "auto"
+ * (the library chooses then). */
+static inline int tern_param_is_set(const char *value)
+{
+    return value && value[0] && strcmp(value, "auto") != 0;
+}
 
 #endif
