@@ -31,6 +31,7 @@ struct tern_shmc *tern_shmc_for(struct tern_comm *c, size_t bytes)
 void tern_shmc_put(char *slot, const void *buf, size_t count, const struct tern_datatype *dt)
 {
     size_t bytes = count * dt->size;
+    if (bytes == 0) return; /* buf may be NULL then */
     if (dt->contig)
         memcpy(slot, (const char *)buf + dt->true_lb, bytes);
     else
@@ -40,6 +41,7 @@ void tern_shmc_put(char *slot, const void *buf, size_t count, const struct tern_
 void tern_shmc_unpack(const char *slot, void *buf, size_t count, const struct tern_datatype *dt)
 {
     size_t bytes = count * dt->size;
+    if (bytes == 0) return; /* buf may be NULL then */
     if (dt->contig)
         memcpy((char *)buf + dt->true_lb, slot, bytes);
     else

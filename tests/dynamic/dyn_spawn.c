@@ -117,6 +117,7 @@ int main(int argc, char **argv)
         CHECK_MPI(MPI_Comm_spawn(argv[0], args, n, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic, codes));
         for (int i = 0; i < n; i++)
             CHECK(codes[i] == MPI_SUCCESS, "errcodes[%d] = %d", i, codes[i]);
+        free(codes);
         int rsize;
         MPI_Comm_remote_size(ic, &rsize);
         CHECK(rsize == n, "%d children, asked for %d", rsize, n);
