@@ -19,33 +19,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../mpit/mpit_util.h"
+#include "coll_msgcount.h"
 #include "coll_util.h"
 
 #define SMALL 500     /* ints: 2000 bytes, within the default 4 KiB slot */
 #define LARGE 3000    /* ints: 12000 bytes, beyond it */
 #define BACK2BACK 300 /* collectives in a row without a barrier */
-
-static MPI_T_pvar_session pv_session;
-static MPI_T_pvar_handle pv[3];
-
-static unsigned long long sends(void)
-{
-    unsigned long long total = 0;
-    for (int i = 0; i < 3; i++) total += pvar_read(pv_session, pv[i]);
-    return total;
-}
-
-static void pv_setup(void)
-{
-    static const char *names[3] = {"tern_eager_sends", "tern_rendezvous_sends",
-                                   "tern_self_messages"};
-    CHECK_T(MPI_T_pvar_session_create(&pv_session), MPI_SUCCESS);
-    for (int i = 0; i < 3; i++) {
-        pv[i] = pvar_handle(pv_session, names[i], MPI_T_PVAR_CLASS_COUNTER);
-        CHECK_T(MPI_T_pvar_start(pv_session, pv[i]), MPI_SUCCESS);
-    }
-}
 
 /* A double per (rank, index, salt), exact in binary. */
 static double tt_real(int rank, int i, int salt) { return tt_val(rank, i, salt) / 64.0 - 1e6; }

@@ -20,29 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../mpit/mpit_util.h"
+#include "coll_msgcount.h"
 #include "coll_util.h"
-
-static MPI_T_pvar_session pv_session;
-static MPI_T_pvar_handle pv[3];
-
-static unsigned long long sends(void)
-{
-    unsigned long long total = 0;
-    for (int i = 0; i < 3; i++) total += pvar_read(pv_session, pv[i]);
-    return total;
-}
-
-static void pv_setup(void)
-{
-    static const char *names[3] = {"tern_eager_sends", "tern_rendezvous_sends",
-                                   "tern_self_messages"};
-    CHECK_T(MPI_T_pvar_session_create(&pv_session), MPI_SUCCESS);
-    for (int i = 0; i < 3; i++) {
-        pv[i] = pvar_handle(pv_session, names[i], MPI_T_PVAR_CLASS_COUNTER);
-        CHECK_T(MPI_T_pvar_start(pv_session, pv[i]), MPI_SUCCESS);
-    }
-}
 
 /* Small values: sums over 8 ranks stay exact in an int. */
 static int small(int rank, long i, int salt) { return tt_val(rank, i, salt) & 0xffff; }
