@@ -136,13 +136,20 @@ int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
     TERN_LOCKED_CALL("MPI_Comm_join", join, fd, intercomm);
 }
 
-static int publish(const char *fn, const char *service_name, MPI_Info info, const char *port_name)
+/* The arguments the three name-service calls share. */
+static int name_args(const char *fn, const char *service_name, MPI_Info info, const char *port_name)
 {
     struct tern_info *io;
     int rc = tern_info_check(info, 1, fn, "info", &tern_comm_self, &io);
     if (rc) return rc;
     if (!service_name) return null_arg(fn, "service_name");
-    if (!port_name) return null_arg(fn, "port_name");
+    return port_name ? MPI_SUCCESS : null_arg(fn, "port_name");
+}
+
+static int publish(const char *fn, const char *service_name, MPI_Info info, const char *port_name)
+{
+    int rc = name_args(fn, service_name, info, port_name);
+    if (rc) return rc;
     return self_err(tern_name_publish(service_name, port_name));
 }
 
@@ -154,11 +161,8 @@ int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_
 
 static int unpublish(const char *fn, const char *service_name, MPI_Info info, const char *port_name)
 {
-    struct tern_info *io;
-    int rc = tern_info_check(info, 1, fn, "info", &tern_comm_self, &io);
+    int rc = name_args(fn, service_name, info, port_name);
     if (rc) return rc;
-    if (!service_name) return null_arg(fn, "service_name");
-    if (!port_name) return null_arg(fn, "port_name");
     return self_err(tern_name_unpublish(service_name, port_name));
 }
 
@@ -170,11 +174,8 @@ int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *por
 
 static int lookup(const char *fn, const char *service_name, MPI_Info info, char *port_name)
 {
-    struct tern_info *io;
-    int rc = tern_info_check(info, 1, fn, "info", &tern_comm_self, &io);
+    int rc = name_args(fn, service_name, info, port_name);
     if (rc) return rc;
-    if (!service_name) return null_arg(fn, "service_name");
-    if (!port_name) return null_arg(fn, "port_name");
     return self_err(tern_name_lookup(service_name, port_name));
 }
 

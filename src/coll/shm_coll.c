@@ -48,6 +48,19 @@ void tern_shmc_unpack(const char *slot, void *buf, size_t count, const struct te
         tern_dt_unpack(dt, buf, count, 0, slot, bytes);
 }
 
+void tern_shmc_post_own(struct tern_shmc *a, int r, uint64_t s, const void *sbuf, size_t scount,
+                        const struct tern_datatype *sdt, char *mine, size_t own,
+                        const struct tern_datatype *rdt)
+{
+    tern_shmc_may_write(a, s);
+    if (sbuf == MPI_IN_PLACE)
+        tern_shmc_put(tern_shmc_slot(a, r, s), mine, own, rdt);
+    else
+        tern_shmc_put(tern_shmc_slot(a, r, s), sbuf, scount, sdt);
+    tern_shmc_post(a, r, s);
+    if (sbuf != MPI_IN_PLACE) tern_dt_copy(sbuf, scount, sdt, mine, own, rdt);
+}
+
 int tern_coll_barrier_shm(struct tern_comm *c)
 {
     struct tern_shmc *a = tern_shmc_for(c, 0);
@@ -151,13 +164,7 @@ int tern_coll_allgather_shm(const void *sbuf, size_t scount, struct tern_datatyp
     uint64_t s = ++a->seq;
     MPI_Aint block = (MPI_Aint)rcount;
     char *mine = tern_coll_elem(rbuf, rdt, r * block);
-    tern_shmc_may_write(a, s);
-    if (sbuf == MPI_IN_PLACE)
-        tern_shmc_put(tern_shmc_slot(a, r, s), mine, rcount, rdt);
-    else
-        tern_shmc_put(tern_shmc_slot(a, r, s), sbuf, scount, sdt);
-    tern_shmc_post(a, r, s);
-    if (sbuf != MPI_IN_PLACE) tern_dt_copy(sbuf, scount, sdt, mine, rcount, rdt);
+    tern_shmc_post_own(a, r, s, sbuf, scount, sdt, mine, rcount, rdt);
     for (int i = 0; i < c->size; i++) {
         if (i == r) continue;
         tern_shmc_wait(a, i, s);

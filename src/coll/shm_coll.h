@@ -95,6 +95,12 @@ struct tern_shmc *tern_shmc_for(struct tern_comm *c, size_t bytes);
 /* (buf, count, dt) packed into a slot, and back. */
 void tern_shmc_put(char *slot, const void *buf, size_t count, const struct tern_datatype *dt);
 void tern_shmc_unpack(const char *slot, void *buf, size_t count, const struct tern_datatype *dt);
+/* An all-gather's own block: into this rank's slot (read from 'mine', its
+ * place in the receive buffer, when sbuf is MPI_IN_PLACE), posted, then
+ * copied into 'mine'. */
+void tern_shmc_post_own(struct tern_shmc *a, int r, uint64_t s, const void *sbuf, size_t scount,
+                        const struct tern_datatype *sdt, char *mine, size_t own,
+                        const struct tern_datatype *rdt);
 
 /* Writes this rank's contribution to a reduction (a contiguous type) into
  * its slot of collective s, and posts s. */

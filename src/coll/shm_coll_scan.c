@@ -71,22 +71,27 @@ static int prefix(const void *sbuf, void *rbuf, size_t count, struct tern_dataty
     return MPI_SUCCESS;
 }
 
-int tern_coll_scan_shm(const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
-                       struct tern_op *op, struct tern_comm *c)
+/* Both prefix reductions: through the slots when the data fit, else the
+ * point-to-point algorithm (every rank decides alike). */
+static int scan_or_fallback(const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
+                            struct tern_op *op, struct tern_comm *c, int exclusive)
 {
     size_t bytes = count * dt->size;
     if (bytes == 0) return MPI_SUCCESS;
     struct tern_shmc *a = dt->contig ? tern_shmc_for(c, bytes) : NULL;
-    if (!a) return tern_coll_scan_recursive_doubling(sbuf, rbuf, count, dt, op, c);
-    return prefix(sbuf, rbuf, count, dt, op, a, c->rank, 0);
+    if (a) return prefix(sbuf, rbuf, count, dt, op, a, c->rank, exclusive);
+    return exclusive ? tern_coll_exscan_recursive_doubling(sbuf, rbuf, count, dt, op, c)
+                     : tern_coll_scan_recursive_doubling(sbuf, rbuf, count, dt, op, c);
+}
+
+int tern_coll_scan_shm(const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
+                       struct tern_op *op, struct tern_comm *c)
+{
+    return scan_or_fallback(sbuf, rbuf, count, dt, op, c, 0);
 }
 
 int tern_coll_exscan_shm(const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
                          struct tern_op *op, struct tern_comm *c)
 {
-    size_t bytes = count * dt->size;
-    if (bytes == 0) return MPI_SUCCESS;
-    struct tern_shmc *a = dt->contig ? tern_shmc_for(c, bytes) : NULL;
-    if (!a) return tern_coll_exscan_recursive_doubling(sbuf, rbuf, count, dt, op, c);
-    return prefix(sbuf, rbuf, count, dt, op, a, c->rank, 1);
+    return scan_or_fallback(sbuf, rbuf, count, dt, op, c, 1);
 }
