@@ -180,7 +180,8 @@ int tern_win_cas(const char *fn, struct tern_win *w, const void *origin, const v
  * MPI_SUCCESS, or the error raised. */
 int tern_win_op_done(const char *fn, struct tern_win *w, int rank);
 
-/* Registers the progress of windows that span hosts (at MPI init). */
+/* Readies the one-sided layer at MPI init (its progress hook comes with
+ * the first window that spans hosts). */
 void tern_rma_init(void);
 
 /* An operation may go to target 'rank' now: MPI_SUCCESS, or the

@@ -15,6 +15,7 @@
 #include "coll/op_kernels.h"
 #include "comm/comm.h"
 #include "core/errors.h"
+#include "core/progress.h"
 #include "msg/match.h"
 #include "p2p/p2p.h"
 #include "p2p/p2p_internal.h"
@@ -57,6 +58,12 @@ struct tern_win_am_out {
 };
 
 static struct tern_win_am *am_list;
+/* The progress hook is registered with the first window that needs it, so
+ * a job without one pays no call per progress pass; the progress engine
+ * forgets its hooks at finalize, and tern_win_am_reset() this flag. */
+static int hooked;
+
+void tern_win_am_reset(void) { hooked = 0; }
 
 int tern_win_am_open(struct tern_win *w, struct tern_comm *comm)
 {
@@ -82,7 +89,27 @@ int tern_win_am_open(struct tern_win *w, struct tern_comm *comm)
     a->next = am_list;
     am_list = a;
     w->am = a;
+    if (!hooked) {
+        tern_progress_register(tern_win_am_progress);
+        hooked = 1;
+    }
     return MPI_SUCCESS;
+}
+
+/* Frees the replies this target sent that have left. */
+static void reap_replies(struct tern_win_am *a)
+{
+    for (struct tern_win_am_out **p = &a->out; *p;) {
+        struct tern_win_am_out *o = *p;
+        if (!o->req->complete) {
+            p = &o->next;
+            continue;
+        }
+        *p = o->next;
+        tern_req_release(o->req);
+        free(o->buf);
+        free(o);
+    }
 }
 
 void tern_win_am_close(struct tern_win *w)
@@ -98,17 +125,7 @@ void tern_win_am_close(struct tern_win *w)
     struct tern_waiter wt = TERN_WAITER_INIT;
     while (a->out) {
         tern_progress_wait(&wt);
-        for (struct tern_win_am_out **p = &a->out; *p;) {
-            struct tern_win_am_out *o = *p;
-            if (!o->req->complete) {
-                p = &o->next;
-                continue;
-            }
-            *p = o->next;
-            tern_req_release(o->req);
-            free(o->buf);
-            free(o);
-        }
+        reap_replies(a);
     }
     tern_comm_release(a->comm);
     free(a->mem);
@@ -465,17 +482,7 @@ static int poll_one(struct tern_win_am *a)
         free(in);
         n++;
     }
-    for (struct tern_win_am_out **p = &a->out; *p;) {
-        struct tern_win_am_out *o = *p;
-        if (!o->req->complete) {
-            p = &o->next;
-            continue;
-        }
-        *p = o->next;
-        tern_req_release(o->req);
-        free(o->buf);
-        free(o);
-    }
+    reap_replies(a);
     return n;
 }
 

@@ -62,6 +62,8 @@ void tern_win_am_close(struct tern_win *w);
 void tern_win_am_barrier(struct tern_win *w);
 /* Registered with the progress engine: applies what arrived. */
 int tern_win_am_progress(void);
+/* At each MPI_Init: the progress hook is to be registered again. */
+void tern_win_am_reset(void);
 
 /* Operations on member rank != w->rank; raddr is where the target's data
  * starts in its address space (what tdt's layout is relative to).  They

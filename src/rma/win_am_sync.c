@@ -111,15 +111,23 @@ void tern_win_am_unlock(struct tern_win *w, int rank)
         tern_fatal("cannot send an unlock request to rank %d", rank);
 }
 
+/* Tells each flagged rank of a post or a completion: a message, or the
+ * count itself when the rank is this one. */
+static void notify(struct tern_win *w, const uint8_t *ranks, uint32_t *own_count, int type,
+                   const char *what)
+{
+    for (int i = 0; i < w->size; i++) {
+        if (!ranks[i]) continue;
+        if (i == w->rank)
+            own_count[i]++;
+        else if (tern_win_am_send_ctl(w, i, type, 0, 0))
+            tern_fatal("cannot tell rank %d of a window's %s", i, what);
+    }
+}
+
 void tern_win_am_post(struct tern_win *w, const uint8_t *origins)
 {
-    for (int o = 0; o < w->size; o++) {
-        if (!origins[o]) continue;
-        if (o == w->rank)
-            w->am->posts[o]++;
-        else if (tern_win_am_send_ctl(w, o, TERN_AM_POST, 0, 0))
-            tern_fatal("cannot tell rank %d of a window's post", o);
-    }
+    notify(w, origins, w->am->posts, TERN_AM_POST, "post");
 }
 
 void tern_win_am_start_wait(struct tern_win *w, int target)
@@ -130,13 +138,7 @@ void tern_win_am_start_wait(struct tern_win *w, int target)
 
 void tern_win_am_complete(struct tern_win *w, const uint8_t *targets)
 {
-    for (int t = 0; t < w->size; t++) {
-        if (!targets[t]) continue;
-        if (t == w->rank)
-            w->am->dones[t]++;
-        else if (tern_win_am_send_ctl(w, t, TERN_AM_DONE, 0, 0))
-            tern_fatal("cannot tell rank %d of a window's completion", t);
-    }
+    notify(w, targets, w->am->dones, TERN_AM_DONE, "completion");
 }
 
 int tern_win_am_all_done(struct tern_win *w, const uint8_t *origins)

@@ -393,4 +393,4 @@ int tern_win_op_done(const char *fn, struct tern_win *w, int rank)
     return tern_win_am_flush(fn, w, rank);
 }
 
-void tern_rma_init(void) { tern_progress_register(tern_win_am_progress); }
+void tern_rma_init(void) { tern_win_am_reset(); }
