@@ -7,6 +7,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+CFI_cdesc_t *tern_gfc_to_cfi(const struct tern_gfc_desc *g, CFI_cdesc_t *c)
+{
+    c->base_addr = g->base_addr;
+    c->elem_len = g->dtype.elem_len;
+    c->version = CFI_VERSION;
+    c->rank = (CFI_rank_t)g->dtype.rank;
+    c->attribute = CFI_attribute_other;
+    c->type = CFI_type_other;
+    for (int i = 0; i < g->dtype.rank; i++) {
+        c->dim[i].lower_bound = 0;
+        c->dim[i].extent = g->dim[i].upper_bound - g->dim[i].lower_bound + 1;
+        c->dim[i].sm = g->dim[i].stride * g->span;
+    }
+    return c;
+}
+
 /* Adjacent elements: each dimension's stride is the size of the ones before
  * it.  An empty array is contiguous (there is nothing to gather). */
 static int contiguous(const CFI_cdesc_t *d, size_t *nelems)

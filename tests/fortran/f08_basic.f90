@@ -5,6 +5,11 @@
 program f08_basic
   use mpi_f08
   implicit none
+  type :: pair
+    integer :: x, y
+  end type pair
+  type(pair) :: pairs(4)
+  integer :: scalar
   integer, parameter :: n = 8
   integer :: rank, size, ierr, i, count, code, eclass, slen
   integer :: a(n), b(n), c(4, 3)
@@ -85,6 +90,19 @@ program f08_basic
     if (c(1, 2) /= 5 .or. c(3, 2) /= 7 .or. c(1, 3) /= 9 .or. c(3, 3) /= 11) stop 16
     if (c(2, 2) /= 0 .or. c(4, 3) /= 0 .or. any(c(:, 1) /= 0)) stop 17
   end if
+  ! Components of an array of pairs: adjacent in the array's element order,
+  ! a pair apart in memory.
+  pairs = (/ (pair(i, -i), i = 1, 4) /)
+  if (rank == 1) pairs%x = 0
+  call MPI_Bcast(pairs%x, 4, MPI_INTEGER, 0, MPI_COMM_WORLD)
+  if (any(pairs%x /= (/ 1, 2, 3, 4 /)) .or. any(pairs%y /= (/ -1, -2, -3, -4 /))) stop 31
+  ! A scalar, and a section of one element.
+  scalar = 40 + rank
+  call MPI_Bcast(scalar, 1, MPI_INTEGER, 1, MPI_COMM_WORLD)
+  if (scalar /= 41) stop 32
+  a = rank
+  call MPI_Bcast(a(5:5), 1, MPI_INTEGER, 0, MPI_COMM_WORLD)
+  if (a(5) /= 0 .or. a(4) /= rank .or. a(6) /= rank) stop 33
   ! Reduction over a section, written back into the section only.
   a = 1
   call MPI_Allreduce(MPI_IN_PLACE, a(1:n:2), n / 2, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)

@@ -23,9 +23,8 @@ Outputs (committed, so building Tern never needs Python)
                                   names): types, constants, sentinels, callback
                                   interfaces, an interface per procedure, and
                                   pmpi_f08 (PMPI_ names)
-  src/fortran/gen/mpi_f08_buffers.f90  the mpi_f08 entry points with choice
-                                  buffers, handing a C descriptor to C
-  src/fortran/gen/f08_bindings.c  their C side, and the large-count forms
+  src/fortran/gen/f08_bindings.c  the mpi_f08 entry points with choice
+                                  buffers, and the large-count forms
   src/fortran/gen/f08_list.txt    each mpi_f08 entry point and where it is
 
 Run it from anywhere:  python3 tools/gen/gen_fortran.py
@@ -263,11 +262,12 @@ def render_binding(b, aliased):
     return "\n".join(out)
 
 
-def render_entry(c, fparams, has_ierror, fname, e, error_of=None):
+def render_entry(c, fparams, has_ierror, fname, e, error_of=None, storage=""):
     """The C function fname taking the Fortran arguments fparams (IERROR
     excluded) and calling P<c.name>: a list of lines.  With choice buffers
     (mpi_f08's descriptors, e.buffers), error_of names the call's object for
-    the error of a buffer the procedure cannot take."""
+    the error of a buffer the procedure cannot take; each buffer comes as
+    gfortran's descriptor and becomes a C descriptor."""
     byname = {p.name.lower(): p for p in fparams}
     used = set()
     for (decl, pname), kind in zip(c.params, c.kinds):
@@ -283,6 +283,10 @@ def render_entry(c, fparams, has_ierror, fname, e, error_of=None):
         e.locals.append(f"MPI_Datatype t_{pname} = {e.call[i + 2]};")
         e.call[i + 1] = f"({ctype})n_{pname}" if ctype != "MPI_Count" else f"n_{pname}"
         e.call[i + 2] = f"t_{pname}"
+    for pname, _ in e.buffers:
+        e.args[e.args.index(f"CFI_cdesc_t *{pname}")] = f"const struct tern_gfc_desc *g_{pname}"
+        e.locals[:0] = [f"CFI_CDESC_T(CFI_MAX_RANK) c_{pname};",
+                        f"CFI_cdesc_t *{pname} = tern_gfc_to_cfi(g_{pname}, (CFI_cdesc_t *)&c_{pname});"]
     extra = sorted(set(byname) - used)
     if extra:
         fail(f"{c.name}: Fortran parameters without a C counterpart: {extra}")
@@ -300,7 +304,7 @@ def render_entry(c, fparams, has_ierror, fname, e, error_of=None):
     else:
         fail(f"{c.name}: a Fortran form without IERROR returning int")
     args = e.args + [f"size_t {p}_len" for p in e.hidden]
-    out = [genapi.declarator(ret, fname, [(a, None) for a in args], "")]
+    out = [genapi.declarator(storage + ret, fname, [(a, None) for a in args], "")]
     out.append("{")
     out += [f"    {line}" for line in e.locals]
     call = f"P{c.name}({', '.join(e.call)})"
@@ -564,12 +568,12 @@ def render_module():
 #     under the mpi_f08 names (f77_bindings.c, f77_special.c);
 #   - the large form without a choice buffer is a C function of its own
 #     (f08_bindings.c);
-#   - with a choice buffer, the entry point is a Fortran procedure
-#     (mpi_f08_buffers.f90) that passes the buffer to a BIND(C) function
-#     (tern_f08_x in f08_bindings.c), which gfortran calls with the
-#     standard's C descriptor, CFI_cdesc_t (f08_cdesc.c reads it).
+#   - with a choice buffer, the entry point is a C function (f08_bindings.c)
+#     that reads gfortran's descriptor (struct tern_gfc_desc, f08_cdesc.h):
+#     a scalar or an array of adjacent elements goes straight to PMPI_X;
+#     any other shape becomes the standard's C descriptor, CFI_cdesc_t, for
+#     tern_f08_x, which f08_cdesc.c serves with a temporary or a datatype.
 OUT_F08_MOD = Path("src/fortran/gen/mpi_f08.f90")
-OUT_F08_BUF = Path("src/fortran/gen/mpi_f08_buffers.f90")
 OUT_F08_C = Path("src/fortran/gen/f08_bindings.c")
 OUT_F08_LIST = Path("src/fortran/gen/f08_list.txt")
 
@@ -751,26 +755,71 @@ def f08_error_of(c):
     return "tern_f08_world_error(rc)"
 
 
+def render_f08_buffer_entry(fp, fparams, general):
+    """The entry point mpi_x_f08ts_ of a procedure with choice buffers: C's
+    procedure straight away when every buffer is plain, else the general
+    function on C descriptors made from gfortran's."""
+    c = fp.c
+    e = Emitter()
+    byname = {p.name.lower(): p for p in fparams}
+    names = []
+    for (decl, pname), kind in zip(c.params, c.kinds):
+        fparam = byname.get(pname.lower())
+        n = len(e.args)
+        convert(e, c, decl, pname, kind, fparam)
+        if len(e.args) > n:
+            names.append(pname)
+    bufs = [p for p, _ in e.buffers]
+    args = [a.replace("CFI_cdesc_t *", "const struct tern_gfc_desc *") for a in e.args]
+    args += ["MPI_Fint *ierror"] + [f"size_t {p}_len" for p in e.hidden]
+    call = [x for x in e.call]
+    for p in bufs:
+        call = [x.replace(f"b_{p}.addr", f"tern_f_buf({p}->base_addr)") for x in call]
+    fname = f"mpi_{fp.suffix}"
+    out = [genapi.declarator("void", fname, [(a, None) for a in args], "")]
+    out.append("{")
+    plain = " && ".join(f"tern_gfc_plain({p})" for p in bufs)
+    out.append(f"    if (!{plain if len(bufs) == 1 else '(' + plain + ')'}) {{")
+    actual = names + ["ierror"] + [f"{p}_len" for p in e.hidden]
+    out.append(f"        {general}({', '.join(actual)});")
+    out.append("        return;")
+    out.append("    }")
+    out += [f"    {line}" for line in e.locals if not line.startswith("struct tern_f08_buf")]
+    out.append(f"    int rc = P{c.name}({', '.join(call)});")
+    out += [f"    {line}" for line in e.after]
+    out.append("    tern_f_ierror(ierror, rc);")
+    out.append("}")
+    out.append(f"TERN_F08_PMPIR({fp.suffix})")
+    return out
+
+
 def render_f08_c(procs):
     out = [
         "/* " + GENERATED,
         " *",
         " * The mpi_f08 entry points that are not Fortran 77 ones under another name:",
-        " * the large-count forms (mpi_x_f08_large_), and the C side of the",
-        " * procedures with choice buffers (tern_f08_x), which the Fortran entry",
-        " * points of mpi_f08_buffers.f90 call with a C descriptor per buffer. */",
+        " * the large-count forms (mpi_x_f08_large_), and the procedures with choice",
+        " * buffers (mpi_x_f08ts_), which take gfortran's descriptor per buffer and",
+        " * hand any but the plain ones on to tern_f08_x as C descriptors. */",
         "",
         '#include "fortran/f08_cdesc.h"',
         '#include "fortran/f77_runtime.h"',
     ]
     for fp in procs:
-        if fp.how not in ("buffer", "generated") or fp.c is None:
+        if fp.how not in ("buffer", "generated"):
+            continue
+        if fp.c is None:
+            # MPI_F_sync_reg: the call itself is the barrier to the compiler's
+            # code motion; there is nothing to do.
+            out += ["", f"void mpi_{fp.suffix}(const struct tern_gfc_desc *buf) {{ (void)buf; }}",
+                    f"TERN_F08_PMPIR({fp.suffix})"]
             continue
         fparams = [F08Param(p) for p in fp.params]
         if fp.how == "buffer":
             fname = f"tern_f08_{fp.c.name.lower()[4:]}"
             lines = render_entry(fp.c, fparams, fp.has_ierror, fname, Emitter(),
-                                 f08_error_of(fp.c))
+                                 f08_error_of(fp.c), storage="static TERN_F08_SHAPED ")
+            lines += [""] + render_f08_buffer_entry(fp, fparams, fname)
         else:
             lines = render_entry(fp.c, fparams, fp.has_ierror, f"mpi_{fp.suffix}", Emitter())
             lines.append(f"TERN_F08_PMPIR({fp.suffix})")
@@ -782,7 +831,7 @@ def render_f08_c(procs):
 def render_f08_list(procs, left_out):
     what = {"alias": "Fortran 77 entry point", "hand-written": "hand-written (f77_special.c)",
             "generated": "generated (f08_bindings.c)", "module": "module procedure (mpi_f08_types)",
-            "buffer": "Fortran entry point (mpi_f08_buffers.f90), C descriptor"}
+            "buffer": "generated (f08_bindings.c), gfortran's descriptor"}
     rows = [(f"mpi_{fp.suffix}", what[fp.how]) for fp in procs if fp.how != "module"]
     rows += [(fp.specific, what[fp.how]) for fp in procs if fp.how == "module"]
     rows += [(name, "missing: " + why) for name, why in left_out]
@@ -870,48 +919,6 @@ def f08_interface(fexpr, name, indent, head_extra="", module=True, extra_uses=()
     if fexpr.return_type:
         out.append(f"{inner}{fexpr.return_type} :: res")
     return out
-
-
-def render_f08_buffers(procs):
-    """mpi_f08_buffers.f90: the entry points with choice buffers."""
-    out = ["! " + GENERATED,
-           "! The mpi_f08 procedures with choice buffers, under MPICH's names (and the",
-           "! pmpir_ profiling names).  A program compiled against either library's",
-           "! module passes gfortran's own descriptor for TYPE(*), DIMENSION(..); each",
-           "! procedure hands the buffer on to a BIND(C) function, for which gfortran",
-           "! builds the standard's C descriptor (CFI_cdesc_t, f08_cdesc.c)."]
-    for fp in procs:
-        if fp.how != "buffer":
-            continue
-        args = ", ".join(p.name for p in fp.fexpr.parameters)
-        uses, decls, needed, hidden = f08_declarations(fp.fexpr, c_interop=True)
-        extra = ["USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_SIZE_T"] if hidden else []
-        for prefix in ("MPI", "PMPIR"):
-            name = prefix + fp.specific[3:]
-            out.append("")
-            out += f08_interface(fp.fexpr, name, "", module=False, extra_uses=extra)
-            if fp.c is None:
-                # MPI_F_sync_reg: the call itself is the barrier to the
-                # compiler's code motion; there is nothing to do.
-                out.append(f"end subroutine {name}")
-                continue
-            cname = f"tern_f08_{fp.c.name.lower()[4:]}"
-            cargs = args + "".join(f", {h}_len" for h in hidden)
-            out.append("  interface")
-            out += fwrap(f"subroutine {cname}({cargs}) bind(C, name=\"{cname}\")", "    ")
-            for u in uses:
-                out.append("      " + u)
-            if needed:
-                out += f08_uses(needed, "      ")
-            out.append("      implicit none")
-            for d in decls:
-                out += fwrap(d, "      ")
-            out.append(f"    end subroutine {cname}")
-            out.append("  end interface")
-            actual = args + "".join(f", len({h}, kind=c_size_t)" for h in hidden)
-            out += fwrap(f"call {cname}({actual})", "  ")
-            out.append(f"end subroutine {name}")
-    return "\n".join(out) + "\n"
 
 
 def header_handle_types():
@@ -1199,7 +1206,6 @@ def main():
     genapi.write(outdir / OUT_MPIFH, render_mpif(header_constants()))
     genapi.write(outdir / OUT_MOD, render_module())
     genapi.write(outdir / OUT_F08_MOD, render_f08_module(header_constants(), procs))
-    genapi.write(outdir / OUT_F08_BUF, render_f08_buffers(procs))
     genapi.write(outdir / OUT_F08_C, render_f08_c(procs))
     genapi.write(outdir / OUT_F08_LIST, render_f08_list(procs, left_out))
     genapi.write(outdir / OUT_F08_CALLS, render_f08_calls(procs))
