@@ -21,10 +21,10 @@
 struct tern_shmc *tern_shmc_for(struct tern_comm *c, size_t bytes)
 {
     struct tern_shmc *a = c->coll_shm;
-    if (a) return a->area && bytes <= a->slot_bytes ? a : NULL;
+    if (a) return a->area && bytes <= a->carry_bytes ? a : NULL;
     struct tern_shm_coll_pool p;
     tern_shm_coll_pool(&p);
-    if (!p.base || bytes > p.slot_bytes) return NULL;
+    if (!p.base || bytes > tern_shmc_carry(p.slot_bytes)) return NULL;
     return tern_shmc_get(c);
 }
 

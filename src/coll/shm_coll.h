@@ -42,9 +42,10 @@ struct tern_shmc {
     char *area;                   /* NULL: no area, the point-to-point algorithms serve */
     struct tern_shmc_flag *flags; /* one per rank */
     char *slots;                  /* slot (rank, parity) at slots + (2 rank + parity) slot_bytes */
-    size_t slot_bytes;
-    uint64_t seq;      /* collectives run on the area */
-    uint64_t all_past; /* every flag is known to be at least this */
+    size_t slot_bytes;            /* what the partitioned allreduce fills */
+    size_t carry_bytes; /* what the other algorithms carry in one slot (TERN_SHMCOLL_MAX) */
+    uint64_t seq;       /* collectives run on the area */
+    uint64_t all_past;  /* every flag is known to be at least this */
     int size;
 };
 
@@ -87,8 +88,12 @@ static inline char *tern_shmc_slot(const struct tern_shmc *a, int r, uint64_t s)
 
 /* ---- Shared by the algorithms (shm_coll.c) ---- */
 
-/* c's area when 'bytes' fit a slot; NULL: the point-to-point algorithm
- * serves the call.  Collective at c's first call: every rank must pass
+/* What one slot carries for every algorithm but the partitioned allreduce:
+ * TERN_SHMCOLL_MAX, within the slot (shm_coll_area.c). */
+size_t tern_shmc_carry(size_t slot_bytes);
+
+/* c's area when 'bytes' fit what a slot carries; NULL: the point-to-point
+ * algorithm serves the call.  Collective at c's first call: every rank must pass
  * the same 'bytes'. */
 struct tern_shmc *tern_shmc_for(struct tern_comm *c, size_t bytes);
 

@@ -7,6 +7,7 @@
 
 #include "coll/algos.h"
 #include "coll/coll_util.h"
+#include "core/params.h"
 #include "core/progress.h"
 #include "core/state.h"
 #include "transport/shm/shm.h"
@@ -78,8 +79,15 @@ struct tern_shmc *tern_shmc_get(struct tern_comm *c)
     /* The slots follow the flags of the largest communicator an area serves. */
     a->slots = a->area + TERN_SHMC_LINE * (1 + (size_t)p.max_ranks);
     a->slot_bytes = p.slot_bytes;
+    a->carry_bytes = tern_shmc_carry(p.slot_bytes);
     a->size = c->size;
     return a;
+}
+
+size_t tern_shmc_carry(size_t slot_bytes)
+{
+    size_t max = (size_t)tern_param.shmcoll_max;
+    return max < slot_bytes ? max : slot_bytes;
 }
 
 void tern_shmc_release(struct tern_comm *c)

@@ -91,7 +91,7 @@ int tern_coll_gatherv_shm(const void *sbuf, size_t scount, struct tern_datatype 
     uint64_t s = ++a->seq;
     if (r != root) {
         size_t bytes = scount * sdt->size;
-        if (bytes > a->slot_bytes) {
+        if (bytes > a->carry_bytes) {
             tern_shmc_post(a, r, s);
             return tern_send(sbuf, scount, sdt, root, TERN_TAG_GATHERV, c, TERN_COLL_CTX);
         }
@@ -106,7 +106,7 @@ int tern_coll_gatherv_shm(const void *sbuf, size_t scount, struct tern_datatype 
     struct tern_request **reqs = calloc((size_t)n, sizeof *reqs);
     if (!reqs) return tern_coll_nomem("MPI_Gatherv", (size_t)n * sizeof *reqs);
     for (int i = 0; i < n && !rc; i++)
-        if (i != root && (size_t)rcounts[i] * rdt->size > a->slot_bytes)
+        if (i != root && (size_t)rcounts[i] * rdt->size > a->carry_bytes)
             rc = tern_irecv(tern_coll_elem(rbuf, rdt, displs[i]), (size_t)rcounts[i], rdt, i,
                             TERN_TAG_GATHERV, c, TERN_COLL_CTX, &reqs[i]);
     if (sbuf != MPI_IN_PLACE)
@@ -114,7 +114,7 @@ int tern_coll_gatherv_shm(const void *sbuf, size_t scount, struct tern_datatype 
                      (size_t)rcounts[root], rdt);
     for (int i = 0; i < n; i++) {
         size_t bytes = (size_t)rcounts[i] * rdt->size;
-        if (i == root || bytes == 0 || bytes > a->slot_bytes) continue;
+        if (i == root || bytes == 0 || bytes > a->carry_bytes) continue;
         tern_shmc_wait(a, i, s);
         tern_shmc_unpack(tern_shmc_slot(a, i, s), tern_coll_elem(rbuf, rdt, displs[i]),
                          (size_t)rcounts[i], rdt);
@@ -136,7 +136,7 @@ int tern_coll_scatterv_shm(const void *sbuf, const int *scounts, const int *disp
     if (r != root) {
         size_t bytes = rcount * rdt->size;
         tern_shmc_post(a, r, s);
-        if (bytes > a->slot_bytes)
+        if (bytes > a->carry_bytes)
             return tern_recv(rbuf, rcount, rdt, root, TERN_TAG_SCATTERV, c, TERN_COLL_CTX,
                              MPI_STATUS_IGNORE);
         if (bytes) {
@@ -149,7 +149,7 @@ int tern_coll_scatterv_shm(const void *sbuf, const int *scounts, const int *disp
     tern_shmc_may_write(a, s);
     for (int i = 0; i < n; i++) {
         size_t bytes = (size_t)scounts[i] * sdt->size;
-        if (i != root && bytes && bytes <= a->slot_bytes)
+        if (i != root && bytes && bytes <= a->carry_bytes)
             tern_shmc_put(tern_shmc_slot(a, i, s), tern_coll_elem(sbuf, sdt, displs[i]),
                           (size_t)scounts[i], sdt);
     }
@@ -157,7 +157,7 @@ int tern_coll_scatterv_shm(const void *sbuf, const int *scounts, const int *disp
     struct tern_request **reqs = calloc((size_t)n, sizeof *reqs);
     if (!reqs) return tern_coll_nomem("MPI_Scatterv", (size_t)n * sizeof *reqs);
     for (int i = 0; i < n && !rc; i++)
-        if (i != root && (size_t)scounts[i] * sdt->size > a->slot_bytes)
+        if (i != root && (size_t)scounts[i] * sdt->size > a->carry_bytes)
             rc = tern_isend(tern_coll_elem(sbuf, sdt, displs[i]), (size_t)scounts[i], sdt, i,
                             TERN_TAG_SCATTERV, c, TERN_COLL_CTX, TERN_MODE_STANDARD, &reqs[i]);
     if (rbuf != MPI_IN_PLACE)
@@ -180,7 +180,7 @@ int tern_coll_alltoallv_shm(const void *sbuf, const int *scounts, const int *sdi
     int r = c->rank, n = c->size;
     struct tern_shmc *a = tern_shmc_for(c, 0);
     size_t head = sizeof(uint64_t) * (1 + (size_t)n);
-    if (!a || a->slot_bytes < sizeof(uint64_t))
+    if (!a || a->carry_bytes < sizeof(uint64_t))
         return tern_coll_alltoallv_pairwise(sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls,
                                             rdt, c);
     const void *src = sbuf;
@@ -198,7 +198,7 @@ int tern_coll_alltoallv_shm(const void *sbuf, const int *scounts, const int *sdi
     char *mine = tern_shmc_slot(a, r, s);
     uint64_t *hdr = (uint64_t *)mine;
     tern_shmc_may_write(a, s);
-    hdr[0] = total <= a->slot_bytes;
+    hdr[0] = total <= a->carry_bytes;
     if (hdr[0]) {
         size_t at = head;
         for (int i = 0; i < n; i++) {

@@ -1,5 +1,5 @@
 /* The partitioned shared-memory allreduce (src/coll/shm_coll_partition.c),
- * forced through TERN_ALLREDUCE_ALGORITHM=shm_partition: vectors from one
+ * forced through TERN_ALLREDUCE_ALGORITHM=shm_partition or taken by auto: vectors from one
  * element to several slot-sized chunks and an odd remainder, ints and
  * doubles, MPI_SUM, MPI_MAX, MPI_MIN and MPI_BAND, MPI_IN_PLACE, every
  * element checked against the value computed here; a double sum whose
@@ -171,8 +171,10 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));
     MPI_Init(&argc, &argv);
     pv_setup();
-    const char *e = getenv("TERN_SHMCOLL_MAX");
-    long slot = e ? atol(e) : 4096;
+    /* The chunk: TERN_SHMCOLL_SLOT (K for KiB), or the default one at a
+     * few ranks. */
+    const char *e = getenv("TERN_SHMCOLL_SLOT");
+    long slot = e ? atol(e) * (strchr(e, 'K') ? 1024 : 1) : 256 * 1024;
     int r, n;
     MPI_Comm_rank(MPI_COMM_WORLD, &r);
     MPI_Comm_size(MPI_COMM_WORLD, &n);

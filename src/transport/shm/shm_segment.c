@@ -32,6 +32,22 @@ static size_t floor_pow2(size_t v)
     return p;
 }
 
+/* The collectives' slot: TERN_SHMCOLL_SLOT as given, or by default the
+ * largest power of two within it that keeps every area together within
+ * COLL_BUDGET for n ranks; never below TERN_SHMCOLL_MAX, which one slot must
+ * carry.  Large slots are for the partitioned allreduce, whose two
+ * synchronisations per chunk cost less the larger the chunk. */
+static size_t coll_slot_bytes(int n)
+{
+    const size_t COLL_BUDGET = (size_t)32 << 20;
+    size_t slot = (size_t)tern_param.shmcoll_slot, least = (size_t)tern_param.shmcoll_max;
+    if (!tern_param_user_set("SHMCOLL_SLOT") && tern_param.shmcoll_comms > 0) {
+        size_t fit = COLL_BUDGET / (2 * (size_t)n * (size_t)tern_param.shmcoll_comms);
+        if (fit < slot) slot = floor_pow2(fit);
+    }
+    return slot < least ? least : slot;
+}
+
 static void compute_layout(struct shm_layout *l, int n)
 {
     size_t ring = (size_t)tern_param.smp_queue_length;
@@ -61,7 +77,7 @@ static void compute_layout(struct shm_layout *l, int n)
     l->ctl_bytes = align_up((size_t)n * sizeof(struct shm_rank_ctl) + (size_t)n * (size_t)n, 4096);
     /* An area serves any communicator of this host, so it has room for every
      * rank: it grows with n, and the pool with n times the area count. */
-    size_t slot = (size_t)tern_param.shmcoll_max;
+    size_t slot = coll_slot_bytes(n);
     l->coll_slot_bytes = align_up(slot < SHM_LINE ? SHM_LINE : slot, SHM_LINE);
     l->coll_areas = tern_param.shmcoll_comms > 0 ? (int)tern_param.shmcoll_comms : 0;
     l->coll_area_bytes = SHM_LINE * (1 + (size_t)n) + 2 * (size_t)n * l->coll_slot_bytes;
@@ -112,7 +128,7 @@ static void size_segment(int fd, size_t size)
             tern_fatal("/dev/shm has %llu MiB free but %d ranks need %zu MiB of shared memory "
                        "(%zu KiB per rank pair: ring TERN_SMP_QUEUE_LENGTH=%zu, pipeline %zu x %zu "
                        "bytes; collectives %zu KiB: TERN_SHMCOLL_COMMS=%d areas of two "
-                       "TERN_SHMCOLL_MAX=%zu slots per rank); "
+                       "TERN_SHMCOLL_SLOT=%zu slots per rank); "
                        "free space in /dev/shm or lower those parameters",
                        avail >> 20, shm.n, size >> 20, shm.lay.pair_bytes >> 10, shm.lay.ring_bytes,
                        shm.lay.pipe_chunks, shm.lay.pipe_chunk_bytes, shm.lay.coll_bytes >> 10,
