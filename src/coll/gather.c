@@ -1,7 +1,8 @@
 /* Gather: binomial tree over ranks relative to the root.  A rank collects
  * the packed blocks of its subtree in one scratch buffer (block j is
  * relative rank vr + j) and forwards it to its parent; leaves send their
- * own buffer directly.  The root unpacks every block into place.
+ * own buffer directly.  The root unpacks every block into place, or at root
+ * 0 receives each subtree straight into it.
  *
  * Gatherv: linear (only the root knows the counts). */
 #include <stdlib.h>
@@ -28,13 +29,27 @@ int tern_coll_gather_binomial(const void *sbuf, size_t scount, struct tern_datat
     int parent = vr == 0 ? -1 : (vr - tern_coll_lowbit(vr) + root) % n;
     if (sub == 1) return tern_send(sbuf, scount, sdt, parent, TERN_TAG_GATHER, c, TERN_COLL_CTX);
 
+    struct tern_request *reqs[32];
+    int nreq = 0;
+    /* At root 0 each subtree's blocks land as a run of the receive buffer,
+     * received there; another root's last subtree wraps past rank n - 1, so
+     * it unpacks them from relative order. */
+    if (r == root && root == 0) {
+        for (int mask = 1; mask < n && !rc; mask <<= 1) {
+            int cnt = n - mask < mask ? n - mask : mask;
+            rc = tern_irecv(tern_coll_elem(rbuf, rdt, (MPI_Aint)mask * (MPI_Aint)rcount),
+                            (size_t)cnt * rcount, rdt, mask, TERN_TAG_GATHER, c, TERN_COLL_CTX,
+                            &reqs[nreq]);
+            if (!rc) nreq++;
+        }
+        int rc2 = tern_waitall(nreq, reqs);
+        return rc ? rc : rc2;
+    }
     struct tern_datatype *bt = tern_coll_byte();
     char *tmp = malloc((size_t)sub * blk);
     if (!tmp) return tern_coll_nomem("MPI_Gather", (size_t)sub * blk);
     if (r != root) tern_dt_pack(sdt, sbuf, scount, 0, tmp, blk);
 
-    struct tern_request *reqs[32];
-    int nreq = 0;
     for (int mask = 1; mask < sub; mask <<= 1) {
         int cnt = sub - mask < mask ? sub - mask : mask;
         rc = tern_irecv(tmp + (size_t)mask * blk, (size_t)cnt * blk, bt, (vr + mask + root) % n,

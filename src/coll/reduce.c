@@ -22,9 +22,20 @@ int tern_coll_reduce_binomial(const void *sbuf, void *rbuf, size_t count, struct
     int troot = op->commutative ? root : 0;
     int vr = (r - troot + n) % n;
     void *m1 = NULL, *m2 = NULL;
-    char *acc = tern_coll_tmpbuf(dt, count, &m1), *tmp = NULL;
-    if (!acc) return tern_coll_nomem("MPI_Reduce", count * dt->size);
-    tern_dt_copy(sbuf, count, dt, acc, count, dt);
+    /* A commutative reduction accumulates where it can: a leaf sends its own
+     * buffer, the root combines into rbuf; only an inner rank needs a copy.
+     * The non-commutative one swaps its two buffers, so both are scratch. */
+    char *acc = (char *)sbuf, *tmp = NULL;
+    if (!op->commutative || (vr & 1) == 0) {
+        if (op->commutative && r == root) {
+            acc = rbuf;
+            if (sbuf != rbuf) tern_dt_copy(sbuf, count, dt, acc, count, dt);
+        } else {
+            acc = tern_coll_tmpbuf(dt, count, &m1);
+            if (!acc) return tern_coll_nomem("MPI_Reduce", count * dt->size);
+            tern_dt_copy(sbuf, count, dt, acc, count, dt);
+        }
+    }
 
     for (int mask = 1; mask < n; mask <<= 1) {
         if (vr & mask) {
@@ -51,7 +62,7 @@ int tern_coll_reduce_binomial(const void *sbuf, void *rbuf, size_t count, struct
     }
     if (!rc) {
         if (r == troot && r == root) {
-            tern_dt_copy(acc, count, dt, rbuf, count, dt);
+            if (acc != rbuf) tern_dt_copy(acc, count, dt, rbuf, count, dt);
         } else if (r == troot) {
             rc = tern_send(acc, count, dt, root, TERN_TAG_REDUCE, c, TERN_COLL_CTX);
         } else if (r == root) {

@@ -1,7 +1,8 @@
 /* Scatter: binomial tree over ranks relative to the root, the mirror of
- * gather.  The root packs the blocks in relative order; each rank receives
- * its subtree's blocks in one message and passes the upper halves on.
- * Leaves receive straight into the user's buffer.
+ * gather.  The root packs the blocks in relative order (root 0 sends each
+ * subtree's from its buffer); each rank receives its subtree's blocks in
+ * one message and passes the upper halves on.  Leaves receive straight
+ * into the user's buffer.
  *
  * Scatterv: linear (only the root knows the counts). */
 #include <stdlib.h>
@@ -30,6 +31,24 @@ int tern_coll_scatter_binomial(const void *sbuf, size_t scount, struct tern_data
                          MPI_STATUS_IGNORE);
 
     struct tern_datatype *bt = tern_coll_byte();
+    /* At root 0 each subtree's blocks are a run of the send buffer, sent
+     * from there; another root's last subtree wraps past rank n - 1, so it
+     * packs them in relative order. */
+    if (r == root && root == 0) {
+        struct tern_request *reqs[32];
+        int nreq = 0, mask = 1;
+        while (mask < n) mask <<= 1;
+        for (mask >>= 1; mask > 0 && !rc; mask >>= 1) {
+            if (mask >= n) continue;
+            int cnt = n - mask < mask ? n - mask : mask;
+            rc = tern_isend(tern_coll_elem(sbuf, sdt, (MPI_Aint)mask * (MPI_Aint)scount),
+                            (size_t)cnt * scount, sdt, mask, TERN_TAG_SCATTER, c, TERN_COLL_CTX,
+                            TERN_MODE_STANDARD, &reqs[nreq]);
+            if (!rc) nreq++;
+        }
+        int rc2 = tern_waitall(nreq, reqs);
+        return rc ? rc : rc2;
+    }
     char *tmp = malloc((size_t)sub * blk);
     if (!tmp) return tern_coll_nomem("MPI_Scatter", (size_t)sub * blk);
     if (r == root) {
