@@ -63,6 +63,6 @@ int tern_coll_allreduce_recursive_doubling(const void *sbuf, void *rbuf, size_t 
             rc = tern_recv(rbuf, count, dt, r + 1, TERN_TAG_ALLREDUCE, c, TERN_COLL_CTX,
                            MPI_STATUS_IGNORE);
     }
-    free(mem);
+    tern_coll_tmpfree(mem);
     return rc;
 }

@@ -1,3 +1,5 @@
+#include <pthread.h>
+#include <stdalign.h>
 #include <stdlib.h>
 
 #include "coll/coll_util.h"
@@ -7,6 +9,92 @@ struct tern_datatype *tern_coll_byte(void)
     static struct tern_datatype *byte;
     if (!byte) byte = tern_dt_get(MPI_BYTE);
     return byte;
+}
+
+/* A scratch allocation: its size, then the space. */
+struct scratch {
+    size_t bytes;
+    alignas(max_align_t) char space[];
+};
+
+enum { KEPT = 2 };
+#define KEEP_MAX ((size_t)64 << 20)
+
+struct kept {
+    struct scratch *s[KEPT];
+};
+
+static pthread_key_t kept_key;
+static pthread_once_t kept_once = PTHREAD_ONCE_INIT;
+
+static void kept_free(void *p)
+{
+    struct kept *k = p;
+    for (int i = 0; i < KEPT; i++) free(k->s[i]);
+    free(k);
+}
+
+static void kept_init(void) { pthread_key_create(&kept_key, kept_free); }
+
+static struct kept *kept_of_thread(int make)
+{
+    pthread_once(&kept_once, kept_init);
+    struct kept *k = pthread_getspecific(kept_key);
+    if (!k && make && (k = calloc(1, sizeof *k)) && pthread_setspecific(kept_key, k) != 0) {
+        free(k);
+        k = NULL;
+    }
+    return k;
+}
+
+static struct scratch *scratch_get(size_t bytes)
+{
+    struct kept *k = kept_of_thread(0);
+    int best = -1;
+    for (int i = 0; k && i < KEPT; i++)
+        if (k->s[i] && k->s[i]->bytes >= bytes && (best < 0 || k->s[i]->bytes < k->s[best]->bytes))
+            best = i;
+    if (best >= 0) {
+        struct scratch *s = k->s[best];
+        k->s[best] = NULL;
+        return s;
+    }
+    struct scratch *s = malloc(sizeof *s + bytes);
+    if (s) s->bytes = bytes;
+    return s;
+}
+
+void tern_coll_tmpfree(void *mem)
+{
+    struct scratch *s =
+        mem ? (struct scratch *)((char *)mem - offsetof(struct scratch, space)) : NULL;
+    struct kept *k = s && s->bytes <= KEEP_MAX ? kept_of_thread(1) : NULL;
+    if (!k) {
+        free(s);
+        return;
+    }
+    int small = 0;
+    for (int i = 0; i < KEPT; i++) {
+        if (!k->s[i]) {
+            small = i;
+            break;
+        }
+        if (k->s[i]->bytes < k->s[small]->bytes) small = i;
+    }
+    if (!k->s[small] || k->s[small]->bytes < s->bytes) {
+        free(k->s[small]);
+        k->s[small] = s;
+    } else {
+        free(s);
+    }
+}
+
+void tern_coll_tmp_release(void)
+{
+    struct kept *k = kept_of_thread(0);
+    if (!k) return;
+    pthread_setspecific(kept_key, NULL);
+    kept_free(k);
 }
 
 void *tern_coll_tmpbuf(const struct tern_datatype *dt, size_t count, void **mem)
@@ -20,10 +108,10 @@ void *tern_coll_tmpbuf(const struct tern_datatype *dt, size_t count, void **mem)
             hi += span;
     }
     size_t bytes = count ? (size_t)(hi - lo) : 0;
-    char *m = malloc(bytes ? bytes : 1);
-    *mem = m;
-    if (!m) return NULL;
-    return m - lo;
+    struct scratch *s = scratch_get(bytes ? bytes : 1);
+    *mem = s ? s->space : NULL;
+    if (!s) return NULL;
+    return s->space - lo;
 }
 
 int *tern_coll_displs_of(const int *counts, int n, size_t *total)

@@ -19,8 +19,17 @@ struct tern_datatype *tern_coll_byte(void);
 /* Scratch space for 'count' elements of dt laid out as in a user buffer:
  * returns the address to use as the buffer (it may differ from the
  * allocation when the type's true lower bound is not 0) and the allocation
- * in *mem (to free()).  NULL when out of memory. */
+ * in *mem (for tern_coll_tmpfree).  NULL when out of memory.
+ *
+ * A thread keeps the two largest scratch buffers it gave back (up to 64 MiB
+ * each) for the next collectives: glibc hands freed megabytes back to the
+ * kernel, and a collective called in a loop then paid for mapping and
+ * zeroing its scratch on every call (3x the time of a 1 MiB
+ * reduce_scatter at 2 ranks). */
 void *tern_coll_tmpbuf(const struct tern_datatype *dt, size_t count, void **mem);
+void tern_coll_tmpfree(void *mem);
+/* Frees the calling thread's kept scratch (MPI_Finalize). */
+void tern_coll_tmp_release(void);
 
 /* Address of element i of (buf, dt). */
 static inline char *tern_coll_elem(const void *buf, const struct tern_datatype *dt, MPI_Aint i)

@@ -70,7 +70,7 @@ int tern_coll_reduce_binomial(const void *sbuf, void *rbuf, size_t count, struct
                            MPI_STATUS_IGNORE);
         }
     }
-    free(m1);
-    free(m2);
+    tern_coll_tmpfree(m1);
+    tern_coll_tmpfree(m2);
     return rc;
 }

@@ -36,8 +36,8 @@ static int pairwise(const char *src, void *rbuf, const int *rcounts, const int *
         /* Every send is complete: rbuf may be overwritten even in place. */
         if (!rc) tern_dt_copy(acc, mine, dt, rbuf, mine, dt);
     }
-    free(m1);
-    free(m2);
+    tern_coll_tmpfree(m1);
+    tern_coll_tmpfree(m2);
     return rc;
 }
 
@@ -56,7 +56,7 @@ static int reduce_then_scatterv(const char *src, void *rbuf, const int *rcounts,
     if (!rc)
         rc =
             tern_coll_scatterv(full, rcounts, displs, dt, rbuf, (size_t)rcounts[c->rank], dt, 0, c);
-    free(m);
+    tern_coll_tmpfree(m);
     return rc;
 }
 

@@ -22,8 +22,8 @@ static int scan_common(const void *sbuf, void *rbuf, size_t count, struct tern_d
     char *partial = tern_coll_tmpbuf(dt, count, &m1);
     char *tmp = tern_coll_tmpbuf(dt, count, &m2);
     if (!partial || !tmp) {
-        free(m1);
-        free(m2);
+        tern_coll_tmpfree(m1);
+        tern_coll_tmpfree(m2);
         return tern_coll_nomem(exclusive ? "MPI_Exscan" : "MPI_Scan", 2 * count * dt->size);
     }
     tern_dt_copy(src, count, dt, partial, count, dt);
@@ -53,8 +53,8 @@ static int scan_common(const void *sbuf, void *rbuf, size_t count, struct tern_d
             tmp = t;
         }
     }
-    free(m1);
-    free(m2);
+    tern_coll_tmpfree(m1);
+    tern_coll_tmpfree(m2);
     return rc;
 }
 

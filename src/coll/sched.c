@@ -95,7 +95,7 @@ void tern_sched_free(struct tern_sched *s)
         tern_dt_release(s->steps[i].ddt);
         tern_op_release(s->steps[i].op);
     }
-    for (int i = 0; i < s->nmem; i++) free(s->mem[i]);
+    for (int i = 0; i < s->nmem; i++) tern_coll_tmpfree(s->mem[i]);
     free(s->mem);
     free(s->steps);
     free(s->round_end);
@@ -197,7 +197,7 @@ int tern_sched_round(struct tern_sched *s)
 static void *keep(struct tern_sched *s, void *mem, size_t bytes)
 {
     if (!mem || reserve(&s->mem, &s->mem_cap, s->nmem, sizeof *s->mem)) {
-        free(mem);
+        tern_coll_tmpfree(mem);
         stick(s, bytes);
         return NULL;
     }
@@ -208,7 +208,9 @@ static void *keep(struct tern_sched *s, void *mem, size_t bytes)
 void *tern_sched_buf(struct tern_sched *s, size_t bytes)
 {
     if (s->err) return NULL;
-    return keep(s, malloc(bytes ? bytes : 1), bytes);
+    void *mem;
+    tern_coll_tmpbuf(tern_coll_byte(), bytes, &mem);
+    return keep(s, mem, bytes);
 }
 
 void *tern_sched_tmp(struct tern_sched *s, const struct tern_datatype *dt, size_t count)

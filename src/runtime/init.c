@@ -9,6 +9,7 @@
 
 #include "bootstrap/boot.h"
 #include "bootstrap/host.h"
+#include "coll/coll_util.h"
 #include "coll/op.h"
 #include "coll/select.h"
 #include "coll/shm_coll.h"
@@ -141,6 +142,7 @@ void tern_runtime_release_if_unused(void)
     tern_sessions_finalize();
     tern_datatypes_finalize();
     tern_ops_finalize();
+    tern_coll_tmp_release();
     tern_attr_finalize();
     tern_match_finalize();
     tern_requests_finalize();
