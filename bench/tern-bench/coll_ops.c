@@ -33,34 +33,12 @@ static long rsum(int lo, int hi, size_t i)
     return s;
 }
 
-static void rput(MPI_Datatype t, void *buf, size_t i, long v)
-{
-    if (t == MPI_FLOAT)
-        ((float *)buf)[i] = (float)v;
-    else if (t == MPI_INT)
-        ((int *)buf)[i] = (int)v;
-    else
-        ((char *)buf)[i] = (char)v;
-}
-
-static double rget(MPI_Datatype t, const void *buf, size_t i)
-{
-    if (t == MPI_FLOAT) return ((const float *)buf)[i];
-    if (t == MPI_INT) return ((const int *)buf)[i];
-    return (unsigned char)((const char *)buf)[i];
-}
-
-static int rmatch(MPI_Datatype t, const void *buf, size_t i, long want)
-{
-    if (t == MPI_CHAR) return rget(t, buf, i) == (double)(want & 0xff);
-    return rget(t, buf, i) == (double)want;
-}
-
 static void fill(struct coll_args *a, const struct coll_op *op)
 {
     size_t blocks = op->slen == LEN_PER_RANK ? (size_t)a->peers : 1;
     if (op->reduction) {
-        for (size_t i = 0; i < (size_t)a->count; i++) rput(a->type, a->sbuf, i, rv(a->rank, i));
+        for (size_t i = 0; i < (size_t)a->count; i++)
+            tb_elem_set(a->type, a->sbuf, i, rv(a->rank, i));
     } else if (op->slen != LEN_NONE) {
         for (size_t d = 0; d < blocks; d++)
             tb_fill(a->sbuf + d * a->size, a->size, blk(a->rank, (int)d));
@@ -76,10 +54,10 @@ static int check_sums(struct tb_ctx *c, const struct coll_args *a, size_t first,
 {
     tb_tamper(c, a->rbuf, n * a->tsize);
     for (size_t i = 0; i < n; i++)
-        if (!rmatch(a->type, a->rbuf, i, rsum(lo, hi, first + i)))
+        if (!tb_elem_match(a->type, a->rbuf, i, rsum(lo, hi, first + i)))
             return tb_fail(
                 c, "validation: rank %d, reduction result: element %zu of %zu is %g, expected %ld",
-                c->rank, first + i, n, rget(a->type, a->rbuf, i), rsum(lo, hi, first + i));
+                c->rank, first + i, n, tb_elem_get(a->type, a->rbuf, i), rsum(lo, hi, first + i));
     return 0;
 }
 

@@ -15,37 +15,14 @@
  * into contiguous buffers by loops, sent as doubles and copied out (the
  * copies are timed).  Size: the bytes of one face, n*8 (2D) or W*n*8 (3D;
  * sizes that are not are skipped). */
-#include "dtype.h"
+#include "halo.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#define W 8
 /* the interior of a rank's block: W, or -1 for the n that the size sets */
 const struct halo_shape tb_halo2d = {2, 1, 1, {-1, W}}, tb_halo3d = {3, 0, 2, {W, W, -1}};
-
-#define MAXD 3
-#define NFACES (2 * MAXD)
-
-struct halo {
-    const struct halo_shape *shape;
-    int nd;
-    int f0, nfaces;  /* faces exchanged: f0 .. f0+nfaces-1, those of the cut dimensions */
-    int len[MAXD];   /* interior cells in each dimension */
-    int ext[MAXD];   /* len + 2 */
-    int nbr[NFACES]; /* face f = 2*dim + side (0 low, 1 high): the neighbour across it */
-    MPI_Comm cart;
-    struct tb_pool grids;
-    double *grid; /* the grid of this exchange */
-    MPI_Datatype sface[NFACES], rface[NFACES];
-    double *spk[NFACES], *rpk[NFACES];
-    int packed;
-    size_t face_elems;
-    MPI_Request req[2 * NFACES];
-    MPI_Status
-        st[2 * NFACES]; /* not MPI_STATUSES_IGNORE: gcc 12 -Wstringop-overflow misfires on it */
-};
 
 /* The box of face f: what is sent (ghost 0) or what is received (ghost 1). */
 static void face_box(const struct halo *h, int f, int ghost, int start[MAXD], int sub[MAXD])
@@ -141,16 +118,16 @@ static int exchange(struct tb_ctx *c, void *arg)
  * and distinct for every rank and place. */
 static double cell(int rank, size_t l) { return (double)rank * 4294967296.0 + (double)l; }
 
-static size_t grid_cells(const struct halo *h)
+size_t tb_halo_cells(const struct halo *h)
 {
     size_t cells = 1;
     for (int d = 0; d < h->nd; d++) cells *= (size_t)h->ext[d];
     return cells;
 }
 
-static void fill(const struct halo *h, double *grid, int rank)
+void tb_halo_fill(const struct halo *h, double *grid, int rank)
 {
-    size_t total = grid_cells(h);
+    size_t total = tb_halo_cells(h);
     for (size_t l = 0; l < total; l++) grid[l] = cell(rank, l);
     /* ghost faces start out wrong (no cell holds -1) */
     for (int f = h->f0; f < h->f0 + h->nfaces; f++) {
@@ -163,15 +140,15 @@ static void fill(const struct halo *h, double *grid, int rank)
 /* After an exchange every cell of the grid is known: a ghost cell of an
  * exchanged face holds the neighbour's boundary cell across that face;
  * every other cell (interior, boundary, the ghost cells of the faces not
- * exchanged, the corners) still holds what fill() put there. */
-static int check(struct tb_ctx *c, const struct halo *h, double *grid)
+ * exchanged, the corners) still holds what tb_halo_fill put there. */
+int tb_halo_check(struct tb_ctx *c, const struct halo *h, double *grid)
 {
     int gs[NFACES][MAXD], ss[NFACES][MAXD], sub[NFACES][MAXD], idx[MAXD] = {0, 0, 0};
     for (int f = h->f0; f < h->f0 + h->nfaces; f++) {
         face_box(h, f, 1, gs[f], sub[f]);
         face_box(h, f ^ 1, 0, ss[f], sub[f]);
     }
-    size_t total = grid_cells(h);
+    size_t total = tb_halo_cells(h);
     tb_tamper(c, grid, total * sizeof *grid);
     for (size_t l = 0; l < total; l++) {
         int owner = c->rank, face = -1;
@@ -197,9 +174,12 @@ static int check(struct tb_ctx *c, const struct halo *h, double *grid)
             return tb_fail(c,
                            "validation: rank %d, %s halo, %s at (%d,%d,%d) of (%d,%d,%d) is %.17g, "
                            "expected %.17g",
-                           c->rank, h->packed ? "packed" : "derived", where, idx[0], idx[1],
-                           h->nd > 2 ? idx[2] : 0, h->ext[0], h->ext[1], h->nd > 2 ? h->ext[2] : 1,
-                           grid[l], cell(owner, from));
+                           c->rank,
+                           h->how      ? h->how
+                           : h->packed ? "packed"
+                                       : "derived",
+                           where, idx[0], idx[1], h->nd > 2 ? idx[2] : 0, h->ext[0], h->ext[1],
+                           h->nd > 2 ? h->ext[2] : 1, grid[l], cell(owner, from));
         }
         /* the next cell in C order */
         for (int d = h->nd - 1; d >= 0 && ++idx[d] == h->ext[d]; d--) idx[d] = 0;
@@ -212,9 +192,9 @@ static int validate(struct tb_ctx *c, struct halo *h)
 {
     tb_pool_set(&h->grids, h->grids.stride);
     double *g = (double *)h->grids.base;
-    fill(h, g, c->rank);
+    tb_halo_fill(h, g, c->rank);
     TB_TRY(exchange(c, h));
-    return check(c, h, g);
+    return tb_halo_check(c, h, g);
 }
 
 /* A face's cells per unit of n: the fixed lengths of the dimensions that
@@ -228,7 +208,7 @@ static size_t face_fixed(const struct halo_shape *sh)
 }
 
 /* n for a face of 'size' bytes, or 0 when no n fits. */
-static int side_of(const struct halo_shape *sh, size_t size)
+int tb_halo_side_of(const struct halo_shape *sh, size_t size)
 {
     size_t elems = size / sizeof(double), k = face_fixed(sh);
     if (elems % k || elems / k > 1u << 30) return 0;
@@ -244,7 +224,7 @@ static void set_lengths(struct halo *h, int n)
     }
 }
 
-static int setup(struct tb_ctx *c, struct halo *h, size_t maxsize)
+int tb_halo_setup(struct tb_ctx *c, struct halo *h, size_t maxsize)
 {
     /* only the cut dimensions spread over the ranks: the others are whole here */
     int dims[MAXD], periods[MAXD] = {1, 1, 1};
@@ -255,8 +235,8 @@ static int setup(struct tb_ctx *c, struct halo *h, size_t maxsize)
     tb_track_comm(c, h->cart);
     for (int d = 0; d < h->nd; d++)
         TB_MPI(c, MPI_Cart_shift(h->cart, d, 1, &h->nbr[2 * d], &h->nbr[2 * d + 1]));
-    set_lengths(h, side_of(h->shape, maxsize));
-    TB_TRY(tb_pool_init(c, &h->grids, grid_cells(h) * sizeof(double)));
+    set_lengths(h, tb_halo_side_of(h->shape, maxsize));
+    TB_TRY(tb_pool_init(c, &h->grids, tb_halo_cells(h) * sizeof(double)));
     for (int f = h->f0; f < h->f0 + h->nfaces; f++) {
         h->spk[f] = tb_alloc(c, h->face_elems * sizeof(double));
         h->rpk[f] = tb_alloc(c, h->face_elems * sizeof(double));
@@ -265,10 +245,10 @@ static int setup(struct tb_ctx *c, struct halo *h, size_t maxsize)
     return 0;
 }
 
-static int set_side(struct tb_ctx *c, struct halo *h, int n)
+int tb_halo_set_side(struct tb_ctx *c, struct halo *h, int n)
 {
     set_lengths(h, n);
-    tb_pool_set(&h->grids, grid_cells(h) * sizeof(double));
+    tb_pool_set(&h->grids, tb_halo_cells(h) * sizeof(double));
     for (int f = h->f0; f < h->f0 + h->nfaces; f++) {
         int start[MAXD], sub[MAXD];
         face_box(h, f, 0, start, sub);
@@ -294,14 +274,14 @@ int tb_run_halo(struct tb_ctx *c)
     h.nfaces = 2 * shape->ncut;
     size_t max = 0;
     for (size_t s = (size_t)-1; tb_next_size(c, &s);)
-        if (side_of(shape, s) && s > max) max = s;
+        if (tb_halo_side_of(shape, s) && s > max) max = s;
     if (!max) return tb_fail(c, "no message size is the size of a face (n*8 or %d*n*8 bytes)", W);
-    TB_TRY(setup(c, &h, max));
+    TB_TRY(tb_halo_setup(c, &h, max));
     tb_columns(c, 4, dt_cols);
     for (size_t size = (size_t)-1; tb_next_size(c, &size);) {
-        int n = side_of(shape, size);
+        int n = tb_halo_side_of(shape, size);
         if (!n) continue;
-        TB_TRY(set_side(c, &h, n));
+        TB_TRY(tb_halo_set_side(c, &h, n));
         int iters = tb_iters(c, TB_COLL, size), warm = tb_warmup(c, TB_COLL, size);
         double us[2];
         for (h.packed = 0; h.packed < 2; h.packed++) {

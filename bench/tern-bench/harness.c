@@ -302,15 +302,18 @@ static unsigned char pat_byte(uint64_t word, size_t i)
 
 unsigned char tb_pat(unsigned seed, size_t i) { return pat_byte(pat_word(seed, i / 8), i); }
 
-void tb_fill(void *buf, size_t bytes, unsigned seed)
+void tb_fill_at(void *buf, size_t bytes, unsigned seed, size_t first)
 {
     unsigned char *b = buf;
-    uint64_t w = 0;
+    uint64_t w = pat_word(seed, first / 8);
     for (size_t i = 0; i < bytes; i++) {
-        if (i % 8 == 0) w = pat_word(seed, i / 8);
-        b[i] = pat_byte(w, i);
+        size_t at = first + i;
+        if (at % 8 == 0) w = pat_word(seed, at / 8);
+        b[i] = pat_byte(w, at);
     }
 }
+
+void tb_fill(void *buf, size_t bytes, unsigned seed) { tb_fill_at(buf, bytes, seed, 0); }
 
 void tb_tamper(const struct tb_ctx *c, void *buf, size_t bytes)
 {
@@ -318,21 +321,64 @@ void tb_tamper(const struct tb_ctx *c, void *buf, size_t bytes)
     if (c->o->corrupt && bytes) ((unsigned char *)buf)[bytes / 2] ^= 0x5a;
 }
 
-int tb_check_sent(struct tb_ctx *c, const void *buf, size_t bytes, unsigned seed, const char *what)
+int tb_check_sent_at(struct tb_ctx *c, const void *buf, size_t bytes, unsigned seed, size_t first,
+                     const char *what)
 {
     const unsigned char *b = buf;
-    uint64_t w = 0;
+    uint64_t w = pat_word(seed, first / 8);
     for (size_t i = 0; i < bytes; i++) {
-        if (i % 8 == 0) w = pat_word(seed, i / 8);
-        if (b[i] != pat_byte(w, i))
+        size_t at = first + i;
+        if (at % 8 == 0) w = pat_word(seed, at / 8);
+        if (b[i] != pat_byte(w, at))
             return tb_fail(c, "validation: rank %d, %s: byte %zu of %zu is %u, expected %u",
-                           c->rank, what, i, bytes, b[i], tb_pat(seed, i));
+                           c->rank, what, i, bytes, b[i], tb_pat(seed, at));
     }
     return 0;
+}
+
+int tb_check_sent(struct tb_ctx *c, const void *buf, size_t bytes, unsigned seed, const char *what)
+{
+    return tb_check_sent_at(c, buf, bytes, seed, 0, what);
 }
 
 int tb_check(struct tb_ctx *c, void *buf, size_t bytes, unsigned seed, const char *what)
 {
     tb_tamper(c, buf, bytes);
-    return tb_check_sent(c, buf, bytes, seed, what);
+    return tb_check_sent_at(c, buf, bytes, seed, 0, what);
+}
+
+int tb_check_at(struct tb_ctx *c, void *buf, size_t bytes, unsigned seed, size_t first,
+                const char *what)
+{
+    tb_tamper(c, buf, bytes);
+    return tb_check_sent_at(c, buf, bytes, seed, first, what);
+}
+
+/* ---- typed elements ------------------------------------------------------------------- */
+
+void tb_elem_set(MPI_Datatype t, void *buf, size_t i, long v)
+{
+    if (t == MPI_FLOAT)
+        ((float *)buf)[i] = (float)v;
+    else if (t == MPI_INT)
+        ((int *)buf)[i] = (int)v;
+    else if (t == MPI_LONG_LONG)
+        ((long long *)buf)[i] = v;
+    else
+        ((char *)buf)[i] = (char)v;
+}
+
+double tb_elem_get(MPI_Datatype t, const void *buf, size_t i)
+{
+    if (t == MPI_FLOAT) return ((const float *)buf)[i];
+    if (t == MPI_INT) return ((const int *)buf)[i];
+    if (t == MPI_LONG_LONG) return (double)((const long long *)buf)[i];
+    return (unsigned char)((const char *)buf)[i];
+}
+
+int tb_elem_match(MPI_Datatype t, const void *buf, size_t i, long want)
+{
+    /* an MPI_CHAR sum wraps modulo 256 */
+    if (t == MPI_CHAR) return tb_elem_get(t, buf, i) == (double)(want & 0xff);
+    return tb_elem_get(t, buf, i) == (double)want;
 }

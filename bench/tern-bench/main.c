@@ -10,7 +10,7 @@
 #include <string.h>
 
 static const struct tb_bench *const families[] = {tb_pt2pt_benches, tb_coll_benches, tb_nbc_benches,
-                                                  tb_dtype_benches};
+                                                  tb_dtype_benches, tb_rma_benches,  tb_io_benches};
 #define NFAMILIES (int)(sizeof families / sizeof families[0])
 
 /* Does word select benchmark b: its name, its family, or "all". */

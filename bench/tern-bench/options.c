@@ -10,7 +10,8 @@ void tb_usage(const char *prog)
 {
     printf("Usage: %s --list [FAMILY]\n"
            "       mpiexec -n N %s NAME|FAMILY|all ... [options]\n"
-           "Runs MPI benchmarks: NAME from --list, a family (pt2pt, coll, nbc, dtype) or all.\n"
+           "Runs MPI benchmarks: NAME from --list, a family (pt2pt, coll, nbc, dtype, rma, io)\n"
+           "or all.\n"
            "  -m MIN:MAX     message sizes in bytes, powers of two from MIN (K, M, G suffixes);\n"
            "                 -m :MAX or -m MIN: keeps the benchmark's default at the other end\n"
            "  -m A,B,C       exactly these sizes\n"
@@ -22,6 +23,12 @@ void tb_usage(const char *prog)
            "  --cold-bytes S memory --fresh cycles through per buffer (default 64M)\n"
            "  -c, --validate check the data every benchmark moves (in one untimed run per size)\n"
            "  -f text|json   output format (default text; json: one object per benchmark)\n"
+           "  --win KIND     one-sided window: create, allocate (default, as OMB), dynamic\n"
+           "  --sync MODE    one-sided synchronisation: lock, lock_all, flush, flush_local,\n"
+           "                 fence, pscw (default: each benchmark's OMB default)\n"
+           "  --dir DIR      directory of the I/O family's files (default: the current one)\n"
+           "  --io-sync      MPI_File_sync inside the timed region of every write\n"
+           "  --io-block S   block of the strided I/O patterns (default 1K)\n"
            "  --list         name every benchmark (of FAMILY if given)\n"
            "Exit status: 0 all ran, 1 a benchmark failed, 2 usage, 3 some benchmark is not\n"
            "supported by this MPI (its MPI calls returned MPI_ERR_UNSUPPORTED_OPERATION).\n",
@@ -86,6 +93,21 @@ static int parse_rtype(const char *s, int *out)
     return -1;
 }
 
+const char *const tb_win_names[TB_NWIN] = {"create", "allocate", "dynamic"};
+const char *const tb_sync_names[TB_NSYNC] = {"lock",        "lock_all", "flush",
+                                             "flush_local", "fence",    "pscw"};
+
+static int parse_name(const char *s, const char *const *names, int n, int *out)
+{
+    for (int i = 0; i < n; i++) {
+        if (same_word(s, names[i])) {
+            *out = i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
 static int parse_int(const char *s, int min, int *out)
 {
     char *end;
@@ -124,6 +146,10 @@ int tb_parse(int argc, char **argv, struct tb_opts *o, const char **names, int *
     o->warmup = -1;
     o->window = 64;
     o->cold_bytes = (size_t)64 << 20;
+    o->win_kind = -1;
+    o->sync = -1;
+    o->dir = ".";
+    o->io_block = 1024;
     *nnames = 0;
     const char *bad = NULL;
     for (int i = 1; i < argc && !bad; i++) {
@@ -141,6 +167,8 @@ int tb_parse(int argc, char **argv, struct tb_opts *o, const char **names, int *
             o->fresh = 1;
         } else if (!strcmp(a, "--reuse")) {
             o->fresh = 0;
+        } else if (!strcmp(a, "--io-sync")) {
+            o->io_sync = 1;
         } else if (a[0] == '-' && !val) {
             bad = a;
         } else if (!strcmp(a, "-m")) {
@@ -161,6 +189,20 @@ int tb_parse(int argc, char **argv, struct tb_opts *o, const char **names, int *
         } else if (!strcmp(a, "--cold-bytes")) {
             o->cold_bytes = tb_parse_size(val, &ok);
             if (!ok || !o->cold_bytes) bad = a;
+            i++;
+        } else if (!strcmp(a, "--win")) {
+            if (parse_name(val, tb_win_names, TB_NWIN, &o->win_kind)) bad = a;
+            i++;
+        } else if (!strcmp(a, "--sync")) {
+            if (parse_name(val, tb_sync_names, TB_NSYNC, &o->sync)) bad = a;
+            i++;
+        } else if (!strcmp(a, "--dir")) {
+            if (!val[0]) bad = a;
+            o->dir = val;
+            i++;
+        } else if (!strcmp(a, "--io-block")) {
+            o->io_block = tb_parse_size(val, &ok);
+            if (!ok || !o->io_block || o->io_block > ((size_t)1 << 30)) bad = a;
             i++;
         } else if (!strcmp(a, "-f")) {
             if (!strcmp(val, "json"))

@@ -30,7 +30,28 @@ struct tb_opts {
                                    examines, so the tests can see that a wrong byte fails the benchmark */
     int rtype;   /* -T: element type of the reductions, enum tb_rtype */
     int json;    /* -f json */
+    /* one-sided family */
+    int win_kind; /* --win: enum tb_win; -1 the benchmark's default */
+    int sync;     /* --sync: enum tb_sync; -1 the benchmark's default */
+    /* I/O family */
+    const char *dir; /* --dir: where the files go (default ".") */
+    int io_sync;     /* --io-sync: MPI_File_sync inside the timed region */
+    size_t io_block; /* --io-block: block of the strided patterns (default 1 KiB) */
 };
+
+/* Window kinds and synchronisations of the one-sided family (OMB's -w, -s). */
+enum tb_win { TB_WIN_CREATE, TB_WIN_ALLOCATE, TB_WIN_DYNAMIC, TB_NWIN };
+enum tb_sync {
+    TB_SYNC_LOCK,
+    TB_SYNC_LOCK_ALL,
+    TB_SYNC_FLUSH,
+    TB_SYNC_FLUSH_LOCAL,
+    TB_SYNC_FENCE,
+    TB_SYNC_PSCW,
+    TB_NSYNC
+};
+extern const char *const tb_win_names[TB_NWIN];
+extern const char *const tb_sync_names[TB_NSYNC];
 
 /* Element types of the reductions (OMB's -T); MPI_CHAR is OMB 7.x's default. */
 enum tb_rtype { TB_RCHAR, TB_RINT, TB_RFLOAT };
@@ -53,7 +74,7 @@ enum tb_kind { TB_LAT, TB_BW, TB_MBW, TB_COLL };
 
 struct tb_bench {
     const char *name;
-    const char *family; /* pt2pt, coll, nbc, dtype */
+    const char *family; /* pt2pt, coll, nbc, dtype, rma, io */
     const char *what;   /* one line for --list and the header */
     int min_ranks;
     size_t def_min, def_max; /* default message sizes */
@@ -67,6 +88,8 @@ extern const struct tb_bench tb_pt2pt_benches[];
 extern const struct tb_bench tb_coll_benches[];
 extern const struct tb_bench tb_nbc_benches[];
 extern const struct tb_bench tb_dtype_benches[];
+extern const struct tb_bench tb_rma_benches[];
+extern const struct tb_bench tb_io_benches[];
 
 /* ---- run context ------------------------------------------------------------ */
 
@@ -197,14 +220,29 @@ size_t tb_pool_slots(const struct tb_pool *p, size_t want); /* distinct slots 'w
  * another rank differs from the expected pattern in almost every byte. */
 unsigned char tb_pat(unsigned seed, size_t i);
 void tb_fill(void *buf, size_t bytes, unsigned seed);
+/* The same bytes as those of a pattern at offsets first.. (a piece of a
+ * larger patterned whole, such as a region of a file). */
+void tb_fill_at(void *buf, size_t bytes, unsigned seed, size_t first);
 /* Checks data received: returns 0 or a failure naming 'what' and the first
  * wrong byte.  Every check of received data calls tb_tamper on it first. */
 int tb_check(struct tb_ctx *c, void *buf, size_t bytes, unsigned seed, const char *what);
 /* The same for data sent, which the send must have left alone (no tb_tamper). */
 int tb_check_sent(struct tb_ctx *c, const void *buf, size_t bytes, unsigned seed, const char *what);
+/* Checks of a piece of a larger pattern, as tb_fill_at made it. */
+int tb_check_at(struct tb_ctx *c, void *buf, size_t bytes, unsigned seed, size_t first,
+                const char *what);
+int tb_check_sent_at(struct tb_ctx *c, const void *buf, size_t bytes, unsigned seed, size_t first,
+                     const char *what);
 /* --corrupt-for-test: flips one byte in the middle of buf, as a library
  * that delivered one wrong byte would leave it; otherwise nothing. */
 void tb_tamper(const struct tb_ctx *c, void *buf, size_t bytes);
+
+/* Element i of a buffer of the reductions' types (MPI_CHAR, MPI_INT,
+ * MPI_FLOAT) and MPI_LONG_LONG, as a small integer; match compares an
+ * MPI_CHAR modulo 256, as its sums wrap. */
+void tb_elem_set(MPI_Datatype t, void *buf, size_t i, long v);
+double tb_elem_get(MPI_Datatype t, const void *buf, size_t i);
+int tb_elem_match(MPI_Datatype t, const void *buf, size_t i, long want);
 
 /* ---- results --------------------------------------------------------------------------- */
 
