@@ -274,7 +274,7 @@ static int type_extent(const char *fn, MPI_File fh, MPI_Datatype datatype, MPI_A
     int rc = tern_file_check(fh, fn, &f);
     if (!rc && (rc = tern_dt_check_valid(datatype, fn, "datatype", &dt))) rc = tern_io_raise(f, rc);
     if (!rc && !extent) rc = null_arg(f, fn, "extent");
-    if (!rc) *extent = tern_file_type_extent(f, dt);
+    if (!rc) rc = tern_file_type_extent(fn, f, dt, extent);
     tern_unlock();
     return rc;
 }
@@ -395,9 +395,12 @@ int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
 {
     FILE_ENTER("MPI_File_seek_shared");
     /* Collective: every rank passes the same arguments; rank 0 moves the
-     * pointer, and nobody uses it before it has. */
+     * pointer once every rank has entered (one still reading it since the
+     * last call, with get_position_shared, sees that call's value), and
+     * nobody uses it before it has moved. */
     MPI_Offset to = 0;
-    if (!(rc = seek_target(fn, f, tern_file_shared_get(f), offset, whence, &to))) {
+    if (!(rc = seek_target(fn, f, tern_file_shared_get(f), offset, whence, &to)) &&
+        !(rc = tern_file_barrier(f))) {
         if (f->comm->rank == 0) tern_file_shared_set(f, to);
         rc = tern_file_barrier(f);
     }
@@ -417,18 +420,17 @@ int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
 
 /* ---- Data representations (MPI-4.1 14.5.3) ---- */
 
-static int register_datarep(const char *fn, const char *datarep, int converts,
-                            MPI_Datarep_extent_function *extent_fn)
+static int register_datarep(const char *fn, const char *datarep, const struct tern_datarep *proto)
 {
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     int rc;
     if (!datarep)
         rc = null_arg(NULL, fn, "datarep");
-    else if (!extent_fn)
+    else if (!proto->extent)
         rc = null_arg(NULL, fn, "dtype_file_extent_fn");
     else
-        rc = tern_datarep_register(fn, datarep, converts);
+        rc = tern_datarep_register(fn, datarep, proto);
     tern_unlock();
     return rc;
 }
@@ -438,9 +440,11 @@ int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *
                           MPI_Datarep_conversion_function *write_conversion_fn,
                           MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
 {
-    (void)extra_state;
-    return register_datarep("MPI_Register_datarep", datarep,
-                            read_conversion_fn || write_conversion_fn, dtype_file_extent_fn);
+    struct tern_datarep d = {.read = read_conversion_fn,
+                             .write = write_conversion_fn,
+                             .extent = dtype_file_extent_fn,
+                             .extra_state = extra_state};
+    return register_datarep("MPI_Register_datarep", datarep, &d);
 }
 
 TERN_WEAK_ALIAS(MPI_Register_datarep_c)
@@ -449,9 +453,11 @@ int PMPI_Register_datarep_c(const char *datarep,
                             MPI_Datarep_conversion_function_c *write_conversion_fn,
                             MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
 {
-    (void)extra_state;
-    return register_datarep("MPI_Register_datarep_c", datarep,
-                            read_conversion_fn || write_conversion_fn, dtype_file_extent_fn);
+    struct tern_datarep d = {.read_c = read_conversion_fn,
+                             .write_c = write_conversion_fn,
+                             .extent = dtype_file_extent_fn,
+                             .extra_state = extra_state};
+    return register_datarep("MPI_Register_datarep_c", datarep, &d);
 }
 
 /* ---- Fortran handles ---- */

@@ -225,6 +225,23 @@ int tern_dt_count_elements(const struct tern_datatype *dt, size_t bytes, size_t 
  * basic elements of the packed stream. */
 size_t tern_dt_elements_to_bytes(const struct tern_datatype *dt, size_t elements);
 
+/* Another representation of the basic types (dt_rep.c): basic_size gives
+ * the bytes of one element of a basic type (a named type with data, called
+ * for each one met) or an error code, which the walks pass on. */
+struct tern_dt_rep {
+    int (*basic_size)(const struct tern_datatype *basic, size_t *bytes, void *arg);
+    void *arg;
+};
+/* The bytes of count elements of dt in rep; MPI_ERR_ARG on overflow. */
+int tern_dt_rep_size(const struct tern_datatype *dt, size_t count, const struct tern_dt_rep *rep,
+                     size_t *bytes);
+/* dt laid out in rep (byte-aligned, displacements in elements scaled, those
+ * in bytes kept, MPI-4.1 14.5.1): a committed type without a handle, one
+ * reference the caller releases.  MPI_SUCCESS, basic_size's error,
+ * MPI_ERR_NO_MEM, MPI_ERR_ARG (a bound overflows). */
+int tern_dt_rep_type(struct tern_datatype *dt, const struct tern_dt_rep *rep,
+                     struct tern_datatype **out);
+
 /* The "external32" representation (MPI_Pack_external): *bytes gets the
  * size of count elements of dt (MPI_ERR_ARG if it overflows); pack and
  * unpack convert all of them at once. */

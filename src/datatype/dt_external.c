@@ -85,34 +85,17 @@ static size_t basic_ext_size(const struct tern_dt_obj *t)
     return e.ext * e.units;
 }
 
-/* external32 bytes of one element of t; 0 with *ovf set on overflow */
-static size_t ext_size(const struct tern_dt_obj *t, int *ovf)
+static int ext_basic_size(const struct tern_datatype *b, size_t *bytes, void *arg)
 {
-    if (t->combiner == MPI_COMBINER_NAMED) return basic_ext_size(t);
-    size_t total = 0, n = tern_dt_nblocks(t);
-    for (size_t i = 0; i < n; i++) {
-        const struct tern_dt_obj *c;
-        size_t bl, cs, k;
-        MPI_Aint disp;
-        tern_dt_block(t, i, &c, &bl, &disp);
-        cs = ext_size(c, ovf);
-        if (__builtin_mul_overflow(cs, bl, &k) || __builtin_add_overflow(total, k, &total))
-            *ovf = 1;
-        /* the blocks of a vector are alike: one tells all */
-        if (t->combiner == MPI_COMBINER_VECTOR || t->combiner == MPI_COMBINER_HVECTOR) {
-            if (__builtin_mul_overflow(total, n, &total)) *ovf = 1;
-            break;
-        }
-    }
-    return *ovf ? 0 : total;
+    (void)arg;
+    *bytes = basic_ext_size(tern_dt_obj_of(b));
+    return MPI_SUCCESS;
 }
 
 int tern_dt_ext32_size(const struct tern_datatype *dt, size_t count, size_t *bytes)
 {
-    int ovf = 0;
-    size_t one = ext_size(tern_dt_obj_of(dt), &ovf);
-    if (ovf || __builtin_mul_overflow(one, count, bytes)) return MPI_ERR_ARG;
-    return MPI_SUCCESS;
+    static const struct tern_dt_rep ext32 = {ext_basic_size, NULL};
+    return tern_dt_rep_size(dt, count, &ext32, bytes);
 }
 
 /* ---- one unit ---- */

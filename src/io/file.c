@@ -150,6 +150,8 @@ static void file_free(struct tern_file *f)
     if (f->comm) tern_comm_release(f->comm);
     if (f->etype) tern_dt_release(f->etype);
     if (f->filetype) tern_dt_release(f->filetype);
+    if (f->file_etype) tern_dt_release(f->file_etype);
+    if (f->file_filetype) tern_dt_release(f->file_filetype);
     if (f->hints) tern_info_destroy(f->hints);
     if (f->errh) tern_errh_release(f->errh);
     table_remove(f);
@@ -216,6 +218,8 @@ int tern_file_open(const char *fn, struct tern_comm *c, const char *path, int am
     f->filetype = tern_dt_get(MPI_BYTE);
     tern_dt_retain(f->etype);
     tern_dt_retain(f->filetype);
+    f->file_etype = f->etype; /* "native": the file holds the types as they are */
+    f->file_filetype = f->filetype;
     f->datarep = TERN_DATAREP_NATIVE;
     if ((rc = private_comm(c, &f->comm))) {
         f->comm = NULL;

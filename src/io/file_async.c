@@ -5,7 +5,10 @@
  * under the big lock, sees the job done and completes the request.  A
  * thread rather than POSIX AIO (a thread pool of its own in glibc, one
  * operation per piece) or io_uring (not in every kernel and container):
- * one job is a whole view's worth of preadv/pwritev calls, in order. */
+ * one job is a whole view's worth of preadv/pwritev calls, in order.
+ * Conversion to and from the file's representation stays on the program's
+ * threads (a write's when it starts, a read's when it completes): a user's
+ * conversion function may call MPI. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -28,6 +31,7 @@ struct io_job {
     void *buf;
     size_t count;
     struct tern_datatype *dt;
+    struct tern_io_conv conv; /* what the thread moves */
     size_t bytes;
     int err;
     const char *what;
@@ -49,8 +53,8 @@ static void *worker(void *arg)
         head = j->next;
         if (!head) tail = NULL;
         pthread_mutex_unlock(&mu);
-        j->err =
-            tern_file_xfer_raw(j->f, j->dir, j->off, j->buf, j->count, j->dt, &j->bytes, &j->what);
+        j->err = tern_file_xfer_raw(j->f, j->dir, j->off, j->conv.buf, j->conv.count, j->conv.dt,
+                                    &j->bytes, &j->what);
         pthread_mutex_lock(&mu);
         atomic_fetch_sub_explicit(&j->f->pending, 1, memory_order_release);
         atomic_store_explicit(&j->done, 1, memory_order_release);
@@ -90,11 +94,18 @@ static int job_poll(struct tern_request *r)
 {
     struct io_job *j = r->sched;
     if (!atomic_load_explicit(&j->done, memory_order_acquire)) return 0;
+    size_t bytes = 0;
     tern_status_empty(&r->status, MPI_ANY_SOURCE);
-    tern_status_set_bytes(&r->status, j->bytes);
-    if (j->err)
+    if (j->err) {
+        bytes = j->conv.tmp ? 0 : j->bytes; /* converted data is all or nothing */
+        tern_file_conv_free(&j->conv);
         r->status.MPI_ERROR = tern_err_make(tern_io_errno_class(j->err), "%s: %s '%s': %s", j->fn,
                                             j->what, j->f->path, strerror(j->err));
+    } else {
+        r->status.MPI_ERROR = tern_file_conv_end(j->fn, j->f, j->dir, &j->conv, j->buf, j->count,
+                                                 j->dt, j->bytes, &bytes);
+    }
+    tern_status_set_bytes(&r->status, bytes);
     tern_dt_release(j->dt);
     j->dt = NULL;
     tern_req_poll_remove(r);
@@ -109,6 +120,7 @@ static void job_free(struct tern_request *r)
     /* Released only once complete (a freed pending request is an orphan
      * until then), so the thread is done with the job. */
     if (j->dt) tern_dt_release(j->dt);
+    tern_file_conv_free(&j->conv);
     free(j);
     r->sched = NULL;
 }
@@ -134,6 +146,12 @@ int tern_file_async_start(const char *fn, struct tern_file *f, enum tern_io_dir 
         return tern_io_err(f, MPI_ERR_OTHER, "%s: cannot start the I/O thread: %s", fn,
                            strerror(err));
     }
+    struct tern_io_conv conv;
+    if ((rc = tern_file_conv_begin(fn, f, dir, buf, count, dt, &conv))) {
+        free(j);
+        tern_req_free(r);
+        return tern_io_raise(f, rc);
+    }
     *j = (struct io_job){.f = f,
                          .handle = tern_file_handle(f),
                          .fn = fn,
@@ -141,7 +159,8 @@ int tern_file_async_start(const char *fn, struct tern_file *f, enum tern_io_dir 
                          .off = off,
                          .buf = buf,
                          .count = count,
-                         .dt = dt};
+                         .dt = dt,
+                         .conv = conv};
     tern_dt_retain(dt);
     r->sched = j;
     r->poll_fn = job_poll;

@@ -35,7 +35,7 @@ struct plan {
 
 static int make_plan(const struct tern_file *f, MPI_Offset off, size_t total, struct plan *pl)
 {
-    size_t cap = 0, from = (size_t)off * f->etype->size, done = 0;
+    size_t cap = 0, from = (size_t)off * f->file_etype->size, done = 0;
     memset(pl, 0, sizeof *pl);
     while (done < total) {
         if (pl->n + 64 > cap) {
@@ -318,8 +318,9 @@ static int aggregate(const struct tern_file *f, enum tern_io_dir dir, const stru
     return pl->n > 1;
 }
 
-int tern_file_xfer_all(const char *fn, struct tern_file *f, enum tern_io_dir dir, MPI_Offset off,
-                       void *buf, size_t count, struct tern_datatype *dt, size_t *bytes)
+/* The collective access of data already in the file's representation. */
+static int xfer_all_as_is(const char *fn, struct tern_file *f, enum tern_io_dir dir, MPI_Offset off,
+                          void *buf, size_t count, struct tern_datatype *dt, size_t *bytes)
 {
     *bytes = 0;
     size_t total = count * dt->size;
@@ -356,7 +357,7 @@ int tern_file_xfer_all(const char *fn, struct tern_file *f, enum tern_io_dir dir
     if (!any || hi <= lo || decided == 0 || f->atomic) {
         /* Atomic mode: each rank's access under its own lock. */
         plan_free(&pl);
-        return tern_file_xfer(fn, f, dir, off, buf, count, dt, bytes);
+        return tern_file_xfer_as_is(fn, f, dir, off, buf, count, dt, bytes);
     }
 
     int *aggr = malloc((size_t)f->comm->size * sizeof *aggr);
@@ -419,4 +420,26 @@ int tern_file_xfer_all(const char *fn, struct tern_file *f, enum tern_io_dir dir
         return tern_io_err(f, tern_io_errno_class(any_err), "%s: an aggregator failed on '%s': %s",
                            fn, f->path, strerror(any_err));
     return MPI_SUCCESS;
+}
+
+/* Conversion to and from the file's representation around it: a write's
+ * conversion error is agreed on first, so that no rank enters the exchange
+ * alone; a read's comes after it, on the rank whose data it is. */
+int tern_file_xfer_all(const char *fn, struct tern_file *f, enum tern_io_dir dir, MPI_Offset off,
+                       void *buf, size_t count, struct tern_datatype *dt, size_t *bytes)
+{
+    struct tern_io_conv c = {0};
+    size_t moved;
+    *bytes = 0;
+    int rc = tern_file_access_allowed(fn, f, dir);
+    if (!rc && (rc = tern_file_conv_begin(fn, f, dir, buf, count, dt, &c)))
+        rc = tern_io_raise(f, rc);
+    if (!(rc = agree(fn, f, rc)))
+        rc = xfer_all_as_is(fn, f, dir, off, c.buf, c.count, c.dt, &moved);
+    if (rc) {
+        tern_file_conv_free(&c);
+        return rc;
+    }
+    rc = tern_file_conv_end(fn, f, dir, &c, buf, count, dt, moved, bytes);
+    return rc ? tern_io_raise(f, rc) : MPI_SUCCESS;
 }

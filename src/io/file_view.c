@@ -3,7 +3,9 @@
  * filetype's compiled layout (datatype/) gives the pieces: a view of the
  * filetype whose base is the tile's byte offset in the file turns a range
  * of the stream into (offset, length) pairs the way it turns a buffer's
- * range into iovecs. */
+ * range into iovecs.  The stream, the pieces and the positions are those
+ * of the file's representation: the filetype and etype as laid out there
+ * (io/file_convert.c), the user's own for "native". */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,7 +22,7 @@
 size_t tern_file_view_pieces(const struct tern_file *f, size_t from, size_t len,
                              struct tern_io_piece *out, size_t max, size_t *got)
 {
-    const struct tern_datatype *ft = f->filetype;
+    const struct tern_datatype *ft = f->file_filetype;
     *got = 0;
     if (len == 0 || ft->size == 0) return 0;
     if (max > PIECES_MAX) max = PIECES_MAX;
@@ -41,7 +43,8 @@ MPI_Offset tern_file_byte_offset(const struct tern_file *f, MPI_Offset off)
 {
     struct tern_io_piece p;
     size_t got;
-    if (tern_file_view_pieces(f, (size_t)off * f->etype->size, 1, &p, 1, &got) == 0) return f->disp;
+    if (tern_file_view_pieces(f, (size_t)off * f->file_etype->size, 1, &p, 1, &got) == 0)
+        return f->disp;
     return p.off;
 }
 
@@ -50,7 +53,7 @@ int tern_file_end_position(const char *fn, struct tern_file *f, MPI_Offset *pos)
     MPI_Offset size;
     int rc = tern_file_get_size(fn, f, &size);
     if (rc) return rc;
-    const struct tern_datatype *ft = f->filetype;
+    const struct tern_datatype *ft = f->file_filetype;
     *pos = 0;
     if (size <= f->disp || ft->size == 0 || ft->extent <= 0) return MPI_SUCCESS;
     /* Whole tiles before the end, then the data of the last tile that lies
@@ -70,7 +73,7 @@ int tern_file_end_position(const char *fn, struct tern_file *f, MPI_Offset *pos)
         from += got;
         left -= got;
     }
-    *pos = data / (MPI_Offset)f->etype->size;
+    *pos = data / (MPI_Offset)f->file_etype->size;
     return MPI_SUCCESS;
 }
 
@@ -79,10 +82,35 @@ const char *tern_file_datarep_name(const struct tern_file *f)
     return f->datarep_name[0] ? f->datarep_name : "native";
 }
 
-MPI_Aint tern_file_type_extent(const struct tern_file *f, const struct tern_datatype *dt)
+int tern_file_type_extent(const char *fn, struct tern_file *f, struct tern_datatype *dt,
+                          MPI_Aint *extent)
 {
-    (void)f; /* native and internal store the memory layout */
-    return dt->extent;
+    struct tern_datatype *t;
+    int rc = tern_file_rep_type(fn, f->path, f->datarep, f->urep, dt, &t);
+    if (rc) return tern_io_raise(f, rc);
+    *extent = t->extent;
+    tern_dt_release(t);
+    return MPI_SUCCESS;
+}
+
+/* etype and filetype in the file (et, ft) as a view needs them. */
+static int check_view_types(const char *fn, struct tern_file *f, const char *datarep,
+                            const struct tern_datatype *et, const struct tern_datatype *ft)
+{
+    if (et->size == 0)
+        return tern_io_err(f, MPI_ERR_ARG, "%s: etype holds no data (size 0 in datarep '%s')", fn,
+                           datarep);
+    if (ft->size % et->size != 0)
+        return tern_io_err(f, MPI_ERR_ARG,
+                           "%s: filetype (size %zu) is not made of etypes (size %zu) in datarep "
+                           "'%s'",
+                           fn, ft->size, et->size, datarep);
+    if (ft->size > 0 && ft->extent <= 0)
+        return tern_io_err(f, MPI_ERR_ARG,
+                           "%s: filetype has extent %ld in datarep '%s', so it cannot tile the "
+                           "file",
+                           fn, (long)ft->extent, datarep);
+    return MPI_SUCCESS;
 }
 
 int tern_file_set_view(const char *fn, struct tern_file *f, MPI_Offset disp,
@@ -90,53 +118,59 @@ int tern_file_set_view(const char *fn, struct tern_file *f, MPI_Offset disp,
                        const char *datarep, struct tern_info *info)
 {
     enum tern_io_datarep rep = TERN_DATAREP_NATIVE;
-    int user = tern_datarep_lookup(datarep);
+    const struct tern_datarep *urep = NULL;
     if (strcmp(datarep, "internal") == 0)
         rep = TERN_DATAREP_INTERNAL;
-    else if (user > 0)
+    else if (strcmp(datarep, "external32") == 0)
+        rep = TERN_DATAREP_EXTERNAL32;
+    else if ((urep = tern_datarep_find(datarep)))
+        rep = TERN_DATAREP_USER;
+    else if (strcmp(datarep, "native") != 0)
         return tern_io_err(f, MPI_ERR_UNSUPPORTED_DATAREP,
-                           "%s: datarep='%s' has conversion functions, which Tern does not call "
-                           "yet",
-                           fn, datarep);
-    else if (strcmp(datarep, "native") != 0 && user < 0)
-        return tern_io_err(f, MPI_ERR_UNSUPPORTED_DATAREP,
-                           "%s: datarep='%s' is not supported (Tern knows \"native\", "
-                           "\"internal\" and those registered without conversion functions; "
-                           "\"external32\" is not implemented yet)",
-                           fn, datarep);
-    if (etype->size == 0)
-        return tern_io_err(f, MPI_ERR_ARG, "%s: etype holds no data (size 0)", fn);
-    if (filetype->size % etype->size != 0)
-        return tern_io_err(f, MPI_ERR_ARG,
-                           "%s: filetype (size %zu) is not made of etypes (size %zu)", fn,
-                           filetype->size, etype->size);
-    if (filetype->size > 0 && filetype->extent <= 0)
-        return tern_io_err(f, MPI_ERR_ARG,
-                           "%s: filetype has extent %ld, so it cannot tile the file", fn,
-                           (long)filetype->extent);
-    if (disp == MPI_DISPLACEMENT_CURRENT) {
-        if (!(f->amode & MPI_MODE_SEQUENTIAL))
-            return tern_io_err(f, MPI_ERR_ARG,
-                               "%s: MPI_DISPLACEMENT_CURRENT needs a file opened with "
-                               "MPI_MODE_SEQUENTIAL",
-                               fn);
-        disp = tern_file_byte_offset(f, tern_file_shared_get(f));
-    } else if (disp < 0) {
-        return tern_io_err(f, MPI_ERR_ARG, "%s: disp=%lld is negative", fn, (long long)disp);
+                           "%s: datarep='%s' is not \"native\", \"internal\", \"external32\" or "
+                           "a representation registered with MPI_Register_datarep (file '%s')",
+                           fn, datarep, f->path);
+    struct tern_datatype *fet = NULL, *fft = NULL;
+    int rc = tern_file_rep_type(fn, f->path, rep, urep, etype, &fet);
+    if (!rc && (rc = tern_file_rep_type(fn, f->path, rep, urep, filetype, &fft))) {
+        tern_dt_release(fet);
+        fet = NULL;
     }
-    if (tern_file_hints_set(f, info))
-        return tern_io_err(f, MPI_ERR_NO_MEM, "%s: cannot keep the hints", fn);
-    /* Nobody may still be using the old view's shared pointer. */
-    int rc = tern_coll_barrier(f->comm);
     if (rc) return tern_io_raise(f, rc);
+    rc = check_view_types(fn, f, datarep, fet, fft);
+    if (!rc && disp == MPI_DISPLACEMENT_CURRENT) {
+        if (!(f->amode & MPI_MODE_SEQUENTIAL))
+            rc = tern_io_err(f, MPI_ERR_ARG,
+                             "%s: MPI_DISPLACEMENT_CURRENT needs a file opened with "
+                             "MPI_MODE_SEQUENTIAL",
+                             fn);
+        else
+            disp = tern_file_byte_offset(f, tern_file_shared_get(f));
+    } else if (!rc && disp < 0) {
+        rc = tern_io_err(f, MPI_ERR_ARG, "%s: disp=%lld is negative", fn, (long long)disp);
+    }
+    if (!rc && tern_file_hints_set(f, info))
+        rc = tern_io_err(f, MPI_ERR_NO_MEM, "%s: cannot keep the hints", fn);
+    /* Nobody may still be using the old view's shared pointer. */
+    if (!rc && (rc = tern_coll_barrier(f->comm))) rc = tern_io_raise(f, rc);
+    if (rc) {
+        tern_dt_release(fet);
+        tern_dt_release(fft);
+        return rc;
+    }
     tern_dt_retain(etype);
     tern_dt_retain(filetype);
     tern_dt_release(f->etype);
     tern_dt_release(f->filetype);
+    tern_dt_release(f->file_etype);
+    tern_dt_release(f->file_filetype);
     f->etype = etype;
     f->filetype = filetype;
+    f->file_etype = fet;
+    f->file_filetype = fft;
     f->disp = disp;
     f->datarep = rep;
+    f->urep = urep;
     snprintf(f->datarep_name, sizeof f->datarep_name, "%s", datarep);
     f->pos = 0;
     if (f->comm->rank == 0) tern_file_shared_set(f, 0);

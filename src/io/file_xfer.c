@@ -151,7 +151,7 @@ int tern_file_xfer_raw(const struct tern_file *f, enum tern_io_dir dir, MPI_Offs
     if (total == 0) return 0;
     struct tern_dt_view mv;
     tern_dt_view_local(&mv, dt, buf, count);
-    size_t from = (size_t)off * f->etype->size;
+    size_t from = (size_t)off * f->file_etype->size;
     MPI_Offset lo = 0, hi = 0;
     int err = 0;
     if (f->atomic) {
@@ -210,8 +210,8 @@ int tern_file_access_allowed(const char *fn, struct tern_file *f, enum tern_io_d
     return MPI_SUCCESS;
 }
 
-int tern_file_xfer(const char *fn, struct tern_file *f, enum tern_io_dir dir, MPI_Offset off,
-                   void *buf, size_t count, struct tern_datatype *dt, size_t *bytes)
+int tern_file_xfer_as_is(const char *fn, struct tern_file *f, enum tern_io_dir dir, MPI_Offset off,
+                         void *buf, size_t count, struct tern_datatype *dt, size_t *bytes)
 {
     *bytes = 0;
     int rc = tern_file_access_allowed(fn, f, dir);
@@ -221,4 +221,21 @@ int tern_file_xfer(const char *fn, struct tern_file *f, enum tern_io_dir dir, MP
     const char *what;
     int err = tern_file_xfer_raw(f, dir, off, buf, count, dt, bytes, &what);
     return err ? tern_io_errno(f, fn, f->path, what, err) : MPI_SUCCESS;
+}
+
+int tern_file_xfer(const char *fn, struct tern_file *f, enum tern_io_dir dir, MPI_Offset off,
+                   void *buf, size_t count, struct tern_datatype *dt, size_t *bytes)
+{
+    struct tern_io_conv c;
+    size_t moved;
+    *bytes = 0;
+    int rc = tern_file_access_allowed(fn, f, dir);
+    if (rc) return rc;
+    if ((rc = tern_file_conv_begin(fn, f, dir, buf, count, dt, &c))) return tern_io_raise(f, rc);
+    if ((rc = tern_file_xfer_as_is(fn, f, dir, off, c.buf, c.count, c.dt, &moved))) {
+        tern_file_conv_free(&c);
+        return rc;
+    }
+    rc = tern_file_conv_end(fn, f, dir, &c, buf, count, dt, moved, bytes);
+    return rc ? tern_io_raise(f, rc) : MPI_SUCCESS;
 }

@@ -18,8 +18,27 @@ struct tern_datatype;
 struct tern_errhandler;
 struct tern_info;
 
-/* The data representations a view may name. */
-enum tern_io_datarep { TERN_DATAREP_NATIVE, TERN_DATAREP_INTERNAL, TERN_DATAREP_EXTERNAL32 };
+enum tern_io_dir { TERN_IO_READ, TERN_IO_WRITE };
+
+/* The data representations a view may name ("internal" is "native"). */
+enum tern_io_datarep {
+    TERN_DATAREP_NATIVE,
+    TERN_DATAREP_INTERNAL,
+    TERN_DATAREP_EXTERNAL32,
+    TERN_DATAREP_USER /* one the program registered */
+};
+
+/* A registered representation (io/file_datarep.c).  Of each pair of
+ * conversion functions at most one is set (the _c ones by
+ * MPI_Register_datarep_c); none: that direction stores the memory's bytes. */
+struct tern_datarep {
+    struct tern_datarep *next;
+    char name[MPI_MAX_DATAREP_STRING];
+    MPI_Datarep_conversion_function *read, *write;
+    MPI_Datarep_conversion_function_c *read_c, *write_c;
+    MPI_Datarep_extent_function *extent;
+    void *extra_state;
+};
 
 struct tern_file {
     int fint;               /* the Fortran handle (MPI_File_c2f) */
@@ -35,6 +54,11 @@ struct tern_file {
     MPI_Offset disp;
     struct tern_datatype *etype, *filetype;
     enum tern_io_datarep datarep;
+    const struct tern_datarep *urep; /* TERN_DATAREP_USER's registration */
+    /* etype and filetype as the file holds them: the same types for
+     * "native", laid out again for the others (io/file_convert.c).  The
+     * view's pieces and positions count in these. */
+    struct tern_datatype *file_etype, *file_filetype;
     char datarep_name[MPI_MAX_DATAREP_STRING]; /* as the view named it */
     MPI_Offset pos;                            /* the individual file pointer */
     /* The shared file pointer: one 64-bit counter in memory every rank of
@@ -95,8 +119,10 @@ int tern_file_set_view(const char *fn, struct tern_file *f, MPI_Offset disp,
                        struct tern_datatype *etype, struct tern_datatype *filetype,
                        const char *datarep, struct tern_info *info);
 const char *tern_file_datarep_name(const struct tern_file *f);
-/* The bytes in the file of dt's data in f's representation. */
-MPI_Aint tern_file_type_extent(const struct tern_file *f, const struct tern_datatype *dt);
+/* MPI_File_get_type_extent: the extent of dt in the file in f's
+ * representation.  Raises and returns errors. */
+int tern_file_type_extent(const char *fn, struct tern_file *f, struct tern_datatype *dt,
+                          MPI_Aint *extent);
 /* The absolute byte of the file where view position 'off' (etypes) lies. */
 MPI_Offset tern_file_byte_offset(const struct tern_file *f, MPI_Offset off);
 /* The view position (etypes) of the end of the file: what MPI_SEEK_END counts from. */
@@ -114,18 +140,55 @@ size_t tern_file_view_pieces(const struct tern_file *f, size_t from, size_t len,
                              struct tern_io_piece *out, size_t max, size_t *got);
 
 /* ---- Registered data representations (io/file_datarep.c) ---- */
-/* MPI_Register_datarep: MPI_ERR_DUP_DATAREP for a name already known. */
-int tern_datarep_register(const char *fn, const char *name, int converts);
-/* -1: not registered; else whether it has conversion functions. */
-int tern_datarep_lookup(const char *name);
+/* MPI_Register_datarep(_c): proto's functions under 'name' (raised:
+ * MPI_ERR_DUP_DATAREP for a name already known). */
+int tern_datarep_register(const char *fn, const char *name, const struct tern_datarep *proto);
+/* NULL: not registered. */
+const struct tern_datarep *tern_datarep_find(const char *name);
+
+/* ---- Conversion between memory and a representation (io/file_convert.c) ----
+ * These return error codes without raising them: the callers raise them on
+ * the file's handler, or (collective, nonblocking) first agree on them or
+ * keep them for the request. */
+/* dt laid out in the representation (rep, urep): a new reference, dt itself
+ * for "native" and "internal".  fn and path name the call and the file in
+ * messages. */
+int tern_file_rep_type(const char *fn, const char *path, enum tern_io_datarep rep,
+                       const struct tern_datarep *urep, struct tern_datatype *dt,
+                       struct tern_datatype **out);
+/* One access's data on its way between memory and f.  (buf, count, dt) is
+ * what moves to or from the view: the user's, or the data converted to
+ * the file's representation, as bytes in tmp. */
+struct tern_io_conv {
+    void *buf;
+    size_t count;
+    struct tern_datatype *dt;
+    void *tmp;    /* NULL: the memory's bytes move as they are */
+    size_t felem; /* bytes in the file of one element of the user's type */
+};
+/* Sets c up for the user's (buf, count, dt); a write's data is converted
+ * now. */
+int tern_file_conv_begin(const char *fn, const struct tern_file *f, enum tern_io_dir dir, void *buf,
+                         size_t count, struct tern_datatype *dt, struct tern_io_conv *c);
+/* After 'moved' bytes of c's data moved: a read's whole elements are
+ * converted into (buf, dt); *bytes gets the bytes of the user's data they
+ * hold.  Frees c. */
+int tern_file_conv_end(const char *fn, const struct tern_file *f, enum tern_io_dir dir,
+                       struct tern_io_conv *c, void *buf, size_t count, struct tern_datatype *dt,
+                       size_t moved, size_t *bytes);
+/* Frees c (no conversion); harmless twice. */
+void tern_file_conv_free(struct tern_io_conv *c);
 
 /* ---- Moving data (io/file_xfer.c) ---- */
-enum tern_io_dir { TERN_IO_READ, TERN_IO_WRITE };
 /* Reads or writes (buf, count, dt) at view position 'off' (etypes) of f,
- * independently; *bytes gets the bytes moved (a read stops at the end of
- * the file).  Raises and returns errors. */
+ * independently, converting to and from f's representation; *bytes gets
+ * the bytes of (buf, count, dt) moved (a read stops at the end of the
+ * file).  Raises and returns errors. */
 int tern_file_xfer(const char *fn, struct tern_file *f, enum tern_io_dir dir, MPI_Offset off,
                    void *buf, size_t count, struct tern_datatype *dt, size_t *bytes);
+/* The same with data already in the file's representation. */
+int tern_file_xfer_as_is(const char *fn, struct tern_file *f, enum tern_io_dir dir, MPI_Offset off,
+                         void *buf, size_t count, struct tern_datatype *dt, size_t *bytes);
 /* The same without raising, safe off the caller's thread (the I/O
  * thread): 0 or errno, with what failed ("cannot write") in *what. */
 int tern_file_xfer_raw(const struct tern_file *f, enum tern_io_dir dir, MPI_Offset off, void *buf,
