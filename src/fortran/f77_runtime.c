@@ -77,7 +77,7 @@ MPI_Fint tern_f_file_c2f(MPI_File c)
         if (files[f] == c) break;
         if (files[f] == MPI_FILE_NULL && free_slot == 0) free_slot = f;
     }
-    if (f == nfiles) {
+    if (f >= nfiles) { /* not there (the table may still be empty) */
         if (free_slot) {
             f = free_slot;
         } else {

@@ -428,13 +428,78 @@ TERN_F08_NAMES(mpi_comm_spawn_multiple, comm_spawn_multiple_f08_)
 
 /* The conversion functions take Fortran arguments; MPI_CONVERSION_FN_NULL
  * is C's NULL. */
+/* The Fortran functions of a data representation.  mpif.h's conversion
+ * functions take their buffers as arrays and mpi_f08's as TYPE(C_PTR),
+ * VALUE: either way the address itself is passed, and every other argument
+ * by reference, so one set of C functions calls both.  The registration
+ * lasts as long as the process (MPI-4.1 14.5.3), and so does this. */
+typedef void(f_conversion_fn)(void *, const MPI_Fint *, const MPI_Fint *, void *,
+                              const MPI_Offset *, MPI_Aint *, MPI_Fint *);
+typedef void(f_extent_fn)(const MPI_Fint *, MPI_Aint *, MPI_Aint *, MPI_Fint *);
+struct f_datarep {
+    f_conversion_fn *read, *write;
+    f_extent_fn *extent;
+    MPI_Aint extra;
+};
+
+extern char tern_f08_conversion_null[] __asm__("__mpi_f08_callbacks_MOD_mpi_conversion_fn_null");
+
+static f_conversion_fn *f_conversion_of(void *fn)
+{
+    return fn == (void *)f_conversion_null || fn == (void *)tern_f08_conversion_null
+               ? NULL
+               : (f_conversion_fn *)fn;
+}
+
+static int f_convert(f_conversion_fn *fn, void *userbuf, MPI_Datatype type, int count,
+                     void *filebuf, MPI_Offset position, struct f_datarep *d)
+{
+    MPI_Fint ftype = PMPI_Type_c2f(type), fcount = count, ierr = MPI_SUCCESS;
+    fn(userbuf, &ftype, &fcount, filebuf, &position, &d->extra, &ierr);
+    return ierr;
+}
+
+static int f_datarep_read(void *userbuf, MPI_Datatype type, int count, void *filebuf,
+                          MPI_Offset position, void *extra)
+{
+    struct f_datarep *d = extra;
+    return f_convert(d->read, userbuf, type, count, filebuf, position, d);
+}
+
+static int f_datarep_write(void *userbuf, MPI_Datatype type, int count, void *filebuf,
+                           MPI_Offset position, void *extra)
+{
+    struct f_datarep *d = extra;
+    return f_convert(d->write, userbuf, type, count, filebuf, position, d);
+}
+
+static int f_datarep_extent(MPI_Datatype type, MPI_Aint *extent, void *extra)
+{
+    struct f_datarep *d = extra;
+    MPI_Fint ftype = PMPI_Type_c2f(type), ierr = MPI_SUCCESS;
+    d->extent(&ftype, extent, &d->extra, &ierr);
+    return ierr;
+}
+
 void pmpi_register_datarep_(const char *datarep, void *read_fn, void *write_fn, void *extent_fn,
                             const MPI_Aint *extra, MPI_Fint *ierror, size_t datarep_len)
 {
-    (void)read_fn, (void)write_fn, (void)extent_fn;
+    struct f_datarep *d = malloc(sizeof *d);
+    if (!d) {
+        tern_f_ierror(ierror, PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_NO_MEM));
+        return;
+    }
+    d->read = f_conversion_of(read_fn);
+    d->write = f_conversion_of(write_fn);
+    d->extent = (f_extent_fn *)extent_fn;
+    d->extra = *extra;
     char *c_datarep = tern_f_str_in(datarep, datarep_len);
-    tern_f_ierror(ierror, PMPI_Register_datarep(c_datarep, NULL, NULL, NULL, (void *)*extra));
+    MPI_Datarep_conversion_function *rd = d->read ? f_datarep_read : NULL;
+    MPI_Datarep_conversion_function *wr = d->write ? f_datarep_write : NULL;
+    int rc = PMPI_Register_datarep(c_datarep, rd, wr, d->extent ? f_datarep_extent : NULL, d);
     free(c_datarep);
+    if (rc != MPI_SUCCESS) free(d);
+    tern_f_ierror(ierror, rc);
 }
 TERN_F77_NAMES(mpi_register_datarep, MPI_REGISTER_DATAREP)
 TERN_F08_NAMES(mpi_register_datarep, register_datarep_f08_)
