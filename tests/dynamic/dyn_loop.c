@@ -4,8 +4,8 @@
  * disconnects.  Then every rank spawns on MPI_COMM_SELF at the same time,
  * three rounds.  Nothing may pile up: the master's open descriptors stay
  * the same from the third spawn on, the name-service folder
- * (TERN_NAMESERVER_DIR) is empty at the end, and no new entry is left in
- * /dev/shm. */
+ * (TERN_NAMESERVER_DIR) is empty at the end, and no new entry of Tern's or
+ * UCX's is left in /dev/shm. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -63,7 +63,7 @@ int main(int argc, char **argv)
 {
     /* What is there already (an earlier run that failed may have left
      * names: each child's are its own). */
-    int shm_before = dyn_dir_entries("/dev/shm", "ucx");
+    int shm_before = dyn_shm_entries();
     int names_before = dyn_names_count();
     MPI_Init(&argc, &argv);
     MPI_Comm parent;
@@ -114,7 +114,7 @@ int main(int argc, char **argv)
      * so failures are reported by hand. */
     if (rank == 0) {
         int names = dyn_names_count() - names_before;
-        int shm_after = dyn_dir_entries("/dev/shm", "ucx");
+        int shm_after = dyn_shm_entries();
         if (names > 0) {
             fprintf(stderr, "FAIL: %d new entries left in the name service\n", names);
             return 1;

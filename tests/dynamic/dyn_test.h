@@ -16,19 +16,27 @@ static inline int dyn_err_class(int rc)
 }
 
 /* The entries of a folder other than . and .. (-1 if it cannot be read);
- * with 'skip_prefix', those whose names start with it are not counted. */
-static inline int dyn_dir_entries(const char *path, const char *skip_prefix)
+ * with 'prefix', only those whose names start with it. */
+static inline int dyn_dir_entries(const char *path, const char *prefix)
 {
     DIR *d = opendir(path);
     if (!d) return -1;
     int n = 0;
     for (struct dirent *e; (e = readdir(d));) {
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-        if (skip_prefix && strncmp(e->d_name, skip_prefix, strlen(skip_prefix)) == 0) continue;
+        if (prefix && strncmp(e->d_name, prefix, strlen(prefix)) != 0) continue;
         n++;
     }
     closedir(d);
     return n;
+}
+
+/* The entries of /dev/shm that this stack would make (Tern's own are
+ * unnamed; UCX names its segments ucx*): other programs on the machine
+ * come and go there. */
+static inline int dyn_shm_entries(void)
+{
+    return dyn_dir_entries("/dev/shm", "tern") + dyn_dir_entries("/dev/shm", "ucx");
 }
 
 /* The names published in TERN_NAMESERVER_DIR (0 when it is unset or not
