@@ -12,6 +12,7 @@
 
 #include "coll/coll.h"
 #include "comm/comm.h"
+#include "comm/dyn.h"
 #include "core/errors.h"
 #include "core/objects.h"
 #include "core/state.h"
@@ -120,10 +121,69 @@ int tern_groups_overlap(const struct tern_group *a, const struct tern_group *b, 
     return 0;
 }
 
+/* The leaders' swap of tern_dyn_records, by messages on the peer
+ * communicator ('arg': the struct tern_ctx_peer). */
+static int swap_records(void *arg, const int32_t mine_hdr[2], const void *mine,
+                        int32_t theirs_hdr[2], void **theirs)
+{
+    const struct tern_ctx_peer *x = arg;
+    struct tern_datatype *it = tern_dt_get(MPI_INT), *bt = tern_dt_get(MPI_BYTE);
+    *theirs = NULL;
+    if (tern_sendrecv(mine_hdr, 2, it, x->rank, x->tag, theirs_hdr, 2, it, x->rank, x->tag, x->comm,
+                      TERN_CTX_COLL, MPI_STATUS_IGNORE))
+        return -1;
+    size_t n = (size_t)theirs_hdr[0] * (size_t)theirs_hdr[1];
+    if (theirs_hdr[0] < 1 || theirs_hdr[1] < 1 || !(*theirs = malloc(n))) return -1;
+    return tern_sendrecv(mine, (size_t)mine_hdr[0] * (size_t)mine_hdr[1], bt, x->rank, x->tag,
+                         *theirs, n, bt, x->rank, x->tag, x->comm, TERN_CTX_COLL, MPI_STATUS_IGNORE)
+               ? -1
+               : 0;
+}
+
+static int has_foreign(const struct tern_group *g)
+{
+    for (int i = 0; i < g->size; i++)
+        if (g->world[i] >= tern_g.world_size) return 1;
+    return 0;
+}
+
+/* The remote group of an MPI_Intercomm_create.  Indices of other jobs'
+ * processes are this process's own (msg/procs.h): when either group or
+ * the leaders span jobs, the groups travel as (job, rank, address)
+ * records, which also reach a process this one never met. */
+static int create_remote(struct tern_comm *local, int local_leader, struct tern_ctx_peer *x,
+                         struct tern_group **remote)
+{
+    int n = local->size, nt = 0, *theirs = NULL, mine = has_foreign(local->group);
+    *remote = NULL;
+    if (local->rank == local_leader)
+        mine |= tern_comm_world_rank(x->comm, x->rank) >= tern_g.world_size;
+    int rc = swap_ints(local, local_leader, x, &mine, 1, &theirs, &nt);
+    if (rc) return rc;
+    int spans = has_foreign(local->group) || (nt > 0 && theirs[0]);
+    free(theirs);
+    if (spans) {
+        int32_t hdr[2];
+        void *recs = NULL;
+        rc = tern_dyn_records("MPI_Intercomm_create", local, local_leader, MPI_SUCCESS,
+                              MPI_ERR_OTHER, swap_records, x, hdr, &recs);
+        if (!rc)
+            rc = tern_dyn_remote_group("MPI_Intercomm_create", MPI_ERR_OTHER, recs, hdr, remote);
+        free(recs);
+        return rc;
+    }
+    rc = swap_ints(local, local_leader, x, local->group->world, n, &theirs, &nt);
+    if (rc) return rc;
+    *remote = group_of(theirs, nt);
+    free(theirs);
+    if (!*remote) return tern_err_make(MPI_ERR_NO_MEM, "cannot allocate a group of %d", nt);
+    return MPI_SUCCESS;
+}
+
 int tern_intercomm_create(struct tern_comm *local, int local_leader, struct tern_comm *peer,
                           int remote_leader, int tag, struct tern_comm **out)
 {
-    int n = local->size, me = (local->rank - local_leader + n) % n, nt = 0, *theirs = NULL;
+    int n = local->size, me = (local->rank - local_leader + n) % n;
     uint32_t ctx;
     *out = NULL;
     int *prank = malloc((size_t)n * sizeof(int));
@@ -133,13 +193,11 @@ int tern_intercomm_create(struct tern_comm *local, int local_leader, struct tern
     struct tern_ctx_peer x = {.comm = peer, .rank = remote_leader, .tag = tag};
     int rc = tern_ctx_agree(local, n, prank, me, TERN_TAG_CTX, &x, TERN_INTER_CTX_IDS, &ctx);
     free(prank);
-    if (!rc) rc = swap_ints(local, local_leader, &x, local->group->world, n, &theirs, &nt);
+    struct tern_group *remote = NULL;
+    if (!rc) rc = create_remote(local, local_leader, &x, &remote);
     if (rc) return rc;
-    struct tern_group *remote = group_of(theirs, nt);
-    free(theirs);
-    if (!remote) return tern_err_make(MPI_ERR_NO_MEM, "cannot allocate a group of %d", nt);
     int w;
-    if (nt == 0)
+    if (remote->size == 0)
         rc = tern_err_make(MPI_ERR_COMM, "MPI_Intercomm_create: the remote group is empty");
     else if (tern_groups_overlap(local->group, remote, &w))
         rc = tern_err_make(MPI_ERR_COMM,
@@ -228,12 +286,19 @@ int tern_intercomm_split(struct tern_comm *c, int color, int key, struct tern_co
 
 int tern_intercomm_subset(struct tern_comm *c, struct tern_group *g, struct tern_comm **out)
 {
-    int nt = 0, *theirs = NULL;
+    int nt = 0, *theirs = NULL, *mine = malloc((size_t)(g->size > 0 ? g->size : 1) * sizeof(int));
     struct tern_ctx_peer x = inter_peer(c);
     *out = NULL;
-    int rc = swap_ints(c->local_comm, 0, &x, g->world, g->size, &theirs, &nt);
+    /* Ranks in the local group, not world indices: those of another job's
+     * processes differ between the two sides (msg/procs.h). */
+    int rc = mine ? tern_group_ranks_in(g, c->group, mine)
+                  : tern_err_make(MPI_ERR_NO_MEM, "MPI_Comm_create: out of memory");
+    if (!rc) rc = swap_ints(c->local_comm, 0, &x, mine, g->size, &theirs, &nt);
+    free(mine);
     if (rc) return rc;
-    struct tern_group *rg = group_of(theirs, nt);
+    struct tern_group *rg = tern_group_new(nt);
+    for (int i = 0; rg && i < nt; i++) rg->world[i] = c->remote_group->world[theirs[i]];
+    if (rg) tern_group_set_rank(rg);
     free(theirs);
     if (!rg) rc = tern_err_make(MPI_ERR_NO_MEM, "MPI_Comm_create: out of memory");
     int rc2 = inter_finish(c, rc ? NULL : g, rg, out);

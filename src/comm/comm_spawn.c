@@ -171,6 +171,14 @@ static int build_env(const char *port, struct vec *e)
  * for the parent's end of the pipe to close. */
 static _Noreturn void keep(int pipe_r, char **argv, char **envp)
 {
+    /* Only the pipe: a copy of the parent's descriptors (its ports, the
+     * pipes of its other keepers) would keep them open past its close. */
+    if (pipe_r != 3) {
+        if (dup2(pipe_r, 3) < 0) _exit(127);
+        close(pipe_r);
+        pipe_r = 3;
+    }
+    closefrom(4);
     pid_t l = fork();
     if (l == 0) {
         close(pipe_r);
@@ -199,8 +207,26 @@ static _Noreturn void keep(int pipe_r, char **argv, char **envp)
     }
 }
 
+/* The keepers whose launcher has ended, with their pipes: a process that
+ * spawns many times holds only those still running. */
+static void reap_keepers(void)
+{
+    for (struct keeper **kp = &keepers; *kp;) {
+        struct keeper *k = *kp;
+        if (!k->done && waitpid(k->pid, &k->status, WNOHANG) == k->pid) k->done = 1;
+        if (!k->done) {
+            kp = &k->next;
+            continue;
+        }
+        *kp = k->next;
+        close(k->pipe_w);
+        free(k);
+    }
+}
+
 static int start_keeper(const char *fn, struct vec *a, struct vec *e, struct keeper **out)
 {
+    reap_keepers();
     int p[2];
     struct keeper *k = calloc(1, sizeof *k);
     if (!k || pipe2(p, O_CLOEXEC) != 0) {

@@ -10,6 +10,7 @@
 #define TERN_COMM_DYN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/objects.h"
 
@@ -26,6 +27,22 @@ double tern_dyn_now(void);
  * write.  Errors are raised with fn and the class errclass. */
 int tern_dyn_meet(const char *fn, struct tern_comm *local, int root, int fd, int writes_first,
                   int root_rc, int errclass, struct tern_comm **out);
+
+/* The parts of tern_dyn_meet that other constructors reuse (comm_inter.c,
+ * when an MPI_Intercomm_create spans jobs): every member's record (job
+ * key, rank in its job, UCX address) gathered at 'root', swapped by the
+ * roots through 'swap' (0, or -1 when the other side is gone: it sets
+ * theirs_hdr to {count, record size} and mallocs *theirs), and spread to
+ * every member.  Collective over 'local'; on success *recs (malloc'ed)
+ * holds hdr[0] records of hdr[1] bytes each. */
+typedef int tern_dyn_swap_fn(void *arg, const int32_t mine_hdr[2], const void *mine,
+                             int32_t theirs_hdr[2], void **theirs);
+int tern_dyn_records(const char *fn, struct tern_comm *local, int root, int root_rc, int errclass,
+                     tern_dyn_swap_fn *swap, void *arg, int32_t hdr[2], void **recs);
+/* This process's group of the processes those records describe, with an
+ * endpoint to each of another job (local: no other member waits on it). */
+int tern_dyn_remote_group(const char *fn, int errclass, const void *recs, const int32_t hdr[2],
+                          struct tern_group **out);
 
 /* Ports (dyn_port.c).  A port is a listening socket of the process that
  * opened it; 'name' at most MPI_MAX_PORT_NAME bytes with its NUL. */

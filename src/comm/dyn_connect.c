@@ -50,34 +50,37 @@ static void swap_round(void *arg, const uint32_t mine[2], uint32_t theirs[2])
     theirs[1] = in[1];
 }
 
-/* The roots swap their groups' records: sizes, then the records, the
- * writer first, so neither blocks in a write the other does not read. */
-static int swap_records(int fd, int writes_first, const int32_t mine_hdr[2], const void *mine,
+/* The roots swap their groups' records over the socket: sizes, then the
+ * records, the writer first, so neither blocks in a write the other does
+ * not read ('arg': the struct sock_swap). */
+static int swap_records(void *arg, const int32_t mine_hdr[2], const void *mine,
                         int32_t theirs_hdr[2], void **theirs)
 {
+    const struct sock_swap *s = arg;
     size_t mine_bytes = (size_t)mine_hdr[0] * (size_t)mine_hdr[1];
     *theirs = NULL;
     for (int step = 0; step < 2; step++) {
-        if ((step == 0) == (writes_first != 0)) {
-            if (tern_sock_write(fd, mine_hdr, 2 * sizeof(int32_t)) ||
-                tern_sock_write(fd, mine, mine_bytes))
+        if ((step == 0) == (s->writes_first != 0)) {
+            if (tern_sock_write(s->fd, mine_hdr, 2 * sizeof(int32_t)) ||
+                tern_sock_write(s->fd, mine, mine_bytes))
                 return -1;
         } else {
-            if (tern_sock_read(fd, theirs_hdr, 2 * sizeof(int32_t), -1)) return -1;
+            if (tern_sock_read(s->fd, theirs_hdr, 2 * sizeof(int32_t), -1)) return -1;
             if (theirs_hdr[0] < 1 || theirs_hdr[1] < (int32_t)sizeof(struct rec_head) ||
                 theirs_hdr[0] > (1 << 24) || theirs_hdr[1] > (1 << 20))
                 return -1;
             size_t n = (size_t)theirs_hdr[0] * (size_t)theirs_hdr[1];
-            if (!(*theirs = malloc(n)) || tern_sock_read(fd, *theirs, n, -1)) return -1;
+            if (!(*theirs = malloc(n)) || tern_sock_read(s->fd, *theirs, n, -1)) return -1;
         }
     }
     return 0;
 }
 
-/* This member's endpoints to the other side, and the remote group. */
-static int make_remote(const char *fn, int errclass, const unsigned char *recs, int n, int slot,
-                       struct tern_group **out)
+int tern_dyn_remote_group(const char *fn, int errclass, const void *records, const int32_t hdr[2],
+                          struct tern_group **out)
 {
+    const unsigned char *recs = records;
+    int n = hdr[0], slot = hdr[1];
     struct tern_group *g = tern_group_new(n);
     if (!g) return tern_err_make(MPI_ERR_NO_MEM, "%s: out of memory for a group of %d", fn, n);
     for (int i = 0; i < n; i++) {
@@ -103,14 +106,14 @@ static int make_remote(const char *fn, int errclass, const unsigned char *recs, 
     return MPI_SUCCESS;
 }
 
-int tern_dyn_meet(const char *fn, struct tern_comm *local, int root, int fd, int writes_first,
-                  int root_rc, int errclass, struct tern_comm **out)
+int tern_dyn_records(const char *fn, struct tern_comm *local, int root, int root_rc, int errclass,
+                     tern_dyn_swap_fn *swap, void *arg, int32_t hdr[2], void **recs)
 {
     struct tern_datatype *it = tern_dt_get(MPI_INT), *bt = tern_dt_get(MPI_BYTE);
     int n = local->size, me = local->rank, lead = me == root, rc;
     void *addr = NULL;
     size_t alen = 0;
-    *out = NULL;
+    *recs = NULL;
 
     /* Everyone ready (UCX up, the root connected), and the record size. */
     int my_rc = tern_p2p_foreign_address(&addr, &alen);
@@ -146,7 +149,7 @@ int tern_dyn_meet(const char *fn, struct tern_comm *local, int root, int fd, int
     void *theirs = NULL;
     int st[3] = {rc != 0, 0, 0};
     if (lead && !rc) {
-        st[0] = swap_records(fd, writes_first, my_hdr, group, their_hdr, &theirs) != 0;
+        st[0] = swap(arg, my_hdr, group, their_hdr, &theirs) != 0;
         st[1] = their_hdr[0];
         st[2] = their_hdr[1];
     }
@@ -161,11 +164,30 @@ int tern_dyn_meet(const char *fn, struct tern_comm *local, int root, int fd, int
     if (!lead && !(theirs = malloc((size_t)st[1] * (size_t)st[2])))
         tern_fatal("%s: out of memory for the %d records of the other group", fn, st[1]);
     rc = tern_coll_bcast(theirs, (size_t)st[1] * (size_t)st[2], bt, root, local);
+    if (rc) {
+        free(theirs);
+        return rc;
+    }
+    hdr[0] = st[1];
+    hdr[1] = st[2];
+    *recs = theirs;
+    return MPI_SUCCESS;
+}
+
+int tern_dyn_meet(const char *fn, struct tern_comm *local, int root, int fd, int writes_first,
+                  int root_rc, int errclass, struct tern_comm **out)
+{
+    int n = local->size, me = local->rank, lead = me == root;
+    int32_t hdr[2];
+    void *theirs = NULL;
+    struct sock_swap sw = {fd, writes_first, 0};
+    *out = NULL;
+    int rc = tern_dyn_records(fn, local, root, root_rc, errclass, swap_records, &sw, hdr, &theirs);
+    if (rc) return rc;
 
     /* The context id, agreed with the other side through the roots. */
     uint32_t ctx = 0;
     int *prank = malloc((size_t)n * sizeof(int));
-    struct sock_swap sw = {fd, writes_first, 0};
     struct tern_ctx_peer x = {.swap = swap_round, .arg = &sw};
     if (!prank) rc = tern_err_make(MPI_ERR_NO_MEM, "%s: out of memory", fn);
     if (!rc) {
@@ -175,11 +197,11 @@ int tern_dyn_meet(const char *fn, struct tern_comm *local, int root, int fd, int
     }
     free(prank);
     int failed = sw.failed;
-    if (!rc) rc = tern_coll_bcast(&failed, 1, it, root, local);
+    if (!rc) rc = tern_coll_bcast(&failed, 1, tern_dt_get(MPI_INT), root, local);
     if (!rc && failed)
         rc = tern_err_make(errclass, "%s: the other group's root went away while they met", fn);
     struct tern_group *remote = NULL;
-    if (!rc) rc = make_remote(fn, errclass, theirs, st[1], st[2], &remote);
+    if (!rc) rc = tern_dyn_remote_group(fn, errclass, theirs, hdr, &remote);
     free(theirs);
     if (rc) return rc;
     rc = tern_intercomm_build(local->errh, local->group, remote, ctx, out);

@@ -4,14 +4,7 @@
  * that is not a port, names never published, a port never opened. */
 #include <string.h>
 
-#include "tern_test.h"
-
-static int err_class(int rc)
-{
-    int c = -1;
-    MPI_Error_class(rc, &c);
-    return c;
-}
+#include "dyn_test.h"
 
 int main(int argc, char **argv)
 {
@@ -26,7 +19,8 @@ int main(int argc, char **argv)
     MPI_Comm ic = MPI_COMM_WORLD;
     int rc = MPI_Comm_spawn("/nonexistent/tern-no-such-program", MPI_ARGV_NULL, 3, MPI_INFO_NULL, 0,
                             MPI_COMM_WORLD, &ic, codes);
-    CHECK(err_class(rc) == MPI_ERR_SPAWN, "spawn of a missing program: class %d", err_class(rc));
+    CHECK(dyn_err_class(rc) == MPI_ERR_SPAWN, "spawn of a missing program: class %d",
+          dyn_err_class(rc));
     CHECK(ic == MPI_COMM_NULL, "intercomm after a failed spawn");
     if (rank == 0)
         for (int i = 0; i < 3; i++)
@@ -34,13 +28,13 @@ int main(int argc, char **argv)
 
     /* The arguments of a spawn. */
     rc = MPI_Comm_spawn("true", MPI_ARGV_NULL, 0, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic, codes);
-    CHECK(err_class(rc) == MPI_ERR_SPAWN, "maxprocs 0: class %d", err_class(rc));
+    CHECK(dyn_err_class(rc) == MPI_ERR_SPAWN, "maxprocs 0: class %d", dyn_err_class(rc));
     rc = MPI_Comm_spawn("true", MPI_ARGV_NULL, 1, MPI_INFO_NULL, size, MPI_COMM_WORLD, &ic, codes);
-    CHECK(err_class(rc) == MPI_ERR_ROOT, "root = size: class %d", err_class(rc));
+    CHECK(dyn_err_class(rc) == MPI_ERR_ROOT, "root = size: class %d", dyn_err_class(rc));
     rc = MPI_Comm_spawn("true", MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, MPI_COMM_NULL, &ic, codes);
-    CHECK(err_class(rc) == MPI_ERR_COMM, "MPI_COMM_NULL: class %d", err_class(rc));
+    CHECK(dyn_err_class(rc) == MPI_ERR_COMM, "MPI_COMM_NULL: class %d", dyn_err_class(rc));
     rc = MPI_Comm_spawn("true", MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, NULL, codes);
-    CHECK(err_class(rc) == MPI_ERR_ARG, "intercomm NULL: class %d", err_class(rc));
+    CHECK(dyn_err_class(rc) == MPI_ERR_ARG, "intercomm NULL: class %d", dyn_err_class(rc));
 
     /* A port that is open but where nobody accepts. */
     char port[MPI_MAX_PORT_NAME];
@@ -48,30 +42,32 @@ int main(int argc, char **argv)
     MPI_Bcast(port, MPI_MAX_PORT_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
     rc = MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic);
-    CHECK(err_class(rc) == MPI_ERR_PORT, "connect to nobody: class %d", err_class(rc));
+    CHECK(dyn_err_class(rc) == MPI_ERR_PORT, "connect to nobody: class %d", dyn_err_class(rc));
     CHECK(MPI_Wtime() - t0 < 30, "the connect took %g s", MPI_Wtime() - t0);
     if (rank == 0) CHECK_MPI(MPI_Close_port(port));
     rc = MPI_Comm_connect("not-a-port", MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic);
-    CHECK(err_class(rc) == MPI_ERR_PORT, "connect to a bad name: class %d", err_class(rc));
+    CHECK(dyn_err_class(rc) == MPI_ERR_PORT, "connect to a bad name: class %d", dyn_err_class(rc));
     rc = MPI_Comm_accept("tern:nowhere:1:0123456789abcdef", MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic);
-    CHECK(err_class(rc) == MPI_ERR_PORT, "accept on a port never opened: class %d", err_class(rc));
+    CHECK(dyn_err_class(rc) == MPI_ERR_PORT, "accept on a port never opened: class %d",
+          dyn_err_class(rc));
 
     if (rank == 0) {
         rc = MPI_Close_port(port); /* closed above */
-        CHECK(err_class(rc) == MPI_ERR_PORT, "closing a closed port: class %d", err_class(rc));
+        CHECK(dyn_err_class(rc) == MPI_ERR_PORT, "closing a closed port: class %d",
+              dyn_err_class(rc));
         rc = MPI_Lookup_name("tern-never-published", MPI_INFO_NULL, port);
-        CHECK(err_class(rc) == MPI_ERR_NAME, "lookup: class %d", err_class(rc));
+        CHECK(dyn_err_class(rc) == MPI_ERR_NAME, "lookup: class %d", dyn_err_class(rc));
         rc = MPI_Unpublish_name("tern-never-published", MPI_INFO_NULL, "tern:x:1:0");
-        CHECK(err_class(rc) == MPI_ERR_SERVICE, "unpublish: class %d", err_class(rc));
+        CHECK(dyn_err_class(rc) == MPI_ERR_SERVICE, "unpublish: class %d", dyn_err_class(rc));
         CHECK_MPI(MPI_Publish_name("tern-twice", MPI_INFO_NULL, "tern:x:1:0123456789abcdef"));
         rc = MPI_Publish_name("tern-twice", MPI_INFO_NULL, "tern:y:2:0123456789abcdef");
-        CHECK(err_class(rc) == MPI_ERR_SERVICE, "second publish: class %d", err_class(rc));
+        CHECK(dyn_err_class(rc) == MPI_ERR_NAME, "second publish: class %d", dyn_err_class(rc));
         char got[MPI_MAX_PORT_NAME];
         CHECK_MPI(MPI_Lookup_name("tern-twice", MPI_INFO_NULL, got));
         CHECK(strcmp(got, "tern:x:1:0123456789abcdef") == 0, "lookup gave %s", got);
         rc = MPI_Unpublish_name("tern-twice", MPI_INFO_NULL, "tern:y:2:0123456789abcdef");
-        CHECK(err_class(rc) == MPI_ERR_SERVICE, "unpublish with another port: class %d",
-              err_class(rc));
+        CHECK(dyn_err_class(rc) == MPI_ERR_SERVICE, "unpublish with another port: class %d",
+              dyn_err_class(rc));
         CHECK_MPI(MPI_Unpublish_name("tern-twice", MPI_INFO_NULL, "tern:x:1:0123456789abcdef"));
         printf("errors: ok\n");
     }
