@@ -66,6 +66,8 @@ extern MPI_Fint tern_f08_unweighted[1] __asm__("__mpi_f08_link_constants_MOD_mpi
 extern MPI_Fint tern_f08_weights_empty[1] __asm__("__mpi_f08_link_constants_MOD_mpi_weights_empty");
 extern char tern_f08_argv_null[1] __asm__("__mpi_f08_link_constants_MOD_mpi_argv_null");
 extern char tern_f08_argvs_null[1] __asm__("__mpi_f08_link_constants_MOD_mpi_argvs_null");
+/* mpi_f08's MPI_CONVERSION_FN_NULL, a procedure of module mpi_f08_callbacks. */
+extern char tern_f08_conversion_null[] __asm__("__mpi_f08_callbacks_MOD_mpi_conversion_fn_null");
 
 /* A procedure of `use mpi_f08` whose arguments are those of its Fortran 77
  * form (everything by reference, hidden lengths last; an absent OPTIONAL

@@ -19,7 +19,10 @@ void pmpi_init_thread_(const MPI_Fint *required, MPI_Fint *provided, MPI_Fint *i
 TERN_F77_NAMES(mpi_init_thread, MPI_INIT_THREAD)
 TERN_F08_NAMES(mpi_init_thread, init_thread_f08_)
 
-void pmpi_pcontrol_(const MPI_Fint *level, MPI_Fint *ierror) { *ierror = PMPI_Pcontrol(*level); }
+/* The standard's MPI_PCONTROL(LEVEL) has no IERROR, and programs call it
+ * with and without one: nothing is written through a second argument that
+ * may not be there (MPI_Pcontrol cannot fail). */
+void pmpi_pcontrol_(const MPI_Fint *level) { (void)PMPI_Pcontrol(*level); }
 TERN_F77_NAMES(mpi_pcontrol, MPI_PCONTROL)
 
 /* mpi_f08's MPI_Pcontrol has no ierror. */
@@ -441,8 +444,6 @@ struct f_datarep {
     f_extent_fn *extent;
     MPI_Aint extra;
 };
-
-extern char tern_f08_conversion_null[] __asm__("__mpi_f08_callbacks_MOD_mpi_conversion_fn_null");
 
 static f_conversion_fn *f_conversion_of(void *fn)
 {
