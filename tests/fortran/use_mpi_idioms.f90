@@ -18,13 +18,14 @@ program use_mpi_idioms
   integer :: sendv(2), recvv(2), got
   integer :: dupcomm, keyval, keyval2, oldkey, oldval, op, errh, newtype, info, intercomm
   integer :: blens(2), types(2), procs(2), infos(2)
-  integer :: dims1, coord1, comm1d, req
+  integer :: dims1, coord1, comm1d, req, win, unit
   integer(kind=MPI_ADDRESS_KIND) :: val, universe, asize, addrs(2), lb, extent
   logical :: flag
   double precision :: t0, x(4)
   real :: rv(3)
-  type(c_ptr) :: cbuf
-  integer, pointer :: ibuf(:)
+  type(c_ptr) :: cbuf, wbuf
+  integer, pointer :: ibuf(:), wints(:)
+  integer(kind=MPI_ADDRESS_KIND) :: wsize, waddr
   character(len=MPI_MAX_ERROR_STRING) :: msg
   character(len=MPI_MAX_INFO_VAL) :: value
   character(len=8) :: cmds(2)
@@ -124,6 +125,16 @@ program use_mpi_idioms
   ibuf = (/ (i, i = 1, 10) /)
   if (sum(ibuf) /= 55) stop 18
   call MPI_Free_mem(ibuf, ierr)
+  ! A window's memory into a TYPE(C_PTR), and its address as an integer.
+  call MPI_Win_allocate(asize, 4, MPI_INFO_NULL, MPI_COMM_WORLD, wbuf, win, ierr)
+  if (ierr /= MPI_SUCCESS) stop 32
+  call c_f_pointer(wbuf, wints, (/ 10 /))
+  wints = rank
+  call MPI_Win_shared_query(win, MPI_PROC_NULL, wsize, unit, waddr, ierr)
+  call MPI_Win_fence(0, win, ierr)
+  call MPI_Get_address(wints(1), waddr, ierr)
+  if (waddr == 0 .or. wints(10) /= rank) stop 33
+  call MPI_Win_free(win, ierr)
 
   ! MPI_SIZEOF, addresses and a structure of them.
   call MPI_Sizeof(rv, sz, ierr)

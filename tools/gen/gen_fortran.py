@@ -568,8 +568,6 @@ OUT_MPI_CALLS = Path("tests/fortran/mpi_calls_gen.f90")
 # interface, and why: mostly, programs built against MPICH's module (which
 # has no interface for these either) pass arguments in forms the standard's
 # interface would refuse.
-BASEPTR_WHY = ("BASEPTR: programs pass INTEGER(KIND=MPI_ADDRESS_KIND) or TYPE(C_PTR) "
-               "(the standard's overload); MPICH's module has no interface either")
 WEIGHTS_WHY = ("the weights arrays: programs pass MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY, "
                "scalars in mpif.h's common blocks; MPICH's module has no interface either")
 ONE_ELEMENT_WHY = ("programs pass a scalar for a one-element array (a 1-D topology: "
@@ -577,8 +575,6 @@ ONE_ELEMENT_WHY = ("programs pass a scalar for a one-element array (a 1-D topolo
                    "an interface refuses; MPICH's module has no interface either")
 F08_STATUS_WHY = "TYPE(MPI_Status) is mpi_f08's; `use mpi` does not define it (nor does MPICH's)"
 MPI_MODULE_OPEN = {
-    "MPI_Alloc_mem": BASEPTR_WHY, "MPI_Win_allocate": BASEPTR_WHY,
-    "MPI_Win_allocate_shared": BASEPTR_WHY, "MPI_Win_shared_query": BASEPTR_WHY,
     "MPI_Dist_graph_create": WEIGHTS_WHY, "MPI_Dist_graph_create_adjacent": WEIGHTS_WHY,
     "MPI_Dist_graph_neighbors": WEIGHTS_WHY,
     "MPI_Status_f082f": F08_STATUS_WHY, "MPI_Status_f2f08": F08_STATUS_WHY,
@@ -615,6 +611,13 @@ LEGACY_F90 = {
                         "ARRAY_OF_TYPES(*), NEWTYPE, IERROR"),
     "MPI_Type_ub": ("(DATATYPE, DISPLACEMENT, IERROR)", "INTEGER DATATYPE, DISPLACEMENT, IERROR"),
 }
+# The standard's overloads (MPI-4.1 9.2): BASEPTR, which C's procedure sets
+# to the memory's address, is INTEGER(KIND=MPI_ADDRESS_KIND) or TYPE(C_PTR).
+# The TYPE(C_PTR) form, MPI_X_CPTR, is the same entry point (BIND(C) under
+# its name: every argument is passed by reference, as Fortran passes them,
+# and none is a string, so no hidden length differs).
+MPI_MODULE_CPTR = ("MPI_Alloc_mem", "MPI_Win_allocate", "MPI_Win_allocate_shared",
+                   "MPI_Win_shared_query")
 # The types an interface of `use mpi` may give an argument.
 MPI_ARG_TYPES = ("INTEGER", "INTEGER(KIND=MPI_ADDRESS_KIND)", "INTEGER(KIND=MPI_OFFSET_KIND)",
                  "INTEGER(KIND=MPI_COUNT_KIND)", "LOGICAL", "CHARACTER*(*)", "EXTERNAL")
@@ -624,10 +627,11 @@ class MpiSig:
     """One procedure of `use mpi`: its name, its result type (None for a
     subroutine) and its arguments as (name, type, shape), shape "" for a
     scalar or the bounds as the standard writes them: "(*)",
-    "(MPI_STATUS_SIZE, *)"."""
+    "(MPI_STATUS_SIZE, *)"; generic, the generic name it is a form of."""
 
-    def __init__(self, name, result, args):
+    def __init__(self, name, result, args, generic=None):
         self.name, self.result, self.args = name, result, args
+        self.generic = generic or name
 
     @property
     def choice(self):
@@ -689,6 +693,9 @@ def mpi_module_procedures(bindings, fortran_only):
     for name, sig in rows:
         if sig.choice:
             out.append((name, None, "no interface: a choice buffer"))
+        elif name in MPI_MODULE_CPTR:
+            out.append((name, sig, "interface, generic with " + name + "_cptr for a TYPE(C_PTR) "
+                        "baseptr"))
         elif name in MPI_MODULE_OPEN:
             out.append((name, None, "no interface: " + MPI_MODULE_OPEN[name]))
         else:
@@ -716,16 +723,28 @@ def mpi_declarations(sig):
         decl = {"CHARACTER*(*)": "CHARACTER(LEN=*)"}.get(ftype, ftype)
         decls.append(f"{decl} :: {', '.join(items)}")
     needed = sorted(set(re.findall(r"\b(MPI_\w+)", " ".join(decls))))
-    return decls, needed
+    uses = ["use, intrinsic :: iso_c_binding, only : C_PTR"] if "TYPE(C_PTR)" in groups else []
+    return uses, decls, needed
 
 
-def mpi_interface(sig, indent):
-    """The interface body of sig."""
-    decls, needed = mpi_declarations(sig)
+def cptr_sig(sig):
+    """The TYPE(C_PTR) form of sig, one of MPI_MODULE_CPTR."""
+    args = [(a, "TYPE(C_PTR)" if a == "baseptr" else t, shape) for a, t, shape in sig.args]
+    if args == sig.args:
+        fail(f"{sig.name}: no BASEPTR argument for its TYPE(C_PTR) form")
+    return MpiSig(sig.name + "_cptr", sig.result, args, generic=sig.name)
+
+
+def mpi_interface(sig, indent, bind=""):
+    """The interface body of sig (BIND(C) to the entry point bind)."""
+    uses, decls, needed = mpi_declarations(sig)
     args = ", ".join(a for a, _, _ in sig.args)
     kind = "function" if sig.result else "subroutine"
-    out = fwrap(f"{sig.result + ' ' if sig.result else ''}{kind} {sig.name}({args})", indent)
+    suffix = f' bind(C, name="{bind}")' if bind else ""
+    out = fwrap(f"{sig.result + ' ' if sig.result else ''}{kind} {sig.name}({args}){suffix}",
+                indent)
     inner = indent + "  "
+    out += [inner + u for u in uses]
     if needed:
         out += fwrap(f"import :: {', '.join(needed)}", inner)
     out.append(inner + "implicit none")
@@ -765,8 +784,16 @@ def render_module(constants, procs):
     out += ["  " + line.strip() for line in mpif_lines(constants, interfaced)]
     out.append("  interface")
     for sig in sigs:
-        out += mpi_interface(sig, "    ")
-    out += ["  end interface", "end module mpi"]
+        if sig.name not in MPI_MODULE_CPTR:
+            out += mpi_interface(sig, "    ")
+    out.append("  end interface")
+    for sig in sigs:
+        if sig.name in MPI_MODULE_CPTR:
+            out.append(f"  interface {sig.name}")
+            out += mpi_interface(sig, "    ")
+            out += mpi_interface(cptr_sig(sig), "    ", bind=sig.name.lower() + "_")
+            out.append("  end interface")
+    out.append("end module mpi")
     return "\n".join(out) + "\n"
 
 
@@ -781,16 +808,18 @@ def render_mpi_calls(procs):
     interfaces take them; linked, that each procedure is defined."""
     out = ["! " + GENERATED,
            "! Every procedure `use mpi` has an interface for, called with arguments of",
-           "! the standard's types, kinds and shapes.  Built and linked, it shows that",
-           "! each interface takes them and each procedure is defined; run, it calls",
-           "! nothing (the calls are behind a condition the test never meets).",
-           "program mpi_calls", "  use :: mpi", "  implicit none",
+           "! the standard's types, kinds and shapes (each form of a generic once).",
+           "! Built and linked, it shows that each interface takes them and each",
+           "! procedure is defined; run, it calls nothing (the calls are behind a",
+           "! condition the test never meets).",
+           "program mpi_calls", "  use :: mpi",
+           "  use, intrinsic :: iso_c_binding, only : C_PTR", "  implicit none",
            "  external :: tern_stub_callback",
            "  if (command_argument_count() < 1000) then", "    print *, 'ok'", "    stop",
            "  end if"]
-    for _, sig, _ in procs:
-        if sig is None:
-            continue
+    sigs = [sig for _, sig, _ in procs if sig is not None]
+    sigs += [cptr_sig(sig) for sig in sigs if sig.name in MPI_MODULE_CPTR]
+    for sig in sigs:
         decls, args = {}, []
         for name, ftype, shape in sig.args:
             if ftype == "EXTERNAL":
@@ -806,9 +835,9 @@ def render_mpi_calls(procs):
             out += fwrap(f"{ltype} :: {', '.join(names)}", "    ")
         if sig.result:
             out.append(f"    {sig.result} :: res")
-            out += fwrap(f"res = {sig.name}({', '.join(args)})", "    ")
+            out += fwrap(f"res = {sig.generic}({', '.join(args)})", "    ")
         else:
-            out += fwrap(f"call {sig.name}({', '.join(args)})", "    ")
+            out += fwrap(f"call {sig.generic}({', '.join(args)})", "    ")
         out.append("  end block")
     out += ["end program mpi_calls", "",
             "! Stands for every callback argument (an EXTERNAL dummy takes any procedure).",

@@ -2033,4 +2033,71 @@ module mpi
       implicit none
     end function PMPI_Wtime
   end interface
+  interface MPI_Alloc_mem
+    subroutine MPI_Alloc_mem(size, info, baseptr, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: size, baseptr
+      INTEGER :: info, ierror
+    end subroutine MPI_Alloc_mem
+    subroutine MPI_Alloc_mem_cptr(size, info, baseptr, ierror) bind(C, name="mpi_alloc_mem_")
+      use, intrinsic :: iso_c_binding, only : C_PTR
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: size
+      INTEGER :: info, ierror
+      TYPE(C_PTR) :: baseptr
+    end subroutine MPI_Alloc_mem_cptr
+  end interface
+  interface MPI_Win_allocate
+    subroutine MPI_Win_allocate(size, disp_unit, info, comm, baseptr, win, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: size, baseptr
+      INTEGER :: disp_unit, info, comm, win, ierror
+    end subroutine MPI_Win_allocate
+    subroutine MPI_Win_allocate_cptr(size, disp_unit, info, comm, baseptr, win, ierror) bind(C, &
+        name="mpi_win_allocate_")
+      use, intrinsic :: iso_c_binding, only : C_PTR
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: size
+      INTEGER :: disp_unit, info, comm, win, ierror
+      TYPE(C_PTR) :: baseptr
+    end subroutine MPI_Win_allocate_cptr
+  end interface
+  interface MPI_Win_allocate_shared
+    subroutine MPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: size, baseptr
+      INTEGER :: disp_unit, info, comm, win, ierror
+    end subroutine MPI_Win_allocate_shared
+    subroutine MPI_Win_allocate_shared_cptr(size, disp_unit, info, comm, baseptr, win, &
+        ierror) bind(C, name="mpi_win_allocate_shared_")
+      use, intrinsic :: iso_c_binding, only : C_PTR
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: size
+      INTEGER :: disp_unit, info, comm, win, ierror
+      TYPE(C_PTR) :: baseptr
+    end subroutine MPI_Win_allocate_shared_cptr
+  end interface
+  interface MPI_Win_shared_query
+    subroutine MPI_Win_shared_query(win, rank, size, disp_unit, baseptr, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER :: win, rank, disp_unit, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: size, baseptr
+    end subroutine MPI_Win_shared_query
+    subroutine MPI_Win_shared_query_cptr(win, rank, size, disp_unit, baseptr, ierror) bind(C, &
+        name="mpi_win_shared_query_")
+      use, intrinsic :: iso_c_binding, only : C_PTR
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER :: win, rank, disp_unit, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: size
+      TYPE(C_PTR) :: baseptr
+    end subroutine MPI_Win_shared_query_cptr
+  end interface
 end module mpi
