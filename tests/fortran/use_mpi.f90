@@ -1,10 +1,11 @@
 ! Through `use mpi`: the module's constants and sentinels are mpif.h's.
 ! Ring exchange with MPI_SENDRECV and a status, MPI_IN_PLACE, a LOGICAL
-! from MPI_INITIALIZED, the processor name with its hidden length, MPI_SIZEOF.
+! from MPI_INITIALIZED, the processor name with its hidden length, MPI_SIZEOF,
+! and keyword arguments, which the module's interfaces name as the standard does.
 program use_mpi_test
   use mpi
   implicit none
-  integer :: rank, size, ierr, left, right, got, n
+  integer :: rank, size, ierr, left, right, got, n, r
   integer :: status(MPI_STATUS_SIZE)
   double precision :: x(2)
   logical :: inited
@@ -17,6 +18,13 @@ program use_mpi_test
   if (.not. inited) stop 3
   call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
   call MPI_COMM_SIZE(MPI_COMM_WORLD, size, ierr)
+  r = -1
+  ierr = -1
+  call MPI_Comm_rank(comm=MPI_COMM_WORLD, rank=r, ierror=ierr)
+  if (ierr /= MPI_SUCCESS .or. r /= rank) stop 10
+  n = -1
+  call MPI_Comm_size(ierror=ierr, size=n, comm=MPI_COMM_WORLD)
+  if (ierr /= MPI_SUCCESS .or. n /= size) stop 11
   right = mod(rank + 1, size)
   left = mod(rank + size - 1, size)
   call MPI_SENDRECV(rank, 1, MPI_INTEGER, right, 5, got, 1, MPI_INTEGER, left, 5, &

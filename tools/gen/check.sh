@@ -61,6 +61,7 @@ for f in include/mpi.h src/api/unimplemented.c tools/gen/api_list.txt tests/unim
          src/fortran/gen/f77_bindings.c src/fortran/gen/f77_list.txt src/fortran/gen/mpif.h \
          src/fortran/gen/mpi.f90 src/fortran/gen/mpi_f08.f90 \
          src/fortran/gen/f08_bindings.c src/fortran/gen/f08_list.txt tests/fortran/f08_calls_gen.f90 \
+         src/fortran/gen/mpi_list.txt tests/fortran/mpi_calls_gen.f90 \
          $generated_bindings; do
     if ! diff -u "$root/$f" "$tmp/$f"; then
         status=1

@@ -18,7 +18,12 @@ Outputs (committed, so building Tern never needs Python)
   src/fortran/gen/mpif.h          fixed-form include file: constants, common
                                   blocks (those of src/fortran/f77_runtime.c)
   src/fortran/gen/mpi.f90         the `use mpi` module: the same constants and
-                                  common blocks, no procedure interfaces
+                                  common blocks, and an explicit interface for
+                                  each procedure without a choice buffer
+  src/fortran/gen/mpi_list.txt    how `use mpi` declares each procedure, and
+                                  why those it gives no interface have none
+  tests/fortran/mpi_calls_gen.f90 a program calling every interface of
+                                  `use mpi` with the standard's argument kinds
   src/fortran/gen/mpi_f08.f90     the `use mpi_f08` modules (MPICH's module
                                   names): types, constants, sentinels, callback
                                   interfaces, an interface per procedure, and
@@ -451,13 +456,19 @@ CALLBACKS = ("MPI_DUP_FN MPI_NULL_DELETE_FN MPI_NULL_COPY_FN MPI_COMM_DUP_FN "
              "MPI_TYPE_NULL_DELETE_FN MPI_TYPE_NULL_COPY_FN MPI_CONVERSION_FN_NULL").split()
 
 
-def render_mpif(constants):
-    """mpif.h: valid as fixed and as free form (statements from column 7, no
-    continuation lines, '!' comments), as programs include it from both."""
-    out = ["! " + GENERATED,
-           "! Tern's Fortran include file: the constants of mpi.h (MPICH's values),",
-           "! and the sentinels as the common blocks MPICH's mpif.h declares, so that",
-           "! programs built against either header run on either library."]
+# The procedures mpif.h declares, a typed function or a callback passed by
+# name, by their declaration: (type or None, names).  `use mpi` declares
+# those it has an interface for by that interface instead.
+MPIF_PROCEDURES = [(None, [name]) for name in CALLBACKS] + [
+    ("DOUBLE PRECISION", ["MPI_WTIME", "MPI_WTICK", "PMPI_WTIME", "PMPI_WTICK"]),
+    ("INTEGER(KIND=MPI_ADDRESS_KIND)", ["MPI_AINT_ADD", "MPI_AINT_DIFF"]),
+]
+
+
+def mpif_lines(constants, interfaced=frozenset()):
+    """The statements of mpif.h, less the declarations of the procedures in
+    interfaced (upper-case names)."""
+    out = []
 
     def integer(name, value, kind=None):
         decl = f"INTEGER(KIND={kind})" if kind else "INTEGER"
@@ -487,13 +498,23 @@ def render_mpif(constants):
         "      COMMON /MPIFCMB9/ MPI_WEIGHTS_EMPTY",
         "      SAVE /MPIPRIV1/, /MPIPRIV2/, /MPIPRIVC/, /MPIFCMB5/, /MPIFCMB9/",
     ]
-    for name in CALLBACKS:
-        out.append(f"      EXTERNAL {name}")
-    out.append("      DOUBLE PRECISION MPI_WTIME, MPI_WTICK, PMPI_WTIME, PMPI_WTICK")
-    out.append("      EXTERNAL MPI_WTIME, MPI_WTICK, PMPI_WTIME, PMPI_WTICK")
-    out.append("      INTEGER(KIND=MPI_ADDRESS_KIND) MPI_AINT_ADD, MPI_AINT_DIFF")
-    out.append("      EXTERNAL MPI_AINT_ADD, MPI_AINT_DIFF")
-    return "\n".join(out) + "\n"
+    for ftype, names in MPIF_PROCEDURES:
+        names = ", ".join(n for n in names if n not in interfaced)
+        if names and ftype:
+            out.append(f"      {ftype} {names}")
+        if names:
+            out.append(f"      EXTERNAL {names}")
+    return out
+
+
+def render_mpif(constants):
+    """mpif.h: valid as fixed and as free form (statements from column 7, no
+    continuation lines, '!' comments), as programs include it from both."""
+    out = ["! " + GENERATED,
+           "! Tern's Fortran include file: the constants of mpi.h (MPICH's values),",
+           "! and the sentinels as the common blocks MPICH's mpif.h declares, so that",
+           "! programs built against either header run on either library."]
+    return "\n".join(out + mpif_lines(constants)) + "\n"
 
 
 # MPI_SIZEOF: a generic of the modules, one specific per type and kind, under
@@ -530,29 +551,298 @@ def render_sizeofs(table, dims, optional):
     return head, body
 
 
-def render_module():
-    """mpi.f90: `use mpi` gives what mpif.h gives, and no interfaces for the
-    procedures (each keeps its Fortran 77 calling convention, so any choice
-    buffer, of any type and rank, is accepted)."""
-    head, body = render_sizeofs(SIZEOF_MPI, (("", ""), ("v", ", dimension(*)")), False)
-    return "\n".join([
-        "! " + GENERATED,
-        "module mpi_sizeofs",
-        "  use, intrinsic :: iso_fortran_env, only : int8, int16, int64",
-        "  implicit none",
-        "  private :: int8, int16, int64",
-        *head,
-        "contains",
-        *body,
-        "end module mpi_sizeofs",
-        "",
-        "module mpi",
-        "  use :: mpi_sizeofs",
-        "  implicit none",
-        "  include 'mpif.h'",
-        "end module mpi",
-    ]) + "\n"
+# --------------------------------------------------------------------------
+# use mpi: an explicit interface per procedure without a choice buffer
+# --------------------------------------------------------------------------
+#
+# The standard's mpi-module binding is its mpif.h binding (pympistandard's
+# f90 expression): types, kinds and array shapes, no INTENT (MPICH's module
+# declares none either).  A procedure with a choice buffer keeps no
+# interface, as in MPICH's module: programs pass buffers of any type and
+# rank, which an interface without TYPE(*) would refuse.
 
+OUT_MPI_LIST = Path("src/fortran/gen/mpi_list.txt")
+OUT_MPI_CALLS = Path("tests/fortran/mpi_calls_gen.f90")
+
+# Procedures without a choice buffer that `use mpi` leaves without an
+# interface, and why: mostly, programs built against MPICH's module (which
+# has no interface for these either) pass arguments in forms the standard's
+# interface would refuse.
+WEIGHTS_WHY = ("the weights arrays: programs pass MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY, "
+               "scalars in mpif.h's common blocks; MPICH's module has no interface either")
+ONE_ELEMENT_WHY = ("programs pass a scalar for a one-element array (a 1-D topology: "
+                   "MPI_CART_CREATE(comm, 1, n, .true., ...); one request, one rank), which "
+                   "an interface refuses; MPICH's module has no interface either")
+F08_STATUS_WHY = "TYPE(MPI_Status) is mpi_f08's; `use mpi` does not define it (nor does MPICH's)"
+MPI_MODULE_OPEN = {
+    "MPI_Dist_graph_create": WEIGHTS_WHY, "MPI_Dist_graph_create_adjacent": WEIGHTS_WHY,
+    "MPI_Dist_graph_neighbors": WEIGHTS_WHY,
+    "MPI_Status_f082f": F08_STATUS_WHY, "MPI_Status_f2f08": F08_STATUS_WHY,
+    **{name: ONE_ELEMENT_WHY for name in (
+        "MPI_Cart_coords", "MPI_Cart_create", "MPI_Cart_get", "MPI_Cart_map", "MPI_Cart_rank",
+        "MPI_Cart_sub", "MPI_Dims_create", "MPI_Graph_create", "MPI_Graph_neighbors",
+        "MPI_Group_translate_ranks", "MPI_Startall", "MPI_Waitall", "MPI_Waitany",
+        "MPI_Waitsome", "MPI_Testall", "MPI_Testany", "MPI_Testsome",
+        "MPI_Request_get_status_all", "MPI_Request_get_status_any",
+        "MPI_Request_get_status_some")},
+    "MPI_Pcontrol": ("programs call it as the standard writes it, MPI_PCONTROL(LEVEL), and "
+                     "with an IERROR, as MPICH's library takes it; MPICH's module has no "
+                     "interface either"),
+}
+# The procedures MPI-3 removed, which pympistandard lacks and f77_special.c
+# still serves: their MPI-2.2 Fortran bindings.
+LEGACY_F90 = {
+    "MPI_Address": ("(LOCATION, ADDRESS, IERROR)", "<type> LOCATION(*)", "INTEGER ADDRESS, IERROR"),
+    "MPI_Errhandler_create": ("(FUNCTION, ERRHANDLER, IERROR)", "EXTERNAL FUNCTION",
+                              "INTEGER ERRHANDLER, IERROR"),
+    "MPI_Errhandler_get": ("(COMM, ERRHANDLER, IERROR)", "INTEGER COMM, ERRHANDLER, IERROR"),
+    "MPI_Errhandler_set": ("(COMM, ERRHANDLER, IERROR)", "INTEGER COMM, ERRHANDLER, IERROR"),
+    "MPI_Type_extent": ("(DATATYPE, EXTENT, IERROR)", "INTEGER DATATYPE, EXTENT, IERROR"),
+    "MPI_Type_hindexed": ("(COUNT, ARRAY_OF_BLOCKLENGTHS, ARRAY_OF_DISPLACEMENTS, OLDTYPE, "
+                          "NEWTYPE, IERROR)",
+                          "INTEGER COUNT, ARRAY_OF_BLOCKLENGTHS(*), ARRAY_OF_DISPLACEMENTS(*), "
+                          "OLDTYPE, NEWTYPE, IERROR"),
+    "MPI_Type_hvector": ("(COUNT, BLOCKLENGTH, STRIDE, OLDTYPE, NEWTYPE, IERROR)",
+                         "INTEGER COUNT, BLOCKLENGTH, STRIDE, OLDTYPE, NEWTYPE, IERROR"),
+    "MPI_Type_lb": ("(DATATYPE, DISPLACEMENT, IERROR)", "INTEGER DATATYPE, DISPLACEMENT, IERROR"),
+    "MPI_Type_struct": ("(COUNT, ARRAY_OF_BLOCKLENGTHS, ARRAY_OF_DISPLACEMENTS, ARRAY_OF_TYPES, "
+                        "NEWTYPE, IERROR)",
+                        "INTEGER COUNT, ARRAY_OF_BLOCKLENGTHS(*), ARRAY_OF_DISPLACEMENTS(*), "
+                        "ARRAY_OF_TYPES(*), NEWTYPE, IERROR"),
+    "MPI_Type_ub": ("(DATATYPE, DISPLACEMENT, IERROR)", "INTEGER DATATYPE, DISPLACEMENT, IERROR"),
+}
+# The standard's overloads (MPI-4.1 9.2): BASEPTR, which C's procedure sets
+# to the memory's address, is INTEGER(KIND=MPI_ADDRESS_KIND) or TYPE(C_PTR).
+# The TYPE(C_PTR) form, MPI_X_CPTR, is the same entry point (BIND(C) under
+# its name: every argument is passed by reference, as Fortran passes them,
+# and none is a string, so no hidden length differs).
+MPI_MODULE_CPTR = ("MPI_Alloc_mem", "MPI_Win_allocate", "MPI_Win_allocate_shared",
+                   "MPI_Win_shared_query")
+# The types an interface of `use mpi` may give an argument.
+MPI_ARG_TYPES = ("INTEGER", "INTEGER(KIND=MPI_ADDRESS_KIND)", "INTEGER(KIND=MPI_OFFSET_KIND)",
+                 "INTEGER(KIND=MPI_COUNT_KIND)", "LOGICAL", "CHARACTER*(*)", "EXTERNAL")
+
+
+class MpiSig:
+    """One procedure of `use mpi`: its name, its result type (None for a
+    subroutine) and its arguments as (name, type, shape), shape "" for a
+    scalar or the bounds as the standard writes them: "(*)",
+    "(MPI_STATUS_SIZE, *)"; generic, the generic name it is a form of."""
+
+    def __init__(self, name, result, args, generic=None):
+        self.name, self.result, self.args = name, result, args
+        self.generic = generic or name
+
+    @property
+    def choice(self):
+        return any(t.upper() == "<TYPE>" for _, t, _ in self.args)
+
+
+def split_args(text):
+    """The comma-separated items of text, commas inside parentheses kept."""
+    items, depth, cur = [], 0, ""
+    for ch in text:
+        if ch == "," and depth == 0:
+            items.append(cur.strip())
+            cur = ""
+            continue
+        depth += (ch == "(") - (ch == ")")
+        cur += ch
+    return items + ([cur.strip()] if cur.strip() else [])
+
+
+def sig_from_f90(name, fexpr):
+    args = []
+    for p in fexpr.parameters:
+        text = str(p)
+        shape = text[len(p.name):] if "(" in text else ""
+        # A bound naming another argument (ARRAY_OF_ARGV(COUNT, *)) in its spelling.
+        shape = re.sub(r"\b(?!MPI_)[A-Z]\w*", lambda m: m.group(0).lower(), shape)
+        args.append((p.name.lower(), p.type, shape))
+    return MpiSig(name, fexpr.return_type, args)
+
+
+def sig_from_legacy(name, spec):
+    order, *decls = spec
+    types = {}
+    for decl in decls:
+        ftype, rest = re.match(r"(INTEGER|EXTERNAL|<type>)\s+(.*)", decl).groups()
+        for item in split_args(rest):
+            m = re.match(r"(\w+)(\(.*\))?$", item)
+            types[m.group(1)] = (ftype, m.group(2) or "")
+    args = [(a.lower(), *types[a]) for a in split_args(order.strip("()"))]
+    return MpiSig(name, None, args)
+
+
+def mpi_module_procedures(bindings, fortran_only):
+    """[(name, MpiSig or None, how)] for every Fortran 77 procedure (and
+    mpif.h's PMPI_ functions): how `use mpi` declares it."""
+    import pympistandard
+    rows = []
+    for b in bindings:
+        rows.append((b.name, sig_from_f90(b.name, b.fexpr)))
+        if b.name in ("MPI_Wtime", "MPI_Wtick"):
+            rows.append(("P" + b.name, sig_from_f90("P" + b.name, b.fexpr)))
+    for name in HAND_WRITTEN_EXTRA:
+        if name in LEGACY_F90:
+            rows.append((name, sig_from_legacy(name, LEGACY_F90[name])))
+            continue
+        pf = pympistandard.PREDEFINED_FUNCTIONS[name.lower()].express.f90
+        rows.append((name, sig_from_f90(name, pf)))
+    out = []
+    for name, sig in rows:
+        if sig.choice:
+            out.append((name, None, "no interface: a choice buffer"))
+        elif name in MPI_MODULE_CPTR:
+            out.append((name, sig, "interface, generic with " + name + "_cptr for a TYPE(C_PTR) "
+                        "baseptr"))
+        elif name in MPI_MODULE_OPEN:
+            out.append((name, None, "no interface: " + MPI_MODULE_OPEN[name]))
+        else:
+            for arg, ftype, _ in sig.args:
+                if ftype not in MPI_ARG_TYPES:
+                    fail(f"{name}({arg}): no `use mpi` interface for type {ftype}: "
+                         f"map it or list the procedure in MPI_MODULE_OPEN")
+            out.append((name, sig, "interface"))
+    fortran_only_how = {"MPI_F_SYNC_REG": ("MPI_F_sync_reg", "no interface: a choice buffer"),
+                        "MPI_SIZEOF": ("MPI_Sizeof", "generic of mpi_sizeofs")}
+    for name in fortran_only:
+        pretty, how = fortran_only_how.get(name, (name, "no interface: missing"))
+        out.append((pretty, None, how))
+    return sorted(out, key=lambda r: r[0])
+
+
+def mpi_declarations(sig):
+    """The declarations of sig's arguments, one per type in the order of
+    first use, and the module's names they need (IMPORT)."""
+    groups = {}
+    for name, ftype, shape in sig.args:
+        groups.setdefault(ftype, []).append(name + shape.replace(" ", "").replace(",", ", "))
+    decls = []
+    for ftype, items in groups.items():
+        decl = {"CHARACTER*(*)": "CHARACTER(LEN=*)"}.get(ftype, ftype)
+        decls.append(f"{decl} :: {', '.join(items)}")
+    needed = sorted(set(re.findall(r"\b(MPI_\w+)", " ".join(decls))))
+    uses = ["use, intrinsic :: iso_c_binding, only : C_PTR"] if "TYPE(C_PTR)" in groups else []
+    return uses, decls, needed
+
+
+def cptr_sig(sig):
+    """The TYPE(C_PTR) form of sig, one of MPI_MODULE_CPTR."""
+    args = [(a, "TYPE(C_PTR)" if a == "baseptr" else t, shape) for a, t, shape in sig.args]
+    if args == sig.args:
+        fail(f"{sig.name}: no BASEPTR argument for its TYPE(C_PTR) form")
+    return MpiSig(sig.name + "_cptr", sig.result, args, generic=sig.name)
+
+
+def mpi_interface(sig, indent, bind=""):
+    """The interface body of sig (BIND(C) to the entry point bind)."""
+    uses, decls, needed = mpi_declarations(sig)
+    args = ", ".join(a for a, _, _ in sig.args)
+    kind = "function" if sig.result else "subroutine"
+    suffix = f' bind(C, name="{bind}")' if bind else ""
+    out = fwrap(f"{sig.result + ' ' if sig.result else ''}{kind} {sig.name}({args}){suffix}",
+                indent)
+    inner = indent + "  "
+    out += [inner + u for u in uses]
+    if needed:
+        out += fwrap(f"import :: {', '.join(needed)}", inner)
+    out.append(inner + "implicit none")
+    for d in decls:
+        out += fwrap(d, inner)
+    out.append(f"{indent}end {kind} {sig.name}")
+    return out
+
+
+def render_module(constants, procs):
+    """mpi.f90: mpi_sizeofs (the generic MPI_SIZEOF) and mpi: mpif.h's
+    constants and common blocks, and the interfaces."""
+    head, body = render_sizeofs(SIZEOF_MPI, (("", ""), ("v", ", dimension(*)")), False)
+    sigs = [sig for _, sig, _ in procs if sig is not None]
+    interfaced = frozenset(sig.name.upper() for sig in sigs)
+    out = ["! " + GENERATED,
+           "module mpi_sizeofs",
+           "  use, intrinsic :: iso_fortran_env, only : int8, int16, int64",
+           "  implicit none",
+           "  private :: int8, int16, int64",
+           *head,
+           "contains",
+           *body,
+           "end module mpi_sizeofs",
+           "",
+           "! `use mpi`: mpif.h's constants and common blocks (the same storage, so",
+           "! mpif.h and `use mpi` units mix), MPI_SIZEOF, and an explicit interface for",
+           "! each procedure without a choice buffer, with the types, kinds and array",
+           "! shapes of the standard's binding.  A procedure with a choice buffer",
+           "! (MPI_Send, MPI_Bcast, ...) has no interface, as in MPICH's module: it takes",
+           "! buffers of any type and rank.  src/fortran/gen/mpi_list.txt says how each",
+           "! procedure is declared, and why those without a choice buffer that have",
+           "! no interface have none.",
+           "module mpi",
+           "  use :: mpi_sizeofs",
+           "  implicit none"]
+    out += ["  " + line.strip() for line in mpif_lines(constants, interfaced)]
+    out.append("  interface")
+    for sig in sigs:
+        if sig.name not in MPI_MODULE_CPTR:
+            out += mpi_interface(sig, "    ")
+    out.append("  end interface")
+    for sig in sigs:
+        if sig.name in MPI_MODULE_CPTR:
+            out.append(f"  interface {sig.name}")
+            out += mpi_interface(sig, "    ")
+            out += mpi_interface(cptr_sig(sig), "    ", bind=sig.name.lower() + "_")
+            out.append("  end interface")
+    out.append("end module mpi")
+    return "\n".join(out) + "\n"
+
+
+def render_mpi_list(procs):
+    width = max(len(n) for n, _, _ in procs) + 2
+    return "".join(f"{n:<{width}}{how}\n" for n, _, how in procs)
+
+
+def render_mpi_calls(procs):
+    """A program that calls every interfaced procedure of `use mpi` with
+    arguments of the standard's types and kinds: built, it shows that the
+    interfaces take them; linked, that each procedure is defined."""
+    out = ["! " + GENERATED,
+           "! Every procedure `use mpi` has an interface for, called with arguments of",
+           "! the standard's types, kinds and shapes (each form of a generic once).",
+           "! Built and linked, it shows that each interface takes them and each",
+           "! procedure is defined; run, it calls nothing (the calls are behind a",
+           "! condition the test never meets).",
+           "program mpi_calls", "  use :: mpi",
+           "  use, intrinsic :: iso_c_binding, only : C_PTR", "  implicit none",
+           "  external :: tern_stub_callback",
+           "  if (command_argument_count() < 1000) then", "    print *, 'ok'", "    stop",
+           "  end if"]
+    sigs = [sig for _, sig, _ in procs if sig is not None]
+    sigs += [cptr_sig(sig) for sig in sigs if sig.name in MPI_MODULE_CPTR]
+    for sig in sigs:
+        decls, args = {}, []
+        for name, ftype, shape in sig.args:
+            if ftype == "EXTERNAL":
+                args.append("tern_stub_callback")
+                continue
+            ltype = "CHARACTER(LEN=16)" if ftype == "CHARACTER*(*)" else ftype
+            bounds = [b.strip() for b in shape.strip("()").split(",")] if shape else []
+            dims = ", ".join(b if b == "MPI_STATUS_SIZE" else "4" for b in bounds)
+            decls.setdefault(ltype, []).append(f"{name}({dims})" if dims else name)
+            args.append(name)
+        out.append("  block")
+        for ltype, names in decls.items():
+            out += fwrap(f"{ltype} :: {', '.join(names)}", "    ")
+        if sig.result:
+            out.append(f"    {sig.result} :: res")
+            out += fwrap(f"res = {sig.generic}({', '.join(args)})", "    ")
+        else:
+            out += fwrap(f"call {sig.generic}({', '.join(args)})", "    ")
+        out.append("  end block")
+    out += ["end program mpi_calls", "",
+            "! Stands for every callback argument (an EXTERNAL dummy takes any procedure).",
+            "subroutine tern_stub_callback()", "end subroutine tern_stub_callback"]
+    return "\n".join(out) + "\n"
 
 
 # --------------------------------------------------------------------------
@@ -1204,7 +1494,10 @@ def main():
     genapi.write(outdir / OUT_C, render_c(bindings, aliased))
     genapi.write(outdir / OUT_LIST, render_list(bindings, fortran_only))
     genapi.write(outdir / OUT_MPIFH, render_mpif(header_constants()))
-    genapi.write(outdir / OUT_MOD, render_module())
+    mpi_procs = mpi_module_procedures(bindings, fortran_only)
+    genapi.write(outdir / OUT_MOD, render_module(header_constants(), mpi_procs))
+    genapi.write(outdir / OUT_MPI_LIST, render_mpi_list(mpi_procs))
+    genapi.write(outdir / OUT_MPI_CALLS, render_mpi_calls(mpi_procs))
     genapi.write(outdir / OUT_F08_MOD, render_f08_module(header_constants(), procs))
     genapi.write(outdir / OUT_F08_C, render_f08_c(procs))
     genapi.write(outdir / OUT_F08_LIST, render_f08_list(procs, left_out))

@@ -138,8 +138,1966 @@ contains
   end subroutine mpi_sizeof_chv
 end module mpi_sizeofs
 
+! `use mpi`: mpif.h's constants and common blocks (the same storage, so
+! mpif.h and `use mpi` units mix), MPI_SIZEOF, and an explicit interface for
+! each procedure without a choice buffer, with the types, kinds and array
+! shapes of the standard's binding.  A procedure with a choice buffer
+! (MPI_Send, MPI_Bcast, ...) has no interface, as in MPICH's module: it takes
+! buffers of any type and rank.  src/fortran/gen/mpi_list.txt says how each
+! procedure is declared, and why those without a choice buffer that have
+! no interface have none.
 module mpi
   use :: mpi_sizeofs
   implicit none
-  include 'mpif.h'
+  INTEGER MPI_STATUS_SIZE
+  PARAMETER (MPI_STATUS_SIZE=5)
+  INTEGER MPI_SOURCE
+  PARAMETER (MPI_SOURCE=3)
+  INTEGER MPI_TAG
+  PARAMETER (MPI_TAG=4)
+  INTEGER MPI_ERROR
+  PARAMETER (MPI_ERROR=5)
+  INTEGER MPI_ADDRESS_KIND
+  PARAMETER (MPI_ADDRESS_KIND=8)
+  INTEGER MPI_OFFSET_KIND
+  PARAMETER (MPI_OFFSET_KIND=8)
+  INTEGER MPI_COUNT_KIND
+  PARAMETER (MPI_COUNT_KIND=8)
+  INTEGER MPI_INTEGER_KIND
+  PARAMETER (MPI_INTEGER_KIND=4)
+  INTEGER MPI_VERSION
+  PARAMETER (MPI_VERSION=4)
+  INTEGER MPI_SUBVERSION
+  PARAMETER (MPI_SUBVERSION=1)
+  INTEGER MPI_COMM_NULL
+  PARAMETER (MPI_COMM_NULL=67108864)
+  INTEGER MPI_GROUP_NULL
+  PARAMETER (MPI_GROUP_NULL=134217728)
+  INTEGER MPI_DATATYPE_NULL
+  PARAMETER (MPI_DATATYPE_NULL=201326592)
+  INTEGER MPI_ERRHANDLER_NULL
+  PARAMETER (MPI_ERRHANDLER_NULL=335544320)
+  INTEGER MPI_OP_NULL
+  PARAMETER (MPI_OP_NULL=402653184)
+  INTEGER MPI_INFO_NULL
+  PARAMETER (MPI_INFO_NULL=469762048)
+  INTEGER MPI_WIN_NULL
+  PARAMETER (MPI_WIN_NULL=536870912)
+  INTEGER MPI_REQUEST_NULL
+  PARAMETER (MPI_REQUEST_NULL=738197504)
+  INTEGER MPI_MESSAGE_NULL
+  PARAMETER (MPI_MESSAGE_NULL=738197504)
+  INTEGER MPI_SESSION_NULL
+  PARAMETER (MPI_SESSION_NULL=939524096)
+  INTEGER MPI_FILE_NULL
+  PARAMETER (MPI_FILE_NULL=0)
+  INTEGER MPI_COMM_WORLD
+  PARAMETER (MPI_COMM_WORLD=1140850688)
+  INTEGER MPI_COMM_SELF
+  PARAMETER (MPI_COMM_SELF=1140850689)
+  INTEGER MPI_GROUP_EMPTY
+  PARAMETER (MPI_GROUP_EMPTY=1207959552)
+  INTEGER MPI_INFO_ENV
+  PARAMETER (MPI_INFO_ENV=1543503873)
+  INTEGER MPI_MESSAGE_NO_PROC
+  PARAMETER (MPI_MESSAGE_NO_PROC=1811939328)
+  INTEGER MPI_ERRORS_ARE_FATAL
+  PARAMETER (MPI_ERRORS_ARE_FATAL=1409286144)
+  INTEGER MPI_ERRORS_RETURN
+  PARAMETER (MPI_ERRORS_RETURN=1409286145)
+  INTEGER MPI_ERRORS_ABORT
+  PARAMETER (MPI_ERRORS_ABORT=1409286147)
+  INTEGER MPI_CHAR
+  PARAMETER (MPI_CHAR=1275068673)
+  INTEGER MPI_SIGNED_CHAR
+  PARAMETER (MPI_SIGNED_CHAR=1275068696)
+  INTEGER MPI_UNSIGNED_CHAR
+  PARAMETER (MPI_UNSIGNED_CHAR=1275068674)
+  INTEGER MPI_WCHAR
+  PARAMETER (MPI_WCHAR=1275069454)
+  INTEGER MPI_SHORT
+  PARAMETER (MPI_SHORT=1275068931)
+  INTEGER MPI_UNSIGNED_SHORT
+  PARAMETER (MPI_UNSIGNED_SHORT=1275068932)
+  INTEGER MPI_INT
+  PARAMETER (MPI_INT=1275069445)
+  INTEGER MPI_UNSIGNED
+  PARAMETER (MPI_UNSIGNED=1275069446)
+  INTEGER MPI_LONG
+  PARAMETER (MPI_LONG=1275070471)
+  INTEGER MPI_UNSIGNED_LONG
+  PARAMETER (MPI_UNSIGNED_LONG=1275070472)
+  INTEGER MPI_LONG_LONG_INT
+  PARAMETER (MPI_LONG_LONG_INT=1275070473)
+  INTEGER MPI_LONG_LONG
+  PARAMETER (MPI_LONG_LONG=1275070473)
+  INTEGER MPI_UNSIGNED_LONG_LONG
+  PARAMETER (MPI_UNSIGNED_LONG_LONG=1275070489)
+  INTEGER MPI_FLOAT
+  PARAMETER (MPI_FLOAT=1275069450)
+  INTEGER MPI_DOUBLE
+  PARAMETER (MPI_DOUBLE=1275070475)
+  INTEGER MPI_LONG_DOUBLE
+  PARAMETER (MPI_LONG_DOUBLE=1275072524)
+  INTEGER MPI_BYTE
+  PARAMETER (MPI_BYTE=1275068685)
+  INTEGER MPI_PACKED
+  PARAMETER (MPI_PACKED=1275068687)
+  INTEGER MPI_LB
+  PARAMETER (MPI_LB=1275068432)
+  INTEGER MPI_UB
+  PARAMETER (MPI_UB=1275068433)
+  INTEGER MPI_FLOAT_INT
+  PARAMETER (MPI_FLOAT_INT=-1946157056)
+  INTEGER MPI_DOUBLE_INT
+  PARAMETER (MPI_DOUBLE_INT=-1946157055)
+  INTEGER MPI_LONG_INT
+  PARAMETER (MPI_LONG_INT=-1946157054)
+  INTEGER MPI_SHORT_INT
+  PARAMETER (MPI_SHORT_INT=-1946157053)
+  INTEGER MPI_LONG_DOUBLE_INT
+  PARAMETER (MPI_LONG_DOUBLE_INT=-1946157052)
+  INTEGER MPI_2INT
+  PARAMETER (MPI_2INT=1275070486)
+  INTEGER MPI_CHARACTER
+  PARAMETER (MPI_CHARACTER=1275068698)
+  INTEGER MPI_LOGICAL
+  PARAMETER (MPI_LOGICAL=1275069469)
+  INTEGER MPI_INTEGER
+  PARAMETER (MPI_INTEGER=1275069467)
+  INTEGER MPI_REAL
+  PARAMETER (MPI_REAL=1275069468)
+  INTEGER MPI_DOUBLE_PRECISION
+  PARAMETER (MPI_DOUBLE_PRECISION=1275070495)
+  INTEGER MPI_COMPLEX
+  PARAMETER (MPI_COMPLEX=1275070494)
+  INTEGER MPI_DOUBLE_COMPLEX
+  PARAMETER (MPI_DOUBLE_COMPLEX=1275072546)
+  INTEGER MPI_2INTEGER
+  PARAMETER (MPI_2INTEGER=1275070496)
+  INTEGER MPI_2REAL
+  PARAMETER (MPI_2REAL=1275070497)
+  INTEGER MPI_2DOUBLE_PRECISION
+  PARAMETER (MPI_2DOUBLE_PRECISION=1275072547)
+  INTEGER MPI_INTEGER1
+  PARAMETER (MPI_INTEGER1=1275068717)
+  INTEGER MPI_INTEGER2
+  PARAMETER (MPI_INTEGER2=1275068975)
+  INTEGER MPI_INTEGER4
+  PARAMETER (MPI_INTEGER4=1275069488)
+  INTEGER MPI_INTEGER8
+  PARAMETER (MPI_INTEGER8=1275070513)
+  INTEGER MPI_REAL4
+  PARAMETER (MPI_REAL4=1275069479)
+  INTEGER MPI_REAL8
+  PARAMETER (MPI_REAL8=1275070505)
+  INTEGER MPI_REAL16
+  PARAMETER (MPI_REAL16=1275072555)
+  INTEGER MPI_COMPLEX8
+  PARAMETER (MPI_COMPLEX8=1275070504)
+  INTEGER MPI_COMPLEX16
+  PARAMETER (MPI_COMPLEX16=1275072554)
+  INTEGER MPI_COMPLEX32
+  PARAMETER (MPI_COMPLEX32=1275076652)
+  INTEGER MPI_INT8_T
+  PARAMETER (MPI_INT8_T=1275068727)
+  INTEGER MPI_INT16_T
+  PARAMETER (MPI_INT16_T=1275068984)
+  INTEGER MPI_INT32_T
+  PARAMETER (MPI_INT32_T=1275069497)
+  INTEGER MPI_INT64_T
+  PARAMETER (MPI_INT64_T=1275070522)
+  INTEGER MPI_UINT8_T
+  PARAMETER (MPI_UINT8_T=1275068731)
+  INTEGER MPI_UINT16_T
+  PARAMETER (MPI_UINT16_T=1275068988)
+  INTEGER MPI_UINT32_T
+  PARAMETER (MPI_UINT32_T=1275069501)
+  INTEGER MPI_UINT64_T
+  PARAMETER (MPI_UINT64_T=1275070526)
+  INTEGER MPI_C_BOOL
+  PARAMETER (MPI_C_BOOL=1275068735)
+  INTEGER MPI_C_FLOAT_COMPLEX
+  PARAMETER (MPI_C_FLOAT_COMPLEX=1275070528)
+  INTEGER MPI_C_COMPLEX
+  PARAMETER (MPI_C_COMPLEX=1275070528)
+  INTEGER MPI_C_DOUBLE_COMPLEX
+  PARAMETER (MPI_C_DOUBLE_COMPLEX=1275072577)
+  INTEGER MPI_C_LONG_DOUBLE_COMPLEX
+  PARAMETER (MPI_C_LONG_DOUBLE_COMPLEX=1275076674)
+  INTEGER MPI_CXX_BOOL
+  PARAMETER (MPI_CXX_BOOL=1275068723)
+  INTEGER MPI_CXX_FLOAT_COMPLEX
+  PARAMETER (MPI_CXX_FLOAT_COMPLEX=1275070516)
+  INTEGER MPI_CXX_DOUBLE_COMPLEX
+  PARAMETER (MPI_CXX_DOUBLE_COMPLEX=1275072565)
+  INTEGER MPI_CXX_LONG_DOUBLE_COMPLEX
+  PARAMETER (MPI_CXX_LONG_DOUBLE_COMPLEX=1275076662)
+  INTEGER MPI_AINT
+  PARAMETER (MPI_AINT=1275070531)
+  INTEGER MPI_OFFSET
+  PARAMETER (MPI_OFFSET=1275070532)
+  INTEGER MPI_COUNT
+  PARAMETER (MPI_COUNT=1275070533)
+  INTEGER MPI_TYPECLASS_REAL
+  PARAMETER (MPI_TYPECLASS_REAL=1)
+  INTEGER MPI_TYPECLASS_INTEGER
+  PARAMETER (MPI_TYPECLASS_INTEGER=2)
+  INTEGER MPI_TYPECLASS_COMPLEX
+  PARAMETER (MPI_TYPECLASS_COMPLEX=3)
+  INTEGER MPI_COMBINER_NAMED
+  PARAMETER (MPI_COMBINER_NAMED=1)
+  INTEGER MPI_COMBINER_DUP
+  PARAMETER (MPI_COMBINER_DUP=2)
+  INTEGER MPI_COMBINER_CONTIGUOUS
+  PARAMETER (MPI_COMBINER_CONTIGUOUS=3)
+  INTEGER MPI_COMBINER_VECTOR
+  PARAMETER (MPI_COMBINER_VECTOR=4)
+  INTEGER MPI_COMBINER_HVECTOR_INTEGER
+  PARAMETER (MPI_COMBINER_HVECTOR_INTEGER=5)
+  INTEGER MPI_COMBINER_HVECTOR
+  PARAMETER (MPI_COMBINER_HVECTOR=6)
+  INTEGER MPI_COMBINER_INDEXED
+  PARAMETER (MPI_COMBINER_INDEXED=7)
+  INTEGER MPI_COMBINER_HINDEXED_INTEGER
+  PARAMETER (MPI_COMBINER_HINDEXED_INTEGER=8)
+  INTEGER MPI_COMBINER_HINDEXED
+  PARAMETER (MPI_COMBINER_HINDEXED=9)
+  INTEGER MPI_COMBINER_INDEXED_BLOCK
+  PARAMETER (MPI_COMBINER_INDEXED_BLOCK=10)
+  INTEGER MPI_COMBINER_STRUCT_INTEGER
+  PARAMETER (MPI_COMBINER_STRUCT_INTEGER=11)
+  INTEGER MPI_COMBINER_STRUCT
+  PARAMETER (MPI_COMBINER_STRUCT=12)
+  INTEGER MPI_COMBINER_SUBARRAY
+  PARAMETER (MPI_COMBINER_SUBARRAY=13)
+  INTEGER MPI_COMBINER_DARRAY
+  PARAMETER (MPI_COMBINER_DARRAY=14)
+  INTEGER MPI_COMBINER_F90_REAL
+  PARAMETER (MPI_COMBINER_F90_REAL=15)
+  INTEGER MPI_COMBINER_F90_COMPLEX
+  PARAMETER (MPI_COMBINER_F90_COMPLEX=16)
+  INTEGER MPI_COMBINER_F90_INTEGER
+  PARAMETER (MPI_COMBINER_F90_INTEGER=17)
+  INTEGER MPI_COMBINER_RESIZED
+  PARAMETER (MPI_COMBINER_RESIZED=18)
+  INTEGER MPI_COMBINER_HINDEXED_BLOCK
+  PARAMETER (MPI_COMBINER_HINDEXED_BLOCK=19)
+  INTEGER MPI_COMBINER_VALUE_INDEX
+  PARAMETER (MPI_COMBINER_VALUE_INDEX=20)
+  INTEGER MPI_ORDER_C
+  PARAMETER (MPI_ORDER_C=56)
+  INTEGER MPI_ORDER_FORTRAN
+  PARAMETER (MPI_ORDER_FORTRAN=57)
+  INTEGER MPI_DISTRIBUTE_BLOCK
+  PARAMETER (MPI_DISTRIBUTE_BLOCK=121)
+  INTEGER MPI_DISTRIBUTE_CYCLIC
+  PARAMETER (MPI_DISTRIBUTE_CYCLIC=122)
+  INTEGER MPI_DISTRIBUTE_NONE
+  PARAMETER (MPI_DISTRIBUTE_NONE=123)
+  INTEGER MPI_DISTRIBUTE_DFLT_DARG
+  PARAMETER (MPI_DISTRIBUTE_DFLT_DARG=-49767)
+  INTEGER MPI_MAX
+  PARAMETER (MPI_MAX=1476395009)
+  INTEGER MPI_MIN
+  PARAMETER (MPI_MIN=1476395010)
+  INTEGER MPI_SUM
+  PARAMETER (MPI_SUM=1476395011)
+  INTEGER MPI_PROD
+  PARAMETER (MPI_PROD=1476395012)
+  INTEGER MPI_LAND
+  PARAMETER (MPI_LAND=1476395013)
+  INTEGER MPI_BAND
+  PARAMETER (MPI_BAND=1476395014)
+  INTEGER MPI_LOR
+  PARAMETER (MPI_LOR=1476395015)
+  INTEGER MPI_BOR
+  PARAMETER (MPI_BOR=1476395016)
+  INTEGER MPI_LXOR
+  PARAMETER (MPI_LXOR=1476395017)
+  INTEGER MPI_BXOR
+  PARAMETER (MPI_BXOR=1476395018)
+  INTEGER MPI_MINLOC
+  PARAMETER (MPI_MINLOC=1476395019)
+  INTEGER MPI_MAXLOC
+  PARAMETER (MPI_MAXLOC=1476395020)
+  INTEGER MPI_REPLACE
+  PARAMETER (MPI_REPLACE=1476395021)
+  INTEGER MPI_NO_OP
+  PARAMETER (MPI_NO_OP=1476395022)
+  INTEGER MPI_F_SOURCE
+  PARAMETER (MPI_F_SOURCE=2)
+  INTEGER MPI_F_TAG
+  PARAMETER (MPI_F_TAG=3)
+  INTEGER MPI_F_ERROR
+  PARAMETER (MPI_F_ERROR=4)
+  INTEGER MPI_PROC_NULL
+  PARAMETER (MPI_PROC_NULL=-1)
+  INTEGER MPI_ANY_SOURCE
+  PARAMETER (MPI_ANY_SOURCE=-2)
+  INTEGER MPI_ROOT
+  PARAMETER (MPI_ROOT=-3)
+  INTEGER MPI_ANY_TAG
+  PARAMETER (MPI_ANY_TAG=-1)
+  INTEGER MPI_UNDEFINED
+  PARAMETER (MPI_UNDEFINED=-32766)
+  INTEGER MPI_KEYVAL_INVALID
+  PARAMETER (MPI_KEYVAL_INVALID=603979776)
+  INTEGER MPI_IDENT
+  PARAMETER (MPI_IDENT=0)
+  INTEGER MPI_CONGRUENT
+  PARAMETER (MPI_CONGRUENT=1)
+  INTEGER MPI_SIMILAR
+  PARAMETER (MPI_SIMILAR=2)
+  INTEGER MPI_UNEQUAL
+  PARAMETER (MPI_UNEQUAL=3)
+  INTEGER MPI_THREAD_SINGLE
+  PARAMETER (MPI_THREAD_SINGLE=0)
+  INTEGER MPI_THREAD_FUNNELED
+  PARAMETER (MPI_THREAD_FUNNELED=1)
+  INTEGER MPI_THREAD_SERIALIZED
+  PARAMETER (MPI_THREAD_SERIALIZED=2)
+  INTEGER MPI_THREAD_MULTIPLE
+  PARAMETER (MPI_THREAD_MULTIPLE=3)
+  INTEGER MPI_BSEND_OVERHEAD
+  PARAMETER (MPI_BSEND_OVERHEAD=96)
+  INTEGER MPI_MAX_PROCESSOR_NAME
+  PARAMETER (MPI_MAX_PROCESSOR_NAME=127)
+  INTEGER MPI_MAX_LIBRARY_VERSION_STRING
+  PARAMETER (MPI_MAX_LIBRARY_VERSION_STRING=8191)
+  INTEGER MPI_MAX_ERROR_STRING
+  PARAMETER (MPI_MAX_ERROR_STRING=511)
+  INTEGER MPI_MAX_PORT_NAME
+  PARAMETER (MPI_MAX_PORT_NAME=255)
+  INTEGER MPI_MAX_OBJECT_NAME
+  PARAMETER (MPI_MAX_OBJECT_NAME=127)
+  INTEGER MPI_MAX_INFO_KEY
+  PARAMETER (MPI_MAX_INFO_KEY=254)
+  INTEGER MPI_MAX_INFO_VAL
+  PARAMETER (MPI_MAX_INFO_VAL=1023)
+  INTEGER MPI_MAX_DATAREP_STRING
+  PARAMETER (MPI_MAX_DATAREP_STRING=127)
+  INTEGER MPI_MAX_STRINGTAG_LEN
+  PARAMETER (MPI_MAX_STRINGTAG_LEN=255)
+  INTEGER MPI_MAX_PSET_NAME_LEN
+  PARAMETER (MPI_MAX_PSET_NAME_LEN=255)
+  INTEGER MPI_GRAPH
+  PARAMETER (MPI_GRAPH=1)
+  INTEGER MPI_CART
+  PARAMETER (MPI_CART=2)
+  INTEGER MPI_DIST_GRAPH
+  PARAMETER (MPI_DIST_GRAPH=3)
+  INTEGER MPI_COMM_TYPE_SHARED
+  PARAMETER (MPI_COMM_TYPE_SHARED=1)
+  INTEGER MPI_COMM_TYPE_HW_GUIDED
+  PARAMETER (MPI_COMM_TYPE_HW_GUIDED=2)
+  INTEGER MPI_COMM_TYPE_HW_UNGUIDED
+  PARAMETER (MPI_COMM_TYPE_HW_UNGUIDED=3)
+  INTEGER MPI_COMM_TYPE_RESOURCE_GUIDED
+  PARAMETER (MPI_COMM_TYPE_RESOURCE_GUIDED=5)
+  INTEGER MPI_TAG_UB
+  PARAMETER (MPI_TAG_UB=1681915906)
+  INTEGER MPI_HOST
+  PARAMETER (MPI_HOST=1681915908)
+  INTEGER MPI_IO
+  PARAMETER (MPI_IO=1681915910)
+  INTEGER MPI_WTIME_IS_GLOBAL
+  PARAMETER (MPI_WTIME_IS_GLOBAL=1681915912)
+  INTEGER MPI_UNIVERSE_SIZE
+  PARAMETER (MPI_UNIVERSE_SIZE=1681915914)
+  INTEGER MPI_LASTUSEDCODE
+  PARAMETER (MPI_LASTUSEDCODE=1681915916)
+  INTEGER MPI_APPNUM
+  PARAMETER (MPI_APPNUM=1681915918)
+  INTEGER MPI_WIN_BASE
+  PARAMETER (MPI_WIN_BASE=1711276034)
+  INTEGER MPI_WIN_SIZE
+  PARAMETER (MPI_WIN_SIZE=1711276036)
+  INTEGER MPI_WIN_DISP_UNIT
+  PARAMETER (MPI_WIN_DISP_UNIT=1711276038)
+  INTEGER MPI_WIN_CREATE_FLAVOR
+  PARAMETER (MPI_WIN_CREATE_FLAVOR=1711276040)
+  INTEGER MPI_WIN_MODEL
+  PARAMETER (MPI_WIN_MODEL=1711276042)
+  INTEGER MPI_WIN_FLAVOR_CREATE
+  PARAMETER (MPI_WIN_FLAVOR_CREATE=1)
+  INTEGER MPI_WIN_FLAVOR_ALLOCATE
+  PARAMETER (MPI_WIN_FLAVOR_ALLOCATE=2)
+  INTEGER MPI_WIN_FLAVOR_DYNAMIC
+  PARAMETER (MPI_WIN_FLAVOR_DYNAMIC=3)
+  INTEGER MPI_WIN_FLAVOR_SHARED
+  PARAMETER (MPI_WIN_FLAVOR_SHARED=4)
+  INTEGER MPI_WIN_SEPARATE
+  PARAMETER (MPI_WIN_SEPARATE=1)
+  INTEGER MPI_WIN_UNIFIED
+  PARAMETER (MPI_WIN_UNIFIED=2)
+  INTEGER MPI_LOCK_EXCLUSIVE
+  PARAMETER (MPI_LOCK_EXCLUSIVE=234)
+  INTEGER MPI_LOCK_SHARED
+  PARAMETER (MPI_LOCK_SHARED=235)
+  INTEGER MPI_MODE_NOCHECK
+  PARAMETER (MPI_MODE_NOCHECK=1024)
+  INTEGER MPI_MODE_NOSTORE
+  PARAMETER (MPI_MODE_NOSTORE=2048)
+  INTEGER MPI_MODE_NOPUT
+  PARAMETER (MPI_MODE_NOPUT=4096)
+  INTEGER MPI_MODE_NOPRECEDE
+  PARAMETER (MPI_MODE_NOPRECEDE=8192)
+  INTEGER MPI_MODE_NOSUCCEED
+  PARAMETER (MPI_MODE_NOSUCCEED=16384)
+  INTEGER MPI_MODE_CREATE
+  PARAMETER (MPI_MODE_CREATE=1)
+  INTEGER MPI_MODE_RDONLY
+  PARAMETER (MPI_MODE_RDONLY=2)
+  INTEGER MPI_MODE_WRONLY
+  PARAMETER (MPI_MODE_WRONLY=4)
+  INTEGER MPI_MODE_RDWR
+  PARAMETER (MPI_MODE_RDWR=8)
+  INTEGER MPI_MODE_DELETE_ON_CLOSE
+  PARAMETER (MPI_MODE_DELETE_ON_CLOSE=16)
+  INTEGER MPI_MODE_UNIQUE_OPEN
+  PARAMETER (MPI_MODE_UNIQUE_OPEN=32)
+  INTEGER MPI_MODE_EXCL
+  PARAMETER (MPI_MODE_EXCL=64)
+  INTEGER MPI_MODE_APPEND
+  PARAMETER (MPI_MODE_APPEND=128)
+  INTEGER MPI_MODE_SEQUENTIAL
+  PARAMETER (MPI_MODE_SEQUENTIAL=256)
+  INTEGER MPI_SEEK_SET
+  PARAMETER (MPI_SEEK_SET=600)
+  INTEGER MPI_SEEK_CUR
+  PARAMETER (MPI_SEEK_CUR=602)
+  INTEGER MPI_SEEK_END
+  PARAMETER (MPI_SEEK_END=604)
+  INTEGER(KIND=MPI_OFFSET_KIND) MPI_DISPLACEMENT_CURRENT
+  PARAMETER (MPI_DISPLACEMENT_CURRENT=-54278278)
+  INTEGER MPI_SUCCESS
+  PARAMETER (MPI_SUCCESS=0)
+  INTEGER MPI_ERR_BUFFER
+  PARAMETER (MPI_ERR_BUFFER=1)
+  INTEGER MPI_ERR_COUNT
+  PARAMETER (MPI_ERR_COUNT=2)
+  INTEGER MPI_ERR_TYPE
+  PARAMETER (MPI_ERR_TYPE=3)
+  INTEGER MPI_ERR_TAG
+  PARAMETER (MPI_ERR_TAG=4)
+  INTEGER MPI_ERR_COMM
+  PARAMETER (MPI_ERR_COMM=5)
+  INTEGER MPI_ERR_RANK
+  PARAMETER (MPI_ERR_RANK=6)
+  INTEGER MPI_ERR_ROOT
+  PARAMETER (MPI_ERR_ROOT=7)
+  INTEGER MPI_ERR_GROUP
+  PARAMETER (MPI_ERR_GROUP=8)
+  INTEGER MPI_ERR_OP
+  PARAMETER (MPI_ERR_OP=9)
+  INTEGER MPI_ERR_TOPOLOGY
+  PARAMETER (MPI_ERR_TOPOLOGY=10)
+  INTEGER MPI_ERR_DIMS
+  PARAMETER (MPI_ERR_DIMS=11)
+  INTEGER MPI_ERR_ARG
+  PARAMETER (MPI_ERR_ARG=12)
+  INTEGER MPI_ERR_UNKNOWN
+  PARAMETER (MPI_ERR_UNKNOWN=13)
+  INTEGER MPI_ERR_TRUNCATE
+  PARAMETER (MPI_ERR_TRUNCATE=14)
+  INTEGER MPI_ERR_OTHER
+  PARAMETER (MPI_ERR_OTHER=15)
+  INTEGER MPI_ERR_INTERN
+  PARAMETER (MPI_ERR_INTERN=16)
+  INTEGER MPI_ERR_IN_STATUS
+  PARAMETER (MPI_ERR_IN_STATUS=17)
+  INTEGER MPI_ERR_PENDING
+  PARAMETER (MPI_ERR_PENDING=18)
+  INTEGER MPI_ERR_REQUEST
+  PARAMETER (MPI_ERR_REQUEST=19)
+  INTEGER MPI_ERR_ACCESS
+  PARAMETER (MPI_ERR_ACCESS=20)
+  INTEGER MPI_ERR_AMODE
+  PARAMETER (MPI_ERR_AMODE=21)
+  INTEGER MPI_ERR_BAD_FILE
+  PARAMETER (MPI_ERR_BAD_FILE=22)
+  INTEGER MPI_ERR_CONVERSION
+  PARAMETER (MPI_ERR_CONVERSION=23)
+  INTEGER MPI_ERR_DUP_DATAREP
+  PARAMETER (MPI_ERR_DUP_DATAREP=24)
+  INTEGER MPI_ERR_FILE_EXISTS
+  PARAMETER (MPI_ERR_FILE_EXISTS=25)
+  INTEGER MPI_ERR_FILE_IN_USE
+  PARAMETER (MPI_ERR_FILE_IN_USE=26)
+  INTEGER MPI_ERR_FILE
+  PARAMETER (MPI_ERR_FILE=27)
+  INTEGER MPI_ERR_INFO
+  PARAMETER (MPI_ERR_INFO=28)
+  INTEGER MPI_ERR_INFO_KEY
+  PARAMETER (MPI_ERR_INFO_KEY=29)
+  INTEGER MPI_ERR_INFO_VALUE
+  PARAMETER (MPI_ERR_INFO_VALUE=30)
+  INTEGER MPI_ERR_INFO_NOKEY
+  PARAMETER (MPI_ERR_INFO_NOKEY=31)
+  INTEGER MPI_ERR_IO
+  PARAMETER (MPI_ERR_IO=32)
+  INTEGER MPI_ERR_NAME
+  PARAMETER (MPI_ERR_NAME=33)
+  INTEGER MPI_ERR_NO_MEM
+  PARAMETER (MPI_ERR_NO_MEM=34)
+  INTEGER MPI_ERR_NOT_SAME
+  PARAMETER (MPI_ERR_NOT_SAME=35)
+  INTEGER MPI_ERR_NO_SPACE
+  PARAMETER (MPI_ERR_NO_SPACE=36)
+  INTEGER MPI_ERR_NO_SUCH_FILE
+  PARAMETER (MPI_ERR_NO_SUCH_FILE=37)
+  INTEGER MPI_ERR_PORT
+  PARAMETER (MPI_ERR_PORT=38)
+  INTEGER MPI_ERR_QUOTA
+  PARAMETER (MPI_ERR_QUOTA=39)
+  INTEGER MPI_ERR_READ_ONLY
+  PARAMETER (MPI_ERR_READ_ONLY=40)
+  INTEGER MPI_ERR_SERVICE
+  PARAMETER (MPI_ERR_SERVICE=41)
+  INTEGER MPI_ERR_SPAWN
+  PARAMETER (MPI_ERR_SPAWN=42)
+  INTEGER MPI_ERR_UNSUPPORTED_DATAREP
+  PARAMETER (MPI_ERR_UNSUPPORTED_DATAREP=43)
+  INTEGER MPI_ERR_UNSUPPORTED_OPERATION
+  PARAMETER (MPI_ERR_UNSUPPORTED_OPERATION=44)
+  INTEGER MPI_ERR_WIN
+  PARAMETER (MPI_ERR_WIN=45)
+  INTEGER MPI_ERR_BASE
+  PARAMETER (MPI_ERR_BASE=46)
+  INTEGER MPI_ERR_LOCKTYPE
+  PARAMETER (MPI_ERR_LOCKTYPE=47)
+  INTEGER MPI_ERR_KEYVAL
+  PARAMETER (MPI_ERR_KEYVAL=48)
+  INTEGER MPI_ERR_RMA_CONFLICT
+  PARAMETER (MPI_ERR_RMA_CONFLICT=49)
+  INTEGER MPI_ERR_RMA_SYNC
+  PARAMETER (MPI_ERR_RMA_SYNC=50)
+  INTEGER MPI_ERR_SIZE
+  PARAMETER (MPI_ERR_SIZE=51)
+  INTEGER MPI_ERR_DISP
+  PARAMETER (MPI_ERR_DISP=52)
+  INTEGER MPI_ERR_ASSERT
+  PARAMETER (MPI_ERR_ASSERT=53)
+  INTEGER MPI_ERR_RMA_RANGE
+  PARAMETER (MPI_ERR_RMA_RANGE=55)
+  INTEGER MPI_ERR_RMA_ATTACH
+  PARAMETER (MPI_ERR_RMA_ATTACH=56)
+  INTEGER MPI_ERR_RMA_SHARED
+  PARAMETER (MPI_ERR_RMA_SHARED=57)
+  INTEGER MPI_ERR_RMA_FLAVOR
+  PARAMETER (MPI_ERR_RMA_FLAVOR=58)
+  INTEGER MPI_ERR_SESSION
+  PARAMETER (MPI_ERR_SESSION=75)
+  INTEGER MPI_ERR_PROC_ABORTED
+  PARAMETER (MPI_ERR_PROC_ABORTED=76)
+  INTEGER MPI_ERR_VALUE_TOO_LARGE
+  PARAMETER (MPI_ERR_VALUE_TOO_LARGE=77)
+  INTEGER MPI_ERR_ERRHANDLER
+  PARAMETER (MPI_ERR_ERRHANDLER=80)
+  INTEGER MPI_ERR_LASTCODE
+  PARAMETER (MPI_ERR_LASTCODE=1073741823)
+  INTEGER MPI_INTEGER16
+  PARAMETER (MPI_INTEGER16=201326592)
+  LOGICAL MPI_SUBARRAYS_SUPPORTED
+  PARAMETER (MPI_SUBARRAYS_SUPPORTED=.FALSE.)
+  LOGICAL MPI_ASYNC_PROTECTS_NONBLOCKING
+  PARAMETER (MPI_ASYNC_PROTECTS_NONBLOCKING=.FALSE.)
+  INTEGER MPI_BOTTOM, MPI_IN_PLACE
+  INTEGER MPI_STATUS_IGNORE(MPI_STATUS_SIZE)
+  INTEGER MPI_STATUSES_IGNORE(MPI_STATUS_SIZE,1)
+  INTEGER MPI_ERRCODES_IGNORE(1)
+  CHARACTER*1 MPI_ARGVS_NULL(1,1)
+  CHARACTER*1 MPI_ARGV_NULL(1)
+  INTEGER MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY
+  COMMON /MPIPRIV1/ MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS_IGNORE
+  COMMON /MPIPRIV2/ MPI_STATUSES_IGNORE, MPI_ERRCODES_IGNORE
+  COMMON /MPIPRIVC/ MPI_ARGVS_NULL, MPI_ARGV_NULL
+  COMMON /MPIFCMB5/ MPI_UNWEIGHTED
+  COMMON /MPIFCMB9/ MPI_WEIGHTS_EMPTY
+  SAVE /MPIPRIV1/, /MPIPRIV2/, /MPIPRIVC/, /MPIFCMB5/, /MPIFCMB9/
+  EXTERNAL MPI_CONVERSION_FN_NULL
+  interface
+    subroutine MPI_Abort(comm, errorcode, ierror)
+      implicit none
+      INTEGER :: comm, errorcode, ierror
+    end subroutine MPI_Abort
+    subroutine MPI_Add_error_class(errorclass, ierror)
+      implicit none
+      INTEGER :: errorclass, ierror
+    end subroutine MPI_Add_error_class
+    subroutine MPI_Add_error_code(errorclass, errorcode, ierror)
+      implicit none
+      INTEGER :: errorclass, errorcode, ierror
+    end subroutine MPI_Add_error_code
+    subroutine MPI_Add_error_string(errorcode, string, ierror)
+      implicit none
+      INTEGER :: errorcode, ierror
+      CHARACTER(LEN=*) :: string
+    end subroutine MPI_Add_error_string
+    INTEGER(KIND=MPI_ADDRESS_KIND) function MPI_Aint_add(base, disp)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: base, disp
+    end function MPI_Aint_add
+    INTEGER(KIND=MPI_ADDRESS_KIND) function MPI_Aint_diff(addr1, addr2)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: addr1, addr2
+    end function MPI_Aint_diff
+    subroutine MPI_Attr_delete(comm, keyval, ierror)
+      implicit none
+      INTEGER :: comm, keyval, ierror
+    end subroutine MPI_Attr_delete
+    subroutine MPI_Attr_get(comm, keyval, attribute_val, flag, ierror)
+      implicit none
+      INTEGER :: comm, keyval, attribute_val, ierror
+      LOGICAL :: flag
+    end subroutine MPI_Attr_get
+    subroutine MPI_Attr_put(comm, keyval, attribute_val, ierror)
+      implicit none
+      INTEGER :: comm, keyval, attribute_val, ierror
+    end subroutine MPI_Attr_put
+    subroutine MPI_Barrier(comm, ierror)
+      implicit none
+      INTEGER :: comm, ierror
+    end subroutine MPI_Barrier
+    subroutine MPI_Barrier_init(comm, info, request, ierror)
+      implicit none
+      INTEGER :: comm, info, request, ierror
+    end subroutine MPI_Barrier_init
+    subroutine MPI_Buffer_flush(ierror)
+      implicit none
+      INTEGER :: ierror
+    end subroutine MPI_Buffer_flush
+    subroutine MPI_Buffer_iflush(request, ierror)
+      implicit none
+      INTEGER :: request, ierror
+    end subroutine MPI_Buffer_iflush
+    subroutine MPI_Cancel(request, ierror)
+      implicit none
+      INTEGER :: request, ierror
+    end subroutine MPI_Cancel
+    subroutine MPI_Cart_shift(comm, direction, disp, rank_source, rank_dest, ierror)
+      implicit none
+      INTEGER :: comm, direction, disp, rank_source, rank_dest, ierror
+    end subroutine MPI_Cart_shift
+    subroutine MPI_Cartdim_get(comm, ndims, ierror)
+      implicit none
+      INTEGER :: comm, ndims, ierror
+    end subroutine MPI_Cartdim_get
+    subroutine MPI_Close_port(port_name, ierror)
+      implicit none
+      CHARACTER(LEN=*) :: port_name
+      INTEGER :: ierror
+    end subroutine MPI_Close_port
+    subroutine MPI_Comm_accept(port_name, info, root, comm, newcomm, ierror)
+      implicit none
+      CHARACTER(LEN=*) :: port_name
+      INTEGER :: info, root, comm, newcomm, ierror
+    end subroutine MPI_Comm_accept
+    subroutine MPI_Comm_call_errhandler(comm, errorcode, ierror)
+      implicit none
+      INTEGER :: comm, errorcode, ierror
+    end subroutine MPI_Comm_call_errhandler
+    subroutine MPI_Comm_compare(comm1, comm2, result, ierror)
+      implicit none
+      INTEGER :: comm1, comm2, result, ierror
+    end subroutine MPI_Comm_compare
+    subroutine MPI_Comm_connect(port_name, info, root, comm, newcomm, ierror)
+      implicit none
+      CHARACTER(LEN=*) :: port_name
+      INTEGER :: info, root, comm, newcomm, ierror
+    end subroutine MPI_Comm_connect
+    subroutine MPI_Comm_create(comm, group, newcomm, ierror)
+      implicit none
+      INTEGER :: comm, group, newcomm, ierror
+    end subroutine MPI_Comm_create
+    subroutine MPI_Comm_create_errhandler(comm_errhandler_fn, errhandler, ierror)
+      implicit none
+      EXTERNAL :: comm_errhandler_fn
+      INTEGER :: errhandler, ierror
+    end subroutine MPI_Comm_create_errhandler
+    subroutine MPI_Comm_create_from_group(group, stringtag, info, errhandler, newcomm, ierror)
+      implicit none
+      INTEGER :: group, info, errhandler, newcomm, ierror
+      CHARACTER(LEN=*) :: stringtag
+    end subroutine MPI_Comm_create_from_group
+    subroutine MPI_Comm_create_group(comm, group, tag, newcomm, ierror)
+      implicit none
+      INTEGER :: comm, group, tag, newcomm, ierror
+    end subroutine MPI_Comm_create_group
+    subroutine MPI_Comm_create_keyval(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, &
+        extra_state, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      EXTERNAL :: comm_copy_attr_fn, comm_delete_attr_fn
+      INTEGER :: comm_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state
+    end subroutine MPI_Comm_create_keyval
+    subroutine MPI_Comm_delete_attr(comm, comm_keyval, ierror)
+      implicit none
+      INTEGER :: comm, comm_keyval, ierror
+    end subroutine MPI_Comm_delete_attr
+    subroutine MPI_Comm_disconnect(comm, ierror)
+      implicit none
+      INTEGER :: comm, ierror
+    end subroutine MPI_Comm_disconnect
+    subroutine MPI_Comm_dup(comm, newcomm, ierror)
+      implicit none
+      INTEGER :: comm, newcomm, ierror
+    end subroutine MPI_Comm_dup
+    subroutine MPI_Comm_dup_fn(oldcomm, comm_keyval, extra_state, attribute_val_in, &
+        attribute_val_out, flag, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER :: oldcomm, comm_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+      LOGICAL :: flag
+    end subroutine MPI_Comm_dup_fn
+    subroutine MPI_Comm_dup_with_info(comm, info, newcomm, ierror)
+      implicit none
+      INTEGER :: comm, info, newcomm, ierror
+    end subroutine MPI_Comm_dup_with_info
+    subroutine MPI_Comm_flush_buffer(comm, ierror)
+      implicit none
+      INTEGER :: comm, ierror
+    end subroutine MPI_Comm_flush_buffer
+    subroutine MPI_Comm_free(comm, ierror)
+      implicit none
+      INTEGER :: comm, ierror
+    end subroutine MPI_Comm_free
+    subroutine MPI_Comm_free_keyval(comm_keyval, ierror)
+      implicit none
+      INTEGER :: comm_keyval, ierror
+    end subroutine MPI_Comm_free_keyval
+    subroutine MPI_Comm_get_attr(comm, comm_keyval, attribute_val, flag, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER :: comm, comm_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val
+      LOGICAL :: flag
+    end subroutine MPI_Comm_get_attr
+    subroutine MPI_Comm_get_errhandler(comm, errhandler, ierror)
+      implicit none
+      INTEGER :: comm, errhandler, ierror
+    end subroutine MPI_Comm_get_errhandler
+    subroutine MPI_Comm_get_info(comm, info_used, ierror)
+      implicit none
+      INTEGER :: comm, info_used, ierror
+    end subroutine MPI_Comm_get_info
+    subroutine MPI_Comm_get_name(comm, comm_name, resultlen, ierror)
+      implicit none
+      INTEGER :: comm, resultlen, ierror
+      CHARACTER(LEN=*) :: comm_name
+    end subroutine MPI_Comm_get_name
+    subroutine MPI_Comm_get_parent(parent, ierror)
+      implicit none
+      INTEGER :: parent, ierror
+    end subroutine MPI_Comm_get_parent
+    subroutine MPI_Comm_group(comm, group, ierror)
+      implicit none
+      INTEGER :: comm, group, ierror
+    end subroutine MPI_Comm_group
+    subroutine MPI_Comm_idup(comm, newcomm, request, ierror)
+      implicit none
+      INTEGER :: comm, newcomm, request, ierror
+    end subroutine MPI_Comm_idup
+    subroutine MPI_Comm_idup_with_info(comm, info, newcomm, request, ierror)
+      implicit none
+      INTEGER :: comm, info, newcomm, request, ierror
+    end subroutine MPI_Comm_idup_with_info
+    subroutine MPI_Comm_iflush_buffer(comm, request, ierror)
+      implicit none
+      INTEGER :: comm, request, ierror
+    end subroutine MPI_Comm_iflush_buffer
+    subroutine MPI_Comm_join(fd, intercomm, ierror)
+      implicit none
+      INTEGER :: fd, intercomm, ierror
+    end subroutine MPI_Comm_join
+    subroutine MPI_Comm_null_copy_fn(oldcomm, comm_keyval, extra_state, attribute_val_in, &
+        attribute_val_out, flag, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER :: oldcomm, comm_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+      LOGICAL :: flag
+    end subroutine MPI_Comm_null_copy_fn
+    subroutine MPI_Comm_null_delete_fn(comm, comm_keyval, attribute_val, extra_state, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER :: comm, comm_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val, extra_state
+    end subroutine MPI_Comm_null_delete_fn
+    subroutine MPI_Comm_rank(comm, rank, ierror)
+      implicit none
+      INTEGER :: comm, rank, ierror
+    end subroutine MPI_Comm_rank
+    subroutine MPI_Comm_remote_group(comm, group, ierror)
+      implicit none
+      INTEGER :: comm, group, ierror
+    end subroutine MPI_Comm_remote_group
+    subroutine MPI_Comm_remote_size(comm, size, ierror)
+      implicit none
+      INTEGER :: comm, size, ierror
+    end subroutine MPI_Comm_remote_size
+    subroutine MPI_Comm_set_attr(comm, comm_keyval, attribute_val, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER :: comm, comm_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val
+    end subroutine MPI_Comm_set_attr
+    subroutine MPI_Comm_set_errhandler(comm, errhandler, ierror)
+      implicit none
+      INTEGER :: comm, errhandler, ierror
+    end subroutine MPI_Comm_set_errhandler
+    subroutine MPI_Comm_set_info(comm, info, ierror)
+      implicit none
+      INTEGER :: comm, info, ierror
+    end subroutine MPI_Comm_set_info
+    subroutine MPI_Comm_set_name(comm, comm_name, ierror)
+      implicit none
+      INTEGER :: comm, ierror
+      CHARACTER(LEN=*) :: comm_name
+    end subroutine MPI_Comm_set_name
+    subroutine MPI_Comm_size(comm, size, ierror)
+      implicit none
+      INTEGER :: comm, size, ierror
+    end subroutine MPI_Comm_size
+    subroutine MPI_Comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, &
+        array_of_errcodes, ierror)
+      implicit none
+      CHARACTER(LEN=*) :: command, argv(*)
+      INTEGER :: maxprocs, info, root, comm, intercomm, array_of_errcodes(*), ierror
+    end subroutine MPI_Comm_spawn
+    subroutine MPI_Comm_spawn_multiple(count, array_of_commands, array_of_argv, &
+        array_of_maxprocs, array_of_info, root, comm, intercomm, array_of_errcodes, ierror)
+      implicit none
+      INTEGER :: count, array_of_maxprocs(*), array_of_info(*), root, comm, intercomm, &
+          array_of_errcodes(*), ierror
+      CHARACTER(LEN=*) :: array_of_commands(*), array_of_argv(count, *)
+    end subroutine MPI_Comm_spawn_multiple
+    subroutine MPI_Comm_split(comm, color, key, newcomm, ierror)
+      implicit none
+      INTEGER :: comm, color, key, newcomm, ierror
+    end subroutine MPI_Comm_split
+    subroutine MPI_Comm_split_type(comm, split_type, key, info, newcomm, ierror)
+      implicit none
+      INTEGER :: comm, split_type, key, info, newcomm, ierror
+    end subroutine MPI_Comm_split_type
+    subroutine MPI_Comm_test_inter(comm, flag, ierror)
+      implicit none
+      INTEGER :: comm, ierror
+      LOGICAL :: flag
+    end subroutine MPI_Comm_test_inter
+    subroutine MPI_Dist_graph_neighbors_count(comm, indegree, outdegree, weighted, ierror)
+      implicit none
+      INTEGER :: comm, indegree, outdegree, ierror
+      LOGICAL :: weighted
+    end subroutine MPI_Dist_graph_neighbors_count
+    subroutine MPI_Dup_fn(oldcomm, keyval, extra_state, attribute_val_in, attribute_val_out, &
+        flag, ierr)
+      implicit none
+      INTEGER :: oldcomm, keyval, extra_state, attribute_val_in, attribute_val_out, ierr
+      LOGICAL :: flag
+    end subroutine MPI_Dup_fn
+    subroutine MPI_Errhandler_create(function, errhandler, ierror)
+      implicit none
+      EXTERNAL :: function
+      INTEGER :: errhandler, ierror
+    end subroutine MPI_Errhandler_create
+    subroutine MPI_Errhandler_free(errhandler, ierror)
+      implicit none
+      INTEGER :: errhandler, ierror
+    end subroutine MPI_Errhandler_free
+    subroutine MPI_Errhandler_get(comm, errhandler, ierror)
+      implicit none
+      INTEGER :: comm, errhandler, ierror
+    end subroutine MPI_Errhandler_get
+    subroutine MPI_Errhandler_set(comm, errhandler, ierror)
+      implicit none
+      INTEGER :: comm, errhandler, ierror
+    end subroutine MPI_Errhandler_set
+    subroutine MPI_Error_class(errorcode, errorclass, ierror)
+      implicit none
+      INTEGER :: errorcode, errorclass, ierror
+    end subroutine MPI_Error_class
+    subroutine MPI_Error_string(errorcode, string, resultlen, ierror)
+      implicit none
+      INTEGER :: errorcode, resultlen, ierror
+      CHARACTER(LEN=*) :: string
+    end subroutine MPI_Error_string
+    subroutine MPI_File_call_errhandler(fh, errorcode, ierror)
+      implicit none
+      INTEGER :: fh, errorcode, ierror
+    end subroutine MPI_File_call_errhandler
+    subroutine MPI_File_close(fh, ierror)
+      implicit none
+      INTEGER :: fh, ierror
+    end subroutine MPI_File_close
+    subroutine MPI_File_create_errhandler(file_errhandler_fn, errhandler, ierror)
+      implicit none
+      EXTERNAL :: file_errhandler_fn
+      INTEGER :: errhandler, ierror
+    end subroutine MPI_File_create_errhandler
+    subroutine MPI_File_delete(filename, info, ierror)
+      implicit none
+      CHARACTER(LEN=*) :: filename
+      INTEGER :: info, ierror
+    end subroutine MPI_File_delete
+    subroutine MPI_File_get_amode(fh, amode, ierror)
+      implicit none
+      INTEGER :: fh, amode, ierror
+    end subroutine MPI_File_get_amode
+    subroutine MPI_File_get_atomicity(fh, flag, ierror)
+      implicit none
+      INTEGER :: fh, ierror
+      LOGICAL :: flag
+    end subroutine MPI_File_get_atomicity
+    subroutine MPI_File_get_byte_offset(fh, offset, disp, ierror)
+      import :: MPI_OFFSET_KIND
+      implicit none
+      INTEGER :: fh, ierror
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset, disp
+    end subroutine MPI_File_get_byte_offset
+    subroutine MPI_File_get_errhandler(file, errhandler, ierror)
+      implicit none
+      INTEGER :: file, errhandler, ierror
+    end subroutine MPI_File_get_errhandler
+    subroutine MPI_File_get_group(fh, group, ierror)
+      implicit none
+      INTEGER :: fh, group, ierror
+    end subroutine MPI_File_get_group
+    subroutine MPI_File_get_info(fh, info_used, ierror)
+      implicit none
+      INTEGER :: fh, info_used, ierror
+    end subroutine MPI_File_get_info
+    subroutine MPI_File_get_position(fh, offset, ierror)
+      import :: MPI_OFFSET_KIND
+      implicit none
+      INTEGER :: fh, ierror
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset
+    end subroutine MPI_File_get_position
+    subroutine MPI_File_get_position_shared(fh, offset, ierror)
+      import :: MPI_OFFSET_KIND
+      implicit none
+      INTEGER :: fh, ierror
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset
+    end subroutine MPI_File_get_position_shared
+    subroutine MPI_File_get_size(fh, size, ierror)
+      import :: MPI_OFFSET_KIND
+      implicit none
+      INTEGER :: fh, ierror
+      INTEGER(KIND=MPI_OFFSET_KIND) :: size
+    end subroutine MPI_File_get_size
+    subroutine MPI_File_get_type_extent(fh, datatype, extent, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER :: fh, datatype, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: extent
+    end subroutine MPI_File_get_type_extent
+    subroutine MPI_File_get_view(fh, disp, etype, filetype, datarep, ierror)
+      import :: MPI_OFFSET_KIND
+      implicit none
+      INTEGER :: fh, etype, filetype, ierror
+      INTEGER(KIND=MPI_OFFSET_KIND) :: disp
+      CHARACTER(LEN=*) :: datarep
+    end subroutine MPI_File_get_view
+    subroutine MPI_File_open(comm, filename, amode, info, fh, ierror)
+      implicit none
+      INTEGER :: comm, amode, info, fh, ierror
+      CHARACTER(LEN=*) :: filename
+    end subroutine MPI_File_open
+    subroutine MPI_File_preallocate(fh, size, ierror)
+      import :: MPI_OFFSET_KIND
+      implicit none
+      INTEGER :: fh, ierror
+      INTEGER(KIND=MPI_OFFSET_KIND) :: size
+    end subroutine MPI_File_preallocate
+    subroutine MPI_File_seek(fh, offset, whence, ierror)
+      import :: MPI_OFFSET_KIND
+      implicit none
+      INTEGER :: fh, whence, ierror
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset
+    end subroutine MPI_File_seek
+    subroutine MPI_File_seek_shared(fh, offset, whence, ierror)
+      import :: MPI_OFFSET_KIND
+      implicit none
+      INTEGER :: fh, whence, ierror
+      INTEGER(KIND=MPI_OFFSET_KIND) :: offset
+    end subroutine MPI_File_seek_shared
+    subroutine MPI_File_set_atomicity(fh, flag, ierror)
+      implicit none
+      INTEGER :: fh, ierror
+      LOGICAL :: flag
+    end subroutine MPI_File_set_atomicity
+    subroutine MPI_File_set_errhandler(file, errhandler, ierror)
+      implicit none
+      INTEGER :: file, errhandler, ierror
+    end subroutine MPI_File_set_errhandler
+    subroutine MPI_File_set_info(fh, info, ierror)
+      implicit none
+      INTEGER :: fh, info, ierror
+    end subroutine MPI_File_set_info
+    subroutine MPI_File_set_size(fh, size, ierror)
+      import :: MPI_OFFSET_KIND
+      implicit none
+      INTEGER :: fh, ierror
+      INTEGER(KIND=MPI_OFFSET_KIND) :: size
+    end subroutine MPI_File_set_size
+    subroutine MPI_File_set_view(fh, disp, etype, filetype, datarep, info, ierror)
+      import :: MPI_OFFSET_KIND
+      implicit none
+      INTEGER :: fh, etype, filetype, info, ierror
+      INTEGER(KIND=MPI_OFFSET_KIND) :: disp
+      CHARACTER(LEN=*) :: datarep
+    end subroutine MPI_File_set_view
+    subroutine MPI_File_sync(fh, ierror)
+      implicit none
+      INTEGER :: fh, ierror
+    end subroutine MPI_File_sync
+    subroutine MPI_Finalize(ierror)
+      implicit none
+      INTEGER :: ierror
+    end subroutine MPI_Finalize
+    subroutine MPI_Finalized(flag, ierror)
+      implicit none
+      LOGICAL :: flag
+      INTEGER :: ierror
+    end subroutine MPI_Finalized
+    subroutine MPI_Get_count(status, datatype, count, ierror)
+      import :: MPI_STATUS_SIZE
+      implicit none
+      INTEGER :: status(MPI_STATUS_SIZE), datatype, count, ierror
+    end subroutine MPI_Get_count
+    subroutine MPI_Get_elements(status, datatype, count, ierror)
+      import :: MPI_STATUS_SIZE
+      implicit none
+      INTEGER :: status(MPI_STATUS_SIZE), datatype, count, ierror
+    end subroutine MPI_Get_elements
+    subroutine MPI_Get_elements_x(status, datatype, count, ierror)
+      import :: MPI_COUNT_KIND, MPI_STATUS_SIZE
+      implicit none
+      INTEGER :: status(MPI_STATUS_SIZE), datatype, ierror
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+    end subroutine MPI_Get_elements_x
+    subroutine MPI_Get_hw_resource_info(hw_info, ierror)
+      implicit none
+      INTEGER :: hw_info, ierror
+    end subroutine MPI_Get_hw_resource_info
+    subroutine MPI_Get_library_version(version, resultlen, ierror)
+      implicit none
+      CHARACTER(LEN=*) :: version
+      INTEGER :: resultlen, ierror
+    end subroutine MPI_Get_library_version
+    subroutine MPI_Get_processor_name(name, resultlen, ierror)
+      implicit none
+      CHARACTER(LEN=*) :: name
+      INTEGER :: resultlen, ierror
+    end subroutine MPI_Get_processor_name
+    subroutine MPI_Get_version(version, subversion, ierror)
+      implicit none
+      INTEGER :: version, subversion, ierror
+    end subroutine MPI_Get_version
+    subroutine MPI_Graph_get(comm, maxindex, maxedges, index, edges, ierror)
+      implicit none
+      INTEGER :: comm, maxindex, maxedges, index(*), edges(*), ierror
+    end subroutine MPI_Graph_get
+    subroutine MPI_Graph_map(comm, nnodes, index, edges, newrank, ierror)
+      implicit none
+      INTEGER :: comm, nnodes, index(*), edges(*), newrank, ierror
+    end subroutine MPI_Graph_map
+    subroutine MPI_Graph_neighbors_count(comm, rank, nneighbors, ierror)
+      implicit none
+      INTEGER :: comm, rank, nneighbors, ierror
+    end subroutine MPI_Graph_neighbors_count
+    subroutine MPI_Graphdims_get(comm, nnodes, nedges, ierror)
+      implicit none
+      INTEGER :: comm, nnodes, nedges, ierror
+    end subroutine MPI_Graphdims_get
+    subroutine MPI_Grequest_complete(request, ierror)
+      implicit none
+      INTEGER :: request, ierror
+    end subroutine MPI_Grequest_complete
+    subroutine MPI_Grequest_start(query_fn, free_fn, cancel_fn, extra_state, request, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      EXTERNAL :: query_fn, free_fn, cancel_fn
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state
+      INTEGER :: request, ierror
+    end subroutine MPI_Grequest_start
+    subroutine MPI_Group_compare(group1, group2, result, ierror)
+      implicit none
+      INTEGER :: group1, group2, result, ierror
+    end subroutine MPI_Group_compare
+    subroutine MPI_Group_difference(group1, group2, newgroup, ierror)
+      implicit none
+      INTEGER :: group1, group2, newgroup, ierror
+    end subroutine MPI_Group_difference
+    subroutine MPI_Group_excl(group, n, ranks, newgroup, ierror)
+      implicit none
+      INTEGER :: group, n, ranks(*), newgroup, ierror
+    end subroutine MPI_Group_excl
+    subroutine MPI_Group_free(group, ierror)
+      implicit none
+      INTEGER :: group, ierror
+    end subroutine MPI_Group_free
+    subroutine MPI_Group_from_session_pset(session, pset_name, newgroup, ierror)
+      implicit none
+      INTEGER :: session, newgroup, ierror
+      CHARACTER(LEN=*) :: pset_name
+    end subroutine MPI_Group_from_session_pset
+    subroutine MPI_Group_incl(group, n, ranks, newgroup, ierror)
+      implicit none
+      INTEGER :: group, n, ranks(*), newgroup, ierror
+    end subroutine MPI_Group_incl
+    subroutine MPI_Group_intersection(group1, group2, newgroup, ierror)
+      implicit none
+      INTEGER :: group1, group2, newgroup, ierror
+    end subroutine MPI_Group_intersection
+    subroutine MPI_Group_range_excl(group, n, ranges, newgroup, ierror)
+      implicit none
+      INTEGER :: group, n, ranges(3, *), newgroup, ierror
+    end subroutine MPI_Group_range_excl
+    subroutine MPI_Group_range_incl(group, n, ranges, newgroup, ierror)
+      implicit none
+      INTEGER :: group, n, ranges(3, *), newgroup, ierror
+    end subroutine MPI_Group_range_incl
+    subroutine MPI_Group_rank(group, rank, ierror)
+      implicit none
+      INTEGER :: group, rank, ierror
+    end subroutine MPI_Group_rank
+    subroutine MPI_Group_size(group, size, ierror)
+      implicit none
+      INTEGER :: group, size, ierror
+    end subroutine MPI_Group_size
+    subroutine MPI_Group_union(group1, group2, newgroup, ierror)
+      implicit none
+      INTEGER :: group1, group2, newgroup, ierror
+    end subroutine MPI_Group_union
+    subroutine MPI_Ibarrier(comm, request, ierror)
+      implicit none
+      INTEGER :: comm, request, ierror
+    end subroutine MPI_Ibarrier
+    subroutine MPI_Improbe(source, tag, comm, flag, message, status, ierror)
+      import :: MPI_STATUS_SIZE
+      implicit none
+      INTEGER :: source, tag, comm, message, status(MPI_STATUS_SIZE), ierror
+      LOGICAL :: flag
+    end subroutine MPI_Improbe
+    subroutine MPI_Info_create(info, ierror)
+      implicit none
+      INTEGER :: info, ierror
+    end subroutine MPI_Info_create
+    subroutine MPI_Info_create_env(info, ierror)
+      implicit none
+      INTEGER :: info, ierror
+    end subroutine MPI_Info_create_env
+    subroutine MPI_Info_delete(info, key, ierror)
+      implicit none
+      INTEGER :: info, ierror
+      CHARACTER(LEN=*) :: key
+    end subroutine MPI_Info_delete
+    subroutine MPI_Info_dup(info, newinfo, ierror)
+      implicit none
+      INTEGER :: info, newinfo, ierror
+    end subroutine MPI_Info_dup
+    subroutine MPI_Info_free(info, ierror)
+      implicit none
+      INTEGER :: info, ierror
+    end subroutine MPI_Info_free
+    subroutine MPI_Info_get(info, key, valuelen, value, flag, ierror)
+      implicit none
+      INTEGER :: info, valuelen, ierror
+      CHARACTER(LEN=*) :: key, value
+      LOGICAL :: flag
+    end subroutine MPI_Info_get
+    subroutine MPI_Info_get_nkeys(info, nkeys, ierror)
+      implicit none
+      INTEGER :: info, nkeys, ierror
+    end subroutine MPI_Info_get_nkeys
+    subroutine MPI_Info_get_nthkey(info, n, key, ierror)
+      implicit none
+      INTEGER :: info, n, ierror
+      CHARACTER(LEN=*) :: key
+    end subroutine MPI_Info_get_nthkey
+    subroutine MPI_Info_get_string(info, key, buflen, value, flag, ierror)
+      implicit none
+      INTEGER :: info, buflen, ierror
+      CHARACTER(LEN=*) :: key, value
+      LOGICAL :: flag
+    end subroutine MPI_Info_get_string
+    subroutine MPI_Info_get_valuelen(info, key, valuelen, flag, ierror)
+      implicit none
+      INTEGER :: info, valuelen, ierror
+      CHARACTER(LEN=*) :: key
+      LOGICAL :: flag
+    end subroutine MPI_Info_get_valuelen
+    subroutine MPI_Info_set(info, key, value, ierror)
+      implicit none
+      INTEGER :: info, ierror
+      CHARACTER(LEN=*) :: key, value
+    end subroutine MPI_Info_set
+    subroutine MPI_Init(ierror)
+      implicit none
+      INTEGER :: ierror
+    end subroutine MPI_Init
+    subroutine MPI_Init_thread(required, provided, ierror)
+      implicit none
+      INTEGER :: required, provided, ierror
+    end subroutine MPI_Init_thread
+    subroutine MPI_Initialized(flag, ierror)
+      implicit none
+      LOGICAL :: flag
+      INTEGER :: ierror
+    end subroutine MPI_Initialized
+    subroutine MPI_Intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, &
+        newintercomm, ierror)
+      implicit none
+      INTEGER :: local_comm, local_leader, peer_comm, remote_leader, tag, newintercomm, ierror
+    end subroutine MPI_Intercomm_create
+    subroutine MPI_Intercomm_create_from_groups(local_group, local_leader, remote_group, &
+        remote_leader, stringtag, info, errhandler, newintercomm, ierror)
+      implicit none
+      INTEGER :: local_group, local_leader, remote_group, remote_leader, info, errhandler, &
+          newintercomm, ierror
+      CHARACTER(LEN=*) :: stringtag
+    end subroutine MPI_Intercomm_create_from_groups
+    subroutine MPI_Intercomm_merge(intercomm, high, newintracomm, ierror)
+      implicit none
+      INTEGER :: intercomm, newintracomm, ierror
+      LOGICAL :: high
+    end subroutine MPI_Intercomm_merge
+    subroutine MPI_Iprobe(source, tag, comm, flag, status, ierror)
+      import :: MPI_STATUS_SIZE
+      implicit none
+      INTEGER :: source, tag, comm, status(MPI_STATUS_SIZE), ierror
+      LOGICAL :: flag
+    end subroutine MPI_Iprobe
+    subroutine MPI_Is_thread_main(flag, ierror)
+      implicit none
+      LOGICAL :: flag
+      INTEGER :: ierror
+    end subroutine MPI_Is_thread_main
+    subroutine MPI_Keyval_create(copy_fn, delete_fn, keyval, extra_state, ierror)
+      implicit none
+      EXTERNAL :: copy_fn, delete_fn
+      INTEGER :: keyval, extra_state, ierror
+    end subroutine MPI_Keyval_create
+    subroutine MPI_Keyval_free(keyval, ierror)
+      implicit none
+      INTEGER :: keyval, ierror
+    end subroutine MPI_Keyval_free
+    subroutine MPI_Lookup_name(service_name, info, port_name, ierror)
+      implicit none
+      CHARACTER(LEN=*) :: service_name, port_name
+      INTEGER :: info, ierror
+    end subroutine MPI_Lookup_name
+    subroutine MPI_Mprobe(source, tag, comm, message, status, ierror)
+      import :: MPI_STATUS_SIZE
+      implicit none
+      INTEGER :: source, tag, comm, message, status(MPI_STATUS_SIZE), ierror
+    end subroutine MPI_Mprobe
+    subroutine MPI_Null_copy_fn(oldcomm, keyval, extra_state, attribute_val_in, &
+        attribute_val_out, flag, ierr)
+      implicit none
+      INTEGER :: oldcomm, keyval, extra_state, attribute_val_in, attribute_val_out, ierr
+      LOGICAL :: flag
+    end subroutine MPI_Null_copy_fn
+    subroutine MPI_Null_delete_fn(comm, keyval, attribute_val, extra_state, ierror)
+      implicit none
+      INTEGER :: comm, keyval, attribute_val, extra_state, ierror
+    end subroutine MPI_Null_delete_fn
+    subroutine MPI_Op_commutative(op, commute, ierror)
+      implicit none
+      INTEGER :: op, ierror
+      LOGICAL :: commute
+    end subroutine MPI_Op_commutative
+    subroutine MPI_Op_create(user_fn, commute, op, ierror)
+      implicit none
+      EXTERNAL :: user_fn
+      LOGICAL :: commute
+      INTEGER :: op, ierror
+    end subroutine MPI_Op_create
+    subroutine MPI_Op_free(op, ierror)
+      implicit none
+      INTEGER :: op, ierror
+    end subroutine MPI_Op_free
+    subroutine MPI_Open_port(info, port_name, ierror)
+      implicit none
+      INTEGER :: info, ierror
+      CHARACTER(LEN=*) :: port_name
+    end subroutine MPI_Open_port
+    subroutine MPI_Pack_external_size(datarep, incount, datatype, size, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      CHARACTER(LEN=*) :: datarep
+      INTEGER :: incount, datatype, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: size
+    end subroutine MPI_Pack_external_size
+    subroutine MPI_Pack_size(incount, datatype, comm, size, ierror)
+      implicit none
+      INTEGER :: incount, datatype, comm, size, ierror
+    end subroutine MPI_Pack_size
+    subroutine MPI_Parrived(request, partition, flag, ierror)
+      implicit none
+      INTEGER :: request, partition, ierror
+      LOGICAL :: flag
+    end subroutine MPI_Parrived
+    subroutine MPI_Pready(partition, request, ierror)
+      implicit none
+      INTEGER :: partition, request, ierror
+    end subroutine MPI_Pready
+    subroutine MPI_Pready_list(length, array_of_partitions, request, ierror)
+      implicit none
+      INTEGER :: length, array_of_partitions(*), request, ierror
+    end subroutine MPI_Pready_list
+    subroutine MPI_Pready_range(partition_low, partition_high, request, ierror)
+      implicit none
+      INTEGER :: partition_low, partition_high, request, ierror
+    end subroutine MPI_Pready_range
+    subroutine MPI_Probe(source, tag, comm, status, ierror)
+      import :: MPI_STATUS_SIZE
+      implicit none
+      INTEGER :: source, tag, comm, status(MPI_STATUS_SIZE), ierror
+    end subroutine MPI_Probe
+    subroutine MPI_Publish_name(service_name, info, port_name, ierror)
+      implicit none
+      CHARACTER(LEN=*) :: service_name, port_name
+      INTEGER :: info, ierror
+    end subroutine MPI_Publish_name
+    subroutine MPI_Query_thread(provided, ierror)
+      implicit none
+      INTEGER :: provided, ierror
+    end subroutine MPI_Query_thread
+    subroutine MPI_Register_datarep(datarep, read_conversion_fn, write_conversion_fn, &
+        dtype_file_extent_fn, extra_state, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      CHARACTER(LEN=*) :: datarep
+      EXTERNAL :: read_conversion_fn, write_conversion_fn, dtype_file_extent_fn
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state
+      INTEGER :: ierror
+    end subroutine MPI_Register_datarep
+    subroutine MPI_Remove_error_class(errorclass, ierror)
+      implicit none
+      INTEGER :: errorclass, ierror
+    end subroutine MPI_Remove_error_class
+    subroutine MPI_Remove_error_code(errorcode, ierror)
+      implicit none
+      INTEGER :: errorcode, ierror
+    end subroutine MPI_Remove_error_code
+    subroutine MPI_Remove_error_string(errorcode, ierror)
+      implicit none
+      INTEGER :: errorcode, ierror
+    end subroutine MPI_Remove_error_string
+    subroutine MPI_Request_free(request, ierror)
+      implicit none
+      INTEGER :: request, ierror
+    end subroutine MPI_Request_free
+    subroutine MPI_Request_get_status(request, flag, status, ierror)
+      import :: MPI_STATUS_SIZE
+      implicit none
+      INTEGER :: request, status(MPI_STATUS_SIZE), ierror
+      LOGICAL :: flag
+    end subroutine MPI_Request_get_status
+    subroutine MPI_Session_call_errhandler(session, errorcode, ierror)
+      implicit none
+      INTEGER :: session, errorcode, ierror
+    end subroutine MPI_Session_call_errhandler
+    subroutine MPI_Session_create_errhandler(session_errhandler_fn, errhandler, ierror)
+      implicit none
+      EXTERNAL :: session_errhandler_fn
+      INTEGER :: errhandler, ierror
+    end subroutine MPI_Session_create_errhandler
+    subroutine MPI_Session_finalize(session, ierror)
+      implicit none
+      INTEGER :: session, ierror
+    end subroutine MPI_Session_finalize
+    subroutine MPI_Session_flush_buffer(session, ierror)
+      implicit none
+      INTEGER :: session, ierror
+    end subroutine MPI_Session_flush_buffer
+    subroutine MPI_Session_get_errhandler(session, errhandler, ierror)
+      implicit none
+      INTEGER :: session, errhandler, ierror
+    end subroutine MPI_Session_get_errhandler
+    subroutine MPI_Session_get_info(session, info_used, ierror)
+      implicit none
+      INTEGER :: session, info_used, ierror
+    end subroutine MPI_Session_get_info
+    subroutine MPI_Session_get_nth_pset(session, info, n, pset_len, pset_name, ierror)
+      implicit none
+      INTEGER :: session, info, n, pset_len, ierror
+      CHARACTER(LEN=*) :: pset_name
+    end subroutine MPI_Session_get_nth_pset
+    subroutine MPI_Session_get_num_psets(session, info, npset_names, ierror)
+      implicit none
+      INTEGER :: session, info, npset_names, ierror
+    end subroutine MPI_Session_get_num_psets
+    subroutine MPI_Session_get_pset_info(session, pset_name, info, ierror)
+      implicit none
+      INTEGER :: session, info, ierror
+      CHARACTER(LEN=*) :: pset_name
+    end subroutine MPI_Session_get_pset_info
+    subroutine MPI_Session_iflush_buffer(session, request, ierror)
+      implicit none
+      INTEGER :: session, request, ierror
+    end subroutine MPI_Session_iflush_buffer
+    subroutine MPI_Session_init(info, errhandler, session, ierror)
+      implicit none
+      INTEGER :: info, errhandler, session, ierror
+    end subroutine MPI_Session_init
+    subroutine MPI_Session_set_errhandler(session, errhandler, ierror)
+      implicit none
+      INTEGER :: session, errhandler, ierror
+    end subroutine MPI_Session_set_errhandler
+    subroutine MPI_Start(request, ierror)
+      implicit none
+      INTEGER :: request, ierror
+    end subroutine MPI_Start
+    subroutine MPI_Status_get_error(status, err, ierror)
+      import :: MPI_STATUS_SIZE
+      implicit none
+      INTEGER :: status(MPI_STATUS_SIZE), err, ierror
+    end subroutine MPI_Status_get_error
+    subroutine MPI_Status_get_source(status, source, ierror)
+      import :: MPI_STATUS_SIZE
+      implicit none
+      INTEGER :: status(MPI_STATUS_SIZE), source, ierror
+    end subroutine MPI_Status_get_source
+    subroutine MPI_Status_get_tag(status, tag, ierror)
+      import :: MPI_STATUS_SIZE
+      implicit none
+      INTEGER :: status(MPI_STATUS_SIZE), tag, ierror
+    end subroutine MPI_Status_get_tag
+    subroutine MPI_Status_set_cancelled(status, flag, ierror)
+      import :: MPI_STATUS_SIZE
+      implicit none
+      INTEGER :: status(MPI_STATUS_SIZE), ierror
+      LOGICAL :: flag
+    end subroutine MPI_Status_set_cancelled
+    subroutine MPI_Status_set_elements(status, datatype, count, ierror)
+      import :: MPI_STATUS_SIZE
+      implicit none
+      INTEGER :: status(MPI_STATUS_SIZE), datatype, count, ierror
+    end subroutine MPI_Status_set_elements
+    subroutine MPI_Status_set_elements_x(status, datatype, count, ierror)
+      import :: MPI_COUNT_KIND, MPI_STATUS_SIZE
+      implicit none
+      INTEGER :: status(MPI_STATUS_SIZE), datatype, ierror
+      INTEGER(KIND=MPI_COUNT_KIND) :: count
+    end subroutine MPI_Status_set_elements_x
+    subroutine MPI_Status_set_error(status, err, ierror)
+      import :: MPI_STATUS_SIZE
+      implicit none
+      INTEGER :: status(MPI_STATUS_SIZE), err, ierror
+    end subroutine MPI_Status_set_error
+    subroutine MPI_Status_set_source(status, source, ierror)
+      import :: MPI_STATUS_SIZE
+      implicit none
+      INTEGER :: status(MPI_STATUS_SIZE), source, ierror
+    end subroutine MPI_Status_set_source
+    subroutine MPI_Status_set_tag(status, tag, ierror)
+      import :: MPI_STATUS_SIZE
+      implicit none
+      INTEGER :: status(MPI_STATUS_SIZE), tag, ierror
+    end subroutine MPI_Status_set_tag
+    subroutine MPI_Test(request, flag, status, ierror)
+      import :: MPI_STATUS_SIZE
+      implicit none
+      INTEGER :: request, status(MPI_STATUS_SIZE), ierror
+      LOGICAL :: flag
+    end subroutine MPI_Test
+    subroutine MPI_Test_cancelled(status, flag, ierror)
+      import :: MPI_STATUS_SIZE
+      implicit none
+      INTEGER :: status(MPI_STATUS_SIZE), ierror
+      LOGICAL :: flag
+    end subroutine MPI_Test_cancelled
+    subroutine MPI_Topo_test(comm, status, ierror)
+      implicit none
+      INTEGER :: comm, status, ierror
+    end subroutine MPI_Topo_test
+    subroutine MPI_Type_commit(datatype, ierror)
+      implicit none
+      INTEGER :: datatype, ierror
+    end subroutine MPI_Type_commit
+    subroutine MPI_Type_contiguous(count, oldtype, newtype, ierror)
+      implicit none
+      INTEGER :: count, oldtype, newtype, ierror
+    end subroutine MPI_Type_contiguous
+    subroutine MPI_Type_create_darray(size, rank, ndims, array_of_gsizes, array_of_distribs, &
+        array_of_dargs, array_of_psizes, order, oldtype, newtype, ierror)
+      implicit none
+      INTEGER :: size, rank, ndims, array_of_gsizes(*), array_of_distribs(*), array_of_dargs(*), &
+          array_of_psizes(*), order, oldtype, newtype, ierror
+    end subroutine MPI_Type_create_darray
+    subroutine MPI_Type_create_f90_complex(p, r, newtype, ierror)
+      implicit none
+      INTEGER :: p, r, newtype, ierror
+    end subroutine MPI_Type_create_f90_complex
+    subroutine MPI_Type_create_f90_integer(r, newtype, ierror)
+      implicit none
+      INTEGER :: r, newtype, ierror
+    end subroutine MPI_Type_create_f90_integer
+    subroutine MPI_Type_create_f90_real(p, r, newtype, ierror)
+      implicit none
+      INTEGER :: p, r, newtype, ierror
+    end subroutine MPI_Type_create_f90_real
+    subroutine MPI_Type_create_hindexed(count, array_of_blocklengths, array_of_displacements, &
+        oldtype, newtype, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER :: count, array_of_blocklengths(*), oldtype, newtype, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: array_of_displacements(*)
+    end subroutine MPI_Type_create_hindexed
+    subroutine MPI_Type_create_hindexed_block(count, blocklength, array_of_displacements, &
+        oldtype, newtype, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER :: count, blocklength, oldtype, newtype, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: array_of_displacements(*)
+    end subroutine MPI_Type_create_hindexed_block
+    subroutine MPI_Type_create_hvector(count, blocklength, stride, oldtype, newtype, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER :: count, blocklength, oldtype, newtype, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: stride
+    end subroutine MPI_Type_create_hvector
+    subroutine MPI_Type_create_indexed_block(count, blocklength, array_of_displacements, &
+        oldtype, newtype, ierror)
+      implicit none
+      INTEGER :: count, blocklength, array_of_displacements(*), oldtype, newtype, ierror
+    end subroutine MPI_Type_create_indexed_block
+    subroutine MPI_Type_create_keyval(type_copy_attr_fn, type_delete_attr_fn, type_keyval, &
+        extra_state, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      EXTERNAL :: type_copy_attr_fn, type_delete_attr_fn
+      INTEGER :: type_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state
+    end subroutine MPI_Type_create_keyval
+    subroutine MPI_Type_create_resized(oldtype, lb, extent, newtype, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER :: oldtype, newtype, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: lb, extent
+    end subroutine MPI_Type_create_resized
+    subroutine MPI_Type_create_struct(count, array_of_blocklengths, array_of_displacements, &
+        array_of_types, newtype, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER :: count, array_of_blocklengths(*), array_of_types(*), newtype, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: array_of_displacements(*)
+    end subroutine MPI_Type_create_struct
+    subroutine MPI_Type_create_subarray(ndims, array_of_sizes, array_of_subsizes, &
+        array_of_starts, order, oldtype, newtype, ierror)
+      implicit none
+      INTEGER :: ndims, array_of_sizes(*), array_of_subsizes(*), array_of_starts(*), order, &
+          oldtype, newtype, ierror
+    end subroutine MPI_Type_create_subarray
+    subroutine MPI_Type_delete_attr(datatype, type_keyval, ierror)
+      implicit none
+      INTEGER :: datatype, type_keyval, ierror
+    end subroutine MPI_Type_delete_attr
+    subroutine MPI_Type_dup(oldtype, newtype, ierror)
+      implicit none
+      INTEGER :: oldtype, newtype, ierror
+    end subroutine MPI_Type_dup
+    subroutine MPI_Type_dup_fn(oldtype, type_keyval, extra_state, attribute_val_in, &
+        attribute_val_out, flag, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER :: oldtype, type_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+      LOGICAL :: flag
+    end subroutine MPI_Type_dup_fn
+    subroutine MPI_Type_extent(datatype, extent, ierror)
+      implicit none
+      INTEGER :: datatype, extent, ierror
+    end subroutine MPI_Type_extent
+    subroutine MPI_Type_free(datatype, ierror)
+      implicit none
+      INTEGER :: datatype, ierror
+    end subroutine MPI_Type_free
+    subroutine MPI_Type_free_keyval(type_keyval, ierror)
+      implicit none
+      INTEGER :: type_keyval, ierror
+    end subroutine MPI_Type_free_keyval
+    subroutine MPI_Type_get_attr(datatype, type_keyval, attribute_val, flag, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER :: datatype, type_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val
+      LOGICAL :: flag
+    end subroutine MPI_Type_get_attr
+    subroutine MPI_Type_get_contents(datatype, max_integers, max_addresses, max_datatypes, &
+        array_of_integers, array_of_addresses, array_of_datatypes, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER :: datatype, max_integers, max_addresses, max_datatypes, array_of_integers(*), &
+          array_of_datatypes(*), ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: array_of_addresses(*)
+    end subroutine MPI_Type_get_contents
+    subroutine MPI_Type_get_envelope(datatype, num_integers, num_addresses, num_datatypes, &
+        combiner, ierror)
+      implicit none
+      INTEGER :: datatype, num_integers, num_addresses, num_datatypes, combiner, ierror
+    end subroutine MPI_Type_get_envelope
+    subroutine MPI_Type_get_extent(datatype, lb, extent, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER :: datatype, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: lb, extent
+    end subroutine MPI_Type_get_extent
+    subroutine MPI_Type_get_extent_x(datatype, lb, extent, ierror)
+      import :: MPI_COUNT_KIND
+      implicit none
+      INTEGER :: datatype, ierror
+      INTEGER(KIND=MPI_COUNT_KIND) :: lb, extent
+    end subroutine MPI_Type_get_extent_x
+    subroutine MPI_Type_get_name(datatype, type_name, resultlen, ierror)
+      implicit none
+      INTEGER :: datatype, resultlen, ierror
+      CHARACTER(LEN=*) :: type_name
+    end subroutine MPI_Type_get_name
+    subroutine MPI_Type_get_true_extent(datatype, true_lb, true_extent, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER :: datatype, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: true_lb, true_extent
+    end subroutine MPI_Type_get_true_extent
+    subroutine MPI_Type_get_true_extent_x(datatype, true_lb, true_extent, ierror)
+      import :: MPI_COUNT_KIND
+      implicit none
+      INTEGER :: datatype, ierror
+      INTEGER(KIND=MPI_COUNT_KIND) :: true_lb, true_extent
+    end subroutine MPI_Type_get_true_extent_x
+    subroutine MPI_Type_get_value_index(value_type, index_type, pair_type, ierror)
+      implicit none
+      INTEGER :: value_type, index_type, pair_type, ierror
+    end subroutine MPI_Type_get_value_index
+    subroutine MPI_Type_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype, &
+        newtype, ierror)
+      implicit none
+      INTEGER :: count, array_of_blocklengths(*), array_of_displacements(*), oldtype, newtype, &
+          ierror
+    end subroutine MPI_Type_hindexed
+    subroutine MPI_Type_hvector(count, blocklength, stride, oldtype, newtype, ierror)
+      implicit none
+      INTEGER :: count, blocklength, stride, oldtype, newtype, ierror
+    end subroutine MPI_Type_hvector
+    subroutine MPI_Type_indexed(count, array_of_blocklengths, array_of_displacements, oldtype, &
+        newtype, ierror)
+      implicit none
+      INTEGER :: count, array_of_blocklengths(*), array_of_displacements(*), oldtype, newtype, &
+          ierror
+    end subroutine MPI_Type_indexed
+    subroutine MPI_Type_lb(datatype, displacement, ierror)
+      implicit none
+      INTEGER :: datatype, displacement, ierror
+    end subroutine MPI_Type_lb
+    subroutine MPI_Type_match_size(typeclass, size, datatype, ierror)
+      implicit none
+      INTEGER :: typeclass, size, datatype, ierror
+    end subroutine MPI_Type_match_size
+    subroutine MPI_Type_null_copy_fn(oldtype, type_keyval, extra_state, attribute_val_in, &
+        attribute_val_out, flag, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER :: oldtype, type_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+      LOGICAL :: flag
+    end subroutine MPI_Type_null_copy_fn
+    subroutine MPI_Type_null_delete_fn(datatype, type_keyval, attribute_val, extra_state, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER :: datatype, type_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val, extra_state
+    end subroutine MPI_Type_null_delete_fn
+    subroutine MPI_Type_set_attr(datatype, type_keyval, attribute_val, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER :: datatype, type_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val
+    end subroutine MPI_Type_set_attr
+    subroutine MPI_Type_set_name(datatype, type_name, ierror)
+      implicit none
+      INTEGER :: datatype, ierror
+      CHARACTER(LEN=*) :: type_name
+    end subroutine MPI_Type_set_name
+    subroutine MPI_Type_size(datatype, size, ierror)
+      implicit none
+      INTEGER :: datatype, size, ierror
+    end subroutine MPI_Type_size
+    subroutine MPI_Type_size_x(datatype, size, ierror)
+      import :: MPI_COUNT_KIND
+      implicit none
+      INTEGER :: datatype, ierror
+      INTEGER(KIND=MPI_COUNT_KIND) :: size
+    end subroutine MPI_Type_size_x
+    subroutine MPI_Type_struct(count, array_of_blocklengths, array_of_displacements, &
+        array_of_types, newtype, ierror)
+      implicit none
+      INTEGER :: count, array_of_blocklengths(*), array_of_displacements(*), array_of_types(*), &
+          newtype, ierror
+    end subroutine MPI_Type_struct
+    subroutine MPI_Type_ub(datatype, displacement, ierror)
+      implicit none
+      INTEGER :: datatype, displacement, ierror
+    end subroutine MPI_Type_ub
+    subroutine MPI_Type_vector(count, blocklength, stride, oldtype, newtype, ierror)
+      implicit none
+      INTEGER :: count, blocklength, stride, oldtype, newtype, ierror
+    end subroutine MPI_Type_vector
+    subroutine MPI_Unpublish_name(service_name, info, port_name, ierror)
+      implicit none
+      CHARACTER(LEN=*) :: service_name, port_name
+      INTEGER :: info, ierror
+    end subroutine MPI_Unpublish_name
+    subroutine MPI_Wait(request, status, ierror)
+      import :: MPI_STATUS_SIZE
+      implicit none
+      INTEGER :: request, status(MPI_STATUS_SIZE), ierror
+    end subroutine MPI_Wait
+    subroutine MPI_Win_call_errhandler(win, errorcode, ierror)
+      implicit none
+      INTEGER :: win, errorcode, ierror
+    end subroutine MPI_Win_call_errhandler
+    subroutine MPI_Win_complete(win, ierror)
+      implicit none
+      INTEGER :: win, ierror
+    end subroutine MPI_Win_complete
+    subroutine MPI_Win_create_dynamic(info, comm, win, ierror)
+      implicit none
+      INTEGER :: info, comm, win, ierror
+    end subroutine MPI_Win_create_dynamic
+    subroutine MPI_Win_create_errhandler(win_errhandler_fn, errhandler, ierror)
+      implicit none
+      EXTERNAL :: win_errhandler_fn
+      INTEGER :: errhandler, ierror
+    end subroutine MPI_Win_create_errhandler
+    subroutine MPI_Win_create_keyval(win_copy_attr_fn, win_delete_attr_fn, win_keyval, &
+        extra_state, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      EXTERNAL :: win_copy_attr_fn, win_delete_attr_fn
+      INTEGER :: win_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state
+    end subroutine MPI_Win_create_keyval
+    subroutine MPI_Win_delete_attr(win, win_keyval, ierror)
+      implicit none
+      INTEGER :: win, win_keyval, ierror
+    end subroutine MPI_Win_delete_attr
+    subroutine MPI_Win_dup_fn(oldwin, win_keyval, extra_state, attribute_val_in, &
+        attribute_val_out, flag, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER :: oldwin, win_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+      LOGICAL :: flag
+    end subroutine MPI_Win_dup_fn
+    subroutine MPI_Win_fence(assert, win, ierror)
+      implicit none
+      INTEGER :: assert, win, ierror
+    end subroutine MPI_Win_fence
+    subroutine MPI_Win_flush(rank, win, ierror)
+      implicit none
+      INTEGER :: rank, win, ierror
+    end subroutine MPI_Win_flush
+    subroutine MPI_Win_flush_all(win, ierror)
+      implicit none
+      INTEGER :: win, ierror
+    end subroutine MPI_Win_flush_all
+    subroutine MPI_Win_flush_local(rank, win, ierror)
+      implicit none
+      INTEGER :: rank, win, ierror
+    end subroutine MPI_Win_flush_local
+    subroutine MPI_Win_flush_local_all(win, ierror)
+      implicit none
+      INTEGER :: win, ierror
+    end subroutine MPI_Win_flush_local_all
+    subroutine MPI_Win_free(win, ierror)
+      implicit none
+      INTEGER :: win, ierror
+    end subroutine MPI_Win_free
+    subroutine MPI_Win_free_keyval(win_keyval, ierror)
+      implicit none
+      INTEGER :: win_keyval, ierror
+    end subroutine MPI_Win_free_keyval
+    subroutine MPI_Win_get_attr(win, win_keyval, attribute_val, flag, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER :: win, win_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val
+      LOGICAL :: flag
+    end subroutine MPI_Win_get_attr
+    subroutine MPI_Win_get_errhandler(win, errhandler, ierror)
+      implicit none
+      INTEGER :: win, errhandler, ierror
+    end subroutine MPI_Win_get_errhandler
+    subroutine MPI_Win_get_group(win, group, ierror)
+      implicit none
+      INTEGER :: win, group, ierror
+    end subroutine MPI_Win_get_group
+    subroutine MPI_Win_get_info(win, info_used, ierror)
+      implicit none
+      INTEGER :: win, info_used, ierror
+    end subroutine MPI_Win_get_info
+    subroutine MPI_Win_get_name(win, win_name, resultlen, ierror)
+      implicit none
+      INTEGER :: win, resultlen, ierror
+      CHARACTER(LEN=*) :: win_name
+    end subroutine MPI_Win_get_name
+    subroutine MPI_Win_lock(lock_type, rank, assert, win, ierror)
+      implicit none
+      INTEGER :: lock_type, rank, assert, win, ierror
+    end subroutine MPI_Win_lock
+    subroutine MPI_Win_lock_all(assert, win, ierror)
+      implicit none
+      INTEGER :: assert, win, ierror
+    end subroutine MPI_Win_lock_all
+    subroutine MPI_Win_null_copy_fn(oldwin, win_keyval, extra_state, attribute_val_in, &
+        attribute_val_out, flag, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER :: oldwin, win_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+      LOGICAL :: flag
+    end subroutine MPI_Win_null_copy_fn
+    subroutine MPI_Win_null_delete_fn(win, win_keyval, attribute_val, extra_state, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER :: win, win_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val, extra_state
+    end subroutine MPI_Win_null_delete_fn
+    subroutine MPI_Win_post(group, assert, win, ierror)
+      implicit none
+      INTEGER :: group, assert, win, ierror
+    end subroutine MPI_Win_post
+    subroutine MPI_Win_set_attr(win, win_keyval, attribute_val, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER :: win, win_keyval, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val
+    end subroutine MPI_Win_set_attr
+    subroutine MPI_Win_set_errhandler(win, errhandler, ierror)
+      implicit none
+      INTEGER :: win, errhandler, ierror
+    end subroutine MPI_Win_set_errhandler
+    subroutine MPI_Win_set_info(win, info, ierror)
+      implicit none
+      INTEGER :: win, info, ierror
+    end subroutine MPI_Win_set_info
+    subroutine MPI_Win_set_name(win, win_name, ierror)
+      implicit none
+      INTEGER :: win, ierror
+      CHARACTER(LEN=*) :: win_name
+    end subroutine MPI_Win_set_name
+    subroutine MPI_Win_start(group, assert, win, ierror)
+      implicit none
+      INTEGER :: group, assert, win, ierror
+    end subroutine MPI_Win_start
+    subroutine MPI_Win_sync(win, ierror)
+      implicit none
+      INTEGER :: win, ierror
+    end subroutine MPI_Win_sync
+    subroutine MPI_Win_test(win, flag, ierror)
+      implicit none
+      INTEGER :: win, ierror
+      LOGICAL :: flag
+    end subroutine MPI_Win_test
+    subroutine MPI_Win_unlock(rank, win, ierror)
+      implicit none
+      INTEGER :: rank, win, ierror
+    end subroutine MPI_Win_unlock
+    subroutine MPI_Win_unlock_all(win, ierror)
+      implicit none
+      INTEGER :: win, ierror
+    end subroutine MPI_Win_unlock_all
+    subroutine MPI_Win_wait(win, ierror)
+      implicit none
+      INTEGER :: win, ierror
+    end subroutine MPI_Win_wait
+    DOUBLE PRECISION function MPI_Wtick()
+      implicit none
+    end function MPI_Wtick
+    DOUBLE PRECISION function MPI_Wtime()
+      implicit none
+    end function MPI_Wtime
+    DOUBLE PRECISION function PMPI_Wtick()
+      implicit none
+    end function PMPI_Wtick
+    DOUBLE PRECISION function PMPI_Wtime()
+      implicit none
+    end function PMPI_Wtime
+  end interface
+  interface MPI_Alloc_mem
+    subroutine MPI_Alloc_mem(size, info, baseptr, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: size, baseptr
+      INTEGER :: info, ierror
+    end subroutine MPI_Alloc_mem
+    subroutine MPI_Alloc_mem_cptr(size, info, baseptr, ierror) bind(C, name="mpi_alloc_mem_")
+      use, intrinsic :: iso_c_binding, only : C_PTR
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: size
+      INTEGER :: info, ierror
+      TYPE(C_PTR) :: baseptr
+    end subroutine MPI_Alloc_mem_cptr
+  end interface
+  interface MPI_Win_allocate
+    subroutine MPI_Win_allocate(size, disp_unit, info, comm, baseptr, win, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: size, baseptr
+      INTEGER :: disp_unit, info, comm, win, ierror
+    end subroutine MPI_Win_allocate
+    subroutine MPI_Win_allocate_cptr(size, disp_unit, info, comm, baseptr, win, ierror) bind(C, &
+        name="mpi_win_allocate_")
+      use, intrinsic :: iso_c_binding, only : C_PTR
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: size
+      INTEGER :: disp_unit, info, comm, win, ierror
+      TYPE(C_PTR) :: baseptr
+    end subroutine MPI_Win_allocate_cptr
+  end interface
+  interface MPI_Win_allocate_shared
+    subroutine MPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: size, baseptr
+      INTEGER :: disp_unit, info, comm, win, ierror
+    end subroutine MPI_Win_allocate_shared
+    subroutine MPI_Win_allocate_shared_cptr(size, disp_unit, info, comm, baseptr, win, &
+        ierror) bind(C, name="mpi_win_allocate_shared_")
+      use, intrinsic :: iso_c_binding, only : C_PTR
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: size
+      INTEGER :: disp_unit, info, comm, win, ierror
+      TYPE(C_PTR) :: baseptr
+    end subroutine MPI_Win_allocate_shared_cptr
+  end interface
+  interface MPI_Win_shared_query
+    subroutine MPI_Win_shared_query(win, rank, size, disp_unit, baseptr, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER :: win, rank, disp_unit, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: size, baseptr
+    end subroutine MPI_Win_shared_query
+    subroutine MPI_Win_shared_query_cptr(win, rank, size, disp_unit, baseptr, ierror) bind(C, &
+        name="mpi_win_shared_query_")
+      use, intrinsic :: iso_c_binding, only : C_PTR
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      INTEGER :: win, rank, disp_unit, ierror
+      INTEGER(KIND=MPI_ADDRESS_KIND) :: size
+      TYPE(C_PTR) :: baseptr
+    end subroutine MPI_Win_shared_query_cptr
+  end interface
 end module mpi
