@@ -21,8 +21,10 @@ while read -r inc; do defs+=("$src/src/$inc"); done < <(sed -n 's/^#include "\(.
 names=$(sed -n 's/^[[:space:]]*TERN_PARAM(\([A-Z0-9_]*\),.*/\1/p' "${defs[@]}")
 [[ -n $names ]] || fail "no TERN_PARAM lines found in params.def"
 
-# line_of TEXT NAME: the table row of TERN_NAME
-line_of() { grep -E "(^|[[:space:]])TERN_$2([[:space:]]|$)" <<<"$1" | head -1; }
+# line_of TEXT NAME: the table row of TERN_NAME, which starts with the name
+# (descriptions, indented, may mention it too).  grep -m1 rather than a pipe
+# into head: head leaving early would kill grep with SIGPIPE under pipefail.
+line_of() { grep -m1 -E "^TERN_$2([[:space:]]|$)" <<<"$1" || true; }
 
 note "default run"
 run_checked "tern-info" "$info"
