@@ -304,6 +304,21 @@ int tern_win_accumulate(const char *fn, struct tern_win *w, struct tern_rma_side
 
     struct tern_datatype *b = tern_dt_get(basic);
     size_t es = b->size;
+    /* Contiguous on every side, in the segment: each element by one atomic
+     * instruction straight between the buffers (fetch_and_op, compare-free
+     * counters), with no packing. */
+    if (t.in_seg && tdt->contig && b->contig && (es == 1 || es == 2 || es == 4 || es == 8) &&
+        (op == MPI_NO_OP || o.dt->contig) && (!res.buf || res.dt->contig) &&
+        (uintptr_t)(t.local + tdt->true_lb) % es == 0) {
+        char *tp = t.local + tdt->true_lb;
+        const char *ob = op == MPI_NO_OP ? NULL : (const char *)o.buf + o.dt->true_lb;
+        char *rb = res.buf ? (char *)res.buf + res.dt->true_lb : NULL;
+        int is_int = is_integer(basic);
+        for (size_t i = 0; i < tb / es; i++)
+            elem_atomic(tp + i * es, ob ? ob + i * es : NULL, rb ? rb + i * es : NULL, es, op, k,
+                        is_int);
+        return MPI_SUCCESS;
+    }
     char *obuf = NULL, *tbuf = malloc(tb);
     if (op != MPI_NO_OP) obuf = malloc(tb);
     if (!tbuf || (op != MPI_NO_OP && !obuf)) {
