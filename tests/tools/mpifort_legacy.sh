@@ -15,6 +15,8 @@ for w in mpifort mpif77; do
     [[ -x $build/bin/$w ]] || fail "$build/bin/$w is missing"
     run_checked "compile with $w" "$build/bin/$w" -o "$tmp/mixed_$w" "$src/tests/tools/legacy_fortran/mixed.f"
     run_checked "run" ${asan_env[@]+"${asan_env[@]}"} "$build/bin/mpiexec" --timeout 60 -n 2 "$tmp/mixed_$w"
-    grep -qx "legacy fortran ok" <<<"$out" || fail "rank 1 did not receive the values: $out"
+    # List-directed output (a format string literal trips ASan's strndup
+    # interceptor inside libgfortran).
+    grep -q "legacy fortran ok" <<<"$out" || fail "rank 1 did not receive the values: $out"
 done
 echo "PASS"

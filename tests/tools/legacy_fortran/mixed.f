@@ -26,7 +26,7 @@ C     constant in an assignment.  gfortran 10 refuses both unless told.
      &                 MPI_COMM_WORLD, STATUS, IERR)
          IF (IBUF(1) .EQ. 255 .AND. IBUF(2) .EQ. 7 .AND.
      &       DBUF(1) .EQ. 2.5D0 .AND. DBUF(2) .EQ. -1.0D0) THEN
-            PRINT '(A)', 'legacy fortran ok'
+            PRINT *, 'legacy fortran ok'
          ELSE
             PRINT *, 'legacy fortran wrong', IBUF, DBUF
          END IF
