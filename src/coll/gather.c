@@ -1,13 +1,48 @@
 /* Gather: binomial tree over ranks relative to the root.  A rank collects
  * the packed blocks of its subtree in one scratch buffer (block j is
  * relative rank vr + j) and forwards it to its parent; leaves send their
- * own buffer directly.  The root unpacks every block into place, or at root
- * 0 receives each subtree straight into it.
+ * own buffer directly.  The root receives each subtree straight into its
+ * buffer (unpacking only the one subtree whose ranks wrap past n - 1).
  *
  * Gatherv: linear (only the root knows the counts). */
 #include <stdlib.h>
 
 #include "coll/coll_util.h"
+
+/* The root's receives: each subtree's blocks (relative ranks [m, m + cnt))
+ * straight into the receive buffer, except the one subtree whose ranks
+ * wrap past n - 1, received packed and unpacked into place. */
+static int gather_to_root(void *rbuf, size_t rcount, struct tern_datatype *rdt, size_t blk,
+                          int root, struct tern_comm *c)
+{
+    int n = c->size, rc = MPI_SUCCESS, nreq = 0, wrap_first = -1, wrap_cnt = 0;
+    struct tern_request *reqs[32];
+    char *tmp = NULL;
+    for (int mask = 1; mask < n && !rc; mask <<= 1) {
+        int cnt = n - mask < mask ? n - mask : mask, first = (root + mask) % n;
+        if (first + cnt <= n) {
+            rc = tern_irecv(tern_coll_elem(rbuf, rdt, (MPI_Aint)first * (MPI_Aint)rcount),
+                            (size_t)cnt * rcount, rdt, first, TERN_TAG_GATHER, c, TERN_COLL_CTX,
+                            &reqs[nreq]);
+        } else if (!(tmp = malloc((size_t)cnt * blk))) {
+            rc = tern_coll_nomem("MPI_Gather", (size_t)cnt * blk);
+        } else {
+            wrap_first = first;
+            wrap_cnt = cnt;
+            rc = tern_irecv(tmp, (size_t)cnt * blk, tern_coll_byte(), first, TERN_TAG_GATHER, c,
+                            TERN_COLL_CTX, &reqs[nreq]);
+        }
+        if (!rc) nreq++;
+    }
+    int rc2 = tern_waitall(nreq, reqs);
+    if (!rc) rc = rc2;
+    for (int j = 0; !rc && j < wrap_cnt; j++)
+        tern_dt_unpack(
+            rdt, tern_coll_elem(rbuf, rdt, (MPI_Aint)((wrap_first + j) % n) * (MPI_Aint)rcount),
+            rcount, 0, tmp + (size_t)j * blk, blk);
+    free(tmp);
+    return rc;
+}
 
 int tern_coll_gather_binomial(const void *sbuf, size_t scount, struct tern_datatype *sdt,
                               void *rbuf, size_t rcount, struct tern_datatype *rdt, int root,
@@ -29,26 +64,14 @@ int tern_coll_gather_binomial(const void *sbuf, size_t scount, struct tern_datat
     int parent = vr == 0 ? -1 : (vr - tern_coll_lowbit(vr) + root) % n;
     if (sub == 1) return tern_send(sbuf, scount, sdt, parent, TERN_TAG_GATHER, c, TERN_COLL_CTX);
 
+    if (r == root) return gather_to_root(rbuf, rcount, rdt, blk, root, c);
+
     struct tern_request *reqs[32];
     int nreq = 0;
-    /* At root 0 each subtree's blocks land as a run of the receive buffer,
-     * received there; another root's last subtree wraps past rank n - 1, so
-     * it unpacks them from relative order. */
-    if (r == root && root == 0) {
-        for (int mask = 1; mask < n && !rc; mask <<= 1) {
-            int cnt = n - mask < mask ? n - mask : mask;
-            rc = tern_irecv(tern_coll_elem(rbuf, rdt, (MPI_Aint)mask * (MPI_Aint)rcount),
-                            (size_t)cnt * rcount, rdt, mask, TERN_TAG_GATHER, c, TERN_COLL_CTX,
-                            &reqs[nreq]);
-            if (!rc) nreq++;
-        }
-        int rc2 = tern_waitall(nreq, reqs);
-        return rc ? rc : rc2;
-    }
     struct tern_datatype *bt = tern_coll_byte();
     char *tmp = malloc((size_t)sub * blk);
     if (!tmp) return tern_coll_nomem("MPI_Gather", (size_t)sub * blk);
-    if (r != root) tern_dt_pack(sdt, sbuf, scount, 0, tmp, blk);
+    tern_dt_pack(sdt, sbuf, scount, 0, tmp, blk);
 
     for (int mask = 1; mask < sub; mask <<= 1) {
         int cnt = sub - mask < mask ? sub - mask : mask;
@@ -59,17 +82,7 @@ int tern_coll_gather_binomial(const void *sbuf, size_t scount, struct tern_datat
     }
     int rc2 = tern_waitall(nreq, reqs);
     if (!rc) rc = rc2;
-    if (!rc) {
-        if (r != root) {
-            rc = tern_send(tmp, (size_t)sub * blk, bt, parent, TERN_TAG_GATHER, c, TERN_COLL_CTX);
-        } else {
-            for (int j = 1; j < n; j++) {
-                MPI_Aint dst = (MPI_Aint)((j + root) % n) * (MPI_Aint)rcount;
-                tern_dt_unpack(rdt, tern_coll_elem(rbuf, rdt, dst), rcount, 0,
-                               tmp + (size_t)j * blk, blk);
-            }
-        }
-    }
+    if (!rc) rc = tern_send(tmp, (size_t)sub * blk, bt, parent, TERN_TAG_GATHER, c, TERN_COLL_CTX);
     free(tmp);
     return rc;
 }

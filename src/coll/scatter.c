@@ -1,13 +1,46 @@
 /* Scatter: binomial tree over ranks relative to the root, the mirror of
- * gather.  The root packs the blocks in relative order (root 0 sends each
- * subtree's from its buffer); each rank receives its subtree's blocks in
- * one message and passes the upper halves on.  Leaves receive straight
+ * gather.  The root sends each subtree's blocks from its buffer (packing
+ * only the one subtree whose ranks wrap past n - 1); each rank receives its
+ * subtree's blocks in one message and passes the upper halves on.  Leaves receive straight
  * into the user's buffer.
  *
  * Scatterv: linear (only the root knows the counts). */
 #include <stdlib.h>
 
 #include "coll/coll_util.h"
+
+/* The root's sends: each subtree's blocks (relative ranks [m, m + cnt))
+ * straight from the send buffer, except the one subtree whose ranks wrap
+ * past n - 1, packed in relative order. */
+static int scatter_from_root(const void *sbuf, size_t scount, struct tern_datatype *sdt, size_t blk,
+                             int root, struct tern_comm *c)
+{
+    int n = c->size, rc = MPI_SUCCESS, nreq = 0, top = 1;
+    struct tern_request *reqs[32];
+    char *tmp = NULL;
+    while (top * 2 < n) top *= 2;
+    for (int mask = top; mask > 0 && !rc; mask >>= 1) {
+        int cnt = n - mask < mask ? n - mask : mask, first = (root + mask) % n;
+        if (first + cnt <= n) {
+            rc = tern_isend(tern_coll_elem(sbuf, sdt, (MPI_Aint)first * (MPI_Aint)scount),
+                            (size_t)cnt * scount, sdt, first, TERN_TAG_SCATTER, c, TERN_COLL_CTX,
+                            TERN_MODE_STANDARD, &reqs[nreq]);
+        } else if (!(tmp = malloc((size_t)cnt * blk))) {
+            rc = tern_coll_nomem("MPI_Scatter", (size_t)cnt * blk);
+        } else {
+            for (int j = 0; j < cnt; j++)
+                tern_dt_pack(
+                    sdt, tern_coll_elem(sbuf, sdt, (MPI_Aint)((first + j) % n) * (MPI_Aint)scount),
+                    scount, 0, tmp + (size_t)j * blk, blk);
+            rc = tern_isend(tmp, (size_t)cnt * blk, tern_coll_byte(), first, TERN_TAG_SCATTER, c,
+                            TERN_COLL_CTX, TERN_MODE_STANDARD, &reqs[nreq]);
+        }
+        if (!rc) nreq++;
+    }
+    int rc2 = tern_waitall(nreq, reqs);
+    free(tmp);
+    return rc ? rc : rc2;
+}
 
 int tern_coll_scatter_binomial(const void *sbuf, size_t scount, struct tern_datatype *sdt,
                                void *rbuf, size_t rcount, struct tern_datatype *rdt, int root,
@@ -31,36 +64,11 @@ int tern_coll_scatter_binomial(const void *sbuf, size_t scount, struct tern_data
                          MPI_STATUS_IGNORE);
 
     struct tern_datatype *bt = tern_coll_byte();
-    /* At root 0 each subtree's blocks are a run of the send buffer, sent
-     * from there; another root's last subtree wraps past rank n - 1, so it
-     * packs them in relative order. */
-    if (r == root && root == 0) {
-        struct tern_request *reqs[32];
-        int nreq = 0, mask = 1;
-        while (mask < n) mask <<= 1;
-        for (mask >>= 1; mask > 0 && !rc; mask >>= 1) {
-            if (mask >= n) continue;
-            int cnt = n - mask < mask ? n - mask : mask;
-            rc = tern_isend(tern_coll_elem(sbuf, sdt, (MPI_Aint)mask * (MPI_Aint)scount),
-                            (size_t)cnt * scount, sdt, mask, TERN_TAG_SCATTER, c, TERN_COLL_CTX,
-                            TERN_MODE_STANDARD, &reqs[nreq]);
-            if (!rc) nreq++;
-        }
-        int rc2 = tern_waitall(nreq, reqs);
-        return rc ? rc : rc2;
-    }
+    if (r == root) return scatter_from_root(sbuf, scount, sdt, blk, root, c);
     char *tmp = malloc((size_t)sub * blk);
     if (!tmp) return tern_coll_nomem("MPI_Scatter", (size_t)sub * blk);
-    if (r == root) {
-        for (int j = 1; j < n; j++) {
-            MPI_Aint src = (MPI_Aint)((j + root) % n) * (MPI_Aint)scount;
-            tern_dt_pack(sdt, tern_coll_elem(sbuf, sdt, src), scount, 0, tmp + (size_t)j * blk,
-                         blk);
-        }
-    } else {
-        rc = tern_recv(tmp, (size_t)sub * blk, bt, parent, TERN_TAG_SCATTER, c, TERN_COLL_CTX,
-                       MPI_STATUS_IGNORE);
-    }
+    rc = tern_recv(tmp, (size_t)sub * blk, bt, parent, TERN_TAG_SCATTER, c, TERN_COLL_CTX,
+                   MPI_STATUS_IGNORE);
     struct tern_request *reqs[32];
     int nreq = 0;
     if (!rc) {
@@ -74,7 +82,7 @@ int tern_coll_scatter_binomial(const void *sbuf, size_t scount, struct tern_data
             if (rc) break;
             nreq++;
         }
-        if (!rc && r != root) tern_dt_unpack(rdt, rbuf, rcount, 0, tmp, blk);
+        if (!rc) tern_dt_unpack(rdt, rbuf, rcount, 0, tmp, blk);
     }
     int rc2 = tern_waitall(nreq, reqs);
     free(tmp);
