@@ -138,10 +138,14 @@ static int build_argv(const char *launcher, int count, char **cmds, char ***argv
         if (host) bad |= vpush(a, "-hosts") | vpush(a, host);
         if (hostfile) bad |= vpush(a, "-f") | vpush(a, hostfile);
         if (wdir) bad |= vpush(a, "-wdir") | vpush(a, wdir);
-        bad |= vpush(a, "--");
-        bad |= vpush(a, resolve_cmd(cmds[i], tern_info_lookup(info, "path"), buf, sizeof buf));
+        /* The count keeps an argument that is ':' from ending the block. */
         char **av = argvs ? argvs[i] : NULL;
-        for (int k = 0; av && av[k] && !bad; k++) bad |= vpush(a, av[k]);
+        int nav = 0;
+        while (av && av[nav]) nav++;
+        snprintf(num, sizeof num, "%d", nav);
+        bad |= vpush(a, "-nargs") | vpush(a, num) | vpush(a, "--");
+        bad |= vpush(a, resolve_cmd(cmds[i], tern_info_lookup(info, "path"), buf, sizeof buf));
+        for (int k = 0; k < nav && !bad; k++) bad |= vpush(a, av[k]);
     }
     return bad ? -1 : 0;
 }

@@ -2,7 +2,7 @@
  *  - two spawns in a row (1 child, then 4), each child sending values to
  *    every parent, the intercommunicators freed (not disconnected);
  *  - argv: many arguments, long ones, ones that look like options or
- *    assignments, an empty one; MPI_ARGV_NULL (the child sees none);
+ *    assignments, mpiexec's block separator ':', an empty one; MPI_ARGV_NULL (the child sees none);
  *  - arguments only the root passes (the others pass NULL and garbage),
  *    with root = the last rank;
  *  - in a process mpiexec started, MPI_Comm_get_parent is MPI_COMM_NULL
@@ -20,7 +20,8 @@ enum { NARGS = 1000 };
 /* Argument k of the long list: its length and characters vary with k. */
 static void make_arg(int k, char *buf, size_t len)
 {
-    static const char *const fixed[] = {"-n", "--", "a=b", "", "-wdir", "with space", "'\"$HOME"};
+    static const char *const fixed[] = {"-n",         "--",       "a=b", "",      "-wdir",
+                                        "with space", "'\"$HOME", ":",   "-nargs"};
     if (k < (int)(sizeof fixed / sizeof fixed[0])) {
         snprintf(buf, len, "%s", fixed[k]);
         return;

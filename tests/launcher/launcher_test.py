@@ -215,6 +215,15 @@ def t_mpmd():
         check(int(appnum) == (0 if int(rank) < 2 else 1), "bad appnum for rank %s" % rank, res)
     check("5 TERN_T_B=(unset)\n" in res.out and "5 TERN_APPNUM=2\n" in res.out,
           "block 2's environment", res)
+    # -nargs: a block's arguments taken as they are, ':' among them.
+    res = run(["-n", "1", "-nargs", "3", HELPER, "env", ":", "TERN_APPNUM", ":", "-n", "1", HELPER,
+               "env", "TERN_APPNUM"])
+    check(res.rc == 0 and "0 :=(unset)\n" in res.out and "0 TERN_APPNUM=0\n" in res.out
+          and "1 TERN_APPNUM=1\n" in res.out, "-nargs with ':' as an argument", res)
+    res = run(["-nargs", "3", HELPER, "env", "X"])
+    check(res.rc == 2 and "only 2 arguments follow" in res.err, "-nargs beyond the end", res)
+    res = run(["-nargs", "0", HELPER, "env", "X"])
+    check(res.rc == 2 and "'env' follows the arguments" in res.err, "-nargs too small", res)
 
 
 def t_unknown_option():

@@ -22,6 +22,8 @@ void help_print(void)
           "  -n N, -np N            number of ranks in this block (default 1, or the\n"
           "                         number of slots given with -hosts/-f)\n"
           "  -wdir DIR              working directory of this block's ranks\n"
+          "  -nargs K               the program takes exactly K arguments, taken as\n"
+          "                         they are (one may be ':'); MPI_Comm_spawn uses it\n"
           "Environment (ranks get mpiexec's environment plus these)\n"
           "  -genv NAME VALUE       set NAME in every rank\n"
           "  -env NAME VALUE        set NAME in this block's ranks\n"

@@ -77,6 +77,7 @@ struct block {          /* one MPMD block: [-n N] [-env ..] prog args */
     char **argv;        /* NULL-terminated copy; argv[0] as given */
     char *path;         /* resolved executable (resolve.c) */
     char *wdir;         /* -wdir, or NULL */
+    int nargs;          /* -nargs: arguments after the program, -1 when not given */
 };
 
 struct host {

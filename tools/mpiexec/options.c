@@ -12,6 +12,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@ enum opt_id {
     O_BIND,
     O_PPN,
     O_WDIR,
+    O_NARGS,
     O_HELP,
     O_VERSION,
     O_VERBOSE,
@@ -69,6 +71,7 @@ static const struct opt_def opt_table[] = {
     {"bind-to", O_BIND, 1},
     {"ppn", O_PPN, 1},
     {"wdir", O_WDIR, 1},
+    {"nargs", O_NARGS, 1},
     {"h", O_HELP, 0},
     {"help", O_HELP, 0},
     {"version", O_VERSION, 0},
@@ -151,6 +154,7 @@ static struct block *new_block(struct options *o)
     struct block *b = &o->blocks[o->nblocks++];
     memset(b, 0, sizeof *b);
     b->nprocs = -1;
+    b->nargs = -1;
     return b;
 }
 
@@ -275,6 +279,17 @@ static int take_option(int argc, char **argv, int *i, struct options *o, struct 
         }
         return 0;
     case O_PPN: return parse_count(arg, val[0], &o->ppn);
+    case O_NARGS: {
+        char *end;
+        errno = 0;
+        long v = strtol(val[0], &end, 10);
+        if (errno || end == val[0] || *end != '\0' || v < 0 || v > INT_MAX - 2) {
+            fprintf(stderr, "mpiexec: %s expects a number of arguments, not '%s'\n", arg, val[0]);
+            return -1;
+        }
+        b->nargs = (int)v;
+        return 0;
+    }
     case O_WDIR:
         free(b->wdir);
         b->wdir = xstrdup(val[0]);
@@ -349,9 +364,26 @@ int options_parse(int argc, char **argv, struct options *o)
             free(copy);
             continue;
         }
-        /* The program and its arguments, up to ':' or the end. */
+        /* The program and its arguments, up to ':' or the end; with
+         * -nargs exactly that many, any of which may be ':'. */
         int j = i;
-        while (j < argc && strcmp(argv[j], ":") != 0) j++;
+        if (b->nargs >= 0) {
+            if (b->nargs >= argc - i) {
+                fprintf(stderr, "mpiexec: -nargs %d: only %d arguments follow '%s'\n", b->nargs,
+                        argc - i - 1, argv[i]);
+                return 2;
+            }
+            j = i + 1 + b->nargs;
+            if (j < argc && strcmp(argv[j], ":") != 0) {
+                fprintf(stderr,
+                        "mpiexec: -nargs %d: '%s' follows the arguments of '%s' where ':' "
+                        "or the end was expected\n",
+                        b->nargs, argv[j], argv[i]);
+                return 2;
+            }
+        } else {
+            while (j < argc && strcmp(argv[j], ":") != 0) j++;
+        }
         b->argv = xcalloc((size_t)(j - i + 1), sizeof(char *));
         for (int k = i; k < j; k++) b->argv[k - i] = argv[k];
         i = j;
