@@ -9,12 +9,14 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "coll/coll.h"
 #include "coll/op.h"
 #include "comm/comm.h"
 #include "comm/dyn.h"
 #include "core/errors.h"
+#include "core/pid_life.h"
 #include "datatype/datatype.h"
 #include "msg/procs.h"
 #include "p2p/transport.h"
@@ -23,6 +25,10 @@ struct rec_head {
     uint64_t job;
     int32_t rank;
     int32_t len; /* of the address that follows */
+    /* how the other side tells this process has died (msg/procs.h) */
+    uint64_t pid_space;
+    uint64_t start;
+    int32_t pid, pad;
 };
 
 /* The roots' side of each round of the context agreement.  A broken
@@ -93,6 +99,7 @@ int tern_dyn_remote_group(const char *fn, int errclass, const void *records, con
         }
         g->world[i] = w;
         if (w >= tern_g.world_size) {
+            tern_proc_set_life(w, h.pid_space, h.pid, h.start);
             int rc = tern_p2p_foreign_connect(w, recs + (size_t)i * (size_t)slot + sizeof h,
                                               (size_t)h.len);
             if (rc) {
@@ -137,7 +144,12 @@ int tern_dyn_records(const char *fn, struct tern_comm *local, int root, int root
         free(addr);
         return tern_err_make(MPI_ERR_NO_MEM, "%s: out of memory for %d records", fn, n);
     }
-    struct rec_head h = {tern_procs_job_key(), tern_g.world_rank, (int32_t)alen};
+    struct rec_head h = {.job = tern_procs_job_key(),
+                         .rank = tern_g.world_rank,
+                         .len = (int32_t)alen,
+                         .pid_space = tern_pid_space(),
+                         .start = tern_pid_start_time((long)getpid()),
+                         .pid = (int32_t)getpid()};
     memcpy(mine, &h, sizeof h);
     memcpy(mine + sizeof h, addr, alen);
     free(addr);

@@ -18,13 +18,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "comm/nameserv.h"
 #include "core/errors.h"
 #include "core/params.h"
+#include "core/pid_life.h"
 
 /* The folder, made if absent. */
 static int folder(char *dir, size_t len)
@@ -57,24 +57,6 @@ static int bad_path(const char *fn, int r, const char *service)
                              fn, service);
     return tern_err_make(MPI_ERR_SERVICE, "%s: cannot use the name-service folder: %s", fn,
                          strerror(errno));
-}
-
-/* The start time of process 'pid' (field 22 of /proc/<pid>/stat), or 0
- * when it does not exist. */
-static unsigned long long start_time(long pid)
-{
-    char path[64], buf[1024];
-    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 0;
-    ssize_t k = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (k <= 0) return 0;
-    buf[k] = 0;
-    /* The command name (field 2) may hold spaces: count from its ')'. */
-    char *p = strrchr(buf, ')');
-    for (int field = 2; p && field < 22; field++) p = strchr(p + 1, ' ');
-    return p ? strtoull(p + 1, NULL, 10) : 0;
 }
 
 static void host_name(char *host, size_t len)
@@ -124,9 +106,7 @@ static int stale(const struct entry *e)
     if (sscanf(e->owner, "%255s %ld %llu", host, &pid, &start) != 3 || pid <= 0) return 0;
     host_name(me, sizeof me);
     if (strcmp(host, me) != 0) return 0;
-    if (kill((pid_t)pid, 0) != 0 && errno == ESRCH) return 1;
-    unsigned long long now = start_time(pid);
-    return now != 0 && now != start;
+    return tern_pid_gone(pid, start);
 }
 
 /* Drops the entry at path if its publisher is gone: 1 if it did. */
@@ -147,7 +127,7 @@ int tern_name_publish(const char *service, const char *port)
     host_name(host, sizeof host);
     char text[MPI_MAX_PORT_NAME + 400];
     int n = snprintf(text, sizeof text, "%s\n%s %ld %llu\n", port, host, (long)getpid(),
-                     start_time((long)getpid()));
+                     tern_pid_start_time((long)getpid()));
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     int ok = fd >= 0 && n > 0 && n < (int)sizeof text && write(fd, text, (size_t)n) == (ssize_t)n;
     if (fd >= 0) close(fd);

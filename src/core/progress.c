@@ -42,6 +42,8 @@ static tern_progress_fn poll_hooks[MAX_HOOKS];
 static int npoll_hooks;
 static int (*dead_peer_hooks[MAX_HOOKS])(void);
 static int ndead_peer_hooks;
+static void (*watch_hooks[MAX_HOOKS])(void);
+static int nwatch_hooks;
 
 void tern_progress_register(tern_progress_fn poll)
 {
@@ -57,7 +59,14 @@ void tern_progress_register_liveness(int (*find_dead_peer)(void))
     dead_peer_hooks[ndead_peer_hooks++] = find_dead_peer;
 }
 
-void tern_progress_unregister_all(void) { npoll_hooks = ndead_peer_hooks = 0; }
+void tern_progress_register_watch(void (*watch)(void))
+{
+    if (nwatch_hooks == MAX_HOOKS)
+        tern_fatal("internal error: more than %d watch hooks", MAX_HOOKS);
+    watch_hooks[nwatch_hooks++] = watch;
+}
+
+void tern_progress_unregister_all(void) { npoll_hooks = ndead_peer_hooks = nwatch_hooks = 0; }
 
 int tern_progress(void)
 {
@@ -92,6 +101,7 @@ static void check_liveness(void)
             tern_fatal("rank %d has died while this rank was waiting for it; ending the job", dead);
         }
     }
+    for (int i = 0; i < nwatch_hooks; i++) watch_hooks[i]();
 }
 
 void tern_progress_wait(struct tern_waiter *w)

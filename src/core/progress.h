@@ -18,6 +18,9 @@ int tern_progress(void);
 typedef int (*tern_progress_fn)(void);
 void tern_progress_register(tern_progress_fn poll);
 void tern_progress_register_liveness(int (*find_dead_peer)(void));
+/* Called with the liveness check while a rank is blocked, for what a death
+ * does not end the job for (a process of another job). */
+void tern_progress_register_watch(void (*watch)(void));
 void tern_progress_unregister_all(void);
 
 struct tern_waiter {

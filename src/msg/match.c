@@ -77,6 +77,16 @@ int tern_match_unpost(struct tern_request *r)
     return 0;
 }
 
+struct tern_request *tern_match_take_posted(int (*pred)(const struct tern_request *))
+{
+    for (struct tern_request *p = posted_head; p; p = p->next)
+        if (pred(p)) {
+            unlink_posted(p);
+            return p;
+        }
+    return NULL;
+}
+
 struct tern_unexp *tern_match_unexp(uint32_t ctx, int src, int tag, int remove)
 {
     uint64_t seen = 0;

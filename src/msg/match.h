@@ -43,6 +43,8 @@ struct tern_request *tern_match_posted(uint32_t ctx, int src, int tag);
 void tern_match_post(struct tern_request *r);
 /* Removes r from the posted queue if it is there (cancel); returns 1 if it was. */
 int tern_match_unpost(struct tern_request *r);
+/* Removes and returns the first posted receive for which pred holds, or NULL. */
+struct tern_request *tern_match_take_posted(int (*pred)(const struct tern_request *));
 
 /* The first unexpected message matching a receive's (ctx, src, tag) with
  * wildcards, or NULL; removes it when 'remove' is set. */

@@ -31,4 +31,22 @@ void tern_proc_id(int w, uint64_t *job, int *rank);
  * rank), unlike the order of indices. */
 int tern_proc_before(int a, int b);
 
+/* Liveness of foreign processes, which no launcher of this job watches.
+ * What the process said of itself when the jobs met: its pid space
+ * (core/pid_life.h), pid and start time. */
+void tern_proc_set_life(int w, uint64_t space, int pid, unsigned long long start);
+/* 1 when w's pid can be checked here (same kernel and pid namespace). */
+int tern_proc_pid_visible(int w);
+/* A transport saw w's connection break (a process whose pid is not visible). */
+void tern_proc_mark_dead(int w);
+/* 1 for a foreign process known to be gone; 0 for world ranks. */
+int tern_proc_is_dead(int w);
+/* Checks the visible foreign processes not yet known gone and marks those
+ * that are; returns how many are newly marked (by this call or by
+ * tern_proc_mark_dead since the last one), so the caller fails what waits
+ * on them once. */
+int tern_procs_watch(void);
+/* "rank R of another job, pid P" for messages (a static buffer). */
+const char *tern_proc_describe(int w);
+
 #endif

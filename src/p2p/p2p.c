@@ -248,6 +248,7 @@ int tern_p2p_init(void)
 {
     tern_progress_register(p2p_progress);
     tern_progress_register_liveness(tern_p2p_find_dead_peer);
+    tern_p2p_foreign_watch_init();
     int rc = tern_procs_init(tern_p2p_route_new_proc);
     return rc ? rc : tern_p2p_transports_init();
 }

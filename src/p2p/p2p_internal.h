@@ -34,4 +34,7 @@ void tern_recv_matched(struct tern_request *r, struct tern_unexp *u);
 /* Copies source, tag, count and cancelled (not MPI_ERROR) to the user's status. */
 void tern_status_copy_out(const struct tern_request *r, MPI_Status *status);
 
+/* Registers the watch over processes of other jobs (foreign_watch.c). */
+void tern_p2p_foreign_watch_init(void);
+
 #endif

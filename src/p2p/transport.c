@@ -157,6 +157,16 @@ void tern_p2p_foreign_disconnect(int w)
 #endif
 }
 
+void tern_p2p_foreign_fail(int w)
+{
+#if defined(TERN_WITH_UCX)
+    if (w < tern_g.world_size || tern_p2p_route[w] != &tern_ucx_transport) return;
+    tern_ucx_dyn_fail(w);
+#else
+    (void)w;
+#endif
+}
+
 int tern_p2p_transports_progress(void)
 {
 #if defined(TERN_XPORT_ONLY_SHM)

@@ -37,6 +37,9 @@ int tern_p2p_foreign_connect(int w, const void *addr, size_t len);
 /* MPI_Comm_disconnect, past its barrier with foreign process w (which
  * so has every message sent before it): the connection closes. */
 void tern_p2p_foreign_disconnect(int w);
+/* Foreign process w has died: its connection closes at once, failing what
+ * was under way to or from it. */
+void tern_p2p_foreign_fail(int w);
 /* Waits until every transport has sent what it owes (before the last fence). */
 void tern_p2p_transports_quiesce(void);
 void tern_p2p_transports_finalize(void);

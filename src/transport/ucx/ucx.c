@@ -101,9 +101,12 @@ struct ucx_peer *ucx_peer(int world)
 static void on_ep_error(void *arg, ucp_ep_h ep, ucs_status_t status)
 {
     (void)ep;
-    /* A process of another job may end once it has disconnected, and its
-     * end is not this job's (MPI-4.1 11.10.4): only world ranks count. */
-    if ((intptr_t)arg >= tern_g.world_size) return;
+    /* Another job's end is not this job's (MPI-4.1 11.10.4): what waits on
+     * that process fails instead (p2p's watch). */
+    if ((intptr_t)arg >= tern_g.world_size) {
+        tern_proc_mark_dead((int)(intptr_t)arg);
+        return;
+    }
     if (ucx.dead < 0) {
         ucx.dead = (int)(intptr_t)arg;
         ucx.dead_status = (int)status;
@@ -111,19 +114,20 @@ static void on_ep_error(void *arg, ucp_ep_h ep, ucs_status_t status)
 }
 
 /* Endpoints to this job's ranks detect a dead peer (the liveness check
- * ends the job).  Those to another job's processes do not ask for it: UCX
- * then may use its shared memory (posix, sysv) and single copy (cma)
- * between jobs on one host, which cannot detect a peer's death and which
- * it leaves out of endpoints that must; and another job's end is not this
- * one's (on_ep_error). */
+ * ends the job).  Those to another job's processes whose pid this process
+ * sees do not ask for it: UCX then may use its shared memory (posix, sysv)
+ * and single copy (cma) between jobs on one host, which cannot detect a
+ * peer's death and which it leaves out of endpoints that must; the pid
+ * check of p2p's watch finds those deaths instead.  Processes on other
+ * hosts have no shared memory to lose, and only the endpoint can tell. */
 static ucs_status_t create_ep(int world, const void *addr, ucp_ep_h *ep)
 {
-    int foreign = world >= tern_g.world_size;
+    int silent = world >= tern_g.world_size && tern_proc_pid_visible(world);
     ucp_ep_params_t ep_params = {
         .field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
-                      (foreign ? 0 : UCP_EP_PARAM_FIELD_ERR_HANDLER),
+                      (silent ? 0 : UCP_EP_PARAM_FIELD_ERR_HANDLER),
         .address = addr,
-        .err_mode = foreign ? UCP_ERR_HANDLING_MODE_NONE : UCP_ERR_HANDLING_MODE_PEER,
+        .err_mode = silent ? UCP_ERR_HANDLING_MODE_NONE : UCP_ERR_HANDLING_MODE_PEER,
         .err_handler = {.cb = on_ep_error, .arg = (void *)(intptr_t)world},
     };
     return ucp_ep_create(ucx.worker, &ep_params, ep);
@@ -146,6 +150,11 @@ ucp_ep_h ucx_ep(int world, int *err)
         return NULL;
     }
     if (p->ep) return p->ep;
+    if (tern_proc_is_dead(world)) {
+        *err = tern_err_make(MPI_ERR_OTHER, "a process of a connected job (%s) has died",
+                             tern_proc_describe(world));
+        return NULL;
+    }
     if (world >= tern_g.world_size && p->addr) {
         ucs_status_t st = create_ep(world, p->addr, &p->ep);
         if (st == UCS_OK) return p->ep;
@@ -293,6 +302,10 @@ static int tern_ucx_quiesce(void)
 void tern_ucx_dyn_disconnect(int w)
 {
     if (!ucx.worker || w >= ucx.npeers || !ucx.peers[w] || !ucx.peers[w]->ep) return;
+    if (tern_proc_is_dead(w)) { /* a flush would wait for it forever */
+        tern_ucx_dyn_fail(w);
+        return;
+    }
     struct ucx_peer *p = ucx.peers[w];
     while (ucx.outstanding > 0) {
         struct tern_waiter wt = TERN_WAITER_INIT;
@@ -303,6 +316,16 @@ void tern_ucx_dyn_disconnect(int w)
     ucp_request_param_t cp = {.op_attr_mask = 0};
     wait_request(ucp_ep_close_nbx(p->ep, &cp));
     p->ep = NULL;
+}
+
+void tern_ucx_dyn_fail(int w)
+{
+    if (!ucx.worker || w >= ucx.npeers || !ucx.peers[w] || !ucx.peers[w]->ep) return;
+    /* Forced: UCP completes what was under way to w with an error. */
+    ucp_request_param_t rp = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+                              .flags = UCP_EP_CLOSE_FLAG_FORCE};
+    wait_request(ucp_ep_close_nbx(ucx.peers[w]->ep, &rp));
+    ucx.peers[w]->ep = NULL;
 }
 
 static void tern_ucx_finalize(void)

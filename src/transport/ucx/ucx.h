@@ -20,5 +20,7 @@ int tern_ucx_dyn_connect(int w, const void *addr, size_t len);
  * caller knows w has what it was sent); made again from w's address if w
  * is reached later. */
 void tern_ucx_dyn_disconnect(int w);
+/* w has died: the endpoint closes at once, failing what was under way. */
+void tern_ucx_dyn_fail(int w);
 
 #endif
