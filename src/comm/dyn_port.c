@@ -1,8 +1,14 @@
 /* Ports: a listening TCP socket of the process that opened it, named
- * "tern:<host>:<tcp port>:<nonce>".  A connecting root sends the nonce
- * first, so a stray connection (or one meant for a port closed and whose
- * number was reused) is refused rather than taken for a group. */
+ * "tern:<host>:<tcp port>:<nonce>:<address>,<address>...".  A connecting
+ * root sends the nonce first, so a stray connection (or one meant for a
+ * port closed and whose number was reused) is refused rather than taken
+ * for a group.  The IPv4 addresses of the host's interfaces follow, for a
+ * connecting host that cannot resolve the host's name (clusters without a
+ * shared hosts file, the simulated hosts of the tests). */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <ifaddrs.h>
+#include <net/if.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -37,6 +43,27 @@ static struct port *find(const char *name)
     return NULL;
 }
 
+/* The host's IPv4 addresses other than loopback, comma-separated, from
+ * name[at] on, as many as fit. */
+static void append_addresses(char *name, size_t len, size_t at)
+{
+    struct ifaddrs *ifs = NULL;
+    if (at >= len || getifaddrs(&ifs) != 0) return;
+    const char *sep = "";
+    for (struct ifaddrs *i = ifs; i; i = i->ifa_next) {
+        if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET || (i->ifa_flags & IFF_LOOPBACK) ||
+            !(i->ifa_flags & IFF_UP))
+            continue;
+        char a[INET_ADDRSTRLEN];
+        if (!inet_ntop(AF_INET, &((struct sockaddr_in *)i->ifa_addr)->sin_addr, a, sizeof a))
+            continue;
+        if (at + strlen(sep) + strlen(a) + 1 > len) break;
+        at += (size_t)snprintf(name + at, len - at, "%s%s", sep, a);
+        sep = ",";
+    }
+    freeifaddrs(ifs);
+}
+
 int tern_port_open(char *name)
 {
     struct port *p = calloc(1, sizeof *p);
@@ -59,8 +86,9 @@ int tern_port_open(char *name)
     char host[128];
     if (gethostname(host, sizeof host - 1) != 0) snprintf(host, sizeof host, "localhost");
     host[sizeof host - 1] = 0;
-    snprintf(p->name, sizeof p->name, "tern:%s:%u:%s", host, (unsigned)ntohs(sa.sin_port),
-             p->nonce);
+    int k = snprintf(p->name, sizeof p->name, "tern:%s:%u:%s:", host, (unsigned)ntohs(sa.sin_port),
+                     p->nonce);
+    append_addresses(p->name, sizeof p->name, k > 0 ? (size_t)k : 0);
     p->fd = fd;
     p->next = ports;
     ports = p;
@@ -136,30 +164,34 @@ int tern_port_accept_fd(const char *fn, const char *name, int (*give_up)(void *)
     }
 }
 
-/* "tern:<host>:<port>:<nonce>" -> its parts; 0 or -1. */
-static int parse(const char *name, char *host, size_t hlen, char *port, char *nonce)
+/* "tern:<host>:<port>:<nonce>[:<addresses>]" -> its parts (addrs: ""
+ * when absent); 0 or -1. */
+static int parse(const char *name, char *host, size_t hlen, char *port, char *nonce, char *addrs,
+                 size_t alen)
 {
     if (strncmp(name, "tern:", 5) != 0) return -1;
     const char *h = name + 5, *c1 = strchr(h, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-    if (!c1 || !c2 || (size_t)(c1 - h) >= hlen || c2 - c1 - 1 > 7 || c2 - c1 < 2 ||
-        strlen(c2 + 1) != NONCE_LEN)
-        return -1;
+    if (!c1 || !c2 || (size_t)(c1 - h) >= hlen || c2 - c1 - 1 > 7 || c2 - c1 < 2) return -1;
+    const char *c3 = strchr(c2 + 1, ':');
+    size_t nlen = c3 ? (size_t)(c3 - c2 - 1) : strlen(c2 + 1);
+    if (nlen != NONCE_LEN || (c3 && strlen(c3 + 1) >= alen)) return -1;
     memcpy(host, h, (size_t)(c1 - h));
     host[c1 - h] = 0;
     memcpy(port, c1 + 1, (size_t)(c2 - c1 - 1));
     port[c2 - c1 - 1] = 0;
     memcpy(nonce, c2 + 1, NONCE_LEN);
+    snprintf(addrs, alen, "%s", c3 ? c3 + 1 : "");
     return 0;
 }
 
-/* One try at reaching host:port; the socket, or -1 (errno set). */
-static int dial(const char *host, const char *port)
+/* One try at reaching 'host' at 'port' (host may be an address); the
+ * socket, or -1 (errno set). */
+static int dial_one(const char *host, const char *port)
 {
     struct addrinfo hints = {.ai_family = AF_INET, .ai_socktype = SOCK_STREAM}, *ai = NULL;
     if (getaddrinfo(host, port, &hints, &ai) != 0) {
-        /* A host name this machine cannot resolve: the port may still be
-         * on this host (jobs on one machine). */
-        if (getaddrinfo("127.0.0.1", port, &hints, &ai) != 0) return -1;
+        errno = EHOSTUNREACH;
+        return -1;
     }
     int fd = -1;
     for (struct addrinfo *a = ai; a && fd < 0; a = a->ai_next) {
@@ -175,14 +207,32 @@ static int dial(const char *host, const char *port)
     return fd;
 }
 
+/* The host's name, then each of its addresses, then this host (jobs on
+ * one machine whose name does not resolve). */
+static int dial(const char *host, const char *port, const char *addrs)
+{
+    int fd = dial_one(host, port);
+    char a[INET_ADDRSTRLEN];
+    for (const char *p = addrs; fd < 0 && *p;) {
+        size_t n = strcspn(p, ",");
+        if (n < sizeof a) {
+            memcpy(a, p, n);
+            a[n] = 0;
+            fd = dial_one(a, port);
+        }
+        p += n + (p[n] == ',');
+    }
+    return fd >= 0 ? fd : dial_one("127.0.0.1", port);
+}
+
 int tern_port_connect_fd(const char *fn, const char *name, int *fd)
 {
-    char host[256], port[8], nonce[NONCE_LEN];
+    char host[256], port[8], nonce[NONCE_LEN], addrs[MPI_MAX_PORT_NAME];
     *fd = -1;
-    if (parse(name, host, sizeof host, port, nonce) != 0)
+    if (parse(name, host, sizeof host, port, nonce, addrs, sizeof addrs) != 0)
         return tern_err_make(MPI_ERR_PORT,
-                             "%s: \"%s\" is not a Tern port name (tern:<host>:<port>:<nonce>, "
-                             "as MPI_Open_port makes)",
+                             "%s: \"%s\" is not a Tern port name "
+                             "(tern:<host>:<port>:<nonce>:<addresses>, as MPI_Open_port makes)",
                              fn, name);
     long timeout = tern_param.connect_timeout;
     double end = tern_dyn_now() + (double)timeout;
@@ -190,7 +240,7 @@ int tern_port_connect_fd(const char *fn, const char *name, int *fd)
     /* The port may not be open yet (the other job is starting): retry
      * until the time is up. */
     for (;;) {
-        s = dial(host, port);
+        s = dial(host, port, addrs);
         if (s >= 0) break;
         e = errno;
         if (tern_dyn_now() >= end) break;

@@ -107,8 +107,13 @@ def t_job(spec, n, program, *args):
     across the simulated hosts: SPEC is "1,2" (host th1 and th2 in turn) or
     "1:2,2:2,3" (blocks of equal counts, the last may be smaller), N the
     number of ranks.  UCX over TCP only between
-    hosts: UCX would use its own shared memory and CMA within one kernel."""
+    hosts: UCX would use its own shared memory and CMA within one kernel.
+    SPEC "ssh:..." starts the proxies through ssh instead of ip netns exec,
+    so each host has its own host name (a UTS namespace)."""
     need_ucx()
+    kind = "exec"
+    if spec.startswith("ssh:"):
+        kind, spec = "ssh", spec[4:]
     hosts(max(int(e.split(":")[0]) for e in spec.split(",")))
     hostspec = ",".join(prefix() + e for e in spec.split(","))
     env = {"UCX_TLS": "tcp,self"}
@@ -117,7 +122,7 @@ def t_job(spec, n, program, *args):
         # tests/common/tern_hosts.h learn that placement from
         # TERN_RANKS_PER_HOST, which groups ranks as the hosts already do.
         env["TERN_RANKS_PER_HOST"] = spec.split(",")[0].split(":")[1]
-    p = run(agent("exec") + ["-l", "-hosts", hostspec, "-n", n, program] + list(args),
+    p = run(agent(kind) + ["-l", "-hosts", hostspec, "-n", n, program] + list(args),
             env=env, timeout=140)
     check(p.returncode == 0, "%s with %s ranks on %s failed" % (os.path.basename(program), n,
                                                                  hostspec), p)
