@@ -30,22 +30,28 @@ static void exchange(MPI_Comm ic, int base, const char *what)
     }
 }
 
+/* Both jobs on the spawn's intercommunicator: values on every pair, an
+ * allreduce over it (each side gets the other's 2), and a merge of all 4. */
+static void spawned_pair(MPI_Comm ic, int base)
+{
+    exchange(ic, base, "spawned");
+    int sum = -1, mine = 1, n = 0;
+    CHECK_MPI(MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, ic));
+    CHECK(sum == 2, "allreduce across the intercommunicator: %d", sum);
+    MPI_Comm all;
+    CHECK_MPI(MPI_Intercomm_merge(ic, base == 2000, &all));
+    CHECK_MPI(MPI_Allreduce(&mine, &n, 1, MPI_INT, MPI_SUM, all));
+    CHECK(n == 4, "merged: %d processes", n);
+    CHECK_MPI(MPI_Comm_free(&all));
+}
+
 static void child(MPI_Comm parent)
 {
     char host[256], want[256];
     gethostname(host, sizeof host);
     CHECK_MPI(MPI_Bcast(want, sizeof want, MPI_CHAR, 0, parent));
     CHECK(strcmp(host, want) == 0, "child runs on %s, asked for %s", host, want);
-    exchange(parent, 2000, "spawned");
-    int sum = -1, mine = 1;
-    CHECK_MPI(MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, parent));
-    CHECK(sum == 2, "allreduce across the intercommunicator: %d", sum); /* the 2 parents */
-    MPI_Comm all;
-    CHECK_MPI(MPI_Intercomm_merge(parent, 1, &all));
-    int n = 0;
-    CHECK_MPI(MPI_Allreduce(&mine, &n, 1, MPI_INT, MPI_SUM, all));
-    CHECK(n == 4, "merged: %d processes", n);
-    CHECK_MPI(MPI_Comm_free(&all));
+    spawned_pair(parent, 2000);
 
     char port[MPI_MAX_PORT_NAME];
     CHECK_MPI(MPI_Recv(port, sizeof port, MPI_CHAR, 0, TAG_PORT, parent, MPI_STATUS_IGNORE));
@@ -87,16 +93,7 @@ int main(int argc, char **argv)
     MPI_Info_free(&info);
     CHECK(codes[0] == MPI_SUCCESS && codes[1] == MPI_SUCCESS, "errcodes %d %d", codes[0], codes[1]);
     CHECK_MPI(MPI_Bcast(target, sizeof target, MPI_CHAR, rank == 0 ? MPI_ROOT : MPI_PROC_NULL, ic));
-    exchange(ic, 1000, "spawned");
-    int sum = -1, mine = 1;
-    CHECK_MPI(MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, ic));
-    CHECK(sum == 2, "allreduce across the intercommunicator: %d", sum); /* the 2 children */
-    MPI_Comm all;
-    CHECK_MPI(MPI_Intercomm_merge(ic, 0, &all));
-    int n = 0;
-    CHECK_MPI(MPI_Allreduce(&mine, &n, 1, MPI_INT, MPI_SUM, all));
-    CHECK(n == 4, "merged: %d processes", n);
-    CHECK_MPI(MPI_Comm_free(&all));
+    spawned_pair(ic, 1000);
 
     char port[MPI_MAX_PORT_NAME] = "";
     if (rank == 0) {
