@@ -214,6 +214,113 @@ def t_sigint():
     no_survivors(A.helper)
 
 
+# Rank 0 reads its stdin; with "slow" it first says so and sleeps 2 s.
+STDIN_PROG = (
+    "import hashlib, os, sys, time\n"
+    "r = os.environ['TERN_RANK']\n"
+    "if r == '0' and sys.argv[1:] == ['slow']:\n"
+    "    print('sleeping', flush=True)\n"
+    "    time.sleep(2)\n"
+    "d = sys.stdin.buffer.read()\n"
+    "print('rank', r, os.uname().nodename, len(d), hashlib.sha256(d).hexdigest(), flush=True)\n")
+
+
+def stdin_rows(out, nhosts_order):
+    rows = {int(m.group(1)): m.groups()[1:] for m in
+            re.finditer(r"^rank (\d+) (\S+) (\d+) ([0-9a-f]{64})$", out, re.M)}
+    check(sorted(rows) == [0, 1], "two ranks should report what they read:\n%s" % out)
+    for r, h in enumerate(nhosts_order):
+        check(rows[r][0] == h, "rank %d runs on %s, not %s" % (r, rows[r][0], h))
+    return rows
+
+
+def t_stdin_ssh2():
+    """mpiexec's stdin reaches rank 0 on another host (-hosts th2,th1: rank
+    0 on the second host) whole and in order, the other rank reads nothing;
+    and while rank 0 does not read, mpiexec stops taking stdin instead of
+    buffering it (its writer is held back)."""
+    import hashlib
+    import threading
+    hs = hosts(2)
+    data = os.urandom(8 << 20)
+    proc = subprocess.Popen([A.mpiexec, "--timeout", "50", "-hosts", "%s,%s" % (hs[1], hs[0]),
+                             "-n", "2", sys.executable, "-c", STDIN_PROG, "slow"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    written = [0]
+    def writer():
+        try:
+            for i in range(0, len(data), 65536):
+                proc.stdin.write(data[i:i + 65536])
+                proc.stdin.flush()
+                written[0] = i + 65536
+            proc.stdin.close()
+        except BrokenPipeError:
+            pass
+    err = []
+    threading.Thread(target=lambda: err.append(proc.stderr.read()), daemon=True).start()
+    w = threading.Thread(target=writer, daemon=True)
+    w.start()
+    first = proc.stdout.readline()
+    check(first == b"sleeping\n", "rank 0 should start with 'sleeping', not %r" % first)
+    time.sleep(1.5)
+    held = written[0]
+    print("stdin taken while rank 0 slept: %d bytes" % held)
+    out = proc.stdout.read().decode()
+    proc.wait(timeout=30)
+    w.join(5)
+    check(proc.returncode == 0, "the job failed (exit %s): %s%s" % (proc.returncode, out,
+                                                                  b"".join(err).decode()))
+    rows = stdin_rows(out, [hs[1], hs[0]])
+    check(rows[0][1:] == (str(len(data)), hashlib.sha256(data).hexdigest()),
+          "rank 0 read %s bytes with sha256 %s, not all %d bytes" % (rows[0][1], rows[0][2],
+                                                                      len(data)))
+    check(rows[1][1] == "0", "rank 1 must read nothing (/dev/null), read %s bytes" % rows[1][1])
+    check(held <= (1 << 20), "while rank 0 slept mpiexec took %d bytes of stdin (at most 1 MiB: "
+          "a 256 KiB window and the pipes)" % held)
+
+
+def t_stdin_empty():
+    """Rank 0 on another host sees end of file at once when mpiexec's stdin
+    is empty, closed, or a terminal on which the user types a line then
+    Ctrl-D."""
+    import fcntl
+    import hashlib
+    import pty
+    import termios
+    hs = hosts(2)
+    args = ["--timeout", "30", "-hosts", "%s,%s" % (hs[1], hs[0]), "-n", "2", sys.executable,
+            "-c", STDIN_PROG]
+    empty = hashlib.sha256(b"").hexdigest()
+    for how, cmd in (("empty", [A.mpiexec] + args),
+                     ("closed", ["sh", "-c", 'exec "$0" "$@" <&-', A.mpiexec] + args)):
+        p = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                           timeout=40)
+        check(p.returncode == 0, "stdin %s: the job failed (exit %s): %s%s" % (
+            how, p.returncode, p.stdout, p.stderr))
+        rows = stdin_rows(p.stdout, [hs[1], hs[0]])
+        check(rows[0][1:] == ("0", empty) and rows[1][1] == "0",
+              "stdin %s: the ranks should read nothing: %s" % (how, p.stdout))
+    master, slave = pty.openpty()
+    def tty():
+        os.setsid()
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    proc = subprocess.Popen([A.mpiexec] + args, stdin=slave, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, preexec_fn=tty)
+    os.close(slave)
+    os.write(master, b"typed line\n")
+    time.sleep(0.5)
+    os.write(master, b"\x04")
+    try:
+        out, err = proc.communicate(timeout=40)
+    finally:
+        os.close(master)
+    check(proc.returncode == 0, "stdin a terminal: the job failed (exit %s): %s%s" % (
+        proc.returncode, out.decode(), err.decode()))
+    rows = stdin_rows(out.decode(), [hs[1], hs[0]])
+    check(rows[0][1:] == ("11", hashlib.sha256(b"typed line\n").hexdigest()),
+          "stdin a terminal: rank 0 should read the typed line then end of file: %s" % out)
+
+
 def host_ids(args, n):
     p = run(["-launcher", "fork", "-l"] + args + [A.helper, "env", "TERN_HOST_ID"])
     check(p.returncode == 0, "fork launch failed", p)

@@ -158,8 +158,8 @@ int main(int argc, char **argv)
     job.devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
     output_init(&job);
     kvstore_init(&job.kvs);
-    if (o.remote) /* across hosts the ranks' stdin is /dev/null */
-        job.relay.pipe_w = job.relay.child_r = -1;
+    if (o.remote) /* across hosts rank 0's proxy gets our stdin */
+        relay_remote_setup(&job);
     else
         relay_setup(&job);
     if (o.timeout > 0) job.t_timeout = now_ms() + (int64_t)(o.timeout * 1000.0 + 0.5);
