@@ -214,6 +214,43 @@ def t_sigint():
     no_survivors(A.helper)
 
 
+def shm_sizes(args, n, prog=None):
+    """Runs hosts_check shmsize: {rank: (file bytes, mapped bytes)}."""
+    p = run(args + (prog or ["-n", str(n), A.check, "shmsize"]), env={"UCX_TLS": "tcp,self"})
+    check(p.returncode == 0, "the job failed", p)
+    got = {int(r): (int(f), int(m)) for r, f, m in
+           re.findall(r"^shm (\d+) (\d+) (\d+)$", p.stdout, re.M)}
+    check(sorted(got) == list(range(n)), "every rank should report its shared memory", p)
+    return got
+
+
+def t_shm_size():
+    """Each host's shared-memory file is sized for the pairs of that host's
+    ranks alone: in a job of 5 ranks on 2 hosts (3 + 2), each rank maps a
+    file of the size a one-host job of 3 (or 2) ranks gets, smaller than the
+    5-rank one; simulated hosts sharing one mpiexec's file each get their
+    own part of it, the file being the sum."""
+    need_ucx()
+    hs = hosts(2)
+    one = {k: shm_sizes([], k)[0] for k in (2, 3, 5)}  # one host: k ranks
+    check(one[2][0] < one[3][0] < one[5][0], "one-host sizes should grow with the ranks: %s" % one)
+    got = shm_sizes(agent("exec") + ["-hosts", "%s:3,%s:2" % tuple(hs)], 5)
+    for r in range(5):
+        k = 3 if r < 3 else 2
+        check(got[r] == one[k], "rank %d on a host of %d ranks maps %s bytes (file, mapping), "
+              "not the %s of a %d-rank host" % (r, k, got[r], one[k], k))
+    print("file bytes: 5 ranks on one host %d; on 2 hosts %d + %d" % (one[5][0], one[3][0],
+                                                                     one[2][0]))
+    # Two hosts by id (an MPMD job: one -env per block) under one mpiexec.
+    got = shm_sizes([], 5, ["-n", "3", "-env", "TERN_HOST_ID", "simA", A.check, "shmsize", ":",
+                            "-n", "2", "-env", "TERN_HOST_ID", "simB", A.check, "shmsize"])
+    for r in range(5):
+        k = 3 if r < 3 else 2
+        check(got[r] == (one[3][0] + one[2][0], one[k][1]),
+              "simulated hosts of 3 and 2 ranks: rank %d has %s (file, mapping), not (%d, %d)"
+              % (r, got[r], one[3][0] + one[2][0], one[k][1]))
+
+
 # Rank 0 reads its stdin; with "slow" it first says so and sleeps 2 s.
 STDIN_PROG = (
     "import hashlib, os, sys, time\n"
