@@ -473,6 +473,51 @@ def t_tree64():
           "kvs over 64 proxies failed", p)
 
 
+def t_fd_limits():
+    """Open-file limits, proxies forked or exec'd here (no namespaces): a
+    proxy raises its soft limit for its ranks (over ssh it has the host's
+    limits, not mpiexec's), and says what it needs when the hard limit is
+    too low; mpiexec needs descriptors per host, not per rank, across hosts
+    (401 hosts and 2 ranks under a soft limit of 1,024 ran into poll's
+    EINVAL)."""
+    import resource
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        def agent_with(opt):
+            path = os.path.join(d, "agent" + opt)
+            with open(path, "w") as f:  # CMD HOST PROXY-ARGS...: drop HOST
+                f.write('#!/bin/sh\nshift\nulimit -Sn 64\n%sexec "$@"\n'
+                        % ("ulimit -Hn 64\n" if opt == "H" else ""))
+            os.chmod(path, 0o755)
+            return ["-launcher", "exec", "-launcher-exec", path, "-hosts", "fakeA:100,fakeB"]
+        p = run(agent_with("S") + ["sh", "-c", "ulimit -n"])
+        check(p.returncode == 0, "100 ranks under a soft limit of 64 should run", p)
+        check(sorted(set(p.stdout.split())) == ["364", "67"],
+              "the proxies should raise their soft limit to 3 per rank + 32 + 32", p)
+        p = run(agent_with("H") + ["true"])
+        check(p.returncode != 0 and "on fakeA: 100 ranks and up to 32 proxies below it need 364 "
+              "open files; the limit is 64" in p.stderr, "a hard limit too low must be named", p)
+    hosts401 = ",".join("fake%d" % i for i in range(401))
+    def limited(soft, hard):
+        return lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    for soft, hard, ok in ((1024, resource.RLIM_INFINITY, True), (1000, 1000, False)):
+        if hard == resource.RLIM_INFINITY:
+            hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        if hard != resource.RLIM_INFINITY and ok and hard < 1300:
+            raise Skip("the hard limit on open files (%d) is below what 401 hosts need" % hard)
+        t0 = time.monotonic()
+        p = subprocess.run([A.mpiexec, "--timeout", "50", "-launcher", "fork", "-hosts", hosts401,
+                            "-n", "2", "true"], capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, TERN_LAUNCH_FANOUT="401"),
+                           preexec_fn=limited(soft, hard))
+        p.wall = time.monotonic() - t0
+        if ok:
+            check(p.returncode == 0, "401 hosts under a soft limit of 1,024 should run", p)
+        else:
+            check(p.returncode != 0 and "401 hosts need 1235 open files; the limit is 1000"
+                  in p.stderr, "a hard limit too low for the hosts must be named", p)
+
+
 def main():
     global A
     ap = argparse.ArgumentParser()

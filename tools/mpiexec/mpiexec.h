@@ -49,6 +49,9 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int64_t now_ms(void); /* CLOCK_MONOTONIC in milliseconds */
 int set_nonblock(int fd);
 int set_cloexec(int fd, int on);
+/* Raises the soft limit on open files to 'need' where the hard one allows;
+ * -1 with "need N open files; the limit is M ..." in why otherwise. */
+int open_files_ensure(size_t need, char *why, size_t len);
 
 /* A growable byte buffer consumed from the front. */
 struct buf {

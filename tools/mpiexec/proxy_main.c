@@ -297,6 +297,16 @@ int main(int argc, char **argv)
     set_nonblock(px.up);
     struct job *job = &px.job;
     job->opt = &px.opt;
+    /* Three per rank, and one per proxy below us: over ssh our limit is
+     * the host's default, not mpiexec's. */
+    char why[128], msg[192];
+    if (open_files_ensure((size_t)job->size * 3 + (size_t)px.fanout + 32, why, sizeof why) < 0) {
+        snprintf(msg, sizeof msg, "%d ranks and up to %d proxies below it %s", job->size, px.fanout,
+                 why);
+        fail_up(&px, msg);
+        wire_send(px.up, &px.up_out);
+        return 1;
+    }
     job->devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
     job->relay.pipe_w = job->relay.child_r = -1;
     proxy_start_children(&px);
