@@ -168,7 +168,10 @@ def t_proxy_kill9():
     deadline = time.monotonic() + 20
     pid = None
     while time.monotonic() < deadline and not pid:
-        out = subprocess.run(["pgrep", "-f", "tern-proxy 2 "], capture_output=True, text=True)
+        # This build's proxy alone (its path is absolute): other trees may run jobs too.
+        mine = "^" + re.escape(os.path.join(os.path.dirname(os.path.realpath(A.mpiexec)),
+                                            "tern-proxy")) + " 2 "
+        out = subprocess.run(["pgrep", "-f", mine], capture_output=True, text=True)
         pid = out.stdout.split()[0] if out.stdout.split() else None
         time.sleep(0.1)
     check(pid is not None, "the proxy of the second host never ran")
