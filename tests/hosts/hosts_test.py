@@ -495,16 +495,16 @@ def t_fd_limits():
             path = os.path.join(d, "agent" + opt)
             with open(path, "w") as f:  # CMD HOST PROXY-ARGS...: drop HOST
                 f.write('#!/bin/sh\nshift\nulimit -Sn 64\n%sexec "$@"\n'
-                        % ("ulimit -Hn 64\n" if opt == "H" else ""))
+                        % ("ulimit -Hn 100\n" if opt == "H" else ""))
             os.chmod(path, 0o755)
             return ["-launcher", "exec", "-launcher-exec", path, "-hosts", "fakeA:100,fakeB"]
         p = run(agent_with("S") + ["sh", "-c", "ulimit -n"])
         check(p.returncode == 0, "100 ranks under a soft limit of 64 should run", p)
         check(sorted(set(p.stdout.split())) == ["364", "67"],
               "the proxies should raise their soft limit to 3 per rank + 32 + 32", p)
-        p = run(agent_with("H") + ["true"])
+        p = run(agent_with("H") + ["true"])  # fakeB's 67 fit, fakeA's 364 do not
         check(p.returncode != 0 and "on fakeA: 100 ranks and up to 32 proxies below it need 364 "
-              "open files; the limit is 64" in p.stderr, "a hard limit too low must be named", p)
+              "open files; the limit is 100" in p.stderr, "a hard limit too low must be named", p)
     hosts401 = ",".join("fake%d" % i for i in range(401))
     def limited(soft, hard):
         return lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
