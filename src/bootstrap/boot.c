@@ -384,6 +384,18 @@ int tern_boot_take_shm_fd(int first)
     return shared ? tern_boot_shm_share(first, me) : fd;
 }
 
+void tern_boot_shm_file_id(char *out, size_t len)
+{
+    pthread_mutex_lock(&boot_lock);
+    struct stat st;
+    if (boot.shm_fd >= 0 && fstat(boot.shm_fd, &st) == 0)
+        snprintf(out, len, "%llx:%llx", (unsigned long long)st.st_dev,
+                 (unsigned long long)st.st_ino);
+    else
+        snprintf(out, len, "-");
+    pthread_mutex_unlock(&boot_lock);
+}
+
 static int valid_word(const char *s, size_t min, size_t max)
 {
     size_t n = 0;

@@ -39,6 +39,11 @@ int tern_boot_init(struct tern_boot_info *info);
  * which the others pass only once they hold theirs. */
 int tern_boot_take_shm_fd(int first);
 
+/* "<device>:<inode>" of the inherited shared-memory file while it is not yet
+ * taken, "-" when there is none (under PMI, or after the take): ranks whose
+ * words match map one file. */
+void tern_boot_shm_file_id(char *out, size_t len);
+
 /* The number of processes the job was launched with: TERN_SIZE under
  * Tern's mpiexec, 1 for a singleton.  The same answer before MPI_Init,
  * during and after MPI_Finalize (MPI_INFO_ENV's maxprocs). */

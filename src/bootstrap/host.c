@@ -58,20 +58,25 @@ int tern_hosts_exchange(int rank, int size, const char *node, const char *overri
     tern_boot_to_word(out->id);
 
     out->host_of = calloc((size_t)size, sizeof *out->host_of);
+    out->file_of = calloc((size_t)size, sizeof *out->file_of);
     char(*ids)[TERN_HOST_ID_MAX] = calloc((size_t)size, sizeof *ids);
-    if (!out->host_of || !ids) {
+    char(*files)[80] = calloc((size_t)size, sizeof *files);
+    if (!out->host_of || !out->file_of || !ids || !files) {
         fprintf(stderr, "tern: out of memory for the host ids of %d ranks\n", size);
         free(ids);
+        free(files);
         tern_hosts_free(out);
         return -1;
     }
-    /* Each rank publishes "<kernel>|<host id>": the kernel is its boot id
-     * (the host id where there is none), so that ranks of simulated hosts
-     * on one machine still share its cores out between them. */
-    char kernel[TERN_HOST_ID_MAX], mine[2 * TERN_HOST_ID_MAX + 2];
+    /* Each rank publishes "<kernel>|<file>|<host id>": the kernel is its
+     * boot id (the host id where there is none), so that ranks of simulated
+     * hosts on one machine still share its cores out between them; the file
+     * is its shared-memory file, which such hosts may share too. */
+    char kernel[TERN_HOST_ID_MAX], file[64], mine[2 * TERN_HOST_ID_MAX + 80];
     snprintf(kernel, sizeof kernel, "%s", boot[0] ? boot : out->id);
     tern_boot_to_word(kernel);
-    snprintf(mine, sizeof mine, "%s|%s", kernel, out->id);
+    tern_boot_shm_file_id(file, sizeof file);
+    snprintf(mine, sizeof mine, "%s|%s|%s", kernel, file, out->id);
     char *kernels = calloc((size_t)size, 1); /* same kernel as this rank */
     if (!kernels) goto oom;
     char key[64];
@@ -87,13 +92,21 @@ int tern_hosts_exchange(int rank, int size, const char *node, const char *overri
             snprintf(key, sizeof key, "host.%d", r);
             if (tern_boot_get(r, key, word, sizeof word) != 0) goto lost;
         }
-        char *bar = strchr(word, '|');
-        if (!bar) goto lost;
-        *bar = 0;
+        char *bar = strchr(word, '|'), *bar2 = bar ? strchr(bar + 1, '|') : NULL;
+        if (!bar2) goto lost;
+        *bar = *bar2 = 0;
         kernels[r] = strcmp(word, kernel) == 0;
-        snprintf(ids[r], sizeof ids[r], "%s", bar + 1);
+        snprintf(ids[r], sizeof ids[r], "%s", bar2 + 1);
         int h = index_of(ids, r, ids[r]);
         out->host_of[r] = h >= 0 ? out->host_of[h] : out->nhosts++;
+        /* No file yet (PMI): each host makes its own. */
+        if (strcmp(bar + 1, "-") == 0)
+            snprintf(files[r], sizeof files[r], "host %d", out->host_of[r]);
+        else
+            snprintf(files[r], sizeof files[r], "%.36s %.40s", word, bar + 1);
+        int f = 0;
+        while (strcmp(files[f], files[r]) != 0) f++;
+        out->file_of[r] = f;
     }
     for (int r = 0; r < size; r++) {
         if (kernels[r]) {
@@ -106,16 +119,19 @@ int tern_hosts_exchange(int rank, int size, const char *node, const char *overri
     }
     free(kernels);
     free(ids);
+    free(files);
     return 0;
 oom:
     fprintf(stderr, "tern: out of memory for the host ids of %d ranks\n", size);
     free(ids);
+    free(files);
     tern_hosts_free(out);
     return -1;
 lost:
     fprintf(stderr, "tern: rank %d could not exchange host ids through the launcher\n", rank);
     free(kernels);
     free(ids);
+    free(files);
     tern_hosts_free(out);
     return -1;
 }
@@ -124,4 +140,6 @@ void tern_hosts_free(struct tern_hosts *h)
 {
     free(h->host_of);
     h->host_of = NULL;
+    free(h->file_of);
+    h->file_of = NULL;
 }

@@ -13,6 +13,10 @@ struct tern_hosts {
     /* Among the ranks of this kernel (its boot id), which share its cores
      * even when they are on different (simulated) hosts. */
     int kernel_rank, kernel_size;
+    /* world rank -> the shared-memory file it maps, numbered by first rank:
+     * one per host, except that simulated hosts under one mpiexec share its
+     * one file (each host then has its own part of it, transport/shm). */
+    int *file_of;
     char id[TERN_HOST_ID_MAX]; /* this rank's host id */
 };
 

@@ -28,6 +28,7 @@ struct tern_state {
     int kernel_rank, kernel_size;
     int nhosts;
     int *host_of; /* world rank -> host index (bootstrap/host.h) */
+    int *file_of; /* world rank -> its shared-memory file (bootstrap/host.h) */
     int appnum;
     int singleton;
     int oversubscribed; /* more ranks on this kernel than usable cores */

@@ -105,6 +105,7 @@ int tern_runtime_acquire(int level, const char *fn)
         tern_fatal("%s: cannot learn which host each rank runs on (see above)", fn);
     tern_g.nhosts = hosts.nhosts;
     tern_g.host_of = hosts.host_of;
+    tern_g.file_of = hosts.file_of;
     tern_g.local_rank = hosts.local_rank;
     tern_g.local_size = hosts.local_size;
     tern_g.kernel_rank = hosts.kernel_rank;
@@ -148,6 +149,8 @@ void tern_runtime_release_if_unused(void)
     tern_requests_finalize();
     free(tern_g.host_of);
     tern_g.host_of = NULL;
+    free(tern_g.file_of);
+    tern_g.file_of = NULL;
     tern_g.init_state = TERN_STATE_FINALIZED;
     tern_g.thread_multiple = 0;
 }

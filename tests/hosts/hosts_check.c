@@ -4,11 +4,15 @@
  * ids the proxies gave match the hosts); then point-to-point around a ring
  * (small and 1 MiB, so eager and rendezvous both cross hosts) and an
  * allreduce.  Prints "rank R of N on HOST: node K ranks: ok" (K: the ranks
- * of its host) or fails with a reason. */
+ * of its host) or fails with a reason.  With the argument "shmsize" it
+ * first prints "shm R FILE MAPPED": the size of the shared-memory file it
+ * mapped and of its mapping, found in /proc/self/maps (an unnamed file in
+ * /dev/shm, or a memfd). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define NAME 64
@@ -42,11 +46,32 @@ static void fail(const char *what)
     MPI_Abort(MPI_COMM_WORLD, 3);
 }
 
+static void print_shm_size(void)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (!strstr(line, "/dev/shm/") && !strstr(line, "memfd:tern-node")) continue;
+        if (sscanf(line, "%lx-%lx", &lo, &hi) != 2) continue;
+        char path[96];
+        struct stat st;
+        snprintf(path, sizeof path, "/proc/self/map_files/%lx-%lx", lo, hi);
+        if (stat(path, &st) != 0) fail("cannot stat the shared-memory mapping");
+        printf("shm %d %lld %lu\n", rank, (long long)st.st_size, hi - lo);
+        fclose(f);
+        return;
+    }
+    if (f) fclose(f);
+    printf("shm %d none\n", rank);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (argc > 1 && strcmp(argv[1], "shmsize") == 0) print_shm_size();
     char host[NAME] = "";
     gethostname(host, sizeof host - 1);
     const char *id = getenv("TERN_HOST_ID");

@@ -173,7 +173,10 @@ def t_proxy_kill9():
     deadline = time.monotonic() + 20
     pid = None
     while time.monotonic() < deadline and not pid:
-        out = subprocess.run(["pgrep", "-f", "tern-proxy 2 "], capture_output=True, text=True)
+        # This build's proxy alone (its path is absolute): other trees may run jobs too.
+        mine = "^" + re.escape(os.path.join(os.path.dirname(os.path.realpath(A.mpiexec)),
+                                            "tern-proxy")) + " 2 "
+        out = subprocess.run(["pgrep", "-f", mine], capture_output=True, text=True)
         pid = out.stdout.split()[0] if out.stdout.split() else None
         time.sleep(0.1)
     check(pid is not None, "the proxy of the second host never ran")
@@ -217,6 +220,155 @@ def t_sigint():
     check(sorted(counts) == [(str(r), "1") for r in range(4)],
           "every rank on every host must get exactly one SIGINT: %s\n%s" % (counts, err))
     no_survivors(A.helper)
+
+
+def shm_sizes(args, n, prog=None):
+    """Runs hosts_check shmsize: {rank: (file bytes, mapped bytes)}."""
+    p = run(args + (prog or ["-n", str(n), A.check, "shmsize"]), env={"UCX_TLS": "tcp,self"})
+    check(p.returncode == 0, "the job failed", p)
+    got = {int(r): (int(f), int(m)) for r, f, m in
+           re.findall(r"^shm (\d+) (\d+) (\d+)$", p.stdout, re.M)}
+    check(sorted(got) == list(range(n)), "every rank should report its shared memory", p)
+    return got
+
+
+def t_shm_size():
+    """Each host's shared-memory file is sized for the pairs of that host's
+    ranks alone: in a job of 5 ranks on 2 hosts (3 + 2), each rank maps a
+    file of the size a one-host job of 3 (or 2) ranks gets, smaller than the
+    5-rank one; simulated hosts sharing one mpiexec's file each get their
+    own part of it, the file being the sum."""
+    need_ucx()
+    hs = hosts(2)
+    one = {k: shm_sizes([], k)[0] for k in (2, 3, 5)}  # one host: k ranks
+    check(one[2][0] < one[3][0] < one[5][0], "one-host sizes should grow with the ranks: %s" % one)
+    got = shm_sizes(agent("exec") + ["-hosts", "%s:3,%s:2" % tuple(hs)], 5)
+    for r in range(5):
+        k = 3 if r < 3 else 2
+        check(got[r] == one[k], "rank %d on a host of %d ranks maps %s bytes (file, mapping), "
+              "not the %s of a %d-rank host" % (r, k, got[r], one[k], k))
+    print("file bytes: 5 ranks on one host %d; on 2 hosts %d + %d" % (one[5][0], one[3][0],
+                                                                     one[2][0]))
+    # Two hosts by id (an MPMD job: one -env per block) under one mpiexec.
+    got = shm_sizes([], 5, ["-n", "3", "-env", "TERN_HOST_ID", "simA", A.check, "shmsize", ":",
+                            "-n", "2", "-env", "TERN_HOST_ID", "simB", A.check, "shmsize"])
+    for r in range(5):
+        k = 3 if r < 3 else 2
+        check(got[r] == (one[3][0] + one[2][0], one[k][1]),
+              "simulated hosts of 3 and 2 ranks: rank %d has %s (file, mapping), not (%d, %d)"
+              % (r, got[r], one[3][0] + one[2][0], one[k][1]))
+
+
+# Rank 0 reads its stdin; with "slow" it first says so and sleeps 2 s.
+STDIN_PROG = (
+    "import hashlib, os, sys, time\n"
+    "r = os.environ['TERN_RANK']\n"
+    "if r == '0' and sys.argv[1:] == ['slow']:\n"
+    "    print('sleeping', flush=True)\n"
+    "    time.sleep(2)\n"
+    "d = sys.stdin.buffer.read()\n"
+    "print('rank', r, os.uname().nodename, len(d), hashlib.sha256(d).hexdigest(), flush=True)\n")
+
+
+def stdin_rows(out, nhosts_order):
+    rows = {int(m.group(1)): m.groups()[1:] for m in
+            re.finditer(r"^rank (\d+) (\S+) (\d+) ([0-9a-f]{64})$", out, re.M)}
+    check(sorted(rows) == [0, 1], "two ranks should report what they read:\n%s" % out)
+    for r, h in enumerate(nhosts_order):
+        check(rows[r][0] == h, "rank %d runs on %s, not %s" % (r, rows[r][0], h))
+    return rows
+
+
+def t_stdin_ssh2():
+    """mpiexec's stdin reaches rank 0 on another host (-hosts th2,th1: rank
+    0 on the second host) whole and in order, the other rank reads nothing;
+    and while rank 0 does not read, mpiexec stops taking stdin instead of
+    buffering it (its writer is held back)."""
+    import hashlib
+    import threading
+    hs = hosts(2)
+    data = os.urandom(8 << 20)
+    proc = subprocess.Popen([A.mpiexec, "--timeout", "50", "-hosts", "%s,%s" % (hs[1], hs[0]),
+                             "-n", "2", sys.executable, "-c", STDIN_PROG, "slow"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    written = [0]
+    def writer():
+        try:
+            for i in range(0, len(data), 65536):
+                proc.stdin.write(data[i:i + 65536])
+                proc.stdin.flush()
+                written[0] = i + 65536
+            proc.stdin.close()
+        except BrokenPipeError:
+            pass
+    err = []
+    threading.Thread(target=lambda: err.append(proc.stderr.read()), daemon=True).start()
+    w = threading.Thread(target=writer, daemon=True)
+    w.start()
+    before = b""  # rank 1 may report before rank 0 says it sleeps
+    while True:
+        line = proc.stdout.readline()
+        if line in (b"sleeping\n", b""):
+            break
+        before += line
+    check(line == b"sleeping\n", "rank 0 never said 'sleeping': %r" % before)
+    time.sleep(1.5)
+    held = written[0]
+    print("stdin taken while rank 0 slept: %d bytes" % held)
+    out = (before + proc.stdout.read()).decode()
+    proc.wait(timeout=30)
+    w.join(5)
+    check(proc.returncode == 0, "the job failed (exit %s): %s%s" % (proc.returncode, out,
+                                                                  b"".join(err).decode()))
+    rows = stdin_rows(out, [hs[1], hs[0]])
+    check(rows[0][1:] == (str(len(data)), hashlib.sha256(data).hexdigest()),
+          "rank 0 read %s bytes with sha256 %s, not all %d bytes" % (rows[0][1], rows[0][2],
+                                                                      len(data)))
+    check(rows[1][1] == "0", "rank 1 must read nothing (/dev/null), read %s bytes" % rows[1][1])
+    check(held <= (1 << 20), "while rank 0 slept mpiexec took %d bytes of stdin (at most 1 MiB: "
+          "a 256 KiB window and the pipes)" % held)
+
+
+def t_stdin_empty():
+    """Rank 0 on another host sees end of file at once when mpiexec's stdin
+    is empty, closed, or a terminal on which the user types a line then
+    Ctrl-D."""
+    import fcntl
+    import hashlib
+    import pty
+    import termios
+    hs = hosts(2)
+    args = ["--timeout", "30", "-hosts", "%s,%s" % (hs[1], hs[0]), "-n", "2", sys.executable,
+            "-c", STDIN_PROG]
+    empty = hashlib.sha256(b"").hexdigest()
+    for how, cmd in (("empty", [A.mpiexec] + args),
+                     ("closed", ["sh", "-c", 'exec "$0" "$@" <&-', A.mpiexec] + args)):
+        p = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                           timeout=40)
+        check(p.returncode == 0, "stdin %s: the job failed (exit %s): %s%s" % (
+            how, p.returncode, p.stdout, p.stderr))
+        rows = stdin_rows(p.stdout, [hs[1], hs[0]])
+        check(rows[0][1:] == ("0", empty) and rows[1][1] == "0",
+              "stdin %s: the ranks should read nothing: %s" % (how, p.stdout))
+    master, slave = pty.openpty()
+    def tty():
+        os.setsid()
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    proc = subprocess.Popen([A.mpiexec] + args, stdin=slave, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, preexec_fn=tty)
+    os.close(slave)
+    os.write(master, b"typed line\n")
+    time.sleep(0.5)
+    os.write(master, b"\x04")
+    try:
+        out, err = proc.communicate(timeout=40)
+    finally:
+        os.close(master)
+    check(proc.returncode == 0, "stdin a terminal: the job failed (exit %s): %s%s" % (
+        proc.returncode, out.decode(), err.decode()))
+    rows = stdin_rows(out.decode(), [hs[1], hs[0]])
+    check(rows[0][1:] == ("11", hashlib.sha256(b"typed line\n").hexdigest()),
+          "stdin a terminal: rank 0 should read the typed line then end of file: %s" % out)
 
 
 def host_ids(args, n):
@@ -332,6 +484,51 @@ def t_tree64():
     p = run(["-launcher", "fork", "-hosts", names, A.helper, "kvs", "2"], env={"MV2_MT_DEGREE": "4"})
     check(p.returncode == 0 and len(re.findall(r"^ok \d+$", p.stdout, re.M)) == 64,
           "kvs over 64 proxies failed", p)
+
+
+def t_fd_limits():
+    """Open-file limits, proxies forked or exec'd here (no namespaces): a
+    proxy raises its soft limit for its ranks (over ssh it has the host's
+    limits, not mpiexec's), and says what it needs when the hard limit is
+    too low; mpiexec needs descriptors per host, not per rank, across hosts
+    (401 hosts and 2 ranks under a soft limit of 1,024 ran into poll's
+    EINVAL)."""
+    import resource
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        def agent_with(opt):
+            path = os.path.join(d, "agent" + opt)
+            with open(path, "w") as f:  # CMD HOST PROXY-ARGS...: drop HOST
+                f.write('#!/bin/sh\nshift\nulimit -Sn 64\n%sexec "$@"\n'
+                        % ("ulimit -Hn 100\n" if opt == "H" else ""))
+            os.chmod(path, 0o755)
+            return ["-launcher", "exec", "-launcher-exec", path, "-hosts", "fakeA:100,fakeB"]
+        p = run(agent_with("S") + ["sh", "-c", "ulimit -n"])
+        check(p.returncode == 0, "100 ranks under a soft limit of 64 should run", p)
+        check(sorted(set(p.stdout.split())) == ["364", "67"],
+              "the proxies should raise their soft limit to 3 per rank + 32 + 32", p)
+        p = run(agent_with("H") + ["true"])  # fakeB's 67 fit, fakeA's 364 do not
+        check(p.returncode != 0 and "on fakeA: 100 ranks and up to 32 proxies below it need 364 "
+              "open files; the limit is 100" in p.stderr, "a hard limit too low must be named", p)
+    hosts401 = ",".join("fake%d" % i for i in range(401))
+    def limited(soft, hard):
+        return lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    for soft, hard, ok in ((1024, resource.RLIM_INFINITY, True), (1000, 1000, False)):
+        if hard == resource.RLIM_INFINITY:
+            hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        if hard != resource.RLIM_INFINITY and ok and hard < 1300:
+            raise Skip("the hard limit on open files (%d) is below what 401 hosts need" % hard)
+        t0 = time.monotonic()
+        p = subprocess.run([A.mpiexec, "--timeout", "50", "-launcher", "fork", "-hosts", hosts401,
+                            "-n", "2", "true"], capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, TERN_LAUNCH_FANOUT="401"),
+                           preexec_fn=limited(soft, hard))
+        p.wall = time.monotonic() - t0
+        if ok:
+            check(p.returncode == 0, "401 hosts under a soft limit of 1,024 should run", p)
+        else:
+            check(p.returncode != 0 and "401 hosts need 1235 open files; the limit is 1000"
+                  in p.stderr, "a hard limit too low for the hosts must be named", p)
 
 
 def main():

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -39,17 +38,16 @@ static void make_job_id(char *id, size_t len)
              rnd);
 }
 
-static int enough_fds(int size)
+/* Three per rank here; across hosts the proxies hold the ranks', and
+ * mpiexec a connection, an agent's stderr and for a moment a connection
+ * not yet introduced per host (poll(2) refuses more descriptors than the
+ * limit, open or not). */
+static int enough_fds(const struct options *o, int size)
 {
-    struct rlimit rl;
-    rlim_t need = (rlim_t)size * 3 + 32;
-    if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= need) return 0;
-    rlim_t want = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need ? need : rl.rlim_max;
-    rl.rlim_cur = want;
-    setrlimit(RLIMIT_NOFILE, &rl);
-    if (want >= need) return 0;
-    fprintf(stderr, "mpiexec: %d ranks need %lu open files; the limit is %lu (see ulimit -n)\n",
-            size, (unsigned long)need, (unsigned long)want);
+    char why[128];
+    int n = o->remote ? o->nhosts : size;
+    if (open_files_ensure((size_t)n * 3 + 32, why, sizeof why) == 0) return 0;
+    fprintf(stderr, "mpiexec: %d %s %s\n", n, o->remote ? "hosts" : "ranks", why);
     return -1;
 }
 
@@ -129,7 +127,7 @@ int main(int argc, char **argv)
     memset(&job, 0, sizeof job);
     job.opt = &o;
     for (int k = 0; k < o.nblocks; k++) job.size += o.blocks[k].nprocs;
-    if (enough_fds(job.size) < 0 || signals_init() < 0) {
+    if (enough_fds(&o, job.size) < 0 || signals_init() < 0) {
         options_free(&o);
         return 1;
     }
@@ -158,8 +156,8 @@ int main(int argc, char **argv)
     job.devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
     output_init(&job);
     kvstore_init(&job.kvs);
-    if (o.remote) /* across hosts the ranks' stdin is /dev/null */
-        job.relay.pipe_w = job.relay.child_r = -1;
+    if (o.remote) /* across hosts rank 0's proxy gets our stdin */
+        relay_remote_setup(&job);
     else
         relay_setup(&job);
     if (o.timeout > 0) job.t_timeout = now_ms() + (int64_t)(o.timeout * 1000.0 + 0.5);

@@ -49,6 +49,9 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int64_t now_ms(void); /* CLOCK_MONOTONIC in milliseconds */
 int set_nonblock(int fd);
 int set_cloexec(int fd, int on);
+/* Raises the soft limit on open files to 'need' where the hard one allows;
+ * -1 with "need N open files; the limit is M ..." in why otherwise. */
+int open_files_ensure(size_t need, char *why, size_t len);
 
 /* A growable byte buffer consumed from the front. */
 struct buf {
@@ -158,8 +161,9 @@ char *wire_escape(const char *s); /* malloc'd */
 int wire_unescape(char *s);       /* in place; -1 if malformed */
 void wire_put(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void wire_put_data(struct buf *b, int rank, int stream, const char *p, size_t n);
+void wire_put_input(struct buf *b, int rank, const char *p, size_t n); /* stdin for a rank */
 /* Takes one frame from b: a line (NUL-terminated in place, without its
- * newline) and, for "o" frames, the *n payload bytes at *data.  Returns the
+ * newline) and, for "o" and "i" frames, the *n payload bytes at *data.  Returns the
  * line, or NULL when the frame is not complete yet.  Call wire_done after. */
 char *wire_next(struct buf *b, const char **data, size_t *n, size_t *frame_len);
 int wire_send(int fd, struct buf *out); /* nonblocking; -1 when the peer is gone */
@@ -258,6 +262,7 @@ struct stdin_relay {
     int pipe_w;   /* write end to rank 0; -1 when closed */
     int child_r;  /* read end handed to rank 0 at spawn; -1 after */
     struct buf pending;
+    long long sent, written; /* across hosts: bytes sent to rank 0's proxy, and put in its pipe */
 };
 
 struct job {
@@ -314,6 +319,12 @@ void output_free(struct job *job);
 
 /* ---- stdin_relay.c ---- */
 void relay_setup(struct job *job);
+int relay_open(struct job *job); /* the pipe to rank 0, unconditionally; -1 if none */
+/* Across hosts, mpiexec's half: read stdin while rank 0's proxy keeps up. */
+void relay_remote_setup(struct job *job);
+int relay_remote_wants(const struct job *job);
+void relay_remote_read(struct job *job, struct buf *out); /* one "i" (or "ie") frame */
+void relay_remote_written(struct job *job, long long n);  /* "ia n" from the proxy */
 void relay_after_spawn(struct job *job);
 void relay_read(struct job *job);
 void relay_write(struct job *job);

@@ -5,7 +5,9 @@
  * "e <rank> <stream>" at end of file, "x <rank> <pid> <wait status>" once a
  * rank is reaped (after everything it wrote has been relayed), and for each
  * proxy we started, "agent <node> <wait status> <its stderr>" when its agent
- * exits.  Downward: "b <rank> <answer>", "sig <n>" and "bye".
+ * exits.  Downward: "b <rank> <answer>", "sig <n>" and "bye", and for the
+ * proxy of rank 0 its stdin: "i" frames and "ie", answered with "ia <bytes>"
+ * as they enter rank 0's pipe and "ic" when rank 0 stops reading.
  *
  * The ranks die with the proxy (PR_SET_PDEATHSIG in spawn.c) and the proxy
  * ends them when mpiexec's connection closes, so a lost mpiexec or a lost
@@ -159,6 +161,20 @@ static struct rank *local_rank(struct proxy *px, int rank)
     return NULL;
 }
 
+/* Rank 0's stdin: what came down into its pipe, counted back up. */
+static void stdin_pump(struct proxy *px)
+{
+    struct stdin_relay *s = &px->job.relay;
+    size_t before = s->pending.len;
+    relay_write(&px->job);
+    if (s->pipe_w >= 0 && before > s->pending.len)
+        wire_put(&px->up_out, "ia %zu", before - s->pending.len);
+    if (s->pipe_w < 0 && !px->stdin_eof && !px->stdin_closed) {
+        px->stdin_closed = 1; /* rank 0 closed it or exited: mpiexec stops reading */
+        wire_put(&px->up_out, "ic");
+    }
+}
+
 static void down_frames(struct proxy *px)
 {
     const char *data;
@@ -179,6 +195,13 @@ static void down_frames(struct proxy *px)
             if (sig != SIGKILL && sig != SIGCONT) job_signal_all(&px->job, SIGCONT);
         } else if (strcmp(line, "bye") == 0) {
             px->bye = 1;
+        } else if (line[0] == 'i' && line[1] == ' ' && px->job.relay.pipe_w >= 0) {
+            buf_append(&px->job.relay.pending, data, n);
+            stdin_pump(px);
+        } else if (strncmp(line, "ie ", 3) == 0 && px->job.relay.active) {
+            px->stdin_eof = 1;
+            px->job.relay.src_open = 0;
+            stdin_pump(px);
         }
         (void)rank;
         buf_consume(&px->up_in, flen);
@@ -222,6 +245,7 @@ int proxy_run(struct proxy *px)
     struct job *job = &px->job;
     size_t max = 3 * (size_t)job->size + (size_t)px->nchildren + 4;
     struct pollfd *pfd = xcalloc(max, sizeof *pfd);
+    down_frames(px); /* what came with the job's description */
     while (!px->bye && !px->lost) {
         size_t n = 0;
         pfd[n++] = (struct pollfd){.fd = signals_fd(), .events = POLLIN};
@@ -237,6 +261,8 @@ int proxy_run(struct proxy *px)
         }
         for (int i = 0; i < px->nchildren; i++)
             pfd[n++] = (struct pollfd){.fd = px->children[i].err_fd, .events = POLLIN};
+        struct stdin_relay *in = &job->relay;
+        pfd[n++] = (struct pollfd){.fd = in->pending.len ? in->pipe_w : -1, .events = POLLOUT};
 
         int rc = poll(pfd, n, -1);
         if (rc < 0 && errno != EINTR) break;
@@ -258,6 +284,7 @@ int proxy_run(struct proxy *px)
         }
         for (int i = 0; i < px->nchildren; i++, k++)
             if (pfd[k].revents) child_err_read(&px->children[i], 0);
+        if (pfd[k].revents) stdin_pump(px);
         if (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) up_read(px);
         if (px->up_out.len && wire_send(px->up, &px->up_out) < 0) px->lost = 1;
     }

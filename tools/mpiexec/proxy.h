@@ -23,6 +23,7 @@ struct proxy {
     int up;     /* connection to mpiexec */
     struct buf up_in, up_out;
     int bye, lost;
+    int stdin_eof, stdin_closed; /* "ie" came; "ic" went (relay of rank 0's stdin) */
     struct agent_conf agent;
     struct child *children;
     int nchildren;

@@ -231,6 +231,11 @@ static int start_ranks(struct proxy *px)
     struct job *job = &px->job;
     if (px->name) setenv("TERN_HOST_ID", px->name, 1);
     job->shm_fd = -1;
+    for (int i = 0; i < job->size; i++) /* mpiexec's stdin comes down to rank 0 */
+        if (job->ranks[i].rank == 0 && relay_open(job) < 0) {
+            fail_up(px, "cannot make a pipe for rank 0's stdin");
+            return -1;
+        }
     if (px->size > 1 && job->size > 0 && (job->shm_fd = shmfile_create()) < 0) {
         fail_up(px, "cannot create the host's shared-memory file");
         return -1;
@@ -258,6 +263,7 @@ static int start_ranks(struct proxy *px)
     }
     if (job->shm_fd >= 0) close(job->shm_fd);
     job->shm_fd = -1;
+    relay_after_spawn(job);
     return 0;
 }
 
@@ -291,6 +297,16 @@ int main(int argc, char **argv)
     set_nonblock(px.up);
     struct job *job = &px.job;
     job->opt = &px.opt;
+    /* Three per rank, and one per proxy below us: over ssh our limit is
+     * the host's default, not mpiexec's. */
+    char why[128], msg[192];
+    if (open_files_ensure((size_t)job->size * 3 + (size_t)px.fanout + 32, why, sizeof why) < 0) {
+        snprintf(msg, sizeof msg, "%d ranks and up to %d proxies below it %s", job->size, px.fanout,
+                 why);
+        fail_up(&px, msg);
+        wire_send(px.up, &px.up_out);
+        return 1;
+    }
     job->devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
     job->relay.pipe_w = job->relay.child_r = -1;
     proxy_start_children(&px);

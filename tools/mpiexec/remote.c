@@ -24,7 +24,10 @@
  * <rank> <stream>" at end of file), their pids ("pid <rank> <pid>") and
  * exits ("x <rank> <wait status>"), and the fate of the agents it started
  * ("agent <node> <wait status> <stderr>").  mpiexec sends "sig <n>" to pass
- * a signal to every rank and "bye" when the job is over.  The bootstrap
+ * a signal to every rank and "bye" when the job is over.  To the proxy of
+ * rank 0 it sends its own stdin: "i 0 <length>" frames (wire.c), then
+ * "ie 0" at its end; that proxy answers "ia <bytes>" as they enter rank 0's
+ * stdin, and "ic" once rank 0 no longer reads it (stdin_relay.c).  The bootstrap
  * lines are served by kvs_server.c exactly as for ranks of this host, so
  * fences, aborts and protocol errors behave the same.
  *
@@ -302,6 +305,7 @@ static void send_spec(struct job *job, int node)
     for (int i = 0; i < job->size; i++)
         if (job->ranks[i].host == node - 1) wire_put(b, "rank %d %d", i, job->ranks[i].block);
     wire_put(b, "go");
+    if (job->ranks[0].host == node - 1 && !job->relay.src_open) wire_put(b, "ie 0");
     px_flush(job, p);
 }
 
@@ -422,6 +426,11 @@ static void frame(struct job *job, struct proxy_conn *p, char *line, const char 
             wire_unescape(err);
             agent_ended(job, node, st, err);
         }
+    } else if (strcmp(line, "ia") == 0) {
+        long long done = atoll(args);
+        if (done > 0 && p == &job->remote->px[job->ranks[0].host]) relay_remote_written(job, done);
+    } else if (strcmp(line, "ic") == 0) {
+        job->relay.src_open = 0; /* rank 0 closed its stdin or exited */
     } else if (strcmp(line, "fail") == 0) {
         wire_unescape(args);
         job_fail(job, END_EXEC, 1, "mpiexec: on %s: %s; ending the job", p->name, args);
@@ -529,7 +538,14 @@ static void agent_read(struct proxy_conn *p)
 
 size_t remote_poll_max(const struct job *job)
 {
-    return job->remote ? 1 + 2 * (size_t)job->remote->nhosts + (size_t)job->remote->npend : 0;
+    return job->remote ? 2 + 2 * (size_t)job->remote->nhosts + (size_t)job->remote->npend : 0;
+}
+
+/* The connection to rank 0's proxy once it has its part of the job. */
+static struct proxy_conn *stdin_conn(struct job *job)
+{
+    struct proxy_conn *p = &job->remote->px[job->ranks[0].host];
+    return p->hello && p->fd >= 0 && !p->bye ? p : NULL;
 }
 
 size_t remote_poll_add(struct job *job, struct pollfd *pfd, size_t max)
@@ -538,6 +554,8 @@ size_t remote_poll_add(struct job *job, struct pollfd *pfd, size_t max)
     size_t n = 0;
     if (!rm || max < remote_poll_max(job)) return 0;
     pfd[n++] = (struct pollfd){.fd = rm->listen_fd, .events = POLLIN};
+    int in = stdin_conn(job) && relay_remote_wants(job);
+    pfd[n++] = (struct pollfd){.fd = in ? STDIN_FILENO : -1, .events = POLLIN};
     for (int i = 0; i < rm->npend; i++)
         pfd[n++] = (struct pollfd){.fd = rm->pend[i].fd, .events = POLLIN};
     for (int h = 0; h < rm->nhosts; h++) {
@@ -553,7 +571,12 @@ void remote_poll_handle(struct job *job, struct pollfd *pfd, size_t n)
 {
     struct remote *rm = job->remote;
     if (!rm || n == 0) return;
-    size_t k = 1;
+    struct proxy_conn *in = stdin_conn(job);
+    if (pfd[1].fd == STDIN_FILENO && pfd[1].revents && in) {
+        relay_remote_read(job, &in->out);
+        px_flush(job, in);
+    }
+    size_t k = 2;
     int npend = rm->npend;
     for (int i = 0; i < npend; i++, k++)
         if (pfd[k].revents && rm->pend[i].fd == pfd[k].fd) pending_read(job, &rm->pend[i]);

@@ -5,7 +5,15 @@
  * process groups of their own (see spawn.c) and a background group reading
  * the terminal is stopped with SIGTTIN.  Then mpiexec, which is the
  * foreground group, reads the terminal and copies it into a pipe that is rank
- * 0's stdin.  End of input (Ctrl-D) closes the pipe. */
+ * 0's stdin.  End of input (Ctrl-D) closes the pipe.
+ *
+ * Across hosts rank 0 cannot inherit anything of mpiexec's: mpiexec reads
+ * its stdin (file, pipe or terminal alike) and sends it as "i" frames to the
+ * proxy of rank 0's host, which copies them into a pipe as above (its half
+ * is relay_open and relay_write).  Flow control is a window: mpiexec stops
+ * reading while RELAY_WINDOW bytes it sent are not yet in rank 0's pipe
+ * (the proxy counts them back with "ia"), so a slow reader holds back the
+ * writer of mpiexec's stdin instead of filling mpiexec's memory. */
 #include "mpiexec.h"
 
 #include <errno.h>
@@ -13,20 +21,61 @@
 #include <unistd.h>
 
 #define RELAY_MAX 65536
+#define RELAY_WINDOW (256 * 1024)
+
+int relay_open(struct job *job)
+{
+    struct stdin_relay *s = &job->relay;
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) < 0) return -1;
+    set_nonblock(p[1]);
+    s->child_r = p[0];
+    s->pipe_w = p[1];
+    s->active = 1;
+    s->src_open = 1;
+    return 0;
+}
 
 void relay_setup(struct job *job)
 {
     struct stdin_relay *s = &job->relay;
     s->pipe_w = s->child_r = -1;
     if (!isatty(STDIN_FILENO) || tcgetpgrp(STDIN_FILENO) != getpgrp()) return;
-    int p[2];
-    if (pipe2(p, O_CLOEXEC) < 0) return; /* rank 0 inherits the terminal then */
-    set_nonblock(p[1]);
-    s->child_r = p[0];
-    s->pipe_w = p[1];
-    s->active = 1;
-    s->src_open = 1;
+    relay_open(job); /* on failure rank 0 inherits the terminal */
 }
+
+void relay_remote_setup(struct job *job)
+{
+    struct stdin_relay *s = &job->relay;
+    s->pipe_w = s->child_r = -1;
+    /* In the background a read of the terminal would stop mpiexec (SIGTTIN):
+     * rank 0 gets end of file, as it would from /dev/null. */
+    s->src_open = !isatty(STDIN_FILENO) || tcgetpgrp(STDIN_FILENO) == getpgrp();
+}
+
+int relay_remote_wants(const struct job *job)
+{
+    const struct stdin_relay *s = &job->relay;
+    return s->src_open && s->sent - s->written < RELAY_WINDOW;
+}
+
+void relay_remote_read(struct job *job, struct buf *out)
+{
+    struct stdin_relay *s = &job->relay;
+    static char chunk[RELAY_MAX];
+    size_t room = (size_t)(RELAY_WINDOW - (s->sent - s->written));
+    ssize_t n = read(STDIN_FILENO, chunk, room < sizeof chunk ? room : sizeof chunk);
+    if (n > 0) {
+        wire_put_input(out, 0, chunk, (size_t)n);
+        s->sent += n;
+        return;
+    }
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) return;
+    s->src_open = 0; /* end of input, or an error: rank 0 sees end of file */
+    wire_put(out, "ie 0");
+}
+
+void relay_remote_written(struct job *job, long long n) { job->relay.written += n; }
 
 void relay_after_spawn(struct job *job)
 {

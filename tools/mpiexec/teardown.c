@@ -209,6 +209,7 @@ void job_remote_exit(struct job *job, struct rank *r, pid_t pid, int st)
     r->reaped = 1;
     r->status = st;
     job->alive--;
+    if (r->rank == 0) relay_stop(job);
     judge(job, &r, 1, running);
 }
 

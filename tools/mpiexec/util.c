@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,6 +20,19 @@ static _Noreturn void out_of_memory(size_t n)
         /* nothing more to do */
     }
     _exit(1);
+}
+
+int open_files_ensure(size_t need, char *why, size_t len)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= need) return 0;
+    rlim_t want = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need ? need : rl.rlim_max;
+    rl.rlim_cur = want;
+    setrlimit(RLIMIT_NOFILE, &rl);
+    if (want >= need) return 0;
+    snprintf(why, len, "need %zu open files; the limit is %lu (see ulimit -n)", need,
+             (unsigned long)want);
+    return -1;
 }
 
 void *xmalloc(size_t n)

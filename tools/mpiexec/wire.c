@@ -1,8 +1,10 @@
 /* The protocol between mpiexec and its proxies, over one TCP connection per
- * proxy.  Frames are lines of words; "o" frames carry a payload of raw bytes
- * after their line:
+ * proxy.  Frames are lines of words; "o" frames (a rank's output, upward)
+ * and "i" frames (its stdin, downward) carry a payload of raw bytes after
+ * their line:
  *
  *   o <rank> <stream> <length>\n<length bytes>
+ *   i <rank> <length>\n<length bytes>
  *
  * Words that may hold anything (environment values, arguments, paths) are
  * percent-escaped: every byte outside '!'..'~' and '%' itself becomes %XX.
@@ -84,6 +86,12 @@ void wire_put_data(struct buf *b, int rank, int stream, const char *p, size_t n)
     buf_append(b, p, n);
 }
 
+void wire_put_input(struct buf *b, int rank, const char *p, size_t n)
+{
+    wire_put(b, "i %d %zu", rank, n);
+    buf_append(b, p, n);
+}
+
 char *wire_next(struct buf *b, const char **data, size_t *n, size_t *frame_len)
 {
     char *p = b->data + b->head;
@@ -92,14 +100,13 @@ char *wire_next(struct buf *b, const char **data, size_t *n, size_t *frame_len)
     size_t line_len = (size_t)(nl - p) + 1;
     *data = NULL;
     *n = 0;
-    if (p[0] == 'o' && p[1] == ' ') {
-        int rank, stream;
-        size_t len;
-        if (sscanf(p, "o %d %d %zu", &rank, &stream, &len) == 3) {
-            if (b->len - line_len < len) return NULL;
-            *data = nl + 1;
-            *n = len;
-        }
+    int rank, stream;
+    size_t len;
+    if ((p[0] == 'o' && p[1] == ' ' && sscanf(p, "o %d %d %zu", &rank, &stream, &len) == 3) ||
+        (p[0] == 'i' && p[1] == ' ' && sscanf(p, "i %d %zu", &rank, &len) == 2)) {
+        if (b->len - line_len < len) return NULL;
+        *data = nl + 1;
+        *n = len;
     }
     *nl = '\0';
     *frame_len = line_len + *n;

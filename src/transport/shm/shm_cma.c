@@ -168,7 +168,7 @@ static int pipeline_is_faster(void)
 
 int shm_cma_probe_all(void)
 {
-    int n = shm.n, me = shm.me;
+    int n = shm.nlocal, me = shm.lme; /* places on this host */
     unsigned char *ok = shm_cma_matrix();
     probe_word = PROBE_MAGIC | (uint64_t)getpid();
     struct shm_rank_ctl *mine = shm_rank_ctl(me);
@@ -183,12 +183,13 @@ int shm_cma_probe_all(void)
     for (int p = 0; p < n; p++) {
         if (p == me) continue;
         struct shm_rank_ctl *c = shm_rank_ctl(p);
-        shm.peers[p].pid = (pid_t)atomic_load_explicit(&c->pid, memory_order_acquire);
+        struct shm_peer *pe = &shm.peers[shm.local[p]];
+        pe->pid = (pid_t)atomic_load_explicit(&c->pid, memory_order_acquire);
         int good = 0;
         if (tern_param.smp_use_cma) {
             uint64_t v = 0;
-            int rc = shm_cma_read(shm.peers[p].pid, &v, c->probe_addr, sizeof v);
-            good = rc == 0 && v == (PROBE_MAGIC | (uint64_t)shm.peers[p].pid);
+            int rc = shm_cma_read(pe->pid, &v, c->probe_addr, sizeof v);
+            good = rc == 0 && v == (PROBE_MAGIC | (uint64_t)pe->pid);
             if (!good) {
                 refused++;
                 if (!first_errno) first_errno = rc ? -rc : EIO;
@@ -199,8 +200,8 @@ int shm_cma_probe_all(void)
     if (tern_boot_fence()) tern_fatal("bootstrap fence failed while probing CMA");
     for (int p = 0; p < n; p++) {
         if (p == me) continue;
-        shm.peers[p].i_can_read = ok[(size_t)me * (size_t)n + (size_t)p];
-        shm.peers[p].peer_can_read = ok[(size_t)p * (size_t)n + (size_t)me];
+        shm.peers[shm.local[p]].i_can_read = ok[(size_t)me * (size_t)n + (size_t)p];
+        shm.peers[shm.local[p]].peer_can_read = ok[(size_t)p * (size_t)n + (size_t)me];
     }
 
     /* The user asked for CMA explicitly: say once, from the lowest rank that

@@ -193,8 +193,12 @@ struct shm_state {
     char *base;
     size_t size;
     struct shm_layout lay;
-    int me, n;
-    struct shm_peer *peers; /* indexed by world rank; peers[me] unused */
+    int me, n; /* world rank and size */
+    /* The segment is this host's: its ranks (world ranks, in order), this
+     * rank's place among them, and each world rank's place (-1: elsewhere). */
+    int nlocal, lme;
+    int *local, *lidx;
+    struct shm_peer *peers; /* indexed by world rank; only this host's are set */
     size_t eager_max;       /* payload bytes that go eagerly */
     int coop;               /* cooperative rendezvous enabled */
     int prefer_pipe;        /* the pipeline beats CMA here (or was asked for) */
@@ -288,8 +292,9 @@ static inline void shm_list_remove(struct shm_reqlist *l, struct tern_request *r
     r->next = r->prev = NULL;
 }
 
-/* shm_segment.c: the per-rank blocks and the CMA matrix (entry [r*n+s] is
- * 1 when rank r can read rank s's memory). */
+/* shm_segment.c: the per-rank blocks and the CMA matrix, by place on this
+ * host (shm.lidx): entry [r*nlocal+s] is 1 when the rank at place r can
+ * read the memory of the one at place s. */
 struct shm_rank_ctl *shm_rank_ctl(int r);
 unsigned char *shm_cma_matrix(void);
 

@@ -285,9 +285,9 @@ int tern_shm_progress(void)
 {
     int n = 0;
     if (!shm.peers) return 0;
-    for (int i = 0; i < shm.n; i++) {
-        if (i == shm.me) continue;
-        struct shm_peer *p = &shm.peers[i];
+    for (int k = 0; k < shm.nlocal; k++) {
+        if (k == shm.lme) continue;
+        struct shm_peer *p = &shm.peers[shm.local[k]];
         n += shm_ring_poll(p);
         if (p->sendq_head || p->ctlq_head) n += shm_flush_queues(p);
     }

@@ -1,10 +1,14 @@
 /* The node segment: one file with no name per host, which every rank
  * inherits from mpiexec (tools/mpiexec/shmfile.c says why) or, under PMI,
  * gets from the host's first rank (bootstrap/boot_shm.c); each host's
- * local rank 0 gives it its size, all map it.  Nothing in it ever has a name in /dev/shm, so
+ * local rank 0 gives it its size, all map it.  It holds the ranks of its
+ * host alone, indexed by their place there (shm.lidx): its pair areas grow
+ * with the square of the host's ranks, not of the job's.  Simulated hosts
+ * under one mpiexec share its one file: each host has a part of it, in host
+ * order.  Nothing in it ever has a name in /dev/shm, so
  * nothing is left there however the job ends: the kernel frees the file
  * with the last rank's mapping.  The mapping itself (shared, populated at
- * once, from offset 0 of a file on /dev/shm's tmpfs) is what a named
+ * once, from the host part of a file on /dev/shm's tmpfs) is what a named
  * segment had. */
 #include <errno.h>
 #include <fcntl.h>
@@ -85,9 +89,12 @@ static void compute_layout(struct shm_layout *l, int n)
     l->total = l->ctl_bytes + l->coll_bytes + (size_t)n * (size_t)(n - 1) * l->pair_bytes;
 }
 
+/* The area from world rank s to world rank r, both of this host. */
 static char *pair_area(int s, int r)
 {
-    int n = shm.n;
+    int n = shm.nlocal;
+    s = shm.lidx[s];
+    r = shm.lidx[r];
     size_t idx = (size_t)s * (size_t)(n - 1) + (size_t)(r < s ? r : r - 1);
     return shm.base + shm.lay.ctl_bytes + shm.lay.coll_bytes + idx * shm.lay.pair_bytes;
 }
@@ -112,70 +119,102 @@ static struct pair_view view_pair(int s, int r)
     return v;
 }
 
-/* Local rank 0 gives the host's empty file its size.  Where hosts are
- * simulated (TERN_RANKS_PER_HOST) under mpiexec, each simulated host's
- * local rank 0 sizes the one file all ranks inherited, at the same time:
- * what the others allocated already is not missing space. */
-static void size_segment(int fd, size_t size)
+/* Local rank 0 gives the host's part of the empty file its size.  Where
+ * hosts are simulated (TERN_RANKS_PER_HOST) under mpiexec, each simulated
+ * host's local rank 0 sizes its own part of the one file all ranks
+ * inherited, at the same time: posix_fallocate only ever grows the file. */
+static void size_segment(int fd, size_t offset, size_t size)
 {
     /* f_blocks is 0 on a tmpfs without a size limit (a memfd's). */
     struct statvfs vfs;
-    struct stat st;
-    unsigned long long have = fstat(fd, &st) == 0 ? (unsigned long long)st.st_blocks * 512 : 0;
-    if (fstatvfs(fd, &vfs) == 0 && vfs.f_blocks != 0 && have < size) {
+    if (fstatvfs(fd, &vfs) == 0 && vfs.f_blocks != 0) {
         unsigned long long avail = (unsigned long long)vfs.f_bavail * vfs.f_frsize;
-        if (avail < size - have)
+        if (avail < size)
             tern_fatal("/dev/shm has %llu MiB free but %d ranks need %zu MiB of shared memory "
                        "(%zu KiB per rank pair: ring TERN_SMP_QUEUE_LENGTH=%zu, pipeline %zu x %zu "
                        "bytes; collectives %zu KiB: TERN_SHMCOLL_COMMS=%d areas of two "
                        "TERN_SHMCOLL_SLOT=%zu slots per rank); "
                        "free space in /dev/shm or lower those parameters",
-                       avail >> 20, shm.n, size >> 20, shm.lay.pair_bytes >> 10, shm.lay.ring_bytes,
-                       shm.lay.pipe_chunks, shm.lay.pipe_chunk_bytes, shm.lay.coll_bytes >> 10,
-                       shm.lay.coll_areas, shm.lay.coll_slot_bytes);
+                       avail >> 20, shm.nlocal, size >> 20, shm.lay.pair_bytes >> 10,
+                       shm.lay.ring_bytes, shm.lay.pipe_chunks, shm.lay.pipe_chunk_bytes,
+                       shm.lay.coll_bytes >> 10, shm.lay.coll_areas, shm.lay.coll_slot_bytes);
     }
-    if (ftruncate(fd, (off_t)size) != 0)
-        tern_fatal("cannot size the shared-memory segment to %zu bytes: %s", size, strerror(errno));
     /* Reserve every page now: a full tmpfs becomes this clear error rather
      * than a SIGBUS in the middle of a message. */
-    int e = posix_fallocate(fd, 0, (off_t)size);
+    int e = posix_fallocate(fd, (off_t)offset, (off_t)size);
     if (e)
         tern_fatal("cannot reserve %zu MiB in /dev/shm for the shared-memory segment: %s; "
                    "free space in /dev/shm or lower TERN_SMP_QUEUE_LENGTH",
                    size >> 20, strerror(e));
 }
 
+/* This host's ranks, and where its part of the file starts and the whole
+ * file ends: the parts of the hosts sharing the file, in host order. */
+static void place_segment(size_t *offset, size_t *part_bytes, size_t *file_bytes)
+{
+    int n = tern_g.world_size, host = tern_g.host_of[shm.me];
+    shm.local = malloc((size_t)n * sizeof *shm.local);
+    shm.lidx = malloc((size_t)n * sizeof *shm.lidx);
+    int *count = calloc((size_t)tern_g.nhosts, sizeof *count);
+    char *sharing = calloc((size_t)tern_g.nhosts, 1);
+    if (!shm.local || !shm.lidx || !count || !sharing)
+        tern_fatal("out of memory for the places of %d ranks", n);
+    shm.nlocal = 0;
+    for (int r = 0; r < n; r++) {
+        int h = tern_g.host_of[r];
+        count[h]++;
+        sharing[h] |= tern_g.file_of[r] == tern_g.file_of[shm.me];
+        shm.lidx[r] = h == host ? shm.nlocal : -1;
+        if (h == host) shm.local[shm.nlocal++] = r;
+    }
+    shm.lme = shm.lidx[shm.me];
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    *offset = *part_bytes = *file_bytes = 0;
+    for (int h = 0; h < tern_g.nhosts; h++) {
+        if (!sharing[h]) continue;
+        struct shm_layout l;
+        compute_layout(&l, count[h]);
+        size_t part = align_up(l.total, page);
+        if (h < host) *offset += part;
+        if (h == host) *part_bytes = part;
+        *file_bytes += part;
+    }
+    free(count);
+    free(sharing);
+}
+
 int shm_segment_setup(void)
 {
     shm.n = tern_g.world_size;
     shm.me = tern_g.world_rank;
-    compute_layout(&shm.lay, shm.n);
+    size_t offset, part, file_bytes;
+    place_segment(&offset, &part, &file_bytes);
+    compute_layout(&shm.lay, shm.nlocal);
 
-    int first = 0;
-    while (tern_g.host_of[first] != tern_g.host_of[shm.me]) first++;
+    int first = shm.local[0];
     int fd = tern_boot_take_shm_fd(first);
     if (fd < 0)
         tern_fatal("%d ranks need a shared-memory file for their host, and this rank has none: "
                    "Tern's mpiexec passes one (TERN_SHM_FD), under srun the host's first rank "
                    "makes one (a message above says what failed)",
-                   shm.n);
+                   shm.nlocal);
     /* Each host has its own file (one per proxy or Slurm node when the job
-     * spans hosts): the host's first rank sizes it. */
-    if (first == shm.me) size_segment(fd, shm.lay.total);
+     * spans hosts), or part of one: the host's first rank sizes it. */
+    if (first == shm.me) size_segment(fd, offset, part);
     if (tern_boot_fence()) tern_fatal("bootstrap fence failed while creating shared memory");
     /* Ranks that read other parameters than rank 0 (-env per MPMD block)
      * would lay the segment out differently: stop before a SIGBUS. */
     struct stat st;
     if (fstat(fd, &st) != 0)
         tern_fatal("cannot examine the shared-memory segment: %s", strerror(errno));
-    if ((size_t)st.st_size != shm.lay.total)
+    if ((size_t)st.st_size != file_bytes)
         tern_fatal("the shared-memory segment has %lld bytes, but this rank's parameters "
                    "(TERN_SMP_QUEUE_LENGTH, "
                    "TERN_SMP_SEND_BUFFERS, TERN_SMP_SEND_BUFF_SIZE) need %zu: give every rank the "
                    "same values",
-                   (long long)st.st_size, shm.lay.total);
-    void *base =
-        mmap(NULL, shm.lay.total, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+                   (long long)st.st_size, file_bytes);
+    void *base = mmap(NULL, shm.lay.total, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd,
+                      (off_t)offset);
     int map_errno = errno;
     close(fd);
     if (base == MAP_FAILED)
@@ -185,7 +224,8 @@ int shm_segment_setup(void)
 
     shm.peers = calloc((size_t)shm.n, sizeof *shm.peers);
     if (!shm.peers) tern_fatal("out of memory for %d peers", shm.n);
-    for (int p = 0; p < shm.n; p++) {
+    for (int k = 0; k < shm.nlocal; k++) {
+        int p = shm.local[k];
         if (p == shm.me) continue;
         struct shm_peer *pe = &shm.peers[p];
         pe->world = p;
@@ -212,11 +252,11 @@ void tern_shm_coll_pool(struct tern_shm_coll_pool *out)
     out->area_bytes = shm.lay.coll_area_bytes;
     out->slot_bytes = shm.lay.coll_slot_bytes;
     out->nareas = shm.lay.coll_areas;
-    out->max_ranks = shm.n;
+    out->max_ranks = shm.nlocal;
 }
 
 struct shm_rank_ctl *shm_rank_ctl(int r) { return (struct shm_rank_ctl *)shm.base + r; }
-unsigned char *shm_cma_matrix(void) { return (unsigned char *)(shm_rank_ctl(shm.n)); }
+unsigned char *shm_cma_matrix(void) { return (unsigned char *)(shm_rank_ctl(shm.nlocal)); }
 
 void shm_segment_teardown(void)
 {
@@ -224,4 +264,7 @@ void shm_segment_teardown(void)
     shm.base = NULL;
     free(shm.peers);
     shm.peers = NULL;
+    free(shm.local);
+    free(shm.lidx);
+    shm.local = shm.lidx = NULL;
 }
