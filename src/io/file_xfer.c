@@ -20,7 +20,7 @@
 /* Sieving pays when the pieces are short: below this mean length. */
 #define SIEVE_PIECE_MAX 4096
 
-static int lock_range(int fd, int type, MPI_Offset from, MPI_Offset to)
+int tern_io_lock_range(int fd, int type, MPI_Offset from, MPI_Offset to)
 {
     struct flock l = {
         .l_type = (short)type, .l_whence = SEEK_SET, .l_start = from, .l_len = to - from};
@@ -93,7 +93,7 @@ static int sieve(const struct tern_file *f, enum tern_io_dir dir, const struct t
     *moved = 0;
     int err = 0;
     if (dir == TERN_IO_WRITE && !f->atomic)
-        err = lock_range(f->fd, F_WRLCK, base, base + (MPI_Offset)span);
+        err = tern_io_lock_range(f->fd, F_WRLCK, base, base + (MPI_Offset)span);
     if (err) {
         *what = "cannot lock a range of";
         return err;
@@ -119,7 +119,7 @@ static int sieve(const struct tern_file *f, enum tern_io_dir dir, const struct t
         if (err) *moved = 0;
     }
     if (dir == TERN_IO_WRITE && !f->atomic)
-        lock_range(f->fd, F_UNLCK, base, base + (MPI_Offset)span);
+        tern_io_lock_range(f->fd, F_UNLCK, base, base + (MPI_Offset)span);
     return err;
 }
 
@@ -162,7 +162,7 @@ int tern_file_xfer_raw(const struct tern_file *f, enum tern_io_dir dir, MPI_Offs
         size_t got;
         tern_file_view_pieces(f, from + total - 1, 1, &last, 1, &got);
         hi = last.off + 1;
-        if ((err = lock_range(f->fd, dir == TERN_IO_READ ? F_RDLCK : F_WRLCK, lo, hi))) {
+        if ((err = tern_io_lock_range(f->fd, dir == TERN_IO_READ ? F_RDLCK : F_WRLCK, lo, hi))) {
             *what = "cannot lock a range of";
             return err;
         }
@@ -195,7 +195,7 @@ int tern_file_xfer_raw(const struct tern_file *f, enum tern_io_dir dir, MPI_Offs
         }
     }
     free(block);
-    if (f->atomic) lock_range(f->fd, F_UNLCK, lo, hi);
+    if (f->atomic) tern_io_lock_range(f->fd, F_UNLCK, lo, hi);
     *bytes = done;
     return err;
 }
