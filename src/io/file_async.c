@@ -105,6 +105,11 @@ static int job_poll(struct tern_request *r)
         r->status.MPI_ERROR = tern_file_conv_end(j->fn, j->f, j->dir, &j->conv, j->buf, j->count,
                                                  j->dt, j->bytes, &bytes);
     }
+    if (j->dir == TERN_IO_READ && j->bytes) {
+        MPI_Offset lo, hi;
+        tern_file_access_range(j->f, j->off, j->bytes, &lo, &hi);
+        tern_file_read_done(j->f, lo, hi);
+    }
     tern_status_set_bytes(&r->status, bytes);
     tern_dt_unpin_handle(j->dt);
     j->dt = NULL;

@@ -141,6 +141,16 @@ static int sieve_pays(const struct tern_file *f, enum tern_io_dir dir,
     return sum / n < SIEVE_PIECE_MAX && span <= 4 * sum;
 }
 
+void tern_file_access_range(const struct tern_file *f, MPI_Offset off, size_t total, MPI_Offset *lo,
+                            MPI_Offset *hi)
+{
+    struct tern_io_piece last;
+    size_t got;
+    *lo = tern_file_byte_offset(f, off);
+    tern_file_view_pieces(f, (size_t)off * f->file_etype->size + total - 1, 1, &last, 1, &got);
+    *hi = last.off + (MPI_Offset)last.len;
+}
+
 int tern_file_xfer_raw(const struct tern_file *f, enum tern_io_dir dir, MPI_Offset off, void *buf,
                        size_t count, const struct tern_datatype *dt, size_t *bytes,
                        const char **what)
@@ -157,11 +167,7 @@ int tern_file_xfer_raw(const struct tern_file *f, enum tern_io_dir dir, MPI_Offs
     if (f->atomic) {
         /* One lock over the whole access makes it atomic against the other
          * ranks' accesses, which take theirs. */
-        lo = tern_file_byte_offset(f, off);
-        struct tern_io_piece last;
-        size_t got;
-        tern_file_view_pieces(f, from + total - 1, 1, &last, 1, &got);
-        hi = last.off + 1;
+        tern_file_access_range(f, off, total, &lo, &hi);
         if ((err = tern_io_lock_range(f->fd, dir == TERN_IO_READ ? F_RDLCK : F_WRLCK, lo, hi))) {
             *what = "cannot lock a range of";
             return err;
@@ -220,6 +226,11 @@ int tern_file_xfer_as_is(const char *fn, struct tern_file *f, enum tern_io_dir d
         return tern_io_err(f, MPI_ERR_ARG, "%s: offset %lld is negative", fn, (long long)off);
     const char *what;
     int err = tern_file_xfer_raw(f, dir, off, buf, count, dt, bytes, &what);
+    if (dir == TERN_IO_READ && *bytes) {
+        MPI_Offset lo, hi;
+        tern_file_access_range(f, off, *bytes, &lo, &hi);
+        tern_file_read_done(f, lo, hi);
+    }
     return err ? tern_io_errno(f, fn, f->path, what, err) : MPI_SUCCESS;
 }
 

@@ -118,6 +118,10 @@ size_t tern_file_hint_size(const struct tern_file *f, const char *key, size_t df
 int tern_file_cb_nodes(const struct tern_file *f);
 /* "enable" -> 1, "disable" -> 0, "automatic" or missing -> -1. */
 int tern_file_hint_switch(const struct tern_file *f, const char *key);
+/* Bytes [lo, hi) of the file were read: with access_style read_once the
+ * kernel may drop them from its cache.  Program threads only (reads the
+ * hints). */
+void tern_file_read_done(const struct tern_file *f, MPI_Offset lo, MPI_Offset hi);
 
 /* ---- Views (io/file_view.c) ---- */
 int tern_file_set_view(const char *fn, struct tern_file *f, MPI_Offset disp,
@@ -199,6 +203,10 @@ int tern_file_xfer_as_is(const char *fn, struct tern_file *f, enum tern_io_dir d
 int tern_file_xfer_raw(const struct tern_file *f, enum tern_io_dir dir, MPI_Offset off, void *buf,
                        size_t count, const struct tern_datatype *dt, size_t *bytes,
                        const char **what);
+/* The bytes of the file [*lo, *hi) an access of 'total' bytes of data
+ * from view position 'off' spans (total > 0). */
+void tern_file_access_range(const struct tern_file *f, MPI_Offset off, size_t total, MPI_Offset *lo,
+                            MPI_Offset *hi);
 /* MPI_ERR_READ_ONLY / MPI_ERR_ACCESS (raised) when f's access mode
  * forbids the direction. */
 int tern_file_access_allowed(const char *fn, struct tern_file *f, enum tern_io_dir dir);
