@@ -662,8 +662,8 @@ static void freed_type_iread(const char *datarep, int fbytes)
                 for (int k = 0; k < 2; k++) {
                     const unsigned char *p = b + ((size_t)(r * NV + e) * 2 + k) * fbytes;
                     int want = vval(r, e * 3 + 2 * k);
-                    int64_t x;
-                    memcpy(&x, p, 8);
+                    int64_t x = 0;
+                    if (fbytes == 8) memcpy(&x, p, 8);
                     CHECK(fbytes == 8 ? x == -(int64_t)want : get_be(p, 4) == (uint32_t)want,
                           "%s: int (%d,%d,%d) wrong on disk", datarep, r, e, k);
                 }
