@@ -330,9 +330,9 @@ static void domains(const struct tern_file *f, MPI_Offset lo, MPI_Offset hi, int
     d[0] = lo;
     d[naggr] = hi;
     for (int a = 1; a < naggr; a++) {
-        MPI_Offset cut = lo + per * a;
-        cut = (cut + su - 1) / su * su;
-        if (cut > hi) cut = hi;
+        MPI_Offset cut = lo + per * a < hi ? lo + per * a : hi;
+        if (cut % su) /* up to the next multiple, without overflowing past hi */
+            cut = su - cut % su > hi - cut ? hi : cut + (su - cut % su);
         if (cut < d[a - 1]) cut = d[a - 1];
         d[a] = cut;
         if (cut > lo && cut < hi) g = gcd((uint64_t)cut, g);
