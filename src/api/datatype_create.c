@@ -309,6 +309,11 @@ static int type_free(const char *fn, MPI_Datatype *datatype)
                              "%s: datatype %s is predefined and cannot be freed", fn,
                              tern_dt_label(dt, lbl, sizeof lbl));
     }
+    if (!tern_dt_user_held(dt))
+        return tern_err_comm(NULL, MPI_ERR_TYPE,
+                             "%s: datatype 0x%x was freed already (a pending operation still "
+                             "holds it)",
+                             fn, (unsigned)dt->handle);
     /* [attr] Delete callbacks when the last user handle goes; when one
      * fails the type stays. */
     if (tern_dt_obj_of(dt)->urefs == 1 && (rc = tern_attr_type_free(dt)) != MPI_SUCCESS)

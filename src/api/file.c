@@ -398,11 +398,12 @@ int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
      * pointer once every rank has entered (one still reading it since the
      * last call, with get_position_shared, sees that call's value), and
      * nobody uses it before it has moved. */
-    MPI_Offset to = 0;
-    if (!(rc = seek_target(fn, f, tern_file_shared_get(f), offset, whence, &to)) &&
-        !(rc = tern_file_barrier(f))) {
-        if (f->comm->rank == 0) tern_file_shared_set(f, to);
-        rc = tern_file_barrier(f);
+    MPI_Offset to = 0, cur = 0;
+    if (!(rc = tern_file_shared_get(fn, f, &cur)) &&
+        !(rc = seek_target(fn, f, cur, offset, whence, &to)) && !(rc = tern_file_barrier(f))) {
+        if (f->comm->rank == 0) rc = tern_file_shared_set(fn, f, to);
+        int brc = tern_file_barrier(f);
+        if (!rc) rc = brc;
     }
     FILE_LEAVE;
 }
@@ -414,7 +415,7 @@ int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
     if (!offset)
         rc = null_arg(f, fn, "offset");
     else
-        *offset = tern_file_shared_get(f);
+        rc = tern_file_shared_get(fn, f, offset);
     FILE_LEAVE;
 }
 

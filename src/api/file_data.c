@@ -81,7 +81,10 @@ static int move(const struct access *a, struct tern_file *f, MPI_Offset offset, 
         f->pos += (MPI_Offset)(*bytes / esize);
         return rc;
     case SHARED: {
-        MPI_Offset at = tern_file_shared_fetch_add(f, (MPI_Offset)(count * dt->size / esize));
+        MPI_Offset at;
+        if ((rc =
+                 tern_file_shared_fetch_add(a->fn, f, (MPI_Offset)(count * dt->size / esize), &at)))
+            return rc;
         return xfer(a->fn, f, a->dir, at, buf, count, dt, bytes);
     }
     default: return tern_file_xfer_ordered(a->fn, f, a->dir, buf, count, dt, bytes);
@@ -96,9 +99,10 @@ static int start_independent(const struct access *a, struct tern_file *f, MPI_Of
 {
     MPI_Offset n = (MPI_Offset)(count * dt->size / f->etype->size), at = offset;
     if (a->ptr == INDIV) at = f->pos;
-    if (a->ptr == SHARED) at = tern_file_shared_fetch_add(f, n);
     struct tern_request *r;
-    int rc = tern_file_async_start(a->fn, f, a->dir, at, buf, count, dt, &r);
+    int rc;
+    if (a->ptr == SHARED && (rc = tern_file_shared_fetch_add(a->fn, f, n, &at))) return rc;
+    rc = tern_file_async_start(a->fn, f, a->dir, at, buf, count, dt, &r);
     if (rc) return rc;
     if (a->ptr == INDIV) f->pos += n;
     *request = r->handle;

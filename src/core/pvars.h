@@ -33,6 +33,12 @@ struct tern_pvars {
     } sent[TERN_XPORT_COUNT];
     uint64_t unexp_length, unexp_max; /* unexpected queue: now, and its peak */
     struct tern_pv_search posted, unexp;
+    /* Collective I/O: the calls that aggregated (two-phase), and the last
+     * one's file domains: how many, and the greatest common divisor of the
+     * offsets where one ends and the next starts (0: no such offset). */
+    struct {
+        uint64_t calls, domains, boundary_gcd;
+    } io_cb;
 };
 
 extern struct tern_pvars tern_pv;

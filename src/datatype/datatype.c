@@ -100,9 +100,30 @@ void tern_dt_free_handle(struct tern_datatype *dt)
 {
     struct tern_dt_obj *t = tern_dt_obj_of(dt);
     if (dt->predefined) return;
-    if (--t->urefs == 0 && tern_objtab_lookup(&tern_dt_table, dt->handle) == t)
+    if (--t->urefs == 0 && t->pins == 0 && tern_objtab_lookup(&tern_dt_table, dt->handle) == t)
         tern_objtab_remove(&tern_dt_table, dt->handle);
     tern_dt_release(dt);
+}
+
+void tern_dt_pin_handle(struct tern_datatype *dt)
+{
+    if (!dt || dt->predefined) return;
+    tern_dt_obj_of(dt)->pins++;
+    tern_dt_retain(dt);
+}
+
+void tern_dt_unpin_handle(struct tern_datatype *dt)
+{
+    if (!dt || dt->predefined) return;
+    struct tern_dt_obj *t = tern_dt_obj_of(dt);
+    if (--t->pins == 0 && t->urefs == 0 && tern_objtab_lookup(&tern_dt_table, dt->handle) == t)
+        tern_objtab_remove(&tern_dt_table, dt->handle);
+    tern_dt_release(dt);
+}
+
+int tern_dt_user_held(const struct tern_datatype *dt)
+{
+    return dt->predefined || tern_dt_obj_of(dt)->urefs > 0;
 }
 
 /* contig: count elements are one run of count * size bytes at true_lb. */

@@ -216,6 +216,15 @@ int tern_dt_commit(struct tern_datatype *dt);
 /* MPI_Type_free on a created type: the handle dies now, the object when the
  * last reference (derived types built from it, pending operations) goes. */
 void tern_dt_free_handle(struct tern_datatype *dt);
+/* A pending operation that will still give the handle to the program's
+ * code (a conversion function called when a nonblocking read completes)
+ * pins it: the handle stays valid past MPI_Type_free until the unpin, and
+ * the object with it.  No-ops on predefined types. */
+void tern_dt_pin_handle(struct tern_datatype *dt);
+void tern_dt_unpin_handle(struct tern_datatype *dt);
+/* Whether the program still holds a handle of dt (a pinned handle the
+ * program freed does not count): MPI_Type_free refuses a second free. */
+int tern_dt_user_held(const struct tern_datatype *dt);
 
 /* Basic elements (MPI_Get_elements): how many whole basic elements the
  * first 'bytes' bytes of the packed stream of (buf, n, dt) hold, n large

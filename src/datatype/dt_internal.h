@@ -32,6 +32,7 @@ struct tern_dt_layout {
 struct tern_dt_obj {
     struct tern_datatype pub; /* first member */
     int urefs;                /* user handles (MPI_Type_free drops one) */
+    int pins;                 /* pending operations that still hand out the handle */
     int combiner;             /* MPI_COMBINER_* */
     /* The constructor's arguments in the order of its int form's
      * MPI_Type_get_contents, integers widened (one record serves the int

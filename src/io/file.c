@@ -211,6 +211,7 @@ int tern_file_open(const char *fn, struct tern_comm *c, const char *path, int am
         return tern_io_err(NULL, MPI_ERR_NO_MEM, "%s: cannot allocate a file", fn);
     }
     f->fd = -1;
+    f->shfp_fd = -1;
     f->amode = amode;
     f->errh = tern_errh_file_null(); /* a new file starts with MPI_FILE_NULL's handler */
     tern_errh_retain(f->errh);
@@ -236,14 +237,15 @@ int tern_file_open(const char *fn, struct tern_comm *c, const char *path, int am
     }
     if (amode & MPI_MODE_APPEND) {
         struct stat st;
+        int src = MPI_SUCCESS;
         if (fstat(f->fd, &st) == 0) {
             f->pos = st.st_size;
-            if (f->comm->rank == 0) tern_file_shared_set(f, st.st_size);
+            src = tern_file_shared_reset(fn, f, st.st_size);
         }
         /* Nobody reads the shared pointer before every rank has set up. */
-        if ((rc = tern_coll_barrier(f->comm))) {
+        if ((rc = tern_coll_barrier(f->comm)) || src) {
             file_free(f);
-            return tern_io_raise(NULL, rc);
+            return src ? src : tern_io_raise(NULL, rc);
         }
     }
     *out = f;
@@ -273,7 +275,10 @@ int tern_file_close(const char *fn, struct tern_file *f)
 
 int tern_file_delete(const char *fn, const char *path)
 {
-    if (unlink(path) == 0) return MPI_SUCCESS;
+    if (unlink(path) == 0) {
+        tern_file_shared_remove_stale(path);
+        return MPI_SUCCESS;
+    }
     return tern_io_errno(NULL, fn, path, "cannot delete", errno);
 }
 

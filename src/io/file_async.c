@@ -105,8 +105,13 @@ static int job_poll(struct tern_request *r)
         r->status.MPI_ERROR = tern_file_conv_end(j->fn, j->f, j->dir, &j->conv, j->buf, j->count,
                                                  j->dt, j->bytes, &bytes);
     }
+    if (j->dir == TERN_IO_READ && j->bytes) {
+        MPI_Offset lo, hi;
+        tern_file_access_range(j->f, j->off, j->bytes, &lo, &hi);
+        tern_file_read_done(j->f, lo, hi);
+    }
     tern_status_set_bytes(&r->status, bytes);
-    tern_dt_release(j->dt);
+    tern_dt_unpin_handle(j->dt);
     j->dt = NULL;
     tern_req_poll_remove(r);
     tern_req_complete(r);
@@ -119,7 +124,7 @@ static void job_free(struct tern_request *r)
     if (!j) return;
     /* Released only once complete (a freed pending request is an orphan
      * until then), so the thread is done with the job. */
-    if (j->dt) tern_dt_release(j->dt);
+    if (j->dt) tern_dt_unpin_handle(j->dt);
     tern_file_conv_free(&j->conv);
     free(j);
     r->sched = NULL;
@@ -161,7 +166,9 @@ int tern_file_async_start(const char *fn, struct tern_file *f, enum tern_io_dir 
                          .count = count,
                          .dt = dt,
                          .conv = conv};
-    tern_dt_retain(dt);
+    /* A read's conversion function gets dt's handle at completion, which
+     * may come after the program's MPI_Type_free. */
+    tern_dt_pin_handle(dt);
     r->sched = j;
     r->poll_fn = job_poll;
     r->free_fn = job_free;

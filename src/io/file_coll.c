@@ -19,6 +19,7 @@
 #include "coll/coll.h"
 #include "core/errors.h"
 #include "core/objects.h"
+#include "core/pvars.h"
 #include "core/state.h"
 #include "datatype/datatype.h"
 #include "io/io.h"
@@ -64,12 +65,13 @@ static void plan_free(struct plan *pl)
     free(pl->stream);
 }
 
-/* The aggregators: cb_nodes ranks spread evenly, or by default the first
- * rank of f's on each host. */
+/* The aggregators: cb_nodes ranks spread evenly (or, without it,
+ * striping_factor: one per stripe), or by default the first rank of f's on
+ * each host. */
 static int pick_aggregators(const struct tern_file *f, int *aggr)
 {
     const struct tern_comm *c = f->comm;
-    size_t want = tern_file_hint_size(f, "cb_nodes", 0);
+    size_t want = tern_file_hint_size(f, "cb_nodes", tern_file_hint_size(f, "striping_factor", 0));
     int n = 0;
     if (want > 0) {
         if (want > (size_t)c->size) want = (size_t)c->size;
@@ -306,6 +308,40 @@ nomem:
     goto out;
 }
 
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* The aggregators' file domains d[0..naggr]: equal cuts of [lo, hi), each
+ * inner cut moved up to a multiple of striping_unit when it is given, so
+ * that a stripe (a block of the file system) is one aggregator's. */
+static void domains(const struct tern_file *f, MPI_Offset lo, MPI_Offset hi, int naggr,
+                    MPI_Offset *d)
+{
+    MPI_Offset per = (hi - lo + naggr - 1) / naggr;
+    MPI_Offset su = (MPI_Offset)tern_file_hint_size(f, "striping_unit", 1);
+    uint64_t g = 0;
+    d[0] = lo;
+    d[naggr] = hi;
+    for (int a = 1; a < naggr; a++) {
+        MPI_Offset cut = lo + per * a < hi ? lo + per * a : hi;
+        if (cut % su) /* up to the next multiple, without overflowing past hi */
+            cut = su - cut % su > hi - cut ? hi : cut + (su - cut % su);
+        if (cut < d[a - 1]) cut = d[a - 1];
+        d[a] = cut;
+        if (cut > lo && cut < hi) g = gcd((uint64_t)cut, g);
+    }
+    tern_pv.io_cb.calls++;
+    tern_pv.io_cb.domains = (uint64_t)naggr;
+    tern_pv.io_cb.boundary_gcd = g;
+}
+
 /* Whether this call aggregates: romio_cb_read/write "enable" or "disable",
  * else when some rank's access is more than one piece of the file. */
 static int aggregate(const struct tern_file *f, enum tern_io_dir dir, const struct plan *pl,
@@ -376,10 +412,13 @@ static int xfer_all_as_is(const char *fn, struct tern_file *f, enum tern_io_dir 
                                       : MPI_SUCCESS);
     int rrc = MPI_SUCCESS;
     if (!rc) {
-        /* Domains: equal cuts of [lo, hi). */
-        MPI_Offset *d = w + 2 * (naggr + 1), per = (hi - lo + naggr - 1) / naggr;
-        for (int a = 0; a <= naggr; a++) d[a] = lo + per * a < hi ? lo + per * a : hi;
-        MPI_Offset rounds = (per + (MPI_Offset)cb - 1) / (MPI_Offset)cb;
+        MPI_Offset *d = w + 2 * (naggr + 1);
+        domains(f, lo, hi, naggr, d);
+        MPI_Offset rounds = 0;
+        for (int a = 0; a < naggr; a++) {
+            MPI_Offset r = (d[a + 1] - d[a] + (MPI_Offset)cb - 1) / (MPI_Offset)cb;
+            if (r > rounds) rounds = r;
+        }
         struct round R = {f, dir, &pl, &mv, naggr, aggr, w, w + (naggr + 1), cursor};
         for (MPI_Offset k = 0; !rrc && k < rounds; k++) {
             for (int a = 0; a < naggr; a++) {
@@ -413,6 +452,7 @@ static int xfer_all_as_is(const char *fn, struct tern_file *f, enum tern_io_dir 
     } else if (!rrc && !any_err) {
         *bytes = total;
     }
+    if (dir == TERN_IO_READ) tern_file_read_done(f, lo, hi);
     plan_free(&pl);
     if (rrc) return tern_io_raise(f, rrc);
     if (err) return tern_io_errno(f, fn, f->path, what, err);

@@ -144,8 +144,11 @@ int tern_file_set_view(const char *fn, struct tern_file *f, MPI_Offset disp,
                              "%s: MPI_DISPLACEMENT_CURRENT needs a file opened with "
                              "MPI_MODE_SEQUENTIAL",
                              fn);
-        else
-            disp = tern_file_byte_offset(f, tern_file_shared_get(f));
+        else {
+            MPI_Offset cur = 0;
+            rc = tern_file_shared_get(fn, f, &cur);
+            disp = tern_file_byte_offset(f, cur);
+        }
     } else if (!rc && disp < 0) {
         rc = tern_io_err(f, MPI_ERR_ARG, "%s: disp=%lld is negative", fn, (long long)disp);
     }
@@ -173,7 +176,7 @@ int tern_file_set_view(const char *fn, struct tern_file *f, MPI_Offset disp,
     f->urep = urep;
     snprintf(f->datarep_name, sizeof f->datarep_name, "%s", datarep);
     f->pos = 0;
-    if (f->comm->rank == 0) tern_file_shared_set(f, 0);
+    int src = tern_file_shared_reset(fn, f, 0);
     rc = tern_coll_barrier(f->comm);
-    return rc ? tern_io_raise(f, rc) : MPI_SUCCESS;
+    return src ? src : rc ? tern_io_raise(f, rc) : MPI_SUCCESS;
 }

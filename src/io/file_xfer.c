@@ -20,7 +20,7 @@
 /* Sieving pays when the pieces are short: below this mean length. */
 #define SIEVE_PIECE_MAX 4096
 
-static int lock_range(int fd, int type, MPI_Offset from, MPI_Offset to)
+int tern_io_lock_range(int fd, int type, MPI_Offset from, MPI_Offset to)
 {
     struct flock l = {
         .l_type = (short)type, .l_whence = SEEK_SET, .l_start = from, .l_len = to - from};
@@ -93,7 +93,7 @@ static int sieve(const struct tern_file *f, enum tern_io_dir dir, const struct t
     *moved = 0;
     int err = 0;
     if (dir == TERN_IO_WRITE && !f->atomic)
-        err = lock_range(f->fd, F_WRLCK, base, base + (MPI_Offset)span);
+        err = tern_io_lock_range(f->fd, F_WRLCK, base, base + (MPI_Offset)span);
     if (err) {
         *what = "cannot lock a range of";
         return err;
@@ -119,7 +119,7 @@ static int sieve(const struct tern_file *f, enum tern_io_dir dir, const struct t
         if (err) *moved = 0;
     }
     if (dir == TERN_IO_WRITE && !f->atomic)
-        lock_range(f->fd, F_UNLCK, base, base + (MPI_Offset)span);
+        tern_io_lock_range(f->fd, F_UNLCK, base, base + (MPI_Offset)span);
     return err;
 }
 
@@ -141,6 +141,16 @@ static int sieve_pays(const struct tern_file *f, enum tern_io_dir dir,
     return sum / n < SIEVE_PIECE_MAX && span <= 4 * sum;
 }
 
+void tern_file_access_range(const struct tern_file *f, MPI_Offset off, size_t total, MPI_Offset *lo,
+                            MPI_Offset *hi)
+{
+    struct tern_io_piece last;
+    size_t got;
+    *lo = tern_file_byte_offset(f, off);
+    tern_file_view_pieces(f, (size_t)off * f->file_etype->size + total - 1, 1, &last, 1, &got);
+    *hi = last.off + (MPI_Offset)last.len;
+}
+
 int tern_file_xfer_raw(const struct tern_file *f, enum tern_io_dir dir, MPI_Offset off, void *buf,
                        size_t count, const struct tern_datatype *dt, size_t *bytes,
                        const char **what)
@@ -157,12 +167,8 @@ int tern_file_xfer_raw(const struct tern_file *f, enum tern_io_dir dir, MPI_Offs
     if (f->atomic) {
         /* One lock over the whole access makes it atomic against the other
          * ranks' accesses, which take theirs. */
-        lo = tern_file_byte_offset(f, off);
-        struct tern_io_piece last;
-        size_t got;
-        tern_file_view_pieces(f, from + total - 1, 1, &last, 1, &got);
-        hi = last.off + 1;
-        if ((err = lock_range(f->fd, dir == TERN_IO_READ ? F_RDLCK : F_WRLCK, lo, hi))) {
+        tern_file_access_range(f, off, total, &lo, &hi);
+        if ((err = tern_io_lock_range(f->fd, dir == TERN_IO_READ ? F_RDLCK : F_WRLCK, lo, hi))) {
             *what = "cannot lock a range of";
             return err;
         }
@@ -195,7 +201,7 @@ int tern_file_xfer_raw(const struct tern_file *f, enum tern_io_dir dir, MPI_Offs
         }
     }
     free(block);
-    if (f->atomic) lock_range(f->fd, F_UNLCK, lo, hi);
+    if (f->atomic) tern_io_lock_range(f->fd, F_UNLCK, lo, hi);
     *bytes = done;
     return err;
 }
@@ -220,6 +226,11 @@ int tern_file_xfer_as_is(const char *fn, struct tern_file *f, enum tern_io_dir d
         return tern_io_err(f, MPI_ERR_ARG, "%s: offset %lld is negative", fn, (long long)off);
     const char *what;
     int err = tern_file_xfer_raw(f, dir, off, buf, count, dt, bytes, &what);
+    if (dir == TERN_IO_READ && *bytes) {
+        MPI_Offset lo, hi;
+        tern_file_access_range(f, off, *bytes, &lo, &hi);
+        tern_file_read_done(f, lo, hi);
+    }
     return err ? tern_io_errno(f, fn, f->path, what, err) : MPI_SUCCESS;
 }
 

@@ -61,9 +61,14 @@ struct tern_file {
     struct tern_datatype *file_etype, *file_filetype;
     char datarep_name[MPI_MAX_DATAREP_STRING]; /* as the view named it */
     MPI_Offset pos;                            /* the individual file pointer */
-    /* The shared file pointer: one 64-bit counter in memory every rank of
-     * the file maps (io/file_shared.c). */
+    /* The shared file pointer (io/file_shared.c): one 64-bit counter in
+     * memory every rank of the file maps, or, when the ranks span hosts,
+     * in a hidden file beside the data file (shfp_fd; shfp_err: the errno
+     * that kept it from being made). */
     _Atomic int64_t *shared;
+    int shfp_fd;
+    char *shfp_path;
+    int shfp_err;
     int atomic;          /* MPI_File_set_atomicity */
     _Atomic int pending; /* nonblocking accesses the I/O thread has not finished */
 
@@ -113,6 +118,10 @@ size_t tern_file_hint_size(const struct tern_file *f, const char *key, size_t df
 int tern_file_cb_nodes(const struct tern_file *f);
 /* "enable" -> 1, "disable" -> 0, "automatic" or missing -> -1. */
 int tern_file_hint_switch(const struct tern_file *f, const char *key);
+/* Bytes [lo, hi) of the file were read: with access_style read_once the
+ * kernel may drop them from its cache.  Program threads only (reads the
+ * hints). */
+void tern_file_read_done(const struct tern_file *f, MPI_Offset lo, MPI_Offset hi);
 
 /* ---- Views (io/file_view.c) ---- */
 int tern_file_set_view(const char *fn, struct tern_file *f, MPI_Offset disp,
@@ -194,9 +203,16 @@ int tern_file_xfer_as_is(const char *fn, struct tern_file *f, enum tern_io_dir d
 int tern_file_xfer_raw(const struct tern_file *f, enum tern_io_dir dir, MPI_Offset off, void *buf,
                        size_t count, const struct tern_datatype *dt, size_t *bytes,
                        const char **what);
+/* The bytes of the file [*lo, *hi) an access of 'total' bytes of data
+ * from view position 'off' spans (total > 0). */
+void tern_file_access_range(const struct tern_file *f, MPI_Offset off, size_t total, MPI_Offset *lo,
+                            MPI_Offset *hi);
 /* MPI_ERR_READ_ONLY / MPI_ERR_ACCESS (raised) when f's access mode
  * forbids the direction. */
 int tern_file_access_allowed(const char *fn, struct tern_file *f, enum tern_io_dir dir);
+/* fcntl byte-range lock (F_RDLCK, F_WRLCK, F_UNLCK) of [from, to),
+ * waiting for it: 0 or errno. */
+int tern_io_lock_range(int fd, int type, MPI_Offset from, MPI_Offset to);
 /* pread/pwrite until len bytes (or, reading, the end of the file): 0 or
  * errno; *got: the bytes read. */
 int tern_io_pread_all(int fd, char *buf, size_t len, MPI_Offset off, size_t *got);
@@ -219,13 +235,24 @@ void tern_file_async_drain(struct tern_file *f);
 int tern_file_req_raise(struct tern_request *r, int code);
 
 /* ---- The shared file pointer (io/file_shared.c) ---- */
-/* Collective at open: maps the counter (rank 0 makes it). */
+/* Collective at open: maps the counter or opens the hidden file (rank 0
+ * makes it).  A hidden file that cannot be made is no error here: the
+ * calls below raise it. */
 int tern_file_shared_attach(const char *fn, struct tern_file *f);
+/* Unmaps or closes it; rank 0 removes the hidden file (every rank must be
+ * done with it). */
 void tern_file_shared_detach(struct tern_file *f);
-/* Reserves n etypes: the position where they start. */
-MPI_Offset tern_file_shared_fetch_add(struct tern_file *f, MPI_Offset n);
-MPI_Offset tern_file_shared_get(struct tern_file *f);
-void tern_file_shared_set(struct tern_file *f, MPI_Offset pos);
+/* Reserves n etypes: *at is the position where they start.  These three
+ * raise their errors on f. */
+int tern_file_shared_fetch_add(const char *fn, struct tern_file *f, MPI_Offset n, MPI_Offset *at);
+int tern_file_shared_get(const char *fn, struct tern_file *f, MPI_Offset *pos);
+int tern_file_shared_set(const char *fn, struct tern_file *f, MPI_Offset pos);
+/* Rank 0 moves the pointer to pos (open with MPI_MODE_APPEND, set_view);
+ * nothing when there is no pointer to move. */
+int tern_file_shared_reset(const char *fn, struct tern_file *f, MPI_Offset pos);
+/* MPI_File_delete: the hidden files of 'path' that jobs killed while it
+ * was open left behind. */
+void tern_file_shared_remove_stale(const char *path);
 /* read_ordered/write_ordered: collective, in rank order from the shared pointer. */
 int tern_file_xfer_ordered(const char *fn, struct tern_file *f, enum tern_io_dir dir, void *buf,
                            size_t count, struct tern_datatype *dt, size_t *bytes);

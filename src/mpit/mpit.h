@@ -80,7 +80,12 @@ struct tern_t_pvar {
     uint64_t *peak;
     const uint64_t *level;
 };
-enum { TERN_T_PVAR_GROUP_TRANSPORT, TERN_T_PVAR_GROUP_MATCHING, TERN_T_NPVAR_GROUPS };
+enum {
+    TERN_T_PVAR_GROUP_TRANSPORT,
+    TERN_T_PVAR_GROUP_MATCHING,
+    TERN_T_PVAR_GROUP_IO,
+    TERN_T_NPVAR_GROUPS
+};
 struct tern_t_pvar_group {
     const char *name, *desc;
 };

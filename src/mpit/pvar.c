@@ -9,6 +9,9 @@
  *     peak (HIGHWATERMARK), and for both queues the searches, entries
  *     examined (COUNTER) and the longest search (HIGHWATERMARK).
  *     Continuous: active from handle allocation.
+ *   collective I/O: the two-phase accesses (COUNTER), and the domains of
+ *     the last one (LEVEL, read-only), which show the hints that shape
+ *     them (cb_nodes, striping_factor, striping_unit).  Continuous.
  * Resettable variables reset per handle: other handles and sessions see no
  * change (session.c). */
 #include <string.h>
@@ -22,8 +25,13 @@ const struct tern_t_pvar_group tern_t_pvar_groups[TERN_T_NPVAR_GROUPS] = {
                                      "Messages and bytes sent, by transport and by protocol"},
     [TERN_T_PVAR_GROUP_MATCHING] = {"TERN_MATCHING",
                                     "The posted-receive and unexpected-message queues"},
+    [TERN_T_PVAR_GROUP_IO] = {"TERN_IO", "Collective MPI-IO: two-phase aggregation"},
 };
-enum { TRANSPORT = TERN_T_PVAR_GROUP_TRANSPORT, MATCHING = TERN_T_PVAR_GROUP_MATCHING };
+enum {
+    TRANSPORT = TERN_T_PVAR_GROUP_TRANSPORT,
+    MATCHING = TERN_T_PVAR_GROUP_MATCHING,
+    IO = TERN_T_PVAR_GROUP_IO
+};
 
 #define NOW(fn, expr) \
     static uint64_t fn(void) { return expr; }
@@ -50,6 +58,9 @@ NOW(posted_max, tern_pv.posted.max)
 NOW(unexp_searches, tern_pv.unexp.searches)
 NOW(unexp_entries, tern_pv.unexp.entries)
 NOW(unexp_search_max, tern_pv.unexp.max)
+NOW(io_cb_calls, tern_pv.io_cb.calls)
+NOW(io_cb_domains, tern_pv.io_cb.domains)
+NOW(io_cb_gcd, tern_pv.io_cb.boundary_gcd)
 
 #define TRAFFIC(name, fn, desc)                                     \
     {                                                               \
@@ -109,6 +120,14 @@ const struct tern_t_pvar tern_t_pvars[] = {
                   "Queued messages examined by all searches, the matching one included"),
     QUEUE_PEAK("tern_unexpected_queue_search_max", unexp_search_max, &tern_pv.unexp.max, NULL,
                "The most queued messages one search examined"),
+    {"tern_io_cb_calls", "Collective file accesses done by two-phase aggregation",
+     TERN_T_PV_COUNTER, 1, IO, io_cb_calls, NULL, NULL},
+    {"tern_io_cb_domains", "File domains (aggregators) of the last two-phase file access",
+     TERN_T_PV_LEVEL, 1, IO, io_cb_domains, NULL, NULL},
+    {"tern_io_cb_boundary_gcd",
+     "Greatest common divisor of the file offsets where the last two-phase access's aggregator "
+     "domains meet (a multiple of striping_unit when that hint is given; 0: one domain)",
+     TERN_T_PV_LEVEL, 1, IO, io_cb_gcd, NULL, NULL},
 };
 const int tern_t_npvars = (int)(sizeof tern_t_pvars / sizeof tern_t_pvars[0]);
 

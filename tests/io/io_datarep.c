@@ -8,7 +8,9 @@
  * bits is checked on disk, with its conversion functions' chunks and
  * positions; one registered with MPI_Register_datarep_c byte-swaps (and
  * one has no read function); conversion and extent functions that fail
- * raise MPI_ERR_CONVERSION on the file's handler. */
+ * raise MPI_ERR_CONVERSION on the file's handler.  A nonblocking read of a
+ * derived type freed before MPI_Wait converts with the type's handle still
+ * valid, and the handle dies with the request. */
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -566,6 +568,133 @@ static void user_swap_c(void)
     close_delete(&fh, path);
 }
 
+/* ---- A nonblocking read whose datatype is freed before it completes ----
+ * The read's conversion runs at MPI_Wait and is given the user's handle,
+ * which the program freed after MPI_File_iread_at: the conversion
+ * functions here decode it (envelope, contents, extent), so a dead handle
+ * shows as a failed call or wrong values. */
+
+#define NV 300 /* elements of vector(2, 1, 2, MPI_INT): 2 ints each */
+static int vec_state, vec_calls, vec_bad;
+
+/* Where data item q of (buf, dt) lies: dt is vector(count, bl, stride) of
+ * MPI_INT, learnt from the handle. */
+static int *vec_item(void *buf, MPI_Datatype dt, MPI_Offset q)
+{
+    int ni, na, nd, comb, ints[3];
+    MPI_Aint lb, ext, ad[1];
+    MPI_Datatype old[1];
+    if (MPI_Type_get_envelope(dt, &ni, &na, &nd, &comb) != MPI_SUCCESS ||
+        comb != MPI_COMBINER_VECTOR || ni != 3 || nd != 1 ||
+        MPI_Type_get_contents(dt, 3, 0, 1, ints, ad, old) != MPI_SUCCESS || old[0] != MPI_INT ||
+        MPI_Type_get_extent(dt, &lb, &ext) != MPI_SUCCESS)
+        return NULL;
+    MPI_Offset per = (MPI_Offset)ints[0] * ints[1], e = q / per, j = q % per;
+    return (int *)((char *)buf + e * ext) + (j / ints[1]) * ints[2] + j % ints[1];
+}
+
+static int vec_extent(MPI_Datatype dt, MPI_Aint *extent, void *extra)
+{
+    if (dt != MPI_INT || extra != &vec_state) return MPI_ERR_TYPE;
+    *extent = 8;
+    return MPI_SUCCESS;
+}
+
+static int vec_write(void *userbuf, MPI_Datatype dt, int count, void *filebuf, MPI_Offset position,
+                     void *extra)
+{
+    (void)extra;
+    vec_calls++;
+    for (int i = 0; i < count; i++) {
+        int *u = vec_item(userbuf, dt, position + i);
+        if (!u) return vec_bad++, MPI_ERR_TYPE;
+        int64_t x = -(int64_t)*u;
+        memcpy((char *)filebuf + 8 * (size_t)i, &x, 8);
+    }
+    return MPI_SUCCESS;
+}
+
+static int vec_read(void *userbuf, MPI_Datatype dt, int count, void *filebuf, MPI_Offset position,
+                    void *extra)
+{
+    (void)extra;
+    vec_calls++;
+    for (int i = 0; i < count; i++) {
+        int *u = vec_item(userbuf, dt, position + i);
+        if (!u) return vec_bad++, MPI_ERR_TYPE;
+        int64_t x;
+        memcpy(&x, (char *)filebuf + 8 * (size_t)i, 8);
+        *u = (int)-x;
+    }
+    return MPI_SUCCESS;
+}
+
+static int vval(int r, int i) { return (r + 1) * 100000 + i * 3 - 50000; }
+
+static MPI_Datatype vec_type(void)
+{
+    MPI_Datatype t;
+    CHECK_MPI(MPI_Type_vector(2, 1, 2, MPI_INT, &t));
+    CHECK_MPI(MPI_Type_commit(&t));
+    return t;
+}
+
+static void freed_type_iread(const char *datarep, int fbytes)
+{
+    const char *path = io_path("freed-type");
+    MPI_File fh = open_rw(path);
+    MPI_Status s;
+    MPI_Request q;
+    int *v = malloc(NV * 3 * sizeof *v), *w = malloc(NV * 3 * sizeof *w);
+    for (int i = 0; i < NV * 3; i++) v[i] = i % 3 == 1 ? -1 : vval(rank, i);
+    CHECK_MPI(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, datarep, MPI_INFO_NULL));
+    MPI_Datatype t = vec_type();
+    vec_calls = vec_bad = 0;
+    CHECK_MPI(MPI_File_write_at(fh, (MPI_Offset)rank * NV * 2, v, NV, t, &s));
+    CHECK_MPI(MPI_Type_free(&t));
+    CHECK_MPI(MPI_File_sync(fh));
+    if (rank == 0) {
+        size_t len;
+        unsigned char *b = slurp(path, &len);
+        CHECK(len == (size_t)size * NV * 2 * fbytes, "%s file of %zu bytes", datarep, len);
+        for (int r = 0; r < size; r++)
+            for (int e = 0; e < NV; e++)
+                for (int k = 0; k < 2; k++) {
+                    const unsigned char *p = b + ((size_t)(r * NV + e) * 2 + k) * fbytes;
+                    int want = vval(r, e * 3 + 2 * k);
+                    int64_t x = 0;
+                    if (fbytes == 8) memcpy(&x, p, 8);
+                    CHECK(fbytes == 8 ? x == -(int64_t)want : get_be(p, 4) == (uint32_t)want,
+                          "%s: int (%d,%d,%d) wrong on disk", datarep, r, e, k);
+                }
+        free(b);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int i = 0; i < NV * 3; i++) w[i] = 7;
+    t = vec_type();
+    MPI_Datatype gone = t;
+    vec_calls = 0;
+    CHECK_MPI(MPI_File_iread_at(fh, (MPI_Offset)rank * NV * 2, w, NV, t, &q));
+    CHECK_MPI(MPI_Type_free(&t));
+    CHECK(t == MPI_DATATYPE_NULL, "MPI_Type_free left the handle");
+    CHECK_MPI(MPI_Wait(&q, &s));
+    check_count(&s, MPI_INT, NV * 2, datarep);
+    CHECK(vec_bad == 0, "%s: a conversion function found the freed type's handle dead", datarep);
+    CHECK(fbytes != 8 || vec_calls > 0, "%s: the read conversion function was not called", datarep);
+    for (int i = 0; i < NV * 3; i++)
+        CHECK(w[i] == (i % 3 == 1 ? 7 : vval(rank, i)), "%s: int %d read back %d", datarep, i,
+              w[i]);
+    /* The handle dies with the request. */
+    MPI_Aint lb, ext;
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int rc = MPI_Type_get_extent(gone, &lb, &ext);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    CHECK(rc != MPI_SUCCESS, "%s: the freed type's handle outlived the read", datarep);
+    free(v);
+    free(w);
+    close_delete(&fh, path);
+}
+
 /* ---- Conversion functions that fail ---- */
 
 static int fail_rank = -1; /* the rank whose write function fails; -1: every rank's */
@@ -658,6 +787,7 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Register_datarep_c("tern-swap-c", swap_read_c, swap_write_c, ext4, NULL));
     CHECK_MPI(MPI_Register_datarep_c("tern-swap-wonly", MPI_CONVERSION_FN_NULL_C, swap_write_c,
                                      ext4, NULL));
+    CHECK_MPI(MPI_Register_datarep("tern-vec", vec_read, vec_write, vec_extent, &vec_state));
     CHECK_MPI(MPI_Register_datarep("tern-fail", fail_read, fail_write, fail_extent, NULL));
     for (int coll = 0; coll < 2; coll++) {
         x32_int(coll);
@@ -668,6 +798,8 @@ int main(int argc, char **argv)
     x32_shared();
     user_negate();
     user_swap_c();
+    freed_type_iread("tern-vec", 8);
+    freed_type_iread("external32", 4);
     user_failing();
     io_dir_remove();
     MPI_Finalize();

@@ -1,7 +1,13 @@
 /* The shared file pointer: records written by every rank at once land
  * whole, once each, in each rank's order; the ordered forms follow rank
- * order; seek_shared, get_position_shared, and MPI_MODE_SEQUENTIAL. */
+ * order; seek_shared, get_position_shared, and MPI_MODE_SEQUENTIAL.
+ *
+ * argv[2] "spanning": the ranks sit on several hosts (real or simulated),
+ * so the pointer must live in a hidden file beside the data file while it
+ * is open; otherwise there must be none.  Either way nothing is left at
+ * the end, and MPI_File_delete removes the hidden files a killed job left. */
 #include <fcntl.h>
+#include <stdlib.h>
 
 #include "io_common.h"
 
@@ -110,6 +116,41 @@ static void ordered(MPI_File fh, const char *path, int split)
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
+/* Entries of the test's directory whose names start with '.' + base + tag. */
+static int hidden_files(const char *base)
+{
+    char pre[256];
+    snprintf(pre, sizeof pre, ".%s.tern-shfp.", base);
+    DIR *d = opendir(io_dir);
+    CHECK(d != NULL, "cannot list %s", io_dir);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) n += strncmp(e->d_name, pre, strlen(pre)) == 0;
+    closedir(d);
+    return n;
+}
+
+/* A hidden file a killed job left goes with the data file. */
+static void delete_stale(void)
+{
+    if (rank == 0) {
+        const char *data = io_path("stale"), *left = io_path(".stale.tern-shfp.4242-0");
+        const char *other = io_path(".stalemate.tern-shfp.1-0");
+        int fds[3] = {open(data, O_CREAT | O_WRONLY, 0600), open(left, O_CREAT | O_WRONLY, 0600),
+                      open(other, O_CREAT | O_WRONLY, 0600)};
+        for (int i = 0; i < 3; i++) {
+            CHECK(fds[i] >= 0, "cannot make test file %d", i);
+            close(fds[i]);
+        }
+        CHECK_MPI(MPI_File_delete(data, MPI_INFO_NULL));
+        CHECK(access(data, F_OK) != 0, "MPI_File_delete left the file");
+        CHECK(hidden_files("stale") == 0, "MPI_File_delete left the stale shared-pointer file");
+        CHECK(access(other, F_OK) == 0, "MPI_File_delete removed another file's hidden file");
+        unlink(other);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
 static void sequential(void)
 {
     const char *path = io_path("sequential");
@@ -148,12 +189,18 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_File_open(MPI_COMM_WORLD, path,
                             MPI_MODE_RDWR | MPI_MODE_CREATE | MPI_MODE_DELETE_ON_CLOSE,
                             MPI_INFO_NULL, &fh));
+    int spanning = argc > 2 && strcmp(argv[2], "spanning") == 0;
+    if (rank == 0)
+        CHECK(hidden_files("shared") == (spanning ? 1 : 0),
+              "%d hidden shared-pointer files beside the open file, expected %d",
+              hidden_files("shared"), spanning ? 1 : 0);
     CHECK_MPI(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL));
     shared_records(fh, path);
     ordered(fh, path, 0);
     ordered(fh, path, 1);
     CHECK_MPI(MPI_File_close(&fh));
     sequential();
+    delete_stale();
     io_dir_remove();
     MPI_Finalize();
     return 0;
