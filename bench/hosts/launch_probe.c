@@ -22,7 +22,8 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     long long t = now_us(); /* first thing after MPI_Init: nothing else counts */
     if (argc < 2) {
-        fprintf(stderr, "usage: launch_probe START_US (CLOCK_REALTIME when the launcher started)\n");
+        fprintf(stderr,
+                "usage: launch_probe START_US (CLOCK_REALTIME when the launcher started)\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     long long t0 = atoll(argv[1]), latest = 0, earliest = 0;
@@ -30,7 +31,10 @@ int main(int argc, char **argv)
     MPI_Reduce(&t, &earliest, 1, MPI_LONG_LONG, MPI_MIN, 0, MPI_COMM_WORLD);
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank == 0) printf("launch_us %lld %lld\n", latest - t0, earliest - t0);
+    if (rank == 0) {
+        printf("launch_us %lld %lld\n", latest - t0, earliest - t0);
+        fflush(stdout); /* before MPI_Finalize, which may hang (see run.sh) */
+    }
     MPI_Finalize();
     return 0;
 }
