@@ -15,6 +15,7 @@
 #include "coll/op_kernels.h"
 #include "comm/comm.h"
 #include "core/errors.h"
+#include "core/params.h"
 #include "core/progress.h"
 #include "msg/match.h"
 #include "p2p/p2p.h"
@@ -22,6 +23,9 @@
 #include "msg/status.h"
 #include "rma/win_am.h"
 #include "rma/win_seg.h"
+#if defined(TERN_WITH_UCX)
+#include "transport/ucx/ucx.h"
+#endif
 
 /* Requests use tag 0 of the window's context; replies the tags above. */
 #define TAG_REQ 0
@@ -93,6 +97,13 @@ int tern_win_am_open(struct tern_win *w, struct tern_comm *comm)
         tern_progress_register(tern_win_am_progress);
         hooked = 1;
     }
+#if defined(TERN_WITH_UCX)
+    if (tern_param.rma_async) {
+        rc = tern_ucx_async_hold();
+        if (rc) return rc; /* the window is complete: MPI_Win_free releases it */
+        a->async = 1;
+    }
+#endif
     return MPI_SUCCESS;
 }
 
@@ -127,6 +138,9 @@ void tern_win_am_close(struct tern_win *w)
         tern_progress_wait(&wt);
         reap_replies(a);
     }
+#if defined(TERN_WITH_UCX)
+    if (a->async) tern_ucx_async_release();
+#endif
     tern_comm_release(a->comm);
     free(a->mem);
     free(a->posts);

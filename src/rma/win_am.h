@@ -16,9 +16,12 @@
  * pass under the library lock: accumulates to a target are atomic with
  * each other per element, and in fact per operation.
  *
- * Passive target needs the target's help: requests wait until the target
- * enters MPI (any call that progresses, a wait, a test, a barrier), as in
- * MPICH's ch3 without asynchronous progress.
+ * Passive target needs the target's progress, which the program need not
+ * give: while such a window exists, the UCX transport's progress thread
+ * (transport/ucx/ucx_async.c, parameter RMA_ASYNC) makes the passes that
+ * apply requests, so a target computing outside MPI delays an origin by
+ * at most a wakeup.  (UCX over TCP would need it even for UCP's own put,
+ * get and atomics: it emulates them with messages the target applies.)
  *
  * Target datatypes of any kind: the origin flattens the target's layout
  * into (address, length) pieces in the target's address space and sends
@@ -53,6 +56,7 @@ struct tern_win_am {
     int self_granted;
     uint32_t *posts; /* MPI_Win_post calls received, per target */
     uint32_t *dones; /* MPI_Win_complete calls received, per origin */
+    int async;       /* holds transport/ucx's progress thread */
 };
 
 /* Collective over comm: sets up w->am (its context, this rank in the list

@@ -206,7 +206,10 @@ static int setup_worker(void)
     if (st != UCS_OK) return ucx_error("reading the UCX_* configuration", st);
     ucp_params_t params = {
         .field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED,
-        .features = UCP_FEATURE_AM,
+        /* RMA and atomics for windows that span hosts (rma/win_am.h);
+         * wakeup for the progress thread (ucx_async.c). */
+        .features = UCP_FEATURE_AM | UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 |
+                    UCP_FEATURE_WAKEUP,
         .mt_workers_shared = 0,
     };
     st = ucp_init(&params, config, &ucx.ctx);
@@ -308,6 +311,8 @@ void tern_ucx_dyn_disconnect(int w)
 static void tern_ucx_finalize(void)
 {
     if (!ucx.worker) return;
+    /* Windows never freed leave their holds. */
+    while (tern_ucx_async_held()) tern_ucx_async_release();
     for (int w = 0; w < ucx.npeers; w++) {
         struct ucx_peer *p = ucx.peers[w];
         if (!p) continue;

@@ -21,4 +21,11 @@ int tern_ucx_dyn_connect(int w, const void *addr, size_t len);
  * is reached later. */
 void tern_ucx_dyn_disconnect(int w);
 
+/* The progress thread (ucx_async.c), while some window that spans hosts
+ * holds it: nothing when UCX is not up (no peer on another host).  The
+ * first hold starts the big lock for every later call; the caller holds
+ * the big lock. */
+int tern_ucx_async_hold(void);
+void tern_ucx_async_release(void);
+
 #endif

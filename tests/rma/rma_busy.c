@@ -1,0 +1,100 @@
+/* Passive target across hosts while the target never calls MPI: every
+ * rank but 0 spins on a flag in its own window, reading memory only,
+ * until rank 0 has locked its window, put, got, fetched-and-added,
+ * compared-and-swapped, and put the flag.  A target whose window waits
+ * for its help gives up after the timeout (argument 1, seconds) and the
+ * test fails, rather than hangs.  Every window kind a job across hosts
+ * can make (MPI_Win_allocate_shared cannot span hosts). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "rma_util.h"
+
+#define NDATA 16
+/* The target's window: flag, counter, cas word, then data. */
+enum { OFF_FLAG = 0, OFF_COUNT = 8, OFF_CAS = 16, OFF_DATA = 24 };
+
+static void origin(struct rwin *w, int size, enum kind k)
+{
+    for (int t = 1; t < size; t++) {
+        MPI_Aint d = rwin_disp(w, t, 0);
+        int64_t data[NDATA], back[NDATA], one = 1, old = -1, cmp = 0, swp = 7 + t, was = -1;
+        for (int i = 0; i < NDATA; i++) data[i] = 1000 * t + i;
+        int lt = t % 2 ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED;
+        double t0 = MPI_Wtime();
+        CHECK_MPI(MPI_Win_lock(lt, t, 0, w->win));
+        CHECK_MPI(MPI_Put(data, NDATA, MPI_INT64_T, t, d + OFF_DATA, NDATA, MPI_INT64_T, w->win));
+        CHECK_MPI(MPI_Win_flush(t, w->win));
+        CHECK_MPI(MPI_Get(back, NDATA, MPI_INT64_T, t, d + OFF_DATA, NDATA, MPI_INT64_T, w->win));
+        CHECK_MPI(MPI_Fetch_and_op(&one, &old, MPI_INT64_T, t, d + OFF_COUNT, MPI_SUM, w->win));
+        CHECK_MPI(MPI_Compare_and_swap(&swp, &cmp, &was, MPI_INT64_T, t, d + OFF_CAS, w->win));
+        CHECK_MPI(MPI_Win_unlock(t, w->win));
+        for (int i = 0; i < NDATA; i++)
+            CHECK(back[i] == data[i], "%s: target %d: got %lld at %d, put %lld", kind_name[k], t,
+                  (long long)back[i], i, (long long)data[i]);
+        CHECK(old == 41 && was == 0, "%s: target %d: fetched %lld (want 41), swapped out %lld",
+              kind_name[k], t, (long long)old, (long long)was);
+        int64_t flag = 1;
+        CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, t, 0, w->win));
+        CHECK_MPI(MPI_Put(&flag, 1, MPI_INT64_T, t, d + OFF_FLAG, 1, MPI_INT64_T, w->win));
+        CHECK_MPI(MPI_Win_unlock(t, w->win));
+        printf("rma_busy: %s: target %d: %.4f s while it spun outside MPI\n", kind_name[k], t,
+               MPI_Wtime() - t0);
+    }
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void target(struct rwin *w, int rank, enum kind k, double timeout)
+{
+    volatile int64_t *mem = (volatile int64_t *)(void *)w->mem;
+    double t0 = now();
+    while (mem[OFF_FLAG / 8] != 1)
+        if (now() - t0 > timeout) {
+            fprintf(stderr,
+                    "rma_busy: %s: rank %d: no flag after %.0f s of spinning outside MPI: the "
+                    "origin's epoch waited for this target's help\n",
+                    kind_name[k], rank, timeout);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+    for (int i = 0; i < NDATA; i++)
+        CHECK(mem[OFF_DATA / 8 + i] == 1000 * rank + i, "%s: rank %d holds %lld at %d",
+              kind_name[k], rank, (long long)mem[OFF_DATA / 8 + i], i);
+    CHECK(mem[OFF_COUNT / 8] == 42 && mem[OFF_CAS / 8] == 7 + rank,
+          "%s: rank %d: counter %lld (want 42), cas word %lld", kind_name[k], rank,
+          (long long)mem[OFF_COUNT / 8], (long long)mem[OFF_CAS / 8]);
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    double timeout = argc > 1 ? atof(argv[1]) : 20;
+    int spans = rma_spans_hosts(MPI_COMM_WORLD);
+    for (int k = 0; k < NKINDS; k++) {
+        if (k == K_SHARED && spans) continue;
+        struct rwin w;
+        rwin_make(&w, (enum kind)k, OFF_DATA + 8 * NDATA, MPI_COMM_WORLD);
+        ((int64_t *)(void *)w.mem)[OFF_COUNT / 8] = 41;
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == 0)
+            origin(&w, size, (enum kind)k);
+        else
+            target(&w, rank, (enum kind)k, timeout);
+        MPI_Barrier(MPI_COMM_WORLD);
+        rwin_free(&w);
+    }
+    if (rank == 0)
+        printf("rma_busy: %d ranks, %s: passed\n", size, spans ? "across hosts" : "one host");
+    MPI_Finalize();
+    return 0;
+}
