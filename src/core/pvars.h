@@ -33,6 +33,9 @@ struct tern_pvars {
     } sent[TERN_XPORT_COUNT];
     uint64_t unexp_length, unexp_max; /* unexpected queue: now, and its peak */
     struct tern_pv_search posted, unexp;
+    struct {
+        uint64_t ops, bytes;
+    } ucx_rma; /* puts and gets of windows straight to memory through UCP */
 };
 
 extern struct tern_pvars tern_pv;

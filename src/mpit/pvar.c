@@ -40,6 +40,8 @@ NOW(ucx_eager_msgs, SENT(UCX_EAGER).messages)
 NOW(ucx_eager_bytes, SENT(UCX_EAGER).bytes)
 NOW(ucx_rndv_msgs, SENT(UCX_RNDV).messages)
 NOW(ucx_rndv_bytes, SENT(UCX_RNDV).bytes)
+NOW(ucx_rma_ops, tern_pv.ucx_rma.ops)
+NOW(ucx_rma_bytes, tern_pv.ucx_rma.bytes)
 NOW(eager_sends, SENT(SHM_EAGER).messages + SENT(UCX_EAGER).messages)
 NOW(rndv_msgs, SENT(SHM_CMA).messages + SENT(SHM_PIPE).messages + SENT(UCX_RNDV).messages)
 NOW(unexp_length, tern_pv.unexp_length)
@@ -87,6 +89,10 @@ const struct tern_t_pvar tern_t_pvars[] = {
     TRAFFIC("tern_ucx_rndv_messages", ucx_rndv_msgs, "Messages sent through UCX rendezvous"),
     TRAFFIC("tern_ucx_rndv_bytes", ucx_rndv_bytes,
             "Bytes of the messages sent through UCX rendezvous"),
+    TRAFFIC("tern_ucx_rma_ops", ucx_rma_ops,
+            "Puts and gets of windows that span hosts done through UCP straight to the target's "
+            "memory (TERN_RMA_UCP)"),
+    TRAFFIC("tern_ucx_rma_bytes", ucx_rma_bytes, "Bytes of the puts and gets done through UCP"),
     TRAFFIC(
         "tern_eager_sends", eager_sends,
         "Messages to other processes sent with the eager protocol (shared-memory rings or UCX)"),

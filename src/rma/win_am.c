@@ -138,6 +138,7 @@ void tern_win_am_close(struct tern_win *w)
         tern_progress_wait(&wt);
         reap_replies(a);
     }
+    tern_win_ucp_close(w);
 #if defined(TERN_WITH_UCX)
     if (a->async) tern_ucx_async_release();
 #endif
@@ -251,6 +252,8 @@ static int issue_typed(const char *fn, struct tern_win *w, struct hdr h, int ran
 int tern_win_am_put(const char *fn, struct tern_win *w, struct tern_rma_side o, int rank,
                     uint64_t raddr, size_t tcount, struct tern_datatype *tdt)
 {
+    int urc = tern_win_ucp_put(w, o, rank, raddr, tcount, tdt);
+    if (urc >= 0) return urc;
     size_t tb = tcount * tdt->size;
     char *packed = malloc(tb);
     if (!packed) return tern_win_err(w, MPI_ERR_NO_MEM, "%s: out of memory for %zu bytes", fn, tb);
@@ -264,6 +267,8 @@ int tern_win_am_put(const char *fn, struct tern_win *w, struct tern_rma_side o, 
 int tern_win_am_get(const char *fn, struct tern_win *w, struct tern_rma_side o, int rank,
                     uint64_t raddr, size_t tcount, struct tern_datatype *tdt)
 {
+    int urc = tern_win_ucp_get(w, o, rank, raddr, tcount, tdt);
+    if (urc >= 0) return urc;
     struct hdr h = {.kind = TERN_AM_GET};
     return issue_typed(fn, w, h, rank, raddr, tcount, tdt, NULL, 0, (void *)o.buf, o.count, o.dt);
 }
@@ -314,6 +319,7 @@ int tern_win_am_flush(const char *fn, struct tern_win *w, int rank)
 {
     struct tern_win_am *a = w->am;
     struct tern_waiter wt = TERN_WAITER_INIT;
+    tern_win_ucp_flush(w, rank);
     for (;;) {
         int left = 0;
         for (struct tern_win_am_op **p = &a->ops; *p;) {

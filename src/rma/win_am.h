@@ -37,6 +37,7 @@ struct tern_win_am_op;
 struct tern_win_am_in;
 struct tern_win_am_out;
 struct tern_win_am_lockreq;
+struct tern_win_ucp;
 
 struct tern_win_am {
     struct tern_win *win;
@@ -54,9 +55,10 @@ struct tern_win_am {
     int nshared;                          /* shared holders */
     struct tern_win_am_lockreq *lq, **lq_tail;
     int self_granted;
-    uint32_t *posts; /* MPI_Win_post calls received, per target */
-    uint32_t *dones; /* MPI_Win_complete calls received, per origin */
-    int async;       /* holds transport/ucx's progress thread */
+    uint32_t *posts;          /* MPI_Win_post calls received, per target */
+    uint32_t *dones;          /* MPI_Win_complete calls received, per origin */
+    int async;                /* holds transport/ucx's progress thread */
+    struct tern_win_ucp *ucp; /* put and get through UCP (win_ucp.c), or NULL */
 };
 
 /* Collective over comm: sets up w->am (its context, this rank in the list
@@ -115,5 +117,23 @@ int tern_win_am_send_ctl(struct tern_win *w, int rank, int kind, int arg, int re
 void tern_win_am_lock_request(struct tern_win *w, int origin, int exclusive, int reply_tag);
 void tern_win_am_unlock_request(struct tern_win *w, int origin);
 void tern_win_am_reply(struct tern_win *w, int dest, int tag, const void *data, size_t bytes);
+
+/* ---- put and get through UCP (win_ucp.c) ---- */
+/* Collective over comm, after tern_win_am_open, for this rank's window
+ * memory [base, base + size): sets w->am->ucp when every member could
+ * register its memory and RMA_UCP allows; otherwise the window keeps the
+ * message path.  MPI_SUCCESS, or the error of the exchange. */
+int tern_win_ucp_open(struct tern_win *w, struct tern_comm *comm, void *base, size_t size);
+void tern_win_ucp_close(struct tern_win *w);
+/* A put or get through UCP: MPI_SUCCESS or an error raised, or -1 when
+ * this one is for the message path (no UCP for the window, a derived
+ * datatype, a target without memory). */
+int tern_win_ucp_put(struct tern_win *w, struct tern_rma_side o, int rank, uint64_t raddr,
+                     size_t tcount, struct tern_datatype *tdt);
+int tern_win_ucp_get(struct tern_win *w, struct tern_rma_side o, int rank, uint64_t raddr,
+                     size_t tcount, struct tern_datatype *tdt);
+/* Completes at their targets the puts and gets to rank (< 0: to all);
+ * errors go to w->am->err. */
+void tern_win_ucp_flush(struct tern_win *w, int rank);
 
 #endif

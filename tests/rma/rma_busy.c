@@ -4,7 +4,12 @@
  * compared-and-swapped, and put the flag.  A target whose window waits
  * for its help gives up after the timeout (argument 1, seconds) and the
  * test fails, rather than hangs.  Every window kind a job across hosts
- * can make (MPI_Win_allocate_shared cannot span hosts). */
+ * can make (MPI_Win_allocate_shared cannot span hosts).
+ *
+ * Across hosts, the MPI_T counter tern_ucx_rma_ops says which path the
+ * puts and gets took: UCP straight to memory for MPI_Win_create and
+ * MPI_Win_allocate (unless TERN_RMA_UCP=0), request messages for dynamic
+ * windows. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
@@ -16,8 +21,34 @@
 /* The target's window: flag, counter, cas word, then data. */
 enum { OFF_FLAG = 0, OFF_COUNT = 8, OFF_CAS = 16, OFF_DATA = 24 };
 
-static void origin(struct rwin *w, int size, enum kind k)
+/* The MPI_T counter tern_ucx_rma_ops, or -1 where it is absent. */
+static long long ucp_ops(void)
 {
+    static MPI_T_pvar_session ses;
+    static MPI_T_pvar_handle h;
+    static int state; /* 0: not looked up, 1: ready, -1: absent */
+    if (state == 0) {
+        int idx, provided, count;
+        state = -1;
+        CHECK(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS, "MPI_T_init_thread");
+        if (MPI_T_pvar_get_index("tern_ucx_rma_ops", MPI_T_PVAR_CLASS_COUNTER, &idx) != MPI_SUCCESS)
+            return -1;
+        CHECK(MPI_T_pvar_session_create(&ses) == MPI_SUCCESS, "MPI_T_pvar_session_create");
+        CHECK(MPI_T_pvar_handle_alloc(ses, idx, NULL, &h, &count) == MPI_SUCCESS && count == 1,
+              "MPI_T_pvar_handle_alloc");
+        int e = MPI_T_pvar_start(ses, h); /* counters that are not continuous */
+        CHECK(e == MPI_SUCCESS || e == MPI_T_ERR_PVAR_NO_STARTSTOP, "MPI_T_pvar_start: %d", e);
+        state = 1;
+    }
+    unsigned long long v = 0;
+    if (state < 0) return -1;
+    CHECK(MPI_T_pvar_read(ses, h, &v) == MPI_SUCCESS, "MPI_T_pvar_read");
+    return (long long)v;
+}
+
+static void origin(struct rwin *w, int size, enum kind k, int expect_ucp)
+{
+    long long ops0 = ucp_ops();
     for (int t = 1; t < size; t++) {
         MPI_Aint d = rwin_disp(w, t, 0);
         int64_t data[NDATA], back[NDATA], one = 1, old = -1, cmp = 0, swp = 7 + t, was = -1;
@@ -43,6 +74,10 @@ static void origin(struct rwin *w, int size, enum kind k)
         printf("rma_busy: %s: target %d: %.4f s while it spun outside MPI\n", kind_name[k], t,
                MPI_Wtime() - t0);
     }
+    /* Two puts and a get per target. */
+    long long ops = ucp_ops() - ops0, want = expect_ucp ? 3 * (size - 1) : 0;
+    CHECK(ops0 < 0 || ops == want, "%s: %lld puts and gets went through UCP, expected %lld",
+          kind_name[k], ops, want);
 }
 
 static double now(void)
@@ -86,8 +121,10 @@ int main(int argc, char **argv)
         rwin_make(&w, (enum kind)k, OFF_DATA + 8 * NDATA, MPI_COMM_WORLD);
         ((int64_t *)(void *)w.mem)[OFF_COUNT / 8] = 41;
         MPI_Barrier(MPI_COMM_WORLD);
+        const char *ucp = getenv("TERN_RMA_UCP");
+        int expect_ucp = spans && (k == K_CREATE || k == K_ALLOCATE) && !(ucp && !strcmp(ucp, "0"));
         if (rank == 0)
-            origin(&w, size, (enum kind)k);
+            origin(&w, size, (enum kind)k, expect_ucp);
         else
             target(&w, rank, (enum kind)k, timeout);
         MPI_Barrier(MPI_COMM_WORLD);

@@ -28,4 +28,22 @@ void tern_ucx_dyn_disconnect(int w);
 int tern_ucx_async_hold(void);
 void tern_ucx_async_release(void);
 
+/* One-sided access for windows that span hosts (ucx_rma.c).  Operations
+ * return MPI_SUCCESS or an error code (message made) and put in *req a
+ * UCP request to test until done, or NULL when done already. */
+int tern_ucx_up(void); /* the worker exists: some peer is on another host */
+/* Registers [addr, addr + len); *packed (malloc'd, *plen bytes) is its
+ * remote key for peers to unpack. */
+int tern_ucx_mem_map(void *addr, size_t len, void **memh, void **packed, size_t *plen);
+void tern_ucx_mem_unmap(void *memh);
+/* A peer's packed key, for operations on that world rank. */
+int tern_ucx_rkey_unpack(int world, const void *packed, void **rkey);
+void tern_ucx_rkey_destroy(void *rkey);
+int tern_ucx_put(int world, const void *buf, size_t len, uint64_t raddr, void *rkey, void **req);
+int tern_ucx_get(int world, void *buf, size_t len, uint64_t raddr, void *rkey, void **req);
+/* Completes at the target every put and get started to world before. */
+int tern_ucx_flush(int world, void **req);
+/* 1 when req is done (and released), *err its outcome; 0 while it runs. */
+int tern_ucx_req_test(void *req, int *err);
+
 #endif

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <time.h>
@@ -69,7 +70,13 @@ int tern_ucx_async_hold(void)
     tern_big_lock_start(1);
     if (ucp_worker_get_efd(ucx.worker, &efd) != UCS_OK) efd = -1;
     atomic_store(&stop, 0);
+    /* Signals stay the program's threads' business: the thread blocks them
+     * all (it inherits the mask it is created with). */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
     int e = pthread_create(&thread, NULL, async_main, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (e) {
         holds = 0;
         return tern_err_make(MPI_ERR_OTHER, "cannot start the UCX progress thread: %s",

@@ -1,0 +1,268 @@
+/* UCP put and get for windows that span hosts (win_am.h): the memory of
+ * windows MPI can register (MPI_Win_create, MPI_Win_allocate) is
+ * registered with UCP at creation and every member's packed remote key
+ * allgathered; a key is unpacked the first time this rank reaches that
+ * member, so a window over many ranks costs one pointer per member never
+ * touched.  Contiguous puts and gets then go to the target's memory with
+ * ucp_put_nbx and ucp_get_nbx; flushes and unlocks complete them
+ * (requests, then ucp_ep_flush_nbx for remote completion of puts) before
+ * the message path's own completion.
+ *
+ * Everything else keeps the message path: derived datatypes on either
+ * side, dynamic windows (memory attached later would need keys sent per
+ * region), accumulates, fetch-and-op and compare-and-swap, and locks.  So
+ * accumulate atomicity stays where it is, at the target, for every mix of
+ * operations: MPI makes only accumulates atomic with each other, and none
+ * of them goes through UCP.  Put and get against an accumulate to the same
+ * bytes conflict in MPI's terms whichever path they take. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/coll.h"
+#include "core/errors.h"
+#include "core/params.h"
+#include "core/progress.h"
+#include "core/pvars.h"
+#include "rma/win_am.h"
+
+#if defined(TERN_WITH_UCX)
+#include "transport/ucx/ucx.h"
+
+/* Requests this rank keeps before it tests them all for completion. */
+#define REQS_REAP 256
+
+struct tern_win_ucp {
+    void *memh;     /* this rank's registration, NULL for no bytes */
+    char *keys;     /* every member's packed key, stride bytes apart */
+    uint32_t *klen; /* its length; 0: that member registered nothing */
+    size_t stride;
+    void **rkey;          /* unpacked on first use, per member */
+    struct ucp_req *reqs; /* started, not yet seen complete */
+    size_t nreqs, cap;
+    int *dirty; /* members with puts not yet flushed to them */
+    int ndirty;
+    uint8_t *is_dirty;
+};
+struct ucp_req {
+    void *req;
+    int target;
+};
+
+struct key_offer {
+    int32_t ok;
+    uint32_t len;
+};
+
+static void ucp_free(struct tern_win_ucp *u)
+{
+    free(u->keys);
+    free(u->klen);
+    free(u->rkey);
+    free(u->reqs);
+    free(u->dirty);
+    free(u->is_dirty);
+    free(u);
+}
+
+int tern_win_ucp_open(struct tern_win *w, struct tern_comm *comm, void *base, size_t size)
+{
+    int n = w->size;
+    struct key_offer mine = {0, 0}, *all = calloc((size_t)n, sizeof *all);
+    struct tern_win_ucp *u = calloc(1, sizeof *u);
+    if (!all || !u) tern_fatal("out of memory for a window of %d ranks", n);
+    void *packed = NULL;
+    size_t plen = 0;
+    mine.ok = tern_param.rma_ucp && tern_ucx_up() &&
+              (w->flavor == MPI_WIN_FLAVOR_CREATE || w->flavor == MPI_WIN_FLAVOR_ALLOCATE);
+    /* A registration that fails leaves the window on messages, for all. */
+    if (mine.ok && size > 0 && tern_ucx_mem_map(base, size, &u->memh, &packed, &plen)) mine.ok = 0;
+    mine.len = (uint32_t)plen;
+    struct tern_datatype *byte = tern_dt_get(MPI_BYTE);
+    int rc = tern_coll_allgather(&mine, sizeof mine, byte, all, sizeof mine, byte, comm);
+    int ok = !rc;
+    for (int r = 0; r < n && ok; r++) {
+        ok = all[r].ok;
+        if (all[r].len > u->stride) u->stride = all[r].len;
+    }
+    if (ok) {
+        char *pad = calloc(1, u->stride ? u->stride : 1);
+        u->keys = malloc((size_t)n * (u->stride ? u->stride : 1));
+        u->klen = malloc((size_t)n * sizeof *u->klen);
+        u->rkey = calloc((size_t)n, sizeof *u->rkey);
+        if (!pad || !u->keys || !u->klen || !u->rkey)
+            tern_fatal("out of memory for the remote keys of a window of %d ranks", n);
+        if (plen) memcpy(pad, packed, plen);
+        rc = tern_coll_allgather(pad, u->stride, byte, u->keys, u->stride, byte, comm);
+        free(pad);
+        for (int r = 0; r < n; r++) u->klen[r] = all[r].len;
+    }
+    free(packed);
+    free(all);
+    if (!ok || rc) {
+        tern_ucx_mem_unmap(u->memh);
+        ucp_free(u);
+        return rc;
+    }
+    w->am->ucp = u;
+    return MPI_SUCCESS;
+}
+
+void tern_win_ucp_close(struct tern_win *w)
+{
+    struct tern_win_ucp *u = w->am->ucp;
+    if (!u) return;
+    tern_win_ucp_flush(w, -1);
+    for (int r = 0; r < w->size; r++) tern_ucx_rkey_destroy(u->rkey[r]);
+    tern_ucx_mem_unmap(u->memh);
+    ucp_free(u);
+    w->am->ucp = NULL;
+}
+
+/* Drops the requests found complete (of 'target', or all when < 0); the
+ * first error stays in the window for its next synchronisation. */
+static size_t reap(struct tern_win *w, int target)
+{
+    struct tern_win_ucp *u = w->am->ucp;
+    size_t k = 0, left = 0;
+    for (size_t i = 0; i < u->nreqs; i++) {
+        struct ucp_req q = u->reqs[i];
+        int err = MPI_SUCCESS;
+        if ((target < 0 || q.target == target) && tern_ucx_req_test(q.req, &err)) {
+            if (err && !w->am->err) w->am->err = err;
+            continue;
+        }
+        left += target < 0 || q.target == target;
+        u->reqs[k++] = q;
+    }
+    u->nreqs = k;
+    return left;
+}
+
+static int keep(struct tern_win *w, void *req, int target)
+{
+    struct tern_win_ucp *u = w->am->ucp;
+    if (!req) return MPI_SUCCESS;
+    if (u->nreqs == u->cap && u->nreqs >= REQS_REAP) reap(w, -1);
+    if (u->nreqs == u->cap) {
+        size_t cap = u->cap ? 2 * u->cap : 16;
+        struct ucp_req *t = realloc(u->reqs, cap * sizeof *t);
+        if (!t) tern_fatal("out of memory for one-sided requests");
+        u->reqs = t;
+        u->cap = cap;
+    }
+    u->reqs[u->nreqs++] = (struct ucp_req){req, target};
+    return MPI_SUCCESS;
+}
+
+static int mark_dirty(struct tern_win *w, int target)
+{
+    struct tern_win_ucp *u = w->am->ucp;
+    if (!u->is_dirty) {
+        u->is_dirty = calloc((size_t)w->size, 1);
+        u->dirty = malloc((size_t)w->size * sizeof *u->dirty);
+        if (!u->is_dirty || !u->dirty) tern_fatal("out of memory for a window's flush list");
+    }
+    if (!u->is_dirty[target]) {
+        u->is_dirty[target] = 1;
+        u->dirty[u->ndirty++] = target;
+    }
+    return MPI_SUCCESS;
+}
+
+/* The key of 'rank', or NULL when this operation is not for UCP. */
+static void *rkey_for(struct tern_win *w, int rank, const struct tern_datatype *odt,
+                      const struct tern_datatype *tdt, int *rc)
+{
+    struct tern_win_ucp *u = w->am->ucp;
+    *rc = MPI_SUCCESS;
+    if (!u || !odt->contig || !tdt->contig || !u->klen[rank]) return NULL;
+    if (!u->rkey[rank]) {
+        *rc = tern_ucx_rkey_unpack(w->peer[rank].world, u->keys + (size_t)rank * u->stride,
+                                   &u->rkey[rank]);
+        if (*rc) *rc = tern_win_raise(w, *rc);
+    }
+    return u->rkey[rank];
+}
+
+int tern_win_ucp_put(struct tern_win *w, struct tern_rma_side o, int rank, uint64_t raddr,
+                     size_t tcount, struct tern_datatype *tdt)
+{
+    int rc;
+    void *rkey = rkey_for(w, rank, o.dt, tdt, &rc), *req = NULL;
+    if (!rkey) return rc ? rc : -1;
+    rc = tern_ucx_put(w->peer[rank].world, (const char *)o.buf + o.dt->true_lb, tcount * tdt->size,
+                      raddr + (uint64_t)tdt->true_lb, rkey, &req);
+    if (rc) return tern_win_raise(w, rc);
+    tern_pv.ucx_rma.ops++;
+    tern_pv.ucx_rma.bytes += tcount * tdt->size;
+    mark_dirty(w, rank);
+    return keep(w, req, rank);
+}
+
+int tern_win_ucp_get(struct tern_win *w, struct tern_rma_side o, int rank, uint64_t raddr,
+                     size_t tcount, struct tern_datatype *tdt)
+{
+    int rc;
+    void *rkey = rkey_for(w, rank, o.dt, tdt, &rc), *req = NULL;
+    if (!rkey) return rc ? rc : -1;
+    rc = tern_ucx_get(w->peer[rank].world, (char *)o.buf + o.dt->true_lb, tcount * tdt->size,
+                      raddr + (uint64_t)tdt->true_lb, rkey, &req);
+    if (rc) return tern_win_raise(w, rc);
+    tern_pv.ucx_rma.ops++;
+    tern_pv.ucx_rma.bytes += tcount * tdt->size;
+    return keep(w, req, rank);
+}
+
+/* Waits for one endpoint flush; its error into the window. */
+static void flush_ep(struct tern_win *w, int target)
+{
+    void *req = NULL;
+    int rc = tern_ucx_flush(w->peer[target].world, &req), err = MPI_SUCCESS;
+    struct tern_waiter wt = TERN_WAITER_INIT;
+    if (!rc && req)
+        while (!tern_ucx_req_test(req, &err)) tern_progress_wait(&wt);
+    if (!rc) rc = err;
+    if (rc && !w->am->err) w->am->err = rc;
+}
+
+void tern_win_ucp_flush(struct tern_win *w, int rank)
+{
+    struct tern_win_ucp *u = w->am->ucp;
+    if (!u) return;
+    struct tern_waiter wt = TERN_WAITER_INIT;
+    while (reap(w, rank)) tern_progress_wait(&wt);
+    for (int i = 0; i < u->ndirty;) {
+        int t = u->dirty[i];
+        if (rank >= 0 && t != rank) {
+            i++;
+            continue;
+        }
+        flush_ep(w, t);
+        u->is_dirty[t] = 0;
+        u->dirty[i] = u->dirty[--u->ndirty];
+    }
+}
+
+#else
+
+int tern_win_ucp_open(struct tern_win *w, struct tern_comm *comm, void *base, size_t size)
+{
+    (void)w, (void)comm, (void)base, (void)size;
+    return MPI_SUCCESS;
+}
+void tern_win_ucp_close(struct tern_win *w) { (void)w; }
+int tern_win_ucp_put(struct tern_win *w, struct tern_rma_side o, int rank, uint64_t raddr,
+                     size_t tcount, struct tern_datatype *tdt)
+{
+    (void)w, (void)o, (void)rank, (void)raddr, (void)tcount, (void)tdt;
+    return -1;
+}
+int tern_win_ucp_get(struct tern_win *w, struct tern_rma_side o, int rank, uint64_t raddr,
+                     size_t tcount, struct tern_datatype *tdt)
+{
+    (void)w, (void)o, (void)rank, (void)raddr, (void)tcount, (void)tdt;
+    return -1;
+}
+void tern_win_ucp_flush(struct tern_win *w, int rank) { (void)w, (void)rank; }
+
+#endif
