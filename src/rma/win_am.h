@@ -132,6 +132,19 @@ int tern_win_ucp_put(struct tern_win *w, struct tern_rma_side o, int rank, uint6
                      size_t tcount, struct tern_datatype *tdt);
 int tern_win_ucp_get(struct tern_win *w, struct tern_rma_side o, int rank, uint64_t raddr,
                      size_t tcount, struct tern_datatype *tdt);
+/* Accumulate-family operations through UCP atomics, element by element,
+ * where accumulate atomicity allows it (win_ucp.c): windows whose info
+ * says accumulate_ops=same_op, MPI_SUM and MPI_REPLACE with or without a
+ * result, and compare-and-swap, on 4- and 8-byte integers at aligned
+ * addresses, whatever the datatypes' layouts.  The caller checked the
+ * operation (MPI_NO_OP is refused under same_op); taddr is where the
+ * target's data starts (this rank's own memory too: it is reached through
+ * UCP as well, for atomicity with the others).  -1: not for UCP. */
+int tern_win_ucp_acc(struct tern_win *w, int rank, uint64_t taddr, size_t tcount,
+                     struct tern_datatype *tdt, struct tern_rma_side o, struct tern_rma_side res,
+                     size_t es, int is_int, MPI_Op op);
+int tern_win_ucp_cas(struct tern_win *w, int rank, uint64_t taddr, const void *origin,
+                     const void *compare, void *result, size_t es, int is_int);
 /* Completes at their targets the puts and gets to rank (< 0: to all);
  * errors go to w->am->err. */
 void tern_win_ucp_flush(struct tern_win *w, int rank);

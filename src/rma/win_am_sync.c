@@ -103,12 +103,12 @@ void tern_win_am_lock_all(struct tern_win *w)
 
 void tern_win_am_unlock(struct tern_win *w, int rank)
 {
+    /* UCP's operations are not ordered with the unlock: done first. */
+    tern_win_ucp_flush(w, rank);
     if (rank == w->rank) {
         tern_win_am_unlock_request(w, rank);
         return;
     }
-    /* UCP's puts are not ordered with the unlock message: done first. */
-    tern_win_ucp_flush(w, rank);
     if (tern_win_am_send_ctl(w, rank, TERN_AM_UNLOCK, 0, 1))
         tern_fatal("cannot send an unlock request to rank %d", rank);
 }

@@ -8,15 +8,23 @@
  * (requests, then ucp_ep_flush_nbx for remote completion of puts) before
  * the message path's own completion.
  *
- * Everything else keeps the message path: derived datatypes on either
- * side, dynamic windows (memory attached later would need keys sent per
- * region), accumulates, fetch-and-op and compare-and-swap, and locks.  So
- * accumulate atomicity stays where it is, at the target, for every mix of
- * operations: MPI makes only accumulates atomic with each other, and none
- * of them goes through UCP.  Put and get against an accumulate to the same
- * bytes conflict in MPI's terms whichever path they take. */
+ * Accumulate-family operations take UCP's atomics only where atomicity
+ * allows a second path: the window's info says accumulate_ops=same_op, so
+ * every concurrent accumulate to a location uses one op, and MPI_SUM and
+ * MPI_REPLACE (fetching or not) and compare-and-swap on 4- and 8-byte
+ * integers go through UCP always, this rank's own memory included, while
+ * every other op and type goes through the target's messages always.  A
+ * location thus sees one path for all its concurrent accumulates.  With
+ * the default same_op_no_op a location may see MPI_NO_OP beside any op,
+ * and UCP has no atomic for most ops: everything keeps the messages.
+ *
+ * Also on messages: derived datatypes on either side, dynamic windows
+ * (memory attached later would need keys sent per region), and locks.
+ * Put and get against an accumulate to the same bytes conflict in MPI's
+ * terms whichever path they take. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 
 #include "coll/coll.h"
 #include "core/errors.h"
@@ -213,6 +221,126 @@ int tern_win_ucp_get(struct tern_win *w, struct tern_rma_side o, int rank, uint6
     return keep(w, req, rank);
 }
 
+static int amo_ok(struct tern_win *w, int rank, uint64_t taddr, size_t es, int is_int)
+{
+    struct tern_win_ucp *u = w->am->ucp;
+    return u && u->klen[rank] && is_int && (es == 4 || es == 8) && taddr % es == 0 &&
+           strcmp(w->acc_ops, "same_op") == 0;
+}
+
+static void *amo_rkey(struct tern_win *w, int rank, int *rc)
+{
+    static struct tern_datatype *byte;
+    if (!byte) byte = tern_dt_get(MPI_BYTE);
+    return rkey_for(w, rank, byte, byte, rc);
+}
+
+/* Issues n atomics on consecutive elements from taddr; reply: each old
+ * value (n * es bytes), or NULL. */
+static int amo_run(struct tern_win *w, int rank, void *rkey, enum tern_ucx_amo code, uint64_t taddr,
+                   const char *obuf, char *reply, size_t n, size_t es)
+{
+    int rc = MPI_SUCCESS;
+    for (size_t i = 0; i < n && !rc; i++) {
+        void *req = NULL;
+        rc = tern_ucx_atomic(w->peer[rank].world, code, obuf + i * es, es, taddr + i * es, rkey,
+                             reply ? reply + i * es : NULL, &req);
+        if (!rc) rc = keep(w, req, rank);
+    }
+    if (!rc) {
+        tern_pv.ucx_rma.ops += n;
+        tern_pv.ucx_rma.bytes += n * es;
+        mark_dirty(w, rank);
+    }
+    return rc;
+}
+
+/* Whether every piece of tdt's layout at taddr holds whole aligned
+ * elements. */
+static int layout_aligned(uint64_t taddr, size_t tcount, const struct tern_datatype *tdt, size_t es)
+{
+    struct tern_dt_view v;
+    struct iovec iov[64];
+    size_t bytes = tcount * tdt->size;
+    tern_dt_view_local(&v, tdt, (const void *)(uintptr_t)taddr, tcount);
+    for (size_t off = 0; off < bytes;) {
+        size_t got, k = tern_dt_view_iov(&v, off, bytes - off, iov, 64, &got);
+        for (size_t i = 0; i < k; i++)
+            if ((uintptr_t)iov[i].iov_base % es || iov[i].iov_len % es) return 0;
+        off += got;
+    }
+    return 1;
+}
+
+int tern_win_ucp_acc(struct tern_win *w, int rank, uint64_t taddr, size_t tcount,
+                     struct tern_datatype *tdt, struct tern_rma_side o, struct tern_rma_side res,
+                     size_t es, int is_int, MPI_Op op)
+{
+    struct tern_win_ucp *u = w->am->ucp;
+    if (!u || !u->klen[rank] || !is_int || (es != 4 && es != 8) ||
+        (op != MPI_SUM && op != MPI_REPLACE) || strcmp(w->acc_ops, "same_op") != 0 ||
+        !layout_aligned(taddr, tcount, tdt, es))
+        return -1;
+    int rc;
+    void *rkey = amo_rkey(w, rank, &rc);
+    if (!rkey) return rc ? rc : -1;
+    enum tern_ucx_amo code = op == MPI_SUM ? TERN_UCX_AMO_ADD : TERN_UCX_AMO_SWAP;
+    size_t tb = tcount * tdt->size;
+    /* Contiguous everywhere, with a place for the old values: straight
+     * between the user's buffers, completed by the synchronisation. */
+    if (tdt->contig && o.dt->contig && (res.buf ? res.dt->contig : op == MPI_SUM)) {
+        rc = amo_run(w, rank, rkey, code, taddr + (uint64_t)tdt->true_lb,
+                     (const char *)o.buf + o.dt->true_lb,
+                     res.buf ? (char *)res.buf + res.dt->true_lb : NULL, tb / es, es);
+        return rc ? tern_win_raise(w, rc) : MPI_SUCCESS;
+    }
+    /* Otherwise through packed copies, which live until the atomics are
+     * done: this call waits for them (a swap always returns the old value,
+     * so MPI_REPLACE needs a place for it even without a result). */
+    char *obuf = malloc(tb), *old = res.buf || op == MPI_REPLACE ? malloc(tb) : NULL;
+    if (!obuf || (!old && (res.buf || op == MPI_REPLACE))) {
+        free(obuf);
+        free(old);
+        return tern_win_err(w, MPI_ERR_NO_MEM, "out of memory for %zu bytes", tb);
+    }
+    tern_dt_pack(o.dt, o.buf, o.count, 0, obuf, tb);
+    struct tern_dt_view v;
+    struct iovec iov[64];
+    tern_dt_view_local(&v, tdt, (const void *)(uintptr_t)taddr, tcount);
+    for (size_t off = 0; off < tb && !rc;) {
+        size_t got, k = tern_dt_view_iov(&v, off, tb - off, iov, 64, &got);
+        for (size_t i = 0, at = off; i < k && !rc; at += iov[i].iov_len, i++)
+            rc = amo_run(w, rank, rkey, code, (uint64_t)(uintptr_t)iov[i].iov_base, obuf + at,
+                         old ? old + at : NULL, iov[i].iov_len / es, es);
+        off += got;
+    }
+    struct tern_waiter wt = TERN_WAITER_INIT;
+    while (reap(w, rank)) tern_progress_wait(&wt);
+    if (!rc && res.buf) tern_dt_unpack(res.dt, (void *)res.buf, res.count, 0, old, tb);
+    free(obuf);
+    free(old);
+    return rc ? tern_win_raise(w, rc) : MPI_SUCCESS;
+}
+
+int tern_win_ucp_cas(struct tern_win *w, int rank, uint64_t taddr, const void *origin,
+                     const void *compare, void *result, size_t es, int is_int)
+{
+    if (!amo_ok(w, rank, taddr, es, is_int)) return -1;
+    int rc;
+    void *rkey = amo_rkey(w, rank, &rc);
+    if (!rkey) return rc ? rc : -1;
+    void *req = NULL;
+    /* The new value goes in the reply buffer, which the old one replaces. */
+    memmove(result, origin, es);
+    rc = tern_ucx_atomic(w->peer[rank].world, TERN_UCX_AMO_CSWAP, compare, es, taddr, rkey, result,
+                         &req);
+    if (!rc) rc = keep(w, req, rank);
+    if (rc) return tern_win_raise(w, rc);
+    tern_pv.ucx_rma.ops++;
+    tern_pv.ucx_rma.bytes += es;
+    return MPI_SUCCESS;
+}
+
 /* Waits for one endpoint flush; its error into the window. */
 static void flush_ep(struct tern_win *w, int target)
 {
@@ -264,5 +392,20 @@ int tern_win_ucp_get(struct tern_win *w, struct tern_rma_side o, int rank, uint6
     return -1;
 }
 void tern_win_ucp_flush(struct tern_win *w, int rank) { (void)w, (void)rank; }
+int tern_win_ucp_acc(struct tern_win *w, int rank, uint64_t taddr, size_t tcount,
+                     struct tern_datatype *tdt, struct tern_rma_side o, struct tern_rma_side res,
+                     size_t es, int is_int, MPI_Op op)
+{
+    (void)w, (void)rank, (void)taddr, (void)tcount, (void)tdt, (void)o, (void)res, (void)es;
+    (void)is_int, (void)op;
+    return -1;
+}
+int tern_win_ucp_cas(struct tern_win *w, int rank, uint64_t taddr, const void *origin,
+                     const void *compare, void *result, size_t es, int is_int)
+{
+    (void)w, (void)rank, (void)taddr, (void)origin, (void)compare, (void)result, (void)es;
+    (void)is_int;
+    return -1;
+}
 
 #endif

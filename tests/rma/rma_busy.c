@@ -9,7 +9,8 @@
  * Across hosts, the MPI_T counter tern_ucx_rma_ops says which path the
  * puts and gets took: UCP straight to memory for MPI_Win_create and
  * MPI_Win_allocate (unless TERN_RMA_UCP=0), request messages for dynamic
- * windows. */
+ * windows.  Argument 2 "same_op": the windows say accumulate_ops=same_op,
+ * and fetch-and-op and compare-and-swap take UCP's atomics as well. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include "rma_util.h"
 
 #define NDATA 16
+static int same_op;
 /* The target's window: flag, counter, cas word, then data. */
 enum { OFF_FLAG = 0, OFF_COUNT = 8, OFF_CAS = 16, OFF_DATA = 24 };
 
@@ -74,8 +76,9 @@ static void origin(struct rwin *w, int size, enum kind k, int expect_ucp)
         printf("rma_busy: %s: target %d: %.4f s while it spun outside MPI\n", kind_name[k], t,
                MPI_Wtime() - t0);
     }
-    /* Two puts and a get per target. */
-    long long ops = ucp_ops() - ops0, want = expect_ucp ? 3 * (size - 1) : 0;
+    /* Two puts and a get per target, and with same_op a fetch-and-op and a
+     * compare-and-swap. */
+    long long ops = ucp_ops() - ops0, want = expect_ucp ? (same_op ? 5 : 3) * (size - 1) : 0;
     CHECK(ops0 < 0 || ops == want, "%s: %lld puts and gets went through UCP, expected %lld",
           kind_name[k], ops, want);
 }
@@ -114,6 +117,8 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     double timeout = argc > 1 ? atof(argv[1]) : 20;
+    same_op = argc > 2 && strcmp(argv[2], "same_op") == 0;
+    if (same_op) rwin_same_op();
     int spans = rma_spans_hosts(MPI_COMM_WORLD);
     for (int k = 0; k < NKINDS; k++) {
         if (k == K_SHARED && spans) continue;

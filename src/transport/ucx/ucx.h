@@ -41,7 +41,13 @@ int tern_ucx_rkey_unpack(int world, const void *packed, void **rkey);
 void tern_ucx_rkey_destroy(void *rkey);
 int tern_ucx_put(int world, const void *buf, size_t len, uint64_t raddr, void *rkey, void **req);
 int tern_ucx_get(int world, void *buf, size_t len, uint64_t raddr, void *rkey, void **req);
-/* Completes at the target every put and get started to world before. */
+/* One atomic on a 4- or 8-byte word (es) at raddr: ADD adds *buf (old
+ * value to reply unless NULL), SWAP writes *buf, CSWAP writes *reply where
+ * the word equals *buf; both give the old value in *reply. */
+enum tern_ucx_amo { TERN_UCX_AMO_ADD, TERN_UCX_AMO_SWAP, TERN_UCX_AMO_CSWAP };
+int tern_ucx_atomic(int world, enum tern_ucx_amo op, const void *buf, size_t es, uint64_t raddr,
+                    void *rkey, void *reply, void **req);
+/* Completes at the target every operation started to world before. */
 int tern_ucx_flush(int world, void **req);
 /* 1 when req is done (and released), *err its outcome; 0 while it runs. */
 int tern_ucx_req_test(void *req, int *err);

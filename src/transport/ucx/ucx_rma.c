@@ -114,3 +114,23 @@ int tern_ucx_req_test(void *req, int *err)
     *err = st == UCS_OK ? MPI_SUCCESS : rma_error("a one-sided operation", -1, st);
     return 1;
 }
+
+int tern_ucx_atomic(int world, enum tern_ucx_amo op, const void *buf, size_t es, uint64_t raddr,
+                    void *rkey, void *reply, void **req)
+{
+    static const ucp_atomic_op_t opcode[] = {
+        [TERN_UCX_AMO_ADD] = UCP_ATOMIC_OP_ADD,
+        [TERN_UCX_AMO_SWAP] = UCP_ATOMIC_OP_SWAP,
+        [TERN_UCX_AMO_CSWAP] = UCP_ATOMIC_OP_CSWAP,
+    };
+    int err;
+    ucp_ep_h ep = ucx_ep(world, &err);
+    if (!ep) return err;
+    ucp_request_param_t rp = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | (reply ? UCP_OP_ATTR_FIELD_REPLY_BUFFER : 0),
+        .datatype = ucp_dt_make_contig(es),
+        .reply_buffer = reply,
+    };
+    return started("ucp_atomic_op_nbx", world,
+                   ucp_atomic_op_nbx(ep, opcode[op], buf, 1, raddr, (ucp_rkey_h)rkey, &rp), req);
+}
