@@ -35,7 +35,8 @@ struct tern_pvars {
     struct tern_pv_search posted, unexp;
     struct {
         uint64_t ops, bytes;
-    } ucx_rma; /* puts and gets of windows straight to memory through UCP */
+        uint64_t lock_amos; /* atomics on lock words */
+    } ucx_rma;              /* one-sided operations of windows straight to memory through UCP */
 };
 
 extern struct tern_pvars tern_pv;

@@ -315,7 +315,7 @@ static int reap(struct tern_win *w, struct tern_win_am_op *op)
     return 1;
 }
 
-int tern_win_am_flush(const char *fn, struct tern_win *w, int rank)
+void tern_win_am_wait_ops(struct tern_win *w, int rank)
 {
     struct tern_win_am *a = w->am;
     struct tern_waiter wt = TERN_WAITER_INIT;
@@ -336,6 +336,12 @@ int tern_win_am_flush(const char *fn, struct tern_win *w, int rank)
         if (!left) break;
         tern_progress_wait(&wt);
     }
+}
+
+int tern_win_am_flush(const char *fn, struct tern_win *w, int rank)
+{
+    struct tern_win_am *a = w->am;
+    tern_win_am_wait_ops(w, rank);
     int err = a->err;
     a->err = 0;
     return err ? tern_win_raise(

@@ -23,6 +23,10 @@
  * at most a wakeup.  (UCX over TCP would need it even for UCP's own put,
  * get and atomics: it emulates them with messages the target applies.)
  *
+ * Windows on memory MPI can register go to it through UCP where they can
+ * (win_ucp.c): contiguous puts and gets, integer atomics under
+ * accumulate_ops=same_op, and locks on a lock word. 
+ *
  * Target datatypes of any kind: the origin flattens the target's layout
  * into (address, length) pieces in the target's address space and sends
  * them with the packed data; the target checks every piece lies in its
@@ -88,6 +92,8 @@ int tern_win_am_cas(const char *fn, struct tern_win *w, const void *origin, cons
 /* Waits for every operation on rank (< 0: on all) to be applied; raises
  * the first error a target reported. */
 int tern_win_am_flush(const char *fn, struct tern_win *w, int rank);
+/* The same without raising: a target's error waits for the next flush. */
+void tern_win_am_wait_ops(struct tern_win *w, int rank);
 void tern_win_am_lock(struct tern_win *w, int rank, int exclusive);
 /* Shared locks on every member. */
 void tern_win_am_lock_all(struct tern_win *w);
@@ -145,6 +151,12 @@ int tern_win_ucp_acc(struct tern_win *w, int rank, uint64_t taddr, size_t tcount
                      size_t es, int is_int, MPI_Op op);
 int tern_win_ucp_cas(struct tern_win *w, int rank, uint64_t taddr, const void *origin,
                      const void *compare, void *result, size_t es, int is_int);
+/* Passive-target locks through UCP atomics on a lock word per member
+ * (win_ucp.c), for every window with UCP (has_locks): the target's own
+ * lock messages are then never used. */
+int tern_win_ucp_has_locks(const struct tern_win *w);
+void tern_win_ucp_lock(struct tern_win *w, int rank, int exclusive);
+void tern_win_ucp_unlock(struct tern_win *w, int rank, int exclusive);
 /* Completes at their targets the puts and gets to rank (< 0: to all);
  * errors go to w->am->err. */
 void tern_win_ucp_flush(struct tern_win *w, int rank);

@@ -18,10 +18,15 @@
  * the default same_op_no_op a location may see MPI_NO_OP beside any op,
  * and UCP has no atomic for most ops: everything keeps the messages.
  *
- * Also on messages: derived datatypes on either side, dynamic windows
- * (memory attached later would need keys sent per region), and locks.
- * Put and get against an accumulate to the same bytes conflict in MPI's
- * terms whichever path they take. */
+ * Passive-target locks of these windows are UCP atomics on a lock word
+ * per member (a registered line of its own): the target's lock messages
+ * are never used for them.  Unlocking waits until the operations on
+ * messages are applied, then releases the word.
+ *
+ * Also on messages: derived datatypes of puts and gets, dynamic windows
+ * (memory attached later would need keys sent per region), fences and
+ * post-start-complete-wait.  Put and get against an accumulate to the same
+ * bytes conflict in MPI's terms whichever path they take. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -41,10 +46,15 @@
 
 struct tern_win_ucp {
     void *memh;     /* this rank's registration, NULL for no bytes */
-    char *keys;     /* every member's packed key, stride bytes apart */
-    uint32_t *klen; /* its length; 0: that member registered nothing */
+    char *keys;     /* every member's packed keys, stride bytes apart: */
+    uint32_t *klen; /* the window's (0: that member registered nothing), */
+    size_t kmax;    /* then at this offset its lock word's */
     size_t stride;
-    void **rkey;          /* unpacked on first use, per member */
+    void **rkey;     /* unpacked on first use, per member */
+    uint64_t *lockw; /* this rank's lock word */
+    void *lmemh;
+    uint64_t *laddr;      /* every member's lock word */
+    void **lrkey;         /* unpacked on first use */
     struct ucp_req *reqs; /* started, not yet seen complete */
     size_t nreqs, cap;
     int *dirty; /* members with puts not yet flushed to them */
@@ -58,11 +68,17 @@ struct ucp_req {
 
 struct key_offer {
     int32_t ok;
-    uint32_t len;
+    uint32_t len, llen, pad_;
+    uint64_t laddr;
 };
 
 static void ucp_free(struct tern_win_ucp *u)
 {
+    tern_ucx_mem_unmap(u->lmemh);
+    tern_ucx_mem_unmap(u->memh);
+    free(u->lockw);
+    free(u->laddr);
+    free(u->lrkey);
     free(u->keys);
     free(u->klen);
     free(u->rkey);
@@ -75,39 +91,56 @@ static void ucp_free(struct tern_win_ucp *u)
 int tern_win_ucp_open(struct tern_win *w, struct tern_comm *comm, void *base, size_t size)
 {
     int n = w->size;
-    struct key_offer mine = {0, 0}, *all = calloc((size_t)n, sizeof *all);
+    struct key_offer mine = {0}, *all = calloc((size_t)n, sizeof *all);
     struct tern_win_ucp *u = calloc(1, sizeof *u);
     if (!all || !u) tern_fatal("out of memory for a window of %d ranks", n);
-    void *packed = NULL;
-    size_t plen = 0;
+    void *packed = NULL, *lpacked = NULL;
+    size_t plen = 0, lplen = 0;
     mine.ok = tern_param.rma_ucp && tern_ucx_up() &&
               (w->flavor == MPI_WIN_FLAVOR_CREATE || w->flavor == MPI_WIN_FLAVOR_ALLOCATE);
     /* A registration that fails leaves the window on messages, for all. */
     if (mine.ok && size > 0 && tern_ucx_mem_map(base, size, &u->memh, &packed, &plen)) mine.ok = 0;
+    /* The lock word: a line of its own, registered apart from the window
+     * (user memory, or none at all). */
+    if (mine.ok && (!(u->lockw = aligned_alloc(64, 64)) ||
+                    tern_ucx_mem_map(u->lockw, 64, &u->lmemh, &lpacked, &lplen)))
+        mine.ok = 0;
+    if (u->lockw) *u->lockw = 0;
     mine.len = (uint32_t)plen;
+    mine.llen = (uint32_t)lplen;
+    mine.laddr = (uint64_t)(uintptr_t)u->lockw;
     struct tern_datatype *byte = tern_dt_get(MPI_BYTE);
     int rc = tern_coll_allgather(&mine, sizeof mine, byte, all, sizeof mine, byte, comm);
     int ok = !rc;
+    size_t lmax = 0;
     for (int r = 0; r < n && ok; r++) {
         ok = all[r].ok;
-        if (all[r].len > u->stride) u->stride = all[r].len;
+        if (all[r].len > u->kmax) u->kmax = all[r].len;
+        if (all[r].llen > lmax) lmax = all[r].llen;
     }
     if (ok) {
-        char *pad = calloc(1, u->stride ? u->stride : 1);
-        u->keys = malloc((size_t)n * (u->stride ? u->stride : 1));
+        u->stride = u->kmax + lmax;
+        char *pad = calloc(1, u->stride);
+        u->keys = malloc((size_t)n * u->stride);
         u->klen = malloc((size_t)n * sizeof *u->klen);
         u->rkey = calloc((size_t)n, sizeof *u->rkey);
-        if (!pad || !u->keys || !u->klen || !u->rkey)
+        u->laddr = malloc((size_t)n * sizeof *u->laddr);
+        u->lrkey = calloc((size_t)n, sizeof *u->lrkey);
+        if (!pad || !u->keys || !u->klen || !u->rkey || !u->laddr || !u->lrkey)
             tern_fatal("out of memory for the remote keys of a window of %d ranks", n);
         if (plen) memcpy(pad, packed, plen);
+        memcpy(pad + u->kmax, lpacked, lplen);
         rc = tern_coll_allgather(pad, u->stride, byte, u->keys, u->stride, byte, comm);
         free(pad);
-        for (int r = 0; r < n; r++) u->klen[r] = all[r].len;
+        for (int r = 0; r < n; r++) {
+            u->klen[r] = all[r].len;
+            u->laddr[r] = all[r].laddr;
+        }
     }
     free(packed);
+    free(lpacked);
     free(all);
     if (!ok || rc) {
-        tern_ucx_mem_unmap(u->memh);
         ucp_free(u);
         return rc;
     }
@@ -120,8 +153,10 @@ void tern_win_ucp_close(struct tern_win *w)
     struct tern_win_ucp *u = w->am->ucp;
     if (!u) return;
     tern_win_ucp_flush(w, -1);
-    for (int r = 0; r < w->size; r++) tern_ucx_rkey_destroy(u->rkey[r]);
-    tern_ucx_mem_unmap(u->memh);
+    for (int r = 0; r < w->size; r++) {
+        tern_ucx_rkey_destroy(u->rkey[r]);
+        tern_ucx_rkey_destroy(u->lrkey[r]);
+    }
     ucp_free(u);
     w->am->ucp = NULL;
 }
@@ -341,6 +376,66 @@ int tern_win_ucp_cas(struct tern_win *w, int rank, uint64_t taddr, const void *o
     return MPI_SUCCESS;
 }
 
+/* ---- locks ---- */
+
+/* The lock word: shared holders count in the low half, an exclusive
+ * holder sets EXCL.  Exclusive: compare-and-swap 0 -> EXCL.  Shared: add
+ * one; finding EXCL, take it back and retry.  Unlock: subtract.  Waiting
+ * backs off by progress passes (serving this rank's own targets), doubling
+ * up to a limit: each try is a round trip to the target. */
+#define EXCL ((uint64_t)1 << 32)
+#define BACKOFF_MAX 256
+
+int tern_win_ucp_has_locks(const struct tern_win *w) { return w->am->ucp != NULL; }
+
+/* One atomic on rank's lock word, waited for; the old value. */
+static uint64_t lock_amo(struct tern_win *w, int rank, enum tern_ucx_amo code, uint64_t val,
+                         uint64_t swap)
+{
+    struct tern_win_ucp *u = w->am->ucp;
+    int world = w->peer[rank].world, rc = MPI_SUCCESS, err = MPI_SUCCESS;
+    if (!u->lrkey[rank])
+        rc = tern_ucx_rkey_unpack(world, u->keys + (size_t)rank * u->stride + u->kmax,
+                                  &u->lrkey[rank]);
+    uint64_t reply = swap;
+    void *req = NULL;
+    tern_pv.ucx_rma.lock_amos++;
+    if (!rc)
+        rc = tern_ucx_atomic(world, code, &val, 8, u->laddr[rank], u->lrkey[rank], &reply, &req);
+    struct tern_waiter wt = TERN_WAITER_INIT;
+    if (!rc && req)
+        while (!tern_ucx_req_test(req, &err)) tern_progress_wait(&wt);
+    if (rc || err)
+        tern_fatal("cannot reach the lock of rank %d of %s: %s", rank, tern_win_name(w),
+                   tern_err_text(rc ? rc : err));
+    return reply;
+}
+
+static void backoff(unsigned *n)
+{
+    struct tern_waiter wt = TERN_WAITER_INIT;
+    for (unsigned i = 0; i < *n; i++) tern_progress_wait(&wt);
+    if (*n < BACKOFF_MAX) *n *= 2;
+}
+
+void tern_win_ucp_lock(struct tern_win *w, int rank, int exclusive)
+{
+    unsigned n = 1;
+    if (exclusive) {
+        while (lock_amo(w, rank, TERN_UCX_AMO_CSWAP, 0, EXCL) != 0) backoff(&n);
+        return;
+    }
+    while (lock_amo(w, rank, TERN_UCX_AMO_ADD, 1, 0) & EXCL) {
+        lock_amo(w, rank, TERN_UCX_AMO_ADD, (uint64_t)-1, 0);
+        backoff(&n);
+    }
+}
+
+void tern_win_ucp_unlock(struct tern_win *w, int rank, int exclusive)
+{
+    lock_amo(w, rank, TERN_UCX_AMO_ADD, exclusive ? (uint64_t)0 - EXCL : (uint64_t)-1, 0);
+}
+
 /* Waits for one endpoint flush; its error into the window. */
 static void flush_ep(struct tern_win *w, int target)
 {
@@ -392,6 +487,19 @@ int tern_win_ucp_get(struct tern_win *w, struct tern_rma_side o, int rank, uint6
     return -1;
 }
 void tern_win_ucp_flush(struct tern_win *w, int rank) { (void)w, (void)rank; }
+int tern_win_ucp_has_locks(const struct tern_win *w)
+{
+    (void)w;
+    return 0;
+}
+void tern_win_ucp_lock(struct tern_win *w, int rank, int exclusive)
+{
+    (void)w, (void)rank, (void)exclusive;
+}
+void tern_win_ucp_unlock(struct tern_win *w, int rank, int exclusive)
+{
+    (void)w, (void)rank, (void)exclusive;
+}
 int tern_win_ucp_acc(struct tern_win *w, int rank, uint64_t taddr, size_t tcount,
                      struct tern_datatype *tdt, struct tern_rma_side o, struct tern_rma_side res,
                      size_t es, int is_int, MPI_Op op)

@@ -6,10 +6,10 @@
  * test fails, rather than hangs.  Every window kind a job across hosts
  * can make (MPI_Win_allocate_shared cannot span hosts).
  *
- * Across hosts, the MPI_T counter tern_ucx_rma_ops says which path the
- * puts and gets took: UCP straight to memory for MPI_Win_create and
- * MPI_Win_allocate (unless TERN_RMA_UCP=0), request messages for dynamic
- * windows.  Argument 2 "same_op": the windows say accumulate_ops=same_op,
+ * Across hosts, the MPI_T counters tern_ucx_rma_ops and
+ * tern_ucx_rma_lock_atomics say which path the puts, gets and locks took:
+ * UCP straight to memory for MPI_Win_create and MPI_Win_allocate (unless
+ * TERN_RMA_UCP=0), request messages for dynamic windows.  Argument 2 "same_op": the windows say accumulate_ops=same_op,
  * and fetch-and-op and compare-and-swap take UCP's atomics as well. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -23,34 +23,48 @@ static int same_op;
 /* The target's window: flag, counter, cas word, then data. */
 enum { OFF_FLAG = 0, OFF_COUNT = 8, OFF_CAS = 16, OFF_DATA = 24 };
 
-/* The MPI_T counter tern_ucx_rma_ops, or -1 where it is absent. */
-static long long ucp_ops(void)
+/* The MPI_T counter tern_ucx_rma_ops (which 0), tern_ucx_rma_lock_atomics
+ * (which 1), or -1 where it is absent. */
+static long long ucp_count(int which)
 {
+    static const char *const names[] = {"tern_ucx_rma_ops", "tern_ucx_rma_lock_atomics"};
     static MPI_T_pvar_session ses;
-    static MPI_T_pvar_handle h;
-    static int state; /* 0: not looked up, 1: ready, -1: absent */
-    if (state == 0) {
+    static MPI_T_pvar_handle hs[2];
+    static int states[2]; /* 0: not looked up, 1: ready, -1: absent */
+    static int t_up;
+    MPI_T_pvar_handle *hp = &hs[which], h;
+    int *sp = &states[which], state;
+    if (*sp == 0) {
         int idx, provided, count;
-        state = -1;
-        CHECK(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS, "MPI_T_init_thread");
-        if (MPI_T_pvar_get_index("tern_ucx_rma_ops", MPI_T_PVAR_CLASS_COUNTER, &idx) != MPI_SUCCESS)
+        *sp = -1;
+        if (!t_up) {
+            CHECK(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS,
+                  "MPI_T_init_thread");
+            CHECK(MPI_T_pvar_session_create(&ses) == MPI_SUCCESS, "MPI_T_pvar_session_create");
+            t_up = 1;
+        }
+        if (MPI_T_pvar_get_index(names[which], MPI_T_PVAR_CLASS_COUNTER, &idx) != MPI_SUCCESS)
             return -1;
-        CHECK(MPI_T_pvar_session_create(&ses) == MPI_SUCCESS, "MPI_T_pvar_session_create");
-        CHECK(MPI_T_pvar_handle_alloc(ses, idx, NULL, &h, &count) == MPI_SUCCESS && count == 1,
+        CHECK(MPI_T_pvar_handle_alloc(ses, idx, NULL, hp, &count) == MPI_SUCCESS && count == 1,
               "MPI_T_pvar_handle_alloc");
+        h = *hp;
         int e = MPI_T_pvar_start(ses, h); /* counters that are not continuous */
         CHECK(e == MPI_SUCCESS || e == MPI_T_ERR_PVAR_NO_STARTSTOP, "MPI_T_pvar_start: %d", e);
-        state = 1;
+        *sp = 1;
     }
+    state = *sp;
+    h = *hp;
     unsigned long long v = 0;
     if (state < 0) return -1;
     CHECK(MPI_T_pvar_read(ses, h, &v) == MPI_SUCCESS, "MPI_T_pvar_read");
     return (long long)v;
 }
 
+/* expect_ucp: the window reaches its members through UCP (unless
+ * TERN_RMA_UCP=0, for the kinds UCP serves). */
 static void origin(struct rwin *w, int size, enum kind k, int expect_ucp)
 {
-    long long ops0 = ucp_ops();
+    long long ops0 = ucp_count(0), locks0 = ucp_count(1);
     for (int t = 1; t < size; t++) {
         MPI_Aint d = rwin_disp(w, t, 0);
         int64_t data[NDATA], back[NDATA], one = 1, old = -1, cmp = 0, swp = 7 + t, was = -1;
@@ -78,9 +92,15 @@ static void origin(struct rwin *w, int size, enum kind k, int expect_ucp)
     }
     /* Two puts and a get per target, and with same_op a fetch-and-op and a
      * compare-and-swap. */
-    long long ops = ucp_ops() - ops0, want = expect_ucp ? (same_op ? 5 : 3) * (size - 1) : 0;
+    long long ops = ucp_count(0) - ops0, want = expect_ucp ? (same_op ? 5 : 3) * (size - 1) : 0;
     CHECK(ops0 < 0 || ops == want, "%s: %lld puts and gets went through UCP, expected %lld",
           kind_name[k], ops, want);
+    /* Two lock-unlock pairs per target, on the lock words (a shared lock
+     * may take more tries), or none when the window keeps messages. */
+    long long locks = ucp_count(1) - locks0;
+    CHECK(locks0 < 0 || (expect_ucp ? locks >= 4 * (size - 1) : locks == 0),
+          "%s: %lld atomics on lock words (UCP %s)", kind_name[k], locks,
+          expect_ucp ? "on" : "off");
 }
 
 static double now(void)
