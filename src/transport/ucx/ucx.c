@@ -280,6 +280,9 @@ static void wait_request(void *req)
 static int tern_ucx_quiesce(void)
 {
     if (!ucx.worker) return 0;
+    /* Windows never freed leave their holds on the progress thread: it
+     * stops before the teardown, which it must not see half done. */
+    while (tern_ucx_async_held()) tern_ucx_async_release();
     while (ucx.outstanding > 0) {
         struct tern_waiter w = TERN_WAITER_INIT;
         tern_progress_wait(&w);
@@ -311,8 +314,8 @@ void tern_ucx_dyn_disconnect(int w)
 static void tern_ucx_finalize(void)
 {
     if (!ucx.worker) return;
-    /* Windows never freed leave their holds. */
     while (tern_ucx_async_held()) tern_ucx_async_release();
+    ucx_rma_release_all();
     for (int w = 0; w < ucx.npeers; w++) {
         struct ucx_peer *p = ucx.peers[w];
         if (!p) continue;

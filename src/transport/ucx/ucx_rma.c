@@ -17,6 +17,48 @@ static int rma_error(const char *what, int world, ucs_status_t st)
 
 int tern_ucx_up(void) { return ucx.worker != NULL; }
 
+/* Registrations and unpacked keys handed out, so that those of windows
+ * never freed go before ucp_cleanup (which insists). */
+struct ucx_held_obj {
+    struct ucx_held_obj *next, **prev;
+    void *h;
+    int is_rkey;
+};
+static struct ucx_held_obj *held_objs;
+
+static struct ucx_held_obj *hold(void *h, int is_rkey)
+{
+    struct ucx_held_obj *o = malloc(sizeof *o);
+    if (!o) return NULL;
+    *o = (struct ucx_held_obj){held_objs, &held_objs, h, is_rkey};
+    if (held_objs) held_objs->prev = &o->next;
+    held_objs = o;
+    return o;
+}
+
+static void drop(struct ucx_held_obj *o)
+{
+    *o->prev = o->next;
+    if (o->next) o->next->prev = o->prev;
+    if (o->is_rkey)
+        ucp_rkey_destroy((ucp_rkey_h)o->h);
+    else
+        ucp_mem_unmap(ucx.ctx, (ucp_mem_h)o->h);
+    free(o);
+}
+
+void ucx_rma_release_all(void)
+{
+    /* Keys first: a key may name a registration of this process. */
+    for (int pass = 1; pass >= 0; pass--)
+        for (struct ucx_held_obj *o = held_objs, *next; o; o = next) {
+            next = o->next;
+            if (o->is_rkey == pass) drop(o);
+        }
+}
+
+static ucp_rkey_h rkey_of(void *rkey) { return (ucp_rkey_h)((struct ucx_held_obj *)rkey)->h; }
+
 int tern_ucx_mem_map(void *addr, size_t len, void **memh, void **packed, size_t *plen)
 {
     ucp_mem_map_params_t mp = {
@@ -43,13 +85,17 @@ int tern_ucx_mem_map(void *addr, size_t len, void **memh, void **packed, size_t 
     memcpy(*packed, buf, n);
     ucp_rkey_buffer_release(buf);
     *plen = n;
-    *memh = mh;
+    if (!(*memh = hold(mh, 0))) {
+        free(*packed);
+        ucp_mem_unmap(ucx.ctx, mh);
+        return tern_err_make(MPI_ERR_NO_MEM, "out of memory for a registration");
+    }
     return MPI_SUCCESS;
 }
 
 void tern_ucx_mem_unmap(void *memh)
 {
-    if (memh && ucx.ctx) ucp_mem_unmap(ucx.ctx, (ucp_mem_h)memh);
+    if (memh) drop(memh);
 }
 
 int tern_ucx_rkey_unpack(int world, const void *packed, void **rkey)
@@ -60,13 +106,16 @@ int tern_ucx_rkey_unpack(int world, const void *packed, void **rkey)
     ucp_rkey_h rk;
     ucs_status_t st = ucp_ep_rkey_unpack(ep, packed, &rk);
     if (st != UCS_OK) return rma_error("ucp_ep_rkey_unpack", world, st);
-    *rkey = rk;
+    if (!(*rkey = hold(rk, 1))) {
+        ucp_rkey_destroy(rk);
+        return tern_err_make(MPI_ERR_NO_MEM, "out of memory for a remote key");
+    }
     return MPI_SUCCESS;
 }
 
 void tern_ucx_rkey_destroy(void *rkey)
 {
-    if (rkey) ucp_rkey_destroy((ucp_rkey_h)rkey);
+    if (rkey) drop(rkey);
 }
 
 /* A started operation: NULL (done), a request, or an error. */
@@ -83,8 +132,7 @@ int tern_ucx_put(int world, const void *buf, size_t len, uint64_t raddr, void *r
     ucp_ep_h ep = ucx_ep(world, &err);
     if (!ep) return err;
     ucp_request_param_t rp = {.op_attr_mask = 0};
-    return started("ucp_put_nbx", world, ucp_put_nbx(ep, buf, len, raddr, (ucp_rkey_h)rkey, &rp),
-                   req);
+    return started("ucp_put_nbx", world, ucp_put_nbx(ep, buf, len, raddr, rkey_of(rkey), &rp), req);
 }
 
 int tern_ucx_get(int world, void *buf, size_t len, uint64_t raddr, void *rkey, void **req)
@@ -93,8 +141,7 @@ int tern_ucx_get(int world, void *buf, size_t len, uint64_t raddr, void *rkey, v
     ucp_ep_h ep = ucx_ep(world, &err);
     if (!ep) return err;
     ucp_request_param_t rp = {.op_attr_mask = 0};
-    return started("ucp_get_nbx", world, ucp_get_nbx(ep, buf, len, raddr, (ucp_rkey_h)rkey, &rp),
-                   req);
+    return started("ucp_get_nbx", world, ucp_get_nbx(ep, buf, len, raddr, rkey_of(rkey), &rp), req);
 }
 
 int tern_ucx_flush(int world, void **req)
@@ -132,5 +179,5 @@ int tern_ucx_atomic(int world, enum tern_ucx_amo op, const void *buf, size_t es,
         .reply_buffer = reply,
     };
     return started("ucp_atomic_op_nbx", world,
-                   ucp_atomic_op_nbx(ep, opcode[op], buf, 1, raddr, (ucp_rkey_h)rkey, &rp), req);
+                   ucp_atomic_op_nbx(ep, opcode[op], buf, 1, raddr, rkey_of(rkey), &rp), req);
 }
