@@ -39,6 +39,10 @@ struct tern_pvars {
     struct {
         uint64_t calls, domains, boundary_gcd;
     } io_cb;
+    struct {
+        uint64_t ops, bytes;
+        uint64_t lock_amos; /* atomics on lock words */
+    } ucx_rma;              /* one-sided operations of windows straight to memory through UCP */
 };
 
 extern struct tern_pvars tern_pv;

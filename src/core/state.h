@@ -51,6 +51,13 @@ static inline void tern_unlock(void)
     if (__builtin_expect(tern_g.thread_multiple, 0)) pthread_mutex_unlock(&tern_big_lock);
 }
 
+/* Starts using the big lock (once; later calls do nothing): for
+ * MPI_THREAD_MULTIPLE, and for a helper thread of the library's own
+ * (transport/ucx's progress thread).  held_by_caller: the caller is inside
+ * a call that began without the lock; it takes the lock now, so that the
+ * call's closing tern_unlock() releases it. */
+void tern_big_lock_start(int held_by_caller);
+
 /* The calling function name for messages when the library is not
  * initialised (every MPI call but a few must come between Init and Finalize). */
 int tern_check_initialized(const char *mpi_name);

@@ -48,6 +48,9 @@ NOW(ucx_eager_msgs, SENT(UCX_EAGER).messages)
 NOW(ucx_eager_bytes, SENT(UCX_EAGER).bytes)
 NOW(ucx_rndv_msgs, SENT(UCX_RNDV).messages)
 NOW(ucx_rndv_bytes, SENT(UCX_RNDV).bytes)
+NOW(ucx_rma_ops, tern_pv.ucx_rma.ops)
+NOW(ucx_rma_bytes, tern_pv.ucx_rma.bytes)
+NOW(ucx_rma_lock_amos, tern_pv.ucx_rma.lock_amos)
 NOW(eager_sends, SENT(SHM_EAGER).messages + SENT(UCX_EAGER).messages)
 NOW(rndv_msgs, SENT(SHM_CMA).messages + SENT(SHM_PIPE).messages + SENT(UCX_RNDV).messages)
 NOW(unexp_length, tern_pv.unexp_length)
@@ -98,6 +101,13 @@ const struct tern_t_pvar tern_t_pvars[] = {
     TRAFFIC("tern_ucx_rndv_messages", ucx_rndv_msgs, "Messages sent through UCX rendezvous"),
     TRAFFIC("tern_ucx_rndv_bytes", ucx_rndv_bytes,
             "Bytes of the messages sent through UCX rendezvous"),
+    TRAFFIC("tern_ucx_rma_ops", ucx_rma_ops,
+            "Puts, gets and atomics of windows that span hosts done through UCP straight to the "
+            "target's memory (TERN_RMA_UCP)"),
+    TRAFFIC("tern_ucx_rma_bytes", ucx_rma_bytes,
+            "Bytes of the puts, gets and atomics done through UCP"),
+    TRAFFIC("tern_ucx_rma_lock_atomics", ucx_rma_lock_amos,
+            "UCP atomics on the lock words of windows that span hosts (passive-target locks)"),
     TRAFFIC(
         "tern_eager_sends", eager_sends,
         "Messages to other processes sent with the eager protocol (shared-memory rings or UCX)"),

@@ -15,6 +15,7 @@
 #include "coll/op_kernels.h"
 #include "comm/comm.h"
 #include "core/errors.h"
+#include "core/params.h"
 #include "core/progress.h"
 #include "msg/match.h"
 #include "p2p/p2p.h"
@@ -22,6 +23,9 @@
 #include "msg/status.h"
 #include "rma/win_am.h"
 #include "rma/win_seg.h"
+#if defined(TERN_WITH_UCX)
+#include "transport/ucx/ucx.h"
+#endif
 
 /* Requests use tag 0 of the window's context; replies the tags above. */
 #define TAG_REQ 0
@@ -93,6 +97,13 @@ int tern_win_am_open(struct tern_win *w, struct tern_comm *comm)
         tern_progress_register(tern_win_am_progress);
         hooked = 1;
     }
+#if defined(TERN_WITH_UCX)
+    if (tern_param.rma_async) {
+        rc = tern_ucx_async_hold();
+        if (rc) return rc; /* the window is complete: MPI_Win_free releases it */
+        a->async = 1;
+    }
+#endif
     return MPI_SUCCESS;
 }
 
@@ -127,6 +138,10 @@ void tern_win_am_close(struct tern_win *w)
         tern_progress_wait(&wt);
         reap_replies(a);
     }
+    tern_win_ucp_close(w);
+#if defined(TERN_WITH_UCX)
+    if (a->async) tern_ucx_async_release();
+#endif
     tern_comm_release(a->comm);
     free(a->mem);
     free(a->posts);
@@ -237,6 +252,8 @@ static int issue_typed(const char *fn, struct tern_win *w, struct hdr h, int ran
 int tern_win_am_put(const char *fn, struct tern_win *w, struct tern_rma_side o, int rank,
                     uint64_t raddr, size_t tcount, struct tern_datatype *tdt)
 {
+    int urc = tern_win_ucp_put(w, o, rank, raddr, tcount, tdt);
+    if (urc >= 0) return urc;
     size_t tb = tcount * tdt->size;
     char *packed = malloc(tb);
     if (!packed) return tern_win_err(w, MPI_ERR_NO_MEM, "%s: out of memory for %zu bytes", fn, tb);
@@ -250,6 +267,8 @@ int tern_win_am_put(const char *fn, struct tern_win *w, struct tern_rma_side o, 
 int tern_win_am_get(const char *fn, struct tern_win *w, struct tern_rma_side o, int rank,
                     uint64_t raddr, size_t tcount, struct tern_datatype *tdt)
 {
+    int urc = tern_win_ucp_get(w, o, rank, raddr, tcount, tdt);
+    if (urc >= 0) return urc;
     struct hdr h = {.kind = TERN_AM_GET};
     return issue_typed(fn, w, h, rank, raddr, tcount, tdt, NULL, 0, (void *)o.buf, o.count, o.dt);
 }
@@ -296,10 +315,11 @@ static int reap(struct tern_win *w, struct tern_win_am_op *op)
     return 1;
 }
 
-int tern_win_am_flush(const char *fn, struct tern_win *w, int rank)
+void tern_win_am_wait_ops(struct tern_win *w, int rank)
 {
     struct tern_win_am *a = w->am;
     struct tern_waiter wt = TERN_WAITER_INIT;
+    tern_win_ucp_flush(w, rank);
     for (;;) {
         int left = 0;
         for (struct tern_win_am_op **p = &a->ops; *p;) {
@@ -316,6 +336,12 @@ int tern_win_am_flush(const char *fn, struct tern_win *w, int rank)
         if (!left) break;
         tern_progress_wait(&wt);
     }
+}
+
+int tern_win_am_flush(const char *fn, struct tern_win *w, int rank)
+{
+    struct tern_win_am *a = w->am;
+    tern_win_am_wait_ops(w, rank);
     int err = a->err;
     a->err = 0;
     return err ? tern_win_raise(

@@ -16,9 +16,16 @@
  * pass under the library lock: accumulates to a target are atomic with
  * each other per element, and in fact per operation.
  *
- * Passive target needs the target's help: requests wait until the target
- * enters MPI (any call that progresses, a wait, a test, a barrier), as in
- * MPICH's ch3 without asynchronous progress.
+ * Passive target needs the target's progress, which the program need not
+ * give: while such a window exists, the UCX transport's progress thread
+ * (transport/ucx/ucx_async.c, parameter RMA_ASYNC) makes the passes that
+ * apply requests, so a target computing outside MPI delays an origin by
+ * at most a wakeup.  (UCX over TCP would need it even for UCP's own put,
+ * get and atomics: it emulates them with messages the target applies.)
+ *
+ * Windows on memory MPI can register go to it through UCP where they can
+ * (win_ucp.c): contiguous puts and gets, integer atomics under
+ * accumulate_ops=same_op, and locks on a lock word. 
  *
  * Target datatypes of any kind: the origin flattens the target's layout
  * into (address, length) pieces in the target's address space and sends
@@ -34,6 +41,7 @@ struct tern_win_am_op;
 struct tern_win_am_in;
 struct tern_win_am_out;
 struct tern_win_am_lockreq;
+struct tern_win_ucp;
 
 struct tern_win_am {
     struct tern_win *win;
@@ -51,8 +59,10 @@ struct tern_win_am {
     int nshared;                          /* shared holders */
     struct tern_win_am_lockreq *lq, **lq_tail;
     int self_granted;
-    uint32_t *posts; /* MPI_Win_post calls received, per target */
-    uint32_t *dones; /* MPI_Win_complete calls received, per origin */
+    uint32_t *posts;          /* MPI_Win_post calls received, per target */
+    uint32_t *dones;          /* MPI_Win_complete calls received, per origin */
+    int async;                /* holds transport/ucx's progress thread */
+    struct tern_win_ucp *ucp; /* put and get through UCP (win_ucp.c), or NULL */
 };
 
 /* Collective over comm: sets up w->am (its context, this rank in the list
@@ -82,6 +92,8 @@ int tern_win_am_cas(const char *fn, struct tern_win *w, const void *origin, cons
 /* Waits for every operation on rank (< 0: on all) to be applied; raises
  * the first error a target reported. */
 int tern_win_am_flush(const char *fn, struct tern_win *w, int rank);
+/* The same without raising: a target's error waits for the next flush. */
+void tern_win_am_wait_ops(struct tern_win *w, int rank);
 void tern_win_am_lock(struct tern_win *w, int rank, int exclusive);
 /* Shared locks on every member. */
 void tern_win_am_lock_all(struct tern_win *w);
@@ -111,5 +123,42 @@ int tern_win_am_send_ctl(struct tern_win *w, int rank, int kind, int arg, int re
 void tern_win_am_lock_request(struct tern_win *w, int origin, int exclusive, int reply_tag);
 void tern_win_am_unlock_request(struct tern_win *w, int origin);
 void tern_win_am_reply(struct tern_win *w, int dest, int tag, const void *data, size_t bytes);
+
+/* ---- put and get through UCP (win_ucp.c) ---- */
+/* Collective over comm, after tern_win_am_open, for this rank's window
+ * memory [base, base + size): sets w->am->ucp when every member could
+ * register its memory and RMA_UCP allows; otherwise the window keeps the
+ * message path.  MPI_SUCCESS, or the error of the exchange. */
+int tern_win_ucp_open(struct tern_win *w, struct tern_comm *comm, void *base, size_t size);
+void tern_win_ucp_close(struct tern_win *w);
+/* A put or get through UCP: MPI_SUCCESS or an error raised, or -1 when
+ * this one is for the message path (no UCP for the window, a derived
+ * datatype, a target without memory). */
+int tern_win_ucp_put(struct tern_win *w, struct tern_rma_side o, int rank, uint64_t raddr,
+                     size_t tcount, struct tern_datatype *tdt);
+int tern_win_ucp_get(struct tern_win *w, struct tern_rma_side o, int rank, uint64_t raddr,
+                     size_t tcount, struct tern_datatype *tdt);
+/* Accumulate-family operations through UCP atomics, element by element,
+ * where accumulate atomicity allows it (win_ucp.c): windows whose info
+ * says accumulate_ops=same_op, MPI_SUM and MPI_REPLACE with or without a
+ * result, and compare-and-swap, on 4- and 8-byte integers at aligned
+ * addresses, whatever the datatypes' layouts.  The caller checked the
+ * operation (MPI_NO_OP is refused under same_op); taddr is where the
+ * target's data starts (this rank's own memory too: it is reached through
+ * UCP as well, for atomicity with the others).  -1: not for UCP. */
+int tern_win_ucp_acc(struct tern_win *w, int rank, uint64_t taddr, size_t tcount,
+                     struct tern_datatype *tdt, struct tern_rma_side o, struct tern_rma_side res,
+                     size_t es, int is_int, MPI_Op op);
+int tern_win_ucp_cas(struct tern_win *w, int rank, uint64_t taddr, const void *origin,
+                     const void *compare, void *result, size_t es, int is_int);
+/* Passive-target locks through UCP atomics on a lock word per member
+ * (win_ucp.c), for every window with UCP (has_locks): the target's own
+ * lock messages are then never used. */
+int tern_win_ucp_has_locks(const struct tern_win *w);
+void tern_win_ucp_lock(struct tern_win *w, int rank, int exclusive);
+void tern_win_ucp_unlock(struct tern_win *w, int rank, int exclusive);
+/* Completes at their targets the puts and gets to rank (< 0: to all);
+ * errors go to w->am->err. */
+void tern_win_ucp_flush(struct tern_win *w, int rank);
 
 #endif

@@ -4,7 +4,8 @@
  * (its reply came back).  Passive-target locks live at the target: a lock
  * request is granted at once when compatible, else queued and granted in
  * order as holders unlock; the origin's MPI_Win_lock waits for the grant.
- * Post and complete are messages counted at their receiver. */
+ * Post and complete are messages counted at their receiver.  Windows with
+ * UCP (win_ucp.c) lock with atomics on a lock word instead. */
 #include <stdlib.h>
 
 #include "core/errors.h"
@@ -73,6 +74,10 @@ void tern_win_am_unlock_request(struct tern_win *w, int origin)
 
 void tern_win_am_lock(struct tern_win *w, int rank, int exclusive)
 {
+    if (tern_win_ucp_has_locks(w)) {
+        tern_win_ucp_lock(w, rank, exclusive);
+        return;
+    }
     struct tern_waiter wt = TERN_WAITER_INIT;
     if (rank == w->rank) {
         w->am->self_granted = 0;
@@ -89,6 +94,10 @@ void tern_win_am_lock(struct tern_win *w, int rank, int exclusive)
 
 void tern_win_am_lock_all(struct tern_win *w)
 {
+    if (tern_win_ucp_has_locks(w)) {
+        for (int r = 0; r < w->size; r++) tern_win_ucp_lock(w, r, 0);
+        return;
+    }
     /* Every request out first: one round trip for all, not one each. */
     struct tern_waiter wt = TERN_WAITER_INIT;
     w->am->self_granted = 0;
@@ -103,6 +112,15 @@ void tern_win_am_lock_all(struct tern_win *w)
 
 void tern_win_am_unlock(struct tern_win *w, int rank)
 {
+    /* UCP's operations are not ordered with the unlock: done first. */
+    tern_win_ucp_flush(w, rank);
+    if (tern_win_ucp_has_locks(w)) {
+        /* The lock word is no message after the operations: they are
+         * applied before it is released. */
+        tern_win_am_wait_ops(w, rank);
+        tern_win_ucp_unlock(w, rank, w->lock_held[rank] == MPI_LOCK_EXCLUSIVE);
+        return;
+    }
     if (rank == w->rank) {
         tern_win_am_unlock_request(w, rank);
         return;

@@ -256,6 +256,13 @@ static int build(const char *fn, int flavor, void *base, MPI_Aint size, int disp
     w->base = allocated ? (size ? w->peer[w->rank].local : NULL) : base;
     free(off);
     free(all);
+    if (spans) {
+        rc = tern_win_ucp_open(w, comm, base, (size_t)size);
+        if (rc) {
+            win_destroy(w);
+            return tern_err_raise(comm, rc);
+        }
+    }
     w->handle = tern_objtab_insert(&tern_win_table, w);
     if (!w->handle) {
         win_destroy(w);

@@ -304,6 +304,11 @@ int tern_win_accumulate(const char *fn, struct tern_win *w, struct tern_rma_side
 
     struct tern_datatype *b = tern_dt_get(basic);
     size_t es = b->size;
+    if (w->am && op != MPI_NO_OP) {
+        uint64_t ta = t.local ? (uint64_t)(uintptr_t)t.local : t.raddr;
+        int urc = tern_win_ucp_acc(w, rank, ta, tcount, tdt, o, res, es, is_integer(basic), op);
+        if (urc >= 0) return urc;
+    }
     /* Contiguous on every side, in the segment: each element by one atomic
      * instruction straight between the buffers (fetch_and_op, compare-free
      * counters), with no packing. */
@@ -379,6 +384,11 @@ int tern_win_cas(const char *fn, struct tern_win *w, const void *origin, const v
     int rc = locate(fn, w, rank, disp, 1, dt, &t);
     if (rc) return rc < 0 ? MPI_SUCCESS : rc;
     size_t es = dt->size;
+    if (w->am) {
+        uint64_t ta = t.local ? (uint64_t)(uintptr_t)t.local : t.raddr;
+        int urc = tern_win_ucp_cas(w, rank, ta, origin, compare, result, es, is_integer(dt->basic));
+        if (urc >= 0) return urc;
+    }
     if (w->am && !t.local)
         return tern_win_am_cas(fn, w, origin, compare, result, dt, rank, t.raddr);
     if (t.in_seg && (uintptr_t)t.local % es == 0 && (es == 1 || es == 2 || es == 4 || es == 8)) {
@@ -404,7 +414,8 @@ int tern_win_cas(const char *fn, struct tern_win *w, const void *origin, const v
 
 int tern_win_op_done(const char *fn, struct tern_win *w, int rank)
 {
-    if (!w->am || rank == MPI_PROC_NULL || rank == w->rank) return MPI_SUCCESS;
+    /* Operations on this rank itself are done, but for UCP's atomics. */
+    if (!w->am || rank == MPI_PROC_NULL || (rank == w->rank && !w->am->ucp)) return MPI_SUCCESS;
     return tern_win_am_flush(fn, w, rank);
 }
 

@@ -39,13 +39,7 @@
  * can start being used between two calls. */
 static void thread_support(int level)
 {
-    if (level != MPI_THREAD_MULTIPLE || tern_g.thread_multiple) return;
-    pthread_mutexattr_t a;
-    pthread_mutexattr_init(&a);
-    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
-    pthread_mutex_init(&tern_big_lock, &a);
-    pthread_mutexattr_destroy(&a);
-    tern_g.thread_multiple = 1;
+    if (level == MPI_THREAD_MULTIPLE) tern_big_lock_start(0);
 }
 
 /* Parts of communicators and sessions that belong to layers above core. */

@@ -9,7 +9,9 @@
 #include "rma_util.h"
 
 /* updates per rank and kind: argv[1], else 300 (across hosts each lock is
- * a round trip, and the tests there ask for fewer) */
+ * a round trip, and the tests there ask for fewer).  argv[2] "same_op":
+ * the windows say accumulate_ops=same_op (across hosts the integer sums
+ * then take UCP's atomics, the floating-point ones the target's messages). */
 static int N = 300;
 
 static int cmp_ll(const void *a, const void *b)
@@ -26,6 +28,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (argc > 1) N = atoi(argv[1]);
     CHECK(N > 0, "updates per rank: %d", N);
+    if (argc > 2 && strcmp(argv[2], "same_op") == 0) rwin_same_op();
     long long *fetched = malloc((size_t)N * sizeof *fetched),
               *all = malloc((size_t)size * (size_t)N * sizeof *all);
     int spans = rma_spans_hosts(MPI_COMM_WORLD);
@@ -38,6 +41,10 @@ int main(int argc, char **argv)
         double done_ = 1.0;
         long double lone = 1.0L;
         long long lli = 1;
+        int two[2] = {1, 1};
+        MPI_Datatype vec; /* two ints, one apart: bytes 96 and 104 */
+        CHECK_MPI(MPI_Type_vector(2, 1, 2, MPI_INT, &vec));
+        CHECK_MPI(MPI_Type_commit(&vec));
         /* shared lock: accumulates and fetch_and_op from everyone at once */
         for (int i = 0; i < N; i++) {
             CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, w.win));
@@ -48,6 +55,9 @@ int main(int argc, char **argv)
                                      MPI_SUM, w.win));
             CHECK_MPI(
                 MPI_Fetch_and_op(&lli, &fetched[i], MPI_LONG_LONG, 0, d + 16, MPI_SUM, w.win));
+            /* one location reached by a derived and a contiguous layout */
+            CHECK_MPI(MPI_Accumulate(two, 2, MPI_INT, 0, d + 96, 1, vec, MPI_SUM, w.win));
+            CHECK_MPI(MPI_Accumulate(&one, 1, MPI_INT, 0, d + 96, 1, MPI_INT, MPI_SUM, w.win));
             CHECK_MPI(MPI_Win_unlock(0, w.win));
         }
         /* exclusive lock: get, add, put must not interleave */
@@ -75,11 +85,15 @@ int main(int argc, char **argv)
                   *(long long *)(w.mem + 16));
             CHECK(*(int *)(w.mem + 64) == total, "%s: exclusive get+put counter %d, want %lld", kn,
                   *(int *)(w.mem + 64), total);
+            CHECK(*(int *)(w.mem + 96) == 2 * total && *(int *)(w.mem + 104) == total,
+                  "%s: derived+contiguous sums %d and %d, want %lld and %lld", kn,
+                  *(int *)(w.mem + 96), *(int *)(w.mem + 104), 2 * total, total);
             qsort(all, (size_t)total, sizeof *all, cmp_ll);
             for (long long i = 0; i < total; i++)
                 CHECK(all[i] == i, "%s: fetch_and_op fetched %lld twice or never", kn, i);
         }
         MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Type_free(&vec);
         rwin_free(&w);
     }
     if (rank == 0)

@@ -42,6 +42,17 @@ struct rwin {
     enum kind k;
 };
 
+/* The info every window rwin_make makes is created with (a test may set
+ * hints such as accumulate_ops). */
+static MPI_Info rwin_info = MPI_INFO_NULL;
+
+/* Sets accumulate_ops=same_op on the windows made from here on. */
+static inline void rwin_same_op(void)
+{
+    CHECK_MPI(MPI_Info_create(&rwin_info));
+    CHECK_MPI(MPI_Info_set(rwin_info, "accumulate_ops", "same_op"));
+}
+
 static inline void rwin_make(struct rwin *w, enum kind k, MPI_Aint n, MPI_Comm comm)
 {
     int size;
@@ -51,19 +62,19 @@ static inline void rwin_make(struct rwin *w, enum kind k, MPI_Aint n, MPI_Comm c
     switch (k) {
     case K_CREATE:
         w->own = w->mem = calloc((size_t)n, 1);
-        CHECK_MPI(MPI_Win_create(w->mem, n, 1, MPI_INFO_NULL, comm, &w->win));
+        CHECK_MPI(MPI_Win_create(w->mem, n, 1, rwin_info, comm, &w->win));
         break;
     case K_ALLOCATE:
-        CHECK_MPI(MPI_Win_allocate(n, 1, MPI_INFO_NULL, comm, &w->mem, &w->win));
+        CHECK_MPI(MPI_Win_allocate(n, 1, rwin_info, comm, &w->mem, &w->win));
         memset(w->mem, 0, (size_t)n);
         break;
     case K_SHARED:
-        CHECK_MPI(MPI_Win_allocate_shared(n, 1, MPI_INFO_NULL, comm, &w->mem, &w->win));
+        CHECK_MPI(MPI_Win_allocate_shared(n, 1, rwin_info, comm, &w->mem, &w->win));
         memset(w->mem, 0, (size_t)n);
         break;
     default: {
         w->own = w->mem = calloc((size_t)n, 1);
-        CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, comm, &w->win));
+        CHECK_MPI(MPI_Win_create_dynamic(rwin_info, comm, &w->win));
         CHECK_MPI(MPI_Win_attach(w->win, w->mem, n));
         MPI_Aint mine;
         MPI_Get_address(w->mem, &mine);

@@ -215,7 +215,10 @@ static int setup_worker(void)
     if (st != UCS_OK) return ucx_error("reading the UCX_* configuration", st);
     ucp_params_t params = {
         .field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED,
-        .features = UCP_FEATURE_AM,
+        /* RMA and atomics for windows that span hosts (rma/win_am.h);
+         * wakeup for the progress thread (ucx_async.c). */
+        .features = UCP_FEATURE_AM | UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 |
+                    UCP_FEATURE_WAKEUP,
         .mt_workers_shared = 0,
     };
     st = ucp_init(&params, config, &ucx.ctx);
@@ -286,6 +289,9 @@ static void wait_request(void *req)
 static int tern_ucx_quiesce(void)
 {
     if (!ucx.worker) return 0;
+    /* Windows never freed leave their holds on the progress thread: it
+     * stops before the teardown, which it must not see half done. */
+    while (tern_ucx_async_held()) tern_ucx_async_release();
     while (ucx.outstanding > 0) {
         struct tern_waiter w = TERN_WAITER_INIT;
         tern_progress_wait(&w);
@@ -331,6 +337,8 @@ void tern_ucx_dyn_fail(int w)
 static void tern_ucx_finalize(void)
 {
     if (!ucx.worker) return;
+    while (tern_ucx_async_held()) tern_ucx_async_release();
+    ucx_rma_release_all();
     for (int w = 0; w < ucx.npeers; w++) {
         struct ucx_peer *p = ucx.peers[w];
         if (!p) continue;

@@ -113,6 +113,12 @@ ucs_status_t ucx_on_ctl(void *arg, const void *header, size_t header_length, voi
                         size_t length, const ucp_am_recv_param_t *param);
 void ucx_peer_free_held(struct ucx_peer *p);
 
+/* Releases the registrations and keys windows never freed still hold
+ * (ucx_rma.c). */
+void ucx_rma_release_all(void);
+/* Holds on the progress thread still outstanding (ucx_async.c). */
+int tern_ucx_async_held(void);
+
 /* The operations of the transport table (ucx_msg.c). */
 int tern_ucx_send(struct tern_request *r);
 void tern_ucx_recv_rndv(struct tern_request *r, int world_src, const void *rts, size_t bytes);
