@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bootstrap/boot.h"
 #include "core/errors.h"
@@ -284,6 +285,27 @@ static void wait_request(void *req)
     ucp_request_free(req);
 }
 
+/* Progress until the n requests complete or 'ms' milliseconds pass;
+ * frees them either way (UCP releases an unfinished one when it ends, or
+ * with the worker). */
+#define DYN_CLOSE_WAIT_MS 200
+#define QUIESCE_FLUSH_WAIT_MS 1000
+static void wait_requests_for(void **reqs, int n, long ms)
+{
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int done = 0; done < n;) {
+        if (ucp_request_check_status(reqs[done]) != UCS_INPROGRESS) {
+            done++;
+            continue;
+        }
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 >= ms) break;
+        ucp_worker_progress(ucx.worker);
+    }
+    for (int i = 0; i < n; i++) ucp_request_free(reqs[i]);
+}
+
 /* Our UCP requests done, then everything sent has reached its peer (a
  * peer may still be waiting for an eager message this rank buffered). */
 static int tern_ucx_quiesce(void)
@@ -300,8 +322,24 @@ static int tern_ucx_quiesce(void)
      * disconnected): its endpoint closes first, or the flush would wait for
      * it forever. */
     for (int w = tern_g.world_size; w < ucx.npeers; w++) tern_ucx_dyn_disconnect(w);
+    /* Each live endpoint, not the worker: a worker flush would also wait
+     * for closes left to finish on their own (tern_ucx_dyn_disconnect).
+     * A peer that is already past its own quiesce needs nothing more from
+     * this one, and no longer progresses to acknowledge: the flushes get a
+     * bounded time together. */
     ucp_request_param_t rp = {.op_attr_mask = 0};
-    wait_request(ucp_worker_flush_nbx(ucx.worker, &rp));
+    void **reqs = calloc((size_t)ucx.npeers + 1, sizeof *reqs);
+    int n = 0;
+    for (int w = 0; w < ucx.npeers; w++)
+        if (ucx.peers[w] && ucx.peers[w]->ep) {
+            void *r = ucp_ep_flush_nbx(ucx.peers[w]->ep, &rp);
+            if (!reqs)
+                wait_request(r);
+            else if (r && !UCS_PTR_IS_ERR(r))
+                reqs[n++] = r;
+        }
+    wait_requests_for(reqs, n, QUIESCE_FLUSH_WAIT_MS);
+    free(reqs);
     return 0;
 }
 
@@ -318,10 +356,16 @@ void tern_ucx_dyn_disconnect(int w)
         tern_progress_wait(&wt);
     }
     /* A forced close is for endpoints that detect a dead peer; this one
-     * is flushed (the peer had it all, past the disconnect's barrier). */
+     * is flushed (the peer had it all, past the disconnect's barrier).
+     * Over TCP the flush needs the peer's progress, which a peer already
+     * blocked in MPI_Finalize's fence no longer makes: past a moment the
+     * close is left to finish on its own (UCP frees the request then, or
+     * at the worker's end), since nothing the peer needs is in it. */
     ucp_request_param_t cp = {.op_attr_mask = 0};
-    wait_request(ucp_ep_close_nbx(p->ep, &cp));
+    void *req = ucp_ep_close_nbx(p->ep, &cp);
     p->ep = NULL;
+    if (!req || UCS_PTR_IS_ERR(req)) return;
+    wait_requests_for(&req, 1, DYN_CLOSE_WAIT_MS);
 }
 
 void tern_ucx_dyn_fail(int w)
