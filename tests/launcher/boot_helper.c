@@ -206,7 +206,10 @@ static void mode_sigcount(void)
     while (sigints == 0) pause();
     struct timespec t = {0, 500000000};
     while (nanosleep(&t, &t) != 0) {}
+    /* Out before the fence of finish(): mpiexec's grace after a SIGINT
+     * is 1 s, and a pipe's buffer would be lost to its kill. */
     printf("sigint %d %d\n", me.rank, (int)sigints);
+    fflush(stdout);
     finish();
 }
 
