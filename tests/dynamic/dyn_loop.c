@@ -89,8 +89,11 @@ int main(int argc, char **argv)
         }
         task_finish(prev, TASKS - 1);
         int now = dyn_open_fds();
-        /* A little slack for what UCX opens once, not per peer. */
-        CHECK(now <= fds + 2, "open descriptors grew from %d to %d over %d spawns", fds, now,
+        /* A little slack for what UCX opens once, not per peer, and for
+         * the sockets of the last few disconnects, which UCX closes once
+         * its close handshake with an exiting child ends; a descriptor
+         * leaked per spawn would show 19. */
+        CHECK(now <= fds + 5, "open descriptors grew from %d to %d over %d spawns", fds, now,
               TASKS - 1);
     }
     MPI_Barrier(MPI_COMM_WORLD);

@@ -288,7 +288,7 @@ static void wait_request(void *req)
 /* Progress until the n requests complete or 'ms' milliseconds pass;
  * frees them either way (UCP releases an unfinished one when it ends, or
  * with the worker). */
-#define DYN_CLOSE_WAIT_MS 200
+#define DYN_CLOSE_WAIT_MS 2000
 #define QUIESCE_FLUSH_WAIT_MS 1000
 static void wait_requests_for(void **reqs, int n, long ms)
 {
@@ -358,9 +358,11 @@ void tern_ucx_dyn_disconnect(int w)
     /* A forced close is for endpoints that detect a dead peer; this one
      * is flushed (the peer had it all, past the disconnect's barrier).
      * Over TCP the flush needs the peer's progress, which a peer already
-     * blocked in MPI_Finalize's fence no longer makes: past a moment the
-     * close is left to finish on its own (UCP frees the request then, or
-     * at the worker's end), since nothing the peer needs is in it. */
+     * blocked in MPI_Finalize's fence no longer makes: past 2 s the close
+     * is left to finish on its own (UCP frees the request then, or at the
+     * worker's end), since nothing the peer needs is in it.  Not sooner: a
+     * peer that is merely slow and then exits leaves such a close, and its
+     * socket, open until the worker ends. */
     ucp_request_param_t cp = {.op_attr_mask = 0};
     void *req = ucp_ep_close_nbx(p->ep, &cp);
     p->ep = NULL;
