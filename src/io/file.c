@@ -155,6 +155,7 @@ static void file_free(struct tern_file *f)
     if (f->hints) tern_info_destroy(f->hints);
     if (f->errh) tern_errh_release(f->errh);
     table_remove(f);
+    tern_file_cb_scratch_free(f);
     free(f->path);
     free(f);
 }

@@ -10,15 +10,18 @@
  * contiguous stretch of its data stream, so its memory side is one
  * pack/unpack per aggregator and round. */
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "coll/coll.h"
 #include "core/errors.h"
 #include "core/objects.h"
+#include "core/params.h"
 #include "core/pvars.h"
 #include "core/state.h"
 #include "datatype/datatype.h"
@@ -66,8 +69,8 @@ static void plan_free(struct plan *pl)
 }
 
 /* The aggregators: cb_nodes ranks spread evenly (or, without it,
- * striping_factor: one per stripe), or by default the first rank of f's on
- * each host. */
+ * striping_factor: one per stripe), or by default the first
+ * IO_AGGREGATORS_PER_HOST ranks of f's on each host. */
 static int pick_aggregators(const struct tern_file *f, int *aggr)
 {
     const struct tern_comm *c = f->comm;
@@ -78,11 +81,12 @@ static int pick_aggregators(const struct tern_file *f, int *aggr)
         for (size_t i = 0; i < want; i++) aggr[n++] = (int)(i * (size_t)c->size / want);
         return n;
     }
+    int per_host = tern_param.io_aggregators_per_host > 0 ? tern_param.io_aggregators_per_host : 1;
     for (int r = 0; r < c->size; r++) {
         int host = tern_g.host_of ? tern_g.host_of[c->group->world[r]] : 0, seen = 0;
-        for (int k = 0; k < n && !seen; k++)
-            seen = (tern_g.host_of ? tern_g.host_of[c->group->world[aggr[k]]] : 0) == host;
-        if (!seen) aggr[n++] = r;
+        for (int k = 0; k < n; k++)
+            seen += (tern_g.host_of ? tern_g.host_of[c->group->world[aggr[k]]] : 0) == host;
+        if (seen < per_host) aggr[n++] = r;
     }
     return n;
 }
@@ -116,13 +120,32 @@ static size_t window_pieces(const struct plan *pl, size_t *cursor, MPI_Offset w0
     return n;
 }
 
+/* *buf holds at least need bytes (its old contents are not kept). */
+static int reserve(char **buf, size_t *cap, size_t need)
+{
+    if (need <= *cap) return 0;
+    free(*buf);
+    *buf = malloc(need);
+    *cap = *buf ? need : 0;
+    return *buf ? 0 : -1;
+}
+
+void tern_file_cb_scratch_free(struct tern_file *f)
+{
+    free(f->cb.send);
+    free(f->cb.recv);
+    free(f->cb.block);
+    free(f->cb.back);
+    memset(&f->cb, 0, sizeof f->cb);
+}
+
 struct wire_piece {
     int64_t off, len;
 };
 
 /* One round: every rank's share of each aggregator's window. */
 struct round {
-    const struct tern_file *f;
+    struct tern_file *f;
     enum tern_io_dir dir;
     const struct plan *pl;
     const struct tern_dt_view *mv;
@@ -144,11 +167,60 @@ static int agree(const char *fn, struct tern_file *f, int mine)
                : MPI_SUCCESS;
 }
 
-static int run_round(struct round *R, char **sbuf, size_t *scap, char **rbuf, size_t *rcap,
-                     char **block, size_t *bcap, int *err, const char **what)
+/* Where bytes [s0, s1) of mv's stream lie when they are one stretch of
+ * memory, else NULL. */
+static char *stream_stretch(const struct tern_dt_view *mv, size_t s0, size_t s1)
+{
+    struct iovec iov;
+    size_t got;
+    if (tern_dt_view_iov(mv, s0, s1 - s0, &iov, 1, &got) != 1 || got != s1 - s0) return NULL;
+    return iov.iov_base;
+}
+
+/* The receive buffer of a read's answers: when every aggregator's part is
+ * one stretch of the user's memory and they all lie within INT_MAX bytes,
+ * the user's memory itself (*direct = 1, rd set), else NULL. */
+static char *answers_in_place(const struct round *R, int me, const size_t *np, const size_t *s0,
+                              const size_t *s1, int *rd, int *direct)
+{
+    char *base = NULL, *end = NULL;
+    *direct = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int a = 0; a < R->naggr; a++) {
+            if (!np[a] || R->aggr[a] == me) continue;
+            char *p = stream_stretch(R->mv, s0[a], s1[a]);
+            if (!p) return NULL;
+            if (pass == 1) {
+                rd[R->aggr[a]] = (int)(p - base);
+                continue;
+            }
+            if (!base || p < base) base = p;
+            if (!end || p + (s1[a] - s0[a]) > end) end = p + (s1[a] - s0[a]);
+            if ((size_t)(end - base) > INT_MAX) return NULL;
+        }
+    *direct = base != NULL;
+    return base;
+}
+
+/* The aggregator's own pieces move between the user's memory and the
+ * block directly, never through the exchange. */
+static void own_pieces(const struct round *R, size_t pos, const struct wire_piece *wp, int64_t n,
+                       char *block, MPI_Offset lo)
+{
+    for (int64_t k = 0; k < n; k++) {
+        if (R->dir == TERN_IO_WRITE)
+            tern_dt_view_pack(R->mv, pos, block + (wp[k].off - lo), (size_t)wp[k].len);
+        else
+            tern_dt_view_unpack(R->mv, pos, block + (wp[k].off - lo), (size_t)wp[k].len);
+        pos += (size_t)wp[k].len;
+    }
+}
+
+static int run_round(struct round *R, int *err, const char **what)
 {
     const struct tern_comm *c = R->f->comm;
-    int size = c->size;
+    struct tern_io_cb_scratch *S = &R->f->cb;
+    int size = c->size, me = c->rank, mine = -1; /* mine: my index among the aggregators */
     int *sc = calloc((size_t)size * 4, sizeof *sc);
     if (!sc) return MPI_ERR_NO_MEM;
     int *sd = sc + size, *rcnt = sc + 2 * size, *rd = sc + 3 * size;
@@ -163,26 +235,22 @@ static int run_round(struct round *R, char **sbuf, size_t *scap, char **rbuf, si
     size_t *np = first + R->naggr, *s0 = first + 2 * R->naggr, *s1 = first + 3 * R->naggr;
     for (int a = 0; a < R->naggr; a++) {
         np[a] = window_pieces(R->pl, &R->cursor[a], R->w0[a], R->w1[a], &s0[a], &s1[a], &first[a]);
+        if (R->aggr[a] == me) mine = a;
         /* Whole 8-byte words, so that every rank's part of the receive
          * buffer starts aligned for its count and pieces. */
-        size_t bytes =
-            sizeof(int64_t) + np[a] * sizeof(struct wire_piece) + (write ? s1[a] - s0[a] : 0);
+        size_t data = write && R->aggr[a] != me ? s1[a] - s0[a] : 0;
+        size_t bytes = sizeof(int64_t) + np[a] * sizeof(struct wire_piece) + data;
         bytes = (bytes + 7) & ~(size_t)7;
         sc[R->aggr[a]] = np[a] ? (int)bytes : 0;
         need += np[a] ? bytes : 0;
     }
-    if (need > *scap) {
-        char *nb = realloc(*sbuf, need);
-        if (!nb) goto nomem;
-        *sbuf = nb;
-        *scap = need;
-    }
+    if (reserve(&S->send, &S->send_cap, need)) goto nomem;
     size_t at = 0;
     for (int r = 0; r < size; r++) {
         sd[r] = (int)at;
         for (int a = 0; a < R->naggr; a++) {
             if (R->aggr[a] != r || !np[a]) continue;
-            char *p = *sbuf + at;
+            char *p = S->send + at;
             int64_t n = (int64_t)np[a];
             memcpy(p, &n, sizeof n);
             struct wire_piece *wp = (struct wire_piece *)(p + sizeof n);
@@ -193,7 +261,8 @@ static int run_round(struct round *R, char **sbuf, size_t *scap, char **rbuf, si
                 if (hi > R->w1[a]) hi = R->w1[a];
                 wp[k] = (struct wire_piece){lo, hi - lo};
             }
-            if (write) tern_dt_view_pack(R->mv, s0[a], (char *)(wp + np[a]), s1[a] - s0[a]);
+            if (write && r != me)
+                tern_dt_view_pack(R->mv, s0[a], (char *)(wp + np[a]), s1[a] - s0[a]);
             at += (size_t)sc[r];
         }
     }
@@ -204,14 +273,10 @@ static int run_round(struct round *R, char **sbuf, size_t *scap, char **rbuf, si
         rd[r] = (int)rtotal;
         rtotal += (size_t)rcnt[r];
     }
-    if (!rc && rtotal > *rcap) {
-        char *nb = realloc(*rbuf, rtotal);
-        if (!nb) goto nomem;
-        *rbuf = nb;
-        *rcap = rtotal;
-    }
+    if (!rc && reserve(&S->recv, &S->recv_cap, rtotal)) goto nomem;
     if (!rc)
-        rc = tern_coll_alltoallv(*sbuf, sc, sd, byte, *rbuf, rcnt, rd, byte, (struct tern_comm *)c);
+        rc = tern_coll_alltoallv(S->send, sc, sd, byte, S->recv, rcnt, rd, byte,
+                                 (struct tern_comm *)c);
     if (rc) goto out;
 
     /* The aggregator's part: the span its received pieces cover. */
@@ -219,7 +284,7 @@ static int run_round(struct round *R, char **sbuf, size_t *scap, char **rbuf, si
     size_t covered = 0;
     for (int r = 0; r < size; r++) {
         if (!rcnt[r]) continue;
-        char *p = *rbuf + rd[r];
+        char *p = S->recv + rd[r];
         int64_t n;
         memcpy(&n, p, sizeof n);
         const struct wire_piece *wp = (const struct wire_piece *)(p + sizeof n);
@@ -230,56 +295,54 @@ static int run_round(struct round *R, char **sbuf, size_t *scap, char **rbuf, si
         }
     }
     size_t span = hi > lo ? (size_t)(hi - lo) : 0, got = 0;
-    if (span > *bcap) {
-        char *nb = realloc(*block, span);
-        if (!nb) goto nomem;
-        *block = nb;
-        *bcap = span;
-    }
+    if (reserve(&S->block, &S->block_cap, span)) goto nomem;
     if (span && !*err && (!write || covered < span)) {
         /* Holes keep what the file has there (beyond its end: zeros). */
-        *err = tern_io_pread_all(R->f->fd, *block, span, lo, &got);
+        *err = tern_io_pread_all(R->f->fd, S->block, span, lo, &got);
         if (*err) *what = "cannot read";
-        if (got < span) memset(*block + got, 0, span - got);
+        if (got < span) memset(S->block + got, 0, span - got);
     }
     /* Reads answer with the data of each rank's pieces, in its order. */
     size_t back = 0;
     for (int r = 0; r < size; r++) {
         if (!rcnt[r]) continue;
-        char *p = *rbuf + rd[r];
+        char *p = S->recv + rd[r];
         int64_t n;
         memcpy(&n, p, sizeof n);
         const struct wire_piece *wp = (const struct wire_piece *)(p + sizeof n);
         const char *data = (const char *)(wp + n);
+        if (r == me) {
+            if (write) own_pieces(R, s0[mine], wp, n, S->block, lo);
+            continue;
+        }
         for (int64_t k = 0; k < n; k++) {
-            if (write) memcpy(*block + (wp[k].off - lo), data, (size_t)wp[k].len);
+            if (write) memcpy(S->block + (wp[k].off - lo), data, (size_t)wp[k].len);
             back += (size_t)wp[k].len;
             data += wp[k].len;
         }
     }
     if (write && span && !*err) {
-        *err = tern_io_pwrite_all(R->f->fd, *block, span, lo);
+        *err = tern_io_pwrite_all(R->f->fd, S->block, span, lo);
         if (*err) *what = "cannot write";
     }
     if (!write) {
-        /* The answers go in sbuf's place; requests came in rbuf. */
+        /* The answers go in the send buffer; the requests came in recv. */
         for (int r = 0; r < size; r++) sc[r] = 0;
-        if (back > *scap) {
-            char *nb = realloc(*sbuf, back);
-            if (!nb) goto nomem;
-            *sbuf = nb;
-            *scap = back;
-        }
+        if (reserve(&S->send, &S->send_cap, back)) goto nomem;
         at = 0;
         for (int r = 0; r < size; r++) {
             sd[r] = (int)at;
             if (!rcnt[r]) continue;
-            char *p = *rbuf + rd[r];
+            char *p = S->recv + rd[r];
             int64_t n;
             memcpy(&n, p, sizeof n);
             const struct wire_piece *wp = (const struct wire_piece *)(p + sizeof n);
+            if (r == me) {
+                own_pieces(R, s0[mine], wp, n, S->block, lo);
+                continue;
+            }
             for (int64_t k = 0; k < n; k++) {
-                memcpy(*sbuf + at, *block + (wp[k].off - lo), (size_t)wp[k].len);
+                memcpy(S->send + at, S->block + (wp[k].off - lo), (size_t)wp[k].len);
                 at += (size_t)wp[k].len;
                 sc[r] += (int)wp[k].len;
             }
@@ -287,17 +350,20 @@ static int run_round(struct round *R, char **sbuf, size_t *scap, char **rbuf, si
         /* What each aggregator sends back is what this rank asked for. */
         size_t want = 0;
         for (int r = 0; r < size; r++) rcnt[r] = 0;
-        for (int a = 0; a < R->naggr; a++) rcnt[R->aggr[a]] = np[a] ? (int)(s1[a] - s0[a]) : 0;
-        for (int r = 0; r < size; r++) {
+        for (int a = 0; a < R->naggr; a++)
+            if (R->aggr[a] != me) rcnt[R->aggr[a]] = np[a] ? (int)(s1[a] - s0[a]) : 0;
+        int direct;
+        char *in = answers_in_place(R, me, np, s0, s1, rd, &direct);
+        for (int r = 0; !direct && r < size; r++) {
             rd[r] = (int)want;
             want += (size_t)rcnt[r];
         }
-        char *in = malloc(want ? want : 1);
-        if (!in) goto nomem;
-        rc = tern_coll_alltoallv(*sbuf, sc, sd, byte, in, rcnt, rd, byte, (struct tern_comm *)c);
-        for (int a = 0; !rc && a < R->naggr; a++)
-            if (np[a]) tern_dt_view_unpack(R->mv, s0[a], in + rd[R->aggr[a]], s1[a] - s0[a]);
-        free(in);
+        if (!direct && reserve(&S->back, &S->back_cap, want ? want : 1)) goto nomem;
+        if (!direct) in = S->back;
+        rc = tern_coll_alltoallv(S->send, sc, sd, byte, in, rcnt, rd, byte, (struct tern_comm *)c);
+        for (int a = 0; !rc && !direct && a < R->naggr; a++)
+            if (np[a] && R->aggr[a] != me)
+                tern_dt_view_unpack(R->mv, s0[a], in + rd[R->aggr[a]], s1[a] - s0[a]);
     }
 out:
     free(first);
@@ -403,8 +469,6 @@ static int xfer_all_as_is(const char *fn, struct tern_file *f, enum tern_io_dir 
     size_t *cursor = calloc((size_t)naggr + 1, sizeof *cursor);
     struct tern_dt_view mv;
     tern_dt_view_local(&mv, dt, buf, count);
-    char *sbuf = NULL, *rbuf = NULL, *block = NULL;
-    size_t scap = 0, rcap = 0, bcap = 0;
     const char *what = "cannot write";
     int err = 0;
     rc = agree(fn, f,
@@ -426,12 +490,9 @@ static int xfer_all_as_is(const char *fn, struct tern_file *f, enum tern_io_dir 
                 R.w1[a] = R.w0[a] + (MPI_Offset)cb < d[a + 1] ? R.w0[a] + (MPI_Offset)cb : d[a + 1];
                 if (R.w0[a] > R.w1[a]) R.w0[a] = R.w1[a];
             }
-            rrc = run_round(&R, &sbuf, &scap, &rbuf, &rcap, &block, &bcap, &err, &what);
+            rrc = run_round(&R, &err, &what);
         }
     }
-    free(sbuf);
-    free(rbuf);
-    free(block);
     free(cursor);
     free(w);
     free(aggr);

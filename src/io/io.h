@@ -75,6 +75,14 @@ struct tern_file {
     /* A split collective in progress (_begin called, _end not yet). */
     int split_active;
     MPI_Status split_status;
+
+    /* Collective access's buffers (io/file_coll.c), kept from one call to
+     * the next: fresh ones fault in every page on every call, which cost a
+     * quarter of a page-cache read's time. */
+    struct tern_io_cb_scratch {
+        char *send, *recv, *block, *back;
+        size_t send_cap, recv_cap, block_cap, back_cap;
+    } cb;
 };
 
 /* MPI_File handle <-> object.  tern_file_get: NULL unless h is an open file. */
@@ -116,6 +124,7 @@ struct tern_info *tern_file_hints_get(const struct tern_file *f);
 size_t tern_file_hint_size(const struct tern_file *f, const char *key, size_t dflt);
 /* The aggregators collective access uses (cb_nodes, by default one per host). */
 int tern_file_cb_nodes(const struct tern_file *f);
+void tern_file_cb_scratch_free(struct tern_file *f);
 /* "enable" -> 1, "disable" -> 0, "automatic" or missing -> -1. */
 int tern_file_hint_switch(const struct tern_file *f, const char *key);
 /* Bytes [lo, hi) of the file were read: with access_style read_once the
