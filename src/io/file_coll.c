@@ -167,6 +167,16 @@ static int agree(const char *fn, struct tern_file *f, int mine)
                : MPI_SUCCESS;
 }
 
+/* A rank's request as an aggregator received it: its pieces (and count). */
+static const struct wire_piece *request_at(const char *p, int64_t *n, size_t *bytes)
+{
+    memcpy(n, p, sizeof *n);
+    const struct wire_piece *wp = (const struct wire_piece *)(p + sizeof *n);
+    *bytes = 0;
+    for (int64_t k = 0; k < *n; k++) *bytes += (size_t)wp[k].len;
+    return wp;
+}
+
 /* Where bytes [s0, s1) of mv's stream lie when they are one stretch of
  * memory, else NULL. */
 static char *stream_stretch(const struct tern_dt_view *mv, size_t s0, size_t s1)
@@ -177,11 +187,12 @@ static char *stream_stretch(const struct tern_dt_view *mv, size_t s0, size_t s1)
     return iov.iov_base;
 }
 
-/* The receive buffer of a read's answers: when every aggregator's part is
- * one stretch of the user's memory and they all lie within INT_MAX bytes,
- * the user's memory itself (*direct = 1, rd set), else NULL. */
-static char *answers_in_place(const struct round *R, int me, const size_t *np, const size_t *s0,
-                              const size_t *s1, int *rd, int *direct)
+/* The buffer of the data exchanged with the other aggregators (a write's
+ * data going, a read's answers coming): when every aggregator's part is one
+ * stretch of the user's memory and they all lie within INT_MAX bytes, the
+ * user's memory itself (*direct = 1, displ set per aggregator), else NULL. */
+static char *user_stretches(const struct round *R, int me, const size_t *np, const size_t *s0,
+                            const size_t *s1, int *displ, int *direct)
 {
     char *base = NULL, *end = NULL;
     *direct = 0;
@@ -191,7 +202,7 @@ static char *answers_in_place(const struct round *R, int me, const size_t *np, c
             char *p = stream_stretch(R->mv, s0[a], s1[a]);
             if (!p) return NULL;
             if (pass == 1) {
-                rd[R->aggr[a]] = (int)(p - base);
+                displ[R->aggr[a]] = (int)(p - base);
                 continue;
             }
             if (!base || p < base) base = p;
@@ -221,11 +232,12 @@ static int run_round(struct round *R, int *err, const char **what)
     const struct tern_comm *c = R->f->comm;
     struct tern_io_cb_scratch *S = &R->f->cb;
     int size = c->size, me = c->rank, mine = -1; /* mine: my index among the aggregators */
-    int *sc = calloc((size_t)size * 4, sizeof *sc);
+    int *sc = calloc((size_t)size * 6, sizeof *sc);
     if (!sc) return MPI_ERR_NO_MEM;
     int *sd = sc + size, *rcnt = sc + 2 * size, *rd = sc + 3 * size;
+    int *dcnt = sc + 4 * size, *dd = sc + 5 * size; /* a write's data coming in */
     int write = R->dir == TERN_IO_WRITE;
-    /* Requests: per aggregator the clipped pieces, then (writes) the data. */
+    /* Requests: per aggregator the clipped pieces; a write's data follows. */
     size_t need = 0;
     size_t *first = calloc((size_t)R->naggr * 4, sizeof *first);
     if (!first) {
@@ -236,11 +248,7 @@ static int run_round(struct round *R, int *err, const char **what)
     for (int a = 0; a < R->naggr; a++) {
         np[a] = window_pieces(R->pl, &R->cursor[a], R->w0[a], R->w1[a], &s0[a], &s1[a], &first[a]);
         if (R->aggr[a] == me) mine = a;
-        /* Whole 8-byte words, so that every rank's part of the receive
-         * buffer starts aligned for its count and pieces. */
-        size_t data = write && R->aggr[a] != me ? s1[a] - s0[a] : 0;
-        size_t bytes = sizeof(int64_t) + np[a] * sizeof(struct wire_piece) + data;
-        bytes = (bytes + 7) & ~(size_t)7;
+        size_t bytes = sizeof(int64_t) + np[a] * sizeof(struct wire_piece);
         sc[R->aggr[a]] = np[a] ? (int)bytes : 0;
         need += np[a] ? bytes : 0;
     }
@@ -261,8 +269,6 @@ static int run_round(struct round *R, int *err, const char **what)
                 if (hi > R->w1[a]) hi = R->w1[a];
                 wp[k] = (struct wire_piece){lo, hi - lo};
             }
-            if (write && r != me)
-                tern_dt_view_pack(R->mv, s0[a], (char *)(wp + np[a]), s1[a] - s0[a]);
             at += (size_t)sc[r];
         }
     }
@@ -279,20 +285,54 @@ static int run_round(struct round *R, int *err, const char **what)
                                  (struct tern_comm *)c);
     if (rc) goto out;
 
+    if (write) {
+        /* The data, straight from the user's memory when it is one stretch
+         * there; the requests' buffer is free again to receive it. */
+        int direct;
+        for (int r = 0; r < size; r++) sc[r] = 0;
+        for (int a = 0; a < R->naggr; a++)
+            if (np[a] && R->aggr[a] != me) sc[R->aggr[a]] = (int)(s1[a] - s0[a]);
+        char *out = user_stretches(R, me, np, s0, s1, sd, &direct);
+        size_t packed = 0;
+        for (int r = 0; !direct && r < size; r++) {
+            sd[r] = (int)packed;
+            packed += (size_t)sc[r];
+        }
+        if (!direct && reserve(&S->back, &S->back_cap, packed ? packed : 1)) goto nomem;
+        for (int a = 0; !direct && a < R->naggr; a++)
+            if (sc[R->aggr[a]])
+                tern_dt_view_pack(R->mv, s0[a], S->back + sd[R->aggr[a]], s1[a] - s0[a]);
+        if (!direct) out = S->back;
+        size_t dtotal = 0;
+        for (int r = 0; r < size; r++) {
+            dd[r] = (int)dtotal;
+            if (!rcnt[r] || r == me) continue;
+            int64_t n;
+            size_t bytes;
+            request_at(S->recv + rd[r], &n, &bytes);
+            dcnt[r] = (int)bytes;
+            dtotal += bytes;
+        }
+        if (reserve(&S->send, &S->send_cap, dtotal ? dtotal : 1)) goto nomem;
+        rc = tern_coll_alltoallv(out, sc, sd, byte, S->send, dcnt, dd, byte, (struct tern_comm *)c);
+        if (rc) goto out;
+    }
+
     /* The aggregator's part: the span its received pieces cover. */
     MPI_Offset lo = INT64_MAX, hi = -1;
     size_t covered = 0;
+    size_t back = 0; /* a read's answers to the others */
     for (int r = 0; r < size; r++) {
         if (!rcnt[r]) continue;
-        char *p = S->recv + rd[r];
         int64_t n;
-        memcpy(&n, p, sizeof n);
-        const struct wire_piece *wp = (const struct wire_piece *)(p + sizeof n);
+        size_t bytes;
+        const struct wire_piece *wp = request_at(S->recv + rd[r], &n, &bytes);
         for (int64_t k = 0; k < n; k++) {
             if (wp[k].off < lo) lo = wp[k].off;
             if (wp[k].off + wp[k].len > hi) hi = wp[k].off + wp[k].len;
-            covered += (size_t)wp[k].len;
         }
+        covered += bytes;
+        if (r != me) back += bytes;
     }
     size_t span = hi > lo ? (size_t)(hi - lo) : 0, got = 0;
     if (reserve(&S->block, &S->block_cap, span)) goto nomem;
@@ -302,22 +342,20 @@ static int run_round(struct round *R, int *err, const char **what)
         if (*err) *what = "cannot read";
         if (got < span) memset(S->block + got, 0, span - got);
     }
-    /* Reads answer with the data of each rank's pieces, in its order. */
-    size_t back = 0;
-    for (int r = 0; r < size; r++) {
+    /* A write's data into the block: the others' from the exchange, the
+     * aggregator's own from its memory. */
+    for (int r = 0; write && r < size; r++) {
         if (!rcnt[r]) continue;
-        char *p = S->recv + rd[r];
         int64_t n;
-        memcpy(&n, p, sizeof n);
-        const struct wire_piece *wp = (const struct wire_piece *)(p + sizeof n);
-        const char *data = (const char *)(wp + n);
+        size_t bytes;
+        const struct wire_piece *wp = request_at(S->recv + rd[r], &n, &bytes);
         if (r == me) {
-            if (write) own_pieces(R, s0[mine], wp, n, S->block, lo);
+            own_pieces(R, s0[mine], wp, n, S->block, lo);
             continue;
         }
+        const char *data = S->send + dd[r];
         for (int64_t k = 0; k < n; k++) {
-            if (write) memcpy(S->block + (wp[k].off - lo), data, (size_t)wp[k].len);
-            back += (size_t)wp[k].len;
+            memcpy(S->block + (wp[k].off - lo), data, (size_t)wp[k].len);
             data += wp[k].len;
         }
     }
@@ -333,10 +371,9 @@ static int run_round(struct round *R, int *err, const char **what)
         for (int r = 0; r < size; r++) {
             sd[r] = (int)at;
             if (!rcnt[r]) continue;
-            char *p = S->recv + rd[r];
             int64_t n;
-            memcpy(&n, p, sizeof n);
-            const struct wire_piece *wp = (const struct wire_piece *)(p + sizeof n);
+            size_t bytes;
+            const struct wire_piece *wp = request_at(S->recv + rd[r], &n, &bytes);
             if (r == me) {
                 own_pieces(R, s0[mine], wp, n, S->block, lo);
                 continue;
@@ -353,7 +390,7 @@ static int run_round(struct round *R, int *err, const char **what)
         for (int a = 0; a < R->naggr; a++)
             if (R->aggr[a] != me) rcnt[R->aggr[a]] = np[a] ? (int)(s1[a] - s0[a]) : 0;
         int direct;
-        char *in = answers_in_place(R, me, np, s0, s1, rd, &direct);
+        char *in = user_stretches(R, me, np, s0, s1, rd, &direct);
         for (int r = 0; !direct && r < size; r++) {
             rd[r] = (int)want;
             want += (size_t)rcnt[r];
