@@ -227,6 +227,122 @@ static void own_pieces(const struct round *R, size_t pos, const struct wire_piec
     }
 }
 
+struct seg {
+    MPI_Offset off;
+    char *at;
+    size_t len;
+};
+
+static int seg_order(const void *a, const void *b)
+{
+    MPI_Offset x = ((const struct seg *)a)->off, y = ((const struct seg *)b)->off;
+    return (x > y) - (x < y);
+}
+
+/* The window moved with preadv/pwritev straight between the file and where
+ * each piece's data is (the exchange's buffer at displ[r] for rank r's, the
+ * aggregator's own memory for its own), when the pieces tile [lo, lo +
+ * span) and the aggregator's own part is one stretch of its memory: a copy
+ * fewer than through the block.  1 when done (*err set on failure), 0 when
+ * the caller must go through the block, -1 out of memory. */
+static int window_vectored(struct round *R, int me, int mine, const size_t *s0, const size_t *s1,
+                           const int *rcnt, const int *rd, const int *displ, MPI_Offset lo,
+                           size_t span, int *err, const char **what)
+{
+    struct tern_io_cb_scratch *S = &R->f->cb;
+    int size = R->f->comm->size;
+    char *own = NULL;
+    if (mine >= 0 && s1[mine] > s0[mine] && !(own = stream_stretch(R->mv, s0[mine], s1[mine])))
+        return 0;
+    size_t nseg = 0;
+    for (int r = 0; r < size; r++) {
+        int64_t n;
+        size_t bytes;
+        if (rcnt[r]) request_at(S->recv + rd[r], &n, &bytes), nseg += (size_t)n;
+    }
+    if (reserve(&S->segs, &S->segs_cap, nseg * sizeof(struct seg) + 1) ||
+        reserve(&S->iov, &S->iov_cap, nseg * sizeof(struct iovec) + 1))
+        return -1;
+    struct seg *sg = (struct seg *)(void *)S->segs;
+    size_t i = 0;
+    for (int r = 0; r < size; r++) {
+        if (!rcnt[r]) continue;
+        int64_t n;
+        size_t bytes;
+        const struct wire_piece *wp = request_at(S->recv + rd[r], &n, &bytes);
+        char *at = r == me ? own : S->send + displ[r];
+        for (int64_t k = 0; k < n; at += wp[k].len, k++)
+            sg[i++] = (struct seg){wp[k].off, at, (size_t)wp[k].len};
+    }
+    qsort(sg, nseg, sizeof *sg, seg_order);
+    struct iovec *iov = (struct iovec *)(void *)S->iov;
+    size_t niov = 0;
+    MPI_Offset next = lo;
+    for (i = 0; i < nseg; next += (MPI_Offset)sg[i].len, i++) {
+        if (sg[i].off != next) return 0; /* a hole or an overlap */
+        if (niov && (char *)iov[niov - 1].iov_base + iov[niov - 1].iov_len == sg[i].at)
+            iov[niov - 1].iov_len += sg[i].len;
+        else
+            iov[niov++] = (struct iovec){sg[i].at, sg[i].len};
+    }
+    if (next != lo + (MPI_Offset)span) return 0;
+    size_t moved;
+    *err = tern_io_rwv_all(R->f->fd, R->dir, iov, niov, lo, &moved);
+    if (*err) *what = R->dir == TERN_IO_READ ? "cannot read" : "cannot write";
+    /* Beyond the end of the file a read gives zeros. */
+    for (i = 0; !*err && moved < span && i < nseg; i++) {
+        MPI_Offset end = lo + (MPI_Offset)moved;
+        if (sg[i].off + (MPI_Offset)sg[i].len <= end) continue;
+        size_t skip = sg[i].off < end ? (size_t)(end - sg[i].off) : 0;
+        memset(sg[i].at + skip, 0, sg[i].len - skip);
+    }
+    return 1;
+}
+
+/* The window through one block of the file: read it when the pieces leave
+ * holes (or to answer a read), lay a write's data in and write it, or copy
+ * a read's answers out to the send buffer (rank r's at displ[r]).  The
+ * aggregator's own pieces go between the block and its memory.  Returns 0,
+ * or -1 out of memory; the I/O's errno in *err. */
+static int through_block(struct round *R, int me, int mine, const size_t *s0, const int *rcnt,
+                         const int *rd, const int *displ, MPI_Offset lo, size_t span,
+                         size_t covered, int *err, const char **what)
+{
+    struct tern_io_cb_scratch *S = &R->f->cb;
+    int size = R->f->comm->size, write = R->dir == TERN_IO_WRITE;
+    size_t got = 0;
+    if (reserve(&S->block, &S->block_cap, span ? span : 1)) return -1;
+    if (span && !*err && (!write || covered < span)) {
+        /* Holes keep what the file has there (beyond its end: zeros). */
+        *err = tern_io_pread_all(R->f->fd, S->block, span, lo, &got);
+        if (*err) *what = "cannot read";
+        if (got < span) memset(S->block + got, 0, span - got);
+    }
+    for (int r = 0; r < size; r++) {
+        if (!rcnt[r]) continue;
+        int64_t n;
+        size_t bytes;
+        const struct wire_piece *wp = request_at(S->recv + rd[r], &n, &bytes);
+        if (r == me) {
+            own_pieces(R, s0[mine], wp, n, S->block, lo);
+            continue;
+        }
+        char *data = S->send + displ[r];
+        for (int64_t k = 0; k < n; data += wp[k].len, k++) {
+            char *in_block = S->block + (wp[k].off - lo);
+            if (write)
+                memcpy(in_block, data, (size_t)wp[k].len);
+            else
+                memcpy(data, in_block, (size_t)wp[k].len);
+        }
+    }
+    if (write && span && !*err) {
+        *err = tern_io_pwrite_all(R->f->fd, S->block, span, lo);
+        if (*err) *what = "cannot write";
+    }
+    return 0;
+}
+
 static int run_round(struct round *R, int *err, const char **what)
 {
     const struct tern_comm *c = R->f->comm;
@@ -318,11 +434,12 @@ static int run_round(struct round *R, int *err, const char **what)
         if (rc) goto out;
     }
 
-    /* The aggregator's part: the span its received pieces cover. */
+    /* The aggregator's part: the span its received pieces cover; a read's
+     * answers to each other rank go at sd[r] of the send buffer. */
     MPI_Offset lo = INT64_MAX, hi = -1;
-    size_t covered = 0;
-    size_t back = 0; /* a read's answers to the others */
+    size_t covered = 0, back = 0;
     for (int r = 0; r < size; r++) {
+        if (!write) sd[r] = (int)back, sc[r] = 0;
         if (!rcnt[r]) continue;
         int64_t n;
         size_t bytes;
@@ -332,58 +449,20 @@ static int run_round(struct round *R, int *err, const char **what)
             if (wp[k].off + wp[k].len > hi) hi = wp[k].off + wp[k].len;
         }
         covered += bytes;
-        if (r != me) back += bytes;
+        if (!write && r != me) sc[r] = (int)bytes, back += bytes;
     }
-    size_t span = hi > lo ? (size_t)(hi - lo) : 0, got = 0;
-    if (reserve(&S->block, &S->block_cap, span)) goto nomem;
-    if (span && !*err && (!write || covered < span)) {
-        /* Holes keep what the file has there (beyond its end: zeros). */
-        *err = tern_io_pread_all(R->f->fd, S->block, span, lo, &got);
-        if (*err) *what = "cannot read";
-        if (got < span) memset(S->block + got, 0, span - got);
+    size_t span = hi > lo ? (size_t)(hi - lo) : 0;
+    if (!write && reserve(&S->send, &S->send_cap, back ? back : 1)) goto nomem;
+    int vectored = 0;
+    if (span && !*err && covered == span) {
+        vectored = window_vectored(R, me, mine, s0, s1, rcnt, rd, write ? dd : sd, lo, span, err,
+                                   what);
+        if (vectored < 0) goto nomem;
     }
-    /* A write's data into the block: the others' from the exchange, the
-     * aggregator's own from its memory. */
-    for (int r = 0; write && r < size; r++) {
-        if (!rcnt[r]) continue;
-        int64_t n;
-        size_t bytes;
-        const struct wire_piece *wp = request_at(S->recv + rd[r], &n, &bytes);
-        if (r == me) {
-            own_pieces(R, s0[mine], wp, n, S->block, lo);
-            continue;
-        }
-        const char *data = S->send + dd[r];
-        for (int64_t k = 0; k < n; k++) {
-            memcpy(S->block + (wp[k].off - lo), data, (size_t)wp[k].len);
-            data += wp[k].len;
-        }
-    }
-    if (write && span && !*err) {
-        *err = tern_io_pwrite_all(R->f->fd, S->block, span, lo);
-        if (*err) *what = "cannot write";
-    }
+    if (!vectored && through_block(R, me, mine, s0, rcnt, rd, write ? dd : sd, lo, span, covered,
+                                   err, what))
+        goto nomem;
     if (!write) {
-        /* The answers go in the send buffer; the requests came in recv. */
-        for (int r = 0; r < size; r++) sc[r] = 0;
-        if (reserve(&S->send, &S->send_cap, back)) goto nomem;
-        at = 0;
-        for (int r = 0; r < size; r++) {
-            sd[r] = (int)at;
-            if (!rcnt[r]) continue;
-            int64_t n;
-            size_t bytes;
-            const struct wire_piece *wp = request_at(S->recv + rd[r], &n, &bytes);
-            if (r == me) {
-                own_pieces(R, s0[mine], wp, n, S->block, lo);
-                continue;
-            }
-            for (int64_t k = 0; k < n; k++) {
-                memcpy(S->send + at, S->block + (wp[k].off - lo), (size_t)wp[k].len);
-                at += (size_t)wp[k].len;
-                sc[r] += (int)wp[k].len;
-            }
-        }
         /* What each aggregator sends back is what this rank asked for. */
         size_t want = 0;
         for (int r = 0; r < size; r++) rcnt[r] = 0;

@@ -6,6 +6,7 @@
  * ask for it. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -76,6 +77,30 @@ int tern_io_pwrite_all(int fd, const char *buf, size_t len, MPI_Offset off)
         if (r < 0 && errno == EINTR) continue;
         if (r < 0) return errno;
         done += (size_t)r;
+    }
+    return 0;
+}
+
+int tern_io_rwv_all(int fd, enum tern_io_dir dir, struct iovec *iov, size_t n, MPI_Offset off,
+                    size_t *moved)
+{
+    *moved = 0;
+    while (n > 0) {
+        int cnt = n > IOV_MAX ? IOV_MAX : (int)n;
+        ssize_t r = dir == TERN_IO_READ ? preadv(fd, iov, cnt, off) : pwritev(fd, iov, cnt, off);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) return errno;
+        if (r == 0) break; /* end of file */
+        *moved += (size_t)r;
+        off += r;
+        for (size_t left = (size_t)r; left > 0;) {
+            size_t take = left < iov->iov_len ? left : iov->iov_len;
+            iov->iov_base = (char *)iov->iov_base + take;
+            iov->iov_len -= take;
+            left -= take;
+            if (iov->iov_len == 0) iov++, n--;
+        }
+        while (n > 0 && iov->iov_len == 0) iov++, n--;
     }
     return 0;
 }

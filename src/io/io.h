@@ -80,8 +80,8 @@ struct tern_file {
      * the next: fresh ones fault in every page on every call, which cost a
      * quarter of a page-cache read's time. */
     struct tern_io_cb_scratch {
-        char *send, *recv, *block, *back;
-        size_t send_cap, recv_cap, block_cap, back_cap;
+        char *send, *recv, *block, *back, *segs, *iov;
+        size_t send_cap, recv_cap, block_cap, back_cap, segs_cap, iov_cap;
     } cb;
 };
 
@@ -226,6 +226,12 @@ int tern_io_lock_range(int fd, int type, MPI_Offset from, MPI_Offset to);
  * errno; *got: the bytes read. */
 int tern_io_pread_all(int fd, char *buf, size_t len, MPI_Offset off, size_t *got);
 int tern_io_pwrite_all(int fd, const char *buf, size_t len, MPI_Offset off);
+/* preadv/pwritev of iov[0..n) (any n; the iovecs are consumed) from off
+ * until all of it moved (or, reading, the end of the file): 0 or errno;
+ * *moved: the bytes that did. */
+struct iovec;
+int tern_io_rwv_all(int fd, enum tern_io_dir dir, struct iovec *iov, size_t n, MPI_Offset off,
+                    size_t *moved);
 /* The collective form (io/file_coll.c): every rank of f calls it.  Two-phase
  * aggregation when the hints allow and some rank's access is scattered. */
 int tern_file_xfer_all(const char *fn, struct tern_file *f, enum tern_io_dir dir, MPI_Offset off,

@@ -348,6 +348,56 @@ static void cb_nodes_reported(void)
     CHECK_MPI(MPI_File_close(&fh));
 }
 
+/* A collective interleaved read that runs past the end of the file: what
+ * lies inside comes back, the count stops at the end.  With every rank
+ * reading, the pieces tile the range (the aggregators' vectored path);
+ * with rank 0 reading nothing they leave holes (the path through a block). */
+static void read_past_end(int rank0_reads)
+{
+    enum { K = 8, TOTAL_SHORT = 3 };
+    const char *path = io_path("past-end");
+    int total = size * K - TOTAL_SHORT; /* ints in the file */
+    MPI_File fh;
+    MPI_Status s;
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "romio_cb_read", "enable");
+    CHECK_MPI(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDWR | MPI_MODE_CREATE, info, &fh));
+    MPI_Info_free(&info);
+    if (rank == 0) {
+        int *all = malloc((size_t)total * sizeof *all);
+        for (int i = 0; i < total; i++) all[i] = 1000 + i;
+        CHECK_MPI(MPI_File_write_at(fh, 0, all, total, MPI_INT, &s));
+        free(all);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Datatype vec, filetype;
+    MPI_Type_vector(K / 2, 2, 2 * size, MPI_INT, &vec);
+    MPI_Type_create_resized(vec, 0, (MPI_Aint)(K * size * sizeof(int)), &filetype);
+    MPI_Type_commit(&filetype);
+    CHECK_MPI(MPI_File_set_view(fh, (MPI_Offset)(rank * 2 * sizeof(int)), MPI_INT, filetype,
+                                "native", MPI_INFO_NULL));
+    int b[K], n = rank0_reads || rank != 0 ? K : 0, want = 0;
+    for (int k = 0; k < K; k++) b[k] = -1;
+    CHECK_MPI(MPI_File_read_at_all(fh, 0, b, n, MPI_INT, &s));
+    for (int k = 0; k < n; k++) {
+        int at = k / 2 * 2 * size + rank * 2 + k % 2; /* the int's index in the file */
+        if (at >= total) continue;
+        want++;
+        CHECK(b[k] == 1000 + at, "read past the end (rank 0 reads %d): int %d is %d, expected %d",
+              rank0_reads, k, b[k], 1000 + at);
+    }
+    int got;
+    MPI_Get_count(&s, MPI_INT, &got);
+    CHECK(got == want, "read past the end (rank 0 reads %d): count %d, expected %d", rank0_reads,
+          got, want);
+    MPI_Type_free(&vec);
+    MPI_Type_free(&filetype);
+    CHECK_MPI(MPI_File_close(&fh));
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) CHECK_MPI(MPI_File_delete(path, MPI_INFO_NULL));
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -375,6 +425,8 @@ int main(int argc, char **argv)
     strided("automatic", "automatic", 0);
     strided("disable", "enable", 0);
     strided("enable", "disable", 1);
+    read_past_end(1);
+    read_past_end(0);
     view_errors();
     registered_datareps();
     io_dir_remove();
