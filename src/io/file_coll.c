@@ -455,12 +455,12 @@ static int run_round(struct round *R, int *err, const char **what)
     if (!write && reserve(&S->send, &S->send_cap, back ? back : 1)) goto nomem;
     int vectored = 0;
     if (span && !*err && covered == span) {
-        vectored = window_vectored(R, me, mine, s0, s1, rcnt, rd, write ? dd : sd, lo, span, err,
-                                   what);
+        vectored =
+            window_vectored(R, me, mine, s0, s1, rcnt, rd, write ? dd : sd, lo, span, err, what);
         if (vectored < 0) goto nomem;
     }
-    if (!vectored && through_block(R, me, mine, s0, rcnt, rd, write ? dd : sd, lo, span, covered,
-                                   err, what))
+    if (!vectored &&
+        through_block(R, me, mine, s0, rcnt, rd, write ? dd : sd, lo, span, covered, err, what))
         goto nomem;
     if (!write) {
         /* What each aggregator sends back is what this rank asked for. */
