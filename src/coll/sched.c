@@ -16,6 +16,7 @@ enum step_kind { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY, STEP_CALLBACK };
 
 struct step {
     uint8_t kind;
+    uint8_t pinned; /* reduce with a user's function: dt's handle kept valid for it */
     int peer;
     struct tern_comm *comm; /* send, recv: the schedule's or its local communicator */
     const void *src;        /* send, reduce 'in', copy source */
@@ -91,6 +92,7 @@ void tern_sched_free(struct tern_sched *s)
 {
     if (!s) return;
     for (int i = 0; i < s->nsteps; i++) {
+        if (s->steps[i].pinned) tern_dt_unpin_handle(s->steps[i].dt);
         tern_dt_release(s->steps[i].dt);
         tern_dt_release(s->steps[i].ddt);
         tern_op_release(s->steps[i].op);
@@ -159,6 +161,12 @@ int tern_sched_reduce(struct tern_sched *s, const void *in, void *inout, size_t 
     st->count = count;
     st->op = op;
     tern_op_retain(op);
+    /* The user's function gets the datatype's handle, which MPI_Type_free
+     * may have released while the operation is pending. */
+    if (op->user_fn || op->user_fn_c) {
+        tern_dt_pin_handle(dt);
+        st->pinned = 1;
+    }
     return MPI_SUCCESS;
 }
 

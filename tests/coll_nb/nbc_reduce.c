@@ -162,6 +162,51 @@ static void vector_allreduce(int count)
     free(r);
 }
 
+/* The datatype freed while the reduction is pending (persistent: between
+ * the init and the starts): the user's function still gets a handle it can
+ * ask about, as MPI says a freed type stays usable by operations under way. */
+static int pair_sizes_wrong;
+static void pair_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    int sz = -1;
+    MPI_Comm_set_errhandler(W, MPI_ERRORS_RETURN);
+    if (MPI_Type_size(*dt, &sz) != MPI_SUCCESS || sz != 2 * (int)sizeof(int)) pair_sizes_wrong++;
+    MPI_Comm_set_errhandler(W, MPI_ERRORS_ARE_FATAL);
+    const int *a = in;
+    int *b = inout;
+    for (int i = 0; i < 2 * *len; i++) b[i] += a[i];
+}
+
+static void freed_type_user_op(void)
+{
+    enum { N = 300 };
+    MPI_Datatype pair;
+    MPI_Op op;
+    CHECK_MPI(MPI_Type_contiguous(2, MPI_INT, &pair));
+    CHECK_MPI(MPI_Type_commit(&pair));
+    CHECK_MPI(MPI_Op_create(pair_sum, 1, &op));
+    int s[2 * N], r[2 * N];
+    for (int rep = 0; rep < nt_reps(); rep++) {
+        for (int i = 0; i < 2 * N; i++) s[i] = sval(rank, i, rep), r[i] = -1;
+        NT_ISSUE(rep, MPI_Iallreduce(s, r, N, pair, op, W, &nt_req),
+                 MPI_Allreduce_init(s, r, N, pair, op, W, MPI_INFO_NULL, &nt_req));
+        if (rep == 0) CHECK_MPI(MPI_Type_free(&pair));
+        nt_complete(rep);
+        for (int i = 0; i < 2 * N; i++)
+            CHECK(r[i] == sum_upto(size - 1, i, rep), "freed type: rep %d [%d]=%d want %ld", rep,
+                  i, r[i], sum_upto(size - 1, i, rep));
+        if (!nt_persistent && rep == 0) {
+            CHECK_MPI(MPI_Type_contiguous(2, MPI_INT, &pair));
+            CHECK_MPI(MPI_Type_commit(&pair));
+        }
+    }
+    nt_done();
+    if (!nt_persistent) MPI_Type_free(&pair);
+    CHECK(pair_sizes_wrong == 0, "the user's function got an unusable datatype %d times",
+          pair_sizes_wrong);
+    MPI_Op_free(&op);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -177,6 +222,7 @@ int main(int argc, char **argv)
                 run(k, k >= RS_BLOCK ? counts[c] / 8 : counts[c], in_place, 0);
         }
     vector_allreduce(500);
+    freed_type_user_op();
     MPI_Op_free(&matop);
     MPI_Type_free(&mattype);
     MPI_Finalize();
