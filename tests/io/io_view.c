@@ -326,7 +326,7 @@ static void view_errors(void)
 }
 
 /* The aggregators in use are what MPI_File_get_info says: by default
- * IO_AGGREGATORS_PER_HOST (2) per host, at most the host's ranks (this job
+ * IO_AGGREGATORS_PER_HOST (8) per host, at most the host's ranks (this job
  * runs on one host). */
 static void cb_nodes_reported(void)
 {
@@ -340,7 +340,7 @@ static void cb_nodes_reported(void)
     CHECK_MPI(MPI_File_get_info(fh, &info));
     MPI_Info_get(info, "cb_nodes", MPI_MAX_INFO_VAL, v, &flag);
     const char *per = getenv("TERN_IO_AGGREGATORS_PER_HOST");
-    int want = per ? atoi(per) : 2;
+    int want = per ? atoi(per) : 8;
     if (want > size) want = size;
     CHECK(flag && atoi(v) == want, "cb_nodes %s on one host of %d ranks, expected %d",
           flag ? v : "missing", size, want);
