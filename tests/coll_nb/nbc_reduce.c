@@ -193,8 +193,8 @@ static void freed_type_user_op(void)
         if (rep == 0) CHECK_MPI(MPI_Type_free(&pair));
         nt_complete(rep);
         for (int i = 0; i < 2 * N; i++)
-            CHECK(r[i] == sum_upto(size - 1, i, rep), "freed type: rep %d [%d]=%d want %ld", rep,
-                  i, r[i], sum_upto(size - 1, i, rep));
+            CHECK(r[i] == sum_upto(size - 1, i, rep), "freed type: rep %d [%d]=%d want %ld", rep, i,
+                  r[i], sum_upto(size - 1, i, rep));
         if (!nt_persistent && rep == 0) {
             CHECK_MPI(MPI_Type_contiguous(2, MPI_INT, &pair));
             CHECK_MPI(MPI_Type_commit(&pair));
