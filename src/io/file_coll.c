@@ -1,14 +1,15 @@
-/* Collective access with two-phase aggregation.  A few ranks, one per host
- * unless cb_nodes says otherwise, are aggregators; the file range the call
- * touches is cut into one contiguous domain per aggregator.  In rounds of
- * at most cb_buffer_size bytes per aggregator, every rank sends each
- * aggregator its pieces of that aggregator's window (an all-to-all of
- * (offset, length) lists and data); the aggregator reads the window once
- * if the pieces leave holes in it, lays the data in, and writes it with
- * one pwrite.  Reads run the other way: lists to the aggregators, one
- * pread per window, the data back.  A rank's pieces in a window are a
- * contiguous stretch of its data stream, so its memory side is one
- * pack/unpack per aggregator and round. */
+/* Collective access with two-phase aggregation.  A few ranks of each host
+ * (IO_AGGREGATORS_PER_HOST) unless cb_nodes says otherwise are aggregators;
+ * the file range the call touches is cut into one contiguous domain per
+ * aggregator.  In rounds of at most cb_buffer_size bytes per aggregator,
+ * every rank sends each aggregator the (offset, length) list of its pieces
+ * of that aggregator's window, then (writes) their data.  When the pieces
+ * tile the window the aggregator moves them with one preadv/pwritev per
+ * IOV_MAX, straight between the file and the exchange buffers; otherwise
+ * through one block (read when there are holes, data laid in, written).
+ * Reads send the data back.  A rank's pieces in a window are a contiguous
+ * stretch of its data stream: one pack/unpack per aggregator and round, or
+ * none where that stretch is contiguous in its memory. */
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>

@@ -122,7 +122,8 @@ int tern_file_hints_set(struct tern_file *f, const struct tern_info *info);
 struct tern_info *tern_file_hints_get(const struct tern_file *f);
 /* Values the access paths read (bytes; 0/1 flags). */
 size_t tern_file_hint_size(const struct tern_file *f, const char *key, size_t dflt);
-/* The aggregators collective access uses (cb_nodes, by default one per host). */
+/* The aggregators collective access uses (cb_nodes, by default
+ * IO_AGGREGATORS_PER_HOST per host). */
 int tern_file_cb_nodes(const struct tern_file *f);
 void tern_file_cb_scratch_free(struct tern_file *f);
 /* "enable" -> 1, "disable" -> 0, "automatic" or missing -> -1. */
