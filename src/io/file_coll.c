@@ -137,6 +137,8 @@ void tern_file_cb_scratch_free(struct tern_file *f)
     free(f->cb.recv);
     free(f->cb.block);
     free(f->cb.back);
+    free(f->cb.segs);
+    free(f->cb.iov);
     memset(&f->cb, 0, sizeof f->cb);
 }
 

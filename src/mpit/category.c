@@ -45,6 +45,15 @@ static struct category *add(const char *name, const char *desc)
     return c;
 }
 
+/* A group of performance variables named as a group of parameters (TERN_IO)
+ * shares its category: a name names one category. */
+static struct category *find(const char *name)
+{
+    for (int i = 0; i < ncats; i++)
+        if (strcmp(cats[i].name, name) == 0) return &cats[i];
+    return NULL;
+}
+
 static void build(void)
 {
     if (ncats) return;
@@ -62,7 +71,8 @@ static void build(void)
         }
     }
     for (int g = 0; g < TERN_T_NPVAR_GROUPS; g++) {
-        c = add(tern_t_pvar_groups[g].name, tern_t_pvar_groups[g].desc);
+        c = find(tern_t_pvar_groups[g].name);
+        if (!c) c = add(tern_t_pvar_groups[g].name, tern_t_pvar_groups[g].desc);
         for (int i = 0; i < tern_t_npvars; i++)
             if (tern_t_pvars[i].group == g && !c->of[PVARS].n++) c->of[PVARS].first = i;
     }
