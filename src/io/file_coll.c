@@ -261,7 +261,9 @@ static int window_vectored(struct round *R, int me, int mine, const size_t *s0, 
     for (int r = 0; r < size; r++) {
         int64_t n;
         size_t bytes;
-        if (rcnt[r]) request_at(S->recv + rd[r], &n, &bytes), nseg += (size_t)n;
+        if (!rcnt[r]) continue;
+        request_at(S->recv + rd[r], &n, &bytes);
+        nseg += (size_t)n;
     }
     if (reserve(&S->segs, &S->segs_cap, nseg * sizeof(struct seg) + 1) ||
         reserve(&S->iov, &S->iov_cap, nseg * sizeof(struct iovec) + 1))
@@ -442,7 +444,10 @@ static int run_round(struct round *R, int *err, const char **what)
     MPI_Offset lo = INT64_MAX, hi = -1;
     size_t covered = 0, back = 0;
     for (int r = 0; r < size; r++) {
-        if (!write) sd[r] = (int)back, sc[r] = 0;
+        if (!write) {
+            sd[r] = (int)back;
+            sc[r] = 0;
+        }
         if (!rcnt[r]) continue;
         int64_t n;
         size_t bytes;
@@ -452,7 +457,10 @@ static int run_round(struct round *R, int *err, const char **what)
             if (wp[k].off + wp[k].len > hi) hi = wp[k].off + wp[k].len;
         }
         covered += bytes;
-        if (!write && r != me) sc[r] = (int)bytes, back += bytes;
+        if (!write && r != me) {
+            sc[r] = (int)bytes;
+            back += bytes;
+        }
     }
     size_t span = hi > lo ? (size_t)(hi - lo) : 0;
     if (!write && reserve(&S->send, &S->send_cap, back ? back : 1)) goto nomem;
