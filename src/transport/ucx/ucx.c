@@ -114,16 +114,17 @@ static void on_ep_error(void *arg, ucp_ep_h ep, ucs_status_t status)
     }
 }
 
-/* Endpoints to this job's ranks detect a dead peer (the liveness check
- * ends the job).  Those to another job's processes whose pid this process
- * sees do not ask for it: UCX then may use its shared memory (posix, sysv)
- * and single copy (cma) between jobs on one host, which cannot detect a
- * peer's death and which it leaves out of endpoints that must; the pid
- * check of p2p's watch finds those deaths instead.  Processes on other
- * hosts have no shared memory to lose, and only the endpoint can tell. */
-static ucs_status_t create_ep(int world, const void *addr, ucp_ep_h *ep)
+/* An endpoint detects its peer's death unless 'silent' (the liveness check
+ * ends the job when the peer is a rank of it).  Silent ones: the data
+ * endpoints of this job's ranks (ucx_internal.h), and those to another
+ * job's processes whose pid this process sees: UCX then may use its shared
+ * memory (posix, sysv) and single copy (cma) between jobs on one host,
+ * which cannot detect a peer's death and which it leaves out of endpoints
+ * that must; the pid check of p2p's watch finds those deaths instead.
+ * Processes on other hosts have no shared memory to lose, and only the
+ * endpoint can tell. */
+static ucs_status_t create_ep(int world, const void *addr, int silent, ucp_ep_h *ep)
 {
-    int silent = world >= tern_g.world_size && tern_proc_pid_visible(world);
     ucp_ep_params_t ep_params = {
         .field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
                       (silent ? 0 : UCP_EP_PARAM_FIELD_ERR_HANDLER),
@@ -132,6 +133,26 @@ static ucs_status_t create_ep(int world, const void *addr, ucp_ep_h *ep)
         .err_handler = {.cb = on_ep_error, .arg = (void *)(intptr_t)world},
     };
     return ucp_ep_create(ucx.worker, &ep_params, ep);
+}
+
+/* An endpoint to rank 'world' of this job, from the address it left in
+ * the bootstrap; 'silent': without failure handling. */
+static ucp_ep_h connect_rank(int world, int silent, ucp_ep_h *ep, int *err)
+{
+    void *addr = fetch_address(world);
+    if (!addr) {
+        *err = tern_err_make(MPI_ERR_OTHER, "UCX: the launcher has no worker address of rank %d",
+                             world);
+        return NULL;
+    }
+    ucs_status_t st = create_ep(world, addr, silent, ep);
+    free(addr);
+    if (st != UCS_OK) {
+        *ep = NULL;
+        *err = tern_err_make(MPI_ERR_OTHER, "UCX: cannot connect to rank %d: %s", world,
+                             ucs_status_string(st));
+    }
+    return *ep;
 }
 
 int ucx_sender(uint64_t job, int32_t world_src)
@@ -157,7 +178,7 @@ ucp_ep_h ucx_ep(int world, int *err)
         return NULL;
     }
     if (world >= tern_g.world_size && p->addr) {
-        ucs_status_t st = create_ep(world, p->addr, &p->ep);
+        ucs_status_t st = create_ep(world, p->addr, tern_proc_pid_visible(world), &p->ep);
         if (st == UCS_OK) return p->ep;
         p->ep = NULL;
     }
@@ -168,21 +189,18 @@ ucp_ep_h ucx_ep(int world, int *err)
                              world);
         return NULL;
     }
-    void *addr = fetch_address(world);
-    if (!addr) {
-        *err = tern_err_make(MPI_ERR_OTHER, "UCX: the launcher has no worker address of rank %d",
-                             world);
-        return NULL;
-    }
-    ucs_status_t st = create_ep(world, addr, &p->ep);
-    free(addr);
-    if (st != UCS_OK) {
-        p->ep = NULL;
-        *err = tern_err_make(MPI_ERR_OTHER, "UCX: cannot connect to rank %d: %s", world,
-                             ucs_status_string(st));
-        return NULL;
-    }
-    return p->ep;
+    return connect_rank(world, 0, &p->ep, err);
+}
+
+ucp_ep_h ucx_data_ep(int world, int *err)
+{
+    /* Another job's process may end while this one goes on: only an
+     * endpoint that handles failures may reach it. */
+    if (!ucx.data_endpoint || world >= tern_g.world_size) return ucx_ep(world, err);
+    /* The first endpoint first: it is what notices the peer's death. */
+    if (!ucx_ep(world, err)) return NULL;
+    struct ucx_peer *p = ucx.peers[world];
+    return p->data_ep ? p->data_ep : connect_rank(world, 1, &p->data_ep, err);
 }
 
 static int set_handler(unsigned id, ucp_am_recv_callback_t cb)
@@ -204,6 +222,7 @@ static int setup_worker(void)
 {
     ucx.eager_max = (size_t)tern_param.ucx_eagersize;
     ucx.iov_min = (size_t)tern_param.ucx_iov_min;
+    ucx.data_endpoint = tern_param.ucx_data_endpoint;
     ucx.dead = -1;
     ucx.outstanding = 0;
     ucx.npeers = tern_procs_count();
@@ -328,16 +347,20 @@ static int tern_ucx_quiesce(void)
      * this one, and no longer progresses to acknowledge: the flushes get a
      * bounded time together. */
     ucp_request_param_t rp = {.op_attr_mask = 0};
-    void **reqs = calloc((size_t)ucx.npeers + 1, sizeof *reqs);
+    void **reqs = calloc(2 * (size_t)ucx.npeers + 1, sizeof *reqs);
     int n = 0;
-    for (int w = 0; w < ucx.npeers; w++)
-        if (ucx.peers[w] && ucx.peers[w]->ep) {
-            void *r = ucp_ep_flush_nbx(ucx.peers[w]->ep, &rp);
+    for (int w = 0; w < ucx.npeers; w++) {
+        if (!ucx.peers[w]) continue;
+        ucp_ep_h eps[2] = {ucx.peers[w]->ep, ucx.peers[w]->data_ep};
+        for (int e = 0; e < 2; e++) {
+            if (!eps[e]) continue;
+            void *r = ucp_ep_flush_nbx(eps[e], &rp);
             if (!reqs)
                 wait_request(r);
             else if (r && !UCS_PTR_IS_ERR(r))
                 reqs[n++] = r;
         }
+    }
     wait_requests_for(reqs, n, QUIESCE_FLUSH_WAIT_MS);
     free(reqs);
     return 0;
@@ -380,11 +403,34 @@ void tern_ucx_dyn_fail(int w)
     ucx.peers[w]->ep = NULL;
 }
 
+/* UCP forbids forcing the close of an endpoint without failure handling.
+ * After the last fence nothing is under way on them, but a close may still
+ * want the peer's progress, which a peer past that fence no longer makes:
+ * the closes get a bounded time together. */
+static void close_data_eps(void)
+{
+    void **reqs = calloc((size_t)ucx.npeers + 1, sizeof *reqs);
+    int n = 0;
+    ucp_request_param_t rp = {.op_attr_mask = 0};
+    for (int w = 0; w < ucx.npeers; w++) {
+        if (!ucx.peers[w] || !ucx.peers[w]->data_ep) continue;
+        void *r = ucp_ep_close_nbx(ucx.peers[w]->data_ep, &rp);
+        ucx.peers[w]->data_ep = NULL;
+        if (!reqs)
+            wait_request(r);
+        else if (r && !UCS_PTR_IS_ERR(r))
+            reqs[n++] = r;
+    }
+    wait_requests_for(reqs, n, QUIESCE_FLUSH_WAIT_MS);
+    free(reqs);
+}
+
 static void tern_ucx_finalize(void)
 {
     if (!ucx.worker) return;
     while (tern_ucx_async_held()) tern_ucx_async_release();
     ucx_rma_release_all();
+    close_data_eps();
     for (int w = 0; w < ucx.npeers; w++) {
         struct ucx_peer *p = ucx.peers[w];
         if (!p) continue;

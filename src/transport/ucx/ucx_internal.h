@@ -9,7 +9,16 @@
  *
  * Peers cost one pointer each until this process first talks to them:
  * then a struct ucx_peer is made, and its endpoint from the worker address
- * the peer left in the bootstrap. */
+ * the peer left in the bootstrap.
+ *
+ * A rank of this job may get a second endpoint, for the data of rendezvous
+ * messages only (ucx_data_ep).  The first one asks UCP for peer-failure
+ * handling, which is how a dead rank is found under any launcher; UCP 1.13
+ * then leaves out the transports' zero-copy lanes that cannot report
+ * failures, TCP's among them, and moves large messages as 64 KiB copies
+ * (about 0.7x the bandwidth across two hosts).  The second endpoint asks
+ * for none and sends a whole message with one sendmsg.  Both carry Tern's
+ * sequence numbers, so the receiver keeps each sender's order across them. */
 #ifndef TERN_TRANSPORT_UCX_UCX_INTERNAL_H
 #define TERN_TRANSPORT_UCX_UCX_INTERNAL_H
 
@@ -46,18 +55,20 @@ struct ucx_ctl {
 };
 
 /* A message that arrived ahead of an earlier one from the same sender
- * (UCP does not promise order between eager and rendezvous messages):
- * held until its turn. */
+ * (UCP does not promise order between eager and rendezvous messages, nor
+ * between two endpoints): held until its turn. */
 struct ucx_held {
     struct ucx_held *next;
     struct ucx_hdr hdr;
     void *data; /* a copy of eager data, or the rendezvous descriptor */
     size_t len;
     int rndv;
+    int revoked; /* its sender cancelled it: dropped in its turn */
 };
 
 struct ucx_peer {
-    ucp_ep_h ep; /* NULL until this process first sends to the peer */
+    ucp_ep_h ep;      /* NULL until this process first sends to the peer */
+    ucp_ep_h data_ep; /* rendezvous data, without failure handling; NULL until used */
     uint32_t send_seq, recv_seq;
     struct ucx_held *held; /* in seq order */
     void *addr;            /* a process of another job: its worker address (malloc'd) */
@@ -90,8 +101,9 @@ struct ucx_state {
     struct ucx_peer **peers; /* by process index (p2p/procs.h) */
     int npeers;              /* entries of peers */
     size_t eager_max, iov_min;
-    long outstanding; /* UCP requests not yet completed */
-    int dead;         /* world rank an endpoint reported failed, or -1 */
+    int data_endpoint; /* TERN_UCX_DATA_ENDPOINT */
+    long outstanding;  /* UCP requests not yet completed */
+    int dead;          /* world rank an endpoint reported failed, or -1 */
     int dead_status;
 };
 extern struct ucx_state ucx;
@@ -105,6 +117,9 @@ struct ucx_peer *ucx_peer(int world);
 /* The endpoint to a peer, made on first use; NULL with *err set (an MPI
  * error class, message made) when it cannot be. */
 ucp_ep_h ucx_ep(int world, int *err);
+/* The endpoint for a rendezvous message's data to a peer: its data
+ * endpoint for a rank of this job (made on first use), else ucx_ep. */
+ucp_ep_h ucx_data_ep(int world, int *err);
 
 /* The active-message handlers (ucx_msg.c). */
 ucs_status_t ucx_on_msg(void *arg, const void *header, size_t header_length, void *data,

@@ -96,10 +96,11 @@ static void ctl_sent(void *req, ucs_status_t status, void *user_data)
     ucx.outstanding--;
 }
 
-static void send_ctl(int world, uint32_t type, uint64_t cookie, uint64_t value)
+/* 'data': on the data endpoint, behind the rendezvous messages it carries. */
+static void send_ctl(int world, int data, uint32_t type, uint64_t cookie, uint64_t value)
 {
     int err;
-    ucp_ep_h ep = ucx_ep(world, &err);
+    ucp_ep_h ep = data ? ucx_data_ep(world, &err) : ucx_ep(world, &err);
     if (!ep) return; /* the peer is gone: the liveness check reports it */
     struct ucx_ctl *c = malloc(sizeof *c);
     if (!c) tern_fatal("out of memory for a UCX control message");
@@ -124,7 +125,7 @@ static void send_ctl(int world, uint32_t type, uint64_t cookie, uint64_t value)
 
 void tern_ucx_sync_ack(int world_dst, uint64_t cookie)
 {
-    send_ctl(world_dst, UCX_CTL_ACK, cookie, 0);
+    send_ctl(world_dst, 0, UCX_CTL_ACK, cookie, 0);
 }
 
 /* ---- sends ---- */
@@ -159,13 +160,12 @@ static void sent(void *req, ucs_status_t status, void *user_data)
 
 int tern_ucx_send(struct tern_request *r)
 {
-    int err;
-    ucp_ep_h ep = ucx_ep(r->world_peer, &err);
+    int err, eager = r->bytes <= ucx.eager_max;
+    ucp_ep_h ep = eager ? ucx_ep(r->world_peer, &err) : ucx_data_ep(r->world_peer, &err);
     if (!ep) return err;
     struct ucx_peer *p = ucx_peer(r->world_peer);
     struct ucx_sreq *s = ucx_sreq(r);
     memset(s, 0, sizeof *s);
-    int eager = r->bytes <= ucx.eager_max;
     int sync = r->mode == TERN_MODE_SYNC && eager;
     s->hdr = (struct ucx_hdr){.ctx = r->ctx,
                               .src = r->comm->rank,
@@ -219,7 +219,9 @@ int tern_ucx_cancel_send(struct tern_request *r)
     struct ucx_sreq *s = ucx_sreq(r);
     if (!s->cancel_pending) {
         s->cancel_pending = 1;
-        send_ctl(r->world_peer, UCX_CTL_REVOKE, (uint64_t)(uintptr_t)r, 0);
+        /* Behind the message on its own endpoint, so that it is there. */
+        send_ctl(r->world_peer, r->bytes > ucx.eager_max, UCX_CTL_REVOKE, (uint64_t)(uintptr_t)r,
+                 0);
     }
     return 0;
 }
@@ -321,6 +323,14 @@ static int arrive(const struct ucx_hdr *h, void *data, size_t len, int rndv)
     return rndv;
 }
 
+static void held_release(struct ucx_held *x)
+{
+    if (x->rndv)
+        ucp_am_data_release(ucx.worker, x->data);
+    else
+        free(x->data);
+}
+
 /* Keeps a message that overtook an earlier one, in seq order. */
 static void hold(struct ucx_peer *p, const struct ucx_hdr *h, void *data, size_t len, int rndv)
 {
@@ -360,8 +370,12 @@ ucs_status_t ucx_on_msg(void *arg, const void *header, size_t header_length, voi
     while (p->held && p->held->hdr.seq == p->recv_seq) {
         struct ucx_held *x = p->held;
         p->held = x->next;
-        arrive(&x->hdr, x->data, x->len, x->rndv);
-        if (!x->rndv) free(x->data);
+        if (x->revoked)
+            held_release(x);
+        else {
+            arrive(&x->hdr, x->data, x->len, x->rndv);
+            if (!x->rndv) free(x->data);
+        }
         free(x);
         p->recv_seq++;
     }
@@ -373,12 +387,18 @@ void ucx_peer_free_held(struct ucx_peer *p)
     while (p->held) {
         struct ucx_held *x = p->held;
         p->held = x->next;
-        if (x->rndv)
-            ucp_am_data_release(ucx.worker, x->data);
-        else
-            free(x->data);
+        held_release(x);
         free(x);
     }
+}
+
+/* A revoked message still waiting for an earlier one: it keeps its place
+ * in the sequence, and is dropped when its turn comes. */
+static int revoke_held(struct ucx_peer *p, uint64_t cookie)
+{
+    for (struct ucx_held *x = p ? p->held : NULL; x; x = x->next)
+        if (x->hdr.cookie == cookie && !x->revoked) return x->revoked = 1;
+    return 0;
 }
 
 static int owns_cookie(const struct tern_unexp *u, int world, uint64_t cookie)
@@ -408,7 +428,8 @@ ucs_status_t ucx_on_ctl(void *arg, const void *header, size_t header_length, voi
                 ucp_am_data_release(ucx.worker, ((struct ucx_rts *)u->data)->desc);
             tern_unexp_free(u);
         }
-        send_ctl(c.world_src, UCX_CTL_REVOKE_REPLY, c.cookie, u != NULL);
+        int found = u || revoke_held(ucx_peer(c.world_src), c.cookie);
+        send_ctl(c.world_src, 0, UCX_CTL_REVOKE_REPLY, c.cookie, found);
         break;
     }
     case UCX_CTL_REVOKE_REPLY:
