@@ -17,6 +17,7 @@ METRICS = [
     ("lat", "latency 8 B", "us", True),
     ("bw", "bandwidth 1 MiB", "MB/s", False),
     ("launch", "launch 4 ranks, 2 hosts", "ms", True),
+    ("launch_exec", "launch, agent ip netns exec", "ms", True),
 ]
 
 

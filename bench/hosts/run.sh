@@ -19,7 +19,9 @@
 # Each repetition runs, in this order, so slow drifts of the machine hit all
 # alike: the 8 B latency of ucx_perftest (tag_lat), Tern, MPICH, Open MPI;
 # the 1 MiB bandwidth of the same four (tag_bw); the launch time of 4 ranks
-# on 2 hosts with Tern's mpiexec, MPICH's Hydra and Open MPI's mpiexec.  One
+# on 2 hosts with Tern's mpiexec, MPICH's Hydra and Open MPI's mpiexec, over
+# ssh and then with `ip netns exec` as every launcher's agent (no ssh
+# connection: what each launcher costs by itself).  One
 # rank (or perftest peer) per host, the MPI ranks launched over ssh, as the
 # peers launch.  The bytes that crossed the second host's eth0 during every
 # run are counted: a run that moved fewer than its payload did not go through
@@ -107,7 +109,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # bridge, the root namespace's only address the hosts reach.
 hydra=(mpiexec.mpich -iface "tern-$prefix")
 # Open MPI's pml ucx declines plain TCP unless told any transport will do.
-ompi=(mpiexec.openmpi --mca plm_rsh_agent ssh --mca oob_tcp_if_include "$net.0/24"
+ompi=(mpiexec.openmpi --mca oob_tcp_if_include "$net.0/24"
     --mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any -x UCX_TLS)
 
 # Bytes through host 2's link to the bridge, both ways (its veth's root end).
@@ -164,13 +166,39 @@ perftest() {
     fi
 }
 
-# launch_cmd WHO NP: the launch line of WHO for NP ranks, half on each host.
+# Agents that enter a host's namespace instead of connecting with ssh, so
+# that the launch time is each launcher's own.  Tern's exec agent gets the
+# host and the proxy's words; Hydra's and Open MPI's ssh-style agents get
+# ssh options, the host and a command line for a shell.
+cat > "$work/agent-tern" << 'EOF'
+#!/bin/sh
+exec ip netns exec "$@"
+EOF
+cat > "$work/agent-ssh-style" << 'EOF'
+#!/bin/sh
+while [ "${1#-}" != "$1" ]; do shift; done
+h=$1
+shift
+exec ip netns exec "$h" sh -c "$*"
+EOF
+chmod +x "$work/agent-tern" "$work/agent-ssh-style"
+
+# launch_cmd WHO NP [exec]: the launch line of WHO for NP ranks, half on
+# each host; over ssh, or through the namespace agents above.
 launch_cmd() {
-    local who=$1 np=$2 per=$(($2 / 2))
+    local who=$1 np=$2 per=$(($2 / 2)) agent=${3:-ssh}
+    if [ "$agent" = exec ]; then
+        case $who in
+            tern) echo "$mpiexec --timeout $((limit - 10)) -launcher exec -launcher-exec $work/agent-tern -hosts ${prefix}1:$per,${prefix}2:$per -n $np" ;;
+            mpich) echo "${hydra[*]} -launcher ssh -launcher-exec $work/agent-ssh-style -hosts ${prefix}1:$per,${prefix}2:$per -n $np" ;;
+            ompi) echo "${ompi[*]} --mca plm_rsh_agent $work/agent-ssh-style --host ${prefix}1:$per,${prefix}2:$per -np $np" ;;
+        esac
+        return
+    fi
     case $who in
         tern) echo "$mpiexec --timeout $((limit - 10)) -hosts ${prefix}1:$per,${prefix}2:$per -n $np" ;;
         mpich) echo "${hydra[*]} -hosts $h1:$per,$h2:$per -n $np" ;;
-        ompi) echo "${ompi[*]} --host $h1:$per,$h2:$per -np $np" ;;
+        ompi) echo "${ompi[*]} --mca plm_rsh_agent ssh --host $h1:$per,$h2:$per -np $np" ;;
     esac
 }
 
@@ -188,23 +216,24 @@ bench() {
     record "$rep" "$metric" "$who" "$val" $((b1 - b0))
 }
 
-# launch REP WHO: 4 ranks on 2 hosts, launcher start to every rank past
+# launch REP WHO [exec]: 4 ranks on 2 hosts, launcher start to every rank past
 # MPI_Init.  The figure counts even when the job then hangs (MPICH's
 # MPI_Finalize over UCX's TCP does, now and then): the job is killed after
 # 60 s and the hang is noted in the report.
 launch() {
-    local rep=$1 who=$2 cmd t0 line rc=0
-    cmd=$(launch_cmd "$who" 4)
+    local rep=$1 who=$2 agent=${3:-ssh} cmd t0 line rc=0 metric=launch
+    [ "$agent" = exec ] && metric=launch_exec
+    cmd=$(launch_cmd "$who" 4 "$agent")
     t0=${EPOCHREALTIME/./}
     timeout -k 5 60 $cmd "$bin/launch_probe.$who" "$t0" > "$work/launch.out" 2> "$work/launch.err" || rc=$?
     line=$(grep '^launch_us' "$work/launch.out") || true
     [ $rc = 0 ] || echo "$who, repetition $rep: the 4-rank launch job did not end by itself (exit $rc${line:+ after every rank passed MPI_Init})" >> "$work/notes"
     if [ -z "$line" ]; then
-        say "$who launch failed: $(tail -1 "$work/launch.err")"
+        say "$who launch ($agent) failed: $(grep -v "^---" "$work/launch.err" | grep . | head -3 | tr "\n" " ")"
         return
     fi
     set -- $line
-    record "$rep" launch "$who" "$(python3 -c "print($2 / 1000)")" 0
+    record "$rep" $metric "$who" "$(python3 -c "print($2 / 1000)")" 0
 }
 
 # ---- the sitting ----------------------------------------------------------------------
@@ -221,6 +250,7 @@ for rep in $(seq 1 "$reps"); do
     for who in tern mpich ompi; do bench "$rep" bw $who bw -m 1M; done
     say "repetition $rep/$reps: launch"
     for who in tern mpich ompi; do launch "$rep" $who; done
+    for who in tern mpich ompi; do launch "$rep" $who exec; done
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 cacheline=$(timeout 300 "$bin/cacheline" -r 11 | sed -n 's/^cacheline_ns //p') || cacheline=
@@ -232,7 +262,7 @@ mpich_device=$(mpichversion | sed -n 's/^MPICH Device:[[:space:]]*//p')
     echo "machine $(uname -n), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) CPUs, $(uname -r)"
     echo "Tern $(git -C "$src" rev-parse --short HEAD 2> /dev/null || echo '?'), $(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' "$build/CMakeCache.txt") build"
     echo "MPICH $(mpichversion | sed -n 's/^MPICH Version:[[:space:]]*//p') device $mpich_device, Hydra over ssh: ${hydra[*]}"
-    echo "Open MPI $(ompi_info --parsable | sed -n 's/^ompi:version:full://p') pml ucx over ssh: ${ompi[*]}"
+    echo "Open MPI $(ompi_info --parsable | sed -n 's/^ompi:version:full://p') pml ucx: ${ompi[*]} (agent: --mca plm_rsh_agent ssh)"
     echo "UCX $(ucx_info -v | sed -n 's/^# Version //p'), UCX_TLS=$UCX_TLS; ucx_perftest server on ${prefix}2, client on ${prefix}1"
     echo "Tern: $mpiexec -hosts ${prefix}1,${prefix}2 (ssh)"
     echo "latency iterations $lat_iters (warm-up 100); bandwidth 1 MiB x 64 per window, 20 windows (+2 warm-up); buffers reused"
