@@ -7,9 +7,13 @@
 struct tern_state tern_g;
 pthread_mutex_t tern_big_lock;
 
-void tern_big_lock_start(int held_by_caller)
+/* MPI_THREAD_MULTIPLE keeps the lock on until MPI_Finalize. */
+static int for_program;
+
+int tern_big_lock_start(int held_by_caller)
 {
-    if (tern_g.thread_multiple) return;
+    if (!held_by_caller) for_program = 1;
+    if (tern_g.thread_multiple) return 0;
     pthread_mutexattr_t a;
     pthread_mutexattr_init(&a);
     pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
@@ -17,6 +21,17 @@ void tern_big_lock_start(int held_by_caller)
     pthread_mutexattr_destroy(&a);
     if (held_by_caller) pthread_mutex_lock(&tern_big_lock);
     tern_g.thread_multiple = 1;
+    return 1;
+}
+
+void tern_big_lock_stop(void)
+{
+    if (for_program || !tern_g.thread_multiple) return;
+    tern_g.thread_multiple = 0;
+    /* A recursive lock: the caller may hold it more than once (a call made
+     * from a callback of another); unlocking once too often fails. */
+    while (pthread_mutex_unlock(&tern_big_lock) == 0) continue;
+    pthread_mutex_destroy(&tern_big_lock);
 }
 
 int tern_check_initialized(const char *mpi_name)

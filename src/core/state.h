@@ -52,11 +52,17 @@ static inline void tern_unlock(void)
 }
 
 /* Starts using the big lock (once; later calls do nothing): for
- * MPI_THREAD_MULTIPLE, and for a helper thread of the library's own
- * (transport/ucx's progress thread).  held_by_caller: the caller is inside
- * a call that began without the lock; it takes the lock now, so that the
- * call's closing tern_unlock() releases it. */
-void tern_big_lock_start(int held_by_caller);
+ * MPI_THREAD_MULTIPLE (held_by_caller 0), and for a helper thread of the
+ * library's own (transport/ucx's progress thread).  held_by_caller: the
+ * caller is inside a call that began without the lock; it takes the lock
+ * now, so that the call's closing tern_unlock() releases it.  Returns 1
+ * when this call started it. */
+int tern_big_lock_start(int held_by_caller);
+/* Stops using it, from inside a call that holds it: for the one who
+ * started it for a helper thread, once that thread is joined.  Does
+ * nothing once MPI_THREAD_MULTIPLE asked for it (else no other thread is
+ * in MPI now).  The call's closing tern_unlock() then does nothing. */
+void tern_big_lock_stop(void);
 
 /* The calling function name for messages when the library is not
  * initialised (every MPI call but a few must come between Init and Finalize). */

@@ -12,12 +12,14 @@
  *   collective I/O: the two-phase accesses (COUNTER), and the domains of
  *     the last one (LEVEL, read-only), which show the hints that shape
  *     them (cb_nodes, striping_factor, striping_unit).  Continuous.
+ *   threads: whether every call takes the library's lock (LEVEL).
  * Resettable variables reset per handle: other handles and sessions see no
  * change (session.c). */
 #include <string.h>
 
 #include "core/api.h"
 #include "core/pvars.h"
+#include "core/state.h"
 #include "mpit/mpit.h"
 
 const struct tern_t_pvar_group tern_t_pvar_groups[TERN_T_NPVAR_GROUPS] = {
@@ -26,11 +28,13 @@ const struct tern_t_pvar_group tern_t_pvar_groups[TERN_T_NPVAR_GROUPS] = {
     [TERN_T_PVAR_GROUP_MATCHING] = {"TERN_MATCHING",
                                     "The posted-receive and unexpected-message queues"},
     [TERN_T_PVAR_GROUP_IO] = {"TERN_IO", "Collective MPI-IO: two-phase aggregation"},
+    [TERN_T_PVAR_GROUP_THREADS] = {"TERN_THREADS", "Threads and the library's lock"},
 };
 enum {
     TRANSPORT = TERN_T_PVAR_GROUP_TRANSPORT,
     MATCHING = TERN_T_PVAR_GROUP_MATCHING,
-    IO = TERN_T_PVAR_GROUP_IO
+    IO = TERN_T_PVAR_GROUP_IO,
+    THREADS = TERN_T_PVAR_GROUP_THREADS
 };
 
 #define NOW(fn, expr) \
@@ -64,6 +68,7 @@ NOW(unexp_search_max, tern_pv.unexp.max)
 NOW(io_cb_calls, tern_pv.io_cb.calls)
 NOW(io_cb_domains, tern_pv.io_cb.domains)
 NOW(io_cb_gcd, tern_pv.io_cb.boundary_gcd)
+NOW(library_lock, (uint64_t)tern_g.thread_multiple)
 
 #define TRAFFIC(name, fn, desc)                                     \
     {                                                               \
@@ -138,6 +143,10 @@ const struct tern_t_pvar tern_t_pvars[] = {
      "Greatest common divisor of the file offsets where the last two-phase access's aggregator "
      "domains meet (a multiple of striping_unit when that hint is given; 0: one domain)",
      TERN_T_PV_LEVEL, 1, IO, io_cb_gcd, NULL, NULL},
+    {"tern_library_lock",
+     "1 while every MPI call takes the library's lock: under MPI_THREAD_MULTIPLE, and while a "
+     "window that spans hosts keeps the UCX progress thread running (TERN_RMA_ASYNC); else 0",
+     TERN_T_PV_LEVEL, 1, THREADS, library_lock, NULL, NULL},
 };
 const int tern_t_npvars = (int)(sizeof tern_t_pvars / sizeof tern_t_pvars[0]);
 

@@ -10,7 +10,12 @@
  * tern_ucx_rma_lock_atomics say which path the puts, gets and locks took:
  * UCP straight to memory for MPI_Win_create and MPI_Win_allocate (unless
  * TERN_RMA_UCP=0), request messages for dynamic windows.  Argument 2 "same_op": the windows say accumulate_ops=same_op,
- * and fetch-and-op and compare-and-swap take UCP's atomics as well. */
+ * and fetch-and-op and compare-and-swap take UCP's atomics as well.
+ *
+ * tern_library_lock says that every MPI call takes the library's lock
+ * while a window spans hosts (its progress thread runs), and no longer
+ * once it is freed; argument 3 "multiple": under MPI_THREAD_MULTIPLE, where
+ * it stays on throughout. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
@@ -24,13 +29,17 @@ static int same_op;
 enum { OFF_FLAG = 0, OFF_COUNT = 8, OFF_CAS = 16, OFF_DATA = 24 };
 
 /* The MPI_T counter tern_ucx_rma_ops (which 0), tern_ucx_rma_lock_atomics
- * (which 1), or -1 where it is absent. */
+ * (which 1), the level tern_library_lock (which 2), or -1 where it is
+ * absent. */
 static long long ucp_count(int which)
 {
-    static const char *const names[] = {"tern_ucx_rma_ops", "tern_ucx_rma_lock_atomics"};
+    static const char *const names[] = {"tern_ucx_rma_ops", "tern_ucx_rma_lock_atomics",
+                                        "tern_library_lock"};
+    static const int classes[] = {MPI_T_PVAR_CLASS_COUNTER, MPI_T_PVAR_CLASS_COUNTER,
+                                  MPI_T_PVAR_CLASS_LEVEL};
     static MPI_T_pvar_session ses;
-    static MPI_T_pvar_handle hs[2];
-    static int states[2]; /* 0: not looked up, 1: ready, -1: absent */
+    static MPI_T_pvar_handle hs[3];
+    static int states[3]; /* 0: not looked up, 1: ready, -1: absent */
     static int t_up;
     MPI_T_pvar_handle *hp = &hs[which], h;
     int *sp = &states[which], state;
@@ -43,8 +52,7 @@ static long long ucp_count(int which)
             CHECK(MPI_T_pvar_session_create(&ses) == MPI_SUCCESS, "MPI_T_pvar_session_create");
             t_up = 1;
         }
-        if (MPI_T_pvar_get_index(names[which], MPI_T_PVAR_CLASS_COUNTER, &idx) != MPI_SUCCESS)
-            return -1;
+        if (MPI_T_pvar_get_index(names[which], classes[which], &idx) != MPI_SUCCESS) return -1;
         CHECK(MPI_T_pvar_handle_alloc(ses, idx, NULL, hp, &count) == MPI_SUCCESS && count == 1,
               "MPI_T_pvar_handle_alloc");
         h = *hp;
@@ -133,7 +141,8 @@ static void target(struct rwin *w, int rank, enum kind k, double timeout)
 int main(int argc, char **argv)
 {
     int rank, size;
-    MPI_Init(&argc, &argv);
+    int multiple = argc > 3 && strcmp(argv[3], "multiple") == 0, provided;
+    MPI_Init_thread(&argc, &argv, multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     double timeout = argc > 1 ? atof(argv[1]) : 20;
@@ -144,6 +153,11 @@ int main(int argc, char **argv)
         if (k == K_SHARED && spans) continue;
         struct rwin w;
         rwin_make(&w, (enum kind)k, OFF_DATA + 8 * NDATA, MPI_COMM_WORLD);
+        const char *async = getenv("TERN_RMA_ASYNC");
+        long long lock = ucp_count(2),
+                  want = multiple || (spans && !(async && !strcmp(async, "0")));
+        CHECK(lock < 0 || lock == want, "%s: tern_library_lock is %lld with the window, want %lld",
+              kind_name[k], lock, want);
         ((int64_t *)(void *)w.mem)[OFF_COUNT / 8] = 41;
         MPI_Barrier(MPI_COMM_WORLD);
         const char *ucp = getenv("TERN_RMA_UCP");
@@ -154,6 +168,10 @@ int main(int argc, char **argv)
             target(&w, rank, (enum kind)k, timeout);
         MPI_Barrier(MPI_COMM_WORLD);
         rwin_free(&w);
+        lock = ucp_count(2);
+        CHECK(lock < 0 || lock == multiple,
+              "%s: tern_library_lock is %lld after MPI_Win_free, want %d", kind_name[k], lock,
+              multiple);
     }
     if (rank == 0)
         printf("rma_busy: %d ranks, %s: passed\n", size, spans ? "across hosts" : "one host");

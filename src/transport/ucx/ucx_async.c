@@ -29,6 +29,7 @@
 
 static pthread_t thread;
 static int holds;
+static int lock_ours; /* the big lock is on for this thread only */
 static atomic_int stop;
 static int efd = -1;
 
@@ -63,11 +64,20 @@ static void *async_main(void *arg)
     return NULL;
 }
 
+/* Every MPI call would keep paying for the lock after the last window that
+ * needed the thread is freed. */
+static void lock_off(void)
+{
+    if (!lock_ours) return;
+    lock_ours = 0;
+    tern_big_lock_stop();
+}
+
 int tern_ucx_async_hold(void)
 {
     if (!ucx.worker || holds++ > 0) return MPI_SUCCESS;
     /* From here every MPI call takes the big lock, this one included. */
-    tern_big_lock_start(1);
+    lock_ours = tern_big_lock_start(1);
     if (ucp_worker_get_efd(ucx.worker, &efd) != UCS_OK) efd = -1;
     atomic_store(&stop, 0);
     /* Signals stay the program's threads' business: the thread blocks them
@@ -79,6 +89,7 @@ int tern_ucx_async_hold(void)
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (e) {
         holds = 0;
+        lock_off();
         return tern_err_make(MPI_ERR_OTHER, "cannot start the UCX progress thread: %s",
                              strerror(e));
     }
@@ -90,6 +101,7 @@ void tern_ucx_async_release(void)
     if (holds == 0 || --holds > 0) return;
     atomic_store_explicit(&stop, 1, memory_order_release);
     pthread_join(thread, NULL);
+    lock_off();
 }
 
 int tern_ucx_async_held(void) { return holds; }
