@@ -127,3 +127,10 @@ int wire_send(int fd, struct buf *out)
     }
     return 0;
 }
+
+void wire_forward(struct buf *b, const char *line, const char *data, size_t n)
+{
+    buf_append(b, line, strlen(line));
+    buf_append(b, "\n", 1);
+    if (n) buf_append(b, data, n);
+}
