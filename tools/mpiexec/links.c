@@ -244,18 +244,39 @@ void links_poll_handle(struct links *ls, struct pollfd *pfd, size_t n, const str
     if (pfd[0].fd >= 0 && (pfd[0].revents & POLLIN)) accept_all(ls);
 }
 
+static void agent_end(struct link *l, int st)
+{
+    l->agent_done = 1;
+    l->agent_status = st;
+    err_read(l, 1); /* its last words */
+    buf_append(&l->err, "", 1);
+}
+
 struct link *links_reaped(struct links *ls, pid_t pid, int st)
 {
     for (int i = 0; i < ls->n; i++) {
         struct link *l = &ls->l[i];
         if (l->agent != pid || l->agent_done) continue;
-        l->agent_done = 1;
-        l->agent_status = st;
-        err_read(l, 1); /* its last words */
-        buf_append(&l->err, "", 1);
+        agent_end(l, st);
         return l;
     }
     return NULL;
+}
+
+int links_await(struct link *l, int ms)
+{
+    int64_t until = now_ms() + ms;
+    while (l->agent > 0 && !l->agent_done) {
+        int st;
+        pid_t w = waitpid(l->agent, &st, WNOHANG);
+        if (w == l->agent) {
+            agent_end(l, st);
+            return 1;
+        }
+        if (w < 0 || now_ms() >= until) return 0;
+        usleep(5000);
+    }
+    return 0;
 }
 
 /* ---- the end ---- */

@@ -258,6 +258,9 @@ void links_poll_handle(struct links *ls, struct pollfd *pfd, size_t n, const str
 /* The child whose agent 'pid' was: its end recorded, its stderr read to the
  * end and NUL-terminated in l->err.  NULL when pid is no agent of ours. */
 struct link *links_reaped(struct links *ls, pid_t pid, int st);
+/* A child's connection closed: waits up to ms for its agent's end, so that a
+ * report can say how it ended.  1 when it was reaped here (as links_reaped). */
+int links_await(struct link *l, int ms);
 /* "bye" to every child, sent within a second; agents that do not end within
  * wait_ms more are killed with their process group. */
 void links_bye(struct links *ls, int wait_ms);

@@ -30,6 +30,14 @@
 #include <unistd.h>
 
 #define UP_HIGH (1u << 20) /* stop reading the ranks while mpiexec lags */
+#define LOST_WAIT_MS 200   /* for the agent of a child whose connection closed */
+
+static void put_agent(struct proxy *px, struct link *l)
+{
+    char *e = wire_escape(buf_ptr(&l->err));
+    wire_put(&px->up_out, "agent %d %d %s", l->node, l->agent_status, *e ? e : "%20");
+    free(e);
+}
 
 void proxy_start_children(struct proxy *px)
 {
@@ -49,10 +57,7 @@ void proxy_start_children(struct proxy *px)
     free(addrs);
     for (int i = 0; i < px->links.n; i++) {
         struct link *l = &px->links.l[i];
-        if (l->agent > 0) continue;
-        char *e = wire_escape(buf_ptr(&l->err));
-        wire_put(&px->up_out, "agent %d %d %s", l->node, l->agent_status, e);
-        free(e);
+        if (l->agent <= 0) put_agent(px, l);
     }
 }
 
@@ -127,11 +132,7 @@ static void reap(struct proxy *px)
             wire_put(&px->up_out, "x %d %ld %d", r->rank, (long)pid, st);
         }
         struct link *l = links_reaped(&px->links, pid, st);
-        if (l) {
-            char *e = wire_escape(buf_ptr(&l->err));
-            wire_put(&px->up_out, "agent %d %d %s", l->node, st, *e ? e : "%20");
-            free(e);
-        }
+        if (l) put_agent(px, l);
     }
 }
 
@@ -227,7 +228,9 @@ static void child_frame(void *ctx, struct link *l, char *line, const char *data,
 static void child_closed(void *ctx, struct link *l)
 {
     struct proxy *px = ctx;
-    if (!px->bye) wire_put(&px->up_out, "lost %d", l->node);
+    if (px->bye) return;
+    if (links_await(l, LOST_WAIT_MS)) put_agent(px, l); /* how it ended goes first */
+    wire_put(&px->up_out, "lost %d", l->node);
 }
 
 static const struct link_ops child_ops = {child_hello, child_frame, child_closed};

@@ -419,7 +419,13 @@ static void on_frame(void *ctx, struct link *l, char *line, const char *data, si
     }
 }
 
-static void on_closed(void *ctx, struct link *l) { lost(ctx, l->node); }
+static void on_closed(void *ctx, struct link *l)
+{
+    struct job *job = ctx;
+    if (links_await(l, 200)) /* so that the report says how it ended */
+        agent_ended(job, l->node, l->agent_status, buf_ptr(&l->err));
+    lost(job, l->node);
+}
 
 static const struct link_ops ops = {on_hello, on_frame, on_closed};
 
