@@ -283,9 +283,20 @@ int links_await(struct link *l, int ms)
 
 void links_bye(struct links *ls, int wait_ms)
 {
+    /* A child that has not called yet has no part left to play: it is
+     * refused (closing the listening socket resets its queued call) and
+     * ended, not waited for. */
+    if (ls->listen_fd >= 0) close(ls->listen_fd);
+    ls->listen_fd = -1;
+    for (int i = 0; i < ls->npend; i++) {
+        close(ls->pend[i].fd);
+        buf_free(&ls->pend[i].in);
+    }
+    ls->npend = 0;
     int64_t until = now_ms() + 1000;
     for (int i = 0; i < ls->n; i++) {
         struct link *l = &ls->l[i];
+        if (!l->hello && l->agent > 0 && !l->agent_done) kill(-l->agent, SIGTERM);
         if (l->fd < 0) continue;
         if (!l->bye) wire_put(&l->out, "bye");
         l->bye = 1;
