@@ -316,23 +316,32 @@ def t_unreachable_deep():
     no_survivors(A.helper)
 
 
-def t_sigint():
-    hs = hosts(2)
-    proc = subprocess.Popen([A.mpiexec, "--timeout", "50", "-l", "-hosts", ",".join(hs), "-n",
-                             "4", A.helper, "sigcount"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+def sigint(args, n, env=None):
+    """Ctrl-C to mpiexec reaches each of the n ranks exactly once."""
+    proc = subprocess.Popen([A.mpiexec, "--timeout", "50", "-l"] + args + ["-n", str(n), A.helper,
+                            "sigcount"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=dict(os.environ, **(env or {})))
     deadline = time.monotonic() + 20
     seen = ""
-    while time.monotonic() < deadline and seen.count("pid ") < 4:
+    while time.monotonic() < deadline and seen.count("pid ") < n:
         seen += proc.stdout.readline()
-    check(seen.count("pid ") == 4, "the ranks did not start: %r" % seen)
+    check(seen.count("pid ") == n, "the ranks did not start: %r" % seen)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
-    counts = re.findall(r"^\[(\d)\] sigint \d+ (\d+)$", out, re.M)
+    counts = re.findall(r"^\[(\d+)\] sigint \d+ (\d+)$", out, re.M)
     check(proc.returncode == 130, "exit 130 expected, got %s\n%s%s" % (proc.returncode, out, err))
-    check(sorted(counts) == [(str(r), "1") for r in range(4)],
+    check(sorted(counts, key=lambda c: int(c[0])) == [(str(r), "1") for r in range(n)],
           "every rank on every host must get exactly one SIGINT: %s\n%s" % (counts, err))
     no_survivors(A.helper)
+
+
+def t_sigint():
+    sigint(["-hosts", ",".join(hosts(2))], 4)
+
+
+def t_tree_sigint():
+    """Through two levels of relays: fan-out 1 over 3 forked hosts."""
+    sigint(["-launcher", "fork", "-hosts", "fake1,fake2,fake3"], 6, {"TERN_LAUNCH_FANOUT": "1"})
 
 
 def shm_sizes(args, n, prog=None):

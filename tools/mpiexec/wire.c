@@ -1,5 +1,6 @@
-/* The protocol between mpiexec and its proxies, over one TCP connection per
- * proxy.  Frames are lines of words; "o" frames (a rank's output, upward)
+/* The protocol between mpiexec and its proxies, over one TCP connection from
+ * each proxy to its parent in the launch tree (mpiexec or the proxy above
+ * it, which passes frames on unchanged).  Frames are lines of words; "o" frames (a rank's output, upward)
  * and "i" frames (its stdin, downward) carry a payload of raw bytes after
  * their line:
  *
