@@ -11,7 +11,8 @@
 # depth of the tree (levels of proxies below mpiexec), the median, lowest
 # and highest wall time from mpiexec's start to its exit, and the median of
 # mpiexec's own CPU time (user + system, from its -v report: the proxies and
-# ranks are not in it).  K >= N is a flat tree: mpiexec starts every proxy
+# ranks are not in it) and of the whole job's (mpiexec, every proxy and rank,
+# from /usr/bin/time: each process waits for those it started).  K >= N is a flat tree: mpiexec starts every proxy
 # itself.
 #
 # -d MS starts each proxy through an agent that waits MS milliseconds first
@@ -42,6 +43,7 @@ while getopts m:r:n:k:d: o; do
     esac
 done
 [ -x "$mpiexec" ] || { echo "$0: no mpiexec at $mpiexec (build first, or -m)" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "$0: needs GNU time (/usr/bin/time; Debian package time)" >&2; exit 2; }
 
 # The levels of proxies under mpiexec (node 0): node i's parent is (i-1)/K,
 # and node N is the deepest.
@@ -68,19 +70,20 @@ if [ "$delay" != 0 ]; then
 fi
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); agent: ${delay} ms per hop"
 echo
-echo "| hosts | fan-out | depth | median (s) | min (s) | max (s) | mpiexec CPU (s) | runs |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| hosts | fan-out | depth | median (s) | min (s) | max (s) | mpiexec CPU (s) | job CPU (s) | runs |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for n in $sizes; do
     hosts=$(seq -f "fake%g" 1 "$n" | paste -sd, -)
     for k in $fanouts; do
         : >"$tmp/t"
         : >"$tmp/cpu"
+        : >"$tmp/all"
         i=0
         while [ $i -lt "$runs" ]; do
             t0=$(date +%s%N)
             # shellcheck disable=SC2086
-            if ! TERN_LAUNCH_FANOUT=$k "$mpiexec" --timeout 120 -v $agent -hosts "$hosts" \
-                /bin/true >"$tmp/out" 2>&1; then
+            if ! TERN_LAUNCH_FANOUT=$k /usr/bin/time -f "%U %S" -o "$tmp/time" "$mpiexec" \
+                --timeout 120 -v $agent -hosts "$hosts" /bin/true >"$tmp/out" 2>&1; then
                 echo "$0: $n hosts at fan-out $k failed:" >&2
                 tail -5 "$tmp/out" >&2
                 exit 1
@@ -89,13 +92,15 @@ for n in $sizes; do
             awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }' >>"$tmp/t"
             sed -n 's/^mpiexec: CPU time \([0-9.]*\) s user, \([0-9.]*\) s system$/\1 \2/p' \
                 "$tmp/out" | awk '{ printf "%.3f\n", $1 + $2 }' >>"$tmp/cpu"
+            tail -1 "$tmp/time" | awk '{ printf "%.3f\n", $1 + $2 }' >>"$tmp/all"
             i=$((i + 1))
         done
         wall=$(median <"$tmp/t")
         lo=$(sort -n "$tmp/t" | head -1)
         hi=$(sort -n "$tmp/t" | tail -1)
         cpu=$(median <"$tmp/cpu")
-        echo "| $n | $k | $(depth "$n" "$k") | $wall | $lo | $hi | $cpu | $runs |"
+        all=$(median <"$tmp/all")
+        echo "| $n | $k | $(depth "$n" "$k") | $wall | $lo | $hi | $cpu | $all | $runs |"
     done
 done
 echo
