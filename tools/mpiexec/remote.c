@@ -23,7 +23,10 @@
  * A parent passes on the lines before "host" as they came, and writes the
  * hosts and ranks of the child's subtree (spec.c), so mpiexec describes the
  * job to its own children only.  Having answered a hello, the parent sends
- * "up <node>" upward, so that mpiexec knows every host that called.
+ * "up <node>" upward, so that mpiexec knows every host that called.  A
+ * child that calls mpiexec once the job is ending gets "bye" instead; one
+ * that has not called a proxy by the time that proxy gets "bye" is refused
+ * and ended (links.c).
  *
  * Every other frame names the rank or node it is about, so a relay needs no
  * state beyond the tree's formula and the rank -> node table of its subtree:
