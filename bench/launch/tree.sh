@@ -11,8 +11,9 @@
 # depth of the tree (levels of proxies below mpiexec), the median, lowest
 # and highest wall time from mpiexec's start to its exit, and the median of
 # mpiexec's own CPU time (user + system, from its -v report: the proxies and
-# ranks are not in it) and of the whole job's (mpiexec, every proxy and rank,
-# from /usr/bin/time: each process waits for those it started).  K >= N is a flat tree: mpiexec starts every proxy
+# ranks are not in it) and of the whole job's (mpiexec, every proxy and rank:
+# the job runs in a cgroup of its own, cgroup v1 cpuacct, which needs root;
+# "-" without).  K >= N is a flat tree: mpiexec starts every proxy
 # itself.
 #
 # -d MS starts each proxy through an agent that waits MS milliseconds first
@@ -43,7 +44,6 @@ while getopts m:r:n:k:d: o; do
     esac
 done
 [ -x "$mpiexec" ] || { echo "$0: no mpiexec at $mpiexec (build first, or -m)" >&2; exit 2; }
-[ -x /usr/bin/time ] || { echo "$0: needs GNU time (/usr/bin/time; Debian package time)" >&2; exit 2; }
 
 # The levels of proxies under mpiexec (node 0): node i's parent is (i-1)/K,
 # and node N is the deepest.
@@ -59,7 +59,19 @@ depth() {
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+cg=/sys/fs/cgroup/cpuacct/tern-tree-$$
+mkdir "$cg" 2>/dev/null || cg=
+trap 'rm -rf "$tmp"; [ -z "$cg" ] || rmdir "$cg" 2>/dev/null || true' EXIT
+
+# The command, in the cgroup when there is one.
+in_cg() {
+    if [ -n "$cg" ]; then
+        echo 0 >"$cg/cpuacct.usage"
+        sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg" "$@"
+    else
+        "$@"
+    fi
+}
 agent="-launcher fork"
 if [ "$delay" != 0 ]; then
     # CMD HOST PROXY-ARGS...: the host is dropped, the proxy runs here.
@@ -82,8 +94,8 @@ for n in $sizes; do
         while [ $i -lt "$runs" ]; do
             t0=$(date +%s%N)
             # shellcheck disable=SC2086
-            if ! TERN_LAUNCH_FANOUT=$k /usr/bin/time -f "%U %S" -o "$tmp/time" "$mpiexec" \
-                --timeout 120 -v $agent -hosts "$hosts" /bin/true >"$tmp/out" 2>&1; then
+            if ! in_cg env TERN_LAUNCH_FANOUT="$k" "$mpiexec" --timeout 120 -v $agent -hosts "$hosts" \
+                /bin/true >"$tmp/out" 2>&1; then
                 echo "$0: $n hosts at fan-out $k failed:" >&2
                 tail -5 "$tmp/out" >&2
                 exit 1
@@ -92,7 +104,11 @@ for n in $sizes; do
             awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }' >>"$tmp/t"
             sed -n 's/^mpiexec: CPU time \([0-9.]*\) s user, \([0-9.]*\) s system$/\1 \2/p' \
                 "$tmp/out" | awk '{ printf "%.3f\n", $1 + $2 }' >>"$tmp/cpu"
-            tail -1 "$tmp/time" | awk '{ printf "%.3f\n", $1 + $2 }' >>"$tmp/all"
+            if [ -n "$cg" ]; then
+                awk '{ printf "%.3f\n", $1 / 1e9 }' "$cg/cpuacct.usage" >>"$tmp/all"
+            else
+                echo - >>"$tmp/all"
+            fi
             i=$((i + 1))
         done
         wall=$(median <"$tmp/t")
