@@ -77,10 +77,10 @@ def no_survivors(program):
     check(not left, "processes left running after the job: %s" % left)
 
 
-def hello(kind, nhosts, n):
+def hello(kind, nhosts, n, env=None):
     hs = hosts(nhosts)
     p = run(agent(kind) + ["-l", "-hosts", ",".join(hs), "-n", str(n), "sh", "-c",
-                           'echo "host=$(hostname) id=$TERN_HOST_ID"'])
+                           'echo "host=$(hostname) id=$TERN_HOST_ID"'], env=env)
     check(p.returncode == 0, "hello failed", p)
     lines = sorted(p.stdout.splitlines())
     check(len(lines) == n, "%d lines expected" % n, p)
@@ -133,6 +133,12 @@ def t_hello_ssh2(): hello("ssh", 2, 4)
 def t_hello_exec3(): hello("exec", 3, 5)
 
 
+def t_hello_ssh_deep():
+    """Fan-out 1 over ssh: each host's proxy starts the next one over ssh
+    from inside its own namespace, and relays for it."""
+    hello("ssh", 3, 5, env={"TERN_LAUNCH_FANOUT": "1"})
+
+
 def t_mpi_ssh2():
     hs = hosts(2)
     sizes = mpi("ssh", "%s:2,%s:2" % tuple(hs), 4)
@@ -164,31 +170,124 @@ def t_kill9():
     no_survivors(A.helper)
 
 
-def t_proxy_kill9():
-    hs = hosts(2)
+def my_proxy(node):
+    """The pid of this build's proxy of tree node 'node' (its path is
+    absolute: other trees may run jobs too), or None."""
+    mine = "^" + re.escape(os.path.join(os.path.dirname(os.path.realpath(A.mpiexec)),
+                                        "tern-proxy")) + " %d " % node
+    out = subprocess.run(["pgrep", "-f", mine], capture_output=True, text=True).stdout.split()
+    return int(out[0]) if out else None
+
+
+def kill_proxy(args, node, host, ranks, fanout=None):
+    """Starts 'args' (sleeping ranks), kills the proxy of tree node 'node'
+    with -9 once the ranks are up, and checks that the job ends within 3 s,
+    naming 'host' and the ranks lost with it ("1, 3")."""
     e = dict(os.environ)
-    proc = subprocess.Popen([A.mpiexec, "--timeout", "50", "-hosts", ",".join(hs), "-n", "4",
-                             A.helper, "sleep", "40"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=e)
+    if fanout:
+        e["TERN_LAUNCH_FANOUT"] = str(fanout)
+    proc = subprocess.Popen([A.mpiexec, "--timeout", "50"] + args + [A.helper, "sleep", "40"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=e)
     deadline = time.monotonic() + 20
     pid = None
     while time.monotonic() < deadline and not pid:
-        # This build's proxy alone (its path is absolute): other trees may run jobs too.
-        mine = "^" + re.escape(os.path.join(os.path.dirname(os.path.realpath(A.mpiexec)),
-                                            "tern-proxy")) + " 2 "
-        out = subprocess.run(["pgrep", "-f", mine], capture_output=True, text=True)
-        pid = out.stdout.split()[0] if out.stdout.split() else None
+        pid = my_proxy(node)
         time.sleep(0.1)
-    check(pid is not None, "the proxy of the second host never ran")
+    check(pid is not None, "the proxy of node %d never ran" % node)
     time.sleep(1.0)  # the ranks are up
-    os.kill(int(pid), signal.SIGKILL)
+    os.kill(pid, signal.SIGKILL)
     t0 = time.monotonic()
     out, err = proc.communicate(timeout=30)
     took = time.monotonic() - t0
-    check(proc.returncode != 0 and ("lost host %s" % hs[1]) in err and "ranks 1, 3" in err,
-          "the report must name the lost host and its ranks (exit %s):\n%s" % (proc.returncode, err))
+    check(proc.returncode == 1 and ("lost host %s" % host) in err and ("ranks %s gone" % ranks) in err,
+          "exit 1 and a report naming the lost host and its ranks expected (exit %s):\n%s"
+          % (proc.returncode, err))
     check(took < 3.0, "the job took %.2f s to end after the proxy died" % took)
     no_survivors(A.helper)
+    return err
+
+
+def t_proxy_kill9():
+    hs = hosts(2)
+    kill_proxy(["-hosts", ",".join(hs), "-n", "4"], 2, hs[1], "1, 3")
+
+
+def t_proxy_kill9_deep():
+    """Fan-out 1: rl1 starts rl2, rl2 starts rl3, each relaying for the one
+    below.  Killing rl2's proxy loses rl3 with it."""
+    hs = hosts(3)
+    err = kill_proxy(["-hosts", ",".join(hs), "-n", "3"], 2, hs[1], "1, 2", fanout=1)
+    check("the 1 host below it" in err, "the report must say that a host below was lost:\n" + err)
+
+
+def t_tree_kill9():
+    """Proxies forked here, fan-out 2 over 7 hosts: node 2 (fake2) relays for
+    nodes 5 and 6; killing it ends the job, naming fake2, and its ranks and
+    those of fake5 and fake6 (ranks 1, 4, 5, 8, 11, 12 of 14)."""
+    names = ",".join("fake%d" % i for i in range(1, 8))
+    err = kill_proxy(["-launcher", "fork", "-hosts", names, "-n", "14"], 2, "fake2",
+                     "1, 4, 5, 8, 11, 12", fanout=2)
+    check("the 2 hosts below it" in err, "the report must say that hosts below were lost:\n" + err)
+
+
+def unreachable_agent(d, bad):
+    """A -launcher-exec agent (CMD HOST PROXY-ARGS...) that cannot reach
+    'bad', as ssh says it, and runs the proxy here for every other host."""
+    path = os.path.join(d, "agent")
+    with open(path, "w") as f:
+        f.write('#!/bin/sh\nh=$1; shift\nif [ "$h" = %s ]; then\n'
+                '  echo "ssh: connect to host %s port 22: Connection refused" >&2; exit 255\nfi\n'
+                'exec "$@"\n' % (bad, bad))
+    os.chmod(path, 0o755)
+    return path
+
+
+def t_tree_unreachable():
+    """A host deep in the tree cannot be reached: its parent proxy, not
+    mpiexec, starts it, and the job still ends at once naming the host and
+    the agent's words.  Fan-out 1 over 4 hosts (fake3 is 3 levels deep) and
+    fan-out 2 over 7 (fake6, 2 levels)."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        for k, n, bad in ((1, 4, "fake3"), (2, 7, "fake6")):
+            agent = unreachable_agent(d, bad)
+            names = ",".join("fake%d" % i for i in range(1, n + 1))
+            p = run(["-launcher", "exec", "-launcher-exec", agent, "-hosts", names, A.helper,
+                     "kvs"], env={"TERN_LAUNCH_FANOUT": str(k)})
+            check(p.returncode == 1, "an unreachable host must fail the job with 1", p)
+            check(("cannot reach %s: %s exited 255: ssh: connect to host %s port 22: Connection "
+                   "refused" % (bad, agent, bad)) in p.stderr, "the host and cause must be named", p)
+            check(p.wall < 5.0, "took %.2f s to give up" % p.wall, p)
+    no_survivors(A.helper)
+
+
+def t_tree_relay():
+    """The tree relays: mpiexec holds a connection to each of its k children
+    only, and each proxy with children one to its parent and one to each
+    child (fan-out 2, 7 hosts: mpiexec 2; nodes 1 and 2 three; node 3, whose
+    one child is node 7, two; node 4, a leaf, one)."""
+    names = ",".join("fake%d" % i for i in range(1, 8))
+    e = dict(os.environ, TERN_LAUNCH_FANOUT="2")
+    proc = subprocess.Popen([A.mpiexec, "--timeout", "50", "-launcher", "fork", "-hosts", names,
+                             A.helper, "sleep", "3"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=e)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and not my_proxy(7):
+        time.sleep(0.1)
+    time.sleep(0.5)
+
+    def conns(pid):
+        out = subprocess.run(["ss", "-Htnp", "state", "established"], capture_output=True,
+                             text=True).stdout
+        return len(re.findall(r"pid=%d," % pid, out))
+
+    counts = {"mpiexec": conns(proc.pid)}
+    for node in (1, 2, 3, 4):
+        counts[node] = conns(my_proxy(node) or -1)
+    out, err = proc.communicate(timeout=30)
+    check(proc.returncode == 0, "the job failed (exit %s):\n%s" % (proc.returncode, err))
+    check(counts == {"mpiexec": 2, 1: 3, 2: 3, 3: 2, 4: 1},
+          "TCP connections held (mpiexec 2, nodes 1 and 2 three, 3 two, 4 one): %s" % counts)
 
 
 def t_unreachable():
@@ -203,23 +302,46 @@ def t_unreachable():
     no_survivors(A.helper)
 
 
-def t_sigint():
+def t_unreachable_deep():
+    """Fan-out 1: the proxy of rl2, inside its namespace, fails to reach the
+    third host; the job ends naming it and ssh's words."""
     hs = hosts(2)
-    proc = subprocess.Popen([A.mpiexec, "--timeout", "50", "-l", "-hosts", ",".join(hs), "-n",
-                             "4", A.helper, "sigcount"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    bad = "%s99" % prefix()
+    p = run(["-hosts", "%s,%s,%s" % (hs[0], hs[1], bad), "-n", "3", A.helper, "kvs"],
+            env={"TERN_LAUNCH_FANOUT": "1"})
+    check(p.returncode == 1, "an unreachable host must fail the job with 1", p)
+    check(("cannot reach %s: ssh exited 255: ssh: Could not resolve hostname" % bad) in p.stderr,
+          "the host and cause must be named", p)
+    check(p.wall < 5.0, "took %.2f s to give up" % p.wall, p)
+    no_survivors(A.helper)
+
+
+def sigint(args, n, env=None):
+    """Ctrl-C to mpiexec reaches each of the n ranks exactly once."""
+    proc = subprocess.Popen([A.mpiexec, "--timeout", "50", "-l"] + args + ["-n", str(n), A.helper,
+                            "sigcount"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=dict(os.environ, **(env or {})))
     deadline = time.monotonic() + 20
     seen = ""
-    while time.monotonic() < deadline and seen.count("pid ") < 4:
+    while time.monotonic() < deadline and seen.count("pid ") < n:
         seen += proc.stdout.readline()
-    check(seen.count("pid ") == 4, "the ranks did not start: %r" % seen)
+    check(seen.count("pid ") == n, "the ranks did not start: %r" % seen)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
-    counts = re.findall(r"^\[(\d)\] sigint \d+ (\d+)$", out, re.M)
+    counts = re.findall(r"^\[(\d+)\] sigint \d+ (\d+)$", out, re.M)
     check(proc.returncode == 130, "exit 130 expected, got %s\n%s%s" % (proc.returncode, out, err))
-    check(sorted(counts) == [(str(r), "1") for r in range(4)],
+    check(sorted(counts, key=lambda c: int(c[0])) == [(str(r), "1") for r in range(n)],
           "every rank on every host must get exactly one SIGINT: %s\n%s" % (counts, err))
     no_survivors(A.helper)
+
+
+def t_sigint():
+    sigint(["-hosts", ",".join(hosts(2))], 4)
+
+
+def t_tree_sigint():
+    """Through two levels of relays: fan-out 1 over 3 forked hosts."""
+    sigint(["-launcher", "fork", "-hosts", "fake1,fake2,fake3"], 6, {"TERN_LAUNCH_FANOUT": "1"})
 
 
 def shm_sizes(args, n, prog=None):
@@ -505,10 +627,10 @@ def t_fd_limits():
             return ["-launcher", "exec", "-launcher-exec", path, "-hosts", "fakeA:100,fakeB"]
         p = run(agent_with("S") + ["sh", "-c", "ulimit -n"])
         check(p.returncode == 0, "100 ranks under a soft limit of 64 should run", p)
-        check(sorted(set(p.stdout.split())) == ["364", "67"],
-              "the proxies should raise their soft limit to 3 per rank + 32 + 32", p)
-        p = run(agent_with("H") + ["true"])  # fakeB's 67 fit, fakeA's 364 do not
-        check(p.returncode != 0 and "on fakeA: 100 ranks and up to 32 proxies below it need 364 "
+        check(sorted(set(p.stdout.split())) == ["396", "99"],
+              "the proxies should raise their soft limit to 3 per rank + 2 * 32 + 32", p)
+        p = run(agent_with("H") + ["true"])  # fakeB's 99 fit, fakeA's 396 do not
+        check(p.returncode != 0 and "on fakeA: 100 ranks and up to 32 proxies below it need 396 "
               "open files; the limit is 100" in p.stderr, "a hard limit too low must be named", p)
     hosts401 = ",".join("fake%d" % i for i in range(401))
     def limited(soft, hard):

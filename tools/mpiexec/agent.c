@@ -13,11 +13,7 @@
  * reaches mpiexec alone, which passes it to every host over the proxies'
  * connections.  Its stdin is /dev/null and its stdout is dropped (proxies
  * talk over TCP); its stderr comes back through a pipe, for the report when
- * the host cannot be reached.
- *
- * The tree: mpiexec is node 0 and the hosts are nodes 1..N; node j starts
- * nodes j*k+1 .. j*k+k.  So mpiexec starts k proxies, each of them k more,
- * and 1,000 hosts at fan-out 32 are two levels deep. */
+ * the host cannot be reached. */
 #include "mpiexec.h"
 
 #include <errno.h>
@@ -28,13 +24,6 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-void tree_children(int node, int nhosts, int k, int *first, int *last)
-{
-    long f = (long)node * k + 1, l = (long)node * k + k;
-    *first = f > nhosts ? nhosts + 1 : (int)f;
-    *last = l > nhosts ? nhosts : (int)l;
-}
 
 int agent_conf_init(struct agent_conf *c, const char *kind, const char *exec)
 {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -185,6 +186,13 @@ int main(int argc, char **argv)
     }
 
     int code = job_run(&job);
+    if (o.verbose) { /* mpiexec's own share of a launch (bench/launch/tree.sh) */
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        fprintf(stderr, "mpiexec: CPU time %.3f s user, %.3f s system\n",
+                (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6,
+                (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6);
+    }
     job_free(&job);
     options_free(&o);
     return code;

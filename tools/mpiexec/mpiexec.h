@@ -11,9 +11,15 @@
  *   placement.c  which host each rank runs on
  *   params.c     mpiexec's own parameters (TERN_LAUNCHER...), declared once
  *   agent.c      starting a proxy on a host: ssh, rsh, a command, or fork
+ *   tree.c       the launch tree's shape: who starts and relays for whom
+ *   tcp.c        listening, connecting, this machine's addresses
  *   wire.c       the framed protocol between mpiexec and the proxies
+ *   links.c      a node of the tree and the proxies it starts: their
+ *                agents and connections (mpiexec and tern-proxy alike)
+ *   spec.c       the description of the job a proxy gets for its subtree
  *   remote.c     mpiexec's side of a job on several hosts
- *   proxy_main.c, proxy.c  tern-proxy: one host's ranks
+ *   proxy_main.c, proxy.c  tern-proxy: one host's ranks, and a relay for
+ *                the proxies below it
  *   resolve.c    finding the program before anything is started
  *   envbuild.c   the environment each rank gets
  *   shmfile.c    the job's unnamed shared-memory file
@@ -167,6 +173,8 @@ void wire_put_input(struct buf *b, int rank, const char *p, size_t n); /* stdin 
  * line, or NULL when the frame is not complete yet.  Call wire_done after. */
 char *wire_next(struct buf *b, const char **data, size_t *n, size_t *frame_len);
 int wire_send(int fd, struct buf *out); /* nonblocking; -1 when the peer is gone */
+/* A frame wire_next took, appended to b unchanged (a relay passing it on). */
+void wire_forward(struct buf *b, const char *line, const char *data, size_t n);
 
 /* ---- agent.c ---- */
 struct agent_conf {
@@ -180,9 +188,97 @@ pid_t agent_start(const struct agent_conf *c, const char *host, char *const prox
                   int *err_fd);
 /* "ssh exited 255: ..." from a wait status and the tail of the agent's stderr. */
 void agent_describe(const struct agent_conf *c, int status, const char *err, char *out, size_t len);
+
+/* ---- tree.c ---- */
 /* The children of tree node 'node' (mpiexec is node 0, hosts are 1..nhosts)
  * with fan-out k: [*first, *last], empty when *first > *last. */
 void tree_children(int node, int nhosts, int k, int *first, int *last);
+/* The child of 'from' whose subtree holds 'node'; -1 when node is not below from. */
+int tree_toward(int from, int node, int k);
+int tree_holds(int root, int node, int k); /* node is root or below it */
+
+/* ---- tcp.c ---- */
+int tcp_listen(int *port); /* any address, a free port; nonblocking; -1 on error */
+/* Connects to addr:port within timeout_ms; the fd (nonblocking) or -1 with errno. */
+int tcp_connect(const char *addr, int port, int timeout_ms);
+char *tcp_addresses(void); /* this machine's IPv4 addresses, loopback last (malloc'd) */
+
+/* ---- links.c ---- */
+struct pollfd;
+struct link { /* one child of a node of the launch tree */
+    int node;
+    const char *name; /* its host */
+    pid_t agent;      /* -1: it could not be started */
+    int err_fd;       /* the agent's stderr; -1 at its end */
+    struct buf err;   /* what it said (the first 16 KiB) */
+    int agent_done, agent_status;
+    int fd; /* the child's connection after hello; -1 before and once closed */
+    struct buf in, out;
+    int hello, closed, bye;
+};
+
+struct link_pending { /* accepted, hello not yet read */
+    int fd;
+    struct buf in;
+};
+
+struct links {
+    int self, nhosts, fanout;
+    const char *token;
+    int listen_fd, port; /* -1 and 0 for a node without children */
+    struct link *l;      /* l[i] is the child first + i */
+    int n;
+    struct link_pending *pend;
+    int npend;
+};
+
+/* What a node does when one of its children says hello, sends a frame, or
+ * closes its connection without having been told "bye". */
+struct link_ops {
+    void (*hello)(void *ctx, struct link *l);
+    void (*frame)(void *ctx, struct link *l, char *line, const char *data, size_t n);
+    void (*closed)(void *ctx, struct link *l);
+};
+
+/* The children of node 'self', named by names[node]; listens when it has
+ * any.  -1 (printed, 'who' says which program) when it cannot listen. */
+int links_init(struct links *ls, int self, int nhosts, int fanout, const char *token,
+               char *const *names, const char *who);
+/* Starts every child's proxy: PROXY NODE PORT ADDRS TOKEN through the agent.
+ * Returns how many could not be started (their agent is -1, agent_done set). */
+int links_start(struct links *ls, const struct agent_conf *a, const char *proxy, const char *addrs);
+struct link *links_toward(struct links *ls, int node); /* the child whose subtree holds node */
+void links_send(struct link *l);                       /* what is queued on l->out, nonblocking */
+void links_broadcast(struct links *ls, const char *line); /* a frame to every child called */
+size_t links_poll_max(const struct links *ls);
+/* 'reading': whether to take frames from the children now (backpressure). */
+size_t links_poll_add(struct links *ls, struct pollfd *pfd, int reading);
+void links_poll_handle(struct links *ls, struct pollfd *pfd, size_t n, const struct link_ops *ops,
+                       void *ctx);
+/* The child whose agent 'pid' was: its end recorded, its stderr read to the
+ * end and NUL-terminated in l->err.  NULL when pid is no agent of ours. */
+struct link *links_reaped(struct links *ls, pid_t pid, int st);
+/* A child's connection closed: waits up to ms for its agent's end, so that a
+ * report can say how it ended.  1 when it was reaped here (as links_reaped). */
+int links_await(struct link *l, int ms);
+/* "bye" to every child, sent within a second; agents that do not end within
+ * wait_ms more are killed with their process group. */
+void links_bye(struct links *ls, int wait_ms);
+void links_kill(struct links *ls, int sig); /* every agent's process group */
+void links_free(struct links *ls);
+
+/* ---- spec.c ---- */
+/* The tree as a parent knows it: names[node] for the nodes of its subtree,
+ * and for each rank of the job its node and block (-1 outside the subtree). */
+struct spec_tree {
+    int nhosts, fanout, size;
+    char *const *names;
+    const int *rank_node, *rank_block;
+};
+/* The description of the job for the proxy of 'root' and its subtree:
+ * 'common' (what every host gets, conf to blocks), the hosts and ranks of the
+ * subtree, "go". */
+void spec_put(struct buf *b, const struct buf *common, const struct spec_tree *t, int root);
 
 /* ---- resolve.c ---- */
 /* Finds argv0 like execvp would with the given PATH; on failure prints
@@ -353,7 +449,6 @@ void job_remote_exit(struct job *job, struct rank *r, pid_t pid, int st);
 void job_forget(struct job *job, struct rank *r);
 
 /* ---- remote.c ---- */
-struct pollfd;
 int remote_start(struct job *job); /* listen, start the first proxies; -1: printed */
 void remote_answer(struct job *job, struct rank *r, const char *a, const char *b);
 /* Adds what remote.c waits for to the poll set; returns the count added. */

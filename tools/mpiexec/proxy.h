@@ -5,31 +5,21 @@
 
 #include "mpiexec.h"
 
-struct child { /* a proxy of our subtree that we started */
-    int node;
-    char *name;
-    pid_t agent;
-    int err_fd;
-    struct buf err;
-    int done;
-};
-
 struct proxy {
     struct job job; /* this host's ranks; rank numbers are the job's */
     struct options opt;
     int node, size, nhosts, fanout;
     char job_id[64];
     char *name; /* this host, as mpiexec's host list names it */
-    int up;     /* connection to mpiexec */
+    int up;     /* connection to our parent: mpiexec or the proxy above us */
     struct buf up_in, up_out;
     int bye, lost;
     int stdin_eof, stdin_closed; /* "ie" came; "ic" went (relay of rank 0's stdin) */
     struct agent_conf agent;
-    struct child *children;
-    int nchildren;
-    char **sub_names; /* host name of each node of the subtree, by node */
-    int *sub_nodes;
-    int nsub;
+    struct links links;          /* the proxies below us that we start and relay for */
+    struct buf common;           /* the job's description up to its hosts, as it came */
+    char **names;                /* by node: the hosts of our subtree, NULL elsewhere */
+    int *rank_node, *rank_block; /* by rank: -1 outside our subtree */
     char *addrs, *port, *token, *self;
 };
 

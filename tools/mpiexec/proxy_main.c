@@ -1,9 +1,9 @@
 /* tern-proxy NODE PORT ADDRS TOKEN: one host's part of a job that spans
- * several (remote.c describes the protocol).  Started by mpiexec or by the
- * proxy above it in the launch tree (agent.c), it connects back to mpiexec,
- * receives its part of the job, starts the proxies below it, then this
- * host's ranks with this host's shared-memory file (shmfile.c), and relays
- * for them until mpiexec says "bye" (proxy.c).
+ * several (remote.c describes the protocol).  Started by its parent in the
+ * launch tree, mpiexec or the proxy above it (agent.c), it calls that parent
+ * at ADDRS:PORT, receives its part of the job, starts the proxies below it,
+ * then this host's ranks with this host's shared-memory file (shmfile.c),
+ * and relays for both until mpiexec says "bye" (proxy.c).
  *
  * The ranks see the same bootstrap socket as under a one-host mpiexec, and
  * TERN_HOST_ID set to this host's name in the host list: ranks with the same
@@ -11,7 +11,6 @@
  * UCX.  -genv and -env can still override it. */
 #include "proxy.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -23,29 +22,6 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-static int connect_one(const char *addr, int port, int timeout_ms)
-{
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-    if (inet_pton(AF_INET, addr, &sa.sin_addr) != 1) return -1;
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-    if (fd < 0) return -1;
-    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0) return fd;
-    if (errno != EINPROGRESS) {
-        close(fd);
-        return -1;
-    }
-    struct pollfd pf = {.fd = fd, .events = POLLOUT};
-    int err = 0;
-    socklen_t len = sizeof err;
-    if (poll(&pf, 1, timeout_ms) != 1 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0 ||
-        err) {
-        close(fd);
-        errno = err ? err : ETIMEDOUT;
-        return -1;
-    }
-    return fd;
-}
 
 /* Over ssh, the address we were reached from is the likeliest way back. */
 static int connect_back(struct proxy *px)
@@ -61,7 +37,7 @@ static int connect_back(struct proxy *px)
     buf_free(&list);
     int fd = -1, err = 0;
     for (char *a = strtok_r(copy, ",", &save); a && fd < 0; a = strtok_r(NULL, ",", &save)) {
-        fd = connect_one(a, atoi(px->port), 2000);
+        fd = tcp_connect(a, atoi(px->port), 2000);
         if (fd < 0)
             err = errno;
         else if (strcmp(a, "127.0.0.1") != 0) { /* pass the working one down first */
@@ -72,8 +48,8 @@ static int connect_back(struct proxy *px)
     }
     free(copy);
     if (fd < 0) {
-        fprintf(stderr, "tern-proxy: cannot connect back to mpiexec at %s port %s: %s\n", px->addrs,
-                px->port, strerror(err));
+        fprintf(stderr, "tern-proxy: cannot call its parent in the launch tree at %s port %s: %s\n",
+                px->addrs, px->port, strerror(err));
         return -1;
     }
     int one = 1;
@@ -131,6 +107,11 @@ static int read_spec(struct proxy *px)
     char *line;
     int ranks_cap = 0;
     while (up_line(px, &line) == 0) {
+        if (strncmp(line, "host ", 5) != 0 && strncmp(line, "rank ", 5) != 0 &&
+            strcmp(line, "go") != 0 && strcmp(line, "bye") != 0) { /* our children get it too */
+            buf_append(&px->common, line, strlen(line));
+            buf_append(&px->common, "\n", 1);
+        }
         char *args = strchr(line, ' ');
         if (args)
             *args++ = '\0';
@@ -148,19 +129,25 @@ static int read_spec(struct proxy *px)
             return 0;
         } else if (strcmp(line, "conf") == 0) {
             if (sscanf(args, "%d %d %d %63s %lld", &px->size, &px->nhosts, &px->fanout, px->job_id,
-                       &lt) != 5)
+                       &lt) != 5 ||
+                px->size < 1 || px->size > MPIEXEC_MAX_RANKS || px->nhosts < px->node ||
+                px->fanout < 1 || px->names)
                 goto bad;
+            px->names = xcalloc((size_t)px->nhosts + 1, sizeof *px->names);
+            px->rank_node = xmalloc((size_t)px->size * sizeof *px->rank_node);
+            px->rank_block = xmalloc((size_t)px->size * sizeof *px->rank_block);
+            for (int r = 0; r < px->size; r++) px->rank_node[r] = px->rank_block[r] = -1;
         } else if (strcmp(line, "launcher") == 0) {
             if (words(args, w, 2) < 0 ||
                 agent_conf_init(&px->agent, w[0], strcmp(w[1], "-") ? w[1] : NULL) < 0)
                 goto bad;
         } else if (strcmp(line, "host") == 0) {
-            if (words(args, w, 2) < 0) goto bad;
-            px->sub_nodes = xrealloc(px->sub_nodes, (size_t)(px->nsub + 1) * sizeof(int));
-            px->sub_names = xrealloc(px->sub_names, (size_t)(px->nsub + 1) * sizeof(char *));
-            px->sub_nodes[px->nsub] = atoi(w[0]);
-            px->sub_names[px->nsub++] = xstrdup(w[1]);
-            if (atoi(w[0]) == px->node) px->name = px->sub_names[px->nsub - 1];
+            int node;
+            if (!px->names || words(args, w, 2) < 0 || (node = atoi(w[0])) < 1 ||
+                node > px->nhosts || px->names[node])
+                goto bad;
+            px->names[node] = xstrdup(w[1]);
+            if (node == px->node) px->name = px->names[node];
         } else if (strcmp(line, "cwd") == 0) {
             if (words(args, w, 1) < 0) goto bad;
             if (chdir(w[0]) < 0) { /* not there on this host: start where we are */
@@ -191,9 +178,17 @@ static int read_spec(struct proxy *px)
             if (words(args, w, 3) < 0 || !(b = block_at(px, atoi(w[0])))) goto bad;
             envlist_set(&b->env, w[1], w[2]);
         } else if (strcmp(line, "rank") == 0) {
-            int r;
-            if (sscanf(args, "%d %d", &r, &k) != 2 || r < 0 || r >= px->size || !block_at(px, k))
+            int r, node;
+            if (!px->names || sscanf(args, "%d %d %d", &r, &k, &node) != 3 || r < 0 ||
+                r >= px->size || px->rank_node[r] >= 0 || !block_at(px, k) ||
+                !tree_holds(px->node, node, px->fanout) || node > px->nhosts)
                 goto bad;
+            px->rank_node[r] = node;
+            px->rank_block[r] = k;
+            if (node != px->node) {
+                free(line);
+                continue;
+            }
             struct job *job = &px->job;
             if (job->size == ranks_cap) {
                 ranks_cap = ranks_cap ? 2 * ranks_cap : 8;
@@ -211,18 +206,18 @@ static int read_spec(struct proxy *px)
         free(line);
         continue;
     bad:
-        fprintf(stderr, "tern-proxy: malformed job description from mpiexec: '%.80s'\n", line);
+        fprintf(stderr, "tern-proxy: malformed job description from its parent: '%.80s'\n", line);
         free(line);
         return -1;
     }
-    fprintf(stderr, "tern-proxy: mpiexec went away while sending the job\n");
+    fprintf(stderr, "tern-proxy: its parent went away while sending the job\n");
     return -1;
 }
 
 static void fail_up(struct proxy *px, const char *msg)
 {
     char *e = wire_escape(msg);
-    wire_put(&px->up_out, "fail %s", e);
+    wire_put(&px->up_out, "fail %d %s", px->node, e);
     free(e);
 }
 
@@ -297,10 +292,12 @@ int main(int argc, char **argv)
     set_nonblock(px.up);
     struct job *job = &px.job;
     job->opt = &px.opt;
-    /* Three per rank, and one per proxy below us: over ssh our limit is
-     * the host's default, not mpiexec's. */
+    /* Three per rank, and two per proxy below us (its agent's stderr and
+     * its connection): over ssh our limit is the host's default, not
+     * mpiexec's. */
     char why[128], msg[192];
-    if (open_files_ensure((size_t)job->size * 3 + (size_t)px.fanout + 32, why, sizeof why) < 0) {
+    if (open_files_ensure((size_t)job->size * 3 + 2 * (size_t)px.fanout + 32, why, sizeof why) <
+        0) {
         snprintf(msg, sizeof msg, "%d ranks and up to %d proxies below it %s", job->size, px.fanout,
                  why);
         fail_up(&px, msg);

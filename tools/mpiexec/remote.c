@@ -1,14 +1,14 @@
 /* mpiexec's side of a job on several hosts.
  *
- * mpiexec listens on a TCP port and starts the first proxies of the launch
- * tree (agent.c); every proxy, wherever it sits in the tree, connects back
- * here directly, says "hello <node> <token>" (the token is a random word on
- * the proxy's command line, so a stranger cannot join), and gets its part of
- * the job:
+ * The proxies form a tree (tree.c: node j starts nodes j*k+1 .. j*k+k, and
+ * mpiexec is node 0).  mpiexec listens on a TCP port and starts its own
+ * children; a proxy with children listens too, starts them, and relays for
+ * them (links.c, proxy.c).  Every proxy calls its parent, not mpiexec: the
+ * parent's address, port and the job's token are on its command line.  It
+ * says "hello <node> <token>" and gets its part of the job from its parent:
  *
  *   conf <size> <nhosts> <fanout> <job id> <launch timeout>
  *   launcher <kind> <command or ->     how to start its children
- *   host <node> <name>                 each host of its subtree
  *   cwd <dir>                          where mpiexec runs (ranks start there)
  *   envclear                           -genvall: replace the environment ...
  *   base <NAME=VALUE>                  ... with these (-genvall, -genvlist)
@@ -16,103 +16,85 @@
  *   block <k> <path> <wdir or ->       one MPMD block, its arguments and
  *   arg <k> <word>                     -env settings
  *   benv <k> <name> <value>
- *   rank <rank> <block>                the ranks it runs
+ *   host <node> <name>                 each host of its subtree
+ *   rank <rank> <block> <node>         each rank of its subtree, and where
  *   go
  *
- * From then on the proxy relays its ranks' bootstrap lines ("b <rank>
+ * A parent passes on the lines before "host" as they came, and writes the
+ * hosts and ranks of the child's subtree (spec.c), so mpiexec describes the
+ * job to its own children only.  Having answered a hello, the parent sends
+ * "up <node>" upward, so that mpiexec knows every host that called.  A
+ * child that calls mpiexec once the job is ending gets "bye" instead; one
+ * that has not called a proxy by the time that proxy gets "bye" is refused
+ * and ended (links.c).
+ *
+ * Every other frame names the rank or node it is about, so a relay needs no
+ * state beyond the tree's formula and the rank -> node table of its subtree:
+ * upward it passes every frame of a child on unchanged; downward it gives a
+ * frame about rank r to the child whose subtree holds r's node, and "sig"
+ * and "bye" to itself and every child.
+ *
+ * Upward, from the proxy of a host: its ranks' bootstrap lines ("b <rank>
  * <line>", answered the same way), their output ("o" frames, wire.c; "e
  * <rank> <stream>" at end of file), their pids ("pid <rank> <pid>") and
- * exits ("x <rank> <wait status>"), and the fate of the agents it started
- * ("agent <node> <wait status> <stderr>").  mpiexec sends "sig <n>" to pass
- * a signal to every rank and "bye" when the job is over.  To the proxy of
- * rank 0 it sends its own stdin: "i 0 <length>" frames (wire.c), then
- * "ie 0" at its end; that proxy answers "ia <bytes>" as they enter rank 0's
- * stdin, and "ic" once rank 0 no longer reads it (stdin_relay.c).  The bootstrap
- * lines are served by kvs_server.c exactly as for ranks of this host, so
- * fences, aborts and protocol errors behave the same.
+ * exits ("x <rank> <pid> <wait status>"), the fate of the agents it started
+ * ("agent <node> <wait status> <stderr>"), "lost <node>" when a child's
+ * connection closed before "bye", and "fail <node> <message>" when it cannot
+ * run its part.  Downward: "sig <n>" passes a signal to every rank and "bye"
+ * ends the job.  To the proxy of rank 0 mpiexec sends its own stdin: "i 0
+ * <length>" frames (wire.c), then "ie 0" at its end; that proxy answers
+ * "ia 0 <bytes>" as they enter rank 0's stdin, and "ic 0" once rank 0 no
+ * longer reads it (stdin_relay.c).  The bootstrap lines are served by
+ * kvs_server.c exactly as for ranks of this host, so fences, aborts and
+ * protocol errors behave the same.
  *
- * A host is lost when its proxy's connection closes before "bye", and
- * unreachable when its agent exits before the proxy called (or it does not
- * call within TERN_LAUNCH_TIMEOUT): either ends the job, naming the host and
- * the cause.  A host that cannot be reached takes its subtree with it. */
+ * A host is lost when its connection to its parent closes before "bye" (its
+ * subtree goes with it: each proxy ends when its parent's connection
+ * closes), and unreachable when its agent exits before it called (or it does
+ * not call within TERN_LAUNCH_TIMEOUT): either ends the job, naming the host
+ * and the cause.  A host that cannot be reached takes its subtree with it. */
 #include "mpiexec.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
-#include <ifaddrs.h>
 #include <limits.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 extern char **environ;
 
-struct proxy_conn {
-    const char *name;
-    int fd; /* after hello; -1 before and once closed */
-    struct buf in, out;
-    int hello, closed, bye;
-    pid_t agent; /* when mpiexec started it itself */
-    int agent_err;
-    struct buf err_text;
+struct host_state { /* hs[node]: what mpiexec knows of each host's proxy */
+    int up;         /* it called and has its part of the job */
+    int closed;     /* lost, unreachable, or not waited for any more */
     int agent_done, agent_status;
     int alive_ranks; /* not yet reported as exited */
 };
 
-struct pending { /* accepted, hello not yet read */
-    int fd;
-    struct buf in;
-    int64_t since;
-};
-
 struct remote {
-    int listen_fd;
-    int port;
+    struct links links; /* mpiexec's own children in the tree */
     char token[40];
     char *addrs;
     char *proxy_path;
     struct agent_conf agent;
     int nhosts, fanout;
     int64_t launch_timeout_ms, t_start;
-    struct proxy_conn *px; /* px[node - 1] */
-    struct pending *pend;
-    int npend;
+    struct host_state *hs;
+    char **names; /* by node */
+    int *rank_node, *rank_block;
+    struct buf common; /* the job's description up to its hosts (spec.c) */
 };
 
-static struct proxy_conn *px_of(struct job *job, int node) { return &job->remote->px[node - 1]; }
-
-/* This machine's IPv4 addresses, loopback last: a proxy tries them in order
- * (over ssh it tries the address it was reached from first). */
-static char *my_addresses(void)
+static struct spec_tree tree_of(const struct job *job)
 {
-    struct buf b = {0};
-    struct ifaddrs *ifa = NULL;
-    if (getifaddrs(&ifa) == 0) {
-        for (struct ifaddrs *i = ifa; i; i = i->ifa_next) {
-            if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET) continue;
-            struct in_addr a = ((struct sockaddr_in *)i->ifa_addr)->sin_addr;
-            if ((ntohl(a.s_addr) >> 24) == 127) continue;
-            char s[INET_ADDRSTRLEN];
-            inet_ntop(AF_INET, &a, s, sizeof s);
-            if (b.len) buf_append(&b, ",", 1);
-            buf_append(&b, s, strlen(s));
-        }
-        freeifaddrs(ifa);
-    }
-    if (b.len) buf_append(&b, ",", 1);
-    buf_append(&b, "127.0.0.1", 10);
-    char *s = xstrdup(buf_ptr(&b));
-    buf_free(&b);
-    return s;
+    const struct remote *rm = job->remote;
+    return (struct spec_tree){rm->nhosts, rm->fanout,    job->size,
+                              rm->names,  rm->rank_node, rm->rank_block};
 }
+
+static int node_of(const struct rank *r) { return r->host + 1; }
 
 static char *proxy_path(void)
 {
@@ -132,114 +114,6 @@ static char *proxy_path(void)
     return p;
 }
 
-static int listen_tcp(int *port)
-{
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-    if (fd < 0) return -1;
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY)};
-    socklen_t len = sizeof sa;
-    if (bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0 || listen(fd, 1024) < 0 ||
-        getsockname(fd, (struct sockaddr *)&sa, &len) < 0) {
-        close(fd);
-        return -1;
-    }
-    *port = ntohs(sa.sin_port);
-    return fd;
-}
-
-/* Starts the proxy of 'node' through the agent (mpiexec's own children). */
-static int start_node(struct job *job, int node)
-{
-    struct remote *rm = job->remote;
-    char snode[16], sport[16];
-    snprintf(snode, sizeof snode, "%d", node);
-    snprintf(sport, sizeof sport, "%d", rm->port);
-    char *argv[] = {rm->proxy_path, snode, sport, rm->addrs, rm->token, NULL};
-    struct proxy_conn *p = px_of(job, node);
-    p->agent = agent_start(&rm->agent, p->name, argv, &p->agent_err);
-    return p->agent > 0 ? 0 : -1;
-}
-
-int remote_start(struct job *job)
-{
-    struct options *o = job->opt;
-    struct remote *rm = xcalloc(1, sizeof *rm);
-    job->remote = rm;
-    rm->listen_fd = -1;
-    rm->nhosts = o->nhosts;
-    rm->px = xcalloc((size_t)o->nhosts, sizeof *rm->px);
-    const char *exec = o->launcher_exec ? o->launcher_exec : param_get("LAUNCHER_EXEC");
-    const char *kind = o->launcher;
-    if (!kind && getenv("TERN_LAUNCHER") && *getenv("TERN_LAUNCHER")) kind = param_get("LAUNCHER");
-    if (agent_conf_init(&rm->agent, kind, exec) < 0) return -1;
-    rm->fanout = atoi(param_get("LAUNCH_FANOUT"));
-    if (rm->fanout < 1) {
-        fprintf(stderr, "mpiexec: TERN_LAUNCH_FANOUT must be a number >= 1, not '%s'\n",
-                param_get("LAUNCH_FANOUT"));
-        return -1;
-    }
-    double lt = atof(param_get("LAUNCH_TIMEOUT"));
-    rm->launch_timeout_ms = lt > 0 ? (int64_t)(lt * 1000) : 60000;
-    if (!(rm->proxy_path = proxy_path())) return -1;
-    unsigned char rnd[16];
-    if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) {
-        fprintf(stderr, "mpiexec: getrandom: %s\n", strerror(errno));
-        return -1;
-    }
-    for (size_t i = 0; i < sizeof rnd; i++) sprintf(rm->token + 2 * i, "%02x", rnd[i]);
-    if ((rm->listen_fd = listen_tcp(&rm->port)) < 0) {
-        fprintf(stderr, "mpiexec: cannot listen for the proxies: %s\n", strerror(errno));
-        return -1;
-    }
-    rm->addrs = my_addresses();
-    for (int h = 0; h < rm->nhosts; h++) {
-        rm->px[h].name = o->hosts[h].name;
-        rm->px[h].fd = rm->px[h].agent_err = -1;
-    }
-    for (int i = 0; i < job->size; i++) {
-        job->ranks[i].pid = 0;
-        rm->px[job->ranks[i].host].alive_ranks++;
-    }
-    job->alive = job->spawned = job->size;
-    rm->t_start = now_ms();
-    if (o->verbose)
-        fprintf(stderr, "mpiexec: job %s on %d hosts, fan-out %d, launcher %s%s%s\n", job->job_id,
-                rm->nhosts, rm->fanout, rm->agent.kind, rm->agent.exec ? " " : "",
-                rm->agent.exec ? rm->agent.exec : "");
-    int first, last;
-    tree_children(0, rm->nhosts, rm->fanout, &first, &last);
-    for (int node = first; node <= last; node++)
-        if (start_node(job, node) < 0) return -1;
-    return 0;
-}
-
-/* ---- sending ---- */
-
-static void px_flush(struct job *job, struct proxy_conn *p)
-{
-    (void)job;
-    if (p->fd >= 0 && wire_send(p->fd, &p->out) < 0) buf_free(&p->out); /* closed: read sees it */
-}
-
-void remote_answer(struct job *job, struct rank *r, const char *a, const char *b)
-{
-    struct proxy_conn *p = &job->remote->px[r->host];
-    if (p->fd < 0) return;
-    wire_put(&p->out, "b %d %s%s", r->rank, a, b ? b : "");
-    px_flush(job, p);
-}
-
-void remote_signal_all(struct job *job, int sig)
-{
-    if (!job->remote) return;
-    for (int h = 0; h < job->remote->nhosts; h++) {
-        struct proxy_conn *p = &job->remote->px[h];
-        if (p->fd < 0 || p->bye) continue;
-        wire_put(&p->out, "sig %d", sig);
-        px_flush(job, p);
-    }
-}
-
 static void put_word2(struct buf *b, const char *tag, const char *x, const char *y)
 {
     char *ex = wire_escape(x), *ey = y ? wire_escape(y) : NULL;
@@ -248,28 +122,16 @@ static void put_word2(struct buf *b, const char *tag, const char *x, const char 
     free(ey);
 }
 
-static void add_subtree(struct job *job, struct buf *b, int node)
-{
-    char *e = wire_escape(px_of(job, node)->name);
-    wire_put(b, "host %d %s", node, e);
-    free(e);
-    int first, last;
-    tree_children(node, job->remote->nhosts, job->remote->fanout, &first, &last);
-    for (int c = first; c <= last; c++) add_subtree(job, b, c);
-}
-
-static void send_spec(struct job *job, int node)
+/* What every host gets, once: the lines before "host". */
+static void put_common(struct job *job, struct buf *b)
 {
     struct remote *rm = job->remote;
     struct options *o = job->opt;
-    struct proxy_conn *p = px_of(job, node);
-    struct buf *b = &p->out;
     wire_put(b, "conf %d %d %d %s %lld", job->size, rm->nhosts, rm->fanout, job->job_id,
              (long long)rm->launch_timeout_ms);
     char *e = wire_escape(rm->agent.exec ? rm->agent.exec : "-");
     wire_put(b, "launcher %s %s", rm->agent.kind, e);
     free(e);
-    add_subtree(job, b, node);
     char cwd[PATH_MAX];
     if (getcwd(cwd, sizeof cwd)) put_word2(b, "cwd", cwd, NULL);
     if (o->genv_mode == GENV_ALL) {
@@ -302,48 +164,117 @@ static void send_spec(struct job *job, int node)
             put_word2(b, tag, bl->env.v[i].name, bl->env.v[i].value);
         }
     }
-    for (int i = 0; i < job->size; i++)
-        if (job->ranks[i].host == node - 1) wire_put(b, "rank %d %d", i, job->ranks[i].block);
-    wire_put(b, "go");
-    if (job->ranks[0].host == node - 1 && !job->relay.src_open) wire_put(b, "ie 0");
-    px_flush(job, p);
+}
+
+int remote_start(struct job *job)
+{
+    struct options *o = job->opt;
+    struct remote *rm = xcalloc(1, sizeof *rm);
+    job->remote = rm;
+    rm->links.listen_fd = -1;
+    rm->nhosts = o->nhosts;
+    const char *exec = o->launcher_exec ? o->launcher_exec : param_get("LAUNCHER_EXEC");
+    const char *kind = o->launcher;
+    if (!kind && getenv("TERN_LAUNCHER") && *getenv("TERN_LAUNCHER")) kind = param_get("LAUNCHER");
+    if (agent_conf_init(&rm->agent, kind, exec) < 0) return -1;
+    rm->fanout = atoi(param_get("LAUNCH_FANOUT"));
+    if (rm->fanout < 1) {
+        fprintf(stderr, "mpiexec: TERN_LAUNCH_FANOUT must be a number >= 1, not '%s'\n",
+                param_get("LAUNCH_FANOUT"));
+        return -1;
+    }
+    double lt = atof(param_get("LAUNCH_TIMEOUT"));
+    rm->launch_timeout_ms = lt > 0 ? (int64_t)(lt * 1000) : 60000;
+    if (!(rm->proxy_path = proxy_path())) return -1;
+    unsigned char rnd[16];
+    if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) {
+        fprintf(stderr, "mpiexec: getrandom: %s\n", strerror(errno));
+        return -1;
+    }
+    for (size_t i = 0; i < sizeof rnd; i++) sprintf(rm->token + 2 * i, "%02x", rnd[i]);
+    rm->hs = xcalloc((size_t)rm->nhosts + 1, sizeof *rm->hs);
+    rm->names = xcalloc((size_t)rm->nhosts + 1, sizeof *rm->names);
+    for (int h = 0; h < rm->nhosts; h++) rm->names[h + 1] = o->hosts[h].name;
+    rm->rank_node = xcalloc((size_t)job->size, sizeof *rm->rank_node);
+    rm->rank_block = xcalloc((size_t)job->size, sizeof *rm->rank_block);
+    for (int i = 0; i < job->size; i++) {
+        job->ranks[i].pid = 0;
+        rm->rank_node[i] = node_of(&job->ranks[i]);
+        rm->rank_block[i] = job->ranks[i].block;
+        rm->hs[rm->rank_node[i]].alive_ranks++;
+    }
+    job->alive = job->spawned = job->size;
+    put_common(job, &rm->common);
+    if (links_init(&rm->links, 0, rm->nhosts, rm->fanout, rm->token, rm->names, "mpiexec") < 0)
+        return -1;
+    rm->addrs = tcp_addresses();
+    rm->t_start = now_ms();
+    if (o->verbose)
+        fprintf(stderr, "mpiexec: job %s on %d hosts, fan-out %d, launcher %s%s%s\n", job->job_id,
+                rm->nhosts, rm->fanout, rm->agent.kind, rm->agent.exec ? " " : "",
+                rm->agent.exec ? rm->agent.exec : "");
+    return links_start(&rm->links, &rm->agent, rm->proxy_path, rm->addrs) ? -1 : 0;
+}
+
+/* ---- sending ---- */
+
+/* The connection toward 'node', once that node called. */
+static struct link *route(struct job *job, int node)
+{
+    struct remote *rm = job->remote;
+    if (node < 1 || node > rm->nhosts || !rm->hs[node].up) return NULL;
+    struct link *l = links_toward(&rm->links, node);
+    return l && l->fd >= 0 && !l->bye ? l : NULL;
+}
+
+void remote_answer(struct job *job, struct rank *r, const char *a, const char *b)
+{
+    struct link *l = route(job, node_of(r));
+    if (!l) return;
+    wire_put(&l->out, "b %d %s%s", r->rank, a, b ? b : "");
+    links_send(l);
+}
+
+void remote_signal_all(struct job *job, int sig)
+{
+    if (!job->remote) return;
+    char line[32];
+    snprintf(line, sizeof line, "sig %d", sig);
+    links_broadcast(&job->remote->links, line);
 }
 
 /* ---- failures ---- */
 
-static void forget_host(struct job *job, int h)
-{
-    for (int i = 0; i < job->size; i++)
-        if (job->ranks[i].host == h && !job->ranks[i].reaped) job_forget(job, &job->ranks[i]);
-    job->remote->px[h].alive_ranks = 0;
-}
-
-/* The node and its subtree will never call. */
+/* The ranks of the node and its subtree will never report. */
 static void forget_subtree(struct job *job, int node)
 {
-    forget_host(job, node - 1);
-    int first, last;
-    tree_children(node, job->remote->nhosts, job->remote->fanout, &first, &last);
-    for (int c = first; c <= last; c++)
-        if (!px_of(job, c)->hello) forget_subtree(job, c);
+    struct remote *rm = job->remote;
+    for (int i = 0; i < job->size; i++)
+        if (tree_holds(node, rm->rank_node[i], rm->fanout) && !job->ranks[i].reaped)
+            job_forget(job, &job->ranks[i]);
+    for (int n = node; n <= rm->nhosts; n++)
+        if (tree_holds(node, n, rm->fanout)) {
+            rm->hs[n].alive_ranks = 0;
+            rm->hs[n].closed = 1;
+        }
 }
 
 static void unreachable(struct job *job, int node, const char *why)
 {
-    struct proxy_conn *p = px_of(job, node);
-    if (p->hello || p->closed) return;
-    p->closed = 1;
-    job_fail(job, END_EXEC, 1, "mpiexec: cannot reach %s: %s; ending the job", p->name, why);
+    struct host_state *h = &job->remote->hs[node];
+    if (h->up || h->closed) return;
+    job_fail(job, END_EXEC, 1, "mpiexec: cannot reach %s: %s; ending the job",
+             job->remote->names[node], why);
     forget_subtree(job, node);
 }
 
 static void agent_ended(struct job *job, int node, int status, const char *err)
 {
-    struct proxy_conn *p = px_of(job, node);
-    p->agent_done = 1;
-    p->agent_status = status;
-    if (p->hello || job->reason != END_NONE) {
-        if (!p->hello) forget_subtree(job, node);
+    struct host_state *h = &job->remote->hs[node];
+    h->agent_done = 1;
+    h->agent_status = status;
+    if (h->up || job->reason != END_NONE) {
+        if (!h->up) forget_subtree(job, node);
         return;
     }
     char why[512];
@@ -351,275 +282,194 @@ static void agent_ended(struct job *job, int node, int status, const char *err)
     unreachable(job, node, why);
 }
 
-static void lost(struct job *job, struct proxy_conn *p)
+static void lost(struct job *job, int node)
 {
-    int h = (int)(p - job->remote->px);
-    close(p->fd);
-    p->fd = -1;
-    p->closed = 1;
-    buf_free(&p->out);
-    if (p->bye || p->alive_ranks == 0) return;
+    struct remote *rm = job->remote;
+    struct host_state *h = &rm->hs[node];
+    if (h->closed) return;
     struct buf list = {0};
-    int n = 0;
+    int n = 0, below = 0;
     for (int i = 0; i < job->size; i++)
-        if (job->ranks[i].host == h && !job->ranks[i].reaped) {
+        if (tree_holds(node, rm->rank_node[i], rm->fanout) && !job->ranks[i].reaped) {
             char s[16];
             int l = snprintf(s, sizeof s, "%s%d", n++ ? ", " : "", i);
             if (n <= 16) buf_append(&list, s, (size_t)l);
         }
     buf_append(&list, "", 1);
-    char why[512] = "its connection closed";
-    if (p->agent_done) agent_describe(&job->remote->agent, p->agent_status, "", why, sizeof why);
-    job_fail(job, END_FAILED, 1, "mpiexec: lost host %s (%s): rank%s %s%s gone; ending the job",
-             p->name, why, n == 1 ? "" : "s", buf_ptr(&list), n > 16 ? ", ..." : "");
+    for (int c = node + 1; c <= rm->nhosts; c++)
+        below += tree_holds(node, c, rm->fanout) && !rm->hs[c].closed;
+    if (n > 0) {
+        char why[512] = "its connection closed", sub[96] = "";
+        if (h->agent_done) agent_describe(&rm->agent, h->agent_status, "", why, sizeof why);
+        if (below)
+            snprintf(sub, sizeof sub, ", and with it the %d host%s below it in the launch tree",
+                     below, below == 1 ? "" : "s");
+        job_fail(job, END_FAILED, 1,
+                 "mpiexec: lost host %s (%s)%s: rank%s %s%s gone; ending the job", rm->names[node],
+                 why, sub, n == 1 ? "" : "s", buf_ptr(&list), n > 16 ? ", ..." : "");
+    }
     buf_free(&list);
-    forget_host(job, h);
+    forget_subtree(job, node);
 }
 
 /* ---- receiving ---- */
 
-static struct rank *rank_of(struct job *job, struct proxy_conn *p, const char *s)
+/* The node named by a frame that came through link l: one below l's. */
+static int node_below(struct job *job, struct link *l, const char *s)
+{
+    int node = atoi(s);
+    return node > l->node && node <= job->remote->nhosts &&
+                   tree_holds(l->node, node, job->remote->fanout)
+               ? node
+               : -1;
+}
+
+/* The rank named by a frame that came through link l: one of its subtree. */
+static struct rank *rank_of(struct job *job, struct link *l, const char *s)
 {
     int r = atoi(s);
-    if (r < 0 || r >= job->size || job->ranks[r].host != (int)(p - job->remote->px)) return NULL;
+    if (r < 0 || r >= job->size ||
+        !tree_holds(l->node, job->remote->rank_node[r], job->remote->fanout))
+        return NULL;
     return &job->ranks[r];
 }
 
-static void frame(struct job *job, struct proxy_conn *p, char *line, const char *data, size_t n)
+static void node_up(struct job *job, int node)
 {
+    struct remote *rm = job->remote;
+    rm->hs[node].up = 1;
+    struct link *l;
+    if (rm->rank_node[0] == node && !job->relay.src_open && (l = route(job, node))) {
+        wire_put(&l->out, "ie 0");
+        links_send(l);
+    }
+}
+
+static void on_hello(void *ctx, struct link *l)
+{
+    struct job *job = ctx;
+    struct remote *rm = job->remote;
+    if (job->reason != END_NONE) { /* too late: the job is ending */
+        l->bye = 1;
+        wire_put(&l->out, "bye");
+        links_send(l);
+        forget_subtree(job, l->node);
+        return;
+    }
+    struct spec_tree t = tree_of(job);
+    spec_put(&l->out, &rm->common, &t, l->node);
+    links_send(l);
+    node_up(job, l->node);
+}
+
+static void on_frame(void *ctx, struct link *l, char *line, const char *data, size_t n)
+{
+    struct job *job = ctx;
+    struct remote *rm = job->remote;
     char *args = strchr(line, ' ');
     if (args)
         *args++ = '\0';
     else
         args = line + strlen(line);
     struct rank *r;
+    int node, rank, stream;
     if (strcmp(line, "b") == 0) {
         char *text = strchr(args, ' ');
-        if (!text || !(r = rank_of(job, p, args))) return;
+        if (!text || !(r = rank_of(job, l, args))) return;
         kvs_line(job, r, text + 1);
     } else if (strcmp(line, "o") == 0) {
-        int rank, stream;
-        if (sscanf(args, "%d %d", &rank, &stream) == 2 && (r = rank_of(job, p, args)) &&
+        if (sscanf(args, "%d %d", &rank, &stream) == 2 && (r = rank_of(job, l, args)) &&
             (stream == 0 || stream == 1))
             output_feed(job, r, stream, data, n);
     } else if (strcmp(line, "e") == 0) {
-        int rank, stream;
-        if (sscanf(args, "%d %d", &rank, &stream) == 2 && (r = rank_of(job, p, args)) &&
+        if (sscanf(args, "%d %d", &rank, &stream) == 2 && (r = rank_of(job, l, args)) &&
             (stream == 0 || stream == 1))
             output_eof(job, r, stream);
     } else if (strcmp(line, "pid") == 0) {
         long pid;
-        if ((r = rank_of(job, p, args)) && sscanf(args, "%*d %ld", &pid) == 1) r->pid = (pid_t)pid;
+        if ((r = rank_of(job, l, args)) && sscanf(args, "%*d %ld", &pid) == 1) r->pid = (pid_t)pid;
     } else if (strcmp(line, "x") == 0) {
         long pid;
         int st;
-        if ((r = rank_of(job, p, args)) && sscanf(args, "%*d %ld %d", &pid, &st) == 2 &&
+        if ((r = rank_of(job, l, args)) && sscanf(args, "%*d %ld %d", &pid, &st) == 2 &&
             !r->reaped) {
-            p->alive_ranks--;
+            rm->hs[rm->rank_node[r->rank]].alive_ranks--;
             job_remote_exit(job, r, (pid_t)pid, st);
         }
+    } else if (strcmp(line, "up") == 0) {
+        if ((node = node_below(job, l, args)) > 0) node_up(job, node);
+    } else if (strcmp(line, "lost") == 0) {
+        if ((node = node_below(job, l, args)) > 0) lost(job, node);
     } else if (strcmp(line, "agent") == 0) {
-        int node, st;
+        int st;
         char err[2048] = "";
-        if (sscanf(args, "%d %d %2047s", &node, &st, err) >= 2 && node >= 1 &&
-            node <= job->remote->nhosts) {
+        if ((node = node_below(job, l, args)) > 0 && sscanf(args, "%*d %d %2047s", &st, err) >= 1) {
             wire_unescape(err);
             agent_ended(job, node, st, err);
         }
     } else if (strcmp(line, "ia") == 0) {
-        long long done = atoll(args);
-        if (done > 0 && p == &job->remote->px[job->ranks[0].host]) relay_remote_written(job, done);
+        long long done;
+        if (sscanf(args, "0 %lld", &done) == 1 && done > 0 && rank_of(job, l, "0"))
+            relay_remote_written(job, done);
     } else if (strcmp(line, "ic") == 0) {
-        job->relay.src_open = 0; /* rank 0 closed its stdin or exited */
+        if (rank_of(job, l, "0")) job->relay.src_open = 0; /* rank 0 closed its stdin or exited */
     } else if (strcmp(line, "fail") == 0) {
-        wire_unescape(args);
-        job_fail(job, END_EXEC, 1, "mpiexec: on %s: %s; ending the job", p->name, args);
+        char *msg = strchr(args, ' ');
+        node = atoi(args);
+        if (!msg || !tree_holds(l->node, node, rm->fanout)) return;
+        wire_unescape(++msg);
+        job_fail(job, END_EXEC, 1, "mpiexec: on %s: %s; ending the job", rm->names[node], msg);
     }
 }
 
-static void px_read(struct job *job, struct proxy_conn *p)
+static void on_closed(void *ctx, struct link *l)
 {
-    char chunk[65536];
-    for (int round = 0; round < 16 && p->fd >= 0; round++) {
-        ssize_t n = recv(p->fd, chunk, sizeof chunk, MSG_DONTWAIT);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
-        if (n <= 0) {
-            lost(job, p);
-            return;
-        }
-        buf_append(&p->in, chunk, (size_t)n);
-        const char *data;
-        size_t len, flen;
-        char *line;
-        while ((line = wire_next(&p->in, &data, &len, &flen))) {
-            frame(job, p, line, data, len);
-            buf_consume(&p->in, flen);
-        }
-    }
+    struct job *job = ctx;
+    if (links_await(l, 200)) /* so that the report says how it ended */
+        agent_ended(job, l->node, l->agent_status, buf_ptr(&l->err));
+    lost(job, l->node);
 }
 
-static void hello(struct job *job, struct pending *q)
-{
-    struct remote *rm = job->remote;
-    const char *data;
-    size_t len, flen;
-    char *line = wire_next(&q->in, &data, &len, &flen);
-    if (!line) return;
-    int node;
-    char token[64];
-    if (sscanf(line, "hello %d %63s", &node, token) != 2 || node < 1 || node > rm->nhosts ||
-        strcmp(token, rm->token) != 0 || px_of(job, node)->hello) {
-        close(q->fd); /* not one of ours */
-        q->fd = -1;
-        return;
-    }
-    buf_consume(&q->in, flen);
-    struct proxy_conn *p = px_of(job, node);
-    p->fd = q->fd;
-    p->in = q->in;
-    q->fd = -1;
-    memset(&q->in, 0, sizeof q->in);
-    p->hello = 1;
-    int one = 1;
-    setsockopt(p->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    if (job->reason != END_NONE || p->alive_ranks == 0) { /* too late: the job is ending */
-        p->bye = 1;
-        wire_put(&p->out, "bye");
-        px_flush(job, p);
-        return;
-    }
-    send_spec(job, node);
-}
-
-static void accept_all(struct job *job)
-{
-    struct remote *rm = job->remote;
-    for (;;) {
-        int fd = accept4(rm->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
-        if (fd < 0) return;
-        rm->pend = xrealloc(rm->pend, (size_t)(rm->npend + 1) * sizeof *rm->pend);
-        rm->pend[rm->npend++] = (struct pending){.fd = fd, .since = now_ms()};
-    }
-}
-
-static void pending_read(struct job *job, struct pending *q)
-{
-    char chunk[256];
-    ssize_t n = recv(q->fd, chunk, sizeof chunk, MSG_DONTWAIT);
-    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
-        close(q->fd);
-        q->fd = -1;
-        return;
-    }
-    if (n > 0) buf_append(&q->in, chunk, (size_t)n);
-    if (q->in.len > 512) { /* no hello line is that long */
-        close(q->fd);
-        q->fd = -1;
-        return;
-    }
-    hello(job, q);
-}
-
-static void agent_read(struct proxy_conn *p)
-{
-    char chunk[4096];
-    ssize_t n = read(p->agent_err, chunk, sizeof chunk);
-    if (n > 0) {
-        if (p->err_text.len < 16384) buf_append(&p->err_text, chunk, (size_t)n);
-        return;
-    }
-    if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
-    close(p->agent_err);
-    p->agent_err = -1;
-}
+static const struct link_ops ops = {on_hello, on_frame, on_closed};
 
 /* ---- the poll loop's view ---- */
 
 size_t remote_poll_max(const struct job *job)
 {
-    return job->remote ? 2 + 2 * (size_t)job->remote->nhosts + (size_t)job->remote->npend : 0;
+    return job->remote ? 1 + links_poll_max(&job->remote->links) : 0;
 }
 
-/* The connection to rank 0's proxy once it has its part of the job. */
-static struct proxy_conn *stdin_conn(struct job *job)
-{
-    struct proxy_conn *p = &job->remote->px[job->ranks[0].host];
-    return p->hello && p->fd >= 0 && !p->bye ? p : NULL;
-}
+/* The connection toward rank 0's proxy once it has its part of the job. */
+static struct link *stdin_conn(struct job *job) { return route(job, job->remote->rank_node[0]); }
 
 size_t remote_poll_add(struct job *job, struct pollfd *pfd, size_t max)
 {
     struct remote *rm = job->remote;
-    size_t n = 0;
     if (!rm || max < remote_poll_max(job)) return 0;
-    pfd[n++] = (struct pollfd){.fd = rm->listen_fd, .events = POLLIN};
     int in = stdin_conn(job) && relay_remote_wants(job);
-    pfd[n++] = (struct pollfd){.fd = in ? STDIN_FILENO : -1, .events = POLLIN};
-    for (int i = 0; i < rm->npend; i++)
-        pfd[n++] = (struct pollfd){.fd = rm->pend[i].fd, .events = POLLIN};
-    for (int h = 0; h < rm->nhosts; h++) {
-        struct proxy_conn *p = &rm->px[h];
-        pfd[n++] =
-            (struct pollfd){.fd = p->fd, .events = (short)(POLLIN | (p->out.len ? POLLOUT : 0))};
-        pfd[n++] = (struct pollfd){.fd = p->agent_err, .events = POLLIN};
-    }
-    return n;
+    pfd[0] = (struct pollfd){.fd = in ? STDIN_FILENO : -1, .events = POLLIN};
+    return 1 + links_poll_add(&rm->links, pfd + 1, 1);
 }
 
 void remote_poll_handle(struct job *job, struct pollfd *pfd, size_t n)
 {
     struct remote *rm = job->remote;
     if (!rm || n == 0) return;
-    struct proxy_conn *in = stdin_conn(job);
-    if (pfd[1].fd == STDIN_FILENO && pfd[1].revents && in) {
+    struct link *in = stdin_conn(job);
+    if (pfd[0].fd == STDIN_FILENO && pfd[0].revents && in) {
         relay_remote_read(job, &in->out);
-        px_flush(job, in);
+        links_send(in);
     }
-    size_t k = 2;
-    int npend = rm->npend;
-    for (int i = 0; i < npend; i++, k++)
-        if (pfd[k].revents && rm->pend[i].fd == pfd[k].fd) pending_read(job, &rm->pend[i]);
-    for (int h = 0; h < rm->nhosts; h++, k += 2) {
-        struct proxy_conn *p = &rm->px[h];
-        if (pfd[k].fd >= 0 && p->fd == pfd[k].fd) {
-            if (pfd[k].revents & POLLOUT) px_flush(job, p);
-            if (pfd[k].revents & (POLLIN | POLLHUP | POLLERR)) px_read(job, p);
-        }
-        if (pfd[k + 1].fd >= 0 && p->agent_err == pfd[k + 1].fd && pfd[k + 1].revents)
-            agent_read(p);
-    }
-    /* drop closed pending connections */
-    int w = 0;
-    for (int i = 0; i < rm->npend; i++)
-        if (rm->pend[i].fd >= 0)
-            rm->pend[w++] = rm->pend[i];
-        else
-            buf_free(&rm->pend[i].in);
-    rm->npend = w;
-    if (pfd[0].revents & POLLIN) accept_all(job);
+    links_poll_handle(&rm->links, pfd + 1, n - 1, &ops, job);
 }
 
 int remote_reaped(struct job *job, pid_t pid, int st)
 {
     if (!job->remote) return 0;
-    for (int h = 0; h < job->remote->nhosts; h++) {
-        struct proxy_conn *p = &job->remote->px[h];
-        if (p->agent != pid || p->agent_done) continue;
-        while (p->agent_err >= 0) { /* its last words */
-            char chunk[4096];
-            ssize_t n = read(p->agent_err, chunk, sizeof chunk);
-            if (n > 0 && p->err_text.len < 16384) buf_append(&p->err_text, chunk, (size_t)n);
-            if (n > 0) continue;
-            if (n < 0 && errno == EINTR) continue;
-            close(p->agent_err);
-            p->agent_err = -1;
-        }
-        buf_append(&p->err_text, "", 1);
-        agent_ended(job, h + 1, st, buf_ptr(&p->err_text));
-        return 1;
-    }
-    return 0;
+    struct link *l = links_reaped(&job->remote->links, pid, st);
+    if (!l) return 0;
+    agent_ended(job, l->node, st, buf_ptr(&l->err));
+    return 1;
 }
 
 int remote_streams_open(const struct job *job)
@@ -627,7 +477,7 @@ int remote_streams_open(const struct job *job)
     if (!job->remote) return 0;
     for (int i = 0; i < job->size; i++) {
         const struct rank *r = &job->ranks[i];
-        if (job->remote->px[r->host].fd >= 0 && (!r->line[0].eof || !r->line[1].eof)) return 1;
+        if (!job->remote->hs[node_of(r)].closed && (!r->line[0].eof || !r->line[1].eof)) return 1;
     }
     return 0;
 }
@@ -636,8 +486,8 @@ int64_t remote_next_deadline(const struct job *job)
 {
     struct remote *rm = job->remote;
     if (!rm || job->reason != END_NONE) return 0;
-    for (int h = 0; h < rm->nhosts; h++)
-        if (!rm->px[h].hello && !rm->px[h].closed) return rm->t_start + rm->launch_timeout_ms;
+    for (int node = 1; node <= rm->nhosts; node++)
+        if (!rm->hs[node].up && !rm->hs[node].closed) return rm->t_start + rm->launch_timeout_ms;
     return 0;
 }
 
@@ -647,80 +497,35 @@ void remote_deadlines(struct job *job)
     if (!rm) return;
     int64_t now = now_ms();
     if (job->reason == END_NONE && now >= rm->t_start + rm->launch_timeout_ms)
-        for (int h = 0; h < rm->nhosts; h++)
-            if (!rm->px[h].hello && !rm->px[h].closed) {
+        for (int node = 1; node <= rm->nhosts; node++)
+            if (!rm->hs[node].up && !rm->hs[node].closed) {
                 char why[96];
                 snprintf(why, sizeof why, "its proxy did not call back within %.1f s",
                          (double)rm->launch_timeout_ms / 1000.0);
-                unreachable(job, h + 1, why);
+                unreachable(job, node, why);
             }
     /* Once the job is ending, hosts still on their way will not be waited for. */
     if (job->reason != END_NONE)
-        for (int h = 0; h < rm->nhosts; h++)
-            if (!rm->px[h].hello && rm->px[h].alive_ranks > 0) forget_host(job, h);
+        for (int node = 1; node <= rm->nhosts; node++)
+            if (!rm->hs[node].up && rm->hs[node].alive_ranks > 0) {
+                for (int i = 0; i < job->size; i++)
+                    if (rm->rank_node[i] == node && !job->ranks[i].reaped)
+                        job_forget(job, &job->ranks[i]);
+                rm->hs[node].alive_ranks = 0;
+            }
 }
 
 void remote_finish(struct job *job)
 {
     struct remote *rm = job->remote;
     if (!rm) return;
-    for (int h = 0; h < rm->nhosts; h++) {
-        struct proxy_conn *p = &rm->px[h];
-        if (p->fd < 0) continue;
-        if (!p->bye) wire_put(&p->out, "bye");
-        p->bye = 1;
-        int64_t until = now_ms() + 1000;
-        while (p->out.len && now_ms() < until) {
-            if (wire_send(p->fd, &p->out) < 0) break;
-            if (p->out.len) {
-                struct pollfd pf = {.fd = p->fd, .events = POLLOUT};
-                poll(&pf, 1, 50);
-            }
-        }
-    }
-    /* The agents end when their proxies do; wait a little, then end them. */
-    int64_t until = now_ms() + 1000;
-    for (;;) {
-        int left = 0;
-        for (int h = 0; h < rm->nhosts; h++) {
-            struct proxy_conn *p = &rm->px[h];
-            if (p->agent <= 0 || p->agent_done) continue;
-            int st;
-            pid_t w = waitpid(p->agent, &st, WNOHANG);
-            if (w == p->agent)
-                p->agent_done = 1;
-            else
-                left++;
-        }
-        if (!left) break;
-        if (now_ms() >= until) {
-            for (int h = 0; h < rm->nhosts; h++) {
-                struct proxy_conn *p = &rm->px[h];
-                if (p->agent > 0 && !p->agent_done) {
-                    kill(-p->agent, SIGKILL);
-                    waitpid(p->agent, NULL, 0);
-                    p->agent_done = 1;
-                }
-            }
-            break;
-        }
-        usleep(10000);
-    }
-    for (int h = 0; h < rm->nhosts; h++) {
-        struct proxy_conn *p = &rm->px[h];
-        if (p->fd >= 0) close(p->fd);
-        if (p->agent_err >= 0) close(p->agent_err);
-        buf_free(&p->in);
-        buf_free(&p->out);
-        buf_free(&p->err_text);
-    }
-    for (int i = 0; i < rm->npend; i++) {
-        close(rm->pend[i].fd);
-        buf_free(&rm->pend[i].in);
-    }
-    if (rm->listen_fd >= 0) close(rm->listen_fd);
-    free(rm->pend);
-    free(rm->px);
+    links_bye(&rm->links, 1000);
+    links_free(&rm->links);
+    buf_free(&rm->common);
+    free(rm->hs);
+    free(rm->names);
+    free(rm->rank_node);
+    free(rm->rank_block);
     free(rm->addrs);
     free(rm->proxy_path);
     free(rm->agent.exec);

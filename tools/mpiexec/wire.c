@@ -1,5 +1,6 @@
-/* The protocol between mpiexec and its proxies, over one TCP connection per
- * proxy.  Frames are lines of words; "o" frames (a rank's output, upward)
+/* The protocol between mpiexec and its proxies, over one TCP connection from
+ * each proxy to its parent in the launch tree (mpiexec or the proxy above
+ * it, which passes frames on unchanged).  Frames are lines of words; "o" frames (a rank's output, upward)
  * and "i" frames (its stdin, downward) carry a payload of raw bytes after
  * their line:
  *
@@ -126,4 +127,11 @@ int wire_send(int fd, struct buf *out)
         return -1;
     }
     return 0;
+}
+
+void wire_forward(struct buf *b, const char *line, const char *data, size_t n)
+{
+    buf_append(b, line, strlen(line));
+    buf_append(b, "\n", 1);
+    if (n) buf_append(b, data, n);
 }
