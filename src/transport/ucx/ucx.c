@@ -82,19 +82,31 @@ static void *fetch_address(int world)
     return addr;
 }
 
+struct ucx_peer *ucx_peer_if_made(int world)
+{
+    int pg = world / UCX_PEER_PAGE;
+    if (world < 0 || pg >= ucx.npages || !ucx.pages[pg]) return NULL;
+    return ucx.pages[pg][world % UCX_PEER_PAGE];
+}
+
 struct ucx_peer *ucx_peer(int world)
 {
-    if (world >= ucx.npeers) {
-        int n = tern_procs_count() > world ? tern_procs_count() : world + 1;
-        struct ucx_peer **t = realloc(ucx.peers, (size_t)n * sizeof *t);
+    struct ucx_peer *p = ucx_peer_if_made(world);
+    if (p) return p;
+    int pg = world / UCX_PEER_PAGE;
+    if (pg >= ucx.npages) { /* processes of other jobs come after this job's */
+        struct ucx_peer ***t = realloc(ucx.pages, (size_t)(pg + 1) * sizeof *t);
         if (!t) return NULL;
-        memset(t + ucx.npeers, 0, (size_t)(n - ucx.npeers) * sizeof *t);
-        ucx.peers = t;
-        ucx.npeers = n;
+        memset(t + ucx.npages, 0, (size_t)(pg + 1 - ucx.npages) * sizeof *t);
+        ucx.pages = t;
+        ucx.npages = pg + 1;
     }
-    struct ucx_peer *p = ucx.peers[world];
-    if (!p) p = ucx.peers[world] = calloc(1, sizeof *p);
-    return p;
+    if (!ucx.pages[pg] && !(ucx.pages[pg] = calloc(UCX_PEER_PAGE, sizeof **ucx.pages))) return NULL;
+    if (!(p = calloc(1, sizeof *p))) return NULL;
+    p->world = world;
+    p->next = ucx.made;
+    ucx.made = p;
+    return ucx.pages[pg][world % UCX_PEER_PAGE] = p;
 }
 
 /* UCP found an endpoint broken (the peer died, or its connection did):
@@ -199,7 +211,7 @@ ucp_ep_h ucx_data_ep(int world, int *err)
     if (!ucx.data_endpoint || world >= tern_g.world_size) return ucx_ep(world, err);
     /* The first endpoint first: it is what notices the peer's death. */
     if (!ucx_ep(world, err)) return NULL;
-    struct ucx_peer *p = ucx.peers[world];
+    struct ucx_peer *p = ucx_peer_if_made(world);
     return p->data_ep ? p->data_ep : connect_rank(world, 1, &p->data_ep, err);
 }
 
@@ -225,9 +237,12 @@ static int setup_worker(void)
     ucx.data_endpoint = tern_param.ucx_data_endpoint;
     ucx.dead = -1;
     ucx.outstanding = 0;
-    ucx.npeers = tern_procs_count();
-    ucx.peers = calloc((size_t)ucx.npeers, sizeof *ucx.peers);
-    if (!ucx.peers) tern_fatal("out of memory for the UCX peer table of %d ranks", ucx.npeers);
+    /* The page table's first pointers are per UCX_PEER_PAGE ranks of this
+     * job, made at once: 16 KiB at a million ranks. */
+    ucx.npages = (tern_procs_count() + UCX_PEER_PAGE - 1) / UCX_PEER_PAGE;
+    ucx.pages = calloc((size_t)ucx.npages + 1, sizeof *ucx.pages);
+    if (!ucx.pages) tern_fatal("out of memory for the UCX peer table of %d ranks", ucx.npages);
+    ucx.made = NULL;
 
     /* UCX_* variables of the environment configure UCX, as with other MPIs. */
     ucp_config_t *config;
@@ -304,6 +319,13 @@ static void wait_request(void *req)
     ucp_request_free(req);
 }
 
+static size_t peers_made(void)
+{
+    size_t n = 0;
+    for (struct ucx_peer *p = ucx.made; p; p = p->next) n++;
+    return n;
+}
+
 /* Progress until the n requests complete or 'ms' milliseconds pass;
  * frees them either way (UCP releases an unfinished one when it ends, or
  * with the worker). */
@@ -340,18 +362,18 @@ static int tern_ucx_quiesce(void)
     /* A process of another job may be gone (what it was owed left when it
      * disconnected): its endpoint closes first, or the flush would wait for
      * it forever. */
-    for (int w = tern_g.world_size; w < ucx.npeers; w++) tern_ucx_dyn_disconnect(w);
+    for (struct ucx_peer *p = ucx.made; p; p = p->next)
+        if (p->world >= tern_g.world_size) tern_ucx_dyn_disconnect(p->world);
     /* Each live endpoint, not the worker: a worker flush would also wait
      * for closes left to finish on their own (tern_ucx_dyn_disconnect).
      * A peer that is already past its own quiesce needs nothing more from
      * this one, and no longer progresses to acknowledge: the flushes get a
      * bounded time together. */
     ucp_request_param_t rp = {.op_attr_mask = 0};
-    void **reqs = calloc(2 * (size_t)ucx.npeers + 1, sizeof *reqs);
+    void **reqs = calloc(2 * (size_t)peers_made() + 1, sizeof *reqs);
     int n = 0;
-    for (int w = 0; w < ucx.npeers; w++) {
-        if (!ucx.peers[w]) continue;
-        ucp_ep_h eps[2] = {ucx.peers[w]->ep, ucx.peers[w]->data_ep};
+    for (struct ucx_peer *p = ucx.made; p; p = p->next) {
+        ucp_ep_h eps[2] = {p->ep, p->data_ep};
         for (int e = 0; e < 2; e++) {
             if (!eps[e]) continue;
             void *r = ucp_ep_flush_nbx(eps[e], &rp);
@@ -368,12 +390,12 @@ static int tern_ucx_quiesce(void)
 
 void tern_ucx_dyn_disconnect(int w)
 {
-    if (!ucx.worker || w >= ucx.npeers || !ucx.peers[w] || !ucx.peers[w]->ep) return;
+    struct ucx_peer *p = ucx.worker ? ucx_peer_if_made(w) : NULL;
+    if (!p || !p->ep) return;
     if (tern_proc_is_dead(w)) { /* a flush would wait for it forever */
         tern_ucx_dyn_fail(w);
         return;
     }
-    struct ucx_peer *p = ucx.peers[w];
     while (ucx.outstanding > 0) {
         struct tern_waiter wt = TERN_WAITER_INIT;
         tern_progress_wait(&wt);
@@ -395,12 +417,13 @@ void tern_ucx_dyn_disconnect(int w)
 
 void tern_ucx_dyn_fail(int w)
 {
-    if (!ucx.worker || w >= ucx.npeers || !ucx.peers[w] || !ucx.peers[w]->ep) return;
+    struct ucx_peer *p = ucx.worker ? ucx_peer_if_made(w) : NULL;
+    if (!p || !p->ep) return;
     /* Forced: UCP completes what was under way to w with an error. */
     ucp_request_param_t rp = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
                               .flags = UCP_EP_CLOSE_FLAG_FORCE};
-    wait_request(ucp_ep_close_nbx(ucx.peers[w]->ep, &rp));
-    ucx.peers[w]->ep = NULL;
+    wait_request(ucp_ep_close_nbx(p->ep, &rp));
+    p->ep = NULL;
 }
 
 /* UCP forbids forcing the close of an endpoint without failure handling.
@@ -409,13 +432,13 @@ void tern_ucx_dyn_fail(int w)
  * the closes get a bounded time together. */
 static void close_data_eps(void)
 {
-    void **reqs = calloc((size_t)ucx.npeers + 1, sizeof *reqs);
+    void **reqs = calloc((size_t)peers_made() + 1, sizeof *reqs);
     int n = 0;
     ucp_request_param_t rp = {.op_attr_mask = 0};
-    for (int w = 0; w < ucx.npeers; w++) {
-        if (!ucx.peers[w] || !ucx.peers[w]->data_ep) continue;
-        void *r = ucp_ep_close_nbx(ucx.peers[w]->data_ep, &rp);
-        ucx.peers[w]->data_ep = NULL;
+    for (struct ucx_peer *p = ucx.made; p; p = p->next) {
+        if (!p->data_ep) continue;
+        void *r = ucp_ep_close_nbx(p->data_ep, &rp);
+        p->data_ep = NULL;
         if (!reqs)
             wait_request(r);
         else if (r && !UCS_PTR_IS_ERR(r))
@@ -431,9 +454,9 @@ static void tern_ucx_finalize(void)
     while (tern_ucx_async_held()) tern_ucx_async_release();
     ucx_rma_release_all();
     close_data_eps();
-    for (int w = 0; w < ucx.npeers; w++) {
-        struct ucx_peer *p = ucx.peers[w];
-        if (!p) continue;
+    while (ucx.made) {
+        struct ucx_peer *p = ucx.made;
+        ucx.made = p->next;
         if (p->ep) {
             /* After the last fence every peer is done: nothing to flush. */
             ucp_request_param_t rp = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
@@ -444,9 +467,10 @@ static void tern_ucx_finalize(void)
         free(p->addr);
         free(p);
     }
-    free(ucx.peers);
-    ucx.peers = NULL;
-    ucx.npeers = 0;
+    for (int pg = 0; pg < ucx.npages; pg++) free(ucx.pages[pg]);
+    free(ucx.pages);
+    ucx.pages = NULL;
+    ucx.npages = 0;
     ucp_worker_destroy(ucx.worker);
     ucx.worker = NULL;
     ucp_cleanup(ucx.ctx);

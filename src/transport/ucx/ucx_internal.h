@@ -7,9 +7,11 @@
  * larger ones go by UCP rendezvous, and the receiver fetches the data with
  * ucp_am_recv_data_nbx straight into the matched buffer.
  *
- * Peers cost one pointer each until this process first talks to them:
- * then a struct ucx_peer is made, and its endpoint from the worker address
- * the peer left in the bootstrap.
+ * A peer costs nothing until this process first talks to it: then a
+ * struct ucx_peer is made, in a page of peer pointers made with it
+ * (UCX_PEER_PAGE of them), and its endpoint from the worker address the
+ * peer left in the bootstrap.  What touches every peer walks the list of
+ * those made.
  *
  * A rank of this job may get a second endpoint, for the data of rendezvous
  * messages only (ucx_data_ep).  The first one asks UCP for peer-failure
@@ -27,6 +29,8 @@
 #include <ucp/api/ucp.h>
 
 #include "msg/request.h"
+
+#define UCX_PEER_PAGE 512
 
 /* Active-message ids. */
 enum { UCX_AM_MSG = 1, UCX_AM_CTL = 2 };
@@ -67,6 +71,8 @@ struct ucx_held {
 };
 
 struct ucx_peer {
+    struct ucx_peer *next; /* the list of peers made (ucx.made) */
+    int world;
     ucp_ep_h ep;      /* NULL until this process first sends to the peer */
     ucp_ep_h data_ep; /* rendezvous data, without failure handling; NULL until used */
     uint32_t send_seq, recv_seq;
@@ -98,8 +104,11 @@ struct ucx_rts {
 struct ucx_state {
     ucp_context_h ctx;
     ucp_worker_h worker;
-    struct ucx_peer **peers; /* by process index (p2p/procs.h) */
-    int npeers;              /* entries of peers */
+    /* By process index (p2p/procs.h): pages[i / UCX_PEER_PAGE], NULL
+     * until a peer in it is made, then the page's peer pointers. */
+    struct ucx_peer ***pages;
+    int npages;
+    struct ucx_peer *made; /* every peer made, newest first */
     size_t eager_max, iov_min;
     int data_endpoint; /* TERN_UCX_DATA_ENDPOINT */
     long outstanding;  /* UCP requests not yet completed */
@@ -114,6 +123,8 @@ extern struct ucx_state ucx;
 int ucx_sender(uint64_t job, int32_t world_src);
 /* The peer's state, made on first use; NULL only when out of memory. */
 struct ucx_peer *ucx_peer(int world);
+/* The peer's state, or NULL when it was never made. */
+struct ucx_peer *ucx_peer_if_made(int world);
 /* The endpoint to a peer, made on first use; NULL with *err set (an MPI
  * error class, message made) when it cannot be. */
 ucp_ep_h ucx_ep(int world, int *err);

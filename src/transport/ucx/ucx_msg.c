@@ -428,7 +428,7 @@ ucs_status_t ucx_on_ctl(void *arg, const void *header, size_t header_length, voi
                 ucp_am_data_release(ucx.worker, ((struct ucx_rts *)u->data)->desc);
             tern_unexp_free(u);
         }
-        int found = u || revoke_held(ucx_peer(c.world_src), c.cookie);
+        int found = u || revoke_held(ucx_peer_if_made(c.world_src), c.cookie);
         send_ctl(c.world_src, 0, UCX_CTL_REVOKE_REPLY, c.cookie, found);
         break;
     }
