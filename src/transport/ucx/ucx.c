@@ -347,6 +347,32 @@ static void wait_requests_for(void **reqs, int n, long ms)
     for (int i = 0; i < n; i++) ucp_request_free(reqs[i]);
 }
 
+/* Flushes every endpoint (close_data 0), or closes the data endpoints (1),
+ * and gives the requests a bounded time together: a peer past its own
+ * quiesce, or past MPI_Finalize's last fence, no longer progresses to
+ * answer.  A data endpoint's close is not forced: UCP forbids that on an
+ * endpoint without failure handling. */
+static void endpoints_for_a_while(int close_data)
+{
+    void **reqs = calloc(2 * peers_made() + 1, sizeof *reqs);
+    int n = 0;
+    ucp_request_param_t rp = {.op_attr_mask = 0};
+    for (struct ucx_peer *p = ucx.made; p; p = p->next) {
+        ucp_ep_h eps[2] = {close_data ? NULL : p->ep, p->data_ep};
+        for (int e = 0; e < 2; e++) {
+            if (!eps[e]) continue;
+            void *r = close_data ? ucp_ep_close_nbx(eps[e], &rp) : ucp_ep_flush_nbx(eps[e], &rp);
+            if (!reqs)
+                wait_request(r);
+            else if (r && !UCS_PTR_IS_ERR(r))
+                reqs[n++] = r;
+        }
+        if (close_data) p->data_ep = NULL;
+    }
+    wait_requests_for(reqs, n, QUIESCE_FLUSH_WAIT_MS);
+    free(reqs);
+}
+
 /* Our UCP requests done, then everything sent has reached its peer (a
  * peer may still be waiting for an eager message this rank buffered). */
 static int tern_ucx_quiesce(void)
@@ -369,22 +395,7 @@ static int tern_ucx_quiesce(void)
      * A peer that is already past its own quiesce needs nothing more from
      * this one, and no longer progresses to acknowledge: the flushes get a
      * bounded time together. */
-    ucp_request_param_t rp = {.op_attr_mask = 0};
-    void **reqs = calloc(2 * (size_t)peers_made() + 1, sizeof *reqs);
-    int n = 0;
-    for (struct ucx_peer *p = ucx.made; p; p = p->next) {
-        ucp_ep_h eps[2] = {p->ep, p->data_ep};
-        for (int e = 0; e < 2; e++) {
-            if (!eps[e]) continue;
-            void *r = ucp_ep_flush_nbx(eps[e], &rp);
-            if (!reqs)
-                wait_request(r);
-            else if (r && !UCS_PTR_IS_ERR(r))
-                reqs[n++] = r;
-        }
-    }
-    wait_requests_for(reqs, n, QUIESCE_FLUSH_WAIT_MS);
-    free(reqs);
+    endpoints_for_a_while(0);
     return 0;
 }
 
@@ -426,34 +437,12 @@ void tern_ucx_dyn_fail(int w)
     p->ep = NULL;
 }
 
-/* UCP forbids forcing the close of an endpoint without failure handling.
- * After the last fence nothing is under way on them, but a close may still
- * want the peer's progress, which a peer past that fence no longer makes:
- * the closes get a bounded time together. */
-static void close_data_eps(void)
-{
-    void **reqs = calloc((size_t)peers_made() + 1, sizeof *reqs);
-    int n = 0;
-    ucp_request_param_t rp = {.op_attr_mask = 0};
-    for (struct ucx_peer *p = ucx.made; p; p = p->next) {
-        if (!p->data_ep) continue;
-        void *r = ucp_ep_close_nbx(p->data_ep, &rp);
-        p->data_ep = NULL;
-        if (!reqs)
-            wait_request(r);
-        else if (r && !UCS_PTR_IS_ERR(r))
-            reqs[n++] = r;
-    }
-    wait_requests_for(reqs, n, QUIESCE_FLUSH_WAIT_MS);
-    free(reqs);
-}
-
 static void tern_ucx_finalize(void)
 {
     if (!ucx.worker) return;
     while (tern_ucx_async_held()) tern_ucx_async_release();
     ucx_rma_release_all();
-    close_data_eps();
+    endpoints_for_a_while(1);
     while (ucx.made) {
         struct ucx_peer *p = ucx.made;
         ucx.made = p->next;
