@@ -15,7 +15,8 @@
  * tern_library_lock says that every MPI call takes the library's lock
  * while a window spans hosts (its progress thread runs), and no longer
  * once it is freed; argument 3 "multiple": under MPI_THREAD_MULTIPLE, where
- * it stays on throughout. */
+ * it stays on throughout; "session": a session asks for MPI_THREAD_MULTIPLE
+ * while the first window exists, and the lock stays on from then. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
@@ -142,6 +143,8 @@ int main(int argc, char **argv)
 {
     int rank, size;
     int multiple = argc > 3 && strcmp(argv[3], "multiple") == 0, provided;
+    int session = argc > 3 && strcmp(argv[3], "session") == 0;
+    MPI_Session ses = MPI_SESSION_NULL;
     MPI_Init_thread(&argc, &argv, multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -158,6 +161,14 @@ int main(int argc, char **argv)
                   want = multiple || (spans && !(async && !strcmp(async, "0")));
         CHECK(lock < 0 || lock == want, "%s: tern_library_lock is %lld with the window, want %lld",
               kind_name[k], lock, want);
+        if (session && k == 0) {
+            MPI_Info info;
+            CHECK_MPI(MPI_Info_create(&info));
+            CHECK_MPI(MPI_Info_set(info, "thread_level", "MPI_THREAD_MULTIPLE"));
+            CHECK_MPI(MPI_Session_init(info, MPI_ERRORS_RETURN, &ses));
+            CHECK_MPI(MPI_Info_free(&info));
+            multiple = 1;
+        }
         ((int64_t *)(void *)w.mem)[OFF_COUNT / 8] = 41;
         MPI_Barrier(MPI_COMM_WORLD);
         const char *ucp = getenv("TERN_RMA_UCP");
@@ -173,6 +184,7 @@ int main(int argc, char **argv)
               "%s: tern_library_lock is %lld after MPI_Win_free, want %d", kind_name[k], lock,
               multiple);
     }
+    if (ses != MPI_SESSION_NULL) CHECK_MPI(MPI_Session_finalize(&ses));
     if (rank == 0)
         printf("rma_busy: %d ranks, %s: passed\n", size, spans ? "across hosts" : "one host");
     MPI_Finalize();
