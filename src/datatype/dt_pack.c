@@ -240,6 +240,11 @@ size_t tern_dt_copy(const void *src, size_t scount, const struct tern_datatype *
     size_t sbytes = scount * sdt->size, rbytes = rcount * rdt->size;
     size_t n = sbytes < rbytes ? sbytes : rbytes;
     if (n == 0) return 0;
+    /* One-sided puts and gets of a few bytes are mostly this copy. */
+    if (sdt->contig && rdt->contig) {
+        memcpy(tern_dt_at(dst, rdt->true_lb), tern_dt_at(src, sdt->true_lb), n);
+        return n;
+    }
     if (sdt->contig) return tern_dt_unpack(rdt, dst, rcount, 0, tern_dt_at(src, sdt->true_lb), n);
     if (rdt->contig) return tern_dt_pack(sdt, src, scount, 0, tern_dt_at(dst, rdt->true_lb), n);
     /* both non-contiguous: walk both piece lists together */
