@@ -13,12 +13,40 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "coll/op_kernels.h"
+#include "core/params.h"
 #include "core/errors.h"
 #include "rma/win_am.h"
 #include "rma/win_seg.h"
 #include "transport/shm/shm.h"
+
+/* A large put into the segment with non-temporal stores: they do not
+ * first read each of the target's lines into this core's cache, which a
+ * plain copy does for lines it will never read (RMA_PUT_NT_MIN). */
+static void copy_streaming(char *d, const char *s, size_t n)
+{
+#if defined(__SSE2__)
+    for (; n && ((uintptr_t)d & 15); n--) *d++ = *s++;
+    for (; n >= 64; n -= 64, d += 64, s += 64) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+        __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(s + 32));
+        __m128i e = _mm_loadu_si128((const __m128i *)(const void *)(s + 48));
+        _mm_stream_si128((__m128i *)(void *)d, a);
+        _mm_stream_si128((__m128i *)(void *)(d + 16), b);
+        _mm_stream_si128((__m128i *)(void *)(d + 32), c);
+        _mm_stream_si128((__m128i *)(void *)(d + 48), e);
+    }
+    /* Streaming stores are weakly ordered: the flush or unlock after the
+     * put must find them done. */
+    _mm_sfence();
+#endif
+    memcpy(d, s, n);
+}
 
 /* Where the target's data lies. */
 struct tgt {
@@ -118,7 +146,11 @@ int tern_win_put(const char *fn, struct tern_win *w, struct tern_rma_side o, int
     int rc = sizes_match(fn, w, o.count * o.dt->size, tb, "origin");
     if (rc || (rc = locate(fn, w, rank, disp, tcount, tdt, &t))) return rc < 0 ? MPI_SUCCESS : rc;
     if (t.local) {
-        tern_dt_copy(o.buf, o.count, o.dt, t.local, tcount, tdt);
+        size_t nt = (size_t)tern_param.rma_put_nt_min;
+        if (nt && tb >= nt && o.dt->contig && tdt->contig)
+            copy_streaming(t.local + tdt->true_lb, (const char *)o.buf + o.dt->true_lb, tb);
+        else
+            tern_dt_copy(o.buf, o.count, o.dt, t.local, tcount, tdt);
         return MPI_SUCCESS;
     }
     if (w->am) return tern_win_am_put(fn, w, o, rank, t.raddr, tcount, tdt);

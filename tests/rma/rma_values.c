@@ -4,7 +4,9 @@
  * rank, and its results.  Put, get, accumulate (an integer sum, a double
  * maximum that takes the compare-and-swap loop), get_accumulate,
  * fetch_and_op, compare_and_swap, the request-based forms, and derived
- * datatypes on both sides of put, get and accumulate. */
+ * datatypes on both sides of put, get and accumulate, and a long put at
+ * odd addresses on both sides (copied with streaming stores when
+ * TERN_RMA_PUT_NT_MIN allows). */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -21,8 +23,10 @@
 #define DACC_AT 128
 #define RPUT_AT 160
 #define CAS_AT 200
-#define FOP_BYTE 1024 /* a long long */
-#define DBL_BYTE 1040 /* doubles */
+#define FOP_BYTE 1024  /* a long long */
+#define DBL_BYTE 1040  /* doubles */
+#define LONG_BYTE 1101 /* LONG_LEN bytes, the bytes around them untouched */
+#define LONG_LEN 2003
 
 static int rank, size;
 
@@ -49,6 +53,8 @@ static void one(enum kind k, enum sync s, MPI_Datatype vec3, MPI_Datatype vec2)
     int one_ = 1;
     long long fop_in = 100 + rank, fop_res = -1;
     double dmax[4];
+    static unsigned char lsrc[LONG_LEN + 1];
+    for (int i = 0; i < LONG_LEN; i++) lsrc[1 + i] = (unsigned char)(rank * 7 + i * 13 + 1);
     for (int i = 0; i < 8; i++) src[i] = rank * 100 + i, got[i] = -1;
     for (int i = 0; i < 4; i++) {
         gacc[i] = -1;
@@ -78,6 +84,8 @@ static void one(enum kind k, enum sync s, MPI_Datatype vec3, MPI_Datatype vec2)
                                    rwin_disp(&w, t, CAS_AT * 4), w.win));
     CHECK_MPI(MPI_Accumulate(dmax, 4, MPI_DOUBLE, t, rwin_disp(&w, t, DBL_BYTE), 4, MPI_DOUBLE,
                              MPI_MAX, w.win));
+    CHECK_MPI(MPI_Put(lsrc + 1, LONG_LEN, MPI_BYTE, t, rwin_disp(&w, t, LONG_BYTE), LONG_LEN,
+                      MPI_BYTE, w.win));
     MPI_Request req[2];
     int rgot[4] = {-1, -1, -1, -1};
     CHECK_MPI(
@@ -112,6 +120,11 @@ static void one(enum kind k, enum sync s, MPI_Datatype vec3, MPI_Datatype vec2)
         CHECK(m[RPUT_AT + i] == 77 + i, "%s/%s rput [%d]=%d", kn, sn, i, m[RPUT_AT + i]);
         CHECK(rgot[i] == t * 1000 + i, "%s/%s rget [%d]=%d", kn, sn, i, rgot[i]);
     }
+    unsigned char *lm = (unsigned char *)w.mem + LONG_BYTE;
+    for (int i = 0; i < LONG_LEN; i++)
+        CHECK(lm[i] == (unsigned char)(o * 7 + i * 13 + 1), "%s/%s long put: byte %d is %d", kn, sn,
+              i, lm[i]);
+    CHECK(lm[-1] == 0 && lm[LONG_LEN] == 0, "%s/%s long put wrote outside its bytes", kn, sn);
     CHECK(fop_res == 5, "%s/%s fetch_and_op fetched %lld, want 5", kn, sn, fop_res);
     CHECK(*(long long *)(w.mem + FOP_BYTE) == 5 + 100 + o, "%s/%s fetch_and_op left %lld", kn, sn,
           *(long long *)(w.mem + FOP_BYTE));
