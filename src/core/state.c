@@ -34,6 +34,12 @@ void tern_big_lock_stop(void)
     pthread_mutex_destroy(&tern_big_lock);
 }
 
+void tern_big_lock_end(void)
+{
+    tern_g.thread_multiple = 0;
+    for_program = 0;
+}
+
 int tern_check_initialized(const char *mpi_name)
 {
     /* No communicator exists outside Init..Finalize, so the default (fatal)

@@ -63,6 +63,9 @@ int tern_big_lock_start(int held_by_caller);
  * nothing once MPI_THREAD_MULTIPLE asked for it (else no other thread is
  * in MPI now).  The call's closing tern_unlock() then does nothing. */
 void tern_big_lock_stop(void);
+/* At MPI_Finalize: no call takes the lock any more, and a later
+ * initialisation asks afresh. */
+void tern_big_lock_end(void);
 
 /* The calling function name for messages when the library is not
  * initialised (every MPI call but a few must come between Init and Finalize). */

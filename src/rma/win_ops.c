@@ -18,8 +18,8 @@
 #endif
 
 #include "coll/op_kernels.h"
-#include "core/params.h"
 #include "core/errors.h"
+#include "core/params.h"
 #include "rma/win_am.h"
 #include "rma/win_seg.h"
 #include "transport/shm/shm.h"

@@ -146,7 +146,7 @@ void tern_runtime_release_if_unused(void)
     free(tern_g.file_of);
     tern_g.file_of = NULL;
     tern_g.init_state = TERN_STATE_FINALIZED;
-    tern_g.thread_multiple = 0;
+    tern_big_lock_end();
 }
 
 static int do_init(int required, int *provided, const char *fn)

@@ -370,12 +370,9 @@ ucs_status_t ucx_on_msg(void *arg, const void *header, size_t header_length, voi
     while (p->held && p->held->hdr.seq == p->recv_seq) {
         struct ucx_held *x = p->held;
         p->held = x->next;
-        if (x->revoked)
-            held_release(x);
-        else {
-            arrive(&x->hdr, x->data, x->len, x->rndv);
-            if (!x->rndv) free(x->data);
-        }
+        /* A rendezvous descriptor that arrived is the receive's now. */
+        if (!x->revoked) arrive(&x->hdr, x->data, x->len, x->rndv);
+        if (x->revoked || !x->rndv) held_release(x);
         free(x);
         p->recv_seq++;
     }
