@@ -43,6 +43,9 @@ struct tern_pvars {
         uint64_t ops, bytes;
         uint64_t lock_amos; /* atomics on lock words */
     } ucx_rma;              /* one-sided operations of windows straight to memory through UCP */
+    struct {
+        uint64_t out, in;
+    } shm_pairs; /* shared-memory pair areas open from this process, and to it */
 };
 
 extern struct tern_pvars tern_pv;

@@ -12,6 +12,8 @@
  *   collective I/O: the two-phase accesses (COUNTER), and the domains of
  *     the last one (LEVEL, read-only), which show the hints that shape
  *     them (cb_nodes, striping_factor, striping_unit).  Continuous.
+ *   shared-memory pairs: the rings opened from and to this process
+ *     (LEVEL), which grow with the peers it talks to.
  *   threads: whether every call takes the library's lock (LEVEL).
  * Resettable variables reset per handle: other handles and sessions see no
  * change (session.c). */
@@ -57,6 +59,8 @@ NOW(ucx_rma_bytes, tern_pv.ucx_rma.bytes)
 NOW(ucx_rma_lock_amos, tern_pv.ucx_rma.lock_amos)
 NOW(eager_sends, SENT(SHM_EAGER).messages + SENT(UCX_EAGER).messages)
 NOW(rndv_msgs, SENT(SHM_CMA).messages + SENT(SHM_PIPE).messages + SENT(UCX_RNDV).messages)
+NOW(shm_pairs_out, tern_pv.shm_pairs.out)
+NOW(shm_pairs_in, tern_pv.shm_pairs.in)
 NOW(unexp_length, tern_pv.unexp_length)
 NOW(unexp_max, tern_pv.unexp_max)
 NOW(posted_searches, tern_pv.posted.searches)
@@ -118,6 +122,14 @@ const struct tern_t_pvar tern_t_pvars[] = {
         "Messages to other processes sent with the eager protocol (shared-memory rings or UCX)"),
     TRAFFIC("tern_rendezvous_sends", rndv_msgs,
             "Messages to other processes sent with the rendezvous protocol (CMA, pipeline or UCX)"),
+    {"tern_shm_pairs_out",
+     "Ranks of this host this process has opened a shared-memory ring to (at its first message "
+     "to each): the pair areas it made",
+     TERN_T_PV_LEVEL, 1, TRANSPORT, shm_pairs_out, NULL, NULL},
+    {"tern_shm_pairs_in",
+     "Ranks of this host whose shared-memory rings to this process it polls (those that have sent "
+     "it something)",
+     TERN_T_PV_LEVEL, 1, TRANSPORT, shm_pairs_in, NULL, NULL},
     {"tern_unexpected_queue_length",
      "Messages waiting in the unexpected queue for a matching receive", TERN_T_PV_LEVEL, 1,
      MATCHING, unexp_length, NULL, NULL},

@@ -61,8 +61,8 @@ int tern_shm_quiesce(void)
     if (!shm.peers) return 0;
     for (;;) {
         int pending = shm.pipe_send.head != NULL || shm.pipe_recv_count;
-        for (int i = 0; i < shm.n && !pending; i++)
-            if (i != shm.me && (shm.peers[i].ctlq_head || shm.peers[i].sendq_head)) pending = 1;
+        for (int k = 0; k < shm.nactive && !pending; k++)
+            if (shm.active[k]->ctlq_head || shm.active[k]->sendq_head) pending = 1;
         if (!pending) return 0;
         struct tern_waiter w = TERN_WAITER_INIT;
         tern_progress_wait(&w);

@@ -136,7 +136,9 @@ struct shm_layout {
     size_t ring_bytes, ring_lines;
     size_t pipe_chunks, pipe_chunk_bytes;
     size_t pair_bytes; /* one sender->receiver area */
-    size_t ctl_bytes;  /* rank blocks + CMA matrix */
+    size_t ctl_bytes;  /* rank blocks + CMA matrix + doorbells */
+    size_t bell_words; /* 64-bit words of one rank's doorbell, a bit per place */
+    size_t bell_bytes; /* one rank's doorbell, in whole lines */
     /* The collectives' areas (tern_shm_coll_pool), between the rank blocks
      * and the pair areas. */
     size_t coll_slot_bytes, coll_area_bytes, coll_bytes;
@@ -157,6 +159,10 @@ struct shm_peer {
     pid_t pid;
     int i_can_read;    /* CMA from this process into the peer works */
     int peer_can_read; /* ... and from the peer into us */
+    /* The pair areas exist only once a rank first sends (shm_pairs.c):
+     * out_open once ours to the peer is reserved, in_open once the peer's
+     * to us is known; listed in shm.active from either. */
+    uint8_t out_open, in_open, listed;
 
     /* outgoing: me -> peer */
     struct shm_ring_ctl *out_ctl;
@@ -199,6 +205,14 @@ struct shm_state {
     int nlocal, lme;
     int *local, *lidx;
     struct shm_peer *peers; /* indexed by world rank; only this host's are set */
+    /* The peers with a pair area open either way, in the order they came:
+     * the only ones progress looks at (shm_pairs.c). */
+    struct shm_peer **active;
+    int nactive;
+    _Atomic uint64_t *bell; /* this rank's doorbell */
+    uint64_t *bell_seen;    /* ... as last read */
+    int fd;                 /* the segment's file: pair areas are reserved in it at first use */
+    size_t file_off;        /* where this host's part of it starts */
     size_t eager_max;       /* payload bytes that go eagerly */
     int coop;               /* cooperative rendezvous enabled */
     int prefer_pipe;        /* the pipeline beats CMA here (or was asked for) */
@@ -294,8 +308,35 @@ static inline void shm_list_remove(struct shm_reqlist *l, struct tern_request *r
 
 /* shm_segment.c: the per-rank blocks and the CMA matrix, by place on this
  * host (shm.lidx): entry [r*nlocal+s] is 1 when the rank at place r can
- * read the memory of the one at place s. */
+ * read the memory of the one at place s.  The doorbell of the rank at place
+ * r: bit s is set once the rank at place s has opened its pair area to it.
+ * Where the pair area from world rank s to world rank r lies in the file
+ * and in our mapping. */
 struct shm_rank_ctl *shm_rank_ctl(int r);
 unsigned char *shm_cma_matrix(void);
+_Atomic uint64_t *shm_doorbell(int r);
+size_t shm_pair_offset(int s, int r);
+
+/* shm_pairs.c: the pair areas, opened at first use.  Before anything is
+ * written to peer p's ring, shm_pair_open_out reserves our area to p and
+ * rings p's doorbell; shm_doorbell_check takes in the peers that opened
+ * theirs to us since the last look. */
+void shm_pair_open_out(struct shm_peer *p);
+static inline void shm_pair_out(struct shm_peer *p)
+{
+    if (__builtin_expect(!p->out_open, 0)) shm_pair_open_out(p);
+}
+void shm_doorbell_ring_seen(void);
+static inline void shm_doorbell_check(void)
+{
+    for (size_t w = 0; w < shm.lay.bell_words; w++)
+        if (atomic_load_explicit(&shm.bell[w], memory_order_relaxed) != shm.bell_seen[w]) {
+            shm_doorbell_ring_seen();
+            return;
+        }
+}
+/* Prefaults [at, at + len) of our mapping for writing, so the fast paths
+ * take no page faults; best effort. */
+void shm_populate(void *at, size_t len);
 
 #endif

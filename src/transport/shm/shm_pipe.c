@@ -194,7 +194,7 @@ int shm_pipe_progress(void)
 {
     int n = shm.pipe_send.head ? send_progress() : 0;
     if (shm.pipe_recv_count)
-        for (int i = 0; i < shm.n; i++)
-            if (i != shm.me && shm.peers[i].pipe_active) n += recv_progress(&shm.peers[i]);
+        for (int k = 0; k < shm.nactive; k++)
+            if (shm.active[k]->pipe_active) n += recv_progress(shm.active[k]);
     return n;
 }

@@ -1,5 +1,5 @@
 /* Eager rings: one single-producer single-consumer ring of 64-byte lines
- * per ordered pair of ranks.  A packet is a header line plus payload lines,
+ * per ordered pair of ranks that talk (opened at first use, shm_pairs.c).  A packet is a header line plus payload lines,
  * contiguous in the ring; the sender writes it and publishes it with one
  * release store of its sequence word, the receiver polls that word.  No
  * lock, no system call, no allocation on this path. */
@@ -94,6 +94,7 @@ int tern_shm_send(struct tern_request *r)
 {
     struct shm_peer *p = &shm.peers[r->world_peer];
     *shm_req(r) = (struct shm_req){.slot = -1};
+    shm_pair_out(p);
     if (!p->sendq_head && try_send(p, r)) return MPI_SUCCESS;
     /* Queue behind earlier sends to the same peer: order is the
      * non-overtaking rule. */
@@ -122,6 +123,7 @@ static int try_ctl(struct shm_peer *p, uint8_t type, uint64_t cookie, uint64_t l
 
 void shm_send_ctl(struct shm_peer *p, uint8_t type, uint64_t cookie, uint64_t len)
 {
+    shm_pair_out(p);
     if (!p->ctlq_head && try_ctl(p, type, cookie, len)) return;
     struct shm_ctl_msg *m = malloc(sizeof *m);
     if (!m) tern_fatal("out of memory queueing a control packet for rank %d", p->world);
@@ -285,10 +287,10 @@ int tern_shm_progress(void)
 {
     int n = 0;
     if (!shm.peers) return 0;
-    for (int k = 0; k < shm.nlocal; k++) {
-        if (k == shm.lme) continue;
-        struct shm_peer *p = &shm.peers[shm.local[k]];
-        n += shm_ring_poll(p);
+    shm_doorbell_check();
+    for (int k = 0; k < shm.nactive; k++) {
+        struct shm_peer *p = shm.active[k];
+        if (p->in_open) n += shm_ring_poll(p);
         if (p->sendq_head || p->ctlq_head) n += shm_flush_queues(p);
     }
     if (shm.rndv_send.head || shm.rndv_recv.head) n += shm_rndv_progress();
@@ -307,6 +309,7 @@ int tern_shm_send_fast(int world, const void *buf, size_t count, const struct te
     struct shm_peer *p = &shm.peers[world];
     size_t bytes = count * dt->size;
     if (bytes > shm.eager_max || p->sendq_head) return 0;
+    shm_pair_out(p);
     uint32_t nlines = shm_pkt_lines(bytes);
     struct shm_pkt *pkt = shm_ring_reserve(p, nlines);
     if (!pkt) return 0;
@@ -336,6 +339,10 @@ int tern_shm_recv_fast(int world, void *buf, size_t count, const struct tern_dat
     if (p->ctlq_head || p->sendq_head || shm.rndv_send.head || shm.rndv_recv.head ||
         shm.pipe_send.head || shm.pipe_recv_count)
         return 0; /* we owe others progress: take the general path */
+    if (!p->in_open) {
+        shm_doorbell_check();
+        if (!p->in_open) return 0; /* nothing sent yet: its ring may not exist */
+    }
     uint64_t pos = p->in_pos;
     struct shm_pkt *pkt = line_at(p->in_ring, pos);
     for (int spins = 0;; spins++) {

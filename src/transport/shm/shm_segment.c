@@ -2,15 +2,20 @@
  * inherits from mpiexec (tools/mpiexec/shmfile.c says why) or, under PMI,
  * gets from the host's first rank (bootstrap/boot_shm.c); each host's
  * local rank 0 gives it its size, all map it.  It holds the ranks of its
- * host alone, indexed by their place there (shm.lidx): its pair areas grow
- * with the square of the host's ranks, not of the job's.  Simulated hosts
+ * host alone, indexed by their place there (shm.lidx).  Simulated hosts
  * under one mpiexec share its one file: each host has a part of it, in host
- * order.  Nothing in it ever has a name in /dev/shm, so
- * nothing is left there however the job ends: the kernel frees the file
- * with the last rank's mapping.  The mapping itself (shared, populated at
- * once, from the host part of a file on /dev/shm's tmpfs) is what a named
- * segment had. */
+ * order.  Nothing in it ever has a name in /dev/shm, so nothing is left
+ * there however the job ends: the kernel frees the file with the last
+ * rank's mapping.
+ *
+ * A part is the rank blocks, CMA matrix and doorbells, the collectives'
+ * areas, then a pair area for every ordered pair of the host's ranks.  The
+ * file is sparse: the head is reserved (and its control lines mapped) at
+ * start-up, a pair area only when its sender first sends (shm_pairs.c).
+ * So the memory a host uses grows with the pairs that talk, not with the
+ * square of its ranks, and start-up maps no more than the head. */
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,9 +68,10 @@ static void compute_layout(struct shm_layout *l, int n)
     l->pipe_chunk_bytes = align_up(
         tern_param.smp_send_buff_size < 4096 ? 4096 : (size_t)tern_param.smp_send_buff_size,
         SHM_LINE);
-    /* Pair areas grow with the square of the ranks: unless the user chose
-     * the chunk count, keep each rank's share of the segment near
-     * PIPE_BUDGET by giving many-rank jobs fewer chunks per pair. */
+    /* Where every pair talks, pair areas grow with the square of the ranks:
+     * unless the user chose the chunk count, keep each rank's share of the
+     * segment near PIPE_BUDGET then by giving many-rank jobs fewer chunks
+     * per pair. */
     const size_t PIPE_BUDGET = (size_t)32 << 20;
     if (n > 1 && !tern_param_user_set("SMP_SEND_BUFFERS")) {
         size_t per_pair = PIPE_BUDGET / (size_t)(n - 1);
@@ -78,7 +84,12 @@ static void compute_layout(struct shm_layout *l, int n)
                      SHM_RNDV_SLOTS * sizeof(struct shm_rndv_slot) +
                      l->pipe_chunks * (sizeof(struct shm_pipe_flag) + l->pipe_chunk_bytes),
                  4096);
-    l->ctl_bytes = align_up((size_t)n * sizeof(struct shm_rank_ctl) + (size_t)n * (size_t)n, 4096);
+    l->bell_words = ((size_t)n + 63) / 64;
+    l->bell_bytes = align_up(l->bell_words * 8, SHM_LINE);
+    l->ctl_bytes =
+        align_up((size_t)n * sizeof(struct shm_rank_ctl) +
+                     align_up((size_t)n * (size_t)n, SHM_LINE) + (size_t)n * l->bell_bytes,
+                 4096);
     /* An area serves any communicator of this host, so it has room for every
      * rank: it grows with n, and the pool with n times the area count. */
     size_t slot = coll_slot_bytes(n);
@@ -89,15 +100,16 @@ static void compute_layout(struct shm_layout *l, int n)
     l->total = l->ctl_bytes + l->coll_bytes + (size_t)n * (size_t)(n - 1) * l->pair_bytes;
 }
 
-/* The area from world rank s to world rank r, both of this host. */
-static char *pair_area(int s, int r)
+size_t shm_pair_offset(int s, int r)
 {
     int n = shm.nlocal;
     s = shm.lidx[s];
     r = shm.lidx[r];
     size_t idx = (size_t)s * (size_t)(n - 1) + (size_t)(r < s ? r : r - 1);
-    return shm.base + shm.lay.ctl_bytes + shm.lay.coll_bytes + idx * shm.lay.pair_bytes;
+    return shm.lay.ctl_bytes + shm.lay.coll_bytes + idx * shm.lay.pair_bytes;
 }
+
+static char *pair_area(int s, int r) { return shm.base + shm_pair_offset(s, r); }
 
 struct pair_view {
     struct shm_ring_ctl *ctl;
@@ -119,38 +131,52 @@ static struct pair_view view_pair(int s, int r)
     return v;
 }
 
-/* Local rank 0 gives the host's part of the empty file its size.  Where
- * hosts are simulated (TERN_RANKS_PER_HOST) under mpiexec, each simulated
- * host's local rank 0 sizes its own part of the one file all ranks
- * inherited, at the same time: posix_fallocate only ever grows the file. */
-static void size_segment(int fd, size_t offset, size_t size)
+/* Local rank 0 gives the file its size and reserves the head of the
+ * host's part.  Where hosts are simulated (TERN_RANKS_PER_HOST) under
+ * mpiexec, each simulated host's local rank 0 does so for its own part of
+ * the one file all ranks inherited, at the same time: every one of them
+ * sets the same size. */
+static void size_segment(int fd, size_t offset, size_t head, size_t file_bytes)
 {
     /* f_blocks is 0 on a tmpfs without a size limit (a memfd's). */
     struct statvfs vfs;
     if (fstatvfs(fd, &vfs) == 0 && vfs.f_blocks != 0) {
         unsigned long long avail = (unsigned long long)vfs.f_bavail * vfs.f_frsize;
-        if (avail < size)
+        if (avail < head)
             tern_fatal("/dev/shm has %llu MiB free but %d ranks need %zu MiB of shared memory "
-                       "(%zu KiB per rank pair: ring TERN_SMP_QUEUE_LENGTH=%zu, pipeline %zu x %zu "
-                       "bytes; collectives %zu KiB: TERN_SHMCOLL_COMMS=%d areas of two "
-                       "TERN_SHMCOLL_SLOT=%zu slots per rank); "
-                       "free space in /dev/shm or lower those parameters",
-                       avail >> 20, shm.nlocal, size >> 20, shm.lay.pair_bytes >> 10,
-                       shm.lay.ring_bytes, shm.lay.pipe_chunks, shm.lay.pipe_chunk_bytes,
-                       shm.lay.coll_bytes >> 10, shm.lay.coll_areas, shm.lay.coll_slot_bytes);
+                       "to start (collectives %zu KiB: TERN_SHMCOLL_COMMS=%d areas of two "
+                       "TERN_SHMCOLL_SLOT=%zu slots per rank), and %zu KiB more for each pair "
+                       "of ranks that talk; free space in /dev/shm or lower those parameters",
+                       avail >> 20, shm.nlocal, head >> 20, shm.lay.coll_bytes >> 10,
+                       shm.lay.coll_areas, shm.lay.coll_slot_bytes, shm.lay.pair_bytes >> 10);
     }
-    /* Reserve every page now: a full tmpfs becomes this clear error rather
-     * than a SIGBUS in the middle of a message. */
-    int e = posix_fallocate(fd, (off_t)offset, (off_t)size);
+    if (ftruncate(fd, (off_t)file_bytes) != 0)
+        tern_fatal("cannot size the shared-memory file to %zu MiB: %s", file_bytes >> 20,
+                   strerror(errno));
+    /* Reserve the head now: a full tmpfs becomes this clear error rather
+     * than a SIGBUS in the middle of a collective. */
+    int e = posix_fallocate(fd, (off_t)offset, (off_t)head);
     if (e)
         tern_fatal("cannot reserve %zu MiB in /dev/shm for the shared-memory segment: %s; "
-                   "free space in /dev/shm or lower TERN_SMP_QUEUE_LENGTH",
-                   size >> 20, strerror(e));
+                   "free space in /dev/shm or lower TERN_SHMCOLL_COMMS and TERN_SHMCOLL_SLOT",
+                   head >> 20, strerror(e));
+}
+
+void shm_populate(void *at, size_t len)
+{
+#ifdef MADV_POPULATE_WRITE
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    uintptr_t a = (uintptr_t)at / page * page;
+    (void)madvise((void *)a, (uintptr_t)at + len - a, MADV_POPULATE_WRITE);
+#else
+    (void)at;
+    (void)len;
+#endif
 }
 
 /* This host's ranks, and where its part of the file starts and the whole
  * file ends: the parts of the hosts sharing the file, in host order. */
-static void place_segment(size_t *offset, size_t *part_bytes, size_t *file_bytes)
+static void place_segment(size_t *offset, size_t *file_bytes)
 {
     int n = tern_g.world_size, host = tern_g.host_of[shm.me];
     shm.local = malloc((size_t)n * sizeof *shm.local);
@@ -169,14 +195,13 @@ static void place_segment(size_t *offset, size_t *part_bytes, size_t *file_bytes
     }
     shm.lme = shm.lidx[shm.me];
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    *offset = *part_bytes = *file_bytes = 0;
+    *offset = *file_bytes = 0;
     for (int h = 0; h < tern_g.nhosts; h++) {
         if (!sharing[h]) continue;
         struct shm_layout l;
         compute_layout(&l, count[h]);
         size_t part = align_up(l.total, page);
         if (h < host) *offset += part;
-        if (h == host) *part_bytes = part;
         *file_bytes += part;
     }
     free(count);
@@ -187,8 +212,8 @@ int shm_segment_setup(void)
 {
     shm.n = tern_g.world_size;
     shm.me = tern_g.world_rank;
-    size_t offset, part, file_bytes;
-    place_segment(&offset, &part, &file_bytes);
+    size_t offset, file_bytes;
+    place_segment(&offset, &file_bytes);
     compute_layout(&shm.lay, shm.nlocal);
 
     int first = shm.local[0];
@@ -200,7 +225,8 @@ int shm_segment_setup(void)
                    shm.nlocal);
     /* Each host has its own file (one per proxy or Slurm node when the job
      * spans hosts), or part of one: the host's first rank sizes it. */
-    if (first == shm.me) size_segment(fd, offset, part);
+    size_t head = shm.lay.ctl_bytes + shm.lay.coll_bytes;
+    if (first == shm.me) size_segment(fd, offset, head, file_bytes);
     if (tern_boot_fence()) tern_fatal("bootstrap fence failed while creating shared memory");
     /* Ranks that read other parameters than rank 0 (-env per MPMD block)
      * would lay the segment out differently: stop before a SIGBUS. */
@@ -213,17 +239,22 @@ int shm_segment_setup(void)
                    "TERN_SMP_SEND_BUFFERS, TERN_SMP_SEND_BUFF_SIZE) need %zu: give every rank the "
                    "same values",
                    (long long)st.st_size, file_bytes);
-    void *base = mmap(NULL, shm.lay.total, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd,
-                      (off_t)offset);
-    int map_errno = errno;
-    close(fd);
-    if (base == MAP_FAILED)
-        tern_fatal("cannot map the shared-memory segment: %s", strerror(map_errno));
+    void *base = mmap(NULL, shm.lay.total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)offset);
+    if (base == MAP_FAILED) tern_fatal("cannot map the shared-memory segment: %s", strerror(errno));
     shm.base = base;
     shm.size = shm.lay.total;
+    shm.fd = fd;
+    shm.file_off = offset;
+    /* The collectives' areas fault in as they are used: a rank touches its
+     * own slots and those it reads, not the whole pool. */
+    shm_populate(base, shm.lay.ctl_bytes);
 
     shm.peers = calloc((size_t)shm.n, sizeof *shm.peers);
-    if (!shm.peers) tern_fatal("out of memory for %d peers", shm.n);
+    shm.active = calloc((size_t)shm.nlocal, sizeof *shm.active);
+    shm.bell_seen = calloc(shm.lay.bell_words, sizeof *shm.bell_seen);
+    if (!shm.peers || !shm.active || !shm.bell_seen)
+        tern_fatal("out of memory for %d peers", shm.n);
+    shm.bell = shm_doorbell(shm.lme);
     for (int k = 0; k < shm.nlocal; k++) {
         int p = shm.local[k];
         if (p == shm.me) continue;
@@ -257,13 +288,27 @@ void tern_shm_coll_pool(struct tern_shm_coll_pool *out)
 
 struct shm_rank_ctl *shm_rank_ctl(int r) { return (struct shm_rank_ctl *)shm.base + r; }
 unsigned char *shm_cma_matrix(void) { return (unsigned char *)(shm_rank_ctl(shm.nlocal)); }
+_Atomic uint64_t *shm_doorbell(int r)
+{
+    size_t n = (size_t)shm.nlocal;
+    char *bells = (char *)shm_cma_matrix() + ((n * n + SHM_LINE - 1) / SHM_LINE) * SHM_LINE;
+    return (_Atomic uint64_t *)(void *)(bells + (size_t)r * shm.lay.bell_bytes);
+}
 
 void shm_segment_teardown(void)
 {
-    if (shm.base) munmap(shm.base, shm.size);
+    if (shm.base) {
+        munmap(shm.base, shm.size);
+        close(shm.fd);
+    }
     shm.base = NULL;
     free(shm.peers);
+    free(shm.active);
+    free(shm.bell_seen);
     shm.peers = NULL;
+    shm.active = NULL;
+    shm.bell_seen = NULL;
+    shm.nactive = 0;
     free(shm.local);
     free(shm.lidx);
     shm.local = shm.lidx = NULL;
