@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "coll/algos.h"
+#include "coll/coll_hier.h"
 #include "coll/coll_util.h"
 #include "coll/nbc.h"
 #include "coll/nbc_inter.h"
@@ -56,6 +57,7 @@ struct algo {
     unsigned char pof2;        /* the communicator's size must be a power of two */
     unsigned char shm;         /* every rank on this host, with shared memory (coll/shm_coll.h):
                                   SLOTS or CHUNKS */
+    unsigned char hier;        /* ranks on several hosts, several on one (coll/coll_hier.h) */
     /* When auto takes it (0: no bound).  Sizes are the collective's message
      * size in bytes (see the entry points), powers of two. */
     int min_ranks;
@@ -76,11 +78,13 @@ enum { SLOTS = 1, CHUNKS = 2 };
 /* ---- The tables, most preferred first ---- */
 
 static const struct algo barrier_algos[] = {
+    ALGO("hier", barrier, tern_coll_barrier_hier, .kinds = INTRA, .hier = 1),
     ALGO("shm", barrier, tern_coll_barrier_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("dissemination", barrier, tern_coll_barrier_dissemination, .kinds = INTRA),
     ALGO("inter_leader", barrier, tern_coll_barrier_inter_leader, .kinds = INTER),
 };
 static const struct algo bcast_algos[] = {
+    ALGO("hier", bcast, tern_coll_bcast_hier, .kinds = INTRA, .hier = 1),
     ALGO("shm", bcast, tern_coll_bcast_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("binomial", bcast, tern_coll_bcast_binomial, .kinds = INTRA),
     ALGO("inter_leader", bcast, tern_coll_bcast_inter_leader, .kinds = INTER),
@@ -133,11 +137,13 @@ static const struct algo alltoallw_algos[] = {
     ALGO("exchange", alltoallw, tern_coll_alltoallw_exchange, .kinds = ANY),
 };
 static const struct algo reduce_algos[] = {
+    ALGO("hier", reduce, tern_coll_reduce_hier, .kinds = INTRA, .commutative = 1, .hier = 1),
     ALGO("shm", reduce, tern_coll_reduce_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("binomial", reduce, tern_coll_reduce_binomial, .kinds = INTRA),
     ALGO("inter_leader", reduce, tern_coll_reduce_inter_leader, .kinds = INTER),
 };
 static const struct algo allreduce_algos[] = {
+    ALGO("hier", all_reduce, tern_coll_allreduce_hier, .kinds = INTRA, .commutative = 1, .hier = 1),
     ALGO("shm", all_reduce, tern_coll_allreduce_shm, .kinds = INTRA, .shm = SLOTS),
     /* With 256 KiB slots it beat recursive doubling from 16 KiB to 4 MiB at
      * 2 ranks, by 1.4x to 2x (docs/architecture.md). */
@@ -313,6 +319,7 @@ static int can_run(const struct algo *a, const struct tern_comm *c, int commutat
     if (a->pof2 && (c->size & (c->size - 1))) return 0;
     /* One rank has nothing to share: the algorithm hands it to point to point. */
     if (a->shm && c->size > 1 && !tern_shmc_usable(c)) return 0;
+    if (a->hier && !tern_coll_hier_usable(c)) return 0;
     return 1;
 }
 
@@ -354,10 +361,10 @@ choose(struct tern_comm *c, enum tern_coll_id id, size_t bytes, int commutative)
                           !(a->kinds & (c->is_inter ? INTER : INTRA))
                               ? (c->is_inter ? "an intercommunicator" : "an intracommunicator")
                           : a->commutative && !commutative ? "the operation is not commutative"
-                          : a->pof2 && (c->size & (c->size - 1))
-                              ? "the size is not a power of two"
-                              : "its ranks do not all share this "
-                                "host's memory");
+                          : a->pof2 && (c->size & (c->size - 1)) ? "the size is not a power of two"
+                          : a->hier ? "its ranks are not on several hosts with several on one"
+                                    : "its ranks do not all share this "
+                                      "host's memory");
                 warned[id] = 1;
             }
             a = NULL;

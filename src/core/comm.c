@@ -54,7 +54,7 @@ int tern_comms_init(void)
 }
 
 /* The parts of a communicator that layers above core own; a handful. */
-#define MAX_PART_HOOKS 4
+#define MAX_PART_HOOKS 8
 static tern_comm_hook_fn freed_hooks[MAX_PART_HOOKS], destroyed_hooks[MAX_PART_HOOKS];
 static int nfreed_hooks, ndestroyed_hooks;
 

@@ -81,6 +81,7 @@ struct tern_comm {
     struct tern_bbuf *bsend;      /* MPI_Comm_attach_buffer's buffer (p2p/bsend.h), or NULL */
     struct tern_coll_sel *coll_sel; /* collective algorithms chosen (coll/select.h), or NULL */
     struct tern_shmc *coll_shm; /* its shared-memory collective area (coll/shm_coll.h), or NULL */
+    struct tern_coll_hier *coll_hier; /* its parts by host (coll/coll_hier.c), or NULL */
 };
 
 extern struct tern_comm tern_comm_world, tern_comm_self;

@@ -12,6 +12,7 @@
 #include "coll/coll_util.h"
 #include "coll/op.h"
 #include "coll/select.h"
+#include "coll/coll_hier.h"
 #include "coll/shm_coll.h"
 #include "comm/dyn.h"
 #include "core/api.h"
@@ -63,6 +64,7 @@ static void register_part_hooks(void)
     tern_comm_on_destroy(comm_drop_bsend);
     tern_comm_on_destroy(tern_coll_sel_free);
     tern_comm_on_destroy(tern_shmc_release);
+    tern_comm_on_destroy(tern_coll_hier_release);
     tern_session_on_destroy(session_drop_bsend);
 }
 

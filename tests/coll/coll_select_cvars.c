@@ -13,10 +13,10 @@
 
 static const struct {
     const char *name;
-    const char *algos[5];
+    const char *algos[6];
 } want[] = {
-    {"TERN_BARRIER_ALGORITHM", {"shm", "dissemination", "inter_leader"}},
-    {"TERN_BCAST_ALGORITHM", {"shm", "binomial", "inter_leader"}},
+    {"TERN_BARRIER_ALGORITHM", {"hier", "shm", "dissemination", "inter_leader"}},
+    {"TERN_BCAST_ALGORITHM", {"hier", "shm", "binomial", "inter_leader"}},
     {"TERN_GATHER_ALGORITHM", {"shm", "binomial", "inter_leader"}},
     {"TERN_GATHERV_ALGORITHM", {"shm", "linear", "inter_direct"}},
     {"TERN_SCATTER_ALGORITHM", {"shm", "binomial", "inter_leader"}},
@@ -26,8 +26,9 @@ static const struct {
     {"TERN_ALLTOALL_ALGORITHM", {"shm", "bruck", "pairwise", "exchange"}},
     {"TERN_ALLTOALLV_ALGORITHM", {"shm", "pairwise", "exchange"}},
     {"TERN_ALLTOALLW_ALGORITHM", {"pairwise", "exchange"}},
-    {"TERN_REDUCE_ALGORITHM", {"shm", "binomial", "inter_leader"}},
-    {"TERN_ALLREDUCE_ALGORITHM", {"shm", "shm_partition", "recursive_doubling", "inter_leader"}},
+    {"TERN_REDUCE_ALGORITHM", {"hier", "shm", "binomial", "inter_leader"}},
+    {"TERN_ALLREDUCE_ALGORITHM",
+     {"hier", "shm", "shm_partition", "recursive_doubling", "inter_leader"}},
     {"TERN_REDUCE_SCATTER_ALGORITHM", {"shm", "pairwise", "reduce_scatterv", "inter_leader"}},
     {"TERN_REDUCE_SCATTER_BLOCK_ALGORITHM", {"shm", "pairwise", "reduce_scatterv", "inter_leader"}},
     {"TERN_SCAN_ALGORITHM", {"shm", "recursive_doubling"}},

@@ -1,0 +1,211 @@
+/* Hierarchical collectives for communicators that span hosts.
+ *
+ * A communicator's ranks are cut by host into two parts a rank may belong
+ * to: its node part (the ranks of c on its host, in c's order) and, for the
+ * first rank of c on each host, the leaders (one per host, hosts in the
+ * order of their leaders).  Each part is a view: an intracommunicator
+ * without a handle, made at c's first hierarchical collective with no
+ * message (every rank knows every rank's host), kept until c is destroyed.
+ * Its context ids are c's with a high bit set (HIER_*_CTX), so its
+ * messages match nothing of c's nor of any other communicator.  The
+ * selection layer picks each part's own algorithm: shared memory on the
+ * node part, point to point (UCX) among the leaders; neither part spans
+ * hosts with company, so neither is hierarchical again.
+ *
+ * So a broadcast crosses the network once per host instead of once per
+ * rank, and a reduction leaves each host as one vector.  The reductions
+ * reorder the operands by host: commutative operations only (select.c). */
+#include "coll/coll_hier.h"
+
+#include <stdlib.h>
+
+#include "coll/coll.h"
+#include "coll/coll_util.h"
+#include "core/errors.h"
+#include "core/objects.h"
+#include "core/state.h"
+#include "datatype/datatype.h"
+#include "p2p/p2p.h"
+
+#define HIER_LEADERS_CTX 0x20000000u
+#define HIER_NODE_CTX 0x40000000u
+
+struct tern_coll_hier {
+    struct tern_comm *node;    /* this host's ranks of c */
+    struct tern_comm *leaders; /* one rank per host; NULL on the ranks that lead none */
+    int *leader_of;            /* rank of c -> its host's leader's rank among the leaders */
+    int *node_rank;            /* rank of c -> its rank in its host's node part */
+};
+
+static int host_at(const struct tern_comm *c, int r)
+{
+    return tern_g.host_of[tern_comm_world_rank(c, r)];
+}
+
+int tern_coll_hier_usable(const struct tern_comm *c)
+{
+    if (c->is_inter || c->size < 3 || !tern_g.host_of || tern_g.nhosts < 2) return 0;
+    if (c->ctx + TERN_CTX_COLL >= HIER_LEADERS_CTX) return 0;
+    unsigned char *seen = calloc((size_t)tern_g.nhosts, 1);
+    if (!seen) return 0; /* a choice, not an answer all share: but then nothing works anyway */
+    int hosts = 0, shared = 0;
+    for (int r = 0; r < c->size; r++) {
+        int w = tern_comm_world_rank(c, r);
+        if (w < 0 || w >= tern_g.world_size) { /* another job's process: its host is not known */
+            hosts = 0;
+            break;
+        }
+        int h = tern_g.host_of[w];
+        if (seen[h])
+            shared = 1;
+        else
+            hosts++;
+        seen[h] = 1;
+    }
+    free(seen);
+    return hosts >= 2 && shared;
+}
+
+/* The view over the ranks of c given by 'ranks' (n of them, this rank one). */
+static struct tern_comm *view(struct tern_comm *c, const int *ranks, int n, uint32_t ctx_bit)
+{
+    struct tern_group *g = tern_group_new(n);
+    if (!g) tern_fatal("out of memory for the host parts of a communicator of %d ranks", c->size);
+    for (int i = 0; i < n; i++) g->world[i] = tern_comm_world_rank(c, ranks[i]);
+    tern_group_set_rank(g);
+    struct tern_comm *v = NULL;
+    int rc = tern_comm_build(c->errh, g, c->ctx + ctx_bit, 0, &v);
+    tern_group_release(g);
+    if (rc != MPI_SUCCESS)
+        tern_fatal("cannot make the host parts of a communicator: %s", tern_err_text(rc));
+    return v;
+}
+
+static struct tern_coll_hier *hier_of(struct tern_comm *c)
+{
+    if (c->coll_hier) return c->coll_hier;
+    int n = c->size, nh = tern_g.nhosts, mine = host_at(c, c->rank);
+    struct tern_coll_hier *h = calloc(1, sizeof *h);
+    int *first = malloc((size_t)nh * sizeof *first), *count = calloc((size_t)nh, sizeof *count);
+    int *ranks = calloc((size_t)n, sizeof *ranks);
+    if (h) {
+        h->leader_of = malloc((size_t)n * sizeof *h->leader_of);
+        h->node_rank = malloc((size_t)n * sizeof *h->node_rank);
+    }
+    if (!h || !first || !count || !ranks || !h->leader_of || !h->node_rank)
+        tern_fatal("out of memory for the host parts of a communicator of %d ranks", n);
+    for (int i = 0; i < nh; i++) first[i] = -1;
+    int nleaders = 0, nnode = 0;
+    for (int r = 0; r < n; r++) {
+        int hr = host_at(c, r);
+        if (first[hr] < 0) first[hr] = nleaders++;
+        h->leader_of[r] = first[hr];
+        h->node_rank[r] = count[hr]++;
+        if (hr == mine) ranks[nnode++] = r;
+    }
+    h->node = view(c, ranks, nnode, HIER_NODE_CTX);
+    if (h->node_rank[c->rank] == 0) {
+        int k = 0;
+        for (int r = 0; r < n; r++)
+            if (h->node_rank[r] == 0) ranks[k++] = r;
+        h->leaders = view(c, ranks, k, HIER_LEADERS_CTX);
+    }
+    free(first);
+    free(count);
+    free(ranks);
+    c->coll_hier = h;
+    return h;
+}
+
+void tern_coll_hier_release(struct tern_comm *c)
+{
+    struct tern_coll_hier *h = c->coll_hier;
+    c->coll_hier = NULL;
+    if (!h) return;
+    tern_comm_release(h->node);
+    if (h->leaders) tern_comm_release(h->leaders);
+    free(h->leader_of);
+    free(h->node_rank);
+    free(h);
+}
+
+/* The node parts gather, the leaders meet, the node parts are let go: no
+ * rank leaves before every rank of every host has come in. */
+int tern_coll_barrier_hier(struct tern_comm *c)
+{
+    struct tern_coll_hier *h = hier_of(c);
+    int rc = tern_coll_barrier(h->node);
+    if (rc == MPI_SUCCESS && h->leaders) rc = tern_coll_barrier(h->leaders);
+    if (rc == MPI_SUCCESS) rc = tern_coll_barrier(h->node);
+    return rc;
+}
+
+/* The root's host first when the root does not lead it (its leader needs
+ * the data), then the leaders, then every other host from its leader. */
+int tern_coll_bcast_hier(void *buf, size_t count, struct tern_datatype *dt, int root,
+                         struct tern_comm *c)
+{
+    struct tern_coll_hier *h = hier_of(c);
+    int root_host = h->leader_of[root] == h->leader_of[c->rank];
+    int root_inside = root_host && h->node_rank[root] != 0;
+    int rc = MPI_SUCCESS;
+    if (root_inside) rc = tern_coll_bcast(buf, count, dt, h->node_rank[root], h->node);
+    if (rc == MPI_SUCCESS && h->leaders)
+        rc = tern_coll_bcast(buf, count, dt, h->leader_of[root], h->leaders);
+    if (rc == MPI_SUCCESS && !root_inside) rc = tern_coll_bcast(buf, count, dt, 0, h->node);
+    return rc;
+}
+
+/* Each host reduces into its leader ('acc', which the leaders then combine
+ * in place at the root's leader). */
+static int reduce_to_leader(const void *sbuf, void *acc, size_t count, struct tern_datatype *dt,
+                            struct tern_op *op, struct tern_coll_hier *h)
+{
+    int leads = h->leaders != NULL;
+    return tern_coll_reduce(leads && sbuf == acc ? MPI_IN_PLACE : sbuf, acc, count, dt, op, 0,
+                            h->node);
+}
+
+int tern_coll_reduce_hier(const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
+                          struct tern_op *op, int root, struct tern_comm *c)
+{
+    if (count == 0) return MPI_SUCCESS;
+    struct tern_coll_hier *h = hier_of(c);
+    int me = c->rank, is_root = me == root;
+    if (sbuf == MPI_IN_PLACE) sbuf = rbuf; /* only at the root */
+    void *acc = rbuf, *mem = NULL;
+    /* A leader that is not the root sums its host in scratch. */
+    if (h->leaders && !is_root && !(acc = tern_coll_tmpbuf(dt, count, &mem)))
+        return tern_coll_nomem("MPI_Reduce", count * dt->size);
+    int rc = reduce_to_leader(sbuf, acc, count, dt, op, h);
+    int root_leader = h->leader_of[root];
+    if (rc == MPI_SUCCESS && h->leaders) {
+        int at_root = h->leaders->rank == root_leader;
+        rc = tern_coll_reduce(at_root ? MPI_IN_PLACE : acc, acc, count, dt, op, root_leader,
+                              h->leaders);
+    }
+    /* The root's leader hands the result to a root that does not lead. */
+    if (rc == MPI_SUCCESS && h->node_rank[root] != 0 && h->leader_of[me] == root_leader) {
+        if (is_root)
+            rc = tern_recv(rbuf, count, dt, 0, TERN_TAG_REDUCE, h->node, TERN_COLL_CTX,
+                           MPI_STATUS_IGNORE);
+        else if (h->leaders)
+            rc = tern_send(acc, count, dt, h->node_rank[root], TERN_TAG_REDUCE, h->node,
+                           TERN_COLL_CTX);
+    }
+    tern_coll_tmpfree(mem);
+    return rc;
+}
+
+int tern_coll_allreduce_hier(const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
+                             struct tern_op *op, struct tern_comm *c)
+{
+    if (count == 0) return MPI_SUCCESS;
+    struct tern_coll_hier *h = hier_of(c);
+    if (sbuf == MPI_IN_PLACE) sbuf = rbuf;
+    int rc = reduce_to_leader(sbuf, rbuf, count, dt, op, h);
+    if (rc == MPI_SUCCESS && h->leaders)
+        rc = tern_coll_allreduce(MPI_IN_PLACE, rbuf, count, dt, op, h->leaders);
+    if (rc == MPI_SUCCESS) rc = tern_coll_bcast(rbuf, count, dt, 0, h->node);
+    return rc;
+}

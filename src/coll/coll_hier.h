@@ -1,0 +1,24 @@
+/* Collectives that follow the hosts: on each host in shared memory, between
+ * hosts among one leader per host (coll_hier.c). */
+#ifndef TERN_COLL_COLL_HIER_H
+#define TERN_COLL_COLL_HIER_H
+
+#include "coll/algos.h"
+
+struct tern_comm;
+
+/* Whether the hierarchical algorithms can serve c: an intracommunicator of
+ * this job whose ranks span two hosts or more, with two ranks or more on
+ * some host (otherwise there is no level to split).  Every rank of c gets
+ * the same answer. */
+int tern_coll_hier_usable(const struct tern_comm *c);
+
+tern_coll_barrier_fn tern_coll_barrier_hier;
+tern_coll_bcast_fn tern_coll_bcast_hier;
+tern_coll_reduce_fn tern_coll_reduce_hier;
+tern_coll_all_reduce_fn tern_coll_allreduce_hier;
+
+/* Destruction hook (core/objects.h tern_comm_on_destroy). */
+void tern_coll_hier_release(struct tern_comm *c);
+
+#endif
