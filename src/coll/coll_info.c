@@ -19,6 +19,13 @@ static const char *const param_names[TERN_COLL_COUNT] = {
 #undef TERN_COLL_PARAM
 };
 
+static const struct tern_param_desc *param_of(enum tern_coll_id id)
+{
+    for (int i = 0; i < tern_param_count; i++)
+        if (!strcmp(tern_param_table[i].name, param_names[id] + 5)) return &tern_param_table[i];
+    return NULL;
+}
+
 /* The largest size of bucket k (select.h): 0, 1, 2, 4, ... */
 static size_t bucket_top(unsigned k) { return k ? (size_t)1 << (k - 1) : 0; }
 
@@ -62,9 +69,7 @@ static void pick_of(enum tern_coll_id id, int np, int hosts, int ppn, int shm, u
     int line;
     p->algo = tern_coll_predict(id, np, hosts, ppn, shm, bucket_top(k), commutative, &line);
     if (!p->algo) p->algo = "(none)";
-    const struct tern_param_desc *d = NULL;
-    for (int i = 0; i < tern_param_count && !d; i++)
-        if (!strcmp(tern_param_table[i].name, param_names[id] + 5)) d = &tern_param_table[i];
+    const struct tern_param_desc *d = param_of(id);
     const char *forced = d ? *(const char *const *)d->value : "auto";
     if (line)
         snprintf(p->why, sizeof p->why, "table line %d", line);
@@ -134,4 +139,17 @@ int tern_coll_info_print(FILE *out, FILE *err, int np, int ppn)
         print_coll(out, label, noncomm, comm);
     }
     return ferror(out) ? 1 : 0;
+}
+
+void tern_coll_info_algorithms(FILE *out)
+{
+    if (tern_g.init_state == TERN_STATE_NONE) tern_params_load(0);
+    for (int id = 0; id < TERN_COLL_COUNT; id++) {
+        const struct tern_param_desc *d = param_of((enum tern_coll_id)id);
+        fprintf(out, "%s", coll_names[id]);
+        for (int k = 1; d && d->choices && d->choices[k]; k++)
+            if (tern_coll_algo_serves_intra((enum tern_coll_id)id, d->choices[k]))
+                fprintf(out, " %s", d->choices[k]);
+        fputc('\n', out);
+    }
 }

@@ -13,4 +13,9 @@
 __attribute__((visibility("default"))) int tern_coll_info_print(FILE *out, FILE *err, int np,
                                                                 int ppn);
 
+/* One line per collective: its name as the tuning table spells it, then
+ * the algorithms that serve intracommunicators, most preferred first.
+ * tools/tune/coll_tune.py reads it to know what to measure. */
+__attribute__((visibility("default"))) void tern_coll_info_algorithms(FILE *out);
+
 #endif

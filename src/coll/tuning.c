@@ -144,13 +144,14 @@ static const struct tern_param_desc *param_of(int coll)
     return NULL;
 }
 
-/* Appends the words of the choices of p, after "auto", to buf. */
-static void list_choices(const struct tern_param_desc *p, char *buf, size_t len)
+/* The words of collective coll's algorithms for intracommunicators, into buf. */
+static void list_choices(int coll, const struct tern_param_desc *p, char *buf, size_t len)
 {
     buf[0] = 0;
     for (int i = 1; p->choices && p->choices[i]; i++) {
+        if (!tern_coll_algo_serves_intra((enum tern_coll_id)coll, p->choices[i])) continue;
         size_t n = strlen(buf);
-        snprintf(buf + n, len - n, "%s%s", i > 1 ? ", " : "", p->choices[i]);
+        snprintf(buf + n, len - n, "%s%s", n ? ", " : "", p->choices[i]);
     }
 }
 
@@ -189,8 +190,8 @@ static int parse_row(struct parse *p, char *line, struct tern_coll_tuning_row *r
     int k = prm ? tern_param_choice_index(prm, f[5]) : -1;
     if (k <= 0 || !tern_coll_algo_serves_intra((enum tern_coll_id)coll, f[5])) {
         char words[512] = "";
-        if (prm) list_choices(prm, words, sizeof words);
-        return fail(p, "%s has no algorithm '%s' for intracommunicators (TERN_%s: %s)",
+        if (prm) list_choices(coll, prm, words, sizeof words);
+        return fail(p, "%s has no algorithm '%s' for intracommunicators (TERN_%s's are: %s)",
                     coll_names[coll], f[5], param_names[coll], words);
     }
     r->coll = (unsigned char)coll;

@@ -16,7 +16,7 @@
 static void usage(FILE *out, const char *prog)
 {
     fprintf(out,
-            "Usage: %s [--version | --params | --coll [--np N] [--ppn P] | --help]\n"
+            "Usage: %s [--version | --params | --coll [--np N] [--ppn P] | --algorithms | --help]\n"
             "Prints Tern's version, build options and every runtime parameter with its\n"
             "current value and where the value came from (default, TERN_<NAME>, or the\n"
             "MVAPICH2 alias MV2_<NAME>).  Set variables in the environment to see their\n"
@@ -28,6 +28,8 @@ static void usage(FILE *out, const char *prog)
             "              cores here), P to a host (default N: one host), with the tuning\n"
             "              table TERN_COLL_TUNING_FILE names and the TERN_<COLL>_ALGORITHM\n"
             "              settings of the environment\n"
+            "  --algorithms  each collective's algorithms for intracommunicators, one\n"
+            "              collective a line (the words of the tuning table)\n"
             "  --help      this text\n",
             prog, prog);
 }
@@ -127,6 +129,10 @@ int main(int argc, char **argv)
     }
     if (!strcmp(opt, "--version") || !strcmp(opt, "-v")) return print_part("version");
     if (!strcmp(opt, "--params") || !strcmp(opt, "-p")) return print_part("params");
+    if (!strcmp(opt, "--algorithms")) {
+        tern_coll_info_algorithms(stdout);
+        return fflush(stdout) ? 1 : 0;
+    }
     fprintf(stderr, "%s: unknown option '%s'\n", prog, opt);
     usage(stderr, prog);
     return 2;
