@@ -37,6 +37,12 @@ expect_row "$out" "allreduce \(non-commutative\)" "8K-" "recursive_doubling" "co
 TERN_COLL_TUNING_FILE= run_checked "tern-info --coll (empty)" "$info" --coll --np 4 >/dev/null
 check_contains "$out" "tuning table: (built-in)" "empty value"
 
+note "the example table of docs/tuning parses"
+for t in "$src"/docs/tuning/*.txt; do
+    TERN_COLL_TUNING_FILE=$t run_checked "tern-info --coll with $t" "$info" --coll --np 2 >/dev/null
+    check_contains "$out" "table line" "$t: rows in effect"
+done
+
 note "mixed.txt at 4 ranks on one host"
 mixed=$tables/mixed.txt
 export TERN_COLL_TUNING_FILE=$mixed
