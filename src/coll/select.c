@@ -14,6 +14,7 @@
 #include "coll/op.h"
 #include "coll/sched.h"
 #include "coll/shm_coll.h"
+#include "coll/tuning.h"
 #include "core/params.h"
 
 /* The kinds of communicator an algorithm serves. */
@@ -311,15 +312,39 @@ static void check_tables(void)
     }
 }
 
-/* Whether a can be correct for the call. */
-static int can_run(const struct algo *a, const struct tern_comm *c, int commutative)
+/* What a choice is made for: a communicator, or (tern-info) the
+ * description of one. */
+struct view {
+    const struct tern_comm *c; /* NULL for a description */
+    int size, is_inter;
+    int shm;        /* every rank shares this host's memory; -1 until asked */
+    int hier;       /* the ranks span hosts with several on one; -1 until asked */
+    int hosts, ppn; /* how the ranks spread over hosts; hosts -1 until counted */
+};
+
+static struct view view_of(const struct tern_comm *c)
 {
-    if (!(a->kinds & (c->is_inter ? INTER : INTRA))) return 0;
+    return (struct view){
+        .c = c, .size = c->size, .is_inter = c->is_inter, .shm = -1, .hier = -1, .hosts = -1};
+}
+
+/* Whether a can be correct for the call. */
+static int can_run(const struct algo *a, struct view *v, int commutative)
+{
+    if (!(a->kinds & (v->is_inter ? INTER : INTRA))) return 0;
     if (a->commutative && !commutative) return 0;
-    if (a->pof2 && (c->size & (c->size - 1))) return 0;
+    if (a->pof2 && (v->size & (v->size - 1))) return 0;
     /* One rank has nothing to share: the algorithm hands it to point to point. */
-    if (a->shm && c->size > 1 && !tern_shmc_usable(c)) return 0;
-    if (a->hier && !tern_coll_hier_usable(c)) return 0;
+    if (a->shm && v->size > 1) {
+        if (v->shm < 0) v->shm = tern_shmc_usable(v->c);
+        if (!v->shm) return 0;
+    }
+    if (a->hier) {
+        if (v->hier < 0)
+            v->hier = v->c ? tern_coll_hier_usable(v->c)
+                           : !v->is_inter && v->size >= 3 && v->hosts >= 2 && v->ppn >= 2;
+        if (!v->hier) return 0;
+    }
     return 1;
 }
 
@@ -332,13 +357,57 @@ static size_t shm_bound(void)
 }
 
 /* Whether auto takes a. */
-static int preferred(const struct algo *a, const struct tern_comm *c, size_t bytes)
+static int preferred(const struct algo *a, const struct view *v, size_t bytes)
 {
-    if (a->min_ranks && c->size < a->min_ranks) return 0;
+    if (a->min_ranks && v->size < a->min_ranks) return 0;
     if (a->over && bytes <= a->over) return 0;
     if (a->upto && bytes > a->upto) return 0;
     if (a->shm == SLOTS && bytes > shm_bound()) return 0;
     return 1;
+}
+
+static const struct algo *by_name(const struct table *t, const char *name)
+{
+    for (int i = 0; i < t->n; i++)
+        if (!strcmp(t->algos[i].name, name)) return &t->algos[i];
+    return NULL;
+}
+
+/* The choice for a call on v: the forced algorithm where it can run, else
+ * the first row of the tuning table (coll/tuning.h) whose algorithm can,
+ * else the first entry whose every condition holds.  *refused: a forced
+ * algorithm that cannot run, or NULL; *row: the row that decided, or NULL. */
+static const struct algo *decide(enum tern_coll_id id, struct view *v, size_t bytes,
+                                 int commutative, const struct algo **refused,
+                                 const struct tern_coll_tuning_row **row)
+{
+    const struct table *t = &tables[id];
+    const struct algo *a = NULL;
+    *refused = NULL;
+    *row = NULL;
+    check_tables();
+    const char *want = *t->param;
+    if (strcmp(want, "auto")) {
+        a = by_name(t, want);
+        if (a && can_run(a, v, commutative)) return a;
+        *refused = a;
+    }
+    if (!v->is_inter && tern_coll_tuning_has(id)) {
+        if (v->hosts < 0) tern_coll_tuning_shape(v->c, &v->hosts, &v->ppn);
+        const struct tern_coll_tuning_row *r;
+        for (int at = 0;
+             (r = tern_coll_tuning_next(id, v->size, v->hosts, v->ppn, bucket_of(bytes), &at));) {
+            a = by_name(t, r->algo);
+            if (a && can_run(a, v, commutative)) {
+                *row = r;
+                return a;
+            }
+        }
+    }
+    for (int i = 0; i < t->n; i++)
+        if (can_run(&t->algos[i], v, commutative) && preferred(&t->algos[i], v, bytes))
+            return &t->algos[i];
+    return NULL;
 }
 
 __attribute__((cold, noinline)) static const struct algo *
@@ -346,39 +415,46 @@ choose(struct tern_comm *c, enum tern_coll_id id, size_t bytes, int commutative)
 {
     static unsigned char warned[TERN_COLL_COUNT];
     const struct table *t = &tables[id];
-    const struct algo *a = NULL;
-    check_tables();
-    const char *want = *t->param;
-    if (strcmp(want, "auto")) {
-        for (int i = 0; i < t->n && !a; i++)
-            if (!strcmp(t->algos[i].name, want)) a = &t->algos[i];
-        if (a && !can_run(a, c, commutative)) {
-            if (c->rank == 0 && !warned[id]) {
-                char lb[64];
-                tern_warn("%s on %s: the algorithm %s asked for cannot run here (%s); "
-                          "choosing automatically",
-                          t->mpi_name, tern_comm_label(c, lb, sizeof lb), want,
-                          !(a->kinds & (c->is_inter ? INTER : INTRA))
-                              ? (c->is_inter ? "an intercommunicator" : "an intracommunicator")
-                          : a->commutative && !commutative ? "the operation is not commutative"
-                          : a->pof2 && (c->size & (c->size - 1)) ? "the size is not a power of two"
-                          : a->hier ? "its ranks are not on several hosts with several on one"
-                                    : "its ranks do not all share this "
-                                      "host's memory");
-                warned[id] = 1;
-            }
-            a = NULL;
-        }
+    const struct algo *refused;
+    const struct tern_coll_tuning_row *row;
+    struct view v = view_of(c);
+    const struct algo *a = decide(id, &v, bytes, commutative, &refused, &row);
+    if (refused && c->rank == 0 && !warned[id]) {
+        char lb[64];
+        tern_warn("%s on %s: the algorithm %s asked for cannot run here (%s); "
+                  "choosing automatically",
+                  t->mpi_name, tern_comm_label(c, lb, sizeof lb), refused->name,
+                  !(refused->kinds & (c->is_inter ? INTER : INTRA))
+                      ? (c->is_inter ? "an intercommunicator" : "an intracommunicator")
+                  : refused->commutative && !commutative       ? "the operation is not commutative"
+                  : refused->pof2 && (c->size & (c->size - 1)) ? "the size is not a power of two"
+                  : refused->hier ? "its ranks are not on several hosts with several on one"
+                                  : "its ranks do not all share this host's memory");
+        warned[id] = 1;
     }
-    for (int i = 0; i < t->n && !a; i++)
-        if (can_run(&t->algos[i], c, commutative) && preferred(&t->algos[i], c, bytes))
-            a = &t->algos[i];
     if (!a) tern_fatal("%s: no algorithm serves this communicator", t->mpi_name);
     /* Without memory for the cache the choice is made again next time. */
     if (!c->coll_sel) c->coll_sel = calloc(1, sizeof *c->coll_sel);
     if (c->coll_sel)
         c->coll_sel->pick[id][bucket_of(bytes)][commutative] = (uint8_t)(a - t->algos + 1);
     return a;
+}
+
+const char *tern_coll_predict(enum tern_coll_id id, int size, int hosts, int ppn, int shm,
+                              size_t bytes, int commutative, int *row_line)
+{
+    struct view v = {.size = size, .shm = shm, .hier = -1, .hosts = hosts, .ppn = ppn};
+    const struct algo *refused;
+    const struct tern_coll_tuning_row *row;
+    const struct algo *a = decide(id, &v, bytes, commutative, &refused, &row);
+    *row_line = row ? row->line : 0;
+    return a ? a->name : NULL;
+}
+
+int tern_coll_algo_serves_intra(enum tern_coll_id id, const char *name)
+{
+    const struct algo *a = by_name(&tables[id], name);
+    return a && (a->kinds & INTRA);
 }
 
 /* Defines the entry point 'name': it runs the algorithm chosen for (id,

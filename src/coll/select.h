@@ -6,7 +6,9 @@
  * communicator, a commutative operation, a power-of-two size) and when the
  * automatic choice takes it (communicator size, message size).  The
  * parameter TERN_<COLL>_ALGORITHM (coll_params.def) names the algorithm to
- * take, or "auto": the first entry whose every condition holds.  A named
+ * take, or "auto": the first row of the tuning table (coll/tuning.h) that
+ * matches and whose algorithm can run, else the first entry whose every
+ * condition holds.  A named
  * algorithm that cannot be correct for the call falls back to auto, and
  * rank 0 of the communicator warns once per collective.
  *
@@ -88,5 +90,16 @@ struct tern_comm;
 
 /* Frees c's cached choices (communicator destruction). */
 void tern_coll_sel_free(struct tern_comm *c);
+
+/* What the choice would be, for tern-info, on an intracommunicator of
+ * 'size' ranks on 'hosts' hosts, at most 'ppn' on one, whose ranks share
+ * this host's memory when 'shm' is set, for a message of 'bytes': the
+ * algorithm's name (NULL: none serves), and in *row_line the line of the
+ * tuning table's row that decided, or 0. */
+const char *tern_coll_predict(enum tern_coll_id id, int size, int hosts, int ppn, int shm,
+                              size_t bytes, int commutative, int *row_line);
+
+/* Whether the collective has an algorithm of that name for intracommunicators. */
+int tern_coll_algo_serves_intra(enum tern_coll_id id, const char *name);
 
 #endif

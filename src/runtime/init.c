@@ -14,6 +14,7 @@
 #include "coll/select.h"
 #include "coll/coll_hier.h"
 #include "coll/shm_coll.h"
+#include "coll/tuning.h"
 #include "comm/dyn.h"
 #include "core/api.h"
 #include "core/attr.h"
@@ -95,10 +96,17 @@ int tern_runtime_acquire(int level, const char *fn)
         snprintf(tern_g.processor_name, sizeof tern_g.processor_name, "localhost");
 
     tern_params_load(info.rank == 0);
+    /* The tuning table's digest rides on the host exchange's fence. */
+    char err[4200];
+    if (tern_coll_tuning_load(err, sizeof err) != 0 ||
+        (info.size > 1 && info.rank == 0 && tern_coll_tuning_publish(err, sizeof err) != 0))
+        tern_fatal("%s: TERN_COLL_TUNING_FILE: %s", fn, err);
     struct tern_hosts hosts;
     if (tern_hosts_exchange(info.rank, info.size, info.node, tern_param.host_id,
                             (int)tern_param.ranks_per_host, &hosts) != 0)
         tern_fatal("%s: cannot learn which host each rank runs on (see above)", fn);
+    if (info.size > 1 && info.rank != 0 && tern_coll_tuning_check(err, sizeof err) != 0)
+        tern_fatal("%s: TERN_COLL_TUNING_FILE: %s", fn, err);
     tern_g.nhosts = hosts.nhosts;
     tern_g.host_of = hosts.host_of;
     tern_g.file_of = hosts.file_of;
