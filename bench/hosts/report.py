@@ -19,6 +19,16 @@ METRICS = [
     ("launch", "launch 4 ranks, 2 hosts", "ms", True),
     ("launch_exec", "launch, agent ip netns exec", "ms", True),
 ]
+# run.sh --coll: 4 ranks, 2 per host.
+COLL_WHO = [("tern", "Tern"), ("ternflat", "Tern, flat algorithms"), ("mpich", "MPICH"),
+            ("ompi", "Open MPI")]
+COLL_METRICS = [
+    ("allreduce_8", "allreduce 8 B"),
+    ("allreduce_64k", "allreduce 64 KiB"),
+    ("bcast_8", "bcast 8 B"),
+    ("bcast_64k", "bcast 64 KiB"),
+    ("barrier", "barrier"),
+]
 
 
 def fmt(v):
@@ -58,6 +68,9 @@ def main():
     for line in open(meta):
         print("# " + line.rstrip("\n"))
     print("# medians of %d repetitions (n = runs that gave a figure)" % reps)
+    if any(m == c for (m, _) in runs for c, _ in COLL_METRICS):
+        coll_table(runs, med)
+        return
     print()
     head = ["metric"] + [name for _, name in WHO] + ["Tern / ucx_perftest", "Tern / better peer"]
     rows = []
@@ -110,6 +123,34 @@ def main():
             vals = sorted(runs.get((metric, who), []))
             if vals:
                 print("#   %-24s %-13s %s" % (label, name, "  ".join("%d: %s" % (r, fmt(v)) for r, v in vals)))
+
+
+def coll_table(runs, med):
+    print()
+    head = ["4 ranks, 2 hosts (us)"] + [name for _, name in COLL_WHO] + [
+        "Tern / flat", "Tern / better peer"]
+    rows = []
+    for metric, label in COLL_METRICS:
+        m = {who: med(metric, who) for who, _ in COLL_WHO}
+        cells = [label]
+        for who, _ in COLL_WHO:
+            n = len(runs.get((metric, who), []))
+            cells.append("-" if m[who] is None else "%s (n=%d)" % (fmt(m[who]), n))
+        peers = [m[w] for w in ("mpich", "ompi") if m[w] is not None]
+        better = min(peers) if peers else None
+        for den in (m["ternflat"], better):
+            cells.append("-" if m["tern"] is None or not den else "%.2fx" % (m["tern"] / den))
+        rows.append(cells)
+    widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
+    for r in [head, ["-" * w for w in widths]] + rows:
+        print("| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |")
+    print()
+    print("# every run (rep: value):")
+    for metric, label in COLL_METRICS:
+        for who, name in COLL_WHO:
+            vals = sorted(runs.get((metric, who), []))
+            if vals:
+                print("#   %-18s %-22s %s" % (label, name, "  ".join("%d: %s" % (r, fmt(v)) for r, v in vals)))
 
 
 if __name__ == "__main__":

@@ -9,6 +9,10 @@
 #   --build DIR  Tern's build directory (default build; configured Release
 #                when new)
 #   --out FILE   also write the report to FILE
+#   --coll       instead: collectives on 4 ranks, 2 per host (allreduce and
+#                bcast at 8 B and 64 KiB, barrier), Tern as it chooses
+#                (by host: coll/coll_hier.c), Tern with the flat algorithms
+#                forced, MPICH and Open MPI
 #
 # Environment: NETNS_HOSTS_PREFIX and NETNS_HOSTS_NET (default hb and
 # 10.200.32) name the two hosts this script brings up with
@@ -39,8 +43,10 @@ command="NETNS_HOSTS_PREFIX=${NETNS_HOSTS_PREFIX:-hb} NETNS_HOSTS_NET=${NETNS_HO
 reps=${R:-5}
 build=$src/build
 out=
+coll=0
 while [ $# -gt 0 ]; do
     case $1 in
+        --coll) coll=1; shift ;;
         -r) reps=$2; shift 2 ;;
         --build) build=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
@@ -202,18 +208,28 @@ launch_cmd() {
     esac
 }
 
-# bench REP METRIC WHO ARGS...: tern-bench across the hosts, one rank each.
-bench() {
-    local rep=$1 metric=$2 who=$3 b0 b1 val
-    shift 3
+# Tern with the algorithms that ignore hosts, as a parameter word per collective.
+flat_words="TERN_BARRIER_ALGORITHM=dissemination TERN_BCAST_ALGORITHM=binomial TERN_ALLREDUCE_ALGORITHM=recursive_doubling"
+
+# bench_np REP METRIC WHO NP ARGS...: tern-bench across the hosts, NP / 2
+# ranks each; WHO ternflat is Tern with $flat_words.
+bench_np() {
+    local rep=$1 metric=$2 who=$3 np=$4 b0 b1 val lib=$3 words=
+    shift 4
+    [ "$who" = ternflat ] && lib=tern words=$flat_words
     b0=$(bridge_bytes)
-    val=$(timeout $limit $(launch_cmd "$who" 2) "$bin/tern-bench.$who" "$@" -f json 2> "$work/bench.err" | tb_value) || true
+    val=$(timeout $limit $(launch_cmd "$lib" "$np") $words "$bin/tern-bench.$lib" "$@" -f json 2> "$work/bench.err" | tb_value) || true
     b1=$(bridge_bytes)
     if [ -z "$val" ]; then
         say "$who tern-bench $* failed: $(tail -1 "$work/bench.err")"
         return
     fi
     record "$rep" "$metric" "$who" "$val" $((b1 - b0))
+}
+bench() {
+    local rep=$1 metric=$2 who=$3
+    shift 3
+    bench_np "$rep" "$metric" "$who" 2 "$@"
 }
 
 # launch REP WHO [exec]: 4 ranks on 2 hosts, launcher start to every rank past
@@ -241,6 +257,17 @@ started=$(date -u '+%Y-%m-%d %H:%M UTC')
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 : > "$work/raw.tsv"
 for rep in $(seq 1 "$reps"); do
+    if [ $coll = 1 ]; then
+        say "repetition $rep/$reps: collectives"
+        for who in tern ternflat mpich ompi; do
+            bench_np "$rep" allreduce_8 $who 4 allreduce -m 8
+            bench_np "$rep" allreduce_64k $who 4 allreduce -m 64K
+            bench_np "$rep" bcast_8 $who 4 bcast -m 8
+            bench_np "$rep" bcast_64k $who 4 bcast -m 64K
+            bench_np "$rep" barrier $who 4 barrier
+        done
+        continue
+    fi
     say "repetition $rep/$reps: latency"
     perftest "$rep" lat tag_lat 8 "$lat_iters" 100
     for who in tern mpich ompi; do bench "$rep" lat $who latency -m 8 -i "$lat_iters" -x 100; done
