@@ -32,8 +32,6 @@
 #include "coll/shm_coll.h"
 #include "core/progress.h"
 
-enum kind { BARRIER, BCAST, GATHER, SCATTER, ALLGATHER, ALLTOALL, REDUCE };
-
 /* One call on the area; lives in its schedule's memory. */
 struct tern_shmc_op {
     struct tern_shmc_op *next; /* in the area's queue */
