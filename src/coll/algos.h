@@ -178,6 +178,18 @@ tern_nbc_reduce_scatter_fn tern_nbc_reduce_scatter_direct;
 tern_nbc_reduce_scatter_block_fn tern_nbc_reduce_scatter_block_direct;
 tern_nbc_all_reduce_fn tern_nbc_scan_recursive_doubling, tern_nbc_exscan_recursive_doubling;
 
+/* ---- Schedules, intracommunicators whose ranks share this host: through
+ * shared memory (shm_nbc.c) ---- */
+
+tern_nbc_barrier_fn tern_nbc_barrier_shm;
+tern_nbc_bcast_fn tern_nbc_bcast_shm;
+tern_nbc_rooted_fn tern_nbc_gather_shm, tern_nbc_scatter_shm;
+tern_nbc_all_block_fn tern_nbc_allgather_shm, tern_nbc_alltoall_shm;
+tern_nbc_reduce_fn tern_nbc_reduce_shm;
+tern_nbc_all_reduce_fn tern_nbc_allreduce_shm;
+tern_nbc_reduce_scatter_fn tern_nbc_reduce_scatter_shm;
+tern_nbc_reduce_scatter_block_fn tern_nbc_reduce_scatter_block_shm;
+
 /* ---- Schedules, intercommunicators: coll/nbc_inter.h, and these two
  * (nbc_reduce.c) in the reduce_scatter shapes ---- */
 

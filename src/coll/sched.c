@@ -12,11 +12,12 @@
 #include "p2p/p2p_internal.h"
 #include "msg/status.h"
 
-enum step_kind { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY, STEP_CALLBACK };
+enum step_kind { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY, STEP_CALLBACK, STEP_MACHINE };
 
 struct step {
     uint8_t kind;
-    uint8_t pinned; /* reduce with a user's function: dt's handle kept valid for it */
+    uint8_t pinned;  /* reduce with a user's function: dt's handle kept valid for it */
+    uint8_t running; /* a machine started and not yet done */
     int peer;
     struct tern_comm *comm; /* send, recv: the schedule's or its local communicator */
     const void *src;        /* send, reduce 'in', copy source */
@@ -25,6 +26,7 @@ struct step {
     struct tern_datatype *dt, *ddt;
     struct tern_op *op;
     tern_sched_fn *fn;
+    const struct tern_sched_machine *mach;
     void *arg;
     struct tern_request *req; /* a send or receive in flight */
 };
@@ -34,7 +36,9 @@ struct tern_sched {
     struct tern_comm *cur; /* where sends and receives added now go (tern_sched_local) */
     const char *fn;
     int tag;
-    int err; /* stuck while building */
+    int err;       /* stuck while building */
+    int unordered; /* tern_sched_unordered */
+    int machines;  /* steps of kind STEP_MACHINE */
     struct step *steps;
     int nsteps, step_cap;
     int *round_end; /* round i is steps [round_end[i-1], round_end[i]) */
@@ -86,6 +90,10 @@ int tern_sched_create(struct tern_comm *c, const char *fn, struct tern_sched **o
 
 struct tern_comm *tern_sched_comm(const struct tern_sched *s) { return s->cur; }
 
+int tern_sched_in_order(const struct tern_sched *s) { return !s->unordered && s->cur == s->c; }
+
+void tern_sched_unordered(struct tern_sched *s) { s->unordered = 1; }
+
 void tern_sched_local(struct tern_sched *s, int local) { s->cur = local ? s->c->local_comm : s->c; }
 
 void tern_sched_free(struct tern_sched *s)
@@ -129,6 +137,16 @@ static struct step *add_typed(struct tern_sched *s, enum step_kind kind, struct 
     return st;
 }
 
+/* The user's function of an operation gets the datatype's handle, which
+ * MPI_Type_free may have released while the operation is pending. */
+static void pin_for(struct step *st, struct tern_datatype *dt, struct tern_op *op)
+{
+    if (op && (op->user_fn || op->user_fn_c)) {
+        tern_dt_pin_handle(dt);
+        st->pinned = 1;
+    }
+}
+
 int tern_sched_send(struct tern_sched *s, const void *buf, size_t count, struct tern_datatype *dt,
                     int peer)
 {
@@ -161,12 +179,7 @@ int tern_sched_reduce(struct tern_sched *s, const void *in, void *inout, size_t 
     st->count = count;
     st->op = op;
     tern_op_retain(op);
-    /* The user's function gets the datatype's handle, which MPI_Type_free
-     * may have released while the operation is pending. */
-    if (op->user_fn || op->user_fn_c) {
-        tern_dt_pin_handle(dt);
-        st->pinned = 1;
-    }
+    pin_for(st, dt, op);
     return MPI_SUCCESS;
 }
 
@@ -188,6 +201,22 @@ int tern_sched_callback(struct tern_sched *s, tern_sched_fn *fn, void *arg)
     if (!st) return s->err;
     st->fn = fn;
     st->arg = arg;
+    return MPI_SUCCESS;
+}
+
+int tern_sched_machine(struct tern_sched *s, const struct tern_sched_machine *m, void *arg,
+                       struct tern_datatype *dt, struct tern_datatype *ddt, struct tern_op *op)
+{
+    struct step *st = add_typed(s, STEP_MACHINE, dt, ddt);
+    if (!st) return s->err;
+    st->mach = m;
+    st->arg = arg;
+    st->op = op;
+    if (op) {
+        tern_op_retain(op);
+        pin_for(st, dt, op);
+    }
+    s->machines++;
     return MPI_SUCCESS;
 }
 
@@ -259,6 +288,9 @@ static int reap(struct tern_sched *s)
         if (st->req && st->req->complete) {
             retire(s, st);
             s->pending--;
+        } else if (st->running && st->mach->poll(st->arg)) {
+            st->running = 0;
+            s->pending--;
         }
     }
     return s->pending;
@@ -302,6 +334,12 @@ static void start_round(struct tern_sched *s)
             tern_dt_copy(st->src, st->count, st->dt, st->dst, st->dcount, st->ddt);
             break;
         case STEP_CALLBACK: note_error(s, st->fn(st->arg)); break;
+        case STEP_MACHINE:
+            if (!st->mach->poll(st->arg)) {
+                st->running = 1;
+                s->pending++;
+            }
+            break;
         }
         if (rc != MPI_SUCCESS) {
             if (st->req) {
@@ -363,6 +401,8 @@ static void start(struct tern_request *r)
     s->pending = 0;
     s->aborted = 0;
     s->run_err = MPI_SUCCESS;
+    for (int i = 0; s->machines && i < s->nsteps; i++)
+        if (s->steps[i].kind == STEP_MACHINE) s->steps[i].mach->start(s->steps[i].arg);
     r->complete = 0;
     tern_status_empty(&r->status, MPI_ANY_SOURCE);
     tern_req_poll_add(r);

@@ -97,6 +97,34 @@ int tern_sched_copy(struct tern_sched *s, const void *src, size_t scount, struct
 typedef int tern_sched_fn(void *arg);
 int tern_sched_callback(struct tern_sched *s, tern_sched_fn *fn, void *arg);
 
+/* A step that runs a state machine of its own (the shared-memory
+ * collectives, coll/shm_nbc.c).  start(arg) runs when the schedule starts
+ * a run (the post of a nonblocking collective, each MPI_Start of a
+ * persistent one), for every such step in the order they were added,
+ * whatever their round: what must be taken in call order (a sequence
+ * number counted alike on every rank) is taken there.  poll(arg) runs when
+ * the step's round starts and at every later poll of the schedule until it
+ * returns nonzero (done); it never waits.  dt, ddt and op (any may be
+ * NULL) are retained for the schedule's life. */
+struct tern_sched_machine {
+    void (*start)(void *arg);
+    int (*poll)(void *arg);
+};
+int tern_sched_machine(struct tern_sched *s, const struct tern_sched_machine *m, void *arg,
+                       struct tern_datatype *dt, struct tern_datatype *ddt, struct tern_op *op);
+
+/* Whether a step added now may take something in call order at each start
+ * (tern_sched_machine): the schedule is on its own communicator (not the
+ * local one of an intercommunicator, whose phases start in later rounds)
+ * and its starts are the user's calls, made in the same order on every
+ * rank (not marked by tern_sched_unordered). */
+int tern_sched_in_order(const struct tern_sched *s);
+
+/* Marks a schedule that the library restarts from the progress engine, at
+ * moments that differ between ranks (MPI_Comm_idup's rounds): its builders
+ * then take only steps matched by its tag. */
+void tern_sched_unordered(struct tern_sched *s);
+
 /* Ends the current round: steps added later start once it has completed.
  * An empty round is dropped. */
 int tern_sched_round(struct tern_sched *s);

@@ -181,14 +181,17 @@ static const struct algo exscan_algos[] = {
 };
 
 static const struct algo ibarrier_algos[] = {
+    ALGO("shm", nbc_barrier, tern_nbc_barrier_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("dissemination", nbc_barrier, tern_nbc_barrier_dissemination, .kinds = INTRA),
     ALGO("inter_leader", nbc_barrier, tern_nbc_inter_barrier, .kinds = INTER),
 };
 static const struct algo ibcast_algos[] = {
+    ALGO("shm", nbc_bcast, tern_nbc_bcast_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("binomial", nbc_bcast, tern_nbc_bcast_binomial, .kinds = INTRA),
     ALGO("inter_leader", nbc_bcast, tern_nbc_inter_bcast, .kinds = INTER),
 };
 static const struct algo igather_algos[] = {
+    ALGO("shm", nbc_rooted, tern_nbc_gather_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("binomial", nbc_rooted, tern_nbc_gather_binomial, .kinds = INTRA),
     ALGO("inter_leader", nbc_rooted, tern_nbc_inter_gather, .kinds = INTER),
 };
@@ -197,6 +200,7 @@ static const struct algo igatherv_algos[] = {
     ALGO("inter_direct", nbc_gatherv, tern_nbc_inter_gatherv, .kinds = INTER),
 };
 static const struct algo iscatter_algos[] = {
+    ALGO("shm", nbc_rooted, tern_nbc_scatter_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("binomial", nbc_rooted, tern_nbc_scatter_binomial, .kinds = INTRA),
     ALGO("inter_leader", nbc_rooted, tern_nbc_inter_scatter, .kinds = INTER),
 };
@@ -205,6 +209,7 @@ static const struct algo iscatterv_algos[] = {
     ALGO("inter_direct", nbc_scatterv, tern_nbc_inter_scatterv, .kinds = INTER),
 };
 static const struct algo iallgather_algos[] = {
+    ALGO("shm", nbc_all_block, tern_nbc_allgather_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("bruck", nbc_all_block, tern_nbc_allgather_bruck, .kinds = INTRA, .upto = 64 * KIB),
     ALGO("ring", nbc_all_block, tern_nbc_allgather_ring, .kinds = INTRA),
     ALGO("inter_leader", nbc_all_block, tern_nbc_inter_allgather, .kinds = INTER),
@@ -214,6 +219,7 @@ static const struct algo iallgatherv_algos[] = {
     ALGO("inter_leader", nbc_allgatherv, tern_nbc_inter_allgatherv, .kinds = INTER),
 };
 static const struct algo ialltoall_algos[] = {
+    ALGO("shm", nbc_all_block, tern_nbc_alltoall_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("exchange", nbc_all_block, tern_nbc_alltoall_exchange, .kinds = ANY),
 };
 static const struct algo ialltoallv_algos[] = {
@@ -223,19 +229,24 @@ static const struct algo ialltoallw_algos[] = {
     ALGO("exchange", nbc_alltoallw, tern_nbc_alltoallw_exchange, .kinds = ANY),
 };
 static const struct algo ireduce_algos[] = {
+    ALGO("shm", nbc_reduce, tern_nbc_reduce_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("binomial", nbc_reduce, tern_nbc_reduce_binomial, .kinds = INTRA),
     ALGO("inter_leader", nbc_reduce, tern_nbc_inter_reduce, .kinds = INTER),
 };
 static const struct algo iallreduce_algos[] = {
+    ALGO("shm", nbc_all_reduce, tern_nbc_allreduce_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("recursive_doubling", nbc_all_reduce, tern_nbc_allreduce_recursive_doubling,
          .kinds = INTRA),
     ALGO("inter_leader", nbc_all_reduce, tern_nbc_inter_allreduce, .kinds = INTER),
 };
 static const struct algo ireduce_scatter_algos[] = {
+    ALGO("shm", nbc_reduce_scatter, tern_nbc_reduce_scatter_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("direct", nbc_reduce_scatter, tern_nbc_reduce_scatter_direct, .kinds = INTRA),
     ALGO("inter_leader", nbc_reduce_scatter, tern_nbc_reduce_scatter_inter_leader, .kinds = INTER),
 };
 static const struct algo ireduce_scatter_block_algos[] = {
+    ALGO("shm", nbc_reduce_scatter_block, tern_nbc_reduce_scatter_block_shm, .kinds = INTRA,
+         .shm = SLOTS),
     ALGO("direct", nbc_reduce_scatter_block, tern_nbc_reduce_scatter_block_direct, .kinds = INTRA),
     ALGO("inter_leader", nbc_reduce_scatter_block, tern_nbc_reduce_scatter_block_inter_leader,
          .kinds = INTER),
@@ -611,13 +622,17 @@ ENTRY(tern_nbc_barrier, (struct tern_sched * s), tern_sched_comm(s), TERN_COLL_I
 
 ENTRY(tern_nbc_bcast,
       (struct tern_sched * s, void *buf, size_t count, struct tern_datatype *dt, int root),
-      tern_sched_comm(s), TERN_COLL_IBCAST, 0, 0, nbc_bcast, (s, buf, count, dt, root))
+      tern_sched_comm(s), TERN_COLL_IBCAST, (tern_sched_comm(s)->is_inter ? 0 : count * dt->size),
+      0, nbc_bcast, (s, buf, count, dt, root))
 
 ENTRY(tern_nbc_gather,
       (struct tern_sched * s, const void *sbuf, size_t scount, struct tern_datatype *sdt,
        void *rbuf, size_t rcount, struct tern_datatype *rdt, int root),
-      tern_sched_comm(s), TERN_COLL_IGATHER, 0, 0, nbc_rooted,
-      (s, sbuf, scount, sdt, rbuf, rcount, rdt, root))
+      tern_sched_comm(s), TERN_COLL_IGATHER,
+      (tern_sched_comm(s)->is_inter       ? 0
+       : tern_sched_comm(s)->rank == root ? rcount * rdt->size
+                                          : scount * sdt->size),
+      0, nbc_rooted, (s, sbuf, scount, sdt, rbuf, rcount, rdt, root))
 
 ENTRY(tern_nbc_gatherv,
       (struct tern_sched * s, const void *sbuf, size_t scount, struct tern_datatype *sdt,
@@ -628,8 +643,11 @@ ENTRY(tern_nbc_gatherv,
 ENTRY(tern_nbc_scatter,
       (struct tern_sched * s, const void *sbuf, size_t scount, struct tern_datatype *sdt,
        void *rbuf, size_t rcount, struct tern_datatype *rdt, int root),
-      tern_sched_comm(s), TERN_COLL_ISCATTER, 0, 0, nbc_rooted,
-      (s, sbuf, scount, sdt, rbuf, rcount, rdt, root))
+      tern_sched_comm(s), TERN_COLL_ISCATTER,
+      (tern_sched_comm(s)->is_inter       ? 0
+       : tern_sched_comm(s)->rank == root ? scount * sdt->size
+                                          : rcount * rdt->size),
+      0, nbc_rooted, (s, sbuf, scount, sdt, rbuf, rcount, rdt, root))
 
 ENTRY(tern_nbc_scatterv,
       (struct tern_sched * s, const void *sbuf, const int *scounts, const int *displs,
@@ -654,7 +672,7 @@ ENTRY(tern_nbc_allgatherv,
 ENTRY(tern_nbc_alltoall,
       (struct tern_sched * s, const void *sbuf, size_t scount, struct tern_datatype *sdt,
        void *rbuf, size_t rcount, struct tern_datatype *rdt),
-      tern_sched_comm(s), TERN_COLL_IALLTOALL, 0, 0, nbc_all_block,
+      tern_sched_comm(s), TERN_COLL_IALLTOALL, rcount * rdt->size, 0, nbc_all_block,
       (s, sbuf, scount, sdt, rbuf, rcount, rdt))
 
 ENTRY(tern_nbc_alltoallv,
@@ -674,24 +692,28 @@ ENTRY(tern_nbc_alltoallw,
 ENTRY(tern_nbc_reduce,
       (struct tern_sched * s, const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
        struct tern_op *op, int root),
-      tern_sched_comm(s), TERN_COLL_IREDUCE, 0, 0, nbc_reduce, (s, sbuf, rbuf, count, dt, op, root))
+      tern_sched_comm(s), TERN_COLL_IREDUCE, (tern_sched_comm(s)->is_inter ? 0 : count * dt->size),
+      0, nbc_reduce, (s, sbuf, rbuf, count, dt, op, root))
 
 ENTRY(tern_nbc_allreduce,
       (struct tern_sched * s, const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
        struct tern_op *op),
-      tern_sched_comm(s), TERN_COLL_IALLREDUCE, 0, 0, nbc_all_reduce,
+      tern_sched_comm(s), TERN_COLL_IALLREDUCE,
+      (tern_sched_comm(s)->is_inter ? 0 : count * dt->size), 0, nbc_all_reduce,
       (s, sbuf, rbuf, count, dt, op))
 
 ENTRY(tern_nbc_reduce_scatter,
       (struct tern_sched * s, const void *sbuf, void *rbuf, const int *rcounts,
        struct tern_datatype *dt, struct tern_op *op),
-      tern_sched_comm(s), TERN_COLL_IREDUCE_SCATTER, 0, 0, nbc_reduce_scatter,
+      tern_sched_comm(s), TERN_COLL_IREDUCE_SCATTER,
+      (sum_counts(rcounts, tern_sched_comm(s)->size) * dt->size), 0, nbc_reduce_scatter,
       (s, sbuf, rbuf, rcounts, dt, op))
 
 ENTRY(tern_nbc_reduce_scatter_block,
       (struct tern_sched * s, const void *sbuf, void *rbuf, size_t rcount, struct tern_datatype *dt,
        struct tern_op *op),
-      tern_sched_comm(s), TERN_COLL_IREDUCE_SCATTER_BLOCK, 0, 0, nbc_reduce_scatter_block,
+      tern_sched_comm(s), TERN_COLL_IREDUCE_SCATTER_BLOCK,
+      (rcount * dt->size * (size_t)tern_sched_comm(s)->size), 0, nbc_reduce_scatter_block,
       (s, sbuf, rbuf, rcount, dt, op))
 
 ENTRY(tern_nbc_scan,

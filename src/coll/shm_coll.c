@@ -65,7 +65,7 @@ int tern_coll_barrier_shm(struct tern_comm *c)
 {
     struct tern_shmc *a = tern_shmc_for(c, 0);
     if (!a) return tern_coll_barrier_dissemination(c);
-    uint64_t s = ++a->seq;
+    uint64_t s = tern_shmc_next(a);
     tern_shmc_post(a, c->rank, s);
     tern_shmc_wait_all(a, s);
     /* Programs count on a barrier to land the messages sent before it (a
@@ -84,7 +84,7 @@ int tern_coll_bcast_shm(void *buf, size_t count, struct tern_datatype *dt, int r
     if (bytes == 0) return MPI_SUCCESS;
     struct tern_shmc *a = tern_shmc_for(c, bytes);
     if (!a) return tern_coll_bcast_binomial(buf, count, dt, root, c);
-    uint64_t s = ++a->seq;
+    uint64_t s = tern_shmc_next(a);
     if (c->rank == root) {
         tern_shmc_may_write(a, s);
         tern_shmc_put(tern_shmc_slot(a, root, s), buf, count, dt);
@@ -105,7 +105,7 @@ int tern_coll_gather_shm(const void *sbuf, size_t scount, struct tern_datatype *
     if (bytes == 0) return MPI_SUCCESS;
     struct tern_shmc *a = tern_shmc_for(c, bytes);
     if (!a) return tern_coll_gather_binomial(sbuf, scount, sdt, rbuf, rcount, rdt, root, c);
-    uint64_t s = ++a->seq;
+    uint64_t s = tern_shmc_next(a);
     if (r != root) {
         tern_shmc_may_write(a, s);
         tern_shmc_put(tern_shmc_slot(a, r, s), sbuf, scount, sdt);
@@ -133,7 +133,7 @@ int tern_coll_scatter_shm(const void *sbuf, size_t scount, struct tern_datatype 
     if (bytes == 0) return MPI_SUCCESS;
     struct tern_shmc *a = tern_shmc_for(c, bytes);
     if (!a) return tern_coll_scatter_binomial(sbuf, scount, sdt, rbuf, rcount, rdt, root, c);
-    uint64_t s = ++a->seq;
+    uint64_t s = tern_shmc_next(a);
     MPI_Aint block = (MPI_Aint)scount;
     if (r == root) {
         /* The root writes each rank's block into that rank's slot. */
@@ -161,7 +161,7 @@ int tern_coll_allgather_shm(const void *sbuf, size_t scount, struct tern_datatyp
     if (bytes == 0) return MPI_SUCCESS;
     struct tern_shmc *a = tern_shmc_for(c, bytes);
     if (!a) return tern_coll_allgather_bruck(sbuf, scount, sdt, rbuf, rcount, rdt, c);
-    uint64_t s = ++a->seq;
+    uint64_t s = tern_shmc_next(a);
     MPI_Aint block = (MPI_Aint)rcount;
     char *mine = tern_coll_elem(rbuf, rdt, r * block);
     tern_shmc_post_own(a, r, s, sbuf, scount, sdt, mine, rcount, rdt);
@@ -198,7 +198,7 @@ int tern_coll_reduce_shm(const void *sbuf, void *rbuf, size_t count, struct tern
     if (bytes == 0) return MPI_SUCCESS;
     struct tern_shmc *a = dt->contig ? tern_shmc_for(c, bytes) : NULL;
     if (!a) return tern_coll_reduce_binomial(sbuf, rbuf, count, dt, op, root, c);
-    uint64_t s = ++a->seq;
+    uint64_t s = tern_shmc_next(a);
     tern_shmc_contribute(a, s, c->rank, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt);
     if (c->rank != root) return MPI_SUCCESS;
     tern_shmc_wait_all(a, s);
@@ -213,7 +213,7 @@ int tern_coll_allreduce_shm(const void *sbuf, void *rbuf, size_t count, struct t
     if (bytes == 0) return MPI_SUCCESS;
     struct tern_shmc *a = dt->contig ? tern_shmc_for(c, bytes) : NULL;
     if (!a) return tern_coll_allreduce_recursive_doubling(sbuf, rbuf, count, dt, op, c);
-    uint64_t s = ++a->seq;
+    uint64_t s = tern_shmc_next(a);
     tern_shmc_contribute(a, s, c->rank, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt);
     tern_shmc_wait_all(a, s);
     tern_shmc_fold(a, s, 0, a->size - 1, 0, rbuf, count, dt, op);

@@ -18,7 +18,15 @@
  * says that rank is done with everything of collective s - 2, and a slot of
  * parity s & 1 may be written in collective s once every flag is at s - 1
  * (tern_shmc_may_write).  A rank that writes nothing never waits there, and
- * the two parities let a root run one collective ahead of its readers. */
+ * the two parities let a root run one collective ahead of its readers.
+ *
+ * The nonblocking collectives (shm_nbc.c) take their number when they are
+ * called, as the blocking ones do, and run as state machines that the
+ * progress engine advances.  A rank's flag says it is done with everything
+ * before, so this rank's collectives on the area advance one at a time, in
+ * their order: a nonblocking one waits here for those begun before it, and
+ * a blocking one first brings every one begun before it to its end
+ * (tern_shmc_next). */
 #ifndef TERN_COLL_SHM_COLL_H
 #define TERN_COLL_SHM_COLL_H
 
@@ -31,6 +39,8 @@ struct tern_datatype;
 struct tern_op;
 
 #define TERN_SHMC_LINE 64
+
+struct tern_shmc_op;
 
 struct tern_shmc_flag {
     _Atomic uint64_t seq;
@@ -47,6 +57,8 @@ struct tern_shmc {
     uint64_t seq;       /* collectives run on the area */
     uint64_t all_past;  /* every flag is known to be at least this */
     int size;
+    /* Nonblocking collectives begun here and not yet done, in their order. */
+    struct tern_shmc_op *head, *tail;
 };
 
 /* Whether the shared-memory collectives can serve c: an intracommunicator
@@ -68,6 +80,17 @@ void tern_shmc_wait(struct tern_shmc *a, int r, uint64_t s);
 
 /* Waits until every flag reaches s. */
 void tern_shmc_wait_all(struct tern_shmc *a, uint64_t s);
+
+/* Brings every nonblocking collective begun on the area to its end here
+ * (shm_nbc.c), keeping the progress engine going. */
+void tern_shmc_drain(struct tern_shmc *a);
+
+/* The number of a blocking collective, taken when it starts. */
+static inline uint64_t tern_shmc_next(struct tern_shmc *a)
+{
+    if (a->head) tern_shmc_drain(a);
+    return ++a->seq;
+}
 
 static inline void tern_shmc_post(struct tern_shmc *a, int r, uint64_t s)
 {

@@ -45,13 +45,13 @@ int tern_coll_allreduce_shm_partition(const void *sbuf, void *rbuf, size_t count
     for (size_t done = 0; done < count; done += per_chunk) {
         size_t m = count - done < per_chunk ? count - done : per_chunk;
         size_t at = done * esize;
-        uint64_t s = ++a->seq;
+        uint64_t s = tern_shmc_next(a);
         tern_shmc_may_write(a, s);
         memcpy(tern_shmc_slot(a, r, s), src + at, m * esize);
         tern_shmc_post(a, r, s);
         tern_shmc_wait_all(a, s);
 
-        uint64_t s1 = ++a->seq; /* every flag is at s: the other parity is free */
+        uint64_t s1 = tern_shmc_next(a); /* every flag is at s: the other parity is free */
         size_t first, len;
         slice_of(m, n, r, &first, &len);
         if (len) {

@@ -16,7 +16,7 @@ static void reduce_block(struct tern_shmc *a, const void *src, void *rbuf, size_
                          size_t first, size_t count, struct tern_datatype *dt, struct tern_op *op,
                          int r)
 {
-    uint64_t s = ++a->seq;
+    uint64_t s = tern_shmc_next(a);
     tern_shmc_contribute(a, s, r, src, total, dt);
     tern_shmc_wait_all(a, s);
     if (count) tern_shmc_fold(a, s, 0, a->size - 1, first * dt->size, rbuf, count, dt, op);
@@ -58,7 +58,7 @@ int tern_coll_reduce_scatter_shm(const void *sbuf, void *rbuf, const int *rcount
 static int prefix(const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
                   struct tern_op *op, struct tern_shmc *a, int r, int exclusive)
 {
-    uint64_t s = ++a->seq;
+    uint64_t s = tern_shmc_next(a);
     int last = exclusive ? r - 1 : r;
     /* Nobody reads the last rank's input in an exscan. */
     if (exclusive && r == a->size - 1)

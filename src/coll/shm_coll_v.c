@@ -37,7 +37,7 @@ int tern_coll_alltoall_shm(const void *sbuf, size_t scount, struct tern_datatype
         scount = rcount;
         sdt = rdt;
     }
-    uint64_t s = ++a->seq;
+    uint64_t s = tern_shmc_next(a);
     char *mine = tern_shmc_slot(a, r, s);
     tern_shmc_may_write(a, s);
     for (int i = 0; i < n; i++)
@@ -67,7 +67,7 @@ int tern_coll_allgatherv_shm(const void *sbuf, size_t scount, struct tern_dataty
     if (largest * rdt->size == 0) return MPI_SUCCESS;
     struct tern_shmc *a = tern_shmc_for(c, largest * rdt->size);
     if (!a) return tern_coll_allgatherv_bruck(sbuf, scount, sdt, rbuf, rcounts, displs, rdt, c);
-    uint64_t s = ++a->seq;
+    uint64_t s = tern_shmc_next(a);
     char *mine = tern_coll_elem(rbuf, rdt, displs[r]);
     size_t own = (size_t)rcounts[r];
     tern_shmc_post_own(a, r, s, sbuf, scount, sdt, mine, own, rdt);
@@ -88,7 +88,7 @@ int tern_coll_gatherv_shm(const void *sbuf, size_t scount, struct tern_datatype 
     int r = c->rank, n = c->size, rc = MPI_SUCCESS;
     struct tern_shmc *a = tern_shmc_for(c, 0);
     if (!a) return tern_coll_gatherv_linear(sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root, c);
-    uint64_t s = ++a->seq;
+    uint64_t s = tern_shmc_next(a);
     if (r != root) {
         size_t bytes = scount * sdt->size;
         if (bytes > a->carry_bytes) {
@@ -132,7 +132,7 @@ int tern_coll_scatterv_shm(const void *sbuf, const int *scounts, const int *disp
     struct tern_shmc *a = tern_shmc_for(c, 0);
     if (!a)
         return tern_coll_scatterv_linear(sbuf, scounts, displs, sdt, rbuf, rcount, rdt, root, c);
-    uint64_t s = ++a->seq;
+    uint64_t s = tern_shmc_next(a);
     if (r != root) {
         size_t bytes = rcount * rdt->size;
         tern_shmc_post(a, r, s);
@@ -194,7 +194,7 @@ int tern_coll_alltoallv_shm(const void *sbuf, const int *scounts, const int *sdi
     }
     size_t total = head;
     for (int i = 0; i < n; i++) total += (size_t)sc[i] * st->size;
-    uint64_t s = ++a->seq;
+    uint64_t s = tern_shmc_next(a);
     char *mine = tern_shmc_slot(a, r, s);
     uint64_t *hdr = (uint64_t *)mine;
     tern_shmc_may_write(a, s);

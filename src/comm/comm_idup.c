@@ -172,6 +172,7 @@ int tern_comm_idup_start(struct tern_comm *c, const char *fn, struct tern_comm *
     if ((rc = build_pending(c, &d->nc)) == MPI_SUCCESS)
         tern_comm_retain(d->nc); /* this request's */
     if (rc == MPI_SUCCESS && (rc = tern_sched_create(c, fn, &s)) == MPI_SUCCESS) {
+        tern_sched_unordered(s); /* rounds restart from the progress engine */
         /* On failure the schedule is freed and the error already raised. */
         if ((rc = tern_sched_post(s, build_round(s, d), 1, &h)) == MPI_SUCCESS)
             d->round = tern_req_get(h);

@@ -2,7 +2,8 @@
  * collective either as MPI_I<coll> (argument "nb") or as MPI_<coll>_init
  * started with MPI_Start (argument "persist"), several times with different
  * buffer contents ('rep' salts the data), completing alternately with
- * MPI_Wait and with a loop of MPI_Test. */
+ * MPI_Wait and with a loop of MPI_Test.  A second argument "attach" makes
+ * a blocking barrier first (nt_mode). */
 #ifndef TERN_TEST_NBC_TEST_H
 #define TERN_TEST_NBC_TEST_H
 
@@ -20,6 +21,9 @@ static inline void nt_mode(int argc, char **argv)
     CHECK(argc > 1 && (!strcmp(argv[1], "nb") || !strcmp(argv[1], "persist")),
           "usage: %s nb|persist", argv[0]);
     nt_persistent = !strcmp(argv[1], "persist");
+    /* "attach": a blocking collective first, which attaches the world's
+     * shared-memory area; the nonblocking shm algorithms use it only then. */
+    if (argc > 2 && !strcmp(argv[2], "attach")) CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
 }
 
 /* Repetitions of each operation: a persistent request is started 3 times. */

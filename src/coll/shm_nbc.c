@@ -1,0 +1,480 @@
+/* Nonblocking and persistent collectives through the shared-memory area
+ * (its rules: shm_coll.h), for the calls the blocking ones carry in one
+ * slot: barrier, bcast, gather, scatter, allgather, alltoall, and the
+ * reductions reduce, allreduce and reduce_scatter(_block).
+ *
+ * Each call is one schedule step (coll/sched.h tern_sched_machine) that
+ * takes the area's next number when the schedule starts, so at the call
+ * (or at each MPI_Start), in call order with the blocking collectives on
+ * the communicator; then it joins the area's queue of this rank's
+ * collectives in progress.  The queue advances from its head, without ever
+ * waiting: a step that cannot go on (its slot still read by a slow rank,
+ * a peer's flag not there yet) stays put and is tried again at the next
+ * poll of any of them, or by a blocking collective draining the queue.  So
+ * the rank's flag rises one collective at a time, as shm_coll.h requires,
+ * and no call blocks: a post that may not write its slot yet defers the
+ * write.
+ *
+ * Attaching the area is a blocking agreement (tern_shmc_get), which a
+ * nonblocking call must not make: only an area that a blocking collective
+ * already attached serves.  Every rank makes the blocking calls in the
+ * same order, so at a given call all agree whether it is there; without
+ * one, or when the data does not fit a slot, the call takes the
+ * point-to-point algorithm that follows shm in its table.  Schedules whose
+ * starts are not the user's calls (tern_sched_in_order) take it too. */
+#include <string.h>
+
+#include "coll/algos.h"
+#include "coll/coll_util.h"
+#include "coll/nbc.h"
+#include "coll/op.h"
+#include "coll/sched.h"
+#include "coll/shm_coll.h"
+#include "core/progress.h"
+
+/* One call on the area; lives in its schedule's memory. */
+struct tern_shmc_op {
+    struct tern_shmc_op *next; /* in the area's queue */
+    struct tern_shmc *a;
+    uint64_t s;                         /* its number, taken at each start */
+    int (*step)(struct tern_shmc_op *); /* advances it without waiting; 1 when done */
+    int posted;  /* this rank's flag is at s (barrier: 2 once all were seen) */
+    int done;    /* every part of it here is over */
+    int at;      /* the next flag or rank to look at */
+    int r, root; /* this rank; the root of a rooted call */
+    const void *sbuf;
+    void *rbuf;
+    size_t scount, rcount;
+    struct tern_datatype *sdt, *rdt;
+    /* Reductions: 'total' elements from each rank; fold_count of them from
+     * element 'first' combined into rbuf here (0: this rank combines none). */
+    struct tern_op *op;
+    size_t total, first, fold_count;
+};
+
+/* ---- Flags, without waiting ---- */
+
+static inline int flag_at(const struct tern_shmc *a, int r, uint64_t s)
+{
+    return atomic_load_explicit(&a->flags[r].seq, memory_order_acquire) >= s;
+}
+
+/* Whether every flag has reached s; o->at keeps the ranks already seen
+ * there, and is 0 again once all are. */
+static int all_at(struct tern_shmc_op *o, uint64_t s)
+{
+    struct tern_shmc *a = o->a;
+    if (a->all_past >= s) {
+        o->at = 0;
+        return 1;
+    }
+    while (o->at < a->size && flag_at(a, o->at, s)) o->at++;
+    if (o->at < a->size) return 0;
+    o->at = 0;
+    a->all_past = s;
+    return 1;
+}
+
+/* tern_shmc_may_write, asked instead of waited for. */
+static int may_write(struct tern_shmc_op *o) { return all_at(o, o->s - 1); }
+
+static void post(struct tern_shmc_op *o)
+{
+    tern_shmc_post(o->a, o->r, o->s);
+    o->posted = 1;
+    o->at = 0;
+}
+
+static char *slot(const struct tern_shmc_op *o, int i) { return tern_shmc_slot(o->a, i, o->s); }
+
+/* ---- The collectives' steps ---- */
+
+static int barrier_step(struct tern_shmc_op *o)
+{
+    if (!o->posted) post(o);
+    if (o->posted == 1) {
+        if (!all_at(o, o->s)) return 0;
+        /* As the blocking barrier does with a pass of its own (shm_coll.c):
+         * the peers' eager packets, in their rings before their flags, are
+         * taken in by the progress pass before the request completes. */
+        o->posted = 2;
+        return 0;
+    }
+    return 1;
+}
+
+static int bcast_step(struct tern_shmc_op *o)
+{
+    if (o->r == o->root) {
+        if (!may_write(o)) return 0;
+        tern_shmc_put(slot(o, o->root), o->rbuf, o->rcount, o->rdt);
+        post(o);
+        return 1;
+    }
+    if (!o->posted) post(o);
+    if (!flag_at(o->a, o->root, o->s)) return 0;
+    tern_shmc_unpack(slot(o, o->root), o->rbuf, o->rcount, o->rdt);
+    return 1;
+}
+
+static int gather_step(struct tern_shmc_op *o)
+{
+    if (o->r != o->root) {
+        if (!may_write(o)) return 0;
+        tern_shmc_put(slot(o, o->r), o->sbuf, o->scount, o->sdt);
+        post(o);
+        return 1;
+    }
+    MPI_Aint block = (MPI_Aint)o->rcount;
+    if (!o->posted) {
+        post(o);
+        if (o->sbuf != MPI_IN_PLACE)
+            tern_dt_copy(o->sbuf, o->scount, o->sdt, tern_coll_elem(o->rbuf, o->rdt, o->r * block),
+                         o->rcount, o->rdt);
+    }
+    for (; o->at < o->a->size; o->at++) {
+        int i = o->at;
+        if (i == o->root) continue;
+        if (!flag_at(o->a, i, o->s)) return 0;
+        tern_shmc_unpack(slot(o, i), tern_coll_elem(o->rbuf, o->rdt, i * block), o->rcount, o->rdt);
+    }
+    return 1;
+}
+
+static int scatter_step(struct tern_shmc_op *o)
+{
+    if (o->r == o->root) {
+        if (!may_write(o)) return 0;
+        MPI_Aint block = (MPI_Aint)o->scount;
+        for (int i = 0; i < o->a->size; i++)
+            if (i != o->root)
+                tern_shmc_put(slot(o, i), tern_coll_elem(o->sbuf, o->sdt, i * block), o->scount,
+                              o->sdt);
+        post(o);
+        if (o->rbuf != MPI_IN_PLACE)
+            tern_dt_copy(tern_coll_elem(o->sbuf, o->sdt, o->r * block), o->scount, o->sdt, o->rbuf,
+                         o->rcount, o->rdt);
+        return 1;
+    }
+    if (!o->posted) post(o);
+    if (!flag_at(o->a, o->root, o->s)) return 0;
+    tern_shmc_unpack(slot(o, o->r), o->rbuf, o->rcount, o->rdt);
+    return 1;
+}
+
+/* Reads rank i's block of the other ranks' slots, from this rank's
+ * successor on (as the blocking ones do, so ranks do not all read one slot
+ * at once); 'off' is where in a slot this rank's block lies. */
+static int read_blocks(struct tern_shmc_op *o, size_t off)
+{
+    int n = o->a->size;
+    MPI_Aint block = (MPI_Aint)o->rcount;
+    for (; o->at < n - 1; o->at++) {
+        int i = (o->r + 1 + o->at) % n;
+        if (!flag_at(o->a, i, o->s)) return 0;
+        tern_shmc_unpack(slot(o, i) + off, tern_coll_elem(o->rbuf, o->rdt, i * block), o->rcount,
+                         o->rdt);
+    }
+    if (o->s > o->a->all_past) o->a->all_past = o->s;
+    return 1;
+}
+
+static int allgather_step(struct tern_shmc_op *o)
+{
+    if (!o->posted) {
+        if (!may_write(o)) return 0;
+        char *mine = tern_coll_elem(o->rbuf, o->rdt, o->r * (MPI_Aint)o->rcount);
+        if (o->sbuf == MPI_IN_PLACE)
+            tern_shmc_put(slot(o, o->r), mine, o->rcount, o->rdt);
+        else
+            tern_shmc_put(slot(o, o->r), o->sbuf, o->scount, o->sdt);
+        post(o);
+        if (o->sbuf != MPI_IN_PLACE)
+            tern_dt_copy(o->sbuf, o->scount, o->sdt, mine, o->rcount, o->rdt);
+    }
+    return read_blocks(o, 0);
+}
+
+static int alltoall_step(struct tern_shmc_op *o)
+{
+    size_t blk = o->rcount * o->rdt->size;
+    if (!o->posted) {
+        if (!may_write(o)) return 0;
+        /* In place, the blocks to send are rbuf's: all in the slot before
+         * any is overwritten. */
+        const void *src = o->sbuf == MPI_IN_PLACE ? o->rbuf : o->sbuf;
+        size_t scount = o->sbuf == MPI_IN_PLACE ? o->rcount : o->scount;
+        struct tern_datatype *sdt = o->sbuf == MPI_IN_PLACE ? o->rdt : o->sdt;
+        char *mine = slot(o, o->r);
+        for (int i = 0; i < o->a->size; i++)
+            tern_shmc_put(mine + (size_t)i * blk, tern_coll_elem(src, sdt, i * (MPI_Aint)scount),
+                          scount, sdt);
+        post(o);
+        tern_shmc_unpack(mine + (size_t)o->r * blk,
+                         tern_coll_elem(o->rbuf, o->rdt, o->r * (MPI_Aint)o->rcount), o->rcount,
+                         o->rdt);
+    }
+    return read_blocks(o, (size_t)o->r * blk);
+}
+
+static int reduce_step(struct tern_shmc_op *o)
+{
+    if (!o->posted) {
+        if (!may_write(o)) return 0;
+        const void *src = o->sbuf == MPI_IN_PLACE ? o->rbuf : o->sbuf;
+        memcpy(slot(o, o->r), (const char *)src + o->rdt->true_lb, o->total * o->rdt->size);
+        post(o);
+        if (!o->fold_count) return 1;
+    }
+    if (!all_at(o, o->s)) return 0;
+    tern_shmc_fold(o->a, o->s, 0, o->a->size - 1, o->first * o->rdt->size, o->rbuf, o->fold_count,
+                   o->rdt, o->op);
+    return 1;
+}
+
+/* ---- The area's queue ---- */
+
+/* Advances the queue from its head as far as it goes. */
+static void run(struct tern_shmc *a)
+{
+    struct tern_shmc_op *o;
+    while ((o = a->head) && o->step(o)) {
+        o->done = 1;
+        a->head = o->next;
+        if (!a->head) a->tail = NULL;
+    }
+}
+
+void tern_shmc_drain(struct tern_shmc *a)
+{
+    struct tern_waiter w = TERN_WAITER_INIT;
+    for (;;) {
+        run(a);
+        if (!a->head) return;
+        tern_progress_wait(&w);
+    }
+}
+
+static void op_start(void *arg)
+{
+    struct tern_shmc_op *o = arg;
+    struct tern_shmc *a = o->a;
+    o->s = ++a->seq;
+    o->posted = o->done = o->at = 0;
+    o->next = NULL;
+    if (a->tail)
+        a->tail->next = o;
+    else
+        a->head = o;
+    a->tail = o;
+}
+
+static int op_poll(void *arg)
+{
+    struct tern_shmc_op *o = arg;
+    if (!o->done) run(o->a);
+    return o->done;
+}
+
+static const struct tern_sched_machine machine = {op_start, op_poll};
+
+/* The area for a call of s that carries 'bytes' in one slot, or NULL. */
+static struct tern_shmc *area_for(struct tern_sched *s, size_t bytes)
+{
+    struct tern_shmc *a = tern_sched_comm(s)->coll_shm;
+    if (!a || !a->area || bytes > a->carry_bytes || !tern_sched_in_order(s)) return NULL;
+    return a;
+}
+
+/* A call on a that 'step' advances, filled in by the caller and added by add(). */
+static struct tern_shmc_op *op_new(struct tern_sched *s, struct tern_shmc *a,
+                                   int (*step)(struct tern_shmc_op *))
+{
+    struct tern_shmc_op *o = tern_sched_buf(s, sizeof *o);
+    if (!o) return NULL;
+    memset(o, 0, sizeof *o);
+    o->a = a;
+    o->step = step;
+    o->r = tern_sched_comm(s)->rank;
+    o->root = -1;
+    return o;
+}
+
+static int add(struct tern_sched *s, struct tern_shmc_op *o)
+{
+    if (!o) return tern_sched_round(s); /* the error stuck to s */
+    tern_sched_machine(s, &machine, o, o->sdt, o->rdt, o->op);
+    return tern_sched_round(s);
+}
+
+/* ---- The algorithms (coll/algos.h) ---- */
+
+int tern_nbc_barrier_shm(struct tern_sched *s)
+{
+    struct tern_shmc *a = area_for(s, 0);
+    if (!a) return tern_nbc_barrier_dissemination(s);
+    return add(s, op_new(s, a, barrier_step));
+}
+
+int tern_nbc_bcast_shm(struct tern_sched *s, void *buf, size_t count, struct tern_datatype *dt,
+                       int root)
+{
+    size_t bytes = count * dt->size;
+    if (bytes == 0) return MPI_SUCCESS;
+    struct tern_shmc *a = area_for(s, bytes);
+    if (!a) return tern_nbc_bcast_binomial(s, buf, count, dt, root);
+    struct tern_shmc_op *o = op_new(s, a, bcast_step);
+    if (o) {
+        o->rbuf = buf;
+        o->rcount = count;
+        o->rdt = dt;
+        o->root = root;
+    }
+    return add(s, o);
+}
+
+/* gather and scatter: sbuf/rbuf as the call gives them */
+static int rooted(struct tern_sched *s, struct tern_shmc *a, int (*step)(struct tern_shmc_op *),
+                  const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
+                  size_t rcount, struct tern_datatype *rdt, int root)
+{
+    struct tern_shmc_op *o = op_new(s, a, step);
+    if (o) {
+        o->sbuf = sbuf;
+        o->scount = scount;
+        o->sdt = sdt;
+        o->rbuf = rbuf;
+        o->rcount = rcount;
+        o->rdt = rdt;
+        o->root = root;
+    }
+    return add(s, o);
+}
+
+int tern_nbc_gather_shm(struct tern_sched *s, const void *sbuf, size_t scount,
+                        struct tern_datatype *sdt, void *rbuf, size_t rcount,
+                        struct tern_datatype *rdt, int root)
+{
+    int root_here = tern_sched_comm(s)->rank == root;
+    size_t bytes = root_here ? rcount * rdt->size : scount * sdt->size;
+    if (bytes == 0) return MPI_SUCCESS;
+    struct tern_shmc *a = area_for(s, bytes);
+    if (!a) return tern_nbc_gather_binomial(s, sbuf, scount, sdt, rbuf, rcount, rdt, root);
+    /* Only the root's receive arguments mean anything. */
+    return rooted(s, a, gather_step, sbuf, scount, sbuf == MPI_IN_PLACE ? NULL : sdt, rbuf,
+                  root_here ? rcount : 0, root_here ? rdt : NULL, root);
+}
+
+int tern_nbc_scatter_shm(struct tern_sched *s, const void *sbuf, size_t scount,
+                         struct tern_datatype *sdt, void *rbuf, size_t rcount,
+                         struct tern_datatype *rdt, int root)
+{
+    int root_here = tern_sched_comm(s)->rank == root;
+    size_t bytes = root_here ? scount * sdt->size : rcount * rdt->size;
+    if (bytes == 0) return MPI_SUCCESS;
+    struct tern_shmc *a = area_for(s, bytes);
+    if (!a) return tern_nbc_scatter_binomial(s, sbuf, scount, sdt, rbuf, rcount, rdt, root);
+    return rooted(s, a, scatter_step, sbuf, root_here ? scount : 0, root_here ? sdt : NULL, rbuf,
+                  rcount, rbuf == MPI_IN_PLACE ? NULL : rdt, root);
+}
+
+int tern_nbc_allgather_shm(struct tern_sched *s, const void *sbuf, size_t scount,
+                           struct tern_datatype *sdt, void *rbuf, size_t rcount,
+                           struct tern_datatype *rdt)
+{
+    size_t bytes = rcount * rdt->size;
+    if (bytes == 0) return MPI_SUCCESS;
+    struct tern_shmc *a = area_for(s, bytes);
+    if (!a) {
+        /* What the table takes after shm (select.c). */
+        if (bytes * (size_t)tern_sched_comm(s)->size <= 64 * 1024)
+            return tern_nbc_allgather_bruck(s, sbuf, scount, sdt, rbuf, rcount, rdt);
+        return tern_nbc_allgather_ring(s, sbuf, scount, sdt, rbuf, rcount, rdt);
+    }
+    return rooted(s, a, allgather_step, sbuf, scount, sbuf == MPI_IN_PLACE ? NULL : sdt, rbuf,
+                  rcount, rdt, -1);
+}
+
+int tern_nbc_alltoall_shm(struct tern_sched *s, const void *sbuf, size_t scount,
+                          struct tern_datatype *sdt, void *rbuf, size_t rcount,
+                          struct tern_datatype *rdt)
+{
+    size_t blk = rcount * rdt->size;
+    if (blk == 0) return MPI_SUCCESS;
+    struct tern_shmc *a = area_for(s, blk * (size_t)tern_sched_comm(s)->size);
+    if (!a) return tern_nbc_alltoall_exchange(s, sbuf, scount, sdt, rbuf, rcount, rdt);
+    return rooted(s, a, alltoall_step, sbuf, scount, sbuf == MPI_IN_PLACE ? NULL : sdt, rbuf,
+                  rcount, rdt, -1);
+}
+
+/* Every rank contributes 'total' elements; this one combines fold_count of
+ * them from element 'first' into rbuf (none: 0). */
+static int reduction(struct tern_sched *s, struct tern_shmc *a, const void *sbuf, void *rbuf,
+                     size_t total, size_t first, size_t fold_count, struct tern_datatype *dt,
+                     struct tern_op *op)
+{
+    struct tern_shmc_op *o = op_new(s, a, reduce_step);
+    if (o) {
+        o->sbuf = sbuf;
+        o->rbuf = rbuf;
+        o->sdt = o->rdt = dt; /* sdt: the one the step pins for a user's function */
+        o->op = op;
+        o->total = total;
+        o->first = first;
+        o->fold_count = fold_count;
+    }
+    return add(s, o);
+}
+
+/* The area for a reduction of 'bytes' in all: contiguous types only, as
+ * the blocking ones (shm_coll.c). */
+static struct tern_shmc *reduce_area(struct tern_sched *s, size_t bytes,
+                                     const struct tern_datatype *dt)
+{
+    return dt->contig ? area_for(s, bytes) : NULL;
+}
+
+int tern_nbc_reduce_shm(struct tern_sched *s, const void *sbuf, void *rbuf, size_t count,
+                        struct tern_datatype *dt, struct tern_op *op, int root)
+{
+    if (count * dt->size == 0) return MPI_SUCCESS;
+    struct tern_shmc *a = reduce_area(s, count * dt->size, dt);
+    if (!a) return tern_nbc_reduce_binomial(s, sbuf, rbuf, count, dt, op, root);
+    int root_here = tern_sched_comm(s)->rank == root;
+    return reduction(s, a, sbuf, rbuf, count, 0, root_here ? count : 0, dt, op);
+}
+
+int tern_nbc_allreduce_shm(struct tern_sched *s, const void *sbuf, void *rbuf, size_t count,
+                           struct tern_datatype *dt, struct tern_op *op)
+{
+    if (count * dt->size == 0) return MPI_SUCCESS;
+    struct tern_shmc *a = reduce_area(s, count * dt->size, dt);
+    if (!a) return tern_nbc_allreduce_recursive_doubling(s, sbuf, rbuf, count, dt, op);
+    return reduction(s, a, sbuf, rbuf, count, 0, count, dt, op);
+}
+
+int tern_nbc_reduce_scatter_shm(struct tern_sched *s, const void *sbuf, void *rbuf,
+                                const int *rcounts, struct tern_datatype *dt, struct tern_op *op)
+{
+    struct tern_comm *c = tern_sched_comm(s);
+    size_t total = 0, first = 0;
+    for (int i = 0; i < c->size; i++) {
+        if (i == c->rank) first = total;
+        total += (size_t)rcounts[i];
+    }
+    if (total * dt->size == 0) return MPI_SUCCESS;
+    struct tern_shmc *a = reduce_area(s, total * dt->size, dt);
+    if (!a) return tern_nbc_reduce_scatter_direct(s, sbuf, rbuf, rcounts, dt, op);
+    return reduction(s, a, sbuf, rbuf, total, first, (size_t)rcounts[c->rank], dt, op);
+}
+
+int tern_nbc_reduce_scatter_block_shm(struct tern_sched *s, const void *sbuf, void *rbuf,
+                                      size_t rcount, struct tern_datatype *dt, struct tern_op *op)
+{
+    struct tern_comm *c = tern_sched_comm(s);
+    size_t total = rcount * (size_t)c->size;
+    if (total * dt->size == 0) return MPI_SUCCESS;
+    struct tern_shmc *a = reduce_area(s, total * dt->size, dt);
+    if (!a) return tern_nbc_reduce_scatter_block_direct(s, sbuf, rbuf, rcount, dt, op);
+    return reduction(s, a, sbuf, rbuf, total, rcount * (size_t)c->rank, rcount, dt, op);
+}
