@@ -38,16 +38,28 @@ int tern_shmc_usable(const struct tern_comm *c)
     return 1;
 }
 
-/* Rank 0's part: a free area, made ready for c, or -1. */
+/* Rank 0's part: a free area, made ready for c, or -1.  Area 0 is
+ * MPI_COMM_WORLD's alone. */
 static int claim(const struct tern_shm_coll_pool *p, int size)
 {
-    for (int i = 0; i < p->nareas; i++) {
+    static int warned;
+    for (int i = 1; i < p->nareas; i++) {
         struct area_hdr *h = (struct area_hdr *)area_at(p, i);
         uint32_t free_ = 0;
         if (atomic_load_explicit(&h->owned, memory_order_relaxed) ||
             !atomic_compare_exchange_strong_explicit(&h->owned, &free_, 1, memory_order_acquire,
                                                      memory_order_relaxed))
             continue;
+        int e = tern_shm_coll_reserve(i);
+        if (e) {
+            atomic_store_explicit(&h->owned, 0, memory_order_release);
+            if (!warned)
+                tern_warn("no room in /dev/shm for a communicator's shared-memory collective "
+                          "area (%zu KiB: %s): its collectives go point to point",
+                          p->area_bytes >> 10, strerror(e));
+            warned = 1;
+            return -1;
+        }
         /* The flags count from 0 again; the other ranks read them only after
          * the broadcast of the area's number, which orders these stores. */
         struct tern_shmc_flag *f = (struct tern_shmc_flag *)(area_at(p, i) + TERN_SHMC_LINE);
@@ -69,11 +81,18 @@ struct tern_shmc *tern_shmc_get(struct tern_comm *c)
     if (!tern_shmc_usable(c)) return NULL;
     struct tern_shm_coll_pool p;
     tern_shm_coll_pool(&p);
-    int idx = c->rank == 0 ? claim(&p, c->size) : -1;
-    int rc = tern_coll_bcast_binomial(&idx, sizeof idx, tern_coll_byte(), 0, c);
-    if (rc != MPI_SUCCESS)
-        tern_fatal("cannot agree on a shared-memory collective area: %s", tern_err_text(rc));
-    if (idx < 0) return NULL;
+    /* MPI_COMM_WORLD takes area 0 without a word: reserved with the segment
+     * and never used before, its flags are all 0, and no other communicator
+     * claims it.  Saying which area by messages would make a ring between
+     * every pair of a broadcast tree. */
+    int idx = 0;
+    if (c != &tern_comm_world) {
+        idx = c->rank == 0 ? claim(&p, c->size) : -1;
+        int rc = tern_coll_bcast_binomial(&idx, sizeof idx, tern_coll_byte(), 0, c);
+        if (rc != MPI_SUCCESS)
+            tern_fatal("cannot agree on a shared-memory collective area: %s", tern_err_text(rc));
+        if (idx < 0) return NULL;
+    }
     a->area = area_at(&p, idx);
     a->flags = (struct tern_shmc_flag *)(a->area + TERN_SHMC_LINE);
     /* The slots follow the flags of the largest communicator an area serves. */
@@ -98,7 +117,7 @@ void tern_shmc_release(struct tern_comm *c)
     /* Past MPI_Finalize's teardown the segment is gone, and the area with it. */
     struct tern_shm_coll_pool p;
     tern_shm_coll_pool(&p);
-    if (a->area && p.base) {
+    if (a->area && p.base && a->area != p.base) { /* area 0 stays the world's */
         struct area_hdr *h = (struct area_hdr *)a->area;
         /* Ranks let go after their last use of the area; the last one frees it. */
         if (atomic_fetch_add_explicit(&h->released, 1, memory_order_acq_rel) + 1 == h->size)

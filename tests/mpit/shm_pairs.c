@@ -5,6 +5,7 @@
  * it).  After MPI_Init no rank has talked; after a ring exchange each has
  * one each way; more messages to the same peer open nothing; rank 0
  * sending to everyone opens n - 1 from it and one into each other rank.
+ * MPI_COMM_WORLD's small collectives open none.
  * At 64 ranks on this host, a ring of 64 pairs instead of 64 * 63.
  * A rank counts its rings in when it takes in its doorbell, which may be
  * before it receives: a neighbour a phase ahead may have sent already.  So
@@ -54,6 +55,13 @@ int main(int argc, char **argv)
     unsigned long long both = size == 2 ? 1 : 2;
     in_final = rank == 0 ? (unsigned long long)size - 1 : both + (rank != 1 && rank != size - 1);
     expect(0, 0, "after MPI_Init");
+    /* MPI_COMM_WORLD's collectives run in its own shared area, taken with
+     * no message: no ring either. */
+    int sum = 0, one = 1;
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    CHECK(sum == size, "rank %d: allreduce gave %d", rank, sum);
+    expect(0, 0, "after a barrier and an allreduce on MPI_COMM_WORLD");
     ring_exchange(next, prev, 1);
     expect(1, 1, "after a ring exchange");
     for (int k = 0; k < 100; k++) ring_exchange(next, prev, 2);
