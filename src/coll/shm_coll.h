@@ -57,6 +57,7 @@ struct tern_shmc {
     uint64_t seq;       /* collectives run on the area */
     uint64_t all_past;  /* every flag is known to be at least this */
     int size;
+    int whole; /* this rank's slots are reserved whole, not only what carry_bytes needs */
     /* Nonblocking collectives begun here and not yet done, in their order. */
     struct tern_shmc_op *head, *tail;
 };
@@ -69,6 +70,10 @@ int tern_shmc_usable(const struct tern_comm *c);
 /* c's area, attached at the first call (collective over c: every rank of c
  * must call it at the same collective); NULL when c has none. */
 struct tern_shmc *tern_shmc_get(struct tern_comm *c);
+
+/* Reserves rank r's two slots whole before a collective writes more than
+ * carry_bytes in them (the partitioned allreduce). */
+void tern_shmc_reserve_slots(struct tern_shmc *a, int r);
 
 /* Destruction hook (core/objects.h tern_comm_on_destroy). */
 void tern_shmc_release(struct tern_comm *c);

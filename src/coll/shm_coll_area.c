@@ -42,7 +42,6 @@ int tern_shmc_usable(const struct tern_comm *c)
  * MPI_COMM_WORLD's alone. */
 static int claim(const struct tern_shm_coll_pool *p, int size)
 {
-    static int warned;
     for (int i = 1; i < p->nareas; i++) {
         struct area_hdr *h = (struct area_hdr *)area_at(p, i);
         uint32_t free_ = 0;
@@ -50,16 +49,6 @@ static int claim(const struct tern_shm_coll_pool *p, int size)
             !atomic_compare_exchange_strong_explicit(&h->owned, &free_, 1, memory_order_acquire,
                                                      memory_order_relaxed))
             continue;
-        int e = tern_shm_coll_reserve(i);
-        if (e) {
-            atomic_store_explicit(&h->owned, 0, memory_order_release);
-            if (!warned)
-                tern_warn("no room in /dev/shm for a communicator's shared-memory collective "
-                          "area (%zu KiB: %s): its collectives go point to point",
-                          p->area_bytes >> 10, strerror(e));
-            warned = 1;
-            return -1;
-        }
         /* The flags count from 0 again; the other ranks read them only after
          * the broadcast of the area's number, which orders these stores. */
         struct tern_shmc_flag *f = (struct tern_shmc_flag *)(area_at(p, i) + TERN_SHMC_LINE);
@@ -69,6 +58,19 @@ static int claim(const struct tern_shm_coll_pool *p, int size)
         return i;
     }
     return -1;
+}
+
+/* The file under the areas is sparse (transport/shm/shm_segment.c): a
+ * page is reserved before its first use, so that a full /dev/shm is this
+ * error rather than a SIGBUS. */
+static void reserve(const struct tern_shmc *a, const void *at, size_t len)
+{
+    int e = tern_shm_reserve(at, len);
+    if (e)
+        tern_fatal("cannot reserve %zu KiB of shared memory for the collectives of a "
+                   "communicator of %d ranks: %s; free space in /dev/shm or lower "
+                   "TERN_SHMCOLL_SLOT",
+                   (len + 1023) >> 10, a->size, strerror(e));
 }
 
 struct tern_shmc *tern_shmc_get(struct tern_comm *c)
@@ -100,7 +102,20 @@ struct tern_shmc *tern_shmc_get(struct tern_comm *c)
     a->slot_bytes = p.slot_bytes;
     a->carry_bytes = tern_shmc_carry(p.slot_bytes);
     a->size = c->size;
+    /* What this rank will touch before anyone else writes it: the flags it
+     * reads, and what it writes of its slots in all but the partitioned
+     * allreduce (tern_shmc_reserve_slots). */
+    reserve(a, a->area, (size_t)(a->slots - a->area));
+    for (int parity = 0; parity < 2; parity++)
+        reserve(a, tern_shmc_slot(a, c->rank, (uint64_t)parity), a->carry_bytes);
     return a;
+}
+
+void tern_shmc_reserve_slots(struct tern_shmc *a, int r)
+{
+    if (a->whole) return;
+    reserve(a, tern_shmc_slot(a, r, 0), 2 * a->slot_bytes);
+    a->whole = 1;
 }
 
 size_t tern_shmc_carry(size_t slot_bytes)

@@ -39,6 +39,7 @@ int tern_coll_allreduce_shm_partition(const void *sbuf, void *rbuf, size_t count
     if (!a || a->slot_bytes < esize)
         return tern_coll_allreduce_recursive_doubling(sbuf, rbuf, count, dt, op, c);
     int r = c->rank, n = c->size;
+    tern_shmc_reserve_slots(a, r);
     const char *src = (const char *)(sbuf == MPI_IN_PLACE ? rbuf : sbuf) + dt->true_lb;
     char *dst = (char *)rbuf + dt->true_lb;
     size_t per_chunk = a->slot_bytes / esize;

@@ -62,9 +62,10 @@ struct tern_shm_coll_pool {
     int nareas, max_ranks;
 };
 void tern_shm_coll_pool(struct tern_shm_coll_pool *out);
-/* Reserves the memory of area 'area' in /dev/shm before its first use
- * (area 0 is reserved with the segment): 0, or the errno of the failure. */
-int tern_shm_coll_reserve(int area);
+/* Reserves in /dev/shm the pages of the segment under [at, at + len)
+ * before their first use (the file is sparse: shm_segment.c): 0, or the
+ * errno of the failure. */
+int tern_shm_reserve(const void *at, size_t len);
 
 /* One-sided communication (rma/): the pid of world rank 'world' when CMA
  * reaches its memory both ways, else 0; and a copy between our 'local'

@@ -10,9 +10,9 @@
  *
  * A part is the rank blocks, CMA matrix and doorbells, the collectives'
  * areas, then a pair area for every ordered pair of the host's ranks.  The
- * file is sparse: the head (control lines and MPI_COMM_WORLD's area) is
- * reserved at start-up, another collective area when a communicator claims
- * it, a pair area when its sender first sends (shm_pairs.c).
+ * file is sparse: the control lines are reserved at start-up, the parts of
+ * a collective area as a communicator comes to use them, a pair area when
+ * its sender first sends (shm_pairs.c).
  * So the memory a host uses grows with the pairs that talk, not with the
  * square of its ranks, and start-up maps no more than the head. */
 #include <errno.h>
@@ -145,12 +145,9 @@ static void size_segment(int fd, size_t offset, size_t head, size_t file_bytes)
         unsigned long long avail = (unsigned long long)vfs.f_bavail * vfs.f_frsize;
         if (avail < head)
             tern_fatal("/dev/shm has %llu MiB free but %d ranks need %zu MiB of shared memory "
-                       "to start (MPI_COMM_WORLD's collective area: two TERN_SHMCOLL_SLOT=%zu "
-                       "slots per rank), and %zu KiB more for each pair of ranks that talk and "
-                       "for each other communicator's area (up to TERN_SHMCOLL_COMMS=%d); free "
-                       "space in /dev/shm or lower those parameters",
-                       avail >> 20, shm.nlocal, head >> 20, shm.lay.coll_slot_bytes,
-                       shm.lay.pair_bytes >> 10, shm.lay.coll_areas);
+                       "to start, and %zu KiB more for each pair of ranks that talk; free space "
+                       "in /dev/shm or lower TERN_SMP_QUEUE_LENGTH",
+                       avail >> 20, shm.nlocal, head >> 20, shm.lay.pair_bytes >> 10);
     }
     if (ftruncate(fd, (off_t)file_bytes) != 0)
         tern_fatal("cannot size the shared-memory file to %zu MiB: %s", file_bytes >> 20,
@@ -227,9 +224,9 @@ int shm_segment_setup(void)
                    shm.nlocal);
     /* Each host has its own file (one per proxy or Slurm node when the job
      * spans hosts), or part of one: the host's first rank sizes it. */
-    /* The head: the control lines, and area 0, MPI_COMM_WORLD's (the other
-     * areas are reserved when a communicator claims one). */
-    size_t head = shm.lay.ctl_bytes + (shm.lay.coll_areas ? shm.lay.coll_area_bytes : 0);
+    /* The head: the control lines (the collectives reserve what they use of
+     * their areas, coll/shm_coll_area.c). */
+    size_t head = shm.lay.ctl_bytes;
     if (first == shm.me) size_segment(fd, offset, head, file_bytes);
     if (tern_boot_fence()) tern_fatal("bootstrap fence failed while creating shared memory");
     /* Ranks that read other parameters than rank 0 (-env per MPMD block)
@@ -290,10 +287,10 @@ void tern_shm_coll_pool(struct tern_shm_coll_pool *out)
     out->max_ranks = shm.nlocal;
 }
 
-int tern_shm_coll_reserve(int area)
+int tern_shm_reserve(const void *at, size_t len)
 {
-    size_t off = shm.file_off + shm.lay.ctl_bytes + (size_t)area * shm.lay.coll_area_bytes;
-    return posix_fallocate(shm.fd, (off_t)off, (off_t)shm.lay.coll_area_bytes);
+    size_t off = (size_t)((const char *)at - shm.base);
+    return posix_fallocate(shm.fd, (off_t)(shm.file_off + off), (off_t)len);
 }
 
 struct shm_rank_ctl *shm_rank_ctl(int r) { return (struct shm_rank_ctl *)shm.base + r; }
