@@ -97,6 +97,13 @@ typedef int tern_nbc_reduce_scatter_block_fn(struct tern_sched *s, const void *s
 
 tern_coll_barrier_fn tern_coll_barrier_dissemination;
 tern_coll_bcast_fn tern_coll_bcast_binomial;
+/* The binomial broadcast up to its sends, which it leaves in flight in
+ * reqs (at most TERN_COLL_BINOMIAL_SENDS) for the caller to wait on: a
+ * broadcast by host overlaps them with the host's own. */
+#define TERN_COLL_BINOMIAL_SENDS 32
+struct tern_request;
+int tern_coll_bcast_binomial_start(void *buf, size_t count, struct tern_datatype *dt, int root,
+                                   struct tern_comm *c, struct tern_request **reqs, int *nreq);
 tern_coll_rooted_fn tern_coll_gather_binomial;
 tern_coll_gatherv_fn tern_coll_gatherv_linear;
 tern_coll_rooted_fn tern_coll_scatter_binomial;

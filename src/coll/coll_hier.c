@@ -141,19 +141,25 @@ int tern_coll_barrier_hier(struct tern_comm *c)
 }
 
 /* The root's host first when the root does not lead it (its leader needs
- * the data), then the leaders, then every other host from its leader. */
+ * the data), then the leaders, then every other host from its leader.  A
+ * leader's sends to other leaders stay in flight while it serves its host:
+ * one after the other, a 64 KiB broadcast over 2 hosts took 200 us instead
+ * of binomial's 150. */
 int tern_coll_bcast_hier(void *buf, size_t count, struct tern_datatype *dt, int root,
                          struct tern_comm *c)
 {
     struct tern_coll_hier *h = hier_of(c);
     int root_host = h->leader_of[root] == h->leader_of[c->rank];
     int root_inside = root_host && h->node_rank[root] != 0;
-    int rc = MPI_SUCCESS;
+    struct tern_request *reqs[TERN_COLL_BINOMIAL_SENDS];
+    int nreq = 0, rc = MPI_SUCCESS;
     if (root_inside) rc = tern_coll_bcast(buf, count, dt, h->node_rank[root], h->node);
     if (rc == MPI_SUCCESS && h->leaders)
-        rc = tern_coll_bcast(buf, count, dt, h->leader_of[root], h->leaders);
+        rc = tern_coll_bcast_binomial_start(buf, count, dt, h->leader_of[root], h->leaders, reqs,
+                                            &nreq);
     if (rc == MPI_SUCCESS && !root_inside) rc = tern_coll_bcast(buf, count, dt, 0, h->node);
-    return rc;
+    int rc2 = tern_waitall(nreq, reqs);
+    return rc != MPI_SUCCESS ? rc : rc2;
 }
 
 /* Each host reduces into its leader ('acc', which the leaders then combine
