@@ -311,8 +311,12 @@ static void outstanding(MPI_Comm c, int rep)
 static void persistent(MPI_Comm c, int reps)
 {
     int n = size, r = rank;
-    int as[MC], ar[MC], bc[MC], nb[MC];
+    /* Read only after each start fills them; zeroed so that compilers see
+     * no read of uninitialised memory in the _init calls. */
+    int as[MC] = {0}, ar[MC] = {0}, bc[MC] = {0}, nb[MC] = {0};
     tt_mat ms[2], mr[2];
+    memset(ms, 0, sizeof ms);
+    memset(mr, 0, sizeof mr);
     MPI_Request p[4], q;
     int broot = 1 % n;
     CHECK_MPI(MPI_Allreduce_init(as, ar, MC, MPI_INT, MPI_SUM, c, MPI_INFO_NULL, &p[0]));

@@ -87,7 +87,7 @@ static int coll_mode(const char *prog, int argc, char **argv)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int np = cores > 1 ? (int)cores : 2, ppn = 0;
-    for (int i = 2; i < argc; i++) {
+    for (int i = 2; i < argc; i += 2) {
         int *to = !strcmp(argv[i], "--np") || !strcmp(argv[i], "-n") ? &np
                   : !strcmp(argv[i], "--ppn")                        ? &ppn
                                                                      : NULL;
@@ -99,7 +99,6 @@ static int coll_mode(const char *prog, int argc, char **argv)
             usage(stderr, prog);
             return 2;
         }
-        i++;
     }
     if (ppn > np) {
         fprintf(stderr, "%s: --ppn %d is more than --np %d\n", prog, ppn, np);
