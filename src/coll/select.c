@@ -59,7 +59,6 @@ struct algo {
     unsigned char shm;         /* every rank on this host, with shared memory (coll/shm_coll.h):
                                   SLOTS or CHUNKS */
     unsigned char hier;        /* ranks on several hosts, several on one (coll/coll_hier.h) */
-    unsigned char forced_only; /* taken only when its parameter names it */
     /* When auto takes it (0: no bound).  Sizes are the collective's message
      * size in bytes (see the entry points), powers of two. */
     int min_ranks;
@@ -182,17 +181,17 @@ static const struct algo exscan_algos[] = {
 };
 
 static const struct algo ibarrier_algos[] = {
-    ALGO("shm", nbc_barrier, tern_nbc_barrier_shm, .kinds = INTRA, .shm = SLOTS, .forced_only = 1),
+    ALGO("shm", nbc_barrier, tern_nbc_barrier_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("dissemination", nbc_barrier, tern_nbc_barrier_dissemination, .kinds = INTRA),
     ALGO("inter_leader", nbc_barrier, tern_nbc_inter_barrier, .kinds = INTER),
 };
 static const struct algo ibcast_algos[] = {
-    ALGO("shm", nbc_bcast, tern_nbc_bcast_shm, .kinds = INTRA, .shm = SLOTS, .forced_only = 1),
+    ALGO("shm", nbc_bcast, tern_nbc_bcast_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("binomial", nbc_bcast, tern_nbc_bcast_binomial, .kinds = INTRA),
     ALGO("inter_leader", nbc_bcast, tern_nbc_inter_bcast, .kinds = INTER),
 };
 static const struct algo igather_algos[] = {
-    ALGO("shm", nbc_rooted, tern_nbc_gather_shm, .kinds = INTRA, .shm = SLOTS, .forced_only = 1),
+    ALGO("shm", nbc_rooted, tern_nbc_gather_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("binomial", nbc_rooted, tern_nbc_gather_binomial, .kinds = INTRA),
     ALGO("inter_leader", nbc_rooted, tern_nbc_inter_gather, .kinds = INTER),
 };
@@ -201,7 +200,7 @@ static const struct algo igatherv_algos[] = {
     ALGO("inter_direct", nbc_gatherv, tern_nbc_inter_gatherv, .kinds = INTER),
 };
 static const struct algo iscatter_algos[] = {
-    ALGO("shm", nbc_rooted, tern_nbc_scatter_shm, .kinds = INTRA, .shm = SLOTS, .forced_only = 1),
+    ALGO("shm", nbc_rooted, tern_nbc_scatter_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("binomial", nbc_rooted, tern_nbc_scatter_binomial, .kinds = INTRA),
     ALGO("inter_leader", nbc_rooted, tern_nbc_inter_scatter, .kinds = INTER),
 };
@@ -210,8 +209,7 @@ static const struct algo iscatterv_algos[] = {
     ALGO("inter_direct", nbc_scatterv, tern_nbc_inter_scatterv, .kinds = INTER),
 };
 static const struct algo iallgather_algos[] = {
-    ALGO("shm", nbc_all_block, tern_nbc_allgather_shm, .kinds = INTRA, .shm = SLOTS,
-         .forced_only = 1),
+    ALGO("shm", nbc_all_block, tern_nbc_allgather_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("bruck", nbc_all_block, tern_nbc_allgather_bruck, .kinds = INTRA, .upto = 64 * KIB),
     ALGO("ring", nbc_all_block, tern_nbc_allgather_ring, .kinds = INTRA),
     ALGO("inter_leader", nbc_all_block, tern_nbc_inter_allgather, .kinds = INTER),
@@ -221,8 +219,7 @@ static const struct algo iallgatherv_algos[] = {
     ALGO("inter_leader", nbc_allgatherv, tern_nbc_inter_allgatherv, .kinds = INTER),
 };
 static const struct algo ialltoall_algos[] = {
-    ALGO("shm", nbc_all_block, tern_nbc_alltoall_shm, .kinds = INTRA, .shm = SLOTS,
-         .forced_only = 1),
+    ALGO("shm", nbc_all_block, tern_nbc_alltoall_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("exchange", nbc_all_block, tern_nbc_alltoall_exchange, .kinds = ANY),
 };
 static const struct algo ialltoallv_algos[] = {
@@ -232,26 +229,24 @@ static const struct algo ialltoallw_algos[] = {
     ALGO("exchange", nbc_alltoallw, tern_nbc_alltoallw_exchange, .kinds = ANY),
 };
 static const struct algo ireduce_algos[] = {
-    ALGO("shm", nbc_reduce, tern_nbc_reduce_shm, .kinds = INTRA, .shm = SLOTS, .forced_only = 1),
+    ALGO("shm", nbc_reduce, tern_nbc_reduce_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("binomial", nbc_reduce, tern_nbc_reduce_binomial, .kinds = INTRA),
     ALGO("inter_leader", nbc_reduce, tern_nbc_inter_reduce, .kinds = INTER),
 };
 static const struct algo iallreduce_algos[] = {
-    ALGO("shm", nbc_all_reduce, tern_nbc_allreduce_shm, .kinds = INTRA, .shm = SLOTS,
-         .forced_only = 1),
+    ALGO("shm", nbc_all_reduce, tern_nbc_allreduce_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("recursive_doubling", nbc_all_reduce, tern_nbc_allreduce_recursive_doubling,
          .kinds = INTRA),
     ALGO("inter_leader", nbc_all_reduce, tern_nbc_inter_allreduce, .kinds = INTER),
 };
 static const struct algo ireduce_scatter_algos[] = {
-    ALGO("shm", nbc_reduce_scatter, tern_nbc_reduce_scatter_shm, .kinds = INTRA, .shm = SLOTS,
-         .forced_only = 1),
+    ALGO("shm", nbc_reduce_scatter, tern_nbc_reduce_scatter_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("direct", nbc_reduce_scatter, tern_nbc_reduce_scatter_direct, .kinds = INTRA),
     ALGO("inter_leader", nbc_reduce_scatter, tern_nbc_reduce_scatter_inter_leader, .kinds = INTER),
 };
 static const struct algo ireduce_scatter_block_algos[] = {
     ALGO("shm", nbc_reduce_scatter_block, tern_nbc_reduce_scatter_block_shm, .kinds = INTRA,
-         .shm = SLOTS, .forced_only = 1),
+         .shm = SLOTS),
     ALGO("direct", nbc_reduce_scatter_block, tern_nbc_reduce_scatter_block_direct, .kinds = INTRA),
     ALGO("inter_leader", nbc_reduce_scatter_block, tern_nbc_reduce_scatter_block_inter_leader,
          .kinds = INTER),
@@ -375,12 +370,6 @@ static size_t shm_bound(void)
 /* Whether auto takes a. */
 static int preferred(const struct algo *a, const struct view *v, size_t bytes)
 {
-    /* The nonblocking shared-memory collectives number each call in the
-     * area's one sequence with the blocking ones: a program whose ranks
-     * interleave blocking and nonblocking calls differently (erroneous, but
-     * MPICH and Open MPI run it, as mpi4py's Iagree test does) would
-     * deadlock or mix up data, so they are taken only when asked for. */
-    if (a->forced_only) return 0;
     if (a->min_ranks && v->size < a->min_ranks) return 0;
     if (a->over && bytes <= a->over) return 0;
     if (a->upto && bytes > a->upto) return 0;

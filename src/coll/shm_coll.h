@@ -9,10 +9,11 @@
  * Each rank lets go of the area when the communicator is destroyed, and
  * the last one to do so frees it.
  *
- * An area, for a communicator of n ranks: a header line, one flag line per
- * rank, and two slots per rank.  The collectives on the area are numbered
- * 1, 2, ... (every rank counts them alike, since every rank calls the
- * communicator's collectives in the same order); collective s uses the
+ * An area, for a communicator of n ranks: a header line, then a lane of
+ * one flag line and two slots per rank for the blocking collectives and
+ * another for the nonblocking ones.  The collectives on a lane are
+ * numbered 1, 2, ... (every rank counts them alike, since every rank calls
+ * the communicator's collectives in the same order); collective s uses the
  * slots of parity s & 1.  A rank sets its flag to s when it enters
  * collective s, after writing what it contributes; so a flag at s - 1
  * says that rank is done with everything of collective s - 2, and a slot of
@@ -20,13 +21,16 @@
  * (tern_shmc_may_write).  A rank that writes nothing never waits there, and
  * the two parities let a root run one collective ahead of its readers.
  *
- * The nonblocking collectives (shm_nbc.c) take their number when they are
- * called, as the blocking ones do, and run as state machines that the
- * progress engine advances.  A rank's flag says it is done with everything
- * before, so this rank's collectives on the area advance one at a time, in
- * their order: a nonblocking one waits here for those begun before it, and
- * a blocking one first brings every one begun before it to its end
- * (tern_shmc_next). */
+ * The nonblocking collectives (shm_nbc.c) have a lane of their own in the
+ * area: a second flag line and two smaller slots per rank, numbered apart
+ * from the blocking ones.  The two kinds are then never ordered against
+ * each other, as point-to-point algorithms on separate tags are not: a
+ * program whose ranks interleave blocking and nonblocking calls
+ * differently (erroneous, but MPICH and Open MPI run it, as mpi4py's Iagree
+ * test does) still matches each call with its peers'.  The nonblocking
+ * ones take their number when they are called and run as state machines
+ * that the progress engine advances, one at a time in their order on this
+ * rank, since a rank's flag says it is done with everything before. */
 #ifndef TERN_COLL_SHM_COLL_H
 #define TERN_COLL_SHM_COLL_H
 
@@ -47,18 +51,21 @@ struct tern_shmc_flag {
     char pad[TERN_SHMC_LINE - 8];
 };
 
-/* A communicator's attachment (c->coll_shm), in this process. */
+/* A communicator's attachment (c->coll_shm), in this process: one lane of
+ * flags and slots with its numbering.  The blocking collectives' lane
+ * holds the nonblocking ones' in 'nbc'. */
 struct tern_shmc {
     char *area;                   /* NULL: no area, the point-to-point algorithms serve */
     struct tern_shmc_flag *flags; /* one per rank */
     char *slots;                  /* slot (rank, parity) at slots + (2 rank + parity) slot_bytes */
-    size_t slot_bytes;            /* what the partitioned allreduce fills */
+    size_t slot_bytes;            /* blocking lane: what the partitioned allreduce fills */
     size_t carry_bytes; /* what the other algorithms carry in one slot (TERN_SHMCOLL_MAX) */
-    uint64_t seq;       /* collectives run on the area */
+    uint64_t seq;       /* collectives run on the lane */
     uint64_t all_past;  /* every flag is known to be at least this */
     int size;
     int whole; /* this rank's slots are reserved whole, not only what carry_bytes needs */
-    /* Nonblocking collectives begun here and not yet done, in their order. */
+    struct tern_shmc *nbc; /* blocking lane: the nonblocking lane of the same area */
+    /* Nonblocking lane: its collectives begun here and not yet done, in order. */
     struct tern_shmc_op *head, *tail;
 };
 
@@ -71,8 +78,9 @@ int tern_shmc_usable(const struct tern_comm *c);
  * must call it at the same collective); NULL when c has none. */
 struct tern_shmc *tern_shmc_get(struct tern_comm *c);
 
-/* Reserves rank r's two slots whole before a collective writes more than
- * carry_bytes in them (the partitioned allreduce). */
+/* Reserves rank r's two slots of lane a whole: before a collective writes
+ * more than carry_bytes in them (the partitioned allreduce), or the first
+ * use of the nonblocking lane. */
 void tern_shmc_reserve_slots(struct tern_shmc *a, int r);
 
 /* Destruction hook (core/objects.h tern_comm_on_destroy). */
@@ -86,16 +94,8 @@ void tern_shmc_wait(struct tern_shmc *a, int r, uint64_t s);
 /* Waits until every flag reaches s. */
 void tern_shmc_wait_all(struct tern_shmc *a, uint64_t s);
 
-/* Brings every nonblocking collective begun on the area to its end here
- * (shm_nbc.c), keeping the progress engine going. */
-void tern_shmc_drain(struct tern_shmc *a);
-
 /* The number of a blocking collective, taken when it starts. */
-static inline uint64_t tern_shmc_next(struct tern_shmc *a)
-{
-    if (a->head) tern_shmc_drain(a);
-    return ++a->seq;
-}
+static inline uint64_t tern_shmc_next(struct tern_shmc *a) { return ++a->seq; }
 
 static inline void tern_shmc_post(struct tern_shmc *a, int r, uint64_t s)
 {

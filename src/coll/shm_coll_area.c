@@ -52,7 +52,10 @@ static int claim(const struct tern_shm_coll_pool *p, int size)
         /* The flags count from 0 again; the other ranks read them only after
          * the broadcast of the area's number, which orders these stores. */
         struct tern_shmc_flag *f = (struct tern_shmc_flag *)(area_at(p, i) + TERN_SHMC_LINE);
-        for (int r = 0; r < size; r++) atomic_store_explicit(&f[r].seq, 0, memory_order_relaxed);
+        for (int r = 0; r < size; r++) {
+            atomic_store_explicit(&f[r].seq, 0, memory_order_relaxed);
+            atomic_store_explicit(&f[p->max_ranks + r].seq, 0, memory_order_relaxed);
+        }
         atomic_store_explicit(&h->released, 0, memory_order_relaxed);
         h->size = (uint32_t)size;
         return i;
@@ -65,6 +68,7 @@ static int claim(const struct tern_shm_coll_pool *p, int size)
  * error rather than a SIGBUS. */
 static void reserve(const struct tern_shmc *a, const void *at, size_t len)
 {
+    if (len == 0) return;
     int e = tern_shm_reserve(at, len);
     if (e)
         tern_fatal("cannot reserve %zu KiB of shared memory for the collectives of a "
@@ -76,7 +80,7 @@ static void reserve(const struct tern_shmc *a, const void *at, size_t len)
 struct tern_shmc *tern_shmc_get(struct tern_comm *c)
 {
     if (c->coll_shm) return c->coll_shm->area ? c->coll_shm : NULL;
-    struct tern_shmc *a = calloc(1, sizeof *a);
+    struct tern_shmc *a = calloc(2, sizeof *a);
     if (!a) tern_fatal("out of memory for a communicator's shared-memory collective state");
     c->coll_shm = a;
     /* Every rank of c finds it unusable alike: no agreement needed. */
@@ -95,16 +99,25 @@ struct tern_shmc *tern_shmc_get(struct tern_comm *c)
             tern_fatal("cannot agree on a shared-memory collective area: %s", tern_err_text(rc));
         if (idx < 0) return NULL;
     }
-    a->area = area_at(&p, idx);
+    /* Each lane's flags and slots are laid out for the largest communicator
+     * an area serves: the blocking lane's flags, the nonblocking lane's,
+     * then the blocking lane's slots and the nonblocking lane's. */
+    size_t ranks = (size_t)p.max_ranks;
+    struct tern_shmc *nbc = a + 1;
+    a->area = nbc->area = area_at(&p, idx);
     a->flags = (struct tern_shmc_flag *)(a->area + TERN_SHMC_LINE);
-    /* The slots follow the flags of the largest communicator an area serves. */
-    a->slots = a->area + TERN_SHMC_LINE * (1 + (size_t)p.max_ranks);
+    nbc->flags = a->flags + ranks;
+    a->slots = (char *)(nbc->flags + ranks);
     a->slot_bytes = p.slot_bytes;
-    a->carry_bytes = tern_shmc_carry(p.slot_bytes);
-    a->size = c->size;
+    nbc->slots = a->slots + 2 * ranks * p.slot_bytes;
+    nbc->slot_bytes = p.nbc_slot_bytes;
+    a->carry_bytes = nbc->carry_bytes = tern_shmc_carry(p.slot_bytes);
+    a->size = nbc->size = c->size;
+    a->nbc = nbc;
     /* What this rank will touch before anyone else writes it: the flags it
      * reads, and what it writes of its slots in all but the partitioned
-     * allreduce (tern_shmc_reserve_slots). */
+     * allreduce (tern_shmc_reserve_slots) and the nonblocking collectives
+     * (their first call reserves the nonblocking lane's). */
     reserve(a, a->area, (size_t)(a->slots - a->area));
     for (int parity = 0; parity < 2; parity++)
         reserve(a, tern_shmc_slot(a, c->rank, (uint64_t)parity), a->carry_bytes);

@@ -4,22 +4,22 @@
  * reductions reduce, allreduce and reduce_scatter(_block).
  *
  * Each call is one schedule step (coll/sched.h tern_sched_machine) that
- * takes the area's next number when the schedule starts, so at the call
- * (or at each MPI_Start), in call order with the blocking collectives on
- * the communicator; then it joins the area's queue of this rank's
- * collectives in progress.  The queue advances from its head, without ever
- * waiting: a step that cannot go on (its slot still read by a slow rank,
- * a peer's flag not there yet) stays put and is tried again at the next
- * poll of any of them, or by a blocking collective draining the queue.  So
- * the rank's flag rises one collective at a time, as shm_coll.h requires,
- * and no call blocks: a post that may not write its slot yet defers the
- * write.
+ * takes the next number of the area's nonblocking lane when the schedule
+ * starts, so at the call (or at each MPI_Start); then it joins the lane's
+ * queue of this rank's collectives in progress.  The queue advances from
+ * its head, without ever waiting: a step that cannot go on (its slot still
+ * read by a slow rank, a peer's flag not there yet) stays put and is tried
+ * again at the next poll of any of them.  So the rank's flag rises one
+ * collective at a time, as shm_coll.h requires, and no call blocks: a post
+ * that may not write its slot yet defers the write.  The blocking
+ * collectives have their own lane and never wait for these.
  *
  * Attaching the area is a blocking agreement (tern_shmc_get), which a
- * nonblocking call must not make: only an area that a blocking collective
- * already attached serves.  Every rank makes the blocking calls in the
- * same order, so at a given call all agree whether it is there; without
- * one, or when the data does not fit a slot, the call takes the
+ * nonblocking call must not make: only MPI_COMM_WORLD's area, which needs
+ * no agreement, or one that a blocking collective already attached,
+ * serves.  Every rank makes the blocking calls in the same order, so at a
+ * given call all agree whether it is there; without one, or when the data
+ * does not fit a slot, the call takes the
  * point-to-point algorithm that follows shm in its table.  Schedules whose
  * starts are not the user's calls (tern_sched_in_order) take it too. */
 #include <string.h>
@@ -245,16 +245,6 @@ static void run(struct tern_shmc *a)
     }
 }
 
-void tern_shmc_drain(struct tern_shmc *a)
-{
-    struct tern_waiter w = TERN_WAITER_INIT;
-    for (;;) {
-        run(a);
-        if (!a->head) return;
-        tern_progress_wait(&w);
-    }
-}
-
 static void op_start(void *arg)
 {
     struct tern_shmc_op *o = arg;
@@ -278,12 +268,18 @@ static int op_poll(void *arg)
 
 static const struct tern_sched_machine machine = {op_start, op_poll};
 
-/* The area for a call of s that carries 'bytes' in one slot, or NULL. */
+/* The nonblocking lane for a call of s that carries 'bytes' in one slot,
+ * or NULL. */
 static struct tern_shmc *area_for(struct tern_sched *s, size_t bytes)
 {
-    struct tern_shmc *a = tern_sched_comm(s)->coll_shm;
-    if (!a || !a->area || bytes > a->carry_bytes || !tern_sched_in_order(s)) return NULL;
-    return a;
+    struct tern_comm *c = tern_sched_comm(s);
+    if (!tern_sched_in_order(s)) return NULL;
+    struct tern_shmc *a = c->coll_shm             ? (c->coll_shm->area ? c->coll_shm : NULL)
+                          : c == &tern_comm_world ? tern_shmc_get(c)
+                                                  : NULL;
+    if (!a || bytes > a->nbc->carry_bytes) return NULL;
+    tern_shmc_reserve_slots(a->nbc, c->rank);
+    return a->nbc;
 }
 
 /* A call on a that 'step' advances, filled in by the caller and added by add(). */

@@ -13,7 +13,7 @@
  *
  *   nbc_shm shm   no point-to-point message in the sections after the first
  *                 barrier (one host, 2 ranks or more)
- *   nbc_shm p2p   the point-to-point algorithms serve (by default, forced, or no area) */
+ *   nbc_shm p2p   the point-to-point algorithms serve (forced, no area, or tiny slots) */
 #include "nbc_test.h"
 
 #include "../coll/coll_msgcount.h"

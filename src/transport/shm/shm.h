@@ -51,14 +51,14 @@ int tern_shm_quiesce(void);
 
 /* The memory of the shared-memory collectives (coll/shm_coll_area.c):
  * 'nareas' areas of 'area_bytes' in the node segment, one per communicator
- * at a time.  An area is a header line, then one flag line per rank, then
- * two slots of 'slot_bytes' per rank, for up to 'max_ranks' ranks; the
- * layout is the collectives' own, this only sizes it (TERN_SHMCOLL_MAX,
- * TERN_SHMCOLL_COMMS).  base is NULL when there is no segment (one rank,
- * or no pair of ranks shares memory) or no area. */
+ * at a time.  An area is a header line, then two flag lines per rank, then
+ * two slots of 'slot_bytes' and two of 'nbc_slot_bytes' per rank, for up
+ * to 'max_ranks' ranks; the layout is the collectives' own, this only
+ * sizes it (TERN_SHMCOLL_MAX, TERN_SHMCOLL_COMMS).  base is NULL when there
+ * is no segment (one rank, or no pair of ranks shares memory) or no area. */
 struct tern_shm_coll_pool {
     char *base;
-    size_t area_bytes, slot_bytes;
+    size_t area_bytes, slot_bytes, nbc_slot_bytes;
     int nareas, max_ranks;
 };
 void tern_shm_coll_pool(struct tern_shm_coll_pool *out);

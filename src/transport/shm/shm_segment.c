@@ -96,7 +96,11 @@ static void compute_layout(struct shm_layout *l, int n)
     size_t slot = coll_slot_bytes(n);
     l->coll_slot_bytes = align_up(slot < SHM_LINE ? SHM_LINE : slot, SHM_LINE);
     l->coll_areas = tern_param.shmcoll_comms > 0 ? (int)tern_param.shmcoll_comms : 0;
-    l->coll_area_bytes = SHM_LINE * (1 + (size_t)n) + 2 * (size_t)n * l->coll_slot_bytes;
+    /* The nonblocking collectives' slots carry at most TERN_SHMCOLL_MAX. */
+    size_t nbc = (size_t)tern_param.shmcoll_max < slot ? (size_t)tern_param.shmcoll_max : slot;
+    l->coll_nbc_slot_bytes = align_up(nbc, SHM_LINE);
+    l->coll_area_bytes = SHM_LINE * (1 + 2 * (size_t)n) +
+                         2 * (size_t)n * (l->coll_slot_bytes + l->coll_nbc_slot_bytes);
     l->coll_bytes = align_up((size_t)l->coll_areas * l->coll_area_bytes, 4096);
     l->total = l->ctl_bytes + l->coll_bytes + (size_t)n * (size_t)(n - 1) * l->pair_bytes;
 }
@@ -283,6 +287,7 @@ void tern_shm_coll_pool(struct tern_shm_coll_pool *out)
     out->base = shm.base + shm.lay.ctl_bytes;
     out->area_bytes = shm.lay.coll_area_bytes;
     out->slot_bytes = shm.lay.coll_slot_bytes;
+    out->nbc_slot_bytes = shm.lay.coll_nbc_slot_bytes;
     out->nareas = shm.lay.coll_areas;
     out->max_ranks = shm.nlocal;
 }
