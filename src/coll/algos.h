@@ -145,6 +145,8 @@ tern_coll_all_reduce_fn tern_coll_scan_shm, tern_coll_exscan_shm;
 
 /* shm_coll_partition.c */
 tern_coll_all_reduce_fn tern_coll_allreduce_shm_partition;
+tern_coll_reduce_scatter_fn tern_coll_reduce_scatter_shm_partition;
+tern_coll_reduce_scatter_block_fn tern_coll_reduce_scatter_block_shm_partition;
 
 /* ---- Blocking, running a schedule to completion (sched_blocking.c):
  * the intercommunicator algorithms, and alltoall's exchange ---- */

@@ -155,6 +155,8 @@ static const struct algo allreduce_algos[] = {
 };
 static const struct algo reduce_scatter_algos[] = {
     ALGO("shm", reduce_scatter, tern_coll_reduce_scatter_shm, .kinds = INTRA, .shm = SLOTS),
+    ALGO("shm_partition", reduce_scatter, tern_coll_reduce_scatter_shm_partition, .kinds = INTRA,
+         .shm = CHUNKS, .over = 4 * KIB),
     ALGO("pairwise", reduce_scatter, tern_coll_reduce_scatter_pairwise, .kinds = INTRA,
          .commutative = 1, .over = 64 * KIB),
     ALGO("reduce_scatterv", reduce_scatter, tern_coll_reduce_scatter_reduce_scatterv,
@@ -164,6 +166,8 @@ static const struct algo reduce_scatter_algos[] = {
 static const struct algo reduce_scatter_block_algos[] = {
     ALGO("shm", reduce_scatter_block, tern_coll_reduce_scatter_block_shm, .kinds = INTRA,
          .shm = SLOTS),
+    ALGO("shm_partition", reduce_scatter_block, tern_coll_reduce_scatter_block_shm_partition,
+         .kinds = INTRA, .shm = CHUNKS, .over = 4 * KIB),
     ALGO("pairwise", reduce_scatter_block, tern_coll_reduce_scatter_block_pairwise, .kinds = INTRA,
          .commutative = 1, .over = 64 * KIB),
     ALGO("reduce_scatterv", reduce_scatter_block, tern_coll_reduce_scatter_block_reduce_scatterv,

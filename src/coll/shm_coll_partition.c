@@ -1,5 +1,7 @@
-/* Partitioned allreduce in shared memory, for vectors larger than a slot
- * (rules of the area: shm_coll.h).  The vector goes in chunks of a slot;
+/* Partitioned reductions in shared memory, for vectors larger than a slot
+ * (rules of the area: shm_coll.h): allreduce and reduce_scatter(_block).
+ *
+ * Allreduce.  The vector goes in chunks of a slot;
  * for each chunk, two collectives on the area:
  *   s      every rank copies its chunk into its slot;
  *   s + 1  every rank combines its own slice of the chunk from all the
@@ -14,7 +16,16 @@
  * bits; the slices change the grouping of a floating-point sum against the
  * other algorithms, hence commutative predefined operations only (and
  * contiguous types, whose layout is the packed one); other calls run
- * recursive doubling. */
+ * recursive doubling.
+ *
+ * Reduce_scatter: the blocks go in rounds of a slot; in round k every rank
+ * copies the k-th piece of every block into its slot (piece i at i * m
+ * elements) and posts, then combines piece r of every slot, in rank order,
+ * straight into its own result.  One collective per round: a rank's next
+ * post comes after its combining, so the slots of a parity are written
+ * again only once every rank is done reading them.  Each element is
+ * combined once, in rank order, so any operation on a contiguous type is
+ * served. */
 #include <string.h>
 
 #include "coll/coll_util.h"
@@ -71,4 +82,69 @@ int tern_coll_allreduce_shm_partition(const void *sbuf, void *rbuf, size_t count
         if (s1 > a->all_past) a->all_past = s1;
     }
     return MPI_SUCCESS;
+}
+
+/* rcounts[i], or rcount for every rank (reduce_scatter_block). */
+static size_t block_count(const int *rcounts, size_t rcount, int i)
+{
+    return rcounts ? (size_t)rcounts[i] : rcount;
+}
+
+static size_t piece_len(size_t count, size_t at, size_t m)
+{
+    return count <= at ? 0 : count - at < m ? count - at : m;
+}
+
+/* 1: done; 0: the area cannot serve the call, the caller falls back. */
+static int rs_partition(const void *sbuf, void *rbuf, const int *rcounts, size_t rcount,
+                        struct tern_datatype *dt, struct tern_op *op, struct tern_comm *c)
+{
+    int r = c->rank, n = c->size;
+    size_t esize = dt->size, longest = 0;
+    for (int i = 0; i < n; i++)
+        if (block_count(rcounts, rcount, i) > longest) longest = block_count(rcounts, rcount, i);
+    struct tern_shmc *a = dt->contig ? tern_shmc_for(c, 0) : NULL;
+    if (!a || a->slot_bytes < (size_t)n * esize) return 0;
+    if (longest * esize == 0) return 1;
+    tern_shmc_reserve_slots(a, r);
+    const char *src = (const char *)(sbuf == MPI_IN_PLACE ? rbuf : sbuf) + dt->true_lb;
+    size_t m = a->slot_bytes / ((size_t)n * esize), mine = block_count(rcounts, rcount, r);
+    for (size_t at = 0; at < longest; at += m) {
+        uint64_t s = tern_shmc_next(a);
+        tern_shmc_may_write(a, s);
+        char *slot = tern_shmc_slot(a, r, s);
+        size_t displ = 0;
+        for (int i = 0; i < n; i++) {
+            size_t count = block_count(rcounts, rcount, i), len = piece_len(count, at, m);
+            if (len) memcpy(slot + (size_t)i * m * esize, src + (displ + at) * esize, len * esize);
+            displ += count;
+        }
+        tern_shmc_post(a, r, s);
+        tern_shmc_wait_all(a, s);
+        size_t len = piece_len(mine, at, m);
+        if (len)
+            tern_shmc_fold(a, s, 0, n - 1, (size_t)r * m * esize,
+                           tern_coll_elem(rbuf, dt, (MPI_Aint)at), len, dt, op);
+    }
+    return 1;
+}
+
+int tern_coll_reduce_scatter_shm_partition(const void *sbuf, void *rbuf, const int *rcounts,
+                                           struct tern_datatype *dt, struct tern_op *op,
+                                           struct tern_comm *c)
+{
+    if (rs_partition(sbuf, rbuf, rcounts, 0, dt, op, c)) return MPI_SUCCESS;
+    return op->commutative
+               ? tern_coll_reduce_scatter_pairwise(sbuf, rbuf, rcounts, dt, op, c)
+               : tern_coll_reduce_scatter_reduce_scatterv(sbuf, rbuf, rcounts, dt, op, c);
+}
+
+int tern_coll_reduce_scatter_block_shm_partition(const void *sbuf, void *rbuf, size_t rcount,
+                                                 struct tern_datatype *dt, struct tern_op *op,
+                                                 struct tern_comm *c)
+{
+    if (rs_partition(sbuf, rbuf, NULL, rcount, dt, op, c)) return MPI_SUCCESS;
+    return op->commutative
+               ? tern_coll_reduce_scatter_block_pairwise(sbuf, rbuf, rcount, dt, op, c)
+               : tern_coll_reduce_scatter_block_reduce_scatterv(sbuf, rbuf, rcount, dt, op, c);
 }
