@@ -5,8 +5,10 @@
  * root (the same trees as the blocking forms): the subtree of relative rank
  * vr is [vr, vr + lowbit(vr)), cut at n, and its parent is vr - lowbit(vr).
  * Gather and scatter move a subtree's blocks packed in one message, so a
- * rank takes part in ceil(log2 n) rounds at most.  Gatherv and scatterv are
- * linear: only the root knows the counts. */
+ * rank takes part in ceil(log2 n) rounds at most; the root receives or
+ * sends each subtree's blocks straight in its buffer, packing only the one
+ * subtree whose ranks wrap past n - 1.  Gatherv and scatterv are linear:
+ * only the root knows the counts. */
 #include "coll/coll_util.h"
 #include "coll/nbc.h"
 #include "coll/sched.h"
@@ -56,21 +58,38 @@ int tern_nbc_gather_binomial(struct tern_sched *s, const void *sbuf, size_t scou
     int sub = subtree(vr, n, root, &parent);
     if (sub == 1) return tern_sched_send(s, sbuf, scount, sdt, parent);
 
+    if (r == root) {
+        int wrap_first = -1, wrap_cnt = 0;
+        char *tmp = NULL;
+        for (int mask = 1; mask < n; mask <<= 1) {
+            int cnt = n - mask < mask ? n - mask : mask, first = (root + mask) % n;
+            if (first + cnt <= n) {
+                tern_sched_recv(s, tern_coll_elem(rbuf, rdt, (MPI_Aint)first * (MPI_Aint)rcount),
+                                (size_t)cnt * rcount, rdt, first);
+            } else if ((tmp = tern_sched_buf(s, (size_t)cnt * blk))) {
+                wrap_first = first;
+                wrap_cnt = cnt;
+                tern_sched_recv(s, tmp, (size_t)cnt * blk, bt, first);
+            }
+        }
+        tern_sched_round(s);
+        for (int j = 0; j < wrap_cnt; j++)
+            tern_sched_copy(
+                s, tmp + (size_t)j * blk, blk, bt,
+                tern_coll_elem(rbuf, rdt, (MPI_Aint)((wrap_first + j) % n) * (MPI_Aint)rcount),
+                rcount, rdt);
+        return tern_sched_round(s);
+    }
     /* Block j of tmp is relative rank vr + j's. */
     char *tmp = tern_sched_buf(s, (size_t)sub * blk);
     if (!tmp) return tern_sched_round(s);
-    if (r != root) tern_sched_copy(s, sbuf, scount, sdt, tmp, blk, bt);
+    tern_sched_copy(s, sbuf, scount, sdt, tmp, blk, bt);
     for (int mask = 1; mask < sub; mask <<= 1) {
         int cnt = sub - mask < mask ? sub - mask : mask;
         tern_sched_recv(s, tmp + (size_t)mask * blk, (size_t)cnt * blk, bt, (vr + mask + root) % n);
     }
     tern_sched_round(s);
-    if (r != root) return tern_sched_send(s, tmp, (size_t)sub * blk, bt, parent);
-    for (int j = 1; j < n; j++)
-        tern_sched_copy(s, tmp + (size_t)j * blk, blk, bt,
-                        tern_coll_elem(rbuf, rdt, (MPI_Aint)((j + root) % n) * (MPI_Aint)rcount),
-                        rcount, rdt);
-    return tern_sched_round(s);
+    return tern_sched_send(s, tmp, (size_t)sub * blk, bt, parent);
 }
 
 int tern_nbc_gatherv_linear(struct tern_sched *s, const void *sbuf, size_t scount,
@@ -109,18 +128,31 @@ int tern_nbc_scatter_binomial(struct tern_sched *s, const void *sbuf, size_t sco
     int sub = subtree(vr, n, root, &parent);
     if (sub == 1) return tern_sched_recv(s, rbuf, rcount, rdt, parent);
 
+    if (r == root) {
+        int top = 1;
+        while (top * 2 < n) top *= 2;
+        for (int mask = top; mask > 0; mask >>= 1) {
+            int cnt = n - mask < mask ? n - mask : mask, first = (root + mask) % n;
+            if (first + cnt <= n) {
+                tern_sched_send(s, tern_coll_elem(sbuf, sdt, (MPI_Aint)first * (MPI_Aint)scount),
+                                (size_t)cnt * scount, sdt, first);
+                continue;
+            }
+            char *tmp = tern_sched_buf(s, (size_t)cnt * blk);
+            if (!tmp) return tern_sched_round(s);
+            for (int j = 0; j < cnt; j++)
+                tern_sched_copy(
+                    s, tern_coll_elem(sbuf, sdt, (MPI_Aint)((first + j) % n) * (MPI_Aint)scount),
+                    scount, sdt, tmp + (size_t)j * blk, blk, bt);
+            tern_sched_send(s, tmp, (size_t)cnt * blk, bt, first); /* after the copies */
+        }
+        return tern_sched_round(s);
+    }
     char *tmp = tern_sched_buf(s, (size_t)sub * blk);
     if (!tmp) return tern_sched_round(s);
-    if (r == root) {
-        for (int j = 1; j < n; j++)
-            tern_sched_copy(
-                s, tern_coll_elem(sbuf, sdt, (MPI_Aint)((j + root) % n) * (MPI_Aint)scount), scount,
-                sdt, tmp + (size_t)j * blk, blk, bt);
-    } else {
-        tern_sched_recv(s, tmp, (size_t)sub * blk, bt, parent);
-        tern_sched_round(s);
-        tern_sched_copy(s, tmp, blk, bt, rbuf, rcount, rdt);
-    }
+    tern_sched_recv(s, tmp, (size_t)sub * blk, bt, parent);
+    tern_sched_round(s);
+    tern_sched_copy(s, tmp, blk, bt, rbuf, rcount, rdt);
     int mask = 1;
     while (mask < sub) mask <<= 1;
     for (mask >>= 1; mask > 0; mask >>= 1) {
