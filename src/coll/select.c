@@ -112,13 +112,15 @@ static const struct algo scatterv_algos[] = {
 };
 static const struct algo allgather_algos[] = {
     ALGO("shm", all_block, tern_coll_allgather_shm, .kinds = INTRA, .shm = SLOTS),
-    ALGO("bruck", all_block, tern_coll_allgather_bruck, .kinds = INTRA, .upto = 64 * KIB),
+    ALGO("bruck", all_block, tern_coll_allgather_bruck, .kinds = INTRA, .min_ranks = 4,
+         .upto = 64 * KIB),
     ALGO("ring", all_block, tern_coll_allgather_ring, .kinds = INTRA),
     ALGO("inter_leader", all_block, tern_coll_allgather_inter_leader, .kinds = INTER),
 };
 static const struct algo allgatherv_algos[] = {
     ALGO("shm", allgatherv, tern_coll_allgatherv_shm, .kinds = INTRA, .shm = SLOTS),
-    ALGO("bruck", allgatherv, tern_coll_allgatherv_bruck, .kinds = INTRA, .upto = 64 * KIB),
+    ALGO("bruck", allgatherv, tern_coll_allgatherv_bruck, .kinds = INTRA, .min_ranks = 4,
+         .upto = 64 * KIB),
     ALGO("ring", allgatherv, tern_coll_allgatherv_ring, .kinds = INTRA),
     ALGO("inter_leader", allgatherv, tern_coll_allgatherv_inter_leader, .kinds = INTER),
 };
@@ -214,7 +216,8 @@ static const struct algo iscatterv_algos[] = {
 };
 static const struct algo iallgather_algos[] = {
     ALGO("shm", nbc_all_block, tern_nbc_allgather_shm, .kinds = INTRA, .shm = SLOTS),
-    ALGO("bruck", nbc_all_block, tern_nbc_allgather_bruck, .kinds = INTRA, .upto = 64 * KIB),
+    ALGO("bruck", nbc_all_block, tern_nbc_allgather_bruck, .kinds = INTRA, .min_ranks = 4,
+         .upto = 64 * KIB),
     ALGO("ring", nbc_all_block, tern_nbc_allgather_ring, .kinds = INTRA),
     ALGO("inter_leader", nbc_all_block, tern_nbc_inter_allgather, .kinds = INTER),
 };

@@ -383,7 +383,8 @@ int tern_nbc_allgather_shm(struct tern_sched *s, const void *sbuf, size_t scount
     struct tern_shmc *a = area_for(s, bytes);
     if (!a) {
         /* What the table takes after shm (select.c). */
-        if (bytes * (size_t)tern_sched_comm(s)->size <= 64 * 1024)
+        int n = tern_sched_comm(s)->size;
+        if (n >= 4 && bytes * (size_t)n <= 64 * 1024)
             return tern_nbc_allgather_bruck(s, sbuf, scount, sdt, rbuf, rcount, rdt);
         return tern_nbc_allgather_ring(s, sbuf, scount, sdt, rbuf, rcount, rdt);
     }
