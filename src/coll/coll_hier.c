@@ -21,6 +21,7 @@
 
 #include "coll/coll.h"
 #include "coll/coll_util.h"
+#include "coll/op.h"
 #include "core/errors.h"
 #include "core/objects.h"
 #include "core/state.h"
@@ -129,14 +130,18 @@ void tern_coll_hier_release(struct tern_comm *c)
     free(h);
 }
 
-/* The node parts gather, the leaders meet, the node parts are let go: no
- * rank leaves before every rank of every host has come in. */
+/* Each host reports to its leader (a one-byte reduce, which only the
+ * leader waits for), the leaders meet, and each leader lets its host go (a
+ * one-byte broadcast): no rank leaves before every rank of every host has
+ * come in, and each host synchronises once each way rather than twice. */
 int tern_coll_barrier_hier(struct tern_comm *c)
 {
     struct tern_coll_hier *h = hier_of(c);
-    int rc = tern_coll_barrier(h->node);
+    unsigned char in = 0, all = 0;
+    struct tern_datatype *bt = tern_coll_byte();
+    int rc = tern_coll_reduce(&in, &all, 1, bt, tern_op_get(MPI_BAND), 0, h->node);
     if (rc == MPI_SUCCESS && h->leaders) rc = tern_coll_barrier(h->leaders);
-    if (rc == MPI_SUCCESS) rc = tern_coll_barrier(h->node);
+    if (rc == MPI_SUCCESS) rc = tern_coll_bcast(&all, 1, bt, 0, h->node);
     return rc;
 }
 
