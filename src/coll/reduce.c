@@ -23,18 +23,23 @@ int tern_coll_reduce_binomial(const void *sbuf, void *rbuf, size_t count, struct
     int vr = (r - troot + n) % n;
     void *m1 = NULL, *m2 = NULL;
     /* A commutative reduction accumulates where it can: a leaf sends its own
-     * buffer, the root combines into rbuf; only an inner rank needs a copy.
-     * The non-commutative one swaps its two buffers, so both are scratch. */
+     * buffer, the root combines into rbuf, an inner rank into scratch; the
+     * first child's vector lands there and this rank's own is combined into
+     * it, which saves copying the own vector first.  The non-commutative
+     * one swaps its two buffers, so both are scratch. */
     char *acc = (char *)sbuf, *tmp = NULL;
+    int first_in_acc = 0;
     if (!op->commutative || (vr & 1) == 0) {
+        int own_apart = op->commutative && vr + 1 < n;
         if (op->commutative && r == root) {
             acc = rbuf;
-            if (sbuf != rbuf) tern_dt_copy(sbuf, count, dt, acc, count, dt);
+            first_in_acc = own_apart && sbuf != rbuf;
         } else {
             acc = tern_coll_tmpbuf(dt, count, &m1);
             if (!acc) return tern_coll_nomem("MPI_Reduce", count * dt->size);
-            tern_dt_copy(sbuf, count, dt, acc, count, dt);
+            first_in_acc = own_apart;
         }
+        if (!first_in_acc && acc != sbuf) tern_dt_copy(sbuf, count, dt, acc, count, dt);
     }
 
     for (int mask = 1; mask < n; mask <<= 1) {
@@ -44,6 +49,13 @@ int tern_coll_reduce_binomial(const void *sbuf, void *rbuf, size_t count, struct
             break;
         }
         if (vr + mask >= n) continue;
+        if (mask == 1 && first_in_acc) {
+            rc = tern_recv(acc, count, dt, (vr + 1 + troot) % n, TERN_TAG_REDUCE, c, TERN_COLL_CTX,
+                           MPI_STATUS_IGNORE);
+            if (rc) break;
+            tern_op_apply(op, sbuf, acc, count, dt);
+            continue;
+        }
         if (!tmp && !(tmp = tern_coll_tmpbuf(dt, count, &m2))) {
             rc = tern_coll_nomem("MPI_Reduce", count * dt->size);
             break;
