@@ -46,9 +46,22 @@ int tern_nbc_reduce_binomial(struct tern_sched *s, const void *sbuf, void *rbuf,
         return tern_sched_round(s);
     }
     int troot = op->commutative ? root : 0, vr = (r - troot + n) % n;
-    char *acc = tern_sched_tmp(s, dt, count), *got = NULL;
-    if (!acc) return tern_sched_round(s);
-    tern_sched_copy(s, sbuf, count, dt, acc, count, dt);
+    /* Commutative: a leaf sends its own buffer, the root accumulates in
+     * rbuf, an inner rank in scratch; the first child's vector lands there
+     * and the own one is combined into it, with no copy of it first.  (A
+     * rank has children exactly when vr is even and vr + 1 < n.) */
+    int has_child = !(vr & 1) && vr + 1 < n, first_in_acc = 0;
+    char *acc, *got = NULL;
+    if (op->commutative && r == root) {
+        acc = rbuf;
+        first_in_acc = sbuf != rbuf;
+    } else if (op->commutative && !has_child) {
+        acc = (char *)sbuf;
+    } else {
+        if (!(acc = tern_sched_tmp(s, dt, count))) return tern_sched_round(s);
+        first_in_acc = op->commutative;
+        if (!first_in_acc) tern_sched_copy(s, sbuf, count, dt, acc, count, dt);
+    }
     for (int mask = 1; mask < n; mask <<= 1) {
         if (vr & mask) {
             tern_sched_send(s, acc, count, dt, (vr - mask + troot) % n);
@@ -56,14 +69,20 @@ int tern_nbc_reduce_binomial(struct tern_sched *s, const void *sbuf, void *rbuf,
             break;
         }
         if (vr + mask >= n) continue;
+        if (mask == 1 && first_in_acc) {
+            tern_sched_recv(s, acc, count, dt, (vr + 1 + troot) % n);
+            tern_sched_round(s);
+            tern_sched_reduce(s, sbuf, acc, count, dt, op);
+            continue;
+        }
         if (!got && !(got = tern_sched_tmp(s, dt, count))) return tern_sched_round(s);
         tern_sched_recv(s, got, count, dt, (vr + mask + troot) % n);
         tern_sched_round(s);
         combine(s, op, 0, &acc, &got, count, dt); /* children hold higher ranks */
     }
-    if (r == troot && r == root)
-        tern_sched_copy(s, acc, count, dt, rbuf, count, dt);
-    else if (r == troot)
+    if (r == troot && r == root) {
+        if (acc != (char *)rbuf) tern_sched_copy(s, acc, count, dt, rbuf, count, dt);
+    } else if (r == troot)
         tern_sched_send(s, acc, count, dt, root);
     else if (r == root)
         tern_sched_recv(s, rbuf, count, dt, troot);
