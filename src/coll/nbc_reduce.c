@@ -96,15 +96,20 @@ int tern_nbc_allreduce_recursive_doubling(struct tern_sched *s, const void *sbuf
     struct tern_comm *c = tern_sched_comm(s);
     int n = c->size, r = c->rank;
     if (count == 0) return MPI_SUCCESS;
-    if (sbuf != MPI_IN_PLACE) tern_sched_copy(s, sbuf, count, dt, rbuf, count, dt);
+    int pof2 = 1;
+    while (pof2 * 2 <= n) pof2 *= 2;
+    int rem = n - pof2, newrank = r - rem;
+    /* Commutative, out of place, and in the exchanges from the start: the
+     * first partner's vector lands in rbuf and the own one is combined into
+     * it, with no copy of it first. */
+    int first_in_rbuf = op->commutative && sbuf != MPI_IN_PLACE && r >= 2 * rem && pof2 > 1;
+    if (sbuf != MPI_IN_PLACE && !first_in_rbuf)
+        tern_sched_copy(s, sbuf, count, dt, rbuf, count, dt);
     if (n == 1) return tern_sched_round(s);
     /* rbuf is ours until the end: it serves as either buffer. */
     char *acc = rbuf, *got = tern_sched_tmp(s, dt, count);
     if (!got) return tern_sched_round(s);
 
-    int pof2 = 1;
-    while (pof2 * 2 <= n) pof2 *= 2;
-    int rem = n - pof2, newrank = r - rem;
     if (r < 2 * rem) { /* pairs (even, odd): the odd one goes on for both */
         if (r % 2 == 0) {
             tern_sched_send(s, acc, count, dt, r + 1);
@@ -119,6 +124,13 @@ int tern_nbc_allreduce_recursive_doubling(struct tern_sched *s, const void *sbuf
     for (int mask = 1; newrank >= 0 && mask < pof2; mask <<= 1) {
         int nd = newrank ^ mask;
         int dst = nd < rem ? nd * 2 + 1 : nd + rem;
+        if (mask == 1 && first_in_rbuf) {
+            tern_sched_send(s, sbuf, count, dt, dst);
+            tern_sched_recv(s, rbuf, count, dt, dst);
+            tern_sched_round(s);
+            tern_sched_reduce(s, sbuf, rbuf, count, dt, op);
+            continue;
+        }
         tern_sched_send(s, acc, count, dt, dst);
         tern_sched_recv(s, got, count, dt, dst);
         tern_sched_round(s);
