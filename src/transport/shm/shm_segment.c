@@ -96,9 +96,9 @@ static void compute_layout(struct shm_layout *l, int n)
     size_t slot = coll_slot_bytes(n);
     l->coll_slot_bytes = align_up(slot < SHM_LINE ? SHM_LINE : slot, SHM_LINE);
     l->coll_areas = tern_param.shmcoll_comms > 0 ? (int)tern_param.shmcoll_comms : 0;
-    /* The nonblocking collectives' slots carry at most TERN_SHMCOLL_MAX. */
-    size_t nbc = (size_t)tern_param.shmcoll_max < slot ? (size_t)tern_param.shmcoll_max : slot;
-    l->coll_nbc_slot_bytes = align_up(nbc, SHM_LINE);
+    /* The nonblocking collectives' slots carry TERN_SHMCOLL_MAX, which the
+     * blocking ones' never fall below. */
+    l->coll_nbc_slot_bytes = align_up((size_t)tern_param.shmcoll_max, SHM_LINE);
     l->coll_area_bytes = SHM_LINE * (1 + 2 * (size_t)n) +
                          2 * (size_t)n * (l->coll_slot_bytes + l->coll_nbc_slot_bytes);
     l->coll_bytes = align_up((size_t)l->coll_areas * l->coll_area_bytes, 4096);
