@@ -10,6 +10,7 @@
 #include "msg/request.h"
 #include "msg/status.h"
 #include "rma/win.h"
+#include "rma/win_fast.h"
 
 /* One side's buffer: a count that is not negative and a committed type. */
 static int check_side(struct tern_win *w, const char *fn, MPI_Count count, MPI_Datatype h,
@@ -39,6 +40,24 @@ static int done_request(struct tern_win *w, const char *fn, int rank, MPI_Reques
 
 enum kind { PUT, GET };
 
+/* The window of a call that may take a fast path (rma/win_fast.h): the
+ * library is up, one thread calls, the handle names a live window. */
+static inline struct tern_win *fast_win(MPI_Win win)
+{
+    if (__builtin_expect(tern_g.init_state != TERN_STATE_ACTIVE || tern_g.thread_multiple, 0))
+        return NULL;
+    return tern_win_lookup(win);
+}
+
+/* The bytes of a put or get whose two sides are 'count' elements of one
+ * predefined type; 0 when the call must take the general path. */
+static inline size_t fast_bytes(int ocount, MPI_Datatype odt, int tcount, MPI_Datatype tdt)
+{
+    if (odt != tdt || ocount != tcount || ocount <= 0) return 0;
+    const struct tern_datatype *d = tern_dt_get_basic(odt);
+    return d && d->contig ? (size_t)ocount * d->size : 0;
+}
+
 static int put_get(const char *fn, enum kind k, const void *obuf, MPI_Count ocount,
                    MPI_Datatype odt, int rank, MPI_Aint disp, MPI_Count tcount, MPI_Datatype tdt,
                    MPI_Win win, MPI_Request *request)
@@ -65,6 +84,10 @@ int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_data
              int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
              MPI_Win win)
 {
+    struct tern_win *w = fast_win(win);
+    size_t n = fast_bytes(origin_count, origin_datatype, target_count, target_datatype);
+    if (w && n && tern_win_put_fast(w, origin_addr, n, target_rank, target_disp))
+        return MPI_SUCCESS;
     return put_get("MPI_Put", PUT, origin_addr, origin_count, origin_datatype, target_rank,
                    target_disp, target_count, target_datatype, win, NULL);
 }
@@ -82,6 +105,10 @@ TERN_WEAK_ALIAS(MPI_Get)
 int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
+    struct tern_win *w = fast_win(win);
+    size_t n = fast_bytes(origin_count, origin_datatype, target_count, target_datatype);
+    if (w && n && tern_win_get_fast(w, origin_addr, n, target_rank, target_disp))
+        return MPI_SUCCESS;
     return put_get("MPI_Get", GET, origin_addr, origin_count, origin_datatype, target_rank,
                    target_disp, target_count, target_datatype, win, NULL);
 }
@@ -283,6 +310,10 @@ TERN_WEAK_ALIAS(MPI_Fetch_and_op)
 int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
                       int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
+    struct tern_win *w = fast_win(win);
+    const struct tern_datatype *d = tern_dt_get_basic(datatype);
+    if (w && d && tern_win_fop_fast(w, origin_addr, result_addr, d, target_rank, target_disp, op))
+        return MPI_SUCCESS;
     struct acc_args a = {origin_addr, 1,           datatype, result_addr, 1, datatype,
                          target_rank, target_disp, 1,        datatype,    op};
     return accumulate("MPI_Fetch_and_op", 1, &a, win, 0, NULL);

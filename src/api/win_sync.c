@@ -6,6 +6,7 @@
 #include "core/errors.h"
 #include "core/state.h"
 #include "rma/win.h"
+#include "rma/win_fast.h"
 
 #define WIN_CALL(fn, win, w, body)            \
     do {                                      \
@@ -17,6 +18,16 @@
         tern_unlock();                        \
         return rc;                            \
     } while (0)
+
+/* Flushes in a passive epoch on one host skip the general path's checks
+ * (rma/win_fast.h). */
+static inline int flush_fast(int rank, MPI_Win win)
+{
+    if (__builtin_expect(tern_g.init_state != TERN_STATE_ACTIVE || tern_g.thread_multiple, 0))
+        return 0;
+    const struct tern_win *w = tern_win_lookup(win);
+    return w && tern_win_flush_fast(w, rank);
+}
 
 static const int MODES =
     MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED;
@@ -93,6 +104,7 @@ int PMPI_Win_unlock_all(MPI_Win win)
 TERN_WEAK_ALIAS(MPI_Win_flush)
 int PMPI_Win_flush(int rank, MPI_Win win)
 {
+    if (flush_fast(rank, win)) return MPI_SUCCESS;
     WIN_CALL("MPI_Win_flush", win, w,
              check_rank(w, "MPI_Win_flush", rank) ?: tern_win_flush("MPI_Win_flush", w, rank));
 }
@@ -100,6 +112,7 @@ int PMPI_Win_flush(int rank, MPI_Win win)
 TERN_WEAK_ALIAS(MPI_Win_flush_local)
 int PMPI_Win_flush_local(int rank, MPI_Win win)
 {
+    if (flush_fast(rank, win)) return MPI_SUCCESS;
     WIN_CALL("MPI_Win_flush_local", win, w,
              check_rank(w, "MPI_Win_flush_local", rank)
                  ?: tern_win_flush("MPI_Win_flush_local", w, rank));

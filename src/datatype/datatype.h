@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
+#include "core/handle.h"
+
 struct tern_dt_layout; /* private to src/datatype */
 
 struct tern_datatype {
@@ -40,6 +42,18 @@ struct tern_datatype {
 
 /* Handle -> object (predefined or created); NULL if not a live datatype. */
 struct tern_datatype *tern_dt_get(MPI_Datatype h);
+
+/* The predefined types but the pair types, by the low byte of their
+ * handles (NULL where none): the lookup of the API's fast paths, which
+ * leave every other handle to tern_dt_get and tern_dt_check. */
+extern struct tern_datatype *const tern_dt_basic_by_id[256];
+static inline struct tern_datatype *tern_dt_get_basic(MPI_Datatype h)
+{
+    if (tern_handle_tier(h) != TERN_TIER_BUILTIN || tern_handle_kind(h) != TERN_KIND_DATATYPE)
+        return NULL;
+    struct tern_datatype *d = tern_dt_basic_by_id[(unsigned)h & 0xffu];
+    return d && d->handle == h ? d : NULL;
+}
 
 /* Validates a datatype argument for communication: live, committed, not
  * MPI_DATATYPE_NULL.  Returns MPI_SUCCESS or an error code whose message

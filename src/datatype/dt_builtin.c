@@ -199,6 +199,12 @@ static struct tern_dt_obj *const builtin_by_id[256] = {
 };
 static struct tern_dt_obj *const pair_by_id[5] = {TERN_DT_PAIR_LIST(TERN_DT_BY_ID)};
 
+#define TERN_DT_PUB_BY_ID(H, T) [TERN_DT_ID(H)] = &dt_##H.pub,
+struct tern_datatype *const tern_dt_basic_by_id[256] = {
+    TERN_DT_BASIC_LIST(TERN_DT_PUB_BY_ID)[TERN_DT_ID(MPI_LB)] = &dt_MPI_LB.pub,
+    [TERN_DT_ID(MPI_UB)] = &dt_MPI_UB.pub,
+};
+
 /* The handle's own record of its name, to undo MPI_Type_set_name at
  * finalize. */
 #define TERN_DT_NAME_BY_ID(H, T) [TERN_DT_ID(H)] = #H,

@@ -1,7 +1,7 @@
 /* Atomicity under contention, for every window kind: every rank adds to
  * the same locations of rank 0 at once (an integer and a double sum, a
  * long double sum that takes the accumulate lock, fetch_and_op on a
- * counter), and read-modify-writes a plain integer with get and put under
+ * counter, vectors of shorts and bytes), and read-modify-writes a plain integer with get and put under
  * an exclusive lock.  Every result must be exact; the values fetch_and_op
  * returned must be every value of the counter once. */
 #include <stdio.h>
@@ -42,6 +42,8 @@ int main(int argc, char **argv)
         long double lone = 1.0L;
         long long lli = 1;
         int two[2] = {1, 1};
+        short ones16[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+        unsigned char ones8[8] = {1, 1, 1, 1, 1, 1, 1, 1};
         MPI_Datatype vec; /* two ints, one apart: bytes 96 and 104 */
         CHECK_MPI(MPI_Type_vector(2, 1, 2, MPI_INT, &vec));
         CHECK_MPI(MPI_Type_commit(&vec));
@@ -58,6 +60,15 @@ int main(int argc, char **argv)
             /* one location reached by a derived and a contiguous layout */
             CHECK_MPI(MPI_Accumulate(two, 2, MPI_INT, 0, d + 96, 1, vec, MPI_SUM, w.win));
             CHECK_MPI(MPI_Accumulate(&one, 1, MPI_INT, 0, d + 96, 1, MPI_INT, MPI_SUM, w.win));
+            /* small elements, changed a 64-bit word at a time in shared
+             * memory: 9 shorts from byte 130 (3 before the word at 136, 2
+             * after it), one of them also alone; 8 bytes at 160 */
+            CHECK_MPI(
+                MPI_Accumulate(ones16, 9, MPI_SHORT, 0, d + 130, 9, MPI_SHORT, MPI_SUM, w.win));
+            CHECK_MPI(
+                MPI_Accumulate(ones16, 1, MPI_SHORT, 0, d + 138, 1, MPI_SHORT, MPI_SUM, w.win));
+            CHECK_MPI(MPI_Accumulate(ones8, 8, MPI_UNSIGNED_CHAR, 0, d + 160, 8, MPI_UNSIGNED_CHAR,
+                                     MPI_SUM, w.win));
             CHECK_MPI(MPI_Win_unlock(0, w.win));
         }
         /* exclusive lock: get, add, put must not interleave */
@@ -88,6 +99,17 @@ int main(int argc, char **argv)
             CHECK(*(int *)(w.mem + 96) == 2 * total && *(int *)(w.mem + 104) == total,
                   "%s: derived+contiguous sums %d and %d, want %lld and %lld", kn,
                   *(int *)(w.mem + 96), *(int *)(w.mem + 104), 2 * total, total);
+            for (int i = 0; i < 9; i++) {
+                short got;
+                memcpy(&got, w.mem + 130 + 2 * i, sizeof got);
+                long long want = i == 4 ? 2 * total : total;
+                CHECK(got == want, "%s: short sum %d from byte %d, want %lld", kn, got, 130 + 2 * i,
+                      want);
+            }
+            for (int i = 0; i < 8; i++)
+                CHECK(((unsigned char *)w.mem)[160 + i] == (unsigned char)total,
+                      "%s: byte sum %d at byte %d, want %lld mod 256", kn,
+                      ((unsigned char *)w.mem)[160 + i], 160 + i, total);
             qsort(all, (size_t)total, sizeof *all, cmp_ll);
             for (long long i = 0; i < total; i++)
                 CHECK(all[i] == i, "%s: fetch_and_op fetched %lld twice or never", kn, i);

@@ -12,6 +12,7 @@
 static int calls;
 static MPI_Win seen_win;
 static int seen_code;
+static const char *where = "created window"; /* in the messages of expect */
 
 static void on_win(MPI_Win *w, int *code, ...)
 {
@@ -27,7 +28,50 @@ static void expect(int rc, int cls, const char *what)
     int len;
     MPI_Error_class(rc, &c);
     MPI_Error_string(rc, msg, &len);
-    CHECK(c == cls, "%s: class %d, want %d (%s)", what, c, cls, msg);
+    CHECK(c == cls, "%s, %s: class %d, want %d (%s)", where, what, c, cls, msg);
+}
+
+/* The errors of operations and passive-target synchronisation on win
+ * toward rank t (a window of 16 ints, disp_unit sizeof(int)); ends with
+ * the lock on t held.  On an allocated window these pass the fast paths
+ * first (rma/win_fast.h), which must leave every error to the general
+ * path. */
+static void epoch_range_errors(MPI_Win win, int t, int size, const char *kind)
+{
+    int v = 1, buf[2] = {0}, got = 0;
+    where = kind;
+    expect(MPI_Put(&v, 1, MPI_INT, t, 0, 1, MPI_INT, win), MPI_ERR_RMA_SYNC,
+           "put outside an epoch");
+    expect(MPI_Win_unlock(t, win), MPI_ERR_RMA_SYNC, "unlock without lock");
+    expect(MPI_Win_complete(win), MPI_ERR_RMA_SYNC, "complete without start");
+    expect(MPI_Win_wait(win), MPI_ERR_RMA_SYNC, "wait without post");
+    expect(MPI_Win_flush(t, win), MPI_ERR_RMA_SYNC, "flush without lock");
+    CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, t, 0, win));
+    expect(MPI_Win_lock(MPI_LOCK_SHARED, t, 0, win), MPI_ERR_RMA_SYNC, "lock twice");
+    expect(MPI_Win_fence(0, win), MPI_ERR_RMA_SYNC, "fence inside a lock");
+    expect(MPI_Put(&v, 1, MPI_INT, t, 16, 1, MPI_INT, win), MPI_ERR_RMA_RANGE, "past the end");
+    expect(MPI_Put(&v, 1, MPI_INT, t, -1, 1, MPI_INT, win), MPI_ERR_RMA_RANGE, "before the start");
+    expect(MPI_Get(buf, 2, MPI_INT, t, 15, 2, MPI_INT, win), MPI_ERR_RMA_RANGE,
+           "straddling the end");
+    expect(MPI_Put(&v, 1, MPI_INT, size, 0, 1, MPI_INT, win), MPI_ERR_RANK, "target = size");
+    expect(MPI_Put(&v, 1, MPI_INT, -3, 0, 1, MPI_INT, win), MPI_ERR_RANK, "target = -3");
+    expect(MPI_Put(&v, 1, MPI_INT, t, 0, 1, MPI_DOUBLE, win), MPI_ERR_TYPE,
+           "sizes of origin and target differ");
+    expect(MPI_Accumulate(&v, 1, MPI_INT, t, 0, 1, MPI_FLOAT, MPI_SUM, win), MPI_ERR_TYPE,
+           "accumulate of int into float");
+    expect(MPI_Accumulate(&v, 1, MPI_INT, t, 0, 1, MPI_INT, MPI_OP_NULL, win), MPI_ERR_OP,
+           "accumulate with MPI_OP_NULL");
+    expect(MPI_Put(&v, -1, MPI_INT, t, 0, 1, MPI_INT, win), MPI_ERR_COUNT, "negative count");
+    expect(MPI_Win_lock(7, t, 0, win), MPI_ERR_LOCKTYPE, "lock type 7");
+    expect(MPI_Fetch_and_op(&v, &got, MPI_INT, t, 16, MPI_SUM, win), MPI_ERR_RMA_RANGE,
+           "fetch_and_op past the end");
+    expect(MPI_Fetch_and_op(&v, &got, MPI_INT, size, 0, MPI_SUM, win), MPI_ERR_RANK,
+           "fetch_and_op to target = size");
+    expect(MPI_Fetch_and_op(&v, &got, MPI_INT, t, 0, MPI_OP_NULL, win), MPI_ERR_OP,
+           "fetch_and_op with MPI_OP_NULL");
+    expect(MPI_Fetch_and_op(&v, &got, MPI_FLOAT, t, 0, MPI_BAND, win), MPI_ERR_OP,
+           "fetch_and_op MPI_BAND on a float");
+    CHECK_MPI(MPI_Put(&v, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, win));
 }
 
 int main(int argc, char **argv)
@@ -88,33 +132,32 @@ int main(int argc, char **argv)
     expect(MPI_Win_allocate(-1, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &buf, &win), MPI_ERR_SIZE,
            "negative size");
 
-    CHECK_MPI(MPI_Win_create(buf, sizeof buf, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    void *mem;
+    CHECK_MPI(
+        MPI_Win_allocate(16 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win));
     CHECK_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
     int v = 1, t = (rank + 1) % size;
-    expect(MPI_Put(&v, 1, MPI_INT, t, 0, 1, MPI_INT, win), MPI_ERR_RMA_SYNC,
-           "put outside an epoch");
-    expect(MPI_Win_unlock(t, win), MPI_ERR_RMA_SYNC, "unlock without lock");
-    expect(MPI_Win_complete(win), MPI_ERR_RMA_SYNC, "complete without start");
-    expect(MPI_Win_wait(win), MPI_ERR_RMA_SYNC, "wait without post");
-    expect(MPI_Win_flush(t, win), MPI_ERR_RMA_SYNC, "flush without lock");
+    epoch_range_errors(win, t, size, "allocated window");
+    CHECK_MPI(MPI_Win_unlock(t, win));
+    CHECK_MPI(MPI_Win_free(&win));
+    /* MPI_NO_OP where the info says accumulate_ops=same_op */
+    MPI_Info same;
+    MPI_Info_create(&same);
+    MPI_Info_set(same, "accumulate_ops", "same_op");
+    CHECK_MPI(MPI_Win_allocate(16 * sizeof(int), sizeof(int), same, MPI_COMM_WORLD, &mem, &win));
+    MPI_Info_free(&same);
+    CHECK_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
     CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, t, 0, win));
-    expect(MPI_Win_lock(MPI_LOCK_SHARED, t, 0, win), MPI_ERR_RMA_SYNC, "lock twice");
-    expect(MPI_Win_fence(0, win), MPI_ERR_RMA_SYNC, "fence inside a lock");
-    expect(MPI_Put(&v, 1, MPI_INT, t, 16, 1, MPI_INT, win), MPI_ERR_RMA_RANGE, "past the end");
-    expect(MPI_Put(&v, 1, MPI_INT, t, -1, 1, MPI_INT, win), MPI_ERR_RMA_RANGE, "before the start");
-    expect(MPI_Get(buf, 2, MPI_INT, t, 15, 2, MPI_INT, win), MPI_ERR_RMA_RANGE,
-           "straddling the end");
-    expect(MPI_Put(&v, 1, MPI_INT, size, 0, 1, MPI_INT, win), MPI_ERR_RANK, "target = size");
-    expect(MPI_Put(&v, 1, MPI_INT, -3, 0, 1, MPI_INT, win), MPI_ERR_RANK, "target = -3");
-    expect(MPI_Put(&v, 1, MPI_INT, t, 0, 1, MPI_DOUBLE, win), MPI_ERR_TYPE,
-           "sizes of origin and target differ");
-    expect(MPI_Accumulate(&v, 1, MPI_INT, t, 0, 1, MPI_FLOAT, MPI_SUM, win), MPI_ERR_TYPE,
-           "accumulate of int into float");
-    expect(MPI_Accumulate(&v, 1, MPI_INT, t, 0, 1, MPI_INT, MPI_OP_NULL, win), MPI_ERR_OP,
-           "accumulate with MPI_OP_NULL");
-    expect(MPI_Put(&v, -1, MPI_INT, t, 0, 1, MPI_INT, win), MPI_ERR_COUNT, "negative count");
-    expect(MPI_Win_lock(7, t, 0, win), MPI_ERR_LOCKTYPE, "lock type 7");
-    CHECK_MPI(MPI_Put(&v, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, win));
+    int old;
+    expect(MPI_Fetch_and_op(NULL, &old, MPI_INT, t, 0, MPI_NO_OP, win), MPI_ERR_OP,
+           "fetch_and_op MPI_NO_OP on a same_op window");
+    CHECK_MPI(MPI_Fetch_and_op(&v, &old, MPI_INT, t, 0, MPI_SUM, win));
+    CHECK_MPI(MPI_Win_unlock(t, win));
+    CHECK_MPI(MPI_Win_free(&win));
+    where = "created window";
+    CHECK_MPI(MPI_Win_create(buf, sizeof buf, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    CHECK_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+    epoch_range_errors(win, t, size, "created window");
     CHECK_MPI(MPI_Win_unlock(t, win));
     expect(MPI_Win_free(&(MPI_Win){MPI_WIN_NULL}), MPI_ERR_WIN, "free of MPI_WIN_NULL");
 
