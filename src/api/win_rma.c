@@ -49,13 +49,19 @@ static inline struct tern_win *fast_win(MPI_Win win)
     return tern_win_lookup(win);
 }
 
-/* The bytes of a put or get whose two sides are 'count' elements of one
- * predefined type; 0 when the call must take the general path. */
+/* The type of a call whose two sides are 'count' elements of one
+ * predefined type; NULL when the call must take the general path. */
+static inline const struct tern_datatype *fast_type(int ocount, MPI_Datatype odt, int tcount,
+                                                    MPI_Datatype tdt)
+{
+    if (odt != tdt || ocount != tcount || ocount <= 0) return NULL;
+    const struct tern_datatype *d = tern_dt_get_basic(odt);
+    return d && d->contig && d->size ? d : NULL;
+}
 static inline size_t fast_bytes(int ocount, MPI_Datatype odt, int tcount, MPI_Datatype tdt)
 {
-    if (odt != tdt || ocount != tcount || ocount <= 0) return 0;
-    const struct tern_datatype *d = tern_dt_get_basic(odt);
-    return d && d->contig ? (size_t)ocount * d->size : 0;
+    const struct tern_datatype *d = fast_type(ocount, odt, tcount, tdt);
+    return d ? (size_t)ocount * d->size : 0;
 }
 
 static int put_get(const char *fn, enum kind k, const void *obuf, MPI_Count ocount,
@@ -232,6 +238,13 @@ int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
                     int target_rank, MPI_Aint target_disp, int target_count,
                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
+    struct tern_win *w = fast_win(win);
+    const struct tern_datatype *d =
+        fast_type(origin_count, origin_datatype, target_count, target_datatype);
+    if (w && d &&
+        tern_win_acc_fast(w, origin_addr, NULL, (size_t)origin_count, d, target_rank, target_disp,
+                          op))
+        return MPI_SUCCESS;
     struct acc_args a = ACC_ARGS;
     return accumulate("MPI_Accumulate", 0, &a, win, 0, NULL);
 }
@@ -270,6 +283,14 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
                         int target_rank, MPI_Aint target_disp, int target_count,
                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
+    struct tern_win *w = fast_win(win);
+    const struct tern_datatype *d =
+        fast_type(result_count, result_datatype, target_count, target_datatype);
+    if (w && d &&
+        (op == MPI_NO_OP || (origin_count == target_count && origin_datatype == target_datatype)) &&
+        tern_win_acc_fast(w, origin_addr, result_addr, (size_t)target_count, d, target_rank,
+                          target_disp, op))
+        return MPI_SUCCESS;
     struct acc_args a = GACC_ARGS;
     return accumulate("MPI_Get_accumulate", 1, &a, win, 0, NULL);
 }
@@ -312,7 +333,8 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
 {
     struct tern_win *w = fast_win(win);
     const struct tern_datatype *d = tern_dt_get_basic(datatype);
-    if (w && d && tern_win_fop_fast(w, origin_addr, result_addr, d, target_rank, target_disp, op))
+    if (w && d &&
+        tern_win_acc_fast(w, origin_addr, result_addr, 1, d, target_rank, target_disp, op))
         return MPI_SUCCESS;
     struct acc_args a = {origin_addr, 1,           datatype, result_addr, 1, datatype,
                          target_rank, target_disp, 1,        datatype,    op};

@@ -64,9 +64,10 @@ static inline int tern_win_flush_fast(const struct tern_win *w, int rank)
     return 1;
 }
 
-/* Fetch_and_op and single-element accumulates into such a window (win_ops.c):
- * 1 when done, 0 for the general path. */
-int tern_win_fop_fast(struct tern_win *w, const void *origin, void *result,
+/* Accumulates of 'count' elements of one predefined type on every side
+ * into such a window, element-wise atomic (win_ops.c); result NULL for
+ * MPI_Accumulate.  1 when done, 0 for the general path. */
+int tern_win_acc_fast(struct tern_win *w, const void *origin, void *result, size_t count,
                       const struct tern_datatype *dt, int rank, MPI_Aint disp, MPI_Op op);
 
 #endif

@@ -488,19 +488,21 @@ int tern_win_cas(const char *fn, struct tern_win *w, const void *origin, const v
     return rc;
 }
 
-int tern_win_fop_fast(struct tern_win *w, const void *origin, void *result,
+int tern_win_acc_fast(struct tern_win *w, const void *origin, void *result, size_t count,
                       const struct tern_datatype *dt, int rank, MPI_Aint disp, MPI_Op op)
 {
     size_t es = dt->size;
-    if (dt->basic != dt->handle || dt->basic_count != 1 || !es || es > 8 || (es & (es - 1)))
+    if (dt->basic != dt->handle || dt->basic_count != 1 || !es || es > 8 || (es & (es - 1)) ||
+        count > SIZE_MAX / es)
         return 0;
-    char *tp = tern_win_direct_at(w, rank, disp, es);
+    char *tp = tern_win_direct_at(w, rank, disp, count * es);
     if (!tp || (uintptr_t)tp % es) return 0;
     tern_op_kernel k = NULL;
     if (op == MPI_NO_OP ? strcmp(w->acc_ops, "same_op") == 0
                         : op != MPI_REPLACE && !(k = tern_op_kernel_get(op, dt->basic, 1)))
         return 0;
-    elem_atomic(tp, op == MPI_NO_OP ? NULL : origin, result, es, op, k, is_integer(dt->basic));
+    contig_atomic(tp, op == MPI_NO_OP ? NULL : origin, result, count, es, op, k,
+                  is_integer(dt->basic));
     return 1;
 }
 
