@@ -346,6 +346,11 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
                           MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win)
 {
     static const char fn[] = "MPI_Compare_and_swap";
+    struct tern_win *fw = fast_win(win);
+    const struct tern_datatype *d = tern_dt_get_basic(datatype);
+    if (fw && d &&
+        tern_win_cas_fast(fw, origin_addr, compare_addr, result_addr, d, target_rank, target_disp))
+        return MPI_SUCCESS;
     TERN_REQUIRE_INIT(fn);
     tern_lock();
     struct tern_win *w = NULL;

@@ -70,4 +70,8 @@ static inline int tern_win_flush_fast(const struct tern_win *w, int rank)
 int tern_win_acc_fast(struct tern_win *w, const void *origin, void *result, size_t count,
                       const struct tern_datatype *dt, int rank, MPI_Aint disp, MPI_Op op);
 
+/* MPI_Compare_and_swap into such a window: one instruction. */
+int tern_win_cas_fast(struct tern_win *w, const void *origin, const void *compare, void *result,
+                      const struct tern_datatype *dt, int rank, MPI_Aint disp);
+
 #endif

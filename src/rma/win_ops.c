@@ -440,15 +440,25 @@ int tern_win_accumulate(const char *fn, struct tern_win *w, struct tern_rma_side
     return rc;
 }
 
-#define CAS_CASE(T)                                                                 \
-    do {                                                                            \
-        T expect, nw;                                                               \
-        memcpy(&expect, compare, sizeof expect);                                    \
-        memcpy(&nw, origin, sizeof nw);                                             \
-        __atomic_compare_exchange_n((T *)t.local, &expect, nw, 0, __ATOMIC_SEQ_CST, \
-                                    __ATOMIC_SEQ_CST);                              \
-        memcpy(result, &expect, sizeof expect);                                     \
+#define CAS_CASE(T)                                                                               \
+    do {                                                                                          \
+        T expect, nw;                                                                             \
+        memcpy(&expect, compare, sizeof expect);                                                  \
+        memcpy(&nw, origin, sizeof nw);                                                           \
+        __atomic_compare_exchange_n((T *)tp, &expect, nw, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+        memcpy(result, &expect, sizeof expect);                                                   \
     } while (0)
+
+/* One compare-and-swap instruction on es (1, 2, 4 or 8) bytes at tp. */
+static void cas_direct(char *tp, const void *origin, const void *compare, void *result, size_t es)
+{
+    switch (es) {
+    case 1: CAS_CASE(uint8_t); break;
+    case 2: CAS_CASE(uint16_t); break;
+    case 4: CAS_CASE(uint32_t); break;
+    default: CAS_CASE(uint64_t); break;
+    }
+}
 
 int tern_win_cas(const char *fn, struct tern_win *w, const void *origin, const void *compare,
                  void *result, struct tern_datatype *dt, int rank, MPI_Aint disp)
@@ -468,12 +478,7 @@ int tern_win_cas(const char *fn, struct tern_win *w, const void *origin, const v
     if (w->am && !t.local)
         return tern_win_am_cas(fn, w, origin, compare, result, dt, rank, t.raddr);
     if (t.in_seg && (uintptr_t)t.local % es == 0 && (es == 1 || es == 2 || es == 4 || es == 8)) {
-        switch (es) {
-        case 1: CAS_CASE(uint8_t); break;
-        case 2: CAS_CASE(uint16_t); break;
-        case 4: CAS_CASE(uint32_t); break;
-        default: CAS_CASE(uint64_t); break;
-        }
+        cas_direct(t.local, origin, compare, result, es);
         return MPI_SUCCESS;
     }
     char old[64];
@@ -503,6 +508,19 @@ int tern_win_acc_fast(struct tern_win *w, const void *origin, void *result, size
         return 0;
     contig_atomic(tp, op == MPI_NO_OP ? NULL : origin, result, count, es, op, k,
                   is_integer(dt->basic));
+    return 1;
+}
+
+int tern_win_cas_fast(struct tern_win *w, const void *origin, const void *compare, void *result,
+                      const struct tern_datatype *dt, int rank, MPI_Aint disp)
+{
+    size_t es = dt->size;
+    if (dt->basic != dt->handle || dt->basic_count != 1 || !es || es > 8 || (es & (es - 1)) ||
+        !origin || !compare || !result)
+        return 0;
+    char *tp = tern_win_direct_at(w, rank, disp, es);
+    if (!tp || (uintptr_t)tp % es) return 0;
+    cas_direct(tp, origin, compare, result, es);
     return 1;
 }
 
