@@ -68,8 +68,14 @@ void tern_progress_register_watch(void (*watch)(void))
 
 void tern_progress_unregister_all(void) { npoll_hooks = ndead_peer_hooks = nwatch_hooks = 0; }
 
+_Atomic unsigned long tern_progress_passes;
+
 int tern_progress(void)
 {
+    /* a plain load and store: one writer at a time (progress.h) */
+    atomic_store_explicit(&tern_progress_passes,
+                          atomic_load_explicit(&tern_progress_passes, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
     int n = 0;
     for (int i = 0; i < npoll_hooks; i++) n += poll_hooks[i]();
     return n;

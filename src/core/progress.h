@@ -7,10 +7,17 @@
 #ifndef TERN_CORE_PROGRESS_H
 #define TERN_CORE_PROGRESS_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 /* One pass over every registered source; returns how many events it handled. */
 int tern_progress(void);
+
+/* Passes made so far: a helper thread that progresses on a rank's behalf
+ * (transport/ucx/ucx_async.c) stands aside while the rank's own calls
+ * keep this moving.  Written only by a thread that holds the big lock, or
+ * by the one thread that calls MPI. */
+extern _Atomic unsigned long tern_progress_passes;
 
 /* The layers above register what a pass polls (p2p: its transports and the
  * requests nobody waits for) and how a blocked rank learns that a peer died

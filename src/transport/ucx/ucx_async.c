@@ -9,9 +9,10 @@
  * It sleeps on the worker's event descriptor (UCP_FEATURE_WAKEUP), woken
  * by UCX traffic, and at least every RMA_ASYNC_INTERVAL microseconds
  * (messages from members on this host come through shared memory, which
- * has no descriptor).  It never blocks on the big lock: a rank busy in MPI
- * progresses by itself, and the thread can be joined by a caller holding
- * the lock. */
+ * has no descriptor).  It never blocks on the big lock, and makes no pass
+ * while the rank's own calls are making them (it naps instead): a rank
+ * busy in MPI progresses by itself, and the thread can be joined by a
+ * caller holding the lock. */
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -39,16 +40,32 @@ static void nap(long us)
     nanosleep(&ts, NULL);
 }
 
+static unsigned long passes(void)
+{
+    return atomic_load_explicit(&tern_progress_passes, memory_order_relaxed);
+}
+
 static void *async_main(void *arg)
 {
     (void)arg;
     long interval = tern_param.rma_async_interval > 0 ? tern_param.rma_async_interval : 1000;
+    unsigned long seen = passes();
     while (!atomic_load_explicit(&stop, memory_order_acquire)) {
+        /* A rank inside MPI progresses by itself: a pass here would only
+         * take the core and the worker from it (ranks outnumber cores when
+         * hosts share a machine). */
+        unsigned long now = passes();
+        if (now != seen) {
+            seen = now;
+            nap(interval);
+            continue;
+        }
         if (pthread_mutex_trylock(&tern_big_lock) != 0) {
             nap(interval);
             continue;
         }
         int n = tern_progress();
+        seen = passes();
         /* Armed only once a pass found nothing: events still queued make
          * ucp_worker_arm answer BUSY. */
         ucs_status_t armed = n || efd < 0 ? UCS_ERR_BUSY : ucp_worker_arm(ucx.worker);
