@@ -23,11 +23,22 @@ METRICS = [
 COLL_WHO = [("tern", "Tern"), ("ternflat", "Tern, flat algorithms"), ("mpich", "MPICH"),
             ("ompi", "Open MPI")]
 COLL_METRICS = [
-    ("allreduce_8", "allreduce 8 B"),
-    ("allreduce_64k", "allreduce 64 KiB"),
-    ("bcast_8", "bcast 8 B"),
-    ("bcast_64k", "bcast 64 KiB"),
-    ("barrier", "barrier"),
+    ("allreduce_8", "allreduce 8 B (us)", True),
+    ("allreduce_64k", "allreduce 64 KiB (us)", True),
+    ("bcast_8", "bcast 8 B (us)", True),
+    ("bcast_64k", "bcast 64 KiB (us)", True),
+    ("barrier", "barrier (us)", True),
+]
+# run.sh --rma: 2 ranks, 1 per host.
+RMA_WHO = [("tern", "Tern"), ("mpich", "MPICH"), ("ompi", "Open MPI")]
+RMA_METRICS = [
+    ("put_lat", "put 8 B, lock/flush (us)", True),
+    ("get_lat", "get 8 B, lock/flush (us)", True),
+    ("fop_lat", "fetch_and_op, lock/flush (us)", True),
+    ("put_fence", "put 8 B in a fence epoch (us)", True),
+    ("put_pscw", "put 8 B in a pscw epoch (us)", True),
+    ("put_bw", "put bandwidth 1 MiB (MB/s)", False),
+    ("get_bw", "get bandwidth 1 MiB (MB/s)", False),
 ]
 
 
@@ -68,8 +79,11 @@ def main():
     for line in open(meta):
         print("# " + line.rstrip("\n"))
     print("# medians of %d repetitions (n = runs that gave a figure)" % reps)
-    if any(m == c for (m, _) in runs for c, _ in COLL_METRICS):
-        coll_table(runs, med)
+    if any(m == c for (m, _) in runs for c, _, _ in COLL_METRICS):
+        table(runs, med, "4 ranks, 2 hosts", COLL_WHO, COLL_METRICS, "ternflat")
+        return
+    if any(m == c for (m, _) in runs for c, _, _ in RMA_METRICS):
+        table(runs, med, "2 ranks, 2 hosts", RMA_WHO, RMA_METRICS, None)
         return
     print()
     head = ["metric"] + [name for _, name in WHO] + ["Tern / ucx_perftest", "Tern / better peer"]
@@ -125,20 +139,23 @@ def main():
                 print("#   %-24s %-13s %s" % (label, name, "  ".join("%d: %s" % (r, fmt(v)) for r, v in vals)))
 
 
-def coll_table(runs, med):
+def table(runs, med, title, who_list, metrics, flat):
+    """Medians per contender; Tern's ratio to Tern's flat algorithms (when
+    flat names them) and to the better peer (for bandwidths, above 1 is
+    better)."""
     print()
-    head = ["4 ranks, 2 hosts (us)"] + [name for _, name in COLL_WHO] + [
-        "Tern / flat", "Tern / better peer"]
+    head = [title] + [name for _, name in who_list] + (
+        ["Tern / flat"] if flat else []) + ["Tern / better peer"]
     rows = []
-    for metric, label in COLL_METRICS:
-        m = {who: med(metric, who) for who, _ in COLL_WHO}
+    for metric, label, lower in metrics:
+        m = {who: med(metric, who) for who, _ in who_list}
         cells = [label]
-        for who, _ in COLL_WHO:
+        for who, _ in who_list:
             n = len(runs.get((metric, who), []))
             cells.append("-" if m[who] is None else "%s (n=%d)" % (fmt(m[who]), n))
         peers = [m[w] for w in ("mpich", "ompi") if m[w] is not None]
-        better = min(peers) if peers else None
-        for den in (m["ternflat"], better):
+        better = (min(peers) if lower else max(peers)) if peers else None
+        for den in ([m[flat]] if flat else []) + [better]:
             cells.append("-" if m["tern"] is None or not den else "%.2fx" % (m["tern"] / den))
         rows.append(cells)
     widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
@@ -146,11 +163,11 @@ def coll_table(runs, med):
         print("| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |")
     print()
     print("# every run (rep: value):")
-    for metric, label in COLL_METRICS:
-        for who, name in COLL_WHO:
+    for metric, label, _ in metrics:
+        for who, name in who_list:
             vals = sorted(runs.get((metric, who), []))
             if vals:
-                print("#   %-18s %-22s %s" % (label, name, "  ".join("%d: %s" % (r, fmt(v)) for r, v in vals)))
+                print("#   %-30s %-22s %s" % (label, name, "  ".join("%d: %s" % (r, fmt(v)) for r, v in vals)))
 
 
 if __name__ == "__main__":

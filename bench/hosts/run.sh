@@ -13,6 +13,11 @@
 #                bcast at 8 B and 64 KiB, barrier), Tern as it chooses
 #                (by host: coll/coll_hier.c), Tern with the flat algorithms
 #                forced, MPICH and Open MPI
+#   --rma        instead: one-sided between 2 ranks, one per host, Tern,
+#                MPICH and Open MPI: put, get and fetch_and_op latency (8 B,
+#                allocated window, lock/flush), put latency in fence and
+#                post-start-complete-wait epochs, put and get bandwidth at
+#                1 MiB (OMB's windows of 64)
 #
 # Environment: NETNS_HOSTS_PREFIX and NETNS_HOSTS_NET (default hb and
 # 10.200.32) name the two hosts this script brings up with
@@ -44,9 +49,11 @@ reps=${R:-5}
 build=$src/build
 out=
 coll=0
+rma=0
 while [ $# -gt 0 ]; do
     case $1 in
         --coll) coll=1; shift ;;
+        --rma) rma=1; shift ;;
         -r) reps=$2; shift 2 ;;
         --build) build=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
@@ -58,6 +65,12 @@ done
 lat_iters=${LAT_ITERS:-10000}
 # Seconds one run may take: a loaded machine stretches 10000 round trips far.
 limit=600
+# One-sided runs: fewer iterations than tern-bench's, the same for every
+# library (Open MPI's osc/ucx over TCP takes milliseconds per operation
+# here), and a shorter limit.
+rma_lat="-i ${RMA_LAT_ITERS:-1000} -x 100"
+rma_bw="-i 10 -x 2"
+[ $rma = 1 ] && limit=180
 [[ $lat_iters =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: LAT_ITERS must be a positive number" >&2; exit 2; }
 
 export NETNS_HOSTS_PREFIX=${NETNS_HOSTS_PREFIX:-hb}
@@ -100,7 +113,8 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
 fi
 "$src/bench/compare" --build-only "$work/bin" --build "$build" \
     --extra "$here/launch_probe.c" > "$work/built" || die "building the benchmarks failed"
-ldd "$build/lib/libmpi.so.12" | grep -q libucp ||
+# (grep -q would leave ldd writing into a closed pipe, which pipefail counts.)
+grep -q libucp <<< "$(ldd "$build/lib/libmpi.so.12")" ||
     die "$build has no UCX transport (libucx-dev, TERN_WITH_UCX): Tern cannot reach another host"
 bin=$work/bin
 mpiexec=$build/bin/mpiexec
@@ -117,6 +131,9 @@ hydra=(mpiexec.mpich -iface "tern-$prefix")
 # Open MPI's pml ucx declines plain TCP unless told any transport will do.
 ompi=(mpiexec.openmpi --mca oob_tcp_if_include "$net.0/24"
     --mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any -x UCX_TLS)
+# Its one-sided component for UCX must be named: the default choice finds
+# none that reaches the other host over TCP.
+[ $rma = 1 ] && ompi+=(--mca osc ucx)
 
 # Bytes through host 2's link to the bridge, both ways (its veth's root end).
 bridge_bytes() {
@@ -268,6 +285,19 @@ for rep in $(seq 1 "$reps"); do
         done
         continue
     fi
+    if [ $rma = 1 ]; then
+        say "repetition $rep/$reps: one-sided"
+        for who in tern mpich ompi; do
+            bench "$rep" put_lat $who put-latency -m 8 $rma_lat
+            bench "$rep" get_lat $who get-latency -m 8 $rma_lat
+            bench "$rep" fop_lat $who fop-latency -m 8 $rma_lat
+            bench "$rep" put_fence $who put-latency -m 8 --sync fence $rma_lat
+            bench "$rep" put_pscw $who put-latency -m 8 --sync pscw $rma_lat
+            bench "$rep" put_bw $who put-bw -m 1M $rma_bw
+            bench "$rep" get_bw $who get-bw -m 1M $rma_bw
+        done
+        continue
+    fi
     say "repetition $rep/$reps: latency"
     perftest "$rep" lat tag_lat 8 "$lat_iters" 100
     for who in tern mpich ompi; do bench "$rep" lat $who latency -m 8 -i "$lat_iters" -x 100; done
@@ -292,7 +322,11 @@ mpich_device=$(mpichversion | sed -n 's/^MPICH Device:[[:space:]]*//p')
     echo "Open MPI $(ompi_info --parsable | sed -n 's/^ompi:version:full://p') pml ucx: ${ompi[*]} (agent: --mca plm_rsh_agent ssh)"
     echo "UCX $(ucx_info -v | sed -n 's/^# Version //p'), UCX_TLS=$UCX_TLS; ucx_perftest server on ${prefix}2, client on ${prefix}1"
     echo "Tern: $mpiexec -hosts ${prefix}1,${prefix}2 (ssh)"
-    echo "latency iterations $lat_iters (warm-up 100); bandwidth 1 MiB x 64 per window, 20 windows (+2 warm-up); buffers reused"
+    if [ $rma = 1 ]; then
+        echo "one-sided: latency $rma_lat, bandwidth 1 MiB x 64 per window $rma_bw; windows made by MPI_Win_allocate; buffers reused"
+    else
+        echo "latency iterations $lat_iters (warm-up 100); bandwidth 1 MiB x 64 per window, 20 windows (+2 warm-up); buffers reused"
+    fi
     [ -f "$work/notes" ] && cat "$work/notes"
     echo "one-way cache-line latency between cores 0 and 1 (bench/machine/cacheline.c, median of 11): ${cacheline:-n/a} ns"
     awk '$1 > 0.5 {print "WARNING: the machine was loaded (load average " $1 " when the sitting began): figures are noisy"}' <<< "$load_before"
