@@ -121,10 +121,10 @@ int tern_nbc_scatter_binomial(struct tern_sched *s, const void *sbuf, size_t sco
     if (blk == 0) return MPI_SUCCESS;
     struct tern_datatype *bt = tern_coll_byte();
 
-    if (r == root && rbuf != MPI_IN_PLACE)
-        tern_sched_copy(s, tern_coll_elem(sbuf, sdt, (MPI_Aint)root * (MPI_Aint)scount), scount,
-                        sdt, rbuf, rcount, rdt);
-    if (n == 1) return tern_sched_round(s);
+    if (n == 1) {
+        if (rbuf != MPI_IN_PLACE) tern_sched_copy(s, sbuf, scount, sdt, rbuf, rcount, rdt);
+        return tern_sched_round(s);
+    }
     int sub = subtree(vr, n, root, &parent);
     if (sub == 1) return tern_sched_recv(s, rbuf, rcount, rdt, parent);
 
@@ -146,6 +146,10 @@ int tern_nbc_scatter_binomial(struct tern_sched *s, const void *sbuf, size_t sco
                     scount, sdt, tmp + (size_t)j * blk, blk, bt);
             tern_sched_send(s, tmp, (size_t)cnt * blk, bt, first); /* after the copies */
         }
+        /* the root's own block while the children take theirs */
+        if (rbuf != MPI_IN_PLACE)
+            tern_sched_copy(s, tern_coll_elem(sbuf, sdt, (MPI_Aint)root * (MPI_Aint)scount), scount,
+                            sdt, rbuf, rcount, rdt);
         return tern_sched_round(s);
     }
     char *tmp = tern_sched_buf(s, (size_t)sub * blk);

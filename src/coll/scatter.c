@@ -13,7 +13,8 @@
  * straight from the send buffer, except the one subtree whose ranks wrap
  * past n - 1, packed in relative order. */
 static int scatter_from_root(const void *sbuf, size_t scount, struct tern_datatype *sdt, size_t blk,
-                             int root, struct tern_comm *c)
+                             void *rbuf, size_t rcount, struct tern_datatype *rdt, int root,
+                             struct tern_comm *c)
 {
     int n = c->size, rc = MPI_SUCCESS, nreq = 0, top = 1;
     struct tern_request *reqs[32];
@@ -37,6 +38,11 @@ static int scatter_from_root(const void *sbuf, size_t scount, struct tern_dataty
         }
         if (!rc) nreq++;
     }
+    /* The root's own block while the first children take theirs (a large
+     * one by CMA from sbuf, started by the send above). */
+    if (rbuf != MPI_IN_PLACE)
+        tern_dt_copy(tern_coll_elem(sbuf, sdt, (MPI_Aint)root * (MPI_Aint)scount), scount, sdt,
+                     rbuf, rcount, rdt);
     int rc2 = tern_waitall(nreq, reqs);
     free(tmp);
     return rc ? rc : rc2;
@@ -51,10 +57,10 @@ int tern_coll_scatter_binomial(const void *sbuf, size_t scount, struct tern_data
     size_t blk = r == root ? scount * sdt->size : rcount * rdt->size;
     if (blk == 0) return MPI_SUCCESS;
 
-    if (r == root && rbuf != MPI_IN_PLACE)
-        tern_dt_copy(tern_coll_elem(sbuf, sdt, (MPI_Aint)root * (MPI_Aint)scount), scount, sdt,
-                     rbuf, rcount, rdt);
-    if (n == 1) return MPI_SUCCESS;
+    if (n == 1) {
+        if (rbuf != MPI_IN_PLACE) tern_dt_copy(sbuf, scount, sdt, rbuf, rcount, rdt);
+        return MPI_SUCCESS;
+    }
 
     int sub = vr == 0 ? n : tern_coll_lowbit(vr);
     if (sub > n - vr) sub = n - vr;
@@ -64,7 +70,7 @@ int tern_coll_scatter_binomial(const void *sbuf, size_t scount, struct tern_data
                          MPI_STATUS_IGNORE);
 
     struct tern_datatype *bt = tern_coll_byte();
-    if (r == root) return scatter_from_root(sbuf, scount, sdt, blk, root, c);
+    if (r == root) return scatter_from_root(sbuf, scount, sdt, blk, rbuf, rcount, rdt, root, c);
     char *tmp = malloc((size_t)sub * blk);
     if (!tmp) return tern_coll_nomem("MPI_Scatter", (size_t)sub * blk);
     rc = tern_recv(tmp, (size_t)sub * blk, bt, parent, TERN_TAG_SCATTER, c, TERN_COLL_CTX,
