@@ -97,6 +97,7 @@ typedef int tern_nbc_reduce_scatter_block_fn(struct tern_sched *s, const void *s
 
 tern_coll_barrier_fn tern_coll_barrier_dissemination;
 tern_coll_bcast_fn tern_coll_bcast_binomial;
+tern_coll_bcast_fn tern_coll_bcast_linear;
 /* The binomial broadcast up to its sends, which it leaves in flight in
  * reqs (at most TERN_COLL_BINOMIAL_SENDS) for the caller to wait on: a
  * broadcast by host overlaps them with the host's own. */

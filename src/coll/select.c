@@ -87,6 +87,8 @@ static const struct algo barrier_algos[] = {
 static const struct algo bcast_algos[] = {
     ALGO("hier", bcast, tern_coll_bcast_hier, .kinds = INTRA, .hier = 1),
     ALGO("shm", bcast, tern_coll_bcast_shm, .kinds = INTRA, .shm = SLOTS),
+    ALGO("linear", bcast, tern_coll_bcast_linear, .kinds = INTRA, .shm = CHUNKS, .min_ranks = 3,
+         .over = 16 * KIB),
     ALGO("binomial", bcast, tern_coll_bcast_binomial, .kinds = INTRA),
     ALGO("inter_leader", bcast, tern_coll_bcast_inter_leader, .kinds = INTER),
 };

@@ -16,7 +16,7 @@ static const struct {
     const char *algos[6];
 } want[] = {
     {"TERN_BARRIER_ALGORITHM", {"hier", "shm", "dissemination", "inter_leader"}},
-    {"TERN_BCAST_ALGORITHM", {"hier", "shm", "binomial", "inter_leader"}},
+    {"TERN_BCAST_ALGORITHM", {"hier", "shm", "linear", "binomial", "inter_leader"}},
     {"TERN_GATHER_ALGORITHM", {"shm", "binomial", "inter_leader"}},
     {"TERN_GATHERV_ALGORITHM", {"shm", "linear", "inter_direct"}},
     {"TERN_SCATTER_ALGORITHM", {"shm", "binomial", "inter_leader"}},
