@@ -108,6 +108,7 @@ int tern_coll_bcast_binomial_start(void *buf, size_t count, struct tern_datatype
 tern_coll_rooted_fn tern_coll_gather_binomial;
 tern_coll_gatherv_fn tern_coll_gatherv_linear;
 tern_coll_rooted_fn tern_coll_scatter_binomial;
+tern_coll_rooted_fn tern_coll_scatter_linear;
 tern_coll_scatterv_fn tern_coll_scatterv_linear;
 tern_coll_all_block_fn tern_coll_allgather_bruck, tern_coll_allgather_ring;
 tern_coll_allgatherv_fn tern_coll_allgatherv_bruck, tern_coll_allgatherv_ring;

@@ -104,6 +104,8 @@ static const struct algo gatherv_algos[] = {
 };
 static const struct algo scatter_algos[] = {
     ALGO("shm", rooted, tern_coll_scatter_shm, .kinds = INTRA, .shm = SLOTS),
+    ALGO("linear", rooted, tern_coll_scatter_linear, .kinds = INTRA, .shm = CHUNKS, .min_ranks = 3,
+         .over = 16 * KIB),
     ALGO("binomial", rooted, tern_coll_scatter_binomial, .kinds = INTRA),
     ALGO("inter_leader", rooted, tern_coll_scatter_inter_leader, .kinds = INTER),
 };

@@ -19,7 +19,7 @@ static const struct {
     {"TERN_BCAST_ALGORITHM", {"hier", "shm", "linear", "binomial", "inter_leader"}},
     {"TERN_GATHER_ALGORITHM", {"shm", "binomial", "inter_leader"}},
     {"TERN_GATHERV_ALGORITHM", {"shm", "linear", "inter_direct"}},
-    {"TERN_SCATTER_ALGORITHM", {"shm", "binomial", "inter_leader"}},
+    {"TERN_SCATTER_ALGORITHM", {"shm", "linear", "binomial", "inter_leader"}},
     {"TERN_SCATTERV_ALGORITHM", {"shm", "linear", "inter_direct"}},
     {"TERN_ALLGATHER_ALGORITHM", {"shm", "bruck", "ring", "inter_leader"}},
     {"TERN_ALLGATHERV_ALGORITHM", {"shm", "bruck", "ring", "inter_leader"}},
