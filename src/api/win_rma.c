@@ -40,15 +40,6 @@ static int done_request(struct tern_win *w, const char *fn, int rank, MPI_Reques
 
 enum kind { PUT, GET };
 
-/* The window of a call that may take a fast path (rma/win_fast.h): the
- * library is up, one thread calls, the handle names a live window. */
-static inline struct tern_win *fast_win(MPI_Win win)
-{
-    if (__builtin_expect(tern_g.init_state != TERN_STATE_ACTIVE || tern_g.thread_multiple, 0))
-        return NULL;
-    return tern_win_lookup(win);
-}
-
 /* The type of a call whose two sides are 'count' elements of one
  * predefined type; NULL when the call must take the general path. */
 static inline const struct tern_datatype *fast_type(int ocount, MPI_Datatype odt, int tcount,
@@ -90,7 +81,7 @@ int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_data
              int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
              MPI_Win win)
 {
-    struct tern_win *w = fast_win(win);
+    struct tern_win *w = tern_win_fast_lookup(win);
     size_t n = fast_bytes(origin_count, origin_datatype, target_count, target_datatype);
     if (w && n && tern_win_put_fast(w, origin_addr, n, target_rank, target_disp))
         return MPI_SUCCESS;
@@ -111,7 +102,7 @@ TERN_WEAK_ALIAS(MPI_Get)
 int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
-    struct tern_win *w = fast_win(win);
+    struct tern_win *w = tern_win_fast_lookup(win);
     size_t n = fast_bytes(origin_count, origin_datatype, target_count, target_datatype);
     if (w && n && tern_win_get_fast(w, origin_addr, n, target_rank, target_disp))
         return MPI_SUCCESS;
@@ -238,7 +229,7 @@ int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
                     int target_rank, MPI_Aint target_disp, int target_count,
                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
-    struct tern_win *w = fast_win(win);
+    struct tern_win *w = tern_win_fast_lookup(win);
     const struct tern_datatype *d =
         fast_type(origin_count, origin_datatype, target_count, target_datatype);
     if (w && d &&
@@ -283,7 +274,7 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
                         int target_rank, MPI_Aint target_disp, int target_count,
                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
-    struct tern_win *w = fast_win(win);
+    struct tern_win *w = tern_win_fast_lookup(win);
     const struct tern_datatype *d =
         fast_type(result_count, result_datatype, target_count, target_datatype);
     if (w && d &&
@@ -331,7 +322,7 @@ TERN_WEAK_ALIAS(MPI_Fetch_and_op)
 int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
                       int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
-    struct tern_win *w = fast_win(win);
+    struct tern_win *w = tern_win_fast_lookup(win);
     const struct tern_datatype *d = tern_dt_get_basic(datatype);
     if (w && d &&
         tern_win_acc_fast(w, origin_addr, result_addr, 1, d, target_rank, target_disp, op))
@@ -346,7 +337,7 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
                           MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win)
 {
     static const char fn[] = "MPI_Compare_and_swap";
-    struct tern_win *fw = fast_win(win);
+    struct tern_win *fw = tern_win_fast_lookup(win);
     const struct tern_datatype *d = tern_dt_get_basic(datatype);
     if (fw && d &&
         tern_win_cas_fast(fw, origin_addr, compare_addr, result_addr, d, target_rank, target_disp))

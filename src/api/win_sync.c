@@ -23,9 +23,7 @@
  * (rma/win_fast.h). */
 static inline int flush_fast(int rank, MPI_Win win)
 {
-    if (__builtin_expect(tern_g.init_state != TERN_STATE_ACTIVE || tern_g.thread_multiple, 0))
-        return 0;
-    const struct tern_win *w = tern_win_lookup(win);
+    const struct tern_win *w = tern_win_fast_lookup(win);
     return w && tern_win_flush_fast(w, rank);
 }
 

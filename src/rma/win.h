@@ -184,6 +184,18 @@ int tern_win_op_done(const char *fn, struct tern_win *w, int rank);
  * the first window that spans hosts). */
 void tern_rma_init(void);
 
+/* An access epoch to 'rank' is open: fence, lock, lock_all or start. */
+static inline int tern_win_may_access(const struct tern_win *w, int rank)
+{
+    return w->fence_open || w->lock_all || w->lock_held[rank] || w->started[rank];
+}
+/* Every member's window lies in the segment, mapped here: loads, stores
+ * and atomic instructions reach it. */
+static inline int tern_win_mapped(const struct tern_win *w)
+{
+    return !w->am && (w->flavor == MPI_WIN_FLAVOR_ALLOCATE || w->flavor == MPI_WIN_FLAVOR_SHARED);
+}
+
 /* An operation may go to target 'rank' now: MPI_SUCCESS, or the
  * MPI_ERR_RMA_SYNC error raised. */
 int tern_win_check_epoch(const char *fn, struct tern_win *w, int rank);

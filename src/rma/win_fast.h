@@ -11,7 +11,17 @@
 #include <string.h>
 
 #include "core/params.h"
+#include "core/state.h"
 #include "rma/win.h"
+
+/* The window of a call that may take a fast path: the library is up, one
+ * thread calls (no big lock), the handle names a live window; else NULL. */
+static inline struct tern_win *tern_win_fast_lookup(MPI_Win h)
+{
+    if (__builtin_expect(tern_g.init_state != TERN_STATE_ACTIVE || tern_g.thread_multiple, 0))
+        return NULL;
+    return tern_win_lookup(h);
+}
 
 /* Where bytes [disp * disp_unit, + bytes) of rank's window lie here, when
  * an operation may go there now; NULL sends the caller down the general
@@ -19,10 +29,9 @@
 static inline char *tern_win_direct_at(const struct tern_win *w, int rank, MPI_Aint disp,
                                        size_t bytes)
 {
-    if (w->am || (w->flavor != MPI_WIN_FLAVOR_ALLOCATE && w->flavor != MPI_WIN_FLAVOR_SHARED) ||
-        (unsigned)rank >= (unsigned)w->size || bytes == 0)
+    if (!tern_win_mapped(w) || (unsigned)rank >= (unsigned)w->size || bytes == 0 ||
+        !tern_win_may_access(w, rank))
         return NULL;
-    if (!(w->lock_all || w->lock_held[rank] || w->fence_open || w->started[rank])) return NULL;
     const struct tern_win_peer *p = &w->peer[rank];
     MPI_Aint off;
     if (!p->local || __builtin_mul_overflow(disp, (MPI_Aint)p->disp_unit, &off) || off < 0 ||

@@ -107,8 +107,7 @@ static int locate(const char *fn, struct tern_win *w, int rank, MPI_Aint disp, s
             (long long)(disp * p->disp_unit + hi), rank, (long long)p->size, tern_win_name(w));
     if (p->local) {
         t->local = p->local + off;
-        t->in_seg =
-            !w->am && (w->flavor == MPI_WIN_FLAVOR_ALLOCATE || w->flavor == MPI_WIN_FLAVOR_SHARED);
+        t->in_seg = tern_win_mapped(w);
     } else {
         t->raddr = p->base + (uint64_t)off;
     }

@@ -12,7 +12,7 @@
 
 int tern_win_check_epoch(const char *fn, struct tern_win *w, int rank)
 {
-    if (w->fence_open || w->lock_all || w->lock_held[rank] || w->started[rank]) return MPI_SUCCESS;
+    if (tern_win_may_access(w, rank)) return MPI_SUCCESS;
     return tern_win_err(w, MPI_ERR_RMA_SYNC,
                         "%s: rank %d has no access epoch to target %d on %s (call MPI_Win_fence, "
                         "MPI_Win_lock, MPI_Win_lock_all or MPI_Win_start first)",
