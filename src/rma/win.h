@@ -84,10 +84,14 @@ struct tern_win {
 /* The control area at the start of a window's segment (64-byte lines). */
 struct tern_win_rank_ctl {
     _Atomic uint32_t lock; /* passive target: TERN_WIN_EXCL, or the count of shared holders */
-    _Atomic uint32_t acc;  /* accumulates to this rank: 0 free, 1 held */
+    _Atomic uint32_t acc;  /* accumulate lock of this rank's memory: 0 free, 1 held */
     _Atomic uint32_t dyn;  /* its table of attached regions: 0 free, 1 being changed */
     uint32_t nregions;
     char pad[48];
+    /* As an origin, on a line that only this rank writes: target + 1 while
+     * it changes that target's elements by atomic instructions, else 0. */
+    _Atomic uint32_t atomics_at;
+    char pad_origin[60];
 };
 #define TERN_WIN_EXCL 0x80000000u
 
@@ -104,6 +108,7 @@ struct tern_win_ctl {
 };
 
 struct tern_win_rank_ctl *tern_win_rank_ctl(struct tern_win *w, int r);
+
 _Atomic uint32_t *tern_win_post_ctr(struct tern_win *w, int origin, int target);
 _Atomic uint32_t *tern_win_done_ctr(struct tern_win *w, int target, int origin);
 struct tern_win_region *tern_win_regions(struct tern_win *w, int r);

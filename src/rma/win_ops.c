@@ -3,13 +3,15 @@
  * target's datatype is the origin's to read (the standard makes both sides
  * agree on it), so its layout gives the target's pieces directly.
  *
- * Accumulates are element-wise on the predefined type.  In the segment an
- * element of 1, 2, 4 or 8 bytes is updated by one atomic instruction (an
- * integer sum or bit operation, an exchange) or a compare-and-swap loop
- * around the op; anything else, and every accumulate into user memory,
- * takes the target's accumulate lock in the control area, so accumulates
- * to one location are atomic with each other whatever their origin. */
+ * Accumulates are element-wise on the predefined type.  In the segment a
+ * few elements of 1, 2, 4 or 8 bytes are updated by one atomic instruction
+ * each (an integer sum or bit operation, an exchange) or a compare-and-swap
+ * loop around the op; more of them (RMA_ACC_LOCKED_MIN), anything else,
+ * and every accumulate into user memory take the target's accumulate lock
+ * in the control area, so accumulates to one location are atomic with each
+ * other whatever their origin (see "accumulates" below). */
 #include <errno.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,7 @@
 #include "coll/op_kernels.h"
 #include "core/errors.h"
 #include "core/params.h"
+#include "core/progress.h"
 #include "rma/win_am.h"
 #include "rma/win_fast.h"
 #include "rma/win_seg.h"
@@ -172,7 +175,32 @@ int tern_win_get(const char *fn, struct tern_win *w, struct tern_rma_side o, int
     return cma(fn, w, 0, &t, o.buf, o.count, o.dt, tcount, tdt, tb);
 }
 
-/* ---- accumulates ---- */
+/* ---- accumulates ----
+ *
+ * Two ways keep accumulates to one location atomic with each other.  A few
+ * elements in the segment change by atomic instructions, one per element,
+ * and any number of origins do so at once; everything else (many
+ * elements, elements no instruction covers, memory reached by CMA) runs
+ * plain loads and stores under the target's accumulate lock.  The two meet
+ * as in Dekker's algorithm: an origin announces the target whose elements
+ * it changes (its atomics_at), then checks the lock, and backs off while
+ * it is held; the lock's holder waits until no origin announces its
+ * target.  Neither waits while the other side waits for it. */
+
+/* Waiting for the lock's holder, or for announced origins once it is
+ * held, which never wait on this rank. */
+static void spin_plain(unsigned *i)
+{
+    if (++*i % 64)
+        tern_cpu_relax();
+    else
+        sched_yield();
+}
+
+static _Atomic uint32_t *announced(struct tern_win *w, int r)
+{
+    return &tern_win_rank_ctl(w, r)->atomics_at;
+}
 
 static void acc_lock(struct tern_win *w, int r)
 {
@@ -183,10 +211,33 @@ static void acc_lock(struct tern_win *w, int r)
         z = 0;
         tern_win_spin(&wt);
     }
+    atomic_thread_fence(memory_order_seq_cst);
+    unsigned spins = 0;
+    for (int o = 0; o < w->size; o++)
+        while (atomic_load_explicit(announced(w, o), memory_order_acquire) == (uint32_t)r + 1)
+            spin_plain(&spins);
 }
 static void acc_unlock(struct tern_win *w, int r)
 {
-    atomic_store(&tern_win_rank_ctl(w, r)->acc, 0);
+    atomic_store_explicit(&tern_win_rank_ctl(w, r)->acc, 0, memory_order_release);
+}
+
+/* Around changes of rank r's elements by atomic instructions. */
+static void atomics_begin(struct tern_win *w, int r)
+{
+    _Atomic uint32_t *mine = announced(w, w->rank), *l = &tern_win_rank_ctl(w, r)->acc;
+    for (;;) {
+        atomic_store_explicit(mine, (uint32_t)r + 1, memory_order_relaxed);
+        atomic_thread_fence(memory_order_seq_cst);
+        if (!atomic_load_explicit(l, memory_order_acquire)) return;
+        atomic_store_explicit(mine, 0, memory_order_release);
+        struct tern_waiter wt = TERN_WAITER_INIT;
+        while (atomic_load_explicit(l, memory_order_relaxed)) tern_win_spin(&wt);
+    }
+}
+static void atomics_end(struct tern_win *w)
+{
+    atomic_store_explicit(announced(w, w->rank), 0, memory_order_release);
 }
 
 static int is_integer(MPI_Datatype b)
@@ -288,6 +339,22 @@ static void contig_atomic(char *tp, const char *o, char *res, size_t n, size_t e
     for (; i < n; i++)
         elem_atomic(tp + i * es, o ? o + i * es : NULL, res ? res + i * es : NULL, es, op, k,
                     is_int);
+}
+
+/* Whether an accumulate of 'bytes' into the segment goes element by
+ * element in atomic instructions rather than under the lock. */
+static int by_atomics(size_t bytes) { return bytes < (size_t)tern_param.rma_acc_locked_min; }
+
+/* n bytes of elements of es bytes at tp, under the target's lock: the old
+ * values to res (unless NULL), then tp = o op tp. */
+static void contig_locked(char *tp, const char *o, char *res, size_t n, size_t es, MPI_Op op,
+                          tern_op_kernel k)
+{
+    if (res) memcpy(res, tp, n);
+    if (op == MPI_REPLACE)
+        memmove(tp, o, n);
+    else if (op != MPI_NO_OP)
+        k(o, tp, n / es);
 }
 
 #define IOV_BATCH 64
@@ -396,7 +463,15 @@ int tern_win_accumulate(const char *fn, struct tern_win *w, struct tern_rma_side
         char *tp = t.local + tdt->true_lb;
         const char *ob = op == MPI_NO_OP ? NULL : (const char *)o.buf + o.dt->true_lb;
         char *rb = res.buf ? (char *)res.buf + res.dt->true_lb : NULL;
-        contig_atomic(tp, ob, rb, tb / es, es, op, k, is_integer(basic));
+        if (by_atomics(tb)) {
+            atomics_begin(w, rank);
+            contig_atomic(tp, ob, rb, tb / es, es, op, k, is_integer(basic));
+            atomics_end(w);
+        } else {
+            acc_lock(w, rank);
+            contig_locked(tp, ob, rb, tb, es, op, k);
+            acc_unlock(w, rank);
+        }
         return MPI_SUCCESS;
     }
     char *obuf = NULL, *tbuf = malloc(tb);
@@ -416,9 +491,11 @@ int tern_win_accumulate(const char *fn, struct tern_win *w, struct tern_rma_side
 
     struct tern_dt_view tv;
     if (t.in_seg) tern_dt_view_local(&tv, tdt, t.local, tcount);
-    if (t.in_seg && b->contig && (es == 1 || es == 2 || es == 4 || es == 8) &&
+    if (t.in_seg && b->contig && (es == 1 || es == 2 || es == 4 || es == 8) && by_atomics(tb) &&
         pieces_aligned(&tv, tb, es)) {
+        atomics_begin(w, rank);
         apply_atomic(&tv, tb, es, obuf, res.buf ? tbuf : NULL, op, k, is_integer(basic));
+        atomics_end(w);
     } else {
         acc_lock(w, rank);
         rc = move_packed(fn, w, 0, &t, tbuf, tcount, tdt, tb);
@@ -477,7 +554,9 @@ int tern_win_cas(const char *fn, struct tern_win *w, const void *origin, const v
     if (w->am && !t.local)
         return tern_win_am_cas(fn, w, origin, compare, result, dt, rank, t.raddr);
     if (t.in_seg && (uintptr_t)t.local % es == 0 && (es == 1 || es == 2 || es == 4 || es == 8)) {
+        atomics_begin(w, rank);
         cas_direct(t.local, origin, compare, result, es);
+        atomics_end(w);
         return MPI_SUCCESS;
     }
     char old[64];
@@ -497,7 +576,7 @@ int tern_win_acc_fast(struct tern_win *w, const void *origin, void *result, size
 {
     size_t es = dt->size;
     if (dt->basic != dt->handle || dt->basic_count != 1 || !es || es > 8 || (es & (es - 1)) ||
-        count > SIZE_MAX / es)
+        count > SIZE_MAX / es || !by_atomics(count * es))
         return 0;
     char *tp = tern_win_direct_at(w, rank, disp, count * es);
     if (!tp || (uintptr_t)tp % es) return 0;
@@ -505,8 +584,10 @@ int tern_win_acc_fast(struct tern_win *w, const void *origin, void *result, size
     if (op == MPI_NO_OP ? strcmp(w->acc_ops, "same_op") == 0
                         : op != MPI_REPLACE && !(k = tern_op_kernel_get(op, dt->basic, 1)))
         return 0;
+    atomics_begin(w, rank);
     contig_atomic(tp, op == MPI_NO_OP ? NULL : origin, result, count, es, op, k,
                   is_integer(dt->basic));
+    atomics_end(w);
     return 1;
 }
 
@@ -519,7 +600,9 @@ int tern_win_cas_fast(struct tern_win *w, const void *origin, const void *compar
         return 0;
     char *tp = tern_win_direct_at(w, rank, disp, es);
     if (!tp || (uintptr_t)tp % es) return 0;
+    atomics_begin(w, rank);
     cas_direct(tp, origin, compare, result, es);
+    atomics_end(w);
     return 1;
 }
 

@@ -1,9 +1,13 @@
 /* Atomicity under contention, for every window kind: every rank adds to
  * the same locations of rank 0 at once (an integer and a double sum, a
  * long double sum that takes the accumulate lock, fetch_and_op on a
- * counter, vectors of shorts and bytes), and read-modify-writes a plain integer with get and put under
- * an exclusive lock.  Every result must be exact; the values fetch_and_op
- * returned must be every value of the counter once. */
+ * counter, vectors of shorts and bytes, 32 ints summed as one block, by
+ * get_accumulate too, while fetch_and_op adds to one of them alone), and
+ * read-modify-writes a plain integer with get and put under an exclusive
+ * lock.  Every result must be exact; the values fetch_and_op returned must
+ * be every value of the counter once.  In shared memory the small updates
+ * run as atomic instructions and the blocks under the target's lock
+ * (TERN_RMA_ACC_LOCKED_MIN), both at once on the same elements. */
 #include <stdio.h>
 
 #include "rma_util.h"
@@ -35,7 +39,7 @@ int main(int argc, char **argv)
     for (int k = 0; k < NKINDS; k++) {
         if (k == K_SHARED && spans) continue;
         struct rwin w;
-        rwin_make(&w, (enum kind)k, 256, MPI_COMM_WORLD);
+        rwin_make(&w, (enum kind)k, 512, MPI_COMM_WORLD);
         MPI_Aint d = rwin_disp(&w, 0, 0);
         int one = 1;
         double done_ = 1.0;
@@ -44,6 +48,8 @@ int main(int argc, char **argv)
         int two[2] = {1, 1};
         short ones16[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
         unsigned char ones8[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+        int ones32[32], old32[32], old1;
+        for (int i = 0; i < 32; i++) ones32[i] = 1;
         MPI_Datatype vec; /* two ints, one apart: bytes 96 and 104 */
         CHECK_MPI(MPI_Type_vector(2, 1, 2, MPI_INT, &vec));
         CHECK_MPI(MPI_Type_commit(&vec));
@@ -69,6 +75,11 @@ int main(int argc, char **argv)
                 MPI_Accumulate(ones16, 1, MPI_SHORT, 0, d + 138, 1, MPI_SHORT, MPI_SUM, w.win));
             CHECK_MPI(MPI_Accumulate(ones8, 8, MPI_UNSIGNED_CHAR, 0, d + 160, 8, MPI_UNSIGNED_CHAR,
                                      MPI_SUM, w.win));
+            /* 32 ints from byte 256, as blocks and one of them alone */
+            CHECK_MPI(MPI_Accumulate(ones32, 32, MPI_INT, 0, d + 256, 32, MPI_INT, MPI_SUM, w.win));
+            CHECK_MPI(MPI_Get_accumulate(ones32, 32, MPI_INT, old32, 32, MPI_INT, 0, d + 256, 32,
+                                         MPI_INT, MPI_SUM, w.win));
+            CHECK_MPI(MPI_Fetch_and_op(&one, &old1, MPI_INT, 0, d + 256 + 4 * 5, MPI_SUM, w.win));
             CHECK_MPI(MPI_Win_unlock(0, w.win));
         }
         /* exclusive lock: get, add, put must not interleave */
@@ -110,6 +121,13 @@ int main(int argc, char **argv)
                 CHECK(((unsigned char *)w.mem)[160 + i] == (unsigned char)total,
                       "%s: byte sum %d at byte %d, want %lld mod 256", kn,
                       ((unsigned char *)w.mem)[160 + i], 160 + i, total);
+            for (int i = 0; i < 32; i++) {
+                int got;
+                memcpy(&got, w.mem + 256 + 4 * i, sizeof got);
+                long long want = i == 5 ? 3 * total : 2 * total;
+                CHECK(got == want, "%s: block sum %d at int %d from byte 256, want %lld", kn, got,
+                      i, want);
+            }
             qsort(all, (size_t)total, sizeof *all, cmp_ll);
             for (long long i = 0; i < total; i++)
                 CHECK(all[i] == i, "%s: fetch_and_op fetched %lld twice or never", kn, i);
