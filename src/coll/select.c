@@ -62,7 +62,9 @@ struct algo {
     /* When auto takes it (0: no bound).  Sizes are the collective's message
      * size in bytes (see the entry points), powers of two. */
     int min_ranks;
-    size_t over, upto; /* more than 'over', at most 'upto' bytes */
+    size_t over, upto;   /* more than 'over', at most 'upto' bytes */
+    unsigned char local; /* only where every rank shares this host's memory (as
+                                  .shm, but it is correct anywhere) */
     /* .shm = SLOTS entries carry the data in one slot: auto takes them up
      * to TERN_SHMCOLL_MAX bytes (rounded down to a power of two, so that it
      * bounds whole buckets).  CHUNKS entries pass it through the slots in
@@ -131,17 +133,20 @@ static const struct algo allgatherv_algos[] = {
 static const struct algo alltoall_algos[] = {
     ALGO("shm", all_block, tern_coll_alltoall_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("bruck", all_block, tern_coll_alltoall_bruck, .kinds = INTRA, .min_ranks = 3, .upto = 256),
+    ALGO("exchange", all_block, tern_coll_alltoall_exchange, .kinds = ANY, .min_ranks = 3,
+         .local = 1),
     ALGO("pairwise", all_block, tern_coll_alltoall_pairwise, .kinds = INTRA),
-    ALGO("exchange", all_block, tern_coll_alltoall_exchange, .kinds = ANY),
 };
 static const struct algo alltoallv_algos[] = {
     ALGO("shm", alltoallv, tern_coll_alltoallv_shm, .kinds = INTRA, .shm = SLOTS),
+    ALGO("exchange", alltoallv, tern_coll_alltoallv_exchange, .kinds = ANY, .min_ranks = 3,
+         .local = 1),
     ALGO("pairwise", alltoallv, tern_coll_alltoallv_pairwise, .kinds = INTRA),
-    ALGO("exchange", alltoallv, tern_coll_alltoallv_exchange, .kinds = ANY),
 };
 static const struct algo alltoallw_algos[] = {
+    ALGO("exchange", alltoallw, tern_coll_alltoallw_exchange, .kinds = ANY, .min_ranks = 3,
+         .local = 1),
     ALGO("pairwise", alltoallw, tern_coll_alltoallw_pairwise, .kinds = INTRA),
-    ALGO("exchange", alltoallw, tern_coll_alltoallw_exchange, .kinds = ANY),
 };
 static const struct algo reduce_algos[] = {
     ALGO("hier", reduce, tern_coll_reduce_hier, .kinds = INTRA, .commutative = 1, .hier = 1),
@@ -350,6 +355,13 @@ static struct view view_of(const struct tern_comm *c)
         .c = c, .size = c->size, .is_inter = c->is_inter, .shm = -1, .hier = -1, .hosts = -1};
 }
 
+/* Whether every rank of v shares this host's memory. */
+static int on_host(struct view *v)
+{
+    if (v->shm < 0) v->shm = tern_shmc_usable(v->c);
+    return v->shm;
+}
+
 /* Whether a can be correct for the call. */
 static int can_run(const struct algo *a, struct view *v, int commutative)
 {
@@ -357,10 +369,7 @@ static int can_run(const struct algo *a, struct view *v, int commutative)
     if (a->commutative && !commutative) return 0;
     if (a->pof2 && (v->size & (v->size - 1))) return 0;
     /* One rank has nothing to share: the algorithm hands it to point to point. */
-    if (a->shm && v->size > 1) {
-        if (v->shm < 0) v->shm = tern_shmc_usable(v->c);
-        if (!v->shm) return 0;
-    }
+    if (a->shm && v->size > 1 && !on_host(v)) return 0;
     if (a->hier) {
         if (v->hier < 0)
             v->hier = v->c ? tern_coll_hier_usable(v->c)
@@ -379,9 +388,10 @@ static size_t shm_bound(void)
 }
 
 /* Whether auto takes a. */
-static int preferred(const struct algo *a, const struct view *v, size_t bytes)
+static int preferred(const struct algo *a, struct view *v, size_t bytes)
 {
     if (a->min_ranks && v->size < a->min_ranks) return 0;
+    if (a->local && !on_host(v)) return 0;
     if (a->over && bytes <= a->over) return 0;
     if (a->upto && bytes > a->upto) return 0;
     if (a->shm == SLOTS && bytes > shm_bound()) return 0;
@@ -429,6 +439,10 @@ static const struct algo *decide(enum tern_coll_id id, struct view *v, size_t by
     for (int i = 0; i < t->n; i++)
         if (can_run(&t->algos[i], v, commutative) && preferred(&t->algos[i], v, bytes))
             return &t->algos[i];
+    /* Auto prefers none: the first that can run (on an intercommunicator,
+     * alltoall's exchange whatever its size). */
+    for (int i = 0; i < t->n; i++)
+        if (can_run(&t->algos[i], v, commutative)) return &t->algos[i];
     return NULL;
 }
 

@@ -30,6 +30,7 @@ int tern_coll_alltoall_shm(const void *sbuf, size_t scount, struct tern_datatype
         /* What the table takes after shm (select.c). */
         if (n >= 3 && blk <= 256)
             return tern_coll_alltoall_bruck(sbuf, scount, sdt, rbuf, rcount, rdt, c);
+        if (n >= 3) return tern_coll_alltoall_exchange(sbuf, scount, sdt, rbuf, rcount, rdt, c);
         return tern_coll_alltoall_pairwise(sbuf, scount, sdt, rbuf, rcount, rdt, c);
     }
     if (sbuf == MPI_IN_PLACE) {
@@ -168,6 +169,18 @@ int tern_coll_scatterv_shm(const void *sbuf, const int *scounts, const int *disp
     return rc ? rc : rc2;
 }
 
+/* What the table takes after shm for alltoallv (select.c). */
+static int alltoallv_after_shm(const void *sbuf, const int *scounts, const int *sdispls,
+                               struct tern_datatype *sdt, void *rbuf, const int *rcounts,
+                               const int *rdispls, struct tern_datatype *rdt, struct tern_comm *c)
+{
+    if (c->size >= 3)
+        return tern_coll_alltoallv_exchange(sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls,
+                                            rdt, c);
+    return tern_coll_alltoallv_pairwise(sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt,
+                                        c);
+}
+
 /* Alltoallv: only the sender knows the size of all it sends, so each rank
  * says in its slot whether its blocks fit, and every rank reads every
  * answer before it takes any data: when one rank's blocks do not fit, all
@@ -181,8 +194,7 @@ int tern_coll_alltoallv_shm(const void *sbuf, const int *scounts, const int *sdi
     struct tern_shmc *a = tern_shmc_for(c, 0);
     size_t head = sizeof(uint64_t) * (1 + (size_t)n);
     if (!a || a->carry_bytes < sizeof(uint64_t))
-        return tern_coll_alltoallv_pairwise(sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls,
-                                            rdt, c);
+        return alltoallv_after_shm(sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt, c);
     const void *src = sbuf;
     const int *sc = scounts, *sd = sdispls;
     struct tern_datatype *st = sdt;
@@ -211,8 +223,7 @@ int tern_coll_alltoallv_shm(const void *sbuf, const int *scounts, const int *sdi
     tern_shmc_wait_all(a, s);
     for (int i = 0; i < n; i++)
         if (!((const uint64_t *)tern_shmc_slot(a, i, s))[0])
-            return tern_coll_alltoallv_pairwise(sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls,
-                                                rdt, c);
+            return alltoallv_after_shm(sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt, c);
     for (int k = 0; k < n; k++) {
         int i = (r + k) % n;
         const char *slot = tern_shmc_slot(a, i, s);
