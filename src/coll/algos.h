@@ -151,7 +151,8 @@ tern_coll_reduce_scatter_fn tern_coll_reduce_scatter_shm_partition;
 tern_coll_reduce_scatter_block_fn tern_coll_reduce_scatter_block_shm_partition;
 
 /* ---- Blocking, running a schedule to completion (sched_blocking.c):
- * the intercommunicator algorithms, and alltoall's exchange ---- */
+ * the intercommunicator algorithms, allgather's linear and alltoall's
+ * exchange ---- */
 
 tern_coll_barrier_fn tern_coll_barrier_inter_leader;
 tern_coll_bcast_fn tern_coll_bcast_inter_leader;
@@ -161,6 +162,8 @@ tern_coll_rooted_fn tern_coll_scatter_inter_leader;
 tern_coll_scatterv_fn tern_coll_scatterv_inter_direct;
 tern_coll_all_block_fn tern_coll_allgather_inter_leader;
 tern_coll_allgatherv_fn tern_coll_allgatherv_inter_leader;
+tern_coll_all_block_fn tern_coll_allgather_linear;
+tern_coll_allgatherv_fn tern_coll_allgatherv_linear;
 tern_coll_all_block_fn tern_coll_alltoall_exchange;
 tern_coll_alltoallv_fn tern_coll_alltoallv_exchange;
 tern_coll_alltoallw_fn tern_coll_alltoallw_exchange;
@@ -178,8 +181,8 @@ tern_nbc_rooted_fn tern_nbc_gather_binomial;
 tern_nbc_gatherv_fn tern_nbc_gatherv_linear;
 tern_nbc_rooted_fn tern_nbc_scatter_binomial;
 tern_nbc_scatterv_fn tern_nbc_scatterv_linear;
-tern_nbc_all_block_fn tern_nbc_allgather_bruck, tern_nbc_allgather_ring;
-tern_nbc_allgatherv_fn tern_nbc_allgatherv_ring;
+tern_nbc_all_block_fn tern_nbc_allgather_bruck, tern_nbc_allgather_ring, tern_nbc_allgather_linear;
+tern_nbc_allgatherv_fn tern_nbc_allgatherv_ring, tern_nbc_allgatherv_linear;
 tern_nbc_all_block_fn tern_nbc_alltoall_exchange;
 tern_nbc_alltoallv_fn tern_nbc_alltoallv_exchange;
 tern_nbc_alltoallw_fn tern_nbc_alltoallw_exchange;

@@ -7,7 +7,11 @@
  *
  * Allgather: Bruck's algorithm for small totals (ceil(log2 n) rounds on a
  * packed scratch copy, any n), a ring beyond (n - 1 rounds, each block sent
- * once per rank, straight between user buffers).  Allgatherv: the ring.
+ * once per rank, straight between user buffers), or linear (one round: the
+ * own block to every rank, every other block from its rank; on one host
+ * each rank then reads the blocks itself when it runs, where a ring makes
+ * each wait for its left neighbour's previous step).  Allgatherv: the
+ * ring or linear.
  *
  * Alltoall(v, w): one round with every send and receive posted at once (a
  * round never blocks, so nothing waits on anything else), peers in the
@@ -128,6 +132,53 @@ int tern_nbc_allgatherv_ring(struct tern_sched *s, const void *sbuf, size_t scou
         tern_sched_copy(s, sbuf, scount, sdt, tern_coll_elem(rbuf, rdt, displs[c->rank]),
                         (size_t)rcounts[c->rank], rdt);
     return ring(s, rbuf, rcounts, displs, 0, rdt);
+}
+
+/* Linear over the blocks of rbuf (as ring), this rank's own sent from
+ * (src, cnt, dt), peers in the order r + 1, r + 2, ... */
+static int linear(struct tern_sched *s, const void *src, size_t cnt, struct tern_datatype *dt,
+                  void *rbuf, const int *rcounts, const int *displs, size_t rcount,
+                  struct tern_datatype *rdt)
+{
+    struct tern_comm *c = tern_sched_comm(s);
+    int n = c->size, r = c->rank;
+    for (int k = 1; k < n; k++) {
+        int from = (r - k + n) % n;
+        MPI_Aint roff = rcounts ? displs[from] : (MPI_Aint)from * (MPI_Aint)rcount;
+        tern_sched_send(s, src, cnt, dt, (r + k) % n);
+        tern_sched_recv(s, tern_coll_elem(rbuf, rdt, roff),
+                        rcounts ? (size_t)rcounts[from] : rcount, rdt, from);
+    }
+    return tern_sched_round(s);
+}
+
+int tern_nbc_allgather_linear(struct tern_sched *s, const void *sbuf, size_t scount,
+                              struct tern_datatype *sdt, void *rbuf, size_t rcount,
+                              struct tern_datatype *rdt)
+{
+    int more, rc = own_block(s, sbuf, scount, sdt, rbuf, rcount, rdt, &more);
+    if (!more) return rc;
+    int r = tern_sched_comm(s)->rank;
+    if (sbuf == MPI_IN_PLACE)
+        return linear(s, tern_coll_elem(rbuf, rdt, (MPI_Aint)r * (MPI_Aint)rcount), rcount, rdt,
+                      rbuf, NULL, NULL, rcount, rdt);
+    return linear(s, sbuf, scount, sdt, rbuf, NULL, NULL, rcount, rdt);
+}
+
+int tern_nbc_allgatherv_linear(struct tern_sched *s, const void *sbuf, size_t scount,
+                               struct tern_datatype *sdt, void *rbuf, const int *rcounts,
+                               const int *displs, struct tern_datatype *rdt)
+{
+    struct tern_comm *c = tern_sched_comm(s);
+    int r = c->rank;
+    size_t total = 0;
+    for (int i = 0; i < c->size; i++) total += (size_t)rcounts[i];
+    if (total * rdt->size == 0) return MPI_SUCCESS;
+    void *own = tern_coll_elem(rbuf, rdt, displs[r]);
+    if (sbuf == MPI_IN_PLACE)
+        return linear(s, own, (size_t)rcounts[r], rdt, rbuf, rcounts, displs, 0, rdt);
+    tern_sched_copy(s, sbuf, scount, sdt, own, (size_t)rcounts[r], rdt);
+    return linear(s, sbuf, scount, sdt, rbuf, rcounts, displs, 0, rdt);
 }
 
 /* ---- alltoall family ---- */

@@ -1,6 +1,6 @@
 /* Blocking algorithms that build the schedule of the nonblocking form and
- * run it to completion: the intercommunicator ones (nbc_inter.c) and
- * alltoall's exchange (nbc_all.c).  The schedule takes the communicator's
+ * run it to completion: the intercommunicator ones (nbc_inter.c),
+ * allgather's linear and alltoall's exchange (nbc_all.c).  The schedule takes the communicator's
  * next collective tag, as MPI_I<coll> would. */
 #include "coll/coll_util.h"
 #include "coll/nbc.h"
@@ -69,6 +69,21 @@ int tern_coll_allgatherv_inter_leader(const void *sbuf, size_t scount, struct te
 {
     RUN(c, "MPI_Allgatherv",
         tern_nbc_inter_allgatherv(s, sbuf, scount, sdt, rbuf, rcounts, displs, rdt));
+}
+
+int tern_coll_allgather_linear(const void *sbuf, size_t scount, struct tern_datatype *sdt,
+                               void *rbuf, size_t rcount, struct tern_datatype *rdt,
+                               struct tern_comm *c)
+{
+    RUN(c, "MPI_Allgather", tern_nbc_allgather_linear(s, sbuf, scount, sdt, rbuf, rcount, rdt));
+}
+
+int tern_coll_allgatherv_linear(const void *sbuf, size_t scount, struct tern_datatype *sdt,
+                                void *rbuf, const int *rcounts, const int *displs,
+                                struct tern_datatype *rdt, struct tern_comm *c)
+{
+    RUN(c, "MPI_Allgatherv",
+        tern_nbc_allgatherv_linear(s, sbuf, scount, sdt, rbuf, rcounts, displs, rdt));
 }
 
 int tern_coll_alltoall_exchange(const void *sbuf, size_t scount, struct tern_datatype *sdt,

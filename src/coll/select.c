@@ -120,6 +120,8 @@ static const struct algo allgather_algos[] = {
     ALGO("shm", all_block, tern_coll_allgather_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("bruck", all_block, tern_coll_allgather_bruck, .kinds = INTRA, .min_ranks = 4,
          .upto = 64 * KIB),
+    ALGO("linear", all_block, tern_coll_allgather_linear, .kinds = INTRA, .min_ranks = 3,
+         .local = 1),
     ALGO("ring", all_block, tern_coll_allgather_ring, .kinds = INTRA),
     ALGO("inter_leader", all_block, tern_coll_allgather_inter_leader, .kinds = INTER),
 };
@@ -127,6 +129,8 @@ static const struct algo allgatherv_algos[] = {
     ALGO("shm", allgatherv, tern_coll_allgatherv_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("bruck", allgatherv, tern_coll_allgatherv_bruck, .kinds = INTRA, .min_ranks = 4,
          .upto = 64 * KIB),
+    ALGO("linear", allgatherv, tern_coll_allgatherv_linear, .kinds = INTRA, .min_ranks = 3,
+         .local = 1),
     ALGO("ring", allgatherv, tern_coll_allgatherv_ring, .kinds = INTRA),
     ALGO("inter_leader", allgatherv, tern_coll_allgatherv_inter_leader, .kinds = INTER),
 };
@@ -227,10 +231,14 @@ static const struct algo iallgather_algos[] = {
     ALGO("shm", nbc_all_block, tern_nbc_allgather_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("bruck", nbc_all_block, tern_nbc_allgather_bruck, .kinds = INTRA, .min_ranks = 4,
          .upto = 64 * KIB),
+    ALGO("linear", nbc_all_block, tern_nbc_allgather_linear, .kinds = INTRA, .min_ranks = 3,
+         .local = 1),
     ALGO("ring", nbc_all_block, tern_nbc_allgather_ring, .kinds = INTRA),
     ALGO("inter_leader", nbc_all_block, tern_nbc_inter_allgather, .kinds = INTER),
 };
 static const struct algo iallgatherv_algos[] = {
+    ALGO("linear", nbc_allgatherv, tern_nbc_allgatherv_linear, .kinds = INTRA, .min_ranks = 3,
+         .local = 1),
     ALGO("ring", nbc_allgatherv, tern_nbc_allgatherv_ring, .kinds = INTRA),
     ALGO("inter_leader", nbc_allgatherv, tern_nbc_inter_allgatherv, .kinds = INTER),
 };

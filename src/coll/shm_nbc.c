@@ -386,6 +386,7 @@ int tern_nbc_allgather_shm(struct tern_sched *s, const void *sbuf, size_t scount
         int n = tern_sched_comm(s)->size;
         if (n >= 4 && bytes * (size_t)n <= 64 * 1024)
             return tern_nbc_allgather_bruck(s, sbuf, scount, sdt, rbuf, rcount, rdt);
+        if (n >= 3) return tern_nbc_allgather_linear(s, sbuf, scount, sdt, rbuf, rcount, rdt);
         return tern_nbc_allgather_ring(s, sbuf, scount, sdt, rbuf, rcount, rdt);
     }
     return rooted(s, a, allgather_step, sbuf, scount, sbuf == MPI_IN_PLACE ? NULL : sdt, rbuf,
