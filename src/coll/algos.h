@@ -106,6 +106,7 @@ struct tern_request;
 int tern_coll_bcast_binomial_start(void *buf, size_t count, struct tern_datatype *dt, int root,
                                    struct tern_comm *c, struct tern_request **reqs, int *nreq);
 tern_coll_rooted_fn tern_coll_gather_binomial;
+tern_coll_rooted_fn tern_coll_gather_linear;
 tern_coll_gatherv_fn tern_coll_gatherv_linear;
 tern_coll_rooted_fn tern_coll_scatter_binomial;
 tern_coll_rooted_fn tern_coll_scatter_linear;

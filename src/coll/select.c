@@ -96,6 +96,7 @@ static const struct algo bcast_algos[] = {
 };
 static const struct algo gather_algos[] = {
     ALGO("shm", rooted, tern_coll_gather_shm, .kinds = INTRA, .shm = SLOTS),
+    ALGO("linear", rooted, tern_coll_gather_linear, .kinds = INTRA, .min_ranks = 3, .local = 1),
     ALGO("binomial", rooted, tern_coll_gather_binomial, .kinds = INTRA),
     ALGO("inter_leader", rooted, tern_coll_gather_inter_leader, .kinds = INTER),
 };

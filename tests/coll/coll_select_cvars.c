@@ -17,7 +17,7 @@ static const struct {
 } want[] = {
     {"TERN_BARRIER_ALGORITHM", {"hier", "shm", "dissemination", "inter_leader"}},
     {"TERN_BCAST_ALGORITHM", {"hier", "shm", "linear", "binomial", "inter_leader"}},
-    {"TERN_GATHER_ALGORITHM", {"shm", "binomial", "inter_leader"}},
+    {"TERN_GATHER_ALGORITHM", {"shm", "linear", "binomial", "inter_leader"}},
     {"TERN_GATHERV_ALGORITHM", {"shm", "linear", "inter_direct"}},
     {"TERN_SCATTER_ALGORITHM", {"shm", "linear", "binomial", "inter_leader"}},
     {"TERN_SCATTERV_ALGORITHM", {"shm", "linear", "inter_direct"}},
