@@ -177,10 +177,10 @@ tern_coll_reduce_scatter_block_fn tern_coll_reduce_scatter_block_inter_leader;
  * nbc_reduce.c); alltoall's exchange serves both kinds ---- */
 
 tern_nbc_barrier_fn tern_nbc_barrier_dissemination;
-tern_nbc_bcast_fn tern_nbc_bcast_binomial;
-tern_nbc_rooted_fn tern_nbc_gather_binomial;
+tern_nbc_bcast_fn tern_nbc_bcast_binomial, tern_nbc_bcast_linear;
+tern_nbc_rooted_fn tern_nbc_gather_binomial, tern_nbc_gather_linear;
 tern_nbc_gatherv_fn tern_nbc_gatherv_linear;
-tern_nbc_rooted_fn tern_nbc_scatter_binomial;
+tern_nbc_rooted_fn tern_nbc_scatter_binomial, tern_nbc_scatter_linear;
 tern_nbc_scatterv_fn tern_nbc_scatterv_linear;
 tern_nbc_all_block_fn tern_nbc_allgather_bruck, tern_nbc_allgather_ring, tern_nbc_allgather_linear;
 tern_nbc_allgatherv_fn tern_nbc_allgatherv_ring, tern_nbc_allgatherv_linear;

@@ -7,8 +7,10 @@
  * Gather and scatter move a subtree's blocks packed in one message, so a
  * rank takes part in ceil(log2 n) rounds at most; the root receives or
  * sends each subtree's blocks straight in its buffer, packing only the one
- * subtree whose ranks wrap past n - 1.  Gatherv and scatterv are linear:
- * only the root knows the counts. */
+ * subtree whose ranks wrap past n - 1.  Linear: every message to or from
+ * the root at once, the root's own copy last (as the blocking forms:
+ * gather.c, scatter.c, bcast.c); gatherv and scatterv are linear only,
+ * since only the root knows the counts. */
 #include "coll/coll_util.h"
 #include "coll/nbc.h"
 #include "coll/sched.h"
@@ -92,9 +94,16 @@ int tern_nbc_gather_binomial(struct tern_sched *s, const void *sbuf, size_t scou
     return tern_sched_send(s, tmp, (size_t)sub * blk, bt, parent);
 }
 
-int tern_nbc_gatherv_linear(struct tern_sched *s, const void *sbuf, size_t scount,
-                            struct tern_datatype *sdt, void *rbuf, const int *rcounts,
-                            const int *displs, struct tern_datatype *rdt, int root)
+/* Block i of rbuf (at the root): count(i) elements at disp(i) extents,
+ * from rcounts and displs, or rcount each in rank order when rcounts is
+ * NULL. */
+#define COUNT_OF(i) (counts ? (size_t)counts[i] : count)
+#define DISP_OF(i) (displs ? (MPI_Aint)displs[i] : (MPI_Aint)(i) * (MPI_Aint)count)
+
+/* Every rank to the root at once. */
+static int gather_linear(struct tern_sched *s, const void *sbuf, size_t scount,
+                         struct tern_datatype *sdt, void *rbuf, const int *counts,
+                         const int *displs, size_t count, struct tern_datatype *rdt, int root)
 {
     struct tern_comm *c = tern_sched_comm(s);
     int n = c->size, r = c->rank;
@@ -102,12 +111,70 @@ int tern_nbc_gatherv_linear(struct tern_sched *s, const void *sbuf, size_t scoun
         if (scount * sdt->size == 0) return MPI_SUCCESS;
         return tern_sched_send(s, sbuf, scount, sdt, root);
     }
+    for (int k = 1; k < n; k++) {
+        int i = (root + k) % n;
+        if (COUNT_OF(i) * rdt->size != 0)
+            tern_sched_recv(s, tern_coll_elem(rbuf, rdt, DISP_OF(i)), COUNT_OF(i), rdt, i);
+    }
     if (sbuf != MPI_IN_PLACE)
-        tern_sched_copy(s, sbuf, scount, sdt, tern_coll_elem(rbuf, rdt, displs[root]),
-                        (size_t)rcounts[root], rdt);
-    for (int i = 0; i < n; i++)
-        if (i != root && (size_t)rcounts[i] * rdt->size != 0)
-            tern_sched_recv(s, tern_coll_elem(rbuf, rdt, displs[i]), (size_t)rcounts[i], rdt, i);
+        tern_sched_copy(s, sbuf, scount, sdt, tern_coll_elem(rbuf, rdt, DISP_OF(root)),
+                        COUNT_OF(root), rdt);
+    return tern_sched_round(s);
+}
+
+/* The root to every rank at once. */
+static int scatter_linear(struct tern_sched *s, const void *sbuf, const int *counts,
+                          const int *displs, size_t count, struct tern_datatype *sdt, void *rbuf,
+                          size_t rcount, struct tern_datatype *rdt, int root)
+{
+    struct tern_comm *c = tern_sched_comm(s);
+    int n = c->size, r = c->rank;
+    if (r != root) {
+        if (rcount * rdt->size == 0) return MPI_SUCCESS;
+        return tern_sched_recv(s, rbuf, rcount, rdt, root);
+    }
+    for (int k = 1; k < n; k++) {
+        int i = (root + k) % n;
+        if (COUNT_OF(i) * sdt->size != 0)
+            tern_sched_send(s, tern_coll_elem(sbuf, sdt, DISP_OF(i)), COUNT_OF(i), sdt, i);
+    }
+    if (rbuf != MPI_IN_PLACE)
+        tern_sched_copy(s, tern_coll_elem(sbuf, sdt, DISP_OF(root)), COUNT_OF(root), sdt, rbuf,
+                        rcount, rdt);
+    return tern_sched_round(s);
+}
+#undef COUNT_OF
+#undef DISP_OF
+
+int tern_nbc_gather_linear(struct tern_sched *s, const void *sbuf, size_t scount,
+                           struct tern_datatype *sdt, void *rbuf, size_t rcount,
+                           struct tern_datatype *rdt, int root)
+{
+    return gather_linear(s, sbuf, scount, sdt, rbuf, NULL, NULL, rcount, rdt, root);
+}
+
+int tern_nbc_gatherv_linear(struct tern_sched *s, const void *sbuf, size_t scount,
+                            struct tern_datatype *sdt, void *rbuf, const int *rcounts,
+                            const int *displs, struct tern_datatype *rdt, int root)
+{
+    return gather_linear(s, sbuf, scount, sdt, rbuf, rcounts, displs, 0, rdt, root);
+}
+
+int tern_nbc_scatter_linear(struct tern_sched *s, const void *sbuf, size_t scount,
+                            struct tern_datatype *sdt, void *rbuf, size_t rcount,
+                            struct tern_datatype *rdt, int root)
+{
+    return scatter_linear(s, sbuf, NULL, NULL, scount, sdt, rbuf, rcount, rdt, root);
+}
+
+int tern_nbc_bcast_linear(struct tern_sched *s, void *buf, size_t count, struct tern_datatype *dt,
+                          int root)
+{
+    struct tern_comm *c = tern_sched_comm(s);
+    int n = c->size, r = c->rank;
+    if (count * dt->size == 0) return MPI_SUCCESS;
+    if (r != root) return tern_sched_recv(s, buf, count, dt, root);
+    for (int k = 1; k < n; k++) tern_sched_send(s, buf, count, dt, (root + k) % n);
     return tern_sched_round(s);
 }
 
@@ -170,17 +237,5 @@ int tern_nbc_scatterv_linear(struct tern_sched *s, const void *sbuf, const int *
                              const int *displs, struct tern_datatype *sdt, void *rbuf,
                              size_t rcount, struct tern_datatype *rdt, int root)
 {
-    struct tern_comm *c = tern_sched_comm(s);
-    int n = c->size, r = c->rank;
-    if (r != root) {
-        if (rcount * rdt->size == 0) return MPI_SUCCESS;
-        return tern_sched_recv(s, rbuf, rcount, rdt, root);
-    }
-    if (rbuf != MPI_IN_PLACE)
-        tern_sched_copy(s, tern_coll_elem(sbuf, sdt, displs[root]), (size_t)scounts[root], sdt,
-                        rbuf, rcount, rdt);
-    for (int i = 0; i < n; i++)
-        if (i != root && (size_t)scounts[i] * sdt->size != 0)
-            tern_sched_send(s, tern_coll_elem(sbuf, sdt, displs[i]), (size_t)scounts[i], sdt, i);
-    return tern_sched_round(s);
+    return scatter_linear(s, sbuf, scounts, displs, 0, sdt, rbuf, rcount, rdt, root);
 }

@@ -89,7 +89,7 @@ static const struct algo barrier_algos[] = {
 static const struct algo bcast_algos[] = {
     ALGO("hier", bcast, tern_coll_bcast_hier, .kinds = INTRA, .hier = 1),
     ALGO("shm", bcast, tern_coll_bcast_shm, .kinds = INTRA, .shm = SLOTS),
-    ALGO("linear", bcast, tern_coll_bcast_linear, .kinds = INTRA, .shm = CHUNKS, .min_ranks = 3,
+    ALGO("linear", bcast, tern_coll_bcast_linear, .kinds = INTRA, .local = 1, .min_ranks = 3,
          .over = 16 * KIB),
     ALGO("binomial", bcast, tern_coll_bcast_binomial, .kinds = INTRA),
     ALGO("inter_leader", bcast, tern_coll_bcast_inter_leader, .kinds = INTER),
@@ -107,7 +107,7 @@ static const struct algo gatherv_algos[] = {
 };
 static const struct algo scatter_algos[] = {
     ALGO("shm", rooted, tern_coll_scatter_shm, .kinds = INTRA, .shm = SLOTS),
-    ALGO("linear", rooted, tern_coll_scatter_linear, .kinds = INTRA, .shm = CHUNKS, .min_ranks = 3,
+    ALGO("linear", rooted, tern_coll_scatter_linear, .kinds = INTRA, .local = 1, .min_ranks = 3,
          .over = 16 * KIB),
     ALGO("binomial", rooted, tern_coll_scatter_binomial, .kinds = INTRA),
     ALGO("inter_leader", rooted, tern_coll_scatter_inter_leader, .kinds = INTER),
@@ -207,11 +207,14 @@ static const struct algo ibarrier_algos[] = {
 };
 static const struct algo ibcast_algos[] = {
     ALGO("shm", nbc_bcast, tern_nbc_bcast_shm, .kinds = INTRA, .shm = SLOTS),
+    ALGO("linear", nbc_bcast, tern_nbc_bcast_linear, .kinds = INTRA, .local = 1, .min_ranks = 3,
+         .over = 16 * KIB),
     ALGO("binomial", nbc_bcast, tern_nbc_bcast_binomial, .kinds = INTRA),
     ALGO("inter_leader", nbc_bcast, tern_nbc_inter_bcast, .kinds = INTER),
 };
 static const struct algo igather_algos[] = {
     ALGO("shm", nbc_rooted, tern_nbc_gather_shm, .kinds = INTRA, .shm = SLOTS),
+    ALGO("linear", nbc_rooted, tern_nbc_gather_linear, .kinds = INTRA, .local = 1, .min_ranks = 3),
     ALGO("binomial", nbc_rooted, tern_nbc_gather_binomial, .kinds = INTRA),
     ALGO("inter_leader", nbc_rooted, tern_nbc_inter_gather, .kinds = INTER),
 };
@@ -221,6 +224,8 @@ static const struct algo igatherv_algos[] = {
 };
 static const struct algo iscatter_algos[] = {
     ALGO("shm", nbc_rooted, tern_nbc_scatter_shm, .kinds = INTRA, .shm = SLOTS),
+    ALGO("linear", nbc_rooted, tern_nbc_scatter_linear, .kinds = INTRA, .local = 1, .min_ranks = 3,
+         .over = 16 * KIB),
     ALGO("binomial", nbc_rooted, tern_nbc_scatter_binomial, .kinds = INTRA),
     ALGO("inter_leader", nbc_rooted, tern_nbc_inter_scatter, .kinds = INTER),
 };

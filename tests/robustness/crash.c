@@ -1,7 +1,10 @@
 /* A rank that fails mid-exchange while its peer is blocked waiting for it.
  * argv[1] says how rank 1 fails: segv, kill9, abort, exit.  With argv[2]
  * "coll" the exchange is a run of small collectives (the shared-memory
- * ones on one host): the others wait in a barrier or an allreduce. */
+ * ones on one host): the others wait in a barrier or an allreduce.  With
+ * "rma" every rank takes turns at an exclusive lock on rank 0's window
+ * (allocated, in shared memory), accumulating into it, and rank 1 fails
+ * while it holds the lock: the others wait in MPI_Win_lock. */
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
@@ -31,6 +34,22 @@ int main(int argc, char **argv)
             MPI_Barrier(MPI_COMM_WORLD);
         }
         /* Not reached: rank 1 never comes to iteration 51. */
+        MPI_Finalize();
+        return 0;
+    }
+    if (argc > 2 && !strcmp(argv[2], "rma")) {
+        long *base;
+        MPI_Win win;
+        MPI_Win_allocate(64, sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
+        long one = 1;
+        for (int i = 0; i < 1000; i++) {
+            MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
+            MPI_Accumulate(&one, 1, MPI_LONG, 0, 0, 1, MPI_LONG, MPI_SUM, win);
+            if (rank == 1 && i == 50) fail(how);
+            MPI_Win_unlock(0, win);
+        }
+        /* Not reached: rank 1 never lets go of the lock. */
+        MPI_Win_free(&win);
         MPI_Finalize();
         return 0;
     }
