@@ -578,7 +578,7 @@ int tern_win_acc_fast(struct tern_win *w, const void *origin, void *result, size
 {
     size_t es = dt->size;
     if (dt->basic != dt->handle || dt->basic_count != 1 || !es || es > 8 || (es & (es - 1)) ||
-        count > SIZE_MAX / es || !by_atomics(count * es))
+        count > SIZE_MAX / es)
         return 0;
     char *tp = tern_win_direct_at(w, rank, disp, count * es);
     if (!tp || (uintptr_t)tp % es) return 0;
@@ -586,10 +586,16 @@ int tern_win_acc_fast(struct tern_win *w, const void *origin, void *result, size
     if (op == MPI_NO_OP ? strcmp(w->acc_ops, "same_op") == 0
                         : op != MPI_REPLACE && !(k = tern_op_kernel_get(op, dt->basic, 1)))
         return 0;
-    atomics_begin(w, rank);
-    contig_atomic(tp, op == MPI_NO_OP ? NULL : origin, result, count, es, op, k,
-                  is_integer(dt->basic));
-    atomics_end(w);
+    const char *o = op == MPI_NO_OP ? NULL : origin;
+    if (by_atomics(count * es)) {
+        atomics_begin(w, rank);
+        contig_atomic(tp, o, result, count, es, op, k, is_integer(dt->basic));
+        atomics_end(w);
+    } else {
+        acc_lock(w, rank);
+        contig_locked(tp, o, result, count * es, es, op, k);
+        acc_unlock(w, rank);
+    }
     return 1;
 }
 
