@@ -347,16 +347,25 @@ static void contig_atomic(char *tp, const char *o, char *res, size_t n, size_t e
  * element in atomic instructions rather than under the lock. */
 static int by_atomics(size_t bytes) { return bytes < (size_t)tern_param.rma_acc_locked_min; }
 
-/* n bytes of elements of es bytes at tp, under the target's lock: the old
- * values to res (unless NULL), then tp = o op tp. */
-static void contig_locked(char *tp, const char *o, char *res, size_t n, size_t es, MPI_Op op,
-                          tern_op_kernel k)
+/* n contiguous elements of es bytes at tp in rank's memory in the
+ * segment, by atomic instructions or under the lock: the old values to
+ * res (unless NULL), then tp = o op tp (o NULL for MPI_NO_OP). */
+static void contig_update(struct tern_win *w, int rank, char *tp, const char *o, char *res,
+                          size_t n, size_t es, MPI_Op op, tern_op_kernel k, int is_int)
 {
-    if (res) memcpy(res, tp, n);
+    if (by_atomics(n * es)) {
+        atomics_begin(w, rank);
+        contig_atomic(tp, o, res, n, es, op, k, is_int);
+        atomics_end(w);
+        return;
+    }
+    acc_lock(w, rank);
+    if (res) memcpy(res, tp, n * es);
     if (op == MPI_REPLACE)
-        memmove(tp, o, n);
+        memmove(tp, o, n * es);
     else if (op != MPI_NO_OP)
-        k(o, tp, n / es);
+        k(o, tp, n);
+    acc_unlock(w, rank);
 }
 
 #define IOV_BATCH 64
@@ -465,15 +474,7 @@ int tern_win_accumulate(const char *fn, struct tern_win *w, struct tern_rma_side
         char *tp = t.local + tdt->true_lb;
         const char *ob = op == MPI_NO_OP ? NULL : (const char *)o.buf + o.dt->true_lb;
         char *rb = res.buf ? (char *)res.buf + res.dt->true_lb : NULL;
-        if (by_atomics(tb)) {
-            atomics_begin(w, rank);
-            contig_atomic(tp, ob, rb, tb / es, es, op, k, is_integer(basic));
-            atomics_end(w);
-        } else {
-            acc_lock(w, rank);
-            contig_locked(tp, ob, rb, tb, es, op, k);
-            acc_unlock(w, rank);
-        }
+        contig_update(w, rank, tp, ob, rb, tb / es, es, op, k, is_integer(basic));
         return MPI_SUCCESS;
     }
     char *obuf = NULL, *tbuf = malloc(tb);
@@ -586,16 +587,8 @@ int tern_win_acc_fast(struct tern_win *w, const void *origin, void *result, size
     if (op == MPI_NO_OP ? strcmp(w->acc_ops, "same_op") == 0
                         : op != MPI_REPLACE && !(k = tern_op_kernel_get(op, dt->basic, 1)))
         return 0;
-    const char *o = op == MPI_NO_OP ? NULL : origin;
-    if (by_atomics(count * es)) {
-        atomics_begin(w, rank);
-        contig_atomic(tp, o, result, count, es, op, k, is_integer(dt->basic));
-        atomics_end(w);
-    } else {
-        acc_lock(w, rank);
-        contig_locked(tp, o, result, count * es, es, op, k);
-        acc_unlock(w, rank);
-    }
+    contig_update(w, rank, tp, op == MPI_NO_OP ? NULL : origin, result, count, es, op, k,
+                  is_integer(dt->basic));
     return 1;
 }
 
