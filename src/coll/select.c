@@ -62,9 +62,10 @@ struct algo {
     /* When auto takes it (0: no bound).  Sizes are the collective's message
      * size in bytes (see the entry points), powers of two. */
     int min_ranks;
-    size_t over, upto;   /* more than 'over', at most 'upto' bytes */
-    unsigned char local; /* only where every rank shares this host's memory (as
-                                  .shm, but it is correct anywhere) */
+    size_t over, upto; /* more than 'over', at most 'upto' bytes */
+    /* Only where every rank shares this host's memory (as .shm, but the
+     * algorithm is correct anywhere and may be forced there). */
+    unsigned char local;
     /* .shm = SLOTS entries carry the data in one slot: auto takes them up
      * to TERN_SHMCOLL_MAX bytes (rounded down to a power of two, so that it
      * bounds whole buckets).  CHUNKS entries pass it through the slots in
