@@ -97,7 +97,6 @@ typedef int tern_nbc_reduce_scatter_block_fn(struct tern_sched *s, const void *s
 
 tern_coll_barrier_fn tern_coll_barrier_dissemination;
 tern_coll_bcast_fn tern_coll_bcast_binomial;
-tern_coll_bcast_fn tern_coll_bcast_linear;
 /* The binomial broadcast up to its sends, which it leaves in flight in
  * reqs (at most TERN_COLL_BINOMIAL_SENDS) for the caller to wait on: a
  * broadcast by host overlaps them with the host's own. */
@@ -106,11 +105,7 @@ struct tern_request;
 int tern_coll_bcast_binomial_start(void *buf, size_t count, struct tern_datatype *dt, int root,
                                    struct tern_comm *c, struct tern_request **reqs, int *nreq);
 tern_coll_rooted_fn tern_coll_gather_binomial;
-tern_coll_rooted_fn tern_coll_gather_linear;
-tern_coll_gatherv_fn tern_coll_gatherv_linear;
 tern_coll_rooted_fn tern_coll_scatter_binomial;
-tern_coll_rooted_fn tern_coll_scatter_linear;
-tern_coll_scatterv_fn tern_coll_scatterv_linear;
 tern_coll_all_block_fn tern_coll_allgather_bruck, tern_coll_allgather_ring;
 tern_coll_allgatherv_fn tern_coll_allgatherv_bruck, tern_coll_allgatherv_ring;
 tern_coll_all_block_fn tern_coll_alltoall_bruck, tern_coll_alltoall_pairwise;
@@ -152,7 +147,7 @@ tern_coll_reduce_scatter_fn tern_coll_reduce_scatter_shm_partition;
 tern_coll_reduce_scatter_block_fn tern_coll_reduce_scatter_block_shm_partition;
 
 /* ---- Blocking, running a schedule to completion (sched_blocking.c):
- * the intercommunicator algorithms, allgather's linear and alltoall's
+ * the intercommunicator algorithms, the linear ones and alltoall's
  * exchange ---- */
 
 tern_coll_barrier_fn tern_coll_barrier_inter_leader;
@@ -163,6 +158,10 @@ tern_coll_rooted_fn tern_coll_scatter_inter_leader;
 tern_coll_scatterv_fn tern_coll_scatterv_inter_direct;
 tern_coll_all_block_fn tern_coll_allgather_inter_leader;
 tern_coll_allgatherv_fn tern_coll_allgatherv_inter_leader;
+tern_coll_bcast_fn tern_coll_bcast_linear;
+tern_coll_rooted_fn tern_coll_gather_linear, tern_coll_scatter_linear;
+tern_coll_gatherv_fn tern_coll_gatherv_linear;
+tern_coll_scatterv_fn tern_coll_scatterv_linear;
 tern_coll_all_block_fn tern_coll_allgather_linear;
 tern_coll_allgatherv_fn tern_coll_allgatherv_linear;
 tern_coll_all_block_fn tern_coll_alltoall_exchange;

@@ -4,11 +4,8 @@
  * own buffer directly.  The root receives each subtree straight into its
  * buffer (unpacking only the one subtree whose ranks wrap past n - 1).
  *
- * Linear (gather where every rank shares the host, and gatherv, whose
- * counts only the root knows): every rank sends to the root at once, and
- * above the eager size each sender that waits in MPI writes its block
- * into the root's buffer itself (transport/shm/shm_rndv.c), the senders
- * side by side, where a tree forwards each block up to log2 n times. */
+ * Linear gather and gatherv run the nonblocking schedule (nbc_rooted.c,
+ * through sched_blocking.c). */
 #include <stdlib.h>
 
 #include "coll/coll_util.h"
@@ -89,51 +86,4 @@ int tern_coll_gather_binomial(const void *sbuf, size_t scount, struct tern_datat
     if (!rc) rc = tern_send(tmp, (size_t)sub * blk, bt, parent, TERN_TAG_GATHER, c, TERN_COLL_CTX);
     free(tmp);
     return rc;
-}
-
-/* Every rank sends its block (count(i) elements of rdt at rbuf + disp(i)
- * extents at the root) to the root, which posts every receive at once,
- * then copies its own while the others' arrive. */
-static int linear(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
-                  const int *rcounts, const int *displs, size_t rcount, struct tern_datatype *rdt,
-                  int root, int tag, const char *fn, struct tern_comm *c)
-{
-    int n = c->size, r = c->rank, rc = MPI_SUCCESS;
-    if (r != root) {
-        if (scount * sdt->size == 0) return MPI_SUCCESS;
-        return tern_send(sbuf, scount, sdt, root, tag, c, TERN_COLL_CTX);
-    }
-#define COUNT_OF(i) (rcounts ? (size_t)rcounts[i] : rcount)
-#define DISP_OF(i) (displs ? (MPI_Aint)displs[i] : (MPI_Aint)(i) * (MPI_Aint)rcount)
-    struct tern_request **reqs = calloc((size_t)n, sizeof *reqs);
-    if (!reqs) return tern_coll_nomem(fn, (size_t)n * sizeof *reqs);
-    for (int k = 1; k < n && !rc; k++) {
-        int i = (root + k) % n;
-        if (COUNT_OF(i) * rdt->size == 0) continue;
-        rc = tern_irecv(tern_coll_elem(rbuf, rdt, DISP_OF(i)), COUNT_OF(i), rdt, i, tag, c,
-                        TERN_COLL_CTX, &reqs[i]);
-    }
-    if (sbuf != MPI_IN_PLACE)
-        tern_dt_copy(sbuf, scount, sdt, tern_coll_elem(rbuf, rdt, DISP_OF(root)), COUNT_OF(root),
-                     rdt);
-#undef COUNT_OF
-#undef DISP_OF
-    int rc2 = tern_waitall(n, reqs);
-    free(reqs);
-    return rc ? rc : rc2;
-}
-
-int tern_coll_gather_linear(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
-                            size_t rcount, struct tern_datatype *rdt, int root, struct tern_comm *c)
-{
-    return linear(sbuf, scount, sdt, rbuf, NULL, NULL, rcount, rdt, root, TERN_TAG_GATHER,
-                  "MPI_Gather", c);
-}
-
-int tern_coll_gatherv_linear(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
-                             const int *rcounts, const int *displs, struct tern_datatype *rdt,
-                             int root, struct tern_comm *c)
-{
-    return linear(sbuf, scount, sdt, rbuf, rcounts, displs, 0, rdt, root, TERN_TAG_GATHERV,
-                  "MPI_Gatherv", c);
 }

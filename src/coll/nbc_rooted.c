@@ -7,10 +7,16 @@
  * Gather and scatter move a subtree's blocks packed in one message, so a
  * rank takes part in ceil(log2 n) rounds at most; the root receives or
  * sends each subtree's blocks straight in its buffer, packing only the one
- * subtree whose ranks wrap past n - 1.  Linear: every message to or from
- * the root at once, the root's own copy last (as the blocking forms:
- * gather.c, scatter.c, bcast.c); gatherv and scatterv are linear only,
- * since only the root knows the counts. */
+ * subtree whose ranks wrap past n - 1.
+ *
+ * Linear (the blocking forms too, through sched_blocking.c): every message
+ * to or from the root at once, the root's own copy last.  Above the eager
+ * size on one host each receiver then reads the root's buffer itself
+ * (CMA), or a sender waiting in MPI writes into it, all at the same time
+ * and each when it runs, where a tree makes a rank wait for its parent's
+ * copy (log2 n handshakes in a row, each needing both sides on a core when
+ * ranks outnumber cores).  Gatherv and scatterv are linear only, since
+ * only the root knows the counts. */
 #include "coll/coll_util.h"
 #include "coll/nbc.h"
 #include "coll/sched.h"

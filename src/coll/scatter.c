@@ -4,10 +4,8 @@
  * subtree's blocks in one message and passes the upper halves on.  Leaves receive straight
  * into the user's buffer.
  *
- * Linear, for scatterv (only the root knows the counts) and for scatter
- * on one host above the eager size: the root sends every block at once and
- * each rank reads its own from the root's buffer (CMA) when it runs, as
- * bcast's linear. */
+ * Linear scatter and scatterv run the nonblocking schedule (nbc_rooted.c,
+ * through sched_blocking.c). */
 #include <stdlib.h>
 
 #include "coll/coll_util.h"
@@ -96,52 +94,4 @@ int tern_coll_scatter_binomial(const void *sbuf, size_t scount, struct tern_data
     int rc2 = tern_waitall(nreq, reqs);
     free(tmp);
     return rc ? rc : rc2;
-}
-
-/* The root sends block i (count(i) elements of sdt from sbuf + disp(i)
- * extents) to rank i, all at once, then copies its own while the others
- * take theirs; the others receive. */
-static int linear(const void *sbuf, const int *scounts, const int *displs, size_t scount,
-                  struct tern_datatype *sdt, void *rbuf, size_t rcount, struct tern_datatype *rdt,
-                  int root, int tag, const char *fn, struct tern_comm *c)
-{
-    int n = c->size, r = c->rank, rc = MPI_SUCCESS;
-    if (r != root) {
-        if (rcount * rdt->size == 0) return MPI_SUCCESS;
-        return tern_recv(rbuf, rcount, rdt, root, tag, c, TERN_COLL_CTX, MPI_STATUS_IGNORE);
-    }
-#define COUNT_OF(i) (scounts ? (size_t)scounts[i] : scount)
-#define DISP_OF(i) (displs ? (MPI_Aint)displs[i] : (MPI_Aint)(i) * (MPI_Aint)scount)
-    struct tern_request **reqs = calloc((size_t)n, sizeof *reqs);
-    if (!reqs) return tern_coll_nomem(fn, (size_t)n * sizeof *reqs);
-    for (int k = 1; k < n && !rc; k++) {
-        int i = (root + k) % n;
-        if (COUNT_OF(i) * sdt->size == 0) continue;
-        rc = tern_isend(tern_coll_elem(sbuf, sdt, DISP_OF(i)), COUNT_OF(i), sdt, i, tag, c,
-                        TERN_COLL_CTX, TERN_MODE_STANDARD, &reqs[i]);
-    }
-    if (rbuf != MPI_IN_PLACE)
-        tern_dt_copy(tern_coll_elem(sbuf, sdt, DISP_OF(root)), COUNT_OF(root), sdt, rbuf, rcount,
-                     rdt);
-#undef COUNT_OF
-#undef DISP_OF
-    int rc2 = tern_waitall(n, reqs);
-    free(reqs);
-    return rc ? rc : rc2;
-}
-
-int tern_coll_scatter_linear(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
-                             size_t rcount, struct tern_datatype *rdt, int root,
-                             struct tern_comm *c)
-{
-    return linear(sbuf, NULL, NULL, scount, sdt, rbuf, rcount, rdt, root, TERN_TAG_SCATTER,
-                  "MPI_Scatter", c);
-}
-
-int tern_coll_scatterv_linear(const void *sbuf, const int *scounts, const int *displs,
-                              struct tern_datatype *sdt, void *rbuf, size_t rcount,
-                              struct tern_datatype *rdt, int root, struct tern_comm *c)
-{
-    return linear(sbuf, scounts, displs, 0, sdt, rbuf, rcount, rdt, root, TERN_TAG_SCATTERV,
-                  "MPI_Scatterv", c);
 }

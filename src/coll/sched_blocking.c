@@ -1,6 +1,7 @@
 /* Blocking algorithms that build the schedule of the nonblocking form and
- * run it to completion: the intercommunicator ones (nbc_inter.c),
- * allgather's linear and alltoall's exchange (nbc_all.c).  The schedule takes the communicator's
+ * run it to completion: the intercommunicator ones (nbc_inter.c), the
+ * linear rooted ones (nbc_rooted.c), allgather's linear and alltoall's
+ * exchange (nbc_all.c).  The schedule takes the communicator's
  * next collective tag, as MPI_I<coll> would. */
 #include "coll/coll_util.h"
 #include "coll/nbc.h"
@@ -69,6 +70,41 @@ int tern_coll_allgatherv_inter_leader(const void *sbuf, size_t scount, struct te
 {
     RUN(c, "MPI_Allgatherv",
         tern_nbc_inter_allgatherv(s, sbuf, scount, sdt, rbuf, rcounts, displs, rdt));
+}
+
+int tern_coll_bcast_linear(void *buf, size_t count, struct tern_datatype *dt, int root,
+                           struct tern_comm *c)
+{
+    RUN(c, "MPI_Bcast", tern_nbc_bcast_linear(s, buf, count, dt, root));
+}
+
+int tern_coll_gather_linear(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
+                            size_t rcount, struct tern_datatype *rdt, int root, struct tern_comm *c)
+{
+    RUN(c, "MPI_Gather", tern_nbc_gather_linear(s, sbuf, scount, sdt, rbuf, rcount, rdt, root));
+}
+
+int tern_coll_gatherv_linear(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
+                             const int *rcounts, const int *displs, struct tern_datatype *rdt,
+                             int root, struct tern_comm *c)
+{
+    RUN(c, "MPI_Gatherv",
+        tern_nbc_gatherv_linear(s, sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root));
+}
+
+int tern_coll_scatter_linear(const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
+                             size_t rcount, struct tern_datatype *rdt, int root,
+                             struct tern_comm *c)
+{
+    RUN(c, "MPI_Scatter", tern_nbc_scatter_linear(s, sbuf, scount, sdt, rbuf, rcount, rdt, root));
+}
+
+int tern_coll_scatterv_linear(const void *sbuf, const int *scounts, const int *displs,
+                              struct tern_datatype *sdt, void *rbuf, size_t rcount,
+                              struct tern_datatype *rdt, int root, struct tern_comm *c)
+{
+    RUN(c, "MPI_Scatterv",
+        tern_nbc_scatterv_linear(s, sbuf, scounts, displs, sdt, rbuf, rcount, rdt, root));
 }
 
 int tern_coll_allgather_linear(const void *sbuf, size_t scount, struct tern_datatype *sdt,
