@@ -211,10 +211,11 @@ static void acc_lock(struct tern_win *w, int r)
         z = 0;
         tern_win_spin(&wt);
     }
-    /* Sequentially consistent, as the announcements: this lock and an
-     * origin's announcement are each seen by the other side first. */
+    /* Only windows in the segment are changed by instructions.  Sequentially
+     * consistent, as the announcements: this lock and an origin's
+     * announcement are each seen by the other side first. */
     unsigned spins = 0;
-    for (int o = 0; o < w->size; o++)
+    for (int o = 0; tern_win_mapped(w) && o < w->size; o++)
         while (atomic_load_explicit(announced(w, o), memory_order_seq_cst) == (uint32_t)r + 1)
             spin_plain(&spins);
 }
