@@ -14,7 +14,7 @@ void tb_usage(const char *prog)
            "or all.\n"
            "  -m MIN:MAX     message sizes in bytes, powers of two from MIN (K, M, G suffixes);\n"
            "                 -m :MAX or -m MIN: keeps the benchmark's default at the other end\n"
-           "  -m A,B,C       exactly these sizes\n"
+           "  -m A,B,C       exactly these sizes, each once\n"
            "  -i N           timed iterations per size (default: by size, as OSU)\n"
            "  -x N           warm-up iterations per size, not timed (default: by size)\n"
            "  -w N           messages in flight per bandwidth iteration (default 64)\n"
@@ -125,7 +125,11 @@ static int parse_sizes(const char *arg, struct tb_opts *o)
         snprintf(tmp, sizeof tmp, "%s", arg);
         for (char *save, *tok = strtok_r(tmp, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             if (o->nsizes == TB_MAX_SIZES) return -1;
-            o->sizes[o->nsizes++] = tb_parse_size(tok, &ok);
+            size_t v = tb_parse_size(tok, &ok);
+            /* The sizes are walked by value (tb_next_size): a repeat would never end. */
+            for (int k = 0; k < o->nsizes; k++)
+                if (o->sizes[k] == v) return -1;
+            o->sizes[o->nsizes++] = v;
         }
         return ok && o->nsizes ? 0 : -1;
     }
