@@ -55,6 +55,7 @@ int tern_finish_newcomm(struct tern_comm *c, int rc, struct tern_comm *nc, MPI_C
 {
     if (rc) {
         if (nc) tern_comm_free_handle(nc);
+        if (newcomm) *newcomm = MPI_COMM_NULL;
         return tern_err_raise(c, rc);
     }
     *newcomm = nc ? nc->handle : MPI_COMM_NULL;

@@ -16,9 +16,9 @@ int tern_chk_group(struct tern_comm *c, const char *fn, const char *arg, MPI_Gro
 int tern_chk_subgroup(struct tern_comm *c, const char *fn, struct tern_group *g);
 int tern_chk_newcomm(struct tern_comm *c, const char *fn, MPI_Comm *newcomm);
 
-/* The end of every constructor: on failure a half-made communicator goes
- * and the error through c's handler; else the new handle (or
- * MPI_COMM_NULL) goes out. */
+/* The end of every constructor: on failure a half-made communicator goes,
+ * MPI_COMM_NULL goes out and the error through c's handler; else the new
+ * handle (or MPI_COMM_NULL) goes out. */
 int tern_finish_newcomm(struct tern_comm *c, int rc, struct tern_comm *nc, MPI_Comm *newcomm);
 
 #endif

@@ -197,7 +197,7 @@ int tern_api_type_create_hindexed_block_c(const char *fn, MPI_Count count, MPI_C
 static int type_struct(const char *fn, int large, MPI_Count count, const void *bls,
                        const MPI_Aint displs[], const MPI_Datatype types[], MPI_Datatype *newtype)
 {
-    struct tern_datatype *stack_types[16], **tt = stack_types, *nt = NULL;
+    struct tern_datatype *stack_types[16] = {0}, **tt = stack_types, *nt = NULL;
     struct tern_dt_arr b = tern_dt_arr_of(large, bls);
     int rc;
     if ((rc = tern_arg_nonneg(count, MPI_ERR_COUNT, fn, "count"))) return rc;
@@ -271,6 +271,7 @@ static int type_dup(const char *fn, MPI_Datatype oldtype, MPI_Datatype *newtype)
     /* [attr] The copy callbacks; when one fails there is no new type. */
     if ((rc = tern_attr_type_copy(old, nt)) != MPI_SUCCESS) {
         tern_dt_free_handle(nt);
+        *newtype = MPI_DATATYPE_NULL;
         return tern_err_raise(NULL, rc);
     }
     return tern_dt_ctor_done(MPI_SUCCESS, fn, 0, nt, newtype);

@@ -38,9 +38,11 @@ static int check_assert(struct tern_win *w, const char *fn, int assert_)
     return MPI_SUCCESS;
 }
 
+/* MPI_PROC_NULL passes: locking, unlocking or flushing it does nothing, as
+ * an operation on it moves nothing. */
 static int check_rank(struct tern_win *w, const char *fn, int rank)
 {
-    if (rank >= 0 && rank < w->size) return MPI_SUCCESS;
+    if ((rank >= 0 && rank < w->size) || rank == MPI_PROC_NULL) return MPI_SUCCESS;
     return tern_win_err(w, MPI_ERR_RANK, "%s: rank=%d is not a rank of the window (size %d)", fn,
                         rank, w->size);
 }
@@ -69,7 +71,8 @@ static int lock(const char *fn, struct tern_win *w, int lock_type, int rank, int
                           "%s: lock_type=%d is neither MPI_LOCK_SHARED nor MPI_LOCK_EXCLUSIVE", fn,
                           lock_type);
     if (!rc) rc = check_assert(w, fn, assert_);
-    return rc ? rc : tern_win_lock(fn, w, lock_type, rank, assert_);
+    if (rc || rank == MPI_PROC_NULL) return rc;
+    return tern_win_lock(fn, w, lock_type, rank, assert_);
 }
 
 TERN_WEAK_ALIAS(MPI_Win_lock)
@@ -82,7 +85,8 @@ TERN_WEAK_ALIAS(MPI_Win_unlock)
 int PMPI_Win_unlock(int rank, MPI_Win win)
 {
     WIN_CALL("MPI_Win_unlock", win, w,
-             check_rank(w, "MPI_Win_unlock", rank) ?: tern_win_unlock("MPI_Win_unlock", w, rank));
+             check_rank(w, "MPI_Win_unlock", rank)
+                 ?: (rank == MPI_PROC_NULL ? MPI_SUCCESS : tern_win_unlock("MPI_Win_unlock", w, rank)));
 }
 
 TERN_WEAK_ALIAS(MPI_Win_lock_all)
@@ -104,7 +108,8 @@ int PMPI_Win_flush(int rank, MPI_Win win)
 {
     if (flush_fast(rank, win)) return MPI_SUCCESS;
     WIN_CALL("MPI_Win_flush", win, w,
-             check_rank(w, "MPI_Win_flush", rank) ?: tern_win_flush("MPI_Win_flush", w, rank));
+             check_rank(w, "MPI_Win_flush", rank)
+                 ?: (rank == MPI_PROC_NULL ? MPI_SUCCESS : tern_win_flush("MPI_Win_flush", w, rank)));
 }
 
 TERN_WEAK_ALIAS(MPI_Win_flush_local)
@@ -113,7 +118,8 @@ int PMPI_Win_flush_local(int rank, MPI_Win win)
     if (flush_fast(rank, win)) return MPI_SUCCESS;
     WIN_CALL("MPI_Win_flush_local", win, w,
              check_rank(w, "MPI_Win_flush_local", rank)
-                 ?: tern_win_flush("MPI_Win_flush_local", w, rank));
+                 ?: (rank == MPI_PROC_NULL ? MPI_SUCCESS
+                                           : tern_win_flush("MPI_Win_flush_local", w, rank)));
 }
 
 TERN_WEAK_ALIAS(MPI_Win_flush_all)

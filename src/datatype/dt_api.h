@@ -54,12 +54,16 @@ static inline int tern_dt_ctor_failed(int rc, const char *fn)
     return tern_err_comm(NULL, rc, "%s: cannot build the new datatype", fn);
 }
 
-/* A constructor's result: the new type's handle out, or why there is none.
- * large: the caller is a large-count (_c) constructor. */
+/* A constructor's result: the new type's handle out, or why there is none
+ * (and MPI_DATATYPE_NULL out).  large: the caller is a large-count (_c)
+ * constructor. */
 static inline int tern_dt_ctor_done(int rc, const char *fn, int large, struct tern_datatype *nt,
                                     MPI_Datatype *newtype)
 {
-    if (rc) return tern_dt_ctor_failed(rc, fn);
+    if (rc) {
+        if (newtype) *newtype = MPI_DATATYPE_NULL;
+        return tern_dt_ctor_failed(rc, fn);
+    }
     if (large) tern_dt_mark_large(nt);
     *newtype = nt->handle;
     return MPI_SUCCESS;

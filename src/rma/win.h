@@ -7,8 +7,8 @@
  * CMA (transport/shm's process_vm_readv/writev).  Each window also has a
  * control area in its segment: the passive-target lock of each rank, the
  * lock that makes accumulates to a rank atomic with each other, the
- * counters of post-start-complete-wait, a barrier for fences, and the
- * regions attached to dynamic windows.  All operations complete before
+ * counters of post-start-complete-wait, a barrier for fences, and where
+ * each rank keeps the regions it attached to a dynamic window.  All operations complete before
  * the call returns: flushes are memory barriers, request-based operations
  * return completed requests.
  *
@@ -27,9 +27,6 @@
 #include "core/objects.h"
 #include "datatype/datatype.h"
 
-/* Regions one rank may have attached to a dynamic window at once. */
-#define TERN_WIN_ATTACH_MAX 64
-
 /* What every member knows of each other one. */
 struct tern_win_peer {
     int world;     /* world rank */
@@ -45,7 +42,8 @@ enum {
     TERN_WIN_NO_LOCKS = 1,
     TERN_WIN_SAME_SIZE = 2,
     TERN_WIN_SAME_DISP = 4,
-    TERN_WIN_NONCONTIG = 8,
+    TERN_WIN_NONCONTIG = 8,      /* the layout: fixed at allocation */
+    TERN_WIN_NONCONTIG_SAID = 16, /* alloc_shared_noncontig as the user last gave it */
 };
 
 struct tern_win {
@@ -79,15 +77,18 @@ struct tern_win {
     uint32_t *wait_seen;  /* completions consumed, per origin */
     uint32_t barrier_sense;
     struct tern_win_am *am; /* the group spans hosts (win_am.h); NULL otherwise */
+    struct tern_win_dyn *dyn; /* dynamic windows: the attached regions (win_dyn.c) */
 };
 
 /* The control area at the start of a window's segment (64-byte lines). */
 struct tern_win_rank_ctl {
     _Atomic uint32_t lock; /* passive target: TERN_WIN_EXCL, or the count of shared holders */
     _Atomic uint32_t acc;  /* accumulate lock of this rank's memory: 0 free, 1 held */
-    _Atomic uint32_t dyn;  /* its table of attached regions: 0 free, 1 being changed */
-    uint32_t nregions;
-    char pad[48];
+    _Atomic uint32_t dyn;  /* its tables of attached regions: 0 free, 1 being read or changed */
+    _Atomic uint32_t dyn_gen; /* moves each time they change */
+    uint64_t cover_at;        /* where their union lies in its memory (win_dyn.c) */
+    uint32_t ncover;          /* intervals in it */
+    char pad[36];
     /* As an origin, on a line that only this rank writes: target + 1 while
      * it changes that target's elements by atomic instructions, else 0. */
     _Atomic uint32_t atomics_at;
@@ -104,14 +105,13 @@ struct tern_win_ctl {
     char pad[56];
     /* then: n rank blocks, n*n post counters (post[origin*n+target]: posts
      * target made to origin), n*n completion counters
-     * (done[target*n+origin]), n*TERN_WIN_ATTACH_MAX regions; see win_seg.c */
+     * (done[target*n+origin]); see win_seg.c */
 };
 
 struct tern_win_rank_ctl *tern_win_rank_ctl(struct tern_win *w, int r);
 
 _Atomic uint32_t *tern_win_post_ctr(struct tern_win *w, int origin, int target);
 _Atomic uint32_t *tern_win_done_ctr(struct tern_win *w, int target, int origin);
-struct tern_win_region *tern_win_regions(struct tern_win *w, int r);
 
 extern struct tern_objtab tern_win_table;
 static inline struct tern_win *tern_win_lookup(MPI_Win h)

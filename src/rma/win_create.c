@@ -1,5 +1,4 @@
-/* Making and freeing windows (collective over their communicator), and the
- * regions of dynamic windows. */
+/* Making and freeing windows (collective over their communicator). */
 #include <stdio.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -60,7 +59,12 @@ static int flag_of(const struct tern_info *info, const char *key)
 void tern_win_apply_info(struct tern_win *w, const struct tern_info *info)
 {
     if (!info) return;
-    unsigned keep = w->hints & TERN_WIN_NONCONTIG; /* fixed at allocation */
+    /* alloc_shared_noncontig changes no layout once allocated, but the
+     * value given last is the one reported. */
+    unsigned keep = w->hints & (TERN_WIN_NONCONTIG | TERN_WIN_NONCONTIG_SAID);
+    if (tern_info_find(info, "alloc_shared_noncontig"))
+        keep = (keep & ~TERN_WIN_NONCONTIG_SAID) |
+               (flag_of(info, "alloc_shared_noncontig") ? TERN_WIN_NONCONTIG_SAID : 0);
     w->hints = keep | (flag_of(info, "no_locks") ? TERN_WIN_NO_LOCKS : 0) |
                (flag_of(info, "same_size") ? TERN_WIN_SAME_SIZE : 0) |
                (flag_of(info, "same_disp_unit") ? TERN_WIN_SAME_DISP : 0);
@@ -83,7 +87,7 @@ struct tern_info *tern_win_info(const struct tern_win *w)
         rc = tern_info_set(i, "same_disp_unit", w->hints & TERN_WIN_SAME_DISP ? "true" : "false");
     if (!rc)
         rc = tern_info_set(i, "alloc_shared_noncontig",
-                           w->hints & TERN_WIN_NONCONTIG ? "true" : "false");
+                           w->hints & TERN_WIN_NONCONTIG_SAID ? "true" : "false");
     /* Accumulates are atomic per basic element (win_ops.c). */
     if (!rc) rc = tern_info_set(i, "mpi_accumulate_granularity", "0");
     if (rc) {
@@ -117,6 +121,7 @@ static struct tern_win *win_new(struct tern_comm *comm, int flavor)
     if (!w->peer || !w->lock_held || !w->lock_nocheck || !w->started || !w->posted ||
         !w->start_seen || !w->wait_seen)
         tern_fatal("out of memory for a window of %d ranks", n);
+    if (flavor == MPI_WIN_FLAVOR_DYNAMIC) tern_win_dyn_open(w);
     return w;
 }
 
@@ -129,6 +134,7 @@ static void win_destroy(struct tern_win *w)
         tern_win_am_close(w);
     }
     tern_win_seg_close(w);
+    tern_win_dyn_close(w);
     tern_group_release(w->group);
     tern_errh_release(w->errh);
     free(w->peer);
@@ -293,81 +299,6 @@ int tern_win_create_dynamic(const char *fn, const struct tern_info *info, struct
                             struct tern_win **out)
 {
     return build(fn, MPI_WIN_FLAVOR_DYNAMIC, NULL, 0, 1, info, comm, out);
-}
-
-static void dyn_lock(struct tern_win *w, int r)
-{
-    struct tern_win_rank_ctl *c = tern_win_rank_ctl(w, r);
-    uint32_t z = 0;
-    while (!atomic_compare_exchange_weak(&c->dyn, &z, 1)) z = 0;
-}
-static void dyn_unlock(struct tern_win *w, int r)
-{
-    atomic_store(&tern_win_rank_ctl(w, r)->dyn, 0);
-}
-
-int tern_win_attach(const char *fn, struct tern_win *w, void *base, MPI_Aint size)
-{
-    char wl[64];
-    if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
-        return tern_win_err(w, MPI_ERR_RMA_FLAVOR, "%s: %s was not made by MPI_Win_create_dynamic",
-                            fn, tern_win_label(w, wl, sizeof wl));
-    if (size == 0) return MPI_SUCCESS;
-    struct tern_win_rank_ctl *c = tern_win_rank_ctl(w, w->rank);
-    dyn_lock(w, w->rank);
-    int rc = MPI_SUCCESS;
-    if (c->nregions >= TERN_WIN_ATTACH_MAX) {
-        rc = 1;
-    } else {
-        struct tern_win_region *reg = tern_win_regions(w, w->rank);
-        reg[c->nregions].base = (uint64_t)(uintptr_t)base;
-        reg[c->nregions].size = (uint64_t)size;
-        c->nregions++;
-    }
-    dyn_unlock(w, w->rank);
-    if (rc)
-        return tern_win_err(w, MPI_ERR_RMA_ATTACH,
-                            "%s: rank %d already has %d regions attached to %s (the most Tern "
-                            "allows)",
-                            fn, w->rank, TERN_WIN_ATTACH_MAX, tern_win_label(w, wl, sizeof wl));
-    return MPI_SUCCESS;
-}
-
-int tern_win_detach(const char *fn, struct tern_win *w, const void *base)
-{
-    char wl[64];
-    if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
-        return tern_win_err(w, MPI_ERR_RMA_FLAVOR, "%s: %s was not made by MPI_Win_create_dynamic",
-                            fn, tern_win_label(w, wl, sizeof wl));
-    struct tern_win_rank_ctl *c = tern_win_rank_ctl(w, w->rank);
-    struct tern_win_region *reg = tern_win_regions(w, w->rank);
-    int found = 0;
-    dyn_lock(w, w->rank);
-    for (uint32_t i = 0; i < c->nregions; i++)
-        if (reg[i].base == (uint64_t)(uintptr_t)base) {
-            reg[i] = reg[c->nregions - 1];
-            c->nregions--;
-            found = 1;
-            break;
-        }
-    dyn_unlock(w, w->rank);
-    if (!found)
-        return tern_win_err(w, MPI_ERR_RMA_RANGE,
-                            "%s: no region attached to %s starts at base=%p on rank %d", fn,
-                            tern_win_label(w, wl, sizeof wl), base, w->rank);
-    return MPI_SUCCESS;
-}
-
-int tern_win_dyn_find(struct tern_win *w, int r, uint64_t addr, uint64_t len)
-{
-    struct tern_win_rank_ctl *c = tern_win_rank_ctl(w, r);
-    struct tern_win_region *reg = tern_win_regions(w, r);
-    int found = 0;
-    dyn_lock(w, r);
-    for (uint32_t i = 0; i < c->nregions && !found; i++)
-        found = addr >= reg[i].base && addr + len <= reg[i].base + reg[i].size;
-    dyn_unlock(w, r);
-    return found;
 }
 
 int tern_win_free(const char *fn, struct tern_win *w)

@@ -25,15 +25,9 @@ static size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 static size_t off_ranks(void) { return sizeof(struct tern_win_ctl); }
 static size_t off_post(int n) { return off_ranks() + (size_t)n * sizeof(struct tern_win_rank_ctl); }
 static size_t off_done(int n) { return off_post(n) + (size_t)n * (size_t)n * sizeof(uint32_t); }
-static size_t off_regions(int n)
-{
-    return align_up(off_done(n) + (size_t)n * (size_t)n * sizeof(uint32_t), 64);
-}
-
 size_t tern_win_ctl_bytes(int n)
 {
-    return align_up(
-        off_regions(n) + (size_t)n * TERN_WIN_ATTACH_MAX * sizeof(struct tern_win_region), 4096);
+    return align_up(off_done(n) + (size_t)n * (size_t)n * sizeof(uint32_t), 4096);
 }
 
 struct tern_win_rank_ctl *tern_win_rank_ctl(struct tern_win *w, int r)
@@ -49,11 +43,6 @@ _Atomic uint32_t *tern_win_done_ctr(struct tern_win *w, int target, int origin)
 {
     return (_Atomic uint32_t *)(w->seg + off_done(w->size)) + (size_t)target * (size_t)w->size +
            (size_t)origin;
-}
-struct tern_win_region *tern_win_regions(struct tern_win *w, int r)
-{
-    return (struct tern_win_region *)(w->seg + off_regions(w->size)) +
-           (size_t)r * TERN_WIN_ATTACH_MAX;
 }
 
 /* An empty file of 'bytes' with every page reserved, so that a full

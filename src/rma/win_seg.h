@@ -18,8 +18,11 @@ void tern_win_seg_close(struct tern_win *w);
 /* One step of a wait for another rank's store: progress, and yield the core. */
 void tern_win_spin(struct tern_waiter *wt);
 
-/* Whether [addr, addr + len) of rank r lies in one region it attached to
- * dynamic window w (win_create.c). */
+/* The regions of a dynamic window (win_dyn.c). */
+void tern_win_dyn_open(struct tern_win *w);
+void tern_win_dyn_close(struct tern_win *w);
+/* Whether every byte of [addr, addr + len) of rank r lies in a region it
+ * has attached to dynamic window w. */
 int tern_win_dyn_find(struct tern_win *w, int r, uint64_t addr, uint64_t len);
 
 #endif

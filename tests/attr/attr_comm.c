@@ -174,6 +174,7 @@ static void copy_failure(void)
 
     ncalls = 0;
     fail_copy_code = code;
+    d = MPI_COMM_SELF; /* a failed dup must overwrite it */
     rc = MPI_Comm_dup(a, &d);
     CHECK(rc == code, "failing copy: dup returned %d, want the callback's %d", rc, code);
     CHECK(ncalls == 1, "failing first copy: %d calls", ncalls);
@@ -187,6 +188,7 @@ static void copy_failure(void)
     CHECK_MPI(MPI_Comm_set_attr(a, k4, (void *)4)); /* list: k4, k2, k1 */
     ncalls = 0;
     fail_copy_code = MPI_ERR_OTHER;
+    d = MPI_COMM_SELF;
     rc = MPI_Comm_dup(a, &d);
     CHECK(rc == MPI_ERR_OTHER, "failing copy: dup returned %d", rc);
     CHECK(ncalls == 2, "failing second copy: %d calls", ncalls);

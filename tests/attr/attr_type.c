@@ -75,7 +75,7 @@ int main(int argc, char **argv)
 
     /* a failing copy: that code, and no new type */
     fail_code = MPI_ERR_TYPE;
-    dup2 = MPI_DATATYPE_NULL;
+    dup2 = MPI_INT; /* a failed dup must overwrite it */
     int rc = MPI_Type_dup(dup, &dup2);
     CHECK(rc == MPI_ERR_TYPE, "failing copy: Type_dup returned %d", rc);
     CHECK(dup2 == MPI_DATATYPE_NULL, "failed dup gave a type");

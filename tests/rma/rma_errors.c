@@ -72,6 +72,13 @@ static void epoch_range_errors(MPI_Win win, int t, int size, const char *kind)
     expect(MPI_Fetch_and_op(&v, &got, MPI_FLOAT, t, 0, MPI_BAND, win), MPI_ERR_OP,
            "fetch_and_op MPI_BAND on a float");
     CHECK_MPI(MPI_Put(&v, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, win));
+    /* MPI_PROC_NULL is a target of synchronisation too, where nothing happens. */
+    CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, MPI_PROC_NULL, 0, win));
+    CHECK_MPI(MPI_Get(&got, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, win));
+    CHECK_MPI(MPI_Win_flush(MPI_PROC_NULL, win));
+    CHECK_MPI(MPI_Win_flush_local(MPI_PROC_NULL, win));
+    CHECK_MPI(MPI_Win_unlock(MPI_PROC_NULL, win));
+    expect(MPI_Win_lock(MPI_LOCK_SHARED, -5, 0, win), MPI_ERR_RANK, "lock of rank -5");
 }
 
 int main(int argc, char **argv)

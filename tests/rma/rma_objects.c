@@ -101,6 +101,22 @@ int main(int argc, char **argv)
             CHECK(found, "%s: info key %s missing", kind_name[k], keys[i]);
         }
         MPI_Info_free(&info);
+        /* A hint given after creation is the one reported, whether or not
+         * it can still change anything (the layout cannot). */
+        for (int said = 0; said < 2; said++) {
+            char val[64];
+            int vlen = sizeof val, found;
+            const char *want = said ? "true" : "false";
+            CHECK_MPI(MPI_Info_create(&info));
+            CHECK_MPI(MPI_Info_set(info, "alloc_shared_noncontig", want));
+            CHECK_MPI(MPI_Win_set_info(w.win, info));
+            MPI_Info_free(&info);
+            CHECK_MPI(MPI_Win_get_info(w.win, &info));
+            MPI_Info_get_string(info, "alloc_shared_noncontig", &vlen, val, &found);
+            CHECK(found && strcmp(val, want) == 0, "%s: alloc_shared_noncontig set to %s reads %s",
+                  kind_name[k], want, val);
+            MPI_Info_free(&info);
+        }
 
         int kv, one = 1;
         CHECK_MPI(MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, del_fn, &kv, NULL));
