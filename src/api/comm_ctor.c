@@ -149,6 +149,11 @@ int tern_api_comm_split_type(const char *fn, struct tern_comm *comm_o, int split
     TRY(split_type_color(c, fn, split_type, info, &color, &hw_type));
     rc = tern_comm_split(c, color, key, &nc);
     if (nc) nc->hw_type = hw_type;
+    /* The level HW_UNGUIDED chose is also told in the caller's info
+     * (MPI-4.1 7.4.2), as well as on the new communicator's. */
+    if (!rc && nc && split_type == MPI_COMM_TYPE_HW_UNGUIDED && hints && hw_type &&
+        tern_info_set(hints, HW_RESOURCE_KEY, hw_type))
+        rc = MPI_ERR_NO_MEM;
     rc = tern_finish_newcomm(c, rc, nc, newcomm);
 out:
     return rc;

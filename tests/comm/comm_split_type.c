@@ -84,8 +84,15 @@ static void unguided_walk(void)
         MPI_Comm c, g, d;
         char type[64], again[64];
         int got, all, res;
-        CHECK_MPI(MPI_Comm_split_type(parent, MPI_COMM_TYPE_HW_UNGUIDED, 0, MPI_INFO_NULL, &c));
+        MPI_Info told;
+        CHECK_MPI(MPI_Info_create(&told));
+        CHECK_MPI(MPI_Comm_split_type(parent, MPI_COMM_TYPE_HW_UNGUIDED, 0, told, &c));
         got = c != MPI_COMM_NULL;
+        char in_info[64] = "";
+        int len = sizeof in_info, found = 0;
+        CHECK_MPI(MPI_Info_get_string(told, "mpi_hw_resource_type", &len, in_info, &found));
+        MPI_Info_free(&told);
+        CHECK(!got || found, "HW_UNGUIDED did not set mpi_hw_resource_type in the caller's info");
         if (levels == 0 && must)
             CHECK(got, "HW_UNGUIDED gave MPI_COMM_NULL to a process bound to one PU");
         CHECK_MPI(MPI_Allreduce(&got, &all, 1, MPI_INT, MPI_LAND, parent));
@@ -97,6 +104,8 @@ static void unguided_walk(void)
         hw_type_of(c, type, sizeof type);
         CHECK(type[0] != 0, "HW_UNGUIDED level %d: no mpi_hw_resource_type on the new communicator",
               levels);
+        CHECK(strcmp(in_info, type) == 0, "HW_UNGUIDED told '%s' in the info and '%s' on the comm",
+              in_info, type);
         CHECK(guided_on(parent, type, &g), "info vanished");
         CHECK(g != MPI_COMM_NULL, "HW_GUIDED %s after HW_UNGUIDED chose it gave MPI_COMM_NULL",
               type);

@@ -58,6 +58,9 @@ int main(int argc, char **argv)
     want(120, 3, (int[]){0, 0, 0}, (int[]){6, 5, 4});
     want(360, 3, (int[]){0, 0, 0}, (int[]){10, 6, 6});
     want(16, 4, (int[]){0, 0, 0, 0}, (int[]){2, 2, 2, 2});
+    /* Equal spreads (14 - 7, 13 - 6): the larger second smallest factor wins. */
+    want(98784, 5, (int[]){0, 0, 0, 0, 0}, (int[]){14, 14, 9, 8, 7});
+    want(5616, 4, (int[]){0, 0, 0, 0}, (int[]){13, 9, 8, 6});
     want(1, 3, (int[]){0, 0, 0}, (int[]){1, 1, 1});
     want(8, 2, (int[]){0, 2}, (int[]){4, 2});
     want(24, 3, (int[]){0, 2, 0}, (int[]){4, 2, 3});
