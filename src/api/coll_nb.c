@@ -16,6 +16,7 @@
 #include "coll/sched.h"
 #include "core/api.h"
 #include "core/errors.h"
+#include "core/info.h"
 #include "core/objects.h"
 #include "core/state.h"
 #include "datatype/datatype.h"
@@ -28,19 +29,26 @@ static int is_root(const struct tern_comm *c, int root)
 
 /* The request argument, then a schedule for the call (which takes the
  * communicator's next collective tag: only calls that passed every check
- * take one, so all ranks count alike). */
-static int create(struct tern_comm *c, const char *fn, MPI_Request *request, struct tern_sched **s)
+ * take one, so all ranks count alike).  A persistent collective is matched
+ * by the order of the *_init calls, and its starts may come in another
+ * order on each rank (MPI-4.1 6.13): its steps may take nothing in the
+ * order of the starts, unless the communicator asserts that they come in
+ * the same order. */
+static int create(struct tern_comm *c, const char *fn, int persistent, MPI_Request *request,
+                  struct tern_sched **s)
 {
     if (!request) return tern_err_comm(c, MPI_ERR_ARG, "%s: request is NULL", fn);
     int rc = tern_sched_create(c, fn, s);
-    return rc == MPI_SUCCESS ? rc : tern_err_raise(c, rc);
+    if (rc != MPI_SUCCESS) return tern_err_raise(c, rc);
+    if (persistent && !(c->hints & TERN_COMM_STRICT_PCOLL)) tern_sched_unordered(*s);
+    return MPI_SUCCESS;
 }
 
 int tern_api_nbc_barrier(const char *fn, struct tern_comm *c, int persistent, MPI_Request *request)
 {
     struct tern_sched *s;
     int rc;
-    TRY(create(c, fn, request, &s));
+    TRY(create(c, fn, persistent, request, &s));
     rc = tern_sched_post(s, tern_nbc_barrier(s), persistent, request);
 out:
     return rc;
@@ -53,7 +61,7 @@ int tern_api_nbc_bcast(const char *fn, void *buffer, MPI_Count count, MPI_Dataty
     struct tern_sched *s;
     int rc;
     TRY(tern_coll_check_bcast(c, fn, buffer, count, datatype, root, &dt));
-    TRY(create(c, fn, request, &s));
+    TRY(create(c, fn, persistent, request, &s));
     rc =
         tern_sched_post(s, tern_nbc_bcast(s, buffer, (size_t)count, dt, root), persistent, request);
 out:
@@ -70,7 +78,7 @@ int tern_api_nbc_gather(const char *fn, const void *sendbuf, MPI_Count sendcount
     int rc;
     TRY(tern_coll_check_gather(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                root, &sdt, &rdt));
-    TRY(create(c, fn, request, &s));
+    TRY(create(c, fn, persistent, request, &s));
     rc = tern_sched_post(
         s,
         tern_nbc_gather(s, sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount, rdt, root),
@@ -94,7 +102,7 @@ int tern_api_nbc_gatherv(const char *fn, const void *sendbuf, MPI_Count sendcoun
     TRY(tern_vec_ints(c, fn, "displs", displs_v, c->peer_size, is_root(c, root), &tmp, &displs));
     TRY(tern_coll_check_gatherv(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                 recvtype, root, &sdt, &rdt));
-    TRY(create(c, fn, request, &s));
+    TRY(create(c, fn, persistent, request, &s));
     rc = tern_sched_post(s,
                          tern_nbc_gatherv(s, sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts,
                                           displs, rdt, root),
@@ -114,7 +122,7 @@ int tern_api_nbc_scatter(const char *fn, const void *sendbuf, MPI_Count sendcoun
     int rc;
     TRY(tern_coll_check_scatter(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                 root, &sdt, &rdt));
-    TRY(create(c, fn, request, &s));
+    TRY(create(c, fn, persistent, request, &s));
     rc = tern_sched_post(
         s,
         tern_nbc_scatter(s, sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount, rdt, root),
@@ -138,7 +146,7 @@ int tern_api_nbc_scatterv(const char *fn, const void *sendbuf, struct tern_vec s
     TRY(tern_vec_ints(c, fn, "displs", displs_v, c->peer_size, is_root(c, root), &tmp, &displs));
     TRY(tern_coll_check_scatterv(c, fn, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
                                  recvtype, root, &sdt, &rdt));
-    TRY(create(c, fn, request, &s));
+    TRY(create(c, fn, persistent, request, &s));
     rc = tern_sched_post(s,
                          tern_nbc_scatterv(s, sendbuf, sendcounts, displs, sdt, recvbuf,
                                            (size_t)recvcount, rdt, root),
@@ -158,7 +166,7 @@ int tern_api_nbc_all_block(const char *fn, tern_nbc_all_block_fn *build, const v
     int rc;
     TRY(tern_coll_check_all_block(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                   &sdt, &rdt));
-    TRY(create(c, fn, request, &s));
+    TRY(create(c, fn, persistent, request, &s));
     rc = tern_sched_post(s,
                          build(s, sendbuf, (size_t)sendcount, sdt, recvbuf, (size_t)recvcount, rdt),
                          persistent, request);
@@ -180,7 +188,7 @@ int tern_api_nbc_allgatherv(const char *fn, const void *sendbuf, MPI_Count sendc
     TRY(tern_vec_ints(c, fn, "displs", displs_v, c->peer_size, 1, &tmp, &displs));
     TRY(tern_coll_check_allgatherv(c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                    recvtype, &sdt, &rdt));
-    TRY(create(c, fn, request, &s));
+    TRY(create(c, fn, persistent, request, &s));
     rc = tern_sched_post(
         s,
         tern_nbc_allgatherv(s, sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts, displs, rdt),
@@ -209,7 +217,7 @@ int tern_api_nbc_alltoallv(const char *fn, const void *sendbuf, struct tern_vec 
     TRY(tern_vec_ints(c, fn, "rdispls", rdispls_v, c->peer_size, 1, &tmp, &rdispls));
     TRY(tern_coll_check_alltoallv(c, fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                   recvcounts, rdispls, recvtype, &sdt, &rdt));
-    TRY(create(c, fn, request, &s));
+    TRY(create(c, fn, persistent, request, &s));
     rc = tern_sched_post(
         s,
         tern_nbc_alltoallv(s, sendbuf, sendcounts, sdispls, sdt, recvbuf, recvcounts, rdispls, rdt),
@@ -238,7 +246,7 @@ int tern_api_nbc_alltoallw(const char *fn, const void *sendbuf, struct tern_vec 
     TRY(tern_vec_ints(c, fn, "rdispls", rdispls_v, c->peer_size, 1, &tmp, &rdispls));
     TRY(tern_coll_check_alltoallw(c, fn, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                                   recvcounts, rdispls, recvtypes, &dts));
-    TRY(create(c, fn, request, &s));
+    TRY(create(c, fn, persistent, request, &s));
     rc = tern_sched_post(s,
                          tern_nbc_alltoallw(s, sendbuf, sendcounts, sdispls, dts, recvbuf,
                                             recvcounts, rdispls, dts + c->peer_size),
@@ -258,7 +266,7 @@ int tern_api_nbc_reduce(const char *fn, const void *sendbuf, void *recvbuf, MPI_
     struct tern_sched *s;
     int rc;
     TRY(tern_coll_check_reduce(c, fn, sendbuf, recvbuf, count, datatype, op, root, &dt, &o));
-    TRY(create(c, fn, request, &s));
+    TRY(create(c, fn, persistent, request, &s));
     rc = tern_sched_post(s, tern_nbc_reduce(s, sendbuf, recvbuf, (size_t)count, dt, o, root),
                          persistent, request);
 out:
@@ -275,7 +283,7 @@ int tern_api_nbc_all_reduce(const char *fn, tern_nbc_all_reduce_fn *build, const
     int rc;
     if (build != tern_nbc_allreduce) TRY(tern_coll_check_intra(c, fn));
     TRY(tern_coll_check_all_reduce(c, fn, sendbuf, recvbuf, count, datatype, op, &dt, &o));
-    TRY(create(c, fn, request, &s));
+    TRY(create(c, fn, persistent, request, &s));
     rc = tern_sched_post(s, build(s, sendbuf, recvbuf, (size_t)count, dt, o), persistent, request);
 out:
     return rc;
@@ -293,7 +301,7 @@ int tern_api_nbc_reduce_scatter(const char *fn, const void *sendbuf, void *recvb
     int rc;
     TRY(tern_vec_ints(c, fn, "recvcounts", recvcounts_v, c->size, 1, &tmp, &recvcounts));
     TRY(tern_coll_check_reduce_scatter(c, fn, sendbuf, recvbuf, recvcounts, datatype, op, &dt, &o));
-    TRY(create(c, fn, request, &s));
+    TRY(create(c, fn, persistent, request, &s));
     rc = tern_sched_post(s, tern_nbc_reduce_scatter(s, sendbuf, recvbuf, recvcounts, dt, o),
                          persistent, request);
 out:
@@ -311,7 +319,7 @@ int tern_api_nbc_reduce_scatter_block(const char *fn, const void *sendbuf, void 
     int rc;
     TRY(tern_coll_check_reduce_scatter_block(c, fn, sendbuf, recvbuf, recvcount, datatype, op, &dt,
                                              &o));
-    TRY(create(c, fn, request, &s));
+    TRY(create(c, fn, persistent, request, &s));
     rc = tern_sched_post(
         s, tern_nbc_reduce_scatter_block(s, sendbuf, recvbuf, (size_t)recvcount, dt, o), persistent,
         request);

@@ -47,6 +47,14 @@ static int check_rank(struct tern_win *w, const char *fn, int rank)
                         rank, w->size);
 }
 
+/* Unlock or flush of one target, nothing for MPI_PROC_NULL. */
+static int on_target(struct tern_win *w, const char *fn, int rank,
+                     int (*op)(const char *, struct tern_win *, int))
+{
+    int rc = check_rank(w, fn, rank);
+    return rc || rank == MPI_PROC_NULL ? rc : op(fn, w, rank);
+}
+
 static int check_group(struct tern_win *w, const char *fn, MPI_Group h, struct tern_group **g)
 {
     *g = h == MPI_GROUP_NULL ? NULL : tern_group_get(h);
@@ -84,9 +92,7 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 TERN_WEAK_ALIAS(MPI_Win_unlock)
 int PMPI_Win_unlock(int rank, MPI_Win win)
 {
-    WIN_CALL("MPI_Win_unlock", win, w,
-             check_rank(w, "MPI_Win_unlock", rank)
-                 ?: (rank == MPI_PROC_NULL ? MPI_SUCCESS : tern_win_unlock("MPI_Win_unlock", w, rank)));
+    WIN_CALL("MPI_Win_unlock", win, w, on_target(w, "MPI_Win_unlock", rank, tern_win_unlock));
 }
 
 TERN_WEAK_ALIAS(MPI_Win_lock_all)
@@ -107,9 +113,7 @@ TERN_WEAK_ALIAS(MPI_Win_flush)
 int PMPI_Win_flush(int rank, MPI_Win win)
 {
     if (flush_fast(rank, win)) return MPI_SUCCESS;
-    WIN_CALL("MPI_Win_flush", win, w,
-             check_rank(w, "MPI_Win_flush", rank)
-                 ?: (rank == MPI_PROC_NULL ? MPI_SUCCESS : tern_win_flush("MPI_Win_flush", w, rank)));
+    WIN_CALL("MPI_Win_flush", win, w, on_target(w, "MPI_Win_flush", rank, tern_win_flush));
 }
 
 TERN_WEAK_ALIAS(MPI_Win_flush_local)
@@ -117,9 +121,7 @@ int PMPI_Win_flush_local(int rank, MPI_Win win)
 {
     if (flush_fast(rank, win)) return MPI_SUCCESS;
     WIN_CALL("MPI_Win_flush_local", win, w,
-             check_rank(w, "MPI_Win_flush_local", rank)
-                 ?: (rank == MPI_PROC_NULL ? MPI_SUCCESS
-                                           : tern_win_flush("MPI_Win_flush_local", w, rank)));
+             on_target(w, "MPI_Win_flush_local", rank, tern_win_flush));
 }
 
 TERN_WEAK_ALIAS(MPI_Win_flush_all)

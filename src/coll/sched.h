@@ -120,9 +120,10 @@ int tern_sched_machine(struct tern_sched *s, const struct tern_sched_machine *m,
  * rank (not marked by tern_sched_unordered). */
 int tern_sched_in_order(const struct tern_sched *s);
 
-/* Marks a schedule that the library restarts from the progress engine, at
- * moments that differ between ranks (MPI_Comm_idup's rounds): its builders
- * then take only steps matched by its tag. */
+/* Marks a schedule whose starts come at moments or in an order that
+ * differ between ranks (MPI_Comm_idup's rounds, which the library restarts
+ * from the progress engine; a persistent collective, started by the user
+ * in any order): its builders then take only steps matched by its tag. */
 void tern_sched_unordered(struct tern_sched *s);
 
 /* Ends the current round: steps added later start once it has completed.

@@ -21,7 +21,8 @@
  * given call all agree whether it is there; without one, or when the data
  * does not fit a slot, the call takes the
  * point-to-point algorithm that follows shm in its table.  Schedules whose
- * starts are not the user's calls (tern_sched_in_order) take it too. */
+ * starts may come in another order on each rank (tern_sched_in_order:
+ * persistent collectives, MPI_Comm_idup's rounds) take it too. */
 #include <string.h>
 
 #include "coll/algos.h"

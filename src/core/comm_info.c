@@ -10,6 +10,7 @@ static const char *const hint_keys[] = {
     "mpi_assert_no_any_source",
     "mpi_assert_exact_length",
     "mpi_assert_allow_overtaking",
+    "mpi_assert_strict_persistent_collective_ordering", /* TERN_COMM_STRICT_PCOLL */
 };
 #define N_HINTS (int)(sizeof hint_keys / sizeof hint_keys[0])
 

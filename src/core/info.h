@@ -63,11 +63,15 @@ int tern_info_check(MPI_Info h, int null_ok, const char *fn, const char *arg, st
 
 /* ---- Communicator hints (comm_info.c) ----
  * Tern keeps the MPI-4 assertions mpi_assert_no_any_tag,
- * mpi_assert_no_any_source, mpi_assert_exact_length and
- * mpi_assert_allow_overtaking (values "true"/"false"); other keys are
- * ignored, as MPICH does.  Nothing relies on the assertions yet.
- * MPI_Comm_get_info also reports mpi_hw_resource_type on a communicator
- * that a hardware MPI_Comm_split_type made, and on its dups. */
+ * mpi_assert_no_any_source, mpi_assert_exact_length,
+ * mpi_assert_allow_overtaking and mpi_assert_strict_persistent_collective_
+ * ordering (values "true"/"false"; bits of tern_comm.hints in that order);
+ * other keys are ignored, as MPICH does.  Only the last changes anything:
+ * persistent collectives started in the same order everywhere may use the
+ * shared-memory lane (coll/shm_nbc.c).  MPI_Comm_get_info also reports
+ * mpi_hw_resource_type on a communicator that a hardware
+ * MPI_Comm_split_type made, and on its dups. */
+#define TERN_COMM_STRICT_PCOLL (1u << 4)
 /* Sets the hints 'info' names (MPI_INFO_NULL or NULL: none). */
 void tern_comm_hints_apply(struct tern_comm *c, const struct tern_info *info);
 /* A new info (without a handle) with every hint Tern keeps and its value,

@@ -42,7 +42,7 @@ enum {
     TERN_WIN_NO_LOCKS = 1,
     TERN_WIN_SAME_SIZE = 2,
     TERN_WIN_SAME_DISP = 4,
-    TERN_WIN_NONCONTIG = 8,      /* the layout: fixed at allocation */
+    TERN_WIN_NONCONTIG = 8,       /* the layout: fixed at allocation */
     TERN_WIN_NONCONTIG_SAID = 16, /* alloc_shared_noncontig as the user last gave it */
 };
 
@@ -76,15 +76,15 @@ struct tern_win {
     uint32_t *start_seen; /* posts consumed, per target */
     uint32_t *wait_seen;  /* completions consumed, per origin */
     uint32_t barrier_sense;
-    struct tern_win_am *am; /* the group spans hosts (win_am.h); NULL otherwise */
+    struct tern_win_am *am;   /* the group spans hosts (win_am.h); NULL otherwise */
     struct tern_win_dyn *dyn; /* dynamic windows: the attached regions (win_dyn.c) */
 };
 
 /* The control area at the start of a window's segment (64-byte lines). */
 struct tern_win_rank_ctl {
-    _Atomic uint32_t lock; /* passive target: TERN_WIN_EXCL, or the count of shared holders */
-    _Atomic uint32_t acc;  /* accumulate lock of this rank's memory: 0 free, 1 held */
-    _Atomic uint32_t dyn;  /* its tables of attached regions: 0 free, 1 being read or changed */
+    _Atomic uint32_t lock;    /* passive target: TERN_WIN_EXCL, or the count of shared holders */
+    _Atomic uint32_t acc;     /* accumulate lock of this rank's memory: 0 free, 1 held */
+    _Atomic uint32_t dyn;     /* its tables of attached regions: 0 free, 1 being read or changed */
     _Atomic uint32_t dyn_gen; /* moves each time they change */
     uint64_t cover_at;        /* where their union lies in its memory (win_dyn.c) */
     uint32_t ncover;          /* intervals in it */

@@ -94,7 +94,8 @@ static void publish(struct tern_win *w)
         if (!a.size) continue;
         struct tern_win_region *last = d->cover.n ? &d->cover.v[d->cover.n - 1] : NULL;
         if (last && a.base <= last->base + last->size) {
-            if (a.base + a.size > last->base + last->size) last->size = a.base + a.size - last->base;
+            if (a.base + a.size > last->base + last->size)
+                last->size = a.base + a.size - last->base;
         } else {
             d->cover.v[d->cover.n++] = a;
         }

@@ -6,7 +6,9 @@
  * their posts on the same communicator, completed by MPI_Wait, MPI_Test
  * loops and MPI_Waitall in different orders on different ranks; persistent
  * requests started many times (MPI_Start, MPI_Startall) among nonblocking
- * and blocking calls; posts that must not block while the peers are
+ * and blocking calls, in the same order everywhere (asserted by
+ * mpi_assert_strict_persistent_collective_ordering) and in another order
+ * on odd ranks; posts that must not block while the peers are
  * elsewhere (a root posting three broadcasts and a barrier before its peers
  * post any, then sending to them); and a first nonblocking collective on a
  * communicator whose area no blocking collective has attached yet.
@@ -362,6 +364,44 @@ static void persistent(MPI_Comm c, int reps)
     for (int i = 0; i < 4; i++) CHECK_MPI(MPI_Request_free(&p[i]));
 }
 
+/* Persistent collectives are matched by the order of their *_init calls,
+ * so each rank may start them in an order of its own (MPI-4.1 6.13): here
+ * odd ranks start a broadcast, a barrier and an allreduce in the reverse
+ * order of even ranks, or pass them to MPI_Startall reversed. */
+static void out_of_order(MPI_Comm c, int reps)
+{
+    int bc[MC], as[MC], ar[MC];
+    for (int i = 0; i < MC; i++) bc[i] = as[i] = ar[i] = 0;
+    MPI_Request p[3], q[3];
+    int broot = size - 1;
+    CHECK_MPI(MPI_Bcast_init(bc, MC, MPI_INT, broot, c, MPI_INFO_NULL, &p[0]));
+    CHECK_MPI(MPI_Barrier_init(c, MPI_INFO_NULL, &p[1]));
+    CHECK_MPI(MPI_Allreduce_init(as, ar, MC, MPI_INT, MPI_SUM, c, MPI_INFO_NULL, &p[2]));
+    for (int rep = 0; rep < reps; rep++) {
+        int salt = 3000 + rep;
+        for (int i = 0; i < MC; i++) {
+            bc[i] = rank == broot ? val(broot, i, salt) : -1;
+            as[i] = val(rank, i, salt + 1);
+        }
+        int rev = rank % 2;
+        for (int k = 0; k < 3; k++) q[k] = p[rev ? 2 - k : k];
+        if (rep % 2)
+            CHECK_MPI(MPI_Startall(3, q));
+        else
+            for (int k = 0; k < 3; k++) CHECK_MPI(MPI_Start(&q[k]));
+        CHECK_MPI(MPI_Waitall(3, q, MPI_STATUSES_IGNORE));
+        for (int i = 0; i < MC; i++) {
+            int sum = 0;
+            for (int j = 0; j < size; j++) sum += val(j, i, salt + 1);
+            CHECK(bc[i] == val(broot, i, salt), "bcast started out of order, rep %d: [%d]=%d", rep,
+                  i, bc[i]);
+            CHECK(ar[i] == sum, "allreduce started out of order, rep %d: [%d]=%d, expected %d", rep,
+                  i, ar[i], sum);
+        }
+    }
+    for (int k = 0; k < 3; k++) CHECK_MPI(MPI_Request_free(&p[k]));
+}
+
 /* ---- Posts that must not wait for the peers ---- */
 
 /* Rank 0 posts three broadcasts (the third writes the slots of the first
@@ -436,6 +476,13 @@ int main(int argc, char **argv)
     unsigned long long before = sends();
     for (int rep = 0; rep < 2; rep++) singles(c, rep, 0, 1);
     for (int rep = 0; rep < 12; rep++) outstanding(c, rep);
+    /* Persistent collectives may take the shared-memory lane only where
+     * their starts are asserted to come in the same order everywhere. */
+    MPI_Info strict;
+    CHECK_MPI(MPI_Info_create(&strict));
+    CHECK_MPI(MPI_Info_set(strict, "mpi_assert_strict_persistent_collective_ordering", "true"));
+    CHECK_MPI(MPI_Comm_set_info(c, strict));
+    MPI_Info_free(&strict);
     persistent(c, 30);
     unsigned long long mine = sends() - before, all = 0;
     CHECK_MPI(MPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, c));
@@ -446,6 +493,7 @@ int main(int argc, char **argv)
 
     for (int rep = 0; rep < 2; rep++) singles(c, rep, 0, NCOUNTS);
     for (int rep = 0; rep < 4; rep++) no_block(c, rep);
+    out_of_order(MPI_COMM_WORLD, 20);
     for (int rep = 0; rep < 2; rep++) outstanding(MPI_COMM_WORLD, 100 + rep);
 
     CHECK_MPI(MPI_Comm_free(&c));

@@ -178,9 +178,11 @@ static void comm_hints(void)
     int n;
     CHECK_MPI(MPI_Comm_get_info(MPI_COMM_WORLD, &got));
     CHECK_MPI(MPI_Info_get_nkeys(got, &n));
-    CHECK(n == 4, "world info has %d keys", n);
+    CHECK(n == 5, "world info has %d keys", n);
     CHECK_MPI(MPI_Info_free(&got));
     CHECK(!hint(MPI_COMM_WORLD, "mpi_assert_no_any_tag"), "default hint true");
+    CHECK(!hint(MPI_COMM_WORLD, "mpi_assert_strict_persistent_collective_ordering"),
+          "default hint true");
 
     CHECK_MPI(MPI_Info_create(&info));
     CHECK_MPI(MPI_Info_set(info, "mpi_assert_no_any_tag", "true"));
