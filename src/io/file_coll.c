@@ -304,6 +304,41 @@ static int window_vectored(struct round *R, int me, int mine, const size_t *s0, 
     return 1;
 }
 
+/* A write's covered bytes of the block, one run of touching pieces at a
+ * time: what a file opened write-only gets instead of the read that would
+ * fill the holes.  0, or the errno; -1 out of memory. */
+static int write_covered(struct round *R, const int *rcnt, const int *rd, MPI_Offset lo)
+{
+    struct tern_io_cb_scratch *S = &R->f->cb;
+    int size = R->f->comm->size;
+    size_t nseg = 0, i = 0;
+    for (int r = 0; r < size; r++) {
+        int64_t n;
+        size_t bytes;
+        if (!rcnt[r]) continue;
+        request_at(S->recv + rd[r], &n, &bytes);
+        nseg += (size_t)n;
+    }
+    if (reserve(&S->segs, &S->segs_cap, nseg * sizeof(struct seg) + 1)) return -1;
+    struct seg *sg = (struct seg *)(void *)S->segs;
+    for (int r = 0; r < size; r++) {
+        int64_t n;
+        size_t bytes;
+        if (!rcnt[r]) continue;
+        const struct wire_piece *wp = request_at(S->recv + rd[r], &n, &bytes);
+        for (int64_t k = 0; k < n; k++) sg[i++] = (struct seg){wp[k].off, NULL, (size_t)wp[k].len};
+    }
+    qsort(sg, nseg, sizeof *sg, seg_order);
+    for (i = 0; i < nseg;) {
+        MPI_Offset from = sg[i].off, to = from + (MPI_Offset)sg[i].len;
+        for (i++; i < nseg && sg[i].off <= to; i++)
+            if (sg[i].off + (MPI_Offset)sg[i].len > to) to = sg[i].off + (MPI_Offset)sg[i].len;
+        int e = tern_io_pwrite_all(R->f->fd, S->block + (from - lo), (size_t)(to - from), from);
+        if (e) return e;
+    }
+    return 0;
+}
+
 /* The window through one block of the file: read it when the pieces leave
  * holes (or to answer a read), lay a write's data in and write it, or copy
  * a read's answers out to the send buffer (rank r's at displ[r]).  The
@@ -315,9 +350,11 @@ static int through_block(struct round *R, int me, int mine, const size_t *s0, co
 {
     struct tern_io_cb_scratch *S = &R->f->cb;
     int size = R->f->comm->size, write = R->dir == TERN_IO_WRITE;
+    /* A file opened write-only cannot be read: its holes are skipped. */
+    int skip_holes = write && covered < span && (R->f->amode & MPI_MODE_WRONLY);
     size_t got = 0;
     if (reserve(&S->block, &S->block_cap, span ? span : 1)) return -1;
-    if (span && !*err && (!write || covered < span)) {
+    if (span && !*err && (!write || (covered < span && !skip_holes))) {
         /* Holes keep what the file has there (beyond its end: zeros). */
         *err = tern_io_pread_all(R->f->fd, S->block, span, lo, &got);
         if (*err) *what = "cannot read";
@@ -342,7 +379,13 @@ static int through_block(struct round *R, int me, int mine, const size_t *s0, co
         }
     }
     if (write && span && !*err) {
-        *err = tern_io_pwrite_all(R->f->fd, S->block, span, lo);
+        if (skip_holes) {
+            int e = write_covered(R, rcnt, rd, lo);
+            if (e < 0) return -1;
+            *err = e;
+        } else {
+            *err = tern_io_pwrite_all(R->f->fd, S->block, span, lo);
+        }
         if (*err) *what = "cannot write";
     }
     return 0;

@@ -398,6 +398,58 @@ static void read_past_end(int rank0_reads)
     if (rank == 0) CHECK_MPI(MPI_File_delete(path, MPI_INFO_NULL));
 }
 
+/* A collective write through views with holes into a file opened
+ * write-only, with two-phase forced: the aggregators cannot read the holes
+ * to fill them, so they write around them, and what the file had there
+ * stays.  Rank r writes 4-byte blocks r, r + size + 1, ... of a file whose
+ * every (size + 1)-th block nobody writes. */
+static void write_only_holes(void)
+{
+    const char *path = io_path("wronly");
+    enum { NB = 6, B = 4 };
+    int stride = size + 1, len = NB * stride * B;
+    if (rank == 0) {
+        char *old = malloc((size_t)len);
+        for (int i = 0; i < len; i++) old[i] = (char)('a' + i % 26);
+        FILE *fp = fopen(path, "w");
+        CHECK(fp && fwrite(old, 1, (size_t)len, fp) == (size_t)len && fclose(fp) == 0,
+              "cannot write %s", path);
+        free(old);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "romio_cb_write", "enable");
+    MPI_Info_set(info, "cb_nodes", "1");
+    MPI_File fh;
+    CHECK_MPI(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_WRONLY, info, &fh));
+    MPI_Info_free(&info);
+    MPI_Datatype ft;
+    CHECK_MPI(MPI_Type_vector(NB, B, stride * B, MPI_CHAR, &ft));
+    CHECK_MPI(MPI_Type_commit(&ft));
+    CHECK_MPI(MPI_File_set_view(fh, (MPI_Offset)rank * B, MPI_CHAR, ft, "native", MPI_INFO_NULL));
+    char mine[NB * B];
+    for (int i = 0; i < NB * B; i++) mine[i] = (char)('0' + rank % 10);
+    CHECK_MPI(MPI_File_write_all(fh, mine, NB * B, MPI_CHAR, MPI_STATUS_IGNORE));
+    CHECK_MPI(MPI_File_close(&fh));
+    CHECK_MPI(MPI_Type_free(&ft));
+    if (rank == 0) {
+        char *got = malloc((size_t)len);
+        FILE *fp = fopen(path, "r");
+        CHECK(fp && fread(got, 1, (size_t)len, fp) == (size_t)len, "cannot read %s back", path);
+        fclose(fp);
+        for (int i = 0; i < len; i++) {
+            int blk = i / B % stride;
+            char want = blk < size ? (char)('0' + blk % 10) : (char)('a' + i % 26);
+            CHECK(got[i] == want, "write-only collective: byte %d is '%c', want '%c'", i, got[i],
+                  want);
+        }
+        free(got);
+        CHECK(unlink(path) == 0, "cannot remove %s", path);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -427,6 +479,7 @@ int main(int argc, char **argv)
     strided("enable", "disable", 1);
     read_past_end(1);
     read_past_end(0);
+    write_only_holes();
     view_errors();
     registered_datareps();
     io_dir_remove();
