@@ -93,10 +93,59 @@ int tern_file_type_extent(const char *fn, struct tern_file *f, struct tern_datat
     return MPI_SUCCESS;
 }
 
+/* The rule of MPI-4.1 14.3 for etypes and filetypes: displacements in
+ * typemap order are not negative and never decrease, and in a file open
+ * for writing no two bytes overlap.  Returns what breaks it, or NULL.  The
+ * walk follows the type's layout (datatype.h): the blocks of one unit, then
+ * each level of repetition around them, innermost first. */
+static const char *typemap_breaks(const struct tern_datatype *dt, int writable)
+{
+    struct tern_dt_view v;
+    tern_dt_view_local(&v, dt, NULL, 1);
+    const char *why = NULL;
+    if (v.nblocks == 0) return NULL;
+    MPI_Aint first = v.blocks[0].disp, last = first, end = first + (MPI_Aint)v.blocks[0].len;
+    for (size_t i = 1; i < v.nblocks && !why; i++) {
+        const struct tern_dt_block *b = &v.blocks[i];
+        if (b->disp < last)
+            why = "displacements that decrease";
+        else if (writable && b->disp < end)
+            why = "bytes that overlap";
+        last = b->disp;
+        if (b->disp + (MPI_Aint)b->len > end) end = b->disp + (MPI_Aint)b->len;
+    }
+    for (int l = 0; l < v.nlevels && !why; l++) {
+        if (v.level[l].count < 2) continue;
+        MPI_Aint s = v.level[l].stride, n = (MPI_Aint)v.level[l].count - 1;
+        if (first + s < last)
+            why = "displacements that decrease";
+        else if (writable && first + s < end)
+            why = "bytes that overlap";
+        last += n * s;
+        end += n * s;
+    }
+    if (!why && first < 0) why = "a negative displacement";
+    return why;
+}
+
 /* etype and filetype in the file (et, ft) as a view needs them. */
 static int check_view_types(const char *fn, struct tern_file *f, const char *datarep,
                             const struct tern_datatype *et, const struct tern_datatype *ft)
 {
+    int writable = !(f->amode & MPI_MODE_RDONLY);
+    const char *why;
+    /* MPI_ERR_IO, the class ROMIO gives, so that programs checking it as
+     * they do with MPICH see the same. */
+    if ((why = typemap_breaks(et, writable)))
+        return tern_io_err(f, MPI_ERR_IO,
+                           "%s: etype has %s (its displacements in typemap order must not be "
+                           "negative or decrease%s: MPI-4.1 14.3)",
+                           fn, why, writable ? ", nor its bytes overlap in a writable file" : "");
+    if ((why = typemap_breaks(ft, writable)))
+        return tern_io_err(f, MPI_ERR_IO,
+                           "%s: filetype has %s (its displacements in typemap order must not be "
+                           "negative or decrease%s: MPI-4.1 14.3)",
+                           fn, why, writable ? ", nor its bytes overlap in a writable file" : "");
     if (et->size == 0)
         return tern_io_err(f, MPI_ERR_ARG, "%s: etype holds no data (size 0 in datarep '%s')", fn,
                            datarep);

@@ -322,7 +322,44 @@ static void view_errors(void)
            "offset");
     expect(MPI_File_write_at(fh, 0, c, -1, MPI_INT, &s), MPI_ERR_COUNT, "MPI_File_write_at",
            "count");
+    /* Typemaps whose displacements go below 0 or back, or whose bytes
+     * overlap in a writable file (MPI-4.1 14.3), and a vector that steps
+     * back; overlaps are fine in a file opened read-only. */
+    static const struct {
+        int d0, d1, what;
+        const char *word;
+    } bad[] = {{-2, 2, 0, "negative"}, {3, 0, 1, "decrease"}, {0, 0, 1, "overlap"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int bl[2] = {1, 1}, dp[2] = {bad[i].d0, bad[i].d1};
+        MPI_Datatype t;
+        CHECK_MPI(MPI_Type_indexed(2, bl, dp, MPI_INT, &t));
+        CHECK_MPI(MPI_Type_commit(&t));
+        expect(MPI_File_set_view(fh, 0, bad[i].what ? MPI_INT : t, t, "native", MPI_INFO_NULL),
+               MPI_ERR_IO, "MPI_File_set_view", bad[i].word);
+        CHECK_MPI(MPI_Type_free(&t));
+    }
+    MPI_Datatype back;
+    CHECK_MPI(MPI_Type_vector(3, 1, -2, MPI_INT, &back));
+    CHECK_MPI(MPI_Type_commit(&back));
+    expect(MPI_File_set_view(fh, 0, MPI_INT, back, "native", MPI_INFO_NULL), MPI_ERR_IO,
+           "MPI_File_set_view", "decrease");
+    CHECK_MPI(MPI_Type_free(&back));
     CHECK_MPI(MPI_File_close(&fh));
+    MPI_File rd;
+    int bl[2] = {2, 2}, dp[2] = {0, 1};
+    MPI_Datatype ov;
+    CHECK_MPI(MPI_Type_indexed(2, bl, dp, MPI_INT, &ov));
+    CHECK_MPI(MPI_Type_commit(&ov));
+    CHECK_MPI(MPI_File_open(MPI_COMM_WORLD, io_path("view-errors-ro"),
+                            MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, &rd));
+    expect(MPI_File_set_view(rd, 0, MPI_INT, ov, "native", MPI_INFO_NULL), MPI_ERR_IO,
+           "MPI_File_set_view", "overlap");
+    CHECK_MPI(MPI_File_close(&rd));
+    CHECK_MPI(MPI_File_open(MPI_COMM_WORLD, io_path("view-errors-ro"),
+                            MPI_MODE_RDONLY | MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL, &rd));
+    CHECK_MPI(MPI_File_set_view(rd, 0, MPI_INT, ov, "native", MPI_INFO_NULL));
+    CHECK_MPI(MPI_File_close(&rd));
+    CHECK_MPI(MPI_Type_free(&ov));
 }
 
 /* The aggregators in use are what MPI_File_get_info says: by default
