@@ -73,7 +73,11 @@ int tern_api_session_init(const char *fn, MPI_Info info, MPI_Errhandler errhandl
     else
         rc = tern_runtime_acquire(thread_level_of(ti), fn);
     if (rc == MPI_SUCCESS) {
-        struct tern_session *s = tern_session_new(thread_level_of(ti), e);
+        /* Once any part of the process asked for MPI_THREAD_MULTIPLE, every
+         * call takes the big lock: a session gets that level too, asked or
+         * not (a provided level may exceed the requested one). */
+        int level = tern_g.thread_multiple ? MPI_THREAD_MULTIPLE : thread_level_of(ti);
+        struct tern_session *s = tern_session_new(level, e);
         if (s) {
             tern_g.sessions++;
             *session = s->handle;

@@ -48,6 +48,16 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Info_get(info, "thread_level", sizeof val - 1, val, &flag));
     CHECK(flag && strcmp(val, "MPI_THREAD_MULTIPLE") == 0, "thread_level '%s'", val);
     CHECK_MPI(MPI_Info_free(&info));
+    /* A later session that asks for nothing gets the level the process
+     * already provides. */
+    MPI_Session plain;
+    CHECK_MPI(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &plain));
+    CHECK_MPI(MPI_Session_get_info(plain, &info));
+    CHECK_MPI(MPI_Info_get(info, "thread_level", sizeof val - 1, val, &flag));
+    CHECK(flag && strcmp(val, "MPI_THREAD_MULTIPLE") == 0, "a later session's thread_level '%s'",
+          val);
+    CHECK_MPI(MPI_Info_free(&info));
+    CHECK_MPI(MPI_Session_finalize(&plain));
 
     CHECK_MPI(MPI_Group_from_session_pset(s, "mpi://WORLD", &g));
     CHECK_MPI(
