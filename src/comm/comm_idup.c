@@ -19,9 +19,16 @@
  * instead of offering beyond: two agreements that offered past each other
  * in turn at two processes would otherwise do so forever.  The priority
  * is (the parent's context id, the tag's sequence number), the same at
- * every participant and different for any two agreements that share one. */
+ * every participant and different for any two agreements that share one.
+ * The wait is bounded: the agreement of higher priority may not have begun
+ * at some of its participants, which may be waiting for this one to end
+ * (a thread that duplicates one communicator only after another thread's
+ * duplicate of another is done: MPICH's idup_deadlock).  Past
+ * YIELD_NS this one offers beyond the ids held here; two agreements that
+ * both run everywhere settle long before that. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "coll/nbc.h"
 #include "coll/op.h"
@@ -44,9 +51,27 @@ struct idup {
     int64_t theirs[2];          /* intercommunicator leaders: the other group's */
     uint32_t mine, nids, want;
     uint64_t owner;
-    int holding; /* 'mine' is held here */
-    int waiting; /* no offer out: waits until 'want' may be held */
+    int holding;            /* 'mine' is held here */
+    int waiting;            /* no offer out: waits until 'want' may be held */
+    uint64_t waiting_since; /* ns */
 };
+
+#define YIELD_NS (20 * 1000000ull)
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Whether 'want' is held here by an agreement of higher priority that this
+ * one should still wait for. */
+static int yields(struct idup *d)
+{
+    if (!tern_ctx_yields(d->want, d->nids, d->owner)) return 0;
+    return now_ns() - d->waiting_since < YIELD_NS;
+}
 
 /* The round's schedule: the result of all offers at every participant. */
 static int build_round(struct tern_sched *s, struct idup *d)
@@ -107,7 +132,7 @@ static int poll_idup(struct tern_request *r)
     struct idup *d = r->sched;
     if (r->complete) return 1;
     if (d->waiting) {
-        if (tern_ctx_yields(d->want, d->nids, d->owner)) return 0;
+        if (yields(d)) return 0;
         int rc = offer(d, d->want);
         if (rc) finish(r, d, rc);
         return rc != MPI_SUCCESS;
@@ -124,7 +149,8 @@ static int poll_idup(struct tern_request *r)
     if (rc == MPI_SUCCESS) {
         d->want = hi;
         d->waiting = 1;
-        if (tern_ctx_yields(hi, d->nids, d->owner)) return 0;
+        d->waiting_since = now_ns();
+        if (yields(d)) return 0;
         rc = offer(d, hi);
     }
     if (rc) finish(r, d, rc);
