@@ -242,6 +242,20 @@ static int seg_order(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Pieces the requests to this aggregator name, from every rank. */
+static size_t pieces_in(const struct round *R, const int *rcnt, const int *rd)
+{
+    size_t nseg = 0;
+    for (int r = 0; r < R->f->comm->size; r++) {
+        int64_t n;
+        size_t bytes;
+        if (!rcnt[r]) continue;
+        request_at(R->f->cb.recv + rd[r], &n, &bytes);
+        nseg += (size_t)n;
+    }
+    return nseg;
+}
+
 /* The window moved with preadv/pwritev straight between the file and where
  * each piece's data is (the exchange's buffer at displ[r] for rank r's, the
  * aggregator's own memory for its own), when the pieces tile [lo, lo +
@@ -257,14 +271,7 @@ static int window_vectored(struct round *R, int me, int mine, const size_t *s0, 
     char *own = NULL;
     if (mine >= 0 && s1[mine] > s0[mine] && !(own = stream_stretch(R->mv, s0[mine], s1[mine])))
         return 0;
-    size_t nseg = 0;
-    for (int r = 0; r < size; r++) {
-        int64_t n;
-        size_t bytes;
-        if (!rcnt[r]) continue;
-        request_at(S->recv + rd[r], &n, &bytes);
-        nseg += (size_t)n;
-    }
+    size_t nseg = pieces_in(R, rcnt, rd);
     if (reserve(&S->segs, &S->segs_cap, nseg * sizeof(struct seg) + 1) ||
         reserve(&S->iov, &S->iov_cap, nseg * sizeof(struct iovec) + 1))
         return -1;
@@ -311,14 +318,7 @@ static int write_covered(struct round *R, const int *rcnt, const int *rd, MPI_Of
 {
     struct tern_io_cb_scratch *S = &R->f->cb;
     int size = R->f->comm->size;
-    size_t nseg = 0, i = 0;
-    for (int r = 0; r < size; r++) {
-        int64_t n;
-        size_t bytes;
-        if (!rcnt[r]) continue;
-        request_at(S->recv + rd[r], &n, &bytes);
-        nseg += (size_t)n;
-    }
+    size_t nseg = pieces_in(R, rcnt, rd), i = 0;
     if (reserve(&S->segs, &S->segs_cap, nseg * sizeof(struct seg) + 1)) return -1;
     struct seg *sg = (struct seg *)(void *)S->segs;
     for (int r = 0; r < size; r++) {
