@@ -28,7 +28,6 @@
  * both run everywhere settle long before that. */
 #include <stdint.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "coll/nbc.h"
 #include "coll/op.h"
@@ -58,19 +57,12 @@ struct idup {
 
 #define YIELD_NS (20 * 1000000ull)
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* Whether 'want' is held here by an agreement of higher priority that this
  * one should still wait for. */
 static int yields(struct idup *d)
 {
     if (!tern_ctx_yields(d->want, d->nids, d->owner)) return 0;
-    return now_ns() - d->waiting_since < YIELD_NS;
+    return tern_progress_now_ns() - d->waiting_since < YIELD_NS;
 }
 
 /* The round's schedule: the result of all offers at every participant. */
@@ -149,7 +141,7 @@ static int poll_idup(struct tern_request *r)
     if (rc == MPI_SUCCESS) {
         d->want = hi;
         d->waiting = 1;
-        d->waiting_since = now_ns();
+        d->waiting_since = tern_progress_now_ns();
         if (yields(d)) return 0;
         rc = offer(d, hi);
     }

@@ -13,7 +13,7 @@
 
 static uint64_t next_liveness_ns;
 
-static uint64_t now_ns(void)
+uint64_t tern_progress_now_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
@@ -32,7 +32,8 @@ int tern_progress_init(void)
             tern_warn("TERN_WAIT_POLICY='%s' is not one of spin, yield, auto; using auto", p);
         tern_g.wait_yield = tern_g.oversubscribed;
     }
-    next_liveness_ns = now_ns() + (uint64_t)tern_param.liveness_interval_ms * 1000000u;
+    next_liveness_ns =
+        tern_progress_now_ns() + (uint64_t)tern_param.liveness_interval_ms * 1000000u;
     return 0;
 }
 
@@ -130,7 +131,7 @@ void tern_progress_wait(struct tern_waiter *w)
     /* Reading the coarse clock costs a few ns; doing it every 64 idle
      * polls keeps the spin loop tight. */
     if ((w->idle_polls & 63) == 0) {
-        uint64_t t = now_ns();
+        uint64_t t = tern_progress_now_ns();
         if (t >= next_liveness_ns) {
             next_liveness_ns = t + (uint64_t)tern_param.liveness_interval_ms * 1000000u;
             check_liveness();

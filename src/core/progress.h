@@ -46,6 +46,10 @@ void tern_progress_wait(struct tern_waiter *w);
 
 int tern_progress_init(void);
 
+/* The coarse monotonic clock the waits time themselves with, in ns (a few
+ * ms of resolution, a few ns to read). */
+uint64_t tern_progress_now_ns(void);
+
 /* Tells the core we are spinning (frees resources for a sibling thread). */
 static inline void tern_cpu_relax(void)
 {

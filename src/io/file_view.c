@@ -133,19 +133,19 @@ static int check_view_types(const char *fn, struct tern_file *f, const char *dat
                             const struct tern_datatype *et, const struct tern_datatype *ft)
 {
     int writable = !(f->amode & MPI_MODE_RDONLY);
-    const char *why;
-    /* MPI_ERR_IO, the class ROMIO gives, so that programs checking it as
-     * they do with MPICH see the same. */
-    if ((why = typemap_breaks(et, writable)))
-        return tern_io_err(f, MPI_ERR_IO,
-                           "%s: etype has %s (its displacements in typemap order must not be "
-                           "negative or decrease%s: MPI-4.1 14.3)",
-                           fn, why, writable ? ", nor its bytes overlap in a writable file" : "");
-    if ((why = typemap_breaks(ft, writable)))
-        return tern_io_err(f, MPI_ERR_IO,
-                           "%s: filetype has %s (its displacements in typemap order must not be "
-                           "negative or decrease%s: MPI-4.1 14.3)",
-                           fn, why, writable ? ", nor its bytes overlap in a writable file" : "");
+    const struct tern_datatype *types[2] = {et, ft};
+    static const char *const names[2] = {"etype", "filetype"};
+    for (int i = 0; i < 2; i++) {
+        const char *why = typemap_breaks(types[i], writable);
+        /* MPI_ERR_IO, the class ROMIO gives, so that programs checking it
+         * as they do with MPICH see the same. */
+        if (why)
+            return tern_io_err(f, MPI_ERR_IO,
+                               "%s: %s has %s (its displacements in typemap order must not be "
+                               "negative or decrease%s: MPI-4.1 14.3)",
+                               fn, names[i], why,
+                               writable ? ", nor its bytes overlap in a writable file" : "");
+    }
     if (et->size == 0)
         return tern_io_err(f, MPI_ERR_ARG, "%s: etype holds no data (size 0 in datarep '%s')", fn,
                            datarep);

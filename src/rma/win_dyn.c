@@ -23,11 +23,11 @@ struct ivals {
     size_t n, cap;
 };
 
-/* What this rank knows of another's union. */
+/* What this rank knows of another's union: as of generation 'gen' (0,
+ * nothing attached, is where every rank starts). */
 struct view {
     struct ivals u;
     uint32_t gen;
-    int have;
 };
 
 struct tern_win_dyn {
@@ -162,7 +162,7 @@ static const struct ivals *union_of(struct tern_win *w, int r)
     if (r == w->rank) return &d->cover;
     struct view *v = &d->views[r];
     struct tern_win_rank_ctl *c = tern_win_rank_ctl(w, r);
-    if (v->have && atomic_load_explicit(&c->dyn_gen, memory_order_acquire) == v->gen) return &v->u;
+    if (atomic_load_explicit(&c->dyn_gen, memory_order_acquire) == v->gen) return &v->u;
     dyn_lock(w, r);
     size_t n = c->ncover;
     reserve(&v->u, n);
@@ -175,11 +175,11 @@ static const struct ivals *union_of(struct tern_win *w, int r)
         tern_dt_view_local(&rv, byte, (const void *)(uintptr_t)c->cover_at, bytes);
         e = tern_shm_cma_rw(w->peer[r].world, 0, &lv, &rv, bytes);
     }
-    v->gen = atomic_load_explicit(&c->dyn_gen, memory_order_relaxed);
+    /* Unreadable (the owner is gone): nothing is reachable, and the next
+     * access reads again. */
+    if (!e) v->gen = atomic_load_explicit(&c->dyn_gen, memory_order_relaxed);
     dyn_unlock(w, r);
-    /* Unreadable (the owner is gone): nothing is reachable. */
     v->u.n = e ? 0 : n;
-    v->have = !e;
     return &v->u;
 }
 
