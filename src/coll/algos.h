@@ -198,11 +198,15 @@ tern_nbc_all_reduce_fn tern_nbc_scan_recursive_doubling, tern_nbc_exscan_recursi
 tern_nbc_barrier_fn tern_nbc_barrier_shm;
 tern_nbc_bcast_fn tern_nbc_bcast_shm;
 tern_nbc_rooted_fn tern_nbc_gather_shm, tern_nbc_scatter_shm;
+tern_nbc_gatherv_fn tern_nbc_gatherv_shm;
+tern_nbc_scatterv_fn tern_nbc_scatterv_shm;
 tern_nbc_all_block_fn tern_nbc_allgather_shm, tern_nbc_alltoall_shm;
+tern_nbc_allgatherv_fn tern_nbc_allgatherv_shm;
 tern_nbc_reduce_fn tern_nbc_reduce_shm;
 tern_nbc_all_reduce_fn tern_nbc_allreduce_shm;
 tern_nbc_reduce_scatter_fn tern_nbc_reduce_scatter_shm;
 tern_nbc_reduce_scatter_block_fn tern_nbc_reduce_scatter_block_shm;
+tern_nbc_all_reduce_fn tern_nbc_scan_shm, tern_nbc_exscan_shm;
 
 /* ---- Schedules, intercommunicators: coll/nbc_inter.h, and these two
  * (nbc_reduce.c) in the reduce_scatter shapes ---- */

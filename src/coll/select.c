@@ -220,6 +220,7 @@ static const struct algo igather_algos[] = {
     ALGO("inter_leader", nbc_rooted, tern_nbc_inter_gather, .kinds = INTER),
 };
 static const struct algo igatherv_algos[] = {
+    ALGO("shm", nbc_gatherv, tern_nbc_gatherv_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("linear", nbc_gatherv, tern_nbc_gatherv_linear, .kinds = INTRA),
     ALGO("inter_direct", nbc_gatherv, tern_nbc_inter_gatherv, .kinds = INTER),
 };
@@ -231,6 +232,7 @@ static const struct algo iscatter_algos[] = {
     ALGO("inter_leader", nbc_rooted, tern_nbc_inter_scatter, .kinds = INTER),
 };
 static const struct algo iscatterv_algos[] = {
+    ALGO("shm", nbc_scatterv, tern_nbc_scatterv_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("linear", nbc_scatterv, tern_nbc_scatterv_linear, .kinds = INTRA),
     ALGO("inter_direct", nbc_scatterv, tern_nbc_inter_scatterv, .kinds = INTER),
 };
@@ -244,6 +246,7 @@ static const struct algo iallgather_algos[] = {
     ALGO("inter_leader", nbc_all_block, tern_nbc_inter_allgather, .kinds = INTER),
 };
 static const struct algo iallgatherv_algos[] = {
+    ALGO("shm", nbc_allgatherv, tern_nbc_allgatherv_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("linear", nbc_allgatherv, tern_nbc_allgatherv_linear, .kinds = INTRA, .min_ranks = 3,
          .local = 1),
     ALGO("ring", nbc_allgatherv, tern_nbc_allgatherv_ring, .kinds = INTRA),
@@ -283,9 +286,11 @@ static const struct algo ireduce_scatter_block_algos[] = {
          .kinds = INTER),
 };
 static const struct algo iscan_algos[] = {
+    ALGO("shm", nbc_all_reduce, tern_nbc_scan_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("recursive_doubling", nbc_all_reduce, tern_nbc_scan_recursive_doubling, .kinds = INTRA),
 };
 static const struct algo iexscan_algos[] = {
+    ALGO("shm", nbc_all_reduce, tern_nbc_exscan_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("recursive_doubling", nbc_all_reduce, tern_nbc_exscan_recursive_doubling, .kinds = INTRA),
 };
 
@@ -706,8 +711,10 @@ ENTRY(tern_nbc_allgather,
 ENTRY(tern_nbc_allgatherv,
       (struct tern_sched * s, const void *sbuf, size_t scount, struct tern_datatype *sdt,
        void *rbuf, const int *rcounts, const int *displs, struct tern_datatype *rdt),
-      tern_sched_comm(s), TERN_COLL_IALLGATHERV, 0, 0, nbc_allgatherv,
-      (s, sbuf, scount, sdt, rbuf, rcounts, displs, rdt))
+      tern_sched_comm(s), TERN_COLL_IALLGATHERV,
+      (tern_sched_comm(s)->is_inter ? 0
+                                    : sum_counts(rcounts, tern_sched_comm(s)->size) * rdt->size),
+      0, nbc_allgatherv, (s, sbuf, scount, sdt, rbuf, rcounts, displs, rdt))
 
 ENTRY(tern_nbc_alltoall,
       (struct tern_sched * s, const void *sbuf, size_t scount, struct tern_datatype *sdt,
@@ -759,9 +766,11 @@ ENTRY(tern_nbc_reduce_scatter_block,
 ENTRY(tern_nbc_scan,
       (struct tern_sched * s, const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
        struct tern_op *op),
-      tern_sched_comm(s), TERN_COLL_ISCAN, 0, 0, nbc_all_reduce, (s, sbuf, rbuf, count, dt, op))
+      tern_sched_comm(s), TERN_COLL_ISCAN, count * dt->size, 0, nbc_all_reduce,
+      (s, sbuf, rbuf, count, dt, op))
 
 ENTRY(tern_nbc_exscan,
       (struct tern_sched * s, const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
        struct tern_op *op),
-      tern_sched_comm(s), TERN_COLL_IEXSCAN, 0, 0, nbc_all_reduce, (s, sbuf, rbuf, count, dt, op))
+      tern_sched_comm(s), TERN_COLL_IEXSCAN, count * dt->size, 0, nbc_all_reduce,
+      (s, sbuf, rbuf, count, dt, op))

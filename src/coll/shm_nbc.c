@@ -1,7 +1,10 @@
 /* Nonblocking and persistent collectives through the shared-memory area
  * (its rules: shm_coll.h), for the calls the blocking ones carry in one
- * slot: barrier, bcast, gather, scatter, allgather, alltoall, and the
- * reductions reduce, allreduce and reduce_scatter(_block).
+ * slot: barrier, bcast, gather(v), scatter(v), allgather(v), alltoall, and
+ * the reductions reduce, allreduce, reduce_scatter(_block), scan and
+ * exscan.  Alltoallv and alltoallw are not among them: whether all their
+ * blocks fit is known only once every rank has said so (shm_coll_v.c),
+ * too late for a schedule built at the call.
  *
  * Each call is one schedule step (coll/sched.h tern_sched_machine) that
  * takes the next number of the area's nonblocking lane when the schedule
@@ -20,7 +23,9 @@
  * serves.  Every rank makes the blocking calls in the same order, so at a
  * given call all agree whether it is there; without one, or when the data
  * does not fit a slot, the call takes the
- * point-to-point algorithm that follows shm in its table.  Schedules whose
+ * point-to-point algorithm that follows shm in its table.  In gatherv and
+ * scatterv a block too large for a slot travels point to point in the same
+ * round, as in the blocking ones.  Schedules whose
  * starts may come in another order on each rank (tern_sched_in_order:
  * persistent collectives, MPI_Comm_idup's rounds) take it too. */
 #include <string.h>
@@ -47,10 +52,16 @@ struct tern_shmc_op {
     void *rbuf;
     size_t scount, rcount;
     struct tern_datatype *sdt, *rdt;
+    /* The v-variants: the blocks of the root's buffer (the all-gather's
+     * receive buffer), a copy of the call's arrays; NULL: blocks of one
+     * count, one after the other. */
+    const int *counts, *displs;
     /* Reductions: 'total' elements from each rank; fold_count of them from
-     * element 'first' combined into rbuf here (0: this rank combines none). */
+     * element 'first' of ranks 0..last combined into rbuf here (0: this
+     * rank combines none). */
     struct tern_op *op;
     size_t total, first, fold_count;
+    int last;
 };
 
 /* ---- Flags, without waiting ---- */
@@ -60,21 +71,23 @@ static inline int flag_at(const struct tern_shmc *a, int r, uint64_t s)
     return atomic_load_explicit(&a->flags[r].seq, memory_order_acquire) >= s;
 }
 
-/* Whether every flag has reached s; o->at keeps the ranks already seen
- * there, and is 0 again once all are. */
-static int all_at(struct tern_shmc_op *o, uint64_t s)
+/* Whether the flags of ranks 0..last have reached s; o->at keeps the
+ * ranks already seen there, and is 0 again once all are. */
+static int upto_at(struct tern_shmc_op *o, uint64_t s, int last)
 {
     struct tern_shmc *a = o->a;
     if (a->all_past >= s) {
         o->at = 0;
         return 1;
     }
-    while (o->at < a->size && flag_at(a, o->at, s)) o->at++;
-    if (o->at < a->size) return 0;
+    while (o->at <= last && flag_at(a, o->at, s)) o->at++;
+    if (o->at <= last) return 0;
     o->at = 0;
-    a->all_past = s;
+    if (last == a->size - 1) a->all_past = s;
     return 1;
 }
+
+static int all_at(struct tern_shmc_op *o, uint64_t s) { return upto_at(o, s, o->a->size - 1); }
 
 /* tern_shmc_may_write, asked instead of waited for. */
 static int may_write(struct tern_shmc_op *o) { return all_at(o, o->s - 1); }
@@ -87,6 +100,26 @@ static void post(struct tern_shmc_op *o)
 }
 
 static char *slot(const struct tern_shmc_op *o, int i) { return tern_shmc_slot(o->a, i, o->s); }
+
+/* Block i of the root's buffer (or the all-gather's): its count and where
+ * it starts, in elements; 'count' is the block of the fixed-size calls. */
+static size_t blk_count(const struct tern_shmc_op *o, int i, size_t count)
+{
+    return o->counts ? (size_t)o->counts[i] : count;
+}
+
+static MPI_Aint blk_at(const struct tern_shmc_op *o, int i, size_t count)
+{
+    return o->counts ? (MPI_Aint)o->displs[i] : (MPI_Aint)i * (MPI_Aint)count;
+}
+
+/* Whether a block goes through a slot: not empty, and not so large that it
+ * travels point to point (gatherv, scatterv). */
+static int slotted(const struct tern_shmc_op *o, size_t count, const struct tern_datatype *dt)
+{
+    size_t bytes = count * dt->size;
+    return bytes > 0 && bytes <= o->a->carry_bytes;
+}
 
 /* ---- The collectives' steps ---- */
 
@@ -118,46 +151,54 @@ static int bcast_step(struct tern_shmc_op *o)
     return 1;
 }
 
+/* gather and gatherv */
 static int gather_step(struct tern_shmc_op *o)
 {
     if (o->r != o->root) {
-        if (!may_write(o)) return 0;
-        tern_shmc_put(slot(o, o->r), o->sbuf, o->scount, o->sdt);
+        if (slotted(o, o->scount, o->sdt)) {
+            if (!may_write(o)) return 0;
+            tern_shmc_put(slot(o, o->r), o->sbuf, o->scount, o->sdt);
+        }
         post(o);
         return 1;
     }
-    MPI_Aint block = (MPI_Aint)o->rcount;
     if (!o->posted) {
         post(o);
         if (o->sbuf != MPI_IN_PLACE)
-            tern_dt_copy(o->sbuf, o->scount, o->sdt, tern_coll_elem(o->rbuf, o->rdt, o->r * block),
-                         o->rcount, o->rdt);
+            tern_dt_copy(o->sbuf, o->scount, o->sdt,
+                         tern_coll_elem(o->rbuf, o->rdt, blk_at(o, o->r, o->rcount)),
+                         blk_count(o, o->r, o->rcount), o->rdt);
     }
     for (; o->at < o->a->size; o->at++) {
         int i = o->at;
-        if (i == o->root) continue;
+        size_t count = blk_count(o, i, o->rcount);
+        if (i == o->root || !slotted(o, count, o->rdt)) continue;
         if (!flag_at(o->a, i, o->s)) return 0;
-        tern_shmc_unpack(slot(o, i), tern_coll_elem(o->rbuf, o->rdt, i * block), o->rcount, o->rdt);
+        tern_shmc_unpack(slot(o, i), tern_coll_elem(o->rbuf, o->rdt, blk_at(o, i, o->rcount)),
+                         count, o->rdt);
     }
     return 1;
 }
 
+/* scatter and scatterv */
 static int scatter_step(struct tern_shmc_op *o)
 {
     if (o->r == o->root) {
         if (!may_write(o)) return 0;
-        MPI_Aint block = (MPI_Aint)o->scount;
-        for (int i = 0; i < o->a->size; i++)
-            if (i != o->root)
-                tern_shmc_put(slot(o, i), tern_coll_elem(o->sbuf, o->sdt, i * block), o->scount,
-                              o->sdt);
+        for (int i = 0; i < o->a->size; i++) {
+            size_t count = blk_count(o, i, o->scount);
+            if (i != o->root && slotted(o, count, o->sdt))
+                tern_shmc_put(slot(o, i), tern_coll_elem(o->sbuf, o->sdt, blk_at(o, i, o->scount)),
+                              count, o->sdt);
+        }
         post(o);
         if (o->rbuf != MPI_IN_PLACE)
-            tern_dt_copy(tern_coll_elem(o->sbuf, o->sdt, o->r * block), o->scount, o->sdt, o->rbuf,
-                         o->rcount, o->rdt);
+            tern_dt_copy(tern_coll_elem(o->sbuf, o->sdt, blk_at(o, o->r, o->scount)),
+                         blk_count(o, o->r, o->scount), o->sdt, o->rbuf, o->rcount, o->rdt);
         return 1;
     }
     if (!o->posted) post(o);
+    if (!slotted(o, o->rcount, o->rdt)) return 1;
     if (!flag_at(o->a, o->root, o->s)) return 0;
     tern_shmc_unpack(slot(o, o->r), o->rbuf, o->rcount, o->rdt);
     return 1;
@@ -169,29 +210,29 @@ static int scatter_step(struct tern_shmc_op *o)
 static int read_blocks(struct tern_shmc_op *o, size_t off)
 {
     int n = o->a->size;
-    MPI_Aint block = (MPI_Aint)o->rcount;
     for (; o->at < n - 1; o->at++) {
         int i = (o->r + 1 + o->at) % n;
         if (!flag_at(o->a, i, o->s)) return 0;
-        tern_shmc_unpack(slot(o, i) + off, tern_coll_elem(o->rbuf, o->rdt, i * block), o->rcount,
-                         o->rdt);
+        tern_shmc_unpack(slot(o, i) + off, tern_coll_elem(o->rbuf, o->rdt, blk_at(o, i, o->rcount)),
+                         blk_count(o, i, o->rcount), o->rdt);
     }
     if (o->s > o->a->all_past) o->a->all_past = o->s;
     return 1;
 }
 
+/* allgather and allgatherv */
 static int allgather_step(struct tern_shmc_op *o)
 {
     if (!o->posted) {
         if (!may_write(o)) return 0;
-        char *mine = tern_coll_elem(o->rbuf, o->rdt, o->r * (MPI_Aint)o->rcount);
+        char *mine = tern_coll_elem(o->rbuf, o->rdt, blk_at(o, o->r, o->rcount));
+        size_t own = blk_count(o, o->r, o->rcount);
         if (o->sbuf == MPI_IN_PLACE)
-            tern_shmc_put(slot(o, o->r), mine, o->rcount, o->rdt);
+            tern_shmc_put(slot(o, o->r), mine, own, o->rdt);
         else
             tern_shmc_put(slot(o, o->r), o->sbuf, o->scount, o->sdt);
         post(o);
-        if (o->sbuf != MPI_IN_PLACE)
-            tern_dt_copy(o->sbuf, o->scount, o->sdt, mine, o->rcount, o->rdt);
+        if (o->sbuf != MPI_IN_PLACE) tern_dt_copy(o->sbuf, o->scount, o->sdt, mine, own, o->rdt);
     }
     return read_blocks(o, 0);
 }
@@ -218,6 +259,8 @@ static int alltoall_step(struct tern_shmc_op *o)
     return read_blocks(o, (size_t)o->r * blk);
 }
 
+/* Every reduction, the prefix ones included: a rank waits only for the
+ * ranks it combines (0..last), as the blocking scan does. */
 static int reduce_step(struct tern_shmc_op *o)
 {
     if (!o->posted) {
@@ -227,9 +270,9 @@ static int reduce_step(struct tern_shmc_op *o)
         post(o);
         if (!o->fold_count) return 1;
     }
-    if (!all_at(o, o->s)) return 0;
-    tern_shmc_fold(o->a, o->s, 0, o->a->size - 1, o->first * o->rdt->size, o->rbuf, o->fold_count,
-                   o->rdt, o->op);
+    if (!upto_at(o, o->s, o->last)) return 0;
+    tern_shmc_fold(o->a, o->s, 0, o->last, o->first * o->rdt->size, o->rbuf, o->fold_count, o->rdt,
+                   o->op);
     return 1;
 }
 
@@ -330,13 +373,16 @@ int tern_nbc_bcast_shm(struct tern_sched *s, void *buf, size_t count, struct ter
     return add(s, o);
 }
 
-/* gather and scatter: sbuf/rbuf as the call gives them */
+/* The calls that move blocks: sbuf/rbuf as the call gives them; 'counts'
+ * the v-variants' counts then displacements (copy_counts), or NULL. */
 static int rooted(struct tern_sched *s, struct tern_shmc *a, int (*step)(struct tern_shmc_op *),
                   const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
-                  size_t rcount, struct tern_datatype *rdt, int root)
+                  size_t rcount, struct tern_datatype *rdt, const int *counts, int root)
 {
     struct tern_shmc_op *o = op_new(s, a, step);
     if (o) {
+        o->counts = counts;
+        o->displs = counts ? counts + a->size : NULL;
         o->sbuf = sbuf;
         o->scount = scount;
         o->sdt = sdt;
@@ -359,7 +405,7 @@ int tern_nbc_gather_shm(struct tern_sched *s, const void *sbuf, size_t scount,
     if (!a) return tern_nbc_gather_binomial(s, sbuf, scount, sdt, rbuf, rcount, rdt, root);
     /* Only the root's receive arguments mean anything. */
     return rooted(s, a, gather_step, sbuf, scount, sbuf == MPI_IN_PLACE ? NULL : sdt, rbuf,
-                  root_here ? rcount : 0, root_here ? rdt : NULL, root);
+                  root_here ? rcount : 0, root_here ? rdt : NULL, NULL, root);
 }
 
 int tern_nbc_scatter_shm(struct tern_sched *s, const void *sbuf, size_t scount,
@@ -372,7 +418,21 @@ int tern_nbc_scatter_shm(struct tern_sched *s, const void *sbuf, size_t scount,
     struct tern_shmc *a = area_for(s, bytes);
     if (!a) return tern_nbc_scatter_binomial(s, sbuf, scount, sdt, rbuf, rcount, rdt, root);
     return rooted(s, a, scatter_step, sbuf, root_here ? scount : 0, root_here ? sdt : NULL, rbuf,
-                  rcount, rbuf == MPI_IN_PLACE ? NULL : rdt, root);
+                  rcount, rbuf == MPI_IN_PLACE ? NULL : rdt, NULL, root);
+}
+
+/* A copy of the v-variants' counts then displacements, for the op: MPI
+ * forbids changing the call's arrays before completion, but a persistent
+ * request outlives many of the user's habits.  NULL when out of memory
+ * (the error sticks to s). */
+static const int *copy_counts(struct tern_sched *s, const int *counts, const int *displs)
+{
+    int n = tern_sched_comm(s)->size;
+    int *copy = tern_sched_buf(s, 2 * (size_t)n * sizeof *copy);
+    if (!copy) return NULL;
+    memcpy(copy, counts, (size_t)n * sizeof *copy);
+    memcpy(copy + n, displs, (size_t)n * sizeof *copy);
+    return copy;
 }
 
 int tern_nbc_allgather_shm(struct tern_sched *s, const void *sbuf, size_t scount,
@@ -391,7 +451,7 @@ int tern_nbc_allgather_shm(struct tern_sched *s, const void *sbuf, size_t scount
         return tern_nbc_allgather_ring(s, sbuf, scount, sdt, rbuf, rcount, rdt);
     }
     return rooted(s, a, allgather_step, sbuf, scount, sbuf == MPI_IN_PLACE ? NULL : sdt, rbuf,
-                  rcount, rdt, -1);
+                  rcount, rdt, NULL, -1);
 }
 
 int tern_nbc_alltoall_shm(struct tern_sched *s, const void *sbuf, size_t scount,
@@ -403,14 +463,75 @@ int tern_nbc_alltoall_shm(struct tern_sched *s, const void *sbuf, size_t scount,
     struct tern_shmc *a = area_for(s, blk * (size_t)tern_sched_comm(s)->size);
     if (!a) return tern_nbc_alltoall_exchange(s, sbuf, scount, sdt, rbuf, rcount, rdt);
     return rooted(s, a, alltoall_step, sbuf, scount, sbuf == MPI_IN_PLACE ? NULL : sdt, rbuf,
-                  rcount, rdt, -1);
+                  rcount, rdt, NULL, -1);
+}
+
+/* Gatherv and scatterv take the area whatever their sizes: a block too
+ * large for a slot travels point to point in the op's round, known as such
+ * at both of its ends (their type signatures match), so no rank needs
+ * another's counts. */
+int tern_nbc_gatherv_shm(struct tern_sched *s, const void *sbuf, size_t scount,
+                         struct tern_datatype *sdt, void *rbuf, const int *rcounts,
+                         const int *displs, struct tern_datatype *rdt, int root)
+{
+    struct tern_comm *c = tern_sched_comm(s);
+    struct tern_shmc *a = area_for(s, 0);
+    if (!a) return tern_nbc_gatherv_linear(s, sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root);
+    if (c->rank != root) {
+        if (scount * sdt->size > a->carry_bytes) tern_sched_send(s, sbuf, scount, sdt, root);
+        return rooted(s, a, gather_step, sbuf, scount, sdt, NULL, 0, NULL, NULL, root);
+    }
+    for (int i = 0; i < c->size; i++)
+        if (i != root && (size_t)rcounts[i] * rdt->size > a->carry_bytes)
+            tern_sched_recv(s, tern_coll_elem(rbuf, rdt, displs[i]), (size_t)rcounts[i], rdt, i);
+    return rooted(s, a, gather_step, sbuf, scount, sbuf == MPI_IN_PLACE ? NULL : sdt, rbuf, 0, rdt,
+                  copy_counts(s, rcounts, displs), root);
+}
+
+int tern_nbc_scatterv_shm(struct tern_sched *s, const void *sbuf, const int *scounts,
+                          const int *displs, struct tern_datatype *sdt, void *rbuf, size_t rcount,
+                          struct tern_datatype *rdt, int root)
+{
+    struct tern_comm *c = tern_sched_comm(s);
+    struct tern_shmc *a = area_for(s, 0);
+    if (!a) return tern_nbc_scatterv_linear(s, sbuf, scounts, displs, sdt, rbuf, rcount, rdt, root);
+    if (c->rank != root) {
+        if (rcount * rdt->size > a->carry_bytes) tern_sched_recv(s, rbuf, rcount, rdt, root);
+        return rooted(s, a, scatter_step, NULL, 0, NULL, rbuf, rcount, rdt, NULL, root);
+    }
+    for (int i = 0; i < c->size; i++)
+        if (i != root && (size_t)scounts[i] * sdt->size > a->carry_bytes)
+            tern_sched_send(s, tern_coll_elem(sbuf, sdt, displs[i]), (size_t)scounts[i], sdt, i);
+    return rooted(s, a, scatter_step, sbuf, 0, sdt, rbuf, rcount, rbuf == MPI_IN_PLACE ? NULL : rdt,
+                  copy_counts(s, scounts, displs), root);
+}
+
+/* Allgatherv: every rank knows every count, so all decide alike from the
+ * largest block. */
+int tern_nbc_allgatherv_shm(struct tern_sched *s, const void *sbuf, size_t scount,
+                            struct tern_datatype *sdt, void *rbuf, const int *rcounts,
+                            const int *displs, struct tern_datatype *rdt)
+{
+    int n = tern_sched_comm(s)->size;
+    size_t largest = 0;
+    for (int i = 0; i < n; i++)
+        if ((size_t)rcounts[i] > largest) largest = (size_t)rcounts[i];
+    if (largest * rdt->size == 0) return MPI_SUCCESS;
+    struct tern_shmc *a = area_for(s, largest * rdt->size);
+    if (!a) { /* what the table takes after shm (select.c) */
+        if (n >= 3)
+            return tern_nbc_allgatherv_linear(s, sbuf, scount, sdt, rbuf, rcounts, displs, rdt);
+        return tern_nbc_allgatherv_ring(s, sbuf, scount, sdt, rbuf, rcounts, displs, rdt);
+    }
+    return rooted(s, a, allgather_step, sbuf, scount, sbuf == MPI_IN_PLACE ? NULL : sdt, rbuf, 0,
+                  rdt, copy_counts(s, rcounts, displs), -1);
 }
 
 /* Every rank contributes 'total' elements; this one combines fold_count of
- * them from element 'first' into rbuf (none: 0). */
+ * them from element 'first' of ranks 0..last into rbuf (none: 0). */
 static int reduction(struct tern_sched *s, struct tern_shmc *a, const void *sbuf, void *rbuf,
-                     size_t total, size_t first, size_t fold_count, struct tern_datatype *dt,
-                     struct tern_op *op)
+                     size_t total, size_t first, size_t fold_count, int last,
+                     struct tern_datatype *dt, struct tern_op *op)
 {
     struct tern_shmc_op *o = op_new(s, a, reduce_step);
     if (o) {
@@ -421,6 +542,7 @@ static int reduction(struct tern_sched *s, struct tern_shmc *a, const void *sbuf
         o->total = total;
         o->first = first;
         o->fold_count = fold_count;
+        o->last = last;
     }
     return add(s, o);
 }
@@ -440,7 +562,7 @@ int tern_nbc_reduce_shm(struct tern_sched *s, const void *sbuf, void *rbuf, size
     struct tern_shmc *a = reduce_area(s, count * dt->size, dt);
     if (!a) return tern_nbc_reduce_binomial(s, sbuf, rbuf, count, dt, op, root);
     int root_here = tern_sched_comm(s)->rank == root;
-    return reduction(s, a, sbuf, rbuf, count, 0, root_here ? count : 0, dt, op);
+    return reduction(s, a, sbuf, rbuf, count, 0, root_here ? count : 0, a->size - 1, dt, op);
 }
 
 int tern_nbc_allreduce_shm(struct tern_sched *s, const void *sbuf, void *rbuf, size_t count,
@@ -449,7 +571,7 @@ int tern_nbc_allreduce_shm(struct tern_sched *s, const void *sbuf, void *rbuf, s
     if (count * dt->size == 0) return MPI_SUCCESS;
     struct tern_shmc *a = reduce_area(s, count * dt->size, dt);
     if (!a) return tern_nbc_allreduce_recursive_doubling(s, sbuf, rbuf, count, dt, op);
-    return reduction(s, a, sbuf, rbuf, count, 0, count, dt, op);
+    return reduction(s, a, sbuf, rbuf, count, 0, count, a->size - 1, dt, op);
 }
 
 int tern_nbc_reduce_scatter_shm(struct tern_sched *s, const void *sbuf, void *rbuf,
@@ -464,7 +586,7 @@ int tern_nbc_reduce_scatter_shm(struct tern_sched *s, const void *sbuf, void *rb
     if (total * dt->size == 0) return MPI_SUCCESS;
     struct tern_shmc *a = reduce_area(s, total * dt->size, dt);
     if (!a) return tern_nbc_reduce_scatter_direct(s, sbuf, rbuf, rcounts, dt, op);
-    return reduction(s, a, sbuf, rbuf, total, first, (size_t)rcounts[c->rank], dt, op);
+    return reduction(s, a, sbuf, rbuf, total, first, (size_t)rcounts[c->rank], a->size - 1, dt, op);
 }
 
 int tern_nbc_reduce_scatter_block_shm(struct tern_sched *s, const void *sbuf, void *rbuf,
@@ -475,5 +597,32 @@ int tern_nbc_reduce_scatter_block_shm(struct tern_sched *s, const void *sbuf, vo
     if (total * dt->size == 0) return MPI_SUCCESS;
     struct tern_shmc *a = reduce_area(s, total * dt->size, dt);
     if (!a) return tern_nbc_reduce_scatter_block_direct(s, sbuf, rbuf, rcount, dt, op);
-    return reduction(s, a, sbuf, rbuf, total, rcount * (size_t)c->rank, rcount, dt, op);
+    return reduction(s, a, sbuf, rbuf, total, rcount * (size_t)c->rank, rcount, a->size - 1, dt,
+                     op);
+}
+
+/* Scan and exscan: rank r combines ranks 0..r (exscan: 0..r-1; its rank 0
+ * none) in rank order, waiting for those alone. */
+static int prefix(struct tern_sched *s, const void *sbuf, void *rbuf, size_t count,
+                  struct tern_datatype *dt, struct tern_op *op, int exclusive)
+{
+    if (count * dt->size == 0) return MPI_SUCCESS;
+    struct tern_shmc *a = reduce_area(s, count * dt->size, dt);
+    if (!a)
+        return exclusive ? tern_nbc_exscan_recursive_doubling(s, sbuf, rbuf, count, dt, op)
+                         : tern_nbc_scan_recursive_doubling(s, sbuf, rbuf, count, dt, op);
+    int r = tern_sched_comm(s)->rank, last = exclusive ? r - 1 : r;
+    return reduction(s, a, sbuf, rbuf, count, 0, last < 0 ? 0 : count, last, dt, op);
+}
+
+int tern_nbc_scan_shm(struct tern_sched *s, const void *sbuf, void *rbuf, size_t count,
+                      struct tern_datatype *dt, struct tern_op *op)
+{
+    return prefix(s, sbuf, rbuf, count, dt, op, 0);
+}
+
+int tern_nbc_exscan_shm(struct tern_sched *s, const void *sbuf, void *rbuf, size_t count,
+                        struct tern_datatype *dt, struct tern_op *op)
+{
+    return prefix(s, sbuf, rbuf, count, dt, op, 1);
 }

@@ -38,11 +38,11 @@ static const struct {
     {"TERN_IBARRIER_ALGORITHM", {"shm", "dissemination", "inter_leader"}},
     {"TERN_IBCAST_ALGORITHM", {"shm", "linear", "binomial", "inter_leader"}},
     {"TERN_IGATHER_ALGORITHM", {"shm", "linear", "binomial", "inter_leader"}},
-    {"TERN_IGATHERV_ALGORITHM", {"linear", "inter_direct"}},
+    {"TERN_IGATHERV_ALGORITHM", {"shm", "linear", "inter_direct"}},
     {"TERN_ISCATTER_ALGORITHM", {"shm", "linear", "binomial", "inter_leader"}},
-    {"TERN_ISCATTERV_ALGORITHM", {"linear", "inter_direct"}},
+    {"TERN_ISCATTERV_ALGORITHM", {"shm", "linear", "inter_direct"}},
     {"TERN_IALLGATHER_ALGORITHM", {"shm", "bruck", "linear", "ring", "inter_leader"}},
-    {"TERN_IALLGATHERV_ALGORITHM", {"linear", "ring", "inter_leader"}},
+    {"TERN_IALLGATHERV_ALGORITHM", {"shm", "linear", "ring", "inter_leader"}},
     {"TERN_IALLTOALL_ALGORITHM", {"shm", "exchange"}},
     {"TERN_IALLTOALLV_ALGORITHM", {"exchange"}},
     {"TERN_IALLTOALLW_ALGORITHM", {"exchange"}},
@@ -50,8 +50,8 @@ static const struct {
     {"TERN_IALLREDUCE_ALGORITHM", {"shm", "recursive_doubling", "inter_leader"}},
     {"TERN_IREDUCE_SCATTER_ALGORITHM", {"shm", "direct", "inter_leader"}},
     {"TERN_IREDUCE_SCATTER_BLOCK_ALGORITHM", {"shm", "direct", "inter_leader"}},
-    {"TERN_ISCAN_ALGORITHM", {"recursive_doubling"}},
-    {"TERN_IEXSCAN_ALGORITHM", {"recursive_doubling"}},
+    {"TERN_ISCAN_ALGORITHM", {"shm", "recursive_doubling"}},
+    {"TERN_IEXSCAN_ALGORITHM", {"shm", "recursive_doubling"}},
 };
 #define NWANT ((int)(sizeof want / sizeof want[0]))
 

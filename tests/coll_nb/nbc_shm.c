@@ -1,8 +1,8 @@
 /* The nonblocking and persistent collectives through shared memory
- * (src/coll/shm_nbc.c): values of Ibarrier, Ibcast, Igather, Iscatter,
- * Iallgather, Ialltoall, Ireduce, Iallreduce and Ireduce_scatter(_block)
- * at 4 B, 1 KiB and 4 KiB, with MPI_IN_PLACE and a non-commutative user
- * operation; several outstanding at once with blocking collectives between
+ * (src/coll/shm_nbc.c): values of Ibarrier, Ibcast, Igather(v),
+ * Iscatter(v), Iallgather(v), Ialltoall, Ireduce, Iallreduce,
+ * Ireduce_scatter(_block), Iscan and Iexscan at 4 B, 1 KiB and 4 KiB, with
+ * MPI_IN_PLACE, empty blocks and a non-commutative user operation; several outstanding at once with blocking collectives between
  * their posts on the same communicator, completed by MPI_Wait, MPI_Test
  * loops and MPI_Waitall in different orders on different ranks; persistent
  * requests started many times (MPI_Start, MPI_Startall) among nonblocking
@@ -94,6 +94,102 @@ static void check_mats(const tt_mat *got, int lo, int hi, long n, int salt, cons
 }
 
 /* ---- Each collective alone, at each size ---- */
+
+/* Igatherv, Iscatterv and Iallgatherv of cnt ints: rank j's block has
+ * cnt - j % 2 (none at count 1), the blocks in reverse rank order with a
+ * gap of one int.  a, b, w: room for n * (cnt + 1) ints. */
+static void vees(MPI_Comm c, int rep, int cnt, int *a, int *b, int *w)
+{
+    int n = size, r = rank, how = rep % 2, inplace = rep % 2, salt = 300 + rep + cnt;
+    int root = (rep + cnt + 1) % n;
+    int *vc = ints((size_t)n), *vd = ints((size_t)n);
+    long vt = 0;
+    for (int j = n - 1; j >= 0; j--) {
+        vc[j] = cnt - j % 2;
+        vd[j] = (int)vt;
+        vt += vc[j] + 1;
+    }
+    for (long i = 0; i < vt; i++) w[i] = -1;
+    for (int j = 0; j < n; j++)
+        for (long i = 0; i < vc[j]; i++) w[vd[j] + i] = val(j, i, salt);
+    MPI_Request q;
+
+    for (long i = 0; i < vt; i++) b[i] = -1;
+    for (long i = 0; i < vc[r]; i++) a[i] = val(r, i, salt);
+    if (r == root && inplace) {
+        memcpy(b + vd[r], a, (size_t)vc[r] * sizeof(int));
+        CHECK_MPI(MPI_Igatherv(MPI_IN_PLACE, 0, MPI_INT, b, vc, vd, MPI_INT, root, c, &q));
+    } else {
+        CHECK_MPI(MPI_Igatherv(a, vc[r], MPI_INT, b, vc, vd, MPI_INT, root, c, &q));
+    }
+    finish(&q, how);
+    if (r == root) check_ints(b, w, vt, "igatherv", cnt);
+
+    if (r == root) memcpy(a, w, (size_t)vt * sizeof(int));
+    for (long i = 0; i < cnt; i++) b[i] = -1;
+    if (r == root && inplace) {
+        CHECK_MPI(MPI_Iscatterv(a, vc, vd, MPI_INT, MPI_IN_PLACE, 0, MPI_INT, root, c, &q));
+        finish(&q, how);
+        check_ints(a + vd[r], w + vd[r], vc[r], "iscatterv in place", cnt);
+    } else {
+        CHECK_MPI(MPI_Iscatterv(a, vc, vd, MPI_INT, b, vc[r], MPI_INT, root, c, &q));
+        finish(&q, how);
+        check_ints(b, w + vd[r], vc[r], "iscatterv", cnt);
+    }
+
+    for (long i = 0; i < vt; i++) b[i] = -1;
+    for (long i = 0; i < vc[r]; i++) a[i] = val(r, i, salt);
+    if (inplace) {
+        memcpy(b + vd[r], a, (size_t)vc[r] * sizeof(int));
+        CHECK_MPI(MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_INT, b, vc, vd, MPI_INT, c, &q));
+    } else {
+        CHECK_MPI(MPI_Iallgatherv(a, vc[r], MPI_INT, b, vc, vd, MPI_INT, c, &q));
+    }
+    finish(&q, how);
+    check_ints(b, w, vt, "iallgatherv", cnt);
+    free(vc);
+    free(vd);
+}
+
+/* Iscan and Iexscan of cnt ints (MPI_SUM) and of 2x2 matrices (products in
+ * rank order). */
+static void scans(MPI_Comm c, int rep, int cnt, int *a, int *b, int *w)
+{
+    int r = rank, how = rep % 2, inplace = rep % 2, salt = 400 + rep + cnt;
+    MPI_Request q;
+    for (int ex = 0; ex < 2; ex++) {
+        const char *what = ex ? "iexscan" : "iscan";
+        for (long i = 0; i < cnt; i++) {
+            a[i] = val(r, i, salt);
+            w[i] = 0;
+            for (int j = 0; j < r + !ex; j++) w[i] += val(j, i, salt);
+        }
+        const void *sb = a;
+        if (inplace) {
+            memcpy(b, a, (size_t)cnt * sizeof(int));
+            sb = MPI_IN_PLACE;
+        }
+        if (ex)
+            CHECK_MPI(MPI_Iexscan(sb, b, cnt, MPI_INT, MPI_SUM, c, &q));
+        else
+            CHECK_MPI(MPI_Iscan(sb, b, cnt, MPI_INT, MPI_SUM, c, &q));
+        finish(&q, how);
+        if (r + !ex > 0) check_ints(b, w, cnt, what, cnt);
+
+        int nm = cnt / 4 ? cnt / 4 : 1;
+        tt_mat *ma = tt_alloc((size_t)nm * sizeof *ma), *mb = tt_alloc((size_t)nm * sizeof *mb);
+        for (long i = 0; i < nm; i++) ma[i] = tt_mat_of(r, i + salt);
+        if (ex)
+            CHECK_MPI(MPI_Iexscan(ma, mb, nm, mattype, matop, c, &q));
+        else
+            CHECK_MPI(MPI_Iscan(ma, mb, nm, mattype, matop, c, &q));
+        finish(&q, how);
+        if (r + !ex > 0)
+            check_mats(mb, 0, r - ex, nm, salt, ex ? "iexscan, matrices" : "iscan, matrices");
+        free(ma);
+        free(mb);
+    }
+}
 
 /* counts[k0..k1) */
 static void singles(MPI_Comm c, int rep, int k0, int k1)
@@ -239,6 +335,9 @@ static void singles(MPI_Comm c, int rep, int k0, int k1)
         finish(&q, how);
         check_ints(b, w, rc[r], "ireduce_scatter", cnt);
         free(rc);
+
+        vees(c, rep, cnt, a, b, w);
+        scans(c, rep, cnt, a, b, w);
         free(a);
         free(b);
         free(w);
