@@ -220,7 +220,7 @@ static const struct algo igather_algos[] = {
     ALGO("inter_leader", nbc_rooted, tern_nbc_inter_gather, .kinds = INTER),
 };
 static const struct algo igatherv_algos[] = {
-    ALGO("shm", nbc_gatherv, tern_nbc_gatherv_shm, .kinds = INTRA, .shm = SLOTS),
+    ALGO("shm", nbc_gatherv, tern_nbc_gatherv_shm, .kinds = INTRA, .shm = SLOTS, .min_ranks = 3),
     ALGO("linear", nbc_gatherv, tern_nbc_gatherv_linear, .kinds = INTRA),
     ALGO("inter_direct", nbc_gatherv, tern_nbc_inter_gatherv, .kinds = INTER),
 };
@@ -232,7 +232,7 @@ static const struct algo iscatter_algos[] = {
     ALGO("inter_leader", nbc_rooted, tern_nbc_inter_scatter, .kinds = INTER),
 };
 static const struct algo iscatterv_algos[] = {
-    ALGO("shm", nbc_scatterv, tern_nbc_scatterv_shm, .kinds = INTRA, .shm = SLOTS),
+    ALGO("shm", nbc_scatterv, tern_nbc_scatterv_shm, .kinds = INTRA, .shm = SLOTS, .min_ranks = 3),
     ALGO("linear", nbc_scatterv, tern_nbc_scatterv_linear, .kinds = INTRA),
     ALGO("inter_direct", nbc_scatterv, tern_nbc_inter_scatterv, .kinds = INTER),
 };
