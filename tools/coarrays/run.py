@@ -12,12 +12,15 @@ against MPICH.  Tern runs them unchanged: its mpiexec puts Tern's
 libmpich.so.12 first.  Each test runs at each rank count; it passes when it
 exits 0 and prints "Test passed" (the one test that prints nothing,
 coarray_distributed_transpose: when it exits 0), as OpenCoarrays' own
-ctest judges.
+ctest judges.  A test that stops saying it needs more images than it was
+given is skipped at that count.
 
-Prints one line per run ("PASS name np", "FAIL name np: why") and a
-summary.  With --expected, the runs listed there (name np  reason) are
-the known failures: the exit status is 1 when another run fails, or when a
-listed one passes (so the list stays true).  --mpiexec defaults to Tern's
+Prints one line per run ("PASS name np", "FAIL name np: why", "SKIP name
+np: why") and a summary.  With --expected, each line there reads
+"NAME NP|* fail|race REASON": a "fail" run is a known failure, and the exit
+status is 1 when another run fails or a listed one passes (so the list
+stays true); a "race" run is not made, its result being up to timing (a
+data race in the test program itself).  --mpiexec defaults to Tern's
 mpiexec of the build in ./build; "mpiexec.mpich" gives the reference.
 Exit status 77 when the tests are not installed
 (apt-get install libcoarrays-mpich-dev).
@@ -25,26 +28,38 @@ Exit status 77 when the tests are not installed
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 import time
 
 TESTS = "/usr/lib/x86_64-linux-gnu/open-coarrays/mpich/bin/OpenCoarrays-2.10.1-tests"
 SILENT = {"coarray_distributed_transpose"}  # prints no verdict of its own
+# How the tests say that they need more images than they were given.
+TOO_FEW = re.compile(r"(at least|less than)\s+(\d+|two|three|four)\s+images"
+                     r"|num_images\(\)\s*>=\s*\d+\s+required", re.I)
 
 
 def read_expected(path):
+    """{(name, np or '*'): ('fail' or 'race', reason)}"""
     known = {}
     if not path:
         return known
     with open(path) as f:
-        for line in f:
+        for n, line in enumerate(f, 1):
             line = line.split("#", 1)[0].strip()
             if not line:
                 continue
-            name, np_, *why = line.split(None, 2)
-            known[(name, int(np_))] = why[0] if why else ""
+            parts = line.split(None, 3)
+            if len(parts) < 4 or parts[2] not in ("fail", "race"):
+                sys.exit("%s:%d: want NAME NP|* fail|race REASON" % (path, n))
+            np_ = parts[1] if parts[1] == "*" else int(parts[1])
+            known[(parts[0], np_)] = (parts[2], parts[3])
     return known
+
+
+def listed(known, name, np_):
+    return known.get((name, np_)) or known.get((name, "*"))
 
 
 def run_one(mpiexec, name, np_, timeout):
@@ -57,6 +72,8 @@ def run_one(mpiexec, name, np_, timeout):
         return False, "no end after %d s" % timeout, time.monotonic() - t0
     out = p.stdout + p.stderr
     wall = time.monotonic() - t0
+    if p.returncode != 0 and TOO_FEW.search(out):
+        return None, "needs more images", wall
     if p.returncode != 0:
         last = [l for l in out.strip().splitlines() if l.strip()][-1:] or [""]
         return False, "exit %d: %s" % (p.returncode, last[0][:160]), wall
@@ -88,22 +105,36 @@ def main():
     mpiexec = a.mpiexec.split()
     known = read_expected(a.expected)
     nps = [int(x) for x in a.np.split(",")]
-    lines, bad, passed, failed = [], [], 0, 0
+    lines, bad, passed, failed, skipped = [], [], 0, 0, 0
     for name in names:
         for np_ in nps:
+            entry = listed(known, name, np_)
+            if entry and entry[0] == "race":
+                line = "SKIP %s %d: a race in the test program (%s)" % (name, np_, a.expected)
+                print(line, flush=True)
+                lines.append(line)
+                skipped += 1
+                continue
             ok, why, wall = run_one(mpiexec, name, np_, a.timeout)
-            line = ("PASS %s %d" % (name, np_)) if ok else ("FAIL %s %d: %s" % (name, np_, why))
+            if ok is None:
+                line = "SKIP %s %d: %s" % (name, np_, why)
+                skipped += 1
+            elif ok:
+                line = "PASS %s %d" % (name, np_)
+            else:
+                line = "FAIL %s %d: %s" % (name, np_, why)
             print("%s (%.1f s)" % (line, wall), flush=True)
             lines.append(line)
+            if ok is None:
+                continue
             passed += ok
             failed += not ok
-            listed = (name, np_) in known
-            if not ok and not listed:
+            if not ok and not entry:
                 bad.append("unexpected failure: " + line)
-            elif ok and listed:
+            elif ok and entry:
                 bad.append("listed as failing but passed: %s %d" % (name, np_))
-    summary = "coarrays: %d passed, %d failed (%s, np %s)" % (passed, failed, " ".join(mpiexec),
-                                                             a.np)
+    summary = "coarrays: %d passed, %d failed, %d skipped (%s, np %s)" % (
+        passed, failed, skipped, " ".join(mpiexec), a.np)
     print(summary)
     for b in bad:
         print(b)
