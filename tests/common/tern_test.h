@@ -40,4 +40,13 @@ static inline int tt_rank(void)
         }                                                                    \
     } while (0)
 
+/* MPI_Init_thread asking for MPI_THREAD_MULTIPLE, which the threaded tests
+ * need and Tern always provides. */
+static inline void tt_init_multiple(int *argc, char ***argv)
+{
+    int provided = MPI_THREAD_SINGLE;
+    CHECK_MPI(MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided));
+    CHECK(provided == MPI_THREAD_MULTIPLE, "provided %d", provided);
+}
+
 #endif
