@@ -46,4 +46,13 @@ int tern_coll_nomem(const char *what, size_t bytes);
 
 static inline int tern_coll_lowbit(int v) { return v & -v; }
 
+/* The largest of n counts (the v-variants' biggest block). */
+static inline size_t tern_coll_max_count(const int *counts, int n)
+{
+    size_t m = 0;
+    for (int i = 0; i < n; i++)
+        if ((size_t)counts[i] > m) m = (size_t)counts[i];
+    return m;
+}
+
 #endif

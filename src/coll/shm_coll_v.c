@@ -62,9 +62,7 @@ int tern_coll_allgatherv_shm(const void *sbuf, size_t scount, struct tern_dataty
                              struct tern_comm *c)
 {
     int r = c->rank, n = c->size;
-    size_t largest = 0;
-    for (int i = 0; i < n; i++)
-        if ((size_t)rcounts[i] > largest) largest = (size_t)rcounts[i];
+    size_t largest = tern_coll_max_count(rcounts, n);
     if (largest * rdt->size == 0) return MPI_SUCCESS;
     struct tern_shmc *a = tern_shmc_for(c, largest * rdt->size);
     if (!a) return tern_coll_allgatherv_bruck(sbuf, scount, sdt, rbuf, rcounts, displs, rdt, c);

@@ -53,8 +53,8 @@ struct tern_shmc_op {
     size_t scount, rcount;
     struct tern_datatype *sdt, *rdt;
     /* The v-variants: the blocks of the root's buffer (the all-gather's
-     * receive buffer), a copy of the call's arrays; NULL: blocks of one
-     * count, one after the other. */
+     * receive buffer), a copy of the call's arrays kept after the op;
+     * NULL: blocks of one count, one after the other. */
     const int *counts, *displs;
     /* Reductions: 'total' elements from each rank; fold_count of them from
      * element 'first' of ranks 0..last combined into rbuf here (0: this
@@ -113,12 +113,17 @@ static MPI_Aint blk_at(const struct tern_shmc_op *o, int i, size_t count)
     return o->counts ? (MPI_Aint)o->displs[i] : (MPI_Aint)i * (MPI_Aint)count;
 }
 
-/* Whether a block goes through a slot: not empty, and not so large that it
- * travels point to point (gatherv, scatterv). */
+/* A block too large for a slot, which gatherv and scatterv send point to
+ * point. */
+static int beyond_slot(const struct tern_shmc *a, size_t count, const struct tern_datatype *dt)
+{
+    return count * dt->size > a->carry_bytes;
+}
+
+/* Whether a block goes through a slot: not empty, and not beyond it. */
 static int slotted(const struct tern_shmc_op *o, size_t count, const struct tern_datatype *dt)
 {
-    size_t bytes = count * dt->size;
-    return bytes > 0 && bytes <= o->a->carry_bytes;
+    return count * dt->size > 0 && !beyond_slot(o->a, count, dt);
 }
 
 /* ---- The collectives' steps ---- */
@@ -326,11 +331,12 @@ static struct tern_shmc *area_for(struct tern_sched *s, size_t bytes)
     return a->nbc;
 }
 
-/* A call on a that 'step' advances, filled in by the caller and added by add(). */
+/* A call on a that 'step' advances, filled in by the caller and added by
+ * add(); 'extra' bytes follow it in the same allocation. */
 static struct tern_shmc_op *op_new(struct tern_sched *s, struct tern_shmc *a,
-                                   int (*step)(struct tern_shmc_op *))
+                                   int (*step)(struct tern_shmc_op *), size_t extra)
 {
-    struct tern_shmc_op *o = tern_sched_buf(s, sizeof *o);
+    struct tern_shmc_op *o = tern_sched_buf(s, sizeof *o + extra);
     if (!o) return NULL;
     memset(o, 0, sizeof *o);
     o->a = a;
@@ -353,7 +359,7 @@ int tern_nbc_barrier_shm(struct tern_sched *s)
 {
     struct tern_shmc *a = area_for(s, 0);
     if (!a) return tern_nbc_barrier_dissemination(s);
-    return add(s, op_new(s, a, barrier_step));
+    return add(s, op_new(s, a, barrier_step, 0));
 }
 
 int tern_nbc_bcast_shm(struct tern_sched *s, void *buf, size_t count, struct tern_datatype *dt,
@@ -363,7 +369,7 @@ int tern_nbc_bcast_shm(struct tern_sched *s, void *buf, size_t count, struct ter
     if (bytes == 0) return MPI_SUCCESS;
     struct tern_shmc *a = area_for(s, bytes);
     if (!a) return tern_nbc_bcast_binomial(s, buf, count, dt, root);
-    struct tern_shmc_op *o = op_new(s, a, bcast_step);
+    struct tern_shmc_op *o = op_new(s, a, bcast_step, 0);
     if (o) {
         o->rbuf = buf;
         o->rcount = count;
@@ -373,16 +379,25 @@ int tern_nbc_bcast_shm(struct tern_sched *s, void *buf, size_t count, struct ter
     return add(s, o);
 }
 
-/* The calls that move blocks: sbuf/rbuf as the call gives them; 'counts'
- * the v-variants' counts then displacements (copy_counts), or NULL. */
+/* The calls that move blocks: sbuf/rbuf as the call gives them; the
+ * v-variants' counts and displacements (copied: MPI forbids changing them
+ * before completion, but a persistent request outlives many habits), or
+ * NULL. */
 static int rooted(struct tern_sched *s, struct tern_shmc *a, int (*step)(struct tern_shmc_op *),
                   const void *sbuf, size_t scount, struct tern_datatype *sdt, void *rbuf,
-                  size_t rcount, struct tern_datatype *rdt, const int *counts, int root)
+                  size_t rcount, struct tern_datatype *rdt, const int *counts, const int *displs,
+                  int root)
 {
-    struct tern_shmc_op *o = op_new(s, a, step);
+    size_t arrays = counts ? 2 * (size_t)a->size * sizeof *counts : 0;
+    struct tern_shmc_op *o = op_new(s, a, step, arrays);
     if (o) {
-        o->counts = counts;
-        o->displs = counts ? counts + a->size : NULL;
+        if (counts) {
+            int *copy = (int *)(o + 1);
+            memcpy(copy, counts, arrays / 2);
+            memcpy(copy + a->size, displs, arrays / 2);
+            o->counts = copy;
+            o->displs = copy + a->size;
+        }
         o->sbuf = sbuf;
         o->scount = scount;
         o->sdt = sdt;
@@ -405,7 +420,7 @@ int tern_nbc_gather_shm(struct tern_sched *s, const void *sbuf, size_t scount,
     if (!a) return tern_nbc_gather_binomial(s, sbuf, scount, sdt, rbuf, rcount, rdt, root);
     /* Only the root's receive arguments mean anything. */
     return rooted(s, a, gather_step, sbuf, scount, sbuf == MPI_IN_PLACE ? NULL : sdt, rbuf,
-                  root_here ? rcount : 0, root_here ? rdt : NULL, NULL, root);
+                  root_here ? rcount : 0, root_here ? rdt : NULL, NULL, NULL, root);
 }
 
 int tern_nbc_scatter_shm(struct tern_sched *s, const void *sbuf, size_t scount,
@@ -418,21 +433,7 @@ int tern_nbc_scatter_shm(struct tern_sched *s, const void *sbuf, size_t scount,
     struct tern_shmc *a = area_for(s, bytes);
     if (!a) return tern_nbc_scatter_binomial(s, sbuf, scount, sdt, rbuf, rcount, rdt, root);
     return rooted(s, a, scatter_step, sbuf, root_here ? scount : 0, root_here ? sdt : NULL, rbuf,
-                  rcount, rbuf == MPI_IN_PLACE ? NULL : rdt, NULL, root);
-}
-
-/* A copy of the v-variants' counts then displacements, for the op: MPI
- * forbids changing the call's arrays before completion, but a persistent
- * request outlives many of the user's habits.  NULL when out of memory
- * (the error sticks to s). */
-static const int *copy_counts(struct tern_sched *s, const int *counts, const int *displs)
-{
-    int n = tern_sched_comm(s)->size;
-    int *copy = tern_sched_buf(s, 2 * (size_t)n * sizeof *copy);
-    if (!copy) return NULL;
-    memcpy(copy, counts, (size_t)n * sizeof *copy);
-    memcpy(copy + n, displs, (size_t)n * sizeof *copy);
-    return copy;
+                  rcount, rbuf == MPI_IN_PLACE ? NULL : rdt, NULL, NULL, root);
 }
 
 int tern_nbc_allgather_shm(struct tern_sched *s, const void *sbuf, size_t scount,
@@ -451,7 +452,7 @@ int tern_nbc_allgather_shm(struct tern_sched *s, const void *sbuf, size_t scount
         return tern_nbc_allgather_ring(s, sbuf, scount, sdt, rbuf, rcount, rdt);
     }
     return rooted(s, a, allgather_step, sbuf, scount, sbuf == MPI_IN_PLACE ? NULL : sdt, rbuf,
-                  rcount, rdt, NULL, -1);
+                  rcount, rdt, NULL, NULL, -1);
 }
 
 int tern_nbc_alltoall_shm(struct tern_sched *s, const void *sbuf, size_t scount,
@@ -463,7 +464,7 @@ int tern_nbc_alltoall_shm(struct tern_sched *s, const void *sbuf, size_t scount,
     struct tern_shmc *a = area_for(s, blk * (size_t)tern_sched_comm(s)->size);
     if (!a) return tern_nbc_alltoall_exchange(s, sbuf, scount, sdt, rbuf, rcount, rdt);
     return rooted(s, a, alltoall_step, sbuf, scount, sbuf == MPI_IN_PLACE ? NULL : sdt, rbuf,
-                  rcount, rdt, NULL, -1);
+                  rcount, rdt, NULL, NULL, -1);
 }
 
 /* Gatherv and scatterv take the area whatever their sizes: a block too
@@ -478,14 +479,14 @@ int tern_nbc_gatherv_shm(struct tern_sched *s, const void *sbuf, size_t scount,
     struct tern_shmc *a = area_for(s, 0);
     if (!a) return tern_nbc_gatherv_linear(s, sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root);
     if (c->rank != root) {
-        if (scount * sdt->size > a->carry_bytes) tern_sched_send(s, sbuf, scount, sdt, root);
-        return rooted(s, a, gather_step, sbuf, scount, sdt, NULL, 0, NULL, NULL, root);
+        if (beyond_slot(a, scount, sdt)) tern_sched_send(s, sbuf, scount, sdt, root);
+        return rooted(s, a, gather_step, sbuf, scount, sdt, NULL, 0, NULL, NULL, NULL, root);
     }
     for (int i = 0; i < c->size; i++)
-        if (i != root && (size_t)rcounts[i] * rdt->size > a->carry_bytes)
+        if (i != root && beyond_slot(a, (size_t)rcounts[i], rdt))
             tern_sched_recv(s, tern_coll_elem(rbuf, rdt, displs[i]), (size_t)rcounts[i], rdt, i);
     return rooted(s, a, gather_step, sbuf, scount, sbuf == MPI_IN_PLACE ? NULL : sdt, rbuf, 0, rdt,
-                  copy_counts(s, rcounts, displs), root);
+                  rcounts, displs, root);
 }
 
 int tern_nbc_scatterv_shm(struct tern_sched *s, const void *sbuf, const int *scounts,
@@ -496,14 +497,14 @@ int tern_nbc_scatterv_shm(struct tern_sched *s, const void *sbuf, const int *sco
     struct tern_shmc *a = area_for(s, 0);
     if (!a) return tern_nbc_scatterv_linear(s, sbuf, scounts, displs, sdt, rbuf, rcount, rdt, root);
     if (c->rank != root) {
-        if (rcount * rdt->size > a->carry_bytes) tern_sched_recv(s, rbuf, rcount, rdt, root);
-        return rooted(s, a, scatter_step, NULL, 0, NULL, rbuf, rcount, rdt, NULL, root);
+        if (beyond_slot(a, rcount, rdt)) tern_sched_recv(s, rbuf, rcount, rdt, root);
+        return rooted(s, a, scatter_step, NULL, 0, NULL, rbuf, rcount, rdt, NULL, NULL, root);
     }
     for (int i = 0; i < c->size; i++)
-        if (i != root && (size_t)scounts[i] * sdt->size > a->carry_bytes)
+        if (i != root && beyond_slot(a, (size_t)scounts[i], sdt))
             tern_sched_send(s, tern_coll_elem(sbuf, sdt, displs[i]), (size_t)scounts[i], sdt, i);
     return rooted(s, a, scatter_step, sbuf, 0, sdt, rbuf, rcount, rbuf == MPI_IN_PLACE ? NULL : rdt,
-                  copy_counts(s, scounts, displs), root);
+                  scounts, displs, root);
 }
 
 /* Allgatherv: every rank knows every count, so all decide alike from the
@@ -513,9 +514,7 @@ int tern_nbc_allgatherv_shm(struct tern_sched *s, const void *sbuf, size_t scoun
                             const int *displs, struct tern_datatype *rdt)
 {
     int n = tern_sched_comm(s)->size;
-    size_t largest = 0;
-    for (int i = 0; i < n; i++)
-        if ((size_t)rcounts[i] > largest) largest = (size_t)rcounts[i];
+    size_t largest = tern_coll_max_count(rcounts, n);
     if (largest * rdt->size == 0) return MPI_SUCCESS;
     struct tern_shmc *a = area_for(s, largest * rdt->size);
     if (!a) { /* what the table takes after shm (select.c) */
@@ -524,7 +523,7 @@ int tern_nbc_allgatherv_shm(struct tern_sched *s, const void *sbuf, size_t scoun
         return tern_nbc_allgatherv_ring(s, sbuf, scount, sdt, rbuf, rcounts, displs, rdt);
     }
     return rooted(s, a, allgather_step, sbuf, scount, sbuf == MPI_IN_PLACE ? NULL : sdt, rbuf, 0,
-                  rdt, copy_counts(s, rcounts, displs), -1);
+                  rdt, rcounts, displs, -1);
 }
 
 /* Every rank contributes 'total' elements; this one combines fold_count of
@@ -533,7 +532,7 @@ static int reduction(struct tern_sched *s, struct tern_shmc *a, const void *sbuf
                      size_t total, size_t first, size_t fold_count, int last,
                      struct tern_datatype *dt, struct tern_op *op)
 {
-    struct tern_shmc_op *o = op_new(s, a, reduce_step);
+    struct tern_shmc_op *o = op_new(s, a, reduce_step, 0);
     if (o) {
         o->sbuf = sbuf;
         o->rbuf = rbuf;
