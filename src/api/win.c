@@ -216,9 +216,9 @@ static int shared_query(const char *fn, MPI_Win win, int rank, MPI_Aint *size, v
             for (r = 0; r < w->size - 1 && w->peer[r].size == 0; r++) continue;
         const struct tern_win_peer *p = &w->peer[r];
         /* Memory this process cannot load and store (another rank's user
-         * memory) is reported empty, as MPI-4.1 12.2.3 says. */
-        int reach = p->local && (r == w->rank || w->flavor == MPI_WIN_FLAVOR_SHARED ||
-                                 w->flavor == MPI_WIN_FLAVOR_ALLOCATE);
+         * memory, unless it came from MPI_Alloc_mem) is reported empty, as
+         * MPI-4.1 12.2.3 says. */
+        int reach = p->local && (r == w->rank || tern_win_mapped(w));
         *size = reach ? p->size : 0;
         if (big)
             *(MPI_Aint *)disp_unit = p->disp_unit;

@@ -2,9 +2,10 @@
  *
  * The origin does every operation itself, so a target busy outside MPI
  * delays nothing: a window MPI allocates (MPI_Win_allocate, _shared) lives
- * in a shared segment every member maps, reached by load and store; a
- * window on user memory (MPI_Win_create, dynamic windows) is reached with
- * CMA (transport/shm's process_vm_readv/writev).  Each window also has a
+ * in a shared segment every member maps, reached by load and store, as is
+ * a window created on memory of MPI_Alloc_mem, which lies in shared files
+ * (alloc_mem.h); a window on other user memory (MPI_Win_create, dynamic
+ * windows) is reached with CMA (transport/shm's process_vm_readv/writev).  Each window also has a
  * control area in its segment: the passive-target lock of each rank, the
  * lock that makes accumulates to a rank atomic with each other, the
  * counters of post-start-complete-wait, a barrier for fences, and where
@@ -32,9 +33,13 @@ struct tern_win_peer {
     int world;     /* world rank */
     int pid;       /* CMA: its pid (0: itself, or a window in the segment) */
     uint64_t base; /* the window's start in the owner's address space */
-    char *local;   /* the same memory mapped here (allocated windows), or NULL */
+    char *local;   /* the same memory mapped here, or NULL */
     MPI_Aint size; /* bytes */
     int disp_unit;
+    /* a created window's member on memory of MPI_Alloc_mem: the whole of
+     * its shared file, mapped here (win_seg.c) */
+    char *file_map;
+    size_t file_bytes;
 };
 
 /* Hints kept from info (bits). */
@@ -58,6 +63,7 @@ struct tern_win {
     char acc_ops[32];   /* accumulate_ops: "same_op_no_op" or "same_op" */
     char acc_order[64]; /* accumulate_ordering as given */
     struct tern_win_peer *peer;
+    int mapped; /* every member's memory is mapped here: see tern_win_mapped */
     void *base; /* this rank's: what MPI_WIN_BASE answers */
     /* the shared segment */
     char *seg;
@@ -194,12 +200,10 @@ static inline int tern_win_may_access(const struct tern_win *w, int rank)
 {
     return w->fence_open || w->lock_all || w->lock_held[rank] || w->started[rank];
 }
-/* Every member's window lies in the segment, mapped here: loads, stores
- * and atomic instructions reach it. */
-static inline int tern_win_mapped(const struct tern_win *w)
-{
-    return !w->am && (w->flavor == MPI_WIN_FLAVOR_ALLOCATE || w->flavor == MPI_WIN_FLAVOR_SHARED);
-}
+/* Every member's window is mapped here, loads, stores and atomic
+ * instructions reach it: the windows MPI allocates on one host, and those
+ * created on one host on memory of MPI_Alloc_mem (alloc_mem.h). */
+static inline int tern_win_mapped(const struct tern_win *w) { return w->mapped; }
 
 /* An operation may go to target 'rank' now: MPI_SUCCESS, or the
  * MPI_ERR_RMA_SYNC error raised. */

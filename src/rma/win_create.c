@@ -10,6 +10,7 @@
 #include "core/errors.h"
 #include "core/info.h"
 #include "core/state.h"
+#include "rma/alloc_mem.h"
 #include "rma/win_am.h"
 #include "rma/win_seg.h"
 #include "transport/shm/shm.h"
@@ -23,6 +24,7 @@ struct offer {
     int32_t disp_unit, pid;
     int32_t cma_ok; /* CMA reaches every other member both ways */
     int32_t pad;
+    struct tern_win_file_offer file; /* its memory's shared file (MPI_Alloc_mem) */
 };
 
 static int same_host(const struct tern_group *g, int *other)
@@ -147,6 +149,18 @@ static void win_destroy(struct tern_win *w)
     free(w);
 }
 
+/* Whether the other members map this window's memory: each member's
+ * shared file from the offers. */
+static int map_created(struct tern_win *w, struct tern_comm *comm, const struct offer *all)
+{
+    struct tern_win_file_offer *files = calloc((size_t)w->size, sizeof *files);
+    if (!files) tern_fatal("out of memory for a window of %d ranks", w->size);
+    for (int r = 0; r < w->size; r++) files[r] = all[r].file;
+    int rc = tern_win_seg_map_created(w, comm, files);
+    free(files);
+    return rc;
+}
+
 /* The common part of every flavor: the checks every member agrees on, the
  * exchange, the segment (ctl plus, for allocated windows, 'data' laid out
  * from the sizes) and the handle. */
@@ -177,7 +191,15 @@ static int build(const char *fn, int flavor, void *base, MPI_Aint size, int disp
                          disp_unit,
                          (int32_t)getpid(),
                          !need_cma || cma_reaches_all(comm->group),
-                         0};
+                         0,
+                         {(int32_t)getpid(), -1, 0, 0}};
+    struct tern_mem_file mf;
+    if (!spans && flavor == MPI_WIN_FLAVOR_CREATE && size > 0 &&
+        tern_alloc_mem_file(base, (size_t)size, &mf)) {
+        mine.file.fd = mf.fd;
+        mine.file.file_bytes = mf.file_bytes;
+        mine.file.offset = mf.offset;
+    }
     struct offer *all = calloc((size_t)comm->size, sizeof *all);
     if (!all) {
         free(mem);
@@ -190,18 +212,6 @@ static int build(const char *fn, int flavor, void *base, MPI_Aint size, int disp
         free(mem);
         return tern_err_raise(comm, rc);
     }
-    for (int r = 0; r < comm->size; r++)
-        if (!all[r].cma_ok) {
-            free(all);
-            free(mem);
-            return tern_err_comm(comm, MPI_ERR_UNSUPPORTED_OPERATION,
-                                 "%s: rank %d of %s cannot read and write the other ranks' "
-                                 "memory with CMA (process_vm_readv/writev, see "
-                                 "TERN_SMP_USE_CMA and ptrace permissions), which windows on "
-                                 "user memory need; MPI_Win_allocate needs no CMA",
-                                 fn, r, tern_comm_label(comm, cl, sizeof cl));
-        }
-
     struct tern_win *w = win_new(comm, flavor);
     if (flavor == MPI_WIN_FLAVOR_SHARED)
         w->hints |= flag_of(info, "alloc_shared_noncontig") ? TERN_WIN_NONCONTIG : 0;
@@ -245,6 +255,7 @@ static int build(const char *fn, int flavor, void *base, MPI_Aint size, int disp
         win_destroy(w);
         return tern_err_raise(comm, rc);
     }
+    w->mapped = allocated;
     for (int r = 0; r < n; r++) {
         struct tern_win_peer *p = &w->peer[r];
         p->world = comm->group->world[r];
@@ -261,7 +272,21 @@ static int build(const char *fn, int flavor, void *base, MPI_Aint size, int disp
     }
     w->base = allocated ? (size ? w->peer[w->rank].local : NULL) : base;
     free(off);
+    if (!spans && flavor == MPI_WIN_FLAVOR_CREATE) rc = map_created(w, comm, all);
+    for (int r = 0; r < n && !rc && !w->mapped; r++)
+        if (!all[r].cma_ok)
+            rc = tern_err_make(MPI_ERR_UNSUPPORTED_OPERATION,
+                               "%s: rank %d of %s cannot read and write the other ranks' "
+                               "memory with CMA (process_vm_readv/writev, see "
+                               "TERN_SMP_USE_CMA and ptrace permissions), which windows on "
+                               "user memory need unless it comes from MPI_Alloc_mem; "
+                               "MPI_Win_allocate needs no CMA",
+                               fn, r, tern_comm_label(comm, cl, sizeof cl));
     free(all);
+    if (rc) {
+        win_destroy(w);
+        return tern_err_raise(comm, rc);
+    }
     if (spans) {
         rc = tern_win_ucp_open(w, comm, base, (size_t)size);
         if (rc) {

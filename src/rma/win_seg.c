@@ -15,6 +15,7 @@
 
 #include "bootstrap/anon_file.h"
 #include "coll/coll.h"
+#include "coll/op.h"
 #include "core/errors.h"
 #include "core/progress.h"
 #include "rma/win_am.h"
@@ -113,8 +114,57 @@ int tern_win_seg_open(struct tern_win *w, struct tern_comm *comm, size_t bytes)
     return MPI_SUCCESS;
 }
 
+static void unmap_files(struct tern_win *w)
+{
+    for (int r = 0; r < w->size; r++) {
+        struct tern_win_peer *p = &w->peer[r];
+        if (!p->file_map) continue;
+        munmap(p->file_map, p->file_bytes);
+        p->file_map = NULL;
+        p->local = NULL;
+    }
+}
+
+int tern_win_seg_map_created(struct tern_win *w, struct tern_comm *comm,
+                             const struct tern_win_file_offer *offered)
+{
+    for (int r = 0; r < w->size; r++)
+        if (w->peer[r].size > 0 && offered[r].fd < 0) return MPI_SUCCESS;
+    /* Every member takes this path: each decides from the same offers. */
+    int ok = 1;
+    for (int r = 0; r < w->size && ok; r++) {
+        struct tern_win_peer *p = &w->peer[r];
+        if (r == w->rank || p->size == 0) continue;
+        int fd = tern_anon_file_open_peer(offered[r].pid, offered[r].fd, NULL, 0);
+        if (fd < 0) {
+            ok = 0;
+            break;
+        }
+        void *m = mmap(NULL, offered[r].file_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        close(fd);
+        if (m == MAP_FAILED) {
+            ok = 0;
+            break;
+        }
+        p->file_map = m;
+        p->file_bytes = offered[r].file_bytes;
+        p->local = p->file_map + offered[r].offset;
+    }
+    /* Mapped everywhere or nowhere: an origin that cannot map one member
+     * reaches it by CMA, and then every accumulate must take the lock. */
+    int all_ok = 0;
+    int rc = tern_coll_allreduce(&ok, &all_ok, 1, tern_dt_get(MPI_INT), tern_op_get(MPI_MIN), comm);
+    if (rc || !all_ok) {
+        unmap_files(w);
+        return rc;
+    }
+    w->mapped = 1;
+    return MPI_SUCCESS;
+}
+
 void tern_win_seg_close(struct tern_win *w)
 {
+    unmap_files(w);
     if (w->seg) munmap(w->seg, w->seg_bytes);
     w->seg = NULL;
     w->ctl = NULL;

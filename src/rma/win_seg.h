@@ -15,6 +15,16 @@ size_t tern_win_ctl_bytes(int n);
  * raised), the same on every member. */
 int tern_win_seg_open(struct tern_win *w, struct tern_comm *comm, size_t bytes);
 void tern_win_seg_close(struct tern_win *w);
+/* Collective over comm, for a window created on one host: when every
+ * member's memory lies in a block of MPI_Alloc_mem (offered[r]: its pid
+ * and shared file, fd < 0 for none), maps every other member's file into
+ * w->peer[].local and sets w->mapped, on every member or on none. */
+struct tern_win_file_offer {
+    int32_t pid, fd;
+    uint64_t file_bytes, offset;
+};
+int tern_win_seg_map_created(struct tern_win *w, struct tern_comm *comm,
+                             const struct tern_win_file_offer *offered);
 /* One step of a wait for another rank's store: progress, and yield the core. */
 void tern_win_spin(struct tern_waiter *wt);
 

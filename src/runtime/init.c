@@ -31,6 +31,7 @@
 #include "msg/match.h"
 #include "p2p/p2p.h"
 #include "msg/request.h"
+#include "rma/alloc_mem.h"
 #include "rma/win.h"
 #include "runtime/runtime.h"
 #include "topo/bind.h"
@@ -314,8 +315,8 @@ int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
     int rc = tern_info_check(info, 1, "MPI_Alloc_mem", "info", NULL, &ti);
     if (rc) return rc;
     if (!baseptr) return tern_err_comm(NULL, MPI_ERR_ARG, "MPI_Alloc_mem: baseptr is NULL");
-    void *p = NULL;
-    if (posix_memalign(&p, 64, size ? (size_t)size : 1) != 0)
+    void *p = tern_alloc_mem((size_t)size);
+    if (!p)
         return tern_err_comm(NULL, MPI_ERR_NO_MEM, "MPI_Alloc_mem: cannot allocate %ld bytes",
                              (long)size);
     *(void **)baseptr = p;
@@ -326,6 +327,6 @@ TERN_WEAK_ALIAS(MPI_Free_mem)
 int PMPI_Free_mem(void *base)
 {
     TERN_REQUIRE_INIT("MPI_Free_mem");
-    free(base);
+    tern_free_mem(base);
     return MPI_SUCCESS;
 }

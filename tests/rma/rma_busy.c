@@ -172,7 +172,8 @@ int main(int argc, char **argv)
         ((int64_t *)(void *)w.mem)[OFF_COUNT / 8] = 41;
         MPI_Barrier(MPI_COMM_WORLD);
         const char *ucp = getenv("TERN_RMA_UCP");
-        int expect_ucp = spans && (k == K_CREATE || k == K_ALLOCATE) && !(ucp && !strcmp(ucp, "0"));
+        int expect_ucp = spans && (k == K_CREATE || k == K_ALLOCATE || k == K_ALLOC_MEM) &&
+                         !(ucp && !strcmp(ucp, "0"));
         if (rank == 0)
             origin(&w, size, (enum kind)k, expect_ucp);
         else

@@ -48,7 +48,8 @@ int main(int argc, char **argv)
     int fds0 = count_dir("/proc/self/fd"), maps0 = count_maps();
 
     static const int flavor[] = {MPI_WIN_FLAVOR_CREATE, MPI_WIN_FLAVOR_ALLOCATE,
-                                 MPI_WIN_FLAVOR_SHARED, MPI_WIN_FLAVOR_DYNAMIC};
+                                 MPI_WIN_FLAVOR_SHARED, MPI_WIN_FLAVOR_DYNAMIC,
+                                 MPI_WIN_FLAVOR_CREATE};
     for (int k = 0; k < NKINDS; k++) {
         struct rwin w;
         MPI_Aint n = 64 + 8 * rank;
@@ -125,7 +126,19 @@ int main(int argc, char **argv)
         CHECK_MPI(MPI_Win_get_attr(w.win, kv, &back, &flag));
         CHECK(flag && back == &one, "user attribute");
 
-        if (k == K_SHARED || k == K_ALLOCATE) {
+        /* TERN_RMA_ALLOC_MEM_SHM=0: MPI_Alloc_mem's memory is the heap's */
+        const char *am = getenv("TERN_RMA_ALLOC_MEM_SHM");
+        int heap = k == K_CREATE || (k == K_ALLOC_MEM && am && !strcmp(am, "0"));
+        if (heap && size > 1) {
+            /* heap memory of another process: not loadable here */
+            MPI_Aint qs = -1;
+            int qdu;
+            char *p = (char *)&qdu;
+            CHECK_MPI(MPI_Win_shared_query(w.win, (rank + 1) % size, &qs, &qdu, &p));
+            CHECK(qs == 0 && p == NULL, "%s: shared_query of a neighbour: %ld bytes at %p",
+                  kind_name[k], (long)qs, (void *)p);
+        }
+        if (k == K_SHARED || k == K_ALLOCATE || (k == K_ALLOC_MEM && !heap)) {
             /* the next rank's memory, by load and store */
             int nb = (rank + 1) % size;
             MPI_Aint qs;

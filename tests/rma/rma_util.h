@@ -9,8 +9,12 @@
 
 #include "tern_test.h"
 
-enum kind { K_CREATE, K_ALLOCATE, K_SHARED, K_DYNAMIC, NKINDS };
-static const char *const kind_name[] = {"create", "allocate", "allocate_shared", "dynamic"};
+/* K_ALLOC_MEM: MPI_Win_create on memory of MPI_Alloc_mem, which Tern's
+ * members on one host map and reach by load and store, as the memory of
+ * MPI_Win_allocate; K_CREATE's is the heap's. */
+enum kind { K_CREATE, K_ALLOCATE, K_SHARED, K_DYNAMIC, K_ALLOC_MEM, NKINDS };
+static const char *const kind_name[] = {"create", "allocate", "allocate_shared", "dynamic",
+                                        "create on MPI_Alloc_mem"};
 
 enum sync { S_FENCE, S_LOCK, S_LOCK_ALL, S_PSCW, NSYNCS };
 static const char *const sync_name[] = {"fence", "lock", "lock_all+flush", "post-start"};
@@ -68,6 +72,11 @@ static inline void rwin_make(struct rwin *w, enum kind k, MPI_Aint n, MPI_Comm c
         CHECK_MPI(MPI_Win_allocate(n, 1, rwin_info, comm, &w->mem, &w->win));
         memset(w->mem, 0, (size_t)n);
         break;
+    case K_ALLOC_MEM:
+        CHECK_MPI(MPI_Alloc_mem(n, MPI_INFO_NULL, &w->mem));
+        memset(w->mem, 0, (size_t)n);
+        CHECK_MPI(MPI_Win_create(w->mem, n, 1, rwin_info, comm, &w->win));
+        break;
     case K_SHARED:
         CHECK_MPI(MPI_Win_allocate_shared(n, 1, rwin_info, comm, &w->mem, &w->win));
         memset(w->mem, 0, (size_t)n);
@@ -96,6 +105,7 @@ static inline void rwin_free(struct rwin *w)
     if (w->k == K_DYNAMIC) CHECK_MPI(MPI_Win_detach(w->win, w->mem));
     CHECK_MPI(MPI_Win_free(&w->win));
     CHECK(w->win == MPI_WIN_NULL, "MPI_Win_free did not set MPI_WIN_NULL");
+    if (w->k == K_ALLOC_MEM) CHECK_MPI(MPI_Free_mem(w->mem));
     free(w->own);
     free(w->base_of);
 }

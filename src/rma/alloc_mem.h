@@ -1,0 +1,30 @@
+/* The memory of MPI_Alloc_mem: each block an unnamed shared file
+ * (bootstrap/anon_file.h) mapped here and kept open, so that the members of
+ * a window created on it (MPI_Win_create) map it too and reach it by load,
+ * store and atomic instruction instead of CMA, as they reach the memory of
+ * MPI_Win_allocate.  The standard names MPI_Alloc_mem as the way to get
+ * memory on which one-sided operations are fast (MPI-4.1 9.2).  Past the
+ * limit RMA_ALLOC_MEM_SHM on blocks held at once (each holds a descriptor),
+ * or when a file cannot be made, a block comes from the heap. */
+#ifndef TERN_RMA_ALLOC_MEM_H
+#define TERN_RMA_ALLOC_MEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* 'bytes' bytes aligned to at least 64; NULL when there is no memory. */
+void *tern_alloc_mem(size_t bytes);
+/* Frees what tern_alloc_mem returned (NULL: nothing). */
+void tern_free_mem(void *p);
+
+/* The shared file that holds [p, p + bytes): its descriptor here, its
+ * length, and where p lies in it. */
+struct tern_mem_file {
+    int fd;
+    size_t file_bytes;
+    size_t offset;
+};
+/* 1 and *out when [p, p + bytes) lies in one block of shared memory, else 0. */
+int tern_alloc_mem_file(const void *p, size_t bytes, struct tern_mem_file *out);
+
+#endif
