@@ -91,6 +91,19 @@ void *tb_alloc(struct tb_ctx *c, size_t bytes)
     return p;
 }
 
+void *tb_alloc_mpi(struct tb_ctx *c, size_t bytes)
+{
+    void *p = NULL;
+    if (grow((void **)&c->mpimem, &c->capmpimem, c->nmpimem, sizeof *c->mpimem) ||
+        MPI_Alloc_mem((MPI_Aint)bytes, MPI_INFO_NULL, &p) != MPI_SUCCESS) {
+        tb_fail(c, "MPI_Alloc_mem cannot allocate %zu bytes", bytes);
+        return NULL;
+    }
+    memset(p, 0, bytes);
+    c->mpimem[c->nmpimem++] = p;
+    return p;
+}
+
 int tb_type_commit(struct tb_ctx *c, MPI_Datatype *t)
 {
     if (grow((void **)&c->types, &c->captypes, c->ntypes, sizeof *c->types)) {
@@ -114,13 +127,17 @@ void tb_track_comm(struct tb_ctx *c, MPI_Comm comm)
 void tb_cleanup(struct tb_ctx *c)
 {
     for (int i = 0; i < c->nmem; i++) free(c->mem[i]);
+    for (int i = 0; i < c->nmpimem; i++) MPI_Free_mem(c->mpimem[i]);
     for (int i = 0; i < c->ntypes; i++) MPI_Type_free(&c->types[i]);
     for (int i = 0; i < c->ncomms; i++) MPI_Comm_free(&c->comms[i]);
     free(c->mem);
+    free(c->mpimem);
     free(c->types);
     free(c->comms);
     free(c->rows);
     c->mem = NULL;
+    c->mpimem = NULL;
+    c->nmpimem = 0;
     c->types = NULL;
     c->comms = NULL;
     c->rows = NULL;

@@ -23,7 +23,8 @@ void tb_usage(const char *prog)
            "  --cold-bytes S memory --fresh cycles through per buffer (default 64M)\n"
            "  -c, --validate check the data every benchmark moves (in one untimed run per size)\n"
            "  -f text|json   output format (default text; json: one object per benchmark)\n"
-           "  --win KIND     one-sided window: create, allocate (default, as OMB), dynamic\n"
+           "  --win KIND     one-sided window: create (on the heap), allocate (default, as OMB),\n"
+           "                 dynamic, alloc_mem (create on memory of MPI_Alloc_mem)\n"
            "  --sync MODE    one-sided synchronisation: lock, lock_all, flush, flush_local,\n"
            "                 fence, pscw (default: each benchmark's OMB default)\n"
            "  --dir DIR      directory of the I/O family's files (default: the current one)\n"
@@ -93,7 +94,7 @@ static int parse_rtype(const char *s, int *out)
     return -1;
 }
 
-const char *const tb_win_names[TB_NWIN] = {"create", "allocate", "dynamic"};
+const char *const tb_win_names[TB_NWIN] = {"create", "allocate", "dynamic", "alloc_mem"};
 const char *const tb_sync_names[TB_NSYNC] = {"lock",        "lock_all", "flush",
                                              "flush_local", "fence",    "pscw"};
 

@@ -9,7 +9,8 @@
  *            target, then the synchronisation; bytes over rank 0's time
  *            (both directions for put-bibw).
  * The window is made for every size, as OMB does: --win create (user
- * memory), allocate (the default, OMB's) or dynamic (attached memory); the
+ * memory from the heap), allocate (the default, OMB's), dynamic (attached
+ * memory) or alloc_mem (create on memory of MPI_Alloc_mem); the
  * synchronisation is --sync (OMB's -s): lock (shared for put and get,
  * exclusive for the accumulates, as OMB), lock_all, flush and flush_local
  * (one shared lock around the whole loop), fence, pscw.  Defaults are
@@ -82,6 +83,7 @@ int tb_rma_open(struct tb_ctx *c, struct tb_rma_win *w, MPI_Comm comm, size_t by
     memset(w->disp, 0, (size_t)n * sizeof *w->disp);
     switch (w->kind) {
     case TB_WIN_CREATE:
+    case TB_WIN_ALLOC_MEM:
         w->base = user;
         TB_MPI(c, MPI_Win_create(user, (MPI_Aint)bytes, 1, MPI_INFO_NULL, comm, &w->win));
         break;
@@ -489,7 +491,9 @@ static int run(struct tb_ctx *c, struct rma *r)
     r->obuf = tb_alloc(c, room);
     r->rbuf = tb_alloc(c, room);
     r->cbuf = tb_alloc(c, 64);
-    char *user = r->w.kind == TB_WIN_ALLOCATE ? NULL : tb_alloc(c, room);
+    char *user = r->w.kind == TB_WIN_ALLOCATE    ? NULL
+                 : r->w.kind == TB_WIN_ALLOC_MEM ? tb_alloc_mpi(c, room)
+                                                 : tb_alloc(c, room);
     if (!r->obuf || !r->rbuf || !r->cbuf || (r->w.kind != TB_WIN_ALLOCATE && !user)) return -1;
     if (r->w.in_pair) {
         MPI_Group all;

@@ -96,6 +96,8 @@ static int run(struct tb_ctx *c, struct rma_halo *x)
     TB_TRY(
         tb_rma_sync_of(c, TB_SYNC_FENCE, (1u << TB_SYNC_FENCE) | (1u << TB_SYNC_PSCW), &x->sync));
     x->w.kind = tb_rma_kind(c);
+    if (x->w.kind == TB_WIN_ALLOC_MEM)
+        return tb_fail(c, "--win alloc_mem: the halo's grids come from the heap; use create");
     size_t max = 0;
     for (size_t s = (size_t)-1; tb_next_size(c, &s);)
         if (tb_halo_side_of(h->shape, s) && s > max) max = s;

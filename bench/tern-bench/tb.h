@@ -40,7 +40,9 @@ struct tb_opts {
 };
 
 /* Window kinds and synchronisations of the one-sided family (OMB's -w, -s). */
-enum tb_win { TB_WIN_CREATE, TB_WIN_ALLOCATE, TB_WIN_DYNAMIC, TB_NWIN };
+/* TB_WIN_ALLOC_MEM: MPI_Win_create on memory of MPI_Alloc_mem (TB_WIN_CREATE:
+ * on the heap's, as OMB's create). */
+enum tb_win { TB_WIN_CREATE, TB_WIN_ALLOCATE, TB_WIN_DYNAMIC, TB_WIN_ALLOC_MEM, TB_NWIN };
 enum tb_sync {
     TB_SYNC_LOCK,
     TB_SYNC_LOCK_ALL,
@@ -119,6 +121,8 @@ struct tb_ctx {
     /* what this run allocated, freed by tb_cleanup whatever happened */
     void **mem;
     int nmem, capmem;
+    void **mpimem; /* from MPI_Alloc_mem */
+    int nmpimem, capmpimem;
     MPI_Datatype *types;
     int ntypes, captypes;
     MPI_Comm *comms;
@@ -162,6 +166,7 @@ int tb_validated(struct tb_ctx *c, size_t size, int local_rc);
 
 /* Tracked resources: freed by tb_cleanup even when a benchmark stops early. */
 void *tb_alloc(struct tb_ctx *c, size_t bytes); /* page-aligned, zeroed; NULL recorded as failure */
+void *tb_alloc_mpi(struct tb_ctx *c, size_t bytes);    /* the same from MPI_Alloc_mem */
 int tb_type_commit(struct tb_ctx *c, MPI_Datatype *t); /* commits and tracks a new type */
 void tb_track_comm(struct tb_ctx *c, MPI_Comm comm);
 void tb_cleanup(struct tb_ctx *c);

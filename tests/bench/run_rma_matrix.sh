@@ -13,7 +13,9 @@ bad=0
 for sync in lock lock_all flush flush_local fence pscw; do
     names=$passive
     [[ $sync == fence || $sync == pscw ]] && names=$active
-    for win in create allocate dynamic; do
+    for win in create allocate dynamic alloc_mem; do
+        # the halos' grids come from the heap: no alloc_mem window for them
+        [[ $win == alloc_mem ]] && names=${names/ halo2d-put halo3d-put/}
         # shellcheck disable=SC2086
         out=$("$mpiexec" --timeout 100 -n "$np" "$bench" $names -m 1,8,100,4096 -i 2 -x 1 -w 4 -c \
               --sync "$sync" --win "$win" 2>&1)
