@@ -7,6 +7,7 @@
 #include "coll/tuning.h"
 #include "core/params.h"
 #include "core/state.h"
+#include "topo/hw.h"
 
 static const char *const coll_names[TERN_COLL_COUNT] = {
 #define TERN_COLL_NAME(ID, field, mpi) [TERN_COLL_##ID] = #field,
@@ -104,6 +105,29 @@ static void print_coll(FILE *out, const char *label, const struct pick *picks,
     }
 }
 
+/* How the shared-memory barrier, bcast, reduce and allreduce group the
+ * ranks (shm_coll_levels.c), and where this process lies. */
+static void print_levels(FILE *out)
+{
+    fprintf(out, "\nshared-memory barrier, bcast, reduce, allreduce: ");
+    if (tern_param.shmcoll_group > 0)
+        fprintf(out, "groups of %d ranks %s, each through its highest rank (TERN_SHMCOLL_GROUP)\n",
+                (int)tern_param.shmcoll_group,
+                tern_param.shmcoll_group_deal ? "dealt round-robin" : "in a row");
+    else if (!strcmp(tern_param.shmcoll_level, "none"))
+        fprintf(out, "flat (TERN_SHMCOLL_LEVEL=none)\n");
+    else
+        fprintf(out,
+                "through a leader per instance of %s (TERN_SHMCOLL_LEVEL) where those split a "
+                "communicator's ranks, each bound within one; this process lies in L3 %d, NUMA "
+                "node %d, package %d (-1: in none alone)\n",
+                !strcmp(tern_param.shmcoll_level, "auto") ? "the L3 cache, the NUMA node or the "
+                                                            "package, the first that does"
+                                                          : tern_param.shmcoll_level,
+                tern_hw_instance_id(TERN_HW_L3), tern_hw_instance_id(TERN_HW_NUMA),
+                tern_hw_instance_id(TERN_HW_PACKAGE));
+}
+
 int tern_coll_info_print(FILE *out, FILE *err, int np, int ppn)
 {
     if (tern_g.init_state == TERN_STATE_NONE) {
@@ -138,6 +162,7 @@ int tern_coll_info_print(FILE *out, FILE *err, int np, int ppn)
         snprintf(label, sizeof label, "%s (non-commutative)", coll_names[id]);
         print_coll(out, label, noncomm, comm);
     }
+    if (shm) print_levels(out);
     return ferror(out) ? 1 : 0;
 }
 

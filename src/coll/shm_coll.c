@@ -65,9 +65,13 @@ int tern_coll_barrier_shm(struct tern_comm *c)
 {
     struct tern_shmc *a = tern_shmc_for(c, 0);
     if (!a) return tern_coll_barrier_dissemination(c);
-    uint64_t s = tern_shmc_next(a);
-    tern_shmc_post(a, c->rank, s);
-    tern_shmc_wait_all(a, s);
+    if (a->groups) {
+        tern_shmc_barrier_levels(a, c->rank);
+    } else {
+        uint64_t s = tern_shmc_next(a);
+        tern_shmc_post(a, c->rank, s);
+        tern_shmc_wait_all(a, s);
+    }
     /* Programs count on a barrier to land the messages sent before it (a
      * request freed before completion, its buffer going out of scope after
      * the barrier): a peer's eager packets entered its rings before its
@@ -84,6 +88,10 @@ int tern_coll_bcast_shm(void *buf, size_t count, struct tern_datatype *dt, int r
     if (bytes == 0) return MPI_SUCCESS;
     struct tern_shmc *a = tern_shmc_for(c, bytes);
     if (!a) return tern_coll_bcast_binomial(buf, count, dt, root, c);
+    if (a->groups) {
+        tern_shmc_bcast_levels(a, c->rank, buf, count, dt, root);
+        return MPI_SUCCESS;
+    }
     uint64_t s = tern_shmc_next(a);
     if (c->rank == root) {
         tern_shmc_may_write(a, s);
@@ -198,6 +206,8 @@ int tern_coll_reduce_shm(const void *sbuf, void *rbuf, size_t count, struct tern
     if (bytes == 0) return MPI_SUCCESS;
     struct tern_shmc *a = dt->contig ? tern_shmc_for(c, bytes) : NULL;
     if (!a) return tern_coll_reduce_binomial(sbuf, rbuf, count, dt, op, root, c);
+    if (a->groups && tern_shmc_reduce_levels(a, c->rank, sbuf, rbuf, count, dt, op, root) == 0)
+        return MPI_SUCCESS;
     uint64_t s = tern_shmc_next(a);
     tern_shmc_contribute(a, s, c->rank, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt);
     if (c->rank != root) return MPI_SUCCESS;
@@ -213,6 +223,8 @@ int tern_coll_allreduce_shm(const void *sbuf, void *rbuf, size_t count, struct t
     if (bytes == 0) return MPI_SUCCESS;
     struct tern_shmc *a = dt->contig ? tern_shmc_for(c, bytes) : NULL;
     if (!a) return tern_coll_allreduce_recursive_doubling(sbuf, rbuf, count, dt, op, c);
+    if (a->groups && tern_shmc_reduce_levels(a, c->rank, sbuf, rbuf, count, dt, op, -1) == 0)
+        return MPI_SUCCESS;
     uint64_t s = tern_shmc_next(a);
     tern_shmc_contribute(a, s, c->rank, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt);
     tern_shmc_wait_all(a, s);

@@ -65,6 +65,9 @@ struct tern_shmc {
     int size;
     int whole; /* this rank's slots are reserved whole, not only what carry_bytes needs */
     struct tern_shmc *nbc; /* blocking lane: the nonblocking lane of the same area */
+    /* Blocking lane: the ranks grouped by a level of the machine, or NULL
+     * (flat); see shm_coll_levels.c. */
+    struct tern_shmc_groups *groups;
     /* Nonblocking lane: its collectives begun here and not yet done, in order. */
     struct tern_shmc_op *head, *tail;
 };
@@ -145,5 +148,23 @@ void tern_shmc_contribute(struct tern_shmc *a, uint64_t s, int r, const void *sr
  * non-commutative operations are served and every rank gets the same bits. */
 void tern_shmc_fold(struct tern_shmc *a, uint64_t s, int first, int last, size_t off, void *rbuf,
                     size_t count, struct tern_datatype *dt, struct tern_op *op);
+
+/* ---- Over the machine's levels (shm_coll_levels.c) ---- */
+
+/* Groups the ranks of c's new area a (blocking lane) by the level
+ * SHMCOLL_LEVEL picks, or leaves a->groups NULL; the same on every rank,
+ * without a message.  Freed with tern_shmc_groups_free. */
+void tern_shmc_groups_make(struct tern_shmc *a, const struct tern_comm *c);
+void tern_shmc_groups_free(struct tern_shmc *a);
+
+/* The blocking collectives through the groups' leaders, for an area with
+ * groups, data that fits a slot (and, for the reductions, a contiguous
+ * type); the reductions return -1 without doing anything when the groups
+ * cannot keep rank order for a non-commutative op. */
+void tern_shmc_barrier_levels(struct tern_shmc *a, int r);
+void tern_shmc_bcast_levels(struct tern_shmc *a, int r, void *buf, size_t count,
+                            struct tern_datatype *dt, int root);
+int tern_shmc_reduce_levels(struct tern_shmc *a, int r, const void *sbuf, void *rbuf, size_t count,
+                            struct tern_datatype *dt, struct tern_op *op, int root);
 
 #endif

@@ -121,6 +121,7 @@ struct tern_shmc *tern_shmc_get(struct tern_comm *c)
     reserve(a, a->area, (size_t)(a->slots - a->area));
     for (int parity = 0; parity < 2; parity++)
         reserve(a, tern_shmc_slot(a, c->rank, (uint64_t)parity), a->carry_bytes);
+    tern_shmc_groups_make(a, c);
     return a;
 }
 
@@ -151,6 +152,7 @@ void tern_shmc_release(struct tern_comm *c)
         if (atomic_fetch_add_explicit(&h->released, 1, memory_order_acq_rel) + 1 == h->size)
             atomic_store_explicit(&h->owned, 0, memory_order_release);
     }
+    tern_shmc_groups_free(a);
     free(a);
 }
 

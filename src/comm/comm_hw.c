@@ -1,12 +1,7 @@
-/* Hardware colours for MPI_Comm_split_type (HW_GUIDED, HW_UNGUIDED), read
- * from Linux sysfs.  A process belongs to an instance of a resource when
- * every CPU it may run on (its affinity, narrowed by binding at MPI_Init)
- * lies in that instance; the colour is an id of the instance that is the
- * same in every process of the node (a package or NUMA node number, or the
- * lowest CPU of a core or cache), combined with the host's index, because
- * sysfs numbers the instances of every host alike.  Resource names are
- * hwloc's, the names MPICH and Open MPI accept. */
-#include <dirent.h>
+/* Hardware colours for MPI_Comm_split_type (HW_GUIDED, HW_UNGUIDED): the
+ * instance of a resource this process lies in (topo/hw.h), combined with
+ * the host's index, because sysfs numbers the instances of every host
+ * alike.  Resource names are hwloc's, the names MPICH and Open MPI accept. */
 #include <limits.h>
 #include <sched.h>
 #include <stdio.h>
@@ -18,117 +13,28 @@
 #include "core/errors.h"
 #include "core/state.h"
 #include "datatype/datatype.h"
-
-#define SYS_CPU "/sys/devices/system/cpu"
-
-/* The first integer of a sysfs file ("3", or "0-3,8-11" for a CPU list). */
-static int read_first_int(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    int v = -1;
-    if (!f) return -1;
-    if (fscanf(f, "%d", &v) != 1) v = -1;
-    fclose(f);
-    return v;
-}
-
-/* The lowest CPU sharing the level-'level' data or unified cache of cpu. */
-static int cache_id(int cpu, int level)
-{
-    char path[160];
-    for (int i = 0;; i++) {
-        snprintf(path, sizeof path, SYS_CPU "/cpu%d/cache/index%d/level", cpu, i);
-        int l = read_first_int(path);
-        if (l < 0) return -1;
-        if (l != level) continue;
-        char type[32] = "";
-        snprintf(path, sizeof path, SYS_CPU "/cpu%d/cache/index%d/type", cpu, i);
-        FILE *f = fopen(path, "r");
-        if (f) {
-            if (fscanf(f, "%31s", type) != 1) type[0] = 0;
-            fclose(f);
-        }
-        if (strcmp(type, "Instruction") == 0) continue;
-        snprintf(path, sizeof path, SYS_CPU "/cpu%d/cache/index%d/shared_cpu_list", cpu, i);
-        return read_first_int(path);
-    }
-}
-
-/* The NUMA node of cpu: its "nodeN" entry; a machine without NUMA
- * information is one node. */
-static int numa_id(int cpu)
-{
-    char path[96];
-    snprintf(path, sizeof path, SYS_CPU "/cpu%d", cpu);
-    DIR *d = opendir(path);
-    if (!d) return -1;
-    int id = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        int n;
-        if (sscanf(e->d_name, "node%d", &n) == 1) {
-            id = n;
-            break;
-        }
-    }
-    closedir(d);
-    return id;
-}
-
-enum hw_kind { HW_NODE, HW_PACKAGE, HW_NUMA, HW_L3, HW_L2, HW_L1, HW_CORE, HW_PU };
+#include "topo/hw.h"
 
 static const struct {
     const char *name;
-    enum hw_kind kind;
+    enum tern_hw_kind kind;
 } hw_names[] = {
-    {"mpi_shared_memory", HW_NODE},
-    {"Machine", HW_NODE},
-    {"Package", HW_PACKAGE},
-    {"NUMANode", HW_NUMA},
-    {"L3Cache", HW_L3},
-    {"L2Cache", HW_L2},
-    {"L1Cache", HW_L1},
-    {"L1dCache", HW_L1},
-    {"Core", HW_CORE},
-    {"PU", HW_PU},
+    {"mpi_shared_memory", TERN_HW_NODE},
+    {"Machine", TERN_HW_NODE},
+    {"Package", TERN_HW_PACKAGE},
+    {"NUMANode", TERN_HW_NUMA},
+    {"L3Cache", TERN_HW_L3},
+    {"L2Cache", TERN_HW_L2},
+    {"L1Cache", TERN_HW_L1},
+    {"L1dCache", TERN_HW_L1},
+    {"Core", TERN_HW_CORE},
+    {"PU", TERN_HW_PU},
 };
 
-static int instance_of(int cpu, enum hw_kind k)
-{
-    char path[128];
-    switch (k) {
-    case HW_NODE: return 0;
-    case HW_PACKAGE:
-        snprintf(path, sizeof path, SYS_CPU "/cpu%d/topology/physical_package_id", cpu);
-        return read_first_int(path);
-    case HW_NUMA: return numa_id(cpu);
-    case HW_L3: return cache_id(cpu, 3);
-    case HW_L2: return cache_id(cpu, 2);
-    case HW_L1: return cache_id(cpu, 1);
-    case HW_CORE:
-        snprintf(path, sizeof path, SYS_CPU "/cpu%d/topology/core_cpus_list", cpu);
-        int v = read_first_int(path);
-        if (v >= 0) return v;
-        snprintf(path, sizeof path, SYS_CPU "/cpu%d/topology/thread_siblings_list", cpu);
-        return read_first_int(path);
-    case HW_PU: return cpu;
-    }
-    return -1;
-}
-
 /* The instance of kind k this process lies in, numbered within its host. */
-static int kind_color(enum hw_kind k)
+static int kind_color(enum tern_hw_kind k)
 {
-    if (k == HW_NODE) return 0;
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) != 0) return MPI_UNDEFINED;
-    int id = -1;
-    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-        if (!CPU_ISSET(cpu, &set)) continue;
-        int v = instance_of(cpu, k);
-        if (v < 0 || (id >= 0 && v != id)) return MPI_UNDEFINED; /* unknown, or spans several */
-        id = v;
-    }
+    int id = tern_hw_instance_id(k);
     return id < 0 ? MPI_UNDEFINED : id;
 }
 
@@ -138,10 +44,10 @@ static int kind_color(enum hw_kind k)
  * is (host, level, id) in one int, which bounds the hosts a hardware split
  * can tell apart. */
 #define HW_ID_BITS 16
-#define HW_LEVEL_KINDS (HW_PU + 1)
+#define HW_LEVEL_KINDS TERN_HW_KINDS
 #define HW_MAX_HOSTS (INT_MAX / (HW_LEVEL_KINDS << HW_ID_BITS))
 
-static int host_level_color(enum hw_kind k, int id)
+static int host_level_color(enum tern_hw_kind k, int id)
 {
     if (id == MPI_UNDEFINED || id >= 1 << HW_ID_BITS) return MPI_UNDEFINED;
     int host = tern_g.host_of[tern_g.world_rank];
@@ -171,17 +77,17 @@ static int kind_of(const char *type)
 int tern_hw_instance(const char *type)
 {
     int k = kind_of(type);
-    return k < 0 ? MPI_UNDEFINED : kind_color((enum hw_kind)k);
+    return k < 0 ? MPI_UNDEFINED : kind_color((enum tern_hw_kind)k);
 }
 
 int tern_hw_color(const char *type, int *color)
 {
     int k = kind_of(type), rc = MPI_SUCCESS;
     *color = MPI_UNDEFINED;
-    if (k == HW_NODE)
+    if (k == TERN_HW_NODE)
         *color = tern_host_color();
     else if (k >= 0 && (rc = check_hosts()) == MPI_SUCCESS)
-        *color = host_level_color((enum hw_kind)k, kind_color((enum hw_kind)k));
+        *color = host_level_color((enum tern_hw_kind)k, kind_color((enum tern_hw_kind)k));
     return rc;
 }
 
@@ -193,7 +99,7 @@ const char *tern_hw_type_name(const char *type)
 }
 
 /* The first name of kind k in hw_names, the one HW_UNGUIDED reports. */
-static const char *kind_name(enum hw_kind k)
+static const char *kind_name(enum tern_hw_kind k)
 {
     for (size_t i = 0; i < HW_NAMES; i++)
         if (hw_names[i].kind == k) return hw_names[i].name;
@@ -202,8 +108,9 @@ static const char *kind_name(enum hw_kind k)
 
 /* Coarse to fine, from the host down. */
 #define HW_LEVELS 8
-static const enum hw_kind unguided_levels[HW_LEVELS] = {HW_NODE, HW_PACKAGE, HW_NUMA, HW_L3,
-                                                        HW_L2,   HW_L1,      HW_CORE, HW_PU};
+static const enum tern_hw_kind unguided_levels[HW_LEVELS] = {
+    TERN_HW_NODE, TERN_HW_PACKAGE, TERN_HW_NUMA, TERN_HW_L3,
+    TERN_HW_L2,   TERN_HW_L1,      TERN_HW_CORE, TERN_HW_PU};
 
 /* Distinct levels never share a colour: intercommunicator sides may settle
  * on different levels. */

@@ -46,6 +46,9 @@ struct tern_pvars {
     struct {
         uint64_t out, in;
     } shm_pairs; /* shared-memory pair areas open from this process, and to it */
+    /* Shared-memory collectives that went through the leaders of groups
+     * along a level of the machine (coll/shm_coll_levels.c). */
+    uint64_t shmcoll_level_calls;
 };
 
 extern struct tern_pvars tern_pv;

@@ -31,12 +31,14 @@ const struct tern_t_pvar_group tern_t_pvar_groups[TERN_T_NPVAR_GROUPS] = {
                                     "The posted-receive and unexpected-message queues"},
     [TERN_T_PVAR_GROUP_IO] = {"TERN_IO", "Collective MPI-IO: two-phase aggregation"},
     [TERN_T_PVAR_GROUP_THREADS] = {"TERN_THREADS", "Threads and the library's lock"},
+    [TERN_T_PVAR_GROUP_COLL] = {"TERN_COLLECTIVES", "How the collectives ran"},
 };
 enum {
     TRANSPORT = TERN_T_PVAR_GROUP_TRANSPORT,
     MATCHING = TERN_T_PVAR_GROUP_MATCHING,
     IO = TERN_T_PVAR_GROUP_IO,
-    THREADS = TERN_T_PVAR_GROUP_THREADS
+    THREADS = TERN_T_PVAR_GROUP_THREADS,
+    COLL = TERN_T_PVAR_GROUP_COLL
 };
 
 #define NOW(fn, expr) \
@@ -60,6 +62,7 @@ NOW(ucx_rma_lock_amos, tern_pv.ucx_rma.lock_amos)
 NOW(eager_sends, SENT(SHM_EAGER).messages + SENT(UCX_EAGER).messages)
 NOW(rndv_msgs, SENT(SHM_CMA).messages + SENT(SHM_PIPE).messages + SENT(UCX_RNDV).messages)
 NOW(shm_pairs_out, tern_pv.shm_pairs.out)
+NOW(shmcoll_level_calls, tern_pv.shmcoll_level_calls)
 NOW(shm_pairs_in, tern_pv.shm_pairs.in)
 NOW(unexp_length, tern_pv.unexp_length)
 NOW(unexp_max, tern_pv.unexp_max)
@@ -155,6 +158,10 @@ const struct tern_t_pvar tern_t_pvars[] = {
      "Greatest common divisor of the file offsets where the last two-phase access's aggregator "
      "domains meet (a multiple of striping_unit when that hint is given; 0: one domain)",
      TERN_T_PV_LEVEL, 1, IO, io_cb_gcd, NULL, NULL},
+    {"tern_shmcoll_level_calls",
+     "Blocking shared-memory collectives (barrier, bcast, reduce, allreduce) that went through the "
+     "leaders of groups of ranks along a level of the machine (TERN_SHMCOLL_LEVEL)",
+     TERN_T_PV_COUNTER, 0, COLL, shmcoll_level_calls, NULL, NULL},
     {"tern_library_lock",
      "1 while every MPI call takes the library's lock: under MPI_THREAD_MULTIPLE, and while a "
      "window that spans hosts keeps the UCX progress thread running (TERN_RMA_ASYNC); else 0",

@@ -12,7 +12,11 @@
  * and point-to-point traffic around and during collectives: a rank blocked
  * in MPI_Ssend needs the others, waiting in a broadcast, to progress.
  *   coll_shm shm   the shared-memory algorithms are expected where possible
- *   coll_shm p2p   they are not (forced off, or no area): messages everywhere */
+ *   coll_shm p2p   they are not (forced off, or no area): messages everywhere
+ * With TERN_SHMCOLL_GROUP=N (groups made up along a level of the machine,
+ * coll/shm_coll_levels.c) world's barrier, bcast, reduce and allreduce must
+ * have gone through the groups' leaders (MPI_T's tern_shmcoll_level_calls);
+ * with TERN_SHMCOLL_LEVEL=none, never. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -333,7 +337,17 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &r);
     MPI_Comm_size(MPI_COMM_WORLD, &n);
 
+    MPI_T_pvar_handle levels =
+        pvar_handle(pv_session, "tern_shmcoll_level_calls", MPI_T_PVAR_CLASS_COUNTER);
+    CHECK_T(MPI_T_pvar_start(pv_session, levels), MPI_SUCCESS);
     exercise(MPI_COMM_WORLD, "world", expect_shm);
+    const char *group = getenv("TERN_SHMCOLL_GROUP"), *level = getenv("TERN_SHMCOLL_LEVEL");
+    int per = group ? atoi(group) : 0, groups = per > 0 ? (n + per - 1) / per : 0;
+    unsigned long long through = pvar_read(pv_session, levels);
+    if (expect_shm && one_host(MPI_COMM_WORLD) && groups > 1 && groups < n)
+        CHECK(through > 0, "TERN_SHMCOLL_GROUP=%d: no collective went through the leaders", per);
+    if (level && !strcmp(level, "none") && !group)
+        CHECK(through == 0, "TERN_SHMCOLL_LEVEL=none: %llu collectives through leaders", through);
     MPI_Comm dup, half, rev, node;
     CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
     exercise(dup, "dup", expect_shm);

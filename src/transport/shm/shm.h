@@ -75,6 +75,10 @@ int tern_shm_cma_pid(int world);
 int tern_shm_cma_rw(int world, int write, const struct tern_dt_view *local,
                     const struct tern_dt_view *remote, size_t len);
 
+/* The instance of level k (topo/hw.h) that world rank 'world' of this host
+ * lies in, as it said at start-up; -1 when unknown. */
+int tern_shm_hw_instance(int world, int k);
+
 /* The world rank of a peer that has died, or -1. */
 int tern_shm_find_dead_peer(void);
 

@@ -11,6 +11,7 @@
 #include "datatype/datatype.h"
 #include "msg/match.h"
 #include "msg/request.h"
+#include "topo/hw.h"
 
 #define SHM_LINE 64
 /* Enough for the usual window of 64 outstanding large sends; beyond it a
@@ -127,9 +128,10 @@ struct shm_pipe_flag {
 /* Per-rank block at the start of the segment. */
 struct shm_rank_ctl {
     _Atomic int32_t pid;
-    int32_t prefer_pipe; /* rank 0's: large messages take the pipeline */
-    uint64_t probe_addr; /* address of a word the peers read to test CMA */
-    char pad[SHM_LINE - 16];
+    int32_t prefer_pipe;       /* rank 0's: large messages take the pipeline */
+    uint64_t probe_addr;       /* address of a word the peers read to test CMA */
+    int32_t hw[TERN_HW_KINDS]; /* the instance of each level it lies in (topo/hw.h) */
+    char pad[SHM_LINE - 16 - 4 * TERN_HW_KINDS];
 };
 
 struct shm_layout {
