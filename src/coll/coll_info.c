@@ -118,12 +118,14 @@ static void print_levels(FILE *out)
         fprintf(out, "flat (TERN_SHMCOLL_LEVEL=none)\n");
     else
         fprintf(out,
-                "through a leader per instance of %s (TERN_SHMCOLL_LEVEL) where those split a "
-                "communicator's ranks, each bound within one; this process lies in L3 %d, NUMA "
-                "node %d, package %d (-1: in none alone)\n",
-                !strcmp(tern_param.shmcoll_level, "auto") ? "the L3 cache, the NUMA node or the "
-                                                            "package, the first that does"
-                                                          : tern_param.shmcoll_level,
+                "through a leader per instance of %s (TERN_SHMCOLL_LEVEL=%s) where those split "
+                "a communicator's ranks%s, each bound within one; this process lies in L3 %d, "
+                "NUMA node %d, package %d (-1: in none alone)\n",
+                !strcmp(tern_param.shmcoll_level, "auto")
+                    ? "the L3 cache, the NUMA node or the package, the first that does"
+                    : tern_param.shmcoll_level,
+                tern_param.shmcoll_level,
+                !strcmp(tern_param.shmcoll_level, "auto") ? ", 16 or more" : "",
                 tern_hw_instance_id(TERN_HW_L3), tern_hw_instance_id(TERN_HW_NUMA),
                 tern_hw_instance_id(TERN_HW_PACKAGE));
 }

@@ -70,12 +70,18 @@ static int splits(const int *id, int n)
     return distinct > 1 && shared;
 }
 
+/* auto takes a level from this many ranks: below, a flat rank reads few
+ * lines, and the leaders' extra step costs more than the crossings it
+ * saves (forced groups of 2 on this 2-core machine, where no level
+ * splits: 1.1-2.7x the flat time at 4 and 8 ranks). */
+#define AUTO_MIN_RANKS 16
+
 /* The level that groups c's ranks: its ids in id, or 0 for none. */
 static int pick_level(const struct tern_comm *c, int *id)
 {
     const char *want = tern_param.shmcoll_level;
     if (tern_param.shmcoll_group) return ids_of(c, 0, id) && splits(id, c->size);
-    if (!strcmp(want, "none")) return 0;
+    if (!strcmp(want, "none") || (!strcmp(want, "auto") && c->size < AUTO_MIN_RANKS)) return 0;
     static const struct {
         const char *name;
         enum tern_hw_kind kind;
