@@ -3,9 +3,10 @@
  * a window created on it (MPI_Win_create) map it too and reach it by load,
  * store and atomic instruction instead of CMA, as they reach the memory of
  * MPI_Win_allocate.  The standard names MPI_Alloc_mem as the way to get
- * memory on which one-sided operations are fast (MPI-4.1 9.2).  Past the
- * limit RMA_ALLOC_MEM_SHM on blocks held at once (each holds a descriptor),
- * or when a file cannot be made, a block comes from the heap. */
+ * memory on which one-sided operations are fast (MPI-4.1 9.2).  Freed
+ * blocks are kept for reuse, within a budget.  Past the limit
+ * RMA_ALLOC_MEM_SHM on blocks held at once (each holds a descriptor), or
+ * when a file cannot be made, a block comes from the heap. */
 #ifndef TERN_RMA_ALLOC_MEM_H
 #define TERN_RMA_ALLOC_MEM_H
 
