@@ -317,6 +317,17 @@ static void elem_atomic(void *tp, const void *o, void *res, size_t es, MPI_Op op
  * changes each word's elements at once (atomic for each of them, as the
  * standard asks, and atomic with the single-element instructions above),
  * instead of one atomic instruction per element.  n elements from tp. */
+/* The lane-wise sums of the es-byte integers packed in two 64-bit words,
+ * no carry crossing a lane (two's complement: signed and unsigned alike):
+ * what the kernel computes, without its call. */
+static uint64_t lanes_add(uint64_t a, uint64_t b, size_t es)
+{
+    uint64_t top = es == 1   ? 0x8080808080808080ull
+                   : es == 2 ? 0x8000800080008000ull
+                             : 0x8000000080000000ull;
+    return ((a & ~top) + (b & ~top)) ^ ((a ^ b) & top);
+}
+
 static void contig_atomic(char *tp, const char *o, char *res, size_t n, size_t es, MPI_Op op,
                           tern_op_kernel k, int is_int)
 {
@@ -329,9 +340,13 @@ static void contig_atomic(char *tp, const char *o, char *res, size_t n, size_t e
         uint64_t *p = (uint64_t *)(void *)(tp + i * es), old, nw;
         old = __atomic_load_n(p, __ATOMIC_SEQ_CST);
         if (op != MPI_NO_OP) do {
-                if (op == MPI_REPLACE)
+                if (op == MPI_REPLACE) {
                     memcpy(&nw, o + i * es, 8);
-                else {
+                } else if (is_int && op == MPI_SUM) {
+                    uint64_t add;
+                    memcpy(&add, o + i * es, 8);
+                    nw = lanes_add(old, add, es);
+                } else {
                     nw = old;
                     k(o + i * es, &nw, per);
                 }
