@@ -75,8 +75,9 @@ int tern_shm_cma_pid(int world);
 int tern_shm_cma_rw(int world, int write, const struct tern_dt_view *local,
                     const struct tern_dt_view *remote, size_t len);
 
-/* The instance of level k (topo/hw.h) that world rank 'world' of this host
- * lies in, as it said at start-up; -1 when unknown. */
+/* The instance of level k (topo/hw.h: the package, the NUMA node or the L3
+ * cache) that world rank 'world' of this host lies in, as it said at
+ * start-up; -1 when unknown, or for another level. */
 int tern_shm_hw_instance(int world, int k);
 
 /* The world rank of a peer that has died, or -1. */

@@ -174,8 +174,10 @@ int shm_cma_probe_all(void)
     struct shm_rank_ctl *mine = shm_rank_ctl(me);
     mine->probe_addr = (uint64_t)(uintptr_t)&probe_word;
     /* Where this rank runs, for the collectives' levels (tern_shm_hw_instance):
-     * published with the pid, under the same fence. */
-    for (int k = 0; k < TERN_HW_KINDS; k++) mine->hw[k] = tern_hw_instance_id((enum tern_hw_kind)k);
+     * published with the pid, under the same fence.  Only the levels they
+     * use: an unbound rank reads sysfs for every CPU it may run on. */
+    for (int k = TERN_HW_PACKAGE; k <= TERN_HW_L3; k++)
+        mine->hw[k - TERN_HW_PACKAGE] = tern_hw_instance_id((enum tern_hw_kind)k);
     atomic_store_explicit(&mine->pid, (int32_t)getpid(), memory_order_release);
     if (tern_param.smp_use_cma) allow_peers();
     if (me == 0) mine->prefer_pipe = !tern_param.smp_use_cma || pipeline_is_faster();

@@ -128,10 +128,12 @@ struct shm_pipe_flag {
 /* Per-rank block at the start of the segment. */
 struct shm_rank_ctl {
     _Atomic int32_t pid;
-    int32_t prefer_pipe;       /* rank 0's: large messages take the pipeline */
-    uint64_t probe_addr;       /* address of a word the peers read to test CMA */
-    int32_t hw[TERN_HW_KINDS]; /* the instance of each level it lies in (topo/hw.h) */
-    char pad[SHM_LINE - 16 - 4 * TERN_HW_KINDS];
+    int32_t prefer_pipe; /* rank 0's: large messages take the pipeline */
+    uint64_t probe_addr; /* address of a word the peers read to test CMA */
+    /* The instance of the package, the NUMA node and the L3 cache it lies
+     * in (topo/hw.h), the levels the collectives group by. */
+    int32_t hw[TERN_HW_L3 - TERN_HW_PACKAGE + 1];
+    char pad[SHM_LINE - 16 - 4 * (TERN_HW_L3 - TERN_HW_PACKAGE + 1)];
 };
 
 struct shm_layout {

@@ -302,10 +302,10 @@ struct shm_rank_ctl *shm_rank_ctl(int r) { return (struct shm_rank_ctl *)shm.bas
 
 int tern_shm_hw_instance(int world, int k)
 {
-    if (!shm.lidx || world < 0 || world >= shm.n || shm.lidx[world] < 0 || k < 0 ||
-        k >= TERN_HW_KINDS)
+    if (!shm.lidx || world < 0 || world >= shm.n || shm.lidx[world] < 0 || k < TERN_HW_PACKAGE ||
+        k > TERN_HW_L3)
         return -1;
-    return shm_rank_ctl(shm.lidx[world])->hw[k];
+    return shm_rank_ctl(shm.lidx[world])->hw[k - TERN_HW_PACKAGE];
 }
 unsigned char *shm_cma_matrix(void) { return (unsigned char *)(shm_rank_ctl(shm.nlocal)); }
 _Atomic uint64_t *shm_doorbell(int r)
