@@ -25,8 +25,8 @@
 
 #include "coll/op.h"
 #include "coll/shm_coll.h"
-#include "core/objects.h"
 #include "core/errors.h"
+#include "core/objects.h"
 #include "core/params.h"
 #include "core/pvars.h"
 #include "topo/hw.h"
@@ -70,10 +70,11 @@ static int splits(const int *id, int n)
     return distinct > 1 && shared;
 }
 
-/* auto takes a level from this many ranks: below, a flat rank reads few
- * lines, and the leaders' extra step costs more than the crossings it
- * saves (forced groups of 2 on this 2-core machine, where no level
- * splits: 1.1-2.7x the flat time at 4 and 8 ranks). */
+/* auto takes a level from this many ranks.  The leaders' step is a cost
+ * that only the crossings it saves repay, and below this a flat rank reads
+ * few lines; the saving could not be measured on the machine this was
+ * built on (one L3), where forced groups of 2 took 1.1-2.7x the flat time
+ * at 4 and 8 ranks (docs/comparison/runs/2026-11-27-levels). */
 #define AUTO_MIN_RANKS 16
 
 /* The level that groups c's ranks: its ids in id, or 0 for none. */
