@@ -49,6 +49,9 @@ struct tern_pvars {
     /* Shared-memory collectives that went through the leaders of groups
      * along a level of the machine (coll/shm_coll_levels.c). */
     uint64_t shmcoll_level_calls;
+    /* Files of other processes' MPI_Alloc_mem blocks that windows mapped
+     * here (rma/win_seg.c at MPI_Win_create, rma/win_dyn.c at first use). */
+    uint64_t rma_files_mapped;
 };
 
 extern struct tern_pvars tern_pv;

@@ -86,6 +86,7 @@ enum {
     TERN_T_PVAR_GROUP_IO,
     TERN_T_PVAR_GROUP_THREADS,
     TERN_T_PVAR_GROUP_COLL,
+    TERN_T_PVAR_GROUP_RMA,
     TERN_T_NPVAR_GROUPS
 };
 struct tern_t_pvar_group {

@@ -32,13 +32,15 @@ const struct tern_t_pvar_group tern_t_pvar_groups[TERN_T_NPVAR_GROUPS] = {
     [TERN_T_PVAR_GROUP_IO] = {"TERN_IO", "Collective MPI-IO: two-phase aggregation"},
     [TERN_T_PVAR_GROUP_THREADS] = {"TERN_THREADS", "Threads and the library's lock"},
     [TERN_T_PVAR_GROUP_COLL] = {"TERN_COLLECTIVES", "How the collectives ran"},
+    [TERN_T_PVAR_GROUP_RMA] = {"TERN_RMA", "How one-sided communication reached its targets"},
 };
 enum {
     TRANSPORT = TERN_T_PVAR_GROUP_TRANSPORT,
     MATCHING = TERN_T_PVAR_GROUP_MATCHING,
     IO = TERN_T_PVAR_GROUP_IO,
     THREADS = TERN_T_PVAR_GROUP_THREADS,
-    COLL = TERN_T_PVAR_GROUP_COLL
+    COLL = TERN_T_PVAR_GROUP_COLL,
+    RMA = TERN_T_PVAR_GROUP_RMA
 };
 
 #define NOW(fn, expr) \
@@ -63,6 +65,7 @@ NOW(eager_sends, SENT(SHM_EAGER).messages + SENT(UCX_EAGER).messages)
 NOW(rndv_msgs, SENT(SHM_CMA).messages + SENT(SHM_PIPE).messages + SENT(UCX_RNDV).messages)
 NOW(shm_pairs_out, tern_pv.shm_pairs.out)
 NOW(shmcoll_level_calls, tern_pv.shmcoll_level_calls)
+NOW(rma_files_mapped, tern_pv.rma_files_mapped)
 NOW(shm_pairs_in, tern_pv.shm_pairs.in)
 NOW(unexp_length, tern_pv.unexp_length)
 NOW(unexp_max, tern_pv.unexp_max)
@@ -162,6 +165,10 @@ const struct tern_t_pvar tern_t_pvars[] = {
      "Blocking shared-memory collectives (barrier, bcast, reduce, allreduce) that went through the "
      "leaders of groups of ranks along a level of the machine (TERN_SHMCOLL_LEVEL)",
      TERN_T_PV_COUNTER, 0, COLL, shmcoll_level_calls, NULL, NULL},
+    {"tern_rma_files_mapped",
+     "Blocks of MPI_Alloc_mem of other processes that windows mapped here, to reach them by load "
+     "and store rather than CMA (created windows at creation, dynamic ones at first access)",
+     TERN_T_PV_COUNTER, 0, RMA, rma_files_mapped, NULL, NULL},
     {"tern_library_lock",
      "1 while every MPI call takes the library's lock: under MPI_THREAD_MULTIPLE, and while a "
      "window that spans hosts keeps the UCX progress thread running (TERN_RMA_ASYNC); else 0",

@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bootstrap/anon_file.h"
@@ -23,6 +24,7 @@ struct block {
     size_t bytes; /* mapped, a multiple of the page */
     int fd;
     int in_use; /* 0: freed, kept for reuse */
+    uint64_t ino;
 };
 
 /* At most RMA_ALLOC_MEM_SHM of them, in use or kept, so a short search is
@@ -61,13 +63,15 @@ static void *new_block(size_t len)
      * rather than raising SIGBUS at a store much later.  Mapped with its
      * pages, which costs less at once than a fault per page. */
     void *p = MAP_FAILED;
-    if (ftruncate(fd, (off_t)len) == 0 && posix_fallocate(fd, 0, (off_t)len) == 0)
+    struct stat st;
+    if (ftruncate(fd, (off_t)len) == 0 && posix_fallocate(fd, 0, (off_t)len) == 0 &&
+        fstat(fd, &st) == 0)
         p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
     if (p == MAP_FAILED) {
         close(fd);
         return NULL;
     }
-    blocks[nblocks++] = (struct block){p, len, fd, 1};
+    blocks[nblocks++] = (struct block){p, len, fd, 1, (uint64_t)st.st_ino};
     return p;
 }
 
@@ -149,7 +153,7 @@ int tern_alloc_mem_file(const void *p, size_t bytes, struct tern_mem_file *out)
     pthread_mutex_lock(&blocks_lock);
     int i = p ? find(p, bytes) : -1;
     if (i >= 0)
-        *out = (struct tern_mem_file){blocks[i].fd, blocks[i].bytes,
+        *out = (struct tern_mem_file){blocks[i].fd, blocks[i].ino, blocks[i].bytes,
                                       (size_t)((const char *)p - blocks[i].base)};
     pthread_mutex_unlock(&blocks_lock);
     return i >= 0;

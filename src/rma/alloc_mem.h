@@ -22,6 +22,7 @@ void tern_free_mem(void *p);
  * length, and where p lies in it. */
 struct tern_mem_file {
     int fd;
+    uint64_t ino; /* the file's inode: tells it from a later file on the same descriptor */
     size_t file_bytes;
     size_t offset;
 };

@@ -94,7 +94,9 @@ struct tern_win_rank_ctl {
     _Atomic uint32_t dyn_gen; /* moves each time they change */
     uint64_t cover_at;        /* where their union lies in its memory (win_dyn.c) */
     uint32_t ncover;          /* intervals in it */
-    char pad[36];
+    uint32_t nfiles;          /* regions from MPI_Alloc_mem, and where their list lies */
+    uint64_t files_at;
+    char pad[24];
     /* As an origin, on a line that only this rank writes: target + 1 while
      * it changes that target's elements by atomic instructions, else 0. */
     _Atomic uint32_t atomics_at;

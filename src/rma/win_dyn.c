@@ -9,12 +9,26 @@
  * generation counter in the control area moves; the owner changes its
  * tables under the dyn word of its control entry, which readers take
  * too, so that a copy is never read half changed or from freed memory.
- * Across hosts the target checks its own union (win_am.c). */
+ * Across hosts the target checks its own union (win_am.c).
+ *
+ * A region that lies in a block of MPI_Alloc_mem (a shared file,
+ * alloc_mem.h) is also listed with its file, beside the union and read
+ * with it; an origin maps that file on first use (through /proc/<pid>/fd,
+ * its inode checked) and then puts and gets there by load and store.
+ * Accumulates still take the target's lock, as every origin's do on a
+ * dynamic window, mapped or not. */
+#include <fcntl.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "bootstrap/anon_file.h"
 #include "core/errors.h"
+#include "core/pvars.h"
+#include "rma/alloc_mem.h"
 #include "rma/win_seg.h"
 #include "transport/shm/shm.h"
 
@@ -23,28 +37,65 @@ struct ivals {
     size_t n, cap;
 };
 
-/* What this rank knows of another's union: as of generation 'gen' (0,
- * nothing attached, is where every rank starts). */
+/* A region attached from a block of MPI_Alloc_mem, and its file. */
+struct file_region {
+    uint64_t base, size;
+    uint64_t ino, file_bytes, offset; /* the file, and where the region starts in it */
+    int32_t pid, fd;                  /* the owner's descriptor of it */
+};
+struct file_list {
+    struct file_region *v;
+    size_t n, cap;
+};
+
+/* A file of another rank mapped here. */
+struct mapped {
+    uint64_t ino;
+    char *map;
+    size_t bytes;
+};
+/* Files mapped per rank at most; past it, all are let go and mapped again
+ * as they are used (each mapping keeps its file alive). */
+#define MAX_MAPPED 64
+
+/* What this rank knows of another's union and files: as of generation
+ * 'gen' (0, nothing attached, is where every rank starts). */
 struct view {
     struct ivals u;
+    struct file_list files;
     uint32_t gen;
+    struct mapped *maps; /* MAX_MAPPED of them, allocated at the first */
+    int nmaps;
 };
 
 struct tern_win_dyn {
-    struct ivals attached; /* sorted by base; sizes of 0 kept, for detach */
-    struct ivals cover;    /* the union of 'attached' */
-    struct view *views;    /* per rank */
+    struct ivals attached;  /* sorted by base; sizes of 0 kept, for detach */
+    struct ivals cover;     /* the union of 'attached' */
+    struct file_list files; /* the attached regions that lie in blocks of MPI_Alloc_mem */
+    struct view *views;     /* per rank */
 };
 
-static void reserve(struct ivals *s, size_t n)
+/* Room for n entries of 'elem' bytes in *v, which has room for *cap. */
+static void *grow(void *v, size_t *cap, size_t n, size_t elem)
 {
-    if (n <= s->cap) return;
-    size_t cap = s->cap ? s->cap : 16;
-    while (cap < n) cap *= 2;
-    struct tern_win_region *v = realloc(s->v, cap * sizeof *v);
-    if (!v) tern_fatal("out of memory for %zu regions of a dynamic window", n);
-    s->v = v;
-    s->cap = cap;
+    if (n <= *cap) return v;
+    size_t c = *cap ? *cap : 16;
+    while (c < n) c *= 2;
+    void *nv = realloc(v, c * elem);
+    if (!nv) tern_fatal("out of memory for %zu regions of a dynamic window", n);
+    *cap = c;
+    return nv;
+}
+static void reserve_files(struct file_list *s, size_t n)
+{
+    s->v = grow(s->v, &s->cap, n, sizeof *s->v);
+}
+static void reserve(struct ivals *s, size_t n) { s->v = grow(s->v, &s->cap, n, sizeof *s->v); }
+
+static void unmap_all(struct view *v)
+{
+    for (int i = 0; i < v->nmaps; i++) munmap(v->maps[i].map, v->maps[i].bytes);
+    v->nmaps = 0;
 }
 
 void tern_win_dyn_open(struct tern_win *w)
@@ -59,10 +110,16 @@ void tern_win_dyn_close(struct tern_win *w)
 {
     struct tern_win_dyn *d = w->dyn;
     if (!d) return;
-    for (int r = 0; r < w->size; r++) free(d->views[r].u.v);
+    for (int r = 0; r < w->size; r++) {
+        free(d->views[r].u.v);
+        free(d->views[r].files.v);
+        unmap_all(&d->views[r]);
+        free(d->views[r].maps);
+    }
     free(d->views);
     free(d->attached.v);
     free(d->cover.v);
+    free(d->files.v);
     free(d);
     w->dyn = NULL;
 }
@@ -103,6 +160,8 @@ static void publish(struct tern_win *w)
     struct tern_win_rank_ctl *c = tern_win_rank_ctl(w, w->rank);
     c->cover_at = (uint64_t)(uintptr_t)d->cover.v;
     c->ncover = (uint32_t)d->cover.n;
+    c->files_at = (uint64_t)(uintptr_t)d->files.v;
+    c->nfiles = (uint32_t)d->files.n;
     atomic_fetch_add_explicit(&c->dyn_gen, 1, memory_order_release);
 }
 
@@ -124,6 +183,13 @@ int tern_win_attach(const char *fn, struct tern_win *w, void *base, MPI_Aint siz
     memmove(&a->v[i + 1], &a->v[i], (a->n - i) * sizeof *a->v);
     a->v[i] = (struct tern_win_region){b, (uint64_t)size};
     a->n++;
+    struct tern_mem_file mf;
+    if (size > 0 && tern_alloc_mem_file(base, (size_t)size, &mf)) {
+        struct file_list *f = &w->dyn->files;
+        reserve_files(f, f->n + 1);
+        f->v[f->n++] = (struct file_region){b,         (uint64_t)size,    mf.ino, mf.file_bytes,
+                                            mf.offset, (int32_t)getpid(), mf.fd};
+    }
     publish(w);
     dyn_unlock(w, w->rank);
     return MPI_SUCCESS;
@@ -146,6 +212,13 @@ int tern_win_detach(const char *fn, struct tern_win *w, const void *base)
             a->n--;
             found = 1;
         }
+    struct file_list *f = &w->dyn->files;
+    for (size_t i = f->n; found && i-- > 0;)
+        if (f->v[i].base == b) {
+            memmove(&f->v[i], &f->v[i + 1], (f->n - i - 1) * sizeof *f->v);
+            f->n--;
+            break;
+        }
     if (found) publish(w);
     dyn_unlock(w, w->rank);
     if (!found)
@@ -155,32 +228,77 @@ int tern_win_detach(const char *fn, struct tern_win *w, const void *base)
     return MPI_SUCCESS;
 }
 
-/* Rank r's union as of now, read again only when r has changed it. */
-static const struct ivals *union_of(struct tern_win *w, int r)
+/* Reads 'bytes' at rank r's address 'at' into 'into': 0 or -errno. */
+static int read_table(struct tern_win *w, int r, void *into, uint64_t at, size_t bytes)
 {
-    struct tern_win_dyn *d = w->dyn;
-    if (r == w->rank) return &d->cover;
-    struct view *v = &d->views[r];
+    if (!bytes) return 0;
+    struct tern_dt_view lv, rv;
+    struct tern_datatype *byte = tern_dt_get(MPI_BYTE);
+    tern_dt_view_local(&lv, byte, into, bytes);
+    tern_dt_view_local(&rv, byte, (const void *)(uintptr_t)at, bytes);
+    return tern_shm_cma_rw(w->peer[r].world, 0, &lv, &rv, bytes);
+}
+
+/* Rank r's union and files as of now, read again only when r has changed
+ * them. */
+static struct view *view_of(struct tern_win *w, int r)
+{
+    struct view *v = &w->dyn->views[r];
     struct tern_win_rank_ctl *c = tern_win_rank_ctl(w, r);
-    if (atomic_load_explicit(&c->dyn_gen, memory_order_acquire) == v->gen) return &v->u;
+    if (atomic_load_explicit(&c->dyn_gen, memory_order_acquire) == v->gen) return v;
     dyn_lock(w, r);
-    size_t n = c->ncover;
+    size_t n = c->ncover, nf = c->nfiles;
     reserve(&v->u, n);
-    int e = 0;
-    if (n) {
-        struct tern_dt_view lv, rv;
-        struct tern_datatype *byte = tern_dt_get(MPI_BYTE);
-        size_t bytes = n * sizeof *v->u.v;
-        tern_dt_view_local(&lv, byte, v->u.v, bytes);
-        tern_dt_view_local(&rv, byte, (const void *)(uintptr_t)c->cover_at, bytes);
-        e = tern_shm_cma_rw(w->peer[r].world, 0, &lv, &rv, bytes);
-    }
+    reserve_files(&v->files, nf);
+    int e = read_table(w, r, v->u.v, c->cover_at, n * sizeof *v->u.v);
+    if (!e) e = read_table(w, r, v->files.v, c->files_at, nf * sizeof *v->files.v);
     /* Unreadable (the owner is gone): nothing is reachable, and the next
      * access reads again. */
     if (!e) v->gen = atomic_load_explicit(&c->dyn_gen, memory_order_relaxed);
     dyn_unlock(w, r);
     v->u.n = e ? 0 : n;
-    return &v->u;
+    v->files.n = e ? 0 : nf;
+    return v;
+}
+
+static const struct ivals *union_of(struct tern_win *w, int r)
+{
+    return r == w->rank ? &w->dyn->cover : &view_of(w, r)->u;
+}
+
+/* The file of region f of rank r mapped here, or NULL. */
+static char *map_of(struct view *v, const struct file_region *f)
+{
+    for (int i = 0; i < v->nmaps; i++)
+        if (v->maps[i].ino == f->ino && v->maps[i].bytes == f->file_bytes) return v->maps[i].map;
+    if (!v->maps && !(v->maps = malloc(MAX_MAPPED * sizeof *v->maps))) return NULL;
+    int fd = tern_anon_file_open_peer(f->pid, f->fd, NULL, 0);
+    if (fd < 0) return NULL;
+    struct stat st;
+    void *m = MAP_FAILED;
+    if (fstat(fd, &st) == 0 && (uint64_t)st.st_ino == f->ino &&
+        (uint64_t)st.st_size == f->file_bytes)
+        m = mmap(NULL, f->file_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED) return NULL;
+    if (v->nmaps == MAX_MAPPED) unmap_all(v);
+    v->maps[v->nmaps++] = (struct mapped){f->ino, m, f->file_bytes};
+    tern_pv.rma_files_mapped++;
+    return m;
+}
+
+char *tern_win_dyn_local(struct tern_win *w, int r, uint64_t addr, uint64_t len)
+{
+    if (r == w->rank) return NULL;
+    struct view *v = view_of(w, r);
+    for (size_t i = 0; i < v->files.n; i++) {
+        const struct file_region *f = &v->files.v[i];
+        if (addr < f->base || addr - f->base > f->size || len > f->size - (addr - f->base))
+            continue;
+        char *m = map_of(v, f);
+        return m ? m + f->offset + (addr - f->base) : NULL;
+    }
+    return NULL;
 }
 
 int tern_win_dyn_find(struct tern_win *w, int r, uint64_t addr, uint64_t len)

@@ -96,8 +96,11 @@ static int locate(const char *fn, struct tern_win *w, int rank, MPI_Aint disp, s
                                 (unsigned long long)(disp + hi), rank, tern_win_name(w));
         if (rank == w->rank)
             t->local = (char *)(uintptr_t)disp;
-        else
+        else if (w->am || !(t->local = tern_win_dyn_local(w, rank, (uint64_t)(disp + lo),
+                                                          (uint64_t)(hi - lo))))
             t->raddr = (uint64_t)disp;
+        else
+            t->local -= lo;
         return 0;
     }
     if (__builtin_mul_overflow(disp, (MPI_Aint)p->disp_unit, &off) || off + lo < 0 ||

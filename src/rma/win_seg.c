@@ -18,6 +18,7 @@
 #include "coll/op.h"
 #include "core/errors.h"
 #include "core/progress.h"
+#include "core/pvars.h"
 #include "rma/win_am.h"
 #include "rma/win_seg.h"
 
@@ -148,6 +149,7 @@ int tern_win_seg_map_created(struct tern_win *w, struct tern_comm *comm,
         }
         p->file_map = m;
         p->file_bytes = offered[r].file_bytes;
+        tern_pv.rma_files_mapped++;
         p->local = p->file_map + offered[r].offset;
     }
     /* Mapped everywhere or nowhere: an origin that cannot map one member

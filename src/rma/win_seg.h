@@ -34,5 +34,8 @@ void tern_win_dyn_close(struct tern_win *w);
 /* Whether every byte of [addr, addr + len) of rank r lies in a region it
  * has attached to dynamic window w. */
 int tern_win_dyn_find(struct tern_win *w, int r, uint64_t addr, uint64_t len);
+/* Where [addr, addr + len) of another rank r lies mapped here, when it is in
+ * a region r attached from a block of MPI_Alloc_mem; NULL otherwise (CMA). */
+char *tern_win_dyn_local(struct tern_win *w, int r, uint64_t addr, uint64_t len);
 
 #endif

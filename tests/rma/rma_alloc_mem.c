@@ -10,7 +10,21 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../mpit/mpit_util.h"
 #include "rma_util.h"
+
+static MPI_T_pvar_session pv_session;
+static MPI_T_pvar_handle pv_mapped;
+
+/* Blocks of other ranks this rank's windows mapped so far (MPI_T). */
+static unsigned long long mapped(void) { return pvar_read(pv_session, pv_mapped); }
+
+/* Whether TERN_RMA_ALLOC_MEM_SHM=0 puts every block on the heap. */
+static int on_heap(void)
+{
+    const char *am = getenv("TERN_RMA_ALLOC_MEM_SHM");
+    return am && !strcmp(am, "0");
+}
 
 static int count_fds(void)
 {
@@ -124,10 +138,86 @@ static void window(int rank, int size, int heap_rank, int inside)
         CHECK_MPI(MPI_Free_mem(block));
 }
 
+/* A dynamic window with two blocks of MPI_Alloc_mem attached per rank and
+ * one of the heap: every rank puts into, accumulates into and gets from
+ * every other's; then the blocks are detached, freed, allocated again (the
+ * kept ones come back) and attached anew, and the same again.  Regions of
+ * MPI_Alloc_mem are reached by mapping their files (counted by MPI_T),
+ * the heap's by CMA; the values are the same. */
+static void dynamic(int rank, int size)
+{
+    enum { N = 32 };
+    MPI_Win win;
+    CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    long *heap = calloc(N, sizeof *heap);
+    MPI_Aint *addr = malloc((size_t)size * 3 * sizeof *addr);
+    CHECK(heap && addr, "malloc");
+    for (int round = 0; round < 2; round++) {
+        long *blk[2];
+        for (int b = 0; b < 2; b++) {
+            CHECK_MPI(MPI_Alloc_mem(N * (MPI_Aint)sizeof(long), MPI_INFO_NULL, &blk[b]));
+            memset(blk[b], 0, N * sizeof(long));
+            CHECK_MPI(MPI_Win_attach(win, blk[b], N * (MPI_Aint)sizeof(long)));
+        }
+        memset(heap, 0, N * sizeof *heap);
+        CHECK_MPI(MPI_Win_attach(win, heap, N * (MPI_Aint)sizeof *heap));
+        MPI_Aint mine[3];
+        MPI_Get_address(blk[0], &mine[0]);
+        MPI_Get_address(blk[1], &mine[1]);
+        MPI_Get_address(heap, &mine[2]);
+        CHECK_MPI(MPI_Allgather(mine, 3, MPI_AINT, addr, 3, MPI_AINT, MPI_COMM_WORLD));
+        unsigned long long before = mapped();
+        long ones[N], got[N];
+        for (int i = 0; i < N; i++) ones[i] = 1;
+        CHECK_MPI(MPI_Win_lock_all(0, win));
+        for (int t = 0; t < size; t++)
+            for (int b = 0; b < 3; b++) {
+                MPI_Aint at = addr[3 * t + b];
+                long v = 100 * rank + b;
+                /* element rank: this rank's own; the rest: sums */
+                CHECK_MPI(
+                    MPI_Put(&v, 1, MPI_LONG, t, MPI_Aint_add(at, rank * 8), 1, MPI_LONG, win));
+                CHECK_MPI(MPI_Accumulate(ones + size, N - size, MPI_LONG, t,
+                                         MPI_Aint_add(at, size * 8), N - size, MPI_LONG, MPI_SUM,
+                                         win));
+            }
+        CHECK_MPI(MPI_Win_flush_all(win));
+        MPI_Barrier(MPI_COMM_WORLD);
+        int right = (rank + 1) % size;
+        for (int b = 0; b < 3; b++) {
+            CHECK_MPI(MPI_Get(got, N, MPI_LONG, right, addr[3 * right + b], N, MPI_LONG, win));
+            CHECK_MPI(MPI_Win_flush(right, win));
+            for (int i = 0; i < N; i++) {
+                long want = i < size ? 100 * i + b : size;
+                CHECK(got[i] == want, "round %d: rank %d's region %d element %d: %ld, want %ld",
+                      round, right, b, i, got[i], want);
+            }
+        }
+        CHECK_MPI(MPI_Win_unlock_all(win));
+        unsigned long long now = mapped();
+        if (size > 1 && !on_heap())
+            CHECK(now > before || round > 0,
+                  "round %d: no block of another rank was mapped (%llu before, %llu after)", round,
+                  before, now);
+        if (on_heap()) CHECK(now == 0, "every block on the heap, yet %llu mapped", now);
+        MPI_Barrier(MPI_COMM_WORLD);
+        for (int b = 0; b < 2; b++) {
+            CHECK_MPI(MPI_Win_detach(win, blk[b]));
+            CHECK_MPI(MPI_Free_mem(blk[b]));
+        }
+        CHECK_MPI(MPI_Win_detach(win, heap));
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    CHECK_MPI(MPI_Win_free(&win));
+    free(heap);
+    free(addr);
+}
+
 /* One pass of everything above. */
 static void pass(int rank, int size)
 {
     blocks(rank);
+    dynamic(rank, size);
     window(rank, size, -1, 0);
     window(rank, size, -1, 1);
     window(rank, size, size - 1, 0);
@@ -150,8 +240,12 @@ static void pass(int rank, int size)
 
 int main(int argc, char **argv)
 {
-    int rank, size;
+    int rank, size, provided;
+    CHECK_MPI(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));
     MPI_Init(&argc, &argv);
+    CHECK_T(MPI_T_pvar_session_create(&pv_session), MPI_SUCCESS);
+    pv_mapped = pvar_handle(pv_session, "tern_rma_files_mapped", MPI_T_PVAR_CLASS_COUNTER);
+    CHECK_T(MPI_T_pvar_start(pv_session, pv_mapped), MPI_SUCCESS);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int fds0 = count_fds();
@@ -167,6 +261,8 @@ int main(int argc, char **argv)
         CHECK(count_fds() == fds0, "descriptors: %d at the start, %d at the end", fds0,
               count_fds());
     if (rank == 0) printf("rma_alloc_mem: %d ranks: ok\n", size);
+    MPI_T_pvar_session_free(&pv_session);
     MPI_Finalize();
+    MPI_T_finalize();
     return 0;
 }
