@@ -185,10 +185,15 @@ int tern_win_attach(const char *fn, struct tern_win *w, void *base, MPI_Aint siz
     a->n++;
     struct tern_mem_file mf;
     if (size > 0 && tern_alloc_mem_file(base, (size_t)size, &mf)) {
+        /* sorted by base, as 'attached', for the origins' search */
         struct file_list *f = &w->dyn->files;
         reserve_files(f, f->n + 1);
-        f->v[f->n++] = (struct file_region){b,         (uint64_t)size,    mf.ino, mf.file_bytes,
-                                            mf.offset, (int32_t)getpid(), mf.fd};
+        size_t j = f->n;
+        while (j > 0 && f->v[j - 1].base > b) j--;
+        memmove(&f->v[j + 1], &f->v[j], (f->n - j) * sizeof *f->v);
+        f->v[j] = (struct file_region){b,         (uint64_t)size,    mf.ino, mf.file_bytes,
+                                       mf.offset, (int32_t)getpid(), mf.fd};
+        f->n++;
     }
     publish(w);
     dyn_unlock(w, w->rank);
@@ -287,14 +292,26 @@ static char *map_of(struct view *v, const struct file_region *f)
     return m;
 }
 
+/* Regions that start at or before an access and are tried for it, the
+ * nearest first: one unless regions overlap; past them, CMA serves. */
+#define TRIED_REGIONS 4
+
 char *tern_win_dyn_local(struct tern_win *w, int r, uint64_t addr, uint64_t len)
 {
     if (r == w->rank) return NULL;
     struct view *v = view_of(w, r);
-    for (size_t i = 0; i < v->files.n; i++) {
-        const struct file_region *f = &v->files.v[i];
-        if (addr < f->base || addr - f->base > f->size || len > f->size - (addr - f->base))
-            continue;
+    /* After the last region that starts at or before addr. */
+    size_t lo = 0, hi = v->files.n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v->files.v[mid].base <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i > 0 && lo - i < TRIED_REGIONS; i--) {
+        const struct file_region *f = &v->files.v[i - 1];
+        if (addr - f->base > f->size || len > f->size - (addr - f->base)) continue;
         char *m = map_of(v, f);
         return m ? m + f->offset + (addr - f->base) : NULL;
     }
