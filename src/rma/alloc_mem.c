@@ -16,6 +16,7 @@
 
 #include "bootstrap/anon_file.h"
 #include "core/params.h"
+#include "core/pvars.h"
 
 #define CACHE_BYTES ((size_t)16 << 20)
 
@@ -157,4 +158,18 @@ int tern_alloc_mem_file(const void *p, size_t bytes, struct tern_mem_file *out)
                                       (size_t)((const char *)p - blocks[i].base)};
     pthread_mutex_unlock(&blocks_lock);
     return i >= 0;
+}
+
+char *tern_alloc_mem_map_peer(long pid, int fd, uint64_t ino, size_t file_bytes)
+{
+    int mine = tern_anon_file_open_peer(pid, fd, NULL, 0);
+    if (mine < 0) return NULL;
+    struct stat st;
+    void *m = MAP_FAILED;
+    if (fstat(mine, &st) == 0 && (uint64_t)st.st_ino == ino && (size_t)st.st_size == file_bytes)
+        m = mmap(NULL, file_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, mine, 0);
+    close(mine);
+    if (m == MAP_FAILED) return NULL;
+    tern_pv.rma_files_mapped++;
+    return m;
 }

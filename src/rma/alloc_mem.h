@@ -29,4 +29,11 @@ struct tern_mem_file {
 /* 1 and *out when [p, p + bytes) lies in one block of shared memory, else 0. */
 int tern_alloc_mem_file(const void *p, size_t bytes, struct tern_mem_file *out);
 
+/* Maps here, shared and read-write, the block of another process: the
+ * file of 'file_bytes' bytes that process pid holds as descriptor fd, when
+ * that descriptor still names the file of inode ino (it may have been
+ * closed and its number reused); NULL otherwise.  Counted in MPI_T's
+ * tern_rma_files_mapped. */
+char *tern_alloc_mem_map_peer(long pid, int fd, uint64_t ino, size_t file_bytes);
+
 #endif

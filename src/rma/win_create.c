@@ -192,11 +192,12 @@ static int build(const char *fn, int flavor, void *base, MPI_Aint size, int disp
                          (int32_t)getpid(),
                          !need_cma || cma_reaches_all(comm->group),
                          0,
-                         {(int32_t)getpid(), -1, 0, 0}};
+                         {(int32_t)getpid(), -1, 0, 0, 0}};
     struct tern_mem_file mf;
     if (!spans && flavor == MPI_WIN_FLAVOR_CREATE && size > 0 &&
         tern_alloc_mem_file(base, (size_t)size, &mf)) {
         mine.file.fd = mf.fd;
+        mine.file.ino = mf.ino;
         mine.file.file_bytes = mf.file_bytes;
         mine.file.offset = mf.offset;
     }

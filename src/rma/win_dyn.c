@@ -17,17 +17,13 @@
  * its inode checked) and then puts and gets there by load and store.
  * Accumulates still take the target's lock, as every origin's do on a
  * dynamic window, mapped or not. */
-#include <fcntl.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "bootstrap/anon_file.h"
 #include "core/errors.h"
-#include "core/pvars.h"
 #include "rma/alloc_mem.h"
 #include "rma/win_seg.h"
 #include "transport/shm/shm.h"
@@ -277,18 +273,10 @@ static char *map_of(struct view *v, const struct file_region *f)
     for (int i = 0; i < v->nmaps; i++)
         if (v->maps[i].ino == f->ino && v->maps[i].bytes == f->file_bytes) return v->maps[i].map;
     if (!v->maps && !(v->maps = malloc(MAX_MAPPED * sizeof *v->maps))) return NULL;
-    int fd = tern_anon_file_open_peer(f->pid, f->fd, NULL, 0);
-    if (fd < 0) return NULL;
-    struct stat st;
-    void *m = MAP_FAILED;
-    if (fstat(fd, &st) == 0 && (uint64_t)st.st_ino == f->ino &&
-        (uint64_t)st.st_size == f->file_bytes)
-        m = mmap(NULL, f->file_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    close(fd);
-    if (m == MAP_FAILED) return NULL;
+    char *m = tern_alloc_mem_map_peer(f->pid, f->fd, f->ino, f->file_bytes);
+    if (!m) return NULL;
     if (v->nmaps == MAX_MAPPED) unmap_all(v);
     v->maps[v->nmaps++] = (struct mapped){f->ino, m, f->file_bytes};
-    tern_pv.rma_files_mapped++;
     return m;
 }
 

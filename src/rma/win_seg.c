@@ -18,7 +18,7 @@
 #include "coll/op.h"
 #include "core/errors.h"
 #include "core/progress.h"
-#include "core/pvars.h"
+#include "rma/alloc_mem.h"
 #include "rma/win_am.h"
 #include "rma/win_seg.h"
 
@@ -136,20 +136,14 @@ int tern_win_seg_map_created(struct tern_win *w, struct tern_comm *comm,
     for (int r = 0; r < w->size && ok; r++) {
         struct tern_win_peer *p = &w->peer[r];
         if (r == w->rank || p->size == 0) continue;
-        int fd = tern_anon_file_open_peer(offered[r].pid, offered[r].fd, NULL, 0);
-        if (fd < 0) {
-            ok = 0;
-            break;
-        }
-        void *m = mmap(NULL, offered[r].file_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-        close(fd);
-        if (m == MAP_FAILED) {
+        const struct tern_win_file_offer *o = &offered[r];
+        char *m = tern_alloc_mem_map_peer(o->pid, o->fd, o->ino, o->file_bytes);
+        if (!m) {
             ok = 0;
             break;
         }
         p->file_map = m;
-        p->file_bytes = offered[r].file_bytes;
-        tern_pv.rma_files_mapped++;
+        p->file_bytes = o->file_bytes;
         p->local = p->file_map + offered[r].offset;
     }
     /* Mapped everywhere or nowhere: an origin that cannot map one member

@@ -21,7 +21,7 @@ void tern_win_seg_close(struct tern_win *w);
  * w->peer[].local and sets w->mapped, on every member or on none. */
 struct tern_win_file_offer {
     int32_t pid, fd;
-    uint64_t file_bytes, offset;
+    uint64_t ino, file_bytes, offset;
 };
 int tern_win_seg_map_created(struct tern_win *w, struct tern_comm *comm,
                              const struct tern_win_file_offer *offered);
