@@ -135,6 +135,7 @@ tern_coll_gatherv_fn tern_coll_gatherv_shm;
 tern_coll_scatterv_fn tern_coll_scatterv_shm;
 tern_coll_allgatherv_fn tern_coll_allgatherv_shm;
 tern_coll_alltoallv_fn tern_coll_alltoallv_shm;
+tern_coll_alltoallw_fn tern_coll_alltoallw_shm;
 
 /* shm_coll_scan.c */
 tern_coll_reduce_scatter_fn tern_coll_reduce_scatter_shm;
@@ -201,6 +202,8 @@ tern_nbc_rooted_fn tern_nbc_gather_shm, tern_nbc_scatter_shm;
 tern_nbc_gatherv_fn tern_nbc_gatherv_shm;
 tern_nbc_scatterv_fn tern_nbc_scatterv_shm;
 tern_nbc_all_block_fn tern_nbc_allgather_shm, tern_nbc_alltoall_shm;
+tern_nbc_alltoallv_fn tern_nbc_alltoallv_shm;
+tern_nbc_alltoallw_fn tern_nbc_alltoallw_shm;
 tern_nbc_allgatherv_fn tern_nbc_allgatherv_shm;
 tern_nbc_reduce_fn tern_nbc_reduce_shm;
 tern_nbc_all_reduce_fn tern_nbc_allreduce_shm;

@@ -132,3 +132,29 @@ int tern_coll_nomem(const char *what, size_t bytes)
     return tern_err_make(MPI_ERR_NO_MEM, "%s: cannot allocate %zu bytes of scratch space", what,
                          bytes);
 }
+
+size_t tern_coll_blocks_bytes(int n)
+{
+    struct tern_coll_blocks *b = NULL;
+    return (size_t)n * (sizeof *b->count + sizeof *b->off + sizeof *b->dt);
+}
+
+void tern_coll_blocks_describe(struct tern_coll_blocks *b, void *mem, int n, size_t count,
+                               const int *counts, const int *displs, struct tern_datatype *dt,
+                               struct tern_datatype *const *dts)
+{
+    /* The widest arrays first, so each starts aligned for its type. */
+    b->count = mem;
+    b->off = (MPI_Aint *)(b->count + n);
+    b->dt = (struct tern_datatype **)(b->off + n);
+    for (int i = 0; i < n; i++) {
+        b->count[i] = counts ? (size_t)counts[i] : count;
+        b->dt[i] = dts ? dts[i] : dt;
+        if (dts)
+            b->off[i] = displs[i];
+        else if (displs)
+            b->off[i] = (MPI_Aint)displs[i] * dt->extent;
+        else
+            b->off[i] = (MPI_Aint)i * (MPI_Aint)count * dt->extent;
+    }
+}

@@ -55,4 +55,29 @@ static inline size_t tern_coll_max_count(const int *counts, int n)
     return m;
 }
 
+/* One side of an alltoall, alltoallv or alltoallw: peer i's block is
+ * count[i] elements of dt[i] at byte off[i] of the buffer. */
+struct tern_coll_blocks {
+    size_t *count;
+    MPI_Aint *off;
+    struct tern_datatype **dt;
+};
+
+/* Bytes of the arrays of one side of n peers. */
+size_t tern_coll_blocks_bytes(int n);
+
+/* Lays out b's arrays in mem (tern_coll_blocks_bytes(n) of it) and fills
+ * them from a call's arguments: counts[] (or 'count' for every peer when
+ * counts is NULL), displacements in elements of dt (or in bytes, with one
+ * datatype per peer in dts), contiguous blocks of 'count' when displs is
+ * NULL. */
+void tern_coll_blocks_describe(struct tern_coll_blocks *b, void *mem, int n, size_t count,
+                               const int *counts, const int *displs, struct tern_datatype *dt,
+                               struct tern_datatype *const *dts);
+
+static inline size_t tern_coll_blocks_size(const struct tern_coll_blocks *b, int i)
+{
+    return b->count[i] * b->dt[i]->size;
+}
+
 #endif

@@ -183,22 +183,12 @@ int tern_nbc_allgatherv_linear(struct tern_sched *s, const void *sbuf, size_t sc
 
 /* ---- alltoall family ---- */
 
-/* One side of an exchange: peer i's block is count[i] elements of dt[i]
- * at buf + off[i] bytes. */
-struct blocks {
-    size_t *count;
-    MPI_Aint *off;
-    struct tern_datatype **dt;
-};
-
-static size_t bytes_of(const struct blocks *b, int i) { return b->count[i] * b->dt[i]->size; }
-
 /* snd == NULL: MPI_IN_PLACE, the blocks to send are rbuf's, packed into
  * scratch before any receive is posted.  On an intercommunicator the peers
  * are the n remote ranks, none of them this rank (so no block of its own,
  * and never in place), the order starting from the local rank mod n. */
-static int exchange(struct tern_sched *s, const char *sbuf, const struct blocks *snd, char *rbuf,
-                    const struct blocks *rcv)
+static int exchange(struct tern_sched *s, const char *sbuf, const struct tern_coll_blocks *snd,
+                    char *rbuf, const struct tern_coll_blocks *rcv)
 {
     struct tern_comm *c = tern_sched_comm(s);
     int n = c->peer_size, r = c->rank % n, first = c->is_inter ? 0 : 1;
@@ -210,19 +200,19 @@ static int exchange(struct tern_sched *s, const char *sbuf, const struct blocks 
         if (!poff) return tern_sched_round(s);
         poff[0] = 0;
         for (int i = 0; i < n; i++)
-            poff[i + 1] = poff[i] + (MPI_Aint)(i == r ? 0 : bytes_of(rcv, i));
+            poff[i + 1] = poff[i] + (MPI_Aint)(i == r ? 0 : tern_coll_blocks_size(rcv, i));
         if (!(packed = tern_sched_buf(s, (size_t)poff[n]))) return tern_sched_round(s);
         for (int i = 0; i < n; i++)
             if (i != r)
                 tern_sched_copy(s, rbuf + rcv->off[i], rcv->count[i], rcv->dt[i], packed + poff[i],
-                                bytes_of(rcv, i), bt);
+                                tern_coll_blocks_size(rcv, i), bt);
     } else if (first) {
         tern_sched_copy(s, sbuf + snd->off[r], snd->count[r], snd->dt[r], rbuf + rcv->off[r],
                         rcv->count[r], rcv->dt[r]);
     }
     for (int k = first; k < n; k++) {
         int from = (r - k + n) % n;
-        if (bytes_of(rcv, from))
+        if (tern_coll_blocks_size(rcv, from))
             tern_sched_recv(s, rbuf + rcv->off[from], rcv->count[from], rcv->dt[from], from);
     }
     for (int k = first; k < n; k++) {
@@ -230,35 +220,23 @@ static int exchange(struct tern_sched *s, const char *sbuf, const struct blocks 
         if (!snd) {
             if (poff[to + 1] > poff[to])
                 tern_sched_send(s, packed + poff[to], (size_t)(poff[to + 1] - poff[to]), bt, to);
-        } else if (bytes_of(snd, to)) {
+        } else if (tern_coll_blocks_size(snd, to)) {
             tern_sched_send(s, sbuf + snd->off[to], snd->count[to], snd->dt[to], to);
         }
     }
     return tern_sched_round(s);
 }
 
-/* The arrays of one side, filled from the call's arguments: counts[] (or
- * 'count' for every peer when counts is NULL), displacements in elements
- * of dt (or bytes, with one datatype per peer in dts), contiguous blocks of
- * 'count' when displs is NULL. */
-static int describe(struct tern_sched *s, struct blocks *b, size_t count, const int *counts,
-                    const int *displs, struct tern_datatype *dt, struct tern_datatype *const *dts)
+/* The arrays of one side (tern_coll_blocks_describe), in the schedule's
+ * memory. */
+static int describe(struct tern_sched *s, struct tern_coll_blocks *b, size_t count,
+                    const int *counts, const int *displs, struct tern_datatype *dt,
+                    struct tern_datatype *const *dts)
 {
     int n = tern_sched_comm(s)->peer_size;
-    b->count = tern_sched_buf(s, (size_t)n * sizeof *b->count);
-    b->off = tern_sched_buf(s, (size_t)n * sizeof *b->off);
-    b->dt = tern_sched_buf(s, (size_t)n * sizeof *b->dt);
-    if (!b->count || !b->off || !b->dt) return tern_sched_round(s);
-    for (int i = 0; i < n; i++) {
-        b->count[i] = counts ? (size_t)counts[i] : count;
-        b->dt[i] = dts ? dts[i] : dt;
-        if (dts)
-            b->off[i] = displs[i];
-        else if (displs)
-            b->off[i] = (MPI_Aint)displs[i] * dt->extent;
-        else
-            b->off[i] = (MPI_Aint)i * (MPI_Aint)count * dt->extent;
-    }
+    void *mem = tern_sched_buf(s, tern_coll_blocks_bytes(n));
+    if (!mem) return tern_sched_round(s);
+    tern_coll_blocks_describe(b, mem, n, count, counts, displs, dt, dts);
     return MPI_SUCCESS;
 }
 
@@ -268,7 +246,7 @@ static int alltoall_any(struct tern_sched *s, const void *sbuf, size_t scount, c
                         const int *rcounts, const int *rdispls, struct tern_datatype *rdt,
                         struct tern_datatype *const *rdts)
 {
-    struct blocks snd, rcv;
+    struct tern_coll_blocks snd, rcv;
     int in_place = sbuf == MPI_IN_PLACE, rc;
     if ((rc = describe(s, &rcv, rcount, rcounts, rdispls, rdt, rdts))) return rc;
     if (!in_place && (rc = describe(s, &snd, scount, scounts, sdispls, sdt, sdts))) return rc;

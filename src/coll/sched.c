@@ -12,7 +12,15 @@
 #include "p2p/p2p_internal.h"
 #include "msg/status.h"
 
-enum step_kind { STEP_SEND, STEP_RECV, STEP_REDUCE, STEP_COPY, STEP_CALLBACK, STEP_MACHINE };
+enum step_kind {
+    STEP_SEND,
+    STEP_RECV,
+    STEP_REDUCE,
+    STEP_COPY,
+    STEP_CALLBACK,
+    STEP_MACHINE,
+    STEP_KEEP
+};
 
 struct step {
     uint8_t kind;
@@ -220,6 +228,11 @@ int tern_sched_machine(struct tern_sched *s, const struct tern_sched_machine *m,
     return MPI_SUCCESS;
 }
 
+int tern_sched_keep(struct tern_sched *s, struct tern_datatype *dt)
+{
+    return add_typed(s, STEP_KEEP, dt, NULL) ? MPI_SUCCESS : s->err;
+}
+
 int tern_sched_round(struct tern_sched *s)
 {
     if (s->err) return s->err;
@@ -340,6 +353,7 @@ static void start_round(struct tern_sched *s)
                 s->pending++;
             }
             break;
+        case STEP_KEEP: break;
         }
         if (rc != MPI_SUCCESS) {
             if (st->req) {

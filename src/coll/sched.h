@@ -113,6 +113,11 @@ struct tern_sched_machine {
 int tern_sched_machine(struct tern_sched *s, const struct tern_sched_machine *m, void *arg,
                        struct tern_datatype *dt, struct tern_datatype *ddt, struct tern_op *op);
 
+/* Keeps dt for the schedule's life, for a machine that reads more
+ * datatypes than the two it retains (alltoallw's, one per peer); a step
+ * that does nothing when it starts. */
+int tern_sched_keep(struct tern_sched *s, struct tern_datatype *dt);
+
 /* Whether a step added now may take something in call order at each start
  * (tern_sched_machine): the schedule is on its own communicator (not the
  * local one of an intercommunicator, whose phases start in later rounds)

@@ -150,6 +150,7 @@ static const struct algo alltoallv_algos[] = {
     ALGO("pairwise", alltoallv, tern_coll_alltoallv_pairwise, .kinds = INTRA),
 };
 static const struct algo alltoallw_algos[] = {
+    ALGO("shm", alltoallw, tern_coll_alltoallw_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("exchange", alltoallw, tern_coll_alltoallw_exchange, .kinds = ANY, .min_ranks = 3,
          .local = 1),
     ALGO("pairwise", alltoallw, tern_coll_alltoallw_pairwise, .kinds = INTRA),
@@ -257,9 +258,11 @@ static const struct algo ialltoall_algos[] = {
     ALGO("exchange", nbc_all_block, tern_nbc_alltoall_exchange, .kinds = ANY),
 };
 static const struct algo ialltoallv_algos[] = {
+    ALGO("shm", nbc_alltoallv, tern_nbc_alltoallv_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("exchange", nbc_alltoallv, tern_nbc_alltoallv_exchange, .kinds = ANY),
 };
 static const struct algo ialltoallw_algos[] = {
+    ALGO("shm", nbc_alltoallw, tern_nbc_alltoallw_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("exchange", nbc_alltoallw, tern_nbc_alltoallw_exchange, .kinds = ANY),
 };
 static const struct algo ireduce_algos[] = {

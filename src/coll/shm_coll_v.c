@@ -1,6 +1,6 @@
 /* Shared-memory collectives that move blocks (rules: shm_coll.h; the
- * common ones are in shm_coll.c): alltoall and the v-variants of gather,
- * scatter, allgather and alltoall.
+ * common ones are in shm_coll.c): alltoall, alltoallw and the v-variants
+ * of gather, scatter, allgather and alltoall.
  *
  * Whether data fits the slots must be decided alike on every rank that
  * touches it.  Alltoall and allgatherv decide from sizes every rank knows
@@ -10,7 +10,7 @@
  * (the type signatures match), so the choice is made block by block: a
  * block that fits goes through its rank's slot, a larger one goes point to
  * point between that rank and the root in the same call.  In alltoallv
- * only a sender knows the size of all it sends: every rank states in its
+ * and alltoallw only a sender knows the size of all it sends: every rank states in its
  * slot whether its blocks fit, and all read every answer first. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -167,43 +167,54 @@ int tern_coll_scatterv_shm(const void *sbuf, const int *scounts, const int *disp
     return rc ? rc : rc2;
 }
 
-/* What the table takes after shm for alltoallv (select.c). */
-static int alltoallv_after_shm(const void *sbuf, const int *scounts, const int *sdispls,
-                               struct tern_datatype *sdt, void *rbuf, const int *rcounts,
-                               const int *rdispls, struct tern_datatype *rdt, struct tern_comm *c)
+/* What the table takes after shm for alltoallv, and alltoallw when dts
+ * are given (select.c). */
+static int alltoallvw_after_shm(const void *sbuf, const int *scounts, const int *sdispls,
+                                struct tern_datatype *sdt, struct tern_datatype *const *sdts,
+                                void *rbuf, const int *rcounts, const int *rdispls,
+                                struct tern_datatype *rdt, struct tern_datatype *const *rdts,
+                                struct tern_comm *c)
 {
-    if (c->size >= 3)
-        return tern_coll_alltoallv_exchange(sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls,
-                                            rdt, c);
-    return tern_coll_alltoallv_pairwise(sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt,
-                                        c);
+    if (rdts)
+        return c->size >= 3 ? tern_coll_alltoallw_exchange(sbuf, scounts, sdispls, sdts, rbuf,
+                                                           rcounts, rdispls, rdts, c)
+                            : tern_coll_alltoallw_pairwise(sbuf, scounts, sdispls, sdts, rbuf,
+                                                           rcounts, rdispls, rdts, c);
+    return c->size >= 3 ? tern_coll_alltoallv_exchange(sbuf, scounts, sdispls, sdt, rbuf, rcounts,
+                                                       rdispls, rdt, c)
+                        : tern_coll_alltoallv_pairwise(sbuf, scounts, sdispls, sdt, rbuf, rcounts,
+                                                       rdispls, rdt, c);
 }
 
-/* Alltoallv: only the sender knows the size of all it sends, so each rank
+/* Alltoallv (dts NULL) and alltoallw (displacements in bytes, a datatype
+ * per peer): only the sender knows the size of all it sends, so each rank
  * says in its slot whether its blocks fit, and every rank reads every
  * answer before it takes any data: when one rank's blocks do not fit, all
  * run the point-to-point algorithm.  A slot holds that answer, the offset
  * of the block for each destination, then the blocks, packed. */
-int tern_coll_alltoallv_shm(const void *sbuf, const int *scounts, const int *sdispls,
-                            struct tern_datatype *sdt, void *rbuf, const int *rcounts,
-                            const int *rdispls, struct tern_datatype *rdt, struct tern_comm *c)
+static int alltoallvw_shm(const void *sbuf, const int *scounts, const int *sdispls,
+                          struct tern_datatype *sdt, struct tern_datatype *const *sdts, void *rbuf,
+                          const int *rcounts, const int *rdispls, struct tern_datatype *rdt,
+                          struct tern_datatype *const *rdts, struct tern_comm *c)
 {
     int r = c->rank, n = c->size;
     struct tern_shmc *a = tern_shmc_for(c, 0);
-    size_t head = sizeof(uint64_t) * (1 + (size_t)n);
+    size_t head = sizeof(uint64_t) * (1 + (size_t)n), arrays = tern_coll_blocks_bytes(n);
     if (!a || a->carry_bytes < sizeof(uint64_t))
-        return alltoallv_after_shm(sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt, c);
-    const void *src = sbuf;
-    const int *sc = scounts, *sd = sdispls;
-    struct tern_datatype *st = sdt;
-    if (sbuf == MPI_IN_PLACE) {
-        src = rbuf;
-        sc = rcounts;
-        sd = rdispls;
-        st = rdt;
+        return alltoallvw_after_shm(sbuf, scounts, sdispls, sdt, sdts, rbuf, rcounts, rdispls, rdt,
+                                    rdts, c);
+    char *mem = malloc(2 * arrays);
+    if (!mem) return tern_coll_nomem(rdts ? "MPI_Alltoallw" : "MPI_Alltoallv", 2 * arrays);
+    struct tern_coll_blocks snd, rcv;
+    tern_coll_blocks_describe(&rcv, mem + arrays, n, 0, rcounts, rdispls, rdt, rdts);
+    const char *src = rbuf;
+    snd = rcv; /* in place: the blocks to send are rbuf's */
+    if (sbuf != MPI_IN_PLACE) {
+        tern_coll_blocks_describe(&snd, mem, n, 0, scounts, sdispls, sdt, sdts);
+        src = sbuf;
     }
     size_t total = head;
-    for (int i = 0; i < n; i++) total += (size_t)sc[i] * st->size;
+    for (int i = 0; i < n; i++) total += tern_coll_blocks_size(&snd, i);
     uint64_t s = tern_shmc_next(a);
     char *mine = tern_shmc_slot(a, r, s);
     uint64_t *hdr = (uint64_t *)mine;
@@ -213,20 +224,39 @@ int tern_coll_alltoallv_shm(const void *sbuf, const int *scounts, const int *sdi
         size_t at = head;
         for (int i = 0; i < n; i++) {
             hdr[1 + i] = at;
-            tern_shmc_put(mine + at, tern_coll_elem(src, st, sd[i]), (size_t)sc[i], st);
-            at += (size_t)sc[i] * st->size;
+            tern_shmc_put(mine + at, src + snd.off[i], snd.count[i], snd.dt[i]);
+            at += tern_coll_blocks_size(&snd, i);
         }
     }
     tern_shmc_post(a, r, s);
     tern_shmc_wait_all(a, s);
-    for (int i = 0; i < n; i++)
-        if (!((const uint64_t *)tern_shmc_slot(a, i, s))[0])
-            return alltoallv_after_shm(sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt, c);
-    for (int k = 0; k < n; k++) {
+    int fit = 1;
+    for (int i = 0; i < n && fit; i++) fit = ((const uint64_t *)tern_shmc_slot(a, i, s))[0] != 0;
+    for (int k = 0; k < n && fit; k++) {
         int i = (r + k) % n;
         const char *slot = tern_shmc_slot(a, i, s);
-        tern_shmc_unpack(slot + ((const uint64_t *)slot)[1 + r],
-                         tern_coll_elem(rbuf, rdt, rdispls[i]), (size_t)rcounts[i], rdt);
+        tern_shmc_unpack(slot + ((const uint64_t *)slot)[1 + r], (char *)rbuf + rcv.off[i],
+                         rcv.count[i], rcv.dt[i]);
     }
+    free(mem);
+    if (!fit)
+        return alltoallvw_after_shm(sbuf, scounts, sdispls, sdt, sdts, rbuf, rcounts, rdispls, rdt,
+                                    rdts, c);
     return MPI_SUCCESS;
+}
+
+int tern_coll_alltoallv_shm(const void *sbuf, const int *scounts, const int *sdispls,
+                            struct tern_datatype *sdt, void *rbuf, const int *rcounts,
+                            const int *rdispls, struct tern_datatype *rdt, struct tern_comm *c)
+{
+    return alltoallvw_shm(sbuf, scounts, sdispls, sdt, NULL, rbuf, rcounts, rdispls, rdt, NULL, c);
+}
+
+int tern_coll_alltoallw_shm(const void *sbuf, const int *scounts, const int *sdispls,
+                            struct tern_datatype *const *sdts, void *rbuf, const int *rcounts,
+                            const int *rdispls, struct tern_datatype *const *rdts,
+                            struct tern_comm *c)
+{
+    return alltoallvw_shm(sbuf, scounts, sdispls, NULL, sdts, rbuf, rcounts, rdispls, NULL, rdts,
+                          c);
 }

@@ -1,10 +1,8 @@
 /* Nonblocking and persistent collectives through the shared-memory area
  * (its rules: shm_coll.h), for the calls the blocking ones carry in one
- * slot: barrier, bcast, gather(v), scatter(v), allgather(v), alltoall, and
- * the reductions reduce, allreduce, reduce_scatter(_block), scan and
- * exscan.  Alltoallv and alltoallw are not among them: whether all their
- * blocks fit is known only once every rank has said so (shm_coll_v.c),
- * too late for a schedule built at the call.
+ * slot: barrier, bcast, gather(v), scatter(v), allgather(v), alltoall(v,w),
+ * and the reductions reduce, allreduce, reduce_scatter(_block), scan and
+ * exscan.
  *
  * Each call is one schedule step (coll/sched.h tern_sched_machine) that
  * takes the next number of the area's nonblocking lane when the schedule
@@ -25,7 +23,10 @@
  * does not fit a slot, the call takes the
  * point-to-point algorithm that follows shm in its table.  In gatherv and
  * scatterv a block too large for a slot travels point to point in the same
- * round, as in the blocking ones.  Schedules whose
+ * round, as in the blocking ones.  Alltoallv and alltoallw, whose sizes no
+ * rank knows all of, divide each slot into one part per destination: a
+ * block that fits its part goes through it, a larger one point to point in
+ * the same round (both of its ends know its size).  Schedules whose
  * starts may come in another order on each rank (tern_sched_in_order:
  * persistent collectives, MPI_Comm_idup's rounds) take it too. */
 #include <string.h>
@@ -56,6 +57,10 @@ struct tern_shmc_op {
      * receive buffer), a copy of the call's arrays kept after the op;
      * NULL: blocks of one count, one after the other. */
     const int *counts, *displs;
+    /* Alltoallv and alltoallw: the blocks sent (NULL: in place, rbuf's)
+     * and received, and the bytes of a slot's part for one destination. */
+    const struct tern_coll_blocks *snd, *rcv;
+    size_t part;
     /* Reductions: 'total' elements from each rank; fold_count of them from
      * element 'first' of ranks 0..last combined into rbuf here (0: this
      * rank combines none). */
@@ -262,6 +267,36 @@ static int alltoall_step(struct tern_shmc_op *o)
                          o->rdt);
     }
     return read_blocks(o, (size_t)o->r * blk);
+}
+
+/* Alltoallv and alltoallw: block (i -> j) travels in part j of rank i's
+ * slot when it fits one. */
+static int in_part(const struct tern_shmc_op *o, size_t bytes) { return bytes && bytes <= o->part; }
+
+static int alltoallv_step(struct tern_shmc_op *o)
+{
+    const struct tern_coll_blocks *rcv = o->rcv;
+    int n = o->a->size, r = o->r;
+    if (!o->posted) {
+        if (!may_write(o)) return 0;
+        /* In place, every block is in the slot before any is overwritten. */
+        const struct tern_coll_blocks *snd = o->snd ? o->snd : rcv;
+        const char *src = o->snd ? o->sbuf : o->rbuf;
+        char *mine = slot(o, r);
+        for (int j = 0; j < n; j++)
+            if (j != r && in_part(o, tern_coll_blocks_size(snd, j)))
+                tern_shmc_put(mine + (size_t)j * o->part, src + snd->off[j], snd->count[j],
+                              snd->dt[j]);
+        post(o);
+    }
+    for (; o->at < n - 1; o->at++) {
+        int i = (r + 1 + o->at) % n;
+        if (!in_part(o, tern_coll_blocks_size(rcv, i))) continue;
+        if (!flag_at(o->a, i, o->s)) return 0;
+        tern_shmc_unpack(slot(o, i) + (size_t)r * o->part, (char *)o->rbuf + rcv->off[i],
+                         rcv->count[i], rcv->dt[i]);
+    }
+    return 1;
 }
 
 /* Every reduction, the prefix ones included: a rank waits only for the
@@ -524,6 +559,94 @@ int tern_nbc_allgatherv_shm(struct tern_sched *s, const void *sbuf, size_t scoun
     }
     return rooted(s, a, allgather_step, sbuf, scount, sbuf == MPI_IN_PLACE ? NULL : sdt, rbuf, 0,
                   rdt, rcounts, displs, -1);
+}
+
+/* Alltoallv (dts NULL) and alltoallw (displacements in bytes, a datatype
+ * per peer).  A slot's part for one destination is a whole number of
+ * words; where the ranks are too many for that, the point-to-point
+ * exchange serves (decided alike everywhere: from the size and the slot). */
+static int alltoallvw(struct tern_sched *s, const void *sbuf, const int *scounts,
+                      const int *sdispls, struct tern_datatype *sdt,
+                      struct tern_datatype *const *sdts, void *rbuf, const int *rcounts,
+                      const int *rdispls, struct tern_datatype *rdt,
+                      struct tern_datatype *const *rdts)
+{
+    struct tern_comm *c = tern_sched_comm(s);
+    int n = c->size, r = c->rank, in_place = sbuf == MPI_IN_PLACE;
+    struct tern_shmc *a = area_for(s, 0);
+    size_t part = a ? (a->carry_bytes / (size_t)n) & ~(size_t)7 : 0;
+    if (!part)
+        return sdts || rdts ? tern_nbc_alltoallw_exchange(s, sbuf, scounts, sdispls, sdts, rbuf,
+                                                          rcounts, rdispls, rdts)
+                            : tern_nbc_alltoallv_exchange(s, sbuf, scounts, sdispls, sdt, rbuf,
+                                                          rcounts, rdispls, rdt);
+    size_t arrays = tern_coll_blocks_bytes(n);
+    struct tern_shmc_op *o =
+        op_new(s, a, alltoallv_step, 2 * (sizeof(struct tern_coll_blocks) + arrays));
+    if (!o) return tern_sched_round(s);
+    struct tern_coll_blocks *b = (struct tern_coll_blocks *)(o + 1);
+    char *mem = (char *)(b + 2);
+    tern_coll_blocks_describe(&b[1], mem + arrays, n, 0, rcounts, rdispls, rdt, rdts);
+    if (!in_place) tern_coll_blocks_describe(&b[0], mem, n, 0, scounts, sdispls, sdt, sdts);
+    const struct tern_coll_blocks *snd = in_place ? &b[1] : &b[0], *rcv = &b[1];
+    o->snd = in_place ? NULL : &b[0];
+    o->rcv = rcv;
+    o->sbuf = sbuf;
+    o->rbuf = rbuf;
+    o->part = part;
+    /* In place, the blocks too large for a part are packed first: a
+     * receive may overwrite the block that goes to its sender. */
+    const char *src = in_place ? rbuf : sbuf;
+    char **packed = NULL;
+    if (in_place) {
+        if (!(packed = tern_sched_buf(s, (size_t)n * sizeof *packed))) return tern_sched_round(s);
+        for (int j = 0; j < n; j++) {
+            size_t bytes = tern_coll_blocks_size(rcv, j);
+            packed[j] = NULL;
+            if (j == r || bytes <= part) continue;
+            if (!(packed[j] = tern_sched_buf(s, bytes))) return tern_sched_round(s);
+            tern_sched_copy(s, src + rcv->off[j], rcv->count[j], rcv->dt[j], packed[j], bytes,
+                            tern_coll_byte());
+        }
+        tern_sched_round(s);
+    }
+    /* The slots first, so that the peers read the small blocks while the
+     * large ones travel. */
+    tern_sched_machine(s, &machine, o, sdts || in_place ? NULL : sdt, rdts ? NULL : rdt, NULL);
+    for (int j = 0; j < n; j++) {
+        if (sdts && !in_place && (j == 0 || sdts[j] != sdts[j - 1])) tern_sched_keep(s, sdts[j]);
+        if (rdts && (j == 0 || rdts[j] != rdts[j - 1])) tern_sched_keep(s, rdts[j]);
+    }
+    if (!in_place)
+        tern_sched_copy(s, src + snd->off[r], snd->count[r], snd->dt[r], (char *)rbuf + rcv->off[r],
+                        rcv->count[r], rcv->dt[r]);
+    for (int j = 0; j < n; j++)
+        if (j != r && tern_coll_blocks_size(rcv, j) > part)
+            tern_sched_recv(s, (char *)rbuf + rcv->off[j], rcv->count[j], rcv->dt[j], j);
+    for (int j = 0; j < n; j++) {
+        size_t bytes = tern_coll_blocks_size(snd, j);
+        if (j == r || bytes <= part) continue;
+        if (in_place)
+            tern_sched_send(s, packed[j], bytes, tern_coll_byte(), j);
+        else
+            tern_sched_send(s, src + snd->off[j], snd->count[j], snd->dt[j], j);
+    }
+    return tern_sched_round(s);
+}
+
+int tern_nbc_alltoallv_shm(struct tern_sched *s, const void *sbuf, const int *scounts,
+                           const int *sdispls, struct tern_datatype *sdt, void *rbuf,
+                           const int *rcounts, const int *rdispls, struct tern_datatype *rdt)
+{
+    return alltoallvw(s, sbuf, scounts, sdispls, sdt, NULL, rbuf, rcounts, rdispls, rdt, NULL);
+}
+
+int tern_nbc_alltoallw_shm(struct tern_sched *s, const void *sbuf, const int *scounts,
+                           const int *sdispls, struct tern_datatype *const *sdts, void *rbuf,
+                           const int *rcounts, const int *rdispls,
+                           struct tern_datatype *const *rdts)
+{
+    return alltoallvw(s, sbuf, scounts, sdispls, NULL, sdts, rbuf, rcounts, rdispls, NULL, rdts);
 }
 
 /* Every rank contributes 'total' elements; this one combines fold_count of

@@ -1,4 +1,4 @@
-/* The shared-memory alltoall(v), gatherv, scatterv, allgatherv,
+/* The shared-memory alltoall(v,w), gatherv, scatterv, allgatherv,
  * reduce_scatter(_block), scan and exscan (src/coll/shm_coll_v.c,
  * shm_coll_scan.c): every result checked element by element against values
  * computed here, and whether point-to-point messages flowed.
@@ -89,7 +89,7 @@ static int a2av_count(int i, int j, int salt, int sym, int big_rank, int big)
 
 /* ints out; in ints, or vector elements (vec: 6 ints each) when vec != 0. */
 static void alltoallv_case(MPI_Comm c, int r, int n, int salt, int inplace, int vec, int big_rank,
-                           int big)
+                           int big, int w)
 {
     int unit = vec ? TT_VEC_INTS : 1, ext = vec ? TT_VEC_EXTENT : 1;
     int sc[64], sd[64], rcn[64], rd[64], sat = 0, rat = 0;
@@ -110,7 +110,19 @@ static void alltoallv_case(MPI_Comm c, int r, int n, int salt, int inplace, int 
         for (int j = 0; j < n; j++)
             for (int e = 0; e < rcn[j]; e++) rb[rd[j] + e] = sb[sd[j] + e];
     MPI_Datatype vt = vec ? tt_vector_type() : MPI_INT;
-    CHECK_MPI(MPI_Alltoallv(inplace ? MPI_IN_PLACE : sb, sc, sd, MPI_INT, rb, rcn, rd, vt, c));
+    if (w) { /* the same blocks as MPI_Alltoallw's: displacements in bytes */
+        int sdb[64], rdb[64];
+        MPI_Datatype st[64], rt[64];
+        for (int j = 0; j < n; j++) {
+            sdb[j] = sd[j] * (int)sizeof(int);
+            rdb[j] = rd[j] * ext * (int)sizeof(int);
+            st[j] = MPI_INT;
+            rt[j] = vt;
+        }
+        CHECK_MPI(MPI_Alltoallw(inplace ? MPI_IN_PLACE : sb, sc, sdb, st, rb, rcn, rdb, rt, c));
+    } else {
+        CHECK_MPI(MPI_Alltoallv(inplace ? MPI_IN_PLACE : sb, sc, sd, MPI_INT, rb, rcn, rd, vt, c));
+    }
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < rcn[i] * ext; j++) {
             int want = vec && tt_vec_hole(j % TT_VEC_EXTENT)
@@ -121,8 +133,8 @@ static void alltoallv_case(MPI_Comm c, int r, int n, int salt, int inplace, int 
                                                     : j),
                                     salt);
             CHECK(rb[rd[i] * ext + j] == want,
-                  "alltoallv in_place %d vector %d: from %d [%d] = %d, expected %d", inplace, vec,
-                  i, j, rb[rd[i] * ext + j], want);
+                  "alltoall%c in_place %d vector %d: from %d [%d] = %d, expected %d", w ? 'w' : 'v',
+                  inplace, vec, i, j, rb[rd[i] * ext + j], want);
         }
         if (!vec)
             CHECK(rb[rd[i] + rcn[i]] == -7, "alltoallv in_place %d: gap after %d", inplace, i);
@@ -134,9 +146,11 @@ static void alltoallv_case(MPI_Comm c, int r, int n, int salt, int inplace, int 
 
 static void test_alltoallv(MPI_Comm c, int r, int n, int salt)
 {
-    alltoallv_case(c, r, n, salt, 0, 0, -1, 0);
-    alltoallv_case(c, r, n, salt, 1, 0, -1, 0);
-    alltoallv_case(c, r, n, salt, 0, 1, -1, 0);
+    for (int w = 0; w < 2; w++) {
+        alltoallv_case(c, r, n, salt, 0, 0, -1, 0, w);
+        alltoallv_case(c, r, n, salt, 1, 0, -1, 0, w);
+        alltoallv_case(c, r, n, salt, 0, 1, -1, 0, w);
+    }
 }
 
 /* ---- gatherv, scatterv, allgatherv ---- */
@@ -426,8 +440,10 @@ static void test_beyond(MPI_Comm c, int r, int n, int slot_ints, MPI_Datatype mt
     test_gatherv_scatterv(c, r, n, 3, n - 1, slot_ints + 5);
     test_allgatherv(c, r, n, 3, n - 1, slot_ints + 5);
     /* One rank's alltoallv blocks beyond a slot: every rank leaves it. */
-    alltoallv_case(c, r, n, 4, 0, 0, n - 1, slot_ints / n + 1);
-    alltoallv_case(c, r, n, 4, 1, 0, -1, 0);
+    for (int w = 0; w < 2; w++) {
+        alltoallv_case(c, r, n, 4, 0, 0, n - 1, slot_ints / n + 1, w);
+        alltoallv_case(c, r, n, 4, 1, 0, -1, 0, w);
+    }
     /* Every rank's blocks together beyond a slot. */
     int k = slot_ints / n + 1;
     int *sb = tt_alloc(sizeof(int) * (size_t)(n * k)),

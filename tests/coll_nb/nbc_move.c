@@ -393,7 +393,10 @@ int main(int argc, char **argv)
     bcast_vector(100);
     allgather_vector(100);
     allgather_vector(3000); /* beyond the small-message algorithm */
-    for (int base = 0; base <= 2000; base += 1000) {
+    /* Blocks of no int, a few (through the shared slots), and thousands. */
+    static const int bases[] = {0, 1, 1000, 2000};
+    for (int b = 0; b < (int)(sizeof bases / sizeof bases[0]); b++) {
+        int base = bases[b];
         for (int in_place = 0; in_place < 2; in_place++) {
             gatherv(base, in_place);
             scatterv(base, in_place);

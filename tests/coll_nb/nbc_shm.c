@@ -1,6 +1,6 @@
 /* The nonblocking and persistent collectives through shared memory
  * (src/coll/shm_nbc.c): values of Ibarrier, Ibcast, Igather(v),
- * Iscatter(v), Iallgather(v), Ialltoall, Ireduce, Iallreduce,
+ * Iscatter(v), Iallgather(v), Ialltoall(v,w), Ireduce, Iallreduce,
  * Ireduce_scatter(_block), Iscan and Iexscan at 4 B, 1 KiB and 4 KiB, with
  * MPI_IN_PLACE, empty blocks and a non-commutative user operation; several outstanding at once with blocking collectives between
  * their posts on the same communicator, completed by MPI_Wait, MPI_Test
@@ -22,7 +22,7 @@
 
 static int rank, size;
 static MPI_Op matop;
-static MPI_Datatype mattype;
+static MPI_Datatype mattype, pairtype;
 
 /* 4 B, 1 KiB and 4 KiB of ints. */
 static const int counts[] = {1, 256, 1024};
@@ -149,6 +149,76 @@ static void vees(MPI_Comm c, int rep, int cnt, int *a, int *b, int *w)
     check_ints(b, w, vt, "iallgatherv", cnt);
     free(vc);
     free(vd);
+}
+
+/* Ialltoallv and Ialltoallw: rank i sends rank j a2a_len(i, j) ints,
+ * none, cnt or 2 cnt of them; blocks in reverse rank order with a gap
+ * after each, in place on odd reps.  Ialltoallw takes the blocks of an
+ * even length between ranks of different parity as pairs of ints. */
+static int a2a_len(int i, int j, int cnt) { return ((i + 2 * j) % 3) * cnt; }
+
+static void alltoallvw(MPI_Comm c, int rep, int cnt, MPI_Datatype pair)
+{
+    int n = size, r = rank, how = rep % 2, inplace = rep % 2, salt = 500 + rep + cnt;
+    int *sc = ints((size_t)n), *sd = ints((size_t)n), *rc = ints((size_t)n), *rd = ints((size_t)n);
+    int *sdb = ints((size_t)n), *rdb = ints((size_t)n), *wsc = ints((size_t)n),
+        *wrc = ints((size_t)n);
+    MPI_Datatype *st = tt_alloc((size_t)n * sizeof *st), *rt = tt_alloc((size_t)n * sizeof *rt);
+    int sat = 0, rat = 0;
+    for (int j = n - 1; j >= 0; j--) {
+        /* In place the layout must be symmetric: what j sends here is what
+         * this rank sends j. */
+        sc[j] = inplace ? a2a_len(r, j, cnt) + a2a_len(j, r, cnt) : a2a_len(r, j, cnt);
+        rc[j] = inplace ? sc[j] : a2a_len(j, r, cnt);
+        sd[j] = sat;
+        rd[j] = rat;
+        sat += sc[j] + 1;
+        rat += rc[j] + 1;
+    }
+    for (int j = 0; j < n; j++) {
+        int ps = sc[j] % 2 == 0 && (r + j) % 2, pr = rc[j] % 2 == 0 && (j + r) % 2;
+        st[j] = ps ? pair : MPI_INT;
+        rt[j] = pr ? pair : MPI_INT;
+        wsc[j] = ps ? sc[j] / 2 : sc[j];
+        wrc[j] = pr ? rc[j] / 2 : rc[j];
+        sdb[j] = sd[j] * (int)sizeof(int);
+        rdb[j] = rd[j] * (int)sizeof(int);
+    }
+    int *sb = ints((size_t)sat), *rb = ints((size_t)rat);
+    for (int w = 0; w < 2; w++) {
+        int *src = inplace ? rb : sb;
+        for (int j = 0; j < rat; j++) rb[j] = -1;
+        for (int j = 0; j < n; j++)
+            for (int e = 0; e < sc[j]; e++) src[sd[j] + e] = val(r, j * 10000 + e, salt + w);
+        const void *sbuf = inplace ? MPI_IN_PLACE : sb;
+        MPI_Request q;
+        if (w)
+            CHECK_MPI(MPI_Ialltoallw(sbuf, wsc, sdb, st, rb, wrc, rdb, rt, c, &q));
+        else
+            CHECK_MPI(MPI_Ialltoallv(sbuf, sc, sd, MPI_INT, rb, rc, rd, MPI_INT, c, &q));
+        finish(&q, how);
+        for (int i = 0; i < n; i++) {
+            for (int e = 0; e < rc[i]; e++)
+                CHECK(rb[rd[i] + e] == val(i, r * 10000 + e, salt + w),
+                      "ialltoall%c (count %d, in place %d): from %d [%d] is %d, expected %d",
+                      w ? 'w' : 'v', cnt, inplace, i, e, rb[rd[i] + e],
+                      val(i, r * 10000 + e, salt + w));
+            CHECK(rb[rd[i] + rc[i]] == -1, "ialltoall%c (count %d): the gap after %d written",
+                  w ? 'w' : 'v', cnt, i);
+        }
+    }
+    free(sc);
+    free(sd);
+    free(rc);
+    free(rd);
+    free(sdb);
+    free(rdb);
+    free(wsc);
+    free(wrc);
+    free(st);
+    free(rt);
+    free(sb);
+    free(rb);
 }
 
 /* Iscan and Iexscan of cnt ints (MPI_SUM) and of 2x2 matrices (products in
@@ -337,6 +407,7 @@ static void singles(MPI_Comm c, int rep, int k0, int k1)
         free(rc);
 
         vees(c, rep, cnt, a, b, w);
+        alltoallvw(c, rep, cnt, pairtype);
         scans(c, rep, cnt, a, b, w);
         free(a);
         free(b);
@@ -564,6 +635,8 @@ int main(int argc, char **argv)
     pv_setup();
     CHECK_MPI(MPI_Op_create(tt_mat_op, 0, &matop));
     mattype = tt_mat_type();
+    CHECK_MPI(MPI_Type_contiguous(2, MPI_INT, &pairtype));
+    CHECK_MPI(MPI_Type_commit(&pairtype));
 
     fresh(MPI_COMM_WORLD);
     MPI_Comm c;
@@ -598,6 +671,7 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Comm_free(&c));
     CHECK_MPI(MPI_Op_free(&matop));
     CHECK_MPI(MPI_Type_free(&mattype));
+    CHECK_MPI(MPI_Type_free(&pairtype));
     CHECK_T(MPI_T_pvar_session_free(&pv_session), MPI_SUCCESS);
     CHECK_MPI(MPI_T_finalize());
     if (rank == 0) printf("nbc_shm passed (%s, %llu messages)\n", argv[1], all);
