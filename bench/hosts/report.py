@@ -29,6 +29,13 @@ COLL_METRICS = [
     ("bcast_64k", "bcast 64 KiB (us)", True),
     ("barrier", "barrier (us)", True),
 ]
+# run.sh --bcast: 4 ranks, 2 per host.
+BCAST_WHO = [("tern", "Tern"), ("ternwhole", "Tern, whole buffer"),
+             ("ternflat", "Tern, flat algorithms"), ("mpich", "MPICH"), ("ompi", "Open MPI")]
+BCAST_METRICS = [
+    ("bcast_1m", "bcast 1 MiB (us)", True),
+    ("bcast_4m", "bcast 4 MiB (us)", True),
+]
 # run.sh --rma: 2 ranks, 1 per host.
 RMA_WHO = [("tern", "Tern"), ("mpich", "MPICH"), ("ompi", "Open MPI")]
 RMA_METRICS = [
@@ -80,10 +87,13 @@ def main():
         print("# " + line.rstrip("\n"))
     print("# medians of %d repetitions (n = runs that gave a figure)" % reps)
     if any(m == c for (m, _) in runs for c, _, _ in COLL_METRICS):
-        table(runs, med, "4 ranks, 2 hosts", COLL_WHO, COLL_METRICS, "ternflat")
+        table(runs, med, "4 ranks, 2 hosts", COLL_WHO, COLL_METRICS, ["ternflat"])
+        return
+    if any(m == c for (m, _) in runs for c, _, _ in BCAST_METRICS):
+        table(runs, med, "4 ranks, 2 hosts", BCAST_WHO, BCAST_METRICS, ["ternwhole", "ternflat"])
         return
     if any(m == c for (m, _) in runs for c, _, _ in RMA_METRICS):
-        table(runs, med, "2 ranks, 2 hosts", RMA_WHO, RMA_METRICS, None)
+        table(runs, med, "2 ranks, 2 hosts", RMA_WHO, RMA_METRICS, [])
         return
     print()
     head = ["metric"] + [name for _, name in WHO] + ["Tern / ucx_perftest", "Tern / better peer"]
@@ -139,13 +149,13 @@ def main():
                 print("#   %-24s %-13s %s" % (label, name, "  ".join("%d: %s" % (r, fmt(v)) for r, v in vals)))
 
 
-def table(runs, med, title, who_list, metrics, flat):
-    """Medians per contender; Tern's ratio to Tern's flat algorithms (when
-    flat names them) and to the better peer (for bandwidths, above 1 is
-    better)."""
+def table(runs, med, title, who_list, metrics, bases):
+    """Medians per contender; Tern's ratio to each of Tern's other settings
+    in bases and to the better peer (for bandwidths, above 1 is better)."""
     print()
-    head = [title] + [name for _, name in who_list] + (
-        ["Tern / flat"] if flat else []) + ["Tern / better peer"]
+    names = dict(who_list)
+    head = [title] + [name for _, name in who_list] + [
+        "Tern / " + names[b].split(", ", 1)[-1] for b in bases] + ["Tern / better peer"]
     rows = []
     for metric, label, lower in metrics:
         m = {who: med(metric, who) for who, _ in who_list}
@@ -155,7 +165,7 @@ def table(runs, med, title, who_list, metrics, flat):
             cells.append("-" if m[who] is None else "%s (n=%d)" % (fmt(m[who]), n))
         peers = [m[w] for w in ("mpich", "ompi") if m[w] is not None]
         better = (min(peers) if lower else max(peers)) if peers else None
-        for den in ([m[flat]] if flat else []) + [better]:
+        for den in [m[b] for b in bases] + [better]:
             cells.append("-" if m["tern"] is None or not den else "%.2fx" % (m["tern"] / den))
         rows.append(cells)
     widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]

@@ -13,6 +13,10 @@
 #                bcast at 8 B and 64 KiB, barrier), Tern as it chooses
 #                (by host: coll/coll_hier.c), Tern with the flat algorithms
 #                forced, MPICH and Open MPI
+#   --bcast      instead: bcast of 1 and 4 MiB on 4 ranks, 2 per host: Tern
+#                as it chooses (by host, in pieces of TERN_HIER_CHUNK),
+#                Tern by host with the buffer whole (TERN_HIER_CHUNK=0),
+#                Tern with the flat algorithms forced, MPICH and Open MPI
 #   --rma        instead: one-sided between 2 ranks, one per host, Tern,
 #                MPICH and Open MPI: put, get and fetch_and_op latency (8 B,
 #                allocated window, lock/flush), put latency in fence and
@@ -50,10 +54,12 @@ build=$src/build
 out=
 coll=0
 rma=0
+bcast=0
 while [ $# -gt 0 ]; do
     case $1 in
         --coll) coll=1; shift ;;
         --rma) rma=1; shift ;;
+        --bcast) bcast=1; shift ;;
         -r) reps=$2; shift 2 ;;
         --build) build=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
@@ -234,6 +240,7 @@ bench_np() {
     local rep=$1 metric=$2 who=$3 np=$4 b0 b1 val lib=$3 words=
     shift 4
     [ "$who" = ternflat ] && lib=tern words=$flat_words
+    [ "$who" = ternwhole ] && lib=tern words=TERN_HIER_CHUNK=0
     b0=$(bridge_bytes)
     val=$(timeout $limit $(launch_cmd "$lib" "$np") $words "$bin/tern-bench.$lib" "$@" -f json 2> "$work/bench.err" | tb_value) || true
     b1=$(bridge_bytes)
@@ -282,6 +289,14 @@ for rep in $(seq 1 "$reps"); do
             bench_np "$rep" bcast_8 $who 4 bcast -m 8
             bench_np "$rep" bcast_64k $who 4 bcast -m 64K
             bench_np "$rep" barrier $who 4 barrier
+        done
+        continue
+    fi
+    if [ $bcast = 1 ]; then
+        say "repetition $rep/$reps: large broadcasts"
+        for who in tern ternwhole ternflat mpich ompi; do
+            bench_np "$rep" bcast_1m $who 4 bcast -m 1M
+            bench_np "$rep" bcast_4m $who 4 bcast -m 4M
         done
         continue
     fi

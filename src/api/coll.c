@@ -586,9 +586,12 @@ static int w_types(struct tern_comm *c, const char *fn, const char *arg, const i
             out[i] = tern_dt_get(MPI_BYTE);
             continue;
         }
+        /* The element's name is made only for an error's message: made for
+         * every element, it kept MPI_Ialltoallw 0.25 us behind
+         * MPI_Ialltoallv on 2 ranks (1.35 against 1.09 us). */
+        if (tern_dt_check(types[i], fn, arg, &out[i]) == MPI_SUCCESS) continue;
         snprintf(name, sizeof name, "%s[%d]", arg, i);
-        int rc = tern_check_datatype(c, types[i], fn, name, &out[i]);
-        if (rc) return rc;
+        return tern_check_datatype(c, types[i], fn, name, &out[i]);
     }
     return MPI_SUCCESS;
 }

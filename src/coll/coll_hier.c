@@ -24,6 +24,7 @@
 #include "coll/op.h"
 #include "core/errors.h"
 #include "core/objects.h"
+#include "core/params.h"
 #include "core/state.h"
 #include "datatype/datatype.h"
 #include "p2p/p2p.h"
@@ -145,11 +146,76 @@ int tern_coll_barrier_hier(struct tern_comm *c)
     return rc;
 }
 
+/* The leaders' binomial tree rooted at leader 'root': this leader's
+ * parent (-1 at the root) and children, the farthest first. */
+static int tree_links(const struct tern_comm *leaders, int root, int *parent, int *children)
+{
+    int n = leaders->size, r = leaders->rank, vr = (r - root + n) % n, mask = 1, nchild = 0;
+    *parent = -1;
+    while (mask < n && !(vr & mask)) mask <<= 1;
+    if (mask < n) *parent = (r - mask + n) % n;
+    for (mask >>= 1; mask > 0; mask >>= 1)
+        if (vr + mask < n) children[nchild++] = (r + mask) % n;
+    return nchild;
+}
+
+/* A large broadcast in pieces of 'per' bytes of the packed data (a count
+ * of elements would cut it differently on ranks that name other types): a
+ * leader posts the receives of every piece first (so that each rendezvous
+ * starts as soon as its sender is ready), then passes each piece on to its
+ * children and broadcasts it on its host while the next one crosses the
+ * network.  On the root's host, when the root does not lead it, the whole
+ * buffer has reached the leader already ('host_has_it').  A type that is
+ * not one contiguous block travels packed, through scratch. */
+static int bcast_pieces(void *buf, size_t count, struct tern_datatype *dt, int root, size_t per,
+                        int host_has_it, struct tern_comm *c, struct tern_coll_hier *h)
+{
+    size_t bytes = count * dt->size, npieces = (bytes + per - 1) / per;
+    int has_data = host_has_it || c->rank == root;
+    struct tern_datatype *bt = tern_coll_byte();
+    struct tern_request **reqs = NULL;
+    int parent = -1, children[8 * sizeof(int)], nchild = 0, nreq = 0, rc = MPI_SUCCESS;
+    void *mem = NULL;
+    char *data = (char *)buf + dt->true_lb;
+    if (!dt->contig) {
+        if (!(data = tern_coll_tmpbuf(bt, bytes, &mem))) return tern_coll_nomem("MPI_Bcast", bytes);
+        if (has_data) tern_dt_pack(dt, buf, count, 0, data, bytes);
+    }
+    if (h->leaders) {
+        nchild = tree_links(h->leaders, h->leader_of[root], &parent, children);
+        size_t n = npieces * (size_t)(nchild + 1);
+        if (!(reqs = calloc(n, sizeof *reqs))) rc = tern_coll_nomem("MPI_Bcast", n * sizeof *reqs);
+    }
+    /* reqs: the receives, one per piece (from the parent), then the sends. */
+    struct tern_request **recvs = reqs, **sends = reqs ? reqs + npieces : NULL;
+    for (size_t k = 0; k < npieces && parent >= 0 && rc == MPI_SUCCESS; k++)
+        rc = tern_irecv(data + k * per, bytes - k * per < per ? bytes - k * per : per, bt, parent,
+                        TERN_TAG_BCAST, h->leaders, TERN_COLL_CTX, &recvs[k]);
+    for (size_t k = 0; k < npieces && rc == MPI_SUCCESS; k++) {
+        char *at = data + k * per;
+        size_t n = bytes - k * per < per ? bytes - k * per : per;
+        if (parent >= 0) {
+            rc = tern_wait(recvs[k], MPI_STATUS_IGNORE);
+            recvs[k] = NULL;
+        }
+        for (int i = 0; i < nchild && rc == MPI_SUCCESS; i++)
+            rc = tern_isend(at, n, bt, children[i], TERN_TAG_BCAST, h->leaders, TERN_COLL_CTX,
+                            TERN_MODE_STANDARD, &sends[nreq++]);
+        if (rc == MPI_SUCCESS && !host_has_it) rc = tern_coll_bcast(at, n, bt, 0, h->node);
+    }
+    int rc2 = reqs ? tern_waitall((int)(npieces + (size_t)nreq), reqs) : MPI_SUCCESS;
+    free(reqs);
+    if (rc == MPI_SUCCESS && rc2 == MPI_SUCCESS && mem && !has_data)
+        tern_dt_unpack(dt, buf, count, 0, data, bytes);
+    tern_coll_tmpfree(mem);
+    return rc != MPI_SUCCESS ? rc : rc2;
+}
+
 /* The root's host first when the root does not lead it (its leader needs
  * the data), then the leaders, then every other host from its leader.  A
  * leader's sends to other leaders stay in flight while it serves its host:
  * one after the other, a 64 KiB broadcast over 2 hosts took 200 us instead
- * of binomial's 150. */
+ * of binomial's 150.  Beyond twice TERN_HIER_CHUNK, in pieces. */
 int tern_coll_bcast_hier(void *buf, size_t count, struct tern_datatype *dt, int root,
                          struct tern_comm *c)
 {
@@ -158,7 +224,10 @@ int tern_coll_bcast_hier(void *buf, size_t count, struct tern_datatype *dt, int 
     int root_inside = root_host && h->node_rank[root] != 0;
     struct tern_request *reqs[TERN_COLL_BINOMIAL_SENDS];
     int nreq = 0, rc = MPI_SUCCESS;
+    size_t chunk = (size_t)tern_param.hier_chunk;
     if (root_inside) rc = tern_coll_bcast(buf, count, dt, h->node_rank[root], h->node);
+    if (rc == MPI_SUCCESS && chunk && count * dt->size > 2 * chunk)
+        return bcast_pieces(buf, count, dt, root, chunk, root_inside, c, h);
     if (rc == MPI_SUCCESS && h->leaders)
         rc = tern_coll_bcast_binomial_start(buf, count, dt, h->leader_of[root], h->leaders, reqs,
                                             &nreq);

@@ -1,5 +1,6 @@
 /* MPI_Bcast: every root, counts 0..100000 (past the rendezvous threshold),
- * a vector datatype (holes untouched), and on derived communicators. */
+ * a vector datatype (holes untouched), the root and the others naming
+ * different types, and on derived communicators. */
 #include "coll_util.h"
 
 static void bcast_ints(MPI_Comm comm, int count)
@@ -44,12 +45,41 @@ static void bcast_vector(MPI_Comm comm, int count)
     MPI_Type_free(&vec);
 }
 
+/* The root names 3 n ints, the others n triples of ints: a broadcast cut
+ * in pieces must cut both alike (by bytes, not by elements). */
+static void bcast_mixed(MPI_Comm comm, int n)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    MPI_Datatype triple;
+    CHECK_MPI(MPI_Type_contiguous(3, MPI_INT, &triple));
+    CHECK_MPI(MPI_Type_commit(&triple));
+    int *buf = tt_alloc((size_t)(3 * n + 1) * sizeof(int));
+    for (int root = 0; root < size; root++) {
+        for (int i = 0; i < 3 * n; i++) buf[i] = rank == root ? tt_val(root, i, 3) : -1;
+        buf[3 * n] = -9;
+        if (rank == root)
+            CHECK_MPI(MPI_Bcast(buf, 3 * n, MPI_INT, root, comm));
+        else
+            CHECK_MPI(MPI_Bcast(buf, n, triple, root, comm));
+        for (int i = 0; i < 3 * n; i++)
+            CHECK(buf[i] == tt_val(root, i, 3), "mixed types, %d triples, root %d: buf[%d]=%d", n,
+                  root, i, buf[i]);
+        CHECK(buf[3 * n] == -9, "mixed types, root %d: wrote past the end", root);
+    }
+    free(buf);
+    MPI_Type_free(&triple);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     for (int k = 0; k < TT_NCOUNTS; k++) bcast_ints(MPI_COMM_WORLD, tt_counts[k]);
     bcast_vector(MPI_COMM_WORLD, 1);
     bcast_vector(MPI_COMM_WORLD, 20000);
+    bcast_mixed(MPI_COMM_WORLD, 7);
+    bcast_mixed(MPI_COMM_WORLD, 30001);
 
     /* A double buffer: MPI_DOUBLE and a non-int type. */
     int rank, size;
