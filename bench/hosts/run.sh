@@ -17,6 +17,7 @@
 #                as it chooses (by host, in pieces of TERN_HIER_CHUNK),
 #                Tern by host with the buffer whole (TERN_HIER_CHUNK=0),
 #                Tern with the flat algorithms forced, MPICH and Open MPI
+#                (BCAST_WHO: a subset of tern ternwhole ternflat mpich ompi)
 #   --rma        instead: one-sided between 2 ranks, one per host, Tern,
 #                MPICH and Open MPI: put, get and fetch_and_op latency (8 B,
 #                allocated window, lock/flush), put latency in fence and
@@ -294,7 +295,7 @@ for rep in $(seq 1 "$reps"); do
     fi
     if [ $bcast = 1 ]; then
         say "repetition $rep/$reps: large broadcasts"
-        for who in tern ternwhole ternflat mpich ompi; do
+        for who in ${BCAST_WHO:-tern ternwhole ternflat mpich ompi}; do
             bench_np "$rep" bcast_1m $who 4 bcast -m 1M
             bench_np "$rep" bcast_4m $who 4 bcast -m 4M
         done

@@ -21,7 +21,9 @@
 
 #include "coll/coll.h"
 #include "coll/coll_util.h"
+#include "coll/nbc.h"
 #include "coll/op.h"
+#include "coll/sched.h"
 #include "core/errors.h"
 #include "core/objects.h"
 #include "core/params.h"
@@ -167,6 +169,16 @@ static int tree_links(const struct tern_comm *leaders, int root, int *parent, in
  * network.  On the root's host, when the root does not lead it, the whole
  * buffer has reached the leader already ('host_has_it').  A type that is
  * not one contiguous block travels packed, through scratch. */
+/* Receives of pieces posted ahead of the one awaited, and the most pieces
+ * a broadcast is cut into: over two simulated hosts (UCX over TCP, 2 ranks
+ * each) 4 pieces of 256 KiB took 0.67x the time of 1 MiB whole in three
+ * sittings, but at 4 MiB 16 pieces of 256 KiB swung between 0.5x and 2x
+ * and 4 of 1 MiB took 0.99x in one sitting and 1.37x in the next
+ * (docs/comparison/hosts/2026-11-28-bcast.md): beyond, the buffer goes
+ * whole. */
+#define PIECES_AHEAD 2
+#define PIECES_MAX 4
+
 static int bcast_pieces(void *buf, size_t count, struct tern_datatype *dt, int root, size_t per,
                         int host_has_it, struct tern_comm *c, struct tern_coll_hier *h)
 {
@@ -188,15 +200,19 @@ static int bcast_pieces(void *buf, size_t count, struct tern_datatype *dt, int r
     }
     /* reqs: the receives, one per piece (from the parent), then the sends. */
     struct tern_request **recvs = reqs, **sends = reqs ? reqs + npieces : NULL;
-    for (size_t k = 0; k < npieces && parent >= 0 && rc == MPI_SUCCESS; k++)
+    for (size_t k = 0; k < PIECES_AHEAD && k < npieces && parent >= 0 && rc == MPI_SUCCESS; k++)
         rc = tern_irecv(data + k * per, bytes - k * per < per ? bytes - k * per : per, bt, parent,
                         TERN_TAG_BCAST, h->leaders, TERN_COLL_CTX, &recvs[k]);
     for (size_t k = 0; k < npieces && rc == MPI_SUCCESS; k++) {
         char *at = data + k * per;
-        size_t n = bytes - k * per < per ? bytes - k * per : per;
+        size_t n = bytes - k * per < per ? bytes - k * per : per, next = k + PIECES_AHEAD;
         if (parent >= 0) {
             rc = tern_wait(recvs[k], MPI_STATUS_IGNORE);
             recvs[k] = NULL;
+            if (rc == MPI_SUCCESS && next < npieces)
+                rc = tern_irecv(data + next * per,
+                                bytes - next * per < per ? bytes - next * per : per, bt, parent,
+                                TERN_TAG_BCAST, h->leaders, TERN_COLL_CTX, &recvs[next]);
         }
         for (int i = 0; i < nchild && rc == MPI_SUCCESS; i++)
             rc = tern_isend(at, n, bt, children[i], TERN_TAG_BCAST, h->leaders, TERN_COLL_CTX,
@@ -215,7 +231,8 @@ static int bcast_pieces(void *buf, size_t count, struct tern_datatype *dt, int r
  * the data), then the leaders, then every other host from its leader.  A
  * leader's sends to other leaders stay in flight while it serves its host:
  * one after the other, a 64 KiB broadcast over 2 hosts took 200 us instead
- * of binomial's 150.  Beyond twice TERN_HIER_CHUNK, in pieces. */
+ * of binomial's 150.  From twice TERN_HIER_CHUNK to PIECES_MAX times it,
+ * in pieces of that size. */
 int tern_coll_bcast_hier(void *buf, size_t count, struct tern_datatype *dt, int root,
                          struct tern_comm *c)
 {
@@ -226,7 +243,8 @@ int tern_coll_bcast_hier(void *buf, size_t count, struct tern_datatype *dt, int 
     int nreq = 0, rc = MPI_SUCCESS;
     size_t chunk = (size_t)tern_param.hier_chunk;
     if (root_inside) rc = tern_coll_bcast(buf, count, dt, h->node_rank[root], h->node);
-    if (rc == MPI_SUCCESS && chunk && count * dt->size > 2 * chunk)
+    size_t bytes = count * dt->size;
+    if (rc == MPI_SUCCESS && chunk && bytes > 2 * chunk && bytes <= PIECES_MAX * chunk)
         return bcast_pieces(buf, count, dt, root, chunk, root_inside, c, h);
     if (rc == MPI_SUCCESS && h->leaders)
         rc = tern_coll_bcast_binomial_start(buf, count, dt, h->leader_of[root], h->leaders, reqs,
@@ -288,4 +306,102 @@ int tern_coll_allreduce_hier(const void *sbuf, void *rbuf, size_t count, struct 
         rc = tern_coll_allreduce(MPI_IN_PLACE, rbuf, count, dt, op, h->leaders);
     if (rc == MPI_SUCCESS) rc = tern_coll_bcast(rbuf, count, dt, 0, h->node);
     return rc;
+}
+
+/* ---- As schedules: the same phases, each over its part ----
+ *
+ * Each phase ends its round here: a builder may leave its last send or
+ * receive in an open round, and the next phase must not start (send what
+ * was not yet received, receive over what is still being sent) before it
+ * completes. */
+
+/* Switches s to 'part' after ending the round of the phase before. */
+static int next_phase(struct tern_sched *s, int rc, struct tern_comm *part)
+{
+    if (rc == MPI_SUCCESS) rc = tern_sched_round(s);
+    tern_sched_over(s, part);
+    return rc;
+}
+
+int tern_nbc_barrier_hier(struct tern_sched *s)
+{
+    struct tern_coll_hier *h = hier_of(tern_sched_comm(s));
+    struct tern_datatype *bt = tern_coll_byte();
+    unsigned char *b = tern_sched_buf(s, 2);
+    if (!b) return tern_sched_round(s);
+    b[0] = b[1] = 0;
+    tern_sched_over(s, h->node);
+    int rc = tern_nbc_reduce(s, &b[0], &b[1], 1, bt, tern_op_get(MPI_BAND), 0);
+    if (h->leaders) {
+        rc = next_phase(s, rc, h->leaders);
+        if (rc == MPI_SUCCESS) rc = tern_nbc_barrier(s);
+    }
+    rc = next_phase(s, rc, h->node);
+    if (rc == MPI_SUCCESS) rc = tern_nbc_bcast(s, &b[1], 1, bt, 0);
+    return next_phase(s, rc, NULL);
+}
+
+int tern_nbc_bcast_hier(struct tern_sched *s, void *buf, size_t count, struct tern_datatype *dt,
+                        int root)
+{
+    struct tern_comm *c = tern_sched_comm(s);
+    struct tern_coll_hier *h = hier_of(c);
+    int root_inside = h->leader_of[root] == h->leader_of[c->rank] && h->node_rank[root] != 0;
+    int rc = MPI_SUCCESS;
+    tern_sched_over(s, h->node);
+    if (root_inside) rc = tern_nbc_bcast(s, buf, count, dt, h->node_rank[root]);
+    if (h->leaders) {
+        rc = next_phase(s, rc, h->leaders);
+        if (rc == MPI_SUCCESS) rc = tern_nbc_bcast(s, buf, count, dt, h->leader_of[root]);
+    }
+    rc = next_phase(s, rc, h->node);
+    if (rc == MPI_SUCCESS && !root_inside) rc = tern_nbc_bcast(s, buf, count, dt, 0);
+    return next_phase(s, rc, NULL);
+}
+
+int tern_nbc_reduce_hier(struct tern_sched *s, const void *sbuf, void *rbuf, size_t count,
+                         struct tern_datatype *dt, struct tern_op *op, int root)
+{
+    if (count == 0) return MPI_SUCCESS;
+    struct tern_comm *c = tern_sched_comm(s);
+    struct tern_coll_hier *h = hier_of(c);
+    int is_root = c->rank == root, root_leader = h->leader_of[root], rc;
+    if (sbuf == MPI_IN_PLACE) sbuf = rbuf; /* only at the root */
+    void *acc = rbuf;
+    if (h->leaders && !is_root && !(acc = tern_sched_tmp(s, dt, count))) return tern_sched_round(s);
+    tern_sched_over(s, h->node);
+    rc = tern_nbc_reduce(s, h->leaders && sbuf == acc ? MPI_IN_PLACE : sbuf, acc, count, dt, op, 0);
+    if (h->leaders) {
+        rc = next_phase(s, rc, h->leaders);
+        if (rc == MPI_SUCCESS)
+            rc = tern_nbc_reduce(s, h->leaders->rank == root_leader ? MPI_IN_PLACE : acc, acc,
+                                 count, dt, op, root_leader);
+    }
+    rc = next_phase(s, rc, h->node);
+    /* The root's leader hands the result to a root that does not lead. */
+    if (rc == MPI_SUCCESS && h->node_rank[root] != 0 && h->leader_of[c->rank] == root_leader) {
+        if (is_root)
+            tern_sched_recv(s, rbuf, count, dt, 0);
+        else if (h->leaders)
+            tern_sched_send(s, acc, count, dt, h->node_rank[root]);
+    }
+    return next_phase(s, rc, NULL);
+}
+
+int tern_nbc_allreduce_hier(struct tern_sched *s, const void *sbuf, void *rbuf, size_t count,
+                            struct tern_datatype *dt, struct tern_op *op)
+{
+    if (count == 0) return MPI_SUCCESS;
+    struct tern_coll_hier *h = hier_of(tern_sched_comm(s));
+    if (sbuf == MPI_IN_PLACE) sbuf = rbuf;
+    tern_sched_over(s, h->node);
+    int rc = tern_nbc_reduce(s, h->leaders && sbuf == rbuf ? MPI_IN_PLACE : sbuf, rbuf, count, dt,
+                             op, 0);
+    if (h->leaders) {
+        rc = next_phase(s, rc, h->leaders);
+        if (rc == MPI_SUCCESS) rc = tern_nbc_allreduce(s, MPI_IN_PLACE, rbuf, count, dt, op);
+    }
+    rc = next_phase(s, rc, h->node);
+    if (rc == MPI_SUCCESS) rc = tern_nbc_bcast(s, rbuf, count, dt, 0);
+    return next_phase(s, rc, NULL);
 }

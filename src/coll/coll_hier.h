@@ -18,6 +18,14 @@ tern_coll_bcast_fn tern_coll_bcast_hier;
 tern_coll_reduce_fn tern_coll_reduce_hier;
 tern_coll_all_reduce_fn tern_coll_allreduce_hier;
 
+/* The same as schedules (nonblocking and persistent forms): each part's
+ * phase added over that part (tern_sched_over), in rounds one after the
+ * other. */
+tern_nbc_barrier_fn tern_nbc_barrier_hier;
+tern_nbc_bcast_fn tern_nbc_bcast_hier;
+tern_nbc_reduce_fn tern_nbc_reduce_hier;
+tern_nbc_all_reduce_fn tern_nbc_allreduce_hier;
+
 /* Destruction hook (core/objects.h tern_comm_on_destroy). */
 void tern_coll_hier_release(struct tern_comm *c);
 

@@ -179,8 +179,10 @@ int tern_nbc_bcast_linear(struct tern_sched *s, void *buf, size_t count, struct 
     struct tern_comm *c = tern_sched_comm(s);
     int n = c->size, r = c->rank;
     if (count * dt->size == 0) return MPI_SUCCESS;
-    if (r != root) return tern_sched_recv(s, buf, count, dt, root);
-    for (int k = 1; k < n; k++) tern_sched_send(s, buf, count, dt, (root + k) % n);
+    if (r != root)
+        tern_sched_recv(s, buf, count, dt, root);
+    else
+        for (int k = 1; k < n; k++) tern_sched_send(s, buf, count, dt, (root + k) % n);
     return tern_sched_round(s);
 }
 

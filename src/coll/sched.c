@@ -104,6 +104,8 @@ void tern_sched_unordered(struct tern_sched *s) { s->unordered = 1; }
 
 void tern_sched_local(struct tern_sched *s, int local) { s->cur = local ? s->c->local_comm : s->c; }
 
+void tern_sched_over(struct tern_sched *s, struct tern_comm *part) { s->cur = part ? part : s->c; }
+
 void tern_sched_free(struct tern_sched *s)
 {
     if (!s) return;

@@ -77,6 +77,12 @@ struct tern_comm *tern_sched_comm(const struct tern_sched *s);
  * local phases; with 0, back to c itself. */
 void tern_sched_local(struct tern_sched *s, int local);
 
+/* The steps added from now on go over 'part', some of the schedule's
+ * communicator's ranks with context ids of their own (the host parts of
+ * coll/coll_hier.c), kept at least as long as that communicator; NULL:
+ * back to the communicator itself.  The tag stays the schedule's. */
+void tern_sched_over(struct tern_sched *s, struct tern_comm *part);
+
 /* Steps of the current round.  They return MPI_SUCCESS or MPI_ERR_NO_MEM;
  * an error also sticks to the schedule, so a builder may check only the
  * last call (tern_sched_post refuses a schedule with a stuck error).

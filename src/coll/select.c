@@ -203,11 +203,13 @@ static const struct algo exscan_algos[] = {
 };
 
 static const struct algo ibarrier_algos[] = {
+    ALGO("hier", nbc_barrier, tern_nbc_barrier_hier, .kinds = INTRA, .hier = 1),
     ALGO("shm", nbc_barrier, tern_nbc_barrier_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("dissemination", nbc_barrier, tern_nbc_barrier_dissemination, .kinds = INTRA),
     ALGO("inter_leader", nbc_barrier, tern_nbc_inter_barrier, .kinds = INTER),
 };
 static const struct algo ibcast_algos[] = {
+    ALGO("hier", nbc_bcast, tern_nbc_bcast_hier, .kinds = INTRA, .hier = 1),
     ALGO("shm", nbc_bcast, tern_nbc_bcast_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("linear", nbc_bcast, tern_nbc_bcast_linear, .kinds = INTRA, .local = 1, .min_ranks = 3,
          .over = 16 * KIB),
@@ -266,11 +268,14 @@ static const struct algo ialltoallw_algos[] = {
     ALGO("exchange", nbc_alltoallw, tern_nbc_alltoallw_exchange, .kinds = ANY),
 };
 static const struct algo ireduce_algos[] = {
+    ALGO("hier", nbc_reduce, tern_nbc_reduce_hier, .kinds = INTRA, .commutative = 1, .hier = 1),
     ALGO("shm", nbc_reduce, tern_nbc_reduce_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("binomial", nbc_reduce, tern_nbc_reduce_binomial, .kinds = INTRA),
     ALGO("inter_leader", nbc_reduce, tern_nbc_inter_reduce, .kinds = INTER),
 };
 static const struct algo iallreduce_algos[] = {
+    ALGO("hier", nbc_all_reduce, tern_nbc_allreduce_hier, .kinds = INTRA, .commutative = 1,
+         .hier = 1),
     ALGO("shm", nbc_all_reduce, tern_nbc_allreduce_shm, .kinds = INTRA, .shm = SLOTS),
     ALGO("recursive_doubling", nbc_all_reduce, tern_nbc_allreduce_recursive_doubling,
          .kinds = INTRA),
@@ -629,7 +634,7 @@ ENTRY(tern_coll_alltoallw,
 ENTRY(tern_coll_reduce,
       (const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt, struct tern_op *op,
        int root, struct tern_comm *c),
-      c, TERN_COLL_REDUCE, (c->is_inter ? 0 : count * dt->size), 0, reduce,
+      c, TERN_COLL_REDUCE, (c->is_inter ? 0 : count * dt->size), op && op->commutative, reduce,
       (sbuf, rbuf, count, dt, op, root, c))
 
 ENTRY(tern_coll_allreduce,
@@ -743,13 +748,13 @@ ENTRY(tern_nbc_reduce,
       (struct tern_sched * s, const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
        struct tern_op *op, int root),
       tern_sched_comm(s), TERN_COLL_IREDUCE, (tern_sched_comm(s)->is_inter ? 0 : count * dt->size),
-      0, nbc_reduce, (s, sbuf, rbuf, count, dt, op, root))
+      op && op->commutative, nbc_reduce, (s, sbuf, rbuf, count, dt, op, root))
 
 ENTRY(tern_nbc_allreduce,
       (struct tern_sched * s, const void *sbuf, void *rbuf, size_t count, struct tern_datatype *dt,
        struct tern_op *op),
       tern_sched_comm(s), TERN_COLL_IALLREDUCE,
-      (tern_sched_comm(s)->is_inter ? 0 : count * dt->size), 0, nbc_all_reduce,
+      (tern_sched_comm(s)->is_inter ? 0 : count * dt->size), op && op->commutative, nbc_all_reduce,
       (s, sbuf, rbuf, count, dt, op))
 
 ENTRY(tern_nbc_reduce_scatter,

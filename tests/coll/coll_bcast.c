@@ -78,7 +78,9 @@ int main(int argc, char **argv)
     for (int k = 0; k < TT_NCOUNTS; k++) bcast_ints(MPI_COMM_WORLD, tt_counts[k]);
     bcast_vector(MPI_COMM_WORLD, 1);
     bcast_vector(MPI_COMM_WORLD, 20000);
+    bcast_vector(MPI_COMM_WORLD, 150);
     bcast_mixed(MPI_COMM_WORLD, 7);
+    bcast_mixed(MPI_COMM_WORLD, 300);
     bcast_mixed(MPI_COMM_WORLD, 30001);
 
     /* A double buffer: MPI_DOUBLE and a non-int type. */
