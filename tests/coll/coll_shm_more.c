@@ -111,8 +111,8 @@ static void alltoallv_case(MPI_Comm c, int r, int n, int salt, int inplace, int 
             for (int e = 0; e < rcn[j]; e++) rb[rd[j] + e] = sb[sd[j] + e];
     MPI_Datatype vt = vec ? tt_vector_type() : MPI_INT;
     if (w) { /* the same blocks as MPI_Alltoallw's: displacements in bytes */
-        int sdb[64], rdb[64];
-        MPI_Datatype st[64], rt[64];
+        int sdb[64] = {0}, rdb[64] = {0};
+        MPI_Datatype st[64] = {0}, rt[64] = {0};
         for (int j = 0; j < n; j++) {
             sdb[j] = sd[j] * (int)sizeof(int);
             rdb[j] = rd[j] * ext * (int)sizeof(int);
