@@ -171,9 +171,9 @@ static int tree_links(const struct tern_comm *leaders, int root, int *parent, in
  * not one contiguous block travels packed, through scratch. */
 /* Receives of pieces posted ahead of the one awaited, and the most pieces
  * a broadcast is cut into: over two simulated hosts (UCX over TCP, 2 ranks
- * each) 4 pieces of 256 KiB took 0.67x the time of 1 MiB whole in three
- * sittings, but at 4 MiB 16 pieces of 256 KiB swung between 0.5x and 2x
- * and 4 of 1 MiB took 0.99x in one sitting and 1.37x in the next
+ * each) 4 pieces of 256 KiB took 0.67-0.87x the time of 1 MiB whole in
+ * four sittings, but at 4 MiB 16 pieces of 256 KiB swung between 0.5x and
+ * 2x and 4 of 1 MiB took 0.99x in one sitting and 1.37x in the next
  * (docs/comparison/hosts/2026-11-28-bcast.md): beyond, the buffer goes
  * whole. */
 #define PIECES_AHEAD 2
