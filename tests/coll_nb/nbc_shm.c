@@ -160,10 +160,10 @@ static int a2a_len(int i, int j, int cnt) { return ((i + 2 * j) % 3) * cnt; }
 static void alltoallvw(MPI_Comm c, int rep, int cnt, MPI_Datatype pair)
 {
     int n = size, r = rank, how = rep % 2, inplace = rep % 2, salt = 500 + rep + cnt;
-    int *sc = ints((size_t)n), *sd = ints((size_t)n), *rc = ints((size_t)n), *rd = ints((size_t)n);
-    int *sdb = ints((size_t)n), *rdb = ints((size_t)n), *wsc = ints((size_t)n),
-        *wrc = ints((size_t)n);
-    MPI_Datatype *st = tt_alloc((size_t)n * sizeof *st), *rt = tt_alloc((size_t)n * sizeof *rt);
+    int *arrays = ints(8 * (size_t)n);
+    int *sc = arrays, *sd = sc + n, *rc = sd + n, *rd = rc + n, *sdb = rd + n, *rdb = sdb + n,
+        *wsc = rdb + n, *wrc = wsc + n;
+    MPI_Datatype *st = tt_alloc(2 * (size_t)n * sizeof *st), *rt = st + n;
     int sat = 0, rat = 0;
     for (int j = n - 1; j >= 0; j--) {
         /* In place the layout must be symmetric: what j sends here is what
@@ -207,16 +207,8 @@ static void alltoallvw(MPI_Comm c, int rep, int cnt, MPI_Datatype pair)
                   w ? 'w' : 'v', cnt, i);
         }
     }
-    free(sc);
-    free(sd);
-    free(rc);
-    free(rd);
-    free(sdb);
-    free(rdb);
-    free(wsc);
-    free(wrc);
+    free(arrays);
     free(st);
-    free(rt);
     free(sb);
     free(rb);
 }
