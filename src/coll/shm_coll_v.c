@@ -12,6 +12,7 @@
  * point between that rank and the root in the same call.  In alltoallv
  * and alltoallw only a sender knows the size of all it sends: every rank states in its
  * slot whether its blocks fit, and all read every answer first. */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -203,7 +204,10 @@ static int alltoallvw_shm(const void *sbuf, const int *scounts, const int *sdisp
     if (!a || a->carry_bytes < sizeof(uint64_t))
         return alltoallvw_after_shm(sbuf, scounts, sdispls, sdt, sdts, rbuf, rcounts, rdispls, rdt,
                                     rdts, c);
-    char *mem = malloc(2 * arrays);
+    /* The small calls this serves describe their blocks on the stack: no
+     * malloc per call below 64 ranks. */
+    _Alignas(max_align_t) char small[2 * 64 * (sizeof(size_t) + sizeof(MPI_Aint) + sizeof(void *))];
+    char *mem = 2 * arrays <= sizeof small ? small : malloc(2 * arrays);
     if (!mem) return tern_coll_nomem(rdts ? "MPI_Alltoallw" : "MPI_Alltoallv", 2 * arrays);
     struct tern_coll_blocks snd, rcv;
     tern_coll_blocks_describe(&rcv, mem + arrays, n, 0, rcounts, rdispls, rdt, rdts);
@@ -238,7 +242,7 @@ static int alltoallvw_shm(const void *sbuf, const int *scounts, const int *sdisp
         tern_shmc_unpack(slot + ((const uint64_t *)slot)[1 + r], (char *)rbuf + rcv.off[i],
                          rcv.count[i], rcv.dt[i]);
     }
-    free(mem);
+    if (mem != small) free(mem);
     if (!fit)
         return alltoallvw_after_shm(sbuf, scounts, sdispls, sdt, sdts, rbuf, rcounts, rdispls, rdt,
                                     rdts, c);
