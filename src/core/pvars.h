@@ -52,6 +52,11 @@ struct tern_pvars {
     /* Files of other processes' MPI_Alloc_mem blocks that windows mapped
      * here (rma/win_seg.c at MPI_Win_create, rma/win_dyn.c at first use). */
     uint64_t rma_files_mapped;
+    /* Operations this process handed to their target (rma/win_mbox.c):
+     * done there, or taken back untouched and done by CMA. */
+    struct {
+        uint64_t done, taken_back;
+    } rma_target;
 };
 
 extern struct tern_pvars tern_pv;

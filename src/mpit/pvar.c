@@ -66,6 +66,8 @@ NOW(rndv_msgs, SENT(SHM_CMA).messages + SENT(SHM_PIPE).messages + SENT(UCX_RNDV)
 NOW(shm_pairs_out, tern_pv.shm_pairs.out)
 NOW(shmcoll_level_calls, tern_pv.shmcoll_level_calls)
 NOW(rma_files_mapped, tern_pv.rma_files_mapped)
+NOW(rma_target_done, tern_pv.rma_target.done)
+NOW(rma_target_taken_back, tern_pv.rma_target.taken_back)
 NOW(shm_pairs_in, tern_pv.shm_pairs.in)
 NOW(unexp_length, tern_pv.unexp_length)
 NOW(unexp_max, tern_pv.unexp_max)
@@ -169,6 +171,15 @@ const struct tern_t_pvar tern_t_pvars[] = {
      "Blocks of MPI_Alloc_mem of other processes that windows mapped here, to reach them by load "
      "and store rather than CMA (created windows at creation, dynamic ones at first access)",
      TERN_T_PV_COUNTER, 0, RMA, rma_files_mapped, NULL, NULL},
+    {"tern_rma_target_done",
+     "Small operations on memory this process reaches by CMA (windows on the heap, dynamic "
+     "windows) that it handed to their target, which did them while progressing in MPI "
+     "(TERN_RMA_TARGET_MAX)",
+     TERN_T_PV_COUNTER, 0, RMA, rma_target_done, NULL, NULL},
+    {"tern_rma_target_taken_back",
+     "Operations handed to a target that did not take them within TERN_RMA_TARGET_WAIT, done "
+     "by CMA instead",
+     TERN_T_PV_COUNTER, 0, RMA, rma_target_taken_back, NULL, NULL},
     {"tern_library_lock",
      "1 while every MPI call takes the library's lock: under MPI_THREAD_MULTIPLE, and while a "
      "window that spans hosts keeps the UCX progress thread running (TERN_RMA_ASYNC); else 0",

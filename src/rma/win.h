@@ -84,6 +84,9 @@ struct tern_win {
     uint32_t barrier_sense;
     struct tern_win_am *am;   /* the group spans hosts (win_am.h); NULL otherwise */
     struct tern_win_dyn *dyn; /* dynamic windows: the attached regions (win_dyn.c) */
+    /* its members hand each other small operations (win_mbox.h) */
+    int mbox_on;
+    struct tern_win *mbox_next;
 };
 
 /* The control area at the start of a window's segment (64-byte lines). */

@@ -12,6 +12,7 @@
 #include "core/state.h"
 #include "rma/alloc_mem.h"
 #include "rma/win_am.h"
+#include "rma/win_mbox.h"
 #include "rma/win_seg.h"
 #include "transport/shm/shm.h"
 
@@ -135,6 +136,7 @@ static void win_destroy(struct tern_win *w)
         w->seg = NULL;
         tern_win_am_close(w);
     }
+    tern_win_mbox_close(w);
     tern_win_seg_close(w);
     tern_win_dyn_close(w);
     tern_group_release(w->group);
@@ -300,6 +302,7 @@ static int build(const char *fn, int flavor, void *base, MPI_Aint size, int disp
         win_destroy(w);
         return tern_err_comm(comm, MPI_ERR_NO_MEM, "%s: out of memory for a window handle", fn);
     }
+    if (!spans && !w->mapped) tern_win_mbox_open(w);
     /* Nobody may reach another's control area before it is mapped everywhere. */
     tern_win_barrier(w);
     *out = w;

@@ -25,6 +25,7 @@
 #include "core/progress.h"
 #include "rma/win_am.h"
 #include "rma/win_fast.h"
+#include "rma/win_mbox.h"
 #include "rma/win_seg.h"
 #include "transport/shm/shm.h"
 
@@ -144,6 +145,39 @@ static int cma(const char *fn, struct tern_win *w, int write, const struct tgt *
                         strerror(-e));
 }
 
+/* What a request handed to the target carries (win_mbox.h). */
+struct handoff {
+    int kind;
+    MPI_Op op;
+    MPI_Datatype basic;
+    const struct tern_rma_side *in;  /* packed into the request, or NULL */
+    const struct tern_rma_side *out; /* what comes back lands there, or NULL */
+    const void *compare;             /* compare-and-swap's, bytes long */
+};
+
+/* Has the target do an operation on 'bytes' contiguous bytes at addr, in
+ * memory reached otherwise by CMA: 1 when done, 0 when the caller must
+ * do it itself. */
+static int by_target(struct tern_win *w, int rank, const struct tgt *t, uint64_t addr, size_t bytes,
+                     const struct handoff *h)
+{
+    if (t->local || w->am) return 0;
+    struct tern_win_mbox *m = tern_win_mbox_claim(w, rank, h->compare ? 2 * bytes : bytes);
+    if (!m) return 0;
+    m->kind = (uint32_t)h->kind;
+    m->op = (int32_t)h->op;
+    m->basic = (int32_t)h->basic;
+    m->bytes = (uint32_t)bytes;
+    m->fetch = h->out != NULL;
+    m->addr = addr;
+    if (h->in) tern_dt_pack(h->in->dt, h->in->buf, h->in->count, 0, m->data, bytes);
+    if (h->compare) memcpy(m->data + bytes, h->compare, bytes);
+    if (!tern_win_mbox_post(m)) return 0;
+    if (h->out) tern_dt_unpack(h->out->dt, (void *)h->out->buf, h->out->count, 0, m->data, bytes);
+    tern_win_mbox_release(m);
+    return 1;
+}
+
 int tern_win_put(const char *fn, struct tern_win *w, struct tern_rma_side o, int rank,
                  MPI_Aint disp, size_t tcount, struct tern_datatype *tdt)
 {
@@ -160,6 +194,9 @@ int tern_win_put(const char *fn, struct tern_win *w, struct tern_rma_side o, int
         return MPI_SUCCESS;
     }
     if (w->am) return tern_win_am_put(fn, w, o, rank, t.raddr, tcount, tdt);
+    struct handoff h = {TERN_WIN_MBOX_PUT, MPI_OP_NULL, MPI_DATATYPE_NULL, &o, NULL, NULL};
+    if (tdt->contig && by_target(w, rank, &t, t.raddr + (uint64_t)tdt->true_lb, tb, &h))
+        return MPI_SUCCESS;
     return cma(fn, w, 1, &t, o.buf, o.count, o.dt, tcount, tdt, tb);
 }
 
@@ -175,6 +212,9 @@ int tern_win_get(const char *fn, struct tern_win *w, struct tern_rma_side o, int
         return MPI_SUCCESS;
     }
     if (w->am) return tern_win_am_get(fn, w, o, rank, t.raddr, tcount, tdt);
+    struct handoff h = {TERN_WIN_MBOX_GET, MPI_OP_NULL, MPI_DATATYPE_NULL, NULL, &o, NULL};
+    if (tdt->contig && by_target(w, rank, &t, t.raddr + (uint64_t)tdt->true_lb, tb, &h))
+        return MPI_SUCCESS;
     return cma(fn, w, 0, &t, o.buf, o.count, o.dt, tcount, tdt, tb);
 }
 
@@ -496,6 +536,10 @@ int tern_win_accumulate(const char *fn, struct tern_win *w, struct tern_rma_side
         contig_update(w, rank, tp, ob, rb, tb / es, es, op, k, is_integer(basic));
         return MPI_SUCCESS;
     }
+    uint64_t ta = t.raddr + (uint64_t)tdt->true_lb;
+    struct handoff h = {TERN_WIN_MBOX_ACC,     op,  basic, op == MPI_NO_OP ? NULL : &o,
+                        res.buf ? &res : NULL, NULL};
+    if (tdt->contig && ta % es == 0 && by_target(w, rank, &t, ta, tb, &h)) return MPI_SUCCESS;
     char *obuf = NULL, *tbuf = malloc(tb);
     if (op != MPI_NO_OP) obuf = malloc(tb);
     if (!tbuf || (op != MPI_NO_OP && !obuf)) {
@@ -581,6 +625,9 @@ int tern_win_cas(const char *fn, struct tern_win *w, const void *origin, const v
         atomics_end(w);
         return MPI_SUCCESS;
     }
+    struct tern_rma_side in = {origin, 1, dt}, out = {result, 1, dt};
+    struct handoff h = {TERN_WIN_MBOX_CAS, MPI_OP_NULL, dt->basic, &in, &out, compare};
+    if (by_target(w, rank, &t, t.raddr, es, &h)) return MPI_SUCCESS;
     char old[64];
     if (es > sizeof old)
         return tern_win_err(w, MPI_ERR_TYPE, "%s: elements of %zu bytes are not supported", fn, es);
@@ -633,4 +680,8 @@ int tern_win_op_done(const char *fn, struct tern_win *w, int rank)
     return tern_win_am_flush(fn, w, rank);
 }
 
-void tern_rma_init(void) { tern_win_am_reset(); }
+void tern_rma_init(void)
+{
+    tern_win_am_reset();
+    tern_win_mbox_reset();
+}

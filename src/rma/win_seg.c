@@ -20,6 +20,7 @@
 #include "core/progress.h"
 #include "rma/alloc_mem.h"
 #include "rma/win_am.h"
+#include "rma/win_mbox.h"
 #include "rma/win_seg.h"
 
 static size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
@@ -27,10 +28,11 @@ static size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 static size_t off_ranks(void) { return sizeof(struct tern_win_ctl); }
 static size_t off_post(int n) { return off_ranks() + (size_t)n * sizeof(struct tern_win_rank_ctl); }
 static size_t off_done(int n) { return off_post(n) + (size_t)n * (size_t)n * sizeof(uint32_t); }
-size_t tern_win_ctl_bytes(int n)
+static size_t off_mbox(int n)
 {
-    return align_up(off_done(n) + (size_t)n * (size_t)n * sizeof(uint32_t), 4096);
+    return align_up(off_done(n) + (size_t)n * (size_t)n * sizeof(uint32_t), 64);
 }
+size_t tern_win_ctl_bytes(int n) { return align_up(off_mbox(n) + tern_win_mbox_bytes(n), 4096); }
 
 struct tern_win_rank_ctl *tern_win_rank_ctl(struct tern_win *w, int r)
 {
@@ -40,6 +42,10 @@ _Atomic uint32_t *tern_win_post_ctr(struct tern_win *w, int origin, int target)
 {
     return (_Atomic uint32_t *)(w->seg + off_post(w->size)) + (size_t)origin * (size_t)w->size +
            (size_t)target;
+}
+struct tern_win_mbox *tern_win_mbox_of(struct tern_win *w, int r)
+{
+    return (struct tern_win_mbox *)(w->seg + off_mbox(w->size)) + r;
 }
 _Atomic uint32_t *tern_win_done_ctr(struct tern_win *w, int target, int origin)
 {

@@ -10,6 +10,8 @@
 
 /* Bytes of the control area of a window of n ranks (a multiple of the page). */
 size_t tern_win_ctl_bytes(int n);
+/* Rank r's mailbox in the control area (win_mbox.h). */
+struct tern_win_mbox *tern_win_mbox_of(struct tern_win *w, int r);
 /* Collective over comm: makes and maps a segment of 'bytes' (control area
  * first, zeroed) into w->seg.  MPI_SUCCESS or an error code (made, not
  * raised), the same on every member. */

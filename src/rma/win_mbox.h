@@ -1,0 +1,67 @@
+/* Private to rma/: small operations handed to their target (win_mbox.c).
+ *
+ * A member's memory that the others do not map (MPI_Win_create on memory
+ * not from MPI_Alloc_mem, dynamic windows) is reached with CMA, and one
+ * process_vm_readv/writev call costs a microsecond or more where a copy of
+ * a few bytes costs nanoseconds.  A target that is inside MPI polls a
+ * mailbox in the window's segment on every progress pass; an origin hands
+ * it a small put, get, accumulate or compare-and-swap there and the target
+ * does it on its own memory by load and store.  An origin whose request is
+ * not taken within TERN_RMA_TARGET_WAIT takes it back and uses CMA, and the
+ * mailbox then stays marked idle, so later operations go straight to CMA
+ * until the target progresses again: a target computing outside MPI
+ * delays an origin once, by that wait, not at every operation. */
+#ifndef TERN_RMA_WIN_MBOX_H
+#define TERN_RMA_WIN_MBOX_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rma/win.h"
+
+/* Bytes of data one request carries. */
+#define TERN_WIN_MBOX_DATA 1024
+
+enum tern_win_mbox_kind {
+    TERN_WIN_MBOX_PUT = 1,
+    TERN_WIN_MBOX_GET,
+    TERN_WIN_MBOX_ACC, /* data: the origin's packed elements; fetch: the old ones come back */
+    TERN_WIN_MBOX_CAS, /* data: the new value, then the compare value; the old one comes back */
+};
+
+/* One per member, for requests to it; a header line, then the data. */
+struct tern_win_mbox {
+    _Atomic uint32_t state;
+    uint32_t kind;
+    int32_t op;    /* MPI_Op of an accumulate */
+    int32_t basic; /* its predefined element type */
+    uint32_t bytes;
+    uint32_t fetch;
+    uint64_t addr; /* in the target's address space, contiguous */
+    char pad[32];
+    char data[TERN_WIN_MBOX_DATA];
+};
+
+/* Bytes of the mailboxes of n members in a window's control area. */
+size_t tern_win_mbox_bytes(int n);
+
+/* Window w takes part: its members serve their mailbox when they progress.
+ * Called on every member once the segment is mapped; close before it goes. */
+void tern_win_mbox_open(struct tern_win *w);
+void tern_win_mbox_close(struct tern_win *w);
+/* At MPI init: the progress engine has forgotten its hook. */
+void tern_win_mbox_reset(void);
+
+/* The mailbox of 'rank', claimed for a request of 'bytes' of data, or NULL
+ * when the caller must do the operation itself: the window takes no
+ * part, the data is too large, another origin holds the mailbox, or the
+ * target has not progressed since a request went untaken. */
+struct tern_win_mbox *tern_win_mbox_claim(struct tern_win *w, int rank, size_t bytes);
+/* Posts the request filled into m and waits: 1 when the target has done
+ * it (what comes back is in m->data; tern_win_mbox_release then), 0 when
+ * it was taken back untouched and the caller must do it itself. */
+int tern_win_mbox_post(struct tern_win_mbox *m);
+void tern_win_mbox_release(struct tern_win_mbox *m);
+
+#endif
