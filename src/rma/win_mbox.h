@@ -30,17 +30,19 @@ enum tern_win_mbox_kind {
     TERN_WIN_MBOX_CAS, /* data: the new value, then the compare value; the old one comes back */
 };
 
-/* One per member, for requests to it; a header line, then the data. */
+/* One per member, for requests to it, on lines of its own.  The data
+ * starts in the header's line: a request of up to 32 bytes (a
+ * fetch-and-op, a compare-and-swap with its compare value) and its answer
+ * each cross between the cores as one line. */
 struct tern_win_mbox {
-    _Atomic uint32_t state;
+    _Alignas(64) _Atomic uint32_t state;
     uint32_t kind;
     int32_t op;    /* MPI_Op of an accumulate */
     int32_t basic; /* its predefined element type */
     uint32_t bytes;
     uint32_t fetch;
     uint64_t addr; /* in the target's address space, contiguous */
-    char pad[32];
-    char data[TERN_WIN_MBOX_DATA];
+    _Alignas(32) char data[TERN_WIN_MBOX_DATA];
 };
 
 /* Bytes of the mailboxes of n members in a window's control area. */
