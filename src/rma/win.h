@@ -86,6 +86,7 @@ struct tern_win {
     struct tern_win_dyn *dyn; /* dynamic windows: the attached regions (win_dyn.c) */
     /* its members hand each other small operations (win_mbox.h) */
     int mbox_on;
+    size_t mbox_capacity; /* bytes of data a request carries */
     struct tern_win *mbox_next;
 };
 

@@ -25,7 +25,22 @@
 
 enum { FREE = 0, CLAIMED, POSTED, TAKEN, DONE, IDLE };
 
-size_t tern_win_mbox_bytes(int n) { return (size_t)n * sizeof(struct tern_win_mbox); }
+/* What the mailboxes of one window may take of /dev/shm, all members'. */
+#define ALL_MBOX_BYTES (4u << 20)
+/* The accumulate that fetches keeps the old values of this many bytes at a
+ * time on the stack: a whole number of elements of every predefined type. */
+#define FETCH_CHUNK 480
+
+size_t tern_win_mbox_capacity(int n)
+{
+    size_t most = (size_t)tern_param.rma_target_max, fair = ALL_MBOX_BYTES / (size_t)n;
+    if (fair < 1024) fair = 1024;
+    return (most < fair ? most : fair) / 64 * 64;
+}
+size_t tern_win_mbox_bytes(int n)
+{
+    return (size_t)n * (sizeof(struct tern_win_mbox) + tern_win_mbox_capacity(n));
+}
 
 /* The windows whose mailboxes this process serves. */
 static struct tern_win *serving;
@@ -53,9 +68,9 @@ static void acc_unlock(struct tern_win *w)
 /* The request in m on this process's own memory. */
 static void apply(struct tern_win_mbox *m)
 {
-    char *t = (char *)(uintptr_t)m->addr;
+    char *t = (char *)(uintptr_t)m->addr, old[FETCH_CHUNK];
     size_t n = m->bytes;
-    char old[TERN_WIN_MBOX_DATA];
+    MPI_Op op = (MPI_Op)m->op;
     switch (m->kind) {
     case TERN_WIN_MBOX_PUT: memcpy(t, m->data, n); break;
     case TERN_WIN_MBOX_GET: memcpy(m->data, t, n); break;
@@ -64,17 +79,23 @@ static void apply(struct tern_win_mbox *m)
         if (memcmp(old, m->data + n, n) == 0) memcpy(t, m->data, n);
         memcpy(m->data, old, n);
         break;
-    default: {
-        MPI_Op op = (MPI_Op)m->op;
-        if (m->fetch) memcpy(old, t, n);
-        if (op == MPI_REPLACE) {
-            memcpy(t, m->data, n);
-        } else if (op != MPI_NO_OP) {
-            MPI_Datatype b = (MPI_Datatype)m->basic;
-            tern_op_kernel_get(op, b, 1)(m->data, t, n / tern_dt_get(b)->size);
+    default:
+        if (op == MPI_NO_OP) {
+            memcpy(m->data, t, n);
+            break;
         }
-        if (m->fetch) memcpy(m->data, old, n);
-    }
+        MPI_Datatype b = (MPI_Datatype)m->basic;
+        size_t es = tern_dt_get(b)->size;
+        tern_op_kernel k = op == MPI_REPLACE ? NULL : tern_op_kernel_get(op, b, 1);
+        for (size_t at = 0; at < n; at += FETCH_CHUNK) {
+            size_t c = n - at < FETCH_CHUNK ? n - at : FETCH_CHUNK;
+            if (m->fetch) memcpy(old, t + at, c);
+            if (k)
+                k(m->data + at, t + at, c / es);
+            else
+                memcpy(t + at, m->data + at, c);
+            if (m->fetch) memcpy(m->data + at, old, c);
+        }
     }
 }
 
@@ -113,6 +134,7 @@ void tern_win_mbox_open(struct tern_win *w)
 {
     if (w->mbox_on) return;
     w->mbox_on = 1;
+    w->mbox_capacity = tern_win_mbox_capacity(w->size);
     w->mbox_next = serving;
     serving = w;
     if (!hooked) {
@@ -134,8 +156,7 @@ void tern_win_mbox_close(struct tern_win *w)
 
 struct tern_win_mbox *tern_win_mbox_claim(struct tern_win *w, int rank, size_t bytes)
 {
-    size_t most = (size_t)tern_param.rma_target_max;
-    if (!w->mbox_on || rank == w->rank || bytes > most || bytes > TERN_WIN_MBOX_DATA) return NULL;
+    if (!w->mbox_on || rank == w->rank || bytes > w->mbox_capacity) return NULL;
     struct tern_win_mbox *m = tern_win_mbox_of(w, rank);
     uint32_t s = FREE;
     if (atomic_load_explicit(&m->state, memory_order_relaxed) != FREE ||

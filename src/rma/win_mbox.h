@@ -20,9 +20,6 @@
 
 #include "rma/win.h"
 
-/* Bytes of data one request carries. */
-#define TERN_WIN_MBOX_DATA 1024
-
 enum tern_win_mbox_kind {
     TERN_WIN_MBOX_PUT = 1,
     TERN_WIN_MBOX_GET,
@@ -30,7 +27,8 @@ enum tern_win_mbox_kind {
     TERN_WIN_MBOX_CAS, /* data: the new value, then the compare value; the old one comes back */
 };
 
-/* One per member, for requests to it, on lines of its own.  The data
+/* One per member, for requests to it, on lines of its own: this header,
+ * then the data, as many bytes as tern_win_mbox_capacity.  The data
  * starts in the header's line: a request of up to 32 bytes (a
  * fetch-and-op, a compare-and-swap with its compare value) and its answer
  * each cross between the cores as one line. */
@@ -42,9 +40,12 @@ struct tern_win_mbox {
     uint32_t bytes;
     uint32_t fetch;
     uint64_t addr; /* in the target's address space, contiguous */
-    _Alignas(32) char data[TERN_WIN_MBOX_DATA];
+    _Alignas(32) char data[];
 };
 
+/* Bytes of data a request carries in a window of n members:
+ * TERN_RMA_TARGET_MAX, less where the n mailboxes would pass 4 MiB. */
+size_t tern_win_mbox_capacity(int n);
 /* Bytes of the mailboxes of n members in a window's control area. */
 size_t tern_win_mbox_bytes(int n);
 

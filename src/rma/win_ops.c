@@ -161,7 +161,7 @@ struct handoff {
 static int by_target(struct tern_win *w, int rank, const struct tgt *t, uint64_t addr, size_t bytes,
                      const struct handoff *h)
 {
-    if (t->local || w->am) return 0;
+    if (t->local || w->am || (h->compare && bytes > 32)) return 0;
     struct tern_win_mbox *m = tern_win_mbox_claim(w, rank, h->compare ? 2 * bytes : bytes);
     if (!m) return 0;
     m->kind = (uint32_t)h->kind;

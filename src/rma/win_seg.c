@@ -45,7 +45,8 @@ _Atomic uint32_t *tern_win_post_ctr(struct tern_win *w, int origin, int target)
 }
 struct tern_win_mbox *tern_win_mbox_of(struct tern_win *w, int r)
 {
-    return (struct tern_win_mbox *)(w->seg + off_mbox(w->size)) + r;
+    size_t stride = sizeof(struct tern_win_mbox) + w->mbox_capacity;
+    return (struct tern_win_mbox *)(void *)(w->seg + off_mbox(w->size) + (size_t)r * stride);
 }
 _Atomic uint32_t *tern_win_done_ctr(struct tern_win *w, int target, int origin)
 {

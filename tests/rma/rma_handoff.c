@@ -7,9 +7,10 @@
  * 1. Every rank but 0 waits in MPI_Barrier while rank 0 runs every small
  *    operation on it: put (from a strided origin type), get (into one),
  *    accumulate (sum, replace), get_accumulate (sum, no_op), fetch_and_op,
- *    compare_and_swap (matching and not), on ints and doubles, and one put
- *    and one accumulate above TERN_RMA_TARGET_MAX and one into a strided
- *    target, which go by CMA; every value is checked.  One rank per core
+ *    compare_and_swap (matching and not), on ints and doubles; put,
+ *    accumulate, get_accumulate and get of 4 KiB (handed over unless the
+ *    run lowers TERN_RMA_TARGET_MAX) and of 128 KiB and an accumulate into
+ *    a strided target, which go by CMA; every value is checked.  One rank per core
  *    (argument 1 "served"), the targets must have done most of them.
  * 2. Every rank but 0 spins outside MPI until rank 0 puts a flag: the
  *    operations still complete, by CMA, once taken back.
@@ -28,7 +29,10 @@
 #define ITER 200
 /* Byte offsets in each rank's window. */
 enum { OFF_FLAG = 0, OFF_COUNT = 8, OFF_CASW = 16, OFF_INT = 64, OFF_DBL = 128, OFF_BIG = 256 };
-#define BIG 4096
+/* A request carries up to TERN_RMA_TARGET_MAX (64 KiB): 4 KiB is handed over
+ * unless the run lowers it, 128 KiB never is. */
+#define MID 4096
+#define BIG (128 * 1024)
 #define WIN_BYTES (OFF_BIG + BIG)
 
 static MPI_T_pvar_session pv_session;
@@ -95,18 +99,29 @@ static int small_ops(struct rwin *w, int t)
     HANDED(MPI_Compare_and_swap(&nw, &cmp, &was, MPI_LONG_LONG, t, rwin_disp(w, t, OFF_CASW), win));
     CHECK(was == 9, "%s: target %d: compare_and_swap found %lld", kind_name[w->k], t, was);
 
-    /* Past what a request carries, and a strided target: by CMA. */
-    int *big = malloc(BIG), *bigback = malloc(BIG);
-    for (int i = 0; i < BIG / 4; i++) big[i] = i ^ t;
-    CHECK_MPI(MPI_Put(big, BIG / 4, MPI_INT, t, rwin_disp(w, t, OFF_BIG), BIG / 4, MPI_INT, win));
-    CHECK_MPI(MPI_Accumulate(big, BIG / 4, MPI_INT, t, rwin_disp(w, t, OFF_BIG), BIG / 4, MPI_INT,
-                             MPI_SUM, win));
-    CHECK_MPI(
-        MPI_Get(bigback, BIG / 4, MPI_INT, t, rwin_disp(w, t, OFF_BIG), BIG / 4, MPI_INT, win));
-    CHECK_MPI(MPI_Win_flush(t, win));
-    for (int i = 0; i < BIG / 4; i++)
-        CHECK(bigback[i] == 2 * (i ^ t), "%s: target %d: %d at %d of the large put",
-              kind_name[w->k], t, bigback[i], i);
+    /* Larger blocks, and a strided target (by CMA). */
+    const int sizes[] = {MID, BIG};
+    for (int si = 0; si < 2; si++) {
+        int bytes = sizes[si];
+        int *big = malloc((size_t)bytes), *bigback = malloc((size_t)bytes), c = bytes / 4;
+        MPI_Aint db = rwin_disp(w, t, OFF_BIG);
+        for (int i = 0; i < c; i++) big[i] = i ^ (t + bytes);
+        CHECK_MPI(MPI_Put(big, c, MPI_INT, t, db, c, MPI_INT, win));
+        CHECK_MPI(MPI_Accumulate(big, c, MPI_INT, t, db, c, MPI_INT, MPI_SUM, win));
+        CHECK_MPI(MPI_Get_accumulate(big, c, MPI_INT, bigback, c, MPI_INT, t, db, c, MPI_INT,
+                                     MPI_SUM, win));
+        for (int i = 0; i < c; i++)
+            CHECK(bigback[i] == 2 * (i ^ (t + bytes)),
+                  "%s: target %d: %d at %d of %d bytes fetched by get_accumulate", kind_name[w->k],
+                  t, bigback[i], i, bytes);
+        CHECK_MPI(MPI_Get(bigback, c, MPI_INT, t, db, c, MPI_INT, win));
+        CHECK_MPI(MPI_Win_flush(t, win));
+        for (int i = 0; i < c; i++)
+            CHECK(bigback[i] == 3 * (i ^ (t + bytes)), "%s: target %d: %d at %d of %d bytes",
+                  kind_name[w->k], t, bigback[i], i, bytes);
+        free(big);
+        free(bigback);
+    }
     int s3[3] = {1, 1, 1};
     CHECK_MPI(MPI_Accumulate(s3, 3, MPI_INT, t, di, 1, strided, MPI_SUM, win));
     CHECK_MPI(MPI_Get(back, 6, MPI_INT, t, di, 6, MPI_INT, win));
@@ -115,8 +130,6 @@ static int small_ops(struct rwin *w, int t)
     CHECK(back[0] == 6 && back[1] == 6 && back[2] == 8 && back[4] == 1,
           "%s: target %d: %d %d %d .. %d after the strided accumulate", kind_name[w->k], t, back[0],
           back[1], back[2], back[4]);
-    free(big);
-    free(bigback);
     MPI_Type_free(&strided);
     return n;
 }
