@@ -1,15 +1,17 @@
 /* Windows: one-sided communication among the ranks of one host.
  *
- * The origin does every operation itself, so a target busy outside MPI
- * delays nothing: a window MPI allocates (MPI_Win_allocate, _shared) lives
+ * The origin does every operation itself, or has a target that is in MPI
+ * anyway do it, so a target busy outside MPI delays nothing: a window MPI allocates (MPI_Win_allocate, _shared) lives
  * in a shared segment every member maps, reached by load and store, as is
  * a window created on memory of MPI_Alloc_mem, which lies in shared files
  * (alloc_mem.h); a window on other user memory (MPI_Win_create, dynamic
- * windows) is reached with CMA (transport/shm's process_vm_readv/writev).  Each window also has a
- * control area in its segment: the passive-target lock of each rank, the
- * lock that makes accumulates to a rank atomic with each other, the
- * counters of post-start-complete-wait, a barrier for fences, and where
- * each rank keeps the regions it attached to a dynamic window.  All operations complete before
+ * windows) is reached with CMA (transport/shm's process_vm_readv/writev),
+ * or, for operations up to TERN_RMA_TARGET_MAX while the target is inside
+ * MPI, by the target itself (win_mbox.h).  Each window also has a control
+ * area in its segment: the passive-target lock of each rank, the lock that
+ * makes accumulates to a rank atomic with each other, the counters of
+ * post-start-complete-wait, a barrier for fences, where each rank keeps
+ * the regions it attached to a dynamic window, and each rank's mailbox.  All operations complete before
  * the call returns: flushes are memory barriers, request-based operations
  * return completed requests.
  *
