@@ -88,7 +88,8 @@ struct tern_win {
     struct tern_win_dyn *dyn; /* dynamic windows: the attached regions (win_dyn.c) */
     /* its members hand each other small operations (win_mbox.h) */
     int mbox_on;
-    size_t mbox_capacity; /* bytes of data a request carries */
+    size_t mbox_capacity; /* bytes of data a mailbox holds */
+    size_t mbox_piece;    /* of a stream, 0 where none fits */
     struct tern_win *mbox_next;
 };
 

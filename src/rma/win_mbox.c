@@ -9,7 +9,14 @@
  *
  * Accumulates and compare-and-swaps the target does take its accumulate
  * lock (rank ctl 'acc', as every accumulate into memory reached by CMA
- * does), so they stay atomic with those origins do themselves. */
+ * does), so they stay atomic with those origins do themselves.
+ *
+ * A stream (a put or get larger than a piece) moves through two pieces of
+ * the data area in turn, counted by 'filled' (pieces written, by the
+ * origin for a put, the target for a get) and 'drained' (pieces read),
+ * each on a line of its own: the writer of piece k waits until piece k - 2
+ * is drained.  An origin may fill the first two pieces of a put before the
+ * target takes the request; taken back, nothing has reached the target. */
 #include "rma/win_mbox.h"
 
 #include <sched.h>
@@ -27,13 +34,20 @@ enum { FREE = 0, CLAIMED, POSTED, TAKEN, DONE, IDLE };
 
 /* What the mailboxes of one window may take of /dev/shm, all members'. */
 #define ALL_MBOX_BYTES (4u << 20)
+/* A stream's counters and pieces, as offsets into the data area (which
+ * starts 32 bytes into the header's line). */
+#define STREAM_FILLED 32
+#define STREAM_DRAINED 96
+#define STREAM_PIECES 160
+/* Smaller pieces than this would not pay for their handshakes. */
+#define STREAM_PIECE_MIN 4096
 /* The accumulate that fetches keeps the old values of this many bytes at a
  * time on the stack: a whole number of elements of every predefined type. */
 #define FETCH_CHUNK 480
 
 size_t tern_win_mbox_capacity(int n)
 {
-    size_t most = (size_t)tern_param.rma_target_max, fair = ALL_MBOX_BYTES / (size_t)n;
+    size_t most = (size_t)tern_param.rma_target_box, fair = ALL_MBOX_BYTES / (size_t)n;
     if (fair < 1024) fair = 1024;
     return (most < fair ? most : fair) / 64 * 64;
 }
@@ -65,8 +79,55 @@ static void acc_unlock(struct tern_win *w)
     atomic_store_explicit(&tern_win_rank_ctl(w, w->rank)->acc, 0, memory_order_release);
 }
 
+static _Atomic uint64_t *stream_ctr(struct tern_win_mbox *m, size_t off)
+{
+    return (_Atomic uint64_t *)(void *)(m->data + off);
+}
+static char *stream_piece(struct tern_win_mbox *m, size_t piece, uint64_t k)
+{
+    return m->data + STREAM_PIECES + (k & 1) * piece;
+}
+
+/* Waiting for the other side of a stream, which is copying. */
+static void stream_spin(unsigned *i)
+{
+    if (++*i % 256 == 0 && tern_g.wait_yield)
+        sched_yield();
+    else
+        tern_cpu_relax();
+}
+
+/* Piece k of a stream of n bytes: its bytes. */
+static size_t piece_len(size_t n, size_t piece, uint64_t k)
+{
+    return n - k * piece < piece ? n - k * piece : piece;
+}
+
+/* The target's side of a stream: the origin is copying the other piece. */
+static void stream_target(struct tern_win_mbox *m, size_t piece)
+{
+    char *t = (char *)(uintptr_t)m->addr;
+    size_t n = (size_t)m->bytes;
+    _Atomic uint64_t *filled = stream_ctr(m, STREAM_FILLED),
+                     *drained = stream_ctr(m, STREAM_DRAINED);
+    unsigned spins = 0;
+    for (uint64_t k = 0; k * piece < n; k++) {
+        size_t c = piece_len(n, piece, k);
+        if (m->kind == TERN_WIN_MBOX_PUT_STREAM) {
+            while (atomic_load_explicit(filled, memory_order_acquire) < k + 1) stream_spin(&spins);
+            memcpy(t + k * piece, stream_piece(m, piece, k), c);
+            atomic_store_explicit(drained, k + 1, memory_order_release);
+        } else {
+            while (k >= 2 && atomic_load_explicit(drained, memory_order_acquire) < k - 1)
+                stream_spin(&spins);
+            memcpy(stream_piece(m, piece, k), t + k * piece, c);
+            atomic_store_explicit(filled, k + 1, memory_order_release);
+        }
+    }
+}
+
 /* The request in m on this process's own memory. */
-static void apply(struct tern_win_mbox *m)
+static void apply(struct tern_win *w, struct tern_win_mbox *m)
 {
     char *t = (char *)(uintptr_t)m->addr, old[FETCH_CHUNK];
     size_t n = m->bytes;
@@ -74,6 +135,8 @@ static void apply(struct tern_win_mbox *m)
     switch (m->kind) {
     case TERN_WIN_MBOX_PUT: memcpy(t, m->data, n); break;
     case TERN_WIN_MBOX_GET: memcpy(m->data, t, n); break;
+    case TERN_WIN_MBOX_PUT_STREAM:
+    case TERN_WIN_MBOX_GET_STREAM: stream_target(m, w->mbox_piece); break;
     case TERN_WIN_MBOX_CAS:
         memcpy(old, t, n);
         if (memcmp(old, m->data + n, n) == 0) memcpy(t, m->data, n);
@@ -117,7 +180,7 @@ static int serve(struct tern_win *w)
         if (locks) acc_unlock(w);
         return 0;
     }
-    apply(m);
+    apply(w, m);
     if (locks) acc_unlock(w);
     atomic_store_explicit(&m->state, DONE, memory_order_release);
     return 1;
@@ -135,6 +198,8 @@ void tern_win_mbox_open(struct tern_win *w)
     if (w->mbox_on) return;
     w->mbox_on = 1;
     w->mbox_capacity = tern_win_mbox_capacity(w->size);
+    size_t piece = w->mbox_capacity > STREAM_PIECES ? (w->mbox_capacity - STREAM_PIECES) / 2 : 0;
+    w->mbox_piece = piece / 64 * 64 >= STREAM_PIECE_MIN ? piece / 64 * 64 : 0;
     w->mbox_next = serving;
     serving = w;
     if (!hooked) {
@@ -154,9 +219,9 @@ void tern_win_mbox_close(struct tern_win *w)
     w->mbox_on = 0;
 }
 
-struct tern_win_mbox *tern_win_mbox_claim(struct tern_win *w, int rank, size_t bytes)
+static struct tern_win_mbox *claim(struct tern_win *w, int rank)
 {
-    if (!w->mbox_on || rank == w->rank || bytes > w->mbox_capacity) return NULL;
+    if (!w->mbox_on || rank == w->rank) return NULL;
     struct tern_win_mbox *m = tern_win_mbox_of(w, rank);
     uint32_t s = FREE;
     if (atomic_load_explicit(&m->state, memory_order_relaxed) != FREE ||
@@ -166,6 +231,12 @@ struct tern_win_mbox *tern_win_mbox_claim(struct tern_win *w, int rank, size_t b
     return m;
 }
 
+struct tern_win_mbox *tern_win_mbox_claim(struct tern_win *w, int rank, size_t bytes)
+{
+    return bytes <= w->mbox_capacity && bytes <= (size_t)tern_param.rma_target_max ? claim(w, rank)
+                                                                                   : NULL;
+}
+
 static uint64_t clock_ns(void)
 {
     struct timespec ts;
@@ -173,39 +244,89 @@ static uint64_t clock_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* An origin's wait on its posted request. */
+struct origin_wait {
+    uint64_t limit;
+    unsigned i;
+    struct tern_waiter wt;
+};
+
+/* One step of an origin's wait: 0 to wait on, 1 when the request was
+ * taken back untouched. */
+static int origin_step(struct tern_win_mbox *m, struct origin_wait *ow)
+{
+    uint32_t s = atomic_load_explicit(&m->state, memory_order_acquire);
+    ow->i++;
+    if (s != POSTED) {
+        /* Being done: a few hundred nanoseconds, unless the target lost
+         * its core; the progress wait yields and checks it lives. */
+        if (ow->i % 64 == 0) tern_progress_wait(&ow->wt);
+    } else if (ow->i % 16 == 0) {
+        uint64_t now = clock_ns();
+        if (!ow->limit) {
+            ow->limit = now + (uint64_t)tern_param.rma_target_wait;
+        } else if (now >= ow->limit && atomic_compare_exchange_strong(&m->state, &s, IDLE)) {
+            tern_pv.rma_target.taken_back++;
+            return 1;
+        }
+        /* A target that waits for this rank's own mailbox is served
+         * meanwhile; oversubscribed, it may need this core to run. */
+        serve_all();
+        if (tern_g.wait_yield) sched_yield();
+    }
+    tern_cpu_relax();
+    return 0;
+}
+
+/* Waits for the target to finish: 1 done, 0 taken back. */
+static int origin_wait_done(struct tern_win_mbox *m, struct origin_wait *ow)
+{
+    while (atomic_load_explicit(&m->state, memory_order_acquire) != DONE)
+        if (origin_step(m, ow)) return 0;
+    tern_pv.rma_target.done++;
+    return 1;
+}
+
 int tern_win_mbox_post(struct tern_win_mbox *m)
 {
     atomic_store_explicit(&m->state, POSTED, memory_order_release);
-    uint64_t limit = 0;
-    struct tern_waiter wt = TERN_WAITER_INIT;
-    for (unsigned i = 1;; i++) {
-        uint32_t s = atomic_load_explicit(&m->state, memory_order_acquire);
-        if (s == DONE) {
-            tern_pv.rma_target.done++;
-            return 1;
+    struct origin_wait ow = {0, 0, TERN_WAITER_INIT};
+    return origin_wait_done(m, &ow);
+}
+
+int tern_win_mbox_stream(struct tern_win *w, int rank, int get, uint64_t addr, size_t bytes,
+                         const struct tern_rma_side *o)
+{
+    size_t piece = w->mbox_piece;
+    struct tern_win_mbox *m;
+    if (!piece || bytes > (size_t)tern_param.rma_target_max || !(m = claim(w, rank))) return 0;
+    m->kind = get ? TERN_WIN_MBOX_GET_STREAM : TERN_WIN_MBOX_PUT_STREAM;
+    m->addr = addr;
+    m->bytes = bytes;
+    _Atomic uint64_t *filled = stream_ctr(m, STREAM_FILLED),
+                     *drained = stream_ctr(m, STREAM_DRAINED);
+    atomic_store_explicit(filled, 0, memory_order_relaxed);
+    atomic_store_explicit(drained, 0, memory_order_relaxed);
+    atomic_store_explicit(&m->state, POSTED, memory_order_release);
+    struct origin_wait ow = {0, 0, TERN_WAITER_INIT};
+    for (uint64_t k = 0; k * piece < bytes; k++) {
+        size_t c = piece_len(bytes, piece, k);
+        if (!get) {
+            while (k >= 2 && atomic_load_explicit(drained, memory_order_acquire) < k - 1)
+                if (origin_step(m, &ow)) return 0;
+            tern_dt_pack(o->dt, o->buf, o->count, k * piece, stream_piece(m, piece, k), c);
+            atomic_store_explicit(filled, k + 1, memory_order_release);
+        } else {
+            while (atomic_load_explicit(filled, memory_order_acquire) < k + 1)
+                if (origin_step(m, &ow)) return 0;
+            tern_dt_unpack(o->dt, (void *)o->buf, o->count, k * piece, stream_piece(m, piece, k),
+                           c);
+            atomic_store_explicit(drained, k + 1, memory_order_release);
         }
-        if (s == TAKEN) {
-            /* Being done: a few hundred nanoseconds, unless the target
-             * lost its core; the progress wait yields and checks it lives. */
-            if (i % 64 == 0) tern_progress_wait(&wt);
-        } else if (i % 16 == 0) {
-            uint64_t now = clock_ns();
-            if (!limit) {
-                limit = now + (uint64_t)tern_param.rma_target_wait;
-            } else if (now >= limit) {
-                s = POSTED;
-                if (atomic_compare_exchange_strong(&m->state, &s, IDLE)) {
-                    tern_pv.rma_target.taken_back++;
-                    return 0;
-                }
-            }
-            /* A target that waits for this rank's own mailbox is served
-             * meanwhile; oversubscribed, it may need this core to run. */
-            serve_all();
-            if (tern_g.wait_yield) sched_yield();
-        }
-        tern_cpu_relax();
     }
+    if (!origin_wait_done(m, &ow)) return 0;
+    tern_win_mbox_release(m);
+    return 1;
 }
 
 void tern_win_mbox_release(struct tern_win_mbox *m)

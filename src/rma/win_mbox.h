@@ -25,6 +25,8 @@ enum tern_win_mbox_kind {
     TERN_WIN_MBOX_GET,
     TERN_WIN_MBOX_ACC, /* data: the origin's packed elements; fetch: the old ones come back */
     TERN_WIN_MBOX_CAS, /* data: the new value, then the compare value; the old one comes back */
+    TERN_WIN_MBOX_PUT_STREAM, /* larger than a piece: in pieces, two in flight */
+    TERN_WIN_MBOX_GET_STREAM,
 };
 
 /* One per member, for requests to it, on lines of its own: this header,
@@ -34,17 +36,17 @@ enum tern_win_mbox_kind {
  * each cross between the cores as one line. */
 struct tern_win_mbox {
     _Alignas(64) _Atomic uint32_t state;
-    uint32_t kind;
+    uint16_t kind;
+    uint16_t fetch;
     int32_t op;    /* MPI_Op of an accumulate */
     int32_t basic; /* its predefined element type */
-    uint32_t bytes;
-    uint32_t fetch;
     uint64_t addr; /* in the target's address space, contiguous */
+    uint64_t bytes;
     _Alignas(32) char data[];
 };
 
-/* Bytes of data a request carries in a window of n members:
- * TERN_RMA_TARGET_MAX, less where the n mailboxes would pass 4 MiB. */
+/* Bytes of data a mailbox holds in a window of n members:
+ * TERN_RMA_TARGET_BOX, less where the n mailboxes would pass 4 MiB. */
 size_t tern_win_mbox_capacity(int n);
 /* Bytes of the mailboxes of n members in a window's control area. */
 size_t tern_win_mbox_bytes(int n);
@@ -59,12 +61,21 @@ void tern_win_mbox_reset(void);
 /* The mailbox of 'rank', claimed for a request of 'bytes' of data, or NULL
  * when the caller must do the operation itself: the window takes no
  * part, the data is too large, another origin holds the mailbox, or the
- * target has not progressed since a request went untaken. */
+ * target has not progressed since a request went untaken.  Puts and gets
+ * of more than a piece (w->mbox_piece) take tern_win_mbox_stream. */
 struct tern_win_mbox *tern_win_mbox_claim(struct tern_win *w, int rank, size_t bytes);
 /* Posts the request filled into m and waits: 1 when the target has done
  * it (what comes back is in m->data; tern_win_mbox_release then), 0 when
  * it was taken back untouched and the caller must do it itself. */
 int tern_win_mbox_post(struct tern_win_mbox *m);
 void tern_win_mbox_release(struct tern_win_mbox *m);
+
+/* A put (get = 0) or get of 'bytes' between o and the target's contiguous
+ * memory at addr, more than a piece and at most TERN_RMA_TARGET_MAX,
+ * through rank's mailbox in pieces, the origin packing one while the
+ * target copies the other: 1 when done, 0 when the caller must do it
+ * itself (nothing moved). */
+int tern_win_mbox_stream(struct tern_win *w, int rank, int get, uint64_t addr, size_t bytes,
+                         const struct tern_rma_side *o);
 
 #endif

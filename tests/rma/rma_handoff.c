@@ -8,9 +8,11 @@
  *    operation on it: put (from a strided origin type), get (into one),
  *    accumulate (sum, replace), get_accumulate (sum, no_op), fetch_and_op,
  *    compare_and_swap (matching and not), on ints and doubles; put,
- *    accumulate, get_accumulate and get of 4 KiB (handed over unless the
- *    run lowers TERN_RMA_TARGET_MAX) and of 128 KiB and an accumulate into
- *    a strided target, which go by CMA; every value is checked.  One rank per core
+ *    accumulate, get_accumulate and get of 4 KiB and of 1 MiB (put and get
+ *    in pieces; the runs with TERN_RMA_TARGET_MAX=1K take CMA, and
+ *    TERN_RMA_TARGET_BOX=16K makes many small pieces), put and get from a
+ *    strided origin, and an accumulate into a strided target (CMA); every
+ *    value is checked.  One rank per core
  *    (argument 1 "served"), the targets must have done most of them.
  * 2. Every rank but 0 spins outside MPI until rank 0 puts a flag: the
  *    operations still complete, by CMA, once taken back.
@@ -29,10 +31,10 @@
 #define ITER 200
 /* Byte offsets in each rank's window. */
 enum { OFF_FLAG = 0, OFF_COUNT = 8, OFF_CASW = 16, OFF_INT = 64, OFF_DBL = 128, OFF_BIG = 256 };
-/* A request carries up to TERN_RMA_TARGET_MAX (64 KiB): 4 KiB is handed over
- * unless the run lowers it, 128 KiB never is. */
+/* 4 KiB fits a mailbox (TERN_RMA_TARGET_BOX); a put or get of 1 MiB and
+ * 3 ints streams through it, an accumulate that large goes by CMA. */
 #define MID 4096
-#define BIG (128 * 1024)
+#define BIG (1024 * 1024 + 12)
 #define WIN_BYTES (OFF_BIG + BIG)
 
 static MPI_T_pvar_session pv_session;
@@ -119,6 +121,23 @@ static int small_ops(struct rwin *w, int t)
         for (int i = 0; i < c; i++)
             CHECK(bigback[i] == 3 * (i ^ (t + bytes)), "%s: target %d: %d at %d of %d bytes",
                   kind_name[w->k], t, bigback[i], i, bytes);
+        /* Every other int of the origin: packed and unpacked piece by piece. */
+        int *wide = malloc(2 * (size_t)bytes);
+        MPI_Datatype every2;
+        CHECK_MPI(MPI_Type_vector(c, 1, 2, MPI_INT, &every2));
+        CHECK_MPI(MPI_Type_commit(&every2));
+        for (int i = 0; i < 2 * c; i++) wide[i] = i % 2 ? -7 : i / 2 + t;
+        CHECK_MPI(MPI_Put(wide, 1, every2, t, db, c, MPI_INT, win));
+        CHECK_MPI(MPI_Win_flush(t, win));
+        for (int i = 0; i < 2 * c; i++) wide[i] = i % 2 ? -7 : -1;
+        CHECK_MPI(MPI_Get(wide, 1, every2, t, db, c, MPI_INT, win));
+        CHECK_MPI(MPI_Win_flush(t, win));
+        for (int i = 0; i < 2 * c; i++)
+            CHECK(wide[i] == (i % 2 ? -7 : i / 2 + t),
+                  "%s: target %d: %d at %d of %d bytes through a strided origin", kind_name[w->k],
+                  t, wide[i], i, bytes);
+        MPI_Type_free(&every2);
+        free(wide);
         free(big);
         free(bigback);
     }
